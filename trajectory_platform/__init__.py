@@ -1,0 +1,1 @@
+"""trajectory_platform: agent logs to a released policy, with proof."""

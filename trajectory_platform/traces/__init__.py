@@ -1,0 +1,1 @@
+"""traces package."""
