@@ -1,0 +1,84 @@
+"""Paired statistics and cost per accepted task against hand-made cases and the seed's numbers."""
+
+import math
+
+import pytest
+
+from trajectory_platform.evaluation.cost import (
+    break_even_attempt_cost,
+    cost_per_accepted,
+    per_attempt_cost_per_accepted,
+)
+from trajectory_platform.evaluation.stats import (
+    bonferroni_alpha,
+    clopper_pearson,
+    independent_difference_se,
+    mcnemar_exact_p,
+    paired_comparison,
+    pass_at_k,
+    pass_hat_k,
+)
+
+
+def test_release_critique_exercise_numbers():
+    # Fine-tuning 16.16 "Critique a release proposal": 60% at $1.20 vs 66% at $1.50, 500 trials each.
+    baseline = per_attempt_cost_per_accepted(1.20, 0.60)
+    candidate = per_attempt_cost_per_accepted(1.50, 0.66)
+    assert baseline == pytest.approx(2.00)
+    assert round(candidate, 2) == 2.27
+    assert break_even_attempt_cost(baseline, 0.66) == pytest.approx(1.32)
+    se = independent_difference_se(0.60, 500, 0.66, 500)
+    assert round(se, 3) == 0.030
+    assert 0.06 / se == pytest.approx(1.97, abs=0.01)
+
+
+def test_cost_per_accepted_with_zero_acceptances_keeps_total_spend():
+    result = cost_per_accepted(total_spend=12.5, attempts=10, accepted=0)
+    assert result.value is None and result.total_spend == 12.5
+    assert cost_per_accepted(12.5, 10, 5).value == pytest.approx(2.5)
+    with pytest.raises(ValueError):
+        cost_per_accepted(1.0, 3, 4)
+
+
+def test_clopper_pearson_matches_known_values():
+    low, high = clopper_pearson(5, 10, 0.05)
+    assert low == pytest.approx(0.1871, abs=1e-4)
+    assert high == pytest.approx(0.8129, abs=1e-4)
+    assert clopper_pearson(0, 10, 0.05)[0] == 0.0
+    assert clopper_pearson(10, 10, 0.05)[1] == 1.0
+
+
+def test_mcnemar_exact_p_value():
+    # 10 discordant pairs all favouring one arm: p = 2 * 0.5**10
+    assert mcnemar_exact_p(10, 0) == pytest.approx(2 * 0.5**10)
+    assert mcnemar_exact_p(3, 3) == 1.0
+    assert mcnemar_exact_p(0, 0) == 1.0
+
+
+def test_paired_comparison_counts_discordant_pairs_and_brackets_estimate():
+    candidate = [True] * 30 + [True] * 12 + [False] * 3 + [False] * 55
+    baseline = [True] * 30 + [False] * 12 + [True] * 3 + [False] * 55
+    result = paired_comparison(candidate, baseline)
+    assert (result.n, result.both_pass, result.candidate_only, result.baseline_only, result.both_fail) == (
+        100, 30, 12, 3, 55,
+    )
+    assert result.estimate == pytest.approx(0.09)
+    assert result.ci_low < 0.09 < result.ci_high
+    assert result.ci_low > 0  # 12 vs 3 discordant: significant at 5%
+    assert result.p_value < 0.05
+    boot = paired_comparison(candidate, baseline, method="bootstrap", seed=1)
+    assert boot.ci_low < 0.09 < boot.ci_high
+    assert boot == paired_comparison(candidate, baseline, method="bootstrap", seed=1)
+
+
+def test_paired_comparison_rejects_unpaired_input():
+    with pytest.raises(ValueError, match="one baseline outcome per candidate"):
+        paired_comparison([True, False], [True])
+
+
+def test_bonferroni_and_pass_metrics():
+    assert bonferroni_alpha(0.05, 3) == pytest.approx(0.05 / 3)
+    assert pass_at_k(2, 4, 1) == pytest.approx(0.5)
+    assert pass_at_k(2, 4, 3) == 1.0
+    assert pass_hat_k(2, 4, 2) == pytest.approx(1 / 6)
+    assert math.isclose(pass_hat_k(4, 4, 4), 1.0)
