@@ -60,7 +60,11 @@ def test_paired_comparison_counts_discordant_pairs_and_brackets_estimate():
     baseline = [True] * 30 + [False] * 12 + [True] * 3 + [False] * 55
     result = paired_comparison(candidate, baseline)
     assert (result.n, result.both_pass, result.candidate_only, result.baseline_only, result.both_fail) == (
-        100, 30, 12, 3, 55,
+        100,
+        30,
+        12,
+        3,
+        55,
     )
     assert result.estimate == pytest.approx(0.09)
     assert result.ci_low < 0.09 < result.ci_high
