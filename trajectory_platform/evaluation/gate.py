@@ -1,0 +1,118 @@
+"""The declared release gate (fine-tuning 16.11-16.12).
+
+A candidate is promoted only on closed-loop evidence, never on loss: paired acceptance whose
+interval on the difference clears the declared margin, no regression in schema robustness,
+fabrication, recovery or retention beyond declared tolerances. A candidate missing any
+required measurement is held, whatever else it shows. The decision is bound to the exact
+artifact hashes and evaluation manifest it was made on, so it cannot be reused for another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from trajectory_platform.traces.record import canonical_json
+
+REQUIRED_MEASUREMENTS = (
+    "acceptance",
+    "call_validity",
+    "sfa",
+    "pre",
+    "recovery",
+    "fabricated_observation_rate",
+    "retention",
+    "cost_per_accepted",
+)
+
+
+@dataclass(frozen=True)
+class GateRule:
+    """Thresholds of the decision rule, declared up front and recorded with every decision."""
+
+    min_acceptance_ci_low: float = 0.0
+    max_pre_increase_renamed: float = 0.02
+    max_fabrication_increase: float = 0.0
+    max_recovery_drop: float = 0.05
+    max_retention_drop: float = 0.05
+    version: str = "release_gate_v1"
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    """``promote`` or ``hold`` with every reason, bound to ``binding_digest``."""
+
+    decision: str
+    reasons: list[str]
+    rule: dict[str, Any]
+    binding: dict[str, Any] = field(default_factory=dict)
+    binding_digest: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the scorecard."""
+        return asdict(self)
+
+
+def _arm_value(measure: Any, arm: str, regime: str | None = None) -> float | None:
+    """Read ``measure[arm]`` or ``measure[arm][regime]`` when present, else None."""
+    if not isinstance(measure, dict):
+        return None
+    value = measure.get(arm)
+    if regime is not None:
+        value = value.get(regime) if isinstance(value, dict) else None
+    return value if isinstance(value, int | float) else None
+
+
+def decide(
+    scorecard: dict[str, Any],
+    artifacts: dict[str, str],
+    evaluation_manifest: dict[str, Any],
+    rule: GateRule | None = None,
+) -> GateDecision:
+    """Apply ``rule`` to ``scorecard`` (the measurements) and bind the result to its inputs.
+
+    ``scorecard`` needs, per REQUIRED_MEASUREMENTS, ``acceptance.difference.ci_low``;
+    ``pre`` / ``sfa`` as ``{"candidate": {regime: v}, "baseline": {regime: v}}``; and
+    ``recovery`` / ``retention`` / ``fabricated_observation_rate`` as
+    ``{"candidate": v, "baseline": v}``.
+    """
+    rule = rule or GateRule()
+    reasons: list[str] = []
+    missing = [m for m in REQUIRED_MEASUREMENTS if scorecard.get(m) is None]
+    if missing:
+        reasons.append(f"missing required measurement(s): {', '.join(missing)}")
+    acceptance = scorecard.get("acceptance") or {}
+    ci_low = (acceptance.get("difference") or {}).get("ci_low")
+    if ci_low is None:
+        reasons.append("no paired interval on the acceptance difference")
+    elif ci_low <= rule.min_acceptance_ci_low:
+        reasons.append(
+            f"acceptance gain not established: paired interval low end {ci_low:.3f} "
+            f"<= declared margin {rule.min_acceptance_ci_low:.3f}"
+        )
+    checks = (
+        ("pre", "renamed", rule.max_pre_increase_renamed, +1, "PRE on renamed schemas rose"),
+        ("fabricated_observation_rate", None, rule.max_fabrication_increase, +1, "fabrication rate rose"),
+        ("recovery", None, rule.max_recovery_drop, -1, "recovery success fell"),
+        ("retention", None, rule.max_retention_drop, -1, "retention fell"),
+    )
+    for name, regime, tolerance, sign, text in checks:
+        cand = _arm_value(scorecard.get(name), "candidate", regime)
+        base = _arm_value(scorecard.get(name), "baseline", regime)
+        if cand is None or base is None:
+            if name not in missing:
+                reasons.append(f"{name} lacks a candidate or baseline value")
+            continue
+        change = (cand - base) * sign
+        if change > tolerance:
+            reasons.append(f"{text}: {base:.3f} -> {cand:.3f} (tolerance {tolerance:.3f})")
+    binding = {"artifacts": artifacts, "evaluation_manifest": evaluation_manifest, "rule": asdict(rule)}
+    digest = hashlib.sha256(canonical_json(binding).encode()).hexdigest()
+    return GateDecision(
+        decision="hold" if reasons else "promote",
+        reasons=reasons or ["all required measurements present and within the declared rule"],
+        rule=asdict(rule),
+        binding=binding,
+        binding_digest=digest,
+    )
