@@ -1,0 +1,55 @@
+"""Dataset-quality scorecard (curation table 15) for the corpus that trained a candidate.
+
+Pipeline-internal proxies (yield, leakage, flakiness) sit beside the end-to-end number that
+decides whether the curation worked: downstream closed-loop acceptance of a policy trained on
+the corpus, and what each clean trajectory cost to produce.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class DatasetQualityScorecard:
+    """One row of table 15 for this pipeline configuration."""
+
+    pipeline_configuration: str
+    accepted_yield: float | None
+    redaction_leakage: float | None
+    flakiness_index: float | None
+    downstream_pass_rate: float | None
+    cost_per_clean_trajectory: float | None
+    admitted: int
+    attempted: int
+
+    def to_dict(self) -> dict:
+        """JSON-ready form for the scorecard."""
+        return asdict(self)
+
+
+def dataset_quality(
+    *,
+    pipeline_configuration: str,
+    attempted: int,
+    admitted: int,
+    redaction_leakage: float | None,
+    flakiness_index: float | None,
+    downstream_pass_rate: float | None,
+    curation_cost: float | None,
+) -> DatasetQualityScorecard:
+    """η = admitted / attempted; cost per clean trajectory = curation cost / admitted."""
+    if admitted > attempted:
+        raise ValueError(f"admitted ({admitted}) cannot exceed attempted ({attempted})")
+    return DatasetQualityScorecard(
+        pipeline_configuration=pipeline_configuration,
+        accepted_yield=admitted / attempted if attempted else None,
+        redaction_leakage=redaction_leakage,
+        flakiness_index=flakiness_index,
+        downstream_pass_rate=downstream_pass_rate,
+        cost_per_clean_trajectory=(curation_cost / admitted)
+        if (curation_cost is not None and admitted)
+        else None,
+        admitted=admitted,
+        attempted=attempted,
+    )
