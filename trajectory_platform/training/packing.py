@@ -1,0 +1,153 @@
+"""Sequence packing without cross-contamination (fine-tuning 16.5.2-16.5.3).
+
+Packing is only a memory layout: several serialized examples share one fixed-capacity buffer, and
+the model must compute exactly what it would compute on each example alone. Three things make
+that true, and :func:`collate_packed` provides all three:
+
+- **block-diagonal attention**: a query attends only to keys of its own example at or before its
+  position (equation 4); trailing padding is its own segment so no real token reads it;
+- **per-example position reset**: ``position_ids`` restart at 0 at every example boundary;
+- **no label crossing a boundary**: labels follow the Hugging Face convention (aligned with
+  ``input_ids``, ``-100`` = no loss; the model shifts once), and the first position of every
+  example is context, so the shifted pair (last token of example k, first token of example k+1)
+  never carries a loss.
+
+Public API (consumed by the training stage)::
+
+    pack_lengths(lengths, capacity) -> list[list[int]]
+    collate_packed(examples, capacity, *, attention="4d", dtype=torch.float32,
+                   return_segments=False) -> dict[str, torch.Tensor]
+
+``collate_packed`` returns ``input_ids``, ``labels``, ``position_ids`` (each ``[buffers, capacity]``
+int64) and ``attention_mask``: with ``attention="4d"`` an additive float mask
+``[buffers, 1, capacity, capacity]`` (0 = attend, ``finfo(dtype).min`` = blocked) that transformers'
+Llama/Qwen2 eager and sdpa attention use as-is; with ``attention="position_ids"`` the key is
+omitted and transformers derives the same block-diagonal mask (or flash-attention varlen
+boundaries) from the reset ``position_ids`` -- only when the forward call has no KV cache, so
+call the model with ``use_cache=False``. Pass ``input_ids``, ``attention_mask`` and
+``position_ids`` to the model and compute the masked loss from ``labels`` yourself (or let the
+model do it: its single internal shift is the correct one). ``return_segments=True`` adds
+``segment_ids`` (``[buffers, capacity]``, the index of the example in ``examples`` at each
+position, ``-1`` on padding) for per-example (example-averaged) loss; pop it before calling the
+model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+
+IGNORE_INDEX = -100
+"""Label value that carries no loss (the Hugging Face / PyTorch cross-entropy convention)."""
+
+
+def pack_lengths(lengths: Sequence[int], capacity: int) -> list[list[int]]:
+    """Best-fit-decreasing bin packing: example indices per buffer.
+
+    Examples are placed longest first, each into the open buffer whose remaining room is the
+    smallest that still fits it (ties: the earliest-opened buffer), else into a new buffer. Best
+    fit leaves large holes open for the mid-size examples still to come, which is why it beats
+    first fit on agent length distributions. Deterministic: equal lengths keep input order, and
+    indices inside a buffer are listed in placement order. Raises ``ValueError`` for a
+    non-positive capacity or an example longer than the capacity (the caller decides whether to
+    drop or split it; packing never truncates).
+    """
+    if capacity <= 0:
+        raise ValueError(f"capacity must be positive, got {capacity}")
+    for index, length in enumerate(lengths):
+        if length <= 0 or length > capacity:
+            raise ValueError(f"example {index} has length {length}, outside 1..{capacity}")
+    order = sorted(range(len(lengths)), key=lambda i: (-lengths[i], i))
+    buffers: list[list[int]] = []
+    room: list[int] = []
+    for index in order:
+        length = lengths[index]
+        best = -1
+        for slot, free in enumerate(room):
+            if length <= free and (best < 0 or free < room[best]):
+                best = slot
+        if best < 0:
+            buffers.append([index])
+            room.append(capacity - length)
+        else:
+            buffers[best].append(index)
+            room[best] -= length
+    return buffers
+
+
+def occupancy(lengths: Sequence[int], buffers: Sequence[Sequence[int]], capacity: int) -> float:
+    """Stored tokens divided by allocated positions (notebook 16.2's occupancy)."""
+    allocated = capacity * len(buffers)
+    return sum(lengths[i] for buffer in buffers for i in buffer) / allocated if allocated else 0.0
+
+
+def padded_occupancy(lengths: Sequence[int]) -> float:
+    """Occupancy of one padded row per example at the maximum length (mean / max)."""
+    return sum(lengths) / (len(lengths) * max(lengths)) if lengths else 0.0
+
+
+def block_diagonal_mask(segment_ids: torch.Tensor, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """Additive 4D mask ``[batch, 1, n, n]``: 0 where key j <= query i in the same segment.
+
+    Every query sees at least itself, so no softmax row is empty (padding rows included).
+    """
+    same = segment_ids[:, :, None] == segment_ids[:, None, :]
+    n = segment_ids.shape[-1]
+    causal = torch.ones(n, n, dtype=torch.bool, device=segment_ids.device).tril()
+    allowed = same & causal
+    mask = torch.zeros(allowed.shape, dtype=dtype, device=segment_ids.device)
+    mask.masked_fill_(~allowed, torch.finfo(dtype).min)
+    return mask[:, None, :, :]
+
+
+def collate_packed(
+    examples: Sequence[dict[str, Any]],
+    capacity: int,
+    *,
+    pad_token_id: int = 0,
+    attention: str = "4d",
+    dtype: torch.dtype = torch.float32,
+    return_segments: bool = False,
+) -> dict[str, torch.Tensor]:
+    """Pack ``examples`` (each with ``input_ids`` and ``labels`` lists) into buffers of ``capacity``.
+
+    Buffers are chosen by :func:`pack_lengths`; see the module docstring for the returned keys.
+    Raises ``ValueError`` when an example's labels do not match its ids, when its first label is
+    a target (it has no preceding position inside its own example, so a target there would be
+    predicted from the previous example), or when an example exceeds the capacity.
+    """
+    if attention not in ("4d", "position_ids"):
+        raise ValueError(f"attention must be '4d' or 'position_ids', got {attention!r}")
+    lengths = []
+    for index, example in enumerate(examples):
+        ids, labels = example["input_ids"], example["labels"]
+        if len(ids) != len(labels):
+            raise ValueError(f"example {index}: {len(ids)} input_ids but {len(labels)} labels")
+        if len(labels) and labels[0] != IGNORE_INDEX:
+            raise ValueError(f"example {index}: first label must be {IGNORE_INDEX} (no preceding position)")
+        lengths.append(len(ids))
+    buffers = pack_lengths(lengths, capacity)
+    rows = len(buffers)
+    input_ids = torch.full((rows, capacity), pad_token_id, dtype=torch.long)
+    labels = torch.full((rows, capacity), IGNORE_INDEX, dtype=torch.long)
+    position_ids = torch.zeros((rows, capacity), dtype=torch.long)
+    segments = torch.full((rows, capacity), -1, dtype=torch.long)
+    for row, members in enumerate(buffers):
+        start = 0
+        for index in members:
+            end = start + lengths[index]
+            input_ids[row, start:end] = torch.as_tensor(examples[index]["input_ids"], dtype=torch.long)
+            labels[row, start:end] = torch.as_tensor(examples[index]["labels"], dtype=torch.long)
+            position_ids[row, start:end] = torch.arange(end - start)
+            segments[row, start:end] = index
+            start = end
+        # Padding restarts positions too, so position-based packing detection sees it as its own segment.
+        position_ids[row, start:] = torch.arange(capacity - start)
+    batch = {"input_ids": input_ids, "labels": labels, "position_ids": position_ids}
+    if attention == "4d":
+        batch["attention_mask"] = block_diagonal_mask(segments, dtype)
+    if return_segments:
+        batch["segment_ids"] = segments
+    return batch
