@@ -1,0 +1,56 @@
+"""``trajectory-platform ingest PATH... --out DIR``: agent logs -> traces.parquet + rejects.parquet."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.traces.adapters import FORMAT_NAMES
+from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``ingest`` subcommand."""
+    parser = subparsers.add_parser(
+        "ingest",
+        help="normalize agent logs into the trace record (traces.parquet, rejects.parquet)",
+        description="Read agent logs (files or folders), normalize every record into the trace record "
+        "and write DIR/traces.parquet and DIR/rejects.parquet. Records in = normalized + rejected; "
+        "each reject names its file, line or JSON path, and reason. The last stdout line is a JSON "
+        "summary (records_in, normalized, rejected, counts_by_format, top_reject_reasons).",
+    )
+    parser.add_argument(
+        "paths", nargs="+", metavar="PATH", help="log files or folders (searched recursively)"
+    )
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
+    parser.add_argument(
+        "--format",
+        default="auto",
+        choices=("auto", *FORMAT_NAMES),
+        help="input format (default: detected per file)",
+    )
+    parser.add_argument(
+        "--max-field-chars",
+        type=int,
+        default=DEFAULT_MAX_FIELD_CHARS,
+        help="reject records with a text field longer than this (default: %(default)s)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Ingest, write both tables, print the summary; non-zero when nothing could be read."""
+    try:
+        result = ingest_paths(
+            args.paths, args.format, max_field_chars=args.max_field_chars, progress=not args.no_progress
+        )
+    except FileNotFoundError as exc:
+        return fail(str(exc))
+    if result.records_in == 0:
+        return fail(f"no log records found in {', '.join(map(str, args.paths))}")
+    digests = result.write(args.out)
+    emit_summary({**result.summary(), "out": str(args.out), "sha256": digests})
+    return 0

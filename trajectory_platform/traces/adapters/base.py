@@ -1,0 +1,221 @@
+"""What every format adapter shares: the record framing, the error type, and small helpers.
+
+A *record* is the unit that is either normalized into one :class:`Episode` or rejected, so
+``records_in == normalized + rejected`` holds by construction. What a record is depends on the
+format: a JSONL line, an element of a top-level JSON array, or a whole-file JSON document (an
+adapter may also group, e.g. OpenTelemetry spans by trace). Framing errors (invalid UTF-8, a
+truncated or malformed line) are yielded as records that already carry their error, so one bad
+line never stops the rest of the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.record import Episode, canonical_json
+
+
+class RecordError(Exception):
+    """A record that cannot be normalized. ``reason`` is a short category; ``detail`` says where/why."""
+
+    def __init__(self, reason: str, detail: str | None = None) -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass
+class RawRecord:
+    """One framed record: its parsed JSON ``value`` or the ``error`` that prevented parsing."""
+
+    line: int | None
+    json_path: str | None
+    value: Any = None
+    error: RecordError | None = None
+    excerpt: str | None = None
+
+
+class SourceFile:
+    """The bytes of one input file, decoded lazily as a whole document or as JSONL lines."""
+
+    def __init__(self, path: Path, data: bytes) -> None:
+        self.path = path
+        self.data = data
+
+    @cached_property
+    def document(self) -> tuple[Any, RecordError | None]:
+        """The whole file parsed as one JSON value, or the error explaining why it is not one."""
+        try:
+            text = self.data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = self.data[: exc.start].count(b"\n") + 1
+            return None, RecordError("invalid UTF-8", f"byte {exc.start} (line {line}) is not valid UTF-8")
+        try:
+            return json.loads(text), None
+        except json.JSONDecodeError as exc:
+            return None, json_error(exc, text)
+
+    @property
+    def is_document(self) -> bool:
+        """True when the whole file is one JSON value (a JSONL file of one line counts too)."""
+        return self.document[1] is None
+
+    @cached_property
+    def is_jsonl(self) -> bool:
+        """True for line-delimited JSON: the extension says so, or the first line parses on its own.
+
+        A pretty-printed document that fails to parse is *not* JSONL: it is one broken record,
+        not hundreds of broken lines.
+        """
+        if self.is_document:
+            return False
+        if self.path.suffix.lower() in (".jsonl", ".ndjson"):
+            return True
+        first = next((line for line in self.data.split(b"\n") if line.strip()), b"")
+        try:
+            return isinstance(json.loads(first.decode("utf-8-sig")), dict | list)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            return False
+
+    def lines(self) -> Iterator[RawRecord]:
+        """Every non-blank line as a record, each decoded and parsed on its own."""
+        for number, raw in enumerate(self.data.split(b"\n"), start=1):
+            if not raw.strip():
+                continue
+            excerpt = raw[:200].decode("utf-8", errors="replace")
+            try:
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                error = RecordError("invalid UTF-8", f"byte {exc.start} of the line is not valid UTF-8")
+                yield RawRecord(number, None, error=error, excerpt=excerpt)
+                continue
+            try:
+                yield RawRecord(number, None, value=json.loads(text), excerpt=excerpt)
+            except json.JSONDecodeError as exc:
+                yield RawRecord(number, None, error=json_error(exc, text), excerpt=excerpt)
+
+    def first_value(self) -> Any:
+        """A parsed sample for format detection: the whole document, else the first parsable line."""
+        if self.is_document:
+            return self.document[0]
+        for record in self.lines():
+            if record.error is None:
+                return record.value
+        return None
+
+
+def json_error(exc: json.JSONDecodeError, text: str) -> RecordError:
+    """Tell a truncated record (input ends mid-value) apart from otherwise malformed JSON."""
+    if exc.pos >= len(text.rstrip()):
+        return RecordError("truncated JSON", f"input ends before the JSON value is complete ({exc.msg})")
+    return RecordError("malformed JSON", f"{exc.msg} at line {exc.lineno} column {exc.colno}")
+
+
+def frame_json(src: SourceFile, split_document: bool = True) -> Iterator[RawRecord]:
+    """Default framing: JSONL lines, or a whole document (a top-level array yields its elements)."""
+    doc, error = src.document
+    if error is None:
+        if split_document and isinstance(doc, list):
+            for index, value in enumerate(doc):
+                yield RawRecord(None, f"[{index}]", value=value)
+        else:
+            yield RawRecord(None, "$", value=doc)
+        return
+    if src.is_jsonl:
+        yield from src.lines()
+    else:
+        yield RawRecord(None, "$", error=error, excerpt=src.data[:200].decode("utf-8", "replace"))
+
+
+def content_digest(value: Any, length: int = 12) -> str:
+    """Short sha256 of the canonical JSON of ``value``: stable ids for records without one."""
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()[:length]
+
+
+def expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
+    """Return ``value`` when it has the JSON type expected at ``where``; else a 'wrong type' error."""
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        raise RecordError("wrong type", f"{where} is {type(value).__name__}, expected {names}")
+    return value
+
+
+def optional_str(value: Any, where: str) -> str | None:
+    """A string field that may be absent; numbers are kept as their text, other types are errors."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise RecordError("wrong type", f"{where} is {type(value).__name__}, expected string")
+
+
+def text_of(content: Any, where: str) -> str | None:
+    """Flatten message content (a string or a list of text parts) to text; images become a marker."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        pieces = []
+        for index, part in enumerate(content):
+            if isinstance(part, str):
+                pieces.append(part)
+            elif isinstance(part, dict):
+                if isinstance(part.get("text"), str):
+                    pieces.append(part["text"])
+                elif isinstance(part.get("content"), str):
+                    pieces.append(part["content"])
+                else:
+                    pieces.append(f"[{part.get('type', 'part')}]")
+            else:
+                raise RecordError("wrong type", f"{where}[{index}] is {type(part).__name__}")
+        return "\n".join(pieces)
+    raise RecordError("wrong type", f"{where} is {type(content).__name__}, expected string or list of parts")
+
+
+def arguments_text(arguments: Any) -> str | None:
+    """Tool-call arguments as the raw string recorded; structured arguments become canonical JSON."""
+    if arguments is None or isinstance(arguments, str):
+        return arguments
+    return canonical_json(arguments)
+
+
+def adapter_episode_id(fmt: str, own_id: Any, record_value: Any) -> str:
+    """``<format>:<source id>`` when the source names the episode, else ``<format>:<content digest>``."""
+    if own_id is None or own_id == "":
+        return f"{fmt}:{content_digest(record_value)}"
+    return f"{fmt}:{own_id}"
+
+
+class Adapter:
+    """A log format. Subclasses set ``name`` and implement :meth:`sniff` and :meth:`parse`."""
+
+    name: str = ""
+    split_document: bool = True
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        """True when ``sample`` (a parsed document or first JSONL line) looks like this format."""
+        raise NotImplementedError
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        """Split a file into records (override for formats whose record is not a line or element)."""
+        return frame_json(src, self.split_document)
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        """Normalize one record or raise :class:`RecordError`."""
+        raise NotImplementedError
+
+    def new_episode(self, record: RawRecord, src: SourceFile, episode_id: str) -> Episode:
+        """An empty episode carrying this record's provenance."""
+        return Episode(
+            episode_id=episode_id,
+            source_format=self.name,
+            source_file=str(src.path),
+            source_line=record.line,
+            source_path=record.json_path,
+            partition_date=None,
+        )

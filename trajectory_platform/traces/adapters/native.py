@@ -1,0 +1,46 @@
+"""The native format: one ``Episode.to_dict()`` per JSONL line (what the gym writes).
+
+The record's own ``source_format`` (e.g. the gym policy that produced it) and ``partition_date``
+are kept; ``source_file`` / ``source_line`` / ``source_path`` are set to where it was read, so a
+reject or a downstream finding always points at a file a person can open.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import Adapter, RawRecord, RecordError, SourceFile, expect
+from trajectory_platform.traces.record import Episode
+
+REQUIRED = ("episode_id", "source_format", "events")
+
+
+class NativeAdapter(Adapter):
+    """Lines written by :meth:`Episode.to_dict`."""
+
+    name = "native"
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        if isinstance(sample, list) and sample:
+            sample = sample[0]
+        return isinstance(sample, dict) and all(key in sample for key in REQUIRED)
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        value = expect(record.value, dict, "record")
+        missing = [key for key in REQUIRED if key not in value]
+        if missing:
+            raise RecordError("missing field", f"native record lacks {', '.join(missing)}")
+        expect(value["episode_id"], str, "episode_id")
+        expect(value["events"], list, "events")
+        try:
+            episode = Episode.from_dict(
+                {**value, "source_file": str(src.path), "source_line": record.line,
+                 "source_path": record.json_path}
+            )
+        except TypeError as exc:
+            raise RecordError("wrong type", f"native record does not match the trace record: {exc}") from exc
+        except (ValueError, AttributeError) as exc:
+            raise RecordError("wrong type", f"native record has an unreadable value: {exc}") from exc
+        episode.source_format = episode.source_format or self.name
+        return episode

@@ -1,0 +1,143 @@
+"""OpenAI Chat Completions messages: ``tool_calls`` / ``tool`` role, legacy ``function_call`` /
+``function`` role, the fine-tuning ``weight`` on assistant messages, and a ``tools`` /
+``functions`` list.
+
+A record is one conversation: ``{"messages": [...], "tools": [...], ...}`` (a JSONL line or an
+array element), or a whole file that is a bare list of messages. The message conversion is
+shared with formats that embed OpenAI messages (tau-bench, ToolBench).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    adapter_episode_id,
+    arguments_text,
+    expect,
+    optional_str,
+    text_of,
+)
+from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
+
+ROLE_KINDS = {
+    "system": "system",
+    "developer": "system",
+    "user": "user",
+    "assistant": "assistant",
+    "tool": "tool",
+    "function": "tool",
+}
+CONVERSATION_KEYS = ("messages", "tools", "functions")
+
+
+def is_message_list(value: Any) -> bool:
+    """A non-empty list whose first element looks like a chat message."""
+    return isinstance(value, list) and bool(value) and isinstance(value[0], dict) and "role" in value[0]
+
+
+def tool_call_of(raw: Any, where: str) -> ToolCall:
+    """One entry of ``tool_calls`` (``{"id", "function": {"name", "arguments"}}``)."""
+    expect(raw, dict, where)
+    function = expect(raw.get("function") or {}, dict, f"{where}.function")
+    return ToolCall(
+        id=optional_str(raw.get("id"), f"{where}.id"),
+        name=optional_str(function.get("name", raw.get("name")), f"{where}.function.name"),
+        arguments=arguments_text(function.get("arguments", raw.get("arguments"))),
+    )
+
+
+def event_of_message(message: Any, where: str) -> Event:
+    """Convert one OpenAI message; malformed argument strings are kept verbatim (they are data)."""
+    expect(message, dict, where)
+    role = message.get("role")
+    if role not in ROLE_KINDS:
+        raise RecordError("unknown role", f"{where}.role is {role!r}; expected one of {sorted(ROLE_KINDS)}")
+    event = Event(kind=ROLE_KINDS[role], content=text_of(message.get("content"), f"{where}.content"))
+    event.name = optional_str(message.get("name"), f"{where}.name") if role != "function" else None
+    if role == "assistant":
+        calls = expect(message.get("tool_calls") or [], list, f"{where}.tool_calls")
+        event.tool_calls = [tool_call_of(c, f"{where}.tool_calls[{i}]") for i, c in enumerate(calls)]
+        if message.get("function_call") is not None:
+            legacy = expect(message["function_call"], dict, f"{where}.function_call")
+            event.tool_calls.append(tool_call_of({"function": legacy}, f"{where}.function_call"))
+        reasoning = message.get("reasoning_content", message.get("reasoning"))
+        event.reasoning = text_of(reasoning, f"{where}.reasoning")
+        if message.get("refusal") is not None and event.content is None:
+            event.content = optional_str(message["refusal"], f"{where}.refusal")
+        weight = message.get("weight")
+        if weight is not None:
+            event.weight = float(expect(weight, int | float, f"{where}.weight"))
+    elif role in ("tool", "function"):
+        event.tool_call_id = optional_str(message.get("tool_call_id"), f"{where}.tool_call_id")
+        event.tool_name = optional_str(message.get("name"), f"{where}.name")
+    return event
+
+
+def events_of_messages(messages: Any, where: str) -> list[Event]:
+    """Convert a message list in recorded order (never re-sorted)."""
+    expect(messages, list, where)
+    return [event_of_message(m, f"{where}[{i}]") for i, m in enumerate(messages)]
+
+
+def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
+    """``tools`` (``{"type": "function", "function": {...}}``) or legacy ``functions`` entries."""
+    expect(raw, list, where)
+    specs = []
+    for index, entry in enumerate(raw):
+        expect(entry, dict, f"{where}[{index}]")
+        function = entry.get("function", entry) if isinstance(entry.get("function"), dict) else entry
+        name = expect(function.get("name"), str, f"{where}[{index}].name")
+        parameters = function.get("parameters")
+        specs.append(
+            ToolSpec(
+                name=name,
+                description=optional_str(function.get("description"), f"{where}[{index}].description"),
+                parameters_json=None if parameters is None else canonical_json(parameters),
+                version=optional_str(entry.get("version"), f"{where}[{index}].version"),
+            )
+        )
+    return specs
+
+
+def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
+    """Top-level fields no adapter field consumed, kept as canonical JSON (nothing dropped)."""
+    rest = {k: v for k, v in value.items() if k not in consumed}
+    return canonical_json(rest) if rest else None
+
+
+class OpenAIAdapter(Adapter):
+    """Chat conversations in the OpenAI message format (the fine-tuning JSONL shape included)."""
+
+    name = "openai"
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        if is_message_list(sample):
+            return True
+        if isinstance(sample, list) and sample:
+            sample = sample[0]
+        return isinstance(sample, dict) and is_message_list(sample.get("messages"))
+
+    def frame(self, src: SourceFile):
+        doc, error = src.document
+        if error is None and is_message_list(doc):
+            return iter([RawRecord(None, "$", value={"messages": doc})])
+        return super().frame(src)
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        value = expect(record.value, dict, "record")
+        if "messages" not in value:
+            raise RecordError("missing field", "record has no 'messages' list")
+        own_id = optional_str(value.get("id", value.get("conversation_id")), "id")
+        episode = self.new_episode(record, src, adapter_episode_id(self.name, own_id, value))
+        episode.events = events_of_messages(value["messages"], "messages")
+        for key in ("tools", "functions"):
+            if value.get(key) is not None:
+                episode.tools.extend(tool_specs_of(value[key], key))
+        episode.extra_json = extra_of(value, ("id", "conversation_id", *CONVERSATION_KEYS))
+        return episode

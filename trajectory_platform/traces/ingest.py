@@ -1,0 +1,326 @@
+"""Ingest agent logs of any supported format into the trace record, keeping every reject.
+
+This is the domain function behind the ``raw_traces`` asset and ``trajectory-platform ingest``:
+
+- :func:`discover_log_files` lists the log files of a trace-source tree (``<root>/<YYYY-MM-DD>/...``);
+- :func:`ingest_paths` frames each file into records, detects the format, normalizes each record
+  into an :class:`Episode` or a :class:`Reject`, and guarantees
+  ``records_in == len(episodes) + len(rejects)``;
+- :meth:`IngestResult.to_tables` / :meth:`IngestResult.write` give sorted Arrow tables and
+  byte-identical Parquet files for identical input.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from tqdm import tqdm
+
+from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format
+from trajectory_platform.traces.adapters.base import Adapter, RawRecord, RecordError, SourceFile
+from trajectory_platform.traces.record import Episode, canonical_json
+from trajectory_platform.traces.schema import REJECT_SCHEMA, episode_row, episodes_to_table
+from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS, validate_episode
+
+LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".traj")
+"""File endings :func:`discover_log_files` picks up (``.traj.json`` ends in ``.json``)."""
+
+PARQUET_OPTIONS = {
+    "compression": "zstd",
+    "compression_level": 3,
+    "use_dictionary": True,
+    "write_statistics": True,
+    "version": "2.6",
+    "data_page_version": "1.0",
+    "row_group_size": 4096,
+}
+"""Pinned writer options: the same rows always give the same bytes."""
+
+_DATE_PART = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_EXCERPT_CHARS = 200
+PROGRESS_MIN_BYTES = 1 << 20
+"""Inputs smaller than this finish too fast for a progress bar to help."""
+
+
+@dataclass
+class Reject:
+    """A record that could not be normalized; fields match :data:`REJECT_SCHEMA`."""
+
+    source_file: str
+    reason: str
+    source_line: int | None = None
+    source_path: str | None = None
+    source_format: str | None = None
+    detail: str | None = None
+    excerpt: str | None = None
+    partition_date: dt.date | None = None
+
+    def row(self) -> dict:
+        """The Arrow row for this reject."""
+        data = dataclasses.asdict(self)
+        date = self.partition_date
+        data["partition_date"] = None if date is None else dt.datetime(date.year, date.month, date.day)
+        return data
+
+    def sort_key(self) -> tuple:
+        return (self.source_file, self.source_line or 0, self.source_path or "", self.reason)
+
+
+@dataclass
+class IngestResult:
+    """Episodes and rejects of one ingestion run; ``records_in == len(episodes) + len(rejects)``."""
+
+    episodes: list[Episode] = field(default_factory=list)
+    rejects: list[Reject] = field(default_factory=list)
+    records_in: int = 0
+    counts_by_format: dict[str, int] = field(default_factory=dict)
+    files_read: int = 0
+    bytes_read: int = 0
+
+    def reject_reasons(self) -> dict[str, int]:
+        """Rejects per reason, most frequent first (ties by name)."""
+        counts = Counter(r.reason for r in self.rejects)
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def summary(self, top: int = 5) -> dict:
+        """The counts a person or the UI needs: in, normalized, rejected, per format, top reasons."""
+        return {
+            "records_in": self.records_in,
+            "normalized": len(self.episodes),
+            "rejected": len(self.rejects),
+            "files": self.files_read,
+            "bytes": self.bytes_read,
+            "counts_by_format": dict(sorted(self.counts_by_format.items())),
+            "top_reject_reasons": dict(list(self.reject_reasons().items())[:top]),
+        }
+
+    def to_tables(self) -> tuple[pa.Table, pa.Table]:
+        """(``EPISODE_SCHEMA`` table sorted by episode_id, ``REJECT_SCHEMA`` table sorted by file, line)."""
+        episodes = episodes_to_table(sorted(self.episodes, key=lambda e: e.episode_id))
+        rows = [r.row() for r in sorted(self.rejects, key=Reject.sort_key)]
+        return episodes, pa.Table.from_pylist(rows, schema=REJECT_SCHEMA)
+
+    def write(self, out_dir: Path | str) -> dict[str, str]:
+        """Write ``traces.parquet`` and ``rejects.parquet``; returns ``{file name: sha256}``."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        digests = {}
+        for name, table in zip(("traces.parquet", "rejects.parquet"), self.to_tables(), strict=True):
+            write_parquet(table, out / name)
+            digests[name] = hashlib.sha256((out / name).read_bytes()).hexdigest()
+        return digests
+
+
+def write_parquet(table: pa.Table, path: Path) -> None:
+    """Write ``table`` with the pinned options (deterministic bytes)."""
+    pq.write_table(table, path, **PARQUET_OPTIONS)
+
+
+def discover_log_files(root: Path | str) -> list[Path]:
+    """Every log file under ``root`` (recursively, sorted, hidden files and folders skipped)."""
+    base = Path(root)
+    if base.is_file():
+        return [base]
+    found = [
+        p
+        for p in base.rglob("*")
+        if p.is_file()
+        and p.name.lower().endswith(LOG_SUFFIXES)
+        and not any(part.startswith(".") for part in p.relative_to(base).parts)
+    ]
+    return sorted(found)
+
+
+def partition_date_for(path: Path | str, record: Episode | None = None) -> dt.date | None:
+    """The day a log was written: a ``YYYY-MM-DD`` folder (or file stem) in ``path``, else the
+    earliest parsable event timestamp of ``record``, else ``None``.
+
+    File modification times are never used: they change on copy, so they are not deterministic.
+    """
+    for part in reversed(Path(path).parts):
+        stem = part.split(".")[0]
+        for candidate in (part, stem):
+            match = _DATE_PART.match(candidate)
+            if match:
+                try:
+                    return dt.date(*(int(g) for g in match.groups()))
+                except ValueError:
+                    continue
+    if record is None:
+        return None
+    dates = [d for d in (_date_of_timestamp(e.timestamp) for e in record.events) if d is not None]
+    return min(dates) if dates else None
+
+
+def _date_of_timestamp(value: str | None) -> dt.date | None:
+    """Date of an ISO-8601 timestamp or of a Unix epoch (seconds, ms, us or ns) in UTC."""
+    if not value:
+        return None
+    text = value.strip()
+    if re.fullmatch(r"\d+(\.\d+)?", text):
+        seconds = float(text)
+        while seconds > 1e11:  # ms, us, ns -> s
+            seconds /= 1000
+        return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date()
+    try:
+        parsed = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(dt.UTC)
+    return parsed.date()
+
+
+def ingest_paths(
+    paths: Sequence[Path | str],
+    fmt: str = "auto",
+    partition_date: dt.date | None = None,
+    *,
+    max_field_chars: int = DEFAULT_MAX_FIELD_CHARS,
+    progress: bool = False,
+) -> IngestResult:
+    """Normalize every record of every file in ``paths`` (folders are expanded).
+
+    ``fmt`` is ``"auto"`` (detected per file) or an adapter name from ``FORMAT_NAMES``.
+    ``partition_date`` overrides the per-file date (the asset passes its partition);
+    otherwise :func:`partition_date_for` decides. Episode ids are made unique across the run.
+    """
+    if fmt != "auto" and fmt not in ADAPTERS:
+        raise ValueError(f"unknown format {fmt!r}; choose auto or one of {', '.join(FORMAT_NAMES)}")
+    files = _expand(paths)
+    result = IngestResult()
+    total = sum(f.stat().st_size for f in files)
+    quiet = not progress or total < PROGRESS_MIN_BYTES
+    with tqdm(total=total, unit="B", unit_scale=True, desc="ingest", disable=quiet) as bar:
+        for path in files:
+            data = path.read_bytes()
+            _ingest_file(SourceFile(path, data), fmt, partition_date, max_field_chars, result)
+            result.files_read += 1
+            result.bytes_read += len(data)
+            bar.update(len(data))
+    _drop_unwritable(result)
+    _make_ids_unique(result.episodes)
+    result.counts_by_format = dict(sorted(Counter(e.source_format for e in result.episodes).items()))
+    return result
+
+
+def _expand(paths: Iterable[Path | str]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            raise FileNotFoundError(f"no such file or folder: {path}")
+        files.extend(discover_log_files(path) if path.is_dir() else [path])
+    return files
+
+
+def _ingest_file(
+    src: SourceFile, fmt: str, date: dt.date | None, max_field_chars: int, result: IngestResult
+) -> None:
+    """Frame one file and route each record to an episode or a reject."""
+    adapter = ADAPTERS[fmt] if fmt != "auto" else detect_format(src)
+    file_date = date or partition_date_for(src.path)
+    if adapter is None:
+        result.records_in += 1
+        result.rejects.append(
+            Reject(
+                source_file=str(src.path),
+                reason="unrecognized format",
+                detail="no adapter recognizes this file (not a trajectory log of a supported format, "
+                f"or unreadable); supported: {', '.join(FORMAT_NAMES)}",
+                excerpt=src.data[:_EXCERPT_CHARS].decode("utf-8", "replace"),
+                partition_date=file_date,
+            )
+        )
+        return
+    for record in adapter.frame(src):
+        result.records_in += 1
+        try:
+            if record.error is not None:
+                raise record.error
+            episode = adapter.parse(record, src)
+            validate_episode(episode, max_field_chars)
+        except RecordError as error:
+            result.rejects.append(_reject(src, adapter, record, error, file_date))
+            continue
+        if date is not None or episode.partition_date is None:
+            episode.partition_date = date or file_date or partition_date_for(src.path, episode)
+        result.episodes.append(episode)
+
+
+def _reject(
+    src: SourceFile, adapter: Adapter, record: RawRecord, error: RecordError, date: dt.date | None
+) -> Reject:
+    return Reject(
+        source_file=str(src.path),
+        source_line=record.line,
+        source_path=record.json_path,
+        source_format=adapter.name,
+        reason=error.reason,
+        detail=error.detail,
+        excerpt=(record.excerpt or "")[:_EXCERPT_CHARS] or None,
+        partition_date=date,
+    )
+
+
+def _drop_unwritable(result: IngestResult) -> None:
+    """Move episodes whose values do not fit the Arrow schema (e.g. a number where text belongs
+    in a native record) to the rejects, so writing the tables can never fail half-way."""
+    try:
+        episodes_to_table(result.episodes)
+        return
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError):
+        pass
+    kept = []
+    for episode in result.episodes:
+        try:
+            episodes_to_table([episode])
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError) as exc:
+            result.rejects.append(
+                Reject(
+                    source_file=episode.source_file,
+                    source_line=episode.source_line,
+                    source_path=episode.source_path,
+                    source_format=episode.source_format,
+                    reason="wrong type",
+                    detail=f"a value does not fit the trace record schema: {exc}",
+                    partition_date=episode.partition_date,
+                )
+            )
+            continue
+        kept.append(episode)
+    result.episodes = kept
+
+
+def _make_ids_unique(episodes: list[Episode]) -> None:
+    """Keep each source id; where two episodes share one, suffix a short digest of the content
+    (and, for byte-identical duplicates, the occurrence number in file/line order)."""
+    by_id: dict[str, list[Episode]] = {}
+    for episode in episodes:
+        by_id.setdefault(episode.episode_id, []).append(episode)
+    for same in by_id.values():
+        if len(same) < 2:
+            continue
+        same.sort(key=lambda e: (e.source_file, e.source_line or 0, e.source_path or ""))
+        seen: Counter[str] = Counter()
+        for episode in same:
+            digest = _episode_digest(episode)
+            seen[digest] += 1
+            suffix = digest if seen[digest] == 1 else f"{digest}.{seen[digest]}"
+            episode.episode_id = f"{episode.episode_id}~{suffix}"
+
+
+def _episode_digest(episode: Episode) -> str:
+    """Digest of what was recorded (not of where it was read from)."""
+    row = episode_row(episode)
+    content = {k: row[k] for k in ("task", "lineage", "tools", "events", "outcome", "extra_json")}
+    return hashlib.sha256(canonical_json(content).encode("utf-8")).hexdigest()[:8]
