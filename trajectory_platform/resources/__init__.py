@@ -1,16 +1,51 @@
-"""Dagster resources: warehouse, trace source, model store, sandbox, secrets salt."""
+"""Dagster resources: the workdir, the warehouse IO manager, the trace source, the secrets salt.
+
+``build_resources(workdir)`` is the single place the embedded default deployment is wired;
+``definitions.py`` calls it with the default workdir and ``trajectory-platform run --workdir``
+with the chosen one.
+"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from trajectory_platform.resources.secrets import SALT_ENV, SecretsSaltResource
+from trajectory_platform.resources.settings import WORKDIR_ENV, WorkdirResource, default_workdir
+from trajectory_platform.resources.trace_source import TraceSourceResource
+from trajectory_platform.resources.warehouse import (
+    WarehouseIOManager,
+    read_asset_table,
+    table_name,
+    warehouse_connection,
+    write_parquet,
+)
 
-def default_workdir() -> Path:
-    """Where every output lands: ``$TRAJECTORY_PLATFORM_WORKDIR`` or ``./workdir``."""
-    return Path(os.environ.get("TRAJECTORY_PLATFORM_WORKDIR", "workdir")).resolve()
+__all__ = [
+    "SALT_ENV",
+    "WORKDIR_ENV",
+    "SecretsSaltResource",
+    "TraceSourceResource",
+    "WarehouseIOManager",
+    "WorkdirResource",
+    "build_resources",
+    "default_workdir",
+    "read_asset_table",
+    "table_name",
+    "warehouse_connection",
+    "write_parquet",
+]
 
 
-def build_resources() -> dict:
-    """Resources for the default (embedded) deployment."""
-    return {}
+def build_resources(workdir: Path | str | None = None, trace_source: Path | str | None = None) -> dict:
+    """Resources for the default (embedded) deployment, all rooted at ``workdir``.
+
+    Keys assets use: ``io_manager`` (warehouse), ``workdir``, ``trace_source``, ``secrets_salt``.
+    """
+    root = Path(workdir).resolve() if workdir is not None else default_workdir()
+    source = Path(trace_source).resolve() if trace_source is not None else root / "trace_source"
+    return {
+        "io_manager": WarehouseIOManager(workdir=str(root)),
+        "workdir": WorkdirResource(path=str(root)),
+        "trace_source": TraceSourceResource(root=str(source)),
+        "secrets_salt": SecretsSaltResource(fallback_file=str(root / "secrets" / "pipeline.key")),
+    }

@@ -1,0 +1,61 @@
+"""Where the platform keeps its state: one working directory, configurable per deployment.
+
+Everything a run writes (Parquet, the DuckDB warehouse, the trace source of the embedded
+default, Dagster's own sqlite storage, reports) lives under this one directory so a newcomer
+can delete it to start over and an operator can point a deployment elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from dagster import ConfigurableResource
+
+WORKDIR_ENV = "TRAJECTORY_PLATFORM_WORKDIR"
+
+
+def default_workdir() -> Path:
+    """Where every output lands: ``$TRAJECTORY_PLATFORM_WORKDIR`` or ``./workdir``."""
+    return Path(os.environ.get(WORKDIR_ENV, "workdir")).resolve()
+
+
+class WorkdirResource(ConfigurableResource):
+    """The working directory and the well-known paths inside it.
+
+    Assets ask this resource for paths instead of building them, so the layout documented in
+    ``docs/operations.md`` is defined in exactly one place.
+    """
+
+    path: str
+
+    @property
+    def root(self) -> Path:
+        return Path(self.path).resolve()
+
+    @property
+    def parquet_dir(self) -> Path:
+        return self.root / "parquet"
+
+    @property
+    def warehouse_path(self) -> Path:
+        return self.root / "warehouse.duckdb"
+
+    @property
+    def dagster_home(self) -> Path:
+        return self.root / "dagster_home"
+
+    @property
+    def trace_source_dir(self) -> Path:
+        return self.root / "trace_source"
+
+    @property
+    def artifacts_dir(self) -> Path:
+        """Non-tabular outputs (checkpoints, reports) that assets reference by path."""
+        return self.root / "artifacts"
+
+    def artifact_dir(self, name: str) -> Path:
+        """A created directory for one asset's files, e.g. ``artifacts/checkpoint``."""
+        target = self.artifacts_dir / name
+        target.mkdir(parents=True, exist_ok=True)
+        return target

@@ -1,0 +1,276 @@
+"""The warehouse IO manager: every asset output as Parquet and as a DuckDB table.
+
+Parquet under ``<workdir>/parquet/<asset>/<partition_key | all>.parquet`` is the durable form
+(deterministic writer options: same table -> same bytes). The DuckDB file
+``<workdir>/warehouse.duckdb`` mirrors it as one table per asset so a person can query every
+stage with SQL. Inputs load back from Parquet, which needs no database lock and so never
+blocks a parallel run or a sensor.
+
+Partitioned assets replace exactly their partitions' rows (DELETE + INSERT in one
+transaction), so re-materializing a partition or resuming a backfill never duplicates rows.
+Time partitions are compared as TIMESTAMP: the record's ``partition_date`` is ``timestamp[us]``
+and a string comparison would silently match nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import os
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+from dagster import (
+    AssetKey,
+    ConfigurableIOManager,
+    InputContext,
+    OutputContext,
+    PartitionsDefinition,
+    TimeWindowPartitionsDefinition,
+)
+
+UNPARTITIONED_KEY = "all"
+DEFAULT_PARTITION_COLUMN = "partition_date"
+LOCK_TIMEOUT_S = 300.0
+PARQUET_OPTIONS = {
+    "compression": "zstd",
+    "compression_level": 3,
+    "use_dictionary": True,
+    "write_statistics": True,
+    "version": "2.6",
+    "data_page_version": "1.0",
+    "row_group_size": 64 * 1024,
+}
+"""Fixed writer options: the bytes depend only on the table (and the pyarrow version)."""
+
+
+def table_name(asset_key: AssetKey) -> str:
+    """The DuckDB table (and Parquet folder) for an asset: its name, prefixes joined by ``__``."""
+    return "__".join(asset_key.path)
+
+
+def write_parquet(table: pa.Table, path: Path) -> None:
+    """Write ``table`` deterministically and atomically (a reader never sees half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pq.write_table(table, tmp, **PARQUET_OPTIONS)
+    os.replace(tmp, path)
+
+
+def asset_parquet_dir(workdir: Path, asset: str) -> Path:
+    return Path(workdir) / "parquet" / asset
+
+
+def read_asset_table(workdir: Path, asset: str, partition_keys: list[str] | None = None) -> pa.Table | None:
+    """Read an asset's Parquet back (all partitions, or the given ones that exist).
+
+    Returns ``None`` when nothing was ever written, so sensors can run before the asset exists.
+    """
+    folder = asset_parquet_dir(workdir, asset)
+    if partition_keys is None:
+        files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+    else:
+        files = [folder / f"{key}.parquet" for key in sorted(partition_keys)]
+        files = [f for f in files if f.exists()]
+    if not files:
+        return None
+    tables = [pq.read_table(f) for f in files]
+    return tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
+
+
+@contextlib.contextmanager
+def warehouse_connection(path: Path, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+    """Open the DuckDB file, waiting while another process holds its single-writer lock.
+
+    Writers in this package also serialize on ``<file>.lock`` (flock) so parallel steps of a
+    multiprocess run queue up instead of failing.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = path.with_name(path.name + ".lock")
+    with open(lock_path, "a+") as lock_file:
+        if not read_only:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+        deadline = time.monotonic() + LOCK_TIMEOUT_S
+        while True:
+            try:
+                con = duckdb.connect(str(path), read_only=read_only)
+                break
+            except duckdb.IOException as err:  # held by another process (e.g. a person's shell)
+                if "lock" not in str(err).lower() or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        try:
+            yield con
+        finally:
+            con.close()
+
+
+def _partition_value(partitions_def: PartitionsDefinition | None, key: str) -> object:
+    """The warehouse value of a partition key: a naive UTC TIMESTAMP for time partitions."""
+    if isinstance(partitions_def, TimeWindowPartitionsDefinition):
+        start = partitions_def.time_window_for_partition_key(key).start
+        return start.astimezone(dt.UTC).replace(tzinfo=None)
+    return key
+
+
+def _with_partition_column(table: pa.Table, column: str, value: object) -> pa.Table:
+    """Add the partition column for the warehouse copy when the output does not carry it."""
+    if column in table.column_names:
+        return table
+    arrow_type = pa.timestamp("us") if isinstance(value, dt.datetime) else pa.string()
+    return table.append_column(column, pa.array([value] * table.num_rows, type=arrow_type))
+
+
+def split_by_partition(
+    table: pa.Table, keys: list[str], column: str, partitions_def: PartitionsDefinition | None
+) -> dict[str, pa.Table]:
+    """One table per partition key; every row must belong to one of ``keys`` (nothing lost)."""
+    if len(keys) == 1:
+        return {keys[0]: table}
+    if column not in table.column_names:
+        raise ValueError(
+            f"a multi-partition output must carry the partition column {column!r} "
+            f"(set metadata partition_expr on the asset to name another); columns: {table.column_names}"
+        )
+    pieces: dict[str, pa.Table] = {}
+    for key in keys:
+        value = _partition_value(partitions_def, key)
+        scalar = pa.scalar(value, type=table.schema.field(column).type)
+        pieces[key] = table.filter(pc.fill_null(pc.equal(table[column], scalar), False))
+    placed = sum(p.num_rows for p in pieces.values())
+    if placed != table.num_rows:
+        raise ValueError(
+            f"{table.num_rows - placed} rows have a {column!r} outside partitions {keys[0]}..{keys[-1]}"
+        )
+    return pieces
+
+
+def replace_in_warehouse(
+    db_path: Path,
+    name: str,
+    pieces: Mapping[str, pa.Table],
+    partition_column: str | None,
+    partitions_def: PartitionsDefinition | None,
+    parquet_dir: Path,
+) -> None:
+    """Make table ``name`` hold exactly ``pieces`` for their partitions (all rows if unpartitioned).
+
+    If the asset's schema changed since the table was created, the table is rebuilt from every
+    Parquet partition (already written), so the warehouse always equals the Parquet files.
+    """
+    quoted = '"' + name.replace('"', '""') + '"'
+    with warehouse_connection(db_path) as con:
+        con.begin()
+        try:
+            exists = _run(con, "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name])[
+                0
+            ][0]
+            if partition_column is None:
+                con.register("_incoming", pieces[UNPARTITIONED_KEY])
+                _run(con, f"CREATE OR REPLACE TABLE {quoted} AS SELECT * FROM _incoming")
+            else:
+                values = [_partition_value(partitions_def, key) for key in pieces]
+                if exists:
+                    placeholders = ", ".join("?" for _ in values)
+                    col = '"' + partition_column + '"'
+                    _run(con, f"DELETE FROM {quoted} WHERE {col} IN ({placeholders})", values)
+                try:
+                    _insert_pieces(con, quoted, pieces, partition_column, partitions_def, create=not exists)
+                except (duckdb.BinderException, duckdb.ConversionException, duckdb.CatalogException):
+                    con.rollback()
+                    con.begin()
+                    _run(con, f"DROP TABLE IF EXISTS {quoted}")
+                    frames = [
+                        _with_partition_column(
+                            pq.read_table(p), partition_column, _partition_value(partitions_def, p.stem)
+                        )
+                        for p in sorted(parquet_dir.glob("*.parquet"))
+                    ]
+                    con.register("_incoming", pa.concat_tables(frames, promote_options="permissive"))
+                    _run(con, f"CREATE TABLE {quoted} AS SELECT * FROM _incoming")
+            con.commit()
+        except BaseException:
+            con.rollback()
+            raise
+
+
+def _run(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list:
+    """Execute and drain the result: DuckDB 2 refuses new work while a result is unfetched."""
+    return con.execute(sql, params or []).fetchall()
+
+
+def _insert_pieces(con, quoted, pieces, partition_column, partitions_def, create: bool) -> None:
+    for key, piece in pieces.items():
+        frame = _with_partition_column(piece, partition_column, _partition_value(partitions_def, key))
+        con.register("_incoming", frame)
+        if create:
+            _run(con, f"CREATE TABLE {quoted} AS SELECT * FROM _incoming")
+            create = False
+        else:
+            _run(con, f"INSERT INTO {quoted} BY NAME SELECT * FROM _incoming")
+        con.unregister("_incoming")
+
+
+class WarehouseIOManager(ConfigurableIOManager):
+    """Stores every asset output (a ``pyarrow.Table``) as Parquet + DuckDB; loads Parquet back.
+
+    Partitioned assets name their partition column with definition metadata ``partition_expr``
+    (default ``partition_date``); when a single-partition output lacks it, the warehouse copy
+    gets it added so rows can still be replaced per partition.
+    """
+
+    workdir: str
+
+    @property
+    def root(self) -> Path:
+        return Path(self.workdir).resolve()
+
+    @property
+    def db_path(self) -> Path:
+        return self.root / "warehouse.duckdb"
+
+    def handle_output(self, context: OutputContext, obj: pa.Table | None) -> None:
+        if obj is None:  # MaterializeResult / Nothing outputs store nothing
+            return
+        if not isinstance(obj, pa.Table):
+            raise TypeError(
+                f"asset {context.asset_key.to_user_string()} returned {type(obj).__name__}; "
+                "the warehouse IO manager stores pyarrow.Table outputs"
+            )
+        name = table_name(context.asset_key)
+        folder = asset_parquet_dir(self.root, name)
+        if context.has_asset_partitions:
+            partitions_def = context.asset_partitions_def
+            column = (context.definition_metadata or {}).get("partition_expr", DEFAULT_PARTITION_COLUMN)
+            pieces = split_by_partition(obj, list(context.asset_partition_keys), column, partitions_def)
+        else:
+            partitions_def, column = None, None
+            pieces = {UNPARTITIONED_KEY: obj}
+        for key, piece in pieces.items():
+            write_parquet(piece, folder / f"{key}.parquet")
+        replace_in_warehouse(self.db_path, name, pieces, column, partitions_def, folder)
+        context.add_output_metadata(
+            {
+                "rows": obj.num_rows,
+                "duckdb_table": f"{self.db_path}::{name}",
+                "parquet": str(folder / (f"{next(iter(pieces))}.parquet" if len(pieces) == 1 else "")),
+            }
+        )
+
+    def load_input(self, context: InputContext) -> pa.Table:
+        name = table_name(context.asset_key)
+        keys = list(context.asset_partition_keys) if context.has_asset_partitions else [UNPARTITIONED_KEY]
+        table = read_asset_table(self.root, name, keys)
+        if table is None:
+            raise FileNotFoundError(
+                f"no Parquet for asset {name!r} (partitions {keys[0]}..{keys[-1]}) under "
+                f"{asset_parquet_dir(self.root, name)}: materialize it first"
+            )
+        return table
