@@ -1,0 +1,72 @@
+"""The embedded default tokenizer: deterministic build, HF-loadable, tool-calling chat template."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from transformers import AutoTokenizer
+
+from trajectory_platform.training import chat_template as ct
+from trajectory_platform.training.tokenizer import (
+    build_default_tokenizer,
+    load_tokenizer,
+    tokenizer_files_digest,
+)
+
+
+@pytest.fixture(scope="module")
+def tokenizer_dir(tmp_path_factory) -> Path:
+    return build_default_tokenizer(tmp_path_factory.mktemp("wd"))
+
+
+def test_build_is_deterministic_and_cached(tokenizer_dir, tmp_path):
+    assert tokenizer_dir.name == "default_tokenizer" and tokenizer_dir.parent.name == "models"
+    again = build_default_tokenizer(tmp_path)
+    assert tokenizer_files_digest(again) == tokenizer_files_digest(tokenizer_dir)
+    mtime = (again / "tokenizer.json").stat().st_mtime_ns
+    assert build_default_tokenizer(tmp_path) == again
+    assert (again / "tokenizer.json").stat().st_mtime_ns == mtime
+
+
+def test_autotokenizer_loads_with_special_tokens_and_template(tokenizer_dir):
+    tok = AutoTokenizer.from_pretrained(str(tokenizer_dir))
+    assert tok.chat_template == ct.CHAT_TEMPLATE
+    assert tok.eos_token == ct.END_TURN and tok.bos_token == ct.BOS and tok.pad_token == ct.PAD
+    for special in ct.SPECIAL_TOKENS + ct.GENERATED_MARKERS:
+        assert len(tok(special, add_special_tokens=False).input_ids) == 1, special
+    # Markers the model generates survive skip_special_tokens (the gym parser reads them).
+    ids = tok(ct.CALL_OPEN + "x" + ct.CALL_CLOSE + ct.END_TURN, add_special_tokens=False).input_ids
+    assert tok.decode(ids, skip_special_tokens=True) == ct.CALL_OPEN + "x" + ct.CALL_CLOSE
+
+
+def test_identifiers_are_two_tokens_and_values_single_tokens(tokenizer_dir):
+    tok = load_tokenizer(tokenizer_dir)
+    for name in ("read_file", "run_tests", "search_code", "get_weather"):
+        assert len(tok(name, add_special_tokens=False).input_ids) == 2, name
+    ids = tok("src/pool.py", add_special_tokens=False).input_ids
+    assert tok.convert_ids_to_tokens(ids) == ["src/pool.py"]
+
+
+def test_template_renders_tools_calls_and_authentic_terminators(tokenizer_dir):
+    tok = load_tokenizer(tokenizer_dir)
+    tools = [{"type": "function", "function": {"name": "read_file", "description": "Read a file.",
+                                               "parameters": {"type": "object"}}}]
+    messages = [
+        {"role": "user", "content": "Fix it."},
+        {"role": "assistant", "content": "",
+         "tool_calls": [{"id": "c1", "type": "function",
+                         "function": {"name": "read_file", "arguments": '{"path": "a.py"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "x = 1"},
+        {"role": "assistant", "content": "Done."},
+    ]
+    text = tok.apply_chat_template(messages, tools=tools, tokenize=False)
+    assert text == (
+        '<|bos|><|tools|>read_file: Read a file. {"type": "object"}\n<|end_tools|>'
+        "<|user|>Fix it.<|end|>"
+        '<|assistant|><|call|>{"name": "read_file", "arguments": {"path": "a.py"}}<|end_call|><|end_turn|>'
+        "<|tool|>x = 1<|end|><|assistant|>Done.<|end_turn|>"
+    )
+    assert tok.apply_chat_template(messages[:1], tokenize=False, add_generation_prompt=True).endswith(
+        "<|end|><|assistant|>"
+    )
