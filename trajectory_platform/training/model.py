@@ -1,0 +1,143 @@
+"""The embedded default policy model and the one loader every model goes through.
+
+No model hub is reachable, so the default is a small Llama-style causal LM, randomly
+initialised from a seed on top of the locally trained default tokenizer, built once and cached
+under ``<workdir>/models/default_base``. Any local Hugging Face causal-LM directory can be
+configured instead; :func:`load_model` treats both identically, which is what keeps the default
+an honest stand-in rather than a special case (see docs/training.md for what it can learn).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import torch
+from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM, PreTrainedModel
+
+DEFAULT_BASE_DIRNAME = "models/default_base"
+DEFAULT_MODEL_SEED = 0
+
+
+@dataclass(frozen=True)
+class TinyLlamaShape:
+    """Size of a from-scratch Llama; the defaults match the evaluation pilot (~0.6M parameters).
+
+    Three layers of width 128 are the largest that trains a few thousand steps in minutes on two
+    CPU cores; embeddings are tied because at this width the vocabulary dominates the count.
+    """
+
+    hidden_size: int = 128
+    intermediate_size: int = 256
+    num_hidden_layers: int = 3
+    num_attention_heads: int = 4
+    num_key_value_heads: int = 4
+    max_position_embeddings: int = 4096
+    rope_theta: float = 10000.0
+
+
+def tiny_llama(
+    vocab_size: int,
+    *,
+    seed: int = DEFAULT_MODEL_SEED,
+    shape: TinyLlamaShape = TinyLlamaShape(),
+    bos_token_id: int | None = None,
+    eos_token_id: int | None = None,
+    pad_token_id: int | None = None,
+) -> LlamaForCausalLM:
+    """A randomly initialised Llama whose weights depend only on ``seed`` and the shape."""
+    config = LlamaConfig(
+        vocab_size=vocab_size,
+        tie_word_embeddings=True,
+        attention_dropout=0.0,
+        bos_token_id=bos_token_id,
+        eos_token_id=eos_token_id,
+        pad_token_id=pad_token_id,
+        **asdict(shape),
+    )
+    generator_state = torch.random.get_rng_state()
+    torch.manual_seed(seed)
+    try:
+        model = LlamaForCausalLM(config)
+    finally:
+        torch.random.set_rng_state(generator_state)
+    return model.eval()
+
+
+def default_base_dir(workdir: Path) -> Path:
+    return Path(workdir) / DEFAULT_BASE_DIRNAME
+
+
+def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Path:
+    """Build (once) and return the cached default base: tokenizer + seeded tiny Llama.
+
+    A second call returns the cached directory untouched, so every stage (training, the untrained
+    baseline in evaluation) sees the same weights digest.
+    """
+    from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+
+    target = default_base_dir(workdir)
+    if (target / "config.json").exists() and (target / "model.safetensors").exists():
+        return target
+    tokenizer_dir = build_default_tokenizer(Path(workdir) / "models" / "default_tokenizer")
+    tokenizer = load_tokenizer(tokenizer_dir)
+    model = tiny_llama(
+        len(tokenizer),
+        seed=seed,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    staging = target.with_name(target.name + ".partial")
+    model.save_pretrained(staging)
+    tokenizer.save_pretrained(staging)
+    (staging / "default_model.json").write_text(
+        json.dumps(
+            {"seed": seed, "shape": asdict(TinyLlamaShape()), "weights_digest": weights_digest(model)},
+            indent=2,
+            sort_keys=True,
+        )
+    )
+    staging.rename(target)
+    return target
+
+
+def load_model(
+    path: Path | str | None = None,
+    *,
+    workdir: Path | None = None,
+    device: str | torch.device = "cpu",
+    attn_implementation: str = "sdpa",
+) -> PreTrainedModel:
+    """Load a local causal LM directory, or the cached default base when ``path`` is None.
+
+    Weights stay in float32: on CUDA the loops run under bf16 autocast, which keeps fp32 master
+    weights and optimizer moments (the precision the memory inventory declares).
+    """
+    if path is None:
+        from trajectory_platform.resources import default_workdir
+
+        path = build_default_model(workdir or default_workdir())
+    model = AutoModelForCausalLM.from_pretrained(
+        str(path), dtype=torch.float32, attn_implementation=attn_implementation
+    )
+    return model.to(device)
+
+
+def weights_digest(model: torch.nn.Module) -> str:
+    """sha256 over parameter names, dtypes, shapes and bytes: binds a checkpoint's exact weights."""
+    digest = hashlib.sha256()
+    for name, tensor in sorted(model.state_dict().items()):
+        cpu = tensor.detach().to("cpu").contiguous()
+        digest.update(f"{name}|{cpu.dtype}|{tuple(cpu.shape)}".encode())
+        digest.update(cpu.view(torch.uint8).numpy().tobytes() if cpu.numel() else b"")
+    return digest.hexdigest()
+
+
+def resolve_device(requested: str | None = None) -> torch.device:
+    """``cuda`` when present (or requested), else ``cpu``: the same code runs on both."""
+    if requested:
+        return torch.device(requested)
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")

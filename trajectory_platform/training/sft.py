@@ -1,0 +1,211 @@
+"""Supervised fine-tuning on packed, selected-target batches (fine-tuning 16.4-16.5).
+
+One optimizer step sees a fixed set of examples, split into sequential micro-batches (and, when
+``torch.distributed`` is initialised, across workers). The step's denominator -- selected target
+tokens for token averaging, examples with N_active > 0 for example averaging -- is counted from
+the labels of ALL micro-batches on ALL workers before any forward pass, and every micro-batch
+divides its numerator by that global count. Accumulated gradients are therefore the gradient of
+the one global ratio, whatever the split (16.5.1), instead of an average of local means.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+import torch.distributed as dist
+
+from trajectory_platform.training.loss import LossSums, Normalization, masked_loss_sums, target_denominator
+from trajectory_platform.training.packing import collate_packed
+
+Example = dict[str, Any]
+Batch = dict[str, torch.Tensor]
+
+
+def distributed_sum(value: torch.Tensor) -> torch.Tensor:
+    """Sum ``value`` over data-parallel workers in place when a process group exists."""
+    if dist.is_available() and dist.is_initialized():
+        dist.all_reduce(value, op=dist.ReduceOp.SUM)
+    return value
+
+
+def distributed_gradient_sum(model: torch.nn.Module) -> None:
+    """Sum gradients over workers (not DDP's average): each worker already divided by the global count."""
+    if dist.is_available() and dist.is_initialized():
+        for parameter in model.parameters():
+            if parameter.grad is not None:
+                dist.all_reduce(parameter.grad, op=dist.ReduceOp.SUM)
+
+
+def model_logits(
+    model: torch.nn.Module, batch: Batch, autocast_dtype: torch.dtype | None = None
+) -> torch.Tensor:
+    """Forward one collated batch; labels stay out of the model so it cannot shift them again."""
+    device = next(model.parameters()).device
+    inputs = {
+        key: batch[key].to(device) for key in ("input_ids", "attention_mask", "position_ids") if key in batch
+    }
+    with torch.autocast(
+        device_type=device.type, dtype=autocast_dtype or torch.bfloat16, enabled=autocast_dtype is not None
+    ):
+        return model(**inputs, use_cache=False).logits
+
+
+def batch_loss_sums(
+    model: torch.nn.Module, batch: Batch, autocast_dtype: torch.dtype | None = None
+) -> LossSums:
+    """Numerators and denominators of one micro-batch (positions reset per packed example)."""
+    logits = model_logits(model, batch, autocast_dtype)
+    return masked_loss_sums(
+        logits, batch["labels"].to(logits.device), batch["position_ids"].to(logits.device)
+    )
+
+
+@dataclass
+class StepStats:
+    """What one optimizer step measured: the global loss and the token counts behind it."""
+
+    loss: float
+    targets: int
+    stored_tokens: int
+    denominator: int
+
+
+def accumulate_gradients(
+    model: torch.nn.Module,
+    micro_batches: Sequence[Batch],
+    normalization: Normalization,
+    autocast_dtype: torch.dtype | None = None,
+) -> StepStats:
+    """Backward every micro-batch against the global denominator; gradients are left in ``.grad``.
+
+    Gradients are then summed across workers, giving the exact gradient of the global ratio.
+    """
+    device = next(model.parameters()).device
+    local_denominator = sum(
+        target_denominator(b["labels"], b["position_ids"], normalization) for b in micro_batches
+    )
+    denominator = int(distributed_sum(torch.tensor(float(local_denominator), device=device)).item())
+    if denominator == 0:
+        raise ValueError("step has no selected targets: every example must have N_active > 0")
+    totals = torch.zeros(3, device=device)
+    for batch in micro_batches:
+        sums = batch_loss_sums(model, batch, autocast_dtype)
+        (sums.numerator(normalization) / denominator).backward()
+        stored = batch.get("stored_tokens", torch.tensor(batch["input_ids"].numel()))
+        totals += torch.stack(
+            [sums.numerator(normalization).detach().float(), sums.targets.float(), stored.float().to(device)]
+        )
+    distributed_gradient_sum(model)
+    distributed_sum(totals)
+    return StepStats(
+        loss=totals[0].item() / denominator,
+        targets=int(totals[1].item()),
+        stored_tokens=int(totals[2].item()),
+        denominator=denominator,
+    )
+
+
+def collate_micro_batches(
+    examples: Sequence[Example],
+    micro_batches: int,
+    capacity: int,
+    *,
+    attention: str = "4d",
+    pad_token_id: int = 0,
+) -> list[Batch]:
+    """Split a step's examples into ``micro_batches`` contiguous groups and pack each group."""
+    if micro_batches < 1 or micro_batches > len(examples):
+        raise ValueError(f"cannot split {len(examples)} examples into {micro_batches} micro-batches")
+    bounds = [round(i * len(examples) / micro_batches) for i in range(micro_batches + 1)]
+    batches = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        batch = collate_packed(
+            examples[start:end],
+            capacity,
+            attention=attention,
+            pad_token_id=pad_token_id,
+            return_segments=True,
+        )
+        # Position resets carry the example boundaries; keep only the real-token count for tokens/s.
+        batch["stored_tokens"] = (batch.pop("segment_ids") >= 0).sum()
+        batches.append(batch)
+    return batches
+
+
+@torch.no_grad()
+def evaluate_masked_loss(
+    model: torch.nn.Module,
+    examples: Sequence[Example],
+    *,
+    normalization: Normalization,
+    capacity: int,
+    examples_per_batch: int = 16,
+    attention: str = "4d",
+    autocast_dtype: torch.dtype | None = None,
+) -> dict[str, float | int]:
+    """Held-out loss with the training masks and normalization, reported with its target count.
+
+    The count travels with the number because two masked losses are comparable only over the
+    same targets (16.11.1).
+    """
+    was_training = model.training
+    model.eval()
+    numerator = denominator = targets = 0.0
+    for start in range(0, len(examples), examples_per_batch):
+        chunk = examples[start : start + examples_per_batch]
+        batch = collate_micro_batches(chunk, 1, capacity, attention=attention)[0]
+        sums = batch_loss_sums(model, batch, autocast_dtype)
+        numerator += sums.numerator(normalization).item()
+        denominator += sums.denominator(normalization).item()
+        targets += sums.targets.item()
+    model.train(was_training)
+    loss = numerator / denominator if denominator else math.nan
+    return {
+        "loss": loss,
+        "target_count": int(targets),
+        "examples": len(examples),
+        "normalization": normalization,
+    }
+
+
+def step_examples(count: int, step: int, per_step: int, seed: int) -> list[int]:
+    """Indices of the examples for ``step``: a seeded permutation per epoch, streamed.
+
+    Derived from (seed, step) alone, so a resumed run sees exactly the batches it would have.
+    """
+    permutations: dict[int, list[int]] = {}
+    indices = []
+    for position in range(step * per_step, (step + 1) * per_step):
+        epoch, offset = divmod(position, count)
+        if epoch not in permutations:
+            generator = torch.Generator().manual_seed(seed * 1_000_003 + epoch)
+            permutations[epoch] = torch.randperm(count, generator=generator).tolist()
+        indices.append(permutations[epoch][offset])
+    return indices
+
+
+def sft_step_function(
+    model: torch.nn.Module,
+    examples: Sequence[Example],
+    *,
+    examples_per_step: int,
+    micro_batches: int,
+    capacity: int,
+    normalization: Normalization,
+    seed: int,
+    attention: str = "4d",
+    autocast_dtype: torch.dtype | None = None,
+) -> Callable[[int], StepStats]:
+    """The per-step work of an SFT run, for :func:`trajectory_platform.training.loop.run_loop`."""
+    per_step = min(examples_per_step, len(examples))
+
+    def step(index: int) -> StepStats:
+        chosen = [examples[i] for i in step_examples(len(examples), index, per_step, seed)]
+        batches = collate_micro_batches(chosen, micro_batches, capacity, attention=attention)
+        return accumulate_gradients(model, batches, normalization, autocast_dtype)
+
+    return step
