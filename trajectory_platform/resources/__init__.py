@@ -10,7 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from trajectory_platform.resources.secrets import SALT_ENV, SecretsSaltResource
-from trajectory_platform.resources.settings import WORKDIR_ENV, WorkdirResource, default_workdir
+from trajectory_platform.resources.settings import (
+    WORKDIR_ENV,
+    WorkdirResource,
+    default_workdir,
+    prepare_dagster_home,
+)
 from trajectory_platform.resources.trace_source import TraceSourceResource
 from trajectory_platform.resources.warehouse import (
     WarehouseIOManager,
@@ -29,6 +34,7 @@ __all__ = [
     "WorkdirResource",
     "build_resources",
     "default_workdir",
+    "prepare_dagster_home",
     "read_asset_table",
     "table_name",
     "warehouse_connection",

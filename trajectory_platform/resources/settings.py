@@ -59,3 +59,24 @@ class WorkdirResource(ConfigurableResource):
         target = self.artifacts_dir / name
         target.mkdir(parents=True, exist_ok=True)
         return target
+
+
+PROJECT_DAGSTER_YAML = Path(__file__).resolve().parents[2] / "dagster.yaml"
+"""The project's instance config (repo root); copied into each workdir's DAGSTER_HOME."""
+
+
+def prepare_dagster_home(workdir: Path | str) -> Path:
+    """Create ``<workdir>/dagster_home`` holding the project's ``dagster.yaml``; returns it.
+
+    Dagster reads its instance config from ``$DAGSTER_HOME``; keeping that inside the workdir
+    makes run history, sensor cursors and logs belong to the data they describe. Without the
+    repo file (a wheel install) Dagster's defaults apply, which are also sqlite under the home.
+    """
+    home = Path(workdir).resolve() / "dagster_home"
+    home.mkdir(parents=True, exist_ok=True)
+    if PROJECT_DAGSTER_YAML.is_file():
+        target = home / "dagster.yaml"
+        text = PROJECT_DAGSTER_YAML.read_text()
+        if not target.exists() or target.read_text() != text:
+            target.write_text(text)
+    return home
