@@ -27,6 +27,7 @@ from tqdm import tqdm
 
 from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format
 from trajectory_platform.traces.adapters.base import Adapter, RawRecord, RecordError, SourceFile
+from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episode_row, episodes_to_table
 from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS, validate_episode
@@ -231,16 +232,7 @@ def _ingest_file(
     file_date = date or partition_date_for(src.path)
     if adapter is None:
         result.records_in += 1
-        result.rejects.append(
-            Reject(
-                source_file=str(src.path),
-                reason="unrecognized format",
-                detail="no adapter recognizes this file (not a trajectory log of a supported format, "
-                f"or unreadable); supported: {', '.join(FORMAT_NAMES)}",
-                excerpt=src.data[:_EXCERPT_CHARS].decode("utf-8", "replace"),
-                partition_date=file_date,
-            )
-        )
+        result.rejects.append(_unrecognized(src, file_date))
         return
     for record in adapter.frame(src):
         result.records_in += 1
@@ -255,6 +247,20 @@ def _ingest_file(
         if date is not None or episode.partition_date is None:
             episode.partition_date = date or file_date or partition_date_for(src.path, episode)
         result.episodes.append(episode)
+
+
+def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
+    """The whole file is one reject: say what it is when it is a known non-trajectory dataset."""
+    known = describe_non_trajectory(src.first_value())
+    return Reject(
+        source_file=str(src.path),
+        reason=NOT_A_TRAJECTORY if known else "unrecognized format",
+        detail=known
+        or "no adapter recognizes this file (not valid JSON/JSONL, or a layout none of the supported "
+        f"formats uses); supported: {', '.join(FORMAT_NAMES)}",
+        excerpt=src.data[:_EXCERPT_CHARS].decode("utf-8", "replace"),
+        partition_date=date,
+    )
 
 
 def _reject(

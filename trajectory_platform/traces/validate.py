@@ -23,6 +23,7 @@ from trajectory_platform.traces.record import (
 DEFAULT_MAX_FIELD_CHARS = 8 * 1024 * 1024
 """Largest text field admitted (characters). Real SWE-agent observations reach ~100k characters."""
 
+
 def validate_episode(episode: Episode, max_field_chars: int = DEFAULT_MAX_FIELD_CHARS) -> None:
     """Raise :class:`RecordError` when ``episode`` must not be admitted."""
     _check_sizes(dataclasses.asdict(episode), "episode", max_field_chars)

@@ -10,13 +10,26 @@ from __future__ import annotations
 from pathlib import Path
 
 from trajectory_platform.traces.adapters.base import Adapter, SourceFile
+from trajectory_platform.traces.adapters.fireact import FireActAdapter
+from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
+from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
+from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
+from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
+from trajectory_platform.traces.adapters.toolbench import ToolBenchAdapter
 
 ADAPTERS: dict[str, Adapter] = {
     adapter.name: adapter
     for adapter in (
         NativeAdapter(),
+        SweAgentAdapter(),
+        TauBenchAdapter(),
+        TauBenchFewShotAdapter(),
+        OpenHandsAdapter(),
+        ToolBenchAdapter(),
+        FireActAdapter(),
+        MiniSweAgentAdapter(),
         OpenAIAdapter(),
     )
 }

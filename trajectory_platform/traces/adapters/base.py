@@ -10,6 +10,7 @@ line never stops the rest of the file.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from trajectory_platform.traces.record import Episode, canonical_json
+from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 
 class RecordError(Exception):
@@ -182,6 +183,11 @@ def arguments_text(arguments: Any) -> str | None:
     if arguments is None or isinstance(arguments, str):
         return arguments
     return canonical_json(arguments)
+
+
+def events_json(events: list[Event]) -> str:
+    """Delivered messages kept verbatim, as a canonical JSON list of event dicts."""
+    return canonical_json([dataclasses.asdict(event) for event in events])
 
 
 def adapter_episode_id(fmt: str, own_id: Any, record_value: Any) -> str:

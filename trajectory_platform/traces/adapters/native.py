@@ -35,8 +35,12 @@ class NativeAdapter(Adapter):
         expect(value["events"], list, "events")
         try:
             episode = Episode.from_dict(
-                {**value, "source_file": str(src.path), "source_line": record.line,
-                 "source_path": record.json_path}
+                {
+                    **value,
+                    "source_file": str(src.path),
+                    "source_line": record.line,
+                    "source_path": record.json_path,
+                }
             )
         except TypeError as exc:
             raise RecordError("wrong type", f"native record does not match the trace record: {exc}") from exc

@@ -1,0 +1,44 @@
+"""Recognize well-known files that sit next to agent logs but are not trajectories.
+
+Benchmarks ship task sets, ground truth, tool documentation and prediction files beside their
+logs. None of them records an agent acting (no model turns, no observations), so they cannot
+become episodes; naming what they are makes the reject actionable ("this is BFCL ground truth")
+instead of a bare "unrecognized format".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+NOT_A_TRAJECTORY = "not a trajectory"
+
+
+def _first(sample: Any) -> Any:
+    if isinstance(sample, list) and sample:
+        return sample[0]
+    return sample
+
+
+def describe_non_trajectory(sample: Any) -> str | None:
+    """What kind of non-trajectory file ``sample`` (its document or first line) is, or ``None``."""
+    item = _first(sample)
+    if not isinstance(item, dict):
+        return None
+    if "$schema" in item or "$defs" in item:
+        return "a JSON Schema document (format specification, no recorded run)"
+    if "question" in item and "id" in item:
+        return "a BFCL question set: prompts and function schemas without model output"
+    if "ground_truth" in item:
+        return "BFCL ground truth (possible answers), not a recorded run"
+    if {"name", "description", "parameters"} <= item.keys():
+        return "tool documentation (function schemas), not a recorded run"
+    if "query" in item and ("api_list" in item or "query_id" in item):
+        return "ToolBench instruction queries: tasks without model output"
+    if "problem_statement" in item and "instance_id" in item:
+        return "SWE-bench task instances: tasks and reference patches without a recorded run"
+    if "fix_patch" in item:
+        return "reference fix patches for benchmark tasks, not a recorded run"
+    nested = next(iter(item.values()), None) if item else None
+    if "model_patch" in item or (isinstance(nested, dict) and "model_patch" in nested):
+        return "a predictions file (final patches only, no steps)"
+    return None

@@ -1,0 +1,220 @@
+"""OpenHands event streams: a bare list of events (``tests/runtime/trajs/*.json``) or evaluation /
+resolver output lines ``{"instance_id" | "issue", "instruction", "history": [events], ...}``.
+
+Events are actions (``action``: message, system, run, read, edit, think, finish, ...) and
+observations (``observation`` with ``cause`` = the action id). Actions produced by one model
+response share ``tool_call_metadata.model_response.id`` and become ONE assistant event with
+several tool calls in recorded order (fine-tuning 16.3.2: parallel calls are never re-sorted).
+Observations keep their exit code (``extras.metadata.exit_code``, or the older top-level
+``exit_code``); ``<response clipped>`` marks a truncated observation; an ``error`` observation
+without a tool call is the runtime refusing a malformed call (schema violation) and becomes a
+``refusal`` event. State-change bookkeeping events (``agent_state_changed``, ``null``,
+``change_agent_state``, ``recall`` requests) carry no conversation content and are skipped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    arguments_text,
+    expect,
+    optional_str,
+    text_of,
+)
+from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
+
+BOOKKEEPING = {"agent_state_changed", "null", "change_agent_state", "recall", "condensation_request"}
+CLIPPED = "<response clipped>"
+MAX_ITERATIONS = "maximum iteration"
+
+
+def _is_event_list(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and isinstance(value[0], dict)
+        and ("action" in value[0] or "observation" in value[0])
+    )
+
+
+def _model_call(
+    metadata: dict[str, Any] | None, tool_call_id: str | None
+) -> tuple[str | None, ToolCall | None]:
+    """(model response id, the call as the model wrote it) from ``tool_call_metadata``."""
+    if not metadata:
+        return None, None
+    response = metadata.get("model_response") or {}
+    call = None
+    for choice in response.get("choices") or []:
+        for raw in (choice.get("message") or {}).get("tool_calls") or []:
+            if raw.get("id") == tool_call_id:
+                function = raw.get("function") or {}
+                call = ToolCall(tool_call_id, function.get("name"), arguments_text(function.get("arguments")))
+    if call is None:
+        call = ToolCall(tool_call_id, metadata.get("function_name"), None)
+    return response.get("id"), call
+
+
+def _usage_of(metadata: dict[str, Any] | None, event: Event) -> None:
+    response = (metadata or {}).get("model_response") or {}
+    usage = response.get("usage") or {}
+    event.input_tokens = usage.get("prompt_tokens")
+    event.output_tokens = usage.get("completion_tokens")
+    choices = response.get("choices") or [{}]
+    event.finish_reason = choices[0].get("finish_reason")
+
+
+class OpenHandsAdapter(Adapter):
+    """Both OpenHands layouts; a bare event list is one episode, an output line is one episode."""
+
+    name = "openhands"
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        if _is_event_list(sample):
+            return True
+        if isinstance(sample, list) and sample:
+            sample = sample[0]
+        return isinstance(sample, dict) and _is_event_list(sample.get("history"))
+
+    def frame(self, src: SourceFile):
+        doc, error = src.document
+        if error is None and _is_event_list(doc):
+            return iter([RawRecord(None, "$", value={"history": doc})])
+        return super().frame(src)
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        value = expect(record.value, dict, "record")
+        history = expect(value.get("history"), list, "history")
+        own_id = value.get("instance_id") or _issue_id(value.get("issue"))
+        own_id = own_id or src.path.name.removesuffix(".json")
+        episode = self.new_episode(record, src, f"{self.name}:{own_id}")
+        self._convert(history, episode)
+        self._outcome(value, episode)
+        return episode
+
+    def _convert(self, history: list[Any], episode: Episode) -> None:
+        last_response: str | None = None
+        for index, raw in enumerate(history):
+            where = f"history[{index}]"
+            expect(raw, dict, where)
+            args = raw.get("args") if isinstance(raw.get("args"), dict) else raw
+            stamp = optional_str(raw.get("timestamp"), f"{where}.timestamp")
+            if "action" in raw:
+                action = raw["action"]
+                if action in BOOKKEEPING:
+                    continue
+                if action in ("message", "system"):
+                    kind = (
+                        "system"
+                        if action == "system"
+                        else ("user" if raw.get("source") == "user" else "assistant")
+                    )
+                    content = text_of(args.get("content", raw.get("message")), f"{where}.content")
+                    episode.events.append(Event(kind=kind, content=content, timestamp=stamp))
+                    last_response = None
+                    continue
+                metadata = raw.get("tool_call_metadata")
+                call_id = optional_str((metadata or {}).get("tool_call_id"), f"{where}.tool_call_id")
+                response_id, call = _model_call(metadata, call_id)
+                if call is None:
+                    rest = {k: v for k, v in args.items() if k not in ("thought", "action")}
+                    call = ToolCall(None, action, canonical_json(rest))
+                previous = episode.events[-1] if episode.events else None
+                if response_id and response_id == last_response and previous and previous.kind == "assistant":
+                    previous.tool_calls.append(call)
+                    continue
+                thought = args.get("thought") or args.get("final_thought")
+                content = text_of(thought, f"{where}.thought") if thought else None
+                if action == "finish":
+                    final = args.get("final_thought") or raw.get("message")
+                    episode.outcome.final_answer = text_of(final, f"{where}.message") or None
+                    episode.outcome.terminal_status = "completed"
+                event = Event(kind="assistant", content=content, tool_calls=[call], timestamp=stamp)
+                _usage_of(metadata, event)
+                episode.events.append(event)
+                last_response = response_id
+            elif "observation" in raw:
+                kind = raw["observation"]
+                if kind in BOOKKEEPING:
+                    continue
+                episode.events.append(self._observation(raw, kind, where, stamp))
+                last_response = None
+            else:
+                raise RecordError("unknown event", f"{where} is neither an action nor an observation")
+
+    @staticmethod
+    def _observation(raw: dict[str, Any], kind: str, where: str, stamp: str | None) -> Event:
+        metadata = raw.get("tool_call_metadata") or {}
+        content = text_of(raw.get("content"), f"{where}.content")
+        extras = raw.get("extras") if isinstance(raw.get("extras"), dict) else {}
+        nested = extras.get("metadata") if isinstance(extras.get("metadata"), dict) else {}
+        exit_code = nested.get("exit_code", extras.get("exit_code", raw.get("exit_code")))
+        event = Event(
+            kind="tool",
+            content=content,
+            tool_call_id=optional_str(metadata.get("tool_call_id"), f"{where}.tool_call_id"),
+            tool_name=optional_str(metadata.get("function_name"), f"{where}.function_name") or kind,
+            exit_code=exit_code if isinstance(exit_code, int) and exit_code != -1 else None,
+            timestamp=stamp,
+        )
+        if kind == "error":
+            event.status = "error"
+            if not event.tool_call_id:
+                event.kind, event.status, event.tool_name = "refusal", "refused", None
+        elif content and CLIPPED in content:
+            event.status = "truncated"
+        elif event.exit_code is not None:
+            event.status = "ok" if event.exit_code == 0 else "error"
+        else:
+            event.status = "ok"
+        return event
+
+    @staticmethod
+    def _outcome(value: dict[str, Any], episode: Episode) -> None:
+        error = value.get("error")
+        if isinstance(error, str) and error:
+            episode.outcome.terminal_status = "truncated" if MAX_ITERATIONS in error else "error"
+        test_result = value.get("test_result") if isinstance(value.get("test_result"), dict) else {}
+        patch = test_result.get("git_patch", value.get("git_patch"))
+        episode.outcome.workspace_diff = optional_str(patch, "git_patch")
+        if "success" in value:
+            verdict = {k: value.get(k) for k in ("success", "result_explanation") if k in value}
+            episode.outcome.verifier_results_json = canonical_json(verdict)
+        instance = value.get("instance") if isinstance(value.get("instance"), dict) else {}
+        episode.task.fixture_id = optional_str(value.get("instance_id"), "instance_id")
+        episode.task.repo_family = optional_str(instance.get("repo"), "instance.repo") or _repo_of(
+            value.get("issue")
+        )
+        episode.task.prompt = optional_str(value.get("instruction"), "instruction")
+        metadata = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
+        llm = metadata.get("llm_config") if isinstance(metadata.get("llm_config"), dict) else {}
+        episode.lineage.model = optional_str(llm.get("model"), "metadata.llm_config.model")
+        sampling = {
+            k: llm[k] for k in ("temperature", "top_p", "seed", "reasoning_effort") if llm.get(k) is not None
+        }
+        episode.lineage.sampling_params_json = canonical_json(sampling) if sampling else None
+        extra = {
+            k: value[k] for k in ("metrics", "error", "issue", "base_commit") if value.get(k) is not None
+        }
+        if metadata:
+            extra["agent_class"] = metadata.get("agent_class")
+            extra["max_iterations"] = metadata.get("max_iterations")
+        episode.extra_json = canonical_json(extra) if extra else None
+
+
+def _issue_id(issue: Any) -> str | None:
+    if isinstance(issue, dict) and issue.get("number") is not None:
+        return f"{issue.get('owner')}/{issue.get('repo')}#{issue.get('number')}"
+    return None
+
+
+def _repo_of(issue: Any) -> str | None:
+    if isinstance(issue, dict) and issue.get("owner") and issue.get("repo"):
+        return f"{issue['owner']}/{issue['repo']}"
+    return None

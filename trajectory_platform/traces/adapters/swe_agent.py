@@ -1,0 +1,175 @@
+"""SWE-agent ``.traj``: one JSON document per episode with ``history`` (the conversation),
+``trajectory`` (one step per model call: thought, action, observation, optionally the delivered
+``messages``) and ``info`` (exit status, submission patch, model stats).
+
+- Function-calling runs record ``tool_calls`` / ``tool`` messages with ids; text-action runs record
+  the parsed ``action`` string, kept as a call without id named after its command word (the word
+  SWE-agent dispatches on) with the action text as recorded as its arguments.
+- Per-step ``messages`` are what the model actually saw. Where they equal a prefix of the history
+  the delivered input is that prefix (``event_indices``); where a history processor elided old
+  observations ("Old environment output: (7 lines omitted)") they are kept verbatim in
+  ``messages_json`` and the call is marked ``compacted``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    events_json,
+    expect,
+    optional_str,
+    text_of,
+)
+from trajectory_platform.traces.adapters.openai import tool_call_of
+from trajectory_platform.traces.record import (
+    DeliveredInput,
+    Episode,
+    Event,
+    ToolCall,
+    canonical_json,
+)
+
+EXIT_STATUS = {
+    "submitted": "completed",
+    "exit_cost": "truncated",
+    "exit_context": "truncated",
+    "exit_total_execution_time": "timeout",
+    "exit_command_timeout": "timeout",
+    "exit_format": "error",
+    "exit_error": "error",
+    "exit_environment_error": "error",
+    "early_exit": "abandoned",
+    "exit_forfeit": "abandoned",
+}
+"""SWE-agent ``info.exit_status`` -> terminal status; "submitted (exit_cost)" = auto-submitted at a limit."""
+
+
+def terminal_status_of(exit_status: str | None) -> str | None:
+    """Map an exit status; an auto-submission after a limit counts as the limit, not completion."""
+    if not exit_status:
+        return None
+    if exit_status.startswith("submitted (") and exit_status.endswith(")"):
+        return EXIT_STATUS.get(exit_status[len("submitted (") : -1], "completed")
+    return EXIT_STATUS.get(exit_status)
+
+
+def _event_of(message: Any, where: str, after_action: bool) -> Event:
+    """One history message; observations (``tool`` role, or the user turn after an action) are tool events."""
+    expect(message, dict, where)
+    role = message.get("role")
+    content = text_of(message.get("content"), f"{where}.content")
+    if role == "assistant":
+        calls = [
+            tool_call_of(c, f"{where}.tool_calls[{i}]") for i, c in enumerate(message.get("tool_calls") or [])
+        ]
+        action = optional_str(message.get("action"), f"{where}.action")
+        if not calls and action and action.strip():
+            calls = [ToolCall(id=None, name=action.strip().split()[0], arguments=action)]
+        return Event(kind="assistant", content=content, reasoning=message.get("thought"), tool_calls=calls)
+    is_observation = message.get("message_type") == "observation" or (role == "user" and after_action)
+    if role == "tool" or (role == "user" and is_observation):
+        ids = message.get("tool_call_ids") or [None]
+        return Event(
+            kind="tool", content=content, tool_call_id=optional_str(ids[0], f"{where}.tool_call_ids")
+        )
+    if role in ("system", "user"):
+        return Event(kind=role, content=content, name="demonstration" if message.get("is_demo") else None)
+    raise RecordError("unknown role", f"{where}.role is {role!r}")
+
+
+def events_of_history(history: Any, where: str) -> list[Event]:
+    """Convert ``history`` (or a step's ``messages``) in recorded order."""
+    expect(history, list, where)
+    events: list[Event] = []
+    for index, message in enumerate(history):
+        after_action = bool(events) and events[-1].kind == "assistant" and bool(events[-1].tool_calls)
+        events.append(_event_of(message, f"{where}[{index}]", after_action))
+    return events
+
+
+def _same(a: Event, b: Event) -> bool:
+    return (a.kind, a.content, a.tool_call_id) == (b.kind, b.content, b.tool_call_id)
+
+
+def delivered_inputs_of(events: list[Event], steps: list[Any]) -> list[DeliveredInput]:
+    """One manifest per step that recorded its ``messages``; the n-th step produced the n-th
+    assistant event of the history."""
+    assistant_indices = [i for i, e in enumerate(events) if e.kind == "assistant"]
+    manifests = []
+    for call_index, step in enumerate(steps):
+        if not isinstance(step, dict) or not step.get("messages"):
+            continue
+        delivered = events_of_history(step["messages"], f"trajectory[{call_index}].messages")
+        response = assistant_indices[call_index] if call_index < len(assistant_indices) else None
+        prefix = events[: len(delivered)]
+        if len(prefix) == len(delivered) and all(_same(a, b) for a, b in zip(prefix, delivered, strict=True)):
+            manifests.append(DeliveredInput(call_index, response, event_indices=list(range(len(delivered)))))
+        else:
+            manifests.append(
+                DeliveredInput(call_index, response, messages_json=events_json(delivered), compacted=True)
+            )
+    return manifests
+
+
+class SweAgentAdapter(Adapter):
+    """A ``.traj`` document: ``{"history": [...], "trajectory": [...], "info": {...}}``."""
+
+    name = "swe-agent"
+    split_document = False
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        return (
+            isinstance(sample, dict)
+            and isinstance(sample.get("history"), list)
+            and ("trajectory" in sample or path.suffix == ".traj")
+        )
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        value = expect(record.value, dict, "record")
+        info = expect(value.get("info") or {}, dict, "info")
+        steps = expect(value.get("trajectory") or [], list, "trajectory")
+        instance = _instance_id(value, src.path)
+        episode = self.new_episode(record, src, f"{self.name}:{instance}")
+        episode.events = events_of_history(value.get("history"), "history")
+        episode.delivered_inputs = delivered_inputs_of(episode.events, steps)
+        exit_status = optional_str(info.get("exit_status"), "info.exit_status")
+        episode.outcome.terminal_status = terminal_status_of(exit_status)
+        episode.outcome.workspace_diff = optional_str(info.get("submission"), "info.submission")
+        episode.task.fixture_id = instance
+        episode.task.prompt = next(
+            (e.content for e in episode.events if e.kind == "user" and not e.name), None
+        )
+        model_stats = info.get("model_stats")
+        extra = {
+            "exit_status": exit_status,
+            "model_stats": model_stats,
+            "environment": value.get("environment"),
+        }
+        episode.extra_json = canonical_json({k: v for k, v in extra.items() if v is not None})
+        return episode
+
+
+def _instance_id(value: dict[str, Any], path: Path) -> str:
+    """The instance id from the replay config when recorded, else the file name (SWE-agent names
+    each ``.traj`` after its instance)."""
+    config = value.get("replay_config")
+    if isinstance(config, str):
+        try:
+            config = json.loads(config)
+        except json.JSONDecodeError:
+            config = None
+    if isinstance(config, dict):
+        for section, key in (("problem_statement", "id"), ("agent", "name")):
+            candidate = (
+                (config.get(section) or {}).get(key) if isinstance(config.get(section), dict) else None
+            )
+            if isinstance(candidate, str) and candidate:
+                return candidate
+    return path.name.removesuffix(".traj")
