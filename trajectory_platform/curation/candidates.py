@@ -1,0 +1,110 @@
+"""Training candidates: one labelled episode as splits, decontamination, mixture and preferences see it.
+
+Upstream (``verified_traces`` -> ``redacted_corpus``) stores an episode as the columns of
+:data:`~trajectory_platform.traces.schema.EPISODE_SCHEMA` plus the verification labels ``sink``,
+``role``, ``t_div``, ``t_rec`` and ``target_turns``. This module turns such a table into typed
+:class:`Candidate` values so the rest of curation III never indexes raw dict rows, and names the
+one convention curation III adds: how a derived record names its parent.
+
+Derived records (redacted, augmented, re-prompted) name their parent in ``extra_json`` as
+``{"parent_episode_id": "<id>"}`` or, when a table carries it, in a ``parent_episode_id`` column.
+The split assignment resolves the chain to its root and the derived record inherits the root's split.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from trajectory_platform.traces.record import Episode
+from trajectory_platform.traces.schema import EPISODE_SCHEMA
+
+PARENT_KEY = "parent_episode_id"
+"""Key in ``extra_json`` (or column name) by which a derived record names the record it came from."""
+
+ANCHOR_KEY = "anchor"
+"""``extra_json`` flag marking an external demonstration (human or expert) that no self-training round
+replaces; see :func:`trajectory_platform.curation.dedup.refresh_round`."""
+
+PASS_SINKS = frozenset({"admitted"})
+FAIL_SINKS = frozenset({"hard_negative"})
+
+
+@dataclass
+class Candidate:
+    """One episode with the labels curation I attached; the unit every curation III function takes."""
+
+    episode: Episode
+    sink: str | None = None
+    role: str | None = None
+    t_div: int | None = None
+    t_rec: int | None = None
+    target_turns: list[int] | None = None
+    parent_episode_id: str | None = None
+    anchor: bool = False
+
+    @property
+    def episode_id(self) -> str:
+        return self.episode.episode_id
+
+    @property
+    def fixture_id(self) -> str | None:
+        return self.episode.task.fixture_id
+
+    @property
+    def passed(self) -> bool | None:
+        """True for a verified pass, False for a verified failure, None when the oracle never decided."""
+        if self.sink in PASS_SINKS:
+            return True
+        if self.sink in FAIL_SINKS:
+            return False
+        return None
+
+
+def _extra(episode: Episode) -> dict:
+    if not episode.extra_json:
+        return {}
+    try:
+        value = json.loads(episode.extra_json)
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def candidate_from_row(row: dict) -> Candidate:
+    """Build a :class:`Candidate` from one table row (episode columns plus optional label columns)."""
+    episode = Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names})
+    extra = _extra(episode)
+    parent = row.get(PARENT_KEY) or extra.get(PARENT_KEY)
+    return Candidate(
+        episode=episode,
+        sink=row.get("sink"),
+        role=row.get("role"),
+        t_div=row.get("t_div"),
+        t_rec=row.get("t_rec"),
+        target_turns=None if row.get("target_turns") is None else [int(i) for i in row["target_turns"]],
+        parent_episode_id=str(parent) if parent else None,
+        anchor=bool(row.get(ANCHOR_KEY) or extra.get(ANCHOR_KEY)),
+    )
+
+
+def candidates_from_table(table: pa.Table) -> list[Candidate]:
+    """All rows of ``table`` as candidates, in table order; missing label columns stay ``None``.
+
+    ``target_turns`` stays ``None`` when the column is absent or null (no selection was made) and is
+    an empty list when curation I selected nothing: the two mean different things downstream.
+    """
+    return [candidate_from_row(row) for row in table.to_pylist()]
+
+
+def candidates_by_id(candidates: Iterable[Candidate]) -> dict[str, Candidate]:
+    """Index by episode id; a repeated id is a contract violation upstream and raises."""
+    index: dict[str, Candidate] = {}
+    for candidate in candidates:
+        if candidate.episode_id in index:
+            raise ValueError(f"episode_id {candidate.episode_id!r} appears twice in the corpus")
+        index[candidate.episode_id] = candidate
+    return index

@@ -1,0 +1,205 @@
+"""Dedup by normalized action sequence, caps per fixture, P_inform, diversity, and the external anchor.
+
+Curation §The self-improvement loop: a model trained on its own verified outputs loses the tails of
+its distribution. Four measures keep the loop healthy, and each is a function here:
+
+- cap samples per fixture (:func:`dedup_and_cap`), so easy fixtures do not dominate a round;
+- deduplicate by normalized action sequence (:func:`action_sequence`), so eight near-identical passing
+  trajectories count as one;
+- keep an anchor of external demonstrations that no round replaces (:func:`refresh_round`);
+- track diversity, the number of distinct action sequences per fixture (:func:`fixture_signal`).
+
+Equation 3, :func:`p_inform`, says where the training signal lives: a fixture solved with probability
+``p`` yields something new to learn among ``k`` attempts with probability ``1 - (1-p)^k - p^k``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.traces.record import Episode, ToolCall, canonical_json
+
+_TMP_PATH = re.compile(r"(?:/private)?/(?:tmp|var/folders)/[^\s\"']*")
+_LONG_HEX = re.compile(r"\b[0-9a-f]{12,}\b", re.IGNORECASE)
+_PSEUDONYM = re.compile(r"<REDACTED_([A-Z_]+):[0-9a-f]+>")
+_SPACE = re.compile(r"\s+")
+
+
+def _normalize_value(value: object) -> object:
+    """Erase what differs between runs of the same action: temp dirs, hashes, pseudonyms, spacing."""
+    if isinstance(value, str):
+        text = _PSEUDONYM.sub(r"<REDACTED_\1>", value)
+        text = _TMP_PATH.sub("<tmp>", text)
+        text = _LONG_HEX.sub("<hex>", text)
+        return _SPACE.sub(" ", text).strip()
+    if isinstance(value, dict):
+        return {str(k): _normalize_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalize_value(v) for v in value]
+    return value
+
+
+def normalize_action(call: ToolCall) -> str:
+    """``name(canonical normalized arguments)``; an unparsable argument string is kept, normalized, as text.
+
+    Argument key order never matters (canonical JSON sorts keys); tool names compare case-insensitively.
+    """
+    name = (call.name or "<no-name>").strip().lower()
+    raw = call.arguments or ""
+    try:
+        args = canonical_json(_normalize_value(json.loads(raw))) if raw.strip() else "{}"
+    except json.JSONDecodeError:
+        args = "raw:" + str(_normalize_value(raw))
+    return f"{name}({args})"
+
+
+def action_sequence(episode: Episode) -> tuple[str, ...]:
+    """Every proposed tool call in event order, normalized; refused proposals count (they were actions)."""
+    return tuple(
+        normalize_action(call)
+        for event in episode.events
+        if event.kind == "assistant"
+        for call in event.tool_calls
+    )
+
+
+def sequence_digest(sequence: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(sequence).encode()).hexdigest()
+
+
+def p_inform(p: float, k: int) -> float:
+    """Equation 3: probability that ``k`` attempts at pass rate ``p`` give a mix of passes and failures."""
+    if not 0.0 <= p <= 1.0 or k < 1:
+        raise ValueError(f"p_inform needs 0 <= p <= 1 and k >= 1, got p={p}, k={k}")
+    return 1.0 - (1.0 - p) ** k - p**k
+
+
+@dataclass(frozen=True)
+class FixtureSignal:
+    """Per-fixture rollout statistics: pass rate, informativeness, diversity."""
+
+    fixture_id: str
+    attempts: int
+    passes: int
+    pass_rate: float
+    p_inform: float
+    in_band: bool
+    distinct_sequences: int
+    distinct_passing_sequences: int
+
+
+def fixture_signal(candidates: Iterable[Candidate], k: int = 8, band: float = 0.5) -> list[FixtureSignal]:
+    """P_inform(p̂, k) per fixture from repeated verified rollouts; ``in_band`` when it reaches ``band``.
+
+    ``p̂`` counts only attempts the oracle decided (admitted vs hard negative); ``k`` is the number of
+    attempts the next round plans per fixture. The informative band is where the sampling budget of
+    the next round belongs.
+    """
+    attempts: dict[str, list[Candidate]] = defaultdict(list)
+    for candidate in candidates:
+        if candidate.fixture_id:
+            attempts[candidate.fixture_id].append(candidate)
+    signals: list[FixtureSignal] = []
+    for fixture_id in sorted(attempts):
+        rows = attempts[fixture_id]
+        decided = [c for c in rows if c.passed is not None]
+        passes = sum(1 for c in decided if c.passed)
+        rate = passes / len(decided) if decided else 0.0
+        informative = p_inform(rate, k)
+        signals.append(
+            FixtureSignal(
+                fixture_id=fixture_id,
+                attempts=len(decided),
+                passes=passes,
+                pass_rate=rate,
+                p_inform=informative,
+                in_band=bool(decided) and informative >= band,
+                distinct_sequences=len({action_sequence(c.episode) for c in rows}),
+                distinct_passing_sequences=len({action_sequence(c.episode) for c in decided if c.passed}),
+            )
+        )
+    return signals
+
+
+def _seeded(seed: int, episode_id: str) -> str:
+    return hashlib.sha256(f"{seed}:{episode_id}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Whether a candidate survived dedup and caps, and why not when it did not."""
+
+    episode_id: str
+    action_digest: str
+    kept: bool
+    reason: str
+
+
+def dedup_and_cap(
+    candidates: Sequence[Candidate], cap_per_fixture: int = 4, seed: int = 0
+) -> list[Selection]:
+    """Keep one trajectory per (fixture, normalized action sequence), then at most ``cap_per_fixture``.
+
+    Within a duplicate group the anchor wins (external data is never displaced by self-generated
+    data), then a seeded hash decides. Anchors are exempt from the cap. Every input gets exactly one
+    :class:`Selection`, in input order, so in = kept + dropped is checkable.
+    """
+    if cap_per_fixture < 1:
+        raise ValueError("cap_per_fixture must be at least 1")
+    digests = {c.episode_id: sequence_digest(action_sequence(c.episode)) for c in candidates}
+    order = sorted(candidates, key=lambda c: (not c.anchor, _seeded(seed, c.episode_id)))
+    representative: dict[tuple[str | None, str], str] = {}
+    per_fixture: dict[str | None, int] = defaultdict(int)
+    reasons: dict[str, str] = {}
+    for candidate in order:
+        key = (candidate.fixture_id or candidate.episode_id, digests[candidate.episode_id])
+        if key in representative:
+            reasons[candidate.episode_id] = f"duplicate action sequence of {representative[key]}"
+            continue
+        representative[key] = candidate.episode_id
+        if candidate.anchor:
+            reasons[candidate.episode_id] = ""
+        elif candidate.fixture_id and per_fixture[candidate.fixture_id] >= cap_per_fixture:
+            reasons[candidate.episode_id] = (
+                f"cap of {cap_per_fixture} per fixture reached for {candidate.fixture_id}"
+            )
+        else:
+            per_fixture[candidate.fixture_id] += 1
+            reasons[candidate.episode_id] = ""
+    return [
+        Selection(c.episode_id, digests[c.episode_id], not reasons[c.episode_id], reasons[c.episode_id])
+        for c in candidates
+    ]
+
+
+def refresh_round(
+    previous: Sequence[Candidate], new_round: Sequence[Candidate]
+) -> tuple[list[Candidate], dict]:
+    """The corpus for the next round: resampled fixtures replace their stale samples; anchors stay.
+
+    Curation: "resample every fixture in the band with the new policy before each training round";
+    the anchor of external demonstrations is never replaced. Returns the corpus and a report of
+    what was retired, so nothing leaves silently.
+    """
+    resampled = {c.fixture_id for c in new_round if c.fixture_id}
+    kept: list[Candidate] = []
+    retired: list[str] = []
+    for candidate in previous:
+        if not candidate.anchor and candidate.fixture_id in resampled:
+            retired.append(candidate.episode_id)
+        else:
+            kept.append(candidate)
+    corpus = kept + list(new_round)
+    report = {
+        "retired_stale": retired,
+        "kept_previous": len(kept),
+        "added": len(new_round),
+        "anchors": sum(1 for c in corpus if c.anchor),
+    }
+    return corpus, report

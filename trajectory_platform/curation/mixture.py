@@ -1,0 +1,346 @@
+"""The training mixture, composed and measured in selected target tokens.
+
+Curation §Corpus composition ratios: ``D_train = α T_pristine ∪ β T_recover ∪ γ T_negative`` with
+``α ∈ [0.60, 0.70]``, ``β ∈ [0.20, 0.30]``, ``γ ≈ 0.10``. Napkin math 0.3 shows why the unit must be
+tokens: a 65/25/10 mix *by trajectory* is 45.50/44.97/9.53 *by token*, because recovery traces are
+long. Fine-tuning 16.5.1 adds which tokens: the selected target tokens, the unit in which class
+shares reach the parameter update unchanged under token averaging.
+
+Hard negatives are the γ component and go to preference data (destination ``preference``), never
+into the SFT mix (destination ``sft``). The shares are taken over the whole budget (α + β + γ = 1),
+so the SFT part alone is pristine:recovery ≈ α:β.
+
+Token measure. Curation sits below training (data flows traces → gym → curation → training), so it
+never imports a tokenizer. :func:`count_tokens` is the declared, tokenizer-agnostic default measure
+(word pieces: runs of letters/digits/underscore, and each other non-space character); any callable
+``str -> int`` can be passed instead, and the Dagster asset records which measure it used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.curation.dedup import dedup_and_cap, fixture_signal
+from trajectory_platform.curation.splits import TRAIN, SplitAssignment
+from trajectory_platform.traces.record import Event
+
+TokenCounter = Callable[[str], int]
+
+PRISTINE, RECOVERY, NEGATIVE = "pristine", "recovery", "hard_negative"
+SFT, PREFERENCE = "sft", "preference"
+NEGATIVE_POST_DIVERGENCE_TURNS = 2
+"""Napkin math 0.3: a hard negative is kept through the divergence turn plus two exploratory turns."""
+
+_PIECE = re.compile(r"\w+|[^\w\s]")
+TOKEN_MEASURE = "word_pieces_v1"
+
+
+def count_tokens(text: str) -> int:
+    """The default, tokenizer-agnostic measure: word pieces (``\\w+`` runs and single punctuation)."""
+    return len(_PIECE.findall(text))
+
+
+def event_target_text(event: Event, include_reasoning: bool = False) -> str:
+    """The text a model emits in an assistant turn: content and every tool call (name and arguments).
+
+    Reasoning is context by default (the rationale mode is declared by the dataset stage).
+    """
+    parts = [event.content or ""]
+    if include_reasoning and event.reasoning:
+        parts.append(event.reasoning)
+    parts.extend(f"{call.name or ''} {call.arguments or ''}" for call in event.tool_calls)
+    return "\n".join(p for p in parts if p)
+
+
+def selected_turns(candidate: Candidate) -> list[int]:
+    """Event indices whose tokens the mixture counts.
+
+    SFT roles: the ``target_turns`` curation I selected (assistant events only); when no selection
+    was recorded at all (``None``) every assistant turn, declared as a fallback. Hard negatives:
+    assistant turns through ``t_div`` plus :data:`NEGATIVE_POST_DIVERGENCE_TURNS` after it.
+    """
+    events = candidate.episode.events
+    assistant = [i for i, e in enumerate(events) if e.kind == "assistant"]
+    if candidate.role == NEGATIVE or candidate.sink == NEGATIVE:
+        if candidate.t_div is None:
+            return assistant
+        before = [i for i in assistant if i <= candidate.t_div]
+        after = [i for i in assistant if i > candidate.t_div][:NEGATIVE_POST_DIVERGENCE_TURNS]
+        return before + after
+    if candidate.target_turns is None:
+        return assistant
+    return [
+        i
+        for i in sorted(set(candidate.target_turns))
+        if 0 <= i < len(events) and events[i].kind == "assistant"
+    ]
+
+
+def selected_target_tokens(candidate: Candidate, counter: TokenCounter = count_tokens) -> int:
+    events = candidate.episode.events
+    return sum(counter(event_target_text(events[i])) for i in selected_turns(candidate))
+
+
+def token_shares(tokens: dict[str, float]) -> dict[str, float]:
+    """Each class's share of the total; all zero when there is nothing."""
+    total = sum(tokens.values())
+    return {k: (v / total if total else 0.0) for k, v in tokens.items()}
+
+
+def trajectory_mix_token_shares(
+    trajectories: int, trajectory_shares: dict[str, float], mean_tokens: dict[str, float]
+) -> dict[str, float]:
+    """Napkin math 0.3: token shares realized by a mix declared in trajectories."""
+    counts = {k: round(trajectories * share) for k, share in trajectory_shares.items()}
+    return token_shares({k: counts[k] * mean_tokens[k] for k in counts})
+
+
+@dataclass(frozen=True)
+class MixturePolicy:
+    """Declared shares (in selected target tokens) and their admissible bounds."""
+
+    alpha: float = 0.65
+    beta: float = 0.25
+    gamma: float = 0.10
+    alpha_bounds: tuple[float, float] = (0.60, 0.70)
+    beta_bounds: tuple[float, float] = (0.20, 0.30)
+    gamma_max: float = 0.20
+    margin: float = 0.01
+    cap_per_fixture: int = 4
+    k: int = 8
+    band: float = 0.5
+    seed: int = 0
+
+
+def plan_token_targets(
+    pristine: float,
+    recovery: float,
+    negative: float,
+    policy: MixturePolicy = MixturePolicy(),
+    margin: float | None = None,
+) -> dict[str, float]:
+    """Token targets per class that keep every share in bounds while keeping the most data.
+
+    With enough hard negatives the declared (α, β, γ) is scaled to the scarcer of pristine and
+    recovery. With fewer, every negative is used and the SFT split moves inside its bounds (the band
+    narrows to width γ: with no negatives at all only α = 0.70, β = 0.30 is admissible), found by
+    bisection on the SFT total. Targets aim ``policy.margin`` inside each bound (at most a quarter of
+    the band's width γ), so that filling whole trajectories does not push a share across it.
+    """
+    if pristine <= 0 or recovery <= 0:
+        return {PRISTINE: pristine, RECOVERY: recovery, NEGATIVE: 0.0}
+    scale = min(pristine / policy.alpha, recovery / policy.beta)
+    if negative >= policy.gamma * scale:
+        return {PRISTINE: policy.alpha * scale, RECOVERY: policy.beta * scale, NEGATIVE: policy.gamma * scale}
+    declared_sft = policy.alpha / (policy.alpha + policy.beta)
+    (alpha_lo, alpha_hi), (beta_lo, beta_hi) = policy.alpha_bounds, policy.beta_bounds
+
+    def split_for(total_sft: float) -> tuple[float, float] | None:
+        budget = total_sft + negative
+        g = negative / budget
+        if g > policy.gamma_max:
+            return None
+        inset = min(policy.margin, g / 4)
+        lo = max(alpha_lo + inset, 1 - g - beta_hi + inset, (total_sft - recovery) / budget)
+        hi = min(alpha_hi - inset, 1 - g - beta_lo - inset, pristine / budget)
+        if lo > hi:
+            return None
+        a = min(max(declared_sft * (1 - g), lo), hi)
+        return a * budget, total_sft - a * budget
+
+    # Feasible SFT totals form an interval (too little SFT makes γ too large, too much narrows the
+    # band past what the pools allow): scan for its top, then bisect to the boundary.
+    steps = 256
+    grid = [(pristine + recovery) * i / steps for i in range(steps, 0, -1)]
+    top = next((t for t in grid if split_for(t) is not None), None)
+    best = None if top is None else split_for(top)
+    if top is not None and top < pristine + recovery:
+        low, high = top, top + (pristine + recovery) / steps
+        for _ in range(50):
+            mid = (low + high) / 2
+            found = split_for(mid)
+            if found is None:
+                high = mid
+            else:
+                low, best = mid, found
+    if best is None:
+        return {PRISTINE: 0.0, RECOVERY: 0.0, NEGATIVE: negative}
+    return {PRISTINE: best[0], RECOVERY: best[1], NEGATIVE: negative}
+
+
+@dataclass(frozen=True)
+class MixtureRow:
+    """One selected record of ``training_mixture``."""
+
+    episode_id: str
+    fixture_id: str | None
+    role: str
+    destination: str
+    selected_target_tokens: int
+    anchor: bool
+    in_band: bool
+
+
+@dataclass
+class Mixture:
+    """The selected rows, the accounting of everything considered, and realized shares."""
+
+    rows: list[MixtureRow]
+    dropped: dict[str, int]
+    considered: int
+    targets: dict[str, float]
+    realized_tokens: dict[str, int]
+    realized_trajectories: dict[str, int]
+    policy: MixturePolicy
+    signals: dict[str, dict] = field(default_factory=dict)
+
+    @property
+    def token_shares(self) -> dict[str, float]:
+        return token_shares(dict(self.realized_tokens))
+
+    @property
+    def trajectory_shares(self) -> dict[str, float]:
+        return token_shares(dict(self.realized_trajectories))
+
+    def within_bounds(self) -> bool:
+        shares = self.token_shares
+        (a_lo, a_hi), (b_lo, b_hi) = self.policy.alpha_bounds, self.policy.beta_bounds
+        return a_lo <= shares[PRISTINE] <= a_hi and b_lo <= shares[RECOVERY] <= b_hi
+
+    def summary(self) -> dict:
+        return {
+            "declared": {
+                PRISTINE: self.policy.alpha,
+                RECOVERY: self.policy.beta,
+                NEGATIVE: self.policy.gamma,
+            },
+            "bounds": {PRISTINE: list(self.policy.alpha_bounds), RECOVERY: list(self.policy.beta_bounds)},
+            "realized_token_shares": {k: round(v, 6) for k, v in self.token_shares.items()},
+            "realized_trajectory_shares": {k: round(v, 6) for k, v in self.trajectory_shares.items()},
+            "realized_tokens": dict(self.realized_tokens),
+            "realized_trajectories": dict(self.realized_trajectories),
+            "token_targets": {k: round(v, 3) for k, v in self.targets.items()},
+            "within_bounds": self.within_bounds(),
+            "considered": self.considered,
+            "selected": len(self.rows),
+            "dropped": dict(sorted(self.dropped.items())),
+        }
+
+
+def _class_of(candidate: Candidate) -> str | None:
+    if candidate.role == NEGATIVE or candidate.sink == NEGATIVE:
+        return NEGATIVE
+    if candidate.passed and candidate.role in (PRISTINE, RECOVERY):
+        return candidate.role
+    return None
+
+
+def _fill_class(
+    ordered: list[Candidate], tokens: dict[str, int], target: float
+) -> tuple[list[Candidate], int]:
+    """First-fit in priority order: take a record when it still fits under ``target`` tokens."""
+    chosen: list[Candidate] = []
+    total = 0
+    for candidate in ordered:
+        if total + tokens[candidate.episode_id] <= target + 1e-9:
+            chosen.append(candidate)
+            total += tokens[candidate.episode_id]
+    return chosen, total
+
+
+def compose_mixture(
+    candidates: Sequence[Candidate],
+    assignments: Sequence[SplitAssignment],
+    policy: MixturePolicy = MixturePolicy(),
+    counter: TokenCounter = count_tokens,
+) -> Mixture:
+    """Select the training mixture from train-split candidates, in selected target tokens.
+
+    Order of operations: keep train split only; classify (pristine / recovery admitted, hard
+    negative); drop records with no selected target tokens; dedup by normalized action sequence and
+    cap per fixture (anchors exempt); plan token targets (:func:`plan_token_targets`); fill each
+    class first-fit in priority order (anchors, then fixtures in the informative P_inform band, then
+    a seeded hash). Every considered candidate is either selected or counted under a drop reason.
+    """
+    split_of = {a.episode_id: a.split for a in assignments}
+    signals = {s.fixture_id: s for s in fixture_signal(candidates, policy.k, policy.band)}
+    dropped: Counter = Counter()
+    pools: dict[str, list[Candidate]] = {PRISTINE: [], RECOVERY: [], NEGATIVE: []}
+    tokens: dict[str, int] = {}
+    for candidate in candidates:
+        split = split_of.get(candidate.episode_id)
+        kind = _class_of(candidate)
+        if split != TRAIN:
+            dropped[f"split {split}"] += 1
+        elif kind is None:
+            dropped[f"not a mixture class (sink {candidate.sink}, role {candidate.role})"] += 1
+        else:
+            tokens[candidate.episode_id] = selected_target_tokens(candidate, counter)
+            if tokens[candidate.episode_id] <= 0:
+                dropped["no selected target tokens"] += 1
+            else:
+                pools[kind].append(candidate)
+    for kind, pool in pools.items():
+        selections = dedup_and_cap(pool, policy.cap_per_fixture, policy.seed)
+        keep = {s.episode_id for s in selections if s.kept}
+        for selection in selections:
+            if not selection.kept:
+                dropped[
+                    "duplicate action sequence" if "duplicate" in selection.reason else "cap per fixture"
+                ] += 1
+        pools[kind] = [c for c in pool if c.episode_id in keep]
+
+    def priority(candidate: Candidate) -> tuple:
+        signal = signals.get(candidate.fixture_id or "")
+        in_band = bool(signal and signal.in_band)
+        seeded = hashlib.sha256(f"{policy.seed}:{candidate.episode_id}".encode()).hexdigest()
+        return (not candidate.anchor, not in_band, seeded)
+
+    available = {kind: float(sum(tokens[c.episode_id] for c in pool)) for kind, pool in pools.items()}
+    targets = plan_token_targets(available[PRISTINE], available[RECOVERY], available[NEGATIVE], policy)
+    rows: list[MixtureRow] = []
+    realized_tokens: dict[str, int] = {}
+    realized_trajectories: dict[str, int] = {}
+    for kind in (PRISTINE, RECOVERY, NEGATIVE):
+        chosen, total = _fill_class(sorted(pools[kind], key=priority), tokens, targets[kind])
+        dropped["token budget"] += len(pools[kind]) - len(chosen)
+        realized_tokens[kind] = total
+        realized_trajectories[kind] = len(chosen)
+        for candidate in sorted(chosen, key=lambda c: c.episode_id):
+            signal = signals.get(candidate.fixture_id or "")
+            rows.append(
+                MixtureRow(
+                    episode_id=candidate.episode_id,
+                    fixture_id=candidate.fixture_id,
+                    role=kind,
+                    destination=PREFERENCE if kind == NEGATIVE else SFT,
+                    selected_target_tokens=tokens[candidate.episode_id],
+                    anchor=candidate.anchor,
+                    in_band=bool(signal and signal.in_band),
+                )
+            )
+    if not dropped["token budget"]:
+        del dropped["token budget"]
+    return Mixture(
+        rows=rows,
+        dropped=dict(dropped),
+        considered=len(candidates),
+        targets=targets,
+        realized_tokens=realized_tokens,
+        realized_trajectories=realized_trajectories,
+        policy=policy,
+        signals={
+            f: {
+                "pass_rate": s.pass_rate,
+                "p_inform": s.p_inform,
+                "in_band": s.in_band,
+                "distinct": s.distinct_sequences,
+            }
+            for f, s in signals.items()
+        },
+    )

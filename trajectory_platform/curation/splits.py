@@ -1,0 +1,407 @@
+"""Repository-family splits with dependency closure and reserved tool/domain families.
+
+Curation §Split hygiene verification (tables 13 and 17): splitting trajectories or tasks at random
+leaks directory layouts, helper shims and bug signatures across the train/evaluation divide. The
+partition therefore happens at the root structural boundary, the repository family, closed under
+every link that carries structure between families: forks, shared internal helper libraries and
+vendored copies. Two families joined by any chain of such links form one *closure*, and a closure
+lies in exactly one split.
+
+On top of that, the test split reserves whole tool-schema families and problem domains (table 13
+rows 2 and 3) so that the three transfer regimes of fine-tuning 16.7.2 can be scored separately:
+
+- ``new_task_familiar_schema``: a held-out repository family driven through a tool family seen in train;
+- ``familiar_task_renamed_schema``: a reserved (never trained) tool family on a domain seen in train;
+- ``new_task_unfamiliar_tool_family``: a reserved tool family on a reserved domain.
+
+A record carrying a reserved tool family or domain whose closure landed outside test is *excluded*
+(kept out of every split, with its reason) rather than pulling its whole closure into test.
+
+The plan is computed from the fixture library alone (before any trajectory is seen), which is the
+"strict partitioning prior to task ingestion" regime of napkin math 0.6; episodes then inherit their
+fixture's split, and derived records inherit their root parent's split.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from trajectory_platform.curation.candidates import Candidate
+
+TRAIN, VALIDATION, TEST, EXCLUDED = "train", "validation", "test", "excluded"
+SPLITS = (TRAIN, VALIDATION, TEST)
+EVALUATION_SPLITS = frozenset({VALIDATION, TEST})
+
+REGIME_FAMILIAR_SCHEMA = "new_task_familiar_schema"
+REGIME_RENAMED_SCHEMA = "familiar_task_renamed_schema"
+REGIME_UNFAMILIAR_TOOLS = "new_task_unfamiliar_tool_family"
+REGIMES = (REGIME_FAMILIAR_SCHEMA, REGIME_RENAMED_SCHEMA, REGIME_UNFAMILIAR_TOOLS)
+
+UNKNOWN_FAMILY = "unknown"
+
+
+@dataclass(frozen=True)
+class FamilyLinks:
+    """A repository family and the families it shares structure with.
+
+    ``depends_on`` lists internal helper libraries (themselves families), ``forked_from`` the family it
+    was forked from, ``vendored`` families whose code it carries a copy of. Public third-party
+    dependencies do not belong here: they would join every family into one closure.
+    """
+
+    family: str
+    depends_on: tuple[str, ...] = ()
+    forked_from: str | None = None
+    vendored: tuple[str, ...] = ()
+
+    def neighbours(self) -> tuple[str, ...]:
+        return (*self.depends_on, *((self.forked_from,) if self.forked_from else ()), *self.vendored)
+
+
+@dataclass(frozen=True)
+class FixtureInfo:
+    """What the split plan and decontamination need to know about one task fixture."""
+
+    fixture_id: str
+    repo_family: str
+    tool_family: str | None = None
+    domain: str | None = None
+    prompt: str | None = None
+    reference_diff: str | None = None
+    reference_actions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SplitPolicy:
+    """Declared split targets; fractions are shares of fixtures, the unit an evaluation suite counts."""
+
+    train: float = 0.8
+    validation: float = 0.1
+    test: float = 0.1
+    reserved_tool_families: tuple[str, ...] | None = None
+    reserved_domains: tuple[str, ...] | None = None
+    n_reserved_tool_families: int = 1
+    n_reserved_domains: int = 1
+    seed: int = 0
+
+
+class UnionFind:
+    """Disjoint sets over strings with path halving; the closure of a family is its set."""
+
+    def __init__(self) -> None:
+        self._parent: dict[str, str] = {}
+
+    def add(self, item: str) -> None:
+        self._parent.setdefault(item, item)
+
+    def find(self, item: str) -> str:
+        self.add(item)
+        parent = self._parent
+        while parent[item] != item:
+            parent[item] = parent[parent[item]]
+            item = parent[item]
+        return item
+
+    def union(self, left: str, right: str) -> None:
+        root_left, root_right = self.find(left), self.find(right)
+        if root_left != root_right:
+            # Attach the larger name under the smaller one so roots do not depend on insertion order.
+            low, high = sorted((root_left, root_right))
+            self._parent[high] = low
+
+    def groups(self) -> dict[str, list[str]]:
+        members: dict[str, list[str]] = defaultdict(list)
+        for item in sorted(self._parent):
+            members[self.find(item)].append(item)
+        return dict(members)
+
+
+def family_closures(links: Iterable[FamilyLinks]) -> dict[str, str]:
+    """Map every family (including linked libraries) to its closure id ``closure:<smallest member>``.
+
+    The union is transitive: A depends on helper H and B vendors H, so A and B share a closure even
+    though neither names the other (curation: "no two repositories sharing a transitive internal
+    dependency appear across the train-evaluation boundary").
+    """
+    forest = UnionFind()
+    for link in links:
+        forest.add(link.family)
+        for other in link.neighbours():
+            forest.union(link.family, other)
+    closure_of: dict[str, str] = {}
+    for members in forest.groups().values():
+        closure_id = f"closure:{min(members)}"
+        for member in members:
+            closure_of[member] = closure_id
+    return closure_of
+
+
+def _rank(seed: int, name: str) -> str:
+    """A seeded, stable tie-breaker: the same seed always orders the same names the same way."""
+    return hashlib.sha256(f"{seed}:{name}".encode()).hexdigest()
+
+
+def _reserve(
+    values: Sequence[str | None], declared: tuple[str, ...] | None, count: int, seed: int
+) -> frozenset:
+    """The declared reservation, or the ``count`` least frequent values (losing the least training data).
+
+    Never reserves every value: something must remain familiar or regimes A and B cannot be measured.
+    """
+    if declared is not None:
+        return frozenset(declared)
+    tally = Counter(v for v in values if v)
+    if len(tally) < 2:
+        return frozenset()
+    ordered = sorted(tally, key=lambda v: (tally[v], _rank(seed, v)))
+    return frozenset(ordered[: min(count, len(tally) - 1)])
+
+
+@dataclass
+class SplitPlan:
+    """Closure membership, the split of each closure, the reservations, and each fixture's split."""
+
+    closure_of: dict[str, str]
+    closure_split: dict[str, str]
+    reserved_tool_families: frozenset
+    reserved_domains: frozenset
+    fixtures: dict[str, FixtureInfo] = field(default_factory=dict)
+    seed: int = 0
+
+    def is_reserved(self, tool_family: str | None, domain: str | None) -> bool:
+        return tool_family in self.reserved_tool_families or domain in self.reserved_domains
+
+    def closure(self, family: str | None) -> str:
+        if not family:
+            return f"closure:{UNKNOWN_FAMILY}"
+        return self.closure_of.get(family, f"closure:{family}")
+
+    def place(self, family: str | None, tool_family: str | None, domain: str | None) -> tuple[str, str]:
+        """(split, reason) for something from ``family`` using ``tool_family`` on ``domain``."""
+        closure_id = self.closure(family)
+        if not family:
+            split, reason = TRAIN, "no repository family: cannot hold out, train only (decontam screens it)"
+        elif closure_id not in self.closure_split:
+            split, reason = TRAIN, f"family {family} is outside the fixture library: no evaluation fixture"
+        else:
+            split = self.closure_split[closure_id]
+            reason = f"{closure_id} assigned to {split}"
+        if split != TEST and self.is_reserved(tool_family, domain):
+            what = tool_family if tool_family in self.reserved_tool_families else domain
+            return EXCLUDED, f"{what} is reserved for test but {closure_id} is in {split}"
+        return split, reason
+
+    def fixture_split(self, fixture_id: str) -> str:
+        info = self.fixtures[fixture_id]
+        return self.place(info.repo_family, info.tool_family, info.domain)[0]
+
+    def evaluation_fixtures(self) -> list[FixtureInfo]:
+        """Every fixture an evaluation may score: validation and test, in id order."""
+        return [self.fixtures[f] for f in sorted(self.fixtures) if self.fixture_split(f) in EVALUATION_SPLITS]
+
+    def regime(self, tool_family: str | None, domain: str | None) -> str:
+        """The transfer regime (fine-tuning 16.7.2) a test item measures."""
+        if tool_family not in self.reserved_tool_families:
+            return REGIME_FAMILIAR_SCHEMA
+        if domain in self.reserved_domains:
+            return REGIME_UNFAMILIAR_TOOLS
+        return REGIME_RENAMED_SCHEMA
+
+
+def _fill(order: list[str], weight: dict[str, int], target: float, taken: set[str]) -> list[str]:
+    """Closures from ``order`` whose total weight comes closest to ``target``; at least one if any is free.
+
+    The first pick is the first closure in ``order`` no heavier than twice the target (else the
+    lightest free one), so a giant closure is never pushed into a small split just for being first.
+    """
+    free = [c for c in order if c not in taken]
+    if not free:
+        return []
+    first = next((c for c in free if weight[c] <= 2 * target), min(free, key=lambda c: weight[c]))
+    chosen, total = [first], weight[first]
+    for closure_id in free:
+        if closure_id != first and abs(total + weight[closure_id] - target) < abs(total - target):
+            chosen.append(closure_id)
+            total += weight[closure_id]
+    taken.update(chosen)
+    return chosen
+
+
+def plan_splits(
+    links: Iterable[FamilyLinks], fixtures: Iterable[FixtureInfo], policy: SplitPolicy = SplitPolicy()
+) -> SplitPlan:
+    """Assign whole closures to train / validation / test from the fixture library.
+
+    Closures are weighted by fixture count. Test is filled first, preferring closures that carry
+    reserved tool families or domains (so every regime has items), then validation preferring
+    closures without reserved content (it would be excluded there); train keeps the rest, which
+    always includes the heaviest remaining closure. Ties break on a seeded hash, so the plan is a
+    pure function of (library, policy).
+    """
+    fixture_map = {f.fixture_id: f for f in sorted(fixtures, key=lambda f: f.fixture_id)}
+    all_links = [*links, *(FamilyLinks(f.repo_family) for f in fixture_map.values())]
+    closure_of = family_closures(all_links)
+    reserved_tools = _reserve(
+        [f.tool_family for f in fixture_map.values()],
+        policy.reserved_tool_families,
+        policy.n_reserved_tool_families,
+        policy.seed,
+    )
+    reserved_domains = _reserve(
+        [f.domain for f in fixture_map.values()],
+        policy.reserved_domains,
+        policy.n_reserved_domains,
+        policy.seed,
+    )
+    weight: Counter = Counter({c: 0 for c in set(closure_of.values())})
+    reserved_weight: Counter = Counter()
+    for info in fixture_map.values():
+        closure_id = closure_of[info.repo_family]
+        weight[closure_id] += 1
+        if info.tool_family in reserved_tools or info.domain in reserved_domains:
+            reserved_weight[closure_id] += 1
+    closures = sorted(weight, key=lambda c: _rank(policy.seed, c))
+    total = sum(weight.values()) or 1
+    fractions = policy.train + policy.validation + policy.test
+    taken: set[str] = set()
+    closure_split: dict[str, str] = {}
+    # Keep the heaviest closure for train when there are enough closures to go round.
+    if len(closures) >= 3:
+        taken.add(max(closures, key=lambda c: (weight[c], _rank(policy.seed, c))))
+    test_order = sorted(closures, key=lambda c: (reserved_weight[c] == 0, _rank(policy.seed, c)))
+    for closure_id in _fill(test_order, weight, total * policy.test / fractions, taken):
+        closure_split[closure_id] = TEST
+    val_order = sorted(closures, key=lambda c: (reserved_weight[c] > 0, _rank(policy.seed, c)))
+    if len(closures) >= 3:
+        for closure_id in _fill(val_order, weight, total * policy.validation / fractions, taken):
+            closure_split[closure_id] = VALIDATION
+    for closure_id in closures:
+        closure_split.setdefault(closure_id, TRAIN)
+    return SplitPlan(
+        closure_of=closure_of,
+        closure_split=closure_split,
+        reserved_tool_families=reserved_tools,
+        reserved_domains=reserved_domains,
+        fixtures=fixture_map,
+        seed=policy.seed,
+    )
+
+
+@dataclass(frozen=True)
+class SplitAssignment:
+    """One row of ``split_assignments``."""
+
+    episode_id: str
+    fixture_id: str | None
+    repo_family: str | None
+    closure_id: str
+    tool_family: str | None
+    domain: str | None
+    split: str
+    regime: str | None
+    parent_episode_id: str | None
+    reason: str
+
+
+def _root_parents(candidates: Sequence[Candidate]) -> dict[str, tuple[str | None, str]]:
+    """episode id -> (root ancestor id or None, note) following ``parent_episode_id`` chains."""
+    parent = {c.episode_id: c.parent_episode_id for c in candidates}
+    resolved: dict[str, tuple[str | None, str]] = {}
+    for episode_id in parent:
+        seen = [episode_id]
+        current = episode_id
+        while parent.get(current):
+            current = parent[current]
+            if current in seen:
+                resolved[episode_id] = (None, f"parent chain loops through {current}")
+                break
+            if current not in parent:
+                resolved[episode_id] = (None, f"parent {current} is not in the corpus")
+                break
+            seen.append(current)
+        else:
+            resolved[episode_id] = (current if current != episode_id else None, "")
+    return resolved
+
+
+def assign_splits(candidates: Sequence[Candidate], plan: SplitPlan) -> list[SplitAssignment]:
+    """Split of every candidate: its fixture's closure, or its root parent's split when derived.
+
+    A derived record inherits its root parent's split, repository family and closure whatever its own
+    task fields say (its content came from the parent's repository):
+    a schema-augmented copy of a test trajectory is test evidence (fine-tuning 16.7.2). A derived
+    record whose parent chain is broken cannot prove where it belongs and is excluded.
+    """
+    roots = _root_parents(candidates)
+    own: dict[str, SplitAssignment] = {}
+    for candidate in candidates:
+        task = candidate.episode.task
+        family = task.repo_family
+        if family is None and task.fixture_id in plan.fixtures:
+            family = plan.fixtures[task.fixture_id].repo_family
+        split, reason = plan.place(family, task.tool_family, task.domain)
+        regime = plan.regime(task.tool_family, task.domain) if split == TEST else None
+        own[candidate.episode_id] = SplitAssignment(
+            episode_id=candidate.episode_id,
+            fixture_id=task.fixture_id,
+            repo_family=family,
+            closure_id=plan.closure(family),
+            tool_family=task.tool_family,
+            domain=task.domain,
+            split=split,
+            regime=regime,
+            parent_episode_id=candidate.parent_episode_id,
+            reason=reason,
+        )
+    result: list[SplitAssignment] = []
+    for candidate in candidates:
+        row = own[candidate.episode_id]
+        if candidate.parent_episode_id:
+            root, note = roots[candidate.episode_id]
+            if root is None:
+                row = _replace(row, split=EXCLUDED, regime=None, reason=f"derived record: {note}")
+            else:
+                parent_row = own[root]
+                row = _replace(
+                    row,
+                    repo_family=parent_row.repo_family,
+                    closure_id=parent_row.closure_id,
+                    split=parent_row.split,
+                    regime=parent_row.regime,
+                    reason=f"derived from {root}: inherits {parent_row.split} ({parent_row.reason})",
+                )
+        result.append(row)
+    return result
+
+
+def _replace(row: SplitAssignment, **changes) -> SplitAssignment:
+    return SplitAssignment(**{**row.__dict__, **changes})
+
+
+def straddling_closures(rows: Iterable[SplitAssignment]) -> dict[str, list[str]]:
+    """Closures (and families) found in more than one of train / validation / test: must be empty."""
+    seen: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        if row.split in SPLITS:
+            seen[row.closure_id].add(row.split)
+            if row.repo_family:
+                seen[f"family:{row.repo_family}"].add(row.split)
+    return {key: sorted(splits) for key, splits in sorted(seen.items()) if len(splits) > 1}
+
+
+def split_sizes(rows: Iterable[SplitAssignment]) -> dict[str, dict[str, dict[str, int]]]:
+    """Counts per split by repository family, tool family and domain (metadata a person reads)."""
+    sizes: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for row in rows:
+        sizes[row.split]["repo_family"][row.repo_family or UNKNOWN_FAMILY] += 1
+        sizes[row.split]["tool_family"][row.tool_family or UNKNOWN_FAMILY] += 1
+        sizes[row.split]["domain"][row.domain or UNKNOWN_FAMILY] += 1
+        if row.regime:
+            sizes[row.split]["regime"][row.regime] += 1
+    return {
+        split: {axis: dict(sorted(counts.items())) for axis, counts in sorted(axes.items())}
+        for split, axes in sorted(sizes.items())
+    }
