@@ -1,0 +1,217 @@
+"""Reading an episode's tool calls: which schema was delivered at each turn, what answered a call.
+
+Shared by the syntactic stage (validate each call against the schema the model actually saw), the
+delta audit (attempted writes), roles (which turns drew errors) and triage (refusal rates per tool).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+
+from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec
+
+_WRITE_WORDS = (
+    "write",
+    "edit",
+    "create",
+    "patch",
+    "replace",
+    "delete",
+    "remove",
+    "move",
+    "apply",
+    "append",
+    "save",
+)
+_SHELL_WRITE = re.compile(
+    r"((?<![\d&])>>?\s*(?!/dev/null)[\w./~'\"]|\btee\b|\bsed\s+-i|\brm\b|\bmv\b|\bcp\b|\btouch\b|\bchmod\b|\bchown\b|\bmkdir\b|"
+    r"\bpatch\b|\bgit\s+(apply|checkout|reset|commit)|\bpip\s+install\b|\btruncate\b|\bln\b)"
+)
+_SHELL_KEYS = ("command", "cmd", "script", "shell")
+
+
+@dataclass
+class CallRecord:
+    """One proposed call with where it sits and how the environment answered it."""
+
+    turn: int
+    call: ToolCall
+    arguments: dict[str, Any] | None
+    parse_error: str | None
+    answer: Event | None
+    refused: bool
+    tools_version: str | None
+    specs: list[ToolSpec] = field(default_factory=list)
+
+    @property
+    def status(self) -> str | None:
+        """ok / error / refused / truncated, or ``None`` when nothing answered."""
+        if self.refused:
+            return "refused"
+        return self.answer.status if self.answer is not None else None
+
+    @property
+    def failed(self) -> bool:
+        return self.status in ("error", "refused")
+
+    @property
+    def signature(self) -> str:
+        """Tool name plus canonical arguments: equal signatures are the same action repeated."""
+        args = self.arguments if self.arguments is not None else self.call.arguments
+        return f"{self.call.name}:{json.dumps(args, sort_keys=True)}"
+
+    @property
+    def shell_command(self) -> str | None:
+        """The command line when the call runs a shell, else ``None``."""
+        for key in _SHELL_KEYS:
+            value = (self.arguments or {}).get(key)
+            if isinstance(value, str):
+                return value
+        return None
+
+    @property
+    def is_write(self) -> bool:
+        """Does the call change the workspace (by ``op``/``mode`` argument, shell verbs, or name)?"""
+        args = self.arguments or {}
+        op = str(args.get("op") or args.get("mode") or args.get("action") or "").lower()
+        if op:
+            return any(w in op for w in _WRITE_WORDS)
+        command = self.shell_command
+        if command is not None:
+            return _SHELL_WRITE.search(command) is not None
+        return any(w in (self.call.name or "").lower() for w in _WRITE_WORDS)
+
+    @property
+    def is_read_only(self) -> bool:
+        """A diagnostic probe: reads state (or runs tests) without changing it."""
+        return not self.is_write
+
+    def string_values(self) -> list[tuple[str, str]]:
+        """Every (key, string value) in the arguments, nested keys flattened."""
+        out: list[tuple[str, str]] = []
+
+        def walk(value: Any, key: str) -> None:
+            if isinstance(value, str):
+                out.append((key, value))
+            elif isinstance(value, dict):
+                for k, v in value.items():
+                    walk(v, str(k))
+            elif isinstance(value, list):
+                for v in value:
+                    walk(v, key)
+
+        walk(self.arguments or {}, "")
+        return out
+
+
+def assistant_tools_versions(episode: Episode) -> dict[int, str | None]:
+    """Map assistant event index -> tools_version of the delivered input that produced it."""
+    return {
+        d.response_event_index: d.tools_version
+        for d in episode.delivered_inputs
+        if d.response_event_index is not None
+    }
+
+
+def specs_for(episode: Episode, name: str | None, version: str | None) -> list[ToolSpec]:
+    """The delivered specs a call to ``name`` may be judged against at a turn with ``version``.
+
+    When the turn's version is known only specs of that version count; otherwise every delivered
+    version of the tool does (the log does not say which one the model saw).
+    """
+    same_name = [t for t in episode.tools if t.name == name]
+    if version is not None:
+        versioned = [t for t in same_name if t.version == version]
+        if versioned or any(t.version is not None for t in episode.tools):
+            return versioned
+    return same_name
+
+
+def _answers(episode: Episode, turn: int) -> list[Event]:
+    """Tool observations and refusals after assistant ``turn`` up to the next assistant event."""
+    out = []
+    for event in episode.events[turn + 1 :]:
+        if event.kind == "assistant":
+            break
+        if event.kind in ("tool", "refusal"):
+            out.append(event)
+    return out
+
+
+def call_records(episode: Episode) -> list[CallRecord]:
+    """Every tool call of the episode in order, with its parsed arguments and answer."""
+    versions = assistant_tools_versions(episode)
+    records: list[CallRecord] = []
+    for index, event in enumerate(episode.events):
+        if event.kind != "assistant" or not event.tool_calls:
+            continue
+        answers = _answers(episode, index)
+        unmatched = [a for a in answers if a.tool_call_id is None]
+        for position, call in enumerate(event.tool_calls):
+            answer = next((a for a in answers if call.id and a.tool_call_id == call.id), None)
+            if answer is None and position < len(unmatched):
+                answer = unmatched[position]
+            arguments, error = parse_arguments(call.arguments)
+            version = versions.get(index)
+            records.append(
+                CallRecord(
+                    turn=index,
+                    call=call,
+                    arguments=arguments,
+                    parse_error=error,
+                    answer=answer,
+                    refused=answer is not None and (answer.kind == "refusal" or answer.status == "refused"),
+                    tools_version=version,
+                    specs=specs_for(episode, call.name, version),
+                )
+            )
+    return records
+
+
+def parse_arguments(raw: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """Parse a recorded arguments string; returns (object, None) or (None, why it is not one)."""
+    if raw is None or raw.strip() == "":
+        return {}, None
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return None, f"arguments are not JSON: {exc.msg} at char {exc.pos}"
+    if not isinstance(value, dict):
+        return None, f"arguments are a JSON {type(value).__name__}, not an object"
+    return value, None
+
+
+@lru_cache(maxsize=512)
+def _validator(parameters_json: str) -> Any:
+    schema = json.loads(parameters_json)
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def schema_errors(record: CallRecord) -> list[str] | None:
+    """Schema violations of the call against its delivered specs.
+
+    Returns ``None`` when no spec with parameters was delivered (nothing to judge against), an
+    empty list when at least one delivered spec accepts the arguments, otherwise the violations of
+    the closest spec.
+    """
+    specs = [s for s in record.specs if s.parameters_json]
+    if not specs or record.arguments is None:
+        return None
+    best: list[str] | None = None
+    for spec in specs:
+        try:
+            errors = [e.message for e in _validator(spec.parameters_json).iter_errors(record.arguments)]
+        except (json.JSONDecodeError, jsonschema.SchemaError) as exc:
+            errors = [f"delivered schema for {spec.name!r} is unusable: {exc}"]
+        if not errors:
+            return []
+        if best is None or len(errors) < len(best):
+            best = errors
+    return best

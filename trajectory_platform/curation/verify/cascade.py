@@ -1,0 +1,279 @@
+"""The verifier cascade: five stages in cost order, sinks, roles, triage and the measured ledger.
+
+``verify_episodes`` is the one entry point. Each episode runs stage 1 (syntactic) -> 2 (static)
+-> 3 (dynamic) -> 4 (delta audit) -> 5 (advisory) and stops at the first gating stage it fails;
+every stage is timed, so the ledger's costs are measured on this machine and this data.
+
+Sink precedence, so that every episode lands in exactly one sink:
+tamper evidence (stage 4 or, for an episode a cheaper stage already rejected, the same diff screen
+run as a microsecond routing step) -> ``tamper_quarantine``; disagreeing oracle runs ->
+``flaky_quarantine``; no fixture to judge against -> ``unverifiable`` (never admitted); otherwise
+the first failing stage's sink; survivors of stage 4 -> ``admitted``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+from tqdm import tqdm
+
+from trajectory_platform.curation.verify.advisory import score_advisory
+from trajectory_platform.curation.verify.context import (
+    DiffView,
+    FixtureContext,
+    apply_to_fixture,
+    build_diff_view,
+)
+from trajectory_platform.curation.verify.delta import audit_delta, screen_diff
+from trajectory_platform.curation.verify.dynamic import DynamicConfig, fixture_context, run_dynamic
+from trajectory_platform.curation.verify.ledger import Ledger, StageCost
+from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
+from trajectory_platform.curation.verify.static import check_static
+from trajectory_platform.curation.verify.syntactic import check_syntax
+from trajectory_platform.curation.verify.triage import refusal_rates, triage_episode, triage_report
+from trajectory_platform.curation.verify.verdicts import (
+    REJECT_SINK,
+    STAGES,
+    EpisodeVerdict,
+    Finding,
+    StageVerdict,
+)
+from trajectory_platform.traces.record import Episode
+
+FixturesLookup = Callable[[str], Any] | Mapping[str, Any]
+TRIAGED_SINKS = ("hard_negative", "flaky_quarantine", "syntax_reject", "static_reject")
+
+
+@dataclass(frozen=True)
+class CascadeConfig:
+    """Knobs of one cascade run; the defaults are the documented policy."""
+
+    dynamic: DynamicConfig = DynamicConfig()
+    lint: bool = True
+    yield_band: tuple[float, float] = (0.05, 0.5)
+    ambiguity_threshold: float = 0.2
+    cost_monolithic: bool = True
+    progress: bool = True
+
+
+@dataclass
+class CascadeResult:
+    """Per-episode verdicts (input order), the measured ledger, and the triage report table."""
+
+    verdicts: list[EpisodeVerdict]
+    ledger: Ledger
+    triage: pa.Table
+    funnel: dict[str, int] = field(default_factory=dict)
+
+    def by_id(self) -> dict[str, EpisodeVerdict]:
+        return {v.episode_id: v for v in self.verdicts}
+
+    def counts(self, attribute: str) -> dict[str, int]:
+        """Episodes per sink (``"sink"``) or per role (``"role"``), sorted by name."""
+        return dict(sorted(Counter(str(getattr(v, attribute)) for v in self.verdicts).items()))
+
+
+def _lookup(fixtures_lookup: FixturesLookup | None, fixture_id: str | None) -> FixtureContext | None:
+    if fixtures_lookup is None or not fixture_id:
+        return None
+    found = (
+        fixtures_lookup.get(fixture_id)
+        if isinstance(fixtures_lookup, Mapping)
+        else fixtures_lookup(fixture_id)
+    )
+    if found is None or isinstance(found, FixtureContext):
+        return found
+    return fixture_context(found)
+
+
+@dataclass
+class _Work:
+    """One episode in flight: its inputs and what has been measured about it so far."""
+
+    episode: Episode
+    fixture: FixtureContext | None
+    diff: DiffView | None = None
+    stages: list[StageVerdict] = field(default_factory=list)
+    routing_s: float = 0.0
+
+
+def _timed(fn: Callable[[], StageVerdict]) -> StageVerdict:
+    start = time.perf_counter()
+    verdict = fn()
+    verdict.wall_s = time.perf_counter() - start
+    return verdict
+
+
+def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
+    """Run the cascade on one episode, appending stage verdicts; returns (sink, reason code)."""
+    episode, fixture = work.episode, work.fixture
+
+    def stage1() -> StageVerdict:
+        work.diff = build_diff_view(episode)
+        return check_syntax(episode, work.diff)
+
+    def stage2() -> StageVerdict:
+        if fixture is not None:
+            apply_to_fixture(work.diff, fixture)
+        return check_static(work.diff, lint=config.lint)
+
+    for name, fn in (("syntactic", stage1), ("static", stage2)):
+        verdict = _timed(fn)
+        work.stages.append(verdict)
+        if not verdict.passed:
+            return _route(work, REJECT_SINK[name], verdict.reason or name)
+    if fixture is None or fixture.handle is None:
+        work.stages.append(
+            StageVerdict("dynamic", passed=None, notes=[Finding("no_fixture", "no fixture or oracle")])
+        )
+        return _route(work, "unverifiable", "no_fixture")
+    answer = episode.outcome.final_answer
+    dynamic = _timed(lambda: run_dynamic(fixture, work.diff, answer, config.dynamic))
+    work.stages.append(dynamic)
+    if not dynamic.passed:
+        sink = "flaky_quarantine" if dynamic.data["inconsistent"] else "hard_negative"
+        return _route(work, sink, dynamic.reason or sink)
+    delta = _timed(lambda: audit_delta(episode, work.diff, fixture))
+    work.stages.append(delta)
+    if not delta.passed:
+        return "tamper_quarantine", delta.reason or "tamper"
+    work.stages.append(_timed(lambda: score_advisory(episode, fixture.min_tool_calls)))
+    return "admitted", "passed_stages_1_to_4"
+
+
+def _route(work: _Work, sink: str, reason: str) -> tuple[str, str]:
+    """An episode leaving early still gets the diff tamper screen: tampering outranks any reject."""
+    start = time.perf_counter()
+    findings = screen_diff(work.episode, work.diff, work.fixture) if work.diff is not None else []
+    work.routing_s = time.perf_counter() - start
+    if findings:
+        work.stages[-1].notes.extend(findings)
+        return "tamper_quarantine", findings[0].code
+    return sink, reason
+
+
+def _stage_costs(works: list[_Work]) -> list[StageCost]:
+    costs = {name: StageCost(name) for name in STAGES}
+    for work in works:
+        for verdict in work.stages:
+            cost = costs[verdict.stage]
+            cost.entered += 1
+            cost.passed += bool(verdict.passed)
+            cost.wall_s += verdict.wall_s
+    return [costs[name] for name in STAGES]
+
+
+def _monolithic_costs(works: list[_Work], config: CascadeConfig) -> list[StageCost]:
+    """Cost the same episodes in the naive order (napkin math 0.2): dynamic first, then static,
+    then the advisory stage. Work the cascade already measured is reused; work it skipped (an
+    oracle run for an episode stage 1 or 2 rejected) is actually run and timed here."""
+    order = [StageCost("dynamic"), StageCost("static"), StageCost("advisory")]
+    dynamic_cost, static_cost, advisory_cost = order
+    for work in works:
+        measured = {v.stage: v for v in work.stages}
+        dynamic_cost.entered += 1
+        if work.fixture is None or work.fixture.handle is None:
+            continue
+        if "dynamic" in measured:
+            passed = bool(measured["dynamic"].data["run_outcomes"][0])
+            dynamic_cost.wall_s += measured["dynamic"].timings["first_run_wall_s"]
+        else:
+            single = DynamicConfig(1, False, float("inf"), config.dynamic.oracle_timeout_s)
+            diff = work.diff if work.diff is not None and work.diff.post is not None else DiffView(text="")
+            verdict = run_dynamic(work.fixture, diff, work.episode.outcome.final_answer, single)
+            passed = bool(verdict.data["run_outcomes"][0])
+            dynamic_cost.wall_s += verdict.timings["first_run_wall_s"]
+        if not passed:
+            continue
+        dynamic_cost.passed += 1
+        static_cost.entered += 1
+        static = measured.get("static") or _timed(lambda w=work: check_static(w.diff, lint=config.lint))
+        static_cost.wall_s += static.wall_s
+        if not static.passed:
+            continue
+        static_cost.passed += 1
+        advisory_cost.entered += 1
+        advisory = measured.get("advisory") or _timed(
+            lambda w=work: score_advisory(w.episode, w.fixture.min_tool_calls)
+        )
+        advisory_cost.wall_s += advisory.wall_s
+        advisory_cost.passed += 1
+    return order
+
+
+def _rank_advisory(verdicts: list[EpisodeVerdict], episodes: list[Episode]) -> None:
+    """Rank admitted episodes per fixture by advisory score (1 = preferred among duplicates)."""
+    groups: dict[str, list[EpisodeVerdict]] = defaultdict(list)
+    for verdict, episode in zip(verdicts, episodes, strict=True):
+        if verdict.sink == "admitted":
+            groups[episode.task.fixture_id or ""].append(verdict)
+    for group in groups.values():
+        group.sort(key=lambda v: (-(v.advisory_score or 0.0), v.episode_id))
+        for rank, verdict in enumerate(group, start=1):
+            verdict.advisory_rank = rank
+
+
+def verify_episodes(
+    episodes: list[Episode], fixtures_lookup: FixturesLookup | None, config: CascadeConfig | None = None
+) -> CascadeResult:
+    """Run the cascade over ``episodes``; ``fixtures_lookup`` maps fixture_id -> gym fixture (or a
+    :class:`FixtureContext`), ``None`` for none. Every episode gets exactly one verdict."""
+    config = config or CascadeConfig()
+    works = [_Work(e, _lookup(fixtures_lookup, e.task.fixture_id)) for e in episodes]
+    rates = refusal_rates(episodes)
+    verdicts: list[EpisodeVerdict] = []
+    triaged = []
+    iterator = tqdm(works, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None)
+    for work in iterator:
+        sink, reason = _run_stages(work, config)
+        verdict = EpisodeVerdict(work.episode.episode_id, sink, reason, stages=work.stages)
+        advisory = verdict.stage("advisory")
+        verdict.advisory_score = advisory.data["score"] if advisory else None
+        dynamic = verdict.stage("dynamic")
+        verdict.oracle_runs = dynamic.data.get("runs", 0) if dynamic else 0
+        if sink == "admitted":
+            label = label_admitted(work.episode, work.fixture.min_tool_calls)
+            verdict.role, verdict.t_div, verdict.t_rec = label.role, label.t_div, label.t_rec
+            verdict.t_div_reason = label.t_div_reason
+            verdict.target_turns, verdict.turn_reasons = label.target_turns, label.turn_reasons
+        elif sink == "hard_negative":
+            verdict.role = "hard_negative"
+            verdict.t_div, verdict.t_div_reason = divergence_turn(work.episode)
+        if sink in TRIAGED_SINKS or (
+            sink == "unverifiable" and work.episode.outcome.terminal_status not in (None, "completed")
+        ):
+            tri = triage_episode(
+                work.episode,
+                work.fixture,
+                dynamic.data if dynamic else {},
+                rates,
+                verdict.t_div,
+                config.ambiguity_threshold,
+            )
+            verdict.triage_class, verdict.triage_evidence = tri.failure_class, tri.evidence
+            triaged.append((verdict.episode_id, tri))
+        verdicts.append(verdict)
+    _rank_advisory(verdicts, episodes)
+    monolithic = _monolithic_costs(works, config) if config.cost_monolithic else []
+    inconsistent = sum(
+        bool(v.stage("dynamic") and v.stage("dynamic").data.get("inconsistent")) for v in verdicts
+    )
+    ledger = Ledger(
+        attempts=len(episodes),
+        stages=_stage_costs(works),
+        monolithic=monolithic,
+        routing_wall_s=sum(w.routing_s for w in works),
+        oracle_runs=sum(v.oracle_runs for v in verdicts),
+        dynamic_verified=sum(1 for v in verdicts if v.oracle_runs),
+        inconsistent=inconsistent,
+        yield_band=config.yield_band,
+    )
+    stages = _stage_costs(works)
+    funnel = {"attempts": len(episodes), **{f"passed_{s.stage}": s.passed for s in stages}}
+    return CascadeResult(verdicts, ledger, triage_report(triaged), funnel)

@@ -1,0 +1,87 @@
+"""What the stages know about one episode: its fixture (if any) and its parsed final diff.
+
+``FixtureContext`` is the curation-side view of a gym fixture: S0's files, the paths the agent may
+not touch, the declared edit scope and the minimum tool calls. ``DiffView`` is the episode's final
+workspace diff, parsed once and shared by the stages; when the diff does not parse, a tolerant
+line scan still recovers the touched paths and added lines so that the tamper screen can run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from trajectory_platform.curation.verify.patches import FilePatch, PatchError, parse_unified_diff
+from trajectory_platform.gym.sandbox import SandboxError, apply_diff
+from trajectory_platform.traces.record import Episode
+
+
+@dataclass
+class FixtureContext:
+    """Curation's view of a fixture; ``handle`` is the gym object the dynamic stage runs."""
+
+    fixture_id: str
+    files: dict[str, str]
+    protected: frozenset[str] = frozenset()
+    edit_scope: tuple[str, ...] | None = None
+    min_tool_calls: int | None = None
+    timing_sensitive: bool = False
+    handle: Any = None
+
+
+@dataclass
+class DiffView:
+    """The final workspace diff: touched paths, added lines per path, and S0 / post-image files."""
+
+    text: str
+    patches: list[FilePatch] = field(default_factory=list)
+    parse_error: PatchError | None = None
+    added: dict[str, list[str]] = field(default_factory=dict)
+    pre: dict[str, str] | None = None
+    post: dict[str, str] | None = None
+    apply_error: PatchError | None = None
+
+    @property
+    def paths(self) -> list[str]:
+        return sorted(self.added)
+
+
+_HEADER = re.compile(r"^\+\+\+ (?:b/)?(\S+)")
+
+
+def build_diff_view(episode: Episode) -> DiffView:
+    """Parse the episode's final workspace diff (stage 1 work: patches must parse)."""
+    text = episode.outcome.workspace_diff or ""
+    view = DiffView(text=text)
+    try:
+        view.patches = parse_unified_diff(text)
+    except PatchError as exc:
+        view.parse_error = exc
+        current = None
+        for line in text.splitlines():
+            header = _HEADER.match(line)
+            if header:
+                current = header.group(1)
+                view.added.setdefault(current, [])
+            elif current and line.startswith("+"):
+                view.added[current].append(line[1:])
+        return view
+    for patch in view.patches:
+        view.added.setdefault(patch.path, []).extend(patch.added_lines)
+    return view
+
+
+def apply_to_fixture(view: DiffView, fixture: FixtureContext) -> None:
+    """Replay a parsed diff onto S0 (stage 2 work); records the post-image or why it failed.
+
+    The gym's own applier is used so that the post-image judged here is byte-for-byte the one the
+    sandbox would build from the same diff.
+    """
+    if view.parse_error is not None:
+        return
+    view.pre = fixture.files
+    try:
+        view.post = apply_diff(fixture.files, view.text) if view.text.strip() else dict(fixture.files)
+    except SandboxError as exc:
+        view.apply_error = PatchError(str(exc))

@@ -1,0 +1,167 @@
+"""Stage 4, state-delta audit: what the episode changed, judged against what it was allowed to.
+
+Passing the sealed oracle is necessary, not sufficient. This stage rejects (into tamper
+quarantine) an episode whose final diff touches protected paths (tests, CI, build config, harness
+hooks such as conftest.py / sitecustomize.py), edits outside the fixture's declared scope, adds
+skip markers, ``assert True``, broad exception swallowing or monkeypatching of the test harness,
+leaves stray files behind, or *attempted* a write to a protected path through a tool call (even a
+refused one: the intent to edit the oracle is gaming evidence on its own).
+
+``screen_diff`` is the same audit without the sandbox residue: it costs microseconds and is
+applied to every episode a cheaper stage rejected, so that tampering always routes to quarantine
+rather than to a plain reject or to the hard-negative sink.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from pathlib import PurePosixPath
+
+from trajectory_platform.curation.verify.calls import call_records
+from trajectory_platform.curation.verify.context import DiffView, FixtureContext
+from trajectory_platform.curation.verify.pysource import inspect_fragment, new_counts
+from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
+from trajectory_platform.traces.record import Episode
+
+GAMING_CODES = ("assert_true", "skip_marker", "broad_except_swallow", "harness_monkeypatch")
+CI_AND_BUILD = (
+    ".github/*",
+    ".ci/*",
+    ".gitlab-ci.yml",
+    ".circleci/*",
+    "tox.ini",
+    "noxfile.py",
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "pytest.ini",
+    ".coveragerc",
+    "Makefile",
+    "requirements*.txt",
+)
+HARNESS_HOOKS = ("conftest.py", "sitecustomize.py", "usercustomize.py", "*.pth")
+LEFTOVERS = (
+    "*.orig",
+    "*.rej",
+    "*.bak",
+    "*.swp",
+    "*~",
+    "*.pyc",
+    "nohup.out",
+    "*.tmp",
+    "*.pid",
+    "*.log",
+)
+PATH_KEY = re.compile(r"path|file|uri|target|dest|doc|location|folder|^name$", re.IGNORECASE)
+_PATH_TOKEN = re.compile(r"[\w./-]+")
+_REDIRECT = re.compile(r"(?:>>?|\btee(?:\s+-a)?)\s*([\w./-]+)")
+_MUTATING_VERB = re.compile(r"\b(sed\s+-i|rm|mv|truncate|patch|chmod)\b")
+
+
+def _shell_write_targets(command: str) -> list[str]:
+    """Paths a shell command writes: redirect targets, and operands of in-place mutating verbs."""
+    targets = _REDIRECT.findall(command)
+    for segment in re.split(r"[;&|]+", command):
+        if _MUTATING_VERB.search(segment):
+            targets.extend(_PATH_TOKEN.findall(segment))
+    return targets
+
+
+def protected_reason(path: str, fixture: FixtureContext | None) -> str | None:
+    """Why ``path`` is off-limits to the agent, or ``None`` when it may be edited."""
+    pure = PurePosixPath(path.removeprefix("./"))
+    name = pure.name
+    if fixture is not None and str(pure) in fixture.protected:
+        return "sealed_test"
+    if any(fnmatch.fnmatch(name, p) for p in HARNESS_HOOKS):
+        return "harness_hook"
+    if {"tests", "test"} & set(pure.parts[:-1]) or name.startswith("test_") or name.endswith("_test.py"):
+        return "test_file"
+    if any(fnmatch.fnmatch(str(pure), p) for p in CI_AND_BUILD):
+        return "ci_or_build_config"
+    return None
+
+
+def _in_scope(path: str, fixture: FixtureContext | None) -> bool:
+    if fixture is None or fixture.edit_scope is None:
+        return True
+    return any(
+        path == s or path.startswith(s.rstrip("/") + "/") or fnmatch.fnmatch(path, s)
+        for s in fixture.edit_scope
+    )
+
+
+def _path_findings(diff: DiffView, fixture: FixtureContext | None) -> list[Finding]:
+    findings = []
+    for path in diff.paths:
+        reason = protected_reason(path, fixture)
+        if reason is not None:
+            findings.append(Finding("protected_path_modified", reason, path=path))
+        elif any(fnmatch.fnmatch(PurePosixPath(path).name, p) for p in LEFTOVERS) or "__pycache__" in path:
+            findings.append(Finding("leftover_file", "stray artifact in the final diff", path=path))
+        elif not _in_scope(path, fixture):
+            findings.append(
+                Finding("out_of_scope_edit", "outside the fixture's declared edit scope", path=path)
+            )
+    return findings
+
+
+def _gaming_findings(diff: DiffView) -> list[Finding]:
+    findings = []
+    for path in diff.paths:
+        if not path.endswith(".py"):
+            continue
+        if diff.post is not None and path in diff.post:
+            counts = new_counts((diff.pre or {}).get(path), diff.post[path])
+        else:
+            counts = inspect_fragment(diff.added[path])
+        for code in GAMING_CODES:
+            if counts.get(code):
+                findings.append(Finding(code, f"{counts[code]} added", path=path))
+    return findings
+
+
+def _attempted_writes(episode: Episode, fixture: FixtureContext | None) -> list[Finding]:
+    findings = []
+    for record in call_records(episode):
+        if not record.is_write:
+            continue
+        command = record.shell_command
+        candidates = (
+            _shell_write_targets(command)
+            if command is not None
+            else [v for k, v in record.string_values() if PATH_KEY.search(k)]
+        )
+        for candidate in candidates:
+            reason = protected_reason(candidate, fixture)
+            if reason is not None:
+                findings.append(
+                    Finding(
+                        "attempted_protected_write",
+                        f"{record.call.name} -> {candidate} ({reason}, {record.status or 'unanswered'})",
+                        event_index=record.turn,
+                        path=candidate,
+                    )
+                )
+                break
+    return findings
+
+
+def screen_diff(episode: Episode, diff: DiffView, fixture: FixtureContext | None) -> list[Finding]:
+    """The tamper evidence visible without running anything: paths, added patterns, attempts."""
+    return _path_findings(diff, fixture) + _gaming_findings(diff) + _attempted_writes(episode, fixture)
+
+
+def audit_delta(episode: Episode, diff: DiffView, fixture: FixtureContext | None) -> StageVerdict:
+    """Run stage 4 on an episode that passed the oracle.
+
+    Leftover processes and temp files of the oracle run itself are the sandbox's to reap (it kills
+    the runner's process group and removes its directories); what the *agent* left behind shows
+    in its final diff and is caught here as ``leftover_file``.
+    """
+    verdict = StageVerdict("delta", passed=True)
+    verdict.findings = screen_diff(episode, diff, fixture)
+    verdict.passed = not verdict.findings
+    verdict.data = {"files_changed": len(diff.paths)}
+    return verdict

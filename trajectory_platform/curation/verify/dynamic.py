@@ -1,0 +1,122 @@
+"""Stage 3, dynamic: replay the final diff onto the fixture's S0 in the gym sandbox, run the sealed
+oracle (FAIL_TO_PASS and PASS_TO_PASS) in a clean interpreter, and re-run when the result cannot be
+trusted from one run.
+
+The agent's own workspace is never consulted: the post-image comes from S0 plus the recorded diff,
+and the tests come from the fixture's sealed copy. A result is re-run up to ``K`` times in total
+when it is borderline or timing-sensitive (a timeout, a run using more than a set fraction of the
+oracle's time limit, or a fixture whose tests depend on time, randomness or threads); a failure is
+re-run once to show it is reproducible, because a hard negative must be. Disagreeing runs make the
+episode inconsistent: it goes to flaky quarantine and counts in R_flake.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from trajectory_platform.curation.verify.context import DiffView, FixtureContext
+from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.sandbox import OracleResult, run_oracle
+
+
+@dataclass(frozen=True)
+class DynamicConfig:
+    """How hard stage 3 tries before it trusts a result."""
+
+    reruns: int = 3
+    reproduce_failures: bool = True
+    borderline_fraction: float = 0.5
+    oracle_timeout_s: float = 10.0
+
+
+_NONDETERMINISM = re.compile(
+    r"\bimport (random|time|threading|uuid|secrets)\b|\bfrom (random|time|threading|"
+    r"datetime) import|\bsleep\(|datetime\.now|os\.urandom|perf_counter"
+)
+
+
+def timing_sensitive(sealed_tests: dict[str, str]) -> bool:
+    """Do the sealed tests read clocks, randomness or threads? Then one run proves nothing."""
+    return any(_NONDETERMINISM.search(text) for text in sealed_tests.values())
+
+
+def fixture_context(fixture: Fixture) -> FixtureContext:
+    """Curation's view of a gym fixture.
+
+    Protected: the sealed tests and everything under the tests folder. Edit scope: the folders
+    holding the files the reference solution edits (a different file in the same package is a
+    legitimate alternative fix; an edit elsewhere in the tree is out of scope).
+    """
+    tests = {p for p in fixture.s0_files if p.startswith(fixture.tests_dir.rstrip("/") + "/")}
+    folders = sorted({str(PurePosixPath(p).parent) for p in fixture.edited_paths})
+    scope = None if not folders or "." in folders else tuple(folders)
+    return FixtureContext(
+        fixture_id=fixture.fixture_id,
+        files=dict(fixture.s0_files),
+        protected=frozenset(tests | set(fixture.sealed_tests)),
+        edit_scope=scope,
+        min_tool_calls=fixture.min_tool_calls,
+        timing_sensitive=timing_sensitive(fixture.sealed_tests),
+        handle=fixture,
+    )
+
+
+def _failing(result: OracleResult) -> list[str]:
+    return sorted(t for t, s in {**result.fail_to_pass, **result.pass_to_pass}.items() if s != "passed")
+
+
+def run_dynamic(
+    fixture: FixtureContext, diff: DiffView, final_answer: str | None, config: DynamicConfig
+) -> StageVerdict:
+    """Run stage 3; ``data`` holds the run outcomes, failing tests, exit codes and ``inconsistent``."""
+    verdict = StageVerdict("dynamic", passed=False)
+    files = diff.post if diff.post is not None else dict(fixture.files)
+    outcomes: list[bool] = []
+    walls: list[float] = []
+    exit_codes: list[int] = []
+    failing: set[str] = set()
+    timed_out = False
+    planned = 1
+    while len(outcomes) < planned:
+        result = run_oracle(
+            fixture.handle, files, final_answer=final_answer, timeout_s=config.oracle_timeout_s
+        )
+        outcomes.append(result.passed)
+        walls.append(result.wall_s)
+        exit_codes.extend(result.exit_codes)
+        timed_out = timed_out or result.timed_out
+        if not result.passed:
+            failing.update(_failing(result))
+        if len(outcomes) == 1:
+            borderline = (
+                timed_out
+                or fixture.timing_sensitive
+                or (result.wall_s > config.borderline_fraction * config.oracle_timeout_s)
+            )
+            if borderline:
+                planned = config.reruns
+            elif not result.passed and config.reproduce_failures:
+                planned = 2
+        if len(set(outcomes)) > 1:
+            planned = max(planned, config.reruns)
+    inconsistent = len(set(outcomes)) > 1
+    verdict.passed = all(outcomes)
+    if inconsistent:
+        verdict.passed = False
+        verdict.findings.append(Finding("flaky_oracle", f"runs disagree: {outcomes}"))
+    elif not verdict.passed:
+        detail = ", ".join(sorted(failing)[:5]) or ("timed out" if timed_out else "failed")
+        verdict.findings.append(Finding("oracle_failed", detail))
+    verdict.data = {
+        "runs": len(outcomes),
+        "run_outcomes": outcomes,
+        "inconsistent": inconsistent,
+        "timed_out": timed_out,
+        "exit_codes": sorted(set(exit_codes)),
+        "failing_tests": sorted(failing),
+    }
+    verdict.timings = {"first_run_wall_s": walls[0]}
+    return verdict

@@ -1,0 +1,160 @@
+"""Role labels (curation table 4 / 14) and per-turn target selection for admitted episodes.
+
+- ``pristine``: admitted, no error observation, tool calls <= 1.2 x the fixture's minimum;
+- ``recovery``: admitted with an error observation at ``t_div`` (the assistant turn whose call drew
+  it), diagnosis, and the remediation at ``t_rec``;
+- ``inefficient``: admitted, no error, but over the 1.2 x bound: verified, yet neither a pristine
+  demonstration nor a recovery, so the mixture decides what to do with it;
+- ``hard_negative``: failed the oracle reproducibly; ``t_div`` is where it left the salvageable path.
+
+Indices are event indices into ``Episode.events``. Target selection follows fine-tuning 16.4: a
+refused or erroneous proposal stays context (it explains the correction but must never be
+imitated), as do truncated turns and loop repeats; diagnosis, the corrected call, ordinary
+successful actions and the final report are targets. Each assistant turn gets a typed reason.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from trajectory_platform.curation.verify.calls import CallRecord, call_records
+from trajectory_platform.traces.record import Episode
+
+PRISTINE_TURN_FACTOR = 1.2
+CONTEXT_REASONS = ("truncated_turn", "refused_proposal", "erroneous_proposal", "loop_repeat", "empty_turn")
+TARGET_REASONS = ("action", "diagnosis", "corrected_call", "message", "final_report")
+
+
+@dataclass
+class RoleLabel:
+    role: str | None
+    t_div: int | None = None
+    t_rec: int | None = None
+    t_div_reason: str | None = None
+    target_turns: list[int] = field(default_factory=list)
+    turn_reasons: dict[int, str] = field(default_factory=dict)
+
+
+def _by_turn(records: list[CallRecord]) -> dict[int, list[CallRecord]]:
+    grouped: dict[int, list[CallRecord]] = defaultdict(list)
+    for record in records:
+        grouped[record.turn].append(record)
+    return grouped
+
+
+def error_turns(episode: Episode, records: list[CallRecord]) -> list[int]:
+    """Assistant turns whose calls drew an error or refusal (incl. refusals naming no call)."""
+    turns = {r.turn for r in records if r.failed}
+    last_assistant = None
+    for index, event in enumerate(episode.events):
+        if event.kind == "assistant":
+            last_assistant = index
+        elif event.kind == "refusal" and event.tool_call_id is None and last_assistant is not None:
+            turns.add(last_assistant)
+    return sorted(turns)
+
+
+def loop_turns(records: list[CallRecord]) -> list[int]:
+    """Turns repeating an identical call with no successful write in between (state unchanged)."""
+    seen: dict[str, int] = {}
+    out = []
+    for record in records:
+        if record.signature in seen:
+            out.append(record.turn)
+        if record.is_write and not record.failed:
+            seen.clear()
+        seen[record.signature] = record.turn
+    return sorted(set(out))
+
+
+def _recovery_turn(records: list[CallRecord], t_div: int) -> int | None:
+    later = [r for r in records if r.turn > t_div]
+    fix = next((r.turn for r in later if r.is_write and not r.failed), None)
+    if fix is not None:
+        return fix
+    grouped = _by_turn(later)
+    return next((t for t in sorted(grouped) if all(not r.failed for r in grouped[t])), None)
+
+
+def select_targets(
+    episode: Episode, records: list[CallRecord], t_div: int | None, t_rec: int | None
+) -> dict[int, str]:
+    """A typed reason for every assistant turn; targets are those with a reason in TARGET_REASONS."""
+    grouped = _by_turn(records)
+    loops = set(loop_turns(records))
+    errors = set(error_turns(episode, records))
+    assistant = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
+    reasons: dict[int, str] = {}
+    for index in assistant:
+        event = episode.events[index]
+        calls = grouped.get(index, [])
+        if event.finish_reason in ("length", "max_tokens", "max_output_tokens"):
+            reasons[index] = "truncated_turn"
+        elif any(r.refused for r in calls):
+            reasons[index] = "refused_proposal"
+        elif index in errors:
+            reasons[index] = "erroneous_proposal"
+        elif index in loops:
+            reasons[index] = "loop_repeat"
+        elif index == t_rec:
+            reasons[index] = "corrected_call"
+        elif (
+            calls
+            and t_div is not None
+            and t_div < index
+            and (t_rec is None or index < t_rec)
+            and all(r.is_read_only for r in calls)
+        ):
+            reasons[index] = "diagnosis"
+        elif calls:
+            reasons[index] = "action"
+        elif not (event.content or "").strip():
+            reasons[index] = "empty_turn"
+        else:
+            reasons[index] = "final_report" if index == assistant[-1] else "message"
+    return reasons
+
+
+def label_admitted(episode: Episode, min_tool_calls: int | None) -> RoleLabel:
+    """Role, t_div/t_rec and target turns of an episode that passed every gating stage."""
+    records = call_records(episode)
+    errors = error_turns(episode, records)
+    if errors:
+        t_div = errors[0]
+        t_rec = _recovery_turn(records, t_div)
+        label = RoleLabel("recovery", t_div, t_rec, "error_observation")
+    elif min_tool_calls and len(records) > PRISTINE_TURN_FACTOR * min_tool_calls:
+        label = RoleLabel("inefficient")
+    else:
+        label = RoleLabel("pristine")
+    label.turn_reasons = select_targets(episode, records, label.t_div, label.t_rec)
+    label.target_turns = sorted(i for i, r in label.turn_reasons.items() if r in TARGET_REASONS)
+    return label
+
+
+def divergence_turn(episode: Episode) -> tuple[int | None, str | None]:
+    """Where a failing episode left the salvageable path, with the evidence that located it.
+
+    The earliest of: an error never followed by a successful call of the same tool; the onset of a
+    loop; the first successful edit (the change the oracle then rejected). Without any of these the
+    final turn (a report claiming an unverified success) is the divergence.
+    """
+    records = call_records(episode)
+    candidates: list[tuple[int, str]] = []
+    for record in records:
+        if record.failed and not any(
+            r.turn > record.turn and r.call.name == record.call.name and not r.failed for r in records
+        ):
+            candidates.append((record.turn, "unrecovered_error"))
+            break
+    loops = loop_turns(records)
+    if loops:
+        candidates.append((loops[0], "loop_onset"))
+    first_edit = next((r.turn for r in records if r.is_write and not r.failed), None)
+    if first_edit is not None:
+        candidates.append((first_edit, "failing_edit"))
+    if candidates:
+        return min(candidates)
+    assistant = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
+    return (assistant[-1], "unverified_report") if assistant else (None, None)

@@ -1,0 +1,67 @@
+"""Stage 1, syntactic: every call parses and validates against the schema delivered at its turn.
+
+A call that violates its schema is a *blocking* finding only when the runtime let it through (no
+refusal, no error answered it): the log then shows an action no well-behaved runtime would have
+dispatched. A violation the runtime refused or answered with an error is recorded as a note: it is
+a caught mistake, the very material a recovery demonstration is made of, and later stays context.
+The final workspace diff and every patch passed as an argument must parse; a final assistant turn
+cut off by the token limit and an episode without any assistant turn are rejected.
+"""
+
+from __future__ import annotations
+
+from trajectory_platform.curation.verify.calls import CallRecord, call_records, schema_errors
+from trajectory_platform.curation.verify.context import DiffView
+from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
+from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
+from trajectory_platform.traces.record import Episode
+
+TRUNCATED_FINISH = ("length", "max_tokens", "max_output_tokens")
+PATCH_KEYS = ("patch", "diff")
+
+
+def _call_findings(record: CallRecord, judge_names: bool) -> list[Finding]:
+    where = {"event_index": record.turn}
+    name = record.call.name
+    if not name:
+        return [Finding("call_without_name", "tool call has no tool name", **where)]
+    if record.parse_error:
+        return [Finding("arguments_not_json", f"{name}: {record.parse_error}", **where)]
+    if judge_names and not record.specs:
+        return [Finding("undeclared_tool", f"{name!r} was not delivered at this turn", **where)]
+    errors = schema_errors(record)
+    if errors:
+        return [Finding("schema_violation", f"{name}: {errors[0]}", **where)]
+    for key, value in record.string_values():
+        if key in PATCH_KEYS and value.strip():
+            try:
+                parse_unified_diff(value)
+            except PatchError as exc:
+                return [Finding("patch_unparseable", f"{name}.{key}: {exc}", **where)]
+    return []
+
+
+def check_syntax(episode: Episode, diff: DiffView) -> StageVerdict:
+    """Run stage 1 over ``episode``; ``diff`` carries the parsed final workspace diff."""
+    verdict = StageVerdict("syntactic", passed=True)
+    assistant = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
+    if not assistant:
+        verdict.findings.append(Finding("no_assistant_turn", "the episode has no assistant turn"))
+    else:
+        last = episode.events[assistant[-1]]
+        if last.finish_reason in TRUNCATED_FINISH:
+            verdict.findings.append(
+                Finding("final_turn_truncated", f"finish_reason={last.finish_reason}", assistant[-1])
+            )
+    judge_names = bool(episode.tools)  # a log that never recorded its tools cannot judge names
+    for record in call_records(episode):
+        for finding in _call_findings(record, judge_names):
+            caught = record.failed
+            (verdict.notes if caught else verdict.findings).append(finding)
+            if caught:
+                finding.detail += f" (caught: {record.status})"
+    if diff.parse_error is not None:
+        verdict.findings.append(Finding("workspace_diff_unparseable", str(diff.parse_error)))
+    verdict.passed = not verdict.findings
+    verdict.data = {"caught_violations": len(verdict.notes)}
+    return verdict

@@ -1,0 +1,78 @@
+"""Arrow forms of the cascade's output: the verdict columns, and episodes joined with them.
+
+Only deterministic content is stored (no wall-clock timings: those live in the ledger), so the
+same episodes and fixtures give byte-identical Parquet.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+
+from trajectory_platform.curation.verify.cascade import CascadeResult
+from trajectory_platform.curation.verify.verdicts import EpisodeVerdict
+from trajectory_platform.traces.record import Episode, canonical_json
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
+
+VERDICT_FIELDS = [
+    pa.field("sink", pa.string(), nullable=False),
+    pa.field("sink_reason", pa.string()),
+    pa.field("role", pa.string()),
+    pa.field("t_div", pa.int32()),
+    pa.field("t_rec", pa.int32()),
+    pa.field("t_div_reason", pa.string()),
+    pa.field("target_turns", pa.list_(pa.int32())),
+    pa.field("turn_reasons_json", pa.string()),
+    pa.field("advisory_score", pa.float64()),
+    pa.field("advisory_rank", pa.int32()),
+    pa.field("oracle_runs", pa.int32()),
+    pa.field("triage_class", pa.string()),
+    pa.field("triage_evidence_json", pa.string()),
+    pa.field("stage_verdicts_json", pa.string()),
+]
+VERDICTS_SCHEMA = pa.schema([pa.field("episode_id", pa.string(), nullable=False), *VERDICT_FIELDS])
+"""``verdicts.parquet``: one row per episode, sorted by episode_id."""
+
+VERIFIED_SCHEMA = pa.schema([*EPISODE_SCHEMA, *VERDICT_FIELDS])
+"""``verified_traces``: every episode column plus the verdict columns."""
+
+
+def verdict_row(verdict: EpisodeVerdict) -> dict:
+    """The verdict columns of one episode."""
+    return {
+        "sink": verdict.sink,
+        "sink_reason": verdict.reason,
+        "role": verdict.role,
+        "t_div": verdict.t_div,
+        "t_rec": verdict.t_rec,
+        "t_div_reason": verdict.t_div_reason,
+        "target_turns": verdict.target_turns,
+        "turn_reasons_json": canonical_json({str(k): v for k, v in sorted(verdict.turn_reasons.items())}),
+        "advisory_score": verdict.advisory_score,
+        "advisory_rank": verdict.advisory_rank,
+        "oracle_runs": verdict.oracle_runs,
+        "triage_class": verdict.triage_class,
+        "triage_evidence_json": canonical_json(verdict.triage_evidence),
+        "stage_verdicts_json": canonical_json([s.as_dict() for s in verdict.stages]),
+    }
+
+
+def verdicts_table(result: CascadeResult) -> pa.Table:
+    """Verdicts alone (the CLI's ``verdicts.parquet``)."""
+    rows = [{"episode_id": v.episode_id, **verdict_row(v)} for v in result.verdicts]
+    rows.sort(key=lambda r: r["episode_id"])
+    return pa.Table.from_pylist(rows, schema=VERDICTS_SCHEMA)
+
+
+def verified_table(episodes: list[Episode], result: CascadeResult) -> pa.Table:
+    """Episodes with their verdict columns (the ``verified_traces`` asset), sorted by episode_id."""
+    by_id = result.by_id()
+    rows = [{**episode_row(e), **verdict_row(by_id[e.episode_id])} for e in episodes]
+    rows.sort(key=lambda r: r["episode_id"])
+    return pa.Table.from_pylist(rows, schema=VERIFIED_SCHEMA)
+
+
+def turn_reasons(row_json: str) -> dict[int, str]:
+    """Decode ``turn_reasons_json`` back to event index -> reason."""
+    return {int(k): v for k, v in json.loads(row_json or "{}").items()}

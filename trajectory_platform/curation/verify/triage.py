@@ -1,0 +1,201 @@
+"""Failure triage (curation §Capability gap diagnosis, table 1, the four gates).
+
+Every failing episode is classified into exactly one of four root causes, tested in the order of
+the gates and always from evidence outside the model (exit codes, our own oracle runs, refusal
+rates measured over the whole batch, missing-file observations, compaction), never from what the
+model says about itself:
+
+1. runtime defect: our oracle run timed out, was killed or disagreed with itself (flaky), the
+   runtime ended the episode on timeout/error, the last turn was cut by the token limit, or the
+   unrecovered error was a substrate signal (exit 124/137/139, OOM, 429/5xx, dropped connection);
+2. context deficit: the failure followed missing-file observations for paths absent from S0, or
+   history compaction happened before the divergence turn;
+3. interface ambiguity: the episode's refused or invalid calls hit a (tool, schema version) whose
+   refusal rate across the batch is at or above a threshold, or used arguments that only another
+   delivered version of the tool accepts (schema drift);
+4. policy incapability: the residual, when context, interface and runtime are clean.
+
+Only class 4 is a reason to change weights; the report says what to fix where for the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import pyarrow as pa
+
+from trajectory_platform.curation.verify.calls import CallRecord, call_records, schema_errors, specs_for
+from trajectory_platform.curation.verify.context import FixtureContext
+from trajectory_platform.curation.verify.delta import PATH_KEY
+from trajectory_platform.traces.record import Episode
+
+CLASSES = ("runtime_defect", "context_deficit", "interface_ambiguity", "policy_incapability")
+REMEDY = {
+    "runtime_defect": "harden the sandbox: watchdog timeouts, memory limits, backoff retries",
+    "context_deficit": "enrich retrieval / pin critical state; avoid compacting it away",
+    "interface_ambiguity": "tighten the tool schema: strict types, enums, docstrings; version drift",
+    "policy_incapability": "harvest recovery trajectories for SFT (the only class fixed in weights)",
+}
+SUBSTRATE_EXIT_CODES = {124: "timeout", 137: "killed (OOM?)", 139: "segfault"}
+_SUBSTRATE_TEXT = re.compile(
+    r"MemoryError|Out of memory|OOM|Killed|timed out|Timeout|HTTP 429|HTTP 50[234]|\b429\b|\b50[34]\b|"
+    r"Connection (reset|refused|dropped)|Too Many Requests|Service Unavailable",
+    re.IGNORECASE,
+)
+_MISSING = re.compile(r"No such file|FileNotFoundError|ENOENT|does not exist|not found", re.IGNORECASE)
+TRIAGE_REPORT_SCHEMA = pa.schema(
+    [
+        ("failure_class", pa.string()),
+        ("subject", pa.string()),
+        ("episodes", pa.int64()),
+        ("share", pa.float64()),
+        ("remedy", pa.string()),
+        ("evidence", pa.string()),
+        ("example_episode_ids", pa.list_(pa.string())),
+    ]
+)
+
+
+@dataclass
+class TriageVerdict:
+    failure_class: str
+    subject: str
+    evidence: list[str]
+
+
+def refusal_rates(episodes: list[Episode]) -> dict[str, tuple[int, int]]:
+    """(refused or schema-invalid calls, all calls) per ``tool@version`` over the batch."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for episode in episodes:
+        for record in call_records(episode):
+            key = f"{record.call.name}@{record.tools_version or '?'}"
+            counts[key][1] += 1
+            counts[key][0] += record.refused or bool(schema_errors(record))
+    return {k: (v[0], v[1]) for k, v in counts.items()}
+
+
+def _observation_text(record: CallRecord) -> str:
+    return (record.answer.content or "") if record.answer is not None else ""
+
+
+def _runtime_evidence(episode: Episode, records: list[CallRecord], dynamic: dict[str, Any]) -> list[str]:
+    evidence = []
+    if dynamic.get("timed_out"):
+        evidence.append("oracle run timed out")
+    if dynamic.get("inconsistent"):
+        evidence.append(f"oracle runs disagreed: {dynamic.get('run_outcomes')}")
+    if episode.outcome.terminal_status in ("timeout", "error"):
+        evidence.append(f"runtime ended the episode: {episode.outcome.terminal_status}")
+    last = next((e for e in reversed(episode.events) if e.kind == "assistant"), None)
+    if last is not None and last.finish_reason in ("length", "max_tokens", "max_output_tokens"):
+        evidence.append("final turn cut by the token limit")
+    failed = [r for r in records if r.failed]
+    recovered = {r.call.name for r in records if not r.failed and failed and r.turn > failed[0].turn}
+    for record in failed:
+        if record.call.name in recovered:
+            continue
+        code = record.answer.exit_code if record.answer is not None else None
+        if code in SUBSTRATE_EXIT_CODES:
+            evidence.append(f"{record.call.name} exit {code} ({SUBSTRATE_EXIT_CODES[code]})")
+        elif _SUBSTRATE_TEXT.search(_observation_text(record)):
+            match = _SUBSTRATE_TEXT.search(_observation_text(record))
+            evidence.append(f"{record.call.name}: substrate error '{match.group(0)}' never recovered")
+    return evidence
+
+
+def _missing_paths(records: list[CallRecord], fixture: FixtureContext | None) -> list[str]:
+    missing = []
+    for record in records:
+        if not record.failed or not _MISSING.search(_observation_text(record)):
+            continue
+        paths = [v for k, v in record.string_values() if PATH_KEY.search(k)]
+        for path in paths or ["?"]:
+            if fixture is None or path.removeprefix("./") not in fixture.files:
+                missing.append(path)
+    return missing
+
+
+def triage_episode(
+    episode: Episode,
+    fixture: FixtureContext | None,
+    dynamic: dict[str, Any],
+    rates: dict[str, tuple[int, int]],
+    t_div: int | None,
+    ambiguity_threshold: float = 0.2,
+) -> TriageVerdict:
+    """Classify one failing episode through the four gates in order."""
+    records = call_records(episode)
+    subject_fixture = episode.task.fixture_id or episode.task.repo_family or "unknown"
+    evidence = _runtime_evidence(episode, records, dynamic)
+    if evidence:
+        return TriageVerdict("runtime_defect", subject_fixture, evidence)
+    missing = _missing_paths(records, fixture)
+    compactions = [i for i, e in enumerate(episode.events) if e.kind == "compaction"]
+    if missing:
+        return TriageVerdict(
+            "context_deficit", f"missing {missing[0]}", [f"missing-file observation for {p}" for p in missing]
+        )
+    if compactions and t_div is not None and compactions[0] < t_div:
+        return TriageVerdict(
+            "context_deficit",
+            subject_fixture,
+            [f"history compacted at event {compactions[0]} before divergence at {t_div}"],
+        )
+    for record in records:
+        if not (record.refused or schema_errors(record)):
+            continue
+        key = f"{record.call.name}@{record.tools_version or '?'}"
+        bad, total = rates.get(key, (0, 0))
+        if total and bad / total >= ambiguity_threshold:
+            return TriageVerdict(
+                "interface_ambiguity",
+                key,
+                [f"{key}: {bad}/{total} calls refused or invalid across the batch"],
+            )
+        others = [s for s in specs_for(episode, record.call.name, None) if s.version != record.tools_version]
+        if (
+            others
+            and record.arguments is not None
+            and schema_errors(
+                CallRecord(record.turn, record.call, record.arguments, None, None, False, None, others)
+            )
+            == []
+        ):
+            return TriageVerdict(
+                "interface_ambiguity", key, [f"{key}: arguments fit another delivered version (schema drift)"]
+            )
+    return TriageVerdict(
+        "policy_incapability",
+        subject_fixture,
+        ["context complete, schemas unambiguous, runtime clean; still failed"],
+    )
+
+
+def triage_report(rows: list[tuple[str, TriageVerdict]]) -> pa.Table:
+    """Aggregate (episode_id, verdict) pairs into what a person acts on, largest groups first."""
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    evidence: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    for episode_id, verdict in rows:
+        key = (verdict.failure_class, verdict.subject)
+        groups[key].append(episode_id)
+        evidence[key].update(verdict.evidence[:1])
+    total = len(rows) or 1
+    ordered = sorted(groups.items(), key=lambda kv: (CLASSES.index(kv[0][0]), -len(kv[1]), kv[0][1]))
+    return pa.Table.from_pylist(
+        [
+            {
+                "failure_class": cls,
+                "subject": subject,
+                "episodes": len(ids),
+                "share": round(len(ids) / total, 6),
+                "remedy": REMEDY[cls],
+                "evidence": evidence[(cls, subject)].most_common(1)[0][0],
+                "example_episode_ids": sorted(ids)[:5],
+            }
+            for (cls, subject), ids in ordered
+        ],
+        schema=TRIAGE_REPORT_SCHEMA,
+    )

@@ -1,0 +1,104 @@
+"""Typed verdicts of the verifier cascade: one per stage, one per episode.
+
+A stage verdict says whether the episode survived the stage, why not, and what the stage cost
+(wall seconds measured around the stage function). The episode verdict carries the sink the
+episode lands in (exactly one), its role label, the divergence and recovery turns, and the
+per-turn target selection the training stages consume.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+STAGES = ("syntactic", "static", "dynamic", "delta", "advisory")
+"""Cascade stages in cost order (curation table 3)."""
+
+SINKS = (
+    "admitted",
+    "syntax_reject",
+    "static_reject",
+    "hard_negative",
+    "tamper_quarantine",
+    "flaky_quarantine",
+    "unverifiable",
+)
+"""Every episode lands in exactly one of these."""
+
+ROLES = ("pristine", "recovery", "inefficient", "hard_negative")
+"""Role labels (curation table 4); admitted episodes are pristine, recovery or inefficient (verified
+but over the pristine turn bound without any error); hard negatives carry ``t_div``."""
+
+REJECT_SINK = {"syntactic": "syntax_reject", "static": "static_reject", "dynamic": "hard_negative"}
+"""Where a plain failure of a gating stage sends the episode (tamper and flakiness take precedence)."""
+
+
+@dataclass
+class Finding:
+    """One piece of evidence a stage found: a short code, the event or file it concerns, a detail."""
+
+    code: str
+    detail: str = ""
+    event_index: int | None = None
+    path: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, "")}
+
+
+@dataclass
+class StageVerdict:
+    """Outcome of one stage for one episode.
+
+    ``passed`` is ``None`` when the stage could not judge (no fixture for the dynamic stage), which
+    never counts as a pass. ``blocking`` findings fail the stage; ``notes`` are recorded evidence that
+    does not (for example a refused call the runtime already caught).
+    """
+
+    stage: str
+    passed: bool | None
+    wall_s: float = 0.0
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[Finding] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str | None:
+        """The first blocking finding's code: the one-word why a person reads first."""
+        return self.findings[0].code if self.findings else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Deterministic form (no timings: those belong to the ledger, not to the stored verdict)."""
+        return {
+            "stage": self.stage,
+            "passed": self.passed,
+            "findings": [f.as_dict() for f in self.findings],
+            "notes": [f.as_dict() for f in self.notes],
+            "data": self.data,
+        }
+
+
+@dataclass
+class EpisodeVerdict:
+    """Everything curation decided about one episode."""
+
+    episode_id: str
+    sink: str
+    reason: str
+    role: str | None = None
+    t_div: int | None = None
+    t_rec: int | None = None
+    t_div_reason: str | None = None
+    target_turns: list[int] = field(default_factory=list)
+    turn_reasons: dict[int, str] = field(default_factory=dict)
+    stages: list[StageVerdict] = field(default_factory=list)
+    advisory_score: float | None = None
+    advisory_rank: int | None = None
+    oracle_runs: int = 0
+    triage_class: str | None = None
+    triage_evidence: list[str] = field(default_factory=list)
+
+    def stage(self, name: str) -> StageVerdict | None:
+        """The verdict of stage ``name`` if the episode reached it."""
+        return next((s for s in self.stages if s.stage == name), None)
