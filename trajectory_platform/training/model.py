@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
+import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -71,7 +74,7 @@ def default_base_dir(workdir: Path) -> Path:
 
 
 def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Path:
-    """Build (once) and return the cached default base: tokenizer + seeded tiny Llama.
+    """Build (once) and return the cached default base: default tokenizer + seeded tiny Llama.
 
     A second call returns the cached directory untouched, so every stage (training, the untrained
     baseline in evaluation) sees the same weights digest.
@@ -81,8 +84,7 @@ def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Pat
     target = default_base_dir(workdir)
     if (target / "config.json").exists() and (target / "model.safetensors").exists():
         return target
-    tokenizer_dir = build_default_tokenizer(Path(workdir) / "models" / "default_tokenizer")
-    tokenizer = load_tokenizer(tokenizer_dir)
+    tokenizer = load_tokenizer(build_default_tokenizer(workdir))
     model = tiny_llama(
         len(tokenizer),
         seed=seed,
@@ -90,18 +92,22 @@ def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Pat
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
     )
-    staging = target.with_name(target.name + ".partial")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".default_base.", dir=target.parent))
     model.save_pretrained(staging)
     tokenizer.save_pretrained(staging)
-    (staging / "default_model.json").write_text(
-        json.dumps(
-            {"seed": seed, "shape": asdict(TinyLlamaShape()), "weights_digest": weights_digest(model)},
-            indent=2,
-            sort_keys=True,
-        )
-    )
-    staging.rename(target)
+    info = {"seed": seed, "shape": asdict(TinyLlamaShape()), "weights_digest": weights_digest(model)}
+    (staging / "default_model.json").write_text(json.dumps(info, indent=2, sort_keys=True))
+    if target.exists():  # another process finished first: keep its (identical) build
+        shutil.rmtree(staging)
+    else:
+        staging.rename(target)
     return target
+
+
+def default_workdir_path() -> Path:
+    """``$TRAJECTORY_PLATFORM_WORKDIR`` or ``./workdir`` (the resources rule, restated: no Dagster here)."""
+    return Path(os.environ.get("TRAJECTORY_PLATFORM_WORKDIR", "workdir")).resolve()
 
 
 def load_model(
@@ -117,9 +123,7 @@ def load_model(
     weights and optimizer moments (the precision the memory inventory declares).
     """
     if path is None:
-        from trajectory_platform.resources import default_workdir
-
-        path = build_default_model(workdir or default_workdir())
+        path = build_default_model(workdir or default_workdir_path())
     model = AutoModelForCausalLM.from_pretrained(
         str(path), dtype=torch.float32, attn_implementation=attn_implementation
     )

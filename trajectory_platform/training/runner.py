@@ -1,0 +1,383 @@
+"""One training run end to end: data -> model -> inventory -> loop -> checkpoint -> manifest.
+
+Both the CLI (``trajectory-platform train``) and the Dagster ``checkpoint`` asset call
+:func:`run_training`; it picks the objective (SFT or span DPO), the parameter artifact (full or
+LoRA) and the device (CUDA with bf16 autocast when present, else CPU fp32), prints the
+parameter-state inventory before launch, measures the peak, and writes a checkpoint that
+transformers (or peft) loads, with ``training_manifest.json`` beside the weights.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import torch
+
+from trajectory_platform.training import train_manifest
+from trajectory_platform.training.chat_template import template_digest
+from trajectory_platform.training.checkpoint import (
+    MANIFEST_NAME,
+    checkpoint_digest,
+    load_checkpoint_model,
+    load_trainer_state,
+    save_checkpoint,
+)
+from trajectory_platform.training.dataset import LoadedRows, read_rows, rows_from_table, split_examples
+from trajectory_platform.training.dpo import (
+    PreferencePair,
+    ReferenceBinding,
+    ReferenceCache,
+    dpo_step_function,
+    pair_accuracy,
+)
+from trajectory_platform.training.loop import LoopResult, OptimizerSettings, run_loop
+from trajectory_platform.training.lora import LoraSettings, attach_lora
+from trajectory_platform.training.loss import NORMALIZATIONS, Normalization
+from trajectory_platform.training.memory import FP32_ADAMW, PeakMemory, inventory_for_model
+from trajectory_platform.training.model import (
+    build_default_model,
+    default_workdir_path,
+    load_model,
+    resolve_device,
+    weights_digest,
+)
+from trajectory_platform.training.sft import evaluate_masked_loss, sft_step_function
+from trajectory_platform.training.tokenizer import load_tokenizer, tokenizer_files_digest
+
+
+@dataclass
+class TrainRequest:
+    """Everything a run is configured by; every field lands in the manifest's update section."""
+
+    out: Path
+    objective: str = "sft"
+    model_path: Path | None = None
+    workdir: Path | None = None
+    lora: LoraSettings | None = None
+    max_steps: int = 200
+    normalization: Normalization = "token"
+    capacity: int = 1024
+    examples_per_step: int = 16
+    micro_batches: int = 1
+    optimizer: OptimizerSettings = field(default_factory=OptimizerSettings)
+    seed: int = 0
+    eval_every: int = 50
+    save_every: int = 0
+    resume: bool = False
+    device: str | None = None
+    validation_fraction: float = 0.1
+    beta: float = 0.1
+    sft_weight: float = 0.0
+    spot_check: int = 4
+
+    def __post_init__(self) -> None:
+        if self.objective not in ("sft", "dpo"):
+            raise ValueError(f"objective must be 'sft' or 'dpo', got {self.objective!r}")
+        if self.normalization not in NORMALIZATIONS:
+            raise ValueError(f"normalization must be one of {NORMALIZATIONS}, got {self.normalization!r}")
+
+
+@dataclass
+class TrainOutcome:
+    """What a run produced; ``summary()`` is the CLI's JSON line, ``to_table()`` the asset's output."""
+
+    checkpoint_dir: Path
+    artifact_digest: str
+    objective: str
+    loop: LoopResult
+    counts: dict[str, Any]
+    inventory: dict[str, Any]
+    memory: dict[str, Any]
+    manifest: dict[str, Any]
+
+    def summary(self) -> dict[str, Any]:
+        final = self.loop.validation[-1] if self.loop.validation else {}
+        return {
+            "checkpoint": str(self.checkpoint_dir),
+            "artifact_digest": self.artifact_digest,
+            "objective": self.objective,
+            "steps": self.loop.steps,
+            "train_loss_first": self.loop.losses[0] if self.loop.losses else None,
+            "train_loss_last": self.loop.losses[-1] if self.loop.losses else None,
+            "validation": final,
+            "tokens_per_s": round(self.loop.tokens_per_s, 1),
+            "counts": self.counts,
+            "inventory_bytes": self.inventory["total"],
+            "peak_bytes": self.memory["peak_bytes"],
+        }
+
+    def to_table(self) -> pa.Table:
+        """One row describing the checkpoint; the weights stay on disk at ``path``."""
+        final = self.loop.validation[-1] if self.loop.validation else {}
+        return pa.table(
+            {
+                "path": [str(self.checkpoint_dir)],
+                "artifact_digest": [self.artifact_digest],
+                "objective": [self.objective],
+                "steps": pa.array([self.loop.steps], pa.int64()),
+                "losses": pa.array([self.loop.losses], pa.list_(pa.float64())),
+                "validation_loss": pa.array([final.get("loss")], pa.float64()),
+                "validation_targets": pa.array([final.get("target_count", final.get("pairs"))], pa.int64()),
+                "tokens_per_s": pa.array([self.loop.tokens_per_s], pa.float64()),
+            }
+        )
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _load_pairs(loaded: LoadedRows) -> tuple[list[PreferencePair], list[dict[str, Any]]]:
+    pairs, rejected = [], []
+    for index, row in enumerate(loaded.rows):
+        try:
+            pairs.append(PreferencePair.from_row(row, index))
+        except (KeyError, ValueError, TypeError) as error:
+            rejected.append({"source": loaded.source, "line": row["_line"], "reason": str(error)})
+    return pairs, rejected
+
+
+def run_training(
+    request: TrainRequest,
+    data: Path | pa.Table,
+    *,
+    dataset_manifest: dict | None = None,
+    source_name: str = "table",
+) -> TrainOutcome:
+    """Train per ``request`` on ``data`` (a file path or an Arrow table) and write the checkpoint."""
+    out = Path(request.out)
+    loaded = (
+        read_rows(Path(data))
+        if not isinstance(data, pa.Table)
+        else rows_from_table(data, source=source_name, manifest=dataset_manifest)
+    )
+    device = resolve_device(request.device)
+    autocast = torch.bfloat16 if device.type == "cuda" else None
+    attention = "position_ids" if device.type == "cuda" else "4d"
+    workdir = Path(request.workdir) if request.workdir else default_workdir_path()
+    base_path = Path(request.model_path) if request.model_path else build_default_model(workdir)
+    tokenizer_path = Path(loaded.manifest.get("tokenizer_path") or base_path)
+    tokenizer = load_tokenizer(tokenizer_path)
+
+    resume_state = load_trainer_state(out) if request.resume else None
+    base = load_model(base_path, device=device)
+    base_digest = weights_digest(base)
+    if resume_state is not None:
+        model = load_checkpoint_model(out, device=device, trainable=True, base=base if request.lora else None)
+        _log(f"resuming {out} from step {resume_state['step']}")
+    else:
+        torch.manual_seed(request.seed)
+        model = attach_lora(base, request.lora, seed=request.seed) if request.lora else base
+    vocab = model.get_input_embeddings().num_embeddings
+
+    inventory = inventory_for_model(model, FP32_ADAMW)
+    _log(inventory.render())
+
+    def save(state: dict[str, Any]) -> None:
+        save_checkpoint(out, model, state, tokenizer=tokenizer)
+
+    with PeakMemory(device) as peak:
+        if request.objective == "sft":
+            split = split_examples(
+                loaded,
+                capacity=request.capacity,
+                vocab_size=vocab,
+                validation_fraction=request.validation_fraction,
+            )
+            if not split.train:
+                raise ValueError(f"{loaded.source}: no usable training examples ({split.counts()})")
+            counts = split.counts()
+            for rejection in split.rejected[:20]:
+                _log(f"rejected {rejection.source}:{rejection.line}: {rejection.reason}")
+            step = sft_step_function(
+                model,
+                split.train,
+                examples_per_step=request.examples_per_step,
+                micro_batches=request.micro_batches,
+                capacity=request.capacity,
+                normalization=request.normalization,
+                seed=request.seed,
+                attention=attention,
+                autocast_dtype=autocast,
+            )
+            evaluate = (
+                (
+                    lambda: evaluate_masked_loss(
+                        model,
+                        split.validation,
+                        normalization=request.normalization,
+                        capacity=request.capacity,
+                        attention=attention,
+                        autocast_dtype=autocast,
+                    )
+                )
+                if split.validation
+                else None
+            )
+            targets = {
+                "train_targets": _targets(split.train),
+                "validation_targets": _targets(split.validation),
+            }
+            members = [e["key"] for e in split.train]
+            binding_info: dict[str, Any] = {}
+        else:
+            pairs, rejected = _load_pairs(loaded)
+            if not pairs:
+                raise ValueError(f"{loaded.source}: no usable preference pairs ({len(rejected)} rejected)")
+            held = max(1, len(pairs) // 10) if len(pairs) >= 5 else 0
+            train_pairs, val_pairs = pairs[held:], pairs[:held]
+            counts = {
+                "rows_in": len(loaded.rows) + len(loaded.rejected),
+                "train": len(train_pairs),
+                "validation": len(val_pairs),
+                "rejected": len(rejected) + len(loaded.rejected),
+            }
+            binding = ReferenceBinding(
+                reference_weights_digest=weights_digest(model),
+                adapter_config=request.lora.as_dict() if request.lora else None,
+                tokenizer_digest=tokenizer_files_digest(tokenizer_path),
+                template_digest=template_digest(tokenizer.chat_template or ""),
+                truncation=str(loaded.manifest.get("truncation_policy", "none")),
+                dtype=str(autocast or torch.float32),
+            )
+            cache = ReferenceCache(
+                workdir / "cache" / "dpo_reference" / f"{binding.reference_weights_digest[:16]}.json"
+            )
+            cache_stats = cache.precompute(model, pairs, binding, autocast_dtype=autocast)
+            worst = cache.spot_check(
+                model, pairs, binding, sample=request.spot_check, seed=request.seed, autocast_dtype=autocast
+            )
+            reference = cache.sums(pairs, binding)
+            step = dpo_step_function(
+                model,
+                train_pairs,
+                reference[held:],
+                beta=request.beta,
+                pairs_per_step=request.examples_per_step,
+                seed=request.seed,
+                sft_weight=request.sft_weight,
+                autocast_dtype=autocast,
+            )
+            evaluate = (
+                (lambda: pair_accuracy(model, val_pairs, reference[:held], request.beta))
+                if val_pairs
+                else None
+            )
+            targets = {
+                "train_targets": sum(len(p.chosen_selected) + len(p.rejected_selected) for p in train_pairs),
+                "validation_targets": sum(
+                    len(p.chosen_selected) + len(p.rejected_selected) for p in val_pairs
+                ),
+            }
+            members = [p.pair_id for p in train_pairs]
+            binding_info = {
+                "reference_cache": str(cache.path),
+                **cache_stats,
+                "spot_check_max_abs_diff": worst,
+                "binding": asdict(binding),
+            }
+        loop = run_loop(
+            model,
+            step,
+            max_steps=request.max_steps,
+            settings=request.optimizer,
+            eval_fn=evaluate,
+            eval_every=request.eval_every,
+            save_fn=save,
+            save_every=request.save_every,
+            resume_state=resume_state,
+            description=f"train[{request.objective}]",
+        )
+    memory = peak.report(inventory)
+    _log(
+        f"memory: peak {memory['peak_bytes'] / 1e6:.1f} MB ({memory['measured_by']}) vs parameter state "
+        f"{inventory.total / 1e6:.3f} MB"
+    )
+
+    digest = checkpoint_digest(out)
+    manifest = train_manifest.build_manifest(
+        corpus={
+            "dataset_path": loaded.source,
+            "dataset_digest": loaded.digest,
+            "dataset_manifest": loaded.manifest,
+            "corpus_version": loaded.manifest.get("corpus_version"),
+            "member_count": len(members),
+            "members_digest": train_manifest.members_digest(members),
+            "member_ids": sorted(set(members)),
+            "counts": counts,
+        },
+        serialization={
+            "tokenizer_path": str(tokenizer_path),
+            "tokenizer_digest": tokenizer_files_digest(tokenizer_path),
+            "template_digest": template_digest(tokenizer.chat_template or ""),
+            "declared_by_dataset": {
+                k: loaded.manifest.get(k)
+                for k in (
+                    "tokenizer_digest",
+                    "template_digest",
+                    "special_token_ids",
+                    "truncation_policy",
+                    "rationale_mode",
+                )
+            },
+        },
+        prediction_targets={
+            "label_convention": "hf-aligned labels (-100 = context), shifted once in training.loss",
+            "target_policy": loaded.manifest.get("target_policy", "as masked by the dataset"),
+            "dataset_intended_normalization": loaded.manifest.get("intended_normalization"),
+            **targets,
+        },
+        update={
+            "base_model": str(base_path),
+            "base_digest": base_digest,
+            "objective": request.objective,
+            "aggregation": (
+                f"{request.normalization}-averaged, numerators and denominators reduced globally "
+                "across micro-batches and workers before dividing"
+            )
+            if request.objective == "sft"
+            else "mean over pairs of -log sigmoid(beta * margin), pair count reduced globally",
+            "optimizer": request.optimizer.as_dict(),
+            "seeds": {"run": request.seed, "data_order": request.seed},
+            "parameter_artifact": {"kind": "lora", **request.lora.as_dict()}
+            if request.lora
+            else {"kind": "full"},
+            "precision": "bf16 autocast, fp32 master weights" if autocast else "fp32",
+            "attention": f"{model.config._attn_implementation} with {attention} block-diagonal packing, "
+            "positions reset per example",
+            "device": str(device),
+            "max_steps": request.max_steps,
+            "examples_per_step": request.examples_per_step,
+            "micro_batches": request.micro_batches,
+            "capacity": request.capacity,
+            "beta": request.beta if request.objective == "dpo" else None,
+            "sft_weight": request.sft_weight if request.objective == "dpo" else None,
+            "resumed_from": loop.resumed_from,
+            "dpo_reference": binding_info or None,
+        },
+        candidate={
+            "path": str(out),
+            "artifact_digest": digest,
+            "format": "peft adapter + merged/ dense copy" if request.lora else "transformers full checkpoint",
+        },
+        results={
+            "steps": loop.steps,
+            "train_loss_first": loop.losses[0] if loop.losses else None,
+            "train_loss_last": loop.losses[-1] if loop.losses else None,
+            "losses": loop.losses,
+            "validation": loop.validation,
+            "tokens_per_s": loop.tokens_per_s,
+            "memory_inventory": inventory.as_dict(),
+            "memory_measured": memory,
+        },
+    )
+    train_manifest.write_manifest(out, manifest, MANIFEST_NAME)
+    return TrainOutcome(out, digest, request.objective, loop, counts, inventory.as_dict(), memory, manifest)
+
+
+def _targets(examples: list[dict[str, Any]]) -> int:
+    return sum(sum(1 for label in e["labels"][1:] if label != -100) for e in examples)
