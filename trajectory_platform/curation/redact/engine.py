@@ -1,0 +1,155 @@
+"""The three passes over one string, recursing into JSON carried inside strings.
+
+Detection and rewriting are separate so a caller can detect across a whole episode first, fill
+one :class:`SymbolTable`, and then rewrite every string with it (consistent pseudonyms, and
+echoes of a detected secret are replaced even where no detector would fire on their own).
+
+JSON handling: when a string parses as a JSON object or array, each string literal is decoded,
+scanned and rewritten on its own and spliced back re-encoded. Everything between literals
+(braces, commas, whitespace, numbers) is left byte-identical, so the document still parses and
+keeps its layout. Detection also runs over the raw JSON text, where ``"password": "x"`` context
+is visible; values found there with escapes are added in their decoded form too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+
+from trajectory_platform.curation.redact.detectors import find_secrets
+from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.pii import find_pii
+from trajectory_platform.curation.redact.pseudonym import SymbolTable
+
+MAX_JSON_DEPTH = 6
+SHELL_KEYS = frozenset(
+    {"command", "cmd", "script", "shell", "bash", "commands", "shell_command", "bash_command"}
+)
+_ID_KEY = re.compile(r"(?:^|_)id$|Id$|^id$|(?:^|_)ids$")
+_JSON_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NEXT_COLON = re.compile(r"\s*:")
+
+
+@dataclass(frozen=True)
+class Context:
+    """What surrounds a string: a shell command (bare words need the shell-safe form), an id value."""
+
+    shell: bool = False
+    id_value: bool = False
+
+
+def parse_json_container(text: str) -> object | None:
+    """The parsed value when ``text`` is a JSON object or array, else None (cheap first-char test)."""
+    stripped = text.lstrip()
+    if not stripped or stripped[0] not in "{[":
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict | list) else None
+
+
+def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]]:
+    """Each string literal of a valid JSON text with the context its key gives it."""
+    out = []
+    key = ""
+    for match in _JSON_LITERAL.finditer(text):
+        if _NEXT_COLON.match(text, match.end()):
+            key = json.loads(match.group())
+            out.append((match, Context(shell=False, id_value=False)))
+            continue
+        out.append((match, Context(shell=key.lower() in SHELL_KEYS, id_value=bool(_ID_KEY.search(key)))))
+    return out
+
+
+def scan(text: str, config: RedactionConfig, context: Context = Context(), depth: int = 0) -> list[Finding]:
+    """Pass 1 and pass 2 over ``text`` and over every string nested in it as JSON."""
+    if not text:
+        return []
+    local = config if not context.id_value else replace(config, entropy=False)
+    found = find_secrets(text, local)
+    if config.pii:
+        found.extend(find_pii(text, config))
+    if depth >= MAX_JSON_DEPTH or parse_json_container(text) is None:
+        return found
+    for finding in list(found):
+        if "\\" in finding.value:
+            try:
+                decoded = json.loads(f'"{finding.value}"')
+            except ValueError:
+                continue
+            found.append(replace(finding, value=decoded, detector=finding.detector + "+json"))
+    for match, child in _literals(text, context):
+        found.extend(scan(json.loads(match.group()), config, child, depth + 1))
+    return found
+
+
+def _shell_quote_states(text: str, positions: list[int]) -> dict[int, bool]:
+    """For each position, whether it is inside single or double quotes of a shell command."""
+    states: dict[int, bool] = {}
+    quote = ""
+    i = 0
+    for pos in sorted(positions):
+        while i < pos:
+            ch = text[i]
+            if ch == "\\" and quote != "'":
+                i += 2
+                continue
+            if quote and ch == quote:
+                quote = ""
+            elif not quote and ch in "'\"":
+                quote = ch
+            i += 1
+        states[pos] = bool(quote)
+    return states
+
+
+def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: int = 0) -> str:
+    """Pass 3: replace every table value in ``text`` with its pseudonym, keeping JSON valid."""
+    if not text or not table.kinds:
+        return text
+    if depth < MAX_JSON_DEPTH and parse_json_container(text) is not None:
+        pieces = []
+        last = 0
+        for match, child in _literals(text, context):
+            decoded = json.loads(match.group())
+            new = rewrite(decoded, table, child, depth + 1)
+            if new != decoded:
+                pieces.append(text[last : match.start()])
+                pieces.append(json.dumps(new, ensure_ascii="\\u" in match.group()))
+                last = match.end()
+        pieces.append(text[last:])
+        return "".join(pieces)
+    spans = table.occurrences(text)
+    if not spans:
+        return text
+    quoted = _shell_quote_states(text, [start for start, _, _ in spans]) if context.shell else {}
+    pieces = []
+    last = 0
+    for start, end, value in spans:
+        bare = context.shell and not quoted[start]
+        pieces.append(text[last:start])
+        pieces.append(table.replacement(value, bare))
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None = None) -> SymbolTable:
+    """Enter every finding's value into a (new or given) symbol table."""
+    table = table or SymbolTable(salt)
+    for finding in findings:
+        table.add(finding.value, finding.kind)
+    return table
+
+
+def redact_text(
+    text: str, salt: bytes, config: RedactionConfig | None = None, shell: bool = False
+) -> tuple[str, list[Finding]]:
+    """Redact one string (plain text, a shell command, or JSON text); returns text and findings."""
+    config = config or RedactionConfig()
+    context = Context(shell=shell)
+    findings = scan(text, config, context)
+    return rewrite(text, build_table(findings, salt), context), findings

@@ -1,0 +1,47 @@
+"""Value types of the redactor: what was found, and how the redactor is configured."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+DEFAULT_INTERNAL_SUFFIXES = ("internal", "corp", "local", "lan", "intranet")
+"""Host-name suffixes treated as internal infrastructure (pass 2)."""
+
+GENERIC_HOME_USERS = frozenset(
+    {"user", "runner", "ubuntu", "root", "admin", "app", "vscode", "jovyan", "ec2-user", "docker", "node"}
+)
+"""Home-directory names that identify a machine image, not a person; kept as they are."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One sensitive span: where it was (in the string that was scanned) and what it was.
+
+    ``value`` is the exact matched text (never a library's possibly truncated report); ``field``
+    names the record field the string came from, filled by :func:`redact_episode`.
+    """
+
+    kind: str
+    start: int
+    end: int
+    value: str
+    detector: str
+    field: str = ""
+
+
+@dataclass
+class RedactionConfig:
+    """Knobs of the three passes. The defaults are the production settings.
+
+    ``person_names`` is an optional offline NER hook ``text -> [(start, end), ...]``: no model is
+    bundled, so person names are only redacted when one is configured (see
+    :func:`trajectory_platform.curation.redact.pii.load_ner_detector`).
+    """
+
+    internal_suffixes: tuple[str, ...] = DEFAULT_INTERNAL_SUFFIXES
+    entropy: bool = True
+    pii: bool = True
+    min_entropy_length: int = 20
+    generic_home_users: frozenset[str] = GENERIC_HOME_USERS
+    person_names: Callable[[str], list[tuple[int, int]]] | None = field(default=None, repr=False)

@@ -1,0 +1,103 @@
+"""Pass 2: personal data and internal infrastructure.
+
+Low-entropy values that still identify people or private networks: e-mail addresses, phone
+numbers, RFC 1918 / RFC 4193 addresses, internal host names and the user name in a home
+directory path. Person names need a named-entity model; none is bundled, so they are found only
+when :attr:`RedactionConfig.person_names` is set (for example with :func:`load_ner_detector`).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+
+from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+
+_EMAIL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
+_PHONE = re.compile(r"(?:\+\d{1,3}[\s.-]?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\w.-])")
+_IPV4 = re.compile(r"(?:10|172|192)\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w.]*\d)")
+_IPV6_ULA = re.compile(r"f[cd][0-9a-f]{0,2}:[0-9a-f:]*[0-9a-f](?![\w:])", re.IGNORECASE)
+_HOME_USER = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)([A-Za-z0-9._-]{2,32})")
+
+
+@lru_cache(maxsize=16)
+def _internal_host_regex(suffixes: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(s.strip(".")) for s in suffixes)
+    return re.compile(
+        rf"(?<![\w.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{{0,61}}[A-Za-z0-9])?\.)+(?:{alternatives})(?![\w-]|\.\w|\()"
+    )
+
+
+def _private_ip(text: str) -> bool:
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    if address.version == 4:
+        return any(
+            address in ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")
+        )
+    return address in ipaddress.ip_network("fc00::/7")
+
+
+def _standalone(text: str, match: re.Match[str], before: str = "") -> bool:
+    """The match does not continue a longer word or number on its left.
+
+    Checked here rather than with a leading lookbehind, which would stop ``re`` from skipping ahead fast.
+    """
+    start = match.start()
+    return start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_" + before)
+
+
+def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
+    """Every pass-2 span in ``text``; each regex runs only when a cheap substring test allows it."""
+    lower = text.lower()
+    if "@" in text:
+        for match in _EMAIL.finditer(text):
+            if _standalone(text, match, ".+-"):
+                yield Finding("EMAIL", match.start(), match.end(), match.group(), "pii:email")
+    for match in _PHONE.finditer(text):
+        if _standalone(text, match, ".+-"):
+            yield Finding("PHONE", match.start(), match.end(), match.group(), "pii:phone")
+    if "10." in text or "172." in text or "192.168." in text:
+        for match in _IPV4.finditer(text):
+            if _standalone(text, match, ".") and _private_ip(match.group()):
+                yield Finding("PRIVATE_IP", match.start(), match.end(), match.group(), "pii:ip")
+    if ":" in text and ("fc" in lower or "fd" in lower):
+        for match in _IPV6_ULA.finditer(text):
+            if _standalone(text, match, ":") and _private_ip(match.group()):
+                yield Finding("PRIVATE_IP", match.start(), match.end(), match.group(), "pii:ip")
+    if any(f".{suffix.strip('.').lower()}" in lower for suffix in config.internal_suffixes):
+        for match in _internal_host_regex(tuple(config.internal_suffixes)).finditer(text):
+            yield Finding("INTERNAL_HOST", match.start(), match.end(), match.group(), "pii:host")
+    if "/home/" in text or "Users" in text:
+        for match in _HOME_USER.finditer(text):
+            if match.group(1).lower() not in config.generic_home_users:
+                yield Finding("USERNAME", match.start(1), match.end(1), match.group(1), "pii:home")
+    if config.person_names is not None:
+        for start, end in config.person_names(text):
+            yield Finding("PERSON", start, end, text[start:end], "pii:ner")
+
+
+def load_ner_detector(model_dir: str) -> Callable[[str], list[tuple[int, int]]]:
+    """A person-name detector from a local Hugging Face token-classification model directory.
+
+    Offline only (``local_files_only``); returns ``text -> [(start, end)]`` for ``PER`` entities.
+    """
+    from transformers import pipeline
+
+    ner = pipeline(
+        "token-classification",
+        model=model_dir,
+        aggregation_strategy="simple",
+        model_kwargs={"local_files_only": True},
+    )
+
+    def detect(text: str) -> list[tuple[int, int]]:
+        return [
+            (int(e["start"]), int(e["end"])) for e in ner(text) if e.get("entity_group") in ("PER", "PERSON")
+        ]
+
+    return detect

@@ -1,0 +1,113 @@
+"""Pass 3 primitives: the salt, keyed pseudonyms, and the per-episode symbol table.
+
+A pseudonym is ``<REDACTED_{KIND}:{first 12 hex of HMAC-SHA256(salt, value)}>``. Keyed, so the
+same value maps to the same pseudonym everywhere it appears (co-reference survives) while the
+value cannot be recovered or brute-forced without the salt. Where the value was a bare shell
+word, ``<`` and ``>`` would become redirections, so the shell-safe form
+``REDACTED_{KIND}_{hex}`` is used instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+SALT_ENV = "TRAJECTORY_PLATFORM_SALT"
+DEV_SALT = b"trajectory-platform-embedded-dev-salt"
+"""Salt for the embedded, single-machine default only; production sets ``$TRAJECTORY_PLATFORM_SALT``."""
+
+PSEUDONYM_RE = re.compile(r"<REDACTED_([A-Z_]+):([0-9a-f]{12})>|REDACTED_([A-Z_]+?)_([0-9a-f]{12})")
+
+# Higher wins when one value is reported under several kinds: the most specific label is kept.
+_KIND_PRIORITY = {"SECRET": 1, "PASSWORD": 2, "TOKEN": 2, "AUTH_HEADER": 3}
+
+
+def resolve_salt(explicit: str | bytes | None = None, allow_dev_default: bool = False) -> bytes:
+    """The redaction salt: ``explicit``, else ``$TRAJECTORY_PLATFORM_SALT``, else the dev default.
+
+    The dev default is refused unless ``allow_dev_default`` (the embedded run), and its use is
+    announced on stderr without printing any salt.
+    """
+    value = explicit if explicit is not None else os.environ.get(SALT_ENV)
+    if value:
+        return value.encode() if isinstance(value, str) else value
+    if not allow_dev_default:
+        raise RuntimeError(f"no redaction salt: set ${SALT_ENV}")
+    print(f"trajectory-platform: ${SALT_ENV} unset; using the embedded dev salt", file=sys.stderr)
+    return DEV_SALT
+
+
+def pseudonym_digest(salt: bytes, value: str) -> str:
+    """First 12 hex characters of HMAC-SHA256(salt, value)."""
+    return hmac.new(salt, value.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:12]
+
+
+def pseudonym(kind: str, digest: str, shell_bare: bool = False) -> str:
+    """The replacement text for one value."""
+    return f"REDACTED_{kind}_{digest}" if shell_bare else f"<REDACTED_{kind}:{digest}>"
+
+
+def kind_priority(kind: str) -> int:
+    """Rank used to pick one kind per value (vendor formats and PII outrank generic labels)."""
+    return _KIND_PRIORITY.get(kind, 5)
+
+
+@dataclass
+class SymbolTable:
+    """Values to replace in one episode and the one kind each is labelled with.
+
+    Built from every finding of the episode before anything is rewritten, so a secret that is
+    detected in step 3 is also replaced where it is merely echoed in step 7, with the same
+    pseudonym.
+    """
+
+    salt: bytes
+    kinds: dict[str, str] = field(default_factory=dict)
+    _order: list[str] | None = field(default=None, repr=False)
+
+    def add(self, value: str, kind: str) -> None:
+        known = self.kinds.get(value)
+        if known is None or kind_priority(kind) > kind_priority(known):
+            self.kinds[value] = kind
+            self._order = None
+
+    def occurrences(self, text: str) -> list[tuple[int, int, str]]:
+        """Non-overlapping ``(start, end, value)`` of table values in ``text``, longest value first.
+
+        Values shorter than 12 characters count only at alphanumeric boundaries, so a short
+        password does not rewrite the middle of an unrelated word. Plain ``str.find`` keeps this
+        fast: no per-text regex has to be compiled.
+        """
+        if self._order is None:
+            self._order = sorted(self.kinds, key=lambda v: (-len(v), v))
+        taken: list[tuple[int, int, str]] = []
+        for value in self._order:
+            if value not in text:
+                continue
+            start = text.find(value)
+            while start != -1:
+                end = start + len(value)
+                if (len(value) >= 12 or _bounded(text, start, end)) and not any(
+                    start < e and s < end for s, e, _ in taken
+                ):
+                    taken.append((start, end, value))
+                start = text.find(value, start + 1)
+        return sorted(taken)
+
+    def replacement(self, value: str, shell_bare: bool) -> str:
+        return pseudonym(self.kinds[value], pseudonym_digest(self.salt, value), shell_bare)
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """No ASCII letter or digit continues the value on either side (other scripts do not glue words)."""
+    return not (start and _ascii_alnum(text[start - 1]) and _ascii_alnum(text[start])) and not (
+        end < len(text) and _ascii_alnum(text[end]) and _ascii_alnum(text[end - 1])
+    )
+
+
+def _ascii_alnum(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
