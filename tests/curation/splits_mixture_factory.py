@@ -61,7 +61,7 @@ def episode(
             tool_family=tool_family,
             domain=domain,
         ),
-        tools=list(TOOLS),
+        tools=[ToolSpec(**t.__dict__) for t in TOOLS],
         events=events if events is not None else run_events(actions, prompt),
         outcome=Outcome(terminal_status="completed", workspace_diff=diff),
         extra_json=json.dumps(extra) if extra else None,

@@ -85,6 +85,9 @@ class SplitPolicy:
     reserved_domains: tuple[str, ...] | None = None
     n_reserved_tool_families: int = 1
     n_reserved_domains: int = 1
+    pinned: tuple[tuple[str, str], ...] = ()
+    """(family, split) pairs fixed by decision, e.g. a family that backs a public benchmark is always
+    held out; the family's whole closure follows it."""
     seed: int = 0
 
 
@@ -211,19 +214,23 @@ class SplitPlan:
         return REGIME_RENAMED_SCHEMA
 
 
-def _fill(order: list[str], weight: dict[str, int], target: float, taken: set[str]) -> list[str]:
-    """Closures from ``order`` whose total weight comes closest to ``target``; at least one if any is free.
+def _fill(
+    order: list[str], weight: dict[str, int], target: float, taken: set[str], at_least_one: bool
+) -> list[str]:
+    """Free closures from ``order`` whose total weight comes closest to ``target``.
 
-    The first pick is the first closure in ``order`` no heavier than twice the target (else the
-    lightest free one), so a giant closure is never pushed into a small split just for being first.
+    With ``at_least_one`` the first pick is the first closure in ``order`` no heavier than twice the
+    target (else the lightest free one), so a giant closure is never pushed into a small split just
+    for being first; without it a closure is only added when it brings the total closer.
     """
     free = [c for c in order if c not in taken]
-    if not free:
-        return []
-    first = next((c for c in free if weight[c] <= 2 * target), min(free, key=lambda c: weight[c]))
-    chosen, total = [first], weight[first]
+    chosen: list[str] = []
+    total = 0
+    if at_least_one and free:
+        first = next((c for c in free if weight[c] <= 2 * target), min(free, key=lambda c: weight[c]))
+        chosen, total = [first], weight[first]
     for closure_id in free:
-        if closure_id != first and abs(total + weight[closure_id] - target) < abs(total - target):
+        if closure_id not in chosen and abs(total + weight[closure_id] - target) < abs(total - target):
             chosen.append(closure_id)
             total += weight[closure_id]
     taken.update(chosen)
@@ -268,16 +275,26 @@ def plan_splits(
     fractions = policy.train + policy.validation + policy.test
     taken: set[str] = set()
     closure_split: dict[str, str] = {}
-    # Keep the heaviest closure for train when there are enough closures to go round.
-    if len(closures) >= 3:
-        taken.add(max(closures, key=lambda c: (weight[c], _rank(policy.seed, c))))
+    for family, split in policy.pinned:
+        closure_id = closure_of.get(family)
+        if closure_id is None or split not in SPLITS:
+            raise ValueError(f"cannot pin family {family!r} to split {split!r}: unknown family or split")
+        if closure_split.setdefault(closure_id, split) != split:
+            raise ValueError(f"pinned families in {closure_id} ask for two splits")
+        taken.add(closure_id)
+    # Keep the heaviest free closure for train when there are enough closures to go round.
+    free = [c for c in closures if c not in taken]
+    if len(closures) >= 3 and TRAIN not in closure_split.values() and free:
+        taken.add(max(free, key=lambda c: (weight[c], _rank(policy.seed, c))))
     test_order = sorted(closures, key=lambda c: (reserved_weight[c] == 0, _rank(policy.seed, c)))
-    for closure_id in _fill(test_order, weight, total * policy.test / fractions, taken):
-        closure_split[closure_id] = TEST
     val_order = sorted(closures, key=lambda c: (reserved_weight[c] > 0, _rank(policy.seed, c)))
-    if len(closures) >= 3:
-        for closure_id in _fill(val_order, weight, total * policy.validation / fractions, taken):
-            closure_split[closure_id] = VALIDATION
+    for split, share, order in ((TEST, policy.test, test_order), (VALIDATION, policy.validation, val_order)):
+        if split == VALIDATION and len(closures) < 3:
+            continue
+        have = sum(weight[c] for c, s in closure_split.items() if s == split)
+        target = total * share / fractions - have
+        for closure_id in _fill(order, weight, target, taken, at_least_one=have == 0 and share > 0):
+            closure_split[closure_id] = split
     for closure_id in closures:
         closure_split.setdefault(closure_id, TRAIN)
     return SplitPlan(

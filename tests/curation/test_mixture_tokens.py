@@ -1,0 +1,207 @@
+"""Mixture in selected target tokens (napkin math 0.3), dedup, caps, P_inform (eq. 3), anchors."""
+
+from __future__ import annotations
+
+import pytest
+from splits_mixture_factory import candidate
+
+from trajectory_platform.curation.dedup import (
+    dedup_and_cap,
+    fixture_signal,
+    normalize_action,
+    p_inform,
+    refresh_round,
+)
+from trajectory_platform.curation.mixture import (
+    NEGATIVE,
+    PREFERENCE,
+    PRISTINE,
+    RECOVERY,
+    SFT,
+    MixturePolicy,
+    compose_mixture,
+    count_tokens,
+    plan_token_targets,
+    selected_target_tokens,
+    token_shares,
+    trajectory_mix_token_shares,
+)
+from trajectory_platform.curation.splits import TRAIN, SplitAssignment
+from trajectory_platform.traces.record import ToolCall
+
+
+def test_napkin_math_0_3_trajectory_mix_is_not_a_token_mix():
+    shares = trajectory_mix_token_shares(
+        50_000,
+        {PRISTINE: 0.65, RECOVERY: 0.25, NEGATIVE: 0.10},
+        {PRISTINE: 7_200, RECOVERY: 18_500, NEGATIVE: 9_800},
+    )
+    assert round(shares[PRISTINE] * 100, 2) == 45.50
+    assert round(shares[RECOVERY] * 100, 2) == 44.97
+    assert round(shares[NEGATIVE] * 100, 2) == 9.53
+    # Declared 65/25/10 by trajectory violates the token bounds: recovery is 45% of the tokens.
+    assert not 0.20 <= shares[RECOVERY] <= 0.30
+
+
+@pytest.mark.parametrize(("p", "expected"), [(0.05, 0.34), (0.5, 0.99), (0.95, 0.34), (0.0, 0.0), (1.0, 0.0)])
+def test_p_inform_equation_3_k8(p, expected):
+    assert round(p_inform(p, 8), 2) == expected
+
+
+def test_p_inform_rejects_nonsense():
+    with pytest.raises(ValueError):
+        p_inform(1.5, 8)
+
+
+def test_normalized_action_ignores_key_order_spacing_tmpdirs_and_pseudonyms():
+    a = ToolCall("1", "Read_File", '{"file_path": "/tmp/ws123/src/a.py", "limit": 5}')
+    b = ToolCall("2", "read_file", '{"limit":5,"file_path":"/tmp/other9/src/a.py"}')
+    assert normalize_action(a) == normalize_action(b)
+    c = ToolCall("3", "bash", '{"command": "export KEY=<REDACTED_AWS_KEY:0123456789ab>"}')
+    d = ToolCall("4", "bash", '{"command": "export  KEY=<REDACTED_AWS_KEY:ba9876543210>"}')
+    assert normalize_action(c) == normalize_action(d)
+    assert normalize_action(ToolCall("5", "x", "{not json")) == "x(raw:{not json)"
+
+
+def test_dedup_keeps_one_per_sequence_prefers_anchor_and_caps_per_fixture():
+    same = [("read_file", {"file_path": "src/a.py"}), ("run_tests", {})]
+    twins = [candidate(f"twin-{i}", actions=same) for i in range(8)]
+    anchor = candidate("expert", actions=same, extra={"anchor": True})
+    distinct = [candidate(f"d-{i}", actions=[("read_file", {"file_path": f"src/{i}.py"})]) for i in range(6)]
+    pool = [*twins, anchor, *distinct]
+    selections = {s.episode_id: s for s in dedup_and_cap(pool, cap_per_fixture=3)}
+    assert len(selections) == len(pool)  # in = kept + dropped
+    # Eight near-identical passing runs count as one, and that one is the external anchor.
+    assert selections["expert"].kept
+    assert all(
+        not selections[f"twin-{i}"].kept and "expert" in selections[f"twin-{i}"].reason for i in range(8)
+    )
+    kept_distinct = [d.episode_id for d in distinct if selections[d.episode_id].kept]
+    assert len(kept_distinct) == 3  # the cap; the anchor is exempt from it
+    assert all(
+        "cap of 3" in selections[d.episode_id].reason for d in distinct if not selections[d.episode_id].kept
+    )
+
+
+def test_fixture_signal_band_and_diversity():
+    runs = [
+        candidate(f"mid-{i}", fixture_id="fx-mid", role="pristine" if i < 4 else "hard_negative")
+        for i in range(8)
+    ]
+    solved = [candidate(f"easy-{i}", fixture_id="fx-easy", actions=[("run_tests", {})]) for i in range(8)]
+    signals = {s.fixture_id: s for s in fixture_signal([*runs, *solved], k=8)}
+    assert signals["fx-mid"].pass_rate == 0.5 and signals["fx-mid"].in_band
+    assert round(signals["fx-mid"].p_inform, 2) == 0.99
+    assert signals["fx-easy"].pass_rate == 1.0 and not signals["fx-easy"].in_band
+    assert signals["fx-easy"].distinct_sequences == 1  # collapse: eight runs, one strategy
+    assert signals["fx-mid"].distinct_sequences == 8
+
+
+def test_refresh_round_retires_stale_samples_but_never_the_anchor():
+    anchor = candidate("human-demo", fixture_id="fx-1", extra={"anchor": True})
+    old = [candidate("old-1", fixture_id="fx-1"), candidate("old-2", fixture_id="fx-2")]
+    new = [candidate("new-1", fixture_id="fx-1")]
+    corpus, report = refresh_round([anchor, *old], new)
+    ids = [c.episode_id for c in corpus]
+    assert "human-demo" in ids and "old-2" in ids and "new-1" in ids and "old-1" not in ids
+    assert report["retired_stale"] == ["old-1"] and report["anchors"] == 1
+
+
+def test_selected_target_tokens_count_only_selected_assistant_turns():
+    full = candidate("t", actions=[("read_file", {"file_path": "a.py"}), ("run_tests", {})])
+    assistant = [i for i, e in enumerate(full.episode.events) if e.kind == "assistant"]
+    only_last = candidate(
+        "t2", actions=[("read_file", {"file_path": "a.py"}), ("run_tests", {})], target_turns=[assistant[-1]]
+    )
+    assert 0 < selected_target_tokens(only_last) < selected_target_tokens(full)
+    # A target index pointing at an observation or system turn contributes nothing.
+    bogus = candidate("t3", target_turns=[0, 1, 3])
+    assert selected_target_tokens(bogus) == 0
+    # The token measure is a parameter: a counter of characters gives a different, consistent count.
+    assert selected_target_tokens(full, len) > selected_target_tokens(full, count_tokens)
+
+
+def test_hard_negative_counts_through_divergence_plus_two_turns():
+    actions = [("read_file", {"file_path": f"f{i}.py"}) for i in range(6)]
+    neg = candidate("neg", role="hard_negative", actions=actions, t_div=4)
+    whole = candidate("neg-whole", role="hard_negative", actions=actions, t_div=None)
+    assert selected_target_tokens(neg) < selected_target_tokens(whole)
+
+
+def _pool(n_pristine: int, n_recovery: int, n_negative: int) -> list:
+    pool = []
+    for i in range(n_pristine):
+        pool.append(
+            candidate(
+                f"p{i}",
+                role=PRISTINE,
+                fixture_id=f"fx-p{i % 40}",
+                actions=[("read_file", {"file_path": f"p{i}.py"})],
+            )
+        )
+    for i in range(n_recovery):
+        acts = [
+            ("run_tests", {"n": i}),
+            ("read_file", {"file_path": f"r{i}.py"}),
+            ("edit", {"file_path": f"r{i}.py"}),
+        ]
+        pool.append(candidate(f"r{i}", role=RECOVERY, fixture_id=f"fx-r{i % 40}", actions=acts + acts))
+    for i in range(n_negative):
+        pool.append(
+            candidate(
+                f"n{i}",
+                role=NEGATIVE,
+                fixture_id=f"fx-n{i % 40}",
+                actions=[("bash", {"command": f"ls {i}"})] * 3,
+            )
+        )
+    return pool
+
+
+def _all_train(pool) -> list[SplitAssignment]:
+    return [
+        SplitAssignment(c.episode_id, c.fixture_id, "fam", "closure:fam", None, None, TRAIN, None, None, "")
+        for c in pool
+    ]
+
+
+def test_compose_mixture_realizes_shares_inside_bounds_and_routes_negatives_to_preference():
+    pool = _pool(200, 120, 80)
+    mixture = compose_mixture(pool, _all_train(pool), MixturePolicy(cap_per_fixture=10))
+    shares = mixture.token_shares
+    assert 0.60 <= shares[PRISTINE] <= 0.70 and 0.20 <= shares[RECOVERY] <= 0.30
+    assert mixture.within_bounds()
+    assert shares[PRISTINE] == pytest.approx(0.65, abs=0.02) and shares[NEGATIVE] == pytest.approx(
+        0.10, abs=0.02
+    )
+    destinations = {(r.role, r.destination) for r in mixture.rows}
+    assert destinations == {(PRISTINE, SFT), (RECOVERY, SFT), (NEGATIVE, PREFERENCE)}
+    # Trajectory shares differ from token shares: recovery traces are longer.
+    assert mixture.trajectory_shares[RECOVERY] < shares[RECOVERY]
+    summary = mixture.summary()
+    assert summary["considered"] == summary["selected"] + sum(summary["dropped"].values())
+
+
+def test_compose_mixture_accounts_for_non_train_and_unverified_records():
+    pool = _pool(30, 15, 6)
+    extra = [
+        candidate("quarantined", role=None, sink="tamper_quarantine"),
+        candidate("held-out", role=PRISTINE),
+    ]
+    assignments = _all_train(pool + extra[:1]) + [
+        SplitAssignment("held-out", "fx", "fam", "closure:fam", None, None, "test", None, None, "")
+    ]
+    mixture = compose_mixture(pool + extra, assignments)
+    selected = {r.episode_id for r in mixture.rows}
+    assert "quarantined" not in selected and "held-out" not in selected
+    assert mixture.dropped["split test"] == 1
+    assert mixture.considered == len(selected) + sum(mixture.dropped.values())
+
+
+def test_plan_token_targets_scarce_negatives_shift_inside_bounds():
+    targets = plan_token_targets(1000, 200, 50)
+    shares = token_shares(targets)
+    assert 0.60 <= shares[PRISTINE] <= 0.70 and 0.20 <= shares[RECOVERY] <= 0.30
+    assert targets[NEGATIVE] == 50 and targets[RECOVERY] == pytest.approx(200)
+    plentiful = token_shares(plan_token_targets(1000, 1000, 1000))
+    assert plentiful == pytest.approx({PRISTINE: 0.65, RECOVERY: 0.25, NEGATIVE: 0.10})
