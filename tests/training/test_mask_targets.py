@@ -1,0 +1,222 @@
+"""Selected-target masks: recovery conversation, label alignment, rationale, truncation, stats."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+import torch
+from transformers import LlamaConfig, LlamaForCausalLM
+
+from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec
+from trajectory_platform.training.chat_template import END_TURN
+from trajectory_platform.training.masking import (
+    MaskConfig,
+    Misaligned,
+    dilution_factor,
+    label_misalignment,
+    mask_plan,
+    mask_plans,
+    target_share,
+)
+from trajectory_platform.training.packing import IGNORE_INDEX
+from trajectory_platform.training.serialize import plan_examples, select_targets
+from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+
+EDIT_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}, "patch": {"type": "string"}},
+               "required": ["path", "patch"]}
+
+
+def _tool(name: str, description: str, parameters: dict) -> dict:
+    function = {"name": name, "description": description, "parameters": parameters}
+    return {"type": "function", "function": function}
+
+
+def _call(call_id: str, name: str, arguments: str) -> list[dict]:
+    return [{"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}]
+
+
+RECOVERY = {
+    "tools": [
+        _tool("edit_file", "Edit a file.", EDIT_SCHEMA),
+        _tool("show_schema", "Show a schema.", {"type": "object", "properties": {"tool": {}}}),
+    ],
+    "messages": [
+        {"role": "system", "content": "You repair code."},
+        {"role": "user", "content": "Fix the pool leak in src/pool.py"},
+        {"role": "assistant", "content": "", "weight": 0,
+         "tool_calls": _call("c1", "edit_file", '{"file_path": "src/pool.py"}')},
+        {"role": "tool", "tool_call_id": "c1", "content": "refused: missing required argument 'path'"},
+        {"role": "assistant", "content": "Checking the schema.", "weight": 1,
+         "tool_calls": _call("c2", "show_schema", '{"tool": "edit_file"}')},
+        {"role": "tool", "tool_call_id": "c2", "content": "edit_file(path: str, patch: str)"},
+        {"role": "assistant", "content": "",
+         "tool_calls": _call("c3", "edit_file", '{"path": "src/pool.py", "patch": "release()"}')},
+        {"role": "tool", "tool_call_id": "c3", "content": "ok: 3 passed"},
+        {"role": "assistant", "content": "Fixed: the pool now releases connections."},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def tok(tmp_path_factory):
+    return load_tokenizer(build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd"))
+
+
+@pytest.fixture
+def recovery_episode(tmp_path) -> Episode:
+    path = tmp_path / "recovery.jsonl"
+    path.write_text(json.dumps(RECOVERY) + "\n")
+    result = ingest_paths([path])
+    assert len(result.episodes) == 1 and not result.rejects
+    return result.episodes[0]
+
+
+def target_runs(tok, example) -> list[str]:
+    """Decode each maximal run of target positions."""
+    runs = []
+    for is_target, group in itertools.groupby(range(len(example.labels)),
+                                              key=lambda t: example.labels[t] != IGNORE_INDEX):
+        if is_target:
+            runs.append(tok.decode([example.input_ids[t] for t in group]))
+    return runs
+
+
+def test_recovery_targets_are_exactly_the_selected_turns_with_end_tokens(tok, recovery_episode):
+    selection = select_targets(recovery_episode)
+    assert selection.policy == "openai_weight" and selection.indices == {4, 6, 8}
+    [example] = mask_plans(plan_examples(recovery_episode, selection), tok, MaskConfig()).examples
+    assert target_runs(tok, example) == [
+        "Checking the schema."
+        '<|call|>{"name": "show_schema", "arguments": {"tool": "edit_file"}}<|end_call|>' + END_TURN,
+        '<|call|>{"name": "edit_file", "arguments": '
+        '{"path": "src/pool.py", "patch": "release()"}}<|end_call|>' + END_TURN,
+        "Fixed: the pool now releases connections." + END_TURN,
+    ]
+    for span in example.spans:
+        targets = span.target_end - span.target_start
+        if span.kind != "assistant" or span.event_index == 2:
+            assert targets == 0, span  # the refused call, every observation, system and user are context
+    assert label_misalignment(example.input_ids, example.labels) is None
+
+
+def test_without_weights_refused_proposals_are_still_context(tok, recovery_episode):
+    for event in recovery_episode.events:
+        event.weight = None
+    recovery_episode.events[3].status = "refused"
+    selection = select_targets(recovery_episode)
+    assert selection.policy == "all_assistant_except_refused" and selection.indices == {4, 6, 8}
+    # Curation's selection wins, and a tool event is never a target.
+    assert select_targets(recovery_episode, target_turns=[6, 3]).indices == {6}
+
+
+def test_label_convention_single_shift_and_double_shift_detected(tok, recovery_episode):
+    [example] = mask_plans(plan_examples(recovery_episode, select_targets(recovery_episode)), tok,
+                           MaskConfig()).examples
+    double_shifted = example.labels[1:] + [IGNORE_INDEX]
+    assert label_misalignment(example.input_ids, double_shifted) is not None
+    # The model shifts exactly once: its loss equals our manual logits[t-1] -> labels[t] loss.
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+                         num_attention_heads=4, num_key_value_heads=4)
+    model = LlamaForCausalLM(config).eval()
+    ids, labels = torch.tensor([example.input_ids]), torch.tensor([example.labels])
+    with torch.no_grad():
+        out = model(input_ids=ids, labels=labels)
+    manual = torch.nn.functional.cross_entropy(out.logits[0, :-1], labels[0, 1:], ignore_index=IGNORE_INDEX)
+    assert float(out.loss) == pytest.approx(float(manual), rel=1e-5)
+    first_target = example.labels.index(next(lab for lab in example.labels if lab != IGNORE_INDEX))
+    assert tok.convert_ids_to_tokens(example.input_ids[first_target - 1]) == "<|assistant|>"
+
+
+def _episode(events, tools=()) -> Episode:
+    return Episode(episode_id="ep", source_format="native", source_file="t", source_line=1, source_path=None,
+                   partition_date=None, tools=list(tools), events=events)
+
+
+def test_rationale_modes_and_truncated_turns(tok):
+    events = [
+        Event("user", "List the files."),
+        Event("assistant", "", reasoning="Use list_dir first.",
+              tool_calls=[ToolCall("c1", "list_dir", '{"path": "."}')]),
+        Event("tool", "a.py b.py", tool_call_id="c1", status="ok"),
+        Event("assistant", "The files are a.py and", finish_reason="length"),
+    ]
+    episode = _episode(events, [ToolSpec("list_dir", "List.", json.dumps({"type": "object"}))])
+    counts = {}
+    for mode in ("target", "context", "removed"):
+        [example] = mask_plans(plan_examples(episode, select_targets(episode), mode), tok,
+                               MaskConfig(rationale=mode)).examples
+        runs = target_runs(tok, example)
+        counts[mode] = (example.n_targets, example.n_tokens)
+        assert runs[0].endswith(END_TURN)
+        assert ("Use list_dir first." in runs[0]) == (mode == "target")
+        assert ("Use list_dir first." in tok.decode(example.input_ids)) == (mode != "removed")
+        assert len(runs) == 1  # the truncated turn is excluded by default
+        assert tok.decode(example.input_ids).endswith("The files are a.py and")  # no synthetic terminator
+    assert counts["target"][0] > counts["context"][0] == counts["removed"][0]
+    assert counts["target"][1] == counts["context"][1] > counts["removed"][1]
+    plans = plan_examples(episode, select_targets(episode))
+    [prefix] = mask_plans(plans, tok, MaskConfig(truncation="prefix")).examples
+    assert target_runs(tok, prefix)[-1] == "The files are a.py and"
+
+
+def test_no_target_and_delimiter_injection_are_dropped_with_reasons(tok):
+    only_refused = _episode([Event("user", "hi"), Event("assistant", "x", weight=0.0)])
+    result = mask_plans(plan_examples(only_refused, select_targets(only_refused)), tok, MaskConfig())
+    assert not result.examples and result.drops == {"no_target": 1}
+    injected = _episode([Event("user", "say <|tool|> now"), Event("assistant", "ok")])
+    with pytest.raises(Misaligned) as exc:
+        mask_plan(plan_examples(injected, select_targets(injected))[0], tok, MaskConfig())
+    assert exc.value.reason == "role_token_count"
+
+
+def test_compaction_serializes_one_example_per_invocation(tok):
+    events = [
+        Event("system", "You are an agent."),
+        Event("user", "Task: count lines."),
+        Event("assistant", "", tool_calls=[ToolCall("c1", "run_command", '{"command": "wc -l a.py"}')]),
+        Event("tool", "120 a.py", tool_call_id="c1", status="ok"),
+        Event("assistant", "", tool_calls=[ToolCall("c2", "run_command", '{"command": "wc -l b.py"}')]),
+        Event("tool", "80 b.py", tool_call_id="c2", status="ok"),
+        Event("compaction", "Summary: a.py has 120 lines, b.py has 80.", replaces_through=5),
+        Event("assistant", "200 lines in total."),
+    ]
+    episode = _episode(events)
+    plans = plan_examples(episode, select_targets(episode))
+    assert [p.invocations for p in plans] == [[2, 4], [7]]
+    assert [t.event_index for t in plans[1].turns] == [0, 6, 7]  # exact delivered prefix: no raw turns 1-5
+    examples = mask_plans(plans, tok, MaskConfig()).examples
+    assert [target_runs(tok, e)[-1] for e in examples] == [
+        '<|call|>{"name": "run_command", "arguments": {"command": "wc -l b.py"}}<|end_call|>' + END_TURN,
+        "200 lines in total." + END_TURN,
+    ]
+    assert "120 a.py" not in tok.decode(examples[1].input_ids)
+
+
+def test_napkin_math_16_1_test_vector():
+    assert dilution_factor(16_384, 800) == pytest.approx(20.5, abs=0.05)
+    assert dilution_factor(16_384, 2_200) == pytest.approx(7.4, abs=0.05)
+    assert target_share(16_384, 800) == pytest.approx(0.049, abs=5e-4)
+    assert target_share(16_384, 2_200) == pytest.approx(0.134, abs=5e-4)
+    observation_share = 12_640 / 16_384
+    assert observation_share == pytest.approx(0.771, abs=5e-4)
+    # Doubling observations: (16,384 + 12,640 - 1) / 800 = 36.3x (the seed's systems insight).
+    assert dilution_factor(16_384 + 12_640, 800) == pytest.approx(36.3, abs=0.05)
+
+
+def test_cli_writes_jsonl_and_manifest(tmp_path, tok):
+    from trajectory_platform.cli import main
+
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps(RECOVERY) + "\n")
+    out = tmp_path / "o" / "out.jsonl"
+    assert main(["mask", str(src), "--out", str(out), "--tokenizer", tok.name_or_path, "--no-progress"]) == 0
+    [row] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(row["input_ids"]) == len(row["labels"]) and row["n_targets"] > 0
+    manifest = json.loads(Path(f"{out}.manifest.json").read_text())
+    assert Path(manifest["tokenizer_path"]) == Path(tok.name_or_path).resolve()
+    assert manifest["counts"]["examples_out"] == 1 and manifest["rationale_mode"] == "context"

@@ -1,0 +1,87 @@
+"""``trajectory-platform mask IN --out OUT.jsonl``: traces -> input_ids / labels + manifest."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from trajectory_platform.commands import emit_summary, fail
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``mask`` subcommand."""
+    parser = subparsers.add_parser(
+        "mask",
+        help="serialize traces with a chat template and write selected-target masks",
+        description="Render each episode with the tokenizer's own chat template (one example per model "
+        "call where history was compacted, else one transcript), mask everything but the selected "
+        "assistant turns (curation target_turns, else the OpenAI weight field, else every assistant "
+        "turn except refused proposals), verify offsets, and write one JSON object per example "
+        "(example_id, episode_id, split, input_ids, labels, n_tokens, n_targets) to OUT.jsonl plus "
+        "OUT.jsonl.manifest.json. Labels use the Hugging Face convention: aligned with input_ids, "
+        "-100 = no loss. The last stdout line is a JSON summary.",
+    )
+    parser.add_argument("input", type=Path, metavar="IN",
+                        help="native trace JSONL, OpenAI chat JSONL, or an episode Parquet table")
+    parser.add_argument("--out", required=True, type=Path, metavar="OUT.jsonl", help="output JSONL")
+    parser.add_argument("--tokenizer", type=Path, metavar="DIR",
+                        help="a Hugging Face tokenizer directory with a chat template "
+                             "(default: the embedded default tokenizer, built under the workdir)")
+    parser.add_argument("--workdir", type=Path, help="where the default tokenizer is cached")
+    parser.add_argument("--rationale", choices=("context", "target", "removed"), default="context",
+                        help="assistant reasoning is context (default), a target, or removed")
+    parser.add_argument("--truncation", choices=("exclude", "prefix"), default="exclude",
+                        help="a truncated turn is excluded (default) or supervised on its prefix only")
+    parser.add_argument("--max-length", type=int, help="drop (never truncate) longer examples")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Mask, write OUT.jsonl and its manifest, print the summary."""
+    from trajectory_platform.training.dataset_manifest import dataset_manifest
+    from trajectory_platform.training.masked_dataset import build_masked_dataset, read_inputs, to_table
+    from trajectory_platform.training.masking import MaskConfig
+    from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+
+    if not args.input.is_file():
+        return fail(f"{args.input}: no such file")
+    if args.tokenizer is not None and not args.tokenizer.is_dir():
+        return fail(f"{args.tokenizer}: not a tokenizer directory")
+    try:
+        tokenizer_path = args.tokenizer or build_default_tokenizer(args.workdir or Path("workdir"))
+        tokenizer = load_tokenizer(tokenizer_path)
+    except (OSError, ValueError) as exc:
+        return fail(f"cannot load tokenizer {args.tokenizer}: {exc}")
+    inputs, read_rejects = read_inputs(args.input)
+    if not inputs:
+        return fail(f"{args.input}: no readable episodes ({read_rejects or 'empty'})")
+    config = MaskConfig(rationale=args.rationale, truncation=args.truncation, max_length=args.max_length)
+    dataset = build_masked_dataset(inputs, tokenizer, config, progress=not args.no_progress)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    table = to_table(dataset)
+    keep = ("example_id", "episode_id", "split", "input_ids", "labels", "n_tokens", "n_targets")
+    with args.out.open("w", encoding="utf-8") as out:
+        for row in table.select(list(keep)).to_pylist():
+            out.write(json.dumps(row, separators=(",", ":")) + "\n")
+    manifest = dataset_manifest(dataset, tokenizer, tokenizer_path, config, source=str(args.input))
+    manifest["read_rejects"] = read_rejects
+    manifest_path = Path(f"{args.out}.manifest.json")
+    manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    stats = dataset.result.stats.as_dict()
+    emit_summary({
+        **dataset.counts(),
+        "read_rejects": sum(read_rejects.values()),
+        "drop_reasons": dataset.drop_reasons(),
+        "stored_tokens": stats["stored_tokens"],
+        "selected_targets": stats["selected_targets"],
+        "target_share": round(stats["target_share"], 6),
+        "dilution_factor": round(stats["dilution_factor"], 4),
+        "observation_share": round(stats["observation_share"], 6),
+        "expansion_factor": round(dataset.expansion_factor, 4),
+        "out": str(args.out),
+        "manifest": str(manifest_path),
+        "tokenizer_path": str(Path(tokenizer_path).resolve()),
+    })
+    return 0 if dataset.result.examples else 1

@@ -1,0 +1,190 @@
+"""Episodes (with curation's labels) -> verified, token-masked examples: the dataset stage's one call.
+
+Input rows are native episodes, optionally carrying curation's ``target_turns`` (event indices
+selected as targets), ``split`` and ``role``. Every input is accounted for: each episode yields
+examples or a counted reason (``no_invocation``), and each example is kept or dropped with a
+counted reason (see :mod:`trajectory_platform.training.masking`). Derived examples keep their
+episode's split.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from tqdm import tqdm
+from transformers import PreTrainedTokenizerBase
+
+from trajectory_platform.traces.record import Episode, canonical_json
+from trajectory_platform.traces.schema import EPISODE_SCHEMA
+from trajectory_platform.training.masking import MaskConfig, MaskResult, mask_plans
+from trajectory_platform.training.serialize import message_of, plan_examples, select_targets, tool_dict
+
+MASKED_SCHEMA = pa.schema(
+    [
+        pa.field("example_id", pa.string(), nullable=False),
+        pa.field("episode_id", pa.string(), nullable=False),
+        ("split", pa.string()),
+        ("role", pa.string()),
+        ("target_policy", pa.string()),
+        ("per_invocation", pa.bool_()),
+        ("input_ids", pa.list_(pa.int32())),
+        ("labels", pa.list_(pa.int32())),
+        ("n_tokens", pa.int64()),
+        ("n_targets", pa.int64()),
+        ("observation_tokens", pa.int64()),
+        ("invocations", pa.list_(pa.int32())),
+        ("spans_json", pa.string()),
+    ]
+)
+"""One row per example. ``labels`` follow the HF convention (aligned, -100 = no loss)."""
+
+
+@dataclass
+class EpisodeInput:
+    """One episode and the labels curation attached (``None`` = not provided)."""
+
+    episode: Episode
+    target_turns: list[int] | None = None
+    split: str | None = None
+    role: str | None = None
+
+
+@dataclass
+class MaskedDataset:
+    """The masked examples plus everything the manifest and the checks report."""
+
+    result: MaskResult
+    example_labels: dict[str, dict[str, object]] = field(default_factory=dict)
+    episodes_in: int = 0
+    episode_drops: Counter = field(default_factory=Counter)
+    target_policies: Counter = field(default_factory=Counter)
+    per_invocation_episodes: int = 0
+    transcript_tokens: int = 0
+    corpus_digest: str = ""
+
+    @property
+    def expansion_factor(self) -> float:
+        """Stored tokens / tokens of one transcript per episode (1.0 without per-invocation splits)."""
+        return self.result.stats.stored_tokens / self.transcript_tokens if self.transcript_tokens else 1.0
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "episodes_in": self.episodes_in,
+            "episodes_without_examples": sum(self.episode_drops.values()),
+            "examples_out": len(self.result.examples),
+            "examples_dropped": sum(self.result.drops.values()),
+            "per_invocation_episodes": self.per_invocation_episodes,
+        }
+
+    def drop_reasons(self) -> dict[str, int]:
+        merged = self.result.drops + self.episode_drops
+        return dict(sorted(merged.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def inputs_from_table(table: pa.Table) -> list[EpisodeInput]:
+    """Rows of an episode table (``EPISODE_SCHEMA`` columns plus optional label columns)."""
+    inputs = []
+    for row in table.to_pylist():
+        episode = Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names})
+        turns = row.get("target_turns")
+        inputs.append(EpisodeInput(episode, None if turns is None else [int(t) for t in turns],
+                                   row.get("split"), row.get("role")))
+    return inputs
+
+
+def read_inputs(path: str | Path) -> tuple[list[EpisodeInput], dict[str, int]]:
+    """Read native/OpenAI JSONL (through the trace adapters) or a Parquet episode table.
+
+    Returns the inputs and the reader's reject counts by reason (records that could not be read).
+    """
+    path = Path(path)
+    if path.suffix == ".parquet":
+        return inputs_from_table(pq.read_table(path)), {}
+    from trajectory_platform.traces.ingest import ingest_paths
+
+    result = ingest_paths([path])
+    for reject in result.rejects:
+        print(f"{reject.source_file}:{reject.source_line}: {reject.reason}: {reject.detail}", file=sys.stderr)
+    return [EpisodeInput(e) for e in result.episodes], result.reject_reasons()
+
+
+def _transcript_tokens(episode: Episode, tokenizer: PreTrainedTokenizerBase, rationale: str) -> int:
+    """Tokens of the whole episode rendered as one transcript (the expansion factor's baseline)."""
+    last = max(i for i, e in enumerate(episode.events) if e.kind == "assistant")
+    messages = [message_of(e, rationale) for e in episode.events[: last + 1]]
+    tools = [tool_dict(t) for t in episode.tools] or None
+    text = tokenizer.apply_chat_template(messages, tools=tools, tokenize=False)
+    return len(tokenizer(text, add_special_tokens=False)["input_ids"])
+
+
+def corpus_digest(inputs: Sequence[EpisodeInput]) -> str:
+    """sha256 over the inputs (episode content and labels): the corpus version a manifest names."""
+    digest = hashlib.sha256()
+    for item in inputs:
+        payload = {"episode": item.episode.to_dict(), "target_turns": item.target_turns, "split": item.split,
+                   "role": item.role}
+        digest.update(canonical_json(payload).encode("utf-8") + b"\n")
+    return digest.hexdigest()
+
+
+def build_masked_dataset(inputs: Sequence[EpisodeInput], tokenizer: PreTrainedTokenizerBase,
+                         config: MaskConfig | None = None, *, progress: bool = False) -> MaskedDataset:
+    """Serialize, mask and verify every input episode (see the module docstring)."""
+    config = config or MaskConfig()
+    dataset = MaskedDataset(result=MaskResult(), episodes_in=len(inputs), corpus_digest=corpus_digest(inputs))
+    for item in tqdm(inputs, desc="mask", unit="episode", disable=not progress, file=sys.stderr):
+        episode = item.episode
+        if not any(e.kind == "assistant" for e in episode.events):
+            dataset.episode_drops["no_invocation"] += 1
+            continue
+        selection = select_targets(episode, item.target_turns)
+        dataset.target_policies[selection.policy] += 1
+        plans = plan_examples(episode, selection, config.rationale)
+        before = len(dataset.result.examples)
+        mask_plans(plans, tokenizer, config, dataset.result)
+        kept = dataset.result.examples[before:]
+        if len(plans) > 1:
+            dataset.per_invocation_episodes += 1
+            dataset.transcript_tokens += _transcript_tokens(episode, tokenizer, config.rationale)
+        else:
+            dataset.transcript_tokens += sum(e.n_tokens for e in kept)
+        for example in kept:
+            dataset.example_labels[example.example_id] = {
+                "split": item.split, "role": item.role, "target_policy": selection.policy,
+                "per_invocation": len(plans) > 1,
+            }
+    return dataset
+
+
+def to_table(dataset: MaskedDataset) -> pa.Table:
+    """The ``MASKED_SCHEMA`` table, ordered by episode then example index (deterministic)."""
+    def order(example):
+        return (example.episode_id, int(example.example_id.rsplit("#", 1)[1]))
+
+    rows = []
+    for example in sorted(dataset.result.examples, key=order):
+        labels = dataset.example_labels[example.example_id]
+        rows.append({
+            "example_id": example.example_id,
+            "episode_id": example.episode_id,
+            "split": labels["split"],
+            "role": labels["role"],
+            "target_policy": labels["target_policy"],
+            "per_invocation": labels["per_invocation"],
+            "input_ids": example.input_ids,
+            "labels": example.labels,
+            "n_tokens": example.n_tokens,
+            "n_targets": example.n_targets,
+            "observation_tokens": example.observation_tokens,
+            "invocations": example.invocations,
+            "spans_json": json.dumps(example.spans_as_dicts(), separators=(",", ":")),
+        })
+    return pa.Table.from_pylist(rows, schema=MASKED_SCHEMA)

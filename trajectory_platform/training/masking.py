@@ -1,0 +1,286 @@
+"""Selected-target masks over rendered examples (fine-tuning 16.4), verified, never patched.
+
+Each :class:`~trajectory_platform.training.serialize.ExamplePlan` is rendered **once** with the
+tokenizer's own chat template and tokenized once with offsets. Turn spans are then found in the
+token array itself -- every message starts with its role token, so message k spans from the k-th
+role token to the next -- which keeps the work linear in the conversation length (no per-turn
+re-render, the quadratic pattern of some trainers).
+
+Labels follow the Hugging Face convention: aligned with ``input_ids``, ``-100`` = no loss, and the
+model shifts once internally. A selected assistant turn's target is its body after the role label
+(the role label is supplied by the runtime as the generation prompt), through its authentic
+``eos`` terminator; rationale is target, context or removed as declared; a turn recorded as truncated
+is excluded (default) or supervised on its prefix only, and never gets a synthetic terminator.
+
+Verification, per example (a failure drops the example with a counted reason):
+
+- ``role_token_count``: the role tokens found do not match the turns (a role delimiter inside
+  content, or a template that does not open every message with its role token);
+- ``role_token_mismatch``: a span opens with another role's token;
+- ``offsets``: a span's token offsets do not tile its characters exactly (a token straddles a
+  boundary);
+- ``decode_check``: a span does not decode to its rendered characters, or lost its content;
+- ``terminator``: a complete selected turn does not end with exactly one eos token;
+- ``no_target``: N_active = 0 after masking;
+- ``over_max_length``: longer than the declared maximum (never truncated silently).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from transformers import PreTrainedTokenizerBase
+
+from trajectory_platform.training import chat_template as ct
+from trajectory_platform.training.packing import IGNORE_INDEX
+from trajectory_platform.training.serialize import (
+    OBSERVATION_KINDS,
+    RATIONALE_MODES,
+    TRUNCATION_POLICIES,
+    ExamplePlan,
+)
+
+
+@dataclass(frozen=True)
+class MaskConfig:
+    """The declared policies a dataset is built under (recorded in its manifest)."""
+
+    rationale: str = "context"
+    truncation: str = "exclude"
+    max_length: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.rationale not in RATIONALE_MODES:
+            raise ValueError(f"rationale must be one of {RATIONALE_MODES}")
+        if self.truncation not in TRUNCATION_POLICIES:
+            raise ValueError(f"truncation must be one of {TRUNCATION_POLICIES}")
+
+
+@dataclass
+class Span:
+    """One rendered turn in token coordinates; ``target_*`` is the supervised sub-range (or empty)."""
+
+    event_index: int | None
+    kind: str
+    start: int
+    end: int
+    target_start: int
+    target_end: int
+
+
+@dataclass
+class MaskedExample:
+    """One verified training example."""
+
+    example_id: str
+    episode_id: str
+    input_ids: list[int]
+    labels: list[int]
+    spans: list[Span]
+    invocations: list[int]
+    rationale_tokens: int = 0
+
+    @property
+    def n_tokens(self) -> int:
+        return len(self.input_ids)
+
+    @property
+    def n_targets(self) -> int:
+        return sum(label != IGNORE_INDEX for label in self.labels)
+
+    @property
+    def observation_tokens(self) -> int:
+        return sum(s.end - s.start for s in self.spans if s.kind in OBSERVATION_KINDS)
+
+    def spans_as_dicts(self) -> list[dict[str, Any]]:
+        return [asdict(s) for s in self.spans]
+
+
+class Misaligned(Exception):
+    """An example that failed verification; ``reason`` is the counted drop reason."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass
+class TokenIds:
+    """The special-token ids masking relies on, resolved once per tokenizer."""
+
+    roles: dict[int, str]
+    eos: int
+    reasoning_close: int
+
+    @classmethod
+    def of(cls, tokenizer: PreTrainedTokenizerBase) -> TokenIds:
+        def one(token: str) -> int:
+            ids = tokenizer.convert_tokens_to_ids([token])
+            if not ids or ids[0] is None or ids[0] == tokenizer.unk_token_id:
+                raise ValueError(f"tokenizer {tokenizer.name_or_path} lacks the token {token}")
+            return ids[0]
+
+        roles = {one(token): role for role, token in ct.ROLE_TOKENS.items()}
+        return cls(roles=roles, eos=tokenizer.eos_token_id, reasoning_close=one(ct.REASONING_CLOSE))
+
+
+def render(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase) -> str:
+    """The example's text, rendered once with the tokenizer's own chat template."""
+    return tokenizer.apply_chat_template(
+        [t.message for t in plan.turns], tools=plan.tools or None, tokenize=False
+    )
+
+
+def _check_span(text: str, ids: list[int], offsets: list[tuple[int, int]], start: int, end: int,
+                tokenizer: PreTrainedTokenizerBase, content: str) -> None:
+    # Byte-level tokens may share a multi-byte character inside a span, so inside it offsets may
+    # overlap but never leave a gap; at the span's start no earlier token may reach into it.
+    if start > 0 and offsets[start - 1][1] > offsets[start][0]:
+        raise Misaligned("offsets", f"token {start - 1} straddles the span boundary at token {start}")
+    for t in range(start + 1, end):
+        if offsets[t][0] > offsets[t - 1][1]:
+            raise Misaligned("offsets", f"gap before token {t} at char {offsets[t][0]}")
+    chars = text[offsets[start][0]: offsets[end - 1][1]]
+    decoded = tokenizer.decode(ids[start:end], skip_special_tokens=False, clean_up_tokenization_spaces=False)
+    if decoded != chars or (content and content not in decoded):
+        raise Misaligned("decode_check", f"tokens {start}:{end} decode to {decoded[:60]!r}")
+
+
+def mask_plan(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: MaskConfig,
+              token_ids: TokenIds | None = None) -> MaskedExample:
+    """Render, tokenize, locate spans, verify and mask one example; raises :class:`Misaligned`."""
+    token_ids = token_ids or TokenIds.of(tokenizer)
+    text = render(plan, tokenizer)
+    encoding = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+    ids: list[int] = encoding["input_ids"]
+    offsets: list[tuple[int, int]] = [tuple(o) for o in encoding["offset_mapping"]]
+    if config.max_length is not None and len(ids) > config.max_length:
+        raise Misaligned("over_max_length", f"{len(ids)} tokens > {config.max_length}")
+    starts = [t for t, tok in enumerate(ids) if tok in token_ids.roles]
+    if len(starts) != len(plan.turns):
+        raise Misaligned("role_token_count", f"{len(starts)} role tokens for {len(plan.turns)} turns")
+    labels = [IGNORE_INDEX] * len(ids)
+    spans: list[Span] = []
+    rationale_tokens = 0
+    for k, turn in enumerate(plan.turns):
+        start, end = starts[k], (starts[k + 1] if k + 1 < len(starts) else len(ids))
+        if token_ids.roles[ids[start]] != turn.message["role"]:
+            raise Misaligned("role_token_mismatch", f"turn {k} is {turn.message['role']}, token says "
+                                                    f"{token_ids.roles[ids[start]]}")
+        _check_span(text, ids, offsets, start, end, tokenizer, turn.message.get("content") or "")
+        target_start = target_end = start
+        if turn.kind == "assistant":
+            body = ids[start + 1: end]
+            complete = bool(body) and body[-1] == token_ids.eos and body.count(token_ids.eos) == 1
+            if not turn.truncated and not complete:
+                raise Misaligned("terminator", f"turn {k} does not end with exactly one eos")
+            if turn.truncated and token_ids.eos in body:
+                raise Misaligned("terminator", f"truncated turn {k} carries an eos")
+            after_reasoning = start + 1
+            if turn.message.get("reasoning_content"):
+                after_reasoning = start + 1 + body.index(token_ids.reasoning_close) + 1
+                rationale_tokens += after_reasoning - start - 1
+            if turn.target and (not turn.truncated or config.truncation == "prefix"):
+                target_start = start + 1 if config.rationale == "target" else after_reasoning
+                target_end = end
+        for t in range(target_start, target_end):
+            labels[t] = ids[t]
+        spans.append(Span(turn.event_index, turn.kind, start, end, target_start, target_end))
+    if labels[0] != IGNORE_INDEX:
+        raise Misaligned("first_position_target", "position 0 has no preceding prediction")
+    example = MaskedExample(plan.example_id, plan.episode_id, ids, labels, spans, list(plan.invocations),
+                            rationale_tokens)
+    if example.n_targets == 0:
+        raise Misaligned("no_target", "N_active = 0: no selected target survives masking")
+    return example
+
+
+def label_misalignment(input_ids: list[int], labels: list[int]) -> int | None:
+    """First position whose label is neither ``-100`` nor the token at that position, else ``None``.
+
+    Labels are aligned with ``input_ids`` and the model shifts once; a loader that shifts them
+    itself (a double shift) makes every target disagree with its own position, which this finds.
+    """
+    if len(input_ids) != len(labels):
+        return min(len(input_ids), len(labels))
+    return next((t for t, (tok, lab) in enumerate(zip(input_ids, labels, strict=True))
+                 if lab != IGNORE_INDEX and lab != tok), None)
+
+
+@dataclass
+class DatasetStats:
+    """Token accounting of a masked dataset (notebook 16.1 quantities, summed over examples)."""
+
+    examples: int = 0
+    stored_tokens: int = 0
+    selected_targets: int = 0
+    observation_tokens: int = 0
+    rationale_tokens: int = 0
+    prediction_terms: int = 0
+
+    def add(self, example: MaskedExample) -> None:
+        self.examples += 1
+        self.stored_tokens += example.n_tokens
+        self.selected_targets += example.n_targets
+        self.observation_tokens += example.observation_tokens
+        self.rationale_tokens += example.rationale_tokens
+        self.prediction_terms += example.n_tokens - 1
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "examples": self.examples,
+            "stored_tokens": self.stored_tokens,
+            "selected_targets": self.selected_targets,
+            "target_share": target_share(self.stored_tokens, self.selected_targets),
+            "dilution_factor": dilution_factor(self.stored_tokens, self.selected_targets, self.examples),
+            "observation_tokens": self.observation_tokens,
+            "observation_share": self.observation_tokens / self.stored_tokens if self.stored_tokens else 0.0,
+            "rationale_tokens": self.rationale_tokens,
+        }
+
+
+def target_share(stored_tokens: int, selected_targets: int) -> float:
+    """N_active / T: the fraction of stored positions that carry a target."""
+    return selected_targets / stored_tokens if stored_tokens else 0.0
+
+
+def dilution_factor(stored_tokens: int, selected_targets: int, examples: int = 1) -> float:
+    """(T - 1) / N_active: how much an unmasked causal loss would shrink each target's weight.
+
+    Summed over ``examples`` (each loses its first position to the missing preceding prediction).
+    """
+    return (stored_tokens - examples) / selected_targets if selected_targets else float("inf")
+
+
+@dataclass
+class MaskResult:
+    """Examples kept, drops by reason (with the first detail per reason), and stats."""
+
+    examples: list[MaskedExample] = field(default_factory=list)
+    drops: Counter = field(default_factory=Counter)
+    drop_details: dict[str, str] = field(default_factory=dict)
+    stats: DatasetStats = field(default_factory=DatasetStats)
+
+    def add_drop(self, reason: str, detail: str) -> None:
+        self.drops[reason] += 1
+        self.drop_details.setdefault(reason, detail)
+
+
+def mask_plans(plans: Iterable[ExamplePlan], tokenizer: PreTrainedTokenizerBase, config: MaskConfig,
+               result: MaskResult | None = None) -> MaskResult:
+    """Mask every plan; misaligned examples are dropped and counted, never patched."""
+    result = result or MaskResult()
+    token_ids = TokenIds.of(tokenizer)
+    for plan in plans:
+        try:
+            example = mask_plan(plan, tokenizer, config, token_ids)
+        except Misaligned as exc:
+            result.add_drop(exc.reason, f"{plan.example_id}: {exc.detail}")
+            continue
+        result.examples.append(example)
+        result.stats.add(example)
+    return result

@@ -1,0 +1,191 @@
+"""From an episode to the message sequences a model actually saw (fine-tuning 16.3).
+
+Two decisions live here, both before any tokenization:
+
+- **which responses are targets** (:func:`select_targets`): curation's per-turn selection
+  (``target_turns``) when the row carries it; else the OpenAI fine-tuning ``weight`` field
+  (assistant messages with weight 1 or no weight are targets, weight 0 are context); else every
+  assistant turn except proposals the runtime refused. Observations, system and user text,
+  refusals and compaction summaries are never targets.
+- **which example each response lands in** (:func:`plan_examples`): each model call's delivered
+  prefix is reconstructed from its delivered-input manifest (``messages_json`` or
+  ``event_indices``), or, without one, from the event log with compacted turns removed. Calls whose
+  prefix extends the previous example (append-only history) share that example, so an
+  uncompacted episode is one transcript; a compaction or pruning starts a new example holding that
+  call's exact delivered prefix. This stores the (T+1)/2 blow-up only where the runtime actually
+  rewrote history.
+
+Observations stay in recorded arrival order (parallel replies are never re-sorted).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
+
+RATIONALE_MODES = ("target", "context", "removed")
+TRUNCATION_POLICIES = ("exclude", "prefix")
+TRUNCATED_FINISH_REASONS = frozenset({"length", "max_tokens", "truncated"})
+OBSERVATION_KINDS = frozenset({"tool", "refusal"})
+
+
+@dataclass
+class Turn:
+    """One message of an example: what the template renders and what the mask needs to know."""
+
+    message: dict[str, Any]
+    kind: str
+    event_index: int | None
+    target: bool = False
+    truncated: bool = False
+    key: tuple = ()
+
+
+@dataclass
+class ExamplePlan:
+    """One training example before tokenization: the turns, the tools, which calls it answers."""
+
+    episode_id: str
+    example_index: int
+    tools: list[dict[str, Any]]
+    turns: list[Turn] = field(default_factory=list)
+    invocations: list[int] = field(default_factory=list)
+
+    @property
+    def example_id(self) -> str:
+        return f"{self.episode_id}#{self.example_index}"
+
+
+@dataclass
+class TargetSelection:
+    """The assistant event indices selected as targets, and which policy selected them."""
+
+    indices: set[int]
+    policy: str
+
+
+def is_truncated(event: Event) -> bool:
+    """A response the trace records as cut off (it has no authentic terminator)."""
+    return event.kind == "assistant" and (event.finish_reason or "").lower() in TRUNCATED_FINISH_REASONS
+
+
+def refused_proposals(episode: Episode) -> set[int]:
+    """Assistant events with a call the runtime refused before dispatch."""
+    refused_ids = {
+        e.tool_call_id
+        for e in episode.events
+        if e.tool_call_id and (e.kind == "refusal" or (e.kind == "tool" and e.status == "refused"))
+    }
+    return {
+        i
+        for i, e in enumerate(episode.events)
+        if e.kind == "assistant" and any(c.id in refused_ids for c in e.tool_calls if c.id)
+    }
+
+
+def select_targets(episode: Episode, target_turns: Sequence[int] | None = None) -> TargetSelection:
+    """Apply the declared target policy (module docstring); only assistant events can be targets."""
+    assistant = {i for i, e in enumerate(episode.events) if e.kind == "assistant"}
+    if target_turns is not None:
+        return TargetSelection({int(i) for i in target_turns} & assistant, "curation_target_turns")
+    if any(episode.events[i].weight is not None for i in assistant):
+        chosen = {i for i in assistant if episode.events[i].weight is None or episode.events[i].weight > 0}
+        return TargetSelection(chosen, "openai_weight")
+    return TargetSelection(assistant - refused_proposals(episode), "all_assistant_except_refused")
+
+
+def tool_dict(tool: Any) -> dict[str, Any]:
+    """A :class:`ToolSpec` in the OpenAI ``tools`` shape chat templates expect."""
+    parameters = json.loads(tool.parameters_json) if tool.parameters_json else {}
+    function = {"name": tool.name, "description": tool.description or "", "parameters": parameters}
+    return {"type": "function", "function": function}
+
+
+def message_of(event: Event, rationale: str) -> dict[str, Any]:
+    """The chat-template message for one event (refusals render as tool-role observations)."""
+    if event.kind == "assistant":
+        message: dict[str, Any] = {"role": "assistant", "content": event.content or ""}
+        if event.tool_calls:
+            message["tool_calls"] = [
+                {"id": c.id, "type": "function",
+                 "function": {"name": c.name or "", "arguments": "" if c.arguments is None else c.arguments}}
+                for c in event.tool_calls
+            ]
+        if event.reasoning and rationale != "removed":
+            message["reasoning_content"] = event.reasoning
+        if is_truncated(event):
+            message["truncated"] = True
+        return message
+    if event.kind in OBSERVATION_KINDS:
+        return {"role": "tool", "content": event.content or "", "tool_call_id": event.tool_call_id}
+    role = "system" if event.kind == "compaction" else event.kind
+    return {"role": role, "content": event.content or ""}
+
+
+def _event_of_dict(data: dict[str, Any]) -> Event:
+    calls = [ToolCall(**c) for c in data.get("tool_calls") or []]
+    known = {k: v for k, v in data.items() if k in Event.__dataclass_fields__ and k != "tool_calls"}
+    return Event(**known, tool_calls=calls)
+
+
+def _replaced_by_compaction(episode: Episode, before: int) -> set[int]:
+    """Events that a compaction earlier than ``before`` removed from later calls' input."""
+    replaced: set[int] = set()
+    for c, event in enumerate(episode.events[:before]):
+        if event.kind == "compaction" and event.replaces_through is not None:
+            through = min(event.replaces_through + 1, c)
+            replaced |= {j for j in range(through) if episode.events[j].kind != "system"}
+    return replaced
+
+
+def delivered_prefix(episode: Episode, response: int, rationale: str) -> list[Turn]:
+    """What the call that produced event ``response`` saw, as turns (all context)."""
+    manifest = next((d for d in episode.delivered_inputs if d.response_event_index == response), None)
+    if manifest is not None and manifest.messages_json:
+        events = [_event_of_dict(m) for m in json.loads(manifest.messages_json)]
+        return [
+            Turn(message_of(e, rationale), e.kind, None, key=("m", canonical_json(message_of(e, rationale))))
+            for e in events
+        ]
+    if manifest is not None and manifest.event_indices is not None:
+        indices = list(manifest.event_indices)
+    else:
+        replaced = _replaced_by_compaction(episode, response)
+        indices = [j for j in range(response) if j not in replaced]
+    events = episode.events
+    return [Turn(message_of(events[j], rationale), events[j].kind, j, key=("e", j)) for j in indices]
+
+
+def plan_examples(
+    episode: Episode, selection: TargetSelection, rationale: str = "context"
+) -> list[ExamplePlan]:
+    """Group the episode's model calls into examples (module docstring); targets marked per turn.
+
+    Every response is a target at most once: only a call's own answer can be a target, and a later
+    example that repeats an earlier response in its prefix holds it as context.
+    """
+    if rationale not in RATIONALE_MODES:
+        raise ValueError(f"rationale must be one of {RATIONALE_MODES}, got {rationale!r}")
+    tools = [tool_dict(t) for t in episode.tools]
+    plans: list[ExamplePlan] = []
+    for response, event in enumerate(episode.events):
+        if event.kind != "assistant":
+            continue
+        prefix = delivered_prefix(episode, response, rationale)
+        selected = response in selection.indices
+        answer = Turn(message_of(event, rationale), "assistant", response, target=selected,
+                      truncated=is_truncated(event), key=("e", response))
+        current = plans[-1] if plans else None
+        keys = [t.key for t in current.turns] if current else []
+        if current is not None and [t.key for t in prefix[: len(keys)]] == keys:
+            current.turns.extend(prefix[len(keys):])
+        else:
+            current = ExamplePlan(episode.episode_id, len(plans), tools, turns=prefix)
+            plans.append(current)
+        current.turns.append(answer)
+        current.invocations.append(response)
+    return plans
