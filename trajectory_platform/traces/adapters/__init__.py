@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.base import Adapter, SourceFile
+from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
+from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
 from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
 from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
+from trajectory_platform.traces.adapters.otel import OTelAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
 from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
 from trajectory_platform.traces.adapters.toolbench import ToolBenchAdapter
@@ -30,6 +34,10 @@ ADAPTERS: dict[str, Adapter] = {
         ToolBenchAdapter(),
         FireActAdapter(),
         MiniSweAgentAdapter(),
+        OTelAdapter(),
+        InspectAdapter(),
+        ClaudeCodeAdapter(),
+        AnthropicAdapter(),
         OpenAIAdapter(),
     )
 }

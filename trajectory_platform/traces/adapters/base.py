@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from trajectory_platform.traces.record import Episode, Event, canonical_json
+from trajectory_platform.traces.record import DeliveredInput, Episode, Event, canonical_json
 
 
 class RecordError(Exception):
@@ -188,6 +188,24 @@ def arguments_text(arguments: Any) -> str | None:
 def events_json(events: list[Event]) -> str:
     """Delivered messages kept verbatim, as a canonical JSON list of event dicts."""
     return canonical_json([dataclasses.asdict(event) for event in events])
+
+
+def _event_key(event: Event) -> tuple:
+    calls = tuple((c.id, c.name, c.arguments) for c in event.tool_calls)
+    return (event.kind, event.content, event.tool_call_id, calls)
+
+
+def delivered_input(
+    call_index: int, delivered: list[Event], events: list[Event], response: int | None
+) -> DeliveredInput:
+    """The manifest of one model call: indices of the episode prefix it saw when it saw exactly that
+    prefix, else the delivered messages verbatim, marked ``compacted`` (not the full history)."""
+    prefix = events[: len(delivered)]
+    if len(prefix) == len(delivered) and all(
+        _event_key(a) == _event_key(b) for a, b in zip(prefix, delivered, strict=True)
+    ):
+        return DeliveredInput(call_index, response, event_indices=list(range(len(delivered))))
+    return DeliveredInput(call_index, response, messages_json=events_json(delivered), compacted=True)
 
 
 def adapter_episode_id(fmt: str, own_id: Any, record_value: Any) -> str:

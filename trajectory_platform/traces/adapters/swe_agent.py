@@ -22,7 +22,7 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     RecordError,
     SourceFile,
-    events_json,
+    delivered_input,
     expect,
     optional_str,
     text_of,
@@ -94,10 +94,6 @@ def events_of_history(history: Any, where: str) -> list[Event]:
     return events
 
 
-def _same(a: Event, b: Event) -> bool:
-    return (a.kind, a.content, a.tool_call_id) == (b.kind, b.content, b.tool_call_id)
-
-
 def delivered_inputs_of(events: list[Event], steps: list[Any]) -> list[DeliveredInput]:
     """One manifest per step that recorded its ``messages``; the n-th step produced the n-th
     assistant event of the history."""
@@ -108,13 +104,7 @@ def delivered_inputs_of(events: list[Event], steps: list[Any]) -> list[Delivered
             continue
         delivered = events_of_history(step["messages"], f"trajectory[{call_index}].messages")
         response = assistant_indices[call_index] if call_index < len(assistant_indices) else None
-        prefix = events[: len(delivered)]
-        if len(prefix) == len(delivered) and all(_same(a, b) for a, b in zip(prefix, delivered, strict=True)):
-            manifests.append(DeliveredInput(call_index, response, event_indices=list(range(len(delivered)))))
-        else:
-            manifests.append(
-                DeliveredInput(call_index, response, messages_json=events_json(delivered), compacted=True)
-            )
+        manifests.append(delivered_input(call_index, delivered, events, response))
     return manifests
 
 

@@ -24,7 +24,7 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     RecordError,
     SourceFile,
-    events_json,
+    delivered_input,
     expect,
     frame_json,
 )
@@ -155,12 +155,10 @@ def _final_answer(raw: Any) -> str | None:
 
 
 def _delivered(events: list[Event], calls: list[Any]) -> list[DeliveredInput]:
+    """``train_messages[i]`` = what call ``i`` saw, then its reply."""
     manifests = []
     for index, messages in enumerate(calls):
         seen = events_of_messages(messages, f"answer_generation.train_messages[{index}]")
-        prompt = seen[:-1]
-        if seen == events[: len(seen)]:
-            manifests.append(DeliveredInput(index, len(prompt), event_indices=list(range(len(prompt)))))
-        else:
-            manifests.append(DeliveredInput(index, None, messages_json=events_json(prompt)))
+        response = len(seen) - 1 if seen[-1:] == events[len(seen) - 1 : len(seen)] else None
+        manifests.append(delivered_input(index, seen[:-1], events, response))
     return manifests

@@ -1,0 +1,172 @@
+"""Anthropic Messages: ``{"system", "messages": [{"role", "content": [blocks]}], "tools": [...]}``.
+
+Blocks: ``text``; ``thinking`` / ``redacted_thinking`` (-> the assistant event's ``reasoning``);
+``tool_use`` (-> a tool call, ``input`` kept as canonical JSON); ``tool_result`` with
+``is_error`` (-> a tool event, status ``error`` when set). Parallel results come back grouped in
+ONE user turn; each becomes its own tool event, in the order recorded (never re-sorted). Text in
+the same user turn becomes a user event at its position. The block conversion is shared with
+Claude Code session logs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    adapter_episode_id,
+    arguments_text,
+    expect,
+    optional_str,
+    text_of,
+)
+from trajectory_platform.traces.adapters.openai import extra_of
+from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
+
+ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use"}
+REDACTED = "[redacted thinking]"
+
+
+def _has_anthropic_blocks(messages: Any) -> bool:
+    if not isinstance(messages, list):
+        return False
+    return any(
+        isinstance(m, dict)
+        and isinstance(m.get("content"), list)
+        and any(isinstance(b, dict) and b.get("type") in ANTHROPIC_BLOCKS for b in m["content"])
+        for m in messages
+    )
+
+
+def assistant_event(content: Any, where: str) -> Event:
+    """One assistant message: text, reasoning and tool calls in block order."""
+    if not isinstance(content, list):
+        return Event(kind="assistant", content=text_of(content, where))
+    event = Event(kind="assistant")
+    texts, thoughts = [], []
+    for index, block in enumerate(content):
+        at = f"{where}[{index}]"
+        expect(block, dict, at)
+        kind = block.get("type")
+        if kind == "text":
+            texts.append(expect(block.get("text", ""), str, f"{at}.text"))
+        elif kind == "thinking":
+            thoughts.append(expect(block.get("thinking", ""), str, f"{at}.thinking"))
+        elif kind == "redacted_thinking":
+            thoughts.append(REDACTED)
+        elif kind in ("tool_use", "server_tool_use"):
+            event.tool_calls.append(
+                ToolCall(
+                    id=optional_str(block.get("id"), f"{at}.id"),
+                    name=optional_str(block.get("name"), f"{at}.name"),
+                    arguments=arguments_text(block.get("input")),
+                )
+            )
+        else:
+            texts.append(f"[{kind}]")
+    event.content = "\n".join(texts) if texts else None
+    event.reasoning = "\n".join(thoughts) if thoughts else None
+    return event
+
+
+def user_events(content: Any, where: str) -> list[Event]:
+    """One user message: tool results (each its own event) and text, in block order."""
+    if not isinstance(content, list):
+        return [Event(kind="user", content=text_of(content, where))]
+    events: list[Event] = []
+    for index, block in enumerate(content):
+        at = f"{where}[{index}]"
+        expect(block, dict, at)
+        if block.get("type") == "tool_result":
+            is_error = block.get("is_error")
+            events.append(
+                Event(
+                    kind="tool",
+                    content=text_of(block.get("content"), f"{at}.content"),
+                    tool_call_id=optional_str(block.get("tool_use_id"), f"{at}.tool_use_id"),
+                    status="error" if is_error else "ok",
+                )
+            )
+            continue
+        text = text_of([block], at)
+        if events and events[-1].kind == "user":
+            events[-1].content = f"{events[-1].content}\n{text}"
+        else:
+            events.append(Event(kind="user", content=text))
+    return events
+
+
+def events_of_message(message: Any, where: str) -> list[Event]:
+    """Convert one Messages-API message (``user`` or ``assistant``)."""
+    expect(message, dict, where)
+    role = message.get("role")
+    if role == "assistant":
+        event = assistant_event(message.get("content"), f"{where}.content")
+        event.finish_reason = optional_str(message.get("stop_reason"), f"{where}.stop_reason")
+        usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
+        event.input_tokens = usage.get("input_tokens")
+        event.output_tokens = usage.get("output_tokens")
+        return [event]
+    if role == "user":
+        return user_events(message.get("content"), f"{where}.content")
+    if role == "system":
+        return [Event(kind="system", content=text_of(message.get("content"), f"{where}.content"))]
+    raise RecordError("unknown role", f"{where}.role is {role!r}; expected user or assistant")
+
+
+def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
+    """``tools``: ``{"name", "description", "input_schema"}``."""
+    expect(raw, list, where)
+    specs = []
+    for index, tool in enumerate(raw):
+        expect(tool, dict, f"{where}[{index}]")
+        schema = tool.get("input_schema")
+        specs.append(
+            ToolSpec(
+                name=expect(tool.get("name"), str, f"{where}[{index}].name"),
+                description=optional_str(tool.get("description"), f"{where}[{index}].description"),
+                parameters_json=None if schema is None else canonical_json(schema),
+            )
+        )
+    return specs
+
+
+class AnthropicAdapter(Adapter):
+    """A Messages request/conversation per record (JSONL line, array element or document)."""
+
+    name = "anthropic"
+    SAMPLING = ("temperature", "top_p", "top_k", "max_tokens")
+    CONSUMED = ("id", "system", "messages", "tools", "model", *SAMPLING)
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        if isinstance(sample, list) and sample:
+            sample = sample[0]
+        if not isinstance(sample, dict) or not isinstance(sample.get("messages"), list):
+            return False
+        tools = sample.get("tools")
+        has_schema = isinstance(tools, list) and any(
+            isinstance(t, dict) and "input_schema" in t for t in tools
+        )
+        return has_schema or _has_anthropic_blocks(sample["messages"])
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        value = expect(record.value, dict, "record")
+        own_id = optional_str(value.get("id"), "id")
+        episode = self.new_episode(record, src, adapter_episode_id(self.name, own_id, value))
+        if value.get("system") is not None:
+            episode.events.append(Event(kind="system", content=text_of(value["system"], "system")))
+        messages = expect(value.get("messages"), list, "messages")
+        for index, message in enumerate(messages):
+            episode.events.extend(events_of_message(message, f"messages[{index}]"))
+        if value.get("tools") is not None:
+            episode.tools = tool_specs_of(value["tools"], "tools")
+        episode.lineage.model = optional_str(value.get("model"), "model")
+        sampling = {k: value[k] for k in self.SAMPLING if k in value}
+        episode.lineage.sampling_params_json = canonical_json(sampling) if sampling else None
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        episode.extra_json = extra_of(value, self.CONSUMED)
+        return episode

@@ -1,0 +1,119 @@
+"""Claude Code session logs: JSONL, one line per entry (``type`` user / assistant / summary / ...),
+each carrying an Anthropic ``message`` and the ``sessionId`` it belongs to.
+
+A record is one session: every readable line sharing a ``sessionId`` (a line that cannot be read
+is its own record, rejected). Assistant lines written for the same API response (same
+``message.id``) are merged into one assistant event, so parallel tool calls stay one turn. A
+``summary`` line is a compaction: it becomes a ``compaction`` event replacing the conversation
+through the entry its ``leafUuid`` names. Sidechain lines (sub-agent transcripts) and runtime
+lines (``system``, hooks, snapshots) were never shown to this conversation's model; they are
+counted in ``extra_json`` instead of becoming events.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.anthropic import assistant_event, events_of_message
+from trajectory_platform.traces.adapters.base import (
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    expect,
+    optional_str,
+)
+from trajectory_platform.traces.record import Episode, Event, canonical_json
+
+ENTRY_TYPES = ("user", "assistant")
+
+
+class ClaudeCodeAdapter(Adapter):
+    """``~/.claude/projects/<project>/<session>.jsonl``."""
+
+    name = "claude-code"
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        return (
+            isinstance(sample, dict)
+            and "sessionId" in sample
+            and sample.get("type") in (*ENTRY_TYPES, "summary", "system")
+        )
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        lines = [RawRecord(1, None, value=src.document[0])] if src.is_document else list(src.lines())
+        sessions: dict[str, list[RawRecord]] = {}
+        orphans: list[RawRecord] = []
+        for record in lines:
+            if record.error is not None:
+                yield record
+            elif isinstance(record.value, dict) and record.value.get("type") == "summary":
+                orphans.append(record)
+            elif isinstance(record.value, dict) and isinstance(record.value.get("sessionId"), str):
+                sessions.setdefault(record.value["sessionId"], []).append(record)
+            else:
+                yield RawRecord(
+                    record.line, None, error=RecordError("missing field", "entry has no sessionId")
+                )
+        for summary in orphans:  # summaries name a leaf entry, not a session
+            leaf = summary.value.get("leafUuid")
+            owner = next(
+                (sid for sid, recs in sessions.items() if any(r.value.get("uuid") == leaf for r in recs)),
+                None,
+            )
+            if owner is None:
+                yield RawRecord(
+                    summary.line, None, error=RecordError("orphan summary", f"leafUuid {leaf!r} not found")
+                )
+            else:
+                sessions[owner].append(summary)
+        for session_id, records in sessions.items():
+            records.sort(key=lambda r: r.line or 0)
+            yield RawRecord(
+                records[0].line, f"sessionId={session_id}", value={"session": session_id, "lines": records}
+            )
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        episode = self.new_episode(record, src, f"{self.name}:{record.value['session']}")
+        index_of_uuid: dict[str, int] = {}
+        skipped: Counter[str] = Counter()
+        last_message_id: str | None = None
+        for line in record.value["lines"]:
+            entry = expect(line.value, dict, f"line {line.line}")
+            kind = entry.get("type")
+            if entry.get("isSidechain") or kind not in (*ENTRY_TYPES, "summary"):
+                skipped["sidechain" if entry.get("isSidechain") else str(kind)] += 1
+                continue
+            if kind == "summary":
+                through = index_of_uuid.get(entry.get("leafUuid"))
+                summary = optional_str(entry.get("summary"), f"line {line.line}.summary")
+                episode.events.append(Event(kind="compaction", content=summary, replaces_through=through))
+                continue
+            message = expect(entry.get("message"), dict, f"line {line.line}.message")
+            stamp = optional_str(entry.get("timestamp"), f"line {line.line}.timestamp")
+            message_id = message.get("id") if kind == "assistant" else None
+            previous = episode.events[-1] if episode.events else None
+            if message_id and message_id == last_message_id and previous is not None:
+                merged = assistant_event(message.get("content"), f"line {line.line}.message.content")
+                previous.tool_calls.extend(merged.tool_calls)
+                previous.content = "\n".join(t for t in (previous.content, merged.content) if t) or None
+                previous.reasoning = "\n".join(t for t in (previous.reasoning, merged.reasoning) if t) or None
+            else:
+                for event in events_of_message(message, f"line {line.line}.message"):
+                    event.timestamp = stamp
+                    episode.events.append(event)
+                if kind == "assistant":
+                    episode.lineage.model = episode.lineage.model or message.get("model")
+            last_message_id = message_id
+            if isinstance(entry.get("uuid"), str):
+                index_of_uuid[entry["uuid"]] = len(episode.events) - 1
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        first = record.value["lines"][0].value
+        extra = {"cwd": first.get("cwd"), "version": first.get("version")}
+        if skipped:
+            extra["skipped_entries"] = dict(sorted(skipped.items()))
+        episode.extra_json = canonical_json(extra)
+        return episode

@@ -1,0 +1,385 @@
+"""OpenTelemetry GenAI spans exported as OTLP/JSON (``{"resourceSpans": [...]}``, as a document or
+one export request per JSONL line). A record is one trace: all spans sharing a ``traceId``.
+
+Two layouts of the GenAI semantic conventions are read into one internal message shape:
+
+- conventions <= 1.36, event per message: span events ``gen_ai.system.message``,
+  ``gen_ai.user.message``, ``gen_ai.assistant.message``, ``gen_ai.tool.message`` (the input) and
+  ``gen_ai.choice`` (the output), their body fields (``content``, ``tool_calls``, ``id``,
+  ``message``, ``finish_reason``) carried as event attributes;
+- newer conventions: span attributes ``gen_ai.input.messages`` / ``gen_ai.output.messages`` /
+  ``gen_ai.system_instructions`` (JSON; parts ``text``, ``reasoning``, ``tool_call``,
+  ``tool_call_response``) and ``gen_ai.tool.definitions``.
+
+Spans are read in start-time order. Each model-call span is one delivered input; its new input
+messages and its output extend the episode. ``execute_tool`` spans give the order in which calls
+actually ran and their status (span status ERROR -> ``error``): each becomes the tool event for
+its ``gen_ai.tool.call.id``, and a later input message answering the same id only fills in its
+content. An input that does not extend the previous call's input + output (history was
+rewritten) is kept verbatim as a compacted delivered input.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    arguments_text,
+    events_json,
+)
+from trajectory_platform.traces.record import (
+    DeliveredInput,
+    Episode,
+    Event,
+    ToolCall,
+    ToolSpec,
+    canonical_json,
+)
+
+EVENT_ROLES = {
+    "gen_ai.system.message": "system",
+    "gen_ai.user.message": "user",
+    "gen_ai.assistant.message": "assistant",
+    "gen_ai.tool.message": "tool",
+}
+CHOICE_EVENT = "gen_ai.choice"
+STATUS_ERROR = (2, "2", "STATUS_CODE_ERROR")
+SAMPLING_KEYS = (
+    "temperature",
+    "top_p",
+    "top_k",
+    "max_tokens",
+    "seed",
+    "frequency_penalty",
+    "presence_penalty",
+)
+
+
+def any_value(value: Any) -> Any:
+    """Decode an OTLP/JSON ``AnyValue`` (``intValue`` is a string in OTLP/JSON)."""
+    if not isinstance(value, dict):
+        return value
+    if "stringValue" in value:
+        return value["stringValue"]
+    if "intValue" in value:
+        return int(value["intValue"])
+    if "doubleValue" in value:
+        return float(value["doubleValue"])
+    if "boolValue" in value:
+        return bool(value["boolValue"])
+    if "arrayValue" in value:
+        return [any_value(v) for v in (value["arrayValue"] or {}).get("values", [])]
+    if "kvlistValue" in value:
+        return attributes_of((value["kvlistValue"] or {}).get("values", []))
+    return None
+
+
+def attributes_of(raw: Any) -> dict[str, Any]:
+    """OTLP ``[{"key", "value": AnyValue}]`` -> plain dict."""
+    if not isinstance(raw, list):
+        return {}
+    return {a["key"]: any_value(a.get("value")) for a in raw if isinstance(a, dict) and "key" in a}
+
+
+def _json_attr(value: Any) -> Any:
+    """GenAI structured attributes are JSON strings; tolerate already-structured values."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise RecordError("malformed JSON", f"GenAI attribute is not valid JSON: {exc.msg}") from exc
+    return value
+
+
+@dataclass
+class Message:
+    """Layout-independent message: what both convention versions can say."""
+
+    role: str
+    text: str | None = None
+    reasoning: str | None = None
+    calls: list[ToolCall] = field(default_factory=list)
+    call_id: str | None = None
+    finish_reason: str | None = None
+
+    def key(self) -> tuple:
+        return (self.role, self.text, self.call_id, tuple((c.id, c.name, c.arguments) for c in self.calls))
+
+
+def _text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return canonical_json(value)
+
+
+def message_of_parts(raw: dict[str, Any]) -> Message:
+    """A newer-layout ChatMessage / OutputMessage (``role`` + ``parts``)."""
+    role = raw.get("role")
+    if role not in ("system", "user", "assistant", "tool"):
+        raise RecordError("unknown role", f"GenAI message role {role!r}")
+    message = Message(role=role, finish_reason=raw.get("finish_reason"))
+    texts, thoughts = [], []
+    for part in raw.get("parts") or []:
+        kind = part.get("type")
+        if kind == "text":
+            texts.append(part.get("content") or "")
+        elif kind == "reasoning":
+            thoughts.append(part.get("content") or "")
+        elif kind == "tool_call":
+            message.calls.append(
+                ToolCall(part.get("id"), part.get("name"), arguments_text(part.get("arguments")))
+            )
+        elif kind == "tool_call_response":
+            message.role, message.call_id = "tool", part.get("id")
+            texts.append(_text(part.get("response")) or "")
+        else:
+            texts.append(f"[{kind}]")
+    message.text = "\n".join(texts) if texts else None
+    message.reasoning = "\n".join(thoughts) if thoughts else None
+    return message
+
+
+def message_of_event(name: str, attrs: dict[str, Any]) -> Message:
+    """An event-per-message span event (conventions <= 1.36)."""
+    body = attrs
+    if name == CHOICE_EVENT:
+        inner = _json_attr(attrs.get("message")) or {}
+        body = {**inner, "finish_reason": attrs.get("finish_reason")}
+        role = "assistant"
+    else:
+        role = EVENT_ROLES[name]
+    calls = []
+    for raw in _json_attr(body.get("tool_calls")) or []:
+        function = raw.get("function") or {}
+        calls.append(ToolCall(raw.get("id"), function.get("name"), arguments_text(function.get("arguments"))))
+    return Message(
+        role=role,
+        text=_text(_json_attr(body.get("content")) if role != "tool" else body.get("content")),
+        calls=calls,
+        call_id=body.get("id") if role == "tool" else None,
+        finish_reason=body.get("finish_reason"),
+    )
+
+
+@dataclass
+class Span:
+    attrs: dict[str, Any]
+    start: int
+    order: int
+    raw: dict[str, Any]
+
+    @property
+    def operation(self) -> str | None:
+        return self.attrs.get("gen_ai.operation.name")
+
+    @property
+    def timestamp(self) -> str | None:
+        """Start time as ISO-8601 UTC (OTLP records Unix nanoseconds)."""
+        if not self.start:
+            return None
+        return dt.datetime.fromtimestamp(self.start / 1e9, tz=dt.UTC).isoformat()
+
+    @property
+    def failed(self) -> bool:
+        return (self.raw.get("status") or {}).get("code") in STATUS_ERROR
+
+    def io(self) -> tuple[list[Message], list[Message]] | None:
+        """(input, output) messages of a model-call span in either layout, else ``None``."""
+        if "gen_ai.input.messages" in self.attrs or "gen_ai.output.messages" in self.attrs:
+            system = [
+                Message("system", text=_text(p.get("content")) if p.get("type") == "text" else None)
+                for p in _json_attr(self.attrs.get("gen_ai.system_instructions")) or []
+            ]
+            inputs = [message_of_parts(m) for m in _json_attr(self.attrs.get("gen_ai.input.messages")) or []]
+            outputs = [
+                message_of_parts(m) for m in _json_attr(self.attrs.get("gen_ai.output.messages")) or []
+            ]
+            return system + inputs, outputs
+        events = [e for e in self.raw.get("events") or [] if e.get("name") in (*EVENT_ROLES, CHOICE_EVENT)]
+        if not events:
+            return None
+        messages = [message_of_event(e["name"], attributes_of(e.get("attributes"))) for e in events]
+        names = [e["name"] for e in events]
+        return (
+            [m for m, n in zip(messages, names, strict=True) if n != CHOICE_EVENT],
+            [m for m, n in zip(messages, names, strict=True) if n == CHOICE_EVENT],
+        )
+
+
+def spans_by_trace(documents: list[Any]) -> dict[str, list[Span]]:
+    """Group every span of the export requests by trace id, keeping file order as a tiebreak."""
+    traces: dict[str, list[Span]] = defaultdict(list)
+    order = 0
+    for doc in documents:
+        for resource in doc.get("resourceSpans") or []:
+            for scope in resource.get("scopeSpans") or []:
+                for span in scope.get("spans") or []:
+                    attrs = attributes_of(span.get("attributes"))
+                    start = int(span.get("startTimeUnixNano") or 0)
+                    traces[str(span.get("traceId"))].append(Span(attrs, start, order, span))
+                    order += 1
+    return traces
+
+
+class OTelAdapter(Adapter):
+    """OTLP/JSON trace exports with GenAI spans."""
+
+    name = "otel"
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        return isinstance(sample, dict) and isinstance(sample.get("resourceSpans"), list)
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        documents = []
+        lines = [RawRecord(None, "$", value=src.document[0])] if src.is_document else list(src.lines())
+        for record in lines:
+            if record.error is not None or not isinstance(record.value, dict):
+                yield (
+                    record
+                    if record.error
+                    else RawRecord(
+                        record.line,
+                        record.json_path,
+                        error=RecordError("wrong type", "export is not an object"),
+                    )
+                )
+            else:
+                documents.append(record.value)
+        for trace_id, spans in sorted(spans_by_trace(documents).items()):
+            yield RawRecord(None, f"traceId={trace_id}", value={"trace_id": trace_id, "spans": spans})
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        trace_id, spans = (
+            record.value["trace_id"],
+            sorted(record.value["spans"], key=lambda s: (s.start, s.order)),
+        )
+        episode = self.new_episode(record, src, f"{self.name}:{trace_id}")
+        builder = _Builder(episode)
+        for span in spans:
+            if span.operation == "execute_tool":
+                builder.tool_span(span)
+            elif (io := span.io()) is not None:
+                builder.model_span(span, *io)
+        if not any(s.io() is not None for s in spans):
+            raise RecordError("no GenAI messages", f"trace {trace_id} has no model-call span with messages")
+        root = next((s for s in spans if not s.raw.get("parentSpanId")), spans[0])
+        if root.failed:
+            episode.outcome.terminal_status = "error"
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        return episode
+
+
+class _Builder:
+    """Extends one episode span by span (see the module docstring for the rules)."""
+
+    def __init__(self, episode: Episode) -> None:
+        self.episode = episode
+        self.by_call_id: dict[str, int] = {}
+        self.previous: list[tuple] = []
+        self.previous_indices: list[int] | None = []
+
+    def _append(self, event: Event) -> int:
+        self.episode.events.append(event)
+        return len(self.episode.events) - 1
+
+    def tool_span(self, span: Span) -> None:
+        call_id = span.attrs.get("gen_ai.tool.call.id")
+        result = span.attrs.get("gen_ai.tool.call.result")
+        event = Event(
+            kind="tool",
+            content=_text(result),
+            tool_call_id=call_id,
+            tool_name=span.attrs.get("gen_ai.tool.name"),
+            status="error" if span.failed else "ok",
+            timestamp=span.timestamp,
+        )
+        if span.failed and event.content is None:
+            event.content = (span.raw.get("status") or {}).get("message") or span.attrs.get("error.type")
+        index = self._append(event)
+        if call_id:
+            self.by_call_id[call_id] = index
+
+    def model_span(self, span: Span, inputs: list[Message], outputs: list[Message]) -> None:
+        keys = [m.key() for m in inputs]
+        extends = keys[: len(self.previous)] == self.previous
+        fresh = inputs[len(self.previous) :] if extends else _since_last_assistant(inputs)
+        fresh_indices = [self._input_event(m) for m in fresh]
+        output_indices = []
+        for message in outputs:
+            event = _event_of(message)
+            event.input_tokens = span.attrs.get("gen_ai.usage.input_tokens")
+            event.output_tokens = span.attrs.get("gen_ai.usage.output_tokens")
+            event.timestamp = span.timestamp
+            output_indices.append(self._append(event))
+        manifest = DeliveredInput(
+            len(self.episode.delivered_inputs), output_indices[0] if output_indices else None
+        )
+        exact = extends and self.previous_indices is not None
+        if exact:
+            manifest.event_indices = [*self.previous_indices, *fresh_indices]
+        else:
+            manifest.messages_json = events_json([_event_of(m) for m in inputs])
+            manifest.compacted = True
+        self.episode.delivered_inputs.append(manifest)
+        self.previous = keys + [m.key() for m in outputs]
+        self.previous_indices = [*manifest.event_indices, *output_indices] if exact else None
+        self._lineage(span)
+
+    def _input_event(self, message: Message) -> int:
+        if message.role == "tool" and message.call_id in self.by_call_id:
+            index = self.by_call_id[message.call_id]
+            existing = self.episode.events[index]
+            existing.content = existing.content if existing.content is not None else message.text
+            return index
+        index = self._append(_event_of(message))
+        if message.role == "tool" and message.call_id:
+            self.by_call_id[message.call_id] = index
+        return index
+
+    def _lineage(self, span: Span) -> None:
+        lineage = self.episode.lineage
+        lineage.model = (
+            lineage.model or span.attrs.get("gen_ai.response.model") or span.attrs.get("gen_ai.request.model")
+        )
+        sampling = {
+            k: span.attrs[f"gen_ai.request.{k}"] for k in SAMPLING_KEYS if f"gen_ai.request.{k}" in span.attrs
+        }
+        if sampling and lineage.sampling_params_json is None:
+            lineage.sampling_params_json = canonical_json(sampling)
+        definitions = span.attrs.get("gen_ai.tool.definitions")
+        if definitions and not self.episode.tools:
+            for tool in _json_attr(definitions) or []:
+                parameters = tool.get("parameters")
+                self.episode.tools.append(
+                    ToolSpec(
+                        name=tool.get("name"),
+                        description=tool.get("description"),
+                        parameters_json=None if parameters is None else canonical_json(parameters),
+                    )
+                )
+
+
+def _since_last_assistant(inputs: list[Message]) -> list[Message]:
+    last = max((i for i, m in enumerate(inputs) if m.role == "assistant"), default=-1)
+    return inputs[last + 1 :]
+
+
+def _event_of(message: Message) -> Event:
+    return Event(
+        kind=message.role,
+        content=message.text,
+        reasoning=message.reasoning,
+        tool_calls=list(message.calls),
+        tool_call_id=message.call_id,
+        finish_reason=message.finish_reason,
+    )
