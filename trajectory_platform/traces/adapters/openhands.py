@@ -6,7 +6,8 @@ observations (``observation`` with ``cause`` = the action id). Actions produced 
 response share ``tool_call_metadata.model_response.id`` and become ONE assistant event with
 several tool calls in recorded order (fine-tuning 16.3.2: parallel calls are never re-sorted).
 Observations keep their exit code (``extras.metadata.exit_code``, or the older top-level
-``exit_code``); ``<response clipped>`` marks a truncated observation; an ``error`` observation
+``exit_code``); ``<response clipped>`` marks a truncated observation and a leading ``ERROR:`` line
+a failed editor command; an ``error`` observation
 without a tool call is the runtime refusing a malformed call (schema violation) and becomes a
 ``refusal`` event. State-change bookkeeping events (``agent_state_changed``, ``null``,
 ``change_agent_state``, ``recall`` requests) carry no conversation content and are skipped.
@@ -31,6 +32,8 @@ from trajectory_platform.traces.record import Episode, Event, ToolCall, canonica
 
 BOOKKEEPING = {"agent_state_changed", "null", "change_agent_state", "recall", "condensation_request"}
 CLIPPED = "<response clipped>"
+EDITOR_ERROR = "ERROR:\n"
+"""How the OpenHands file editor reports a failed command inside an otherwise normal observation."""
 MAX_ITERATIONS = "maximum iteration"
 
 
@@ -167,6 +170,8 @@ class OpenHandsAdapter(Adapter):
             event.status = "error"
             if not event.tool_call_id:
                 event.kind, event.status, event.tool_name = "refusal", "refused", None
+        elif content and content.startswith(EDITOR_ERROR):
+            event.status = "error"
         elif content and CLIPPED in content:
             event.status = "truncated"
         elif event.exit_code is not None:

@@ -73,12 +73,10 @@ def _event_of(message: Any, where: str, after_action: bool) -> Event:
         if not calls and action and action.strip():
             calls = [ToolCall(id=None, name=action.strip().split()[0], arguments=action)]
         return Event(kind="assistant", content=content, reasoning=message.get("thought"), tool_calls=calls)
-    is_observation = message.get("message_type") == "observation" or (role == "user" and after_action)
-    if role == "tool" or (role == "user" and is_observation):
+    if role == "tool" or (role == "user" and after_action):
         ids = message.get("tool_call_ids") or [None]
-        return Event(
-            kind="tool", content=content, tool_call_id=optional_str(ids[0], f"{where}.tool_call_ids")
-        )
+        call_id = optional_str(ids[0], f"{where}.tool_call_ids")
+        return Event(kind="tool", content=content, tool_call_id=call_id)
     if role in ("system", "user"):
         return Event(kind=role, content=content, name="demonstration" if message.get("is_demo") else None)
     raise RecordError("unknown role", f"{where}.role is {role!r}")

@@ -8,8 +8,8 @@
   Thought / Action / Action Input nodes become assistant turns and observations.
 
 Calls use the legacy ``function_call`` format (no call ids). An observation is an error when its
-JSON ``error`` field is non-empty. ``Finish`` with ``give_answer`` completes the episode;
-``give_up_and_restart`` abandons it.
+JSON ``error`` field is non-empty, refused when that error says the tool does not exist.
+``Finish`` with ``give_answer`` completes the episode; ``give_up_and_restart`` abandons it.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from trajectory_platform.traces.adapters.base import (
 from trajectory_platform.traces.adapters.openai import events_of_messages, tool_specs_of
 from trajectory_platform.traces.record import DeliveredInput, Episode, Event, ToolCall, canonical_json
 
+UNDECLARED = "No such function name"
+"""The ToolBench runtime's answer to a call of a tool that was not delivered: refused, not run."""
 FINISH_STATUS = {"give_answer": "completed", "give_up": "abandoned", "give_up_and_restart": "abandoned"}
 
 
@@ -43,7 +45,10 @@ def _mark_observations(events: list[Event]) -> None:
         except json.JSONDecodeError:
             payload = None
         error = payload.get("error") if isinstance(payload, dict) else None
-        event.status = "error" if error else "ok"
+        if not error:
+            event.status = "ok"
+        else:
+            event.status = "refused" if str(error).startswith(UNDECLARED) else "error"
 
 
 def _leaf_paths(node: dict[str, Any], where: str) -> Iterator[tuple[str, list[dict[str, Any]]]]:
@@ -95,16 +100,17 @@ class ToolBenchAdapter(Adapter):
                 None, "$", error=RecordError("missing field", "no train_messages and no search tree")
             )
             return
-        for path, nodes in _leaf_paths(tree, "tree.tree"):
-            yield RawRecord(None, path, value={"answer_generation": generation, "path_nodes": nodes})
+        for leaf, (path, nodes) in enumerate(_leaf_paths(tree, "tree.tree")):
+            value = {"answer_generation": generation, "path_nodes": nodes, "leaf": leaf}
+            yield RawRecord(None, path, value=value)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
         generation = expect(value.get("answer_generation"), dict, "answer_generation")
         group = src.path.parent.name
         own_id = f"{group}/{src.path.name.removesuffix('.json')}"
-        if record.json_path not in (None, "$"):
-            own_id += f"@{record.json_path}"
+        if "leaf" in value:
+            own_id += f"@leaf-{value['leaf']}"
         episode = self.new_episode(record, src, f"{self.name}:{own_id}")
         episode.tools = tool_specs_of(generation.get("function") or [], "answer_generation.function")
         episode.task.prompt = generation.get("query")
