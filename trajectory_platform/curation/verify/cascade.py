@@ -36,7 +36,12 @@ from trajectory_platform.curation.verify.ledger import Ledger, StageCost
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
-from trajectory_platform.curation.verify.triage import refusal_rates, triage_episode, triage_report
+from trajectory_platform.curation.verify.triage import (
+    TriageVerdict,
+    refusal_rates,
+    triage_episode,
+    triage_report,
+)
 from trajectory_platform.curation.verify.verdicts import (
     REJECT_SINK,
     STAGES,
@@ -76,7 +81,21 @@ class CascadeResult:
 
     def counts(self, attribute: str) -> dict[str, int]:
         """Episodes per sink (``"sink"``) or per role (``"role"``), sorted by name."""
-        return dict(sorted(Counter(str(getattr(v, attribute)) for v in self.verdicts).items()))
+        counts = Counter(getattr(v, attribute) for v in self.verdicts)
+        return dict(sorted((str(k), n) for k, n in counts.items() if k is not None))
+
+
+def library_lookup(seed: int = 0) -> Callable[[str], Any]:
+    """A fixtures lookup over the gym's deterministic library for ``seed`` (unknown id -> None)."""
+    from trajectory_platform.gym.fixtures import get_fixture
+
+    def lookup(fixture_id: str) -> Any:
+        try:
+            return get_fixture(fixture_id, seed=seed)
+        except KeyError:
+            return None
+
+    return lookup
 
 
 def _lookup(fixtures_lookup: FixturesLookup | None, fixture_id: str | None) -> FixtureContext | None:
@@ -128,11 +147,16 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
         work.stages.append(verdict)
         if not verdict.passed:
             return _route(work, REJECT_SINK[name], verdict.reason or name)
+    recorded = episode.lineage.environment_digest
     if fixture is None or fixture.handle is None:
-        work.stages.append(
-            StageVerdict("dynamic", passed=None, notes=[Finding("no_fixture", "no fixture or oracle")])
-        )
-        return _route(work, "unverifiable", "no_fixture")
+        why = Finding("no_fixture", "no fixture or oracle to replay against")
+    elif recorded and fixture.s0_digest and recorded != fixture.s0_digest:
+        why = Finding("s0_digest_mismatch", f"episode ran on {recorded}, fixture S0 is {fixture.s0_digest}")
+    else:
+        why = None
+    if why is not None:
+        work.stages.append(StageVerdict("dynamic", passed=None, notes=[why]))
+        return _route(work, "unverifiable", why.code)
     answer = episode.outcome.final_answer
     dynamic = _timed(lambda: run_dynamic(fixture, work.diff, answer, config.dynamic))
     work.stages.append(dynamic)
@@ -178,7 +202,8 @@ def _monolithic_costs(works: list[_Work], config: CascadeConfig) -> list[StageCo
     for work in works:
         measured = {v.stage: v for v in work.stages}
         dynamic_cost.entered += 1
-        if work.fixture is None or work.fixture.handle is None:
+        judged = measured.get("dynamic")
+        if work.fixture is None or work.fixture.handle is None or (judged and judged.passed is None):
             continue
         if "dynamic" in measured:
             passed = bool(measured["dynamic"].data["run_outcomes"][0])
@@ -219,61 +244,63 @@ def _rank_advisory(verdicts: list[EpisodeVerdict], episodes: list[Episode]) -> N
             verdict.advisory_rank = rank
 
 
+def _judge(work: _Work, config: CascadeConfig, rates: dict[str, tuple[int, int]]) -> EpisodeVerdict:
+    """Stages, then what follows from the sink: role and targets, divergence, triage."""
+    sink, reason = _run_stages(work, config)
+    verdict = EpisodeVerdict(work.episode.episode_id, sink, reason, stages=work.stages)
+    advisory, dynamic = verdict.stage("advisory"), verdict.stage("dynamic")
+    verdict.advisory_score = advisory.data["score"] if advisory else None
+    verdict.oracle_runs = dynamic.data.get("runs", 0) if dynamic else 0
+    if sink == "admitted":
+        label = label_admitted(work.episode, work.fixture.min_tool_calls)
+        verdict.role, verdict.t_div, verdict.t_rec = label.role, label.t_div, label.t_rec
+        verdict.t_div_reason = label.t_div_reason
+        verdict.target_turns, verdict.turn_reasons = label.target_turns, label.turn_reasons
+    elif sink == "hard_negative":
+        verdict.role = "hard_negative"
+        verdict.t_div, verdict.t_div_reason = divergence_turn(work.episode)
+    ended_badly = work.episode.outcome.terminal_status not in (None, "completed")
+    if sink in TRIAGED_SINKS or (sink == "unverifiable" and ended_badly):
+        data = dynamic.data if dynamic else {}
+        tri = triage_episode(
+            work.episode, work.fixture, data, rates, verdict.t_div, config.ambiguity_threshold
+        )
+        verdict.triage_class, verdict.triage_subject = tri.failure_class, tri.subject
+        verdict.triage_evidence = tri.evidence
+    return verdict
+
+
 def verify_episodes(
     episodes: list[Episode], fixtures_lookup: FixturesLookup | None, config: CascadeConfig | None = None
 ) -> CascadeResult:
     """Run the cascade over ``episodes``; ``fixtures_lookup`` maps fixture_id -> gym fixture (or a
-    :class:`FixtureContext`), ``None`` for none. Every episode gets exactly one verdict."""
+    :class:`FixtureContext`; see :func:`library_lookup`), ``None`` for none. Every episode gets
+    exactly one verdict, in input order."""
     config = config or CascadeConfig()
     works = [_Work(e, _lookup(fixtures_lookup, e.task.fixture_id)) for e in episodes]
     rates = refusal_rates(episodes)
-    verdicts: list[EpisodeVerdict] = []
-    triaged = []
-    iterator = tqdm(works, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None)
-    for work in iterator:
-        sink, reason = _run_stages(work, config)
-        verdict = EpisodeVerdict(work.episode.episode_id, sink, reason, stages=work.stages)
-        advisory = verdict.stage("advisory")
-        verdict.advisory_score = advisory.data["score"] if advisory else None
-        dynamic = verdict.stage("dynamic")
-        verdict.oracle_runs = dynamic.data.get("runs", 0) if dynamic else 0
-        if sink == "admitted":
-            label = label_admitted(work.episode, work.fixture.min_tool_calls)
-            verdict.role, verdict.t_div, verdict.t_rec = label.role, label.t_div, label.t_rec
-            verdict.t_div_reason = label.t_div_reason
-            verdict.target_turns, verdict.turn_reasons = label.target_turns, label.turn_reasons
-        elif sink == "hard_negative":
-            verdict.role = "hard_negative"
-            verdict.t_div, verdict.t_div_reason = divergence_turn(work.episode)
-        if sink in TRIAGED_SINKS or (
-            sink == "unverifiable" and work.episode.outcome.terminal_status not in (None, "completed")
-        ):
-            tri = triage_episode(
-                work.episode,
-                work.fixture,
-                dynamic.data if dynamic else {},
-                rates,
-                verdict.t_div,
-                config.ambiguity_threshold,
-            )
-            verdict.triage_class, verdict.triage_evidence = tri.failure_class, tri.evidence
-            triaged.append((verdict.episode_id, tri))
-        verdicts.append(verdict)
+    progress = tqdm(works, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None)
+    verdicts = [_judge(work, config, rates) for work in progress]
     _rank_advisory(verdicts, episodes)
-    monolithic = _monolithic_costs(works, config) if config.cost_monolithic else []
-    inconsistent = sum(
-        bool(v.stage("dynamic") and v.stage("dynamic").data.get("inconsistent")) for v in verdicts
-    )
+    stages = _stage_costs(works)
     ledger = Ledger(
         attempts=len(episodes),
-        stages=_stage_costs(works),
-        monolithic=monolithic,
+        stages=stages,
+        monolithic=_monolithic_costs(works, config) if config.cost_monolithic else [],
         routing_wall_s=sum(w.routing_s for w in works),
         oracle_runs=sum(v.oracle_runs for v in verdicts),
         dynamic_verified=sum(1 for v in verdicts if v.oracle_runs),
-        inconsistent=inconsistent,
+        inconsistent=sum(
+            bool(v.stage("dynamic") and v.stage("dynamic").data.get("inconsistent")) for v in verdicts
+        ),
         yield_band=config.yield_band,
     )
-    stages = _stage_costs(works)
+    report = triage_report(
+        [
+            (v.episode_id, TriageVerdict(v.triage_class, v.triage_subject or "", v.triage_evidence))
+            for v in verdicts
+            if v.triage_class is not None
+        ]
+    )
     funnel = {"attempts": len(episodes), **{f"passed_{s.stage}": s.passed for s in stages}}
-    return CascadeResult(verdicts, ledger, triage_report(triaged), funnel)
+    return CascadeResult(verdicts, ledger, report, funnel)

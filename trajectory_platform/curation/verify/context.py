@@ -27,6 +27,7 @@ class FixtureContext:
     edit_scope: tuple[str, ...] | None = None
     min_tool_calls: int | None = None
     timing_sensitive: bool = False
+    s0_digest: str | None = None
     handle: Any = None
 
 

@@ -60,6 +60,7 @@ def fixture_context(fixture: Fixture) -> FixtureContext:
         edit_scope=scope,
         min_tool_calls=fixture.min_tool_calls,
         timing_sensitive=timing_sensitive(fixture.sealed_tests),
+        s0_digest=fixture.s0_digest,
         handle=fixture,
     )
 

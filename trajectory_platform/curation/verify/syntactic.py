@@ -20,18 +20,21 @@ TRUNCATED_FINISH = ("length", "max_tokens", "max_output_tokens")
 PATCH_KEYS = ("patch", "diff")
 
 
-def _call_findings(record: CallRecord, judge_names: bool) -> list[Finding]:
+def _call_findings(record: CallRecord, tool_calling_log: bool) -> list[Finding]:
+    """Violations of one call. In a log that delivered no tools (a text-action format such as
+    ReAct or a shell-command agent) arguments are the source's own syntax: only patches are judged."""
     where = {"event_index": record.turn}
     name = record.call.name
     if not name:
         return [Finding("call_without_name", "tool call has no tool name", **where)]
-    if record.parse_error:
-        return [Finding("arguments_not_json", f"{name}: {record.parse_error}", **where)]
-    if judge_names and not record.specs:
-        return [Finding("undeclared_tool", f"{name!r} was not delivered at this turn", **where)]
-    errors = schema_errors(record)
-    if errors:
-        return [Finding("schema_violation", f"{name}: {errors[0]}", **where)]
+    if tool_calling_log:
+        if record.parse_error:
+            return [Finding("arguments_not_json", f"{name}: {record.parse_error}", **where)]
+        if not record.specs:
+            return [Finding("undeclared_tool", f"{name!r} was not delivered at this turn", **where)]
+        errors = schema_errors(record)
+        if errors:
+            return [Finding("schema_violation", f"{name}: {errors[0]}", **where)]
     for key, value in record.string_values():
         if key in PATCH_KEYS and value.strip():
             try:
@@ -53,9 +56,9 @@ def check_syntax(episode: Episode, diff: DiffView) -> StageVerdict:
             verdict.findings.append(
                 Finding("final_turn_truncated", f"finish_reason={last.finish_reason}", assistant[-1])
             )
-    judge_names = bool(episode.tools)  # a log that never recorded its tools cannot judge names
+    tool_calling_log = bool(episode.tools)
     for record in call_records(episode):
-        for finding in _call_findings(record, judge_names):
+        for finding in _call_findings(record, tool_calling_log):
             caught = record.failed
             (verdict.notes if caught else verdict.findings).append(finding)
             if caught:
@@ -64,4 +67,6 @@ def check_syntax(episode: Episode, diff: DiffView) -> StageVerdict:
         verdict.findings.append(Finding("workspace_diff_unparseable", str(diff.parse_error)))
     verdict.passed = not verdict.findings
     verdict.data = {"caught_violations": len(verdict.notes)}
+    if not tool_calling_log:
+        verdict.notes.append(Finding("no_tool_schemas", "no tools delivered: call arguments not judged"))
     return verdict

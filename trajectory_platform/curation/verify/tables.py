@@ -28,6 +28,7 @@ VERDICT_FIELDS = [
     pa.field("advisory_rank", pa.int32()),
     pa.field("oracle_runs", pa.int32()),
     pa.field("triage_class", pa.string()),
+    pa.field("triage_subject", pa.string()),
     pa.field("triage_evidence_json", pa.string()),
     pa.field("stage_verdicts_json", pa.string()),
 ]
@@ -53,6 +54,7 @@ def verdict_row(verdict: EpisodeVerdict) -> dict:
         "advisory_rank": verdict.advisory_rank,
         "oracle_runs": verdict.oracle_runs,
         "triage_class": verdict.triage_class,
+        "triage_subject": verdict.triage_subject,
         "triage_evidence_json": canonical_json(verdict.triage_evidence),
         "stage_verdicts_json": canonical_json([s.as_dict() for s in verdict.stages]),
     }

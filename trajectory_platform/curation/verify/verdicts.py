@@ -90,13 +90,14 @@ class EpisodeVerdict:
     t_div: int | None = None
     t_rec: int | None = None
     t_div_reason: str | None = None
-    target_turns: list[int] = field(default_factory=list)
+    target_turns: list[int] | None = None
     turn_reasons: dict[int, str] = field(default_factory=dict)
     stages: list[StageVerdict] = field(default_factory=list)
     advisory_score: float | None = None
     advisory_rank: int | None = None
     oracle_runs: int = 0
     triage_class: str | None = None
+    triage_subject: str | None = None
     triage_evidence: list[str] = field(default_factory=list)
 
     def stage(self, name: str) -> StageVerdict | None:

@@ -1,0 +1,98 @@
+"""``trajectory-platform verify TRACES --out DIR``: the verifier cascade over a trace table or logs.
+
+Writes ``DIR/verdicts.parquet`` (one row per episode: sink, role, t_div, t_rec, target turns, ...),
+``DIR/triage_report.parquet`` and ``DIR/ledger.json``, and prints the ledger as the JSON last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.curation.verify import CascadeConfig, DynamicConfig, verdicts_table, verify_episodes
+from trajectory_platform.curation.verify.cascade import library_lookup
+from trajectory_platform.resources import write_parquet
+from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.record import Episode
+from trajectory_platform.traces.schema import table_to_episodes
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``verify`` subcommand."""
+    parser = subparsers.add_parser(
+        "verify",
+        help="run the verifier cascade: sinks, roles, target turns, triage, cost ledger",
+        description="Run every episode through the five-stage verifier cascade (syntactic, static, "
+        "dynamic replay on the gym fixture's sealed oracle, state-delta audit, advisory score). "
+        "Writes DIR/verdicts.parquet, DIR/triage_report.parquet and DIR/ledger.json; the last stdout "
+        "line is the ledger as JSON (c_attempt, yield, c_accepted, monolithic_c_attempt, r_flake, ...). "
+        "Episodes without a gym fixture (imported real logs) end unverifiable or rejected, never admitted.",
+    )
+    parser.add_argument("traces", type=Path, metavar="TRACES", help="a traces.parquet, or a log file/folder")
+    parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
+    parser.add_argument("--fixture-seed", type=int, default=0, help="gym fixture library seed (default 0)")
+    parser.add_argument(
+        "--reruns", type=int, default=3, help="oracle runs K on borderline results (default 3)"
+    )
+    parser.add_argument("--no-lint", action="store_true", help="skip ruff in the static stage")
+    parser.add_argument(
+        "--no-monolithic", action="store_true", help="skip costing the naive monolithic order"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
+    parser.set_defaults(func=run)
+
+
+def _load(path: Path) -> tuple[list[Episode], int]:
+    """Episodes from a Parquet trace table or from logs (ingested here); plus the ingest rejects."""
+    if path.suffix == ".parquet":
+        return table_to_episodes(pq.read_table(path)), 0
+    result = ingest_paths([path])
+    for reject in result.rejects[:5]:
+        print(f"ingest reject: {reject.source_file}:{reject.source_line}: {reject.reason}", file=sys.stderr)
+    return sorted(result.episodes, key=lambda e: e.episode_id), len(result.rejects)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Verify, write the three outputs, print the ledger summary."""
+    if not args.traces.exists():
+        return fail(f"{args.traces}: no such file or folder")
+    try:
+        episodes, ingest_rejects = _load(args.traces)
+    except (OSError, ValueError, KeyError) as exc:
+        return fail(f"{args.traces}: cannot read traces: {exc}")
+    if not episodes:
+        return fail(f"{args.traces}: no episodes to verify")
+    config = CascadeConfig(
+        dynamic=DynamicConfig(reruns=args.reruns),
+        lint=not args.no_lint,
+        cost_monolithic=not args.no_monolithic,
+        progress=not args.no_progress,
+    )
+    result = verify_episodes(episodes, library_lookup(args.fixture_seed), config)
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_parquet(verdicts_table(result), args.out / "verdicts.parquet")
+    write_parquet(result.triage, args.out / "triage_report.parquet")
+    ledger = result.ledger.summary()
+    (args.out / "ledger.json").write_text(
+        json.dumps(ledger, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
+    for warning in ledger["warnings"]:
+        print(f"warning: {warning}", file=sys.stderr)
+    headline = {k: v for k, v in ledger.items() if k not in ("stages", "monolithic_stages")}
+    emit_summary(
+        {
+            **headline,
+            "episodes": len(episodes),
+            "ingest_rejects": ingest_rejects,
+            "sinks": result.counts("sink"),
+            "roles": result.counts("role"),
+            "triage": result.counts("triage_class"),
+            "out": str(args.out),
+        }
+    )
+    return 0
