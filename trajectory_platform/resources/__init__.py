@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from trajectory_platform.resources.retraining import RetrainingPolicyResource, default_min_new_tokens
 from trajectory_platform.resources.secrets import SALT_ENV, SecretsSaltResource
 from trajectory_platform.resources.settings import (
     WORKDIR_ENV,
@@ -27,6 +28,7 @@ from trajectory_platform.resources.warehouse import (
 
 __all__ = [
     "SALT_ENV",
+    "RetrainingPolicyResource",
     "WORKDIR_ENV",
     "SecretsSaltResource",
     "TraceSourceResource",
@@ -45,7 +47,8 @@ __all__ = [
 def build_resources(workdir: Path | str | None = None, trace_source: Path | str | None = None) -> dict:
     """Resources for the default (embedded) deployment, all rooted at ``workdir``.
 
-    Keys assets use: ``io_manager`` (warehouse), ``workdir``, ``trace_source``, ``secrets_salt``.
+    Keys: ``io_manager`` (warehouse), ``workdir``, ``trace_source``, ``secrets_salt``,
+    ``retraining`` (the retraining sensor's threshold).
     """
     root = Path(workdir).resolve() if workdir is not None else default_workdir()
     source = Path(trace_source).resolve() if trace_source is not None else root / "trace_source"
@@ -54,4 +57,5 @@ def build_resources(workdir: Path | str | None = None, trace_source: Path | str 
         "workdir": WorkdirResource(path=str(root)),
         "trace_source": TraceSourceResource(root=str(source)),
         "secrets_salt": SecretsSaltResource(fallback_file=str(root / "secrets" / "pipeline.key")),
+        "retraining": RetrainingPolicyResource(min_new_selected_target_tokens=default_min_new_tokens()),
     }

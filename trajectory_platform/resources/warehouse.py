@@ -67,8 +67,11 @@ def asset_parquet_dir(workdir: Path, asset: str) -> Path:
     return Path(workdir) / "parquet" / asset
 
 
-def read_asset_table(workdir: Path, asset: str, partition_keys: list[str] | None = None) -> pa.Table | None:
-    """Read an asset's Parquet back (all partitions, or the given ones that exist).
+def read_asset_table(
+    workdir: Path, asset: str, partition_keys: list[str] | None = None, columns: list[str] | None = None
+) -> pa.Table | None:
+    """Read an asset's Parquet back (all partitions, or the given ones that exist; all columns
+    or just ``columns``, which must exist).
 
     Returns ``None`` when nothing was ever written, so sensors can run before the asset exists.
     """
@@ -80,7 +83,7 @@ def read_asset_table(workdir: Path, asset: str, partition_keys: list[str] | None
         files = [f for f in files if f.exists()]
     if not files:
         return None
-    tables = [pq.read_table(f) for f in files]
+    tables = [pq.read_table(f, columns=columns) for f in files]
     return tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
 
 

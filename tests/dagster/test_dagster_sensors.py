@@ -1,0 +1,199 @@
+"""Sensors and schedules evaluated the way the daemon does, with build_*_context."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from dagster import (
+    AssetKey,
+    DagsterInstance,
+    Definitions,
+    MaterializeResult,
+    asset,
+    build_schedule_context,
+    build_sensor_context,
+    materialize,
+)
+
+from trajectory_platform.resources import build_resources, write_parquet
+from trajectory_platform.sensors.new_logs import new_logs_sensor
+from trajectory_platform.sensors.retraining import retraining_sensor
+from trajectory_platform.sensors.schedules import (
+    nightly_ingest_and_curate_schedule,
+    weekly_closed_loop_evaluation_schedule,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore::dagster.PreviewWarning", "ignore::dagster.BetaWarning")
+
+
+def _tick(sensor, resources, cursor=None, **kw):
+    context = build_sensor_context(cursor=cursor, resources=resources, **kw)
+    result = sensor(context)
+    return result, context
+
+
+# --- new logs -------------------------------------------------------------------------------
+
+
+def test_dagster_new_logs_sensor_requests_exactly_new_days(tmp_path: Path, log_writer) -> None:
+    resources = build_resources(tmp_path)
+    log_writer("2024-03-01", good=2)
+    log_writer("2024-03-02", good=1)
+    first, _ = _tick(new_logs_sensor, resources)
+    assert sorted(r.partition_key for r in first.run_requests) == ["2024-03-01", "2024-03-02"]
+
+    again, _ = _tick(new_logs_sensor, resources, cursor=first.cursor)
+    assert again.run_requests == [] and again.cursor == first.cursor  # nothing new: no request
+
+    log_writer("2024-03-02", good=1, name="late.jsonl")  # a file lands in an old day
+    log_writer("2024-03-05", good=1)
+    third, _ = _tick(new_logs_sensor, resources, cursor=first.cursor)
+    assert [r.partition_key for r in third.run_requests] == ["2024-03-02", "2024-03-05"]
+    assert len({r.run_key for r in first.run_requests + third.run_requests}) == 4
+
+
+def test_dagster_new_logs_sensor_is_idempotent_across_restarts(tmp_path: Path, log_writer) -> None:
+    """A restart that lost the cursor re-emits the same run keys, which Dagster deduplicates."""
+    resources = build_resources(tmp_path)
+    log_writer("2024-03-01", good=2)
+    before, _ = _tick(new_logs_sensor, resources)
+    after_restart, _ = _tick(new_logs_sensor, resources)
+    assert [r.run_key for r in before.run_requests] == [r.run_key for r in after_restart.run_requests]
+
+
+def test_dagster_new_logs_sensor_ignores_non_partition_folders(tmp_path: Path, log_writer) -> None:
+    resources = build_resources(tmp_path)
+    log_writer("1999-01-01", good=1)  # before the first partition
+    log_writer("2999-01-01", good=1)  # in the future: picked up once it is a partition
+    (tmp_path / "trace_source" / "notes").mkdir()
+    result, _ = _tick(new_logs_sensor, resources)
+    assert result.run_requests == [] and json.loads(result.cursor) == {}
+
+
+# --- retraining -----------------------------------------------------------------------------
+
+
+@asset(name="checkpoint")
+def fake_checkpoint() -> MaterializeResult:
+    """Stands in for the training stage's asset key (the sensor reads only keys and metadata)."""
+    return MaterializeResult(metadata={"selected_target_tokens": 30_000})
+
+
+@asset(name="scorecard")
+def fake_scorecard() -> pa.Table:
+    return pa.table({"regressed": [True]})
+
+
+def _mixture(workdir: Path, tokens: list[int], split: str = "train", digest_episodes: bool = False) -> None:
+    ids = [f"e{i}" for i in range(len(tokens))]
+    table = pa.table(
+        {
+            "episode_id": ids,
+            "role": ["pristine"] * len(ids),
+            "split": [split] * len(ids),
+            "selected_target_tokens": pa.array(tokens, pa.int64()),
+        }
+    )
+    write_parquet(table, workdir / "parquet" / "training_mixture" / "all.parquet")
+    if digest_episodes:
+        lineage = pa.array([{"sampler_policy_digest": "new-policy"}] * len(ids))
+        episodes = pa.table({"episode_id": ids, "lineage": lineage})
+        write_parquet(episodes, workdir / "parquet" / "raw_traces" / "2024-03-01.parquet")
+
+
+@pytest.fixture
+def retrain_env(tmp_path: Path):
+    instance = DagsterInstance.ephemeral()
+    resources = build_resources(tmp_path)
+    resources["retraining"] = resources["retraining"].model_copy(
+        update={"min_new_selected_target_tokens": 20_000}
+    )
+    defs = Definitions(assets=[fake_checkpoint, fake_scorecard], sensors=[retraining_sensor])
+    return tmp_path, instance, resources, defs
+
+
+def _retrain_tick(env, cursor=None):
+    _, instance, resources, defs = env
+    return _tick(retraining_sensor, resources, cursor=cursor, instance=instance, definitions=defs)[0]
+
+
+def test_dagster_retraining_waits_for_a_mixture_then_fires_on_threshold(retrain_env) -> None:
+    workdir = retrain_env[0]
+    assert _retrain_tick(retrain_env).run_requests == []  # no training_mixture yet
+    _mixture(workdir, [10_000, 5_000])
+    below = _retrain_tick(retrain_env)
+    assert below.run_requests == [] and "15000 new admitted tokens" in below.skip_reason.skip_message
+    _mixture(workdir, [10_000, 5_000, 6_000])
+    fired = _retrain_tick(retrain_env, cursor=below.cursor)
+    [request] = fired.run_requests
+    assert set(request.asset_selection) == {AssetKey("checkpoint"), AssetKey("scorecard")}
+    assert "21000 new admitted" in request.tags["trajectory_platform/retrain_reasons"]
+    repeat = _retrain_tick(retrain_env, cursor=fired.cursor)
+    assert repeat.run_requests[0].run_key == request.run_key  # same state -> same key -> one run
+
+
+def test_dagster_retraining_baseline_resets_after_a_checkpoint(retrain_env) -> None:
+    workdir, instance, resources, _ = retrain_env
+    _mixture(workdir, [25_000, 10_000])
+    assert _retrain_tick(retrain_env).run_requests
+    assert materialize([fake_checkpoint], instance=instance, resources=resources).success
+    after = _retrain_tick(retrain_env)
+    assert after.run_requests == []  # metadata says the checkpoint saw 30000: 5000 are new
+    assert json.loads(after.cursor)["baseline_tokens"] == 30_000
+    _mixture(workdir, [25_000, 10_000, 15_000])
+    assert _retrain_tick(retrain_env, cursor=after.cursor).run_requests
+
+
+def test_dagster_retraining_on_stale_corpus_and_regression(retrain_env) -> None:
+    workdir, instance, resources, _ = retrain_env
+    assert materialize([fake_checkpoint], instance=instance, resources=resources).success
+    write_parquet(
+        pa.table({"sampler_policy_digest": ["old-policy"]}),
+        workdir / "parquet" / "checkpoint" / "all.parquet",
+    )
+    _mixture(workdir, [100], digest_episodes=True)
+    [stale] = _retrain_tick(retrain_env).run_requests
+    assert "stale corpus" in stale.tags["trajectory_platform/retrain_reasons"]
+
+    write_parquet(
+        pa.table({"sampler_policy_digest": ["new-policy"]}),
+        workdir / "parquet" / "checkpoint" / "all.parquet",
+    )
+    fresh = _retrain_tick(retrain_env)
+    assert fresh.run_requests == []
+    assert materialize(
+        [fake_scorecard], instance=instance, resources=resources
+    ).success  # weekly re-evaluation
+    [regressed] = _retrain_tick(retrain_env, cursor=fresh.cursor).run_requests
+    assert "regressed" in regressed.tags["trajectory_platform/retrain_reasons"]
+    acted = _retrain_tick(retrain_env, cursor=_retrain_tick(retrain_env, cursor=fresh.cursor).cursor)
+    assert acted.run_requests == []  # the same scorecard does not trigger twice
+
+
+# --- schedules ------------------------------------------------------------------------------
+
+
+def test_dagster_nightly_schedule_requests_yesterday_once() -> None:
+    context = build_schedule_context(scheduled_execution_time=dt.datetime(2024, 3, 2, 2, tzinfo=dt.UTC))
+    request = nightly_ingest_and_curate_schedule(context)
+    assert request.partition_key == "2024-03-01" and request.run_key == "nightly:2024-03-01"
+
+
+def test_dagster_weekly_evaluation_schedule_keys_by_iso_week() -> None:
+    context = build_schedule_context(scheduled_execution_time=dt.datetime(2024, 3, 3, 3, tzinfo=dt.UTC))
+    assert weekly_closed_loop_evaluation_schedule(context).run_key == "weekly-eval:2024-W09"
+
+
+def test_dagster_schedule_jobs_resolve_against_the_code_location() -> None:
+    from trajectory_platform.definitions import defs
+
+    nightly = defs.resolve_job_def("nightly_ingest_and_curate")
+    assert {AssetKey("raw_traces"), AssetKey("ingest_rejects")} <= set(
+        nightly.asset_layer.selected_asset_keys
+    )
+    for stage in ("checkpoint", "scorecard", "token_masked_dataset"):
+        assert AssetKey(stage) not in nightly.asset_layer.selected_asset_keys

@@ -1,0 +1,117 @@
+"""When is retraining worth it? A plain decision over warehouse facts (no Dagster here).
+
+Three triggers (issue 10), each reported as a reason a person can read on the sensor tick:
+
+- **enough new signal**: admitted selected-target tokens (training split of
+  ``training_mixture``) minus those at the last checkpoint reach a configured threshold;
+- **stale corpus**: the sampler-policy digest that produced most admitted tokens differs from
+  the incumbent checkpoint's;
+- **regression**: a re-evaluation of the incumbent on fresh rollouts regressed.
+
+The readers below tolerate tables and columns that do not exist yet (returning ``None``), so
+the sensor runs from day one while the downstream stages are still being built.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+@dataclass(frozen=True)
+class RetrainingSignals:
+    """Facts read from the warehouse at one sensor tick."""
+
+    admitted_tokens: int
+    baseline_tokens: int
+    admitted_sampler_digest: str | None
+    incumbent_sampler_digest: str | None
+    incumbent_regressed: bool
+
+
+def retraining_reasons(signals: RetrainingSignals, min_new_tokens: int) -> list[str]:
+    """The triggers that fire, in a fixed order; empty means keep the incumbent."""
+    reasons = []
+    new_tokens = signals.admitted_tokens - signals.baseline_tokens
+    if new_tokens >= min_new_tokens:
+        reasons.append(f"{new_tokens} new admitted selected-target tokens >= threshold {min_new_tokens}")
+    if (
+        signals.admitted_sampler_digest
+        and signals.incumbent_sampler_digest
+        and signals.admitted_sampler_digest != signals.incumbent_sampler_digest
+    ):
+        reasons.append(
+            f"stale corpus: admitted data sampler policy {signals.admitted_sampler_digest[:12]} "
+            f"!= incumbent's {signals.incumbent_sampler_digest[:12]}"
+        )
+    if signals.incumbent_regressed:
+        reasons.append("incumbent regressed on fresh rollouts")
+    return reasons
+
+
+def admitted_rows(mixture: pa.Table) -> pa.Table:
+    """Rows of ``training_mixture`` that train: split ``train`` (all rows if there is no split)."""
+    if "split" not in mixture.column_names:
+        return mixture
+    return mixture.filter(pc.fill_null(pc.equal(mixture["split"], "train"), False))
+
+
+def admitted_tokens(mixture: pa.Table | None) -> int:
+    """Sum of ``selected_target_tokens`` over admitted rows (0 when the table does not exist)."""
+    if mixture is None or "selected_target_tokens" not in mixture.column_names:
+        return 0
+    total = pc.sum(admitted_rows(mixture)["selected_target_tokens"]).as_py()
+    return int(total or 0)
+
+
+def dominant_sampler_digest(mixture: pa.Table | None, episodes: pa.Table | None) -> str | None:
+    """The sampler-policy digest behind most admitted tokens, joining mixture rows to the
+    episodes' lineage by ``episode_id``; ``None`` when either side or the digest is missing."""
+    if mixture is None or episodes is None or "lineage" not in episodes.column_names:
+        return None
+    digest_of = dict(
+        zip(
+            episodes["episode_id"].to_pylist(),
+            pc.struct_field(episodes["lineage"], "sampler_policy_digest").to_pylist(),
+            strict=True,
+        )
+    )
+    weights: Counter[str] = Counter()
+    rows = admitted_rows(mixture)
+    for episode_id, tokens in zip(
+        rows["episode_id"].to_pylist(), rows["selected_target_tokens"].to_pylist(), strict=True
+    ):
+        digest = digest_of.get(episode_id)
+        if digest:
+            weights[digest] += int(tokens or 0)
+    if not weights:
+        return None
+    return sorted(weights.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+
+
+def last_value(table: pa.Table | None, column: str) -> object | None:
+    """The last row's ``column`` (``None`` if the table or the column is missing)."""
+    if table is None or table.num_rows == 0 or column not in table.column_names:
+        return None
+    return table[column][table.num_rows - 1].as_py()
+
+
+def scorecard_regressed(scorecard: pa.Table | None) -> bool:
+    """True when the latest scorecard says the evaluated policy regressed.
+
+    Reads a boolean ``regressed`` column if the scorecard has one; otherwise an acceptance
+    difference whose upper confidence bound is below zero (``acceptance.difference.ci_high`` as
+    a struct, or a flat ``acceptance_difference_ci_high``).
+    """
+    flag = last_value(scorecard, "regressed")
+    if flag is not None:
+        return bool(flag)
+    acceptance = last_value(scorecard, "acceptance")
+    if isinstance(acceptance, dict):
+        ci_high = (acceptance.get("difference") or {}).get("ci_high")
+    else:
+        ci_high = last_value(scorecard, "acceptance_difference_ci_high")
+    return ci_high is not None and ci_high < 0
