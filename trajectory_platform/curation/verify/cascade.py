@@ -98,7 +98,8 @@ def library_lookup(seed: int = 0) -> Callable[[str], Any]:
     return lookup
 
 
-def _lookup(fixtures_lookup: FixturesLookup | None, fixture_id: str | None) -> FixtureContext | None:
+def lookup_context(fixtures_lookup: FixturesLookup | None, fixture_id: str | None) -> FixtureContext | None:
+    """The :class:`FixtureContext` of ``fixture_id`` through any supported lookup, or ``None``."""
     if fixtures_lookup is None or not fixture_id:
         return None
     found = (
@@ -277,7 +278,7 @@ def verify_episodes(
     :class:`FixtureContext`; see :func:`library_lookup`), ``None`` for none. Every episode gets
     exactly one verdict, in input order."""
     config = config or CascadeConfig()
-    works = [_Work(e, _lookup(fixtures_lookup, e.task.fixture_id)) for e in episodes]
+    works = [_Work(e, lookup_context(fixtures_lookup, e.task.fixture_id)) for e in episodes]
     rates = refusal_rates(episodes)
     progress = tqdm(works, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None)
     verdicts = [_judge(work, config, rates) for work in progress]

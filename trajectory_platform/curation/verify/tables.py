@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from trajectory_platform.curation.verify.cascade import CascadeResult
+from trajectory_platform.curation.verify.cascade import CascadeResult, FixturesLookup, lookup_context
+from trajectory_platform.curation.verify.context import apply_to_fixture, build_diff_view
+from trajectory_platform.curation.verify.delta import screen_diff
 from trajectory_platform.curation.verify.verdicts import EpisodeVerdict
 from trajectory_platform.traces.record import Episode, canonical_json
-from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row, table_to_episodes
 
 VERDICT_FIELDS = [
     pa.field("sink", pa.string(), nullable=False),
@@ -78,3 +81,33 @@ def verified_table(episodes: list[Episode], result: CascadeResult) -> pa.Table:
 def turn_reasons(row_json: str) -> dict[int, str]:
     """Decode ``turn_reasons_json`` back to event index -> reason."""
     return {int(k): v for k, v in json.loads(row_json or "{}").items()}
+
+
+def flake_counts(table: pa.Table) -> tuple[int, int]:
+    """(episodes whose oracle runs disagreed, episodes the oracle judged) from a verdict table."""
+    inconsistent = judged = 0
+    for row in table.select(["oracle_runs", "stage_verdicts_json"]).to_pylist():
+        if not row["oracle_runs"]:
+            continue
+        judged += 1
+        stages = json.loads(row["stage_verdicts_json"] or "[]")
+        inconsistent += any(s["stage"] == "dynamic" and s["data"].get("inconsistent") for s in stages)
+    return inconsistent, judged
+
+
+def admitted_with_tamper_evidence(table: pa.Table, fixtures_lookup: FixturesLookup | None) -> list[str]:
+    """Admitted episode ids on which the diff tamper screen, re-run from scratch, finds evidence.
+
+    An independent re-derivation for the asset check: it reads the stored episodes, not the
+    cascade's bookkeeping, so a routing bug upstream cannot hide a tampered admission.
+    """
+    admitted = table.filter(pc.equal(table["sink"], "admitted")).select(EPISODE_SCHEMA.names)
+    flagged = []
+    for episode in table_to_episodes(admitted):
+        fixture = lookup_context(fixtures_lookup, episode.task.fixture_id)
+        diff = build_diff_view(episode)
+        if fixture is not None:
+            apply_to_fixture(diff, fixture)
+        if screen_diff(episode, diff, fixture):
+            flagged.append(episode.episode_id)
+    return flagged

@@ -1,0 +1,105 @@
+"""``verified_traces`` and ``triage_report``: every raw episode through the verifier cascade.
+
+Thin: load all ``raw_traces`` partitions, call :func:`verify_episodes` once, attach the funnel,
+the measured ledger and the counts per sink / role / triage class, return both tables.
+"""
+
+
+import json
+
+import pyarrow as pa
+from dagster import AssetExecutionContext, AssetIn, AssetOut, Config, MetadataValue, Output, multi_asset
+
+from trajectory_platform.curation.verify import CascadeConfig, DynamicConfig, verified_table, verify_episodes
+from trajectory_platform.curation.verify.cascade import CascadeResult, library_lookup
+from trajectory_platform.traces.schema import table_to_episodes
+
+
+class VerifyConfig(Config):
+    """Run configuration of the cascade (defaults are the documented policy)."""
+
+    fixture_seed: int = 0
+    reruns: int = 3
+    lint: bool = True
+    cost_monolithic: bool = True
+    yield_low: float = 0.05
+    yield_high: float = 0.5
+
+
+@multi_asset(
+    ins={"raw_traces": AssetIn()},
+    outs={
+        "verified_traces": AssetOut(
+            description="Every raw episode with its cascade verdict: sink, role, t_div/t_rec, target turns, "
+            "triage class, advisory score, stage verdicts.",
+        ),
+        "triage_report": AssetOut(
+            description="Failing episodes grouped by root cause (runtime / context / interface / policy) "
+            "and subject, with the remedy that fixes them outside the weights where possible.",
+        ),
+    },
+    group_name="curation",
+)
+def verified_traces(context: AssetExecutionContext, config: VerifyConfig, raw_traces: pa.Table):
+    """Verify all ingested episodes against the gym's sealed oracles."""
+    episodes = sorted(table_to_episodes(raw_traces), key=lambda e: e.episode_id)
+    cascade = CascadeConfig(
+        dynamic=DynamicConfig(reruns=config.reruns),
+        lint=config.lint,
+        yield_band=(config.yield_low, config.yield_high),
+        cost_monolithic=config.cost_monolithic,
+        progress=False,
+    )
+    result = verify_episodes(episodes, library_lookup(config.fixture_seed), cascade)
+    for warning in result.ledger.health_warnings():
+        context.log.warning(warning)
+    table = verified_table(episodes, result)
+    yield Output(table, output_name="verified_traces", metadata=_verified_metadata(result))
+    yield Output(result.triage, output_name="triage_report", metadata=_triage_metadata(result.triage))
+
+
+def _verified_metadata(result: CascadeResult) -> dict:
+    ledger = result.ledger.summary()
+    rows = ["| stage | entered | passed | c_i (s) | p_i |", "|---|---|---|---|---|"]
+    rows += [
+        f"| {s['stage']} | {s['entered']} | {s['passed']} | {s['c']:.6f} | {s['p']:.4f} |"
+        for s in ledger["stages"]
+    ]
+    return {
+        "episodes": len(result.verdicts),
+        "funnel": MetadataValue.json(result.funnel),
+        "sinks": MetadataValue.json(result.counts("sink")),
+        "roles": MetadataValue.json(result.counts("role")),
+        "triage": MetadataValue.json(result.counts("triage_class")),
+        "ledger": MetadataValue.json(ledger),
+        "ledger_table": MetadataValue.md("\n".join(rows)),
+        "c_attempt_s": ledger["c_attempt"],
+        "yield": ledger["yield"],
+        "c_accepted_s": ledger["c_accepted"],
+        "monolithic_c_attempt_s": ledger["monolithic_c_attempt"],
+        "cost_ratio": ledger["cost_ratio"],
+        "r_flake": ledger["r_flake"],
+        "warnings": MetadataValue.json(ledger["warnings"]),
+    }
+
+
+def _triage_metadata(report: pa.Table) -> dict:
+    rows = ["| class | subject | episodes | remedy |", "|---|---|---|---|"]
+    rows += [
+        f"| {r['failure_class']} | {r['subject']} | {r['episodes']} | {r['remedy']} |"
+        for r in report.to_pylist()
+    ]
+    return {
+        "groups": report.num_rows,
+        "report": MetadataValue.md("\n".join(rows) if report.num_rows else "_no failing episodes_"),
+        "classes": MetadataValue.json(
+            json.loads(
+                json.dumps(
+                    {
+                        c: sum(r["episodes"] for r in report.to_pylist() if r["failure_class"] == c)
+                        for c in sorted(set(report.column("failure_class").to_pylist()))
+                    }
+                )
+            )
+        ),
+    }
