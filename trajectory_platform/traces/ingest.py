@@ -126,6 +126,12 @@ def write_parquet(table: pa.Table, path: Path) -> None:
     pq.write_table(table, path, **PARQUET_OPTIONS)
 
 
+def sample_logs_root() -> Path:
+    """The bundled sample logs (one or more per supported format), laid out like a trace source:
+    ``<root>/<YYYY-MM-DD>/<files>``. This is the main job's default input."""
+    return Path(__file__).resolve().parents[1] / "samples" / "traces"
+
+
 def discover_log_files(root: Path | str) -> list[Path]:
     """Every log file under ``root`` (recursively, sorted, hidden files and folders skipped)."""
     base = Path(root)

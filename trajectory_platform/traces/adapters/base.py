@@ -113,7 +113,7 @@ class SourceFile:
 
 def json_error(exc: json.JSONDecodeError, text: str) -> RecordError:
     """Tell a truncated record (input ends mid-value) apart from otherwise malformed JSON."""
-    if exc.pos >= len(text.rstrip()):
+    if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
         return RecordError("truncated JSON", f"input ends before the JSON value is complete ({exc.msg})")
     return RecordError("malformed JSON", f"{exc.msg} at line {exc.lineno} column {exc.colno}")
 

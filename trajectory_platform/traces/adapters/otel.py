@@ -164,7 +164,7 @@ def message_of_event(name: str, attrs: dict[str, Any]) -> Message:
         calls.append(ToolCall(raw.get("id"), function.get("name"), arguments_text(function.get("arguments"))))
     return Message(
         role=role,
-        text=_text(_json_attr(body.get("content")) if role != "tool" else body.get("content")),
+        text=_text(body.get("content")),
         calls=calls,
         call_id=body.get("id") if role == "tool" else None,
         finish_reason=body.get("finish_reason"),
