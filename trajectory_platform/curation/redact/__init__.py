@@ -1,13 +1,26 @@
 """Three-pass secret and PII redaction with syntax-preserving keyed pseudonyms.
 
-Seed: curation §Secret sanitization.
-
-Public API: :func:`redact_text`, :func:`redact_episode`, :func:`measure_leak`, :class:`RedactionConfig`,
-:class:`Finding`, :func:`resolve_salt`.
+Seed: curation §Secret sanitization, §Formal mathematical metrics (Λ_leak). See docs/redaction.md.
 """
 
+from trajectory_platform.curation.redact.corpus import CorpusResult, LeakDetected, redact_corpus
 from trajectory_platform.curation.redact.engine import redact_text
+from trajectory_platform.curation.redact.episode import redact_episode
+from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak, measure_leak
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
-from trajectory_platform.curation.redact.pseudonym import resolve_salt
+from trajectory_platform.curation.redact.pseudonym import derive_key, resolve_master_key
 
-__all__ = ["Finding", "RedactionConfig", "redact_text", "resolve_salt"]
+__all__ = [
+    "CorpusResult",
+    "Finding",
+    "LeakDetected",
+    "LeakReport",
+    "RedactionConfig",
+    "derive_key",
+    "measure_episode_leak",
+    "measure_leak",
+    "redact_corpus",
+    "redact_episode",
+    "redact_text",
+    "resolve_master_key",
+]

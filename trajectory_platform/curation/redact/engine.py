@@ -81,9 +81,12 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
             except ValueError:
                 continue
             found.append(replace(finding, value=decoded, detector=finding.detector + "+json"))
+    nested: list[Finding] = []
     for match, child in _literals(text, context):
-        found.extend(scan(json.loads(match.group()), config, child, depth + 1))
-    return found
+        nested.extend(scan(json.loads(match.group()), config, child, depth + 1))
+    # A value seen both in the raw JSON and inside its literal is one finding, reported once.
+    seen = {f.value for f in nested}
+    return [f for f in found if f.value not in seen] + nested
 
 
 def _shell_quote_states(text: str, positions: list[int]) -> dict[int, bool]:
@@ -152,4 +155,13 @@ def redact_text(
     config = config or RedactionConfig()
     context = Context(shell=shell)
     findings = scan(text, config, context)
-    return rewrite(text, build_table(findings, salt), context), findings
+    table = build_table(findings, salt)
+    return rewrite(text, table, context), resolve_findings(findings, table)
+
+
+def resolve_findings(findings: list[Finding], table: SymbolTable) -> list[Finding]:
+    """One finding per (field, span, value), labelled with the kind its pseudonym carries."""
+    unique: dict[tuple[str, int, int, str], Finding] = {}
+    for finding in findings:
+        unique.setdefault((finding.field, finding.start, finding.end, finding.value), finding)
+    return [replace(f, kind=table.kinds[f.value]) for f in unique.values()]

@@ -56,7 +56,7 @@ def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
     lower = text.lower()
     if "@" in text:
         for match in _EMAIL.finditer(text):
-            if _standalone(text, match, ".+-"):
+            if _standalone(text, match, ".+-:"):  # not the password of https://user:pw@host
                 yield Finding("EMAIL", match.start(), match.end(), match.group(), "pii:email")
     for match in _PHONE.finditer(text):
         if _standalone(text, match, ".+-"):

@@ -17,8 +17,8 @@ import sys
 from dataclasses import dataclass, field
 
 SALT_ENV = "TRAJECTORY_PLATFORM_SALT"
-DEV_SALT = b"trajectory-platform-embedded-dev-salt"
-"""Salt for the embedded, single-machine default only; production sets ``$TRAJECTORY_PLATFORM_SALT``."""
+DEV_MASTER_KEY = b"trajectory-platform-embedded-dev-key"
+"""For the embedded, single-machine default only; production sets ``$TRAJECTORY_PLATFORM_SALT``."""
 
 PSEUDONYM_RE = re.compile(r"<REDACTED_([A-Z_]+):([0-9a-f]{12})>|REDACTED_([A-Z_]+?)_([0-9a-f]{12})")
 
@@ -26,19 +26,28 @@ PSEUDONYM_RE = re.compile(r"<REDACTED_([A-Z_]+):([0-9a-f]{12})>|REDACTED_([A-Z_]
 _KIND_PRIORITY = {"SECRET": 1, "PASSWORD": 2, "TOKEN": 2, "AUTH_HEADER": 3}
 
 
-def resolve_salt(explicit: str | bytes | None = None, allow_dev_default: bool = False) -> bytes:
-    """The redaction salt: ``explicit``, else ``$TRAJECTORY_PLATFORM_SALT``, else the dev default.
+def resolve_master_key(explicit: str | bytes | None = None, allow_dev_default: bool = False) -> bytes:
+    """The pipeline's master secret: ``explicit``, else ``$TRAJECTORY_PLATFORM_SALT``, else the dev key.
 
-    The dev default is refused unless ``allow_dev_default`` (the embedded run), and its use is
-    announced on stderr without printing any salt.
+    The dev key is refused unless ``allow_dev_default`` (the embedded run), and its use is
+    announced on stderr without printing any key material. The Dagster layer gets the master
+    secret from the ``secrets_salt`` resource instead.
     """
     value = explicit if explicit is not None else os.environ.get(SALT_ENV)
     if value:
         return value.encode() if isinstance(value, str) else value
     if not allow_dev_default:
         raise RuntimeError(f"no redaction salt: set ${SALT_ENV}")
-    print(f"trajectory-platform: ${SALT_ENV} unset; using the embedded dev salt", file=sys.stderr)
-    return DEV_SALT
+    print(f"trajectory-platform: ${SALT_ENV} unset; using the embedded dev key", file=sys.stderr)
+    return DEV_MASTER_KEY
+
+
+def derive_key(master: bytes, purpose: str) -> bytes:
+    """A purpose-bound key from the master secret (``redaction`` salt, ``lineage`` K_pipe).
+
+    Separate keys mean a pseudonym never equals a lineage digest computed from the same bytes.
+    """
+    return hmac.new(master, b"trajectory-platform/" + purpose.encode(), hashlib.sha256).digest()
 
 
 def pseudonym_digest(salt: bytes, value: str) -> str:

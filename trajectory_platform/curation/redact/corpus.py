@@ -1,0 +1,197 @@
+"""A verified table in, the redacted, sealed and license-fenced corpus out (what the asset and CLI call).
+
+Per row: the license tier of its repository family decides admission (restricted families are
+blocked and written to the audit list, never to the corpus); the episode columns are redacted;
+copyleft episodes are checked for copied spans; the stored (redacted) record is sealed with its
+lineage envelope, binding the row's verdict columns too. Every other column passes through.
+Λ_leak is measured on every run by planting canaries in a copy of each input episode.
+
+Accounting: ``rows_in == rows_out + blocked``, always.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from trajectory_platform.curation.licenses import family_tiers, license_decision, license_tier
+from trajectory_platform.curation.lineage import lineage_envelope
+from trajectory_platform.curation.redact.episode import redact_episode, string_slots
+from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak
+from trajectory_platform.curation.redact.model import RedactionConfig
+from trajectory_platform.curation.redact.pseudonym import derive_key
+from trajectory_platform.traces.record import Episode
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
+
+LINEAGE_FIELDS = [
+    pa.field("lineage_id", pa.string(), nullable=False),
+    pa.field("merkle_root", pa.string(), nullable=False),
+    pa.field("lineage_json", pa.string(), nullable=False),
+    pa.field("license_tier", pa.string(), nullable=False),
+    pa.field("license_action", pa.string(), nullable=False),
+    pa.field("taint", pa.bool_(), nullable=False),
+    pa.field("taint_label", pa.string()),
+    pa.field("redaction_findings", pa.int32(), nullable=False),
+]
+AUDIT_SCHEMA = pa.schema(
+    [
+        pa.field("episode_id", pa.string(), nullable=False),
+        ("source_file", pa.string()),
+        ("source_line", pa.int64()),
+        ("repo_family", pa.string()),
+        ("license", pa.string()),
+        ("license_tier", pa.string()),
+        ("action", pa.string()),
+        ("reason", pa.string()),
+    ]
+)
+VERIFIER_SUITE_COLUMN = "verifier_suite_digest"
+
+
+class LeakDetected(RuntimeError):
+    """Raised instead of publishing a corpus in which a canary survived redaction."""
+
+
+@dataclass
+class CorpusResult:
+    """The redacted table, the audit rows of blocked episodes, and what happened, for metadata."""
+
+    table: pa.Table
+    audit: pa.Table
+    findings_by_kind: dict[str, int]
+    leak: LeakReport
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def output_schema(upstream: pa.Schema) -> pa.Schema:
+    """EPISODE_SCHEMA, then the upstream's other columns (verdicts) in order, then the lineage columns."""
+    passthrough = [
+        f for f in upstream if f.name not in EPISODE_SCHEMA.names and f.name not in _lineage_names()
+    ]
+    return pa.schema([*EPISODE_SCHEMA, *passthrough, *LINEAGE_FIELDS])
+
+
+def _lineage_names() -> set[str]:
+    return {f.name for f in LINEAGE_FIELDS}
+
+
+def verdict_of(row: dict[str, Any], schema: pa.Schema) -> dict[str, Any]:
+    """The pass-through (verdict) columns of a row as plain JSON values, bound into the lineage seal."""
+    names = [f.name for f in schema if f.name not in EPISODE_SCHEMA.names and f.name not in _lineage_names()]
+    return json.loads(json.dumps({name: row.get(name) for name in names}, default=str, sort_keys=True))
+
+
+def json_regressions(before: Episode, after: Episode) -> list[str]:
+    """Field paths whose JSON parsed before redaction and no longer does (must always be empty)."""
+    broken = []
+    for (path, owner_before, attr, _), (_, owner_after, _, _) in zip(
+        string_slots(before), string_slots(after), strict=True
+    ):
+        old, new = getattr(owner_before, attr), getattr(owner_after, attr)
+        if old and _parses(old) and not (new and _parses(new)):
+            broken.append(path)
+    return broken
+
+
+def _parses(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def redact_corpus(
+    table: pa.Table,
+    master_key: bytes,
+    config: RedactionConfig | None = None,
+    measure_leaks: bool = True,
+    refuse_leaks: bool = True,
+) -> CorpusResult:
+    """Redact, fence and seal every row of ``table`` (EPISODE_SCHEMA columns plus any verdict columns).
+
+    Raises :class:`LeakDetected` when a canary survives (and ``refuse_leaks``), so a leaking
+    corpus is never returned for publication.
+    """
+    config = config or RedactionConfig()
+    salt, pipeline_key = derive_key(master_key, "redaction"), derive_key(master_key, "lineage")
+    schema = output_schema(table.schema)
+    rows = table.to_pylist()
+    episodes = [Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names}) for row in rows]
+    tiers = family_tiers((e.task.repo_family, e.task.license) for e in episodes)
+    seconds = 0.0
+    out_rows, audit_rows = [], []
+    kinds: Counter = Counter()
+    leak = LeakReport()
+    stats = Counter(text_bytes=0, json_regressions=0, quarantined=0, tainted=0)
+    for row, episode in zip(rows, episodes, strict=True):
+        family = episode.task.repo_family
+        tier = tiers[family] if family else license_tier(episode.task.license)
+        if tier == "restricted":
+            audit_rows.append(_audit_row(episode, tier, "restricted license family: blocked at admission"))
+            continue
+        stats["text_bytes"] += sum(
+            len((getattr(o, a) or "").encode()) for _, o, a, _ in string_slots(episode)
+        )
+        started = time.perf_counter()
+        redacted, findings = redact_episode(episode, salt, config)
+        seconds += time.perf_counter() - started
+        kinds.update(f.kind for f in findings)
+        stats["json_regressions"] += len(json_regressions(episode, redacted))
+        if measure_leaks:
+            leak.add(measure_episode_leak(episode, salt, config))
+        action, taint = license_decision(tier, redacted)
+        stats["quarantined"] += action == "quarantine"
+        stats["tainted"] += taint is not None
+        verdict = verdict_of(row, table.schema)
+        envelope = lineage_envelope(redacted, pipeline_key, row.get(VERIFIER_SUITE_COLUMN), verdict)
+        out = {**row, **episode_row(redacted)}
+        out.update(
+            lineage_id=envelope.lineage_id,
+            merkle_root=envelope.merkle_root,
+            lineage_json=envelope.to_json(),
+            license_tier=tier,
+            license_action=action,
+            taint=taint is not None,
+            taint_label=taint,
+            redaction_findings=len(findings),
+        )
+        out_rows.append(out)
+    if refuse_leaks and leak.leaked:
+        raise LeakDetected(
+            f"{leak.leaked} of {leak.injected} canaries survived redaction (Λ_leak={leak.rate:.4f}): "
+            f"by form {leak.leaked_by_form}, by kind {leak.leaked_by_kind}; corpus not published"
+        )
+    stats.update(
+        rows_in=len(rows),
+        rows_out=len(out_rows),
+        blocked=len(audit_rows),
+        redact_seconds=round(seconds, 4),
+        mb_per_s=round(stats["text_bytes"] / 1e6 / seconds, 3) if seconds else 0.0,
+    )
+    return CorpusResult(
+        table=pa.Table.from_pylist(out_rows, schema=schema),
+        audit=pa.Table.from_pylist(audit_rows, schema=AUDIT_SCHEMA),
+        findings_by_kind=dict(sorted(kinds.items())),
+        leak=leak,
+        stats=dict(stats),
+    )
+
+
+def _audit_row(episode: Episode, tier: str, reason: str) -> dict[str, Any]:
+    return {
+        "episode_id": episode.episode_id,
+        "source_file": episode.source_file,
+        "source_line": episode.source_line,
+        "repo_family": episode.task.repo_family,
+        "license": episode.task.license,
+        "license_tier": tier,
+        "action": "block",
+        "reason": reason,
+    }
+

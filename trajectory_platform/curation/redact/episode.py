@@ -1,0 +1,75 @@
+"""Redaction of a whole :class:`Episode`: every string field, one symbol table per episode.
+
+Two phases: every string is scanned first and all findings enter one symbol table, then every
+string is rewritten from it. So a token the model pasted into a tool call and the same token
+echoed back in an observation or in a delivered-input manifest get the same pseudonym, and
+the delivered text stays identical to the events it mirrors.
+
+Identity fields (ids, source file names, repo family, SPDX license) are not free text and are
+left as they are; ``tool_call_id`` references must keep matching.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import replace
+
+from trajectory_platform.curation.redact.engine import Context, build_table, resolve_findings, rewrite, scan
+from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.pseudonym import SymbolTable
+from trajectory_platform.traces.record import Episode
+
+_SHELL_TOOL_WORDS = frozenset(
+    {"bash", "shell", "terminal", "sh", "zsh", "cmd", "powershell", "exec", "command"}
+)
+
+
+def is_shell_tool(name: str | None) -> bool:
+    """Whether a tool takes a shell command line (``execute_bash``, ``run_command``, ``shell``)."""
+    parts = (name or "").lower().replace("-", "_").replace(".", "_").split("_")
+    return any(part in _SHELL_TOOL_WORDS for part in parts)
+
+
+def string_slots(episode: Episode) -> Iterator[tuple[str, object, str, Context]]:
+    """``(field path, owner object, attribute, context)`` for every free-text field of ``episode``."""
+    yield "task.prompt", episode.task, "prompt", Context()
+    for i, tool in enumerate(episode.tools):
+        yield f"tools[{i}].description", tool, "description", Context()
+        yield f"tools[{i}].parameters_json", tool, "parameters_json", Context()
+    for i, event in enumerate(episode.events):
+        yield f"events[{i}].content", event, "content", Context()
+        yield f"events[{i}].reasoning", event, "reasoning", Context()
+        for j, call in enumerate(event.tool_calls):
+            yield (
+                f"events[{i}].tool_calls[{j}].arguments",
+                call,
+                "arguments",
+                Context(shell=is_shell_tool(call.name)),
+            )
+    for i, delivered in enumerate(episode.delivered_inputs):
+        yield f"delivered_inputs[{i}].messages_json", delivered, "messages_json", Context()
+    yield "outcome.final_answer", episode.outcome, "final_answer", Context()
+    yield "outcome.workspace_diff", episode.outcome, "workspace_diff", Context()
+    yield "outcome.verifier_results_json", episode.outcome, "verifier_results_json", Context()
+    yield "extra_json", episode, "extra_json", Context()
+
+
+def redact_episode(
+    episode: Episode, salt: bytes, config: RedactionConfig | None = None
+) -> tuple[Episode, list[Finding]]:
+    """A redacted copy of ``episode`` and its findings (``Finding.field`` names the field).
+
+    The input is not modified. Finding offsets are relative to the string that was scanned
+    (for JSON, the decoded literal).
+    """
+    config = config or RedactionConfig()
+    redacted = copy.deepcopy(episode)
+    slots = [slot for slot in string_slots(redacted) if getattr(slot[1], slot[2])]
+    findings: list[Finding] = []
+    for path, owner, attr, context in slots:
+        findings.extend(replace(f, field=path) for f in scan(getattr(owner, attr), config, context))
+    table: SymbolTable = build_table(findings, salt)
+    for _path, owner, attr, context in slots:
+        setattr(owner, attr, rewrite(getattr(owner, attr), table, context))
+    return redacted, resolve_findings(findings, table)

@@ -1,0 +1,181 @@
+"""Λ_leak: canaries planted in a copy of the stream, then looked for after redaction.
+
+Λ_leak = C_detected_canaries / C_injected_canaries (curation §Formal mathematical metrics). Each
+canary is a fresh synthetic secret inside a realistic carrier line (a shell command, a header,
+a connection string, an assignment, an e-mail), planted in four encodings: raw, JSON-escaped
+(inside a JSON document carried in a string), double-escaped, and base64. A canary leaks when,
+after redaction, its secret still appears anywhere in the episode, or inside any base64 run that
+decodes to text containing it. The real episode is never modified.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import copy
+import hashlib
+import json
+import random
+import re
+import string
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from trajectory_platform.curation.redact.episode import redact_episode
+from trajectory_platform.curation.redact.model import RedactionConfig
+from trajectory_platform.traces.record import Episode, canonical_json
+
+FORMS = ("raw", "json_escaped", "double_escaped", "base64")
+_ALNUM = string.ascii_letters + string.digits
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+
+
+@dataclass(frozen=True)
+class Canary:
+    """One synthetic secret and the line that carries it."""
+
+    kind: str
+    secret: str
+    carrier: str
+
+
+@dataclass
+class LeakReport:
+    """Canaries planted and found after redaction, in total and by encoding and kind (no values)."""
+
+    injected: int = 0
+    leaked: int = 0
+    leaked_by_form: dict[str, int] = field(default_factory=dict)
+    leaked_by_kind: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        """Λ_leak; 0.0 when nothing was injected."""
+        return self.leaked / self.injected if self.injected else 0.0
+
+    def add(self, other: LeakReport) -> None:
+        self.injected += other.injected
+        self.leaked += other.leaked
+        for mine, theirs in (
+            (self.leaked_by_form, other.leaked_by_form),
+            (self.leaked_by_kind, other.leaked_by_kind),
+        ):
+            for key, count in theirs.items():
+                mine[key] = mine.get(key, 0) + count
+
+    def as_dict(self) -> dict:
+        return {
+            "injected": self.injected,
+            "leaked": self.leaked,
+            "rate": self.rate,
+            "leaked_by_form": dict(sorted(self.leaked_by_form.items())),
+            "leaked_by_kind": dict(sorted(self.leaked_by_kind.items())),
+        }
+
+
+def make_canaries(seed: str) -> list[Canary]:
+    """Fresh, deterministic canaries for one episode (seeded by its id)."""
+    rng = random.Random(hashlib.sha256(seed.encode()).digest())
+
+    def pick(alphabet: str, n: int) -> str:
+        return "".join(rng.choice(alphabet) for _ in range(n))
+
+    aws = "AKIA" + pick(string.ascii_uppercase + string.digits, 16)
+    github = "ghp_" + pick(_ALNUM, 36)
+    password = pick(_ALNUM, 10) + rng.choice("!#%^*") + pick(_ALNUM, 3)
+    generic = pick(_ALNUM + "+/", 40)
+    header = pick(_ALNUM, 8)
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOi" + pick(_ALNUM, 18) + "." + pick(_ALNUM + "-_", 43)
+    email = f"{pick(string.ascii_lowercase, 6)}.{pick(string.ascii_lowercase, 7)}@example-corp.com"
+    return [
+        Canary("AWS_KEY", aws, f"aws configure set aws_access_key_id {aws}"),
+        Canary(
+            "GITHUB_TOKEN", github, f'curl -H "Authorization: token {github}" https://api.github.com/user'
+        ),
+        Canary("PASSWORD", password, f"DATABASE_URL=postgres://svc:{password}@db.internal:5432/app"),
+        Canary("SECRET", generic, f'api_secret = "{generic}"'),
+        Canary("JWT", jwt, f"Authorization: Bearer {jwt}"),
+        Canary("AUTH_HEADER", header + generic[:20], f"X-Api-Key: {header + generic[:20]}"),
+        Canary("EMAIL", email, f"escalate to {email} before merging"),
+    ]
+
+
+def encode(carrier: str, form: str) -> str:
+    """The carrier as it would appear in the stream in one of :data:`FORMS`."""
+    if form == "raw":
+        return carrier
+    if form == "json_escaped":
+        return json.dumps({"stdout": carrier})
+    if form == "double_escaped":
+        return json.dumps({"body": json.dumps({"stdout": carrier})})
+    return base64.b64encode(carrier.encode()).decode()
+
+
+def _plant(episode: Episode, planted: list[str]) -> None:
+    """Append each planted string to a rotating free-text slot (new JSON key for tool arguments)."""
+    slots: list[tuple[object, str]] = [
+        (event, "content") for event in episode.events if event.kind != "compaction"
+    ]
+    calls = [call for event in episode.events for call in event.tool_calls]
+    slots.append((episode.task, "prompt"))
+    for i, text in enumerate(planted):
+        if calls and i % 5 == 4:
+            call = calls[i % len(calls)]
+            try:
+                arguments = json.loads(call.arguments or "{}")
+            except ValueError:
+                arguments = None
+            if isinstance(arguments, dict):
+                arguments[f"canary_{i}"] = text
+                call.arguments = json.dumps(arguments)
+                continue
+        owner, attr = slots[i % len(slots)]
+        current = getattr(owner, attr)
+        setattr(owner, attr, f"{current}\n{text}" if current else text)
+
+
+def _leaked(canary: Canary, text: str, decoded_runs: str) -> bool:
+    return canary.secret in text or canary.secret in decoded_runs
+
+
+def _decoded_base64_runs(text: str) -> str:
+    pieces = []
+    for run in _BASE64_RUN.findall(text):
+        try:
+            pieces.append(base64.b64decode(run + "=" * (-len(run) % 4)).decode("utf-8", "ignore"))
+        except (binascii.Error, ValueError):
+            continue
+    return "\n".join(pieces)
+
+
+def measure_episode_leak(episode: Episode, salt: bytes, config: RedactionConfig | None = None) -> LeakReport:
+    """Plant every canary in every form into a copy of ``episode``, redact it, count survivors."""
+    canaries = make_canaries(episode.episode_id)
+    planted_copy = copy.deepcopy(episode)
+    plan = [(canary, form) for form in FORMS for canary in canaries]
+    _plant(planted_copy, [encode(canary.carrier, form) for canary, form in plan])
+    redacted, _ = redact_episode(planted_copy, salt, config)
+    text = canonical_json(redacted.to_dict())
+    decoded = _decoded_base64_runs(text)
+    report = LeakReport(injected=len(plan))
+    by_form: Counter = Counter()
+    by_kind: Counter = Counter()
+    for canary, form in plan:
+        if _leaked(canary, text, decoded):
+            report.leaked += 1
+            by_form[form] += 1
+            by_kind[canary.kind] += 1
+    report.leaked_by_form = dict(by_form)
+    report.leaked_by_kind = dict(by_kind)
+    return report
+
+
+def measure_leak(
+    episodes: Iterable[Episode], salt: bytes, config: RedactionConfig | None = None
+) -> LeakReport:
+    """Λ_leak over a corpus: canaries planted into a copy of every episode."""
+    total = LeakReport()
+    for episode in episodes:
+        total.add(measure_episode_leak(episode, salt, config))
+    return total
