@@ -30,6 +30,7 @@ from trajectory_platform.traces.record import Episode, Event, ToolCall, canonica
 
 ERROR_STATUS = {"output_limit": "truncated", "approval": "refused", "parsing": "refused"}
 ROLES = ("system", "user", "assistant", "tool")
+ATTACHMENT = "attachment://"
 
 
 def _text(content: Any, where: str) -> tuple[str | None, str | None]:
@@ -74,6 +75,17 @@ def event_of_message(message: Any, where: str) -> Event:
     return event
 
 
+def _resolve_attachments(value: Any, attachments: dict[str, Any]) -> Any:
+    """Inspect stores repeated long strings once, as ``attachment://<hash>``; put them back."""
+    if isinstance(value, str) and value.startswith(ATTACHMENT):
+        return attachments.get(value[len(ATTACHMENT) :], value)
+    if isinstance(value, list):
+        return [_resolve_attachments(v, attachments) for v in value]
+    if isinstance(value, dict):
+        return {k: _resolve_attachments(v, attachments) for k, v in value.items() if k != "attachments"}
+    return value
+
+
 class InspectAdapter(Adapter):
     """Eval logs written by ``inspect eval`` (the ``.json`` log format)."""
 
@@ -93,6 +105,7 @@ class InspectAdapter(Adapter):
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         sample = expect(record.value["sample"], dict, "sample")
+        sample = _resolve_attachments(sample, sample.get("attachments") or {})
         header = record.value["header"]
         spec = header.get("eval") if isinstance(header.get("eval"), dict) else {}
         own_id = f"{spec.get('eval_id') or spec.get('run_id')}/{sample.get('id')}/epoch-{sample.get('epoch')}"
@@ -117,7 +130,9 @@ class InspectAdapter(Adapter):
         elif header.get("status") == "success":
             episode.outcome.terminal_status = "completed"
         output = sample.get("output") if isinstance(sample.get("output"), dict) else {}
-        episode.outcome.final_answer = optional_str(output.get("completion"), "sample.output.completion")
+        choices = output.get("choices") or [{}]
+        completion = output.get("completion", (choices[0].get("message") or {}).get("content"))
+        episode.outcome.final_answer = _text(completion, "sample.output")[0]
         if sample.get("scores") is not None:
             episode.outcome.verifier_results_json = canonical_json(sample["scores"])
         episode.task.fixture_id = f"{spec.get('task')}/{sample.get('id')}"
