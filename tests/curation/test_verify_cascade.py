@@ -1,0 +1,233 @@
+"""The whole cascade on the real sandbox: every sink, sink precedence, the ledger, determinism,
+imported real logs never admitted, the CLI and the Dagster asset."""
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from _verify_factory import CALC_S0, OK, call, fixed_files, make_episode, make_fixture, pristine_turns
+
+from trajectory_platform.curation.verify import (
+    SINKS,
+    CascadeConfig,
+    DynamicConfig,
+    verdicts_table,
+    verified_table,
+    verify_episodes,
+)
+from trajectory_platform.curation.verify.tables import admitted_with_tamper_evidence, flake_counts
+
+REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "real"
+QUIET = CascadeConfig(progress=False)
+
+
+def counter_fixture(counter: Path):
+    """A fixture whose sealed add test alternates fail / pass across runs (a deterministic flake)."""
+    fixture = make_fixture("calc-flaky")
+    fixture.sealed_tests["tests/test_ops.py"] = fixture.sealed_tests["tests/test_ops.py"].replace(
+        "def test_add():\n    assert add(2, 3) == 5",
+        "def test_add():\n    import os\n"
+        f"    p = {str(counter)!r}\n"
+        "    n = int(open(p).read()) if os.path.exists(p) else 0\n"
+        "    open(p, 'w').write(str(n + 1))\n"
+        "    assert add(2, 3) == 5 and n % 2 == 1",
+    )
+    return fixture
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory):
+    fixture = make_fixture()
+    flaky = counter_fixture(tmp_path_factory.mktemp("flake") / "count")
+    tests_edited = {
+        **fixed_files(),
+        "tests/test_ops.py": CALC_S0["tests/test_ops.py"] + "\n\ndef test_x():\n    assert True\n",
+    }
+    tampered_failing = {**CALC_S0, "tests/test_ops.py": "def test_mul():\n    assert True\n"}
+    episodes = [
+        make_episode("admitted", pristine_turns(), fixed_files()),
+        make_episode("syntax", pristine_turns(), fixed_files(), finish_reason="length"),
+        make_episode("static", pristine_turns(), {**CALC_S0, "calc/ops.py": "def add(:\n"}),
+        make_episode("negative", pristine_turns()[:1], CALC_S0),
+        make_episode("tamper_pass", pristine_turns(), tests_edited),
+        make_episode("tamper_fail", pristine_turns(), tampered_failing),
+        make_episode("tamper_truncated", pristine_turns(), tampered_failing, finish_reason="length"),
+        make_episode("flaky", pristine_turns(), fixed_files(), fixture=flaky, fixture_id="calc-flaky"),
+        make_episode("imported", pristine_turns(), fixed_files(), fixture_id=None),
+        make_episode("unknown_fixture", pristine_turns(), fixed_files(), fixture_id="not-in-library"),
+    ]
+    lookup = {"calc-add": fixture, "calc-flaky": flaky}
+    return episodes, lookup, verify_episodes(episodes, lookup, QUIET)
+
+
+def test_every_sink_is_reached_and_each_episode_lands_in_exactly_one(batch):
+    episodes, _, result = batch
+    sinks = {v.episode_id: v.sink for v in result.verdicts}
+    assert len(result.verdicts) == len(episodes)
+    assert sinks == {
+        "admitted": "admitted",
+        "syntax": "syntax_reject",
+        "static": "static_reject",
+        "negative": "hard_negative",
+        "tamper_pass": "tamper_quarantine",
+        "tamper_fail": "tamper_quarantine",
+        "tamper_truncated": "tamper_quarantine",
+        "flaky": "flaky_quarantine",
+        "imported": "unverifiable",
+        "unknown_fixture": "unverifiable",
+    }
+    assert set(sinks.values()) == set(SINKS)
+
+
+def test_stage_verdicts_stop_at_the_first_failing_gate(batch):
+    _, _, result = batch
+    by_id = result.by_id()
+    assert [s.stage for s in by_id["admitted"].stages] == [
+        "syntactic",
+        "static",
+        "dynamic",
+        "delta",
+        "advisory",
+    ]
+    assert [s.stage for s in by_id["syntax"].stages] == ["syntactic"]
+    assert [s.stage for s in by_id["static"].stages] == ["syntactic", "static"]
+    assert by_id["tamper_fail"].stage("dynamic").passed is False  # failed the oracle, quarantined anyway
+    assert by_id["imported"].stage("dynamic").passed is None
+    assert by_id["admitted"].advisory_score == 1.0 and by_id["admitted"].advisory_rank == 1
+
+
+def test_hard_negative_is_reproduced_and_has_a_divergence_turn(batch):
+    _, _, result = batch
+    negative = result.by_id()["negative"]
+    assert negative.oracle_runs == 2 and negative.role == "hard_negative"
+    assert negative.t_div is not None and negative.target_turns is None
+    assert negative.triage_class == "policy_incapability"
+
+
+def test_flaky_oracle_is_rerun_k_times_and_counted_in_r_flake(batch):
+    _, _, result = batch
+    flaky = result.by_id()["flaky"].stage("dynamic")
+    assert flaky.data["run_outcomes"] == [False, True, False] and flaky.data["inconsistent"]
+    judged = sum(1 for v in result.verdicts if v.oracle_runs)
+    assert result.ledger.r_flake == pytest.approx(1 / judged)
+    assert result.ledger.admission_halted  # 1 of a handful is far above 2 %
+    assert result.by_id()["flaky"].triage_class == "runtime_defect"
+
+
+def test_ledger_counts_are_measured_and_consistent(batch):
+    episodes, _, result = batch
+    summary = result.ledger.summary()
+    stages = {s["stage"]: s for s in summary["stages"]}
+    assert stages["syntactic"]["entered"] == len(episodes)
+    for first, second in zip(summary["stages"], summary["stages"][1:], strict=False):
+        assert second["entered"] == first["passed"]
+    assert stages["advisory"]["passed"] == 1
+    assert summary["yield"] == pytest.approx(1 / len(episodes))
+    assert summary["c_attempt"] == pytest.approx(summary["measured_c_attempt"], rel=1e-6)
+    assert summary["c_accepted"] == pytest.approx(summary["c_attempt"] / summary["yield"], rel=1e-3)
+    mono = {s["stage"]: s for s in summary["monolithic_stages"]}
+    assert mono["dynamic"]["entered"] == len(episodes)
+    assert summary["monolithic_c_attempt"] > 0 and summary["cost_ratio"] > 0
+
+
+def test_admitted_episode_has_role_and_targets(batch):
+    _, _, result = batch
+    admitted = result.by_id()["admitted"]
+    assert admitted.role == "pristine"
+    assert admitted.target_turns == [2, 4, 6, 8]
+    assert admitted.turn_reasons[8] == "final_report"
+
+
+def test_tables_are_deterministic_and_checks_rederive(batch, tmp_path):
+    episodes, lookup, result = batch
+    table = verified_table(episodes, result)
+    assert table.column("sink").to_pylist() == [result.by_id()[i].sink for i in sorted(result.by_id())]
+    again = verify_episodes(episodes[:6], lookup, QUIET)
+    first = verify_episodes(episodes[:6], lookup, QUIET)
+    assert verdicts_table(again).equals(verdicts_table(first))
+    assert admitted_with_tamper_evidence(table, lookup) == []
+    inconsistent, judged = flake_counts(table)
+    assert inconsistent == 1 and judged == sum(1 for v in result.verdicts if v.oracle_runs)
+
+
+def test_timeout_is_a_runtime_defect(tmp_path):
+    fixture = make_fixture("calc-slow")
+    fixture.sealed_tests["tests/test_ops.py"] += "\n\ndef test_slow():\n    while True:\n        pass\n"
+    fixture.pass_to_pass.append("tests/test_ops.py::test_slow")
+    config = CascadeConfig(
+        dynamic=DynamicConfig(reruns=2, oracle_timeout_s=1.0), progress=False, cost_monolithic=False
+    )
+    result = verify_episodes(
+        [make_episode("slow", pristine_turns(), fixed_files(), fixture=fixture, fixture_id="calc-slow")],
+        {"calc-slow": fixture},
+        config,
+    )
+    verdict = result.verdicts[0]
+    assert verdict.sink == "hard_negative" and verdict.oracle_runs == 2
+    assert verdict.triage_class == "runtime_defect" and "timed out" in verdict.triage_evidence[0]
+
+
+def test_monkeypatching_conftest_cannot_buy_admission():
+    conftest = "import builtins\nbuiltins.AssertionError = Exception\n"
+    episode = make_episode("conftest", pristine_turns(), {**CALC_S0, "conftest.py": conftest})
+    verdict = verify_episodes([episode], {"calc-add": make_fixture()}, QUIET).verdicts[0]
+    assert verdict.sink == "tamper_quarantine" and verdict.reason == "protected_path_modified"
+
+
+def test_a_write_call_on_a_test_file_quarantines_even_a_correct_fix():
+    turns = pristine_turns() + [([call("edit_file", file_path="tests/test_ops.py", old="6", new="6")], [OK])]
+    verdict = verify_episodes(
+        [make_episode("sneaky", turns, fixed_files())], {"calc-add": make_fixture()}, QUIET
+    ).verdicts[0]
+    assert verdict.sink == "tamper_quarantine" and verdict.reason == "attempted_protected_write"
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real not present (read-only shared corpus)")
+def test_imported_real_logs_are_never_admitted(tmp_path):
+    from trajectory_platform.curation.verify.cascade import library_lookup
+    from trajectory_platform.traces.ingest import ingest_paths
+
+    episodes = ingest_paths([REAL / "swe-agent", REAL / "openhands", REAL / "tau-bench"]).episodes
+    assert episodes
+    result = verify_episodes(episodes, library_lookup(0), QUIET)
+    sinks = result.counts("sink")
+    assert "admitted" not in sinks
+    assert sum(sinks.values()) == len(episodes)
+    for verdict in result.verdicts:
+        assert verdict.sink in ("unverifiable", "syntax_reject", "static_reject", "tamper_quarantine")
+        assert verdict.reason and verdict.role is None and verdict.target_turns is None
+
+
+def test_cli_writes_verdicts_and_prints_the_ledger(tmp_path, capsys):
+    from trajectory_platform.cli import main
+    from trajectory_platform.traces.ingest import write_parquet
+    from trajectory_platform.traces.schema import episodes_to_table
+
+    episodes = [
+        make_episode("e1", pristine_turns(), fixed_files(), fixture_id=None),
+        make_episode(
+            "e2",
+            [([call("read_file", file_path="nope.py")], [("error", "No such file", 1)])],
+            CALC_S0,
+            fixture_id=None,
+        ),
+    ]
+    traces = tmp_path / "traces.parquet"
+    write_parquet(episodes_to_table(episodes), traces)
+    assert main(["verify", str(traces), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    for key in ("c_attempt", "yield", "c_accepted", "monolithic_c_attempt", "r_flake"):
+        assert key in summary
+    assert summary["sinks"] == {"unverifiable": 2}
+    verdicts = pq.read_table(tmp_path / "out" / "verdicts.parquet").to_pylist()
+    assert [v["episode_id"] for v in verdicts] == ["e1", "e2"]
+    assert {"sink", "role", "t_div", "t_rec"} <= set(verdicts[0])
+    assert json.loads((tmp_path / "out" / "ledger.json").read_text())["attempts"] == 2
+
+
+def test_cli_names_a_missing_input(tmp_path, capsys):
+    from trajectory_platform.cli import main
+
+    assert main(["verify", str(tmp_path / "nope.parquet"), "--out", str(tmp_path)]) != 0
+    assert "nope.parquet" in capsys.readouterr().err

@@ -1,0 +1,56 @@
+"""``verified_traces`` / ``triage_report`` materialized in-process downstream of ``raw_traces``."""
+
+import json
+
+from _verify_factory import CALC_S0, fixed_files, make_episode, pristine_turns
+from dagster import AssetKey, materialize
+
+from trajectory_platform.assets.raw import raw_traces
+from trajectory_platform.assets.verified import verified_traces
+from trajectory_platform.checks.verified import (
+    every_episode_in_one_sink,
+    no_tampered_episode_admitted,
+    r_flake_within_limit,
+    yield_in_declared_band,
+)
+from trajectory_platform.resources import build_resources, read_asset_table
+
+DAY = "2024-03-05"
+
+
+def test_verified_traces_materializes_with_checks_and_metadata(tmp_path):
+    source = tmp_path / "logs" / DAY
+    source.mkdir(parents=True)
+    episodes = [
+        make_episode("real-1", pristine_turns(), fixed_files(), fixture_id=None),
+        make_episode("real-2", pristine_turns()[:1], CALC_S0, fixture_id=None),
+    ]
+    (source / "agent.jsonl").write_text("".join(json.dumps(e.to_dict()) + "\n" for e in episodes))
+    resources = build_resources(tmp_path / "work", tmp_path / "logs")
+    assert materialize([raw_traces], partition_key=DAY, resources=resources).success
+    checks = [
+        every_episode_in_one_sink,
+        no_tampered_episode_admitted,
+        r_flake_within_limit,
+        yield_in_declared_band,
+    ]
+    result = materialize(
+        [raw_traces, verified_traces, *checks],
+        resources=resources,
+        selection=[AssetKey("verified_traces"), AssetKey("triage_report")],
+    )
+    assert result.success
+    table = read_asset_table(tmp_path / "work", "verified_traces")
+    assert table.num_rows == 2
+    assert set(table.column("sink").to_pylist()) == {"unverifiable"}
+    assert {"sink", "role", "t_div", "t_rec", "target_turns", "turn_reasons_json", "advisory_score"} <= set(
+        table.column_names
+    )
+    materialization = result.asset_materializations_for_node("verified_traces")[0]
+    metadata = materialization.metadata
+    assert metadata["sinks"].data == {"unverifiable": 2}
+    assert "c_attempt_s" in metadata and "ledger" in metadata
+    evaluations = {e.check_name: e.passed for e in result.get_asset_check_evaluations()}
+    assert evaluations["every_episode_in_one_sink"] and evaluations["no_tampered_episode_admitted"]
+    assert evaluations["r_flake_within_limit"]
+    assert evaluations["yield_in_declared_band"] is False  # nothing verifiable: yield 0 warns
