@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -44,8 +45,9 @@ def test_identifiers_are_two_tokens_and_values_single_tokens(tokenizer_dir):
     tok = load_tokenizer(tokenizer_dir)
     for name in ("read_file", "run_tests", "search_code", "get_weather"):
         assert len(tok(name, add_special_tokens=False).input_ids) == 2, name
-    ids = tok("src/pool.py", add_special_tokens=False).input_ids
-    assert tok.convert_ids_to_tokens(ids) == ["src/pool.py"]
+    for value in ("conf.py", "data/item0.txt", "WIDTH", "18"):  # gym values are whole tokens
+        ids = tok(value, add_special_tokens=False).input_ids
+        assert tok.convert_ids_to_tokens(ids) == [value]
 
 
 def test_template_renders_tools_calls_and_authentic_terminators(tokenizer_dir):
@@ -62,7 +64,7 @@ def test_template_renders_tools_calls_and_authentic_terminators(tokenizer_dir):
     ]
     text = tok.apply_chat_template(messages, tools=tools, tokenize=False)
     assert text == (
-        '<|bos|><|tools|>read_file: Read a file. {"type": "object"}\n<|end_tools|>'
+        '<|bos|><|tools|>read_file: Read a file. {"type":"object"}\n<|end_tools|>'
         "<|user|>Fix it.<|end|>"
         '<|assistant|><|call|>{"name": "read_file", "arguments": {"path": "a.py"}}<|end_call|><|end_turn|>'
         "<|tool|>x = 1<|end|><|assistant|>Done.<|end_turn|>"
@@ -70,3 +72,21 @@ def test_template_renders_tools_calls_and_authentic_terminators(tokenizer_dir):
     assert tok.apply_chat_template(messages[:1], tokenize=False, add_generation_prompt=True).endswith(
         "<|end|><|assistant|>"
     )
+
+
+def test_template_calls_are_the_gym_wire_format_and_parse(tokenizer_dir):
+    from trajectory_platform.gym.protocol import parse_turn, render_tool_call
+
+    tok = load_tokenizer(tokenizer_dir)
+    arguments = {"file_path": "conf.py", "limit": 3}
+    for recorded in (arguments, '{"file_path":"conf.py","limit":3}'):
+        call = {"type": "function", "function": {"name": "read_file", "arguments": recorded}}
+        messages = [{"role": "user", "content": "Read it."},
+                    {"role": "assistant", "content": "Reading.", "tool_calls": [call]}]
+        text = tok.apply_chat_template(messages, tokenize=False)
+        turn = text.split(ct.ROLE_TOKENS["assistant"], 1)[1]
+        assert turn == "Reading." + render_tool_call("read_file", arguments) + ct.END_TURN
+        ids = tok(turn, add_special_tokens=False).input_ids
+        parsed = parse_turn(tok.decode(ids, skip_special_tokens=True))
+        assert parsed.content == "Reading." and parsed.fabricated_observation is None
+        assert [(c.name, json.loads(c.arguments)) for c in parsed.calls] == [("read_file", arguments)]

@@ -21,8 +21,11 @@ Design choices (the pilot in issue 9 showed a tiny model learns tool use only wh
 - the assistant body is wrapped in ``{% generation %}`` so
   ``apply_chat_template(return_assistant_tokens_mask=True)`` works (the benchmark baseline).
 
-Tool-call arguments recorded as a raw string are rendered verbatim (a malformed call stays data);
-dict arguments are rendered as JSON.
+The call format is the gym's wire format (:mod:`trajectory_platform.gym.protocol`, whose parser the
+runtime and the model-backed policy use). Tool-call arguments recorded as a raw string are rendered
+verbatim (a malformed call stays data); dict arguments and tool parameter schemas are rendered as
+canonical JSON (sorted keys, compact), the form ``protocol.render_tool_call`` and the trace record
+use.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ SPECIAL_TOKENS = [PAD, BOS, END_TURN, END, *ROLE_TOKENS.values(), TOOLS_OPEN, TO
 GENERATED_MARKERS = [CALL_OPEN, CALL_CLOSE, REASONING_OPEN, REASONING_CLOSE]
 """Markers the model itself emits inside its turn: ordinary (non-special) added tokens."""
 
-TEMPLATE_VERSION = "tp-chat-v1"
+TEMPLATE_VERSION = "tp-chat-v2"
 
 CHAT_TEMPLATE = (
     "{{- bos_token -}}"
@@ -59,7 +62,8 @@ CHAT_TEMPLATE = (
     "{{- '<|tools|>' -}}"
     "{%- for tool in tools -%}"
     "{%- set f = tool.function if tool.function is defined else tool -%}"
-    "{{- f.name ~ ': ' ~ (f.description or '') ~ ' ' ~ (f.parameters | tojson) ~ '\\n' -}}"
+    "{%- set schema = f.parameters | tojson(separators=(',', ':'), sort_keys=True) -%}"
+    "{{- f.name ~ ': ' ~ (f.description or '') ~ ' ' ~ schema ~ '\\n' -}}"
     "{%- endfor -%}"
     "{{- '<|end_tools|>' -}}"
     "{%- endif -%}"
@@ -74,7 +78,7 @@ CHAT_TEMPLATE = (
     "{%- for call in message.tool_calls or [] -%}"
     "{%- set fn = call.function if call.function is defined else call -%}"
     "{%- if fn.arguments is string -%}{%- set args = fn.arguments -%}"
-    "{%- else -%}{%- set args = fn.arguments | tojson -%}{%- endif -%}"
+    "{%- else -%}{%- set args = fn.arguments | tojson(separators=(',', ':'), sort_keys=True) -%}{%- endif -%}"
     "{{- '<|call|>{\"name\": ' ~ (fn.name | tojson) ~ ', \"arguments\": ' ~ args ~ '}<|end_call|>' -}}"
     "{%- endfor -%}"
     "{%- if not message.truncated -%}{{- '<|end_turn|>' -}}{%- endif -%}"

@@ -3,8 +3,9 @@
 No model hub is reachable, so the default tokenizer is trained here, on text shaped like what it
 will serialize: tool schemas, tool calls with JSON arguments, observations, error messages and
 instructions. The corpus comes from the platform's own material -- the bundled sample logs under
-``trajectory_platform/samples`` when present, and synthetic gym-like conversations built from the
-word lists below -- so the same checkout always yields the same corpus (and the same tokenizer).
+``trajectory_platform/samples`` when present, the gym's fixture library (tool manifests, prompts,
+workspace files, plan values), and synthetic gym-like conversations built from the word lists
+below -- so the same checkout always yields the same corpus (and the same tokenizer).
 
 The identifier vocabulary matters for learnability (issue 9's pilot): the pre-tokenizer splits
 identifiers at underscores, so ``read_file`` becomes the two tokens ``read`` + ``_file`` when both
@@ -121,9 +122,31 @@ def bundled_sample_texts() -> Iterator[str]:
         yield entry.read_text(encoding="utf-8", errors="replace")
 
 
+def gym_texts(library_seed: int = 0) -> Iterator[str]:
+    """The gym's fixture library as text: delivered tool lists, prompts, workspace files, plan values.
+
+    These are the names and values the default model must read and emit, so they should be
+    single tokens (values) or two tokens (snake_case identifiers) after training.
+    """
+    try:
+        from trajectory_platform.gym.fixtures import build_library
+    except ImportError:  # a checkout without the gym still builds a (gym-agnostic) tokenizer
+        return
+    for fixture in sorted(build_library(library_seed), key=lambda f: f.fixture_id):
+        tools = fixture.tool_manifest
+        yield "\n".join(f"{t['name']}: {t['description']} {t['parameters_json']}" for t in tools)
+        yield fixture.prompt
+        for path, text in sorted(fixture.s0_files.items()):
+            yield json.dumps({"path": path})
+            yield text
+        for step in fixture.plan:
+            yield json.dumps({k: v for k, v in vars(step).items() if v is not None})
+
+
 def corpus(conversations: int = 4000, seed: int = 0) -> Iterator[str]:
     """The whole training corpus, one text per item, in a fixed order."""
     yield from bundled_sample_texts()
+    yield from gym_texts()
     rng = random.Random(seed)
     for _ in range(conversations):
         yield from synthetic_conversation(rng)
