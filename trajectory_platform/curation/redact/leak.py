@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from trajectory_platform.curation.redact.engine import redact_text
 from trajectory_platform.curation.redact.episode import redact_episode
 from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.traces.record import Episode, canonical_json
@@ -156,7 +157,28 @@ def measure_episode_leak(episode: Episode, salt: bytes, config: RedactionConfig 
     plan = [(canary, form) for form in FORMS for canary in canaries]
     _plant(planted_copy, [encode(canary.carrier, form) for canary, form in plan])
     redacted, _ = redact_episode(planted_copy, salt, config)
-    text = canonical_json(redacted.to_dict())
+    return _count(plan, canonical_json(redacted.to_dict()))
+
+
+def measure_text_leak(
+    text: str, seed: str, salt: bytes, config: RedactionConfig | None = None, json_record: bool = False
+) -> LeakReport:
+    """Λ_leak for a plain-text document or one JSON record (canaries go under a new top-level key)."""
+    canaries = make_canaries(seed)
+    plan = [(canary, form) for form in FORMS for canary in canaries]
+    encoded = [encode(canary.carrier, form) for canary, form in plan]
+    if json_record:
+        record = json.loads(text)
+        planted = (
+            json.dumps({**record, "_canaries": encoded}) if isinstance(record, dict) else json.dumps(encoded)
+        )
+    else:
+        planted = text + "\n" + "\n".join(encoded)
+    redacted, _ = redact_text(planted, salt, config)
+    return _count(plan, redacted)
+
+
+def _count(plan: list[tuple[Canary, str]], text: str) -> LeakReport:
     decoded = _decoded_base64_runs(text)
     report = LeakReport(injected=len(plan))
     by_form: Counter = Counter()

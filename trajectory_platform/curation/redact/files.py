@@ -1,0 +1,113 @@
+"""File-level redaction for the CLI: the output keeps the input's format.
+
+- ``native``: trace JSONL, one ``Episode.to_dict()`` per line, redacted as episodes;
+- ``openai``: OpenAI chat JSONL (``messages`` with ``tool_calls`` / ``tool`` role), each line redacted
+  as one JSON document with one symbol table (layout outside changed strings is kept byte-for-byte);
+- ``text``: any text file, redacted as one document.
+
+A line that cannot be read is reported (file, line, reason) and left out; the rest goes on, and
+the summary accounts ``records_in == records_out + rejected``. Λ_leak is measured on every record.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trajectory_platform.curation.redact.engine import redact_text
+from trajectory_platform.curation.redact.episode import redact_episode
+from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak, measure_text_leak
+from trajectory_platform.curation.redact.model import RedactionConfig
+from trajectory_platform.traces.record import Episode, canonical_json
+
+FORMATS = ("native", "openai", "text")
+
+
+@dataclass
+class FileResult:
+    """What a file-level redaction did (the CLI's summary)."""
+
+    format: str
+    records_in: int = 0
+    records_out: int = 0
+    rejected: list[dict] = field(default_factory=list)
+    findings_by_kind: Counter = field(default_factory=Counter)
+    leak: LeakReport = field(default_factory=LeakReport)
+
+
+def detect_format(path: Path) -> str:
+    """``native`` / ``openai`` from the first JSONL record's keys, else ``text``."""
+    if path.suffix not in (".jsonl", ".json", ".ndjson"):
+        return "text"
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            if line.strip():
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    return "text"
+                if isinstance(record, dict) and "episode_id" in record and "events" in record:
+                    return "native"
+                if isinstance(record, dict) and "messages" in record:
+                    return "openai"
+                return "text"
+    return "text"
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    with path.open(encoding="utf-8", errors="surrogateescape") as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                yield number, line.rstrip("\n")
+
+
+def redact_file(
+    source: Path, target: Path, fmt: str, salt: bytes, config: RedactionConfig | None = None
+) -> FileResult:
+    """Redact ``source`` into ``target`` in format ``fmt``; see the module docstring."""
+    config = config or RedactionConfig()
+    result = FileResult(format=fmt)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "text":
+        text = source.read_text(encoding="utf-8", errors="surrogateescape")
+        redacted, findings = redact_text(text, salt, config)
+        result.leak.add(measure_text_leak(text[:100_000], str(source), salt, config))
+        target.write_text(redacted, encoding="utf-8", errors="surrogateescape")
+        result.records_in = result.records_out = 1
+        result.findings_by_kind.update(f.kind for f in findings)
+        return result
+    with target.open("w", encoding="utf-8", errors="surrogateescape") as out:
+        for number, line in _lines(source):
+            result.records_in += 1
+            try:
+                redacted_line = _redact_record(line, fmt, salt, config, result, f"{source}:{number}")
+            except (ValueError, KeyError, TypeError) as exc:
+                reason = f"{source}:{number}: unreadable {fmt} record: {exc}"
+                print(f"trajectory-platform: {reason}", file=sys.stderr)
+                result.rejected.append({"file": str(source), "line": number, "reason": str(exc)[:200]})
+                continue
+            out.write(redacted_line + "\n")
+            result.records_out += 1
+    return result
+
+
+def _redact_record(
+    line: str, fmt: str, salt: bytes, config: RedactionConfig, result: FileResult, seed: str
+) -> str:
+    if fmt == "native":
+        episode = Episode.from_dict(json.loads(line))
+        redacted, findings = redact_episode(episode, salt, config)
+        result.leak.add(measure_episode_leak(episode, salt, config))
+        result.findings_by_kind.update(f.kind for f in findings)
+        return canonical_json(redacted.to_dict())
+    record = json.loads(line)
+    if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
+        raise ValueError("expected an object with a 'messages' list")
+    redacted, findings = redact_text(line, salt, config)
+    result.leak.add(measure_text_leak(line, seed, salt, config, json_record=True))
+    result.findings_by_kind.update(f.kind for f in findings)
+    return redacted
