@@ -5,9 +5,10 @@
 - Function-calling runs record ``tool_calls`` / ``tool`` messages with ids; text-action runs record
   the parsed ``action`` string, kept as a call without id named after its command word (the word
   SWE-agent dispatches on) with the action text as recorded as its arguments.
-- Per-step ``messages`` are what the model actually saw. Where they equal a prefix of the history
-  the delivered input is that prefix (``event_indices``); where a history processor elided old
-  observations ("Old environment output: (7 lines omitted)") they are kept verbatim in
+- Per-step ``query`` / ``messages`` are what the model actually saw (see
+  :func:`delivered_inputs_of` for which call each belongs to). Where they equal a prefix of the
+  history the delivered input is that prefix (``event_indices``); where a history processor
+  elided old observations ("Old environment output: (7 lines omitted)") they are kept verbatim in
   ``messages_json`` and the call is marked ``compacted``.
 """
 
@@ -93,16 +94,28 @@ def events_of_history(history: Any, where: str) -> list[Event]:
 
 
 def delivered_inputs_of(events: list[Event], steps: list[Any]) -> list[DeliveredInput]:
-    """One manifest per step that recorded its ``messages``; the n-th step produced the n-th
-    assistant event of the history."""
+    """Manifests for the model calls whose input the steps record.
+
+    Newer SWE-agent writes ``query`` on step ``i``: the messages call ``i`` was sent. Older runs
+    write ``messages`` on step ``i``: the processed history *after* the step (its own action and
+    observation included), which is exactly what call ``i + 1`` is sent; the last step's
+    ``messages`` feed no further call. Call ``n`` produced the ``n``-th assistant event.
+    """
     assistant_indices = [i for i, e in enumerate(events) if e.kind == "assistant"]
     manifests = []
-    for call_index, step in enumerate(steps):
-        if not isinstance(step, dict) or not step.get("messages"):
+    for step_index, step in enumerate(steps):
+        if not isinstance(step, dict):
             continue
-        delivered = events_of_history(step["messages"], f"trajectory[{call_index}].messages")
-        response = assistant_indices[call_index] if call_index < len(assistant_indices) else None
-        manifests.append(delivered_input(call_index, delivered, events, response))
+        if step.get("query"):
+            call_index, messages, key = step_index, step["query"], "query"
+        elif step.get("messages"):
+            call_index, messages, key = step_index + 1, step["messages"], "messages"
+        else:
+            continue
+        if call_index >= len(assistant_indices):
+            continue
+        delivered = events_of_history(messages, f"trajectory[{step_index}].{key}")
+        manifests.append(delivered_input(call_index, delivered, events, assistant_indices[call_index]))
     return manifests
 
 
