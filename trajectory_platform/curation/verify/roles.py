@@ -56,7 +56,12 @@ def error_turns(episode: Episode, records: list[CallRecord]) -> list[int]:
 
 
 def loop_turns(records: list[CallRecord]) -> list[int]:
-    """Turns repeating an identical call with no successful write in between (state unchanged)."""
+    """Turns repeating an identical call with nothing new in between (the spin trap).
+
+    A successful write changes the workspace, so everything may be re-done after it; an error on
+    a *different* call is new information, so re-reading after it is diagnosis, not a loop. Only
+    the failing call itself stays remembered: re-issuing it unchanged is the classic spin.
+    """
     seen: dict[str, int] = {}
     out = []
     for record in records:
@@ -64,6 +69,8 @@ def loop_turns(records: list[CallRecord]) -> list[int]:
             out.append(record.turn)
         if record.is_write and not record.failed:
             seen.clear()
+        elif record.failed:
+            seen = {k: v for k, v in seen.items() if k == record.signature}
         seen[record.signature] = record.turn
     return sorted(set(out))
 
