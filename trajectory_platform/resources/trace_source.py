@@ -14,7 +14,8 @@ from pathlib import Path
 from dagster import ConfigurableResource
 
 
-def _is_day(name: str) -> bool:
+def is_day(name: str) -> bool:
+    """True for a `YYYY-MM-DD` folder name."""
     try:
         dt.date.fromisoformat(name)
     except ValueError:
@@ -39,7 +40,7 @@ class TraceSourceResource(ConfigurableResource):
         """Day folders present, sorted; other names are ignored."""
         if not self.root_path.is_dir():
             return []
-        return sorted(p.name for p in self.root_path.iterdir() if p.is_dir() and _is_day(p.name))
+        return sorted(p.name for p in self.root_path.iterdir() if p.is_dir() and is_day(p.name))
 
     def files(self, partition_key: str) -> list[Path]:
         """Every regular, non-hidden file under the day folder, sorted for determinism."""

@@ -1,0 +1,242 @@
+"""``trajectory-platform run [--workdir DIR]``: the whole asset graph on the embedded default.
+
+1. Prepare inputs: the bundled sample logs (``trajectory_platform/samples/traces/<day>/``) and,
+   when the gym's ``rollout`` command exists, a scripted gym rollout, synced into the trace
+   source ``<workdir>/trace_source/<day>/`` (only changed files are copied, so a second run
+   leaves the trace source - and the new-logs sensor - untouched).
+2. Materialize every asset found in ``trajectory_platform.definitions`` in dependency order, one
+   in-process run per asset (per contiguous day range for day-partitioned assets with a
+   single-run backfill policy, else per day), with its checks, recorded in the workdir's Dagster
+   instance so the runs show up in the UI. A failed run or blocking check stops the pipeline.
+3. Print progress per asset on stderr and a JSON summary (tables, rows, report path) last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import shutil
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.resources import (
+    WORKDIR_ENV,
+    build_resources,
+    default_workdir,
+    prepare_dagster_home,
+    warehouse_connection,
+)
+from trajectory_platform.resources.trace_source import is_day
+
+SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples" / "traces"
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="materialize the whole asset graph on the embedded default (samples + gym rollout)",
+        description=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--workdir",
+        type=Path,
+        default=None,
+        help=f"where outputs land (default: ${WORKDIR_ENV} or ./workdir)",
+    )
+    parser.add_argument(
+        "--gym-episodes", type=int, default=24, help="episodes of the gym rollout (default 24)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the gym rollout (default 0)")
+    parser.set_defaults(func=run)
+
+
+def sync_tree(source: Path, target: Path) -> int:
+    """Copy files of ``source`` into ``target`` (same relative paths) whose bytes differ.
+
+    Identical files are left alone so their mtimes - and the sensor's fingerprints - stay put.
+    """
+    copied = 0
+    for path in sorted(p for p in source.rglob("*") if p.is_file()):
+        destination = target / path.relative_to(source)
+        if destination.is_file() and destination.read_bytes() == path.read_bytes():
+            continue
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, destination)
+        copied += 1
+    return copied
+
+
+def write_gym_rollout(workdir: Path, trace_source: Path, episodes: int, seed: int) -> int | None:
+    """Run ``trajectory-platform gym rollout`` into ``<workdir>/gym_rollout`` and sync its day
+    folders into the trace source (the truth sidecar stays out); ``None`` if there is no gym."""
+    if importlib.util.find_spec("trajectory_platform.commands.gym") is None:
+        return None
+    from trajectory_platform.cli import main as cli_main
+
+    out = workdir / "gym_rollout"
+    argv = ["gym", "rollout", "--episodes", str(episodes), "--seed", str(seed), "--out", str(out)]
+    with contextlib.redirect_stdout(sys.stderr):  # keep our stdout's last line the summary
+        code = cli_main(argv)
+    if code:
+        raise RuntimeError(f"gym rollout exited with {code}")
+    return sum(sync_tree(day, trace_source / day.name) for day in sorted(out.iterdir()) if is_day(day.name))
+
+
+@dataclass
+class Step:
+    """One assets definition to materialize, and the runs it takes."""
+
+    assets_def: object
+    names: list[str]
+    runs: list[dict] = field(default_factory=list)
+
+
+def _contiguous(days: list[str]) -> list[tuple[str, str]]:
+    """Group sorted ISO days into inclusive ranges of consecutive days."""
+    import datetime as dt
+
+    ranges: list[list[str]] = []
+    for day in days:
+        if ranges and dt.date.fromisoformat(day) - dt.date.fromisoformat(ranges[-1][1]) == dt.timedelta(
+            days=1
+        ):
+            ranges[-1][1] = day
+        else:
+            ranges.append([day, day])
+    return [(a, b) for a, b in ranges]
+
+
+def _runs_for(assets_def, days: list[str]) -> list[dict]:
+    """Materialize kwargs for one assets definition: unpartitioned, per range, or per day."""
+    partitions = assets_def.partitions_def
+    if partitions is None:
+        return [{}]
+    valid = set(partitions.get_partition_keys())
+    keys = [d for d in days if d in valid] or [partitions.get_last_partition_key()]
+    policy = assets_def.backfill_policy
+    if policy is not None and policy.max_partitions_per_run is None:
+        tags = ("dagster/asset_partition_range_start", "dagster/asset_partition_range_end")
+        return [
+            {"partition_key": a} if a == b else {"tags": dict(zip(tags, (a, b), strict=True))}
+            for a, b in _contiguous(keys)
+        ]
+    return [{"partition_key": k} for k in keys]
+
+
+def plan(defs, days: list[str]) -> list[Step]:
+    """Every assets definition in dependency order, with its runs."""
+    graph = defs.resolve_asset_graph()
+    steps: dict[int, Step] = {}
+    for key in graph.toposorted_asset_keys:
+        assets_def = graph.assets_def_for_key(key)
+        if not assets_def.is_executable or id(assets_def) in steps:
+            continue
+        names = sorted(k.to_user_string() for k in assets_def.keys)
+        steps[id(assets_def)] = Step(assets_def, names, _runs_for(assets_def, days))
+    return list(steps.values())
+
+
+def _table_rows(db: Path) -> dict[str, int]:
+    if not db.exists():
+        return {}
+    with warehouse_connection(db, read_only=True) as con:
+        names = [r[0] for r in con.execute("SELECT table_name FROM information_schema.tables").fetchall()]
+        return {n: con.execute(f'SELECT count(*) FROM "{n}"').fetchall()[0][0] for n in sorted(names)}
+
+
+def run(args: argparse.Namespace) -> int:
+    from dagster import AssetSelection, BetaWarning, DagsterInstance, PreviewWarning, materialize
+
+    for category in (BetaWarning, PreviewWarning):  # API maturity notes, not news for a user
+        warnings.filterwarnings("ignore", category=category)
+    started = time.monotonic()
+    workdir = (args.workdir or default_workdir()).resolve()
+    os.environ[WORKDIR_ENV] = str(workdir)  # anything reading default_workdir() agrees with us
+    home = prepare_dagster_home(workdir)
+    os.environ["DAGSTER_HOME"] = str(home)
+    resources = build_resources(workdir)
+    source = resources["trace_source"]
+    copied = sync_tree(SAMPLES_DIR, source.root_path) if SAMPLES_DIR.is_dir() else 0
+    print(f"trace source {source.root_path}: {copied} sample file(s) updated", file=sys.stderr)
+    gym_files = write_gym_rollout(workdir, source.root_path, args.gym_episodes, args.seed)
+    print(
+        f"gym rollout: {'not available yet' if gym_files is None else f'{gym_files} file(s) updated'}",
+        file=sys.stderr,
+    )
+    days = [d for d in source.partition_keys() if source.files(d)]
+    if not days:
+        return fail(f"no logs in the trace source {source.root_path}")
+
+    from trajectory_platform.definitions import defs
+
+    steps = plan(defs, days)
+    definitions = [*defs.assets, *defs.asset_checks]
+    checks = {"passed": 0, "failed": []}
+    with DagsterInstance.from_config(str(home)) as instance:
+        for index, step in enumerate(steps, 1):
+            label = f"[{index}/{len(steps)}] {', '.join(step.names)}"
+            print(f"{label}: {len(step.runs)} run(s) ...", file=sys.stderr, flush=True)
+            step_started = time.monotonic()
+            for kwargs in step.runs:
+                result = materialize(
+                    definitions,
+                    selection=AssetSelection.assets(*step.assets_def.keys),
+                    resources=resources,
+                    instance=instance,
+                    run_config=QUIET_LOGS,
+                    raise_on_error=False,
+                    **kwargs,
+                )
+                for evaluation in result.get_asset_check_evaluations():
+                    if evaluation.passed:
+                        checks["passed"] += 1
+                    else:
+                        checks["failed"].append(
+                            f"{evaluation.asset_key.to_user_string()}:{evaluation.check_name}"
+                        )
+                if not result.success:
+                    where = kwargs.get("partition_key") or kwargs.get("tags") or "unpartitioned"
+                    emit_summary(
+                        {
+                            "ok": False,
+                            "failed_asset": step.names,
+                            "partitions": where,
+                            "run_id": result.run_id,
+                            "checks": checks,
+                            "dagster_home": str(home),
+                        }
+                    )
+                    return fail(
+                        f"{', '.join(step.names)} failed ({where}); see run {result.run_id} in the UI", 1
+                    )
+            print(f"{label}: ok in {time.monotonic() - step_started:.1f}s", file=sys.stderr, flush=True)
+
+    db = workdir / "warehouse.duckdb"
+    reports = sorted(workdir.rglob("report.html"), key=lambda p: p.stat().st_mtime)
+    summary = {
+        "ok": True,
+        "workdir": str(workdir),
+        "warehouse": str(db),
+        "dagster_home": str(home),
+        "partitions": days,
+        "tables": _table_rows(db),
+        "checks": checks,
+        "report": str(reports[-1]) if reports else None,
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    print(
+        f"done: {len(steps)} asset step(s), {len(summary['tables'])} warehouse table(s) in {db}",
+        file=sys.stderr,
+    )
+    if summary["report"]:
+        print(f"report: {summary['report']}", file=sys.stderr)
+    emit_summary(summary)
+    return 0
