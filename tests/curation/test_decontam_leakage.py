@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 from splits_mixture_factory import candidate
 
-from trajectory_platform.curation.decontam import EvaluationItem, c_usable, changed_lines, decontaminate
+from trajectory_platform.curation.decontam import (
+    DecontamConfig,
+    EvaluationItem,
+    c_usable,
+    changed_lines,
+    decontaminate,
+)
 from trajectory_platform.curation.splits import (
     EXCLUDED,
     TEST,
@@ -155,3 +161,42 @@ def test_c_usable_napkin_math_0_6():
     assert (lax - strict) / strict == pytest.approx(0.333, abs=5e-4)
     with pytest.raises(ValueError):
         c_usable(1, 1, 1, 20, 1.0)
+
+
+TEMPLATE = "Fix the source code so the whole test suite passes; do not change the tests and reply briefly."
+
+
+def test_boilerplate_shared_by_training_closures_is_not_leakage_but_the_specific_part_is():
+    fixtures = [
+        FixtureInfo(
+            "eval-fx",
+            "fam-eval",
+            "t",
+            "d",
+            prompt="Repository ledger: test_balance_negative fails. " + TEMPLATE,
+        ),
+        FixtureInfo(
+            "tr-1", "fam-one", "t", "d", prompt="Repository inventory: test_subtotal fails. " + TEMPLATE
+        ),
+        FixtureInfo(
+            "tr-2", "fam-two", "t", "d", prompt="Repository textkit: test_slugify fails. " + TEMPLATE
+        ),
+    ]
+    pins = (("fam-eval", TEST), ("fam-one", TRAIN), ("fam-two", TRAIN))
+    the_plan = plan_splits(
+        [], fixtures, SplitPolicy(reserved_tool_families=(), reserved_domains=(), pinned=pins)
+    )
+    templated = candidate("templated", fixture_id="tr-1", repo_family="fam-one", prompt=fixtures[1].prompt)
+    copied = candidate(
+        "copied",
+        fixture_id="tr-2",
+        repo_family="fam-two",
+        prompt="Note. " + fixtures[0].prompt,
+    )
+    rows, report = decontaminate([templated, copied], assign_splits([templated, copied], the_plan), the_plan)
+    assert rows[0].split == TRAIN
+    assert rows[1].split == EXCLUDED and "task_ngram" in rows[1].reason
+    # Without the generic filter the template alone would have flagged the clean trajectory.
+    strict = DecontamConfig(generic_min_closures=10**6)
+    rows, _ = decontaminate([templated], assign_splits([templated], the_plan), the_plan, config=strict)
+    assert rows[0].split == EXCLUDED

@@ -15,6 +15,13 @@ recorded on them, and any external benchmark items):
 Splits built by :mod:`trajectory_platform.curation.splits` make the first two impossible by
 construction; screening them anyway is the audit that proves it (and catches mislabeled records).
 
+Boilerplate is not leakage. Templated task statements ("Fix the source code so the whole test suite
+passes"), generic action runs (``run_tests()``) and common edits recur across unrelated repositories;
+an evaluation n-gram that also occurs on the training side in at least ``generic_min_closures``
+distinct closures is generic and ignored, and overlap is measured over each evaluation item's
+*specific* n-grams only. A genuine leak copies what is specific to the evaluation task (its
+repository name, its failing test ids, its files), which no unrelated training closure contains.
+
 Equation 4 prices what leakage costs: ``C_usable = (C_gen + C_ver + C_san) / (N_accepted (1 - LeakageRate))``.
 """
 
@@ -48,6 +55,7 @@ class DecontamConfig:
     action_overlap: float = 0.8
     diff_overlap: float = 0.5
     diff_min_lines: int = 2
+    generic_min_closures: int = 2
 
 
 @dataclass(frozen=True)
@@ -91,11 +99,45 @@ def changed_lines(diff: str | None) -> set[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class TrainingEvidence:
+    """One training-side text of a closure (a train fixture, or a train-split trajectory)."""
+
+    closure_id: str
+    prompt: str | None = None
+    actions: tuple[str, ...] = ()
+    diff: str | None = None
+
+
+def generic_grams(evidence: Iterable[TrainingEvidence], config: DecontamConfig) -> dict[str, set]:
+    """Per axis, the grams found in at least ``generic_min_closures`` distinct training closures."""
+    closures: dict[str, dict[tuple | str, set[str]]] = {"prompt": {}, "actions": {}, "diff": {}}
+    for item in evidence:
+        for axis, grams in _grams(item.prompt, item.actions, item.diff, config).items():
+            for gram in grams:
+                closures[axis].setdefault(gram, set()).add(item.closure_id)
+    return {
+        axis: {g for g, seen in table.items() if len(seen) >= config.generic_min_closures}
+        for axis, table in closures.items()
+    }
+
+
+def _grams(
+    prompt: str | None, actions: Sequence[str], diff: str | None, config: DecontamConfig
+) -> dict[str, set]:
+    return {
+        "prompt": word_ngrams(prompt, config.prompt_ngram),
+        "actions": action_ngrams(actions, config.action_ngram),
+        "diff": changed_lines(diff),
+    }
+
+
 @dataclass
 class EvaluationIndex:
     """Inverted indices over the evaluation items so screening costs one pass over the corpus."""
 
     config: DecontamConfig
+    generic: dict[str, set] = field(default_factory=dict)
     fixture_ids: set[str] = field(default_factory=set)
     families: set[str] = field(default_factory=set)
     _prompt_index: dict[tuple, set[str]] = field(default_factory=lambda: defaultdict(set))
@@ -108,26 +150,19 @@ class EvaluationIndex:
     def add(self, item: EvaluationItem) -> None:
         if item.fixture_id:
             self.fixture_ids.add(item.fixture_id)
-        for attr, grams, index, size in (
-            (
-                "prompt",
-                word_ngrams(item.prompt, self.config.prompt_ngram),
-                self._prompt_index,
-                self._prompt_size,
-            ),
-            (
-                "actions",
-                action_ngrams(item.actions, self.config.action_ngram),
-                self._action_index,
-                self._action_size,
-            ),
-            ("diff", changed_lines(item.diff), self._diff_index, self._diff_size),
-        ):
-            if not grams:
+        indices = {
+            "prompt": (self._prompt_index, self._prompt_size),
+            "actions": (self._action_index, self._action_size),
+            "diff": (self._diff_index, self._diff_size),
+        }
+        for axis, grams in _grams(item.prompt, item.actions, item.diff, self.config).items():
+            specific = grams - self.generic.get(axis, set())
+            if not specific:
                 continue
-            key = f"{attr}:{item.item_id}"
-            size[key] = len(grams)
-            for gram in grams:
+            index, size = indices[axis]
+            key = f"{axis}:{item.item_id}"
+            size[key] = len(specific)
+            for gram in specific:
                 index[gram].add(key)
 
     @staticmethod
@@ -171,10 +206,12 @@ def build_index(
     evaluation_candidates: Iterable[Candidate] = (),
     external: Iterable[EvaluationItem] = (),
     config: DecontamConfig = DecontamConfig(),
+    training_evidence: Iterable[TrainingEvidence] = (),
 ) -> EvaluationIndex:
     """The evaluation side: every validation/test fixture of ``plan``, the trajectories recorded on
-    evaluation fixtures (their prompts, actions and diffs), and external benchmark items."""
-    index = EvaluationIndex(config=config)
+    evaluation fixtures (their prompts, actions and diffs), and external benchmark items; grams the
+    training side shares across closures (``training_evidence``) are generic and not indexed."""
+    index = EvaluationIndex(config=config, generic=generic_grams(training_evidence, config))
     for closure_id, split in plan.closure_split.items():
         if split in EVALUATION_SPLITS:
             index.families.update(f for f, c in plan.closure_of.items() if c == closure_id)
@@ -244,7 +281,23 @@ def decontaminate(
     """
     by_id = {c.episode_id: c for c in candidates}
     eval_candidates = [by_id[a.episode_id] for a in assignments if a.split in EVALUATION_SPLITS]
-    index = build_index(plan, eval_candidates, external, config)
+    evidence = [
+        TrainingEvidence(plan.closure(f.repo_family), f.prompt, f.reference_actions, f.reference_diff)
+        for f in plan.fixtures.values()
+        if plan.fixture_split(f.fixture_id) == TRAIN
+    ]
+    for row in assignments:
+        if row.split == TRAIN:
+            episode = by_id[row.episode_id].episode
+            evidence.append(
+                TrainingEvidence(
+                    row.closure_id,
+                    episode.task.prompt,
+                    action_sequence(episode),
+                    episode.outcome.workspace_diff,
+                )
+            )
+    index = build_index(plan, eval_candidates, external, config, evidence)
     eval_closures = {c for c, s in plan.closure_split.items() if s in EVALUATION_SPLITS}
     report = DecontamReport()
     axes: dict[str, int] = defaultdict(int)

@@ -150,13 +150,17 @@ def _rank(seed: int, name: str) -> str:
 def _reserve(
     values: Sequence[str | None], declared: tuple[str, ...] | None, count: int, seed: int
 ) -> frozenset:
-    """The declared reservation, or the ``count`` least frequent values (losing the least training data).
+    """The declared reservation (values present in the library), or the ``count`` least frequent values
+    (losing the least training data).
 
     Never reserves every value: something must remain familiar or regimes A and B cannot be measured.
     """
-    if declared is not None:
-        return frozenset(declared)
     tally = Counter(v for v in values if v)
+    if declared is not None:
+        present = frozenset(d for d in declared if d in tally)
+        # A declaration naming only values this library lacks falls back to the data-driven choice.
+        if present or not declared:
+            return present
     if len(tally) < 2:
         return frozenset()
     ordered = sorted(tally, key=lambda v: (tally[v], _rank(seed, v)))
@@ -422,3 +426,36 @@ def split_sizes(rows: Iterable[SplitAssignment]) -> dict[str, dict[str, dict[str
         split: {axis: dict(sorted(counts.items())) for axis, counts in sorted(axes.items())}
         for split, axes in sorted(sizes.items())
     }
+
+
+def library_inputs(fixtures: Iterable) -> tuple[list[FamilyLinks], list[FixtureInfo]]:
+    """Family links and fixture infos from gym fixtures (:class:`trajectory_platform.gym.fixtures.Fixture`).
+
+    Read by attribute so any fixture-like object with the gym's field names works: ``repo_family``,
+    ``depends_on`` (internal helper libraries), ``forked_from``, ``vendored``, ``tool_family``,
+    ``domain``, ``prompt`` and ``reference_diff``.
+    """
+    links: dict[str, FamilyLinks] = {}
+    infos: list[FixtureInfo] = []
+    for fixture in fixtures:
+        family = fixture.repo_family
+        links.setdefault(
+            family,
+            FamilyLinks(
+                family,
+                depends_on=tuple(getattr(fixture, "depends_on", ()) or ()),
+                forked_from=getattr(fixture, "forked_from", None),
+                vendored=tuple(getattr(fixture, "vendored", ()) or ()),
+            ),
+        )
+        infos.append(
+            FixtureInfo(
+                fixture_id=fixture.fixture_id,
+                repo_family=family,
+                tool_family=getattr(fixture, "tool_family", None),
+                domain=getattr(fixture, "domain", None),
+                prompt=getattr(fixture, "prompt", None),
+                reference_diff=getattr(fixture, "reference_diff", None),
+            )
+        )
+    return [links[f] for f in sorted(links)], infos

@@ -1,0 +1,337 @@
+"""Curation III as three table-in, table-out stages: split assignment, mixture, preference pairs.
+
+Each function is what one Dagster asset calls (the asset only loads, calls, attaches metadata):
+
+- :func:`split_stage`: ``redacted_corpus`` + fixture library -> ``split_assignments``
+  (closure split, inheritance by derived records, decontamination, LeakageRate);
+- :func:`mixture_stage`: ``redacted_corpus`` + ``split_assignments`` -> ``training_mixture``
+  (the SFT rows, with every episode column and the counted ``target_turns``);
+- :func:`preference_stage`: ``redacted_corpus`` + ``split_assignments`` -> ``preference_pairs``.
+
+Tables are sorted by their key so the same input gives byte-identical Parquet.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+from trajectory_platform.curation.candidates import Candidate, candidates_by_id, candidates_from_table
+from trajectory_platform.curation.decontam import (
+    DecontamConfig,
+    DecontamReport,
+    EvaluationItem,
+    c_usable,
+    decontaminate,
+)
+from trajectory_platform.curation.mixture import (
+    PREFERENCE,
+    SFT,
+    TOKEN_MEASURE,
+    Mixture,
+    MixturePolicy,
+    TokenCounter,
+    compose_mixture,
+    count_tokens,
+    selected_turns,
+)
+from trajectory_platform.curation.preferences import PairDecision, build_pairs
+from trajectory_platform.curation.splits import (
+    TRAIN,
+    SplitAssignment,
+    SplitPlan,
+    SplitPolicy,
+    assign_splits,
+    library_inputs,
+    plan_splits,
+    split_sizes,
+    straddling_closures,
+)
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
+
+DEFAULT_SPLIT_POLICY = SplitPolicy()
+DEFAULT_DECONTAM = DecontamConfig()
+DEFAULT_MIXTURE_POLICY = MixturePolicy()
+
+SPLIT_ASSIGNMENTS_SCHEMA = pa.schema(
+    [
+        pa.field("episode_id", pa.string(), nullable=False),
+        ("fixture_id", pa.string()),
+        ("repo_family", pa.string()),
+        pa.field("closure_id", pa.string(), nullable=False),
+        ("tool_family", pa.string()),
+        ("domain", pa.string()),
+        pa.field("split", pa.string(), nullable=False),
+        ("fixture_split", pa.string()),
+        ("regime", pa.string()),
+        ("parent_episode_id", pa.string()),
+        pa.field("reason", pa.string(), nullable=False),
+    ]
+)
+"""``split``: train / validation / test / excluded. ``fixture_split``: the library plan's split of the
+row's fixture (null when the fixture is not in the library), kept so a check can audit ``split``
+against it. ``regime``: the transfer regime a test row measures (fine-tuning 16.7.2)."""
+
+MIXTURE_FIELDS = [
+    pa.field("role", pa.string(), nullable=False),
+    pa.field("destination", pa.string(), nullable=False),
+    pa.field("split", pa.string(), nullable=False),
+    ("fixture_id", pa.string()),
+    ("closure_id", pa.string()),
+    pa.field("selected_target_tokens", pa.int64(), nullable=False),
+    ("token_measure", pa.string()),
+    ("target_turns", pa.list_(pa.int32())),
+    ("sink", pa.string()),
+    ("t_div", pa.int32()),
+    ("t_rec", pa.int32()),
+    ("anchor", pa.bool_()),
+    ("in_band", pa.bool_()),
+    ("parent_episode_id", pa.string()),
+]
+TRAINING_MIXTURE_SCHEMA = pa.schema([*EPISODE_SCHEMA, *MIXTURE_FIELDS])
+"""Every episode column plus the mixture columns: the SFT mix, ready to serialize without a join."""
+
+EPISODE_TYPE = pa.struct(list(EPISODE_SCHEMA))
+
+PREFERENCE_PAIRS_SCHEMA = pa.schema(
+    [
+        pa.field("pair_id", pa.string(), nullable=False),
+        ("fixture_id", pa.string()),
+        pa.field("split", pa.string(), nullable=False),
+        pa.field("rule", pa.string(), nullable=False),
+        ("reason", pa.string()),
+        pa.field("chosen_episode_id", pa.string(), nullable=False),
+        pa.field("rejected_episode_id", pa.string(), nullable=False),
+        ("prefix_digest", pa.string()),
+        pa.field("branch_event_index", pa.int32(), nullable=False),
+        ("chosen_span_start", pa.int32()),
+        ("chosen_span_end", pa.int32()),
+        ("rejected_span_start", pa.int32()),
+        ("rejected_span_end", pa.int32()),
+        ("chosen_turns", pa.list_(pa.int32())),
+        ("rejected_turns", pa.list_(pa.int32())),
+        ("chosen_cost_calls", pa.int64()),
+        ("chosen_cost_tokens", pa.int64()),
+        ("rejected_cost_calls", pa.int64()),
+        ("rejected_cost_tokens", pa.int64()),
+        ("chosen", EPISODE_TYPE),
+        ("rejected", EPISODE_TYPE),
+    ]
+)
+"""Admitted pairs only (refusals are counted in the stage summary). ``chosen`` / ``rejected`` carry the
+whole episodes so the tokenizing stage needs no join; it scores the assistant events listed in
+``chosen_turns`` / ``rejected_turns`` (the divergent spans) with the shared prefix as context."""
+
+
+@dataclass
+class SplitStageResult:
+    table: pa.Table
+    plan: SplitPlan
+    decontam: DecontamReport
+    summary: dict
+
+
+def split_stage(
+    corpus: pa.Table,
+    fixtures: Iterable,
+    policy: SplitPolicy = DEFAULT_SPLIT_POLICY,
+    decontam_config: DecontamConfig = DEFAULT_DECONTAM,
+    external: Iterable[EvaluationItem] = (),
+) -> SplitStageResult:
+    """Plan the split over the fixture library, assign every corpus row, and decontaminate train.
+
+    rows in = rows out: every episode gets exactly one row (split train / validation / test /
+    excluded, with its reason).
+    """
+    links, infos = library_inputs(fixtures)
+    plan = plan_splits(links, infos, policy)
+    candidates = candidates_from_table(corpus)
+    candidates_by_id(candidates)  # a repeated episode id fails here, loudly
+    rows, report = decontaminate(candidates, assign_splits(candidates, plan), plan, external, decontam_config)
+    rows.sort(key=lambda r: r.episode_id)
+    table = pa.Table.from_pylist([_assignment_row(r, plan) for r in rows], schema=SPLIT_ASSIGNMENTS_SCHEMA)
+    counts = Counter(r.split for r in rows)
+    summary = {
+        "records_in": corpus.num_rows,
+        "split_counts": dict(sorted(counts.items())),
+        "closure_split": dict(sorted(plan.closure_split.items())),
+        "reserved_tool_families": sorted(plan.reserved_tool_families),
+        "reserved_domains": sorted(plan.reserved_domains),
+        "evaluation_fixtures": len(plan.evaluation_fixtures()),
+        "sizes": split_sizes(rows),
+        "straddling": straddling_closures(rows),
+        "decontamination": report.as_dict(),
+        # Eq. 4 in units of one accepted trajectory's cost: how much each usable one costs.
+        "c_usable_per_unit_cost": c_usable(1.0, 0.0, 0.0, 1, report.leakage_rate),
+    }
+    return SplitStageResult(table, plan, report, summary)
+
+
+def _assignment_row(row: SplitAssignment, plan: SplitPlan) -> dict:
+    data = dict(row.__dict__)
+    fixture_id = row.fixture_id
+    data["fixture_split"] = plan.fixture_split(fixture_id) if fixture_id in plan.fixtures else None
+    return data
+
+
+def assignments_from_table(table: pa.Table) -> list[SplitAssignment]:
+    """``split_assignments`` rows back as :class:`SplitAssignment` values."""
+    names = SplitAssignment.__dataclass_fields__
+    return [SplitAssignment(**{k: v for k, v in row.items() if k in names}) for row in table.to_pylist()]
+
+
+@dataclass
+class MixtureStageResult:
+    table: pa.Table
+    mixture: Mixture
+    summary: dict
+
+
+def mixture_stage(
+    corpus: pa.Table,
+    split_assignments: pa.Table,
+    policy: MixturePolicy = DEFAULT_MIXTURE_POLICY,
+    counter: TokenCounter = count_tokens,
+    token_measure: str = TOKEN_MEASURE,
+) -> MixtureStageResult:
+    """Compose the mixture and return its SFT rows (pristine and recovery) as ``training_mixture``.
+
+    Hard negatives chosen for the γ share are destination ``preference``: they are counted in the
+    shares (metadata) and feed :func:`preference_stage`, never the SFT table.
+    """
+    candidates = candidates_from_table(corpus)
+    by_id = candidates_by_id(candidates)
+    assignments = assignments_from_table(split_assignments)
+    assignment_of = {a.episode_id: a for a in assignments}
+    mixture = compose_mixture(candidates, assignments, policy, counter)
+    rows = []
+    for row in mixture.rows:
+        if row.destination != SFT:
+            continue
+        candidate = by_id[row.episode_id]
+        assignment = assignment_of[row.episode_id]
+        rows.append(
+            {
+                **episode_row(candidate.episode),
+                "role": row.role,
+                "destination": row.destination,
+                "split": assignment.split,
+                "fixture_id": row.fixture_id,
+                "closure_id": assignment.closure_id,
+                "selected_target_tokens": row.selected_target_tokens,
+                "token_measure": token_measure,
+                "target_turns": selected_turns(candidate),
+                "sink": candidate.sink,
+                "t_div": candidate.t_div,
+                "t_rec": candidate.t_rec,
+                "anchor": row.anchor,
+                "in_band": row.in_band,
+                "parent_episode_id": candidate.parent_episode_id,
+            }
+        )
+    rows.sort(key=lambda r: r["episode_id"])
+    table = pa.Table.from_pylist(rows, schema=TRAINING_MIXTURE_SCHEMA)
+    summary = {
+        **mixture.summary(),
+        "token_measure": token_measure,
+        "sft_rows": len(rows),
+        "preference_negatives": sum(1 for r in mixture.rows if r.destination == PREFERENCE),
+        "fixtures_in_band": sum(1 for s in mixture.signals.values() if s["in_band"]),
+        "fixtures_with_signal": len(mixture.signals),
+        "distinct_sequences_per_fixture": _mean([s["distinct"] for s in mixture.signals.values()]),
+        "anchors": sum(1 for r in mixture.rows if r.anchor),
+    }
+    return MixtureStageResult(table, mixture, summary)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return round(sum(values) / len(values), 4) if values else 0.0
+
+
+@dataclass
+class PreferenceStageResult:
+    table: pa.Table
+    decisions: list[PairDecision]
+    summary: dict
+
+
+def preference_stage(
+    corpus: pa.Table,
+    split_assignments: pa.Table,
+    policy: MixturePolicy = DEFAULT_MIXTURE_POLICY,
+    counter: TokenCounter = count_tokens,
+) -> PreferenceStageResult:
+    """Admissible pairs among train-split trajectories.
+
+    Rejected-side failures are the hard negatives the mixture routed to preference (the γ budget);
+    every verified pass in the train split (pristine, recovery, or a costlier inefficient pass) may
+    take part, because preferring a cheaper pass over a costlier one is also a declared rule.
+    """
+    candidates = candidates_from_table(corpus)
+    assignments = assignments_from_table(split_assignments)
+    mixture = compose_mixture(candidates, assignments, policy, counter)
+    routed = {r.episode_id for r in mixture.rows if r.destination == PREFERENCE}
+    train = {a.episode_id for a in assignments if a.split == TRAIN}
+    pool: list[Candidate] = [
+        c for c in candidates if c.episode_id in train and (c.passed is True or c.episode_id in routed)
+    ]
+    decisions = build_pairs(pool, counter)
+    by_id = {c.episode_id: c for c in pool}
+    rows = [_pair_row(d, by_id) for d in decisions if d.admitted]
+    rows.sort(key=lambda r: r["pair_id"])
+    refusals = Counter(_refusal_kind(d.reason) for d in decisions if not d.admitted)
+    summary = {
+        "pool": len(pool),
+        "routed_negatives": len(routed),
+        "negatives_unrouted": sum(
+            1
+            for c in candidates
+            if c.episode_id in train and c.passed is False and c.episode_id not in routed
+        ),
+        "pairs_considered": len(decisions),
+        "pairs_admitted": len(rows),
+        "pairs_refused": sum(refusals.values()),
+        "refusals_by_reason": dict(sorted(refusals.items())),
+        "admitted_by_rule": dict(sorted(Counter(r["rule"] for r in rows).items())),
+    }
+    return PreferenceStageResult(
+        pa.Table.from_pylist(rows, schema=PREFERENCE_PAIRS_SCHEMA), decisions, summary
+    )
+
+
+def _refusal_kind(reason: str) -> str:
+    """The reason without its event numbers, so refusals group by kind."""
+    for marker in (" at event", " (", ":"):
+        if marker in reason:
+            reason = reason.split(marker, 1)[0]
+    return reason
+
+
+def _pair_row(decision: PairDecision, by_id: dict[str, Candidate]) -> dict:
+    chosen, rejected = by_id[decision.chosen_episode_id], by_id[decision.rejected_episode_id]
+    return {
+        "pair_id": decision.pair_id,
+        "fixture_id": decision.fixture_id,
+        "split": TRAIN,
+        "rule": decision.rule,
+        "reason": decision.reason,
+        "chosen_episode_id": decision.chosen_episode_id,
+        "rejected_episode_id": decision.rejected_episode_id,
+        "prefix_digest": decision.prefix_digest,
+        "branch_event_index": decision.branch_event_index,
+        "chosen_span_start": decision.chosen_span[0],
+        "chosen_span_end": decision.chosen_span[1],
+        "rejected_span_start": decision.rejected_span[0],
+        "rejected_span_end": decision.rejected_span[1],
+        "chosen_turns": decision.chosen_turns,
+        "rejected_turns": decision.rejected_turns,
+        "chosen_cost_calls": decision.chosen_cost[0],
+        "chosen_cost_tokens": decision.chosen_cost[1],
+        "rejected_cost_calls": decision.rejected_cost[0],
+        "rejected_cost_tokens": decision.rejected_cost[1],
+        "chosen": episode_row(chosen.episode),
+        "rejected": episode_row(rejected.episode),
+    }
