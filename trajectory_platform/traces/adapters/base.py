@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Any, get_args
 
 from trajectory_platform.traces.record import DeliveredInput, Episode, Event, canonical_json
 
@@ -139,10 +140,15 @@ def content_digest(value: Any, length: int = 12) -> str:
     return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()[:length]
 
 
-def expect(value: Any, kind: type | tuple[type, ...], where: str) -> Any:
-    """Return ``value`` when it has the JSON type expected at ``where``; else a 'wrong type' error."""
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+def expect(value: Any, kind: Any, where: str) -> Any:
+    """Return ``value`` when it has the JSON type expected at ``where``; else a 'wrong type' error.
+
+    ``kind`` is a type, a tuple of types or a union (``int | float``); ``bool`` never counts as a number.
+    """
+    kinds = get_args(kind) if isinstance(kind, UnionType) else kind if isinstance(kind, tuple) else (kind,)
+    numeric = any(k in (int, float) for k in kinds)
+    if not isinstance(value, kinds) or (numeric and isinstance(value, bool)):
+        names = " or ".join(k.__name__ for k in kinds)
         raise RecordError("wrong type", f"{where} is {type(value).__name__}, expected {names}")
     return value
 

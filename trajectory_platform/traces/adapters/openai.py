@@ -121,7 +121,7 @@ class OpenAIAdapter(Adapter):
             return True
         if isinstance(sample, list) and sample:
             sample = sample[0]
-        return isinstance(sample, dict) and is_message_list(sample.get("messages"))
+        return isinstance(sample, dict) and isinstance(sample.get("messages"), list)
 
     def frame(self, src: SourceFile):
         doc, error = src.document
