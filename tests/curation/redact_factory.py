@@ -49,7 +49,8 @@ def secret_episode(episode_id: str = "ep-secret-1") -> Episode:
         Event(kind="tool", content=observation, tool_call_id="call_8fJk2LmN9pQrStUvWxYz0123", status="ok"),
         Event(
             kind="assistant",
-            content=f"Done; repo at /home/dkowalski/src on build-7.corp, image {SHA256}, commit {COMMIT_SHA}.",
+            content=f"Done; repo at /home/dkowalski/src on build-7.corp, image {SHA256}, "
+            f"commit {COMMIT_SHA}.",
             tool_calls=[
                 ToolCall(
                     id="call_2",

@@ -104,9 +104,7 @@ def _bound_inputs(
         },
         "env": {"environment_digest": lineage.environment_digest},
         "sample": {
-            "sampling_params": json.loads(lineage.sampling_params_json)
-            if lineage.sampling_params_json
-            else None,
+            "sampling_params_json": lineage.sampling_params_json,  # raw: every byte is bound
             "sampler_policy_digest": lineage.sampler_policy_digest,
         },
         "verify": {"verifier_suite_digest": verifier_suite_digest, "verdict": dict(verdict or {})},

@@ -1,0 +1,109 @@
+"""Whole-episode redaction, Λ_leak with canaries, and the corpus-level function."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+import pytest
+from redact_factory import (
+    API_SECRET,
+    AWS_KEY,
+    COMMIT_SHA,
+    DB_PASSWORD,
+    EMAIL,
+    GITHUB_TOKEN,
+    SALT,
+    SHA256,
+    secret_episode,
+)
+
+from trajectory_platform.curation.redact import (
+    LeakDetected,
+    RedactionConfig,
+    measure_leak,
+    redact_corpus,
+    redact_episode,
+)
+from trajectory_platform.curation.redact.corpus import json_regressions
+from trajectory_platform.traces.record import canonical_json
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, episodes_to_table
+
+SECRETS = (GITHUB_TOKEN, AWS_KEY, DB_PASSWORD, API_SECRET, EMAIL, "10.240.0.12", "dkowalski", "build-7.corp")
+WEAK = RedactionConfig(entropy=False, pii=False)
+
+
+def test_every_field_is_redacted_and_structure_survives():
+    episode = secret_episode()
+    before = canonical_json(episode.to_dict())
+    redacted, findings = redact_episode(episode, SALT)
+    text = canonical_json(redacted.to_dict())
+    assert canonical_json(episode.to_dict()) == before  # input untouched
+    for secret in SECRETS:
+        assert secret not in text, secret
+    assert COMMIT_SHA in text and SHA256 in text
+    assert json_regressions(episode, redacted) == []
+    call = redacted.events[2].tool_calls[0]
+    assert call.id == "call_8fJk2LmN9pQrStUvWxYz0123" == redacted.events[3].tool_call_id
+    assert json.loads(call.arguments)["command"].startswith(
+        "curl -H 'Authorization: Bearer <REDACTED_GITHUB_TOKEN:"
+    )
+    assert json.loads(redacted.delivered_inputs[0].messages_json)[1]["content"] == redacted.events[1].content
+    fields = {f.field.split("[")[0].split(".")[0] for f in findings}
+    assert {"task", "tools", "events", "delivered_inputs", "outcome"} <= fields
+
+
+def test_one_value_one_pseudonym_across_the_episode():
+    redacted, _ = redact_episode(secret_episode(), SALT)
+    text = canonical_json(redacted.to_dict())
+    aws = set(re.findall(r"REDACTED_AWS_KEY[:_]([0-9a-f]{12})", text))
+    github = set(re.findall(r"REDACTED_GITHUB_TOKEN[:_]([0-9a-f]{12})", text))
+    assert len(aws) == 1 and len(github) == 1  # prompt, reasoning, shell word, schema, push URL
+    assert text.count(next(iter(aws))) >= 3
+
+
+def test_zero_canary_leaks_and_a_weakened_redactor_is_caught():
+    report = measure_leak([secret_episode("a"), secret_episode("b")], SALT)
+    assert report.injected == 2 * 7 * 4 and report.leaked == 0 and report.rate == 0.0
+    weak = measure_leak([secret_episode("a")], SALT, WEAK)
+    assert weak.leaked > 0 and weak.leaked_by_form.get("base64", 0) > 0
+
+
+def test_corpus_redacts_passes_columns_through_and_refuses_a_leak():
+    table = episodes_to_table([secret_episode("a"), secret_episode("b")])
+    import pyarrow as pa
+
+    table = table.append_column("role", pa.array(["pristine", "recovery"])).append_column(
+        "target_turns", pa.array([[2, 4], [4]], pa.list_(pa.int32()))
+    )
+    result = redact_corpus(table, b"master")
+    out = result.table
+    assert out.num_rows == 2 and result.stats["rows_in"] == result.stats["rows_out"] + result.stats["blocked"]
+    assert out.schema.names[: len(EPISODE_SCHEMA)] == EPISODE_SCHEMA.names
+    assert out.column("role").to_pylist() == ["pristine", "recovery"]
+    assert out.column("target_turns").to_pylist() == [[2, 4], [4]]
+    assert len(set(out.column("lineage_id").to_pylist())) == 2
+    assert result.leak.injected > 0 and result.leak.rate == 0.0 and result.stats["json_regressions"] == 0
+    assert GITHUB_TOKEN not in str(out.to_pylist())
+    assert redact_corpus(table, b"master").table.equals(out)  # deterministic
+    with pytest.raises(LeakDetected):
+        redact_corpus(table, b"master", WEAK)
+
+
+def test_restricted_blocked_with_audit_and_strong_copyleft_quarantined():
+    episodes = [secret_episode("mit")]
+    gpl = secret_episode("gpl")
+    gpl.task = replace(gpl.task, repo_family="gnu/tool", license="GPL-3.0-only")
+    nc = secret_episode("nc")
+    nc.task = replace(nc.task, repo_family="lab/data", license="CC-BY-NC-4.0")
+    result = redact_corpus(episodes_to_table([*episodes, gpl, nc]), b"master")
+    rows = {r["episode_id"]: r for r in result.table.to_pylist()}
+    assert set(rows) == {"mit", "gpl"}
+    assert rows["mit"]["license_tier"] == "permissive" and rows["mit"]["license_action"] == "admit"
+    assert rows["gpl"]["license_tier"] == "strong_copyleft" and rows["gpl"]["license_action"] == "quarantine"
+    audit = result.audit.to_pylist()
+    assert [(a["episode_id"], a["license_tier"], a["action"]) for a in audit] == [
+        ("nc", "restricted", "block")
+    ]
+    assert result.stats["blocked"] == 1 and result.stats["rows_in"] == 3

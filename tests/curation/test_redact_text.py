@@ -1,0 +1,179 @@
+"""Pass 1-3 on single strings: formats, entropy per alphabet, PII, syntax-preserving pseudonyms."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+
+import pytest
+from detect_secrets.core.scan import scan_line
+from detect_secrets.settings import default_settings
+
+from trajectory_platform.curation.redact import RedactionConfig, redact_text
+from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
+
+SALT = b"unit-salt"
+PSEUDONYM = re.compile(r"<REDACTED_([A-Z_]+):([0-9a-f]{12})>")
+
+
+def digest(value: str) -> str:
+    return hmac.new(SALT, value.encode(), hashlib.sha256).hexdigest()[:12]
+
+
+def test_seed_failure_trace_keeps_json_and_shell_structure():
+    """The seed's step-04 example: the bearer token and the nested api_key are masked, JSON still parses."""
+    token = "ghp_99AxL002KzQ891mB18vTq7RsWpYc3NdEf6Gh"
+    record = {
+        "tool_name": "execute_bash",
+        "command": f"curl -H 'Authorization: Bearer {token}' https://api.internal.net/v1/keys",
+        "stdout": json.dumps({"status": "success", "api_key": "sec_live_99814421bfae"}),
+    }
+    out, findings = redact_text(json.dumps(record), SALT)
+    parsed = json.loads(out)
+    assert token not in out and "sec_live_99814421bfae" not in out
+    assert parsed["tool_name"] == "execute_bash"
+    assert f"<REDACTED_GITHUB_TOKEN:{digest(token)}>" in parsed["command"]  # quoted: angle form
+    assert parsed["command"].startswith("curl -H 'Authorization: Bearer <REDACTED_")
+    assert json.loads(parsed["stdout"])["api_key"] == f"<REDACTED_SECRET:{digest('sec_live_99814421bfae')}>"
+    assert {f.kind for f in findings} >= {"GITHUB_TOKEN", "SECRET"}
+
+
+def test_bare_shell_word_gets_shell_safe_form_and_repeats_share_one_pseudonym():
+    key = "AKIAIOSFODNN7EXAMPL3"
+    out, _ = redact_text(f"export AWS_ACCESS_KEY_ID={key}; echo '{key}'", SALT, shell=True)
+    assert (
+        out
+        == f"export AWS_ACCESS_KEY_ID=REDACTED_AWS_KEY_{digest(key)}; echo '<REDACTED_AWS_KEY:{digest(key)}>'"
+    )
+
+
+def test_digests_and_commit_ids_survive():
+    text = (
+        "commit 9356f54a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e\n"
+        f"image sha256:{hashlib.sha256(b'x').hexdigest()}\n"
+        f"blob {hashlib.md5(b'x').hexdigest()} uuid 123e4567-e89b-12d3-a456-426614174000\n"
+        "short 9356f54 and the file /usr/lib/python3.11/site-packages/trajectory_platform/__init__.py"
+    )
+    out, findings = redact_text(text, SALT)
+    assert out == text and findings == []
+
+
+def test_entropy_thresholds_per_alphabet_and_length():
+    # hex tops out at 4 bits/char: the 4.5 seed threshold would never fire, so hex has its own.
+    assert entropy_threshold(48, "hex") < 4.0 < entropy_threshold(48, "base64")
+    random_hex_key = "7f3a9c21be04d58e6a1f0c9b2d47e8a3f65c1b09d2e4a7c8"  # 48 hex: not a digest length
+    assert shannon_entropy(random_hex_key) < 4.0 and looks_random(random_hex_key)
+    # A 20-character window cannot reach 4.5 bits/char, yet a random 20-character key is caught.
+    short_key = "Xq7LmP2vRt9KbN4wZs8J"
+    assert shannon_entropy(short_key) < 4.5 and looks_random(short_key)
+    for identifier in ("getUserAccountSettingsFromDatabase", "trajectory_platform_curation_redact", "a" * 40):
+        assert not looks_random(identifier)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "secret"),
+    [
+        (
+            "github_pat_11ABCDEFG0abcdefghij_KLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuv",
+            "GITHUB_TOKEN",
+            None,
+        ),
+        (
+            "installation ghs_16C7e42F292c6912E7710c838347Ae178B4a",
+            "GITHUB_TOKEN",
+            "ghs_16C7e42F292c6912E7710c838347Ae178B4a",
+        ),
+        ("SLACK=xoxb-391809548274-4236212766789-i8EoyACELx2FYnSOkRPEpePN", "SLACK_TOKEN", None),
+        ("stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "STRIPE_KEY", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+        (
+            "OPENAI_API_KEY sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv",
+            "OPENAI_KEY",
+            "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv",
+        ),
+        ("mongodb://admin:Tr0ub4dor&3@cluster0.example.net/db", "PASSWORD", "Tr0ub4dor&3"),
+        ('headers = {"Authorization": "Basic dXNlcjpodW50ZXIy"}', "AUTH_HEADER", "dXNlcjpodW50ZXIy"),
+        ("PGPASSWORD='cackle!' psql", "PASSWORD", "cackle!"),
+    ],
+)
+def test_known_formats(text, kind, secret):
+    out, findings = redact_text(text, SALT)
+    value = secret or text.split()[-1].split("=")[-1]
+    assert value not in out
+    assert kind in {f.kind for f in findings}
+
+
+def test_jwt_is_removed_with_its_signature_and_pem_with_its_body():
+    jwt = (
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ"
+        ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    )
+    pem = (
+        "-----BEGIN RSA PRIVATE KEY-----\n"
+        "MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n"
+        "KUpRKfFLfRYC9AIKjbJTWit+CqvjWYzvQwECAwEAAQ==\n"
+        "-----END RSA PRIVATE KEY-----"
+    )
+    for text in (f"token={jwt} ok", json.dumps({"key": pem}), pem):
+        out, _ = redact_text(text, SALT)
+        for piece in [
+            *jwt.split("."),
+            "MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9",
+            "CqvjWYzvQwECAwEAAQ==",
+        ]:
+            assert piece not in out
+        if text.startswith("{"):
+            json.loads(out)
+
+
+def test_detect_secrets_traps_do_not_apply():
+    """detect-secrets' `_id` heuristic hides a secret on a line with tool_call_id; ours does not."""
+    secret = "AKIAQWADE5R42RDZ4JEM"
+    line = json.dumps({"tool_call_id": "call_8fJk2LmN9pQrStUvWxYz0123", "content": f"aws key {secret}"})
+    out, _ = redact_text(line, SALT)
+    assert secret not in out and "call_8fJk2LmN9pQrStUvWxYz0123" in out  # the id itself is kept
+    # detect-secrets' scan_line flags ordinary words; our pass leaves prose alone.
+    prose = "The password field is required and the token expires after login."
+    with default_settings():
+        assert list(scan_line(prose))
+    assert redact_text(prose, SALT)[1] == []
+
+
+def test_pii_and_infrastructure():
+    text = (
+        "mail dana.k@acme.com or call +1 415-555-0142; db 10.2.3.4 and 172.20.0.9, public 8.8.8.8; "
+        "ula fd12:3456:789a::1 vs 2001:db8::1; hosts build-7.corp and api.internal; /home/dkowalski/x "
+        "/home/runner/work"
+    )
+    out, findings = redact_text(text, SALT)
+    kinds = {f.value: f.kind for f in findings}
+    assert kinds["dana.k@acme.com"] == "EMAIL" and kinds["+1 415-555-0142"] == "PHONE"
+    assert kinds["10.2.3.4"] == kinds["172.20.0.9"] == kinds["fd12:3456:789a::1"] == "PRIVATE_IP"
+    assert kinds["build-7.corp"] == kinds["api.internal"] == "INTERNAL_HOST"
+    assert kinds["dkowalski"] == "USERNAME"
+    assert "8.8.8.8" in out and "2001:db8::1" in out and "/home/runner/work" in out
+    custom = RedactionConfig(internal_suffixes=("acme-int",))
+    assert redact_text("see git.eu.acme-int now", SALT, custom)[1][0].kind == "INTERNAL_HOST"
+
+
+def test_escaped_and_double_escaped_json_and_base64():
+    secret = "ghp_" + "Zx9" * 12
+    inner = json.dumps({"token": secret})
+    double = json.dumps({"body": inner})
+    for text in (double, f"log: {json.dumps(double)}", base64.b64encode(f"token {secret}".encode()).decode()):
+        out, _ = redact_text(text, SALT)
+        assert secret not in out
+    json.loads(json.loads(redact_text(double, SALT)[0])["body"])
+
+
+def test_idempotent_and_salt_never_printed():
+    text = "password: Sup3r-S3cret! key AKIAQWADE5R42RDZ4JEM"
+    once, _ = redact_text(text, SALT)
+    twice, findings = redact_text(once, SALT)
+    assert twice == once and findings == []
+    assert SALT.decode() not in once
+    assert PSEUDONYM.findall(once)
+    other, _ = redact_text(text, b"another-salt")
+    assert other != once  # keyed: a different salt gives different pseudonyms
