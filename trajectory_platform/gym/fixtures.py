@@ -1,0 +1,188 @@
+"""Task fixtures ``F = <S0, tool manifest, task prompt, reset harness, oracle>`` (curation §Task
+fixture design) and their validation.
+
+A :class:`Fixture` is plain data: the S0 file map (content-addressed by :attr:`Fixture.s0_digest`),
+the versioned tool manifest of its tool family, the prompt, the sealed test files and the
+FAIL_TO_PASS / PASS_TO_PASS ids of its oracle, and a reference solution. The reset harness is
+:class:`trajectory_platform.gym.sandbox.Workspace` (a fresh temp copy of S0 per episode).
+
+The expert's plan (:attr:`Fixture.plan`) is stored with the fixture: abstract steps over the
+operations of :mod:`trajectory_platform.gym.tools`, from which every scripted policy renders calls in
+whatever tool family (and manifest version) was delivered. ``min_tool_calls`` is that plan's length.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from trajectory_platform.gym.sandbox import apply_diff, run_oracle, s0_digest, unified_diff
+from trajectory_platform.gym.tools import Manifest, manifest
+
+DOMAINS = ("bug_repair", "config_fix", "diagnostic_report")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One abstract action of the expert's plan (``op`` in :data:`tools.OPS`, or ``answer``)."""
+
+    op: str
+    path: str | None = None
+    old: str | None = None
+    new: str | None = None
+    content: str | None = None
+    answer: str | None = None
+
+    def roles(self) -> dict[str, str]:
+        values = {"path": self.path, "old": self.old, "new": self.new, "content": self.content}
+        return {k: v for k, v in values.items() if v is not None}
+
+
+@dataclass
+class Fixture:
+    """One task; see the module docstring. Every field is deterministic in the library seed."""
+
+    fixture_id: str
+    repo_family: str
+    tool_family: str
+    domain: str
+    license: str
+    prompt: str
+    s0_files: dict[str, str]
+    sealed_tests: dict[str, str]
+    fail_to_pass: list[str]
+    pass_to_pass: list[str]
+    reference_files: dict[str, str]
+    plan: list[Step]
+    reference_answer: str | None = None
+    tests_dir: str = "tests"
+    depends_on: list[str] = field(default_factory=list)
+    forked_from: str | None = None
+    vendored: list[str] = field(default_factory=list)
+    flaky: bool = False
+    secrets: list[str] = field(default_factory=list)
+    secret_files: list[str] = field(default_factory=list)
+    task_kind: str = ""
+    learnable: bool = False
+    tool_version: str = "1.0"
+
+    @property
+    def s0_digest(self) -> str:
+        return s0_digest(self.s0_files)
+
+    @property
+    def manifest(self) -> Manifest:
+        return manifest(self.tool_family, self.tool_version)
+
+    @property
+    def tool_manifest(self) -> list[dict]:
+        """The versioned JSON-Schema tool list as delivered (name, description, parameters, version)."""
+        return [spec.__dict__ for spec in self.manifest.specs()]
+
+    @property
+    def tool_manifest_digest(self) -> str:
+        return self.manifest.digest
+
+    @property
+    def min_tool_calls(self) -> int:
+        """The expert's horizon: tool calls in the pristine plan."""
+        return sum(1 for s in self.plan if s.op != "answer")
+
+    @property
+    def reference_diff(self) -> str:
+        """The reference solution as a workspace diff against S0."""
+        return unified_diff(self.s0_files, self.reference_files)
+
+    @property
+    def edited_paths(self) -> list[str]:
+        """Files the reference changes: the declared edit scope of the task."""
+        return sorted(
+            p
+            for p in set(self.s0_files) | set(self.reference_files)
+            if self.s0_files.get(p) != self.reference_files.get(p)
+        )
+
+
+@dataclass
+class FixtureValidation:
+    """Outcome of validating one fixture: both oracle conditions and the reason when refused."""
+
+    fixture_id: str
+    rejects_s0: bool
+    accepts_reference: bool
+    ok: bool
+    reason: str | None
+    wall_s: float
+
+
+def validate_fixture(fixture: Fixture, retries: int = 8) -> FixtureValidation:
+    """The oracle must reject untouched S0 and accept the reference; otherwise refuse, with a reason.
+
+    Also checks that the plan's edits reproduce the reference (so the expert can reach the goal)
+    and that the reference diff round-trips. A flaky fixture's reference may fail by chance: it is
+    accepted when any of ``retries`` runs passes (its S0 must still fail every time it is run).
+    """
+    reasons: list[str] = []
+    s0 = run_oracle(fixture, fixture.s0_files, final_answer=None)
+    wall = s0.wall_s
+    rejects_s0 = not s0.passed
+    if not rejects_s0:
+        reasons.append("oracle accepts untouched S0 (FAIL_TO_PASS tests already pass)")
+    runs = retries if fixture.flaky else 1
+    accepts = False
+    last = None
+    for _ in range(runs):
+        last = run_oracle(fixture, fixture.reference_diff, final_answer=fixture.reference_answer)
+        wall += last.wall_s
+        if last.passed:
+            accepts = True
+            break
+    if not accepts and last is not None:
+        failing = {t: s for t, s in {**last.fail_to_pass, **last.pass_to_pass}.items() if s != "passed"}
+        reasons.append(f"oracle rejects the reference solution: {failing or last.error}")
+    replayed = dict(fixture.s0_files)
+    for step in fixture.plan:
+        if step.op == "edit":
+            if replayed.get(step.path, "").count(step.old) != 1:
+                reasons.append(f"plan edit of {step.path} does not match S0 exactly once")
+                break
+            replayed[step.path] = replayed[step.path].replace(step.old, step.new, 1)
+        elif step.op == "write":
+            replayed[step.path] = step.content
+    if replayed != fixture.reference_files:
+        reasons.append("expert plan does not reproduce the reference files")
+    if apply_diff(fixture.s0_files, fixture.reference_diff) != fixture.reference_files:
+        reasons.append("reference diff does not round-trip")
+    return FixtureValidation(
+        fixture_id=fixture.fixture_id,
+        rejects_s0=rejects_s0,
+        accepts_reference=accepts,
+        ok=not reasons,
+        reason="; ".join(reasons) or None,
+        wall_s=wall,
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _library(seed: int) -> tuple[Fixture, ...]:
+    from trajectory_platform.gym.library import generate
+
+    return tuple(generate(seed))
+
+
+def build_library(seed: int = 0) -> list[Fixture]:
+    """The deterministic fixture library for ``seed`` (hundreds of fixtures; cached per process)."""
+    return list(_library(seed))
+
+
+def get_fixture(fixture_id: str, seed: int = 0) -> Fixture:
+    """Look up one fixture of the ``seed`` library by id; ``KeyError`` names the missing id."""
+    index = _index(seed)
+    if fixture_id not in index:
+        raise KeyError(f"no fixture {fixture_id!r} in the gym library (seed {seed})")
+    return index[fixture_id]
+
+
+@functools.lru_cache(maxsize=4)
+def _index(seed: int) -> dict[str, Fixture]:
+    return {f.fixture_id: f for f in _library(seed)}

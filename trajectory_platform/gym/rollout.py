@@ -1,0 +1,259 @@
+"""Scripted rollouts: realistic raw logs whose ground truth is known.
+
+``rollout`` runs a deterministic mix of behaviours (every class of :data:`policies.BEHAVIOURS`
+first, then a weighted draw) over the fixture library and writes:
+
+- native JSONL logs (one ``Episode.to_dict()`` per line) under ``out_dir/<YYYY-MM-DD>/``, the
+  dated layout the ``raw_traces`` trace source reads, spread over a few days;
+- ``out_dir/truth.jsonl``: one row per episode with what really happened (behaviour, faults,
+  solved by the sealed oracle, tampered, flaky, planted secrets that appear in the episode...).
+
+The pipeline never reads ``truth.jsonl``; it exists to measure the pipeline. Logs leave
+``verifier_results_json`` empty so curation has to earn its verdicts. Episodes on non-flaky
+fixtures are byte-identical for the same seed; flaky fixtures are nondeterministic by design.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from trajectory_platform.gym.faults import (
+    FAULT_KINDS,
+    FaultSpec,
+    applicable_kinds,
+    check_reachability,
+    schedule_faults,
+)
+from trajectory_platform.gym.fixtures import Fixture, build_library
+from trajectory_platform.gym.policies import BEHAVIOURS, make_policy
+from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+from trajectory_platform.traces.record import canonical_json
+
+START_DATE = dt.date(2026, 11, 1)
+_WEIGHTS = {
+    "expert_pristine": 30,
+    "expert_recovery": 16,
+    "flaky_fixture": 3,
+    "never_recover": 3,
+    "wrong_fix": 4,
+}
+_FAULTED = ("expert_recovery", "never_recover")
+
+
+@dataclass
+class RolloutSummary:
+    """Counts a person (and CI) reads after a rollout; ``to_dict`` is the CLI's JSON line."""
+
+    episodes: int
+    out_dir: str
+    files: list[str]
+    truth_path: str
+    behaviours: dict[str, int]
+    terminal_status: dict[str, int]
+    faults: dict[str, int]
+    solved: int
+    tampered: int
+    flaky: int
+    with_secrets: int
+    compacted: int
+    mean_reset_ms: float
+    wall_s: float
+    days: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _eligible(behaviour: str, fixture: Fixture) -> bool:
+    if behaviour == "flaky_fixture":
+        return fixture.flaky
+    if fixture.flaky:
+        return False
+    if behaviour.startswith("tamper_"):
+        return any(t.partition("::")[0] in fixture.s0_files for t in fixture.fail_to_pass) and any(
+            s.op == "edit" for s in fixture.plan
+        )
+    if behaviour in ("lucky_pass", "wrong_fix"):
+        return any(s.op == "edit" for s in fixture.plan)
+    if behaviour == "secret_echo":
+        return bool(fixture.secret_files)
+    if behaviour in _FAULTED:
+        return bool(applicable_kinds(fixture))
+    return True
+
+
+def _schedule(behaviour: str, fixture: Fixture, rng: random.Random, kind: str) -> list[FaultSpec] | None:
+    """A reachable fault schedule of class ``kind`` for ``fixture`` (``None`` if there is none)."""
+    if kind not in applicable_kinds(fixture):
+        return None
+    for _ in range(3):
+        schedule = schedule_faults(fixture, rng, [kind])
+        if schedule and check_reachability(fixture, schedule).ok:
+            return schedule
+    return None
+
+
+def rollout(
+    episodes: int,
+    seed: int,
+    out_dir: Path | str,
+    *,
+    library_seed: int = 0,
+    days: int = 3,
+    start_date: dt.date = START_DATE,
+    config: RuntimeConfig | None = None,
+    fixture_filter: Callable[[Fixture], bool] | None = None,
+    behaviours: list[str] | None = None,
+    progress: bool = True,
+) -> RolloutSummary:
+    """Run ``episodes`` scripted episodes and write the dated logs plus ``truth.jsonl``.
+
+    ``fixture_filter`` restricts the fixtures (e.g. the learnable family for the proof of value);
+    ``behaviours`` restricts the behaviour mix (default: all of :data:`policies.BEHAVIOURS`).
+    """
+    start = time.perf_counter()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(f"rollout:{seed}")
+    library = [f for f in build_library(library_seed) if fixture_filter is None or fixture_filter(f)]
+    if not library:
+        raise ValueError("no fixture matches the rollout's fixture filter")
+    names = list(behaviours or BEHAVIOURS)
+    unknown = [b for b in names if b not in BEHAVIOURS]
+    if unknown:
+        raise ValueError(f"unknown behaviours: {', '.join(unknown)}")
+    weights = [_WEIGHTS.get(b, 2) for b in names]
+    handles: dict[str, object] = {}
+    lines_per_file: Counter[str] = Counter()
+    truth_rows: list[str] = []
+    stats: dict[str, Counter] = {k: Counter() for k in ("behaviour", "terminal", "faults")}
+    solved = tampered = flaky = with_secrets = compacted = 0
+    resets: list[float] = []
+    fault_cursor = 0
+    try:
+        for i in tqdm(range(episodes), desc="gym rollout", file=sys.stderr, disable=not progress):
+            behaviour = names[i] if i < len(names) else rng.choices(names, weights)[0]
+            pool = (
+                [f for f in library if _eligible(behaviour, f)]
+                or [f for f in library if not f.flaky]
+                or library
+            )
+            schedule: list[FaultSpec] = []
+            fixture = rng.choice(pool)
+            if behaviour in _FAULTED:
+                for attempt in range(len(FAULT_KINDS) * 2):
+                    kind = FAULT_KINDS[(fault_cursor + attempt) % len(FAULT_KINDS)]
+                    candidates = [f for f in pool if kind in applicable_kinds(f)]
+                    if not candidates:
+                        continue
+                    fixture = rng.choice(candidates)
+                    found = _schedule(behaviour, fixture, rng, kind)
+                    if found:
+                        schedule = found
+                        fault_cursor = (fault_cursor + attempt + 1) % len(FAULT_KINDS)
+                        break
+            day = start_date + dt.timedelta(days=i % max(1, days))
+            rel = f"{day.isoformat()}/gym-rollout-seed{seed}.jsonl"
+            lines_per_file[rel] += 1
+            policy = make_policy(behaviour)
+            result = run_episode(
+                fixture,
+                policy,
+                seed=seed * 100_003 + i,
+                config=config,
+                faults=schedule,
+                episode_id=f"gym-s{seed}-{i:05d}",
+                partition_date=day,
+                source_file=rel,
+                source_line=lines_per_file[rel],
+                verify=True,
+            )
+            record = canonical_json(result.episode.to_dict())
+            if rel not in handles:
+                (out / day.isoformat()).mkdir(parents=True, exist_ok=True)
+                handles[rel] = (out / rel).open("w", encoding="utf-8")
+            handles[rel].write(record + "\n")
+            planted = sorted(s for s in fixture.secrets if s in record)
+            is_tampered = behaviour.startswith("tamper_")
+            passed = bool(result.oracle and result.oracle.passed)
+            truth = {
+                "episode_id": result.episode.episode_id,
+                "behaviour": behaviour,
+                "policy": policy.name,
+                "fixture_id": fixture.fixture_id,
+                "repo_family": fixture.repo_family,
+                "tool_family": fixture.tool_family,
+                "domain": fixture.domain,
+                "learnable": fixture.learnable,
+                "fault_schedule": [s.to_dict() for s in schedule],
+                "faults": result.faults,
+                "solved": passed,
+                "tampered": is_tampered,
+                "tamper_kind": behaviour.removeprefix("tamper_") if is_tampered else None,
+                "flaky": fixture.flaky,
+                "lucky": behaviour == "lucky_pass",
+                "planted_secrets": planted,
+                "terminal_status": result.terminal_status,
+                "min_tool_calls": fixture.min_tool_calls,
+                "tool_calls": result.tool_calls,
+                "refusals": result.refusals,
+                "compacted": result.compactions > 0,
+                "oracle": {
+                    "fail_to_pass": result.oracle.fail_to_pass,
+                    "pass_to_pass": result.oracle.pass_to_pass,
+                }
+                if result.oracle
+                else None,
+                "partition_date": day.isoformat(),
+                "source_file": rel,
+                "source_line": lines_per_file[rel],
+            }
+            truth_rows.append(canonical_json(truth))
+            stats["behaviour"][behaviour] += 1
+            stats["terminal"][result.terminal_status] += 1
+            for fault in result.faults:
+                stats["faults"][fault["kind"]] += 1
+            solved += passed
+            tampered += is_tampered
+            flaky += fixture.flaky
+            with_secrets += bool(planted)
+            compacted += result.compactions > 0
+            resets.append(result.reset_s)
+    finally:
+        for handle in handles.values():
+            handle.close()
+    truth_path = out / "truth.jsonl"
+    truth_path.write_text("".join(row + "\n" for row in truth_rows), encoding="utf-8")
+    return RolloutSummary(
+        episodes=episodes,
+        out_dir=str(out),
+        files=sorted(handles),
+        truth_path=str(truth_path),
+        behaviours=dict(sorted(stats["behaviour"].items())),
+        terminal_status=dict(sorted(stats["terminal"].items())),
+        faults=dict(sorted(stats["faults"].items())),
+        solved=solved,
+        tampered=tampered,
+        flaky=flaky,
+        with_secrets=with_secrets,
+        compacted=compacted,
+        mean_reset_ms=round(1000 * sum(resets) / max(1, len(resets)), 3),
+        wall_s=round(time.perf_counter() - start, 2),
+        days=sorted({rel.split("/")[0] for rel in handles}),
+    )
+
+
+def read_truth(out_dir: Path | str) -> list[dict]:
+    """The truth sidecar's rows (for benchmarks and tests; never for the pipeline)."""
+    path = Path(out_dir) / "truth.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -1,0 +1,484 @@
+"""The tool runtime: one episode of a policy acting on a fixture, enforced and logged.
+
+Per turn the runtime (1) applies any scheduled schema drift, (2) compacts the history once the
+delivered context crosses the watermark, (3) asks the policy for a turn given exactly the delivered
+messages and tools, (4) parses the text with :mod:`trajectory_platform.gym.protocol`, (5) validates
+every proposed call against the schema delivered *at that turn* (jsonschema) and refuses invalid or
+undeclared calls with an explicit observation before anything reaches a tool, (6) dispatches valid
+calls through the fault injector to the workspace, truncating oversized observations with a marker,
+and (7) stops on a final answer, abandonment, or an exhausted step / token / wall budget.
+
+Everything is logged as a native trace :class:`~trajectory_platform.traces.record.Episode`:
+delivered-input manifests for every model call (compacted ones carry their exact messages),
+lineage digests, task identity and the outcome (terminal status, unified workspace diff, answer).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime as dt
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import jsonschema
+
+from trajectory_platform.gym import protocol
+from trajectory_platform.gym.faults import FaultInjector, FaultSpec, Observation
+from trajectory_platform.gym.sandbox import (
+    OracleResult,
+    SandboxError,
+    Workspace,
+    run_oracle,
+    run_tests_in,
+    unified_diff,
+)
+from trajectory_platform.gym.tools import Manifest, sha256_digest
+from trajectory_platform.traces.record import (
+    DeliveredInput,
+    Episode,
+    Event,
+    LineageInputs,
+    Outcome,
+    TaskIdentity,
+    ToolCall,
+    ToolSpec,
+    canonical_json,
+)
+
+if TYPE_CHECKING:
+    from trajectory_platform.gym.fixtures import Fixture
+    from trajectory_platform.gym.policies import Policy
+
+SYSTEM_PROMPT = (
+    "You are a software agent working in a sandboxed repository. Act only through the tools you are "
+    "given; call one with "
+    + protocol.CALL_OPEN
+    + '{"name": ..., "arguments": {...}}'
+    + protocol.CALL_CLOSE
+    + ". Tool results arrive as separate messages. When the task is done, reply with a short final "
+    "answer and no tool call."
+)
+PROMPT_TEMPLATE_DIGEST = sha256_digest(SYSTEM_PROMPT)
+
+_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+
+
+def approx_tokens(text: str | None) -> int:
+    """A tokenizer-free token estimate (words and punctuation) used for budgets and watermarks."""
+    return len(_TOKEN_RE.findall(text or ""))
+
+
+@dataclass
+class RuntimeConfig:
+    """Budgets and limits of one episode (defaults suit the gym's small fixtures)."""
+
+    max_steps: int = 40
+    max_generated_tokens: int = 12_000
+    max_observation_chars: int = 2_400
+    compaction_watermark_tokens: int = 2_500
+    keep_recent_events: int = 6
+    test_timeout_s: float = 10.0
+    wall_timeout_s: float = 120.0
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class PolicyInput:
+    """What a policy sees for one model call: the delivered messages and tools, nothing else."""
+
+    messages: list[Event]
+    tools: list[ToolSpec]
+    tools_version: str
+    step: int
+
+
+@dataclass
+class EpisodeResult:
+    """The logged episode plus what the runtime measured around it (not part of the log)."""
+
+    episode: Episode
+    final_files: dict[str, str]
+    final_answer: str | None
+    terminal_status: str
+    oracle: OracleResult | None
+    reset_s: float
+    wall_s: float
+    faults: list[dict] = field(default_factory=list)
+    tool_calls: int = 0
+    refusals: int = 0
+    compactions: int = 0
+
+
+class ToolExecutor:
+    """Executes abstract operations on a workspace and phrases the observations."""
+
+    def __init__(self, workspace: Workspace, fixture: Fixture, config: RuntimeConfig):
+        self.workspace = workspace
+        self.fixture = fixture
+        self.config = config
+
+    def run(self, op: str, roles: dict[str, str]) -> Observation:
+        try:
+            if op == "list":
+                files = self.workspace.listing(roles["path"])
+                return Observation("\n".join(files) if files else "(empty)")
+            if op == "read":
+                return Observation(self.workspace.read(roles["path"]))
+            if op == "edit":
+                text = self.workspace.read(roles["path"])
+                count = text.count(roles["old"])
+                if count != 1:
+                    where = "not found" if count == 0 else f"found {count} times; include more context"
+                    return Observation(
+                        f"edit failed: the text to replace was {where} in {roles['path']}", "error"
+                    )
+                self.workspace.write(roles["path"], text.replace(roles["old"], roles["new"], 1))
+                return Observation(f"edited {roles['path']}")
+            if op == "write":
+                self.workspace.write(roles["path"], roles["content"])
+                return Observation(f"wrote {len(roles['content'])} characters to {roles['path']}")
+            if op == "run_tests":
+                return self._run_tests()
+        except (FileNotFoundError, SandboxError, IsADirectoryError, UnicodeDecodeError) as exc:
+            return Observation(str(exc), "error")
+        raise ValueError(f"unknown op {op!r}")
+
+    def _run_tests(self) -> Observation:
+        run = run_tests_in(
+            self.workspace.root,
+            tests_dir=self.fixture.tests_dir,
+            load_conftest=True,
+            guard=False,
+            timeout_s=self.config.test_timeout_s,
+        )
+        if run.timed_out:
+            return Observation(f"test run timed out after {self.config.test_timeout_s:.0f}s", "error", 124)
+        counts: dict[str, int] = {}
+        lines = []
+        for test_id, result in run.results.items():
+            status = result["status"]
+            counts[status] = counts.get(status, 0) + 1
+            detail = f" - {result['message']}" if result["message"] and status != "passed" else ""
+            lines.append(f"{test_id} {status.upper()}{detail}")
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no tests ran"
+        lines.append(f"== {summary} ==")
+        bad = counts.get("failed", 0) + counts.get("error", 0) + counts.get("missing", 0)
+        return Observation("\n".join(lines), "ok", 1 if bad or not run.results else 0)
+
+
+def _validate(call: ToolCall, manifest: Manifest) -> tuple[str, dict] | str:
+    """``(tool name, arguments)`` when ``call`` is valid for ``manifest``, else the refusal reason."""
+    tool = manifest.tool(call.name) if call.name else None
+    if tool is None:
+        declared = ", ".join(t.name for t in manifest.tools)
+        return f"undeclared tool {call.name!r}; the tools delivered now ({manifest.tag}) are: {declared}"
+    try:
+        args = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError as exc:
+        return f"arguments of {call.name} are not valid JSON ({exc.msg})"
+    if not isinstance(args, dict):
+        return f"arguments of {call.name} must be a JSON object"
+    schema = tool.parameters()
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(args), key=lambda e: e.message)
+    if errors:
+        detail = "; ".join(e.message for e in errors)
+        delivered = canonical_json(schema)
+        return f"schema violation for {call.name} ({manifest.tag}): {detail}. Delivered schema: {delivered}"
+    return call.name, args
+
+
+class _Log:
+    """Event list with deterministic timestamps and the compaction bookkeeping."""
+
+    def __init__(self, start: dt.datetime):
+        self.events: list[Event] = []
+        self.clock = start
+        self.summary_index: int | None = None
+        self.replaced_through: int | None = None
+
+    def add(self, event: Event) -> int:
+        event.timestamp = self.clock.strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.clock += dt.timedelta(seconds=2)
+        self.events.append(event)
+        return len(self.events) - 1
+
+    def delivered(self) -> list[int]:
+        """Indices of what the next model call sees: head, latest summary, then the kept tail."""
+        if self.summary_index is None:
+            return [i for i, e in enumerate(self.events) if e.kind != "compaction"]
+        tail = range(self.replaced_through + 1, len(self.events))
+        return [0, 1, self.summary_index, *[i for i in tail if self.events[i].kind != "compaction"]]
+
+    def compact(self, keep_recent: int) -> bool:
+        """Replace older turns by a summary; the cut always falls just before an assistant turn."""
+        floor = (self.replaced_through or 1) + 1
+        cut = next(
+            (
+                i
+                for i in range(len(self.events) - keep_recent, floor, -1)
+                if self.events[i].kind == "assistant"
+            ),
+            None,
+        )
+        if cut is None:
+            return False
+        lines = [self.events[self.summary_index].content] if self.summary_index is not None else []
+        for event in self.events[floor:cut]:
+            if event.kind == "assistant":
+                for c in event.tool_calls:
+                    lines.append(f"- called {c.name} {c.arguments}")
+            elif event.kind in ("tool", "refusal"):
+                first = (event.content or "").strip().splitlines()[:1]
+                lines.append(f"  -> {event.status or event.kind}: {first[0][:120] if first else ''}")
+            elif event.kind == "system":
+                lines.append(f"- note: {(event.content or '')[:160]}")
+        summary = "Summary of earlier turns (compacted):\n" + "\n".join(line for line in lines if line)
+        self.summary_index = self.add(Event(kind="compaction", content=summary, replaces_through=cut - 1))
+        self.replaced_through = cut - 1
+        return True
+
+
+def run_episode(
+    fixture: Fixture,
+    policy: Policy,
+    *,
+    seed: int = 0,
+    config: RuntimeConfig | None = None,
+    faults: list[FaultSpec] | tuple[FaultSpec, ...] = (),
+    episode_id: str | None = None,
+    partition_date: dt.date | None = None,
+    source_file: str = "gym",
+    source_line: int | None = None,
+    verify: bool = True,
+    record_verifier: bool = False,
+) -> EpisodeResult:
+    """Run ``policy`` on a fresh copy of ``fixture``'s S0 and return the logged episode.
+
+    ``verify`` runs the sealed oracle on the final workspace (for the caller; curation replays it
+    independently). ``record_verifier`` also writes the oracle result into the log's outcome,
+    which a rollout meant for curation leaves off so the pipeline has to earn its verdicts.
+    """
+    config = config or RuntimeConfig()
+    date = partition_date or dt.date(2026, 11, 1)
+    start_wall = time.perf_counter()
+    log = _Log(dt.datetime(date.year, date.month, date.day, 9) + dt.timedelta(seconds=seed % 21_600))
+    manifest = fixture.manifest
+    delivered_specs = {(s.name, s.version): s for s in manifest.specs()}
+    injector = FaultInjector(list(faults), fixture)
+    policy.start(fixture, seed)
+    log.add(Event(kind="system", content=SYSTEM_PROMPT))
+    log.add(Event(kind="user", content=fixture.prompt))
+    delivered_inputs: list[DeliveredInput] = []
+    final_answer: str | None = None
+    terminal = "truncated"
+    generated = 0
+    tool_calls = refusals = compactions = 0
+    with Workspace(fixture.s0_files) as ws:
+        executor = ToolExecutor(ws, fixture, config)
+        for step in range(config.max_steps):
+            if time.perf_counter() - start_wall > config.wall_timeout_s:
+                terminal = "timeout"
+                break
+            drifted = injector.manifest_for_turn(manifest, step)
+            if drifted is not manifest:
+                manifest = drifted
+                delivered_specs.update({(s.name, s.version): s for s in manifest.specs()})
+                log.add(
+                    Event(
+                        kind="system",
+                        content=(
+                            f"The tool manifest was updated to {manifest.tag}. Tools now:\n"
+                            + protocol.render_tools(manifest.specs())
+                        ),
+                    )
+                )
+            if (
+                sum(approx_tokens(log.events[i].content) for i in log.delivered())
+                > config.compaction_watermark_tokens
+            ):
+                compactions += log.compact(config.keep_recent_events)
+            indices = log.delivered()
+            messages = [log.events[i] for i in indices]
+            compacted = log.summary_index is not None
+            try:
+                turn = policy.act(
+                    PolicyInput(
+                        messages=copy.deepcopy(messages),
+                        tools=manifest.specs(),
+                        tools_version=manifest.tag,
+                        step=step,
+                    )
+                )
+            except Exception as exc:  # noqa: BLE001 - a crashing policy ends the episode as an error
+                log.add(Event(kind="system", content=f"policy error: {type(exc).__name__}: {exc}"))
+                terminal = "error"
+                break
+            if turn.abandon:
+                terminal = "abandoned"
+                break
+            truncated = turn.finish_reason == "length"
+            parsed = protocol.parse_turn(turn.text, id_prefix=f"call_{step}", truncated=truncated)
+            out_tokens = turn.output_tokens if turn.output_tokens is not None else approx_tokens(turn.text)
+            generated += out_tokens
+            calls = parsed.calls.calls if isinstance(parsed.calls, protocol.ParseError) else parsed.calls
+            content = parsed.content + (
+                protocol.TOOL_OPEN + parsed.fabricated_observation
+                if parsed.fabricated_observation is not None
+                else ""
+            )
+            index = log.add(
+                Event(
+                    kind="assistant",
+                    content=content or None,
+                    reasoning=parsed.reasoning,
+                    tool_calls=calls,
+                    input_tokens=sum(approx_tokens(e.content) for e in messages),
+                    output_tokens=out_tokens,
+                    finish_reason=turn.finish_reason,
+                )
+            )
+            delivered_inputs.append(
+                DeliveredInput(
+                    call_index=step,
+                    response_event_index=index,
+                    event_indices=list(indices),
+                    messages_json=canonical_json([dataclasses.asdict(m) for m in messages])
+                    if compacted
+                    else None,
+                    compacted=compacted,
+                    tools_version=manifest.tag,
+                )
+            )
+            if parsed.fabricated_observation is not None:
+                refusals += 1
+                log.add(
+                    _refusal(
+                        None,
+                        None,
+                        "the assistant turn contains a tool result it wrote itself; "
+                        "tool results come only from the runtime, so it was ignored",
+                    )
+                )
+            if truncated:
+                refusals += 1
+                log.add(
+                    _refusal(
+                        calls[0].id if calls else None,
+                        calls[0].name if calls else None,
+                        "truncated proposal: the turn hit the output limit before its end token; "
+                        "no call was dispatched",
+                    )
+                )
+            elif isinstance(parsed.calls, protocol.ParseError):
+                for call in calls or [ToolCall(id=None, name=None, arguments=None)]:
+                    refusals += 1
+                    log.add(
+                        _refusal(
+                            call.id, call.name, f"{parsed.calls.category} tool call: {parsed.calls.reason}"
+                        )
+                    )
+            elif not calls:
+                if parsed.fabricated_observation is None:
+                    final_answer = parsed.content
+                    terminal = "completed"
+                    break
+            else:
+                for call in calls:
+                    checked = _validate(call, manifest)
+                    if isinstance(checked, str):
+                        refusals += 1
+                        log.add(_refusal(call.id, call.name, checked))
+                        continue
+                    tool_calls += 1
+                    name, args = checked
+                    op, roles = manifest.interpret(name, args)
+                    obs = injector.intercept(op, roles, ws) or executor.run(op, roles)
+                    injector.observe(op)
+                    log.add(_tool_event(call, obs, config.max_observation_chars))
+            if generated > config.max_generated_tokens:
+                terminal = "truncated"
+                break
+        final_files = ws.snapshot()
+        reset_s = ws.reset_s
+    oracle = (
+        run_oracle(fixture, final_files, final_answer, timeout_s=config.test_timeout_s) if verify else None
+    )
+    episode = Episode(
+        episode_id=episode_id or f"gym-{sha256_digest(fixture.fixture_id)[7:19]}-{seed}",
+        source_format="native",
+        source_file=source_file,
+        source_line=source_line,
+        source_path=None,
+        partition_date=date,
+        task=TaskIdentity(
+            fixture_id=fixture.fixture_id,
+            prompt=fixture.prompt,
+            repo_family=fixture.repo_family,
+            tool_family=fixture.tool_family,
+            domain=fixture.domain,
+            license=fixture.license,
+        ),
+        lineage=LineageInputs(
+            model=policy.name,
+            prompt_template_digest=PROMPT_TEMPLATE_DIGEST,
+            tool_manifest_digest=fixture.manifest.digest,
+            environment_digest=fixture.s0_digest,
+            sampling_params_json=canonical_json(policy.sampling_params()),
+            sampler_policy_digest=sha256_digest(canonical_json(policy.describe())),
+        ),
+        tools=list(delivered_specs.values()),
+        events=log.events,
+        delivered_inputs=delivered_inputs,
+        outcome=Outcome(
+            terminal_status=terminal,
+            final_answer=final_answer,
+            workspace_diff=unified_diff(fixture.s0_files, final_files),
+            verifier_results_json=canonical_json(oracle.to_dict()) if (oracle and record_verifier) else None,
+        ),
+    )
+    return EpisodeResult(
+        episode=episode,
+        final_files=final_files,
+        final_answer=final_answer,
+        terminal_status=terminal,
+        oracle=oracle,
+        reset_s=reset_s,
+        wall_s=time.perf_counter() - start_wall,
+        faults=list(injector.injected),
+        tool_calls=tool_calls,
+        refusals=refusals,
+        compactions=compactions,
+    )
+
+
+def _refusal(call_id: str | None, tool_name: str | None, reason: str) -> Event:
+    return Event(
+        kind="refusal",
+        content=f"refused: {reason}",
+        tool_call_id=call_id,
+        tool_name=tool_name,
+        status="refused",
+    )
+
+
+def _tool_event(call: ToolCall, obs: Observation, limit: int) -> Event:
+    content, status = obs.content, obs.status
+    if len(content) > limit:
+        content = (
+            content[:limit] + f"\n[... output truncated: {len(obs.content) - limit} more characters ...]"
+        )
+        status = "truncated"
+    return Event(
+        kind="tool",
+        content=content,
+        tool_call_id=call.id,
+        tool_name=call.name,
+        status=status,
+        exit_code=obs.exit_code,
+    )

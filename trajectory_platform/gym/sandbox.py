@@ -1,0 +1,391 @@
+"""Sandbox: a fresh temp copy of S0 per episode, and the sealed oracle.
+
+Workspaces are plain temp directories (a copy of S0's few small files takes about a millisecond,
+well under the seed's 500 ms reset target; the reset time is measured and reported). Tests run in a
+clean interpreter: ``python -I -S -B`` (isolated mode, no site-packages, no user site, no
+bytecode), a controlled environment, a new session whose whole process group is killed afterwards,
+and ``setrlimit`` bounds on CPU time, address space, file size and core dumps.
+
+The oracle never trusts the workspace's tests: it copies the final workspace into a fresh temp
+dir, deletes the tests folder, injects the fixture's sealed test files *after* the agent yielded,
+and runs the runner from a directory the agent never saw (curation §Verifier gaming defense).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from trajectory_platform.gym.fixtures import Fixture
+
+RUNNER_SOURCE = (Path(__file__).parent / "_runner.py").read_text(encoding="utf-8")
+TEMP_PREFIX = "tp-gym-"
+MEMORY_LIMIT_BYTES = 1 << 30
+FILE_SIZE_LIMIT_BYTES = 16 << 20
+
+
+class SandboxError(ValueError):
+    """A request the sandbox refuses (path escaping the workspace, diff that does not apply)."""
+
+
+def s0_digest(files: dict[str, str]) -> str:
+    """Content address of a file map: sha256 over sorted (path, content) with length prefixes."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for path in sorted(files):
+        data = files[path].encode("utf-8")
+        p = path.encode("utf-8")
+        h.update(b"%d:" % len(p) + p + b"%d:" % len(data) + data)
+    return "sha256:" + h.hexdigest()
+
+
+def _safe_rel(path: str) -> str:
+    """Normalize a workspace-relative path; refuse absolute paths and ``..`` escapes."""
+    cleaned = path.strip().replace("\\", "/")
+    while cleaned.startswith("./"):
+        cleaned = cleaned[2:]
+    if cleaned in ("", "."):
+        return ""
+    if cleaned.startswith("/") or any(part == ".." for part in cleaned.split("/")):
+        raise SandboxError(f"path {path!r} is outside the workspace")
+    return cleaned.rstrip("/")
+
+
+class Workspace:
+    """A temp-dir copy of a file map. Use as a context manager: the directory is always removed."""
+
+    def __init__(self, files: dict[str, str]):
+        start = time.perf_counter()
+        self.root = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX))
+        for rel, content in files.items():
+            target = self.root / _safe_rel(rel)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content, encoding="utf-8")
+        self.reset_s = time.perf_counter() - start
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def resolve(self, rel: str) -> Path:
+        """Absolute path of ``rel`` inside the workspace (symlinks cannot escape either)."""
+        target = (self.root / _safe_rel(rel)).resolve()
+        if target != self.root.resolve() and self.root.resolve() not in target.parents:
+            raise SandboxError(f"path {rel!r} is outside the workspace")
+        return target
+
+    def exists(self, rel: str) -> bool:
+        return self.resolve(rel).is_file()
+
+    def read(self, rel: str) -> str:
+        target = self.resolve(rel)
+        if not target.is_file():
+            raise FileNotFoundError(f"No such file or directory: {rel}")
+        return target.read_text(encoding="utf-8", errors="replace")
+
+    def write(self, rel: str, content: str) -> None:
+        target = self.resolve(rel)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+
+    def listing(self, rel: str = "") -> list[str]:
+        base = self.resolve(rel)
+        if not base.is_dir():
+            raise FileNotFoundError(f"No such directory: {rel or '.'}")
+        root = self.root.resolve()
+        return sorted(p.relative_to(root).as_posix() for p in base.rglob("*") if p.is_file())
+
+    def snapshot(self) -> dict[str, str]:
+        """The current file map (what the oracle and the workspace diff are computed from)."""
+        return {rel: self.read(rel) for rel in self.listing("")}
+
+
+# ---------------------------------------------------------------------------------- diffs
+
+
+def unified_diff(before: dict[str, str], after: dict[str, str]) -> str:
+    """A git-style unified diff from ``before`` to ``after`` (created / deleted files included)."""
+    chunks: list[str] = []
+    for path in sorted(set(before) | set(after)):
+        old, new = before.get(path), after.get(path)
+        if old == new:
+            continue
+        lines = difflib.unified_diff(
+            (old or "").splitlines(keepends=True),
+            (new or "").splitlines(keepends=True),
+            fromfile=f"a/{path}" if old is not None else "/dev/null",
+            tofile=f"b/{path}" if new is not None else "/dev/null",
+            n=3,
+        )
+        chunks.append(f"diff --git a/{path} b/{path}\n")
+        for line in lines:
+            chunks.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(chunks)
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def apply_diff(files: dict[str, str], diff: str) -> dict[str, str]:
+    """Apply a unified diff (as :func:`unified_diff` writes it) to a file map; context must match.
+
+    Raises :class:`SandboxError` naming the file and hunk when the diff does not apply.
+    """
+    result = dict(files)
+    lines = diff.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith("--- "):
+            i += 1
+            continue
+        old_name = lines[i][4:].strip()
+        new_name = lines[i + 1][4:].strip() if i + 1 < len(lines) else ""
+        i += 2
+        path = (new_name if new_name != "/dev/null" else old_name)[2:]
+        source = [] if old_name == "/dev/null" else result.get(path, "").splitlines(keepends=True)
+        if old_name != "/dev/null" and path not in result:
+            raise SandboxError(f"diff modifies {path!r}, which does not exist")
+        out: list[str] = []
+        cursor = 0
+        while i < len(lines) and lines[i].startswith("@@"):
+            match = _HUNK.match(lines[i])
+            if not match:
+                raise SandboxError(f"{path}: bad hunk header {lines[i].strip()!r}")
+            start = int(match.group(1)) - (0 if match.group(2) == "0" else 1)
+            old_left = int(match.group(2) or 1)
+            new_left = int(match.group(4) or 1)
+            out.extend(source[cursor:start])
+            cursor = start
+            i += 1
+            while i < len(lines) and (old_left > 0 or new_left > 0 or lines[i].startswith("\\")):
+                tag, body = lines[i][:1], lines[i][1:]
+                i += 1
+                if tag == "\\":
+                    if lines[i - 2][:1] in (" ", "+") and out and out[-1].endswith("\n"):
+                        out[-1] = out[-1][:-1]
+                    continue
+                if tag in (" ", "-"):
+                    have = source[cursor] if cursor < len(source) else None
+                    if have is None or have.rstrip("\n") != body.rstrip("\n"):
+                        raise SandboxError(f"{path}: context mismatch at line {cursor + 1}")
+                    cursor += 1
+                    old_left -= 1
+                    if tag == " ":
+                        out.append(have)
+                        new_left -= 1
+                elif tag == "+":
+                    out.append(body)
+                    new_left -= 1
+                else:
+                    raise SandboxError(f"{path}: unexpected line in hunk: {lines[i - 1][:40]!r}")
+        out.extend(source[cursor:])
+        if new_name == "/dev/null":
+            result.pop(path, None)
+        else:
+            result[path] = "".join(out)
+    return result
+
+
+# ---------------------------------------------------------------------------------- test runs
+
+
+@dataclass
+class TestRun:
+    """Per-test statuses of one runner invocation plus how the process ended."""
+
+    results: dict[str, dict[str, str]]
+    exit_code: int
+    wall_s: float
+    timed_out: bool
+
+
+@dataclass
+class OracleResult:
+    """The sealed oracle's verdict (SWE-bench dual condition) with per-test detail."""
+
+    fail_to_pass: dict[str, str]
+    pass_to_pass: dict[str, str]
+    passed: bool
+    wall_s: float
+    timed_out: bool
+    exit_codes: list[int] = field(default_factory=list)
+    error: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "fail_to_pass": self.fail_to_pass,
+            "pass_to_pass": self.pass_to_pass,
+            "passed": self.passed,
+            "wall_s": round(self.wall_s, 4),
+            "timed_out": self.timed_out,
+            "exit_codes": self.exit_codes,
+            "error": self.error,
+        }
+
+
+def _limits(cpu_s: int) -> None:
+    """``preexec_fn``: bound the child before it executes anything."""
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT_BYTES, FILE_SIZE_LIMIT_BYTES))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def run_tests_in(
+    workspace_dir: Path,
+    *,
+    ids: list[str] | None = None,
+    tests_dir: str = "tests",
+    load_conftest: bool = False,
+    guard: bool = True,
+    final_answer: str | None = None,
+    timeout_s: float = 10.0,
+) -> TestRun:
+    """Run tests of ``workspace_dir`` in a clean interpreter from a private runner directory."""
+    start = time.perf_counter()
+    private = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX + "runner-"))
+    try:
+        runner = private / "_runner.py"
+        runner.write_text(RUNNER_SOURCE, encoding="utf-8")
+        answer_file = private / "final_answer.txt"
+        answer_file.write_text(final_answer or "", encoding="utf-8")
+        out = private / "results.tsv"
+        spec = [
+            f"workspace={workspace_dir}",
+            f"tests_dir={tests_dir}",
+            f"load_conftest={int(load_conftest)}",
+            f"guard={int(guard)}",
+            f"out={out}",
+            "ids:",
+            *(ids or []),
+        ]
+        (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(private),
+            "LANG": "C.UTF-8",
+            "TMPDIR": str(private),
+            "GYM_FINAL_ANSWER": str(answer_file),
+        }
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-B", str(runner), str(private / "spec.txt")],
+            cwd=str(workspace_dir),
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=lambda: _limits(int(timeout_s) + 1),
+        )
+        timed_out = False
+        try:
+            exit_code = proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            exit_code = -signal.SIGKILL
+        finally:
+            _reap(proc)
+        results: dict[str, dict[str, str]] = {}
+        if out.is_file():
+            for line in out.read_text(encoding="utf-8").splitlines():
+                parts = line.split("\t", 2)
+                if len(parts) == 3:
+                    results[parts[0]] = {"status": parts[1], "message": parts[2]}
+        return TestRun(
+            results=results, exit_code=exit_code, wall_s=time.perf_counter() - start, timed_out=timed_out
+        )
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+
+
+def _reap(proc: subprocess.Popen) -> None:
+    """Kill the runner's whole process group (orphans it spawned included) and collect it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(Exception):
+        proc.wait(timeout=5)
+
+
+def run_oracle(
+    fixture: Fixture,
+    workspace: dict[str, str] | str,
+    final_answer: str | None = None,
+    timeout_s: float = 10.0,
+) -> OracleResult:
+    """Run ``fixture``'s sealed FAIL_TO_PASS and PASS_TO_PASS tests against a final workspace.
+
+    ``workspace`` is the final file map, or a unified diff against the fixture's S0 (as an episode
+    log records it). The tests folder is replaced by the sealed files, whatever the agent left
+    there; ``final_answer`` is readable by report-style tests and never by workspace code paths.
+    """
+    start = time.perf_counter()
+    try:
+        files = apply_diff(fixture.s0_files, workspace) if isinstance(workspace, str) else dict(workspace)
+    except SandboxError as exc:
+        return _failed(fixture, f"workspace diff does not apply: {exc}", time.perf_counter() - start)
+    files = {p: c for p, c in files.items() if not _in_tests(p, fixture.tests_dir)}
+    files.update(fixture.sealed_tests)
+    ids = list(fixture.fail_to_pass) + list(fixture.pass_to_pass)
+    with Workspace(files) as ws:
+        run = run_tests_in(
+            ws.root,
+            ids=ids,
+            tests_dir=fixture.tests_dir,
+            load_conftest=False,
+            guard=True,
+            final_answer=final_answer,
+            timeout_s=timeout_s,
+        )
+    status = {tid: run.results.get(tid, {}).get("status", "error") for tid in ids}
+    f2p = {t: status[t] for t in fixture.fail_to_pass}
+    p2p = {t: status[t] for t in fixture.pass_to_pass}
+    passed = (
+        not run.timed_out
+        and bool(f2p)
+        and all(s == "passed" for s in f2p.values())
+        and bool(p2p)
+        and all(s == "passed" for s in p2p.values())
+    )
+    return OracleResult(
+        fail_to_pass=f2p,
+        pass_to_pass=p2p,
+        passed=passed,
+        wall_s=time.perf_counter() - start,
+        timed_out=run.timed_out,
+        exit_codes=[run.exit_code],
+        error="timeout" if run.timed_out else None,
+    )
+
+
+def _in_tests(path: str, tests_dir: str) -> bool:
+    return path == tests_dir or path.startswith(tests_dir.rstrip("/") + "/")
+
+
+def _failed(fixture: Fixture, reason: str, wall_s: float) -> OracleResult:
+    return OracleResult(
+        fail_to_pass={t: "error" for t in fixture.fail_to_pass},
+        pass_to_pass={t: "error" for t in fixture.pass_to_pass},
+        passed=False,
+        wall_s=wall_s,
+        timed_out=False,
+        error=reason,
+    )
