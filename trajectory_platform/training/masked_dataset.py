@@ -25,7 +25,7 @@ from transformers import PreTrainedTokenizerBase
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
 from trajectory_platform.training.masking import MaskConfig, MaskResult, mask_plans
-from trajectory_platform.training.serialize import message_of, plan_examples, select_targets, tool_dict
+from trajectory_platform.training.serialize import plan_examples, select_targets, transcript_tokens
 
 MASKED_SCHEMA = pa.schema(
     [
@@ -116,15 +116,6 @@ def read_inputs(path: str | Path) -> tuple[list[EpisodeInput], dict[str, int]]:
     return [EpisodeInput(e) for e in result.episodes], result.reject_reasons()
 
 
-def _transcript_tokens(episode: Episode, tokenizer: PreTrainedTokenizerBase, rationale: str) -> int:
-    """Tokens of the whole episode rendered as one transcript (the expansion factor's baseline)."""
-    last = max(i for i, e in enumerate(episode.events) if e.kind == "assistant")
-    messages = [message_of(e, rationale) for e in episode.events[: last + 1]]
-    tools = [tool_dict(t) for t in episode.tools] or None
-    text = tokenizer.apply_chat_template(messages, tools=tools, tokenize=False)
-    return len(tokenizer(text, add_special_tokens=False)["input_ids"])
-
-
 def corpus_digest(inputs: Sequence[EpisodeInput]) -> str:
     """sha256 over the inputs (episode content and labels): the corpus version a manifest names."""
     digest = hashlib.sha256()
@@ -153,7 +144,7 @@ def build_masked_dataset(inputs: Sequence[EpisodeInput], tokenizer: PreTrainedTo
         kept = dataset.result.examples[before:]
         if len(plans) > 1:
             dataset.per_invocation_episodes += 1
-            dataset.transcript_tokens += _transcript_tokens(episode, tokenizer, config.rationale)
+            dataset.transcript_tokens += transcript_tokens(episode, tokenizer, config.rationale)
         else:
             dataset.transcript_tokens += sum(e.n_tokens for e in kept)
         for example in kept:

@@ -126,7 +126,8 @@ def message_of(event: Event, rationale: str) -> dict[str, Any]:
     return {"role": role, "content": event.content or ""}
 
 
-def _event_of_dict(data: dict[str, Any]) -> Event:
+def event_of_dict(data: dict[str, Any]) -> Event:
+    """An :class:`Event` from its dict form (a delivered-input manifest message)."""
     calls = [ToolCall(**c) for c in data.get("tool_calls") or []]
     known = {k: v for k, v in data.items() if k in Event.__dataclass_fields__ and k != "tool_calls"}
     return Event(**known, tool_calls=calls)
@@ -146,7 +147,7 @@ def delivered_prefix(episode: Episode, response: int, rationale: str) -> list[Tu
     """What the call that produced event ``response`` saw, as turns (all context)."""
     manifest = next((d for d in episode.delivered_inputs if d.response_event_index == response), None)
     if manifest is not None and manifest.messages_json:
-        events = [_event_of_dict(m) for m in json.loads(manifest.messages_json)]
+        events = [event_of_dict(m) for m in json.loads(manifest.messages_json)]
         return [
             Turn(message_of(e, rationale), e.kind, None, key=("m", canonical_json(message_of(e, rationale))))
             for e in events
@@ -189,3 +190,16 @@ def plan_examples(
         current.turns.append(answer)
         current.invocations.append(response)
     return plans
+
+
+def transcript_tokens(episode: Episode, tokenizer: Any, rationale: str = "context") -> int:
+    """Tokens of the episode through its last response rendered as one transcript.
+
+    The baseline for the per-invocation expansion factor and for augmentation token expansion.
+    """
+    responses = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
+    events = episode.events[: responses[-1] + 1] if responses else episode.events
+    tools = [tool_dict(t) for t in episode.tools] or None
+    messages = [message_of(e, rationale) for e in events]
+    text = tokenizer.apply_chat_template(messages, tools=tools, tokenize=False)
+    return len(tokenizer(text, add_special_tokens=False)["input_ids"])
