@@ -159,3 +159,21 @@ def run_loop(
         save_fn(state())
     model.eval()
     return result
+
+
+def loss_trend(losses: list[float], window_share: float = 0.25) -> dict[str, Any]:
+    """Is the training loss falling? Mean of the last quarter of steps against the first quarter.
+
+    Quarters rather than first-vs-last step, so one noisy batch neither passes nor fails a run.
+    """
+    window = max(1, int(len(losses) * window_share))
+    first = sum(losses[:window]) / window if losses else math.nan
+    last = sum(losses[-window:]) / window if losses else math.nan
+    finite = bool(losses) and all(math.isfinite(value) for value in losses)
+    return {
+        "first_window_mean": first,
+        "last_window_mean": last,
+        "window": window,
+        "finite": finite,
+        "falls": finite and len(losses) >= 2 and last < first,
+    }
