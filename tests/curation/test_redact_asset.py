@@ -1,0 +1,84 @@
+"""``redacted_corpus`` in Dagster: materializes from a verified table, checks pass, tampering is caught."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+from dagster import asset, materialize
+from redact_factory import AWS_KEY, GITHUB_TOKEN, secret_episode
+
+from trajectory_platform.assets.redacted import redacted_corpus
+from trajectory_platform.checks import redacted as checks
+from trajectory_platform.curation.redact import redact_corpus
+from trajectory_platform.resources.secrets import SecretsSaltResource
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
+
+VERDICTS = pa.schema(
+    [
+        pa.field("sink", pa.string(), nullable=False),
+        pa.field("role", pa.string()),
+        pa.field("t_div", pa.int32()),
+        pa.field("target_turns", pa.list_(pa.int32())),
+    ]
+)
+
+
+def _verified_table() -> pa.Table:
+    """EPISODE_SCHEMA + verdict columns, as ``verified_traces`` stores them."""
+    rows = [
+        {
+            **episode_row(secret_episode(f"ep-{i}")),
+            "sink": "admitted",
+            "role": role,
+            "t_div": t,
+            "target_turns": turns,
+        }
+        for i, (role, t, turns) in enumerate([("pristine", None, [2, 4]), ("recovery", 2, [4])])
+    ]
+    return pa.Table.from_pylist(rows, schema=pa.schema([*EPISODE_SCHEMA, *VERDICTS]))
+
+
+@asset(name="verified_traces")
+def verified_traces_fixture() -> pa.Table:
+    return _verified_table()
+
+
+@pytest.fixture()
+def salt(tmp_path) -> SecretsSaltResource:
+    return SecretsSaltResource(fallback_file=str(tmp_path / "secrets" / "pipeline.key"))
+
+
+def test_materializes_with_all_checks_passing(salt):
+    all_checks = [
+        checks.no_canary_leaks,
+        checks.json_validity_preserved,
+        checks.pseudonyms_consistent,
+        checks.lineage_verifies,
+        checks.license_tiers,
+    ]
+    result = materialize(
+        [verified_traces_fixture, redacted_corpus, *all_checks], resources={"secrets_salt": salt}
+    )
+    assert result.success
+    evaluations = result.get_asset_check_evaluations()
+    assert len(evaluations) == 5 and all(e.passed for e in evaluations)
+    table = result.output_for_node("redacted_corpus")
+    assert table.num_rows == 2 and GITHUB_TOKEN not in str(table.to_pylist())
+    assert table.column("role").to_pylist() == ["pristine", "recovery"]
+    metadata = result.get_asset_materialization_events()[-1].materialization.metadata
+    assert metadata["leak_rate"].value == 0.0 and metadata["findings_total"].value > 0
+    assert metadata["mb_per_s"].value > 0 and "AWS_KEY" in metadata["findings_by_kind"].value
+
+
+def test_checks_fail_on_a_tampered_corpus(salt):
+    table = redact_corpus(_verified_table(), salt.key()).table
+    rows = table.to_pylist()
+    rows[0]["events"][1]["content"] += f" leaked {AWS_KEY}"
+    rows[1]["role"] = "pristine"  # relabelled after sealing
+    rows[1]["license_action"] = "quarantine"
+    tampered = pa.Table.from_pylist(rows, schema=table.schema)
+    assert not checks.no_canary_leaks(secrets_salt=salt, redacted_corpus=tampered).passed
+    lineage = checks.lineage_verifies(secrets_salt=salt, redacted_corpus=tampered)
+    assert not lineage.passed and lineage.metadata["failures"].value == 2
+    assert not checks.license_tiers(redacted_corpus=tampered).passed
+    assert checks.pseudonyms_consistent(redacted_corpus=tampered).passed

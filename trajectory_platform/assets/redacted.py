@@ -1,0 +1,51 @@
+"""``redacted_corpus``: verified episodes redacted, lineage sealed, licenses fenced.
+
+Thin: load ``verified_traces``, call :func:`redact_corpus` once with the key from the
+``secrets_salt`` resource, attach findings by kind, Λ_leak, throughput and the license audit,
+return the table. ``redact_corpus`` raises when a canary survives, so a leaking corpus is never
+materialized (a failed blocking check would still have recorded it).
+"""
+
+import pyarrow as pa
+from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
+
+from trajectory_platform.curation.redact import redact_corpus
+from trajectory_platform.resources.secrets import SecretsSaltResource
+
+
+@asset(
+    ins={"verified_traces": AssetIn()},
+    group_name="curation",
+    description="Every verified episode redacted (three passes, keyed pseudonyms, JSON kept valid), sealed "
+    "with its lineage envelope (lineage_id, merkle_root, lineage_json) and fenced by license "
+    "(license_tier, license_action, taint). Restricted-license families are blocked and audited in metadata.",
+)
+def redacted_corpus(
+    context: AssetExecutionContext, secrets_salt: SecretsSaltResource, verified_traces: pa.Table
+) -> Output[pa.Table]:
+    """Redact, seal and fence ``verified_traces``; verdict columns pass through."""
+    result = redact_corpus(verified_traces, secrets_salt.key())
+    for row in result.audit.to_pylist():
+        context.log.warning(
+            f"license block: {row['episode_id']} ({row['license']}, family {row['repo_family']})"
+        )
+    stats = result.stats
+    return Output(
+        result.table,
+        metadata={
+            "rows_in": stats["rows_in"],
+            "rows_out": stats["rows_out"],
+            "license_blocked": stats["blocked"],
+            "license_quarantined": stats["quarantined"],
+            "license_tainted": stats["tainted"],
+            "findings_by_kind": MetadataValue.json(result.findings_by_kind),
+            "findings_total": sum(result.findings_by_kind.values()),
+            "leak_rate": result.leak.rate,
+            "canaries": MetadataValue.json(result.leak.as_dict()),
+            "mb_per_s": stats["mb_per_s"],
+            "text_mb": round(stats["text_bytes"] / 1e6, 4),
+            "json_regressions": stats["json_regressions"],
+            "license_audit": MetadataValue.json(result.audit.to_pylist()),
+            "salt_source": secrets_salt.source,
+        },
+    )
