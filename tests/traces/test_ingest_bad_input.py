@@ -161,3 +161,18 @@ def test_bundled_mixed_file_accounts_for_every_line():
         (5, "empty conversation"),
         (6, "wrong type"),
     ]
+
+
+def test_unexpected_shapes_are_rejected_and_the_run_goes_on(tmp_path):
+    """Arbitrary JSON in a shape the format never uses becomes a reject, never a crash."""
+    otel = {
+        "resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "t1", "attributes": [{"key": ["x"]}]}]}]}]
+    }
+    (tmp_path / "trace.json").write_text(json.dumps(otel))
+    tau = [{"task_id": 1, "trial": 0, "traj": [{"role": {"nested": True}, "content": "x"}]}]
+    (tmp_path / "tau.json").write_text(json.dumps(tau))
+    write_lines(tmp_path / "ok.jsonl", [GOOD])
+    result = ingest_paths([tmp_path])
+    assert result.records_in == 3 and len(result.episodes) == 1
+    reasons = {Path(r.source_file).name: r.reason for r in result.rejects}
+    assert reasons == {"trace.json": "unexpected structure", "tau.json": "unknown role"}

@@ -48,6 +48,9 @@ PARQUET_OPTIONS = {
 
 _DATE_PART = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _EXCERPT_CHARS = 200
+STRUCTURE_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+"""What arbitrary JSON in an unexpected shape raises inside an adapter. Such a record is
+rejected like any other unreadable one, so one odd record never stops the run."""
 PROGRESS_MIN_BYTES = 1 << 20
 """Inputs smaller than this finish too fast for a progress bar to help."""
 
@@ -240,7 +243,11 @@ def _ingest_file(
         result.records_in += 1
         result.rejects.append(_unrecognized(src, file_date))
         return
-    for record in adapter.frame(src):
+    try:
+        records = list(adapter.frame(src))
+    except STRUCTURE_ERRORS as exc:
+        records = [RawRecord(None, "$", error=_structure_error(exc))]
+    for record in records:
         result.records_in += 1
         try:
             if record.error is not None:
@@ -249,6 +256,9 @@ def _ingest_file(
             validate_episode(episode, max_field_chars)
         except RecordError as error:
             result.rejects.append(_reject(src, adapter, record, error, file_date))
+            continue
+        except STRUCTURE_ERRORS as exc:
+            result.rejects.append(_reject(src, adapter, record, _structure_error(exc), file_date))
             continue
         if date is not None or episode.partition_date is None:
             episode.partition_date = date or file_date or partition_date_for(src.path, episode)
@@ -267,6 +277,11 @@ def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
         excerpt=src.data[:_EXCERPT_CHARS].decode("utf-8", "replace"),
         partition_date=date,
     )
+
+
+def _structure_error(exc: Exception) -> RecordError:
+    """An adapter met a shape its format does not allow (a list where an object belongs, ...)."""
+    return RecordError("unexpected structure", f"{type(exc).__name__}: {exc}")
 
 
 def _reject(

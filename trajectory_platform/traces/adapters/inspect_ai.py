@@ -53,7 +53,7 @@ def _text(content: Any, where: str) -> tuple[str | None, str | None]:
 def event_of_message(message: Any, where: str) -> Event:
     expect(message, dict, where)
     role = message.get("role")
-    if role not in ROLES:
+    if not isinstance(role, str) or role not in ROLES:
         raise RecordError("unknown role", f"{where}.role is {role!r}; expected one of {list(ROLES)}")
     text, reasoning = _text(message.get("content"), f"{where}.content")
     event = Event(kind=role, content=text, reasoning=reasoning)

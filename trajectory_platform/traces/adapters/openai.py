@@ -56,7 +56,7 @@ def event_of_message(message: Any, where: str) -> Event:
     """Convert one OpenAI message; malformed argument strings are kept verbatim (they are data)."""
     expect(message, dict, where)
     role = message.get("role")
-    if role not in ROLE_KINDS:
+    if not isinstance(role, str) or role not in ROLE_KINDS:
         raise RecordError("unknown role", f"{where}.role is {role!r}; expected one of {sorted(ROLE_KINDS)}")
     event = Event(kind=ROLE_KINDS[role], content=text_of(message.get("content"), f"{where}.content"))
     event.name = optional_str(message.get("name"), f"{where}.name") if role != "function" else None

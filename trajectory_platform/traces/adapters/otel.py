@@ -125,7 +125,7 @@ def _text(value: Any) -> str | None:
 def message_of_parts(raw: dict[str, Any]) -> Message:
     """A newer-layout ChatMessage / OutputMessage (``role`` + ``parts``)."""
     role = raw.get("role")
-    if role not in ("system", "user", "assistant", "tool"):
+    if not isinstance(role, str) or role not in ("system", "user", "assistant", "tool"):
         raise RecordError("unknown role", f"GenAI message role {role!r}")
     message = Message(role=role, finish_reason=raw.get("finish_reason"))
     texts, thoughts = [], []
