@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 
+import pyarrow as pa
+
 from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.traces.record import Episode, Event, Outcome, TaskIdentity, ToolCall, ToolSpec
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 
 TOOLS = [
     ToolSpec(name="read_file", parameters_json='{"properties":{"file_path":{"type":"string"}}}', version="1")
@@ -91,3 +94,107 @@ def candidate(
         parent_episode_id=extra.get("parent_episode_id"),
         anchor=bool(extra.get("anchor")),
     )
+
+
+def scripted_events(prompt: str, steps: list[tuple[str, dict, str, str]], final: str) -> list[Event]:
+    """system, user, then per step (tool, arguments, observation, status) a call and its answer."""
+    events = [Event(kind="system", content="You are a careful agent."), Event(kind="user", content=prompt)]
+    for i, (name, arguments, observation, status) in enumerate(steps):
+        events.append(
+            Event(kind="assistant", content=f"Next: {name}.", tool_calls=[call(i, name, **arguments)])
+        )
+        events.append(
+            Event(kind="tool", tool_call_id=f"call_{i}", tool_name=name, content=observation, status=status)
+        )
+    events.append(Event(kind="assistant", content=final))
+    return events
+
+
+def gym_corpus(fixtures: list, per_fixture_repeats: int = 1) -> tuple[pa.Table, list[str]]:
+    """A verified-and-redacted-looking corpus over real gym fixtures.
+
+    Per fixture: a pristine pass, a recovery pass (a missing-file error, diagnosis, fix), and a hard
+    negative that shares the pristine run's prefix and then deletes the tests (a pass_vs_fail pair).
+    Returns the table (episode columns + sink, role, t_div, t_rec, target_turns) and the episode ids.
+    """
+    rows, ids = [], []
+    for fixture in fixtures:
+        target = next((step.path for step in fixture.plan if step.path), "README.md")
+        read = ("read_file", {"file_path": target}, f"contents of {target}", "ok")
+        edit = ("edit", {"file_path": target, "old": "a", "new": "b"}, "edited", "ok")
+        test = ("run_tests", {"selector": "tests"}, "all passed", "ok")
+        for r in range(per_fixture_repeats):
+            tag = f"{fixture.fixture_id}#{r}"
+            variants = {
+                "pristine": ([read, edit, test], "admitted", None, None),
+                "recovery": (
+                    [
+                        (
+                            "read_file",
+                            {"file_path": f"src/missing_{r}.py"},
+                            "FileNotFoundError: no such file",
+                            "error",
+                        ),
+                        ("list_dir", {"path": "."}, "src tests setup.cfg", "ok"),
+                        read,
+                        edit,
+                        test,
+                        ("run_tests", {"selector": "tests", "verbose": True}, "all passed, 12 tests", "ok"),
+                    ],
+                    "admitted",
+                    2,
+                    6,
+                ),
+                "hard_negative": (
+                    [read, ("bash", {"command": "rm -rf tests"}, "removed", "ok")],
+                    "hard_negative",
+                    4,
+                    None,
+                ),
+            }
+            for role, (steps, sink, t_div, t_rec) in variants.items():
+                events = scripted_events(fixture.prompt, steps, f"Done with {fixture.fixture_id}.")
+                assistant = [i for i, e in enumerate(events) if e.kind == "assistant"]
+                targets = None if sink != "admitted" else [i for i in assistant if i != t_div]
+                episode_id = f"{role}:{tag}"
+                ep = Episode(
+                    episode_id=episode_id,
+                    source_format="native",
+                    source_file="rollout.jsonl",
+                    source_line=len(rows) + 1,
+                    source_path=None,
+                    partition_date=None,
+                    task=TaskIdentity(
+                        fixture_id=fixture.fixture_id,
+                        prompt=fixture.prompt,
+                        repo_family=fixture.repo_family,
+                        tool_family=fixture.tool_family,
+                        domain=fixture.domain,
+                        license=fixture.license,
+                    ),
+                    tools=[ToolSpec(**t.__dict__) for t in TOOLS],
+                    events=events,
+                    outcome=Outcome(terminal_status="completed", workspace_diff=None),
+                )
+                rows.append(
+                    {
+                        **episode_row(ep),
+                        "sink": sink,
+                        "role": role,
+                        "t_div": t_div,
+                        "t_rec": t_rec,
+                        "target_turns": targets,
+                    }
+                )
+                ids.append(episode_id)
+    schema = pa.schema(
+        [
+            *EPISODE_SCHEMA,
+            ("sink", pa.string()),
+            ("role", pa.string()),
+            ("t_div", pa.int32()),
+            ("t_rec", pa.int32()),
+            ("target_turns", pa.list_(pa.int32())),
+        ]
+    )
+    return pa.Table.from_pylist(rows, schema=schema), ids

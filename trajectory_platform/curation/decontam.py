@@ -80,10 +80,9 @@ def word_ngrams(text: str | None, n: int) -> set[tuple[str, ...]]:
 
 
 def action_ngrams(actions: Sequence[str], n: int) -> set[tuple[str, ...]]:
-    if not actions:
-        return set()
+    """Action n-grams; a run shorter than ``n`` calls has none (two calls identify no task)."""
     if len(actions) < n:
-        return {tuple(actions)}
+        return set()
     return {tuple(actions[i : i + n]) for i in range(len(actions) - n + 1)}
 
 
