@@ -34,54 +34,58 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--truncation", choices=("exclude", "prefix"), default="exclude",
                         help="a truncated turn is excluded (default) or supervised on its prefix only")
     parser.add_argument("--max-length", type=int, help="drop (never truncate) longer examples")
+    parser.add_argument("--augment", metavar="KINDS",
+                        help="comma-separated schema augmentations to add as derived records: "
+                             "rename, reorder, distractor, remove_optional (default: none)")
+    parser.add_argument("--seed", type=int, default=0, help="augmentation seed (default: 0)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Mask, write OUT.jsonl and its manifest, print the summary."""
-    from trajectory_platform.training.dataset_manifest import dataset_manifest
-    from trajectory_platform.training.masked_dataset import build_masked_dataset, read_inputs, to_table
+    from trajectory_platform.training.dataset_stage import run_dataset_stage
+    from trajectory_platform.training.masked_dataset import read_inputs
     from trajectory_platform.training.masking import MaskConfig
-    from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+    from trajectory_platform.training.tokenizer import build_default_tokenizer
 
     if not args.input.is_file():
         return fail(f"{args.input}: no such file")
-    if args.tokenizer is not None and not args.tokenizer.is_dir():
-        return fail(f"{args.tokenizer}: not a tokenizer directory")
-    try:
-        tokenizer_path = args.tokenizer or build_default_tokenizer(args.workdir or Path("workdir"))
-        tokenizer = load_tokenizer(tokenizer_path)
-    except (OSError, ValueError) as exc:
-        return fail(f"cannot load tokenizer {args.tokenizer}: {exc}")
+    if args.tokenizer is not None and not (args.tokenizer / "tokenizer_config.json").is_file():
+        return fail(f"{args.tokenizer}: not a tokenizer directory (no tokenizer_config.json)")
     inputs, read_rejects = read_inputs(args.input)
     if not inputs:
         return fail(f"{args.input}: no readable episodes ({read_rejects or 'empty'})")
+    tokenizer_path = args.tokenizer or build_default_tokenizer(args.workdir or Path("workdir"))
     config = MaskConfig(rationale=args.rationale, truncation=args.truncation, max_length=args.max_length)
-    dataset = build_masked_dataset(inputs, tokenizer, config, progress=not args.no_progress)
+    augment = [k for k in (args.augment or "").split(",") if k]
+    try:
+        stage = run_dataset_stage(inputs, tokenizer_path, config, augment=augment, augment_seed=args.seed,
+                                  source=str(args.input), progress=not args.no_progress)
+    except ValueError as exc:
+        return fail(str(exc))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    table = to_table(dataset)
-    keep = ("example_id", "episode_id", "split", "input_ids", "labels", "n_tokens", "n_targets")
+    keep = ["example_id", "episode_id", "split", "input_ids", "labels", "n_tokens", "n_targets"]
     with args.out.open("w", encoding="utf-8") as out:
-        for row in table.select(list(keep)).to_pylist():
+        for row in stage.table.select(keep).to_pylist():
             out.write(json.dumps(row, separators=(",", ":")) + "\n")
-    manifest = dataset_manifest(dataset, tokenizer, tokenizer_path, config, source=str(args.input))
-    manifest["read_rejects"] = read_rejects
+    manifest = {**stage.manifest, "read_rejects": read_rejects}
     manifest_path = Path(f"{args.out}.manifest.json")
     manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    stats = dataset.result.stats.as_dict()
+    stats = manifest["stats"]
     emit_summary({
-        **dataset.counts(),
+        **manifest["counts"],
         "read_rejects": sum(read_rejects.values()),
-        "drop_reasons": dataset.drop_reasons(),
+        "drop_reasons": manifest["drop_reasons"],
         "stored_tokens": stats["stored_tokens"],
         "selected_targets": stats["selected_targets"],
         "target_share": round(stats["target_share"], 6),
         "dilution_factor": round(stats["dilution_factor"], 4),
         "observation_share": round(stats["observation_share"], 6),
-        "expansion_factor": round(dataset.expansion_factor, 4),
+        "expansion_factor": manifest["serialization"]["expansion_factor"],
+        "augmentation": manifest["augmentation"],
         "out": str(args.out),
         "manifest": str(manifest_path),
-        "tokenizer_path": str(Path(tokenizer_path).resolve()),
+        "tokenizer_path": manifest["tokenizer_path"],
     })
-    return 0 if dataset.result.examples else 1
+    return 0 if stage.table.num_rows else 1

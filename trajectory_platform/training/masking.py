@@ -27,6 +27,7 @@ Verification, per example (a failure drops the example with a counted reason):
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -209,6 +210,45 @@ def label_misalignment(input_ids: list[int], labels: list[int]) -> int | None:
         return min(len(input_ids), len(labels))
     return next((t for t, (tok, lab) in enumerate(zip(input_ids, labels, strict=True))
                  if lab != IGNORE_INDEX and lab != tok), None)
+
+
+def marked_text(tokenizer: PreTrainedTokenizerBase, input_ids: list[int], labels: list[int],
+                open_mark: str = "[[", close_mark: str = "]]") -> str:
+    """The decoded example with every run of target positions wrapped in marks (for people)."""
+    parts, run, is_target = [], [], False
+    for token, label in [*zip(input_ids, labels, strict=True), (None, IGNORE_INDEX)]:
+        target = label != IGNORE_INDEX
+        if run and (target != is_target or token is None):
+            text = tokenizer.decode(run, skip_special_tokens=False, clean_up_tokenization_spaces=False)
+            parts.append(f"{open_mark}{text}{close_mark}" if is_target else text)
+            run = []
+        run.append(token)
+        is_target = target
+    return "".join(parts)
+
+
+def audit_example(input_ids: list[int], labels: list[int], spans: list[dict[str, Any]]) -> list[str]:
+    """Structural problems of a stored example, checked without the tokenizer (asset checks).
+
+    ``n_active``: no target; ``offsets``: labels not aligned with ids, or spans that do not tile
+    the sequence from the first role token to the end, or a target range outside its span;
+    ``target_in_context``: a label outside every selected assistant span (an observation, system
+    or user position carrying loss).
+    """
+    problems = []
+    if all(label == IGNORE_INDEX for label in labels):
+        problems.append("n_active")
+    tiled = bool(spans) and spans[-1]["end"] == len(input_ids) and all(
+        a["end"] == b["start"] for a, b in itertools.pairwise(spans)
+    )
+    inside = all(s["start"] <= s["target_start"] <= s["target_end"] <= s["end"] for s in spans)
+    if label_misalignment(input_ids, labels) is not None or not tiled or not inside:
+        problems.append("offsets")
+    selected = [range(s["target_start"], s["target_end"]) for s in spans if s["kind"] == "assistant"]
+    allowed = {t for positions in selected for t in positions}
+    if any(label != IGNORE_INDEX and t not in allowed for t, label in enumerate(labels)):
+        problems.append("target_in_context")
+    return problems
 
 
 @dataclass

@@ -1,0 +1,78 @@
+"""``token_masked_dataset``: the training mixture serialized, masked and verified (fine-tuning 16.3-16.5).
+
+Thin: read ``training_mixture`` (episode rows with ``role``, ``split``, ``target_turns``), call
+:func:`trajectory_platform.training.dataset_stage.run_dataset_stage` once, write the dataset
+manifest beside the artifacts, attach what a person reads (token stats, drop reasons, the
+manifest, a decoded sample with targets marked ``[[...]]``) and return the table.
+"""
+
+import json
+
+import pyarrow as pa
+from dagster import AssetExecutionContext, AssetIn, Config, MetadataValue, Output, asset
+
+from trajectory_platform.resources import WorkdirResource
+from trajectory_platform.training.dataset_stage import run_dataset_stage
+from trajectory_platform.training.masked_dataset import inputs_from_table
+from trajectory_platform.training.masking import MaskConfig
+from trajectory_platform.training.tokenizer import build_default_tokenizer
+
+MANIFEST_FILE = "manifest.json"
+
+
+class MaskedDatasetConfig(Config):
+    """Serialization and masking policies (all recorded in the manifest).
+
+    ``tokenizer_path`` empty = the embedded default tokenizer under the workdir. ``augment`` lists
+    schema augmentations added as derived records (rename, reorder, distractor, remove_optional).
+    """
+
+    tokenizer_path: str = ""
+    rationale: str = "context"
+    truncation: str = "exclude"
+    max_length: int = 0
+    augment: list[str] = []
+    augment_seed: int = 0
+
+
+@asset(
+    ins={"training_mixture": AssetIn()},
+    group_name="training",
+    description="One row per training example: input_ids and HF-convention labels (-100 = no loss) "
+    "with only the selected assistant turns (and their authentic end token) as targets.",
+)
+def token_masked_dataset(
+    context: AssetExecutionContext,
+    config: MaskedDatasetConfig,
+    workdir: WorkdirResource,
+    training_mixture: pa.Table,
+) -> Output[pa.Table]:
+    """Serialize and mask the mixture; every dropped example is counted with its reason."""
+    tokenizer_path = config.tokenizer_path or str(build_default_tokenizer(workdir.root))
+    mask_config = MaskConfig(config.rationale, config.truncation, config.max_length or None)
+    stage = run_dataset_stage(
+        inputs_from_table(training_mixture), tokenizer_path, mask_config,
+        augment=config.augment, augment_seed=config.augment_seed, source="training_mixture",
+    )
+    manifest_path = workdir.artifact_dir("token_masked_dataset") / MANIFEST_FILE
+    manifest_path.write_text(json.dumps(stage.manifest, indent=1, sort_keys=True) + "\n")
+    manifest = stage.manifest
+    context.log.info(f"token_masked_dataset: {manifest['counts']}, drops {manifest['drop_reasons']}")
+    stats = manifest["stats"]
+    return Output(
+        stage.table,
+        metadata={
+            **manifest["counts"],
+            "stored_tokens": stats["stored_tokens"],
+            "selected_targets": stats["selected_targets"],
+            "target_share": stats["target_share"],
+            "dilution_factor": stats["dilution_factor"],
+            "observation_share": stats["observation_share"],
+            "expansion_factor": manifest["serialization"]["expansion_factor"],
+            "drop_reasons": MetadataValue.json(manifest["drop_reasons"]),
+            "augmentation": MetadataValue.json(manifest["augmentation"]),
+            "manifest_path": MetadataValue.path(str(manifest_path)),
+            "manifest": MetadataValue.json(manifest),
+            "sample_with_targets_marked": MetadataValue.md(f"```\n{stage.sample}\n```"),
+        },
+    )
