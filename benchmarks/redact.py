@@ -104,8 +104,13 @@ def main(argv: list[str] | None = None) -> int:
     texts, labels, negatives = load_corpus(args.data)
     megabytes = sum(len(t.encode("utf-8")) for t in texts.values()) / 1e6
 
-    ours, our_counts, our_time = run_ours(texts, args.repeat)
-    theirs, their_counts, their_time = run_detect_secrets(args.data, texts, args.repeat)
+    # Interleaved and best-of-N, so load from other processes hits both sides alike.
+    our_time = their_time = float("inf")
+    for _ in range(args.repeat):
+        ours, our_counts, seconds = run_ours(texts, 1)
+        our_time = min(our_time, seconds)
+        theirs, their_counts, seconds = run_detect_secrets(args.data, texts, 1)
+        their_time = min(their_time, seconds)
     our_recall, our_missed = recall(labels, ours)
     their_recall, _ = recall(labels, theirs)
     our_fp = {p: our_counts[p] for p in negatives if our_counts[p]}

@@ -356,4 +356,12 @@ def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
     if config.entropy:
         found.extend(find_high_entropy(text, config))
-    return found
+    return drop_inside_pseudonyms(text, found)
+
+
+def drop_inside_pseudonyms(text: str, found: list[Finding]) -> list[Finding]:
+    """Discard findings inside an existing pseudonym, so redacting redacted text changes nothing."""
+    if "REDACTED_" not in text:
+        return found
+    marks = [m.span() for m in _REDACTED_MARK.finditer(text)]
+    return [f for f in found if not any(start < f.end and f.start < end for start, end in marks)]

@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass, replace
 
-from trajectory_platform.curation.redact.detectors import find_secrets
+from trajectory_platform.curation.redact.detectors import drop_inside_pseudonyms, find_secrets
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import SymbolTable
@@ -71,7 +71,7 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     local = config if not context.id_value else replace(config, entropy=False)
     found = find_secrets(text, local)
     if config.pii:
-        found.extend(find_pii(text, config))
+        found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
     if depth >= MAX_JSON_DEPTH or parse_json_container(text) is None:
         return found
     for finding in list(found):
@@ -119,11 +119,11 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
         for match, child in _literals(text, context):
             decoded = json.loads(match.group())
             new = rewrite(decoded, table, child, depth + 1)
-            if new != decoded:
-                pieces.append(text[last : match.start()])
-                pieces.append(json.dumps(new, ensure_ascii="\\u" in match.group()))
-                last = match.end()
-        pieces.append(text[last:])
+            pieces.append(_rewrite_numbers(text[last : match.start()], table))
+            literal = match.group()
+            pieces.append(literal if new == decoded else json.dumps(new, ensure_ascii="\\u" in literal))
+            last = match.end()
+        pieces.append(_rewrite_numbers(text[last:], table))
         return "".join(pieces)
     spans = table.occurrences(text)
     if not spans:
@@ -138,6 +138,18 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
         last = end
     pieces.append(text[last:])
     return "".join(pieces)
+
+
+def _rewrite_numbers(segment: str, table: SymbolTable) -> str:
+    """A secret stored as a bare JSON number (``"pin": 12345678``) becomes a quoted pseudonym."""
+    if not any(ch.isdigit() for ch in segment):
+        return segment
+    pieces = []
+    last = 0
+    for start, end, value in table.occurrences(segment):
+        pieces += [segment[last:start], json.dumps(table.replacement(value, False))]
+        last = end
+    return "".join(pieces) + segment[last:]
 
 
 def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None = None) -> SymbolTable:

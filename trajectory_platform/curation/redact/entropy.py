@@ -89,12 +89,12 @@ def looks_random(token: str) -> bool:
         return False
     if shannon_entropy(token) < entropy_threshold(len(token), alphabet):
         return False
-    digits = sum(ch.isdigit() for ch in token)
-    letters = sum(ch.isalpha() for ch in token)
+    digits = sum(map(str.isdigit, token))
+    letters = sum(map(str.isalpha, token))
     if alphabet == "hex":
         return digits >= 2 and letters >= 2
     if alphabet == "base36":
         return digits / len(token) >= 0.12 and letters >= 4
-    upper = sum(ch.isupper() for ch in token)
+    upper = sum(map(str.isupper, token))
     mixed_case = letters and 0.2 <= upper / letters <= 0.85
     return bool(mixed_case and (digits or len(token) >= 24)) or (digits / len(token) >= 0.15 and letters >= 4)

@@ -94,16 +94,16 @@ class SymbolTable:
         if self._order is None:
             self._order = sorted(self.kinds, key=lambda v: (-len(v), v))
         taken: list[tuple[int, int, str]] = []
+        occupied = bytearray(len(text))
         for value in self._order:
             if value not in text:
                 continue
             start = text.find(value)
             while start != -1:
                 end = start + len(value)
-                if (len(value) >= 12 or _bounded(text, start, end)) and not any(
-                    start < e and s < end for s, e, _ in taken
-                ):
+                if (len(value) >= 12 or _bounded(text, start, end)) and not any(occupied[start:end]):
                     taken.append((start, end, value))
+                    occupied[start:end] = b"\x01" * (end - start)
                 start = text.find(value, start + 1)
         return sorted(taken)
 
