@@ -10,6 +10,7 @@ transformers (or peft) loads, with ``training_manifest.json`` beside the weights
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ from trajectory_platform.training.model import (
     resolve_device,
     weights_digest,
 )
+from trajectory_platform.training.preference_tokens import pair_from_row
 from trajectory_platform.training.sft import evaluate_masked_loss, sft_step_function
 from trajectory_platform.training.tokenizer import load_tokenizer, tokenizer_files_digest
 
@@ -131,14 +133,189 @@ def _log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _load_pairs(loaded: LoadedRows) -> tuple[list[PreferencePair], list[dict[str, Any]]]:
+def _load_pairs(loaded: LoadedRows, tokenizer: Any) -> tuple[list[PreferencePair], list[dict[str, Any]]]:
+    """Token pairs from token rows, or from curation's episode rows (rendered like SFT examples)."""
     pairs, rejected = [], []
     for index, row in enumerate(loaded.rows):
         try:
-            pairs.append(PreferencePair.from_row(row, index))
+            if "chosen_input_ids" in row:
+                pairs.append(PreferencePair.from_row(row, index))
+            else:
+                pairs.append(pair_from_row(row, tokenizer))
         except (KeyError, ValueError, TypeError) as error:
             rejected.append({"source": loaded.source, "line": row["_line"], "reason": str(error)})
     return pairs, rejected
+
+
+@dataclass
+class _Objective:
+    """What the loop needs from an objective, and what the manifest records about its data."""
+
+    step: Callable[[int], Any]
+    evaluate: Callable[[], dict[str, Any]] | None
+    counts: dict[str, Any]
+    targets: dict[str, int]
+    members: list[str]
+    reference: dict[str, Any] | None = None
+
+
+@dataclass
+class _Context:
+    """The resolved run: device, precision, model, tokenizer and where things live."""
+
+    request: TrainRequest
+    loaded: LoadedRows
+    device: torch.device
+    autocast: torch.dtype | None
+    attention: str
+    workdir: Path
+    base_path: Path
+    base_digest: str
+    tokenizer_path: Path
+    tokenizer: Any
+    model: torch.nn.Module
+    resume_state: dict[str, Any] | None
+
+
+def _resolve(request: TrainRequest, loaded: LoadedRows) -> _Context:
+    """Pick the device and load base, tokenizer and (resumed or fresh, full or LoRA) model."""
+    device = resolve_device(request.device)
+    workdir = Path(request.workdir) if request.workdir else default_workdir_path()
+    base_path = Path(request.model_path) if request.model_path else build_default_model(workdir)
+    tokenizer_path = Path(loaded.manifest.get("tokenizer_path") or base_path)
+    resume_state = load_trainer_state(Path(request.out)) if request.resume else None
+    base = load_model(base_path, device=device)
+    base_digest = weights_digest(base)
+    if resume_state is not None:
+        model = load_checkpoint_model(
+            Path(request.out), device=device, trainable=True, base=base if request.lora else None
+        )
+        _log(f"resuming {request.out} from step {resume_state['step']}")
+    else:
+        torch.manual_seed(request.seed)
+        model = attach_lora(base, request.lora, seed=request.seed) if request.lora else base
+    return _Context(
+        request=request,
+        loaded=loaded,
+        device=device,
+        # CUDA: bf16 autocast over fp32 weights, block-diagonal attention derived from position_ids
+        # (flash-attention varlen when installed); CPU: fp32 with the explicit 4D mask.
+        autocast=torch.bfloat16 if device.type == "cuda" else None,
+        attention="position_ids" if device.type == "cuda" else "4d",
+        workdir=workdir,
+        base_path=base_path,
+        base_digest=base_digest,
+        tokenizer_path=tokenizer_path,
+        tokenizer=load_tokenizer(tokenizer_path),
+        model=model,
+        resume_state=resume_state,
+    )
+
+
+def _sft(ctx: _Context) -> _Objective:
+    request, model = ctx.request, ctx.model
+    split = split_examples(
+        ctx.loaded,
+        capacity=request.capacity,
+        vocab_size=model.get_input_embeddings().num_embeddings,
+        validation_fraction=request.validation_fraction,
+    )
+    for rejection in split.rejected[:20]:
+        _log(f"rejected {rejection.source}:{rejection.line}: {rejection.reason}")
+    if not split.train:
+        raise ValueError(f"{ctx.loaded.source}: no usable training examples ({split.counts()})")
+    step = sft_step_function(
+        model,
+        split.train,
+        examples_per_step=request.examples_per_step,
+        micro_batches=request.micro_batches,
+        capacity=request.capacity,
+        normalization=request.normalization,
+        seed=request.seed,
+        attention=ctx.attention,
+        autocast_dtype=ctx.autocast,
+    )
+
+    def evaluate() -> dict[str, Any]:
+        return evaluate_masked_loss(
+            model,
+            split.validation,
+            normalization=request.normalization,
+            capacity=request.capacity,
+            attention=ctx.attention,
+            autocast_dtype=ctx.autocast,
+        )
+
+    return _Objective(
+        step=step,
+        evaluate=evaluate if split.validation else None,
+        counts=split.counts(),
+        targets={"train_targets": _targets(split.train), "validation_targets": _targets(split.validation)},
+        members=[e["key"] for e in split.train],
+    )
+
+
+def _dpo(ctx: _Context) -> _Objective:
+    request, model = ctx.request, ctx.model
+    pairs, rejected = _load_pairs(ctx.loaded, ctx.tokenizer)
+    for rejection in rejected[:20]:
+        _log(f"rejected {rejection['source']}:{rejection['line']}: {rejection['reason']}")
+    if not pairs:
+        raise ValueError(f"{ctx.loaded.source}: no usable preference pairs ({len(rejected)} rejected)")
+    held = max(1, len(pairs) // 10) if len(pairs) >= 5 else 0
+    train_pairs, val_pairs = pairs[held:], pairs[:held]
+    binding = ReferenceBinding(
+        reference_weights_digest=weights_digest(model),
+        adapter_config=request.lora.as_dict() if request.lora else None,
+        tokenizer_digest=tokenizer_files_digest(ctx.tokenizer_path),
+        template_digest=template_digest(ctx.tokenizer.chat_template or ""),
+        truncation=str(ctx.loaded.manifest.get("truncation_policy", "none")),
+        dtype=str(ctx.autocast or torch.float32),
+    )
+    cache = ReferenceCache(
+        ctx.workdir / "cache" / "dpo_reference" / f"{binding.reference_weights_digest[:16]}.json"
+    )
+    stats = cache.precompute(model, pairs, binding, autocast_dtype=ctx.autocast)
+    worst = cache.spot_check(
+        model, pairs, binding, sample=request.spot_check, seed=request.seed, autocast_dtype=ctx.autocast
+    )
+    reference = cache.sums(pairs, binding)
+    step = dpo_step_function(
+        model,
+        train_pairs,
+        reference[held:],
+        beta=request.beta,
+        pairs_per_step=request.examples_per_step,
+        seed=request.seed,
+        sft_weight=request.sft_weight,
+        autocast_dtype=ctx.autocast,
+    )
+
+    def evaluate() -> dict[str, Any]:
+        return pair_accuracy(model, val_pairs, reference[:held], request.beta)
+
+    def scored(chunk: list[PreferencePair]) -> int:
+        return sum(len(p.chosen_selected) + len(p.rejected_selected) for p in chunk)
+
+    counts = {
+        "rows_in": len(ctx.loaded.rows) + len(ctx.loaded.rejected),
+        "train": len(train_pairs),
+        "validation": len(val_pairs),
+        "rejected": len(rejected) + len(ctx.loaded.rejected),
+    }
+    return _Objective(
+        step=step,
+        evaluate=evaluate if val_pairs else None,
+        counts=counts,
+        targets={"train_targets": scored(train_pairs), "validation_targets": scored(val_pairs)},
+        members=[p.pair_id for p in train_pairs],
+        reference={
+            "reference_cache": str(cache.path),
+            **stats,
+            "spot_check_max_abs_diff": worst,
+            "binding": asdict(binding),
+        },
+    )
 
 
 def run_training(
@@ -155,141 +332,25 @@ def run_training(
         if not isinstance(data, pa.Table)
         else rows_from_table(data, source=source_name, manifest=dataset_manifest)
     )
-    device = resolve_device(request.device)
-    autocast = torch.bfloat16 if device.type == "cuda" else None
-    attention = "position_ids" if device.type == "cuda" else "4d"
-    workdir = Path(request.workdir) if request.workdir else default_workdir_path()
-    base_path = Path(request.model_path) if request.model_path else build_default_model(workdir)
-    tokenizer_path = Path(loaded.manifest.get("tokenizer_path") or base_path)
-    tokenizer = load_tokenizer(tokenizer_path)
-
-    resume_state = load_trainer_state(out) if request.resume else None
-    base = load_model(base_path, device=device)
-    base_digest = weights_digest(base)
-    if resume_state is not None:
-        model = load_checkpoint_model(out, device=device, trainable=True, base=base if request.lora else None)
-        _log(f"resuming {out} from step {resume_state['step']}")
-    else:
-        torch.manual_seed(request.seed)
-        model = attach_lora(base, request.lora, seed=request.seed) if request.lora else base
-    vocab = model.get_input_embeddings().num_embeddings
-
-    inventory = inventory_for_model(model, FP32_ADAMW)
+    ctx = _resolve(request, loaded)
+    inventory = inventory_for_model(ctx.model, FP32_ADAMW)
     _log(inventory.render())
 
     def save(state: dict[str, Any]) -> None:
-        save_checkpoint(out, model, state, tokenizer=tokenizer)
+        save_checkpoint(out, ctx.model, state, tokenizer=ctx.tokenizer)
 
-    with PeakMemory(device) as peak:
-        if request.objective == "sft":
-            split = split_examples(
-                loaded,
-                capacity=request.capacity,
-                vocab_size=vocab,
-                validation_fraction=request.validation_fraction,
-            )
-            if not split.train:
-                raise ValueError(f"{loaded.source}: no usable training examples ({split.counts()})")
-            counts = split.counts()
-            for rejection in split.rejected[:20]:
-                _log(f"rejected {rejection.source}:{rejection.line}: {rejection.reason}")
-            step = sft_step_function(
-                model,
-                split.train,
-                examples_per_step=request.examples_per_step,
-                micro_batches=request.micro_batches,
-                capacity=request.capacity,
-                normalization=request.normalization,
-                seed=request.seed,
-                attention=attention,
-                autocast_dtype=autocast,
-            )
-            evaluate = (
-                (
-                    lambda: evaluate_masked_loss(
-                        model,
-                        split.validation,
-                        normalization=request.normalization,
-                        capacity=request.capacity,
-                        attention=attention,
-                        autocast_dtype=autocast,
-                    )
-                )
-                if split.validation
-                else None
-            )
-            targets = {
-                "train_targets": _targets(split.train),
-                "validation_targets": _targets(split.validation),
-            }
-            members = [e["key"] for e in split.train]
-            binding_info: dict[str, Any] = {}
-        else:
-            pairs, rejected = _load_pairs(loaded)
-            if not pairs:
-                raise ValueError(f"{loaded.source}: no usable preference pairs ({len(rejected)} rejected)")
-            held = max(1, len(pairs) // 10) if len(pairs) >= 5 else 0
-            train_pairs, val_pairs = pairs[held:], pairs[:held]
-            counts = {
-                "rows_in": len(loaded.rows) + len(loaded.rejected),
-                "train": len(train_pairs),
-                "validation": len(val_pairs),
-                "rejected": len(rejected) + len(loaded.rejected),
-            }
-            binding = ReferenceBinding(
-                reference_weights_digest=weights_digest(model),
-                adapter_config=request.lora.as_dict() if request.lora else None,
-                tokenizer_digest=tokenizer_files_digest(tokenizer_path),
-                template_digest=template_digest(tokenizer.chat_template or ""),
-                truncation=str(loaded.manifest.get("truncation_policy", "none")),
-                dtype=str(autocast or torch.float32),
-            )
-            cache = ReferenceCache(
-                workdir / "cache" / "dpo_reference" / f"{binding.reference_weights_digest[:16]}.json"
-            )
-            cache_stats = cache.precompute(model, pairs, binding, autocast_dtype=autocast)
-            worst = cache.spot_check(
-                model, pairs, binding, sample=request.spot_check, seed=request.seed, autocast_dtype=autocast
-            )
-            reference = cache.sums(pairs, binding)
-            step = dpo_step_function(
-                model,
-                train_pairs,
-                reference[held:],
-                beta=request.beta,
-                pairs_per_step=request.examples_per_step,
-                seed=request.seed,
-                sft_weight=request.sft_weight,
-                autocast_dtype=autocast,
-            )
-            evaluate = (
-                (lambda: pair_accuracy(model, val_pairs, reference[:held], request.beta))
-                if val_pairs
-                else None
-            )
-            targets = {
-                "train_targets": sum(len(p.chosen_selected) + len(p.rejected_selected) for p in train_pairs),
-                "validation_targets": sum(
-                    len(p.chosen_selected) + len(p.rejected_selected) for p in val_pairs
-                ),
-            }
-            members = [p.pair_id for p in train_pairs]
-            binding_info = {
-                "reference_cache": str(cache.path),
-                **cache_stats,
-                "spot_check_max_abs_diff": worst,
-                "binding": asdict(binding),
-            }
+    with PeakMemory(ctx.device) as peak:
+        objective = _sft(ctx) if request.objective == "sft" else _dpo(ctx)
         loop = run_loop(
-            model,
-            step,
+            ctx.model,
+            objective.step,
             max_steps=request.max_steps,
             settings=request.optimizer,
-            eval_fn=evaluate,
+            eval_fn=objective.evaluate,
             eval_every=request.eval_every,
             save_fn=save,
             save_every=request.save_every,
-            resume_state=resume_state,
+            resume_state=ctx.resume_state,
             description=f"train[{request.objective}]",
         )
     memory = peak.report(inventory)
@@ -297,70 +358,79 @@ def run_training(
         f"memory: peak {memory['peak_bytes'] / 1e6:.1f} MB ({memory['measured_by']}) vs parameter state "
         f"{inventory.total / 1e6:.3f} MB"
     )
-
     digest = checkpoint_digest(out)
-    manifest = train_manifest.build_manifest(
+    manifest = _manifest(ctx, objective, loop, digest, inventory.as_dict(), memory)
+    train_manifest.write_manifest(out, manifest, MANIFEST_NAME)
+    return TrainOutcome(
+        out, digest, request.objective, loop, objective.counts, inventory.as_dict(), memory, manifest
+    )
+
+
+def _manifest(
+    ctx: _Context,
+    objective: _Objective,
+    loop: LoopResult,
+    digest: str,
+    inventory: dict[str, Any],
+    memory: dict[str, Any],
+) -> dict[str, Any]:
+    """Table 12's bindings for this run (see :mod:`trajectory_platform.training.train_manifest`)."""
+    request, declared = ctx.request, ctx.loaded.manifest
+    sft = request.objective == "sft"
+    aggregation = (
+        f"{request.normalization}-averaged; numerators and denominators reduced globally across micro-batches"
+        " and workers before dividing"
+        if sft
+        else "mean over pairs of -log sigmoid(beta * margin); pair count reduced globally"
+    )
+    return train_manifest.build_manifest(
         corpus={
-            "dataset_path": loaded.source,
-            "dataset_digest": loaded.digest,
-            "dataset_manifest": loaded.manifest,
-            "corpus_version": loaded.manifest.get("corpus_version"),
-            "member_count": len(members),
-            "members_digest": train_manifest.members_digest(members),
-            "member_ids": sorted(set(members)),
-            "counts": counts,
+            "dataset_path": ctx.loaded.source,
+            "dataset_digest": ctx.loaded.digest,
+            "dataset_manifest": declared,
+            "corpus_version": declared.get("corpus_version"),
+            "member_count": len(objective.members),
+            "members_digest": train_manifest.members_digest(objective.members),
+            "member_ids": sorted(set(objective.members)),
+            "counts": objective.counts,
         },
         serialization={
-            "tokenizer_path": str(tokenizer_path),
-            "tokenizer_digest": tokenizer_files_digest(tokenizer_path),
-            "template_digest": template_digest(tokenizer.chat_template or ""),
-            "declared_by_dataset": {
-                k: loaded.manifest.get(k)
-                for k in (
-                    "tokenizer_digest",
-                    "template_digest",
-                    "special_token_ids",
-                    "truncation_policy",
-                    "rationale_mode",
-                )
-            },
+            "tokenizer_path": str(ctx.tokenizer_path),
+            "tokenizer_digest": tokenizer_files_digest(ctx.tokenizer_path),
+            "template_digest": template_digest(ctx.tokenizer.chat_template or ""),
+            "declared_by_dataset": {k: declared.get(k) for k in DECLARED_SERIALIZATION},
         },
         prediction_targets={
-            "label_convention": "hf-aligned labels (-100 = context), shifted once in training.loss",
-            "target_policy": loaded.manifest.get("target_policy", "as masked by the dataset"),
-            "dataset_intended_normalization": loaded.manifest.get("intended_normalization"),
-            **targets,
+            "label_convention": "HF-aligned labels (-100 = context), shifted once in training.loss",
+            "target_policy": declared.get("target_policy", "as masked by the dataset"),
+            "dataset_intended_normalization": declared.get("intended_normalization"),
+            **objective.targets,
         },
         update={
-            "base_model": str(base_path),
-            "base_digest": base_digest,
+            "base_model": str(ctx.base_path),
+            "base_digest": ctx.base_digest,
             "objective": request.objective,
-            "aggregation": (
-                f"{request.normalization}-averaged, numerators and denominators reduced globally "
-                "across micro-batches and workers before dividing"
-            )
-            if request.objective == "sft"
-            else "mean over pairs of -log sigmoid(beta * margin), pair count reduced globally",
+            "aggregation": aggregation,
             "optimizer": request.optimizer.as_dict(),
-            "seeds": {"run": request.seed, "data_order": request.seed},
+            "seeds": {"run": request.seed, "data_order": request.seed, "init": request.seed},
             "parameter_artifact": {"kind": "lora", **request.lora.as_dict()}
             if request.lora
             else {"kind": "full"},
-            "precision": "bf16 autocast, fp32 master weights" if autocast else "fp32",
-            "attention": f"{model.config._attn_implementation} with {attention} block-diagonal packing, "
+            "precision": "bf16 autocast, fp32 master weights and moments" if ctx.autocast else "fp32",
+            "attention": f"{ctx.model.config._attn_implementation}, {ctx.attention} block-diagonal packing, "
             "positions reset per example",
-            "device": str(device),
+            "device": str(ctx.device),
             "max_steps": request.max_steps,
             "examples_per_step": request.examples_per_step,
             "micro_batches": request.micro_batches,
             "capacity": request.capacity,
-            "beta": request.beta if request.objective == "dpo" else None,
-            "sft_weight": request.sft_weight if request.objective == "dpo" else None,
+            "beta": None if sft else request.beta,
+            "sft_weight": None if sft else request.sft_weight,
             "resumed_from": loop.resumed_from,
-            "dpo_reference": binding_info or None,
+            "dpo_reference": objective.reference,
         },
         candidate={
-            "path": str(out),
+            "path": str(request.out),
             "artifact_digest": digest,
             "format": "peft adapter + merged/ dense copy" if request.lora else "transformers full checkpoint",
         },
@@ -371,12 +441,20 @@ def run_training(
             "losses": loop.losses,
             "validation": loop.validation,
             "tokens_per_s": loop.tokens_per_s,
-            "memory_inventory": inventory.as_dict(),
+            "memory_inventory": inventory,
             "memory_measured": memory,
         },
     )
-    train_manifest.write_manifest(out, manifest, MANIFEST_NAME)
-    return TrainOutcome(out, digest, request.objective, loop, counts, inventory.as_dict(), memory, manifest)
+
+
+DECLARED_SERIALIZATION = (
+    "tokenizer_digest",
+    "template_digest",
+    "special_token_ids",
+    "truncation_policy",
+    "rationale_mode",
+    "label_convention",
+)
 
 
 def _targets(examples: list[dict[str, Any]]) -> int:
