@@ -208,3 +208,70 @@ def test_dpo_cli_uses_the_reference_cache(workdir, tmp_path, capsys):
 def test_cli_names_a_missing_dataset(tmp_path, capsys):
     assert main(["train", "--dataset", str(tmp_path / "nope.jsonl"), "--out", str(tmp_path / "x")]) == 2
     assert "nope.jsonl" in capsys.readouterr().err
+
+
+def _episode(episode_id: str, answer: str) -> dict:
+    from trajectory_platform.traces.record import Episode, Event
+    from trajectory_platform.traces.schema import episode_row
+
+    events = [
+        Event("system", "You fix bugs."),
+        Event("user", "Which file leaks the pool?"),
+        Event("assistant", answer),
+    ]
+    return episode_row(Episode(episode_id, "native", "t.jsonl", 1, None, None, events=events))
+
+
+def test_dpo_reads_curation_episode_pairs(workdir, tmp_path, capsys):
+    """Rows of PREFERENCE_PAIRS_SCHEMA carry whole episodes: both sides render with the SFT masks."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from trajectory_platform.curation.split_mixture_stage import PREFERENCE_PAIRS_SCHEMA
+    from trajectory_platform.training.preference_tokens import pair_from_row
+    from trajectory_platform.training.tokenizer import load_tokenizer
+
+    rows = []
+    for index in range(6):
+        chosen, rejected = _episode(f"c{index}", "src/pool.py leaks it."), _episode(f"r{index}", "No idea.")
+        rows.append(
+            {
+                "pair_id": f"p{index}",
+                "split": "train",
+                "rule": "pass_over_fail",
+                "chosen_episode_id": f"c{index}",
+                "rejected_episode_id": f"r{index}",
+                "branch_event_index": 2,
+                "chosen_turns": [2],
+                "rejected_turns": [2],
+                "chosen": chosen,
+                "rejected": rejected,
+            }
+        )
+    table = pa.Table.from_pylist(rows, schema=PREFERENCE_PAIRS_SCHEMA)
+    pair = pair_from_row(table.to_pylist()[0], load_tokenizer(workdir / "models" / "default_base"))
+    first = pair.chosen_selected[0]
+    assert pair.chosen_ids[:first] == pair.rejected_ids[:first]  # shared prefix renders identically
+    assert (
+        pair.chosen_ids[pair.chosen_selected[-1]] == pair.rejected_ids[pair.rejected_selected[-1]]
+    )  # both end
+    pq.write_table(table, tmp_path / "pairs.parquet")
+    assert (
+        main(
+            [
+                "train",
+                "--dataset",
+                str(tmp_path / "pairs.parquet"),
+                "--objective",
+                "dpo",
+                "--max-steps",
+                "2",
+                "--workdir",
+                str(workdir),
+                "--out",
+                str(tmp_path / "dpo"),
+            ]
+        )
+        == 0
+    )
+    assert _summary(capsys)["counts"]["train"] == 5
