@@ -176,3 +176,19 @@ def test_unexpected_shapes_are_rejected_and_the_run_goes_on(tmp_path):
     assert result.records_in == 3 and len(result.episodes) == 1
     reasons = {Path(r.source_file).name: r.reason for r in result.rejects}
     assert reasons == {"trace.json": "unexpected structure", "tau.json": "unknown role"}
+
+
+def test_values_outside_the_schema_name_their_field(tmp_path):
+    episode = Episode("n1", "native", "x", None, None, None, events=[Event(kind="tool", content="out")])
+    rows = []
+    for index, (field, value) in enumerate([("exit_code", 2**40), ("weight", True), ("input_tokens", 1.5)]):
+        row = episode.to_dict()
+        row["episode_id"] = f"n{index}"
+        row["events"][0][field] = value
+        rows.append(row)
+    result = ingest_paths([write_lines(tmp_path / "gym.jsonl", rows)])
+    assert [r.detail for r in result.rejects] == [
+        "episode.events[0].exit_code is 1099511627776, expected a int32 integer",
+        "episode.events[0].weight is bool, expected a number",
+        "episode.events[0].input_tokens is 1.5, expected a int64 integer",
+    ]

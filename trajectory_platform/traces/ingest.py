@@ -217,7 +217,6 @@ def ingest_paths(
             result.files_read += 1
             result.bytes_read += len(data)
             bar.update(len(data))
-    _drop_unwritable(result)
     _make_ids_unique(result.episodes)
     result.counts_by_format = dict(sorted(Counter(e.source_format for e in result.episodes).items()))
     return result
@@ -297,35 +296,6 @@ def _reject(
         excerpt=(record.excerpt or "")[:_EXCERPT_CHARS] or None,
         partition_date=date,
     )
-
-
-def _drop_unwritable(result: IngestResult) -> None:
-    """Move episodes whose values do not fit the Arrow schema (e.g. a number where text belongs
-    in a native record) to the rejects, so writing the tables can never fail half-way."""
-    try:
-        episodes_to_table(result.episodes)
-        return
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError):
-        pass
-    kept = []
-    for episode in result.episodes:
-        try:
-            episodes_to_table([episode])
-        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError, TypeError) as exc:
-            result.rejects.append(
-                Reject(
-                    source_file=episode.source_file,
-                    source_line=episode.source_line,
-                    source_path=episode.source_path,
-                    source_format=episode.source_format,
-                    reason="wrong type",
-                    detail=f"a value does not fit the trace record schema: {exc}",
-                    partition_date=episode.partition_date,
-                )
-            )
-            continue
-        kept.append(episode)
-    result.episodes = kept
 
 
 def _make_ids_unique(episodes: list[Episode]) -> None:

@@ -1,7 +1,8 @@
 """Checks every normalized episode passes before it is admitted to ``raw_traces``.
 
 Adapters convert; this module decides what the platform accepts, the same way for every format:
-the record must use the vocabularies of :mod:`trajectory_platform.traces.record`, hold at least
+every value must fit :data:`EPISODE_SCHEMA` (so writing the tables can never fail half-way), the
+record must use the vocabularies of :mod:`trajectory_platform.traces.record`, hold at least
 one event, answer only tool calls that were made, and keep every text field under a size cap.
 Each failure is a :class:`RecordError` with a reason a person understands. A malformed
 tool-call *argument* string is never a failure: it is what the model produced.
@@ -9,8 +10,11 @@ tool-call *argument* string is never a failure: it is what the model produced.
 
 from __future__ import annotations
 
-import dataclasses
+import datetime as dt
+from collections.abc import Callable
 from typing import Any
+
+import pyarrow as pa
 
 from trajectory_platform.traces.adapters.base import RecordError
 from trajectory_platform.traces.record import (
@@ -19,6 +23,7 @@ from trajectory_platform.traces.record import (
     TERMINAL_STATUSES,
     Episode,
 )
+from trajectory_platform.traces.schema import EPISODE_SCHEMA
 
 DEFAULT_MAX_FIELD_CHARS = 8 * 1024 * 1024
 """Largest text field admitted (characters). Real SWE-agent observations reach ~100k characters."""
@@ -26,7 +31,7 @@ DEFAULT_MAX_FIELD_CHARS = 8 * 1024 * 1024
 
 def validate_episode(episode: Episode, max_field_chars: int = DEFAULT_MAX_FIELD_CHARS) -> None:
     """Raise :class:`RecordError` when ``episode`` must not be admitted."""
-    _check_sizes(dataclasses.asdict(episode), "episode", max_field_chars)
+    _check_schema(episode, max_field_chars)
     if not episode.events:
         raise RecordError("empty conversation", "the record holds no messages or steps")
     called: set[str] = set()
@@ -47,13 +52,100 @@ def validate_episode(episode: Episode, max_field_chars: int = DEFAULT_MAX_FIELD_
         raise RecordError("unknown terminal status", f"outcome.terminal_status is {status!r}")
 
 
-def _check_sizes(value: Any, where: str, max_field_chars: int) -> None:
-    """Walk the plain-dict form and reject any string over the cap, naming the field."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _check_sizes(item, f"{where}.{key}", max_field_chars)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _check_sizes(item, f"{where}[{index}]", max_field_chars)
-    elif isinstance(value, str) and len(value) > max_field_chars:
-        raise RecordError("oversized field", f"{where} has {len(value)} characters (limit {max_field_chars})")
+class _Problem(Exception):
+    """A misfit found deep in the record; the path is assembled only on this (rare) way out."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason, self.detail, self.path = reason, detail, []
+
+
+_INT_LIMITS = {pa.int32(): 2**31, pa.int64(): 2**63}
+Checker = Callable[[Any, int], None]
+
+
+def _nested(check: Checker, value: Any, limit: int, step: str) -> None:
+    try:
+        check(value, limit)
+    except _Problem as problem:
+        problem.path.append(step)
+        raise
+
+
+def _compile(kind: pa.DataType) -> Checker:
+    """Turn an Arrow type into a plain-Python checker once, so the per-record walk stays cheap."""
+    if pa.types.is_string(kind):
+
+        def check(value: Any, limit: int) -> None:
+            if value is not None and not isinstance(value, str):
+                raise _Problem("wrong type", f"is {type(value).__name__}, expected string")
+            if value is not None and len(value) > limit:
+                raise _Problem("oversized field", f"has {len(value)} characters (limit {limit})")
+
+    elif pa.types.is_integer(kind):
+        bound = _INT_LIMITS[kind]
+
+        def check(value: Any, limit: int) -> None:
+            if value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or abs(value) >= bound
+            ):
+                raise _Problem("wrong type", f"is {value!r}, expected a {kind} integer")
+
+    elif pa.types.is_floating(kind) or pa.types.is_boolean(kind) or pa.types.is_timestamp(kind):
+        accepted, name = (
+            ((int, float), "a number")
+            if pa.types.is_floating(kind)
+            else ((bool,), "true or false")
+            if pa.types.is_boolean(kind)
+            else ((dt.date,), "a date")
+        )
+
+        def check(value: Any, limit: int) -> None:
+            if value is not None and (
+                not isinstance(value, accepted) or (isinstance(value, bool) and bool not in accepted)
+            ):
+                raise _Problem("wrong type", f"is {type(value).__name__}, expected {name}")
+
+    elif pa.types.is_list(kind):
+        item_check = _compile(kind.value_type)
+
+        def check(value: Any, limit: int) -> None:
+            if value is None:
+                return
+            if not isinstance(value, list):
+                raise _Problem("wrong type", f"is {type(value).__name__}, expected a list")
+            for index, item in enumerate(value):
+                _nested(item_check, item, limit, f"[{index}]")
+
+    elif pa.types.is_struct(kind):
+        fields = [(field.name, _compile(field.type)) for field in kind]
+
+        def check(value: Any, limit: int) -> None:
+            if value is None:
+                return
+            for name, field_check in fields:
+                if not hasattr(value, name):
+                    raise _Problem(
+                        "wrong type", f"is {type(value).__name__}, expected a record with {name!r}"
+                    )
+                _nested(field_check, getattr(value, name), limit, name)
+
+    else:  # pragma: no cover - the schema uses only the types above
+        raise TypeError(f"no checker for Arrow type {kind}")
+    return check
+
+
+_EPISODE_FIELDS = [(field.name, field.nullable, _compile(field.type)) for field in EPISODE_SCHEMA]
+
+
+def _check_schema(episode: Episode, max_field_chars: int) -> None:
+    """Walk the episode along :data:`EPISODE_SCHEMA` without copying it (this runs per record)."""
+    try:
+        for name, nullable, check in _EPISODE_FIELDS:
+            value = getattr(episode, name)
+            if value is None and not nullable:
+                raise _Problem("missing field", "is empty but required")
+            _nested(check, value, max_field_chars, name)
+    except _Problem as problem:
+        where = "episode" + "".join(p if p.startswith("[") else f".{p}" for p in reversed(problem.path))
+        raise RecordError(problem.reason, f"{where} {problem.detail}") from None
