@@ -27,7 +27,7 @@ from trajectory_platform.curation.mixture import (
     trajectory_mix_token_shares,
 )
 from trajectory_platform.curation.splits import TRAIN, SplitAssignment
-from trajectory_platform.traces.record import ToolCall
+from trajectory_platform.traces.record import Event, ToolCall
 
 
 def test_napkin_math_0_3_trajectory_mix_is_not_a_token_mix():
@@ -205,3 +205,21 @@ def test_plan_token_targets_scarce_negatives_shift_inside_bounds():
     assert targets[NEGATIVE] == 50 and targets[RECOVERY] == pytest.approx(200)
     plentiful = token_shares(plan_token_targets(1000, 1000, 1000))
     assert plentiful == pytest.approx({PRISTINE: 0.65, RECOVERY: 0.25, NEGATIVE: 0.10})
+
+
+def test_small_lumpy_pool_is_repaired_into_bounds():
+    """Two pristine (900, 500), two recovery (400, 100), one negative (100) tokens: first-fit under
+    the targets lands at 60%/33% (recovery over 0.30); single add/drop moves bring it inside."""
+
+    def sized(episode_id: str, role: str, n: int):
+        events = [Event(kind="system", content="s"), Event(kind="user", content="u")]
+        events.append(Event(kind="assistant", content="x" * n))
+        return candidate(
+            episode_id, role=role, fixture_id=f"fx-{episode_id}", events=events, target_turns=[2]
+        )
+
+    pool = [sized("p0", PRISTINE, 900), sized("p1", PRISTINE, 500), sized("r0", RECOVERY, 400)]
+    pool += [sized("r1", RECOVERY, 100), sized("n0", NEGATIVE, 100)]
+    mixture = compose_mixture(pool, _all_train(pool), counter=len)
+    assert mixture.within_bounds(), mixture.summary()
+    assert mixture.realized_tokens == {PRISTINE: 1400, RECOVERY: 500, NEGATIVE: 100}

@@ -253,6 +253,53 @@ def _fill_class(
     return chosen, total
 
 
+def _violation(totals: dict[str, int], policy: MixturePolicy) -> float:
+    """How far the shares of ``totals`` lie outside the bounds (0 when inside)."""
+    shares = token_shares(dict(totals))
+    (a_lo, a_hi), (b_lo, b_hi) = policy.alpha_bounds, policy.beta_bounds
+    a, b, g = shares[PRISTINE], shares[RECOVERY], shares[NEGATIVE]
+    return (
+        max(0.0, a_lo - a)
+        + max(0.0, a - a_hi)
+        + max(0.0, b_lo - b)
+        + max(0.0, b - b_hi)
+        + max(0.0, g - policy.gamma_max)
+    )
+
+
+def _repair_into_bounds(
+    ordered: dict[str, list[Candidate]],
+    chosen: dict[str, list[Candidate]],
+    tokens: dict[str, int],
+    policy: MixturePolicy,
+    max_moves: int = 500,
+) -> dict[str, list[Candidate]]:
+    """Whole trajectories make shares lumpy on a small pool: add or drop single records (the move that
+    most reduces the distance to the bounds; ties keep more tokens, then priority order) until the
+    shares are inside or no move helps. A no-op when the first-fit already landed inside."""
+    selected = {kind: {c.episode_id for c in chosen[kind]} for kind in ordered}
+    totals = {kind: sum(tokens[e] for e in selected[kind]) for kind in ordered}
+    for _ in range(max_moves):
+        current = _violation(totals, policy)
+        if current == 0.0:
+            break
+        best: tuple[float, int] | None = None
+        move: tuple[str, str, int] | None = None
+        for kind, pool in ordered.items():
+            for candidate in pool:
+                sign = -1 if candidate.episode_id in selected[kind] else 1
+                trial = {**totals, kind: totals[kind] + sign * tokens[candidate.episode_id]}
+                score = (_violation(trial, policy), -sum(trial.values()))
+                if score[0] < current and (best is None or score < best):
+                    best, move = score, (kind, candidate.episode_id, sign)
+        if move is None:
+            break
+        kind, episode_id, sign = move
+        (selected[kind].add if sign > 0 else selected[kind].discard)(episode_id)
+        totals[kind] += sign * tokens[episode_id]
+    return {kind: [c for c in pool if c.episode_id in selected[kind]] for kind, pool in ordered.items()}
+
+
 def compose_mixture(
     candidates: Sequence[Candidate],
     assignments: Sequence[SplitAssignment],
@@ -306,12 +353,14 @@ def compose_mixture(
     rows: list[MixtureRow] = []
     realized_tokens: dict[str, int] = {}
     realized_trajectories: dict[str, int] = {}
+    ordered = {kind: sorted(pool, key=priority) for kind, pool in pools.items()}
+    chosen = {kind: _fill_class(ordered[kind], tokens, targets[kind])[0] for kind in ordered}
+    chosen = _repair_into_bounds(ordered, chosen, tokens, policy)
     for kind in (PRISTINE, RECOVERY, NEGATIVE):
-        chosen, total = _fill_class(sorted(pools[kind], key=priority), tokens, targets[kind])
-        dropped["token budget"] += len(pools[kind]) - len(chosen)
-        realized_tokens[kind] = total
-        realized_trajectories[kind] = len(chosen)
-        for candidate in sorted(chosen, key=lambda c: c.episode_id):
+        dropped["token budget"] += len(pools[kind]) - len(chosen[kind])
+        realized_tokens[kind] = sum(tokens[c.episode_id] for c in chosen[kind])
+        realized_trajectories[kind] = len(chosen[kind])
+        for candidate in sorted(chosen[kind], key=lambda c: c.episode_id):
             signal = signals.get(candidate.fixture_id or "")
             rows.append(
                 MixtureRow(
