@@ -67,6 +67,7 @@ def test_anthropic_grouped_parallel_results_thinking_and_errors():
         "ok",
         "build:\n\tcc -o app main.c\n",
     )
+    assert (first.tool_name, second.tool_name) == ("run", "read_file")  # named after the calls answered
     assert json.loads(episode.lineage.sampling_params_json) == {"max_tokens": 1024, "temperature": 0.0}
     assert json.loads(episode.tools[1].parameters_json)["properties"] == {"cmd": {"type": "string"}}
 

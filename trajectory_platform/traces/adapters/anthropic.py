@@ -21,6 +21,7 @@ from trajectory_platform.traces.adapters.base import (
     adapter_episode_id,
     arguments_text,
     expect,
+    name_tool_results,
     optional_str,
     text_of,
 )
@@ -169,4 +170,5 @@ class AnthropicAdapter(Adapter):
         episode.lineage.sampling_params_json = canonical_json(sampling) if sampling else None
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         episode.extra_json = extra_of(value, self.CONSUMED)
+        name_tool_results(episode.events)
         return episode

@@ -196,6 +196,15 @@ def events_json(events: list[Event]) -> str:
     return canonical_json([dataclasses.asdict(event) for event in events])
 
 
+def name_tool_results(events: list[Event]) -> None:
+    """Give each tool result the name of the call it answers. Formats that key results by call id
+    only (Anthropic ``tool_result``, OTel tool messages) leave the name out; the pairing is recorded."""
+    names = {c.id: c.name for e in events for c in e.tool_calls if c.id and c.name}
+    for event in events:
+        if event.kind in ("tool", "refusal") and event.tool_name is None and event.tool_call_id in names:
+            event.tool_name = names[event.tool_call_id]
+
+
 def _event_key(event: Event) -> tuple:
     calls = tuple((c.id, c.name, c.arguments) for c in event.tool_calls)
     return (event.kind, event.content, event.tool_call_id, calls)

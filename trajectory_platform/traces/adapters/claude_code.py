@@ -24,6 +24,7 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     SourceFile,
     expect,
+    name_tool_results,
     optional_str,
 )
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -116,4 +117,5 @@ class ClaudeCodeAdapter(Adapter):
         if skipped:
             extra["skipped_entries"] = dict(sorted(skipped.items()))
         episode.extra_json = canonical_json(extra)
+        name_tool_results(episode.events)
         return episode

@@ -36,6 +36,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     arguments_text,
     events_json,
+    name_tool_results,
 )
 from trajectory_platform.traces.record import (
     DeliveredInput,
@@ -276,6 +277,7 @@ class OTelAdapter(Adapter):
         if root.failed:
             episode.outcome.terminal_status = "error"
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        name_tool_results(episode.events)
         return episode
 
 
