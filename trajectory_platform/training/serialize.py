@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
+from trajectory_platform.traces.record import DeliveredInput, Episode, Event, ToolCall, canonical_json
 
 RATIONALE_MODES = ("target", "context", "removed")
 TRUNCATION_POLICIES = ("exclude", "prefix")
@@ -133,32 +133,31 @@ def event_of_dict(data: dict[str, Any]) -> Event:
     return Event(**known, tool_calls=calls)
 
 
-def _replaced_by_compaction(episode: Episode, before: int) -> set[int]:
-    """Events that a compaction earlier than ``before`` removed from later calls' input."""
-    replaced: set[int] = set()
-    for c, event in enumerate(episode.events[:before]):
-        if event.kind == "compaction" and event.replaces_through is not None:
-            through = min(event.replaces_through + 1, c)
-            replaced |= {j for j in range(through) if episode.events[j].kind != "system"}
-    return replaced
+def _compacted_events(episode: Episode, compaction: int) -> set[int]:
+    """Events the compaction at index ``compaction`` removed from later calls' input.
+
+    ``replaces_through`` names the last replaced event; system messages are kept (they are
+    re-sent with every call), and nothing at or after the compaction itself is replaced.
+    """
+    event = episode.events[compaction]
+    through = min(event.replaces_through + 1, compaction)
+    return {j for j in range(through) if episode.events[j].kind != "system"}
 
 
-def delivered_prefix(episode: Episode, response: int, rationale: str) -> list[Turn]:
-    """What the call that produced event ``response`` saw, as turns (all context)."""
-    manifest = next((d for d in episode.delivered_inputs if d.response_event_index == response), None)
+def _delivered_keys(episode: Episode, response: int, manifest: DeliveredInput | None,
+                    replaced: set[int]) -> list[tuple]:
+    """What the call producing event ``response`` saw: ``("e", index)`` for a logged event, or
+    ``("m", canonical JSON)`` for a message the manifest shows verbatim."""
     if manifest is not None and manifest.messages_json:
-        events = [event_of_dict(m) for m in json.loads(manifest.messages_json)]
-        return [
-            Turn(message_of(e, rationale), e.kind, None, key=("m", canonical_json(message_of(e, rationale))))
-            for e in events
-        ]
+        return [("m", canonical_json(m)) for m in json.loads(manifest.messages_json)]
     if manifest is not None and manifest.event_indices is not None:
-        indices = list(manifest.event_indices)
-    else:
-        replaced = _replaced_by_compaction(episode, response)
-        indices = [j for j in range(response) if j not in replaced]
-    events = episode.events
-    return [Turn(message_of(events[j], rationale), events[j].kind, j, key=("e", j)) for j in indices]
+        return [("e", j) for j in manifest.event_indices]
+    return [("e", j) for j in range(response) if j not in replaced]
+
+
+def _turn(episode: Episode, key: tuple, rationale: str) -> Turn:
+    event = episode.events[key[1]] if key[0] == "e" else event_of_dict(json.loads(key[1]))
+    return Turn(message_of(event, rationale), event.kind, key[1] if key[0] == "e" else None, key=key)
 
 
 def plan_examples(
@@ -167,28 +166,42 @@ def plan_examples(
     """Group the episode's model calls into examples (module docstring); targets marked per turn.
 
     Every response is a target at most once: only a call's own answer can be a target, and a later
-    example that repeats an earlier response in its prefix holds it as context.
+    example that repeats an earlier response in its prefix holds it as context. Linear in the
+    episode length for append-only history: while no manifest or compaction intervenes, each call
+    only appends the events since the previous one (no prefix is rebuilt or compared).
     """
     if rationale not in RATIONALE_MODES:
         raise ValueError(f"rationale must be one of {RATIONALE_MODES}, got {rationale!r}")
     tools = [tool_dict(t) for t in episode.tools]
+    manifests = {d.response_event_index: d for d in episode.delivered_inputs}
     plans: list[ExamplePlan] = []
+    replaced: set[int] = set()
+    through = -1  # the current example is exactly events 0..through (append-only), else None
     for response, event in enumerate(episode.events):
+        if event.kind == "compaction" and event.replaces_through is not None:
+            replaced |= _compacted_events(episode, response)
         if event.kind != "assistant":
             continue
-        prefix = delivered_prefix(episode, response, rationale)
-        selected = response in selection.indices
-        answer = Turn(message_of(event, rationale), "assistant", response, target=selected,
-                      truncated=is_truncated(event), key=("e", response))
+        manifest = manifests.get(response)
         current = plans[-1] if plans else None
-        keys = [t.key for t in current.turns] if current else []
-        if current is not None and [t.key for t in prefix[: len(keys)]] == keys:
-            current.turns.extend(prefix[len(keys):])
+        if current is not None and through is not None and manifest is None and not replaced:
+            current.turns.extend(_turn(episode, ("e", j), rationale) for j in range(through + 1, response))
         else:
-            current = ExamplePlan(episode.episode_id, len(plans), tools, turns=prefix)
-            plans.append(current)
-        current.turns.append(answer)
+            keys = _delivered_keys(episode, response, manifest, replaced)
+            held = [t.key for t in current.turns] if current is not None else None
+            if held is not None and keys[: len(held)] == held:
+                current.turns.extend(_turn(episode, k, rationale) for k in keys[len(held):])
+            else:
+                current = ExamplePlan(episode.episode_id, len(plans), tools,
+                                      turns=[_turn(episode, k, rationale) for k in keys])
+                plans.append(current)
+            append_only = [t.key for t in current.turns] == [("e", j) for j in range(response)]
+            through = response - 1 if append_only else None
+        selected = response in selection.indices
+        current.turns.append(Turn(message_of(event, rationale), "assistant", response, target=selected,
+                                  truncated=is_truncated(event), key=("e", response)))
         current.invocations.append(response)
+        through = response if through is not None else None
     return plans
 
 
