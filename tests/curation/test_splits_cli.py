@@ -1,0 +1,32 @@
+"""``trajectory-platform split``: three tables written, JSON summary last, user errors named."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+from splits_mixture_factory import gym_corpus
+
+from trajectory_platform.cli import main
+from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.resources import write_parquet
+
+
+def test_split_cli_writes_tables_and_summary(tmp_path: Path, capsys):
+    corpus, ids = gym_corpus(build_library(0)[::8])
+    write_parquet(corpus, tmp_path / "corpus.parquet")
+    assert main(["split", str(tmp_path / "corpus.parquet"), "--out", str(tmp_path / "out")]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["episodes"] == len(ids) == sum(summary["split_counts"].values())
+    assert summary["straddling_closures"] == 0 and summary["within_bounds"] is True
+    assert summary["reserved_tool_families"] == ["alias"]
+    for name in ("split_assignments", "training_mixture", "preference_pairs"):
+        assert pq.read_table(tmp_path / "out" / f"{name}.parquet").num_rows > 0
+
+
+def test_split_cli_names_missing_columns(tmp_path: Path, capsys):
+    corpus, _ = gym_corpus(build_library(0)[:2])
+    write_parquet(corpus.drop(["sink", "role"]), tmp_path / "bare.parquet")
+    assert main(["split", str(tmp_path / "bare.parquet"), "--out", str(tmp_path / "out")]) == 2
+    assert "missing columns ['sink', 'role']" in capsys.readouterr().err
