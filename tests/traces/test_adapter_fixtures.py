@@ -187,3 +187,22 @@ def test_day_three_samples():
     assert inspect.delivered_inputs[1].event_indices == [0, 1, 2] and inspect.outcome.final_answer == "3"
     react = only(DAY3 / "fireact-hotpotqa-sample.json")
     assert [c.name for e in react.events for c in e.tool_calls] == ["search", "finish"]
+
+
+def test_claude_code_resumed_session_starts_with_summaries(tmp_path):
+    lines = (next(DAY3.glob("claude-code-*.jsonl"))).read_text().splitlines()
+    earlier = json.dumps({"type": "summary", "summary": "Earlier: set up the repo.", "leafUuid": "elsewhere"})
+    (tmp_path / "resumed.jsonl").write_text("\n".join([earlier, *lines]) + "\n")
+    episode = only(tmp_path / "resumed.jsonl")
+    assert (episode.events[0].kind, episode.events[0].replaces_through) == ("compaction", None)
+    assert episode.events[0].content == "Earlier: set up the repo." and len(episode.events) == 7
+
+
+def test_anthropic_text_only_conversation_keeps_its_system_prompt(tmp_path):
+    record = {
+        "system": "Be terse.",
+        "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
+    }
+    (tmp_path / "chat.jsonl").write_text(json.dumps(record) + "\n")
+    episode = only(tmp_path / "chat.jsonl")
+    assert episode.source_format == "anthropic" and episode.events[0].content == "Be terse."

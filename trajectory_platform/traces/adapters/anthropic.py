@@ -152,7 +152,8 @@ class AnthropicAdapter(Adapter):
         has_schema = isinstance(tools, list) and any(
             isinstance(t, dict) and "input_schema" in t for t in tools
         )
-        return has_schema or _has_anthropic_blocks(sample["messages"])
+        # OpenAI puts the system prompt in the messages; Anthropic has a top-level ``system``
+        return has_schema or "system" in sample or _has_anthropic_blocks(sample["messages"])
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")

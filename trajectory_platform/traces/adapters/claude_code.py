@@ -5,9 +5,10 @@ A record is one session: every readable line sharing a ``sessionId`` (a line tha
 is its own record, rejected). Assistant lines written for the same API response (same
 ``message.id``) are merged into one assistant event, so parallel tool calls stay one turn. A
 ``summary`` line is a compaction: it becomes a ``compaction`` event replacing the conversation
-through the entry its ``leafUuid`` names. Sidechain lines (sub-agent transcripts) and runtime
-lines (``system``, hooks, snapshots) were never shown to this conversation's model; they are
-counted in ``extra_json`` instead of becoming events.
+through the entry its ``leafUuid`` names (a resumed session's file starts with summaries of an
+earlier file: their leaf is not here, so ``replaces_through`` stays null). Sidechain lines
+(sub-agent transcripts) and runtime lines (``system``, hooks, snapshots) were never shown to
+this conversation's model; they are counted in ``extra_json`` instead of becoming events.
 """
 
 from __future__ import annotations
@@ -32,17 +33,29 @@ from trajectory_platform.traces.record import Episode, Event, canonical_json
 ENTRY_TYPES = ("user", "assistant")
 
 
+def _next_session(summary: RawRecord, sessions: dict[str, list[RawRecord]]) -> str | None:
+    """The session whose entries follow the summary line (else the last session of the file)."""
+    after = [
+        (recs[0].line or 0, sid)
+        for sid, recs in sessions.items()
+        if (recs[0].line or 0) > (summary.line or 0)
+    ]
+    if after:
+        return min(after)[1]
+    return next(reversed(sessions), None)
+
+
 class ClaudeCodeAdapter(Adapter):
     """``~/.claude/projects/<project>/<session>.jsonl``."""
 
     name = "claude-code"
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        return (
-            isinstance(sample, dict)
-            and "sessionId" in sample
-            and sample.get("type") in (*ENTRY_TYPES, "summary", "system")
-        )
+        if not isinstance(sample, dict):
+            return False
+        if sample.get("type") == "summary":  # resumed sessions start with summary lines
+            return "leafUuid" in sample
+        return "sessionId" in sample and sample.get("type") in (*ENTRY_TYPES, "system")
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         lines = [RawRecord(1, None, value=src.document[0])] if src.is_document else list(src.lines())
@@ -59,16 +72,12 @@ class ClaudeCodeAdapter(Adapter):
                 yield RawRecord(
                     record.line, None, error=RecordError("missing field", "entry has no sessionId")
                 )
-        for summary in orphans:  # summaries name a leaf entry, not a session
-            leaf = summary.value.get("leafUuid")
-            owner = next(
-                (sid for sid, recs in sessions.items() if any(r.value.get("uuid") == leaf for r in recs)),
-                None,
-            )
+        owner_of_uuid = {r.value.get("uuid"): sid for sid, recs in sessions.items() for r in recs}
+        for summary in orphans:  # a summary names a leaf entry; a resumed session's may be elsewhere
+            owner = owner_of_uuid.get(summary.value.get("leafUuid")) or _next_session(summary, sessions)
             if owner is None:
-                yield RawRecord(
-                    summary.line, None, error=RecordError("orphan summary", f"leafUuid {leaf!r} not found")
-                )
+                error = RecordError("summary without conversation", "no user or assistant entry in the file")
+                yield RawRecord(summary.line, None, error=error)
             else:
                 sessions[owner].append(summary)
         for session_id, records in sessions.items():
