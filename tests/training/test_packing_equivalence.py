@@ -6,7 +6,7 @@ import random
 
 import pytest
 import torch
-from transformers import LlamaConfig, LlamaForCausalLM
+from transformers import LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
 
 from trajectory_platform.training.packing import (
     IGNORE_INDEX,
@@ -57,14 +57,16 @@ def _examples(rng: random.Random, lengths: list[int], vocab: int) -> list[dict]:
     return out
 
 
-def _model(attn: str) -> LlamaForCausalLM:
+def _model(attn: str, family: str = "llama"):
     torch.manual_seed(0)
-    config = LlamaConfig(
+    classes = {"llama": (LlamaConfig, LlamaForCausalLM), "qwen2": (Qwen2Config, Qwen2ForCausalLM)}
+    config_class, model_class = classes[family]
+    config = config_class(
         vocab_size=97, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128,
     )
     config._attn_implementation = attn
-    return LlamaForCausalLM(config).eval()
+    return model_class(config).eval()
 
 
 def _unpacked(model, example) -> tuple[torch.Tensor, float, int]:
@@ -87,11 +89,15 @@ def _packed_logits(model, batch) -> torch.Tensor:
         return model(**kwargs, use_cache=False).logits
 
 
-@pytest.mark.parametrize(("attn", "mode"), [("eager", "4d"), ("sdpa", "4d"), ("sdpa", "position_ids")])
-def test_packed_equals_unpacked_and_examples_are_isolated(attn, mode):
+@pytest.mark.parametrize(
+    ("family", "attn", "mode"),
+    [("llama", "eager", "4d"), ("llama", "sdpa", "4d"), ("llama", "sdpa", "position_ids"),
+     ("qwen2", "sdpa", "4d")],
+)
+def test_packed_equals_unpacked_and_examples_are_isolated(family, attn, mode):
     rng = random.Random(3)
     examples = _examples(rng, [23, 9, 17, 30, 5, 12], vocab=97)
-    model = _model(attn)
+    model = _model(attn, family)
     batch = collate_packed(examples, capacity=40, attention=mode, return_segments=True)
     assert batch["input_ids"].shape[0] == len(pack_lengths([len(e["input_ids"]) for e in examples], 40))
     logits = _packed_logits(model, batch)
