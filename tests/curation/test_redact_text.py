@@ -177,3 +177,14 @@ def test_idempotent_and_salt_never_printed():
     assert PSEUDONYM.findall(once)
     other, _ = redact_text(text, b"another-salt")
     assert other != once  # keyed: a different salt gives different pseudonyms
+
+
+def test_credential_names_are_whole_name_segments():
+    """"passengers", "tokenizer", "author" and "keywords" do not mark their values as credentials."""
+    text = (
+        "passengers: Amelia2 and tokenizer = 'gpt2-Large9X' author: Noah42Smith "
+        "keywords=latest+iPhone+14&qid=1689009508 password = 'this is a sentence, not a password'"
+    )
+    assert redact_text(text, SALT)[1] == []
+    found = redact_text("MYSQL_DATABASE_PASSWORD=Xy7-q; oauth_signature=Zq8Rt2LmW9sKp4Vb", SALT)[1]
+    assert {f.value for f in found} == {"Xy7-q", "Zq8Rt2LmW9sKp4Vb"}

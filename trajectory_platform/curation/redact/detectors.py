@@ -124,12 +124,17 @@ _PEM_MAX_SPAN = 20000
 
 # --- key/value assignments --------------------------------------------------------------------
 
-_PASSWORD_WORDS = re.compile(
-    r"pass(?:word|wd|wrd|phrase|code)?s?|pa+swo?r?d|pwd|pw|ps+w(?:o?r)?d|passw\w*|secret|비번|senha|contraseña"
+# Whole name segments (``MYSQL_DATABASE_PASSWORD`` -> mysql, database, password): "passenger",
+# "tokenizer" or "author" must not mark a value as a credential.
+_PASSWORD_SEGMENT = re.compile(
+    r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret)|비번|senha|contraseña"
 )
-_SECRET_WORDS = re.compile(
-    r"secret|token|api_?key|access_?key|auth|credential|private_?key|signing_?key|encryption_?key|"
-    r"client_?secret|session_?key|otp|totp|seed|salt|cookie|key"
+_SECRET_SEGMENT = re.compile(
+    r"\w*?(?:secret|token|key|apikey|credentials?|cookie|seed|salt|otp|totp)s?"
+    r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer"
+)
+_NOT_PASSWORD_SEGMENTS = frozenset(
+    {"bypass", "compass", "surpass", "overpass", "underpass", "trespass", "encompass"}
 )
 _NOT_SECRET_NAMES = re.compile(
     r"(?:^|_)(?:id|ids|name|names|type|types|file|path|dir|url|uri|length|len|size|count|min|max|hint|policy|"
@@ -184,9 +189,10 @@ def _name_class(name: str) -> str | None:
     lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", name.strip("\"'")).lower().lstrip("-$@").replace("-", "_")
     if not lowered or _NOT_SECRET_NAMES.search(lowered):
         return None
-    if _PASSWORD_WORDS.search(lowered):
+    segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]
+    if any(_PASSWORD_SEGMENT.fullmatch(seg) and seg not in _NOT_PASSWORD_SEGMENTS for seg in segments):
         return "password"
-    if _SECRET_WORDS.search(lowered):
+    if any(_SECRET_SEGMENT.fullmatch(seg) for seg in segments):
         return "secret"
     return None
 
@@ -195,8 +201,8 @@ def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str)
     """Reject placeholders, code references and ordinary words; keep anything credential-shaped."""
     if len(value) < 4 or _PLACEHOLDER.match(value) or _REDACTED_MARK.fullmatch(value):
         return False
-    if value.lower() == name_class or "\n" in value:
-        return False
+    if value.lower() == name_class or "\n" in value or value.count(" ") >= 3 or value != value.strip():
+        return False  # prose, not a credential
     if not quoted and (
         next_char == "(" or _CODE_REF.match(value) or value.startswith(("http://", "https://"))
     ):
@@ -294,11 +300,8 @@ def find_known_formats(text: str) -> Iterator[Finding]:
         for match in regex.finditer(text):
             if word_start and match.start() and _is_word_char(text[match.start() - 1]):
                 continue
-            idx = (
-                group
-                if match.group(group) is not None
-                else next((g for g in range(1, (regex.groups or 0) + 1) if match.group(g) is not None), 0)
-            )
+            groups = range(1, regex.groups + 1)
+            idx = group or next((g for g in groups if match.group(g) is not None), 0)
             start, end = match.span(idx)
             value = text[start:end].rstrip(".-")
             if len(value) >= 4 and not _REDACTED_MARK.fullmatch(value):
@@ -311,7 +314,9 @@ def _is_word_char(ch: str) -> bool:
 
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
 _DIGEST_CONTEXT = re.compile(r"(?i)(?:sha(?:1|224|256|384|512)|md5|commit|blob|tree|digest|@)[\s:=\"'-]*$")
-_ID_PREFIX = re.compile(r"^(?:call|toolu|chatcmpl|msg|req|run|resp|evt|file|asst|thread|step|item|ws|fc)[_-]")
+_ID_PREFIX = re.compile(
+    r"^(?:call|toolu|chatcmpl|msg|req|run|resp|evt|file|asst|thread|step|item|ws|fc|gen)[_-]"
+)
 
 
 def find_high_entropy(text: str, config: RedactionConfig) -> Iterator[Finding]:
