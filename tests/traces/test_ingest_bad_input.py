@@ -138,7 +138,7 @@ def test_unrecognized_and_non_trajectory_files(tmp_path):
     reasons = {Path(r.source_file).name: r.reason for r in result.rejects}
     assert reasons == {
         "notes.json": "unrecognized format",
-        "broken.json": "unrecognized format",
+        "broken.json": "truncated JSON",
         "bfcl.json": "not a trajectory",
     }
     assert result.records_in == 3
@@ -192,3 +192,14 @@ def test_values_outside_the_schema_name_their_field(tmp_path):
         "episode.events[0].weight is bool, expected a number",
         "episode.events[0].input_tokens is 1.5, expected a int64 integer",
     ]
+
+
+def test_jsonl_named_json_with_a_bad_first_line_is_read_line_by_line(tmp_path):
+    path = write_lines(tmp_path / "log.json", ['{"messages": [{"role": "us', GOOD, {**GOOD, "id": "ok2"}])
+    result = ingest_paths([path])
+    assert [(r.source_line, r.reason) for r in result.rejects] == [(1, "truncated JSON")]
+    assert len(result.episodes) == 2
+    pretty = tmp_path / "run.json"
+    pretty.write_text(json.dumps({"history": [{"role": "user", "content": "x"}]}, indent=2)[:-10])
+    reject = one_reject(ingest_paths([pretty]))
+    assert (reject.reason, reject.source_path) == ("truncated JSON", "$")

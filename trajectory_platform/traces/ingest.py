@@ -265,14 +265,22 @@ def _ingest_file(
 
 
 def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
-    """The whole file is one reject: say what it is when it is a known non-trajectory dataset."""
-    known = describe_non_trajectory(src.first_value())
+    """The whole file is one reject: why it cannot be read, or what it is when it is a known
+    non-trajectory dataset, or that no supported format uses its layout."""
+    sample = src.first_value()
+    reason, detail = (
+        "unrecognized format",
+        (f"no supported format uses this layout; supported: {', '.join(FORMAT_NAMES)}"),
+    )
+    if sample is None and src.document[1] is not None:
+        reason, detail = src.document[1].reason, f"the file is not readable JSON: {src.document[1].detail}"
+    elif (known := describe_non_trajectory(sample)) is not None:
+        reason, detail = NOT_A_TRAJECTORY, known
     return Reject(
         source_file=str(src.path),
-        reason=NOT_A_TRAJECTORY if known else "unrecognized format",
-        detail=known
-        or "no adapter recognizes this file (not valid JSON/JSONL, or a layout none of the supported "
-        f"formats uses); supported: {', '.join(FORMAT_NAMES)}",
+        source_path="$",
+        reason=reason,
+        detail=detail,
         excerpt=src.data[:_EXCERPT_CHARS].decode("utf-8", "replace"),
         partition_date=date,
     )

@@ -22,6 +22,9 @@ from typing import Any, get_args
 
 from trajectory_platform.traces.record import DeliveredInput, Episode, Event, canonical_json
 
+JSONL_PROBE_LINES = 20
+"""How many leading lines decide whether a file that is not one JSON document is JSONL."""
+
 
 class RecordError(Exception):
     """A record that cannot be normalized. ``reason`` is a short category; ``detail`` says where/why."""
@@ -70,7 +73,9 @@ class SourceFile:
 
     @cached_property
     def is_jsonl(self) -> bool:
-        """True for line-delimited JSON: the extension says so, or the first line parses on its own.
+        """True for line-delimited JSON: the extension says so, or one of the first lines is a
+        complete JSON object starting at column 0 (a JSONL line; a pretty-printed document
+        indents its inner objects and its first line ``{`` does not parse alone).
 
         A pretty-printed document that fails to parse is *not* JSONL: it is one broken record,
         not hundreds of broken lines.
@@ -79,11 +84,14 @@ class SourceFile:
             return False
         if self.path.suffix.lower() in (".jsonl", ".ndjson"):
             return True
-        first = next((line for line in self.data.split(b"\n") if line.strip()), b"")
-        try:
-            return isinstance(json.loads(first.decode("utf-8-sig")), dict | list)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            return False
+        heads = [line for line in self.data.split(b"\n", JSONL_PROBE_LINES) if line.startswith(b"{")]
+        for line in heads[:JSONL_PROBE_LINES]:
+            try:
+                if isinstance(json.loads(line.decode("utf-8-sig")), dict):
+                    return True
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                continue
+        return False
 
     def lines(self) -> Iterator[RawRecord]:
         """Every non-blank line as a record, each decoded and parsed on its own."""
