@@ -184,6 +184,7 @@ def test_openhands_resolver_output_and_event_lists(real_file):
     resolver = {e.episode_id: e for e in real_file("openhands/tests/unit/resolver/mock_output/output.jsonl")}
     license_run = resolver["openhands:neubig/pr-viewer#5"]
     assert json.loads(license_run.outcome.verifier_results_json)["success"] is True
+    assert license_run.events[0].kind == "user"  # no "source" in this older layout: the instruction
     assert license_run.events[2].exit_code == 0 and license_run.events[1].tool_calls[0].name == "run"
     assert license_run.outcome.workspace_diff.startswith("diff --git a/LICENSE b/LICENSE")
     (state,) = real_file("openhands/tests/runtime/trajs/wrong_initial_state.json")

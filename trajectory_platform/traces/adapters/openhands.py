@@ -97,11 +97,11 @@ class OpenHandsAdapter(Adapter):
         own_id = value.get("instance_id") or _issue_id(value.get("issue"))
         own_id = own_id or src.path.name.removesuffix(".json")
         episode = self.new_episode(record, src, f"{self.name}:{own_id}")
-        self._convert(history, episode)
+        self._convert(history, episode, value.get("instruction"))
         self._outcome(value, episode)
         return episode
 
-    def _convert(self, history: list[Any], episode: Episode) -> None:
+    def _convert(self, history: list[Any], episode: Episode, instruction: Any) -> None:
         last_response: str | None = None
         for index, raw in enumerate(history):
             where = f"history[{index}]"
@@ -113,12 +113,10 @@ class OpenHandsAdapter(Adapter):
                 if action in BOOKKEEPING:
                     continue
                 if action in ("message", "system"):
-                    kind = (
-                        "system"
-                        if action == "system"
-                        else ("user" if raw.get("source") == "user" else "assistant")
-                    )
                     content = text_of(args.get("content", raw.get("message")), f"{where}.content")
+                    kind = (
+                        "system" if action == "system" else _speaker(raw.get("source"), content, instruction)
+                    )
                     episode.events.append(Event(kind=kind, content=content, timestamp=stamp))
                     last_response = None
                     continue
@@ -211,6 +209,14 @@ class OpenHandsAdapter(Adapter):
             extra["agent_class"] = metadata.get("agent_class")
             extra["max_iterations"] = metadata.get("max_iterations")
         episode.extra_json = canonical_json(extra) if extra else None
+
+
+def _speaker(source: Any, content: str | None, instruction: Any) -> str:
+    """Who sent a message. Older resolver logs have no ``source``: there the only user message is
+    the task instruction the record also stores, so a message equal to it is the user's."""
+    if source is not None:
+        return "user" if source == "user" else "assistant"
+    return "user" if content is not None and content == instruction else "assistant"
 
 
 def _issue_id(issue: Any) -> str | None:
