@@ -52,11 +52,23 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         r"|cfk_|do[opr]_v1_|pypi-|PMAK-|PMAT-|NRAK-|NRBR-|NRII-|NRJS-|SWMTKN-1-|SWMKEY-1-|AGE-SECRET-KEY-1"
         r"|xkeysib-|xsmtpsib-|CLOJARS_|glc_|glsa_|ops_|BBDC-|ATBB|ATATT3|GOCSPX-|AIza|ya29\.|1//0|hf_|hvs\.|hvb\."
         r"|dp\.pt\.|ntn_|sntrys_|shp(?:at|ca|pa|ss)_|dapi|sq0atp-|sq0csp-|EAAA|EAACEd|da2-|amzn\.mws\.|akab-"
-        r"|ABSK|bedrock-api-key-|rubygems_|FLWSECK-|dt0c01\.|AKCp|cmVmdGtu|LTAI|AKID|key-(?=[0-9a-f]{32}))"
+        r"|ABSK|bedrock-api-key-|rubygems_|FLWSECK-|FLWSECK_|FLWPUBK_|dt0c01\.|AKCp|cmVmdGtu|LTAI|AKID|p8e-|duffel_"
+        r"|EZAK|EZTK|fo1_|fio-u-|HRKU-|api_org_|pscale_|rdme_|tk-us-|sntryu_|sm_[aps]at_|shippo_|sha256~|ZXlK"
+        r"|key-(?=[0-9a-f]{32}))"
         r"[A-Za-z0-9_\-.+/=]{14,}",
         0,
         (),
     ),
+    (
+        "API_KEY",
+        r"\bico-[a-zA-Z0-9]{32}\b|\bpul-[a-f0-9]{40}\b|\bA3-[A-Z0-9]{6}-[A-Z0-9-]{20,}|\bsgp_[a-fA-F0-9_]{40,}"
+        r"|\bpnu_[a-zA-Z0-9]{36}\b|\bAPI-[A-Z0-9]{26}\b|\bSK[0-9a-fA-F]{32}\b",
+        0,
+        (),
+    ),
+    ("API_KEY", r"[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.\-]{31,34}", 0, ("q~",)),
+    ("API_KEY", r"\b[a-z0-9]{14}\.atlasv1\.[a-z0-9\-_=]{60,70}", 0, (".atlasv1.",)),
+    ("API_KEY", r"webhook\.office\.com/webhookb2/([A-Za-z0-9@\-/]{40,})", 1, ("webhook.office.com",)),
     ("API_KEY", r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0, ()),
     ("API_KEY", r"\baccess_token\$production\$[a-z0-9]{8,}\$[a-f0-9]{16,}", 0, ("access_token$",)),
     ("API_KEY", r"\boy2[a-z0-9]{43}\b", 0, ()),
@@ -133,6 +145,12 @@ _SECRET_SEGMENT = re.compile(
     r"\w*?(?:secret|token|key|apikey|credentials?|cookie|seed|salt|otp|totp)s?"
     r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer"
 )
+_VENDOR_SEGMENT = re.compile(
+    r"aws|azure|gcp|github|gitlab|bitbucket|slack|stripe|twilio|sendgrid|mailgun|mailchimp|heroku|netlify|vercel"
+    r"|dropbox|facebook|twitter|discord|telegram|shopify|okta|datadog|sentry|jira|confluence|atlassian|npm|pypi"
+    r"|dockerhub|jfrog|artifactory|openai|anthropic|huggingface|cloudflare|digitalocean|notion|airtable|figma"
+    r"|postman|newrelic|pagerduty|paypal|braintree|salesforce|hubspot|zendesk|algolia|mapbox|firebase|supabase"
+)
 _NOT_PASSWORD_SEGMENTS = frozenset(
     {"bypass", "compass", "surpass", "overpass", "underpass", "trespass", "encompass"}
 )
@@ -174,10 +192,15 @@ def _unquote(raw: str, offset: int) -> tuple[str, int]:
 
 
 _KEYWORD_SCAN = re.compile(
-    r"(?i)pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|cookie|비번|senha|contras"
+    r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|cookie|signature|bearer|비번|senha|contras|"
+    + _VENDOR_SEGMENT.pattern
 )
+"""Run over the lowercased text: a case-insensitive alternation is about 25x slower in ``re``."""
+_KEYWORD_SCAN_ANY_CASE = re.compile(_KEYWORD_SCAN.pattern, re.IGNORECASE)  # when lower() changes lengths
 _ANY_KEYWORD = re.compile(
-    r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|cookie|비번|senha|contras", re.I
+    r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|cookie|signature|bearer|비번|senha|contras|"
+    + _VENDOR_SEGMENT.pattern,
+    re.I,
 )
 
 
@@ -192,7 +215,7 @@ def _name_class(name: str) -> str | None:
     segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]
     if any(_PASSWORD_SEGMENT.fullmatch(seg) and seg not in _NOT_PASSWORD_SEGMENTS for seg in segments):
         return "password"
-    if any(_SECRET_SEGMENT.fullmatch(seg) for seg in segments):
+    if any(_SECRET_SEGMENT.fullmatch(seg) or _VENDOR_SEGMENT.fullmatch(seg) for seg in segments):
         return "secret"
     return None
 
@@ -210,7 +233,7 @@ def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str)
     if name_class == "password":
         return not (not quoted and value.isalpha() and value.islower() and len(value) > 12)
     # Generic "key"/"token" names: only values that look like keys, not words or identifiers.
-    if len(value) < 8 or value.isalpha() or " " in value or value.isdigit():
+    if len(value) < 8 or value.isalpha() or " " in value or value.isdigit() or "://" in value:
         return False
     return (
         looks_random(value)
@@ -246,7 +269,9 @@ def find_assignments(text: str) -> Iterator[Finding]:
     it sits in, so ``ID:master/PW:x`` yields the ``PW`` assignment even though ``ID:`` precedes it.
     """
     pos = 0
-    for hit in _KEYWORD_SCAN.finditer(text):
+    lower = text.lower()
+    scan = _KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else _KEYWORD_SCAN_ANY_CASE.finditer(text)
+    for hit in scan:
         start = hit.start()
         if start < pos:
             continue
