@@ -194,7 +194,8 @@ class OpenHandsAdapter(Adapter):
         episode.task.repo_family = optional_str(instance.get("repo"), "instance.repo") or _repo_of(
             value.get("issue")
         )
-        episode.task.prompt = optional_str(value.get("instruction"), "instruction")
+        first_user = next((e.content for e in episode.events if e.kind == "user"), None)
+        episode.task.prompt = optional_str(value.get("instruction"), "instruction") or first_user
         metadata = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
         llm = metadata.get("llm_config") if isinstance(metadata.get("llm_config"), dict) else {}
         episode.lineage.model = optional_str(llm.get("model"), "metadata.llm_config.model")
