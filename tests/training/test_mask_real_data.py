@@ -1,0 +1,52 @@
+"""The dataset stage on real public agent logs (../shared/data/real): nothing lost, every mask sound."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.training.dataset_stage import run_dataset_stage
+from trajectory_platform.training.masked_dataset import EpisodeInput
+from trajectory_platform.training.packing import occupancy, pack_lengths, padded_occupancy
+from trajectory_platform.training.tokenizer import build_default_tokenizer
+
+REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "real"
+SOURCES = ("tau-bench/few_shot_data", "swe-agent/trajectories", "toolbench")
+
+
+@pytest.fixture(scope="module")
+def stage(tmp_path_factory):
+    if not REAL.is_dir():
+        pytest.skip(f"real data folder {REAL} is absent")
+    episodes = ingest_paths([REAL / s for s in SOURCES]).episodes
+    path = build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd")
+    return run_dataset_stage([EpisodeInput(e) for e in episodes], path), len(episodes)
+
+
+def test_real_logs_mask_with_every_episode_accounted_for(stage):
+    result, episodes = stage
+    counts = result.manifest["counts"]
+    assert counts["episodes_in"] == episodes > 50
+    # Every episode yields at least one planned example or a counted reason; every planned example
+    # is kept or dropped with a counted reason.
+    planned = counts["examples_out"] + counts["examples_dropped"]
+    assert planned >= episodes - counts["episodes_without_examples"]
+    assert sum(result.manifest["drop_reasons"].values()) == (counts["examples_dropped"]
+                                                            + counts["episodes_without_examples"])
+    assert result.audit == {"n_active": [], "offsets": [], "target_in_context": []}
+    stats = result.manifest["stats"]
+    assert 0 < stats["target_share"] < 1 and stats["observation_share"] > 0
+    assert stats["dilution_factor"] == pytest.approx((stats["stored_tokens"] - stats["examples"])
+                                                     / stats["selected_targets"])
+
+
+def test_real_lengths_pack_into_the_minimum_number_of_buffers(stage):
+    result, _ = stage
+    lengths = result.table.column("n_tokens").to_pylist()
+    capacity = 4 * max(lengths)
+    buffers = pack_lengths(lengths, capacity)
+    assert len(buffers) <= math.ceil(sum(lengths) / capacity) + 1
+    assert occupancy(lengths, buffers, capacity) > 3 * padded_occupancy(lengths)
