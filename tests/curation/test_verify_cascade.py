@@ -199,8 +199,19 @@ def test_imported_real_logs_are_never_admitted(tmp_path):
         assert verdict.reason and verdict.role is None and verdict.target_turns is None
 
 
+def verify_cli(argv: list[str]) -> int:
+    """The ``verify`` subcommand alone (the full CLI would import every stage's heavy modules)."""
+    import argparse
+
+    from trajectory_platform.commands import verify
+
+    parser = argparse.ArgumentParser()
+    verify.register(parser.add_subparsers())
+    args = parser.parse_args(["verify", *argv])
+    return args.func(args)
+
+
 def test_cli_writes_verdicts_and_prints_the_ledger(tmp_path, capsys):
-    from trajectory_platform.cli import main
     from trajectory_platform.traces.ingest import write_parquet
     from trajectory_platform.traces.schema import episodes_to_table
 
@@ -215,7 +226,7 @@ def test_cli_writes_verdicts_and_prints_the_ledger(tmp_path, capsys):
     ]
     traces = tmp_path / "traces.parquet"
     write_parquet(episodes_to_table(episodes), traces)
-    assert main(["verify", str(traces), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
+    assert verify_cli([str(traces), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     for key in ("c_attempt", "yield", "c_accepted", "monolithic_c_attempt", "r_flake"):
         assert key in summary
@@ -227,7 +238,31 @@ def test_cli_writes_verdicts_and_prints_the_ledger(tmp_path, capsys):
 
 
 def test_cli_names_a_missing_input(tmp_path, capsys):
-    from trajectory_platform.cli import main
-
-    assert main(["verify", str(tmp_path / "nope.parquet"), "--out", str(tmp_path)]) != 0
+    assert verify_cli([str(tmp_path / "nope.parquet"), "--out", str(tmp_path)]) != 0
     assert "nope.parquet" in capsys.readouterr().err
+
+
+def test_a_flaky_fixture_quarantines_even_an_episode_whose_own_runs_agreed(tmp_path):
+    fixture = make_fixture("calc-timed")
+    counter = tmp_path / "count"
+    fixture.sealed_tests["tests/test_ops.py"] = fixture.sealed_tests["tests/test_ops.py"].replace(
+        "def test_add():\n    assert add(2, 3) == 5",
+        "def test_add():\n    import os\n    import time\n"
+        f"    p = {str(counter)!r}\n"
+        "    n = int(open(p).read()) if os.path.exists(p) else 0\n"
+        "    open(p, 'w').write(str(n + 1))\n"
+        "    assert add(2, 3) == 5 and n != 3",  # the 4th run ever (a calibration run) fails
+    )
+    episode = make_episode(
+        "steady", pristine_turns(), fixed_files(), fixture=fixture, fixture_id="calc-timed"
+    )
+    result = verify_episodes([episode], {"calc-timed": fixture}, QUIET)
+    verdict = result.verdicts[0]
+    assert verdict.sink == "flaky_quarantine" and verdict.reason == "fixture_oracle_flaky"
+    assert [s.stage for s in verdict.stages][-1] == "dynamic"
+    assert verdict.stage("dynamic").data["run_outcomes"] == [True, True, True]  # timing-sensitive: K runs
+    assert result.ledger.r_flake == 0.0  # the episode's own runs agreed
+    assert verdict.triage_class == "runtime_defect" and verdict.role is None
+    stages = {s["stage"]: s for s in result.ledger.summary()["stages"]}
+    assert stages["dynamic"]["passed"] == 0 and stages["delta"]["entered"] == 0
+    assert int(counter.read_text()) == DynamicConfig().calibration_runs + 3

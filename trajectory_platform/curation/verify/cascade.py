@@ -31,7 +31,12 @@ from trajectory_platform.curation.verify.context import (
     build_diff_view,
 )
 from trajectory_platform.curation.verify.delta import audit_delta, screen_diff
-from trajectory_platform.curation.verify.dynamic import DynamicConfig, fixture_context, run_dynamic
+from trajectory_platform.curation.verify.dynamic import (
+    DynamicConfig,
+    calibrate_oracle,
+    fixture_context,
+    run_dynamic,
+)
 from trajectory_platform.curation.verify.ledger import Ledger, StageCost
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
 from trajectory_platform.curation.verify.static import check_static
@@ -194,11 +199,12 @@ def _stage_costs(works: list[_Work]) -> list[StageCost]:
     return [costs[name] for name in STAGES]
 
 
-def _monolithic_costs(works: list[_Work], config: CascadeConfig) -> list[StageCost]:
+def _monolithic_costs(works: list[_Work], config: CascadeConfig, calibration_s: float) -> list[StageCost]:
     """Cost the same episodes in the naive order (napkin math 0.2): dynamic first, then static,
-    then the advisory stage. Work the cascade already measured is reused; work it skipped (an
-    oracle run for an episode stage 1 or 2 rejected) is actually run and timed here."""
-    order = [StageCost("dynamic"), StageCost("static"), StageCost("advisory")]
+    then the advisory stage. Only the order differs: stage 3 is the same stage (re-runs and fixture
+    calibration included). Work the cascade already measured is reused; work it skipped (stage 3
+    for an episode stage 1 or 2 rejected, stage 2 for one stage 1 rejected) is run and timed here."""
+    order = [StageCost("dynamic", wall_s=calibration_s), StageCost("static"), StageCost("advisory")]
     dynamic_cost, static_cost, advisory_cost = order
     for work in works:
         measured = {v.stage: v for v in work.stages}
@@ -206,16 +212,12 @@ def _monolithic_costs(works: list[_Work], config: CascadeConfig) -> list[StageCo
         judged = measured.get("dynamic")
         if work.fixture is None or work.fixture.handle is None or (judged and judged.passed is None):
             continue
-        if "dynamic" in measured:
-            passed = bool(measured["dynamic"].data["run_outcomes"][0])
-            dynamic_cost.wall_s += measured["dynamic"].timings["first_run_wall_s"]
-        else:
-            single = DynamicConfig(1, False, float("inf"), config.dynamic.oracle_timeout_s)
+        if judged is None:
             diff = work.diff if work.diff is not None and work.diff.post is not None else DiffView(text="")
-            verdict = run_dynamic(work.fixture, diff, work.episode.outcome.final_answer, single)
-            passed = bool(verdict.data["run_outcomes"][0])
-            dynamic_cost.wall_s += verdict.timings["first_run_wall_s"]
-        if not passed:
+            answer = work.episode.outcome.final_answer
+            judged = _timed(lambda w=work, d=diff, a=answer: run_dynamic(w.fixture, d, a, config.dynamic))
+        dynamic_cost.wall_s += judged.timings.get("own_wall_s", judged.wall_s)
+        if not judged.passed:
             continue
         dynamic_cost.passed += 1
         static_cost.entered += 1
@@ -245,9 +247,55 @@ def _rank_advisory(verdicts: list[EpisodeVerdict], episodes: list[Episode]) -> N
             verdict.advisory_rank = rank
 
 
-def _judge(work: _Work, config: CascadeConfig, rates: dict[str, tuple[int, int]]) -> EpisodeVerdict:
-    """Stages, then what follows from the sink: role and targets, divergence, triage."""
-    sink, reason = _run_stages(work, config)
+def _calibrate_fixtures(works: list[_Work], config: CascadeConfig) -> tuple[dict[str, list[bool]], float]:
+    """Calibrate every timing-sensitive fixture of the batch once (stage-3 work, timed)."""
+    start = time.perf_counter()
+    calibration: dict[str, list[bool]] = {}
+    for work in works:
+        fixture = work.fixture
+        runnable = fixture is not None and fixture.handle is not None and fixture.timing_sensitive
+        if runnable and fixture.fixture_id not in calibration:
+            calibration[fixture.fixture_id] = calibrate_oracle(fixture, config.dynamic)
+    return calibration, time.perf_counter() - start
+
+
+def _quarantine_flaky_fixtures(
+    works: list[_Work], outcomes: list[tuple[str, str]], calibration: dict[str, list[bool]]
+) -> list[tuple[str, str]]:
+    """Every episode on a flaky fixture goes to flaky quarantine, whichever way its own runs went.
+
+    A fixture is flaky when its reference disagreed with itself in calibration or when any episode's
+    repeated runs on it disagreed. An admitted episode flipped here keeps its stage-3 verdict as the
+    last one (now failed); the delta and advisory work already spent on it is added to stage 3's
+    measured cost, so the ledger's chain (entered_i+1 = passed_i) still holds.
+    """
+    flaky = {fid for fid, runs in calibration.items() if len(set(runs)) > 1}
+    for work in works:
+        dynamic = next((s for s in work.stages if s.stage == "dynamic"), None)
+        if dynamic is not None and dynamic.data.get("inconsistent"):
+            flaky.add(work.fixture.fixture_id)
+    out = []
+    for work, (sink, reason) in zip(works, outcomes, strict=True):
+        if sink in ("admitted", "hard_negative") and work.fixture.fixture_id in flaky:
+            index = next(i for i, s in enumerate(work.stages) if s.stage == "dynamic")
+            dynamic = work.stages[index]
+            dynamic.timings["own_wall_s"] = dynamic.wall_s
+            dynamic.wall_s += sum(s.wall_s for s in work.stages[index + 1 :])
+            del work.stages[index + 1 :]
+            dynamic.passed = False
+            dynamic.data["fixture_oracle_flaky"] = True
+            dynamic.findings.append(
+                Finding("fixture_oracle_flaky", "this fixture's oracle disagrees with itself")
+            )
+            sink, reason = "flaky_quarantine", "fixture_oracle_flaky"
+        out.append((sink, reason))
+    return out
+
+
+def _judge(
+    work: _Work, sink: str, reason: str, config: CascadeConfig, rates: dict[str, tuple[int, int]]
+) -> EpisodeVerdict:
+    """What follows from the sink: role and targets, divergence, triage."""
     verdict = EpisodeVerdict(work.episode.episode_id, sink, reason, stages=work.stages)
     advisory, dynamic = verdict.stage("advisory"), verdict.stage("dynamic")
     verdict.advisory_score = advisory.data["score"] if advisory else None
@@ -280,14 +328,21 @@ def verify_episodes(
     config = config or CascadeConfig()
     works = [_Work(e, lookup_context(fixtures_lookup, e.task.fixture_id)) for e in episodes]
     rates = refusal_rates(episodes)
+    calibration, calibration_s = _calibrate_fixtures(works, config)
     progress = tqdm(works, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None)
-    verdicts = [_judge(work, config, rates) for work in progress]
+    outcomes = [_run_stages(work, config) for work in progress]
+    outcomes = _quarantine_flaky_fixtures(works, outcomes, calibration)
+    verdicts = [
+        _judge(work, sink, reason, config, rates)
+        for work, (sink, reason) in zip(works, outcomes, strict=True)
+    ]
     _rank_advisory(verdicts, episodes)
     stages = _stage_costs(works)
+    stages[STAGES.index("dynamic")].wall_s += calibration_s
     ledger = Ledger(
         attempts=len(episodes),
         stages=stages,
-        monolithic=_monolithic_costs(works, config) if config.cost_monolithic else [],
+        monolithic=_monolithic_costs(works, config, calibration_s) if config.cost_monolithic else [],
         routing_wall_s=sum(w.routing_s for w in works),
         oracle_runs=sum(v.oracle_runs for v in verdicts),
         dynamic_verified=sum(1 for v in verdicts if v.oracle_runs),

@@ -18,7 +18,7 @@ import fnmatch
 import re
 from pathlib import PurePosixPath
 
-from trajectory_platform.curation.verify.calls import call_records
+from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
 from trajectory_platform.curation.verify.pysource import inspect_fragment, new_counts
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
@@ -53,6 +53,7 @@ LEFTOVERS = (
     "*.pid",
     "*.log",
 )
+CONTENT_KEYS = ("content", "text", "body")
 PATH_KEY = re.compile(r"path|file|uri|target|dest|doc|location|folder|^name$", re.IGNORECASE)
 _PATH_TOKEN = re.compile(r"[\w./-]+")
 _REDIRECT = re.compile(r"(?:>>?|\btee(?:\s+-a)?)\s*([\w./-]+)")
@@ -122,7 +123,17 @@ def _gaming_findings(diff: DiffView) -> list[Finding]:
     return findings
 
 
+def _restores_s0(record: CallRecord, path: str, fixture: FixtureContext | None) -> bool:
+    """A landed full-content write that puts back exactly S0's text (repairing an injected fault
+    such as conflict markers) changes nothing the oracle depends on: not tampering."""
+    if fixture is None or record.failed or path.removeprefix("./") not in fixture.files:
+        return False
+    original = fixture.files[path.removeprefix("./")].rstrip("\n")
+    return any(k in CONTENT_KEYS and v.rstrip("\n") == original for k, v in record.string_values())
+
+
 def _attempted_writes(episode: Episode, fixture: FixtureContext | None) -> list[Finding]:
+    """Write calls aimed at protected paths, landed or refused (intent is evidence on its own)."""
     findings = []
     for record in call_records(episode):
         if not record.is_write:
@@ -135,7 +146,7 @@ def _attempted_writes(episode: Episode, fixture: FixtureContext | None) -> list[
         )
         for candidate in candidates:
             reason = protected_reason(candidate, fixture)
-            if reason is not None:
+            if reason is not None and not _restores_s0(record, candidate, fixture):
                 findings.append(
                     Finding(
                         "attempted_protected_write",

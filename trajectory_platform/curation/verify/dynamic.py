@@ -8,6 +8,10 @@ when it is borderline or timing-sensitive (a timeout, a run using more than a se
 oracle's time limit, or a fixture whose tests depend on time, randomness or threads); a failure is
 re-run once to show it is reproducible, because a hard negative must be. Disagreeing runs make the
 episode inconsistent: it goes to flaky quarantine and counts in R_flake.
+
+A timing-sensitive fixture is also calibrated once per batch: its reference solution is run
+``calibration_runs`` times. A fixture whose reference disagrees with itself, or on which any episode's
+runs disagreed, is a flaky fixture: every episode on it is quarantined (the cascade does that).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ class DynamicConfig:
     reproduce_failures: bool = True
     borderline_fraction: float = 0.5
     oracle_timeout_s: float = 10.0
+    calibration_runs: int = 20
 
 
 _NONDETERMINISM = re.compile(
@@ -76,7 +81,6 @@ def run_dynamic(
     verdict = StageVerdict("dynamic", passed=False)
     files = diff.post if diff.post is not None else dict(fixture.files)
     outcomes: list[bool] = []
-    walls: list[float] = []
     exit_codes: list[int] = []
     failing: set[str] = set()
     timed_out = False
@@ -86,7 +90,6 @@ def run_dynamic(
             fixture.handle, files, final_answer=final_answer, timeout_s=config.oracle_timeout_s
         )
         outcomes.append(result.passed)
-        walls.append(result.wall_s)
         exit_codes.extend(result.exit_codes)
         timed_out = timed_out or result.timed_out
         if not result.passed:
@@ -119,5 +122,22 @@ def run_dynamic(
         "exit_codes": sorted(set(exit_codes)),
         "failing_tests": sorted(failing),
     }
-    verdict.timings = {"first_run_wall_s": walls[0]}
     return verdict
+
+
+def calibrate_oracle(fixture: FixtureContext, config: DynamicConfig) -> list[bool]:
+    """Run the fixture's own reference solution ``calibration_runs`` times: outcomes per run.
+
+    A fixture whose reference does not pass every time has an oracle that disagrees with itself;
+    no single episode's verdict on it can be trusted, whichever way it went.
+    """
+    handle = fixture.handle
+    return [
+        run_oracle(
+            handle,
+            handle.reference_files,
+            final_answer=handle.reference_answer,
+            timeout_s=config.oracle_timeout_s,
+        ).passed
+        for _ in range(config.calibration_runs)
+    ]

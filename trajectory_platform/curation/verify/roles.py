@@ -19,10 +19,18 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
+from trajectory_platform.gym.protocol import find_fabricated_observation
 from trajectory_platform.traces.record import Episode
 
 PRISTINE_TURN_FACTOR = 1.2
-CONTEXT_REASONS = ("truncated_turn", "refused_proposal", "erroneous_proposal", "loop_repeat", "empty_turn")
+CONTEXT_REASONS = (
+    "truncated_turn",
+    "fabricated_observation",
+    "refused_proposal",
+    "erroneous_proposal",
+    "loop_repeat",
+    "empty_turn",
+)
 TARGET_REASONS = ("action", "diagnosis", "corrected_call", "message", "final_report")
 
 
@@ -98,6 +106,8 @@ def select_targets(
         calls = grouped.get(index, [])
         if event.finish_reason in ("length", "max_tokens", "max_output_tokens"):
             reasons[index] = "truncated_turn"
+        elif find_fabricated_observation(event.content or "") is not None:
+            reasons[index] = "fabricated_observation"
         elif any(r.refused for r in calls):
             reasons[index] = "refused_proposal"
         elif index in errors:

@@ -4,8 +4,9 @@ A call that violates its schema is a *blocking* finding only when the runtime le
 refusal, no error answered it): the log then shows an action no well-behaved runtime would have
 dispatched. A violation the runtime refused or answered with an error is recorded as a note: it is
 a caught mistake, the very material a recovery demonstration is made of, and later stays context.
-The final workspace diff and every patch passed as an argument must parse; a final assistant turn
-cut off by the token limit and an episode without any assistant turn are rejected.
+The same rule covers a turn that writes its own tool result (a fabricated observation). The final
+workspace diff and every patch passed as an argument must parse; a final assistant turn cut off by
+the token limit and an episode without any assistant turn are rejected.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from trajectory_platform.curation.verify.calls import CallRecord, call_records, 
 from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
+from trajectory_platform.gym.protocol import find_fabricated_observation
 from trajectory_platform.traces.record import Episode
 
 TRUNCATED_FINISH = ("length", "max_tokens", "max_output_tokens")
@@ -56,6 +58,12 @@ def check_syntax(episode: Episode, diff: DiffView) -> StageVerdict:
             verdict.findings.append(
                 Finding("final_turn_truncated", f"finish_reason={last.finish_reason}", assistant[-1])
             )
+    for index, event in enumerate(episode.events):
+        if event.kind == "assistant" and find_fabricated_observation(event.content or "") is not None:
+            answer = episode.events[index + 1] if index + 1 < len(episode.events) else None
+            finding = Finding("fabricated_observation", "the turn writes its own tool result", index)
+            caught = answer is not None and answer.kind == "refusal"
+            (verdict.notes if caught else verdict.findings).append(finding)
     tool_calling_log = bool(episode.tools)
     for record in call_records(episode):
         for finding in _call_findings(record, tool_calling_log):

@@ -87,6 +87,8 @@ def _runtime_evidence(episode: Episode, records: list[CallRecord], dynamic: dict
         evidence.append("oracle run timed out")
     if dynamic.get("inconsistent"):
         evidence.append(f"oracle runs disagreed: {dynamic.get('run_outcomes')}")
+    if dynamic.get("fixture_oracle_flaky"):
+        evidence.append("the fixture's oracle disagrees with itself (calibration or other episodes)")
     if episode.outcome.terminal_status in ("timeout", "error"):
         evidence.append(f"runtime ended the episode: {episode.outcome.terminal_status}")
     last = next((e for e in reversed(episode.events) if e.kind == "assistant"), None)
