@@ -25,11 +25,14 @@ fixture's split, and derived records inherit their root parent's split.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.curation.dedup import normalize_action
+from trajectory_platform.traces.record import ToolCall
 
 TRAIN, VALIDATION, TEST, EXCLUDED = "train", "validation", "test", "excluded"
 SPLITS = (TRAIN, VALIDATION, TEST)
@@ -456,6 +459,25 @@ def library_inputs(fixtures: Iterable) -> tuple[list[FamilyLinks], list[FixtureI
                 domain=getattr(fixture, "domain", None),
                 prompt=getattr(fixture, "prompt", None),
                 reference_diff=getattr(fixture, "reference_diff", None),
+                reference_actions=_reference_actions(fixture),
             )
         )
     return [links[f] for f in sorted(links)], infos
+
+
+def _reference_actions(fixture) -> tuple[str, ...]:
+    """The expert plan rendered in the fixture's own tool family and normalized like any trajectory's
+    actions, so the decontamination action axis has a reference even before anyone rolls it out."""
+    plan, manifest = getattr(fixture, "plan", None), getattr(fixture, "manifest", None)
+    if not plan or manifest is None:
+        return ()
+    actions = []
+    for step in plan:
+        if step.op == "answer":
+            continue
+        try:
+            name, arguments = manifest.render(step.op, step.roles())
+        except (KeyError, StopIteration):
+            return ()
+        actions.append(normalize_action(ToolCall(id=None, name=name, arguments=json.dumps(arguments))))
+    return tuple(actions)
