@@ -188,3 +188,16 @@ def test_credential_names_are_whole_name_segments():
     assert redact_text(text, SALT)[1] == []
     found = redact_text("MYSQL_DATABASE_PASSWORD=Xy7-q; oauth_signature=Zq8Rt2LmW9sKp4Vb", SALT)[1]
     assert {f.value for f in found} == {"Xy7-q", "Zq8Rt2LmW9sKp4Vb"}
+
+
+def test_gym_credentials_files_are_fully_redacted():
+    """The gym plants realistic credentials files (AWS, GitHub, Stripe, internal host, private IP, e-mail)."""
+    from trajectory_platform.gym.fixtures import build_library
+
+    planted = [f for f in build_library(0) if f.secret_files]
+    assert planted
+    for fixture in planted:
+        text = fixture.s0_files[fixture.secret_files[0]]
+        out, _ = redact_text(text, SALT, shell=False)
+        leaked = [secret for secret in fixture.secrets if secret in out]
+        assert not leaked, (fixture.fixture_id, leaked)
