@@ -201,3 +201,19 @@ def test_gym_credentials_files_are_fully_redacted():
         out, _ = redact_text(text, SALT, shell=False)
         leaked = [secret for secret in fixture.secrets if secret in out]
         assert not leaked, (fixture.fixture_id, leaked)
+
+
+def test_detect_secrets_second_opinion_is_widened_to_the_whole_token():
+    """Opt-in detect-secrets plugins: its truncated report of a long ghs_ token becomes the full span."""
+    from detect_secrets.plugins.github_token import GitHubTokenDetector
+
+    from trajectory_platform.curation.redact.detectors import find_with_detect_secrets
+
+    token = "ghs_" + "A1b2C3d4E5" * 5
+    line = f"use {token} now"
+    reported = {s.secret_value for s in GitHubTokenDetector().analyze_line(filename="t", line=line)}
+    assert reported and all(len(value) < len(token) for value in reported)  # the library truncates
+    found = list(find_with_detect_secrets(f"x = 1\n{line}"))
+    assert {f.value for f in found} == {token} and found[0].start == len("x = 1\n") + 4
+    out, _ = redact_text(line, SALT, RedactionConfig(detect_secrets_plugins=True))
+    assert "A1b2C3d4E5" not in out

@@ -194,4 +194,3 @@ def _audit_row(episode: Episode, tier: str, reason: str) -> dict[str, Any]:
         "action": "block",
         "reason": reason,
     }
-

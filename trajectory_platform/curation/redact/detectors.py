@@ -381,11 +381,56 @@ def _random_token(token: str, text: str, start: int) -> bool:
     return looks_random(bare)
 
 
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+/=")
+_DS_SKIPPED = {"IPPublicDetector", "PrivateKeyDetector"}  # public IPs are not secrets; PEM bodies are ours
+
+
+@lru_cache(maxsize=1)
+def _detect_secrets_plugins() -> tuple:
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+    from detect_secrets.plugins.base import RegexBasedDetector
+
+    classes = get_mapping_from_secret_type_to_class().values()
+    return tuple(
+        cls()
+        for cls in sorted(classes, key=lambda c: c.__name__)
+        if issubclass(cls, RegexBasedDetector) and cls.__name__ not in _DS_SKIPPED
+    )
+
+
+def find_with_detect_secrets(text: str) -> Iterator[Finding]:
+    """detect-secrets' vendor regex plugins, turned into spans.
+
+    Its reports carry no offsets and some values are truncated (``ghs_`` tokens, JWTs without
+    their signature), so each reported value is located in its line and widened to the whole
+    token around it; the keyword and entropy plugins are not used (they flag ordinary words, and
+    the ``_id`` filter would hide every secret on a ``tool_call_id`` line).
+    """
+    offset = 0
+    for line in text.split("\n"):
+        for plugin in _detect_secrets_plugins():
+            for secret in plugin.analyze_line(filename="trace", line=line, line_number=0):
+                value = secret.secret_value or ""
+                start = line.find(value) if value else -1
+                while start != -1:
+                    lo, hi = start, start + len(value)
+                    while lo and line[lo - 1] in _TOKEN_CHARS:
+                        lo -= 1
+                    while hi < len(line) and line[hi] in _TOKEN_CHARS:
+                        hi += 1
+                    token = line[lo:hi].rstrip(".")
+                    yield Finding("SECRET", offset + lo, offset + lo + len(token), token, "detect-secrets")
+                    start = line.find(value, hi)
+        offset += len(line) + 1
+
+
 def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
     """All pass-1 findings in ``text`` (overlaps are resolved later, in pass 3)."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
     if config.entropy:
         found.extend(find_high_entropy(text, config))
+    if config.detect_secrets_plugins:
+        found.extend(find_with_detect_secrets(text))
     return drop_inside_pseudonyms(text, found)
 
 

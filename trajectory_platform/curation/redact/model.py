@@ -34,6 +34,8 @@ class Finding:
 class RedactionConfig:
     """Knobs of the three passes. The defaults are the production settings.
 
+    ``detect_secrets_plugins`` adds detect-secrets' vendor regex plugins as a second opinion
+    (off by default: it halves throughput and adds few formats the first pass lacks).
     ``person_names`` is an optional offline NER hook ``text -> [(start, end), ...]``: no model is
     bundled, so person names are only redacted when one is configured (see
     :func:`trajectory_platform.curation.redact.pii.load_ner_detector`).
@@ -43,5 +45,6 @@ class RedactionConfig:
     entropy: bool = True
     pii: bool = True
     min_entropy_length: int = 20
+    detect_secrets_plugins: bool = False
     generic_home_users: frozenset[str] = GENERIC_HOME_USERS
     person_names: Callable[[str], list[tuple[int, int]]] | None = field(default=None, repr=False)
