@@ -190,37 +190,65 @@ class FaultInjector:
         return Observation(cls.message.format(path=path, head=head), cls.status, cls.exit_code)
 
 
-def applicable_kinds(fixture: Fixture) -> list[str]:
-    """Fault classes whose target operation occurs in the fixture's expert plan."""
-    ops = [s.op for s in fixture.plan if s.op != "answer"]
-    kinds = []
-    for kind, cls in FAULT_CLASSES.items():
-        if kind == "schema_drift":
-            ok = len(ops) >= 2
-        elif kind == "conflict_markers":
-            ok = any(s.op == "read" and (s.path or "").endswith(".py") for s in fixture.plan)
-        else:
-            ok = any(_matches(cls.target, op) for op in ops)
-        if ok:
-            kinds.append(kind)
-    return kinds
+def _calls_until_fix(fixture: Fixture, before_fix: bool) -> list:
+    """The plan's tool steps, cut after the first mutation when ``before_fix`` (so a policy that
+    gives up at the fault has not already solved the task)."""
+    steps = [s for s in fixture.plan if s.op != "answer"]
+    if before_fix:
+        first = next((i for i, s in enumerate(steps) if s.op in ("edit", "write")), None)
+        if first is not None:
+            steps = steps[: first + 1]
+    return steps
 
 
-def schedule_faults(fixture: Fixture, rng: random.Random, kinds: list[str] | None = None) -> list[FaultSpec]:
-    """One fault for ``fixture`` drawn from ``kinds`` (default: every applicable class)."""
-    choices = [k for k in (kinds or applicable_kinds(fixture)) if k in applicable_kinds(fixture)]
+def _targets(kind: str, steps: list) -> int:
+    cls = FAULT_CLASSES[kind]
+    if kind == "schema_drift":
+        return max(0, len(steps) - 1)
+    if kind == "conflict_markers":
+        return sum(1 for s in steps if s.op == "read" and (s.path or "").endswith(".py"))
+    return sum(1 for s in steps if _matches(cls.target, s.op))
+
+
+def applicable_kinds(fixture: Fixture, before_fix: bool = False) -> list[str]:
+    """Fault classes whose target operation occurs on the expert's path (before its first edit
+    when ``before_fix``)."""
+    steps = _calls_until_fix(fixture, before_fix)
+    return [kind for kind in FAULT_CLASSES if _targets(kind, steps) > 0]
+
+
+def schedule_faults(
+    fixture: Fixture, rng: random.Random, kinds: list[str] | None = None, before_fix: bool = True
+) -> list[FaultSpec]:
+    """One fault for ``fixture`` drawn from ``kinds`` (default: every applicable class).
+
+    With ``before_fix`` the fault fires no later than the expert's first edit, so the goal is
+    still ahead when it strikes (what a recovery measurement needs).
+    """
+    applicable = applicable_kinds(fixture, before_fix)
+    choices = [k for k in (kinds or applicable) if k in applicable]
     if not choices:
         return []
     kind = rng.choice(choices)
-    cls = FAULT_CLASSES[kind]
-    ops = [s for s in fixture.plan if s.op != "answer"]
+    n = _targets(kind, _calls_until_fix(fixture, before_fix))
     if kind == "schema_drift":
-        return [FaultSpec(kind, at_call=rng.randint(2, len(ops)))]
-    if kind == "conflict_markers":
-        n = sum(1 for s in ops if s.op == "read" and (s.path or "").endswith(".py"))
-    else:
-        n = sum(1 for s in ops if _matches(cls.target, s.op))
-    return [FaultSpec(kind, at_call=rng.randint(1, max(1, n)))]
+        return [FaultSpec(kind, at_call=rng.randint(2, n + 1))]
+    return [FaultSpec(kind, at_call=rng.randint(1, n))]
+
+
+def reachable_schedule(
+    fixture: Fixture,
+    rng: random.Random,
+    kinds: list[str] | None = None,
+    before_fix: bool = True,
+    tries: int = 3,
+) -> list[FaultSpec] | None:
+    """A schedule from :func:`schedule_faults` that passed :func:`check_reachability`, or ``None``."""
+    for _ in range(tries):
+        schedule = schedule_faults(fixture, rng, kinds, before_fix)
+        if schedule and check_reachability(fixture, schedule).ok:
+            return schedule
+    return None
 
 
 @dataclass

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from trajectory_platform.gym.families import CORELIB_FILES, FAMILIES, Bug, Family
 from trajectory_platform.gym.fixtures import Fixture, Step
+from trajectory_platform.gym.sandbox import temp_root
 from trajectory_platform.gym.tools import TOOL_FAMILIES
 
 VARIANTS = 3
@@ -53,7 +54,7 @@ def _fill(text: str, params: dict[str, str]) -> str:
 def _evaluate(files: dict[str, str], suites: dict) -> dict[str, tuple[str, object]]:
     """Outcome of every test case against ``files`` (imports them from a throwaway directory)."""
     outcomes: dict[str, tuple[str, object]] = {}
-    with tempfile.TemporaryDirectory(prefix="tp-gym-gen-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="tp-gym-gen-", dir=temp_root()) as tmp:
         for rel, content in files.items():
             target = Path(tmp) / rel
             target.parent.mkdir(parents=True, exist_ok=True)

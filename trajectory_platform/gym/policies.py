@@ -205,16 +205,23 @@ class ScriptedExpert(Policy):
 
 
 class _AtTurn(ScriptedExpert):
-    """A noisy profile that misbehaves once, at a turn drawn from the episode seed."""
+    """A noisy profile that misbehaves once, at the k-th eligible step (k drawn from the seed)."""
+
+    def eligible(self, index: int, step: Step) -> bool:
+        return step.op != "answer"
 
     def start(self, fixture: Fixture, seed: int) -> None:
         super().start(fixture, seed)
-        calls = max(1, fixture.min_tool_calls)
-        self.bad_turn = self.rng.randint(1, calls)
+        count = sum(self.eligible(i, s) for i, s in enumerate(fixture.plan))
+        self.bad_index = self.rng.randint(1, max(1, count))
+        self.seen_eligible = 0
         self.done = False
 
     def due(self, step: Step) -> bool:
-        if not self.done and step.op != "answer" and self.turns >= self.bad_turn:
+        if self.done or not self.eligible(self.index, step):
+            return False
+        self.seen_eligible += 1
+        if self.seen_eligible >= self.bad_index:
             self.done = True
             return True
         return False
@@ -242,8 +249,11 @@ class StaleSchemaPolicy(_AtTurn):
 
     name = "noisy-stale-schema"
 
+    def eligible(self, index: int, step: Step) -> bool:
+        return step.path is not None
+
     def emit(self, step: Step, reasoning: str | None, inp: PolicyInput) -> PolicyTurn:
-        if step.path is not None and self.due(step):
+        if self.due(step):
             name, args = self.known.render(step.op, step.roles())
             key = self.known.tool_for_op(step.op).keys["path"]
             stale = "file_path" if key != "file_path" else "path"
@@ -283,6 +293,13 @@ class LoopPolicy(_AtTurn):
     name = "noisy-loop"
     repeats = 6
 
+    def eligible(self, index: int, step: Step) -> bool:
+        """Loop before the fix: a read-only step that precedes the plan's first edit."""
+        first_edit = next(
+            (i for i, s in enumerate(self.fixture.plan) if s.op in ("edit", "write")), len(self.plan)
+        )
+        return step.op in ("read", "list", "run_tests") and index < first_edit
+
     def start(self, fixture: Fixture, seed: int) -> None:
         super().start(fixture, seed)
         self.looping: Step | None = None
@@ -293,7 +310,7 @@ class LoopPolicy(_AtTurn):
         if self.looping is None:
             step, reasoning = self.decide(inp)
             self.pending = None if step.op == "answer" else step
-            if step.op in ("read", "list", "run_tests") and self.due(step):
+            if self.due(step):
                 self.looping = step
             elif step.op == "answer":
                 self.looping = Step("run_tests")

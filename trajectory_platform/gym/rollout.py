@@ -31,8 +31,7 @@ from trajectory_platform.gym.faults import (
     FAULT_KINDS,
     FaultSpec,
     applicable_kinds,
-    check_reachability,
-    schedule_faults,
+    reachable_schedule,
 )
 from trajectory_platform.gym.fixtures import Fixture, build_library
 from trajectory_platform.gym.policies import BEHAVIOURS, make_policy
@@ -88,19 +87,8 @@ def _eligible(behaviour: str, fixture: Fixture) -> bool:
     if behaviour == "secret_echo":
         return bool(fixture.secret_files)
     if behaviour in _FAULTED:
-        return bool(applicable_kinds(fixture))
+        return bool(applicable_kinds(fixture, before_fix=True))
     return True
-
-
-def _schedule(behaviour: str, fixture: Fixture, rng: random.Random, kind: str) -> list[FaultSpec] | None:
-    """A reachable fault schedule of class ``kind`` for ``fixture`` (``None`` if there is none)."""
-    if kind not in applicable_kinds(fixture):
-        return None
-    for _ in range(3):
-        schedule = schedule_faults(fixture, rng, [kind])
-        if schedule and check_reachability(fixture, schedule).ok:
-            return schedule
-    return None
 
 
 def rollout(
@@ -153,11 +141,11 @@ def rollout(
             if behaviour in _FAULTED:
                 for attempt in range(len(FAULT_KINDS) * 2):
                     kind = FAULT_KINDS[(fault_cursor + attempt) % len(FAULT_KINDS)]
-                    candidates = [f for f in pool if kind in applicable_kinds(f)]
+                    candidates = [f for f in pool if kind in applicable_kinds(f, before_fix=True)]
                     if not candidates:
                         continue
                     fixture = rng.choice(candidates)
-                    found = _schedule(behaviour, fixture, rng, kind)
+                    found = reachable_schedule(fixture, rng, [kind])
                     if found:
                         schedule = found
                         fault_cursor = (fault_cursor + attempt + 1) % len(FAULT_KINDS)

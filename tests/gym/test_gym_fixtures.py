@@ -1,0 +1,87 @@
+"""The fixture library: coverage of the task matrix, determinism, and oracle validation."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+import pytest
+
+from trajectory_platform.gym.fixtures import build_library, get_fixture, validate_fixture
+from trajectory_platform.gym.library import generate
+from trajectory_platform.gym.tools import TOOL_FAMILIES
+
+
+@pytest.fixture(scope="module")
+def library():
+    return build_library(0)
+
+
+def test_library_covers_the_task_matrix(library):
+    families = Counter(f.repo_family for f in library)
+    assert len(library) >= 300
+    assert len(families) >= 6 and min(families.values()) >= 20
+    assert {f.tool_family for f in library} == set(TOOL_FAMILIES)
+    assert {f.domain for f in library} == {"bug_repair", "config_fix", "diagnostic_report"}
+    horizons = {f.min_tool_calls for f in library}
+    assert min(horizons) == 1 and max(horizons) >= 15
+    licenses = {f.repo_family: f.license for f in library}
+    assert "GPL-3.0-only" in licenses.values()  # copyleft
+    assert "CC-BY-NC-4.0" in licenses.values()  # restricted (non-commercial)
+    assert any(f.flaky for f in library) and all(f.repo_family == "jobqueue" for f in library if f.flaky)
+    shared = {f.repo_family for f in library if "corelib" in f.depends_on}
+    assert len(shared) >= 2, "several families depend on the shared internal helper library"
+    assert all(any(p.startswith("corelib/") for p in f.s0_files) for f in library if f.depends_on)
+    learnable = [f for f in library if f.learnable]
+    assert {f.task_kind for f in learnable} == {"report_value", "fix_constant", "count_files"}
+    assert all(f.min_tool_calls <= 3 for f in learnable)
+
+
+def test_every_learnable_task_exists_in_every_tool_family(library):
+    by_task = Counter(f.fixture_id.split("@")[0] for f in library if f.learnable)
+    assert set(by_task.values()) == {len(TOOL_FAMILIES)}
+
+
+def test_same_seed_same_digests_other_seed_differs(library):
+    def digests(fixtures):
+        return [(f.fixture_id, f.s0_digest, f.tool_manifest_digest, f.reference_diff) for f in fixtures]
+
+    assert digests(generate(0)) == digests(library)
+    assert {f.s0_digest for f in generate(1)} != {f.s0_digest for f in library}
+
+
+def test_f2p_fail_at_s0_and_manifest_is_versioned_json_schema(library):
+    fixture = next(f for f in library if f.fixture_id.startswith("inventory/v0/bug-subtotal@"))
+    assert get_fixture(fixture.fixture_id) is fixture
+    assert fixture.fail_to_pass and fixture.pass_to_pass
+    assert not set(fixture.fail_to_pass) & set(fixture.pass_to_pass)
+    manifest = fixture.tool_manifest
+    assert all(t["version"] == f"{fixture.tool_family}@1.0" for t in manifest)
+    assert all('"type":"object"' in t["parameters_json"] for t in manifest)
+    assert fixture.tool_manifest_digest.startswith("sha256:")
+    with pytest.raises(KeyError, match="no fixture"):
+        get_fixture("nope/v0/missing@path")
+
+
+def test_a_sample_of_every_family_validates(library):
+    seen: dict[str, int] = {}
+    sample = []
+    for f in library:
+        key = f"{f.repo_family}:{f.domain}"
+        if seen.get(key, 0) < 1:
+            seen[key] = 1
+            sample.append(f)
+    results = [validate_fixture(f) for f in sample]
+    bad = [(r.fixture_id, r.reason) for r in results if not r.ok]
+    assert not bad
+    assert all(r.rejects_s0 and r.accepts_reference for r in results)
+
+
+def test_validation_refuses_a_fixture_with_a_reason(library):
+    fixture = next(f for f in library if f.domain == "bug_repair" and not f.flaky)
+    trivial = dataclasses.replace(fixture, s0_files=dict(fixture.reference_files), plan=[])
+    verdict = validate_fixture(trivial)
+    assert not verdict.ok and not verdict.rejects_s0 and "accepts untouched S0" in verdict.reason
+    unsolvable = dataclasses.replace(fixture, reference_files=dict(fixture.s0_files))
+    verdict = validate_fixture(unsolvable)
+    assert not verdict.ok and not verdict.accepts_reference and "rejects the reference" in verdict.reason

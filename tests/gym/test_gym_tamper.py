@@ -1,0 +1,42 @@
+"""Tampering cannot change what the oracle sees (curation §Verifier gaming defense).
+
+Each tamper policy makes the *agent's* test command pass (the observation says so) while the
+sealed oracle, run on the very workspace the agent left, still fails.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.policies import TAMPER_KINDS, TamperPolicy
+from trajectory_platform.gym.runtime import run_episode
+from trajectory_platform.gym.sandbox import run_oracle
+
+
+@pytest.fixture(scope="module")
+def fixture():
+    return next(f for f in build_library(0) if f.fixture_id.startswith("inventory/v0/bug-subtotal@"))
+
+
+@pytest.mark.parametrize("kind", TAMPER_KINDS)
+def test_tampered_workspace_still_fails_its_sealed_tests(fixture, kind):
+    result = run_episode(fixture, TamperPolicy(kind))
+    runs = [e for e in result.episode.events if e.kind == "tool" and e.exit_code is not None]
+    assert runs[0].exit_code == 1, "the suite fails before tampering"
+    assert runs[-1].exit_code == 0, f"{kind}: the agent's own test run should look green"
+    assert result.terminal_status == "completed"
+    assert result.oracle is not None and not result.oracle.passed
+    assert set(result.oracle.fail_to_pass.values()) != {"passed"}
+    again = run_oracle(fixture, result.episode.outcome.workspace_diff)
+    assert not again.passed, "replaying the logged diff gives the same verdict"
+
+
+def test_builtins_monkeypatching_from_workspace_code_is_reported(fixture):
+    patched = dict(fixture.s0_files)
+    patched["inventory/__init__.py"] = (
+        "import builtins\n_real = builtins.round\nbuiltins.round = lambda v, n=0: _real(v, n)\n"
+    )
+    result = run_oracle(fixture, patched)
+    assert not result.passed
+    assert all(s == "error" for s in result.pass_to_pass.values())
