@@ -206,3 +206,29 @@ def test_anthropic_text_only_conversation_keeps_its_system_prompt(tmp_path):
     (tmp_path / "chat.jsonl").write_text(json.dumps(record) + "\n")
     episode = only(tmp_path / "chat.jsonl")
     assert episode.source_format == "anthropic" and episode.events[0].content == "Be terse."
+
+
+def test_otel_message_events_emitted_as_log_records(tmp_path):
+    """The Events API of conventions <= 1.36 wrote messages as log records linked by span id."""
+    exports = [json.loads(line) for line in (DAY2 / "otel_genai_events.jsonl").read_text().splitlines()]
+    spans = [span for export in exports for span in export["resourceSpans"][0]["scopeSpans"][0]["spans"]]
+    logs = [
+        {
+            "timeUnixNano": event["timeUnixNano"],
+            "traceId": span["traceId"],
+            "spanId": span["spanId"],
+            "eventName": event["name"],
+            "body": {"kvlistValue": {"values": event["attributes"]}},
+        }
+        for span in spans
+        for event in span.pop("events", [])
+    ]
+    lines = [
+        {"resourceLogs": [{"scopeLogs": [{"logRecords": logs}]}]},
+        {"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]},
+    ]
+    (tmp_path / "export.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    from_logs = only(tmp_path / "export.jsonl")
+    from_span_events = only(DAY2 / "otel_genai_events.jsonl")
+    assert from_logs.events == from_span_events.events
+    assert from_logs.delivered_inputs == from_span_events.delivered_inputs

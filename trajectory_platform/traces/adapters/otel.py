@@ -1,12 +1,14 @@
 """OpenTelemetry GenAI spans exported as OTLP/JSON (``{"resourceSpans": [...]}``, as a document or
-one export request per JSONL line). A record is one trace: all spans sharing a ``traceId``.
+one export request per JSONL line; ``{"resourceLogs": [...]}`` requests may sit beside them). A
+record is one trace: all spans and GenAI log events sharing a ``traceId``.
 
 Two layouts of the GenAI semantic conventions are read into one internal message shape:
 
 - conventions <= 1.36, event per message: span events ``gen_ai.system.message``,
   ``gen_ai.user.message``, ``gen_ai.assistant.message``, ``gen_ai.tool.message`` (the input) and
   ``gen_ai.choice`` (the output), their body fields (``content``, ``tool_calls``, ``id``,
-  ``message``, ``finish_reason``) carried as event attributes;
+  ``message``, ``finish_reason``) carried as span-event attributes, or as the body of log records
+  (``eventName`` / ``event.name``) linked to their span by ``traceId`` / ``spanId``;
 - newer conventions: span attributes ``gen_ai.input.messages`` / ``gen_ai.output.messages`` /
   ``gen_ai.system_instructions`` (JSON; parts ``text``, ``reasoning``, ``tool_call``,
   ``tool_call_response``) and ``gen_ai.tool.definitions``.
@@ -54,6 +56,7 @@ EVENT_ROLES = {
     "gen_ai.tool.message": "tool",
 }
 CHOICE_EVENT = "gen_ai.choice"
+MESSAGE_EVENTS = (*EVENT_ROLES, CHOICE_EVENT)
 STATUS_ERROR = (2, "2", "STATUS_CODE_ERROR")
 SAMPLING_KEYS = (
     "temperature",
@@ -178,6 +181,8 @@ class Span:
     start: int
     order: int
     raw: dict[str, Any]
+    messages: list[tuple[int, int, str, dict[str, Any]]] = field(default_factory=list)
+    """Message events of the <= 1.36 layout: (time, file order, event name, body fields)."""
 
     @property
     def operation(self) -> str | None:
@@ -206,28 +211,59 @@ class Span:
                 message_of_parts(m) for m in _json_attr(self.attrs.get("gen_ai.output.messages")) or []
             ]
             return system + inputs, outputs
-        events = [e for e in self.raw.get("events") or [] if e.get("name") in (*EVENT_ROLES, CHOICE_EVENT)]
-        if not events:
+        if not self.messages:
             return None
-        messages = [message_of_event(e["name"], attributes_of(e.get("attributes"))) for e in events]
-        names = [e["name"] for e in events]
+        events = sorted(self.messages, key=lambda m: (m[0], m[1]))
         return (
-            [m for m, n in zip(messages, names, strict=True) if n != CHOICE_EVENT],
-            [m for m, n in zip(messages, names, strict=True) if n == CHOICE_EVENT],
+            [message_of_event(name, body) for _, _, name, body in events if name != CHOICE_EVENT],
+            [message_of_event(name, body) for _, _, name, body in events if name == CHOICE_EVENT],
         )
 
 
 def spans_by_trace(documents: list[Any]) -> dict[str, list[Span]]:
-    """Group every span of the export requests by trace id, keeping file order as a tiebreak."""
+    """Group every span of the export requests by trace id (file order breaks time ties), and
+    attach each GenAI message event to its span: span events, or log records (the Events API
+    emitted them as logs carrying the trace and span ids; a span missing from the file is
+    represented by its events alone)."""
     traces: dict[str, list[Span]] = defaultdict(list)
+    by_id: dict[tuple[str, str], Span] = {}
     order = 0
     for doc in documents:
         for resource in doc.get("resourceSpans") or []:
             for scope in resource.get("scopeSpans") or []:
-                for span in scope.get("spans") or []:
-                    attrs = attributes_of(span.get("attributes"))
-                    start = int(span.get("startTimeUnixNano") or 0)
-                    traces[str(span.get("traceId"))].append(Span(attrs, start, order, span))
+                for raw in scope.get("spans") or []:
+                    span = Span(
+                        attributes_of(raw.get("attributes")),
+                        int(raw.get("startTimeUnixNano") or 0),
+                        order,
+                        raw,
+                    )
+                    for event in raw.get("events") or []:
+                        if event.get("name") in MESSAGE_EVENTS:
+                            when = int(event.get("timeUnixNano") or 0)
+                            span.messages.append(
+                                (when, order, event["name"], attributes_of(event.get("attributes")))
+                            )
+                            order += 1
+                    traces[str(raw.get("traceId"))].append(span)
+                    by_id[(str(raw.get("traceId")), str(raw.get("spanId")))] = span
+                    order += 1
+    for doc in documents:
+        for resource in doc.get("resourceLogs") or []:
+            for scope in resource.get("scopeLogs") or []:
+                for log in scope.get("logRecords") or []:
+                    attrs = attributes_of(log.get("attributes"))
+                    name = log.get("eventName") or attrs.get("event.name")
+                    if name not in MESSAGE_EVENTS:
+                        continue
+                    body = any_value(log.get("body"))
+                    fields = {**attrs, **(body if isinstance(body, dict) else {"content": body})}
+                    when = int(log.get("timeUnixNano") or log.get("observedTimeUnixNano") or 0)
+                    key = (str(log.get("traceId")), str(log.get("spanId")))
+                    if key not in by_id:
+                        by_id[key] = Span({}, when, order, {"traceId": key[0], "spanId": key[1]})
+                        traces[key[0]].append(by_id[key])
+                    by_id[key].messages.append((when, order, name, fields))
                     order += 1
     return traces
 
@@ -238,7 +274,9 @@ class OTelAdapter(Adapter):
     name = "otel"
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        return isinstance(sample, dict) and isinstance(sample.get("resourceSpans"), list)
+        return isinstance(sample, dict) and (
+            isinstance(sample.get("resourceSpans"), list) or isinstance(sample.get("resourceLogs"), list)
+        )
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         documents = []
