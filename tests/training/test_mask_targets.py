@@ -220,3 +220,34 @@ def test_cli_writes_jsonl_and_manifest(tmp_path, tok):
     manifest = json.loads(Path(f"{out}.manifest.json").read_text())
     assert Path(manifest["tokenizer_path"]) == Path(tok.name_or_path).resolve()
     assert manifest["counts"]["examples_out"] == 1 and manifest["rationale_mode"] == "context"
+
+
+def test_pruned_manifests_give_per_invocation_examples_and_an_expansion_factor(tok):
+    from trajectory_platform.traces.record import DeliveredInput
+    from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset
+
+    events = [Event("user", "Sum the files.")]
+    for k in range(3):
+        call = ToolCall(f"c{k}", "read_file", f'{{"file_path":"f{k}"}}')
+        events += [Event("assistant", "", tool_calls=[call]),
+                   Event("tool", f"{k + 1}0 lines", tool_call_id=f"c{k}", status="ok")]
+    events.append(Event("assistant", "60"))
+    episode = _episode(events)
+    # The runtime pruned every observation but the latest one from each call's input.
+    def kept(response: int) -> list[int]:
+        return [j for j in range(response) if events[j].kind != "tool" or j == response - 1]
+
+    episode.delivered_inputs = [DeliveredInput(call, r, kept(r)) for call, r in enumerate((1, 3, 5, 7))]
+    dataset = build_masked_dataset([EpisodeInput(episode)], tok)
+    examples = dataset.result.examples
+    # Call 3 still saw an append-only history, so it shares call 1's example; 5 and 7 saw pruned ones.
+    assert [e.invocations for e in examples] == [[1, 3], [5], [7]]
+    assert all(e.n_targets > 0 for e in examples) and dataset.per_invocation_episodes == 1
+    assert "10 lines" not in tok.decode(examples[2].input_ids)  # pruned before call 5
+    assert dataset.expansion_factor == pytest.approx(
+        sum(e.n_tokens for e in examples) / dataset.transcript_tokens) and dataset.expansion_factor > 1.3
+    # A call whose compacted input is shown nowhere is dropped with a reason, not guessed.
+    episode.delivered_inputs[2] = DeliveredInput(2, 5, None, None, compacted=True)
+    dataset = build_masked_dataset([EpisodeInput(episode)], tok)
+    assert dataset.drop_reasons() == {"compacted_prefix_unknown": 1}
+    assert [e.invocations for e in dataset.result.examples] == [[1, 3], [7]]

@@ -22,7 +22,9 @@ Verification, per example (a failure drops the example with a counted reason):
 - ``decode_check``: a span does not decode to its rendered characters, or lost its content;
 - ``terminator``: a complete selected turn does not end with exactly one eos token;
 - ``no_target``: N_active = 0 after masking;
-- ``over_max_length``: longer than the declared maximum (never truncated silently).
+- ``over_max_length``: longer than the declared maximum (never truncated silently);
+- ``compacted_prefix_unknown``: the call's manifest says its input was compacted but neither the
+  manifest nor the event log shows what it saw.
 """
 
 from __future__ import annotations
@@ -154,6 +156,8 @@ def _check_span(text: str, ids: list[int], offsets: list[tuple[int, int]], start
 def mask_plan(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: MaskConfig,
               token_ids: TokenIds | None = None) -> MaskedExample:
     """Render, tokenize, locate spans, verify and mask one example; raises :class:`Misaligned`."""
+    if plan.problem is not None:
+        raise Misaligned(plan.problem, f"calls {plan.invocations}")
     token_ids = token_ids or TokenIds.of(tokenizer)
     text = render(plan, tokenizer)
     encoding = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)

@@ -54,6 +54,8 @@ class ExamplePlan:
     tools: list[dict[str, Any]]
     turns: list[Turn] = field(default_factory=list)
     invocations: list[int] = field(default_factory=list)
+    problem: str | None = None
+    """Why this call's input cannot be reconstructed (the example is dropped with this reason)."""
 
     @property
     def example_id(self) -> str:
@@ -183,13 +185,20 @@ def plan_examples(
         if event.kind != "assistant":
             continue
         manifest = manifests.get(response)
+        if manifest is not None and manifest.compacted and not manifest.messages_json \
+                and manifest.event_indices is None and not replaced:
+            # The call saw a compacted history that neither the manifest nor the log shows.
+            plans.append(ExamplePlan(episode.episode_id, len(plans), tools, invocations=[response],
+                                     problem="compacted_prefix_unknown"))
+            through = None
+            continue
         current = plans[-1] if plans else None
         if current is not None and through is not None and manifest is None and not replaced:
             current.turns.extend(_turn(episode, ("e", j), rationale) for j in range(through + 1, response))
         else:
             keys = _delivered_keys(episode, response, manifest, replaced)
             held = [t.key for t in current.turns] if current is not None else None
-            if held is not None and keys[: len(held)] == held:
+            if held is not None and current.problem is None and keys[: len(held)] == held:
                 current.turns.extend(_turn(episode, k, rationale) for k in keys[len(held):])
             else:
                 current = ExamplePlan(episode.episode_id, len(plans), tools,
