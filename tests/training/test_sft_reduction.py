@@ -9,7 +9,7 @@ import torch
 
 from trajectory_platform.training.loss import IGNORE_INDEX, masked_loss_sums, shifted_target_logprobs
 from trajectory_platform.training.model import TinyLlamaShape, tiny_llama
-from trajectory_platform.training.sft import accumulate_gradients, collate_micro_batches
+from trajectory_platform.training.sft import accumulate_gradients, collate_micro_batches, model_logits
 
 SHAPE = TinyLlamaShape(
     hidden_size=32,
@@ -59,18 +59,7 @@ def test_averaging_local_means_would_differ():
     examples = _examples(8)
     batches = collate_micro_batches(examples, 8, 64)
     with torch.no_grad():
-        sums = [
-            masked_loss_sums(
-                model(
-                    input_ids=b["input_ids"],
-                    attention_mask=b["attention_mask"],
-                    position_ids=b["position_ids"],
-                ).logits,
-                b["labels"],
-                b["position_ids"],
-            )
-            for b in batches
-        ]
+        sums = [masked_loss_sums(model_logits(model, b), b["labels"], b["position_ids"]) for b in batches]
     local_mean = sum((s.target_nll / s.targets).item() for s in sums) / len(sums)
     global_mean = sum(s.target_nll.item() for s in sums) / sum(s.targets.item() for s in sums)
     assert abs(local_mean - global_mean) > 1e-3

@@ -19,6 +19,7 @@ import pyarrow as pa
 import torch
 
 from trajectory_platform.training import train_manifest
+from trajectory_platform.training.attention import VARLEN_ATTENTION
 from trajectory_platform.training.chat_template import template_digest
 from trajectory_platform.training.checkpoint import (
     MANIFEST_NAME,
@@ -186,10 +187,14 @@ def _resolve(request: TrainRequest, loaded: LoadedRows) -> _Context:
     resume_state = load_trainer_state(Path(request.out)) if request.resume else None
     base = load_model(base_path, device=device)
     base_digest = weights_digest(base)
+    # Packed buffers attend per example (varlen); transformers then builds no dense mask at all.
+    base.set_attn_implementation(VARLEN_ATTENTION)
     if resume_state is not None:
         model = load_checkpoint_model(
             Path(request.out), device=device, trainable=True, base=base if request.lora else None
         )
+        if not request.lora:
+            model.set_attn_implementation(VARLEN_ATTENTION)
         _log(f"resuming {request.out} from step {resume_state['step']}")
     else:
         torch.manual_seed(request.seed)
@@ -198,10 +203,9 @@ def _resolve(request: TrainRequest, loaded: LoadedRows) -> _Context:
         request=request,
         loaded=loaded,
         device=device,
-        # CUDA: bf16 autocast over fp32 weights, block-diagonal attention derived from position_ids
-        # (flash-attention varlen when installed); CPU: fp32 with the explicit 4D mask.
+        # CUDA: bf16 autocast over fp32 weights; CPU: fp32. Both: example boundaries from position_ids.
         autocast=torch.bfloat16 if device.type == "cuda" else None,
-        attention="position_ids" if device.type == "cuda" else "4d",
+        attention="position_ids",
         workdir=workdir,
         base_path=base_path,
         base_digest=base_digest,
@@ -417,8 +421,8 @@ def _manifest(
             if request.lora
             else {"kind": "full"},
             "precision": "bf16 autocast, fp32 master weights and moments" if ctx.autocast else "fp32",
-            "attention": f"{ctx.model.config._attn_implementation}, {ctx.attention} block-diagonal packing, "
-            "positions reset per example",
+            "attention": f"{VARLEN_ATTENTION}: one causal sdpa per packed example (segments from reset "
+            "position_ids, positions restart at 0), no cross-example attention",
             "device": str(ctx.device),
             "max_steps": request.max_steps,
             "examples_per_step": request.examples_per_step,

@@ -114,7 +114,7 @@ def collate_micro_batches(
     micro_batches: int,
     capacity: int,
     *,
-    attention: str = "4d",
+    attention: str = "position_ids",
     pad_token_id: int = 0,
 ) -> list[Batch]:
     """Split a step's examples into ``micro_batches`` contiguous groups and pack each group."""
@@ -144,7 +144,7 @@ def evaluate_masked_loss(
     normalization: Normalization,
     capacity: int,
     examples_per_batch: int = 16,
-    attention: str = "4d",
+    attention: str = "position_ids",
     autocast_dtype: torch.dtype | None = None,
 ) -> dict[str, float | int]:
     """Held-out loss with the training masks and normalization, reported with its target count.
@@ -197,7 +197,7 @@ def sft_step_function(
     capacity: int,
     normalization: Normalization,
     seed: int,
-    attention: str = "4d",
+    attention: str = "position_ids",
     autocast_dtype: torch.dtype | None = None,
 ) -> Callable[[int], StepStats]:
     """The per-step work of an SFT run, for :func:`trajectory_platform.training.loop.run_loop`."""
