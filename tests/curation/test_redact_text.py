@@ -217,3 +217,11 @@ def test_detect_secrets_second_opinion_is_widened_to_the_whole_token():
     assert {f.value for f in found} == {token} and found[0].start == len("x = 1\n") + 4
     out, _ = redact_text(line, SALT, RedactionConfig(detect_secrets_plugins=True))
     assert "A1b2C3d4E5" not in out
+
+
+def test_escaped_newline_before_a_decorator_is_not_an_email():
+    """Raw JSON "\\n@unittest.skip" reads like n@unittest.skip: no finding, the record stays as it was."""
+    source = "import unittest\n@unittest.skip('flaky')\ndef test(): pass\n"
+    arguments = json.dumps({"path": "t.py", "text": source})
+    out, findings = redact_text(arguments, SALT)
+    assert findings == [] and out == arguments

@@ -82,11 +82,17 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
                 continue
             found.append(replace(finding, value=decoded, detector=finding.detector + "+json"))
     nested: list[Finding] = []
+    decoded_literals = []
     for match, child in _literals(text, context):
-        nested.extend(scan(json.loads(match.group()), config, child, depth + 1))
-    # A value seen both in the raw JSON and inside its literal is one finding, reported once.
+        decoded = json.loads(match.group())
+        decoded_literals.append(decoded)
+        nested.extend(scan(decoded, config, child, depth + 1))
+    # A value seen both in the raw JSON and inside its literal is one finding, reported once; a raw
+    # match that exists in no decoded literal (it straddles an escape such as "\\n@x.y") is not data.
     seen = {f.value for f in nested}
-    return [f for f in found if f.value not in seen] + nested
+    content = "\x00".join(decoded_literals)
+    raw = [f for f in found if f.value not in seen and (f.value in content or f.value.isdigit())]
+    return raw + nested
 
 
 def _shell_quote_states(text: str, positions: list[int]) -> dict[int, bool]:

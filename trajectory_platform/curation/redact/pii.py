@@ -56,7 +56,8 @@ def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
     lower = text.lower()
     if "@" in text:
         for match in _EMAIL.finditer(text):
-            if _standalone(text, match, ".+-:"):  # not the password of https://user:pw@host
+            # not the password of https://user:pw@host, nor "\\n@decorator" in escaped JSON
+            if _standalone(text, match, ".+-:\\"):
                 yield Finding("EMAIL", match.start(), match.end(), match.group(), "pii:email")
     for match in _PHONE.finditer(text):
         if _standalone(text, match, ".+-"):
