@@ -1,19 +1,13 @@
 """The Dagster UI as a person uses it: start the webserver, read the graph, materialize, stop.
 
-The webserver is started on a free loopback port with default signal handlers (a background
-job inherits an ignored SIGINT, which would make a polite stop impossible) in its own session,
-and stopped by its PID; nothing else is touched. There is no daemon here, so the test instance
-launches runs directly (DefaultRunCoordinator) instead of queueing them for one.
+:func:`running_webserver` starts it on a free loopback port with default signal handlers and
+stops exactly that process by PID. There is no daemon here, so the test instance launches runs
+directly (DefaultRunCoordinator) instead of queueing them for one.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -23,16 +17,9 @@ import duckdb
 import pytest
 
 from trajectory_platform.resources import prepare_dagster_home
+from trajectory_platform.resources.webserver import running_webserver
 
-BIN = Path(sys.executable).parent
-START_TIMEOUT_S = 180
 RUN_TIMEOUT_S = 240
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _graphql(url: str, query: str, variables: dict | None = None) -> dict:
@@ -44,18 +31,6 @@ def _graphql(url: str, query: str, variables: dict | None = None) -> dict:
     return payload["data"]
 
 
-def _stop(process: subprocess.Popen) -> None:
-    """SIGINT by PID (a graceful shutdown that also stops its code server), then escalate."""
-    if process.poll() is not None:
-        return
-    process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)  # its own session: only what we started
-        process.wait(timeout=30)
-
-
 @pytest.fixture
 def webserver(tmp_path: Path, log_writer) -> Iterator[tuple[str, Path]]:
     log_writer("2024-03-01", good=2, bad=1)
@@ -64,42 +39,8 @@ def webserver(tmp_path: Path, log_writer) -> Iterator[tuple[str, Path]]:
     (home / "dagster.yaml").write_text(
         config.replace("class: QueuedRunCoordinator", "class: DefaultRunCoordinator")
     )
-    env = {**os.environ, "DAGSTER_HOME": str(home), "TRAJECTORY_PLATFORM_WORKDIR": str(tmp_path)}
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            str(BIN / "dagster-webserver"),
-            "-h",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "-m",
-            "trajectory_platform.definitions",
-        ],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=open(tmp_path / "webserver.log", "wb"),  # noqa: SIM115 (closed with the process)
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            assert process.poll() is None, (tmp_path / "webserver.log").read_text()[-3000:]
-            try:
-                with urllib.request.urlopen(f"{url}/server_info", timeout=5) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "webserver did not answer in time"
-            time.sleep(1)
+    with running_webserver(home, tmp_path, tmp_path / "webserver.log") as url:
         yield url, tmp_path
-    finally:
-        _stop(process)
-    assert process.returncode is not None
 
 
 GRAPH = """
