@@ -120,7 +120,9 @@ def test_unknown_format_name_is_an_error():
 def test_cli_writes_both_tables_and_a_json_summary(tmp_path, capsys):
     code = main(["ingest", str(MIXED), str(sample_logs_root() / "2026-11-01"), "--out", str(tmp_path)])
     assert code == 0
-    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out.strip().splitlines()[-1])
+    assert f"reject {MIXED}:2: truncated JSON (" in captured.err
     assert (summary["records_in"], summary["normalized"], summary["rejected"]) == (13, 8, 5)
     assert summary["counts_by_format"] == {"anthropic": 1, "native": 2, "openai": 5}
     assert summary["top_reject_reasons"]["truncated JSON"] == 1

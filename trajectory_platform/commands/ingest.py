@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.traces.adapters import FORMAT_NAMES
-from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.ingest import IngestResult, Reject, ingest_paths
 from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS
 
 
@@ -41,6 +42,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+SHOWN_REJECTS = 10
+
+
+def _show_rejects(result: IngestResult) -> None:
+    """Name the first rejects on stderr (all of them are in rejects.parquet)."""
+    for reject in sorted(result.rejects, key=Reject.sort_key)[:SHOWN_REJECTS]:
+        where = f":{reject.source_line}" if reject.source_line else f" {reject.source_path or ''}"
+        print(f"reject {reject.source_file}{where}: {reject.reason} ({reject.detail})", file=sys.stderr)
+    if len(result.rejects) > SHOWN_REJECTS:
+        print(f"... and {len(result.rejects) - SHOWN_REJECTS} more in rejects.parquet", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     """Ingest, write both tables, print the summary; non-zero when nothing could be read."""
     try:
@@ -52,5 +65,6 @@ def run(args: argparse.Namespace) -> int:
     if result.records_in == 0:
         return fail(f"no log records found in {', '.join(map(str, args.paths))}")
     digests = result.write(args.out)
+    _show_rejects(result)
     emit_summary({**result.summary(), "out": str(args.out), "sha256": digests})
     return 0
