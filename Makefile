@@ -25,5 +25,9 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
+# The instance lives in the workdir: copy the project's dagster.yaml there, and point the code
+# location at the same workdir so the UI shows (and writes) the data `make run` produced.
 ui: $(STAMP)
-	DAGSTER_HOME=$(abspath $(WORKDIR))/dagster_home $(VENV)/bin/dagster dev -m trajectory_platform.definitions
+	mkdir -p $(WORKDIR)/dagster_home && cp dagster.yaml $(WORKDIR)/dagster_home/dagster.yaml
+	TRAJECTORY_PLATFORM_WORKDIR=$(abspath $(WORKDIR)) DAGSTER_HOME=$(abspath $(WORKDIR))/dagster_home \
+		$(VENV)/bin/dagster dev -h 127.0.0.1 -p 3000 -m trajectory_platform.definitions
