@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -13,6 +14,7 @@ import pytest
 
 from trajectory_platform.cli import main
 from trajectory_platform.traces.ingest import (
+    Reject,
     discover_log_files,
     ingest_paths,
     partition_date_for,
@@ -140,3 +142,7 @@ def test_cli_forced_format_and_failures(tmp_path, capsys):
     assert main(["ingest", str(tmp_path / "empty"), "--out", str(tmp_path / "y")]) == 2
     assert "no log records found" in capsys.readouterr().err
     assert not (tmp_path / "y").exists()
+
+
+def test_reject_fields_follow_the_schema():
+    assert [f.name for f in dataclasses.fields(Reject)] == REJECT_SCHEMA.names

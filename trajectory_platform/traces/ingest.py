@@ -55,15 +55,15 @@ PROGRESS_MIN_BYTES = 1 << 20
 """Inputs smaller than this finish too fast for a progress bar to help."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Reject:
-    """A record that could not be normalized; fields match :data:`REJECT_SCHEMA`."""
+    """A record that could not be normalized; fields (and their order) match :data:`REJECT_SCHEMA`."""
 
     source_file: str
-    reason: str
     source_line: int | None = None
     source_path: str | None = None
     source_format: str | None = None
+    reason: str
     detail: str | None = None
     excerpt: str | None = None
     partition_date: dt.date | None = None
@@ -76,6 +76,7 @@ class Reject:
         return data
 
     def sort_key(self) -> tuple:
+        """Rejects are stored in file, line, JSON path order."""
         return (self.source_file, self.source_line or 0, self.source_path or "", self.reason)
 
 
