@@ -6,8 +6,6 @@ person exactly which episodes to look at.
 
 from __future__ import annotations
 
-import json
-import re
 from collections import defaultdict
 from typing import Any
 
@@ -19,13 +17,9 @@ from trajectory_platform.curation.redact.corpus import VERIFIER_SUITE_COLUMN, js
 from trajectory_platform.curation.redact.episode import redact_episode
 from trajectory_platform.curation.redact.leak import LeakReport, measure_leak
 from trajectory_platform.curation.redact.model import RedactionConfig
-from trajectory_platform.curation.redact.pseudonym import derive_key
+from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE, derive_key
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
-
-_PSEUDONYM = re.compile(
-    r"<REDACTED_([A-Z_]+):([0-9a-f]{12})>|(?<![A-Za-z0-9_])REDACTED_([A-Z_]+?)_([0-9a-f]{12})\b"
-)
 
 
 def stored_episodes(table: pa.Table) -> list[Episode]:
@@ -54,7 +48,7 @@ def pseudonym_conflicts(table: pa.Table) -> list[dict[str, Any]]:
     kinds: dict[str, set[str]] = defaultdict(set)
     episodes: dict[str, set[str]] = defaultdict(set)
     for episode in stored_episodes(table):
-        for match in _PSEUDONYM.finditer(canonical_json(episode.to_dict())):
+        for match in PSEUDONYM_RE.finditer(canonical_json(episode.to_dict())):
             kind, digest = (
                 (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
             )
@@ -113,8 +107,3 @@ def license_violations(table: pa.Table) -> list[dict[str, Any]]:
         if tier == "restricted" or tier not in ACTIONS or action != expected or not label_ok:
             bad.append({**row, "expected_action": expected})
     return bad
-
-
-def findings_json(rows: list[dict[str, Any]], limit: int = 20) -> str:
-    """A bounded JSON sample of offending rows for check metadata."""
-    return json.dumps(rows[:limit], sort_keys=True)

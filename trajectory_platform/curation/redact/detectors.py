@@ -14,6 +14,7 @@ from detect_secrets.filters.heuristic import is_sequential_string
 
 from trajectory_platform.curation.redact.entropy import DIGEST_HEX_LENGTHS, looks_random
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
 
@@ -180,7 +181,6 @@ _PLACEHOLDER = re.compile(
 _CODE_REF = re.compile(
     r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|^[a-z]+(?:_[a-z]+)+$|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"
 )
-_REDACTED_MARK = re.compile(r"<?REDACTED_[A-Z_]+[:_][0-9a-f]{12}>?")
 
 
 def _unquote(raw: str, offset: int) -> tuple[str, int]:
@@ -222,7 +222,7 @@ def _name_class(name: str) -> str | None:
 
 def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) -> bool:
     """Reject placeholders, code references and ordinary words; keep anything credential-shaped."""
-    if len(value) < 4 or _PLACEHOLDER.match(value) or _REDACTED_MARK.fullmatch(value):
+    if len(value) < 4 or _PLACEHOLDER.match(value) or PSEUDONYM_RE.fullmatch(value):
         return False
     if value.lower() == name_class or "\n" in value or value.count(" ") >= 3 or value != value.strip():
         return False  # prose, not a credential
@@ -329,7 +329,7 @@ def find_known_formats(text: str) -> Iterator[Finding]:
             idx = group or next((g for g in groups if match.group(g) is not None), 0)
             start, end = match.span(idx)
             value = text[start:end].rstrip(".-")
-            if len(value) >= 4 and not _REDACTED_MARK.fullmatch(value):
+            if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
                 yield Finding(kind, start, start + len(value), value, f"format:{kind.lower()}")
 
 
@@ -352,7 +352,7 @@ def find_high_entropy(text: str, config: RedactionConfig) -> Iterator[Finding]:
     """
     for match in _CANDIDATE.finditer(text):
         token = match.group()
-        if len(token) < config.min_entropy_length or _REDACTED_MARK.search(token):
+        if len(token) < config.min_entropy_length or PSEUDONYM_RE.search(token):
             continue
         if (
             "/" in token
@@ -438,5 +438,5 @@ def drop_inside_pseudonyms(text: str, found: list[Finding]) -> list[Finding]:
     """Discard findings inside an existing pseudonym, so redacting redacted text changes nothing."""
     if "REDACTED_" not in text:
         return found
-    marks = [m.span() for m in _REDACTED_MARK.finditer(text)]
+    marks = [m.span() for m in PSEUDONYM_RE.finditer(text)]
     return [f for f in found if not any(start < f.end and f.start < end for start, end in marks)]

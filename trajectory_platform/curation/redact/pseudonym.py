@@ -20,7 +20,10 @@ SALT_ENV = "TRAJECTORY_PLATFORM_SALT"
 DEV_MASTER_KEY = b"trajectory-platform-embedded-dev-key"
 """For the embedded, single-machine default only; production sets ``$TRAJECTORY_PLATFORM_SALT``."""
 
-PSEUDONYM_RE = re.compile(r"<REDACTED_([A-Z_]+):([0-9a-f]{12})>|REDACTED_([A-Z_]+?)_([0-9a-f]{12})")
+PSEUDONYM_RE = re.compile(
+    r"<REDACTED_([A-Z_]+):([0-9a-f]{12})>|(?<![A-Za-z0-9_])REDACTED_([A-Z_]+?)_([0-9a-f]{12})\b"
+)
+"""Both pseudonym forms; groups 1-2 (angle form) or 3-4 (shell-safe form) hold kind and digest."""
 
 # Higher wins when one value is reported under several kinds: the most specific label is kept.
 _KIND_PRIORITY = {"SECRET": 1, "PASSWORD": 2, "TOKEN": 2, "AUTH_HEADER": 3}
