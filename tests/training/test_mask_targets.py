@@ -251,3 +251,44 @@ def test_pruned_manifests_give_per_invocation_examples_and_an_expansion_factor(t
     dataset = build_masked_dataset([EpisodeInput(episode)], tok)
     assert dataset.drop_reasons() == {"compacted_prefix_unknown": 1}
     assert [e.invocations for e in dataset.result.examples] == [[1, 3], [7]]
+
+
+CHATML = (
+    "{%- for message in messages -%}"
+    "{{- '<|im_start|>' + message.role + '\\n' -}}"
+    "{%- if message.role == 'assistant' -%}"
+    "{%- generation -%}"
+    "{{- message.content or '' -}}"
+    "{%- for call in message.tool_calls or [] -%}"
+    "{{- '<tool_call>' + call.function.name + ' ' + call.function.arguments + '</tool_call>' -}}"
+    "{%- endfor -%}"
+    "{{- '<|im_end|>' -}}"
+    "{%- endgeneration -%}"
+    "{{- '\\n' -}}"
+    "{%- else -%}"
+    "{{- (message.content or '') + '<|im_end|>\\n' -}}"
+    "{%- endif -%}"
+    "{%- endfor -%}"
+)
+
+
+def test_a_foreign_chat_template_goes_through_the_same_code(tok, recovery_episode, tmp_path):
+    """Any HF tokenizer whose template marks {% generation %} works: ChatML-style, other terminator."""
+    foreign = load_tokenizer(tok.name_or_path)
+    foreign.add_special_tokens({"eos_token": "<|im_end|>", "additional_special_tokens": ["<|im_start|>"]})
+    foreign.chat_template = CHATML
+    foreign.save_pretrained(tmp_path / "chatml")
+    foreign = load_tokenizer(tmp_path / "chatml")
+    [example] = mask_plans(plan_examples(recovery_episode, select_targets(recovery_episode)), foreign,
+                           MaskConfig()).examples
+    assert target_runs(foreign, example) == [
+        'Checking the schema.<tool_call>show_schema {"tool": "edit_file"}</tool_call><|im_end|>',
+        '<tool_call>edit_file {"path": "src/pool.py", "patch": "release()"}</tool_call><|im_end|>',
+        "Fixed: the pool now releases connections.<|im_end|>",
+    ]
+    assert example.observation_tokens > 0 and label_misalignment(example.input_ids, example.labels) is None
+    # A template without generation markers cannot be mapped: every example is dropped, with the reason.
+    foreign.chat_template = CHATML.replace("{%- generation -%}", "").replace("{%- endgeneration -%}", "")
+    plans = plan_examples(recovery_episode, select_targets(recovery_episode))
+    result = mask_plans(plans, foreign, MaskConfig())
+    assert not result.examples and result.drops == {"generation_blocks": 1}

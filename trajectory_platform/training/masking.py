@@ -29,6 +29,7 @@ Verification, per example (a failure drops the example with a counted reason):
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections import Counter
 from collections.abc import Iterable
@@ -36,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from transformers import PreTrainedTokenizerBase
+from transformers.utils.chat_template_utils import render_jinja_template
 
 from trajectory_platform.training import chat_template as ct
 from trajectory_platform.training.packing import IGNORE_INDEX
@@ -120,22 +122,25 @@ class TokenIds:
     reasoning_close: int
 
     @classmethod
-    def of(cls, tokenizer: PreTrainedTokenizerBase) -> TokenIds:
-        def one(token: str) -> int:
-            ids = tokenizer.convert_tokens_to_ids([token])
-            if not ids or ids[0] is None or ids[0] == tokenizer.unk_token_id:
-                raise ValueError(f"tokenizer {tokenizer.name_or_path} lacks the token {token}")
-            return ids[0]
+    def of(cls, tokenizer: PreTrainedTokenizerBase) -> TokenIds | None:
+        """The platform template's ids, or ``None`` for a tokenizer without its role tokens."""
+        vocab = tokenizer.get_vocab()
+        needed = [*ct.ROLE_TOKENS.values(), ct.REASONING_CLOSE, ct.END_TURN]
+        if any(token not in vocab for token in needed) or tokenizer.eos_token != ct.END_TURN:
+            return None
+        roles = {vocab[token]: role for role, token in ct.ROLE_TOKENS.items()}
+        return cls(roles=roles, eos=tokenizer.eos_token_id, reasoning_close=vocab[ct.REASONING_CLOSE])
 
-        roles = {one(token): role for role, token in ct.ROLE_TOKENS.items()}
-        return cls(roles=roles, eos=tokenizer.eos_token_id, reasoning_close=one(ct.REASONING_CLOSE))
 
-
-def render(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase) -> str:
-    """The example's text, rendered once with the tokenizer's own chat template."""
-    return tokenizer.apply_chat_template(
-        [t.message for t in plan.turns], tools=plan.tools or None, tokenize=False
+def render(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase) -> tuple[str, list[tuple[int, int]]]:
+    """The example's text, rendered once with the tokenizer's own chat template, and the character
+    spans of its ``{% generation %}`` blocks (empty when the template has none)."""
+    template = tokenizer.get_chat_template()
+    rendered, blocks = render_jinja_template(
+        conversations=[[t.message for t in plan.turns]], tools=plan.tools or None, chat_template=template,
+        return_assistant_tokens_mask="generation" in template, **tokenizer.special_tokens_map,
     )
+    return rendered[0], [tuple(b) for b in (blocks[0] if blocks else [])]
 
 
 def _check_span(text: str, ids: list[int], offsets: list[tuple[int, int]], start: int, end: int,
@@ -153,22 +158,26 @@ def _check_span(text: str, ids: list[int], offsets: list[tuple[int, int]], start
         raise Misaligned("decode_check", f"tokens {start}:{end} decode to {decoded[:60]!r}")
 
 
-def mask_plan(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: MaskConfig,
-              token_ids: TokenIds | None = None) -> MaskedExample:
-    """Render, tokenize, locate spans, verify and mask one example; raises :class:`Misaligned`."""
-    if plan.problem is not None:
-        raise Misaligned(plan.problem, f"calls {plan.invocations}")
-    token_ids = token_ids or TokenIds.of(tokenizer)
-    text = render(plan, tokenizer)
-    encoding = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
-    ids: list[int] = encoding["input_ids"]
-    offsets: list[tuple[int, int]] = [tuple(o) for o in encoding["offset_mapping"]]
-    if config.max_length is not None and len(ids) > config.max_length:
-        raise Misaligned("over_max_length", f"{len(ids)} tokens > {config.max_length}")
+def _token_range(starts: list[int], ends: list[int], char_start: int, char_end: int) -> tuple[int, int]:
+    """Tokens covering characters [char_start, char_end) (``starts``/``ends``: token char offsets).
+
+    A token straddling either edge means the template text and the span disagree: misaligned.
+    """
+    first = bisect.bisect_right(ends, char_start)
+    last = bisect.bisect_left(starts, char_end, lo=first)
+    head_straddles = first < len(starts) and starts[first] < char_start
+    if head_straddles or (last > first and ends[last - 1] > char_end):
+        raise Misaligned("offsets", f"a token straddles the span boundary at chars {char_start}:{char_end}")
+    return first, last
+
+
+def _native_spans(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: MaskConfig,
+                  token_ids: TokenIds, text: str, ids: list[int], offsets: list[tuple[int, int]]
+                  ) -> tuple[list[Span], int]:
+    """Spans from the platform template's role tokens (every turn, observations included)."""
     starts = [t for t, tok in enumerate(ids) if tok in token_ids.roles]
     if len(starts) != len(plan.turns):
         raise Misaligned("role_token_count", f"{len(starts)} role tokens for {len(plan.turns)} turns")
-    labels = [IGNORE_INDEX] * len(ids)
     spans: list[Span] = []
     rationale_tokens = 0
     for k, turn in enumerate(plan.turns):
@@ -192,9 +201,86 @@ def mask_plan(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: Mas
             if turn.target and (not turn.truncated or config.truncation == "prefix"):
                 target_start = start + 1 if config.rationale == "target" else after_reasoning
                 target_end = end
-        for t in range(target_start, target_end):
-            labels[t] = ids[t]
         spans.append(Span(turn.event_index, turn.kind, start, end, target_start, target_end))
+    return spans, rationale_tokens
+
+
+def _generic_spans(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: MaskConfig, text: str,
+                   blocks: list[tuple[int, int]], ids: list[int], offsets: list[tuple[int, int]]
+                   ) -> tuple[list[Span], int]:
+    """Spans for any Hugging Face chat template with ``{% generation %}`` blocks.
+
+    Assistant turns are the template's generation blocks (one per assistant message, in order);
+    observations are located by their content, searched forward in the rendered text; everything
+    else is context. A complete selected turn must end with a special token (the template's
+    terminator inside its generation block).
+    """
+    assistant = [t for t in plan.turns if t.kind == "assistant"]
+    if len(blocks) != len(assistant):
+        raise Misaligned("generation_blocks", f"{len(blocks)} generation blocks for {len(assistant)} "
+                                              "assistant turns (does the template mark them?)")
+    terminators = set(tokenizer.all_special_ids)
+    starts, ends = [o[0] for o in offsets], [o[1] for o in offsets]
+    spans: list[Span] = []
+    rationale_tokens, cursor, block = 0, 0, 0
+    for turn in plan.turns:
+        if turn.kind != "assistant":
+            content = turn.message.get("content") or ""
+            found = text.find(content, cursor) if content else -1
+            if found < 0:
+                continue
+            start, end = _token_range(starts, ends, found, found + len(content))
+            cursor = found + len(content)
+            spans.append(Span(turn.event_index, turn.kind, start, end, start, start))
+            continue
+        char_start, char_end = blocks[block]
+        block += 1
+        start, end = _token_range(starts, ends, char_start, char_end)
+        cursor = char_end
+        _check_span(text, ids, offsets, start, end, tokenizer, turn.message.get("content") or "")
+        ends_special = end > start and ids[end - 1] in terminators
+        if not turn.truncated and not ends_special:
+            raise Misaligned("terminator", "the generation block does not end with the template's end token")
+        target_start, target_end = start, end
+        reasoning = turn.message.get("reasoning_content")
+        found = text.find(reasoning, char_start, char_end) if reasoning else -1
+        if found >= 0:
+            after = _token_range(starts, ends, char_start, found + len(reasoning))[1]
+            rationale_tokens += after - start
+            target_start = start if config.rationale == "target" else after
+        if turn.truncated:  # the template may have appended its terminator; it is never a target
+            target_end = end - 1 if ends_special else end
+        if not turn.target or (turn.truncated and config.truncation == "exclude"):
+            target_start = target_end = start
+        spans.append(Span(turn.event_index, turn.kind, start, end, target_start, target_end))
+    return spans, rationale_tokens
+
+
+def mask_plan(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: MaskConfig,
+              token_ids: TokenIds | None = None) -> MaskedExample:
+    """Render, tokenize, locate spans, verify and mask one example; raises :class:`Misaligned`.
+
+    ``token_ids`` (resolved from the tokenizer when not given) are the platform template's ids;
+    a tokenizer without them gets its spans from its template's generation blocks, so any Hugging
+    Face chat template that marks them works through the same code.
+    """
+    if plan.problem is not None:
+        raise Misaligned(plan.problem, f"calls {plan.invocations}")
+    token_ids = token_ids or TokenIds.of(tokenizer)
+    text, blocks = render(plan, tokenizer)
+    encoding = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+    ids: list[int] = encoding["input_ids"]
+    offsets: list[tuple[int, int]] = [tuple(o) for o in encoding["offset_mapping"]]
+    if config.max_length is not None and len(ids) > config.max_length:
+        raise Misaligned("over_max_length", f"{len(ids)} tokens > {config.max_length}")
+    if token_ids is not None:
+        spans, rationale_tokens = _native_spans(plan, tokenizer, config, token_ids, text, ids, offsets)
+    else:
+        spans, rationale_tokens = _generic_spans(plan, tokenizer, config, text, blocks, ids, offsets)
+    labels = [IGNORE_INDEX] * len(ids)
+    for span in spans:
+        for t in range(span.target_start, span.target_end):
+            labels[t] = ids[t]
     if labels[0] != IGNORE_INDEX:
         raise Misaligned("first_position_target", "position 0 has no preceding prediction")
     example = MaskedExample(plan.example_id, plan.episode_id, ids, labels, spans, list(plan.invocations),
@@ -234,19 +320,19 @@ def marked_text(tokenizer: PreTrainedTokenizerBase, input_ids: list[int], labels
 def audit_example(input_ids: list[int], labels: list[int], spans: list[dict[str, Any]]) -> list[str]:
     """Structural problems of a stored example, checked without the tokenizer (asset checks).
 
-    ``n_active``: no target; ``offsets``: labels not aligned with ids, or spans that do not tile
-    the sequence from the first role token to the end, or a target range outside its span;
+    ``n_active``: no target; ``offsets``: labels not aligned with ids, spans out of order,
+    overlapping or past the end, or a target range outside its span;
     ``target_in_context``: a label outside every selected assistant span (an observation, system
     or user position carrying loss).
     """
     problems = []
     if all(label == IGNORE_INDEX for label in labels):
         problems.append("n_active")
-    tiled = bool(spans) and spans[-1]["end"] == len(input_ids) and all(
-        a["end"] == b["start"] for a, b in itertools.pairwise(spans)
+    ordered = bool(spans) and spans[-1]["end"] <= len(input_ids) and all(
+        a["end"] <= b["start"] for a, b in itertools.pairwise(spans)
     )
     inside = all(s["start"] <= s["target_start"] <= s["target_end"] <= s["end"] for s in spans)
-    if label_misalignment(input_ids, labels) is not None or not tiled or not inside:
+    if label_misalignment(input_ids, labels) is not None or not ordered or not inside:
         problems.append("offsets")
     selected = [range(s["target_start"], s["target_end"]) for s in spans if s["kind"] == "assistant"]
     allowed = {t for positions in selected for t in positions}
