@@ -266,3 +266,16 @@ def test_a_flaky_fixture_quarantines_even_an_episode_whose_own_runs_agreed(tmp_p
     stages = {s["stage"]: s for s in result.ledger.summary()["stages"]}
     assert stages["dynamic"]["passed"] == 0 and stages["delta"]["entered"] == 0
     assert int(counter.read_text()) == DynamicConfig().calibration_runs + 3
+
+
+def test_untidiness_does_not_turn_a_failure_into_tampering():
+    stray = {**CALC_S0, "calc/ops.py.orig": "old\n"}  # failed the oracle and left a stray file
+    verdict = verify_episodes(
+        [make_episode("untidy", pristine_turns()[:1], stray)], {"calc-add": make_fixture()}, QUIET
+    ).verdicts[0]
+    assert verdict.sink == "hard_negative"
+    admitted_but_stray = make_episode(
+        "stray", pristine_turns(), {**fixed_files(), "calc/ops.py.orig": "old\n"}
+    )
+    verdict = verify_episodes([admitted_but_stray], {"calc-add": make_fixture()}, QUIET).verdicts[0]
+    assert verdict.sink == "tamper_quarantine" and verdict.reason == "leftover_file"

@@ -30,7 +30,7 @@ from trajectory_platform.curation.verify.context import (
     apply_to_fixture,
     build_diff_view,
 )
-from trajectory_platform.curation.verify.delta import audit_delta, screen_diff
+from trajectory_platform.curation.verify.delta import TAMPER_CODES, audit_delta, screen_diff
 from trajectory_platform.curation.verify.dynamic import (
     DynamicConfig,
     calibrate_oracle,
@@ -178,9 +178,11 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
 
 
 def _route(work: _Work, sink: str, reason: str) -> tuple[str, str]:
-    """An episode leaving early still gets the diff tamper screen: tampering outranks any reject."""
+    """An episode leaving early still gets the diff tamper screen: gaming evidence outranks any
+    reject (untidiness such as a stray file only matters for an episode about to be admitted)."""
     start = time.perf_counter()
-    findings = screen_diff(work.episode, work.diff, work.fixture) if work.diff is not None else []
+    screen = screen_diff(work.episode, work.diff, work.fixture) if work.diff is not None else []
+    findings = [f for f in screen if f.code in TAMPER_CODES]
     work.routing_s = time.perf_counter() - start
     if findings:
         work.stages[-1].notes.extend(findings)
