@@ -101,3 +101,19 @@ def test_reissuing_the_same_failing_call_is_a_loop_but_rereading_after_an_error_
     from trajectory_platform.curation.verify.roles import loop_turns
 
     assert loop_turns(call_records(make_episode("retry", [bad, bad], CALC_S0))) == [4]
+
+
+def test_transient_fault_diagnosed_then_retried_is_a_recovery_resumed_at_the_retry():
+    turns = [
+        ([call("run_tests")], [("error", "bash: run-tests: command not found", 127)]),  # 2: fault
+        ([call("list_files", path=".")], [OK]),  # 4: diagnosis
+        ([call("run_tests")], [("ok", "2 passed", 0)]),  # 6: resumption
+    ]
+    label = label_admitted(make_episode("transient", turns, fixed_files()), MIN_CALLS)
+    assert (label.role, label.t_div, label.t_rec) == ("recovery", 2, 6)
+    assert label.turn_reasons == {
+        2: "erroneous_proposal",
+        4: "diagnosis",
+        6: "corrected_call",
+        8: "final_report",
+    }

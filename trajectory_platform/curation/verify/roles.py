@@ -66,28 +66,35 @@ def error_turns(episode: Episode, records: list[CallRecord]) -> list[int]:
 def loop_turns(records: list[CallRecord]) -> list[int]:
     """Turns repeating an identical call with nothing new in between (the spin trap).
 
-    A successful write changes the workspace, so everything may be re-done after it; an error on
-    a *different* call is new information, so re-reading after it is diagnosis, not a loop. Only
-    the failing call itself stays remembered: re-issuing it unchanged is the classic spin.
+    A successful write changes the workspace, so anything may be re-done after it. An error on a
+    *different* call is new information, so re-reading after it is diagnosis. Re-issuing a failed
+    call is a loop only when it fails again: a retry that now succeeds is the resumption of a
+    recovery, not a spin.
     """
-    seen: dict[str, int] = {}
+    seen: dict[str, bool] = {}
     out = []
     for record in records:
-        if record.signature in seen:
+        if record.signature in seen and (record.failed or not seen[record.signature]):
             out.append(record.turn)
         if record.is_write and not record.failed:
             seen.clear()
         elif record.failed:
             seen = {k: v for k, v in seen.items() if k == record.signature}
-        seen[record.signature] = record.turn
+        seen[record.signature] = record.failed
     return sorted(set(out))
 
 
 def _recovery_turn(records: list[CallRecord], t_div: int) -> int | None:
+    """The remediation: the first later successful write; else the first later success of the tool
+    that failed (a corrected or resumed call); else the first later turn whose calls all succeed."""
     later = [r for r in records if r.turn > t_div]
-    fix = next((r.turn for r in later if r.is_write and not r.failed), None)
-    if fix is not None:
-        return fix
+    failed_tools = {r.call.name for r in records if r.turn == t_div and r.failed}
+    for chosen in (
+        next((r.turn for r in later if r.is_write and not r.failed), None),
+        next((r.turn for r in later if r.call.name in failed_tools and not r.failed), None),
+    ):
+        if chosen is not None:
+            return chosen
     grouped = _by_turn(later)
     return next((t for t in sorted(grouped) if all(not r.failed for r in grouped[t])), None)
 
