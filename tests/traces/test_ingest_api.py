@@ -70,6 +70,7 @@ def test_partition_date_from_path_then_timestamps_never_mtime(tmp_path):
         Event(kind="user", timestamp="2026-10-05T23:30:00-02:00"),  # 2026-10-06 in UTC
         Event(kind="assistant", timestamp="1791158400"),  # Unix seconds: 2026-10-05
         Event(kind="assistant", timestamp="not a time"),
+        Event(kind="assistant", timestamp="1" * 40),  # beyond any calendar: ignored, no crash
     ]
     assert partition_date_for("/logs/run.jsonl", stamped) == dt.date(2026, 10, 5)
     assert partition_date_for("/logs/run.jsonl", Episode("e", "openai", "f", None, None, None)) is None

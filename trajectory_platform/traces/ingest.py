@@ -48,6 +48,8 @@ PARQUET_OPTIONS = {
 
 _DATE_PART = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _EXCERPT_CHARS = 200
+EPOCH_SCALES = ((11, 1), (14, 1e3), (17, 1e6), (20, 1e9))
+"""Unix timestamps by digit count: seconds, milliseconds, microseconds, nanoseconds."""
 STRUCTURE_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError)
 """What arbitrary JSON in an unexpected shape raises inside an adapter. Such a record is
 rejected like any other unreadable one, so one odd record never stops the run."""
@@ -178,10 +180,14 @@ def _date_of_timestamp(value: str | None) -> dt.date | None:
         return None
     text = value.strip()
     if re.fullmatch(r"\d+(\.\d+)?", text):
-        seconds = float(text)
-        while seconds > 1e11:  # ms, us, ns -> s
-            seconds /= 1000
-        return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).date()
+        digits = len(text.split(".")[0])
+        scale = next((s for limit, s in EPOCH_SCALES if digits <= limit), None)
+        if scale is None:
+            return None
+        try:
+            return dt.datetime.fromtimestamp(float(text) / scale, tz=dt.UTC).date()
+        except (OverflowError, OSError, ValueError):
+            return None
     try:
         parsed = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
@@ -209,11 +215,23 @@ def ingest_paths(
         raise ValueError(f"unknown format {fmt!r}; choose auto or one of {', '.join(FORMAT_NAMES)}")
     files = _expand(paths)
     result = IngestResult()
-    total = sum(f.stat().st_size for f in files)
+    total = sum(f.stat().st_size for f in files if f.is_file())
     quiet = not progress or total < PROGRESS_MIN_BYTES
     with tqdm(total=total, unit="B", unit_scale=True, desc="ingest", disable=quiet) as bar:
         for path in files:
-            data = path.read_bytes()
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                result.records_in += 1
+                result.rejects.append(
+                    Reject(
+                        source_file=str(path),
+                        reason="unreadable file",
+                        detail=str(exc),
+                        partition_date=partition_date,
+                    )
+                )
+                continue
             _ingest_file(SourceFile(path, data), fmt, partition_date, max_field_chars, result)
             result.files_read += 1
             result.bytes_read += len(data)
