@@ -51,6 +51,7 @@ def verified_traces(context: AssetExecutionContext, config: VerifyConfig, raw_tr
         progress=False,
     )
     result = verify_episodes(episodes, library_lookup(config.fixture_seed), cascade)
+    context.log.info(f"verified {len(episodes)} episodes: sinks {result.counts('sink')}")
     for warning in result.ledger.health_warnings():
         context.log.warning(warning)
     table = verified_table(episodes, result)
