@@ -232,3 +232,43 @@ def test_otel_message_events_emitted_as_log_records(tmp_path):
     from_span_events = only(DAY2 / "otel_genai_events.jsonl")
     assert from_logs.events == from_span_events.events
     assert from_logs.delivered_inputs == from_span_events.delivered_inputs
+
+
+def test_openhands_actions_of_one_model_response_are_one_turn(tmp_path):
+    def action(call_id, command):
+        call = {
+            "id": call_id,
+            "type": "function",
+            "function": {"name": "execute_bash", "arguments": json.dumps({"command": command})},
+        }
+        response = {"id": "resp-1", "choices": [{"message": {"role": "assistant", "tool_calls": [call]}}]}
+        metadata = {"function_name": "execute_bash", "tool_call_id": call_id, "model_response": response}
+        return {
+            "source": "agent",
+            "action": "run",
+            "args": {"command": command, "thought": ""},
+            "tool_call_metadata": metadata,
+        }
+
+    def observation(call_id, code):
+        metadata = {"function_name": "execute_bash", "tool_call_id": call_id}
+        return {
+            "source": "agent",
+            "observation": "run",
+            "content": "",
+            "extras": {"metadata": {"exit_code": code}},
+            "tool_call_metadata": metadata,
+        }
+
+    events = [
+        {"source": "user", "action": "message", "args": {"content": "check both"}},
+        action("t1", "ls a"),
+        action("t2", "ls b"),
+        observation("t2", 2),
+        observation("t1", 0),
+    ]
+    (tmp_path / "run.json").write_text(json.dumps(events))
+    episode = only(tmp_path / "run.json")
+    assert [e.kind for e in episode.events] == ["user", "assistant", "tool", "tool"]
+    assert [c.id for c in episode.events[1].tool_calls] == ["t1", "t2"]
+    assert [(e.tool_call_id, e.status) for e in episode.events[2:]] == [("t2", "error"), ("t1", "ok")]
