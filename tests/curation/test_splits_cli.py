@@ -30,3 +30,18 @@ def test_split_cli_names_missing_columns(tmp_path: Path, capsys):
     write_parquet(corpus.drop(["sink", "role"]), tmp_path / "bare.parquet")
     assert main(["split", str(tmp_path / "bare.parquet"), "--out", str(tmp_path / "out")]) == 2
     assert "missing columns ['sink', 'role']" in capsys.readouterr().err
+
+
+def test_split_cli_joins_verdicts_onto_bare_traces(tmp_path: Path, capsys):
+    corpus, ids = gym_corpus(build_library(0)[::16])
+    verdict_columns = ["sink", "role", "t_div", "t_rec", "target_turns"]
+    write_parquet(corpus.drop(verdict_columns), tmp_path / "traces.parquet")
+    # Verdicts in another order, as `trajectory-platform verify` may write them.
+    write_parquet(
+        corpus.select(["episode_id", *verdict_columns]).sort_by([("episode_id", "descending")]),
+        tmp_path / "verdicts.parquet",
+    )
+    argv = ["split", str(tmp_path / "traces.parquet"), "--verdicts", str(tmp_path / "verdicts.parquet")]
+    assert main([*argv, "--out", str(tmp_path / "out")]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["episodes"] == len(ids) and summary["sft_rows"] > 0

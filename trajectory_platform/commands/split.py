@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from trajectory_platform.commands import emit_summary, fail
@@ -61,8 +62,12 @@ def _corpus(path: Path, verdicts: Path | None) -> pa.Table:
     if verdicts is None:
         return table
     extra = pq.read_table(verdicts)
-    keep = [c for c in extra.column_names if c == "episode_id" or c not in table.column_names]
-    return table.join(extra.select(keep), "episode_id", join_type="left outer").sort_by("episode_id")
+    # Arrow's join cannot carry the nested episode columns, so align the verdict rows by id instead.
+    rows = extra.take(pc.index_in(table["episode_id"], value_set=extra["episode_id"]))
+    for name in extra.column_names:
+        if name not in table.column_names:
+            table = table.append_column(extra.schema.field(name), rows[name])
+    return table
 
 
 def _counter(tokenizer_dir: Path | None):
