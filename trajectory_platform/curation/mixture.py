@@ -240,9 +240,7 @@ def _class_of(candidate: Candidate) -> str | None:
     return None
 
 
-def _fill_class(
-    ordered: list[Candidate], tokens: dict[str, int], target: float
-) -> tuple[list[Candidate], int]:
+def _fill_class(ordered: list[Candidate], tokens: dict[str, int], target: float) -> list[Candidate]:
     """First-fit in priority order: take a record when it still fits under ``target`` tokens."""
     chosen: list[Candidate] = []
     total = 0
@@ -250,7 +248,7 @@ def _fill_class(
         if total + tokens[candidate.episode_id] <= target + 1e-9:
             chosen.append(candidate)
             total += tokens[candidate.episode_id]
-    return chosen, total
+    return chosen
 
 
 def _violation(totals: dict[str, int], policy: MixturePolicy) -> float:
@@ -354,7 +352,7 @@ def compose_mixture(
     realized_tokens: dict[str, int] = {}
     realized_trajectories: dict[str, int] = {}
     ordered = {kind: sorted(pool, key=priority) for kind, pool in pools.items()}
-    chosen = {kind: _fill_class(ordered[kind], tokens, targets[kind])[0] for kind in ordered}
+    chosen = {kind: _fill_class(ordered[kind], tokens, targets[kind]) for kind in ordered}
     chosen = _repair_into_bounds(ordered, chosen, tokens, policy)
     for kind in (PRISTINE, RECOVERY, NEGATIVE):
         dropped["token budget"] += len(pools[kind]) - len(chosen[kind])
