@@ -261,7 +261,8 @@ def test_a_flaky_fixture_quarantines_even_an_episode_whose_own_runs_agreed(tmp_p
     assert verdict.sink == "flaky_quarantine" and verdict.reason == "fixture_oracle_flaky"
     assert [s.stage for s in verdict.stages][-1] == "dynamic"
     assert verdict.stage("dynamic").data["run_outcomes"] == [True, True, True]  # timing-sensitive: K runs
-    assert result.ledger.r_flake == 0.0  # the episode's own runs agreed
+    assert result.ledger.r_flake == 0.0  # the fixture is retired by calibration: counted apart
+    assert result.ledger.retired_fixtures == ["calc-timed"]
     assert verdict.triage_class == "runtime_defect" and verdict.role is None
     stages = {s["stage"]: s for s in result.ledger.summary()["stages"]}
     assert stages["dynamic"]["passed"] == 0 and stages["delta"]["entered"] == 0

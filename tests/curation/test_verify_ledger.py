@@ -48,6 +48,7 @@ def _ledger(stages, monolithic=(), inconsistent=0, judged=0, band=(0.05, 0.5)):
         oracle_runs=judged,
         dynamic_verified=judged,
         inconsistent=inconsistent,
+        retired_fixtures=[],
         yield_band=band,
     )
 

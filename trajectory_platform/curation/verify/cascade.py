@@ -37,7 +37,7 @@ from trajectory_platform.curation.verify.dynamic import (
     fixture_context,
     run_dynamic,
 )
-from trajectory_platform.curation.verify.ledger import Ledger, StageCost
+from trajectory_platform.curation.verify.ledger import Ledger, StageCost, count_flakes
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
@@ -266,14 +266,19 @@ def _quarantine_flaky_fixtures(
 ) -> list[tuple[str, str]]:
     """Every episode on a flaky fixture goes to flaky quarantine, whichever way its own runs went.
 
-    A fixture is flaky when its reference disagreed with itself in calibration or when any episode's
-    repeated runs on it disagreed. An admitted episode flipped here keeps its stage-3 verdict as the
-    last one (now failed); the delta and advisory work already spent on it is added to stage 3's
-    measured cost, so the ledger's chain (entered_i+1 = passed_i) still holds.
+    A fixture is flaky when its reference disagreed with itself in calibration (it is then *retired*:
+    its episodes are marked ``fixture_retired`` and counted apart from R_flake) or when any episode's
+    repeated runs on it disagreed (that counts in R_flake: nothing explained it beforehand). An
+    admitted episode flipped here keeps its stage-3 verdict as the last one (now failed); the delta
+    and advisory work already spent on it is added to stage 3's measured cost, so the ledger's chain
+    (entered_i+1 = passed_i) still holds.
     """
-    flaky = {fid for fid, runs in calibration.items() if len(set(runs)) > 1}
+    retired = {fid for fid, runs in calibration.items() if len(set(runs)) > 1}
+    flaky = set(retired)
     for work in works:
         dynamic = next((s for s in work.stages if s.stage == "dynamic"), None)
+        if dynamic is not None and dynamic.data.get("runs") and work.fixture.fixture_id in retired:
+            dynamic.data["fixture_retired"] = True
         if dynamic is not None and dynamic.data.get("inconsistent"):
             flaky.add(work.fixture.fixture_id)
     out = []
@@ -339,6 +344,7 @@ def verify_episodes(
         for work, (sink, reason) in zip(works, outcomes, strict=True)
     ]
     _rank_advisory(verdicts, episodes)
+    inconsistent, judged, _ = count_flakes(v.stage("dynamic").data for v in verdicts if v.stage("dynamic"))
     stages = _stage_costs(works)
     stages[STAGES.index("dynamic")].wall_s += calibration_s
     ledger = Ledger(
@@ -347,10 +353,9 @@ def verify_episodes(
         monolithic=_monolithic_costs(works, config, calibration_s) if config.cost_monolithic else [],
         routing_wall_s=sum(w.routing_s for w in works),
         oracle_runs=sum(v.oracle_runs for v in verdicts),
-        dynamic_verified=sum(1 for v in verdicts if v.oracle_runs),
-        inconsistent=sum(
-            bool(v.stage("dynamic") and v.stage("dynamic").data.get("inconsistent")) for v in verdicts
-        ),
+        dynamic_verified=judged,
+        inconsistent=inconsistent,
+        retired_fixtures=sorted(fid for fid, runs in calibration.items() if len(set(runs)) > 1),
         yield_band=config.yield_band,
     )
     report = triage_report(

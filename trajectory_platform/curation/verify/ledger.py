@@ -17,7 +17,7 @@ ledger keeps both so a reader can see they agree. The naive monolithic order (cu
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,26 @@ R_FLAKE_LIMIT = 0.02
 
 LAX_YIELD = 0.5
 """eta above this almost always signals a lax verifier or test cheating."""
+
+
+def count_flakes(dynamic_data: Iterable[dict[str, Any]]) -> tuple[int, int, int]:
+    """(inconsistent, judged, retired) over the stage-3 ``data`` of episodes the oracle ran on.
+
+    Episodes on a fixture *retired* by calibration (its own reference solution disagreed with
+    itself) are counted apart: that fixture is already out of service with all its episodes, so
+    its known flakiness does not threaten other verdicts. R_flake = inconsistent / judged measures
+    the unexplained nondeterminism of the fixtures still trusted, which is what halts admission.
+    """
+    inconsistent = judged = retired = 0
+    for data in dynamic_data:
+        if not data.get("runs"):
+            continue
+        if data.get("fixture_retired"):
+            retired += 1
+            continue
+        judged += 1
+        inconsistent += bool(data.get("inconsistent"))
+    return inconsistent, judged, retired
 
 
 @dataclass
@@ -80,6 +100,7 @@ class Ledger:
     oracle_runs: int
     dynamic_verified: int
     inconsistent: int
+    retired_fixtures: list[str]
     yield_band: tuple[float, float]
     warnings: list[str] = field(default_factory=list)
 
@@ -113,7 +134,8 @@ class Ledger:
 
     @property
     def r_flake(self) -> float:
-        """R_flake: episodes whose repeated oracle runs disagreed / episodes the oracle judged."""
+        """R_flake: episodes whose repeated oracle runs disagreed / episodes the oracle judged
+        (both on fixtures not retired by calibration; see :func:`count_flakes`)."""
         return self.inconsistent / self.dynamic_verified if self.dynamic_verified else 0.0
 
     @property
@@ -167,6 +189,7 @@ class Ledger:
             "routing_wall_s": round(self.routing_wall_s, 6),
             "oracle_runs": self.oracle_runs,
             "r_flake": round(self.r_flake, 6),
+            "retired_fixtures": self.retired_fixtures,
             "admission_halted": self.admission_halted,
             "lax_verifier": self.lax_verifier,
             "yield_band": list(self.yield_band),

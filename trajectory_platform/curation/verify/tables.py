@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 from trajectory_platform.curation.verify.cascade import CascadeResult, FixturesLookup, lookup_context
 from trajectory_platform.curation.verify.context import apply_to_fixture, build_diff_view
 from trajectory_platform.curation.verify.delta import screen_diff
+from trajectory_platform.curation.verify.ledger import count_flakes
 from trajectory_platform.curation.verify.verdicts import EpisodeVerdict
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row, table_to_episodes
@@ -84,14 +85,12 @@ def turn_reasons(row_json: str) -> dict[int, str]:
 
 
 def flake_counts(table: pa.Table) -> tuple[int, int]:
-    """(episodes whose oracle runs disagreed, episodes the oracle judged) from a verdict table."""
-    inconsistent = judged = 0
-    for row in table.select(["oracle_runs", "stage_verdicts_json"]).to_pylist():
-        if not row["oracle_runs"]:
-            continue
-        judged += 1
+    """(inconsistent, judged) re-derived from a verdict table's stored stage-3 data."""
+    datas = []
+    for row in table.select(["stage_verdicts_json"]).to_pylist():
         stages = json.loads(row["stage_verdicts_json"] or "[]")
-        inconsistent += any(s["stage"] == "dynamic" and s["data"].get("inconsistent") for s in stages)
+        datas.extend(s["data"] for s in stages if s["stage"] == "dynamic")
+    inconsistent, judged, _ = count_flakes(datas)
     return inconsistent, judged
 
 
