@@ -7,7 +7,6 @@ matches nothing.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from collections.abc import Iterable
 
@@ -133,9 +132,21 @@ def _date_to_ts(value: dt.date | None) -> dt.datetime | None:
 
 
 def episode_row(episode: Episode) -> dict:
-    """The Arrow row (a plain dict) for one episode."""
-    row = dataclasses.asdict(episode)
+    """The Arrow row (a plain dict) for one episode.
+
+    Built from shallow ``__dict__`` views rather than ``dataclasses.asdict``: the deep copy that
+    ``asdict`` makes of every event dominated table building, and Arrow copies the values anyway.
+    """
+    row = dict(episode.__dict__)
     row["partition_date"] = _date_to_ts(episode.partition_date)
+    row["task"] = episode.task.__dict__
+    row["lineage"] = episode.lineage.__dict__
+    row["outcome"] = episode.outcome.__dict__
+    row["tools"] = [t.__dict__ for t in episode.tools]
+    row["delivered_inputs"] = [d.__dict__ for d in episode.delivered_inputs]
+    row["events"] = [
+        {**e.__dict__, "tool_calls": [c.__dict__ for c in e.tool_calls]} for e in episode.events
+    ]
     return row
 
 
