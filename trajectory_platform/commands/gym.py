@@ -37,6 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     roll.add_argument("--library-seed", type=int, default=0, help="fixture library seed (default 0)")
     roll.add_argument("--days", type=int, default=3, help="spread episodes over this many dated folders")
     roll.add_argument("--learnable-only", action="store_true", help="only the learnable family's fixtures")
+    roll.add_argument("--workers", type=int, default=None, help="parallel episodes (default: CPUs, max 4)")
     roll.set_defaults(func=_rollout)
 
 
@@ -84,6 +85,7 @@ def _rollout(args: argparse.Namespace) -> int:
         library_seed=args.library_seed,
         days=args.days,
         fixture_filter=(lambda f: f.learnable) if args.learnable_only else None,
+        workers=args.workers,
     )
     emit_summary(summary.to_dict())
     return 0

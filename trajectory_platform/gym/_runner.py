@@ -1,11 +1,12 @@
 """Tiny self-contained test runner, executed as ``python -I -S -B _runner.py SPEC``.
 
-It imports nothing beyond ``builtins``, ``os`` and ``sys`` (a clean interpreter starts in tens of
-milliseconds that way) and is copied next to (never into) the workspace, so nothing the agent
-wrote can replace it. ``SPEC`` is a text file of ``key=value`` lines (``workspace``, ``tests_dir``,
-``out``, ``load_conftest``, ``guard``) followed by ``ids:`` and one test id per line; an empty id
-list means "discover ``tests_dir/test_*.py``". Results go to ``out`` as tab-separated lines
-``id<TAB>status<TAB>message``. Two modes:
+It imports nothing beyond ``builtins``, ``os``, ``resource`` and ``sys`` (a clean interpreter
+starts in tens of milliseconds that way) and is copied next to (never into) the workspace, so
+nothing the agent wrote can replace it. ``SPEC`` is a text file of ``key=value`` lines
+(``workspace``, ``tests_dir``, ``out``, ``load_conftest``, ``guard`` and the ``setrlimit`` bounds
+``cpu_s``, ``memory_bytes``, ``file_bytes``, applied before any workspace code runs) followed by
+``ids:`` and one test id per line; an empty id list means "discover ``tests_dir/test_*.py``".
+Results go to ``out`` as tab-separated lines ``id<TAB>status<TAB>message``. Two modes:
 
 - episode mode (``load_conftest=1``): behaves like the agent's usual test command, including
   executing a ``conftest.py`` the workspace holds, so tampering *looks* like it works to the agent;
@@ -16,6 +17,7 @@ list means "discover ``tests_dir/test_*.py``". Results go to ``out`` as tab-sepa
 
 import builtins
 import os
+import resource
 import sys
 
 
@@ -58,6 +60,11 @@ def main():
     with open(sys.argv[1], encoding="utf-8") as fh:
         head, _, tail = fh.read().partition("\nids:\n")
     spec = dict(line.split("=", 1) for line in head.splitlines() if "=" in line)
+    for name, key in (("RLIMIT_CPU", "cpu_s"), ("RLIMIT_AS", "memory_bytes"), ("RLIMIT_FSIZE", "file_bytes")):
+        if key in spec:
+            limit = int(spec[key])
+            resource.setrlimit(getattr(resource, name), (limit, limit))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     workspace, tests_dir = spec["workspace"], spec["tests_dir"]
     os.chdir(workspace)
     sys.path.insert(0, workspace)

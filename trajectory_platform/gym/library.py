@@ -232,14 +232,14 @@ def _build(
     if domain == "diagnostic_report":
         bug = chosen[0]
         plan.append(Step("read", path=bug.path))
-        answer = f"The broken function is {bug.symbol} in {bug.path}."
+        answer = f"The broken function is {bug.symbol}."
         plan.append(Step("answer", answer=answer))
         sealed["tests/test_report.py"] = _report_test(
             bug.symbol, [b.symbol for b in code_bugs if b is not bug]
         )
         prompt = (
             f"Repository `{family.name}` ({family.description}): some tests fail. Find which single "
-            "function is broken and report its name and file. Do not modify any file. " + _FINISH
+            "function is broken and report its name (only that name). Do not modify any file. " + _FINISH
         )
         return _fixture(
             family,

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import random
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from tqdm import tqdm
 
@@ -91,6 +94,72 @@ def _eligible(behaviour: str, fixture: Fixture) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class _Planned:
+    index: int
+    behaviour: str
+    fault_kind: str | None
+    day: dt.date
+    rel: str
+    line: int
+
+
+def _plan(episodes: int, seed: int, names: list[str], days: int, start_date: dt.date) -> list[_Planned]:
+    """Behaviours, fault classes, files and line numbers: cheap, sequential, seed-determined."""
+    rng = random.Random(f"rollout:{seed}")
+    weights = [_WEIGHTS.get(b, 2) for b in names]
+    lines: Counter[str] = Counter()
+    planned = []
+    faulted = 0
+    for i in range(episodes):
+        behaviour = names[i] if i < len(names) else rng.choices(names, weights)[0]
+        kind = None
+        if behaviour in _FAULTED:
+            kind = FAULT_KINDS[faulted % len(FAULT_KINDS)]
+            faulted += 1
+        day = start_date + dt.timedelta(days=i % max(1, days))
+        rel = f"{day.isoformat()}/gym-rollout-seed{seed}.jsonl"
+        lines[rel] += 1
+        planned.append(_Planned(i, behaviour, kind, day, rel, lines[rel]))
+    return planned
+
+
+def _run_one(plan: _Planned, seed: int, library: list[Fixture], config: RuntimeConfig | None):
+    """Pick the fixture (and a reachable fault schedule) with the episode's own RNG, then run it."""
+    rng = random.Random(f"rollout:{seed}:{plan.index}")
+    pool = (
+        [f for f in library if _eligible(plan.behaviour, f)] or [f for f in library if not f.flaky] or library
+    )
+    fixture = rng.choice(pool)
+    schedule: list[FaultSpec] = []
+    if plan.fault_kind is not None:
+        start = FAULT_KINDS.index(plan.fault_kind)
+        for attempt in range(len(FAULT_KINDS)):
+            kind = FAULT_KINDS[(start + attempt) % len(FAULT_KINDS)]
+            candidates = [f for f in pool if kind in applicable_kinds(f, before_fix=True)]
+            if not candidates:
+                continue
+            fixture = rng.choice(candidates)
+            found = reachable_schedule(fixture, rng, [kind])
+            if found:
+                schedule = found
+                break
+    policy = make_policy(plan.behaviour)
+    result = run_episode(
+        fixture,
+        policy,
+        seed=seed * 100_003 + plan.index,
+        config=config,
+        faults=schedule,
+        episode_id=f"gym-s{seed}-{plan.index:05d}",
+        partition_date=plan.day,
+        source_file=plan.rel,
+        source_line=plan.line,
+        verify=True,
+    )
+    return plan, fixture, schedule, policy, result
+
+
 def rollout(
     episodes: int,
     seed: int,
@@ -102,17 +171,19 @@ def rollout(
     config: RuntimeConfig | None = None,
     fixture_filter: Callable[[Fixture], bool] | None = None,
     behaviours: list[str] | None = None,
+    workers: int | None = None,
     progress: bool = True,
 ) -> RolloutSummary:
     """Run ``episodes`` scripted episodes and write the dated logs plus ``truth.jsonl``.
 
     ``fixture_filter`` restricts the fixtures (e.g. the learnable family for the proof of value);
     ``behaviours`` restricts the behaviour mix (default: all of :data:`policies.BEHAVIOURS`).
+    Episodes run on ``workers`` threads (default: the CPU count, at most 4); each draws from its
+    own seeded RNG and results are written in episode order, so the output does not depend on it.
     """
     start = time.perf_counter()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(f"rollout:{seed}")
     library = [f for f in build_library(library_seed) if fixture_filter is None or fixture_filter(f)]
     if not library:
         raise ValueError("no fixture matches the rollout's fixture filter")
@@ -120,103 +191,70 @@ def rollout(
     unknown = [b for b in names if b not in BEHAVIOURS]
     if unknown:
         raise ValueError(f"unknown behaviours: {', '.join(unknown)}")
-    weights = [_WEIGHTS.get(b, 2) for b in names]
-    handles: dict[str, object] = {}
-    lines_per_file: Counter[str] = Counter()
+    planned = _plan(episodes, seed, names, days, start_date)
+    handles: dict[str, TextIO] = {}
     truth_rows: list[str] = []
     stats: dict[str, Counter] = {k: Counter() for k in ("behaviour", "terminal", "faults")}
     solved = tampered = flaky = with_secrets = compacted = 0
     resets: list[float] = []
-    fault_cursor = 0
+    pool_size = workers or min(4, os.cpu_count() or 1)
     try:
-        for i in tqdm(range(episodes), desc="gym rollout", file=sys.stderr, disable=not progress):
-            behaviour = names[i] if i < len(names) else rng.choices(names, weights)[0]
-            pool = (
-                [f for f in library if _eligible(behaviour, f)]
-                or [f for f in library if not f.flaky]
-                or library
-            )
-            schedule: list[FaultSpec] = []
-            fixture = rng.choice(pool)
-            if behaviour in _FAULTED:
-                for attempt in range(len(FAULT_KINDS) * 2):
-                    kind = FAULT_KINDS[(fault_cursor + attempt) % len(FAULT_KINDS)]
-                    candidates = [f for f in pool if kind in applicable_kinds(f, before_fix=True)]
-                    if not candidates:
-                        continue
-                    fixture = rng.choice(candidates)
-                    found = reachable_schedule(fixture, rng, [kind])
-                    if found:
-                        schedule = found
-                        fault_cursor = (fault_cursor + attempt + 1) % len(FAULT_KINDS)
-                        break
-            day = start_date + dt.timedelta(days=i % max(1, days))
-            rel = f"{day.isoformat()}/gym-rollout-seed{seed}.jsonl"
-            lines_per_file[rel] += 1
-            policy = make_policy(behaviour)
-            result = run_episode(
-                fixture,
-                policy,
-                seed=seed * 100_003 + i,
-                config=config,
-                faults=schedule,
-                episode_id=f"gym-s{seed}-{i:05d}",
-                partition_date=day,
-                source_file=rel,
-                source_line=lines_per_file[rel],
-                verify=True,
-            )
-            record = canonical_json(result.episode.to_dict())
-            if rel not in handles:
-                (out / day.isoformat()).mkdir(parents=True, exist_ok=True)
-                handles[rel] = (out / rel).open("w", encoding="utf-8")
-            handles[rel].write(record + "\n")
-            planted = sorted(s for s in fixture.secrets if s in record)
-            is_tampered = behaviour.startswith("tamper_")
-            passed = bool(result.oracle and result.oracle.passed)
-            truth = {
-                "episode_id": result.episode.episode_id,
-                "behaviour": behaviour,
-                "policy": policy.name,
-                "fixture_id": fixture.fixture_id,
-                "repo_family": fixture.repo_family,
-                "tool_family": fixture.tool_family,
-                "domain": fixture.domain,
-                "learnable": fixture.learnable,
-                "fault_schedule": [s.to_dict() for s in schedule],
-                "faults": result.faults,
-                "solved": passed,
-                "tampered": is_tampered,
-                "tamper_kind": behaviour.removeprefix("tamper_") if is_tampered else None,
-                "flaky": fixture.flaky,
-                "lucky": behaviour == "lucky_pass",
-                "planted_secrets": planted,
-                "terminal_status": result.terminal_status,
-                "min_tool_calls": fixture.min_tool_calls,
-                "tool_calls": result.tool_calls,
-                "refusals": result.refusals,
-                "compacted": result.compactions > 0,
-                "oracle": {
-                    "fail_to_pass": result.oracle.fail_to_pass,
-                    "pass_to_pass": result.oracle.pass_to_pass,
+        with ThreadPoolExecutor(max_workers=pool_size) as pool:
+            results = pool.map(lambda p: _run_one(p, seed, library, config), planned)
+            for plan, fixture, schedule, policy, result in tqdm(
+                results, total=episodes, desc="gym rollout", file=sys.stderr, disable=not progress
+            ):
+                record = canonical_json(result.episode.to_dict())
+                if plan.rel not in handles:
+                    (out / plan.day.isoformat()).mkdir(parents=True, exist_ok=True)
+                    handles[plan.rel] = (out / plan.rel).open("w", encoding="utf-8")
+                handles[plan.rel].write(record + "\n")
+                planted = sorted(s for s in fixture.secrets if s in record)
+                is_tampered = plan.behaviour.startswith("tamper_")
+                passed = bool(result.oracle and result.oracle.passed)
+                truth = {
+                    "episode_id": result.episode.episode_id,
+                    "behaviour": plan.behaviour,
+                    "policy": policy.name,
+                    "fixture_id": fixture.fixture_id,
+                    "repo_family": fixture.repo_family,
+                    "tool_family": fixture.tool_family,
+                    "domain": fixture.domain,
+                    "learnable": fixture.learnable,
+                    "fault_schedule": [s.to_dict() for s in schedule],
+                    "faults": result.faults,
+                    "solved": passed,
+                    "tampered": is_tampered,
+                    "tamper_kind": plan.behaviour.removeprefix("tamper_") if is_tampered else None,
+                    "flaky": fixture.flaky,
+                    "lucky": plan.behaviour == "lucky_pass",
+                    "planted_secrets": planted,
+                    "terminal_status": result.terminal_status,
+                    "min_tool_calls": fixture.min_tool_calls,
+                    "tool_calls": result.tool_calls,
+                    "refusals": result.refusals,
+                    "compacted": result.compactions > 0,
+                    "oracle": {
+                        "fail_to_pass": result.oracle.fail_to_pass,
+                        "pass_to_pass": result.oracle.pass_to_pass,
+                    }
+                    if result.oracle
+                    else None,
+                    "partition_date": plan.day.isoformat(),
+                    "source_file": plan.rel,
+                    "source_line": plan.line,
                 }
-                if result.oracle
-                else None,
-                "partition_date": day.isoformat(),
-                "source_file": rel,
-                "source_line": lines_per_file[rel],
-            }
-            truth_rows.append(canonical_json(truth))
-            stats["behaviour"][behaviour] += 1
-            stats["terminal"][result.terminal_status] += 1
-            for fault in result.faults:
-                stats["faults"][fault["kind"]] += 1
-            solved += passed
-            tampered += is_tampered
-            flaky += fixture.flaky
-            with_secrets += bool(planted)
-            compacted += result.compactions > 0
-            resets.append(result.reset_s)
+                truth_rows.append(canonical_json(truth))
+                stats["behaviour"][plan.behaviour] += 1
+                stats["terminal"][result.terminal_status] += 1
+                for fault in result.faults:
+                    stats["faults"][fault["kind"]] += 1
+                solved += passed
+                tampered += is_tampered
+                flaky += fixture.flaky
+                with_secrets += bool(planted)
+                compacted += result.compactions > 0
+                resets.append(result.reset_s)
     finally:
         for handle in handles.values():
             handle.close()

@@ -79,7 +79,7 @@ class RuntimeConfig:
     max_steps: int = 40
     max_generated_tokens: int = 12_000
     max_observation_chars: int = 2_400
-    compaction_watermark_tokens: int = 2_500
+    compaction_watermark_tokens: int = 1_000
     keep_recent_events: int = 6
     test_timeout_s: float = 10.0
     wall_timeout_s: float = 120.0

@@ -5,7 +5,8 @@ S0's few small files takes about a millisecond, well under the seed's 500 ms res
 reset time is measured and reported). Tests run in a clean interpreter: ``python -I -S -B``
 (isolated mode, no site-packages, no user site, no bytecode), a controlled environment, a new
 session whose whole process group is killed afterwards, and ``setrlimit`` bounds on CPU time,
-address space, file size and core dumps.
+address space, file size and core dumps (set by the runner before any workspace code runs, so no
+``preexec_fn`` is needed and episodes can run on threads).
 
 The oracle never trusts the workspace's tests: it copies the final workspace into a fresh temp
 dir, deletes the tests folder, injects the fixture's sealed test files *after* the agent yielded,
@@ -18,7 +19,6 @@ import contextlib
 import difflib
 import os
 import re
-import resource
 import shutil
 import signal
 import subprocess
@@ -254,14 +254,6 @@ class OracleResult:
         }
 
 
-def _limits(cpu_s: int) -> None:
-    """``preexec_fn``: bound the child before it executes anything."""
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT_BYTES, FILE_SIZE_LIMIT_BYTES))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
 def run_tests_in(
     workspace_dir: Path,
     *,
@@ -287,6 +279,9 @@ def run_tests_in(
             f"load_conftest={int(load_conftest)}",
             f"guard={int(guard)}",
             f"out={out}",
+            f"cpu_s={int(timeout_s) + 1}",
+            f"memory_bytes={MEMORY_LIMIT_BYTES}",
+            f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
             "ids:",
             *(ids or []),
         ]
@@ -306,7 +301,6 @@ def run_tests_in(
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
-            preexec_fn=lambda: _limits(int(timeout_s) + 1),
         )
         timed_out = False
         try:
