@@ -2,7 +2,8 @@
 
 Input rows are native episodes, optionally carrying curation's ``target_turns`` (event indices
 selected as targets), ``split`` and ``role``. Every input is accounted for: each episode yields
-examples or a counted reason (``no_invocation``), and each example is kept or dropped with a
+examples or a counted reason (``no_invocation``; ``embedded_json_unreadable`` when a tool schema
+or a delivered-input manifest is not valid JSON), and each example is kept or dropped with a
 counted reason (see :mod:`trajectory_platform.training.masking`). Derived examples keep their
 episode's split.
 """
@@ -138,7 +139,12 @@ def build_masked_dataset(inputs: Sequence[EpisodeInput], tokenizer: PreTrainedTo
             continue
         selection = select_targets(episode, item.target_turns)
         dataset.target_policies[selection.policy] += 1
-        plans = plan_examples(episode, selection, config.rationale)
+        try:
+            plans = plan_examples(episode, selection, config.rationale)
+        except json.JSONDecodeError as exc:  # a tool schema or delivered manifest that is not JSON
+            dataset.episode_drops["embedded_json_unreadable"] += 1
+            dataset.result.drop_details.setdefault("embedded_json_unreadable", f"{episode.episode_id}: {exc}")
+            continue
         before = len(dataset.result.examples)
         mask_plans(plans, tokenizer, config, dataset.result)
         kept = dataset.result.examples[before:]
