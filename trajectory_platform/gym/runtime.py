@@ -55,12 +55,8 @@ if TYPE_CHECKING:
 
 SYSTEM_PROMPT = (
     "You are a software agent working in a sandboxed repository. Act only through the tools you are "
-    "given; call one with "
-    + protocol.CALL_OPEN
-    + '{"name": ..., "arguments": {...}}'
-    + protocol.CALL_CLOSE
-    + ". Tool results arrive as separate messages. When the task is done, reply with a short final "
-    "answer and no tool call."
+    "given, one tool call at a time; tool results arrive as separate messages. When the task is done, "
+    "reply with a short final answer and no tool call."
 )
 PROMPT_TEMPLATE_DIGEST = sha256_digest(SYSTEM_PROMPT)
 
@@ -85,6 +81,7 @@ class RuntimeConfig:
     wall_timeout_s: float = 120.0
 
     def to_dict(self) -> dict:
+        """The budgets as recorded in each episode's ``extra_json`` (paired runs share them)."""
         return dict(self.__dict__)
 
 
@@ -435,6 +432,7 @@ def run_episode(
         tools=list(delivered_specs.values()),
         events=log.events,
         delivered_inputs=delivered_inputs,
+        extra_json=canonical_json({"runtime": config.to_dict()}),
         outcome=Outcome(
             terminal_status=terminal,
             final_answer=final_answer,
