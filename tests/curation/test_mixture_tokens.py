@@ -223,3 +223,13 @@ def test_small_lumpy_pool_is_repaired_into_bounds():
     mixture = compose_mixture(pool, _all_train(pool), counter=len)
     assert mixture.within_bounds(), mixture.summary()
     assert mixture.realized_tokens == {PRISTINE: 1400, RECOVERY: 500, NEGATIVE: 100}
+
+
+def test_without_pristine_data_no_mix_is_admissible_and_the_summary_says_so():
+    pool = _pool(0, 10, 6)
+    mixture = compose_mixture(pool, _all_train(pool), MixturePolicy(cap_per_fixture=10))
+    assert not mixture.within_bounds()
+    assert mixture.token_shares[RECOVERY] > 0.30
+    # Negatives still go to preference, in proportion to the SFT tokens kept.
+    assert 0 < mixture.realized_tokens[NEGATIVE] <= mixture.realized_tokens[RECOVERY] * 0.10 / 0.90 + 1
+    assert {r.destination for r in mixture.rows if r.role == NEGATIVE} == {PREFERENCE}

@@ -133,7 +133,9 @@ def plan_token_targets(
     the band's width γ), so that filling whole trajectories does not push a share across it.
     """
     if pristine <= 0 or recovery <= 0:
-        return {PRISTINE: pristine, RECOVERY: recovery, NEGATIVE: 0.0}
+        # No admissible mix exists (the check will say so); keep what there is, negatives in proportion.
+        budget = (pristine + recovery) * policy.gamma / (policy.alpha + policy.beta)
+        return {PRISTINE: pristine, RECOVERY: recovery, NEGATIVE: min(negative, budget)}
     scale = min(pristine / policy.alpha, recovery / policy.beta)
     if negative >= policy.gamma * scale:
         return {PRISTINE: policy.alpha * scale, RECOVERY: policy.beta * scale, NEGATIVE: policy.gamma * scale}
@@ -275,6 +277,8 @@ def _repair_into_bounds(
     """Whole trajectories make shares lumpy on a small pool: add or drop single records (the move that
     most reduces the distance to the bounds; ties keep more tokens, then priority order) until the
     shares are inside or no move helps. A no-op when the first-fit already landed inside."""
+    if not ordered[PRISTINE] or not ordered[RECOVERY]:
+        return chosen  # no admissible mix exists; moving records around would only disguise that
     selected = {kind: {c.episode_id for c in chosen[kind]} for kind in ordered}
     totals = {kind: sum(tokens[e] for e in selected[kind]) for kind in ordered}
     for _ in range(max_moves):
