@@ -72,14 +72,17 @@ def test_token_masked_dataset_materializes_with_checks(tmp_path):
     assert table.column("split").to_pylist() == ["train", "validation"]
 
 
-def test_audit_catches_a_double_shift_and_a_target_in_an_observation(tmp_path_factory):
+def test_stage_is_deterministic_and_audit_catches_a_double_shift_and_a_leak(tmp_path_factory):
     from trajectory_platform.training.dataset_stage import run_dataset_stage
     from trajectory_platform.training.masked_dataset import inputs_from_table
     from trajectory_platform.training.tokenizer import build_default_tokenizer
 
     path = build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd")
-    table = run_dataset_stage(inputs_from_table(_mixture()), path).table
+    stage = run_dataset_stage(inputs_from_table(_mixture()), path)
+    table = stage.table
     assert audit_table(table) == {"n_active": [], "offsets": [], "target_in_context": []}
+    again = run_dataset_stage(inputs_from_table(_mixture()), path)  # deterministic: same rows, same manifest
+    assert again.table.equals(table) and again.manifest == stage.manifest
     row = table.slice(0, 1).to_pylist()[0]
     shifted = {**row, "labels": row["labels"][1:] + [-100]}
     spans = json.loads(row["spans_json"])
