@@ -23,6 +23,8 @@ def test_library_covers_the_task_matrix(library):
     assert len(families) >= 6 and min(families.values()) >= 20
     assert {f.tool_family for f in library} == set(TOOL_FAMILIES)
     assert {f.domain for f in library} == {"bug_repair", "config_fix", "diagnostic_report"}
+    assert {f.strata["horizon"] for f in library} == {"H1", "H2-5", "H6-9", "H10+"}
+    assert {f.strata["authority"] for f in library} == {"A0", "A1"}
     horizons = {f.min_tool_calls for f in library}
     assert min(horizons) == 1 and max(horizons) >= 15
     licenses = {f.repo_family: f.license for f in library}

@@ -36,6 +36,8 @@ def test_protocol_round_trip_and_errors():
     two = protocol.render_tool_call("a", {}) + protocol.render_tool_call("b", {"x": "1"})
     assert [c.name for c in protocol.parse_tool_calls(two, id_prefix="t")] == ["a", "b"]
     assert protocol.parse_tool_calls("just an answer") == []
+    tail = protocol.parse_turn("Before." + protocol.render_tool_call("a", {}) + " after")
+    assert tail.content == "Before. after", "prose after a call is kept, never dropped"
     bad = protocol.parse_tool_calls(
         protocol.CALL_OPEN + '{"name": "a", "arguments": {x}}' + protocol.CALL_CLOSE
     )

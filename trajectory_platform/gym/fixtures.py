@@ -89,6 +89,18 @@ class Fixture:
         return sum(1 for s in self.plan if s.op != "answer")
 
     @property
+    def strata(self) -> dict[str, str]:
+        """Cell of the task matrix (curation §Task matrix stratification): horizon band, staged
+        context size in the seed's bands (every gym fixture is compact: <= 2k tokens) and
+        authority (A0 read-only inspection, A1 local sandboxed mutation)."""
+        h = self.min_tool_calls
+        horizon = "H1" if h <= 1 else "H2-5" if h <= 5 else "H6-9" if h <= 9 else "H10+"
+        tokens = sum(len(c) for c in self.s0_files.values()) // 4
+        state = "S-compact" if tokens <= 2_000 else "S-intermediate" if tokens <= 16_000 else "S-massive"
+        authority = "A0" if not any(s.op in ("edit", "write") for s in self.plan) else "A1"
+        return {"horizon": horizon, "state": state, "authority": authority}
+
+    @property
     def reference_diff(self) -> str:
         """The reference solution as a workspace diff against S0."""
         return unified_diff(self.s0_files, self.reference_files)

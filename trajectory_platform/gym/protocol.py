@@ -161,13 +161,29 @@ def parse_turn(text: str, id_prefix: str = "call", truncated: bool = False) -> P
             text = text[close + len(REASONING_CLOSE) :]
     fabricated = find_fabricated_observation(text)
     head = text if fabricated is None else text[: text.find(TOOL_OPEN)]
-    prose = head.split(CALL_OPEN, 1)[0] if CALL_OPEN in head else head
     return ParsedTurn(
-        content=prose.strip(),
+        content=_prose(head).strip(),
         reasoning=reasoning,
         calls=parse_tool_calls(text, id_prefix=id_prefix, truncated=truncated),
         fabricated_observation=fabricated,
     )
+
+
+def _prose(text: str) -> str:
+    """Everything outside call blocks (an unclosed block runs to the end), in order: no text the
+    model wrote is lost from the log, while the calls themselves live in ``tool_calls``."""
+    parts = []
+    pos = 0
+    while True:
+        start = text.find(CALL_OPEN, pos)
+        if start < 0:
+            parts.append(text[pos:])
+            return "".join(parts)
+        parts.append(text[pos:start])
+        end = text.find(CALL_CLOSE, start)
+        if end < 0:
+            return "".join(parts)
+        pos = end + len(CALL_CLOSE)
 
 
 def render_tools(specs: list[Any]) -> str:
