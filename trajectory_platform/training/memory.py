@@ -155,13 +155,18 @@ class PeakMemory:
                 self._thread.join()
             self.peak_bytes = max(self.peak_bytes, _rss_bytes())
 
-    def report(self, inventory: Inventory) -> dict[str, int | float | str]:
-        """Measured against inventoried: what the parameter state explains and what it does not."""
-        source = "torch.cuda.max_memory_allocated" if self.device.type == "cuda" else "sampled process RSS"
+    def report(self, inventory: Inventory) -> dict[str, int | str]:
+        """Measured against inventoried: what the parameter state explains and what it does not.
+
+        ``peak_above_baseline_bytes`` is what the measured block added on top of what was resident
+        at entry (activations, gradients, kernel workspaces); on CPU the RSS totals also hold the
+        Python runtime and libraries, so compare the inventory with the CUDA totals, or the CPU delta.
+        """
+        cuda = self.device.type == "cuda"
         return {
-            "measured_by": source,
+            "measured_by": "torch.cuda.max_memory_allocated" if cuda else "sampled process RSS",
             "baseline_bytes": self.baseline_bytes,
             "peak_bytes": self.peak_bytes,
+            "peak_above_baseline_bytes": max(0, self.peak_bytes - self.baseline_bytes),
             "inventory_bytes": inventory.total,
-            "peak_over_inventory": round(self.peak_bytes / inventory.total, 3) if inventory.total else 0.0,
         }
