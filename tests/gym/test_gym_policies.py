@@ -11,9 +11,11 @@ from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.fixtures import build_library
 from trajectory_platform.gym.policies import (
     BEHAVIOURS,
+    ErrorProfile,
     FabricatingStub,
     NeverRecoveringStub,
     NoEndTokenStub,
+    ProfiledPolicy,
     ScriptedExpert,
     StaleKeyStub,
     make_policy,
@@ -115,13 +117,14 @@ def test_no_end_token_stub_runs_away(library):
 
 
 @pytest.mark.parametrize(
-    "behaviour", ["malformed_call", "stale_schema", "truncated_turn", "lucky_pass", "secret_echo"]
+    "behaviour",
+    ["malformed_call", "stale_schema", "truncated_turn", "undeclared_tool", "lucky_pass", "secret_echo"],
 )
 def test_noisy_profiles_that_still_solve(library, behaviour):
     fx = next(f for f in library if f.fixture_id.startswith("ledger/v0/bug-balance@"))
     result = run_episode(fx, make_policy(behaviour), seed=5)
     assert result.oracle.passed
-    if behaviour in ("malformed_call", "stale_schema", "truncated_turn"):
+    if behaviour in ("malformed_call", "stale_schema", "truncated_turn", "undeclared_tool"):
         assert result.refusals == 1
     if behaviour == "lucky_pass":
         assert not any(
@@ -151,3 +154,13 @@ def test_every_behaviour_has_a_policy():
         "noisy-tamper",
         "stub-fabricating",
     }
+
+
+def test_profiled_policy_draws_mistakes_from_its_error_profile(library):
+    fx = next(f for f in library if f.fixture_id.startswith("textkit/v0/bug-6x-"))
+    quiet = run_episode(fx, ProfiledPolicy(ErrorProfile(0, 0, 0, 0)), seed=1)
+    noisy = run_episode(fx, ProfiledPolicy(ErrorProfile(0.5, 0.2, 0.1, 0.1, max_mistakes=3)), seed=1)
+    assert quiet.refusals == 0 and quiet.oracle.passed
+    assert noisy.refusals == 3 and noisy.oracle.passed, "every mistake is refused, then recovered"
+    reasons = " ".join(e.content for e in noisy.episode.events if e.kind == "refusal")
+    assert "malformed" in reasons or "schema" in reasons or "undeclared" in reasons or "truncated" in reasons

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from trajectory_platform.gym import protocol
@@ -227,53 +227,136 @@ class _AtTurn(ScriptedExpert):
         return False
 
 
-class MalformedCallPolicy(_AtTurn):
-    """Emits one call whose JSON is broken (single quotes / missing brace), then recovers."""
+def malformed_turn(expert: ScriptedExpert, step: Step, reasoning: str | None) -> PolicyTurn:
+    """The step's call with broken JSON (single-quoted key or a missing brace)."""
+    text = expert.render(step, reasoning)
+    if expert.rng.random() < 0.5:
+        return PolicyTurn(text.replace('"arguments": {', "'arguments': {", 1))
+    return PolicyTurn(text.replace("}}" + protocol.CALL_CLOSE, "}" + protocol.CALL_CLOSE, 1))
 
-    name = "noisy-malformed"
+
+def stale_key_turn(expert: ScriptedExpert, step: Step, reasoning: str | None) -> PolicyTurn:
+    """The step's call with its path argument under a memorized key the delivered schema lacks."""
+    if step.path is None:
+        return PolicyTurn(expert.render(step, reasoning))
+    name, args = expert.known.render(step.op, step.roles())
+    key = expert.known.tool_for_op(step.op).keys["path"]
+    stale = "file_path" if key != "file_path" else "path"
+    return PolicyTurn(
+        protocol.render_turn(calls=[(name, {(stale if k == key else k): v for k, v in args.items()})])
+    )
+
+
+def truncated_turn(expert: ScriptedExpert, step: Step, reasoning: str | None) -> PolicyTurn:
+    """The step's call cut off by the output limit before its closing marker."""
+    text = expert.render(step, reasoning)
+    return PolicyTurn(text[: max(len(protocol.CALL_OPEN) + 12, len(text) * 2 // 3)], finish_reason="length")
+
+
+def undeclared_tool_turn(expert: ScriptedExpert, step: Step, reasoning: str | None) -> PolicyTurn:
+    """A call to a plausible tool that was never delivered (a learned tool-name preference)."""
+    invented = {
+        "list": "find_files",
+        "read": "open_file",
+        "edit": "apply_patch",
+        "write": "create_file",
+        "run_tests": "pytest",
+    }[step.op]
+    _, args = expert.known.render(step.op, step.roles())
+    return PolicyTurn(protocol.render_turn(calls=[(invented, args)]))
+
+
+DISTORTIONS = {
+    "malformed": malformed_turn,
+    "stale_key": stale_key_turn,
+    "truncated": truncated_turn,
+    "undeclared_tool": undeclared_tool_turn,
+}
+"""Call-level mistakes a noisy policy can make on a turn; each is refused by the runtime and the
+expert logic underneath retries the same step afterwards."""
+
+
+class _OneMistake(_AtTurn):
+    """Makes one :data:`DISTORTIONS` mistake at the k-th eligible step, then behaves."""
+
+    distortion = "malformed"
 
     def emit(self, step: Step, reasoning: str | None, inp: PolicyInput) -> PolicyTurn:
-        text = self.render(step, reasoning)
         if self.due(step):
-            broken = (
-                text.replace('"arguments": {', "'arguments': {", 1)
-                if self.rng.random() < 0.5
-                else text.replace("}}" + protocol.CALL_CLOSE, "}" + protocol.CALL_CLOSE, 1)
-            )
-            return PolicyTurn(broken)
-        return PolicyTurn(text)
+            return DISTORTIONS[self.distortion](self, step, reasoning)
+        return PolicyTurn(self.render(step, reasoning))
 
 
-class StaleSchemaPolicy(_AtTurn):
+class MalformedCallPolicy(_OneMistake):
+    """Emits one call whose JSON is broken, is refused, then re-emits it correctly."""
+
+    name = "noisy-malformed"
+    distortion = "malformed"
+
+
+class StaleSchemaPolicy(_OneMistake):
     """Uses a memorized argument key the delivered schema lacks, is refused, then reads the schema."""
 
     name = "noisy-stale-schema"
+    distortion = "stale_key"
 
     def eligible(self, index: int, step: Step) -> bool:
         return step.path is not None
 
-    def emit(self, step: Step, reasoning: str | None, inp: PolicyInput) -> PolicyTurn:
-        if self.due(step):
-            name, args = self.known.render(step.op, step.roles())
-            key = self.known.tool_for_op(step.op).keys["path"]
-            stale = "file_path" if key != "file_path" else "path"
-            args = {(stale if k == key else k): v for k, v in args.items()}
-            return PolicyTurn(protocol.render_turn(calls=[(name, args)]))
-        return PolicyTurn(self.render(step, reasoning))
 
-
-class TruncatedTurnPolicy(_AtTurn):
+class TruncatedTurnPolicy(_OneMistake):
     """One turn is cut off by the output limit in the middle of its call, then it is re-emitted."""
 
     name = "noisy-truncated-turn"
+    distortion = "truncated"
+
+
+class UndeclaredToolPolicy(_OneMistake):
+    """Calls a tool that was never delivered once, is refused with the real inventory, recovers."""
+
+    name = "noisy-undeclared-tool"
+    distortion = "undeclared_tool"
+
+
+@dataclass(frozen=True)
+class ErrorProfile:
+    """Per-turn probabilities of each call-level mistake (see :data:`DISTORTIONS`).
+
+    ``max_mistakes`` bounds them per episode so a noisy episode still ends inside its budgets.
+    """
+
+    malformed: float = 0.1
+    stale_key: float = 0.1
+    truncated: float = 0.05
+    undeclared_tool: float = 0.05
+    max_mistakes: int = 3
+
+
+class ProfiledPolicy(ScriptedExpert):
+    """The expert with a configurable error profile: each turn may carry one drawn mistake."""
+
+    name = "noisy-profiled"
+
+    def __init__(self, profile: ErrorProfile | None = None):
+        self.profile = profile or ErrorProfile()
+
+    def describe(self) -> dict:
+        return {"policy": self.name, "profile": asdict(self.profile)}
+
+    def start(self, fixture: Fixture, seed: int) -> None:
+        super().start(fixture, seed)
+        self.mistakes = 0
 
     def emit(self, step: Step, reasoning: str | None, inp: PolicyInput) -> PolicyTurn:
-        text = self.render(step, reasoning)
-        if self.due(step):
-            return PolicyTurn(
-                text[: max(len(protocol.CALL_OPEN) + 12, len(text) * 2 // 3)], finish_reason="length"
-            )
-        return PolicyTurn(text)
+        if step.op != "answer" and self.mistakes < self.profile.max_mistakes:
+            roll = self.rng.random()
+            for kind, distort in DISTORTIONS.items():
+                rate = getattr(self.profile, kind)
+                if roll < rate:
+                    self.mistakes += 1
+                    return distort(self, step, reasoning)
+                roll -= rate
+        return PolicyTurn(self.render(step, reasoning))
 
 
 class AbandonPolicy(_AtTurn):
@@ -557,6 +640,8 @@ BEHAVIOURS: dict[str, type[ScriptedExpert]] = {
     "secret_echo": SecretEchoPolicy,
     "flaky_fixture": ScriptedExpert,
     "truncated_turn": TruncatedTurnPolicy,
+    "undeclared_tool": UndeclaredToolPolicy,
+    "noisy_profile": ProfiledPolicy,
     "abandoned": AbandonPolicy,
     "never_recover": NeverRecoveringStub,
     "fabricated_observation": FabricatingStub,
