@@ -1,0 +1,210 @@
+"""Closed-loop evaluation (fine-tuning 16.11): build the paired suites, run both arms, keep every trial.
+
+The suites come from the held-out side of the same split plan curation uses (closure-disjoint test
+fixtures, their transfer regime from :meth:`SplitPlan.regime`), so nothing scored here was trained
+on. Three suites, each run by the candidate *and* the baseline on identical items (fixture, seed,
+fault schedule, runtime budgets), so every comparison is paired:
+
+- ``acceptance``: focus task kinds, pristine, ``attempts`` seeds per task (pass@k / pass^k when > 1);
+- ``recovery``: focus tasks under a reachable fault schedule that fires before the expert's first
+  edit (``gym.faults.reachable_schedule``), cycling through the fault classes so kinds the
+  training corpus never showed are reached too;
+- ``retention``: task kinds outside the training focus (default: the gym's ``count_files`` and
+  diagnostic ``report`` tasks, which answer instead of repairing).
+
+Every initiated trial is recorded: a stall, a runaway or a timeout is a failed trial, never a
+dropped one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+from trajectory_platform.curation.splits import (
+    REGIME_FAMILIAR_SCHEMA,
+    REGIME_RENAMED_SCHEMA,
+    REGIME_UNFAMILIAR_TOOLS,
+    TEST,
+    SplitPolicy,
+    library_inputs,
+    plan_splits,
+)
+from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_episode
+from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec, reachable_schedule
+from trajectory_platform.gym.fixtures import Fixture, build_library, get_fixture
+from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+
+if TYPE_CHECKING:
+    from trajectory_platform.gym.policies import Policy
+
+REGIME_NAMES = {
+    REGIME_FAMILIAR_SCHEMA: "familiar",
+    REGIME_RENAMED_SCHEMA: "renamed",
+    REGIME_UNFAMILIAR_TOOLS: "unfamiliar_tool_family",
+}
+"""Short names of the split plan's transfer regimes, used as the SFA / PRE keys."""
+
+SUITES = ("acceptance", "recovery", "retention")
+
+
+def evaluation_runtime(max_steps: int = 8, max_generated_tokens: int = 600) -> RuntimeConfig:
+    """The declared evaluation budget: tight enough that a runaway policy fails quickly."""
+    return RuntimeConfig(max_steps=max_steps, max_generated_tokens=max_generated_tokens, wall_timeout_s=120.0)
+
+
+@dataclass(frozen=True)
+class EvalItem:
+    """One trial both arms run identically."""
+
+    item_id: str
+    fixture_id: str
+    suite: str
+    regime: str
+    seed: int
+    task_kind: str
+    faults: tuple[FaultSpec, ...] = ()
+
+    def to_dict(self) -> dict:
+        """JSON-ready form for the evaluation manifest."""
+        row = asdict(self)
+        row["faults"] = [f.to_dict() for f in self.faults]
+        return row
+
+
+@dataclass(frozen=True)
+class SuiteSpec:
+    """How many trials of each suite and how they are drawn (all recorded in the manifest)."""
+
+    episodes: int = 8
+    attempts: int = 1
+    recovery_episodes: int = 4
+    retention_episodes: int = 4
+    seed: int = 0
+    library_seed: int = 0
+    retention_kinds: tuple[str, ...] = ("count_files", "report")
+    fault_kinds: tuple[str, ...] = FAULT_KINDS
+    reserved_tool_families: tuple[str, ...] = ("alias",)
+    learnable_only: bool = False
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def heldout_pool(spec: SuiteSpec, fixtures: Sequence[Fixture] | None = None) -> list[tuple[Fixture, str]]:
+    """Test-split fixtures of the split plan (the ``split_assignments`` default policy) and their regime."""
+    library = list(fixtures) if fixtures is not None else build_library(spec.library_seed)
+    links, infos = library_inputs(library)
+    plan = plan_splits(links, infos, SplitPolicy(reserved_tool_families=spec.reserved_tool_families or None))
+    return [
+        (f, REGIME_NAMES[plan.regime(f.tool_family, f.domain)])
+        for f in library
+        if plan.fixture_split(f.fixture_id) == TEST and (f.learnable or not spec.learnable_only)
+    ]
+
+
+def _seeded_order(pool: Iterable[tuple[Fixture, str]], seed: int) -> list[tuple[Fixture, str]]:
+    """Deterministic shuffle, then interleave regimes so every regime gets items early."""
+    ranked = sorted(pool, key=lambda p: hashlib.sha256(f"{seed}:{p[0].fixture_id}".encode()).hexdigest())
+    by_regime: dict[str, list[tuple[Fixture, str]]] = {}
+    for entry in ranked:
+        by_regime.setdefault(entry[1], []).append(entry)
+    lanes = [by_regime[r] for r in sorted(by_regime)]
+    out: list[tuple[Fixture, str]] = []
+    for depth in range(max((len(lane) for lane in lanes), default=0)):
+        out.extend(lane[depth] for lane in lanes if depth < len(lane))
+    return out
+
+
+def build_items(pool: Sequence[tuple[Fixture, str]], spec: SuiteSpec) -> list[EvalItem]:
+    """The paired trial list: acceptance (tasks x attempts), recovery, retention (module docstring)."""
+    ordered = _seeded_order(pool, spec.seed)
+    retention = [p for p in ordered if p[0].task_kind in spec.retention_kinds]
+    focus = [p for p in ordered if p[0].task_kind not in spec.retention_kinds]
+    items: list[EvalItem] = []
+    tasks = -(-spec.episodes // max(1, spec.attempts))
+    for fixture, regime in focus[:tasks]:
+        for attempt in range(spec.attempts):
+            if sum(1 for i in items if i.suite == "acceptance") < spec.episodes:
+                items.append(_item("acceptance", fixture, regime, spec.seed + attempt))
+    kinds = list(spec.fault_kinds)
+    cursor = 0
+    for fixture, regime in focus:
+        if sum(1 for i in items if i.suite == "recovery") >= spec.recovery_episodes or not kinds:
+            break
+        kind = kinds[cursor % len(kinds)]
+        rng = random.Random(f"{spec.seed}:{fixture.fixture_id}:{kind}")
+        schedule = reachable_schedule(fixture, rng, kinds=[kind])
+        if schedule is None:
+            continue
+        cursor += 1
+        items.append(_item("recovery", fixture, regime, spec.seed, tuple(schedule)))
+    for fixture, regime in retention[: spec.retention_episodes]:
+        items.append(_item("retention", fixture, regime, spec.seed))
+    return items
+
+
+def _item(
+    suite: str, fixture: Fixture, regime: str, seed: int, faults: tuple[FaultSpec, ...] = ()
+) -> EvalItem:
+    fault_tag = "+".join(f"{f.kind}@{f.at_call}" for f in faults)
+    return EvalItem(
+        item_id=f"{suite}:{fixture.fixture_id}:s{seed}" + (f":{fault_tag}" if fault_tag else ""),
+        fixture_id=fixture.fixture_id,
+        suite=suite,
+        regime=regime,
+        seed=seed,
+        task_kind=fixture.task_kind,
+        faults=faults,
+    )
+
+
+@dataclass
+class ArmRun:
+    """One arm's trials, in item order."""
+
+    name: str
+    measures: list[EpisodeMeasure] = field(default_factory=list)
+
+
+def run_arm(
+    name: str,
+    policy: Policy,
+    items: Sequence[EvalItem],
+    config: RuntimeConfig,
+    *,
+    library_seed: int = 0,
+    progress: bool = True,
+) -> ArmRun:
+    """Run ``policy`` on every item under the same budgets; every trial is kept."""
+    arm = ArmRun(name)
+    for index, item in enumerate(items, 1):
+        fixture = get_fixture(item.fixture_id, library_seed)
+        result = run_episode(
+            fixture,
+            policy,
+            seed=item.seed,
+            config=config,
+            faults=list(item.faults),
+            episode_id=f"eval-{name}-{index:04d}",
+            source_file=f"evaluation:{name}",
+        )
+        arm.measures.append(
+            measure_episode(
+                result,
+                item_id=item.item_id,
+                suite=item.suite,
+                regime=item.regime,
+                seed=item.seed,
+                task_kind=item.task_kind,
+                fault_kinds=[f.kind for f in item.faults],
+            )
+        )
+        if progress and (index % 5 == 0 or index == len(items)):
+            accepted = sum(m.accepted for m in arm.measures)
+            print(f"evaluate[{name}]: {index}/{len(items)} trials, {accepted} accepted", file=sys.stderr)
+    return arm

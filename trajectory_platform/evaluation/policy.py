@@ -1,0 +1,144 @@
+"""A model-backed policy for the gym: a local Hugging Face causal LM behind the gym's ``Policy``.
+
+It sees only what the runtime delivers (:class:`~trajectory_platform.gym.runtime.PolicyInput`):
+the delivered events are rendered with the tokenizer's own chat template through the same
+message/tool conversion the training serializer uses (``training.serialize.message_of`` /
+``tool_dict``), so the prompt at evaluation is byte-for-byte the context training conditioned
+on. Generation stops at the end-of-turn token (the tokenizer's eos, ``<|end_turn|>``) or at a host
+delimiter (``<|end|>``) the policy should never write; the text goes back to the runtime, which
+parses it with the gym protocol parser and enforces the delivered schema exactly as for every
+scripted policy. Nothing here repairs or filters an output.
+
+Two failure modes are visible in the returned turn rather than hidden:
+
+- **fabricated observation**: the model writes a tool result (``<|tool|>...``) instead of stopping
+  at its end-of-turn token. Special tokens are kept when decoding, so the runtime's
+  ``find_fabricated_observation`` sees the ``<|tool|>`` marker and refuses it;
+- **runaway**: no end token within ``max_new_tokens``; the turn is returned with
+  ``finish_reason="length"`` and the runtime dispatches nothing from it (a truncated proposal).
+
+Decoding is greedy, or sampled with a seed pinned per (episode seed, step), so two runs of the same
+evaluation manifest generate the same tokens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from trajectory_platform.gym.policies import Policy, PolicyTurn
+from trajectory_platform.training.checkpoint import load_checkpoint_model
+from trajectory_platform.training.serialize import message_of, tool_dict
+from trajectory_platform.training.tokenizer import load_tokenizer
+
+if TYPE_CHECKING:
+    from trajectory_platform.gym.fixtures import Fixture
+    from trajectory_platform.gym.runtime import PolicyInput
+
+HOST_END = "<|end|>"
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """Declared decoding parameters; recorded in the lineage and in the evaluation manifest."""
+
+    max_new_tokens: int = 64
+    do_sample: bool = False
+    temperature: float = 1.0
+    top_p: float = 1.0
+    seed: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the episode's ``sampling_params_json``)."""
+        return {"decoding": "sampled" if self.do_sample else "greedy", **asdict(self)}
+
+
+def _pinned_seed(base: int, episode_seed: int, step: int) -> int:
+    """One generator seed per (decoding seed, episode seed, step): independent of call order."""
+    digest = hashlib.sha256(f"{base}:{episode_seed}:{step}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (2**63)
+
+
+class ModelPolicy(Policy):
+    """Generate each turn with a local causal LM (a checkpoint directory or the default base)."""
+
+    def __init__(
+        self,
+        model_dir: str | Path,
+        *,
+        decoding: Decoding | None = None,
+        device: str = "cpu",
+        name: str | None = None,
+        tokenizer_dir: str | Path | None = None,
+    ):
+        self.model_dir = Path(model_dir)
+        self.decoding = decoding or Decoding()
+        self.device = torch.device(device)
+        self.name = name or f"model:{self.model_dir.name}"
+        self.tokenizer = load_tokenizer(tokenizer_dir or self.model_dir)
+        self.model = load_checkpoint_model(self.model_dir, device=self.device).eval()
+        self.stop_ids = [
+            self.tokenizer.eos_token_id,
+            *(
+                self.tokenizer.convert_tokens_to_ids([HOST_END])
+                if HOST_END in self.tokenizer.get_vocab()
+                else []
+            ),
+        ]
+        self.max_context = int(getattr(self.model.config, "max_position_embeddings", 4096))
+        self.episode_seed = 0
+
+    def start(self, fixture: Fixture, seed: int) -> None:
+        """Only the seed is kept: a model policy acts from the delivered input alone."""
+        self.episode_seed = seed
+
+    def sampling_params(self) -> dict:
+        return self.decoding.to_dict()
+
+    def describe(self) -> dict:
+        return {"policy": "model", "model_dir": str(self.model_dir), "decoding": self.decoding.to_dict()}
+
+    def prompt_ids(self, inp: PolicyInput) -> list[int]:
+        """The delivered input rendered with the chat template, ready for the assistant's turn."""
+        messages = [message_of(event, "context") for event in inp.messages]
+        tools = [tool_dict(spec) for spec in inp.tools] or None
+        text = self.tokenizer.apply_chat_template(
+            messages, tools=tools, tokenize=False, add_generation_prompt=True
+        )
+        return self.tokenizer(text, add_special_tokens=False)["input_ids"]
+
+    @torch.no_grad()
+    def act(self, inp: PolicyInput) -> PolicyTurn:
+        ids = self.prompt_ids(inp)
+        budget = self.decoding.max_new_tokens
+        if len(ids) + budget > self.max_context:
+            raise ValueError(
+                f"delivered input of {len(ids)} tokens + {budget} new tokens exceeds the model's "
+                f"context of {self.max_context}"
+            )
+        input_ids = torch.tensor([ids], device=self.device)
+        kwargs: dict[str, Any] = {
+            "max_new_tokens": budget,
+            "eos_token_id": self.stop_ids,
+            "pad_token_id": self.tokenizer.pad_token_id,
+            "attention_mask": torch.ones_like(input_ids),
+            "do_sample": self.decoding.do_sample,
+        }
+        if self.decoding.do_sample:
+            kwargs.update(temperature=self.decoding.temperature, top_p=self.decoding.top_p)
+        else:
+            kwargs.update(temperature=None, top_p=None, top_k=None)
+        seed = _pinned_seed(self.decoding.seed, self.episode_seed, inp.step)
+        with torch.random.fork_rng(devices=[self.device] if self.device.type == "cuda" else []):
+            torch.manual_seed(seed)
+            output = self.model.generate(input_ids, **kwargs)
+        new = output[0, len(ids) :].tolist()
+        finish = "stop" if new and new[-1] in self.stop_ids else "length"
+        if finish == "stop" and new[-1] == self.tokenizer.eos_token_id:
+            new = new[:-1]  # the authentic terminator is the stop signal, not text
+        text = self.tokenizer.decode(new, skip_special_tokens=False)
+        return PolicyTurn(text=text, finish_reason=finish, output_tokens=len(output[0]) - len(ids))
