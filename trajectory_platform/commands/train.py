@@ -52,6 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--resume", action="store_true", help="continue from trainer_state.pt in --out")
     parser.add_argument("--device", default=None, help="cpu or cuda (default: cuda when present)")
+    parser.add_argument("--threads", type=int, default=None, help="CPU intra-op threads (default: torch's)")
     parser.add_argument("--beta", type=float, default=0.1, help="DPO preference scale")
     parser.add_argument(
         "--sft-weight", type=float, default=0.0, help="DPO auxiliary SFT term on the chosen record"
@@ -94,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         save_every=args.save_every,
         resume=args.resume,
         device=args.device,
+        threads=args.threads,
         beta=args.beta,
         sft_weight=args.sft_weight,
     )

@@ -76,6 +76,7 @@ class TrainRequest:
     beta: float = 0.1
     sft_weight: float = 0.0
     spot_check: int = 4
+    threads: int | None = None  # CPU intra-op threads; 1 is fastest on a machine shared with other work
 
     def __post_init__(self) -> None:
         if self.objective not in ("sft", "dpo"):
@@ -181,6 +182,8 @@ class _Context:
 def _resolve(request: TrainRequest, loaded: LoadedRows) -> _Context:
     """Pick the device and load base, tokenizer and (resumed or fresh, full or LoRA) model."""
     device = resolve_device(request.device)
+    if request.threads:
+        torch.set_num_threads(request.threads)
     workdir = Path(request.workdir) if request.workdir else default_workdir_path()
     base_path = Path(request.model_path) if request.model_path else build_default_model(workdir)
     tokenizer_path = Path(loaded.manifest.get("tokenizer_path") or base_path)
@@ -359,8 +362,9 @@ def run_training(
         )
     memory = peak.report(inventory)
     _log(
-        f"memory: peak {memory['peak_bytes'] / 1e6:.1f} MB ({memory['measured_by']}) vs parameter state "
-        f"{inventory.total / 1e6:.3f} MB"
+        f"memory: peak {memory['peak_bytes'] / 1e6:.1f} MB ({memory['measured_by']}), "
+        f"{memory['peak_above_baseline_bytes'] / 1e6:.1f} MB above the pre-launch baseline; "
+        f"parameter-state inventory {inventory.total / 1e6:.3f} MB"
     )
     digest = checkpoint_digest(out)
     manifest = _manifest(ctx, objective, loop, digest, inventory.as_dict(), memory)
@@ -424,6 +428,7 @@ def _manifest(
             "attention": f"{VARLEN_ATTENTION}: one causal sdpa per packed example (segments from reset "
             "position_ids, positions restart at 0), no cross-example attention",
             "device": str(ctx.device),
+            "cpu_threads": torch.get_num_threads(),
             "max_steps": request.max_steps,
             "examples_per_step": request.examples_per_step,
             "micro_batches": request.micro_batches,
