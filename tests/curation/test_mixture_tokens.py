@@ -233,3 +233,15 @@ def test_without_pristine_data_no_mix_is_admissible_and_the_summary_says_so():
     # Negatives still go to preference, in proportion to the SFT tokens kept.
     assert 0 < mixture.realized_tokens[NEGATIVE] <= mixture.realized_tokens[RECOVERY] * 0.10 / 0.90 + 1
     assert {r.destination for r in mixture.rows if r.role == NEGATIVE} == {PREFERENCE}
+
+
+def test_anchor_sources_declared_by_recorded_model():
+    from trajectory_platform.curation.candidates import candidates_from_table
+    from trajectory_platform.traces.schema import episodes_to_table
+
+    expert, sampled = candidate("e1").episode, candidate("s1").episode
+    expert.lineage.model, sampled.lineage.model = "scripted-expert", "policy-round-3"
+    table = episodes_to_table([expert, sampled])
+    marked = {c.episode_id: c.anchor for c in candidates_from_table(table, frozenset({"scripted-expert"}))}
+    assert marked == {"e1": True, "s1": False}
+    assert not any(c.anchor for c in candidates_from_table(table))

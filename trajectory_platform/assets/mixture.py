@@ -43,7 +43,9 @@ class SplitConfig(Config):
 
 
 class MixtureConfig(Config):
-    """Declared shares in selected target tokens and the selection knobs."""
+    """Declared shares in selected target tokens and the selection knobs. ``anchor_models``: recorded
+    ``lineage.model`` values whose episodes are external expert demonstrations (the anchor); the
+    embedded default names the gym's scripted expert."""
 
     alpha: float = 0.65
     beta: float = 0.25
@@ -54,6 +56,7 @@ class MixtureConfig(Config):
     seed: int = 0
     token_measure: str = DEFAULT_TOKENIZER_MEASURE
     tokenizer_path: str | None = None
+    anchor_models: list[str] = ["scripted-expert"]
 
     def policy(self) -> MixturePolicy:
         return MixturePolicy(
@@ -147,7 +150,8 @@ def training_mixture(
 ):
     """Dedup, cap, and fill each class to its token target; realized shares reported and checked."""
     counter, measure = config.counter()
-    result = mixture_stage(redacted_corpus, split_assignments, config.policy(), counter, measure)
+    anchors = frozenset(config.anchor_models)
+    result = mixture_stage(redacted_corpus, split_assignments, config.policy(), counter, measure, anchors)
     summary = result.summary
     context.log.info(f"training_mixture: {summary['realized_token_shares']} ({measure})")
     yield Output(
@@ -186,7 +190,8 @@ def preference_pairs(
 ) -> Output[pa.Table]:
     """Pairs among train-split passes and the hard negatives the mixture routed to preference."""
     counter, _ = config.counter()
-    result = preference_stage(redacted_corpus, split_assignments, config.policy(), counter)
+    anchors = frozenset(config.anchor_models)
+    result = preference_stage(redacted_corpus, split_assignments, config.policy(), counter, anchors)
     summary = result.summary
     context.log.info(
         f"preference_pairs: {summary['pairs_admitted']} admitted of {summary['pairs_considered']}"

@@ -50,6 +50,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--cap-per-fixture", type=int, default=4, help="samples kept per fixture (default 4)")
     parser.add_argument(
+        "--anchor-model",
+        action="append",
+        default=None,
+        help="lineage.model whose episodes are the external anchor (repeatable; default scripted-expert)",
+    )
+    parser.add_argument(
         "--tokenizer",
         type=Path,
         help="tokenizer directory for token counts (default: word pieces, no tokenizer)",
@@ -102,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
     counter, measure = _counter(args.tokenizer)
     print(f"split: {corpus.num_rows} episodes", file=sys.stderr)
     split = split_stage(corpus, build_library(args.fixture_seed), policy)
-    mixture = mixture_stage(corpus, split.table, mixture_policy, counter, measure)
-    pairs = preference_stage(corpus, split.table, mixture_policy, counter)
+    anchors = frozenset(args.anchor_model or ["scripted-expert"])
+    mixture = mixture_stage(corpus, split.table, mixture_policy, counter, measure, anchors)
+    pairs = preference_stage(corpus, split.table, mixture_policy, counter, anchors)
     args.out.mkdir(parents=True, exist_ok=True)
     write_parquet(split.table, args.out / "split_assignments.parquet")
     write_parquet(mixture.table, args.out / "training_mixture.parquet")
@@ -123,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
             "realized_trajectory_shares": mixture.summary["realized_trajectory_shares"],
             "within_bounds": mixture.summary["within_bounds"],
             "sft_rows": mixture.summary["sft_rows"],
+            "anchors": mixture.summary["anchors"],
             "pairs_admitted": pairs.summary["pairs_admitted"],
             "pairs_refused": pairs.summary["pairs_refused"],
         }

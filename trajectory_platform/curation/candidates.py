@@ -27,7 +27,8 @@ PARENT_KEY = "parent_episode_id"
 
 ANCHOR_KEY = "anchor"
 """``extra_json`` flag marking an external demonstration (human or expert) that no self-training round
-replaces; see :func:`trajectory_platform.curation.dedup.refresh_round`."""
+replaces; see :func:`trajectory_platform.curation.dedup.refresh_round`. Whole sources can be declared
+anchors by their recorded ``lineage.model`` (``anchor_models``), e.g. the gym's scripted expert."""
 
 PASS_SINKS = frozenset({"admitted"})
 FAIL_SINKS = frozenset({"hard_negative"})
@@ -74,7 +75,7 @@ def _extra(episode: Episode) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def candidate_from_row(row: dict) -> Candidate:
+def candidate_from_row(row: dict, anchor_models: frozenset[str] = frozenset()) -> Candidate:
     """Build a :class:`Candidate` from one table row (episode columns plus optional label columns)."""
     episode = Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names})
     extra = _extra(episode)
@@ -87,17 +88,17 @@ def candidate_from_row(row: dict) -> Candidate:
         t_rec=row.get("t_rec"),
         target_turns=None if row.get("target_turns") is None else [int(i) for i in row["target_turns"]],
         parent_episode_id=str(parent) if parent else None,
-        anchor=bool(row.get(ANCHOR_KEY) or extra.get(ANCHOR_KEY)),
+        anchor=bool(row.get(ANCHOR_KEY) or extra.get(ANCHOR_KEY) or episode.lineage.model in anchor_models),
     )
 
 
-def candidates_from_table(table: pa.Table) -> list[Candidate]:
+def candidates_from_table(table: pa.Table, anchor_models: frozenset[str] = frozenset()) -> list[Candidate]:
     """All rows of ``table`` as candidates, in table order; missing label columns stay ``None``.
 
     ``target_turns`` stays ``None`` when the column is absent or null (no selection was made) and is
     an empty list when curation I selected nothing: the two mean different things downstream.
     """
-    return [candidate_from_row(row) for row in table.to_pylist()]
+    return [candidate_from_row(row, anchor_models) for row in table.to_pylist()]
 
 
 def candidates_by_id(candidates: Iterable[Candidate]) -> dict[str, Candidate]:

@@ -196,13 +196,15 @@ def mixture_stage(
     policy: MixturePolicy = DEFAULT_MIXTURE_POLICY,
     counter: TokenCounter = count_tokens,
     token_measure: str = TOKEN_MEASURE,
+    anchor_models: frozenset[str] = frozenset(),
 ) -> MixtureStageResult:
     """Compose the mixture and return its SFT rows (pristine and recovery) as ``training_mixture``.
 
     Hard negatives chosen for the γ share are destination ``preference``: they are counted in the
-    shares (metadata) and feed :func:`preference_stage`, never the SFT table.
+    shares (metadata) and feed :func:`preference_stage`, never the SFT table. Episodes recorded by an
+    ``anchor_models`` source are the external anchor (first in line, exempt from caps).
     """
-    candidates = candidates_from_table(corpus)
+    candidates = candidates_from_table(corpus, anchor_models)
     by_id = candidates_by_id(candidates)
     assignments = assignments_from_table(split_assignments)
     assignment_of = {a.episode_id: a for a in assignments}
@@ -263,14 +265,16 @@ def preference_stage(
     split_assignments: pa.Table,
     policy: MixturePolicy = DEFAULT_MIXTURE_POLICY,
     counter: TokenCounter = count_tokens,
+    anchor_models: frozenset[str] = frozenset(),
 ) -> PreferenceStageResult:
     """Admissible pairs among train-split trajectories.
 
     Rejected-side failures are the hard negatives the mixture routed to preference (the γ budget);
     every verified pass in the train split (pristine, recovery, or a costlier inefficient pass) may
     take part, because preferring a cheaper pass over a costlier one is also a declared rule.
+    ``anchor_models`` must match :func:`mixture_stage`'s so both route the same negatives.
     """
-    candidates = candidates_from_table(corpus)
+    candidates = candidates_from_table(corpus, anchor_models)
     assignments = assignments_from_table(split_assignments)
     mixture = compose_mixture(candidates, assignments, policy, counter)
     routed = {r.episode_id for r in mixture.rows if r.destination == PREFERENCE}
