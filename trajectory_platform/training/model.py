@@ -22,6 +22,7 @@ from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM, Pr
 
 DEFAULT_BASE_DIRNAME = "models/default_base"
 DEFAULT_MODEL_SEED = 0
+DEFAULT_INFO = "default_model.json"
 
 
 @dataclass(frozen=True)
@@ -77,14 +78,22 @@ def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Pat
     """Build (once) and return the cached default base: default tokenizer + seeded tiny Llama.
 
     A second call returns the cached directory untouched, so every stage (training, the untrained
-    baseline in evaluation) sees the same weights digest.
+    baseline in evaluation) sees the same weights digest. The cache is keyed by the default
+    tokenizer's files digest: a rebuilt tokenizer (new vocabulary) gets a new base.
     """
-    from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+    from trajectory_platform.training.tokenizer import (
+        build_default_tokenizer,
+        load_tokenizer,
+        tokenizer_files_digest,
+    )
 
+    tokenizer_dir = build_default_tokenizer(workdir)
+    tokenizer_digest = tokenizer_files_digest(tokenizer_dir)
     target = default_base_dir(workdir)
-    if (target / "config.json").exists() and (target / "model.safetensors").exists():
+    info_file = target / DEFAULT_INFO
+    if info_file.exists() and json.loads(info_file.read_text()).get("tokenizer_digest") == tokenizer_digest:
         return target
-    tokenizer = load_tokenizer(build_default_tokenizer(workdir))
+    tokenizer = load_tokenizer(tokenizer_dir)
     model = tiny_llama(
         len(tokenizer),
         seed=seed,
@@ -96,12 +105,17 @@ def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Pat
     staging = Path(tempfile.mkdtemp(prefix=".default_base.", dir=target.parent))
     model.save_pretrained(staging)
     tokenizer.save_pretrained(staging)
-    info = {"seed": seed, "shape": asdict(TinyLlamaShape()), "weights_digest": weights_digest(model)}
-    (staging / "default_model.json").write_text(json.dumps(info, indent=2, sort_keys=True))
-    if target.exists():  # another process finished first: keep its (identical) build
-        shutil.rmtree(staging)
-    else:
-        staging.rename(target)
+    info = {
+        "seed": seed,
+        "shape": asdict(TinyLlamaShape()),
+        "weights_digest": weights_digest(model),
+        "tokenizer_digest": tokenizer_digest,
+    }
+    # Written last: its presence marks a complete build.
+    (staging / DEFAULT_INFO).write_text(json.dumps(info, indent=2, sort_keys=True))
+    if target.exists():
+        shutil.rmtree(target)
+    staging.rename(target)
     return target
 
 

@@ -1,0 +1,125 @@
+"""``checkpoint``: fine-tune the policy on ``token_masked_dataset`` (SFT) or ``preference_pairs`` (DPO).
+
+Thin by design: build a :class:`~trajectory_platform.training.runner.TrainRequest` from the run
+config, call :func:`~trajectory_platform.training.runner.run_training` once, attach what a person
+reads (loss curve, tokens/s, memory inventory vs measured peak, the training manifest) and return
+a one-row table describing the checkpoint. The weights live on disk under
+``<workdir>/checkpoints/<objective>-<key>/``; the key binds the data digest and the config, so a
+rerun on the same inputs writes the same place. Runs in the ``train`` pool (limit 1 in
+dagster.yaml): training uses every core, so two at once would only thrash.
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+import pyarrow as pa
+from dagster import AssetExecutionContext, AssetIn, Config, MetadataValue, Output, asset
+
+from trajectory_platform.assets.dataset import MANIFEST_FILE
+from trajectory_platform.resources import WorkdirResource
+from trajectory_platform.training.dataset import table_digest
+from trajectory_platform.training.loop import OptimizerSettings
+from trajectory_platform.training.lora import DEFAULT_TARGETS, LoraSettings
+from trajectory_platform.training.runner import TrainRequest, run_training
+
+
+class CheckpointConfig(Config):
+    """Run config of a training job; every field also lands in the training manifest."""
+
+    objective: str = "sft"
+    model_path: str = ""
+    lora: bool = False
+    lora_rank: int = 8
+    lora_alpha: float = 16.0
+    lora_targets: str = ",".join(DEFAULT_TARGETS)
+    max_steps: int = 60
+    normalization: str = "token"
+    capacity: int = 2048
+    examples_per_step: int = 8
+    micro_batches: int = 1
+    learning_rate: float = 3e-3
+    seed: int = 0
+    eval_every: int = 20
+    beta: float = 0.1
+    sft_weight: float = 0.0
+    dataset_manifest_path: str = ""  # empty: the token_masked_dataset asset's manifest artifact
+    threads: int = 0
+
+
+@asset(
+    ins={"token_masked_dataset": AssetIn(), "preference_pairs": AssetIn()},
+    pool="train",
+    group_name="training",
+    description="A fine-tuned policy checkpoint (path, digest, steps, losses); weights on disk.",
+)
+def checkpoint(
+    context: AssetExecutionContext,
+    config: CheckpointConfig,
+    workdir: WorkdirResource,
+    token_masked_dataset: pa.Table,
+    preference_pairs: pa.Table,
+) -> Output[pa.Table]:
+    """Train on the upstream tables and describe the checkpoint written."""
+    data = token_masked_dataset if config.objective == "sft" else preference_pairs
+    settings = config.model_dump()
+    key = hashlib.sha256((table_digest(data) + json.dumps(settings, sort_keys=True)).encode()).hexdigest()[
+        :16
+    ]
+    default_manifest = workdir.artifacts_dir / "token_masked_dataset" / MANIFEST_FILE
+    manifest_path = Path(config.dataset_manifest_path or default_manifest)
+    use_manifest = config.objective == "sft" and manifest_path.exists()
+    manifest = json.loads(manifest_path.read_text()) if use_manifest else None
+    request = TrainRequest(
+        out=workdir.root / "checkpoints" / f"{config.objective}-{key}",
+        objective=config.objective,
+        model_path=config.model_path or None,
+        workdir=workdir.root,
+        lora=LoraSettings(
+            config.lora_rank, config.lora_alpha, tuple(t for t in config.lora_targets.split(",") if t)
+        )
+        if config.lora
+        else None,
+        max_steps=config.max_steps,
+        normalization=config.normalization,
+        capacity=config.capacity,
+        examples_per_step=config.examples_per_step,
+        micro_batches=config.micro_batches,
+        optimizer=OptimizerSettings(learning_rate=config.learning_rate),
+        seed=config.seed,
+        eval_every=config.eval_every,
+        beta=config.beta,
+        sft_weight=config.sft_weight,
+        threads=config.threads or None,
+    )
+    outcome = run_training(request, data, dataset_manifest=manifest, source_name=f"asset:{data_name(config)}")
+    context.log.info(json.dumps(outcome.summary(), default=str))
+    losses = outcome.loop.losses
+    return Output(
+        outcome.to_table(),
+        metadata={
+            "path": MetadataValue.path(str(outcome.checkpoint_dir)),
+            "artifact_digest": outcome.artifact_digest,
+            "steps": outcome.loop.steps,
+            "train_loss_first": losses[0],
+            "train_loss_last": losses[-1],
+            "loss_curve": MetadataValue.md(_loss_table(losses)),
+            "validation": MetadataValue.json(outcome.loop.validation),
+            "tokens_per_s": round(outcome.loop.tokens_per_s, 1),
+            "counts": MetadataValue.json(outcome.counts),
+            "memory_inventory": MetadataValue.json(outcome.inventory),
+            "memory_measured": MetadataValue.json(outcome.memory),
+            "training_manifest": MetadataValue.json(outcome.manifest),
+        },
+    )
+
+
+def data_name(config: CheckpointConfig) -> str:
+    return "token_masked_dataset" if config.objective == "sft" else "preference_pairs"
+
+
+def _loss_table(losses: list[float], rows: int = 20) -> str:
+    """A compact markdown loss curve: about ``rows`` evenly spaced steps plus the last."""
+    stride = max(1, len(losses) // rows)
+    picked = sorted({*range(0, len(losses), stride), len(losses) - 1})
+    return "| step | loss |\n|---:|---:|\n" + "\n".join(f"| {i + 1} | {losses[i]:.4f} |" for i in picked)
