@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import json
 import os
 import shutil
 import sys
@@ -55,7 +56,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--gym-episodes", type=int, default=24, help="episodes of the gym rollout (default 24)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the gym rollout (default 0)")
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="ASSET.FIELD=VALUE",
+        help="run config of one asset, e.g. --set checkpoint.max_steps=4 (JSON values; repeatable)",
+    )
     parser.set_defaults(func=run)
+
+
+def parse_settings(settings: list[str]) -> dict[str, dict]:
+    """``["checkpoint.max_steps=4"]`` -> ``{"checkpoint": {"max_steps": 4}}`` (JSON or string values)."""
+    config: dict[str, dict] = {}
+    for item in settings:
+        target, sep, raw = item.partition("=")
+        asset, dot, name = target.partition(".")
+        if not sep or not dot or not asset or not name:
+            raise ValueError(f"--set {item!r}: expected ASSET.FIELD=VALUE")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        config.setdefault(asset, {})[name] = value
+    return config
 
 
 def sync_tree(source: Path, target: Path) -> int:
@@ -158,6 +183,10 @@ def run(args: argparse.Namespace) -> int:
     for category in (BetaWarning, PreviewWarning):  # API maturity notes, not news for a user
         warnings.filterwarnings("ignore", category=category)
     started = time.monotonic()
+    try:
+        asset_config = parse_settings(args.settings)
+    except ValueError as err:
+        return fail(str(err))
     workdir = (args.workdir or default_workdir()).resolve()
     os.environ[WORKDIR_ENV] = str(workdir)  # anything reading default_workdir() agrees with us
     home = prepare_dagster_home(workdir)
@@ -178,6 +207,9 @@ def run(args: argparse.Namespace) -> int:
     from trajectory_platform.definitions import defs
 
     steps = plan(defs, days)
+    unknown = set(asset_config) - {step.assets_def.node_def.name for step in steps}
+    if unknown:
+        return fail(f"--set names no asset of the graph: {sorted(unknown)}")
     definitions = [*defs.assets, *defs.asset_checks]
     checks = {"passed": 0, "failed": []}
     with DagsterInstance.from_config(str(home)) as instance:
@@ -185,13 +217,18 @@ def run(args: argparse.Namespace) -> int:
             label = f"[{index}/{len(steps)}] {', '.join(step.names)}"
             print(f"{label}: {len(step.runs)} run(s) ...", file=sys.stderr, flush=True)
             step_started = time.monotonic()
+            ops = {
+                op: {"config": asset_config[op]}
+                for op in [step.assets_def.node_def.name]
+                if op in asset_config
+            }
             for kwargs in step.runs:
                 result = materialize(
                     definitions,
                     selection=AssetSelection.assets(*step.assets_def.keys),
                     resources=resources,
                     instance=instance,
-                    run_config=QUIET_LOGS,
+                    run_config={**QUIET_LOGS, **({"ops": ops} if ops else {})},
                     raise_on_error=False,
                     **kwargs,
                 )
