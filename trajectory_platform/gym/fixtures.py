@@ -14,6 +14,7 @@ whatever tool family (and manifest version) was delivered. ``min_tool_calls`` is
 from __future__ import annotations
 
 import functools
+import threading
 from dataclasses import dataclass, field
 
 from trajectory_platform.gym.sandbox import apply_diff, run_oracle, s0_digest, unified_diff
@@ -175,11 +176,17 @@ def validate_fixture(fixture: Fixture, retries: int = 8) -> FixtureValidation:
     )
 
 
+_GENERATION_LOCK = threading.Lock()
+
+
 @functools.lru_cache(maxsize=4)
 def _library(seed: int) -> tuple[Fixture, ...]:
+    """Generation imports reference code in-process (``sys.modules`` / ``sys.path``), so it is
+    serialized: two threads asking at once must not interleave."""
     from trajectory_platform.gym.library import generate
 
-    return tuple(generate(seed))
+    with _GENERATION_LOCK:
+        return tuple(generate(seed))
 
 
 def build_library(seed: int = 0) -> list[Fixture]:

@@ -51,7 +51,7 @@ from trajectory_platform.traces.record import (
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.fixtures import Fixture
-    from trajectory_platform.gym.policies import Policy
+    from trajectory_platform.gym.policies import Policy, PolicyTurn
 
 SYSTEM_PROMPT = (
     "You are a software agent working in a sandboxed repository. Act only through the tools you are "
@@ -241,6 +241,126 @@ class _Log:
         return True
 
 
+_FABRICATION = (
+    "the assistant turn contains a tool result it wrote itself; tool results come only from the "
+    "runtime, so it was ignored"
+)
+_TRUNCATED = "truncated proposal: the turn hit the output limit before its end token; no call was dispatched"
+
+
+class _Episode:
+    """The mutable state of one episode: log, delivered manifest, injector, workspace, counters."""
+
+    def __init__(
+        self, fixture: Fixture, config: RuntimeConfig, faults: list[FaultSpec], ws: Workspace, log: _Log
+    ):
+        self.fixture = fixture
+        self.config = config
+        self.log = log
+        self.ws = ws
+        self.manifest = fixture.manifest
+        self.delivered_specs = {(s.name, s.version): s for s in self.manifest.specs()}
+        self.injector = FaultInjector(faults, fixture)
+        self.executor = ToolExecutor(ws, fixture, config)
+        self.delivered_inputs: list[DeliveredInput] = []
+        self.generated = self.tool_calls = self.refusals = self.compactions = 0
+
+    def prepare(self, step: int) -> list[int]:
+        """Apply scheduled drift and compaction; the event indices the next model call sees."""
+        drifted = self.injector.manifest_for_turn(self.manifest, step)
+        if drifted is not self.manifest:
+            self.manifest = drifted
+            self.delivered_specs.update({(s.name, s.version): s for s in drifted.specs()})
+            tools = protocol.render_tools(drifted.specs())
+            self.log.add(
+                Event(
+                    kind="system",
+                    content=f"The tool manifest was updated to {drifted.tag}. Tools now:\n{tools}",
+                )
+            )
+        delivered = sum(approx_tokens(self.log.events[i].content) for i in self.log.delivered())
+        if delivered > self.config.compaction_watermark_tokens:
+            self.compactions += self.log.compact(self.config.keep_recent_events)
+        return self.log.delivered()
+
+    def record_turn(
+        self, step: int, indices: list[int], turn: PolicyTurn, parsed: protocol.ParsedTurn
+    ) -> list[ToolCall]:
+        """Log the assistant event and the delivered-input manifest of the call that produced it."""
+        messages = [self.log.events[i] for i in indices]
+        compacted = self.log.summary_index is not None
+        out_tokens = turn.output_tokens if turn.output_tokens is not None else approx_tokens(turn.text)
+        self.generated += out_tokens
+        calls = parsed.calls.calls if isinstance(parsed.calls, protocol.ParseError) else parsed.calls
+        fabricated = parsed.fabricated_observation
+        content = parsed.content + (protocol.TOOL_OPEN + fabricated if fabricated is not None else "")
+        index = self.log.add(
+            Event(
+                kind="assistant",
+                content=content or None,
+                reasoning=parsed.reasoning,
+                tool_calls=calls,
+                input_tokens=sum(approx_tokens(e.content) for e in messages),
+                output_tokens=out_tokens,
+                finish_reason=turn.finish_reason,
+            )
+        )
+        self.delivered_inputs.append(
+            DeliveredInput(
+                call_index=step,
+                response_event_index=index,
+                event_indices=list(indices),
+                messages_json=canonical_json([dataclasses.asdict(m) for m in messages])
+                if compacted
+                else None,
+                compacted=compacted,
+                tools_version=self.manifest.tag,
+            )
+        )
+        return calls
+
+    def refuse(self, call: ToolCall | None, reason: str) -> None:
+        self.refusals += 1
+        self.log.add(
+            Event(
+                kind="refusal",
+                content=f"refused: {reason}",
+                tool_call_id=call.id if call else None,
+                tool_name=call.name if call else None,
+                status="refused",
+            )
+        )
+
+    def settle(self, parsed: protocol.ParsedTurn, calls: list[ToolCall], truncated: bool) -> bool:
+        """Refuse or dispatch the turn's calls; ``True`` when the turn is a final answer."""
+        final = False
+        if truncated:
+            self.refuse(calls[0] if calls else None, _TRUNCATED)
+        elif isinstance(parsed.calls, protocol.ParseError):
+            for call in calls or [None]:
+                self.refuse(call, f"{parsed.calls.category} tool call: {parsed.calls.reason}")
+        elif not calls:
+            final = parsed.fabricated_observation is None
+        for call in [] if truncated or isinstance(parsed.calls, protocol.ParseError) else calls:
+            self.dispatch(call)
+        if parsed.fabricated_observation is not None:
+            self.refuse(None, _FABRICATION)
+        return final
+
+    def dispatch(self, call: ToolCall) -> None:
+        """Validate against the schema delivered now; refuse, or run it through the fault injector."""
+        checked = _validate(call, self.manifest)
+        if isinstance(checked, str):
+            self.refuse(call, checked)
+            return
+        self.tool_calls += 1
+        name, args = checked
+        op, roles = self.manifest.interpret(name, args)
+        obs = self.injector.intercept(op, roles, self.ws) or self.executor.run(op, roles)
+        self.injector.observe(op)
+        self.log.add(_tool_event(call, obs, self.config.max_observation_chars))
+
+
 def run_episode(
     fixture: Fixture,
     policy: Policy,
@@ -265,53 +385,26 @@ def run_episode(
     date = partition_date or dt.date(2026, 11, 1)
     start_wall = time.perf_counter()
     log = _Log(dt.datetime(date.year, date.month, date.day, 9) + dt.timedelta(seconds=seed % 21_600))
-    manifest = fixture.manifest
-    delivered_specs = {(s.name, s.version): s for s in manifest.specs()}
-    injector = FaultInjector(list(faults), fixture)
     policy.start(fixture, seed)
     log.add(Event(kind="system", content=SYSTEM_PROMPT))
     log.add(Event(kind="user", content=fixture.prompt))
-    delivered_inputs: list[DeliveredInput] = []
     final_answer: str | None = None
     terminal = "truncated"
-    generated = 0
-    tool_calls = refusals = compactions = 0
     with Workspace(fixture.s0_files) as ws:
-        executor = ToolExecutor(ws, fixture, config)
+        run = _Episode(fixture, config, list(faults), ws, log)
         for step in range(config.max_steps):
             if time.perf_counter() - start_wall > config.wall_timeout_s:
                 terminal = "timeout"
                 break
-            drifted = injector.manifest_for_turn(manifest, step)
-            if drifted is not manifest:
-                manifest = drifted
-                delivered_specs.update({(s.name, s.version): s for s in manifest.specs()})
-                log.add(
-                    Event(
-                        kind="system",
-                        content=(
-                            f"The tool manifest was updated to {manifest.tag}. Tools now:\n"
-                            + protocol.render_tools(manifest.specs())
-                        ),
-                    )
-                )
-            if (
-                sum(approx_tokens(log.events[i].content) for i in log.delivered())
-                > config.compaction_watermark_tokens
-            ):
-                compactions += log.compact(config.keep_recent_events)
-            indices = log.delivered()
-            messages = [log.events[i] for i in indices]
-            compacted = log.summary_index is not None
+            indices = run.prepare(step)
+            inp = PolicyInput(
+                messages=copy.deepcopy([log.events[i] for i in indices]),
+                tools=run.manifest.specs(),
+                tools_version=run.manifest.tag,
+                step=step,
+            )
             try:
-                turn = policy.act(
-                    PolicyInput(
-                        messages=copy.deepcopy(messages),
-                        tools=manifest.specs(),
-                        tools_version=manifest.tag,
-                        step=step,
-                    )
-                )
+                turn = policy.act(inp)
             except Exception as exc:  # noqa: BLE001 - a crashing policy ends the episode as an error
                 log.add(Event(kind="system", content=f"policy error: {type(exc).__name__}: {exc}"))
                 terminal = "error"
@@ -321,85 +414,12 @@ def run_episode(
                 break
             truncated = turn.finish_reason == "length"
             parsed = protocol.parse_turn(turn.text, id_prefix=f"call_{step}", truncated=truncated)
-            out_tokens = turn.output_tokens if turn.output_tokens is not None else approx_tokens(turn.text)
-            generated += out_tokens
-            calls = parsed.calls.calls if isinstance(parsed.calls, protocol.ParseError) else parsed.calls
-            content = parsed.content + (
-                protocol.TOOL_OPEN + parsed.fabricated_observation
-                if parsed.fabricated_observation is not None
-                else ""
-            )
-            index = log.add(
-                Event(
-                    kind="assistant",
-                    content=content or None,
-                    reasoning=parsed.reasoning,
-                    tool_calls=calls,
-                    input_tokens=sum(approx_tokens(e.content) for e in messages),
-                    output_tokens=out_tokens,
-                    finish_reason=turn.finish_reason,
-                )
-            )
-            delivered_inputs.append(
-                DeliveredInput(
-                    call_index=step,
-                    response_event_index=index,
-                    event_indices=list(indices),
-                    messages_json=canonical_json([dataclasses.asdict(m) for m in messages])
-                    if compacted
-                    else None,
-                    compacted=compacted,
-                    tools_version=manifest.tag,
-                )
-            )
-            if parsed.fabricated_observation is not None:
-                refusals += 1
-                log.add(
-                    _refusal(
-                        None,
-                        None,
-                        "the assistant turn contains a tool result it wrote itself; "
-                        "tool results come only from the runtime, so it was ignored",
-                    )
-                )
-            if truncated:
-                refusals += 1
-                log.add(
-                    _refusal(
-                        calls[0].id if calls else None,
-                        calls[0].name if calls else None,
-                        "truncated proposal: the turn hit the output limit before its end token; "
-                        "no call was dispatched",
-                    )
-                )
-            elif isinstance(parsed.calls, protocol.ParseError):
-                for call in calls or [ToolCall(id=None, name=None, arguments=None)]:
-                    refusals += 1
-                    log.add(
-                        _refusal(
-                            call.id, call.name, f"{parsed.calls.category} tool call: {parsed.calls.reason}"
-                        )
-                    )
-            elif not calls:
-                if parsed.fabricated_observation is None:
-                    final_answer = parsed.content
-                    terminal = "completed"
-                    break
-            else:
-                for call in calls:
-                    checked = _validate(call, manifest)
-                    if isinstance(checked, str):
-                        refusals += 1
-                        log.add(_refusal(call.id, call.name, checked))
-                        continue
-                    tool_calls += 1
-                    name, args = checked
-                    op, roles = manifest.interpret(name, args)
-                    obs = injector.intercept(op, roles, ws) or executor.run(op, roles)
-                    injector.observe(op)
-                    log.add(_tool_event(call, obs, config.max_observation_chars))
-            if generated > config.max_generated_tokens:
-                terminal = "truncated"
+            calls = run.record_turn(step, indices, turn, parsed)
+            if run.settle(parsed, calls, truncated):
+                final_answer = parsed.content
+                terminal = "completed"
+                break
+            if run.generated > config.max_generated_tokens:
                 break
         final_files = ws.snapshot()
         reset_s = ws.reset_s
@@ -429,9 +449,9 @@ def run_episode(
             sampling_params_json=canonical_json(policy.sampling_params()),
             sampler_policy_digest=sha256_digest(canonical_json(policy.describe())),
         ),
-        tools=list(delivered_specs.values()),
+        tools=list(run.delivered_specs.values()),
         events=log.events,
-        delivered_inputs=delivered_inputs,
+        delivered_inputs=run.delivered_inputs,
         extra_json=canonical_json({"runtime": config.to_dict()}),
         outcome=Outcome(
             terminal_status=terminal,
@@ -448,20 +468,10 @@ def run_episode(
         oracle=oracle,
         reset_s=reset_s,
         wall_s=time.perf_counter() - start_wall,
-        faults=list(injector.injected),
-        tool_calls=tool_calls,
-        refusals=refusals,
-        compactions=compactions,
-    )
-
-
-def _refusal(call_id: str | None, tool_name: str | None, reason: str) -> Event:
-    return Event(
-        kind="refusal",
-        content=f"refused: {reason}",
-        tool_call_id=call_id,
-        tool_name=tool_name,
-        status="refused",
+        faults=list(run.injector.injected),
+        tool_calls=run.tool_calls,
+        refusals=run.refusals,
+        compactions=run.compactions,
     )
 
 
