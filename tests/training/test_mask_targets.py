@@ -11,7 +11,7 @@ import torch
 from transformers import LlamaConfig, LlamaForCausalLM
 
 from trajectory_platform.traces.ingest import ingest_paths
-from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec
+from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.chat_template import END_TURN
 from trajectory_platform.training.masking import (
     MaskConfig,
@@ -192,7 +192,8 @@ def test_compaction_serializes_one_example_per_invocation(tok):
     episode = _episode(events)
     plans = plan_examples(episode, select_targets(episode))
     assert [p.invocations for p in plans] == [[2, 4], [7]]
-    assert [t.event_index for t in plans[1].turns] == [0, 6, 7]  # exact delivered prefix: no raw turns 1-5
+    # Without a manifest: system and task kept, raw turns 2-5 replaced by the summary.
+    assert [t.event_index for t in plans[1].turns] == [0, 1, 6, 7]
     examples = mask_plans(plans, tok, MaskConfig()).examples
     assert [target_runs(tok, e)[-1] for e in examples] == [
         '<|call|>{"name": "run_command", "arguments": {"command": "wc -l b.py"}}<|end_call|>' + END_TURN,
@@ -296,3 +297,31 @@ def test_a_foreign_chat_template_goes_through_the_same_code(tok, recovery_episod
     plans = plan_examples(recovery_episode, select_targets(recovery_episode))
     result = mask_plans(plans, foreign, MaskConfig())
     assert not result.examples and result.drops == {"generation_blocks": 1}
+
+
+def test_gym_shaped_compacted_manifests_share_one_example_after_each_compaction(tok):
+    import dataclasses
+
+    from trajectory_platform.traces.record import DeliveredInput
+
+    events = [Event("system", "Agent."), Event("user", "Fix conf.py.")]
+    for k in range(2):
+        read = ToolCall(f"c{k}", "read_file", '{"file_path":"conf.py"}')
+        events += [Event("assistant", "", tool_calls=[read]),
+                   Event("tool", f"WIDTH = {k}", tool_call_id=f"c{k}", status="ok")]
+    events.append(Event("compaction", "Summary: read conf.py once.", replaces_through=3))
+    events += [Event("assistant", "", tool_calls=[ToolCall("c2", "run_tests", "{}")]),
+               Event("tool", "1 passed", tool_call_id="c2", status="ok"), Event("assistant", "Done.")]
+
+    def manifest(call: int, response: int, indices: list[int]) -> DeliveredInput:
+        compacted = 6 in indices
+        messages = canonical_json([dataclasses.asdict(events[j]) for j in indices]) if compacted else None
+        return DeliveredInput(call, response, indices, messages, compacted=compacted)
+
+    episode = _episode(events)
+    episode.delivered_inputs = [manifest(0, 2, [0, 1]), manifest(1, 4, [0, 1, 2, 3]),
+                                manifest(2, 7, [0, 1, 6, 4, 5]), manifest(3, 9, [0, 1, 6, 4, 5, 7, 8])]
+    plans = plan_examples(episode, select_targets(episode))
+    assert [p.invocations for p in plans] == [[2, 4], [7, 9]]
+    assert [t.event_index for t in plans[1].turns] == [0, 1, 6, 4, 5, 7, 8, 9]
+    assert [t.target for t in plans[1].turns] == [False] * 5 + [True, False, True]  # call 4 was trained in #0

@@ -20,6 +20,7 @@ Observations stay in recorded arrival order (parallel replies are never re-sorte
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -138,12 +139,14 @@ def event_of_dict(data: dict[str, Any]) -> Event:
 def _compacted_events(episode: Episode, compaction: int) -> set[int]:
     """Events the compaction at index ``compaction`` removed from later calls' input.
 
-    ``replaces_through`` names the last replaced event; system messages are kept (they are
-    re-sent with every call), and nothing at or after the compaction itself is replaced.
+    ``replaces_through`` names the last replaced event; system messages and the first user
+    message (the task) are kept, as runtimes re-send them with every call, and nothing at or after
+    the compaction itself is replaced. Used only when a call has no delivered-input manifest.
     """
-    event = episode.events[compaction]
-    through = min(event.replaces_through + 1, compaction)
-    return {j for j in range(through) if episode.events[j].kind != "system"}
+    events = episode.events
+    task = next((j for j, e in enumerate(events) if e.kind == "user"), None)
+    through = min(events[compaction].replaces_through + 1, compaction)
+    return {j for j in range(through) if events[j].kind != "system" and j != task}
 
 
 def _delivered_keys(episode: Episode, response: int, manifest: DeliveredInput | None,
@@ -151,7 +154,16 @@ def _delivered_keys(episode: Episode, response: int, manifest: DeliveredInput | 
     """What the call producing event ``response`` saw: ``("e", index)`` for a logged event, or
     ``("m", canonical JSON)`` for a message the manifest shows verbatim."""
     if manifest is not None and manifest.messages_json:
-        return [("m", canonical_json(m)) for m in json.loads(manifest.messages_json)]
+        messages = [canonical_json(m) for m in json.loads(manifest.messages_json)]
+        indices = manifest.event_indices
+        # Messages identical to logged events keep the events' identity, so later calls that extend
+        # this prefix share its example instead of starting a new one.
+        if indices is not None and len(indices) == len(messages) and all(
+            0 <= j < len(episode.events) and canonical_json(dataclasses.asdict(episode.events[j])) == m
+            for j, m in zip(indices, messages, strict=True)
+        ):
+            return [("e", j) for j in indices]
+        return [("m", m) for m in messages]
     if manifest is not None and manifest.event_indices is not None:
         return [("e", j) for j in manifest.event_indices]
     return [("e", j) for j in range(response) if j not in replaced]
