@@ -245,3 +245,12 @@ def test_anchor_sources_declared_by_recorded_model():
     marked = {c.episode_id: c.anchor for c in candidates_from_table(table, frozenset({"scripted-expert"}))}
     assert marked == {"e1": True, "s1": False}
     assert not any(c.anchor for c in candidates_from_table(table))
+
+
+def test_license_quarantined_records_never_enter_the_mixture():
+    pool = _pool(40, 20, 8)
+    for c in pool[:5]:
+        c.license_action = "quarantine"
+    mixture = compose_mixture(pool, _all_train(pool), MixturePolicy(cap_per_fixture=10))
+    assert mixture.dropped["license quarantine"] == 5
+    assert not {c.episode_id for c in pool[:5]} & {r.episode_id for r in mixture.rows}

@@ -46,6 +46,13 @@ class Candidate:
     target_turns: list[int] | None = None
     parent_episode_id: str | None = None
     anchor: bool = False
+    license_action: str | None = None
+
+    @property
+    def trainable_license(self) -> bool:
+        """Curation II's fence: only ``admit`` (or no fence recorded) may train; quarantine and block
+        never do."""
+        return self.license_action in (None, "admit")
 
     @property
     def episode_id(self) -> str:
@@ -89,6 +96,7 @@ def candidate_from_row(row: dict, anchor_models: frozenset[str] = frozenset()) -
         target_turns=None if row.get("target_turns") is None else [int(i) for i in row["target_turns"]],
         parent_episode_id=str(parent) if parent else None,
         anchor=bool(row.get(ANCHOR_KEY) or extra.get(ANCHOR_KEY) or episode.lineage.model in anchor_models),
+        license_action=row.get("license_action"),
     )
 
 

@@ -310,11 +310,12 @@ def compose_mixture(
 ) -> Mixture:
     """Select the training mixture from train-split candidates, in selected target tokens.
 
-    Order of operations: keep train split only; classify (pristine / recovery admitted, hard
-    negative); drop records with no selected target tokens; dedup by normalized action sequence and
-    cap per fixture (anchors exempt); plan token targets (:func:`plan_token_targets`); fill each
-    class first-fit in priority order (anchors, then fixtures in the informative P_inform band, then
-    a seeded hash). Every considered candidate is either selected or counted under a drop reason.
+    Order of operations: keep train split only, and only what the license fence admits; classify
+    (pristine / recovery admitted, hard negative); drop records with no selected target tokens;
+    dedup by normalized action sequence and cap per fixture (anchors exempt); plan token targets
+    (:func:`plan_token_targets`); fill each class first-fit in priority order (anchors, then fixtures
+    in the informative P_inform band, then a seeded hash), then repair lumpy selections into the
+    bounds. Every considered candidate is either selected or counted under a drop reason.
     """
     split_of = {a.episode_id: a.split for a in assignments}
     signals = {s.fixture_id: s for s in fixture_signal(candidates, policy.k, policy.band)}
@@ -326,6 +327,8 @@ def compose_mixture(
         kind = _class_of(candidate)
         if split != TRAIN:
             dropped[f"split {split}"] += 1
+        elif not candidate.trainable_license:
+            dropped[f"license {candidate.license_action}"] += 1
         elif kind is None:
             dropped[f"not a mixture class (sink {candidate.sink}, role {candidate.role})"] += 1
         else:

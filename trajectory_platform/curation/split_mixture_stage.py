@@ -280,7 +280,9 @@ def preference_stage(
     routed = {r.episode_id for r in mixture.rows if r.destination == PREFERENCE}
     train = {a.episode_id for a in assignments if a.split == TRAIN}
     pool: list[Candidate] = [
-        c for c in candidates if c.episode_id in train and (c.passed is True or c.episode_id in routed)
+        c
+        for c in candidates
+        if c.episode_id in train and c.trainable_license and (c.passed is True or c.episode_id in routed)
     ]
     decisions = build_pairs(pool, counter)
     by_id = {c.episode_id: c for c in pool}
