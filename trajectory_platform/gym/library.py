@@ -1,7 +1,7 @@
 """Deterministic generation of the fixture library from the family templates.
 
 For each family and variant (parameters drawn from a seeded RNG) it builds: single- and multi-bug
-repair tasks (horizons 3..16), configuration/data fixes, and diagnostic reports; then the
+repair tasks (horizons 4..16), configuration/data fixes, and diagnostic reports; then the
 learnable family's short templated tasks in every tool family. Expected test values come from
 running the reference code in-process once; FAIL_TO_PASS is exactly the set of cases whose outcome
 differs between S0 and the reference, PASS_TO_PASS the rest.
