@@ -45,7 +45,7 @@ def test_invalid_calls_are_refused_before_dispatch(library):
     malformed = (
         protocol.CALL_OPEN + '{"name": "read_file", "arguments": {target_uri: 1}}' + protocol.CALL_CLOSE
     )
-    wrong_type = protocol.render_tool_call("write_file", {"target_uri": path, "text": 7})
+    wrong_type = PolicyTurn.structured(calls=[("write_file", {"target_uri": path, "text": 7})])
     result = run_episode(fx, Texts(stale, undeclared, malformed, wrong_type))
     refusals = [e for e in result.episode.events if e.kind == "refusal"]
     assert len(refusals) == 4 and all(e.status == "refused" for e in refusals)

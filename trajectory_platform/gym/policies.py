@@ -47,6 +47,18 @@ class PolicyTurn:
     abandon: bool = False
     output_tokens: int | None = None
 
+    @classmethod
+    def structured(
+        cls,
+        content: str = "",
+        calls: list[tuple[str, dict | str]] = (),
+        reasoning: str | None = None,
+        finish_reason: str = "stop",
+    ) -> PolicyTurn:
+        """A turn given as parts (prose, ``(name, arguments)`` calls, reasoning) instead of raw
+        text; it is rendered to the wire format so the runtime parses it like any model output."""
+        return cls(protocol.render_turn(content, list(calls), reasoning), finish_reason=finish_reason)
+
 
 class Policy(ABC):
     """Given the delivered messages and tools, produce the next assistant turn."""
