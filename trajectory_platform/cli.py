@@ -1,9 +1,12 @@
 """The ``trajectory-platform`` console script.
 
-Each subcommand lives in its own module under :mod:`trajectory_platform.commands` and exposes
-``register(subparsers)``; this file only discovers and dispatches them, so stages can add
-commands without touching a shared file. Every command prints a JSON summary as its last
-stdout line (see :func:`trajectory_platform.commands.emit_summary`).
+Each subcommand lives in its own module under :mod:`trajectory_platform.commands`, named after
+the command, and exposes ``register(subparsers)``; this file only discovers and dispatches them,
+so stages can add commands without touching a shared file. Every command prints a JSON summary
+as its last stdout line (see :func:`trajectory_platform.commands.emit_summary`).
+
+Only the chosen command's module is imported: several pull in torch, transformers or dagster,
+and importing all of them made every invocation pay tens of seconds of start-up.
 """
 
 from __future__ import annotations
@@ -16,15 +19,20 @@ import sys
 from trajectory_platform import commands
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Collect every command module's subparser into one parser."""
+def command_names() -> list[str]:
+    """Every available subcommand, i.e. every module in the commands package."""
+    return sorted(m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_"))
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The CLI parser; with ``only``, just that command's module is imported and registered."""
     parser = argparse.ArgumentParser(
         prog="trajectory-platform",
         description="Agent logs -> verified, redacted, token-masked data -> policy -> scorecard.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+    for name in [only] if only else command_names():
+        module = importlib.import_module(f"{commands.__name__}.{name}")
         register = getattr(module, "register", None)
         if register is not None:
             register(subparsers)
@@ -33,7 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` and run the chosen command; returns the process exit code."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    only = chosen if chosen in command_names() else None
+    args = build_parser(only).parse_args(argv)
     return int(args.func(args) or 0)
 
 
