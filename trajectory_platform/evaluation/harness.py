@@ -136,13 +136,14 @@ def build_items(pool: Sequence[tuple[Fixture, str]], spec: SuiteSpec) -> list[Ev
     for fixture, regime in focus:
         if sum(1 for i in items if i.suite == "recovery") >= spec.recovery_episodes or not kinds:
             break
-        kind = kinds[cursor % len(kinds)]
-        rng = random.Random(f"{spec.seed}:{fixture.fixture_id}:{kind}")
-        schedule = reachable_schedule(fixture, rng, kinds=[kind])
-        if schedule is None:
-            continue
-        cursor += 1
-        items.append(_item("recovery", fixture, regime, spec.seed, tuple(schedule)))
+        for offset in range(len(kinds)):  # the next kind in the cycle this fixture can reach
+            kind = kinds[(cursor + offset) % len(kinds)]
+            rng = random.Random(f"{spec.seed}:{fixture.fixture_id}:{kind}")
+            schedule = reachable_schedule(fixture, rng, kinds=[kind])
+            if schedule:
+                cursor += offset + 1
+                items.append(_item("recovery", fixture, regime, spec.seed, tuple(schedule)))
+                break
     for fixture, regime in retention[: spec.retention_episodes]:
         items.append(_item("retention", fixture, regime, spec.seed))
     return items

@@ -1,0 +1,67 @@
+"""The --quick tier of benchmarks/ablations.py: measurement mechanics, never which variant wins.
+
+Scripted policies with exactly predictable scores go through the real evaluator (runtime, sealed
+oracle, episode measures, scorecard aggregation), then a seconds-long training run must lower its
+loss and reproduce itself bit for bit.
+"""
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from trajectory_platform.evaluation.ablation import smoke_training, stub_mechanics
+
+
+@pytest.fixture(scope="module")
+def stubs():
+    return stub_mechanics()
+
+
+def test_expert_is_accepted_everywhere(stubs):
+    expert = stubs["expert"]
+    assert expert["acceptance"] == 1.0 and expert["recovery"] == 1.0 and expert["retention"] == 1.0
+    assert expert["fabricated_observation_rate"] == 0.0 and expert["runaway_rate"] == 0.0
+    counts = expert["call_validity"]["counts"]
+    policy_faults = ("malformed_serialization", "truncated_proposal", "undeclared_tool", "schema_violation")
+    assert all(counts[c] == 0 for c in policy_faults)
+    assert counts["tool_execution_error"] > 0  # injected faults are execution errors, not the policy's
+    assert expert["sfa"]["renamed"] == 1.0 and expert["pre"]["renamed"] == 0.0
+
+
+def test_stale_key_stub_recalls_training_keys_on_renamed_schemas(stubs):
+    stale = stubs["stale_key"]
+    assert stale["pre"]["renamed"] == 1.0
+    assert stale["sfa"]["renamed"] == 0.0
+    assert stale["call_validity"]["counts"]["schema_violation"] > 0
+
+
+def test_fabricating_stub_fabricates_in_every_episode(stubs):
+    assert stubs["fabricating"]["fabricated_observation_rate"] == 1.0
+    assert stubs["fabricating"]["fabricated_turn_rate"] == 1.0
+
+
+def test_never_recovering_stub_never_recovers(stubs):
+    never = stubs["never_recovering"]
+    assert never["recovery"] == 0.0
+    assert never["acceptance"] == 1.0  # it is the expert until a fault strikes
+    assert len(never["recovery_by_kind"]) >= 2
+
+
+def test_no_end_token_stub_always_runs_away(stubs):
+    runaway = stubs["no_end_token"]
+    assert runaway["runaway_rate"] == 1.0
+    assert runaway["acceptance"] == 0.0
+    counts = runaway["call_validity"]["counts"]
+    assert counts["truncated_proposal"] == runaway["call_validity"]["total"] > 0
+
+
+def test_smoke_training_loss_falls_and_is_deterministic(tmp_path: Path):
+    torch.set_num_threads(1)
+    result = smoke_training(tmp_path / "workdir", tmp_path / "runs", steps=6, tasks=6)
+    first, second = result["runs"]
+    assert first["losses"][-1] < first["losses"][0]
+    assert first["digest"] == second["digest"]
+    assert first["losses"] == second["losses"]
+    assert first["episodes"] == second["episodes"]
+    assert len(first["episodes"]) == 2

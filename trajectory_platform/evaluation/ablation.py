@@ -1,0 +1,210 @@
+"""Proof-of-value machinery on the gym's learnable family (issue 9 item 8), shared by the benchmark
+and its CI test.
+
+- :func:`learnable_split`: three learnable repository families train (in the familiar tool
+  families ``path``, ``uri``, ``fs``), the fourth is held out and evaluated in every tool family,
+  the fully renamed ``alias`` family being the renamed-schema regime.
+- :func:`stub_mechanics`: scripted policies with exactly predictable scores through the *real*
+  evaluator (runtime, oracle, episode measures, scorecard aggregation). This checks the mechanics
+  of measurement, never which training variant wins.
+- :func:`expert_corpus`, :func:`masked_table`, :func:`train_variant`: a training variant is a corpus
+  (pristine, optionally recovery episodes under reachable faults, optionally schema-augmented), a
+  mask mode (selected targets, or every token after the first) and a seed; the same runner the
+  ``checkpoint`` asset uses trains it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from trajectory_platform.evaluation.harness import SuiteSpec, build_items, evaluation_runtime, run_arm
+from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
+from trajectory_platform.gym.faults import FAULT_KINDS, reachable_schedule
+from trajectory_platform.gym.fixtures import Fixture, build_library
+from trajectory_platform.gym.policies import (
+    FabricatingStub,
+    NeverRecoveringStub,
+    NoEndTokenStub,
+    Policy,
+    ScriptedExpert,
+    StaleKeyStub,
+)
+from trajectory_platform.gym.runtime import run_episode
+from trajectory_platform.gym.tools import manifest
+from trajectory_platform.training.augment import augment_inputs
+from trajectory_platform.training.loop import OptimizerSettings
+from trajectory_platform.training.loss import IGNORE_INDEX
+from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset, to_table
+from trajectory_platform.training.runner import TrainOutcome, TrainRequest, run_training
+
+HELD_OUT_FAMILY = "learn-delta"
+TRAIN_TOOL_FAMILIES = ("path", "uri", "fs")
+TRAINING_FAULT_KINDS = ("http_429", "http_504", "missing_file", "truncated_output")
+"""Fault kinds the recovery-augmented corpus shows; every other kind is absent from training."""
+
+
+def learnable_split(library_seed: int = 0) -> tuple[list[Fixture], list[tuple[Fixture, str]]]:
+    """(training fixtures, held-out evaluation pool with regimes) of the learnable family."""
+    learnable = [f for f in build_library(library_seed) if f.learnable]
+    train = [
+        f for f in learnable if f.repo_family != HELD_OUT_FAMILY and f.tool_family in TRAIN_TOOL_FAMILIES
+    ]
+    pool = [
+        (f, "familiar" if f.tool_family in TRAIN_TOOL_FAMILIES else "renamed")
+        for f in learnable
+        if f.repo_family == HELD_OUT_FAMILY
+    ]
+    return train, pool
+
+
+def training_keys() -> set[str]:
+    """Argument keys of the training tool families (the PRE key set of these variants)."""
+    return set().union(*(manifest(f, "1.0").keys() for f in TRAIN_TOOL_FAMILIES))
+
+
+STUBS: dict[str, type[Policy]] = {
+    "expert": ScriptedExpert,
+    "stale_key": StaleKeyStub,
+    "fabricating": FabricatingStub,
+    "never_recovering": NeverRecoveringStub,
+    "no_end_token": NoEndTokenStub,
+}
+
+
+def stub_mechanics(library_seed: int = 0, episodes: int = 4) -> dict[str, dict[str, Any]]:
+    """Each stub's measurements on the same held-out learnable items (see the module docstring)."""
+    _, pool = learnable_split(library_seed)
+    spec = SuiteSpec(
+        episodes=episodes,
+        recovery_episodes=episodes,
+        retention_episodes=max(1, episodes // 2),
+        library_seed=library_seed,
+        retention_kinds=("count_files",),
+    )
+    items = build_items(pool, spec)
+    renamed = [i for i in items if i.regime == "renamed"]
+    if not renamed:
+        raise ValueError("the stub suite needs renamed-schema items")
+    config = evaluation_runtime()
+    keys = manifest("path", "1.0").keys()  # StaleKeyStub's memorized family
+    out = {}
+    for name, cls in STUBS.items():
+        arm = run_arm(name, cls(), items, config, library_seed=library_seed, progress=False)
+        out[name] = arm_summary(arm.measures, training_keys=keys, cost_model=CostModel())
+    return out
+
+
+def expert_corpus(
+    fixtures: Sequence[Fixture],
+    *,
+    seed: int = 0,
+    recovery_share: float = 0.0,
+    fault_kinds: Sequence[str] = TRAINING_FAULT_KINDS,
+) -> list[EpisodeInput]:
+    """Scripted-expert episodes on ``fixtures``; a ``recovery_share`` of them under a reachable fault.
+
+    The fault-injected ones carry the expert's recovery (diagnose / retry / re-read) as targets;
+    refused proposals stay context through the default target rule.
+    """
+    rng = random.Random(f"corpus:{seed}")
+    inputs = []
+    for index, fixture in enumerate(fixtures):
+        schedule = None
+        if rng.random() < recovery_share:
+            schedule = reachable_schedule(fixture, rng, kinds=list(fault_kinds))
+        result = run_episode(
+            fixture,
+            ScriptedExpert(),
+            seed=seed,
+            faults=schedule or [],
+            episode_id=f"train-{seed}-{index:04d}",
+            verify=False,
+        )
+        inputs.append(
+            EpisodeInput(result.episode, split="train", role="recovery" if schedule else "pristine")
+        )
+    return inputs
+
+
+def all_token_labels(table: pa.Table) -> pa.Table:
+    """The all-token variant: every position after the first is a target (observations included)."""
+    labels = [[IGNORE_INDEX, *ids[1:]] for ids in table.column("input_ids").to_pylist()]
+    index = table.schema.get_field_index("labels")
+    return table.set_column(index, "labels", pa.array(labels, type=table.schema.field("labels").type))
+
+
+def masked_table(
+    inputs: Sequence[EpisodeInput], tokenizer: Any, *, augment: bool = False, seed: int = 0
+) -> pa.Table:
+    """Serialize and mask ``inputs`` (plus renamed-schema copies when ``augment``)."""
+    if augment:
+        inputs = list(inputs) + list(augment_inputs(list(inputs), ["rename"], seed=seed).derived)
+    return to_table(build_masked_dataset(list(inputs), tokenizer))
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Budget of one variant run (identical across the variants of an ablation)."""
+
+    steps: int = 300
+    examples_per_step: int = 32
+    learning_rate: float = 3e-3
+    capacity: int = 2048
+    device: str | None = None
+
+
+def train_variant(
+    table: pa.Table, out: Path, workdir: Path, seed: int, settings: TrainSettings
+) -> TrainOutcome:
+    """Train one variant with the platform runner (same model init per seed, same data budget)."""
+    request = TrainRequest(
+        out=out,
+        workdir=workdir,
+        max_steps=settings.steps,
+        examples_per_step=settings.examples_per_step,
+        capacity=settings.capacity,
+        optimizer=OptimizerSettings(learning_rate=settings.learning_rate),
+        seed=seed,
+        eval_every=max(1, settings.steps),
+        device=settings.device,
+    )
+    return run_training(request, table, source_name=f"ablation:{out.name}")
+
+
+def fault_kinds_absent_from_training() -> list[str]:
+    return [k for k in FAULT_KINDS if k not in TRAINING_FAULT_KINDS]
+
+
+def smoke_training(workdir: Path, out_root: Path, *, steps: int = 12, seed: int = 0, tasks: int = 12) -> dict:
+    """A seconds-long training run, twice, then a two-trial closed-loop check of each checkpoint.
+
+    Mechanics only: the loss must fall, and the two runs must agree bit for bit (checkpoint digest,
+    losses, generated episodes), which is what makes any scorecard built on them reproducible.
+    """
+    from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+    from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+
+    train, pool = learnable_split()
+    tokenizer = load_tokenizer(build_default_tokenizer(workdir))
+    table = masked_table(expert_corpus(train[:tasks], seed=seed), tokenizer)
+    settings = TrainSettings(steps=steps, examples_per_step=4, capacity=1024)
+    items = build_items(pool, SuiteSpec(episodes=2, recovery_episodes=0, retention_episodes=0, seed=seed))
+    runs = []
+    for run in ("a", "b"):
+        outcome = train_variant(table, out_root / f"smoke-{run}", workdir, seed, settings)
+        policy = ModelPolicy(outcome.checkpoint_dir, decoding=Decoding(max_new_tokens=24))
+        arm = run_arm(f"smoke-{run}", policy, items, evaluation_runtime(max_steps=3), progress=False)
+        runs.append(
+            {
+                "digest": outcome.artifact_digest,
+                "losses": outcome.loop.losses,
+                "episodes": [m.to_dict() | {"wall_s": None} for m in arm.measures],
+            }
+        )
+    return {"examples": table.num_rows, "runs": runs}
