@@ -107,3 +107,14 @@ def test_restricted_blocked_with_audit_and_strong_copyleft_quarantined():
         ("nc", "restricted", "block")
     ]
     assert result.stats["blocked"] == 1 and result.stats["rows_in"] == 3
+
+
+def test_no_canary_survives_across_many_seeds():
+    """Fresh canaries per seed (random keys without digits, digit-only suffixes, ...): none may survive."""
+    from trajectory_platform.curation.redact.leak import measure_text_leak
+
+    record = json.dumps({"messages": [{"role": "user", "content": f"key {AWS_KEY}"}]})
+    reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(600)]
+    reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(600)]
+    assert sum(r.injected for r in reports) == 1200 * 28
+    assert sum(r.leaked for r in reports) == 0

@@ -69,7 +69,13 @@ def test_entropy_thresholds_per_alphabet_and_length():
     # A 20-character window cannot reach 4.5 bits/char, yet a random 20-character key is caught.
     short_key = "Xq7LmP2vRt9KbN4wZs8J"
     assert shannon_entropy(short_key) < 4.5 and looks_random(short_key)
-    for identifier in ("getUserAccountSettingsFromDatabase", "trajectory_platform_curation_redact", "a" * 40):
+    identifiers = (
+        "getUserAccountSettingsFromDatabase",
+        "thisIsAVeryLongVariableName",
+        "trajectory_platform_curation",
+        "a" * 40,
+    )
+    for identifier in identifiers:
         assert not looks_random(identifier)
 
 
@@ -180,7 +186,7 @@ def test_idempotent_and_salt_never_printed():
 
 
 def test_credential_names_are_whole_name_segments():
-    """"passengers", "tokenizer", "author" and "keywords" do not mark their values as credentials."""
+    """ "passengers", "tokenizer", "author" and "keywords" do not mark their values as credentials."""
     text = (
         "passengers: Amelia2 and tokenizer = 'gpt2-Large9X' author: Noah42Smith "
         "keywords=latest+iPhone+14&qid=1689009508 password = 'this is a sentence, not a password'"

@@ -6,6 +6,8 @@ replace by position. Nothing here trusts a reported value without its offsets.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -14,6 +16,7 @@ from detect_secrets.filters.heuristic import is_sequential_string
 
 from trajectory_platform.curation.redact.entropy import DIGEST_HEX_LENGTHS, looks_random
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
@@ -178,6 +181,7 @@ _PLACEHOLDER = re.compile(
     r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
     r"not_?set|unset|todo|fixme|tbd|n/?a|sample)|0x[0-9a-fA-F]+)$"
 )
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _CODE_REF = re.compile(
     r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|^[a-z]+(?:_[a-z]+)+$|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"
 )
@@ -233,16 +237,22 @@ def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str)
     if name_class == "password":
         return not (not quoted and value.isalpha() and value.islower() and len(value) > 12)
     # Generic "key"/"token" names: only values that look like keys, not words or identifiers.
-    if len(value) < 8 or value.isalpha() or " " in value or value.isdigit() or "://" in value:
+    if len(value) < 8 or " " in value or value.isdigit() or "://" in value:
         return False
+    if looks_random(value):
+        return True
+    digits = sum(map(str.isdigit, value))
+    letters = sum(map(str.isalpha, value))
+    if value.isalnum() and len(value) >= 16 and letters:
+        # Random keys spread capitals across the token; camelCase names have one per word.
+        return 0.25 <= sum(map(str.isupper, value)) / letters <= 0.75 or (digits >= 2 and letters >= 4)
+    mixed_case = any(map(str.isupper, value)) and any(map(str.islower, value))
+    if _IDENTIFIER.fullmatch(value) and digits < 2:
+        return False  # a name such as user_account or Content-Type
     return (
-        looks_random(value)
-        or (
-            sum(c.isdigit() for c in value) >= 2
-            and any(c.isupper() for c in value)
-            and any(c.islower() for c in value)
-        )
-        or bool(re.fullmatch(r"[A-Za-z0-9+/]{16,}={0,2}", value) and any(c.isdigit() for c in value))
+        mixed_case
+        and (digits >= 2 or any(ch in "+/=!@#$%^&*~" for ch in value))
+        or (digits >= 2 and letters >= 4)
     )
 
 
@@ -367,6 +377,32 @@ def find_high_entropy(text: str, config: RedactionConfig) -> Iterator[Finding]:
             continue
         if _random_token(token, text, match.start()):
             yield Finding("SECRET", match.start(), match.end(), token, "entropy")
+        elif kind := _encoded_secret_kind(token, config):
+            yield Finding(kind, match.start(), match.end(), token, "base64")
+
+
+def _encoded_secret_kind(token: str, config: RedactionConfig) -> str | None:
+    """The kind of secret inside a base64 token whose text carries one (``X-Api-Key: …`` encoded).
+
+    Base64 of text scores below random keys (its input bytes are printable), so entropy alone
+    misses encoded credentials; decoding and running the other detectors once finds them.
+    """
+    bare = token.rstrip("=")
+    if len(bare) % 4 == 1:
+        return None
+    altchars = b"-_" if "-" in bare or "_" in bare else None
+    try:
+        decoded = base64.b64decode(bare + "=" * (-len(bare) % 4), altchars=altchars, validate=True).decode(
+            "utf-8"
+        )
+    except (binascii.Error, ValueError):
+        return None
+    if sum(ch.isprintable() or ch in "\n\r\t" for ch in decoded) < 0.95 * len(decoded):
+        return None
+    inner = [*find_pem_blocks(decoded), *find_known_formats(decoded), *find_assignments(decoded)]
+    if not inner and config.pii:
+        inner = list(find_pii(decoded, config))
+    return inner[0].kind if inner else None
 
 
 def _random_token(token: str, text: str, start: int) -> bool:

@@ -95,6 +95,8 @@ def looks_random(token: str) -> bool:
         return digits >= 2 and letters >= 2
     if alphabet == "base36":
         return digits / len(token) >= 0.12 and letters >= 4
-    upper = sum(map(str.isupper, token))
-    mixed_case = letters and 0.2 <= upper / letters <= 0.85
-    return bool(mixed_case and (digits or len(token) >= 24)) or (digits / len(token) >= 0.15 and letters >= 4)
+    upper = sum(map(str.isupper, token)) / letters if letters else 0.0
+    if digits:
+        return 0.2 <= upper <= 0.85 or (digits / len(token) >= 0.15 and letters >= 4)
+    # No digit at all: only long tokens with capitals spread like random ones (camelCase has ~1 per word).
+    return len(token) >= 24 and 0.25 <= upper <= 0.85
