@@ -8,7 +8,6 @@ loss and reproduce itself bit for bit.
 from pathlib import Path
 
 import pytest
-import torch
 
 from trajectory_platform.evaluation.ablation import smoke_training, stub_mechanics
 
@@ -56,9 +55,8 @@ def test_no_end_token_stub_always_runs_away(stubs):
     assert counts["truncated_proposal"] == runaway["call_validity"]["total"] > 0
 
 
-def test_smoke_training_loss_falls_and_is_deterministic(tmp_path: Path):
-    torch.set_num_threads(1)
-    result = smoke_training(tmp_path / "workdir", tmp_path / "runs", steps=6, tasks=6)
+def test_smoke_training_loss_falls_and_is_deterministic(eval_workdir: Path, tmp_path: Path):
+    result = smoke_training(eval_workdir, tmp_path / "runs", steps=6, tasks=6)
     first, second = result["runs"]
     assert first["losses"][-1] < first["losses"][0]
     assert first["digest"] == second["digest"]

@@ -53,3 +53,31 @@ def dataset_quality(
         admitted=admitted,
         attempted=attempted,
     )
+
+
+def pipeline_quality(
+    *,
+    sinks: dict[str, int] | None,
+    flakiness_index: float | None,
+    redaction_leakage: float | None,
+    verifier_seconds_per_attempt: float | None,
+    downstream_pass_rate: float | None,
+    pipeline_configuration: str = "full pipeline (embedded default)",
+) -> DatasetQualityScorecard:
+    """Table 15's row from what the upstream stages report: the verifier's sink counts (attempted =
+    every sink, admitted = ``admitted``), its R_flake, the redaction canaries' Λ_leak, and the
+    cascade's expected verifier seconds per attempt as the curation cost (the unit is verifier
+    seconds, not dollars: cost per clean trajectory = seconds spent per admitted trajectory)."""
+    sinks = sinks or {}
+    attempted = sum(sinks.values())
+    admitted = sinks.get("admitted", 0)
+    cost = verifier_seconds_per_attempt * attempted if verifier_seconds_per_attempt is not None else None
+    return dataset_quality(
+        pipeline_configuration=pipeline_configuration,
+        attempted=attempted,
+        admitted=admitted,
+        redaction_leakage=redaction_leakage,
+        flakiness_index=flakiness_index,
+        downstream_pass_rate=downstream_pass_rate,
+        curation_cost=cost,
+    )

@@ -140,6 +140,69 @@ PLOTS: tuple[tuple[str, str, Callable[[dict, Path], bool], bool], ...] = (
 """(file, title, plotter, reads the scorecard rather than the pipeline context)."""
 
 
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return "n/a" if value is None else html.escape(str(value))
+
+
+def _arm_of(card: dict, key: str, arm: str, regime: str | None = None) -> Any:
+    value = (card.get(key) or {}).get(arm)
+    return value.get(regime) if regime is not None and isinstance(value, dict) else value
+
+
+HEADLINE = (
+    ("acceptance", "acceptance", None),
+    ("recovery under injected faults", "recovery", None),
+    ("retention (outside the training focus)", "retention", None),
+    ("SFA, renamed schemas", "sfa", "renamed"),
+    ("PRE, renamed schemas", "pre", "renamed"),
+    ("SFA, familiar schemas", "sfa", "familiar"),
+    ("PRE, familiar schemas", "pre", "familiar"),
+    ("fabricated-observation rate (episodes)", "fabricated_observation_rate", None),
+    ("runaway rate (turns without end token)", "runaway_rate", None),
+)
+
+
+def _headline(card: dict) -> str:
+    """The numbers a reviewer reads first, both arms side by side (n/a = no denominator)."""
+    rows = [
+        f"<tr><td>{html.escape(label)}</td><td>{_fmt(_arm_of(card, key, 'baseline', regime))}</td>"
+        f"<td>{_fmt(_arm_of(card, key, 'candidate', regime))}</td></tr>"
+        for label, key, regime in HEADLINE
+    ]
+    for arm_label, arm in (("baseline", "baseline"), ("candidate", "candidate")):
+        cost = _arm_of(card, "cost_per_accepted", arm) or {}
+        if cost:
+            shown = (
+                _fmt(cost.get("value"))
+                if cost.get("value") is not None
+                else (f"no acceptance; total spend {_fmt(cost.get('total_spend'))}")
+            )
+            rows.append(
+                f"<tr><td>cost per accepted task, {arm_label} (USD, declared prices)</td>"
+                f"<td colspan=2>{shown}</td></tr>"
+            )
+    diff = (card.get("acceptance") or {}).get("difference") or {}
+    if diff:
+        rows.append(
+            "<tr><td>paired difference (candidate - baseline)</td><td colspan=2>"
+            f"{_fmt(diff.get('estimate'))} [{_fmt(diff.get('ci_low'))}, {_fmt(diff.get('ci_high'))}], "
+            f"n={diff.get('n')}, discordant {diff.get('candidate_only')} vs {diff.get('baseline_only')}, "
+            f"p={_fmt(diff.get('p_value'))}</td></tr>"
+        )
+    quality = card.get("dataset_quality")
+    if quality:
+        rows.append("<tr><th colspan=3>Dataset quality (curation table 15)</th></tr>")
+        rows += [
+            f"<tr><td>{html.escape(k)}</td><td colspan=2>{_fmt(v)}</td></tr>" for k, v in quality.items()
+        ]
+    return (
+        "<table border=1 cellpadding=4 style='border-collapse:collapse'>"
+        "<tr><th>measurement</th><th>baseline</th><th>candidate</th></tr>" + "".join(rows) + "</table>"
+    )
+
+
 def write_report(scorecard: dict[str, Any], out_dir: Path, context: dict[str, Any] | None = None) -> Path:
     """Write the PNG plots and ``report.html`` into ``out_dir``; returns the HTML path."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -158,6 +221,7 @@ def write_report(scorecard: dict[str, Any], out_dir: Path, context: dict[str, An
         "<h1>Release scorecard</h1>"
         f"<p style='font-size:1.4em;color:{colour}'>Decision: <b>{html.escape(decision)}</b></p>"
         f"<ul>{reasons}</ul>"
+        + _headline(scorecard)
         + "".join(sections)
         + "<h2>Scorecard (JSON)</h2><pre>"
         + html.escape(json.dumps(scorecard, indent=2, sort_keys=True, default=str))

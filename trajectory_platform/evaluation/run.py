@@ -24,6 +24,7 @@ from trajectory_platform.evaluation.harness import (
     run_arm,
 )
 from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+from trajectory_platform.evaluation.quality import pipeline_quality
 from trajectory_platform.evaluation.report import write_report
 from trajectory_platform.evaluation.scorecard import CostModel, build_scorecard, code_version, decide_release
 from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
@@ -105,10 +106,15 @@ def report_context(training_manifest: dict[str, Any]) -> dict[str, Any]:
 def evaluate(
     request: EvaluationRequest,
     *,
-    dataset_quality: dict[str, Any] | None = None,
+    pipeline: dict[str, Any] | None = None,
     context: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run both arms, build the scorecard, decide, write the outputs; returns the scorecard."""
+    """Run both arms, build the scorecard, decide, write the outputs; returns the scorecard.
+
+    ``pipeline`` holds the upstream stages' figures for the dataset-quality row (keyword arguments
+    of :func:`~trajectory_platform.evaluation.quality.pipeline_quality` except the downstream pass
+    rate, which is the candidate's acceptance measured here).
+    """
     out = Path(request.out)
     out.mkdir(parents=True, exist_ok=True)
     candidate = Path(request.candidate)
@@ -161,8 +167,10 @@ def evaluate(
         "code_version": code_version(),
     }
     card = decide_release(card, artifacts, evaluation_manifest, request.rule)
-    if dataset_quality is not None:
-        card["dataset_quality"] = dataset_quality
+    if pipeline is not None:
+        card["dataset_quality"] = pipeline_quality(
+            **pipeline, downstream_pass_rate=card["acceptance"]["candidate"]
+        ).to_dict()
     (out / "scorecard.json").write_text(json.dumps(card, indent=2, sort_keys=True, default=str) + "\n")
     with (out / "episodes.jsonl").open("w") as handle:
         for name, arm in arms.items():

@@ -1,0 +1,61 @@
+"""The ``scorecard`` asset and its checks, materialized through the real warehouse IO manager.
+
+The candidate is the untrained embedded base and so is the baseline: identical arms must give a
+zero paired difference with no discordant trial, and the declared rule must hold the candidate.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+from dagster import AssetSpec, materialize
+
+from trajectory_platform.assets.scorecard import scorecard
+from trajectory_platform.checks.scorecard import decision_recorded, required_measurements_present
+from trajectory_platform.resources import build_resources, write_parquet
+from trajectory_platform.training.checkpoint import checkpoint_digest
+from trajectory_platform.training.model import default_base_dir
+
+
+def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path):
+    base = default_base_dir(eval_workdir)
+    row = {"path": str(base), "artifact_digest": checkpoint_digest(base), "objective": "sft", "steps": 0}
+    write_parquet(pa.Table.from_pylist([row]), tmp_path / "parquet" / "checkpoint" / "all.parquet")
+    config = {
+        "episodes": 2,
+        "recovery_episodes": 1,
+        "retention_episodes": 1,
+        "max_steps": 2,
+        "max_new_tokens": 8,
+        "max_generated_tokens": 40,
+    }
+    result = materialize(
+        [
+            scorecard,
+            AssetSpec("checkpoint").with_io_manager_key("io_manager"),
+            required_measurements_present,
+            decision_recorded,
+        ],
+        resources=build_resources(tmp_path),
+        selection=["scorecard"],
+        run_config={"ops": {"scorecard": {"config": config}}},
+    )
+    assert result.success
+    out = result.output_for_node("scorecard").to_pylist()[0]
+    assert out["decision"] == "hold"
+    assert out["n"] == 2 and out["difference"] == 0.0
+    assert out["acceptance_candidate"] == out["acceptance_baseline"]
+    assert Path(out["report_path"]).is_file() and out["report_path"].startswith(str(tmp_path / "reports"))
+    card = json.loads(Path(out["scorecard_path"]).read_text())
+    diff = card["acceptance"]["difference"]
+    assert diff["candidate_only"] == diff["baseline_only"] == 0
+    assert card["artifacts"]["candidate"] == card["artifacts"]["baseline"]
+    assert card["evaluation_manifest"]["code_version"]["source_digest"]
+    assert [i["suite"] for i in card["evaluation_manifest"]["fixtures"]].count("recovery") == 1
+    checks = {c.check_name: c for c in result.get_asset_check_evaluations()}
+    assert checks["decision_recorded"].passed
+    assert "required_measurements_present" in checks
+    metadata = result.asset_materializations_for_node("scorecard")[0].metadata
+    assert {"report", "summary", "decision", "dataset_quality"} <= set(metadata)

@@ -1,0 +1,66 @@
+"""Checks on ``scorecard``: every required measurement present, and a decision recorded.
+
+Both read the stored ``scorecard.json`` (not the asset's own bookkeeping). A missing measurement
+already forces ``hold`` through the gate; the check makes the gap visible in the UI as a failure
+to fix. Neither blocks anything: the scorecard is the end of the graph.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+from dagster import AssetCheckResult, AssetCheckSeverity, MetadataValue, asset_check
+
+from trajectory_platform.evaluation.gate import REQUIRED_MEASUREMENTS
+
+
+def _card(scorecard: pa.Table) -> dict:
+    return json.loads(Path(scorecard.to_pylist()[0]["scorecard_path"]).read_text())
+
+
+def _absent(card: dict, name: str) -> bool:
+    """A measurement is absent when it, or either arm's value, is missing."""
+    value = card.get(name)
+    if value is None:
+        return True
+    if isinstance(value, dict) and "candidate" in value:
+        return value.get("candidate") is None or value.get("baseline") is None
+    return False
+
+
+@asset_check(asset="scorecard")
+def required_measurements_present(scorecard: pa.Table) -> AssetCheckResult:
+    """Every measurement the release gate requires has a value for both arms."""
+    card = _card(scorecard)
+    missing = [m for m in REQUIRED_MEASUREMENTS if _absent(card, m)]
+    return AssetCheckResult(
+        passed=not missing,
+        severity=AssetCheckSeverity.WARN,
+        metadata={
+            "missing": MetadataValue.json(missing),
+            "required": MetadataValue.json(list(REQUIRED_MEASUREMENTS)),
+        },
+    )
+
+
+@asset_check(asset="scorecard")
+def decision_recorded(scorecard: pa.Table) -> AssetCheckResult:
+    """A promote / hold decision with reasons, bound to artifact digests, is stored and matches the row."""
+    row = scorecard.to_pylist()[0]
+    card = _card(scorecard)
+    ok = (
+        card.get("decision") in ("promote", "hold")
+        and card.get("decision") == row["decision"]
+        and bool(card.get("reasons"))
+        and bool((card.get("gate") or {}).get("binding_digest"))
+        and bool((card.get("artifacts") or {}).get("candidate"))
+    )
+    return AssetCheckResult(
+        passed=ok,
+        metadata={
+            "decision": str(card.get("decision")),
+            "binding_digest": str((card.get("gate") or {}).get("binding_digest")),
+        },
+    )
