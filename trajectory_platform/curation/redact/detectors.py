@@ -237,8 +237,10 @@ def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str)
     if name_class == "password":
         return not (not quoted and value.isalpha() and value.islower() and len(value) > 12)
     # Generic "key"/"token" names: only values that look like keys, not words or identifiers.
-    if len(value) < 8 or " " in value or value.isdigit() or "://" in value:
+    if len(value) < 8 or " " in value or value.isdigit() or "://" in value or "," in value:
         return False
+    if value[0] in "$%{[(<":
+        return False  # a variable reference, template or list, not a literal key
     if looks_random(value):
         return True
     digits = sum(map(str.isdigit, value))
