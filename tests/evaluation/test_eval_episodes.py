@@ -1,0 +1,128 @@
+"""Per-episode measures on hand-made turns replayed through the real runtime, and their aggregation."""
+
+from __future__ import annotations
+
+from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_episode
+from trajectory_platform.evaluation.scorecard import CostModel, build_scorecard
+from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.policies import Policy, PolicyTurn
+from trajectory_platform.gym.protocol import HOST_END, TOOL_OPEN, render_turn
+from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+
+
+class Replay(Policy):
+    """Returns the given turns in order (text, finish_reason)."""
+
+    name = "replay"
+
+    def __init__(self, turns):
+        self.turns = list(turns)
+
+    def act(self, inp):
+        text, finish = self.turns[inp.step]
+        return PolicyTurn(text, finish_reason=finish)
+
+
+def _fixture():
+    return next(
+        f for f in build_library(0) if f.fixture_id.endswith("@path") and f.task_kind == "report_value"
+    )
+
+
+def test_every_table_11_category_fabrication_and_runaway_are_counted():
+    fixture = _fixture()
+    turns = [
+        ('<|call|>{"name": "read_file", "arguments": {bad json}}<|end_call|>', "stop"),
+        (render_turn(calls=[("open_file", {"file_path": "x.py"})]), "stop"),
+        (render_turn(calls=[("read_file", {"target_uri": "x.py"})]), "stop"),
+        (
+            render_turn(calls=[("read_file", {"file_path": "nope.py"})]) + TOOL_OPEN + "LIMIT = 3" + HOST_END,
+            "stop",
+        ),
+        (render_turn(calls=[("read_file", {"file_path": "conf.py"})])[:-6], "length"),
+        ("the value is 0", "stop"),
+    ]
+    result = run_episode(fixture, Replay(turns), config=RuntimeConfig(max_steps=10))
+    m = measure_episode(
+        result,
+        item_id="i",
+        suite="acceptance",
+        regime="familiar",
+        seed=0,
+        task_kind="report_value",
+        fault_kinds=[],
+    )
+    from trajectory_platform.evaluation.calls import classify_call
+
+    assert [classify_call(c) for c in m.calls] == [
+        "malformed_serialization",
+        "undeclared_tool",
+        "schema_violation",
+        "tool_execution_error",  # declared and valid, but the file does not exist
+        "truncated_proposal",
+    ]
+    assert (m.turns, m.call_turns, m.fabricated_turns, m.runaway_turns) == (6, 5, 1, 1)
+    assert not m.accepted and m.terminal_status == "completed"
+
+
+def _measure(item: str, accepted: bool, suite: str = "acceptance", **extra) -> EpisodeMeasure:
+    base = dict(
+        item_id=item,
+        fixture_id=item.split("#")[0],
+        suite=suite,
+        regime="familiar",
+        seed=0,
+        task_kind="k",
+        accepted=accepted,
+        terminal_status="completed",
+        fault_kinds=[],
+        faults_fired=0,
+        turns=2,
+        call_turns=1,
+        fabricated_turns=0,
+        runaway_turns=0,
+        generated_tokens=100_000,
+        input_tokens=1_000_000,
+        wall_s=10.0,
+    )
+    return EpisodeMeasure(**{**base, **extra})
+
+
+def test_scorecard_pairs_items_counts_discordance_and_prices_attempts():
+    cand = [
+        _measure(f"t{i}#{a}", ok) for i, a, ok in [(0, 0, True), (0, 1, True), (1, 0, True), (1, 1, False)]
+    ]
+    base = [_measure(f"t{i}#{a}", False) for i, a in [(0, 0), (0, 1), (1, 0), (1, 1)]]
+    cost = CostModel(
+        usd_per_million_input_tokens=1.0, usd_per_million_output_tokens=10.0, usd_per_wall_second=0.1
+    )
+    card = build_scorecard(
+        cand, base, training_keys=set(), training_keys_source="test", cost_model=cost, attempts=2
+    )
+    diff = card["acceptance"]["difference"]
+    assert (diff["n"], diff["candidate_only"], diff["baseline_only"], diff["both_fail"]) == (4, 3, 0, 1)
+    assert diff["estimate"] == 0.75 and diff["ci_high"] == 0.75
+    # three discordant wins and no losses: exact McNemar p = 2 * 0.5**3; the interval still spans 0
+    assert diff["p_value"] == 0.25 and diff["ci_low"] < 0
+    # each attempt: 1M input x $1 + 0.1M output x $10 + 10 s x $0.1 = $3; 4 attempts, 3 accepted
+    assert abs(card["cost_per_accepted"]["candidate"]["value"] - 4.0) < 1e-9
+    assert card["cost_per_accepted"]["baseline"]["value"] is None
+    assert abs(card["cost_per_accepted"]["baseline"]["total_spend"] - 12.0) < 1e-9
+    pass_k = card["acceptance"]["pass_k"]["candidate"]
+    assert pass_k["pass_at_k"] == 1.0 and pass_k["pass_hat_k"] == 0.5 and pass_k["pass_at_1"] == 0.75
+    assert card["recovery"] is None and card["retention"] is None  # no such trials: absent, not zero
+
+
+def test_recovery_counts_a_fault_that_never_fired_as_a_failure():
+    fired = _measure("r#0", True, suite="recovery", fault_kinds=["http_429"], faults_fired=1)
+    unfired = _measure("r#1", True, suite="recovery", fault_kinds=["exit_127"], faults_fired=0)
+    card = build_scorecard(
+        [fired, unfired],
+        [fired, unfired],
+        training_keys=set(),
+        training_keys_source="t",
+        training_fault_kinds={"http_429"},
+    )
+    assert card["recovery"]["candidate"] == 0.5
+    assert card["recovery"]["unseen_kinds"]["candidate"] == 0.0
+    assert card["recovery"]["by_kind"]["candidate"]["exit_127"]["in_training"] is False
