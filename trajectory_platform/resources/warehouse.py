@@ -172,9 +172,7 @@ def replace_in_warehouse(
     with warehouse_connection(db_path) as con:
         con.begin()
         try:
-            exists = _run(con, "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name])[
-                0
-            ][0]
+            exists = _table_exists(con, name)
             if partition_column is None:
                 con.register("_incoming", pieces[UNPARTITIONED_KEY])
                 _run(con, f"CREATE OR REPLACE TABLE {quoted} AS SELECT * FROM _incoming")
@@ -207,6 +205,12 @@ def replace_in_warehouse(
 def _run(con: duckdb.DuckDBPyConnection, sql: str, params: list | None = None) -> list:
     """Execute and drain the result: DuckDB 2 refuses new work while a result is unfetched."""
     return con.execute(sql, params or []).fetchall()
+
+
+def _table_exists(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(
+        _run(con, "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name])[0][0]
+    )
 
 
 def _insert_pieces(con, quoted, pieces, partition_column, partitions_def, create: bool) -> None:
