@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import torch
 
 from trajectory_platform.evaluation.harness import SuiteSpec, build_items, evaluation_runtime, run_arm
 from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
@@ -208,3 +209,64 @@ def smoke_training(workdir: Path, out_root: Path, *, steps: int = 12, seed: int 
             }
         )
     return {"examples": table.num_rows, "runs": runs}
+
+
+def train_compute_matched(
+    selected: pa.Table, workdir: Path, out: Path, seed: int, settings: TrainSettings
+) -> Path:
+    """Ablation A's control: all-token loss reweighted so the selected (assistant) targets keep the
+    gradient weight they have under the masked objective.
+
+    loss = -(sum of selected-target log-probs) / N_active - (sum over the other tokens) / T, so the
+    actions get exactly the masked run's weight and the observations come on top. Comparing it
+    with the plain all-token run separates "learning to predict observations" from "less gradient
+    on actions". Same examples, order, packing, optimizer and schedule as :func:`train_variant`.
+    """
+    from trajectory_platform.training.attention import VARLEN_ATTENTION
+    from trajectory_platform.training.dataset import rows_from_table, split_examples
+    from trajectory_platform.training.loop import run_loop
+    from trajectory_platform.training.loss import shifted_target_logprobs
+    from trajectory_platform.training.model import build_default_model, load_model
+    from trajectory_platform.training.sft import StepStats, collate_micro_batches, model_logits, step_examples
+    from trajectory_platform.training.tokenizer import load_tokenizer
+
+    base = build_default_model(workdir)
+    model = load_model(base, device=settings.device or "cpu")
+    model.set_attn_implementation(VARLEN_ATTENTION)
+    vocab = model.get_input_embeddings().num_embeddings
+    split = {}
+    for name, table in (("selected", selected), ("all", all_token_labels(selected))):
+        loaded = rows_from_table(table, source=f"ablation:{name}")
+        split[name] = split_examples(loaded, capacity=settings.capacity, vocab_size=vocab).train
+    if [e["key"] for e in split["selected"]] != [e["key"] for e in split["all"]]:
+        raise ValueError("the selected and all-token tables must hold the same examples")
+    per_step = min(settings.examples_per_step, len(split["selected"]))
+    torch.manual_seed(seed)  # as the runner seeds a fresh run
+
+    def step(index: int) -> StepStats:
+        chosen = step_examples(len(split["selected"]), index, per_step, seed)
+        sel = collate_micro_batches([split["selected"][i] for i in chosen], 1, settings.capacity)[0]
+        every = collate_micro_batches([split["all"][i] for i in chosen], 1, settings.capacity)[0]
+        logits = model_logits(model, every)
+        device = logits.device
+        positions = every["position_ids"].to(device)
+        lp_sel, m_sel = shifted_target_logprobs(logits, sel["labels"].to(device), positions)
+        lp_all, m_all = shifted_target_logprobs(logits, every["labels"].to(device), positions)
+        others = m_all & ~m_sel
+        n_sel, n_all = int(m_sel.sum()), int(m_all.sum())
+        loss = -lp_sel.sum() / n_sel - (lp_all * others).sum() / n_all
+        loss.backward()
+        return StepStats(loss.item(), n_all, int(every["stored_tokens"]), n_sel)
+
+    run_loop(
+        model,
+        step,
+        max_steps=settings.steps,
+        settings=OptimizerSettings(learning_rate=settings.learning_rate),
+        description="train[compute-matched]",
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out)
+    load_tokenizer(base).save_pretrained(out)
+    return out
+

@@ -1,0 +1,305 @@
+"""Proof of value on the gym's learnable family (issue 9 item 8): paired ablations, closed loop.
+
+``--quick`` (CI, a couple of minutes): mechanics only, never which variant wins. Scripted policies
+with exactly predictable scores go through the real evaluator (expert 100% acceptance; stale-key
+stub PRE 100% and SFA 0 on renamed schemas; fabricating stub 100% fabrication; never-recovering
+stub 0% recovery; no-end-token stub 100% runaway), then a seconds-long training run must lower its
+loss and reproduce itself bit for bit.
+
+``--full`` (about 45 minutes on 2 cores with ``--steps`` sized to fit, or a GPU): three learnable
+families train, the fourth is held out; each variant is trained with the same data budget, steps
+and seeds, then evaluated closed loop on the same held-out items and seeds:
+
+- (A) selected-target masks vs all-token loss, plus the compute-matched control (all-token loss
+  reweighted so the actions keep the masked objective's weight): acceptance, fabrication;
+- (B) schema augmentation (renamed copies) vs none: SFA and PRE on renamed schemas (``alias``);
+- (C) recovery-augmented mixture (β of target tokens near 0.27) vs pristine-only: recovery on
+  fault-injected held-out tasks, split into fault kinds the corpus showed and kinds it never did.
+
+Variants are compared only on seeds where the reference reaches the competence gate (canonical
+acceptance >= ``--gate``); other seeds are reported as not resolved. Each comparison is a paired
+exact McNemar interval over (seed, item) at a Bonferroni-corrected level (alpha / 3).
+
+Usage: ``.venv/bin/python benchmarks/ablations.py --quick`` or ``--full [--seeds 3] [--steps 2200]``.
+The last stdout line is a JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from trajectory_platform.evaluation.ablation import (
+    TRAINING_FAULT_KINDS,
+    TrainSettings,
+    all_token_labels,
+    expert_corpus,
+    learnable_split,
+    masked_table,
+    smoke_training,
+    stub_mechanics,
+    train_compute_matched,
+    train_variant,
+    training_keys,
+)
+from trajectory_platform.evaluation.calls import classify_call
+from trajectory_platform.evaluation.harness import SuiteSpec, build_items, evaluation_runtime, run_arm
+from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
+from trajectory_platform.evaluation.stats import bonferroni_alpha, paired_comparison
+from trajectory_platform.training.model import build_default_model
+from trajectory_platform.training.tokenizer import load_tokenizer
+
+EXPECTED_STUBS = {
+    "expert": {"acceptance": 1.0, "recovery": 1.0},
+    "stale_key": {("pre", "renamed"): 1.0, ("sfa", "renamed"): 0.0},
+    "fabricating": {"fabricated_observation_rate": 1.0},
+    "never_recovering": {"recovery": 0.0},
+    "no_end_token": {"runaway_rate": 1.0},
+}
+
+
+def _value(summary: dict, key: Any) -> Any:
+    return summary[key[0]][key[1]] if isinstance(key, tuple) else summary[key]
+
+
+def quick(workdir: Path) -> dict[str, Any]:
+    started = time.monotonic()
+    stubs = stub_mechanics()
+    rows, failures = [], []
+    for name, expected in EXPECTED_STUBS.items():
+        for key, want in expected.items():
+            got = _value(stubs[name], key)
+            rows.append((name, "/".join(key) if isinstance(key, tuple) else key, want, got))
+            if got != want:
+                failures.append(f"{name} {key}: expected {want}, got {got}")
+    print(f"{'stub':<18}{'measure':<32}{'expected':>10}{'measured':>10}", file=sys.stderr)
+    for name, key, want, got in rows:
+        print(f"{name:<18}{key:<32}{want:>10.2f}{got:>10.2f}", file=sys.stderr)
+    smoke = smoke_training(workdir, workdir / "smoke", steps=6, tasks=6)
+    first, second = smoke["runs"]
+    losses = first["losses"]
+    smoke_ok = losses[-1] < losses[0] and first == second
+    if not smoke_ok:
+        failures.append("smoke training: loss did not fall or the two runs differ")
+    print(
+        f"smoke training: loss {losses[0]:.4f} -> {losses[-1]:.4f} ({losses[-1] / losses[0]:.3f}x), "
+        f"runs identical: {first == second}",
+        file=sys.stderr,
+    )
+    return {
+        "tier": "quick",
+        "ok": not failures,
+        "failures": failures,
+        "stubs": {name: {key: got for n, key, _, got in rows if n == name} for name in EXPECTED_STUBS},
+        "smoke": {"loss_first": losses[0], "loss_last": losses[-1], "deterministic": first == second},
+        "seconds": round(time.monotonic() - started, 1),
+    }
+
+
+def _evaluate(path: Path, items, seed: int) -> list:
+    policy = ModelPolicy(path, decoding=Decoding(max_new_tokens=48, seed=seed))
+    return run_arm(path.name, policy, items, evaluation_runtime(max_steps=6), progress=False).measures
+
+
+def _compare(
+    name: str, metric: str, runs: dict, reference: str, variant: str, gated: list[int], alpha: float, outcome
+) -> dict[str, Any]:
+    """Paired comparison of ``variant`` vs ``reference`` over (gated seed, item)."""
+    ref = [outcome(m) for s in gated for m in runs[(reference, s)]]
+    var = [outcome(m) for s in gated for m in runs[(variant, s)]]
+    if not ref:
+        return {"ablation": name, "metric": metric, "resolved": False, "reason": "no seed passed the gate"}
+    result = paired_comparison(var, ref, alpha=alpha).to_dict()
+    return {
+        "ablation": name,
+        "metric": metric,
+        "variant": variant,
+        "reference": reference,
+        "resolved": True,
+        "gated_seeds": gated,
+        **result,
+    }
+
+
+def full(workdir: Path, seeds: int, settings: TrainSettings, gate: float, episodes: int) -> dict[str, Any]:
+    started = time.monotonic()
+    build_default_model(workdir)
+    tokenizer = load_tokenizer(workdir / "models" / "default_tokenizer")
+    train, pool = learnable_split()
+    spec = SuiteSpec(
+        episodes=episodes,
+        recovery_episodes=episodes // 2,
+        retention_episodes=episodes // 4,
+        retention_kinds=("count_files",),
+    )
+    items = build_items(pool, spec)
+    pristine = expert_corpus(train, seed=0)
+    recovery = expert_corpus(train, seed=0, recovery_share=0.35, fault_kinds=TRAINING_FAULT_KINDS)
+    tables = {
+        "selected": masked_table(pristine, tokenizer),
+        "augmented": masked_table(pristine, tokenizer, augment=True),
+        "recovery": masked_table(recovery, tokenizer),
+    }
+    tables["all_token"] = all_token_labels(tables["selected"])
+    runs: dict[tuple[str, int], list] = {}
+    keys = training_keys()
+    for seed in range(seeds):
+        for variant in ("selected", "all_token", "augmented", "recovery"):
+            out = workdir / "runs" / f"{variant}-{seed}"
+            train_variant(tables[variant], out, workdir, seed, settings)
+            runs[(variant, seed)] = _evaluate(out, items, seed)
+        out = workdir / "runs" / f"compute_matched-{seed}"
+        train_compute_matched(tables["selected"], workdir, out, seed, settings)
+        runs[("compute_matched", seed)] = _evaluate(out, items, seed)
+    summaries = {
+        f"{v}-{s}": arm_summary(
+            ms, training_keys=keys, cost_model=CostModel(), training_fault_kinds=set(TRAINING_FAULT_KINDS)
+        )
+        for (v, s), ms in runs.items()
+    }
+    gated = [s for s in range(seeds) if (summaries[f"selected-{s}"]["acceptance"] or 0) >= gate]
+    alpha = bonferroni_alpha(0.05, 3)
+
+    def first_call_follows_schema(m) -> bool:
+        return bool(m.calls) and classify_call(m.calls[0]) in ("valid", "tool_execution_error")
+
+    comparisons = [
+        _compare(
+            "A",
+            "acceptance",
+            _only(runs, "acceptance"),
+            "selected",
+            "all_token",
+            gated,
+            alpha,
+            lambda m: m.accepted,
+        ),
+        _compare(
+            "A",
+            "acceptance",
+            _only(runs, "acceptance"),
+            "selected",
+            "compute_matched",
+            gated,
+            alpha,
+            lambda m: m.accepted,
+        ),
+        _compare(
+            "A",
+            "fabricated_observation",
+            runs,
+            "selected",
+            "all_token",
+            gated,
+            alpha,
+            lambda m: m.fabricated_turns > 0,
+        ),
+        _compare(
+            "B",
+            "renamed_first_call_sfa",
+            _only(runs, "acceptance", regime="renamed"),
+            "selected",
+            "augmented",
+            gated,
+            alpha,
+            first_call_follows_schema,
+        ),
+        _compare(
+            "B",
+            "renamed_acceptance",
+            _only(runs, "acceptance", regime="renamed"),
+            "selected",
+            "augmented",
+            gated,
+            alpha,
+            lambda m: m.accepted,
+        ),
+        _compare(
+            "C",
+            "recovery",
+            _only(runs, "recovery"),
+            "selected",
+            "recovery",
+            gated,
+            alpha,
+            lambda m: m.recovered,
+        ),
+    ]
+    table = {
+        name: {
+            k: summary[k]
+            for k in (
+                "acceptance",
+                "recovery",
+                "recovery_unseen_kinds",
+                "retention",
+                "fabricated_observation_rate",
+                "runaway_rate",
+                "sfa",
+                "pre",
+            )
+        }
+        for name, summary in summaries.items()
+    }
+    return {
+        "tier": "full",
+        "seeds": seeds,
+        "steps": settings.steps,
+        "gate": gate,
+        "gated_seeds": gated,
+        "not_resolved_seeds": [s for s in range(seeds) if s not in gated],
+        "bonferroni_alpha": alpha,
+        "variants": table,
+        "comparisons": comparisons,
+        "seconds": round(time.monotonic() - started, 1),
+    }
+
+
+def _only(runs: dict, suite: str, regime: str | None = None) -> dict:
+    return {
+        key: [m for m in ms if m.suite == suite and (regime is None or m.regime == regime)]
+        for key, ms in runs.items()
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    tier = parser.add_mutually_exclusive_group(required=True)
+    tier.add_argument("--quick", action="store_true")
+    tier.add_argument("--full", action="store_true")
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=2200)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--episodes", type=int, default=24, help="acceptance trials per variant and seed")
+    parser.add_argument(
+        "--gate", type=float, default=0.15, help="competence gate on the reference's acceptance"
+    )
+    parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument("--device", default=None)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="ablations-"))
+    if args.quick:
+        result = quick(workdir)
+    else:
+        settings = TrainSettings(
+            steps=args.steps, examples_per_step=args.batch, learning_rate=args.lr, device=args.device
+        )
+        result = full(workdir, args.seeds, settings, args.gate, args.episodes)
+        for row in result["comparisons"]:
+            print(json.dumps(row, default=str), file=sys.stderr)
+    print(json.dumps(result, sort_keys=True, default=str))
+    return 0 if result.get("ok", True) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
