@@ -126,3 +126,13 @@ def test_recovery_counts_a_fault_that_never_fired_as_a_failure():
     assert card["recovery"]["candidate"] == 0.5
     assert card["recovery"]["unseen_kinds"]["candidate"] == 0.0
     assert card["recovery"]["by_kind"]["candidate"]["exit_127"]["in_training"] is False
+
+
+def test_fault_kinds_seen_in_a_corpus_are_the_injected_ones():
+    from trajectory_platform.evaluation.ablation import expert_corpus, learnable_split
+    from trajectory_platform.evaluation.episodes import fault_kinds_seen
+
+    train, _ = learnable_split()
+    corpus = expert_corpus(train[:8], recovery_share=1.0, fault_kinds=["http_429", "missing_file"])
+    assert fault_kinds_seen([i.episode for i in corpus]) == {"http_429", "missing_file"}
+    assert fault_kinds_seen([i.episode for i in expert_corpus(train[:4])]) == set()

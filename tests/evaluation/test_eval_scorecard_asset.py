@@ -14,7 +14,9 @@ from dagster import AssetSpec, materialize
 
 from trajectory_platform.assets.scorecard import scorecard
 from trajectory_platform.checks.scorecard import decision_recorded, required_measurements_present
+from trajectory_platform.evaluation.ablation import expert_corpus, learnable_split
 from trajectory_platform.resources import build_resources, write_parquet
+from trajectory_platform.traces.schema import episodes_to_table
 from trajectory_platform.training.checkpoint import checkpoint_digest
 from trajectory_platform.training.model import default_base_dir
 
@@ -23,6 +25,10 @@ def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path
     base = default_base_dir(eval_workdir)
     row = {"path": str(base), "artifact_digest": checkpoint_digest(base), "objective": "sft", "steps": 0}
     write_parquet(pa.Table.from_pylist([row]), tmp_path / "parquet" / "checkpoint" / "all.parquet")
+    train, _ = learnable_split()
+    corpus = expert_corpus(train[:2], recovery_share=1.0, fault_kinds=["http_429"])
+    mixture = episodes_to_table([item.episode for item in corpus])
+    write_parquet(mixture, tmp_path / "parquet" / "training_mixture" / "all.parquet")
     config = {
         "episodes": 2,
         "recovery_episodes": 1,
@@ -34,7 +40,10 @@ def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path
     result = materialize(
         [
             scorecard,
-            AssetSpec("checkpoint").with_io_manager_key("io_manager"),
+            *(
+                AssetSpec(name).with_io_manager_key("io_manager")
+                for name in ("checkpoint", "training_mixture")
+            ),
             required_measurements_present,
             decision_recorded,
         ],
@@ -54,6 +63,7 @@ def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path
     assert card["artifacts"]["candidate"] == card["artifacts"]["baseline"]
     assert card["evaluation_manifest"]["code_version"]["source_digest"]
     assert [i["suite"] for i in card["evaluation_manifest"]["fixtures"]].count("recovery") == 1
+    assert card["recovery"]["training_fault_kinds"] == ["http_429"]
     checks = {c.check_name: c for c in result.get_asset_check_evaluations()}
     assert checks["decision_recorded"].passed
     assert "required_measurements_present" in checks

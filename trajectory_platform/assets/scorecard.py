@@ -1,11 +1,13 @@
 """``scorecard``: the trained checkpoint against its baseline, closed loop, with the release decision.
 
-Thin: read the checkpoint row, gather the upstream figures the dataset-quality row needs from the
-latest materializations' metadata (``verified_traces``: sinks, R_flake, verifier seconds per
-attempt, funnel; ``redacted_corpus``: Λ_leak; ``training_mixture``: realized token shares), call
-:func:`trajectory_platform.evaluation.run.evaluate` once, attach the report (path + markdown with
-the acceptance plot inline) and return one row. The baseline is the checkpoint's base model (the
-untrained embedded default on the default run) unless ``baseline_path`` names an incumbent.
+Thin: read the checkpoint row; gather what the dataset-quality row needs from the latest upstream
+materializations' metadata (``verified_traces``: sinks, R_flake, verifier seconds per attempt,
+funnel; ``redacted_corpus``: Λ_leak; ``training_mixture``: realized token shares); find which fault
+kinds the ``training_mixture`` episodes showed, so recovery on kinds absent from training is
+reported apart; call :func:`trajectory_platform.evaluation.run.evaluate` once; attach the report
+(path + markdown with the acceptance plot inline) and return one row. The baseline is the
+checkpoint's base model (the untrained embedded default on the default run) unless
+``baseline_path`` names an incumbent.
 Outputs land in ``<workdir>/reports/scorecard/<candidate digest prefix>/``.
 
 The default budget (4 acceptance + 2 recovery + 2 retention trials per arm, 6 turns of at most 48
@@ -20,10 +22,12 @@ import pyarrow as pa
 import torch
 from dagster import AssetExecutionContext, AssetIn, AssetKey, Config, MetadataValue, Output, asset
 
+from trajectory_platform.evaluation.episodes import fault_kinds_seen
 from trajectory_platform.evaluation.harness import SuiteSpec
 from trajectory_platform.evaluation.policy import Decoding
 from trajectory_platform.evaluation.run import EvaluationRequest, evaluate
 from trajectory_platform.resources import WorkdirResource
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, table_to_episodes
 
 SCORECARD_SCHEMA = pa.schema(
     [
@@ -69,14 +73,18 @@ def _metadata(context: AssetExecutionContext, asset_name: str) -> dict[str, Any]
 
 
 @asset(
-    ins={"checkpoint": AssetIn()},
+    ins={"checkpoint": AssetIn(), "training_mixture": AssetIn()},
     pool="train",
     group_name="evaluation",
     description="Closed-loop scorecard of the checkpoint vs its baseline on paired held-out gym trials, "
     "with the release decision (promote / hold) and report.html.",
 )
 def scorecard(
-    context: AssetExecutionContext, config: ScorecardConfig, workdir: WorkdirResource, checkpoint: pa.Table
+    context: AssetExecutionContext,
+    config: ScorecardConfig,
+    workdir: WorkdirResource,
+    checkpoint: pa.Table,
+    training_mixture: pa.Table,
 ) -> Output[pa.Table]:
     """Evaluate the checkpoint row's weights and record the decision."""
     row = checkpoint.to_pylist()[0]
@@ -101,6 +109,9 @@ def scorecard(
         max_steps=config.max_steps,
         max_generated_tokens=config.max_generated_tokens,
         progress=False,
+        training_fault_kinds=fault_kinds_seen(
+            table_to_episodes(training_mixture.select(EPISODE_SCHEMA.names))
+        ),
     )
     card = evaluate(
         request,

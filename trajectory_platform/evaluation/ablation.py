@@ -145,7 +145,7 @@ def masked_table(
 ) -> pa.Table:
     """Serialize and mask ``inputs`` (plus renamed-schema copies when ``augment``)."""
     if augment:
-        inputs = list(inputs) + list(augment_inputs(list(inputs), ["rename"], seed=seed).derived)
+        inputs, _ = augment_inputs(list(inputs), ["rename"], seed=seed)
     return to_table(build_masked_dataset(list(inputs), tokenizer))
 
 

@@ -16,7 +16,9 @@ telemetry, so a scripted stub and a model are scored by exactly the same code:
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
@@ -149,3 +151,30 @@ def measure_episode(
         wall_s=result.wall_s,
         calls=scored_calls(episode, regime),
     )
+
+
+_EMPTY_MESSAGE_MARKERS = {
+    "conflict_markers": ">>>>>>> feature/refactor",
+    "schema_drift": "The tool manifest was updated to",
+}
+
+
+def fault_markers() -> dict[str, str]:
+    """Per fault class, the longest literal fragment of the message the gym injects (placeholders
+    removed), or a fixed marker for the two classes that change state instead of replying."""
+    from trajectory_platform.gym.faults import FAULT_CLASSES
+
+    markers = dict(_EMPTY_MESSAGE_MARKERS)
+    for kind, cls in FAULT_CLASSES.items():
+        if cls.message:
+            literal = cls.message.replace("{{", "").replace("}}", "")
+            markers[kind] = max(re.split(r"\{[^}]*\}", literal), key=len).strip()
+    return markers
+
+
+def fault_kinds_seen(episodes: Sequence[Episode]) -> set[str]:
+    """Fault classes whose injected observation appears in a training corpus (tool, refusal and
+    system events), i.e. the recovery situations the corpus showed the policy."""
+    markers = fault_markers()
+    texts = [e.content or "" for ep in episodes for e in ep.events if e.kind in ("tool", "refusal", "system")]
+    return {kind for kind, marker in markers.items() if any(marker in text for text in texts)}
