@@ -22,6 +22,11 @@ from dagster import (
 from trajectory_platform.resources import build_resources, write_parquet
 from trajectory_platform.sensors.new_logs import new_logs_sensor
 from trajectory_platform.sensors.retraining import retraining_sensor
+from trajectory_platform.sensors.retraining_policy import (
+    admitted_tokens,
+    dominant_sampler_digest,
+    scorecard_regressed,
+)
 from trajectory_platform.sensors.schedules import (
     nightly_ingest_and_curate_schedule,
     weekly_closed_loop_evaluation_schedule,
@@ -85,7 +90,8 @@ def fake_checkpoint() -> MaterializeResult:
 
 @asset(name="scorecard")
 def fake_scorecard() -> pa.Table:
-    return pa.table({"regressed": [True]})
+    """The evaluation stage's scorecard columns: the acceptance difference and its interval."""
+    return pa.table({"decision": ["hold"], "difference": [-0.3], "ci_low": [-0.5], "ci_high": [-0.1]})
 
 
 def _mixture(workdir: Path, tokens: list[int], split: str = "train", digest_episodes: bool = False) -> None:
@@ -172,6 +178,24 @@ def test_dagster_retraining_on_stale_corpus_and_regression(retrain_env) -> None:
     assert "regressed" in regressed.tags["trajectory_platform/retrain_reasons"]
     acted = _retrain_tick(retrain_env, cursor=_retrain_tick(retrain_env, cursor=fresh.cursor).cursor)
     assert acted.run_requests == []  # the same scorecard does not trigger twice
+
+
+def test_dagster_retraining_policy_readers() -> None:
+    lineage = pa.array([{"sampler_policy_digest": d} for d in ("a", "b", "b", None)])
+    mixture = pa.table(
+        {
+            "episode_id": ["e0", "e1", "e2", "e3"],
+            "lineage": lineage,
+            "split": ["train", "train", "test", "train"],
+            "selected_target_tokens": [50, 30, 100, 7],
+        }
+    )
+    assert admitted_tokens(mixture) == 87  # the test split is not admitted for training
+    assert dominant_sampler_digest(mixture, None) == "a"  # 50 tokens of a vs 30 of b in train
+    assert scorecard_regressed(pa.table({"ci_high": [0.2, -0.01]}))  # the latest row decides
+    assert not scorecard_regressed(pa.table({"ci_high": [-0.2, 0.01]}))
+    assert scorecard_regressed(pa.table({"acceptance": [{"difference": {"ci_high": -0.1}}]}))
+    assert not scorecard_regressed(None)
 
 
 # --- schedules ------------------------------------------------------------------------------

@@ -99,7 +99,11 @@ def retraining_sensor(
         and scorecard.run_id != checkpoint.run_id  # a re-evaluation, not the training run's own
         and scorecard.storage_id != state.get("acted_scorecard")
     )
-    episodes = read_asset_table(workdir.root, "raw_traces", columns=["episode_id", "lineage"])
+    episodes = (  # only when the mixture does not carry the lineage itself
+        None
+        if "lineage" in mixture.column_names
+        else read_asset_table(workdir.root, "raw_traces", columns=["episode_id", "lineage"])
+    )
     checkpoint_table = read_asset_table(workdir.root, "checkpoint")
     signals = RetrainingSignals(
         admitted_tokens=tokens_now,

@@ -67,26 +67,32 @@ def admitted_tokens(mixture: pa.Table | None) -> int:
     return int(total or 0)
 
 
+def _digest_by_episode(table: pa.Table) -> dict[str, str | None]:
+    digests = pc.struct_field(table["lineage"], "sampler_policy_digest").to_pylist()
+    return dict(zip(table["episode_id"].to_pylist(), digests, strict=True))
+
+
 def dominant_sampler_digest(mixture: pa.Table | None, episodes: pa.Table | None) -> str | None:
-    """The sampler-policy digest behind most admitted tokens, joining mixture rows to the
-    episodes' lineage by ``episode_id``; ``None`` when either side or the digest is missing."""
-    if mixture is None or episodes is None or "lineage" not in episodes.column_names:
+    """The sampler-policy digest behind most admitted tokens (ties: smallest digest).
+
+    Uses the mixture's own ``lineage`` column when it carries one, else joins the episodes'
+    lineage by ``episode_id``; ``None`` when neither side has it.
+    """
+    if mixture is None or "selected_target_tokens" not in mixture.column_names:
         return None
-    digest_of = dict(
-        zip(
-            episodes["episode_id"].to_pylist(),
-            pc.struct_field(episodes["lineage"], "sampler_policy_digest").to_pylist(),
-            strict=True,
-        )
-    )
-    weights: Counter[str] = Counter()
     rows = admitted_rows(mixture)
-    for episode_id, tokens in zip(
-        rows["episode_id"].to_pylist(), rows["selected_target_tokens"].to_pylist(), strict=True
-    ):
+    if "lineage" in rows.column_names:
+        digest_of = _digest_by_episode(rows)
+    elif episodes is not None and "lineage" in episodes.column_names:
+        digest_of = _digest_by_episode(episodes)
+    else:
+        return None
+    weights: Counter[str] = Counter()
+    tokens = rows["selected_target_tokens"].to_pylist()
+    for episode_id, count in zip(rows["episode_id"].to_pylist(), tokens, strict=True):
         digest = digest_of.get(episode_id)
         if digest:
-            weights[digest] += int(tokens or 0)
+            weights[digest] += int(count or 0)
     if not weights:
         return None
     return sorted(weights.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
@@ -102,9 +108,9 @@ def last_value(table: pa.Table | None, column: str) -> object | None:
 def scorecard_regressed(scorecard: pa.Table | None) -> bool:
     """True when the latest scorecard says the evaluated policy regressed.
 
-    Reads a boolean ``regressed`` column if the scorecard has one; otherwise an acceptance
-    difference whose upper confidence bound is below zero (``acceptance.difference.ci_high`` as
-    a struct, or a flat ``acceptance_difference_ci_high``).
+    A boolean ``regressed`` column wins; otherwise the acceptance difference (evaluated minus
+    baseline) is a regression when its upper confidence bound is below zero: the scorecard's
+    flat ``ci_high``, an ``acceptance_difference_ci_high``, or ``acceptance.difference.ci_high``.
     """
     flag = last_value(scorecard, "regressed")
     if flag is not None:
@@ -114,4 +120,5 @@ def scorecard_regressed(scorecard: pa.Table | None) -> bool:
         ci_high = (acceptance.get("difference") or {}).get("ci_high")
     else:
         ci_high = last_value(scorecard, "acceptance_difference_ci_high")
+        ci_high = last_value(scorecard, "ci_high") if ci_high is None else ci_high
     return ci_high is not None and ci_high < 0
