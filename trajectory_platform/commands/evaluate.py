@@ -16,10 +16,12 @@ from pathlib import Path
 import torch
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.evaluation.episodes import fault_kinds_seen
 from trajectory_platform.evaluation.gate import GateRule
 from trajectory_platform.evaluation.harness import SuiteSpec
 from trajectory_platform.evaluation.policy import Decoding
 from trajectory_platform.evaluation.run import EvaluationRequest, evaluate
+from trajectory_platform.training.masked_dataset import read_inputs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,6 +66,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--min-gain", type=float, default=0.0, help="gate: the interval's low end must exceed this"
     )
+    parser.add_argument(
+        "--training-corpus",
+        type=Path,
+        default=None,
+        help="the candidate's training episodes (Parquet / native JSONL): recovery is then split into "
+        "fault kinds the corpus showed and kinds it never did",
+    )
     parser.add_argument("--workdir", type=Path, default=None, help="where the default base model lives")
     parser.add_argument("--device", default="cpu")
     parser.add_argument(
@@ -82,7 +91,13 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{args.baseline}: not a checkpoint directory (no config.json)")
     if args.episodes < 1:
         return fail("--episodes must be at least 1")
+    if args.training_corpus is not None and not args.training_corpus.exists():
+        return fail(f"{args.training_corpus}: no such training corpus")
     torch.set_num_threads(max(1, args.threads))
+    fault_kinds = None
+    if args.training_corpus is not None:
+        inputs, _ = read_inputs(args.training_corpus)
+        fault_kinds = fault_kinds_seen([item.episode for item in inputs])
     half = max(1, args.episodes // 2)
     request = EvaluationRequest(
         candidate=args.candidate,
@@ -110,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         rule=GateRule(min_acceptance_ci_low=args.min_gain),
         alpha=args.alpha,
         device=args.device,
+        training_fault_kinds=fault_kinds,
     )
     try:
         card = evaluate(request)
