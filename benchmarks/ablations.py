@@ -115,17 +115,14 @@ def _compare(
     """Paired comparison of ``variant`` vs ``reference`` over (gated seed, item)."""
     ref = [outcome(m) for s in gated for m in runs[(reference, s)]]
     var = [outcome(m) for s in gated for m in runs[(variant, s)]]
+    head = {"ablation": name, "metric": metric, "variant": variant, "reference": reference}
     if not ref:
-        return {"ablation": name, "metric": metric, "resolved": False, "reason": "no seed passed the gate"}
-    result = paired_comparison(var, ref, alpha=alpha).to_dict()
+        return {**head, "resolved": False, "reason": "no seed passed the competence gate"}
     return {
-        "ablation": name,
-        "metric": metric,
-        "variant": variant,
-        "reference": reference,
+        **head,
         "resolved": True,
         "gated_seeds": gated,
-        **result,
+        **paired_comparison(var, ref, alpha=alpha).to_dict(),
     }
 
 
@@ -270,6 +267,26 @@ def _only(runs: dict, suite: str, regime: str | None = None) -> dict:
     }
 
 
+def _print_variants(variants: dict[str, dict]) -> None:
+    """Per variant and seed, the headline measures side by side (n/a = no denominator)."""
+    columns = (
+        "acceptance",
+        "recovery",
+        "recovery_unseen_kinds",
+        "retention",
+        "fabricated_observation_rate",
+        "runaway_rate",
+    )
+    print(
+        f"{'variant-seed':<22}" + "".join(f"{c[:14]:>16}" for c in columns) + f"{'PRE renamed':>14}",
+        file=sys.stderr,
+    )
+    for name, row in sorted(variants.items()):
+        cells = "".join(f"{row[c]:>16.3f}" if row[c] is not None else f"{'n/a':>16}" for c in columns)
+        pre = row["pre"].get("renamed")
+        print(f"{name:<22}{cells}{'n/a' if pre is None else f'{pre:.3f}':>14}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     tier = parser.add_mutually_exclusive_group(required=True)
@@ -295,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
             steps=args.steps, examples_per_step=args.batch, learning_rate=args.lr, device=args.device
         )
         result = full(workdir, args.seeds, settings, args.gate, args.episodes)
+        _print_variants(result["variants"])
         for row in result["comparisons"]:
             print(json.dumps(row, default=str), file=sys.stderr)
     print(json.dumps(result, sort_keys=True, default=str))
