@@ -42,6 +42,7 @@ def test_dagster_raw_partition_with_checks_and_metadata(tmp_path: Path, log_writ
     meta = materializations["raw_traces"]
     assert meta["records_in"].value == 5 and meta["normalized"].value == 3
     assert meta["counts_by_format"].value == {"openai": 3}
+    assert meta["rejected"].value == 2 and meta["top_reject_reasons"].value == {"malformed JSON": 2}
     assert "| episode_id |" in meta["preview"].value
     assert materializations["ingest_rejects"]["top_reject_reasons"].value == {"malformed JSON": 2}
     assert _query(tmp_path, "SELECT count(*) FROM raw_traces") == [(3,)]

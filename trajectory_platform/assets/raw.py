@@ -8,7 +8,6 @@ Backfills run as one run per partition range (``BackfillPolicy.single_run``); th
 IO manager replaces each day's rows, so a rerun or a resumed backfill never duplicates.
 """
 
-
 import datetime as dt
 from collections import Counter
 
@@ -28,6 +27,7 @@ from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.traces.ingest import IngestResult, discover_log_files, ingest_paths
 
 PREVIEW_ROWS = 8
+TOP_REASONS = 5
 
 
 @multi_asset(
@@ -58,7 +58,11 @@ def raw_traces(context: AssetExecutionContext, trace_source: TraceSourceResource
     episodes = pa.concat_tables([t[0] for t in tables])
     rejects = pa.concat_tables([t[1] for t in tables])
     summary = _merged_summary(results)
-    yield Output(episodes, output_name="raw_traces", metadata=_episode_metadata(episodes, summary))
+    metadata = _episode_metadata(episodes, summary)
+    metadata.update(
+        rejected=rejects.num_rows, top_reject_reasons=MetadataValue.json(summary["top_reject_reasons"])
+    )
+    yield Output(episodes, output_name="raw_traces", metadata=metadata)
     yield Output(rejects, output_name="ingest_rejects", metadata=_reject_metadata(rejects, summary))
     yield conservation_result(summary["records_in"], episodes.num_rows, rejects.num_rows)
 
@@ -75,7 +79,7 @@ def _merged_summary(results: list[IngestResult]) -> dict:
         "files": sum(r.files_read for r in results),
         "bytes": sum(r.bytes_read for r in results),
         "counts_by_format": dict(sorted(formats.items())),
-        "reject_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "top_reject_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_REASONS]),
     }
 
 
@@ -91,7 +95,7 @@ def _episode_metadata(episodes: pa.Table, summary: dict) -> dict:
 
 
 def _reject_metadata(rejects: pa.Table, summary: dict) -> dict:
-    top = dict(list(summary["reject_reasons"].items())[:5])
+    top = summary["top_reject_reasons"]
     lines = ["| reason | count |", "|---|---|", *(f"| {r} | {n} |" for r, n in top.items())]
     return {
         "rejected": rejects.num_rows,
