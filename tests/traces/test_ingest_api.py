@@ -147,3 +147,17 @@ def test_cli_forced_format_and_failures(tmp_path, capsys):
 
 def test_reject_fields_follow_the_schema():
     assert [f.name for f in dataclasses.fields(Reject)] == REJECT_SCHEMA.names
+
+
+def test_relative_to_records_source_files_independently_of_where_logs_live(tmp_path):
+    from trajectory_platform.traces.ingest import ingest_paths, sample_logs_root
+
+    tables = []
+    for name in ("a", "b"):
+        root = tmp_path / name
+        shutil.copytree(sample_logs_root(), root)
+        result = ingest_paths([root], relative_to=root)
+        assert all(not e.source_file.startswith("/") for e in result.episodes)
+        assert all(not r.source_file.startswith("/") for r in result.rejects)
+        tables.append(result.to_tables())
+    assert tables[0][0].equals(tables[1][0]) and tables[0][1].equals(tables[1][1])

@@ -52,7 +52,9 @@ def raw_traces(context: AssetExecutionContext, trace_source: TraceSourceResource
     for key in context.partition_keys:
         folder = trace_source.partition_dir(key)
         paths = discover_log_files(folder) if folder.is_dir() else []
-        results.append(ingest_paths(paths, partition_date=dt.date.fromisoformat(key)))
+        results.append(
+            ingest_paths(paths, partition_date=dt.date.fromisoformat(key), relative_to=trace_source.root_path)
+        )
         context.log.info(f"{key}: {results[-1].summary()}")
     tables = [r.to_tables() for r in results]
     episodes = pa.concat_tables([t[0] for t in tables])

@@ -204,12 +204,14 @@ def ingest_paths(
     *,
     max_field_chars: int = DEFAULT_MAX_FIELD_CHARS,
     progress: bool = False,
+    relative_to: Path | str | None = None,
 ) -> IngestResult:
     """Normalize every record of every file in ``paths`` (folders are expanded).
 
     ``fmt`` is ``"auto"`` (detected per file) or an adapter name from ``FORMAT_NAMES``.
     ``partition_date`` overrides the per-file date (the asset passes its partition);
     otherwise :func:`partition_date_for` decides. Episode ids are made unique across the run.
+    With ``relative_to``, files under that folder are recorded by their path relative to it.
     """
     if fmt != "auto" and fmt not in ADAPTERS:
         raise ValueError(f"unknown format {fmt!r}; choose auto or one of {', '.join(FORMAT_NAMES)}")
@@ -219,26 +221,34 @@ def ingest_paths(
     quiet = not progress or total < PROGRESS_MIN_BYTES
     with tqdm(total=total, unit="B", unit_scale=True, desc="ingest", disable=quiet) as bar:
         for path in files:
+            display = _display_name(path, relative_to)
             try:
                 data = path.read_bytes()
             except OSError as exc:
                 result.records_in += 1
                 result.rejects.append(
                     Reject(
-                        source_file=str(path),
+                        source_file=display,
                         reason="unreadable file",
                         detail=str(exc),
                         partition_date=partition_date,
                     )
                 )
                 continue
-            _ingest_file(SourceFile(path, data), fmt, partition_date, max_field_chars, result)
+            _ingest_file(SourceFile(path, data, display), fmt, partition_date, max_field_chars, result)
             result.files_read += 1
             result.bytes_read += len(data)
             bar.update(len(data))
     _make_ids_unique(result.episodes)
     result.counts_by_format = dict(sorted(Counter(e.source_format for e in result.episodes).items()))
     return result
+
+
+def _display_name(path: Path, root: Path | str | None) -> str:
+    """``path`` relative to ``root`` when it lies under it, else as given."""
+    if root is not None and path.resolve().is_relative_to(Path(root).resolve()):
+        return path.resolve().relative_to(Path(root).resolve()).as_posix()
+    return str(path)
 
 
 def _expand(paths: Iterable[Path | str]) -> list[Path]:
@@ -296,7 +306,7 @@ def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
     elif (known := describe_non_trajectory(sample)) is not None:
         reason, detail = NOT_A_TRAJECTORY, known
     return Reject(
-        source_file=str(src.path),
+        source_file=src.display,
         source_path="$",
         reason=reason,
         detail=detail,
@@ -314,7 +324,7 @@ def _reject(
     src: SourceFile, adapter: Adapter, record: RawRecord, error: RecordError, date: dt.date | None
 ) -> Reject:
     return Reject(
-        source_file=str(src.path),
+        source_file=src.display,
         source_line=record.line,
         source_path=record.json_path,
         source_format=adapter.name,

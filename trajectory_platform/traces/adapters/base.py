@@ -49,9 +49,12 @@ class RawRecord:
 class SourceFile:
     """The bytes of one input file, decoded lazily as a whole document or as JSONL lines."""
 
-    def __init__(self, path: Path, data: bytes) -> None:
+    def __init__(self, path: Path, data: bytes, display: str | None = None) -> None:
         self.path = path
         self.data = data
+        # What records name as their ``source_file``: relative to the trace-source root when the
+        # caller gives one, so the same logs yield the same bytes wherever the workdir lives.
+        self.display = display if display is not None else str(path)
 
     @cached_property
     def document(self) -> tuple[Any, RecordError | None]:
@@ -261,7 +264,7 @@ class Adapter:
         return Episode(
             episode_id=episode_id,
             source_format=self.name,
-            source_file=str(src.path),
+            source_file=src.display,
             source_line=record.line,
             source_path=record.json_path,
             partition_date=None,

@@ -37,7 +37,7 @@ class NativeAdapter(Adapter):
             episode = Episode.from_dict(
                 {
                     **value,
-                    "source_file": str(src.path),
+                    "source_file": src.display,
                     "source_line": record.line,
                     "source_path": record.json_path,
                 }
