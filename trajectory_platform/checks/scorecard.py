@@ -20,14 +20,21 @@ def _card(scorecard: pa.Table) -> dict:
     return json.loads(Path(scorecard.to_pylist()[0]["scorecard_path"]).read_text())
 
 
+GATED_REGIME = "renamed"
+"""SFA and PRE count as measured only with a value on renamed schemas: the regime the gate reads."""
+
+
 def _absent(card: dict, name: str) -> bool:
-    """A measurement is absent when it, or either arm's value, is missing."""
+    """A measurement is absent when it, or either arm's value, is missing (the gate's reading)."""
     value = card.get(name)
     if value is None:
         return True
-    if isinstance(value, dict) and "candidate" in value:
-        return value.get("candidate") is None or value.get("baseline") is None
-    return False
+    if not (isinstance(value, dict) and "candidate" in value):
+        return False
+    arms = [value.get("candidate"), value.get("baseline")]
+    if name in ("sfa", "pre"):
+        return any(not isinstance(arm, dict) or arm.get(GATED_REGIME) is None for arm in arms)
+    return any(arm is None for arm in arms)
 
 
 @asset_check(asset="scorecard")
