@@ -104,8 +104,8 @@ def quick(workdir: Path) -> dict[str, Any]:
     }
 
 
-def _evaluate(path: Path, items, seed: int) -> list:
-    policy = ModelPolicy(path, decoding=Decoding(max_new_tokens=48, seed=seed))
+def _evaluate(path: Path, items, seed: int, device: str | None) -> list:
+    policy = ModelPolicy(path, decoding=Decoding(max_new_tokens=48, seed=seed), device=device or "cpu")
     return run_arm(path.name, policy, items, evaluation_runtime(max_steps=6), progress=False).measures
 
 
@@ -152,10 +152,10 @@ def full(workdir: Path, seeds: int, settings: TrainSettings, gate: float, episod
         for variant in ("selected", "all_token", "augmented", "recovery"):
             out = workdir / "runs" / f"{variant}-{seed}"
             train_variant(tables[variant], out, workdir, seed, settings)
-            runs[(variant, seed)] = _evaluate(out, items, seed)
+            runs[(variant, seed)] = _evaluate(out, items, seed, settings.device)
         out = workdir / "runs" / f"compute_matched-{seed}"
         train_compute_matched(tables["selected"], workdir, out, seed, settings)
-        runs[("compute_matched", seed)] = _evaluate(out, items, seed)
+        runs[("compute_matched", seed)] = _evaluate(out, items, seed, settings.device)
     summaries = {
         f"{v}-{s}": arm_summary(
             ms, training_keys=keys, cost_model=CostModel(), training_fault_kinds=set(TRAINING_FAULT_KINDS)
