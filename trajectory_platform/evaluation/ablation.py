@@ -269,4 +269,3 @@ def train_compute_matched(
     model.save_pretrained(out)
     load_tokenizer(base).save_pretrained(out)
     return out
-
