@@ -60,3 +60,10 @@ def test_stale_key_on_renamed_schema_is_pre_not_sfa():
     assert regimes["familiar"] == {"n_calls": 1, "sfa": 1.0, "pre": 0.0}
     assert regimes["renamed"]["pre"] == pytest.approx(0.75)
     assert schema_following_accuracy([]) is None
+
+
+def test_truncated_proposal_never_counts_as_schema_following():
+    cut = ScoredCall("read_file", {"file_path": "a"}, READ, truncated=True)
+    assert schema_following_accuracy([cut]) == 0.0
+    failed_run = ScoredCall("read_file", {"file_path": "a"}, READ, execution_error=True)
+    assert schema_following_accuracy([failed_run]) == 1.0

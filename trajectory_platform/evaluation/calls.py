@@ -76,16 +76,13 @@ def call_validity(calls: Iterable[ScoredCall]) -> dict[str, object]:
 
 
 def schema_following_accuracy(calls: Sequence[ScoredCall]) -> float | None:
-    """SFA: share of calls naming a declared tool whose arguments satisfy its delivered schema."""
+    """SFA: share of calls naming a declared tool whose arguments satisfy its delivered schema.
+
+    A truncated proposal never counts, even when its cut-off JSON happens to close.
+    """
     if not calls:
         return None
-    ok = sum(
-        1
-        for c in calls
-        if c.arguments is not None
-        and c.tool in c.active_schemas
-        and _satisfies(c.arguments, c.active_schemas[c.tool])
-    )
+    ok = sum(1 for c in calls if classify_call(c) in ("valid", "tool_execution_error"))
     return ok / len(calls)
 
 
