@@ -35,6 +35,7 @@ def _grads(model) -> torch.Tensor:
 
 
 def _worker(rank: int, init_file: str, results) -> None:
+    """One data-parallel rank; forked, so it inherits the imports instead of paying for them again."""
     torch.set_num_threads(1)
     dist.init_process_group("gloo", init_method=f"file://{init_file}", rank=rank, world_size=2)
     try:
@@ -42,16 +43,22 @@ def _worker(rank: int, init_file: str, results) -> None:
         for normalization in ("token", "example"):
             model = tiny_llama(64, seed=3, shape=SHAPE)
             stats = accumulate_gradients(model, collate_micro_batches(shard, 1, 64), normalization)
-            results[(rank, normalization)] = (stats.loss, stats.denominator, _grads(model))
+            results.put((rank, normalization, stats.loss, stats.denominator, _grads(model).tolist()))
     finally:
         dist.destroy_process_group()
 
 
 def test_two_workers_reduce_numerators_and_denominators_globally(tmp_path):
-    with mp.Manager() as manager:
-        results = manager.dict()
-        mp.spawn(_worker, args=(str(tmp_path / "init"), results), nprocs=2)
-        outcome = dict(results)
+    results = mp.get_context("fork").Queue()
+    workers = mp.start_processes(
+        _worker, args=(str(tmp_path / "init"), results), nprocs=2, start_method="fork", join=False
+    )
+    outcome = {}
+    for _ in range(4):  # drain before joining: a worker blocks on a full pipe until we read
+        rank, normalization, *values = results.get(timeout=120)
+        outcome[(rank, normalization)] = values
+    while not workers.join():
+        pass
     for normalization in ("token", "example"):
         model = tiny_llama(64, seed=3, shape=SHAPE)
         single = accumulate_gradients(model, collate_micro_batches(_examples(), 1, 64), normalization)
@@ -59,4 +66,4 @@ def test_two_workers_reduce_numerators_and_denominators_globally(tmp_path):
             loss, denominator, grads = outcome[(rank, normalization)]
             assert denominator == single.denominator
             assert abs(loss - single.loss) < 1e-5 * max(1.0, abs(single.loss))
-            torch.testing.assert_close(grads, _grads(model), rtol=1e-4, atol=1e-6)
+            torch.testing.assert_close(torch.tensor(grads), _grads(model), rtol=1e-4, atol=1e-6)
