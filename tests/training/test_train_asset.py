@@ -52,6 +52,11 @@ def test_checkpoint_asset_trains_and_its_checks_pass(tmp_path):
     write_parquet(
         pa.table({"pair_id": ["unused"]}), tmp_path / "parquet" / "preference_pairs" / "all.parquet"
     )
+    # The token_masked_dataset asset's manifest artifact: read and cross-checked by the training run.
+    artifact = tmp_path / "artifacts" / "token_masked_dataset"
+    artifact.mkdir(parents=True)
+    declared = {"intended_normalization": "token_averaged", "corpus_version": "v-test"}
+    (artifact / "manifest.json").write_text(json.dumps(declared))
     result = materialize(
         [
             checkpoint,
@@ -81,5 +86,8 @@ def test_checkpoint_asset_trains_and_its_checks_pass(tmp_path):
         (tmp_path / "checkpoints" / row["path"].rsplit("/", 1)[1] / "training_manifest.json").read_text()
     )
     assert manifest["corpus"]["counts"]["test_held_out"] == 1
+    assert manifest["corpus"]["corpus_version"] == "v-test"
+    matches = manifest["serialization"]["matches_dataset"]
+    assert matches == {"tokenizer": None, "template": None, "normalization": True}
     metadata = result.asset_materializations_for_node("checkpoint")[0].metadata
     assert {"loss_curve", "tokens_per_s", "memory_inventory", "training_manifest"} <= set(metadata)

@@ -384,6 +384,8 @@ def _manifest(
 ) -> dict[str, Any]:
     """Table 12's bindings for this run (see :mod:`trajectory_platform.training.train_manifest`)."""
     request, declared = ctx.request, ctx.loaded.manifest
+    tokenizer_digest = tokenizer_files_digest(ctx.tokenizer_path)
+    chat_digest = template_digest(ctx.tokenizer.chat_template or "")
     sft = request.objective == "sft"
     aggregation = (
         f"{request.normalization}-averaged; numerators and denominators reduced globally across micro-batches"
@@ -404,9 +406,17 @@ def _manifest(
         },
         serialization={
             "tokenizer_path": str(ctx.tokenizer_path),
-            "tokenizer_digest": tokenizer_files_digest(ctx.tokenizer_path),
-            "template_digest": template_digest(ctx.tokenizer.chat_template or ""),
+            "tokenizer_digest": tokenizer_digest,
+            "template_digest": chat_digest,
             "declared_by_dataset": {k: declared.get(k) for k in DECLARED_SERIALIZATION},
+            # None when the dataset declared nothing; False is a mismatch worth stopping to look at.
+            "matches_dataset": {
+                "tokenizer": _same(declared.get("tokenizer_files_digest"), tokenizer_digest),
+                "template": _same(declared.get("template_digest"), chat_digest),
+                "normalization": _same(
+                    declared.get("intended_normalization"), f"{request.normalization}_averaged"
+                ),
+            },
         },
         prediction_targets={
             "label_convention": "HF-aligned labels (-100 = context), shifted once in training.loss",
@@ -457,13 +467,17 @@ def _manifest(
 
 
 DECLARED_SERIALIZATION = (
-    "tokenizer_digest",
+    "tokenizer_files_digest",
     "template_digest",
     "special_token_ids",
     "truncation_policy",
     "rationale_mode",
     "label_convention",
 )
+
+
+def _same(declared: Any, actual: Any) -> bool | None:
+    return None if declared is None else declared == actual
 
 
 def _targets(examples: list[dict[str, Any]]) -> int:
