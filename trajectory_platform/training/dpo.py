@@ -27,6 +27,7 @@ from trajectory_platform.training.sft import (
     StepStats,
     distributed_gradient_sum,
     distributed_sum,
+    evaluating,
     model_logits,
     step_examples,
 )
@@ -157,7 +158,6 @@ class ReferenceCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.path.write_text(json.dumps(self.entries, sort_keys=True))
 
-    @torch.no_grad()
     def precompute(
         self,
         model: torch.nn.Module,
@@ -169,14 +169,12 @@ class ReferenceCache:
     ) -> dict[str, int]:
         """Fill missing sums with ``model`` as the frozen reference; returns hit and miss counts."""
         missing = [p for p in pairs if binding.entry_key(p) not in self.entries]
-        was_training = model.training
-        model.eval()
-        for start in range(0, len(missing), batch_pairs):
-            chunk = missing[start : start + batch_pairs]
-            chosen, rejected = pair_span_sums(model, chunk, autocast_dtype)
-            for pair, c, r in zip(chunk, chosen.tolist(), rejected.tolist(), strict=True):
-                self.entries[binding.entry_key(pair)] = [c, r]
-        model.train(was_training)
+        with evaluating(model):
+            for start in range(0, len(missing), batch_pairs):
+                chunk = missing[start : start + batch_pairs]
+                chosen, rejected = pair_span_sums(model, chunk, autocast_dtype)
+                for pair, c, r in zip(chunk, chosen.tolist(), rejected.tolist(), strict=True):
+                    self.entries[binding.entry_key(pair)] = [c, r]
         if missing:
             self.save()
         return {"hits": len(pairs) - len(missing), "misses": len(missing)}
@@ -185,7 +183,6 @@ class ReferenceCache:
         """``[len(pairs), 2]`` cached (chosen, rejected) reference sums; KeyError when unbound."""
         return torch.tensor([self.entries[binding.entry_key(p)] for p in pairs], dtype=torch.float64)
 
-    @torch.no_grad()
     def spot_check(
         self,
         model: torch.nn.Module,
@@ -199,10 +196,8 @@ class ReferenceCache:
     ) -> float:
         """Recompute a seeded sample live; raise :class:`StaleReferenceCache` past ``tolerance``."""
         chosen_pairs = random.Random(seed).sample(list(pairs), min(sample, len(pairs)))
-        was_training = model.training
-        model.eval()
-        chosen, rejected = pair_span_sums(model, chosen_pairs, autocast_dtype)
-        model.train(was_training)
+        with evaluating(model):
+            chosen, rejected = pair_span_sums(model, chosen_pairs, autocast_dtype)
         live = torch.stack([chosen, rejected], dim=1).double().cpu()
         worst = float((live - self.sums(chosen_pairs, binding)).abs().max())
         if not worst <= tolerance:
@@ -260,12 +255,17 @@ def dpo_step_function(
 
 
 def pair_accuracy(
-    model: torch.nn.Module, pairs: Sequence[PreferencePair], reference_sums: torch.Tensor, beta: float
+    model: torch.nn.Module,
+    pairs: Sequence[PreferencePair],
+    reference_sums: torch.Tensor,
+    beta: float,
+    autocast_dtype: torch.dtype | None = None,
 ) -> dict[str, float]:
     """Held-out DPO loss, mean margin and the share of pairs with a positive margin."""
-    with torch.no_grad():
-        chosen, rejected = pair_span_sums(model, pairs)
-        terms = dpo_terms(chosen, rejected, reference_sums[:, 0].float(), reference_sums[:, 1].float(), beta)
+    with evaluating(model):
+        chosen, rejected = pair_span_sums(model, pairs, autocast_dtype)
+        reference = reference_sums.to(device=chosen.device, dtype=torch.float32)
+        terms = dpo_terms(chosen, rejected, reference[:, 0], reference[:, 1], beta)
     return {
         "loss": float(terms.loss.mean()),
         "margin": float(terms.margin.mean()),

@@ -299,7 +299,7 @@ def _dpo(ctx: _Context) -> _Objective:
     )
 
     def evaluate() -> dict[str, Any]:
-        return pair_accuracy(model, val_pairs, reference[:held], request.beta)
+        return pair_accuracy(model, val_pairs, reference[:held], request.beta, ctx.autocast)
 
     def scored(chunk: list[PreferencePair]) -> int:
         return sum(len(p.chosen_selected) + len(p.rejected_selected) for p in chunk)

@@ -11,7 +11,8 @@ the one global ratio, whatever the split (16.5.1), instead of an average of loca
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,18 @@ def distributed_gradient_sum(model: torch.nn.Module) -> None:
         for parameter in model.parameters():
             if parameter.grad is not None:
                 dist.all_reduce(parameter.grad, op=dist.ReduceOp.SUM)
+
+
+@contextmanager
+def evaluating(model: torch.nn.Module) -> Iterator[None]:
+    """Eval mode and no autograd for the block, then the previous mode back (dropout off for scoring)."""
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            yield
+    finally:
+        model.train(was_training)
 
 
 def model_logits(
@@ -136,7 +149,6 @@ def collate_micro_batches(
     return batches
 
 
-@torch.no_grad()
 def evaluate_masked_loss(
     model: torch.nn.Module,
     examples: Sequence[Example],
@@ -152,17 +164,15 @@ def evaluate_masked_loss(
     The count travels with the number because two masked losses are comparable only over the
     same targets (16.11.1).
     """
-    was_training = model.training
-    model.eval()
     numerator = denominator = targets = 0.0
-    for start in range(0, len(examples), examples_per_batch):
-        chunk = examples[start : start + examples_per_batch]
-        batch = collate_micro_batches(chunk, 1, capacity, attention=attention)[0]
-        sums = batch_loss_sums(model, batch, autocast_dtype)
-        numerator += sums.numerator(normalization).item()
-        denominator += sums.denominator(normalization).item()
-        targets += sums.targets.item()
-    model.train(was_training)
+    with evaluating(model):
+        for start in range(0, len(examples), examples_per_batch):
+            chunk = examples[start : start + examples_per_batch]
+            batch = collate_micro_batches(chunk, 1, capacity, attention=attention)[0]
+            sums = batch_loss_sums(model, batch, autocast_dtype)
+            numerator += sums.numerator(normalization).item()
+            denominator += sums.denominator(normalization).item()
+            targets += sums.targets.item()
     loss = numerator / denominator if denominator else math.nan
     return {
         "loss": loss,
