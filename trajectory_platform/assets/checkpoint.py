@@ -44,7 +44,7 @@ class CheckpointConfig(Config):
     beta: float = 0.1
     sft_weight: float = 0.0
     dataset_manifest_path: str = ""  # empty: the token_masked_dataset asset's manifest artifact
-    threads: int = 1  # one intra-op thread: fastest when other steps share the cores (0: torch default)
+    threads: int = 0  # 0: torch default; 1 is fastest when other work shares the cores
 
 
 @asset(
