@@ -59,7 +59,9 @@ class LoopResult:
         return self.stored_tokens / self.train_seconds if self.train_seconds else 0.0
 
 
-def make_optimizer(model: torch.nn.Module, settings: OptimizerSettings, max_steps: int):
+def make_optimizer(
+    model: torch.nn.Module, settings: OptimizerSettings, max_steps: int
+) -> tuple[torch.optim.AdamW, torch.optim.lr_scheduler.LambdaLR]:
     """AdamW over trainable parameters only, and its warmup + cosine schedule."""
     parameters = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(

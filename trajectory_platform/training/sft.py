@@ -210,8 +210,13 @@ def sft_step_function(
     attention: str = "position_ids",
     autocast_dtype: torch.dtype | None = None,
 ) -> Callable[[int], StepStats]:
-    """The per-step work of an SFT run, for :func:`trajectory_platform.training.loop.run_loop`."""
+    """The per-step work of an SFT run, for :func:`trajectory_platform.training.loop.run_loop`.
+
+    A dataset smaller than the step uses every example once per step; more micro-batches than
+    examples is capped (the split never changes the loss or the gradients, only peak memory).
+    """
     per_step = min(examples_per_step, len(examples))
+    micro_batches = min(micro_batches, per_step)
 
     def step(index: int) -> StepStats:
         chosen = [examples[i] for i in step_examples(len(examples), index, per_step, seed)]
