@@ -275,3 +275,12 @@ def test_dpo_reads_curation_episode_pairs(workdir, tmp_path, capsys):
         == 0
     )
     assert _summary(capsys)["counts"]["train"] == 5
+
+
+def test_data_tokenized_with_another_tokenizer_is_refused(workdir, tmp_path, capsys):
+    path = tmp_path / "masked.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in _rows(6)) + "\n")
+    (tmp_path / "masked.jsonl.manifest.json").write_text(json.dumps({"tokenizer_files_digest": "0" * 64}))
+    args = ["train", "--dataset", str(path), "--out", str(tmp_path / "ck"), "--workdir", str(workdir)]
+    assert main([*args, "--max-steps", "1"]) == 2
+    assert "tokenizer_files_digest" in capsys.readouterr().err

@@ -202,6 +202,8 @@ def _resolve(request: TrainRequest, loaded: LoadedRows) -> _Context:
     else:
         torch.manual_seed(request.seed)
         model = attach_lora(base, request.lora, seed=request.seed) if request.lora else base
+    tokenizer = load_tokenizer(tokenizer_path)
+    _check_serialization(loaded, tokenizer_path, tokenizer)
     return _Context(
         request=request,
         loaded=loaded,
@@ -213,10 +215,29 @@ def _resolve(request: TrainRequest, loaded: LoadedRows) -> _Context:
         base_path=base_path,
         base_digest=base_digest,
         tokenizer_path=tokenizer_path,
-        tokenizer=load_tokenizer(tokenizer_path),
+        tokenizer=tokenizer,
         model=model,
         resume_state=resume_state,
     )
+
+
+def _check_serialization(loaded: LoadedRows, tokenizer_path: Path, tokenizer: Any) -> None:
+    """Refuse data tokenized with another tokenizer or template than the one this run will save.
+
+    Token ids from another vocabulary still index a same-size embedding, so the mismatch would
+    train silently on garbage, and a checkpoint served with a different template than it learned.
+    """
+    declared = loaded.manifest
+    actual = {
+        "tokenizer_files_digest": tokenizer_files_digest(tokenizer_path),
+        "template_digest": template_digest(tokenizer.chat_template or ""),
+    }
+    for key, value in actual.items():
+        if declared.get(key) not in (None, value):
+            raise ValueError(
+                f"{loaded.source}: the dataset manifest's {key} {declared[key][:12]} does not match "
+                f"{tokenizer_path} ({value[:12]}); re-run `trajectory-platform mask` with this tokenizer"
+            )
 
 
 def _sft(ctx: _Context) -> _Objective:
