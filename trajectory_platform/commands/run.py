@@ -1,7 +1,7 @@
 """``trajectory-platform run [--workdir DIR]``: the whole asset graph on the embedded default.
 
-1. Prepare inputs: the bundled sample logs (``trajectory_platform/samples/traces/<day>/``) and,
-   when the gym's ``rollout`` command exists, a scripted gym rollout, synced into the trace
+1. Prepare inputs: the bundled sample logs (``trajectory_platform/samples/traces/<day>/``) and
+   a scripted gym rollout, synced into the trace
    source ``<workdir>/trace_source/<day>/`` (only changed files are copied, so a second run
    leaves the trace source - and the new-logs sensor - untouched).
 2. Materialize every asset found in ``trajectory_platform.definitions`` in dependency order, one
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import json
 import os
 import shutil
@@ -53,7 +52,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"where outputs land (default: ${WORKDIR_ENV} or ./workdir)",
     )
     parser.add_argument(
-        "--gym-episodes", type=int, default=24, help="episodes of the gym rollout (default 24)"
+        "--gym-episodes",
+        type=int,
+        default=160,
+        help="episodes of the gym rollout (default 160: enough for every split to hold pristine and "
+        "recovery targets inside the mixture bounds)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the gym rollout (default 0)")
     parser.add_argument(
@@ -99,11 +102,9 @@ def sync_tree(source: Path, target: Path) -> int:
     return copied
 
 
-def write_gym_rollout(workdir: Path, trace_source: Path, episodes: int, seed: int) -> int | None:
+def write_gym_rollout(workdir: Path, trace_source: Path, episodes: int, seed: int) -> int:
     """Run ``trajectory-platform gym rollout`` into ``<workdir>/gym_rollout`` and sync its day
-    folders into the trace source (the truth sidecar stays out); ``None`` if there is no gym."""
-    if importlib.util.find_spec("trajectory_platform.commands.gym") is None:
-        return None
+    folders into the trace source (the truth sidecar stays out)."""
     from trajectory_platform.cli import main as cli_main
 
     out = workdir / "gym_rollout"
@@ -196,10 +197,7 @@ def run(args: argparse.Namespace) -> int:
     copied = sync_tree(SAMPLES_DIR, source.root_path) if SAMPLES_DIR.is_dir() else 0
     print(f"trace source {source.root_path}: {copied} sample file(s) updated", file=sys.stderr)
     gym_files = write_gym_rollout(workdir, source.root_path, args.gym_episodes, args.seed)
-    print(
-        f"gym rollout: {'not available yet' if gym_files is None else f'{gym_files} file(s) updated'}",
-        file=sys.stderr,
-    )
+    print(f"gym rollout: {gym_files} file(s) updated", file=sys.stderr)
     days = [d for d in source.partition_keys() if source.files(d)]
     if not days:
         return fail(f"no logs in the trace source {source.root_path}")
