@@ -10,7 +10,7 @@ checkpoint's base model (the untrained embedded default on the default run) unle
 ``baseline_path`` names an incumbent.
 Outputs land in ``<workdir>/reports/scorecard/<candidate digest prefix>/``.
 
-The default budget (4 acceptance + 2 recovery + 2 retention trials per arm, 6 turns of at most 48
+The default budget (12 acceptance + 6 recovery + 4 retention trials per arm, 6 turns of at most 48
 tokens) keeps ``trajectory-platform run`` within minutes; raise ``episodes`` for a real decision.
 """
 
@@ -51,10 +51,10 @@ SCORECARD_SCHEMA = pa.schema(
 class ScorecardConfig(Config):
     """Evaluation budget and decoding; every field lands in the evaluation manifest."""
 
-    episodes: int = 4
+    episodes: int = 12
     attempts: int = 1
-    recovery_episodes: int = 2
-    retention_episodes: int = 2
+    recovery_episodes: int = 6
+    retention_episodes: int = 4
     seed: int = 0
     library_seed: int = 0
     max_steps: int = 6
