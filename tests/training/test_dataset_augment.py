@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
+from trajectory_platform.gym import protocol
+from trajectory_platform.gym.faults import FaultSpec
+from trajectory_platform.gym.fixtures import Fixture, Step, build_library, get_fixture
+from trajectory_platform.gym.policies import ScriptedExpert
+from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens, run_episode
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.augment import augment_episodes, augment_inputs, derive, token_expansion
 from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset
+from trajectory_platform.training.serialize import transcript_tokens
 from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
 
 READ_SCHEMA = {"additionalProperties": False, "properties": {"file_path": {"type": "string"},
@@ -104,3 +111,119 @@ def test_derived_examples_keep_split_and_report_token_expansion(tmp_path_factory
     assert len(dataset.result.examples) == 3 and not dataset.drop_reasons()
     targets = [e.n_targets for e in dataset.result.examples]
     assert targets[1] == pytest.approx(targets[0], rel=0.5)
+
+
+# ------------------------------------------------------------- remove_optional with a gym replay
+
+GYM_FIXTURE = "textkit/v0/bug-slugify@path"  # path family: read_file(file_path, max_lines?)
+DEEP_FIXTURE_HORIZON = 10  # long enough for the runtime to compact a small context
+
+
+class ShortReads(ScriptedExpert):
+    """The expert, except every read passes ``max_lines`` (so the parent's read saw a file head)."""
+
+    name = "test-short-reads"
+
+    def render(self, step: Step, reasoning: str | None = None, prose: str = "") -> str:
+        if step.op != "read":
+            return super().render(step, reasoning, prose)
+        name, args = self.known.render("read", {**step.roles(), "max_lines": 3})
+        return protocol.render_turn(content=prose, calls=[(name, args)], reasoning=reasoning)
+
+
+class GivesUpAfterReading(ShortReads):
+    """Reads (with ``max_lines``) and then answers without fixing anything."""
+
+    def start(self, fixture: Fixture, seed: int) -> None:
+        super().start(fixture, seed)
+        read = next(i for i, s in enumerate(self.plan) if s.op == "read")
+        self.plan = [*self.plan[: read + 1], Step("answer", answer="I could not find the bug.")]
+
+
+def _reads(episode: Episode) -> list[Event]:
+    ids = {c.id for e in episode.events for c in e.tool_calls if c.name == "read_file"}
+    return [e for e in episode.events if e.kind == "tool" and e.tool_call_id in ids]
+
+
+def test_removing_a_used_optional_argument_replays_the_calls_in_the_gym(tmp_path_factory):
+    fixture = get_fixture(GYM_FIXTURE)
+    parent = run_episode(fixture, ShortReads(), seed=0, record_verifier=True).episode
+    plain = run_episode(fixture, ScriptedExpert(), seed=0).episode  # the runtime without the argument
+    child = derive(parent, "remove_optional", seed=0)
+    details = json.loads(child.extra_json)["augmentation"]["details"]
+    assert details["tool"] == "read_file" and details["removed"] == "max_lines"
+    assert details["evidence"] == "gym_replay" and len(details["rewritten_calls"]) == 1
+    # The schema no longer offers the argument and no call passes it.
+    read_schema = json.loads(next(t for t in child.tools if t.name == "read_file").parameters_json)
+    assert "max_lines" not in read_schema["properties"] and "max_lines" in json.dumps(parent.to_dict())
+    assert "max_lines" not in canonical_json({**child.to_dict(), "extra_json": None})
+    # Fresh evidence: the read now shows what the real tool returns without max_lines (the whole
+    # file), which differs from the parent's three-line head.
+    [parent_read], [child_read], [plain_read] = _reads(parent), _reads(child), _reads(plain)
+    path = json.loads(child.events[child.events.index(child_read) - 1].tool_calls[0].arguments)["file_path"]
+    assert child_read.content == plain_read.content == fixture.s0_files[path]
+    assert "more lines not shown" in parent_read.content and child_read.content != parent_read.content
+    assert details["changed_observations"] == [child.events.index(child_read)]
+    # The rest of the transcript (test runs, edit) replays to the same results; outcome holds.
+    others = [(e.content, e.status) for e in child.events if e.kind == "tool" and e is not child_read]
+    assert others == [(e.content, e.status) for e in parent.events
+                      if e.kind == "tool" and e is not parent_read]
+    assert child.outcome == parent.outcome and not details["workspace_changed"]
+    assert json.loads(child.extra_json)["parent_episode_id"] == parent.episode_id
+    assert child.lineage.tool_manifest_digest != parent.lineage.tool_manifest_digest
+    # Token expansion is reported like the other transformations' (the whole file in, the schema's
+    # max_lines declaration and the call's argument out: either may win).
+    tok = load_tokenizer(build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd"))
+    result = augment_episodes([parent], ["remove_optional"])
+    assert [c.to_dict() for _, c in result.derived] == [child.to_dict()]
+    ratio = transcript_tokens(child, tok) / transcript_tokens(parent, tok)
+    assert ratio != 1.0
+    assert token_expansion([parent], result, tok) == {"remove_optional": pytest.approx(ratio)}
+
+
+def test_replay_that_cannot_stand_for_the_parent_is_refused_not_patched():
+    fixture = get_fixture(GYM_FIXTURE)
+    # A transient fault before the rewritten read: the replay's first observation is the real one.
+    faulted_early = run_episode(fixture, ShortReads(), seed=0, faults=[FaultSpec("http_504", 1)]).episode
+    # A fault on the edit after it: the recovery turns were conditioned on an error that no longer occurs.
+    faulted_late = run_episode(fixture, ShortReads(), seed=0, faults=[FaultSpec("disk_full", 1)]).episode
+    # A log whose recorded outcome (the reference fix) its own calls do not produce: the sealed
+    # oracle passes the parent's workspace and fails the replayed one.
+    stopped = run_episode(fixture, GivesUpAfterReading(), seed=0)
+    assert not stopped.oracle.passed
+    claimed = stopped.episode
+    claimed.episode_id += "-claimed"
+    claimed.outcome.workspace_diff = fixture.reference_diff
+    result = augment_episodes([faulted_early, faulted_late, claimed], ["remove_optional"])
+    assert not result.derived
+    assert result.skips == {"remove_optional:replay_diverges_before_rewrite": 1,
+                            "remove_optional:later_call_outcome_changed": 1,
+                            "remove_optional:oracle_verdict_changed": 1}
+
+
+def test_replay_keeps_compacted_context_coherent():
+    fixture = next(f for f in build_library() if f.tool_family == "path" and not f.flaky
+                   and f.min_tool_calls >= DEEP_FIXTURE_HORIZON and any(s.op == "read" for s in f.plan))
+    small_context = RuntimeConfig(compaction_watermark_tokens=300, keep_recent_events=4)
+    parent = run_episode(fixture, ShortReads(), seed=0, config=small_context).episode
+    assert any(d.compacted for d in parent.delivered_inputs)
+    summaries = [e.content for e in parent.events if e.kind == "compaction"]
+    assert any("max_lines" in s for s in summaries)
+    result = augment_episodes([parent], ["remove_optional"])
+    [(_, child)] = result.derived
+    for delivered in child.delivered_inputs:
+        if delivered.compacted:  # the exact messages of that call are the events they index, as rewritten
+            messages = json.loads(delivered.messages_json)
+            assert messages == [dataclasses.asdict(child.events[i]) for i in delivered.event_indices]
+        response = child.events[delivered.response_event_index]
+        seen = [child.events[i].content for i in delivered.event_indices]
+        assert response.input_tokens == sum(approx_tokens(text) for text in seen)
+    assert not any("max_lines" in (e.content or "") for e in child.events)
+    for read, call in _read_calls(child):  # whole files (up to the runtime's truncation marker)
+        whole = fixture.s0_files[json.loads(call.arguments)["file_path"]]
+        assert read.content[:2400] == whole[:2400] and "more lines not shown" not in read.content
+
+
+def _read_calls(episode: Episode) -> list[tuple[Event, ToolCall]]:
+    calls = {c.id: c for e in episode.events for c in e.tool_calls if c.name == "read_file"}
+    return [(e, calls[e.tool_call_id]) for e in _reads(episode)]

@@ -36,7 +36,7 @@ from trajectory_platform.gym.sandbox import (
     run_tests_in,
     unified_diff,
 )
-from trajectory_platform.gym.tools import Manifest, sha256_digest
+from trajectory_platform.gym.tools import Manifest, manifest, sha256_digest
 from trajectory_platform.traces.record import (
     DeliveredInput,
     Episode,
@@ -126,7 +126,7 @@ class ToolExecutor:
                 files = self.workspace.listing(roles["path"])
                 return Observation("\n".join(files) if files else "(empty)")
             if op == "read":
-                return Observation(self.workspace.read(roles["path"]))
+                return Observation(_head(self.workspace.read(roles["path"]), roles.get("max_lines")))
             if op == "edit":
                 text = self.workspace.read(roles["path"])
                 count = text.count(roles["old"])
@@ -169,6 +169,18 @@ class ToolExecutor:
         return Observation("\n".join(lines), "ok", 1 if bad or not run.results else 0)
 
 
+def _head(text: str, max_lines: str | None) -> str:
+    """``read``'s optional ``max_lines``: the first lines and a marker saying how many were left
+    out; absent (the default), or when the file is no longer, the whole text."""
+    if max_lines is None:
+        return text
+    limit = int(max_lines)
+    lines = text.splitlines(keepends=True)
+    if len(lines) <= limit:
+        return text
+    return "".join(lines[:limit]) + f"[... {len(lines) - limit} more lines not shown (max_lines={limit}) ...]"
+
+
 def _validate(call: ToolCall, manifest: Manifest) -> tuple[str, dict] | str:
     """``(tool name, arguments)`` when ``call`` is valid for ``manifest``, else the refusal reason."""
     tool = manifest.tool(call.name) if call.name else None
@@ -188,6 +200,19 @@ def _validate(call: ToolCall, manifest: Manifest) -> tuple[str, dict] | str:
         delivered = canonical_json(schema)
         return f"schema violation for {call.name} ({manifest.tag}): {detail}. Delivered schema: {delivered}"
     return call.name, args
+
+
+def summary_lines(event: Event) -> list[str]:
+    """The lines a compaction summary gives one event (a derived record that changes an event
+    rewrites these lines in step, so its summaries stay true to its own events)."""
+    if event.kind == "assistant":
+        return [f"- called {c.name} {c.arguments}" for c in event.tool_calls]
+    if event.kind in ("tool", "refusal"):
+        first = (event.content or "").strip().splitlines()[:1]
+        return [f"  -> {event.status or event.kind}: {first[0][:120] if first else ''}"]
+    if event.kind == "system":
+        return [f"- note: {(event.content or '')[:160]}"]
+    return []
 
 
 class _Log:
@@ -227,14 +252,7 @@ class _Log:
             return False
         lines = [self.events[self.summary_index].content] if self.summary_index is not None else []
         for event in self.events[floor:cut]:
-            if event.kind == "assistant":
-                for c in event.tool_calls:
-                    lines.append(f"- called {c.name} {c.arguments}")
-            elif event.kind in ("tool", "refusal"):
-                first = (event.content or "").strip().splitlines()[:1]
-                lines.append(f"  -> {event.status or event.kind}: {first[0][:120] if first else ''}")
-            elif event.kind == "system":
-                lines.append(f"- note: {(event.content or '')[:160]}")
+            lines.extend(summary_lines(event))
         summary = "Summary of earlier turns (compacted):\n" + "\n".join(line for line in lines if line)
         self.summary_index = self.add(Event(kind="compaction", content=summary, replaces_through=cut - 1))
         self.replaced_through = cut - 1
@@ -490,3 +508,39 @@ def _tool_event(call: ToolCall, obs: Observation, limit: int) -> Event:
         status=status,
         exit_code=obs.exit_code,
     )
+
+
+@dataclass
+class Replay:
+    """Fresh execution evidence: the tool event the runtime logs for each replayed call, in order,
+    and the workspace they leave."""
+
+    observations: list[Event]
+    final_files: dict[str, str]
+
+
+def replay_calls(
+    fixture: Fixture, calls: list[tuple[str, ToolCall]], config: RuntimeConfig | None = None
+) -> Replay:
+    """Re-execute dispatched calls, in order, on a fresh copy of ``fixture``'s S0.
+
+    Each call comes with the manifest tag (``family@version``) delivered when it was made, so a
+    replay crosses schema drift as the episode did. Validation, interpretation, execution and
+    observation truncation are the runtime's own (no policy, no fault injection): what a derived
+    record that changed a call must show instead of the stale historical result. A call that no
+    longer validates raises ``ValueError`` naming it.
+    """
+    config = config or RuntimeConfig()
+    observations: list[Event] = []
+    with Workspace(fixture.s0_files) as ws:
+        executor = ToolExecutor(ws, fixture, config)
+        for tag, call in calls:
+            family, _, version = tag.partition("@")
+            delivered = manifest(family, version)
+            checked = _validate(call, delivered)
+            if isinstance(checked, str):
+                raise ValueError(f"replayed call {call.id} is refused: {checked}")
+            op, roles = delivered.interpret(*checked)
+            observations.append(_tool_event(call, executor.run(op, roles), config.max_observation_chars))
+        final_files = ws.snapshot()
+    return Replay(observations=observations, final_files=final_files)

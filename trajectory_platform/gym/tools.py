@@ -7,6 +7,12 @@ Every fixture acts on a workspace through five abstract operations (``list``, ``
 scripted expert, fault injection and schema drift work identically on every family, while the model
 only ever sees (and is validated against) the concrete schema delivered at that turn.
 
+A tool may also take *optional* arguments with a documented default (``OPTIONAL_ROLES``): the
+``path`` family's ``read_file`` accepts ``max_lines`` (default: the whole file). Scripted policies
+never need them; they exist so that a policy may use one and so that schema augmentation's
+"remove an optional argument" (fine-tuning 16.7.1, table 9) has a real option to remove, whose
+absence the runtime answers differently.
+
 A manifest is versioned: schema drift (a fault class) moves a family from ``1.0`` to ``2.0`` by
 renaming its path argument, so a policy that memorized the old key gets refused.
 """
@@ -34,6 +40,19 @@ OP_ROLES: dict[str, tuple[str, ...]] = {
 }
 
 
+OPTIONAL_ROLES: dict[str, dict[str, dict[str, Any]]] = {
+    "read": {
+        "max_lines": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "show at most this many lines (default: the whole file)",
+        }
+    },
+}
+"""Per operation: optional argument roles and their JSON Schema (the default is the runtime's
+behaviour when the argument is absent)."""
+
+
 def sha256_digest(text: str) -> str:
     """``sha256:<hex>`` of a UTF-8 string: the digest form every lineage field uses here."""
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -44,7 +63,9 @@ class ToolDef:
     """One concrete tool: its name, which op(s) it performs and which key carries each role.
 
     ``op`` is fixed for single-purpose tools; a multiplexed tool (``fs``) names the argument that
-    selects the op in ``op_key`` and maps the accepted values with ``op_values``.
+    selects the op in ``op_key`` and maps the accepted values with ``op_values``. ``options``
+    names the optional roles of :data:`OPTIONAL_ROLES` this (single-purpose) tool accepts; each is
+    its own key.
     """
 
     name: str
@@ -53,6 +74,7 @@ class ToolDef:
     op: str | None = None
     op_key: str | None = None
     op_values: dict[str, str] = field(default_factory=dict)
+    options: tuple[str, ...] = ()
 
     def ops(self) -> tuple[str, ...]:
         return (self.op,) if self.op else tuple(self.op_values.values())
@@ -62,6 +84,7 @@ class ToolDef:
         if self.op is not None:
             roles = OP_ROLES[self.op]
             props = {self.keys[r]: {"type": "string", "description": _ROLE_DOC[r]} for r in roles}
+            props.update({o: dict(OPTIONAL_ROLES[self.op][o]) for o in self.options})
             return {
                 "type": "object",
                 "properties": props,
@@ -134,32 +157,36 @@ class Manifest:
     def tool_for_op(self, op: str) -> ToolDef:
         return next(t for t in self.tools if op in t.ops())
 
-    def render(self, op: str, roles: dict[str, str]) -> tuple[str, dict[str, str]]:
+    def render(self, op: str, roles: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """Concrete ``(tool name, arguments)`` for an abstract op: how a policy that reads this
-        manifest would phrase the call."""
+        manifest would phrase the call. Optional roles in ``roles`` the tool accepts are passed on."""
         tool = self.tool_for_op(op)
-        args: dict[str, str] = {}
+        args: dict[str, Any] = {}
         if tool.op_key is not None:
             args[tool.op_key] = next(v for v, o in sorted(tool.op_values.items()) if o == op)
         for role in OP_ROLES[op]:
             args[tool.keys[role]] = roles[role]
+        args.update({o: roles[o] for o in tool.options if o in roles})
         return tool.name, args
 
     def interpret(self, name: str, args: dict[str, Any]) -> tuple[str, dict[str, str]]:
-        """Abstract ``(op, roles)`` of a call that already validated against this manifest."""
+        """Abstract ``(op, roles)`` of a call that already validated against this manifest; an
+        optional role appears only when the call passed it (absent = the tool's default)."""
         tool = self.tool(name)
         if tool is None:
             raise KeyError(name)
         op = tool.op if tool.op is not None else tool.op_values[str(args[tool.op_key])]
-        return op, {role: str(args[tool.keys[role]]) for role in OP_ROLES[op]}
+        roles = {role: str(args[tool.keys[role]]) for role in OP_ROLES[op]}
+        roles.update({o: str(args[o]) for o in tool.options if o in args})
+        return op, roles
 
     def keys(self) -> set[str]:
         """Every argument key this manifest declares (for parametric-recall measurements)."""
         return {k for t in self.tools for k in t.parameters()["properties"]}
 
 
-def _single(name: str, op: str, description: str, **keys: str) -> ToolDef:
-    return ToolDef(name=name, description=description, keys=keys, op=op)
+def _single(name: str, op: str, description: str, options: tuple[str, ...] = (), **keys: str) -> ToolDef:
+    return ToolDef(name=name, description=description, keys=keys, op=op, options=options)
 
 
 _RUN_TESTS_DOC = "run the repository's test suite and show the results"
@@ -169,7 +196,7 @@ def _family_tools(family: str, path_key: str) -> tuple[ToolDef, ...]:
     if family == "path":
         return (
             _single("list_files", "list", "list files under a directory", path="path"),
-            _single("read_file", "read", "read a text file", path=path_key),
+            _single("read_file", "read", "read a text file", options=("max_lines",), path=path_key),
             _single(
                 "edit_file",
                 "edit",

@@ -15,10 +15,19 @@ transcript coherent:
   untouched.
 - ``distractor``: extra read-only tool declarations with coherent names and schemas that no call
   uses (longer prompt, a selection decision).
-- ``remove_optional``: drop an optional argument from a schema. Only an argument no recorded call
-  used can be removed without changing any observation; when every optional argument was used,
-  the derived record would need fresh execution evidence from the gym (a replay), so it is
-  skipped with the counted reason ``needs_fresh_evidence`` rather than spliced onto stale results.
+- ``remove_optional``: drop an optional argument from a schema (every declared version of the
+  tool, and every schema text that quotes it). An argument no call used is removed with no further
+  evidence. When every optional argument was used, the calls that used it are rewritten without
+  it and the episode's dispatched calls are *replayed* in order in the gym (a fresh S0 workspace,
+  the runtime's own validation, tools and truncation; :func:`~trajectory_platform.gym.runtime.replay_calls`),
+  so each observation from the first rewritten call on is what the real tool returns without the
+  argument, never a stale historical result. The derived record is refused (a counted reason),
+  never patched, when the replay cannot stand for the parent: an observation before the first
+  rewritten call differs from the recorded one (``replay_diverges_before_rewrite``: an injected
+  fault or a nondeterministic tool), a later call's status or exit code flips
+  (``later_call_outcome_changed``: the turns after it were conditioned on it), or the sealed
+  oracle's verdict on the final workspace differs from the parent's (``oracle_verdict_changed``).
+  Episodes without a gym fixture (imported real logs) cannot be replayed: ``needs_fresh_evidence``.
 
 A derived episode names its parent in ``extra_json`` (``parent_episode_id``, the curation
 convention by which splits resolve a derived record to its root) together with the transformation
@@ -37,7 +46,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from trajectory_platform.traces.record import Episode, Event, ToolSpec, canonical_json
+from trajectory_platform.gym.fixtures import Fixture, get_fixture
+from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens, replay_calls, summary_lines
+from trajectory_platform.gym.sandbox import run_oracle, unified_diff
+from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
 from trajectory_platform.training.masked_dataset import EpisodeInput
 from trajectory_platform.training.serialize import event_of_dict, transcript_tokens
@@ -174,22 +186,168 @@ def distractor(episode: Episode, rng: random.Random, count: int = 2) -> dict:
     return {"added": added}
 
 
+def _optional(tool: ToolSpec) -> list[str]:
+    schema = _schema(tool)
+    return [a for a in (schema.get("properties") or {}) if a not in (schema.get("required") or [])]
+
+
 def remove_optional(episode: Episode, rng: random.Random) -> dict:
-    """Drop one optional argument no call used; else skip (``needs_fresh_evidence``)."""
+    """Drop one optional argument; an unused one needs no evidence, a used one a gym replay."""
     calls = [c for e in episode.events for c in e.tool_calls]
     used = {(c.name, k) for c in calls for k in (_arguments(c.arguments) or {})}
-    optional = [(t, a) for t in episode.tools
-                for a in (_schema(t).get("properties") or {}) if a not in (_schema(t).get("required") or [])]
+    optional = sorted({(t.name, a) for t in episode.tools for a in _optional(t)})
     if not optional:
         raise Skip("no_optional_argument")
-    unused = [(t, a) for t, a in optional if (t.name, a) not in used]
-    if not unused:
+    unused = [pair for pair in optional if pair not in used]
+    tool, arg = rng.choice(unused or optional)
+    details = {"tool": tool, "removed": arg}
+    fixture = None if unused else _gym_fixture(episode)
+    _drop_from_schemas(episode, tool, arg)
+    if fixture is None:
+        return details
+    return {**details, **_replay_without(episode, fixture, tool, arg)}
+
+
+def _gym_fixture(episode: Episode) -> Fixture:
+    """The episode's gym fixture, as it was when the episode ran (its S0 digest), or a skip."""
+    if not episode.task.fixture_id:
         raise Skip("needs_fresh_evidence")
-    tool, arg = rng.choice(unused)
-    schema = _schema(tool)
-    schema["properties"] = {k: v for k, v in schema["properties"].items() if k != arg}
-    tool.parameters_json = canonical_json(schema)
-    return {"tool": tool.name, "removed": arg}
+    try:
+        fixture = get_fixture(episode.task.fixture_id)
+    except KeyError:
+        raise Skip("fixture_not_in_gym") from None
+    if episode.lineage.environment_digest not in (None, fixture.s0_digest):
+        raise Skip("fixture_digest_mismatch")
+    return fixture
+
+
+def _drop_from_schemas(episode: Episode, tool: str, arg: str) -> None:
+    """Remove ``arg`` from every declared version of ``tool`` and from every text quoting that schema
+    (drift notices list the tools; refusals cite the delivered schema)."""
+    quoted: dict[str, str] = {}
+    for spec in episode.tools:
+        if spec.name == tool and arg in _optional(spec):
+            schema = _schema(spec)
+            schema["properties"] = {k: v for k, v in schema["properties"].items() if k != arg}
+            new = canonical_json(schema)
+            quoted[spec.parameters_json] = new
+            spec.parameters_json = new
+    for event in episode.events:
+        for old, new in quoted.items():
+            event.content = event.content.replace(old, new) if event.content else event.content
+
+
+def _rewrite_calls(episode: Episode, tool: str, arg: str) -> set[str]:
+    """Drop ``arg`` from every call of ``tool`` that passed it; the ids of the rewritten calls."""
+    rewritten: set[str] = set()
+    for event in episode.events:
+        for call in event.tool_calls:
+            args = _arguments(call.arguments)
+            if call.name == tool and args is not None and arg in args:
+                new = canonical_json({k: v for k, v in args.items() if k != arg})
+                if event.output_tokens is not None:
+                    event.output_tokens -= approx_tokens(call.arguments) - approx_tokens(new)
+                call.arguments = new
+                rewritten.add(call.id)
+    refused = {e.tool_call_id for e in episode.events if e.kind == "refusal"}
+    if rewritten & refused:
+        raise Skip("refused_call_uses_argument")  # without the argument it might have been dispatched
+    return rewritten
+
+
+def _dispatched(episode: Episode) -> list[tuple[int, str, ToolCall]]:
+    """``(tool event index, delivered manifest tag, call)`` for each observation, in arrival order."""
+    tags = {d.response_event_index: d.tools_version for d in episode.delivered_inputs}
+    calls: dict[str, tuple[str | None, ToolCall]] = {}
+    out = []
+    for index, event in enumerate(episode.events):
+        for call in event.tool_calls:
+            calls[call.id] = (tags.get(index), call)
+        if event.kind == "tool":
+            tag, call = calls.get(event.tool_call_id, (None, None))
+            if call is None or tag is None:
+                raise Skip("observation_without_delivered_call")
+            out.append((index, tag, call))
+    return out
+
+
+def _runtime_config(episode: Episode) -> RuntimeConfig:
+    extra = json.loads(episode.extra_json) if episode.extra_json else {}
+    recorded = extra.get("runtime") if isinstance(extra, dict) else None
+    return RuntimeConfig(**recorded) if isinstance(recorded, dict) else RuntimeConfig()
+
+
+def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> dict:
+    """Rewrite the calls that used ``arg`` and replace observations with a fresh gym replay."""
+    before = copy.deepcopy(episode.events)
+    rewritten = _rewrite_calls(episode, tool, arg)
+    dispatched = _dispatched(episode)
+    config = _runtime_config(episode)
+    try:
+        replay = replay_calls(fixture, [(tag, call) for _, tag, call in dispatched], config)
+    except ValueError:
+        raise Skip("replayed_call_refused") from None
+    first = next((n for n, (_, _, call) in enumerate(dispatched) if call.id in rewritten), len(dispatched))
+    changed: list[int] = []
+    for n, ((index, _, call), fresh) in enumerate(zip(dispatched, replay.observations, strict=True)):
+        event = episode.events[index]
+        recorded = (event.content, event.status, event.exit_code)
+        if n < first and recorded != (fresh.content, fresh.status, fresh.exit_code):
+            raise Skip("replay_diverges_before_rewrite")
+        if n > first and call.id not in rewritten and recorded[1:] != (fresh.status, fresh.exit_code):
+            raise Skip("later_call_outcome_changed")
+        if recorded != (fresh.content, fresh.status, fresh.exit_code):
+            event.content, event.status, event.exit_code = fresh.content, fresh.status, fresh.exit_code
+            changed.append(index)
+    workspace_changed = _settle_outcome(episode, fixture, replay.final_files, config)
+    turns = {i for i, e in enumerate(episode.events) if {c.id for c in e.tool_calls} & rewritten}
+    _resync_context(episode, before, sorted(turns | set(changed)))
+    return {"evidence": "gym_replay", "rewritten_calls": sorted(rewritten), "changed_observations": changed,
+            "workspace_changed": workspace_changed}
+
+
+def _settle_outcome(episode: Episode, fixture: Fixture, files: dict[str, str], config: RuntimeConfig) -> bool:
+    """The replayed workspace becomes the outcome; when it differs from the parent's, the sealed
+    oracle judges both and a changed verdict refuses the record. ``True`` when it differs."""
+    outcome = episode.outcome
+    diff = unified_diff(fixture.s0_files, files)
+    if diff == (outcome.workspace_diff or ""):
+        return False
+    if outcome.workspace_diff is None:
+        raise Skip("parent_outcome_unrecorded")
+    timeout = config.test_timeout_s
+    parent = run_oracle(fixture, outcome.workspace_diff, outcome.final_answer, timeout_s=timeout)
+    child = run_oracle(fixture, files, outcome.final_answer, timeout_s=timeout)
+    if parent.passed != child.passed:
+        raise Skip("oracle_verdict_changed")
+    outcome.workspace_diff = diff
+    if outcome.verifier_results_json is not None:
+        outcome.verifier_results_json = canonical_json(child.to_dict())
+    return True
+
+
+def _resync_context(episode: Episode, before: list[Event], changed: list[int]) -> None:
+    """Make every copy of a changed event agree with it: compaction summaries (their lines are
+    rewritten in step), compacted delivered-input messages, and the input-token counts."""
+    lines = {old: new for i in changed
+             for old, new in zip(summary_lines(before[i]), summary_lines(episode.events[i]), strict=True)
+             if old != new}
+    stale = set(changed)
+    for index, event in enumerate(episode.events):
+        if event.kind == "compaction" and event.content and lines:
+            content = "\n".join(lines.get(line, line) for line in event.content.split("\n"))
+            if content != event.content:
+                event.content = content
+                stale.add(index)
+    for delivered in episode.delivered_inputs:
+        if not stale & set(delivered.event_indices):
+            continue
+        messages = [episode.events[i] for i in delivered.event_indices]
+        if delivered.messages_json is not None:
+            delivered.messages_json = canonical_json([dataclasses.asdict(m) for m in messages])
+        response = episode.events[delivered.response_event_index]
+        if response.input_tokens is not None:
+            response.input_tokens = sum(approx_tokens(m.content) for m in messages)
 
 
 _APPLY = {"rename": rename, "reorder": reorder, "distractor": distractor, "remove_optional": remove_optional}
