@@ -12,6 +12,7 @@ import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, Config, MetadataValue, Output, asset
 
 from trajectory_platform.resources import WorkdirResource
+from trajectory_platform.sensors.automation import CURATION_CONDITION
 from trajectory_platform.training.dataset_stage import run_dataset_stage
 from trajectory_platform.training.masked_dataset import inputs_from_table
 from trajectory_platform.training.masking import MaskConfig
@@ -38,6 +39,7 @@ class MaskedDatasetConfig(Config):
 @asset(
     ins={"training_mixture": AssetIn()},
     group_name="training",
+    automation_condition=CURATION_CONDITION,
     description="One row per training example: input_ids and HF-convention labels (-100 = no loss) "
     "with only the selected assistant turns (and their authentic end token) as targets.",
 )

@@ -22,6 +22,7 @@ from trajectory_platform.curation.split_mixture_stage import mixture_stage, pref
 from trajectory_platform.curation.splits import SplitPolicy
 from trajectory_platform.gym.fixtures import build_library
 from trajectory_platform.resources.settings import default_workdir
+from trajectory_platform.sensors.automation import CURATION_CONDITION
 
 DEFAULT_TOKENIZER_MEASURE = "default_tokenizer"
 
@@ -86,6 +87,7 @@ class MixtureConfig(Config):
 @asset(
     ins={"redacted_corpus": AssetIn()},
     group_name="curation",
+    automation_condition=CURATION_CONDITION,
     description="One row per corpus episode: repository family, dependency closure, split "
     "(train / validation / test / excluded), transfer regime for test rows, and the reason.",
 )
@@ -138,6 +140,7 @@ def _split_markdown(sizes: dict) -> str:
 @asset(
     ins={"redacted_corpus": AssetIn(), "split_assignments": AssetIn()},
     group_name="curation",
+    automation_condition=CURATION_CONDITION,
     check_specs=[MIXTURE_SHARES_CHECK],
     description="The SFT mix (pristine + recovery, train split) in selected target tokens, with every "
     "episode column and the counted target_turns; hard negatives go to preference_pairs.",
@@ -179,6 +182,7 @@ def training_mixture(
 @asset(
     ins={"redacted_corpus": AssetIn(), "split_assignments": AssetIn()},
     group_name="curation",
+    automation_condition=CURATION_CONDITION,
     description="Admitted DPO pairs: same fixture, same delivered prefix, ordered by the declared rule "
     "(pass over fail; cheaper pass over costlier), divergent spans marked, both episodes carried.",
 )

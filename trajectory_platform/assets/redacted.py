@@ -11,11 +11,13 @@ from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.curation.redact import redact_corpus
 from trajectory_platform.resources.secrets import SecretsSaltResource
+from trajectory_platform.sensors.automation import CURATION_CONDITION
 
 
 @asset(
     ins={"verified_traces": AssetIn()},
     group_name="curation",
+    automation_condition=CURATION_CONDITION,
     description="Every verified episode redacted (three passes, keyed pseudonyms, JSON kept valid), sealed "
     "with its lineage envelope (lineage_id, merkle_root, lineage_json) and fenced by license "
     "(license_tier, license_action, taint). Restricted-license families are blocked and audited in metadata.",

@@ -12,6 +12,7 @@ from dagster import AssetExecutionContext, AssetIn, AssetOut, Config, MetadataVa
 
 from trajectory_platform.curation.verify import CascadeConfig, DynamicConfig, verified_table, verify_episodes
 from trajectory_platform.curation.verify.cascade import CascadeResult, library_lookup
+from trajectory_platform.sensors.automation import VERIFY_CONDITION
 from trajectory_platform.traces.schema import table_to_episodes
 
 
@@ -32,10 +33,12 @@ class VerifyConfig(Config):
         "verified_traces": AssetOut(
             description="Every raw episode with its cascade verdict: sink, role, t_div/t_rec, target turns, "
             "triage class, advisory score, stage verdicts.",
+            automation_condition=VERIFY_CONDITION,
         ),
         "triage_report": AssetOut(
             description="Failing episodes grouped by root cause (runtime / context / interface / policy) "
             "and subject, with the remedy that fixes them outside the weights where possible.",
+            automation_condition=VERIFY_CONDITION,
         ),
     },
     group_name="curation",

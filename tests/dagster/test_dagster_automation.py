@@ -1,0 +1,163 @@
+"""Declarative automation evaluated tick by tick, the way the automation sensor does.
+
+Real runs (a day of logs ingested, the corpus verified) land in an in-memory instance; between
+them ``evaluate_automation_conditions`` plays the sensor's ticks over the code location's own
+definitions and says which assets a tick would request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from dagster import (
+    AssetKey,
+    AutomationCondition,
+    AutomationConditionSensorDefinition,
+    DagsterInstance,
+    DefaultSensorStatus,
+    Definitions,
+    evaluate_automation_conditions,
+    materialize,
+)
+from dagster._core.definitions.declarative_automation.automation_condition import AutomationResult
+
+from trajectory_platform.assets.raw import raw_traces
+from trajectory_platform.assets.verified import verified_traces
+from trajectory_platform.definitions import defs
+from trajectory_platform.resources import build_resources
+from trajectory_platform.sensors.automation import AUTOMATION_SENSOR_NAME, VERIFY_CONDITION
+
+pytestmark = pytest.mark.filterwarnings("ignore::dagster.PreviewWarning", "ignore::dagster.BetaWarning")
+
+CURATION_CHAIN = {
+    "redacted_corpus",
+    "split_assignments",
+    "training_mixture",
+    "preference_pairs",
+    "token_masked_dataset",
+}
+VERIFY_STAGE = {"verified_traces", "triage_report"}
+SENSOR_DRIVEN = {"raw_traces", "ingest_rejects", "checkpoint", "scorecard"}
+
+
+class Ticker:
+    """Successive automation ticks over one instance, carrying the cursor like the sensor does."""
+
+    def __init__(self, definitions: Definitions, instance: DagsterInstance) -> None:
+        self.definitions, self.instance, self.cursor, self.last = definitions, instance, None, None
+
+    def __call__(self) -> set[str]:
+        """Evaluate once; the asset names this tick requests."""
+        self.last = evaluate_automation_conditions(
+            defs=self.definitions, instance=self.instance, cursor=self.cursor
+        )
+        self.cursor = self.last.cursor
+        return {r.key.to_user_string() for r in self.last.results if r.true_subset.size}
+
+
+def _find(result: AutomationResult, label: str) -> AutomationResult | None:
+    """The sub-result whose condition carries ``label`` (depth first)."""
+    if result.condition.get_label() == label:
+        return result
+    return next((f for c in result.child_results if (f := _find(c, label)) is not None), None)
+
+
+class Pipeline:
+    """Real runs on one instance: ``ingest`` a day of logs, ``verify`` the corpus, or both in one run."""
+
+    def __init__(self, instance: DagsterInstance, resources: dict, log_writer: Callable[..., Path]) -> None:
+        self.instance, self.resources, self.log_writer = instance, resources, log_writer
+
+    def ingest(self, day: str, verify: bool = False) -> None:
+        """Write a log file for ``day`` and run ``raw_traces`` for it (and verification in the same run)."""
+        self.log_writer(day, good=2)
+        assets = [raw_traces, verified_traces] if verify else [raw_traces]
+        assert materialize(
+            assets, partition_key=day, resources=self.resources, instance=self.instance
+        ).success
+
+    def verify(self) -> None:
+        """Run the real verifier multi-asset over every ingested day, by itself (as from the UI)."""
+        result = materialize(
+            [raw_traces, verified_traces],
+            selection=sorted(VERIFY_STAGE),
+            resources=self.resources,
+            instance=self.instance,
+        )
+        assert result.success
+
+
+@pytest.fixture
+def pipeline(tmp_path: Path, log_writer: Callable[..., Path]) -> Pipeline:
+    return Pipeline(DagsterInstance.ephemeral(), build_resources(tmp_path), log_writer)
+
+
+def test_dagster_automation_conditions_where_they_fit() -> None:
+    graph = defs.resolve_asset_graph()
+    condition = {k.to_user_string(): graph.get(k).automation_condition for k in graph.get_all_asset_keys()}
+    assert {name for name, c in condition.items() if c is None} == SENSOR_DRIVEN
+    assert {name for name, c in condition.items() if c == AutomationCondition.eager()} == CURATION_CHAIN
+    assert {name for name, c in condition.items() if c == VERIFY_CONDITION} == VERIFY_STAGE
+
+
+def test_dagster_automation_sensor_is_declared_and_on() -> None:
+    """The project's own sensor covers every condition, so Dagster adds no implicit default one."""
+    sensor = next(s for s in defs.sensors if s.name == AUTOMATION_SENSOR_NAME)
+    assert isinstance(sensor, AutomationConditionSensorDefinition)
+    assert sensor.default_status == DefaultSensorStatus.RUNNING
+    names = {s.name for s in defs.get_repository_def().sensor_defs}
+    assert AUTOMATION_SENSOR_NAME in names and "default_automation_condition_sensor" not in names
+
+
+def test_dagster_automation_new_day_reverifies_once(pipeline: Pipeline) -> None:
+    tick = Ticker(defs, pipeline.instance)
+    assert tick() == set()  # nothing ingested: nothing to verify, curation waits on missing parents
+
+    pipeline.ingest("2024-03-01")  # what new_logs_sensor's run does
+    requested = tick()
+    assert requested >= VERIFY_STAGE  # the multi-asset is requested whole
+    assert requested >= CURATION_CHAIN  # the chain joins the same request (its parents will be requested)
+    assert not requested & SENSOR_DRIVEN  # never raw (new-logs sensor), never training (retraining sensor)
+
+    assert tick() == set()  # that day was handled: no second request
+
+    pipeline.ingest("2024-03-02")  # another day of logs
+    assert tick() >= VERIFY_STAGE
+
+
+def test_dagster_automation_eager_trap_below_daily_partitions(pipeline: Pipeline) -> None:
+    """Plain ``eager()`` on verified_traces never fires: most of its ~1400 parent days are missing."""
+    eager_verified = verified_traces.map_asset_specs(
+        lambda spec: spec.replace_attributes(automation_condition=AutomationCondition.eager())
+    )
+    trap = Ticker(
+        Definitions(assets=[raw_traces, eager_verified], resources=pipeline.resources), pipeline.instance
+    )
+    ours = Ticker(defs, pipeline.instance)
+    trap(), ours()
+    pipeline.ingest("2024-03-01")
+    assert trap() == set()
+    verified = next(r for r in trap.last.results if r.key == AssetKey("verified_traces"))
+    blocking = _find(verified, "any_deps_missing")
+    assert blocking is not None and blocking.true_subset.size == 1  # blocked by the days without logs
+    assert ours() >= VERIFY_STAGE
+
+
+def test_dagster_automation_verified_update_rebuilds_curation_not_training(pipeline: Pipeline) -> None:
+    tick = Ticker(defs, pipeline.instance)
+    pipeline.ingest("2024-03-01")
+    tick(), tick()  # the day's request, then quiet
+    pipeline.verify()  # verified_traces materialized (e.g. from the UI with another config)
+    assert tick() == CURATION_CHAIN  # redacted_corpus onwards; not verified again, not checkpoint
+    assert tick() == set()
+
+
+def test_dagster_automation_nightly_style_run_does_not_reverify(pipeline: Pipeline) -> None:
+    """A run that ingested a day AND verified (the nightly job) leaves no verification to request."""
+    tick = Ticker(defs, pipeline.instance)
+    tick()
+    pipeline.ingest("2024-03-01", verify=True)
+    requested = tick()
+    assert not requested & VERIFY_STAGE and requested == CURATION_CHAIN
