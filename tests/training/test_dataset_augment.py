@@ -124,10 +124,13 @@ class ShortReads(ScriptedExpert):
 
     name = "test-short-reads"
 
+    def __init__(self, max_lines: int = 3):
+        self.max_lines = max_lines
+
     def render(self, step: Step, reasoning: str | None = None, prose: str = "") -> str:
         if step.op != "read":
             return super().render(step, reasoning, prose)
-        name, args = self.known.render("read", {**step.roles(), "max_lines": 3})
+        name, args = self.known.render("read", {**step.roles(), "max_lines": self.max_lines})
         return protocol.render_turn(content=prose, calls=[(name, args)], reasoning=reasoning)
 
 
@@ -194,19 +197,28 @@ def test_replay_that_cannot_stand_for_the_parent_is_refused_not_patched():
     claimed = stopped.episode
     claimed.episode_id += "-claimed"
     claimed.outcome.workspace_diff = fixture.reference_diff
-    result = augment_episodes([faulted_early, faulted_late, claimed], ["remove_optional"])
+    # max_lines=0 is refused by the validator (minimum 1); without it the read would have run.
+    invalid = run_episode(fixture, ShortReads(max_lines=0), seed=0).episode
+    assert any(e.kind == "refusal" for e in invalid.events)
+    result = augment_episodes([faulted_early, faulted_late, claimed, invalid], ["remove_optional"])
     assert not result.derived
     assert result.skips == {"remove_optional:replay_diverges_before_rewrite": 1,
                             "remove_optional:later_call_outcome_changed": 1,
-                            "remove_optional:oracle_verdict_changed": 1}
+                            "remove_optional:oracle_verdict_changed": 1,
+                            "remove_optional:refused_call_uses_argument": 1}
 
 
-def test_replay_keeps_compacted_context_coherent():
+def test_replay_keeps_compacted_context_and_schema_drift_coherent():
     fixture = next(f for f in build_library() if f.tool_family == "path" and not f.flaky
                    and f.min_tool_calls >= DEEP_FIXTURE_HORIZON and any(s.op == "read" for s in f.plan))
     small_context = RuntimeConfig(compaction_watermark_tokens=300, keep_recent_events=4)
-    parent = run_episode(fixture, ShortReads(), seed=0, config=small_context).episode
+    # Drift after two calls: the notice quotes the schemas, and the expert's next call (a read
+    # with max_lines and the stale key) is refused with a message quoting the delivered schema.
+    drift = [FaultSpec("schema_drift", 3)]
+    parent = run_episode(fixture, ShortReads(), seed=0, config=small_context, faults=drift).episode
     assert any(d.compacted for d in parent.delivered_inputs)
+    [refusal] = [e for e in parent.events if e.kind == "refusal"]
+    assert "max_lines" in refusal.content and "'target_uri' is a required property" in refusal.content
     summaries = [e.content for e in parent.events if e.kind == "compaction"]
     assert any("max_lines" in s for s in summaries)
     result = augment_episodes([parent], ["remove_optional"])
@@ -219,8 +231,13 @@ def test_replay_keeps_compacted_context_coherent():
         seen = [child.events[i].content for i in delivered.event_indices]
         assert response.input_tokens == sum(approx_tokens(text) for text in seen)
     assert not any("max_lines" in (e.content or "") for e in child.events)
+    [child_refusal] = [e for e in child.events if e.kind == "refusal"]
+    assert child_refusal.tool_call_id == refusal.tool_call_id
+    assert "'target_uri' is a required property" in child_refusal.content
+    assert {d.tools_version for d in child.delivered_inputs} == {"path@1.0", "path@2.0"}
     for read, call in _read_calls(child):  # whole files (up to the runtime's truncation marker)
-        whole = fixture.s0_files[json.loads(call.arguments)["file_path"]]
+        [path] = json.loads(call.arguments).values()  # file_path, or target_uri after the drift
+        whole = fixture.s0_files[path]
         assert read.content[:2400] == whole[:2400] and "more lines not shown" not in read.content
 
 

@@ -169,6 +169,10 @@ class ToolExecutor:
         return Observation("\n".join(lines), "ok", 1 if bad or not run.results else 0)
 
 
+REFUSED = "refused: "
+"""Prefix of every refusal observation; the reason follows."""
+
+
 def _head(text: str, max_lines: str | None) -> str:
     """``read``'s optional ``max_lines``: the first lines and a marker saying how many were left
     out; absent (the default), or when the file is no longer, the whole text."""
@@ -342,7 +346,7 @@ class _Episode:
         self.log.add(
             Event(
                 kind="refusal",
-                content=f"refused: {reason}",
+                content=REFUSED + reason,
                 tool_call_id=call.id if call else None,
                 tool_name=call.name if call else None,
                 status="refused",
@@ -535,8 +539,7 @@ def replay_calls(
     with Workspace(fixture.s0_files) as ws:
         executor = ToolExecutor(ws, fixture, config)
         for tag, call in calls:
-            family, _, version = tag.partition("@")
-            delivered = manifest(family, version)
+            delivered = _tagged(tag)
             checked = _validate(call, delivered)
             if isinstance(checked, str):
                 raise ValueError(f"replayed call {call.id} is refused: {checked}")
@@ -544,3 +547,16 @@ def replay_calls(
             observations.append(_tool_event(call, executor.run(op, roles), config.max_observation_chars))
         final_files = ws.snapshot()
     return Replay(observations=observations, final_files=final_files)
+
+
+def _tagged(tools_version: str) -> Manifest:
+    family, _, version = tools_version.partition("@")
+    return manifest(family, version)
+
+
+def refusal_reason(call: ToolCall, tools_version: str) -> str | None:
+    """Why the runtime's validation refuses ``call`` under the manifest tagged ``tools_version``
+    (``family@version``, as delivered-input manifests record it), or ``None`` when it would
+    dispatch it. A refusal observation reads :data:`REFUSED` followed by this reason."""
+    checked = _validate(call, _tagged(tools_version))
+    return checked if isinstance(checked, str) else None

@@ -18,16 +18,19 @@ transcript coherent:
 - ``remove_optional``: drop an optional argument from a schema (every declared version of the
   tool, and every schema text that quotes it). An argument no call used is removed with no further
   evidence. When every optional argument was used, the calls that used it are rewritten without
-  it and the episode's dispatched calls are *replayed* in order in the gym (a fresh S0 workspace,
-  the runtime's own validation, tools and truncation; :func:`~trajectory_platform.gym.runtime.replay_calls`),
-  so each observation from the first rewritten call on is what the real tool returns without the
-  argument, never a stale historical result. The derived record is refused (a counted reason),
-  never patched, when the replay cannot stand for the parent: an observation before the first
-  rewritten call differs from the recorded one (``replay_diverges_before_rewrite``: an injected
-  fault or a nondeterministic tool), a later call's status or exit code flips
-  (``later_call_outcome_changed``: the turns after it were conditioned on it), or the sealed
-  oracle's verdict on the final workspace differs from the parent's (``oracle_verdict_changed``).
-  Episodes without a gym fixture (imported real logs) cannot be replayed: ``needs_fresh_evidence``.
+  it and the episode's dispatched calls are *replayed* in order in the gym: a fresh S0 workspace,
+  the runtime's own validation, tools and truncation
+  (:func:`~trajectory_platform.gym.runtime.replay_calls`). Each observation from the first
+  rewritten call on is what the real tool returns without the argument, never a stale historical
+  result. A validator refusal of a rewritten call is re-derived by the runtime's validator
+  (``refused_call_uses_argument`` when the call would now run). The derived record is refused
+  (a counted reason), never patched, when the replay cannot stand for the parent: an observation
+  before the first rewritten call differs from the recorded one
+  (``replay_diverges_before_rewrite``: an injected fault or a nondeterministic tool), a later
+  call's status or exit code flips (``later_call_outcome_changed``: the turns after it were
+  conditioned on it), or the sealed oracle's verdict on the final workspace differs from the
+  parent's (``oracle_verdict_changed``). Episodes without a gym fixture (imported real logs)
+  cannot be replayed: ``needs_fresh_evidence``.
 
 A derived episode names its parent in ``extra_json`` (``parent_episode_id``, the curation
 convention by which splits resolve a derived record to its root) together with the transformation
@@ -47,7 +50,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from trajectory_platform.gym.fixtures import Fixture, get_fixture
-from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens, replay_calls, summary_lines
+from trajectory_platform.gym.runtime import (
+    REFUSED,
+    RuntimeConfig,
+    approx_tokens,
+    refusal_reason,
+    replay_calls,
+    summary_lines,
+)
 from trajectory_platform.gym.sandbox import run_oracle, unified_diff
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
@@ -202,10 +212,14 @@ def remove_optional(episode: Episode, rng: random.Random) -> dict:
     tool, arg = rng.choice(unused or optional)
     details = {"tool": tool, "removed": arg}
     fixture = None if unused else _gym_fixture(episode)
-    _drop_from_schemas(episode, tool, arg)
-    if fixture is None:
-        return details
-    return {**details, **_replay_without(episode, fixture, tool, arg)}
+    before = copy.deepcopy(episode.events)
+    touched: set[int] = set()
+    if fixture is not None:
+        evidence, touched = _replay_without(episode, fixture, tool, arg)
+        details.update(evidence)
+    touched |= _drop_from_schemas(episode, tool, arg)
+    _resync_context(episode, before, sorted(touched))
+    return details
 
 
 def _gym_fixture(episode: Episode) -> Fixture:
@@ -221,9 +235,9 @@ def _gym_fixture(episode: Episode) -> Fixture:
     return fixture
 
 
-def _drop_from_schemas(episode: Episode, tool: str, arg: str) -> None:
+def _drop_from_schemas(episode: Episode, tool: str, arg: str) -> set[int]:
     """Remove ``arg`` from every declared version of ``tool`` and from every text quoting that schema
-    (drift notices list the tools; refusals cite the delivered schema)."""
+    (drift notices list the tools; refusals cite the delivered schema); the events it changed."""
     quoted: dict[str, str] = {}
     for spec in episode.tools:
         if spec.name == tool and arg in _optional(spec):
@@ -232,42 +246,64 @@ def _drop_from_schemas(episode: Episode, tool: str, arg: str) -> None:
             new = canonical_json(schema)
             quoted[spec.parameters_json] = new
             spec.parameters_json = new
-    for event in episode.events:
+    changed = set()
+    for index, event in enumerate(episode.events):
         for old, new in quoted.items():
-            event.content = event.content.replace(old, new) if event.content else event.content
+            if event.content and old in event.content:
+                event.content = event.content.replace(old, new)
+                changed.add(index)
+    return changed
 
 
-def _rewrite_calls(episode: Episode, tool: str, arg: str) -> set[str]:
-    """Drop ``arg`` from every call of ``tool`` that passed it; the ids of the rewritten calls."""
-    rewritten: set[str] = set()
+def _rewrite_calls(episode: Episode, tool: str, arg: str) -> dict[str, ToolCall]:
+    """Drop ``arg`` from every call of ``tool`` that passed it; the originals by call id."""
+    originals: dict[str, ToolCall] = {}
     for event in episode.events:
         for call in event.tool_calls:
             args = _arguments(call.arguments)
             if call.name == tool and args is not None and arg in args:
+                originals[call.id] = copy.copy(call)
                 new = canonical_json({k: v for k, v in args.items() if k != arg})
                 if event.output_tokens is not None:
                     event.output_tokens -= approx_tokens(call.arguments) - approx_tokens(new)
                 call.arguments = new
-                rewritten.add(call.id)
-    refused = {e.tool_call_id for e in episode.events if e.kind == "refusal"}
-    if rewritten & refused:
-        raise Skip("refused_call_uses_argument")  # without the argument it might have been dispatched
-    return rewritten
+    return originals
 
 
-def _dispatched(episode: Episode) -> list[tuple[int, str, ToolCall]]:
-    """``(tool event index, delivered manifest tag, call)`` for each observation, in arrival order."""
+def _revalidate_refusals(episode: Episode, originals: dict[str, ToolCall], tags: dict[str, str]) -> set[int]:
+    """A refused call that was rewritten: a validation refusal is re-derived from the runtime's own
+    validator (its schema text is updated afterwards with the others); if the rewritten call would
+    now be dispatched, the parent's continuation cannot stand (skip). Truncation and parse refusals
+    do not depend on the arguments and stay. The refusal events changed."""
+    calls = {c.id: c for e in episode.events for c in e.tool_calls}
+    changed = set()
+    for index, event in enumerate(episode.events):
+        original = originals.get(event.tool_call_id) if event.kind == "refusal" else None
+        if original is None or event.content != REFUSED + str(refusal_reason(original, tags[original.id])):
+            continue
+        reason = refusal_reason(calls[original.id], tags[original.id])
+        if reason is None:
+            raise Skip("refused_call_uses_argument")  # without the argument it would have run
+        event.content = REFUSED + reason
+        changed.add(index)
+    return changed
+
+
+def _call_tags(episode: Episode) -> dict[str, str]:
+    """Call id -> the manifest tag (``family@version``) delivered to the turn that made it."""
     tags = {d.response_event_index: d.tools_version for d in episode.delivered_inputs}
-    calls: dict[str, tuple[str | None, ToolCall]] = {}
+    return {c.id: tags[i] for i, e in enumerate(episode.events) if i in tags for c in e.tool_calls}
+
+
+def _dispatched(episode: Episode, tags: dict[str, str]) -> list[tuple[int, str, ToolCall]]:
+    """``(tool event index, delivered manifest tag, call)`` for each observation, in arrival order."""
+    calls = {c.id: c for e in episode.events for c in e.tool_calls}
     out = []
     for index, event in enumerate(episode.events):
-        for call in event.tool_calls:
-            calls[call.id] = (tags.get(index), call)
         if event.kind == "tool":
-            tag, call = calls.get(event.tool_call_id, (None, None))
-            if call is None or tag is None:
+            if event.tool_call_id not in calls or event.tool_call_id not in tags:
                 raise Skip("observation_without_delivered_call")
-            out.append((index, tag, call))
+            out.append((index, tags[event.tool_call_id], calls[event.tool_call_id]))
     return out
 
 
@@ -277,11 +313,16 @@ def _runtime_config(episode: Episode) -> RuntimeConfig:
     return RuntimeConfig(**recorded) if isinstance(recorded, dict) else RuntimeConfig()
 
 
-def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> dict:
-    """Rewrite the calls that used ``arg`` and replace observations with a fresh gym replay."""
-    before = copy.deepcopy(episode.events)
-    rewritten = _rewrite_calls(episode, tool, arg)
-    dispatched = _dispatched(episode)
+def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> tuple[dict, set[int]]:
+    """Rewrite the calls that used ``arg`` and replace observations with a fresh gym replay; the
+    evidence details and the events changed (rewritten turns, replaced observations)."""
+    tags = _call_tags(episode)
+    originals = _rewrite_calls(episode, tool, arg)
+    if set(originals) - set(tags):
+        raise Skip("call_without_delivered_manifest")
+    rewritten = set(originals)
+    refusals = _revalidate_refusals(episode, originals, tags)
+    dispatched = _dispatched(episode, tags)
     config = _runtime_config(episode)
     try:
         replay = replay_calls(fixture, [(tag, call) for _, tag, call in dispatched], config)
@@ -301,9 +342,9 @@ def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> 
             changed.append(index)
     workspace_changed = _settle_outcome(episode, fixture, replay.final_files, config)
     turns = {i for i, e in enumerate(episode.events) if {c.id for c in e.tool_calls} & rewritten}
-    _resync_context(episode, before, sorted(turns | set(changed)))
-    return {"evidence": "gym_replay", "rewritten_calls": sorted(rewritten), "changed_observations": changed,
-            "workspace_changed": workspace_changed}
+    evidence = {"evidence": "gym_replay", "rewritten_calls": sorted(rewritten),
+                "changed_observations": changed, "workspace_changed": workspace_changed}
+    return evidence, turns | set(changed) | refusals
 
 
 def _settle_outcome(episode: Episode, fixture: Fixture, files: dict[str, str], config: RuntimeConfig) -> bool:
