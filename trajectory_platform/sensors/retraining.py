@@ -1,6 +1,6 @@
 """The retraining sensor: request a new checkpoint (and its scorecard) when it is worth it.
 
-The decision is :func:`trajectory_platform.sensors.retraining_policy.retraining_reasons` over
+The decision is :func:`trajectory_platform.evaluation.retraining.retraining_reasons` over
 facts read from the warehouse Parquet (no DuckDB lock is taken, so it never blocks a run).
 The cursor remembers which checkpoint materialization it last saw and how many admitted
 tokens existed then (the baseline for "new tokens"); a ``selected_target_tokens`` entry in
@@ -25,10 +25,7 @@ from dagster import (
     sensor,
 )
 
-from trajectory_platform.resources.retraining import RetrainingPolicyResource
-from trajectory_platform.resources.settings import WorkdirResource
-from trajectory_platform.resources.warehouse import read_asset_table
-from trajectory_platform.sensors.retraining_policy import (
+from trajectory_platform.evaluation.retraining import (
     RetrainingSignals,
     admitted_tokens,
     dominant_sampler_digest,
@@ -36,6 +33,9 @@ from trajectory_platform.sensors.retraining_policy import (
     retraining_reasons,
     scorecard_regressed,
 )
+from trajectory_platform.resources.retraining import RetrainingPolicyResource
+from trajectory_platform.resources.settings import WorkdirResource
+from trajectory_platform.resources.warehouse import read_asset_table
 
 RETRAIN_ASSETS = ("token_masked_dataset", "checkpoint", "scorecard")
 """Rebuilt on retraining: the dataset from the current mixture, the checkpoint, its scorecard."""
