@@ -50,3 +50,20 @@ def test_report_skips_plots_without_data_and_is_deterministic(tmp_path):
     assert not (a / "funnel.png").exists()
     assert (a / "acceptance.png").read_bytes() == (b / "acceptance.png").read_bytes()
     assert (a / "report.html").read_text() == (b / "report.html").read_text()
+
+
+def test_funnel_rows_follow_the_cascade_not_the_alphabet(tmp_path, monkeypatch):
+    import trajectory_platform.evaluation.report as report
+
+    drawn = {}
+    monkeypatch.setattr(report.plt.Axes, "barh", lambda self, names, values, **kw: drawn.update(names=names))
+    funnel = {
+        "attempts": 9,
+        "passed_advisory": 3,
+        "passed_delta": 3,
+        "passed_dynamic": 4,
+        "passed_static": 8,
+        "passed_syntactic": 8,
+    }
+    assert report._plot_funnel({"funnel": funnel}, tmp_path / "f.png")
+    assert drawn["names"][::-1] == list(report.CASCADE_ORDER)

@@ -89,12 +89,25 @@ def _plot_schema_regimes(card: dict, path: Path) -> bool:
     return True
 
 
+CASCADE_ORDER = (
+    "attempts",
+    "passed_syntactic",
+    "passed_static",
+    "passed_dynamic",
+    "passed_delta",
+    "passed_advisory",
+)
+"""Funnel rows in cascade order; stored funnels arrive key-sorted (canonical JSON)."""
+
+
 def _plot_funnel(context: dict, path: Path) -> bool:
     funnel = context.get("funnel")
     if not funnel:
         return False
+    rank = {name: i for i, name in enumerate(CASCADE_ORDER)}
+    names = sorted(funnel, key=lambda n: (rank.get(n, len(rank)), -funnel[n], n))
     fig, ax = plt.subplots(figsize=(8, 3))
-    ax.barh(list(funnel.keys())[::-1], list(funnel.values())[::-1], color="#6a9f58")
+    ax.barh(names[::-1], [funnel[n] for n in names][::-1], color="#6a9f58")
     ax.set_title("Curation funnel (episodes per sink)")
     _save(fig, path)
     return True
