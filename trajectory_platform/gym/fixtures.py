@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from trajectory_platform.gym.sandbox import apply_diff, run_oracle, s0_digest, unified_diff
 from trajectory_platform.gym.tools import Manifest, manifest
+from trajectory_platform.traces.record import TaskIdentity
 
 DOMAINS = ("bug_repair", "config_fix", "diagnostic_report")
 
@@ -83,6 +84,18 @@ class Fixture:
     @property
     def tool_manifest_digest(self) -> str:
         return self.manifest.digest
+
+    @property
+    def task_identity(self) -> TaskIdentity:
+        """The trace record's task block for an episode on this fixture."""
+        return TaskIdentity(
+            fixture_id=self.fixture_id,
+            prompt=self.prompt,
+            repo_family=self.repo_family,
+            tool_family=self.tool_family,
+            domain=self.domain,
+            license=self.license,
+        )
 
     @property
     def min_tool_calls(self) -> int:

@@ -43,7 +43,6 @@ from trajectory_platform.traces.record import (
     Event,
     LineageInputs,
     Outcome,
-    TaskIdentity,
     ToolCall,
     ToolSpec,
     canonical_json,
@@ -455,14 +454,7 @@ def run_episode(
         source_line=source_line,
         source_path=None,
         partition_date=date,
-        task=TaskIdentity(
-            fixture_id=fixture.fixture_id,
-            prompt=fixture.prompt,
-            repo_family=fixture.repo_family,
-            tool_family=fixture.tool_family,
-            domain=fixture.domain,
-            license=fixture.license,
-        ),
+        task=fixture.task_identity,
         lineage=LineageInputs(
             model=policy.name,
             prompt_template_digest=PROMPT_TEMPLATE_DIGEST,
