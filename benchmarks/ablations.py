@@ -6,9 +6,12 @@ stub PRE 100% and SFA 0 on renamed schemas; fabricating stub 100% fabrication; n
 stub 0% recovery; no-end-token stub 100% runaway), then a seconds-long training run must lower its
 loss and reproduce itself bit for bit.
 
-``--full`` (about 45 minutes on 2 cores with ``--steps`` sized to fit, or a GPU): three learnable
-families train, the fourth is held out; each variant is trained with the same data budget, steps
-and seeds, then evaluated closed loop on the same held-out items and seeds:
+``--full`` (about 45 minutes on 2 cores, or a GPU): three learnable families train, the fourth is
+held out; each variant is trained with the same data budget, steps and seeds, then evaluated closed
+loop on the same held-out items and seeds. Before any variant trains, a calibration run measures
+seconds per step (at ``--batch``, ``--threads``) and seconds per evaluation on this machine; the
+steps are then derived from ``--budget-minutes`` (or, given with ``--steps``, checked against it),
+the estimate is printed, and a plan over budget is refused unless ``--allow-over-budget``.
 
 - (A) selected-target masks vs all-token loss, plus the compute-matched control (all-token loss
   reweighted so the actions keep the masked objective's weight): acceptance, fabrication;
@@ -20,7 +23,8 @@ Variants are compared only on seeds where the reference reaches the competence g
 acceptance >= ``--gate``); other seeds are reported as not resolved. Each comparison is a paired
 exact McNemar interval over (seed, item) at a Bonferroni-corrected level (alpha / 3).
 
-Usage: ``.venv/bin/python benchmarks/ablations.py --quick`` or ``--full [--seeds 3] [--steps 2200]``.
+Usage: ``.venv/bin/python benchmarks/ablations.py --quick`` or
+``--full [--seeds 3] [--batch 8] [--threads 2] [--budget-minutes 45] [--steps N]``.
 The last stdout line is a JSON object.
 """
 
@@ -31,18 +35,23 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from trajectory_platform.evaluation.ablation import (
+    MIN_STEPS,
     TRAINING_FAULT_KINDS,
     TrainSettings,
     all_token_labels,
+    compact_tool,
+    evaluation_budget,
     expert_corpus,
     learnable_split,
     masked_table,
+    plan_budget,
     smoke_training,
     stub_mechanics,
     train_compute_matched,
@@ -104,9 +113,37 @@ def quick(workdir: Path) -> dict[str, Any]:
     }
 
 
-def _evaluate(path: Path, items, seed: int, device: str | None) -> list:
-    policy = ModelPolicy(path, decoding=Decoding(max_new_tokens=48, seed=seed), device=device or "cpu")
-    return run_arm(path.name, policy, items, evaluation_runtime(max_steps=6), progress=False).measures
+VARIANTS = ("selected", "all_token", "augmented", "recovery", "compute_matched")
+CALIBRATION_STEPS = 4
+CALIBRATION_ITEMS = 6
+
+
+def _evaluate(path: Path, items, seed: int, device: str | None, budget: tuple[int, int]) -> list:
+    """Closed loop with the compact tool view the variants were trained on; ``budget`` is
+    (max new tokens per turn, max generated tokens per trial) from ``evaluation_budget``."""
+    decoding = Decoding(max_new_tokens=budget[0], seed=seed)
+    policy = ModelPolicy(path, decoding=decoding, device=device or "cpu", tool_view=compact_tool)
+    runtime = evaluation_runtime(max_steps=6, max_generated_tokens=budget[1])
+    return run_arm(path.name, policy, items, runtime, progress=False).measures
+
+
+def calibrate(
+    table, items, workdir: Path, settings: TrainSettings, budget: tuple[int, int]
+) -> tuple[float, float]:
+    """(seconds per training step, seconds to evaluate one run), measured on this machine.
+
+    A few steps of the reference variant give the step time (every variant trains on examples of
+    the same length, at the same batch). The barely trained checkpoint then runs a few items: it
+    mostly runs away to the token budget, so scaling its time to the whole suite is an upper bound
+    on a trained variant's evaluation.
+    """
+    out = workdir / "runs" / "calibration"
+    outcome = train_variant(table, out, workdir, 0, replace(settings, steps=CALIBRATION_STEPS))
+    seconds_per_step = outcome.loop.train_seconds / CALIBRATION_STEPS
+    sample = items[:CALIBRATION_ITEMS]
+    started = time.monotonic()
+    _evaluate(out, sample, 0, settings.device, budget)
+    return seconds_per_step, (time.monotonic() - started) * len(items) / len(sample)
 
 
 def _compare(
@@ -126,7 +163,16 @@ def _compare(
     }
 
 
-def full(workdir: Path, seeds: int, settings: TrainSettings, gate: float, episodes: int) -> dict[str, Any]:
+def full(
+    workdir: Path,
+    seeds: int,
+    steps: int | None,
+    settings: TrainSettings,
+    gate: float,
+    episodes: int,
+    budget_minutes: float,
+    allow_over_budget: bool,
+) -> dict[str, Any]:
     started = time.monotonic()
     build_default_model(workdir)
     tokenizer = load_tokenizer(workdir / "models" / "default_tokenizer")
@@ -146,16 +192,61 @@ def full(workdir: Path, seeds: int, settings: TrainSettings, gate: float, episod
         "recovery": masked_table(recovery, tokenizer),
     }
     tables["all_token"] = all_token_labels(tables["selected"])
+    budget = evaluation_budget(list(tables.values()))
+    step_s, eval_s = calibrate(tables["selected"], items, workdir, settings, budget)
+    plan = plan_budget(
+        step_s,
+        eval_s,
+        time.monotonic() - started,
+        seeds * len(VARIANTS),
+        budget_minutes * 60,
+        steps,
+    )
+    tokens = {name: _mean_tokens(table) for name, table in tables.items()}
+    print(
+        f"budget plan: {plan.runs} runs x ({plan.steps} steps x {step_s:.3f} s at batch "
+        f"{settings.examples_per_step} + {eval_s:.0f} s evaluation) + {plan.setup_seconds:.0f} s setup = "
+        f"{plan.projected_seconds / 60:.1f} min (budget {budget_minutes:g} min, which fits "
+        f"{plan.fitting_steps} steps); mean tokens per example "
+        + ", ".join(f"{k} {v:.0f}" for k, v in tokens.items()),
+        file=sys.stderr,
+    )
+    head = {"tier": "full", "plan": plan.to_dict(), "mean_tokens_per_example": tokens}
+    problem = None
+    if steps is None and plan.steps < MIN_STEPS:
+        problem = f"only {plan.steps} steps per run fit the budget (minimum {MIN_STEPS})"
+    elif plan.projected_seconds > plan.budget_seconds:
+        problem = f"projected {plan.projected_seconds / 60:.1f} min exceeds the {budget_minutes:g} min budget"
+    if problem and not allow_over_budget:
+        print(
+            f"refused: {problem}; raise --budget-minutes, lower --steps/--seeds/--episodes, "
+            "or pass --allow-over-budget",
+            file=sys.stderr,
+        )
+        return {**head, "ok": False, "refused": problem}
+    if problem:
+        print(f"warning: {problem}; going on (--allow-over-budget)", file=sys.stderr)
+    settings = replace(settings, steps=plan.steps)
     runs: dict[tuple[str, int], list] = {}
+    timings: dict[str, dict[str, float]] = {}
     keys = training_keys()
     for seed in range(seeds):
-        for variant in ("selected", "all_token", "augmented", "recovery"):
+        for variant in VARIANTS:
             out = workdir / "runs" / f"{variant}-{seed}"
-            train_variant(tables[variant], out, workdir, seed, settings)
-            runs[(variant, seed)] = _evaluate(out, items, seed, settings.device)
-        out = workdir / "runs" / f"compute_matched-{seed}"
-        train_compute_matched(tables["selected"], workdir, out, seed, settings)
-        runs[("compute_matched", seed)] = _evaluate(out, items, seed, settings.device)
+            tick = time.monotonic()
+            if variant == "compute_matched":
+                train_compute_matched(tables["selected"], workdir, out, seed, settings)
+            else:
+                train_variant(tables[variant], out, workdir, seed, settings)
+            tock = time.monotonic()
+            runs[(variant, seed)] = _evaluate(out, items, seed, settings.device, budget)
+            timing = {"train_s": round(tock - tick, 1), "eval_s": round(time.monotonic() - tock, 1)}
+            timings[f"{variant}-{seed}"] = timing
+            print(
+                f"{variant}-{seed}: train {timing['train_s']} s, evaluate {timing['eval_s']} s, "
+                f"elapsed {(time.monotonic() - started) / 60:.1f} min",
+                file=sys.stderr,
+            )
     summaries = {
         f"{v}-{s}": arm_summary(
             ms, training_keys=keys, cost_model=CostModel(), training_fault_kinds=set(TRAINING_FAULT_KINDS)
@@ -247,9 +338,13 @@ def full(workdir: Path, seeds: int, settings: TrainSettings, gate: float, episod
         for name, summary in summaries.items()
     }
     return {
-        "tier": "full",
+        **head,
         "seeds": seeds,
         "steps": settings.steps,
+        "batch": settings.examples_per_step,
+        "max_new_tokens": budget[0],
+        "max_generated_tokens": budget[1],
+        "timings": timings,
         "gate": gate,
         "gated_seeds": gated,
         "not_resolved_seeds": [s for s in range(seeds) if s not in gated],
@@ -258,6 +353,11 @@ def full(workdir: Path, seeds: int, settings: TrainSettings, gate: float, episod
         "comparisons": comparisons,
         "seconds": round(time.monotonic() - started, 1),
     }
+
+
+def _mean_tokens(table) -> float:
+    lengths = [len(ids) for ids in table.column("input_ids").to_pylist()]
+    return sum(lengths) / len(lengths)
 
 
 def _only(runs: dict, suite: str, regime: str | None = None) -> dict:
@@ -292,9 +392,14 @@ def main(argv: list[str] | None = None) -> int:
     tier = parser.add_mutually_exclusive_group(required=True)
     tier.add_argument("--quick", action="store_true")
     tier.add_argument("--full", action="store_true")
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--steps", type=int, default=2200)
-    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--seeds", type=int, default=3, help="seeds per variant (the pilot's minimum)")
+    parser.add_argument(
+        "--steps", type=int, default=None, help="steps per run (default: the most that fit the budget)"
+    )
+    parser.add_argument("--batch", type=int, default=8, help="examples per step")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (the budget assumes 2 cores)")
+    parser.add_argument("--budget-minutes", type=float, default=45.0)
+    parser.add_argument("--allow-over-budget", action="store_true", help="warn instead of refusing")
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--episodes", type=int, default=24, help="acceptance trials per variant and seed")
     parser.add_argument(
@@ -303,18 +408,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--device", default=None)
     args = parser.parse_args(argv)
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="ablations-"))
     if args.quick:
         result = quick(workdir)
     else:
-        settings = TrainSettings(
-            steps=args.steps, examples_per_step=args.batch, learning_rate=args.lr, device=args.device
-        )
-        result = full(workdir, args.seeds, settings, args.gate, args.episodes)
-        _print_variants(result["variants"])
-        for row in result["comparisons"]:
-            print(json.dumps(row, default=str), file=sys.stderr)
+        settings = TrainSettings(examples_per_step=args.batch, learning_rate=args.lr, device=args.device)
+        budget = (args.budget_minutes, args.allow_over_budget)
+        result = full(workdir, args.seeds, args.steps, settings, args.gate, args.episodes, *budget)
+        if "variants" in result:
+            _print_variants(result["variants"])
+            for row in result["comparisons"]:
+                print(json.dumps(row, default=str), file=sys.stderr)
     print(json.dumps(result, sort_keys=True, default=str))
     return 0 if result.get("ok", True) else 1
 

@@ -54,3 +54,19 @@ def test_greedy_and_pinned_sampling_are_reproducible_and_runaway_is_length(eval_
     sampled.episode_seed = 6
     assert sampled.act(inp).text != a.text
     assert sampled.sampling_params()["decoding"] == "sampled"
+
+
+def test_compact_tool_view_prompt_is_a_prefix_of_the_ablation_training_example(eval_workdir: Path):
+    from trajectory_platform.evaluation.ablation import compact_tool, masked_table
+
+    policy = ModelPolicy(default_base_dir(eval_workdir), tool_view=compact_tool)
+    episode = run_episode(_fixture(), ScriptedExpert(), verify=False).episode
+    table = masked_table([EpisodeInput(episode)], policy.tokenizer)
+    example = table.column("input_ids").to_pylist()[0]
+    second_call = [i for i, e in enumerate(episode.events) if e.kind == "assistant"][1]
+    compact = policy.prompt_ids(_input(episode, second_call, 1))
+    assert example[: len(compact)] == compact
+    full = ModelPolicy(default_base_dir(eval_workdir)).prompt_ids(_input(episode, second_call, 1))
+    assert len(compact) < len(full) - 100  # the argument descriptions and wrapper are gone
+    text = policy.tokenizer.decode(compact)
+    assert "target_uri" in text and "additionalProperties" not in text and "workspace-relative" not in text

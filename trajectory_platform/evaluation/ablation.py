@@ -11,10 +11,15 @@ and its CI test.
   (pristine, optionally recovery episodes under reachable faults, optionally schema-augmented), a
   mask mode (selected targets, or every token after the first) and a seed; the same runner the
   ``checkpoint`` asset uses trains it.
+- :func:`compact_tool`: the ablations' tool rendering. The delivered tool schemas were 70% of a
+  learnable-family example (438 of ~620 tokens); every variant trains on, and the model policy is
+  evaluated with, the same compact view, so the comparisons are unchanged while a step costs less.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,6 +43,7 @@ from trajectory_platform.gym.policies import (
 )
 from trajectory_platform.gym.runtime import run_episode
 from trajectory_platform.gym.tools import manifest
+from trajectory_platform.traces.record import ToolSpec, canonical_json
 from trajectory_platform.training.augment import augment_inputs
 from trajectory_platform.training.loop import OptimizerSettings
 from trajectory_platform.training.loss import IGNORE_INDEX
@@ -133,6 +139,28 @@ def expert_corpus(
     return inputs
 
 
+def compact_tool(spec: ToolSpec) -> ToolSpec:
+    """``spec`` as the ablation models see it: tool name and description, each argument's key,
+    type and bounds, and the required keys; argument descriptions and the constant
+    ``"type": "object"`` / ``"additionalProperties": false`` wrapper are dropped.
+
+    The runtime still validates every call against the full delivered schema: only the text the
+    model reads is shorter (276 instead of 434 tokens for the ``path`` family).
+    """
+    schema = json.loads(spec.parameters_json) if spec.parameters_json else {}
+    properties = {
+        key: {field: value for field, value in prop.items() if field != "description"}
+        for key, prop in schema.get("properties", {}).items()
+    }
+    compact = {"properties": properties, "required": schema.get("required", [])}
+    return dataclasses.replace(spec, parameters_json=canonical_json(compact))
+
+
+def _with_compact_tools(item: EpisodeInput) -> EpisodeInput:
+    episode = dataclasses.replace(item.episode, tools=[compact_tool(t) for t in item.episode.tools])
+    return dataclasses.replace(item, episode=episode)
+
+
 def all_token_labels(table: pa.Table) -> pa.Table:
     """The all-token variant: every position after the first is a target (observations included)."""
     labels = [[IGNORE_INDEX, *ids[1:]] for ids in table.column("input_ids").to_pylist()]
@@ -140,13 +168,44 @@ def all_token_labels(table: pa.Table) -> pa.Table:
     return table.set_column(index, "labels", pa.array(labels, type=table.schema.field("labels").type))
 
 
+def longest_target_span(table: pa.Table) -> int:
+    """Tokens of the longest contiguous target run (one expert turn with its end token).
+
+    The evaluation's ``max_new_tokens`` is sized from it: any shorter budget truncates turns the
+    expert writes (long edits), a much longer one only lets runaways cost more time.
+    """
+    longest = 0
+    for labels in table.column("labels").to_pylist():
+        run = 0
+        for label in labels:
+            run = run + 1 if label != IGNORE_INDEX else 0
+            longest = max(longest, run)
+    return longest
+
+
+def evaluation_budget(tables: Sequence[pa.Table], margin: int = 8) -> tuple[int, int]:
+    """(``max_new_tokens`` per turn, ``max_generated_tokens`` per trial) sized from the expert data.
+
+    A turn may be as long as the longest expert turn plus ``margin``; a trial may generate twice
+    the most any expert episode generated. Both leave every expert-length action possible while a
+    runaway model costs a bounded, small amount of evaluation time.
+    """
+    per_example = max(
+        sum(1 for label in labels if label != IGNORE_INDEX)
+        for table in tables
+        for labels in table.column("labels").to_pylist()
+    )
+    return max(longest_target_span(t) for t in tables) + margin, 2 * per_example
+
+
 def masked_table(
     inputs: Sequence[EpisodeInput], tokenizer: Any, *, augment: bool = False, seed: int = 0
 ) -> pa.Table:
-    """Serialize and mask ``inputs`` (plus renamed-schema copies when ``augment``)."""
+    """Serialize and mask ``inputs`` (plus renamed-schema copies when ``augment``), tools rendered
+    through :func:`compact_tool` (after augmentation, so renamed copies are compacted alike)."""
     if augment:
         inputs, _ = augment_inputs(list(inputs), ["rename"], seed=seed)
-    return to_table(build_masked_dataset(list(inputs), tokenizer))
+    return to_table(build_masked_dataset([_with_compact_tools(i) for i in inputs], tokenizer))
 
 
 @dataclass(frozen=True)
@@ -178,6 +237,66 @@ def train_variant(
     return run_training(request, table, source_name=f"ablation:{out.name}")
 
 
+MIN_STEPS = 50
+"""Below this many steps per run a derived plan is refused: the runs would measure only noise."""
+
+
+@dataclass(frozen=True)
+class BudgetPlan:
+    """Measured costs on this machine and the steps they allow within the budget."""
+
+    seconds_per_step: float
+    eval_seconds_per_run: float
+    setup_seconds: float
+    runs: int
+    steps: int
+    budget_seconds: float
+    fitting_steps: int
+    """The most steps that fit the budget (equal to ``steps`` unless steps were declared)."""
+
+    @property
+    def projected_seconds(self) -> float:
+        per_run = self.steps * self.seconds_per_step + self.eval_seconds_per_run
+        return self.setup_seconds + self.runs * per_run
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seconds_per_step": round(self.seconds_per_step, 3),
+            "eval_seconds_per_run": round(self.eval_seconds_per_run, 1),
+            "setup_seconds": round(self.setup_seconds, 1),
+            "runs": self.runs,
+            "steps": self.steps,
+            "budget_minutes": round(self.budget_seconds / 60, 1),
+            "fitting_steps": self.fitting_steps,
+            "projected_minutes": round(self.projected_seconds / 60, 1),
+        }
+
+
+def plan_budget(
+    seconds_per_step: float,
+    eval_seconds: float,
+    setup_seconds: float,
+    runs: int,
+    budget_seconds: float,
+    steps: int | None,
+) -> BudgetPlan:
+    """The declared ``steps``, or the most that fit: budget = setup + runs x (steps x step + evaluation).
+
+    The ablations compare variants at one shared step count, so it is fixed before any variant
+    trains, from costs measured on the machine that runs them (see ``benchmarks/ablations.py``).
+    """
+    fitting = max(0, int((budget_seconds - setup_seconds - runs * eval_seconds) / (runs * seconds_per_step)))
+    return BudgetPlan(
+        seconds_per_step,
+        eval_seconds,
+        setup_seconds,
+        runs,
+        fitting if steps is None else steps,
+        budget_seconds,
+        fitting,
+    )
+
+
 def fault_kinds_absent_from_training() -> list[str]:
     return [k for k in FAULT_KINDS if k not in TRAINING_FAULT_KINDS]
 
@@ -199,7 +318,9 @@ def smoke_training(workdir: Path, out_root: Path, *, steps: int = 12, seed: int 
     runs = []
     for run in ("a", "b"):
         outcome = train_variant(table, out_root / f"smoke-{run}", workdir, seed, settings)
-        policy = ModelPolicy(outcome.checkpoint_dir, decoding=Decoding(max_new_tokens=24))
+        policy = ModelPolicy(
+            outcome.checkpoint_dir, decoding=Decoding(max_new_tokens=24), tool_view=compact_tool
+        )
         arm = run_arm(f"smoke-{run}", policy, items, evaluation_runtime(max_steps=3), progress=False)
         runs.append(
             {

@@ -24,6 +24,7 @@ evaluation manifest generate the same tokens.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ from trajectory_platform.training.tokenizer import load_tokenizer
 if TYPE_CHECKING:
     from trajectory_platform.gym.fixtures import Fixture
     from trajectory_platform.gym.runtime import PolicyInput
+    from trajectory_platform.traces.record import ToolSpec
 
 HOST_END = "<|end|>"
 
@@ -74,7 +76,11 @@ class ModelPolicy(Policy):
         device: str = "cpu",
         name: str | None = None,
         tokenizer_dir: str | Path | None = None,
+        tool_view: Callable[[ToolSpec], ToolSpec] | None = None,
     ):
+        """``tool_view`` rewrites each delivered tool before rendering; pass the one the model's
+        training data was serialized with (the ablations' ``compact_tool``), so the prompt stays
+        the training prefix. Validation is untouched: the runtime checks the delivered schema."""
         self.model_dir = Path(model_dir)
         self.decoding = decoding or Decoding()
         self.device = torch.device(device)
@@ -91,6 +97,7 @@ class ModelPolicy(Policy):
         ]
         self.max_context = int(getattr(self.model.config, "max_position_embeddings", 4096))
         self.episode_seed = 0
+        self.tool_view = tool_view
 
     def start(self, fixture: Fixture, seed: int) -> None:
         """Only the seed is kept: a model policy acts from the delivered input alone."""
@@ -100,12 +107,19 @@ class ModelPolicy(Policy):
         return self.decoding.to_dict()
 
     def describe(self) -> dict:
-        return {"policy": "model", "model_dir": str(self.model_dir), "decoding": self.decoding.to_dict()}
+        view = None if self.tool_view is None else getattr(self.tool_view, "__qualname__", "custom")
+        return {
+            "policy": "model",
+            "model_dir": str(self.model_dir),
+            "decoding": self.decoding.to_dict(),
+            **({"tool_view": view} if view else {}),
+        }
 
     def prompt_ids(self, inp: PolicyInput) -> list[int]:
         """The delivered input rendered with the chat template, ready for the assistant's turn."""
         messages = [message_of(event, "context") for event in inp.messages]
-        tools = [tool_dict(spec) for spec in inp.tools] or None
+        specs = inp.tools if self.tool_view is None else [self.tool_view(spec) for spec in inp.tools]
+        tools = [tool_dict(spec) for spec in specs] or None
         text = self.tokenizer.apply_chat_template(
             messages, tools=tools, tokenize=False, add_generation_prompt=True
         )
