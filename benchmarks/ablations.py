@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import tempfile
 import time
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -127,23 +129,57 @@ def _evaluate(path: Path, items, seed: int, device: str | None, budget: tuple[in
     return run_arm(path.name, policy, items, runtime, progress=False).measures
 
 
-def calibrate(
-    table, items, workdir: Path, settings: TrainSettings, budget: tuple[int, int]
+def _calibrate(
+    index: int, table, items, workdir: Path, settings: TrainSettings, budget: tuple[int, int], threads: int
 ) -> tuple[float, float]:
-    """(seconds per training step, seconds to evaluate one run), measured on this machine.
+    """(seconds per training step, fixed seconds of one run), measured on this machine.
 
     A few steps of the reference variant give the step time (every variant trains on examples of
     the same length, at the same batch). The barely trained checkpoint then runs a few items: it
     mostly runs away to the token budget, so scaling its time to the whole suite is an upper bound
-    on a trained variant's evaluation.
+    on a trained variant's evaluation. The fixed part adds the run's time outside its steps
+    (loading, saving the checkpoint and its manifest).
     """
-    out = workdir / "runs" / "calibration"
+    torch.set_num_threads(threads)
+    out = workdir / "runs" / f"calibration-{index}"
+    started = time.monotonic()
     outcome = train_variant(table, out, workdir, 0, replace(settings, steps=CALIBRATION_STEPS))
-    seconds_per_step = outcome.loop.train_seconds / CALIBRATION_STEPS
+    outside_steps = time.monotonic() - started - outcome.loop.train_seconds
     sample = items[:CALIBRATION_ITEMS]
     started = time.monotonic()
     _evaluate(out, sample, 0, settings.device, budget)
-    return seconds_per_step, (time.monotonic() - started) * len(items) / len(sample)
+    evaluation = (time.monotonic() - started) * len(items) / len(sample)
+    return outcome.loop.train_seconds / CALIBRATION_STEPS, outside_steps + evaluation
+
+
+def _run(
+    variant: str,
+    seed: int,
+    table,
+    items,
+    workdir: Path,
+    settings: TrainSettings,
+    budget: tuple[int, int],
+    threads: int,
+) -> tuple[list, dict[str, float]]:
+    """Train one (variant, seed) and evaluate it closed loop: one job of the worker pool."""
+    torch.set_num_threads(threads)
+    out = workdir / "runs" / f"{variant}-{seed}"
+    tick = time.monotonic()
+    if variant == "compute_matched":
+        train_compute_matched(table, workdir, out, seed, settings)
+    else:
+        train_variant(table, out, workdir, seed, settings)
+    tock = time.monotonic()
+    measures = _evaluate(out, items, seed, settings.device, budget)
+    return measures, {"train_s": round(tock - tick, 1), "eval_s": round(time.monotonic() - tock, 1)}
+
+
+def _pool(workers: int) -> Executor:
+    """Worker processes, one run each at a time: generation is bound by per-token overhead, not by
+    threads, so two single-thread runs side by side beat one two-thread run on two cores. Fresh
+    (spawned) interpreters keep torch's thread pools out of a fork."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
 
 
 def _compare(
@@ -172,6 +208,8 @@ def full(
     episodes: int,
     budget_minutes: float,
     allow_over_budget: bool,
+    workers: int,
+    threads: int,
 ) -> dict[str, Any]:
     started = time.monotonic()
     build_default_model(workdir)
@@ -193,19 +231,29 @@ def full(
     }
     tables["all_token"] = all_token_labels(tables["selected"])
     budget = evaluation_budget(list(tables.values()))
-    step_s, eval_s = calibrate(tables["selected"], items, workdir, settings, budget)
+    with _pool(workers) as pool:
+        # As many calibrations side by side as there will be runs: the step time under contention.
+        calibrations = [
+            pool.submit(_calibrate, i, tables["selected"], items, workdir, settings, budget, threads)
+            for i in range(workers)
+        ]
+        step_s = max(c.result()[0] for c in calibrations)
+        fixed_s = max(c.result()[1] for c in calibrations)
     plan = plan_budget(
         step_s,
-        eval_s,
+        fixed_s,
         time.monotonic() - started,
         seeds * len(VARIANTS),
         budget_minutes * 60,
         steps,
+        workers=workers,
     )
     tokens = {name: _mean_tokens(table) for name, table in tables.items()}
     print(
-        f"budget plan: {plan.runs} runs x ({plan.steps} steps x {step_s:.3f} s at batch "
-        f"{settings.examples_per_step} + {eval_s:.0f} s evaluation) + {plan.setup_seconds:.0f} s setup = "
+        f"budget plan: {plan.runs} runs on {workers} workers x {threads} threads = {plan.rounds} rounds x "
+        f"({plan.steps} steps x {step_s:.3f} s at batch "
+        f"{settings.examples_per_step} + {fixed_s:.0f} s evaluation and I/O) + "
+        f"{plan.setup_seconds:.0f} s setup = "
         f"{plan.projected_seconds / 60:.1f} min (budget {budget_minutes:g} min, which fits "
         f"{plan.fitting_steps} steps); mean tokens per example "
         + ", ".join(f"{k} {v:.0f}" for k, v in tokens.items()),
@@ -230,21 +278,29 @@ def full(
     runs: dict[tuple[str, int], list] = {}
     timings: dict[str, dict[str, float]] = {}
     keys = training_keys()
-    for seed in range(seeds):
-        for variant in VARIANTS:
-            out = workdir / "runs" / f"{variant}-{seed}"
-            tick = time.monotonic()
-            if variant == "compute_matched":
-                train_compute_matched(tables["selected"], workdir, out, seed, settings)
-            else:
-                train_variant(tables[variant], out, workdir, seed, settings)
-            tock = time.monotonic()
-            runs[(variant, seed)] = _evaluate(out, items, seed, settings.device, budget)
-            timing = {"train_s": round(tock - tick, 1), "eval_s": round(time.monotonic() - tock, 1)}
+    with _pool(workers) as pool:
+        jobs = {
+            pool.submit(
+                _run,
+                variant,
+                seed,
+                tables["selected" if variant == "compute_matched" else variant],
+                items,
+                workdir,
+                settings,
+                budget,
+                threads,
+            ): (variant, seed)
+            for seed in range(seeds)
+            for variant in VARIANTS
+        }
+        for job in as_completed(jobs):
+            variant, seed = jobs[job]
+            runs[(variant, seed)], timing = job.result()
             timings[f"{variant}-{seed}"] = timing
             print(
                 f"{variant}-{seed}: train {timing['train_s']} s, evaluate {timing['eval_s']} s, "
-                f"elapsed {(time.monotonic() - started) / 60:.1f} min",
+                f"elapsed {(time.monotonic() - started) / 60:.1f} min ({len(runs)}/{len(jobs)})",
                 file=sys.stderr,
             )
     summaries = {
@@ -344,7 +400,9 @@ def full(
         "batch": settings.examples_per_step,
         "max_new_tokens": budget[0],
         "max_generated_tokens": budget[1],
-        "timings": timings,
+        "workers": workers,
+        "threads": threads,
+        "timings": dict(sorted(timings.items())),
         "gate": gate,
         "gated_seeds": gated,
         "not_resolved_seeds": [s for s in range(seeds) if s not in gated],
@@ -397,7 +455,10 @@ def main(argv: list[str] | None = None) -> int:
         "--steps", type=int, default=None, help="steps per run (default: the most that fit the budget)"
     )
     parser.add_argument("--batch", type=int, default=8, help="examples per step")
-    parser.add_argument("--threads", type=int, default=2, help="torch threads (the budget assumes 2 cores)")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="runs side by side (--full; the budget assumes 2 cores)"
+    )
+    parser.add_argument("--threads", type=int, default=1, help="torch threads per run")
     parser.add_argument("--budget-minutes", type=float, default=45.0)
     parser.add_argument("--allow-over-budget", action="store_true", help="warn instead of refusing")
     parser.add_argument("--lr", type=float, default=3e-3)
@@ -414,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
         result = quick(workdir)
     else:
         settings = TrainSettings(examples_per_step=args.batch, learning_rate=args.lr, device=args.device)
-        budget = (args.budget_minutes, args.allow_over_budget)
+        budget = (args.budget_minutes, args.allow_over_budget, args.workers, args.threads)
         result = full(workdir, args.seeds, args.steps, settings, args.gate, args.episodes, *budget)
         if "variants" in result:
             _print_variants(result["variants"])

@@ -40,3 +40,10 @@ def test_compact_tool_keeps_names_keys_types_and_required_only():
     for key, prop in schema["properties"].items():
         assert "description" not in prop and prop["type"] == full["properties"][key]["type"]
     assert len(compact.parameters_json) < len(read.parameters_json)
+
+
+def test_plan_with_two_workers_runs_half_as_many_rounds():
+    plan = plan_budget(0.75, 40.0, 60.0, runs=15, budget_seconds=2700.0, steps=None, workers=2)
+    assert plan.rounds == 8
+    assert plan.steps == int((2700 - 60 - 8 * 40) / (8 * 0.75))
+    assert plan.projected_seconds == 60.0 + 8 * (plan.steps * 0.75 + 40.0)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -246,25 +247,33 @@ class BudgetPlan:
     """Measured costs on this machine and the steps they allow within the budget."""
 
     seconds_per_step: float
-    eval_seconds_per_run: float
+    fixed_seconds_per_run: float
+    """Evaluation plus loading and saving the model: the part of a run that steps do not scale."""
     setup_seconds: float
     runs: int
     steps: int
     budget_seconds: float
     fitting_steps: int
     """The most steps that fit the budget (equal to ``steps`` unless steps were declared)."""
+    workers: int = 1
+    """Runs side by side; each worker runs ``rounds`` runs one after the other."""
+
+    @property
+    def rounds(self) -> int:
+        return math.ceil(self.runs / self.workers)
 
     @property
     def projected_seconds(self) -> float:
-        per_run = self.steps * self.seconds_per_step + self.eval_seconds_per_run
-        return self.setup_seconds + self.runs * per_run
+        per_run = self.steps * self.seconds_per_step + self.fixed_seconds_per_run
+        return self.setup_seconds + self.rounds * per_run
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "seconds_per_step": round(self.seconds_per_step, 3),
-            "eval_seconds_per_run": round(self.eval_seconds_per_run, 1),
+            "fixed_seconds_per_run": round(self.fixed_seconds_per_run, 1),
             "setup_seconds": round(self.setup_seconds, 1),
             "runs": self.runs,
+            "workers": self.workers,
             "steps": self.steps,
             "budget_minutes": round(self.budget_seconds / 60, 1),
             "fitting_steps": self.fitting_steps,
@@ -274,26 +283,33 @@ class BudgetPlan:
 
 def plan_budget(
     seconds_per_step: float,
-    eval_seconds: float,
+    fixed_seconds: float,
     setup_seconds: float,
     runs: int,
     budget_seconds: float,
     steps: int | None,
+    *,
+    workers: int = 1,
 ) -> BudgetPlan:
-    """The declared ``steps``, or the most that fit: budget = setup + runs x (steps x step + evaluation).
+    """The declared ``steps``, or the most that fit:
+    budget = setup + ceil(runs / workers) x (steps x step + evaluation).
 
     The ablations compare variants at one shared step count, so it is fixed before any variant
     trains, from costs measured on the machine that runs them (see ``benchmarks/ablations.py``).
     """
-    fitting = max(0, int((budget_seconds - setup_seconds - runs * eval_seconds) / (runs * seconds_per_step)))
+    rounds = math.ceil(runs / workers)
+    fitting = max(
+        0, int((budget_seconds - setup_seconds - rounds * fixed_seconds) / (rounds * seconds_per_step))
+    )
     return BudgetPlan(
         seconds_per_step,
-        eval_seconds,
+        fixed_seconds,
         setup_seconds,
         runs,
         fitting if steps is None else steps,
         budget_seconds,
         fitting,
+        workers,
     )
 
 
