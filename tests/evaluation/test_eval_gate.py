@@ -25,6 +25,8 @@ def test_promotes_when_rule_met_and_binds_inputs():
     assert decision.decision == "promote"
     other = decide(_good_scorecard(), {**ARTIFACTS, "candidate": "sha256:ab"}, MANIFEST)
     assert other.binding_digest != decision.binding_digest
+    moved = decide(_good_scorecard(), {**ARTIFACTS, "candidate_path": "/elsewhere/ckpt"}, MANIFEST)
+    assert moved.binding_digest == decision.binding_digest  # identity, not location, is bound
 
 
 def test_release_critique_pattern_is_held():

@@ -21,7 +21,7 @@ from trajectory_platform.training.checkpoint import checkpoint_digest
 from trajectory_platform.training.model import default_base_dir
 
 
-def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path):
+def _materialize(eval_workdir: Path, tmp_path: Path):
     base = default_base_dir(eval_workdir)
     row = {"path": str(base), "artifact_digest": checkpoint_digest(base), "objective": "sft", "steps": 0}
     write_parquet(pa.Table.from_pylist([row]), tmp_path / "parquet" / "checkpoint" / "all.parquet")
@@ -37,7 +37,7 @@ def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path
         "max_new_tokens": 8,
         "max_generated_tokens": 40,
     }
-    result = materialize(
+    return materialize(
         [
             scorecard,
             *(
@@ -51,13 +51,18 @@ def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path
         selection=["scorecard"],
         run_config={"ops": {"scorecard": {"config": config}}},
     )
+
+
+def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path):
+    result = _materialize(eval_workdir, tmp_path)
     assert result.success
     out = result.output_for_node("scorecard").to_pylist()[0]
     assert out["decision"] == "hold"
     assert out["n"] == 2 and out["difference"] == 0.0
     assert out["acceptance_candidate"] == out["acceptance_baseline"]
-    assert Path(out["report_path"]).is_file() and out["report_path"].startswith(str(tmp_path / "reports"))
-    card = json.loads(Path(out["scorecard_path"]).read_text())
+    assert out["report_path"].startswith("reports/scorecard/")  # relative to the workdir
+    assert (tmp_path / out["report_path"]).is_file()
+    card = json.loads((tmp_path / out["scorecard_path"]).read_text())
     diff = card["acceptance"]["difference"]
     assert diff["candidate_only"] == diff["baseline_only"] == 0
     assert card["artifacts"]["candidate"] == card["artifacts"]["baseline"]
@@ -70,3 +75,7 @@ def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path
     assert checks["required_measurements_present"].passed is not gate_gap  # the check reads as the gate
     metadata = result.asset_materializations_for_node("scorecard")[0].metadata
     assert {"report", "summary", "decision", "dataset_quality"} <= set(metadata)
+    # The same checkpoint, fixtures and seeds from another workdir: byte-identical Parquet.
+    assert _materialize(eval_workdir, tmp_path / "again").success
+    first, again = (root / "parquet" / "scorecard" / "all.parquet" for root in (tmp_path, tmp_path / "again"))
+    assert first.read_bytes() == again.read_bytes()

@@ -47,17 +47,15 @@ def _masked_rows(count: int) -> pa.Table:
     return pa.Table.from_pylist(rows)
 
 
-def test_checkpoint_asset_trains_and_its_checks_pass(tmp_path):
-    write_parquet(_masked_rows(30), tmp_path / "parquet" / "token_masked_dataset" / "all.parquet")
-    write_parquet(
-        pa.table({"pair_id": ["unused"]}), tmp_path / "parquet" / "preference_pairs" / "all.parquet"
-    )
+def _materialize(root):
+    write_parquet(_masked_rows(30), root / "parquet" / "token_masked_dataset" / "all.parquet")
+    write_parquet(pa.table({"pair_id": ["unused"]}), root / "parquet" / "preference_pairs" / "all.parquet")
     # The token_masked_dataset asset's manifest artifact: read and cross-checked by the training run.
-    artifact = tmp_path / "artifacts" / "token_masked_dataset"
+    artifact = root / "artifacts" / "token_masked_dataset"
     artifact.mkdir(parents=True)
     declared = {"intended_normalization": "token_averaged", "corpus_version": "v-test"}
     (artifact / "manifest.json").write_text(json.dumps(declared))
-    result = materialize(
+    return materialize(
         [
             checkpoint,
             *(
@@ -68,10 +66,14 @@ def test_checkpoint_asset_trains_and_its_checks_pass(tmp_path):
             losses_finite,
             training_loss_falls,
         ],
-        resources=build_resources(tmp_path),
+        resources=build_resources(root),
         selection=["checkpoint"],
         run_config={"ops": {"checkpoint": {"config": {"max_steps": 12, "capacity": 128, "eval_every": 6}}}},
     )
+
+
+def test_checkpoint_asset_trains_and_its_checks_pass(tmp_path):
+    result = _materialize(tmp_path / "first")
     assert result.success
     checks = result.get_asset_check_evaluations()
     assert {c.check_name: c.passed for c in checks} == {
@@ -80,14 +82,18 @@ def test_checkpoint_asset_trains_and_its_checks_pass(tmp_path):
         "training_loss_falls": True,
     }
     row = result.output_for_node("checkpoint").to_pylist()[0]
-    assert row["path"].startswith(str(tmp_path / "checkpoints" / "sft-"))
+    assert row["path"].startswith("checkpoints/sft-")  # relative: the row's bytes ignore the workdir
     assert row["steps"] == 12 and row["validation_targets"] > 0
-    manifest = json.loads(
-        (tmp_path / "checkpoints" / row["path"].rsplit("/", 1)[1] / "training_manifest.json").read_text()
-    )
+    manifest = json.loads((tmp_path / "first" / row["path"] / "training_manifest.json").read_text())
     assert manifest["corpus"]["counts"]["test_held_out"] == 1
     assert manifest["corpus"]["corpus_version"] == "v-test"
     matches = manifest["serialization"]["matches_dataset"]
     assert matches == {"tokenizer": None, "template": None, "normalization": True}
     metadata = result.asset_materializations_for_node("checkpoint")[0].metadata
     assert {"loss_curve", "tokens_per_s", "memory_inventory", "training_manifest"} <= set(metadata)
+    # Same data, config and seed in another workdir: byte-identical Parquet (run facts stay in metadata).
+    assert _materialize(tmp_path / "second").success
+    first, second = (
+        sorted((tmp_path / run / "parquet" / "checkpoint").rglob("*.parquet")) for run in ("first", "second")
+    )
+    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second] and first

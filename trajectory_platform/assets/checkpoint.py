@@ -4,8 +4,9 @@ Thin by design: build a :class:`~trajectory_platform.training.runner.TrainReques
 config, call :func:`~trajectory_platform.training.runner.run_training` once, attach what a person
 reads (loss curve, tokens/s, memory inventory vs measured peak, the training manifest) and return
 a one-row table describing the checkpoint. The weights live on disk under
-``<workdir>/checkpoints/<objective>-<key>/``; the key binds the data digest and the config, so a
-rerun on the same inputs writes the same place. Runs in the ``train`` pool (limit 1 in
+``<workdir>/checkpoints/<objective>-<key>/`` (the row stores that path relative to the workdir,
+so its Parquet bytes do not depend on where the workdir lives); the key binds the data digest
+and the config, so a rerun on the same inputs writes the same place. Runs in the ``train`` pool (limit 1 in
 dagster.yaml): training uses every core, so two at once would only thrash.
 """
 
@@ -96,7 +97,7 @@ def checkpoint(
     context.log.info(json.dumps(outcome.summary(), default=str))
     losses = outcome.loop.losses
     return Output(
-        outcome.to_table(),
+        outcome.to_table(workdir.relative(outcome.checkpoint_dir)),
         metadata={
             "path": MetadataValue.path(str(outcome.checkpoint_dir)),
             "artifact_digest": outcome.artifact_digest,

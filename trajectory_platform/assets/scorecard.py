@@ -93,7 +93,7 @@ def scorecard(
     out = workdir.root / "reports" / "scorecard" / str(row["artifact_digest"])[:16]
     torch.set_num_threads(max(1, config.threads))
     request = EvaluationRequest(
-        candidate=Path(row["path"]),
+        candidate=workdir.locate(row["path"]),
         out=out,
         baseline=Path(config.baseline_path) if config.baseline_path else None,
         workdir=workdir.root,
@@ -142,8 +142,8 @@ def scorecard(
                 "candidate_digest": card["artifacts"]["candidate"],
                 "baseline_digest": card["artifacts"]["baseline"],
                 "binding_digest": card["gate"]["binding_digest"],
-                "scorecard_path": str(out / "scorecard.json"),
-                "report_path": str(report),
+                "scorecard_path": workdir.relative(out / "scorecard.json"),
+                "report_path": workdir.relative(report),
             }
         ],
         schema=SCORECARD_SCHEMA,

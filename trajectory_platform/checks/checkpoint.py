@@ -4,15 +4,13 @@ All three block the scorecard: a checkpoint that cannot say what it was trained 
 diverged, or that did not learn is not worth a closed-loop evaluation.
 """
 
-from __future__ import annotations
-
 import json
 import math
-from pathlib import Path
 
 import pyarrow as pa
 from dagster import AssetCheckResult, MetadataValue, asset_check
 
+from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.training.checkpoint import MANIFEST_NAME
 from trajectory_platform.training.loop import loss_trend
 from trajectory_platform.training.train_manifest import missing_fields
@@ -23,9 +21,9 @@ def _row(table: pa.Table) -> dict:
 
 
 @asset_check(asset="checkpoint", blocking=True)
-def training_manifest_complete(checkpoint: pa.Table) -> AssetCheckResult:
+def training_manifest_complete(checkpoint: pa.Table, workdir: WorkdirResource) -> AssetCheckResult:
     """Every table-12 binding in ``training_manifest.json`` is present and non-null."""
-    path = Path(_row(checkpoint)["path"]) / MANIFEST_NAME
+    path = workdir.locate(_row(checkpoint)["path"]) / MANIFEST_NAME
     if not path.exists():
         return AssetCheckResult(passed=False, metadata={"missing": f"{path} does not exist"})
     missing = missing_fields(json.loads(path.read_text()))

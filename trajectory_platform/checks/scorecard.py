@@ -5,19 +5,17 @@ already forces ``hold`` through the gate; the check makes the gap visible in the
 to fix. Neither blocks anything: the scorecard is the end of the graph.
 """
 
-from __future__ import annotations
-
 import json
-from pathlib import Path
 
 import pyarrow as pa
 from dagster import AssetCheckResult, AssetCheckSeverity, MetadataValue, asset_check
 
 from trajectory_platform.evaluation.gate import REQUIRED_MEASUREMENTS
+from trajectory_platform.resources import WorkdirResource
 
 
-def _card(scorecard: pa.Table) -> dict:
-    return json.loads(Path(scorecard.to_pylist()[0]["scorecard_path"]).read_text())
+def _card(scorecard: pa.Table, workdir: WorkdirResource) -> dict:
+    return json.loads(workdir.locate(scorecard.to_pylist()[0]["scorecard_path"]).read_text())
 
 
 GATED_REGIME = "renamed"
@@ -38,9 +36,9 @@ def _absent(card: dict, name: str) -> bool:
 
 
 @asset_check(asset="scorecard")
-def required_measurements_present(scorecard: pa.Table) -> AssetCheckResult:
+def required_measurements_present(scorecard: pa.Table, workdir: WorkdirResource) -> AssetCheckResult:
     """Every measurement the release gate requires has a value for both arms."""
-    card = _card(scorecard)
+    card = _card(scorecard, workdir)
     missing = [m for m in REQUIRED_MEASUREMENTS if _absent(card, m)]
     return AssetCheckResult(
         passed=not missing,
@@ -53,10 +51,10 @@ def required_measurements_present(scorecard: pa.Table) -> AssetCheckResult:
 
 
 @asset_check(asset="scorecard")
-def decision_recorded(scorecard: pa.Table) -> AssetCheckResult:
+def decision_recorded(scorecard: pa.Table, workdir: WorkdirResource) -> AssetCheckResult:
     """A promote / hold decision with reasons, bound to artifact digests, is stored and matches the row."""
     row = scorecard.to_pylist()[0]
-    card = _card(scorecard)
+    card = _card(scorecard, workdir)
     ok = (
         card.get("decision") in ("promote", "hold")
         and card.get("decision") == row["decision"]

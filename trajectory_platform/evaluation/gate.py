@@ -107,7 +107,10 @@ def decide(
         change = (cand - base) * sign
         if change > tolerance:
             reasons.append(f"{text}: {base:.3f} -> {cand:.3f} (tolerance {tolerance:.3f})")
-    binding = {"artifacts": artifacts, "evaluation_manifest": evaluation_manifest, "rule": asdict(rule)}
+    # Bind what the artifacts ARE (digests), not where they lie: the same weights evaluated from
+    # another directory are the same release decision, with the same binding digest.
+    identities = {k: v for k, v in artifacts.items() if not k.endswith("_path")}
+    binding = {"artifacts": identities, "evaluation_manifest": evaluation_manifest, "rule": asdict(rule)}
     digest = hashlib.sha256(canonical_json(binding).encode()).hexdigest()
     return GateDecision(
         decision="hold" if reasons else "promote",

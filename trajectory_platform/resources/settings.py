@@ -54,6 +54,21 @@ class WorkdirResource(ConfigurableResource):
         """Non-tabular outputs (checkpoints, reports) that assets reference by path."""
         return self.root / "artifacts"
 
+    def relative(self, path: Path) -> str:
+        """``path`` as stored in a table: relative to the workdir when inside it.
+
+        Tables that name files keep their bytes independent of where the workdir lives, so the
+        same inputs and seed give byte-identical Parquet in any checkout.
+        """
+        try:
+            return Path(path).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def locate(self, stored: str) -> Path:
+        """The file a table row names (the inverse of :meth:`relative`; absolute paths pass through)."""
+        return self.root / stored
+
     def artifact_dir(self, name: str) -> Path:
         """A created directory for one asset's files, e.g. ``artifacts/checkpoint``."""
         target = self.artifacts_dir / name

@@ -114,19 +114,22 @@ class TrainOutcome:
             "peak_bytes": self.memory["peak_bytes"],
         }
 
-    def to_table(self) -> pa.Table:
-        """One row describing the checkpoint; the weights stay on disk at ``path``."""
+    def to_table(self, stored_path: str) -> pa.Table:
+        """One row describing the checkpoint; the weights stay on disk at ``stored_path``.
+
+        Only what the same data, config and seed reproduce goes in the row: measured throughput
+        and memory are run facts for metadata, so the row's Parquet bytes are deterministic.
+        """
         final = self.loop.validation[-1] if self.loop.validation else {}
         return pa.table(
             {
-                "path": [str(self.checkpoint_dir)],
+                "path": [stored_path],
                 "artifact_digest": [self.artifact_digest],
                 "objective": [self.objective],
                 "steps": pa.array([self.loop.steps], pa.int64()),
                 "losses": pa.array([self.loop.losses], pa.list_(pa.float64())),
                 "validation_loss": pa.array([final.get("loss")], pa.float64()),
                 "validation_targets": pa.array([final.get("target_count", final.get("pairs"))], pa.int64()),
-                "tokens_per_s": pa.array([self.loop.tokens_per_s], pa.float64()),
             }
         )
 
