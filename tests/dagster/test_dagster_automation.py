@@ -5,19 +5,22 @@ them ``evaluate_automation_conditions`` plays the sensor's ticks over the code l
 definitions and says which assets a tick would request.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from dagster import (
+    AssetCheckResult,
     AssetKey,
     AutomationCondition,
     AutomationConditionSensorDefinition,
+    Config,
     DagsterInstance,
+    DailyPartitionsDefinition,
     DefaultSensorStatus,
     Definitions,
+    asset,
+    asset_check,
     evaluate_automation_conditions,
     materialize,
 )
@@ -27,7 +30,11 @@ from trajectory_platform.assets.raw import raw_traces
 from trajectory_platform.assets.verified import verified_traces
 from trajectory_platform.definitions import defs
 from trajectory_platform.resources import build_resources
-from trajectory_platform.sensors.automation import AUTOMATION_SENSOR_NAME, VERIFY_CONDITION
+from trajectory_platform.sensors.automation import (
+    AUTOMATION_SENSOR_NAME,
+    CURATION_CONDITION,
+    VERIFY_CONDITION,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::dagster.PreviewWarning", "ignore::dagster.BetaWarning")
 
@@ -98,7 +105,7 @@ def test_dagster_automation_conditions_where_they_fit() -> None:
     graph = defs.resolve_asset_graph()
     condition = {k.to_user_string(): graph.get(k).automation_condition for k in graph.get_all_asset_keys()}
     assert {name for name, c in condition.items() if c is None} == SENSOR_DRIVEN
-    assert {name for name, c in condition.items() if c == AutomationCondition.eager()} == CURATION_CHAIN
+    assert {name for name, c in condition.items() if c == CURATION_CONDITION} == CURATION_CHAIN
     assert {name for name, c in condition.items() if c == VERIFY_CONDITION} == VERIFY_STAGE
 
 
@@ -161,3 +168,59 @@ def test_dagster_automation_nightly_style_run_does_not_reverify(pipeline: Pipeli
     pipeline.ingest("2024-03-01", verify=True)
     requested = tick()
     assert not requested & VERIFY_STAGE and requested == CURATION_CHAIN
+
+
+class GateConfig(Config):
+    rows: int = 1
+
+
+def _gated_definitions(condition: AutomationCondition, partitions: DailyPartitionsDefinition | None):
+    """A parent with a blocking check (fails when ``rows`` < 1) and a child under ``condition``."""
+
+    @asset(partitions_def=partitions)
+    def parent(config: GateConfig) -> int:
+        return config.rows
+
+    @asset_check(asset=parent, blocking=True, partitions_def=partitions)
+    def parent_has_rows(parent: int) -> AssetCheckResult:
+        return AssetCheckResult(passed=parent >= 1)
+
+    @asset(deps=[parent], automation_condition=condition)
+    def child() -> None:
+        return None
+
+    return parent, parent_has_rows, child, Definitions(assets=[parent, child], asset_checks=[parent_has_rows])
+
+
+@pytest.mark.parametrize("partitioned", [False, True], ids=["curation", "verify"])
+def test_dagster_automation_holds_children_of_a_failed_blocking_check(partitioned: bool) -> None:
+    """Across runs, a parent whose blocking check failed is not built upon until it is fixed."""
+    days = DailyPartitionsDefinition(start_date="2024-01-01") if partitioned else None
+    parent, check, child, definitions = _gated_definitions(
+        VERIFY_CONDITION if partitioned else CURATION_CONDITION, days
+    )
+    instance = DagsterInstance.ephemeral()
+
+    def load(rows: int, day: str) -> None:
+        materialize(
+            [parent, check],
+            instance=instance,
+            partition_key=day if partitioned else None,
+            run_config={"ops": {"parent": {"config": {"rows": rows}}}},
+            raise_on_error=False,
+        )
+
+    def build_child() -> None:  # the run the sensor would launch for a request
+        assert materialize([parent, child], selection=[child], instance=instance).success
+
+    tick = Ticker(definitions, instance)
+    tick()
+    load(1, "2024-01-01")
+    assert tick() == {"child"}
+    build_child()
+    assert tick() == set()
+    load(0, "2024-01-02")  # the check fails: the child's trigger waits (plain eager would fire)
+    assert tick() == set()
+    assert tick() == set()
+    load(3, "2024-01-02")  # the same parent (day) fixed: one rebuild
+    assert tick() == {"child"}

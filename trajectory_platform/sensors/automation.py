@@ -4,19 +4,25 @@ Three regimes, chosen by what an asset sits below and what it costs (docs/operat
 "Declarative automation"):
 
 - **The cheap curation chain** (``redacted_corpus``, ``split_assignments``, ``training_mixture``,
-  ``preference_pairs``, ``token_masked_dataset``): :data:`CURATION_CONDITION`, plain
-  ``AutomationCondition.eager()``. Their parents are unpartitioned, so "no parent missing" means
-  "the parent exists", and eager is exactly "rebuild when a parent changes".
+  ``preference_pairs``, ``token_masked_dataset``): :data:`CURATION_CONDITION`,
+  ``AutomationCondition.eager()`` held while a parent's latest blocking check failed. Their
+  parents are unpartitioned, so "no parent missing" means "the parent exists", and eager is
+  exactly "rebuild when a parent changes".
 - **``verified_traces`` / ``triage_report``** (one multi-asset below the daily-partitioned
   ``raw_traces``, reading every partition): :data:`VERIFY_CONDITION`. ``eager()`` would never fire
   here: its ``~any_deps_missing`` looks at every mapped parent partition, one per day since
   2023-01-01, and most days never had logs. This condition drops that clause and asks instead that
   *some* day exists, so a newly ingested day re-verifies the corpus once (no waiting on days that
-  will never come) while an ingestion still running holds it back.
+  will never come) while an ingestion still running, or a day whose blocking check failed, holds
+  it back.
 - **Not automated**: ``raw_traces`` / ``ingest_rejects`` (the new-logs sensor knows which day
   folders changed; a condition cannot see files), ``checkpoint`` and ``scorecard`` (minutes of
   training in the single-slot ``train`` pool; the retraining sensor decides when new data is worth
   it, and an eager condition would retrain on every new day).
+
+Blocking checks stop a downstream step only inside the run that failed them; across runs, each
+condition here asks for them itself, so automation never builds on a parent its checks rejected.
+Fixing the parent (a passing re-materialization) releases the hold.
 """
 
 from __future__ import annotations
@@ -28,8 +34,19 @@ from dagster import (
     DefaultSensorStatus,
 )
 
-CURATION_CONDITION = AutomationCondition.eager()
-"""Rebuild when an (unpartitioned) parent updates; never while a parent is missing or running."""
+NO_DEP_BLOCKING_CHECK_FAILED = ~AutomationCondition.any_deps_match(
+    AutomationCondition.any_checks_match(AutomationCondition.check_failed(), blocking_only=True)
+).with_label("no_dep_blocking_check_failed")
+"""No parent (partition)'s latest blocking check failed. Not Dagster's
+``all_deps_blocking_checks_passed``: below the daily ``raw_traces`` that would ask every day since
+2023-01-01 for a passed check (the eager trap again), and it would also hold a child whose parent
+was materialized without its checks selected."""
+
+CURATION_CONDITION = (AutomationCondition.eager() & NO_DEP_BLOCKING_CHECK_FAILED).with_label(
+    "eager_unless_blocked"
+)
+"""Rebuild when an (unpartitioned) parent updates; never while a parent is missing or running, or
+while a parent's latest blocking check failed."""
 
 SOME_DEP_PARTITION_PRESENT = AutomationCondition.any_deps_match(
     ~AutomationCondition.missing() | AutomationCondition.will_be_requested()
@@ -37,9 +54,12 @@ SOME_DEP_PARTITION_PRESENT = AutomationCondition.any_deps_match(
 """At least one parent partition exists (or is being requested): there is something to read."""
 
 VERIFY_CONDITION = (
-    AutomationCondition.eager().without(~AutomationCondition.any_deps_missing()) & SOME_DEP_PARTITION_PRESENT
+    AutomationCondition.eager().without(~AutomationCondition.any_deps_missing())
+    & SOME_DEP_PARTITION_PRESENT
+    & NO_DEP_BLOCKING_CHECK_FAILED
 ).with_label("eager_over_present_partitions")
-"""``eager()`` minus "no parent partition missing", plus "some parent partition present".
+"""``eager()`` minus "no parent partition missing", plus "some parent partition present" and "no
+parent partition failed a blocking check".
 
 Kept from eager: fire once per parent update since this asset was last requested or updated
 (or when it goes missing); not while any parent partition or this asset is in progress (a
