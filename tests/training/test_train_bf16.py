@@ -13,21 +13,13 @@ import random
 
 import pytest
 import torch
+from test_sft_reduction import SHAPE, VOCAB  # the same tiny Llama as the fp32 reduction tests
 
 from trajectory_platform.training.attention import VARLEN_ATTENTION
 from trajectory_platform.training.loss import IGNORE_INDEX
-from trajectory_platform.training.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.model import tiny_llama
 from trajectory_platform.training.sft import accumulate_gradients, batch_loss_sums, collate_micro_batches
 
-SHAPE = TinyLlamaShape(
-    hidden_size=32,
-    intermediate_size=64,
-    num_hidden_layers=2,
-    num_attention_heads=2,
-    num_key_value_heads=2,
-    max_position_embeddings=256,
-)
-VOCAB = 64
 BF16 = torch.bfloat16
 
 
