@@ -229,8 +229,8 @@ def full(
         "augmented": masked_table(pristine, tokenizer, augment=True),
         "recovery": masked_table(recovery, tokenizer),
     }
+    budget = evaluation_budget(list(tables.values()))  # before all_token: its "turn" is the example
     tables["all_token"] = all_token_labels(tables["selected"])
-    budget = evaluation_budget(list(tables.values()))
     with _pool(workers) as pool:
         # As many calibrations side by side as there will be runs: the step time under contention.
         calibrations = [

@@ -6,8 +6,14 @@ from __future__ import annotations
 import json
 
 import pyarrow as pa
+import pytest
 
-from trajectory_platform.evaluation.ablation import compact_tool, evaluation_budget, plan_budget
+from trajectory_platform.evaluation.ablation import (
+    all_token_labels,
+    compact_tool,
+    evaluation_budget,
+    plan_budget,
+)
 from trajectory_platform.gym.tools import manifest
 from trajectory_platform.training.loss import IGNORE_INDEX
 
@@ -27,6 +33,10 @@ def test_evaluation_budget_fits_the_longest_expert_turn_and_episode():
     table = pa.table({"labels": [[ignore, 5, 6, ignore, 7], [ignore, 1, 2, 3, ignore]]})
     assert evaluation_budget([table]) == (3 + 8, 2 * 3)
     assert evaluation_budget([table], margin=0) == (3, 6)
+    with pytest.raises(ValueError, match="selected-target labels"):
+        evaluation_budget(
+            [table, all_token_labels(pa.table({"input_ids": [[1, 2, 3]], "labels": [[ignore, 2, 3]]}))]
+        )
 
 
 def test_compact_tool_keeps_names_keys_types_and_required_only():

@@ -189,8 +189,13 @@ def evaluation_budget(tables: Sequence[pa.Table], margin: int = 8) -> tuple[int,
 
     A turn may be as long as the longest expert turn plus ``margin``; a trial may generate twice
     the most any expert episode generated. Both leave every expert-length action possible while a
-    runaway model costs a bounded, small amount of evaluation time.
+    runaway model costs a bounded, small amount of evaluation time. Only selected-target tables
+    say what a turn is: all-token labels (every position a target) would size a "turn" as the
+    whole example, so they are refused.
     """
+    for table in tables:
+        if any(IGNORE_INDEX not in labels[1:] for labels in table.column("labels").to_pylist()):
+            raise ValueError("evaluation_budget needs selected-target labels; a row targets every position")
     per_example = max(
         sum(1 for label in labels if label != IGNORE_INDEX)
         for table in tables
