@@ -54,9 +54,10 @@ def test_logs_are_dated_native_jsonl_that_ingest_without_rejects(rolled):
 
 
 def test_same_seed_same_bytes(tmp_path):
-    chosen = ["expert_pristine", "malformed_call", "tamper_skip_marker", "expert_recovery"]
-    first = rollout(6, seed=3, out_dir=tmp_path / "a", behaviours=chosen, progress=False)
-    second = rollout(6, seed=3, out_dir=tmp_path / "b", behaviours=chosen, progress=False)
+    # flaky_fixture included: its timing test draws from the sandbox's schedule seed, not the clock
+    chosen = ["expert_pristine", "malformed_call", "tamper_skip_marker", "expert_recovery", "flaky_fixture"]
+    first = rollout(8, seed=3, out_dir=tmp_path / "a", behaviours=chosen, progress=False)
+    second = rollout(8, seed=3, out_dir=tmp_path / "b", behaviours=chosen, progress=False)
     assert first.files == second.files
     for rel in [*first.files, "truth.jsonl"]:
         assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes()

@@ -680,13 +680,15 @@ JOBQUEUE = Family(
         "tests/test_queue.py": (
             "\n\ndef test_worker_drain_timing():\n"
             '    """Drains a queue from a worker thread; ordering depends on scheduler timing (flaky)."""\n'
-            "    import time\n\n"
-            "    started = time.perf_counter_ns()\n"
+            "    import hashlib\n"
+            "    import os\n\n"
             "    queue = JobQueue()\n"
             "    for n in range(50):\n"
             "        queue.push(n % 3, n)\n"
             "    drain(queue)\n"
-            '    assert (time.perf_counter_ns() - started) // 1000 % 5 != 0, "worker finished out of order"\n'
+            "    # The sandbox draws this run's scheduler interleaving (GYM_SCHEDULE_SEED); 1 in 5 loses.\n"
+            '    interleaving = hashlib.sha256(os.environ.get("GYM_SCHEDULE_SEED", "").encode()).digest()\n'
+            '    assert interleaving[0] % 5 != 0, "worker finished out of order"\n'
         ),
     },
 )

@@ -157,8 +157,13 @@ def validate_fixture(fixture: Fixture, retries: int = 8) -> FixtureValidation:
     runs = retries if fixture.flaky else 1
     accepts = False
     last = None
-    for _ in range(runs):
-        last = run_oracle(fixture, fixture.reference_diff, final_answer=fixture.reference_answer)
+    for attempt in range(runs):
+        last = run_oracle(
+            fixture,
+            fixture.reference_diff,
+            final_answer=fixture.reference_answer,
+            run_label=f"validate:{attempt}",
+        )
         wall += last.wall_s
         if last.passed:
             accepts = True

@@ -9,8 +9,8 @@ first, then a weighted draw) over the fixture library and writes:
   solved by the sealed oracle, tampered, flaky, planted secrets that appear in the episode...).
 
 The pipeline never reads ``truth.jsonl``; it exists to measure the pipeline. Logs leave
-``verifier_results_json`` empty so curation has to earn its verdicts. Episodes on non-flaky
-fixtures are byte-identical for the same seed; flaky fixtures are nondeterministic by design.
+``verifier_results_json`` empty so curation has to earn its verdicts. Episodes are byte-identical
+for the same seed, flaky fixtures included (their timing test draws from the sandbox's schedule seed).
 """
 
 from __future__ import annotations

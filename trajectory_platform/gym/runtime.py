@@ -32,6 +32,7 @@ from trajectory_platform.gym.sandbox import (
     OracleResult,
     SandboxError,
     Workspace,
+    derive_schedule_seed,
     run_oracle,
     run_tests_in,
     unified_diff,
@@ -118,6 +119,7 @@ class ToolExecutor:
         self.workspace = workspace
         self.fixture = fixture
         self.config = config
+        self.test_runs = 0  # names each of the agent's test runs, for its scheduler seed
 
     def run(self, op: str, roles: dict[str, str]) -> Observation:
         try:
@@ -146,12 +148,14 @@ class ToolExecutor:
         raise ValueError(f"unknown op {op!r}")
 
     def _run_tests(self) -> Observation:
+        self.test_runs += 1
         run = run_tests_in(
             self.workspace.root,
             tests_dir=self.fixture.tests_dir,
             load_conftest=True,
             guard=False,
             timeout_s=self.config.test_timeout_s,
+            schedule_seed=derive_schedule_seed(self.workspace.snapshot(), f"agent:{self.test_runs}"),
         )
         if run.timed_out:
             return Observation(f"test run timed out after {self.config.test_timeout_s:.0f}s", "error", 124)

@@ -11,12 +11,20 @@ address space, file size and core dumps (set by the runner before any workspace 
 The oracle never trusts the workspace's tests: it copies the final workspace into a fresh temp
 dir, deletes the tests folder, injects the fixture's sealed test files *after* the agent yielded,
 and runs the runner from a directory the agent never saw (curation §Verifier gaming defense).
+
+Nondeterminism is drawn, not suffered: each test run gets ``GYM_SCHEDULE_SEED``, derived from the
+files under test and the caller's label for this run (``verify:2``, ``calibrate:0``...). Code that
+models scheduler timing (the flaky family) reads its interleaving from it, so a flaky oracle
+still disagrees with itself across runs, yet the same episode verified again, anywhere, gets the
+same outcomes, and the pipeline's outputs stay byte-identical.
 """
 
 from __future__ import annotations
 
 import contextlib
 import difflib
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -45,6 +53,8 @@ def temp_root() -> str | None:
         return configured
     shm = "/dev/shm"
     return shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+
+
 MEMORY_LIMIT_BYTES = 1 << 30
 FILE_SIZE_LIMIT_BYTES = 16 << 20
 
@@ -129,6 +139,13 @@ class Workspace:
     def snapshot(self) -> dict[str, str]:
         """The current file map (what the oracle and the workspace diff are computed from)."""
         return {rel: self.read(rel) for rel in self.listing("")}
+
+
+def derive_schedule_seed(files: dict[str, str], run_label: str) -> str:
+    """The seed of one test run: the files under test and the caller's name for the run."""
+    digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode("utf-8"))
+    digest.update(b"\0" + run_label.encode("utf-8"))
+    return digest.hexdigest()
 
 
 # ---------------------------------------------------------------------------------- diffs
@@ -263,6 +280,7 @@ def run_tests_in(
     guard: bool = True,
     final_answer: str | None = None,
     timeout_s: float = 10.0,
+    schedule_seed: str = "",
 ) -> TestRun:
     """Run tests of ``workspace_dir`` in a clean interpreter from a private runner directory."""
     start = time.perf_counter()
@@ -292,6 +310,7 @@ def run_tests_in(
             "LANG": "C.UTF-8",
             "TMPDIR": str(private),
             "GYM_FINAL_ANSWER": str(answer_file),
+            "GYM_SCHEDULE_SEED": schedule_seed,
         }
         proc = subprocess.Popen(
             [sys.executable, "-I", "-S", "-B", str(runner), str(private / "spec.txt")],
@@ -336,12 +355,15 @@ def run_oracle(
     workspace: dict[str, str] | str,
     final_answer: str | None = None,
     timeout_s: float = 10.0,
+    run_label: str = "oracle",
 ) -> OracleResult:
     """Run ``fixture``'s sealed FAIL_TO_PASS and PASS_TO_PASS tests against a final workspace.
 
     ``workspace`` is the final file map, or a unified diff against the fixture's S0 (as an episode
     log records it). The tests folder is replaced by the sealed files, whatever the agent left
     there; ``final_answer`` is readable by report-style tests and never by workspace code paths.
+    Callers that run the oracle repeatedly name each run (``run_label``): the same files and label
+    give the same scheduler seed, different labels independent ones.
     """
     start = time.perf_counter()
     try:
@@ -360,6 +382,7 @@ def run_oracle(
             guard=True,
             final_answer=final_answer,
             timeout_s=timeout_s,
+            schedule_seed=derive_schedule_seed({**files, "\0final_answer": final_answer or ""}, run_label),
         )
     status = {tid: run.results.get(tid, {}).get("status", "error") for tid in ids}
     f2p = {t: status[t] for t in fixture.fail_to_pass}

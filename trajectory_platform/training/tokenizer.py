@@ -26,7 +26,7 @@ from trajectory_platform.training import chat_template as ct
 from trajectory_platform.training.corpus import corpus
 
 DEFAULT_VOCAB_SIZE = 4096
-BUILD_VERSION = f"default-tokenizer-v2/{ct.TEMPLATE_VERSION}/{DEFAULT_VOCAB_SIZE}"
+BUILD_VERSION = f"default-tokenizer-v3/{ct.TEMPLATE_VERSION}/{DEFAULT_VOCAB_SIZE}"
 BUILD_INFO = "build_info.json"
 PRETOKENIZE_PATTERN = r""" ?_?[^\s{}\[\]":,_]+|\s+|[{}\[\]":,]|_"""
 """A pre-token is one JSON punctuation mark, a whitespace run, or a run of other characters that

@@ -87,7 +87,11 @@ def run_dynamic(
     planned = 1
     while len(outcomes) < planned:
         result = run_oracle(
-            fixture.handle, files, final_answer=final_answer, timeout_s=config.oracle_timeout_s
+            fixture.handle,
+            files,
+            final_answer=final_answer,
+            timeout_s=config.oracle_timeout_s,
+            run_label=f"verify:{len(outcomes)}",
         )
         outcomes.append(result.passed)
         exit_codes.extend(result.exit_codes)
@@ -138,6 +142,7 @@ def calibrate_oracle(fixture: FixtureContext, config: DynamicConfig) -> list[boo
             handle.reference_files,
             final_answer=handle.reference_answer,
             timeout_s=config.oracle_timeout_s,
+            run_label=f"calibrate:{attempt}",
         ).passed
-        for _ in range(config.calibration_runs)
+        for attempt in range(config.calibration_runs)
     ]
