@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -38,18 +39,27 @@ def test_dagster_run_settings_parse_json_values() -> None:
         parse_settings(["max_steps=2"])
 
 
+# One pipeline key for both runs: pseudonyms are keyed, and each workdir otherwise makes its own.
+SALTED = {**os.environ, "TRAJECTORY_PLATFORM_SALT": "test-salt-shared-by-both-runs"}
+
+
+def _run(workdir: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "trajectory_platform.cli", "run", "--workdir", str(workdir), *TINY_BUDGET],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=SALTED,
+    )
+
+
 @pytest.mark.slow
 def test_dagster_run_materializes_every_asset_into_the_warehouse(tmp_path: Path) -> None:
     from trajectory_platform.definitions import defs
 
     tabular = {k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys()}
     workdir = tmp_path / "wd"
-    done = subprocess.run(
-        [sys.executable, "-m", "trajectory_platform.cli", "run", "--workdir", str(workdir), *TINY_BUDGET],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    done = _run(workdir)
     assert done.returncode == 0, done.stderr[-4000:]
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["ok"] and summary["checks"]["passed"] > 0
@@ -74,3 +84,10 @@ def test_dagster_run_materializes_every_asset_into_the_warehouse(tmp_path: Path)
     assert leaked == 0
     assert con.execute("SELECT count(*) FROM checkpoint").fetchall()[0][0] == 1
     assert con.execute("SELECT count(*) FROM scorecard").fetchall()[0][0] == 1
+    # The same inputs, seeds and key in another workdir: every table's Parquet, byte for byte.
+    again = tmp_path / "again"
+    assert _run(again).returncode == 0
+    tables = sorted(p.relative_to(workdir) for p in (workdir / "parquet").rglob("*.parquet"))
+    assert tables == sorted(p.relative_to(again) for p in (again / "parquet").rglob("*.parquet"))
+    differing = [str(t) for t in tables if (workdir / t).read_bytes() != (again / t).read_bytes()]
+    assert differing == []

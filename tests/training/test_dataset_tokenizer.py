@@ -12,6 +12,7 @@ from trajectory_platform.training import chat_template as ct
 from trajectory_platform.training.tokenizer import (
     build_default_tokenizer,
     load_tokenizer,
+    token_counter,
     tokenizer_files_digest,
 )
 
@@ -28,6 +29,11 @@ def test_build_is_deterministic_and_cached(tokenizer_dir, tmp_path):
     mtime = (again / "tokenizer.json").stat().st_mtime_ns
     assert build_default_tokenizer(tmp_path) == again
     assert (again / "tokenizer.json").stat().st_mtime_ns == mtime
+    # The token measure tables record names the tokenizer by content, not by where it was built.
+    count, measure = token_counter(load_tokenizer(again))
+    assert measure == token_counter(load_tokenizer(tokenizer_dir))[1]
+    assert measure == f"tokenizer:sha256:{tokenizer_files_digest(again)}" and str(tmp_path) not in measure
+    assert count("") == 0 and count("read_file") == 2
 
 
 def test_autotokenizer_loads_with_special_tokens_and_template(tokenizer_dir):

@@ -74,14 +74,9 @@ class MixtureConfig(Config):
         """The token counter and the name recorded with every row."""
         if self.token_measure != DEFAULT_TOKENIZER_MEASURE:
             return count_tokens, TOKEN_MEASURE
-        from trajectory_platform.training.tokenizer import load_tokenizer
+        from trajectory_platform.training.tokenizer import load_tokenizer, token_counter
 
-        tokenizer = load_tokenizer(self.tokenizer_path, workdir=default_workdir())
-
-        def count(text: str) -> int:
-            return len(tokenizer(text, add_special_tokens=False)["input_ids"]) if text else 0
-
-        return count, f"tokenizer:{tokenizer.name_or_path}"
+        return token_counter(load_tokenizer(self.tokenizer_path, workdir=default_workdir()))
 
 
 @asset(

@@ -79,12 +79,9 @@ def _corpus(path: Path, verdicts: Path | None) -> pa.Table:
 def _counter(tokenizer_dir: Path | None):
     if tokenizer_dir is None:
         return count_tokens, TOKEN_MEASURE
-    from trajectory_platform.training.tokenizer import load_tokenizer
+    from trajectory_platform.training.tokenizer import load_tokenizer, token_counter
 
-    tokenizer = load_tokenizer(tokenizer_dir)
-    return (lambda text: len(tokenizer(text, add_special_tokens=False)["input_ids"]) if text else 0), (
-        f"tokenizer:{tokenizer_dir}"
-    )
+    return token_counter(load_tokenizer(tokenizer_dir))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -120,3 +121,16 @@ def tokenizer_files_digest(path: str | Path) -> str:
     for file in sorted(p for p in Path(path).iterdir() if p.is_file() and p.name != BUILD_INFO):
         digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def token_counter(tokenizer: PreTrainedTokenizerBase) -> tuple[Callable[[str], int], str]:
+    """A text -> token count function and the measure's name, for token budgets and shares.
+
+    The name binds the tokenizer's files digest, not its directory, so tables that record it are
+    the same bytes whichever workdir built the (identical) tokenizer.
+    """
+
+    def count(text: str) -> int:
+        return len(tokenizer(text, add_special_tokens=False)["input_ids"]) if text else 0
+
+    return count, f"tokenizer:sha256:{tokenizer_files_digest(tokenizer.name_or_path)}"
