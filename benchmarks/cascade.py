@@ -5,7 +5,8 @@ stale schemas, loops, wrong fixes, lucky passes, five kinds of test tampering, f
 truncated and abandoned sessions, ...), ingests its logs, verifies them, and compares:
 
 - precision / recall of ``admitted`` against the truly good episodes (solved by the sealed oracle
-  at rollout time, not tampered, not on a flaky fixture), and against plain ``solved``;
+  at rollout time, not tampered, not on a flaky fixture, no fabricated observation), and against
+  plain ``solved``;
 - tamper recall (tampered episodes in ``tamper_quarantine``) and tampered admissions (must be 0);
 - flaky episodes caught (``flaky_quarantine``) and flaky admissions;
 - the staged cascade's measured cost per attempt against the naive monolithic order (baseline).
@@ -51,7 +52,12 @@ def main() -> int:
     verify_s = time.perf_counter() - start
     sinks = {v.episode_id: v.sink for v in result.verdicts}
 
-    good = {e for e, t in truth.items() if t["solved"] and not t["tampered"] and not t["flaky"]}
+    # A fabricated tool result is a defect whatever the final workspace: never "truly good".
+    good = {
+        e
+        for e, t in truth.items()
+        if t["solved"] and not t["tampered"] and not t["flaky"] and t["behaviour"] != "fabricated_observation"
+    }
     solved = {e for e, t in truth.items() if t["solved"]}
     tampered = {e for e, t in truth.items() if t["tampered"]}
     flaky = {e for e, t in truth.items() if t["flaky"]}

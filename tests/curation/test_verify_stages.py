@@ -11,6 +11,7 @@ from trajectory_platform.curation.verify.dynamic import fixture_context, timing_
 from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
+from trajectory_platform.gym.fixtures import build_library
 from trajectory_platform.gym.sandbox import unified_diff
 
 FIXTURE = make_fixture()
@@ -246,3 +247,10 @@ def test_timing_sensitive_tests_are_detected_from_their_source():
     assert not timing_sensitive(make_fixture().sealed_tests)
     assert timing_sensitive(make_fixture(flaky_tests=True).sealed_tests)
     assert json.dumps(CONTEXT.edit_scope) == '["calc"]'
+
+
+def test_the_gym_flaky_family_reads_as_timing_sensitive():
+    """The library's flaky fixtures must trip the static scan, or stage 3 never reruns them."""
+    library = build_library(0)
+    assert all(fixture_context(f).timing_sensitive for f in library if f.flaky)
+    assert not any(fixture_context(f).timing_sensitive for f in library if not f.flaky)

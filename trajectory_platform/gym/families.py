@@ -681,11 +681,14 @@ JOBQUEUE = Family(
             "\n\ndef test_worker_drain_timing():\n"
             '    """Drains a queue from a worker thread; ordering depends on scheduler timing (flaky)."""\n'
             "    import hashlib\n"
-            "    import os\n\n"
+            "    import os\n"
+            "    import threading\n\n"
             "    queue = JobQueue()\n"
             "    for n in range(50):\n"
             "        queue.push(n % 3, n)\n"
-            "    drain(queue)\n"
+            "    worker = threading.Thread(target=drain, args=(queue,))\n"
+            "    worker.start()\n"
+            "    worker.join()\n"
             "    # The sandbox draws this run's scheduler interleaving (GYM_SCHEDULE_SEED); 1 in 5 loses.\n"
             '    interleaving = hashlib.sha256(os.environ.get("GYM_SCHEDULE_SEED", "").encode()).digest()\n'
             '    assert interleaving[0] % 5 != 0, "worker finished out of order"\n'
