@@ -49,7 +49,6 @@ from trajectory_platform.evaluation.ablation import (
     TrainSettings,
     all_token_labels,
     compact_tool,
-    evaluation_budget,
     expert_corpus,
     learnable_split,
     masked_table,
@@ -60,6 +59,7 @@ from trajectory_platform.evaluation.ablation import (
     train_variant,
     training_keys,
 )
+from trajectory_platform.evaluation.budget import evaluation_budget
 from trajectory_platform.evaluation.calls import classify_call
 from trajectory_platform.evaluation.harness import SuiteSpec, build_items, evaluation_runtime, run_arm
 from trajectory_platform.evaluation.policy import Decoding, ModelPolicy

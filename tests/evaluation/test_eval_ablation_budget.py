@@ -8,12 +8,8 @@ import json
 import pyarrow as pa
 import pytest
 
-from trajectory_platform.evaluation.ablation import (
-    all_token_labels,
-    compact_tool,
-    evaluation_budget,
-    plan_budget,
-)
+from trajectory_platform.evaluation.ablation import all_token_labels, compact_tool, plan_budget
+from trajectory_platform.evaluation.budget import evaluation_budget
 from trajectory_platform.gym.tools import manifest
 from trajectory_platform.training.loss import IGNORE_INDEX
 

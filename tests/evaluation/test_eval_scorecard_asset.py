@@ -29,12 +29,15 @@ def _materialize(eval_workdir: Path, tmp_path: Path):
     corpus = expert_corpus(train[:2], recovery_share=1.0, fault_kinds=["http_429"])
     mixture = episodes_to_table([item.episode for item in corpus])
     write_parquet(mixture, tmp_path / "parquet" / "training_mixture" / "all.parquet")
+    # The longest selected-target turn is 2 tokens: turns get 2 + 8 new tokens at most.
+    ignore = -100
+    dataset = pa.table({"input_ids": [[1, 2, 3, 4, 5]], "labels": [[ignore, ignore, 3, 4, ignore]]})
+    write_parquet(dataset, tmp_path / "parquet" / "token_masked_dataset" / "all.parquet")
     config = {
         "episodes": 2,
         "recovery_episodes": 1,
         "retention_episodes": 1,
         "max_steps": 2,
-        "max_new_tokens": 8,
         "max_generated_tokens": 40,
     }
     return materialize(
@@ -42,7 +45,7 @@ def _materialize(eval_workdir: Path, tmp_path: Path):
             scorecard,
             *(
                 AssetSpec(name).with_io_manager_key("io_manager")
-                for name in ("checkpoint", "training_mixture")
+                for name in ("checkpoint", "training_mixture", "token_masked_dataset")
             ),
             required_measurements_present,
             decision_recorded,
@@ -69,6 +72,7 @@ def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path
     assert card["evaluation_manifest"]["code_version"]["source_digest"]
     assert [i["suite"] for i in card["evaluation_manifest"]["fixtures"]].count("recovery") == 1
     assert card["recovery"]["training_fault_kinds"] == ["http_429"]
+    assert card["evaluation_manifest"]["decoding"]["max_new_tokens"] == 2 + 8  # sized from the dataset
     checks = {c.check_name: c for c in result.get_asset_check_evaluations()}
     assert checks["decision_recorded"].passed
     gate_gap = any("missing" in r or "lacks" in r for r in card["reasons"])

@@ -10,8 +10,11 @@ checkpoint's base model (the untrained embedded default on the default run) unle
 ``baseline_path`` names an incumbent.
 Outputs land in ``<workdir>/reports/scorecard/<candidate digest prefix>/``.
 
-The default budget (12 acceptance + 6 recovery + 4 retention trials per arm, 6 turns of at most 48
-tokens) keeps ``trajectory-platform run`` within minutes; raise ``episodes`` for a real decision.
+The default budget (12 acceptance + 6 recovery + 4 retention trials per arm, 6 turns, at most 300
+generated tokens per trial) keeps ``trajectory-platform run`` within minutes; raise ``episodes``
+for a real decision. A turn may be as long as the longest selected-target turn in
+``token_masked_dataset`` plus 8 tokens (:func:`~trajectory_platform.evaluation.budget.evaluation_budget`),
+so no action the training data shows is cut short and scored as a truncated proposal.
 """
 
 import base64
@@ -22,6 +25,7 @@ import pyarrow as pa
 import torch
 from dagster import AssetExecutionContext, AssetIn, AssetKey, Config, MetadataValue, Output, asset
 
+from trajectory_platform.evaluation.budget import evaluation_budget
 from trajectory_platform.evaluation.episodes import fault_kinds_seen
 from trajectory_platform.evaluation.harness import SuiteSpec
 from trajectory_platform.evaluation.policy import Decoding
@@ -58,10 +62,23 @@ class ScorecardConfig(Config):
     seed: int = 0
     library_seed: int = 0
     max_steps: int = 6
-    max_new_tokens: int = 48
+    max_new_tokens: int = 0  # 0: the longest selected-target turn of token_masked_dataset + 8
     max_generated_tokens: int = 300
     baseline_path: str = ""
     threads: int = 1
+
+
+FALLBACK_TURN_TOKENS = 48
+"""Per-turn budget when the dataset has no rows to size it from."""
+
+
+def turn_budget(config: ScorecardConfig, dataset: pa.Table) -> int:
+    """``max_new_tokens``: the configured value, else sized from the dataset's longest turn."""
+    if config.max_new_tokens:
+        return config.max_new_tokens
+    if dataset.num_rows == 0:
+        return FALLBACK_TURN_TOKENS
+    return min(evaluation_budget([dataset.select(["labels"])])[0], config.max_generated_tokens)
 
 
 def _metadata(context: AssetExecutionContext, asset_name: str) -> dict[str, Any]:
@@ -73,7 +90,7 @@ def _metadata(context: AssetExecutionContext, asset_name: str) -> dict[str, Any]
 
 
 @asset(
-    ins={"checkpoint": AssetIn(), "training_mixture": AssetIn()},
+    ins={"checkpoint": AssetIn(), "training_mixture": AssetIn(), "token_masked_dataset": AssetIn()},
     pool="train",
     group_name="evaluation",
     description="Closed-loop scorecard of the checkpoint vs its baseline on paired held-out gym trials, "
@@ -85,6 +102,7 @@ def scorecard(
     workdir: WorkdirResource,
     checkpoint: pa.Table,
     training_mixture: pa.Table,
+    token_masked_dataset: pa.Table,
 ) -> Output[pa.Table]:
     """Evaluate the checkpoint row's weights and record the decision."""
     row = checkpoint.to_pylist()[0]
@@ -105,7 +123,7 @@ def scorecard(
             seed=config.seed,
             library_seed=config.library_seed,
         ),
-        decoding=Decoding(max_new_tokens=config.max_new_tokens, seed=config.seed),
+        decoding=Decoding(max_new_tokens=turn_budget(config, token_masked_dataset), seed=config.seed),
         max_steps=config.max_steps,
         max_generated_tokens=config.max_generated_tokens,
         progress=False,

@@ -169,41 +169,6 @@ def all_token_labels(table: pa.Table) -> pa.Table:
     return table.set_column(index, "labels", pa.array(labels, type=table.schema.field("labels").type))
 
 
-def longest_target_span(table: pa.Table) -> int:
-    """Tokens of the longest contiguous target run (one expert turn with its end token).
-
-    The evaluation's ``max_new_tokens`` is sized from it: any shorter budget truncates turns the
-    expert writes (long edits), a much longer one only lets runaways cost more time.
-    """
-    longest = 0
-    for labels in table.column("labels").to_pylist():
-        run = 0
-        for label in labels:
-            run = run + 1 if label != IGNORE_INDEX else 0
-            longest = max(longest, run)
-    return longest
-
-
-def evaluation_budget(tables: Sequence[pa.Table], margin: int = 8) -> tuple[int, int]:
-    """(``max_new_tokens`` per turn, ``max_generated_tokens`` per trial) sized from the expert data.
-
-    A turn may be as long as the longest expert turn plus ``margin``; a trial may generate twice
-    the most any expert episode generated. Both leave every expert-length action possible while a
-    runaway model costs a bounded, small amount of evaluation time. Only selected-target tables
-    say what a turn is: all-token labels (every position a target) would size a "turn" as the
-    whole example, so they are refused.
-    """
-    for table in tables:
-        if any(IGNORE_INDEX not in labels[1:] for labels in table.column("labels").to_pylist()):
-            raise ValueError("evaluation_budget needs selected-target labels; a row targets every position")
-    per_example = max(
-        sum(1 for label in labels if label != IGNORE_INDEX)
-        for table in tables
-        for labels in table.column("labels").to_pylist()
-    )
-    return max(longest_target_span(t) for t in tables) + margin, 2 * per_example
-
-
 def masked_table(
     inputs: Sequence[EpisodeInput], tokenizer: Any, *, augment: bool = False, seed: int = 0
 ) -> pa.Table:
