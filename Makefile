@@ -24,6 +24,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 # The instance lives in the workdir: copy the project's dagster.yaml there, and point the code
 # location at the same workdir so the UI shows (and writes) the data `make run` produced.

@@ -41,14 +41,26 @@ def conversation(turns: int, seed: int) -> Episode:
     events = [Event("system", "You fix repositories."), Event("user", "What is WIDTH in conf.py?")]
     for k in range(turns):
         path = f"{rng.choice(['conf', 'params', 'limits'])}.py"
-        events.append(Event("assistant", "", tool_calls=[ToolCall(f"c{k}", "read_file",
-                                                                 canonical_json({"file_path": path}))]))
+        events.append(
+            Event(
+                "assistant",
+                "",
+                tool_calls=[ToolCall(f"c{k}", "read_file", canonical_json({"file_path": path}))],
+            )
+        )
         lines = "\n".join(f"{name} = {rng.randrange(100)}" for name in ("WIDTH", "SIZE", "RATE", "DEPTH"))
         events.append(Event("tool", lines, tool_call_id=f"c{k}", status="ok"))
     events.append(Event("assistant", "18"))
-    return Episode(episode_id=f"bench-{turns}-{seed}", source_format="native", source_file="bench",
-                   source_line=None, source_path=None, partition_date=None,
-                   tools=[ToolSpec("read_file", "read a text file", canonical_json(schema))], events=events)
+    return Episode(
+        episode_id=f"bench-{turns}-{seed}",
+        source_format="native",
+        source_file="bench",
+        source_line=None,
+        source_path=None,
+        partition_date=None,
+        tools=[ToolSpec("read_file", "read a text file", canonical_json(schema))],
+        events=events,
+    )
 
 
 def ours(tokenizer, token_ids, episode: Episode) -> tuple[int, set[int]]:
@@ -63,8 +75,9 @@ def _messages(episode: Episode) -> tuple[list[dict], list[dict]]:
 
 def hf_assistant_mask(tokenizer, episode: Episode) -> tuple[int, set[int]]:
     messages, tools = _messages(episode)
-    out = tokenizer.apply_chat_template(messages, tools=tools, tokenize=True, return_dict=True,
-                                        return_assistant_tokens_mask=True)
+    out = tokenizer.apply_chat_template(
+        messages, tools=tools, tokenize=True, return_dict=True, return_assistant_tokens_mask=True
+    )
     return len(out["input_ids"]), {t for t, m in enumerate(out["assistant_masks"]) if m}
 
 
@@ -115,8 +128,11 @@ def main() -> None:
         "per_turn_rerender": lambda e: per_turn_rerender(tokenizer, e),
     }
     rows, scaling = [], {m: [] for m in methods}
-    print(f"{'turns':>6} {'tokens/conv':>11} " + " ".join(f"{m + ' tok/s':>24}" for m in methods)
-          + f" {'ours/hf':>8} {'agree':>6}")
+    print(
+        f"{'turns':>6} {'tokens/conv':>11} "
+        + " ".join(f"{m + ' tok/s':>24}" for m in methods)
+        + f" {'ours/hf':>8} {'agree':>6}"
+    )
     for turns in [int(t) for t in args.turns.split(",")]:
         episodes = [conversation(turns, seed) for seed in range(args.conversations)]
         row = {"turns": turns}
@@ -133,12 +149,18 @@ def main() -> None:
         row["target_agreement_with_hf"] = sum(a == b for a, b in pairs) / len(episodes)
         rows.append(row)
         cells = " ".join(f"{row.get(f'{m}_tokens_per_s', float('nan')):>24,.0f}" for m in methods)
-        print(f"{turns:>6} {row['tokens_per_conversation']:>11,.0f} {cells} {row['ours_vs_hf']:>8.2f}"
-              f" {row['target_agreement_with_hf']:>6.2f}")
+        print(
+            f"{turns:>6} {row['tokens_per_conversation']:>11,.0f} {cells} {row['ours_vs_hf']:>8.2f}"
+            f" {row['target_agreement_with_hf']:>6.2f}"
+        )
     exponents = {name: round(slope(points), 3) for name, points in scaling.items() if len(points) > 1}
     print("time-vs-turns exponent (1.0 = linear): " + ", ".join(f"{k} {v}" for k, v in exponents.items()))
-    print(json.dumps({"benchmark": "mask", "rows": rows, "scaling_exponent": exponents,
-                      "tokenizer": str(path)}, sort_keys=True))
+    print(
+        json.dumps(
+            {"benchmark": "mask", "rows": rows, "scaling_exponent": exponents, "tokenizer": str(path)},
+            sort_keys=True,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -18,24 +18,37 @@ from trajectory_platform.training.masked_dataset import EpisodeInput, build_mask
 from trajectory_platform.training.serialize import transcript_tokens
 from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
 
-READ_SCHEMA = {"additionalProperties": False, "properties": {"file_path": {"type": "string"},
-                                                             "limit": {"type": "integer"}},
-               "required": ["file_path"], "type": "object"}
+READ_SCHEMA = {
+    "additionalProperties": False,
+    "properties": {"file_path": {"type": "string"}, "limit": {"type": "integer"}},
+    "required": ["file_path"],
+    "type": "object",
+}
 TESTS_SCHEMA = {"properties": {"target": {"type": "string"}, "verbose": {}}, "type": "object"}
 
 
 def episode() -> Episode:
     return Episode(
-        episode_id="ep1", source_format="native", source_file="t.jsonl", source_line=1, source_path=None,
+        episode_id="ep1",
+        source_format="native",
+        source_file="t.jsonl",
+        source_line=1,
+        source_path=None,
         partition_date=None,
-        tools=[ToolSpec("read_file", "Read a file.", canonical_json(READ_SCHEMA), "1.0"),
-               ToolSpec("run_tests", "Run the tests.", canonical_json(TESTS_SCHEMA), "1.0")],
+        tools=[
+            ToolSpec("read_file", "Read a file.", canonical_json(READ_SCHEMA), "1.0"),
+            ToolSpec("run_tests", "Run the tests.", canonical_json(TESTS_SCHEMA), "1.0"),
+        ],
         events=[
             Event("system", "Use read_file to inspect code; pass 'file_path'."),
             Event("user", "Why does the build fail? Check the file path."),
             Event("assistant", "", tool_calls=[ToolCall("c1", "read_file", '{"path": "a.py"}')]),
-            Event("refusal", "error: missing required argument 'file_path' for tool 'read_file'",
-                  tool_call_id="c1", status="refused"),
+            Event(
+                "refusal",
+                "error: missing required argument 'file_path' for tool 'read_file'",
+                tool_call_id="c1",
+                status="refused",
+            ),
             Event("assistant", "", tool_calls=[ToolCall("c2", "read_file", '{"file_path":"a","limit":5}')]),
             Event("tool", "x = 1", tool_call_id="c2", tool_name="read_file", status="ok"),
             Event("assistant", "", tool_calls=[ToolCall("c3", "run_tests", '{"target":"tests/"}')]),
@@ -86,8 +99,10 @@ def test_reorder_distractor_and_optional_removal():
     details = json.loads(removed.extra_json)["augmentation"]["details"]
     assert details == {"tool": "run_tests", "removed": "verbose"}  # 'limit' was used by a call: not removable
     result = augment_episodes([parent, Episode("ep2", "native", "t", 1, None, None)], ["reorder", "rename"])
-    assert [(i, e.episode_id.split("~")[1].split("-")[0]) for i, e in result.derived] == [(0, "reorder"),
-                                                                                          (0, "rename")]
+    assert [(i, e.episode_id.split("~")[1].split("-")[0]) for i, e in result.derived] == [
+        (0, "reorder"),
+        (0, "rename"),
+    ]
     assert result.skips == {"reorder:fewer_than_two_tools": 1, "rename:no_tools": 1}
 
 
@@ -101,8 +116,9 @@ def test_optional_argument_used_everywhere_needs_fresh_evidence():
 def test_derived_examples_keep_split_and_report_token_expansion(tmp_path_factory):
     tok = load_tokenizer(build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd"))
     parent = episode()
-    inputs, result = augment_inputs([EpisodeInput(parent, target_turns=[4, 6, 8], split="valid")],
-                                    ["rename", "distractor"])
+    inputs, result = augment_inputs(
+        [EpisodeInput(parent, target_turns=[4, 6, 8], split="valid")], ["rename", "distractor"]
+    )
     expansion = token_expansion([parent], result, tok)
     assert set(expansion) == {"rename", "distractor"} and expansion["distractor"] > 1.0
     assert [(i.split, i.target_turns) for i in inputs] == [("valid", [4, 6, 8])] * 3
@@ -169,8 +185,9 @@ def test_removing_a_used_optional_argument_replays_the_calls_in_the_gym(tmp_path
     assert details["changed_observations"] == [child.events.index(child_read)]
     # The rest of the transcript (test runs, edit) replays to the same results; outcome holds.
     others = [(e.content, e.status) for e in child.events if e.kind == "tool" and e is not child_read]
-    assert others == [(e.content, e.status) for e in parent.events
-                      if e.kind == "tool" and e is not parent_read]
+    assert others == [
+        (e.content, e.status) for e in parent.events if e.kind == "tool" and e is not parent_read
+    ]
     assert child.outcome == parent.outcome and not details["workspace_changed"]
     assert json.loads(child.extra_json)["parent_episode_id"] == parent.episode_id
     assert child.lineage.tool_manifest_digest != parent.lineage.tool_manifest_digest
@@ -202,15 +219,23 @@ def test_replay_that_cannot_stand_for_the_parent_is_refused_not_patched():
     assert any(e.kind == "refusal" for e in invalid.events)
     result = augment_episodes([faulted_early, faulted_late, claimed, invalid], ["remove_optional"])
     assert not result.derived
-    assert result.skips == {"remove_optional:replay_diverges_before_rewrite": 1,
-                            "remove_optional:later_call_outcome_changed": 1,
-                            "remove_optional:oracle_verdict_changed": 1,
-                            "remove_optional:refused_call_uses_argument": 1}
+    assert result.skips == {
+        "remove_optional:replay_diverges_before_rewrite": 1,
+        "remove_optional:later_call_outcome_changed": 1,
+        "remove_optional:oracle_verdict_changed": 1,
+        "remove_optional:refused_call_uses_argument": 1,
+    }
 
 
 def test_replay_keeps_compacted_context_and_schema_drift_coherent():
-    fixture = next(f for f in build_library() if f.tool_family == "path" and not f.flaky
-                   and f.min_tool_calls >= DEEP_FIXTURE_HORIZON and any(s.op == "read" for s in f.plan))
+    fixture = next(
+        f
+        for f in build_library()
+        if f.tool_family == "path"
+        and not f.flaky
+        and f.min_tool_calls >= DEEP_FIXTURE_HORIZON
+        and any(s.op == "read" for s in f.plan)
+    )
     small_context = RuntimeConfig(compaction_watermark_tokens=300, keep_recent_events=4)
     # Drift after two calls: the notice quotes the schemas, and the expert's next call (a read
     # with max_lines and the stale key) is refused with a message quoting the delivered schema.

@@ -58,13 +58,29 @@ def test_identifiers_are_two_tokens_and_values_single_tokens(tokenizer_dir):
 
 def test_template_renders_tools_calls_and_authentic_terminators(tokenizer_dir):
     tok = load_tokenizer(tokenizer_dir)
-    tools = [{"type": "function", "function": {"name": "read_file", "description": "Read a file.",
-                                               "parameters": {"type": "object"}}}]
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "read_file",
+                "description": "Read a file.",
+                "parameters": {"type": "object"},
+            },
+        }
+    ]
     messages = [
         {"role": "user", "content": "Fix it."},
-        {"role": "assistant", "content": "",
-         "tool_calls": [{"id": "c1", "type": "function",
-                         "function": {"name": "read_file", "arguments": '{"path": "a.py"}'}}]},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "read_file", "arguments": '{"path": "a.py"}'},
+                }
+            ],
+        },
         {"role": "tool", "tool_call_id": "c1", "content": "x = 1"},
         {"role": "assistant", "content": "Done."},
     ]
@@ -87,8 +103,10 @@ def test_template_calls_are_the_gym_wire_format_and_parse(tokenizer_dir):
     arguments = {"file_path": "conf.py", "limit": 3}
     for recorded in (arguments, '{"file_path":"conf.py","limit":3}'):
         call = {"type": "function", "function": {"name": "read_file", "arguments": recorded}}
-        messages = [{"role": "user", "content": "Read it."},
-                    {"role": "assistant", "content": "Reading.", "tool_calls": [call]}]
+        messages = [
+            {"role": "user", "content": "Read it."},
+            {"role": "assistant", "content": "Reading.", "tool_calls": [call]},
+        ]
         text = tok.apply_chat_template(messages, tokenize=False)
         turn = text.split(ct.ROLE_TOKENS["assistant"], 1)[1]
         assert turn == "Reading." + render_tool_call("read_file", arguments) + ct.END_TURN

@@ -34,13 +34,15 @@ def test_real_logs_mask_with_every_episode_accounted_for(stage):
     # is kept or dropped with a counted reason.
     planned = counts["examples_out"] + counts["examples_dropped"]
     assert planned >= episodes - counts["episodes_without_examples"]
-    assert sum(result.manifest["drop_reasons"].values()) == (counts["examples_dropped"]
-                                                            + counts["episodes_without_examples"])
+    assert sum(result.manifest["drop_reasons"].values()) == (
+        counts["examples_dropped"] + counts["episodes_without_examples"]
+    )
     assert result.audit == {"n_active": [], "offsets": [], "target_in_context": []}
     stats = result.manifest["stats"]
     assert 0 < stats["target_share"] < 1 and stats["observation_share"] > 0
-    assert stats["dilution_factor"] == pytest.approx((stats["stored_tokens"] - stats["examples"])
-                                                     / stats["selected_targets"])
+    assert stats["dilution_factor"] == pytest.approx(
+        (stats["stored_tokens"] - stats["examples"]) / stats["selected_targets"]
+    )
 
 
 def test_real_lengths_pack_into_the_minimum_number_of_buffers(stage):

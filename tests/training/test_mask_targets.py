@@ -26,8 +26,11 @@ from trajectory_platform.training.packing import IGNORE_INDEX
 from trajectory_platform.training.serialize import plan_examples, select_targets
 from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
 
-EDIT_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}, "patch": {"type": "string"}},
-               "required": ["path", "patch"]}
+EDIT_SCHEMA = {
+    "type": "object",
+    "properties": {"path": {"type": "string"}, "patch": {"type": "string"}},
+    "required": ["path", "patch"],
+}
 
 
 def _tool(name: str, description: str, parameters: dict) -> dict:
@@ -47,14 +50,25 @@ RECOVERY = {
     "messages": [
         {"role": "system", "content": "You repair code."},
         {"role": "user", "content": "Fix the pool leak in src/pool.py"},
-        {"role": "assistant", "content": "", "weight": 0,
-         "tool_calls": _call("c1", "edit_file", '{"file_path": "src/pool.py"}')},
+        {
+            "role": "assistant",
+            "content": "",
+            "weight": 0,
+            "tool_calls": _call("c1", "edit_file", '{"file_path": "src/pool.py"}'),
+        },
         {"role": "tool", "tool_call_id": "c1", "content": "refused: missing required argument 'path'"},
-        {"role": "assistant", "content": "Checking the schema.", "weight": 1,
-         "tool_calls": _call("c2", "show_schema", '{"tool": "edit_file"}')},
+        {
+            "role": "assistant",
+            "content": "Checking the schema.",
+            "weight": 1,
+            "tool_calls": _call("c2", "show_schema", '{"tool": "edit_file"}'),
+        },
         {"role": "tool", "tool_call_id": "c2", "content": "edit_file(path: str, patch: str)"},
-        {"role": "assistant", "content": "",
-         "tool_calls": _call("c3", "edit_file", '{"path": "src/pool.py", "patch": "release()"}')},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": _call("c3", "edit_file", '{"path": "src/pool.py", "patch": "release()"}'),
+        },
         {"role": "tool", "tool_call_id": "c3", "content": "ok: 3 passed"},
         {"role": "assistant", "content": "Fixed: the pool now releases connections."},
     ],
@@ -78,8 +92,9 @@ def recovery_episode(tmp_path) -> Episode:
 def target_runs(tok, example) -> list[str]:
     """Decode each maximal run of target positions."""
     runs = []
-    for is_target, group in itertools.groupby(range(len(example.labels)),
-                                              key=lambda t: example.labels[t] != IGNORE_INDEX):
+    for is_target, group in itertools.groupby(
+        range(len(example.labels)), key=lambda t: example.labels[t] != IGNORE_INDEX
+    ):
         if is_target:
             runs.append(tok.decode([example.input_ids[t] for t in group]))
     return runs
@@ -114,14 +129,21 @@ def test_without_weights_refused_proposals_are_still_context(tok, recovery_episo
 
 
 def test_label_convention_single_shift_and_double_shift_detected(tok, recovery_episode):
-    [example] = mask_plans(plan_examples(recovery_episode, select_targets(recovery_episode)), tok,
-                           MaskConfig()).examples
+    [example] = mask_plans(
+        plan_examples(recovery_episode, select_targets(recovery_episode)), tok, MaskConfig()
+    ).examples
     double_shifted = example.labels[1:] + [IGNORE_INDEX]
     assert label_misalignment(example.input_ids, double_shifted) is not None
     # The model shifts exactly once: its loss equals our manual logits[t-1] -> labels[t] loss.
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
-                         num_attention_heads=4, num_key_value_heads=4)
+    config = LlamaConfig(
+        vocab_size=len(tok),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=1,
+        num_attention_heads=4,
+        num_key_value_heads=4,
+    )
     model = LlamaForCausalLM(config).eval()
     ids, labels = torch.tensor([example.input_ids]), torch.tensor([example.labels])
     with torch.no_grad():
@@ -133,23 +155,36 @@ def test_label_convention_single_shift_and_double_shift_detected(tok, recovery_e
 
 
 def _episode(events, tools=()) -> Episode:
-    return Episode(episode_id="ep", source_format="native", source_file="t", source_line=1, source_path=None,
-                   partition_date=None, tools=list(tools), events=events)
+    return Episode(
+        episode_id="ep",
+        source_format="native",
+        source_file="t",
+        source_line=1,
+        source_path=None,
+        partition_date=None,
+        tools=list(tools),
+        events=events,
+    )
 
 
 def test_rationale_modes_and_truncated_turns(tok):
     events = [
         Event("user", "List the files."),
-        Event("assistant", "", reasoning="Use list_dir first.",
-              tool_calls=[ToolCall("c1", "list_dir", '{"path": "."}')]),
+        Event(
+            "assistant",
+            "",
+            reasoning="Use list_dir first.",
+            tool_calls=[ToolCall("c1", "list_dir", '{"path": "."}')],
+        ),
         Event("tool", "a.py b.py", tool_call_id="c1", status="ok"),
         Event("assistant", "The files are a.py and", finish_reason="length"),
     ]
     episode = _episode(events, [ToolSpec("list_dir", "List.", json.dumps({"type": "object"}))])
     counts = {}
     for mode in ("target", "context", "removed"):
-        [example] = mask_plans(plan_examples(episode, select_targets(episode), mode), tok,
-                               MaskConfig(rationale=mode)).examples
+        [example] = mask_plans(
+            plan_examples(episode, select_targets(episode), mode), tok, MaskConfig(rationale=mode)
+        ).examples
         runs = target_runs(tok, example)
         counts[mode] = (example.n_targets, example.n_tokens)
         assert runs[0].endswith(END_TURN)
@@ -234,10 +269,13 @@ def test_pruned_manifests_give_per_invocation_examples_and_an_expansion_factor(t
     events = [Event("user", "Sum the files.")]
     for k in range(3):
         call = ToolCall(f"c{k}", "read_file", f'{{"file_path":"f{k}"}}')
-        events += [Event("assistant", "", tool_calls=[call]),
-                   Event("tool", f"{k + 1}0 lines", tool_call_id=f"c{k}", status="ok")]
+        events += [
+            Event("assistant", "", tool_calls=[call]),
+            Event("tool", f"{k + 1}0 lines", tool_call_id=f"c{k}", status="ok"),
+        ]
     events.append(Event("assistant", "60"))
     episode = _episode(events)
+
     # The runtime pruned every observation but the latest one from each call's input.
     def kept(response: int) -> list[int]:
         return [j for j in range(response) if events[j].kind != "tool" or j == response - 1]
@@ -249,8 +287,11 @@ def test_pruned_manifests_give_per_invocation_examples_and_an_expansion_factor(t
     assert [e.invocations for e in examples] == [[1, 3], [5], [7]]
     assert all(e.n_targets > 0 for e in examples) and dataset.per_invocation_episodes == 1
     assert "10 lines" not in tok.decode(examples[2].input_ids)  # pruned before call 5
-    assert dataset.expansion_factor == pytest.approx(
-        sum(e.n_tokens for e in examples) / dataset.transcript_tokens) and dataset.expansion_factor > 1.3
+    assert (
+        dataset.expansion_factor
+        == pytest.approx(sum(e.n_tokens for e in examples) / dataset.transcript_tokens)
+        and dataset.expansion_factor > 1.3
+    )
     # A call whose compacted input is shown nowhere is dropped with a reason, not guessed.
     episode.delivered_inputs[2] = DeliveredInput(2, 5, None, None, compacted=True)
     dataset = build_masked_dataset([EpisodeInput(episode)], tok)
@@ -284,8 +325,9 @@ def test_a_foreign_chat_template_goes_through_the_same_code(tok, recovery_episod
     foreign.chat_template = CHATML
     foreign.save_pretrained(tmp_path / "chatml")
     foreign = load_tokenizer(tmp_path / "chatml")
-    [example] = mask_plans(plan_examples(recovery_episode, select_targets(recovery_episode)), foreign,
-                           MaskConfig()).examples
+    [example] = mask_plans(
+        plan_examples(recovery_episode, select_targets(recovery_episode)), foreign, MaskConfig()
+    ).examples
     assert target_runs(foreign, example) == [
         'Checking the schema.<tool_call>show_schema {"tool": "edit_file"}</tool_call><|im_end|>',
         '<tool_call>edit_file {"path": "src/pool.py", "patch": "release()"}</tool_call><|im_end|>',
@@ -307,11 +349,16 @@ def test_gym_shaped_compacted_manifests_share_one_example_after_each_compaction(
     events = [Event("system", "Agent."), Event("user", "Fix conf.py.")]
     for k in range(2):
         read = ToolCall(f"c{k}", "read_file", '{"file_path":"conf.py"}')
-        events += [Event("assistant", "", tool_calls=[read]),
-                   Event("tool", f"WIDTH = {k}", tool_call_id=f"c{k}", status="ok")]
+        events += [
+            Event("assistant", "", tool_calls=[read]),
+            Event("tool", f"WIDTH = {k}", tool_call_id=f"c{k}", status="ok"),
+        ]
     events.append(Event("compaction", "Summary: read conf.py once.", replaces_through=3))
-    events += [Event("assistant", "", tool_calls=[ToolCall("c2", "run_tests", "{}")]),
-               Event("tool", "1 passed", tool_call_id="c2", status="ok"), Event("assistant", "Done.")]
+    events += [
+        Event("assistant", "", tool_calls=[ToolCall("c2", "run_tests", "{}")]),
+        Event("tool", "1 passed", tool_call_id="c2", status="ok"),
+        Event("assistant", "Done."),
+    ]
 
     def manifest(call: int, response: int, indices: list[int]) -> DeliveredInput:
         compacted = 6 in indices
@@ -319,8 +366,12 @@ def test_gym_shaped_compacted_manifests_share_one_example_after_each_compaction(
         return DeliveredInput(call, response, indices, messages, compacted=compacted)
 
     episode = _episode(events)
-    episode.delivered_inputs = [manifest(0, 2, [0, 1]), manifest(1, 4, [0, 1, 2, 3]),
-                                manifest(2, 7, [0, 1, 6, 4, 5]), manifest(3, 9, [0, 1, 6, 4, 5, 7, 8])]
+    episode.delivered_inputs = [
+        manifest(0, 2, [0, 1]),
+        manifest(1, 4, [0, 1, 2, 3]),
+        manifest(2, 7, [0, 1, 6, 4, 5]),
+        manifest(3, 9, [0, 1, 6, 4, 5, 7, 8]),
+    ]
     plans = plan_examples(episode, select_targets(episode))
     assert [p.invocations for p in plans] == [[2, 4], [7, 9]]
     assert [t.event_index for t in plans[1].turns] == [0, 1, 6, 4, 5, 7, 8, 9]

@@ -62,8 +62,13 @@ def _model(attn: str, family: str = "llama"):
     classes = {"llama": (LlamaConfig, LlamaForCausalLM), "qwen2": (Qwen2Config, Qwen2ForCausalLM)}
     config_class, model_class = classes[family]
     config = config_class(
-        vocab_size=97, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128,
+        vocab_size=97,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=128,
     )
     config._attn_implementation = attn
     return model_class(config).eval()
@@ -91,8 +96,12 @@ def _packed_logits(model, batch) -> torch.Tensor:
 
 @pytest.mark.parametrize(
     ("family", "attn", "mode"),
-    [("llama", "eager", "4d"), ("llama", "sdpa", "4d"), ("llama", "sdpa", "position_ids"),
-     ("qwen2", "sdpa", "4d")],
+    [
+        ("llama", "eager", "4d"),
+        ("llama", "sdpa", "4d"),
+        ("llama", "sdpa", "position_ids"),
+        ("qwen2", "sdpa", "4d"),
+    ],
 )
 def test_packed_equals_unpacked_and_examples_are_isolated(family, attn, mode):
     rng = random.Random(3)
@@ -123,8 +132,10 @@ def test_packed_equals_unpacked_and_examples_are_isolated(family, attn, mode):
 
     # Perturbing one example changes its own logits and leaves every other example's unchanged.
     perturbed = [dict(e) for e in examples]
-    perturbed[2] = {"input_ids": [(t * 7 + 3) % 96 + 1 for t in examples[2]["input_ids"]],
-                    "labels": examples[2]["labels"]}
+    perturbed[2] = {
+        "input_ids": [(t * 7 + 3) % 96 + 1 for t in examples[2]["input_ids"]],
+        "labels": examples[2]["labels"],
+    }
     logits2 = _packed_logits(model, collate_packed(perturbed, capacity=40, attention=mode))
     seg = batch["segment_ids"]
     assert not torch.allclose(logits[seg == 2], logits2[seg == 2], atol=1e-3)

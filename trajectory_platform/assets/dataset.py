@@ -53,8 +53,12 @@ def token_masked_dataset(
     tokenizer_path = config.tokenizer_path or str(build_default_tokenizer(workdir.root))
     mask_config = MaskConfig(config.rationale, config.truncation, config.max_length or None)
     stage = run_dataset_stage(
-        inputs_from_table(training_mixture), tokenizer_path, mask_config,
-        augment=config.augment, augment_seed=config.augment_seed, source="training_mixture",
+        inputs_from_table(training_mixture),
+        tokenizer_path,
+        mask_config,
+        augment=config.augment,
+        augment_seed=config.augment_seed,
+        source="training_mixture",
     )
     manifest_path = workdir.artifact_dir("token_masked_dataset") / MANIFEST_FILE
     manifest_path.write_text(json.dumps(stage.manifest, indent=1, sort_keys=True) + "\n")

@@ -4,7 +4,6 @@ Thin: load all ``raw_traces`` partitions, call :func:`verify_episodes` once, att
 the measured ledger and the counts per sink / role / triage class, return both tables.
 """
 
-
 import json
 
 import pyarrow as pa

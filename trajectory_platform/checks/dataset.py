@@ -19,8 +19,11 @@ def _result(table: pa.Table, problem: str) -> AssetCheckResult:
     failing = audit_table(table)[problem]
     return AssetCheckResult(
         passed=not failing,
-        metadata={"rows": table.num_rows, "failing": len(failing),
-                  "failing_examples": MetadataValue.json(failing[:SHOWN])},
+        metadata={
+            "rows": table.num_rows,
+            "failing": len(failing),
+            "failing_examples": MetadataValue.json(failing[:SHOWN]),
+        },
     )
 
 

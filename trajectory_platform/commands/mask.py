@@ -22,21 +22,40 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "OUT.jsonl.manifest.json. Labels use the Hugging Face convention: aligned with input_ids, "
         "-100 = no loss. The last stdout line is a JSON summary.",
     )
-    parser.add_argument("input", type=Path, metavar="IN",
-                        help="native trace JSONL, OpenAI chat JSONL, or an episode Parquet table")
+    parser.add_argument(
+        "input",
+        type=Path,
+        metavar="IN",
+        help="native trace JSONL, OpenAI chat JSONL, or an episode Parquet table",
+    )
     parser.add_argument("--out", required=True, type=Path, metavar="OUT.jsonl", help="output JSONL")
-    parser.add_argument("--tokenizer", type=Path, metavar="DIR",
-                        help="a Hugging Face tokenizer directory with a chat template "
-                             "(default: the embedded default tokenizer, built under the workdir)")
+    parser.add_argument(
+        "--tokenizer",
+        type=Path,
+        metavar="DIR",
+        help="a Hugging Face tokenizer directory with a chat template "
+        "(default: the embedded default tokenizer, built under the workdir)",
+    )
     parser.add_argument("--workdir", type=Path, help="where the default tokenizer is cached")
-    parser.add_argument("--rationale", choices=("context", "target", "removed"), default="context",
-                        help="assistant reasoning is context (default), a target, or removed")
-    parser.add_argument("--truncation", choices=("exclude", "prefix"), default="exclude",
-                        help="a truncated turn is excluded (default) or supervised on its prefix only")
+    parser.add_argument(
+        "--rationale",
+        choices=("context", "target", "removed"),
+        default="context",
+        help="assistant reasoning is context (default), a target, or removed",
+    )
+    parser.add_argument(
+        "--truncation",
+        choices=("exclude", "prefix"),
+        default="exclude",
+        help="a truncated turn is excluded (default) or supervised on its prefix only",
+    )
     parser.add_argument("--max-length", type=int, help="drop (never truncate) longer examples")
-    parser.add_argument("--augment", metavar="KINDS",
-                        help="comma-separated schema augmentations to add as derived records: "
-                             "rename, reorder, distractor, remove_optional (default: none)")
+    parser.add_argument(
+        "--augment",
+        metavar="KINDS",
+        help="comma-separated schema augmentations to add as derived records: "
+        "rename, reorder, distractor, remove_optional (default: none)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="augmentation seed (default: 0)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
     parser.set_defaults(func=run)
@@ -60,8 +79,15 @@ def run(args: argparse.Namespace) -> int:
     config = MaskConfig(rationale=args.rationale, truncation=args.truncation, max_length=args.max_length)
     augment = [k for k in (args.augment or "").split(",") if k]
     try:
-        stage = run_dataset_stage(inputs, tokenizer_path, config, augment=augment, augment_seed=args.seed,
-                                  source=str(args.input), progress=not args.no_progress)
+        stage = run_dataset_stage(
+            inputs,
+            tokenizer_path,
+            config,
+            augment=augment,
+            augment_seed=args.seed,
+            source=str(args.input),
+            progress=not args.no_progress,
+        )
     except ValueError as exc:
         return fail(str(exc))
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -73,19 +99,21 @@ def run(args: argparse.Namespace) -> int:
     manifest_path = Path(f"{args.out}.manifest.json")
     manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     stats = manifest["stats"]
-    emit_summary({
-        **manifest["counts"],
-        "read_rejects": sum(read_rejects.values()),
-        "drop_reasons": manifest["drop_reasons"],
-        "stored_tokens": stats["stored_tokens"],
-        "selected_targets": stats["selected_targets"],
-        "target_share": round(stats["target_share"], 6),
-        "dilution_factor": round(stats["dilution_factor"], 4),
-        "observation_share": round(stats["observation_share"], 6),
-        "expansion_factor": manifest["serialization"]["expansion_factor"],
-        "augmentation": manifest["augmentation"],
-        "out": str(args.out),
-        "manifest": str(manifest_path),
-        "tokenizer_path": manifest["tokenizer_path"],
-    })
+    emit_summary(
+        {
+            **manifest["counts"],
+            "read_rejects": sum(read_rejects.values()),
+            "drop_reasons": manifest["drop_reasons"],
+            "stored_tokens": stats["stored_tokens"],
+            "selected_targets": stats["selected_targets"],
+            "target_share": round(stats["target_share"], 6),
+            "dilution_factor": round(stats["dilution_factor"], 4),
+            "observation_share": round(stats["observation_share"], 6),
+            "expansion_factor": manifest["serialization"]["expansion_factor"],
+            "augmentation": manifest["augmentation"],
+            "out": str(args.out),
+            "manifest": str(manifest_path),
+            "tokenizer_path": manifest["tokenizer_path"],
+        }
+    )
     return 0 if stage.table.num_rows else 1

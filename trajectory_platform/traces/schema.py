@@ -14,9 +14,7 @@ import pyarrow as pa
 
 from trajectory_platform.traces.record import Episode
 
-TOOL_CALL_TYPE = pa.struct(
-    [("id", pa.string()), ("name", pa.string()), ("arguments", pa.string())]
-)
+TOOL_CALL_TYPE = pa.struct([("id", pa.string()), ("name", pa.string()), ("arguments", pa.string())])
 
 EVENT_TYPE = pa.struct(
     [
@@ -144,9 +142,7 @@ def episode_row(episode: Episode) -> dict:
     row["outcome"] = episode.outcome.__dict__
     row["tools"] = [t.__dict__ for t in episode.tools]
     row["delivered_inputs"] = [d.__dict__ for d in episode.delivered_inputs]
-    row["events"] = [
-        {**e.__dict__, "tool_calls": [c.__dict__ for c in e.tool_calls]} for e in episode.events
-    ]
+    row["events"] = [{**e.__dict__, "tool_calls": [c.__dict__ for c in e.tool_calls]} for e in episode.events]
     return row
 
 

@@ -129,8 +129,9 @@ def _rename_schema(schema: dict, args: dict[str, str]) -> dict:
     return schema
 
 
-def _rename_event(event: Event, tools: dict[str, str], args: dict[str, str],
-                  patterns: list[tuple[re.Pattern, str]]) -> None:
+def _rename_event(
+    event: Event, tools: dict[str, str], args: dict[str, str], patterns: list[tuple[re.Pattern, str]]
+) -> None:
     event.content = _rewrite_text(event.content, patterns)
     event.reasoning = _rewrite_text(event.reasoning, patterns)
     event.tool_name = tools.get(event.tool_name, event.tool_name) if event.tool_name else None
@@ -188,10 +189,20 @@ def distractor(episode: Episode, rng: random.Random, count: int = 2) -> dict:
     for _ in range(count):
         name = _fresh_identifier(rng, taken, text)
         verb, noun = name.split("_", 1)
-        schema = {"additionalProperties": False, "properties": {noun: {"type": "string"}},
-                  "required": [noun], "type": "object"}
-        episode.tools.append(ToolSpec(name=name, description=f"{verb} a {noun} (read-only)",
-                                      parameters_json=canonical_json(schema), version=AUGMENT_VERSION))
+        schema = {
+            "additionalProperties": False,
+            "properties": {noun: {"type": "string"}},
+            "required": [noun],
+            "type": "object",
+        }
+        episode.tools.append(
+            ToolSpec(
+                name=name,
+                description=f"{verb} a {noun} (read-only)",
+                parameters_json=canonical_json(schema),
+                version=AUGMENT_VERSION,
+            )
+        )
         added.append(name)
     return {"added": added}
 
@@ -342,8 +353,12 @@ def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> 
             changed.append(index)
     workspace_changed = _settle_outcome(episode, fixture, replay.final_files, config)
     turns = {i for i, e in enumerate(episode.events) if {c.id for c in e.tool_calls} & rewritten}
-    evidence = {"evidence": "gym_replay", "rewritten_calls": sorted(rewritten),
-                "changed_observations": changed, "workspace_changed": workspace_changed}
+    evidence = {
+        "evidence": "gym_replay",
+        "rewritten_calls": sorted(rewritten),
+        "changed_observations": changed,
+        "workspace_changed": workspace_changed,
+    }
     return evidence, turns | set(changed) | refusals
 
 
@@ -370,9 +385,12 @@ def _settle_outcome(episode: Episode, fixture: Fixture, files: dict[str, str], c
 def _resync_context(episode: Episode, before: list[Event], changed: list[int]) -> None:
     """Make every copy of a changed event agree with it: compaction summaries (their lines are
     rewritten in step), compacted delivered-input messages, and the input-token counts."""
-    lines = {old: new for i in changed
-             for old, new in zip(summary_lines(before[i]), summary_lines(episode.events[i]), strict=True)
-             if old != new}
+    lines = {
+        old: new
+        for i in changed
+        for old, new in zip(summary_lines(before[i]), summary_lines(episode.events[i]), strict=True)
+        if old != new
+    }
     stale = set(changed)
     for index, event in enumerate(episode.events):
         if event.kind == "compaction" and event.content and lines:
@@ -446,8 +464,9 @@ def augment_episodes(episodes: Sequence[Episode], kinds: Sequence[str], seed: in
     return result
 
 
-def augment_inputs(inputs: Sequence[EpisodeInput], kinds: Sequence[str], seed: int = 0
-                   ) -> tuple[list[EpisodeInput], AugmentResult]:
+def augment_inputs(
+    inputs: Sequence[EpisodeInput], kinds: Sequence[str], seed: int = 0
+) -> tuple[list[EpisodeInput], AugmentResult]:
     """Inputs plus their derived records; a derived record keeps its parent's split, role and targets.
 
     Transformations never add, drop or reorder events, so curation's ``target_turns`` (event

@@ -21,6 +21,8 @@ import random
 from collections.abc import Iterator
 from importlib import resources
 
+# Word tables stay compact, one row of words per line.
+# fmt: off
 IDENTIFIER_VERBS = (
     "read", "write", "list", "run", "search", "get", "set", "create", "delete", "update", "open",
     "close", "fetch", "send", "check", "find", "apply", "query", "load", "save", "move", "copy",
@@ -36,6 +38,7 @@ DIRECTORIES = ("src", "tests", "lib", "docs", "app", "pkg", "config", "scripts",
 STEMS = ("pool", "main", "utils", "config", "server", "client", "models", "views", "parser", "cache",
          "auth", "db", "api", "cli", "io", "core", "helpers", "settings", "router", "handler")
 EXTENSIONS = (".py", ".json", ".md", ".txt", ".yaml", ".js", ".ts", ".toml", ".cfg", ".sh")
+# fmt: on
 _PROSE = (
     "the task is to fix the failing test in the repository and report the result the user asked "
     "for please read the file first then run the tests and apply a minimal patch check the output "
@@ -54,7 +57,7 @@ ERRORS = (
     "error: missing required argument '{arg}'",
     "error: unknown tool '{tool}'",
     "error: unexpected argument '{arg}' for tool '{tool}'",
-    "Traceback (most recent call last):\n  File \"{path}\", line {n}, in <module>\nAssertionError",
+    'Traceback (most recent call last):\n  File "{path}", line {n}, in <module>\nAssertionError',
     "FAILED {path}::test_{stem} - AssertionError: assert {n} == {m}",
     "{n} passed, {m} failed in 0.{n}s",
     "No such file or directory: '{path}'",
@@ -99,8 +102,16 @@ def synthetic_conversation(rng: random.Random) -> list[str]:
         arguments = {a: _value(rng) for a in args}
         pieces.append(json.dumps({"name": name, "arguments": arguments}))
         template = rng.choice(ERRORS)
-        pieces.append(template.format(arg=rng.choice(args), tool=name, path=file_path(rng),
-                                      stem=rng.choice(STEMS), n=rng.randrange(100), m=rng.randrange(100)))
+        pieces.append(
+            template.format(
+                arg=rng.choice(args),
+                tool=name,
+                path=file_path(rng),
+                stem=rng.choice(STEMS),
+                n=rng.randrange(100),
+                m=rng.randrange(100),
+            )
+        )
         pieces.append(_sentence(rng, rng.randint(3, 12)))
     return pieces
 

@@ -30,8 +30,14 @@ INTENDED_NORMALIZATION = "token_averaged"
 """The normalization the mixture was specified for (target tokens): token averaging keeps it (16.5.1)."""
 
 
-def dataset_manifest(dataset: MaskedDataset, tokenizer: PreTrainedTokenizerBase, tokenizer_path: str | Path,
-                     config: MaskConfig, *, source: str | None = None) -> dict[str, Any]:
+def dataset_manifest(
+    dataset: MaskedDataset,
+    tokenizer: PreTrainedTokenizerBase,
+    tokenizer_path: str | Path,
+    config: MaskConfig,
+    *,
+    source: str | None = None,
+) -> dict[str, Any]:
     """Everything a consumer needs to interpret (and reproduce) the token arrays."""
     special = {tok: tokenizer.convert_tokens_to_ids(tok) for tok in tokenizer.all_special_tokens}
     return {
@@ -55,7 +61,7 @@ def dataset_manifest(dataset: MaskedDataset, tokenizer: PreTrainedTokenizerBase,
         "intended_normalization": INTENDED_NORMALIZATION,
         "serialization": {
             "per_invocation_rule": "one example per call whose delivered input is not an extension of the "
-                                   "previous example (compaction/pruning); otherwise one transcript",
+            "previous example (compaction/pruning); otherwise one transcript",
             "per_invocation_episodes": dataset.per_invocation_episodes,
             "expansion_factor": round(dataset.expansion_factor, 6),
         },

@@ -96,8 +96,11 @@ def inputs_from_table(table: pa.Table) -> list[EpisodeInput]:
     for row in table.to_pylist():
         episode = Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names})
         turns = row.get("target_turns")
-        inputs.append(EpisodeInput(episode, None if turns is None else [int(t) for t in turns],
-                                   row.get("split"), row.get("role")))
+        inputs.append(
+            EpisodeInput(
+                episode, None if turns is None else [int(t) for t in turns], row.get("split"), row.get("role")
+            )
+        )
     return inputs
 
 
@@ -121,14 +124,23 @@ def corpus_digest(inputs: Sequence[EpisodeInput]) -> str:
     """sha256 over the inputs (episode content and labels): the corpus version a manifest names."""
     digest = hashlib.sha256()
     for item in inputs:
-        payload = {"episode": item.episode.to_dict(), "target_turns": item.target_turns, "split": item.split,
-                   "role": item.role}
+        payload = {
+            "episode": item.episode.to_dict(),
+            "target_turns": item.target_turns,
+            "split": item.split,
+            "role": item.role,
+        }
         digest.update(canonical_json(payload).encode("utf-8") + b"\n")
     return digest.hexdigest()
 
 
-def build_masked_dataset(inputs: Sequence[EpisodeInput], tokenizer: PreTrainedTokenizerBase,
-                         config: MaskConfig | None = None, *, progress: bool = False) -> MaskedDataset:
+def build_masked_dataset(
+    inputs: Sequence[EpisodeInput],
+    tokenizer: PreTrainedTokenizerBase,
+    config: MaskConfig | None = None,
+    *,
+    progress: bool = False,
+) -> MaskedDataset:
     """Serialize, mask and verify every input episode (see the module docstring)."""
     config = config or MaskConfig()
     dataset = MaskedDataset(result=MaskResult(), episodes_in=len(inputs), corpus_digest=corpus_digest(inputs))
@@ -155,7 +167,9 @@ def build_masked_dataset(inputs: Sequence[EpisodeInput], tokenizer: PreTrainedTo
             dataset.transcript_tokens += sum(e.n_tokens for e in kept)
         for example in kept:
             dataset.example_labels[example.example_id] = {
-                "split": item.split, "role": item.role, "target_policy": selection.policy,
+                "split": item.split,
+                "role": item.role,
+                "target_policy": selection.policy,
                 "per_invocation": len(plans) > 1,
             }
     return dataset
@@ -163,25 +177,28 @@ def build_masked_dataset(inputs: Sequence[EpisodeInput], tokenizer: PreTrainedTo
 
 def to_table(dataset: MaskedDataset) -> pa.Table:
     """The ``MASKED_SCHEMA`` table, ordered by episode then example index (deterministic)."""
+
     def order(example):
         return (example.episode_id, int(example.example_id.rsplit("#", 1)[1]))
 
     rows = []
     for example in sorted(dataset.result.examples, key=order):
         labels = dataset.example_labels[example.example_id]
-        rows.append({
-            "example_id": example.example_id,
-            "episode_id": example.episode_id,
-            "split": labels["split"],
-            "role": labels["role"],
-            "target_policy": labels["target_policy"],
-            "per_invocation": labels["per_invocation"],
-            "input_ids": example.input_ids,
-            "labels": example.labels,
-            "n_tokens": example.n_tokens,
-            "n_targets": example.n_targets,
-            "observation_tokens": example.observation_tokens,
-            "invocations": example.invocations,
-            "spans_json": json.dumps(example.spans_as_dicts(), separators=(",", ":")),
-        })
+        rows.append(
+            {
+                "example_id": example.example_id,
+                "episode_id": example.episode_id,
+                "split": labels["split"],
+                "role": labels["role"],
+                "target_policy": labels["target_policy"],
+                "per_invocation": labels["per_invocation"],
+                "input_ids": example.input_ids,
+                "labels": example.labels,
+                "n_tokens": example.n_tokens,
+                "n_targets": example.n_targets,
+                "observation_tokens": example.observation_tokens,
+                "invocations": example.invocations,
+                "spans_json": json.dumps(example.spans_as_dicts(), separators=(",", ":")),
+            }
+        )
     return pa.Table.from_pylist(rows, schema=MASKED_SCHEMA)

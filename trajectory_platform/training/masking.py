@@ -137,14 +137,24 @@ def render(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase) -> tuple[str, 
     spans of its ``{% generation %}`` blocks (empty when the template has none)."""
     template = tokenizer.get_chat_template()
     rendered, blocks = render_jinja_template(
-        conversations=[[t.message for t in plan.turns]], tools=plan.tools or None, chat_template=template,
-        return_assistant_tokens_mask="generation" in template, **tokenizer.special_tokens_map,
+        conversations=[[t.message for t in plan.turns]],
+        tools=plan.tools or None,
+        chat_template=template,
+        return_assistant_tokens_mask="generation" in template,
+        **tokenizer.special_tokens_map,
     )
     return rendered[0], [tuple(b) for b in (blocks[0] if blocks else [])]
 
 
-def _check_span(text: str, ids: list[int], offsets: list[tuple[int, int]], start: int, end: int,
-                tokenizer: PreTrainedTokenizerBase, content: str) -> None:
+def _check_span(
+    text: str,
+    ids: list[int],
+    offsets: list[tuple[int, int]],
+    start: int,
+    end: int,
+    tokenizer: PreTrainedTokenizerBase,
+    content: str,
+) -> None:
     # Byte-level tokens may share a multi-byte character inside a span, so inside it offsets may
     # overlap but never leave a gap; at the span's start no earlier token may reach into it.
     if start > 0 and offsets[start - 1][1] > offsets[start][0]:
@@ -152,7 +162,7 @@ def _check_span(text: str, ids: list[int], offsets: list[tuple[int, int]], start
     for t in range(start + 1, end):
         if offsets[t][0] > offsets[t - 1][1]:
             raise Misaligned("offsets", f"gap before token {t} at char {offsets[t][0]}")
-    chars = text[offsets[start][0]: offsets[end - 1][1]]
+    chars = text[offsets[start][0] : offsets[end - 1][1]]
     decoded = tokenizer.decode(ids[start:end], skip_special_tokens=False, clean_up_tokenization_spaces=False)
     if decoded != chars or (content and content not in decoded):
         raise Misaligned("decode_check", f"tokens {start}:{end} decode to {decoded[:60]!r}")
@@ -171,9 +181,15 @@ def _token_range(starts: list[int], ends: list[int], char_start: int, char_end: 
     return first, last
 
 
-def _native_spans(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: MaskConfig,
-                  token_ids: TokenIds, text: str, ids: list[int], offsets: list[tuple[int, int]]
-                  ) -> tuple[list[Span], int]:
+def _native_spans(
+    plan: ExamplePlan,
+    tokenizer: PreTrainedTokenizerBase,
+    config: MaskConfig,
+    token_ids: TokenIds,
+    text: str,
+    ids: list[int],
+    offsets: list[tuple[int, int]],
+) -> tuple[list[Span], int]:
     """Spans from the platform template's role tokens (every turn, observations included)."""
     starts = [t for t, tok in enumerate(ids) if tok in token_ids.roles]
     if len(starts) != len(plan.turns):
@@ -183,12 +199,14 @@ def _native_spans(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config:
     for k, turn in enumerate(plan.turns):
         start, end = starts[k], (starts[k + 1] if k + 1 < len(starts) else len(ids))
         if token_ids.roles[ids[start]] != turn.message["role"]:
-            raise Misaligned("role_token_mismatch", f"turn {k} is {turn.message['role']}, token says "
-                                                    f"{token_ids.roles[ids[start]]}")
+            raise Misaligned(
+                "role_token_mismatch",
+                f"turn {k} is {turn.message['role']}, token says {token_ids.roles[ids[start]]}",
+            )
         _check_span(text, ids, offsets, start, end, tokenizer, turn.message.get("content") or "")
         target_start = target_end = start
         if turn.kind == "assistant":
-            body = ids[start + 1: end]
+            body = ids[start + 1 : end]
             complete = bool(body) and body[-1] == token_ids.eos and body.count(token_ids.eos) == 1
             if not turn.truncated and not complete:
                 raise Misaligned("terminator", f"turn {k} does not end with exactly one eos")
@@ -205,9 +223,15 @@ def _native_spans(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config:
     return spans, rationale_tokens
 
 
-def _generic_spans(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: MaskConfig, text: str,
-                   blocks: list[tuple[int, int]], ids: list[int], offsets: list[tuple[int, int]]
-                   ) -> tuple[list[Span], int]:
+def _generic_spans(
+    plan: ExamplePlan,
+    tokenizer: PreTrainedTokenizerBase,
+    config: MaskConfig,
+    text: str,
+    blocks: list[tuple[int, int]],
+    ids: list[int],
+    offsets: list[tuple[int, int]],
+) -> tuple[list[Span], int]:
     """Spans for any Hugging Face chat template with ``{% generation %}`` blocks.
 
     Assistant turns are the template's generation blocks (one per assistant message, in order);
@@ -217,8 +241,11 @@ def _generic_spans(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config
     """
     assistant = [t for t in plan.turns if t.kind == "assistant"]
     if len(blocks) != len(assistant):
-        raise Misaligned("generation_blocks", f"{len(blocks)} generation blocks for {len(assistant)} "
-                                              "assistant turns (does the template mark them?)")
+        raise Misaligned(
+            "generation_blocks",
+            f"{len(blocks)} generation blocks for {len(assistant)} "
+            "assistant turns (does the template mark them?)",
+        )
     terminators = set(tokenizer.all_special_ids)
     starts, ends = [o[0] for o in offsets], [o[1] for o in offsets]
     spans: list[Span] = []
@@ -256,8 +283,12 @@ def _generic_spans(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config
     return spans, rationale_tokens
 
 
-def mask_plan(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: MaskConfig,
-              token_ids: TokenIds | None = None) -> MaskedExample:
+def mask_plan(
+    plan: ExamplePlan,
+    tokenizer: PreTrainedTokenizerBase,
+    config: MaskConfig,
+    token_ids: TokenIds | None = None,
+) -> MaskedExample:
     """Render, tokenize, locate spans, verify and mask one example; raises :class:`Misaligned`.
 
     ``token_ids`` (resolved from the tokenizer when not given) are the platform template's ids;
@@ -283,8 +314,9 @@ def mask_plan(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, config: Mas
             labels[t] = ids[t]
     if labels[0] != IGNORE_INDEX:
         raise Misaligned("first_position_target", "position 0 has no preceding prediction")
-    example = MaskedExample(plan.example_id, plan.episode_id, ids, labels, spans, list(plan.invocations),
-                            rationale_tokens)
+    example = MaskedExample(
+        plan.example_id, plan.episode_id, ids, labels, spans, list(plan.invocations), rationale_tokens
+    )
     if example.n_targets == 0:
         raise Misaligned("no_target", "N_active = 0: no selected target survives masking")
     return example
@@ -298,12 +330,23 @@ def label_misalignment(input_ids: list[int], labels: list[int]) -> int | None:
     """
     if len(input_ids) != len(labels):
         return min(len(input_ids), len(labels))
-    return next((t for t, (tok, lab) in enumerate(zip(input_ids, labels, strict=True))
-                 if lab != IGNORE_INDEX and lab != tok), None)
+    return next(
+        (
+            t
+            for t, (tok, lab) in enumerate(zip(input_ids, labels, strict=True))
+            if lab != IGNORE_INDEX and lab != tok
+        ),
+        None,
+    )
 
 
-def marked_text(tokenizer: PreTrainedTokenizerBase, input_ids: list[int], labels: list[int],
-                open_mark: str = "[[", close_mark: str = "]]") -> str:
+def marked_text(
+    tokenizer: PreTrainedTokenizerBase,
+    input_ids: list[int],
+    labels: list[int],
+    open_mark: str = "[[",
+    close_mark: str = "]]",
+) -> str:
     """The decoded example with every run of target positions wrapped in marks (for people)."""
     parts, run, is_target = [], [], False
     for token, label in [*zip(input_ids, labels, strict=True), (None, IGNORE_INDEX)]:
@@ -328,8 +371,10 @@ def audit_example(input_ids: list[int], labels: list[int], spans: list[dict[str,
     problems = []
     if all(label == IGNORE_INDEX for label in labels):
         problems.append("n_active")
-    ordered = bool(spans) and spans[-1]["end"] <= len(input_ids) and all(
-        a["end"] <= b["start"] for a, b in itertools.pairwise(spans)
+    ordered = (
+        bool(spans)
+        and spans[-1]["end"] <= len(input_ids)
+        and all(a["end"] <= b["start"] for a, b in itertools.pairwise(spans))
     )
     inside = all(s["start"] <= s["target_start"] <= s["target_end"] <= s["end"] for s in spans)
     if label_misalignment(input_ids, labels) is not None or not ordered or not inside:
@@ -400,8 +445,12 @@ class MaskResult:
         self.drop_details.setdefault(reason, detail)
 
 
-def mask_plans(plans: Iterable[ExamplePlan], tokenizer: PreTrainedTokenizerBase, config: MaskConfig,
-               result: MaskResult | None = None) -> MaskResult:
+def mask_plans(
+    plans: Iterable[ExamplePlan],
+    tokenizer: PreTrainedTokenizerBase,
+    config: MaskConfig,
+    result: MaskResult | None = None,
+) -> MaskResult:
     """Mask every plan; misaligned examples are dropped and counted, never patched."""
     result = result or MaskResult()
     token_ids = TokenIds.of(tokenizer)

@@ -114,8 +114,14 @@ def message_of(event: Event, rationale: str) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": event.content or ""}
         if event.tool_calls:
             message["tool_calls"] = [
-                {"id": c.id, "type": "function",
-                 "function": {"name": c.name or "", "arguments": "" if c.arguments is None else c.arguments}}
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {
+                        "name": c.name or "",
+                        "arguments": "" if c.arguments is None else c.arguments,
+                    },
+                }
                 for c in event.tool_calls
             ]
         if event.reasoning and rationale != "removed":
@@ -149,8 +155,9 @@ def _compacted_events(episode: Episode, compaction: int) -> set[int]:
     return {j for j in range(through) if events[j].kind != "system" and j != task}
 
 
-def _delivered_keys(episode: Episode, response: int, manifest: DeliveredInput | None,
-                    replaced: set[int]) -> list[tuple]:
+def _delivered_keys(
+    episode: Episode, response: int, manifest: DeliveredInput | None, replaced: set[int]
+) -> list[tuple]:
     """What the call producing event ``response`` saw: ``("e", index)`` for a logged event, or
     ``("m", canonical JSON)`` for a message the manifest shows verbatim."""
     if manifest is not None and manifest.messages_json:
@@ -158,9 +165,13 @@ def _delivered_keys(episode: Episode, response: int, manifest: DeliveredInput | 
         indices = manifest.event_indices
         # Messages identical to logged events keep the events' identity, so later calls that extend
         # this prefix share its example instead of starting a new one.
-        if indices is not None and len(indices) == len(messages) and all(
-            0 <= j < len(episode.events) and canonical_json(dataclasses.asdict(episode.events[j])) == m
-            for j, m in zip(indices, messages, strict=True)
+        if (
+            indices is not None
+            and len(indices) == len(messages)
+            and all(
+                0 <= j < len(episode.events) and canonical_json(dataclasses.asdict(episode.events[j])) == m
+                for j, m in zip(indices, messages, strict=True)
+            )
         ):
             return [("e", j) for j in indices]
         return [("m", m) for m in messages]
@@ -197,11 +208,23 @@ def plan_examples(
         if event.kind != "assistant":
             continue
         manifest = manifests.get(response)
-        if manifest is not None and manifest.compacted and not manifest.messages_json \
-                and manifest.event_indices is None and not replaced:
+        if (
+            manifest is not None
+            and manifest.compacted
+            and not manifest.messages_json
+            and manifest.event_indices is None
+            and not replaced
+        ):
             # The call saw a compacted history that neither the manifest nor the log shows.
-            plans.append(ExamplePlan(episode.episode_id, len(plans), tools, invocations=[response],
-                                     problem="compacted_prefix_unknown"))
+            plans.append(
+                ExamplePlan(
+                    episode.episode_id,
+                    len(plans),
+                    tools,
+                    invocations=[response],
+                    problem="compacted_prefix_unknown",
+                )
+            )
             through = None
             continue
         current = plans[-1] if plans else None
@@ -211,16 +234,25 @@ def plan_examples(
             keys = _delivered_keys(episode, response, manifest, replaced)
             held = [t.key for t in current.turns] if current is not None else None
             if held is not None and current.problem is None and keys[: len(held)] == held:
-                current.turns.extend(_turn(episode, k, rationale) for k in keys[len(held):])
+                current.turns.extend(_turn(episode, k, rationale) for k in keys[len(held) :])
             else:
-                current = ExamplePlan(episode.episode_id, len(plans), tools,
-                                      turns=[_turn(episode, k, rationale) for k in keys])
+                current = ExamplePlan(
+                    episode.episode_id, len(plans), tools, turns=[_turn(episode, k, rationale) for k in keys]
+                )
                 plans.append(current)
             append_only = [t.key for t in current.turns] == [("e", j) for j in range(response)]
             through = response - 1 if append_only else None
         selected = response in selection.indices
-        current.turns.append(Turn(message_of(event, rationale), "assistant", response, target=selected,
-                                  truncated=is_truncated(event), key=("e", response)))
+        current.turns.append(
+            Turn(
+                message_of(event, rationale),
+                "assistant",
+                response,
+                target=selected,
+                truncated=is_truncated(event),
+                key=("e", response),
+            )
+        )
         current.invocations.append(response)
         through = response if through is not None else None
     return plans

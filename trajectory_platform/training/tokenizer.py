@@ -70,8 +70,10 @@ def build_default_tokenizer(workdir_or_dir: str | Path, *, force: bool = False) 
     names the current build version is reused; otherwise it is rebuilt atomically.
     """
     path = Path(workdir_or_dir)
-    target = path if path.name == "default_tokenizer" or (path / "tokenizer.json").exists() else (
-        default_tokenizer_dir(path)
+    target = (
+        path
+        if path.name == "default_tokenizer" or (path / "tokenizer.json").exists()
+        else (default_tokenizer_dir(path))
     )
     info_file = target / BUILD_INFO
     built = json.loads(info_file.read_text()).get("build_version") if info_file.exists() else None
