@@ -5,10 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
-DATA = REPO / ".." / "shared" / "data" / "secrets" / "credsweeper"
 
 
 def _benchmark():
@@ -18,10 +15,9 @@ def _benchmark():
     return module
 
 
-@pytest.mark.skipif(not (DATA / "labels.jsonl").exists(), reason="../shared/data/secrets not present")
-def test_recall_on_credsweeper_samples_is_at_least_095():
+def test_recall_on_credsweeper_samples_is_at_least_095(shared_data):
     bench = _benchmark()
-    texts, labels, negatives = bench.load_corpus(DATA)
+    texts, labels, negatives = bench.load_corpus(shared_data / "secrets" / "credsweeper")
     redacted, counts, _ = bench.run_ours(texts, repeat=1)
     recall, missed = bench.recall(labels, redacted)
     assert len(labels) > 500 and negatives

@@ -18,7 +18,6 @@ from trajectory_platform.curation.verify import (
 )
 from trajectory_platform.curation.verify.tables import admitted_with_tamper_evidence, flake_counts
 
-REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "real"
 QUIET = CascadeConfig(progress=False)
 
 
@@ -183,12 +182,11 @@ def test_a_write_call_on_a_test_file_quarantines_even_a_correct_fix():
     assert verdict.sink == "tamper_quarantine" and verdict.reason == "attempted_protected_write"
 
 
-@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/data/real not present (read-only shared corpus)")
-def test_imported_real_logs_are_never_admitted(tmp_path):
+def test_imported_real_logs_are_never_admitted(real_root):
     from trajectory_platform.curation.verify.cascade import library_lookup
     from trajectory_platform.traces.ingest import ingest_paths
 
-    episodes = ingest_paths([REAL / "swe-agent", REAL / "openhands", REAL / "tau-bench"]).episodes
+    episodes = ingest_paths([real_root / name for name in ("swe-agent", "openhands", "tau-bench")]).episodes
     assert episodes
     result = verify_episodes(episodes, library_lookup(0), QUIET)
     sinks = result.counts("sink")

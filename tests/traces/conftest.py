@@ -8,15 +8,6 @@ import pytest
 
 from trajectory_platform.traces.ingest import IngestResult, discover_log_files, ingest_paths
 
-REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "real"
-
-
-@pytest.fixture(scope="session")
-def real_root() -> Path:
-    if not REAL.is_dir():
-        pytest.skip(f"real public data not found at {REAL} (../shared is absent on this machine)")
-    return REAL.resolve()
-
 
 @pytest.fixture(scope="session")
 def real_corpus(real_root: Path) -> IngestResult:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
 
@@ -13,15 +12,12 @@ from trajectory_platform.training.masked_dataset import EpisodeInput
 from trajectory_platform.training.packing import occupancy, pack_lengths, padded_occupancy
 from trajectory_platform.training.tokenizer import build_default_tokenizer
 
-REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "real"
 SOURCES = ("tau-bench/few_shot_data", "swe-agent/trajectories", "toolbench")
 
 
 @pytest.fixture(scope="module")
-def stage(tmp_path_factory):
-    if not REAL.is_dir():
-        pytest.skip(f"real data folder {REAL} is absent")
-    episodes = ingest_paths([REAL / s for s in SOURCES]).episodes
+def stage(tmp_path_factory, real_root):
+    episodes = ingest_paths([real_root / s for s in SOURCES]).episodes
     path = build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd")
     return run_dataset_stage([EpisodeInput(e) for e in episodes], path), len(episodes)
 
