@@ -9,7 +9,7 @@ import pyarrow as pa
 import pytest
 
 from trajectory_platform.evaluation.ablation import all_token_labels, compact_tool, plan_budget
-from trajectory_platform.evaluation.budget import evaluation_budget
+from trajectory_platform.evaluation.budget import FALLBACK_TURN_TOKENS, evaluation_budget, turn_budget
 from trajectory_platform.gym.tools import manifest
 from trajectory_platform.training.loss import IGNORE_INDEX
 
@@ -33,6 +33,14 @@ def test_evaluation_budget_fits_the_longest_expert_turn_and_episode():
         evaluation_budget(
             [table, all_token_labels(pa.table({"input_ids": [[1, 2, 3]], "labels": [[ignore, 2, 3]]}))]
         )
+
+
+def test_turn_budget_sizes_from_the_dataset_under_the_trial_cap():
+    ignore = IGNORE_INDEX
+    table = pa.table({"input_ids": [[1, 2, 3, 4]], "labels": [[ignore, 2, 3, ignore]]})
+    assert turn_budget(table, cap=300) == 2 + 8
+    assert turn_budget(table, cap=5) == 5
+    assert turn_budget(table.slice(0, 0), cap=300) == FALLBACK_TURN_TOKENS
 
 
 def test_compact_tool_keeps_names_keys_types_and_required_only():

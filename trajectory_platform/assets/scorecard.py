@@ -25,7 +25,7 @@ import pyarrow as pa
 import torch
 from dagster import AssetExecutionContext, AssetIn, AssetKey, Config, MetadataValue, Output, asset
 
-from trajectory_platform.evaluation.budget import evaluation_budget
+from trajectory_platform.evaluation.budget import turn_budget
 from trajectory_platform.evaluation.episodes import fault_kinds_seen
 from trajectory_platform.evaluation.harness import SuiteSpec
 from trajectory_platform.evaluation.policy import Decoding
@@ -66,19 +66,6 @@ class ScorecardConfig(Config):
     max_generated_tokens: int = 300
     baseline_path: str = ""
     threads: int = 1
-
-
-FALLBACK_TURN_TOKENS = 48
-"""Per-turn budget when the dataset has no rows to size it from."""
-
-
-def turn_budget(config: ScorecardConfig, dataset: pa.Table) -> int:
-    """``max_new_tokens``: the configured value, else sized from the dataset's longest turn."""
-    if config.max_new_tokens:
-        return config.max_new_tokens
-    if dataset.num_rows == 0:
-        return FALLBACK_TURN_TOKENS
-    return min(evaluation_budget([dataset.select(["labels"])])[0], config.max_generated_tokens)
 
 
 def _metadata(context: AssetExecutionContext, asset_name: str) -> dict[str, Any]:
@@ -123,7 +110,11 @@ def scorecard(
             seed=config.seed,
             library_seed=config.library_seed,
         ),
-        decoding=Decoding(max_new_tokens=turn_budget(config, token_masked_dataset), seed=config.seed),
+        decoding=Decoding(
+            max_new_tokens=config.max_new_tokens
+            or turn_budget(token_masked_dataset, cap=config.max_generated_tokens),
+            seed=config.seed,
+        ),
         max_steps=config.max_steps,
         max_generated_tokens=config.max_generated_tokens,
         progress=False,

@@ -48,3 +48,18 @@ def evaluation_budget(tables: Sequence[pa.Table], margin: int = 8) -> tuple[int,
         for labels in table.column("labels").to_pylist()
     )
     return max(longest_target_span(t) for t in tables) + margin, 2 * per_example
+
+
+FALLBACK_TURN_TOKENS = 48
+"""Per-turn budget when the dataset has no rows to size it from."""
+
+
+def turn_budget(dataset: pa.Table, *, cap: int) -> int:
+    """``max_new_tokens`` for evaluating a policy trained on ``dataset`` (a token-masked table).
+
+    The longest selected-target turn plus the margin, never above ``cap`` (the per-trial budget:
+    a turn cannot generate more than its whole trial may).
+    """
+    if dataset.num_rows == 0:
+        return FALLBACK_TURN_TOKENS
+    return min(evaluation_budget([dataset.select(["labels"])])[0], cap)
