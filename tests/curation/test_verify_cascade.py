@@ -2,7 +2,6 @@
 imported real logs never admitted, the CLI and the Dagster asset."""
 
 import json
-from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
@@ -21,16 +20,19 @@ from trajectory_platform.curation.verify.tables import admitted_with_tamper_evid
 QUIET = CascadeConfig(progress=False)
 
 
-def counter_fixture(counter: Path):
-    """A fixture whose sealed add test alternates fail / pass across runs (a deterministic flake)."""
-    fixture = make_fixture("calc-flaky")
+def scheduled_flake(fixture_id: str, byte: int, modulus: int, timing_sensitive: bool = False):
+    """A fixture whose sealed add test fails when the sandbox's scheduler draw says so: the
+    outcome changes with the run's label (``verify:0``, ``calibrate:3``...) and is the same every
+    time the same run is repeated (the sandbox lets no state survive between runs, so a counter
+    file cannot do this). ``byte`` and ``modulus`` were chosen so the outcomes below come out;
+    ``timing_sensitive`` imports ``time``, which makes the verifier calibrate the fixture."""
+    fixture = make_fixture(fixture_id)
     fixture.sealed_tests["tests/test_ops.py"] = fixture.sealed_tests["tests/test_ops.py"].replace(
         "def test_add():\n    assert add(2, 3) == 5",
-        "def test_add():\n    import os\n"
-        f"    p = {str(counter)!r}\n"
-        "    n = int(open(p).read()) if os.path.exists(p) else 0\n"
-        "    open(p, 'w').write(str(n + 1))\n"
-        "    assert add(2, 3) == 5 and n % 2 == 1",
+        "def test_add():\n    import hashlib\n    import os\n"
+        + ("    import time\n" if timing_sensitive else "")
+        + "    draw = hashlib.sha256(os.environ['GYM_SCHEDULE_SEED'].encode()).digest()\n"
+        f"    assert add(2, 3) == 5 and draw[{byte}] % {modulus} != 0",
     )
     return fixture
 
@@ -38,7 +40,7 @@ def counter_fixture(counter: Path):
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory):
     fixture = make_fixture()
-    flaky = counter_fixture(tmp_path_factory.mktemp("flake") / "count")
+    flaky = scheduled_flake("calc-flaky", byte=7, modulus=2)
     tests_edited = {
         **fixed_files(),
         "tests/test_ops.py": CALC_S0["tests/test_ops.py"] + "\n\ndef test_x():\n    assert True\n",
@@ -240,17 +242,10 @@ def test_cli_names_a_missing_input(tmp_path, capsys):
     assert "nope.parquet" in capsys.readouterr().err
 
 
-def test_a_flaky_fixture_quarantines_even_an_episode_whose_own_runs_agreed(tmp_path):
-    fixture = make_fixture("calc-timed")
-    counter = tmp_path / "count"
-    fixture.sealed_tests["tests/test_ops.py"] = fixture.sealed_tests["tests/test_ops.py"].replace(
-        "def test_add():\n    assert add(2, 3) == 5",
-        "def test_add():\n    import os\n    import time\n"
-        f"    p = {str(counter)!r}\n"
-        "    n = int(open(p).read()) if os.path.exists(p) else 0\n"
-        "    open(p, 'w').write(str(n + 1))\n"
-        "    assert add(2, 3) == 5 and n != 3",  # the 4th run ever (a calibration run) fails
-    )
+def test_a_flaky_fixture_quarantines_even_an_episode_whose_own_runs_agreed():
+    fixture = scheduled_flake(
+        "calc-timed", byte=0, modulus=6, timing_sensitive=True
+    )  # 2 of 20 calibration runs fail
     episode = make_episode(
         "steady", pristine_turns(), fixed_files(), fixture=fixture, fixture_id="calc-timed"
     )
@@ -264,7 +259,6 @@ def test_a_flaky_fixture_quarantines_even_an_episode_whose_own_runs_agreed(tmp_p
     assert verdict.triage_class == "runtime_defect" and verdict.role is None
     stages = {s["stage"]: s for s in result.ledger.summary()["stages"]}
     assert stages["dynamic"]["passed"] == 0 and stages["delta"]["entered"] == 0
-    assert int(counter.read_text()) == DynamicConfig().calibration_runs + 3
 
 
 def test_untidiness_does_not_turn_a_failure_into_tampering():

@@ -83,6 +83,7 @@ def _verified_metadata(result: CascadeResult) -> dict:
         "cost_ratio": ledger["cost_ratio"],
         "r_flake": ledger["r_flake"],
         "warnings": MetadataValue.json(ledger["warnings"]),
+        **result.janitor.to_dict(),
     }
 
 

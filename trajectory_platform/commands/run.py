@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.gym import isolation
+from trajectory_platform.gym.janitor import sweep
 from trajectory_platform.resources import (
     WORKDIR_ENV,
     build_resources,
@@ -192,6 +194,14 @@ def run(args: argparse.Namespace) -> int:
     os.environ[WORKDIR_ENV] = str(workdir)  # anything reading default_workdir() agrees with us
     home = prepare_dagster_home(workdir)
     os.environ["DAGSTER_HOME"] = str(home)
+    try:
+        isolation.require()
+    except isolation.IsolationUnavailable as exc:
+        return fail(str(exc))
+    swept = sweep()
+    print(
+        f"janitor: {swept.directories} sandbox dir(s), {swept.processes} process(es) swept", file=sys.stderr
+    )
     resources = build_resources(workdir)
     source = resources["trace_source"]
     copied = sync_tree(SAMPLES_DIR, source.root_path) if SAMPLES_DIR.is_dir() else 0

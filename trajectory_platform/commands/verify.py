@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.curation.verify import CascadeConfig, DynamicConfig, verdicts_table, verify_episodes
 from trajectory_platform.curation.verify.cascade import library_lookup
+from trajectory_platform.gym.isolation import IsolationUnavailable
 from trajectory_platform.resources import write_parquet
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.record import Episode
@@ -73,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
         cost_monolithic=not args.no_monolithic,
         progress=not args.no_progress,
     )
-    result = verify_episodes(episodes, library_lookup(args.fixture_seed), config)
+    try:
+        result = verify_episodes(episodes, library_lookup(args.fixture_seed), config)
+    except IsolationUnavailable as exc:
+        return fail(str(exc))
     args.out.mkdir(parents=True, exist_ok=True)
     write_parquet(verdicts_table(result), args.out / "verdicts.parquet")
     write_parquet(result.triage, args.out / "triage_report.parquet")
@@ -92,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
             "sinks": result.counts("sink"),
             "roles": result.counts("role"),
             "triage": result.counts("triage_class"),
+            **result.janitor.to_dict(),
             "out": str(args.out),
         }
     )

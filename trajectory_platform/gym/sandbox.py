@@ -24,24 +24,35 @@ from __future__ import annotations
 import contextlib
 import difflib
 import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from trajectory_platform.gym import isolation
+
 if TYPE_CHECKING:
     from trajectory_platform.gym.fixtures import Fixture
 
 RUNNER_SOURCE = (Path(__file__).parent / "_runner.py").read_text(encoding="utf-8")
 TEMP_PREFIX = "tp-gym-"
+STARTUP_ALLOWANCE_S = 5.0
+"""Host-side slack over the tests' own time limit for starting the sandbox and the judge."""
+
+
+def owned_prefix(kind: str = "") -> str:
+    """Temp-dir prefix naming this process (``tp-gym-<pid>-``), so the janitor can tell a crashed
+    run's leftovers from a live run's."""
+    return f"{TEMP_PREFIX}{os.getpid()}-{kind}"
 
 
 def temp_root() -> str | None:
@@ -65,7 +76,6 @@ class SandboxError(ValueError):
 
 def s0_digest(files: dict[str, str]) -> str:
     """Content address of a file map: sha256 over sorted (path, content) with length prefixes."""
-    import hashlib
 
     h = hashlib.sha256()
     for path in sorted(files):
@@ -92,7 +102,7 @@ class Workspace:
 
     def __init__(self, files: dict[str, str]):
         start = time.perf_counter()
-        self.root = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=temp_root()))
+        self.root = Path(tempfile.mkdtemp(prefix=owned_prefix(), dir=temp_root()))
         for rel, content in files.items():
             target = self.root / _safe_rel(rel)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -282,59 +292,76 @@ def run_tests_in(
     timeout_s: float = 10.0,
     schedule_seed: str = "",
 ) -> TestRun:
-    """Run tests of ``workspace_dir`` in a clean interpreter from a private runner directory."""
+    """Run tests of ``workspace_dir`` in the sandbox: a judge process, one fresh worker per test.
+
+    The verdicts come back over the judge's stdout, each line authenticated with an HMAC under a
+    nonce this process made and handed over stdin; a line that does not verify voids the run
+    (every test ``error``), so nothing the workspace writes can stand in for a verdict.
+    """
     start = time.perf_counter()
-    private = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX + "runner-", dir=temp_root()))
+    private = Path(tempfile.mkdtemp(prefix=owned_prefix("runner-"), dir=temp_root()))
     try:
-        runner = private / "_runner.py"
-        runner.write_text(RUNNER_SOURCE, encoding="utf-8")
-        answer_file = private / "final_answer.txt"
-        answer_file.write_text(final_answer or "", encoding="utf-8")
-        out = private / "results.tsv"
+        view = isolation.sandbox(workspace_dir, private)
+        (private / "_runner.py").write_text(RUNNER_SOURCE, encoding="utf-8")
+        (private / "final_answer.txt").write_text(final_answer or "", encoding="utf-8")
         spec = [
-            f"workspace={workspace_dir}",
+            f"workspace={view.workspace_path}",
             f"tests_dir={tests_dir}",
             f"load_conftest={int(load_conftest)}",
             f"guard={int(guard)}",
-            f"out={out}",
+            f"timeout_s={timeout_s}",
             f"cpu_s={int(timeout_s) + 1}",
             f"memory_bytes={MEMORY_LIMIT_BYTES}",
             f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
+            f"max_files={isolation.OPEN_FILES}",
+            f"max_processes={view.max_processes or ''}",
+            f"drop_uid={view.drop_uid}",
+            f"own_pid_namespace={int(view.own_pid_namespace)}",
             "ids:",
             *(ids or []),
         ]
         (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
+        for child in private.iterdir():
+            child.chmod(0o644)
         env = {
             "PATH": "/usr/bin:/bin",
-            "HOME": str(private),
+            "HOME": "/tmp",
             "LANG": "C.UTF-8",
-            "TMPDIR": str(private),
-            "GYM_FINAL_ANSWER": str(answer_file),
+            "TMPDIR": "/tmp",
+            "GYM_FINAL_ANSWER": f"{view.runner_path}/final_answer.txt",
             "GYM_SCHEDULE_SEED": schedule_seed,
         }
+        runner = f"{view.runner_path}/_runner.py"
+        argv = [
+            *view.prefix,
+            isolation.interpreter(),
+            "-I",
+            "-S",
+            "-B",
+            runner,
+            "judge",
+            f"{view.runner_path}/spec.txt",
+        ]
+        nonce = secrets.token_bytes(32)
         proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-B", str(runner), str(private / "spec.txt")],
-            cwd=str(workspace_dir),
+            argv,
+            cwd=str(private),
             env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
         timed_out = False
         try:
-            exit_code = proc.wait(timeout=timeout_s)
+            out, _ = proc.communicate(nonce, timeout=timeout_s + STARTUP_ALLOWANCE_S)
+            exit_code = proc.returncode
         except subprocess.TimeoutExpired:
-            timed_out = True
-            exit_code = -signal.SIGKILL
+            timed_out, out, exit_code = True, b"", -signal.SIGKILL
         finally:
             _reap(proc)
-        results: dict[str, dict[str, str]] = {}
-        if out.is_file():
-            for line in out.read_text(encoding="utf-8").splitlines():
-                parts = line.split("\t", 2)
-                if len(parts) == 3:
-                    results[parts[0]] = {"status": parts[1], "message": parts[2]}
+        results = _verified_results(out, nonce, ids)
+        timed_out = timed_out or any(r["message"] == "timed out" for r in results.values())
         return TestRun(
             results=results, exit_code=exit_code, wall_s=time.perf_counter() - start, timed_out=timed_out
         )
@@ -342,8 +369,22 @@ def run_tests_in(
         shutil.rmtree(private, ignore_errors=True)
 
 
+def _verified_results(out: bytes, nonce: bytes, ids: list[str] | None) -> dict[str, dict[str, str]]:
+    """The judge's lines whose HMAC verifies; one forged line voids them all."""
+    results: dict[str, dict[str, str]] = {}
+    for line in out.decode("utf-8", "replace").splitlines():
+        body, _, mac = line.rpartition("\t")
+        expected = hmac.new(nonce, body.encode("utf-8"), hashlib.sha256).hexdigest()
+        parts = body.split("\t", 2)
+        if len(parts) != 3 or not hmac.compare_digest(mac, expected):
+            reason = "verdict channel: a result line failed authentication"
+            return {tid: {"status": "error", "message": reason} for tid in (ids or list(results))}
+        results[parts[0]] = {"status": parts[1], "message": parts[2]}
+    return results
+
+
 def _reap(proc: subprocess.Popen) -> None:
-    """Kill the runner's whole process group (orphans it spawned included) and collect it."""
+    """Kill the sandbox's whole process group (bwrap takes its PID namespace along) and collect it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(Exception):

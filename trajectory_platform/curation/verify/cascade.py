@@ -54,6 +54,8 @@ from trajectory_platform.curation.verify.verdicts import (
     Finding,
     StageVerdict,
 )
+from trajectory_platform.gym import isolation
+from trajectory_platform.gym.janitor import Sweep, sweep
 from trajectory_platform.traces.record import Episode
 
 FixturesLookup = Callable[[str], Any] | Mapping[str, Any]
@@ -80,6 +82,8 @@ class CascadeResult:
     ledger: Ledger
     triage: pa.Table
     funnel: dict[str, int] = field(default_factory=dict)
+    janitor: Sweep = field(default_factory=lambda: Sweep(0, 0))
+    """What the janitor swept before this verification started (a crashed run's leftovers)."""
 
     def by_id(self) -> dict[str, EpisodeVerdict]:
         return {v.episode_id: v for v in self.verdicts}
@@ -333,7 +337,10 @@ def verify_episodes(
     :class:`FixtureContext`; see :func:`library_lookup`), ``None`` for none. Every episode gets
     exactly one verdict, in input order."""
     config = config or CascadeConfig()
+    swept = sweep()
     works = [_Work(e, lookup_context(fixtures_lookup, e.task.fixture_id)) for e in episodes]
+    if any(w.fixture is not None for w in works):
+        isolation.require()  # refuse before any stage runs, not halfway through the batch
     rates = refusal_rates(episodes)
     calibration, calibration_s = _calibrate_fixtures(works, config)
     progress = tqdm(works, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None)
@@ -366,4 +373,4 @@ def verify_episodes(
         ]
     )
     funnel = {"attempts": len(episodes), **{f"passed_{s.stage}": s.passed for s in stages}}
-    return CascadeResult(verdicts, ledger, report, funnel)
+    return CascadeResult(verdicts, ledger, report, funnel, swept)

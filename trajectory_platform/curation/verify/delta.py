@@ -20,11 +20,11 @@ from pathlib import PurePosixPath
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
-from trajectory_platform.curation.verify.pysource import inspect_fragment, new_counts
+from trajectory_platform.curation.verify.pysource import TAMPER_PATTERNS, inspect_fragment, new_counts
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.traces.record import Episode
 
-GAMING_CODES = ("assert_true", "skip_marker", "broad_except_swallow", "harness_monkeypatch")
+GAMING_CODES = ("assert_true", "skip_marker", "broad_except_swallow", "harness_monkeypatch", *TAMPER_PATTERNS)
 TAMPER_CODES = ("protected_path_modified", "attempted_protected_write", *GAMING_CODES)
 """Evidence of gaming the oracle, as opposed to untidiness (out-of-scope edits, stray files): only
 these outrank a failure sink when an episode was already rejected by a cheaper stage."""

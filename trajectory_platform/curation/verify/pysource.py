@@ -14,7 +14,7 @@ from collections import Counter
 _SHELL_CALLS = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os", "execl"), ("pty", "spawn")}
 _WRITE_CALLS = {("os", "remove"), ("os", "unlink"), ("os", "rmdir"), ("shutil", "rmtree"), ("shutil", "move")}
 _TRIVIAL = (ast.Pass, ast.Continue)
-_HARNESS_MODULES = {"pytest", "unittest", "builtins", "_pytest"}
+_HARNESS_MODULES = {"pytest", "unittest", "builtins", "_pytest", "__builtins__", "__main__"}
 _SKIPS = (
     ("pytest", "mark", "skip"),
     ("pytest", "mark", "skipif"),
@@ -61,12 +61,182 @@ def _trivial_body(body: list[ast.stmt]) -> bool:
     )
 
 
-def inspect_source(tree: ast.AST) -> Counter[str]:
-    """Count security and gaming patterns in a parsed module."""
-    found: Counter[str] = Counter()
+_EXIT_HOOKS = {("atexit", "register"), ("sys", "exitfunc")}
+_HARD_EXITS = {("os", "_exit"), ("os", "abort"), ("posix", "_exit")}
+_EXCEPTHOOKS = {("sys", "excepthook"), ("threading", "excepthook"), ("sys", "unraisablehook")}
+_SIGNALS = {("signal", "signal"), ("signal", "setitimer"), ("signal", "alarm"), ("signal", "set_wakeup_fd")}
+_FRAME_ACCESS = {
+    ("sys", "_getframe"),
+    ("sys", "_current_frames"),
+    ("inspect", "currentframe"),
+    ("inspect", "stack"),
+    ("inspect", "getouterframes"),
+    ("gc", "get_objects"),
+    ("gc", "get_referrers"),
+    ("gc", "get_referents"),
+}
+_FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "tb_frame", "gi_frame", "cr_frame"}
+_TRACE_HOOKS = {
+    ("sys", "settrace"),
+    ("sys", "setprofile"),
+    ("threading", "settrace"),
+    ("threading", "setprofile"),
+}
+_IMPORT_HOOKS = {("sys", "meta_path"), ("sys", "path_hooks"), ("sys", "path_importer_cache")}
+_PROCESS_CONTROL = {("os", "fork"), ("os", "setsid"), ("os", "kill"), ("os", "killpg"), ("os", "forkpty")}
+_RAW_MEMORY_MODULES = {"ctypes", "_ctypes", "cffi", "mmap"}
+_NETWORK_MODULES = {"socket", "_socket", "ssl", "http", "urllib", "ftplib", "smtplib", "requests"}
+_HOOK_NAMES = {
+    "_exit", "atexit", "excepthook", "unraisablehook", "_getframe", "_current_frames", "settrace",
+    "setprofile", "ctypes", "sitecustomize", "usercustomize", "__builtins__", "builtins", "f_back",
+    "f_locals", "tb_frame", "gi_frame", "meta_path", "_runner", "results.tsv",
+}  # fmt: skip
+"""Names whose appearance *as a string* means a hook reached by ``getattr`` / ``__import__``."""
+_HARNESS_FILES = ("conftest.py", "sitecustomize.py", "usercustomize.py", ".pth", "_runner.py", "results.tsv")
+TAMPER_PATTERNS = (
+    "exit_hook",
+    "hard_exit",
+    "excepthook_override",
+    "signal_handler",
+    "frame_introspection",
+    "trace_hook",
+    "import_hook",
+    "raw_memory_access",
+    "process_control",
+    "always_equal",
+    "obfuscated_hook_reference",
+    "harness_file_write",
+)
+"""Runtime and test-framework tampering classes (curation §Tamper defense): each flags code that
+could reach past the test it is judged by: its exit path, its frames, its process, its imports."""
+
+
+def _aliases(tree: ast.AST) -> dict[str, tuple[str, ...]]:
+    """Local name -> dotted origin, from the module's imports (``import os as o``,
+    ``from os import _exit``), so an alias hides nothing."""
+    names: dict[str, tuple[str, ...]] = {}
     for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.split(".")[0]] = tuple(
+                    alias.name.split(".") if alias.asname else alias.name.split(".")[:1]
+                )
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                names[alias.asname or alias.name] = (*node.module.split("."), alias.name)
+    return names
+
+
+def _resolved(node: ast.AST, aliases: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    name = _dotted(node)
+    return (*aliases[name[0]], *name[1:]) if name and name[0] in aliases else name
+
+
+def _always_equal(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Assign) -> bool:
+    """``def __eq__(...): return True`` (or ``__ne__`` returning False, or the lambda form)."""
+    if isinstance(node, ast.Assign):
+        names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+        value = node.value
+        body = value.body if isinstance(value, ast.Lambda) else None
+        return (
+            bool(names & {"__eq__", "__ne__"})
+            and isinstance(body, ast.Constant)
+            and body.value in (True, False)
+        )
+    if node.name not in ("__eq__", "__ne__"):
+        return False
+    returns = [s for s in ast.walk(node) if isinstance(s, ast.Return)]
+    constant = node.name == "__eq__"
+    return bool(returns) and all(
+        isinstance(r.value, ast.Constant) and r.value.value is constant for r in returns
+    )
+
+
+def _harness_path(value: ast.AST) -> bool:
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        text = value.value
+        return text.endswith(_HARNESS_FILES) or text.startswith(("/runner", "/proc", "/tmp/tp-gym"))
+    return False
+
+
+def _tamper_call(name: tuple[str, ...], call: ast.Call) -> str | None:
+    tail = name[-2:]
+    for code, table in (
+        ("exit_hook", _EXIT_HOOKS),
+        ("hard_exit", _HARD_EXITS),
+        ("signal_handler", _SIGNALS),
+        ("frame_introspection", _FRAME_ACCESS),
+        ("trace_hook", _TRACE_HOOKS),
+        ("process_control", _PROCESS_CONTROL),
+    ):
+        if tail in table:
+            return code
+    if (
+        name[-1:] in (("open",), ("write_text",), ("write_bytes",))
+        and call.args
+        and _harness_path(call.args[0])
+    ):
+        return "harness_file_write" if name[-1] != "open" or _write_mode(call) else None
+    if name[-1:] in (("__import__",), ("import_module",)) and call.args:
+        first = call.args[0]
+        if isinstance(first, ast.Constant) and str(first.value).split(".")[0] in _RAW_MEMORY_MODULES:
+            return "raw_memory_access"
+    return None
+
+
+def _tamper_node(node: ast.AST, aliases: dict[str, tuple[str, ...]]) -> str | None:
+    """The tampering class ``node`` belongs to, if any."""
+    if isinstance(node, ast.Call):
+        return _tamper_call(_resolved(node.func, aliases), node)
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        if any(m.split(".")[0] in _RAW_MEMORY_MODULES for m in modules):
+            return "raw_memory_access"
+    elif isinstance(node, ast.Attribute) and node.attr in _FRAME_ATTRIBUTES:
+        return "frame_introspection"
+    elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+        if isinstance(node, ast.Assign) and _always_equal(node):
+            return "always_equal"
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            name = _resolved(target.value if isinstance(target, ast.Subscript) else target, aliases)
+            if name[-2:] in _EXCEPTHOOKS:
+                return "excepthook_override"
+            if name[-2:] in _IMPORT_HOOKS:
+                return "import_hook"
+    elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _always_equal(node):
+        return "always_equal"
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in _HOOK_NAMES:
+        return "obfuscated_hook_reference"
+    return None
+
+
+def _import_hook_mutation(node: ast.Call, aliases: dict[str, tuple[str, ...]]) -> bool:
+    """``sys.meta_path.insert(...)`` / ``.append(...)``: an import hook installed by mutation."""
+    return isinstance(node.func, ast.Attribute) and _resolved(node.func.value, aliases)[-2:] in _IMPORT_HOOKS
+
+
+def _network_use(node: ast.AST) -> bool:
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        return any(m.split(".")[0] in _NETWORK_MODULES for m in modules)
+    return False
+
+
+def inspect_source(tree: ast.AST) -> Counter[str]:
+    """Count security, gaming and tampering patterns in a parsed module."""
+    found: Counter[str] = Counter()
+    aliases = _aliases(tree)
+    for node in ast.walk(tree):
+        tamper = _tamper_node(node, aliases)
+        if tamper is not None:
+            found[tamper] += 1
+        if isinstance(node, ast.Call) and _import_hook_mutation(node, aliases):
+            found["import_hook"] += 1
+        if _network_use(node):
+            found["network_access"] += 1
         if isinstance(node, ast.Call):
-            name = _dotted(node.func)
+            name = _resolved(node.func, aliases)
             if name[-2:] in _SHELL_CALLS:
                 found["shell_exec"] += 1
             if name[:1] == ("subprocess",) and any(
@@ -80,8 +250,8 @@ def inspect_source(tree: ast.AST) -> Counter[str]:
                 found["write_outside_workspace"] += 1
             if name[-2:] in _WRITE_CALLS and node.args and _outside_workspace(node.args[0]):
                 found["write_outside_workspace"] += 1
-            if name[-1:] == ("setattr",) and node.args and _dotted(node.args[0])[:1]:
-                found["harness_monkeypatch"] += _dotted(node.args[0])[0] in _HARNESS_MODULES
+            if name[-1:] == ("setattr",) and node.args and _resolved(node.args[0], aliases)[:1]:
+                found["harness_monkeypatch"] += _resolved(node.args[0], aliases)[0] in _HARNESS_MODULES
         elif isinstance(node, ast.Attribute) and any(_dotted(node)[-len(s) :] == s for s in _SKIPS):
             found["skip_marker"] += 1
         elif isinstance(node, ast.Assert) and isinstance(node.test, ast.Constant) and node.test.value:
@@ -95,10 +265,13 @@ def inspect_source(tree: ast.AST) -> Counter[str]:
         elif isinstance(node, ast.Assign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                root = _dotted(target)[:1]
+                root = _resolved(target, aliases)[:1]
                 if root and root[0] in _HARNESS_MODULES:
                     found["harness_monkeypatch"] += 1
-                if isinstance(target, ast.Subscript) and _dotted(target.value) == ("sys", "modules"):
+                if isinstance(target, ast.Subscript) and _resolved(target.value, aliases) in (
+                    ("sys", "modules"),
+                    ("__builtins__",),
+                ):
                     found["harness_monkeypatch"] += 1
     return found
 

@@ -22,7 +22,13 @@ from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.pysource import inspect_fragment, new_counts, parse_python
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 
-SECURITY_CODES = ("shell_exec", "shell_injection", "dynamic_eval", "write_outside_workspace")
+SECURITY_CODES = (
+    "shell_exec",
+    "shell_injection",
+    "dynamic_eval",
+    "write_outside_workspace",
+    "network_access",
+)
 LINT_RULES = "F821,F822,F823,E9"
 
 

@@ -1,0 +1,194 @@
+"""Isolation of untrusted code with bubblewrap: what a sandboxed process may see and do.
+
+Everything that runs code from a trajectory or a workspace (the agent's test command, the sealed
+oracle) goes through :func:`sandbox_command`. We use bubblewrap (``bwrap``, Debian package
+``bubblewrap``), the sandbox Flatpak is built on, rather than home-made checks: it sets up Linux
+namespaces and mounts in one audited setuid-free binary, and its flags say exactly what is shared.
+
+Inside, a process sees only the interpreter's installation and the system libraries (read-only),
+the runner directory (read-only, ``/runner``), the workspace (``/workspace``), a private ``/tmp``
+and its own ``/proc``; not the repository, the workdir, ``secrets/`` or the host's ``/tmp``. It has
+no network (a new network namespace holds only a downed loopback), its own PID namespace (every
+descendant dies with the sandbox, however it forked or whichever session it started), its own IPC
+and UTS namespaces, and ``--die-with-parent`` (a killed platform process takes its sandboxes with
+it). Started as root, the runner drops to ``nobody`` before any workspace code runs, so
+``RLIMIT_NPROC`` binds (the kernel does not apply it to root) and root-only files stay unreadable.
+
+Where bubblewrap cannot run, untrusted code is refused with :class:`IsolationUnavailable`, unless
+the user sets ``TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX=1``, which runs it unconfined with a warning
+each time a process starts.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+OPT_OUT_ENV = "TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX"
+NOBODY = 65534
+WORKSPACE_MOUNT = "/workspace"
+RUNNER_MOUNT = "/runner"
+PROCESS_BUDGET = 64
+"""Processes one sandbox may hold at once (RLIMIT_NPROC above what its uid already runs)."""
+OPEN_FILES = 256
+"""Descriptors one sandboxed process may hold (RLIMIT_NOFILE)."""
+
+log = logging.getLogger(__name__)
+
+
+class IsolationUnavailable(RuntimeError):
+    """Untrusted code cannot be confined here, and the user did not opt out."""
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """How a sandboxed process is started: the argv prefix, the paths it sees, its limits."""
+
+    prefix: tuple[str, ...]
+    workspace_path: str
+    runner_path: str
+    drop_uid: int
+    max_processes: int
+    own_pid_namespace: bool
+
+    @property
+    def confined(self) -> bool:
+        return bool(self.prefix)
+
+
+def unsafe_opt_out() -> bool:
+    return os.environ.get(OPT_OUT_ENV, "") == "1"
+
+
+def interpreter() -> str:
+    """The real interpreter binary (a venv's ``python`` is a link to it)."""
+    return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+
+
+@functools.cache
+def probe() -> str | None:
+    """Why bubblewrap cannot confine a process here, or None when it can (asked once per process)."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed"
+    try:
+        proc = subprocess.run(
+            [bwrap, *_namespace_flags(), "--ro-bind", "/", "/", "--", "/bin/true"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap could not start: {exc}"
+    return None if proc.returncode == 0 else f"bwrap failed: {proc.stderr.strip()[:300]}"
+
+
+def require() -> None:
+    """Raise :class:`IsolationUnavailable` unless untrusted code can be confined (or the user opted out)."""
+    reason = probe()
+    if reason is not None and not unsafe_opt_out():
+        raise IsolationUnavailable(
+            f"refusing to run untrusted code: {reason}. Install it (Debian/Ubuntu: "
+            "`apt-get install bubblewrap`; `make setup` does this when run as root), or set "
+            f"{OPT_OUT_ENV}=1 to run workspace code UNCONFINED on this machine, at your own risk."
+        )
+
+
+def _namespace_flags() -> list[str]:
+    flags = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    return flags if os.geteuid() == 0 else ["--unshare-user", *flags]
+
+
+def _system_mounts() -> list[str]:
+    args = ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    prefix = os.path.realpath(sys.base_prefix)
+    binary_dir = os.path.dirname(interpreter())
+    for path in (prefix, binary_dir):
+        if not path.startswith(("/usr/", prefix + "/")) or path == prefix != "/usr":
+            args += _traversable_parents(path) + ["--ro-bind", path, path]
+    return args
+
+
+def _traversable_parents(path: str) -> list[str]:
+    """Create ``path``'s ancestors world-traversable: bwrap would copy a ``0700`` home's mode, and
+    the unprivileged sandbox user could not reach an interpreter installed under it."""
+    args: list[str] = []
+    parent = Path(path).parent
+    for ancestor in reversed([parent, *parent.parents][:-1]):
+        args += ["--perms", "0755", "--dir", str(ancestor)]
+    return args
+
+
+def _processes_of(uid: int) -> int:
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                count += os.stat(f"/proc/{entry}").st_uid == uid
+            except OSError:
+                continue
+    return count
+
+
+def sandbox(workspace: Path, runner_dir: Path) -> Isolation:
+    """The isolation for one run over ``workspace`` with the runner files in ``runner_dir``.
+
+    Prepares ownership so that the unprivileged sandbox user may write the workspace and read the
+    runner directory. Raises :class:`IsolationUnavailable` as :func:`require` does.
+    """
+    require()
+    if probe() is not None:
+        log.warning("%s=1: running workspace code UNCONFINED (no sandbox)", OPT_OUT_ENV)
+        return Isolation((), str(workspace), str(runner_dir), -1, 0, own_pid_namespace=False)
+    root = os.geteuid() == 0
+    runner_dir.chmod(0o755)
+    if root:
+        for path in (workspace, *workspace.rglob("*")):
+            os.chown(path, NOBODY, NOBODY, follow_symlinks=False)
+    prefix = (
+        shutil.which("bwrap") or "bwrap",
+        *_namespace_flags(),
+        "--die-with-parent",
+        "--new-session",
+        *_system_mounts(),
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--tmpfs",
+        "/tmp",
+        "--ro-bind",
+        str(runner_dir),
+        RUNNER_MOUNT,
+        "--bind",
+        str(workspace),
+        WORKSPACE_MOUNT,
+        "--chdir",
+        WORKSPACE_MOUNT,
+        *(("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID") if root else ()),
+        "--",
+    )
+    budget = PROCESS_BUDGET if root else _processes_of(os.getuid()) + PROCESS_BUDGET
+    return Isolation(
+        prefix,
+        WORKSPACE_MOUNT,
+        RUNNER_MOUNT,
+        drop_uid=NOBODY if root else -1,
+        max_processes=budget,
+        own_pid_namespace=True,
+    )
