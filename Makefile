@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 WORKDIR ?= workdir
 
-.PHONY: setup run test lint ui
+.PHONY: setup run test lint ui sandbox-tool
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -14,12 +14,24 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
 
-setup: $(STAMP)
+# Untrusted workspace code only runs inside bubblewrap (docs/verification.md). Installed through
+# apt when running as root; otherwise a clear message (or the loudly named opt-out) is needed.
+sandbox-tool:
+	@command -v bwrap >/dev/null || [ "$$TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX" = 1 ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing bubblewrap (the sandbox for untrusted code) ..." >&2; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
+	  else \
+	    echo "bubblewrap (bwrap) is required to sandbox untrusted code: run 'sudo apt-get install bubblewrap'" >&2; \
+	    echo "(or set TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX=1 to run workspace code UNCONFINED)" >&2; exit 1; \
+	  fi; }
 
-run: $(STAMP)
+setup: $(STAMP) sandbox-tool
+
+run: $(STAMP) sandbox-tool
 	$(VENV)/bin/trajectory-platform run --workdir $(WORKDIR)
 
-test: $(STAMP)
+test: $(STAMP) sandbox-tool
 	$(PY) -m pytest -q -p no:cacheprovider
 
 lint: $(STAMP)
@@ -28,7 +40,7 @@ lint: $(STAMP)
 
 # The instance lives in the workdir: copy the project's dagster.yaml there, and point the code
 # location at the same workdir so the UI shows (and writes) the data `make run` produced.
-ui: $(STAMP)
+ui: $(STAMP) sandbox-tool
 	mkdir -p $(WORKDIR)/dagster_home && cp dagster.yaml $(WORKDIR)/dagster_home/dagster.yaml
 	TRAJECTORY_PLATFORM_WORKDIR=$(abspath $(WORKDIR)) DAGSTER_HOME=$(abspath $(WORKDIR))/dagster_home \
 		$(VENV)/bin/dagster dev -h 127.0.0.1 -p 3000 -m trajectory_platform.definitions

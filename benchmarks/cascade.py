@@ -9,7 +9,10 @@ truncated and abandoned sessions, ...), ingests its logs, verifies them, and com
   plain ``solved``;
 - tamper recall (tampered episodes in ``tamper_quarantine``) and tampered admissions (must be 0);
 - flaky episodes caught (``flaky_quarantine``) and flaky admissions;
-- the staged cascade's measured cost per attempt against the naive monolithic order (baseline).
+- the staged cascade's measured cost per attempt against the naive monolithic order (baseline);
+- the cost of isolation: a bubblewrap sandbox's start-up against a bare interpreter's (what each
+  oracle process cost before sandboxing), interleaved and repeated, and per episode (times the
+  oracle runs an episode took); the workspace reset beside it (the seed's overlay reset: 65 ms).
 
 Usage: ``.venv/bin/python benchmarks/cascade.py [--episodes 200] [--seed 7]``; JSON last line.
 """
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +31,10 @@ from pathlib import Path
 
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
 from trajectory_platform.curation.verify.cascade import library_lookup
+from trajectory_platform.gym import isolation
+from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.rollout import read_truth, rollout
+from trajectory_platform.gym.sandbox import Workspace
 from trajectory_platform.traces.ingest import ingest_paths
 
 
@@ -34,11 +42,35 @@ def _ratio(num: int, den: int) -> float | None:
     return round(num / den, 4) if den else None
 
 
+def _isolation_cost(fixture: Fixture, repeats: int, oracle_runs_per_episode: float) -> dict[str, float]:
+    """Median start-up of ``python -c pass`` bare vs inside the sandbox, interleaved (a noisy
+    machine slows both alike), and a fixture workspace's reset time."""
+    bare_cmd = [isolation.interpreter(), "-I", "-S", "-B", "-c", "pass"]
+    bare, boxed, resets = [], [], []
+    for _ in range(repeats):
+        with Workspace(fixture.s0_files) as ws, tempfile.TemporaryDirectory(prefix="tp-bench-") as runner:
+            resets.append(ws.reset_s)
+            prefix = list(isolation.sandbox(ws.root, Path(runner)).prefix)
+            for cmd, sink in ((bare_cmd, bare), (prefix + bare_cmd, boxed)):
+                start = time.perf_counter()
+                subprocess.run(cmd, check=True)
+                sink.append(time.perf_counter() - start)
+    bare_ms, boxed_ms = statistics.median(bare) * 1e3, statistics.median(boxed) * 1e3
+    return {
+        "bare_interpreter_start_ms": round(bare_ms, 2),
+        "sandboxed_interpreter_start_ms": round(boxed_ms, 2),
+        "sandbox_vs_bare_start_ratio": round(boxed_ms / bare_ms, 2),
+        "isolation_cost_per_episode_ms": round((boxed_ms - bare_ms) * oracle_runs_per_episode, 2),
+        "workspace_reset_ms": round(statistics.median(resets) * 1e3, 2),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=None, help="rollout folder (default: a temp dir)")
+    parser.add_argument("--isolation-repeats", type=int, default=30, help="start-up timings per arm")
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="tp-bench-cascade-"))
     start = time.perf_counter()
@@ -87,7 +119,23 @@ def main() -> int:
         f"{ledger['monolithic_c_attempt']:.5f}s -> {ledger['cost_ratio']}x",
         file=sys.stderr,
     )
+    runs_per_episode = result.ledger.oracle_runs / max(len(episodes), 1)
+    lookup = library_lookup(0)
+    fixture = next(f for f in map(lookup, (e.task.fixture_id for e in episodes)) if f is not None)
+    isolation_cost = _isolation_cost(fixture, args.isolation_repeats, runs_per_episode)
+    print(
+        f"sandbox start-up {isolation_cost['sandboxed_interpreter_start_ms']} ms vs bare interpreter "
+        f"{isolation_cost['bare_interpreter_start_ms']} ms "
+        f"({isolation_cost['sandbox_vs_bare_start_ratio']}x); "
+        f"{runs_per_episode:.2f} oracle runs/episode -> isolation costs "
+        f"{isolation_cost['isolation_cost_per_episode_ms']} ms/episode; workspace reset "
+        f"{isolation_cost['workspace_reset_ms']} ms (seed's overlay: 65 ms)",
+        file=sys.stderr,
+    )
     report = {
+        **isolation_cost,
+        "oracle_runs_per_episode": round(runs_per_episode, 3),
+        "janitor": result.janitor.to_dict(),
         "episodes": len(episodes),
         "sinks": result.counts("sink"),
         "roles": result.counts("role"),

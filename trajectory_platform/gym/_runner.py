@@ -11,20 +11,20 @@ The verdict channel (docs/verification.md has the threat model):
 
 - **Judge.** Reads the run's nonce from stdin before anything else, applies the rlimits, drops
   to an unprivileged uid when started as root, makes itself non-dumpable (no same-uid process may
-  read its memory or reopen its descriptors), then starts one fresh interpreter per test. It writes
-  one line per test to stdout, each carrying an HMAC under the nonce; the host accepts nothing
-  else. Workspace code never runs in the judge.
-- **Worker.** Before any workspace code it starts a *holder* thread. The holder reads a per-test
-  token from the judge, installs an audit hook, and parks. The hook zeroes the token on every way
-  Python offers to reach another frame's locals or raw memory (``sys._getframe``, traceback /
-  generator frames, ``gc``, ``sys._current_frames``, trace and profile hooks, ``ctypes``, opening
-  ``/proc``): code that introspects can no longer authenticate anything. When the test is over the
-  main thread wakes the holder and parks; the holder reads the outcome *from the main thread's own
-  frame*, and only if that frame is exactly the worker frame it saw before the workspace was
-  imported (so an ``atexit`` hook, a signal handler or an import-time ``os._exit`` that claims a
-  pass is not that frame), the test function's code is the sealed code, and (``guard=1``) the
-  builtins are untouched. Then it writes ``id, status, message, token`` to the judge and ends the
-  process with ``os._exit``, so exit hooks never run.
+  read its memory or reopen its descriptors; forks inherit this), then forks one worker per test.
+  It writes one line per test to stdout, each with an HMAC under the nonce; the host accepts
+  nothing else. Workspace code never runs in the judge.
+- **Worker.** A fork of the judge, one per test. Before any workspace code it starts a *holder*
+  thread, which reads a per-test token from the judge, installs an audit hook, and waits. The hook
+  zeroes the token on every way Python offers to reach another thread's frames, rewrite a frame's
+  locals or read raw memory (``sys._current_frames``, ``gc``, trace and profile hooks, ``ctypes``,
+  opening ``/proc``). When the test is over the main thread wakes the holder and parks; the holder
+  reads the outcome *from the main thread's own frame*, and only if that frame is exactly the
+  worker frame it saw before the workspace was imported (an ``atexit`` hook, a signal handler or
+  an import-time ``os._exit`` that claims a pass is not that frame), the test function's code is
+  the sealed code, and (``guard=1``) the builtins are untouched. Then it writes
+  ``id, status, message, token`` to the judge and ends the process with ``os._exit``, so exit
+  hooks never run.
 """
 
 import builtins
@@ -116,7 +116,13 @@ def _discover(workspace, tests_dir):
 
 
 def _spawn(spec_path, test_id, token_r, report_w):
-    """Fork and exec one worker with the token pipe on fd 3, the report pipe on fd 4, nothing else."""
+    """Fork one worker with the token pipe on fd 3, the report pipe on fd 4, nothing else open.
+
+    A fork of the judge is as clean as a fresh interpreter (the judge never imported workspace
+    code) and costs a millisecond instead of an interpreter start. The token is made after the
+    fork, so the worker's copy of the judge's memory holds none; it holds the run's nonce, which
+    is useless to it: its stdout is /dev/null and the judge's descriptors are out of its reach.
+    """
     pid = os.fork()
     if pid:
         return pid
@@ -129,7 +135,7 @@ def _spawn(spec_path, test_id, token_r, report_w):
         os.dup2(100, 3)
         os.dup2(101, 4)
         os.closerange(5, 1 << 16)
-        os.execv(sys.executable, [sys.executable, "-I", "-S", "-B", __file__, "worker", spec_path, test_id])
+        worker(spec_path, test_id)
     finally:
         os._exit(127)
 
@@ -139,10 +145,10 @@ def _run_worker(spec_path, test_id, deadline):
     import select
     import time
 
-    token = os.urandom(16).hex()
     token_r, token_w = os.pipe()
     report_r, report_w = os.pipe()
     pid = _spawn(spec_path, test_id, token_r, report_w)
+    token = os.urandom(16).hex()
     os.close(token_r)
     os.close(report_w)
     os.write(token_w, token.encode())
@@ -289,7 +295,6 @@ def _holder(box):
 def worker(spec_path, test_id):
     import _thread
 
-    _non_dumpable()
     spec, _ = _read_spec(spec_path)
     workspace, tests_dir = spec["workspace"], spec["tests_dir"]
     rel, _, func = test_id.partition("::")
@@ -336,7 +341,4 @@ def worker(spec_path, test_id):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "judge":
-        judge(sys.argv[2])
-    else:
-        worker(sys.argv[2], sys.argv[3])
+    judge(sys.argv[2])
