@@ -17,6 +17,8 @@ import pkgutil
 import sys
 
 from trajectory_platform import commands
+from trajectory_platform.commands import fail
+from trajectory_platform.gym.isolation import IsolationUnavailable
 
 
 def command_names() -> list[str]:
@@ -45,7 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     chosen = next((a for a in argv if not a.startswith("-")), None)
     only = chosen if chosen in command_names() else None
     args = build_parser(only).parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except IsolationUnavailable as exc:  # any command that would run untrusted code unconfined
+        return fail(str(exc))
 
 
 if __name__ == "__main__":

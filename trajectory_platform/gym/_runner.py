@@ -1,6 +1,6 @@
 """Sealed test runner: a judge process that never runs workspace code, one worker process per test.
 
-Executed as ``python -I -S -B _runner.py judge SPEC`` inside the sandbox (see ``isolation.py``).
+Executed as ``python -I -S -B _runner.py SPEC`` inside the sandbox (see ``isolation.py``).
 It imports only the standard library, and is copied next to (never into) the workspace, so
 nothing the agent wrote can replace it. ``SPEC`` is a text file of ``key=value`` lines
 (``workspace``, ``tests_dir``, ``load_conftest``, ``guard``, ``sealed``, the ``setrlimit`` bounds
@@ -59,6 +59,18 @@ def _one_line(text):
     return " ".join(str(text).split())[:300]
 
 
+def _dumpable_reset_by_uid_change(spec):
+    """After ``setresuid`` the kernel sets the dumpable flag to ``fs.suid_dumpable`` (0 unless an
+    administrator changed it), so the ctypes call below is only needed when no uid was dropped."""
+    if int(spec.get("drop_uid") or -1) < 0:
+        return False
+    try:
+        with open("/proc/sys/fs/suid_dumpable", encoding="ascii") as fh:
+            return fh.read().strip() == "0"
+    except OSError:
+        return False
+
+
 def _non_dumpable():
     """PR_SET_DUMPABLE 0: other processes of this uid cannot ptrace us or open /proc/PID/{mem,fd}."""
     try:
@@ -115,7 +127,7 @@ def _discover(workspace, tests_dir):
     return ids
 
 
-def _spawn(spec_path, test_id, token_r, report_w):
+def _spawn(spec, test_id, source, token_r, report_w):
     """Fork one worker with the token pipe on fd 3, the report pipe on fd 4, nothing else open.
 
     A fork of the judge is as clean as a fresh interpreter (the judge never imported workspace
@@ -135,19 +147,19 @@ def _spawn(spec_path, test_id, token_r, report_w):
         os.dup2(100, 3)
         os.dup2(101, 4)
         os.closerange(5, 1 << 16)
-        worker(spec_path, test_id)
+        worker(spec, test_id, source)
     finally:
         os._exit(127)
 
 
-def _run_worker(spec_path, test_id, deadline):
+def _run_worker(spec, test_id, source, deadline):
     """One test in a fresh interpreter: (status, message) as the judge accepts it."""
     import select
     import time
 
     token_r, token_w = os.pipe()
     report_r, report_w = os.pipe()
-    pid = _spawn(spec_path, test_id, token_r, report_w)
+    pid = _spawn(spec, test_id, source, token_r, report_w)
     token = os.urandom(16).hex()
     os.close(token_r)
     os.close(report_w)
@@ -193,25 +205,52 @@ def _kill_leftovers():
         pass
 
 
+def _hmac_sha256(key, message):
+    """RFC 2104 HMAC-SHA256 (the host checks it with ``hmac``); ``_sha256`` is built in, where
+    ``hashlib`` would cost the judge an OpenSSL load on every run."""
+    import _sha256
+
+    key = key if len(key) <= 64 else _sha256.sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    inner = _sha256.sha256(bytes(b ^ 0x36 for b in key) + message).digest()
+    return _sha256.sha256(bytes(b ^ 0x5C for b in key) + inner).hexdigest()
+
+
+def _sealed_sources(workspace, ids):
+    """The test modules' text, read once before any worker runs: a test's workspace code may
+    rewrite files under /workspace, but never what a later test is judged by."""
+    sources = {}
+    for test_id in ids:
+        rel = test_id.partition("::")[0]
+        if rel not in sources:
+            try:
+                with open(os.path.join(workspace, rel), encoding="utf-8") as fh:
+                    sources[rel] = fh.read()
+            except (OSError, ValueError):
+                sources[rel] = None
+    return sources
+
+
 def judge(spec_path):
-    import hashlib
-    import hmac
     import time
 
     nonce = sys.stdin.buffer.read()
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     spec, ids = _read_spec(spec_path)
     _limit(spec)
-    _non_dumpable()
+    if not _dumpable_reset_by_uid_change(spec):
+        _non_dumpable()
     ids = ids or _discover(spec["workspace"], spec["tests_dir"])
+    sources = _sealed_sources(spec["workspace"], ids)
     deadline = time.monotonic() + float(spec.get("timeout_s", "10"))
     out = sys.stdout.buffer
     for test_id in ids:
-        status, message = _run_worker(spec_path, test_id, deadline)
+        source = sources[test_id.partition("::")[0]]
+        status, message = _run_worker(spec, test_id, source, deadline)
         if spec.get("own_pid_namespace") == "1":
             _kill_leftovers()
         line = test_id + "\t" + status + "\t" + _one_line(message)
-        mac = hmac.new(nonce, line.encode("utf-8"), hashlib.sha256).hexdigest()
+        mac = _hmac_sha256(nonce, line.encode("utf-8"))
         out.write((line + "\t" + mac + "\n").encode("utf-8"))
         out.flush()
 
@@ -219,23 +258,20 @@ def judge(spec_path):
 # ------------------------------------------------------------------------------------ worker
 
 
-def _load(path, name):
+def _load(path, name, code=None):
+    """Execute a module (``code`` compiled beforehand, else the file at ``path``) as ``name``."""
     module = type(sys)(name)
     module.__file__ = path
     sys.modules[name] = module
-    with open(path, encoding="utf-8") as fh:
-        code = compile(fh.read(), path, "exec")
+    if code is None:
+        with open(path, encoding="utf-8") as fh:
+            code = compile(fh.read(), path, "exec")
     exec(code, module.__dict__)
     return module
 
 
-def _expected_code(path, func):
-    """The sealed test function's code object, compiled by us before any workspace code ran."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            module_code = compile(fh.read(), path, "exec")
-    except (OSError, SyntaxError, ValueError):
-        return None
+def _function_code(module_code, func):
+    """The code object of ``func`` defined at the top of ``module_code``, or None."""
     for const in module_code.co_consts:
         if getattr(const, "co_name", None) == func:
             return const
@@ -292,22 +328,25 @@ def _holder(box):
     exit_(0)
 
 
-def worker(spec_path, test_id):
+def worker(spec, test_id, source):
+    """Run one test; ``source`` is the test module's text as the judge read it before any worker."""
     import _thread
 
-    spec, _ = _read_spec(spec_path)
     workspace, tests_dir = spec["workspace"], spec["tests_dir"]
     rel, _, func = test_id.partition("::")
-    expected = (
-        _expected_code(os.path.join(workspace, rel), func) if spec.get("load_conftest") != "1" else None
-    )
+    path = os.path.join(workspace, rel)
+    try:
+        module_code = compile(source, path, "exec") if source is not None else None
+    except (SyntaxError, ValueError):
+        module_code = None
+    expected = _function_code(module_code, func) if module_code is not None else None
     ready_r, ready_w = os.pipe()
     wake_r, wake_w = os.pipe()
     park_r, park_w = os.pipe()  # nobody writes park_w: the main thread waits there for os._exit
     box = [_thread.get_ident(), worker.__code__, ready_w, wake_r, test_id, expected, spec.get("guard") == "1"]
     _thread.start_new_thread(_holder, (box,))
     os.read(ready_r, 1)
-    del box, spec_path
+    del box
     write, read = os.write, os.read
     os.chdir(workspace)
     sys.path.insert(0, workspace)
@@ -321,9 +360,9 @@ def worker(spec_path, test_id):
                     pass
     fn, outcome = None, None
     try:
-        if func == "<module>":
-            raise SyntaxError("test module does not parse")
-        module = _load(os.path.join(workspace, rel), "_test_" + rel.replace("/", "_")[:-3])
+        if module_code is None:
+            raise SyntaxError(f"test module {rel} is missing or does not parse")
+        module = _load(path, "_test_" + rel.replace("/", "_")[:-3], module_code)
         fn = vars(module).get(func)
         if fn is None:
             outcome = ("missing", "no such test")
@@ -341,4 +380,4 @@ def worker(spec_path, test_id):
 
 
 if __name__ == "__main__":
-    judge(sys.argv[2])
+    judge(sys.argv[1])
