@@ -189,3 +189,20 @@ def test_workspace_code_cannot_forge_a_pass_at_run_time(kind):
     result = run_oracle(fixture, files)
     assert result.fail_to_pass["tests/test_core.py::test_half"] != "passed", kind
     assert not result.passed
+
+
+def test_without_isolation_untrusted_code_is_refused_with_a_clear_message(monkeypatch):
+    monkeypatch.setattr(isolation, "probe", lambda: "bubblewrap (bwrap) is not installed")
+    monkeypatch.delenv(isolation.OPT_OUT_ENV, raising=False)
+    fixture = make_fixture()
+    with pytest.raises(isolation.IsolationUnavailable, match="apt-get install bubblewrap"):
+        run_oracle(fixture, fixture.reference_files)
+
+
+def test_the_loud_opt_out_runs_unconfined_and_still_judges(monkeypatch, caplog):
+    monkeypatch.setattr(isolation, "probe", lambda: "bubblewrap (bwrap) is not installed")
+    monkeypatch.setenv(isolation.OPT_OUT_ENV, "1")
+    fixture = make_fixture()
+    assert run_oracle(fixture, fixture.reference_files).passed
+    assert not run_oracle(fixture, fixture.s0_files).passed
+    assert "UNCONFINED" in caplog.text
