@@ -26,7 +26,14 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format
-from trajectory_platform.traces.adapters.base import Adapter, RawRecord, RecordError, SourceFile
+from trajectory_platform.traces.adapters.base import (
+    NESTING_TOO_DEEP,
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    record_fingerprint,
+)
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episode_row, episodes_to_table
@@ -47,10 +54,9 @@ PARQUET_OPTIONS = {
 """Pinned writer options: the same rows always give the same bytes."""
 
 _DATE_PART = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
-_EXCERPT_CHARS = 200
 EPOCH_SCALES = ((11, 1), (14, 1e3), (17, 1e6), (20, 1e9))
 """Unix timestamps by digit count: seconds, milliseconds, microseconds, nanoseconds."""
-STRUCTURE_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError)
+STRUCTURE_ERRORS = (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError)
 """What arbitrary JSON in an unexpected shape raises inside an adapter. Such a record is
 rejected like any other unreadable one, so one odd record never stops the run."""
 PROGRESS_MIN_BYTES = 1 << 20
@@ -217,11 +223,22 @@ def ingest_paths(
         raise ValueError(f"unknown format {fmt!r}; choose auto or one of {', '.join(FORMAT_NAMES)}")
     files = _expand(paths)
     result = IngestResult()
-    total = sum(f.stat().st_size for f in files if f.is_file())
+    total = sum(f.stat().st_size for f, _ in files if f.is_file())
     quiet = not progress or total < PROGRESS_MIN_BYTES
     with tqdm(total=total, unit="B", unit_scale=True, desc="ingest", disable=quiet) as bar:
-        for path in files:
+        for path, root in files:
             display = _display_name(path, relative_to)
+            if leaves_root(path, root):
+                result.records_in += 1
+                result.rejects.append(
+                    Reject(
+                        source_file=display,
+                        reason="link outside the source",
+                        detail=f"a symbolic link leads out of {root}; it was not read",
+                        partition_date=partition_date,
+                    )
+                )
+                continue
             try:
                 data = path.read_bytes()
             except OSError as exc:
@@ -251,14 +268,25 @@ def _display_name(path: Path, root: Path | str | None) -> str:
     return str(path)
 
 
-def _expand(paths: Iterable[Path | str]) -> list[Path]:
-    files: list[Path] = []
+def _expand(paths: Iterable[Path | str]) -> list[tuple[Path, Path]]:
+    """Every file to read, with the folder it was found under (a file given alone: its own folder)."""
+    files: list[tuple[Path, Path]] = []
     for raw in paths:
         path = Path(raw)
         if not path.exists():
             raise FileNotFoundError(f"no such file or folder: {path}")
-        files.extend(discover_log_files(path) if path.is_dir() else [path])
+        root = path if path.is_dir() else path.parent
+        files.extend((f, root) for f in (discover_log_files(path) if path.is_dir() else [path]))
     return files
+
+
+def leaves_root(path: Path, root: Path) -> bool:
+    """Does ``path`` (through a symbolic link anywhere on the way) point outside ``root``?
+
+    A link in a trace source may point at anything the platform can read (``secrets/pipeline.key``
+    included); ingest reads only what really lies under the folder it was given.
+    """
+    return not path.resolve().is_relative_to(root.resolve())
 
 
 def _ingest_file(
@@ -310,13 +338,15 @@ def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
         source_path="$",
         reason=reason,
         detail=detail,
-        excerpt=src.data[:_EXCERPT_CHARS].decode("utf-8", "replace"),
+        excerpt=record_fingerprint(src.data),
         partition_date=date,
     )
 
 
 def _structure_error(exc: Exception) -> RecordError:
     """An adapter met a shape its format does not allow (a list where an object belongs, ...)."""
+    if isinstance(exc, RecursionError):
+        return NESTING_TOO_DEEP
     return RecordError("unexpected structure", f"{type(exc).__name__}: {exc}")
 
 
@@ -330,7 +360,7 @@ def _reject(
         source_format=adapter.name,
         reason=error.reason,
         detail=error.detail,
-        excerpt=(record.excerpt or "")[:_EXCERPT_CHARS] or None,
+        excerpt=record.excerpt,
         partition_date=date,
     )
 

@@ -139,12 +139,16 @@ def redact_corpus(
             len((getattr(o, a) or "").encode()) for _, o, a, _ in string_slots(episode)
         )
         started = time.perf_counter()
-        redacted, findings = redact_episode(episode, salt, config)
+        try:
+            redacted, findings = redact_episode(episode, salt, config)
+            if measure_leaks:
+                leak.add(measure_episode_leak(episode, salt, config))
+        except RecursionError:  # one pathological record is dropped with a reason, the batch goes on
+            audit_rows.append(_audit_row(episode, tier, "nesting too deep to redact: dropped"))
+            continue
         seconds += time.perf_counter() - started
         kinds.update(f.kind for f in findings)
         stats["json_regressions"] += len(json_regressions(episode, redacted))
-        if measure_leaks:
-            leak.add(measure_episode_leak(episode, salt, config))
         action, taint = license_decision(tier, redacted)
         stats["quarantined"] += action == "quarantine"
         stats["tainted"] += taint is not None

@@ -46,7 +46,7 @@ def parse_json_container(text: str) -> object | None:
         return None
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # too deep to parse: scanned as plain text instead
         return None
     return value if isinstance(value, dict | list) else None
 

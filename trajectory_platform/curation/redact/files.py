@@ -5,6 +5,9 @@
   as one JSON document with one symbol table (layout outside changed strings is kept byte-for-byte);
 - ``text``: any text file, redacted as one document.
 
+UTF-16 and UTF-32 files (with or without a BOM) are decoded first and written back as UTF-8:
+scanned as raw bytes, their secrets would match no rule.
+
 A line that cannot be read is reported (file, line, reason) and left out; the rest goes on, and
 the summary accounts ``records_in == records_out + rejected``. Λ_leak is measured on every record.
 """
@@ -22,6 +25,7 @@ from trajectory_platform.curation.redact.engine import redact_text
 from trajectory_platform.curation.redact.episode import redact_episode
 from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak, measure_text_leak
 from trajectory_platform.curation.redact.model import RedactionConfig
+from trajectory_platform.traces.adapters.base import as_utf8
 from trajectory_platform.traces.record import Episode, canonical_json
 
 FORMATS = ("native", "openai", "text")
@@ -39,30 +43,32 @@ class FileResult:
     leak: LeakReport = field(default_factory=LeakReport)
 
 
+def _read_text(path: Path) -> str:
+    return as_utf8(path.read_bytes()).decode("utf-8", errors="surrogateescape")
+
+
 def detect_format(path: Path) -> str:
     """``native`` / ``openai`` from the first JSONL record's keys, else ``text``."""
     if path.suffix not in (".jsonl", ".json", ".ndjson"):
         return "text"
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        for line in handle:
-            if line.strip():
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    return "text"
-                if isinstance(record, dict) and "episode_id" in record and "events" in record:
-                    return "native"
-                if isinstance(record, dict) and "messages" in record:
-                    return "openai"
+    for line in _read_text(path).splitlines():
+        if line.strip():
+            try:
+                record = json.loads(line)
+            except (ValueError, RecursionError):
                 return "text"
+            if isinstance(record, dict) and "episode_id" in record and "events" in record:
+                return "native"
+            if isinstance(record, dict) and "messages" in record:
+                return "openai"
+            return "text"
     return "text"
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    with path.open(encoding="utf-8", errors="surrogateescape") as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.strip():
-                yield number, line.rstrip("\n")
+    for number, line in enumerate(_read_text(path).split("\n"), start=1):
+        if line.strip():
+            yield number, line
 
 
 def redact_file(
@@ -73,7 +79,7 @@ def redact_file(
     result = FileResult(format=fmt)
     target.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "text":
-        text = source.read_text(encoding="utf-8", errors="surrogateescape")
+        text = _read_text(source)
         redacted, findings = redact_text(text, salt, config)
         result.leak.add(measure_text_leak(text[:100_000], str(source), salt, config))
         target.write_text(redacted, encoding="utf-8", errors="surrogateescape")
@@ -85,14 +91,25 @@ def redact_file(
             result.records_in += 1
             try:
                 redacted_line = _redact_record(line, fmt, salt, config, result, f"{source}:{number}")
-            except (ValueError, KeyError, TypeError) as exc:
-                reason = f"{source}:{number}: unreadable {fmt} record: {exc}"
-                print(f"trajectory-platform: {reason}", file=sys.stderr)
-                result.rejected.append({"file": str(source), "line": number, "reason": str(exc)[:200]})
+            except (ValueError, KeyError, TypeError, RecursionError) as exc:
+                why = _why_unreadable(exc)
+                print(
+                    f"trajectory-platform: {source}:{number}: unreadable {fmt} record: {why}", file=sys.stderr
+                )
+                result.rejected.append({"file": str(source), "line": number, "reason": why})
                 continue
             out.write(redacted_line + "\n")
             result.records_out += 1
     return result
+
+
+def _why_unreadable(exc: Exception) -> str:
+    """A reason that carries no text of the record: it is printed and stored unredacted."""
+    if isinstance(exc, RecursionError):
+        return "nesting too deep"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not JSON ({exc.msg} at column {exc.colno})"
+    return f"not a {type(exc).__name__.removesuffix('Error').lower()}-valid record"
 
 
 def _redact_record(

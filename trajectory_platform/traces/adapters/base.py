@@ -46,12 +46,79 @@ class RawRecord:
     excerpt: str | None = None
 
 
+def record_fingerprint(raw: bytes) -> str:
+    """What a reject keeps of its record instead of an excerpt: a digest and the length.
+
+    Rejected records are never redacted (they never reach the redaction stage), so their text must
+    not be stored: the file, line and JSON path locate the record, the digest identifies it.
+    """
+    return f"sha256:{hashlib.sha256(raw).hexdigest()[:16]} ({len(raw)} bytes)"
+
+
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+
+
+def _unbommed_wide_encoding(data: bytes) -> str | None:
+    """UTF-16/32 without a BOM, told by where ASCII text puts its zero bytes."""
+    head = data[:4096]
+    if len(head) < 8 or b"\x00" not in head:
+        return None
+    quads = len(head) // 4
+    if all(head[i * 4 + 1 : i * 4 + 4] == b"\x00\x00\x00" for i in range(quads)):
+        return "utf-32-le"
+    if all(head[i * 4 : i * 4 + 3] == b"\x00\x00\x00" for i in range(quads)):
+        return "utf-32-be"
+    odd, even = head[1::2], head[0::2]
+    if odd.count(0) > 0.9 * len(odd) and even.count(0) < 0.1 * len(even):
+        return "utf-16-le"
+    if even.count(0) > 0.9 * len(even) and odd.count(0) < 0.1 * len(odd):
+        return "utf-16-be"
+    return None
+
+
+def as_utf8(data: bytes) -> bytes:
+    """UTF-16/32 text (with or without a BOM) re-encoded as UTF-8; anything else unchanged.
+
+    A log written by a Windows tool or PowerShell is UTF-16: decoded here, it is read, scanned and
+    redacted like any other; left as bytes, it would pass every text scanner unseen.
+    """
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(encoding).encode("utf-8")
+            except UnicodeDecodeError:
+                return data
+    encoding = _unbommed_wide_encoding(data)
+    if encoding is None:
+        return data
+    try:
+        return data.decode(encoding).encode("utf-8")
+    except UnicodeDecodeError:
+        return data
+
+
+NESTING_TOO_DEEP = RecordError("nesting too deep", "JSON nested deeper than the parser's recursion limit")
+
+
+def parse_json(text: str | bytes) -> Any:
+    """``json.loads`` that turns pathological nesting into a :class:`RecordError` for its record."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise NESTING_TOO_DEEP from None
+
+
 class SourceFile:
     """The bytes of one input file, decoded lazily as a whole document or as JSONL lines."""
 
     def __init__(self, path: Path, data: bytes, display: str | None = None) -> None:
         self.path = path
-        self.data = data
+        self.data = as_utf8(data)
         # What records name as their ``source_file``: relative to the trace-source root when the
         # caller gives one, so the same logs yield the same bytes wherever the workdir lives.
         self.display = display if display is not None else str(path)
@@ -65,9 +132,11 @@ class SourceFile:
             line = self.data[: exc.start].count(b"\n") + 1
             return None, RecordError("invalid UTF-8", f"byte {exc.start} (line {line}) is not valid UTF-8")
         try:
-            return json.loads(text), None
+            return parse_json(text), None
         except json.JSONDecodeError as exc:
             return None, json_error(exc, text)
+        except RecordError as exc:
+            return None, exc
 
     @property
     def is_document(self) -> bool:
@@ -92,7 +161,7 @@ class SourceFile:
             try:
                 if isinstance(json.loads(line.decode("utf-8-sig")), dict):
                     return True
-            except (UnicodeDecodeError, json.JSONDecodeError):
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
                 continue
         return False
 
@@ -101,7 +170,7 @@ class SourceFile:
         for number, raw in enumerate(self.data.split(b"\n"), start=1):
             if not raw.strip():
                 continue
-            excerpt = raw[:200].decode("utf-8", errors="replace")
+            excerpt = record_fingerprint(raw)
             try:
                 text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as exc:
@@ -109,9 +178,11 @@ class SourceFile:
                 yield RawRecord(number, None, error=error, excerpt=excerpt)
                 continue
             try:
-                yield RawRecord(number, None, value=json.loads(text), excerpt=excerpt)
+                yield RawRecord(number, None, value=parse_json(text), excerpt=excerpt)
             except json.JSONDecodeError as exc:
                 yield RawRecord(number, None, error=json_error(exc, text), excerpt=excerpt)
+            except RecordError as exc:
+                yield RawRecord(number, None, error=exc, excerpt=excerpt)
 
     def first_value(self) -> Any:
         """A parsed sample for format detection: the whole document, else the first parsable line."""
@@ -143,7 +214,7 @@ def frame_json(src: SourceFile, split_document: bool = True) -> Iterator[RawReco
     if src.is_jsonl:
         yield from src.lines()
     else:
-        yield RawRecord(None, "$", error=error, excerpt=src.data[:200].decode("utf-8", "replace"))
+        yield RawRecord(None, "$", error=error, excerpt=record_fingerprint(src.data))
 
 
 def content_digest(value: Any, length: int = 12) -> str:

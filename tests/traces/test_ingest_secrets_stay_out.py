@@ -1,0 +1,117 @@
+"""Nothing secret is stored outside the redaction engine's input: rejected records keep a digest,
+links out of the trace source are not followed, UTF-16/32 logs are decoded (so they are scanned),
+and pathological nesting is one reject, never a crash. Then a whole Dagster ``raw_traces``
+materialization over such a source: no secret in any table, Parquet file or log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from trajectory_platform.curation.redact.files import redact_file
+from trajectory_platform.traces.ingest import ingest_paths
+
+AWS = "AKIAQWERTYUIOP234567"
+SECRET_LINE = json.dumps({"messages": "not a list", "note": f"aws_access_key_id={AWS}"})
+GOOD = {
+    "id": "ok",
+    "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
+}
+DEEP = '{"messages": ' + "[" * 5000 + "]" * 5000 + "}"
+
+
+def good(i: int, content: str = "hello") -> str:
+    return json.dumps(
+        {**GOOD, "id": f"ok{i}", "messages": [GOOD["messages"][0], {"role": "assistant", "content": content}]}
+    )
+
+
+def poisoned_source(root: Path, key: Path) -> Path:
+    day = root / "2026-11-01"
+    day.mkdir(parents=True)
+    (day / "bad.jsonl").write_text("\n".join([good(1), SECRET_LINE, DEEP, good(2)]) + "\n")
+    (day / "key.jsonl").symlink_to(key)
+    (day / "wide.jsonl").write_bytes(("\ufeff" + good(3, f"key {AWS}") + "\n").encode("utf-16-le"))
+    (day / "wide-nobom.jsonl").write_bytes((good(4) + "\n").encode("utf-16-be"))
+    return day
+
+
+@pytest.fixture
+def pipeline_key(tmp_path) -> Path:
+    key = tmp_path / "workdir" / "secrets" / "pipeline.key"
+    key.parent.mkdir(parents=True)
+    key.write_text("9f2c" * 16)
+    return key
+
+
+def test_rejects_keep_a_digest_links_are_not_followed_wide_text_is_read(tmp_path, pipeline_key):
+    day = poisoned_source(tmp_path / "source", pipeline_key)
+    result = ingest_paths([day])
+    assert result.records_in == len(result.episodes) + len(result.rejects)
+    reasons = {(r.source_file.rsplit("/", 1)[-1], r.source_line): r.reason for r in result.rejects}
+    assert reasons == {
+        ("bad.jsonl", 2): "wrong type",
+        ("bad.jsonl", 3): "nesting too deep",
+        ("key.jsonl", None): "link outside the source",
+    }, reasons
+    assert sorted(e.episode_id for e in result.episodes) == [
+        "openai:ok1",
+        "openai:ok2",
+        "openai:ok3",
+        "openai:ok4",
+    ]
+    stored = json.dumps([r.__dict__ for r in result.rejects], default=str)
+    assert AWS not in stored and pipeline_key.read_text() not in stored
+    assert all(r.excerpt is None or r.excerpt.startswith("sha256:") for r in result.rejects)
+    wide = next(e for e in result.episodes if e.episode_id == "openai:ok3")
+    assert AWS in wide.events[-1].content, "decoded, so the redaction stage will see (and replace) it"
+
+
+def test_redact_decodes_utf16_and_rejects_deep_nesting_without_crashing(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_bytes(f"deploy with AWS key {AWS} today\n".encode("utf-16"))
+    out = tmp_path / "notes.redacted.txt"
+    redact_file(text, out, "text", b"salt" * 8)
+    assert AWS not in out.read_text(encoding="utf-8") and "deploy with" in out.read_text(encoding="utf-8")
+
+    lines = tmp_path / "chat.jsonl"
+    argument = json.dumps({"cmd": f"echo {AWS}", "blob": "[" * 3000 + "]" * 3000})
+    call = {"id": "c1", "type": "function", "function": {"name": "sh", "arguments": argument}}
+    messages = [{"role": "assistant", "content": None, "tool_calls": [call]}]
+    lines.write_text("\n".join([json.dumps({"messages": messages}), DEEP]) + "\n")
+    result = redact_file(lines, tmp_path / "chat.out.jsonl", "openai", b"salt" * 8)
+    assert (result.records_in, result.records_out) == (2, 1)
+    assert result.rejected == [{"file": str(lines), "line": 2, "reason": "nesting too deep"}]
+    assert AWS not in (tmp_path / "chat.out.jsonl").read_text()
+
+
+@pytest.mark.filterwarnings("ignore::dagster.PreviewWarning", "ignore::dagster.BetaWarning")
+def test_a_raw_traces_run_over_a_poisoned_source_stores_no_secret(tmp_path, pipeline_key, capfd):
+    from dagster import materialize
+
+    from trajectory_platform.assets.raw import raw_traces
+    from trajectory_platform.checks.raw import ingest_rejects_explained
+    from trajectory_platform.resources import build_resources
+
+    workdir = tmp_path / "workdir"
+    poisoned_source(workdir / "trace_source", pipeline_key)
+    resources = build_resources(workdir)
+    result = materialize(
+        [raw_traces, ingest_rejects_explained], partition_key="2026-11-01", resources=resources
+    )
+    assert result.success
+    secrets = (AWS.encode(), pipeline_key.read_bytes())
+    rejects = list((workdir / "parquet" / "ingest_rejects").glob("*.parquet"))
+    assert rejects, "the rejects were written"
+    stored = [*rejects, *(p for p in workdir.rglob("*") if p.is_file() and "dagster_home" in p.parts)]
+    for path in stored:
+        assert not any(s in path.read_bytes() for s in secrets), path
+    out, err = capfd.readouterr()
+    assert not any(s.decode() in out + err for s in secrets)
+    # The raw corpus is the redaction engine's input: the decoded UTF-16 log's key is there by design,
+    # and the pipeline key is nowhere.
+    raw = b"".join(p.read_bytes() for p in (workdir / "parquet" / "raw_traces").glob("*.parquet"))
+    assert pipeline_key.read_bytes() not in raw
+    assert AWS.encode() in raw, "a byte search sees strings in these Parquet files (so it would see a leak)"
