@@ -17,6 +17,7 @@ import json
 import re
 from dataclasses import dataclass, replace
 
+from trajectory_platform.curation.redact.decoders import decoded_views
 from trajectory_platform.curation.redact.detectors import drop_inside_pseudonyms, find_secrets
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
@@ -72,6 +73,7 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     found = find_secrets(text, local)
     if config.pii:
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
+    found.extend(_decoded_findings(text, local))
     if depth >= MAX_JSON_DEPTH or parse_json_container(text) is None:
         return found
     for finding in list(found):
@@ -93,6 +95,19 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     content = "\x00".join(decoded_literals)
     raw = [f for f in found if f.value not in seen and (f.value in content or f.value.isdigit())]
     return raw + nested
+
+
+def _decoded_findings(text: str, config: RedactionConfig) -> list[Finding]:
+    """Secrets visible only once an encoding is undone (ANSI, percent, ``\\u``, entities, hex),
+    as findings on the raw substring that encodes them."""
+    found: list[Finding] = []
+    for view in decoded_views(text):
+        for finding in find_secrets(view.text, config):
+            start, end = view.raw_span(finding.start, finding.end)
+            raw = text[start:end]
+            if raw != finding.value or not any(f.value == raw for f in found):
+                found.append(Finding(finding.kind, start, end, raw, f"{finding.detector}+{view.name}"))
+    return found
 
 
 def _shell_quote_states(text: str, positions: list[int]) -> dict[int, bool]:

@@ -115,10 +115,12 @@ class SymbolTable:
 
 
 def _bounded(text: str, start: int, end: int) -> bool:
-    """No ASCII letter or digit continues the value on either side (other scripts do not glue words)."""
-    return not (start and _ascii_alnum(text[start - 1]) and _ascii_alnum(text[start])) and not (
-        end < len(text) and _ascii_alnum(text[end]) and _ascii_alnum(text[end - 1])
-    )
+    """No ASCII letter or digit continues the value on either side (other scripts do not glue
+    words); a value glued to a short option (``mysql -pSECRET``) starts at the option's end."""
+    glued_option = start >= 2 and text[start - 2] == "-" and (start == 2 or text[start - 3].isspace())
+    return not (
+        start and _ascii_alnum(text[start - 1]) and _ascii_alnum(text[start]) and not glued_option
+    ) and not (end < len(text) and _ascii_alnum(text[end]) and _ascii_alnum(text[end - 1]))
 
 
 def _ascii_alnum(ch: str) -> bool:

@@ -1,0 +1,74 @@
+"""Decode-then-scan: secrets hidden by an encoding are found and replaced where they stand in the
+raw text; ordinary encoded text (digests, escaped URLs, coloured output, entities) is kept."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+from trajectory_platform.curation.redact import redact_text
+from trajectory_platform.curation.redact.decoders import decoded_views
+
+SALT = b"encodings-salt!!"
+AWS = "AKIAQWERTYUIOP234567"
+GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"
+
+HIDDEN = {
+    "ansi_wrapped_key": (f"key: \x1b[31m{AWS}\x1b[0m done", AWS),
+    "ansi_connection_string": ("\x1b[1mpostgres://admin:S3cr3tPassw0rd@db:5432/app\x1b[0m", "S3cr3tPassw0rd"),
+    "url_encoded": ("token=" + quote(GITHUB, safe=""), GITHUB),
+    "fully_percent_encoded": ("q=" + "".join(f"%{b:02X}" for b in AWS.encode()), AWS),
+    "u_escaped_json_in_a_shell_string": (
+        'echo "{\\"k\\": \\"' + "".join(f"\\u{ord(c):04x}" for c in AWS) + '\\"}"',
+        AWS,
+    ),
+    "hex_encoded": ("stdout: " + AWS.encode().hex(), AWS),
+    "html_entities": ("<p>" + "".join(f"&#{ord(c)};" for c in GITHUB) + "</p>", GITHUB),
+    "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
+    "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
+    "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
+}
+
+
+def encodings_of(value: str) -> list[str]:
+    return [
+        value,
+        quote(value, safe=""),
+        "".join(f"%{b:02X}" for b in value.encode()),
+        value.encode().hex(),
+        "".join(f"\\u{ord(c):04x}" for c in value),
+        "".join(f"&#{ord(c)};" for c in value),
+    ]
+
+
+@pytest.mark.parametrize("case", sorted(HIDDEN))
+def test_an_encoded_secret_is_replaced_where_it_stands(case):
+    text, secret = HIDDEN[case]
+    redacted, findings = redact_text(text, SALT)
+    assert findings, case
+    assert not any(form in redacted for form in encodings_of(secret)), (case, redacted)
+
+
+KEPT = [
+    "commit 3f2a9c1e5b7d4f6a8c0e2b4d6f8a0c2e4b6d8f0a merged",
+    "sha256 9b74c9897bac770ffc029102a200c5de1a7f9d7f8b3a1e4f5c6d7e8f9a0b1c2d",
+    "GET https://example.com/search?q=hello%20world&page=2",
+    "\x1b[32mPASSED\x1b[0m 12 tests in 0.3s",
+    "&lt;div class=&quot;x&quot;&gt;",
+    "48656c6c6f20776f726c6421 is hex for a greeting",
+    "tar -pxf archive.tar && gcc -pthread main.c",
+    "mysql -p -u root",
+]
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_ordinary_encoded_text_is_kept(text):
+    assert redact_text(text, SALT)[0] == text
+
+
+def test_a_view_maps_every_decoded_character_back_to_its_raw_span():
+    text = "a%41b\x1b[0mc"
+    views = {v.name: v for v in decoded_views(text)}
+    assert views["percent"].text == "aAb\x1b[0mc" and views["percent"].raw_span(1, 2) == (1, 4)
+    assert views["ansi"].text == "a%41bc" and views["ansi"].raw_span(4, 6) == (4, 10)

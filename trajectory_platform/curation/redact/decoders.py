@@ -1,0 +1,114 @@
+"""Decode-then-scan: views of a text with an encoding undone, mapped back to the raw text.
+
+A secret can reach a log wrapped in ANSI colour codes (``\\x1b[31mAKIA...\\x1b[0m``: the colour's
+``m`` glues onto the key, so no word boundary matches), URL- or fully percent-encoded
+(``%41%4B%49%41...``), ``\\u``-escaped inside a shell string that carries JSON, as HTML entities,
+or hex-encoded. Each decoder here undoes one encoding where it occurs and keeps, for every decoded
+character, the raw span it came from, so a finding in the decoded view becomes a finding on the
+exact raw substring that encodes it, which pass 3 then replaces like any other value.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+_PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Za-z])")
+
+
+@dataclass(frozen=True)
+class DecodedView:
+    """``text`` decoded; ``spans[i]`` is the raw ``(start, end)`` decoded character ``i`` came from."""
+
+    name: str
+    text: str
+    spans: list[tuple[int, int]]
+
+    def raw_span(self, start: int, end: int) -> tuple[int, int]:
+        """The raw span covering decoded characters ``start`` to ``end`` (exclusive)."""
+        return self.spans[start][0], self.spans[end - 1][1]
+
+
+def _percent(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    raw = bytes.fromhex(match.group().replace("%", ""))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return []
+    if len(text) != len(raw):  # multi-byte characters: keep it simple, map them as one block
+        return [(text, match.start(), match.end())]
+    return [(ch, match.start() + 3 * i, match.start() + 3 * i + 3) for i, ch in enumerate(text)]
+
+
+def _unicode_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    code = int(match.group(1) or match.group(2), 16)
+    return [(chr(code), match.start(), match.end())]
+
+
+def _entity(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    text = html.unescape(match.group())
+    return [] if text == match.group() else [(text, match.start(), match.end())]
+
+
+def _hex(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    raw = bytes.fromhex(match.group())
+    if not all(32 <= b < 127 for b in raw):  # digests and binary blobs decode to noise: not text
+        return []
+    return [(chr(b), match.start() + 2 * i, match.start() + 2 * i + 2) for i, b in enumerate(raw)]
+
+
+def _ansi(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    return [("", match.start(), match.end())]
+
+
+Decoder = Callable[[re.Match[str]], list[tuple[str, int, int]]]
+DECODERS: tuple[tuple[str, str, re.Pattern[str], Decoder], ...] = (
+    ("ansi", "\x1b", _ANSI, _ansi),
+    ("percent", "%", _PERCENT, _percent),
+    ("unicode_escape", "\\", _UNICODE_ESCAPE, _unicode_escape),
+    ("html_entity", "&", _ENTITY, _entity),
+    ("hex", "", _HEX_RUN, _hex),
+)
+"""(name, cheap gate substring, pattern, decoder): a decoder runs only where its gate occurs."""
+
+
+def _view(name: str, text: str, pattern: re.Pattern[str], decode: Decoder) -> DecodedView | None:
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    last = 0
+    changed = False
+    for match in pattern.finditer(text):
+        pieces = decode(match)
+        if not pieces:
+            continue
+        changed = True
+        for i in range(last, match.start()):
+            out.append(text[i])
+            spans.append((i, i + 1))
+        for chars, start, end in pieces:
+            for ch in chars:
+                out.append(ch)
+                spans.append((start, end))
+        last = match.end()
+    if not changed:
+        return None
+    for i in range(last, len(text)):
+        out.append(text[i])
+        spans.append((i, i + 1))
+    return DecodedView(name, "".join(out), spans)
+
+
+def decoded_views(text: str) -> Iterator[DecodedView]:
+    """Every view of ``text`` with one encoding undone (none when ``text`` holds no encoding)."""
+    for name, gate, pattern, decode in DECODERS:
+        if gate and gate not in text:
+            continue
+        view = _view(name, text, pattern, decode)
+        if view is not None and view.text:
+            yield view
