@@ -27,6 +27,7 @@ from trajectory_platform.curation.redact import (
     redact_episode,
 )
 from trajectory_platform.curation.redact.corpus import json_regressions
+from trajectory_platform.curation.redact.leak import FORMS
 from trajectory_platform.traces.record import canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episodes_to_table
 
@@ -65,7 +66,7 @@ def test_one_value_one_pseudonym_across_the_episode():
 
 def test_zero_canary_leaks_and_a_weakened_redactor_is_caught():
     report = measure_leak([secret_episode("a"), secret_episode("b")], SALT)
-    assert report.injected == 2 * 7 * 4 and report.leaked == 0 and report.rate == 0.0
+    assert report.injected == 2 * 7 * len(FORMS) and report.leaked == 0 and report.rate == 0.0
     weak = measure_leak([secret_episode("a")], SALT, WEAK)
     assert weak.leaked > 0 and weak.leaked_by_form.get("base64", 0) > 0
 
@@ -114,7 +115,7 @@ def test_no_canary_survives_across_many_seeds():
     from trajectory_platform.curation.redact.leak import measure_text_leak
 
     record = json.dumps({"messages": [{"role": "user", "content": f"key {AWS_KEY}"}]})
-    reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(600)]
-    reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(600)]
-    assert sum(r.injected for r in reports) == 1200 * 28
+    reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(300)]
+    reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(300)]
+    assert sum(r.injected for r in reports) == 600 * 7 * len(FORMS)  # 42,000 canaries
     assert sum(r.leaked for r in reports) == 0

@@ -10,6 +10,7 @@ exact raw substring that encodes it, which pass 3 then replaces like any other v
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable, Iterator
@@ -24,15 +25,26 @@ _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Za-z])")
 
 @dataclass(frozen=True)
 class DecodedView:
-    """``text`` decoded; ``spans[i]`` is the raw ``(start, end)`` decoded character ``i`` came from."""
+    """``text`` decoded, as segments ``(decoded_start, raw_start, raw_end, literal)``: a literal
+    segment maps character for character, a decoded one maps each of its characters to the
+    whole raw span that encoded it."""
 
     name: str
     text: str
-    spans: list[tuple[int, int]]
+    segments: list[tuple[int, int, int, bool]]
+
+    def _raw(self, index: int) -> tuple[int, int]:
+        decoded_start, raw_start, raw_end, literal = self.segments[
+            bisect.bisect_right(self.segments, (index, 1 << 62)) - 1
+        ]
+        if literal:
+            offset = raw_start + index - decoded_start
+            return offset, offset + 1
+        return raw_start, raw_end
 
     def raw_span(self, start: int, end: int) -> tuple[int, int]:
         """The raw span covering decoded characters ``start`` to ``end`` (exclusive)."""
-        return self.spans[start][0], self.spans[end - 1][1]
+        return self._raw(start)[0], self._raw(end - 1)[1]
 
 
 def _percent(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -80,28 +92,30 @@ DECODERS: tuple[tuple[str, str, re.Pattern[str], Decoder], ...] = (
 
 def _view(name: str, text: str, pattern: re.Pattern[str], decode: Decoder) -> DecodedView | None:
     out: list[str] = []
-    spans: list[tuple[int, int]] = []
-    last = 0
+    segments: list[tuple[int, int, int, bool]] = []
+    length = last = 0
     changed = False
     for match in pattern.finditer(text):
         pieces = decode(match)
         if not pieces:
             continue
         changed = True
-        for i in range(last, match.start()):
-            out.append(text[i])
-            spans.append((i, i + 1))
+        if match.start() > last:
+            segments.append((length, last, match.start(), True))
+            out.append(text[last : match.start()])
+            length += match.start() - last
         for chars, start, end in pieces:
-            for ch in chars:
-                out.append(ch)
-                spans.append((start, end))
+            if chars:
+                segments.append((length, start, end, False))
+                out.append(chars)
+                length += len(chars)
         last = match.end()
     if not changed:
         return None
-    for i in range(last, len(text)):
-        out.append(text[i])
-        spans.append((i, i + 1))
-    return DecodedView(name, "".join(out), spans)
+    if last < len(text):
+        segments.append((length, last, len(text), True))
+        out.append(text[last:])
+    return DecodedView(name, "".join(out), segments)
 
 
 def decoded_views(text: str) -> Iterator[DecodedView]:

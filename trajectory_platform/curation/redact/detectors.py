@@ -104,7 +104,12 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         0,
         ("identified", "password"),
     ),
-    ("PASSWORD", r"\bmysql(?:dump|admin|import|show)?\b[^\n|;&]*?\s-p([^\s'\"-][^\s'\"]{2,127})", 1, ("mysql",)),  # noqa: E501
+    (
+        "PASSWORD",
+        r"\bmysql(?:dump|admin|import|show)?\b[^\n|;&]*?\s-p([^\s'\"-][^\s'\"]{2,127})",
+        1,
+        ("mysql",),
+    ),  # noqa: E501
     ("PASSWORD", r"\bsshpass\s+-p\s*[\"']?([^\s'\"]{3,128})", 1, ("sshpass",)),
     ("PASSWORD", r"CURLOPT_USERPWD\W{1,6}[^:\"'\s]{1,64}:([^\"'\s]{3,128})", 1, ("curlopt_userpwd",)),
     ("PASSWORD", r"ConvertTo-SecureString(?:\s+-\w+)*\s+\\?[\"']?([^\s\"'\\]{4,})", 1, ()),

@@ -73,8 +73,9 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     found = find_secrets(text, local)
     if config.pii:
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
-    found.extend(_decoded_findings(text, local))
-    if depth >= MAX_JSON_DEPTH or parse_json_container(text) is None:
+    container = depth < MAX_JSON_DEPTH and parse_json_container(text) is not None
+    if not container:  # a JSON container's strings are decoded and scanned one by one below
+        found.extend(_decoded_findings(text, local))
         return found
     for finding in list(found):
         if "\\" in finding.value:
@@ -102,7 +103,10 @@ def _decoded_findings(text: str, config: RedactionConfig) -> list[Finding]:
     as findings on the raw substring that encodes them."""
     found: list[Finding] = []
     for view in decoded_views(text):
-        for finding in find_secrets(view.text, config):
+        hidden = find_secrets(view.text, config)
+        if config.pii:
+            hidden.extend(find_pii(view.text, config))
+        for finding in hidden:
             start, end = view.raw_span(finding.start, finding.end)
             raw = text[start:end]
             if raw != finding.value or not any(f.value == raw for f in found):

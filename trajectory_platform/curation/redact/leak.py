@@ -2,10 +2,13 @@
 
 Λ_leak = C_detected_canaries / C_injected_canaries (curation §Formal mathematical metrics). Each
 canary is a fresh synthetic secret inside a realistic carrier line (a shell command, a header,
-a connection string, an assignment, an e-mail), planted in four encodings: raw, JSON-escaped
-(inside a JSON document carried in a string), double-escaped, and base64. A canary leaks when,
-after redaction, its secret still appears anywhere in the episode, or inside any base64 run that
-decodes to text containing it. The real episode is never modified.
+a connection string, an assignment, an e-mail), planted in every encoding a log carries secrets
+in: raw, JSON-escaped (inside a JSON document carried in a string), double-escaped, base64,
+URL-encoded, fully percent-encoded, hex, wrapped in ANSI colour codes, ``\\u``-escaped inside a
+shell string, and as HTML entities. A canary leaks when, after redaction, its secret still
+appears anywhere in the episode in its own encoding (or plain), or inside any base64 run that
+decodes to text containing it. Canaries are seeded by the episode id, so runs are comparable.
+The real episode is never modified.
 """
 
 from __future__ import annotations
@@ -21,13 +24,25 @@ import string
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from trajectory_platform.curation.redact.engine import redact_text
 from trajectory_platform.curation.redact.episode import redact_episode
 from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.traces.record import Episode, canonical_json
 
-FORMS = ("raw", "json_escaped", "double_escaped", "base64")
+FORMS = (
+    "raw",
+    "json_escaped",
+    "double_escaped",
+    "base64",
+    "url_encoded",
+    "percent_encoded",
+    "hex",
+    "ansi",
+    "u_escaped_shell",
+    "html_entities",
+)
 _ALNUM = string.ascii_letters + string.digits
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 
@@ -102,15 +117,38 @@ def make_canaries(seed: str) -> list[Canary]:
     ]
 
 
+_TRANSFORMS = {
+    "raw": lambda s: s,
+    "json_escaped": lambda s: json.dumps(s)[1:-1],
+    "double_escaped": lambda s: json.dumps(json.dumps(s)[1:-1])[1:-1],
+    "base64": lambda s: base64.b64encode(s.encode()).decode(),
+    "url_encoded": lambda s: quote(s, safe=""),
+    "percent_encoded": lambda s: "".join(f"%{b:02X}" for b in s.encode()),
+    "hex": lambda s: s.encode().hex(),
+    "ansi": lambda s: s,
+    "u_escaped_shell": lambda s: "".join(f"\\u{ord(c):04x}" for c in s),
+    "html_entities": lambda s: "".join(f"&#{ord(c)};" for c in s),
+}
+"""Each form's encoding of a bare string: how a carrier is planted, and how a surviving secret
+is recognized in that form."""
+
+
 def encode(carrier: str, form: str) -> str:
     """The carrier as it would appear in the stream in one of :data:`FORMS`."""
-    if form == "raw":
-        return carrier
+    body = _TRANSFORMS[form](carrier)
     if form == "json_escaped":
         return json.dumps({"stdout": carrier})
     if form == "double_escaped":
         return json.dumps({"body": json.dumps({"stdout": carrier})})
-    return base64.b64encode(carrier.encode()).decode()
+    if form == "url_encoded":
+        return f"GET https://logs.example-corp.com/search?q={body}"
+    if form == "hex":
+        return f"stdout (hex): {body}"
+    if form == "ansi":
+        return f"\x1b[1;31m{carrier}\x1b[0m"
+    if form == "u_escaped_shell":
+        return f'echo "{{\\"stdout\\": \\"{body}\\"}}" | jq .'
+    return body
 
 
 def _plant(episode: Episode, planted: list[str]) -> None:
@@ -137,8 +175,10 @@ def _plant(episode: Episode, planted: list[str]) -> None:
 
 
 def _leaked(canary: Canary, form: str, text: str, decoded_runs: str) -> bool:
-    """Raw and escaped forms leak as the secret itself; the base64 form leaks if any run decodes to it."""
-    return canary.secret in (decoded_runs if form == "base64" else text)
+    """A secret leaks plain, in its form's own encoding, or (base64) inside a run decoding to it."""
+    if form == "base64":
+        return canary.secret in decoded_runs
+    return canary.secret in text or _TRANSFORMS[form](canary.secret) in text
 
 
 def _decoded_base64_runs(text: str) -> str:
