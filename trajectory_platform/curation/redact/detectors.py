@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
-from trajectory_platform.curation.redact.entropy import DIGEST_HEX_LENGTHS, looks_random
+from trajectory_platform.curation.redact.entropy import looks_random
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
@@ -274,6 +274,10 @@ def _assignment_finding(text: str, name: str, raw: str, raw_start: int, op: str)
     quoted = value != raw
     if not op.strip() and not quoted and not name.startswith("-"):
         return None  # "password is ...": a bare space separates only --flags and quoted values
+    if op.strip() in ("==", "!=") and not quoted:
+        return None  # "if password == confirm_password:" compares two names; no literal is there
+    if "\n" in op and not quoted:
+        return None  # "confirm_password:" ending a line opens a block; the next line is code
     next_char = text[raw_start + len(raw) : raw_start + len(raw) + 1]
     if not _acceptable_value(value, quoted, name_class, next_char):
         return None
@@ -298,6 +302,8 @@ def find_assignments(text: str) -> Iterator[Finding]:
         while start and (_is_word_char(text[start - 1]) or text[start - 1] in ".-$@"):
             start -= 1
         starts = (start - 1, start) if start and text[start - 1] in "\"'" else (start,)
+        if text[max(0, start - 4) : start].lower() == "arn:":
+            continue  # arn:aws:iam::123456789012:role/x names a resource; it grants nothing
         for name_start in starts:
             match = _ASSIGN.match(text, name_start)
             finding = match and _assignment_finding(
@@ -358,7 +364,10 @@ def _is_word_char(ch: str) -> bool:
 
 
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
-_DIGEST_CONTEXT = re.compile(r"(?i)(?:sha(?:1|224|256|384|512)|md5|commit|blob|tree|digest|@)[\s:=\"'-]*$")
+_DIGEST_CONTEXT = re.compile(
+    r"(?i)(?:sha(?:1|224|256|384|512)(?:sum)?|md5(?:sum)?|blake2b?|commit|blob|tree|parent|digest|hash|checksum|etag"
+    r"|object|revision|rev|merge|head|index|image|layer|@)[\s:=\"'-]*$"
+)
 _ID_PREFIX = re.compile(
     r"^(?:call|toolu|chatcmpl|msg|req|run|resp|evt|file|asst|thread|step|item|ws|fc|gen)[_-]"
 )
@@ -415,16 +424,47 @@ def _encoded_secret_kind(token: str, config: RedactionConfig) -> str | None:
     return inner[0].kind if inner else None
 
 
+_PUBLIC_BEFORE = re.compile(
+    r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)\s+$"
+    r"|\bh1:$|--hash=\w+:$|\bsha(?:1|256|384|512)[:-]$"
+)
+"""Context that proves a token public or a content digest: an SSH public key's type, a go.sum
+``h1:`` hash, pip's ``--hash=sha256:``, an SRI ``sha512-`` integrity value."""
+_STRUCTURED_NAME = re.compile(
+    r"(?:sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}"  # SRI integrity (npm, yarn, HTML)
+    r"|[a-z0-9]+(?:-[a-z0-9]+)*-[a-z0-9]{9,10}-[a-z0-9]{5}"  # a Kubernetes deployment's pod name
+    r"|[\w.]*(?:cpython|cp3\d+|pypy\d*)-[\w.-]*(?:linux|darwin|win32|win_amd64|musl|gnu)[\w.-]*)"
+)
+"""Tokens whose shape says what they are, however random their characters look."""
+
+
 def _random_token(token: str, text: str, start: int) -> bool:
-    """Entropy verdict for one candidate, with object ids and named digests exempt."""
-    if _ID_PREFIX.match(token) or is_sequential_string(token):
+    """Entropy verdict for one candidate, with object ids, public keys, lockfile and package
+    digests, pod names and platform tags, and named digests exempt."""
+    if _ID_PREFIX.match(token) or is_sequential_string(token) or _STRUCTURED_NAME.fullmatch(token):
+        return False
+    if _PUBLIC_BEFORE.search(text, max(0, start - 48), start):
         return False
     bare = token.rstrip("=")
-    if re.fullmatch(r"[0-9a-fA-F]+", bare) and (
-        len(bare) in DIGEST_HEX_LENGTHS or _DIGEST_CONTEXT.search(text, max(0, start - 16), start)
-    ):
+    if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token)):
         return False
     return looks_random(bare)
+
+
+def _digest_by_evidence(text: str, start: int, end: int) -> bool:
+    """Is the hex run at ``text[start:end]`` shown to be a commit, object id or content digest?
+
+    Its length proves nothing (a random 40-hex token is a fine API key). Evidence is what the log
+    says around it: a naming word or prefix (``commit``, ``sha256:``, ``--hash=``, ``@``), a URL
+    or ref path (``/``), or the layout of ``git log`` / ``sha256sum`` output (the digest opens
+    its line and a name follows).
+    """
+    before = text[max(0, start - 24) : start]
+    if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..")):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    after = text[end : end + 3]
+    return not text[line_start:start].strip() and (after[:1] in (" ", "\t", "") or after == "..")
 
 
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+/=")

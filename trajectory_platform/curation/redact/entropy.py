@@ -28,8 +28,6 @@ _MARGIN = {"hex": 0.45, "base36": 0.45, "base64": 0.4}
 _HEX_RE = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 _BASE36_RE = re.compile(r"[0-9a-z]+|[0-9A-Z]+")
 
-DIGEST_HEX_LENGTHS = frozenset({32, 40, 64, 128})
-"""md5, SHA-1 (git commit ids), SHA-256 and SHA-512 digests: content addresses, not secrets."""
 
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
@@ -76,15 +74,13 @@ def entropy_threshold(length: int, alphabet: str) -> float:
 
 
 def looks_random(token: str) -> bool:
-    """True when ``token`` scores like a random key rather than a word, identifier or digest.
+    """True when ``token`` scores like a random key rather than a word or an identifier.
 
     Beyond entropy, a base64-family token must mix character classes the way random keys do
     (uppercase spread across the token or a fair share of digits); camelCase identifiers have
     high entropy but few capitals and digits.
     """
     alphabet = alphabet_of(token)
-    if alphabet == "hex" and len(token) in DIGEST_HEX_LENGTHS:
-        return False
     if UUID_RE.match(token):
         return False
     if shannon_entropy(token) < entropy_threshold(len(token), alphabet):
