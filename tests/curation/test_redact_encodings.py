@@ -72,3 +72,31 @@ def test_a_view_maps_every_decoded_character_back_to_its_raw_span():
     views = {v.name: v for v in decoded_views(text)}
     assert views["percent"].text == "aAb\x1b[0mc" and views["percent"].raw_span(1, 2) == (1, 4)
     assert views["ansi"].text == "a%41bc" and views["ansi"].raw_span(4, 6) == (4, 10)
+
+
+def test_a_secret_in_a_call_id_is_pseudonymized_and_the_pairing_holds():
+    from trajectory_platform.curation.redact import redact_episode
+    from trajectory_platform.traces.record import Episode, Event, Outcome, TaskIdentity, ToolCall
+
+    call_id = f"call-{AWS}"
+    episode = Episode(
+        episode_id="ids",
+        source_format="native",
+        source_file="t.jsonl",
+        source_line=1,
+        source_path=None,
+        partition_date=None,
+        task=TaskIdentity(fixture_id=None, repo_family=None, tool_family=None, domain=None),
+        tools=[],
+        events=[
+            Event("user", content="list files"),
+            Event("assistant", content=None, tool_calls=[ToolCall(call_id, "ls", "{}")]),
+            Event("tool", content="a.txt", tool_call_id=call_id, tool_name="ls"),
+        ],
+        delivered_inputs=[],
+        outcome=Outcome(terminal_status="completed"),
+    )
+    redacted, _ = redact_episode(episode, SALT)
+    new_id = redacted.events[1].tool_calls[0].id
+    assert AWS not in new_id and new_id == redacted.events[2].tool_call_id
+    assert new_id.startswith("call-"), "only the secret inside the id is replaced"

@@ -32,15 +32,23 @@ def is_shell_tool(name: str | None) -> bool:
 
 
 def string_slots(episode: Episode) -> Iterator[tuple[str, object, str, Context]]:
-    """``(field path, owner object, attribute, context)`` for every free-text field of ``episode``."""
+    """``(field path, owner object, attribute, context)`` for every free-text field of ``episode``.
+
+    Call ids and the ``tool_call_id`` answering them are scanned too (a secret pasted into an id
+    must not survive); one symbol table serves the whole episode, so a call and its answer keep
+    the same (pseudonymized) id and stay paired.
+    """
     yield "task.prompt", episode.task, "prompt", Context()
     for i, tool in enumerate(episode.tools):
         yield f"tools[{i}].description", tool, "description", Context()
         yield f"tools[{i}].parameters_json", tool, "parameters_json", Context()
+    ids = Context(id_value=True)  # ids look random by design: only known secret formats count
     for i, event in enumerate(episode.events):
         yield f"events[{i}].content", event, "content", Context()
         yield f"events[{i}].reasoning", event, "reasoning", Context()
+        yield f"events[{i}].tool_call_id", event, "tool_call_id", ids
         for j, call in enumerate(event.tool_calls):
+            yield f"events[{i}].tool_calls[{j}].id", call, "id", ids
             yield (
                 f"events[{i}].tool_calls[{j}].arguments",
                 call,
