@@ -27,7 +27,7 @@ from trajectory_platform.curation.redact import (
     redact_episode,
 )
 from trajectory_platform.curation.redact.corpus import json_regressions
-from trajectory_platform.curation.redact.leak import FORMS
+from trajectory_platform.curation.redact.leak import FORMS, FORMS_PER_EPISODE, episode_forms
 from trajectory_platform.traces.record import canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episodes_to_table
 
@@ -66,9 +66,14 @@ def test_one_value_one_pseudonym_across_the_episode():
 
 def test_zero_canary_leaks_and_a_weakened_redactor_is_caught():
     report = measure_leak([secret_episode("a"), secret_episode("b")], SALT)
-    assert report.injected == 2 * 7 * len(FORMS) and report.leaked == 0 and report.rate == 0.0
+    assert report.injected == 2 * 7 * FORMS_PER_EPISODE and report.leaked == 0 and report.rate == 0.0
     weak = measure_leak([secret_episode("a")], SALT, WEAK)
-    assert weak.leaked > 0 and weak.leaked_by_form.get("base64", 0) > 0
+    assert weak.leaked > 0 and set(weak.leaked_by_form) <= set(episode_forms("a"))
+
+
+def test_the_encodings_rotate_so_a_small_corpus_exercises_every_one():
+    assert all(len(set(episode_forms(f"ep-{i}"))) == FORMS_PER_EPISODE for i in range(30))
+    assert set().union(*(episode_forms(f"ep-{i}") for i in range(30))) == set(FORMS)
 
 
 def test_corpus_redacts_passes_columns_through_and_refuses_a_leak():
