@@ -1,7 +1,7 @@
 """Isolation of untrusted code with bubblewrap: what a sandboxed process may see and do.
 
 Everything that runs code from a trajectory or a workspace (the agent's test command, the sealed
-oracle) goes through :func:`sandbox_command`. We use bubblewrap (``bwrap``, Debian package
+oracle) goes through :func:`sandbox`. We use bubblewrap (``bwrap``, Debian package
 ``bubblewrap``), the sandbox Flatpak is built on, rather than home-made checks: it sets up Linux
 namespaces and mounts in one audited setuid-free binary, and its flags say exactly what is shared.
 
@@ -56,10 +56,6 @@ class Isolation:
     drop_uid: int
     max_processes: int
     own_pid_namespace: bool
-
-    @property
-    def confined(self) -> bool:
-        return bool(self.prefix)
 
 
 def unsafe_opt_out() -> bool:
@@ -116,10 +112,16 @@ def _system_mounts() -> list[str]:
     args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
     prefix = os.path.realpath(sys.base_prefix)
     binary_dir = os.path.dirname(interpreter())
-    for path in (prefix, binary_dir):
-        if not path.startswith(("/usr/", prefix + "/")) or path == prefix != "/usr":
-            args += _traversable_parents(path) + ["--ro-bind", path, path]
+    installation = [prefix] if not _under(prefix, "/usr") else []
+    if not (_under(binary_dir, "/usr") or _under(binary_dir, prefix)):
+        installation.append(binary_dir)
+    for path in installation:
+        args += _traversable_parents(path) + ["--ro-bind", path, path]
     return args
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
 
 
 def _traversable_parents(path: str) -> list[str]:

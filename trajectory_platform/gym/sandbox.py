@@ -2,11 +2,11 @@
 
 Workspaces are plain temp directories, memory-backed when ``/dev/shm`` is available (a copy of
 S0's few small files takes about a millisecond, well under the seed's 500 ms reset target; the
-reset time is measured and reported). Tests run in a clean interpreter: ``python -I -S -B``
-(isolated mode, no site-packages, no user site, no bytecode), a controlled environment, a new
-session whose whole process group is killed afterwards, and ``setrlimit`` bounds on CPU time,
-address space, file size and core dumps (set by the runner before any workspace code runs, so no
-``preexec_fn`` is needed and episodes can run on threads).
+reset time is measured and reported). Tests run inside the bubblewrap sandbox of
+:mod:`~trajectory_platform.gym.isolation`, in a clean interpreter (``python -I -S -B``: isolated
+mode, no site-packages, no bytecode), one worker per test behind an authenticated verdict channel
+(:mod:`~trajectory_platform.gym._runner`), with ``setrlimit`` bounds on CPU time, address space,
+file size, open files, processes and core dumps set before any workspace code runs.
 
 The oracle never trusts the workspace's tests: it copies the final workspace into a fresh temp
 dir, deletes the tests folder, injects the fixture's sealed test files *after* the agent yielded,

@@ -108,9 +108,8 @@ def _decoded_findings(text: str, config: RedactionConfig) -> list[Finding]:
             hidden.extend(find_pii(view.text, config))
         for finding in hidden:
             start, end = view.raw_span(finding.start, finding.end)
-            raw = text[start:end]
-            if raw != finding.value or not any(f.value == raw for f in found):
-                found.append(Finding(finding.kind, start, end, raw, f"{finding.detector}+{view.name}"))
+            detector = f"{finding.detector}+{view.name}"
+            found.append(Finding(finding.kind, start, end, text[start:end], detector))
     return found
 
 
