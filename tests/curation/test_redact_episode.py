@@ -27,7 +27,13 @@ from trajectory_platform.curation.redact import (
     redact_episode,
 )
 from trajectory_platform.curation.redact.corpus import json_regressions
-from trajectory_platform.curation.redact.leak import FORMS, FORMS_PER_EPISODE, episode_forms
+from trajectory_platform.curation.redact.leak import (
+    FORMS,
+    FORMS_PER_EPISODE,
+    SPLIT_FORM,
+    TEXT_FORMS,
+    episode_forms,
+)
 from trajectory_platform.traces.record import canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episodes_to_table
 
@@ -66,7 +72,14 @@ def test_one_value_one_pseudonym_across_the_episode():
 
 def test_zero_canary_leaks_and_a_weakened_redactor_is_caught():
     report = measure_leak([secret_episode("a"), secret_episode("b")], SALT)
-    assert report.injected == 2 * 7 * FORMS_PER_EPISODE and report.leaked == 0 and report.rate == 0.0
+    pairs = len(secret_episode("a").events) - 1  # a split canary needs a pair of adjacent messages
+    expected = sum(
+        7 * (FORMS_PER_EPISODE - 1) + min(7, pairs)
+        if SPLIT_FORM in episode_forms(i)
+        else 7 * FORMS_PER_EPISODE
+        for i in ("a", "b")
+    )
+    assert report.injected == expected and report.leaked == 0 and report.rate == 0.0
     weak = measure_leak([secret_episode("a")], SALT, WEAK)
     assert weak.leaked > 0 and set(weak.leaked_by_form) <= set(episode_forms("a"))
 
@@ -122,5 +135,5 @@ def test_no_canary_survives_across_many_seeds():
     record = json.dumps({"messages": [{"role": "user", "content": f"key {AWS_KEY}"}]})
     reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(200)]
     reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(200)]
-    assert sum(r.injected for r in reports) == 400 * 7 * len(FORMS)  # 28,000 canaries
+    assert sum(r.injected for r in reports) == 400 * 7 * len(TEXT_FORMS)  # 28,000 canaries
     assert sum(r.leaked for r in reports) == 0

@@ -143,7 +143,10 @@ _COMPILED_RULES = [(kind, *_compile_rule(rx), group, gate) for kind, rx, group, 
 
 _PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
-_PEM_BODY = re.compile(r"\\[nrt]|([A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9+/]{2,}={1,2})")
+_PEM_BODY = re.compile(r"\\[nrt]|([A-Za-z0-9+/]+={0,2})")
+_PEM_BETWEEN_LINES = re.compile(r"(?:\s|\\[nrt]|[\"'+,;&.()]|\\$)*")
+"""What may separate a key's last body line from its END marker: newlines (real or escaped),
+quotes and the concatenation of a key split over string literals."""
 _PEM_MAX_SPAN = 20000
 
 # --- key/value assignments --------------------------------------------------------------------
@@ -218,7 +221,7 @@ _ANY_KEYWORD = re.compile(
 
 @lru_cache(maxsize=4096)
 def _name_class(name: str) -> str | None:
-    """``password`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
+    """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
     if not _ANY_KEYWORD.search(name):
         return None
     lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", name.strip("\"'")).lower().lstrip("-$@").replace("-", "_")
@@ -227,6 +230,8 @@ def _name_class(name: str) -> str | None:
     segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]
     if any(_PASSWORD_SEGMENT.fullmatch(seg) and seg not in _NOT_PASSWORD_SEGMENTS for seg in segments):
         return "password"
+    if any(seg in ("salt", "salts", "pepper") for seg in segments):
+        return "salt"  # any literal counts, like a password: salts are often short or plain
     if any(_SECRET_SEGMENT.fullmatch(seg) or _VENDOR_SEGMENT.fullmatch(seg) for seg in segments):
         return "secret"
     return None
@@ -242,8 +247,8 @@ def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str)
         next_char == "(" or _CODE_REF.match(value) or value.startswith(("http://", "https://"))
     ):
         return False
-    if name_class == "password":
-        return not (not quoted and value.isalpha() and value.islower() and len(value) > 12)
+    if name_class in ("password", "salt"):
+        return True
     # Generic "key"/"token" names: only values that look like keys, not words or identifiers.
     if len(value) < 8 or " " in value or value.isdigit() or "://" in value or "," in value:
         return False
@@ -322,6 +327,203 @@ def find_assignments(text: str) -> Iterator[Finding]:
                 yield finding
 
 
+_PROSE_PASSWORD = re.compile(
+    r"(?i)\b(?P<word>pass(?:word|phrase|wd)|pwd)\b(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w@.\-]{1,64}"
+    r"(?:\s+(?:user|account|login|database|server))?)?\s+"
+    r"(?:(?P<verb>is|was|will\s+be|remains|set\s+to|changed\s+to|reset\s+to|should\s+be)\s*:?\s+)?"
+    r"(?P<quote>[\"'`]?)(?P<value>[^\s\"'`()\[\]{}<>,;]{4,128})"
+)
+_NOT_PROSE_PASSWORDS = frozenset(
+    [
+        "required",
+        "incorrect",
+        "invalid",
+        "wrong",
+        "correct",
+        "empty",
+        "missing",
+        "stored",
+        "hashed",
+        "encrypted",
+        "salted",
+        "too",
+        "not",
+        "the",
+        "a",
+        "an",
+        "expired",
+        "changed",
+        "updated",
+        "same",
+        "different",
+        "valid",
+        "needed",
+        "necessary",
+        "optional",
+        "long",
+        "short",
+        "weak",
+        "strong",
+        "secure",
+        "saved",
+        "sent",
+        "shown",
+        "hidden",
+        "visible",
+        "masked",
+        "provided",
+        "given",
+        "entered",
+        "case",
+        "sensitive",
+        "protected",
+        "disabled",
+        "enabled",
+        "now",
+        "also",
+        "still",
+        "in",
+        "on",
+        "at",
+        "of",
+        "for",
+        "to",
+        "and",
+        "or",
+        "with",
+        "from",
+        "by",
+        "field",
+        "manager",
+        "policy",
+        "must",
+        "should",
+        "can",
+        "will",
+        "may",
+        "unchanged",
+        "null",
+        "none",
+        "generated",
+        "rotated",
+        "random",
+        "known",
+        "unknown",
+        "your",
+        "my",
+        "his",
+        "her",
+        "their",
+        "our",
+        "its",
+        "this",
+        "that",
+        "then",
+        "than",
+        "only",
+        "being",
+        "been",
+        "be",
+        "accepted",
+        "rejected",
+        "fine",
+        "good",
+        "bad",
+        "plain",
+        "plaintext",
+        "text",
+        "here",
+        "there",
+        "below",
+        "above",
+        "following",
+        "as",
+        "like",
+        "used",
+        "login",
+        "prompt",
+        "authentication",
+        "based",
+        "less",
+        "set",
+        "reset",
+        "length",
+    ]
+)
+_WORD_SUFFIXES = (
+    "ed",
+    "ing",
+    "ly",
+    "tion",
+    "sion",
+    "ment",
+    "able",
+    "ible",
+    "ness",
+    "ful",
+    "less",
+    "ous",
+    "ive",
+)
+
+
+def find_prose_passwords(text: str) -> Iterator[Finding]:
+    """Passwords stated in prose: "the admin password is hunter2", "password for root was: x".
+
+    A linking verb ("is", "was", "set to") admits any non-word value; with no verb, the value must
+    be quoted or carry a digit or symbol ("login with password Zq9mPx41"). Ordinary words after the
+    verb ("the password is incorrect", "password is hashed") are not passwords.
+    """
+    for match in _PROSE_PASSWORD.finditer(text):
+        value = match.group("value").rstrip(".,:!?")
+        start = match.start("value")
+        quoted = bool(match.group("quote"))
+        if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value) or _CODE_REF.match(value):
+            continue
+        if PSEUDONYM_RE.fullmatch(value) or "://" in value:
+            continue
+        if value.isalpha():
+            if not (match.group("verb") or quoted) or not value.islower():
+                continue  # a capitalised word after the keyword is a type or a name ("password: SecretStr")
+            if value in _NOT_PROSE_PASSWORDS or value.endswith(_WORD_SUFFIXES):
+                continue
+        elif not (quoted or match.group("verb") or any(map(str.isdigit, value))):
+            continue  # "passwd anonymous@", the shell's "pwd /tmp": no sign of a chosen password
+        yield Finding("PASSWORD", start, start + len(value), value, "prose")
+
+
+_PREFIXED_HEX = re.compile(
+    r"(?<![\w.\-/])(?P<prefix>[A-Za-z][A-Za-z0-9]{1,15}(?:[_\-][A-Za-z0-9]{1,15})?[_\-])"
+    r"(?P<body>[0-9a-f]{32,128}|[0-9A-F]{32,128})(?![\w\-]|\.\w)"  # not a file name (flash_<md5>.img)
+)
+_NOT_KEY_PREFIX = re.compile(
+    r"(?i)(?:^|[_\-])(?:sha\d*|md5|hash|digest|checksum|commit|rev|revision|build|cache|blob|tree|object|layer"
+    r"|image|file|tmp|temp|trace|span|request|req|run|job|task|session|msg|event|uuid|guid|id|etag|nonce|pod"
+    r"|container|volume|node|snapshot|artifact|release|version|ver|v)[_\-]$"
+)
+
+
+_ID_NAME_BEFORE = re.compile(
+    r"(?:(?:\b|[_\-])(?:id|ID|Id)|(?<=[a-z])I[dD])s?[\"']?\s*(?:[:=]\s*|\s+)[\"']?$"  # run_id, JobRunId
+)
+
+
+def find_prefixed_hex(text: str) -> Iterator[Finding]:
+    """Vendor-style tokens made of a short prefix and a random hex body (``pul-<40 hex>``,
+    ``acme_live_<32 hex>``), named or not: the class many vendors share, not one vendor's format.
+
+    A prefix that names a digest or an identifier (``sha256-``, ``commit_``, ``req-``, ``build-``)
+    marks an id, not a key; the body must score as random hex.
+    """
+    for match in _PREFIXED_HEX.finditer(text):
+        if _NOT_KEY_PREFIX.search(match.group("prefix")) or _ID_PREFIX.match(match.group()):
+            continue
+        if _ID_NAME_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+            continue  # the value of an id field or flag (--job-run-id jr_<64 hex>): an id, by its name
+        if looks_random(match.group("body")) and not is_sequential_string(match.group("body")):
+            yield Finding("API_KEY", match.start(), match.end(), match.group(), "format:prefixed_hex")
+
+
 def find_pem_blocks(text: str) -> Iterator[Finding]:
     """PEM private keys: the BEGIN marker, every base64 body run up to END, and the END marker.
 
@@ -336,8 +538,14 @@ def find_pem_blocks(text: str) -> Iterator[Finding]:
         if blank:
             stop = begin.end() + blank.start()
         for body in _PEM_BODY.finditer(text, begin.end(), stop):
-            if body.group(1):
-                yield Finding("PRIVATE_KEY", body.start(1), body.end(1), body.group(1), "pem")
+            line = body.group(1)
+            # Full body lines are 64 characters; the last one may be as short as one. Shorter runs
+            # elsewhere are header words ("Proc-Type: 4,ENCRYPTED") or code around a split key. A
+            # last line under 4 characters (under 24 bits of key) is kept: its pseudonym would be
+            # applied to every standalone occurrence of those characters in the episode.
+            last = end is not None and _PEM_BETWEEN_LINES.fullmatch(text, body.end(), stop) is not None
+            if line and (len(line) >= 16 or line.endswith("=") or (last and len(line) >= 4)):
+                yield Finding("PRIVATE_KEY", body.start(1), body.end(1), line, "pem")
         if end:
             yield Finding("PRIVATE_KEY", end.start(), end.end(), end.group(), "pem")
 
@@ -513,7 +721,10 @@ def find_with_detect_secrets(text: str) -> Iterator[Finding]:
 def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
     """All pass-1 findings in ``text`` (overlaps are resolved later, in pass 3)."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
+    if "pass" in text or "PASS" in text or "Pass" in text or "pwd" in text:
+        found.extend(find_prose_passwords(text))
     if config.entropy:
+        found.extend(find_prefixed_hex(text))
         found.extend(find_high_entropy(text, config))
     if config.detect_secrets_plugins:
         found.extend(find_with_detect_secrets(text))

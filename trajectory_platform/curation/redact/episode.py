@@ -14,9 +14,12 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import pairwise
 
+from trajectory_platform.curation.redact.detectors import find_secrets
 from trajectory_platform.curation.redact.engine import Context, build_table, resolve_findings, rewrite, scan
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import SymbolTable
 from trajectory_platform.traces.record import Episode
 
@@ -63,6 +66,48 @@ def string_slots(episode: Episode) -> Iterator[tuple[str, object, str, Context]]
     yield "extra_json", episode, "extra_json", Context()
 
 
+SPLIT_WINDOW = 256
+"""Characters of each message's end and the next one's start joined by the cross-message pass."""
+MIN_SPLIT_PART = 4
+"""A half shorter than this is not entered on its own: its pseudonym would rewrite every
+standalone occurrence of those few characters, and the other half carries the secret."""
+
+
+def split_across_messages(episode: Episode, config: RedactionConfig) -> list[Finding]:
+    """Secrets split between the end of one message and the start of the next.
+
+    Each pair of adjacent events is joined (the first one's last :data:`SPLIT_WINDOW`
+    characters, the next one's first) and scanned; a finding that straddles the join is a secret
+    neither message shows whole, and each half becomes a value of its own message.
+    """
+    found: list[Finding] = []
+    for i, (first, second) in enumerate(pairwise(episode.events)):
+        left, right = (first.content or "").rstrip(), (second.content or "").lstrip()
+        if not left or not right or not (left[-1].isalnum() or right[0].isalnum()):
+            continue
+        tail = left[-SPLIT_WINDOW:]
+        joined = tail + right[:SPLIT_WINDOW]
+        cut = len(tail)
+        straddling = [*find_secrets(joined, config), *(find_pii(joined, config) if config.pii else ())]
+        for finding in straddling:
+            if not finding.start < cut < finding.end:
+                continue
+            halves = ((i, joined[finding.start : cut]), (i + 1, joined[cut : finding.end]))
+            for index, half in halves:
+                if len(half) >= MIN_SPLIT_PART:
+                    found.append(
+                        Finding(
+                            finding.kind,
+                            0,
+                            len(half),
+                            half,
+                            f"{finding.detector}+split",
+                            f"events[{index}].content",
+                        )
+                    )
+    return found
+
+
 def redact_episode(
     episode: Episode, salt: bytes, config: RedactionConfig | None = None
 ) -> tuple[Episode, list[Finding]]:
@@ -77,6 +122,7 @@ def redact_episode(
     findings: list[Finding] = []
     for path, owner, attr, context in slots:
         findings.extend(replace(f, field=path) for f in scan(getattr(owner, attr), config, context))
+    findings.extend(split_across_messages(redacted, config))
     table: SymbolTable = build_table(findings, salt)
     for _path, owner, attr, context in slots:
         setattr(owner, attr, rewrite(getattr(owner, attr), table, context))

@@ -5,9 +5,10 @@ canary is a fresh synthetic secret inside a realistic carrier line (a shell comm
 a connection string, an assignment, an e-mail), planted in every encoding a log carries secrets
 in: raw, JSON-escaped (inside a JSON document carried in a string), double-escaped, base64,
 URL-encoded, fully percent-encoded, hex, wrapped in ANSI colour codes, ``\\u``-escaped inside a
-shell string, and as HTML entities. A canary leaks when, after redaction, its secret still
-appears anywhere in the episode in its own encoding (or plain), or inside any base64 run that
-decodes to text containing it. Canaries are seeded by the episode id, so runs are comparable.
+shell string, as HTML entities, and split across two adjacent messages. A canary leaks when,
+after redaction, its secret still appears anywhere in the episode in its own encoding (or plain),
+or inside any base64 run that decodes to text containing it (a split one: when either half
+survives). Canaries are seeded by the episode id, so runs are comparable.
 The real episode is never modified.
 """
 
@@ -24,6 +25,7 @@ import string
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from urllib.parse import quote
 
 from trajectory_platform.curation.redact.engine import redact_text
@@ -42,7 +44,12 @@ FORMS = (
     "ansi",
     "u_escaped_shell",
     "html_entities",
+    "split_messages",
 )
+SPLIT_FORM = "split_messages"
+"""Not an encoding but a position: the secret's first half ends one message, its second half
+starts the next (episodes only; a document has no messages)."""
+TEXT_FORMS = tuple(form for form in FORMS if form != SPLIT_FORM)
 _ALNUM = string.ascii_letters + string.digits
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 
@@ -128,6 +135,7 @@ _TRANSFORMS = {
     "ansi": lambda s: s,
     "u_escaped_shell": lambda s: "".join(f"\\u{ord(c):04x}" for c in s),
     "html_entities": lambda s: "".join(f"&#{ord(c)};" for c in s),
+    SPLIT_FORM: lambda s: s,
 }
 """Each form's encoding of a bare string: how a carrier is planted, and how a surviving secret
 is recognized in that form."""
@@ -174,10 +182,28 @@ def _plant(episode: Episode, planted: list[str]) -> None:
         setattr(owner, attr, f"{current}\n{text}" if current else text)
 
 
+def _plant_split(episode: Episode, canaries: list[Canary]) -> list[Canary]:
+    """Split each canary's carrier inside its secret across a pair of adjacent events (one pair
+    each: the first half ends one event's content, the second starts the next); the planted ones."""
+    planted = []
+    for canary, (first, second) in zip(canaries, pairwise(episode.events), strict=False):
+        cut = canary.carrier.index(canary.secret) + len(canary.secret) // 2
+        first.content = f"{first.content}\n{canary.carrier[:cut]}" if first.content else canary.carrier[:cut]
+        second.content = (
+            f"{canary.carrier[cut:]}\n{second.content}" if second.content else canary.carrier[cut:]
+        )
+        planted.append(canary)
+    return planted
+
+
 def _leaked(canary: Canary, form: str, text: str, decoded_runs: str) -> bool:
-    """A secret leaks plain, in its form's own encoding, or (base64) inside a run decoding to it."""
+    """A secret leaks plain, in its form's own encoding, or (base64) inside a run decoding to it;
+    a split secret leaks when either half survives."""
     if form == "base64":
         return canary.secret in decoded_runs
+    if form == SPLIT_FORM:
+        half = len(canary.secret) // 2
+        return canary.secret[:half] in text or canary.secret[half:] in text
     return canary.secret in text or _TRANSFORMS[form](canary.secret) in text
 
 
@@ -206,8 +232,11 @@ def measure_episode_leak(episode: Episode, salt: bytes, config: RedactionConfig 
     """Plant every canary in this episode's encodings into a copy of it, redact, count survivors."""
     canaries = make_canaries(episode.episode_id)
     planted_copy = copy.deepcopy(episode)
-    plan = [(canary, form) for form in episode_forms(episode.episode_id) for canary in canaries]
+    forms = episode_forms(episode.episode_id)
+    plan = [(canary, form) for form in forms if form != SPLIT_FORM for canary in canaries]
     _plant(planted_copy, [encode(canary.carrier, form) for canary, form in plan])
+    if SPLIT_FORM in forms:  # planted last, so each half stays at its message's very end or start
+        plan += [(canary, SPLIT_FORM) for canary in _plant_split(planted_copy, canaries)]
     redacted, _ = redact_episode(planted_copy, salt, config)
     return _count(plan, canonical_json(redacted.to_dict()))
 
@@ -217,7 +246,7 @@ def measure_text_leak(
 ) -> LeakReport:
     """Λ_leak for a plain-text document or one JSON record (canaries go under a new top-level key)."""
     canaries = make_canaries(seed)
-    plan = [(canary, form) for form in FORMS for canary in canaries]
+    plan = [(canary, form) for form in TEXT_FORMS for canary in canaries]
     encoded = [encode(canary.carrier, form) for canary, form in plan]
     if json_record:
         record = json.loads(text)

@@ -17,6 +17,14 @@ from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 
 _EMAIL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 _PHONE = re.compile(r"(?:\+\d{1,3}[\s.-]?)?\(?\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}(?![\w.-])")
+_GLUE_BEFORE_EMAIL = frozenset(".+-_:\\#!*$&~^?/%@")
+"""Characters that, right before an address, make it the tail of a longer token (a password)."""
+_INTERNATIONAL_PHONE = re.compile(
+    r"\+\d{1,3}[ .\-]?(?:\(0\)[ .\-]?)?\d{1,5}(?:[ .\-]?\d{2,5}){1,4}(?![\w.\-])"
+)
+_NATIONAL_PHONE = re.compile(r"\b0\d{2,4}[ \-]\d{3,4}(?:[ \-]?\d{3,4})?(?![\w.\-])")
+"""E.164 numbers with a country code (``+44 20 7946 0958``, ``+447700900123``) and national
+numbers with a trunk 0 and spacing (UK ``020 7946 0958``, ``07700 900123``): 9 to 15 digits."""
 _IPV4 = re.compile(r"(?:10|172|192)\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w.]*\d)")
 _IPV6_ULA = re.compile(r"f[cd][0-9a-f]{0,2}:[0-9a-f:]*[0-9a-f](?![\w:])", re.IGNORECASE)
 _HOME_USER = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)([A-Za-z0-9._-]{2,32})")
@@ -42,6 +50,16 @@ def _private_ip(text: str) -> bool:
     return address in ipaddress.ip_network("fc00::/7")
 
 
+_HEX_GROUP_BEFORE = re.compile(r"[0-9A-Fa-f]{2,8}:? +$")
+_HEX_GROUP_AFTER = re.compile(r" +[0-9A-Fa-f]{2,8}\b")
+
+
+def _in_number_run(text: str, match: re.Match[str]) -> bool:
+    """The digits are one stretch of a longer run of number groups (a hex dump, a table row)."""
+    before = text[max(0, match.start() - 12) : match.start()]
+    return bool(_HEX_GROUP_BEFORE.search(before) or _HEX_GROUP_AFTER.match(text, match.end()))
+
+
 def _standalone(text: str, match: re.Match[str], before: str = "") -> bool:
     """The match does not continue a longer word or number on its left.
 
@@ -56,12 +74,19 @@ def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
     lower = text.lower()
     if "@" in text:
         for match in _EMAIL.finditer(text):
-            # not the password of https://user:pw@host, nor "\\n@decorator" in escaped JSON
-            if _standalone(text, match, ".+-:\\"):
+            # An address starts a word: not the tail of https://user:pw@host (nor of a password
+            # holding "#" or "!"), nor "\\n@decorator" in escaped JSON.
+            before = text[match.start() - 1] if match.start() else " "
+            if not (before.isalnum() or before in _GLUE_BEFORE_EMAIL):
                 yield Finding("EMAIL", match.start(), match.end(), match.group(), "pii:email")
     for match in _PHONE.finditer(text):
         if _standalone(text, match, ".+-"):
             yield Finding("PHONE", match.start(), match.end(), match.group(), "pii:phone")
+    for regex in (_INTERNATIONAL_PHONE, _NATIONAL_PHONE) if "+" in text or " 0" in text else ():
+        for match in regex.finditer(text):
+            digits = sum(map(str.isdigit, match.group()))
+            if 9 <= digits <= 15 and _standalone(text, match, ".+-:/") and not _in_number_run(text, match):
+                yield Finding("PHONE", match.start(), match.end(), match.group(), "pii:phone")
     if "10." in text or "172." in text or "192.168." in text:
         for match in _IPV4.finditer(text):
             if _standalone(text, match, ".") and _private_ip(match.group()):

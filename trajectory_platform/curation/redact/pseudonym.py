@@ -27,6 +27,7 @@ PSEUDONYM_RE = re.compile(
 
 # Higher wins when one value is reported under several kinds: the most specific label is kept.
 _KIND_PRIORITY = {"SECRET": 1, "PASSWORD": 2, "TOKEN": 2, "AUTH_HEADER": 3}
+PII_KINDS = frozenset({"EMAIL", "PHONE", "PRIVATE_IP", "INTERNAL_HOST", "USERNAME", "PERSON"})
 
 
 def resolve_master_key(explicit: str | bytes | None = None, allow_dev_default: bool = False) -> bytes:
@@ -91,11 +92,13 @@ class SymbolTable:
         """Non-overlapping ``(start, end, value)`` of table values in ``text``, longest value first.
 
         Values shorter than 12 characters count only at alphanumeric boundaries, so a short
-        password does not rewrite the middle of an unrelated word. Plain ``str.find`` keeps this
-        fast: no per-text regex has to be compiled.
+        password does not rewrite the middle of an unrelated word. Credentials are placed before
+        personal data: where a password's tail reads as an e-mail local part
+        (``svc:x#9Q@db.internal``), the password is replaced whole, not its head left standing.
+        Plain ``str.find`` keeps this fast: no per-text regex has to be compiled.
         """
         if self._order is None:
-            self._order = sorted(self.kinds, key=lambda v: (-len(v), v))
+            self._order = sorted(self.kinds, key=lambda v: (self.kinds[v] in PII_KINDS, -len(v), v))
         taken: list[tuple[int, int, str]] = []
         occupied = bytearray(len(text))
         for value in self._order:

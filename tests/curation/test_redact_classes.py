@@ -1,0 +1,116 @@
+"""Detection by class: each secret class is found from its structure, with vectors written here
+(not taken from any labelled corpus), and its look-alikes in code, ids and prose are kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from trajectory_platform.curation.redact import redact_episode, redact_text
+from trajectory_platform.curation.redact.leak import (
+    SPLIT_FORM,
+    episode_forms,
+    make_canaries,
+    measure_episode_leak,
+)
+from trajectory_platform.traces.record import Episode, Event, canonical_json
+
+SALT = b"classes-salt!!!!"
+HEX_40 = "8b0e7153bf7c3706d85c524e440066559a6656c9"
+HEX_32 = "0bd5482a90a29b9fa5ff5180bc0dbc0e"
+SHORT_LAST_LINE_KEY = (
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MIIBVQIBADANBgkqhkiG9w0BAQEFAASCAT8wggE7AgEAAkEAq7BFUpkGp3+LQmlQ\n"
+    "Yx2eqzDV+xeG8kx/sQFV18S5JhzGeIJNA72wSeukEDojtqp1R0zXqsrnVIR9xEOd\n"
+    "AKEA3mGnmLGJ\n"
+    "-----END PRIVATE KEY-----"
+)
+
+FOUND = {
+    "prefix_hex_in_prose": (f"use token zed_{HEX_40} for the deploy", f"zed_{HEX_40}"),
+    "prefix_hex_two_segments": (f"export X=acme-live-{HEX_32}", HEX_32),
+    "prefix_hex_upper": (f"key ABC_{HEX_32.upper()} here", HEX_32.upper()),
+    "pem_short_last_line": (SHORT_LAST_LINE_KEY, "AKEA3mGnmLGJ"),
+    "pem_short_last_line_in_code": (
+        'key = ("-----BEGIN RSA PRIVATE KEY-----\\n"\n  "MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy\\n"\n'
+        '  "Zk9xQ\\n"\n  "-----END RSA PRIVATE KEY-----")',
+        "Zk9xQ",
+    ),
+    "salt_plain_word": ("PASSWORD_SALT: qwmzrtkvbn", "qwmzrtkvbn"),
+    "salt_php": ("$salt = 'Ty7!kL0p';", "Ty7!kL0p"),
+    "lowercase_password_unquoted": ("password=correcthorsebatterystaple", "correcthorsebatterystaple"),
+    "lowercase_password_yaml": ("db_password: veryverylongsecret", "veryverylongsecret"),
+    "prose_is": ("The admin password is hunter2!", "hunter2"),
+    "prose_for_account": ("the password for root is Zq9mPx41", "Zq9mPx41"),
+    "prose_was_colon": ("my password was: trustno1", "trustno1"),
+    "prose_lowercase_word": ("The wifi password is swordfish.", "swordfish"),
+    "uk_landline": ("call +44 20 7946 0958 today", "7946 0958"),
+    "uk_national": ("phone: 020 7946 0958", "7946 0958"),
+    "uk_mobile": ("mobile 07700 900123", "07700 900123"),
+    "e164_compact": ("Tel: +447700900123", "7700900123"),
+    "password_tail_is_not_an_email": ("postgres://svc:ybbMR1x#4dJ@db.internal:5432/app", "ybbMR1x"),
+}
+
+KEPT = {
+    "md5_in_a_file_name": f"strings flash_{HEX_32}.img | grep flag",
+    "id_flag_value": f"aws glue get-job-run --run-id jr_{HEX_40}{HEX_32[:24]}",
+    "camel_id_key": f'"JobRunId": "jr_{HEX_40}"',
+    "digest_prefix": f"layer-{HEX_32} sha256-{HEX_40}",
+    "request_id": f"req_{HEX_32}",
+    "password_verdict": "The password is incorrect, please retry.",
+    "password_hashed": "the password is hashed with bcrypt before it is stored",
+    "password_type": "password: SecretStr = Field(...)",
+    "shell_pwd": "pwd /home/runner/work",
+    "hexdump": "00000000: 7f45 4c46 0201 0100 0000 0000 0000 0000  .ELF",
+    "version_numbers": "version 0.12.3 build 012 345",
+    "pem_header_words": "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,ABCD",
+}
+
+
+@pytest.mark.parametrize("case", sorted(FOUND))
+def test_each_class_is_found_by_its_structure(case):
+    text, secret = FOUND[case]
+    redacted, findings = redact_text(text, SALT)
+    assert secret not in redacted and findings
+
+
+@pytest.mark.parametrize("case", sorted(KEPT))
+def test_look_alikes_are_kept(case):
+    assert redact_text(KEPT[case], SALT)[0] == KEPT[case]
+
+
+def _conversation(*contents: str) -> Episode:
+    events = [Event(kind="user" if i % 2 == 0 else "assistant", content=c) for i, c in enumerate(contents)]
+    return Episode(
+        episode_id="ep-split",
+        source_format="native",
+        source_file="f",
+        source_line=1,
+        source_path=None,
+        partition_date=None,
+        events=events,
+    )
+
+
+def test_a_secret_split_across_two_messages_loses_both_halves():
+    key = "AKIAQWADE5R42RDZ4JEM"
+    episode = _conversation("Here is the key: AKIAQWADE5", "R42RDZ4JEM and that is all.", "thanks")
+    redacted, findings = redact_episode(episode, SALT)
+    text = canonical_json(redacted.to_dict())
+    assert "AKIAQWADE5" not in text and "R42RDZ4JEM" not in text and key not in text
+    assert {f.field for f in findings if f.detector.endswith("+split")} == {
+        "events[0].content",
+        "events[1].content",
+    }
+
+
+def test_adjacent_messages_that_merely_touch_are_kept():
+    episode = _conversation("The build passed", "Great, merging now", "thanks")
+    assert redact_episode(episode, SALT)[0].events == episode.events
+
+
+def test_lambda_leak_plants_split_canaries_and_catches_them():
+    episode = _conversation(*(f"message {i}" for i in range(9)))
+    episode.episode_id = next(f"ep-{i}" for i in range(50) if SPLIT_FORM in episode_forms(f"ep-{i}"))
+    report = measure_episode_leak(episode, SALT)
+    assert report.injected == len(make_canaries(episode.episode_id)) * 4
+    assert report.leaked == 0, report.leaked_by_kind
