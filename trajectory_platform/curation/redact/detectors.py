@@ -100,7 +100,8 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     (
         "PASSWORD",
         r"(?i)\b(?:identified\s+(?:with\s+\S+\s+)?(?:by|as)(?:\s+password)?|login\s+password"
-        r"|with\s+(?:login\s+)?(?:encrypted\s+)?password)\s*=?\s*(?:'([^'\n]{3,})'|([^\s;'\"\\]{3,}))",
+        r"|with\s+(?:login\s+)?(?:encrypted\s+)?password)\s*=?\s*(?:'([^'\n]{3,})'"
+        r"|((?=[^\s;'\"\\]*\d)[^\s;'\"\\`()]{3,}))",  # unquoted: "identified by four" is prose
         0,
         ("identified", "password"),
     ),
@@ -109,8 +110,56 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         r"\bmysql(?:dump|admin|import|show)?\b[^\n|;&]*?\s-p([^\s'\"-][^\s'\"]{2,127})",
         1,
         ("mysql",),
-    ),  # noqa: E501
+    ),
     ("PASSWORD", r"\bsshpass\s+-p\s*[\"']?([^\s'\"]{3,128})", 1, ("sshpass",)),
+    (  # password options of common clients (redis-cli -a, sqlcmd -P, ldapsearch -w, docker login -p, ...)
+        "PASSWORD",
+        r"(?:^|(?<=[\n;&|`\"'(])|(?<=\$ )|(?<=sudo ))\s*"  # in command position
+        r"(?:redis-cli|sqlcmd|bcp|ldap(?:search|add|modify|delete|whoami|passwd|compare)|mongo(?:sh|dump|restore"
+        r"|import|export)?|zip|unzip|7za?|rar|(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|oras)\s+login"
+        r"|az\s+login|ipmitool|keytool|jarsigner|svn|useradd|usermod|vault\s+login)\b[^\n|;&]*?\s"
+        r"(?:-a|-P|-w|-p|--password|--pass|-storepass|-keypass|-srcstorepass|-deststorepass)(?:\s+|=)?"
+        r"[\"']?([^\s'\"-][^\s'\"]{2,127})",
+        1,
+        (
+            "redis-cli",
+            "sqlcmd",
+            "bcp",
+            "ldap",
+            "mongo",
+            "zip",
+            "7z",
+            "rar",
+            "login",
+            "ipmitool",
+            "keytool",
+            "jarsigner",
+            "svn",
+            "useradd",
+            "usermod",
+        ),
+    ),
+    ("PASSWORD", r"-pass(?:in|out)?\s+pass:([^\s'\"]{3,128})", 1, ("pass:",)),  # openssl
+    ("PASSWORD", r"\s-U\s+[\"']?[^\s%'\"]{1,64}%([^\s'\"]{3,128})", 1, ("%",)),  # smbclient -U user%pass
+    (
+        "PASSWORD",
+        r"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+[\"']?([^\s'\"]{3,128})",
+        1,
+        ("htpasswd",),
+    ),
+    ("PASSWORD", r"\bnet\s+user\s+\S+\s+[\"']?([^\s/*'\"][^\s'\"]{2,127})", 1, ("net user",)),
+    (
+        "PASSWORD",
+        r"\becho\s+[\"']?[\w.\-]{1,32}:([^\s'\"]{3,128})[\"']?\s*\|\s*(?:sudo\s+)?chpasswd",
+        1,
+        ("chpasswd",),
+    ),
+    (
+        "PASSWORD",
+        r"(?m)^\s*ENV\s+\w*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY)\w*\s+[\"']?([^\s=\"'][^\s\"']{3,127})",
+        1,
+        ("env",),
+    ),
     ("PASSWORD", r"CURLOPT_USERPWD\W{1,6}[^:\"'\s]{1,64}:([^\"'\s]{3,128})", 1, ("curlopt_userpwd",)),
     ("PASSWORD", r"ConvertTo-SecureString(?:\s+-\w+)*\s+\\?[\"']?([^\s\"'\\]{4,})", 1, ()),
     (
@@ -157,7 +206,7 @@ _PASSWORD_SEGMENT = re.compile(
     r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret)|비번|senha|contraseña"
 )
 _SECRET_SEGMENT = re.compile(
-    r"\w*?(?:secret|token|key|apikey|credentials?|cookie|seed|salt|otp|totp)s?"
+    r"\w*?(?:secret|token|key|apikey|credentials?|cookie|seed|salt|otp|totp|nonce)s?"
     r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer"
 )
 _VENDOR_SEGMENT = re.compile(
@@ -188,7 +237,7 @@ _XML_ELEMENT = re.compile(
 _PLACEHOLDER = re.compile(
     r"^(?:[*xX#.\-_?•]+|<[^>]*>|\$\{[^}]*\}|\{\{.*\}\}|%\(.*\)s?|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|"
     r"(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
-    r"passwd|secret|token|key|hidden|redacted|changeme|example|dummy|test|your[_-]?\w*|my[_-]?\w*|"
+    r"passwd|secret|token|key|hidden|redacted|changeme|example|dummy|test|(?:your|my)[_-]?[a-z_\-]*|"
     r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
     r"not_?set|unset|todo|fixme|tbd|n/?a|sample)|0x[0-9a-fA-F]+)$"
 )
@@ -207,13 +256,13 @@ def _unquote(raw: str, offset: int) -> tuple[str, int]:
 
 
 _KEYWORD_SCAN = re.compile(
-    r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|cookie|signature|bearer|비번|senha|contras|"
+    r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|비번|senha|contras|"
     + _VENDOR_SEGMENT.pattern
 )
 """Run over the lowercased text: a case-insensitive alternation is about 25x slower in ``re``."""
 _KEYWORD_SCAN_ANY_CASE = re.compile(_KEYWORD_SCAN.pattern, re.IGNORECASE)  # when lower() changes lengths
 _ANY_KEYWORD = re.compile(
-    r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|cookie|signature|bearer|비번|senha|contras|"
+    r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|비번|senha|contras|"
     + _VENDOR_SEGMENT.pattern,
     re.I,
 )
@@ -328,7 +377,7 @@ def find_assignments(text: str) -> Iterator[Finding]:
 
 
 _PROSE_PASSWORD = re.compile(
-    r"(?i)\b(?P<word>pass(?:word|phrase|wd)|pwd)\b(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w@.\-]{1,64}"
+    r"(?i)\b(?P<word>pass(?:word|phrase|wd|wort)|pwd|mot\s+de\s+passe|contrase[ñn]a|senha|비밀번호|비번|パスワード|密码)\b(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w@.\-]{1,64}"
     r"(?:\s+(?:user|account|login|database|server))?)?\s+"
     r"(?:(?P<verb>is|was|will\s+be|remains|set\s+to|changed\s+to|reset\s+to|should\s+be)\s*:?\s+)?"
     r"(?P<quote>[\"'`]?)(?P<value>[^\s\"'`()\[\]{}<>,;]{4,128})"
@@ -524,6 +573,28 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
             yield Finding("API_KEY", match.start(), match.end(), match.group(), "format:prefixed_hex")
 
 
+_NAMED_LITERAL = re.compile(
+    r"(?:\b(?:set|with)(?P<setter>[A-Z]\w{0,40})\s*\(\s*"  # setPassword("x"), withApiKey("x")
+    r"|\(\s*(?P<q1>[\"'])(?P<argument>[\w.\-]{1,64})(?P=q1)\s*,\s*"  # put("password", "x"), getenv(K, "x")
+    r"|\b(?:key|name|field)[\"']?\s*[:=]\s*(?P<q2>[\"'])(?P<field>[\w.\-]{1,64})(?P=q2)\s*[,;]?\s*"
+    r"[\"']?value[\"']?\s*[:=]\s*)"  # {"key": "password", "value": "x"}, <add key="Password" value="x"/>
+    r"(?P<q>[\"'])(?P<value>[^\"'\n]{4,200})(?P=q)"
+)
+
+
+def find_named_literals(text: str) -> Iterator[Finding]:
+    """A literal whose name is given by code around it rather than an assignment: a setter's
+    name, a preceding string argument (``put("password", "x")``, a getenv default), or a
+    key/value pair (Postman variables, .NET ``appSettings``)."""
+    for match in _NAMED_LITERAL.finditer(text):
+        name = match.group("setter") or match.group("argument") or match.group("field")
+        name_class = _name_class(name)
+        value = match.group("value")
+        if name_class and _acceptable_value(value, True, name_class, ""):
+            kind = "PASSWORD" if name_class == "password" else "SECRET"
+            yield Finding(kind, match.start("value"), match.end("value"), value, "keyword:named")
+
+
 def find_pem_blocks(text: str) -> Iterator[Finding]:
     """PEM private keys: the BEGIN marker, every base64 body run up to END, and the END marker.
 
@@ -563,6 +634,8 @@ def find_known_formats(text: str) -> Iterator[Finding]:
             idx = group or next((g for g in groups if match.group(g) is not None), 0)
             start, end = match.span(idx)
             value = text[start:end].rstrip(".-")
+            if kind == "PASSWORD" and _PLACEHOLDER.match(value):
+                continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
                 yield Finding(kind, start, start + len(value), value, f"format:{kind.lower()}")
 
@@ -721,8 +794,9 @@ def find_with_detect_secrets(text: str) -> Iterator[Finding]:
 def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
     """All pass-1 findings in ``text`` (overlaps are resolved later, in pass 3)."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
-    if "pass" in text or "PASS" in text or "Pass" in text or "pwd" in text:
-        found.extend(find_prose_passwords(text))
+    found.extend(find_prose_passwords(text))
+    if "(" in text or "value" in text:
+        found.extend(find_named_literals(text))
     if config.entropy:
         found.extend(find_prefixed_hex(text))
         found.extend(find_high_entropy(text, config))
