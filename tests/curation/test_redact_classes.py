@@ -65,6 +65,12 @@ FOUND = {
     "chpasswd": ("echo 'deploy:Chp4sswd9' | sudo chpasswd", "Chp4sswd9"),
     "openssl_pass": ("openssl rsa -in k.pem -passin pass:Ss1Phrase", "Ss1Phrase"),
     "korean_prose": ("아이디 admin 비번 qwer1234", "qwer1234"),
+    "token_in_prose": (
+        "page2 token is ce49dba1-e4fe-b2a7-4ffa-132bcd819474",
+        "ce49dba1-e4fe-b2a7-4ffa-132bcd819474",
+    ),
+    "totp_seed_16": ("2FA seed:\n47XOOYK66NPTBZE3\n", "47XOOYK66NPTBZE3"),
+    "totp_seed_32": ("backup JAXBLSXHKADSAHQSMF5Q73NH4FSHPFX7", "JAXBLSXHKADSAHQSMF5Q73NH4FSHPFX7"),
     "password_tail_is_not_an_email": ("postgres://svc:ybbMR1x#4dJ@db.internal:5432/app", "ybbMR1x"),
 }
 
@@ -83,6 +89,9 @@ KEPT = {
     "sql_words_in_prose": "messages identified by UID, libraries identified by four decimal values",
     "templated_connection_string": "git remote set-url origin https://oauth2:${GITLAB_TOKEN}@gitlab.com/x",
     "client_name_in_prose": "use zip to pack it; the -a flag of ls shows hidden files",
+    "base32_alphabet": "_b32alphabet = b'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'",
+    "arn_resource_id": "arn:aws:dms:us-east-1:123456789012:task:K55IUCGBASJS5VHZJIINA45FII",
+    "uppercase_constant": "HTTP2_PROTOCOL_ERROR MAX_RETRIES_EXCEEDED",
     "pem_header_words": "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,ABCD",
 }
 

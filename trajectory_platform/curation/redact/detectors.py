@@ -377,11 +377,15 @@ def find_assignments(text: str) -> Iterator[Finding]:
 
 
 _PROSE_PASSWORD = re.compile(
-    r"(?i)\b(?P<word>pass(?:word|phrase|wd|wort)|pwd|mot\s+de\s+passe|contrase[ñn]a|senha|비밀번호|비번|パスワード|密码)\b(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w@.\-]{1,64}"
+    r"\b(?:(?P<word>pass(?:word|phrase|wd|wort)|pwd|mot\s+de\s+passe|contrase[ñn]a|senha|비밀번호|비번"
+    r"|パスワード|密码)|(?P<key_word>token|secret|api[\s_\-]?key|access[\s_\-]key))\b"
+    r"(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w@.\-]{1,64}"
     r"(?:\s+(?:user|account|login|database|server))?)?\s+"
     r"(?:(?P<verb>is|was|will\s+be|remains|set\s+to|changed\s+to|reset\s+to|should\s+be)\s*:?\s+)?"
     r"(?P<quote>[\"'`]?)(?P<value>[^\s\"'`()\[\]{}<>,;]{4,128})"
 )
+_PROSE_PASSWORD_ANY_CASE = re.compile(_PROSE_PASSWORD.pattern, re.IGNORECASE)
+"""The pattern runs over the lowercased text (fast); this one only when lowering changes lengths."""
 _NOT_PROSE_PASSWORDS = frozenset(
     [
         "required",
@@ -517,19 +521,27 @@ _WORD_SUFFIXES = (
 
 
 def find_prose_passwords(text: str) -> Iterator[Finding]:
-    """Passwords stated in prose: "the admin password is hunter2", "password for root was: x".
+    """Passwords (and keys) stated in prose: "the admin password is hunter2", "token is <uuid>".
 
     A linking verb ("is", "was", "set to") admits any non-word value; with no verb, the value must
     be quoted or carry a digit or symbol ("login with password Zq9mPx41"). Ordinary words after the
     verb ("the password is incorrect", "password is hashed") are not passwords.
     """
-    for match in _PROSE_PASSWORD.finditer(text):
-        value = match.group("value").rstrip(".,:!?")
+    lower = text.lower()
+    same_offsets = len(lower) == len(text)
+    for match in (_PROSE_PASSWORD if same_offsets else _PROSE_PASSWORD_ANY_CASE).finditer(
+        lower if same_offsets else text
+    ):
         start = match.start("value")
+        value = text[start : match.end("value")].rstrip(".,:!?")
         quoted = bool(match.group("quote"))
         if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value) or _CODE_REF.match(value):
             continue
         if PSEUDONYM_RE.fullmatch(value) or "://" in value:
+            continue
+        if match.group("key_word"):  # "token is <uuid>": a stated key must look like one
+            if match.group("verb") and _acceptable_value(value, quoted, "secret", ""):
+                yield Finding("SECRET", start, start + len(value), value, "prose")
             continue
         if value.isalpha():
             if not (match.group("verb") or quoted) or not value.islower():
@@ -593,6 +605,29 @@ def find_named_literals(text: str) -> Iterator[Finding]:
         if name_class and _acceptable_value(value, True, name_class, ""):
             kind = "PASSWORD" if name_class == "password" else "SECRET"
             yield Finding(kind, match.start("value"), match.end("value"), value, "keyword:named")
+
+
+_BASE32_SEED = re.compile(r"(?<![A-Za-z0-9+/=_\-:])[A-Z2-7]{16,64}(?:={1,6})?(?![A-Za-z0-9+/=_\-])")
+
+
+def _alphabet_like(token: str) -> bool:
+    """A run of mostly consecutive characters ("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "qwerty..."):
+    an alphabet or a keyboard row, not a key."""
+    ascending = sum(ord(b) - ord(a) == 1 for a, b in zip(token, token[1:], strict=False))
+    return is_sequential_string(token) or ascending > len(token) / 2
+
+
+def find_base32_seeds(text: str) -> Iterator[Finding]:
+    """One-time-password seeds: RFC 4648 base32 (A-Z, 2-7) of a key's length (16, 26, 32, ...
+    characters), shorter than the entropy pass looks at. Random base32 mixes in digits and
+    repeats few letters; uppercase words and constants do neither."""
+    for match in _BASE32_SEED.finditer(text):
+        token = match.group().rstrip("=")
+        if len(token) % 8 not in (0, 2, 4) or _alphabet_like(token):
+            continue
+        digits = sum(map(str.isdigit, token))
+        if digits >= 2 and len(token) - digits >= 8 and len(set(token)) >= 0.55 * len(token):
+            yield Finding("SECRET", match.start(), match.start() + len(token), token, "format:base32_seed")
 
 
 def find_pem_blocks(text: str) -> Iterator[Finding]:
@@ -722,8 +757,11 @@ _STRUCTURED_NAME = re.compile(
 def _random_token(token: str, text: str, start: int) -> bool:
     """Entropy verdict for one candidate, with object ids, public keys, lockfile and package
     digests, pod names and platform tags, and named digests exempt."""
-    if _ID_PREFIX.match(token) or is_sequential_string(token) or _STRUCTURED_NAME.fullmatch(token):
+    if _ID_PREFIX.match(token) or _alphabet_like(token) or _STRUCTURED_NAME.fullmatch(token):
         return False
+    word_start = max(text.rfind(sep, 0, start) for sep in " \n\t\"'=") + 1
+    if text.startswith("arn:", word_start):
+        return False  # a resource id inside an ARN (arn:aws:dms:...:task:K55IUCGB...) names, not grants
     if _PUBLIC_BEFORE.search(text, max(0, start - 48), start):
         return False
     bare = token.rstrip("=")
@@ -799,6 +837,7 @@ def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
         found.extend(find_named_literals(text))
     if config.entropy:
         found.extend(find_prefixed_hex(text))
+        found.extend(find_base32_seeds(text))
         found.extend(find_high_entropy(text, config))
     if config.detect_secrets_plugins:
         found.extend(find_with_detect_secrets(text))
