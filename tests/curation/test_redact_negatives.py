@@ -3,6 +3,9 @@ for byte, and a hex digest is kept on evidence (what the log says around it), no
 
 from __future__ import annotations
 
+import sysconfig
+from pathlib import Path
+
 import pytest
 
 from trajectory_platform.curation.redact import redact_text
@@ -41,3 +44,22 @@ def test_not_a_secret_is_kept_byte_for_byte(case):
 def test_a_hex_token_without_evidence_of_being_a_digest_is_redacted(text):
     redacted, _ = redact_text(text, SALT)
     assert RANDOM_40_HEX not in redacted and RANDOM_64_HEX not in redacted
+
+
+LOCKFILES = sorted((Path(__file__).resolve().parents[2] / "benchmarks" / "negatives" / "lockfiles").iterdir())
+
+
+@pytest.mark.parametrize("path", LOCKFILES, ids=lambda p: p.name)
+def test_real_lockfile_excerpts_are_kept_byte_for_byte(path):
+    text = path.read_text(encoding="utf-8")
+    assert redact_text(text, SALT)[0] == text
+
+
+def test_installed_wheel_records_are_kept_byte_for_byte():
+    """``RECORD`` files list a urlsafe-base64 sha256 per installed file: digests, not keys."""
+    site = Path(sysconfig.get_paths()["purelib"])
+    records = sorted(site.glob("*.dist-info/RECORD"))[::10]
+    assert records
+    for record in records:
+        text = record.read_text(encoding="utf-8")
+        assert redact_text(text, SALT)[0] == text, record.parent.name

@@ -2,10 +2,11 @@
 
 A secret can reach a log wrapped in ANSI colour codes (``\\x1b[31mAKIA...\\x1b[0m``: the colour's
 ``m`` glues onto the key, so no word boundary matches), URL- or fully percent-encoded
-(``%41%4B%49%41...``), ``\\u``-escaped inside a shell string that carries JSON, as HTML entities,
-or hex-encoded. Each decoder here undoes one encoding where it occurs and keeps, for every decoded
-character, the raw span it came from, so a finding in the decoded view becomes a finding on the
-exact raw substring that encodes it, which pass 3 then replaces like any other value.
+(``%41%4B%49%41...``), ``\\u``-escaped inside a shell string that carries JSON, JSON-escaped
+(once or more) inside text that is not JSON itself, as HTML entities, or hex-encoded. Each
+decoder here undoes one encoding where it occurs and keeps, for every decoded character, the raw
+span it came from, so a finding in the decoded view becomes a finding on the exact raw substring
+that encodes it, which pass 3 then replaces like any other value.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
+_BACKSLASH_ESCAPE = re.compile(r"\\+([\"'/nrt])")
+_ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Za-z])")
 
@@ -63,6 +66,13 @@ def _unicode_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [(chr(code), match.start(), match.end())]
 
 
+def _backslash_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """``\\"``, ``\\\\\\"``, ``\\n``: a JSON string escaped once or many times inside text that is
+    not itself JSON (a log line quoting a document), every level undone at once."""
+    char = match.group(1)
+    return [(_ESCAPED.get(char, char), match.start(), match.end())]
+
+
 def _entity(match: re.Match[str]) -> list[tuple[str, int, int]]:
     text = html.unescape(match.group())
     return [] if text == match.group() else [(text, match.start(), match.end())]
@@ -84,6 +94,7 @@ DECODERS: tuple[tuple[str, str, re.Pattern[str], Decoder], ...] = (
     ("ansi", "\x1b", _ANSI, _ansi),
     ("percent", "%", _PERCENT, _percent),
     ("unicode_escape", "\\", _UNICODE_ESCAPE, _unicode_escape),
+    ("backslash_escape", "\\", _BACKSLASH_ESCAPE, _backslash_escape),
     ("html_entity", "&", _ENTITY, _entity),
     ("hex", "", _HEX_RUN, _hex),
 )

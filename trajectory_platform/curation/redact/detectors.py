@@ -293,7 +293,10 @@ def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str)
     if value.lower() == name_class or "\n" in value or value.count(" ") >= 3 or value != value.strip():
         return False  # prose, not a credential
     if not quoted and (
-        next_char == "(" or _CODE_REF.match(value) or value.startswith(("http://", "https://"))
+        next_char in ("(", "[")
+        or value.endswith("[")
+        or _CODE_REF.match(value)
+        or value.startswith(("http://", "https://"))
     ):
         return False
     if name_class in ("password", "salt"):
@@ -301,8 +304,8 @@ def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str)
     # Generic "key"/"token" names: only values that look like keys, not words or identifiers.
     if len(value) < 8 or " " in value or value.isdigit() or "://" in value or "," in value:
         return False
-    if value[0] in "$%{[(<":
-        return False  # a variable reference, template or list, not a literal key
+    if value[0] in "$%{[(<@":
+        return False  # a variable reference, template, list or package scope, not a literal key
     if looks_random(value):
         return True
     digits = sum(map(str.isdigit, value))
@@ -742,10 +745,11 @@ def _encoded_secret_kind(token: str, config: RedactionConfig) -> str | None:
 
 _PUBLIC_BEFORE = re.compile(
     r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)\s+$"
-    r"|\bh1:$|--hash=\w+:$|\bsha(?:1|256|384|512)[:-]$"
+    r"|\bh1:$|--hash=\w+:$|\bsha(?:1|256|384|512)[:=-]$"
 )
 """Context that proves a token public or a content digest: an SSH public key's type, a go.sum
-``h1:`` hash, pip's ``--hash=sha256:``, an SRI ``sha512-`` integrity value."""
+``h1:`` hash, pip's ``--hash=sha256:``, an SRI ``sha512-`` integrity value, a wheel ``RECORD``
+line's ``sha256=``."""
 _STRUCTURED_NAME = re.compile(
     r"(?:sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}"  # SRI integrity (npm, yarn, HTML)
     r"|[a-z0-9]+(?:-[a-z0-9]+)*-[a-z0-9]{9,10}-[a-z0-9]{5}"  # a Kubernetes deployment's pod name
@@ -754,11 +758,16 @@ _STRUCTURED_NAME = re.compile(
 """Tokens whose shape says what they are, however random their characters look."""
 
 
+_FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}(?:\.\d+)*(?![\w\-])")
+
+
 def _random_token(token: str, text: str, start: int) -> bool:
     """Entropy verdict for one candidate, with object ids, public keys, lockfile and package
     digests, pod names and platform tags, and named digests exempt."""
     if _ID_PREFIX.match(token) or _alphabet_like(token) or _STRUCTURED_NAME.fullmatch(token):
         return False
+    if _FILE_EXTENSION.match(text, start + len(token)):
+        return False  # a file name (umath-validation-set-README.txt, libgfortran-040039e1-0352e75f.so)
     word_start = max(text.rfind(sep, 0, start) for sep in " \n\t\"'=") + 1
     if text.startswith("arn:", word_start):
         return False  # a resource id inside an ARN (arn:aws:dms:...:task:K55IUCGB...) names, not grants
