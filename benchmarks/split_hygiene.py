@@ -30,7 +30,7 @@ from trajectory_platform.curation.splits import (
     library_inputs,
     plan_splits,
 )
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.library import build_library
 
 COST_PER_ACCEPTED = 27.50 / 20  # napkin math 0.6
 

@@ -30,8 +30,8 @@ import time
 import torch
 
 from trajectory_platform.training.attention import VARLEN_ATTENTION
+from trajectory_platform.training.labels import IGNORE_INDEX
 from trajectory_platform.training.loop import OptimizerSettings, make_optimizer
-from trajectory_platform.training.loss import IGNORE_INDEX
 from trajectory_platform.training.memory import FP32_ADAMW, PeakMemory, inventory_for_model
 from trajectory_platform.training.model import TinyLlamaShape, resolve_device, tiny_llama
 from trajectory_platform.training.packing import occupancy, pack_lengths, padded_occupancy

@@ -11,7 +11,7 @@ from splits_mixture_factory import gym_corpus
 
 from trajectory_platform.assets.mixture import preference_pairs, split_assignments, training_mixture
 from trajectory_platform.checks import mixture as mixture_checks
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.library import build_library
 from trajectory_platform.resources import build_resources, warehouse_connection
 
 CONFIG = {

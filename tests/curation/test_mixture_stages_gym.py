@@ -11,7 +11,7 @@ from splits_mixture_factory import gym_corpus
 from trajectory_platform.curation.mixture import NEGATIVE, PRISTINE, RECOVERY
 from trajectory_platform.curation.split_mixture_stage import mixture_stage, preference_stage, split_stage
 from trajectory_platform.curation.splits import REGIMES, SplitPolicy
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.library import build_library
 
 POLICY = SplitPolicy(reserved_tool_families=("alias",))
 

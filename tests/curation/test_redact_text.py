@@ -198,7 +198,7 @@ def test_credential_names_are_whole_name_segments():
 
 def test_gym_credentials_files_are_fully_redacted():
     """The gym plants realistic credentials files (AWS, GitHub, Stripe, internal host, private IP, e-mail)."""
-    from trajectory_platform.gym.fixtures import build_library
+    from trajectory_platform.gym.library import build_library
 
     planted = [f for f in build_library(0) if f.secret_files]
     assert planted

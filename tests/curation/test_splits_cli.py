@@ -9,8 +9,8 @@ import pyarrow.parquet as pq
 from splits_mixture_factory import gym_corpus
 
 from trajectory_platform.cli import main
-from trajectory_platform.gym.fixtures import build_library
-from trajectory_platform.resources import write_parquet
+from trajectory_platform.gym.library import build_library
+from trajectory_platform.traces.parquet import write_parquet
 
 
 def test_split_cli_writes_tables_and_summary(tmp_path: Path, capsys):

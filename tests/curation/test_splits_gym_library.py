@@ -18,7 +18,7 @@ from trajectory_platform.curation.splits import (
     library_inputs,
     plan_splits,
 )
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.library import build_library
 
 
 def test_gym_library_plan_keeps_helper_closure_whole_and_measures_every_regime():

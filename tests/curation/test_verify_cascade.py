@@ -212,7 +212,7 @@ def verify_cli(argv: list[str]) -> int:
 
 
 def test_cli_writes_verdicts_and_prints_the_ledger(tmp_path, capsys):
-    from trajectory_platform.traces.ingest import write_parquet
+    from trajectory_platform.traces.parquet import write_parquet
     from trajectory_platform.traces.schema import episodes_to_table
 
     episodes = [

@@ -11,7 +11,7 @@ from trajectory_platform.curation.verify.dynamic import fixture_context, timing_
 from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.sandbox import unified_diff
 
 FIXTURE = make_fixture()

@@ -24,13 +24,14 @@ from trajectory_platform.evaluation.retraining import (
     dominant_sampler_digest,
     scorecard_regressed,
 )
-from trajectory_platform.resources import build_resources, write_parquet
+from trajectory_platform.resources import build_resources
 from trajectory_platform.sensors.new_logs import new_logs_sensor
 from trajectory_platform.sensors.retraining import retraining_sensor
 from trajectory_platform.sensors.schedules import (
     nightly_ingest_and_curate_schedule,
     weekly_closed_loop_evaluation_schedule,
 )
+from trajectory_platform.traces.parquet import write_parquet
 
 pytestmark = pytest.mark.filterwarnings("ignore::dagster.PreviewWarning", "ignore::dagster.BetaWarning")
 

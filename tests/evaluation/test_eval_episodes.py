@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_episode
 from trajectory_platform.evaluation.scorecard import CostModel, build_scorecard
-from trajectory_platform.gym.fixtures import build_library
-from trajectory_platform.gym.policies import Policy, PolicyTurn
+from trajectory_platform.gym.library import build_library
+from trajectory_platform.gym.policy import Policy, PolicyTurn
 from trajectory_platform.gym.protocol import HOST_END, TOOL_OPEN, render_turn
 from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import ScriptedExpert
-from trajectory_platform.gym.runtime import PolicyInput, run_episode
+from trajectory_platform.gym.policy import PolicyInput
+from trajectory_platform.gym.runtime import run_episode
 from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset
 from trajectory_platform.training.model import default_base_dir
 

@@ -15,7 +15,8 @@ from dagster import AssetSpec, materialize
 from trajectory_platform.assets.scorecard import scorecard
 from trajectory_platform.checks.scorecard import decision_recorded, required_measurements_present
 from trajectory_platform.evaluation.ablation import expert_corpus, learnable_split
-from trajectory_platform.resources import build_resources, write_parquet
+from trajectory_platform.resources import build_resources
+from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.schema import episodes_to_table
 from trajectory_platform.training.checkpoint import checkpoint_digest
 from trajectory_platform.training.model import default_base_dir

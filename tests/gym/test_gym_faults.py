@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec, applicable_kinds, check_reachability
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec, applicable_kinds
+from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import ScriptedExpert
+from trajectory_platform.gym.reachability import check_reachability
 from trajectory_platform.gym.runtime import run_episode
 
 EXPECTED_OBSERVATION = {

@@ -7,9 +7,8 @@ from collections import Counter
 
 import pytest
 
-from trajectory_platform.gym.fixtures import build_library, get_fixture, validate_fixture
-from trajectory_platform.gym.library import generate
-from trajectory_platform.gym.sandbox import run_oracle
+from trajectory_platform.gym.library import build_library, generate, get_fixture
+from trajectory_platform.gym.oracle import run_oracle, validate_fixture
 from trajectory_platform.gym.tools import TOOL_FAMILIES
 
 

@@ -19,7 +19,7 @@ CRASHING_RUN = textwrap.dedent(
     import sys
     sys.path.insert(0, sys.argv[1])
     from test_gym_sandbox import make_fixture
-    from trajectory_platform.gym.sandbox import run_oracle
+    from trajectory_platform.gym.oracle import run_oracle
     fixture = make_fixture()
     endless = "def double(x):\\n    while True:\\n        pass\\n\\n\\ndef half(x):\\n    return x\\n"
     slow = {**fixture.reference_files, "pkg/core.py": endless}
@@ -62,10 +62,10 @@ def test_an_unconfined_runs_orphaned_runner_process_is_killed(tmp_path, monkeypa
     monkeypatch.setenv("TP_GYM_TMPDIR", str(tmp_path))
     env = {**os.environ, "TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX": "1"}
     unconfined = CRASHING_RUN.replace(
-        "from trajectory_platform.gym.sandbox import run_oracle",
+        "from trajectory_platform.gym.oracle import run_oracle",
         "from trajectory_platform.gym import isolation\n"
         "isolation.probe = lambda: 'simulated: no bwrap'\n"
-        "from trajectory_platform.gym.sandbox import run_oracle",
+        "from trajectory_platform.gym.oracle import run_oracle",
     )
     proc = subprocess.Popen(
         [sys.executable, "-c", unconfined, os.path.dirname(__file__)],

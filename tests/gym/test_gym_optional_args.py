@@ -8,7 +8,7 @@ import json
 import pytest
 
 from trajectory_platform.gym.faults import FaultSpec
-from trajectory_platform.gym.fixtures import get_fixture
+from trajectory_platform.gym.library import get_fixture
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.runtime import RuntimeConfig, replay_calls, run_episode
 from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest

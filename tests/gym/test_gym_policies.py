@@ -8,7 +8,7 @@ import pytest
 
 from trajectory_platform.gym import protocol
 from trajectory_platform.gym.faults import FaultSpec
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import (
     BEHAVIOURS,
     ErrorProfile,

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from trajectory_platform.gym import protocol
-from trajectory_platform.gym.fixtures import build_library
-from trajectory_platform.gym.policies import Policy, PolicyTurn, ScriptedExpert
+from trajectory_platform.gym.library import build_library
+from trajectory_platform.gym.policies import ScriptedExpert
+from trajectory_platform.gym.policy import Policy, PolicyTurn
 from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.traces.schema import episodes_to_table, table_to_episodes

@@ -9,14 +9,8 @@ import time
 import pytest
 
 from trajectory_platform.gym.fixtures import Fixture, Step
-from trajectory_platform.gym.sandbox import (
-    SandboxError,
-    Workspace,
-    apply_diff,
-    run_oracle,
-    s0_digest,
-    unified_diff,
-)
+from trajectory_platform.gym.oracle import run_oracle
+from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, s0_digest, unified_diff
 
 S0 = {
     "pkg/__init__.py": "",

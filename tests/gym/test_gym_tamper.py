@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.library import build_library
+from trajectory_platform.gym.oracle import run_oracle
 from trajectory_platform.gym.policies import TAMPER_KINDS, TamperPolicy
 from trajectory_platform.gym.runtime import run_episode
-from trajectory_platform.gym.sandbox import run_oracle
 
 
 @pytest.fixture(scope="module")

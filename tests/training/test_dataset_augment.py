@@ -9,7 +9,8 @@ import pytest
 
 from trajectory_platform.gym import protocol
 from trajectory_platform.gym.faults import FaultSpec
-from trajectory_platform.gym.fixtures import Fixture, Step, build_library, get_fixture
+from trajectory_platform.gym.fixtures import Fixture, Step
+from trajectory_platform.gym.library import build_library, get_fixture
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens, run_episode
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json

@@ -13,6 +13,7 @@ from transformers import LlamaConfig, LlamaForCausalLM
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.chat_template import END_TURN
+from trajectory_platform.training.labels import IGNORE_INDEX
 from trajectory_platform.training.masking import (
     MaskConfig,
     Misaligned,
@@ -22,7 +23,6 @@ from trajectory_platform.training.masking import (
     mask_plans,
     target_share,
 )
-from trajectory_platform.training.packing import IGNORE_INDEX
 from trajectory_platform.training.serialize import plan_examples, select_targets
 from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
 

@@ -7,7 +7,8 @@ import random
 import pytest
 import torch
 
-from trajectory_platform.training.loss import IGNORE_INDEX, masked_loss_sums, shifted_target_logprobs
+from trajectory_platform.training.labels import IGNORE_INDEX
+from trajectory_platform.training.loss import masked_loss_sums, shifted_target_logprobs
 from trajectory_platform.training.model import TinyLlamaShape, tiny_llama
 from trajectory_platform.training.sft import accumulate_gradients, collate_micro_batches, model_logits
 

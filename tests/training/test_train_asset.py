@@ -14,8 +14,9 @@ from trajectory_platform.checks.checkpoint import (
     training_loss_falls,
     training_manifest_complete,
 )
-from trajectory_platform.resources import build_resources, write_parquet
-from trajectory_platform.training.loss import IGNORE_INDEX
+from trajectory_platform.resources import build_resources
+from trajectory_platform.traces.parquet import write_parquet
+from trajectory_platform.training.labels import IGNORE_INDEX
 
 
 def _masked_rows(count: int) -> pa.Table:

@@ -12,7 +12,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from trajectory_platform.cli import main
 from trajectory_platform.training.checkpoint import checkpoint_digest
-from trajectory_platform.training.loss import IGNORE_INDEX
+from trajectory_platform.training.labels import IGNORE_INDEX
 from trajectory_platform.training.model import build_default_model
 from trajectory_platform.training.runner import TrainRequest, run_training
 from trajectory_platform.training.train_manifest import missing_fields

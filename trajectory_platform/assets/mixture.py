@@ -20,7 +20,7 @@ from trajectory_platform.curation.decontam import DecontamConfig
 from trajectory_platform.curation.mixture import TOKEN_MEASURE, MixturePolicy, count_tokens
 from trajectory_platform.curation.split_mixture_stage import mixture_stage, preference_stage, split_stage
 from trajectory_platform.curation.splits import SplitPolicy
-from trajectory_platform.gym.fixtures import build_library
+from trajectory_platform.gym.library import build_library
 from trajectory_platform.resources.settings import default_workdir
 from trajectory_platform.sensors.automation import CURATION_CONDITION
 

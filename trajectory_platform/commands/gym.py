@@ -42,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from trajectory_platform.gym.fixtures import build_library, validate_fixture
+    from trajectory_platform.gym.library import build_library
+    from trajectory_platform.gym.oracle import validate_fixture
 
     library = build_library(args.seed)
     chosen = library[:: args.sample] if args.sample > 0 else library

@@ -105,16 +105,14 @@ def sync_tree(source: Path, target: Path) -> int:
 
 
 def write_gym_rollout(workdir: Path, trace_source: Path, episodes: int, seed: int) -> int:
-    """Run ``trajectory-platform gym rollout`` into ``<workdir>/gym_rollout`` and sync its day
-    folders into the trace source (the truth sidecar stays out)."""
-    from trajectory_platform.cli import main as cli_main
+    """Run the gym rollout (what ``trajectory-platform gym rollout`` runs) into
+    ``<workdir>/gym_rollout`` and sync its day folders into the trace source (the truth sidecar
+    stays out)."""
+    from trajectory_platform.gym.rollout import rollout
 
     out = workdir / "gym_rollout"
-    argv = ["gym", "rollout", "--episodes", str(episodes), "--seed", str(seed), "--out", str(out)]
     with contextlib.redirect_stdout(sys.stderr):  # keep our stdout's last line the summary
-        code = cli_main(argv)
-    if code:
-        raise RuntimeError(f"gym rollout exited with {code}")
+        rollout(episodes, seed, out)
     return sum(sync_tree(day, trace_source / day.name) for day in sorted(out.iterdir()) if is_day(day.name))
 
 

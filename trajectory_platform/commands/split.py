@@ -22,8 +22,8 @@ from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.curation.mixture import TOKEN_MEASURE, MixturePolicy, count_tokens
 from trajectory_platform.curation.split_mixture_stage import mixture_stage, preference_stage, split_stage
 from trajectory_platform.curation.splits import SplitPolicy
-from trajectory_platform.gym.fixtures import build_library
-from trajectory_platform.resources import write_parquet
+from trajectory_platform.gym.library import build_library
+from trajectory_platform.traces.parquet import write_parquet
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

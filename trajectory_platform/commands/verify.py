@@ -17,8 +17,8 @@ from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.curation.verify import CascadeConfig, DynamicConfig, verdicts_table, verify_episodes
 from trajectory_platform.curation.verify.cascade import library_lookup
 from trajectory_platform.gym.isolation import IsolationUnavailable
-from trajectory_platform.resources import write_parquet
 from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.traces.schema import table_to_episodes
 

@@ -32,22 +32,24 @@ import torch
 
 from trajectory_platform.evaluation.harness import SuiteSpec, build_items, evaluation_runtime, run_arm
 from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
-from trajectory_platform.gym.faults import FAULT_KINDS, reachable_schedule
-from trajectory_platform.gym.fixtures import Fixture, build_library
+from trajectory_platform.gym.faults import FAULT_KINDS
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import (
     FabricatingStub,
     NeverRecoveringStub,
     NoEndTokenStub,
-    Policy,
     ScriptedExpert,
     StaleKeyStub,
 )
+from trajectory_platform.gym.policy import Policy
+from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import run_episode
 from trajectory_platform.gym.tools import manifest
 from trajectory_platform.traces.record import ToolSpec, canonical_json
 from trajectory_platform.training.augment import augment_inputs
+from trajectory_platform.training.labels import IGNORE_INDEX
 from trajectory_platform.training.loop import OptimizerSettings
-from trajectory_platform.training.loss import IGNORE_INDEX
 from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset, to_table
 from trajectory_platform.training.runner import TrainOutcome, TrainRequest, run_training
 

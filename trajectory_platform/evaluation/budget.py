@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from trajectory_platform.training.loss import IGNORE_INDEX
+from trajectory_platform.training.labels import IGNORE_INDEX, target_count
 
 
 def longest_target_span(table: pa.Table) -> int:
@@ -43,9 +43,7 @@ def evaluation_budget(tables: Sequence[pa.Table], margin: int = 8) -> tuple[int,
         if any(IGNORE_INDEX not in labels[1:] for labels in table.column("labels").to_pylist()):
             raise ValueError("evaluation_budget needs selected-target labels; a row targets every position")
     per_example = max(
-        sum(1 for label in labels if label != IGNORE_INDEX)
-        for table in tables
-        for labels in table.column("labels").to_pylist()
+        target_count(labels) for table in tables for labels in table.column("labels").to_pylist()
     )
     return max(longest_target_span(t) for t in tables) + margin, 2 * per_example
 

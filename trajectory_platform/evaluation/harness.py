@@ -7,7 +7,7 @@ fault schedule, runtime budgets), so every comparison is paired:
 
 - ``acceptance``: focus task kinds, pristine, ``attempts`` seeds per task (pass@k / pass^k when > 1);
 - ``recovery``: focus tasks under a reachable fault schedule that fires before the expert's first
-  edit (``gym.faults.reachable_schedule``), cycling through the fault classes so kinds the
+  edit (``gym.reachability.reachable_schedule``), cycling through the fault classes so kinds the
   training corpus never showed are reached too;
 - ``retention``: task kinds outside the training focus (default: the gym's ``count_files`` and
   diagnostic ``report`` tasks, which answer instead of repairing).
@@ -35,12 +35,14 @@ from trajectory_platform.curation.splits import (
     plan_splits,
 )
 from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_episode
-from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec, reachable_schedule
-from trajectory_platform.gym.fixtures import Fixture, build_library, get_fixture
+from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.library import build_library, get_fixture
+from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
 
 if TYPE_CHECKING:
-    from trajectory_platform.gym.policies import Policy
+    from trajectory_platform.gym.policy import Policy
 
 REGIME_NAMES = {
     REGIME_FAMILIAR_SCHEMA: "familiar",

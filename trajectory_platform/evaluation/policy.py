@@ -1,6 +1,6 @@
 """A model-backed policy for the gym: a local Hugging Face causal LM behind the gym's ``Policy``.
 
-It sees only what the runtime delivers (:class:`~trajectory_platform.gym.runtime.PolicyInput`):
+It sees only what the runtime delivers (:class:`~trajectory_platform.gym.policy.PolicyInput`):
 the delivered events are rendered with the tokenizer's own chat template through the same
 message/tool conversion the training serializer uses (``training.serialize.message_of`` /
 ``tool_dict``), so the prompt at evaluation is byte-for-byte the context training conditioned
@@ -31,14 +31,14 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from trajectory_platform.gym.policies import Policy, PolicyTurn
+from trajectory_platform.gym.policy import Policy, PolicyTurn
 from trajectory_platform.training.checkpoint import load_checkpoint_model
 from trajectory_platform.training.serialize import message_of, tool_dict
 from trajectory_platform.training.tokenizer import load_tokenizer
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.fixtures import Fixture
-    from trajectory_platform.gym.runtime import PolicyInput
+    from trajectory_platform.gym.policy import PolicyInput
     from trajectory_platform.traces.record import ToolSpec
 
 HOST_END = "<|end|>"

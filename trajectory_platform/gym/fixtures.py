@@ -13,11 +13,9 @@ whatever tool family (and manifest version) was delivered. ``min_tool_calls`` is
 
 from __future__ import annotations
 
-import functools
-import threading
 from dataclasses import dataclass, field
 
-from trajectory_platform.gym.sandbox import apply_diff, run_oracle, s0_digest, unified_diff
+from trajectory_platform.gym.sandbox import s0_digest, unified_diff
 from trajectory_platform.gym.tools import Manifest, manifest
 from trajectory_platform.traces.record import TaskIdentity
 
@@ -127,99 +125,3 @@ class Fixture:
             for p in set(self.s0_files) | set(self.reference_files)
             if self.s0_files.get(p) != self.reference_files.get(p)
         )
-
-
-@dataclass
-class FixtureValidation:
-    """Outcome of validating one fixture: both oracle conditions and the reason when refused."""
-
-    fixture_id: str
-    rejects_s0: bool
-    accepts_reference: bool
-    ok: bool
-    reason: str | None
-    wall_s: float
-
-
-def validate_fixture(fixture: Fixture, retries: int = 8) -> FixtureValidation:
-    """The oracle must reject untouched S0 and accept the reference; otherwise refuse, with a reason.
-
-    Also checks that the plan's edits reproduce the reference (so the expert can reach the goal)
-    and that the reference diff round-trips. A flaky fixture's reference may fail by chance: it is
-    accepted when any of ``retries`` runs passes (its S0 must still fail every time it is run).
-    """
-    reasons: list[str] = []
-    s0 = run_oracle(fixture, fixture.s0_files, final_answer=None)
-    wall = s0.wall_s
-    rejects_s0 = not s0.passed
-    if not rejects_s0:
-        reasons.append("oracle accepts untouched S0 (FAIL_TO_PASS tests already pass)")
-    runs = retries if fixture.flaky else 1
-    accepts = False
-    last = None
-    for attempt in range(runs):
-        last = run_oracle(
-            fixture,
-            fixture.reference_diff,
-            final_answer=fixture.reference_answer,
-            run_label=f"validate:{attempt}",
-        )
-        wall += last.wall_s
-        if last.passed:
-            accepts = True
-            break
-    if not accepts and last is not None:
-        failing = {t: s for t, s in {**last.fail_to_pass, **last.pass_to_pass}.items() if s != "passed"}
-        reasons.append(f"oracle rejects the reference solution: {failing or last.error}")
-    replayed = dict(fixture.s0_files)
-    for step in fixture.plan:
-        if step.op == "edit":
-            if replayed.get(step.path, "").count(step.old) != 1:
-                reasons.append(f"plan edit of {step.path} does not match S0 exactly once")
-                break
-            replayed[step.path] = replayed[step.path].replace(step.old, step.new, 1)
-        elif step.op == "write":
-            replayed[step.path] = step.content
-    if replayed != fixture.reference_files:
-        reasons.append("expert plan does not reproduce the reference files")
-    if apply_diff(fixture.s0_files, fixture.reference_diff) != fixture.reference_files:
-        reasons.append("reference diff does not round-trip")
-    return FixtureValidation(
-        fixture_id=fixture.fixture_id,
-        rejects_s0=rejects_s0,
-        accepts_reference=accepts,
-        ok=not reasons,
-        reason="; ".join(reasons) or None,
-        wall_s=wall,
-    )
-
-
-_GENERATION_LOCK = threading.Lock()
-
-
-@functools.lru_cache(maxsize=4)
-def _library(seed: int) -> tuple[Fixture, ...]:
-    """Generation imports reference code in-process (``sys.modules`` / ``sys.path``), so it is
-    serialized: two threads asking at once must not interleave."""
-    from trajectory_platform.gym.library import generate
-
-    with _GENERATION_LOCK:
-        return tuple(generate(seed))
-
-
-def build_library(seed: int = 0) -> list[Fixture]:
-    """The deterministic fixture library for ``seed`` (hundreds of fixtures; cached per process)."""
-    return list(_library(seed))
-
-
-def get_fixture(fixture_id: str, seed: int = 0) -> Fixture:
-    """Look up one fixture of the ``seed`` library by id; ``KeyError`` names the missing id."""
-    index = _index(seed)
-    if fixture_id not in index:
-        raise KeyError(f"no fixture {fixture_id!r} in the gym library (seed {seed})")
-    return index[fixture_id]
-
-
-@functools.lru_cache(maxsize=4)
-def _index(seed: int) -> dict[str, Fixture]:
-    return {f.fixture_id: f for f in _library(seed)}

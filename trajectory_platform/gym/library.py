@@ -5,16 +5,22 @@ repair tasks (horizons 4..16), configuration/data fixes, and diagnostic reports;
 learnable family's short templated tasks in every tool family. Expected test values come from
 running the reference code in-process once; FAIL_TO_PASS is exactly the set of cases whose outcome
 differs between S0 and the reference, PASS_TO_PASS the rest.
+
+The catalog lives here too: :func:`build_library` (the generated library of a seed, cached per
+process) and :func:`get_fixture` (one fixture by id), so a fixture never needs its generator to
+be found, and the generator sits above the fixture type it fills.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import random
 import string
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from trajectory_platform.gym.families import CORELIB_FILES, FAMILIES, Bug, Family
@@ -437,3 +443,32 @@ def generate(seed: int) -> list[Fixture]:
             raise ValueError(f"duplicate fixture id {fixture.fixture_id}")
         seen.add(fixture.fixture_id)
     return fixtures
+
+
+_GENERATION_LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=4)
+def _library(seed: int) -> tuple[Fixture, ...]:
+    """Generation imports reference code in-process (``sys.modules`` / ``sys.path``), so it is
+    serialized: two threads asking at once must not interleave."""
+    with _GENERATION_LOCK:
+        return tuple(generate(seed))
+
+
+def build_library(seed: int = 0) -> list[Fixture]:
+    """The deterministic fixture library for ``seed`` (hundreds of fixtures; cached per process)."""
+    return list(_library(seed))
+
+
+def get_fixture(fixture_id: str, seed: int = 0) -> Fixture:
+    """Look up one fixture of the ``seed`` library by id; ``KeyError`` names the missing id."""
+    index = _index(seed)
+    if fixture_id not in index:
+        raise KeyError(f"no fixture {fixture_id!r} in the gym library (seed {seed})")
+    return index[fixture_id]
+
+
+@functools.lru_cache(maxsize=4)
+def _index(seed: int) -> dict[str, Fixture]:
+    return {f.fixture_id: f for f in _library(seed)}

@@ -5,7 +5,7 @@ generates, see :mod:`trajectory_platform.gym.protocol`); the runtime parses, val
 dispatches it. So a scripted policy's malformed call is malformed text, exactly like a model's.
 
 Scripted policies know their fixture (they stand in for an expert or for a known failure mode);
-a model-backed policy only sees :class:`~trajectory_platform.gym.runtime.PolicyInput`.
+a model-backed policy only sees :class:`~trajectory_platform.gym.policy.PolicyInput`.
 
 - :class:`ScriptedExpert`: follows the fixture's plan one call per turn (pristine), and recovers
   from faults: refresh the schema after a refusal, diagnose (``list``) then retry after
@@ -21,64 +21,13 @@ from __future__ import annotations
 
 import random
 import re
-from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
 
 from trajectory_platform.gym import protocol
 from trajectory_platform.gym.fixtures import Fixture, Step
+from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
 from trajectory_platform.gym.tools import Manifest, manifest
 from trajectory_platform.traces.record import Event, ToolSpec
-
-if TYPE_CHECKING:
-    from trajectory_platform.gym.runtime import PolicyInput
-
-
-@dataclass
-class PolicyTurn:
-    """One generated assistant turn.
-
-    ``finish_reason`` is ``stop`` when the model emitted its end token and ``length`` when the
-    output limit cut it; ``abandon`` ends the session without a reply (a user walked away).
-    """
-
-    text: str = ""
-    finish_reason: str = "stop"
-    abandon: bool = False
-    output_tokens: int | None = None
-
-    @classmethod
-    def structured(
-        cls,
-        content: str = "",
-        calls: list[tuple[str, dict | str]] = (),
-        reasoning: str | None = None,
-        finish_reason: str = "stop",
-    ) -> PolicyTurn:
-        """A turn given as parts (prose, ``(name, arguments)`` calls, reasoning) instead of raw
-        text; it is rendered to the wire format so the runtime parses it like any model output."""
-        return cls(protocol.render_turn(content, list(calls), reasoning), finish_reason=finish_reason)
-
-
-class Policy(ABC):
-    """Given the delivered messages and tools, produce the next assistant turn."""
-
-    name = "policy"
-
-    def start(self, fixture: Fixture, seed: int) -> None:  # noqa: B027 - optional hook
-        """Called once per episode before the first turn (scripted policies read their plan)."""
-
-    @abstractmethod
-    def act(self, inp: PolicyInput) -> PolicyTurn:
-        """The next turn for exactly what was delivered."""
-
-    def sampling_params(self) -> dict:
-        """Decoding settings recorded in the lineage (scripted policies are deterministic)."""
-        return {"decoding": "scripted", "temperature": 0.0}
-
-    def describe(self) -> dict:
-        """Identity and configuration hashed into ``sampler_policy_digest``."""
-        return {"policy": self.name}
 
 
 def manifest_from_specs(specs: list[ToolSpec]) -> Manifest:

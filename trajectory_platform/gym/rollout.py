@@ -30,14 +30,11 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-from trajectory_platform.gym.faults import (
-    FAULT_KINDS,
-    FaultSpec,
-    applicable_kinds,
-    reachable_schedule,
-)
-from trajectory_platform.gym.fixtures import Fixture, build_library
+from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec, applicable_kinds
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import BEHAVIOURS, make_policy
+from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
 from trajectory_platform.traces.record import canonical_json
 

@@ -28,12 +28,12 @@ import jsonschema
 
 from trajectory_platform.gym import protocol
 from trajectory_platform.gym.faults import FaultInjector, FaultSpec, Observation
+from trajectory_platform.gym.oracle import OracleResult, run_oracle
+from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
 from trajectory_platform.gym.sandbox import (
-    OracleResult,
     SandboxError,
     Workspace,
     derive_schedule_seed,
-    run_oracle,
     run_tests_in,
     unified_diff,
 )
@@ -45,13 +45,11 @@ from trajectory_platform.traces.record import (
     LineageInputs,
     Outcome,
     ToolCall,
-    ToolSpec,
     canonical_json,
 )
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.fixtures import Fixture
-    from trajectory_platform.gym.policies import Policy, PolicyTurn
 
 SYSTEM_PROMPT = (
     "You are a software agent working in a sandboxed repository. Act only through the tools you are "
@@ -83,16 +81,6 @@ class RuntimeConfig:
     def to_dict(self) -> dict:
         """The budgets as recorded in each episode's ``extra_json`` (paired runs share them)."""
         return dict(self.__dict__)
-
-
-@dataclass
-class PolicyInput:
-    """What a policy sees for one model call: the delivered messages and tools, nothing else."""
-
-    messages: list[Event]
-    tools: list[ToolSpec]
-    tools_version: str
-    step: int
 
 
 @dataclass

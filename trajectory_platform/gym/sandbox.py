@@ -1,4 +1,4 @@
-"""Sandbox: a fresh temp copy of S0 per episode, and the sealed oracle.
+"""Sandbox: a fresh temp copy of S0 per episode, and sealed test runs inside it.
 
 Workspaces are plain temp directories, memory-backed when ``/dev/shm`` is available (a copy of
 S0's few small files takes about a millisecond, well under the seed's 500 ms reset target; the
@@ -8,9 +8,7 @@ mode, no site-packages, no bytecode), one worker per test behind an authenticate
 (:mod:`~trajectory_platform.gym._runner`), with ``setrlimit`` bounds on CPU time, address space,
 file size, open files, processes and core dumps set before any workspace code runs.
 
-The oracle never trusts the workspace's tests: it copies the final workspace into a fresh temp
-dir, deletes the tests folder, injects the fixture's sealed test files *after* the agent yielded,
-and runs the runner from a directory the agent never saw (curation §Verifier gaming defense).
+The fixture-aware oracle built on these runs is :mod:`trajectory_platform.gym.oracle`.
 
 Nondeterminism is drawn, not suffered: each test run gets ``GYM_SCHEDULE_SEED``, derived from the
 files under test and the caller's label for this run (``verify:2``, ``calibrate:0``...). Code that
@@ -37,14 +35,10 @@ import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from trajectory_platform.gym import isolation
-
-if TYPE_CHECKING:
-    from trajectory_platform.gym.fixtures import Fixture
 
 RUNNER_SOURCE = (Path(__file__).parent / "_runner.py").read_text(encoding="utf-8")
 
@@ -270,30 +264,6 @@ class TestRun:
     timed_out: bool
 
 
-@dataclass
-class OracleResult:
-    """The sealed oracle's verdict (SWE-bench dual condition) with per-test detail."""
-
-    fail_to_pass: dict[str, str]
-    pass_to_pass: dict[str, str]
-    passed: bool
-    wall_s: float
-    timed_out: bool
-    exit_codes: list[int] = field(default_factory=list)
-    error: str | None = None
-
-    def to_dict(self) -> dict:
-        return {
-            "fail_to_pass": self.fail_to_pass,
-            "pass_to_pass": self.pass_to_pass,
-            "passed": self.passed,
-            "wall_s": round(self.wall_s, 4),
-            "timed_out": self.timed_out,
-            "exit_codes": self.exit_codes,
-            "error": self.error,
-        }
-
-
 def run_tests_in(
     workspace_dir: Path,
     *,
@@ -401,73 +371,3 @@ def _reap(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(Exception):
         proc.wait(timeout=5)
-
-
-def run_oracle(
-    fixture: Fixture,
-    workspace: dict[str, str] | str,
-    final_answer: str | None = None,
-    timeout_s: float = 10.0,
-    run_label: str = "oracle",
-) -> OracleResult:
-    """Run ``fixture``'s sealed FAIL_TO_PASS and PASS_TO_PASS tests against a final workspace.
-
-    ``workspace`` is the final file map, or a unified diff against the fixture's S0 (as an episode
-    log records it). The tests folder is replaced by the sealed files, whatever the agent left
-    there; ``final_answer`` is readable by report-style tests and never by workspace code paths.
-    Callers that run the oracle repeatedly name each run (``run_label``): the same files and label
-    give the same scheduler seed, different labels independent ones.
-    """
-    start = time.perf_counter()
-    try:
-        files = apply_diff(fixture.s0_files, workspace) if isinstance(workspace, str) else dict(workspace)
-    except SandboxError as exc:
-        return _failed(fixture, f"workspace diff does not apply: {exc}", time.perf_counter() - start)
-    files = {p: c for p, c in files.items() if not _in_tests(p, fixture.tests_dir)}
-    files.update(fixture.sealed_tests)
-    ids = list(fixture.fail_to_pass) + list(fixture.pass_to_pass)
-    with Workspace(files) as ws:
-        run = run_tests_in(
-            ws.root,
-            ids=ids,
-            tests_dir=fixture.tests_dir,
-            load_conftest=False,
-            guard=True,
-            final_answer=final_answer,
-            timeout_s=timeout_s,
-            schedule_seed=derive_schedule_seed({**files, "\0final_answer": final_answer or ""}, run_label),
-        )
-    status = {tid: run.results.get(tid, {}).get("status", "error") for tid in ids}
-    f2p = {t: status[t] for t in fixture.fail_to_pass}
-    p2p = {t: status[t] for t in fixture.pass_to_pass}
-    passed = (
-        not run.timed_out
-        and bool(f2p)
-        and all(s == "passed" for s in f2p.values())
-        and bool(p2p)
-        and all(s == "passed" for s in p2p.values())
-    )
-    return OracleResult(
-        fail_to_pass=f2p,
-        pass_to_pass=p2p,
-        passed=passed,
-        wall_s=time.perf_counter() - start,
-        timed_out=run.timed_out,
-        exit_codes=[run.exit_code],
-        error="timeout" if run.timed_out else None,
-    )
-
-
-def _in_tests(path: str, tests_dir: str) -> bool:
-    return path == tests_dir or path.startswith(tests_dir.rstrip("/") + "/")
-
-
-def _failed(fixture: Fixture, reason: str, wall_s: float) -> OracleResult:
-    return OracleResult(
-        fail_to_pass={t: "error" for t in fixture.fail_to_pass},
-        pass_to_pass={t: "error" for t in fixture.pass_to_pass},
-        passed=False,
-        wall_s=wall_s,
-        timed_out=False,
-        error=reason,
-    )

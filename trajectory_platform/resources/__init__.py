@@ -23,7 +23,6 @@ from trajectory_platform.resources.warehouse import (
     read_asset_table,
     table_name,
     warehouse_connection,
-    write_parquet,
 )
 
 __all__ = [
@@ -40,7 +39,6 @@ __all__ = [
     "read_asset_table",
     "table_name",
     "warehouse_connection",
-    "write_parquet",
 ]
 
 

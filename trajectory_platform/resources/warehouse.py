@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fcntl
-import os
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -35,32 +34,16 @@ from dagster import (
     TimeWindowPartitionsDefinition,
 )
 
+from trajectory_platform.traces.parquet import write_parquet
+
 UNPARTITIONED_KEY = "all"
 DEFAULT_PARTITION_COLUMN = "partition_date"
 LOCK_TIMEOUT_S = 300.0
-PARQUET_OPTIONS = {
-    "compression": "zstd",
-    "compression_level": 3,
-    "use_dictionary": True,
-    "write_statistics": True,
-    "version": "2.6",
-    "data_page_version": "1.0",
-    "row_group_size": 64 * 1024,
-}
-"""Fixed writer options: the bytes depend only on the table (and the pyarrow version)."""
 
 
 def table_name(asset_key: AssetKey) -> str:
     """The DuckDB table (and Parquet folder) for an asset: its name, prefixes joined by ``__``."""
     return "__".join(asset_key.path)
-
-
-def write_parquet(table: pa.Table, path: Path) -> None:
-    """Write ``table`` deterministically and atomically (a reader never sees half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pq.write_table(table, tmp, **PARQUET_OPTIONS)
-    os.replace(tmp, path)
 
 
 def asset_parquet_dir(workdir: Path, asset: str) -> Path:

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format
@@ -35,23 +34,13 @@ from trajectory_platform.traces.adapters.base import (
     record_fingerprint,
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
+from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episode_row, episodes_to_table
 from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS, validate_episode
 
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".traj")
 """File endings :func:`discover_log_files` picks up (``.traj.json`` ends in ``.json``)."""
-
-PARQUET_OPTIONS = {
-    "compression": "zstd",
-    "compression_level": 3,
-    "use_dictionary": True,
-    "write_statistics": True,
-    "version": "2.6",
-    "data_page_version": "1.0",
-    "row_group_size": 4096,
-}
-"""Pinned writer options: the same rows always give the same bytes."""
 
 _DATE_PART = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 EPOCH_SCALES = ((11, 1), (14, 1e3), (17, 1e6), (20, 1e9))
@@ -131,11 +120,6 @@ class IngestResult:
             write_parquet(table, out / name)
             digests[name] = hashlib.sha256((out / name).read_bytes()).hexdigest()
         return digests
-
-
-def write_parquet(table: pa.Table, path: Path) -> None:
-    """Write ``table`` with the pinned options (deterministic bytes)."""
-    pq.write_table(table, path, **PARQUET_OPTIONS)
 
 
 def sample_logs_root() -> Path:

@@ -49,7 +49,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from trajectory_platform.gym.fixtures import Fixture, get_fixture
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.library import get_fixture
+from trajectory_platform.gym.oracle import run_oracle
 from trajectory_platform.gym.runtime import (
     REFUSED,
     RuntimeConfig,
@@ -58,7 +60,7 @@ from trajectory_platform.gym.runtime import (
     replay_calls,
     summary_lines,
 )
-from trajectory_platform.gym.sandbox import run_oracle, unified_diff
+from trajectory_platform.gym.sandbox import unified_diff
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
 from trajectory_platform.training.masked_dataset import EpisodeInput

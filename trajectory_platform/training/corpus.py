@@ -140,7 +140,7 @@ def gym_texts(library_seed: int = 0) -> Iterator[str]:
     single tokens (values) or two tokens (snake_case identifiers) after training.
     """
     try:
-        from trajectory_platform.gym.fixtures import build_library
+        from trajectory_platform.gym.library import build_library
     except ImportError:  # a checkout without the gym still builds a (gym-agnostic) tokenizer
         return
     for fixture in sorted(build_library(library_seed), key=lambda f: f.fixture_id):

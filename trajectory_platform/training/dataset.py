@@ -20,7 +20,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from trajectory_platform.training.loss import IGNORE_INDEX
+from trajectory_platform.training.labels import IGNORE_INDEX, target_count
 
 VALIDATION_SPLITS = frozenset({"validation", "val", "valid", "dev"})
 TEST_SPLITS = frozenset({"test", "heldout", "held_out"})
@@ -133,7 +133,7 @@ def _example_problem(row: dict[str, Any], capacity: int, vocab_size: int) -> str
         return "missing input_ids or labels"
     if len(ids) != len(labels):
         return f"length mismatch: {len(ids)} input_ids vs {len(labels)} labels"
-    if not any(label != IGNORE_INDEX for label in labels[1:]):
+    if not target_count(labels[1:]):
         return "no selected targets (N_active = 0): the masked loss is undefined"
     if labels[0] != IGNORE_INDEX:
         return "first label is a target: it has no preceding position"

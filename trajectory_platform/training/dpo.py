@@ -22,7 +22,8 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from trajectory_platform.training.loss import IGNORE_INDEX, selected_logprob_sums
+from trajectory_platform.training.labels import IGNORE_INDEX
+from trajectory_platform.training.loss import selected_logprob_sums
 from trajectory_platform.training.sft import (
     StepStats,
     distributed_gradient_sum,

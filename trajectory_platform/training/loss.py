@@ -16,7 +16,8 @@ from typing import Literal
 import torch
 import torch.nn.functional as F
 
-IGNORE_INDEX = -100
+from trajectory_platform.training.labels import IGNORE_INDEX
+
 Normalization = Literal["token", "example"]
 NORMALIZATIONS: tuple[str, ...] = ("token", "example")
 

@@ -40,7 +40,7 @@ from transformers import PreTrainedTokenizerBase
 from transformers.utils.chat_template_utils import render_jinja_template
 
 from trajectory_platform.training import chat_template as ct
-from trajectory_platform.training.packing import IGNORE_INDEX
+from trajectory_platform.training.labels import IGNORE_INDEX, target_count
 from trajectory_platform.training.serialize import (
     OBSERVATION_KINDS,
     RATIONALE_MODES,
@@ -94,7 +94,7 @@ class MaskedExample:
 
     @property
     def n_targets(self) -> int:
-        return sum(label != IGNORE_INDEX for label in self.labels)
+        return target_count(self.labels)
 
     @property
     def observation_tokens(self) -> int:
@@ -369,7 +369,7 @@ def audit_example(input_ids: list[int], labels: list[int], spans: list[dict[str,
     or user position carrying loss).
     """
     problems = []
-    if all(label == IGNORE_INDEX for label in labels):
+    if not target_count(labels):
         problems.append("n_active")
     ordered = (
         bool(spans)

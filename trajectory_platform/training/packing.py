@@ -39,8 +39,7 @@ from typing import Any
 
 import torch
 
-IGNORE_INDEX = -100
-"""Label value that carries no loss (the Hugging Face / PyTorch cross-entropy convention)."""
+from trajectory_platform.training.labels import IGNORE_INDEX
 
 
 def pack_lengths(lengths: Sequence[int], capacity: int) -> list[list[int]]:

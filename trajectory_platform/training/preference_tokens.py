@@ -18,7 +18,7 @@ from transformers import PreTrainedTokenizerBase
 
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.training.dpo import PreferencePair
-from trajectory_platform.training.loss import IGNORE_INDEX
+from trajectory_platform.training.labels import target_positions
 from trajectory_platform.training.masking import MaskConfig, mask_plans
 from trajectory_platform.training.serialize import plan_examples, select_targets
 
@@ -37,7 +37,7 @@ def _side(
     if not result.examples:
         raise PairRefused(f"episode {episode.episode_id}: {dict(result.drops)}")
     example = result.examples[0]
-    selected = tuple(t for t, label in enumerate(example.labels) if label != IGNORE_INDEX)
+    selected = target_positions(example.labels)
     return tuple(example.input_ids), selected
 
 

@@ -96,7 +96,7 @@ class CascadeResult:
 
 def library_lookup(seed: int = 0) -> Callable[[str], Any]:
     """A fixtures lookup over the gym's deterministic library for ``seed`` (unknown id -> None)."""
-    from trajectory_platform.gym.fixtures import get_fixture
+    from trajectory_platform.gym.library import get_fixture
 
     def lookup(fixture_id: str) -> Any:
         try:

@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.sandbox import OracleResult, run_oracle
+from trajectory_platform.gym.oracle import OracleResult, run_oracle
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,148 @@
+"""The import graph of the package: no circle, no upward arrow, no dagster in a domain package.
+
+Every import counts, including function-local ones and those under ``TYPE_CHECKING``: a deferred
+import hides a circle from the interpreter, not from a reader.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "trajectory_platform"
+
+LAYERS = {
+    "traces": 0,
+    "gym": 1,
+    "curation": 2,
+    "training": 2,
+    "evaluation": 3,
+    "resources": 4,
+    "sensors": 5,
+    "checks": 5,
+    "assets": 6,
+    "definitions": 7,
+    "commands": 8,
+    "cli": 9,
+}
+"""Each top-level part of the package and its layer: a module may import its own part and any
+part of a lower layer, never a part of its own layer or above (``docs/architecture.md``)."""
+DOMAIN = ("traces", "gym", "curation", "training", "evaluation")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, name: str) -> set[str]:
+    """Every module name ``path`` imports (absolute, relative resolved), with imported members."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {
+        name: {t for t in _imports(path, name) if t in modules and t != name}
+        for name, path in modules.items()
+    }
+
+
+GRAPH = _graph()
+
+
+def _part(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    components.append(sorted(component))
+    return components
+
+
+def test_no_import_circle_anywhere():
+    assert _cycles(GRAPH) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_every_part_of_the_package_has_a_layer():
+    parts = {_part(m) for m in GRAPH} - {None}
+    assert parts <= set(LAYERS), f"parts without a layer: {sorted(parts - set(LAYERS))}"
+
+
+def test_imports_only_point_down():
+    upward = [
+        f"{source} -> {target}"
+        for source, targets in GRAPH.items()
+        for target in targets
+        if _part(source)
+        and _part(target)
+        and _part(source) != _part(target)
+        and LAYERS[_part(target)] >= LAYERS[_part(source)]
+    ]
+    assert upward == []
+
+
+@pytest.mark.parametrize("part", DOMAIN)
+def test_domain_packages_never_import_dagster(part):
+    offenders = [
+        str(path.relative_to(PACKAGE.parent))
+        for path in (PACKAGE / part).rglob("*.py")
+        if any(name.split(".")[0].startswith("dagster") for name in _imports(path, _module_name(path)))
+    ]
+    assert offenders == []
