@@ -16,7 +16,8 @@ from trajectory_platform.traces.parquet import write_parquet
 def test_split_cli_writes_tables_and_summary(tmp_path: Path, capsys):
     corpus, ids = gym_corpus(build_library(0)[::8])
     write_parquet(corpus, tmp_path / "corpus.parquet")
-    assert main(["split", str(tmp_path / "corpus.parquet"), "--out", str(tmp_path / "out")]) == 0
+    out = ["--out", str(tmp_path / "out"), "--workdir", str(tmp_path / "workdir")]
+    assert main(["split", str(tmp_path / "corpus.parquet"), *out]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["episodes"] == len(ids) == sum(summary["split_counts"].values())
     assert summary["straddling_closures"] == 0 and summary["within_bounds"] is True
@@ -42,6 +43,6 @@ def test_split_cli_joins_verdicts_onto_bare_traces(tmp_path: Path, capsys):
         tmp_path / "verdicts.parquet",
     )
     argv = ["split", str(tmp_path / "traces.parquet"), "--verdicts", str(tmp_path / "verdicts.parquet")]
-    assert main([*argv, "--out", str(tmp_path / "out")]) == 0
+    assert main([*argv, "--out", str(tmp_path / "out"), "--workdir", str(tmp_path / "workdir")]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["episodes"] == len(ids) and summary["sft_rows"] > 0

@@ -11,7 +11,14 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from trajectory_platform.commands.run import _contiguous, parse_settings, sync_tree
+from trajectory_platform.commands.run import (
+    EMBEDDED_PROFILE,
+    _contiguous,
+    asset_settings,
+    parse_settings,
+    sync_tree,
+    unknown_settings,
+)
 
 TINY_BUDGET = [
     "--set=checkpoint.max_steps=2",
@@ -44,6 +51,39 @@ def test_dagster_run_settings_parse_json_values() -> None:
     }
     with pytest.raises(ValueError, match="ASSET.FIELD=VALUE"):
         parse_settings(["max_steps=2"])
+
+
+def test_dagster_run_profile_sits_under_set_values() -> None:
+    config = asset_settings(["checkpoint.max_steps=3", "scorecard.episodes=2"])
+    assert config["checkpoint"] == {**EMBEDDED_PROFILE["checkpoint"], "max_steps": 3}
+    assert config["scorecard"] == {"episodes": 2}
+
+
+def test_dagster_run_profile_names_only_declared_settings() -> None:
+    from trajectory_platform.definitions import defs
+
+    assert unknown_settings(list(defs.assets), asset_settings([])) == []
+    assert unknown_settings(list(defs.assets), {"checkpoint": {"max_stepz": 4}}) == ["checkpoint.max_stepz"]
+
+
+def test_dagster_run_refuses_a_mistyped_setting_before_any_work(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "trajectory_platform.cli",
+            "run",
+            "--workdir",
+            str(tmp_path / "w"),
+            "--set",
+            "checkpoint.max_stepz=4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 2 and "checkpoint.max_stepz" in result.stderr
+    assert not (tmp_path / "w").exists()
 
 
 # One pipeline key for both runs: pseudonyms are keyed, and each workdir otherwise makes its own.

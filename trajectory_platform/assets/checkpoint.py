@@ -1,13 +1,15 @@
 """``checkpoint``: fine-tune the policy on ``token_masked_dataset`` (SFT) or ``preference_pairs`` (DPO).
 
-Thin by design: build a :class:`~trajectory_platform.training.runner.TrainRequest` from the run
-config, call :func:`~trajectory_platform.training.runner.run_training` once, attach what a person
-reads (loss curve, tokens/s, memory inventory vs measured peak, the training manifest) and return
-a one-row table describing the checkpoint. The weights live on disk under
+Thin by design: the run config (derived from
+:class:`~trajectory_platform.training.runner.TrainSettings`) becomes a
+:class:`~trajectory_platform.training.runner.TrainRequest`,
+:func:`~trajectory_platform.training.runner.run_training` runs once, and the body attaches what a
+person reads (loss curve, tokens/s, memory inventory vs measured peak, the training manifest) and
+returns a one-row table describing the checkpoint. The weights live on disk under
 ``<workdir>/checkpoints/<objective>-<key>/`` (the row stores that path relative to the workdir,
 so its Parquet bytes do not depend on where the workdir lives); the key binds the data digest
-and the config, so a rerun on the same inputs writes the same place. Runs in the ``train`` pool (limit 1 in
-dagster.yaml): training uses every core, so two at once would only thrash.
+and the config, so a rerun on the same inputs writes the same place. Runs in the ``train`` pool
+(limit 1 in dagster.yaml): training uses every core, so two at once would only thrash.
 """
 
 import hashlib
@@ -15,37 +17,17 @@ import json
 from pathlib import Path
 
 import pyarrow as pa
-from dagster import AssetExecutionContext, AssetIn, Config, MetadataValue, Output, asset
+from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.assets.dataset import MANIFEST_FILE
 from trajectory_platform.resources import WorkdirResource
+from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.training.dataset import table_digest
-from trajectory_platform.training.loop import OptimizerSettings
-from trajectory_platform.training.lora import DEFAULT_TARGETS, LoraSettings
-from trajectory_platform.training.runner import TrainRequest, run_training
+from trajectory_platform.training.runner import TrainSettings, run_training
 
-
-class CheckpointConfig(Config):
-    """Run config of a training job; every field also lands in the training manifest."""
-
-    objective: str = "sft"
-    model_path: str = ""
-    lora: bool = False
-    lora_rank: int = 8
-    lora_alpha: float = 16.0
-    lora_targets: str = ",".join(DEFAULT_TARGETS)
-    max_steps: int = 60
-    normalization: str = "token"
-    capacity: int = 2048
-    examples_per_step: int = 8
-    micro_batches: int = 1
-    learning_rate: float = 3e-3
-    seed: int = 0
-    eval_every: int = 20
-    beta: float = 0.1
-    sft_weight: float = 0.0
-    dataset_manifest_path: str = ""  # empty: the token_masked_dataset asset's manifest artifact
-    threads: int = 0  # 0: torch default; 1 is fastest when other work shares the cores
+CheckpointConfig = stage_config(TrainSettings, "CheckpointConfig", dataset_manifest_path=(str, ""))
+"""Run config of a training job: :class:`TrainSettings` (every field also lands in the training
+manifest) plus ``dataset_manifest_path`` ('': the token_masked_dataset asset's manifest artifact)."""
 
 
 @asset(
@@ -71,27 +53,8 @@ def checkpoint(
     manifest_path = Path(config.dataset_manifest_path or default_manifest)
     use_manifest = config.objective == "sft" and manifest_path.exists()
     manifest = json.loads(manifest_path.read_text()) if use_manifest else None
-    request = TrainRequest(
-        out=workdir.root / "checkpoints" / f"{config.objective}-{key}",
-        objective=config.objective,
-        model_path=config.model_path or None,
-        workdir=workdir.root,
-        lora=LoraSettings(
-            config.lora_rank, config.lora_alpha, tuple(t for t in config.lora_targets.split(",") if t)
-        )
-        if config.lora
-        else None,
-        max_steps=config.max_steps,
-        normalization=config.normalization,
-        capacity=config.capacity,
-        examples_per_step=config.examples_per_step,
-        micro_batches=config.micro_batches,
-        optimizer=OptimizerSettings(learning_rate=config.learning_rate),
-        seed=config.seed,
-        eval_every=config.eval_every,
-        beta=config.beta,
-        sft_weight=config.sft_weight,
-        threads=config.threads or None,
+    request = settings_of(config, TrainSettings).request(
+        workdir.root / "checkpoints" / f"{config.objective}-{key}", workdir=workdir.root
     )
     outcome = run_training(request, data, dataset_manifest=manifest, source_name=f"asset:{data_name(config)}")
     context.log.info(json.dumps(outcome.summary(), default=str))

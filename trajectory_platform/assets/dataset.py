@@ -9,31 +9,19 @@ manifest, a decoded sample with targets marked ``[[...]]``) and return the table
 import json
 
 import pyarrow as pa
-from dagster import AssetExecutionContext, AssetIn, Config, MetadataValue, Output, asset
+from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.resources import WorkdirResource
+from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
-from trajectory_platform.training.dataset_stage import run_dataset_stage
+from trajectory_platform.training.dataset_stage import DatasetSettings, run_dataset_stage
 from trajectory_platform.training.masked_dataset import inputs_from_table
-from trajectory_platform.training.masking import MaskConfig
 from trajectory_platform.training.tokenizer import build_default_tokenizer
 
 MANIFEST_FILE = "manifest.json"
 
 
-class MaskedDatasetConfig(Config):
-    """Serialization and masking policies (all recorded in the manifest).
-
-    ``tokenizer_path`` empty = the embedded default tokenizer under the workdir. ``augment`` lists
-    schema augmentations added as derived records (rename, reorder, distractor, remove_optional).
-    """
-
-    tokenizer_path: str = ""
-    rationale: str = "context"
-    truncation: str = "exclude"
-    max_length: int = 0
-    augment: list[str] = []
-    augment_seed: int = 0
+MaskedDatasetConfig = stage_config(DatasetSettings, "MaskedDatasetConfig")
 
 
 @asset(
@@ -50,14 +38,14 @@ def token_masked_dataset(
     training_mixture: pa.Table,
 ) -> Output[pa.Table]:
     """Serialize and mask the mixture; every dropped example is counted with its reason."""
-    tokenizer_path = config.tokenizer_path or str(build_default_tokenizer(workdir.root))
-    mask_config = MaskConfig(config.rationale, config.truncation, config.max_length or None)
+    settings = settings_of(config, DatasetSettings)
+    tokenizer_path = settings.tokenizer_path or str(build_default_tokenizer(workdir.root))
     stage = run_dataset_stage(
         inputs_from_table(training_mixture),
         tokenizer_path,
-        mask_config,
-        augment=config.augment,
-        augment_seed=config.augment_seed,
+        settings.mask_config(),
+        augment=list(settings.augment),
+        augment_seed=settings.augment_seed,
         source="training_mixture",
     )
     manifest_path = workdir.artifact_dir("token_masked_dataset") / MANIFEST_FILE

@@ -10,73 +10,33 @@ dataset and training stages use), built under the workdir if needed. ``token_mea
 selects the tokenizer-agnostic measure instead.
 """
 
+import dataclasses
 from collections.abc import Callable
 
 import pyarrow as pa
-from dagster import AssetExecutionContext, AssetIn, Config, MetadataValue, Output, asset
+from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.checks.mixture import MIXTURE_SHARES_CHECK, mixture_shares_result
-from trajectory_platform.curation.decontam import DecontamConfig
-from trajectory_platform.curation.mixture import TOKEN_MEASURE, MixturePolicy, count_tokens
-from trajectory_platform.curation.split_mixture_stage import mixture_stage, preference_stage, split_stage
-from trajectory_platform.curation.splits import SplitPolicy
+from trajectory_platform.curation.split_mixture_stage import (
+    MixtureSettings,
+    SplitSettings,
+    mixture_stage,
+    preference_stage,
+    split_stage,
+)
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.resources.settings import default_workdir
+from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
 
-DEFAULT_TOKENIZER_MEASURE = "default_tokenizer"
+SplitConfig = stage_config(SplitSettings, "SplitConfig")
+MixtureConfig = stage_config(MixtureSettings, "MixtureConfig")
 
 
-class SplitConfig(Config):
-    """Split policy. ``reserved_tool_families`` defaults to the gym's fully renamed ``alias`` family
-    (regimes B and C); ``reserved_domains`` empty means: reserve the least frequent domain."""
+def _in_tokenizer(path: str | None) -> tuple[Callable[[str], int], str]:
+    from trajectory_platform.training.tokenizer import load_tokenizer, token_counter
 
-    fixture_seed: int = 0
-    seed: int = 0
-    train: float = 0.8
-    validation: float = 0.1
-    test: float = 0.1
-    reserved_tool_families: list[str] = ["alias"]
-    reserved_domains: list[str] = []
-    prompt_overlap: float = 0.5
-    action_overlap: float = 0.8
-    diff_overlap: float = 0.5
-
-
-class MixtureConfig(Config):
-    """Declared shares in selected target tokens and the selection knobs. ``anchor_models``: recorded
-    ``lineage.model`` values whose episodes are external expert demonstrations (the anchor); the
-    embedded default names the gym's scripted expert."""
-
-    alpha: float = 0.65
-    beta: float = 0.25
-    gamma: float = 0.10
-    cap_per_fixture: int = 4
-    k: int = 8
-    band: float = 0.5
-    seed: int = 0
-    token_measure: str = DEFAULT_TOKENIZER_MEASURE
-    tokenizer_path: str | None = None
-    anchor_models: list[str] = ["scripted-expert"]
-
-    def policy(self) -> MixturePolicy:
-        return MixturePolicy(
-            alpha=self.alpha,
-            beta=self.beta,
-            gamma=self.gamma,
-            cap_per_fixture=self.cap_per_fixture,
-            k=self.k,
-            band=self.band,
-            seed=self.seed,
-        )
-
-    def counter(self) -> tuple[Callable[[str], int], str]:
-        """The token counter and the name recorded with every row."""
-        if self.token_measure != DEFAULT_TOKENIZER_MEASURE:
-            return count_tokens, TOKEN_MEASURE
-        from trajectory_platform.training.tokenizer import load_tokenizer, token_counter
-
-        return token_counter(load_tokenizer(self.tokenizer_path, workdir=default_workdir()))
+    return token_counter(load_tokenizer(path, workdir=default_workdir()))
 
 
 @asset(
@@ -90,20 +50,9 @@ def split_assignments(
     context: AssetExecutionContext, config: SplitConfig, redacted_corpus: pa.Table
 ) -> Output[pa.Table]:
     """Closure-disjoint splits over the fixture library, inherited by derived records, decontaminated."""
-    policy = SplitPolicy(
-        train=config.train,
-        validation=config.validation,
-        test=config.test,
-        reserved_tool_families=tuple(config.reserved_tool_families) or None,
-        reserved_domains=tuple(config.reserved_domains) or None,
-        seed=config.seed,
-    )
-    decontam = DecontamConfig(
-        prompt_overlap=config.prompt_overlap,
-        action_overlap=config.action_overlap,
-        diff_overlap=config.diff_overlap,
-    )
-    result = split_stage(redacted_corpus, build_library(config.fixture_seed), policy, decontam)
+    settings = settings_of(config, SplitSettings)
+    library = build_library(settings.fixture_seed)
+    result = split_stage(redacted_corpus, library, settings.policy(), settings.decontamination())
     summary = result.summary
     context.log.info(f"split_assignments: {summary['split_counts']}, leakage {summary['decontamination']}")
     return Output(
@@ -120,6 +69,7 @@ def split_assignments(
             "leakage": MetadataValue.json(summary["decontamination"]),
             "c_usable_per_unit_cost": summary["c_usable_per_unit_cost"],
             "split_table": MetadataValue.md(_split_markdown(summary["sizes"])),
+            SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
         },
     )
 
@@ -147,9 +97,10 @@ def training_mixture(
     split_assignments: pa.Table,
 ):
     """Dedup, cap, and fill each class to its token target; realized shares reported and checked."""
-    counter, measure = config.counter()
-    anchors = frozenset(config.anchor_models)
-    result = mixture_stage(redacted_corpus, split_assignments, config.policy(), counter, measure, anchors)
+    settings = settings_of(config, MixtureSettings)
+    counter, measure = settings.counter(_in_tokenizer)
+    anchors = frozenset(settings.anchor_models)
+    result = mixture_stage(redacted_corpus, split_assignments, settings.policy(), counter, measure, anchors)
     summary = result.summary
     context.log.info(f"training_mixture: {summary['realized_token_shares']} ({measure})")
     yield Output(
@@ -188,9 +139,10 @@ def preference_pairs(
     split_assignments: pa.Table,
 ) -> Output[pa.Table]:
     """Pairs among train-split passes and the hard negatives the mixture routed to preference."""
-    counter, _ = config.counter()
-    anchors = frozenset(config.anchor_models)
-    result = preference_stage(redacted_corpus, split_assignments, config.policy(), counter, anchors)
+    settings = settings_of(config, MixtureSettings)
+    counter, _ = settings.counter(_in_tokenizer)
+    anchors = frozenset(settings.anchor_models)
+    result = preference_stage(redacted_corpus, split_assignments, settings.policy(), counter, anchors)
     summary = result.summary
     context.log.info(
         f"preference_pairs: {summary['pairs_admitted']} admitted of {summary['pairs_considered']}"

@@ -4,26 +4,19 @@ Thin: load all ``raw_traces`` partitions, call :func:`verify_episodes` once, att
 the measured ledger and the counts per sink / role / triage class, return both tables.
 """
 
+import dataclasses
 import json
 
 import pyarrow as pa
-from dagster import AssetExecutionContext, AssetIn, AssetOut, Config, MetadataValue, Output, multi_asset
+from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Output, multi_asset
 
-from trajectory_platform.curation.verify import CascadeConfig, DynamicConfig, verified_table, verify_episodes
-from trajectory_platform.curation.verify.cascade import CascadeResult, library_lookup
+from trajectory_platform.curation.verify import verified_table, verify_episodes
+from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySettings, library_lookup
+from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import VERIFY_CONDITION
 from trajectory_platform.traces.schema import table_to_episodes
 
-
-class VerifyConfig(Config):
-    """Run configuration of the cascade (defaults are the documented policy)."""
-
-    fixture_seed: int = 0
-    reruns: int = 3
-    lint: bool = True
-    cost_monolithic: bool = True
-    yield_low: float = 0.05
-    yield_high: float = 0.5
+VerifyConfig = stage_config(VerifySettings, "VerifyConfig")
 
 
 @multi_asset(
@@ -45,19 +38,16 @@ class VerifyConfig(Config):
 def verified_traces(context: AssetExecutionContext, config: VerifyConfig, raw_traces: pa.Table):
     """Verify all ingested episodes against the gym's sealed oracles."""
     episodes = sorted(table_to_episodes(raw_traces), key=lambda e: e.episode_id)
-    cascade = CascadeConfig(
-        dynamic=DynamicConfig(reruns=config.reruns),
-        lint=config.lint,
-        yield_band=(config.yield_low, config.yield_high),
-        cost_monolithic=config.cost_monolithic,
-        progress=False,
+    settings = settings_of(config, VerifySettings)
+    result = verify_episodes(
+        episodes, library_lookup(settings.fixture_seed), settings.cascade(progress=False)
     )
-    result = verify_episodes(episodes, library_lookup(config.fixture_seed), cascade)
     context.log.info(f"verified {len(episodes)} episodes: sinks {result.counts('sink')}")
     for warning in result.ledger.health_warnings():
         context.log.warning(warning)
     table = verified_table(episodes, result)
-    yield Output(table, output_name="verified_traces", metadata=_verified_metadata(result))
+    metadata = {**_verified_metadata(result), SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings))}
+    yield Output(table, output_name="verified_traces", metadata=metadata)
     yield Output(result.triage, output_name="triage_report", metadata=_triage_metadata(result.triage))
 
 

@@ -10,7 +10,7 @@ import json
 import pyarrow as pa
 from dagster import AssetCheckResult, AssetCheckSeverity, MetadataValue, asset_check
 
-from trajectory_platform.evaluation.gate import REQUIRED_MEASUREMENTS
+from trajectory_platform.evaluation.gate import REQUIRED_MEASUREMENTS, absent_measurements
 from trajectory_platform.resources import WorkdirResource
 
 
@@ -18,28 +18,11 @@ def _card(scorecard: pa.Table, workdir: WorkdirResource) -> dict:
     return json.loads(workdir.locate(scorecard.to_pylist()[0]["scorecard_path"]).read_text())
 
 
-GATED_REGIME = "renamed"
-"""SFA and PRE count as measured only with a value on renamed schemas: the regime the gate reads."""
-
-
-def _absent(card: dict, name: str) -> bool:
-    """A measurement is absent when it, or either arm's value, is missing (the gate's reading)."""
-    value = card.get(name)
-    if value is None:
-        return True
-    if not (isinstance(value, dict) and "candidate" in value):
-        return False
-    arms = [value.get("candidate"), value.get("baseline")]
-    if name in ("sfa", "pre"):
-        return any(not isinstance(arm, dict) or arm.get(GATED_REGIME) is None for arm in arms)
-    return any(arm is None for arm in arms)
-
-
 @asset_check(asset="scorecard")
 def required_measurements_present(scorecard: pa.Table, workdir: WorkdirResource) -> AssetCheckResult:
     """Every measurement the release gate requires has a value for both arms."""
     card = _card(scorecard, workdir)
-    missing = [m for m in REQUIRED_MEASUREMENTS if _absent(card, m)]
+    missing = absent_measurements(card)
     return AssetCheckResult(
         passed=not missing,
         severity=AssetCheckSeverity.WARN,

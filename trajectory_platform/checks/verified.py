@@ -5,17 +5,22 @@ episode, a tampered admission or flaky oracles must not reach training. The yiel
 eta outside [low, high] asks a person to look (eta > 0.5 usually means a lax verifier).
 """
 
-from __future__ import annotations
-
 import pyarrow as pa
 import pyarrow.compute as pc
-from dagster import AssetCheckResult, AssetCheckSeverity, MetadataValue, asset_check
+from dagster import (
+    AssetCheckExecutionContext,
+    AssetCheckResult,
+    AssetCheckSeverity,
+    MetadataValue,
+    asset_check,
+)
 
 from trajectory_platform.checks.raw import expectation_result
 from trajectory_platform.curation.verify import SINKS
-from trajectory_platform.curation.verify.cascade import CascadeConfig, library_lookup
+from trajectory_platform.curation.verify.cascade import VerifySettings, library_lookup
 from trajectory_platform.curation.verify.ledger import R_FLAKE_LIMIT
 from trajectory_platform.curation.verify.tables import admitted_with_tamper_evidence, flake_counts
+from trajectory_platform.resources.stage_config import materialized_settings
 
 
 @asset_check(asset="verified_traces", blocking=True)
@@ -32,9 +37,13 @@ def every_episode_in_one_sink(verified_traces: pa.Table) -> AssetCheckResult:
 
 
 @asset_check(asset="verified_traces", blocking=True)
-def no_tampered_episode_admitted(verified_traces: pa.Table) -> AssetCheckResult:
-    """Re-screen every admitted episode's final diff and calls from scratch: zero tamper evidence."""
-    flagged = admitted_with_tamper_evidence(verified_traces, library_lookup(0))
+def no_tampered_episode_admitted(
+    context: AssetCheckExecutionContext, verified_traces: pa.Table
+) -> AssetCheckResult:
+    """Re-screen every admitted episode's final diff and calls from scratch: zero tamper evidence
+    (against the fixture library the asset was verified with)."""
+    settings = materialized_settings(context.instance, "verified_traces", VerifySettings)
+    flagged = admitted_with_tamper_evidence(verified_traces, library_lookup(settings.fixture_seed))
     admitted = pc.sum(pc.equal(verified_traces["sink"], "admitted")).as_py() or 0
     return AssetCheckResult(
         passed=not flagged,
@@ -63,9 +72,13 @@ def r_flake_within_limit(verified_traces: pa.Table) -> AssetCheckResult:
 
 
 @asset_check(asset="verified_traces")
-def yield_in_declared_band(verified_traces: pa.Table) -> AssetCheckResult:
-    """Yield eta = admitted / episodes inside the declared band (warns; eta > 0.5 = lax verifier)."""
-    low, high = CascadeConfig().yield_band
+def yield_in_declared_band(
+    context: AssetCheckExecutionContext, verified_traces: pa.Table
+) -> AssetCheckResult:
+    """Yield eta = admitted / episodes inside the band the asset was run with (warns; eta > 0.5 = lax
+    verifier)."""
+    settings = materialized_settings(context.instance, "verified_traces", VerifySettings)
+    low, high = settings.yield_low, settings.yield_high
     rows = verified_traces.num_rows
     admitted = pc.sum(pc.equal(verified_traces["sink"], "admitted")).as_py() or 0
     eta = admitted / rows if rows else 0.0

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
+from trajectory_platform.training.dataset_stage import DatasetSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,34 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="native trace JSONL, OpenAI chat JSONL, or an episode Parquet table",
     )
     parser.add_argument("--out", required=True, type=Path, metavar="OUT.jsonl", help="output JSONL")
-    parser.add_argument(
-        "--tokenizer",
-        type=Path,
-        metavar="DIR",
-        help="a Hugging Face tokenizer directory with a chat template "
-        "(default: the embedded default tokenizer, built under the workdir)",
-    )
     parser.add_argument("--workdir", type=Path, help="where the default tokenizer is cached")
-    parser.add_argument(
-        "--rationale",
-        choices=("context", "target", "removed"),
-        default="context",
-        help="assistant reasoning is context (default), a target, or removed",
+    add_settings_arguments(
+        parser, DatasetSettings, {"tokenizer_path": ("--tokenizer",), "augment_seed": ("--seed",)}
     )
-    parser.add_argument(
-        "--truncation",
-        choices=("exclude", "prefix"),
-        default="exclude",
-        help="a truncated turn is excluded (default) or supervised on its prefix only",
-    )
-    parser.add_argument("--max-length", type=int, help="drop (never truncate) longer examples")
-    parser.add_argument(
-        "--augment",
-        metavar="KINDS",
-        help="comma-separated schema augmentations to add as derived records: "
-        "rename, reorder, distractor, remove_optional (default: none)",
-    )
-    parser.add_argument("--seed", type=int, default=0, help="augmentation seed (default: 0)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
     parser.set_defaults(func=run)
 
@@ -65,26 +43,24 @@ def run(args: argparse.Namespace) -> int:
     """Mask, write OUT.jsonl and its manifest, print the summary."""
     from trajectory_platform.training.dataset_stage import run_dataset_stage
     from trajectory_platform.training.masked_dataset import read_inputs
-    from trajectory_platform.training.masking import MaskConfig
     from trajectory_platform.training.tokenizer import build_default_tokenizer
 
     if not args.input.is_file():
         return fail(f"{args.input}: no such file")
-    if args.tokenizer is not None and not (args.tokenizer / "tokenizer_config.json").is_file():
-        return fail(f"{args.tokenizer}: not a tokenizer directory (no tokenizer_config.json)")
+    settings = settings_from_args(DatasetSettings, args)
+    if settings.tokenizer_path and not (Path(settings.tokenizer_path) / "tokenizer_config.json").is_file():
+        return fail(f"{settings.tokenizer_path}: not a tokenizer directory (no tokenizer_config.json)")
     inputs, read_rejects = read_inputs(args.input)
     if not inputs:
         return fail(f"{args.input}: no readable episodes ({read_rejects or 'empty'})")
-    tokenizer_path = args.tokenizer or build_default_tokenizer(args.workdir or Path("workdir"))
-    config = MaskConfig(rationale=args.rationale, truncation=args.truncation, max_length=args.max_length)
-    augment = [k for k in (args.augment or "").split(",") if k]
+    tokenizer_path = settings.tokenizer_path or build_default_tokenizer(args.workdir or Path("workdir"))
     try:
         stage = run_dataset_stage(
             inputs,
             tokenizer_path,
-            config,
-            augment=augment,
-            augment_seed=args.seed,
+            settings.mask_config(),
+            augment=list(settings.augment),
+            augment_seed=settings.augment_seed,
             source=str(args.input),
             progress=not args.no_progress,
         )

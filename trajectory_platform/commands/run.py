@@ -23,6 +23,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.gym import isolation
@@ -70,6 +71,46 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run config of one asset, e.g. --set checkpoint.max_steps=4 (JSON values; repeatable)",
     )
     parser.set_defaults(func=run)
+
+
+EMBEDDED_PROFILE: dict[str, dict[str, Any]] = {
+    "checkpoint": {"max_steps": 60, "capacity": 2048, "examples_per_step": 8, "eval_every": 20},
+    "scorecard": {
+        "episodes": 12,
+        "recovery_episodes": 6,
+        "max_steps": 6,
+        "max_generated_tokens": 300,
+    },
+}
+"""Where the embedded run departs from the stages' product defaults, on purpose: the default
+model trains from scratch on two CPU cores within a few minutes, so it takes 60 steps of 8
+examples in 2048-token buffers (validated every 20) instead of the product's 200 x 16 in 1024;
+its scorecard runs 12 acceptance and 6 recovery trials of at most 6 turns and 300 generated
+tokens, since the gym's short tasks need no more. ``--set`` overrides these like any other setting."""
+
+
+def asset_settings(settings: list[str]) -> dict[str, dict]:
+    """The embedded profile with the ``--set`` values on top, per asset."""
+    config = {asset: dict(values) for asset, values in EMBEDDED_PROFILE.items()}
+    for asset, values in parse_settings(settings).items():
+        config.setdefault(asset, {}).update(values)
+    return config
+
+
+def unknown_settings(assets_defs: list, config: dict[str, dict]) -> list[str]:
+    """``ASSET.FIELD`` names in ``config`` that no asset's run config declares (checked before any
+    work starts, so a typo does not surface minutes later as a Dagster traceback)."""
+    declared: dict[str, set[str]] = {}
+    for assets_def in assets_defs:
+        schema = assets_def.op.config_schema
+        config_type = schema.as_field().config_type if schema else None
+        declared[assets_def.node_def.name] = set(getattr(config_type, "fields", {}) or {})
+    return sorted(
+        f"{asset}.{name}"
+        for asset, values in config.items()
+        for name in values
+        if asset in declared and name not in declared[asset]
+    )
 
 
 def parse_settings(settings: list[str]) -> dict[str, dict]:
@@ -185,9 +226,16 @@ def run(args: argparse.Namespace) -> int:
         warnings.filterwarnings("ignore", category=category)
     started = time.monotonic()
     try:
-        asset_config = parse_settings(args.settings)
+        asset_config = asset_settings(args.settings)
     except ValueError as err:
         return fail(str(err))
+    from trajectory_platform.definitions import defs
+
+    names = {assets_def.node_def.name for assets_def in defs.assets}
+    if unknown := sorted(set(asset_config) - names):
+        return fail(f"--set names no asset of the graph: {unknown}")
+    if unknown := unknown_settings(list(defs.assets), asset_config):
+        return fail(f"--set names no setting of its asset: {unknown}")
     workdir = (args.workdir or default_workdir()).resolve()
     os.environ[WORKDIR_ENV] = str(workdir)  # anything reading default_workdir() agrees with us
     home = prepare_dagster_home(workdir)
@@ -210,12 +258,7 @@ def run(args: argparse.Namespace) -> int:
     if not days:
         return fail(f"no logs in the trace source {source.root_path}")
 
-    from trajectory_platform.definitions import defs
-
     steps = plan(defs, days)
-    unknown = set(asset_config) - {step.assets_def.node_def.name for step in steps}
-    if unknown:
-        return fail(f"--set names no asset of the graph: {sorted(unknown)}")
     definitions = [*defs.assets, *defs.asset_checks]
     checks = {"passed": 0, "failed": []}
     with DagsterInstance.from_config(str(home)) as instance:

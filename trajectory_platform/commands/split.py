@@ -11,6 +11,7 @@ declared and realized shares, pairs).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -19,9 +20,15 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from trajectory_platform.commands import emit_summary, fail
-from trajectory_platform.curation.mixture import TOKEN_MEASURE, MixturePolicy, count_tokens
-from trajectory_platform.curation.split_mixture_stage import mixture_stage, preference_stage, split_stage
-from trajectory_platform.curation.splits import SplitPolicy
+from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
+from trajectory_platform.curation.mixture import TokenCounter
+from trajectory_platform.curation.split_mixture_stage import (
+    MixtureSettings,
+    SplitSettings,
+    mixture_stage,
+    preference_stage,
+    split_stage,
+)
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.traces.parquet import write_parquet
 
@@ -40,25 +47,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("corpus", type=Path, metavar="CORPUS", help="Parquet with episode + verdict columns")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
     parser.add_argument("--verdicts", type=Path, help="verdicts.parquet to join when CORPUS is bare traces")
-    parser.add_argument("--fixture-seed", type=int, default=0, help="gym fixture library seed (default 0)")
-    parser.add_argument("--seed", type=int, default=0, help="split and selection seed (default 0)")
-    parser.add_argument(
-        "--reserve-tool-family", action="append", default=None, help="tool family held for test (repeatable)"
+    add_settings_arguments(
+        parser,
+        SplitSettings,
+        {"reserved_tool_families": ("--reserve-tool-family",), "reserved_domains": ("--reserve-domain",)},
+    )
+    add_settings_arguments(
+        parser,
+        MixtureSettings,
+        {"tokenizer_path": ("--tokenizer",), "anchor_models": ("--anchor-model",)},
+        skip=("seed",),
     )
     parser.add_argument(
-        "--reserve-domain", action="append", default=None, help="domain held for test (repeatable)"
-    )
-    parser.add_argument("--cap-per-fixture", type=int, default=4, help="samples kept per fixture (default 4)")
-    parser.add_argument(
-        "--anchor-model",
-        action="append",
-        default=None,
-        help="lineage.model whose episodes are the external anchor (repeatable; default scripted-expert)",
+        "--mixture-seed", type=int, default=None, help="mixture selection seed (default: the split seed)"
     )
     parser.add_argument(
-        "--tokenizer",
-        type=Path,
-        help="tokenizer directory for token counts (default: word pieces, no tokenizer)",
+        "--workdir", type=Path, default=Path("workdir"), help="where the default tokenizer is cached"
     )
     parser.set_defaults(func=run)
 
@@ -76,14 +80,6 @@ def _corpus(path: Path, verdicts: Path | None) -> pa.Table:
     return table
 
 
-def _counter(tokenizer_dir: Path | None):
-    if tokenizer_dir is None:
-        return count_tokens, TOKEN_MEASURE
-    from trajectory_platform.training.tokenizer import load_tokenizer, token_counter
-
-    return token_counter(load_tokenizer(tokenizer_dir))
-
-
 def run(args: argparse.Namespace) -> int:
     """Split, mix, pair; write the three tables; print the summary."""
     for path in (args.corpus, args.verdicts):
@@ -96,18 +92,24 @@ def run(args: argparse.Namespace) -> int:
     missing = [c for c in ("episode_id", "events", "task", "sink", "role") if c not in corpus.column_names]
     if missing:
         return fail(f"{args.corpus}: missing columns {missing} (pass --verdicts verdicts.parquet?)")
-    policy = SplitPolicy(
-        reserved_tool_families=tuple(args.reserve_tool_family) if args.reserve_tool_family else ("alias",),
-        reserved_domains=tuple(args.reserve_domain) if args.reserve_domain else None,
-        seed=args.seed,
+    split_settings = settings_from_args(SplitSettings, args)
+    mixture_settings = dataclasses.replace(
+        settings_from_args(MixtureSettings, args),
+        seed=split_settings.seed if args.mixture_seed is None else args.mixture_seed,
     )
-    mixture_policy = MixturePolicy(cap_per_fixture=args.cap_per_fixture, seed=args.seed)
-    counter, measure = _counter(args.tokenizer)
+
+    def in_tokenizer(path: str | None) -> tuple[TokenCounter, str]:
+        from trajectory_platform.training.tokenizer import load_tokenizer, token_counter
+
+        return token_counter(load_tokenizer(path, workdir=args.workdir))
+
+    counter, measure = mixture_settings.counter(in_tokenizer)
     print(f"split: {corpus.num_rows} episodes", file=sys.stderr)
-    split = split_stage(corpus, build_library(args.fixture_seed), policy)
-    anchors = frozenset(args.anchor_model or ["scripted-expert"])
-    mixture = mixture_stage(corpus, split.table, mixture_policy, counter, measure, anchors)
-    pairs = preference_stage(corpus, split.table, mixture_policy, counter, anchors)
+    library = build_library(split_settings.fixture_seed)
+    split = split_stage(corpus, library, split_settings.policy(), split_settings.decontamination())
+    anchors = frozenset(mixture_settings.anchor_models)
+    mixture = mixture_stage(corpus, split.table, mixture_settings.policy(), counter, measure, anchors)
+    pairs = preference_stage(corpus, split.table, mixture_settings.policy(), counter, anchors)
     args.out.mkdir(parents=True, exist_ok=True)
     write_parquet(split.table, args.out / "split_assignments.parquet")
     write_parquet(mixture.table, args.out / "training_mixture.parquet")

@@ -14,8 +14,9 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from trajectory_platform.commands import emit_summary, fail
-from trajectory_platform.curation.verify import CascadeConfig, DynamicConfig, verdicts_table, verify_episodes
-from trajectory_platform.curation.verify.cascade import library_lookup
+from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
+from trajectory_platform.curation.verify import verdicts_table, verify_episodes
+from trajectory_platform.curation.verify.cascade import VerifySettings, library_lookup
 from trajectory_platform.gym.isolation import IsolationUnavailable
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.parquet import write_parquet
@@ -36,13 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("traces", type=Path, metavar="TRACES", help="a traces.parquet, or a log file/folder")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
-    parser.add_argument("--fixture-seed", type=int, default=0, help="gym fixture library seed (default 0)")
-    parser.add_argument(
-        "--reruns", type=int, default=3, help="oracle runs K on borderline results (default 3)"
-    )
-    parser.add_argument("--no-lint", action="store_true", help="skip ruff in the static stage")
-    parser.add_argument(
-        "--no-monolithic", action="store_true", help="skip costing the naive monolithic order"
+    add_settings_arguments(parser, VerifySettings)
+    parser.add_argument(  # the flag's name before the settings were derived, kept for scripts
+        "--no-monolithic", dest="cost_monolithic", action="store_false", help=argparse.SUPPRESS
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
     parser.set_defaults(func=run)
@@ -68,14 +65,11 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{args.traces}: cannot read traces: {exc}")
     if not episodes:
         return fail(f"{args.traces}: no episodes to verify")
-    config = CascadeConfig(
-        dynamic=DynamicConfig(reruns=args.reruns),
-        lint=not args.no_lint,
-        cost_monolithic=not args.no_monolithic,
-        progress=not args.no_progress,
-    )
+    settings = settings_from_args(VerifySettings, args)
     try:
-        result = verify_episodes(episodes, library_lookup(args.fixture_seed), config)
+        result = verify_episodes(
+            episodes, library_lookup(settings.fixture_seed), settings.cascade(progress=not args.no_progress)
+        )
     except IsolationUnavailable as exc:
         return fail(str(exc))
     args.out.mkdir(parents=True, exist_ok=True)

@@ -14,8 +14,8 @@ Tables are sorted by their key so the same input gives byte-identical Parquet.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 
@@ -124,6 +124,104 @@ PREFERENCE_PAIRS_SCHEMA = pa.schema(
 """Admitted pairs only (refusals are counted in the stage summary). ``chosen`` / ``rejected`` carry the
 whole episodes so the tokenizing stage needs no join; it scores the assistant events listed in
 ``chosen_turns`` / ``rejected_turns`` (the divergent spans) with the shared prefix as context."""
+
+
+@dataclass(frozen=True)
+class SplitSettings:
+    """What a user sets for the split stage, with the product's defaults: their one source. The
+    ``split`` CLI's flags and the ``split_assignments`` asset's config are derived from these
+    fields. Reserved tool families default to the gym's fully renamed ``alias`` family (regimes B
+    and C); no reserved domain means: reserve the least frequent domain."""
+
+    fixture_seed: int = field(default=0, metadata={"help": "gym fixture library seed"})
+    seed: int = field(default=SplitPolicy.seed, metadata={"help": "split seed"})
+    train: float = SplitPolicy.train
+    validation: float = SplitPolicy.validation
+    test: float = SplitPolicy.test
+    reserved_tool_families: tuple[str, ...] = field(
+        default=("alias",), metadata={"help": "tool families held for test"}
+    )
+    reserved_domains: tuple[str, ...] = field(
+        default=(), metadata={"help": "domains held for test (none: the least frequent one)"}
+    )
+    prompt_overlap: float = DecontamConfig.prompt_overlap
+    action_overlap: float = DecontamConfig.action_overlap
+    diff_overlap: float = DecontamConfig.diff_overlap
+
+    def policy(self) -> SplitPolicy:
+        """The split policy these settings declare."""
+        return SplitPolicy(
+            train=self.train,
+            validation=self.validation,
+            test=self.test,
+            reserved_tool_families=self.reserved_tool_families or None,
+            reserved_domains=self.reserved_domains or None,
+            seed=self.seed,
+        )
+
+    def decontamination(self) -> DecontamConfig:
+        """The decontamination thresholds these settings declare."""
+        return DecontamConfig(
+            prompt_overlap=self.prompt_overlap,
+            action_overlap=self.action_overlap,
+            diff_overlap=self.diff_overlap,
+        )
+
+
+DEFAULT_TOKENIZER_MEASURE = "default_tokenizer"
+"""``MixtureSettings.token_measure`` for counting in the training tokenizer (any other value:
+word pieces, no tokenizer)."""
+
+
+@dataclass(frozen=True)
+class MixtureSettings:
+    """What a user sets for the mixture and preference stages, with the product's defaults: their
+    one source (the ``split`` CLI's mixture flags and the ``training_mixture`` / ``preference_pairs``
+    config). Shares are of selected target tokens; ``anchor_models`` are recorded ``lineage.model``
+    values whose episodes are external expert demonstrations (the gym's scripted expert)."""
+
+    alpha: float = MixturePolicy.alpha
+    beta: float = MixturePolicy.beta
+    gamma: float = MixturePolicy.gamma
+    cap_per_fixture: int = field(
+        default=MixturePolicy.cap_per_fixture, metadata={"help": "samples kept per fixture"}
+    )
+    k: int = MixturePolicy.k
+    band: float = MixturePolicy.band
+    seed: int = field(default=MixturePolicy.seed, metadata={"help": "selection seed"})
+    token_measure: str = field(
+        default=DEFAULT_TOKENIZER_MEASURE,
+        metadata={
+            "help": f"{DEFAULT_TOKENIZER_MEASURE!r}: the training tokenizer; anything else: word pieces"
+        },
+    )
+    tokenizer_path: str = field(
+        default="", metadata={"help": "tokenizer directory ('': the embedded default)"}
+    )
+    anchor_models: tuple[str, ...] = field(
+        default=("scripted-expert",), metadata={"help": "lineage.model values of external demonstrations"}
+    )
+
+    def counter(
+        self, in_tokenizer: Callable[[str | None], tuple[TokenCounter, str]]
+    ) -> tuple[TokenCounter, str]:
+        """The token counter and the measure name recorded with every row: word pieces, or the
+        training tokenizer that ``in_tokenizer`` loads (from ``tokenizer_path``, or the default)."""
+        if self.token_measure != DEFAULT_TOKENIZER_MEASURE:
+            return count_tokens, TOKEN_MEASURE
+        return in_tokenizer(self.tokenizer_path or None)
+
+    def policy(self) -> MixturePolicy:
+        """The mixture policy these settings declare."""
+        return MixturePolicy(
+            alpha=self.alpha,
+            beta=self.beta,
+            gamma=self.gamma,
+            cap_per_fixture=self.cap_per_fixture,
+            k=self.k,
+            band=self.band,
+            seed=self.seed,
+        )
 
 
 @dataclass

@@ -27,6 +27,33 @@ REQUIRED_MEASUREMENTS = (
 )
 
 
+GATED_REGIME = "renamed"
+"""SFA and PRE count as measured only with a value on renamed schemas: the regime the gate reads."""
+_REGIME_OF = {"sfa": GATED_REGIME, "pre": GATED_REGIME}
+
+
+def absent_measurements(scorecard: dict[str, Any]) -> list[str]:
+    """Required measurements the gate cannot read: missing, or without a value for either arm
+    (SFA and PRE on the gated regime). One definition for the gate and the scorecard's check."""
+    absent = []
+    for name in REQUIRED_MEASUREMENTS:
+        value = scorecard.get(name)
+        if value is None:
+            absent.append(name)
+            continue
+        if not (isinstance(value, dict) and "candidate" in value):
+            continue
+        arms = (value.get("candidate"), value.get("baseline"))
+        regime = _REGIME_OF.get(name)
+        if regime is None:
+            gap = any(arm is None for arm in arms)
+        else:
+            gap = any(not isinstance(arm, dict) or arm.get(regime) is None for arm in arms)
+        if gap:
+            absent.append(name)
+    return absent
+
+
 @dataclass(frozen=True)
 class GateRule:
     """Thresholds of the decision rule, declared up front and recorded with every decision."""
@@ -79,7 +106,7 @@ def decide(
     """
     rule = rule or GateRule()
     reasons: list[str] = []
-    missing = [m for m in REQUIRED_MEASUREMENTS if scorecard.get(m) is None]
+    missing = absent_measurements(scorecard)
     if missing:
         reasons.append(f"missing required measurement(s): {', '.join(missing)}")
     acceptance = scorecard.get("acceptance") or {}
@@ -92,7 +119,7 @@ def decide(
             f"<= declared margin {rule.min_acceptance_ci_low:.3f}"
         )
     checks = (
-        ("pre", "renamed", rule.max_pre_increase_renamed, +1, "PRE on renamed schemas rose"),
+        ("pre", GATED_REGIME, rule.max_pre_increase_renamed, +1, "PRE on renamed schemas rose"),
         ("fabricated_observation_rate", None, rule.max_fabrication_increase, +1, "fabrication rate rose"),
         ("recovery", None, rule.max_recovery_drop, -1, "recovery success fell"),
         ("retention", None, rule.max_retention_drop, -1, "retention fell"),

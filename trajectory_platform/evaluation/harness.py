@@ -97,11 +97,15 @@ class SuiteSpec:
         return asdict(self)
 
 
-def heldout_pool(spec: SuiteSpec, fixtures: Sequence[Fixture] | None = None) -> list[tuple[Fixture, str]]:
-    """Test-split fixtures of the split plan (the ``split_assignments`` default policy) and their regime."""
+def heldout_pool(
+    spec: SuiteSpec, fixtures: Sequence[Fixture] | None = None, split: SplitPolicy | None = None
+) -> list[tuple[Fixture, str]]:
+    """Test-split fixtures of the split plan and their regime: the plan of ``split`` (the policy
+    ``split_assignments`` ran with), else the default policy with the suite's reserved families."""
     library = list(fixtures) if fixtures is not None else build_library(spec.library_seed)
     links, infos = library_inputs(library)
-    plan = plan_splits(links, infos, SplitPolicy(reserved_tool_families=spec.reserved_tool_families or None))
+    policy = split or SplitPolicy(reserved_tool_families=spec.reserved_tool_families or None)
+    plan = plan_splits(links, infos, policy)
     return [
         (f, REGIME_NAMES[plan.regime(f.tool_family, f.domain)])
         for f in library

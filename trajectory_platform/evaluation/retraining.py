@@ -15,6 +15,7 @@ the sensor runs from day one while the downstream stages are still being built.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -122,3 +123,81 @@ def scorecard_regressed(scorecard: pa.Table | None) -> bool:
         ci_high = last_value(scorecard, "acceptance_difference_ci_high")
         ci_high = last_value(scorecard, "ci_high") if ci_high is None else ci_high
     return ci_high is not None and ci_high < 0
+
+
+@dataclass(frozen=True)
+class Materialization:
+    """The newest materialization of an asset, as the decision needs it."""
+
+    storage_id: int
+    run_id: str
+    metadata: Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class RetrainingFacts:
+    """Everything one tick observes: tables from the warehouse, materializations from the instance.
+
+    ``episodes`` (raw traces' ``episode_id`` and ``lineage``) is only needed when the mixture does
+    not carry the lineage itself.
+    """
+
+    mixture: pa.Table
+    checkpoint: Materialization | None
+    scorecard: Materialization | None
+    checkpoint_table: pa.Table | None
+    scorecard_table: pa.Table | None
+    episodes: pa.Table | None = None
+
+
+@dataclass(frozen=True)
+class RetrainingDecision:
+    """Retrain (``reasons`` non-empty, under ``run_key``) or skip (``skip`` says why), and the
+    cursor state to keep either way."""
+
+    reasons: list[str]
+    state: dict
+    run_key: str | None
+    skip: str | None
+
+
+def decide_retraining(facts: RetrainingFacts, state: dict, min_new_tokens: int) -> RetrainingDecision:
+    """One sensor tick's decision.
+
+    ``state`` (the cursor) remembers which checkpoint materialization was last seen and how many
+    admitted tokens existed then (the baseline for "new tokens"; the checkpoint's recorded
+    ``selected_target_tokens`` is the exact baseline when present) and which scorecard was already
+    acted on. The run key encodes the observed state, so one state never launches two trainings.
+    """
+    tokens_now = admitted_tokens(facts.mixture)
+    checkpoint, scorecard = facts.checkpoint, facts.scorecard
+    marker = checkpoint.storage_id if checkpoint else None
+    if state.get("checkpoint_marker") != marker or "baseline_tokens" not in state:
+        recorded = checkpoint.metadata.get("selected_target_tokens") if checkpoint else None
+        baseline = 0 if checkpoint is None else int(recorded if recorded is not None else tokens_now)
+        state = {**state, "checkpoint_marker": marker, "baseline_tokens": baseline}
+    fresh_evaluation = (
+        scorecard is not None
+        and checkpoint is not None
+        and scorecard.run_id != checkpoint.run_id  # a re-evaluation, not the training run's own
+        and scorecard.storage_id != state.get("acted_scorecard")
+    )
+    signals = RetrainingSignals(
+        admitted_tokens=tokens_now,
+        baseline_tokens=state["baseline_tokens"],
+        admitted_sampler_digest=dominant_sampler_digest(facts.mixture, facts.episodes),
+        incumbent_sampler_digest=last_value(facts.checkpoint_table, "sampler_policy_digest")
+        or (checkpoint.metadata.get("sampler_policy_digest") if checkpoint else None),
+        incumbent_regressed=fresh_evaluation and scorecard_regressed(facts.scorecard_table),
+    )
+    reasons = retraining_reasons(signals, min_new_tokens)
+    if not reasons:
+        new = signals.admitted_tokens - signals.baseline_tokens
+        skip = f"{new} new admitted tokens < {min_new_tokens}; corpus fresh; no regression"
+        return RetrainingDecision([], state, None, skip)
+    if signals.incumbent_regressed and scorecard is not None:
+        state = {**state, "acted_scorecard": scorecard.storage_id}
+    run_key = (
+        f"retrain:{marker}:{tokens_now}:{signals.admitted_sampler_digest}:{state.get('acted_scorecard')}"
+    )
+    return RetrainingDecision(reasons, state, run_key, None)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trajectory_platform.curation.splits import SplitPolicy
 from trajectory_platform.evaluation.gate import GateRule
 from trajectory_platform.evaluation.harness import (
     SuiteSpec,
@@ -32,6 +33,79 @@ from trajectory_platform.training.checkpoint import MANIFEST_NAME, checkpoint_di
 from trajectory_platform.training.model import build_default_model, default_workdir_path
 
 
+@dataclass(frozen=True)
+class EvaluationSettings:
+    """What a user sets for an evaluation, with the product's defaults: their one source. The
+    ``evaluate`` CLI's flags and the ``scorecard`` asset's config are derived from these fields,
+    and all of them land in the evaluation manifest."""
+
+    episodes: int = field(default=SuiteSpec.episodes, metadata={"help": "acceptance trials per arm"})
+    attempts: int = field(
+        default=SuiteSpec.attempts, metadata={"help": "seeds per task: pass@k / pass^k when > 1"}
+    )
+    recovery_episodes: int = field(
+        default=SuiteSpec.recovery_episodes, metadata={"help": "fault-injected trials"}
+    )
+    retention_episodes: int = field(
+        default=SuiteSpec.retention_episodes, metadata={"help": "retention trials"}
+    )
+    seed: int = field(default=SuiteSpec.seed, metadata={"help": "suite draw and episode seed"})
+    library_seed: int = field(default=SuiteSpec.library_seed, metadata={"help": "gym fixture library seed"})
+    learnable_only: bool = field(default=False, metadata={"help": "only the gym's learnable family"})
+    max_steps: int = field(default=8, metadata={"help": "turn budget per trial"})
+    max_new_tokens: int = field(
+        default=0,
+        metadata={
+            "help": "output limit per turn (0: the training dataset's longest target turn + 8 where the "
+            f"caller has the dataset, else {Decoding.max_new_tokens})"
+        },
+    )
+    max_generated_tokens: int = field(default=600, metadata={"help": "generated-token budget per trial"})
+    sample: bool = field(default=False, metadata={"help": "sample (pinned seeds) instead of greedy decoding"})
+    temperature: float = Decoding.temperature
+    top_p: float = Decoding.top_p
+    alpha: float = field(default=0.05, metadata={"help": "two-sided level of the paired intervals"})
+    min_gain: float = field(
+        default=GateRule.min_acceptance_ci_low,
+        metadata={"help": "gate: the interval's low end must exceed this"},
+    )
+    baseline_path: str = field(
+        default="",
+        metadata={"help": "incumbent checkpoint ('': the candidate's base, else the default base)"},
+    )
+    threads: int = field(default=1, metadata={"help": "torch CPU threads (small models: 1 is fastest)"})
+
+    def request(self, candidate: Path, out: Path, **runtime: Any) -> EvaluationRequest:
+        """The evaluation request for these settings; ``runtime`` holds what is not a setting
+        (workdir, device, progress, the training corpus's fault kinds)."""
+        return EvaluationRequest(
+            candidate=candidate,
+            out=out,
+            baseline=Path(self.baseline_path) if self.baseline_path else None,
+            suite=SuiteSpec(
+                episodes=self.episodes,
+                attempts=self.attempts,
+                recovery_episodes=self.recovery_episodes,
+                retention_episodes=self.retention_episodes,
+                seed=self.seed,
+                library_seed=self.library_seed,
+                learnable_only=self.learnable_only,
+            ),
+            decoding=Decoding(
+                max_new_tokens=self.max_new_tokens or Decoding.max_new_tokens,
+                do_sample=self.sample,
+                temperature=self.temperature,
+                top_p=self.top_p,
+                seed=self.seed,
+            ),
+            max_steps=self.max_steps,
+            max_generated_tokens=self.max_generated_tokens,
+            rule=GateRule(min_acceptance_ci_low=self.min_gain),
+            alpha=self.alpha,
+            **runtime,
+        )
+
+
 @dataclass
 class EvaluationRequest:
     """Everything an evaluation is configured by; all of it lands in the evaluation manifest."""
@@ -42,14 +116,16 @@ class EvaluationRequest:
     workdir: Path | None = None
     suite: SuiteSpec = field(default_factory=SuiteSpec)
     decoding: Decoding = field(default_factory=Decoding)
-    max_steps: int = 8
-    max_generated_tokens: int = 600
+    max_steps: int = EvaluationSettings.max_steps
+    max_generated_tokens: int = EvaluationSettings.max_generated_tokens
     cost_model: CostModel = field(default_factory=CostModel)
     rule: GateRule = field(default_factory=GateRule)
-    alpha: float = 0.05
+    alpha: float = EvaluationSettings.alpha
     training_fault_kinds: set[str] | None = None
     device: str = "cpu"
     progress: bool = True
+    split_policy: SplitPolicy | None = None
+    """The policy the held-out suites are drawn from (``split_assignments``'s), else the default."""
 
 
 def read_training_manifest(checkpoint: Path) -> dict[str, Any]:
@@ -121,7 +197,7 @@ def evaluate(
     train_manifest = read_training_manifest(candidate)
     baseline = resolve_baseline(request, train_manifest)
     spec = request.suite
-    items = build_items(heldout_pool(spec), spec)
+    items = build_items(heldout_pool(spec, split=request.split_policy), spec)
     if not any(i.suite == "acceptance" for i in items):
         raise ValueError(
             "no held-out acceptance items: the split plan left no test fixture in the focus kinds"

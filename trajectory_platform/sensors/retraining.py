@@ -1,11 +1,9 @@
 """The retraining sensor: request a new checkpoint (and its scorecard) when it is worth it.
 
-The decision is :func:`trajectory_platform.evaluation.retraining.retraining_reasons` over
-facts read from the warehouse Parquet (no DuckDB lock is taken, so it never blocks a run).
-The cursor remembers which checkpoint materialization it last saw and how many admitted
-tokens existed then (the baseline for "new tokens"); a ``selected_target_tokens`` entry in
-the checkpoint's materialization metadata, when present, is the exact baseline instead.
-Run keys encode the observed state, so one state never launches two trainings.
+Thin: gather the tick's facts (tables from the warehouse Parquet, so no DuckDB lock is taken and
+it never blocks a run; the newest checkpoint and scorecard materializations from the instance)
+and hand them, with the cursor, to
+:func:`trajectory_platform.evaluation.retraining.decide_retraining`.
 """
 
 from __future__ import annotations
@@ -17,7 +15,6 @@ from dagster import (
     AssetSelection,
     DagsterInstance,
     DefaultSensorStatus,
-    EventLogRecord,
     RunRequest,
     SensorEvaluationContext,
     SensorResult,
@@ -25,14 +22,7 @@ from dagster import (
     sensor,
 )
 
-from trajectory_platform.evaluation.retraining import (
-    RetrainingSignals,
-    admitted_tokens,
-    dominant_sampler_digest,
-    last_value,
-    retraining_reasons,
-    scorecard_regressed,
-)
+from trajectory_platform.evaluation.retraining import Materialization, RetrainingFacts, decide_retraining
 from trajectory_platform.resources.retraining import RetrainingPolicyResource
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.warehouse import read_asset_table
@@ -41,17 +31,13 @@ RETRAIN_ASSETS = ("token_masked_dataset", "checkpoint", "scorecard")
 """Rebuilt on retraining: the dataset from the current mixture, the checkpoint, its scorecard."""
 
 
-def _latest(instance: DagsterInstance, key: str) -> EventLogRecord | None:
-    """The newest materialization record of ``key`` (its storage id orders events)."""
+def _latest(instance: DagsterInstance, key: str) -> Materialization | None:
+    """The newest materialization of ``key`` (its storage id orders events)."""
     records = instance.fetch_materializations(AssetKey(key), limit=1).records
-    return records[0] if records else None
-
-
-def _metadata_value(record: EventLogRecord | None, key: str) -> object | None:
-    if record is None or record.asset_materialization is None:
+    if not records or records[0].asset_materialization is None:
         return None
-    value = record.asset_materialization.metadata.get(key)
-    return None if value is None else value.value
+    metadata = {k: v.value for k, v in records[0].asset_materialization.metadata.items()}
+    return Materialization(records[0].storage_id, records[0].run_id, metadata)
 
 
 def _present(context: SensorEvaluationContext, keys: tuple[str, ...]) -> list[str]:
@@ -82,53 +68,25 @@ def retraining_sensor(
         return SensorResult(
             skip_reason=SkipReason("training_mixture not materialized yet"), cursor=context.cursor
         )
-    tokens_now = admitted_tokens(mixture)
-
-    instance = context.instance
-    checkpoint = _latest(instance, "checkpoint")
-    marker = checkpoint.storage_id if checkpoint else None
-    if state.get("checkpoint_marker") != marker or "baseline_tokens" not in state:
-        recorded = _metadata_value(checkpoint, "selected_target_tokens")
-        baseline = 0 if checkpoint is None else int(recorded if recorded is not None else tokens_now)
-        state = {**state, "checkpoint_marker": marker, "baseline_tokens": baseline}
-
-    scorecard = _latest(instance, "scorecard")
-    fresh_evaluation = (
-        scorecard is not None
-        and checkpoint is not None
-        and scorecard.run_id != checkpoint.run_id  # a re-evaluation, not the training run's own
-        and scorecard.storage_id != state.get("acted_scorecard")
+    needs_lineage = "lineage" not in mixture.column_names
+    facts = RetrainingFacts(
+        mixture=mixture,
+        checkpoint=_latest(context.instance, "checkpoint"),
+        scorecard=_latest(context.instance, "scorecard"),
+        checkpoint_table=read_asset_table(workdir.root, "checkpoint"),
+        scorecard_table=read_asset_table(workdir.root, "scorecard"),
+        episodes=read_asset_table(workdir.root, "raw_traces", columns=["episode_id", "lineage"])
+        if needs_lineage
+        else None,
     )
-    episodes = (  # only when the mixture does not carry the lineage itself
-        None
-        if "lineage" in mixture.column_names
-        else read_asset_table(workdir.root, "raw_traces", columns=["episode_id", "lineage"])
-    )
-    checkpoint_table = read_asset_table(workdir.root, "checkpoint")
-    signals = RetrainingSignals(
-        admitted_tokens=tokens_now,
-        baseline_tokens=state["baseline_tokens"],
-        admitted_sampler_digest=dominant_sampler_digest(mixture, episodes),
-        incumbent_sampler_digest=last_value(checkpoint_table, "sampler_policy_digest")
-        or _metadata_value(checkpoint, "sampler_policy_digest"),
-        incumbent_regressed=fresh_evaluation
-        and scorecard_regressed(read_asset_table(workdir.root, "scorecard")),
-    )
-    reasons = retraining_reasons(signals, retraining.min_new_selected_target_tokens)
-    if not reasons:
-        new = signals.admitted_tokens - signals.baseline_tokens
-        limit = retraining.min_new_selected_target_tokens
-        skip = f"{new} new admitted tokens < {limit}; corpus fresh; no regression"
-        return SensorResult(skip_reason=SkipReason(skip), cursor=json.dumps(state, sort_keys=True))
-    if signals.incumbent_regressed:
-        state["acted_scorecard"] = scorecard.storage_id
-    run_key = (
-        f"retrain:{marker}:{tokens_now}:{signals.admitted_sampler_digest}:{state.get('acted_scorecard')}"
-    )
+    decision = decide_retraining(facts, state, retraining.min_new_selected_target_tokens)
+    cursor = json.dumps(decision.state, sort_keys=True)
+    if decision.skip is not None:
+        return SensorResult(skip_reason=SkipReason(decision.skip), cursor=cursor)
     request = RunRequest(
-        run_key=run_key,
+        run_key=decision.run_key,
         asset_selection=[AssetKey(k) for k in targets],
-        tags={"trajectory_platform/retrain_reasons": "; ".join(reasons)[:1000]},
+        tags={"trajectory_platform/retrain_reasons": "; ".join(decision.reasons)[:1000]},
     )
-    context.log.info(f"requesting retraining: {reasons}")
-    return SensorResult(run_requests=[request], cursor=json.dumps(state, sort_keys=True))
+    context.log.info(f"requesting retraining: {decision.reasons}")
+    return SensorResult(run_requests=[request], cursor=cursor)

@@ -23,9 +23,48 @@ from trajectory_platform.training.masked_dataset import (
     to_table,
 )
 from trajectory_platform.training.masking import MaskConfig, audit_example, marked_text
+from trajectory_platform.training.serialize import RATIONALE_MODES, TRUNCATION_POLICIES
 from trajectory_platform.training.tokenizer import load_tokenizer
 
 SAMPLE_CHARS = 4000
+
+
+@dataclass(frozen=True)
+class DatasetSettings:
+    """What a user sets for building a token-masked dataset, with the product's defaults: their one
+    source. The ``mask`` CLI's flags and the ``token_masked_dataset`` asset's config are derived
+    from these fields (all of them land in the dataset manifest)."""
+
+    tokenizer_path: str = field(
+        default="",
+        metadata={"help": "HF tokenizer directory with a chat template ('': the embedded default)"},
+    )
+    rationale: str = field(
+        default=MaskConfig.rationale,
+        metadata={"choices": RATIONALE_MODES, "help": "assistant reasoning is context, a target, or removed"},
+    )
+    truncation: str = field(
+        default=MaskConfig.truncation,
+        metadata={
+            "choices": TRUNCATION_POLICIES,
+            "help": "a truncated turn is excluded or supervised on its prefix",
+        },
+    )
+    max_length: int = field(
+        default=0, metadata={"help": "drop (never truncate) longer examples (0: no limit)"}
+    )
+    augment: tuple[str, ...] = field(
+        default=(),
+        metadata={
+            "help": "schema augmentations added as derived records "
+            "(rename, reorder, distractor, remove_optional)"
+        },
+    )
+    augment_seed: int = field(default=0, metadata={"help": "augmentation seed"})
+
+    def mask_config(self) -> MaskConfig:
+        """The masking policies these settings select."""
+        return MaskConfig(self.rationale, self.truncation, self.max_length or None)
 
 
 @dataclass

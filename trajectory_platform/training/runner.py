@@ -37,7 +37,7 @@ from trajectory_platform.training.dpo import (
     pair_accuracy,
 )
 from trajectory_platform.training.loop import LoopResult, OptimizerSettings, run_loop
-from trajectory_platform.training.lora import LoraSettings, attach_lora
+from trajectory_platform.training.lora import DEFAULT_TARGETS, LoraSettings, attach_lora
 from trajectory_platform.training.loss import NORMALIZATIONS, Normalization
 from trajectory_platform.training.memory import FP32_ADAMW, PeakMemory, inventory_for_model
 from trajectory_platform.training.model import (
@@ -52,29 +52,78 @@ from trajectory_platform.training.sft import evaluate_masked_loss, sft_step_func
 from trajectory_platform.training.tokenizer import load_tokenizer, tokenizer_files_digest
 
 
+@dataclass(frozen=True)
+class TrainSettings:
+    """The knobs of a training run with the product's defaults: their one source. The CLI's flags
+    (``trajectory-platform train``) and the ``checkpoint`` asset's config are derived from these
+    fields, and :class:`TrainRequest` takes its defaults from here."""
+
+    objective: str = field(default="sft", metadata={"choices": ("sft", "dpo"), "help": "training objective"})
+    model_path: str = field(default="", metadata={"help": "local HF causal-LM directory ('': embedded)"})
+    lora: bool = field(default=False, metadata={"help": "train a LoRA adapter instead of all weights"})
+    lora_rank: int = LoraSettings.rank
+    lora_alpha: float = LoraSettings.alpha
+    lora_targets: str = field(default=",".join(DEFAULT_TARGETS), metadata={"help": "comma-separated modules"})
+    max_steps: int = 200
+    normalization: str = field(default="token", metadata={"choices": NORMALIZATIONS})
+    capacity: int = field(default=1024, metadata={"help": "tokens per packed buffer"})
+    examples_per_step: int = field(default=16, metadata={"help": "examples (or pairs) per optimizer step"})
+    micro_batches: int = field(default=1, metadata={"help": "sequential micro-batches per step"})
+    learning_rate: float = OptimizerSettings.learning_rate
+    seed: int = 0
+    eval_every: int = field(default=50, metadata={"help": "validation every N steps (0: end only)"})
+    beta: float = field(default=0.1, metadata={"help": "DPO preference scale"})
+    sft_weight: float = field(default=0.0, metadata={"help": "DPO auxiliary SFT term on the chosen record"})
+    threads: int = field(default=0, metadata={"help": "CPU intra-op threads (0: torch's default)"})
+
+    def request(self, out: Path, *, workdir: Path | None = None, **runtime: Any) -> TrainRequest:
+        """The run request for these settings; ``runtime`` holds what is not a setting (device,
+        resume, save_every, an optimizer with a non-default schedule)."""
+        runtime.setdefault("optimizer", OptimizerSettings(learning_rate=self.learning_rate))
+        targets = tuple(t for t in self.lora_targets.split(",") if t)
+        return TrainRequest(
+            out=out,
+            objective=self.objective,
+            model_path=Path(self.model_path) if self.model_path else None,
+            workdir=workdir,
+            lora=LoraSettings(self.lora_rank, self.lora_alpha, targets) if self.lora else None,
+            max_steps=self.max_steps,
+            normalization=self.normalization,  # type: ignore[arg-type]  # validated by TrainRequest
+            capacity=self.capacity,
+            examples_per_step=self.examples_per_step,
+            micro_batches=self.micro_batches,
+            seed=self.seed,
+            eval_every=self.eval_every,
+            beta=self.beta,
+            sft_weight=self.sft_weight,
+            threads=self.threads or None,
+            **runtime,
+        )
+
+
 @dataclass
 class TrainRequest:
     """Everything a run is configured by; every field lands in the manifest's update section."""
 
     out: Path
-    objective: str = "sft"
+    objective: str = TrainSettings.objective
     model_path: Path | None = None
     workdir: Path | None = None
     lora: LoraSettings | None = None
-    max_steps: int = 200
+    max_steps: int = TrainSettings.max_steps
     normalization: Normalization = "token"
-    capacity: int = 1024
-    examples_per_step: int = 16
-    micro_batches: int = 1
+    capacity: int = TrainSettings.capacity
+    examples_per_step: int = TrainSettings.examples_per_step
+    micro_batches: int = TrainSettings.micro_batches
     optimizer: OptimizerSettings = field(default_factory=OptimizerSettings)
-    seed: int = 0
-    eval_every: int = 50
+    seed: int = TrainSettings.seed
+    eval_every: int = TrainSettings.eval_every
     save_every: int = 0
     resume: bool = False
     device: str | None = None
     validation_fraction: float = 0.1
-    beta: float = 0.1
-    sft_weight: float = 0.0
+    beta: float = TrainSettings.beta
+    sft_weight: float = TrainSettings.sft_weight
     spot_check: int = 4
     threads: int | None = None  # CPU intra-op threads; 1 is fastest on a machine shared with other work
 

@@ -74,6 +74,38 @@ class CascadeConfig:
     progress: bool = True
 
 
+@dataclass(frozen=True)
+class VerifySettings:
+    """What a user sets for a verification run, with the documented policy as defaults: their one
+    source. The ``verify`` CLI's flags and the ``verified_traces`` asset's config are derived from
+    these fields."""
+
+    fixture_seed: int = field(default=0, metadata={"help": "gym fixture library seed"})
+    reruns: int = field(
+        default=DynamicConfig.reruns, metadata={"help": "oracle runs K on borderline results"}
+    )
+    lint: bool = field(default=CascadeConfig.lint, metadata={"help": "run ruff in the static stage"})
+    cost_monolithic: bool = field(
+        default=CascadeConfig.cost_monolithic, metadata={"help": "also cost the naive monolithic order"}
+    )
+    yield_low: float = field(
+        default=CascadeConfig.yield_band[0], metadata={"help": "lower end of the yield band"}
+    )
+    yield_high: float = field(
+        default=CascadeConfig.yield_band[1], metadata={"help": "upper end of the yield band"}
+    )
+
+    def cascade(self, progress: bool) -> CascadeConfig:
+        """The cascade configuration these settings select."""
+        return CascadeConfig(
+            dynamic=DynamicConfig(reruns=self.reruns),
+            lint=self.lint,
+            yield_band=(self.yield_low, self.yield_high),
+            cost_monolithic=self.cost_monolithic,
+            progress=progress,
+        )
+
+
 @dataclass
 class CascadeResult:
     """Per-episode verdicts (input order), the measured ledger, and the triage report table."""

@@ -1,0 +1,132 @@
+"""The scorecard stage: one call from a checkpoint row and the pipeline's figures to the decision row.
+
+The ``scorecard`` asset and any other caller hand over what they hold (settings, the candidate,
+the training tables, the upstream stages' figures) and get back the scorecard, the one-row table
+with its declared schema, and the paths written. Budget defaults that depend on the data (a turn
+as long as the longest selected-target turn + 8 when ``max_new_tokens`` is 0) are resolved here.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from trajectory_platform.curation.splits import SplitPolicy
+from trajectory_platform.evaluation.budget import turn_budget
+from trajectory_platform.evaluation.episodes import fault_kinds_seen
+from trajectory_platform.evaluation.run import EvaluationSettings, evaluate
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, table_to_episodes
+
+SCORECARD_SCHEMA = pa.schema(
+    [
+        ("decision", pa.string()),
+        ("reasons", pa.list_(pa.string())),
+        ("n", pa.int64()),
+        ("acceptance_candidate", pa.float64()),
+        ("acceptance_baseline", pa.float64()),
+        ("difference", pa.float64()),
+        ("ci_low", pa.float64()),
+        ("ci_high", pa.float64()),
+        ("candidate_digest", pa.string()),
+        ("baseline_digest", pa.string()),
+        ("binding_digest", pa.string()),
+        ("scorecard_path", pa.string()),
+        ("report_path", pa.string()),
+    ]
+)
+
+
+@dataclass(frozen=True)
+class UpstreamFigures:
+    """What the upstream stages reported, for the dataset-quality row and the report's context."""
+
+    verified: Mapping[str, Any]
+    redacted: Mapping[str, Any]
+    mixture: Mapping[str, Any]
+
+
+@dataclass
+class ScorecardStageResult:
+    """The scorecard, its one-row table (:data:`SCORECARD_SCHEMA`) and where it was written."""
+
+    card: dict[str, Any]
+    table: pa.Table
+    out: Path
+
+    @property
+    def report(self) -> Path:
+        return self.out / "report.html"
+
+    def summary_markdown(self) -> str:
+        """Decision, reasons and the acceptance plot inline (a data URI), for an asset page."""
+        lines = [f"**Decision: {self.card['decision']}**", ""] + [f"- {r}" for r in self.card["reasons"]]
+        plot = self.out / "acceptance.png"
+        if plot.exists():
+            data = base64.b64encode(plot.read_bytes()).decode()
+            lines += ["", f"![acceptance with paired interval](data:image/png;base64,{data})"]
+        return "\n".join(lines)
+
+
+def scorecard_stage(
+    settings: EvaluationSettings,
+    candidate: Path,
+    out: Path,
+    *,
+    workdir: Path,
+    token_masked_dataset: pa.Table,
+    training_mixture: pa.Table,
+    upstream: UpstreamFigures,
+    split_policy: SplitPolicy | None = None,
+    stored_path: Callable[[Path], str] = str,
+) -> ScorecardStageResult:
+    """Evaluate ``candidate`` (written under ``out``); ``stored_path`` turns a written file into the
+    path the table stores (relative to the workdir, so the bytes do not depend on where it is)."""
+    if not settings.max_new_tokens:
+        budget = turn_budget(token_masked_dataset, cap=settings.max_generated_tokens)
+        settings = dataclasses.replace(settings, max_new_tokens=budget)
+    episodes = table_to_episodes(training_mixture.select(EPISODE_SCHEMA.names))
+    request = settings.request(
+        candidate,
+        out,
+        workdir=workdir,
+        progress=False,
+        split_policy=split_policy,
+        training_fault_kinds=fault_kinds_seen(episodes),
+    )
+    verified = upstream.verified
+    card = evaluate(
+        request,
+        pipeline={
+            "sinks": verified.get("sinks"),
+            "flakiness_index": verified.get("r_flake"),
+            "redaction_leakage": upstream.redacted.get("leak_rate"),
+            "verifier_seconds_per_attempt": verified.get("c_attempt_s"),
+        },
+        context={
+            "funnel": verified.get("funnel"),
+            "mixture_token_shares": upstream.mixture.get("realized_token_shares"),
+        },
+    )
+    acceptance, difference = card["acceptance"], card["acceptance"]["difference"] or {}
+    row = {
+        "decision": card["decision"],
+        "reasons": card["reasons"],
+        "n": card["n"],
+        "acceptance_candidate": acceptance["candidate"],
+        "acceptance_baseline": acceptance["baseline"],
+        "difference": difference.get("estimate"),
+        "ci_low": difference.get("ci_low"),
+        "ci_high": difference.get("ci_high"),
+        "candidate_digest": card["artifacts"]["candidate"],
+        "baseline_digest": card["artifacts"]["baseline"],
+        "binding_digest": card["gate"]["binding_digest"],
+        "scorecard_path": stored_path(out / "scorecard.json"),
+        "report_path": stored_path(out / "report.html"),
+    }
+    return ScorecardStageResult(card, pa.Table.from_pylist([row], schema=SCORECARD_SCHEMA), out)

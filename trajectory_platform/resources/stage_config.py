@@ -1,0 +1,76 @@
+"""Dagster run config derived from a stage's settings dataclass (the domain's one source).
+
+:func:`stage_config` builds the ``Config`` class an asset takes from the dataclass's fields,
+types, defaults and help, plus any fields that only exist in Dagster (a path of an upstream
+artifact, say); :func:`settings_of` turns a run's config back into the dataclass the domain call
+takes. The Launchpad, ``run --set`` and the CLI therefore show the same knobs with the same
+defaults.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Any, TypeVar
+
+import pydantic
+from dagster import AssetKey, Config, DagsterInstance
+
+T = TypeVar("T")
+
+SETTINGS_KEY = "settings"
+"""Materialization metadata key holding the settings a stage ran with, so its checks judge the
+output by the same settings (a check cannot see its asset's run config)."""
+
+
+def stage_config(settings: type, name: str, **extra: tuple[Any, Any]) -> type[Config]:
+    """A ``Config`` subclass named ``name`` with one field per dataclass field (tuples become
+    lists) and the ``extra`` ``(type, default)`` fields; its docstring is the dataclass's."""
+    hints = typing.get_type_hints(settings)
+    definitions: dict[str, Any] = {}
+    for field in dataclasses.fields(settings):
+        kind = hints[field.name]
+        if typing.get_origin(kind) is tuple:
+            kind = list[typing.get_args(kind)[0]]
+        default = (
+            field.default_factory() if field.default_factory is not dataclasses.MISSING else field.default
+        )
+        if isinstance(default, tuple):
+            default = list(default)
+        description = field.metadata.get("help")
+        definitions[field.name] = (kind, pydantic.Field(default=default, description=description))
+    definitions.update(extra)
+    model = pydantic.create_model(name, __base__=Config, **definitions)
+    model.__doc__ = settings.__doc__
+    return model
+
+
+def settings_of(config: Config, settings: type[T]) -> T:
+    """The ``settings`` dataclass holding a run config's values for its fields."""
+    hints = typing.get_type_hints(settings)
+    values = {}
+    for field in dataclasses.fields(settings):
+        value = getattr(config, field.name)
+        values[field.name] = tuple(value) if typing.get_origin(hints[field.name]) is tuple else value
+    return settings(**values)
+
+
+def latest_metadata(instance: DagsterInstance, asset: str) -> dict[str, Any]:
+    """Metadata values of ``asset``'s latest materialization (empty when there is none)."""
+    event = instance.get_latest_materialization_event(AssetKey(asset))
+    if event is None or event.asset_materialization is None:
+        return {}
+    return {k: getattr(v, "value", v) for k, v in event.asset_materialization.metadata.items()}
+
+
+def materialized_settings(instance: DagsterInstance, asset: str, settings: type[T]) -> T:
+    """The settings ``asset``'s latest materialization ran with (the defaults when it recorded none)."""
+    recorded = dict(latest_metadata(instance, asset).get(SETTINGS_KEY) or {})
+    hints = typing.get_type_hints(settings)
+    names = {f.name for f in dataclasses.fields(settings)}
+    values = {
+        name: tuple(value) if typing.get_origin(hints[name]) is tuple else value
+        for name, value in recorded.items()
+        if name in names
+    }
+    return settings(**values)
