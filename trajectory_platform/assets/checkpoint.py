@@ -19,11 +19,12 @@ from pathlib import Path
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
+from trajectory_platform.assets._house import declared
 from trajectory_platform.assets.dataset import MANIFEST_FILE
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.training.dataset import table_digest
-from trajectory_platform.training.runner import TrainSettings, run_training
+from trajectory_platform.training.runner import CHECKPOINT_SCHEMA, TrainSettings, run_training
 
 CheckpointConfig = stage_config(TrainSettings, "CheckpointConfig", dataset_manifest_path=(str, ""))
 """Run config of a training job: :class:`TrainSettings` (every field also lands in the training
@@ -33,7 +34,7 @@ manifest) plus ``dataset_manifest_path`` ('': the token_masked_dataset asset's m
 @asset(
     ins={"token_masked_dataset": AssetIn(), "preference_pairs": AssetIn()},
     pool="train",
-    group_name="training",
+    **declared("training", CHECKPOINT_SCHEMA),
     description="A fine-tuned policy checkpoint (path, digest, steps, losses); weights on disk.",
 )
 def checkpoint(

@@ -11,11 +11,12 @@ import json
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
+from trajectory_platform.assets._house import declared
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
 from trajectory_platform.training.dataset_stage import DatasetSettings, run_dataset_stage
-from trajectory_platform.training.masked_dataset import inputs_from_table
+from trajectory_platform.training.masked_dataset import MASKED_SCHEMA, inputs_from_table
 from trajectory_platform.training.tokenizer import build_default_tokenizer
 
 MANIFEST_FILE = "manifest.json"
@@ -26,7 +27,7 @@ MaskedDatasetConfig = stage_config(DatasetSettings, "MaskedDatasetConfig")
 
 @asset(
     ins={"training_mixture": AssetIn()},
-    group_name="training",
+    **declared("training", MASKED_SCHEMA),
     automation_condition=CURATION_CONDITION,
     description="One row per training example: input_ids and HF-convention labels (-100 = no loss) "
     "with only the selected assistant turns (and their authentic end token) as targets.",

@@ -16,8 +16,12 @@ from collections.abc import Callable
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
+from trajectory_platform.assets._house import declared
 from trajectory_platform.checks.mixture import MIXTURE_SHARES_CHECK, mixture_shares_result
 from trajectory_platform.curation.split_mixture_stage import (
+    PREFERENCE_PAIRS_SCHEMA,
+    SPLIT_ASSIGNMENTS_SCHEMA,
+    TRAINING_MIXTURE_SCHEMA,
     MixtureSettings,
     SplitSettings,
     mixture_stage,
@@ -41,7 +45,7 @@ def _in_tokenizer(path: str | None) -> tuple[Callable[[str], int], str]:
 
 @asset(
     ins={"redacted_corpus": AssetIn()},
-    group_name="curation",
+    **declared("curation", SPLIT_ASSIGNMENTS_SCHEMA),
     automation_condition=CURATION_CONDITION,
     description="One row per corpus episode: repository family, dependency closure, split "
     "(train / validation / test / excluded), transfer regime for test rows, and the reason.",
@@ -84,7 +88,7 @@ def _split_markdown(sizes: dict) -> str:
 
 @asset(
     ins={"redacted_corpus": AssetIn(), "split_assignments": AssetIn()},
-    group_name="curation",
+    **declared("curation", TRAINING_MIXTURE_SCHEMA),
     automation_condition=CURATION_CONDITION,
     check_specs=[MIXTURE_SHARES_CHECK],
     description="The SFT mix (pristine + recovery, train split) in selected target tokens, with every "
@@ -127,7 +131,7 @@ def training_mixture(
 
 @asset(
     ins={"redacted_corpus": AssetIn(), "split_assignments": AssetIn()},
-    group_name="curation",
+    **declared("curation", PREFERENCE_PAIRS_SCHEMA),
     automation_condition=CURATION_CONDITION,
     description="Admitted DPO pairs: same fixture, same delivered prefix, ordered by the declared rule "
     "(pass over fail; cheaper pass over costlier), divergent spans marked, both episodes carried.",

@@ -21,10 +21,12 @@ from dagster import (
     multi_asset,
 )
 
+from trajectory_platform.assets._house import declared
 from trajectory_platform.checks.raw import CONSERVATION_CHECK, conservation_result
 from trajectory_platform.resources import TraceSourceResource
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.traces.ingest import IngestResult, discover_log_files, ingest_paths
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, REJECT_SCHEMA
 
 PREVIEW_ROWS = 8
 TOP_REASONS = 5
@@ -34,17 +36,16 @@ TOP_REASONS = 5
     outs={
         "raw_traces": AssetOut(
             description="Normalized episodes (EPISODE_SCHEMA), one row per agent attempt, by log day.",
-            metadata={"partition_expr": "partition_date"},
+            **declared("traces", EPISODE_SCHEMA, partition_expr="partition_date"),
         ),
         "ingest_rejects": AssetOut(
             description="Unreadable records (REJECT_SCHEMA): file, line and a reason a person understands.",
-            metadata={"partition_expr": "partition_date"},
+            **declared("traces", REJECT_SCHEMA, partition_expr="partition_date"),
         ),
     },
     partitions_def=DAILY_PARTITIONS,
     backfill_policy=BackfillPolicy.single_run(),
     check_specs=[CONSERVATION_CHECK],
-    group_name="traces",
 )
 def raw_traces(context: AssetExecutionContext, trace_source: TraceSourceResource):
     """Ingest the trace-source folders of the run's day(s); every record is kept or rejected."""

@@ -9,14 +9,17 @@ materialized (a failed blocking check would still have recorded it).
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
+from trajectory_platform.assets._house import declared
 from trajectory_platform.curation.redact import redact_corpus
+from trajectory_platform.curation.redact.corpus import output_schema
+from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.resources.secrets import SecretsSaltResource
 from trajectory_platform.sensors.automation import CURATION_CONDITION
 
 
 @asset(
     ins={"verified_traces": AssetIn()},
-    group_name="curation",
+    **declared("curation", output_schema(VERIFIED_SCHEMA)),
     automation_condition=CURATION_CONDITION,
     description="Every verified episode redacted (three passes, keyed pseudonyms, JSON kept valid), sealed "
     "with its lineage envelope (lineage_id, merkle_root, lineage_json) and fenced by license "

@@ -21,9 +21,10 @@ import pyarrow as pa
 import torch
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
+from trajectory_platform.assets._house import declared
 from trajectory_platform.curation.split_mixture_stage import SplitSettings
 from trajectory_platform.evaluation.run import EvaluationSettings
-from trajectory_platform.evaluation.stage import UpstreamFigures, scorecard_stage
+from trajectory_platform.evaluation.stage import SCORECARD_SCHEMA, UpstreamFigures, scorecard_stage
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import (
     latest_metadata,
@@ -40,7 +41,7 @@ ScorecardConfig = stage_config(EvaluationSettings, "ScorecardConfig")
     # their materialization metadata feeds the report; the split plan's settings pick the suites
     deps=["verified_traces", "redacted_corpus", "split_assignments"],
     pool="train",
-    group_name="evaluation",
+    **declared("evaluation", SCORECARD_SCHEMA),
     description="Closed-loop scorecard of the checkpoint vs its baseline on paired held-out gym trials, "
     "with the release decision (promote / hold) and report.html.",
 )

@@ -10,8 +10,11 @@ import json
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Output, multi_asset
 
+from trajectory_platform.assets._house import declared
 from trajectory_platform.curation.verify import verified_table, verify_episodes
 from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySettings, library_lookup
+from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
+from trajectory_platform.curation.verify.triage import TRIAGE_REPORT_SCHEMA
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import VERIFY_CONDITION
 from trajectory_platform.traces.schema import table_to_episodes
@@ -26,14 +29,15 @@ VerifyConfig = stage_config(VerifySettings, "VerifyConfig")
             description="Every raw episode with its cascade verdict: sink, role, t_div/t_rec, target turns, "
             "triage class, advisory score, stage verdicts.",
             automation_condition=VERIFY_CONDITION,
+            **declared("curation", VERIFIED_SCHEMA),
         ),
         "triage_report": AssetOut(
             description="Failing episodes grouped by root cause (runtime / context / interface / policy) "
             "and subject, with the remedy that fixes them outside the weights where possible.",
             automation_condition=VERIFY_CONDITION,
+            **declared("curation", TRIAGE_REPORT_SCHEMA),
         ),
     },
-    group_name="curation",
 )
 def verified_traces(context: AssetExecutionContext, config: VerifyConfig, raw_traces: pa.Table):
     """Verify all ingested episodes against the gym's sealed oracles."""

@@ -234,6 +234,12 @@ class WarehouseIOManager(ConfigurableIOManager):
                 f"asset {context.asset_key.to_user_string()} returned {type(obj).__name__}; "
                 "the warehouse IO manager stores pyarrow.Table outputs"
             )
+        declared = (context.definition_metadata or {}).get("dagster/column_schema")
+        if declared is not None and obj.column_names != [c.name for c in declared.columns]:
+            raise ValueError(
+                f"asset {context.asset_key.to_user_string()} returned columns {obj.column_names}, "
+                f"not the columns its definition declares {[c.name for c in declared.columns]}"
+            )
         name = table_name(context.asset_key)
         folder = asset_parquet_dir(self.root, name)
         if context.has_asset_partitions:

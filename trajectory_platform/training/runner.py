@@ -134,6 +134,20 @@ class TrainRequest:
             raise ValueError(f"normalization must be one of {NORMALIZATIONS}, got {self.normalization!r}")
 
 
+CHECKPOINT_SCHEMA = pa.schema(
+    [
+        ("path", pa.string()),
+        ("artifact_digest", pa.string()),
+        ("objective", pa.string()),
+        ("steps", pa.int64()),
+        ("losses", pa.list_(pa.float64())),
+        ("validation_loss", pa.float64()),
+        ("validation_targets", pa.int64()),
+    ]
+)
+"""The ``checkpoint`` asset's one row: where the weights are, their digest, and the loss record."""
+
+
 @dataclass
 class TrainOutcome:
     """What a run produced; ``summary()`` is the CLI's JSON line, ``to_table()`` the asset's output."""
@@ -170,17 +184,16 @@ class TrainOutcome:
         and memory are run facts for metadata, so the row's Parquet bytes are deterministic.
         """
         final = self.loop.validation[-1] if self.loop.validation else {}
-        return pa.table(
-            {
-                "path": [stored_path],
-                "artifact_digest": [self.artifact_digest],
-                "objective": [self.objective],
-                "steps": pa.array([self.loop.steps], pa.int64()),
-                "losses": pa.array([self.loop.losses], pa.list_(pa.float64())),
-                "validation_loss": pa.array([final.get("loss")], pa.float64()),
-                "validation_targets": pa.array([final.get("target_count", final.get("pairs"))], pa.int64()),
-            }
-        )
+        row = {
+            "path": stored_path,
+            "artifact_digest": self.artifact_digest,
+            "objective": self.objective,
+            "steps": self.loop.steps,
+            "losses": self.loop.losses,
+            "validation_loss": final.get("loss"),
+            "validation_targets": final.get("target_count", final.get("pairs")),
+        }
+        return pa.Table.from_pylist([row], schema=CHECKPOINT_SCHEMA)
 
 
 def _log(message: str) -> None:
