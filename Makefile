@@ -31,7 +31,9 @@ setup: $(STAMP) sandbox-tool
 run: $(STAMP) sandbox-tool
 	$(VENV)/bin/trajectory-platform run --workdir $(WORKDIR)
 
-test: $(STAMP) sandbox-tool
+# Lint, types (the domain packages, strict) and the suite: what CI runs on a fresh clone.
+test: $(STAMP) sandbox-tool lint
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -q -p no:cacheprovider
 
 lint: $(STAMP)

@@ -31,6 +31,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.curation.dedup import action_sequence
@@ -149,7 +150,7 @@ class EvaluationIndex:
     def add(self, item: EvaluationItem) -> None:
         if item.fixture_id:
             self.fixture_ids.add(item.fixture_id)
-        indices = {
+        indices: dict[str, tuple[dict[Any, set[str]], dict[str, int]]] = {
             "prompt": (self._prompt_index, self._prompt_size),
             "actions": (self._action_index, self._action_size),
             "diff": (self._diff_index, self._diff_size),

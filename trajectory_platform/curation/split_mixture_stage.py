@@ -416,6 +416,10 @@ def _refusal_kind(reason: str) -> str:
 
 def _pair_row(decision: PairDecision, by_id: dict[str, Candidate]) -> dict:
     chosen, rejected = by_id[decision.chosen_episode_id], by_id[decision.rejected_episode_id]
+    chosen_span, rejected_span = decision.chosen_span, decision.rejected_span
+    chosen_cost, rejected_cost = decision.chosen_cost, decision.rejected_cost
+    if chosen_span is None or rejected_span is None or chosen_cost is None or rejected_cost is None:
+        raise ValueError(f"pair {decision.pair_id} is admitted without its spans and costs")
     return {
         "pair_id": decision.pair_id,
         "fixture_id": decision.fixture_id,
@@ -426,16 +430,16 @@ def _pair_row(decision: PairDecision, by_id: dict[str, Candidate]) -> dict:
         "rejected_episode_id": decision.rejected_episode_id,
         "prefix_digest": decision.prefix_digest,
         "branch_event_index": decision.branch_event_index,
-        "chosen_span_start": decision.chosen_span[0],
-        "chosen_span_end": decision.chosen_span[1],
-        "rejected_span_start": decision.rejected_span[0],
-        "rejected_span_end": decision.rejected_span[1],
+        "chosen_span_start": chosen_span[0],
+        "chosen_span_end": chosen_span[1],
+        "rejected_span_start": rejected_span[0],
+        "rejected_span_end": rejected_span[1],
         "chosen_turns": decision.chosen_turns,
         "rejected_turns": decision.rejected_turns,
-        "chosen_cost_calls": decision.chosen_cost[0],
-        "chosen_cost_tokens": decision.chosen_cost[1],
-        "rejected_cost_calls": decision.rejected_cost[0],
-        "rejected_cost_tokens": decision.rejected_cost[1],
+        "chosen_cost_calls": chosen_cost[0],
+        "chosen_cost_tokens": chosen_cost[1],
+        "rejected_cost_calls": rejected_cost[0],
+        "rejected_cost_tokens": rejected_cost[1],
         "chosen": episode_row(chosen.episode),
         "rejected": episode_row(rejected.episode),
     }

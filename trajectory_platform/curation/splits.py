@@ -29,6 +29,7 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.curation.dedup import normalize_action
@@ -283,12 +284,12 @@ def plan_splits(
     taken: set[str] = set()
     closure_split: dict[str, str] = {}
     for family, split in policy.pinned:
-        closure_id = closure_of.get(family)
-        if closure_id is None or split not in SPLITS:
+        pinned = closure_of.get(family)
+        if pinned is None or split not in SPLITS:
             raise ValueError(f"cannot pin family {family!r} to split {split!r}: unknown family or split")
-        if closure_split.setdefault(closure_id, split) != split:
-            raise ValueError(f"pinned families in {closure_id} ask for two splits")
-        taken.add(closure_id)
+        if closure_split.setdefault(pinned, split) != split:
+            raise ValueError(f"pinned families in {pinned} ask for two splits")
+        taken.add(pinned)
     # Keep the heaviest free closure for train when there are enough closures to go round.
     free = [c for c in closures if c not in taken]
     if len(closures) >= 3 and TRAIN not in closure_split.values() and free:
@@ -337,8 +338,8 @@ def _root_parents(candidates: Sequence[Candidate]) -> dict[str, tuple[str | None
     for episode_id in parent:
         seen = [episode_id]
         current = episode_id
-        while parent.get(current):
-            current = parent[current]
+        while next_id := parent.get(current):
+            current = next_id
             if current in seen:
                 resolved[episode_id] = (None, f"parent chain loops through {current}")
                 break
@@ -401,7 +402,7 @@ def assign_splits(candidates: Sequence[Candidate], plan: SplitPlan) -> list[Spli
     return result
 
 
-def _replace(row: SplitAssignment, **changes) -> SplitAssignment:
+def _replace(row: SplitAssignment, **changes: Any) -> SplitAssignment:
     return SplitAssignment(**{**row.__dict__, **changes})
 
 
@@ -465,7 +466,7 @@ def library_inputs(fixtures: Iterable) -> tuple[list[FamilyLinks], list[FixtureI
     return [links[f] for f in sorted(links)], infos
 
 
-def _reference_actions(fixture) -> tuple[str, ...]:
+def _reference_actions(fixture: object) -> tuple[str, ...]:
     """The expert plan rendered in the fixture's own tool family and normalized like any trajectory's
     actions, so the decontamination action axis has a reference even before anyone rolls it out."""
     plan, manifest = getattr(fixture, "plan", None), getattr(fixture, "manifest", None)

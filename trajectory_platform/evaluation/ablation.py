@@ -25,7 +25,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pyarrow as pa
 import torch
@@ -342,7 +342,7 @@ def train_compute_matched(
     base = build_default_model(workdir)
     model = load_model(base, device=settings.device or "cpu")
     model.set_attn_implementation(VARLEN_ATTENTION)
-    vocab = model.get_input_embeddings().num_embeddings
+    vocab = cast(int, model.get_input_embeddings().num_embeddings)  # an nn.Embedding: its row count
     split = {}
     for name, table in (("selected", selected), ("all", all_token_labels(selected))):
         loaded = rows_from_table(table, source=f"ablation:{name}")

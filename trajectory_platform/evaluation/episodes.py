@@ -27,7 +27,7 @@ from trajectory_platform.gym.protocol import TOOL_OPEN
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.runtime import EpisodeResult
-    from trajectory_platform.traces.record import Episode
+    from trajectory_platform.traces.record import Episode, Event
 
 
 @dataclass
@@ -89,7 +89,9 @@ def scored_calls(episode: Episode, regime: str) -> list[ScoredCall]:
     for spec in episode.tools:
         schemas[spec.version][spec.name] = json.loads(spec.parameters_json or "{}")
     version_of = {d.response_event_index: d.tools_version for d in episode.delivered_inputs}
-    results = {e.tool_call_id: e for e in episode.events if e.kind == "tool" and e.tool_call_id}
+    results: dict[str | None, Event] = {
+        e.tool_call_id: e for e in episode.events if e.kind == "tool" and e.tool_call_id
+    }
     malformed = {
         e.tool_call_id
         for e in episode.events

@@ -10,6 +10,7 @@ artifact hashes and evaluation manifest it was made on, so it cannot be reused f
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -93,7 +94,7 @@ def _arm_value(measure: Any, arm: str, regime: str | None = None) -> float | Non
 
 def decide(
     scorecard: dict[str, Any],
-    artifacts: dict[str, str],
+    artifacts: Mapping[str, str | None],
     evaluation_manifest: dict[str, Any],
     rule: GateRule | None = None,
 ) -> GateDecision:

@@ -27,7 +27,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import torch
 
@@ -90,7 +90,7 @@ class ModelPolicy(Policy):
         self.stop_ids = [
             self.tokenizer.eos_token_id,
             *(
-                self.tokenizer.convert_tokens_to_ids([HOST_END])
+                cast(list[int], self.tokenizer.convert_tokens_to_ids([HOST_END]))  # a list in, a list out
                 if HOST_END in self.tokenizer.get_vocab()
                 else []
             ),
@@ -119,7 +119,7 @@ class ModelPolicy(Policy):
         """The delivered input rendered with the chat template, ready for the assistant's turn."""
         messages = [message_of(event, "context") for event in inp.messages]
         specs = inp.tools if self.tool_view is None else [self.tool_view(spec) for spec in inp.tools]
-        tools = [tool_dict(spec) for spec in specs] or None
+        tools: list[dict | Callable] | None = [tool_dict(spec) for spec in specs] or None
         text = self.tokenizer.apply_chat_template(
             messages, tools=tools, tokenize=False, add_generation_prompt=True
         )
@@ -154,5 +154,5 @@ class ModelPolicy(Policy):
         finish = "stop" if new and new[-1] in self.stop_ids else "length"
         if finish == "stop" and new[-1] == self.tokenizer.eos_token_id:
             new = new[:-1]  # the authentic terminator is the stop signal, not text
-        text = self.tokenizer.decode(new, skip_special_tokens=False)
+        text = cast(str, self.tokenizer.decode(new, skip_special_tokens=False))  # one sequence: one string
         return PolicyTurn(text=text, finish_reason=finish, output_tokens=len(output[0]) - len(ids))

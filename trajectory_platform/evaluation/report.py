@@ -17,12 +17,13 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (backend must be chosen first)
+from matplotlib.figure import Figure  # noqa: E402
 
 ARMS = ("baseline", "candidate")
 _PNG_META = {"Software": None}
 
 
-def _save(fig, path: Path) -> None:
+def _save(fig: Figure, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=90, metadata=_PNG_META)
     plt.close(fig)

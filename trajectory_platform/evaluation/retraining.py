@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -99,7 +100,7 @@ def dominant_sampler_digest(mixture: pa.Table | None, episodes: pa.Table | None)
     return sorted(weights.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
 
 
-def last_value(table: pa.Table | None, column: str) -> object | None:
+def last_value(table: pa.Table | None, column: str) -> Any:
     """The last row's ``column`` (``None`` if the table or the column is missing)."""
     if table is None or table.num_rows == 0 or column not in table.column_names:
         return None
@@ -131,7 +132,7 @@ class Materialization:
 
     storage_id: int
     run_id: str
-    metadata: Mapping[str, object]
+    metadata: Mapping[str, Any]  # the materialization's recorded values, as Dagster returns them
 
 
 @dataclass(frozen=True)

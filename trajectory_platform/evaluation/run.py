@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from trajectory_platform.curation.splits import SplitPolicy
 from trajectory_platform.evaluation.gate import GateRule
 from trajectory_platform.evaluation.harness import (
+    EvalItem,
     SuiteSpec,
     build_items,
     evaluation_runtime,
@@ -258,7 +260,7 @@ def evaluate(
     return card
 
 
-def _suite_counts(items) -> str:
+def _suite_counts(items: Iterable[EvalItem]) -> str:
     counts: dict[str, int] = {}
     for item in items:
         counts[item.suite] = counts.get(item.suite, 0) + 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
@@ -153,7 +153,7 @@ def arm_summary(
     }
 
 
-def _counts(values) -> dict[str, int]:
+def _counts(values: Iterable[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for value in values:
         out[value] = out.get(value, 0) + 1
@@ -269,7 +269,7 @@ def code_version() -> dict[str, Any]:
 
 def decide_release(
     scorecard: dict[str, Any],
-    artifacts: dict[str, str],
+    artifacts: Mapping[str, str | None],
     evaluation_manifest: dict[str, Any],
     rule: GateRule | None = None,
 ) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 
@@ -23,7 +23,7 @@ def binomial_cdf(k: int, n: int, p: float) -> float:
     return sum(math.comb(n, i) * p**i * (1.0 - p) ** (n - i) for i in range(k + 1))
 
 
-def _solve_increasing(func, target: float) -> float:
+def _solve_increasing(func: Callable[[float], float], target: float) -> float:
     """Bisection for ``func(x) = target`` on [0, 1] where ``func`` is non-decreasing."""
     low, high = 0.0, 1.0
     for _ in range(100):

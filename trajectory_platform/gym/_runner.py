@@ -32,6 +32,11 @@ import os
 import resource
 import sys
 
+TYPE_CHECKING = False  # typing is not imported: the judge loads nothing it does not need
+if TYPE_CHECKING:  # annotations naming these are strings, never evaluated at run time
+    import types
+    from typing import Any
+
 _REACH_EVENTS = (
     "sys._current_frames",
     "sys._current_exceptions",
@@ -48,18 +53,18 @@ or rewrite a frame's locals (a trace function writes them back); ``ctypes.*`` an
 own stack (``namedtuple``, ``logging``) keeps working."""
 
 
-def _read_spec(path):
+def _read_spec(path: str) -> tuple[dict[str, str], list[str]]:
     with open(path, encoding="utf-8") as fh:
         head, _, tail = fh.read().partition("\nids:\n")
     spec = dict(line.split("=", 1) for line in head.splitlines() if "=" in line)
     return spec, [line for line in tail.splitlines() if line]
 
 
-def _one_line(text):
+def _one_line(text: object) -> str:
     return " ".join(str(text).split())[:300]
 
 
-def _dumpable_reset_by_uid_change(spec):
+def _dumpable_reset_by_uid_change(spec: dict[str, str]) -> bool:
     """After ``setresuid`` the kernel sets the dumpable flag to ``fs.suid_dumpable`` (0 unless an
     administrator changed it), so the ctypes call below is only needed when no uid was dropped."""
     if int(spec.get("drop_uid") or -1) < 0:
@@ -71,7 +76,7 @@ def _dumpable_reset_by_uid_change(spec):
         return False
 
 
-def _non_dumpable():
+def _non_dumpable() -> None:
     """PR_SET_DUMPABLE 0: other processes of this uid cannot ptrace us or open /proc/PID/{mem,fd}."""
     try:
         import ctypes
@@ -84,7 +89,7 @@ def _non_dumpable():
 # ------------------------------------------------------------------------------------- judge
 
 
-def _limit(spec):
+def _limit(spec: dict[str, str]) -> None:
     for name, key in (
         ("RLIMIT_CPU", "cpu_s"),
         ("RLIMIT_AS", "memory_bytes"),
@@ -103,7 +108,7 @@ def _limit(spec):
         os.setresuid(uid, uid, uid)
 
 
-def _discover(workspace, tests_dir):
+def _discover(workspace: str, tests_dir: str) -> list[str]:
     """Test ids by compiling (never running) the test modules: the module-level ``test_*``
     functions in definition order. The judge never imports workspace code."""
     ids = []
@@ -126,7 +131,7 @@ def _discover(workspace, tests_dir):
     return ids
 
 
-def _spawn(spec, test_id, source, token_r, report_w):
+def _spawn(spec: dict[str, str], test_id: str, source: str | None, token_r: int, report_w: int) -> int:
     """Fork one worker with the token pipe on fd 3, the report pipe on fd 4, nothing else open.
 
     A fork of the judge is as clean as a fresh interpreter (the judge never imported workspace
@@ -151,7 +156,7 @@ def _spawn(spec, test_id, source, token_r, report_w):
         os._exit(127)
 
 
-def _run_worker(spec, test_id, source, deadline):
+def _run_worker(spec: dict[str, str], test_id: str, source: str | None, deadline: float) -> tuple[str, str]:
     """One test in a fresh interpreter: (status, message) as the judge accepts it."""
     import select
     import time
@@ -195,7 +200,7 @@ def _run_worker(spec, test_id, source, deadline):
     return parts[1], parts[2]
 
 
-def _kill_leftovers():
+def _kill_leftovers() -> None:
     """Inside the sandbox's PID namespace every other process is the workspace's: whatever a test
     left running (a double-forked, setsid'd daemon too) dies before the next test starts."""
     try:  # noqa: SIM105 - contextlib would slow the clean interpreter's start
@@ -204,10 +209,10 @@ def _kill_leftovers():
         pass
 
 
-def _hmac_sha256(key, message):
+def _hmac_sha256(key: bytes, message: bytes) -> str:
     """RFC 2104 HMAC-SHA256 (the host checks it with ``hmac``); ``_sha256`` is built in, where
     ``hashlib`` would cost the judge an OpenSSL load on every run."""
-    import _sha256
+    import _sha256  # type: ignore[import-not-found]  # CPython's built-in module; typeshed has no stub
 
     key = key if len(key) <= 64 else _sha256.sha256(key).digest()
     key = key.ljust(64, b"\0")
@@ -215,10 +220,10 @@ def _hmac_sha256(key, message):
     return _sha256.sha256(bytes(b ^ 0x5C for b in key) + inner).hexdigest()
 
 
-def _sealed_sources(workspace, ids):
+def _sealed_sources(workspace: str, ids: list[str]) -> dict[str, str | None]:
     """The test modules' text, read once before any worker runs: a test's workspace code may
     rewrite files under /workspace, but never what a later test is judged by."""
-    sources = {}
+    sources: dict[str, str | None] = {}
     for test_id in ids:
         rel = test_id.partition("::")[0]
         if rel not in sources:
@@ -230,7 +235,7 @@ def _sealed_sources(workspace, ids):
     return sources
 
 
-def judge(spec_path):
+def judge(spec_path: str) -> None:
     import time
 
     nonce = sys.stdin.buffer.read()
@@ -257,7 +262,7 @@ def judge(spec_path):
 # ------------------------------------------------------------------------------------ worker
 
 
-def _load(path, name, code=None):
+def _load(path: str, name: str, code: "types.CodeType | None" = None) -> "types.ModuleType":
     """Execute a module (``code`` compiled beforehand, else the file at ``path``) as ``name``."""
     module = type(sys)(name)
     module.__file__ = path
@@ -269,7 +274,7 @@ def _load(path, name, code=None):
     return module
 
 
-def _function_code(module_code, func):
+def _function_code(module_code: "types.CodeType", func: str) -> "types.CodeType | None":
     """The code object of ``func`` defined at the top of ``module_code``, or None."""
     for const in module_code.co_consts:
         if getattr(const, "co_name", None) == func:
@@ -277,7 +282,7 @@ def _function_code(module_code, func):
     return None
 
 
-def _holder(box):
+def _holder(box: "list[Any]") -> None:
     """The thread that owns the token; see the module docstring. ``box`` is emptied on start."""
     import _thread
 
@@ -288,9 +293,9 @@ def _holder(box):
     bdict, id_ = vars(builtins), builtins.id
     token = bytearray(read(3, 64))
     close(3)
-    tainted = []
+    tainted: list[str] = []
 
-    def hook(event, args):
+    def hook(event: str, args: "tuple[Any, ...]") -> None:
         if get_ident() == ident or tainted:
             return
         hit = event in _REACH_EVENTS or event.startswith("ctypes.")
@@ -302,7 +307,7 @@ def _holder(box):
 
     baseline = {k: id_(v) for k, v in bdict.items()}
     sys.addaudithook(hook)
-    main_frame = current_frames()[main_ident]
+    main_frame: types.FrameType | None = current_frames()[main_ident]
     while main_frame is not None and main_frame.f_code is not worker_code:
         main_frame = main_frame.f_back
     write(ready_w, b"1")
@@ -327,7 +332,7 @@ def _holder(box):
     exit_(0)
 
 
-def worker(spec, test_id, source):
+def worker(spec: dict[str, str], test_id: str, source: str | None) -> None:
     """Run one test; ``source`` is the test module's text as the judge read it before any worker."""
     import _thread
 

@@ -209,7 +209,15 @@ def _family_fixtures(family: Family, variant: int, rng: random.Random) -> list[F
 
 
 def _build(
-    family, variant, domain, chosen, reference, visible_tests, expected, code_bugs, rng
+    family: Family,
+    variant: int,
+    domain: str,
+    chosen: list[Bug],
+    reference: dict[str, str],
+    visible_tests: dict[str, str],
+    expected: dict[str, tuple[str, object]],
+    code_bugs: list[Bug],
+    rng: random.Random,
 ) -> Fixture | None:
     s0 = dict(reference)
     for bug in chosen:
@@ -302,7 +310,19 @@ def _build(
 
 
 def _fixture(
-    family, variant, domain, symbols, tool_family, prompt, s0, sealed, f2p, p2p, reference, plan, answer
+    family: Family,
+    variant: int,
+    domain: str,
+    symbols: list[str],
+    tool_family: str,
+    prompt: str,
+    s0: dict[str, str],
+    sealed: dict[str, str],
+    f2p: list[str],
+    p2p: list[str],
+    reference: dict[str, str],
+    plan: list[Step],
+    answer: str | None,
 ) -> Fixture:
     short = {"bug_repair": "bug", "config_fix": "cfg", "diagnostic_report": "report"}[domain]
     label = "+".join(symbols) if len(symbols) <= 2 else f"{len(symbols)}x-" + "+".join(s[:4] for s in symbols)

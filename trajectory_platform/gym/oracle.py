@@ -162,11 +162,15 @@ def validate_fixture(fixture: Fixture, retries: int = 8) -> FixtureValidation:
     replayed = dict(fixture.s0_files)
     for step in fixture.plan:
         if step.op == "edit":
+            if step.path is None or step.old is None or step.new is None:
+                raise ValueError(f"plan edit step of {fixture.fixture_id} lacks its path, old or new text")
             if replayed.get(step.path, "").count(step.old) != 1:
                 reasons.append(f"plan edit of {step.path} does not match S0 exactly once")
                 break
             replayed[step.path] = replayed[step.path].replace(step.old, step.new, 1)
         elif step.op == "write":
+            if step.path is None or step.content is None:
+                raise ValueError(f"plan write step of {fixture.fixture_id} lacks its path or content")
             replayed[step.path] = step.content
     if replayed != fixture.reference_files:
         reasons.append("expert plan does not reproduce the reference files")

@@ -118,6 +118,10 @@ class ScriptedExpert(Policy):
                     return self.plan[self.index], _REASONS[verdict]
                 if verdict == "conflict":
                     path = self.pending.path
+                    if path is None:
+                        raise ValueError(
+                            f"conflict markers reported after a {self.pending.op} without a path"
+                        )
                     self.plan.insert(
                         self.index + 1, Step("write", path=path, content=self.fixture.s0_files[path])
                     )
@@ -144,11 +148,17 @@ class ScriptedExpert(Policy):
             return True
         return False
 
+    def known_manifest(self) -> Manifest:
+        """The manifest the expert read off the delivered tools (set on its first decision)."""
+        if self.known is None:
+            raise RuntimeError(f"{self.name} has no tool manifest yet: it renders calls only after deciding")
+        return self.known
+
     def render(self, step: Step, reasoning: str | None = None, prose: str = "") -> str:
         """The turn text for ``step`` in the currently known manifest."""
         if step.op == "answer":
             return protocol.render_turn(content=step.answer or "", reasoning=reasoning)
-        name, args = self.known.render(step.op, step.roles())
+        name, args = self.known_manifest().render(step.op, step.roles())
         return protocol.render_turn(content=prose, calls=[(name, args)], reasoning=reasoning)
 
     def act(self, inp: PolicyInput) -> PolicyTurn:
@@ -200,8 +210,9 @@ def stale_key_turn(expert: ScriptedExpert, step: Step, reasoning: str | None) ->
     """The step's call with its path argument under a memorized key the delivered schema lacks."""
     if step.path is None:
         return PolicyTurn(expert.render(step, reasoning))
-    name, args = expert.known.render(step.op, step.roles())
-    key = expert.known.tool_for_op(step.op).keys["path"]
+    known = expert.known_manifest()
+    name, args = known.render(step.op, step.roles())
+    key = known.tool_for_op(step.op).keys["path"]
     stale = "file_path" if key != "file_path" else "path"
     return PolicyTurn(
         protocol.render_turn(calls=[(name, {(stale if k == key else k): v for k, v in args.items()})])
@@ -223,7 +234,7 @@ def undeclared_tool_turn(expert: ScriptedExpert, step: Step, reasoning: str | No
         "write": "create_file",
         "run_tests": "pytest",
     }[step.op]
-    _, args = expert.known.render(step.op, step.roles())
+    _, args = expert.known_manifest().render(step.op, step.roles())
     return PolicyTurn(protocol.render_turn(calls=[(invented, args)]))
 
 

@@ -8,6 +8,7 @@ policy never imports the runtime).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -45,7 +46,7 @@ class PolicyTurn:
     def structured(
         cls,
         content: str = "",
-        calls: list[tuple[str, dict | str]] = (),
+        calls: Sequence[tuple[str, dict | str]] = (),
         reasoning: str | None = None,
         finish_reason: str = "stop",
     ) -> PolicyTurn:

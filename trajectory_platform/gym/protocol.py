@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,7 +69,7 @@ def render_tool_call(name: str, arguments: dict[str, Any] | str) -> str:
 
 
 def render_turn(
-    content: str = "", calls: list[tuple[str, dict[str, Any] | str]] = (), reasoning: str | None = None
+    content: str = "", calls: Sequence[tuple[str, dict[str, Any] | str]] = (), reasoning: str | None = None
 ) -> str:
     """A whole assistant turn's text (without the terminator): reasoning, prose, then calls."""
     parts = [f"{REASONING_OPEN}{reasoning}{REASONING_CLOSE}" if reasoning else "", content]

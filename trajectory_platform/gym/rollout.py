@@ -34,8 +34,9 @@ from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec, applicable_ki
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import BEHAVIOURS, make_policy
+from trajectory_platform.gym.policy import Policy
 from trajectory_platform.gym.reachability import reachable_schedule
-from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+from trajectory_platform.gym.runtime import EpisodeResult, RuntimeConfig, run_episode
 from trajectory_platform.traces.record import canonical_json
 
 START_DATE = dt.date(2026, 11, 1)
@@ -121,7 +122,9 @@ def _plan(episodes: int, seed: int, names: list[str], days: int, start_date: dt.
     return planned
 
 
-def _run_one(plan: _Planned, seed: int, library: list[Fixture], config: RuntimeConfig | None):
+def _run_one(
+    plan: _Planned, seed: int, library: list[Fixture], config: RuntimeConfig | None
+) -> tuple[_Planned, Fixture, list[FaultSpec], Policy, EpisodeResult]:
     """Pick the fixture (and a reachable fault schedule) with the episode's own RNG, then run it."""
     rng = random.Random(f"rollout:{seed}:{plan.index}")
     pool = (

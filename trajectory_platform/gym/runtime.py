@@ -49,6 +49,8 @@ from trajectory_platform.traces.record import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from trajectory_platform.gym.fixtures import Fixture
 
 SYSTEM_PROMPT = (
@@ -178,8 +180,9 @@ def _head(text: str, max_lines: str | None) -> str:
 
 def _validate(call: ToolCall, manifest: Manifest) -> tuple[str, dict] | str:
     """``(tool name, arguments)`` when ``call`` is valid for ``manifest``, else the refusal reason."""
-    tool = manifest.tool(call.name) if call.name else None
-    if tool is None:
+    name = call.name
+    tool = manifest.tool(name) if name else None
+    if tool is None or name is None:  # no name, no tool
         declared = ", ".join(t.name for t in manifest.tools)
         return f"undeclared tool {call.name!r}; the tools delivered now ({manifest.tag}) are: {declared}"
     try:
@@ -194,7 +197,7 @@ def _validate(call: ToolCall, manifest: Manifest) -> tuple[str, dict] | str:
         detail = "; ".join(e.message for e in errors)
         delivered = canonical_json(schema)
         return f"schema violation for {call.name} ({manifest.tag}): {detail}. Delivered schema: {delivered}"
-    return call.name, args
+    return name, args
 
 
 def summary_lines(event: Event) -> list[str]:
@@ -227,7 +230,7 @@ class _Log:
 
     def delivered(self) -> list[int]:
         """Indices of what the next model call sees: head, latest summary, then the kept tail."""
-        if self.summary_index is None:
+        if self.summary_index is None or self.replaced_through is None:  # set together by compact()
             return [i for i, e in enumerate(self.events) if e.kind != "compaction"]
         tail = range(self.replaced_through + 1, len(self.events))
         return [0, 1, self.summary_index, *[i for i in tail if self.events[i].kind != "compaction"]]
@@ -350,7 +353,8 @@ class _Episode:
         if truncated:
             self.refuse(calls[0] if calls else None, _TRUNCATED)
         elif isinstance(parsed.calls, protocol.ParseError):
-            for call in calls or [None]:
+            refused: Sequence[ToolCall | None] = calls or [None]
+            for call in refused:
                 self.refuse(call, f"{parsed.calls.category} tool call: {parsed.calls.reason}")
         elif not calls:
             final = parsed.fabricated_observation is None

@@ -83,7 +83,9 @@ class ToolDef:
         """The JSON Schema of this tool's arguments (strict: unknown keys are refused)."""
         if self.op is not None:
             roles = OP_ROLES[self.op]
-            props = {self.keys[r]: {"type": "string", "description": _ROLE_DOC[r]} for r in roles}
+            props: dict[str, Any] = {
+                self.keys[r]: {"type": "string", "description": _ROLE_DOC[r]} for r in roles
+            }
             props.update({o: dict(OPTIONAL_ROLES[self.op][o]) for o in self.options})
             return {
                 "type": "object",
@@ -93,9 +95,7 @@ class ToolDef:
             }
         assert self.op_key is not None
         used = sorted({r for op in self.op_values.values() for r in OP_ROLES[op]}, key=ROLES.index)
-        props: dict[str, Any] = {
-            self.op_key: {"type": "string", "enum": sorted(self.op_values), "description": "operation"}
-        }
+        props = {self.op_key: {"type": "string", "enum": sorted(self.op_values), "description": "operation"}}
         props.update({self.keys[r]: {"type": "string", "description": _ROLE_DOC[r]} for r in used})
         conditions = [
             {
@@ -175,7 +175,12 @@ class Manifest:
         tool = self.tool(name)
         if tool is None:
             raise KeyError(name)
-        op = tool.op if tool.op is not None else tool.op_values[str(args[tool.op_key])]
+        if tool.op is not None:
+            op = tool.op
+        elif tool.op_key is not None:
+            op = tool.op_values[str(args[tool.op_key])]
+        else:
+            raise ValueError(f"tool {name} names neither an op nor an op_key")
         roles = {role: str(args[tool.keys[role]]) for role in OP_ROLES[op]}
         roles.update({o: str(args[o]) for o in tool.options if o in args})
         return op, roles

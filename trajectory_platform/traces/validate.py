@@ -57,7 +57,8 @@ class _Problem(Exception):
 
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(detail)
-        self.reason, self.detail, self.path = reason, detail, []
+        self.reason, self.detail = reason, detail
+        self.path: list[str] = []
 
 
 _INT_LIMITS = {pa.int32(): 2**31, pa.int64(): 2**63}

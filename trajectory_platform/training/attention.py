@@ -43,7 +43,7 @@ def varlen_sdpa_attention(
     **_: object,
 ) -> tuple[torch.Tensor, None]:
     """Causal attention per example segment; ``query`` is ``[B, H, T, D]``, returns ``[B, T, H, D]``."""
-    rows, _, length, _ = query.shape
+    rows, _heads, length, _dim = query.shape
     groups = query.shape[1] // key.shape[1]
     if groups > 1:  # grouped-query attention: share each key/value head across its query heads
         key, value = key.repeat_interleave(groups, dim=1), value.repeat_interleave(groups, dim=1)

@@ -253,7 +253,8 @@ def _drop_from_schemas(episode: Episode, tool: str, arg: str) -> set[int]:
     (drift notices list the tools; refusals cite the delivered schema); the events it changed."""
     quoted: dict[str, str] = {}
     for spec in episode.tools:
-        if spec.name == tool and arg in _optional(spec):
+        # a spec without parameters has no optional argument
+        if spec.name == tool and spec.parameters_json and arg in _optional(spec):
             schema = _schema(spec)
             schema["properties"] = {k: v for k, v in schema["properties"].items() if k != arg}
             new = canonical_json(schema)
@@ -268,9 +269,9 @@ def _drop_from_schemas(episode: Episode, tool: str, arg: str) -> set[int]:
     return changed
 
 
-def _rewrite_calls(episode: Episode, tool: str, arg: str) -> dict[str, ToolCall]:
+def _rewrite_calls(episode: Episode, tool: str, arg: str) -> dict[str | None, ToolCall]:
     """Drop ``arg`` from every call of ``tool`` that passed it; the originals by call id."""
-    originals: dict[str, ToolCall] = {}
+    originals: dict[str | None, ToolCall] = {}
     for event in episode.events:
         for call in event.tool_calls:
             args = _arguments(call.arguments)
@@ -283,7 +284,9 @@ def _rewrite_calls(episode: Episode, tool: str, arg: str) -> dict[str, ToolCall]
     return originals
 
 
-def _revalidate_refusals(episode: Episode, originals: dict[str, ToolCall], tags: dict[str, str]) -> set[int]:
+def _revalidate_refusals(
+    episode: Episode, originals: dict[str | None, ToolCall], tags: dict[str | None, str | None]
+) -> set[int]:
     """A refused call that was rewritten: a validation refusal is re-derived from the runtime's own
     validator (its schema text is updated afterwards with the others); if the rewritten call would
     now be dispatched, the parent's continuation cannot stand (skip). Truncation and parse refusals
@@ -292,9 +295,11 @@ def _revalidate_refusals(episode: Episode, originals: dict[str, ToolCall], tags:
     changed = set()
     for index, event in enumerate(episode.events):
         original = originals.get(event.tool_call_id) if event.kind == "refusal" else None
-        if original is None or event.content != REFUSED + str(refusal_reason(original, tags[original.id])):
+        if original is None or event.content != REFUSED + str(
+            refusal_reason(original, _tag(tags, original.id))
+        ):
             continue
-        reason = refusal_reason(calls[original.id], tags[original.id])
+        reason = refusal_reason(calls[original.id], _tag(tags, original.id))
         if reason is None:
             raise Skip("refused_call_uses_argument")  # without the argument it would have run
         event.content = REFUSED + reason
@@ -302,13 +307,21 @@ def _revalidate_refusals(episode: Episode, originals: dict[str, ToolCall], tags:
     return changed
 
 
-def _call_tags(episode: Episode) -> dict[str, str]:
+def _call_tags(episode: Episode) -> dict[str | None, str | None]:
     """Call id -> the manifest tag (``family@version``) delivered to the turn that made it."""
     tags = {d.response_event_index: d.tools_version for d in episode.delivered_inputs}
     return {c.id: tags[i] for i, e in enumerate(episode.events) if i in tags for c in e.tool_calls}
 
 
-def _dispatched(episode: Episode, tags: dict[str, str]) -> list[tuple[int, str, ToolCall]]:
+def _tag(tags: dict[str | None, str | None], call_id: str | None) -> str:
+    """The manifest tag delivered with call ``call_id`` (a delivered input without one cannot be replayed)."""
+    tag = tags[call_id]
+    if tag is None:
+        raise ValueError(f"call {call_id!r} was delivered without a tools_version tag")
+    return tag
+
+
+def _dispatched(episode: Episode, tags: dict[str | None, str | None]) -> list[tuple[int, str, ToolCall]]:
     """``(tool event index, delivered manifest tag, call)`` for each observation, in arrival order."""
     calls = {c.id: c for e in episode.events for c in e.tool_calls}
     out = []
@@ -316,7 +329,7 @@ def _dispatched(episode: Episode, tags: dict[str, str]) -> list[tuple[int, str, 
         if event.kind == "tool":
             if event.tool_call_id not in calls or event.tool_call_id not in tags:
                 raise Skip("observation_without_delivered_call")
-            out.append((index, tags[event.tool_call_id], calls[event.tool_call_id]))
+            out.append((index, _tag(tags, event.tool_call_id), calls[event.tool_call_id]))
     return out
 
 
@@ -333,7 +346,9 @@ def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> 
     originals = _rewrite_calls(episode, tool, arg)
     if set(originals) - set(tags):
         raise Skip("call_without_delivered_manifest")
-    rewritten = set(originals)
+    rewritten = {call_id for call_id in originals if call_id is not None}
+    if len(rewritten) != len(originals):
+        raise ValueError("a call that used the argument has no id: its observation cannot be matched")
     refusals = _revalidate_refusals(episode, originals, tags)
     dispatched = _dispatched(episode, tags)
     config = _runtime_config(episode)
@@ -401,11 +416,15 @@ def _resync_context(episode: Episode, before: list[Event], changed: list[int]) -
                 event.content = content
                 stale.add(index)
     for delivered in episode.delivered_inputs:
+        if delivered.event_indices is None:
+            raise ValueError(f"delivered input {delivered.call_index} lists no event indices to resync")
         if not stale & set(delivered.event_indices):
             continue
         messages = [episode.events[i] for i in delivered.event_indices]
         if delivered.messages_json is not None:
             delivered.messages_json = canonical_json([dataclasses.asdict(m) for m in messages])
+        if delivered.response_event_index is None:
+            raise ValueError(f"delivered input {delivered.call_index} names no response event")
         response = episode.events[delivered.response_event_index]
         if response.input_tokens is not None:
             response.input_tokens = sum(approx_tokens(m.content) for m in messages)
@@ -447,6 +466,8 @@ def token_expansion(parents: Sequence[Episode], result: AugmentResult, tokenizer
     for index, child in result.derived:
         if index not in parent_tokens:
             parent_tokens[index] = transcript_tokens(parents[index], tokenizer)
+        if child.extra_json is None:
+            raise ValueError(f"derived episode {child.episode_id} has no augmentation declaration")
         kind = json.loads(child.extra_json)["augmentation"]["kind"]
         pair = totals.setdefault(kind, [0, 0])
         pair[0] += transcript_tokens(child, tokenizer)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from peft import PeftModel
 from transformers import AutoModelForCausalLM, PreTrainedModel
 
 from trajectory_platform.training.lora import is_adapter, load_adapter, merged_copy
@@ -42,7 +43,7 @@ def restore_rng(state: dict[str, Any]) -> None:
 
 def save_checkpoint(
     out_dir: Path,
-    model: torch.nn.Module,
+    model: PreTrainedModel | PeftModel,
     trainer_state: dict[str, Any],
     *,
     tokenizer: Any | None = None,
@@ -71,13 +72,14 @@ def load_checkpoint_model(
     device: str | torch.device = "cpu",
     trainable: bool = False,
     base: PreTrainedModel | None = None,
-) -> torch.nn.Module:
+) -> PreTrainedModel | PeftModel:
     """Load a checkpoint the way a consumer would: transformers, or peft onto the named base."""
     adapter_config = ckpt / "adapter_config.json"
     if adapter_config.exists():
         if base is None:
             base_path = json.loads(adapter_config.read_text())["base_model_name_or_path"]
             base = AutoModelForCausalLM.from_pretrained(base_path, dtype=torch.float32)
+        # transformers wraps PreTrainedModel.to with functools.wraps, whose type loses the bound self
         return load_adapter(base.to(device), ckpt, trainable=trainable)
     return AutoModelForCausalLM.from_pretrained(str(ckpt), dtype=torch.float32).to(device)
 

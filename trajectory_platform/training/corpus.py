@@ -130,7 +130,8 @@ def bundled_sample_texts() -> Iterator[str]:
             elif entry.name.endswith((".jsonl", ".json", ".txt", ".traj")):
                 files.append(entry)
     for entry in sorted(files, key=lambda e: str(e)):
-        yield entry.read_text(encoding="utf-8", errors="replace")
+        # typeshed's Traversable.read_text lacks ``errors``; pathlib.Path and zipfile.Path accept it
+        yield entry.read_text(encoding="utf-8", errors="replace")  # type: ignore[call-arg]
 
 
 def gym_texts(library_seed: int = 0) -> Iterator[str]:

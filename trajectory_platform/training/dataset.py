@@ -154,7 +154,8 @@ def split_examples(
     the per-invocation examples of one episode never straddle train and validation.
     """
     rejected = list(loaded.rejected)
-    usable, test = [], 0
+    usable: list[dict[str, Any]] = []
+    test = 0
     for row in loaded.rows:
         problem = _example_problem(row, capacity, vocab_size)
         if problem is not None:

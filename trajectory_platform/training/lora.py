@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 import torch
 from peft import LoraConfig, PeftModel, get_peft_model
@@ -70,5 +71,5 @@ def load_adapter(base: PreTrainedModel, adapter_dir: Path, *, trainable: bool = 
     return PeftModel.from_pretrained(base, str(adapter_dir), is_trainable=trainable)
 
 
-def is_adapter(model: torch.nn.Module) -> bool:
+def is_adapter(model: torch.nn.Module) -> TypeGuard[PeftModel]:
     return isinstance(model, PeftModel)

@@ -25,7 +25,7 @@ from transformers import PreTrainedTokenizerBase
 
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
-from trajectory_platform.training.masking import MaskConfig, MaskResult, mask_plans
+from trajectory_platform.training.masking import MaskConfig, MaskedExample, MaskResult, mask_plans
 from trajectory_platform.training.serialize import plan_examples, select_targets, transcript_tokens
 
 MASKED_SCHEMA = pa.schema(
@@ -178,7 +178,7 @@ def build_masked_dataset(
 def to_table(dataset: MaskedDataset) -> pa.Table:
     """The ``MASKED_SCHEMA`` table, ordered by episode then example index (deterministic)."""
 
-    def order(example):
+    def order(example: MaskedExample) -> tuple[str, int]:
         return (example.episode_id, int(example.example_id.rsplit("#", 1)[1]))
 
     rows = []

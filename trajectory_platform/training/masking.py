@@ -32,9 +32,9 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from transformers import PreTrainedTokenizerBase
 from transformers.utils.chat_template_utils import render_jinja_template
@@ -46,6 +46,12 @@ from trajectory_platform.training.serialize import (
     RATIONALE_MODES,
     TRUNCATION_POLICIES,
     ExamplePlan,
+)
+
+# transformers annotates render_jinja_template ``-> str``, but it returns (rendered texts, generation
+# (start, end) spans per conversation); its keyword arguments include the template's variables.
+_render_jinja_template = cast(
+    "Callable[..., tuple[list[str], list[list[tuple[int, int]]]]]", render_jinja_template
 )
 
 
@@ -136,14 +142,14 @@ def render(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase) -> tuple[str, 
     """The example's text, rendered once with the tokenizer's own chat template, and the character
     spans of its ``{% generation %}`` blocks (empty when the template has none)."""
     template = tokenizer.get_chat_template()
-    rendered, blocks = render_jinja_template(
+    rendered, blocks = _render_jinja_template(
         conversations=[[t.message for t in plan.turns]],
         tools=plan.tools or None,
         chat_template=template,
         return_assistant_tokens_mask="generation" in template,
         **tokenizer.special_tokens_map,
     )
-    return rendered[0], [tuple(b) for b in (blocks[0] if blocks else [])]
+    return rendered[0], [(start, end) for start, end in (blocks[0] if blocks else [])]
 
 
 def _check_span(
@@ -271,7 +277,7 @@ def _generic_spans(
         target_start, target_end = start, end
         reasoning = turn.message.get("reasoning_content")
         found = text.find(reasoning, char_start, char_end) if reasoning else -1
-        if found >= 0:
+        if found >= 0 and reasoning:  # found only when there is a reasoning text
             after = _token_range(starts, ends, char_start, found + len(reasoning))[1]
             rationale_tokens += after - start
             target_start = start if config.rationale == "target" else after
@@ -348,13 +354,20 @@ def marked_text(
     close_mark: str = "]]",
 ) -> str:
     """The decoded example with every run of target positions wrapped in marks (for people)."""
-    parts, run, is_target = [], [], False
+    parts: list[str] = []
+    run: list[int] = []
+    is_target = False
     for token, label in [*zip(input_ids, labels, strict=True), (None, IGNORE_INDEX)]:
         target = label != IGNORE_INDEX
         if run and (target != is_target or token is None):
-            text = tokenizer.decode(run, skip_special_tokens=False, clean_up_tokenization_spaces=False)
+            # a flat list of ids decodes to one string
+            text = cast(
+                str, tokenizer.decode(run, skip_special_tokens=False, clean_up_tokenization_spaces=False)
+            )
             parts.append(f"{open_mark}{text}{close_mark}" if is_target else text)
             run = []
+        if token is None:  # the end sentinel: its run was flushed just above
+            break
         run.append(token)
         is_target = target
     return "".join(parts)

@@ -12,6 +12,7 @@ import os
 import threading
 import time
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import torch
 
@@ -155,7 +156,7 @@ class PeakMemory:
                 self._thread.join()
             self.peak_bytes = max(self.peak_bytes, _rss_bytes())
 
-    def report(self, inventory: Inventory) -> dict[str, int | str]:
+    def report(self, inventory: Inventory) -> dict[str, Any]:
         """Measured against inventoried: what the parameter state explains and what it does not.
 
         ``peak_above_baseline_bytes`` is what the measured block added on top of what was resident

@@ -141,6 +141,7 @@ def load_model(
     model = AutoModelForCausalLM.from_pretrained(
         str(path), dtype=torch.float32, attn_implementation=attn_implementation
     )
+    # transformers wraps PreTrainedModel.to with functools.wraps, whose type loses the bound self
     return model.to(device)
 
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pyarrow as pa
 import torch
@@ -50,6 +50,10 @@ from trajectory_platform.training.model import (
 from trajectory_platform.training.preference_tokens import pair_from_row
 from trajectory_platform.training.sft import evaluate_masked_loss, sft_step_function
 from trajectory_platform.training.tokenizer import load_tokenizer, tokenizer_files_digest
+
+if TYPE_CHECKING:
+    from peft import PeftModel
+    from transformers import PreTrainedModel
 
 
 @dataclass(frozen=True)
@@ -240,7 +244,7 @@ class _Context:
     base_digest: str
     tokenizer_path: Path
     tokenizer: Any
-    model: torch.nn.Module
+    model: PreTrainedModel | PeftModel
     resume_state: dict[str, Any] | None
 
 
@@ -310,7 +314,7 @@ def _sft(ctx: _Context) -> _Objective:
     split = split_examples(
         ctx.loaded,
         capacity=request.capacity,
-        vocab_size=model.get_input_embeddings().num_embeddings,
+        vocab_size=cast(int, model.get_input_embeddings().num_embeddings),  # an nn.Embedding: its row count
         validation_fraction=request.validation_fraction,
     )
     for rejection in split.rejected[:20]:

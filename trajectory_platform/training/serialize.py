@@ -96,7 +96,7 @@ def select_targets(episode: Episode, target_turns: Sequence[int] | None = None) 
     if target_turns is not None:
         return TargetSelection({int(i) for i in target_turns} & assistant, "curation_target_turns")
     if any(episode.events[i].weight is not None for i in assistant):
-        chosen = {i for i in assistant if episode.events[i].weight is None or episode.events[i].weight > 0}
+        chosen = {i for i in assistant if (weight := episode.events[i].weight) is None or weight > 0}
         return TargetSelection(chosen, "openai_weight")
     return TargetSelection(assistant - refused_proposals(episode), "all_assistant_except_refused")
 
@@ -151,7 +151,10 @@ def _compacted_events(episode: Episode, compaction: int) -> set[int]:
     """
     events = episode.events
     task = next((j for j, e in enumerate(events) if e.kind == "user"), None)
-    through = min(events[compaction].replaces_through + 1, compaction)
+    replaces_through = events[compaction].replaces_through
+    if replaces_through is None:
+        raise ValueError(f"event {compaction} of {episode.episode_id} is no compaction that replaces events")
+    through = min(replaces_through + 1, compaction)
     return {j for j in range(through) if events[j].kind != "system" and j != task}
 
 
@@ -201,7 +204,7 @@ def plan_examples(
     manifests = {d.response_event_index: d for d in episode.delivered_inputs}
     plans: list[ExamplePlan] = []
     replaced: set[int] = set()
-    through = -1  # the current example is exactly events 0..through (append-only), else None
+    through: int | None = -1  # the current example is exactly events 0..through (append-only), else None
     for response, event in enumerate(episode.events):
         if event.kind == "compaction" and event.replaces_through is not None:
             replaced |= _compacted_events(episode, response)
@@ -233,7 +236,12 @@ def plan_examples(
         else:
             keys = _delivered_keys(episode, response, manifest, replaced)
             held = [t.key for t in current.turns] if current is not None else None
-            if held is not None and current.problem is None and keys[: len(held)] == held:
+            if (
+                current is not None
+                and held is not None
+                and current.problem is None
+                and keys[: len(held)] == held
+            ):
                 current.turns.extend(_turn(episode, k, rationale) for k in keys[len(held) :])
             else:
                 current = ExamplePlan(

@@ -158,7 +158,7 @@ def evaluate_masked_loss(
     examples_per_batch: int = 16,
     attention: str = "position_ids",
     autocast_dtype: torch.dtype | None = None,
-) -> dict[str, float | int]:
+) -> dict[str, float | int | str]:
     """Held-out loss with the training masks and normalization, reported with its target count.
 
     The count travels with the number because two masked losses are comparable only over the

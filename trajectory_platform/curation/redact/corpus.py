@@ -171,7 +171,8 @@ def redact_corpus(
             f"{leak.leaked} of {leak.injected} canaries survived redaction (Λ_leak={leak.rate:.4f}): "
             f"by form {leak.leaked_by_form}, by kind {leak.leaked_by_kind}; corpus not published"
         )
-    stats.update(
+    totals: dict[str, Any] = dict(stats)  # the counts, then the run's figures (floats among them)
+    totals.update(
         rows_in=len(rows),
         rows_out=len(out_rows),
         blocked=len(audit_rows),
@@ -183,7 +184,7 @@ def redact_corpus(
         audit=pa.Table.from_pylist(audit_rows, schema=AUDIT_SCHEMA),
         findings_by_kind=dict(sorted(kinds.items())),
         leak=leak,
-        stats=dict(stats),
+        stats=totals,
     )
 
 

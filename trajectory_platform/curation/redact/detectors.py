@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
@@ -363,7 +363,9 @@ def find_assignments(text: str) -> Iterator[Finding]:
             continue  # arn:aws:iam::123456789012:role/x names a resource; it grants nothing
         for name_start in starts:
             match = _ASSIGN.match(text, name_start)
-            finding = match and _assignment_finding(
+            if match is None:
+                continue
+            finding = _assignment_finding(
                 text, match.group("name"), match.group("value"), match.start("value"), match.group("op")
             )
             if finding:
@@ -804,7 +806,7 @@ def _detect_secrets_plugins() -> tuple:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.plugins.base import RegexBasedDetector
 
-    classes = get_mapping_from_secret_type_to_class().values()
+    classes: Iterable[type] = get_mapping_from_secret_type_to_class().values()
     return tuple(
         cls()
         for cls in sorted(classes, key=lambda c: c.__name__)

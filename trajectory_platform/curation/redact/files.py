@@ -117,10 +117,10 @@ def _redact_record(
 ) -> str:
     if fmt == "native":
         episode = Episode.from_dict(json.loads(line))
-        redacted, findings = redact_episode(episode, salt, config)
+        redacted_episode, episode_findings = redact_episode(episode, salt, config)
         result.leak.add(measure_episode_leak(episode, salt, config))
-        result.findings_by_kind.update(f.kind for f in findings)
-        return canonical_json(redacted.to_dict())
+        result.findings_by_kind.update(f.kind for f in episode_findings)
+        return canonical_json(redacted_episode.to_dict())
     record = json.loads(line)
     if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
         raise ValueError("expected an object with a 'messages' list")

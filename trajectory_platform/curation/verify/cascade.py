@@ -18,6 +18,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import pyarrow as pa
@@ -164,6 +165,20 @@ class _Work:
     routing_s: float = 0.0
 
 
+def _diff_of(work: _Work) -> DiffView:
+    """The diff view stage 1 built; every later stage runs only after it."""
+    if work.diff is None:
+        raise RuntimeError(f"{work.episode.episode_id}: a stage after stage 1 ran without its diff view")
+    return work.diff
+
+
+def _fixture_of(work: _Work) -> FixtureContext:
+    """The fixture of an episode that reached stage 3 (only an episode with one gets there)."""
+    if work.fixture is None:
+        raise RuntimeError(f"{work.episode.episode_id}: judged as replayed but it has no fixture")
+    return work.fixture
+
+
 def _timed(fn: Callable[[], StageVerdict]) -> StageVerdict:
     start = time.perf_counter()
     verdict = fn()
@@ -181,8 +196,8 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
 
     def stage2() -> StageVerdict:
         if fixture is not None:
-            apply_to_fixture(work.diff, fixture)
-        return check_static(work.diff, lint=config.lint)
+            apply_to_fixture(_diff_of(work), fixture)
+        return check_static(_diff_of(work), lint=config.lint)
 
     for name, fn in (("syntactic", stage1), ("static", stage2)):
         verdict = _timed(fn)
@@ -191,26 +206,31 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             return _route(work, REJECT_SINK[name], verdict.reason or name)
     recorded = episode.lineage.environment_digest
     if fixture is None or fixture.handle is None:
-        why = Finding("no_fixture", "no fixture or oracle to replay against")
-    elif recorded and fixture.s0_digest and recorded != fixture.s0_digest:
-        why = Finding("s0_digest_mismatch", f"episode ran on {recorded}, fixture S0 is {fixture.s0_digest}")
-    else:
-        why = None
-    if why is not None:
-        work.stages.append(StageVerdict("dynamic", passed=None, notes=[why]))
-        return _route(work, "unverifiable", why.code)
+        return _unverifiable(work, Finding("no_fixture", "no fixture or oracle to replay against"))
+    if recorded and fixture.s0_digest and recorded != fixture.s0_digest:
+        return _unverifiable(
+            work,
+            Finding("s0_digest_mismatch", f"episode ran on {recorded}, fixture S0 is {fixture.s0_digest}"),
+        )
+    diff = _diff_of(work)
     answer = episode.outcome.final_answer
-    dynamic = _timed(lambda: run_dynamic(fixture, work.diff, answer, config.dynamic))
+    dynamic = _timed(lambda: run_dynamic(fixture, diff, answer, config.dynamic))
     work.stages.append(dynamic)
     if not dynamic.passed:
         sink = "flaky_quarantine" if dynamic.data["inconsistent"] else "hard_negative"
         return _route(work, sink, dynamic.reason or sink)
-    delta = _timed(lambda: audit_delta(episode, work.diff, fixture))
+    delta = _timed(lambda: audit_delta(episode, diff, fixture))
     work.stages.append(delta)
     if not delta.passed:
         return "tamper_quarantine", delta.reason or "tamper"
     work.stages.append(_timed(lambda: score_advisory(episode, fixture.min_tool_calls)))
     return "admitted", "passed_stages_1_to_4"
+
+
+def _unverifiable(work: _Work, why: Finding) -> tuple[str, str]:
+    """Stage 3 cannot replay the episode: record why and route it to ``unverifiable``."""
+    work.stages.append(StageVerdict("dynamic", passed=None, notes=[why]))
+    return _route(work, "unverifiable", why.code)
 
 
 def _route(work: _Work, sink: str, reason: str) -> tuple[str, str]:
@@ -248,25 +268,26 @@ def _monolithic_costs(works: list[_Work], config: CascadeConfig, calibration_s: 
         measured = {v.stage: v for v in work.stages}
         dynamic_cost.entered += 1
         judged = measured.get("dynamic")
-        if work.fixture is None or work.fixture.handle is None or (judged and judged.passed is None):
+        fixture = work.fixture
+        if fixture is None or fixture.handle is None or (judged and judged.passed is None):
             continue
         if judged is None:
             diff = work.diff if work.diff is not None and work.diff.post is not None else DiffView(text="")
             answer = work.episode.outcome.final_answer
-            judged = _timed(lambda w=work, d=diff, a=answer: run_dynamic(w.fixture, d, a, config.dynamic))
+            judged = _timed(partial(run_dynamic, fixture, diff, answer, config.dynamic))
         dynamic_cost.wall_s += judged.timings.get("own_wall_s", judged.wall_s)
         if not judged.passed:
             continue
         dynamic_cost.passed += 1
         static_cost.entered += 1
-        static = measured.get("static") or _timed(lambda w=work: check_static(w.diff, lint=config.lint))
+        static = measured.get("static") or _timed(partial(check_static, _diff_of(work), lint=config.lint))
         static_cost.wall_s += static.wall_s
         if not static.passed:
             continue
         static_cost.passed += 1
         advisory_cost.entered += 1
         advisory = measured.get("advisory") or _timed(
-            lambda w=work: score_advisory(w.episode, w.fixture.min_tool_calls)
+            partial(score_advisory, work.episode, fixture.min_tool_calls)
         )
         advisory_cost.wall_s += advisory.wall_s
         advisory_cost.passed += 1
@@ -291,8 +312,12 @@ def _calibrate_fixtures(works: list[_Work], config: CascadeConfig) -> tuple[dict
     calibration: dict[str, list[bool]] = {}
     for work in works:
         fixture = work.fixture
-        runnable = fixture is not None and fixture.handle is not None and fixture.timing_sensitive
-        if runnable and fixture.fixture_id not in calibration:
+        if (
+            fixture is not None
+            and fixture.handle is not None
+            and fixture.timing_sensitive
+            and fixture.fixture_id not in calibration
+        ):
             calibration[fixture.fixture_id] = calibrate_oracle(fixture, config.dynamic)
     return calibration, time.perf_counter() - start
 
@@ -313,13 +338,13 @@ def _quarantine_flaky_fixtures(
     flaky = set(retired)
     for work in works:
         dynamic = next((s for s in work.stages if s.stage == "dynamic"), None)
-        if dynamic is not None and dynamic.data.get("runs") and work.fixture.fixture_id in retired:
+        if dynamic is not None and dynamic.data.get("runs") and _fixture_of(work).fixture_id in retired:
             dynamic.data["fixture_retired"] = True
         if dynamic is not None and dynamic.data.get("inconsistent"):
-            flaky.add(work.fixture.fixture_id)
+            flaky.add(_fixture_of(work).fixture_id)
     out = []
     for work, (sink, reason) in zip(works, outcomes, strict=True):
-        if sink in ("admitted", "hard_negative") and work.fixture.fixture_id in flaky:
+        if sink in ("admitted", "hard_negative") and _fixture_of(work).fixture_id in flaky:
             index = next(i for i, s in enumerate(work.stages) if s.stage == "dynamic")
             dynamic = work.stages[index]
             dynamic.timings["own_wall_s"] = dynamic.wall_s
@@ -344,7 +369,7 @@ def _judge(
     verdict.advisory_score = advisory.data["score"] if advisory else None
     verdict.oracle_runs = dynamic.data.get("runs", 0) if dynamic else 0
     if sink == "admitted":
-        label = label_admitted(work.episode, work.fixture.min_tool_calls)
+        label = label_admitted(work.episode, _fixture_of(work).min_tool_calls)
         verdict.role, verdict.t_div, verdict.t_rec = label.role, label.t_div, label.t_rec
         verdict.t_div_reason = label.t_div_reason
         verdict.target_turns, verdict.turn_reasons = label.target_turns, label.turn_reasons
@@ -383,7 +408,7 @@ def verify_episodes(
         for work, (sink, reason) in zip(works, outcomes, strict=True)
     ]
     _rank_advisory(verdicts, episodes)
-    inconsistent, judged, _ = count_flakes(v.stage("dynamic").data for v in verdicts if v.stage("dynamic"))
+    inconsistent, judged, _ = count_flakes(dyn.data for v in verdicts if (dyn := v.stage("dynamic")))
     stages = _stage_costs(works)
     stages[STAGES.index("dynamic")].wall_s += calibration_s
     ledger = Ledger(

@@ -49,11 +49,12 @@ def lint_new_errors(changed: dict[str, tuple[str | None, str]]) -> list[Finding]
     with tempfile.TemporaryDirectory(prefix="tp-lint-") as tmp:
         for side, index in (("pre", 0), ("post", 1)):
             for path, texts in changed.items():
-                if texts[index] is None:
+                text = texts[index]
+                if text is None:
                     continue
                 target = Path(tmp, side, path)
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(texts[index], encoding="utf-8")
+                target.write_text(text, encoding="utf-8")
         proc = subprocess.run(
             [
                 ruff,

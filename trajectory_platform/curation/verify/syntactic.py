@@ -25,24 +25,23 @@ PATCH_KEYS = ("patch", "diff")
 def _call_findings(record: CallRecord, tool_calling_log: bool) -> list[Finding]:
     """Violations of one call. In a log that delivered no tools (a text-action format such as
     ReAct or a shell-command agent) arguments are the source's own syntax: only patches are judged."""
-    where = {"event_index": record.turn}
-    name = record.call.name
+    name, turn = record.call.name, record.turn
     if not name:
-        return [Finding("call_without_name", "tool call has no tool name", **where)]
+        return [Finding("call_without_name", "tool call has no tool name", event_index=turn)]
     if tool_calling_log:
         if record.parse_error:
-            return [Finding("arguments_not_json", f"{name}: {record.parse_error}", **where)]
+            return [Finding("arguments_not_json", f"{name}: {record.parse_error}", event_index=turn)]
         if not record.specs:
-            return [Finding("undeclared_tool", f"{name!r} was not delivered at this turn", **where)]
+            return [Finding("undeclared_tool", f"{name!r} was not delivered at this turn", event_index=turn)]
         errors = schema_errors(record)
         if errors:
-            return [Finding("schema_violation", f"{name}: {errors[0]}", **where)]
+            return [Finding("schema_violation", f"{name}: {errors[0]}", event_index=turn)]
     for key, value in record.string_values():
         if key in PATCH_KEYS and value.strip():
             try:
                 parse_unified_diff(value)
             except PatchError as exc:
-                return [Finding("patch_unparseable", f"{name}.{key}: {exc}", **where)]
+                return [Finding("patch_unparseable", f"{name}.{key}: {exc}", event_index=turn)]
     return []
 
 

@@ -7,6 +7,7 @@ same episodes and fixtures give byte-identical Parquet.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -86,7 +87,7 @@ def turn_reasons(row_json: str) -> dict[int, str]:
 
 def flake_counts(table: pa.Table) -> tuple[int, int]:
     """(inconsistent, judged) re-derived from a verdict table's stored stage-3 data."""
-    datas = []
+    datas: list[dict[str, Any]] = []
     for row in table.select(["stage_verdicts_json"]).to_pylist():
         stages = json.loads(row["stage_verdicts_json"] or "[]")
         datas.extend(s["data"] for s in stages if s["stage"] == "dynamic")

@@ -102,8 +102,7 @@ def _runtime_evidence(episode: Episode, records: list[CallRecord], dynamic: dict
         code = record.answer.exit_code if record.answer is not None else None
         if code in SUBSTRATE_EXIT_CODES:
             evidence.append(f"{record.call.name} exit {code} ({SUBSTRATE_EXIT_CODES[code]})")
-        elif _SUBSTRATE_TEXT.search(_observation_text(record)):
-            match = _SUBSTRATE_TEXT.search(_observation_text(record))
+        elif match := _SUBSTRATE_TEXT.search(_observation_text(record)):
             evidence.append(f"{record.call.name}: substrate error '{match.group(0)}' never recovered")
     return evidence
 

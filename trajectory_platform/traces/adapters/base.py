@@ -93,11 +93,11 @@ def as_utf8(data: bytes) -> bytes:
                 return data[len(bom) :].decode(encoding).encode("utf-8")
             except UnicodeDecodeError:
                 return data
-    encoding = _unbommed_wide_encoding(data)
-    if encoding is None:
+    wide = _unbommed_wide_encoding(data)
+    if wide is None:
         return data
     try:
-        return data.decode(encoding).encode("utf-8")
+        return data.decode(wide).encode("utf-8")
     except UnicodeDecodeError:
         return data
 

@@ -28,7 +28,8 @@ from trajectory_platform.traces.adapters.base import (
 )
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
-ERROR_STATUS = {"output_limit": "truncated", "approval": "refused", "parsing": "refused"}
+# keyed by object: looked up with whatever the log's error.type holds (a missing one is None)
+ERROR_STATUS: dict[object, str] = {"output_limit": "truncated", "approval": "refused", "parsing": "refused"}
 ROLES = ("system", "user", "assistant", "tool")
 ATTACHMENT = "attachment://"
 

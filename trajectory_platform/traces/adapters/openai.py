@@ -9,6 +9,7 @@ shared with formats that embed OpenAI messages (tau-bench, ToolBench).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +124,7 @@ class OpenAIAdapter(Adapter):
             sample = sample[0]
         return isinstance(sample, dict) and isinstance(sample.get("messages"), list)
 
-    def frame(self, src: SourceFile):
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         doc, error = src.document
         if error is None and is_message_list(doc):
             return iter([RawRecord(None, "$", value={"messages": doc})])

@@ -15,6 +15,7 @@ without a tool call is the runtime refusing a malformed call (schema violation) 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +86,7 @@ class OpenHandsAdapter(Adapter):
             sample = sample[0]
         return isinstance(sample, dict) and _is_event_list(sample.get("history"))
 
-    def frame(self, src: SourceFile):
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         doc, error = src.document
         if error is None and _is_event_list(doc):
             return iter([RawRecord(None, "$", value={"history": doc})])
@@ -153,8 +154,8 @@ class OpenHandsAdapter(Adapter):
     def _observation(raw: dict[str, Any], kind: str, where: str, stamp: str | None) -> Event:
         metadata = raw.get("tool_call_metadata") or {}
         content = text_of(raw.get("content"), f"{where}.content")
-        extras = raw.get("extras") if isinstance(raw.get("extras"), dict) else {}
-        nested = extras.get("metadata") if isinstance(extras.get("metadata"), dict) else {}
+        extras = found if isinstance(found := raw.get("extras"), dict) else {}
+        nested = found if isinstance(found := extras.get("metadata"), dict) else {}
         exit_code = nested.get("exit_code", extras.get("exit_code", raw.get("exit_code")))
         event = Event(
             kind="tool",
@@ -183,21 +184,21 @@ class OpenHandsAdapter(Adapter):
         error = value.get("error")
         if isinstance(error, str) and error:
             episode.outcome.terminal_status = "truncated" if MAX_ITERATIONS in error else "error"
-        test_result = value.get("test_result") if isinstance(value.get("test_result"), dict) else {}
+        test_result = found if isinstance(found := value.get("test_result"), dict) else {}
         patch = test_result.get("git_patch", value.get("git_patch"))
         episode.outcome.workspace_diff = optional_str(patch, "git_patch")
         if "success" in value:
             verdict = {k: value.get(k) for k in ("success", "result_explanation") if k in value}
             episode.outcome.verifier_results_json = canonical_json(verdict)
-        instance = value.get("instance") if isinstance(value.get("instance"), dict) else {}
+        instance = found if isinstance(found := value.get("instance"), dict) else {}
         episode.task.fixture_id = optional_str(value.get("instance_id"), "instance_id")
         episode.task.repo_family = optional_str(instance.get("repo"), "instance.repo") or _repo_of(
             value.get("issue")
         )
         first_user = next((e.content for e in episode.events if e.kind == "user"), None)
         episode.task.prompt = optional_str(value.get("instruction"), "instruction") or first_user
-        metadata = value.get("metadata") if isinstance(value.get("metadata"), dict) else {}
-        llm = metadata.get("llm_config") if isinstance(metadata.get("llm_config"), dict) else {}
+        metadata = found if isinstance(found := value.get("metadata"), dict) else {}
+        llm = found if isinstance(found := metadata.get("llm_config"), dict) else {}
         episode.lineage.model = optional_str(llm.get("model"), "metadata.llm_config.model")
         sampling = {
             k: llm[k] for k in ("temperature", "top_p", "seed", "reasoning_effort") if llm.get(k) is not None

@@ -364,15 +364,16 @@ class _Builder:
         manifest = DeliveredInput(
             len(self.episode.delivered_inputs), output_indices[0] if output_indices else None
         )
-        exact = extends and self.previous_indices is not None
-        if exact:
-            manifest.event_indices = [*self.previous_indices, *fresh_indices]
+        previous_indices = self.previous_indices if extends else None
+        exact_indices = None if previous_indices is None else [*previous_indices, *fresh_indices]
+        if exact_indices is not None:
+            manifest.event_indices = exact_indices
         else:
             manifest.messages_json = events_json([_event_of(m) for m in inputs])
             manifest.compacted = True
         self.episode.delivered_inputs.append(manifest)
         self.previous = keys + [m.key() for m in outputs]
-        self.previous_indices = [*manifest.event_indices, *output_indices] if exact else None
+        self.previous_indices = None if exact_indices is None else [*exact_indices, *output_indices]
         self._lineage(span)
 
     def _input_event(self, message: Message) -> int:
