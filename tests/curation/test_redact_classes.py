@@ -92,6 +92,8 @@ KEPT = {
     "base32_alphabet": "_b32alphabet = b'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'",
     "arn_resource_id": "arn:aws:dms:us-east-1:123456789012:task:K55IUCGBASJS5VHZJIINA45FII",
     "uppercase_constant": "HTTP2_PROTOCOL_ERROR MAX_RETRIES_EXCEEDED",
+    "vendor_prefixed_file_names": "torch/_inductor/__pycache__/ops_handler.cpython-311.pyc,,\n"
+    "hf_xet-1.8.0.dist-info/RECORD,,\nhf_storage_reader = load()",
     "pem_header_words": "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,ABCD",
 }
 

@@ -56,7 +56,7 @@ def test_dagster_run_settings_parse_json_values() -> None:
 def test_dagster_run_profile_sits_under_set_values() -> None:
     config = asset_settings(["checkpoint.max_steps=3", "scorecard.episodes=2"])
     assert config["checkpoint"] == {**EMBEDDED_PROFILE["checkpoint"], "max_steps": 3}
-    assert config["scorecard"] == {"episodes": 2}
+    assert config["scorecard"] == {**EMBEDDED_PROFILE["scorecard"], "episodes": 2}
 
 
 def test_dagster_run_profile_names_only_declared_settings() -> None:

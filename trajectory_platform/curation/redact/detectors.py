@@ -661,6 +661,15 @@ def find_pem_blocks(text: str) -> Iterator[Finding]:
             yield Finding("PRIVATE_KEY", end.start(), end.end(), end.group(), "pem")
 
 
+_NAME_NOT_KEY = re.compile(r"\.(?:[a-z]{1,5}|cpython-\d+[\w.-]*)$|^[a-z]+(?:_[a-z]+)+\d{0,3}$")
+"""A prefix-matched token that ends in a file extension, or is a plain snake_case name."""
+
+
+def _is_path(token: str) -> bool:
+    """A ``/``-separated path with a word for a segment (base64 keys have slashes, not words)."""
+    return "/" in token and any(part.isalpha() and len(part) >= 3 for part in token.split("/")[1:])
+
+
 def find_known_formats(text: str) -> Iterator[Finding]:
     """Vendor token formats, JWTs with signatures, connection-string and header credentials."""
     lower = text.lower()
@@ -676,6 +685,8 @@ def find_known_formats(text: str) -> Iterator[Finding]:
             value = text[start:end].rstrip(".-")
             if kind == "PASSWORD" and _PLACEHOLDER.match(value):
                 continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>
+            if kind == "API_KEY" and (_NAME_NOT_KEY.search(value) or _is_path(value)):
+                continue  # hf_storage.cpython-311.pyc, ops_handler, hf_xet-1.8.0.dist-info/RECORD
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
                 yield Finding(kind, start, start + len(value), value, f"format:{kind.lower()}")
 
