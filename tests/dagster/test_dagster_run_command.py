@@ -86,6 +86,18 @@ def test_dagster_run_refuses_a_mistyped_setting_before_any_work(tmp_path: Path) 
     assert not (tmp_path / "w").exists()
 
 
+TALLIED = (
+    "raw_traces",
+    "verified_traces",
+    "redacted_corpus",
+    "split_assignments",
+    "training_mixture",
+    "preference_pairs",
+    "token_masked_dataset",
+    "checkpoint",
+)
+"""The stages whose metadata carries the common accounting keys."""
+
 # One pipeline key for both runs: pseudonyms are keyed, and each workdir otherwise makes its own.
 SALTED = {**os.environ, "TRAJECTORY_PLATFORM_SALT": "test-salt-shared-by-both-runs"}
 
@@ -131,6 +143,16 @@ def test_dagster_run_materializes_every_asset_into_the_warehouse(tmp_path: Path)
     assert leaked == 0
     assert con.execute("SELECT count(*) FROM checkpoint").fetchall()[0][0] == 1
     assert con.execute("SELECT count(*) FROM scorecard").fetchall()[0][0] == 1
+    # Every stage that passes records on accounts for them the same way: in = kept + dropped.
+    from dagster import AssetKey, DagsterInstance
+
+    with DagsterInstance.from_config(str(workdir / "dagster_home")) as instance:
+        for asset in TALLIED:
+            event = instance.get_latest_materialization_event(AssetKey(asset))
+            values = {k: v.value for k, v in event.asset_materialization.metadata.items()}
+            assert {"records_in", "kept", "dropped", "dropped_by_reason"} <= set(values), asset
+            assert values["records_in"] == values["kept"] + values["dropped"], asset
+            assert values["dropped"] == sum(values["dropped_by_reason"].values()), asset
     # The same inputs, seeds and key in another workdir: every table's Parquet, byte for byte.
     again = tmp_path / "again"
     assert _run(again).returncode == 0

@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pyarrow as pa
-from dagster import TableColumn, TableSchema
+from dagster import MetadataValue, TableColumn, TableColumnConstraints, TableSchema
+
+from trajectory_platform.traces.drops import Tally
 
 GROUP_OWNERS = {
     "traces": ["team:ingest"],
@@ -24,16 +26,20 @@ def column_schema(schema: pa.Schema) -> TableSchema:
     """The Dagster column schema of an Arrow schema (names, types, nullability)."""
     return TableSchema(
         columns=[
-            TableColumn(name=f.name, type=str(f.type), constraints=None if f.nullable else _not_null())
+            TableColumn(
+                name=f.name,
+                type=str(f.type),
+                constraints=None if f.nullable else TableColumnConstraints(nullable=False),
+            )
             for f in schema
         ]
     )
 
 
-def _not_null():  # noqa: ANN202 - TableColumnConstraints, constructed lazily for readability
-    from dagster import TableColumnConstraints
-
-    return TableColumnConstraints(nullable=False)
+def tally_metadata(tally: Tally) -> dict[str, Any]:
+    """The accounting keys every stage's metadata carries (records in, kept, dropped by reason)."""
+    values = tally.metadata()
+    return {**values, "dropped_by_reason": MetadataValue.json(values["dropped_by_reason"])}
 
 
 def declared(group: str, schema: pa.Schema, **metadata: Any) -> dict[str, Any]:

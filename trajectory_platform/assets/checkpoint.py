@@ -19,7 +19,7 @@ from pathlib import Path
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
-from trajectory_platform.assets._house import declared
+from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.assets.dataset import MANIFEST_FILE
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
@@ -63,6 +63,7 @@ def checkpoint(
     return Output(
         outcome.to_table(workdir.relative(outcome.checkpoint_dir)),
         metadata={
+            **tally_metadata(outcome.tally),
             "path": MetadataValue.path(str(outcome.checkpoint_dir)),
             "artifact_digest": outcome.artifact_digest,
             "steps": outcome.loop.steps,

@@ -11,7 +11,7 @@ import json
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
-from trajectory_platform.assets._house import declared
+from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
@@ -57,6 +57,7 @@ def token_masked_dataset(
     return Output(
         stage.table,
         metadata={
+            **tally_metadata(stage.dataset.tally()),
             **manifest["counts"],
             "stored_tokens": stats["stored_tokens"],
             "selected_targets": stats["selected_targets"],

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
-from trajectory_platform.assets._house import declared
+from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.checks.mixture import MIXTURE_SHARES_CHECK, mixture_shares_result
 from trajectory_platform.curation.split_mixture_stage import (
     PREFERENCE_PAIRS_SCHEMA,
@@ -62,7 +62,7 @@ def split_assignments(
     return Output(
         result.table,
         metadata={
-            "records_in": summary["records_in"],
+            **tally_metadata(result.tally()),
             "split_counts": MetadataValue.json(summary["split_counts"]),
             "closure_split": MetadataValue.json(summary["closure_split"]),
             "reserved_tool_families": MetadataValue.json(summary["reserved_tool_families"]),
@@ -120,7 +120,7 @@ def training_mixture(
             "sft_rows": summary["sft_rows"],
             "preference_negatives": summary["preference_negatives"],
             "considered": summary["considered"],
-            "dropped": MetadataValue.json(summary["dropped"]),
+            **tally_metadata(result.tally()),
             "fixtures_in_band": summary["fixtures_in_band"],
             "distinct_sequences_per_fixture": summary["distinct_sequences_per_fixture"],
             "anchors": summary["anchors"],
@@ -154,6 +154,7 @@ def preference_pairs(
     return Output(
         result.table,
         metadata={
+            **tally_metadata(result.tally()),
             "pairs_admitted": summary["pairs_admitted"],
             "pairs_considered": summary["pairs_considered"],
             "pairs_refused": summary["pairs_refused"],

@@ -21,10 +21,11 @@ from dagster import (
     multi_asset,
 )
 
-from trajectory_platform.assets._house import declared
+from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.checks.raw import CONSERVATION_CHECK, conservation_result
 from trajectory_platform.resources import TraceSourceResource
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
+from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.ingest import IngestResult, discover_log_files, ingest_paths
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, REJECT_SCHEMA
 
@@ -63,7 +64,9 @@ def raw_traces(context: AssetExecutionContext, trace_source: TraceSourceResource
     summary = _merged_summary(results)
     metadata = _episode_metadata(episodes, summary)
     metadata.update(
-        rejected=rejects.num_rows, top_reject_reasons=MetadataValue.json(summary["top_reject_reasons"])
+        rejected=rejects.num_rows,
+        top_reject_reasons=MetadataValue.json(summary["top_reject_reasons"]),
+        **tally_metadata(Tally.total(r.tally() for r in results)),
     )
     yield Output(episodes, output_name="raw_traces", metadata=metadata)
     yield Output(rejects, output_name="ingest_rejects", metadata=_reject_metadata(rejects, summary))

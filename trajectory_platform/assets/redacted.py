@@ -9,9 +9,9 @@ materialized (a failed blocking check would still have recorded it).
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
-from trajectory_platform.assets._house import declared
+from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.curation.redact import redact_corpus
-from trajectory_platform.curation.redact.corpus import output_schema
+from trajectory_platform.curation.redact.corpus import corpus_tally, output_schema
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.resources.secrets import SecretsSaltResource
 from trajectory_platform.sensors.automation import CURATION_CONDITION
@@ -38,6 +38,7 @@ def redacted_corpus(
     return Output(
         result.table,
         metadata={
+            **tally_metadata(corpus_tally(result)),
             "rows_in": stats["rows_in"],
             "rows_out": stats["rows_out"],
             "license_blocked": stats["blocked"],

@@ -10,7 +10,7 @@ import json
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Output, multi_asset
 
-from trajectory_platform.assets._house import declared
+from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.curation.verify import verified_table, verify_episodes
 from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySettings, library_lookup
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
@@ -78,6 +78,7 @@ def _verified_metadata(result: CascadeResult) -> dict:
         "r_flake": ledger["r_flake"],
         "warnings": MetadataValue.json(ledger["warnings"]),
         **result.janitor.to_dict(),
+        **tally_metadata(result.tally()),
     }
 
 

@@ -50,6 +50,7 @@ from trajectory_platform.curation.splits import (
     split_sizes,
     straddling_closures,
 )
+from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 
 DEFAULT_SPLIT_POLICY = SplitPolicy()
@@ -231,6 +232,12 @@ class SplitStageResult:
     decontam: DecontamReport
     summary: dict
 
+    def tally(self) -> Tally:
+        """Episodes in, assigned a split (kept), and the excluded ones by reason."""
+        rows = self.table.select(["split", "reason"]).to_pylist()
+        excluded = Counter(str(r["reason"]) for r in rows if r["split"] == "excluded")
+        return Tally(len(rows), len(rows) - sum(excluded.values()), excluded)
+
 
 def split_stage(
     corpus: pa.Table,
@@ -286,6 +293,11 @@ class MixtureStageResult:
     table: pa.Table
     mixture: Mixture
     summary: dict
+
+    def tally(self) -> Tally:
+        """Candidates considered, selected (kept), and the rest by drop reason."""
+        dropped = Counter(self.mixture.dropped)
+        return Tally(self.mixture.considered, self.mixture.considered - sum(dropped.values()), dropped)
 
 
 def mixture_stage(
@@ -356,6 +368,11 @@ class PreferenceStageResult:
     table: pa.Table
     decisions: list[PairDecision]
     summary: dict
+
+    def tally(self) -> Tally:
+        """Pairs considered, admitted (kept), and the refused ones by kind."""
+        refusals = Counter(_refusal_kind(d.reason) for d in self.decisions if not d.admitted)
+        return Tally(len(self.decisions), len(self.decisions) - sum(refusals.values()), refusals)
 
 
 def preference_stage(

@@ -39,6 +39,16 @@ class Tally:
         dropped = Counter(drops) if not isinstance(drops, Mapping) else Counter(dict(drops))
         return cls(records_in=kept + sum(dropped.values()), kept=kept, dropped=dropped)
 
+    @classmethod
+    def total(cls, tallies: Iterable[Tally]) -> Tally:
+        """The sum of several tallies (the days of a backfill, say)."""
+        out = cls()
+        for tally in tallies:
+            out.records_in += tally.records_in
+            out.kept += tally.kept
+            out.dropped.update(tally.dropped)
+        return out
+
     @property
     def dropped_total(self) -> int:
         return sum(self.dropped.values())

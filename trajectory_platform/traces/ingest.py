@@ -34,6 +34,7 @@ from trajectory_platform.traces.adapters.base import (
     record_fingerprint,
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
+from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episode_row, episodes_to_table
@@ -87,6 +88,10 @@ class IngestResult:
     counts_by_format: dict[str, int] = field(default_factory=dict)
     files_read: int = 0
     bytes_read: int = 0
+
+    def tally(self) -> Tally:
+        """Records in, normalized (kept), rejected by reason."""
+        return Tally(self.records_in, len(self.episodes), Counter(r.reason for r in self.rejects))
 
     def reject_reasons(self) -> dict[str, int]:
         """Rejects per reason, most frequent first (ties by name)."""

@@ -20,6 +20,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.training.labels import IGNORE_INDEX, target_count
 
 VALIDATION_SPLITS = frozenset({"validation", "val", "valid", "dev"})
@@ -29,9 +30,15 @@ KEY_COLUMNS = ("example_id", "id", "episode_id", "pair_id")
 
 @dataclass
 class Rejection:
+    """A row that cannot train, where it is, and why (:class:`~trajectory_platform.traces.drops.Drop`)."""
+
     source: str
     line: int
-    reason: str
+    drop: Drop
+
+    def describe(self) -> str:
+        """One line for a person: where and why."""
+        return f"rejected {self.source}:{self.line}: {self.drop.reason} {self.drop.detail}".rstrip()
 
 
 @dataclass
@@ -87,7 +94,7 @@ def read_rows(path: Path) -> LoadedRows:
                 if not isinstance(row, dict):
                     raise ValueError("not a JSON object")
             except ValueError as error:
-                rejected.append(Rejection(str(path), number, f"unreadable JSON: {error}"))
+                rejected.append(Rejection(str(path), number, Drop("unreadable_json", str(error))))
                 continue
             rows.append({**row, "_line": number})
     return LoadedRows(str(path), _file_digest(path), rows, manifest, rejected)
@@ -123,24 +130,29 @@ class ExampleSplit:
             "validation": len(self.validation),
             "test_held_out": self.test_held_out,
             "rejected": len(self.rejected),
-            "rejected_by_reason": dict(Counter(r.reason.split(":")[0] for r in self.rejected)),
+            "rejected_by_reason": dict(self.tally().dropped),
         }
 
+    def tally(self) -> Tally:
+        """Rows in, usable (kept: train, validation, held-out test), and the rejected ones by reason."""
+        kept = len(self.train) + len(self.validation) + self.test_held_out
+        return Tally(self.rows_in, kept, Counter(r.drop.reason for r in self.rejected))
 
-def _example_problem(row: dict[str, Any], capacity: int, vocab_size: int) -> str | None:
+
+def _example_problem(row: dict[str, Any], capacity: int, vocab_size: int) -> Drop | None:
     ids, labels = row.get("input_ids"), row.get("labels")
     if ids is None or labels is None:
-        return "missing input_ids or labels"
+        return Drop("missing_input_ids_or_labels")
     if len(ids) != len(labels):
-        return f"length mismatch: {len(ids)} input_ids vs {len(labels)} labels"
+        return Drop("length_mismatch", f"{len(ids)} input_ids vs {len(labels)} labels")
     if not target_count(labels[1:]):
-        return "no selected targets (N_active = 0): the masked loss is undefined"
+        return Drop("no_selected_targets", "N_active = 0: the masked loss is undefined")
     if labels[0] != IGNORE_INDEX:
-        return "first label is a target: it has no preceding position"
+        return Drop("first_label_is_a_target", "it has no preceding position")
     if len(ids) > capacity:
-        return f"longer than the packing capacity: {len(ids)} > {capacity} (never truncated silently)"
+        return Drop("longer_than_capacity", f"{len(ids)} > {capacity} (never truncated silently)")
     if max(ids) >= vocab_size or min(ids) < 0:
-        return f"token id outside the model vocabulary (size {vocab_size})"
+        return Drop("token_id_outside_vocabulary", f"vocabulary size {vocab_size}")
     return None
 
 

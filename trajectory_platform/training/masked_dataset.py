@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 from transformers import PreTrainedTokenizerBase
 
+from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
 from trajectory_platform.training.masking import MaskConfig, MaskedExample, MaskResult, mask_plans
@@ -84,6 +85,12 @@ class MaskedDataset:
             "examples_dropped": sum(self.result.drops.values()),
             "per_invocation_episodes": self.per_invocation_episodes,
         }
+
+    def tally(self) -> Tally:
+        """Examples out (kept), and by reason the examples dropped and the episodes that gave none."""
+        dropped = self.result.drops + self.episode_drops
+        kept = len(self.result.examples)
+        return Tally(kept + sum(dropped.values()), kept, dropped)
 
     def drop_reasons(self) -> dict[str, int]:
         merged = self.result.drops + self.episode_drops

@@ -10,6 +10,7 @@ transformers (or peft) loads, with ``training_manifest.json`` beside the weights
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 import pyarrow as pa
 import torch
 
+from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.training import train_manifest
 from trajectory_platform.training.attention import VARLEN_ATTENTION
 from trajectory_platform.training.chat_template import template_digest
@@ -28,7 +30,13 @@ from trajectory_platform.training.checkpoint import (
     load_trainer_state,
     save_checkpoint,
 )
-from trajectory_platform.training.dataset import LoadedRows, read_rows, rows_from_table, split_examples
+from trajectory_platform.training.dataset import (
+    LoadedRows,
+    Rejection,
+    read_rows,
+    rows_from_table,
+    split_examples,
+)
 from trajectory_platform.training.dpo import (
     PreferencePair,
     ReferenceBinding,
@@ -164,6 +172,8 @@ class TrainOutcome:
     inventory: dict[str, Any]
     memory: dict[str, Any]
     manifest: dict[str, Any]
+    tally: Tally = field(default_factory=Tally)
+    """Rows in, used (train, validation, held-out test), rejected by reason (run facts, not in the row)."""
 
     def summary(self) -> dict[str, Any]:
         final = self.loop.validation[-1] if self.loop.validation else {}
@@ -204,9 +214,10 @@ def _log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _load_pairs(loaded: LoadedRows, tokenizer: Any) -> tuple[list[PreferencePair], list[dict[str, Any]]]:
+def _load_pairs(loaded: LoadedRows, tokenizer: Any) -> tuple[list[PreferencePair], list[Rejection]]:
     """Token pairs from token rows, or from curation's episode rows (rendered like SFT examples)."""
-    pairs, rejected = [], []
+    pairs: list[PreferencePair] = []
+    rejected: list[Rejection] = []
     for index, row in enumerate(loaded.rows):
         try:
             if "chosen_input_ids" in row:
@@ -214,7 +225,7 @@ def _load_pairs(loaded: LoadedRows, tokenizer: Any) -> tuple[list[PreferencePair
             else:
                 pairs.append(pair_from_row(row, tokenizer))
         except (KeyError, ValueError, TypeError) as error:
-            rejected.append({"source": loaded.source, "line": row["_line"], "reason": str(error)})
+            rejected.append(Rejection(loaded.source, row["_line"], Drop("unusable_pair", str(error))))
     return pairs, rejected
 
 
@@ -227,6 +238,7 @@ class _Objective:
     counts: dict[str, Any]
     targets: dict[str, int]
     members: list[str]
+    tally: Tally
     reference: dict[str, Any] | None = None
 
 
@@ -318,7 +330,7 @@ def _sft(ctx: _Context) -> _Objective:
         validation_fraction=request.validation_fraction,
     )
     for rejection in split.rejected[:20]:
-        _log(f"rejected {rejection.source}:{rejection.line}: {rejection.reason}")
+        _log(rejection.describe())
     if not split.train:
         raise ValueError(f"{ctx.loaded.source}: no usable training examples ({split.counts()})")
     step = sft_step_function(
@@ -349,6 +361,7 @@ def _sft(ctx: _Context) -> _Objective:
         counts=split.counts(),
         targets={"train_targets": _targets(split.train), "validation_targets": _targets(split.validation)},
         members=[e["key"] for e in split.train],
+        tally=split.tally(),
     )
 
 
@@ -356,7 +369,7 @@ def _dpo(ctx: _Context) -> _Objective:
     request, model = ctx.request, ctx.model
     pairs, rejected = _load_pairs(ctx.loaded, ctx.tokenizer)
     for rejection in rejected[:20]:
-        _log(f"rejected {rejection['source']}:{rejection['line']}: {rejection['reason']}")
+        _log(rejection.describe())
     if not pairs:
         raise ValueError(f"{ctx.loaded.source}: no usable preference pairs ({len(rejected)} rejected)")
     held = max(1, len(pairs) // 10) if len(pairs) >= 5 else 0
@@ -406,6 +419,11 @@ def _dpo(ctx: _Context) -> _Objective:
         counts=counts,
         targets={"train_targets": scored(train_pairs), "validation_targets": scored(val_pairs)},
         members=[p.pair_id for p in train_pairs],
+        tally=Tally(
+            counts["rows_in"],
+            len(train_pairs) + len(val_pairs),
+            Counter(r.drop.reason for r in [*rejected, *ctx.loaded.rejected]),
+        ),
         reference={
             "reference_cache": str(cache.path),
             **stats,
@@ -460,7 +478,15 @@ def run_training(
     manifest = _manifest(ctx, objective, loop, digest, inventory.as_dict(), memory)
     train_manifest.write_manifest(out, manifest, MANIFEST_NAME)
     return TrainOutcome(
-        out, digest, request.objective, loop, objective.counts, inventory.as_dict(), memory, manifest
+        out,
+        digest,
+        request.objective,
+        loop,
+        objective.counts,
+        inventory.as_dict(),
+        memory,
+        manifest,
+        objective.tally,
     )
 
 

@@ -25,6 +25,7 @@ from trajectory_platform.curation.redact.episode import redact_episode, string_s
 from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak
 from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.curation.redact.pseudonym import derive_key
+from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 
@@ -66,6 +67,12 @@ class CorpusResult:
     findings_by_kind: dict[str, int]
     leak: LeakReport
     stats: dict[str, Any] = field(default_factory=dict)
+
+
+def corpus_tally(result: CorpusResult) -> Tally:
+    """Rows in, redacted rows out (kept), and the audited ones by their reason."""
+    reasons = Counter(str(r) for r in result.audit.column("reason").to_pylist())
+    return Tally(result.table.num_rows + sum(reasons.values()), result.table.num_rows, reasons)
 
 
 def output_schema(upstream: pa.Schema) -> pa.Schema:

@@ -57,6 +57,7 @@ from trajectory_platform.curation.verify.verdicts import (
 )
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.janitor import Sweep, sweep
+from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.record import Episode
 
 FixturesLookup = Callable[[str], Any] | Mapping[str, Any]
@@ -120,6 +121,11 @@ class CascadeResult:
 
     def by_id(self) -> dict[str, EpisodeVerdict]:
         return {v.episode_id: v for v in self.verdicts}
+
+    def tally(self) -> Tally:
+        """Episodes judged, admitted (kept), and the others by the sink they went to."""
+        sinks = Counter(str(v.sink) for v in self.verdicts if v.sink != "admitted")
+        return Tally(len(self.verdicts), len(self.verdicts) - sum(sinks.values()), sinks)
 
     def counts(self, attribute: str) -> dict[str, int]:
         """Episodes per sink (``"sink"``) or per role (``"role"``), sorted by name."""
