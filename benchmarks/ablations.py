@@ -65,8 +65,8 @@ from trajectory_platform.evaluation.harness import SuiteSpec, build_items, evalu
 from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
 from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
 from trajectory_platform.evaluation.stats import bonferroni_alpha, paired_comparison
-from trajectory_platform.training.model import build_default_model
-from trajectory_platform.training.tokenizer import load_tokenizer
+from trajectory_platform.training.data.tokenizer import load_tokenizer
+from trajectory_platform.training.optim.model import build_default_model
 
 EXPECTED_STUBS = {
     "expert": {"acceptance": 1.0, "recovery": 1.0},

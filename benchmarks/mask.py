@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
-from trajectory_platform.training.masking import MaskConfig, TokenIds, mask_plan
-from trajectory_platform.training.serialize import message_of, plan_examples, select_targets, tool_dict
-from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+from trajectory_platform.training.data.masking import MaskConfig, TokenIds, mask_plan
+from trajectory_platform.training.data.serialize import message_of, plan_examples, select_targets, tool_dict
+from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 
 RERENDER_MAX_TURNS = 64
 

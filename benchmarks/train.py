@@ -1,12 +1,12 @@
 """Benchmark: packed vs padded training throughput on the same agent-like data, plus memory.
 
 Both layouts train the same model on the same examples with the same optimizer step code
-(:func:`trajectory_platform.training.sft.accumulate_gradients`); only the memory layout differs:
+(:func:`trajectory_platform.training.optim.sft.accumulate_gradients`); only the memory layout differs:
 
 - ``padded``: one row per example, padded to the longest example of the step (dynamic padding);
 - ``packed``: best-fit-decreasing buffers of ``--capacity`` tokens with per-example position reset
-  (:func:`trajectory_platform.training.packing.collate_packed`) and variable-length attention
-  (:mod:`trajectory_platform.training.attention`: one causal sdpa per example, no dense mask).
+  (:func:`trajectory_platform.training.optim.packing.collate_packed`) and variable-length attention
+  (:mod:`trajectory_platform.training.optim.attention`: one causal sdpa per example, no dense mask).
 
 The length distribution is agent-like: mostly short exchanges with a heavy tail of long
 multi-turn trajectories (log-normal, clipped to the capacity), targets ~20% of each example. The
@@ -29,13 +29,13 @@ import time
 
 import torch
 
-from trajectory_platform.training.attention import VARLEN_ATTENTION
-from trajectory_platform.training.labels import IGNORE_INDEX
-from trajectory_platform.training.loop import OptimizerSettings, make_optimizer
-from trajectory_platform.training.memory import FP32_ADAMW, PeakMemory, inventory_for_model
-from trajectory_platform.training.model import TinyLlamaShape, resolve_device, tiny_llama
-from trajectory_platform.training.packing import occupancy, pack_lengths, padded_occupancy
-from trajectory_platform.training.sft import accumulate_gradients, collate_micro_batches, step_examples
+from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
+from trajectory_platform.training.optim.loop import OptimizerSettings, make_optimizer
+from trajectory_platform.training.optim.memory import FP32_ADAMW, PeakMemory, inventory_for_model
+from trajectory_platform.training.optim.model import TinyLlamaShape, resolve_device, tiny_llama
+from trajectory_platform.training.optim.packing import occupancy, pack_lengths, padded_occupancy
+from trajectory_platform.training.optim.sft import accumulate_gradients, collate_micro_batches, step_examples
 
 VOCAB = 4096
 

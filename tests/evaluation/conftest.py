@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from trajectory_platform.training.model import build_default_model
+from trajectory_platform.training.optim.model import build_default_model
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import pytest
 from trajectory_platform.evaluation.ablation import all_token_labels, compact_tool, plan_budget
 from trajectory_platform.evaluation.budget import FALLBACK_TURN_TOKENS, evaluation_budget, turn_budget
 from trajectory_platform.gym.tools import manifest
-from trajectory_platform.training.labels import IGNORE_INDEX
+from trajectory_platform.training.data.labels import IGNORE_INDEX
 
 
 def test_plan_derives_the_most_steps_that_fit_and_projects_declared_ones():

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from trajectory_platform.cli import main
-from trajectory_platform.training.model import default_base_dir
+from trajectory_platform.training.optim.model import default_base_dir
 
 
 def test_evaluate_writes_scorecard_and_report(eval_workdir: Path, tmp_path: Path, capsys):

@@ -10,8 +10,8 @@ from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.policy import PolicyInput
 from trajectory_platform.gym.runtime import run_episode
-from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset
-from trajectory_platform.training.model import default_base_dir
+from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset
+from trajectory_platform.training.optim.model import default_base_dir
 
 
 def _fixture():

@@ -18,8 +18,8 @@ from trajectory_platform.evaluation.ablation import expert_corpus, learnable_spl
 from trajectory_platform.resources import build_resources
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.schema import episodes_to_table
-from trajectory_platform.training.checkpoint import checkpoint_digest
-from trajectory_platform.training.model import default_base_dir
+from trajectory_platform.training.optim.checkpoint import checkpoint_digest
+from trajectory_platform.training.optim.model import default_base_dir
 
 
 def _materialize(eval_workdir: Path, tmp_path: Path):

@@ -54,7 +54,7 @@ def test_protocol_round_trip_and_errors():
 
 def test_protocol_matches_the_training_chat_template():
     """The runtime parses exactly what the training template renders for a call."""
-    from trajectory_platform.training import chat_template
+    from trajectory_platform.training.data import chat_template
 
     assert (protocol.CALL_OPEN, protocol.CALL_CLOSE, protocol.END_TURN) == (
         chat_template.CALL_OPEN,

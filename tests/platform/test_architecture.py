@@ -30,6 +30,9 @@ LAYERS = {
 """Each top-level part of the package and its layer: a module may import its own part and any
 part of a lower layer, never a part of its own layer or above (``docs/architecture.md``)."""
 DOMAIN = ("traces", "gym", "curation", "training", "evaluation")
+WINGS = {"training": {"data": 0, "optim": 1}}
+"""Layers inside a part: training's data wing (serialization, masks, the loader) sits below its
+optimizer wing (loss, objectives, loop, checkpoint)."""
 
 
 def _module_name(path: Path) -> str:
@@ -134,6 +137,24 @@ def test_imports_only_point_down():
         and _part(target)
         and _part(source) != _part(target)
         and LAYERS[_part(target)] >= LAYERS[_part(source)]
+    ]
+    assert upward == []
+
+
+def test_wings_only_point_down():
+    def wing(module: str) -> tuple[str | None, str | None]:
+        parts = module.split(".")
+        return (parts[1], parts[2]) if len(parts) > 2 and parts[1] in WINGS else (None, None)
+
+    upward = [
+        f"{source} -> {target}"
+        for source, targets in GRAPH.items()
+        for target in targets
+        if wing(source)[0]
+        and wing(source)[0] == wing(target)[0]
+        and wing(source)[1] != wing(target)[1]
+        and WINGS[wing(source)[0]].get(wing(target)[1] or "", 99)
+        >= WINGS[wing(source)[0]].get(wing(source)[1] or "", 99)
     ]
     assert upward == []
 

@@ -12,7 +12,7 @@ from trajectory_platform.checks.dataset import n_active_positive, no_target_in_o
 from trajectory_platform.resources import build_resources
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
-from trajectory_platform.training.dataset_stage import audit_table
+from trajectory_platform.training.data.dataset_stage import audit_table
 
 
 def _episode(episode_id: str) -> Episode:
@@ -94,9 +94,9 @@ def test_token_masked_dataset_materializes_with_checks(tmp_path):
 
 
 def test_stage_is_deterministic_and_audit_catches_a_double_shift_and_a_leak(tmp_path_factory):
-    from trajectory_platform.training.dataset_stage import run_dataset_stage
-    from trajectory_platform.training.masked_dataset import inputs_from_table
-    from trajectory_platform.training.tokenizer import build_default_tokenizer
+    from trajectory_platform.training.data.dataset_stage import run_dataset_stage
+    from trajectory_platform.training.data.masked_dataset import inputs_from_table
+    from trajectory_platform.training.data.tokenizer import build_default_tokenizer
 
     path = build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd")
     stage = run_dataset_stage(inputs_from_table(_mixture()), path)

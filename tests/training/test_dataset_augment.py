@@ -14,10 +14,15 @@ from trajectory_platform.gym.library import build_library, get_fixture
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens, run_episode
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
-from trajectory_platform.training.augment import augment_episodes, augment_inputs, derive, token_expansion
-from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset
-from trajectory_platform.training.serialize import transcript_tokens
-from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+from trajectory_platform.training.data.augment import (
+    augment_episodes,
+    augment_inputs,
+    derive,
+    token_expansion,
+)
+from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset
+from trajectory_platform.training.data.serialize import transcript_tokens
+from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 
 READ_SCHEMA = {
     "additionalProperties": False,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from transformers import AutoTokenizer
 
-from trajectory_platform.training import chat_template as ct
-from trajectory_platform.training.tokenizer import (
+from trajectory_platform.training.data import chat_template as ct
+from trajectory_platform.training.data.tokenizer import (
     build_default_tokenizer,
     load_tokenizer,
     token_counter,

@@ -8,8 +8,8 @@ import random
 import pytest
 import torch
 
-from trajectory_platform.training.dpo import (
-    PreferencePair,
+from trajectory_platform.training.data.preference_tokens import PreferencePair
+from trajectory_platform.training.optim.dpo import (
     ReferenceBinding,
     ReferenceCache,
     StaleReferenceCache,
@@ -18,8 +18,8 @@ from trajectory_platform.training.dpo import (
     pair_accuracy,
     pair_span_sums,
 )
-from trajectory_platform.training.loop import OptimizerSettings, run_loop
-from trajectory_platform.training.model import TinyLlamaShape, tiny_llama, weights_digest
+from trajectory_platform.training.optim.loop import OptimizerSettings, run_loop
+from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama, weights_digest
 
 SHAPE = TinyLlamaShape(
     hidden_size=32,

@@ -7,10 +7,10 @@ import math
 import pytest
 
 from trajectory_platform.traces.ingest import ingest_paths
-from trajectory_platform.training.dataset_stage import run_dataset_stage
-from trajectory_platform.training.masked_dataset import EpisodeInput
-from trajectory_platform.training.packing import occupancy, pack_lengths, padded_occupancy
-from trajectory_platform.training.tokenizer import build_default_tokenizer
+from trajectory_platform.training.data.dataset_stage import run_dataset_stage
+from trajectory_platform.training.data.masked_dataset import EpisodeInput
+from trajectory_platform.training.data.tokenizer import build_default_tokenizer
+from trajectory_platform.training.optim.packing import occupancy, pack_lengths, padded_occupancy
 
 SOURCES = ("tau-bench/few_shot_data", "swe-agent/trajectories", "toolbench")
 

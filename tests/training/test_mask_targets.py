@@ -12,9 +12,9 @@ from transformers import LlamaConfig, LlamaForCausalLM
 
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
-from trajectory_platform.training.chat_template import END_TURN
-from trajectory_platform.training.labels import IGNORE_INDEX
-from trajectory_platform.training.masking import (
+from trajectory_platform.training.data.chat_template import END_TURN
+from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.data.masking import (
     MaskConfig,
     Misaligned,
     dilution_factor,
@@ -23,8 +23,8 @@ from trajectory_platform.training.masking import (
     mask_plans,
     target_share,
 )
-from trajectory_platform.training.serialize import plan_examples, select_targets
-from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+from trajectory_platform.training.data.serialize import plan_examples, select_targets
+from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 
 EDIT_SCHEMA = {
     "type": "object",
@@ -203,7 +203,7 @@ def test_no_target_and_delimiter_injection_are_dropped_with_reasons(tok):
     only_refused = _episode([Event("user", "hi"), Event("assistant", "x", weight=0.0)])
     result = mask_plans(plan_examples(only_refused, select_targets(only_refused)), tok, MaskConfig())
     assert not result.examples and result.drops == {"no_target": 1}
-    from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset
+    from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset
 
     broken = _episode([Event("user", "hi"), Event("assistant", "x")], [ToolSpec("t", None, "{not json")])
     assert build_masked_dataset([EpisodeInput(broken)], tok).drop_reasons() == {"embedded_json_unreadable": 1}
@@ -264,7 +264,7 @@ def test_cli_writes_jsonl_and_manifest(tmp_path, tok):
 
 def test_pruned_manifests_give_per_invocation_examples_and_an_expansion_factor(tok):
     from trajectory_platform.traces.record import DeliveredInput
-    from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset
+    from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset
 
     events = [Event("user", "Sum the files.")]
     for k in range(3):

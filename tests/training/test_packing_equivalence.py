@@ -8,7 +8,7 @@ import pytest
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
 
-from trajectory_platform.training.packing import (
+from trajectory_platform.training.optim.packing import (
     IGNORE_INDEX,
     collate_packed,
     occupancy,

@@ -6,8 +6,8 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
-from trajectory_platform.training.model import TinyLlamaShape, tiny_llama
-from trajectory_platform.training.sft import accumulate_gradients, collate_micro_batches
+from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.sft import accumulate_gradients, collate_micro_batches
 
 SHAPE = TinyLlamaShape(
     hidden_size=32,

@@ -7,10 +7,10 @@ import random
 import pytest
 import torch
 
-from trajectory_platform.training.labels import IGNORE_INDEX
-from trajectory_platform.training.loss import masked_loss_sums, shifted_target_logprobs
-from trajectory_platform.training.model import TinyLlamaShape, tiny_llama
-from trajectory_platform.training.sft import accumulate_gradients, collate_micro_batches, model_logits
+from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.optim.loss import masked_loss_sums, shifted_target_logprobs
+from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.sft import accumulate_gradients, collate_micro_batches, model_logits
 
 SHAPE = TinyLlamaShape(
     hidden_size=32,

@@ -16,7 +16,7 @@ from trajectory_platform.checks.checkpoint import (
 )
 from trajectory_platform.resources import build_resources
 from trajectory_platform.traces.parquet import write_parquet
-from trajectory_platform.training.labels import IGNORE_INDEX
+from trajectory_platform.training.data.labels import IGNORE_INDEX
 
 
 def _masked_rows(count: int) -> pa.Table:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import torch
 
-from trajectory_platform.training.attention import VARLEN_ATTENTION, segment_bounds
-from trajectory_platform.training.model import TinyLlamaShape, tiny_llama
-from trajectory_platform.training.packing import collate_packed
+from trajectory_platform.training.optim.attention import VARLEN_ATTENTION, segment_bounds
+from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.packing import collate_packed
 
 SHAPE = TinyLlamaShape(
     hidden_size=64,

@@ -15,10 +15,14 @@ import pytest
 import torch
 from test_sft_reduction import SHAPE, VOCAB  # the same tiny Llama as the fp32 reduction tests
 
-from trajectory_platform.training.attention import VARLEN_ATTENTION
-from trajectory_platform.training.labels import IGNORE_INDEX
-from trajectory_platform.training.model import tiny_llama
-from trajectory_platform.training.sft import accumulate_gradients, batch_loss_sums, collate_micro_batches
+from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
+from trajectory_platform.training.optim.model import tiny_llama
+from trajectory_platform.training.optim.sft import (
+    accumulate_gradients,
+    batch_loss_sums,
+    collate_micro_batches,
+)
 
 BF16 = torch.bfloat16
 

@@ -11,11 +11,11 @@ from peft import PeftModel
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from trajectory_platform.cli import main
-from trajectory_platform.training.checkpoint import checkpoint_digest
-from trajectory_platform.training.labels import IGNORE_INDEX
-from trajectory_platform.training.model import build_default_model
-from trajectory_platform.training.runner import TrainRequest, run_training
-from trajectory_platform.training.train_manifest import missing_fields
+from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.optim.checkpoint import checkpoint_digest
+from trajectory_platform.training.optim.model import build_default_model
+from trajectory_platform.training.optim.runner import TrainRequest, run_training
+from trajectory_platform.training.optim.train_manifest import missing_fields
 
 
 @pytest.fixture(scope="module")
@@ -228,8 +228,8 @@ def test_dpo_reads_curation_episode_pairs(workdir, tmp_path, capsys):
     import pyarrow.parquet as pq
 
     from trajectory_platform.curation.split_mixture_stage import PREFERENCE_PAIRS_SCHEMA
-    from trajectory_platform.training.preference_tokens import pair_from_row
-    from trajectory_platform.training.tokenizer import load_tokenizer
+    from trajectory_platform.training.data.preference_tokens import pair_from_row
+    from trajectory_platform.training.data.tokenizer import load_tokenizer
 
     rows = []
     for index in range(6):

@@ -6,15 +6,15 @@ import time
 
 import torch
 
-from trajectory_platform.training.lora import LoraSettings, attach_lora
-from trajectory_platform.training.memory import (
+from trajectory_platform.training.optim.lora import LoraSettings, attach_lora
+from trajectory_platform.training.optim.memory import (
     FP32_ADAMW,
     MIXED_PRECISION_ADAM,
     PeakMemory,
     inventory_for_model,
     inventory_from_counts,
 )
-from trajectory_platform.training.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
 
 
 def test_napkin_math_16_5_adapter_vs_full_inventory():

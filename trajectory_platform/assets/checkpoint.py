@@ -1,9 +1,9 @@
 """``checkpoint``: fine-tune the policy on ``token_masked_dataset`` (SFT) or ``preference_pairs`` (DPO).
 
 Thin by design: the run config (derived from
-:class:`~trajectory_platform.training.runner.TrainSettings`) becomes a
-:class:`~trajectory_platform.training.runner.TrainRequest`,
-:func:`~trajectory_platform.training.runner.run_training` runs once, and the body attaches what a
+:class:`~trajectory_platform.training.optim.runner.TrainSettings`) becomes a
+:class:`~trajectory_platform.training.optim.runner.TrainRequest`,
+:func:`~trajectory_platform.training.optim.runner.run_training` runs once, and the body attaches what a
 person reads (loss curve, tokens/s, memory inventory vs measured peak, the training manifest) and
 returns a one-row table describing the checkpoint. The weights live on disk under
 ``<workdir>/checkpoints/<objective>-<key>/`` (the row stores that path relative to the workdir,
@@ -23,8 +23,8 @@ from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.assets.dataset import MANIFEST_FILE
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
-from trajectory_platform.training.dataset import table_digest
-from trajectory_platform.training.runner import CHECKPOINT_SCHEMA, TrainSettings, run_training
+from trajectory_platform.training.data.dataset import table_digest
+from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA, TrainSettings, run_training
 
 CheckpointConfig = stage_config(TrainSettings, "CheckpointConfig", dataset_manifest_path=(str, ""))
 """Run config of a training job: :class:`TrainSettings` (every field also lands in the training

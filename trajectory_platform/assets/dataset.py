@@ -1,7 +1,7 @@
 """``token_masked_dataset``: the training mixture serialized, masked and verified (fine-tuning 16.3-16.5).
 
 Thin: read ``training_mixture`` (episode rows with ``role``, ``split``, ``target_turns``), call
-:func:`trajectory_platform.training.dataset_stage.run_dataset_stage` once, write the dataset
+:func:`trajectory_platform.training.data.dataset_stage.run_dataset_stage` once, write the dataset
 manifest beside the artifacts, attach what a person reads (token stats, drop reasons, the
 manifest, a decoded sample with targets marked ``[[...]]``) and return the table.
 """
@@ -15,9 +15,9 @@ from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
-from trajectory_platform.training.dataset_stage import DatasetSettings, run_dataset_stage
-from trajectory_platform.training.masked_dataset import MASKED_SCHEMA, inputs_from_table
-from trajectory_platform.training.tokenizer import build_default_tokenizer
+from trajectory_platform.training.data.dataset_stage import DatasetSettings, run_dataset_stage
+from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA, inputs_from_table
+from trajectory_platform.training.data.tokenizer import build_default_tokenizer
 
 MANIFEST_FILE = "manifest.json"
 

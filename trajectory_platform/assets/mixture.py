@@ -38,7 +38,7 @@ MixtureConfig = stage_config(MixtureSettings, "MixtureConfig")
 
 
 def _in_tokenizer(path: str | None) -> tuple[Callable[[str], int], str]:
-    from trajectory_platform.training.tokenizer import load_tokenizer, token_counter
+    from trajectory_platform.training.data.tokenizer import load_tokenizer, token_counter
 
     return token_counter(load_tokenizer(path, workdir=default_workdir()))
 

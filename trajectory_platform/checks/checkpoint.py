@@ -11,9 +11,9 @@ import pyarrow as pa
 from dagster import AssetCheckResult, MetadataValue, asset_check
 
 from trajectory_platform.resources import WorkdirResource
-from trajectory_platform.training.checkpoint import MANIFEST_NAME
-from trajectory_platform.training.loop import loss_trend
-from trajectory_platform.training.train_manifest import missing_fields
+from trajectory_platform.training.optim.checkpoint import MANIFEST_NAME
+from trajectory_platform.training.optim.loop import loss_trend
+from trajectory_platform.training.optim.train_manifest import missing_fields
 
 
 def _row(table: pa.Table) -> dict:

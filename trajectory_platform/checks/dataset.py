@@ -10,7 +10,7 @@ from __future__ import annotations
 import pyarrow as pa
 from dagster import AssetCheckResult, MetadataValue, asset_check
 
-from trajectory_platform.training.dataset_stage import audit_table
+from trajectory_platform.training.data.dataset_stage import audit_table
 
 SHOWN = 10
 

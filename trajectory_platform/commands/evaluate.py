@@ -19,7 +19,7 @@ from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
 from trajectory_platform.evaluation.episodes import fault_kinds_seen
 from trajectory_platform.evaluation.run import EvaluationSettings, evaluate
-from trajectory_platform.training.masked_dataset import read_inputs
+from trajectory_platform.training.data.masked_dataset import read_inputs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
-from trajectory_platform.training.dataset_stage import DatasetSettings
+from trajectory_platform.training.data.dataset_stage import DatasetSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,9 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Mask, write OUT.jsonl and its manifest, print the summary."""
-    from trajectory_platform.training.dataset_stage import run_dataset_stage
-    from trajectory_platform.training.masked_dataset import read_inputs
-    from trajectory_platform.training.tokenizer import build_default_tokenizer
+    from trajectory_platform.training.data.dataset_stage import run_dataset_stage
+    from trajectory_platform.training.data.masked_dataset import read_inputs
+    from trajectory_platform.training.data.tokenizer import build_default_tokenizer
 
     if not args.input.is_file():
         return fail(f"{args.input}: no such file")

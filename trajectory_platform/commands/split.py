@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     )
 
     def in_tokenizer(path: str | None) -> tuple[TokenCounter, str]:
-        from trajectory_platform.training.tokenizer import load_tokenizer, token_counter
+        from trajectory_platform.training.data.tokenizer import load_tokenizer, token_counter
 
         return token_counter(load_tokenizer(path, workdir=args.workdir))
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
-from trajectory_platform.training.loop import OptimizerSettings
-from trajectory_platform.training.runner import TrainSettings
+from trajectory_platform.training.optim.loop import OptimizerSettings
+from trajectory_platform.training.optim.runner import TrainSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from trajectory_platform.training.runner import run_training
+    from trajectory_platform.training.optim.runner import run_training
 
     if not args.dataset.exists():
         return fail(f"{args.dataset}: dataset not found")

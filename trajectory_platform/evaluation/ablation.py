@@ -47,11 +47,11 @@ from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import run_episode
 from trajectory_platform.gym.tools import manifest
 from trajectory_platform.traces.record import ToolSpec, canonical_json
-from trajectory_platform.training.augment import augment_inputs
-from trajectory_platform.training.labels import IGNORE_INDEX
-from trajectory_platform.training.loop import OptimizerSettings
-from trajectory_platform.training.masked_dataset import EpisodeInput, build_masked_dataset, to_table
-from trajectory_platform.training.runner import TrainOutcome, TrainRequest, run_training
+from trajectory_platform.training.data.augment import augment_inputs
+from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset, to_table
+from trajectory_platform.training.optim.loop import OptimizerSettings
+from trajectory_platform.training.optim.runner import TrainOutcome, TrainRequest, run_training
 
 HELD_OUT_FAMILY = "learn-delta"
 TRAIN_TOOL_FAMILIES = ("path", "uri", "fs")
@@ -296,7 +296,7 @@ def smoke_training(workdir: Path, out_root: Path, *, steps: int = 12, seed: int 
     losses, generated episodes), which is what makes any scorecard built on them reproducible.
     """
     from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
-    from trajectory_platform.training.tokenizer import build_default_tokenizer, load_tokenizer
+    from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 
     train, pool = learnable_split()
     tokenizer = load_tokenizer(build_default_tokenizer(workdir))
@@ -331,13 +331,18 @@ def train_compute_matched(
     with the plain all-token run separates "learning to predict observations" from "less gradient
     on actions". Same examples, order, packing, optimizer and schedule as :func:`train_variant`.
     """
-    from trajectory_platform.training.attention import VARLEN_ATTENTION
-    from trajectory_platform.training.dataset import rows_from_table, split_examples
-    from trajectory_platform.training.loop import run_loop
-    from trajectory_platform.training.loss import shifted_target_logprobs
-    from trajectory_platform.training.model import build_default_model, load_model
-    from trajectory_platform.training.sft import StepStats, collate_micro_batches, model_logits, step_examples
-    from trajectory_platform.training.tokenizer import load_tokenizer
+    from trajectory_platform.training.data.dataset import rows_from_table, split_examples
+    from trajectory_platform.training.data.tokenizer import load_tokenizer
+    from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
+    from trajectory_platform.training.optim.loop import run_loop
+    from trajectory_platform.training.optim.loss import shifted_target_logprobs
+    from trajectory_platform.training.optim.model import build_default_model, load_model
+    from trajectory_platform.training.optim.sft import (
+        StepStats,
+        collate_micro_batches,
+        model_logits,
+        step_examples,
+    )
 
     base = build_default_model(workdir)
     model = load_model(base, device=settings.device or "cpu")

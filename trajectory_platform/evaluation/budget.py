@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pyarrow as pa
 
-from trajectory_platform.training.labels import IGNORE_INDEX, target_count
+from trajectory_platform.training.data.labels import IGNORE_INDEX, target_count
 
 
 def longest_target_span(table: pa.Table) -> int:

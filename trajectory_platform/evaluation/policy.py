@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any, cast
 import torch
 
 from trajectory_platform.gym.policy import Policy, PolicyTurn
-from trajectory_platform.training.checkpoint import load_checkpoint_model
-from trajectory_platform.training.serialize import message_of, tool_dict
-from trajectory_platform.training.tokenizer import load_tokenizer
+from trajectory_platform.training.data.serialize import message_of, tool_dict
+from trajectory_platform.training.data.tokenizer import load_tokenizer
+from trajectory_platform.training.optim.checkpoint import load_checkpoint_model
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.fixtures import Fixture

@@ -31,8 +31,8 @@ from trajectory_platform.evaluation.quality import pipeline_quality
 from trajectory_platform.evaluation.report import write_report
 from trajectory_platform.evaluation.scorecard import CostModel, build_scorecard, code_version, decide_release
 from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
-from trajectory_platform.training.checkpoint import MANIFEST_NAME, checkpoint_digest
-from trajectory_platform.training.model import build_default_model, default_workdir_path
+from trajectory_platform.training.optim.checkpoint import MANIFEST_NAME, checkpoint_digest
+from trajectory_platform.training.optim.model import build_default_model, default_workdir_path
 
 
 @dataclass(frozen=True)

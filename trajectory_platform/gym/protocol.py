@@ -1,6 +1,6 @@
 """The single tool-call text format a model emits and the runtime parses.
 
-It is the format of the training chat template (``trajectory_platform.training.chat_template``),
+It is the format of the training chat template (``trajectory_platform.training.data.chat_template``),
 so what the policy learns is exactly what the runtime reads::
 
     <|reasoning|>why<|end_reasoning|>prose

@@ -81,7 +81,7 @@ def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Pat
     baseline in evaluation) sees the same weights digest. The cache is keyed by the default
     tokenizer's files digest: a rebuilt tokenizer (new vocabulary) gets a new base.
     """
-    from trajectory_platform.training.tokenizer import (
+    from trajectory_platform.training.data.tokenizer import (
         build_default_tokenizer,
         load_tokenizer,
         tokenizer_files_digest,

@@ -19,7 +19,7 @@ import torch
 from peft import PeftModel
 from transformers import AutoModelForCausalLM, PreTrainedModel
 
-from trajectory_platform.training.lora import is_adapter, load_adapter, merged_copy
+from trajectory_platform.training.optim.lora import is_adapter, load_adapter, merged_copy
 
 TRAINER_STATE = "trainer_state.pt"
 MANIFEST_NAME = "training_manifest.json"

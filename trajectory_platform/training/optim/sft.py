@@ -19,8 +19,13 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
-from trajectory_platform.training.loss import LossSums, Normalization, masked_loss_sums, target_denominator
-from trajectory_platform.training.packing import collate_packed
+from trajectory_platform.training.optim.loss import (
+    LossSums,
+    Normalization,
+    masked_loss_sums,
+    target_denominator,
+)
+from trajectory_platform.training.optim.packing import collate_packed
 
 Example = dict[str, Any]
 Batch = dict[str, torch.Tensor]
@@ -210,7 +215,7 @@ def sft_step_function(
     attention: str = "position_ids",
     autocast_dtype: torch.dtype | None = None,
 ) -> Callable[[int], StepStats]:
-    """The per-step work of an SFT run, for :func:`trajectory_platform.training.loop.run_loop`.
+    """The per-step work of an SFT run, for :func:`trajectory_platform.training.optim.loop.run_loop`.
 
     A dataset smaller than the step uses every example once per step; more micro-batches than
     examples is capped (the split never changes the loss or the gradients, only peak memory).

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from trajectory_platform.traces.drops import Drop, Tally
-from trajectory_platform.training.labels import IGNORE_INDEX, target_count
+from trajectory_platform.training.data.labels import IGNORE_INDEX, target_count
 
 VALIDATION_SPLITS = frozenset({"validation", "val", "valid", "dev"})
 TEST_SPLITS = frozenset({"test", "heldout", "held_out"})

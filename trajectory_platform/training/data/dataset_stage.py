@@ -14,17 +14,17 @@ from typing import Any
 
 import pyarrow as pa
 
-from trajectory_platform.training.augment import augment_inputs, token_expansion
-from trajectory_platform.training.dataset_manifest import dataset_manifest
-from trajectory_platform.training.masked_dataset import (
+from trajectory_platform.training.data.augment import augment_inputs, token_expansion
+from trajectory_platform.training.data.dataset_manifest import dataset_manifest
+from trajectory_platform.training.data.masked_dataset import (
     EpisodeInput,
     MaskedDataset,
     build_masked_dataset,
     to_table,
 )
-from trajectory_platform.training.masking import MaskConfig, audit_example, marked_text
-from trajectory_platform.training.serialize import RATIONALE_MODES, TRUNCATION_POLICIES
-from trajectory_platform.training.tokenizer import load_tokenizer
+from trajectory_platform.training.data.masking import MaskConfig, audit_example, marked_text
+from trajectory_platform.training.data.serialize import RATIONALE_MODES, TRUNCATION_POLICIES
+from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 SAMPLE_CHARS = 4000
 

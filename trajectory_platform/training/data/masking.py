@@ -1,6 +1,6 @@
 """Selected-target masks over rendered examples (fine-tuning 16.4), verified, never patched.
 
-Each :class:`~trajectory_platform.training.serialize.ExamplePlan` is rendered **once** with the
+Each :class:`~trajectory_platform.training.data.serialize.ExamplePlan` is rendered **once** with the
 tokenizer's own chat template and tokenized once with offsets. Turn spans are then found in the
 token array itself -- every message starts with its role token, so message k spans from the k-th
 role token to the next -- which keeps the work linear in the conversation length (no per-turn
@@ -39,9 +39,9 @@ from typing import Any, cast
 from transformers import PreTrainedTokenizerBase
 from transformers.utils.chat_template_utils import render_jinja_template
 
-from trajectory_platform.training import chat_template as ct
-from trajectory_platform.training.labels import IGNORE_INDEX, target_count
-from trajectory_platform.training.serialize import (
+from trajectory_platform.training.data import chat_template as ct
+from trajectory_platform.training.data.labels import IGNORE_INDEX, target_count
+from trajectory_platform.training.data.serialize import (
     OBSERVATION_KINDS,
     RATIONALE_MODES,
     TRUNCATION_POLICIES,

@@ -4,7 +4,7 @@ Input rows are native episodes, optionally carrying curation's ``target_turns`` 
 selected as targets), ``split`` and ``role``. Every input is accounted for: each episode yields
 examples or a counted reason (``no_invocation``; ``embedded_json_unreadable`` when a tool schema
 or a delivered-input manifest is not valid JSON), and each example is kept or dropped with a
-counted reason (see :mod:`trajectory_platform.training.masking`). Derived examples keep their
+counted reason (see :mod:`trajectory_platform.training.data.masking`). Derived examples keep their
 episode's split.
 """
 
@@ -26,8 +26,8 @@ from transformers import PreTrainedTokenizerBase
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
-from trajectory_platform.training.masking import MaskConfig, MaskedExample, MaskResult, mask_plans
-from trajectory_platform.training.serialize import plan_examples, select_targets, transcript_tokens
+from trajectory_platform.training.data.masking import MaskConfig, MaskedExample, MaskResult, mask_plans
+from trajectory_platform.training.data.serialize import plan_examples, select_targets, transcript_tokens
 
 MASKED_SCHEMA = pa.schema(
     [

@@ -13,10 +13,10 @@ from typing import Any
 
 from transformers import PreTrainedTokenizerBase
 
-from trajectory_platform.training.chat_template import template_digest
-from trajectory_platform.training.masked_dataset import MaskedDataset
-from trajectory_platform.training.masking import MaskConfig
-from trajectory_platform.training.tokenizer import tokenizer_files_digest
+from trajectory_platform.training.data.chat_template import template_digest
+from trajectory_platform.training.data.masked_dataset import MaskedDataset
+from trajectory_platform.training.data.masking import MaskConfig
+from trajectory_platform.training.data.tokenizer import tokenizer_files_digest
 
 MANIFEST_VERSION = "token_masked_dataset/v1"
 TARGET_POLICY_RULE = (

@@ -2,7 +2,7 @@
 
 Curation carries both whole episodes per pair and the assistant events each side scores
 (``chosen_turns`` / ``rejected_turns``). Each side is rendered with the same serializer and
-masks as SFT (:mod:`trajectory_platform.training.serialize`, :mod:`~.masking`), with the pair's
+masks as SFT (:mod:`trajectory_platform.training.data.serialize`, :mod:`~.masking`), with the pair's
 turns as the selected targets, so a DPO score covers exactly the tokens an SFT target would, and
 the shared prefix renders to identical tokens on both sides. A side that does not render to one
 verified transcript (compacted history, misaligned offsets, no target) refuses the pair with a
@@ -11,16 +11,47 @@ reason; nothing is patched.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
 from transformers import PreTrainedTokenizerBase
 
 from trajectory_platform.traces.record import Episode
-from trajectory_platform.training.dpo import PreferencePair
-from trajectory_platform.training.labels import target_positions
-from trajectory_platform.training.masking import MaskConfig, mask_plans
-from trajectory_platform.training.serialize import plan_examples, select_targets
+from trajectory_platform.training.data.labels import target_positions
+from trajectory_platform.training.data.masking import MaskConfig, mask_plans
+from trajectory_platform.training.data.serialize import plan_examples, select_targets
+
+
+@dataclass(frozen=True)
+class PreferencePair:
+    """One admitted comparison: chosen (preferred) and rejected token ids with their scored indices."""
+
+    pair_id: str
+    chosen_ids: tuple[int, ...]
+    chosen_selected: tuple[int, ...]
+    rejected_ids: tuple[int, ...]
+    rejected_selected: tuple[int, ...]
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any], index: int) -> PreferencePair:
+        """Read a ``preference_pairs`` token row; a selected index must have a preceding position."""
+        pair = cls(
+            pair_id=str(row.get("pair_id", index)),
+            chosen_ids=tuple(int(t) for t in row["chosen_input_ids"]),
+            chosen_selected=tuple(int(t) for t in row["chosen_selected"]),
+            rejected_ids=tuple(int(t) for t in row["rejected_input_ids"]),
+            rejected_selected=tuple(int(t) for t in row["rejected_selected"]),
+        )
+        for name, ids, selected in (
+            ("chosen", pair.chosen_ids, pair.chosen_selected),
+            ("rejected", pair.rejected_ids, pair.rejected_selected),
+        ):
+            if not selected:
+                raise ValueError(f"pair {pair.pair_id}: {name} has no selected tokens")
+            if min(selected) < 1 or max(selected) >= len(ids):
+                raise ValueError(f"pair {pair.pair_id}: {name} selected index outside 1..{len(ids) - 1}")
+        return pair
 
 
 class PairRefused(ValueError):

@@ -17,8 +17,8 @@ from typing import Any
 import torch
 from tqdm import tqdm
 
-from trajectory_platform.training.checkpoint import restore_rng
-from trajectory_platform.training.sft import StepStats
+from trajectory_platform.training.optim.checkpoint import restore_rng
+from trajectory_platform.training.optim.sft import StepStats
 
 
 @dataclass(frozen=True)

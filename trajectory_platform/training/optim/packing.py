@@ -39,7 +39,7 @@ from typing import Any
 
 import torch
 
-from trajectory_platform.training.labels import IGNORE_INDEX
+from trajectory_platform.training.data.labels import IGNORE_INDEX
 
 
 def pack_lengths(lengths: Sequence[int], capacity: int) -> list[list[int]]:

@@ -62,9 +62,9 @@ from trajectory_platform.gym.runtime import (
 )
 from trajectory_platform.gym.sandbox import unified_diff
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
-from trajectory_platform.training.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
-from trajectory_platform.training.masked_dataset import EpisodeInput
-from trajectory_platform.training.serialize import event_of_dict, transcript_tokens
+from trajectory_platform.training.data.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
+from trajectory_platform.training.data.masked_dataset import EpisodeInput
+from trajectory_platform.training.data.serialize import event_of_dict, transcript_tokens
 
 AUGMENT_VERSION = "schema-augment-v1"
 TRANSFORMATIONS = ("rename", "reorder", "distractor", "remove_optional")

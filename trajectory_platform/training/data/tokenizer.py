@@ -3,8 +3,8 @@
 Any local Hugging Face tokenizer directory with a chat template can be used instead (pass its
 path to :func:`load_tokenizer`); the default exists because no model hub is reachable. It is a
 byte-level BPE (no unknown token: every byte is in the alphabet) whose pre-tokenizer keeps JSON
-values whole and splits identifiers at underscores (see :mod:`trajectory_platform.training.corpus`),
-with the special tokens and chat template of :mod:`trajectory_platform.training.chat_template`.
+values whole and splits identifiers at underscores (see :mod:`trajectory_platform.training.data.corpus`),
+with the special tokens and chat template of :mod:`trajectory_platform.training.data.chat_template`.
 
 Building is deterministic: the same checkout writes the same bytes, so the tokenizer digest in a
 dataset manifest identifies the vocabulary.
@@ -23,8 +23,8 @@ from pathlib import Path
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import AutoTokenizer, PreTrainedTokenizerBase, PreTrainedTokenizerFast
 
-from trajectory_platform.training import chat_template as ct
-from trajectory_platform.training.corpus import corpus
+from trajectory_platform.training.data import chat_template as ct
+from trajectory_platform.training.data.corpus import corpus
 
 DEFAULT_VOCAB_SIZE = 4096
 BUILD_VERSION = f"default-tokenizer-v3/{ct.TEMPLATE_VERSION}/{DEFAULT_VOCAB_SIZE}"

@@ -3,7 +3,7 @@
 A pair is two token sequences sharing a conditioning prefix, each with the indices of the
 policy tokens the comparison scores. The score of a sequence is the sum of its selected-token
 log-probabilities -- computed through the package's single label shift
-(:func:`trajectory_platform.training.loss.selected_logprob_sums`) -- and the loss is equation 7.
+(:func:`trajectory_platform.training.optim.loss.selected_logprob_sums`) -- and the loss is equation 7.
 Reference sums are computed once before training and cached under a key that binds every input
 that changes them (16.8.2), then spot-checked against a live recomputation.
 """
@@ -22,9 +22,10 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from trajectory_platform.training.labels import IGNORE_INDEX
-from trajectory_platform.training.loss import selected_logprob_sums
-from trajectory_platform.training.sft import (
+from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.data.preference_tokens import PreferencePair
+from trajectory_platform.training.optim.loss import selected_logprob_sums
+from trajectory_platform.training.optim.sft import (
     StepStats,
     distributed_gradient_sum,
     distributed_sum,
@@ -34,37 +35,6 @@ from trajectory_platform.training.sft import (
 )
 
 SPOT_CHECK_TOLERANCE = 1e-5
-
-
-@dataclass(frozen=True)
-class PreferencePair:
-    """One admitted comparison: chosen (preferred) and rejected token ids with their scored indices."""
-
-    pair_id: str
-    chosen_ids: tuple[int, ...]
-    chosen_selected: tuple[int, ...]
-    rejected_ids: tuple[int, ...]
-    rejected_selected: tuple[int, ...]
-
-    @classmethod
-    def from_row(cls, row: dict[str, Any], index: int) -> PreferencePair:
-        """Read a ``preference_pairs`` token row; a selected index must have a preceding position."""
-        pair = cls(
-            pair_id=str(row.get("pair_id", index)),
-            chosen_ids=tuple(int(t) for t in row["chosen_input_ids"]),
-            chosen_selected=tuple(int(t) for t in row["chosen_selected"]),
-            rejected_ids=tuple(int(t) for t in row["rejected_input_ids"]),
-            rejected_selected=tuple(int(t) for t in row["rejected_selected"]),
-        )
-        for name, ids, selected in (
-            ("chosen", pair.chosen_ids, pair.chosen_selected),
-            ("rejected", pair.rejected_ids, pair.rejected_selected),
-        ):
-            if not selected:
-                raise ValueError(f"pair {pair.pair_id}: {name} has no selected tokens")
-            if min(selected) < 1 or max(selected) >= len(ids):
-                raise ValueError(f"pair {pair.pair_id}: {name} selected index outside 1..{len(ids) - 1}")
-        return pair
 
 
 def selected_labels(ids: Sequence[int], selected: Sequence[int]) -> list[int]:
@@ -220,7 +190,7 @@ def dpo_step_function(
     autocast_dtype: torch.dtype | None = None,
     on_terms: Callable[[DpoTerms], None] | None = None,
 ) -> Callable[[int], StepStats]:
-    """Per-step DPO work for :func:`~trajectory_platform.training.loop.run_loop`.
+    """Per-step DPO work for :func:`~trajectory_platform.training.optim.loop.run_loop`.
 
     Pair losses are averaged over the global pair count; the optional auxiliary SFT term is the
     token-averaged NLL of the chosen record's selected tokens (16.8.1), weighted by ``sft_weight``.

@@ -16,7 +16,7 @@ from typing import Literal
 import torch
 import torch.nn.functional as F
 
-from trajectory_platform.training.labels import IGNORE_INDEX
+from trajectory_platform.training.data.labels import IGNORE_INDEX
 
 Normalization = Literal["token", "example"]
 NORMALIZATIONS: tuple[str, ...] = ("token", "example")

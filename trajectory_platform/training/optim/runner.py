@@ -20,44 +20,43 @@ import pyarrow as pa
 import torch
 
 from trajectory_platform.traces.drops import Drop, Tally
-from trajectory_platform.training import train_manifest
-from trajectory_platform.training.attention import VARLEN_ATTENTION
-from trajectory_platform.training.chat_template import template_digest
-from trajectory_platform.training.checkpoint import (
-    MANIFEST_NAME,
-    checkpoint_digest,
-    load_checkpoint_model,
-    load_trainer_state,
-    save_checkpoint,
-)
-from trajectory_platform.training.dataset import (
+from trajectory_platform.training.data.chat_template import template_digest
+from trajectory_platform.training.data.dataset import (
     LoadedRows,
     Rejection,
     read_rows,
     rows_from_table,
     split_examples,
 )
-from trajectory_platform.training.dpo import (
-    PreferencePair,
+from trajectory_platform.training.data.preference_tokens import PreferencePair, pair_from_row
+from trajectory_platform.training.data.tokenizer import load_tokenizer, tokenizer_files_digest
+from trajectory_platform.training.optim import train_manifest
+from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
+from trajectory_platform.training.optim.checkpoint import (
+    MANIFEST_NAME,
+    checkpoint_digest,
+    load_checkpoint_model,
+    load_trainer_state,
+    save_checkpoint,
+)
+from trajectory_platform.training.optim.dpo import (
     ReferenceBinding,
     ReferenceCache,
     dpo_step_function,
     pair_accuracy,
 )
-from trajectory_platform.training.loop import LoopResult, OptimizerSettings, run_loop
-from trajectory_platform.training.lora import DEFAULT_TARGETS, LoraSettings, attach_lora
-from trajectory_platform.training.loss import NORMALIZATIONS, Normalization
-from trajectory_platform.training.memory import FP32_ADAMW, PeakMemory, inventory_for_model
-from trajectory_platform.training.model import (
+from trajectory_platform.training.optim.loop import LoopResult, OptimizerSettings, run_loop
+from trajectory_platform.training.optim.lora import DEFAULT_TARGETS, LoraSettings, attach_lora
+from trajectory_platform.training.optim.loss import NORMALIZATIONS, Normalization
+from trajectory_platform.training.optim.memory import FP32_ADAMW, PeakMemory, inventory_for_model
+from trajectory_platform.training.optim.model import (
     build_default_model,
     default_workdir_path,
     load_model,
     resolve_device,
     weights_digest,
 )
-from trajectory_platform.training.preference_tokens import pair_from_row
-from trajectory_platform.training.sft import evaluate_masked_loss, sft_step_function
-from trajectory_platform.training.tokenizer import load_tokenizer, tokenizer_files_digest
+from trajectory_platform.training.optim.sft import evaluate_masked_loss, sft_step_function
 
 if TYPE_CHECKING:
     from peft import PeftModel
@@ -498,7 +497,7 @@ def _manifest(
     inventory: dict[str, Any],
     memory: dict[str, Any],
 ) -> dict[str, Any]:
-    """Table 12's bindings for this run (see :mod:`trajectory_platform.training.train_manifest`)."""
+    """Table 12's bindings for this run (see :mod:`trajectory_platform.training.optim.train_manifest`)."""
     request, declared = ctx.request, ctx.loaded.manifest
     tokenizer_digest = tokenizer_files_digest(ctx.tokenizer_path)
     chat_digest = template_digest(ctx.tokenizer.chat_template or "")

@@ -1,0 +1,7 @@
+"""The data wing of training: from episodes to the token rows a loss reads.
+
+Serialization and the chat template, the tokenizer, selected-target masks and the one definition
+of a target (``labels``), schema augmentation, the dataset stage and its manifest, preference
+pairs as token spans, and the loader that reads token rows back. Nothing here imports the
+optimizer wing.
+"""
