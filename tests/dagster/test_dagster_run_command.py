@@ -113,7 +113,9 @@ def _run(workdir: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_dagster_run_materializes_every_asset_into_the_warehouse(tmp_path: Path) -> None:
+def test_dagster_run_materializes_every_asset_into_the_warehouse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from trajectory_platform.definitions import defs
 
     tabular = {k.to_user_string() for k in defs.resolve_asset_graph().get_all_asset_keys()}
@@ -146,6 +148,7 @@ def test_dagster_run_materializes_every_asset_into_the_warehouse(tmp_path: Path)
     # Every stage that passes records on accounts for them the same way: in = kept + dropped.
     from dagster import AssetKey, DagsterInstance
 
+    monkeypatch.setenv("DAGSTER_HOME", str(workdir / "dagster_home"))  # the instance's dagster.yaml reads it
     with DagsterInstance.from_config(str(workdir / "dagster_home")) as instance:
         for asset in TALLIED:
             event = instance.get_latest_materialization_event(AssetKey(asset))
