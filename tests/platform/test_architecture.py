@@ -14,6 +14,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "trajectory_platform"
 
 LAYERS = {
+    "workdir": 0,
     "traces": 0,
     "gym": 1,
     "curation": 2,

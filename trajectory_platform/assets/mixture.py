@@ -29,9 +29,9 @@ from trajectory_platform.curation.split_mixture_stage import (
     split_stage,
 )
 from trajectory_platform.gym.library import build_library
-from trajectory_platform.resources.settings import default_workdir
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
+from trajectory_platform.workdir import default_workdir
 
 SplitConfig = stage_config(SplitSettings, "SplitConfig")
 MixtureConfig = stage_config(MixtureSettings, "MixtureConfig")

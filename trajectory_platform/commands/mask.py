@@ -9,6 +9,7 @@ from pathlib import Path
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
 from trajectory_platform.training.data.dataset_stage import DatasetSettings
+from trajectory_platform.workdir import default_workdir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     inputs, read_rejects = read_inputs(args.input)
     if not inputs:
         return fail(f"{args.input}: no readable episodes ({read_rejects or 'empty'})")
-    tokenizer_path = settings.tokenizer_path or build_default_tokenizer(args.workdir or Path("workdir"))
+    tokenizer_path = settings.tokenizer_path or build_default_tokenizer(args.workdir or default_workdir())
     try:
         stage = run_dataset_stage(
             inputs,

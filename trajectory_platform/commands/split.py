@@ -31,6 +31,7 @@ from trajectory_platform.curation.split_mixture_stage import (
 )
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.traces.parquet import write_parquet
+from trajectory_platform.workdir import default_workdir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,7 +63,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--mixture-seed", type=int, default=None, help="mixture selection seed (default: the split seed)"
     )
     parser.add_argument(
-        "--workdir", type=Path, default=Path("workdir"), help="where the default tokenizer is cached"
+        "--workdir",
+        type=Path,
+        default=None,
+        help="where the default tokenizer is cached (default: the workdir)",
     )
     parser.set_defaults(func=run)
 
@@ -101,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     def in_tokenizer(path: str | None) -> tuple[TokenCounter, str]:
         from trajectory_platform.training.data.tokenizer import load_tokenizer, token_counter
 
-        return token_counter(load_tokenizer(path, workdir=args.workdir))
+        return token_counter(load_tokenizer(path, workdir=args.workdir or default_workdir()))
 
     counter, measure = mixture_settings.counter(in_tokenizer)
     print(f"split: {corpus.num_rows} episodes", file=sys.stderr)

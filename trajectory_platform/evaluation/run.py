@@ -32,7 +32,8 @@ from trajectory_platform.evaluation.report import write_report
 from trajectory_platform.evaluation.scorecard import CostModel, build_scorecard, code_version, decide_release
 from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
 from trajectory_platform.training.optim.checkpoint import MANIFEST_NAME, checkpoint_digest
-from trajectory_platform.training.optim.model import build_default_model, default_workdir_path
+from trajectory_platform.training.optim.model import build_default_model
+from trajectory_platform.workdir import default_workdir
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ def resolve_baseline(request: EvaluationRequest, training_manifest: dict[str, An
     recorded = (training_manifest.get("update") or {}).get("base_model")
     if recorded and (Path(recorded) / "config.json").exists():
         return Path(recorded)
-    return build_default_model(request.workdir or default_workdir_path())
+    return build_default_model(request.workdir or default_workdir())
 
 
 def report_context(training_manifest: dict[str, Any]) -> dict[str, Any]:

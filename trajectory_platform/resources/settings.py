@@ -7,17 +7,13 @@ can delete it to start over and an operator can point a deployment elsewhere.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from dagster import ConfigurableResource
 
-WORKDIR_ENV = "TRAJECTORY_PLATFORM_WORKDIR"
+from trajectory_platform.workdir import WORKDIR_ENV, default_workdir
 
-
-def default_workdir() -> Path:
-    """Where every output lands: ``$TRAJECTORY_PLATFORM_WORKDIR`` or ``./workdir``."""
-    return Path(os.environ.get(WORKDIR_ENV, "workdir")).resolve()
+__all__ = ["WORKDIR_ENV", "WorkdirResource", "default_workdir"]
 
 
 class WorkdirResource(ConfigurableResource):

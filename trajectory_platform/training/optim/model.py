@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 from dataclasses import asdict, dataclass
@@ -19,6 +18,8 @@ from pathlib import Path
 
 import torch
 from transformers import AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM, PreTrainedModel
+
+from trajectory_platform.workdir import default_workdir
 
 DEFAULT_BASE_DIRNAME = "models/default_base"
 DEFAULT_MODEL_SEED = 0
@@ -119,11 +120,6 @@ def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Pat
     return target
 
 
-def default_workdir_path() -> Path:
-    """``$TRAJECTORY_PLATFORM_WORKDIR`` or ``./workdir`` (the resources rule, restated: no Dagster here)."""
-    return Path(os.environ.get("TRAJECTORY_PLATFORM_WORKDIR", "workdir")).resolve()
-
-
 def load_model(
     path: Path | str | None = None,
     *,
@@ -137,7 +133,7 @@ def load_model(
     weights and optimizer moments (the precision the memory inventory declares).
     """
     if path is None:
-        path = build_default_model(workdir or default_workdir_path())
+        path = build_default_model(workdir or default_workdir())
     model = AutoModelForCausalLM.from_pretrained(
         str(path), dtype=torch.float32, attn_implementation=attn_implementation
     )

@@ -51,12 +51,12 @@ from trajectory_platform.training.optim.loss import NORMALIZATIONS, Normalizatio
 from trajectory_platform.training.optim.memory import FP32_ADAMW, PeakMemory, inventory_for_model
 from trajectory_platform.training.optim.model import (
     build_default_model,
-    default_workdir_path,
     load_model,
     resolve_device,
     weights_digest,
 )
 from trajectory_platform.training.optim.sft import evaluate_masked_loss, sft_step_function
+from trajectory_platform.workdir import default_workdir
 
 if TYPE_CHECKING:
     from peft import PeftModel
@@ -264,7 +264,7 @@ def _resolve(request: TrainRequest, loaded: LoadedRows) -> _Context:
     device = resolve_device(request.device)
     if request.threads:
         torch.set_num_threads(request.threads)
-    workdir = Path(request.workdir) if request.workdir else default_workdir_path()
+    workdir = Path(request.workdir) if request.workdir else default_workdir()
     base_path = Path(request.model_path) if request.model_path else build_default_model(workdir)
     tokenizer_path = Path(loaded.manifest.get("tokenizer_path") or base_path)
     resume_state = load_trainer_state(Path(request.out)) if request.resume else None
