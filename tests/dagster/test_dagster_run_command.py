@@ -66,23 +66,11 @@ def test_dagster_run_profile_names_only_declared_settings() -> None:
     assert unknown_settings(list(defs.assets), {"checkpoint": {"max_stepz": 4}}) == ["checkpoint.max_stepz"]
 
 
-def test_dagster_run_refuses_a_mistyped_setting_before_any_work(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "trajectory_platform.cli",
-            "run",
-            "--workdir",
-            str(tmp_path / "w"),
-            "--set",
-            "checkpoint.max_stepz=4",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 2 and "checkpoint.max_stepz" in result.stderr
+def test_dagster_run_refuses_a_mistyped_setting_before_any_work(tmp_path: Path, capsys) -> None:
+    from trajectory_platform.cli import main
+
+    assert main(["run", "--workdir", str(tmp_path / "w"), "--set", "checkpoint.max_stepz=4"]) == 2
+    assert "checkpoint.max_stepz" in capsys.readouterr().err
     assert not (tmp_path / "w").exists()
 
 
