@@ -11,7 +11,6 @@ selects the tokenizer-agnostic measure instead.
 """
 
 import dataclasses
-from collections.abc import Callable
 
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
@@ -31,16 +30,10 @@ from trajectory_platform.curation.split_mixture_stage import (
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
-from trajectory_platform.workdir import default_workdir
+from trajectory_platform.training.data.tokenizer import load_token_counter
 
 SplitConfig = stage_config(SplitSettings, "SplitConfig")
 MixtureConfig = stage_config(MixtureSettings, "MixtureConfig")
-
-
-def _in_tokenizer(path: str | None) -> tuple[Callable[[str], int], str]:
-    from trajectory_platform.training.data.tokenizer import load_tokenizer, token_counter
-
-    return token_counter(load_tokenizer(path, workdir=default_workdir()))
 
 
 @asset(
@@ -102,7 +95,7 @@ def training_mixture(
 ):
     """Dedup, cap, and fill each class to its token target; realized shares reported and checked."""
     settings = settings_of(config, MixtureSettings)
-    counter, measure = settings.counter(_in_tokenizer)
+    counter, measure = settings.counter(load_token_counter)
     anchors = frozenset(settings.anchor_models)
     result = mixture_stage(redacted_corpus, split_assignments, settings.policy(), counter, measure, anchors)
     summary = result.summary
@@ -144,7 +137,7 @@ def preference_pairs(
 ) -> Output[pa.Table]:
     """Pairs among train-split passes and the hard negatives the mixture routed to preference."""
     settings = settings_of(config, MixtureSettings)
-    counter, _ = settings.counter(_in_tokenizer)
+    counter, _ = settings.counter(load_token_counter)
     anchors = frozenset(settings.anchor_models)
     result = preference_stage(redacted_corpus, split_assignments, settings.policy(), counter, anchors)
     summary = result.summary

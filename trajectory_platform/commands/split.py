@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import sys
 from pathlib import Path
 
@@ -21,7 +22,6 @@ import pyarrow.parquet as pq
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
-from trajectory_platform.curation.mixture import TokenCounter
 from trajectory_platform.curation.split_mixture_stage import (
     MixtureSettings,
     SplitSettings,
@@ -31,7 +31,6 @@ from trajectory_platform.curation.split_mixture_stage import (
 )
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.traces.parquet import write_parquet
-from trajectory_platform.workdir import default_workdir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -102,12 +101,9 @@ def run(args: argparse.Namespace) -> int:
         seed=split_settings.seed if args.mixture_seed is None else args.mixture_seed,
     )
 
-    def in_tokenizer(path: str | None) -> tuple[TokenCounter, str]:
-        from trajectory_platform.training.data.tokenizer import load_tokenizer, token_counter
+    from trajectory_platform.training.data.tokenizer import load_token_counter
 
-        return token_counter(load_tokenizer(path, workdir=args.workdir or default_workdir()))
-
-    counter, measure = mixture_settings.counter(in_tokenizer)
+    counter, measure = mixture_settings.counter(functools.partial(load_token_counter, workdir=args.workdir))
     print(f"split: {corpus.num_rows} episodes", file=sys.stderr)
     library = build_library(split_settings.fixture_seed)
     split = split_stage(corpus, library, split_settings.policy(), split_settings.decontamination())

@@ -25,6 +25,7 @@ from transformers import AutoTokenizer, PreTrainedTokenizerBase, PreTrainedToken
 
 from trajectory_platform.training.data import chat_template as ct
 from trajectory_platform.training.data.corpus import corpus
+from trajectory_platform.workdir import default_workdir
 
 DEFAULT_VOCAB_SIZE = 4096
 BUILD_VERSION = f"default-tokenizer-v3/{ct.TEMPLATE_VERSION}/{DEFAULT_VOCAB_SIZE}"
@@ -136,3 +137,11 @@ def token_counter(tokenizer: PreTrainedTokenizerBase) -> tuple[Callable[[str], i
         return len(tokenizer(text, add_special_tokens=False)["input_ids"]) if text else 0
 
     return count, f"tokenizer:sha256:{tokenizer_files_digest(tokenizer.name_or_path)}"
+
+
+def load_token_counter(
+    path: str | None = None, *, workdir: str | Path | None = None
+) -> tuple[Callable[[str], int], str]:
+    """The token counter of a tokenizer directory (``None``: the default, under ``workdir`` or the
+    default workdir), for token budgets and shares; what the mixture stages count with."""
+    return token_counter(load_tokenizer(path, workdir=workdir or default_workdir()))
