@@ -47,12 +47,21 @@ def stage_config(settings: type, name: str, **extra: tuple[Any, Any]) -> type[Co
 
 def settings_of(config: Config, settings: type[T]) -> T:
     """The ``settings`` dataclass holding a run config's values for its fields."""
+    return _settings_from({f.name: getattr(config, f.name) for f in dataclasses.fields(settings)}, settings)
+
+
+def _settings_from(values: dict[str, Any], settings: type[T]) -> T:
+    """``settings`` from the values of those of its fields ``values`` has (JSON lists become the
+    tuples the dataclass declares)."""
     hints = typing.get_type_hints(settings)
-    values = {}
-    for field in dataclasses.fields(settings):
-        value = getattr(config, field.name)
-        values[field.name] = tuple(value) if typing.get_origin(hints[field.name]) is tuple else value
-    return settings(**values)
+    names = {f.name for f in dataclasses.fields(settings)}
+    return settings(
+        **{
+            name: tuple(value) if typing.get_origin(hints[name]) is tuple else value
+            for name, value in values.items()
+            if name in names
+        }
+    )
 
 
 def latest_metadata(instance: DagsterInstance, asset: str) -> dict[str, Any]:
@@ -65,12 +74,4 @@ def latest_metadata(instance: DagsterInstance, asset: str) -> dict[str, Any]:
 
 def materialized_settings(instance: DagsterInstance, asset: str, settings: type[T]) -> T:
     """The settings ``asset``'s latest materialization ran with (the defaults when it recorded none)."""
-    recorded = dict(latest_metadata(instance, asset).get(SETTINGS_KEY) or {})
-    hints = typing.get_type_hints(settings)
-    names = {f.name for f in dataclasses.fields(settings)}
-    values = {
-        name: tuple(value) if typing.get_origin(hints[name]) is tuple else value
-        for name, value in recorded.items()
-        if name in names
-    }
-    return settings(**values)
+    return _settings_from(dict(latest_metadata(instance, asset).get(SETTINGS_KEY) or {}), settings)
