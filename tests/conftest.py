@@ -1,10 +1,14 @@
-"""Fixtures every test folder shares: the read-only corpus in ``../shared/data`` next to the checkout."""
+"""Fixtures every test folder shares: the read-only corpus in ``../shared/data`` next to the checkout,
+and one workdir holding the embedded default tokenizer and base model."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+import torch
+
+from trajectory_platform.training.optim.model import build_default_model
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -21,3 +25,13 @@ def shared_data() -> Path:
 def real_root(shared_data: Path) -> Path:
     """The public agent trajectories in their real formats (``../shared/data/real``)."""
     return shared_data / "real"
+
+
+@pytest.fixture(scope="session")
+def eval_workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workdir with the embedded default tokenizer and base model (building the tokenizer takes tens
+    of seconds, so it is built once per session)."""
+    torch.set_num_threads(1)  # tiny models on a shared CPU: one thread is fastest and deterministic
+    workdir = tmp_path_factory.mktemp("eval_workdir")
+    build_default_model(workdir)
+    return workdir

@@ -129,7 +129,8 @@ def test_recovery_counts_a_fault_that_never_fired_as_a_failure():
 
 
 def test_fault_kinds_seen_in_a_corpus_are_the_injected_ones():
-    from trajectory_platform.evaluation.ablation import expert_corpus, learnable_split
+    from ablation.corpus import expert_corpus, learnable_split
+
     from trajectory_platform.evaluation.episodes import fault_kinds_seen
 
     train, _ = learnable_split()

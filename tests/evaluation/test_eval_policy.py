@@ -58,7 +58,7 @@ def test_greedy_and_pinned_sampling_are_reproducible_and_runaway_is_length(eval_
 
 
 def test_compact_tool_view_prompt_is_a_prefix_of_the_ablation_training_example(eval_workdir: Path):
-    from trajectory_platform.evaluation.ablation import compact_tool, masked_table
+    from ablation.corpus import compact_tool, masked_table
 
     policy = ModelPolicy(default_base_dir(eval_workdir), tool_view=compact_tool)
     episode = run_episode(_fixture(), ScriptedExpert(), verify=False).episode

@@ -1,4 +1,5 @@
-"""The --quick tier of benchmarks/ablations.py: measurement mechanics, never which variant wins.
+"""The ablation's calibration (benchmarks/ablation/calibrate.py, the --quick tier of
+benchmarks/ablations.py): measurement mechanics, never which variant wins.
 
 Scripted policies with exactly predictable scores go through the real evaluator (runtime, sealed
 oracle, episode measures, scorecard aggregation), then a seconds-long training run must lower its
@@ -8,8 +9,7 @@ loss and reproduce itself bit for bit.
 from pathlib import Path
 
 import pytest
-
-from trajectory_platform.evaluation.ablation import smoke_training, stub_mechanics
+from ablation.calibrate import EXPECTED_STUBS, smoke_training, stub_deviations, stub_mechanics
 
 
 @pytest.fixture(scope="module")
@@ -63,3 +63,9 @@ def test_smoke_training_loss_falls_and_is_deterministic(eval_workdir: Path, tmp_
     assert first["losses"] == second["losses"]
     assert first["episodes"] == second["episodes"]
     assert len(first["episodes"]) == 2
+
+
+def test_every_stub_measures_exactly_what_it_must(stubs):
+    rows = stub_deviations(stubs)
+    assert len(rows) == sum(len(expected) for expected in EXPECTED_STUBS.values())
+    assert [row for row in rows if row[2] != row[3]] == []

@@ -1,0 +1,152 @@
+"""Calibrating the instrument before the experiment: the evaluator against scripted policies with
+exactly known scores, a smoke training run, and the costs of a step and an evaluation here.
+
+- :func:`stub_mechanics`: scripted policies through the *real* evaluator (runtime, oracle, episode
+  measures, scorecard aggregation). It checks the mechanics of measurement, never which training
+  variant wins (the ``--quick`` tier, and CI).
+- :func:`smoke_training`: a seconds-long training run, twice; the loss must fall and the runs agree.
+- :func:`measure_costs`: seconds per training step and fixed seconds per run on this machine,
+  which :mod:`.plan` turns into a step count.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import torch
+
+from trajectory_platform.evaluation.harness import (
+    EvalItem,
+    SuiteSpec,
+    build_items,
+    evaluation_runtime,
+    run_arm,
+)
+from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
+from trajectory_platform.gym.policies import (
+    FabricatingStub,
+    NeverRecoveringStub,
+    NoEndTokenStub,
+    ScriptedExpert,
+    StaleKeyStub,
+)
+from trajectory_platform.gym.policy import Policy
+from trajectory_platform.gym.tools import manifest
+from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
+
+from .corpus import compact_tool, expert_corpus, learnable_split, masked_table
+from .run import VariantSettings, evaluate, train_variant
+
+STUBS: dict[str, type[Policy]] = {
+    "expert": ScriptedExpert,
+    "stale_key": StaleKeyStub,
+    "fabricating": FabricatingStub,
+    "never_recovering": NeverRecoveringStub,
+    "no_end_token": NoEndTokenStub,
+}
+EXPECTED_STUBS: dict[str, dict[Any, float]] = {
+    "expert": {"acceptance": 1.0, "recovery": 1.0},
+    "stale_key": {("pre", "renamed"): 1.0, ("sfa", "renamed"): 0.0},
+    "fabricating": {"fabricated_observation_rate": 1.0},
+    "never_recovering": {"recovery": 0.0},
+    "no_end_token": {"runaway_rate": 1.0},
+}
+"""What each stub must measure exactly; a key is a summary field or (field, regime)."""
+CALIBRATION_STEPS = 4
+CALIBRATION_ITEMS = 6
+
+
+def stub_mechanics(library_seed: int = 0, episodes: int = 4) -> dict[str, dict[str, Any]]:
+    """Each stub's measurements on the same held-out learnable items (see the module docstring)."""
+    _, pool = learnable_split(library_seed)
+    spec = SuiteSpec(
+        episodes=episodes,
+        recovery_episodes=episodes,
+        retention_episodes=max(1, episodes // 2),
+        library_seed=library_seed,
+        retention_kinds=("count_files",),
+    )
+    items = build_items(pool, spec)
+    if not any(i.regime == "renamed" for i in items):
+        raise ValueError("the stub suite needs renamed-schema items")
+    config = evaluation_runtime()
+    keys = manifest("path", "1.0").keys()  # StaleKeyStub's memorized family
+    out = {}
+    for name, cls in STUBS.items():
+        arm = run_arm(name, cls(), items, config, library_seed=library_seed, progress=False)
+        out[name] = arm_summary(arm.measures, training_keys=keys, cost_model=CostModel())
+    return out
+
+
+def stub_deviations(stubs: dict[str, dict[str, Any]]) -> list[tuple[str, str, float, float]]:
+    """(stub, measure, expected, measured) for every entry of :data:`EXPECTED_STUBS`."""
+    rows = []
+    for name, expected in EXPECTED_STUBS.items():
+        for key, want in expected.items():
+            got = stubs[name][key[0]][key[1]] if isinstance(key, tuple) else stubs[name][key]
+            rows.append((name, "/".join(key) if isinstance(key, tuple) else key, want, got))
+    return rows
+
+
+def smoke_training(
+    workdir: Path, out_root: Path, *, steps: int = 12, seed: int = 0, tasks: int = 12
+) -> dict[str, Any]:
+    """A seconds-long training run, twice, then a two-trial closed-loop check of each checkpoint.
+
+    Mechanics only: the loss must fall, and the two runs must agree bit for bit (checkpoint digest,
+    losses, generated episodes), which is what makes any scorecard built on them reproducible.
+    """
+    train, pool = learnable_split()
+    tokenizer = load_tokenizer(build_default_tokenizer(workdir))
+    table = masked_table(expert_corpus(train[:tasks], seed=seed), tokenizer)
+    settings = VariantSettings(steps=steps, examples_per_step=4, capacity=1024)
+    items = build_items(pool, SuiteSpec(episodes=2, recovery_episodes=0, retention_episodes=0, seed=seed))
+    runs = []
+    for run in ("a", "b"):
+        outcome = train_variant(table, out_root / f"smoke-{run}", workdir, seed, settings)
+        policy = ModelPolicy(
+            outcome.checkpoint_dir, decoding=Decoding(max_new_tokens=24), tool_view=compact_tool
+        )
+        arm = run_arm(f"smoke-{run}", policy, items, evaluation_runtime(max_steps=3), progress=False)
+        runs.append(
+            {
+                "digest": outcome.artifact_digest,
+                "losses": outcome.loop.losses,
+                "episodes": [m.to_dict() | {"wall_s": None} for m in arm.measures],
+            }
+        )
+    return {"examples": table.num_rows, "runs": runs}
+
+
+def measure_costs(
+    index: int,
+    table: pa.Table,
+    items: list[EvalItem],
+    workdir: Path,
+    settings: VariantSettings,
+    budget: tuple[int, int],
+    threads: int,
+) -> tuple[float, float]:
+    """(seconds per training step, fixed seconds of one run), measured on this machine.
+
+    A few steps of the reference variant give the step time (every variant trains on examples of
+    the same length, at the same batch). The barely trained checkpoint then runs a few items: it
+    mostly runs away to the token budget, so scaling its time to the whole suite is an upper bound
+    on a trained variant's evaluation. The fixed part adds the run's time outside its steps
+    (loading, saving the checkpoint and its manifest).
+    """
+    torch.set_num_threads(threads)
+    out = workdir / "runs" / f"calibration-{index}"
+    started = time.monotonic()
+    outcome = train_variant(table, out, workdir, 0, replace(settings, steps=CALIBRATION_STEPS))
+    outside_steps = time.monotonic() - started - outcome.loop.train_seconds
+    sample = items[:CALIBRATION_ITEMS]
+    started = time.monotonic()
+    evaluate(out, sample, 0, settings.device, budget)
+    evaluation = (time.monotonic() - started) * len(items) / len(sample)
+    return outcome.loop.train_seconds / CALIBRATION_STEPS, outside_steps + evaluation

@@ -1,0 +1,114 @@
+"""Reading the ablation: per-variant summaries, the competence gate, and the paired comparisons.
+
+Variants are compared only on seeds where the reference reaches the competence gate (canonical
+acceptance >= gate); other seeds are reported as not resolved. Each comparison is a paired exact
+McNemar interval over (seed, item) at a Bonferroni-corrected level (alpha / 3 ablations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from trajectory_platform.evaluation.calls import classify_call
+from trajectory_platform.evaluation.episodes import EpisodeMeasure
+from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
+from trajectory_platform.evaluation.stats import bonferroni_alpha, paired_comparison
+
+from .corpus import TRAINING_FAULT_KINDS, training_keys
+
+Runs = dict[tuple[str, int], list[EpisodeMeasure]]
+REFERENCE = "selected"
+SUMMARY_COLUMNS = (
+    "acceptance",
+    "recovery",
+    "recovery_unseen_kinds",
+    "retention",
+    "fabricated_observation_rate",
+    "runaway_rate",
+    "sfa",
+    "pre",
+)
+
+
+def _first_call_follows_schema(m: EpisodeMeasure) -> bool:
+    return bool(m.calls) and classify_call(m.calls[0]) in ("valid", "tool_execution_error")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One paired reading: ``variant`` vs the reference on one suite (and regime) and outcome."""
+
+    ablation: str
+    metric: str
+    variant: str
+    outcome: Callable[[EpisodeMeasure], bool]
+    suite: str | None = "acceptance"
+    """Only trials of this suite count (``None``: every trial)."""
+    regime: str | None = None
+
+
+COMPARISONS = (
+    Comparison("A", "acceptance", "all_token", lambda m: m.accepted),
+    Comparison("A", "acceptance", "compute_matched", lambda m: m.accepted),
+    Comparison("A", "fabricated_observation", "all_token", lambda m: m.fabricated_turns > 0, suite=None),
+    Comparison("B", "renamed_first_call_sfa", "augmented", _first_call_follows_schema, regime="renamed"),
+    Comparison("B", "renamed_acceptance", "augmented", lambda m: m.accepted, regime="renamed"),
+    Comparison("C", "recovery", "recovery", lambda m: m.recovered, suite="recovery"),
+)
+
+
+def summaries(runs: Runs) -> dict[str, dict[str, Any]]:
+    """Scorecard summary of every (variant, seed), keyed ``variant-seed``."""
+    keys = training_keys()
+    return {
+        f"{v}-{s}": arm_summary(
+            ms, training_keys=keys, cost_model=CostModel(), training_fault_kinds=set(TRAINING_FAULT_KINDS)
+        )
+        for (v, s), ms in runs.items()
+    }
+
+
+def gated_seeds(summary: dict[str, dict[str, Any]], seeds: int, gate: float) -> list[int]:
+    """Seeds whose reference run reaches the competence gate."""
+    return [s for s in range(seeds) if (summary[f"{REFERENCE}-{s}"]["acceptance"] or 0) >= gate]
+
+
+def compare(runs: Runs, comparison: Comparison, gated: list[int], alpha: float) -> dict[str, Any]:
+    """Paired comparison of ``comparison.variant`` vs the reference over (gated seed, item)."""
+
+    def trials(variant: str) -> list[bool]:
+        return [
+            comparison.outcome(m)
+            for s in gated
+            for m in runs[(variant, s)]
+            if comparison.suite in (None, m.suite) and comparison.regime in (None, m.regime)
+        ]
+
+    head = {
+        "ablation": comparison.ablation,
+        "metric": comparison.metric,
+        "variant": comparison.variant,
+        "reference": REFERENCE,
+    }
+    reference = trials(REFERENCE)
+    if not reference:
+        return {**head, "resolved": False, "reason": "no seed passed the competence gate"}
+    paired = paired_comparison(trials(comparison.variant), reference, alpha=alpha)
+    return {**head, "resolved": True, "gated_seeds": gated, **paired.to_dict()}
+
+
+def read_ablation(runs: Runs, seeds: int, gate: float) -> dict[str, Any]:
+    """Everything the experiment concludes: variant table, gated seeds and every comparison."""
+    summary = summaries(runs)
+    gated = gated_seeds(summary, seeds, gate)
+    alpha = bonferroni_alpha(0.05, 3)
+    return {
+        "gate": gate,
+        "gated_seeds": gated,
+        "not_resolved_seeds": [s for s in range(seeds) if s not in gated],
+        "bonferroni_alpha": alpha,
+        "variants": {name: {k: row[k] for k in SUMMARY_COLUMNS} for name, row in summary.items()},
+        "comparisons": [compare(runs, c, gated, alpha) for c in COMPARISONS],
+    }

@@ -1,0 +1,135 @@
+"""What the ablation variants train on: the learnable family's split, the scripted expert's
+episodes, the compact tool view and the masked tables.
+
+- :func:`learnable_split`: three learnable repository families train (in the familiar tool
+  families ``path``, ``uri``, ``fs``), the fourth is held out and evaluated in every tool family,
+  the fully renamed ``alias`` family being the renamed-schema regime.
+- :func:`expert_corpus`, :func:`masked_table`: a training variant is a corpus (pristine, optionally
+  recovery episodes under reachable faults, optionally schema-augmented) and a mask mode (selected
+  targets, or every token after the first: :func:`all_token_labels`).
+- :func:`compact_tool`: the ablations' tool rendering. The delivered tool schemas were 70% of a
+  learnable-family example (438 of ~620 tokens); every variant trains on, and the model policy is
+  evaluated with, the same compact view, so the comparisons are unchanged while a step costs less.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.library import build_library
+from trajectory_platform.gym.policies import ScriptedExpert
+from trajectory_platform.gym.reachability import reachable_schedule
+from trajectory_platform.gym.runtime import run_episode
+from trajectory_platform.gym.tools import manifest
+from trajectory_platform.traces.record import ToolSpec, canonical_json
+from trajectory_platform.training.data.augment import augment_inputs
+from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset, to_table
+
+HELD_OUT_FAMILY = "learn-delta"
+TRAIN_TOOL_FAMILIES = ("path", "uri", "fs")
+TRAINING_FAULT_KINDS = ("http_429", "http_504", "missing_file", "truncated_output")
+"""Fault kinds the recovery-augmented corpus shows; every other kind is absent from training."""
+
+
+def learnable_split(library_seed: int = 0) -> tuple[list[Fixture], list[tuple[Fixture, str]]]:
+    """(training fixtures, held-out evaluation pool with regimes) of the learnable family."""
+    learnable = [f for f in build_library(library_seed) if f.learnable]
+    train = [
+        f for f in learnable if f.repo_family != HELD_OUT_FAMILY and f.tool_family in TRAIN_TOOL_FAMILIES
+    ]
+    pool = [
+        (f, "familiar" if f.tool_family in TRAIN_TOOL_FAMILIES else "renamed")
+        for f in learnable
+        if f.repo_family == HELD_OUT_FAMILY
+    ]
+    return train, pool
+
+
+def training_keys() -> set[str]:
+    """Argument keys of the training tool families (the PRE key set of these variants)."""
+    return set().union(*(manifest(f, "1.0").keys() for f in TRAIN_TOOL_FAMILIES))
+
+
+def expert_corpus(
+    fixtures: Sequence[Fixture],
+    *,
+    seed: int = 0,
+    recovery_share: float = 0.0,
+    fault_kinds: Sequence[str] = TRAINING_FAULT_KINDS,
+) -> list[EpisodeInput]:
+    """Scripted-expert episodes on ``fixtures``; a ``recovery_share`` of them under a reachable fault.
+
+    The fault-injected ones carry the expert's recovery (diagnose / retry / re-read) as targets;
+    refused proposals stay context through the default target rule.
+    """
+    rng = random.Random(f"corpus:{seed}")
+    inputs = []
+    for index, fixture in enumerate(fixtures):
+        schedule = None
+        if rng.random() < recovery_share:
+            schedule = reachable_schedule(fixture, rng, kinds=list(fault_kinds))
+        result = run_episode(
+            fixture,
+            ScriptedExpert(),
+            seed=seed,
+            faults=schedule or [],
+            episode_id=f"train-{seed}-{index:04d}",
+            verify=False,
+        )
+        inputs.append(
+            EpisodeInput(result.episode, split="train", role="recovery" if schedule else "pristine")
+        )
+    return inputs
+
+
+def compact_tool(spec: ToolSpec) -> ToolSpec:
+    """``spec`` as the ablation models see it: tool name and description, each argument's key,
+    type and bounds, and the required keys; argument descriptions and the constant
+    ``"type": "object"`` / ``"additionalProperties": false`` wrapper are dropped.
+
+    The runtime still validates every call against the full delivered schema: only the text the
+    model reads is shorter (276 instead of 434 tokens for the ``path`` family).
+    """
+    schema = json.loads(spec.parameters_json) if spec.parameters_json else {}
+    properties = {
+        key: {field: value for field, value in prop.items() if field != "description"}
+        for key, prop in schema.get("properties", {}).items()
+    }
+    compact = {"properties": properties, "required": schema.get("required", [])}
+    return dataclasses.replace(spec, parameters_json=canonical_json(compact))
+
+
+def _with_compact_tools(item: EpisodeInput) -> EpisodeInput:
+    episode = dataclasses.replace(item.episode, tools=[compact_tool(t) for t in item.episode.tools])
+    return dataclasses.replace(item, episode=episode)
+
+
+def all_token_labels(table: pa.Table) -> pa.Table:
+    """The all-token variant: every position after the first is a target (observations included)."""
+    labels = [[IGNORE_INDEX, *ids[1:]] for ids in table.column("input_ids").to_pylist()]
+    index = table.schema.get_field_index("labels")
+    return table.set_column(index, "labels", pa.array(labels, type=table.schema.field("labels").type))
+
+
+def masked_table(
+    inputs: Sequence[EpisodeInput], tokenizer: Any, *, augment: bool = False, seed: int = 0
+) -> pa.Table:
+    """Serialize and mask ``inputs`` (plus renamed-schema copies when ``augment``), tools rendered
+    through :func:`compact_tool` (after augmentation, so renamed copies are compacted alike)."""
+    if augment:
+        inputs, _ = augment_inputs(list(inputs), ["rename"], seed=seed)
+    return to_table(build_masked_dataset([_with_compact_tools(i) for i in inputs], tokenizer))
+
+
+def mean_tokens(table: pa.Table) -> float:
+    """Mean stored tokens per example (what a step's cost scales with)."""
+    lengths = [len(ids) for ids in table.column("input_ids").to_pylist()]
+    return sum(lengths) / len(lengths)

@@ -1,0 +1,162 @@
+"""One (variant, seed) of the ablation: trained with the platform's runner, evaluated closed loop.
+
+Every variant gets the same model init per seed, the same data budget, steps and optimizer; only
+its table (or, for the compute-matched control, its loss weighting) differs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import cast
+
+import pyarrow as pa
+import torch
+
+from trajectory_platform.evaluation.episodes import EpisodeMeasure
+from trajectory_platform.evaluation.harness import EvalItem, evaluation_runtime, run_arm
+from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+from trajectory_platform.training.data.dataset import rows_from_table, split_examples
+from trajectory_platform.training.data.tokenizer import load_tokenizer
+from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
+from trajectory_platform.training.optim.loop import OptimizerSettings, run_loop
+from trajectory_platform.training.optim.loss import shifted_target_logprobs
+from trajectory_platform.training.optim.model import build_default_model, load_model
+from trajectory_platform.training.optim.runner import TrainOutcome, TrainRequest, run_training
+from trajectory_platform.training.optim.sft import (
+    StepStats,
+    collate_micro_batches,
+    model_logits,
+    step_examples,
+)
+
+from .corpus import all_token_labels, compact_tool
+
+VARIANTS = ("selected", "all_token", "augmented", "recovery", "compute_matched")
+EVALUATION_TURNS = 6
+"""Turns per closed-loop trial."""
+
+
+@dataclass(frozen=True)
+class VariantSettings:
+    """Budget of one variant run (identical across the variants of an ablation)."""
+
+    steps: int = 300
+    examples_per_step: int = 32
+    learning_rate: float = 3e-3
+    capacity: int = 2048
+    device: str | None = None
+
+
+def train_variant(
+    table: pa.Table, out: Path, workdir: Path, seed: int, settings: VariantSettings
+) -> TrainOutcome:
+    """Train one variant with the platform runner (same model init per seed, same data budget)."""
+    request = TrainRequest(
+        out=out,
+        workdir=workdir,
+        max_steps=settings.steps,
+        examples_per_step=settings.examples_per_step,
+        capacity=settings.capacity,
+        optimizer=OptimizerSettings(learning_rate=settings.learning_rate),
+        seed=seed,
+        eval_every=max(1, settings.steps),
+        device=settings.device,
+    )
+    return run_training(request, table, source_name=f"ablation:{out.name}")
+
+
+def train_compute_matched(
+    selected: pa.Table, workdir: Path, out: Path, seed: int, settings: VariantSettings
+) -> Path:
+    """Ablation A's control: all-token loss reweighted so the selected (assistant) targets keep the
+    gradient weight they have under the masked objective.
+
+    loss = -(sum of selected-target log-probs) / N_active - (sum over the other tokens) / T, so the
+    actions get exactly the masked run's weight and the observations come on top. Comparing it
+    with the plain all-token run separates "learning to predict observations" from "less gradient
+    on actions". Same examples, order, packing, optimizer and schedule as :func:`train_variant`.
+    """
+    base = build_default_model(workdir)
+    model = load_model(base, device=settings.device or "cpu")
+    model.set_attn_implementation(VARLEN_ATTENTION)
+    vocab = cast(int, model.get_input_embeddings().num_embeddings)  # an nn.Embedding: its row count
+    split = {}
+    for name, table in (("selected", selected), ("all", all_token_labels(selected))):
+        loaded = rows_from_table(table, source=f"ablation:{name}")
+        split[name] = split_examples(loaded, capacity=settings.capacity, vocab_size=vocab).train
+    if [e["key"] for e in split["selected"]] != [e["key"] for e in split["all"]]:
+        raise ValueError("the selected and all-token tables must hold the same examples")
+    per_step = min(settings.examples_per_step, len(split["selected"]))
+    torch.manual_seed(seed)  # as the runner seeds a fresh run
+
+    def step(index: int) -> StepStats:
+        chosen = step_examples(len(split["selected"]), index, per_step, seed)
+        sel = collate_micro_batches([split["selected"][i] for i in chosen], 1, settings.capacity)[0]
+        every = collate_micro_batches([split["all"][i] for i in chosen], 1, settings.capacity)[0]
+        logits = model_logits(model, every)
+        device = logits.device
+        positions = every["position_ids"].to(device)
+        lp_sel, m_sel = shifted_target_logprobs(logits, sel["labels"].to(device), positions)
+        lp_all, m_all = shifted_target_logprobs(logits, every["labels"].to(device), positions)
+        others = m_all & ~m_sel
+        n_sel, n_all = int(m_sel.sum()), int(m_all.sum())
+        loss = -lp_sel.sum() / n_sel - (lp_all * others).sum() / n_all
+        loss.backward()
+        return StepStats(loss.item(), n_all, int(every["stored_tokens"]), n_sel)
+
+    run_loop(
+        model,
+        step,
+        max_steps=settings.steps,
+        settings=OptimizerSettings(learning_rate=settings.learning_rate),
+        description="train[compute-matched]",
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out)
+    load_tokenizer(base).save_pretrained(out)
+    return out
+
+
+def evaluate(
+    path: Path, items: list[EvalItem], seed: int, device: str | None, budget: tuple[int, int]
+) -> list[EpisodeMeasure]:
+    """Closed loop with the compact tool view the variants were trained on; ``budget`` is
+    (max new tokens per turn, max generated tokens per trial) from ``evaluation_budget``."""
+    decoding = Decoding(max_new_tokens=budget[0], seed=seed)
+    policy = ModelPolicy(path, decoding=decoding, device=device or "cpu", tool_view=compact_tool)
+    runtime = evaluation_runtime(max_steps=EVALUATION_TURNS, max_generated_tokens=budget[1])
+    return run_arm(path.name, policy, items, runtime, progress=False).measures
+
+
+def run_variant(
+    variant: str,
+    seed: int,
+    table: pa.Table,
+    items: list[EvalItem],
+    workdir: Path,
+    settings: VariantSettings,
+    budget: tuple[int, int],
+    threads: int,
+) -> tuple[list[EpisodeMeasure], dict[str, float]]:
+    """Train one (variant, seed) and evaluate it closed loop: one job of the worker pool."""
+    torch.set_num_threads(threads)
+    out = workdir / "runs" / f"{variant}-{seed}"
+    tick = time.monotonic()
+    if variant == "compute_matched":
+        train_compute_matched(table, workdir, out, seed, settings)
+    else:
+        train_variant(table, out, workdir, seed, settings)
+    tock = time.monotonic()
+    measures = evaluate(out, items, seed, settings.device, budget)
+    return measures, {"train_s": round(tock - tick, 1), "eval_s": round(time.monotonic() - tock, 1)}
+
+
+def worker_pool(workers: int) -> Executor:
+    """Worker processes, one run each at a time: generation is bound by per-token overhead, not by
+    threads, so two single-thread runs side by side beat one two-thread run on two cores. Fresh
+    (spawned) interpreters keep torch's thread pools out of a fork."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
