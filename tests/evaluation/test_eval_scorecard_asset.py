@@ -10,11 +10,11 @@ import json
 from pathlib import Path
 
 import pyarrow as pa
-from dagster import AssetSpec, materialize
+from ablation.corpus import expert_corpus, learnable_split
+from dagster import AssetMaterialization, AssetSpec, DagsterInstance, materialize
 
 from trajectory_platform.assets.scorecard import scorecard
 from trajectory_platform.checks.scorecard import decision_recorded, required_measurements_present
-from trajectory_platform.evaluation.ablation import expert_corpus, learnable_split
 from trajectory_platform.resources import build_resources
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.schema import episodes_to_table
@@ -23,12 +23,17 @@ from trajectory_platform.training.optim.model import default_base_dir
 
 
 def _materialize(eval_workdir: Path, tmp_path: Path):
+    instance = DagsterInstance.ephemeral()
+    # What upstream stages reported reaches the scorecard as declared inputs (upstream_facts)
+    instance.report_runless_asset_event(AssetMaterialization("redacted_corpus", metadata={"leak_rate": 0.0}))
     base = default_base_dir(eval_workdir)
     row = {"path": str(base), "artifact_digest": checkpoint_digest(base), "objective": "sft", "steps": 0}
     write_parquet(pa.Table.from_pylist([row]), tmp_path / "parquet" / "checkpoint" / "all.parquet")
     train, _ = learnable_split()
     corpus = expert_corpus(train[:2], recovery_share=1.0, fault_kinds=["http_429"])
     mixture = episodes_to_table([item.episode for item in corpus])
+    mixture = mixture.append_column("role", pa.array([item.role for item in corpus]))
+    mixture = mixture.append_column("selected_target_tokens", pa.array([40, 60], pa.int64()))
     write_parquet(mixture, tmp_path / "parquet" / "training_mixture" / "all.parquet")
     # The longest selected-target turn is 2 tokens: turns get 2 + 8 new tokens at most.
     ignore = -100
@@ -48,10 +53,12 @@ def _materialize(eval_workdir: Path, tmp_path: Path):
                 AssetSpec(name).with_io_manager_key("io_manager")
                 for name in ("checkpoint", "training_mixture", "token_masked_dataset")
             ),
+            *(AssetSpec(name) for name in ("verified_traces", "redacted_corpus", "split_assignments")),
             required_measurements_present,
             decision_recorded,
         ],
         resources=build_resources(tmp_path),
+        instance=instance,
         selection=["scorecard"],
         run_config={"ops": {"scorecard": {"config": config}}},
     )
@@ -73,6 +80,8 @@ def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path
     assert card["evaluation_manifest"]["code_version"]["source_digest"]
     assert [i["suite"] for i in card["evaluation_manifest"]["fixtures"]].count("recovery") == 1
     assert card["recovery"]["training_fault_kinds"] == ["http_429"]
+    assert card["dataset_quality"]["redaction_leakage"] == 0.0  # the upstream fact, read as an input
+    assert (tmp_path / out["report_path"]).with_name("mixture.png").is_file()  # from the mixture rows
     assert card["evaluation_manifest"]["decoding"]["max_new_tokens"] == 2 + 8  # sized from the dataset
     checks = {c.check_name: c for c in result.get_asset_check_evaluations()}
     assert checks["decision_recorded"].passed

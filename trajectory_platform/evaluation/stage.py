@@ -17,6 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from trajectory_platform.curation.split_mixture_stage import sft_token_shares
 from trajectory_platform.curation.splits import SplitPolicy
 from trajectory_platform.evaluation.budget import turn_budget
 from trajectory_platform.evaluation.episodes import fault_kinds_seen
@@ -48,7 +49,6 @@ class UpstreamFigures:
 
     verified: Mapping[str, Any]
     redacted: Mapping[str, Any]
-    mixture: Mapping[str, Any]
 
 
 @dataclass
@@ -62,6 +62,23 @@ class ScorecardStageResult:
     @property
     def report(self) -> Path:
         return self.out / "report.html"
+
+    def metadata(self) -> dict[str, Any]:
+        """What a person reads on the asset page: ``json`` and ``paths`` groups, the rest plain."""
+        card = self.card
+        acceptance = {k: card["acceptance"][k] for k in ("candidate", "baseline", "difference")}
+        return {
+            "decision": card["decision"],
+            "binding_digest": card["gate"]["binding_digest"],
+            "json": {
+                "reasons": card["reasons"],
+                "acceptance": acceptance,
+                "sfa": card["sfa"],
+                "pre": card["pre"],
+                "dataset_quality": card.get("dataset_quality"),
+            },
+            "paths": {"report": self.report, "scorecard_json": self.out / "scorecard.json"},
+        }
 
     def summary_markdown(self) -> str:
         """Decision, reasons and the acceptance plot inline (a data URI), for an asset page."""
@@ -110,7 +127,7 @@ def scorecard_stage(
         },
         context={
             "funnel": verified.get("funnel"),
-            "mixture_token_shares": upstream.mixture.get("realized_token_shares"),
+            "mixture_token_shares": sft_token_shares(training_mixture),
         },
     )
     acceptance, difference = card["acceptance"], card["acceptance"]["difference"] or {}

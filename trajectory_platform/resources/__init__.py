@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from trajectory_platform.resources.facts import UPSTREAM_FACTS, upstream_facts_manager
 from trajectory_platform.resources.retraining import RetrainingPolicyResource, default_min_new_tokens
 from trajectory_platform.resources.secrets import SALT_ENV, SecretsSaltResource
 from trajectory_platform.resources.settings import (
@@ -27,6 +28,7 @@ from trajectory_platform.resources.warehouse import (
 
 __all__ = [
     "SALT_ENV",
+    "UPSTREAM_FACTS",
     "RetrainingPolicyResource",
     "WORKDIR_ENV",
     "SecretsSaltResource",
@@ -46,7 +48,8 @@ def build_resources(workdir: Path | str | None = None, trace_source: Path | str 
     """Resources for the default (embedded) deployment, all rooted at ``workdir``.
 
     Keys: ``io_manager`` (warehouse), ``workdir``, ``trace_source``, ``secrets_salt``,
-    ``retraining`` (the retraining sensor's threshold).
+    ``retraining`` (the retraining sensor's threshold), ``upstream_facts`` (an upstream stage's
+    reported figures as an input).
     """
     root = Path(workdir).resolve() if workdir is not None else default_workdir()
     source = Path(trace_source).resolve() if trace_source is not None else root / "trace_source"
@@ -56,4 +59,5 @@ def build_resources(workdir: Path | str | None = None, trace_source: Path | str 
         "trace_source": TraceSourceResource(root=str(source)),
         "secrets_salt": SecretsSaltResource(fallback_file=str(root / "secrets" / "pipeline.key")),
         "retraining": RetrainingPolicyResource(min_new_selected_target_tokens=default_min_new_tokens()),
+        UPSTREAM_FACTS: upstream_facts_manager,
     }

@@ -14,7 +14,9 @@ import typing
 from typing import Any, TypeVar
 
 import pydantic
-from dagster import AssetKey, Config, DagsterInstance
+from dagster import Config, DagsterInstance
+
+from trajectory_platform.resources.facts import latest_metadata
 
 T = TypeVar("T")
 
@@ -64,14 +66,11 @@ def _settings_from(values: dict[str, Any], settings: type[T]) -> T:
     )
 
 
-def latest_metadata(instance: DagsterInstance, asset: str) -> dict[str, Any]:
-    """Metadata values of ``asset``'s latest materialization (empty when there is none)."""
-    event = instance.get_latest_materialization_event(AssetKey(asset))
-    if event is None or event.asset_materialization is None:
-        return {}
-    return {k: getattr(v, "value", v) for k, v in event.asset_materialization.metadata.items()}
+def recorded_settings(metadata: dict[str, Any], settings: type[T]) -> T:
+    """The settings a materialization with ``metadata`` ran with (the defaults when it recorded none)."""
+    return _settings_from(dict(metadata.get(SETTINGS_KEY) or {}), settings)
 
 
 def materialized_settings(instance: DagsterInstance, asset: str, settings: type[T]) -> T:
-    """The settings ``asset``'s latest materialization ran with (the defaults when it recorded none)."""
-    return _settings_from(dict(latest_metadata(instance, asset).get(SETTINGS_KEY) or {}), settings)
+    """The settings ``asset``'s latest materialization ran with (its own checks read them so)."""
+    return recorded_settings(latest_metadata(instance, asset), settings)
