@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from splits_mixture_factory import candidate
 
@@ -13,6 +15,7 @@ from trajectory_platform.curation.dedup import (
     refresh_round,
 )
 from trajectory_platform.curation.mixture import (
+    MIXTURE_DROP_REASONS,
     NEGATIVE,
     PREFERENCE,
     PRISTINE,
@@ -27,6 +30,7 @@ from trajectory_platform.curation.mixture import (
     trajectory_mix_token_shares,
 )
 from trajectory_platform.curation.splits import TRAIN, SplitAssignment
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Event, ToolCall
 
 
@@ -81,6 +85,8 @@ def test_dedup_keeps_one_per_sequence_prefers_anchor_and_caps_per_fixture():
     assert all(
         "cap of 3" in selections[d.episode_id].reason for d in distinct if not selections[d.episode_id].kept
     )
+    reasons = {s.drop.reason for s in selections.values() if s.drop is not None}
+    assert reasons == {"duplicate_action_sequence", "fixture_cap"}
 
 
 def test_fixture_signal_band_and_diversity():
@@ -194,8 +200,14 @@ def test_compose_mixture_accounts_for_non_train_and_unverified_records():
     mixture = compose_mixture(pool + extra, assignments)
     selected = {r.episode_id for r in mixture.rows}
     assert "quarantined" not in selected and "held-out" not in selected
-    assert mixture.dropped["split test"] == 1
+    assert mixture.dropped["not_train_split"] == 1
+    assert mixture.first_drops["not_train_split"] == Drop("not_train_split", "held-out: split test")
     assert mixture.considered == len(selected) + sum(mixture.dropped.values())
+    assert set(mixture.dropped) <= set(MIXTURE_DROP_REASONS) and set(mixture.first_drops) == set(
+        mixture.dropped
+    )
+    assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", reason) for reason in MIXTURE_DROP_REASONS)
+    assert mixture.first_drops["not_a_mixture_class"].detail.startswith("quarantined: sink tamper_quarantine")
 
 
 def test_plan_token_targets_scarce_negatives_shift_inside_bounds():
@@ -252,5 +264,16 @@ def test_license_quarantined_records_never_enter_the_mixture():
     for c in pool[:5]:
         c.license_action = "quarantine"
     mixture = compose_mixture(pool, _all_train(pool), MixturePolicy(cap_per_fixture=10))
-    assert mixture.dropped["license quarantine"] == 5
+    assert mixture.dropped["license_not_trainable"] == 5
+    assert mixture.first_drops["license_not_trainable"].detail.endswith(": license action quarantine")
     assert not {c.episode_id for c in pool[:5]} & {r.episode_id for r in mixture.rows}
+
+
+def test_sft_token_shares_are_what_the_mixture_table_holds():
+    import pyarrow as pa
+
+    from trajectory_platform.curation.split_mixture_stage import sft_token_shares
+
+    table = pa.table({"role": ["recovery", "pristine", "pristine"], "selected_target_tokens": [30, 50, 20]})
+    assert sft_token_shares(table) == {"pristine": 0.7, "recovery": 0.3}  # no hard-negative share
+    assert sft_token_shares(table.slice(0, 0)) == {}

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
+import pyarrow as pa
 from splits_mixture_factory import candidate, run_events
 
 from trajectory_platform.curation.preferences import (
+    REFUSAL_REASONS,
     RULE_LOWER_COST,
     RULE_PASS_VS_FAIL,
     admit_pair,
     build_pairs,
 )
+from trajectory_platform.curation.split_mixture_stage import PreferenceStageResult
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import DeliveredInput
 
 READ = ("read_file", {"file_path": "src/pool.py"})
@@ -53,8 +60,9 @@ def test_prefix_differing_on_an_observation_is_refused():
     a = candidate("obs-a", events=events_a)
     b = candidate("obs-b", role="hard_negative", events=events_b)
     decision = admit_pair(a, b)
-    assert not decision.admitted
-    assert "prefixes differ at event 3 (tool vs tool)" in decision.reason
+    assert not decision.admitted and decision.refusal is not None
+    assert decision.refusal.reason == "prefixes_differ"
+    assert "prefixes differ at event 3 (tool vs tool)" in decision.refusal.detail == decision.reason
 
 
 def test_different_prompt_fixture_tools_or_delivered_input_refused():
@@ -62,30 +70,66 @@ def test_different_prompt_fixture_tools_or_delivered_input_refused():
     other_prompt = candidate(
         "y-fail", role="hard_negative", prompt="Fix the other bug.", actions=[READ, FULL]
     )
-    assert "prefixes differ at event 1 (user vs user)" in admit_pair(base, other_prompt).reason
+    assert_refused(base, other_prompt, "prefixes_differ", "prefixes differ at event 1 (user vs user)")
     other_fixture = candidate("z-fail", role="hard_negative", fixture_id="fx-other", actions=[READ, FULL])
-    assert "different fixtures" in admit_pair(base, other_fixture).reason
+    assert_refused(base, other_fixture, "different_fixtures", "different fixtures (fx-a-1 vs fx-other)")
     renamed = candidate("w-fail", role="hard_negative", actions=[READ, FULL])
     renamed.episode.tools[0].parameters_json = '{"properties":{"target_uri":{"type":"string"}}}'
-    assert "tool schemas differ" in admit_pair(base, renamed).reason
+    assert_refused(base, renamed, "tool_schemas_differ", "delivered tool schemas differ")
     compacted = candidate("v-fail", role="hard_negative", actions=[READ, FULL])
     compacted.episode.delivered_inputs = [
         DeliveredInput(call_index=1, response_event_index=4, messages_json="[]", compacted=True)
     ]
-    assert "delivered inputs" in admit_pair(base, compacted).reason
+    assert_refused(base, compacted, "delivered_inputs_differ", "delivered inputs for the call at event 4")
 
 
 def test_refusals_without_a_declared_preference():
     a = candidate("same-a", actions=[READ, FIX, TARGETED])
     b = candidate("same-b", actions=[READ, FIX, ("run_tests", {"selector": "tests/test_other.py"})])
-    assert "equal cost" in admit_pair(a, b).reason
+    assert_refused(a, b, "equal_cost", "same outcome at equal cost")
     f1 = candidate("fail-1", role="hard_negative", actions=[READ, FULL])
     f2 = candidate("fail-2", role="hard_negative", actions=[READ, FIX, FULL])
-    assert "both alternatives failed" in admit_pair(f1, f2).reason
+    assert_refused(f1, f2, "both_failed", "both alternatives failed")
     unverified = candidate("unverified", sink="unverifiable", actions=[READ, FULL])
-    assert "never verified" in admit_pair(a, unverified).reason
+    assert_refused(a, unverified, "outcome_unverified", "an outcome was never verified")
     twin = candidate("same-c", actions=[READ, FIX, TARGETED])
-    assert "identical" in admit_pair(a, twin).reason
+    assert_refused(a, twin, "identical_trajectories", "identical trajectories")
+    cut = candidate("same-cut", events=a.episode.events[:-1])
+    assert_refused(a, cut, "prefix_of_other", "one trajectory is a prefix of the other")
+
+
+def assert_refused(left, right, key: str, detail_start: str) -> None:
+    """The pair is refused under reason ``key``, with a detail for a person starting ``detail_start``."""
+    decision = admit_pair(left, right)
+    assert decision.refusal is not None and not decision.admitted, decision
+    assert decision.refusal.reason == key and decision.refusal.detail.startswith(detail_start), decision
+    assert decision.reason == decision.refusal.detail
+
+
+def test_every_refusal_is_a_drop_with_a_declared_key_and_the_stage_counts_them_by_key():
+    ok = candidate("k-ok", actions=[READ, FIX, TARGETED])
+    group = [
+        ok,
+        candidate("k-equal", actions=[READ, FIX, ("run_tests", {"selector": "tests/test_other.py"})]),
+        candidate("k-twin", actions=[READ, FIX, TARGETED]),
+        candidate("k-cut", events=ok.episode.events[:-1]),
+        candidate("k-fail-1", role="hard_negative", actions=[READ, FULL]),
+        candidate("k-fail-2", role="hard_negative", actions=[READ, FIX, FULL]),
+        candidate("k-unverified", sink="unverifiable", actions=[READ, FULL]),
+        candidate("k-prompt", role="hard_negative", prompt="Fix the other bug.", actions=[READ, FULL]),
+    ]
+    decisions = build_pairs(group)
+    refused = [d for d in decisions if not d.admitted]
+    assert refused and all(isinstance(d.refusal, Drop) for d in refused)
+    keys = Counter(d.refusal.reason for d in refused if d.refusal is not None)
+    assert set(keys) <= set(REFUSAL_REASONS)
+    assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", key) for key in REFUSAL_REASONS)
+    assert {"equal_cost", "identical_trajectories", "prefix_of_other", "both_failed"} <= set(keys)
+    assert {"outcome_unverified", "prefixes_differ"} <= set(keys)
+    # The stage's accounting (the preference_pairs asset's metadata) counts refusals by key.
+    tally = PreferenceStageResult(pa.table({}), decisions, {}).tally()
+    assert tally.balanced and tally.records_in == len(decisions) == 28
+    assert tally.kept == len(decisions) - len(refused) and tally.dropped == keys
 
 
 def test_tool_call_ids_and_timestamps_do_not_break_identity():

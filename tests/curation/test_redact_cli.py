@@ -28,6 +28,7 @@ def test_native_jsonl_stays_native_and_bad_lines_are_rejected(tmp_path, capsys):
     summary = _summary(capsys)
     assert summary["format"] == "native" and summary["records_in"] == 2
     assert summary["records_out"] == 1 and summary["rejected"] == 1
+    assert summary["rejected_by_reason"] == {"not_json": 1}
     assert summary["findings"]["GITHUB_TOKEN"] >= 1 and summary["canaries_leaked"] == 0
     episode = Episode.from_dict(json.loads(out.read_text().splitlines()[0]))
     assert GITHUB_TOKEN not in out.read_text() and episode.events[2].tool_calls[0].name == "execute_bash"

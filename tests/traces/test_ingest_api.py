@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import hashlib
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
 from trajectory_platform.cli import main
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.ingest import (
     Reject,
     discover_log_files,
@@ -145,8 +146,21 @@ def test_cli_forced_format_and_failures(tmp_path, capsys):
     assert not (tmp_path / "y").exists()
 
 
-def test_reject_fields_follow_the_schema():
-    assert [f.name for f in dataclasses.fields(Reject)] == REJECT_SCHEMA.names
+def test_a_reject_is_a_drop_flattened_into_the_schema_columns(real_corpus):
+    reject = Reject(source_file="a.jsonl", source_line=3, drop=Drop("truncated JSON", "input ends early"))
+    row = reject.row()
+    assert list(row) == REJECT_SCHEMA.names
+    assert (row["reason"], row["detail"]) == ("truncated JSON", "input ends early")
+    assert Reject(source_file="a.jsonl", drop=Drop("unreadable file")).row()["detail"] is None
+    for result in (ingest_paths([sample_logs_root()]), real_corpus):
+        assert result.rejects and all(isinstance(r.drop, Drop) and r.drop.reason for r in result.rejects)
+        tally = result.tally()
+        assert tally.balanced and tally.dropped == Counter(r.drop.reason for r in result.rejects)
+        _, table = result.to_tables()
+        assert table.select(["reason", "detail"]).to_pylist() == [
+            {"reason": r.drop.reason, "detail": r.drop.detail or None}
+            for r in sorted(result.rejects, key=Reject.sort_key)
+        ]
 
 
 def test_relative_to_records_source_files_independently_of_where_logs_live(tmp_path):

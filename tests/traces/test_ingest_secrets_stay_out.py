@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from trajectory_platform.curation.redact.files import redact_file
+from trajectory_platform.curation.redact.files import UnreadableLine, redact_file
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.ingest import ingest_paths
 
 AWS = "AKIAQWERTYUIOP234567"
@@ -83,7 +84,8 @@ def test_redact_decodes_utf16_and_rejects_deep_nesting_without_crashing(tmp_path
     lines.write_text("\n".join([json.dumps({"messages": messages}), DEEP]) + "\n")
     result = redact_file(lines, tmp_path / "chat.out.jsonl", "openai", b"salt" * 8)
     assert (result.records_in, result.records_out) == (2, 1)
-    assert result.rejected == [{"file": str(lines), "line": 2, "reason": "nesting too deep"}]
+    assert result.rejected == [UnreadableLine(str(lines), 2, Drop("nesting_too_deep", "nesting too deep"))]
+    assert result.tally().balanced
     assert AWS not in (tmp_path / "chat.out.jsonl").read_text()
 
 

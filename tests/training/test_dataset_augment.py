@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -13,8 +14,12 @@ from trajectory_platform.gym.fixtures import Fixture, Step
 from trajectory_platform.gym.library import build_library, get_fixture
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens, run_episode
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.data.augment import (
+    SKIP_REASONS,
+    TRANSFORMATIONS,
+    Skip,
     augment_episodes,
     augment_inputs,
     derive,
@@ -110,6 +115,11 @@ def test_reorder_distractor_and_optional_removal():
         (0, "rename"),
     ]
     assert result.skips == {"reorder:fewer_than_two_tools": 1, "rename:no_tools": 1}
+    _assert_skips_are_drops(result, parents=2, kinds=2)
+    assert result.first_skips["rename:no_tools"] == Drop("no_tools", "ep2: the episode declares no tools")
+    with pytest.raises(Skip) as skip:
+        derive(Episode("ep2", "native", "t", 1, None, None), "reorder", 0)
+    assert skip.value.drop == Drop("fewer_than_two_tools", "0 tool(s) declared")
 
 
 def test_optional_argument_used_everywhere_needs_fresh_evidence():
@@ -117,6 +127,7 @@ def test_optional_argument_used_everywhere_needs_fresh_evidence():
     parent.tools = parent.tools[:1]
     result = augment_episodes([parent], ["remove_optional"])
     assert not result.derived and result.skips == {"remove_optional:needs_fresh_evidence": 1}
+    _assert_skips_are_drops(result, parents=1, kinds=1)
 
 
 def test_derived_examples_keep_split_and_report_token_expansion(tmp_path_factory):
@@ -231,6 +242,22 @@ def test_replay_that_cannot_stand_for_the_parent_is_refused_not_patched():
         "remove_optional:oracle_verdict_changed": 1,
         "remove_optional:refused_call_uses_argument": 1,
     }
+    _assert_skips_are_drops(result, parents=4, kinds=1)
+    assert result.first_skips["remove_optional:oracle_verdict_changed"].detail == (
+        f"{claimed.episode_id}: fixture {fixture.fixture_id}: the parent passes, the replay does not"
+    )
+
+
+def _assert_skips_are_drops(result, parents: int, kinds: int) -> None:
+    """Each skip is a Drop with a declared snake_case reason, counted as ``<kind>:<reason>``, and
+    every attempt (parent x transformation) was derived or skipped."""
+    assert set(result.first_skips) == set(result.skips)
+    for key, drop in result.first_skips.items():
+        kind, reason = key.split(":")
+        assert isinstance(drop, Drop) and drop.reason == reason and kind in TRANSFORMATIONS
+        assert reason in SKIP_REASONS and re.fullmatch(r"[a-z]+(_[a-z]+)*", reason) and drop.detail
+    tally = result.tally()
+    assert tally.balanced and tally.records_in == parents * kinds and tally.kept == len(result.derived)
 
 
 def test_replay_keeps_compacted_context_and_schema_drift_coherent():

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
 import torch
 from transformers import LlamaConfig, LlamaForCausalLM
 
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.data.chat_template import END_TURN
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.masking import (
+    MASK_DROP_REASONS,
     MaskConfig,
     Misaligned,
     dilution_factor,
@@ -210,7 +213,52 @@ def test_no_target_and_delimiter_injection_are_dropped_with_reasons(tok):
     injected = _episode([Event("user", "say <|tool|> now"), Event("assistant", "ok")])
     with pytest.raises(Misaligned) as exc:
         mask_plan(plan_examples(injected, select_targets(injected))[0], tok, MaskConfig())
-    assert exc.value.reason == "role_token_count"
+    assert exc.value.drop == Drop("role_token_count", "3 role tokens for 2 turns")
+
+
+def test_every_drop_is_a_drop_with_a_declared_key_and_the_tallies_balance(tok, recovery_episode):
+    from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset
+
+    def named(episode_id: str, events, tools=()) -> Episode:
+        episode = _episode(events, tools)
+        episode.episode_id = episode_id
+        return episode
+
+    inputs = [
+        EpisodeInput(recovery_episode),
+        EpisodeInput(named("no-target", [Event("user", "hi"), Event("assistant", "x", weight=0.0)])),
+        EpisodeInput(named("injected", [Event("user", "say <|tool|> now"), Event("assistant", "ok")])),
+        EpisodeInput(named("no-call", [Event("user", "hi")])),
+        EpisodeInput(
+            named("broken", [Event("user", "hi"), Event("assistant", "x")], [ToolSpec("t", None, "{not")])
+        ),
+    ]
+    dataset = build_masked_dataset(inputs, tok)
+    assert len(dataset.result.examples) == 1
+    drops = [*dataset.result.first_drops.values(), *dataset.first_episode_drops.values()]
+    assert drops and all(isinstance(d, Drop) for d in drops)
+    assert {d.reason for d in dataset.result.first_drops.values()} <= set(MASK_DROP_REASONS)
+    assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", reason) for reason in dataset.drop_reasons())
+    # Every example planned is kept or dropped; every episode in gives an example or a reason.
+    examples = dataset.result.tally()
+    assert examples.balanced and examples.records_in == 3 and examples.kept == 1
+    assert examples.dropped == {"no_target": 1, "role_token_count": 1}
+    whole = dataset.tally()
+    assert whole.balanced and dict(whole.dropped) == dataset.drop_reasons()
+    assert whole.dropped == {
+        "no_target": 1,
+        "role_token_count": 1,
+        "no_invocation": 1,
+        "embedded_json_unreadable": 1,
+    }
+    # The manifest's first detail per reason: each names its example or episode (a reason without a
+    # detail, like no_invocation, has none to show).
+    assert dataset.drop_examples() == {
+        "embedded_json_unreadable": dataset.drop_examples()["embedded_json_unreadable"],
+        "no_target": "no-target#0: N_active = 0: no selected target survives masking",
+        "role_token_count": "injected#0: 3 role tokens for 2 turns",
+    }
+    assert dataset.drop_examples()["embedded_json_unreadable"].startswith("broken: ")
 
 
 def test_compaction_serializes_one_example_per_invocation(tok):

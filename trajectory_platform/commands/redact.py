@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
             "records_in": result.records_in,
             "records_out": result.records_out,
             "rejected": len(result.rejected),
+            "rejected_by_reason": dict(sorted(result.tally().dropped.items())),
             "findings": dict(sorted(result.findings_by_kind.items())),
             "findings_total": sum(result.findings_by_kind.values()),
             "canaries_injected": result.leak.injected,

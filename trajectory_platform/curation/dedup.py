@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode, ToolCall, canonical_json
 
 _TMP_PATH = re.compile(r"(?:/private)?/(?:tmp|var/folders)/[^\s\"']*")
@@ -133,12 +134,21 @@ def _seeded(seed: int, episode_id: str) -> str:
 
 @dataclass(frozen=True)
 class Selection:
-    """Whether a candidate survived dedup and caps, and why not when it did not."""
+    """Whether a candidate survived dedup and caps, and the :class:`Drop` saying why not when it did
+    not (``duplicate_action_sequence`` or ``fixture_cap``)."""
 
     episode_id: str
     action_digest: str
-    kept: bool
-    reason: str
+    drop: Drop | None = None
+
+    @property
+    def kept(self) -> bool:
+        return self.drop is None
+
+    @property
+    def reason(self) -> str:
+        """For a person: why it was dropped (empty when kept)."""
+        return self.drop.detail if self.drop is not None else ""
 
 
 def dedup_and_cap(
@@ -156,26 +166,25 @@ def dedup_and_cap(
     order = sorted(candidates, key=lambda c: (not c.anchor, _seeded(seed, c.episode_id)))
     representative: dict[tuple[str | None, str], str] = {}
     per_fixture: dict[str | None, int] = defaultdict(int)
-    reasons: dict[str, str] = {}
+    drops: dict[str, Drop | None] = {}
     for candidate in order:
         key = (candidate.fixture_id or candidate.episode_id, digests[candidate.episode_id])
         if key in representative:
-            reasons[candidate.episode_id] = f"duplicate action sequence of {representative[key]}"
+            drops[candidate.episode_id] = Drop(
+                "duplicate_action_sequence", f"duplicate action sequence of {representative[key]}"
+            )
             continue
         representative[key] = candidate.episode_id
         if candidate.anchor:
-            reasons[candidate.episode_id] = ""
+            drops[candidate.episode_id] = None
         elif candidate.fixture_id and per_fixture[candidate.fixture_id] >= cap_per_fixture:
-            reasons[candidate.episode_id] = (
-                f"cap of {cap_per_fixture} per fixture reached for {candidate.fixture_id}"
+            drops[candidate.episode_id] = Drop(
+                "fixture_cap", f"cap of {cap_per_fixture} per fixture reached for {candidate.fixture_id}"
             )
         else:
             per_fixture[candidate.fixture_id] += 1
-            reasons[candidate.episode_id] = ""
-    return [
-        Selection(c.episode_id, digests[c.episode_id], not reasons[c.episode_id], reasons[c.episode_id])
-        for c in candidates
-    ]
+            drops[candidate.episode_id] = None
+    return [Selection(c.episode_id, digests[c.episode_id], drops[c.episode_id]) for c in candidates]
 
 
 def refresh_round(

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.curation.dedup import dedup_and_cap, fixture_signal
 from trajectory_platform.curation.splits import TRAIN, SplitAssignment
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Event
 
 TokenCounter = Callable[[str], int]
@@ -34,6 +35,19 @@ TokenCounter = Callable[[str], int]
 PRISTINE, RECOVERY, NEGATIVE = "pristine", "recovery", "hard_negative"
 SFT, PREFERENCE = "sft", "preference"
 NEGATIVE_POST_DIVERGENCE_TURNS = 2
+MIXTURE_DROP_REASONS = (
+    "not_train_split",
+    "license_not_trainable",
+    "not_a_mixture_class",
+    "no_target_tokens",
+    "duplicate_action_sequence",
+    "fixture_cap",
+    "token_budget",
+)
+"""Why a considered candidate is not in the mixture, in the order :func:`compose_mixture` decides:
+outside the train split, fenced by its license, neither pristine / recovery nor a hard negative, no
+selected target tokens, a duplicate action sequence of its fixture, over the per-fixture cap, or its
+class already filled to its token target."""
 """Napkin math 0.3: a hard negative is kept through the divergence turn plus two exploratory turns."""
 
 _PIECE = re.compile(r"\w+|[^\w\s]")
@@ -194,12 +208,15 @@ class Mixture:
 
     rows: list[MixtureRow]
     dropped: dict[str, int]
+    """Candidates not selected, by reason key (:data:`MIXTURE_DROP_REASONS`)."""
     considered: int
     targets: dict[str, float]
     realized_tokens: dict[str, int]
     realized_trajectories: dict[str, int]
     policy: MixturePolicy
     signals: dict[str, dict] = field(default_factory=dict)
+    first_drops: dict[str, Drop] = field(default_factory=dict)
+    """The first candidate dropped for each reason, for a person."""
 
     @property
     def token_shares(self) -> dict[str, float]:
@@ -231,6 +248,7 @@ class Mixture:
             "considered": self.considered,
             "selected": len(self.rows),
             "dropped": dict(sorted(self.dropped.items())),
+            "drop_examples": {reason: d.detail for reason, d in sorted(self.first_drops.items())},
         }
 
 
@@ -315,36 +333,41 @@ def compose_mixture(
     dedup by normalized action sequence and cap per fixture (anchors exempt); plan token targets
     (:func:`plan_token_targets`); fill each class first-fit in priority order (anchors, then fixtures
     in the informative P_inform band, then a seeded hash), then repair lumpy selections into the
-    bounds. Every considered candidate is either selected or counted under a drop reason.
+    bounds. Every considered candidate is either selected or counted under a drop reason
+    (:data:`MIXTURE_DROP_REASONS`; the first :class:`Drop` of each is kept in ``first_drops``).
     """
     split_of = {a.episode_id: a.split for a in assignments}
     signals = {s.fixture_id: s for s in fixture_signal(candidates, policy.k, policy.band)}
-    dropped: Counter = Counter()
+    dropped: Counter[str] = Counter()
+    first_drops: dict[str, Drop] = {}
+
+    def drop(episode_id: str, reason: str, detail: str) -> None:
+        dropped[reason] += 1
+        first_drops.setdefault(reason, Drop(reason, f"{episode_id}: {detail}"))
+
     pools: dict[str, list[Candidate]] = {PRISTINE: [], RECOVERY: [], NEGATIVE: []}
     tokens: dict[str, int] = {}
     for candidate in candidates:
         split = split_of.get(candidate.episode_id)
         kind = _class_of(candidate)
         if split != TRAIN:
-            dropped[f"split {split}"] += 1
+            drop(candidate.episode_id, "not_train_split", f"split {split}")
         elif not candidate.trainable_license:
-            dropped[f"license {candidate.license_action}"] += 1
+            drop(candidate.episode_id, "license_not_trainable", f"license action {candidate.license_action}")
         elif kind is None:
-            dropped[f"not a mixture class (sink {candidate.sink}, role {candidate.role})"] += 1
+            drop(candidate.episode_id, "not_a_mixture_class", f"sink {candidate.sink}, role {candidate.role}")
         else:
             tokens[candidate.episode_id] = selected_target_tokens(candidate, counter)
             if tokens[candidate.episode_id] <= 0:
-                dropped["no selected target tokens"] += 1
+                drop(candidate.episode_id, "no_target_tokens", "no selected target tokens")
             else:
                 pools[kind].append(candidate)
     for kind, pool in pools.items():
         selections = dedup_and_cap(pool, policy.cap_per_fixture, policy.seed)
         keep = {s.episode_id for s in selections if s.kept}
         for selection in selections:
-            if not selection.kept:
-                dropped[
-                    "duplicate action sequence" if "duplicate" in selection.reason else "cap per fixture"
-                ] += 1
+            if selection.drop is not None:
+                drop(selection.episode_id, selection.drop.reason, selection.drop.detail)
         pools[kind] = [c for c in pool if c.episode_id in keep]
 
     def priority(candidate: Candidate) -> tuple:
@@ -362,7 +385,10 @@ def compose_mixture(
     chosen = {kind: _fill_class(ordered[kind], tokens, targets[kind]) for kind in ordered}
     chosen = _repair_into_bounds(ordered, chosen, tokens, policy)
     for kind in (PRISTINE, RECOVERY, NEGATIVE):
-        dropped["token budget"] += len(pools[kind]) - len(chosen[kind])
+        picked = {c.episode_id for c in chosen[kind]}
+        for candidate in pools[kind]:
+            if candidate.episode_id not in picked:
+                drop(candidate.episode_id, "token_budget", f"the {kind} class is filled to its token target")
         realized_tokens[kind] = sum(tokens[c.episode_id] for c in chosen[kind])
         realized_trajectories[kind] = len(chosen[kind])
         for candidate in sorted(chosen[kind], key=lambda c: c.episode_id):
@@ -378,8 +404,6 @@ def compose_mixture(
                     in_band=bool(signal and signal.in_band),
                 )
             )
-    if not dropped["token budget"]:
-        del dropped["token budget"]
     return Mixture(
         rows=rows,
         dropped=dict(dropped),
@@ -397,4 +421,5 @@ def compose_mixture(
             }
             for f, s in signals.items()
         },
+        first_drops=first_drops,
     )

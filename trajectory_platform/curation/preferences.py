@@ -14,6 +14,10 @@ Declared ordering rule:
    target tokens after the branch, is preferred; equal cost has no preference and is refused;
 3. two failures, or an outcome the oracle never decided, are refused.
 
+A refused pair carries a :class:`~trajectory_platform.traces.drops.Drop`: a stable reason key from
+:data:`REFUSAL_REASONS` (what the stage counts) and a detail for a person (which events, which
+fixtures).
+
 The divergent spans (``[branch_event_index, len(events))`` in each record, and their assistant
 turns) are marked: a shared prefix cancels in the DPO gradient, so only the spans are scored.
 """
@@ -28,10 +32,24 @@ from dataclasses import dataclass, field
 
 from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.curation.mixture import TokenCounter, count_tokens, event_target_text
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 RULE_PASS_VS_FAIL = "pass_vs_fail"
 RULE_LOWER_COST = "lower_cost"
+
+REFUSAL_REASONS = (
+    "different_fixtures",
+    "tool_schemas_differ",
+    "identical_trajectories",
+    "prefix_of_other",
+    "prefixes_differ",
+    "delivered_inputs_differ",
+    "outcome_unverified",
+    "both_failed",
+    "equal_cost",
+)
+"""Every reason a pair is refused for, in the order :func:`admit_pair` checks them."""
 
 
 def _event_key(event: Event, call_ids: dict[str, int]) -> str:
@@ -83,14 +101,13 @@ def _delivered_at(episode: Episode, event_index: int) -> str | None:
 
 @dataclass(frozen=True)
 class PairDecision:
-    """One considered pair: admitted with an order and spans, or refused with a reason."""
+    """One considered pair: admitted with an order and spans, or refused with a :class:`Drop`."""
 
     pair_id: str
     fixture_id: str | None
-    admitted: bool
-    reason: str
     chosen_episode_id: str
     rejected_episode_id: str
+    refusal: Drop | None = None
     rule: str | None = None
     branch_event_index: int | None = None
     prefix_digest: str | None = None
@@ -100,6 +117,18 @@ class PairDecision:
     rejected_turns: list[int] = field(default_factory=list)
     chosen_cost: tuple[int, int] | None = None
     rejected_cost: tuple[int, int] | None = None
+
+    @property
+    def admitted(self) -> bool:
+        return self.refusal is None
+
+    @property
+    def reason(self) -> str:
+        """For a person: an admitted pair's rule and branch (the table's ``reason``), else the
+        refusal's detail."""
+        if self.refusal is not None:
+            return self.refusal.detail
+        return f"{self.rule}: branch at event {self.branch_event_index}"
 
 
 def _cost(episode: Episode, branch: int, counter: TokenCounter) -> tuple[int, int]:
@@ -127,13 +156,18 @@ def admit_pair(
     left, right = sorted((left, right), key=lambda c: c.episode_id)
     pair_id = _pair_id(left.episode_id, right.episode_id)
 
-    def refuse(reason: str) -> PairDecision:
-        return PairDecision(pair_id, left.fixture_id, False, reason, left.episode_id, right.episode_id)
+    def refuse(reason: str, detail: str) -> PairDecision:
+        return PairDecision(pair_id, left.fixture_id, left.episode_id, right.episode_id, Drop(reason, detail))
 
     if not left.fixture_id or left.fixture_id != right.fixture_id:
-        return refuse(f"different fixtures ({left.fixture_id} vs {right.fixture_id}): no shared task")
+        return refuse(
+            "different_fixtures",
+            f"different fixtures ({left.fixture_id} vs {right.fixture_id}): no shared task",
+        )
     if _tools_key(left.episode) != _tools_key(right.episode):
-        return refuse("delivered tool schemas differ: not the same conditioning context")
+        return refuse(
+            "tool_schemas_differ", "delivered tool schemas differ: not the same conditioning context"
+        )
     for candidate in (left, right):
         if candidate.episode_id not in cache:
             cache[candidate.episode_id] = event_keys(candidate.episode)
@@ -141,28 +175,36 @@ def admit_pair(
     branch = next((i for i, (a, b) in enumerate(zip(keys_left, keys_right, strict=False)) if a != b), None)
     if branch is None:
         if len(keys_left) == len(keys_right):
-            return refuse("identical trajectories: nothing to prefer")
-        return refuse("one trajectory is a prefix of the other: no alternative decision")
+            return refuse("identical_trajectories", "identical trajectories: nothing to prefer")
+        return refuse("prefix_of_other", "one trajectory is a prefix of the other: no alternative decision")
     kinds = (left.episode.events[branch].kind, right.episode.events[branch].kind)
     if kinds != ("assistant", "assistant"):
         return refuse(
+            "prefixes_differ",
             f"prefixes differ at event {branch} ({kinds[0]} vs {kinds[1]}): the alternatives did not branch "
-            "from an identical conditioning prefix"
+            "from an identical conditioning prefix",
         )
     if _delivered_at(left.episode, branch) != _delivered_at(right.episode, branch):
         return refuse(
-            f"delivered inputs for the call at event {branch} differ: not the same conditioning prefix"
+            "delivered_inputs_differ",
+            f"delivered inputs for the call at event {branch} differ: not the same conditioning prefix",
         )
     if left.passed is None or right.passed is None:
-        return refuse("an outcome was never verified (sink is neither admitted nor hard_negative)")
+        return refuse(
+            "outcome_unverified",
+            "an outcome was never verified (sink is neither admitted nor hard_negative)",
+        )
     if not left.passed and not right.passed:
-        return refuse("both alternatives failed: the declared rule prefers passes and cheaper passes only")
+        return refuse(
+            "both_failed",
+            "both alternatives failed: the declared rule prefers passes and cheaper passes only",
+        )
     costs = {c.episode_id: _cost(c.episode, branch, counter) for c in (left, right)}
     if left.passed != right.passed:
         chosen, rejected = (left, right) if left.passed else (right, left)
         rule = RULE_PASS_VS_FAIL
     elif costs[left.episode_id] == costs[right.episode_id]:
-        return refuse("same outcome at equal cost: the declared rule has no preference")
+        return refuse("equal_cost", "same outcome at equal cost: the declared rule has no preference")
     else:
         chosen, rejected = sorted((left, right), key=lambda c: costs[c.episode_id])
         rule = RULE_LOWER_COST
@@ -175,8 +217,6 @@ def admit_pair(
     return PairDecision(
         pair_id=pair_id,
         fixture_id=left.fixture_id,
-        admitted=True,
-        reason=f"{rule}: branch at event {branch}",
         chosen_episode_id=chosen.episode_id,
         rejected_episode_id=rejected.episode_id,
         rule=rule,

@@ -37,6 +37,7 @@ from trajectory_platform.curation.mixture import (
     compose_mixture,
     count_tokens,
     selected_turns,
+    token_shares,
 )
 from trajectory_platform.curation.preferences import PairDecision, build_pairs
 from trajectory_platform.curation.splits import (
@@ -96,6 +97,20 @@ TRAINING_MIXTURE_SCHEMA = pa.schema([*EPISODE_SCHEMA, *MIXTURE_FIELDS])
 """Every episode column plus the mixture columns: the SFT mix, ready to serialize without a join."""
 
 EPISODE_TYPE = pa.struct(list(EPISODE_SCHEMA))
+
+
+def sft_token_shares(training_mixture: pa.Table) -> dict[str, float]:
+    """Each role's share of the selected target tokens a ``training_mixture`` table really holds
+    (the SFT mix only: hard negatives went to preference data), sorted by role."""
+    totals: dict[str, float] = {}
+    for role, tokens in zip(
+        training_mixture.column("role").to_pylist(),
+        training_mixture.column("selected_target_tokens").to_pylist(),
+        strict=True,
+    ):
+        totals[role] = totals.get(role, 0) + tokens
+    return {k: round(v, 6) for k, v in sorted(token_shares(totals).items())}
+
 
 PREFERENCE_PAIRS_SCHEMA = pa.schema(
     [
@@ -370,8 +385,8 @@ class PreferenceStageResult:
     summary: dict
 
     def tally(self) -> Tally:
-        """Pairs considered, admitted (kept), and the refused ones by kind."""
-        refusals = Counter(_refusal_kind(d.reason) for d in self.decisions if not d.admitted)
+        """Pairs considered, admitted (kept), and the refused ones by reason."""
+        refusals = _refusals(self.decisions)
         return Tally(len(self.decisions), len(self.decisions) - sum(refusals.values()), refusals)
 
 
@@ -403,7 +418,7 @@ def preference_stage(
     by_id = {c.episode_id: c for c in pool}
     rows = [_pair_row(d, by_id) for d in decisions if d.admitted]
     rows.sort(key=lambda r: r["pair_id"])
-    refusals = Counter(_refusal_kind(d.reason) for d in decisions if not d.admitted)
+    refusals = _refusals(decisions)
     summary = {
         "pool": len(pool),
         "routed_negatives": len(routed),
@@ -423,12 +438,9 @@ def preference_stage(
     )
 
 
-def _refusal_kind(reason: str) -> str:
-    """The reason without its event numbers, so refusals group by kind."""
-    for marker in (" at event", " (", ":"):
-        if marker in reason:
-            reason = reason.split(marker, 1)[0]
-    return reason
+def _refusals(decisions: Sequence[PairDecision]) -> Counter[str]:
+    """Refused pairs by reason key (:data:`~trajectory_platform.curation.preferences.REFUSAL_REASONS`)."""
+    return Counter(d.refusal.reason for d in decisions if d.refusal is not None)
 
 
 def _pair_row(decision: PairDecision, by_id: dict[str, Candidate]) -> dict:

@@ -12,7 +12,6 @@ This is the domain function behind the ``raw_traces`` asset and ``trajectory-pla
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import hashlib
 import re
@@ -34,7 +33,7 @@ from trajectory_platform.traces.adapters.base import (
     record_fingerprint,
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
-from trajectory_platform.traces.drops import Tally
+from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episode_row, episodes_to_table
@@ -55,23 +54,41 @@ PROGRESS_MIN_BYTES = 1 << 20
 
 @dataclass(kw_only=True)
 class Reject:
-    """A record that could not be normalized; fields (and their order) match :data:`REJECT_SCHEMA`."""
+    """A record that could not be normalized: where it is, and why (its :class:`Drop`).
+
+    :meth:`row` flattens it into :data:`REJECT_SCHEMA`'s columns, the drop's reason and detail in
+    the ``reason`` / ``detail`` columns (a drop without a detail is a null ``detail``).
+    """
 
     source_file: str
     source_line: int | None = None
     source_path: str | None = None
     source_format: str | None = None
-    reason: str
-    detail: str | None = None
+    drop: Drop
     excerpt: str | None = None
     partition_date: dt.date | None = None
 
+    @property
+    def reason(self) -> str:
+        return self.drop.reason
+
+    @property
+    def detail(self) -> str | None:
+        return self.drop.detail or None
+
     def row(self) -> dict:
-        """The Arrow row for this reject."""
-        data = dataclasses.asdict(self)
+        """The Arrow row for this reject, in :data:`REJECT_SCHEMA`'s column order."""
         date = self.partition_date
-        data["partition_date"] = None if date is None else dt.datetime(date.year, date.month, date.day)
-        return data
+        return {
+            "source_file": self.source_file,
+            "source_line": self.source_line,
+            "source_path": self.source_path,
+            "source_format": self.source_format,
+            "reason": self.reason,
+            "detail": self.detail,
+            "excerpt": self.excerpt,
+            "partition_date": None if date is None else dt.datetime(date.year, date.month, date.day),
+        }
 
     def sort_key(self) -> tuple:
         """Rejects are stored in file, line, JSON path order."""
@@ -222,8 +239,9 @@ def ingest_paths(
                 result.rejects.append(
                     Reject(
                         source_file=display,
-                        reason="link outside the source",
-                        detail=f"a symbolic link leads out of {root}; it was not read",
+                        drop=Drop(
+                            "link outside the source", f"a symbolic link leads out of {root}; it was not read"
+                        ),
                         partition_date=partition_date,
                     )
                 )
@@ -235,8 +253,7 @@ def ingest_paths(
                 result.rejects.append(
                     Reject(
                         source_file=display,
-                        reason="unreadable file",
-                        detail=str(exc),
+                        drop=Drop("unreadable file", str(exc)),
                         partition_date=partition_date,
                     )
                 )
@@ -325,8 +342,7 @@ def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
     return Reject(
         source_file=src.display,
         source_path="$",
-        reason=reason,
-        detail=detail,
+        drop=Drop(reason, detail),
         excerpt=record_fingerprint(src.data),
         partition_date=date,
     )
@@ -347,8 +363,7 @@ def _reject(
         source_line=record.line,
         source_path=record.json_path,
         source_format=adapter.name,
-        reason=error.reason,
-        detail=error.detail,
+        drop=error.drop,
         excerpt=record.excerpt,
         partition_date=date,
     )

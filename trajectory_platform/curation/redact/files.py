@@ -8,8 +8,10 @@
 UTF-16 and UTF-32 files (with or without a BOM) are decoded first and written back as UTF-8:
 scanned as raw bytes, their secrets would match no rule.
 
-A line that cannot be read is reported (file, line, reason) and left out; the rest goes on, and
-the summary accounts ``records_in == records_out + rejected``. Λ_leak is measured on every record.
+A line that cannot be read is reported (file, line and a :class:`~trajectory_platform.traces.drops.Drop`:
+``nesting_too_deep``, ``not_json`` or ``invalid_record``) and left out; the rest goes on, and
+:meth:`FileResult.tally` accounts ``records_in == records_out + rejected``. Λ_leak is measured on
+every record.
 """
 
 from __future__ import annotations
@@ -26,9 +28,19 @@ from trajectory_platform.curation.redact.episode import redact_episode
 from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak, measure_text_leak
 from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.traces.adapters.base import as_utf8
+from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, canonical_json
 
 FORMATS = ("native", "openai", "text")
+
+
+@dataclass(frozen=True)
+class UnreadableLine:
+    """A line left out: where, and why."""
+
+    file: str
+    line: int
+    drop: Drop
 
 
 @dataclass
@@ -38,9 +50,13 @@ class FileResult:
     format: str
     records_in: int = 0
     records_out: int = 0
-    rejected: list[dict] = field(default_factory=list)
+    rejected: list[UnreadableLine] = field(default_factory=list)
     findings_by_kind: Counter = field(default_factory=Counter)
     leak: LeakReport = field(default_factory=LeakReport)
+
+    def tally(self) -> Tally:
+        """Records in, written (kept), and the unreadable lines by reason."""
+        return Tally(self.records_in, self.records_out, Counter(r.drop.reason for r in self.rejected))
 
 
 def _read_text(path: Path) -> str:
@@ -92,24 +108,26 @@ def redact_file(
             try:
                 redacted_line = _redact_record(line, fmt, salt, config, result, f"{source}:{number}")
             except (ValueError, KeyError, TypeError, RecursionError) as exc:
-                why = _why_unreadable(exc)
+                drop = _why_unreadable(exc)
                 print(
-                    f"trajectory-platform: {source}:{number}: unreadable {fmt} record: {why}", file=sys.stderr
+                    f"trajectory-platform: {source}:{number}: unreadable {fmt} record: {drop.detail}",
+                    file=sys.stderr,
                 )
-                result.rejected.append({"file": str(source), "line": number, "reason": why})
+                result.rejected.append(UnreadableLine(str(source), number, drop))
                 continue
             out.write(redacted_line + "\n")
             result.records_out += 1
     return result
 
 
-def _why_unreadable(exc: Exception) -> str:
-    """A reason that carries no text of the record: it is printed and stored unredacted."""
+def _why_unreadable(exc: Exception) -> Drop:
+    """Why a line is unreadable, with a detail that carries no text of the record: it is printed and
+    kept unredacted."""
     if isinstance(exc, RecursionError):
-        return "nesting too deep"
+        return Drop("nesting_too_deep", "nesting too deep")
     if isinstance(exc, json.JSONDecodeError):
-        return f"not JSON ({exc.msg} at column {exc.colno})"
-    return f"not a {type(exc).__name__.removesuffix('Error').lower()}-valid record"
+        return Drop("not_json", f"not JSON ({exc.msg} at column {exc.colno})")
+    return Drop("invalid_record", f"not a {type(exc).__name__.removesuffix('Error').lower()}-valid record")
 
 
 def _redact_record(

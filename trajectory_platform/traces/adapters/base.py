@@ -20,6 +20,7 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, get_args
 
+from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import DeliveredInput, Episode, Event, canonical_json
 
 JSONL_PROBE_LINES = 20
@@ -33,6 +34,11 @@ class RecordError(Exception):
         super().__init__(f"{reason}: {detail}" if detail else reason)
         self.reason = reason
         self.detail = detail
+
+    @property
+    def drop(self) -> Drop:
+        """The record left out, as every stage says it (the reject's ``reason`` / ``detail``)."""
+        return Drop(self.reason, self.detail or "")
 
 
 @dataclass

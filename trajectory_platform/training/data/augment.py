@@ -61,6 +61,7 @@ from trajectory_platform.gym.runtime import (
     summary_lines,
 )
 from trajectory_platform.gym.sandbox import unified_diff
+from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.data.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
 from trajectory_platform.training.data.masked_dataset import EpisodeInput
@@ -69,14 +70,34 @@ from trajectory_platform.training.data.serialize import event_of_dict, transcrip
 AUGMENT_VERSION = "schema-augment-v1"
 TRANSFORMATIONS = ("rename", "reorder", "distractor", "remove_optional")
 PARENT_KEY = "parent_episode_id"
+SKIP_REASONS = (
+    "no_tools",
+    "fewer_than_two_tools",
+    "no_fresh_identifier",
+    "no_optional_argument",
+    "needs_fresh_evidence",
+    "fixture_not_in_gym",
+    "fixture_digest_mismatch",
+    "call_without_delivered_manifest",
+    "observation_without_delivered_call",
+    "refused_call_uses_argument",
+    "replayed_call_refused",
+    "replay_diverges_before_rewrite",
+    "later_call_outcome_changed",
+    "parent_outcome_unrecorded",
+    "oracle_verdict_changed",
+)
+"""Every reason a transformation skips an episode (counted as ``<kind>:<reason>``)."""
 
 
 class Skip(Exception):
-    """The transformation does not apply to this episode; ``reason`` is counted."""
+    """The transformation does not apply to this episode; its
+    :class:`~trajectory_platform.traces.drops.Drop` says why (``drop.reason`` is counted, qualified by
+    the transformation: ``<kind>:<reason>``). A detail names indices, ids and counts, never text."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, drop: Drop) -> None:
+        super().__init__(f"{drop.reason}: {drop.detail}" if drop.detail else drop.reason)
+        self.drop = drop
 
 
 def _schema(tool: ToolSpec) -> dict:
@@ -101,7 +122,9 @@ def _fresh_identifier(rng: random.Random, taken: set[str], text: str) -> str:
         if name not in taken and not re.search(rf"\b{re.escape(name)}\b", text):
             taken.add(name)
             return name
-    raise Skip("no_fresh_identifier")
+    raise Skip(
+        Drop("no_fresh_identifier", "200 draws from the identifier pool were all taken or in the text")
+    )
 
 
 def _text_pattern(old: str) -> re.Pattern:
@@ -149,7 +172,7 @@ def _rename_event(
 def rename(episode: Episode, rng: random.Random) -> dict:
     """Rename every tool and argument identifier consistently (module docstring)."""
     if not episode.tools:
-        raise Skip("no_tools")
+        raise Skip(Drop("no_tools", "the episode declares no tools"))
     text = _all_text(episode)
     taken = {t.name for t in episode.tools}
     tools = {t.name: _fresh_identifier(rng, taken, text) for t in episode.tools}
@@ -175,7 +198,7 @@ def rename(episode: Episode, rng: random.Random) -> dict:
 def reorder(episode: Episode, rng: random.Random) -> dict:
     """Declare the tools in another order (calls and their order untouched)."""
     if len(episode.tools) < 2:
-        raise Skip("fewer_than_two_tools")
+        raise Skip(Drop("fewer_than_two_tools", f"{len(episode.tools)} tool(s) declared"))
     order = list(range(len(episode.tools)))
     while order == sorted(order):
         rng.shuffle(order)
@@ -220,7 +243,7 @@ def remove_optional(episode: Episode, rng: random.Random) -> dict:
     used = {(c.name, k) for c in calls for k in (_arguments(c.arguments) or {})}
     optional = sorted({(t.name, a) for t in episode.tools for a in _optional(t)})
     if not optional:
-        raise Skip("no_optional_argument")
+        raise Skip(Drop("no_optional_argument", f"none of the {len(episode.tools)} declared tools has one"))
     unused = [pair for pair in optional if pair not in used]
     tool, arg = rng.choice(unused or optional)
     details = {"tool": tool, "removed": arg}
@@ -238,13 +261,21 @@ def remove_optional(episode: Episode, rng: random.Random) -> dict:
 def _gym_fixture(episode: Episode) -> Fixture:
     """The episode's gym fixture, as it was when the episode ran (its S0 digest), or a skip."""
     if not episode.task.fixture_id:
-        raise Skip("needs_fresh_evidence")
+        raise Skip(
+            Drop("needs_fresh_evidence", "every optional argument was used and no gym fixture can replay it")
+        )
     try:
         fixture = get_fixture(episode.task.fixture_id)
     except KeyError:
-        raise Skip("fixture_not_in_gym") from None
+        raise Skip(Drop("fixture_not_in_gym", f"fixture {episode.task.fixture_id}")) from None
     if episode.lineage.environment_digest not in (None, fixture.s0_digest):
-        raise Skip("fixture_digest_mismatch")
+        raise Skip(
+            Drop(
+                "fixture_digest_mismatch",
+                f"fixture {fixture.fixture_id}: the episode ran on S0 "
+                f"{str(episode.lineage.environment_digest)[:12]}, the gym's is {fixture.s0_digest[:12]}",
+            )
+        )
     return fixture
 
 
@@ -301,7 +332,12 @@ def _revalidate_refusals(
             continue
         reason = refusal_reason(calls[original.id], _tag(tags, original.id))
         if reason is None:
-            raise Skip("refused_call_uses_argument")  # without the argument it would have run
+            # without the argument it would have run
+            raise Skip(
+                Drop(
+                    "refused_call_uses_argument", f"the refusal at event {index} would now dispatch its call"
+                )
+            )
         event.content = REFUSED + reason
         changed.add(index)
     return changed
@@ -328,7 +364,7 @@ def _dispatched(episode: Episode, tags: dict[str | None, str | None]) -> list[tu
     for index, event in enumerate(episode.events):
         if event.kind == "tool":
             if event.tool_call_id not in calls or event.tool_call_id not in tags:
-                raise Skip("observation_without_delivered_call")
+                raise Skip(Drop("observation_without_delivered_call", f"the observation at event {index}"))
             out.append((index, _tag(tags, event.tool_call_id), calls[event.tool_call_id]))
     return out
 
@@ -345,7 +381,13 @@ def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> 
     tags = _call_tags(episode)
     originals = _rewrite_calls(episode, tool, arg)
     if set(originals) - set(tags):
-        raise Skip("call_without_delivered_manifest")
+        missing = len(set(originals) - set(tags))
+        raise Skip(
+            Drop(
+                "call_without_delivered_manifest",
+                f"{missing} rewritten call(s) without a delivered manifest tag",
+            )
+        )
     rewritten = {call_id for call_id in originals if call_id is not None}
     if len(rewritten) != len(originals):
         raise ValueError("a call that used the argument has no id: its observation cannot be matched")
@@ -355,16 +397,16 @@ def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> 
     try:
         replay = replay_calls(fixture, [(tag, call) for _, tag, call in dispatched], config)
     except ValueError:
-        raise Skip("replayed_call_refused") from None
+        raise Skip(Drop("replayed_call_refused", "the gym's validator refuses a rewritten call")) from None
     first = next((n for n, (_, _, call) in enumerate(dispatched) if call.id in rewritten), len(dispatched))
     changed: list[int] = []
     for n, ((index, _, call), fresh) in enumerate(zip(dispatched, replay.observations, strict=True)):
         event = episode.events[index]
         recorded = (event.content, event.status, event.exit_code)
         if n < first and recorded != (fresh.content, fresh.status, fresh.exit_code):
-            raise Skip("replay_diverges_before_rewrite")
+            raise Skip(Drop("replay_diverges_before_rewrite", f"the observation at event {index}"))
         if n > first and call.id not in rewritten and recorded[1:] != (fresh.status, fresh.exit_code):
-            raise Skip("later_call_outcome_changed")
+            raise Skip(Drop("later_call_outcome_changed", f"the call answered at event {index}"))
         if recorded != (fresh.content, fresh.status, fresh.exit_code):
             event.content, event.status, event.exit_code = fresh.content, fresh.status, fresh.exit_code
             changed.append(index)
@@ -387,12 +429,18 @@ def _settle_outcome(episode: Episode, fixture: Fixture, files: dict[str, str], c
     if diff == (outcome.workspace_diff or ""):
         return False
     if outcome.workspace_diff is None:
-        raise Skip("parent_outcome_unrecorded")
+        raise Skip(Drop("parent_outcome_unrecorded", "the parent recorded no workspace diff to judge"))
     timeout = config.test_timeout_s
     parent = run_oracle(fixture, outcome.workspace_diff, outcome.final_answer, timeout_s=timeout)
     child = run_oracle(fixture, files, outcome.final_answer, timeout_s=timeout)
     if parent.passed != child.passed:
-        raise Skip("oracle_verdict_changed")
+        raise Skip(
+            Drop(
+                "oracle_verdict_changed",
+                f"fixture {fixture.fixture_id}: the parent {'passes' if parent.passed else 'fails'}, "
+                "the replay does not",
+            )
+        )
     outcome.workspace_diff = diff
     if outcome.verifier_results_json is not None:
         outcome.verifier_results_json = canonical_json(child.to_dict())
@@ -453,10 +501,24 @@ def derive(parent: Episode, kind: str, seed: int) -> Episode:
 
 @dataclass
 class AugmentResult:
-    """Derived episodes (each paired with its parent's index) and skips by transformation and reason."""
+    """Derived episodes (each paired with its parent's index), and the attempts that were skipped,
+    counted by ``<kind>:<reason>`` (the manifest's ``skips``) with the first :class:`Drop` of each."""
 
     derived: list[tuple[int, Episode]] = field(default_factory=list)
-    skips: Counter = field(default_factory=Counter)
+    skips: Counter[str] = field(default_factory=Counter)
+    first_skips: dict[str, Drop] = field(default_factory=dict)
+    attempts: int = 0
+
+    def skip(self, kind: str, parent_id: str, drop: Drop) -> None:
+        """Count ``drop`` under ``<kind>:<reason>``; the first of each names its parent episode."""
+        key = f"{kind}:{drop.reason}"
+        self.skips[key] += 1
+        detail = f"{parent_id}: {drop.detail}" if drop.detail else parent_id
+        self.first_skips.setdefault(key, Drop(drop.reason, detail))
+
+    def tally(self) -> Tally:
+        """Attempts (parents x transformations) in, derived (kept), skipped by ``<kind>:<reason>``."""
+        return Tally(self.attempts, len(self.derived), Counter(self.skips))
 
 
 def token_expansion(parents: Sequence[Episode], result: AugmentResult, tokenizer: object) -> dict[str, float]:
@@ -480,10 +542,11 @@ def augment_episodes(episodes: Sequence[Episode], kinds: Sequence[str], seed: in
     result = AugmentResult()
     for index, episode in enumerate(episodes):
         for kind in kinds:
+            result.attempts += 1
             try:
                 result.derived.append((index, derive(episode, kind, seed)))
             except Skip as skip:
-                result.skips[f"{kind}:{skip.reason}"] += 1
+                result.skip(kind, episode.episode_id, skip.drop)
     return result
 
 

@@ -67,6 +67,6 @@ def dataset_manifest(
         },
         "counts": dataset.counts(),
         "drop_reasons": dataset.drop_reasons(),
-        "drop_examples": dict(sorted(dataset.result.drop_details.items())),
+        "drop_examples": dataset.drop_examples(),
         "stats": dataset.result.stats.as_dict(),
     }

@@ -23,7 +23,7 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 from transformers import PreTrainedTokenizerBase
 
-from trajectory_platform.traces.drops import Tally
+from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
 from trajectory_platform.training.data.masking import MaskConfig, MaskedExample, MaskResult, mask_plans
@@ -66,7 +66,8 @@ class MaskedDataset:
     result: MaskResult
     example_labels: dict[str, dict[str, object]] = field(default_factory=dict)
     episodes_in: int = 0
-    episode_drops: Counter = field(default_factory=Counter)
+    episode_drops: Counter[str] = field(default_factory=Counter)
+    first_episode_drops: dict[str, Drop] = field(default_factory=dict)
     target_policies: Counter = field(default_factory=Counter)
     per_invocation_episodes: int = 0
     transcript_tokens: int = 0
@@ -95,6 +96,18 @@ class MaskedDataset:
     def drop_reasons(self) -> dict[str, int]:
         merged = self.result.drops + self.episode_drops
         return dict(sorted(merged.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def drop_episode(self, drop: Drop) -> None:
+        """An episode that yields no example: counted under its reason; the first one with a detail
+        is the reason's example."""
+        self.episode_drops[drop.reason] += 1
+        if drop.detail:
+            self.first_episode_drops.setdefault(drop.reason, drop)
+
+    def drop_examples(self) -> dict[str, str]:
+        """Reason -> the first detail (episodes that gave no example, then dropped examples), sorted."""
+        details = {reason: drop.detail for reason, drop in self.first_episode_drops.items()}
+        return dict(sorted((details | self.result.drop_details).items()))
 
 
 def inputs_from_table(table: pa.Table) -> list[EpisodeInput]:
@@ -154,15 +167,14 @@ def build_masked_dataset(
     for item in tqdm(inputs, desc="mask", unit="episode", disable=not progress, file=sys.stderr):
         episode = item.episode
         if not any(e.kind == "assistant" for e in episode.events):
-            dataset.episode_drops["no_invocation"] += 1
+            dataset.drop_episode(Drop("no_invocation"))
             continue
         selection = select_targets(episode, item.target_turns)
         dataset.target_policies[selection.policy] += 1
         try:
             plans = plan_examples(episode, selection, config.rationale)
         except json.JSONDecodeError as exc:  # a tool schema or delivered manifest that is not JSON
-            dataset.episode_drops["embedded_json_unreadable"] += 1
-            dataset.result.drop_details.setdefault("embedded_json_unreadable", f"{episode.episode_id}: {exc}")
+            dataset.drop_episode(Drop("embedded_json_unreadable", f"{episode.episode_id}: {exc}"))
             continue
         before = len(dataset.result.examples)
         mask_plans(plans, tokenizer, config, dataset.result)

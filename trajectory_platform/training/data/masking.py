@@ -12,7 +12,9 @@ model shifts once internally. A selected assistant turn's target is its body aft
 ``eos`` terminator; rationale is target, context or removed as declared; a turn recorded as truncated
 is excluded (default) or supervised on its prefix only, and never gets a synthetic terminator.
 
-Verification, per example (a failure drops the example with a counted reason):
+Verification, per example (a failure raises :class:`Misaligned` carrying a
+:class:`~trajectory_platform.traces.drops.Drop`; :func:`mask_plans` drops the example and counts its
+reason):
 
 - ``role_token_count``: the role tokens found do not match the turns (a role delimiter inside
   content, or a template that does not open every message with its role token);
@@ -21,6 +23,9 @@ Verification, per example (a failure drops the example with a counted reason):
   boundary);
 - ``decode_check``: a span does not decode to its rendered characters, or lost its content;
 - ``terminator``: a complete selected turn does not end with exactly one eos token;
+- ``generation_blocks``: a template without the platform's role tokens marks a different number of
+  ``{% generation %}`` blocks than there are assistant turns;
+- ``first_position_target``: position 0 carries a target (nothing precedes it to predict it);
 - ``no_target``: N_active = 0 after masking;
 - ``over_max_length``: longer than the declared maximum (never truncated silently);
 - ``compacted_prefix_unknown``: the call's manifest says its input was compacted but neither the
@@ -39,6 +44,7 @@ from typing import Any, cast
 from transformers import PreTrainedTokenizerBase
 from transformers.utils.chat_template_utils import render_jinja_template
 
+from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.training.data import chat_template as ct
 from trajectory_platform.training.data.labels import IGNORE_INDEX, target_count
 from trajectory_platform.training.data.serialize import (
@@ -47,6 +53,20 @@ from trajectory_platform.training.data.serialize import (
     TRUNCATION_POLICIES,
     ExamplePlan,
 )
+
+MASK_DROP_REASONS = (
+    "role_token_count",
+    "role_token_mismatch",
+    "offsets",
+    "decode_check",
+    "terminator",
+    "generation_blocks",
+    "first_position_target",
+    "no_target",
+    "over_max_length",
+    "compacted_prefix_unknown",
+)
+"""Every reason an example is dropped for (the module docstring says what each means)."""
 
 # transformers annotates render_jinja_template ``-> str``, but it returns (rendered texts, generation
 # (start, end) spans per conversation); its keyword arguments include the template's variables.
@@ -111,12 +131,20 @@ class MaskedExample:
 
 
 class Misaligned(Exception):
-    """An example that failed verification; ``reason`` is the counted drop reason."""
+    """An example that failed verification; its :class:`~trajectory_platform.traces.drops.Drop` says
+    why (``drop.reason`` is the counted key, one of the module docstring's)."""
 
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
-        self.detail = detail
+    def __init__(self, drop: Drop) -> None:
+        super().__init__(f"{drop.reason}: {drop.detail}")
+        self.drop = drop
+
+    @property
+    def reason(self) -> str:
+        return self.drop.reason
+
+    @property
+    def detail(self) -> str:
+        return self.drop.detail
 
 
 @dataclass
@@ -164,14 +192,14 @@ def _check_span(
     # Byte-level tokens may share a multi-byte character inside a span, so inside it offsets may
     # overlap but never leave a gap; at the span's start no earlier token may reach into it.
     if start > 0 and offsets[start - 1][1] > offsets[start][0]:
-        raise Misaligned("offsets", f"token {start - 1} straddles the span boundary at token {start}")
+        raise Misaligned(Drop("offsets", f"token {start - 1} straddles the span boundary at token {start}"))
     for t in range(start + 1, end):
         if offsets[t][0] > offsets[t - 1][1]:
-            raise Misaligned("offsets", f"gap before token {t} at char {offsets[t][0]}")
+            raise Misaligned(Drop("offsets", f"gap before token {t} at char {offsets[t][0]}"))
     chars = text[offsets[start][0] : offsets[end - 1][1]]
     decoded = tokenizer.decode(ids[start:end], skip_special_tokens=False, clean_up_tokenization_spaces=False)
     if decoded != chars or (content and content not in decoded):
-        raise Misaligned("decode_check", f"tokens {start}:{end} decode to {decoded[:60]!r}")
+        raise Misaligned(Drop("decode_check", f"tokens {start}:{end} decode to {decoded[:60]!r}"))
 
 
 def _token_range(starts: list[int], ends: list[int], char_start: int, char_end: int) -> tuple[int, int]:
@@ -183,7 +211,9 @@ def _token_range(starts: list[int], ends: list[int], char_start: int, char_end: 
     last = bisect.bisect_left(starts, char_end, lo=first)
     head_straddles = first < len(starts) and starts[first] < char_start
     if head_straddles or (last > first and ends[last - 1] > char_end):
-        raise Misaligned("offsets", f"a token straddles the span boundary at chars {char_start}:{char_end}")
+        raise Misaligned(
+            Drop("offsets", f"a token straddles the span boundary at chars {char_start}:{char_end}")
+        )
     return first, last
 
 
@@ -199,15 +229,17 @@ def _native_spans(
     """Spans from the platform template's role tokens (every turn, observations included)."""
     starts = [t for t, tok in enumerate(ids) if tok in token_ids.roles]
     if len(starts) != len(plan.turns):
-        raise Misaligned("role_token_count", f"{len(starts)} role tokens for {len(plan.turns)} turns")
+        raise Misaligned(Drop("role_token_count", f"{len(starts)} role tokens for {len(plan.turns)} turns"))
     spans: list[Span] = []
     rationale_tokens = 0
     for k, turn in enumerate(plan.turns):
         start, end = starts[k], (starts[k + 1] if k + 1 < len(starts) else len(ids))
         if token_ids.roles[ids[start]] != turn.message["role"]:
             raise Misaligned(
-                "role_token_mismatch",
-                f"turn {k} is {turn.message['role']}, token says {token_ids.roles[ids[start]]}",
+                Drop(
+                    "role_token_mismatch",
+                    f"turn {k} is {turn.message['role']}, token says {token_ids.roles[ids[start]]}",
+                )
             )
         _check_span(text, ids, offsets, start, end, tokenizer, turn.message.get("content") or "")
         target_start = target_end = start
@@ -215,9 +247,9 @@ def _native_spans(
             body = ids[start + 1 : end]
             complete = bool(body) and body[-1] == token_ids.eos and body.count(token_ids.eos) == 1
             if not turn.truncated and not complete:
-                raise Misaligned("terminator", f"turn {k} does not end with exactly one eos")
+                raise Misaligned(Drop("terminator", f"turn {k} does not end with exactly one eos"))
             if turn.truncated and token_ids.eos in body:
-                raise Misaligned("terminator", f"truncated turn {k} carries an eos")
+                raise Misaligned(Drop("terminator", f"truncated turn {k} carries an eos"))
             after_reasoning = start + 1
             if turn.message.get("reasoning_content"):
                 after_reasoning = start + 1 + body.index(token_ids.reasoning_close) + 1
@@ -248,9 +280,11 @@ def _generic_spans(
     assistant = [t for t in plan.turns if t.kind == "assistant"]
     if len(blocks) != len(assistant):
         raise Misaligned(
-            "generation_blocks",
-            f"{len(blocks)} generation blocks for {len(assistant)} "
-            "assistant turns (does the template mark them?)",
+            Drop(
+                "generation_blocks",
+                f"{len(blocks)} generation blocks for {len(assistant)} "
+                "assistant turns (does the template mark them?)",
+            )
         )
     terminators = set(tokenizer.all_special_ids)
     starts, ends = [o[0] for o in offsets], [o[1] for o in offsets]
@@ -273,7 +307,9 @@ def _generic_spans(
         _check_span(text, ids, offsets, start, end, tokenizer, turn.message.get("content") or "")
         ends_special = end > start and ids[end - 1] in terminators
         if not turn.truncated and not ends_special:
-            raise Misaligned("terminator", "the generation block does not end with the template's end token")
+            raise Misaligned(
+                Drop("terminator", "the generation block does not end with the template's end token")
+            )
         target_start, target_end = start, end
         reasoning = turn.message.get("reasoning_content")
         found = text.find(reasoning, char_start, char_end) if reasoning else -1
@@ -302,14 +338,14 @@ def mask_plan(
     Face chat template that marks them works through the same code.
     """
     if plan.problem is not None:
-        raise Misaligned(plan.problem, f"calls {plan.invocations}")
+        raise Misaligned(Drop(plan.problem, f"calls {plan.invocations}"))
     token_ids = token_ids or TokenIds.of(tokenizer)
     text, blocks = render(plan, tokenizer)
     encoding = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
     ids: list[int] = encoding["input_ids"]
     offsets: list[tuple[int, int]] = [tuple(o) for o in encoding["offset_mapping"]]
     if config.max_length is not None and len(ids) > config.max_length:
-        raise Misaligned("over_max_length", f"{len(ids)} tokens > {config.max_length}")
+        raise Misaligned(Drop("over_max_length", f"{len(ids)} tokens > {config.max_length}"))
     if token_ids is not None:
         spans, rationale_tokens = _native_spans(plan, tokenizer, config, token_ids, text, ids, offsets)
     else:
@@ -319,12 +355,12 @@ def mask_plan(
         for t in range(span.target_start, span.target_end):
             labels[t] = ids[t]
     if labels[0] != IGNORE_INDEX:
-        raise Misaligned("first_position_target", "position 0 has no preceding prediction")
+        raise Misaligned(Drop("first_position_target", "position 0 has no preceding prediction"))
     example = MaskedExample(
         plan.example_id, plan.episode_id, ids, labels, spans, list(plan.invocations), rationale_tokens
     )
     if example.n_targets == 0:
-        raise Misaligned("no_target", "N_active = 0: no selected target survives masking")
+        raise Misaligned(Drop("no_target", "N_active = 0: no selected target survives masking"))
     return example
 
 
@@ -446,16 +482,28 @@ def dilution_factor(stored_tokens: int, selected_targets: int, examples: int = 1
 
 @dataclass
 class MaskResult:
-    """Examples kept, drops by reason (with the first detail per reason), and stats."""
+    """Examples kept, the dropped ones counted by reason (with the first :class:`Drop` of each
+    reason, for a person), and stats."""
 
     examples: list[MaskedExample] = field(default_factory=list)
-    drops: Counter = field(default_factory=Counter)
-    drop_details: dict[str, str] = field(default_factory=dict)
+    drops: Counter[str] = field(default_factory=Counter)
+    first_drops: dict[str, Drop] = field(default_factory=dict)
     stats: DatasetStats = field(default_factory=DatasetStats)
 
-    def add_drop(self, reason: str, detail: str) -> None:
-        self.drops[reason] += 1
-        self.drop_details.setdefault(reason, detail)
+    def add_drop(self, drop: Drop) -> None:
+        """Count ``drop`` under its reason; the first one with a detail is the reason's example."""
+        self.drops[drop.reason] += 1
+        if drop.detail:
+            self.first_drops.setdefault(drop.reason, drop)
+
+    @property
+    def drop_details(self) -> dict[str, str]:
+        """Reason -> the first dropped example's detail (the manifest's ``drop_examples``)."""
+        return {reason: drop.detail for reason, drop in self.first_drops.items()}
+
+    def tally(self) -> Tally:
+        """Examples planned (in), kept, and dropped by reason."""
+        return Tally.of(len(self.examples), self.drops)
 
 
 def mask_plans(
@@ -471,7 +519,7 @@ def mask_plans(
         try:
             example = mask_plan(plan, tokenizer, config, token_ids)
         except Misaligned as exc:
-            result.add_drop(exc.reason, f"{plan.example_id}: {exc.detail}")
+            result.add_drop(Drop(exc.drop.reason, f"{plan.example_id}: {exc.drop.detail}"))
             continue
         result.examples.append(example)
         result.stats.add(example)
