@@ -44,6 +44,7 @@ CURATION_CHAIN = {
     "training_mixture",
     "preference_pairs",
     "token_masked_dataset",
+    "preference_dataset",
 }
 VERIFY_STAGE = {"verified_traces", "triage_report"}
 SENSOR_DRIVEN = {"raw_traces", "ingest_rejects", "checkpoint", "scorecard"}

@@ -82,6 +82,7 @@ TALLIED = (
     "training_mixture",
     "preference_pairs",
     "token_masked_dataset",
+    "preference_dataset",
     "checkpoint",
 )
 """The stages whose metadata carries the common accounting keys."""

@@ -168,3 +168,48 @@ def test_domain_packages_never_import_dagster(part):
         if any(name.split(".")[0].startswith("dagster") for name in _imports(path, _module_name(path)))
     ]
     assert offenders == []
+
+
+def test_the_package_never_imports_its_experiments():
+    """``benchmarks/`` (the ablation's steps included) sits on top of the package, never inside it."""
+    experiments = {
+        p.stem for p in (PACKAGE.parent / "benchmarks").iterdir() if p.suffix == ".py" or p.is_dir()
+    }
+    offenders = [
+        str(path.relative_to(PACKAGE.parent))
+        for path in PACKAGE.rglob("*.py")
+        if any(
+            name.split(".")[0] in experiments | {"benchmarks"} for name in _imports(path, _module_name(path))
+        )
+    ]
+    assert "ablation" in experiments and offenders == []
+
+
+DAGSTER_DECORATORS = {"asset", "multi_asset", "asset_check", "multi_asset_check", "sensor", "schedule"}
+MAX_BODY_LINES = 30
+
+
+def _decorated_bodies() -> dict[str, int]:
+    """Lines of every asset, check, sensor and schedule body (docstring and blank lines left out)."""
+    sizes = {}
+    for part in ("assets", "checks", "sensors"):
+        for path in (PACKAGE / part).rglob("*.py"):
+            source = path.read_text(encoding="utf-8").splitlines()
+            for node in ast.walk(ast.parse("\n".join(source))):
+                if not isinstance(node, ast.FunctionDef):
+                    continue
+                names = {
+                    getattr(d.func if isinstance(d, ast.Call) else d, "id", None) for d in node.decorator_list
+                }
+                if not names & DAGSTER_DECORATORS:
+                    continue
+                body = node.body[1:] if ast.get_docstring(node) else node.body
+                lines = source[body[0].lineno - 1 : node.end_lineno]
+                sizes[f"{path.relative_to(PACKAGE)}::{node.name}"] = sum(1 for line in lines if line.strip())
+    return sizes
+
+
+def test_every_dagster_body_is_thin_glue():
+    sizes = _decorated_bodies()
+    assert len(sizes) > 20  # the walk found the bodies
+    assert {name: n for name, n in sizes.items() if n > MAX_BODY_LINES} == {}

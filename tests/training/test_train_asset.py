@@ -50,7 +50,7 @@ def _masked_rows(count: int) -> pa.Table:
 
 def _materialize(root):
     write_parquet(_masked_rows(30), root / "parquet" / "token_masked_dataset" / "all.parquet")
-    write_parquet(pa.table({"pair_id": ["unused"]}), root / "parquet" / "preference_pairs" / "all.parquet")
+    write_parquet(pa.table({"pair_id": ["unused"]}), root / "parquet" / "preference_dataset" / "all.parquet")
     # The token_masked_dataset asset's manifest artifact: read and cross-checked by the training run.
     artifact = root / "artifacts" / "token_masked_dataset"
     artifact.mkdir(parents=True)
@@ -61,7 +61,7 @@ def _materialize(root):
             checkpoint,
             *(
                 AssetSpec(name).with_io_manager_key("io_manager")
-                for name in ("token_masked_dataset", "preference_pairs")
+                for name in ("token_masked_dataset", "preference_dataset")
             ),
             training_manifest_complete,
             losses_finite,
@@ -98,3 +98,38 @@ def test_checkpoint_asset_trains_and_its_checks_pass(tmp_path):
         sorted((tmp_path / run / "parquet" / "checkpoint").rglob("*.parquet")) for run in ("first", "second")
     )
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second] and first
+
+
+def test_checkpoint_asset_trains_dpo_on_the_preference_dataset(tmp_path):
+    """objective=dpo reads the preference_dataset token rows and its manifest artifact."""
+    from preference_pairs_factory import pairs_table
+
+    from trajectory_platform.training.data.preference_dataset import run_preference_stage
+    from trajectory_platform.training.data.tokenizer import build_default_tokenizer
+
+    stage = run_preference_stage(pairs_table(), build_default_tokenizer(tmp_path), source="preference_pairs")
+    write_parquet(_masked_rows(3), tmp_path / "parquet" / "token_masked_dataset" / "all.parquet")
+    write_parquet(stage.table, tmp_path / "parquet" / "preference_dataset" / "all.parquet")
+    artifact = tmp_path / "artifacts" / "preference_dataset"
+    artifact.mkdir(parents=True)
+    (artifact / "manifest.json").write_text(json.dumps(stage.manifest))
+    result = materialize(
+        [
+            checkpoint,
+            *(
+                AssetSpec(name).with_io_manager_key("io_manager")
+                for name in ("token_masked_dataset", "preference_dataset")
+            ),
+        ],
+        resources=build_resources(tmp_path),
+        selection=["checkpoint"],
+        run_config={"ops": {"checkpoint": {"config": {"objective": "dpo", "max_steps": 2, "eval_every": 0}}}},
+    )
+    assert result.success
+    row = result.output_for_node("checkpoint").to_pylist()[0]
+    assert row["objective"] == "dpo" and row["path"].startswith("checkpoints/dpo-") and row["steps"] == 2
+    manifest = json.loads((tmp_path / row["path"] / "training_manifest.json").read_text())
+    assert manifest["corpus"]["dataset_path"] == "asset:preference_dataset"
+    assert manifest["corpus"]["counts"]["rows_in"] == stage.table.num_rows == 4
+    assert manifest["corpus"]["corpus_version"] == stage.manifest["corpus_version"]
+    assert manifest["serialization"]["matches_dataset"]["tokenizer"] is True

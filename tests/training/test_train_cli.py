@@ -222,17 +222,14 @@ def _episode(episode_id: str, answer: str) -> dict:
     return episode_row(Episode(episode_id, "native", "t.jsonl", 1, None, None, events=events))
 
 
-def test_dpo_reads_curation_episode_pairs(workdir, tmp_path, capsys):
-    """Rows of PREFERENCE_PAIRS_SCHEMA carry whole episodes: both sides render with the SFT masks."""
+def _episode_pairs(count: int):
+    """Rows of PREFERENCE_PAIRS_SCHEMA: whole episodes per side, as curation writes them."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     from trajectory_platform.curation.split_mixture_stage import PREFERENCE_PAIRS_SCHEMA
-    from trajectory_platform.training.data.preference_tokens import pair_from_row
-    from trajectory_platform.training.data.tokenizer import load_tokenizer
 
     rows = []
-    for index in range(6):
+    for index in range(count):
         chosen, rejected = _episode(f"c{index}", "src/pool.py leaks it."), _episode(f"r{index}", "No idea.")
         rows.append(
             {
@@ -248,7 +245,18 @@ def test_dpo_reads_curation_episode_pairs(workdir, tmp_path, capsys):
                 "rejected": rejected,
             }
         )
-    table = pa.Table.from_pylist(rows, schema=PREFERENCE_PAIRS_SCHEMA)
+    return pa.Table.from_pylist(rows, schema=PREFERENCE_PAIRS_SCHEMA)
+
+
+def test_dpo_cli_tokenizes_curation_episode_pairs_through_the_dataset_stage(workdir, tmp_path, capsys):
+    """The command turns curation's episode pairs into token rows (both sides rendered with the SFT
+    masks) with the data wing's stage; the optimizer only reads the token rows."""
+    import pyarrow.parquet as pq
+
+    from trajectory_platform.training.data.preference_tokens import pair_from_row
+    from trajectory_platform.training.data.tokenizer import load_tokenizer
+
+    table = _episode_pairs(6)
     pair = pair_from_row(table.to_pylist()[0], load_tokenizer(workdir / "models" / "default_base"))
     first = pair.chosen_selected[0]
     assert pair.chosen_ids[:first] == pair.rejected_ids[:first]  # shared prefix renders identically
@@ -256,25 +264,37 @@ def test_dpo_reads_curation_episode_pairs(workdir, tmp_path, capsys):
         pair.chosen_ids[pair.chosen_selected[-1]] == pair.rejected_ids[pair.rejected_selected[-1]]
     )  # both end
     pq.write_table(table, tmp_path / "pairs.parquet")
+    out = tmp_path / "dpo"
+    args = ["train", "--dataset", str(tmp_path / "pairs.parquet"), "--objective", "dpo", "--max-steps", "2"]
+    assert main([*args, "--workdir", str(workdir), "--out", str(out)]) == 0
+    summary = _summary(capsys)
+    assert summary["counts"]["train"] == 5
     assert (
-        main(
-            [
-                "train",
-                "--dataset",
-                str(tmp_path / "pairs.parquet"),
-                "--objective",
-                "dpo",
-                "--max-steps",
-                "2",
-                "--workdir",
-                str(workdir),
-                "--out",
-                str(tmp_path / "dpo"),
-            ]
-        )
-        == 0
+        summary["preference_dataset"]["pairs_out"] == 6
+        and summary["preference_dataset"]["drop_reasons"] == {}
     )
-    assert _summary(capsys)["counts"]["train"] == 5
+    manifest = json.loads((out / "training_manifest.json").read_text())
+    assert manifest["corpus"]["dataset_manifest"]["manifest_version"] == "preference_dataset/v1"
+    assert manifest["serialization"]["matches_dataset"]["tokenizer"] is True
+    assert manifest["serialization"]["matches_dataset"]["template"] is True
+
+
+def test_the_optimizer_wing_does_not_tokenize_episode_pairs(workdir, tmp_path):
+    request = TrainRequest(out=tmp_path / "x", objective="dpo", workdir=workdir, max_steps=1)
+    with pytest.raises(ValueError, match="untokenized_pair"):
+        run_training(request, _episode_pairs(3))
+
+
+def test_dpo_trains_on_the_stage_token_rows(workdir, tmp_path):
+    """The preference_dataset rows (what the checkpoint asset reads) train DPO with their manifest."""
+    from trajectory_platform.training.data.preference_dataset import run_preference_stage
+
+    stage = run_preference_stage(_episode_pairs(6), workdir / "models" / "default_base")
+    request = TrainRequest(out=tmp_path / "dpo", objective="dpo", workdir=workdir, max_steps=2, eval_every=0)
+    outcome = run_training(request, stage.table, dataset_manifest=stage.manifest, source_name="stage")
+    assert outcome.counts == {"rows_in": 6, "train": 5, "validation": 1, "rejected": 0}
+    assert outcome.tally.balanced and outcome.loop.steps == 2
+    assert outcome.manifest["corpus"]["corpus_version"] == stage.manifest["corpus_version"]
 
 
 def test_data_tokenized_with_another_tokenizer_is_refused(workdir, tmp_path, capsys):

@@ -1,18 +1,19 @@
-"""``checkpoint``: fine-tune the policy on ``token_masked_dataset`` (SFT) or ``preference_pairs`` (DPO).
+"""``checkpoint``: fine-tune the policy on ``token_masked_dataset`` (SFT) or ``preference_dataset`` (DPO).
 
 Thin by design: the run config (derived from
 :class:`~trajectory_platform.training.optim.runner.TrainSettings`) becomes a
 :class:`~trajectory_platform.training.optim.runner.TrainRequest`,
-:func:`~trajectory_platform.training.optim.runner.run_training` runs once, and the body attaches what a
-person reads (loss curve, tokens/s, memory inventory vs measured peak, the training manifest) and
-returns a one-row table describing the checkpoint. The weights live on disk under
+:func:`~trajectory_platform.training.optim.runner.run_training` runs once on the objective's token
+table (with the manifest its data asset wrote), and the body attaches what a person reads (loss
+curve, tokens/s, memory inventory vs measured peak, the training manifest) and returns a one-row
+table describing the checkpoint. The weights live on disk under
 ``<workdir>/checkpoints/<objective>-<key>/`` (the row stores that path relative to the workdir,
 so its Parquet bytes do not depend on where the workdir lives); the key binds the data digest
-and the config, so a rerun on the same inputs writes the same place. Runs in the ``train`` pool
-(limit 1 in dagster.yaml): training uses every core, so two at once would only thrash.
+and the config (:func:`~trajectory_platform.training.optim.runner.run_key`), so a rerun on the same
+inputs writes the same place. Runs in the ``train`` pool (limit 1 in dagster.yaml): training uses
+every core, so two at once would only thrash.
 """
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -23,16 +24,18 @@ from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.assets.dataset import MANIFEST_FILE
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
-from trajectory_platform.training.data.dataset import table_digest
-from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA, TrainSettings, run_training
+from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA, TrainSettings, run_key, run_training
 
 CheckpointConfig = stage_config(TrainSettings, "CheckpointConfig", dataset_manifest_path=(str, ""))
 """Run config of a training job: :class:`TrainSettings` (every field also lands in the training
-manifest) plus ``dataset_manifest_path`` ('': the token_masked_dataset asset's manifest artifact)."""
+manifest) plus ``dataset_manifest_path`` ('': the manifest artifact of the objective's data asset)."""
+
+DATA_ASSET = {"sft": "token_masked_dataset", "dpo": "preference_dataset"}
+"""The token table each objective trains on (both are inputs; the objective picks one)."""
 
 
 @asset(
-    ins={"token_masked_dataset": AssetIn(), "preference_pairs": AssetIn()},
+    ins={name: AssetIn() for name in DATA_ASSET.values()},
     pool="train",
     **declared("training", CHECKPOINT_SCHEMA),
     description="A fine-tuned policy checkpoint (path, digest, steps, losses); weights on disk.",
@@ -42,22 +45,16 @@ def checkpoint(
     config: CheckpointConfig,
     workdir: WorkdirResource,
     token_masked_dataset: pa.Table,
-    preference_pairs: pa.Table,
+    preference_dataset: pa.Table,
 ) -> Output[pa.Table]:
-    """Train on the upstream tables and describe the checkpoint written."""
-    data = token_masked_dataset if config.objective == "sft" else preference_pairs
-    settings = config.model_dump()
-    key = hashlib.sha256((table_digest(data) + json.dumps(settings, sort_keys=True)).encode()).hexdigest()[
-        :16
-    ]
-    default_manifest = workdir.artifacts_dir / "token_masked_dataset" / MANIFEST_FILE
-    manifest_path = Path(config.dataset_manifest_path or default_manifest)
-    use_manifest = config.objective == "sft" and manifest_path.exists()
-    manifest = json.loads(manifest_path.read_text()) if use_manifest else None
-    request = settings_of(config, TrainSettings).request(
-        workdir.root / "checkpoints" / f"{config.objective}-{key}", workdir=workdir.root
-    )
-    outcome = run_training(request, data, dataset_manifest=manifest, source_name=f"asset:{data_name(config)}")
+    """Train on the objective's token table and describe the checkpoint written."""
+    name = DATA_ASSET[config.objective]
+    data = {"token_masked_dataset": token_masked_dataset, "preference_dataset": preference_dataset}[name]
+    manifest_path = Path(config.dataset_manifest_path or workdir.artifacts_dir / name / MANIFEST_FILE)
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else None
+    out = workdir.root / "checkpoints" / run_key(data, config.model_dump())
+    request = settings_of(config, TrainSettings).request(out, workdir=workdir.root)
+    outcome = run_training(request, data, dataset_manifest=manifest, source_name=f"asset:{name}")
     context.log.info(json.dumps(outcome.summary(), default=str))
     losses = outcome.loop.losses
     return Output(
@@ -78,10 +75,6 @@ def checkpoint(
             "training_manifest": MetadataValue.json(outcome.manifest),
         },
     )
-
-
-def data_name(config: CheckpointConfig) -> str:
-    return "token_masked_dataset" if config.objective == "sft" else "preference_pairs"
 
 
 def _loss_table(losses: list[float], rows: int = 20) -> str:

@@ -1,9 +1,16 @@
-"""``token_masked_dataset``: the training mixture serialized, masked and verified (fine-tuning 16.3-16.5).
+"""The dataset stage's assets: ``token_masked_dataset`` (SFT) and ``preference_dataset`` (DPO).
 
-Thin: read ``training_mixture`` (episode rows with ``role``, ``split``, ``target_turns``), call
-:func:`trajectory_platform.training.data.dataset_stage.run_dataset_stage` once, write the dataset
-manifest beside the artifacts, attach what a person reads (token stats, drop reasons, the
-manifest, a decoded sample with targets marked ``[[...]]``) and return the table.
+``token_masked_dataset``: the training mixture serialized, masked and verified (fine-tuning
+16.3-16.5). Thin: read ``training_mixture`` (episode rows with ``role``, ``split``,
+``target_turns``), call :func:`trajectory_platform.training.data.dataset_stage.run_dataset_stage`
+once, write the dataset manifest beside the artifacts, attach what a person reads (token stats,
+drop reasons, the manifest, a decoded sample with targets marked ``[[...]]``) and return the table.
+
+``preference_dataset``: the same for span DPO (16.8). Read ``preference_pairs`` (curation's
+episode pairs), call
+:func:`trajectory_platform.training.data.preference_dataset.run_preference_stage` once (both sides
+of each pair rendered and masked like SFT examples, refusals counted by reason), write its
+manifest, attach the same kind of metadata and return the token rows ``checkpoint`` trains DPO on.
 """
 
 import json
@@ -17,12 +24,21 @@ from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
 from trajectory_platform.training.data.dataset_stage import DatasetSettings, run_dataset_stage
 from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA, inputs_from_table
+from trajectory_platform.training.data.preference_dataset import (
+    PREFERENCE_DATASET_SCHEMA,
+    PreferenceDatasetSettings,
+    run_preference_stage,
+)
 from trajectory_platform.training.data.tokenizer import build_default_tokenizer
 
 MANIFEST_FILE = "manifest.json"
 
 
+HEADLINE_STATS = ("stored_tokens", "selected_targets", "target_share", "dilution_factor", "observation_share")
+"""The dataset manifest's token stats a person reads first on the asset page."""
+
 MaskedDatasetConfig = stage_config(DatasetSettings, "MaskedDatasetConfig")
+PreferenceDatasetConfig = stage_config(PreferenceDatasetSettings, "PreferenceDatasetConfig")
 
 
 @asset(
@@ -53,20 +69,56 @@ def token_masked_dataset(
     manifest_path.write_text(json.dumps(stage.manifest, indent=1, sort_keys=True) + "\n")
     manifest = stage.manifest
     context.log.info(f"token_masked_dataset: {manifest['counts']}, drops {manifest['drop_reasons']}")
-    stats = manifest["stats"]
     return Output(
         stage.table,
         metadata={
             **tally_metadata(stage.dataset.tally()),
             **manifest["counts"],
-            "stored_tokens": stats["stored_tokens"],
-            "selected_targets": stats["selected_targets"],
-            "target_share": stats["target_share"],
-            "dilution_factor": stats["dilution_factor"],
-            "observation_share": stats["observation_share"],
+            **{key: manifest["stats"][key] for key in HEADLINE_STATS},
             "expansion_factor": manifest["serialization"]["expansion_factor"],
+            **{key: MetadataValue.json(manifest[key]) for key in ("drop_reasons", "augmentation")},
+            "manifest_path": MetadataValue.path(str(manifest_path)),
+            "manifest": MetadataValue.json(manifest),
+            "sample_with_targets_marked": MetadataValue.md(f"```\n{stage.sample}\n```"),
+        },
+    )
+
+
+@asset(
+    ins={"preference_pairs": AssetIn()},
+    **declared("training", PREFERENCE_DATASET_SCHEMA),
+    automation_condition=CURATION_CONDITION,
+    description="One row per DPO pair: both sides rendered and masked like SFT examples (input_ids, "
+    "HF-convention labels, the scored positions), over a conditioning prefix that is the same tokens.",
+)
+def preference_dataset(
+    context: AssetExecutionContext,
+    config: PreferenceDatasetConfig,
+    workdir: WorkdirResource,
+    preference_pairs: pa.Table,
+) -> Output[pa.Table]:
+    """Tokenize the admitted pairs; every refused pair is counted with its reason."""
+    settings = settings_of(config, PreferenceDatasetSettings)
+    tokenizer_path = settings.tokenizer_path or str(build_default_tokenizer(workdir.root))
+    stage = run_preference_stage(
+        preference_pairs, tokenizer_path, settings.mask_config(), source="preference_pairs"
+    )
+    manifest_path = workdir.artifact_dir("preference_dataset") / MANIFEST_FILE
+    manifest_path.write_text(json.dumps(stage.manifest, indent=1, sort_keys=True) + "\n")
+    manifest = stage.manifest
+    context.log.info(f"preference_dataset: {manifest['counts']}, drops {manifest['drop_reasons']}")
+    stats = manifest["stats"]
+    return Output(
+        stage.table,
+        metadata={
+            **tally_metadata(stage.tally),
+            **manifest["counts"],
+            "stored_tokens": stats["stored_tokens"],
+            "chosen_selected": stats["chosen_selected"],
+            "rejected_selected": stats["rejected_selected"],
+            "prefix_tokens": stats["prefix_tokens"],
+            "target_share": stats["target_share"],
             "drop_reasons": MetadataValue.json(manifest["drop_reasons"]),
-            "augmentation": MetadataValue.json(manifest["augmentation"]),
             "manifest_path": MetadataValue.path(str(manifest_path)),
             "manifest": MetadataValue.json(manifest),
             "sample_with_targets_marked": MetadataValue.md(f"```\n{stage.sample}\n```"),

@@ -1,8 +1,11 @@
-"""Checks on ``token_masked_dataset``; all three block training.
+"""Checks on ``token_masked_dataset`` and ``preference_dataset``; all of them block training.
 
 They re-derive the structural invariants from the stored rows (not from the run's own report):
 a row without targets has an undefined loss, misaligned labels or spans train the wrong tokens,
-and a target inside an observation teaches the policy to fabricate tool output.
+and a target inside an observation teaches the policy to fabricate tool output. A preference pair
+is held to the same three on both of its sides (same check names, on its own asset), and to one
+of its own: the conditioning prefix is the same tokens on both sides and carries no score, so a
+DPO margin compares two decisions under identical information.
 """
 
 from __future__ import annotations
@@ -11,12 +14,13 @@ import pyarrow as pa
 from dagster import AssetCheckResult, MetadataValue, asset_check
 
 from trajectory_platform.training.data.dataset_stage import audit_table
+from trajectory_platform.training.data.preference_dataset import audit_pairs
 
 SHOWN = 10
 
 
-def _result(table: pa.Table, problem: str) -> AssetCheckResult:
-    failing = audit_table(table)[problem]
+def _result(table: pa.Table, problem: str, pairs: bool = False) -> AssetCheckResult:
+    failing = (audit_pairs if pairs else audit_table)(table)[problem]
     return AssetCheckResult(
         passed=not failing,
         metadata={
@@ -43,3 +47,28 @@ def offsets_verified(token_masked_dataset: pa.Table) -> AssetCheckResult:
 def no_target_in_observation(token_masked_dataset: pa.Table) -> AssetCheckResult:
     """No loss position falls outside a selected assistant span (observations, system, user)."""
     return _result(token_masked_dataset, "target_in_context")
+
+
+@asset_check(asset="preference_dataset", name="n_active_positive", blocking=True)
+def pairs_n_active_positive(preference_dataset: pa.Table) -> AssetCheckResult:
+    """Both sides of every pair have at least one scored target (N_active > 0)."""
+    return _result(preference_dataset, "n_active", pairs=True)
+
+
+@asset_check(asset="preference_dataset", name="offsets_verified", blocking=True)
+def pairs_offsets_verified(preference_dataset: pa.Table) -> AssetCheckResult:
+    """On both sides labels are aligned with input_ids, the spans tile the example, and the scored
+    positions are exactly the targets."""
+    return _result(preference_dataset, "offsets", pairs=True)
+
+
+@asset_check(asset="preference_dataset", name="no_target_in_observation", blocking=True)
+def pairs_no_target_in_observation(preference_dataset: pa.Table) -> AssetCheckResult:
+    """No scored position on either side falls outside a selected assistant span."""
+    return _result(preference_dataset, "target_in_context", pairs=True)
+
+
+@asset_check(asset="preference_dataset", blocking=True)
+def shared_prefix_unscored(preference_dataset: pa.Table) -> AssetCheckResult:
+    """The tokens before the branch turn are identical on both sides and none of them is scored."""
+    return _result(preference_dataset, "prefix", pairs=True)

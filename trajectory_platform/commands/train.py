@@ -1,13 +1,20 @@
 """``trajectory-platform train``: SFT (full or LoRA) or span DPO on a token-masked dataset.
 
 Writes a checkpoint transformers loads (peft for an adapter, plus a merged dense copy), with
-``training_manifest.json`` beside the weights, and prints the run summary as the last line.
+``training_manifest.json`` beside the weights, and prints the run summary as the last line. For
+``--objective dpo`` on curation's episode pairs (``preference_pairs.parquet``), the command first
+turns them into token rows with the preference dataset stage (the ``preference_dataset`` asset's
+one call, with the run's tokenizer), since the optimizer reads token rows only.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections import Counter
 from pathlib import Path
+
+import pyarrow as pa
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
@@ -21,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="fine-tune a causal LM on token-masked data (SFT / LoRA / DPO)",
         description="Train on a token_masked_dataset Parquet or `trajectory-platform mask` JSONL "
         "(rows with input_ids and labels; for --objective dpo, rows with chosen_input_ids, chosen_selected, "
-        "rejected_input_ids, rejected_selected). Writes an HF checkpoint + training_manifest.json.",
+        "rejected_input_ids, rejected_selected, or curation's preference_pairs episode rows, tokenized "
+        "first by the preference dataset stage). Writes an HF checkpoint + training_manifest.json.",
     )
     parser.add_argument("--dataset", required=True, type=Path, help="Parquet or JSONL of training rows")
     parser.add_argument("--out", required=True, type=Path, help="checkpoint directory to write")
@@ -45,6 +53,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _preference_tokens(args: argparse.Namespace, settings: TrainSettings) -> tuple[pa.Table, dict] | None:
+    """For DPO on curation's episode pairs: their token rows and manifest from the preference
+    dataset stage, tokenized with the tokenizer the run will use; ``None`` for token rows."""
+    from trajectory_platform.training.data.dataset import read_rows
+    from trajectory_platform.training.data.preference_dataset import run_preference_stage
+    from trajectory_platform.training.data.preference_tokens import is_episode_pair
+    from trajectory_platform.training.optim.model import build_default_model
+    from trajectory_platform.workdir import default_workdir
+
+    loaded = read_rows(args.dataset)
+    if not loaded.rows or not all(is_episode_pair(row) for row in loaded.rows):
+        return None
+    base = Path(settings.model_path) if settings.model_path else None
+    tokenizer = (
+        loaded.manifest.get("tokenizer_path")
+        or base
+        or build_default_model(args.workdir or default_workdir())
+    )
+    stage = run_preference_stage(loaded.rows, tokenizer, source=str(args.dataset))
+    for where, refusal in stage.refused[:20]:
+        print(
+            f"refused {args.dataset}: {where}: {refusal.drop.reason} {refusal.drop.detail}", file=sys.stderr
+        )
+    for rejection in loaded.rejected:
+        print(rejection.describe(), file=sys.stderr)
+    read_rejects = dict(sorted(Counter(r.drop.reason for r in loaded.rejected).items()))
+    return stage.table, {**stage.manifest, "read_rejects": read_rejects}
+
+
 def run(args: argparse.Namespace) -> int:
     from trajectory_platform.training.optim.runner import run_training
 
@@ -65,8 +102,22 @@ def run(args: argparse.Namespace) -> int:
         device=args.device,
     )
     try:
-        outcome = run_training(request, args.dataset)
+        tokens = _preference_tokens(args, settings) if settings.objective == "dpo" else None
+        if tokens is None:
+            outcome = run_training(request, args.dataset)
+        else:
+            outcome = run_training(
+                request, tokens[0], dataset_manifest=tokens[1], source_name=str(args.dataset)
+            )
     except (ValueError, FileNotFoundError) as error:
         return fail(str(error))
-    emit_summary(outcome.summary())
+    summary = outcome.summary()
+    if tokens is not None:  # the pairs the stage refused never reach the run's own counts
+        manifest = tokens[1]
+        summary["preference_dataset"] = {
+            **manifest["counts"],
+            "drop_reasons": manifest["drop_reasons"],
+            "read_rejects": manifest["read_rejects"],
+        }
+    emit_summary(summary)
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+import pyarrow as pa
 from dagster import (
     AssetKey,
     AssetSelection,
@@ -27,8 +28,8 @@ from trajectory_platform.resources.retraining import RetrainingPolicyResource
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.warehouse import read_asset_table
 
-RETRAIN_ASSETS = ("token_masked_dataset", "checkpoint", "scorecard")
-"""Rebuilt on retraining: the dataset from the current mixture, the checkpoint, its scorecard."""
+RETRAIN_ASSETS = ("token_masked_dataset", "preference_dataset", "checkpoint", "scorecard")
+"""Rebuilt on retraining: the datasets from the current mixture and pairs, the checkpoint, its scorecard."""
 
 
 def _latest(instance: DagsterInstance, key: str) -> Materialization | None:
@@ -49,6 +50,13 @@ def _present(context: SensorEvaluationContext, keys: tuple[str, ...]) -> list[st
     return [k for k in keys if AssetKey(k) in known]
 
 
+def _lineage(workdir: WorkdirResource, mixture: pa.Table) -> pa.Table | None:
+    """The episodes' lineage envelopes from ``raw_traces``, when the mixture rows do not carry them."""
+    if "lineage" in mixture.column_names:
+        return None
+    return read_asset_table(workdir.root, "raw_traces", columns=["episode_id", "lineage"])
+
+
 @sensor(
     name="retraining_sensor",
     target=AssetSelection.from_string(" or ".join(f'key:"{k}"' for k in RETRAIN_ASSETS)),
@@ -65,19 +73,15 @@ def retraining_sensor(
         return SensorResult(skip_reason=SkipReason("no checkpoint asset in this code location yet"))
     mixture = read_asset_table(workdir.root, "training_mixture")
     if mixture is None:
-        return SensorResult(
-            skip_reason=SkipReason("training_mixture not materialized yet"), cursor=context.cursor
-        )
-    needs_lineage = "lineage" not in mixture.column_names
+        skip = SkipReason("training_mixture not materialized yet")
+        return SensorResult(skip_reason=skip, cursor=context.cursor)
     facts = RetrainingFacts(
         mixture=mixture,
         checkpoint=_latest(context.instance, "checkpoint"),
         scorecard=_latest(context.instance, "scorecard"),
         checkpoint_table=read_asset_table(workdir.root, "checkpoint"),
         scorecard_table=read_asset_table(workdir.root, "scorecard"),
-        episodes=read_asset_table(workdir.root, "raw_traces", columns=["episode_id", "lineage"])
-        if needs_lineage
-        else None,
+        episodes=_lineage(workdir, mixture),
     )
     decision = decide_retraining(facts, state, retraining.min_new_selected_target_tokens)
     cursor = json.dumps(decision.state, sort_keys=True)

@@ -4,11 +4,15 @@ Both the CLI (``trajectory-platform train``) and the Dagster ``checkpoint`` asse
 :func:`run_training`; it picks the objective (SFT or span DPO), the parameter artifact (full or
 LoRA) and the device (CUDA with bf16 autocast when present, else CPU fp32), prints the
 parameter-state inventory before launch, measures the peak, and writes a checkpoint that
-transformers (or peft) loads, with ``training_manifest.json`` beside the weights.
+transformers (or peft) loads, with ``training_manifest.json`` beside the weights. It reads token
+rows only (``token_masked_dataset`` rows for SFT, ``preference_dataset`` rows for DPO): rendering
+and masking episodes is the data wing's work.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -27,8 +31,9 @@ from trajectory_platform.training.data.dataset import (
     read_rows,
     rows_from_table,
     split_examples,
+    table_digest,
 )
-from trajectory_platform.training.data.preference_tokens import PreferencePair, pair_from_row
+from trajectory_platform.training.data.preference_tokens import PreferencePair, is_episode_pair
 from trajectory_platform.training.data.tokenizer import load_tokenizer, tokenizer_files_digest
 from trajectory_platform.training.optim import train_manifest
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
@@ -213,19 +218,29 @@ def _log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _load_pairs(loaded: LoadedRows, tokenizer: Any) -> tuple[list[PreferencePair], list[Rejection]]:
-    """Token pairs from token rows, or from curation's episode rows (rendered like SFT examples)."""
+def _load_pairs(loaded: LoadedRows) -> tuple[list[PreferencePair], list[Rejection]]:
+    """Token pairs from token rows (``preference_dataset``); this wing never tokenizes, so one of
+    curation's episode pairs is rejected with the stage that turns it into token rows."""
     pairs: list[PreferencePair] = []
     rejected: list[Rejection] = []
     for index, row in enumerate(loaded.rows):
+        if is_episode_pair(row):
+            detail = "an episode pair: tokenize it first (preference_dataset asset, run_preference_stage)"
+            rejected.append(Rejection(loaded.source, row["_line"], Drop("untokenized_pair", detail)))
+            continue
         try:
-            if "chosen_input_ids" in row:
-                pairs.append(PreferencePair.from_row(row, index))
-            else:
-                pairs.append(pair_from_row(row, tokenizer))
+            pairs.append(PreferencePair.from_row(row, index))
         except (KeyError, ValueError, TypeError) as error:
             rejected.append(Rejection(loaded.source, row["_line"], Drop("unusable_pair", str(error))))
     return pairs, rejected
+
+
+def run_key(data: pa.Table, config: dict[str, Any]) -> str:
+    """``<objective>-<key>``: where a run on ``data`` with ``config`` (the asset's run config, which
+    names the objective) writes. The key binds the data digest and the config, so a rerun on the same
+    inputs writes the same place."""
+    digest = hashlib.sha256((table_digest(data) + json.dumps(config, sort_keys=True)).encode()).hexdigest()
+    return f"{config['objective']}-{digest[:16]}"
 
 
 @dataclass
@@ -366,11 +381,12 @@ def _sft(ctx: _Context) -> _Objective:
 
 def _dpo(ctx: _Context) -> _Objective:
     request, model = ctx.request, ctx.model
-    pairs, rejected = _load_pairs(ctx.loaded, ctx.tokenizer)
+    pairs, rejected = _load_pairs(ctx.loaded)
     for rejection in rejected[:20]:
         _log(rejection.describe())
     if not pairs:
-        raise ValueError(f"{ctx.loaded.source}: no usable preference pairs ({len(rejected)} rejected)")
+        reasons = dict(Counter(r.drop.reason for r in rejected))
+        raise ValueError(f"{ctx.loaded.source}: no usable preference pairs (rejected: {reasons})")
     held = max(1, len(pairs) // 10) if len(pairs) >= 5 else 0
     train_pairs, val_pairs = pairs[held:], pairs[:held]
     binding = ReferenceBinding(
