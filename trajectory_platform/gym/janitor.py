@@ -111,7 +111,11 @@ def _sweep_processes() -> int:
 
 def sweep() -> Sweep:
     """Remove orphaned sandbox directories and kill orphaned runner processes; log and count them."""
-    result = Sweep(directories=_sweep_directories(), processes=_sweep_processes())
+    # Processes first: a runner whose directory vanished under it may exit on its own a moment
+    # later (and then is neither killed nor counted), and its directory is only safe to remove once
+    # nothing writes into it.
+    killed = _sweep_processes()
+    result = Sweep(directories=_sweep_directories(), processes=killed)
     if result.directories or result.processes:
         log.warning(
             "janitor: swept %d sandbox directories and %d processes left by crashed runs",
