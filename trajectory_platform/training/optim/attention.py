@@ -9,6 +9,14 @@ token is its example's length, not the buffer's -- the CPU analogue of the Flash
 kernels' cumulative offsets (16.5.2). Padding at the end of a buffer restarts positions too, so
 it is its own segment.
 
+**Shared prefixes.** A segment whose first position is ``p > 0`` does not start an example: it
+continues the first ``p`` tokens of the nearest segment before it that starts at position 0 (a
+prefix such as the tool block and system prompt that several examples share, laid out once by
+:func:`trajectory_platform.training.optim.packing.collate_shared_prefix`). Its queries attend to
+those prefix keys and causally to their own, exactly the keys the whole example would see alone,
+so the prefix is computed once instead of once per example. Rows without such segments (every
+segment starts at position 0) take the plain causal path unchanged.
+
 Registered with transformers as ``varlen_sdpa``. With that name, transformers builds no mask at
 all, so the function must only ever see right-padded or packed rows (true for every batch this
 package builds); checkpoints do not record it, so consumers load them with the default attention.
@@ -24,10 +32,11 @@ VARLEN_ATTENTION = "varlen_sdpa"
 
 
 def segment_bounds(positions: torch.Tensor) -> list[tuple[int, int]]:
-    """(start, end) of each example in one row: a new example wherever the position is 0."""
-    starts = torch.nonzero(positions == 0).flatten().tolist()
-    if not starts or starts[0] != 0:
-        starts = [0, *starts]
+    """(start, end) of each segment in one row: a new one wherever the position does not continue
+    the previous one (a reset to 0 between packed examples, or a jump back to a shared prefix's
+    length)."""
+    breaks = torch.nonzero(positions[1:] != positions[:-1] + 1).flatten() + 1
+    starts = [0, *breaks.tolist()]
     return list(zip(starts, [*starts[1:], positions.shape[-1]], strict=True))
 
 
@@ -52,17 +61,29 @@ def varlen_sdpa_attention(
     positions = position_ids.expand(rows, -1).cpu()
     outputs = []
     for row in range(rows):
-        pieces = [
-            F.scaled_dot_product_attention(
-                query[row : row + 1, :, start:end],
-                key[row : row + 1, :, start:end],
-                value[row : row + 1, :, start:end],
-                is_causal=True,
-                dropout_p=dropout,
-                scale=scaling,
+        pieces = []
+        anchor = (0, 0)  # the latest segment starting at position 0: a shared prefix's owner
+        for start, end in segment_bounds(positions[row]):
+            q, k, v = (t[row : row + 1, :, start:end] for t in (query, key, value))
+            prefix = int(positions[row, start])
+            if prefix == 0:
+                anchor = (start, end)
+                pieces.append(
+                    F.scaled_dot_product_attention(q, k, v, is_causal=True, dropout_p=dropout, scale=scaling)
+                )
+                continue
+            first = anchor[0]
+            if anchor[1] - first < prefix or int(positions[row, first]) != 0:
+                raise ValueError(f"row {row}: a segment at position {prefix} has no {prefix}-token prefix")
+            k = torch.cat([key[row : row + 1, :, first : first + prefix], k], dim=2)
+            v = torch.cat([value[row : row + 1, :, first : first + prefix], v], dim=2)
+            # Query i (absolute position prefix + i) sees every prefix key and its own keys up to i.
+            allowed = torch.ones(end - start, prefix + end - start, dtype=torch.bool, device=q.device).tril(
+                prefix
             )
-            for start, end in segment_bounds(positions[row])
-        ]
+            pieces.append(
+                F.scaled_dot_product_attention(q, k, v, attn_mask=allowed, dropout_p=dropout, scale=scaling)
+            )
         outputs.append(torch.cat(pieces, dim=2))
     return torch.cat(outputs, dim=0).transpose(1, 2).contiguous(), None
 

@@ -24,7 +24,7 @@ import torch.nn.functional as F
 
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.preference_tokens import PreferencePair
-from trajectory_platform.training.optim.loss import selected_logprob_sums
+from trajectory_platform.training.optim.loss import HeadPositions, selected_logprob_sums
 from trajectory_platform.training.optim.sft import (
     StepStats,
     distributed_gradient_sum,
@@ -80,13 +80,21 @@ def padded_rows(sequences: Sequence[tuple[Sequence[int], Sequence[int]]]) -> dic
 
 
 def pair_span_sums(
-    model: torch.nn.Module, pairs: Sequence[PreferencePair], autocast_dtype: torch.dtype | None = None
+    model: torch.nn.Module,
+    pairs: Sequence[PreferencePair],
+    autocast_dtype: torch.dtype | None = None,
+    *,
+    head: HeadPositions = "targets",
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Selected-span log-prob sums (chosen, rejected) for ``pairs`` in one padded forward."""
+    """Selected-span log-prob sums (chosen, rejected) for ``pairs`` in one padded forward.
+
+    A span score reads the logits before its selected tokens only, so by default the head runs
+    there alone (``head="targets"``; ``"all"`` is the full-logits reference, equal up to rounding).
+    """
     sequences = [(p.chosen_ids, selected_labels(p.chosen_ids, p.chosen_selected)) for p in pairs]
     sequences += [(p.rejected_ids, selected_labels(p.rejected_ids, p.rejected_selected)) for p in pairs]
     batch = padded_rows(sequences)
-    logits = model_logits(model, batch, autocast_dtype)
+    logits = model_logits(model, batch, autocast_dtype, head=head)
     sums = selected_logprob_sums(logits, batch["labels"].to(logits.device))
     return sums[: len(pairs)], sums[len(pairs) :]
 
@@ -137,13 +145,14 @@ class ReferenceCache:
         *,
         batch_pairs: int = 8,
         autocast_dtype: torch.dtype | None = None,
+        head: HeadPositions = "targets",
     ) -> dict[str, int]:
         """Fill missing sums with ``model`` as the frozen reference; returns hit and miss counts."""
         missing = [p for p in pairs if binding.entry_key(p) not in self.entries]
         with evaluating(model):
             for start in range(0, len(missing), batch_pairs):
                 chunk = missing[start : start + batch_pairs]
-                chosen, rejected = pair_span_sums(model, chunk, autocast_dtype)
+                chosen, rejected = pair_span_sums(model, chunk, autocast_dtype, head=head)
                 for pair, c, r in zip(chunk, chosen.tolist(), rejected.tolist(), strict=True):
                     self.entries[binding.entry_key(pair)] = [c, r]
         if missing:
@@ -164,11 +173,12 @@ class ReferenceCache:
         seed: int = 0,
         tolerance: float = SPOT_CHECK_TOLERANCE,
         autocast_dtype: torch.dtype | None = None,
+        head: HeadPositions = "targets",
     ) -> float:
         """Recompute a seeded sample live; raise :class:`StaleReferenceCache` past ``tolerance``."""
         chosen_pairs = random.Random(seed).sample(list(pairs), min(sample, len(pairs)))
         with evaluating(model):
-            chosen, rejected = pair_span_sums(model, chosen_pairs, autocast_dtype)
+            chosen, rejected = pair_span_sums(model, chosen_pairs, autocast_dtype, head=head)
         live = torch.stack([chosen, rejected], dim=1).double().cpu()
         worst = float((live - self.sums(chosen_pairs, binding)).abs().max())
         if not worst <= tolerance:
@@ -189,6 +199,7 @@ def dpo_step_function(
     sft_weight: float = 0.0,
     autocast_dtype: torch.dtype | None = None,
     on_terms: Callable[[DpoTerms], None] | None = None,
+    head: HeadPositions = "targets",
 ) -> Callable[[int], StepStats]:
     """Per-step DPO work for :func:`~trajectory_platform.training.optim.loop.run_loop`.
 
@@ -202,7 +213,7 @@ def dpo_step_function(
         chosen_indices = step_examples(len(pairs), index, per_step, seed)
         batch_pairs = [pairs[i] for i in chosen_indices]
         reference = reference_sums[chosen_indices].to(device=device, dtype=torch.float32)
-        policy_chosen, policy_rejected = pair_span_sums(model, batch_pairs, autocast_dtype)
+        policy_chosen, policy_rejected = pair_span_sums(model, batch_pairs, autocast_dtype, head=head)
         terms = dpo_terms(policy_chosen, policy_rejected, reference[:, 0], reference[:, 1], beta)
         pair_count = distributed_sum(torch.tensor(float(len(batch_pairs)), device=device))
         loss = terms.loss.sum() / pair_count
@@ -231,10 +242,11 @@ def pair_accuracy(
     reference_sums: torch.Tensor,
     beta: float,
     autocast_dtype: torch.dtype | None = None,
+    head: HeadPositions = "targets",
 ) -> dict[str, float]:
     """Held-out DPO loss, mean margin and the share of pairs with a positive margin."""
     with evaluating(model):
-        chosen, rejected = pair_span_sums(model, pairs, autocast_dtype)
+        chosen, rejected = pair_span_sums(model, pairs, autocast_dtype, head=head)
         reference = reference_sums.to(device=chosen.device, dtype=torch.float32)
         terms = dpo_terms(chosen, rejected, reference[:, 0], reference[:, 1], beta)
     return {

@@ -30,6 +30,12 @@ model do it: its single internal shift is the correct one). ``return_segments=Tr
 ``segment_ids`` (``[buffers, capacity]``, the index of the example in ``examples`` at each
 position, ``-1`` on padding) for per-example (example-averaged) loss; pop it before calling the
 model.
+
+:func:`collate_shared_prefix` is the same layout for examples that open with the same tokens (the
+tool block and system prompt): examples are grouped by their common context prefix, each row holds
+chunks of one group's prefix stored once followed by members' suffixes, whose positions continue
+from the prefix length; :mod:`trajectory_platform.training.optim.attention` lets each suffix attend
+to its chunk's prefix (varlen attention only). ``segment_ids`` is ``-2`` on a shared prefix.
 """
 
 from __future__ import annotations
@@ -147,6 +153,136 @@ def collate_packed(
     batch = {"input_ids": input_ids, "labels": labels, "position_ids": position_ids}
     if attention == "4d":
         batch["attention_mask"] = block_diagonal_mask(segments, dtype)
+    if return_segments:
+        batch["segment_ids"] = segments
+    return batch
+
+
+SHARED_PREFIX_SEGMENT = -2
+"""``segment_ids`` of a shared prefix: stored once for several examples, belonging to none."""
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    length = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        length += 1
+    return length
+
+
+def _shareable(example: dict[str, Any]) -> int:
+    """The longest prefix this example can share: context only, and its suffix must open with a
+    context token too (the suffix's first token is predicted by the prefix's last position, which
+    a shared row cannot pair with it), so no target is lost."""
+    labels = example["labels"]
+    first_target = next((i for i, label in enumerate(labels) if label != IGNORE_INDEX), len(labels))
+    return max(0, min(first_target, len(labels)) - 1)
+
+
+def shared_prefix_groups(examples: Sequence[dict[str, Any]], min_prefix: int) -> list[tuple[int, list[int]]]:
+    """``(prefix length, member indices)`` per group; examples sharing less than ``min_prefix``
+    context tokens with their neighbours form the group of prefix length 0 (plain packing).
+
+    Examples are sorted by their token ids, so those with long common prefixes are neighbours, then
+    grouped greedily while the group's common shareable prefix stays at least ``min_prefix``.
+    Deterministic: ties keep input order.
+    """
+    order = sorted(range(len(examples)), key=lambda i: (list(examples[i]["input_ids"]), i))
+    groups: list[tuple[int, list[int]]] = []
+    plain: list[int] = []
+    members: list[int] = []
+    prefix = 0
+
+    def close() -> None:
+        if len(members) > 1:
+            groups.append((prefix, list(members)))
+        else:
+            plain.extend(members)
+
+    for index in order:
+        if members:
+            shared = min(
+                prefix,
+                _shareable(examples[index]),
+                _common_prefix(examples[members[-1]]["input_ids"], examples[index]["input_ids"]),
+            )
+            if shared >= min_prefix:
+                members.append(index)
+                prefix = shared
+                continue
+            close()
+        members, prefix = [index], _shareable(examples[index])
+    close()
+    return [(0, sorted(plain)), *groups] if plain else groups
+
+
+def collate_shared_prefix(
+    examples: Sequence[dict[str, Any]],
+    capacity: int,
+    *,
+    min_prefix: int = 16,
+    pad_token_id: int = 0,
+    return_segments: bool = False,
+) -> dict[str, torch.Tensor]:
+    """Pack ``examples`` with each group's common context prefix stored once per chunk.
+
+    A group's suffixes are packed best-fit-decreasing into chunks ``prefix | suffix_1 | suffix_2 |
+    ...`` of at most ``capacity`` tokens (prefix positions ``0..P-1``, each suffix's positions
+    ``P..``), and the chunks and the examples that share nothing are packed best-fit-decreasing
+    into the buffers, so several groups can share a buffer and occupancy stays that of plain
+    packing; padding restarts at 0. Under varlen attention every suffix sees its chunk's prefix keys
+    and its own, exactly what the whole example sees alone, so the loss is that of
+    :func:`collate_packed` up to float rounding while the prefix is computed once per chunk rather
+    than once per example. Requires the varlen attention: transformers' own position-derived
+    packing would cut the suffixes off their prefix.
+    """
+    lengths = []
+    for index, example in enumerate(examples):
+        ids, labels = example["input_ids"], example["labels"]
+        if len(ids) != len(labels):
+            raise ValueError(f"example {index}: {len(ids)} input_ids but {len(labels)} labels")
+        if len(labels) and labels[0] != IGNORE_INDEX:
+            raise ValueError(f"example {index}: first label must be {IGNORE_INDEX} (no preceding position)")
+        if not 1 <= len(ids) <= capacity:
+            raise ValueError(f"example {index} has length {len(ids)}, outside 1..{capacity}")
+        lengths.append(len(ids))
+    chunks: list[tuple[int, list[int]]] = []  # (prefix length, members): one prefix, then suffixes
+    for prefix, members in shared_prefix_groups(examples, min_prefix):
+        if prefix == 0:
+            chunks.extend((0, [index]) for index in members)
+            continue
+        suffixes = [lengths[i] - prefix for i in members]
+        chunks.extend(
+            (prefix, [members[i] for i in group]) for group in pack_lengths(suffixes, capacity - prefix)
+        )
+    sizes = [prefix + sum(lengths[i] - prefix for i in members) for prefix, members in chunks]
+    buffers = pack_lengths(sizes, capacity)
+    input_ids = torch.full((len(buffers), capacity), pad_token_id, dtype=torch.long)
+    labels = torch.full((len(buffers), capacity), IGNORE_INDEX, dtype=torch.long)
+    position_ids = torch.zeros((len(buffers), capacity), dtype=torch.long)
+    segments = torch.full((len(buffers), capacity), -1, dtype=torch.long)
+    for row, placed in enumerate(buffers):
+        start = 0
+        for prefix, members in (chunks[c] for c in placed):
+            first = examples[members[0]]
+            input_ids[row, start : start + prefix] = torch.as_tensor(
+                first["input_ids"][:prefix], dtype=torch.long
+            )
+            position_ids[row, start : start + prefix] = torch.arange(prefix)
+            segments[row, start : start + prefix] = SHARED_PREFIX_SEGMENT
+            start += prefix
+            for index in members:
+                end = start + lengths[index] - prefix
+                input_ids[row, start:end] = torch.as_tensor(
+                    examples[index]["input_ids"][prefix:], dtype=torch.long
+                )
+                labels[row, start:end] = torch.as_tensor(examples[index]["labels"][prefix:], dtype=torch.long)
+                position_ids[row, start:end] = torch.arange(prefix, lengths[index])
+                segments[row, start:end] = index
+                start = end
+        position_ids[row, start:] = torch.arange(capacity - start)
+    batch = {"input_ids": input_ids, "labels": labels, "position_ids": position_ids}
     if return_segments:
         batch["segment_ids"] = segments
     return batch

@@ -52,7 +52,12 @@ from trajectory_platform.training.optim.dpo import (
 )
 from trajectory_platform.training.optim.loop import LoopResult, OptimizerSettings, run_loop
 from trajectory_platform.training.optim.lora import DEFAULT_TARGETS, LoraSettings, attach_lora
-from trajectory_platform.training.optim.loss import NORMALIZATIONS, Normalization
+from trajectory_platform.training.optim.loss import (
+    HEAD_POSITIONS,
+    NORMALIZATIONS,
+    HeadPositions,
+    Normalization,
+)
 from trajectory_platform.training.optim.memory import FP32_ADAMW, PeakMemory, inventory_for_model
 from trajectory_platform.training.optim.model import (
     build_default_model,
@@ -91,6 +96,12 @@ class TrainSettings:
     beta: float = field(default=0.1, metadata={"help": "DPO preference scale"})
     sft_weight: float = field(default=0.0, metadata={"help": "DPO auxiliary SFT term on the chosen record"})
     threads: int = field(default=0, metadata={"help": "CPU intra-op threads (0: torch's default)"})
+    shared_prefix: bool = field(
+        default=False,
+        metadata={
+            "help": "SFT: store a context prefix examples share (tool block, system prompt) once per buffer"
+        },
+    )
 
     def request(self, out: Path, *, workdir: Path | None = None, **runtime: Any) -> TrainRequest:
         """The run request for these settings; ``runtime`` holds what is not a setting (device,
@@ -113,6 +124,7 @@ class TrainSettings:
             beta=self.beta,
             sft_weight=self.sft_weight,
             threads=self.threads or None,
+            shared_prefix=self.shared_prefix,
             **runtime,
         )
 
@@ -142,12 +154,20 @@ class TrainRequest:
     sft_weight: float = TrainSettings.sft_weight
     spot_check: int = 4
     threads: int | None = None  # CPU intra-op threads; 1 is fastest on a machine shared with other work
+    # Where the LM head and log-softmax run: only before scored targets ("targets", exact up to float
+    # rounding and several times less head work), or everywhere ("all", the reference path).
+    head: HeadPositions = "targets"
+    # SFT: store a context prefix that examples of a micro-batch share (tool block, system prompt) once
+    # per packed buffer and let each suffix attend to it; same loss, gradients within float rounding.
+    shared_prefix: bool = TrainSettings.shared_prefix
 
     def __post_init__(self) -> None:
         if self.objective not in ("sft", "dpo"):
             raise ValueError(f"objective must be 'sft' or 'dpo', got {self.objective!r}")
         if self.normalization not in NORMALIZATIONS:
             raise ValueError(f"normalization must be one of {NORMALIZATIONS}, got {self.normalization!r}")
+        if self.head not in HEAD_POSITIONS:
+            raise ValueError(f"head must be one of {HEAD_POSITIONS}, got {self.head!r}")
 
 
 CHECKPOINT_SCHEMA = pa.schema(
@@ -357,6 +377,8 @@ def _sft(ctx: _Context) -> _Objective:
         seed=request.seed,
         attention=ctx.attention,
         autocast_dtype=ctx.autocast,
+        head=request.head,
+        shared_prefix=request.shared_prefix,
     )
 
     def evaluate() -> dict[str, Any]:
@@ -367,6 +389,8 @@ def _sft(ctx: _Context) -> _Objective:
             capacity=request.capacity,
             attention=ctx.attention,
             autocast_dtype=ctx.autocast,
+            head=request.head,
+            shared_prefix=request.shared_prefix,
         )
 
     return _Objective(
@@ -400,9 +424,15 @@ def _dpo(ctx: _Context) -> _Objective:
     cache = ReferenceCache(
         ctx.workdir / "cache" / "dpo_reference" / f"{binding.reference_weights_digest[:16]}.json"
     )
-    stats = cache.precompute(model, pairs, binding, autocast_dtype=ctx.autocast)
+    stats = cache.precompute(model, pairs, binding, autocast_dtype=ctx.autocast, head=request.head)
     worst = cache.spot_check(
-        model, pairs, binding, sample=request.spot_check, seed=request.seed, autocast_dtype=ctx.autocast
+        model,
+        pairs,
+        binding,
+        sample=request.spot_check,
+        seed=request.seed,
+        autocast_dtype=ctx.autocast,
+        head=request.head,
     )
     reference = cache.sums(pairs, binding)
     step = dpo_step_function(
@@ -414,10 +444,13 @@ def _dpo(ctx: _Context) -> _Objective:
         seed=request.seed,
         sft_weight=request.sft_weight,
         autocast_dtype=ctx.autocast,
+        head=request.head,
     )
 
     def evaluate() -> dict[str, Any]:
-        return pair_accuracy(model, val_pairs, reference[:held], request.beta, ctx.autocast)
+        return pair_accuracy(
+            model, val_pairs, reference[:held], request.beta, ctx.autocast, head=request.head
+        )
 
     def scored(chunk: list[PreferencePair]) -> int:
         return sum(len(p.chosen_selected) + len(p.rejected_selected) for p in chunk)
@@ -567,7 +600,11 @@ def _manifest(
             else {"kind": "full"},
             "precision": "bf16 autocast, fp32 master weights and moments" if ctx.autocast else "fp32",
             "attention": f"{VARLEN_ATTENTION}: one causal sdpa per packed example (segments from reset "
-            "position_ids, positions restart at 0), no cross-example attention",
+            "position_ids, positions restart at 0), no cross-example attention"
+            + ("; shared context prefixes stored once per buffer" if sft and request.shared_prefix else ""),
+            "lm_head": "only at positions predicting a scored target (logits_to_keep)"
+            if request.head == "targets"
+            else "every position",
             "device": str(ctx.device),
             "cpu_threads": torch.get_num_threads(),
             "max_steps": request.max_steps,

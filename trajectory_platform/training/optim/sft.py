@@ -19,13 +19,17 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
+from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
 from trajectory_platform.training.optim.loss import (
+    HEAD_POSITIONS,
+    HeadPositions,
     LossSums,
     Normalization,
     masked_loss_sums,
     target_denominator,
+    target_head_positions,
 )
-from trajectory_platform.training.optim.packing import collate_packed
+from trajectory_platform.training.optim.packing import collate_packed, collate_shared_prefix
 
 Example = dict[str, Any]
 Batch = dict[str, torch.Tensor]
@@ -58,25 +62,67 @@ def evaluating(model: torch.nn.Module) -> Iterator[None]:
         model.train(was_training)
 
 
+def _has_shared_prefix(position_ids: torch.Tensor) -> bool:
+    """Does a segment start at a position other than 0 (a suffix continuing a shared prefix)?"""
+    starts = position_ids[:, 1:] != position_ids[:, :-1] + 1
+    return bool((starts & (position_ids[:, 1:] != 0)).any())
+
+
 def model_logits(
-    model: torch.nn.Module, batch: Batch, autocast_dtype: torch.dtype | None = None
+    model: torch.nn.Module,
+    batch: Batch,
+    autocast_dtype: torch.dtype | None = None,
+    *,
+    head: HeadPositions = "all",
 ) -> torch.Tensor:
-    """Forward one collated batch; labels stay out of the model so it cannot shift them again."""
+    """Forward one collated batch; labels stay out of the model so it cannot shift them again.
+
+    ``head="all"``: logits ``[B, T, V]`` at every position. ``head="targets"``: the model's own
+    head runs only at :func:`~trajectory_platform.training.optim.loss.target_head_positions` of
+    ``batch["labels"]`` (a boolean ``logits_to_keep``, so any soft-capping or scaling a model
+    applies to its logits still applies), giving ``[N, V]`` for the N scored targets.
+    """
+    if head not in HEAD_POSITIONS:
+        raise ValueError(f"head must be one of {HEAD_POSITIONS}, got {head!r}")
     device = next(model.parameters()).device
-    inputs = {
+    if "position_ids" in batch and _has_shared_prefix(batch["position_ids"]):
+        implementation = getattr(getattr(model, "config", None), "_attn_implementation", None)
+        if implementation != VARLEN_ATTENTION:
+            raise ValueError(
+                f"a shared-prefix batch needs {VARLEN_ATTENTION} attention ({implementation!r} would cut "
+                "each suffix off its prefix)"
+            )
+    inputs: dict[str, Any] = {
         key: batch[key].to(device) for key in ("input_ids", "attention_mask", "position_ids") if key in batch
     }
+    if head == "targets":
+        keep = target_head_positions(batch["labels"], batch.get("position_ids"))
+        inputs["logits_to_keep"] = keep.to(device)
     with torch.autocast(
         device_type=device.type, dtype=autocast_dtype or torch.bfloat16, enabled=autocast_dtype is not None
     ):
-        return model(**inputs, use_cache=False).logits
+        logits: torch.Tensor = model(**inputs, use_cache=False).logits
+    if head == "targets" and logits.dim() != 2:
+        raise ValueError(
+            f"{type(model).__name__} ignored a boolean logits_to_keep (logits {tuple(logits.shape)}); "
+            "score it with head='all'"
+        )
+    return logits
 
 
 def batch_loss_sums(
-    model: torch.nn.Module, batch: Batch, autocast_dtype: torch.dtype | None = None
+    model: torch.nn.Module,
+    batch: Batch,
+    autocast_dtype: torch.dtype | None = None,
+    *,
+    head: HeadPositions = "targets",
 ) -> LossSums:
-    """Numerators and denominators of one micro-batch (positions reset per packed example)."""
-    logits = model_logits(model, batch, autocast_dtype)
+    """Numerators and denominators of one micro-batch (positions reset per packed example).
+
+    ``head="targets"`` (the default) projects only the positions that predict a scored target;
+    ``"all"`` is the full-logits reference path. Both give the same sums up to float rounding.
+    """
+    logits = model_logits(model, batch, autocast_dtype, head=head)
     return masked_loss_sums(
         logits, batch["labels"].to(logits.device), batch["position_ids"].to(logits.device)
     )
@@ -97,10 +143,13 @@ def accumulate_gradients(
     micro_batches: Sequence[Batch],
     normalization: Normalization,
     autocast_dtype: torch.dtype | None = None,
+    *,
+    head: HeadPositions = "targets",
 ) -> StepStats:
     """Backward every micro-batch against the global denominator; gradients are left in ``.grad``.
 
     Gradients are then summed across workers, giving the exact gradient of the global ratio.
+    ``head`` as in :func:`batch_loss_sums`.
     """
     device = next(model.parameters()).device
     local_denominator = sum(
@@ -111,7 +160,7 @@ def accumulate_gradients(
         raise ValueError("step has no selected targets: every example must have N_active > 0")
     totals = torch.zeros(3, device=device)
     for batch in micro_batches:
-        sums = batch_loss_sums(model, batch, autocast_dtype)
+        sums = batch_loss_sums(model, batch, autocast_dtype, head=head)
         (sums.numerator(normalization) / denominator).backward()
         stored = batch.get("stored_tokens", torch.tensor(batch["input_ids"].numel()))
         totals += torch.stack(
@@ -134,22 +183,36 @@ def collate_micro_batches(
     *,
     attention: str = "position_ids",
     pad_token_id: int = 0,
+    shared_prefix: bool = False,
 ) -> list[Batch]:
-    """Split a step's examples into ``micro_batches`` contiguous groups and pack each group."""
+    """Split a step's examples into ``micro_batches`` contiguous groups and pack each group.
+
+    ``shared_prefix``: store a context prefix that several examples of a micro-batch open with
+    (the tool block and system prompt) once per buffer
+    (:func:`~trajectory_platform.training.optim.packing.collate_shared_prefix`; varlen attention
+    only); the same loss up to float rounding, with the prefix computed once per buffer.
+    """
     if micro_batches < 1 or micro_batches > len(examples):
         raise ValueError(f"cannot split {len(examples)} examples into {micro_batches} micro-batches")
+    if shared_prefix and attention != "position_ids":
+        raise ValueError("a shared prefix needs attention='position_ids' (varlen attention)")
     bounds = [round(i * len(examples) / micro_batches) for i in range(micro_batches + 1)]
     batches = []
     for start, end in zip(bounds, bounds[1:], strict=False):
-        batch = collate_packed(
-            examples[start:end],
-            capacity,
-            attention=attention,
-            pad_token_id=pad_token_id,
-            return_segments=True,
-        )
-        # Position resets carry the example boundaries; keep only the real-token count for tokens/s.
-        batch["stored_tokens"] = (batch.pop("segment_ids") >= 0).sum()
+        if shared_prefix:
+            batch = collate_shared_prefix(
+                examples[start:end], capacity, pad_token_id=pad_token_id, return_segments=True
+            )
+        else:
+            batch = collate_packed(
+                examples[start:end],
+                capacity,
+                attention=attention,
+                pad_token_id=pad_token_id,
+                return_segments=True,
+            )
+        # Positions carry the example boundaries; keep only the real-token count for tokens/s.
+        batch["stored_tokens"] = (batch.pop("segment_ids") != -1).sum()
         batches.append(batch)
     return batches
 
@@ -163,6 +226,8 @@ def evaluate_masked_loss(
     examples_per_batch: int = 16,
     attention: str = "position_ids",
     autocast_dtype: torch.dtype | None = None,
+    head: HeadPositions = "targets",
+    shared_prefix: bool = False,
 ) -> dict[str, float | int | str]:
     """Held-out loss with the training masks and normalization, reported with its target count.
 
@@ -173,8 +238,10 @@ def evaluate_masked_loss(
     with evaluating(model):
         for start in range(0, len(examples), examples_per_batch):
             chunk = examples[start : start + examples_per_batch]
-            batch = collate_micro_batches(chunk, 1, capacity, attention=attention)[0]
-            sums = batch_loss_sums(model, batch, autocast_dtype)
+            batch = collate_micro_batches(
+                chunk, 1, capacity, attention=attention, shared_prefix=shared_prefix
+            )[0]
+            sums = batch_loss_sums(model, batch, autocast_dtype, head=head)
             numerator += sums.numerator(normalization).item()
             denominator += sums.denominator(normalization).item()
             targets += sums.targets.item()
@@ -214,6 +281,8 @@ def sft_step_function(
     seed: int,
     attention: str = "position_ids",
     autocast_dtype: torch.dtype | None = None,
+    head: HeadPositions = "targets",
+    shared_prefix: bool = False,
 ) -> Callable[[int], StepStats]:
     """The per-step work of an SFT run, for :func:`trajectory_platform.training.optim.loop.run_loop`.
 
@@ -225,7 +294,9 @@ def sft_step_function(
 
     def step(index: int) -> StepStats:
         chosen = [examples[i] for i in step_examples(len(examples), index, per_step, seed)]
-        batches = collate_micro_batches(chosen, micro_batches, capacity, attention=attention)
-        return accumulate_gradients(model, batches, normalization, autocast_dtype)
+        batches = collate_micro_batches(
+            chosen, micro_batches, capacity, attention=attention, shared_prefix=shared_prefix
+        )
+        return accumulate_gradients(model, batches, normalization, autocast_dtype, head=head)
 
     return step
