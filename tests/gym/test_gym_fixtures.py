@@ -7,7 +7,17 @@ from collections import Counter
 
 import pytest
 
-from trajectory_platform.gym.library import build_library, generate, get_fixture
+from trajectory_platform.gym.library import (
+    LEARN_FILE_PIECES,
+    LEARN_NAME_PIECES,
+    LEARN_VALUES,
+    LEARNABLE_FAMILIES,
+    build_library,
+    generate,
+    get_fixture,
+    learn_combos,
+    learnable_fixture,
+)
 from trajectory_platform.gym.oracle import run_oracle, validate_fixture
 from trajectory_platform.gym.tools import TOOL_FAMILIES
 
@@ -42,6 +52,31 @@ def test_library_covers_the_task_matrix(library):
 def test_every_learnable_task_exists_in_every_tool_family(library):
     by_task = Counter(f.fixture_id.split("@")[0] for f in library if f.learnable)
     assert set(by_task.values()) == {len(TOOL_FAMILIES)}
+
+
+def test_learnable_families_share_every_name_piece_and_no_name():
+    names = {f: set(learn_combos(LEARN_NAME_PIECES, f)) for f in LEARNABLE_FAMILIES}
+    files = {f: set(learn_combos(LEARN_FILE_PIECES, f)) for f in LEARNABLE_FAMILIES}
+    for combos, pieces in ((names, LEARN_NAME_PIECES), (files, LEARN_FILE_PIECES)):
+        for family, mine in combos.items():
+            others = set().union(*(c for f, c in combos.items() if f != family))
+            assert mine and not mine & others  # a held-out family's names are new combinations...
+            used = {piece for name in mine for piece in name.split("_")}
+            assert used == set(pieces[0]) | set(pieces[1])  # ...of pieces every family uses
+
+
+def test_learnable_tasks_use_the_closed_inventory_and_past_the_library_regenerate_by_id(library):
+    for fixture in (f for f in library if f.learnable):
+        source = fixture.s0_files[next(p for p in fixture.s0_files if p.endswith(".py") and "/" not in p)]
+        for line in source.splitlines():
+            name, value = line.split(" = ")
+            assert name in learn_combos(LEARN_NAME_PIECES, fixture.repo_family) and value in LEARN_VALUES
+    generated = learnable_fixture("learn-beta", 500, "uri")
+    assert generated.fixture_id == "learn-beta/fix_constant-500@uri"
+    assert get_fixture(generated.fixture_id) == generated
+    assert validate_fixture(generated).ok
+    with pytest.raises(KeyError):
+        get_fixture("learn-beta/report_value-500@uri")  # task 500 draws a fix_constant task
 
 
 def test_same_seed_same_digests_other_seed_differs(library):

@@ -49,11 +49,26 @@ def test_autotokenizer_loads_with_special_tokens_and_template(tokenizer_dir):
 
 def test_identifiers_are_two_tokens_and_values_single_tokens(tokenizer_dir):
     tok = load_tokenizer(tokenizer_dir)
-    for name in ("read_file", "run_tests", "search_code", "get_weather"):
+    for name in ("read_file", "run_tests", "search_code", "get_weather", "MAX_DEPTH", "net_conf"):
         assert len(tok(name, add_special_tokens=False).input_ids) == 2, name
-    for value in ("conf.py", "data/item0.txt", "WIDTH", "18"):  # gym values are whole tokens
+    for value in ("7", "WIDTH", "MAX", "_DEPTH", "net", "_conf"):  # learnable values and name pieces
         ids = tok(value, add_special_tokens=False).input_ids
         assert tok.convert_ids_to_tokens(ids) == [value]
+
+
+def test_an_identifier_is_the_same_tokens_in_a_prompt_a_call_and_an_observation(tokenizer_dir):
+    tok = load_tokenizer(tokenizer_dir)
+    name = tok.convert_ids_to_tokens(tok("net_conf.py", add_special_tokens=False).input_ids)
+    assert name == ["net", "_conf", ".", "py"]
+    for context in (
+        "What is MAX_DEPTH in net_conf.py? Answer.",
+        '{"path":"net_conf.py"}',
+        "edited net_conf.py\n",
+    ):
+        tokens = tok.convert_ids_to_tokens(tok(context, add_special_tokens=False).input_ids)
+        starts = [i for i in range(len(tokens)) if tokens[i : i + len(name)] == name]
+        assert starts, (context, tokens)
+    assert tok.convert_ids_to_tokens(tok("17", add_special_tokens=False).input_ids) == ["1", "7"]
 
 
 def test_template_renders_tools_calls_and_authentic_terminators(tokenizer_dir):

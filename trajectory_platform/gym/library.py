@@ -17,6 +17,7 @@ import difflib
 import functools
 import importlib
 import random
+import re
 import string
 import sys
 import tempfile
@@ -30,8 +31,20 @@ from trajectory_platform.gym.tools import TOOL_FAMILIES
 
 VARIANTS = 3
 LEARNABLE_FAMILIES = ("learn-alpha", "learn-beta", "learn-gamma", "learn-delta")
-_LEARN_FILES = ("conf", "params", "limits", "consts")
-_LEARN_NAMES = ("SIZE", "LIMIT", "DEPTH", "RATE", "COUNT", "WIDTH", "PORT", "LEVEL")
+LEARN_FILE_PIECES = (("app", "net", "db", "ui", "io", "os"), ("conf", "opts", "vars", "env", "keys", "defs"))
+LEARN_NAME_PIECES = (
+    ("MAX", "MIN", "TOP", "LOW", "BASE", "STEP"),
+    ("SIZE", "DEPTH", "RATE", "COUNT", "LIMIT", "WIDTH"),
+)
+"""The learnable family's closed inventory: every file name is ``<a>_<b>.py`` and every constant
+``<A>_<B>`` from these pieces, so a small model learns to copy names it has never seen whole from
+pieces it has produced many times."""
+LEARN_VALUES = tuple(str(v) for v in range(2, 10))
+"""Constant values and file counts are single digits: one token each."""
+LEARN_TASKS_PER_FAMILY = 14
+"""Tasks of each learnable family in the library (evaluation and splits); training draws as many
+more as it needs from :func:`learnable_fixture` (ids past these)."""
+LEARN_KINDS = ("report_value",) * 6 + ("fix_constant",) * 6 + ("count_files",) * 2
 _FINISH = "Reply with a short final answer and no tool call when you are done."
 
 _RAISES_HELPER = (
@@ -358,94 +371,101 @@ def _value_test(value: str) -> str:
     )
 
 
-def _learnable(seed: int) -> list[Fixture]:
-    """Short templated tasks for the proof-of-value benchmark (issue 3 item 7).
+def learn_combos(pieces: tuple[tuple[str, ...], tuple[str, ...]], family: str) -> list[str]:
+    """The ``family``'s names: the piece pairs ``(i, j)`` with ``(i + j) % 4`` its index.
 
-    Three kinds, each rendered in every tool family so the same task exists under familiar and
-    renamed schemas: ``report_value`` (read a constant, report it: 1 call), ``fix_constant`` (read,
-    edit, run tests, report: 3 calls) and ``count_files`` (list a folder, report the count: 1
-    call; the retention kind). Names and values are short, single-token friendly identifiers.
+    The four families' combinations are disjoint and every piece occurs in each family, so a
+    held-out family differs by unseen *combinations* of covered pieces, never by an unseen piece.
     """
-    out: list[Fixture] = []
-    for f_index, family in enumerate(LEARNABLE_FAMILIES):
-        rng = random.Random(f"{seed}:{family}")
-        module = _LEARN_FILES[f_index]
-        path = f"{module}.py"
-        for task in range(14):
-            names = rng.sample(_LEARN_NAMES, 3)
-            values = {n: str(rng.randint(2, 19)) for n in names}
-            target = names[task % 3]
-            kind = "report_value" if task < 6 else "fix_constant" if task < 12 else "count_files"
-            new_value = str((int(values[target]) + rng.randint(1, 9)) % 18 + 2)
-            if new_value == values[target]:
-                new_value = str(int(new_value) % 18 + 3)
-            ref_values = dict(values)
-            if kind == "fix_constant":
-                ref_values[target] = new_value
-            source = "".join(f"{n} = {v}\n" for n, v in values.items())
-            ref_source = "".join(f"{n} = {v}\n" for n, v in ref_values.items())
-            tests = f"from {module} import {', '.join(names)}\n" + "".join(
-                f"\n\ndef test_{n.lower()}():\n    assert {n} == {ref_values[n]}\n" for n in names
-            )
-            n_data = rng.randint(1, 6)
-            data = {f"data/item{i}.txt": f"item {i}\n" for i in range(n_data)}
-            s0 = {path: source, "tests/test_values.py": tests, **data}
-            reference = {**s0, path: ref_source}
-            sealed = {"tests/test_values.py": tests}
-            p2p = [
-                f"tests/test_values.py::test_{n.lower()}"
-                for n in names
-                if n != target or kind != "fix_constant"
-            ]
-            if kind == "report_value":
-                plan = [Step("read", path=path), Step("answer", answer=values[target])]
-                prompt = f"What is the value of {target} in {path}? Answer with the value."
-                sealed["tests/test_answer.py"] = _value_test(values[target])
-                f2p, answer, reference = (
-                    ["tests/test_answer.py::test_answer_states_the_value"],
-                    values[target],
-                    s0,
-                )
-            elif kind == "fix_constant":
-                old, new = f"{target} = {values[target]}\n", f"{target} = {new_value}\n"
-                plan = [
-                    Step("read", path=path),
-                    Step("edit", path=path, old=old, new=new),
-                    Step("run_tests"),
-                    Step("answer", answer="done"),
-                ]
-                prompt = f"Set {target} in {path} to {new_value} and make the tests pass."
-                f2p, answer = [f"tests/test_values.py::test_{target.lower()}"], None
-            else:
-                plan = [Step("list", path="data"), Step("answer", answer=str(n_data))]
-                prompt = "How many files are in the data folder? Answer with the number."
-                sealed["tests/test_answer.py"] = _value_test(str(n_data))
-                f2p, answer, reference = (
-                    ["tests/test_answer.py::test_answer_states_the_value"],
-                    str(n_data),
-                    s0,
-                )
-            for tool_family in TOOL_FAMILIES:
-                out.append(
-                    Fixture(
-                        fixture_id=f"{family}/{kind}-{task:02d}@{tool_family}",
-                        repo_family=family,
-                        tool_family=tool_family,
-                        domain="diagnostic_report" if kind != "fix_constant" else "config_fix",
-                        license="MIT",
-                        prompt=prompt,
-                        s0_files=dict(s0),
-                        sealed_tests=dict(sealed),
-                        fail_to_pass=list(f2p),
-                        pass_to_pass=list(p2p),
-                        reference_files=dict(reference),
-                        plan=list(plan),
-                        reference_answer=answer,
-                        task_kind=kind,
-                        learnable=True,
-                    )
-                )
-    return out
+    index = LEARNABLE_FAMILIES.index(family)
+    first, second = pieces
+    return [
+        f"{a}_{b}"
+        for i, a in enumerate(first)
+        for j, b in enumerate(second)
+        if (i + j) % len(LEARNABLE_FAMILIES) == index
+    ]
+
+
+def learnable_fixture(family: str, task: int, tool_family: str, seed: int = 0) -> Fixture:
+    """Task ``task`` of a learnable ``family`` in ``tool_family``: deterministic in its arguments.
+
+    Three kinds (:data:`LEARN_KINDS` by ``task % 14``), the same task rendered in every tool
+    family so it exists under familiar and renamed schemas: ``report_value`` (read a constant,
+    report it: 1 call), ``fix_constant`` (read, edit, run tests, report: 3 calls) and
+    ``count_files`` (list a folder, report the count: 1 call; the retention kind).
+    """
+    rng = random.Random(f"{seed}:{family}:{task}")
+    path = f"{rng.choice(learn_combos(LEARN_FILE_PIECES, family))}.py"
+    module = path.removesuffix(".py")
+    names = rng.sample(learn_combos(LEARN_NAME_PIECES, family), 3)
+    values = {n: rng.choice(LEARN_VALUES) for n in names}
+    target = names[task % 3]
+    kind = LEARN_KINDS[task % len(LEARN_KINDS)]
+    new_value = rng.choice([v for v in LEARN_VALUES if v != values[target]])
+    ref_values = {**values, target: new_value} if kind == "fix_constant" else dict(values)
+    source = "".join(f"{n} = {v}\n" for n, v in values.items())
+    tests = f"from {module} import {', '.join(names)}\n" + "".join(
+        f"\n\ndef test_{n.lower()}():\n    assert {n} == {ref_values[n]}\n" for n in names
+    )
+    n_data = int(rng.choice(LEARN_VALUES[:5]))
+    s0 = {path: source, "tests/test_values.py": tests} | {
+        f"data/item{i}.txt": f"item {i}\n" for i in range(n_data)
+    }
+    sealed = {"tests/test_values.py": tests}
+    p2p = [f"tests/test_values.py::test_{n.lower()}" for n in names if n != target or kind != "fix_constant"]
+    answer_test = ["tests/test_answer.py::test_answer_states_the_value"]
+    if kind == "fix_constant":
+        old, new = f"{target} = {values[target]}\n", f"{target} = {new_value}\n"
+        edit = Step("edit", path=path, old=old, new=new)
+        plan = [Step("read", path=path), edit, Step("run_tests"), Step("answer", answer="done")]
+        prompt = f"Set {target} in {path} to {new_value} and make the tests pass."
+        f2p, answer, reference = (
+            [f"tests/test_values.py::test_{target.lower()}"],
+            None,
+            {**s0, path: "".join(f"{n} = {v}\n" for n, v in ref_values.items())},
+        )
+    else:
+        answer = values[target] if kind == "report_value" else str(n_data)
+        first = Step("read", path=path) if kind == "report_value" else Step("list", path="data")
+        plan = [first, Step("answer", answer=answer)]
+        prompt = (
+            f"What is the value of {target} in {path}? Answer with the value."
+            if kind == "report_value"
+            else "How many files are in the data folder? Answer with the number."
+        )
+        sealed["tests/test_answer.py"] = _value_test(answer)
+        f2p, reference = answer_test, s0
+    return Fixture(
+        fixture_id=f"{family}/{kind}-{task:02d}@{tool_family}",
+        repo_family=family,
+        tool_family=tool_family,
+        domain="diagnostic_report" if kind != "fix_constant" else "config_fix",
+        license="MIT",
+        prompt=prompt,
+        s0_files=dict(s0),
+        sealed_tests=dict(sealed),
+        fail_to_pass=list(f2p),
+        pass_to_pass=list(p2p),
+        reference_files=dict(reference),
+        plan=list(plan),
+        reference_answer=answer,
+        task_kind=kind,
+        learnable=True,
+    )
+
+
+_LEARNABLE_ID = re.compile(r"^(learn-[a-z]+)/[a-z_]+-(\d+)@([a-z]+)$")
+
+
+def _learnable(seed: int) -> list[Fixture]:
+    """The library's learnable tasks: :data:`LEARN_TASKS_PER_FAMILY` per family, every tool family."""
+    return [
+        learnable_fixture(family, task, tool_family, seed)
+        for family in LEARNABLE_FAMILIES
+        for task in range(LEARN_TASKS_PER_FAMILY)
+        for tool_family in TOOL_FAMILIES
+    ]
 
 
 def generate(seed: int) -> list[Fixture]:
@@ -482,11 +502,17 @@ def build_library(seed: int = 0) -> list[Fixture]:
 
 
 def get_fixture(fixture_id: str, seed: int = 0) -> Fixture:
-    """Look up one fixture of the ``seed`` library by id; ``KeyError`` names the missing id."""
+    """One fixture of the ``seed`` library by id, or a learnable training task past the library's
+    (regenerated from its id); ``KeyError`` names a missing id."""
     index = _index(seed)
-    if fixture_id not in index:
-        raise KeyError(f"no fixture {fixture_id!r} in the gym library (seed {seed})")
-    return index[fixture_id]
+    if fixture_id in index:
+        return index[fixture_id]
+    generated = _LEARNABLE_ID.match(fixture_id)
+    if generated and generated[1] in LEARNABLE_FAMILIES and generated[3] in TOOL_FAMILIES:
+        fixture = learnable_fixture(generated[1], int(generated[2]), generated[3], seed)
+        if fixture.fixture_id == fixture_id:  # the id names the kind its task number draws
+            return fixture
+    raise KeyError(f"no fixture {fixture_id!r} in the gym library (seed {seed})")
 
 
 @functools.lru_cache(maxsize=4)

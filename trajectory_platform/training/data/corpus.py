@@ -9,9 +9,10 @@ below -- so the same checkout always yields the same corpus (and the same tokeni
 
 The identifier vocabulary matters for learnability (issue 9's pilot): the pre-tokenizer splits
 identifiers at underscores, so ``read_file`` becomes the two tokens ``read`` + ``_file`` when both
-pieces are frequent here; argument values are whole pre-tokens and become single tokens when they
-recur. :data:`IDENTIFIER_VERBS` / :data:`IDENTIFIER_NOUNS` are also the pool schema augmentation
-draws renames from, so renamed identifiers tokenize the same way.
+pieces are frequent here; punctuation and digits are tokens of their own, so a file name or a
+number tokenizes the same in every context. :data:`IDENTIFIER_VERBS` / :data:`IDENTIFIER_NOUNS`
+are also the pool schema augmentation draws renames from, so renamed identifiers tokenize the same
+way.
 """
 
 from __future__ import annotations

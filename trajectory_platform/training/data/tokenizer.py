@@ -2,9 +2,9 @@
 
 Any local Hugging Face tokenizer directory with a chat template can be used instead (pass its
 path to :func:`load_tokenizer`); the default exists because no model hub is reachable. It is a
-byte-level BPE (no unknown token: every byte is in the alphabet) whose pre-tokenizer keeps JSON
-values whole and splits identifiers at underscores (see :mod:`trajectory_platform.training.data.corpus`),
-with the special tokens and chat template of :mod:`trajectory_platform.training.data.chat_template`.
+byte-level BPE (no unknown token: every byte is in the alphabet) whose pre-tokenizer makes an
+identifier the same tokens wherever it appears (see :data:`PRETOKENIZE_PATTERN`), with the special
+tokens and chat template of :mod:`trajectory_platform.training.data.chat_template`.
 
 Building is deterministic: the same checkout writes the same bytes, so the tokenizer digest in a
 dataset manifest identifies the vocabulary.
@@ -28,12 +28,15 @@ from trajectory_platform.training.data.corpus import corpus
 from trajectory_platform.workdir import default_workdir
 
 DEFAULT_VOCAB_SIZE = 4096
-BUILD_VERSION = f"default-tokenizer-v3/{ct.TEMPLATE_VERSION}/{DEFAULT_VOCAB_SIZE}"
+BUILD_VERSION = f"default-tokenizer-v4/{ct.TEMPLATE_VERSION}/{DEFAULT_VOCAB_SIZE}"
 BUILD_INFO = "build_info.json"
-PRETOKENIZE_PATTERN = r""" ?_?[^\s{}\[\]":,_]+|\s+|[{}\[\]":,]|_"""
-"""A pre-token is one JSON punctuation mark, a whitespace run, or a run of other characters that
-starts a new piece at every underscore: ``"src/pool.py"`` stays whole, ``read_file`` is
-``read`` + ``_file``."""
+PRETOKENIZE_PATTERN = r"""_?\p{L}+|\p{N}|\s+|[^\s\p{L}\p{N}]"""
+"""A pre-token is a run of letters (a piece of an identifier starts at every underscore), one
+digit, a whitespace run, or one other character. Spaces and punctuation never join a word, so an
+identifier is the same tokens in a prompt (`` in net_conf.py?``), a call (``"net_conf.py"``) and
+an observation: ``net`` + ``_conf`` + ``.`` + ``py``. A model can then copy a name it has never
+seen whole from pieces it has produced, and a number is its digits (issue 17's study: with
+values kept whole, held-out file names were tokens never trained as targets)."""
 
 
 def default_tokenizer_dir(workdir: str | Path) -> Path:
