@@ -77,3 +77,22 @@ def json_call(action: str) -> tuple[str, dict]:
     """Back from ``name(canonical json)`` to the (tool, arguments) a trajectory would carry."""
     name, _, rest = action.partition("(")
     return name, json.loads(rest[:-1])
+
+
+def test_the_default_plan_holds_out_one_learnable_family_and_trains_the_others():
+    import pytest
+
+    from trajectory_platform.curation.split_mixture_stage import SplitSettings
+
+    library = build_library(0)
+    links, infos = library_inputs(library)
+    plan = plan_splits(links, infos, SplitSettings().policy())
+    learnable = {f.fixture_id: f.repo_family for f in library if f.learnable}
+    held_out = {family for fid, family in learnable.items() if plan.fixture_split(fid) == TEST}
+    assert held_out == {"learn-delta"}
+    trained = {family for fid, family in learnable.items() if plan.fixture_split(fid) == TRAIN}
+    assert trained == {"learn-alpha", "learn-beta", "learn-gamma"}
+    pinned = SplitSettings(pinned=("learn-gamma:validation",)).policy().pinned
+    assert pinned == (("learn-gamma", "validation"),)
+    with pytest.raises(ValueError, match="FAMILY:SPLIT"):
+        SplitSettings(pinned=("learn-delta",)).policy()

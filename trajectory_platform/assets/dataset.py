@@ -13,6 +13,7 @@ of each pair rendered and masked like SFT examples, refusals counted by reason),
 manifest, attach the same kind of metadata and return the token rows ``checkpoint`` trains DPO on.
 """
 
+import dataclasses
 import json
 
 import pyarrow as pa
@@ -20,7 +21,7 @@ from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.resources import WorkdirResource
-from trajectory_platform.resources.stage_config import settings_of, stage_config
+from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
 from trajectory_platform.training.data.dataset_stage import DatasetSettings, run_dataset_stage
 from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA, inputs_from_table
@@ -79,6 +80,7 @@ def token_masked_dataset(
             **{key: MetadataValue.json(manifest[key]) for key in ("drop_reasons", "augmentation")},
             "manifest_path": MetadataValue.path(str(manifest_path)),
             "manifest": MetadataValue.json(manifest),
+            SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
             "sample_with_targets_marked": MetadataValue.md(f"```\n{stage.sample}\n```"),
         },
     )

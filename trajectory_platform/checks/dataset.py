@@ -1,6 +1,8 @@
 """Checks on ``token_masked_dataset`` and ``preference_dataset``; all of them block training.
 
-They re-derive the structural invariants from the stored rows (not from the run's own report):
+``heldout_targets_covered`` audits the training targets against what the held-out suite needs
+(:mod:`trajectory_platform.evaluation.coverage`). The others re-derive structural invariants from
+the stored rows (not from the run's own report):
 a row without targets has an undefined loss, misaligned labels or spans train the wrong tokens,
 and a target inside an observation teaches the policy to fabricate tool output. A preference pair
 is held to the same three on both of its sides (same check names, on its own asset), and to one
@@ -8,13 +10,16 @@ of its own: the conditioning prefix is the same tokens on both sides and carries
 DPO margin compares two decisions under identical information.
 """
 
-from __future__ import annotations
-
 import pyarrow as pa
-from dagster import AssetCheckResult, MetadataValue, asset_check
+from dagster import AssetCheckExecutionContext, AssetCheckResult, AssetIn, MetadataValue, asset_check
 
-from trajectory_platform.training.data.dataset_stage import audit_table
+from trajectory_platform.curation.split_mixture_stage import SplitSettings
+from trajectory_platform.evaluation.coverage import suite_coverage
+from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
+from trajectory_platform.resources.stage_config import materialized_settings, recorded_settings
+from trajectory_platform.training.data.dataset_stage import DatasetSettings, audit_table
 from trajectory_platform.training.data.preference_dataset import audit_pairs
+from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 
 SHOWN = 10
 
@@ -47,6 +52,36 @@ def offsets_verified(token_masked_dataset: pa.Table) -> AssetCheckResult:
 def no_target_in_observation(token_masked_dataset: pa.Table) -> AssetCheckResult:
     """No loss position falls outside a selected assistant span (observations, system, user)."""
     return _result(token_masked_dataset, "target_in_context")
+
+
+@asset_check(
+    asset="token_masked_dataset",
+    blocking=True,
+    additional_ins={"split_assignments": AssetIn(input_manager_key=UPSTREAM_FACTS)},
+)
+def heldout_targets_covered(
+    context: AssetCheckExecutionContext,
+    workdir: WorkdirResource,
+    token_masked_dataset: pa.Table,
+    split_assignments: dict,
+) -> AssetCheckResult:
+    """Every token the held-out learnable suite's solutions write (familiar schemas) was a training
+    target at least ``heldout_target_minimum`` times: otherwise the suite is out of reach and every
+    downstream figure would measure zeros."""
+    settings = materialized_settings(context.instance, "token_masked_dataset", DatasetSettings)
+    if not settings.heldout_target_minimum:
+        return AssetCheckResult(passed=True, metadata={"audit": "off (heldout_target_minimum = 0)"})
+    tokenizer = load_tokenizer(settings.tokenizer_path or build_default_tokenizer(workdir.root))
+    split = recorded_settings(split_assignments, SplitSettings).policy()
+    coverage = suite_coverage(token_masked_dataset, tokenizer, split, settings.heldout_target_minimum)
+    summary = coverage.summary()
+    return AssetCheckResult(
+        passed=coverage.passed,
+        metadata={
+            **{k: v for k, v in summary.items() if k != "least_covered"},
+            "least_covered": MetadataValue.json(summary["least_covered"]),
+        },
+    )
 
 
 @asset_check(asset="preference_dataset", name="n_active_positive", blocking=True)

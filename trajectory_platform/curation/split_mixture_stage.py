@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pyarrow as pa
 
@@ -41,6 +42,7 @@ from trajectory_platform.curation.mixture import (
 )
 from trajectory_platform.curation.preferences import PairDecision, build_pairs
 from trajectory_platform.curation.splits import (
+    SPLITS,
     TRAIN,
     SplitAssignment,
     SplitPlan,
@@ -54,7 +56,6 @@ from trajectory_platform.curation.splits import (
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 
-DEFAULT_SPLIT_POLICY = SplitPolicy()
 DEFAULT_DECONTAM = DecontamConfig()
 DEFAULT_MIXTURE_POLICY = MixturePolicy()
 
@@ -142,6 +143,14 @@ whole episodes so the tokenizing stage needs no join; it scores the assistant ev
 ``chosen_turns`` / ``rejected_turns`` (the divergent spans) with the shared prefix as context."""
 
 
+def _pin(item: str) -> tuple[str, str]:
+    """``"family:split"`` as the policy's (family, split) pair; a malformed one fails naming it."""
+    family, sep, split = item.rpartition(":")
+    if not sep or not family or split not in SPLITS:
+        raise ValueError(f"pinned {item!r}: expected FAMILY:SPLIT with SPLIT one of {', '.join(SPLITS)}")
+    return family, split
+
+
 @dataclass(frozen=True)
 class SplitSettings:
     """What a user sets for the split stage, with the product's defaults: their one source. The
@@ -160,6 +169,13 @@ class SplitSettings:
     reserved_domains: tuple[str, ...] = field(
         default=(), metadata={"help": "domains held for test (none: the least frequent one)"}
     )
+    pinned: tuple[str, ...] = field(
+        default=("learn-delta:test",),
+        metadata={
+            "help": "FAMILY:SPLIT decisions the plan keeps (the default holds out the learnable "
+            "family the release gate's competence is measured on)"
+        },
+    )
     prompt_overlap: float = DecontamConfig.prompt_overlap
     action_overlap: float = DecontamConfig.action_overlap
     diff_overlap: float = DecontamConfig.diff_overlap
@@ -172,6 +188,7 @@ class SplitSettings:
             test=self.test,
             reserved_tool_families=self.reserved_tool_families or None,
             reserved_domains=self.reserved_domains or None,
+            pinned=tuple(_pin(item) for item in self.pinned),
             seed=self.seed,
         )
 
@@ -252,6 +269,17 @@ class SplitStageResult:
         rows = self.table.select(["split", "reason"]).to_pylist()
         excluded = Counter(str(r["reason"]) for r in rows if r["split"] == "excluded")
         return Tally(len(rows), len(rows) - sum(excluded.values()), excluded)
+
+
+def trained_by_plan(settings: SplitSettings, fixtures: Iterable) -> Callable[[Any], bool]:
+    """Whether the split plan of ``settings`` over ``fixtures`` trains on a fixture-like object (by
+    its repository family, tool family and domain): e.g. to generate only training tasks it keeps."""
+    plan = plan_splits(*library_inputs(fixtures), settings.policy())
+    return lambda fixture: plan.place(fixture.repo_family, fixture.tool_family, fixture.domain)[0] == TRAIN
+
+
+DEFAULT_SPLIT_POLICY = SplitSettings().policy()
+"""The split plan's product defaults (the learnable family's held-out member pinned to test)."""
 
 
 def split_stage(

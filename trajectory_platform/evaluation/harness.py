@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
+from trajectory_platform.curation.split_mixture_stage import SplitSettings
 from trajectory_platform.curation.splits import (
     REGIME_FAMILIAR_SCHEMA,
     REGIME_RENAMED_SCHEMA,
@@ -104,7 +105,7 @@ def heldout_pool(
     ``split_assignments`` ran with), else the default policy with the suite's reserved families."""
     library = list(fixtures) if fixtures is not None else build_library(spec.library_seed)
     links, infos = library_inputs(library)
-    policy = split or SplitPolicy(reserved_tool_families=spec.reserved_tool_families or None)
+    policy = split or SplitSettings(reserved_tool_families=spec.reserved_tool_families).policy()
     plan = plan_splits(links, infos, policy)
     return [
         (f, REGIME_NAMES[plan.regime(f.tool_family, f.domain)])

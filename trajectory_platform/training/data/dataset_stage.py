@@ -61,6 +61,13 @@ class DatasetSettings:
         },
     )
     augment_seed: int = field(default=0, metadata={"help": "augmentation seed"})
+    heldout_target_minimum: int = field(
+        default=20,
+        metadata={
+            "help": "the held-out coverage audit: each target token of the held-out learnable suite must "
+            "be a training target at least this often (0: audit off)"
+        },
+    )
 
     def mask_config(self) -> MaskConfig:
         """The masking policies these settings select."""
