@@ -84,3 +84,18 @@ def test_cli_validate_and_rollout(tmp_path, capsys):
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["episodes"] == 2 and len(read_truth(tmp_path)) == 2
     assert all(row["learnable"] for row in read_truth(tmp_path))
+
+
+def test_learnable_training_tasks_follow_as_solved_expert_episodes_past_the_library(tmp_path):
+    summary = rollout(2, seed=3, out_dir=tmp_path, progress=False, learnable_tasks=5)
+    truth = read_truth(tmp_path)
+    assert summary.episodes == len(truth) == 7
+    generated = truth[2:]
+    assert all(row["behaviour"].startswith("expert_") and row["solved"] for row in generated)
+    assert [row["behaviour"] for row in generated].count("expert_recovery") == 1  # the 4th: 3 in 10
+    assert generated[3]["fault_schedule"] and not generated[0]["fault_schedule"]
+    assert all(row["learnable"] for row in generated)
+    # dealt round-robin: every tool family of the first family, then the next family
+    assert [row["repo_family"] for row in generated] == ["learn-alpha"] * 4 + ["learn-beta"]
+    assert len({row["tool_family"] for row in generated[:4]}) == 4
+    assert {row["fixture_id"].split("@")[0].rsplit("-", 1)[1] for row in generated} == {"14"}

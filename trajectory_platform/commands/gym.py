@@ -38,6 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     roll.add_argument("--days", type=int, default=3, help="spread episodes over this many dated folders")
     roll.add_argument("--learnable-only", action="store_true", help="only the learnable family's fixtures")
     roll.add_argument("--workers", type=int, default=None, help="parallel episodes (default: CPUs, max 4)")
+    roll.add_argument(
+        "--learnable-tasks",
+        type=int,
+        default=0,
+        help="also this many expert episodes on generated learnable training tasks (default 0)",
+    )
     roll.set_defaults(func=_rollout)
 
 
@@ -87,6 +93,7 @@ def _rollout(args: argparse.Namespace) -> int:
         days=args.days,
         fixture_filter=(lambda f: f.learnable) if args.learnable_only else None,
         workers=args.workers,
+        learnable_tasks=args.learnable_tasks,
     )
     emit_summary(summary.to_dict())
     return 0

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.curation.split_mixture_stage import SplitSettings, trained_by_plan
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.janitor import sweep
 from trajectory_platform.resources import (
@@ -35,6 +36,7 @@ from trajectory_platform.resources import (
     prepare_dagster_home,
     warehouse_connection,
 )
+from trajectory_platform.resources.stage_config import settings_from
 from trajectory_platform.resources.trace_source import is_day
 
 SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples" / "traces"
@@ -60,6 +62,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=160,
         help="episodes of the gym rollout (default 160: enough for every split to hold pristine and "
         "recovery targets inside the mixture bounds)",
+    )
+    parser.add_argument(
+        "--gym-learnable-tasks",
+        type=int,
+        default=400,
+        help="expert episodes on generated learnable tasks (on the train side of the split plan) added "
+        "to the rollout: the training data the default model needs to learn the held-out learnable "
+        "family, and what the held-out coverage audit asks for (default 400)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the gym rollout (default 0)")
     parser.add_argument(
@@ -145,15 +155,25 @@ def sync_tree(source: Path, target: Path) -> int:
     return copied
 
 
-def write_gym_rollout(workdir: Path, trace_source: Path, episodes: int, seed: int) -> int:
+def write_gym_rollout(
+    workdir: Path,
+    trace_source: Path,
+    episodes: int,
+    seed: int,
+    learnable_tasks: int = 0,
+    split: SplitSettings | None = None,
+) -> int:
     """Run the gym rollout (what ``trajectory-platform gym rollout`` runs) into
     ``<workdir>/gym_rollout`` and sync its day folders into the trace source (the truth sidecar
-    stays out)."""
+    stays out). The ``learnable_tasks`` are drawn on the train side of the run's split plan."""
+    from trajectory_platform.gym.library import build_library
     from trajectory_platform.gym.rollout import rollout
 
+    split = split or SplitSettings()
+    keep = trained_by_plan(split, build_library(split.fixture_seed)) if learnable_tasks else None
     out = workdir / "gym_rollout"
     with contextlib.redirect_stdout(sys.stderr):  # keep our stdout's last line the summary
-        rollout(episodes, seed, out)
+        rollout(episodes, seed, out, learnable_tasks=learnable_tasks, learnable_filter=keep)
     return sum(sync_tree(day, trace_source / day.name) for day in sorted(out.iterdir()) if is_day(day.name))
 
 
@@ -252,7 +272,10 @@ def run(args: argparse.Namespace) -> int:
     source = resources["trace_source"]
     copied = sync_tree(SAMPLES_DIR, source.root_path) if SAMPLES_DIR.is_dir() else 0
     print(f"trace source {source.root_path}: {copied} sample file(s) updated", file=sys.stderr)
-    gym_files = write_gym_rollout(workdir, source.root_path, args.gym_episodes, args.seed)
+    split = settings_from(asset_config.get("split_assignments", {}), SplitSettings)
+    gym_files = write_gym_rollout(
+        workdir, source.root_path, args.gym_episodes, args.seed, args.gym_learnable_tasks, split
+    )
     print(f"gym rollout: {gym_files} file(s) updated", file=sys.stderr)
     days = [d for d in source.partition_keys() if source.files(d)]
     if not days:

@@ -32,11 +32,17 @@ from tqdm import tqdm
 
 from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec, applicable_kinds
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.library import build_library
+from trajectory_platform.gym.library import (
+    LEARN_TASKS_PER_FAMILY,
+    LEARNABLE_FAMILIES,
+    build_library,
+    learnable_fixture,
+)
 from trajectory_platform.gym.policies import BEHAVIOURS, make_policy
 from trajectory_platform.gym.policy import Policy
 from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import EpisodeResult, RuntimeConfig, run_episode
+from trajectory_platform.gym.tools import TOOL_FAMILIES
 from trajectory_platform.traces.record import canonical_json
 
 START_DATE = dt.date(2026, 11, 1)
@@ -100,17 +106,48 @@ class _Planned:
     day: dt.date
     rel: str
     line: int
+    fixture: Fixture | None = None
+    """A fixed fixture (a generated learnable training task); ``None``: drawn from the library."""
 
 
-def _plan(episodes: int, seed: int, names: list[str], days: int, start_date: dt.date) -> list[_Planned]:
-    """Behaviours, fault classes, files and line numbers: cheap, sequential, seed-determined."""
+def learnable_training_tasks(
+    count: int, seed: int = 0, keep: Callable[[Fixture], bool] | None = None
+) -> list[Fixture]:
+    """``count`` generated learnable tasks past the library's, dealt round-robin over the families
+    and tool families; with ``keep`` (e.g. "its split plan trains on it"), only tasks it accepts
+    count, so every episode spent is one the training can use."""
+    combos = [(family, tool) for family in LEARNABLE_FAMILIES for tool in TOOL_FAMILIES]
+    tasks: list[Fixture] = []
+    k = 0
+    while len(tasks) < count:
+        family, tool = combos[k % len(combos)]
+        task = learnable_fixture(family, LEARN_TASKS_PER_FAMILY + k // len(combos), tool, seed)
+        if keep is None or keep(task):
+            tasks.append(task)
+        k += 1
+        if keep is not None and k > 100 * (count + len(combos)):
+            raise ValueError("the learnable task filter accepts (almost) no generated task")
+    return tasks
+
+
+def _plan(
+    episodes: int, seed: int, names: list[str], days: int, start_date: dt.date, learnable: list[Fixture]
+) -> list[_Planned]:
+    """Behaviours, fault classes, files and line numbers: cheap, sequential, seed-determined; the
+    ``learnable`` training tasks follow as expert episodes, three in ten of them recovering from a
+    reachable fault (so the token-budgeted mixture can keep them inside its pristine/recovery
+    bounds)."""
     rng = random.Random(f"rollout:{seed}")
     weights = [_WEIGHTS.get(b, 2) for b in names]
     lines: Counter[str] = Counter()
     planned = []
     faulted = 0
-    for i in range(episodes):
-        behaviour = names[i] if i < len(names) else rng.choices(names, weights)[0]
+    for i in range(episodes + len(learnable)):
+        fixed = learnable[i - episodes] if i >= episodes else None
+        if fixed is not None:  # as the mixture's declared shares want: about 3 in 10 recover from a fault
+            behaviour = "expert_recovery" if (i - episodes) % 10 in (3, 6, 9) else "expert_pristine"
+        else:
+            behaviour = names[i] if i < len(names) else rng.choices(names, weights)[0]
         kind = None
         if behaviour in _FAULTED:
             kind = FAULT_KINDS[faulted % len(FAULT_KINDS)]
@@ -118,7 +155,7 @@ def _plan(episodes: int, seed: int, names: list[str], days: int, start_date: dt.
         day = start_date + dt.timedelta(days=i % max(1, days))
         rel = f"{day.isoformat()}/gym-rollout-seed{seed}.jsonl"
         lines[rel] += 1
-        planned.append(_Planned(i, behaviour, kind, day, rel, lines[rel]))
+        planned.append(_Planned(i, behaviour, kind, day, rel, lines[rel], fixed))
     return planned
 
 
@@ -130,13 +167,14 @@ def _run_one(
     pool = (
         [f for f in library if _eligible(plan.behaviour, f)] or [f for f in library if not f.flaky] or library
     )
-    fixture = rng.choice(pool)
+    fixture = plan.fixture or rng.choice(pool)
     schedule: list[FaultSpec] = []
     if plan.fault_kind is not None:
         start = FAULT_KINDS.index(plan.fault_kind)
         for attempt in range(len(FAULT_KINDS)):
             kind = FAULT_KINDS[(start + attempt) % len(FAULT_KINDS)]
-            candidates = [f for f in pool if kind in applicable_kinds(f, before_fix=True)]
+            candidates = [plan.fixture] if plan.fixture else pool
+            candidates = [f for f in candidates if kind in applicable_kinds(f, before_fix=True)]
             if not candidates:
                 continue
             fixture = rng.choice(candidates)
@@ -173,11 +211,16 @@ def rollout(
     behaviours: list[str] | None = None,
     workers: int | None = None,
     progress: bool = True,
+    learnable_tasks: int = 0,
+    learnable_filter: Callable[[Fixture], bool] | None = None,
 ) -> RolloutSummary:
     """Run ``episodes`` scripted episodes and write the dated logs plus ``truth.jsonl``.
 
     ``fixture_filter`` restricts the fixtures (e.g. the learnable family for the proof of value);
     ``behaviours`` restricts the behaviour mix (default: all of :data:`policies.BEHAVIOURS`).
+    ``learnable_tasks`` appends that many expert episodes on generated learnable tasks
+    (:func:`learnable_training_tasks`, those ``learnable_filter`` keeps): the training data a small
+    model needs to learn the family.
     Episodes run on ``workers`` threads (default: the CPU count, at most 4); each draws from its
     own seeded RNG and results are written in episode order, so the output does not depend on it.
     """
@@ -191,7 +234,14 @@ def rollout(
     unknown = [b for b in names if b not in BEHAVIOURS]
     if unknown:
         raise ValueError(f"unknown behaviours: {', '.join(unknown)}")
-    planned = _plan(episodes, seed, names, days, start_date)
+    planned = _plan(
+        episodes,
+        seed,
+        names,
+        days,
+        start_date,
+        learnable_training_tasks(learnable_tasks, library_seed, learnable_filter),
+    )
     handles: dict[str, TextIO] = {}
     truth_rows: list[str] = []
     stats: dict[str, Counter] = {k: Counter() for k in ("behaviour", "terminal", "faults")}
@@ -202,7 +252,7 @@ def rollout(
         with ThreadPoolExecutor(max_workers=pool_size) as pool:
             results = pool.map(lambda p: _run_one(p, seed, library, config), planned)
             for plan, fixture, schedule, policy, result in tqdm(
-                results, total=episodes, desc="gym rollout", file=sys.stderr, disable=not progress
+                results, total=len(planned), desc="gym rollout", file=sys.stderr, disable=not progress
             ):
                 record = canonical_json(result.episode.to_dict())
                 if plan.rel not in handles:
@@ -261,7 +311,7 @@ def rollout(
     truth_path = out / "truth.jsonl"
     truth_path.write_text("".join(row + "\n" for row in truth_rows), encoding="utf-8")
     return RolloutSummary(
-        episodes=episodes,
+        episodes=len(planned),
         out_dir=str(out),
         files=sorted(handles),
         truth_path=str(truth_path),

@@ -49,10 +49,10 @@ def stage_config(settings: type, name: str, **extra: tuple[Any, Any]) -> type[Co
 
 def settings_of(config: Config, settings: type[T]) -> T:
     """The ``settings`` dataclass holding a run config's values for its fields."""
-    return _settings_from({f.name: getattr(config, f.name) for f in dataclasses.fields(settings)}, settings)
+    return settings_from({f.name: getattr(config, f.name) for f in dataclasses.fields(settings)}, settings)
 
 
-def _settings_from(values: dict[str, Any], settings: type[T]) -> T:
+def settings_from(values: dict[str, Any], settings: type[T]) -> T:
     """``settings`` from the values of those of its fields ``values`` has (JSON lists become the
     tuples the dataclass declares)."""
     hints = typing.get_type_hints(settings)
@@ -68,7 +68,7 @@ def _settings_from(values: dict[str, Any], settings: type[T]) -> T:
 
 def recorded_settings(metadata: dict[str, Any], settings: type[T]) -> T:
     """The settings a materialization with ``metadata`` ran with (the defaults when it recorded none)."""
-    return _settings_from(dict(metadata.get(SETTINGS_KEY) or {}), settings)
+    return settings_from(dict(metadata.get(SETTINGS_KEY) or {}), settings)
 
 
 def materialized_settings(instance: DagsterInstance, asset: str, settings: type[T]) -> T:
