@@ -45,7 +45,7 @@ from typing import Any
 
 import torch
 from ablation.calibrate import measure_costs, smoke_training, stub_deviations, stub_mechanics
-from ablation.compare import read_ablation
+from ablation.compare import SUMMARY_COLUMNS, read_ablation
 from ablation.corpus import (
     TRAINING_FAULT_KINDS,
     all_token_labels,
@@ -189,14 +189,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
 
 def _print_variants(variants: dict[str, dict]) -> None:
     """Per variant and seed, the headline measures side by side (n/a = no denominator)."""
-    columns = (
-        "acceptance",
-        "recovery",
-        "recovery_unseen_kinds",
-        "retention",
-        "fabricated_observation_rate",
-        "runaway_rate",
-    )
+    columns = tuple(c for c in SUMMARY_COLUMNS if c not in ("sfa", "pre"))  # per regime: PRE below
     print(
         f"{'variant-seed':<22}" + "".join(f"{c[:14]:>16}" for c in columns) + f"{'PRE renamed':>14}",
         file=sys.stderr,

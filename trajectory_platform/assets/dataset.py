@@ -15,6 +15,7 @@ manifest, attach the same kind of metadata and return the token rows ``checkpoin
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
@@ -30,9 +31,16 @@ from trajectory_platform.training.data.preference_dataset import (
     PreferenceDatasetSettings,
     run_preference_stage,
 )
-from trajectory_platform.training.data.tokenizer import build_default_tokenizer
 
 MANIFEST_FILE = "manifest.json"
+
+
+def write_manifest(workdir: WorkdirResource, asset: str, manifest: dict) -> Path:
+    """``artifacts/<asset>/manifest.json``: the dataset manifest beside the table, where the
+    ``checkpoint`` asset finds it."""
+    path = workdir.artifact_dir(asset) / MANIFEST_FILE
+    path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return path
 
 
 HEADLINE_STATS = ("stored_tokens", "selected_targets", "target_share", "dilution_factor", "observation_share")
@@ -57,7 +65,7 @@ def token_masked_dataset(
 ) -> Output[pa.Table]:
     """Serialize and mask the mixture; every dropped example is counted with its reason."""
     settings = settings_of(config, DatasetSettings)
-    tokenizer_path = settings.tokenizer_path or str(build_default_tokenizer(workdir.root))
+    tokenizer_path = settings.tokenizer_dir(workdir.root)
     stage = run_dataset_stage(
         inputs_from_table(training_mixture),
         tokenizer_path,
@@ -66,8 +74,7 @@ def token_masked_dataset(
         augment_seed=settings.augment_seed,
         source="training_mixture",
     )
-    manifest_path = workdir.artifact_dir("token_masked_dataset") / MANIFEST_FILE
-    manifest_path.write_text(json.dumps(stage.manifest, indent=1, sort_keys=True) + "\n")
+    manifest_path = write_manifest(workdir, "token_masked_dataset", stage.manifest)
     manifest = stage.manifest
     context.log.info(f"token_masked_dataset: {manifest['counts']}, drops {manifest['drop_reasons']}")
     return Output(
@@ -101,12 +108,11 @@ def preference_dataset(
 ) -> Output[pa.Table]:
     """Tokenize the admitted pairs; every refused pair is counted with its reason."""
     settings = settings_of(config, PreferenceDatasetSettings)
-    tokenizer_path = settings.tokenizer_path or str(build_default_tokenizer(workdir.root))
+    tokenizer_path = settings.tokenizer_dir(workdir.root)
     stage = run_preference_stage(
         preference_pairs, tokenizer_path, settings.mask_config(), source="preference_pairs"
     )
-    manifest_path = workdir.artifact_dir("preference_dataset") / MANIFEST_FILE
-    manifest_path.write_text(json.dumps(stage.manifest, indent=1, sort_keys=True) + "\n")
+    manifest_path = write_manifest(workdir, "preference_dataset", stage.manifest)
     manifest = stage.manifest
     context.log.info(f"preference_dataset: {manifest['counts']}, drops {manifest['drop_reasons']}")
     stats = manifest["stats"]

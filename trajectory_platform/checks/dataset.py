@@ -19,7 +19,7 @@ from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
 from trajectory_platform.resources.stage_config import materialized_settings, recorded_settings
 from trajectory_platform.training.data.dataset_stage import DatasetSettings, audit_table
 from trajectory_platform.training.data.preference_dataset import audit_pairs
-from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
+from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 SHOWN = 10
 
@@ -71,7 +71,7 @@ def heldout_targets_covered(
     settings = materialized_settings(context.instance, "token_masked_dataset", DatasetSettings)
     if not settings.heldout_target_minimum:
         return AssetCheckResult(passed=True, metadata={"audit": "off (heldout_target_minimum = 0)"})
-    tokenizer = load_tokenizer(settings.tokenizer_path or build_default_tokenizer(workdir.root))
+    tokenizer = load_tokenizer(settings.tokenizer_dir(workdir.root))
     split = recorded_settings(split_assignments, SplitSettings).policy()
     coverage = suite_coverage(token_masked_dataset, tokenizer, split, settings.heldout_target_minimum)
     summary = coverage.summary()

@@ -24,16 +24,15 @@ from trajectory_platform.training.data.masked_dataset import (
 )
 from trajectory_platform.training.data.masking import MaskConfig, audit_example, marked_text
 from trajectory_platform.training.data.serialize import RATIONALE_MODES, TRUNCATION_POLICIES
-from trajectory_platform.training.data.tokenizer import load_tokenizer
+from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 
 SAMPLE_CHARS = 4000
 
 
 @dataclass(frozen=True)
-class DatasetSettings:
-    """What a user sets for building a token-masked dataset, with the product's defaults: their one
-    source. The ``mask`` CLI's flags and the ``token_masked_dataset`` asset's config are derived
-    from these fields (all of them land in the dataset manifest)."""
+class MaskedDataSettings:
+    """What every token-masked table is built with (the SFT dataset and the preference dataset):
+    the tokenizer and the masking policies, one source for both stages' knobs."""
 
     tokenizer_path: str = field(
         default="",
@@ -51,8 +50,27 @@ class DatasetSettings:
         },
     )
     max_length: int = field(
-        default=0, metadata={"help": "drop (never truncate) longer examples (0: no limit)"}
+        default=0,
+        metadata={
+            "help": "drop (never truncate) a longer example, or a pair with a longer side (0: no limit)"
+        },
     )
+
+    def mask_config(self) -> MaskConfig:
+        """The masking policies these settings select."""
+        return MaskConfig(self.rationale, self.truncation, self.max_length or None)
+
+    def tokenizer_dir(self, workdir: str | Path) -> str:
+        """The configured tokenizer directory, or the embedded default built under ``workdir``."""
+        return self.tokenizer_path or str(build_default_tokenizer(workdir))
+
+
+@dataclass(frozen=True)
+class DatasetSettings(MaskedDataSettings):
+    """What a user sets for building a token-masked dataset, with the product's defaults: their one
+    source. The ``mask`` CLI's flags and the ``token_masked_dataset`` asset's config are derived
+    from these fields (all of them land in the dataset manifest)."""
+
     augment: tuple[str, ...] = field(
         default=(),
         metadata={
@@ -68,10 +86,6 @@ class DatasetSettings:
             "be a training target at least this often (0: audit off)"
         },
     )
-
-    def mask_config(self) -> MaskConfig:
-        """The masking policies these settings select."""
-        return MaskConfig(self.rationale, self.truncation, self.max_length or None)
 
 
 @dataclass

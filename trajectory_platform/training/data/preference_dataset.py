@@ -27,11 +27,10 @@ import pyarrow as pa
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.training.data.chat_template import template_digest
 from trajectory_platform.training.data.dataset_manifest import LABEL_CONVENTION
-from trajectory_platform.training.data.dataset_stage import SAMPLE_CHARS
+from trajectory_platform.training.data.dataset_stage import SAMPLE_CHARS, MaskedDataSettings
 from trajectory_platform.training.data.labels import target_positions
 from trajectory_platform.training.data.masking import MaskConfig, TokenIds, audit_example, marked_text
 from trajectory_platform.training.data.preference_tokens import SIDES, PairRefused, pair_token_row
-from trajectory_platform.training.data.serialize import RATIONALE_MODES, TRUNCATION_POLICIES
 from trajectory_platform.training.data.tokenizer import load_tokenizer, tokenizer_files_digest
 
 PREFERENCE_DATASET_SCHEMA = pa.schema(
@@ -71,34 +70,11 @@ PROBLEMS = ("n_active", "offsets", "target_in_context", "prefix")
 
 
 @dataclass(frozen=True)
-class PreferenceDatasetSettings:
+class PreferenceDatasetSettings(MaskedDataSettings):
     """What a user sets for tokenizing preference pairs, with the product's defaults: their one
     source (the ``preference_dataset`` asset's config is derived from these fields; all of them
-    land in the manifest). The masking policies are the SFT dataset's; there is no augmentation
-    (a derived record on one side would break the shared prefix)."""
-
-    tokenizer_path: str = field(
-        default="",
-        metadata={"help": "HF tokenizer directory with a chat template ('': the embedded default)"},
-    )
-    rationale: str = field(
-        default=MaskConfig.rationale,
-        metadata={"choices": RATIONALE_MODES, "help": "assistant reasoning is context, a target, or removed"},
-    )
-    truncation: str = field(
-        default=MaskConfig.truncation,
-        metadata={
-            "choices": TRUNCATION_POLICIES,
-            "help": "a truncated turn is excluded or supervised on its prefix",
-        },
-    )
-    max_length: int = field(
-        default=0, metadata={"help": "refuse (never truncate) a pair with a longer side (0: no limit)"}
-    )
-
-    def mask_config(self) -> MaskConfig:
-        """The masking policies these settings select."""
-        return MaskConfig(self.rationale, self.truncation, self.max_length or None)
+    land in the manifest). The fields and masking policies are the SFT dataset's; there is no
+    augmentation (a derived record on one side would break the shared prefix)."""
 
 
 @dataclass

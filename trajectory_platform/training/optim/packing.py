@@ -107,6 +107,20 @@ def block_diagonal_mask(segment_ids: torch.Tensor, dtype: torch.dtype = torch.fl
     return mask[:, None, :, :]
 
 
+def _checked_lengths(examples: Sequence[dict[str, Any]]) -> list[int]:
+    """Each example's length, once its labels match its ids and its first label is no target (a
+    target there would be predicted from the previous example in the buffer)."""
+    lengths = []
+    for index, example in enumerate(examples):
+        ids, labels = example["input_ids"], example["labels"]
+        if len(ids) != len(labels):
+            raise ValueError(f"example {index}: {len(ids)} input_ids but {len(labels)} labels")
+        if len(labels) and labels[0] != IGNORE_INDEX:
+            raise ValueError(f"example {index}: first label must be {IGNORE_INDEX} (no preceding position)")
+        lengths.append(len(ids))
+    return lengths
+
+
 def collate_packed(
     examples: Sequence[dict[str, Any]],
     capacity: int,
@@ -125,14 +139,7 @@ def collate_packed(
     """
     if attention not in ("4d", "position_ids"):
         raise ValueError(f"attention must be '4d' or 'position_ids', got {attention!r}")
-    lengths = []
-    for index, example in enumerate(examples):
-        ids, labels = example["input_ids"], example["labels"]
-        if len(ids) != len(labels):
-            raise ValueError(f"example {index}: {len(ids)} input_ids but {len(labels)} labels")
-        if len(labels) and labels[0] != IGNORE_INDEX:
-            raise ValueError(f"example {index}: first label must be {IGNORE_INDEX} (no preceding position)")
-        lengths.append(len(ids))
+    lengths = _checked_lengths(examples)
     buffers = pack_lengths(lengths, capacity)
     rows = len(buffers)
     input_ids = torch.full((rows, capacity), pad_token_id, dtype=torch.long)
@@ -237,16 +244,10 @@ def collate_shared_prefix(
     than once per example. Requires the varlen attention: transformers' own position-derived
     packing would cut the suffixes off their prefix.
     """
-    lengths = []
-    for index, example in enumerate(examples):
-        ids, labels = example["input_ids"], example["labels"]
-        if len(ids) != len(labels):
-            raise ValueError(f"example {index}: {len(ids)} input_ids but {len(labels)} labels")
-        if len(labels) and labels[0] != IGNORE_INDEX:
-            raise ValueError(f"example {index}: first label must be {IGNORE_INDEX} (no preceding position)")
-        if not 1 <= len(ids) <= capacity:
-            raise ValueError(f"example {index} has length {len(ids)}, outside 1..{capacity}")
-        lengths.append(len(ids))
+    lengths = _checked_lengths(examples)
+    for index, length in enumerate(lengths):
+        if not 1 <= length <= capacity:
+            raise ValueError(f"example {index} has length {length}, outside 1..{capacity}")
     chunks: list[tuple[int, list[int]]] = []  # (prefix length, members): one prefix, then suffixes
     for prefix, members in shared_prefix_groups(examples, min_prefix):
         if prefix == 0:
