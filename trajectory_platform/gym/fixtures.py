@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from trajectory_platform.gym.sandbox import s0_digest, unified_diff
-from trajectory_platform.gym.tools import Manifest, manifest
-from trajectory_platform.traces.record import TaskIdentity
+from trajectory_platform.gym.tools import Manifest, manifest, sha256_digest
+from trajectory_platform.traces.record import TaskIdentity, canonical_json
 
 DOMAINS = ("bug_repair", "config_fix", "diagnostic_report")
 
@@ -36,6 +36,26 @@ class Step:
     def roles(self) -> dict[str, str]:
         values = {"path": self.path, "old": self.old, "new": self.new, "content": self.content}
         return {k: v for k, v in values.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class ReplaySpec:
+    """How a brought environment lets the verifier re-execute a recorded episode (issue 18).
+
+    ``shell``: the recorded shell commands (SWE-agent / mini-swe-agent actions, OpenHands command
+    actions, tool calls that run a command) may be re-run on a fresh S0 in the sandbox.
+    ``tools_files`` / ``tools_entry_point``: the environment's own Python implementation of its
+    function-calling tools (sealed files, never the workspace's), called inside the sandbox as
+    ``function(name: str, arguments: dict, root: str) -> str``. ``normalize``: extra regular
+    expressions of nondeterministic observation spans, replaced before comparing observations.
+    An environment with neither can still be judged from the final state a log records; its per-turn
+    observations are then marked unverified.
+    """
+
+    shell: bool = False
+    tools_files: dict[str, str] = field(default_factory=dict)
+    tools_entry_point: str | None = None
+    normalize: tuple[str, ...] = ()
 
 
 @dataclass
@@ -65,6 +85,18 @@ class Fixture:
     task_kind: str = ""
     learnable: bool = False
     tool_version: str = "1.0"
+    source: str = "gym"
+    """Where the task comes from: ``gym`` (the generated library) or ``environment`` (one a user
+    brought, see :mod:`trajectory_platform.environments`)."""
+    tools: list[dict] | None = None
+    """A brought environment's own tool manifest (name, description, JSON-Schema parameters,
+    version); ``None`` for a gym fixture, whose manifest is its tool family's."""
+    replay: ReplaySpec | None = None
+    extra_references: list[dict[str, str]] = field(default_factory=list)
+    """Further reference solutions (file maps) beyond :attr:`reference_files`; the oracle must
+    accept each."""
+    environment_digest: str | None = None
+    """A brought environment's content digest (format, S0, tests, references); ``None`` in the gym."""
 
     @property
     def s0_digest(self) -> str:
@@ -77,10 +109,14 @@ class Fixture:
     @property
     def tool_manifest(self) -> list[dict]:
         """The versioned JSON-Schema tool list as delivered (name, description, parameters, version)."""
+        if self.tools is not None:
+            return [dict(tool) for tool in self.tools]
         return [spec.__dict__ for spec in self.manifest.specs()]
 
     @property
     def tool_manifest_digest(self) -> str:
+        if self.tools is not None:
+            return sha256_digest(canonical_json(self.tools))
         return self.manifest.digest
 
     @property
