@@ -4,8 +4,9 @@ Blocks: ``text``; ``thinking`` / ``redacted_thinking`` (-> the assistant event's
 ``tool_use`` (-> a tool call, ``input`` kept as canonical JSON); ``tool_result`` with
 ``is_error`` (-> a tool event, status ``error`` when set). Parallel results come back grouped in
 ONE user turn; each becomes its own tool event, in the order recorded (never re-sorted). Text in
-the same user turn becomes a user event at its position. The block conversion is shared with
-Claude Code session logs.
+the same user turn becomes a user event at its position. The task it ran against is
+``metadata.task_id``, read as OpenAI records are. The block conversion is shared with Claude Code
+session logs.
 """
 
 from __future__ import annotations
@@ -20,12 +21,14 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     adapter_episode_id,
     arguments_text,
+    chat_task_id,
     expect,
     name_tool_results,
     optional_str,
+    read_chat_outcome,
     text_of,
 )
-from trajectory_platform.traces.adapters.openai import extra_of
+from trajectory_platform.traces.adapters.openai import OpenAIAdapter, extra_of
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
 ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use"}
@@ -140,6 +143,7 @@ class AnthropicAdapter(Adapter):
     """A Messages request/conversation per record (JSONL line, array element or document)."""
 
     name = "anthropic"
+    task_id_source = OpenAIAdapter.task_id_source
     SAMPLING = ("temperature", "top_p", "top_k", "max_tokens")
     CONSUMED = ("id", "system", "messages", "tools", "model", *SAMPLING)
 
@@ -159,6 +163,8 @@ class AnthropicAdapter(Adapter):
         value = expect(record.value, dict, "record")
         own_id = optional_str(value.get("id"), "id")
         episode = self.new_episode(record, src, adapter_episode_id(self.name, own_id, value))
+        episode.task.fixture_id = chat_task_id(value)
+        read_chat_outcome(value, episode)
         if value.get("system") is not None:
             episode.events.append(Event(kind="system", content=text_of(value["system"], "system")))
         messages = expect(value.get("messages"), list, "messages")

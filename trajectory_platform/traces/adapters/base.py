@@ -250,6 +250,55 @@ def optional_str(value: Any, where: str) -> str | None:
     raise RecordError("wrong type", f"{where} is {type(value).__name__}, expected string")
 
 
+TASK_ID_KEYS = ("task_id", "environment_id", "instance_id")
+"""The keys a chat log (OpenAI, Anthropic) names the task it ran against with, in reading order:
+under the record's ``metadata`` object first, then at the record's top level; the first present
+wins. The id is what links the episode to a gym fixture or a registered environment."""
+
+
+def task_id_of(value: Any, where: str) -> str | None:
+    """A task id the record states: absent (``None``) reads as no id; anything but a non-empty string
+    is an error, so a mistyped id is reported at ingest instead of passing as 'no task named'."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise RecordError("wrong type", f"{where} is {type(value).__name__}, expected a string task id")
+    if not value.strip():
+        raise RecordError("wrong type", f"{where} is an empty string, expected a task id")
+    return value
+
+
+def chat_task_id(value: dict[str, Any]) -> str | None:
+    """The task id of a chat record, read as :data:`TASK_ID_KEYS` says (``metadata`` that is not an
+    object names no task: the OpenAI API's own ``metadata`` is free-form, and it stays in extra)."""
+    metadata = value.get("metadata")
+    scopes = ((metadata, "metadata."),) if isinstance(metadata, dict) else ()
+    for scope, prefix in (*scopes, (value, "")):
+        for key in TASK_ID_KEYS:
+            if scope.get(key) is not None:
+                return task_id_of(scope[key], f"{prefix}{key}")
+    return None
+
+
+CHAT_OUTCOME_KEYS = ("workspace_diff", "final_answer")
+"""Outcome fields a chat log (OpenAI, Anthropic) may record under ``metadata``: the final workspace
+as a unified diff against the task's S0, and the agent's final answer. With the diff, replay can
+prove the log's own actions produced it (``final_state_mismatch`` when they did not)."""
+
+
+def read_chat_outcome(value: dict[str, Any], episode: Episode) -> None:
+    """Copy :data:`CHAT_OUTCOME_KEYS` from a chat record's ``metadata`` object into the outcome."""
+    metadata = value.get("metadata")
+    if not isinstance(metadata, dict):
+        return
+    for key in CHAT_OUTCOME_KEYS:
+        if metadata.get(key) is not None:
+            text = metadata[key]
+            if not isinstance(text, str):
+                raise RecordError("wrong type", f"metadata.{key} is {type(text).__name__}, expected string")
+            setattr(episode.outcome, key, text)
+
+
 def text_of(content: Any, where: str) -> str | None:
     """Flatten message content (a string or a list of text parts) to text; images become a marker."""
     if content is None or isinstance(content, str):
@@ -323,6 +372,10 @@ class Adapter:
 
     name: str = ""
     split_document: bool = True
+    task_id_source: str | None = None
+    """Where the format's records name the task they ran against (``episode.task.fixture_id``),
+    ``None`` for a format that records none: what docs/formats.md tables, and what an episode left
+    ``unverifiable`` for lack of a task id is told."""
 
     def sniff(self, sample: Any, path: Path) -> bool:
         """True when ``sample`` (a parsed document or first JSONL line) looks like this format."""

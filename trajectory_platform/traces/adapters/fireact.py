@@ -35,6 +35,7 @@ class FireActAdapter(Adapter):
     """A dict of question id -> ReAct episode."""
 
     name = "fireact"
+    task_id_source = "the entry's question id, as `hotpotqa/<id>` for HotpotQA files"
 
     def sniff(self, sample: Any, path: Path) -> bool:
         if not isinstance(sample, dict) or not sample:

@@ -91,6 +91,7 @@ class InspectAdapter(Adapter):
     """Eval logs written by ``inspect eval`` (the ``.json`` log format)."""
 
     name = "inspect"
+    task_id_source = "`eval.task` and the sample `id`, as `<task>/<id>`"
 
     def sniff(self, sample: Any, path: Path) -> bool:
         return isinstance(sample, dict) and "eval" in sample and isinstance(sample.get("samples"), list)

@@ -22,6 +22,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     expect,
     optional_str,
+    task_id_of,
 )
 from trajectory_platform.traces.adapters.openai import event_of_message, is_message_list
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
@@ -67,6 +68,9 @@ class MiniSweAgentAdapter(Adapter):
     """One run per file; the record is the whole document."""
 
     name = "mini-swe-agent"
+    task_id_source = (
+        "`instance_id` (top level, as the SWE-bench batch runner writes it), else `info.instance_id`"
+    )
     split_document = False
 
     def sniff(self, sample: Any, path: Path) -> bool:
@@ -78,12 +82,16 @@ class MiniSweAgentAdapter(Adapter):
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = record.value
         info: dict[str, Any] = {}
+        task_id = None
         if isinstance(value, dict):
             info = expect(value.get("info") or {}, dict, "info")
+            task_id = task_id_of(value.get("instance_id"), "instance_id")
+            task_id = task_id or task_id_of(info.get("instance_id"), "info.instance_id")
             value = value.get("messages")
         messages = expect(value, list, "messages")
-        instance = info.get("instance_id") or src.path.name.removesuffix(".json").removesuffix(".traj")
+        instance = task_id or src.path.name.removesuffix(".json").removesuffix(".traj")
         episode = self.new_episode(record, src, f"{self.name}:{instance}")
+        episode.task.fixture_id = task_id
         pending: ToolCall | None = None
         submitted = False
         for index, message in enumerate(messages):

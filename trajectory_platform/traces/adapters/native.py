@@ -20,6 +20,7 @@ class NativeAdapter(Adapter):
     """Lines written by :meth:`Episode.to_dict`."""
 
     name = "native"
+    task_id_source = "`task.fixture_id`"
 
     def sniff(self, sample: Any, path: Path) -> bool:
         if isinstance(sample, list) and sample:

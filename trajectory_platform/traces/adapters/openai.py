@@ -3,8 +3,9 @@
 ``functions`` list.
 
 A record is one conversation: ``{"messages": [...], "tools": [...], ...}`` (a JSONL line or an
-array element), or a whole file that is a bare list of messages. The message conversion is
-shared with formats that embed OpenAI messages (tau-bench, ToolBench).
+array element), or a whole file that is a bare list of messages. The task it ran against is
+``metadata.task_id`` (see :data:`~trajectory_platform.traces.adapters.base.TASK_ID_KEYS`). The
+message conversion is shared with formats that embed OpenAI messages (tau-bench, ToolBench).
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     adapter_episode_id,
     arguments_text,
+    chat_task_id,
     expect,
     optional_str,
+    read_chat_outcome,
     text_of,
 )
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
@@ -116,6 +119,9 @@ class OpenAIAdapter(Adapter):
     """Chat conversations in the OpenAI message format (the fine-tuning JSONL shape included)."""
 
     name = "openai"
+    task_id_source = (
+        "`metadata.task_id` (or `environment_id`, `instance_id`; or the same key at the top level)"
+    )
 
     def sniff(self, sample: Any, path: Path) -> bool:
         if is_message_list(sample):
@@ -136,6 +142,8 @@ class OpenAIAdapter(Adapter):
             raise RecordError("missing field", "record has no 'messages' list")
         own_id = optional_str(value.get("id", value.get("conversation_id")), "id")
         episode = self.new_episode(record, src, adapter_episode_id(self.name, own_id, value))
+        episode.task.fixture_id = chat_task_id(value)
+        read_chat_outcome(value, episode)
         episode.events = events_of_messages(value["messages"], "messages")
         for key in ("tools", "functions"):
             if value.get(key) is not None:

@@ -27,6 +27,7 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     expect,
     optional_str,
+    task_id_of,
     text_of,
 )
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
@@ -78,6 +79,7 @@ class OpenHandsAdapter(Adapter):
     """Both OpenHands layouts; a bare event list is one episode, an output line is one episode."""
 
     name = "openhands"
+    task_id_source = "`instance_id` of an output line (a bare event list and a resolver line name no task)"
 
     def sniff(self, sample: Any, path: Path) -> bool:
         if _is_event_list(sample):
@@ -191,7 +193,7 @@ class OpenHandsAdapter(Adapter):
             verdict = {k: value.get(k) for k in ("success", "result_explanation") if k in value}
             episode.outcome.verifier_results_json = canonical_json(verdict)
         instance = found if isinstance(found := value.get("instance"), dict) else {}
-        episode.task.fixture_id = optional_str(value.get("instance_id"), "instance_id")
+        episode.task.fixture_id = task_id_of(value.get("instance_id"), "instance_id")
         episode.task.repo_family = optional_str(instance.get("repo"), "instance.repo") or _repo_of(
             value.get("issue")
         )

@@ -123,6 +123,10 @@ class SweAgentAdapter(Adapter):
     """A ``.traj`` document: ``{"history": [...], "trajectory": [...], "info": {...}}``."""
 
     name = "swe-agent"
+    task_id_source = (
+        "`replay_config.problem_statement.id`, else the `.traj` file name "
+        "(SWE-agent names each file after its instance)"
+    )
     split_document = False
 
     def sniff(self, sample: Any, path: Path) -> bool:
@@ -167,10 +171,8 @@ def _instance_id(value: dict[str, Any], path: Path) -> str:
         except json.JSONDecodeError:
             config = None
     if isinstance(config, dict):
-        for section, key in (("problem_statement", "id"), ("agent", "name")):
-            candidate = (
-                (config.get(section) or {}).get(key) if isinstance(config.get(section), dict) else None
-            )
-            if isinstance(candidate, str) and candidate:
-                return candidate
+        statement = config.get("problem_statement")
+        candidate = statement.get("id") if isinstance(statement, dict) else None
+        if isinstance(candidate, str) and candidate:
+            return candidate
     return path.name.removesuffix(".traj")

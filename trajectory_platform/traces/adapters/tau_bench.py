@@ -43,6 +43,7 @@ class TauBenchAdapter(Adapter):
     """Historical trajectories: ``{"task_id", "trial", "reward", "info", "traj": [messages]}``."""
 
     name = "tau-bench"
+    task_id_source = "`task_id`, as `<domain>/<task_id>` with the domain from the file name"
 
     def sniff(self, sample: Any, path: Path) -> bool:
         if isinstance(sample, list) and sample:
