@@ -48,6 +48,8 @@ CURATION_CHAIN = {
 }
 VERIFY_STAGE = {"verified_traces", "triage_report"}
 SENSOR_DRIVEN = {"raw_traces", "ingest_rejects", "checkpoint", "scorecard"}
+MANUAL = {"production_feedback", "feedback_candidates", "task_environments"}
+"""Materialized on request (or by ``trajectory-platform run``): no sensor watches the feedback source."""
 
 
 class Ticker:
@@ -105,7 +107,7 @@ def pipeline(tmp_path: Path, log_writer: Callable[..., Path]) -> Pipeline:
 def test_dagster_automation_conditions_where_they_fit() -> None:
     graph = defs.resolve_asset_graph()
     condition = {k.to_user_string(): graph.get(k).automation_condition for k in graph.get_all_asset_keys()}
-    assert {name for name, c in condition.items() if c is None} == SENSOR_DRIVEN
+    assert {name for name, c in condition.items() if c is None} == SENSOR_DRIVEN | MANUAL
     assert {name for name, c in condition.items() if c == CURATION_CONDITION} == CURATION_CHAIN
     assert {name for name, c in condition.items() if c == VERIFY_CONDITION} == VERIFY_STAGE
 

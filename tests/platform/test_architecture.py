@@ -17,20 +17,21 @@ LAYERS = {
     "workdir": 0,
     "traces": 0,
     "gym": 1,
-    "curation": 2,
-    "training": 2,
-    "evaluation": 3,
-    "resources": 4,
-    "sensors": 5,
-    "checks": 5,
-    "assets": 6,
-    "definitions": 7,
-    "commands": 8,
-    "cli": 9,
+    "environments": 2,
+    "curation": 3,
+    "training": 3,
+    "evaluation": 4,
+    "resources": 5,
+    "sensors": 6,
+    "checks": 6,
+    "assets": 7,
+    "definitions": 8,
+    "commands": 9,
+    "cli": 10,
 }
 """Each top-level part of the package and its layer: a module may import its own part and any
 part of a lower layer, never a part of its own layer or above (``docs/architecture.md``)."""
-DOMAIN = ("traces", "gym", "curation", "training", "evaluation")
+DOMAIN = ("traces", "gym", "environments", "curation", "training", "evaluation")
 WINGS = {"training": {"data": 0, "optim": 1}}
 """Layers inside a part: training's data wing (serialization, masks, the loader) sits below its
 optimizer wing (loss, objectives, loop, checkpoint)."""

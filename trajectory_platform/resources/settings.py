@@ -11,6 +11,7 @@ from pathlib import Path
 
 from dagster import ConfigurableResource
 
+from trajectory_platform.environments.registry import REGISTRY_DIR
 from trajectory_platform.workdir import WORKDIR_ENV, default_workdir
 
 __all__ = ["WORKDIR_ENV", "WorkdirResource", "default_workdir"]
@@ -44,6 +45,11 @@ class WorkdirResource(ConfigurableResource):
     @property
     def trace_source_dir(self) -> Path:
         return self.root / "trace_source"
+
+    @property
+    def environments_dir(self) -> Path:
+        """The registry of brought task environments (``trajectory-platform env import``)."""
+        return self.root / REGISTRY_DIR
 
     @property
     def artifacts_dir(self) -> Path:
