@@ -30,7 +30,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
-from trajectory_platform.curation.verify.cascade import library_lookup
+from trajectory_platform.curation.verify.cascade import fixtures_lookup
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.rollout import read_truth, rollout
@@ -80,7 +80,7 @@ def main() -> int:
     truth = {row["episode_id"]: row for row in read_truth(out)}
     episodes = sorted(ingested.episodes, key=lambda e: e.episode_id)
     start = time.perf_counter()
-    result = verify_episodes(episodes, library_lookup(0), CascadeConfig(progress=False))
+    result = verify_episodes(episodes, fixtures_lookup(0), CascadeConfig(progress=False))
     verify_s = time.perf_counter() - start
     sinks = {v.episode_id: v.sink for v in result.verdicts}
 
@@ -120,7 +120,7 @@ def main() -> int:
         file=sys.stderr,
     )
     runs_per_episode = result.ledger.oracle_runs / max(len(episodes), 1)
-    lookup = library_lookup(0)
+    lookup = fixtures_lookup(0)
     fixture = next(f for f in map(lookup, (e.task.fixture_id for e in episodes)) if f is not None)
     isolation_cost = _isolation_cost(fixture, args.isolation_repeats, runs_per_episode)
     print(

@@ -185,12 +185,12 @@ def test_a_write_call_on_a_test_file_quarantines_even_a_correct_fix():
 
 
 def test_imported_real_logs_are_never_admitted(real_root):
-    from trajectory_platform.curation.verify.cascade import library_lookup
+    from trajectory_platform.curation.verify.cascade import fixtures_lookup
     from trajectory_platform.traces.ingest import ingest_paths
 
     episodes = ingest_paths([real_root / name for name in ("swe-agent", "openhands", "tau-bench")]).episodes
     assert episodes
-    result = verify_episodes(episodes, library_lookup(0), QUIET)
+    result = verify_episodes(episodes, fixtures_lookup(0), QUIET)
     sinks = result.counts("sink")
     assert "admitted" not in sinks
     assert sum(sinks.values()) == len(episodes)

@@ -12,9 +12,10 @@ from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Out
 
 from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.curation.verify import verified_table, verify_episodes
-from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySettings, library_lookup
+from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySettings, fixtures_lookup
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.curation.verify.triage import TRIAGE_REPORT_SCHEMA
+from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import VERIFY_CONDITION
 from trajectory_platform.traces.schema import table_to_episodes
@@ -24,6 +25,7 @@ VerifyConfig = stage_config(VerifySettings, "VerifyConfig")
 
 @multi_asset(
     ins={"raw_traces": AssetIn()},
+    deps=["task_environments"],
     outs={
         "verified_traces": AssetOut(
             description="Every raw episode with its cascade verdict: sink, role, t_div/t_rec, target turns, "
@@ -39,12 +41,17 @@ VerifyConfig = stage_config(VerifySettings, "VerifyConfig")
         ),
     },
 )
-def verified_traces(context: AssetExecutionContext, config: VerifyConfig, raw_traces: pa.Table):
-    """Verify all ingested episodes against the gym's sealed oracles."""
+def verified_traces(
+    context: AssetExecutionContext, config: VerifyConfig, workdir: WorkdirResource, raw_traces: pa.Table
+):
+    """Verify all ingested episodes against the gym's sealed oracles and the workdir's registered
+    environments."""
     episodes = sorted(table_to_episodes(raw_traces), key=lambda e: e.episode_id)
     settings = settings_of(config, VerifySettings)
     result = verify_episodes(
-        episodes, library_lookup(settings.fixture_seed), settings.cascade(progress=False)
+        episodes,
+        fixtures_lookup(settings.fixture_seed, workdir.environments_dir),
+        settings.cascade(progress=False),
     )
     context.log.info(f"verified {len(episodes)} episodes: sinks {result.counts('sink')}")
     for warning in result.ledger.health_warnings():
@@ -66,6 +73,7 @@ def _verified_metadata(result: CascadeResult) -> dict:
         "episodes": len(result.verdicts),
         "funnel": MetadataValue.json(result.funnel),
         "sinks": MetadataValue.json(result.counts("sink")),
+        "unverifiable_reasons": MetadataValue.json(result.unverifiable_by_reason()),
         "roles": MetadataValue.json(result.counts("role")),
         "triage": MetadataValue.json(result.counts("triage_class")),
         "ledger": MetadataValue.json(ledger),

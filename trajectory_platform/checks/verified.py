@@ -17,9 +17,10 @@ from dagster import (
 
 from trajectory_platform.checks.raw import expectation_result
 from trajectory_platform.curation.verify import SINKS
-from trajectory_platform.curation.verify.cascade import VerifySettings, library_lookup
+from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
 from trajectory_platform.curation.verify.ledger import R_FLAKE_LIMIT
 from trajectory_platform.curation.verify.tables import admitted_with_tamper_evidence, flake_counts
+from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import materialized_settings
 
 
@@ -38,12 +39,13 @@ def every_episode_in_one_sink(verified_traces: pa.Table) -> AssetCheckResult:
 
 @asset_check(asset="verified_traces", blocking=True)
 def no_tampered_episode_admitted(
-    context: AssetCheckExecutionContext, verified_traces: pa.Table
+    context: AssetCheckExecutionContext, workdir: WorkdirResource, verified_traces: pa.Table
 ) -> AssetCheckResult:
     """Re-screen every admitted episode's final diff and calls from scratch: zero tamper evidence
-    (against the fixture library the asset was verified with)."""
+    (against the fixture library and registered environments the asset was verified with)."""
     settings = materialized_settings(context.instance, "verified_traces", VerifySettings)
-    flagged = admitted_with_tamper_evidence(verified_traces, library_lookup(settings.fixture_seed))
+    lookup = fixtures_lookup(settings.fixture_seed, workdir.environments_dir)
+    flagged = admitted_with_tamper_evidence(verified_traces, lookup)
     admitted = pc.sum(pc.equal(verified_traces["sink"], "admitted")).as_py() or 0
     return AssetCheckResult(
         passed=not flagged,

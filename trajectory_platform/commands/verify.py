@@ -16,12 +16,15 @@ import pyarrow.parquet as pq
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
 from trajectory_platform.curation.verify import verdicts_table, verify_episodes
-from trajectory_platform.curation.verify.cascade import VerifySettings, library_lookup
+from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
+from trajectory_platform.environments.format import EnvironmentFormatError
+from trajectory_platform.environments.registry import REGISTRY_DIR
 from trajectory_platform.gym.isolation import IsolationUnavailable
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.traces.schema import table_to_episodes
+from trajectory_platform.workdir import default_workdir
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,10 +36,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "dynamic replay on the gym fixture's sealed oracle, state-delta audit, advisory score). "
         "Writes DIR/verdicts.parquet, DIR/triage_report.parquet and DIR/ledger.json; the last stdout "
         "line is the ledger as JSON (c_attempt, yield, c_accepted, monolithic_c_attempt, r_flake, ...). "
-        "Episodes without a gym fixture (imported real logs) end unverifiable or rejected, never admitted.",
+        "Episodes no fixture judges end unverifiable or rejected, never admitted; the summary's "
+        "'unverifiable' counts them by reason (no_task_identity: the log names no task; unknown_task: "
+        "its task id matches no fixture or environment; s0_digest_mismatch).",
     )
     parser.add_argument("traces", type=Path, metavar="TRACES", help="a traces.parquet, or a log file/folder")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
+    parser.add_argument(
+        "--envs",
+        type=Path,
+        metavar="DIR",
+        help="registry of brought task environments, looked up after the gym library by the episode's "
+        f"task.fixture_id (default: <workdir>/{REGISTRY_DIR}; see `trajectory-platform env import`)",
+    )
     add_settings_arguments(parser, VerifySettings)
     parser.add_argument(  # the flag's name before the settings were derived, kept for scripts
         "--no-monolithic", dest="cost_monolithic", action="store_false", help=argparse.SUPPRESS
@@ -59,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     """Verify, write the three outputs, print the ledger summary."""
     if not args.traces.exists():
         return fail(f"{args.traces}: no such file or folder")
+    if args.envs is not None and not args.envs.is_dir():
+        return fail(f"{args.envs}: no such environment registry")
     try:
         episodes, ingest_rejects = _load(args.traces)
     except (OSError, ValueError, KeyError) as exc:
@@ -66,11 +80,14 @@ def run(args: argparse.Namespace) -> int:
     if not episodes:
         return fail(f"{args.traces}: no episodes to verify")
     settings = settings_from_args(VerifySettings, args)
+    envs = args.envs if args.envs is not None else default_workdir() / REGISTRY_DIR
     try:
         result = verify_episodes(
-            episodes, library_lookup(settings.fixture_seed), settings.cascade(progress=not args.no_progress)
+            episodes,
+            fixtures_lookup(settings.fixture_seed, envs),
+            settings.cascade(progress=not args.no_progress),
         )
-    except IsolationUnavailable as exc:
+    except (IsolationUnavailable, EnvironmentFormatError) as exc:
         return fail(str(exc))
     args.out.mkdir(parents=True, exist_ok=True)
     write_parquet(verdicts_table(result), args.out / "verdicts.parquet")
@@ -88,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
             "episodes": len(episodes),
             "ingest_rejects": ingest_rejects,
             "sinks": result.counts("sink"),
+            "unverifiable": result.unverifiable_by_reason(),
             "roles": result.counts("role"),
             "triage": result.counts("triage_class"),
             **result.janitor.to_dict(),

@@ -2,13 +2,17 @@
 
 ``verify_episodes`` is the one entry point. Each episode runs stage 1 (syntactic) -> 2 (static)
 -> 3 (dynamic) -> 4 (delta audit) -> 5 (advisory) and stops at the first gating stage it fails;
-every stage is timed, so the ledger's costs are measured on this machine and this data.
+every stage is timed, so the ledger's costs are measured on this machine and this data. An episode
+on a brought environment is first replayed (``replay.py``, timed as part of stage 3): drift ->
+``unverifiable``, a recorded diff its own actions do not produce -> ``tamper_quarantine``, else the
+replayed final state is what stages 3 and 4 judge.
 
 Sink precedence, so that every episode lands in exactly one sink:
 tamper evidence (stage 4 or, for an episode a cheaper stage already rejected, the same diff screen
 run as a microsecond routing step) -> ``tamper_quarantine``; disagreeing oracle runs ->
-``flaky_quarantine``; no fixture to judge against -> ``unverifiable`` (never admitted); otherwise
-the first failing stage's sink; survivors of stage 4 -> ``admitted``.
+``flaky_quarantine``; no fixture to judge against -> ``unverifiable`` (never admitted; its reason
+is one of ``UNVERIFIABLE_REASONS``: no task named, an unknown task, ...); otherwise the first
+failing stage's sink; survivors of stage 4 -> ``admitted``.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -39,6 +44,7 @@ from trajectory_platform.curation.verify.dynamic import (
     run_dynamic,
 )
 from trajectory_platform.curation.verify.ledger import Ledger, StageCost, count_flakes
+from trajectory_platform.curation.verify.replay import check_replay
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
@@ -51,12 +57,15 @@ from trajectory_platform.curation.verify.triage import (
 from trajectory_platform.curation.verify.verdicts import (
     REJECT_SINK,
     STAGES,
+    UNVERIFIABLE_REASONS,
     EpisodeVerdict,
     Finding,
     StageVerdict,
 )
 from trajectory_platform.gym import isolation
+from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.janitor import Sweep, sweep
+from trajectory_platform.traces.adapters import ADAPTERS
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.record import Episode
 
@@ -132,16 +141,34 @@ class CascadeResult:
         counts = Counter(getattr(v, attribute) for v in self.verdicts)
         return dict(sorted((str(k), n) for k, n in counts.items() if k is not None))
 
+    def unverifiable_by_reason(self) -> dict[str, int]:
+        """Unverifiable episodes per reason code (:data:`UNVERIFIABLE_REASONS`)."""
+        return unverifiable_by_reason((v.sink, v.reason) for v in self.verdicts)
 
-def library_lookup(seed: int = 0) -> Callable[[str], Any]:
-    """A fixtures lookup over the gym's deterministic library for ``seed`` (unknown id -> None)."""
+
+def unverifiable_by_reason(sinks_and_reasons: Iterable[tuple[str, str | None]]) -> dict[str, int]:
+    """Unverifiable episodes counted by reason, from (sink, sink_reason) pairs: a verdict list's or a
+    stored verdict table's, so a summary says why episodes could not be judged, not only how many."""
+    counts = Counter(reason or "" for sink, reason in sinks_and_reasons if sink == "unverifiable")
+    return dict(sorted(counts.items()))
+
+
+def fixtures_lookup(seed: int = 0, environments: Path | None = None) -> Callable[[str], Fixture | None]:
+    """A fixtures lookup: the gym's deterministic library for ``seed`` first, then the registry of
+    brought environments at ``environments`` (when given); ``None`` for an id neither knows.
+
+    A trace reaches its environment by ``episode.task.fixture_id == task_id``.
+    """
+    from trajectory_platform.environments.registry import EnvironmentCatalog
     from trajectory_platform.gym.library import get_fixture
 
-    def lookup(fixture_id: str) -> Any:
+    catalog = EnvironmentCatalog(environments) if environments is not None else None
+
+    def lookup(fixture_id: str) -> Fixture | None:
         try:
             return get_fixture(fixture_id, seed=seed)
         except KeyError:
-            return None
+            return catalog.fixture(fixture_id) if catalog is not None else None
 
     return lookup
 
@@ -158,6 +185,22 @@ def lookup_context(fixtures_lookup: FixturesLookup | None, fixture_id: str | Non
     if found is None or isinstance(found, FixtureContext):
         return found
     return fixture_context(found)
+
+
+def adopt_task_identity(episode: Episode, fixture: FixtureContext | None) -> None:
+    """Fill what a linked log leaves unsaid about its task from the fixture it names.
+
+    A user's log names its task by id only (``metadata.task_id``, ``instance_id``); the task's
+    licence, repository family, domain, tool family and statement are the environment's. Without
+    them a linked episode would be licence-``unknown`` (quarantined before training) and in no
+    repository family (no split closure). Values the log does record are kept as recorded.
+    """
+    if fixture is None or not isinstance(fixture.handle, Fixture):
+        return
+    known = fixture.handle.task_identity
+    for name in ("prompt", "repo_family", "tool_family", "domain", "license"):
+        if getattr(episode.task, name) is None:
+            setattr(episode.task, name, getattr(known, name))
 
 
 @dataclass
@@ -212,15 +255,25 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             return _route(work, REJECT_SINK[name], verdict.reason or name)
     recorded = episode.lineage.environment_digest
     if fixture is None or fixture.handle is None:
-        return _unverifiable(work, Finding("no_fixture", "no fixture or oracle to replay against"))
+        return _unverifiable(work, _unmatched(episode, fixture))
     if recorded and fixture.s0_digest and recorded != fixture.s0_digest:
         return _unverifiable(
             work,
             Finding("s0_digest_mismatch", f"episode ran on {recorded}, fixture S0 is {fixture.s0_digest}"),
         )
+    replay = check_replay(episode, fixture, _diff_of(work), config.dynamic.oracle_timeout_s)
+    if replay is not None and replay.sink is not None:
+        work.stages.append(replay.verdict())
+        if replay.sink == "tamper_quarantine":
+            return replay.sink, replay.reason
+        return _route(work, replay.sink, replay.reason)
+    if replay is not None:
+        work.diff = replay.view
     diff = _diff_of(work)
     answer = episode.outcome.final_answer
     dynamic = _timed(lambda: run_dynamic(fixture, diff, answer, config.dynamic))
+    if replay is not None:
+        replay.record(dynamic)
     work.stages.append(dynamic)
     if not dynamic.passed:
         sink = "flaky_quarantine" if dynamic.data["inconsistent"] else "hard_negative"
@@ -235,8 +288,39 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
 
 def _unverifiable(work: _Work, why: Finding) -> tuple[str, str]:
     """Stage 3 cannot replay the episode: record why and route it to ``unverifiable``."""
+    if why.code not in UNVERIFIABLE_REASONS:
+        raise ValueError(f"{why.code!r} is not an unverifiable reason {UNVERIFIABLE_REASONS}")
     work.stages.append(StageVerdict("dynamic", passed=None, notes=[why]))
     return _route(work, "unverifiable", why.code)
+
+
+SHOWN_ID_CHARS = 120
+"""How much of an unknown task id a finding repeats (the id comes from the log, and may be long)."""
+
+
+def _unmatched(episode: Episode, fixture: FixtureContext | None) -> Finding:
+    """Why no oracle can judge ``episode``, worded so a person knows what to fix: the log names no
+    task (and where its format would name one), names a task nobody registered, or its fixture
+    has no oracle."""
+    task_id = episode.task.fixture_id
+    if not task_id:
+        return Finding("no_task_identity", f"the log names no task: {_task_id_hint(episode.source_format)}")
+    shown = task_id if len(task_id) <= SHOWN_ID_CHARS else task_id[:SHOWN_ID_CHARS] + "..."
+    if fixture is None:
+        return Finding("unknown_task", f"task id {shown!r} matches no gym fixture or registered environment")
+    return Finding("no_oracle", f"fixture {shown!r} has no oracle to replay against")
+
+
+def _task_id_hint(source_format: str) -> str:
+    """Where a log of ``source_format`` would name its task (the adapter says), for the finding."""
+    adapter = ADAPTERS.get(source_format)
+    if adapter is not None and adapter.task_id_source:
+        return f"{adapter.name} records name it in {adapter.task_id_source} (docs/formats.md)"
+    recorded = f"{adapter.name} logs record no task id; " if adapter is not None else ""
+    return (
+        f"{recorded}write native records with task.fixture_id, or OpenAI / Anthropic records with "
+        "metadata.task_id (docs/formats.md)"
+    )
 
 
 def _route(work: _Work, sink: str, reason: str) -> tuple[str, str]:
@@ -397,11 +481,13 @@ def verify_episodes(
     episodes: list[Episode], fixtures_lookup: FixturesLookup | None, config: CascadeConfig | None = None
 ) -> CascadeResult:
     """Run the cascade over ``episodes``; ``fixtures_lookup`` maps fixture_id -> gym fixture (or a
-    :class:`FixtureContext`; see :func:`library_lookup`), ``None`` for none. Every episode gets
+    :class:`FixtureContext`; see :func:`fixtures_lookup`), ``None`` for none. Every episode gets
     exactly one verdict, in input order."""
     config = config or CascadeConfig()
     swept = sweep()
     works = [_Work(e, lookup_context(fixtures_lookup, e.task.fixture_id)) for e in episodes]
+    for work in works:
+        adopt_task_identity(work.episode, work.fixture)
     if any(w.fixture is not None for w in works):
         isolation.require()  # refuse before any stage runs, not halfway through the batch
     rates = refusal_rates(episodes)

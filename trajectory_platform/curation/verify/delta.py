@@ -25,9 +25,16 @@ from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.traces.record import Episode
 
 GAMING_CODES = ("assert_true", "skip_marker", "broad_except_swallow", "harness_monkeypatch", *TAMPER_PATTERNS)
-TAMPER_CODES = ("protected_path_modified", "attempted_protected_write", *GAMING_CODES)
+TAMPER_CODES = (
+    "protected_path_modified",
+    "attempted_protected_write",
+    "final_state_mismatch",
+    *GAMING_CODES,
+)
 """Evidence of gaming the oracle, as opposed to untidiness (out-of-scope edits, stray files): only
-these outrank a failure sink when an episode was already rejected by a cheaper stage."""
+these outrank a failure sink when an episode was already rejected by a cheaper stage.
+``final_state_mismatch``: a recorded diff that the log's own replayed actions do not produce
+(``replay.py``)."""
 CI_AND_BUILD = (
     ".github/*",
     ".ci/*",

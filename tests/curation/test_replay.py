@@ -1,0 +1,360 @@
+"""Replay verification of logs from brought environments: recorded actions re-run in the sandbox,
+observations compared, the replayed final state judged by the sealed oracle; and the gym path
+untouched."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from _verify_factory import CALC_S0, SEALED, fixed_files, make_episode, make_fixture, pristine_turns
+
+from trajectory_platform.curation.verify import CascadeConfig, verified_table, verify_episodes
+from trajectory_platform.curation.verify import cascade as cascade_module
+from trajectory_platform.curation.verify.context import DiffView
+from trajectory_platform.curation.verify.dynamic import fixture_context
+from trajectory_platform.curation.verify.replay import check_replay, normalize, replay_episode
+from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
+from trajectory_platform.gym.sandbox import unified_diff
+from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.record import Episode, Event, Outcome, TaskIdentity, ToolCall
+
+QUIET = CascadeConfig(progress=False)
+TASK = "calc-env"
+OPS = CALC_S0["calc/ops.py"]
+FIXED = fixed_files()
+FIX = "sed -i 's/a - b/a + b/' calc/ops.py"
+
+
+SHELL = ReplaySpec(shell=True)
+
+
+def environment(replay: ReplaySpec | None = SHELL, task_id: str = TASK) -> Fixture:
+    """A brought environment as the cascade sees it: S0, sealed oracle, a reference, no plan."""
+    return Fixture(
+        fixture_id=task_id,
+        repo_family="calc",
+        tool_family="shell",
+        domain="bug_repair",
+        license="MIT",
+        prompt="add() subtracts; fix it.",
+        s0_files=dict(CALC_S0),
+        sealed_tests=dict(SEALED),
+        fail_to_pass=["tests/test_ops.py::test_add"],
+        pass_to_pass=["tests/test_ops.py::test_mul"],
+        reference_files=dict(FIXED),
+        plan=[],
+        source="environment",
+        replay=replay,
+    )
+
+
+def episode_of(
+    calls: list[tuple[ToolCall, Event | None]], diff: str | None, episode_id: str = "e1"
+) -> Episode:
+    events = [Event("system", content="you fix bugs"), Event("user", content="add() subtracts; fix it.")]
+    for call, answer in calls:
+        events.append(Event("assistant", content="thinking", tool_calls=[call]))
+        if answer is not None:
+            events.append(answer)
+    events.append(Event("assistant", content="fixed add"))
+    return Episode(
+        episode_id=episode_id,
+        source_format="native",
+        source_file="deployed.jsonl",
+        source_line=1,
+        source_path=None,
+        partition_date=None,
+        task=TaskIdentity(fixture_id=TASK, repo_family="calc", domain="bug_repair"),
+        events=events,
+        outcome=Outcome(terminal_status="completed", final_answer="fixed add", workspace_diff=diff),
+    )
+
+
+def bash(i: int, command: str, output: str, exit_code: int = 0) -> tuple[ToolCall, Event]:
+    """A function-calling shell turn (OpenHands / SWE-agent style): JSON arguments, raw output."""
+    call = ToolCall(f"c{i}", "execute_bash", json.dumps({"command": command}))
+    status = "ok" if exit_code == 0 else "error"
+    return call, Event("tool", content=output, tool_call_id=f"c{i}", status=status, exit_code=exit_code)
+
+
+def mini(command: str, output: str, exit_code: int = 0) -> tuple[ToolCall, Event]:
+    """A mini-swe-agent turn as its adapter records it: text action, framed observation."""
+    framed = f"<returncode>{exit_code}</returncode>\n<output>\n{output}</output>"
+    return ToolCall(None, "bash", command), Event(
+        "tool", content=framed, tool_name="bash", exit_code=exit_code
+    )
+
+
+def honest_turns() -> list[tuple[ToolCall, Event]]:
+    return [
+        bash(0, "cat calc/ops.py", OPS),
+        bash(1, FIX, ""),
+        bash(2, "grep -n 'a + b' calc/ops.py", "2:    return a + b\n"),
+        bash(3, "grep -c nothing-here calc/ops.py", "0\n", exit_code=1),
+    ]
+
+
+def verify(episodes: list[Episode], fixture: Fixture):
+    result = verify_episodes(episodes, {fixture.fixture_id: fixture}, QUIET)
+    return result.verdicts
+
+
+def replay_data(verdict) -> dict:
+    return verdict.stage("dynamic").data["replay"]
+
+
+def test_a_consistent_shell_log_is_verified_and_admitted_when_the_oracle_passes():
+    episode = episode_of(honest_turns(), unified_diff(CALC_S0, FIXED))
+    result = verify_episodes([episode], {TASK: environment()}, QUIET)
+    (verdict,) = result.verdicts
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+    (row,) = verified_table([episode], result).to_pylist()
+    stored = {s["stage"]: s for s in json.loads(row["stage_verdicts_json"])}
+    assert stored["dynamic"]["data"]["replay"]["observations"] == "verified"
+    dynamic = verdict.stage("dynamic")
+    assert replay_data(verdict) == {
+        "mode": "shell",
+        "observations": "verified",
+        "turns_replayed": 4,
+        "drift_turns": [],
+    }
+    assert dynamic.data["runs"] >= 1 and dynamic.passed
+    assert 0 < dynamic.timings["replay_s"] <= dynamic.wall_s, "the replay's time is the dynamic stage's"
+
+
+def test_a_replayed_fix_that_the_oracle_rejects_is_a_hard_negative():
+    wrong = [bash(0, "sed -i 's/a - b/a * b/' calc/ops.py", "")]
+    post = {**CALC_S0, "calc/ops.py": OPS.replace("a - b", "a * b")}
+    (verdict,) = verify([episode_of(wrong, unified_diff(CALC_S0, post))], environment())
+    assert verdict.sink == "hard_negative"
+    assert replay_data(verdict)["observations"] == "verified"
+
+
+def test_an_edited_observation_is_replay_drift_and_the_finding_holds_no_record_text():
+    turns = honest_turns()
+    secret = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+    turns[2] = bash(2, "grep -n 'a + b' calc/ops.py", f"2:    return a + b  # {secret}\n")
+    (verdict,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_drift")
+    dynamic = verdict.stage("dynamic")
+    assert dynamic.passed is None and dynamic.findings[0].event_index == 6
+    data = replay_data(verdict)
+    assert data["observations"] == "drift" and data["drift_turns"] == [6]
+    stored = json.dumps([s.as_dict() for s in verdict.stages])
+    assert secret not in stored and "return a + b" not in stored
+    assert data["drift"][0]["recorded_chars"] > data["drift"][0]["replayed_chars"]
+
+
+def test_a_different_exit_code_is_drift_too():
+    turns = honest_turns()
+    turns[3] = bash(3, "grep -c nothing-here calc/ops.py", "0\n", exit_code=0)
+    (verdict,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], environment())
+    assert verdict.reason == "replay_drift"
+    assert replay_data(verdict)["drift"][0] == {
+        "turn": 8,
+        "recorded_chars": 1,
+        "replayed_chars": 1,
+        "recorded_sha256": replay_data(verdict)["drift"][0]["recorded_sha256"],
+        "replayed_sha256": replay_data(verdict)["drift"][0]["recorded_sha256"],
+        "recorded_exit": 0,
+        "replayed_exit": 1,
+    }
+
+
+def test_a_recorded_diff_the_commands_do_not_produce_is_tamper():
+    claimed = {**FIXED, "calc/ops.py": FIXED["calc/ops.py"] + "\n\ndef sub(a, b):\n    return a - b\n"}
+    (verdict,) = verify([episode_of(honest_turns(), unified_diff(CALC_S0, claimed))], environment())
+    assert (verdict.sink, verdict.reason) == ("tamper_quarantine", "final_state_mismatch")
+    finding = verdict.stage("dynamic").findings[0]
+    assert finding.path == "calc/ops.py" and "1 file(s)" in finding.detail
+    assert verdict.stage("delta") is None
+
+
+def test_normalization_tolerates_timestamps_durations_and_the_environments_patterns():
+    command = "date -u '+%Y-%m-%dT%H:%M:%S'; echo 'ran 3 tests in 0.57s'; echo \"at $PWD/calc\""
+    recorded = "2024-01-02T03:04:05\nran 3 tests in 12.3s   \nat /testbed/calc\n\n"
+    turns = [bash(0, command, recorded), bash(1, FIX, "")]
+    episode = episode_of(turns, unified_diff(CALC_S0, FIXED))
+    strict = replay_episode(episode, environment())
+    assert strict.observations == "drift" and strict.drift_turns == [2], "the root path differs"
+    tolerant = environment(ReplaySpec(shell=True, normalize=(r"/(testbed|workspace)\b",)))
+    assert replay_episode(episode, tolerant).observations == "verified"
+    (verdict,) = verify([episode], tolerant)
+    assert verdict.sink == "admitted"
+
+
+def test_normalize_defaults():
+    assert normalize("pid 4242 at 0x7f3a9c001234\r\nin 0.12s \n") == normalize(
+        "PID=17 at 0x7f00deadbeef\nin 3 ms\n\n"
+    )
+    assert normalize("Jul 17 01:31 setup.py /tmp/tmpa1b2c3/x") == normalize("Dec  3 2023 setup.py /tmp/q/x")
+    assert normalize("bash: line 1: ponyc: command not found") == "bash: ponyc: command not found"
+    assert normalize("2 passed") != normalize("3 passed")
+
+
+def test_a_mini_swe_agent_log_replays_with_its_framing_and_submission():
+    submit = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached"
+    diff = unified_diff(CALC_S0, FIXED)
+    turns = [mini("cat calc/ops.py", OPS), mini(FIX, ""), mini("grep -q 'a - b' calc/ops.py", "", 1)]
+    turns.append((ToolCall(None, "bash", submit), Event("tool", content=diff, tool_name="bash")))
+    (verdict,) = verify([episode_of(turns, diff)], environment())
+    assert verdict.sink == "admitted"
+    assert replay_data(verdict)["turns_replayed"] == 3
+
+
+def test_a_call_the_shell_replay_cannot_execute_makes_the_episode_unverifiable():
+    edit = ToolCall("e", "str_replace_editor", json.dumps({"command": "view", "path": "calc/ops.py"}))
+    turns = [bash(0, FIX, ""), (edit, Event("tool", content=OPS, tool_call_id="e"))]
+    (verdict,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_unsupported_call")
+    assert replay_data(verdict)["unsupported_turns"] == [4]
+
+
+def test_a_refused_call_is_not_replayed_and_an_unanswered_one_is_replayed_unchecked():
+    refused = (
+        ToolCall("r", "execute_bash", json.dumps({"command": "rm calc/ops.py"})),
+        Event("refusal", content="not allowed", tool_call_id="r", status="refused"),
+    )
+    unanswered = (ToolCall("u", "execute_bash", json.dumps({"command": FIX})), None)
+    episode = episode_of([refused, unanswered], unified_diff(CALC_S0, FIXED))
+    result = replay_episode(episode, environment())
+    assert result.turns_replayed == 1 and result.unchecked_turns == [4]
+    assert result.observations == "unverified" and result.final_files == FIXED
+
+
+def test_without_a_recorded_diff_the_replayed_state_is_what_the_oracle_and_the_audit_judge():
+    episode = episode_of(honest_turns(), None)
+    (verdict,) = verify([episode], environment())
+    assert verdict.sink == "admitted"
+    bad = episode_of(
+        [bash(0, "echo 'def test_x():\n    assert True' > tests/test_extra.py; " + FIX, "")], None
+    )
+    (tampered,) = verify([bad], environment())
+    assert tampered.sink == "tamper_quarantine"
+    assert tampered.stage("delta").findings[0].path == "tests/test_extra.py"
+
+
+def test_check_replay_replaces_the_view_only_when_no_diff_was_recorded():
+    context = fixture_context(environment())
+    view = DiffView(text="", post=dict(CALC_S0))
+    check = check_replay(episode_of(honest_turns(), None), context, view)
+    assert check is not None and check.sink is None
+    assert check.view.post == FIXED and check.view.paths == ["calc/ops.py"]
+    assert check.view.text == unified_diff(CALC_S0, FIXED)
+
+
+TOOLS = {
+    "calctools.py": (
+        "import os\n\n\n"
+        "def call(name, arguments, root):\n"
+        "    path = os.path.join(root, arguments['path'])\n"
+        "    if name == 'read':\n"
+        "        with open(path) as fh:\n"
+        "            return fh.read()\n"
+        "    if name == 'replace':\n"
+        "        with open(path) as fh:\n"
+        "            text = fh.read()\n"
+        "        if arguments['old'] not in text:\n"
+        "            return 'error: old text not found'\n"
+        "        with open(path, 'w') as fh:\n"
+        "            fh.write(text.replace(arguments['old'], arguments['new']))\n"
+        "        return 'replaced in ' + arguments['path']\n"
+        "    return 'error: unknown tool ' + name\n"
+    )
+}
+
+
+def tool_turn(i: int, name: str, output: str, **arguments: str) -> tuple[ToolCall, Event]:
+    call = ToolCall(f"t{i}", name, json.dumps(arguments))
+    return call, Event("tool", content=output, tool_call_id=f"t{i}", status="ok")
+
+
+def test_tools_mode_replays_calls_through_the_environments_own_implementation():
+    env = environment(ReplaySpec(tools_files=TOOLS, tools_entry_point="calctools:call"))
+    turns = [
+        tool_turn(0, "read", OPS, path="calc/ops.py"),
+        tool_turn(1, "replace", "error: old text not found", path="calc/ops.py", old="a ~ b", new="x"),
+        tool_turn(2, "replace", "replaced in calc/ops.py", path="calc/ops.py", old="a - b", new="a + b"),
+        (ToolCall("f", "finish", "{}"), None),
+    ]
+    (verdict,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], env)
+    assert verdict.sink == "admitted"
+    assert replay_data(verdict) == {
+        "mode": "tools",
+        "observations": "verified",
+        "turns_replayed": 3,
+        "drift_turns": [],
+    }
+    turns[0] = tool_turn(0, "read", OPS.replace("a - b", "a + b"), path="calc/ops.py")
+    (drifted,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], env)
+    assert (drifted.sink, drifted.reason) == ("unverifiable", "replay_drift")
+
+
+def test_a_broken_tools_module_is_replay_failed():
+    env = environment(ReplaySpec(tools_files=TOOLS, tools_entry_point="calctools:absent"))
+    turns = [tool_turn(0, "read", OPS, path="calc/ops.py")]
+    (verdict,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], env)
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_failed")
+
+
+@pytest.mark.parametrize("replay", [None, ReplaySpec()])
+def test_without_a_replay_spec_observations_are_unverified_and_the_oracle_judges_the_recorded_diff(replay):
+    env = environment(replay)
+    lying = [bash(0, "cat calc/ops.py", "anything at all")]
+    (good,) = verify([episode_of(lying, unified_diff(CALC_S0, FIXED))], env)
+    assert good.sink == "admitted"
+    assert replay_data(good) == {
+        "mode": "none",
+        "observations": "unverified",
+        "turns_replayed": 0,
+        "drift_turns": [],
+    }
+    (bad,) = verify([episode_of(lying, "")], env)
+    assert bad.sink == "hard_negative"
+
+
+def test_gym_fixtures_take_exactly_the_path_they_took_before(monkeypatch):
+    fixture = make_fixture()
+    episodes = [
+        make_episode("pristine", pristine_turns(), fixed_files()),
+        make_episode("wrong", pristine_turns(), dict(CALC_S0)),
+        make_episode("tests", pristine_turns(), {**fixed_files(), "tests/test_ops.py": "x = 1\n"}),
+    ]
+
+    def stored(result) -> str:
+        return json.dumps(
+            [
+                (v.sink, v.reason, v.role, v.target_turns, [s.as_dict() for s in v.stages])
+                for v in result.verdicts
+            ],
+            sort_keys=True,
+        )
+
+    with_replay = verify_episodes(episodes, {fixture.fixture_id: fixture}, QUIET)
+    monkeypatch.setattr(cascade_module, "check_replay", lambda *args: None)
+    without = verify_episodes(episodes, {fixture.fixture_id: fixture}, QUIET)
+    assert stored(with_replay) == stored(without)
+    assert [v.sink for v in with_replay.verdicts] == ["admitted", "hard_negative", "tamper_quarantine"]
+    for verdict in with_replay.verdicts:
+        dynamic = verdict.stage("dynamic")
+        assert dynamic is None or "replay" not in dynamic.data
+
+
+def test_real_logs_replay_their_shell_commands_and_refuse_what_a_shell_cannot_redo(real_root):
+    """mini-swe-agent's own test log re-runs (its submission turn aside) and matches; SWE-agent's
+    and OpenHands' editor calls are named as calls a shell replay cannot re-execute."""
+    env = dataclasses.replace(environment(), s0_files={})
+    mini_log = ingest_paths([real_root / "mini-swe-agent/tests/test_data/local.traj.json"]).episodes[0]
+    result = replay_episode(mini_log, env)
+    assert (result.observations, result.turns_replayed, result.final_files) == ("verified", 1, {})
+    for path in (
+        "swe-agent/trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__default__"
+        "t-0.20__p-0.95__c-2.00__install-1___install_from_source/marshmallow-code__marshmallow-1867.traj",
+        "openhands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl",
+    ):
+        episode = ingest_paths([real_root / path]).episodes[0]
+        result = replay_episode(episode, env)
+        assert result.unsupported_turns and result.turns_replayed == 0, path
+        assert result.observations == "unverified" and result.final_files is None

@@ -1,0 +1,446 @@
+"""Replay verification of a log from a brought environment: re-execute what the agent did, compare.
+
+A deployed agent's log claims, turn by turn, what each action printed, and at the end what the
+workspace became. For an episode on a brought environment (``fixture.source == "environment"``)
+this module re-executes the recorded actions on a fresh S0 in the gym sandbox and checks both
+claims, as the environment's :class:`~trajectory_platform.gym.fixtures.ReplaySpec` allows:
+
+- **shell** (``replay.shell``): the recorded shell commands (a ``bash`` / ``execute_bash`` /
+  ``run`` ... call with its command under ``command`` / ``cmd`` / ``script``; a text action as
+  SWE-agent and mini-swe-agent record it, the command line itself) are run again in order with
+  :func:`gym.shell.run_commands`. A call of any other tool cannot be re-executed here: the episode
+  is then not replayable (``unsupported_turns``), never silently judged from half its actions.
+- **tools** (``replay.tools_entry_point``): every recorded call goes to the environment's own tools
+  implementation in the sandbox (:func:`gym.shell.run_tool_calls`), shell tools included.
+- **none**: nothing is re-executed; the final state is S0 plus the recorded workspace diff, and
+  the per-turn observations are ``unverified``.
+
+Each replayed turn's output is compared with the observation that answered the call, both
+normalized (:func:`normalize`: line endings, timestamps, durations, hex addresses, PIDs, temp paths,
+trailing whitespace, plus the environment's own patterns). The harness framing a log format puts
+around an output (mini-swe-agent's ``<returncode>``/``<output>`` tags, SWE-agent's state footer)
+is taken off first, and a recorded exit code must match too. A refused call never ran and is not
+replayed; a call nothing answered, or whose recorded observation was truncated, is replayed (its
+effect on the files counts) but cannot be compared (``unchecked_turns``).
+
+:func:`check_replay` is the cascade's use of it: drift sends the episode to ``unverifiable``
+(``replay_drift``); a replayed final state that differs from the recorded diff is tamper evidence
+(``final_state_mismatch``); otherwise the replayed state is the post-image the oracle judges.
+Findings and data never hold record text (an observation may hold a secret): turn indices, lengths
+and hashes only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from trajectory_platform.curation.verify.calls import CallRecord, call_records
+from trajectory_platform.curation.verify.context import DiffView, FixtureContext
+from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
+from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
+from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
+from trajectory_platform.gym.sandbox import SandboxError, apply_diff, unified_diff
+from trajectory_platform.gym.shell import ReplayRunError, run_commands, run_tool_calls
+from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
+from trajectory_platform.traces.record import Episode, Event
+
+SHELL_TOOLS = ("bash", "execute_bash", "shell", "run", "terminal", "cmd")
+"""Tool names whose call runs a shell command."""
+COMMAND_KEYS = ("command", "cmd", "script")
+NON_ACTIONS = ("finish", "submit", "think", "task_complete")
+"""Calls that end or annotate an episode without acting on the workspace (unless the
+environment's own tool manifest declares a tool of that name)."""
+AGENT_COMMANDS = (
+    "open",
+    "goto",
+    "scroll_up",
+    "scroll_down",
+    "create",
+    "edit",
+    "insert",
+    "find_file",
+    "search_dir",
+    "search_file",
+    "filemap",
+    "str_replace_editor",
+)
+"""SWE-agent's own commands (its tool bundles, installed in its container): a text action naming
+one is not a program a plain shell has, so a shell replay cannot re-execute it."""
+OBSERVATIONS = ("verified", "drift", "unverified")
+DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
+    (r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?", "<TIME>"),
+    (r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b", "<TIME>"),
+    (r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} +(?:\d{1,2}:\d{2}|\d{4})\b", "<DATE>"),
+    (r"\b\d+(?:\.\d+)? ?(?:ms|us|µs|ns|s|sec|secs|seconds)\b", "<DURATION>"),
+    (r"\b0x[0-9a-fA-F]{4,}\b", "<ADDR>"),
+    (r"\b(?i:pid)\b[ =:]*\d+", "pid <PID>"),
+    (r"/tmp/[\w.\-/]+", "<TMP>"),
+    (r"(?m)^bash: line \d+: ", "bash: "),
+)
+"""Spans that differ between two honest runs of the same command: (pattern, placeholder). The last
+is the shell's, not the run's: ``bash -c`` names the script line in an error an interactive shell
+reports without it."""
+_DEFAULT = tuple((re.compile(p), r) for p, r in DEFAULT_NORMALIZE)
+_MINI_FRAME = re.compile(r"\A\s*<returncode>(-?\d+)</returncode>\s*<output>\n?(.*)</output>\s*\Z", re.DOTALL)
+_SWE_AGENT_FOOTER = re.compile(r"\n*\(Open file: [^\n]*\)\n\(Current directory: [^\n]*\)\n?bash-\$\s*\Z")
+
+
+@dataclass(frozen=True)
+class TurnDrift:
+    """One turn whose replayed output differs from its recorded observation (sizes and hashes of
+    the normalized texts, never the texts)."""
+
+    turn: int
+    recorded_chars: int
+    replayed_chars: int
+    recorded_sha256: str
+    replayed_sha256: str
+    recorded_exit: int | None = None
+    replayed_exit: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass
+class ReplayResult:
+    """What re-executing one episode showed.
+
+    ``observations``: ``verified`` (every replayed turn matched its observation), ``drift`` (some
+    did not: ``drift_turns``, the assistant event indices) or ``unverified`` (nothing was
+    re-executed, or some replayed turn had no comparable observation, or the episode could not be
+    replayed: ``unsupported_turns`` / ``error``). ``final_files`` is the workspace after the last
+    replayed action (mode ``none``: S0 plus the recorded diff), ``None`` when not replayed.
+    """
+
+    mode: str
+    turns_replayed: int
+    drift_turns: list[int]
+    final_files: dict[str, str] | None
+    observations: str
+    wall_s: float
+    unchecked_turns: list[int] = field(default_factory=list)
+    unsupported_turns: list[int] = field(default_factory=list)
+    drift: list[TurnDrift] = field(default_factory=list)
+    error: str | None = None
+    exit_codes: list[tuple[Event, int]] = field(default_factory=list, repr=False)
+    """Each replayed shell observation with the exit code its command had in the sandbox."""
+
+    def establish_exit_codes(self) -> int:
+        """Give observations the log left without a status the exit code replay measured.
+
+        OpenAI-style tool messages carry no status, so a failed command there looks like any other
+        observation and a recovery would be labelled pristine. Once replay has shown that the
+        recorded output is what the command really prints, its exit code is a verified fact of the
+        episode: an observation with no status gets ``exit_code`` and ``error`` / ``ok`` from it.
+        Returns how many observations were given a status.
+        """
+        given = 0
+        for answer, code in self.exit_codes:
+            if answer.status is None and answer.exit_code is None:
+                answer.exit_code = code
+                answer.status = "ok" if code == 0 else "error"
+                given += 1
+        return given
+
+    def data(self) -> dict[str, Any]:
+        """The stage verdict's record of the replay (deterministic: no timings, no record text)."""
+        data: dict[str, Any] = {
+            "mode": self.mode,
+            "observations": self.observations,
+            "turns_replayed": self.turns_replayed,
+            "drift_turns": self.drift_turns,
+        }
+        if self.unchecked_turns:
+            data["unchecked_turns"] = self.unchecked_turns
+        if self.unsupported_turns:
+            data["unsupported_turns"] = self.unsupported_turns
+        if self.drift:
+            data["drift"] = [d.as_dict() for d in self.drift]
+        if self.error:
+            data["error"] = self.error
+        return data
+
+
+def replay_mode(spec: ReplaySpec | None) -> str:
+    """``tools`` when the environment brings its tools implementation, else ``shell`` when its shell
+    commands may be re-run, else ``none``."""
+    if spec is not None and spec.tools_entry_point:
+        return "tools"
+    return "shell" if spec is not None and spec.shell else "none"
+
+
+def normalize(text: str, patterns: tuple[str, ...] = ()) -> str:
+    """``text`` with the spans that honestly differ between runs replaced by placeholders."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for pattern, placeholder in _DEFAULT:
+        text = pattern.sub(placeholder, text)
+    for extra in patterns:
+        text = re.sub(extra, "<N>", text)
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+
+
+def compile_patterns(patterns: tuple[str, ...]) -> None:
+    """Raise :class:`ValueError` naming the first of an environment's patterns that does not compile."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"replay.normalize pattern {pattern!r}: {exc}") from exc
+
+
+def recorded_observation(event: Event) -> tuple[str, int | None]:
+    """The output an observation records, without its log format's framing, and its exit code."""
+    text = event.content or ""
+    framed = _MINI_FRAME.match(text)
+    if framed:
+        return framed.group(2), int(framed.group(1))
+    return _SWE_AGENT_FOOTER.sub("", text), event.exit_code
+
+
+def shell_command(record: CallRecord) -> str | None:
+    """The command line a call ran in a shell, or ``None`` when the call is not a shell command.
+
+    A JSON-arguments call counts when its tool is a shell tool; a call whose arguments are not a
+    JSON object is a text action (mini-swe-agent's ``bash`` blocks, SWE-agent's action lines, named
+    after their first word) and its arguments are the command line as written, unless it names one
+    of SWE-agent's own commands (:data:`AGENT_COMMANDS`).
+    """
+    name = record.call.name or ""
+    raw = record.call.arguments or ""
+    if record.arguments is not None and raw.strip().startswith("{"):
+        if name.lower() not in SHELL_TOOLS:
+            return None
+        return next((v for k in COMMAND_KEYS if isinstance(v := record.arguments.get(k), str)), None)
+    if name.lower() in SHELL_TOOLS or (raw.split(maxsplit=1)[:1] == [name] and name not in AGENT_COMMANDS):
+        return raw
+    return None
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _drift(
+    turn: int, answer: Event, output: str, exit_code: int | None, patterns: tuple[str, ...]
+) -> TurnDrift | None:
+    """How a replayed output differs from the observation that answered the call, or ``None``."""
+    recorded_text, recorded_exit = recorded_observation(answer)
+    recorded, replayed = normalize(recorded_text, patterns), normalize(output, patterns)
+    exit_differs = recorded_exit is not None and exit_code is not None and recorded_exit != exit_code
+    if recorded == replayed and not exit_differs:
+        return None
+    return TurnDrift(
+        turn,
+        len(recorded),
+        len(replayed),
+        _digest(recorded),
+        _digest(replayed),
+        recorded_exit if exit_differs else None,
+        exit_code if exit_differs else None,
+    )
+
+
+def _actions(episode: Episode, fixture: Fixture, mode: str) -> tuple[list[CallRecord], list[int]]:
+    """The calls to re-execute, in order, and the turns of calls this mode cannot re-execute."""
+    declared = {str(tool.get("name")) for tool in fixture.tools or []}
+    actions: list[CallRecord] = []
+    unsupported: list[int] = []
+    for record in call_records(episode):
+        name = record.call.name or ""
+        if record.refused or (name.lower() in NON_ACTIONS and name not in declared):
+            continue
+        if mode == "tools":
+            if record.arguments is None:
+                unsupported.append(record.turn)
+            else:
+                actions.append(record)
+            continue
+        command = shell_command(record)
+        if command is None:
+            unsupported.append(record.turn)
+        elif not command.lstrip().startswith(f"echo {SUBMIT_MARKER}"):
+            actions.append(record)
+    return actions, sorted(set(unsupported))
+
+
+def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) -> ReplayResult:
+    """Re-execute ``episode``'s recorded actions on ``fixture``'s S0 as its replay spec allows."""
+    start = time.perf_counter()
+    spec = fixture.replay or ReplaySpec()
+    mode = replay_mode(fixture.replay)
+    if mode == "none":
+        recorded = episode.outcome.workspace_diff or ""
+        try:
+            final = apply_diff(fixture.s0_files, recorded) if recorded.strip() else dict(fixture.s0_files)
+        except SandboxError as exc:
+            return ReplayResult(mode, 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
+        return ReplayResult(mode, 0, [], final, "unverified", time.perf_counter() - start)
+    actions, unsupported = _actions(episode, fixture, mode)
+    if unsupported:
+        return ReplayResult(
+            mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=unsupported
+        )
+    try:
+        compile_patterns(spec.normalize)
+        outputs, final = _execute(fixture, spec, mode, actions, timeout_s)
+    except (ReplayRunError, SandboxError, ValueError) as exc:
+        return ReplayResult(mode, 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
+    drift: list[TurnDrift] = []
+    unchecked: list[int] = []
+    exit_codes: list[tuple[Event, int]] = []
+    for record, (output, exit_code) in zip(actions, outputs, strict=True):
+        if record.answer is None or record.answer.status == "truncated":
+            unchecked.append(record.turn)
+        elif (found := _drift(record.turn, record.answer, output, exit_code, spec.normalize)) is not None:
+            drift.append(found)
+        elif exit_code is not None:
+            exit_codes.append((record.answer, exit_code))
+    drift_turns = sorted({d.turn for d in drift})
+    observations = "drift" if drift else "unverified" if unchecked else "verified"
+    return ReplayResult(
+        mode,
+        len(actions),
+        drift_turns,
+        final,
+        observations,
+        time.perf_counter() - start,
+        unchecked_turns=sorted(set(unchecked)),
+        drift=drift,
+        exit_codes=exit_codes,
+    )
+
+
+def _execute(
+    fixture: Fixture, spec: ReplaySpec, mode: str, actions: list[CallRecord], timeout_s: float
+) -> tuple[list[tuple[str, int | None]], dict[str, str]]:
+    """Run the actions in the sandbox: each one's (output, exit code), and the final files."""
+    if mode == "tools":
+        entry = spec.tools_entry_point or ""
+        calls = [(r.call.name or "", r.arguments or {}) for r in actions]
+        tool_run = run_tool_calls(fixture.s0_files, spec.tools_files, entry, calls, timeout_s)
+        return [(r.output, None) for r in tool_run.results], tool_run.final_files
+    commands = [shell_command(r) or "" for r in actions]
+    shell_run = run_commands(fixture.s0_files, commands, timeout_s)
+    return [(r.output, r.exit_code) for r in shell_run.results], shell_run.final_files
+
+
+# ------------------------------------------------------------------------------- the cascade step
+
+
+@dataclass
+class ReplayCheck:
+    """The cascade's replay step for one episode: the result, and either the sink it decides
+    (``sink``, ``findings``) or the diff view the later stages judge (``view``)."""
+
+    result: ReplayResult
+    view: DiffView
+    sink: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def reason(self) -> str:
+        return self.findings[0].code if self.findings else ""
+
+    def verdict(self) -> StageVerdict:
+        """The dynamic stage's verdict for an episode the replay itself routed (timed as the replay)."""
+        passed = False if self.sink == "tamper_quarantine" else None
+        return StageVerdict(
+            "dynamic",
+            passed=passed,
+            wall_s=self.result.wall_s,
+            findings=list(self.findings),
+            data={"replay": self.result.data()},
+            timings={"replay_s": self.result.wall_s},
+        )
+
+    def record(self, dynamic: StageVerdict) -> None:
+        """Add the replay to the dynamic stage it preceded: its data, and its time to the stage's."""
+        dynamic.data["replay"] = self.result.data()
+        dynamic.wall_s += self.result.wall_s
+        dynamic.timings["replay_s"] = self.result.wall_s
+
+
+def _view_of(pre: dict[str, str], post: dict[str, str]) -> DiffView:
+    """The diff view of a replayed final state, as stage 1 would have parsed it from a log."""
+    view = DiffView(text=unified_diff(pre, post), pre=pre, post=post)
+    try:
+        view.patches = parse_unified_diff(view.text)
+    except PatchError as exc:
+        view.parse_error = exc
+        return view
+    for patch in view.patches:
+        view.added.setdefault(patch.path, []).extend(patch.added_lines)
+    return view
+
+
+def check_replay(
+    episode: Episode, context: FixtureContext, diff: DiffView, timeout_s: float = 10.0
+) -> ReplayCheck | None:
+    """Replay an episode on a brought environment before stage 3; ``None`` for a gym fixture.
+
+    ``diff`` is the recorded diff's view after stage 2 (its ``post`` is S0 plus the recorded diff).
+    """
+    fixture = context.handle
+    if not isinstance(fixture, Fixture) or fixture.source != "environment":
+        return None
+    result = replay_episode(episode, fixture, timeout_s)
+    check = ReplayCheck(result, diff)
+    if result.error is not None:
+        check.sink = "unverifiable"
+        check.findings.append(Finding("replay_failed", result.error))
+    elif result.unsupported_turns:
+        check.sink = "unverifiable"
+        turns = result.unsupported_turns
+        check.findings.append(
+            Finding(
+                "replay_unsupported_call",
+                f"{len(turns)} call(s) cannot be re-executed in {result.mode} mode",
+                event_index=turns[0],
+            )
+        )
+    elif result.drift:
+        check.sink = "unverifiable"
+        first = result.drift[0]
+        check.findings.append(
+            Finding(
+                "replay_drift",
+                f"{len(result.drift_turns)} of {result.turns_replayed} replayed turn(s) differ from the "
+                f"recorded observation; first: recorded {first.recorded_chars} chars "
+                f"(sha256:{first.recorded_sha256}), replayed {first.replayed_chars} chars "
+                f"(sha256:{first.replayed_sha256})",
+                event_index=first.turn,
+            )
+        )
+    elif result.mode != "none" and result.final_files is not None:
+        _judge_final_state(check, episode, context, diff, result.final_files)
+    if check.sink is None:
+        result.establish_exit_codes()
+    return check
+
+
+def _judge_final_state(
+    check: ReplayCheck, episode: Episode, context: FixtureContext, diff: DiffView, final: dict[str, str]
+) -> None:
+    """A recorded diff must be what the replayed actions produced; without one, the replayed state
+    is the post-image."""
+    if episode.outcome.workspace_diff is None:
+        check.view = _view_of(context.files, final)
+        return
+    recorded = diff.post if diff.post is not None else dict(context.files)
+    differing = sorted(p for p in set(recorded) | set(final) if recorded.get(p) != final.get(p))
+    if differing:
+        check.sink = "tamper_quarantine"
+        shown = ", ".join(differing[:5]) + (" ..." if len(differing) > 5 else "")
+        check.findings.append(
+            Finding(
+                "final_state_mismatch",
+                f"the recorded diff differs from the replayed actions' result in {len(differing)} "
+                f"file(s): {shown}",
+                path=differing[0],
+            )
+        )

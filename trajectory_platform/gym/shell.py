@@ -1,0 +1,295 @@
+"""Sandboxed re-execution of recorded actions: shell commands, and an environment's own tools.
+
+A log from a deployed agent says which commands it ran and what each printed. To check that, and
+to rebuild the final workspace from the actions rather than trust a recorded diff, the commands
+are run again on a fresh copy of S0, in order, each inside the same bubblewrap sandbox as the
+sealed test runner (:mod:`~trajectory_platform.gym.isolation`: no network, its own PID namespace,
+a read-only system, the unprivileged uid, ``setrlimit`` bounds). The workspace directory is the
+one thing shared between commands, so file state carries over the way it did in the agent's shell;
+processes do not (each command's sandbox takes its background jobs with it).
+
+Each command is ``/bin/bash -c COMMAND`` with the workspace root as working directory, stdout and
+stderr merged in one pipe, the output kept up to :data:`OUTPUT_LIMIT_BYTES` (the rest is read and
+counted, and a marker says how much was cut). A command is bounded by ``timeout_s`` and the run as
+a whole by ``total_timeout_s``; a command the total left no time for counts as timed out.
+
+:func:`run_tool_calls` does the same for an environment that brings its own Python implementation
+of its function-calling tools: one sandbox, the tools module beside (never inside) the workspace,
+``function(name, arguments, root) -> str`` called once per recorded call.
+
+Nothing runs unconfined unless the user opted out (:func:`isolation.unsafe_opt_out`), exactly as
+for the test runner.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.gym import isolation
+from trajectory_platform.gym.sandbox import (
+    FILE_SIZE_LIMIT_BYTES,
+    MEMORY_LIMIT_BYTES,
+    Workspace,
+    _reap,
+    _safe_rel,
+    owned_prefix,
+    temp_root,
+)
+
+DRIVER_SOURCE = (Path(__file__).parent / "_replay_driver.py").read_text(encoding="utf-8")
+OUTPUT_LIMIT_BYTES = 64 * 1024
+"""Output kept per command (or per tool call); the rest is counted and replaced by a marker."""
+TOTAL_TIMEOUT_S = 300.0
+"""Default wall-clock budget of one whole replay."""
+STARTUP_ALLOWANCE_S = 1.0
+"""Host-side slack over a command's limit for starting its sandbox."""
+KILLED = -signal.SIGKILL
+COMMAND_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/tmp",
+    "LANG": "C.UTF-8",
+    "TMPDIR": "/tmp",
+    "TERM": "dumb",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
+"""The whole environment a replayed command sees: nothing of the platform's own (no secrets)."""
+
+
+class ReplayRunError(RuntimeError):
+    """The sandbox could not produce results for a replay (the tools module failed to load...)."""
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """One command as it ran again: merged output (capped), exit status, whether it was killed."""
+
+    command: str
+    output: str
+    exit_code: int
+    timed_out: bool
+
+
+@dataclass(frozen=True)
+class ShellRun:
+    """Every command's result, in order, and the workspace's files after the last one."""
+
+    results: list[CommandResult]
+    final_files: dict[str, str]
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """One tool call as the environment's implementation answered it."""
+
+    name: str
+    output: str
+    error: bool
+    timed_out: bool
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """Every call's result, in order, and the workspace's files after the last one."""
+
+    results: list[ToolResult]
+    final_files: dict[str, str]
+
+
+def run_commands(
+    files: dict[str, str],
+    commands: list[str],
+    timeout_s: float = 10.0,
+    *,
+    total_timeout_s: float = TOTAL_TIMEOUT_S,
+) -> ShellRun:
+    """Run ``commands`` in order with ``/bin/bash -c`` in the sandbox, on one fresh copy of ``files``."""
+    start = time.monotonic()
+    results: list[CommandResult] = []
+    with Workspace(files) as ws, _RunnerDir() as private:
+        for command in commands:
+            left = total_timeout_s - (time.monotonic() - start)
+            if left <= 0:
+                results.append(CommandResult(command, "", KILLED, timed_out=True))
+                continue
+            results.append(_run_command(ws.root, private, command, min(timeout_s, left)))
+        return ShellRun(results, collect_files(ws.root))
+
+
+def run_tool_calls(
+    files: dict[str, str],
+    tools_files: dict[str, str],
+    entry_point: str,
+    calls: list[tuple[str, dict[str, Any]]],
+    timeout_s: float = 10.0,
+    *,
+    total_timeout_s: float = TOTAL_TIMEOUT_S,
+) -> ToolRun:
+    """Call ``entry_point`` (``module:function`` among ``tools_files``) once per ``(name, arguments)``
+    in the sandbox, on one fresh copy of ``files``; raises :class:`ReplayRunError` when the module
+    cannot be loaded or the run yields no complete set of results."""
+    module, _, function = entry_point.partition(":")
+    if not module or not function:
+        raise ReplayRunError(f"tools entry point {entry_point!r} is not 'module:function'")
+    budget = min(total_timeout_s, timeout_s * max(len(calls), 1))
+    with Workspace(files) as ws, _RunnerDir() as private:
+        tools_dir = private / "tools"
+        for rel, content in tools_files.items():
+            target = tools_dir / _safe_rel(rel)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content, encoding="utf-8")
+        view = isolation.sandbox(ws.root, private)
+        spec = {
+            **_limits(view, budget),
+            "mode": "tools",
+            "tools_dir": f"{view.runner_path}/tools",
+            "entry_point": entry_point,
+            "calls": [[name, arguments] for name, arguments in calls],
+            "call_timeout_s": timeout_s,
+            "output_limit": OUTPUT_LIMIT_BYTES,
+        }
+        proc = _start(view, private, spec)
+        try:
+            out, _ = proc.communicate(timeout=budget + STARTUP_ALLOWANCE_S)
+        except subprocess.TimeoutExpired as exc:
+            raise ReplayRunError(f"the tools replay ran past its {budget:.0f} s budget") from exc
+        finally:
+            _reap(proc)
+        return ToolRun(_tool_results(out, calls), collect_files(ws.root))
+
+
+def _tool_results(out: bytes, calls: list[tuple[str, dict[str, Any]]]) -> list[ToolResult]:
+    records = [json.loads(line) for line in out.decode("utf-8", "replace").splitlines() if line.strip()]
+    if records and "fatal" in records[0]:
+        raise ReplayRunError(f"tools module failed to load: {records[0]['fatal']}")
+    if len(records) != len(calls):
+        raise ReplayRunError(f"the tools driver answered {len(records)} of {len(calls)} calls")
+    return [
+        ToolResult(name, str(r["output"]), bool(r["error"]), bool(r["timed_out"]))
+        for (name, _), r in zip(calls, records, strict=True)
+    ]
+
+
+class _RunnerDir:
+    """The private directory beside the workspace holding the driver and its spec (removed on exit)."""
+
+    def __enter__(self) -> Path:
+        self.path = Path(tempfile.mkdtemp(prefix=owned_prefix("replay-"), dir=temp_root()))
+        (self.path / "_replay_driver.py").write_text(DRIVER_SOURCE, encoding="utf-8")
+        return self.path
+
+    def __exit__(self, *exc: object) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def _limits(view: isolation.Isolation, timeout_s: float) -> dict[str, Any]:
+    return {
+        "workspace": view.workspace_path,
+        "cpu_s": int(timeout_s) + 1,
+        "memory_bytes": MEMORY_LIMIT_BYTES,
+        "file_bytes": FILE_SIZE_LIMIT_BYTES,
+        "max_files": isolation.OPEN_FILES,
+        "max_processes": view.max_processes or "",
+        "drop_uid": view.drop_uid,
+    }
+
+
+def _start(view: isolation.Isolation, private: Path, spec: dict[str, Any]) -> subprocess.Popen[bytes]:
+    """Write the spec and start the driver in the sandbox; stdout and stderr share one pipe."""
+    (private / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
+    for child in private.rglob("*"):
+        child.chmod(0o755 if child.is_dir() else 0o644)
+    argv = [
+        *view.prefix,
+        isolation.interpreter(),
+        "-I",
+        "-S",
+        "-B",
+        f"{view.runner_path}/_replay_driver.py",
+        f"{view.runner_path}/spec.json",
+    ]
+    return subprocess.Popen(
+        argv,
+        cwd=str(private),
+        env=COMMAND_ENV,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def _run_command(workspace: Path, private: Path, command: str, timeout_s: float) -> CommandResult:
+    view = isolation.sandbox(workspace, private)
+    proc = _start(view, private, {**_limits(view, timeout_s), "mode": "shell", "command": command})
+    try:
+        output, timed_out = _read_capped(proc, time.monotonic() + timeout_s + STARTUP_ALLOWANCE_S)
+        exit_code = KILLED if timed_out else proc.wait(timeout=STARTUP_ALLOWANCE_S)
+    except subprocess.TimeoutExpired:
+        exit_code, timed_out = KILLED, True
+    finally:
+        _reap(proc)
+    return CommandResult(command, output, exit_code, timed_out)
+
+
+def _read_capped(proc: subprocess.Popen[bytes], deadline: float) -> tuple[str, bool]:
+    """Read the merged output until the command ends or ``deadline``; keep the first
+    :data:`OUTPUT_LIMIT_BYTES`, count the rest. Returns (text, timed out)."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    kept = bytearray()
+    dropped = 0
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return _capped_text(kept, dropped), True
+        ready, _, _ = select.select([fd], [], [], min(left, 0.05))
+        if not ready:
+            if proc.poll() is not None:  # ended; a pipe still held open by an unconfined child
+                break
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        room = OUTPUT_LIMIT_BYTES - len(kept)
+        kept += chunk[:room]
+        dropped += max(0, len(chunk) - room)
+    return _capped_text(kept, dropped), False
+
+
+def _capped_text(kept: bytearray, dropped: int) -> str:
+    text = kept.decode("utf-8", "replace")
+    return text + f"\n[output truncated: {dropped} more bytes]" if dropped else text
+
+
+def collect_files(root: Path) -> dict[str, str]:
+    """The regular files under ``root`` as a file map; symbolic links and special files are left
+    out and never followed (a command may have pointed one at a host path)."""
+    files: dict[str, str] = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = Path(folder, name)
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except OSError:
+                continue
+            try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    continue
+                with os.fdopen(os.dup(fd), "rb") as fh:
+                    data = fh.read()
+            finally:
+                os.close(fd)
+            rel = path.relative_to(root).as_posix()
+            files[_safe_rel(rel)] = data.decode("utf-8", "replace")
+    return dict(sorted(files.items()))
