@@ -47,7 +47,9 @@ __all__ = [
 def build_resources(workdir: Path | str | None = None, trace_source: Path | str | None = None) -> dict:
     """Resources for the default (embedded) deployment, all rooted at ``workdir``.
 
-    Keys: ``io_manager`` (warehouse), ``workdir``, ``trace_source``, ``secrets_salt``,
+    Keys: ``io_manager`` (warehouse), ``workdir``, ``trace_source``, ``feedback_source`` (users'
+    feedback on a deployed agent, dated folders like the trace source's but apart from them, so
+    ingestion never reads feedback as traces), ``secrets_salt``,
     ``retraining`` (the retraining sensor's threshold), ``upstream_facts`` (an upstream stage's
     reported figures as an input).
     """
@@ -57,6 +59,7 @@ def build_resources(workdir: Path | str | None = None, trace_source: Path | str 
         "io_manager": WarehouseIOManager(workdir=str(root)),
         "workdir": WorkdirResource(path=str(root)),
         "trace_source": TraceSourceResource(root=str(source)),
+        "feedback_source": TraceSourceResource(root=str(root / "feedback_source")),
         "secrets_salt": SecretsSaltResource(fallback_file=str(root / "secrets" / "pipeline.key")),
         "retraining": RetrainingPolicyResource(min_new_selected_target_tokens=default_min_new_tokens()),
         UPSTREAM_FACTS: upstream_facts_manager,

@@ -1,0 +1,221 @@
+"""From a failure to a fixture: an edit becomes a validated candidate environment, a correction a
+reported t_div, and ratings only an order. The cascade, not the feedback, decides every sink."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
+from trajectory_platform.environments.format import TaskEnvironment
+from trajectory_platform.environments.from_feedback import (
+    CANDIDATE_REFUSALS,
+    LINK_DROP_REASONS,
+    candidates_from_feedback,
+    validate_candidates,
+)
+from trajectory_platform.gym.sandbox import apply_diff, unified_diff
+from trajectory_platform.traces.feedback import FeedbackRecord
+from trajectory_platform.traces.record import Episode, Event, Outcome, TaskIdentity
+
+OPS = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
+S0 = {"calc/__init__.py": "", "calc/ops.py": OPS}
+SEALED = {
+    "tests/test_ops.py": "from calc.ops import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\n"
+    "def test_mul():\n    assert mul(2, 3) == 6\n"
+}
+SECRET = "sk-live-DO-NOT-LEAK-0123456789"
+
+
+def ops(add_body: str) -> dict[str, str]:
+    return {**S0, "calc/ops.py": OPS.replace("return a - b", add_body)}
+
+
+def make_env() -> TaskEnvironment:
+    return TaskEnvironment(
+        task_id="calc-add",
+        statement="add() subtracts; fix it.",
+        repo_family="calc",
+        domain="bug_repair",
+        license="MIT",
+        tool_family="calc-tools",
+        tools=[{"name": "edit_file", "description": "edit a file", "parameters": {"type": "object"}}],
+        s0_files=dict(S0),
+        sealed_tests=dict(SEALED),
+        tests_dir="tests",
+        fail_to_pass=["tests/test_ops.py::test_add"],
+        pass_to_pass=["tests/test_ops.py::test_mul"],
+        oracle_timeout_s=10.0,
+        references=[unified_diff(S0, ops("return a + b"))],
+        python=">=3.11",
+    )
+
+
+def episode(episode_id: str, final: dict[str, str], fixture_id: str | None = "calc-add") -> Episode:
+    """A deployed agent's episode: a prompt, two assistant turns (events 2 and 3), a final diff."""
+    return Episode(
+        episode_id=episode_id,
+        source_format="native",
+        source_file="prod.jsonl",
+        source_line=1,
+        source_path=None,
+        partition_date=None,
+        task=TaskIdentity(fixture_id=fixture_id, repo_family="calc", domain="bug_repair"),
+        events=[
+            Event("system", content="you fix bugs"),
+            Event("user", content="add() subtracts; fix it."),
+            Event("assistant", content="looking at calc/ops.py"),
+            Event("assistant", content="done"),
+        ],
+        outcome=Outcome(
+            terminal_status="completed", final_answer="done", workspace_diff=unified_diff(S0, final)
+        ),
+    )
+
+
+def record(episode_id: str, kind: str, line: int, **fields: object) -> FeedbackRecord:
+    values: dict = {"turn_index": None, "edit_diff": None, "rating": None, "timestamp": None, **fields}
+    return FeedbackRecord(
+        episode_id=episode_id, kind=kind, source_file="fb.jsonl", source_line=line, **values
+    )
+
+
+def edit(before: dict[str, str], after: dict[str, str]) -> str:
+    return unified_diff(before, after)
+
+
+WRONG = ops("return a - b  # checked")
+"""What the agent delivered: a no-op change that leaves the bug."""
+
+
+@pytest.fixture(scope="module")
+def scenario():
+    env = make_env()
+    episodes = {
+        "ep-fixed-by-user": episode("ep-fixed-by-user", WRONG),
+        "ep-preference": episode("ep-preference", WRONG),
+        "ep-no-env": episode("ep-no-env", WRONG, fixture_id="someone-elses-task"),
+        "ep-bad-edit": episode("ep-bad-edit", WRONG),
+        "ep-reverted": episode("ep-reverted", WRONG),
+        "ep-known": episode("ep-known", WRONG),
+        "ep-same-fix": episode("ep-same-fix", ops("return a - b  # other")),
+    }
+    user_fix = ops("return b + a")
+    not_applying = edit({**S0, "calc/ops.py": f"# {SECRET}\n" + OPS}, {**S0, "calc/ops.py": OPS})
+    feedback = [
+        record("ep-fixed-by-user", "edited", 1, edit_diff=edit(WRONG, user_fix)),
+        record("ep-preference", "edited", 2, edit_diff=edit(WRONG, ops("return a + b + 1"))),
+        record("ep-no-env", "edited", 3, edit_diff=edit(WRONG, user_fix)),
+        record("ep-bad-edit", "edited", 4, edit_diff=not_applying),
+        record("ep-reverted", "reverted", 5, edit_diff=edit(WRONG, S0)),
+        record("ep-known", "edited", 6, edit_diff=edit(WRONG, ops("return a + b"))),
+        record("ep-same-fix", "edited", 7, edit_diff=edit(ops("return a - b  # other"), user_fix)),
+        record("ep-fixed-by-user", "correction", 8, turn_index=3),
+        record("ep-fixed-by-user", "correction", 9, turn_index=1),
+        record("ep-missing", "accepted", 10),
+        record("ep-reverted", "reverted", 11),
+    ]
+    lookup = {"calc-add": env}.get
+    outcome = validate_candidates(candidates_from_feedback(feedback, episodes, lookup), runs=2)
+    return env, episodes, feedback, lookup, outcome
+
+
+def test_an_edit_on_a_known_environment_becomes_a_validated_candidate(scenario) -> None:
+    env, _, _, _, outcome = scenario
+    by_episode = {c.episode_id: c for c in outcome.candidates}
+    candidate = by_episode["ep-fixed-by-user"]
+    assert candidate.status == "validated", candidate.refusal
+    assert candidate.validation is not None and candidate.validation.ok
+    derived = candidate.environment
+    assert derived is not None and candidate.task_id == derived.task_id
+    assert derived.task_id.startswith("calc-add+edit-") and len(derived.task_id) == len("calc-add+edit-") + 8
+    assert (derived.s0_files, derived.sealed_tests, derived.tools) == (
+        env.s0_files,
+        env.sealed_tests,
+        env.tools,
+    )
+    assert (derived.fail_to_pass, derived.pass_to_pass) == (env.fail_to_pass, env.pass_to_pass)
+    assert len(derived.references) == 1
+    assert apply_diff(S0, derived.references[0]) == ops("return b + a")
+    assert derived.fixture().source == "environment"
+
+
+def test_each_edit_that_cannot_be_a_fixture_says_why(scenario) -> None:
+    _, _, _, _, outcome = scenario
+    reasons = {c.episode_id: c.refusal.reason for c in outcome.candidates if c.refusal is not None}
+    assert reasons == {
+        "ep-preference": "not_validated",
+        "ep-no-env": "no_environment",
+        "ep-bad-edit": "edit_does_not_apply",
+        "ep-reverted": "empty_reference",
+        "ep-known": "known_reference",
+        "ep-same-fix": "duplicate_candidate",
+    }
+    assert set(reasons.values()) <= set(CANDIDATE_REFUSALS)
+    preference = next(c for c in outcome.candidates if c.episode_id == "ep-preference")
+    assert preference.refusal is not None and "rejects references[0]" in preference.refusal.detail
+    for candidate in outcome.candidates:
+        if candidate.refusal is not None:
+            assert candidate.refusal.detail.startswith("fb.jsonl:")
+            assert SECRET not in candidate.refusal.detail
+    assert outcome.candidate_counts()["validated"] == 1
+    assert outcome.candidate_counts()["refused:not_validated"] == 1
+
+
+def test_a_correction_is_a_reported_t_div_and_bad_links_are_counted(scenario) -> None:
+    _, episodes, _, _, outcome = scenario
+    assert [(d.episode_id, d.turn_index, d.source) for d in outcome.divergences] == [
+        ("ep-fixed-by-user", 3, "fb.jsonl:8")
+    ]
+    assert sorted(d.reason for d in outcome.drops) == ["turn_out_of_range", "unknown_episode"]
+    assert {d.reason for d in outcome.drops} <= set(LINK_DROP_REASONS)
+    tally = outcome.tally()
+    assert tally.balanced and tally.records_in == 11 and tally.kept == 9
+    assert "ep-missing" not in outcome.ranking()
+    assert episodes["ep-fixed-by-user"].events[1].kind == "user"  # the episode itself is untouched
+
+
+def test_the_outcome_does_not_depend_on_the_order_of_the_feedback(scenario) -> None:
+    _, episodes, feedback, lookup, _ = scenario
+    shuffled = list(feedback)
+    random.Random(7).shuffle(shuffled)
+    once, again = (candidates_from_feedback(f, episodes, lookup) for f in (feedback, shuffled))
+    assert [(c.episode_id, c.task_id, c.refusal) for c in again.candidates] == [
+        (c.episode_id, c.task_id, c.refusal) for c in once.candidates
+    ]
+    assert (again.scores, again.divergences, again.drops) == (once.scores, once.divergences, once.drops)
+
+
+def test_ratings_and_acceptance_only_order_episodes_and_never_change_a_sink() -> None:
+    """The best-rated, accepted episode without an oracle stays unverifiable; the best-rated one
+    whose oracle fails stays a hard negative. Feedback has no input into the cascade at all."""
+    env = make_env()
+    loved_no_oracle = episode("loved-no-oracle", ops("return a + b"), fixture_id="not-a-known-task")
+    loved_failing = episode("loved-failing", WRONG)
+    disliked_correct = episode("disliked-correct", ops("return a + b"))
+    episodes = {e.episode_id: e for e in (loved_no_oracle, loved_failing, disliked_correct)}
+    feedback = [
+        record("loved-no-oracle", "accepted", 1),
+        record("loved-no-oracle", "rating", 2, rating=1.0),
+        record("loved-failing", "accepted", 3),
+        record("loved-failing", "rating", 4, rating=1.0),
+        record("disliked-correct", "rating", 5, rating=0.0),
+        record("disliked-correct", "abandoned", 6),
+        record("disliked-correct", "retry", 7),
+    ]
+    outcome = candidates_from_feedback(feedback, episodes, {"calc-add": env}.get)
+    assert outcome.ranking() == ["loved-failing", "loved-no-oracle", "disliked-correct"]
+    best = outcome.scores[0]
+    assert best.score == 1.0 and best.signals == {"accepted": 1, "rating": 1}
+    assert outcome.scores[-1].score == pytest.approx((-1.0 - 1.0 - 0.5) / 3)
+    assert not outcome.candidates and not outcome.divergences
+    result = verify_episodes(
+        list(episodes.values()), {"calc-add": env.fixture()}, CascadeConfig(progress=False)
+    )
+    sinks = {v.episode_id: v.sink for v in result.verdicts}
+    assert sinks == {
+        "loved-no-oracle": "unverifiable",
+        "loved-failing": "hard_negative",
+        "disliked-correct": "admitted",
+    }
