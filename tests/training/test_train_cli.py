@@ -73,6 +73,7 @@ def test_sft_cli_trains_and_writes_a_loadable_checkpoint(workdir, dataset, tmp_p
             "8",
             "--eval-every",
             "4",
+            "--unsafe-unverified-input",  # toy rows: no curation run vouches for them
         ]
     )
     assert code == 0
@@ -119,6 +120,7 @@ def test_lora_cli_writes_an_adapter_and_an_equivalent_merged_model(workdir, data
             "1e-2",
             "--warmup-steps",
             "1",
+            "--unsafe-unverified-input",
         ]
     )
     assert code == 0
@@ -196,6 +198,7 @@ def test_dpo_cli_uses_the_reference_cache(workdir, tmp_path, capsys):
         "0.2",
         "--sft-weight",
         "0.1",
+        "--unsafe-unverified-input",
     ]
     assert main([*args, "--out", str(tmp_path / "dpo1")]) == 0
     first = json.loads((tmp_path / "dpo1" / "training_manifest.json").read_text())["update"]["dpo_reference"]
@@ -267,7 +270,7 @@ def test_dpo_cli_tokenizes_curation_episode_pairs_through_the_dataset_stage(work
     pq.write_table(table, tmp_path / "pairs.parquet")
     out = tmp_path / "dpo"
     args = ["train", "--dataset", str(tmp_path / "pairs.parquet"), "--objective", "dpo", "--max-steps", "2"]
-    assert main([*args, "--workdir", str(workdir), "--out", str(out)]) == 0
+    assert main([*args, "--workdir", str(workdir), "--out", str(out), "--unsafe-unverified-input"]) == 0
     summary = _summary(capsys)
     assert summary["counts"]["train"] == 5
     assert (
@@ -303,5 +306,5 @@ def test_data_tokenized_with_another_tokenizer_is_refused(workdir, tmp_path, cap
     path.write_text("\n".join(json.dumps(r) for r in _rows(6)) + "\n")
     (tmp_path / "masked.jsonl.manifest.json").write_text(json.dumps({"tokenizer_files_digest": "0" * 64}))
     args = ["train", "--dataset", str(path), "--out", str(tmp_path / "ck"), "--workdir", str(workdir)]
-    assert main([*args, "--max-steps", "1"]) == 2
+    assert main([*args, "--max-steps", "1", "--unsafe-unverified-input"]) == 2
     assert "tokenizer_files_digest" in capsys.readouterr().err

@@ -31,8 +31,11 @@ from trajectory_platform.training.data.preference_dataset import (
     PreferenceDatasetSettings,
     run_preference_stage,
 )
+from trajectory_platform.training.data.provenance import MANIFEST_KEY, curated
 
 MANIFEST_FILE = "manifest.json"
+GRAPH_PROVENANCE = curated("dagster", upstream="redacted_corpus <- verified_traces")
+"""Both data assets read curation's tables, which only the cascade and redaction feed."""
 
 
 def write_manifest(workdir: WorkdirResource, asset: str, manifest: dict) -> Path:
@@ -73,6 +76,7 @@ def token_masked_dataset(
         augment=list(settings.augment),
         augment_seed=settings.augment_seed,
         source="training_mixture",
+        provenance=GRAPH_PROVENANCE,
     )
     manifest_path = write_manifest(workdir, "token_masked_dataset", stage.manifest)
     manifest = stage.manifest
@@ -112,6 +116,7 @@ def preference_dataset(
     stage = run_preference_stage(
         preference_pairs, tokenizer_path, settings.mask_config(), source="preference_pairs"
     )
+    stage.manifest[MANIFEST_KEY] = GRAPH_PROVENANCE
     manifest_path = write_manifest(workdir, "preference_dataset", stage.manifest)
     manifest = stage.manifest
     context.log.info(f"preference_dataset: {manifest['counts']}, drops {manifest['drop_reasons']}")

@@ -1,14 +1,32 @@
-"""``trajectory-platform mask IN --out OUT.jsonl``: traces -> input_ids / labels + manifest."""
+"""``trajectory-platform mask IN --out OUT.jsonl``: curated episodes -> input_ids / labels + manifest.
+
+IN must prove it was verified and redacted (:mod:`trajectory_platform.training.data.provenance`):
+``trajectory-platform curate`` writes such tables (and masks them itself). Anything else is refused
+before a tokenizer loads, unless ``--unsafe-unverified-input``, which the manifest records.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
 from trajectory_platform.training.data.dataset_stage import DatasetSettings
+from trajectory_platform.training.data.provenance import (
+    CURATE_HINT,
+    UNSAFE_FLAG,
+    file_provenance,
+    is_curated,
+    refusal_message,
+    sidecar_manifest,
+    unsafe,
+)
 from trajectory_platform.workdir import default_workdir
 
 
@@ -23,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "turn except refused proposals), verify offsets, and write one JSON object per example "
         "(example_id, episode_id, split, input_ids, labels, n_tokens, n_targets) to OUT.jsonl plus "
         "OUT.jsonl.manifest.json. Labels use the Hugging Face convention: aligned with input_ids, "
-        "-100 = no loss. The last stdout line is a JSON summary.",
+        "-100 = no loss. IN must be verified and redacted (a training_mixture.parquet written by "
+        "`trajectory-platform curate`); raw logs, ingest output or OpenAI JSONL are refused unless "
+        f"{UNSAFE_FLAG}. The last stdout line is a JSON summary.",
     )
     parser.add_argument(
         "input",
@@ -36,8 +56,50 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_settings_arguments(
         parser, DatasetSettings, {"tokenizer_path": ("--tokenizer",), "augment_seed": ("--seed",)}
     )
+    parser.add_argument(
+        UNSAFE_FLAG,
+        dest="unsafe_unverified_input",
+        action="store_true",
+        help="mask IN although nothing says it was verified and redacted: failing calls may be "
+        "supervised and secrets kept; the manifest records provenance verified: false",
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
     parser.set_defaults(func=run)
+
+
+def input_provenance(args: argparse.Namespace) -> dict[str, Any] | str:
+    """IN's provenance, the opt-out's when the user passed it, or the refusal message."""
+    try:
+        found = file_provenance(args.input)
+    except (OSError, ValueError, pa.ArrowInvalid) as exc:
+        return f"{args.input}: cannot read its provenance: {exc}"
+    if is_curated(found):
+        return {**(found or {}), "input": str(args.input)}
+    if not args.unsafe_unverified_input:
+        return refusal_message(
+            args.input, found, instead=f"Run `{CURATE_HINT}` (it writes OUT/dataset.jsonl)"
+        )
+    print(
+        f"trajectory-platform: WARNING: {UNSAFE_FLAG}: masking {args.input}, which nothing verified "
+        "or redacted; its failing calls may be supervised and its secrets kept. The manifest says so.",
+        file=sys.stderr,
+    )
+    return unsafe("mask", str(args.input))
+
+
+DATASET_COLUMNS = ("example_id", "episode_id", "split", "input_ids", "labels", "n_tokens", "n_targets")
+
+
+def write_dataset(table: pa.Table, manifest: dict[str, Any], out: Path) -> Path:
+    """``out`` (one JSON row per example) and its manifest ``out.manifest.json``, which ``train``
+    reads; returns the manifest's path."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", encoding="utf-8") as handle:
+        for row in table.select(list(DATASET_COLUMNS)).to_pylist():
+            handle.write(json.dumps(row, separators=(",", ":")) + "\n")
+    manifest_path = sidecar_manifest(out)
+    manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return manifest_path
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.input.is_file():
         return fail(f"{args.input}: no such file")
+    provenance = input_provenance(args)
+    if isinstance(provenance, str):
+        return fail(provenance)
     settings = settings_from_args(DatasetSettings, args)
     if settings.tokenizer_path and not (Path(settings.tokenizer_path) / "tokenizer_config.json").is_file():
         return fail(f"{settings.tokenizer_path}: not a tokenizer directory (no tokenizer_config.json)")
@@ -63,18 +128,13 @@ def run(args: argparse.Namespace) -> int:
             augment=list(settings.augment),
             augment_seed=settings.augment_seed,
             source=str(args.input),
+            provenance=provenance,
             progress=not args.no_progress,
         )
     except ValueError as exc:
         return fail(str(exc))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    keep = ["example_id", "episode_id", "split", "input_ids", "labels", "n_tokens", "n_targets"]
-    with args.out.open("w", encoding="utf-8") as out:
-        for row in stage.table.select(keep).to_pylist():
-            out.write(json.dumps(row, separators=(",", ":")) + "\n")
     manifest = {**stage.manifest, "read_rejects": read_rejects}
-    manifest_path = Path(f"{args.out}.manifest.json")
-    manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    manifest_path = write_dataset(stage.table, manifest, args.out)
     stats = manifest["stats"]
     emit_summary(
         {
@@ -91,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
             "out": str(args.out),
             "manifest": str(manifest_path),
             "tokenizer_path": manifest["tokenizer_path"],
+            "provenance": provenance,
         }
     )
     return 0 if stage.table.num_rows else 1

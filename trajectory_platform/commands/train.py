@@ -5,19 +5,36 @@ Writes a checkpoint transformers loads (peft for an adapter, plus a merged dense
 ``--objective dpo`` on curation's episode pairs (``preference_pairs.parquet``), the command first
 turns them into token rows with the preference dataset stage (the ``preference_dataset`` asset's
 one call, with the run's tokenizer), since the optimizer reads token rows only.
+
+The dataset must prove it was verified and redacted (its manifest's ``provenance``, see
+:mod:`trajectory_platform.training.data.provenance`): what ``trajectory-platform curate`` writes
+does. Anything else is refused before a model is built, unless ``--unsafe-unverified-input``,
+which the training manifest records.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
+from trajectory_platform.training.data.provenance import (
+    CURATE_HINT,
+    MANIFEST_KEY,
+    UNSAFE_FLAG,
+    file_provenance,
+    is_curated,
+    refusal_message,
+    sidecar_manifest,
+    unsafe,
+)
 from trajectory_platform.training.optim.loop import OptimizerSettings
 from trajectory_platform.training.optim.runner import TrainSettings
 
@@ -29,7 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Train on a token_masked_dataset Parquet or `trajectory-platform mask` JSONL "
         "(rows with input_ids and labels; for --objective dpo, rows with chosen_input_ids, chosen_selected, "
         "rejected_input_ids, rejected_selected, or curation's preference_pairs episode rows, tokenized "
-        "first by the preference dataset stage). Writes an HF checkpoint + training_manifest.json.",
+        "first by the preference dataset stage). Writes an HF checkpoint + training_manifest.json. "
+        "The dataset must be verified and redacted (its manifest's provenance: what `trajectory-platform "
+        f"curate` writes); anything else is refused unless {UNSAFE_FLAG}.",
     )
     parser.add_argument("--dataset", required=True, type=Path, help="Parquet or JSONL of training rows")
     parser.add_argument("--out", required=True, type=Path, help="checkpoint directory to write")
@@ -50,10 +69,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--resume", action="store_true", help="continue from trainer_state.pt in --out")
     parser.add_argument("--device", default=None, help="cpu or cuda (default: cuda when present)")
+    parser.add_argument(
+        UNSAFE_FLAG,
+        dest="unsafe_unverified_input",
+        action="store_true",
+        help="train on a dataset nothing says was verified and redacted; the training manifest "
+        "records provenance verified: false",
+    )
     parser.set_defaults(func=run)
 
 
-def _preference_tokens(args: argparse.Namespace, settings: TrainSettings) -> tuple[pa.Table, dict] | None:
+def dataset_provenance(args: argparse.Namespace) -> dict[str, Any] | str:
+    """The dataset's provenance, the opt-out's when the user passed it, or the refusal message."""
+    try:
+        found = file_provenance(args.dataset)
+    except (OSError, ValueError, pa.ArrowInvalid) as exc:
+        return f"{args.dataset}: cannot read its provenance: {exc}"
+    if is_curated(found):
+        return found or {}
+    if not args.unsafe_unverified_input:
+        return refusal_message(
+            args.dataset, found, instead=f"Run `{CURATE_HINT}` and train on OUT/dataset.jsonl"
+        )
+    print(
+        f"trajectory-platform: WARNING: {UNSAFE_FLAG}: training on {args.dataset}, which nothing "
+        "verified or redacted. The training manifest says so.",
+        file=sys.stderr,
+    )
+    return unsafe("train", str(args.dataset))
+
+
+def _preference_tokens(
+    args: argparse.Namespace, settings: TrainSettings, provenance: dict[str, Any]
+) -> tuple[pa.Table, dict] | None:
     """For DPO on curation's episode pairs: their token rows and manifest from the preference
     dataset stage, tokenized with the tokenizer the run will use; ``None`` for token rows."""
     from trajectory_platform.training.data.dataset import read_rows
@@ -79,7 +127,17 @@ def _preference_tokens(args: argparse.Namespace, settings: TrainSettings) -> tup
     for rejection in loaded.rejected:
         print(rejection.describe(), file=sys.stderr)
     read_rejects = dict(sorted(Counter(r.drop.reason for r in loaded.rejected).items()))
-    return stage.table, {**stage.manifest, "read_rejects": read_rejects}
+    return stage.table, {**stage.manifest, "read_rejects": read_rejects, MANIFEST_KEY: provenance}
+
+
+def _vouched(args: argparse.Namespace, provenance: dict[str, Any]) -> dict | None:
+    """The manifest to train under: the file's own, unless the opt-out's provenance must replace
+    what it said (``None``: the runner reads the file's manifest itself)."""
+    if provenance.get("verified") is True:
+        return None
+    sidecar = sidecar_manifest(args.dataset)
+    declared = json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.is_file() else {}
+    return {**declared, MANIFEST_KEY: provenance}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,6 +145,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.dataset.exists():
         return fail(f"{args.dataset}: dataset not found")
+    provenance = dataset_provenance(args)
+    if isinstance(provenance, str):
+        return fail(provenance)
     if args.max_steps < 1:
         return fail("--max-steps must be at least 1")
     settings = settings_from_args(TrainSettings, args)
@@ -102,9 +163,9 @@ def run(args: argparse.Namespace) -> int:
         device=args.device,
     )
     try:
-        tokens = _preference_tokens(args, settings) if settings.objective == "dpo" else None
+        tokens = _preference_tokens(args, settings, provenance) if settings.objective == "dpo" else None
         if tokens is None:
-            outcome = run_training(request, args.dataset)
+            outcome = run_training(request, args.dataset, dataset_manifest=_vouched(args, provenance))
         else:
             outcome = run_training(
                 request, tokens[0], dataset_manifest=tokens[1], source_name=str(args.dataset)

@@ -16,6 +16,7 @@ from transformers import PreTrainedTokenizerBase
 from trajectory_platform.training.data.chat_template import template_digest
 from trajectory_platform.training.data.masked_dataset import MaskedDataset
 from trajectory_platform.training.data.masking import MaskConfig
+from trajectory_platform.training.data.provenance import MANIFEST_KEY
 from trajectory_platform.training.data.tokenizer import tokenizer_files_digest
 
 MANIFEST_VERSION = "token_masked_dataset/v1"
@@ -37,12 +38,15 @@ def dataset_manifest(
     config: MaskConfig,
     *,
     source: str | None = None,
+    provenance: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Everything a consumer needs to interpret (and reproduce) the token arrays."""
+    """Everything a consumer needs to interpret (and reproduce) the token arrays, and whether the
+    episodes behind them were verified and redacted (``provenance``, see :mod:`.provenance`)."""
     special = {tok: tokenizer.convert_tokens_to_ids(tok) for tok in tokenizer.all_special_tokens}
     return {
         "manifest_version": MANIFEST_VERSION,
         "source": source,
+        MANIFEST_KEY: provenance,
         "corpus_version": dataset.corpus_digest,
         "tokenizer_path": str(Path(tokenizer_path).resolve()),
         "tokenizer_files_digest": tokenizer_files_digest(tokenizer_path),

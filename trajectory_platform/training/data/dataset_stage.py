@@ -117,9 +117,13 @@ def run_dataset_stage(
     augment: Sequence[str] = (),
     augment_seed: int = 0,
     source: str | None = None,
+    provenance: dict[str, Any] | None = None,
     progress: bool = False,
 ) -> DatasetStageResult:
-    """Augment (if declared), serialize, mask, verify; build the table, manifest and a marked sample."""
+    """Augment (if declared), serialize, mask, verify; build the table, manifest and a marked sample.
+
+    ``provenance`` (:mod:`.provenance`) says whether the inputs were verified and redacted; the
+    manifest records it (``None``: nothing vouches for them, and ``train`` refuses the dataset)."""
     config = config or MaskConfig()
     tokenizer = load_tokenizer(tokenizer_path)
     augmentation: dict[str, Any] = {"kinds": list(augment), "seed": augment_seed}
@@ -135,7 +139,9 @@ def run_dataset_stage(
         all_inputs = list(inputs)
     dataset = build_masked_dataset(all_inputs, tokenizer, config, progress=progress)
     table = to_table(dataset)
-    manifest = dataset_manifest(dataset, tokenizer, tokenizer_path, config, source=source)
+    manifest = dataset_manifest(
+        dataset, tokenizer, tokenizer_path, config, source=source, provenance=provenance
+    )
     manifest["augmentation"] = augmentation
     sample = ""
     if table.num_rows:

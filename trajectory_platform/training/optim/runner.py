@@ -488,13 +488,16 @@ def run_training(
     dataset_manifest: dict | None = None,
     source_name: str = "table",
 ) -> TrainOutcome:
-    """Train per ``request`` on ``data`` (a file path or an Arrow table) and write the checkpoint."""
+    """Train per ``request`` on ``data`` (a file path or an Arrow table) and write the checkpoint.
+
+    ``dataset_manifest``: the manifest the caller vouches for (a table's; for a file, it replaces
+    the one beside the file, as when the user opted out of the provenance check)."""
     out = Path(request.out)
-    loaded = (
-        read_rows(Path(data))
-        if not isinstance(data, pa.Table)
-        else rows_from_table(data, source=source_name, manifest=dataset_manifest)
-    )
+    if isinstance(data, pa.Table):
+        loaded = rows_from_table(data, source=source_name, manifest=dataset_manifest)
+    else:
+        loaded = read_rows(Path(data))
+        loaded.manifest = loaded.manifest if dataset_manifest is None else dataset_manifest
     ctx = _resolve(request, loaded)
     inventory = inventory_for_model(ctx.model, FP32_ADAMW)
     _log(inventory.render())

@@ -1,0 +1,331 @@
+"""``trajectory-platform curate LOGS... --envs DIR --out OUT``: a user's logs -> a dataset fit to train on.
+
+The safe road from raw logs to token rows, in one command: ingest, the verifier cascade (against the
+gym library and the user's registered task environments), redaction with lineage and license
+fencing, splits and the token mixture, then the masked dataset. It composes the domain functions
+the Dagster assets call, in their order, so the dataset is what the asset graph would have built
+from the same logs. Each stage's output lands under OUT::
+
+    ingest/    traces.parquet, rejects.parquet
+    verify/    verdicts.parquet, triage_report.parquet, ledger.json
+    redacted/  corpus.parquet, license_audit.parquet
+    split/     split_assignments.parquet, training_mixture.parquet, preference_pairs.parquet
+    dataset.jsonl, dataset.jsonl.manifest.json
+
+The mixture tables and the dataset manifest carry the provenance (verified and redacted) that
+``mask`` and ``train`` require. The last stdout line is a JSON summary: records in, every stage's
+kept / dropped by reason, sinks (unverifiable by reason), admitted, examples and target tokens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands.mask import write_dataset
+from trajectory_platform.commands.run import parse_settings
+from trajectory_platform.curation.redact import redact_corpus
+from trajectory_platform.curation.redact.corpus import LeakDetected, corpus_tally
+from trajectory_platform.curation.split_mixture_stage import (
+    MixtureSettings,
+    SplitSettings,
+    mixture_stage,
+    preference_stage,
+    split_stage,
+)
+from trajectory_platform.curation.verify import verdicts_table, verified_table, verify_episodes
+from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
+from trajectory_platform.environments.format import ENVIRONMENT_FILE, EnvironmentFormatError
+from trajectory_platform.environments.registry import INDEX_FILE, REGISTRY_DIR, EnvironmentCatalog
+from trajectory_platform.gym.library import build_library
+from trajectory_platform.resources.secrets import SecretsSaltResource
+from trajectory_platform.resources.stage_config import settings_from
+from trajectory_platform.traces.adapters import FORMAT_NAMES
+from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.parquet import write_parquet
+from trajectory_platform.traces.record import Episode
+from trajectory_platform.training.data.dataset_stage import DatasetSettings, run_dataset_stage
+from trajectory_platform.training.data.masked_dataset import inputs_from_table
+from trajectory_platform.training.data.provenance import curated, with_provenance
+from trajectory_platform.training.data.tokenizer import load_token_counter
+from trajectory_platform.workdir import default_workdir
+
+STAGE_SETTINGS: dict[str, type] = {
+    "verify": VerifySettings,
+    "split": SplitSettings,
+    "mixture": MixtureSettings,
+    "dataset": DatasetSettings,
+}
+"""The stages ``--set`` reaches, each with the settings dataclass its asset's config comes from."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``curate`` subcommand."""
+    parser = subparsers.add_parser(
+        "curate",
+        help="logs + task environments -> verified, redacted, split, token-masked dataset (one command)",
+        description="Ingest LOGS, verify every episode with the verifier cascade (gym fixtures, then the "
+        "task environments registered in --envs, linked by task.fixture_id), redact secrets and "
+        "personal data (canary-checked; the key is $TRAJECTORY_PLATFORM_SALT or the workdir's "
+        "secrets/pipeline.key), split by repository family, compose the token mixture and mask it. "
+        "Writes every stage's output under OUT and OUT/dataset.jsonl (+ .manifest.json), ready for "
+        "`trajectory-platform train --dataset OUT/dataset.jsonl`. The last stdout line is a JSON summary.",
+    )
+    parser.add_argument("logs", nargs="+", type=Path, metavar="LOGS", help="log files or folders")
+    parser.add_argument(
+        "--envs",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="task environment registry (`trajectory-platform env import`); default: the workdir's "
+        "environments/ when it exists, else gym fixtures only (real logs then end unverifiable)",
+    )
+    parser.add_argument("--out", required=True, type=Path, metavar="OUT", help="output folder")
+    parser.add_argument(
+        "--workdir", type=Path, default=None, help="tokenizer cache, pipeline key (default: the workdir)"
+    )
+    parser.add_argument(
+        "--format", default="auto", choices=("auto", *FORMAT_NAMES), help="log format (default: detected)"
+    )
+    parser.add_argument("--fixture-seed", type=int, default=0, help="gym fixture library seed (default 0)")
+    parser.add_argument("--tokenizer", default="", help="HF tokenizer directory (default: the embedded one)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="STAGE.FIELD=VALUE",
+        help=f"a setting of one stage ({', '.join(STAGE_SETTINGS)}), e.g. --set verify.reruns=3 "
+        "(JSON values; repeatable)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bars on stderr")
+    parser.set_defaults(func=run)
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """Every stage's settings for one curate run (the assets' settings dataclasses)."""
+
+    verify: VerifySettings
+    split: SplitSettings
+    mixture: MixtureSettings
+    dataset: DatasetSettings
+
+
+def stage_settings(args: argparse.Namespace) -> Settings:
+    """The settings of each stage: defaults, the shared flags, then ``--set`` (ValueError on an
+    unknown stage or field, before any work)."""
+    shared = {
+        "verify": {"fixture_seed": args.fixture_seed},
+        "split": {"fixture_seed": args.fixture_seed},
+        "mixture": {"tokenizer_path": args.tokenizer},
+        "dataset": {"tokenizer_path": args.tokenizer},
+    }
+    values = parse_settings(args.set)
+    if unknown := sorted(set(values) - set(STAGE_SETTINGS)):
+        raise ValueError(f"--set names no stage: {unknown} (stages: {', '.join(STAGE_SETTINGS)})")
+    built: dict[str, Any] = {}
+    for stage, kind in STAGE_SETTINGS.items():
+        fields = {f.name for f in dataclasses.fields(kind)}
+        if unknown := sorted(set(values.get(stage, {})) - fields):
+            raise ValueError(f"--set names no setting of {stage}: {unknown} (settings: {sorted(fields)})")
+        built[stage] = settings_from({**shared[stage], **values.get(stage, {})}, kind)
+    if "seed" not in values.get("mixture", {}):  # as in `split`: the mixture follows the split seed
+        built["mixture"] = dataclasses.replace(built["mixture"], seed=built["split"].seed)
+    return Settings(**built)
+
+
+def registry(args: argparse.Namespace, workdir: Path) -> tuple[Path | None, int] | str:
+    """The environment registry to verify against and its size, or why it is not one."""
+    root = args.envs
+    if root is None:
+        root = workdir / REGISTRY_DIR
+        if not (root / INDEX_FILE).is_file():
+            return None, 0
+    if not root.is_dir():
+        return f"--envs {root}: no such folder"
+    if not (root / INDEX_FILE).is_file():
+        hint = (
+            f"it is one environment ({ENVIRONMENT_FILE}), not a registry"
+            if (root / ENVIRONMENT_FILE).is_file()
+            else f"no {INDEX_FILE}"
+        )
+        return (
+            f"--envs {root}: not an environment registry ({hint}); register environments with "
+            f"`trajectory-platform env import ENV_DIR... --registry {root}`"
+        )
+    try:
+        return root, len(EnvironmentCatalog(root).environments())
+    except EnvironmentFormatError as exc:
+        return f"--envs {root}: {exc}"
+
+
+def _say(message: str) -> None:
+    print(f"curate: {message}", file=sys.stderr, flush=True)
+
+
+def _write_json(path: Path, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value, indent=2, sort_keys=True, default=str) + "\n", encoding="utf-8")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the inputs, run the stages in order, write each one's output, print the summary."""
+    missing = [str(path) for path in args.logs if not path.exists()]
+    if missing:
+        return fail(f"no such log file or folder: {', '.join(missing)}")
+    if args.tokenizer and not (Path(args.tokenizer) / "tokenizer_config.json").is_file():
+        return fail(f"--tokenizer {args.tokenizer}: not a tokenizer directory (no tokenizer_config.json)")
+    workdir = (args.workdir or default_workdir()).resolve()
+    try:
+        settings = stage_settings(args)
+    except ValueError as exc:
+        return fail(str(exc))
+    found = registry(args, workdir)
+    if isinstance(found, str):
+        return fail(found)
+    envs, registered = found
+    _say(f"environments: {envs} ({registered} registered)" if envs else "environments: none (gym only)")
+    return Curation(args, workdir, settings, envs).run()
+
+
+class Curation:
+    """One curate run: the stages in order, each writing under OUT and adding to the summary."""
+
+    def __init__(self, args: argparse.Namespace, workdir: Path, settings: Settings, envs: Path | None):
+        self.args, self.workdir, self.settings, self.envs = args, workdir, settings, envs
+        self.out: Path = args.out
+        self.progress = not args.no_progress
+        self.stages: dict[str, dict[str, Any]] = {}
+        self.summary: dict[str, Any] = {}
+
+    def run(self) -> int:
+        """Every stage; exit 1 when no example came out, 3 when a canary survived redaction."""
+        episodes = self.ingest()
+        if episodes is None:
+            return fail(f"no log records found in {', '.join(map(str, self.args.logs))}")
+        verified = self.verify(episodes)
+        try:
+            corpus, provenance = self.redact(verified)
+        except LeakDetected as exc:
+            return fail(f"redaction: {exc}; nothing after verify/ was written", code=3)
+        mixture = self.split(corpus, provenance)
+        examples = self.dataset(mixture, provenance)
+        emit_summary({**self.summary, "stages": self.stages, "provenance": provenance, "out": str(self.out)})
+        if not examples:
+            _say("no training example came out: see the sinks and each stage's drops in the summary")
+        return 0 if examples else 1
+
+    def ingest(self) -> list[Episode] | None:
+        _say("ingest")
+        result = ingest_paths(self.args.logs, self.args.format, progress=self.progress)
+        if result.records_in == 0:
+            return None
+        result.write(self.out / "ingest")
+        self.stages["ingest"] = result.tally().metadata()
+        self.summary["records_in"] = result.records_in
+        return sorted(result.episodes, key=lambda e: e.episode_id)
+
+    def verify(self, episodes: list[Episode]) -> pa.Table:
+        settings = self.settings.verify
+        _say(f"verify: {len(episodes)} episodes")
+        lookup = fixtures_lookup(settings.fixture_seed, self.envs)
+        result = verify_episodes(episodes, lookup, settings.cascade(progress=self.progress))
+        folder = self.out / "verify"
+        write_parquet(verdicts_table(result), folder / "verdicts.parquet")
+        write_parquet(result.triage, folder / "triage_report.parquet")
+        ledger = result.ledger.summary()
+        _write_json(folder / "ledger.json", ledger)
+        for warning in ledger["warnings"]:
+            _say(f"warning: {warning}")
+        sinks = result.counts("sink")
+        self.stages["verify"] = result.tally().metadata()
+        self.summary |= {
+            "sinks": sinks,
+            "unverifiable_by_reason": result.unverifiable_by_reason(),
+            "roles": result.counts("role"),
+            "admitted": sinks.get("admitted", 0),
+        }
+        return verified_table(episodes, result)
+
+    def redact(self, verified: pa.Table) -> tuple[pa.Table, dict[str, Any]]:
+        salt = SecretsSaltResource(fallback_file=str(self.workdir / "secrets" / "pipeline.key"))
+        _say(f"redact: {verified.num_rows} episodes (key from {salt.source})")
+        result = redact_corpus(verified, salt.key())
+        write_parquet(result.table, self.out / "redacted" / "corpus.parquet")
+        write_parquet(result.audit, self.out / "redacted" / "license_audit.parquet")
+        self.stages["redact"] = corpus_tally(result).metadata()
+        self.summary |= {
+            "findings_by_kind": dict(sorted(result.findings_by_kind.items())),
+            "leak_rate": result.leak.rate,
+        }
+        provenance = curated(
+            "curate",
+            environments=str(self.envs) if self.envs else None,
+            fixture_seed=self.settings.verify.fixture_seed,
+            salt_source=salt.source,
+            canaries_injected=result.leak.injected,
+            canaries_leaked=result.leak.leaked,
+        )
+        return result.table, provenance
+
+    def split(self, corpus: pa.Table, provenance: dict[str, Any]) -> pa.Table:
+        split_settings, mixture_settings = self.settings.split, self.settings.mixture
+        _say(f"split and mixture: {corpus.num_rows} episodes")
+        library = build_library(split_settings.fixture_seed)
+        split = split_stage(corpus, library, split_settings.policy(), split_settings.decontamination())
+        counter, measure = mixture_settings.counter(
+            functools.partial(load_token_counter, workdir=self.workdir)
+        )
+        anchors = frozenset(mixture_settings.anchor_models)
+        policy = mixture_settings.policy()
+        mixture = mixture_stage(corpus, split.table, policy, counter, measure, anchors)
+        pairs = preference_stage(corpus, split.table, policy, counter, anchors)
+        folder = self.out / "split"
+        write_parquet(split.table, folder / "split_assignments.parquet")
+        write_parquet(with_provenance(mixture.table, provenance), folder / "training_mixture.parquet")
+        write_parquet(with_provenance(pairs.table, provenance), folder / "preference_pairs.parquet")
+        self.stages |= {
+            "split": split.tally().metadata(),
+            "mixture": mixture.tally().metadata(),
+            "preference_pairs": pairs.tally().metadata(),
+        }
+        self.summary |= {
+            "split_counts": split.summary["split_counts"],
+            "token_measure": measure,
+            "realized_token_shares": mixture.summary["realized_token_shares"],
+        }
+        return mixture.table
+
+    def dataset(self, mixture: pa.Table, provenance: dict[str, Any]) -> int:
+        settings = self.settings.dataset
+        _say(f"dataset: {mixture.num_rows} episodes in the training mixture")
+        stage = run_dataset_stage(
+            inputs_from_table(mixture),
+            settings.tokenizer_dir(self.workdir),
+            settings.mask_config(),
+            augment=list(settings.augment),
+            augment_seed=settings.augment_seed,
+            source=str(self.out / "split" / "training_mixture.parquet"),
+            provenance=provenance,
+            progress=self.progress,
+        )
+        path = self.out / "dataset.jsonl"
+        manifest_path = write_dataset(stage.table, stage.manifest, path)
+        stats = stage.manifest["stats"]
+        self.stages["dataset"] = stage.dataset.tally().metadata()
+        self.summary |= {
+            "examples": stage.table.num_rows,
+            "target_tokens": stats["selected_targets"],
+            "stored_tokens": stats["stored_tokens"],
+            "dataset": str(path),
+            "manifest": str(manifest_path),
+        }
+        return stage.table.num_rows

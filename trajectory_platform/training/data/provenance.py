@@ -1,0 +1,93 @@
+"""Where training data came from: the provenance a dataset carries, and the one test of it.
+
+Raw agent logs hold secrets in context and failing calls among the assistant turns; masking them as
+they are supervises both. So the data that reaches ``mask`` and ``train`` must prove it passed the
+verifier cascade (only admitted episodes, only their selected turns as targets) and redaction. The
+proof is a ``provenance`` object, ``{"verified": bool, "redacted": bool, "by": ..., ...}``:
+
+- in the Arrow schema metadata of an episode table (``training_mixture`` / ``preference_pairs``
+  as ``trajectory-platform curate`` writes them), under :data:`PARQUET_KEY`;
+- in a dataset manifest (``<dataset>.manifest.json`` beside a JSONL or Parquet dataset, and the
+  manifest the ``token_masked_dataset`` asset writes), under :data:`MANIFEST_KEY`.
+
+Data without it is refused (:func:`refusal_message`) unless the caller passes the loudly named opt-out
+:data:`UNSAFE_FLAG`, whose provenance (:func:`unsafe`) says ``verified: false`` so every later
+manifest shows it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+MANIFEST_KEY = "provenance"
+PARQUET_KEY = b"trajectory_platform.provenance"
+UNSAFE_FLAG = "--unsafe-unverified-input"
+CURATE_HINT = "trajectory-platform curate LOGS... --envs ENVIRONMENTS --out OUT"
+
+
+def curated(by: str, **facts: Any) -> dict[str, Any]:
+    """The provenance of data that went through the cascade and redaction (``by``: which path)."""
+    return {"verified": True, "redacted": True, "by": by, **facts}
+
+
+def unsafe(by: str, source: str) -> dict[str, Any]:
+    """The provenance recorded when a user opted out: nothing vouches for ``source``."""
+    return {"verified": False, "redacted": False, "by": by, "opt_out": UNSAFE_FLAG, "source": source}
+
+
+def is_curated(provenance: dict[str, Any] | None) -> bool:
+    """Whether ``provenance`` says verified and redacted (both literally ``true``)."""
+    if provenance is None:
+        return False
+    return provenance.get("verified") is True and provenance.get("redacted") is True
+
+
+def with_provenance(table: pa.Table, provenance: dict[str, Any]) -> pa.Table:
+    """``table`` with ``provenance`` in its schema metadata, which Parquet keeps."""
+    metadata = dict(table.schema.metadata or {})
+    metadata[PARQUET_KEY] = json.dumps(provenance, sort_keys=True).encode("utf-8")
+    return table.replace_schema_metadata(metadata)
+
+
+def table_provenance(schema: pa.Schema) -> dict[str, Any] | None:
+    """The provenance an episode table's schema carries, or ``None``."""
+    raw = (schema.metadata or {}).get(PARQUET_KEY)
+    if raw is None:
+        return None
+    found = json.loads(raw)
+    return found if isinstance(found, dict) else None
+
+
+def sidecar_manifest(path: Path) -> Path:
+    """``<path>.manifest.json``: where a dataset file's manifest lives."""
+    return path.with_name(path.name + ".manifest.json")
+
+
+def file_provenance(path: Path) -> dict[str, Any] | None:
+    """The provenance of a data file: its dataset manifest's, else (Parquet) its schema's."""
+    manifest = sidecar_manifest(path)
+    if manifest.is_file():
+        found = json.loads(manifest.read_text(encoding="utf-8")).get(MANIFEST_KEY)
+        if isinstance(found, dict):
+            return found
+    if path.suffix == ".parquet" and path.is_file():
+        return table_provenance(pq.read_schema(path))
+    return None
+
+
+def refusal_message(path: Path, provenance: dict[str, Any] | None, *, instead: str) -> str:
+    """Why ``path`` is refused and what to run instead, for a person."""
+    if provenance is None:
+        why = "carries no provenance (raw logs, ingest output, or a file no curation run wrote)"
+    else:
+        said = {k: provenance.get(k) for k in ("verified", "redacted")}
+        why = f"is not verified and redacted (its provenance says {json.dumps(said, sort_keys=True)})"
+    return (
+        f"{path}: {why}. Unverified data supervises failing tool calls and secrets in context. "
+        f"{instead}, or pass {UNSAFE_FLAG} to use it anyway (recorded as unverified)"
+    )
