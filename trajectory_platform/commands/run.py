@@ -1,9 +1,10 @@
 """``trajectory-platform run [--workdir DIR]``: the whole asset graph on the embedded default.
 
-1. Prepare inputs: the bundled sample logs (``trajectory_platform/samples/traces/<day>/``) and
-   a scripted gym rollout, synced into the trace
+1. Prepare inputs: the bundled sample logs (``trajectory_platform/samples/traces/<day>/``),
+   a scripted gym rollout and the real-project example's logs, synced into the trace
    source ``<workdir>/trace_source/<day>/`` (only changed files are copied, so a second run
-   leaves the trace source - and the new-logs sensor - untouched).
+   leaves the trace source - and the new-logs sensor - untouched); the example's environments
+   are imported into the registry ``<workdir>/environments/``.
 2. Materialize every asset found in ``trajectory_platform.definitions`` in dependency order, one
    in-process run per asset (per contiguous day range for day-partitioned assets with a
    single-run backfill policy, else per day), with its checks, recorded in the workdir's Dagster
@@ -27,6 +28,8 @@ from typing import Any
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.curation.split_mixture_stage import SplitSettings, trained_by_plan
+from trajectory_platform.curation.verify.cascade import unverifiable_by_reason
+from trajectory_platform.environments.real_projects import RealProjectError, lay_example
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.janitor import sweep
 from trajectory_platform.resources import (
@@ -34,6 +37,7 @@ from trajectory_platform.resources import (
     build_resources,
     default_workdir,
     prepare_dagster_home,
+    read_asset_table,
     warehouse_connection,
 )
 from trajectory_platform.resources.stage_config import settings_from
@@ -239,6 +243,17 @@ def _table_rows(db: Path) -> dict[str, int]:
         return {n: con.execute(f'SELECT count(*) FROM "{n}"').fetchall()[0][0] for n in sorted(names)}
 
 
+def unverifiable_reasons(workdir: Path) -> dict[str, int]:
+    """Unverifiable episodes by reason, read back from the ``verified_traces`` the run wrote: the
+    summary says why logs could not be judged (no task named, an unknown task), not only how many."""
+    table = read_asset_table(workdir, "verified_traces", columns=["sink", "sink_reason"])
+    if table is None:
+        return {}
+    return unverifiable_by_reason(
+        zip(table["sink"].to_pylist(), table["sink_reason"].to_pylist(), strict=True)
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from dagster import AssetSelection, BetaWarning, DagsterInstance, PreviewWarning, materialize
 
@@ -277,6 +292,11 @@ def run(args: argparse.Namespace) -> int:
         workdir, source.root_path, args.gym_episodes, args.seed, args.gym_learnable_tasks, split
     )
     print(f"gym rollout: {gym_files} file(s) updated", file=sys.stderr)
+    try:
+        laid = lay_example(resources["workdir"].environments_dir, source.root_path)
+    except RealProjectError as exc:
+        return fail(str(exc))
+    print(f"real-project example: {laid.logs_updated} log file(s) updated", file=sys.stderr)
     days = [d for d in source.partition_keys() if source.files(d)]
     if not days:
         return fail(f"no logs in the trace source {source.root_path}")
@@ -337,6 +357,7 @@ def run(args: argparse.Namespace) -> int:
         "dagster_home": str(home),
         "partitions": days,
         "tables": _table_rows(db),
+        "unverifiable": unverifiable_reasons(workdir),
         "checks": checks,
         "report": str(reports[-1]) if reports else None,
         "seconds": round(time.monotonic() - started, 1),
