@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from trajectory_platform.cli import main
 from trajectory_platform.curation.redact.episode import redact_episode
 from trajectory_platform.curation.verify.cascade import CascadeConfig, fixtures_lookup, verify_episodes
 from trajectory_platform.environments import real_projects as rp
@@ -65,9 +66,11 @@ def test_the_example_key_has_real_shapes_and_is_not_stored_here() -> None:
     assert not any(key_id in t or secret in t for t in texts)
 
 
-def test_build_is_deterministic(example: tuple[Path, rp.Example], tmp_path: Path) -> None:
+def test_build_is_deterministic_and_env_example_writes_it(
+    example: tuple[Path, rp.Example], tmp_path: Path
+) -> None:
     out, _ = example
-    rp.build_example(tmp_path)
+    assert main(["env", "example", "--out", str(tmp_path)]) == 0
     first, second = _tree(out), _tree(tmp_path)
     assert first == second
     assert any(path.endswith(".traj") for path in first) and any(path.endswith(".jsonl") for path in first)

@@ -1,8 +1,10 @@
-"""``trajectory-platform env validate|import|list``: task environments users bring.
+"""``trajectory-platform env validate|import|list|example``: task environments users bring.
 
 ``validate DIR...`` checks each environment directory (format, runtime, the oracle over K runs)
 and prints one line per environment; ``import DIR...`` validates and registers the valid ones
-(default registry ``<workdir>/environments``, where ``verify`` looks); ``list`` shows a registry.
+(default registry ``<workdir>/environments``, where ``verify`` looks); ``list`` shows a registry;
+``example --out DIR`` writes the shipped real-project example (environments and logs) to try the
+README's hand-driven session on.
 Every subcommand prints a JSON summary as its last stdout line; validate and import exit 1 when
 any environment was refused. ``docs/environments.md`` describes the format.
 """
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.environments.format import EnvironmentFormatError
+from trajectory_platform.environments.real_projects import RealProjectError, build_example
 from trajectory_platform.environments.registry import (
     REGISTRY_DIR,
     EnvironmentCatalog,
@@ -61,6 +64,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing = actions.add_parser("list", help="show the environments of a registry")
     listing.add_argument("--registry", type=Path, metavar="DIR", help=registry_help)
     listing.set_defaults(func=run_list)
+
+    example = actions.add_parser(
+        "example",
+        help="write the shipped real-project example: OUT/environments/<task>/ and OUT/traces/<day>/",
+        description="Build the three real-project environments (installed, pinned libraries with a "
+        "reintroduced bug and sealed tests) and record four agent logs against them in the sandbox "
+        "(SWE-agent .traj and OpenAI chat), to try env validate / env import / curate on "
+        "(docs/environments.md, 'The shipped real-project example').",
+    )
+    example.add_argument("--out", required=True, type=Path, metavar="DIR", help="where to write it")
+    example.set_defaults(func=run_example)
 
 
 def _registry(args: argparse.Namespace) -> Path:
@@ -137,4 +151,22 @@ def run_list(args: argparse.Namespace) -> int:
         )
         print(f"{env.task_id}\t{env.digest}\t{env.domain}\t{len(env.references)} reference(s)")
     emit_summary({"registry": str(registry), "environments": len(rows), "entries": rows})
+    return 0
+
+
+def run_example(args: argparse.Namespace) -> int:
+    """Write the example's environment directories and logs under ``--out``."""
+    print("building the real-project example (sandboxed recordings) ...", file=sys.stderr, flush=True)
+    try:
+        built = build_example(args.out)
+    except RealProjectError as exc:
+        return fail(str(exc))
+    for path in [*built.environments, *built.logs]:
+        print(path)
+    emit_summary(
+        {
+            "environments": [str(p) for p in built.environments],
+            "logs": [str(p) for p in built.logs],
+        }
+    )
     return 0
