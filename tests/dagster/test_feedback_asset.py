@@ -13,6 +13,7 @@ from dagster import materialize
 
 from trajectory_platform.assets.feedback import feedback_candidates, production_feedback
 from trajectory_platform.assets.raw import raw_traces
+from trajectory_platform.assets.verified import verified_traces
 from trajectory_platform.checks.feedback import feedback_candidates_judged, production_feedback_rules
 from trajectory_platform.environments.format import TaskEnvironment, load_environment, write_environment
 from trajectory_platform.environments.registry import import_environments
@@ -131,8 +132,12 @@ def test_an_edit_on_a_registered_environment_becomes_a_candidate_to_import(tmp_p
     )
     resources = build_resources(tmp_path)
     assert materialize([raw_traces, production_feedback], partition_key=DAY, resources=resources).success
+    verified = materialize(
+        [raw_traces, verified_traces], selection=["verified_traces", "triage_report"], resources=resources
+    )
+    assert verified.success
     result = materialize(
-        [raw_traces, production_feedback, feedback_candidates, feedback_candidates_judged],
+        [raw_traces, verified_traces, production_feedback, feedback_candidates, feedback_candidates_judged],
         selection=["feedback_candidates"],
         resources=resources,
     )

@@ -100,6 +100,7 @@ def scenario():
         "ep-reverted": episode("ep-reverted", WRONG),
         "ep-known": episode("ep-known", WRONG),
         "ep-same-fix": episode("ep-same-fix", ops("return a - b  # other")),
+        "ep-runtime-defect": episode("ep-runtime-defect", WRONG),
     }
     user_fix = ops("return b + a")
     not_applying = edit({**S0, "calc/ops.py": f"# {SECRET}\n" + OPS}, {**S0, "calc/ops.py": OPS})
@@ -111,13 +112,15 @@ def scenario():
         record("ep-reverted", "reverted", 5, edit_diff=edit(WRONG, S0)),
         record("ep-known", "edited", 6, edit_diff=edit(WRONG, ops("return a + b"))),
         record("ep-same-fix", "edited", 7, edit_diff=edit(ops("return a - b  # other"), user_fix)),
+        record("ep-runtime-defect", "edited", 12, edit_diff=edit(WRONG, ops("return a * 1 + b"))),
         record("ep-fixed-by-user", "correction", 8, turn_index=3),
         record("ep-fixed-by-user", "correction", 9, turn_index=1),
         record("ep-missing", "accepted", 10),
         record("ep-reverted", "reverted", 11),
     ]
     lookup = {"calc-add": env}.get
-    outcome = validate_candidates(candidates_from_feedback(feedback, episodes, lookup), runs=2)
+    triage = {"ep-fixed-by-user": "policy_incapability", "ep-runtime-defect": "runtime_defect"}
+    outcome = validate_candidates(candidates_from_feedback(feedback, episodes, lookup, triage), runs=2)
     return env, episodes, feedback, lookup, outcome
 
 
@@ -151,6 +154,7 @@ def test_each_edit_that_cannot_be_a_fixture_says_why(scenario) -> None:
         "ep-reverted": "empty_reference",
         "ep-known": "known_reference",
         "ep-same-fix": "duplicate_candidate",
+        "ep-runtime-defect": "not_a_policy_gap",
     }
     assert set(reasons.values()) <= set(CANDIDATE_REFUSALS)
     preference = next(c for c in outcome.candidates if c.episode_id == "ep-preference")
@@ -171,7 +175,7 @@ def test_a_correction_is_a_reported_t_div_and_bad_links_are_counted(scenario) ->
     assert sorted(d.reason for d in outcome.drops) == ["turn_out_of_range", "unknown_episode"]
     assert {d.reason for d in outcome.drops} <= set(LINK_DROP_REASONS)
     tally = outcome.tally()
-    assert tally.balanced and tally.records_in == 11 and tally.kept == 9
+    assert tally.balanced and tally.records_in == 12 and tally.kept == 10
     assert "ep-missing" not in outcome.ranking()
     assert episodes["ep-fixed-by-user"].events[1].kind == "user"  # the episode itself is untouched
 

@@ -70,7 +70,7 @@ def production_feedback(context: AssetExecutionContext, feedback_source: TraceSo
 
 
 @asset(
-    ins={"production_feedback": AssetIn(), "raw_traces": AssetIn()},
+    ins={"production_feedback": AssetIn(), "verified_traces": AssetIn()},
     description="Each user edit on an episode of a registered environment as a candidate environment "
     "(same S0, oracle and tools; the edited end state as its reference), with its validation verdict; "
     "validated ones are written to artifacts/feedback_candidates/ for review and import.",
@@ -80,14 +80,16 @@ def feedback_candidates(
     context: AssetExecutionContext,
     workdir: WorkdirResource,
     production_feedback: pa.Table,
-    raw_traces: pa.Table,
+    verified_traces: pa.Table,
 ) -> Output:
-    """Link feedback to episodes, derive candidates from edits, validate them, write the valid ones."""
-    episodes = {e.episode_id: e for e in table_to_episodes(raw_traces)}
+    """Link feedback to episodes, keep edits on policy gaps (triage first), derive candidates,
+    validate them, write the valid ones."""
+    episodes = {e.episode_id: e for e in table_to_episodes(verified_traces)}
+    ids, classes = verified_traces["episode_id"].to_pylist(), verified_traces["triage_class"].to_pylist()
+    triage = dict(zip(ids, classes, strict=True))
     catalog = EnvironmentCatalog(workdir.environments_dir)
-    outcome = validate_candidates(
-        candidates_from_feedback(table_to_feedback(production_feedback), episodes, catalog.get)
-    )
+    feedback = table_to_feedback(production_feedback)
+    outcome = validate_candidates(candidates_from_feedback(feedback, episodes, catalog.get, triage))
     written = write_validated(outcome, workdir.artifact_dir("feedback_candidates"))
     context.log.info(f"feedback candidates: {outcome.candidate_counts()}, {len(written)} written")
     return Output(outcome.candidates_table(), metadata=_candidate_metadata(outcome, len(written)))

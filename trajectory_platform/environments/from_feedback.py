@@ -30,7 +30,7 @@ import dataclasses
 import hashlib
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +56,7 @@ LINK_DROP_REASONS = ("unknown_episode", "turn_out_of_range")
 its ``turn_index`` is not an assistant event of that episode (``turn_out_of_range``)."""
 
 CANDIDATE_REFUSALS = (
+    "not_a_policy_gap",
     "no_environment",
     "environment_mismatch",
     "episode_diff_does_not_apply",
@@ -67,6 +68,10 @@ CANDIDATE_REFUSALS = (
 )
 """Why an edit did not become a usable candidate environment:
 
+- ``not_a_policy_gap``: triage (curation §Capability gap diagnosis) put the episode's failure
+  outside the weights (a runtime defect, a context deficit, an interface ambiguity): its remedy is a
+  fix to the tool, the retrieval or the schema, and training on the edit would teach the policy to
+  work around it;
 - ``no_environment``: the episode names no task environment the catalog knows;
 - ``environment_mismatch``: the episode records an environment digest that is neither this
   environment's nor its S0's (it ran on another version of the task);
@@ -196,16 +201,24 @@ class FeedbackOutcome:
         return pa.Table.from_pylist(rows, schema=CANDIDATE_SCHEMA)
 
 
+POLICY_GAP = "policy_incapability"
+"""The one triage class whose failures training can fix (curation/verify/triage.py's classes)."""
+
+
 def candidates_from_feedback(
     feedback: list[FeedbackRecord],
     episodes: dict[str, Episode],
     environments: Callable[[str], TaskEnvironment | None],
+    failure_class: Mapping[str, str | None] | None = None,
 ) -> FeedbackOutcome:
     """Link each record to its episode and give it its admissible use (module docstring).
 
+    ``failure_class`` is triage's verdict per episode id (``verified_traces.triage_class``); an edit
+    becomes a candidate only on an episode with no failure or a failure triaged as a policy gap.
     Candidates come back unvalidated; pass the outcome to :func:`validate_candidates` before any
     candidate is used. The result is the same for the same records in any order.
     """
+    classes = failure_class or {}
     outcome = FeedbackOutcome(records_in=len(feedback))
     signals: dict[str, list[float]] = defaultdict(list)
     kinds: dict[str, Counter[str]] = defaultdict(Counter)
@@ -227,7 +240,7 @@ def candidates_from_feedback(
         if record.kind == "correction" and record.turn_index is not None:
             outcome.divergences.append(Divergence(record.episode_id, record.turn_index, record.where()))
         if record.edit_diff is not None:
-            candidate = _candidate(record, episode, environments)
+            candidate = _candidate(record, episode, environments, classes.get(record.episode_id))
             if candidate.environment is not None and candidate.environment.task_id in seen:
                 candidate.refusal = Drop(
                     "duplicate_candidate", f"{record.where()}: same reference as an earlier edit"
@@ -290,12 +303,20 @@ def _diff_problem(exc: SandboxError) -> str:
 
 
 def _candidate(
-    record: FeedbackRecord, episode: Episode, environments: Callable[[str], TaskEnvironment | None]
+    record: FeedbackRecord,
+    episode: Episode,
+    environments: Callable[[str], TaskEnvironment | None],
+    failure_class: str | None,
 ) -> FeedbackCandidate:
     """The candidate environment of one edit, or the refusal saying why there is none."""
     where = record.where()
     task_id = episode.task.fixture_id
     candidate = FeedbackCandidate(record.episode_id, where, task_id)
+    if failure_class is not None and failure_class != POLICY_GAP:
+        candidate.refusal = Drop(
+            "not_a_policy_gap", f"{where}: triage says {failure_class}: fix it outside the weights"
+        )
+        return candidate
     env = environments(task_id) if task_id else None
     if env is None:
         candidate.refusal = Drop("no_environment", f"{where}: the episode's task is not a known environment")
