@@ -41,6 +41,12 @@ def test_import_registers_valid_environments_and_refuses_the_others(tmp_path):
     assert refused.status == "refused" and "already registered with other content" in refused.reasons[0]
     assert read_index(registry) == {TASK_ID: digest}
 
+    gym_id = build_library(0)[0].fixture_id
+    shadowed = make_env(tmp_path / "src", "shadowed", task_id=gym_id)
+    refused = import_environments([shadowed], registry, runs=1)[0]
+    assert refused.status == "refused" and "is a gym fixture's id" in refused.reasons[0]
+    assert gym_id not in read_index(registry)
+
 
 def test_safe_dirnames_keep_distinct_ids_apart():
     assert safe_dirname("a/b") != safe_dirname("a_b")

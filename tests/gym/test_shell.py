@@ -1,6 +1,6 @@
-"""Recorded shell commands and a brought environment's tools, re-run in the sandbox: file state
-carries over, nothing leaves the workspace, time and output are bounded, and nothing runs
-unconfined unless the user opted out."""
+"""Recorded shell commands, file-editor calls and a brought environment's tools, re-run in the
+sandbox: file state carries over, nothing leaves the workspace, time and output are bounded, and
+nothing runs unconfined unless the user opted out."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 import pytest
 
 from trajectory_platform.gym import isolation, shell
-from trajectory_platform.gym.shell import ReplayRunError, run_commands, run_tool_calls
+from trajectory_platform.gym.shell import EditorCall, ReplayRunError, run_commands, run_tool_calls
 
 S0 = {"pkg/a.txt": "alpha\n", "README.md": "readme\n"}
 
@@ -161,3 +161,105 @@ def test_a_tools_module_that_does_not_load_is_an_error_naming_the_entry_point():
         run_tool_calls(S0, TOOLS, "envtools.impl:missing", [("read_file", {"path": "pkg/a.txt"})])
     with pytest.raises(ReplayRunError, match="not 'module:function'"):
         run_tool_calls(S0, TOOLS, "envtools.impl", [])
+
+
+def edit(command: str, path: str, **arguments: object) -> EditorCall:
+    return EditorCall({"command": command, "path": path, **arguments})
+
+
+def test_editor_calls_and_shell_commands_act_in_order_on_one_workspace():
+    run = run_commands(
+        S0,
+        [
+            edit("view", "/testbed/pkg/a.txt"),
+            edit("str_replace", "/testbed/pkg/a.txt", old_str="alpha", new_str="ALPHA"),
+            "cat pkg/a.txt",
+            edit("create", "/workspace/pkg/b.txt", file_text="one\nthree\n"),
+            edit("insert", "/repo/pkg/b.txt", insert_line=1, new_str="two"),
+            "cat pkg/b.txt",
+            edit("str_replace", "/testbed/pkg/b.txt", old_str="three\n"),
+            edit("undo_edit", "/repo/pkg/b.txt"),
+            edit("view", "/testbed/pkg/b.txt", view_range=[2, 3]),
+            edit("view", "/testbed"),
+        ],
+    )
+    assert [r.exit_code for r in run.results] == [0] * 10
+    assert run.results[0].output.endswith("     1\talpha\n     2\t\n")
+    assert run.results[2].output == "ALPHA\n", "the shell sees the editor's change"
+    assert run.results[5].output == "one\ntwo\nthree\n", "insert puts new_str after line N"
+    assert run.results[8].output.endswith("     2\ttwo\n     3\tthree\n"), "undo restored the deleted line"
+    assert "/testbed/pkg/b.txt" in run.results[9].output
+    assert run.final_files == {
+        "pkg/a.txt": "ALPHA\n",
+        "pkg/b.txt": "one\ntwo\nthree\n",
+        "README.md": "readme\n",
+    }
+    assert not any(r.refused for r in run.results)
+
+
+def test_editor_calls_fail_as_the_real_tool_fails_and_leave_the_file_as_it_was():
+    files = {"pkg/a.txt": "x = 1\nx = 1\n"}
+    run = run_commands(
+        files,
+        [
+            edit("str_replace", "/testbed/pkg/a.txt", old_str="y = 2", new_str="z"),
+            edit("str_replace", "/testbed/pkg/a.txt", old_str="x = 1", new_str="z"),
+            edit("str_replace", "/testbed/pkg/a.txt", old_str="x = 1\nx", new_str="x = 1\nx"),
+            edit("create", "/testbed/pkg/a.txt", file_text="overwritten"),
+            edit("create", "/testbed/nodir/c.txt", file_text="c"),
+            edit("insert", "/testbed/pkg/a.txt", insert_line=9, new_str="late"),
+            edit("undo_edit", "/testbed/pkg/a.txt"),
+            edit("view", "/testbed/missing.txt"),
+            edit("view", "pkg/a.txt"),
+            edit("delete", "/testbed/pkg/a.txt"),
+            edit("str_replace", "/testbed/pkg", old_str="a", new_str="b"),
+        ],
+    )
+    assert [r.exit_code for r in run.results] == [shell.EDITOR_ERROR_EXIT] * 11
+    outputs = [r.output for r in run.results]
+    assert "did not appear verbatim" in outputs[0]
+    assert "Multiple occurrences" in outputs[1] and "[1, 2]" in outputs[1]
+    assert "must be different" in outputs[2]
+    assert "File already exists" in outputs[3]
+    assert "No edit history" in outputs[6]
+    assert "not an absolute path" in outputs[8]
+    assert not any(r.refused for r in run.results)
+    assert run.final_files == files
+
+
+def test_editor_arguments_are_data_never_a_shell_line():
+    text = "$(touch pwned) `touch pwned2`; touch pwned3\n"
+    run = run_commands(
+        S0,
+        [
+            edit("create", "/testbed/x.sh", file_text=text),
+            edit("str_replace", "/testbed/pkg/a.txt", old_str="alpha", new_str="'; touch pwned4 #"),
+        ],
+    )
+    assert run.final_files == {**S0, "x.sh": text, "pkg/a.txt": "'; touch pwned4 #\n"}
+
+
+def test_an_editor_path_outside_the_workspace_is_refused_inside_the_driver(tmp_path):
+    outside = tmp_path / "host"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("host only\n", encoding="utf-8")
+    run = run_commands(
+        S0,
+        [
+            edit("view", "/etc/passwd"),
+            edit("create", "/tmp/reproduce.py", file_text="print(1)\n"),
+            edit("create", "/testbed/../escape.txt", file_text="pwned"),
+            f"ln -s {outside} out; ln -s /etc etc",
+            edit("view", "/testbed/out/secret.txt"),
+            edit("create", "/testbed/out/planted.txt", file_text="pwned"),
+            edit("str_replace", "/workspace/etc/hostname", old_str="a", new_str="b"),
+            edit("view", "/testbed/pkg/a.txt"),
+        ],
+    )
+    refused = [r.refused for r in run.results]
+    assert refused == [True, True, True, False, True, True, True, False]
+    assert all(r.exit_code != 0 for r, no in zip(run.results, refused, strict=True) if no)
+    assert "host only" not in "".join(r.output for r in run.results)
+    assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
+    assert not (tmp_path / "escape.txt").exists()
+    assert set(run.final_files) == set(S0), "links are never collected"

@@ -32,6 +32,7 @@ from trajectory_platform.environments.validate import (
     validate_environment,
 )
 from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.library import get_fixture
 
 INDEX_FILE = "index.json"
 REGISTRY_DIR = "environments"
@@ -118,6 +119,12 @@ def _import_one(path: Path, root: Path, index: dict[str, str], runs: int) -> Imp
     except EnvironmentFormatError as exc:
         return ImportResult(str(path), path.name, None, "refused", [str(exc)])
     digest = env.digest
+    if _names_a_gym_fixture(env.task_id):
+        reason = (
+            f"task id {env.task_id!r} is a gym fixture's id: logs naming it would be judged by the gym "
+            "fixture, never by this environment; give the task another id"
+        )
+        return ImportResult(str(path), env.task_id, digest, "refused", [reason])
     registered = index.get(env.task_id)
     if registered == digest:
         return ImportResult(str(path), env.task_id, digest, "unchanged")
@@ -136,6 +143,16 @@ def _import_one(path: Path, root: Path, index: dict[str, str], runs: int) -> Imp
     write_environment(env, target)
     index[env.task_id] = digest
     return ImportResult(str(path), env.task_id, digest, "imported", [], validation)
+
+
+def _names_a_gym_fixture(task_id: str) -> bool:
+    """Does ``task_id`` name a fixture of the gym's default library? The verifier looks there
+    first, so such an environment could never judge a log."""
+    try:
+        get_fixture(task_id)
+    except KeyError:
+        return False
+    return True
 
 
 class EnvironmentCatalog:

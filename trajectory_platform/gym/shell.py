@@ -13,6 +13,13 @@ stderr merged in one pipe, the output kept up to :data:`OUTPUT_LIMIT_BYTES` (the
 counted, and a marker says how much was cut). A command is bounded by ``timeout_s`` and the run as
 a whole by ``total_timeout_s``; a command the total left no time for counts as timed out.
 
+:class:`EditorCall` entries among the commands are calls of the Anthropic-style file editor
+(``str_replace_editor``, as SWE-agent >= 1.0 and OpenHands record them), performed in the same
+order on the same workspace by the sandboxed driver with the reference tool's semantics; their JSON
+arguments are handed to it as data, never put into a shell line. The driver keeps every edit to
+the workspace (a path outside it is refused: :data:`EDITOR_ROOTS`); the host keeps the per-file
+undo history between calls, as the real tool keeps it between turns.
+
 :func:`run_tool_calls` does the same for an environment that brings its own Python implementation
 of its function-calling tools: one sandbox, the tools module beside (never inside) the workspace,
 ``function(name, arguments, root) -> str`` called once per recorded call.
@@ -32,8 +39,9 @@ import stat
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from trajectory_platform.gym import isolation
@@ -64,6 +72,12 @@ COMMAND_ENV = {
     "PYTHONDONTWRITEBYTECODE": "1",
 }
 """The whole environment a replayed command sees: nothing of the platform's own (no secrets)."""
+EDITOR_ROOTS = ("/testbed", "/workspace", "/repo")
+"""Where agent containers mount the repository (SWE-agent: ``/testbed``, OpenHands: ``/workspace``):
+an editor path under one of these, or under the sandbox's own workspace path, names the same file
+under the replay's workspace root; any other absolute path is refused."""
+EDITOR_ERROR_EXIT = 1
+"""The exit code an editor call that failed as the real tool fails (no match, file exists...) gets."""
 
 
 class ReplayRunError(RuntimeError):
@@ -71,13 +85,36 @@ class ReplayRunError(RuntimeError):
 
 
 @dataclass(frozen=True)
+class EditorCall:
+    """One call of the Anthropic-style file editor: its recorded JSON arguments (``command``,
+    ``path``, ``file_text``, ``old_str``, ``new_str``, ``insert_line``, ``view_range``)."""
+
+    arguments: dict[str, Any]
+
+    @property
+    def label(self) -> str:
+        """How the call reads in a result: ``str_replace_editor COMMAND PATH``."""
+        return f"str_replace_editor {self.arguments.get('command')} {self.arguments.get('path')}"
+
+    @property
+    def history_key(self) -> str:
+        """The file the real tool keys its undo history by (its path as given, ``Path``-normalized)."""
+        path = self.arguments.get("path")
+        return str(PurePosixPath(path)) if isinstance(path, str) and path else ""
+
+
+@dataclass(frozen=True)
 class CommandResult:
-    """One command as it ran again: merged output (capped), exit status, whether it was killed."""
+    """One command as it ran again: merged output (capped), exit status, whether it was killed.
+
+    For an :class:`EditorCall`: the editor's message, exit 0 or :data:`EDITOR_ERROR_EXIT`, and
+    ``refused`` when its path lies outside the workspace (nothing was touched)."""
 
     command: str
     output: str
     exit_code: int
     timed_out: bool
+    refused: bool = False
 
 
 @dataclass(frozen=True)
@@ -108,21 +145,27 @@ class ToolRun:
 
 def run_commands(
     files: dict[str, str],
-    commands: list[str],
+    commands: Sequence[str | EditorCall],
     timeout_s: float = 10.0,
     *,
     total_timeout_s: float = TOTAL_TIMEOUT_S,
 ) -> ShellRun:
-    """Run ``commands`` in order with ``/bin/bash -c`` in the sandbox, on one fresh copy of ``files``."""
+    """Run ``commands`` in order in the sandbox, on one fresh copy of ``files``: a string with
+    ``/bin/bash -c``, an :class:`EditorCall` through the driver's file editor. Raises
+    :class:`ReplayRunError` when the driver gives no answer for an editor call."""
     start = time.monotonic()
     results: list[CommandResult] = []
+    history: dict[str, list[str]] = {}
     with Workspace(files) as ws, _RunnerDir() as private:
         for command in commands:
+            label = command.label if isinstance(command, EditorCall) else command
             left = total_timeout_s - (time.monotonic() - start)
             if left <= 0:
-                results.append(CommandResult(command, "", KILLED, timed_out=True))
-                continue
-            results.append(_run_command(ws.root, private, command, min(timeout_s, left)))
+                results.append(CommandResult(label, "", KILLED, timed_out=True))
+            elif isinstance(command, EditorCall):
+                results.append(_run_editor(ws.root, private, command, history, min(timeout_s, left)))
+            else:
+                results.append(_run_command(ws.root, private, command, min(timeout_s, left)))
         return ShellRun(results, collect_files(ws.root))
 
 
@@ -240,6 +283,48 @@ def _run_command(workspace: Path, private: Path, command: str, timeout_s: float)
     finally:
         _reap(proc)
     return CommandResult(command, output, exit_code, timed_out)
+
+
+def _run_editor(
+    workspace: Path, private: Path, call: EditorCall, history: dict[str, list[str]], timeout_s: float
+) -> CommandResult:
+    """One editor call in the sandbox; ``history`` (file -> texts an undo restores) is updated."""
+    view = isolation.sandbox(workspace, private)
+    edits = history.get(call.history_key, [])
+    spec = {
+        **_limits(view, timeout_s),
+        "mode": "editor",
+        "arguments": call.arguments,
+        "editor_roots": list(EDITOR_ROOTS),
+        "undo_text": edits[-1] if edits and call.arguments.get("command") == "undo_edit" else None,
+        "output_limit": OUTPUT_LIMIT_BYTES,
+    }
+    proc = _start(view, private, spec)
+    try:
+        out, _ = proc.communicate(timeout=timeout_s + STARTUP_ALLOWANCE_S)
+    except subprocess.TimeoutExpired:
+        return CommandResult(call.label, "", KILLED, timed_out=True)
+    finally:
+        _reap(proc)
+    lines = out.decode("utf-8", "replace").strip().splitlines()
+    try:
+        record = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError:
+        record = None
+    if not isinstance(record, dict):
+        raise ReplayRunError(f"the editor driver gave no result for {call.label} (exit {proc.returncode})")
+    if record.get("undone"):
+        edits.pop()
+    elif isinstance(added := record.get("history"), str):
+        history.setdefault(call.history_key, []).append(added)
+    error = bool(record.get("error"))
+    return CommandResult(
+        call.label,
+        str(record.get("output", "")),
+        EDITOR_ERROR_EXIT if error else 0,
+        timed_out=False,
+        refused=bool(record.get("refused")),
+    )
 
 
 def _read_capped(proc: subprocess.Popen[bytes], deadline: float) -> tuple[str, bool]:

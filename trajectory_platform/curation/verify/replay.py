@@ -8,8 +8,15 @@ claims, as the environment's :class:`~trajectory_platform.gym.fixtures.ReplaySpe
 - **shell** (``replay.shell``): the recorded shell commands (a ``bash`` / ``execute_bash`` /
   ``run`` ... call with its command under ``command`` / ``cmd`` / ``script``; a text action as
   SWE-agent and mini-swe-agent record it, the command line itself) are run again in order with
-  :func:`gym.shell.run_commands`. A call of any other tool cannot be re-executed here: the episode
-  is then not replayable (``unsupported_turns``), never silently judged from half its actions.
+  :func:`gym.shell.run_commands`. Calls of the Anthropic-style file editor SWE-agent (>= 1.0) and
+  OpenHands use (:data:`EDITOR_TOOLS`: ``view``, ``create``, ``str_replace``, ``insert``,
+  ``undo_edit`` with JSON arguments) are performed in the same order on the same workspace, in the
+  sandbox, with the real tool's semantics (:class:`gym.shell.EditorCall`); their outputs are the
+  tool's own rendering and are not compared (``unchecked_turns``), but a recorded failure must be
+  a replayed failure and vice versa, and their effect on the files is part of the replayed final
+  state. A call of any other tool, or an editor path outside the workspace, cannot be re-executed
+  here: the episode is then not replayable (``unsupported_turns``), never silently judged from half
+  its actions.
 - **tools** (``replay.tools_entry_point``): every recorded call goes to the environment's own tools
   implementation in the sandbox (:func:`gym.shell.run_tool_calls`), shell tools included.
 - **none**: nothing is re-executed; the final state is S0 plus the recorded workspace diff, and
@@ -44,13 +51,18 @@ from trajectory_platform.curation.verify.patches import PatchError, parse_unifie
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
 from trajectory_platform.gym.sandbox import SandboxError, apply_diff, unified_diff
-from trajectory_platform.gym.shell import ReplayRunError, run_commands, run_tool_calls
+from trajectory_platform.gym.shell import EditorCall, ReplayRunError, run_commands, run_tool_calls
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.record import Episode, Event
 
 SHELL_TOOLS = ("bash", "execute_bash", "shell", "run", "terminal", "cmd")
 """Tool names whose call runs a shell command."""
 COMMAND_KEYS = ("command", "cmd", "script")
+EDITOR_TOOLS = ("str_replace_editor", "str_replace_based_edit_tool")
+"""Tool names of the Anthropic-style file editor (SWE-agent's ``edit_anthropic`` bundle, OpenHands'
+``str_replace_editor``, Anthropic's text editor tool): replayed as edits, not as shell lines."""
+EDITOR_STATUSES = ("ok", "error", "truncated")
+"""Recorded statuses that say whether an editor call failed (``truncated``: it printed, so it ran)."""
 NON_ACTIONS = ("finish", "submit", "think", "task_complete")
 """Calls that end or annotate an episode without acting on the workspace (unless the
 environment's own tool manifest declares a tool of that name)."""
@@ -101,6 +113,9 @@ class TurnDrift:
     replayed_sha256: str
     recorded_exit: int | None = None
     replayed_exit: int | None = None
+    recorded_status: str | None = None
+    replayed_status: str | None = None
+    """For an editor call, whose output is not compared: ``ok`` / ``error`` as recorded and replayed."""
 
     def as_dict(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v is not None}
@@ -221,6 +236,17 @@ def shell_command(record: CallRecord) -> str | None:
     return None
 
 
+def editor_call(record: CallRecord) -> EditorCall | None:
+    """The call as an edit of the file editor (:data:`EDITOR_TOOLS`, JSON arguments with a
+    ``command``), or ``None``. A text action naming the editor (SWE-agent's non-function-calling
+    mode) is a shell line of SWE-agent's own tool and stays unsupported."""
+    name = (record.call.name or "").lower()
+    raw = record.call.arguments or ""
+    if name not in EDITOR_TOOLS or record.arguments is None or not raw.strip().startswith("{"):
+        return None
+    return EditorCall(record.arguments) if isinstance(record.arguments.get("command"), str) else None
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
@@ -245,6 +271,25 @@ def _drift(
     )
 
 
+def _status_drift(
+    turn: int, answer: Event, output: str, exit_code: int, patterns: tuple[str, ...]
+) -> TurnDrift | None:
+    """An editor call whose recorded status (failed or not) is not what replay showed, or ``None``."""
+    recorded_failed = answer.status == "error"
+    if recorded_failed == (exit_code != 0):
+        return None
+    recorded, replayed = normalize(recorded_observation(answer)[0], patterns), normalize(output, patterns)
+    return TurnDrift(
+        turn,
+        len(recorded),
+        len(replayed),
+        _digest(recorded),
+        _digest(replayed),
+        recorded_status="error" if recorded_failed else "ok",
+        replayed_status="ok" if exit_code == 0 else "error",
+    )
+
+
 def _actions(episode: Episode, fixture: Fixture, mode: str) -> tuple[list[CallRecord], list[int]]:
     """The calls to re-execute, in order, and the turns of calls this mode cannot re-execute."""
     declared = {str(tool.get("name")) for tool in fixture.tools or []}
@@ -261,7 +306,9 @@ def _actions(episode: Episode, fixture: Fixture, mode: str) -> tuple[list[CallRe
                 actions.append(record)
             continue
         command = shell_command(record)
-        if command is None:
+        if editor_call(record) is not None:
+            actions.append(record)
+        elif command is None:
             unsupported.append(record.turn)
         elif not command.lstrip().startswith(f"echo {SUBMIT_MARKER}"):
             actions.append(record)
@@ -287,14 +334,24 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         )
     try:
         compile_patterns(spec.normalize)
-        outputs, final = _execute(fixture, spec, mode, actions, timeout_s)
+        outputs, final, refused = _execute(fixture, spec, mode, actions, timeout_s)
     except (ReplayRunError, SandboxError, ValueError) as exc:
         return ReplayResult(mode, 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
+    if refused:
+        return ReplayResult(
+            mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=refused
+        )
     drift: list[TurnDrift] = []
     unchecked: list[int] = []
     exit_codes: list[tuple[Event, int]] = []
     for record, (output, exit_code) in zip(actions, outputs, strict=True):
-        if record.answer is None or record.answer.status == "truncated":
+        if mode == "shell" and editor_call(record) is not None and exit_code is not None:
+            unchecked.append(record.turn)
+            answer = record.answer
+            if answer is not None and answer.status in EDITOR_STATUSES:
+                found = _status_drift(record.turn, answer, output, exit_code, spec.normalize)
+                drift += [found] if found is not None else []
+        elif record.answer is None or record.answer.status == "truncated":
             unchecked.append(record.turn)
         elif (found := _drift(record.turn, record.answer, output, exit_code, spec.normalize)) is not None:
             drift.append(found)
@@ -317,16 +374,18 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
 
 def _execute(
     fixture: Fixture, spec: ReplaySpec, mode: str, actions: list[CallRecord], timeout_s: float
-) -> tuple[list[tuple[str, int | None]], dict[str, str]]:
-    """Run the actions in the sandbox: each one's (output, exit code), and the final files."""
+) -> tuple[list[tuple[str, int | None]], dict[str, str], list[int]]:
+    """Run the actions in the sandbox: each one's (output, exit code), the final files, and the
+    turns of editor calls refused for a path outside the workspace."""
     if mode == "tools":
         entry = spec.tools_entry_point or ""
         calls = [(r.call.name or "", r.arguments or {}) for r in actions]
         tool_run = run_tool_calls(fixture.s0_files, spec.tools_files, entry, calls, timeout_s)
-        return [(r.output, None) for r in tool_run.results], tool_run.final_files
-    commands = [shell_command(r) or "" for r in actions]
+        return [(r.output, None) for r in tool_run.results], tool_run.final_files, []
+    commands = [editor_call(r) or shell_command(r) or "" for r in actions]
     shell_run = run_commands(fixture.s0_files, commands, timeout_s)
-    return [(r.output, r.exit_code) for r in shell_run.results], shell_run.final_files
+    refused = sorted({r.turn for r, result in zip(actions, shell_run.results, strict=True) if result.refused})
+    return [(r.output, r.exit_code) for r in shell_run.results], shell_run.final_files, refused
 
 
 # ------------------------------------------------------------------------------- the cascade step
