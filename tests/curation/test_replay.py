@@ -12,6 +12,7 @@ from _verify_factory import CALC_S0, SEALED, fixed_files, make_episode, make_fix
 
 from trajectory_platform.curation.verify import CascadeConfig, verified_table, verify_episodes
 from trajectory_platform.curation.verify import cascade as cascade_module
+from trajectory_platform.curation.verify.calls import call_records
 from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.dynamic import fixture_context
 from trajectory_platform.curation.verify.replay import check_replay, normalize, replay_episode
@@ -205,8 +206,8 @@ def test_a_mini_swe_agent_log_replays_with_its_framing_and_submission():
 
 
 def test_a_call_the_shell_replay_cannot_execute_makes_the_episode_unverifiable():
-    edit = ToolCall("e", "str_replace_editor", json.dumps({"command": "view", "path": "calc/ops.py"}))
-    turns = [bash(0, FIX, ""), (edit, Event("tool", content=OPS, tool_call_id="e"))]
+    opened = ToolCall("e", "open", json.dumps({"path": "calc/ops.py"}))
+    turns = [bash(0, FIX, ""), (opened, Event("tool", content=OPS, tool_call_id="e"))]
     (verdict,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], environment())
     assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_unsupported_call")
     assert replay_data(verdict)["unsupported_turns"] == [4]
@@ -342,19 +343,240 @@ def test_gym_fixtures_take_exactly_the_path_they_took_before(monkeypatch):
         assert dynamic is None or "replay" not in dynamic.data
 
 
-def test_real_logs_replay_their_shell_commands_and_refuse_what_a_shell_cannot_redo(real_root):
-    """mini-swe-agent's own test log re-runs (its submission turn aside) and matches; SWE-agent's
-    and OpenHands' editor calls are named as calls a shell replay cannot re-execute."""
+# ---------------------------------------------------------------- the file editor (str_replace_editor)
+
+REPRODUCE = "from calc.ops import add\nprint(add(2, 3))\n"
+NUMBERED = "".join(f"{i:6}\t{line}\n" for i, line in enumerate(OPS.split("\n"), 1))
+
+
+def swe_agent_traj(path, steps: list[tuple[str, dict, str]], submission: str | None) -> None:
+    """A SWE-agent (>= 1.0, function calling) ``.traj``: tool calls, ``OBSERVATION:``-framed outputs."""
+    history: list[dict] = [
+        {"role": "system", "content": "You are a helpful assistant."},
+        {"role": "user", "content": "add() subtracts; fix it."},
+    ]
+    for i, (name, arguments, output) in enumerate(steps):
+        call = {"id": f"call_{i}", "type": "function"}
+        call["function"] = {"name": name, "arguments": json.dumps(arguments)}
+        history.append({"role": "assistant", "content": "", "thought": "", "tool_calls": [call]})
+        shown = output if output else "Your command ran successfully and did not produce any output."
+        history.append({"role": "tool", "content": f"OBSERVATION:\n{shown}", "tool_call_ids": [f"call_{i}"]})
+    history.append({"role": "assistant", "content": "", "tool_calls": [submit_call()]})
+    info = {"exit_status": "submitted", "submission": submission}
+    path.write_text(json.dumps({"history": history, "trajectory": [], "info": info}), encoding="utf-8")
+
+
+def submit_call() -> dict:
+    return {"id": "call_submit", "type": "function", "function": {"name": "submit", "arguments": "{}"}}
+
+
+def openhands_output(path, steps: list[tuple[str, dict, str, int | None]], patch: str | None) -> None:
+    """An OpenHands evaluation output line: ``history`` of actions and observations linked by
+    ``tool_call_metadata``; an editor failure is an observation starting ``ERROR:``."""
+    history: list[dict] = [
+        {"id": 0, "source": "user", "action": "message", "args": {"content": "add() subtracts; fix it."}}
+    ]
+    for i, (name, arguments, output, exit_code) in enumerate(steps):
+        call = {"id": f"toolu_{i}", "type": "function"}
+        call["function"] = {"name": name, "arguments": json.dumps(arguments)}
+        response = {"id": f"resp_{i}", "choices": [{"message": {"tool_calls": [call]}}]}
+        metadata = {"function_name": name, "tool_call_id": f"toolu_{i}", "model_response": response}
+        kind = "run" if name == "execute_bash" else "edit"
+        history.append(
+            {
+                "id": 2 * i + 1,
+                "source": "agent",
+                "action": kind,
+                "args": arguments,
+                "tool_call_metadata": metadata,
+            }
+        )
+        observation = {"id": 2 * i + 2, "cause": 2 * i + 1, "observation": kind, "content": output}
+        observation["tool_call_metadata"] = metadata
+        if exit_code is not None:
+            observation["extras"] = {"metadata": {"exit_code": exit_code}}
+        history.append(observation)
+    history.append({"id": 99, "source": "agent", "action": "finish", "args": {"outputs": {}}})
+    line = {"instance_id": TASK, "instruction": "add() subtracts; fix it.", "history": history}
+    line["test_result"] = {"git_patch": patch}
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+
+
+def ingest_one(path) -> Episode:
+    (episode,) = ingest_paths([path]).episodes
+    assert episode.task.fixture_id == TASK
+    return episode
+
+
+def editor(command: str, path: str, **arguments: object) -> dict:
+    return {"command": command, "path": path, **arguments}
+
+
+def openhands_steps(failed_edit_recorded: str) -> list[tuple[str, dict, str, int | None]]:
+    ops = "/workspace/calc/ops.py"
+    return [
+        (
+            "str_replace_editor",
+            editor("view", ops),
+            f"Here's the result of running `cat -n` on {ops}:\n{NUMBERED}",
+            None,
+        ),
+        (
+            "execute_bash",
+            {"command": "cd /workspace && grep -n 'a - b' calc/ops.py"},
+            "2:    return a - b",
+            0,
+        ),
+        (
+            "str_replace_editor",
+            editor("str_replace", ops, old_str="a ~ b", new_str="a + b"),
+            failed_edit_recorded,
+            None,
+        ),
+        (
+            "str_replace_editor",
+            editor("str_replace", ops, old_str="a - b", new_str="a + b"),
+            f"The file {ops} has been edited.",
+            None,
+        ),
+        ("execute_bash", {"command": "grep -c 'a + b' calc/ops.py"}, "1", 0),
+    ]
+
+
+NOT_FOUND = (
+    "ERROR:\nNo replacement was performed, old_str `a ~ b` did not appear verbatim in /workspace/calc/ops.py."
+)
+
+
+def test_a_swe_agent_log_of_shell_and_editor_calls_replays_to_its_final_state_and_is_admitted(tmp_path):
+    ops = "/testbed/calc/ops.py"
+    steps = [
+        (
+            "str_replace_editor",
+            editor("view", ops),
+            f"Here's the result of running `cat -n` on {ops}:\n{NUMBERED}",
+        ),
+        ("bash", {"command": "grep -c 'a - b' calc/ops.py"}, "1"),
+        (
+            "str_replace_editor",
+            editor("str_replace", ops, old_str="a - b", new_str="a + b"),
+            "The file was edited.",
+        ),
+        (
+            "str_replace_editor",
+            editor("create", "/testbed/reproduce.py", file_text=REPRODUCE),
+            "File created.",
+        ),
+        ("bash", {"command": "python3 reproduce.py"}, "5"),
+        ("bash", {"command": "rm reproduce.py"}, ""),
+    ]
+    swe_agent_traj(tmp_path / f"{TASK}.traj", steps, unified_diff(CALC_S0, FIXED))
+    episode = ingest_one(tmp_path / f"{TASK}.traj")
+    result = replay_episode(episode, environment())
+    assert result.final_files == FIXED, (
+        "the editor's edit, the script it created and its removal all replayed"
+    )
+    editor_turns = [2, 6, 8]
+    assert result.unchecked_turns == editor_turns and result.drift_turns == []
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+    assert replay_data(verdict) == {
+        "mode": "shell",
+        "observations": "unverified",
+        "turns_replayed": 6,
+        "drift_turns": [],
+        "unchecked_turns": editor_turns,
+    }
+
+
+def test_an_openhands_log_whose_failed_edit_fails_again_is_admitted(tmp_path):
+    openhands_output(tmp_path / "output.jsonl", openhands_steps(NOT_FOUND), unified_diff(CALC_S0, FIXED))
+    episode = ingest_one(tmp_path / "output.jsonl")
+    assert [e.status for e in episode.events if e.kind == "tool"][2] == "error"
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+    data = replay_data(verdict)
+    assert data["observations"] == "unverified" and data["turns_replayed"] == 5
+    assert data["unchecked_turns"] == [1, 5, 7] and data["drift_turns"] == []
+
+
+def test_an_editor_status_the_replay_contradicts_is_drift(tmp_path):
+    claimed_success = "The file /workspace/calc/ops.py has been edited."
+    openhands_output(tmp_path / "a.jsonl", openhands_steps(claimed_success), unified_diff(CALC_S0, FIXED))
+    (verdict,) = verify([ingest_one(tmp_path / "a.jsonl")], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_drift")
+    (drift,) = replay_data(verdict)["drift"]
+    assert (drift["turn"], drift["recorded_status"], drift["replayed_status"]) == (5, "ok", "error")
+    assert "a ~ b" not in json.dumps(replay_data(verdict)), "no record text in the verdict"
+
+    steps = openhands_steps(NOT_FOUND)
+    steps[3] = (steps[3][0], steps[3][1], "ERROR:\nNo replacement was performed.", None)
+    openhands_output(tmp_path / "b.jsonl", steps, unified_diff(CALC_S0, FIXED))
+    (verdict,) = verify([ingest_one(tmp_path / "b.jsonl")], environment())
+    assert verdict.reason == "replay_drift"
+    (drift,) = replay_data(verdict)["drift"]
+    assert (drift["turn"], drift["recorded_status"], drift["replayed_status"]) == (7, "error", "ok")
+
+
+def test_a_recorded_diff_the_editor_calls_do_not_produce_is_final_state_mismatch(tmp_path):
+    claimed = {**FIXED, "calc/ops.py": FIXED["calc/ops.py"].replace("a * b", "a * b  # tuned")}
+    openhands_output(tmp_path / "output.jsonl", openhands_steps(NOT_FOUND), unified_diff(CALC_S0, claimed))
+    (verdict,) = verify([ingest_one(tmp_path / "output.jsonl")], environment())
+    assert (verdict.sink, verdict.reason) == ("tamper_quarantine", "final_state_mismatch")
+    assert verdict.stage("dynamic").findings[0].path == "calc/ops.py"
+
+
+def test_an_editor_path_outside_the_workspace_makes_the_episode_unsupported():
+    scratch = ToolCall(
+        "s", "str_replace_editor", json.dumps(editor("create", "/tmp/scratch.py", file_text="x"))
+    )
+    turns = [bash(0, FIX, ""), (scratch, Event("tool", content="File created.", tool_call_id="s"))]
+    (verdict,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_unsupported_call")
+    assert replay_data(verdict)["unsupported_turns"] == [4]
+
+
+SWE_AGENT_DEMOS = "swe-agent/trajectories/demonstrations"
+
+
+def test_real_logs_replay_their_shell_and_editor_calls_and_refuse_what_a_shell_cannot_redo(real_root):
+    """mini-swe-agent's own test log re-runs (its submission turn aside) and matches; OpenHands'
+    editor calls are replayed as edits (on an empty S0 their views and the shell commands fail,
+    which is drift, not an unsupported call); SWE-agent's pre-1.0 commands (``open``, ``edit``,
+    ``create``...) are still calls a shell replay cannot re-execute, and none of them is an editor
+    call."""
     env = dataclasses.replace(environment(), s0_files={})
     mini_log = ingest_paths([real_root / "mini-swe-agent/tests/test_data/local.traj.json"]).episodes[0]
     result = replay_episode(mini_log, env)
     assert (result.observations, result.turns_replayed, result.final_files) == ("verified", 1, {})
+
+    basic = ingest_paths([real_root / "openhands/tests/runtime/trajs/basic.json"]).episodes[0]
+    (create,) = [r for r in call_records(basic) if r.call.name == "str_replace_editor"]
+    result = replay_episode(basic, env)
+    assert (result.unsupported_turns, result.turns_replayed, result.drift_turns) == ([], 1, [])
+    assert result.unchecked_turns == [create.turn] and result.observations == "unverified"
+    assert result.final_files == {"game_2048.py": json.loads(create.call.arguments or "")["file_text"]}
+
+    ponyc = ingest_paths(
+        [real_root / "openhands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl"]
+    )
+    episode = ponyc.episodes[0]
+    records = [r for r in call_records(episode) if r.call.name not in ("think", "finish")]
+    result = replay_episode(episode, env)
+    assert result.unsupported_turns == [] and result.turns_replayed == len(records)
+    editor_turns = {r.turn for r in records if r.call.name == "str_replace_editor"}
+    assert editor_turns and editor_turns <= set(result.unchecked_turns) | set(result.drift_turns)
+    assert result.observations == "drift", "the ponyc repository is not in this empty S0"
+
     for path in (
-        "swe-agent/trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__default__"
-        "t-0.20__p-0.95__c-2.00__install-1___install_from_source/marshmallow-code__marshmallow-1867.traj",
-        "openhands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl",
+        "replay__marshmallow-code__marshmallow-1867__default__t-0.20__p-0.95__c-2.00__install-1___"
+        "install_from_source/marshmallow-code__marshmallow-1867.traj",
+        "replay__marshmallow-code__marshmallow-1867__function_calling_replace__install-1/"
+        "marshmallow-code__marshmallow-1867.traj",
     ):
-        episode = ingest_paths([real_root / path]).episodes[0]
+        episode = ingest_paths([real_root / SWE_AGENT_DEMOS / path]).episodes[0]
         result = replay_episode(episode, env)
-        assert result.unsupported_turns and result.turns_replayed == 0, path
+        names = {r.turn: r.call.name for r in call_records(episode)}
+        unsupported = {names[turn] for turn in result.unsupported_turns}
+        assert unsupported and unsupported <= {"open", "edit", "create", "insert", "find_file"}, path
         assert result.observations == "unverified" and result.final_files is None

@@ -2,7 +2,7 @@
 
 Executed as ``python -I -S -B _replay_driver.py SPEC`` inside the bubblewrap sandbox, copied next to
 (never into) the workspace like the test runner. ``SPEC`` is a JSON object with the ``setrlimit``
-bounds, ``drop_uid`` and ``workspace``, and one of two modes:
+bounds, ``drop_uid`` and ``workspace``, and one of three modes:
 
 - ``shell``: apply the limits, drop to the unprivileged uid, then ``exec /bin/bash -c COMMAND`` in
   the workspace. The host reads bash's own stdout and stderr (merged) and its exit status, so
@@ -176,7 +176,8 @@ def _write(path: str, text: str, encoding: str = "utf-8") -> None:
 
 
 def _text_arg(arguments: dict, name: str, command: str, default: object = None) -> str:
-    value = arguments.get(name, default)
+    value = arguments.get(name)
+    value = default if value is None else value
     if not isinstance(value, str):
         raise _EditError(f"Parameter `{name}` is required for command: {command}")
     return value

@@ -25,10 +25,11 @@ claims, as the environment's :class:`~trajectory_platform.gym.fixtures.ReplaySpe
 Each replayed turn's output is compared with the observation that answered the call, both
 normalized (:func:`normalize`: line endings, timestamps, durations, hex addresses, PIDs, temp paths,
 trailing whitespace, plus the environment's own patterns). The harness framing a log format puts
-around an output (mini-swe-agent's ``<returncode>``/``<output>`` tags, SWE-agent's state footer)
-is taken off first, and a recorded exit code must match too. A refused call never ran and is not
-replayed; a call nothing answered, or whose recorded observation was truncated, is replayed (its
-effect on the files counts) but cannot be compared (``unchecked_turns``).
+around an output (mini-swe-agent's ``<returncode>``/``<output>`` tags, SWE-agent's ``OBSERVATION:``
+header, state footer and sentence for an empty output) is taken off first, and a recorded exit
+code must match too. A refused call never ran and is not replayed; a call nothing answered, or
+whose recorded observation was truncated, is replayed (its effect on the files counts) but cannot
+be compared (``unchecked_turns``).
 
 :func:`check_replay` is the cascade's use of it: drift sends the episode to ``unverifiable``
 (``replay_drift``); a replayed final state that differs from the recorded diff is tamper evidence
@@ -99,6 +100,9 @@ reports without it."""
 _DEFAULT = tuple((re.compile(p), r) for p, r in DEFAULT_NORMALIZE)
 _MINI_FRAME = re.compile(r"\A\s*<returncode>(-?\d+)</returncode>\s*<output>\n?(.*)</output>\s*\Z", re.DOTALL)
 _SWE_AGENT_FOOTER = re.compile(r"\n*\(Open file: [^\n]*\)\n\(Current directory: [^\n]*\)\n?bash-\$\s*\Z")
+_SWE_AGENT_HEADER = re.compile(r"\AOBSERVATION:\n")
+SWE_AGENT_NO_OUTPUT = "Your command ran successfully and did not produce any output."
+"""What SWE-agent's ``next_step_no_output_template`` shows for a command that printed nothing."""
 
 
 @dataclass(frozen=True)
@@ -209,12 +213,16 @@ def compile_patterns(patterns: tuple[str, ...]) -> None:
 
 
 def recorded_observation(event: Event) -> tuple[str, int | None]:
-    """The output an observation records, without its log format's framing, and its exit code."""
+    """The output an observation records, without its log format's framing, and its exit code.
+
+    SWE-agent frames an output with its ``next_step_template`` (``OBSERVATION:`` in >= 1.0, a state
+    footer before) and shows a fixed sentence for an empty one; mini-swe-agent wraps it in tags."""
     text = event.content or ""
     framed = _MINI_FRAME.match(text)
     if framed:
         return framed.group(2), int(framed.group(1))
-    return _SWE_AGENT_FOOTER.sub("", text), event.exit_code
+    text = _SWE_AGENT_HEADER.sub("", _SWE_AGENT_FOOTER.sub("", text))
+    return ("" if text.strip() == SWE_AGENT_NO_OUTPUT else text), event.exit_code
 
 
 def shell_command(record: CallRecord) -> str | None:
@@ -305,10 +313,11 @@ def _actions(episode: Episode, fixture: Fixture, mode: str) -> tuple[list[CallRe
             else:
                 actions.append(record)
             continue
-        command = shell_command(record)
         if editor_call(record) is not None:
             actions.append(record)
-        elif command is None:
+            continue
+        command = shell_command(record)
+        if command is None:
             unsupported.append(record.turn)
         elif not command.lstrip().startswith(f"echo {SUBMIT_MARKER}"):
             actions.append(record)
