@@ -25,6 +25,12 @@ Usage: ``.venv/bin/python benchmarks/redact.py [--data DIR] [--repeat N] [--cred
 ``mb_per_s``, ``detect_secrets_recall``, ``detect_secrets_mb_per_s``, ``false_positives``,
 ``detect_secrets_false_positives``, ``code_corrupting_false_positives`` and
 ``detect_secrets_code_corrupting_false_positives`` (and ``credsweeper_*`` with the flag).
+
+``--leak-sample [--episodes N] [--repeat N]`` is a second mode: ``redact_corpus`` over a gym
+rollout's verified-shape table with canaries in every record (``leak_sample_fraction=1``, the old
+behaviour) against the declared sample (:class:`RedactSettings` defaults), interleaved and repeated
+on the same table; it prints each arm's seconds, the per-repeat ratio, the canaries each planted and
+Λ_leak's 95% interval, and checks the two corpora are the same bytes (canaries go into copies).
 """
 
 from __future__ import annotations
@@ -42,7 +48,10 @@ from pathlib import Path
 
 import negative_corpus
 
-from trajectory_platform.curation.redact import RedactionConfig, redact_text
+from trajectory_platform.curation.redact import RedactionConfig, RedactSettings, redact_corpus, redact_text
+from trajectory_platform.gym.rollout import rollout
+from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.schema import episodes_to_table
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "secrets" / "credsweeper"
 BENCH_SALT = b"benchmark-salt"
@@ -213,6 +222,45 @@ def credsweeper_python(args: argparse.Namespace) -> str | None:
 CS_VARIANTS = {"credsweeper (ML)": "medium", "credsweeper (no ML)": 0}
 
 
+def leak_sample_mode(episodes: int, repeat: int, seed: int) -> int:
+    """Redact time with canaries in every record vs in the declared sample, side by side."""
+    with tempfile.TemporaryDirectory(prefix="tp-bench-leak-") as tmp:
+        summary = rollout(episodes, seed, Path(tmp), progress=False)
+        ingested = ingest_paths([Path(tmp) / day for day in summary.days])
+    table = episodes_to_table(sorted(ingested.episodes, key=lambda e: e.episode_id))
+    arms = {"full": RedactSettings(leak_sample_fraction=1.0), "sample": RedactSettings()}
+    seconds: dict[str, list[float]] = {name: [] for name in arms}
+    results = {}
+    for _ in range(repeat):  # interleaved: load from other processes hits both arms alike
+        for name, settings in arms.items():
+            start = time.perf_counter()
+            results[name] = redact_corpus(table, BENCH_SALT, settings=settings)
+            seconds[name].append(time.perf_counter() - start)
+    ratios = [full / sample for full, sample in zip(seconds["full"], seconds["sample"], strict=True)]
+    same = results["full"].table.equals(results["sample"].table)
+    print(f"corpus: {table.num_rows} episodes (gym rollout, seed {seed}); same corpus bytes: {same}")
+    for name, result in results.items():
+        leak = result.leak.as_dict()
+        print(
+            f"{name:>7}: {' '.join(f'{t:.2f}s' for t in seconds[name])}; {leak['records_planted']} records, "
+            f"{leak['injected']} canaries, Λ_leak {leak['rate']} [95% CI {leak['interval'][0]}, "
+            f"{leak['interval'][1]}]"
+        )
+    print(f"full / sample per repeat: {' '.join(f'{r:.2f}x' for r in ratios)}")
+    report = {
+        "episodes": table.num_rows,
+        "full_seconds": [round(t, 3) for t in seconds["full"]],
+        "sample_seconds": [round(t, 3) for t in seconds["sample"]],
+        "ratios": [round(r, 3) for r in ratios],
+        "median_ratio": round(sorted(ratios)[len(ratios) // 2], 3),
+        "full_canaries": results["full"].leak.as_dict(),
+        "sample_canaries": results["sample"].leak.as_dict(),
+        "same_corpus": same,
+    }
+    print(json.dumps(report, sort_keys=True))
+    return 0 if same else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -221,7 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--credsweeper", action="store_true", help="add CredSweeper as a third scanner")
     parser.add_argument("--credsweeper-python", help="interpreter of a venv with credsweeper installed")
     parser.add_argument("--list-all", action="store_true", help="print every finding on the negative corpus")
+    parser.add_argument("--leak-sample", action="store_true", help="time Λ_leak: every record vs the sample")
+    parser.add_argument("--episodes", type=int, default=300, help="rollout size for --leak-sample")
+    parser.add_argument("--seed", type=int, default=7, help="rollout seed for --leak-sample")
     args = parser.parse_args(argv)
+    if args.leak_sample:
+        return leak_sample_mode(args.episodes, args.repeat, args.seed)
     if not (args.data / "labels.jsonl").exists():
         print(f"no labelled secrets corpus at {args.data}", file=sys.stderr)
         return 2

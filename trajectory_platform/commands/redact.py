@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
+from trajectory_platform.curation.redact.settings import RedactSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,9 +18,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Three-pass redaction (known secret formats and per-alphabet entropy; personal data "
         "and internal infrastructure; syntax-preserving keyed pseudonyms <REDACTED_KIND:hmac12>) of every "
         "string, including JSON carried inside strings. The salt comes from $TRAJECTORY_PLATFORM_SALT "
-        "(--dev-salt uses the embedded development key instead). Canaries are planted in a copy of every "
-        "record to measure Λ_leak; if any survives, nothing is written and the exit code is 3. The last "
-        "stdout line is a JSON summary with finding counts by kind.",
+        "(--dev-salt uses the embedded development key instead). Canaries are planted in a copy of each "
+        "record of a declared sample (--leak-sample-fraction, at least --leak-min-canaries) to measure "
+        "Λ_leak; if any survives, nothing is written and the exit code is 3. The last stdout line is a "
+        "JSON summary with finding counts by kind and Λ_leak with its 95% interval and sample size.",
     )
     parser.add_argument(
         "input", type=Path, metavar="IN", help="native trace JSONL, OpenAI chat JSONL, or text"
@@ -30,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--format", choices=("native", "openai", "text"), help="input format (default: detected from IN)"
     )
     parser.add_argument("--dev-salt", action="store_true", help="allow the embedded development key")
+    add_settings_arguments(parser, RedactSettings)
     parser.set_defaults(func=run)
 
 
@@ -44,9 +48,13 @@ def run(args: argparse.Namespace) -> int:
         salt = derive_key(resolve_master_key(allow_dev_default=args.dev_salt), "redaction")
     except RuntimeError as exc:
         return fail(f"{exc} (or pass --dev-salt for a development run)")
+    try:
+        settings = settings_from_args(RedactSettings, args)
+    except ValueError as exc:
+        return fail(str(exc))
     fmt = args.format or detect_format(args.input)
     partial = args.out.with_name(args.out.name + ".partial")
-    result = redact_file(args.input, partial, fmt, salt)
+    result = redact_file(args.input, partial, fmt, salt, settings=settings)
     leaked = result.leak.leaked > 0
     if leaked:
         partial.unlink(missing_ok=True)
@@ -65,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
             "canaries_injected": result.leak.injected,
             "canaries_leaked": result.leak.leaked,
             "leak_rate": result.leak.rate,
+            "leak_rate_interval": result.leak.as_dict()["interval"],
+            "leak_sample_records": result.leak.records_planted,
         }
     )
     return 3 if leaked else 0

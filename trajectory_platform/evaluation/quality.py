@@ -22,6 +22,10 @@ class DatasetQualityScorecard:
     cost_per_clean_trajectory: float | None
     admitted: int
     attempted: int
+    redaction_leakage_interval: list[float] | None = None
+    """Λ_leak's 95% Clopper-Pearson interval, as the redaction stage reported it."""
+    redaction_leak_sample_records: int | None = None
+    """Records that carried canaries (Λ_leak is measured on a declared sample)."""
 
     def to_dict(self) -> dict:
         """JSON-ready form for the scorecard."""
@@ -37,6 +41,8 @@ def dataset_quality(
     flakiness_index: float | None,
     downstream_pass_rate: float | None,
     curation_cost: float | None,
+    redaction_leakage_interval: list[float] | None = None,
+    redaction_leak_sample_records: int | None = None,
 ) -> DatasetQualityScorecard:
     """η = admitted / attempted; cost per clean trajectory = curation cost / admitted."""
     if admitted > attempted:
@@ -52,6 +58,8 @@ def dataset_quality(
         else None,
         admitted=admitted,
         attempted=attempted,
+        redaction_leakage_interval=redaction_leakage_interval,
+        redaction_leak_sample_records=redaction_leak_sample_records,
     )
 
 
@@ -63,6 +71,8 @@ def pipeline_quality(
     verifier_seconds_per_attempt: float | None,
     downstream_pass_rate: float | None,
     pipeline_configuration: str = "full pipeline (embedded default)",
+    redaction_leakage_interval: list[float] | None = None,
+    redaction_leak_sample_records: int | None = None,
 ) -> DatasetQualityScorecard:
     """Table 15's row from what the upstream stages report: the verifier's sink counts (attempted =
     every sink, admitted = ``admitted``), its R_flake, the redaction canaries' Λ_leak, and the
@@ -80,4 +90,6 @@ def pipeline_quality(
         flakiness_index=flakiness_index,
         downstream_pass_rate=downstream_pass_rate,
         curation_cost=cost,
+        redaction_leakage_interval=redaction_leakage_interval,
+        redaction_leak_sample_records=redaction_leak_sample_records,
     )

@@ -123,6 +123,8 @@ def scorecard_stage(
             "sinks": verified.get("sinks"),
             "flakiness_index": verified.get("r_flake"),
             "redaction_leakage": upstream.redacted.get("leak_rate"),
+            "redaction_leakage_interval": upstream.redacted.get("leak_rate_interval"),
+            "redaction_leak_sample_records": upstream.redacted.get("leak_sample_records"),
             "verifier_seconds_per_attempt": verified.get("c_attempt_s"),
         },
         context={

@@ -9,12 +9,14 @@ from trajectory_platform.curation.redact.episode import redact_episode
 from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak, measure_leak
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pseudonym import derive_key, resolve_master_key
+from trajectory_platform.curation.redact.settings import RedactSettings
 
 __all__ = [
     "CorpusResult",
     "Finding",
     "LeakDetected",
     "LeakReport",
+    "RedactSettings",
     "RedactionConfig",
     "derive_key",
     "measure_episode_leak",

@@ -4,7 +4,8 @@ Per row: the license tier of its repository family decides admission (restricted
 blocked and written to the audit list, never to the corpus); the episode columns are redacted;
 copyleft episodes are checked for copied spans; the stored (redacted) record is sealed with its
 lineage envelope, binding the row's verdict columns too. Every other column passes through.
-Λ_leak is measured on every run by planting canaries in a copy of each input episode.
+Λ_leak is measured on every run by planting canaries in a copy of each episode of a declared sample
+(:class:`~trajectory_platform.curation.redact.settings.RedactSettings`).
 
 Accounting: ``rows_in == rows_out + blocked``, always.
 """
@@ -22,9 +23,15 @@ import pyarrow as pa
 from trajectory_platform.curation.licenses import family_tiers, license_decision, license_tier
 from trajectory_platform.curation.lineage import lineage_envelope
 from trajectory_platform.curation.redact.episode import redact_episode, string_slots
-from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak
+from trajectory_platform.curation.redact.leak import (
+    LeakReport,
+    choose_leak_sample,
+    episode_canary_count,
+    measure_episode_leak,
+)
 from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.curation.redact.pseudonym import derive_key
+from trajectory_platform.curation.redact.settings import RedactSettings
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
@@ -119,26 +126,45 @@ def redact_corpus(
     config: RedactionConfig | None = None,
     measure_leaks: bool = True,
     refuse_leaks: bool = True,
+    settings: RedactSettings | None = None,
 ) -> CorpusResult:
     """Redact, fence and seal every row of ``table`` (EPISODE_SCHEMA columns plus any verdict columns).
 
-    Raises :class:`LeakDetected` when a canary survives (and ``refuse_leaks``), so a leaking
-    corpus is never returned for publication.
+    Canaries go into the episodes of the sample ``settings`` declare. Raises :class:`LeakDetected`
+    when a canary survives (and ``refuse_leaks``), so a leaking corpus is never returned for
+    publication.
     """
     config = config or RedactionConfig()
+    settings = settings or RedactSettings()
     salt, pipeline_key = derive_key(master_key, "redaction"), derive_key(master_key, "lineage")
     schema = output_schema(table.schema)
     rows = table.to_pylist()
     episodes = [Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names}) for row in rows]
     tiers = family_tiers((e.task.repo_family, e.task.license) for e in episodes)
+    episode_tiers = [
+        tiers[e.task.repo_family] if e.task.repo_family else license_tier(e.task.license) for e in episodes
+    ]
+    sample = (
+        choose_leak_sample(
+            (
+                (e.episode_id, episode_canary_count(e.episode_id, len(e.events)))
+                for e, tier in zip(episodes, episode_tiers, strict=True)
+                if tier != "restricted"
+            ),
+            salt,
+            settings.leak_sample_fraction,
+            settings.leak_min_canaries,
+            settings.leak_sample_seed,
+        )
+        if measure_leaks
+        else set()
+    )
     seconds = 0.0
     out_rows, audit_rows = [], []
     kinds: Counter = Counter()
     leak = LeakReport()
     stats = Counter(text_bytes=0, json_regressions=0, quarantined=0, tainted=0)
-    for row, episode in zip(rows, episodes, strict=True):
-        family = episode.task.repo_family
-        tier = tiers[family] if family else license_tier(episode.task.license)
+    for row, episode, tier in zip(rows, episodes, episode_tiers, strict=True):
         if tier == "restricted":
             audit_rows.append(_audit_row(episode, tier, "restricted license family: blocked at admission"))
             continue
@@ -148,7 +174,7 @@ def redact_corpus(
         started = time.perf_counter()
         try:
             redacted, findings = redact_episode(episode, salt, config)
-            if measure_leaks:
+            if episode.episode_id in sample:
                 leak.add(measure_episode_leak(episode, salt, config))
         except RecursionError:  # one pathological record is dropped with a reason, the batch goes on
             audit_rows.append(_audit_row(episode, tier, "nesting too deep to redact: dropped"))
@@ -173,9 +199,11 @@ def redact_corpus(
             redaction_findings=len(findings),
         )
         out_rows.append(out)
+    leak.records_total = len(out_rows)
     if refuse_leaks and leak.leaked:
         raise LeakDetected(
-            f"{leak.leaked} of {leak.injected} canaries survived redaction (Λ_leak={leak.rate:.4f}): "
+            f"{leak.leaked} of {leak.injected} canaries (in {leak.records_planted} sampled records) "
+            f"survived redaction (Λ_leak={leak.rate:.4f}): "
             f"by form {leak.leaked_by_form}, by kind {leak.leaked_by_kind}; corpus not published"
         )
     totals: dict[str, Any] = dict(stats)  # the counts, then the run's figures (floats among them)

@@ -11,7 +11,8 @@ scanned as raw bytes, their secrets would match no rule.
 A line that cannot be read is reported (file, line and a :class:`~trajectory_platform.traces.drops.Drop`:
 ``nesting_too_deep``, ``not_json`` or ``invalid_record``) and left out; the rest goes on, and
 :meth:`FileResult.tally` accounts ``records_in == records_out + rejected``. Λ_leak is measured on
-every record.
+the records of the declared sample (:class:`~trajectory_platform.curation.redact.settings.RedactSettings`;
+a text file is one record, always measured).
 """
 
 from __future__ import annotations
@@ -25,8 +26,16 @@ from pathlib import Path
 
 from trajectory_platform.curation.redact.engine import redact_text
 from trajectory_platform.curation.redact.episode import redact_episode
-from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak, measure_text_leak
+from trajectory_platform.curation.redact.leak import (
+    TEXT_CANARY_COUNT,
+    LeakReport,
+    choose_leak_sample,
+    episode_canary_count,
+    measure_episode_leak,
+    measure_text_leak,
+)
 from trajectory_platform.curation.redact.model import RedactionConfig
+from trajectory_platform.curation.redact.settings import RedactSettings
 from trajectory_platform.traces.adapters.base import as_utf8
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, canonical_json
@@ -87,11 +96,40 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
             yield number, line
 
 
+def _sample(source: Path, fmt: str, salt: bytes, settings: RedactSettings) -> set[str]:
+    """The seeds (episode ids; ``file:line`` for OpenAI records) of the records that carry canaries.
+    A line that does not parse here is left out of the sample; the redaction pass reports it."""
+    candidates: list[tuple[str, int]] = []
+    for number, line in _lines(source):
+        if fmt == "openai":
+            candidates.append((f"{source}:{number}", TEXT_CANARY_COUNT))
+            continue
+        try:
+            record = json.loads(line)
+            episode_id, events = str(record["episode_id"]), len(record.get("events") or [])
+        except (ValueError, KeyError, TypeError, RecursionError):
+            continue
+        candidates.append((episode_id, episode_canary_count(episode_id, events)))
+    return choose_leak_sample(
+        candidates,
+        salt,
+        settings.leak_sample_fraction,
+        settings.leak_min_canaries,
+        settings.leak_sample_seed,
+    )
+
+
 def redact_file(
-    source: Path, target: Path, fmt: str, salt: bytes, config: RedactionConfig | None = None
+    source: Path,
+    target: Path,
+    fmt: str,
+    salt: bytes,
+    config: RedactionConfig | None = None,
+    settings: RedactSettings | None = None,
 ) -> FileResult:
     """Redact ``source`` into ``target`` in format ``fmt``; see the module docstring."""
     config = config or RedactionConfig()
+    settings = settings or RedactSettings()
     result = FileResult(format=fmt)
     target.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "text":
@@ -99,14 +137,15 @@ def redact_file(
         redacted, findings = redact_text(text, salt, config)
         result.leak.add(measure_text_leak(text[:100_000], str(source), salt, config))
         target.write_text(redacted, encoding="utf-8", errors="surrogateescape")
-        result.records_in = result.records_out = 1
+        result.records_in = result.records_out = result.leak.records_total = 1
         result.findings_by_kind.update(f.kind for f in findings)
         return result
+    sample = _sample(source, fmt, salt, settings)
     with target.open("w", encoding="utf-8", errors="surrogateescape") as out:
         for number, line in _lines(source):
             result.records_in += 1
             try:
-                redacted_line = _redact_record(line, fmt, salt, config, result, f"{source}:{number}")
+                redacted_line = _redact_record(line, fmt, salt, config, result, f"{source}:{number}", sample)
             except (ValueError, KeyError, TypeError, RecursionError) as exc:
                 drop = _why_unreadable(exc)
                 print(
@@ -117,6 +156,7 @@ def redact_file(
                 continue
             out.write(redacted_line + "\n")
             result.records_out += 1
+    result.leak.records_total = result.records_out
     return result
 
 
@@ -131,18 +171,26 @@ def _why_unreadable(exc: Exception) -> Drop:
 
 
 def _redact_record(
-    line: str, fmt: str, salt: bytes, config: RedactionConfig, result: FileResult, seed: str
+    line: str,
+    fmt: str,
+    salt: bytes,
+    config: RedactionConfig,
+    result: FileResult,
+    seed: str,
+    sample: set[str],
 ) -> str:
     if fmt == "native":
         episode = Episode.from_dict(json.loads(line))
         redacted_episode, episode_findings = redact_episode(episode, salt, config)
-        result.leak.add(measure_episode_leak(episode, salt, config))
+        if episode.episode_id in sample:
+            result.leak.add(measure_episode_leak(episode, salt, config))
         result.findings_by_kind.update(f.kind for f in episode_findings)
         return canonical_json(redacted_episode.to_dict())
     record = json.loads(line)
     if not isinstance(record, dict) or not isinstance(record.get("messages"), list):
         raise ValueError("expected an object with a 'messages' list")
     redacted, findings = redact_text(line, salt, config)
-    result.leak.add(measure_text_leak(line, seed, salt, config, json_record=True))
+    if seed in sample:
+        result.leak.add(measure_text_leak(line, seed, salt, config, json_record=True))
     result.findings_by_kind.update(f.kind for f in findings)
     return redacted

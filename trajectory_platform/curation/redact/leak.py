@@ -10,6 +10,12 @@ after redaction, its secret still appears anywhere in the episode in its own enc
 or inside any base64 run that decodes to text containing it (a split one: when either half
 survives). Canaries are seeded by the episode id, so runs are comparable.
 The real episode is never modified.
+
+A corpus plants canaries in a declared sample of its records, not in every one
+(:func:`choose_leak_sample`): each record's place in the sample is a keyed hash of its id (the
+redaction salt and a seed), so the same inputs, seed and salt give the same sample and byte-identical
+outputs, and a log's author cannot tell which records will carry canaries. Λ_leak is reported with
+its exact (Clopper-Pearson) 95% interval and the sample size (:meth:`LeakReport.as_dict`).
 """
 
 from __future__ import annotations
@@ -18,12 +24,14 @@ import base64
 import binascii
 import copy
 import hashlib
+import hmac
 import json
+import math
 import random
 import re
 import string
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 from urllib.parse import quote
@@ -52,6 +60,9 @@ starts the next (episodes only; a document has no messages)."""
 TEXT_FORMS = tuple(form for form in FORMS if form != SPLIT_FORM)
 _ALNUM = string.ascii_letters + string.digits
 _BASE64_RUN = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+CONFIDENCE = 0.95
+"""The level of Λ_leak's reported interval."""
+INTERVAL_METHOD = "clopper-pearson"
 
 
 @dataclass(frozen=True)
@@ -71,15 +82,26 @@ class LeakReport:
     leaked: int = 0
     leaked_by_form: dict[str, int] = field(default_factory=dict)
     leaked_by_kind: dict[str, int] = field(default_factory=dict)
+    records_planted: int = 0
+    """Records that carried canaries (the sample)."""
+    records_total: int = 0
+    """Records the sample was drawn from (set by the caller; 0 when it did not say)."""
 
     @property
     def rate(self) -> float:
         """Λ_leak; 0.0 when nothing was injected."""
         return self.leaked / self.injected if self.injected else 0.0
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Λ_leak's exact two-sided :data:`CONFIDENCE` interval; (0, 1) when nothing was injected."""
+        return clopper_pearson(self.leaked, self.injected, 1.0 - CONFIDENCE)
+
     def add(self, other: LeakReport) -> None:
         self.injected += other.injected
         self.leaked += other.leaked
+        self.records_planted += other.records_planted
+        self.records_total += other.records_total
         for mine, theirs in (
             (self.leaked_by_form, other.leaked_by_form),
             (self.leaked_by_kind, other.leaked_by_kind),
@@ -88,10 +110,16 @@ class LeakReport:
                 mine[key] = mine.get(key, 0) + count
 
     def as_dict(self) -> dict:
+        low, high = self.interval
         return {
             "injected": self.injected,
             "leaked": self.leaked,
             "rate": self.rate,
+            "interval": [round(low, 6), round(high, 6)],
+            "confidence": CONFIDENCE,
+            "interval_method": INTERVAL_METHOD,
+            "records_planted": self.records_planted,
+            "records_total": self.records_total,
             "leaked_by_form": dict(sorted(self.leaked_by_form.items())),
             "leaked_by_kind": dict(sorted(self.leaked_by_kind.items())),
         }
@@ -238,7 +266,9 @@ def measure_episode_leak(episode: Episode, salt: bytes, config: RedactionConfig 
     if SPLIT_FORM in forms:  # planted last, so each half stays at its message's very end or start
         plan += [(canary, SPLIT_FORM) for canary in _plant_split(planted_copy, canaries)]
     redacted, _ = redact_episode(planted_copy, salt, config)
-    return _count(plan, canonical_json(redacted.to_dict()))
+    report = _count(plan, canonical_json(redacted.to_dict()))
+    report.records_planted = 1
+    return report
 
 
 def measure_text_leak(
@@ -256,7 +286,9 @@ def measure_text_leak(
     else:
         planted = text + "\n" + "\n".join(encoded)
     redacted, _ = redact_text(planted, salt, config)
-    return _count(plan, redacted)
+    report = _count(plan, redacted)
+    report.records_planted = 1
+    return report
 
 
 def _count(plan: list[tuple[Canary, str]], text: str) -> LeakReport:
@@ -281,4 +313,88 @@ def measure_leak(
     total = LeakReport()
     for episode in episodes:
         total.add(measure_episode_leak(episode, salt, config))
+    total.records_total = total.records_planted
     return total
+
+
+def episode_canary_count(episode_id: str, events: int) -> int:
+    """How many canaries :func:`measure_episode_leak` plants in an episode with this id and this
+    many events (known before planting, so a sample can be sized by canaries)."""
+    kinds = len(make_canaries(episode_id))
+    forms = episode_forms(episode_id)
+    split = min(kinds, max(events - 1, 0)) if SPLIT_FORM in forms else 0
+    return kinds * sum(form != SPLIT_FORM for form in forms) + split
+
+
+TEXT_CANARY_COUNT = len(TEXT_FORMS) * len(make_canaries(""))
+"""Canaries :func:`measure_text_leak` plants in one document or record (every kind in every text form)."""
+
+
+def sample_rank(salt: bytes, seed: int, record_id: str) -> float:
+    """A record's place in [0, 1) for the canary sample: a hash keyed by the redaction salt, so the
+    sample is reproducible for the same salt and seed and unpredictable without the salt."""
+    digest = hmac.new(salt, f"leak-sample:{seed}:{record_id}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def choose_leak_sample(
+    records: Iterable[tuple[str, int]], salt: bytes, fraction: float, min_canaries: int, seed: int
+) -> set[str]:
+    """The ids of the records to plant canaries in, from ``(record id, canaries it would get)``.
+
+    A record is in the sample when its :func:`sample_rank` is below ``fraction``; when those plant
+    fewer than ``min_canaries``, further records join in rank order until the minimum is met or every
+    record is in (so a small corpus is planted in full).
+    """
+    ranked = sorted((sample_rank(salt, seed, record_id), record_id, count) for record_id, count in records)
+    chosen: set[str] = set()
+    planted = 0
+    for rank, record_id, count in ranked:
+        if rank >= fraction and planted >= min_canaries:
+            break
+        chosen.add(record_id)
+        planted += count
+    return chosen
+
+
+def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, float]:
+    """The exact two-sided (1 - ``alpha``) interval of a binomial proportion (Clopper-Pearson).
+
+    The same interval as ``evaluation/stats.py``'s (which sits a layer above curation), with the
+    binomial tail summed in log space, since a corpus plants thousands of canaries.
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    lower = 0.0
+    if successes > 0:  # P[X >= k | p] = alpha/2; rises with p
+        lower = _bisect(lambda p: 1.0 - _binomial_cdf(successes - 1, trials, p), alpha / 2)
+    upper = 1.0
+    if successes < trials:  # P[X <= k | p] = alpha/2; falls with p
+        upper = _bisect(lambda p: 1.0 - _binomial_cdf(successes, trials, p), 1.0 - alpha / 2)
+    return lower, upper
+
+
+def _binomial_cdf(k: int, n: int, p: float) -> float:
+    """P[X <= k] for X ~ Binomial(n, p), each term in log space."""
+    if p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 0.0 if k < n else 1.0
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    total = sum(
+        math.exp(log_n - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
+        for i in range(k + 1)
+    )
+    return min(total, 1.0)
+
+
+def _bisect(func: Callable[[float], float], target: float) -> float:
+    """``x`` in [0, 1] with ``func(x) = target``, for a non-decreasing ``func``."""
+    low, high = 0.0, 1.0
+    for _ in range(64):
+        mid = (low + high) / 2.0
+        if func(mid) < target:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2.0
