@@ -15,6 +15,11 @@ truncated and abandoned sessions, ...), ingests its logs, verifies them, and com
   oracle runs an episode took); the workspace reset beside it (the seed's overlay reset: 65 ms).
 
 Usage: ``.venv/bin/python benchmarks/cascade.py [--episodes 200] [--seed 7]``; JSON last line.
+
+``--calibration-cache [--repeat N]`` is a second mode: the same rollout verified with the product
+settings twice in a row through one fresh fixture-calibration cache per repeat (the first run
+calibrates and fills it, the second reads it back), printing both runs' seconds, their ratio per
+repeat, the cache's hits and misses, and whether the two runs' sinks agree.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
-from trajectory_platform.curation.verify.cascade import fixtures_lookup
+from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.rollout import read_truth, rollout
@@ -65,18 +70,57 @@ def _isolation_cost(fixture: Fixture, repeats: int, oracle_runs_per_episode: flo
     }
 
 
+def _calibration_cache_mode(episodes: list, repeat: int) -> int:
+    """``verified_traces``' cascade run twice through one fresh calibration cache, per repeat."""
+    first_s, second_s, ratios, caches = [], [], [], []
+    same = True
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory(prefix="tp-bench-calibration-") as cache:
+            config = VerifySettings().cascade(progress=False, calibration_cache=Path(cache))
+            timings, results = [], []
+            for _run in range(2):
+                start = time.perf_counter()
+                results.append(verify_episodes(episodes, fixtures_lookup(0), config))
+                timings.append(time.perf_counter() - start)
+        first_s.append(timings[0])
+        second_s.append(timings[1])
+        ratios.append(timings[0] / timings[1])
+        caches.append([r.calibration_cache.to_dict() for r in results])
+        same = same and [v.sink for v in results[0].verdicts] == [v.sink for v in results[1].verdicts]
+        print(
+            f"first {timings[0]:.2f}s (cache {caches[-1][0]}) -> second {timings[1]:.2f}s "
+            f"(cache {caches[-1][1]}): {ratios[-1]:.2f}x; same sinks: {same}",
+            file=sys.stderr,
+        )
+    report = {
+        "episodes": len(episodes),
+        "first_run_s": [round(t, 2) for t in first_s],
+        "second_run_s": [round(t, 2) for t in second_s],
+        "ratios": [round(r, 3) for r in ratios],
+        "median_ratio": round(statistics.median(ratios), 3),
+        "cache": caches,
+        "same_sinks": same,
+    }
+    print(json.dumps(report, sort_keys=True))
+    return 0 if same else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=None, help="rollout folder (default: a temp dir)")
     parser.add_argument("--isolation-repeats", type=int, default=30, help="start-up timings per arm")
+    parser.add_argument("--calibration-cache", action="store_true", help="time verify: cold vs warm cache")
+    parser.add_argument("--repeat", type=int, default=3, help="repeats of --calibration-cache")
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="tp-bench-cascade-"))
     start = time.perf_counter()
     summary = rollout(args.episodes, args.seed, out, progress=False)
     rollout_s = time.perf_counter() - start
     ingested = ingest_paths([out / day for day in summary.days])
+    if args.calibration_cache:
+        return _calibration_cache_mode(sorted(ingested.episodes, key=lambda e: e.episode_id), args.repeat)
     truth = {row["episode_id"]: row for row in read_truth(out)}
     episodes = sorted(ingested.episodes, key=lambda e: e.episode_id)
     start = time.perf_counter()

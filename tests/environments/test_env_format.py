@@ -6,10 +6,12 @@ import json
 import os
 import shutil
 import tarfile
+from dataclasses import replace
 
 import pytest
 from env_factory import FIXED, FIXED_OTHER, S0, TASK_ID, make_env, spec
 
+from trajectory_platform.curation.verify.dynamic import fixture_context
 from trajectory_platform.environments.format import (
     EnvironmentFormatError,
     load_environment,
@@ -64,6 +66,10 @@ def test_fixture_is_the_gym_shape_with_the_environments_own_parts(tmp_path):
     assert fixture.replay is not None and fixture.replay.shell and fixture.replay.normalize == (r"\d+ms",)
     assert fixture.sealed_tests.keys() == {"tests/test_ops.py"}
     assert fixture.edited_paths == ["calc/ops.py"]
+    # the task's declared oracle time limit is the one the verifier runs it under (and re-runs by)
+    assert fixture.oracle_timeout_s == env.oracle_timeout_s
+    assert fixture_context(fixture).timeout_s(default=1.0) == env.oracle_timeout_s
+    assert fixture_context(replace(fixture, oracle_timeout_s=None)).timeout_s(default=1.0) == 1.0
 
 
 def test_tools_folder_becomes_the_replay_implementation(tmp_path):

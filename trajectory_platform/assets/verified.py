@@ -12,6 +12,7 @@ from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Out
 
 from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.curation.verify import verified_table, verify_episodes
+from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
 from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySettings, fixtures_lookup
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.curation.verify.triage import TRIAGE_REPORT_SCHEMA
@@ -51,7 +52,7 @@ def verified_traces(
     result = verify_episodes(
         episodes,
         fixtures_lookup(settings.fixture_seed, workdir.environments_dir),
-        settings.cascade(progress=False),
+        settings.cascade(progress=False, calibration_cache=workdir.root / CALIBRATION_CACHE_DIR),
     )
     context.log.info(f"verified {len(episodes)} episodes: sinks {result.counts('sink')}")
     for warning in result.ledger.health_warnings():
@@ -85,6 +86,7 @@ def _verified_metadata(result: CascadeResult) -> dict:
         "cost_ratio": ledger["cost_ratio"],
         "r_flake": ledger["r_flake"],
         "warnings": MetadataValue.json(ledger["warnings"]),
+        "calibration_cache": MetadataValue.json(result.calibration_cache.to_dict()),
         **result.janitor.to_dict(),
         **tally_metadata(result.tally()),
     }

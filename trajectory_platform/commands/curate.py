@@ -32,7 +32,7 @@ import pyarrow as pa
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands.mask import write_dataset
 from trajectory_platform.commands.run import parse_settings
-from trajectory_platform.curation.redact import redact_corpus
+from trajectory_platform.curation.redact import RedactSettings, redact_corpus
 from trajectory_platform.curation.redact.corpus import LeakDetected, corpus_tally
 from trajectory_platform.curation.split_mixture_stage import (
     MixtureSettings,
@@ -42,6 +42,7 @@ from trajectory_platform.curation.split_mixture_stage import (
     split_stage,
 )
 from trajectory_platform.curation.verify import verdicts_table, verified_table, verify_episodes
+from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
 from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
 from trajectory_platform.environments.format import ENVIRONMENT_FILE, EnvironmentFormatError
 from trajectory_platform.environments.registry import INDEX_FILE, REGISTRY_DIR, EnvironmentCatalog
@@ -60,6 +61,7 @@ from trajectory_platform.workdir import default_workdir
 
 STAGE_SETTINGS: dict[str, type] = {
     "verify": VerifySettings,
+    "redact": RedactSettings,
     "split": SplitSettings,
     "mixture": MixtureSettings,
     "dataset": DatasetSettings,
@@ -114,6 +116,7 @@ class Settings:
     """Every stage's settings for one curate run (the assets' settings dataclasses)."""
 
     verify: VerifySettings
+    redact: RedactSettings
     split: SplitSettings
     mixture: MixtureSettings
     dataset: DatasetSettings
@@ -124,6 +127,7 @@ def stage_settings(args: argparse.Namespace) -> Settings:
     unknown stage or field, before any work)."""
     shared = {
         "verify": {"fixture_seed": args.fixture_seed},
+        "redact": {},
         "split": {"fixture_seed": args.fixture_seed},
         "mixture": {"tokenizer_path": args.tokenizer},
         "dataset": {"tokenizer_path": args.tokenizer},
@@ -237,11 +241,12 @@ class Curation:
         settings = self.settings.verify
         _say(f"verify: {len(episodes)} episodes")
         lookup = fixtures_lookup(settings.fixture_seed, self.envs)
-        result = verify_episodes(episodes, lookup, settings.cascade(progress=self.progress))
+        cache = self.workdir / CALIBRATION_CACHE_DIR
+        result = verify_episodes(episodes, lookup, settings.cascade(self.progress, calibration_cache=cache))
         folder = self.out / "verify"
         write_parquet(verdicts_table(result), folder / "verdicts.parquet")
         write_parquet(result.triage, folder / "triage_report.parquet")
-        ledger = result.ledger.summary()
+        ledger = {**result.ledger.summary(), "calibration_cache": result.calibration_cache.to_dict()}
         _write_json(folder / "ledger.json", ledger)
         for warning in ledger["warnings"]:
             _say(f"warning: {warning}")
@@ -252,19 +257,22 @@ class Curation:
             "unverifiable_by_reason": result.unverifiable_by_reason(),
             "roles": result.counts("role"),
             "admitted": sinks.get("admitted", 0),
+            "calibration_cache": result.calibration_cache.to_dict(),
         }
         return verified_table(episodes, result)
 
     def redact(self, verified: pa.Table) -> tuple[pa.Table, dict[str, Any]]:
         salt = SecretsSaltResource(fallback_file=str(self.workdir / "secrets" / "pipeline.key"))
         _say(f"redact: {verified.num_rows} episodes (key from {salt.source})")
-        result = redact_corpus(verified, salt.key())
+        result = redact_corpus(verified, salt.key(), settings=self.settings.redact)
         write_parquet(result.table, self.out / "redacted" / "corpus.parquet")
         write_parquet(result.audit, self.out / "redacted" / "license_audit.parquet")
         self.stages["redact"] = corpus_tally(result).metadata()
         self.summary |= {
             "findings_by_kind": dict(sorted(result.findings_by_kind.items())),
             "leak_rate": result.leak.rate,
+            "leak_rate_interval": result.leak.as_dict()["interval"],
+            "leak_sample_records": result.leak.records_planted,
         }
         provenance = curated(
             "curate",

@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
 from trajectory_platform.curation.verify import verdicts_table, verify_episodes
+from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
 from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
 from trajectory_platform.environments.format import EnvironmentFormatError
 from trajectory_platform.environments.registry import REGISTRY_DIR
@@ -80,19 +81,20 @@ def run(args: argparse.Namespace) -> int:
     if not episodes:
         return fail(f"{args.traces}: no episodes to verify")
     settings = settings_from_args(VerifySettings, args)
-    envs = args.envs if args.envs is not None else default_workdir() / REGISTRY_DIR
+    workdir = default_workdir()
+    envs = args.envs if args.envs is not None else workdir / REGISTRY_DIR
     try:
         result = verify_episodes(
             episodes,
             fixtures_lookup(settings.fixture_seed, envs),
-            settings.cascade(progress=not args.no_progress),
+            settings.cascade(not args.no_progress, calibration_cache=workdir / CALIBRATION_CACHE_DIR),
         )
     except (IsolationUnavailable, EnvironmentFormatError) as exc:
         return fail(str(exc))
     args.out.mkdir(parents=True, exist_ok=True)
     write_parquet(verdicts_table(result), args.out / "verdicts.parquet")
     write_parquet(result.triage, args.out / "triage_report.parquet")
-    ledger = result.ledger.summary()
+    ledger = {**result.ledger.summary(), "calibration_cache": result.calibration_cache.to_dict()}
     (args.out / "ledger.json").write_text(
         json.dumps(ledger, indent=2, sort_keys=True) + "\n", encoding="utf-8"
     )

@@ -197,6 +197,7 @@ class TaskEnvironment:
             replay=self.replay,
             extra_references=solutions[1:],
             environment_digest=self.digest,
+            oracle_timeout_s=self.oracle_timeout_s,
         )
 
 

@@ -97,6 +97,9 @@ class Fixture:
     accept each."""
     environment_digest: str | None = None
     """A brought environment's content digest (format, S0, tests, references); ``None`` in the gym."""
+    oracle_timeout_s: float | None = None
+    """The oracle's time limit the task declares (a real project's test suite may need more than
+    the verifier's default); ``None``: the verifier's own setting."""
 
     @property
     def s0_digest(self) -> str:

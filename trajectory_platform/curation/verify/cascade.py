@@ -30,6 +30,7 @@ import pyarrow as pa
 from tqdm import tqdm
 
 from trajectory_platform.curation.verify.advisory import score_advisory
+from trajectory_platform.curation.verify.calibration import CalibrationCache
 from trajectory_platform.curation.verify.context import (
     DiffView,
     FixtureContext,
@@ -37,12 +38,7 @@ from trajectory_platform.curation.verify.context import (
     build_diff_view,
 )
 from trajectory_platform.curation.verify.delta import TAMPER_CODES, audit_delta, screen_diff
-from trajectory_platform.curation.verify.dynamic import (
-    DynamicConfig,
-    calibrate_oracle,
-    fixture_context,
-    run_dynamic,
-)
+from trajectory_platform.curation.verify.dynamic import DynamicConfig, fixture_context, run_dynamic
 from trajectory_platform.curation.verify.ledger import Ledger, StageCost, count_flakes
 from trajectory_platform.curation.verify.replay import check_replay
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
@@ -83,6 +79,8 @@ class CascadeConfig:
     ambiguity_threshold: float = 0.2
     cost_monolithic: bool = True
     progress: bool = True
+    calibration_cache: Path | None = None
+    """Folder of the fixture calibration cache (``calibration.py``); ``None``: calibrate every run."""
 
 
 @dataclass(frozen=True)
@@ -106,14 +104,16 @@ class VerifySettings:
         default=CascadeConfig.yield_band[1], metadata={"help": "upper end of the yield band"}
     )
 
-    def cascade(self, progress: bool) -> CascadeConfig:
-        """The cascade configuration these settings select."""
+    def cascade(self, progress: bool, calibration_cache: Path | None = None) -> CascadeConfig:
+        """The cascade configuration these settings select (``calibration_cache``: the caller's cache
+        folder, ``<workdir>/cache/calibration`` for the asset and the CLI)."""
         return CascadeConfig(
             dynamic=DynamicConfig(reruns=self.reruns),
             lint=self.lint,
             yield_band=(self.yield_low, self.yield_high),
             cost_monolithic=self.cost_monolithic,
             progress=progress,
+            calibration_cache=calibration_cache,
         )
 
 
@@ -127,6 +127,8 @@ class CascadeResult:
     funnel: dict[str, int] = field(default_factory=dict)
     janitor: Sweep = field(default_factory=lambda: Sweep(0, 0))
     """What the janitor swept before this verification started (a crashed run's leftovers)."""
+    calibration_cache: CalibrationCache = field(default_factory=CalibrationCache)
+    """Fixture calibrations found in the cache (hits) and run (misses)."""
 
     def by_id(self) -> dict[str, EpisodeVerdict]:
         return {v.episode_id: v for v in self.verdicts}
@@ -396,9 +398,13 @@ def _rank_advisory(verdicts: list[EpisodeVerdict], episodes: list[Episode]) -> N
             verdict.advisory_rank = rank
 
 
-def _calibrate_fixtures(works: list[_Work], config: CascadeConfig) -> tuple[dict[str, list[bool]], float]:
-    """Calibrate every timing-sensitive fixture of the batch once (stage-3 work, timed)."""
+def _calibrate_fixtures(
+    works: list[_Work], config: CascadeConfig
+) -> tuple[dict[str, list[bool]], float, CalibrationCache]:
+    """Calibrate every timing-sensitive fixture of the batch once (stage-3 work, timed), through the
+    cache when the config names one."""
     start = time.perf_counter()
+    cache = CalibrationCache(config.calibration_cache)
     calibration: dict[str, list[bool]] = {}
     for work in works:
         fixture = work.fixture
@@ -408,8 +414,8 @@ def _calibrate_fixtures(works: list[_Work], config: CascadeConfig) -> tuple[dict
             and fixture.timing_sensitive
             and fixture.fixture_id not in calibration
         ):
-            calibration[fixture.fixture_id] = calibrate_oracle(fixture, config.dynamic)
-    return calibration, time.perf_counter() - start
+            calibration[fixture.fixture_id] = cache.calibrate(fixture, config.dynamic)
+    return calibration, time.perf_counter() - start, cache
 
 
 def _quarantine_flaky_fixtures(
@@ -491,7 +497,7 @@ def verify_episodes(
     if any(w.fixture is not None for w in works):
         isolation.require()  # refuse before any stage runs, not halfway through the batch
     rates = refusal_rates(episodes)
-    calibration, calibration_s = _calibrate_fixtures(works, config)
+    calibration, calibration_s, calibration_cache = _calibrate_fixtures(works, config)
     progress = tqdm(works, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None)
     outcomes = [_run_stages(work, config) for work in progress]
     outcomes = _quarantine_flaky_fixtures(works, outcomes, calibration)
@@ -522,4 +528,4 @@ def verify_episodes(
         ]
     )
     funnel = {"attempts": len(episodes), **{f"passed_{s.stage}": s.passed for s in stages}}
-    return CascadeResult(verdicts, ledger, report, funnel, swept)
+    return CascadeResult(verdicts, ledger, report, funnel, swept, calibration_cache)

@@ -29,6 +29,12 @@ class FixtureContext:
     timing_sensitive: bool = False
     s0_digest: str | None = None
     handle: Any = None
+    oracle_timeout_s: float | None = None
+    """The fixture's own oracle time limit, when it declares one (:meth:`timeout_s`)."""
+
+    def timeout_s(self, default: float) -> float:
+        """The oracle's time limit for this fixture: its own when declared, else ``default``."""
+        return self.oracle_timeout_s if self.oracle_timeout_s is not None else default
 
 
 @dataclass

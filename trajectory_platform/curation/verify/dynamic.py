@@ -10,8 +10,10 @@ re-run once to show it is reproducible, because a hard negative must be. Disagre
 episode inconsistent: it goes to flaky quarantine and counts in R_flake.
 
 A timing-sensitive fixture is also calibrated once per batch: its reference solution is run
-``calibration_runs`` times. A fixture whose reference disagrees with itself, or on which any episode's
-runs disagreed, is a flaky fixture: every episode on it is quarantined (the cascade does that).
+``calibration_runs`` times (or the outcome is read back from the cross-run cache, ``calibration.py``,
+when nothing that decides it changed). A fixture whose reference disagrees with itself, or on which
+any episode's runs disagreed, is a flaky fixture: every episode on it is quarantined (the cascade
+does that).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ def fixture_context(fixture: Fixture) -> FixtureContext:
         timing_sensitive=timing_sensitive(fixture.sealed_tests),
         s0_digest=fixture.s0_digest,
         handle=fixture,
+        oracle_timeout_s=fixture.oracle_timeout_s,
     )
 
 
@@ -85,12 +88,13 @@ def run_dynamic(
     failing: set[str] = set()
     timed_out = False
     planned = 1
+    timeout_s = fixture.timeout_s(config.oracle_timeout_s)
     while len(outcomes) < planned:
         result = run_oracle(
             fixture.handle,
             files,
             final_answer=final_answer,
-            timeout_s=config.oracle_timeout_s,
+            timeout_s=timeout_s,
             run_label=f"verify:{len(outcomes)}",
         )
         outcomes.append(result.passed)
@@ -102,7 +106,7 @@ def run_dynamic(
             borderline = (
                 timed_out
                 or fixture.timing_sensitive
-                or (result.wall_s > config.borderline_fraction * config.oracle_timeout_s)
+                or (result.wall_s > config.borderline_fraction * timeout_s)
             )
             if borderline:
                 planned = config.reruns
@@ -141,7 +145,7 @@ def calibrate_oracle(fixture: FixtureContext, config: DynamicConfig) -> list[boo
             handle,
             handle.reference_files,
             final_answer=handle.reference_answer,
-            timeout_s=config.oracle_timeout_s,
+            timeout_s=fixture.timeout_s(config.oracle_timeout_s),
             run_label=f"calibrate:{attempt}",
         ).passed
         for attempt in range(config.calibration_runs)
