@@ -47,8 +47,8 @@ CURATION_CHAIN = {
     "preference_dataset",
 }
 VERIFY_STAGE = {"verified_traces", "triage_report"}
-SENSOR_DRIVEN = {"raw_traces", "ingest_rejects", "checkpoint", "scorecard"}
-MANUAL = {"production_feedback", "feedback_candidates", "task_environments"}
+SENSOR_DRIVEN = {"raw_traces", "ingest_rejects", "production_feedback", "checkpoint", "scorecard"}
+MANUAL = {"feedback_candidates", "task_environments"}
 """Materialized on request (or by ``trajectory-platform run``): no sensor watches the feedback source."""
 
 

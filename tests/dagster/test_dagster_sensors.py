@@ -25,7 +25,7 @@ from trajectory_platform.evaluation.retraining import (
     scorecard_regressed,
 )
 from trajectory_platform.resources import build_resources
-from trajectory_platform.sensors.new_logs import new_logs_sensor
+from trajectory_platform.sensors.new_logs import new_feedback_sensor, new_logs_sensor
 from trajectory_platform.sensors.retraining import retraining_sensor
 from trajectory_platform.sensors.schedules import (
     nightly_ingest_and_curate_schedule,
@@ -60,6 +60,23 @@ def test_dagster_new_logs_sensor_requests_exactly_new_days(tmp_path: Path, log_w
     third, _ = _tick(new_logs_sensor, resources, cursor=first.cursor)
     assert [r.partition_key for r in third.run_requests] == ["2024-03-02", "2024-03-05"]
     assert len({r.run_key for r in first.run_requests + third.run_requests}) == 4
+
+
+def test_dagster_new_feedback_sensor_requests_exactly_new_feedback_days(tmp_path: Path, log_writer) -> None:
+    """Feedback lands in its own source: new feedback days are requested, trace days are not."""
+    resources = build_resources(tmp_path)
+    log_writer("2024-03-01", good=1)  # a trace day: the feedback sensor does not see it
+    day = tmp_path / "feedback_source" / "2024-03-02"
+    day.mkdir(parents=True)
+    (day / "fb.jsonl").write_text('{"episode_id": "e1", "kind": "accepted"}\n', encoding="utf-8")
+    first, _ = _tick(new_feedback_sensor, resources)
+    assert [r.partition_key for r in first.run_requests] == ["2024-03-02"]
+    again, _ = _tick(new_feedback_sensor, resources, cursor=first.cursor)
+    assert again.run_requests == [] and again.cursor == first.cursor
+    (day / "more.jsonl").write_text('{"episode_id": "e2", "kind": "retry"}\n', encoding="utf-8")
+    third, _ = _tick(new_feedback_sensor, resources, cursor=first.cursor)
+    assert [r.partition_key for r in third.run_requests] == ["2024-03-02"]
+    assert third.run_requests[0].run_key != first.run_requests[0].run_key
 
 
 def test_dagster_new_logs_sensor_is_idempotent_across_restarts(tmp_path: Path, log_writer) -> None:

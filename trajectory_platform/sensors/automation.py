@@ -15,12 +15,12 @@ Three regimes, chosen by what an asset sits below and what it costs (docs/operat
   *some* day exists, so a newly ingested day re-verifies the corpus once (no waiting on days that
   will never come) while an ingestion still running, or a day whose blocking check failed, holds
   it back.
-- **Not automated**: ``raw_traces`` / ``ingest_rejects`` (the new-logs sensor knows which day
-  folders changed; a condition cannot see files), ``checkpoint`` and ``scorecard`` (minutes of
-  training in the single-slot ``train`` pool; the retraining sensor decides when new data is worth
-  it, and an eager condition would retrain on every new day); ``production_feedback`` and
-  ``feedback_candidates`` (materialized on request: candidate environments cost sandboxed oracle
-  runs, and they are proposals a person reviews); ``task_environments`` (it reads a folder that
+- **Not automated**: ``raw_traces`` / ``ingest_rejects`` and ``production_feedback`` (the new-logs
+  and new-feedback sensors know which day folders changed; a condition cannot see files),
+  ``checkpoint`` and ``scorecard`` (minutes of training in the single-slot ``train`` pool; the
+  retraining sensor decides when new data is worth it, and an eager condition would retrain on
+  every new day); ``feedback_candidates`` (materialized on request: candidate environments cost
+  sandboxed oracle runs, and they are proposals a person reviews); ``task_environments`` (it reads a folder that
   ``trajectory-platform env import`` changes: materialize it after an import, and the verified
   corpus, downstream of it, follows).
 
