@@ -20,9 +20,9 @@ Three regimes, chosen by what an asset sits below and what it costs (docs/operat
   ``checkpoint`` and ``scorecard`` (minutes of training in the single-slot ``train`` pool; the
   retraining sensor decides when new data is worth it, and an eager condition would retrain on
   every new day); ``feedback_candidates`` (materialized on request: candidate environments cost
-  sandboxed oracle runs, and they are proposals a person reviews); ``task_environments`` (it reads a folder that
-  ``trajectory-platform env import`` changes: materialize it after an import, and the verified
-  corpus, downstream of it, follows).
+  sandboxed oracle runs, and they are proposals a person reviews); ``task_environments`` (it reads
+  a folder that ``trajectory-platform env import`` changes: materialize it after an import, and
+  the verified corpus, downstream of it, follows).
 
 Blocking checks stop a downstream step only inside the run that failed them; across runs, each
 condition here asks for them itself, so automation never builds on a parent its checks rejected.
