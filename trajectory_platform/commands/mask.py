@@ -21,11 +21,9 @@ from trajectory_platform.training.data.dataset_stage import DatasetSettings
 from trajectory_platform.training.data.provenance import (
     CURATE_HINT,
     UNSAFE_FLAG,
-    file_provenance,
     is_curated,
-    refusal_message,
+    provenance_or_refusal,
     sidecar_manifest,
-    unsafe,
 )
 from trajectory_platform.workdir import default_workdir
 
@@ -69,22 +67,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def input_provenance(args: argparse.Namespace) -> dict[str, Any] | str:
     """IN's provenance, the opt-out's when the user passed it, or the refusal message."""
-    try:
-        found = file_provenance(args.input)
-    except (OSError, ValueError, pa.ArrowInvalid) as exc:
-        return f"{args.input}: cannot read its provenance: {exc}"
+    found = provenance_or_refusal(
+        args.input,
+        opt_out=args.unsafe_unverified_input,
+        by="mask",
+        instead=f"Run `{CURATE_HINT}` (it writes OUT/dataset.jsonl)",
+    )
+    if isinstance(found, str):
+        return found
     if is_curated(found):
-        return {**(found or {}), "input": str(args.input)}
-    if not args.unsafe_unverified_input:
-        return refusal_message(
-            args.input, found, instead=f"Run `{CURATE_HINT}` (it writes OUT/dataset.jsonl)"
-        )
+        return {**found, "input": str(args.input)}
     print(
         f"trajectory-platform: WARNING: {UNSAFE_FLAG}: masking {args.input}, which nothing verified "
         "or redacted; its failing calls may be supervised and its secrets kept. The manifest says so.",
         file=sys.stderr,
     )
-    return unsafe("mask", str(args.input))
+    return found
 
 
 DATASET_COLUMNS = ("example_id", "episode_id", "split", "input_ids", "labels", "n_tokens", "n_targets")

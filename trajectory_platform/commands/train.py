@@ -29,11 +29,9 @@ from trajectory_platform.training.data.provenance import (
     CURATE_HINT,
     MANIFEST_KEY,
     UNSAFE_FLAG,
-    file_provenance,
     is_curated,
-    refusal_message,
+    provenance_or_refusal,
     sidecar_manifest,
-    unsafe,
 )
 from trajectory_platform.training.optim.loop import OptimizerSettings
 from trajectory_platform.training.optim.runner import TrainSettings
@@ -81,22 +79,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def dataset_provenance(args: argparse.Namespace) -> dict[str, Any] | str:
     """The dataset's provenance, the opt-out's when the user passed it, or the refusal message."""
-    try:
-        found = file_provenance(args.dataset)
-    except (OSError, ValueError, pa.ArrowInvalid) as exc:
-        return f"{args.dataset}: cannot read its provenance: {exc}"
-    if is_curated(found):
-        return found or {}
-    if not args.unsafe_unverified_input:
-        return refusal_message(
-            args.dataset, found, instead=f"Run `{CURATE_HINT}` and train on OUT/dataset.jsonl"
-        )
-    print(
-        f"trajectory-platform: WARNING: {UNSAFE_FLAG}: training on {args.dataset}, which nothing "
-        "verified or redacted. The training manifest says so.",
-        file=sys.stderr,
+    found = provenance_or_refusal(
+        args.dataset,
+        opt_out=args.unsafe_unverified_input,
+        by="train",
+        instead=f"Run `{CURATE_HINT}` and train on OUT/dataset.jsonl",
     )
-    return unsafe("train", str(args.dataset))
+    if not isinstance(found, str) and not is_curated(found):
+        print(
+            f"trajectory-platform: WARNING: {UNSAFE_FLAG}: training on {args.dataset}, which nothing "
+            "verified or redacted. The training manifest says so.",
+            file=sys.stderr,
+        )
+    return found
 
 
 def _preference_tokens(

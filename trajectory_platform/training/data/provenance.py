@@ -91,3 +91,18 @@ def refusal_message(path: Path, provenance: dict[str, Any] | None, *, instead: s
         f"{path}: {why}. Unverified data supervises failing tool calls and secrets in context. "
         f"{instead}, or pass {UNSAFE_FLAG} to use it anyway (recorded as unverified)"
     )
+
+
+def provenance_or_refusal(path: Path, *, opt_out: bool, by: str, instead: str) -> dict[str, Any] | str:
+    """What ``mask`` / ``train`` (``by``) may record for ``path``: its curated provenance, the
+    opt-out's (:func:`unsafe`) when the user passed :data:`UNSAFE_FLAG`, or the refusal message
+    (a ``str``: what is wrong and ``instead``, what to run)."""
+    try:
+        found = file_provenance(path)
+    except (OSError, ValueError, pa.ArrowInvalid) as exc:
+        return f"{path}: cannot read its provenance: {exc}"
+    if is_curated(found):
+        return found or {}
+    if not opt_out:
+        return refusal_message(path, found, instead=instead)
+    return unsafe(by, str(path))
