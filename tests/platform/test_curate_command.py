@@ -158,10 +158,7 @@ def test_curate_names_a_missing_log_path_and_a_folder_that_is_no_registry(tmp_pa
 def real_example(tmp_path_factory):
     """The shipped real-project example: three brought environments and their agents' logs."""
     from trajectory_platform.environments import real_projects as rp
-    from trajectory_platform.gym import isolation
 
-    if isolation.probe() is not None and not isolation.unsafe_opt_out():
-        pytest.skip("bubblewrap is unavailable")
     return rp.build_example(tmp_path_factory.mktemp("example"))
 
 
