@@ -354,3 +354,22 @@ def _candidate(
         env, task_id=f"{env.task_id}+edit-{digest}", references=[reference]
     )
     return candidate
+
+
+def unjudged_candidates(table: pa.Table) -> dict[str, list[str]]:
+    """Rows of a stored candidates table (:data:`CANDIDATE_SCHEMA`) that break its promise, by
+    problem, as their sources: a status other than validated / refused, a refusal whose reason is
+    not one of :data:`CANDIDATE_REFUSALS`, a validated row without its task id, digest or reference."""
+    rows = table.to_pylist()
+    return {
+        "unjudged": [r["source"] for r in rows if r["status"] not in ("validated", "refused")],
+        "unexplained_refusals": [
+            r["source"] for r in rows if r["status"] == "refused" and r["reason"] not in CANDIDATE_REFUSALS
+        ],
+        "validated_without_environment": [
+            r["source"]
+            for r in rows
+            if r["status"] == "validated"
+            and not (r["task_id"] and r["environment_digest"] and r["reference_diff"])
+        ],
+    }

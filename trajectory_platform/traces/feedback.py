@@ -335,3 +335,20 @@ def table_to_feedback(table: pa.Table) -> list[FeedbackRecord]:
             )
         )
     return out
+
+
+def stored_rule_violations(table: pa.Table) -> dict[str, int]:
+    """Rows of a stored feedback table that break the reader's rules, counted per rule (a table
+    written by another tool, or a reader change, shows here): an unknown kind, a rating missing,
+    misplaced or outside [0, 1], an edit without its diff, a correction without its turn."""
+    rows = table.select(["kind", "rating", "edit_diff", "turn_index"]).to_pylist()
+    return {
+        "unknown_kind": sum(r["kind"] not in FEEDBACK_KINDS for r in rows),
+        "bad_rating": sum(
+            (r["kind"] == "rating") != (r["rating"] is not None)
+            or (r["rating"] is not None and not 0.0 <= r["rating"] <= 1.0)
+            for r in rows
+        ),
+        "missing_edit_diff": sum(r["kind"] == "edited" and r["edit_diff"] is None for r in rows),
+        "missing_turn_index": sum(r["kind"] == "correction" and r["turn_index"] is None for r in rows),
+    }
