@@ -166,15 +166,19 @@ class TokenIds:
         return cls(roles=roles, eos=tokenizer.eos_token_id, reasoning_close=vocab[ct.REASONING_CLOSE])
 
 
-def render(plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase) -> tuple[str, list[tuple[int, int]]]:
+def render(
+    plan: ExamplePlan, tokenizer: PreTrainedTokenizerBase, with_blocks: bool = True
+) -> tuple[str, list[tuple[int, int]]]:
     """The example's text, rendered once with the tokenizer's own chat template, and the character
-    spans of its ``{% generation %}`` blocks (empty when the template has none)."""
+    spans of its ``{% generation %}`` blocks (empty when the template has none, or when
+    ``with_blocks`` is off: the platform template's spans come from its role tokens, and tracking
+    the blocks costs a third of the render)."""
     template = tokenizer.get_chat_template()
     rendered, blocks = _render_jinja_template(
         conversations=[[t.message for t in plan.turns]],
         tools=plan.tools or None,
         chat_template=template,
-        return_assistant_tokens_mask="generation" in template,
+        return_assistant_tokens_mask=with_blocks and "generation" in template,
         **tokenizer.special_tokens_map,
     )
     return rendered[0], [(start, end) for start, end in (blocks[0] if blocks else [])]
@@ -193,13 +197,37 @@ def _check_span(
     # overlap but never leave a gap; at the span's start no earlier token may reach into it.
     if start > 0 and offsets[start - 1][1] > offsets[start][0]:
         raise Misaligned(Drop("offsets", f"token {start - 1} straddles the span boundary at token {start}"))
-    for t in range(start + 1, end):
-        if offsets[t][0] > offsets[t - 1][1]:
-            raise Misaligned(Drop("offsets", f"gap before token {t} at char {offsets[t][0]}"))
+    pairs = zip(offsets[start : end - 1], offsets[start + 1 : end], strict=True)
+    gap = next((t for t, (before, at) in enumerate(pairs, start + 1) if at[0] > before[1]), None)
+    if gap is not None:
+        raise Misaligned(Drop("offsets", f"gap before token {gap} at char {offsets[gap][0]}"))
     chars = text[offsets[start][0] : offsets[end - 1][1]]
-    decoded = tokenizer.decode(ids[start:end], skip_special_tokens=False, clean_up_tokenization_spaces=False)
+    decoded = _decode(tokenizer, ids[start:end])
     if decoded != chars or (content and content not in decoded):
         raise Misaligned(Drop("decode_check", f"tokens {start}:{end} decode to {decoded[:60]!r}"))
+
+
+# A fast tokenizer's Rust backend is called directly where the Python wrapper's argument and
+# result conversion cost as much as the work itself (the decode runs once per span). Both give
+# the same ids, offsets and text as the wrapper with these options; slow tokenizers use it.
+
+
+def _encode(tokenizer: PreTrainedTokenizerBase, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """``text``'s token ids and character offsets, no special tokens added."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is not None:
+        encoding = backend.encode(text, add_special_tokens=False)
+        return list(encoding.ids), list(encoding.offsets)
+    out = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+    return out["input_ids"], [tuple(o) for o in out["offset_mapping"]]
+
+
+def _decode(tokenizer: PreTrainedTokenizerBase, ids: list[int]) -> str:
+    """``ids`` as text, special tokens kept, no clean-up."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    if backend is not None:
+        return str(backend.decode(ids, skip_special_tokens=False))
+    return cast(str, tokenizer.decode(ids, skip_special_tokens=False, clean_up_tokenization_spaces=False))
 
 
 def _token_range(starts: list[int], ends: list[int], char_start: int, char_end: int) -> tuple[int, int]:
@@ -340,10 +368,8 @@ def mask_plan(
     if plan.problem is not None:
         raise Misaligned(Drop(plan.problem, f"calls {plan.invocations}"))
     token_ids = token_ids or TokenIds.of(tokenizer)
-    text, blocks = render(plan, tokenizer)
-    encoding = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
-    ids: list[int] = encoding["input_ids"]
-    offsets: list[tuple[int, int]] = [tuple(o) for o in encoding["offset_mapping"]]
+    text, blocks = render(plan, tokenizer, with_blocks=token_ids is None)
+    ids, offsets = _encode(tokenizer, text)
     if config.max_length is not None and len(ids) > config.max_length:
         raise Misaligned(Drop("over_max_length", f"{len(ids)} tokens > {config.max_length}"))
     if token_ids is not None:
@@ -352,8 +378,7 @@ def mask_plan(
         spans, rationale_tokens = _generic_spans(plan, tokenizer, config, text, blocks, ids, offsets)
     labels = [IGNORE_INDEX] * len(ids)
     for span in spans:
-        for t in range(span.target_start, span.target_end):
-            labels[t] = ids[t]
+        labels[span.target_start : span.target_end] = ids[span.target_start : span.target_end]
     if labels[0] != IGNORE_INDEX:
         raise Misaligned(Drop("first_position_target", "position 0 has no preceding prediction"))
     example = MaskedExample(
