@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first: the CPU wheel on disk. A plain `torch` would pull a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e ".[test,deploy]"
 	touch $(STAMP)
 
 # Untrusted workspace code only runs inside bubblewrap (docs/verification.md). Installed through

@@ -24,6 +24,7 @@ from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.assets.dataset import MANIFEST_FILE
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
+from trajectory_platform.training.optim.model_card import MODEL_CARD
 from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA, TrainSettings, run_key, run_training
 
 CheckpointConfig = stage_config(TrainSettings, "CheckpointConfig", dataset_manifest_path=(str, ""))
@@ -62,6 +63,7 @@ def checkpoint(
         metadata={
             **tally_metadata(outcome.tally),
             "path": MetadataValue.path(str(outcome.checkpoint_dir)),
+            "model_card": MetadataValue.path(str(outcome.checkpoint_dir / MODEL_CARD)),
             "artifact_digest": outcome.artifact_digest,
             "steps": outcome.loop.steps,
             "train_loss_first": losses[0],

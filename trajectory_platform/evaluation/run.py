@@ -33,6 +33,7 @@ from trajectory_platform.evaluation.scorecard import CostModel, build_scorecard,
 from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
 from trajectory_platform.training.optim.checkpoint import MANIFEST_NAME, checkpoint_digest
 from trajectory_platform.training.optim.model import build_default_model
+from trajectory_platform.training.optim.model_card import write_model_card
 from trajectory_platform.workdir import default_workdir
 
 
@@ -251,6 +252,8 @@ def evaluate(
             **pipeline, downstream_pass_rate=card["acceptance"]["candidate"]
         ).to_dict()
     (out / "scorecard.json").write_text(json.dumps(card, indent=2, sort_keys=True, default=str) + "\n")
+    if train_manifest:  # a checkpoint this platform trained: its model card gains the decision
+        write_model_card(candidate, train_manifest, card, report=str(out / "report.html"))
     with (out / "episodes.jsonl").open("w") as handle:
         for name, arm in arms.items():
             for measure in arm.measures:

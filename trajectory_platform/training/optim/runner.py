@@ -65,6 +65,7 @@ from trajectory_platform.training.optim.model import (
     resolve_device,
     weights_digest,
 )
+from trajectory_platform.training.optim.model_card import write_model_card
 from trajectory_platform.training.optim.sft import evaluate_masked_loss, sft_step_function
 from trajectory_platform.workdir import default_workdir
 
@@ -82,16 +83,26 @@ class TrainSettings:
     objective: str = field(default="sft", metadata={"choices": ("sft", "dpo"), "help": "training objective"})
     model_path: str = field(default="", metadata={"help": "local HF causal-LM directory ('': embedded)"})
     lora: bool = field(default=False, metadata={"help": "train a LoRA adapter instead of all weights"})
-    lora_rank: int = LoraSettings.rank
-    lora_alpha: float = LoraSettings.alpha
+    lora_rank: int = field(default=LoraSettings.rank, metadata={"help": "LoRA rank r"})
+    lora_alpha: float = field(
+        default=LoraSettings.alpha, metadata={"help": "LoRA scale alpha (the update is scaled by alpha/r)"}
+    )
     lora_targets: str = field(default=",".join(DEFAULT_TARGETS), metadata={"help": "comma-separated modules"})
-    max_steps: int = 200
-    normalization: str = field(default="token", metadata={"choices": NORMALIZATIONS})
+    max_steps: int = field(default=200, metadata={"help": "optimizer steps"})
+    normalization: str = field(
+        default="token",
+        metadata={
+            "choices": NORMALIZATIONS,
+            "help": "loss average: over every target token of the step, or per example first",
+        },
+    )
     capacity: int = field(default=1024, metadata={"help": "tokens per packed buffer"})
     examples_per_step: int = field(default=16, metadata={"help": "examples (or pairs) per optimizer step"})
     micro_batches: int = field(default=1, metadata={"help": "sequential micro-batches per step"})
-    learning_rate: float = OptimizerSettings.learning_rate
-    seed: int = 0
+    learning_rate: float = field(
+        default=OptimizerSettings.learning_rate, metadata={"help": "AdamW peak learning rate"}
+    )
+    seed: int = field(default=0, metadata={"help": "seed of the model initialization and the data order"})
     eval_every: int = field(default=50, metadata={"help": "validation every N steps (0: end only)"})
     beta: float = field(default=0.1, metadata={"help": "DPO preference scale"})
     sft_weight: float = field(default=0.0, metadata={"help": "DPO auxiliary SFT term on the chosen record"})
@@ -528,6 +539,7 @@ def run_training(
     digest = checkpoint_digest(out)
     manifest = _manifest(ctx, objective, loop, digest, inventory.as_dict(), memory)
     train_manifest.write_manifest(out, manifest, MANIFEST_NAME)
+    write_model_card(out, manifest)
     return TrainOutcome(
         out,
         digest,
