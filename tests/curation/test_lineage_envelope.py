@@ -13,6 +13,7 @@ from trajectory_platform.curation.lineage import (
     lineage_envelope,
     merkle_root,
     trajectory_steps,
+    verifier_suite_digest,
     verify_lineage,
 )
 
@@ -111,3 +112,37 @@ def test_verifier_suite_verdict_tool_schema_and_stored_record_are_bound():
 def test_steps_cover_every_event():
     episode = secret_episode()
     assert len(trajectory_steps(episode)) == 1 + len(episode.events) + len(episode.delivered_inputs) + 1
+
+
+def test_a_sealed_test_change_changes_the_lineage_id_the_corpus_seals():
+    """The verifier suite is the judging fixture's sealed oracle: editing one sealed test gives a new
+    suite digest, and the redacted corpus seals it into ``H_verify`` (a new lineage id)."""
+    import pyarrow as pa
+    from _verify_factory import make_fixture
+
+    from trajectory_platform.curation.redact import redact_corpus
+    from trajectory_platform.curation.redact.corpus import VERIFIER_SUITE_COLUMN
+    from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
+
+    fixture = make_fixture()
+    edited = make_fixture()
+    edited.sealed_tests["tests/test_ops.py"] += "\n\ndef test_extra():\n    assert True\n"
+    renamed_prompt = make_fixture()
+    renamed_prompt.prompt = "another statement of the same task"
+    digest, edited_digest = verifier_suite_digest(fixture), verifier_suite_digest(edited)
+    assert digest.startswith("sha256:") and edited_digest != digest
+    assert verifier_suite_digest(renamed_prompt) == digest  # the prompt is not the suite
+
+    schema = pa.schema([*EPISODE_SCHEMA, pa.field(VERIFIER_SUITE_COLUMN, pa.string())])
+
+    def sealed(suite: str | None) -> dict:
+        row = {**episode_row(secret_episode()), VERIFIER_SUITE_COLUMN: suite}
+        table = pa.Table.from_pylist([row], schema=schema)
+        return redact_corpus(table, KEY, measure_leaks=False).table.to_pylist()[0]
+
+    first, again, after_edit = sealed(digest), sealed(digest), sealed(edited_digest)
+    assert first["lineage_id"] == again["lineage_id"]
+    assert after_edit["lineage_id"] != first["lineage_id"]
+    stored = LineageEnvelope.from_json(first["lineage_json"])
+    changed = LineageEnvelope.from_json(after_edit["lineage_json"])
+    assert [c for c in stored.components if stored.components[c] != changed.components[c]] == ["verify"]

@@ -9,7 +9,12 @@ import pytest
 from splits_mixture_factory import gym_corpus
 
 from trajectory_platform.curation.mixture import NEGATIVE, PRISTINE, RECOVERY
-from trajectory_platform.curation.split_mixture_stage import mixture_stage, preference_stage, split_stage
+from trajectory_platform.curation.split_mixture_stage import (
+    mixture_stage,
+    preference_stage,
+    sft_token_shares,
+    split_stage,
+)
 from trajectory_platform.curation.splits import REGIMES, SplitPolicy
 from trajectory_platform.gym.library import build_library
 
@@ -82,6 +87,9 @@ def test_mixture_stage_realizes_bounded_token_shares_on_train_only(staged):
     assert 0.60 <= shares[PRISTINE] <= 0.70 and 0.20 <= shares[RECOVERY] <= 0.30
     assert shares[NEGATIVE] == pytest.approx(0.10, abs=0.03)
     table = mixture.table
+    # The bound holds on the SFT rows the table really holds, not only over the whole budget.
+    assert sft_token_shares(table) == summary["realized_sft_token_shares"]
+    assert 0.60 <= summary["realized_sft_token_shares"][PRISTINE] <= 0.70
     split_of = {r["episode_id"]: r["split"] for r in split.table.to_pylist()}
     assert table.num_rows > 0 and all(split_of[e] == "train" for e in table["episode_id"].to_pylist())
     assert set(table["role"].to_pylist()) == {PRISTINE, RECOVERY}

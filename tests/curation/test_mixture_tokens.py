@@ -22,10 +22,12 @@ from trajectory_platform.curation.mixture import (
     RECOVERY,
     SFT,
     MixturePolicy,
+    bound_violation,
     compose_mixture,
     count_tokens,
     plan_token_targets,
     selected_target_tokens,
+    sft_shares,
     token_shares,
     trajectory_mix_token_shares,
 )
@@ -177,9 +179,12 @@ def test_compose_mixture_realizes_shares_inside_bounds_and_routes_negatives_to_p
     shares = mixture.token_shares
     assert 0.60 <= shares[PRISTINE] <= 0.70 and 0.20 <= shares[RECOVERY] <= 0.30
     assert mixture.within_bounds()
-    assert shares[PRISTINE] == pytest.approx(0.65, abs=0.02) and shares[NEGATIVE] == pytest.approx(
+    # The declared 65/25 would train a 72/28 SFT mix once negatives leave: the plan aims at 69/31.
+    assert shares[PRISTINE] == pytest.approx(0.62, abs=0.02) and shares[NEGATIVE] == pytest.approx(
         0.10, abs=0.02
     )
+    assert 0.60 <= mixture.sft_token_shares[PRISTINE] <= 0.70
+    assert mixture.summary()["realized_sft_token_shares"] == pytest.approx(mixture.sft_token_shares, abs=1e-6)
     destinations = {(r.role, r.destination) for r in mixture.rows}
     assert destinations == {(PRISTINE, SFT), (RECOVERY, SFT), (NEGATIVE, PREFERENCE)}
     # Trajectory shares differ from token shares: recovery traces are longer.
@@ -215,13 +220,31 @@ def test_plan_token_targets_scarce_negatives_shift_inside_bounds():
     shares = token_shares(targets)
     assert 0.60 <= shares[PRISTINE] <= 0.70 and 0.20 <= shares[RECOVERY] <= 0.30
     assert targets[NEGATIVE] == 50 and targets[RECOVERY] == pytest.approx(200)
+    assert sft_shares(targets)[PRISTINE] <= 0.70
     plentiful = token_shares(plan_token_targets(1000, 1000, 1000))
-    assert plentiful == pytest.approx({PRISTINE: 0.65, RECOVERY: 0.25, NEGATIVE: 0.10})
+    assert plentiful == pytest.approx({PRISTINE: 0.69 * 0.9, RECOVERY: 0.31 * 0.9, NEGATIVE: 0.10})
+
+
+@pytest.mark.parametrize("negative", [0, 20, 80, 1000])
+def test_plan_keeps_the_sft_mix_actually_trained_inside_alpha(negative):
+    """Negatives leave for preference data, so α ≤ 0.70 must hold for pristine / (pristine +
+    recovery) itself, not only over the whole budget (the declared 65/25/10 trains 72/28)."""
+    targets = plan_token_targets(1000, 1000, negative)
+    assert 0.60 <= sft_shares(targets)[PRISTINE] <= 0.70, targets
+    assert bound_violation(targets, MixturePolicy()) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_a_whole_budget_mix_with_a_72_percent_sft_mix_is_out_of_bounds():
+    declared = {PRISTINE: 650, RECOVERY: 250, NEGATIVE: 100}
+    assert token_shares(declared)[PRISTINE] == 0.65  # inside α over the whole budget...
+    assert sft_shares(declared)[PRISTINE] == pytest.approx(0.722, abs=1e-3)  # ...but not what SFT trains
+    assert bound_violation(declared, MixturePolicy()) == pytest.approx(0.022, abs=1e-3)
 
 
 def test_small_lumpy_pool_is_repaired_into_bounds():
-    """Two pristine (900, 500), two recovery (400, 100), one negative (100) tokens: first-fit under
-    the targets lands at 60%/33% (recovery over 0.30); single add/drop moves bring it inside."""
+    """Two pristine (900, 500), two recovery (400, 100), one negative (100) tokens: whole records
+    make shares lumpy; keeping everything (1400/500/100) is inside α/β over the whole budget but
+    trains a 74% pristine SFT mix, so the selection is 900/400/100 (69% of SFT, 64/29/7 overall)."""
 
     def sized(episode_id: str, role: str, n: int):
         events = [Event(kind="system", content="s"), Event(kind="user", content="u")]
@@ -234,7 +257,7 @@ def test_small_lumpy_pool_is_repaired_into_bounds():
     pool += [sized("r1", RECOVERY, 100), sized("n0", NEGATIVE, 100)]
     mixture = compose_mixture(pool, _all_train(pool), counter=len)
     assert mixture.within_bounds(), mixture.summary()
-    assert mixture.realized_tokens == {PRISTINE: 1400, RECOVERY: 500, NEGATIVE: 100}
+    assert mixture.realized_tokens == {PRISTINE: 900, RECOVERY: 400, NEGATIVE: 100}
 
 
 def test_without_pristine_data_no_mix_is_admissible_and_the_summary_says_so():

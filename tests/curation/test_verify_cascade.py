@@ -272,3 +272,19 @@ def test_untidiness_does_not_turn_a_failure_into_tampering():
     )
     verdict = verify_episodes([admitted_but_stray], {"calc-add": make_fixture()}, QUIET).verdicts[0]
     assert verdict.sink == "tamper_quarantine" and verdict.reason == "leftover_file"
+
+
+def test_each_verdict_names_the_sealed_suite_that_judged_it(batch):
+    """The verifier suite digest reaches ``verified_traces`` for every fixture-judged episode (the
+    lineage seal reads it from there); an episode no fixture judged has none."""
+    from trajectory_platform.curation.lineage import verifier_suite_digest
+
+    episodes, lookup, result = batch
+    verdicts = result.by_id()
+    assert verdicts["admitted"].verifier_suite_digest == verifier_suite_digest(lookup["calc-add"])
+    assert verdicts["flaky"].verifier_suite_digest == verifier_suite_digest(lookup["calc-flaky"])
+    assert verdicts["imported"].verifier_suite_digest is None
+    assert verdicts["unknown_fixture"].verifier_suite_digest is None
+    table = verified_table(episodes, result).select(["episode_id", "verifier_suite_digest"])
+    column = {row["episode_id"]: row["verifier_suite_digest"] for row in table.to_pylist()}
+    assert column["admitted"] == verifier_suite_digest(lookup["calc-add"])

@@ -68,6 +68,25 @@ def test_dagster_three_partition_backfill_is_resumable_without_duplicates(tmp_pa
     assert _query(tmp_path, "SELECT count(*) FROM ingest_rejects") == [(3,)]
 
 
+def test_dagster_range_backfill_metadata_is_each_days_own(tmp_path: Path, log_writer) -> None:
+    """One run over two days writes one materialization per day, each with that day's figures."""
+    days = ["2024-03-01", "2024-03-02"]
+    log_writer(days[0], good=1, bad=0)
+    log_writer(days[1], good=3, bad=2)
+    tags = {"dagster/asset_partition_range_start": days[0], "dagster/asset_partition_range_end": days[-1]}
+    result = materialize(RAW, tags=tags, resources=build_resources(tmp_path))
+    assert result.success
+    by_day: dict[tuple[str, str | None], dict] = {
+        (m.asset_key.to_user_string(), m.partition): m.metadata
+        for m in result.asset_materializations_for_node("raw_traces")
+    }
+    first, second = by_day[("raw_traces", days[0])], by_day[("raw_traces", days[1])]
+    assert (first["records_in"].value, first["normalized"].value, first["rejected"].value) == (1, 1, 0)
+    assert (second["records_in"].value, second["normalized"].value, second["rejected"].value) == (5, 3, 2)
+    assert by_day[("ingest_rejects", days[0])]["rejected"].value == 0
+    assert by_day[("ingest_rejects", days[1])]["rejected"].value == 2
+
+
 def test_dagster_empty_day_materializes_empty_tables(tmp_path: Path) -> None:
     result = materialize(RAW, partition_key="2024-03-05", resources=build_resources(tmp_path))
     assert result.success

@@ -6,7 +6,7 @@ import json
 import random
 
 import pyarrow as pa
-from dagster import AssetSpec, materialize
+from dagster import AssetSpec, DagsterInstance, MaterializeResult, asset, materialize
 
 from trajectory_platform.assets.checkpoint import checkpoint
 from trajectory_platform.checks.checkpoint import (
@@ -14,6 +14,7 @@ from trajectory_platform.checks.checkpoint import (
     training_loss_falls,
     training_manifest_complete,
 )
+from trajectory_platform.evaluation.retraining import SAMPLER_KEY
 from trajectory_platform.resources import build_resources
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.training.data.labels import IGNORE_INDEX
@@ -63,6 +64,7 @@ def _materialize(root):
                 AssetSpec(name).with_io_manager_key("io_manager")
                 for name in ("token_masked_dataset", "preference_dataset")
             ),
+            AssetSpec("training_mixture"),
             training_manifest_complete,
             losses_finite,
             training_loss_falls,
@@ -113,6 +115,13 @@ def test_checkpoint_asset_trains_dpo_on_the_preference_dataset(tmp_path):
     artifact = tmp_path / "artifacts" / "preference_dataset"
     artifact.mkdir(parents=True)
     (artifact / "manifest.json").write_text(json.dumps(stage.manifest))
+    instance = DagsterInstance.ephemeral()
+
+    @asset(name="training_mixture")
+    def mixture_stand_in() -> MaterializeResult:
+        return MaterializeResult(metadata={SAMPLER_KEY: "sha256:the-sampler"})
+
+    assert materialize([mixture_stand_in], instance=instance).success
     result = materialize(
         [
             checkpoint,
@@ -120,7 +129,9 @@ def test_checkpoint_asset_trains_dpo_on_the_preference_dataset(tmp_path):
                 AssetSpec(name).with_io_manager_key("io_manager")
                 for name in ("token_masked_dataset", "preference_dataset")
             ),
+            AssetSpec("training_mixture"),
         ],
+        instance=instance,
         resources=build_resources(tmp_path),
         selection=["checkpoint"],
         run_config={"ops": {"checkpoint": {"config": {"objective": "dpo", "max_steps": 2, "eval_every": 0}}}},
@@ -133,3 +144,6 @@ def test_checkpoint_asset_trains_dpo_on_the_preference_dataset(tmp_path):
     assert manifest["corpus"]["counts"]["rows_in"] == stage.table.num_rows == 4
     assert manifest["corpus"]["corpus_version"] == stage.manifest["corpus_version"]
     assert manifest["serialization"]["matches_dataset"]["tokenizer"] is True
+    # The mixture's reported sampler digest is the incumbent's, for the "stale corpus" trigger.
+    metadata = result.asset_materializations_for_node("checkpoint")[0].metadata
+    assert metadata[SAMPLER_KEY].value == "sha256:the-sampler"

@@ -22,7 +22,8 @@ from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.assets.dataset import MANIFEST_FILE
-from trajectory_platform.resources import WorkdirResource
+from trajectory_platform.evaluation.retraining import SAMPLER_KEY
+from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.training.optim.model_card import MODEL_CARD
 from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA, TrainSettings, run_key, run_training
@@ -36,7 +37,10 @@ DATA_ASSET = {"sft": "token_masked_dataset", "dpo": "preference_dataset"}
 
 
 @asset(
-    ins={name: AssetIn() for name in DATA_ASSET.values()},
+    ins={
+        **{name: AssetIn() for name in DATA_ASSET.values()},
+        "training_mixture": AssetIn(input_manager_key=UPSTREAM_FACTS),
+    },
     pool="train",
     **declared("training", CHECKPOINT_SCHEMA),
     description="A fine-tuned policy checkpoint (path, digest, steps, losses); weights on disk.",
@@ -47,8 +51,10 @@ def checkpoint(
     workdir: WorkdirResource,
     token_masked_dataset: pa.Table,
     preference_dataset: pa.Table,
+    training_mixture: dict,
 ) -> Output[pa.Table]:
-    """Train on the objective's token table and describe the checkpoint written."""
+    """Train on the objective's token table and describe the checkpoint written; record the
+    sampler-policy digest the mixture reported (the retraining sensor's "stale corpus" baseline)."""
     name = DATA_ASSET[config.objective]
     data = {"token_masked_dataset": token_masked_dataset, "preference_dataset": preference_dataset}[name]
     manifest_path = Path(config.dataset_manifest_path or workdir.artifacts_dir / name / MANIFEST_FILE)
@@ -75,6 +81,7 @@ def checkpoint(
             "memory_inventory": MetadataValue.json(outcome.inventory),
             "memory_measured": MetadataValue.json(outcome.memory),
             "training_manifest": MetadataValue.json(outcome.manifest),
+            SAMPLER_KEY: training_mixture.get(SAMPLER_KEY),
         },
     )
 

@@ -5,9 +5,10 @@ Thin: load ``redacted_corpus`` (and ``split_assignments``), call one stage funct
 family / tool family / domain, leakage, declared vs realized shares), return the table.
 
 The mixture is measured in selected target tokens. Curation never imports a tokenizer; this layer
-may, so by default it passes the embedded default tokenizer's counter (the same vocabulary the
-dataset and training stages use), built under the workdir if needed. ``token_measure: word_pieces``
-selects the tokenizer-agnostic measure instead.
+may, so by default it passes the dataset stage's own count of selected target tokens under the
+embedded default tokenizer (built under the workdir if needed): ``selected_target_tokens`` then
+sums to ``token_masked_dataset``'s ``n_targets``. ``token_measure: word_pieces`` selects the
+tokenizer-agnostic measure instead.
 """
 
 import dataclasses
@@ -17,6 +18,7 @@ from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.checks.mixture import MIXTURE_SHARES_CHECK, mixture_shares_result
+from trajectory_platform.curation.mixture import NEGATIVE
 from trajectory_platform.curation.split_mixture_stage import (
     PREFERENCE_PAIRS_SCHEMA,
     SPLIT_ASSIGNMENTS_SCHEMA,
@@ -27,9 +29,11 @@ from trajectory_platform.curation.split_mixture_stage import (
     preference_stage,
     split_stage,
 )
+from trajectory_platform.evaluation.retraining import SAMPLER_KEY, dominant_sampler_digest
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
-from trajectory_platform.sensors.automation import CURATION_CONDITION
+from trajectory_platform.sensors.automation import OVER_DAYS_CONDITION
+from trajectory_platform.training.data.masked_dataset import load_target_counter
 from trajectory_platform.training.data.tokenizer import load_token_counter
 
 SplitConfig = stage_config(SplitSettings, "SplitConfig")
@@ -39,7 +43,7 @@ MixtureConfig = stage_config(MixtureSettings, "MixtureConfig")
 @asset(
     ins={"redacted_corpus": AssetIn()},
     **declared("curation", SPLIT_ASSIGNMENTS_SCHEMA),
-    automation_condition=CURATION_CONDITION,
+    automation_condition=OVER_DAYS_CONDITION,
     description="One row per corpus episode: repository family, dependency closure, split "
     "(train / validation / test / excluded), transfer regime for test rows, and the reason.",
 )
@@ -82,7 +86,7 @@ def _split_markdown(sizes: dict) -> str:
 @asset(
     ins={"redacted_corpus": AssetIn(), "split_assignments": AssetIn()},
     **declared("curation", TRAINING_MIXTURE_SCHEMA),
-    automation_condition=CURATION_CONDITION,
+    automation_condition=OVER_DAYS_CONDITION,
     check_specs=[MIXTURE_SHARES_CHECK],
     description="The SFT mix (pristine + recovery, train split) in selected target tokens, with every "
     "episode column and the counted target_turns; hard negatives go to preference_pairs.",
@@ -95,9 +99,9 @@ def training_mixture(
 ):
     """Dedup, cap, and fill each class to its token target; realized shares reported and checked."""
     settings = settings_of(config, MixtureSettings)
-    counter, measure = settings.counter(load_token_counter)
-    anchors = frozenset(settings.anchor_models)
-    result = mixture_stage(redacted_corpus, split_assignments, settings.policy(), counter, measure, anchors)
+    counter, targets, measure = settings.counters(load_token_counter, load_target_counter)
+    anchors, policy = frozenset(settings.anchor_models), settings.policy()
+    result = mixture_stage(redacted_corpus, split_assignments, policy, counter, measure, anchors, targets)
     summary = result.summary
     context.log.info(f"training_mixture: {summary['realized_token_shares']} ({measure})")
     yield Output(
@@ -106,10 +110,12 @@ def training_mixture(
             "token_measure": measure,
             "declared_shares": MetadataValue.json(summary["declared"]),
             "realized_token_shares": MetadataValue.json(summary["realized_token_shares"]),
+            "realized_sft_token_shares": MetadataValue.json(summary["realized_sft_token_shares"]),
             "realized_trajectory_shares": MetadataValue.json(summary["realized_trajectory_shares"]),
             "realized_tokens": MetadataValue.json(summary["realized_tokens"]),
             "within_bounds": summary["within_bounds"],
-            "selected_target_tokens": sum(summary["realized_tokens"].values()),
+            "selected_target_tokens": summary["sft_target_tokens"],
+            "preference_target_tokens": summary["realized_tokens"][NEGATIVE],
             "sft_rows": summary["sft_rows"],
             "preference_negatives": summary["preference_negatives"],
             "considered": summary["considered"],
@@ -117,15 +123,16 @@ def training_mixture(
             "fixtures_in_band": summary["fixtures_in_band"],
             "distinct_sequences_per_fixture": summary["distinct_sequences_per_fixture"],
             "anchors": summary["anchors"],
+            SAMPLER_KEY: dominant_sampler_digest(result.table, None),
         },
     )
-    yield mixture_shares_result(summary)
+    yield mixture_shares_result(result.table, summary)
 
 
 @asset(
     ins={"redacted_corpus": AssetIn(), "split_assignments": AssetIn()},
     **declared("curation", PREFERENCE_PAIRS_SCHEMA),
-    automation_condition=CURATION_CONDITION,
+    automation_condition=OVER_DAYS_CONDITION,
     description="Admitted DPO pairs: same fixture, same delivered prefix, ordered by the declared rule "
     "(pass over fail; cheaper pass over costlier), divergent spans marked, both episodes carried.",
 )
@@ -137,9 +144,9 @@ def preference_pairs(
 ) -> Output[pa.Table]:
     """Pairs among train-split passes and the hard negatives the mixture routed to preference."""
     settings = settings_of(config, MixtureSettings)
-    counter, _ = settings.counter(load_token_counter)
-    anchors = frozenset(settings.anchor_models)
-    result = preference_stage(redacted_corpus, split_assignments, settings.policy(), counter, anchors)
+    counter, targets, _ = settings.counters(load_token_counter, load_target_counter)
+    anchors, policy = frozenset(settings.anchor_models), settings.policy()
+    result = preference_stage(redacted_corpus, split_assignments, policy, counter, anchors, targets)
     summary = result.summary
     context.log.info(
         f"preference_pairs: {summary['pairs_admitted']} admitted of {summary['pairs_considered']}"

@@ -9,13 +9,15 @@ IO manager replaces each day's rows, so a rerun or a resumed backfill never dupl
 """
 
 import datetime as dt
-from collections import Counter
+import hashlib
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 from dagster import (
     AssetExecutionContext,
     AssetOut,
     BackfillPolicy,
+    DataVersion,
     MetadataValue,
     Output,
     multi_asset,
@@ -25,8 +27,8 @@ from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.checks.raw import CONSERVATION_CHECK, conservation_result
 from trajectory_platform.resources import TraceSourceResource
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
-from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.ingest import IngestResult, discover_log_files, ingest_paths
+from trajectory_platform.traces.parquet import PARQUET_OPTIONS
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, REJECT_SCHEMA
 
 PREVIEW_ROWS = 8
@@ -37,19 +39,31 @@ TOP_REASONS = 5
     outs={
         "raw_traces": AssetOut(
             description="Normalized episodes (EPISODE_SCHEMA), one row per agent attempt, by log day.",
+            is_required=False,
             **declared("traces", EPISODE_SCHEMA, partition_expr="partition_date"),
         ),
         "ingest_rejects": AssetOut(
             description="Unreadable records (REJECT_SCHEMA): file, line and a reason a person understands.",
+            is_required=False,
             **declared("traces", REJECT_SCHEMA, partition_expr="partition_date"),
         ),
     },
     partitions_def=DAILY_PARTITIONS,
     backfill_policy=BackfillPolicy.single_run(),
     check_specs=[CONSERVATION_CHECK],
+    can_subset=True,
 )
 def raw_traces(context: AssetExecutionContext, trace_source: TraceSourceResource):
-    """Ingest the trace-source folders of the run's day(s); every record is kept or rejected."""
+    """Ingest the trace-source folders of the run's day(s); every record is kept or rejected.
+
+    A backfill runs a range in one run, and Output metadata would land on every day of it; each
+    day's figures are attached to that day's materialization instead (``add_asset_metadata``).
+
+    Subsettable: a backfill of ``raw_traces`` alone (or ``ingest_rejects`` alone) writes only the
+    selected table. Each table carries a content data version, so re-ingesting identical files
+    is no change to what reads it (``sensors/automation.py``).
+    """
+    selected = context.selected_output_names
     results: list[IngestResult] = []
     for key in context.partition_keys:
         folder = trace_source.partition_dir(key)
@@ -59,32 +73,49 @@ def raw_traces(context: AssetExecutionContext, trace_source: TraceSourceResource
         )
         context.log.info(f"{key}: {results[-1].summary()}")
     tables = [r.to_tables() for r in results]
+    for key, result, day_tables in zip(context.partition_keys, results, tables, strict=True):
+        for name, metadata in _day_metadata(result, *day_tables).items():
+            if name in selected:
+                context.add_asset_metadata(metadata, asset_key=name, partition_key=key)
     episodes = pa.concat_tables([t[0] for t in tables])
     rejects = pa.concat_tables([t[1] for t in tables])
-    summary = _merged_summary(results)
+    for name, table in (("raw_traces", episodes), ("ingest_rejects", rejects)):
+        if name in selected:
+            yield Output(table, output_name=name, data_version=content_version(table))
+    if CONSERVATION_CHECK.key in context.selected_asset_check_keys:
+        records_in = sum(r.records_in for r in results)
+        yield conservation_result(records_in, episodes.num_rows, rejects.num_rows)
+
+
+def content_version(table: pa.Table) -> DataVersion:
+    """The table's data version: a digest of its Parquet bytes under the pinned writer options,
+    so the same rows give the same version whichever run ingested them (Dagster's default, a hash
+    of the run id, changes every run and makes every re-ingestion look like new data)."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, **PARQUET_OPTIONS)
+    return DataVersion(hashlib.sha256(sink.getvalue().to_pybytes()).hexdigest())
+
+
+def _day_metadata(result: IngestResult, episodes: pa.Table, rejects: pa.Table) -> dict[str, dict]:
+    """One day's ``raw_traces`` and ``ingest_rejects`` metadata, from that day's result alone."""
+    summary = _day_summary(result)
     metadata = _episode_metadata(episodes, summary)
     metadata.update(
         rejected=rejects.num_rows,
         top_reject_reasons=MetadataValue.json(summary["top_reject_reasons"]),
-        **tally_metadata(Tally.total(r.tally() for r in results)),
+        **tally_metadata(result.tally()),
     )
-    yield Output(episodes, output_name="raw_traces", metadata=metadata)
-    yield Output(rejects, output_name="ingest_rejects", metadata=_reject_metadata(rejects, summary))
-    yield conservation_result(summary["records_in"], episodes.num_rows, rejects.num_rows)
+    return {"raw_traces": metadata, "ingest_rejects": _reject_metadata(rejects, summary)}
 
 
-def _merged_summary(results: list[IngestResult]) -> dict:
-    """Add up the per-day ingestion summaries of a (possibly multi-day) run."""
-    formats: Counter[str] = Counter()
-    reasons: Counter[str] = Counter()
-    for result in results:
-        formats.update(result.counts_by_format)
-        reasons.update(result.reject_reasons())
+def _day_summary(result: IngestResult) -> dict:
+    """One day's ingestion figures, as its metadata shows them."""
+    reasons = result.reject_reasons()
     return {
-        "records_in": sum(r.records_in for r in results),
-        "files": sum(r.files_read for r in results),
-        "bytes": sum(r.bytes_read for r in results),
-        "counts_by_format": dict(sorted(formats.items())),
+        "records_in": result.records_in,
+        "files": result.files_read,
+        "bytes": result.bytes_read,
+        "counts_by_format": dict(sorted(result.counts_by_format.items())),
         "top_reject_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_REASONS]),
     }
 

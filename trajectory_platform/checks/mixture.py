@@ -3,7 +3,8 @@
 Blocking invariants are re-derived from the stored tables with SQL (DuckDB over Arrow), the same
 queries a person runs against ``warehouse.duckdb``; they do not trust the code that built the
 tables. The mixture-share check needs the hard-negative (γ) tokens, which live outside the SFT
-table, so the asset reports it through :data:`MIXTURE_SHARES_CHECK` from its own summary.
+table, so the asset reports it through :data:`MIXTURE_SHARES_CHECK`: the SFT shares from the table
+it returns, the whole-budget shares from its summary.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import duckdb
 import pyarrow as pa
 from dagster import AssetCheckResult, AssetCheckSeverity, AssetCheckSpec, AssetIn, MetadataValue, asset_check
 
+from trajectory_platform.curation.mixture import PRISTINE
 from trajectory_platform.curation.preferences import event_keys
+from trajectory_platform.curation.split_mixture_stage import sft_token_shares
 from trajectory_platform.traces.record import Episode
 
 STRADDLE_SQL = """
@@ -143,21 +146,29 @@ def preference_pairs_share_prefix(preference_pairs: pa.Table) -> AssetCheckResul
 MIXTURE_SHARES_CHECK = AssetCheckSpec(
     "mixture_shares_within_bounds",
     asset="training_mixture",
-    description="Realized selected-target-token shares: pristine in [0.60, 0.70], recovery in [0.20, 0.30] "
-    "of the pristine + recovery + hard-negative (preference) budget.",
+    blocking=True,
+    description="Selected-target-token shares: pristine in [0.60, 0.70] of the SFT rows the table holds "
+    "(what SFT trains), and pristine in [0.60, 0.70], recovery in [0.20, 0.30], hard negatives at most "
+    "0.20 of the pristine + recovery + hard-negative (preference) budget.",
 )
 
 
-def mixture_shares_result(summary: dict) -> AssetCheckResult:
-    """The shares verdict from the mixture stage's summary (declared and realized side by side)."""
+def mixture_shares_result(training_mixture: pa.Table, summary: dict) -> AssetCheckResult:
+    """The shares verdict. The SFT shares are re-derived from the stored table (the mix SFT trains);
+    the hard-negative tokens live outside it, so the whole-budget shares come from the summary."""
+    sft = sft_token_shares(training_mixture)
+    (low, high) = summary["sft_bounds"][PRISTINE]
+    sft_ok = low <= sft.get(PRISTINE, 0.0) <= high
     return AssetCheckResult(
         check_name=MIXTURE_SHARES_CHECK.name,
         asset_key="training_mixture",
-        passed=bool(summary["within_bounds"]),
+        passed=bool(summary["within_bounds"]) and sft_ok,
         severity=AssetCheckSeverity.ERROR,
         metadata={
             "declared": MetadataValue.json(summary["declared"]),
             "bounds": MetadataValue.json(summary["bounds"]),
+            "sft_bounds": MetadataValue.json(summary["sft_bounds"]),
+            "sft_token_shares": MetadataValue.json(sft),
             "realized_token_shares": MetadataValue.json(summary["realized_token_shares"]),
             "realized_trajectory_shares": MetadataValue.json(summary["realized_trajectory_shares"]),
         },

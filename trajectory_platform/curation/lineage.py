@@ -10,7 +10,13 @@ Seed (curation §Trajectory provenance tracking, table 11):
 - ``H_tools``: tool manifest digest and the tool specifications actually delivered;
 - ``H_env``: environment S0 digest (container image / repository state);
 - ``H_sample``: sampling parameters (canonical JSON) and sampler policy digest;
-- ``H_verify``: verifier suite digest and the verdict it produced (role, sink, turn labels);
+- ``H_verify``: verifier suite digest and the verdict it produced (role, sink, turn labels). The
+  suite is the judging fixture's sealed oracle (:func:`verifier_suite_digest`): the test files the
+  dynamic stage runs, which tests must go from failing to passing and which must keep passing, and
+  the oracle's time limit. Editing a sealed test changes the digest, hence every lineage id the
+  fixture judged; the cascade's own settings are bound through the verdict (per-stage data) and
+  recorded in ``verified_traces``' ``settings`` metadata. ``None`` (bound as ``null``) when no
+  fixture judged the episode;
 - ``H_trajectory``: Merkle root over the ordered steps (episode identity and task, every event,
   delivered inputs, outcome with its workspace diff), RFC 6962 style (``0x00`` leaf and
   ``0x01`` node prefixes, so a leaf can never pose as a node).
@@ -30,6 +36,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.traces.record import Episode, canonical_json
 
 COMPONENTS = ("model", "prompt", "tools", "env", "sample", "verify", "trajectory")
@@ -41,6 +48,22 @@ def _sha256(data: bytes) -> bytes:
 
 def _digest_of(value: Any) -> str:
     return "sha256:" + hashlib.sha256(canonical_json(value).encode()).hexdigest()
+
+
+def verifier_suite_digest(fixture: Fixture) -> str:
+    """``sha256:<hex>`` of the sealed oracle the cascade judged an episode of ``fixture`` with: the
+    test directory and every sealed test file, the fail-to-pass and pass-to-pass test ids, and the
+    oracle's own time limit. Workspace, references and prompt are not the suite (they are bound by
+    ``H_env`` and the trajectory)."""
+    return _digest_of(
+        {
+            "tests_dir": fixture.tests_dir,
+            "sealed_tests": fixture.sealed_tests,
+            "fail_to_pass": fixture.fail_to_pass,
+            "pass_to_pass": fixture.pass_to_pass,
+            "oracle_timeout_s": fixture.oracle_timeout_s,
+        }
+    )
 
 
 def merkle_root(leaves: list[bytes]) -> str:

@@ -7,13 +7,21 @@ long. Fine-tuning 16.5.1 adds which tokens: the selected target tokens, the unit
 shares reach the parameter update unchanged under token averaging.
 
 Hard negatives are the γ component and go to preference data (destination ``preference``), never
-into the SFT mix (destination ``sft``). The shares are taken over the whole budget (α + β + γ = 1),
-so the SFT part alone is pristine:recovery ≈ α:β.
+into the SFT mix (destination ``sft``). Two sets of bounds hold at once: the seed's, over the whole
+budget (α + β + γ = 1), and α's bounds over the SFT mix actually trained (pristine + recovery),
+because once the negatives leave for preference data the SFT optimizer sees pristine at
+α / (α + β): a declared 65/25/10 would train a 72/28 SFT mix, past α ≤ 0.70. With γ ≈ 0.10 both
+hold for an SFT pristine share in [0.667, 0.70]; the plan aims inside that band
+(:func:`sft_pristine_target`).
 
 Token measure. Curation sits below training (data flows traces → gym → curation → training), so it
 never imports a tokenizer. :func:`count_tokens` is the declared, tokenizer-agnostic default measure
-(word pieces: runs of letters/digits/underscore, and each other non-space character); any callable
-``str -> int`` can be passed instead, and the Dagster asset records which measure it used.
+(word pieces: runs of letters/digits/underscore, and each other non-space character) over each
+selected turn's emitted text; any callable ``str -> int`` can be passed instead. A
+:data:`TargetCounter` counts whole episodes instead: the Dagster asset passes the dataset stage's own
+count (the chat template's rendering of each target turn, its tool-call markup and end-of-turn token
+included), so ``training_mixture.selected_target_tokens`` sums to ``token_masked_dataset.n_targets``.
+The asset records which measure it used.
 """
 
 from __future__ import annotations
@@ -21,20 +29,23 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.curation.dedup import dedup_and_cap, fixture_signal
 from trajectory_platform.curation.splits import TRAIN, SplitAssignment
 from trajectory_platform.traces.drops import Drop
-from trajectory_platform.traces.record import Event
+from trajectory_platform.traces.record import Episode, Event
 
 TokenCounter = Callable[[str], int]
+TargetCounter = Callable[[Episode, Sequence[int]], int]
+"""Selected target tokens of an episode's given turns, as the model is trained on them."""
 
 PRISTINE, RECOVERY, NEGATIVE = "pristine", "recovery", "hard_negative"
 SFT, PREFERENCE = "sft", "preference"
 NEGATIVE_POST_DIVERGENCE_TURNS = 2
+"""Napkin math 0.3: a hard negative is kept through the divergence turn plus two exploratory turns."""
 MIXTURE_DROP_REASONS = (
     "not_train_split",
     "license_not_trainable",
@@ -48,7 +59,6 @@ MIXTURE_DROP_REASONS = (
 outside the train split, fenced by its license, neither pristine / recovery nor a hard negative, no
 selected target tokens, a duplicate action sequence of its fixture, over the per-fixture cap, or its
 class already filled to its token target."""
-"""Napkin math 0.3: a hard negative is kept through the divergence turn plus two exploratory turns."""
 
 _PIECE = re.compile(r"\w+|[^\w\s]")
 TOKEN_MEASURE = "word_pieces_v1"
@@ -95,12 +105,19 @@ def selected_turns(candidate: Candidate) -> list[int]:
     ]
 
 
-def selected_target_tokens(candidate: Candidate, counter: TokenCounter = count_tokens) -> int:
+def selected_target_tokens(
+    candidate: Candidate, counter: TokenCounter = count_tokens, target_counter: TargetCounter | None = None
+) -> int:
+    """The candidate's selected target tokens: ``target_counter`` over its selected turns when
+    given, else ``counter`` over each selected turn's emitted text."""
+    turns = selected_turns(candidate)
+    if target_counter is not None:
+        return target_counter(candidate.episode, turns)
     events = candidate.episode.events
-    return sum(counter(event_target_text(events[i])) for i in selected_turns(candidate))
+    return sum(counter(event_target_text(events[i])) for i in turns)
 
 
-def token_shares(tokens: dict[str, float]) -> dict[str, float]:
+def token_shares(tokens: Mapping[str, float]) -> dict[str, float]:
     """Each class's share of the total; all zero when there is nothing."""
     total = sum(tokens.values())
     return {k: (v / total if total else 0.0) for k, v in tokens.items()}
@@ -131,29 +148,60 @@ class MixturePolicy:
     seed: int = 0
 
 
-def plan_token_targets(
-    pristine: float,
-    recovery: float,
-    negative: float,
-    policy: MixturePolicy = MixturePolicy(),
-    margin: float | None = None,
-) -> dict[str, float]:
-    """Token targets per class that keep every share in bounds while keeping the most data.
+def sft_shares(tokens: Mapping[str, float]) -> dict[str, float]:
+    """Pristine and recovery shares of the SFT mix alone (hard negatives train DPO, not SFT)."""
+    return token_shares({PRISTINE: tokens.get(PRISTINE, 0), RECOVERY: tokens.get(RECOVERY, 0)})
 
-    With enough hard negatives the declared (α, β, γ) is scaled to the scarcer of pristine and
-    recovery. With fewer, every negative is used and the SFT split moves inside its bounds (the band
-    narrows to width γ: with no negatives at all only α = 0.70, β = 0.30 is admissible), found by
-    bisection on the SFT total. Targets aim ``policy.margin`` inside each bound (at most a quarter of
-    the band's width γ), so that filling whole trajectories does not push a share across it.
+
+def bound_violation(tokens: Mapping[str, float], policy: MixturePolicy) -> float:
+    """How far the shares of ``tokens`` lie outside the bounds (0 when inside): α and β over the whole
+    budget, γ under ``gamma_max``, and α's bounds over the SFT mix (pristine + recovery)."""
+    shares, sft = token_shares(dict(tokens)), sft_shares(tokens)
+    (a_lo, a_hi), (b_lo, b_hi) = policy.alpha_bounds, policy.beta_bounds
+    a, b, g, s = shares[PRISTINE], shares[RECOVERY], shares[NEGATIVE], sft[PRISTINE]
+    return (
+        max(0.0, a_lo - a)
+        + max(0.0, a - a_hi)
+        + max(0.0, b_lo - b)
+        + max(0.0, b - b_hi)
+        + max(0.0, g - policy.gamma_max)
+        + max(0.0, a_lo - s)
+        + max(0.0, s - a_hi)
+    )
+
+
+def sft_pristine_target(policy: MixturePolicy) -> float:
+    """The pristine share of the SFT mix the plan aims for: the declared α / (α + β), moved
+    ``policy.margin`` inside α's bounds (0.65 / 0.90 = 0.722 becomes 0.69 by default)."""
+    (lo, hi), inset = policy.alpha_bounds, policy.margin
+    return min(max(policy.alpha / (policy.alpha + policy.beta), lo + inset), hi - inset)
+
+
+def plan_token_targets(
+    pristine: float, recovery: float, negative: float, policy: MixturePolicy = MixturePolicy()
+) -> dict[str, float]:
+    """Token targets per class that keep every share in bounds (:func:`bound_violation`) while
+    keeping the most data.
+
+    With enough hard negatives the SFT mix is split at :func:`sft_pristine_target` and scaled to the
+    scarcer of pristine and recovery, with negatives at γ of the whole. With fewer, every negative is
+    used and the split moves inside the bounds (the band narrows as γ shrinks: with no negatives at
+    all only α = 0.70, β = 0.30 is admissible), found by bisection on the SFT total. Targets aim
+    ``policy.margin`` inside each bound (at most a quarter of the band's width γ), so that filling
+    whole trajectories does not push a share across it.
     """
     if pristine <= 0 or recovery <= 0:
         # No admissible mix exists (the check will say so); keep what there is, negatives in proportion.
         budget = (pristine + recovery) * policy.gamma / (policy.alpha + policy.beta)
         return {PRISTINE: pristine, RECOVERY: recovery, NEGATIVE: min(negative, budget)}
-    scale = min(pristine / policy.alpha, recovery / policy.beta)
-    if negative >= policy.gamma * scale:
-        return {PRISTINE: policy.alpha * scale, RECOVERY: policy.beta * scale, NEGATIVE: policy.gamma * scale}
-    declared_sft = policy.alpha / (policy.alpha + policy.beta)
+    share = sft_pristine_target(policy)
+    sft_total = min(pristine / share, recovery / (1 - share))
+    wanted_negative = policy.gamma / (1 - policy.gamma) * sft_total
+    if negative >= wanted_negative:
+        plan = {PRISTINE: share * sft_total, RECOVERY: (1 - share) * sft_total, NEGATIVE: wanted_negative}
+        if bound_violation(plan, policy) == 0.0:
+            return plan
+        negative = wanted_negative
     (alpha_lo, alpha_hi), (beta_lo, beta_hi) = policy.alpha_bounds, policy.beta_bounds
 
     def split_for(total_sft: float) -> tuple[float, float] | None:
@@ -162,11 +210,16 @@ def plan_token_targets(
         if g > policy.gamma_max:
             return None
         inset = min(policy.margin, g / 4)
-        lo = max(alpha_lo + inset, 1 - g - beta_hi + inset, (total_sft - recovery) / budget)
-        hi = min(alpha_hi - inset, 1 - g - beta_lo - inset, pristine / budget)
+        lo = max(
+            alpha_lo + inset,
+            1 - g - beta_hi + inset,
+            (alpha_lo + inset) * (1 - g),
+            (total_sft - recovery) / budget,
+        )
+        hi = min(alpha_hi - inset, 1 - g - beta_lo - inset, (alpha_hi - inset) * (1 - g), pristine / budget)
         if lo > hi:
             return None
-        a = min(max(declared_sft * (1 - g), lo), hi)
+        a = min(max(share * (1 - g), lo), hi)
         return a * budget, total_sft - a * budget
 
     # Feasible SFT totals form an interval (too little SFT makes γ too large, too much narrows the
@@ -226,10 +279,14 @@ class Mixture:
     def trajectory_shares(self) -> dict[str, float]:
         return token_shares(dict(self.realized_trajectories))
 
+    @property
+    def sft_token_shares(self) -> dict[str, float]:
+        """Pristine and recovery shares of the SFT rows: the mix the SFT optimizer trains on."""
+        return sft_shares(dict(self.realized_tokens))
+
     def within_bounds(self) -> bool:
-        shares = self.token_shares
-        (a_lo, a_hi), (b_lo, b_hi) = self.policy.alpha_bounds, self.policy.beta_bounds
-        return a_lo <= shares[PRISTINE] <= a_hi and b_lo <= shares[RECOVERY] <= b_hi
+        """Every bound of :func:`bound_violation`, the SFT mix's α included."""
+        return bound_violation(dict(self.realized_tokens), self.policy) == 0.0
 
     def summary(self) -> dict:
         return {
@@ -239,7 +296,10 @@ class Mixture:
                 NEGATIVE: self.policy.gamma,
             },
             "bounds": {PRISTINE: list(self.policy.alpha_bounds), RECOVERY: list(self.policy.beta_bounds)},
+            "sft_bounds": {PRISTINE: list(self.policy.alpha_bounds)},
+            "gamma_max": self.policy.gamma_max,
             "realized_token_shares": {k: round(v, 6) for k, v in self.token_shares.items()},
+            "realized_sft_token_shares": {k: round(v, 6) for k, v in self.sft_token_shares.items()},
             "realized_trajectory_shares": {k: round(v, 6) for k, v in self.trajectory_shares.items()},
             "realized_tokens": dict(self.realized_tokens),
             "realized_trajectories": dict(self.realized_trajectories),
@@ -271,20 +331,6 @@ def _fill_class(ordered: list[Candidate], tokens: dict[str, int], target: float)
     return chosen
 
 
-def _violation(totals: dict[str, int], policy: MixturePolicy) -> float:
-    """How far the shares of ``totals`` lie outside the bounds (0 when inside)."""
-    shares = token_shares(dict(totals))
-    (a_lo, a_hi), (b_lo, b_hi) = policy.alpha_bounds, policy.beta_bounds
-    a, b, g = shares[PRISTINE], shares[RECOVERY], shares[NEGATIVE]
-    return (
-        max(0.0, a_lo - a)
-        + max(0.0, a - a_hi)
-        + max(0.0, b_lo - b)
-        + max(0.0, b - b_hi)
-        + max(0.0, g - policy.gamma_max)
-    )
-
-
 def _repair_into_bounds(
     ordered: dict[str, list[Candidate]],
     chosen: dict[str, list[Candidate]],
@@ -300,7 +346,7 @@ def _repair_into_bounds(
     selected = {kind: {c.episode_id for c in chosen[kind]} for kind in ordered}
     totals = {kind: sum(tokens[e] for e in selected[kind]) for kind in ordered}
     for _ in range(max_moves):
-        current = _violation(totals, policy)
+        current = bound_violation(totals, policy)
         if current == 0.0:
             break
         best: tuple[float, int] | None = None
@@ -309,7 +355,7 @@ def _repair_into_bounds(
             for candidate in pool:
                 sign = -1 if candidate.episode_id in selected[kind] else 1
                 trial = {**totals, kind: totals[kind] + sign * tokens[candidate.episode_id]}
-                score = (_violation(trial, policy), -sum(trial.values()))
+                score = (bound_violation(trial, policy), -sum(trial.values()))
                 if score[0] < current and (best is None or score < best):
                     best, move = score, (kind, candidate.episode_id, sign)
         if move is None:
@@ -325,6 +371,7 @@ def compose_mixture(
     assignments: Sequence[SplitAssignment],
     policy: MixturePolicy = MixturePolicy(),
     counter: TokenCounter = count_tokens,
+    target_counter: TargetCounter | None = None,
 ) -> Mixture:
     """Select the training mixture from train-split candidates, in selected target tokens.
 
@@ -357,7 +404,7 @@ def compose_mixture(
         elif kind is None:
             drop(candidate.episode_id, "not_a_mixture_class", f"sink {candidate.sink}, role {candidate.role}")
         else:
-            tokens[candidate.episode_id] = selected_target_tokens(candidate, counter)
+            tokens[candidate.episode_id] = selected_target_tokens(candidate, counter, target_counter)
             if tokens[candidate.episode_id] <= 0:
                 drop(candidate.episode_id, "no_target_tokens", "no selected target tokens")
             else:

@@ -34,6 +34,7 @@ from trajectory_platform.curation.mixture import (
     TOKEN_MEASURE,
     Mixture,
     MixturePolicy,
+    TargetCounter,
     TokenCounter,
     compose_mixture,
     count_tokens,
@@ -160,9 +161,11 @@ class SplitSettings:
 
     fixture_seed: int = field(default=0, metadata={"help": "gym fixture library seed"})
     seed: int = field(default=SplitPolicy.seed, metadata={"help": "split seed"})
-    train: float = SplitPolicy.train
-    validation: float = SplitPolicy.validation
-    test: float = SplitPolicy.test
+    train: float = field(default=SplitPolicy.train, metadata={"help": "share of fixtures in the train split"})
+    validation: float = field(
+        default=SplitPolicy.validation, metadata={"help": "share of fixtures in the validation split"}
+    )
+    test: float = field(default=SplitPolicy.test, metadata={"help": "share of fixtures in the test split"})
     reserved_tool_families: tuple[str, ...] = field(
         default=("alias",), metadata={"help": "tool families held for test"}
     )
@@ -176,9 +179,18 @@ class SplitSettings:
             "family the release gate's competence is measured on)"
         },
     )
-    prompt_overlap: float = DecontamConfig.prompt_overlap
-    action_overlap: float = DecontamConfig.action_overlap
-    diff_overlap: float = DecontamConfig.diff_overlap
+    prompt_overlap: float = field(
+        default=DecontamConfig.prompt_overlap,
+        metadata={"help": "decontamination: share of an evaluation prompt's 8-grams that marks a match"},
+    )
+    action_overlap: float = field(
+        default=DecontamConfig.action_overlap,
+        metadata={"help": "decontamination: share of an evaluation item's action 3-grams that marks a match"},
+    )
+    diff_overlap: float = field(
+        default=DecontamConfig.diff_overlap,
+        metadata={"help": "decontamination: share of an evaluation fix's diff lines that marks a match"},
+    )
 
     def policy(self) -> SplitPolicy:
         """The split policy these settings declare."""
@@ -213,14 +225,25 @@ class MixtureSettings:
     config). Shares are of selected target tokens; ``anchor_models`` are recorded ``lineage.model``
     values whose episodes are external expert demonstrations (the gym's scripted expert)."""
 
-    alpha: float = MixturePolicy.alpha
-    beta: float = MixturePolicy.beta
-    gamma: float = MixturePolicy.gamma
+    alpha: float = field(
+        default=MixturePolicy.alpha, metadata={"help": "pristine share of target tokens (bounds 0.60-0.70)"}
+    )
+    beta: float = field(
+        default=MixturePolicy.beta, metadata={"help": "recovery share of target tokens (bounds 0.20-0.30)"}
+    )
+    gamma: float = field(
+        default=MixturePolicy.gamma,
+        metadata={"help": "hard-negative share of target tokens (to preference data; at most 0.20)"},
+    )
     cap_per_fixture: int = field(
         default=MixturePolicy.cap_per_fixture, metadata={"help": "samples kept per fixture"}
     )
-    k: int = MixturePolicy.k
-    band: float = MixturePolicy.band
+    k: int = field(
+        default=MixturePolicy.k, metadata={"help": "P_inform: attempts the next round plans per fixture"}
+    )
+    band: float = field(
+        default=MixturePolicy.band, metadata={"help": "P_inform at or above which a fixture is informative"}
+    )
     seed: int = field(default=MixturePolicy.seed, metadata={"help": "selection seed"})
     token_measure: str = field(
         default=DEFAULT_TOKENIZER_MEASURE,
@@ -243,6 +266,20 @@ class MixtureSettings:
         if self.token_measure != DEFAULT_TOKENIZER_MEASURE:
             return count_tokens, TOKEN_MEASURE
         return in_tokenizer(self.tokenizer_path or None)
+
+    def counters(
+        self,
+        in_tokenizer: Callable[[str | None], tuple[TokenCounter, str]],
+        in_dataset: Callable[[str | None], tuple[TargetCounter, str]],
+    ) -> tuple[TokenCounter, TargetCounter | None, str]:
+        """:meth:`counter`, plus the selected-target counter ``in_dataset`` loads (the dataset
+        stage's own count, so the mixture's tokens are the ones ``token_masked_dataset`` labels;
+        ``None`` under word pieces), and the measure name of the mixture's tokens."""
+        counter, measure = self.counter(in_tokenizer)
+        if self.token_measure != DEFAULT_TOKENIZER_MEASURE:
+            return counter, None, measure
+        target_counter, target_measure = in_dataset(self.tokenizer_path or None)
+        return counter, target_counter, target_measure
 
     def policy(self) -> MixturePolicy:
         """The mixture policy these settings declare."""
@@ -350,6 +387,7 @@ def mixture_stage(
     counter: TokenCounter = count_tokens,
     token_measure: str = TOKEN_MEASURE,
     anchor_models: frozenset[str] = frozenset(),
+    target_counter: TargetCounter | None = None,
 ) -> MixtureStageResult:
     """Compose the mixture and return its SFT rows (pristine and recovery) as ``training_mixture``.
 
@@ -361,7 +399,7 @@ def mixture_stage(
     by_id = candidates_by_id(candidates)
     assignments = assignments_from_table(split_assignments)
     assignment_of = {a.episode_id: a for a in assignments}
-    mixture = compose_mixture(candidates, assignments, policy, counter)
+    mixture = compose_mixture(candidates, assignments, policy, counter, target_counter)
     rows = []
     for row in mixture.rows:
         if row.destination != SFT:
@@ -393,6 +431,7 @@ def mixture_stage(
         **mixture.summary(),
         "token_measure": token_measure,
         "sft_rows": len(rows),
+        "sft_target_tokens": sum(r["selected_target_tokens"] for r in rows),
         "preference_negatives": sum(1 for r in mixture.rows if r.destination == PREFERENCE),
         "fixtures_in_band": sum(1 for s in mixture.signals.values() if s["in_band"]),
         "fixtures_with_signal": len(mixture.signals),
@@ -424,17 +463,19 @@ def preference_stage(
     policy: MixturePolicy = DEFAULT_MIXTURE_POLICY,
     counter: TokenCounter = count_tokens,
     anchor_models: frozenset[str] = frozenset(),
+    target_counter: TargetCounter | None = None,
 ) -> PreferenceStageResult:
     """Admissible pairs among train-split trajectories.
 
     Rejected-side failures are the hard negatives the mixture routed to preference (the γ budget);
     every verified pass in the train split (pristine, recovery, or a costlier inefficient pass) may
     take part, because preferring a cheaper pass over a costlier one is also a declared rule.
-    ``anchor_models`` must match :func:`mixture_stage`'s so both route the same negatives.
+    ``anchor_models`` and ``target_counter`` must match :func:`mixture_stage`'s so both route the same
+    negatives.
     """
     candidates = candidates_from_table(corpus, anchor_models)
     assignments = assignments_from_table(split_assignments)
-    mixture = compose_mixture(candidates, assignments, policy, counter)
+    mixture = compose_mixture(candidates, assignments, policy, counter, target_counter)
     routed = {r.episode_id for r in mixture.rows if r.destination == PREFERENCE}
     train = {a.episode_id for a in assignments if a.split == TRAIN}
     pool: list[Candidate] = [

@@ -22,6 +22,10 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+SAMPLER_KEY = "sampler_policy_digest"
+"""The metadata key (``training_mixture``, then ``checkpoint``) of the sampler-policy digest behind
+most of the SFT mix's tokens (:func:`dominant_sampler_digest`): what the incumbent was trained on."""
+
 
 @dataclass(frozen=True)
 class RetrainingSignals:
@@ -187,8 +191,8 @@ def decide_retraining(facts: RetrainingFacts, state: dict, min_new_tokens: int) 
         admitted_tokens=tokens_now,
         baseline_tokens=state["baseline_tokens"],
         admitted_sampler_digest=dominant_sampler_digest(facts.mixture, facts.episodes),
-        incumbent_sampler_digest=last_value(facts.checkpoint_table, "sampler_policy_digest")
-        or (checkpoint.metadata.get("sampler_policy_digest") if checkpoint else None),
+        incumbent_sampler_digest=last_value(facts.checkpoint_table, SAMPLER_KEY)
+        or (checkpoint.metadata.get(SAMPLER_KEY) if checkpoint else None),
         incumbent_regressed=fresh_evaluation and scorecard_regressed(facts.scorecard_table),
     )
     reasons = retraining_reasons(signals, min_new_tokens)

@@ -35,7 +35,7 @@ from trajectory_platform.traces.adapters.base import (
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.parquet import write_parquet
-from trajectory_platform.traces.record import Episode, canonical_json
+from trajectory_platform.traces.record import Episode, LineageInputs, canonical_json
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episode_row, episodes_to_table
 from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS, validate_episode
 
@@ -316,6 +316,8 @@ def _ingest_file(
                 raise record.error
             episode = adapter.parse(record, src)
             validate_episode(episode, max_field_chars)
+            if adapter.name != "native":  # the platform's own record is read back exactly as written
+                episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)
         except RecordError as error:
             result.rejects.append(_reject(src, adapter, record, error, file_date))
             continue
@@ -325,6 +327,22 @@ def _ingest_file(
         if date is not None or episode.partition_date is None:
             episode.partition_date = date or file_date or partition_date_for(src.path, episode)
         result.episodes.append(episode)
+
+
+def declared_sampler_digest(lineage: LineageInputs) -> str | None:
+    """The sampler-policy digest of an imported episode: the one its producer wrote, else a digest
+    of the agent / model identity and sampling parameters the log declares, else ``None``: the log
+    does not say what sampled it, so no retraining decision can call it stale. (Native records
+    carry their producer's own digest: the gym's runtime hashes its policy's description.)"""
+    if lineage.sampler_policy_digest or not lineage.model:
+        return lineage.sampler_policy_digest
+    declared = {
+        "model": lineage.model,
+        "model_digest": lineage.model_digest,
+        "adapter_digest": lineage.adapter_digest,
+        "sampling_params_json": lineage.sampling_params_json,
+    }
+    return "sha256:" + hashlib.sha256(canonical_json(declared).encode("utf-8")).hexdigest()
 
 
 def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:

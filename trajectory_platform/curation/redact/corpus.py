@@ -51,14 +51,22 @@ AUDIT_SCHEMA = pa.schema(
         pa.field("episode_id", pa.string(), nullable=False),
         ("source_file", pa.string()),
         ("source_line", pa.int64()),
+        ("partition_date", pa.timestamp("us")),
         ("repo_family", pa.string()),
         ("license", pa.string()),
         ("license_tier", pa.string()),
         ("action", pa.string()),
-        ("reason", pa.string()),
+        pa.field("reason", pa.string(), nullable=False),
+        ("detail", pa.string()),
     ]
 )
+"""One row per episode the stage leaves out (``rows_in == rows_out + audit rows``): ``reason`` is a
+key of :data:`REDACTION_DROP_REASONS`, ``detail`` says it for a person (never record text)."""
+REDACTION_DROP_REASONS = ("license_blocked", "nesting_too_deep")
+"""A restricted-licence family blocked at admission; a record nested too deep to redact."""
 VERIFIER_SUITE_COLUMN = "verifier_suite_digest"
+"""The cascade's column naming the sealed oracle that judged the row (``verified_traces``); sealed
+into ``H_verify`` so a changed sealed test changes the lineage id."""
 
 
 class LeakDetected(RuntimeError):
@@ -95,8 +103,10 @@ def _lineage_names() -> set[str]:
 
 
 def verdict_of(row: dict[str, Any], schema: pa.Schema) -> dict[str, Any]:
-    """The pass-through (verdict) columns of a row as plain JSON values, bound into the lineage seal."""
-    names = [f.name for f in schema if f.name not in EPISODE_SCHEMA.names and f.name not in _lineage_names()]
+    """The pass-through (verdict) columns of a row as plain JSON values, bound into the lineage seal
+    beside the verifier suite digest (:data:`VERIFIER_SUITE_COLUMN`, bound as its own input)."""
+    bound_apart = _lineage_names() | {VERIFIER_SUITE_COLUMN}
+    names = [f.name for f in schema if f.name not in EPISODE_SCHEMA.names and f.name not in bound_apart]
     return json.loads(json.dumps({name: row.get(name) for name in names}, default=str, sort_keys=True))
 
 
@@ -166,7 +176,8 @@ def redact_corpus(
     stats = Counter(text_bytes=0, json_regressions=0, quarantined=0, tainted=0)
     for row, episode, tier in zip(rows, episodes, episode_tiers, strict=True):
         if tier == "restricted":
-            audit_rows.append(_audit_row(episode, tier, "restricted license family: blocked at admission"))
+            detail = f"restricted license family {episode.task.repo_family}: blocked at admission"
+            audit_rows.append(_audit_row(episode, tier, "license_blocked", detail))
             continue
         stats["text_bytes"] += sum(
             len((getattr(o, a) or "").encode()) for _, o, a, _ in string_slots(episode)
@@ -177,7 +188,7 @@ def redact_corpus(
             if episode.episode_id in sample:
                 leak.add(measure_episode_leak(episode, salt, config))
         except RecursionError:  # one pathological record is dropped with a reason, the batch goes on
-            audit_rows.append(_audit_row(episode, tier, "nesting too deep to redact: dropped"))
+            audit_rows.append(_audit_row(episode, tier, "nesting_too_deep", "nesting too deep to redact"))
             continue
         seconds += time.perf_counter() - started
         kinds.update(f.kind for f in findings)
@@ -223,14 +234,16 @@ def redact_corpus(
     )
 
 
-def _audit_row(episode: Episode, tier: str, reason: str) -> dict[str, Any]:
+def _audit_row(episode: Episode, tier: str, reason: str, detail: str) -> dict[str, Any]:
     return {
         "episode_id": episode.episode_id,
         "source_file": episode.source_file,
         "source_line": episode.source_line,
+        "partition_date": episode_row(episode)["partition_date"],
         "repo_family": episode.task.repo_family,
         "license": episode.task.license,
         "license_tier": tier,
         "action": "block",
         "reason": reason,
+        "detail": detail,
     }

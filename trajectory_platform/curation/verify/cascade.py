@@ -29,6 +29,7 @@ from typing import Any
 import pyarrow as pa
 from tqdm import tqdm
 
+from trajectory_platform.curation.lineage import verifier_suite_digest
 from trajectory_platform.curation.verify.advisory import score_advisory
 from trajectory_platform.curation.verify.calibration import CalibrationCache
 from trajectory_platform.curation.verify.context import (
@@ -461,6 +462,8 @@ def _judge(
 ) -> EpisodeVerdict:
     """What follows from the sink: role and targets, divergence, triage."""
     verdict = EpisodeVerdict(work.episode.episode_id, sink, reason, stages=work.stages)
+    if work.fixture is not None and isinstance(work.fixture.handle, Fixture):
+        verdict.verifier_suite_digest = verifier_suite_digest(work.fixture.handle)
     advisory, dynamic = verdict.stage("advisory"), verdict.stage("dynamic")
     verdict.advisory_score = advisory.data["score"] if advisory else None
     verdict.oracle_runs = dynamic.data.get("runs", 0) if dynamic else 0

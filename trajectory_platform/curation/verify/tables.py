@@ -36,6 +36,7 @@ VERDICT_FIELDS = [
     pa.field("triage_subject", pa.string()),
     pa.field("triage_evidence_json", pa.string()),
     pa.field("stage_verdicts_json", pa.string()),
+    pa.field("verifier_suite_digest", pa.string()),
 ]
 VERDICTS_SCHEMA = pa.schema([pa.field("episode_id", pa.string(), nullable=False), *VERDICT_FIELDS])
 """``verdicts.parquet``: one row per episode, sorted by episode_id."""
@@ -62,6 +63,7 @@ def verdict_row(verdict: EpisodeVerdict) -> dict:
         "triage_subject": verdict.triage_subject,
         "triage_evidence_json": canonical_json(verdict.triage_evidence),
         "stage_verdicts_json": canonical_json([s.as_dict() for s in verdict.stages]),
+        "verifier_suite_digest": verdict.verifier_suite_digest,
     }
 
 

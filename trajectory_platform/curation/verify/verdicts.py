@@ -114,6 +114,8 @@ class EpisodeVerdict:
     triage_class: str | None = None
     triage_subject: str | None = None
     triage_evidence: list[str] = field(default_factory=list)
+    verifier_suite_digest: str | None = None
+    """The judging fixture's sealed-oracle digest (``curation.lineage.verifier_suite_digest``)."""
 
     def stage(self, name: str) -> StageVerdict | None:
         """The verdict of stage ``name`` if the episode reached it."""

@@ -14,7 +14,7 @@ import hashlib
 import json
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +28,8 @@ from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
 from trajectory_platform.training.data.masking import MaskConfig, MaskedExample, MaskResult, mask_plans
 from trajectory_platform.training.data.serialize import plan_examples, select_targets, transcript_tokens
+from trajectory_platform.training.data.tokenizer import load_tokenizer, token_counter
+from trajectory_platform.workdir import default_workdir
 
 MASKED_SCHEMA = pa.schema(
     [
@@ -192,6 +194,34 @@ def build_masked_dataset(
                 "per_invocation": len(plans) > 1,
             }
     return dataset
+
+
+def target_token_counter(
+    tokenizer: PreTrainedTokenizerBase, config: MaskConfig | None = None
+) -> Callable[[Episode, Sequence[int]], int]:
+    """Selected target tokens of an episode's given turns, counted exactly as
+    :func:`build_masked_dataset` labels them (rendered, masked, verified): the measure the
+    mixture composes in, so ``training_mixture`` and ``token_masked_dataset`` agree. An episode
+    that would yield no example counts 0."""
+    config = config or MaskConfig()
+
+    def count(episode: Episode, turns: Sequence[int]) -> int:
+        if not any(e.kind == "assistant" for e in episode.events):
+            return 0
+        try:
+            plans = plan_examples(episode, select_targets(episode, turns), config.rationale)
+        except json.JSONDecodeError:
+            return 0
+        return sum(e.n_targets for e in mask_plans(plans, tokenizer, config).examples)
+
+    return count
+
+
+def load_target_counter(path: str | None = None) -> tuple[Callable[[Episode, Sequence[int]], int], str]:
+    """:func:`target_token_counter` under a tokenizer directory (``None``: the embedded default,
+    under the default workdir) and its measure name: what the mixture stages compose in."""
+    tokenizer = load_tokenizer(path, workdir=default_workdir())
+    return target_token_counter(tokenizer), f"dataset_targets:{token_counter(tokenizer)[1]}"
 
 
 def to_table(dataset: MaskedDataset) -> pa.Table:

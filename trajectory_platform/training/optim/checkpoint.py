@@ -73,15 +73,28 @@ def load_checkpoint_model(
     trainable: bool = False,
     base: PreTrainedModel | None = None,
 ) -> PreTrainedModel | PeftModel:
-    """Load a checkpoint the way a consumer would: transformers, or peft onto the named base."""
+    """Load a checkpoint the way a consumer would: transformers, or peft onto the named base (refused
+    when the base's weights differ from those the training manifest records)."""
     adapter_config = ckpt / "adapter_config.json"
     if adapter_config.exists():
         if base is None:
             base_path = json.loads(adapter_config.read_text())["base_model_name_or_path"]
             base = AutoModelForCausalLM.from_pretrained(base_path, dtype=torch.float32)
         # transformers wraps PreTrainedModel.to with functools.wraps, whose type loses the bound self
-        return load_adapter(base.to(device), ckpt, trainable=trainable)
+        return load_adapter(
+            base.to(device), ckpt, base_digest=recorded_base_digest(ckpt), trainable=trainable
+        )
     return AutoModelForCausalLM.from_pretrained(str(ckpt), dtype=torch.float32).to(device)
+
+
+def recorded_base_digest(ckpt: Path) -> str | None:
+    """The base weights digest the checkpoint's training manifest records (``None`` before the
+    manifest is written, i.e. while the run that writes it is still going)."""
+    path = ckpt / MANIFEST_NAME
+    if not path.exists():
+        return None
+    digest = json.loads(path.read_text()).get("update", {}).get("base_digest")
+    return str(digest) if digest is not None else None
 
 
 def checkpoint_digest(ckpt: Path) -> str:

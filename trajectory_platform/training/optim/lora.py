@@ -1,8 +1,9 @@
 """LoRA adapters through peft: attach with declared rank / alpha / targets, merge for serving.
 
-An adapter is a weight delta relative to one exact base (16.10.2), so :func:`adapter_manifest`
-records the base digest beside rank, alpha and targets, and the release ships both the adapter
-(loadable with peft) and a merged dense copy (loadable with plain transformers).
+An adapter is a weight delta relative to one exact base (16.10.2), so the training manifest
+records the base digest beside rank, alpha and targets, :func:`load_adapter` refuses any other base
+(:class:`AdapterBaseMismatch`), and the release ships both the adapter (loadable with peft) and a
+merged dense copy (loadable with plain transformers).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import TypeGuard
 import torch
 from peft import LoraConfig, PeftModel, get_peft_model
 from transformers import PreTrainedModel
+
+from trajectory_platform.training.optim.model import weights_digest
 
 DEFAULT_TARGETS: tuple[str, ...] = (
     "q_proj",
@@ -66,8 +69,24 @@ def merged_copy(model: PeftModel) -> PreTrainedModel:
     return copy.deepcopy(model).merge_and_unload()
 
 
-def load_adapter(base: PreTrainedModel, adapter_dir: Path, *, trainable: bool = False) -> PeftModel:
-    """Mount a saved adapter on its base (the caller checks the base digest against the manifest)."""
+class AdapterBaseMismatch(ValueError):
+    """The base offered to an adapter is not the one it was trained on: the delta would be applied
+    to other weights and the result would be neither model."""
+
+
+def load_adapter(
+    base: PreTrainedModel, adapter_dir: Path, *, base_digest: str | None, trainable: bool = False
+) -> PeftModel:
+    """Mount a saved adapter on its base, after checking ``base``'s weights digest against
+    ``base_digest``, the one recorded when the adapter was trained (``None``: nothing was recorded,
+    as for a run still in progress, so nothing can be checked)."""
+    if base_digest is not None:
+        offered = weights_digest(base)
+        if offered != base_digest:
+            raise AdapterBaseMismatch(
+                f"{adapter_dir}: the adapter was trained on base {base_digest[:16]}, but the base "
+                f"offered ({base.name_or_path}) is {offered[:16]}; load it onto the recorded base"
+            )
     return PeftModel.from_pretrained(base, str(adapter_dir), is_trainable=trainable)
 
 
