@@ -10,6 +10,7 @@ from redact_factory import AWS_KEY, GITHUB_TOKEN, secret_episode
 from trajectory_platform.assets.redacted import redacted_corpus
 from trajectory_platform.checks import redacted as checks
 from trajectory_platform.curation.redact import redact_corpus
+from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.resources.secrets import SecretsSaltResource
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 
@@ -38,7 +39,7 @@ def _verified_table() -> pa.Table:
     return pa.Table.from_pylist(rows, schema=pa.schema([*EPISODE_SCHEMA, *VERDICTS]))
 
 
-@asset(name="verified_traces")
+@asset(name="verified_traces", partitions_def=DAILY_PARTITIONS)
 def verified_traces_fixture() -> pa.Table:
     return _verified_table()
 
@@ -57,15 +58,18 @@ def test_materializes_with_all_checks_passing(salt):
         checks.license_tiers,
     ]
     result = materialize(
-        [verified_traces_fixture, redacted_corpus, *all_checks], resources={"secrets_salt": salt}
+        [verified_traces_fixture, redacted_corpus, *all_checks],
+        resources={"secrets_salt": salt},
+        partition_key="2024-03-01",
     )
     assert result.success
     evaluations = result.get_asset_check_evaluations()
     assert len(evaluations) == 5 and all(e.passed for e in evaluations)
-    table = result.output_for_node("redacted_corpus")
+    table = result.output_for_node("redacted_corpus", "redacted_corpus")
     assert table.num_rows == 2 and GITHUB_TOKEN not in str(table.to_pylist())
     assert table.column("role").to_pylist() == ["pristine", "recovery"]
-    metadata = result.get_asset_materialization_events()[-1].materialization.metadata
+    events = result.asset_materializations_for_node("redacted_corpus")
+    metadata = next(e.metadata for e in events if e.asset_key.to_user_string() == "redacted_corpus")
     assert metadata["leak_rate"].value == 0.0 and metadata["findings_total"].value > 0
     assert metadata["mb_per_s"].value > 0 and "AWS_KEY" in metadata["findings_by_kind"].value
 

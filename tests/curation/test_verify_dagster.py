@@ -38,6 +38,7 @@ def test_verified_traces_materializes_with_checks_and_metadata(tmp_path):
         [raw_traces, verified_traces, *checks],
         resources=resources,
         selection=[AssetKey("verified_traces"), AssetKey("triage_report")],
+        partition_key=DAY,
     )
     assert result.success
     table = read_asset_table(tmp_path / "work", "verified_traces")

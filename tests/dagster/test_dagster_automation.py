@@ -27,19 +27,22 @@ from dagster import (
 from dagster._core.definitions.declarative_automation.automation_condition import AutomationResult
 
 from trajectory_platform.assets.raw import raw_traces
+from trajectory_platform.assets.redacted import redacted_corpus
 from trajectory_platform.assets.verified import verified_traces
 from trajectory_platform.definitions import defs
 from trajectory_platform.resources import build_resources
 from trajectory_platform.sensors.automation import (
     AUTOMATION_SENSOR_NAME,
     CURATION_CONDITION,
-    VERIFY_CONDITION,
+    OVER_DAYS_CONDITION,
+    PER_DAY_CONDITION,
 )
 
 pytestmark = pytest.mark.filterwarnings("ignore::dagster.PreviewWarning", "ignore::dagster.BetaWarning")
 
 CURATION_CHAIN = {
     "redacted_corpus",
+    "redaction_rejects",
     "split_assignments",
     "training_mixture",
     "preference_pairs",
@@ -47,6 +50,11 @@ CURATION_CHAIN = {
     "preference_dataset",
 }
 VERIFY_STAGE = {"verified_traces", "triage_report"}
+REDACT_STAGE = {"redacted_corpus", "redaction_rejects"}
+PER_DAY = VERIFY_STAGE | REDACT_STAGE
+"""Partitioned by day like ``raw_traces``: a new day is verified and redacted by itself."""
+ACROSS_DAYS = {"split_assignments", "training_mixture", "preference_pairs"}
+"""Unpartitioned, right below the daily corpus: they read every day, once the day is curated."""
 SENSOR_DRIVEN = {"raw_traces", "ingest_rejects", "production_feedback", "checkpoint", "scorecard"}
 MANUAL = {"feedback_candidates", "task_environments"}
 """Materialized on request (or by ``trajectory-platform run``): no sensor watches the feedback source."""
@@ -88,11 +96,23 @@ class Pipeline:
             assets, partition_key=day, resources=self.resources, instance=self.instance
         ).success
 
-    def verify(self) -> None:
-        """Run the real verifier multi-asset over every ingested day, by itself (as from the UI)."""
+    def verify(self, day: str) -> None:
+        """Run the real verifier multi-asset over one ingested day, by itself (as from the UI)."""
         result = materialize(
             [raw_traces, verified_traces],
             selection=sorted(VERIFY_STAGE),
+            partition_key=day,
+            resources=self.resources,
+            instance=self.instance,
+        )
+        assert result.success
+
+    def redact(self, day: str) -> None:
+        """Run the real redaction of one verified day, by itself."""
+        result = materialize(
+            [raw_traces, verified_traces, redacted_corpus],
+            selection=sorted(REDACT_STAGE),
+            partition_key=day,
             resources=self.resources,
             instance=self.instance,
         )
@@ -108,8 +128,11 @@ def test_dagster_automation_conditions_where_they_fit() -> None:
     graph = defs.resolve_asset_graph()
     condition = {k.to_user_string(): graph.get(k).automation_condition for k in graph.get_all_asset_keys()}
     assert {name for name, c in condition.items() if c is None} == SENSOR_DRIVEN | MANUAL
-    assert {name for name, c in condition.items() if c == CURATION_CONDITION} == CURATION_CHAIN
-    assert {name for name, c in condition.items() if c == VERIFY_CONDITION} == VERIFY_STAGE
+    assert {name for name, c in condition.items() if c == CURATION_CONDITION} == CURATION_CHAIN - (
+        PER_DAY | ACROSS_DAYS
+    )
+    assert {name for name, c in condition.items() if c == OVER_DAYS_CONDITION} == ACROSS_DAYS
+    assert {name for name, c in condition.items() if c == PER_DAY_CONDITION} == PER_DAY
 
 
 def test_dagster_automation_sensor_is_declared_and_on() -> None:
@@ -128,7 +151,7 @@ def test_dagster_automation_new_day_reverifies_once(pipeline: Pipeline) -> None:
     pipeline.ingest("2024-03-01")  # what new_logs_sensor's run does
     requested = tick()
     assert requested >= VERIFY_STAGE  # the multi-asset is requested whole
-    assert requested >= CURATION_CHAIN  # the chain joins the same request (its parents will be requested)
+    assert requested == PER_DAY  # redaction joins that day's request (its parent will be requested)
     assert not requested & SENSOR_DRIVEN  # never raw (new-logs sensor), never training (retraining sensor)
 
     assert tick() == set()  # that day was handled: no second request
@@ -137,30 +160,58 @@ def test_dagster_automation_new_day_reverifies_once(pipeline: Pipeline) -> None:
     assert tick() >= VERIFY_STAGE
 
 
-def test_dagster_automation_eager_trap_below_daily_partitions(pipeline: Pipeline) -> None:
-    """Plain ``eager()`` on verified_traces never fires: most of its ~1400 parent days are missing."""
-    eager_verified = verified_traces.map_asset_specs(
-        lambda spec: spec.replace_attributes(automation_condition=AutomationCondition.eager())
-    )
-    trap = Ticker(
-        Definitions(assets=[raw_traces, eager_verified], resources=pipeline.resources), pipeline.instance
-    )
-    ours = Ticker(defs, pipeline.instance)
-    trap(), ours()
+def test_dagster_automation_identical_reingest_starts_no_curation(pipeline: Pipeline) -> None:
+    """Identical files ingested again (touched, or the new-logs sensor's first tick after
+    ``trajectory-platform run``) start no verification, day by day or all at once; new content does."""
+    tick = Ticker(defs, pipeline.instance)
+    tick()
     pipeline.ingest("2024-03-01")
-    assert trap() == set()
-    verified = next(r for r in trap.last.results if r.key == AssetKey("verified_traces"))
-    blocking = _find(verified, "any_deps_missing")
+    pipeline.ingest("2024-03-02")
+    assert tick() >= VERIFY_STAGE  # new data: one request
+    pipeline.ingest("2024-03-01")  # the same files again, in separate runs with ticks between
+    assert tick() == set()
+    pipeline.ingest("2024-03-02")
+    assert tick() == set()
+    assert tick() == set()
+    pipeline.log_writer("2024-03-02", good=3)  # a day whose content changed
+    assert materialize(
+        [raw_traces], partition_key="2024-03-02", resources=pipeline.resources, instance=pipeline.instance
+    ).success
+    assert tick() >= VERIFY_STAGE
+
+
+def test_dagster_automation_eager_trap_below_daily_partitions(pipeline: Pipeline) -> None:
+    """Plain ``eager()`` on an unpartitioned child of a daily asset (the global stages below
+    ``redacted_corpus``) never fires: most of its ~1400 parent days are missing."""
+
+    @asset(deps=[raw_traces], automation_condition=AutomationCondition.eager())
+    def eager_child() -> None:
+        return None
+
+    @asset(deps=[raw_traces], automation_condition=OVER_DAYS_CONDITION)
+    def across_days_child() -> None:
+        return None
+
+    tick = Ticker(
+        Definitions(assets=[raw_traces, eager_child, across_days_child], resources=pipeline.resources),
+        pipeline.instance,
+    )
+    tick()
+    pipeline.ingest("2024-03-01")
+    assert tick() == {"across_days_child"}
+    trapped = next(r for r in tick.last.results if r.key == AssetKey("eager_child"))
+    blocking = _find(trapped, "any_deps_missing")
     assert blocking is not None and blocking.true_subset.size == 1  # blocked by the days without logs
-    assert ours() >= VERIFY_STAGE
 
 
 def test_dagster_automation_verified_update_rebuilds_curation_not_training(pipeline: Pipeline) -> None:
     tick = Ticker(defs, pipeline.instance)
     pipeline.ingest("2024-03-01")
     assert tick() == set()  # the first evaluation takes what already exists as handled
-    pipeline.verify()  # verified_traces materialized (e.g. from the UI with another config)
-    assert tick() == CURATION_CHAIN  # redacted_corpus onwards; not verified again, not checkpoint
+    pipeline.verify("2024-03-01")  # a verified day materialized (e.g. from the UI with another config)
+    assert tick() == REDACT_STAGE  # that day's redaction; not verified again
+    pipeline.redact("2024-03-01")
+    assert tick() == CURATION_CHAIN - REDACT_STAGE  # the global stages, once; not checkpoint
     assert tick() == set()
 
 
@@ -170,7 +221,7 @@ def test_dagster_automation_nightly_style_run_does_not_reverify(pipeline: Pipeli
     tick()
     pipeline.ingest("2024-03-01", verify=True)
     requested = tick()
-    assert not requested & VERIFY_STAGE and requested == CURATION_CHAIN
+    assert not requested & VERIFY_STAGE and requested == REDACT_STAGE
 
 
 class GateConfig(Config):
@@ -200,7 +251,7 @@ def test_dagster_automation_holds_children_of_a_failed_blocking_check(partitione
     """Across runs, a parent whose blocking check failed is not built upon until it is fixed."""
     days = DailyPartitionsDefinition(start_date="2024-01-01") if partitioned else None
     parent, check, child, definitions = _gated_definitions(
-        VERIFY_CONDITION if partitioned else CURATION_CONDITION, days
+        OVER_DAYS_CONDITION if partitioned else CURATION_CONDITION, days
     )
     instance = DagsterInstance.ephemeral()
 

@@ -133,7 +133,10 @@ def test_an_edit_on_a_registered_environment_becomes_a_candidate_to_import(tmp_p
     resources = build_resources(tmp_path)
     assert materialize([raw_traces, production_feedback], partition_key=DAY, resources=resources).success
     verified = materialize(
-        [raw_traces, verified_traces], selection=["verified_traces", "triage_report"], resources=resources
+        [raw_traces, verified_traces],
+        selection=["verified_traces", "triage_report"],
+        resources=resources,
+        partition_key=DAY,
     )
     assert verified.success
     result = materialize(

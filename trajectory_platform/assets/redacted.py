@@ -1,50 +1,76 @@
-"""``redacted_corpus``: verified episodes redacted, lineage sealed, licenses fenced.
+"""``redacted_corpus`` and ``redaction_rejects``: verified episodes redacted, lineage sealed, licenses
+fenced, one day at a time; the episodes left out, each with its reason.
 
-Thin: load ``verified_traces``, call :func:`redact_corpus` once with the key from the
+Thin: load the run's one ``verified_traces`` day (same daily partitions, identity mapping; one run
+per day in a backfill), call :func:`redact_corpus` once with the key from the
 ``secrets_salt`` resource and the run's :class:`RedactSettings` (the canary sample), attach findings
 by kind, Λ_leak with its 95% interval and sample size, throughput and the license audit, return the
-table. ``redact_corpus`` raises when a canary survives, so a leaking corpus is never
-materialized (a failed blocking check would still have recorded it).
+table and ``redaction_rejects`` (every episode left out, with its reason key). ``redact_corpus``
+raises when a canary survives, so a leaking corpus is never materialized (a failed blocking check
+would still have recorded it).
 """
 
 import dataclasses
 
 import pyarrow as pa
-from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
+from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Output, multi_asset
 
 from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.curation.redact import RedactSettings, redact_corpus
-from trajectory_platform.curation.redact.corpus import CorpusResult, corpus_tally, output_schema
+from trajectory_platform.curation.redact.corpus import AUDIT_SCHEMA, CorpusResult, corpus_tally, output_schema
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
+from trajectory_platform.resources.partitions import DAILY_PARTITIONS, PER_DAY_BACKFILL, one_day
 from trajectory_platform.resources.secrets import SecretsSaltResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
-from trajectory_platform.sensors.automation import CURATION_CONDITION
+from trajectory_platform.sensors.automation import PER_DAY_CONDITION
 
 RedactConfig = stage_config(RedactSettings, "RedactConfig")
 
 
-@asset(
+@multi_asset(
     ins={"verified_traces": AssetIn()},
-    **declared("curation", output_schema(VERIFIED_SCHEMA)),
-    automation_condition=CURATION_CONDITION,
-    description="Every verified episode redacted (three passes, keyed pseudonyms, JSON kept valid), sealed "
-    "with its lineage envelope (lineage_id, merkle_root, lineage_json) and fenced by license "
-    "(license_tier, license_action, taint). Restricted-license families are blocked and audited in metadata.",
+    outs={
+        "redacted_corpus": AssetOut(
+            description="Every verified episode redacted (three passes, keyed pseudonyms, JSON kept valid), "
+            "sealed with its lineage envelope (lineage_id, merkle_root, lineage_json) and fenced by license "
+            "(license_tier, license_action, taint).",
+            automation_condition=PER_DAY_CONDITION,
+            **declared("curation", output_schema(VERIFIED_SCHEMA), partition_expr="partition_date"),
+        ),
+        "redaction_rejects": AssetOut(
+            description="Episodes the redaction stage left out, one row each with its reason key "
+            "(license_blocked: a restricted-license family; nesting_too_deep) and a detail.",
+            automation_condition=PER_DAY_CONDITION,
+            **declared("curation", AUDIT_SCHEMA, partition_expr="partition_date"),
+        ),
+    },
+    partitions_def=DAILY_PARTITIONS,
+    backfill_policy=PER_DAY_BACKFILL,
+    can_subset=True,
 )
 def redacted_corpus(
     context: AssetExecutionContext,
     config: RedactConfig,
     secrets_salt: SecretsSaltResource,
     verified_traces: pa.Table,
-) -> Output[pa.Table]:
-    """Redact, seal and fence ``verified_traces``; verdict columns pass through."""
+):
+    """Redact, seal and fence one day of ``verified_traces``; verdict columns pass through, and
+    every episode left out is a ``redaction_rejects`` row (rows in = corpus + rejects)."""
+    day = one_day(context.partition_keys, "redacted_corpus")
     settings = settings_of(config, RedactSettings)
     result = redact_corpus(verified_traces, secrets_salt.key(), settings=settings)
+    context.log.info(f"{day}: redacted {result.stats['rows_out']} of {result.stats['rows_in']} rows")
     for row in result.audit.to_pylist():
         context.log.warning(
             f"license block: {row['episode_id']} ({row['license']}, family {row['repo_family']})"
         )
-    return Output(result.table, metadata=_metadata(result, secrets_salt.source, settings))
+    selected = context.op_execution_context.selected_output_names
+    if "redacted_corpus" in selected:
+        metadata = _metadata(result, secrets_salt.source, settings)
+        yield Output(result.table, output_name="redacted_corpus", metadata=metadata)
+    if "redaction_rejects" in selected:
+        rejects_metadata = tally_metadata(corpus_tally(result))
+        yield Output(result.audit, output_name="redaction_rejects", metadata=rejects_metadata)
 
 
 def _metadata(result: CorpusResult, salt_source: str, settings: RedactSettings) -> dict:
@@ -65,7 +91,7 @@ def _metadata(result: CorpusResult, salt_source: str, settings: RedactSettings) 
         "mb_per_s": stats["mb_per_s"],
         "text_mb": round(stats["text_bytes"] / 1e6, 4),
         "json_regressions": stats["json_regressions"],
-        "license_audit": MetadataValue.json(result.audit.to_pylist()),
+        "license_audit": MetadataValue.json(result.audit.drop_columns(["partition_date"]).to_pylist()),
         "salt_source": salt_source,
         SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
     }

@@ -1,7 +1,10 @@
-"""``verified_traces`` and ``triage_report``: every raw episode through the verifier cascade.
+"""``verified_traces`` and ``triage_report``: each day's raw episodes through the verifier cascade.
 
-Thin: load all ``raw_traces`` partitions, call :func:`verify_episodes` once, attach the funnel,
-the measured ledger and the counts per sink / role / triage class, return both tables.
+Thin: load the run's one ``raw_traces`` day (same daily partitions, identity mapping), call
+:func:`verify_episodes` once, attach the funnel, the measured ledger and the counts per sink / role
+/ triage class, return both tables for that day. A new day verifies only its own episodes; a
+backfill runs one run per day (``PER_DAY_BACKFILL``), and the warehouse replaces exactly that day's
+rows (docs/operations.md, "Per-day curation").
 """
 
 import dataclasses
@@ -16,9 +19,10 @@ from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DI
 from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySettings, fixtures_lookup
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.curation.verify.triage import TRIAGE_REPORT_SCHEMA
+from trajectory_platform.resources.partitions import DAILY_PARTITIONS, PER_DAY_BACKFILL, one_day
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
-from trajectory_platform.sensors.automation import VERIFY_CONDITION
+from trajectory_platform.sensors.automation import PER_DAY_CONDITION
 from trajectory_platform.traces.schema import table_to_episodes
 
 VerifyConfig = stage_config(VerifySettings, "VerifyConfig")
@@ -31,22 +35,25 @@ VerifyConfig = stage_config(VerifySettings, "VerifyConfig")
         "verified_traces": AssetOut(
             description="Every raw episode with its cascade verdict: sink, role, t_div/t_rec, target turns, "
             "triage class, advisory score, stage verdicts.",
-            automation_condition=VERIFY_CONDITION,
-            **declared("curation", VERIFIED_SCHEMA),
+            automation_condition=PER_DAY_CONDITION,
+            **declared("curation", VERIFIED_SCHEMA, partition_expr="partition_date"),
         ),
         "triage_report": AssetOut(
             description="Failing episodes grouped by root cause (runtime / context / interface / policy) "
             "and subject, with the remedy that fixes them outside the weights where possible.",
-            automation_condition=VERIFY_CONDITION,
+            automation_condition=PER_DAY_CONDITION,
             **declared("curation", TRIAGE_REPORT_SCHEMA),
         ),
     },
+    partitions_def=DAILY_PARTITIONS,
+    backfill_policy=PER_DAY_BACKFILL,
 )
 def verified_traces(
     context: AssetExecutionContext, config: VerifyConfig, workdir: WorkdirResource, raw_traces: pa.Table
 ):
-    """Verify all ingested episodes against the gym's sealed oracles and the workdir's registered
-    environments."""
+    """Verify one day's ingested episodes against the gym's sealed oracles and the workdir's
+    registered environments."""
+    day = one_day(context.partition_keys, "verified_traces")
     episodes = sorted(table_to_episodes(raw_traces), key=lambda e: e.episode_id)
     settings = settings_of(config, VerifySettings)
     result = verify_episodes(
@@ -54,7 +61,7 @@ def verified_traces(
         fixtures_lookup(settings.fixture_seed, workdir.environments_dir),
         settings.cascade(progress=False, calibration_cache=workdir.root / CALIBRATION_CACHE_DIR),
     )
-    context.log.info(f"verified {len(episodes)} episodes: sinks {result.counts('sink')}")
+    context.log.info(f"{day}: verified {len(episodes)} episodes: sinks {result.counts('sink')}")
     for warning in result.ledger.health_warnings():
         context.log.warning(warning)
     table = verified_table(episodes, result)

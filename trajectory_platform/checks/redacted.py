@@ -1,5 +1,7 @@
 """Checks on ``redacted_corpus``: Λ_leak = 0 and nothing left to redact, JSON still valid, one pseudonym
 per value, lineage verifies, license fencing holds. All but the last block what is downstream.
+
+Each judges one day (the asset's daily partitions), the day a run redacted.
 """
 
 import pyarrow as pa
@@ -13,10 +15,11 @@ from trajectory_platform.curation.redact.audit import (
     lineage_failures,
     pseudonym_conflicts,
 )
+from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.resources.secrets import SecretsSaltResource
 
 
-@asset_check(asset="redacted_corpus", blocking=True)
+@asset_check(asset="redacted_corpus", partitions_def=DAILY_PARTITIONS, blocking=True)
 def no_canary_leaks(secrets_salt: SecretsSaltResource, redacted_corpus: pa.Table) -> AssetCheckResult:
     """Λ_leak over canaries planted in the stored episodes is 0, and re-redaction finds nothing left."""
     leak, residue = leak_and_residue(redacted_corpus, secrets_salt.key())
@@ -31,7 +34,12 @@ def no_canary_leaks(secrets_salt: SecretsSaltResource, redacted_corpus: pa.Table
     )
 
 
-@asset_check(asset="redacted_corpus", blocking=True, additional_ins={"verified_traces": AssetIn()})
+@asset_check(
+    asset="redacted_corpus",
+    partitions_def=DAILY_PARTITIONS,
+    blocking=True,
+    additional_ins={"verified_traces": AssetIn()},
+)
 def json_validity_preserved(redacted_corpus: pa.Table, verified_traces: pa.Table) -> AssetCheckResult:
     """Every field that parsed as JSON upstream (tool arguments, schemas, manifests) still parses."""
     broken = json_breakage(verified_traces, redacted_corpus)
@@ -41,7 +49,7 @@ def json_validity_preserved(redacted_corpus: pa.Table, verified_traces: pa.Table
     )
 
 
-@asset_check(asset="redacted_corpus", blocking=True)
+@asset_check(asset="redacted_corpus", partitions_def=DAILY_PARTITIONS, blocking=True)
 def pseudonyms_consistent(redacted_corpus: pa.Table) -> AssetCheckResult:
     """No pseudonym digest appears under two kinds: one value, one pseudonym."""
     conflicts = pseudonym_conflicts(redacted_corpus)
@@ -51,7 +59,7 @@ def pseudonyms_consistent(redacted_corpus: pa.Table) -> AssetCheckResult:
     )
 
 
-@asset_check(asset="redacted_corpus", blocking=True)
+@asset_check(asset="redacted_corpus", partitions_def=DAILY_PARTITIONS, blocking=True)
 def lineage_verifies(secrets_salt: SecretsSaltResource, redacted_corpus: pa.Table) -> AssetCheckResult:
     """Each stored envelope recomputes from the stored record and its verdict columns; ids are unique."""
     failures = lineage_failures(redacted_corpus, secrets_salt.key())
@@ -66,7 +74,7 @@ def lineage_verifies(secrets_salt: SecretsSaltResource, redacted_corpus: pa.Tabl
     )
 
 
-@asset_check(asset="redacted_corpus", blocking=True)
+@asset_check(asset="redacted_corpus", partitions_def=DAILY_PARTITIONS, blocking=True)
 def license_tiers(redacted_corpus: pa.Table) -> AssetCheckResult:
     """Known tiers only, nothing restricted, strong copyleft / unknown / tainted rows quarantined."""
     import great_expectations.expectations as gxe

@@ -158,11 +158,11 @@ def workdir_source(root: Path) -> Source:
     if (home / "dagster.yaml").is_file():
         from dagster import DagsterInstance
 
-        from trajectory_platform.resources.facts import latest_metadata
+        from trajectory_platform.resources.facts import reported_figures
 
         os.environ["DAGSTER_HOME"] = str(home)  # the workdir's dagster.yaml reads its storage from it
         with DagsterInstance.from_config(str(home)) as instance:
-            reported = {stage: latest_metadata(instance, stage) for stage in WORKDIR_STAGES}
+            reported = {stage: reported_figures(instance, stage) for stage in WORKDIR_STAGES}
         for stage, values in reported.items():
             if "records_in" in values and "kept" in values:
                 keys = ("records_in", "kept", "dropped", "dropped_by_reason")

@@ -1,20 +1,22 @@
 """Declarative automation: which assets follow their parents by themselves, and the sensor that runs it.
 
-Three regimes, chosen by what an asset sits below and what it costs (docs/operations.md,
-"Declarative automation"):
+Four regimes, chosen by what an asset sits below and what it costs (docs/operations.md,
+"Declarative automation" and "Per-day curation"):
 
-- **The cheap curation chain** (``redacted_corpus``, ``split_assignments``, ``training_mixture``,
-  ``preference_pairs``, ``token_masked_dataset``): :data:`CURATION_CONDITION`,
-  ``AutomationCondition.eager()`` held while a parent's latest blocking check failed. Their
-  parents are unpartitioned, so "no parent missing" means "the parent exists", and eager is
-  exactly "rebuild when a parent changes".
-- **``verified_traces`` / ``triage_report``** (one multi-asset below the daily-partitioned
-  ``raw_traces``, reading every partition): :data:`VERIFY_CONDITION`. ``eager()`` would never fire
+- **The per-day curation** (``verified_traces`` / ``triage_report``, ``redacted_corpus``,
+  partitioned by day like ``raw_traces``): :data:`PER_DAY_CONDITION`, eager day by day, so a new
+  or changed day is verified and redacted by itself.
+- **The global stages below the daily corpus** (``split_assignments``, ``training_mixture``,
+  ``preference_pairs``: unpartitioned, reading every ``redacted_corpus`` day):
+  :data:`OVER_DAYS_CONDITION`. ``eager()`` would never fire
   here: its ``~any_deps_missing`` looks at every mapped parent partition, one per day since
   2023-01-01, and most days never had logs. This condition drops that clause and asks instead that
-  *some* day exists, so a newly ingested day re-verifies the corpus once (no waiting on days that
-  will never come) while an ingestion still running, or a day whose blocking check failed, holds
-  it back.
+  *some* day exists, so newly curated days rebuild them once (no waiting on days that will never
+  come) while a day still running, or a day whose blocking check failed, holds them back.
+- **The cheap chain below those** (``token_masked_dataset``, ``preference_dataset``):
+  :data:`CURATION_CONDITION`, ``AutomationCondition.eager()`` held while a parent's latest
+  blocking check failed. Their parents are unpartitioned, so "no parent missing" means "the parent
+  exists", and eager is exactly "rebuild when a parent changes".
 - **Not automated**: ``raw_traces`` / ``ingest_rejects`` and ``production_feedback`` (the new-logs
   and new-feedback sensors know which day folders changed; a condition cannot see files),
   ``checkpoint`` and ``scorecard`` (minutes of training in the single-slot ``train`` pool; the
@@ -57,12 +59,24 @@ SOME_DEP_PARTITION_PRESENT = AutomationCondition.any_deps_match(
 ).with_label("some_dep_partition_present")
 """At least one parent partition exists (or is being requested): there is something to read."""
 
-VERIFY_CONDITION = (
-    AutomationCondition.eager().without(~AutomationCondition.any_deps_missing())
+DEP_DATA_CHANGED = (
+    AutomationCondition.data_version_changed() & ~AutomationCondition.executed_with_root_target()
+).with_label("data_changed_without_root")
+"""A parent (partition) whose data version changed since the last tick, by a run that did not
+also build this asset. ``raw_traces`` versions each day by its content, so re-ingesting identical
+files (the new-logs sensor's first tick after ``trajectory-platform run``, a touched folder)
+changes nothing here; eager's ``newly_updated`` fired on every materialization, and a burst of
+re-ingested days ended in one verification per tick that saw some of them land."""
+
+OVER_DAYS_CONDITION = (
+    AutomationCondition.eager()
+    .without(~AutomationCondition.any_deps_missing())
+    .replace("newly_updated_without_root", DEP_DATA_CHANGED)
     & SOME_DEP_PARTITION_PRESENT
     & NO_DEP_BLOCKING_CHECK_FAILED
 ).with_label("eager_over_present_partitions")
-"""``eager()`` minus "no parent partition missing", plus "some parent partition present" and "no
+"""``eager()`` minus "no parent partition missing", with "a parent updated" narrowed to "a
+parent's data changed" (:data:`DEP_DATA_CHANGED`), plus "some parent partition present" and "no
 parent partition failed a blocking check".
 
 Kept from eager: fire once per parent update since this asset was last requested or updated
@@ -71,6 +85,24 @@ backfill of many days ends before the one re-verification); parent updates made 
 also materialized this asset (the nightly job) do not fire it again.
 """
 
+PER_DAY_CONDITION = (
+    AutomationCondition.eager()
+    .without(AutomationCondition.in_latest_time_window())
+    .replace("newly_updated_without_root", DEP_DATA_CHANGED)
+    .replace(
+        "any_deps_missing",
+        AutomationCondition.any_deps_missing().ignore(AssetSelection.assets("task_environments")),
+    )
+    & NO_DEP_BLOCKING_CHECK_FAILED
+).with_label("eager_per_day")
+"""For the per-day curation assets (``verified_traces`` / ``triage_report``, ``redacted_corpus``),
+partitioned like their parent day by day: ``eager()`` per day, where "no parent missing" means
+that one day's parent (``task_environments``, materialized only after an ``env import``, may be
+missing: the gym library still judges). Not limited to the latest day (eager's
+``in_latest_time_window``): a log folder of an older day, ingested late, is verified and redacted
+too. A day whose parent's data did not change, or whose parent failed a blocking check, is not
+requested; a new ``task_environments`` requests every ingested day again."""
+
 AUTOMATION_SENSOR_NAME = "automation_condition_sensor"
 
 automation_condition_sensor = AutomationConditionSensorDefinition(
@@ -78,8 +110,8 @@ automation_condition_sensor = AutomationConditionSensorDefinition(
     target=AssetSelection.all(),
     default_status=DefaultSensorStatus.RUNNING,
     minimum_interval_seconds=60,
-    description="Evaluates the assets' automation conditions: a new raw_traces day re-verifies the corpus, "
-    "a new verified_traces rebuilds the curation chain up to token_masked_dataset. Training stays "
+    description="Evaluates the assets' automation conditions: a new raw_traces day is verified and redacted "
+    "by itself, then the global curation stages rebuild up to token_masked_dataset. Training stays "
     "with retraining_sensor.",
 )
 """Declared here (rather than Dagster's implicit ``default_automation_condition_sensor``) so its

@@ -188,6 +188,8 @@ class Ledger:
             "cost_ratio": None if ratio is None else round(ratio, 4),
             "routing_wall_s": round(self.routing_wall_s, 6),
             "oracle_runs": self.oracle_runs,
+            "dynamic_verified": self.dynamic_verified,
+            "inconsistent": self.inconsistent,
             "r_flake": round(self.r_flake, 6),
             "retired_fixtures": self.retired_fixtures,
             "admission_halted": self.admission_halted,
