@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 WORKDIR ?= workdir
 
-.PHONY: setup run test lint ui sandbox-tool
+.PHONY: setup run test lint ui sandbox-tool browser-tool
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -26,13 +26,25 @@ sandbox-tool:
 	    echo "(or set TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX=1 to run workspace code UNCONFINED)" >&2; exit 1; \
 	  fi; }
 
+# The UI tests drive headless Chromium (Debian's package; Playwright's own browser download
+# needs a network this project does not assume). Installed through apt when running as root.
+browser-tool:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing chromium (headless browser for the UI tests) ..." >&2; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "chromium is required by the UI tests (tests/dagster/test_dagster_browser.py): run 'sudo apt-get install chromium'" >&2; \
+	    exit 1; \
+	  fi; }
+
 setup: $(STAMP) sandbox-tool
 
 run: $(STAMP) sandbox-tool
 	$(VENV)/bin/trajectory-platform run --workdir $(WORKDIR)
 
 # Lint, types (the domain packages, strict) and the suite: what CI runs on a fresh clone.
-test: $(STAMP) sandbox-tool lint
+test: $(STAMP) sandbox-tool browser-tool lint
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q -p no:cacheprovider
 

@@ -1,47 +1,19 @@
-"""The Dagster UI as a person uses it: start the webserver, read the graph, materialize, stop.
+"""The Dagster UI as a person uses it: start the webserver, read the graph, materialize, backfill.
 
-:func:`running_webserver` starts it on a free loopback port with default signal handlers and
-stops exactly that process by PID. There is no daemon here, so the test instance launches runs
-directly (DefaultRunCoordinator) instead of queueing them for one.
+The session's ``ui_server`` (tests/dagster/conftest.py) runs ``dagster-webserver`` on a free
+loopback port, with no daemon: runs launch directly, backfills stay requested. The browser tests
+(``test_dagster_browser.py``) use the same server.
 """
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 
 import duckdb
-import pytest
 
 from trajectory_platform.definitions import defs
-from trajectory_platform.resources import prepare_dagster_home
-from trajectory_platform.resources.webserver import running_webserver
 
 RUN_TIMEOUT_S = 240
-
-
-def _graphql(url: str, query: str, variables: dict | None = None) -> dict:
-    body = json.dumps({"query": query, "variables": variables or {}}).encode()
-    request = urllib.request.Request(f"{url}/graphql", body, {"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        payload = json.load(response)
-    assert "errors" not in payload, payload["errors"]
-    return payload["data"]
-
-
-@pytest.fixture
-def webserver(tmp_path: Path, log_writer) -> Iterator[tuple[str, Path]]:
-    log_writer("2024-03-01", good=2, bad=1)
-    home = prepare_dagster_home(tmp_path)
-    config = (home / "dagster.yaml").read_text()
-    (home / "dagster.yaml").write_text(
-        config.replace("class: QueuedRunCoordinator", "class: DefaultRunCoordinator")
-    )
-    with running_webserver(home, tmp_path, tmp_path / "webserver.log") as url:
-        yield url, tmp_path
 
 
 GRAPH = """
@@ -73,12 +45,12 @@ LOCATIONS = """
 STATUS = "query Status($id: ID!) { runOrError(runId: $id) { ... on Run { status } } }"
 
 
-def test_dagster_webserver_serves_graph_and_materializes(webserver) -> None:
-    url, workdir = webserver
-    for entry in _graphql(url, LOCATIONS)["workspaceOrError"]["locationEntries"]:
+def test_dagster_webserver_serves_graph_and_materializes(ui_server) -> None:
+    _graphql, workdir = ui_server.graphql, ui_server.workdir
+    for entry in _graphql(LOCATIONS)["workspaceOrError"]["locationEntries"]:
         loaded = entry["locationOrLoadError"]
         assert loaded["__typename"] == "RepositoryLocation", f"{entry['name']} failed to load: {loaded}"
-    data = _graphql(url, GRAPH)
+    data = _graphql(GRAPH)
     served = {"/".join(n["assetKey"]["path"]): n for n in data["assetNodes"]}
     served_checks = {
         (name, check["name"])
@@ -107,11 +79,11 @@ def test_dagster_webserver_serves_graph_and_materializes(webserver) -> None:
         "executionMetadata": {"tags": [{"key": "dagster/partition", "value": "2024-03-01"}]},
         "runConfigData": {"execution": {"config": {"in_process": {}}}},  # one process: fast on 2 cores
     }
-    launched = _graphql(url, LAUNCH, {"params": params})["launchRun"]
+    launched = _graphql(LAUNCH, {"params": params})["launchRun"]
     assert launched["__typename"] == "LaunchRunSuccess", launched
     run_id = launched["run"]["runId"]
     deadline = time.monotonic() + RUN_TIMEOUT_S
-    while (status := _graphql(url, STATUS, {"id": run_id})["runOrError"]["status"]) not in (
+    while (status := _graphql(STATUS, {"id": run_id})["runOrError"]["status"]) not in (
         "SUCCESS",
         "FAILURE",
         "CANCELED",
@@ -121,3 +93,32 @@ def test_dagster_webserver_serves_graph_and_materializes(webserver) -> None:
     assert status == "SUCCESS"
     with duckdb.connect(str(workdir / "warehouse.duckdb"), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM raw_traces").fetchall() == [(2,)]
+
+
+BACKFILL = """
+mutation Backfill($params: LaunchBackfillParams!) {
+  launchPartitionBackfill(backfillParams: $params) {
+    __typename
+    ... on LaunchBackfillSuccess { backfillId }
+    ... on PythonError { message }
+    ... on InvalidSubsetError { message }
+  }
+}
+"""
+
+BACKFILLS = """
+{ partitionBackfillsOrError { ... on PartitionBackfills { results {
+    id status partitionNames assetSelection { path } } } } }
+"""
+
+
+def test_dagster_webserver_backfills_raw_traces_alone(ui_server) -> None:
+    """The request the UI sends for a raw_traces-only backfill (it failed while the multi-asset
+    could not be subset): accepted, for exactly that asset and those days."""
+    params = {"assetSelection": [{"path": ["raw_traces"]}], "partitionNames": ["2024-03-01", "2024-03-02"]}
+    launched = ui_server.graphql(BACKFILL, {"params": params})["launchPartitionBackfill"]
+    assert launched["__typename"] == "LaunchBackfillSuccess", launched
+    backfills = ui_server.graphql(BACKFILLS)["partitionBackfillsOrError"]["results"]
+    [ours] = [b for b in backfills if b["id"] == launched["backfillId"]]
+    assert ours["assetSelection"] == [{"path": ["raw_traces"]}]
+    assert ours["partitionNames"] == ["2024-03-01", "2024-03-02"] and ours["status"] == "REQUESTED"

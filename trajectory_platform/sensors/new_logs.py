@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 
 from dagster import (
-    AssetSelection,
     DefaultSensorStatus,
     RunRequest,
     SensorEvaluationContext,
@@ -26,9 +25,7 @@ from dagster import (
 
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.resources.trace_source import TraceSourceResource
-
-RAW_SELECTION = AssetSelection.assets("raw_traces", "ingest_rejects")
-FEEDBACK_SELECTION = AssetSelection.assets("production_feedback")
+from trajectory_platform.sensors.jobs import FEEDBACK_JOB, INGEST_JOB
 
 
 def changed_partitions(previous: dict[str, str], current: dict[str, str], valid: set[str]) -> list[str]:
@@ -38,7 +35,7 @@ def changed_partitions(previous: dict[str, str], current: dict[str, str], valid:
 
 @sensor(
     name="new_logs_sensor",
-    target=RAW_SELECTION,
+    job=INGEST_JOB,
     minimum_interval_seconds=60,
     default_status=DefaultSensorStatus.RUNNING,
     description="Requests raw_traces for exactly the trace-source days whose files are new or changed.",
@@ -49,7 +46,7 @@ def new_logs_sensor(context: SensorEvaluationContext, trace_source: TraceSourceR
 
 @sensor(
     name="new_feedback_sensor",
-    target=FEEDBACK_SELECTION,
+    job=FEEDBACK_JOB,
     minimum_interval_seconds=60,
     default_status=DefaultSensorStatus.RUNNING,
     description="Requests production_feedback for exactly the feedback-source days whose files are new "

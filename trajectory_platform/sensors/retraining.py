@@ -13,7 +13,6 @@ import json
 import pyarrow as pa
 from dagster import (
     AssetKey,
-    AssetSelection,
     DagsterInstance,
     DefaultSensorStatus,
     RunRequest,
@@ -27,9 +26,7 @@ from trajectory_platform.evaluation.retraining import Materialization, Retrainin
 from trajectory_platform.resources.retraining import RetrainingPolicyResource
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.warehouse import read_asset_table
-
-RETRAIN_ASSETS = ("token_masked_dataset", "preference_dataset", "checkpoint", "scorecard")
-"""Rebuilt on retraining: the datasets from the current mixture and pairs, the checkpoint, its scorecard."""
+from trajectory_platform.sensors.jobs import RETRAIN_ASSETS, RETRAINING_JOB
 
 
 def _latest(instance: DagsterInstance, key: str) -> Materialization | None:
@@ -59,7 +56,7 @@ def _lineage(workdir: WorkdirResource, mixture: pa.Table) -> pa.Table | None:
 
 @sensor(
     name="retraining_sensor",
-    target=AssetSelection.from_string(" or ".join(f'key:"{k}"' for k in RETRAIN_ASSETS)),
+    job=RETRAINING_JOB,
     minimum_interval_seconds=300,
     default_status=DefaultSensorStatus.STOPPED,
     description="Requests checkpoint + scorecard on enough new admitted tokens, stale corpus or regression.",
