@@ -9,7 +9,7 @@ import pytest
 from redact_factory import SALT, secret_episode
 
 from trajectory_platform.cli import main
-from trajectory_platform.commands.curate import STAGE_SETTINGS
+from trajectory_platform.commands.curate import stage_settings_classes
 from trajectory_platform.curation.redact import (
     LeakDetected,
     RedactionConfig,
@@ -99,7 +99,7 @@ def test_settings_refuse_nonsense():
         RedactSettings(leak_sample_fraction=1.5)
     with pytest.raises(ValueError, match="leak_min_canaries"):
         RedactSettings(leak_min_canaries=-1)
-    assert STAGE_SETTINGS["redact"] is RedactSettings  # curate --set redact.FIELD=VALUE
+    assert stage_settings_classes()["redact"] is RedactSettings  # curate --set redact.FIELD=VALUE
 
 
 def test_redact_cli_reports_the_interval_and_the_sample(tmp_path, capsys, monkeypatch):

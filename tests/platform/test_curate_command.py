@@ -150,7 +150,7 @@ def test_curate_names_a_missing_log_path_and_a_folder_that_is_no_registry(tmp_pa
     assert main([*argv, "--envs", str(tmp_path / "missing")]) == 2
     assert "no such folder" in capsys.readouterr().err
     assert main([*argv, "--set", "verify.rerunz=3"]) == 2
-    assert "names no setting of verify: ['rerunz']" in capsys.readouterr().err
+    assert "unknown setting verify.rerunz; did you mean verify.reruns?" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()  # refused before any stage wrote anything
 
 

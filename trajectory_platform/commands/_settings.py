@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
+import json
 import typing
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
+
+import pydantic
 
 T = TypeVar("T")
 
@@ -62,3 +67,86 @@ def settings_from_args(settings: type[T], args: argparse.Namespace) -> T:
             items = [part for item in value for part in str(item).split(",") if part]
             values[name] = tuple(items) if typing.get_origin(hints[name]) is tuple else items
     return settings(**values)
+
+
+class SettingError(ValueError):
+    """A setting a user typed that names nothing or holds a value its field refuses."""
+
+
+def unknown_key(kind: str, name: str, valid: Iterable[str]) -> str:
+    """The one message for a name that is not one of ``valid``: a close match when there is one,
+    then every valid name, so a typo is fixed from the message alone."""
+    choices = sorted(set(valid))
+    close = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]}?" if close else ""
+    return f"unknown {kind} {name}{hint} (valid: {', '.join(choices)})"
+
+
+def field_choices(model: type) -> dict[str, tuple[Any, ...]]:
+    """The allowed values of each field of ``model`` that declares ``choices``: in its metadata
+    (a settings dataclass) or its JSON-schema extras (the ``Config`` built from one)."""
+    if dataclasses.is_dataclass(model):
+        declared = {f.name: f.metadata.get("choices") for f in dataclasses.fields(model)}
+    else:
+        declared = {
+            name: info.json_schema_extra.get("choices") if isinstance(info.json_schema_extra, dict) else None
+            for name, info in getattr(model, "model_fields", {}).items()
+        }
+    return {name: tuple(allowed) for name, allowed in declared.items() if allowed is not None}
+
+
+def model_fields(model: type) -> list[str]:
+    """The field names of a settings dataclass or a pydantic (Dagster ``Config``) model."""
+    if dataclasses.is_dataclass(model):
+        return [f.name for f in dataclasses.fields(model)]
+    return list(getattr(model, "model_fields", {}))
+
+
+def checked_values(where: str, values: Mapping[str, Any], model: type) -> dict[str, Any]:
+    """``values`` checked against ``model`` (a settings dataclass or a Dagster ``Config`` class)
+    before any work: an unknown name fails with a suggestion, a value of the wrong type or outside
+    the field's choices (or refused by the dataclass itself) fails naming ``where.field``.
+
+    Returns the values as the model holds them (``"4"`` for an ``int`` field becomes ``4``)."""
+    names = model_fields(model)
+    choices = field_choices(model)
+    for name in values:
+        if name not in names:
+            raise SettingError(unknown_key("setting", f"{where}.{name}", (f"{where}.{n}" for n in names)))
+    for name, allowed in choices.items():
+        if name not in values:
+            continue
+        given = values[name]
+        if any(item not in allowed for item in (given if isinstance(given, list | tuple) else [given])):
+            raise SettingError(f"{where}.{name}={given!r}: not one of {', '.join(map(repr, allowed))}")
+    try:
+        built = pydantic.TypeAdapter(model).validate_python(dict(values))
+    except pydantic.ValidationError as exc:
+        raise SettingError("; ".join(_problem(where, error) for error in exc.errors())) from None
+    return {name: getattr(built, name) for name in values}
+
+
+def _problem(where: str, error: Any) -> str:
+    """One pydantic error as ``where.field=value: why`` (``where: why`` for the dataclass's own
+    check, which names no single field)."""
+    why = str(error["msg"]).removeprefix("Value error, ")
+    if not error["loc"]:
+        return f"{where}: {why}"
+    return f"{where}.{'.'.join(map(str, error['loc']))}={error.get('input')!r}: {why}"
+
+
+def parse_settings(settings: list[str]) -> dict[str, dict]:
+    """``["checkpoint.max_steps=4"]`` -> ``{"checkpoint": {"max_steps": 4}}`` (JSON or string values):
+    the ``--set TARGET.FIELD=VALUE`` items of ``run`` and ``curate``."""
+    config: dict[str, dict] = {}
+    for item in settings:
+        target, sep, raw = item.partition("=")
+        asset, dot, name = target.partition(".")
+        if not sep or not dot or not asset or not name:
+            raise SettingError(f"--set {item!r}: expected ASSET.FIELD=VALUE")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        config.setdefault(asset, {})[name] = value
+    return config

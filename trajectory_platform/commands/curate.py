@@ -25,48 +25,42 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from trajectory_platform.commands import emit_summary, fail
-from trajectory_platform.commands.mask import write_dataset
-from trajectory_platform.commands.run import parse_settings
-from trajectory_platform.curation.redact import RedactSettings, redact_corpus
-from trajectory_platform.curation.redact.corpus import LeakDetected, corpus_tally
-from trajectory_platform.curation.split_mixture_stage import (
-    MixtureSettings,
-    SplitSettings,
-    mixture_stage,
-    preference_stage,
-    split_stage,
-)
-from trajectory_platform.curation.verify import verdicts_table, verified_table, verify_episodes
-from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
-from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
-from trajectory_platform.environments.format import ENVIRONMENT_FILE, EnvironmentFormatError
-from trajectory_platform.environments.registry import INDEX_FILE, REGISTRY_DIR, EnvironmentCatalog
-from trajectory_platform.gym.library import build_library
-from trajectory_platform.resources.secrets import SecretsSaltResource
-from trajectory_platform.resources.stage_config import settings_from
+from trajectory_platform.commands._files import not_text
+from trajectory_platform.commands._settings import SettingError, checked_values, parse_settings, unknown_key
+from trajectory_platform.commands.ingest import LOGS, nothing_normalized
 from trajectory_platform.traces.adapters import FORMAT_NAMES
-from trajectory_platform.traces.ingest import ingest_paths
-from trajectory_platform.traces.parquet import write_parquet
-from trajectory_platform.traces.record import Episode
-from trajectory_platform.training.data.dataset_stage import DatasetSettings, run_dataset_stage
-from trajectory_platform.training.data.masked_dataset import inputs_from_table
-from trajectory_platform.training.data.provenance import curated, with_provenance
-from trajectory_platform.training.data.tokenizer import load_token_counter
 from trajectory_platform.workdir import default_workdir
 
-STAGE_SETTINGS: dict[str, type] = {
-    "verify": VerifySettings,
-    "redact": RedactSettings,
-    "split": SplitSettings,
-    "mixture": MixtureSettings,
-    "dataset": DatasetSettings,
-}
-"""The stages ``--set`` reaches, each with the settings dataclass its asset's config comes from."""
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from trajectory_platform.curation.redact import RedactSettings
+    from trajectory_platform.curation.split_mixture_stage import MixtureSettings, SplitSettings
+    from trajectory_platform.curation.verify.cascade import VerifySettings
+    from trajectory_platform.traces.record import Episode
+    from trajectory_platform.training.data.dataset_stage import DatasetSettings
+
+STAGES = ("verify", "redact", "split", "mixture", "dataset")
+"""The stages ``--set`` reaches (see :func:`stage_settings_classes`)."""
+
+
+def stage_settings_classes() -> dict[str, type]:
+    """Each stage ``--set`` reaches, with the settings dataclass its asset's config comes from."""
+    from trajectory_platform.curation.redact import RedactSettings
+    from trajectory_platform.curation.split_mixture_stage import MixtureSettings, SplitSettings
+    from trajectory_platform.curation.verify.cascade import VerifySettings
+    from trajectory_platform.training.data.dataset_stage import DatasetSettings
+
+    return {
+        "verify": VerifySettings,
+        "redact": RedactSettings,
+        "split": SplitSettings,
+        "mixture": MixtureSettings,
+        "dataset": DatasetSettings,
+    }
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -104,7 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="STAGE.FIELD=VALUE",
-        help=f"a setting of one stage ({', '.join(STAGE_SETTINGS)}), e.g. --set verify.reruns=3 "
+        help=f"a setting of one stage ({', '.join(STAGES)}), e.g. --set verify.reruns=3 "
         "(JSON values; repeatable)",
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars on stderr")
@@ -123,8 +117,8 @@ class Settings:
 
 
 def stage_settings(args: argparse.Namespace) -> Settings:
-    """The settings of each stage: defaults, the shared flags, then ``--set`` (ValueError on an
-    unknown stage or field, before any work)."""
+    """The settings of each stage: defaults, the shared flags, then ``--set`` (SettingError on an
+    unknown stage or field or a refused value, before any work)."""
     shared = {
         "verify": {"fixture_seed": args.fixture_seed},
         "redact": {},
@@ -132,15 +126,16 @@ def stage_settings(args: argparse.Namespace) -> Settings:
         "mixture": {"tokenizer_path": args.tokenizer},
         "dataset": {"tokenizer_path": args.tokenizer},
     }
+    from trajectory_platform.resources.stage_config import settings_from
+
     values = parse_settings(args.set)
-    if unknown := sorted(set(values) - set(STAGE_SETTINGS)):
-        raise ValueError(f"--set names no stage: {unknown} (stages: {', '.join(STAGE_SETTINGS)})")
+    for stage in values:
+        if stage not in STAGES:
+            raise SettingError(unknown_key("stage", stage, STAGES))
     built: dict[str, Any] = {}
-    for stage, kind in STAGE_SETTINGS.items():
-        fields = {f.name for f in dataclasses.fields(kind)}
-        if unknown := sorted(set(values.get(stage, {})) - fields):
-            raise ValueError(f"--set names no setting of {stage}: {unknown} (settings: {sorted(fields)})")
-        built[stage] = settings_from({**shared[stage], **values.get(stage, {})}, kind)
+    for stage, kind in stage_settings_classes().items():
+        given = checked_values(stage, values.get(stage, {}), kind)
+        built[stage] = settings_from({**shared[stage], **given}, kind)
     if "seed" not in values.get("mixture", {}):  # as in `split`: the mixture follows the split seed
         built["mixture"] = dataclasses.replace(built["mixture"], seed=built["split"].seed)
     return Settings(**built)
@@ -148,6 +143,9 @@ def stage_settings(args: argparse.Namespace) -> Settings:
 
 def registry(args: argparse.Namespace, workdir: Path) -> tuple[Path | None, int] | str:
     """The environment registry to verify against and its size, or why it is not one."""
+    from trajectory_platform.environments.format import ENVIRONMENT_FILE, EnvironmentFormatError
+    from trajectory_platform.environments.registry import INDEX_FILE, REGISTRY_DIR, EnvironmentCatalog
+
     root = args.envs
     if root is None:
         root = workdir / REGISTRY_DIR
@@ -185,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
     missing = [str(path) for path in args.logs if not path.exists()]
     if missing:
         return fail(f"no such log file or folder: {', '.join(missing)}")
+    if refusal := not_text(args.logs, LOGS):
+        return fail(refusal)
     if args.tokenizer and not (Path(args.tokenizer) / "tokenizer_config.json").is_file():
         return fail(f"--tokenizer {args.tokenizer}: not a tokenizer directory (no tokenizer_config.json)")
     workdir = (args.workdir or default_workdir()).resolve()
@@ -211,10 +211,13 @@ class Curation:
         self.summary: dict[str, Any] = {}
 
     def run(self) -> int:
-        """Every stage; exit 1 when no example came out, 3 when a canary survived redaction."""
+        """Every stage; exit 1 when no record was normalized or no example came out, 3 when a
+        canary survived redaction."""
+        from trajectory_platform.curation.redact.corpus import LeakDetected
+
         episodes = self.ingest()
-        if episodes is None:
-            return fail(f"no log records found in {', '.join(map(str, self.args.logs))}")
+        if isinstance(episodes, str):
+            return fail(episodes, 1)
         verified = self.verify(episodes)
         try:
             corpus, provenance = self.redact(verified)
@@ -227,17 +230,27 @@ class Curation:
             _say("no training example came out: see the sinks and each stage's drops in the summary")
         return 0 if examples else 1
 
-    def ingest(self) -> list[Episode] | None:
+    def ingest(self) -> list[Episode] | str:
+        """The normalized episodes, or why there are none (before any stage runs on nothing)."""
+        from trajectory_platform.traces.ingest import ingest_paths
+
         _say("ingest")
         result = ingest_paths(self.args.logs, self.args.format, progress=self.progress)
         if result.records_in == 0:
-            return None
+            return f"no log records found in {', '.join(map(str, self.args.logs))}"
+        if not result.episodes:
+            return nothing_normalized(result, self.args.format)
         result.write(self.out / "ingest")
         self.stages["ingest"] = result.tally().metadata()
         self.summary["records_in"] = result.records_in
         return sorted(result.episodes, key=lambda e: e.episode_id)
 
     def verify(self, episodes: list[Episode]) -> pa.Table:
+        from trajectory_platform.curation.verify import verdicts_table, verified_table, verify_episodes
+        from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
+        from trajectory_platform.curation.verify.cascade import fixtures_lookup
+        from trajectory_platform.traces.parquet import write_parquet
+
         settings = self.settings.verify
         _say(f"verify: {len(episodes)} episodes")
         lookup = fixtures_lookup(settings.fixture_seed, self.envs)
@@ -262,6 +275,12 @@ class Curation:
         return verified_table(episodes, result)
 
     def redact(self, verified: pa.Table) -> tuple[pa.Table, dict[str, Any]]:
+        from trajectory_platform.curation.redact import redact_corpus
+        from trajectory_platform.curation.redact.corpus import corpus_tally
+        from trajectory_platform.resources.secrets import SecretsSaltResource
+        from trajectory_platform.traces.parquet import write_parquet
+        from trajectory_platform.training.data.provenance import curated
+
         salt = SecretsSaltResource(fallback_file=str(self.workdir / "secrets" / "pipeline.key"))
         _say(f"redact: {verified.num_rows} episodes (key from {salt.source})")
         result = redact_corpus(verified, salt.key(), settings=self.settings.redact)
@@ -285,6 +304,16 @@ class Curation:
         return result.table, provenance
 
     def split(self, corpus: pa.Table, provenance: dict[str, Any]) -> pa.Table:
+        from trajectory_platform.curation.split_mixture_stage import (
+            mixture_stage,
+            preference_stage,
+            split_stage,
+        )
+        from trajectory_platform.gym.library import build_library
+        from trajectory_platform.traces.parquet import write_parquet
+        from trajectory_platform.training.data.provenance import with_provenance
+        from trajectory_platform.training.data.tokenizer import load_token_counter
+
         split_settings, mixture_settings = self.settings.split, self.settings.mixture
         _say(f"split and mixture: {corpus.num_rows} episodes")
         library = build_library(split_settings.fixture_seed)
@@ -313,6 +342,10 @@ class Curation:
         return mixture.table
 
     def dataset(self, mixture: pa.Table, provenance: dict[str, Any]) -> int:
+        from trajectory_platform.commands.mask import write_dataset
+        from trajectory_platform.training.data.dataset_stage import run_dataset_stage
+        from trajectory_platform.training.data.masked_dataset import inputs_from_table
+
         settings = self.settings.dataset
         _say(f"dataset: {mixture.num_rows} episodes in the training mixture")
         stage = run_dataset_stage(

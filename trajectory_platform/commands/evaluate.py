@@ -13,16 +13,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import torch
-
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
-from trajectory_platform.evaluation.episodes import fault_kinds_seen
-from trajectory_platform.evaluation.run import EvaluationSettings, evaluate
-from trajectory_platform.training.data.masked_dataset import read_inputs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``evaluate`` subcommand."""
+    from trajectory_platform.evaluation.run import EvaluationSettings
+
     parser = subparsers.add_parser(
         "evaluate",
         help="closed-loop scorecard + release gate: candidate vs baseline on paired held-out trials",
@@ -42,11 +40,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "fault kinds the corpus showed and kinds it never did",
     )
     parser.add_argument("--workdir", type=Path, default=None, help="where the default base model lives")
-    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--device", default="cpu", help="torch device of both arms (default: cpu)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Check the checkpoints and settings, run both arms, print the scorecard summary."""
+    import torch
+
+    from trajectory_platform.evaluation.episodes import fault_kinds_seen
+    from trajectory_platform.evaluation.run import EvaluationSettings, evaluate
+    from trajectory_platform.training.data.masked_dataset import read_inputs
+
     if (
         not (args.candidate / "config.json").exists()
         and not (args.candidate / "adapter_config.json").exists()

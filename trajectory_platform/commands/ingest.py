@@ -5,11 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands._files import not_text
 from trajectory_platform.traces.adapters import FORMAT_NAMES
-from trajectory_platform.traces.ingest import IngestResult, Reject, ingest_paths
-from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS
+
+if TYPE_CHECKING:
+    from trajectory_platform.traces.ingest import IngestResult
+
+LOGS = "agent logs (JSON, JSONL or text)"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,8 +40,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--max-field-chars",
         type=int,
-        default=DEFAULT_MAX_FIELD_CHARS,
-        help="reject records with a text field longer than this (default: %(default)s)",
+        default=None,
+        help="reject records with a text field longer than this many characters (default: the trace "
+        "validator's limit, DEFAULT_MAX_FIELD_CHARS in traces/validate.py)",
+    )
+    parser.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="exit 0 even when no record was normalized (default: that is an error, so a CI step "
+        "cannot pass on zero data)",
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
     parser.set_defaults(func=run)
@@ -47,6 +59,8 @@ SHOWN_REJECTS = 10
 
 def _show_rejects(result: IngestResult) -> None:
     """Name the first rejects on stderr (all of them are in rejects.parquet)."""
+    from trajectory_platform.traces.ingest import Reject
+
     for reject in sorted(result.rejects, key=Reject.sort_key)[:SHOWN_REJECTS]:
         where = f":{reject.source_line}" if reject.source_line else f" {reject.source_path or ''}"
         print(f"reject {reject.source_file}{where}: {reject.reason} ({reject.detail})", file=sys.stderr)
@@ -54,11 +68,34 @@ def _show_rejects(result: IngestResult) -> None:
         print(f"... and {len(result.rejects) - SHOWN_REJECTS} more in rejects.parquet", file=sys.stderr)
 
 
+def nothing_normalized(result: IngestResult, fmt: str) -> str:
+    """Why zero records came out: how many were read, the top reject reasons, and the usual cause."""
+    reasons = ", ".join(f"{reason} ({count})" for reason, count in list(result.reject_reasons().items())[:3])
+    hint = (
+        f"; --format {fmt} was forced: try --format auto"
+        if fmt != "auto"
+        else f"; formats read: {', '.join(FORMAT_NAMES)}"
+    )
+    return (
+        f"0 of {result.records_in} record(s) in {result.files_read} file(s) normalized "
+        f"(rejected: {reasons or 'none'}){hint}"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    """Ingest, write both tables, print the summary; non-zero when nothing could be read."""
+    """Ingest, write both tables, print the summary; non-zero when nothing could be read or
+    nothing was normalized (unless ``--allow-empty``)."""
+    from trajectory_platform.traces.ingest import ingest_paths
+    from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS
+
+    if refusal := not_text([Path(p) for p in args.paths], LOGS):
+        return fail(refusal)
     try:
         result = ingest_paths(
-            args.paths, args.format, max_field_chars=args.max_field_chars, progress=not args.no_progress
+            args.paths,
+            args.format,
+            max_field_chars=DEFAULT_MAX_FIELD_CHARS if args.max_field_chars is None else args.max_field_chars,
+            progress=not args.no_progress,
         )
     except FileNotFoundError as exc:
         return fail(str(exc))
@@ -67,4 +104,6 @@ def run(args: argparse.Namespace) -> int:
     digests = result.write(args.out)
     _show_rejects(result)
     emit_summary({**result.summary(), "out": str(args.out), "sha256": digests})
+    if not result.episodes and not args.allow_empty:
+        return fail(f"{nothing_normalized(result, args.format)}; --allow-empty accepts an empty output", 1)
     return 0

@@ -11,25 +11,22 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands._files import PARQUET, binary_kind
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
-from trajectory_platform.training.data.dataset_stage import DatasetSettings
-from trajectory_platform.training.data.provenance import (
-    CURATE_HINT,
-    UNSAFE_FLAG,
-    is_curated,
-    provenance_or_refusal,
-    sidecar_manifest,
-)
 from trajectory_platform.workdir import default_workdir
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``mask`` subcommand."""
+    from trajectory_platform.training.data.dataset_stage import DatasetSettings
+    from trajectory_platform.training.data.provenance import UNSAFE_FLAG
+
     parser = subparsers.add_parser(
         "mask",
         help="serialize traces with a chat template and write selected-target masks",
@@ -67,6 +64,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def input_provenance(args: argparse.Namespace) -> dict[str, Any] | str:
     """IN's provenance, the opt-out's when the user passed it, or the refusal message."""
+    from trajectory_platform.training.data.provenance import (
+        CURATE_HINT,
+        UNSAFE_FLAG,
+        is_curated,
+        provenance_or_refusal,
+    )
+
     found = provenance_or_refusal(
         args.input,
         opt_out=args.unsafe_unverified_input,
@@ -91,6 +95,8 @@ DATASET_COLUMNS = ("example_id", "episode_id", "split", "input_ids", "labels", "
 def write_dataset(table: pa.Table, manifest: dict[str, Any], out: Path) -> Path:
     """``out`` (one JSON row per example) and its manifest ``out.manifest.json``, which ``train``
     reads; returns the manifest's path."""
+    from trajectory_platform.training.data.provenance import sidecar_manifest
+
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as handle:
         for row in table.select(list(DATASET_COLUMNS)).to_pylist():
@@ -102,12 +108,14 @@ def write_dataset(table: pa.Table, manifest: dict[str, Any], out: Path) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Mask, write OUT.jsonl and its manifest, print the summary."""
-    from trajectory_platform.training.data.dataset_stage import run_dataset_stage
+    if not args.input.is_file():
+        return fail(f"{args.input}: no such file")
+    if (kind := binary_kind(args.input)) not in (None, PARQUET):
+        return fail(f"{args.input}: this file is {kind}, not episodes (trace JSONL, OpenAI JSONL or Parquet)")
+    from trajectory_platform.training.data.dataset_stage import DatasetSettings, run_dataset_stage
     from trajectory_platform.training.data.masked_dataset import read_inputs
     from trajectory_platform.training.data.tokenizer import build_default_tokenizer
 
-    if not args.input.is_file():
-        return fail(f"{args.input}: no such file")
     provenance = input_provenance(args)
     if isinstance(provenance, str):
         return fail(provenance)

@@ -6,12 +6,14 @@ import argparse
 from pathlib import Path
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands._files import not_text
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
-from trajectory_platform.curation.redact.settings import RedactSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``redact`` subcommand."""
+    from trajectory_platform.curation.redact.settings import RedactSettings
+
     parser = subparsers.add_parser(
         "redact",
         help="remove secrets and personal data, keeping the file's format and its JSON valid",
@@ -39,11 +41,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Redact IN into OUT and print the summary; refuse to keep OUT when a canary leaked."""
-    from trajectory_platform.curation.redact import derive_key, resolve_master_key
+    from trajectory_platform.curation.redact import RedactSettings, derive_key, resolve_master_key
     from trajectory_platform.curation.redact.files import detect_format, redact_file
 
     if not args.input.is_file():
         return fail(f"{args.input}: no such file")
+    if refusal := not_text([args.input], "native trace JSONL, OpenAI chat JSONL or text"):
+        return fail(refusal)
     try:
         salt = derive_key(resolve_master_key(allow_dev_default=args.dev_salt), "redaction")
     except RuntimeError as exc:

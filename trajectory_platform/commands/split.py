@@ -15,26 +15,20 @@ import dataclasses
 import functools
 import sys
 from pathlib import Path
-
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands._files import PARQUET, binary_kind
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
-from trajectory_platform.curation.split_mixture_stage import (
-    MixtureSettings,
-    SplitSettings,
-    mixture_stage,
-    preference_stage,
-    split_stage,
-)
-from trajectory_platform.gym.library import build_library
-from trajectory_platform.traces.parquet import write_parquet
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``split`` subcommand."""
+    from trajectory_platform.curation.split_mixture_stage import MixtureSettings, SplitSettings
+
     parser = subparsers.add_parser(
         "split",
         help="repository-family splits, decontamination, token mixture and preference pairs",
@@ -71,6 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _corpus(path: Path, verdicts: Path | None) -> pa.Table:
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
     table = pq.read_table(path)
     if verdicts is None:
         return table
@@ -85,9 +82,23 @@ def _corpus(path: Path, verdicts: Path | None) -> pa.Table:
 
 def run(args: argparse.Namespace) -> int:
     """Split, mix, pair; write the three tables; print the summary."""
+    import pyarrow as pa
+
+    from trajectory_platform.curation.split_mixture_stage import (
+        MixtureSettings,
+        SplitSettings,
+        mixture_stage,
+        preference_stage,
+        split_stage,
+    )
+    from trajectory_platform.gym.library import build_library
+    from trajectory_platform.traces.parquet import write_parquet
+
     for path in (args.corpus, args.verdicts):
         if path is not None and not path.exists():
             return fail(f"{path}: no such file")
+        if path is not None and path.is_file() and (kind := binary_kind(path) or "text") != PARQUET:
+            return fail(f"{path}: this file is {kind}, not a Parquet table")
     try:
         corpus = _corpus(args.corpus, args.verdicts)
     except (OSError, ValueError, KeyError, pa.ArrowInvalid) as exc:

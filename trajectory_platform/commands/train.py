@@ -19,25 +19,24 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands._files import PARQUET, binary_kind
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
-from trajectory_platform.training.data.provenance import (
-    CURATE_HINT,
-    MANIFEST_KEY,
-    UNSAFE_FLAG,
-    is_curated,
-    provenance_or_refusal,
-    sidecar_manifest,
-)
-from trajectory_platform.training.optim.loop import OptimizerSettings
-from trajectory_platform.training.optim.runner import TrainSettings
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from trajectory_platform.training.optim.runner import TrainSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``train`` subcommand."""
+    from trajectory_platform.training.data.provenance import UNSAFE_FLAG
+    from trajectory_platform.training.optim.loop import OptimizerSettings
+    from trajectory_platform.training.optim.runner import TrainSettings
+
     parser = subparsers.add_parser(
         "train",
         help="fine-tune a causal LM on token-masked data (SFT / LoRA / DPO)",
@@ -60,8 +59,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         },
     )
     parser.add_argument("--workdir", type=Path, default=None, help="where the default model and caches live")
-    parser.add_argument("--warmup-steps", type=int, default=OptimizerSettings.warmup_steps)
-    parser.add_argument("--clip-norm", type=float, default=OptimizerSettings.clip_norm)
+    parser.add_argument(
+        "--warmup-steps",
+        type=int,
+        default=OptimizerSettings.warmup_steps,
+        help="steps of linear learning-rate warmup before the cosine decay (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--clip-norm",
+        type=float,
+        default=OptimizerSettings.clip_norm,
+        help="gradient norm clipped to this each step (default: %(default)s)",
+    )
     parser.add_argument(
         "--save-every", type=int, default=0, help="also checkpoint every N steps (0: end only)"
     )
@@ -77,8 +86,77 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+ROW_COLUMNS: dict[str, tuple[frozenset[str], ...]] = {
+    "sft": (frozenset({"input_ids", "labels"}),),
+    "dpo": (
+        frozenset({"chosen_input_ids", "chosen_selected", "rejected_input_ids", "rejected_selected"}),
+        frozenset({"chosen", "rejected"}),
+    ),
+}
+"""The columns a training row needs, per objective (any one set): checked on the file's schema or
+first row before a model is built."""
+
+
+def _first_row_keys(path: Path) -> list[str] | str:
+    """The keys of a JSONL file's first record, or why its first record is not one."""
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except ValueError as error:
+                return f"{path}:{number}: not JSON ({error}), so not a JSONL of training rows"
+            if not isinstance(row, dict):
+                return f"{path}:{number}: a JSON {type(row).__name__}, not a training row object"
+            return sorted(row)
+    return f"{path}: empty, no training rows"
+
+
+def dataset_refusal(path: Path, objective: str) -> str | None:
+    """Why ``path`` cannot be this objective's training rows, from its content (kind, then the
+    schema or first row), before anything is built; ``None`` when it can."""
+    from trajectory_platform.training.data.provenance import CURATE_HINT
+
+    if path.is_dir():
+        return None
+    kind = binary_kind(path)
+    parquet_named = path.suffix == ".parquet"
+    if kind is None and parquet_named:
+        return f"{path}: this file is text, not a Parquet file (name JSONL rows .jsonl)"
+    if kind not in (None, PARQUET):
+        return f"{path}: this file is {kind}, not training rows (Parquet or JSONL)"
+    if kind == PARQUET and not parquet_named:
+        return f"{path}: this file is a Parquet file, but its name has it read as JSONL: name it .parquet"
+    if kind == PARQUET:
+        import pyarrow.parquet as pq
+
+        try:
+            columns: list[str] | str = list(pq.read_schema(path).names)
+        except Exception as error:  # noqa: BLE001 - pyarrow raises several types for a damaged footer
+            return f"{path}: an unreadable Parquet file ({error})"
+    else:
+        columns = _first_row_keys(path)
+    if isinstance(columns, str):
+        return columns
+    if any(needed <= set(columns) for needed in ROW_COLUMNS[objective]):
+        return None
+    wanted = " or ".join(", ".join(sorted(needed)) for needed in ROW_COLUMNS[objective])
+    return (
+        f"{path}: its rows have no {wanted} (columns: {', '.join(columns)}), so they are not "
+        f"{objective} training rows; train on what `{CURATE_HINT}` writes (OUT/dataset.jsonl)"
+    )
+
+
 def dataset_provenance(args: argparse.Namespace) -> dict[str, Any] | str:
     """The dataset's provenance, the opt-out's when the user passed it, or the refusal message."""
+    from trajectory_platform.training.data.provenance import (
+        CURATE_HINT,
+        UNSAFE_FLAG,
+        is_curated,
+        provenance_or_refusal,
+    )
+
     found = provenance_or_refusal(
         args.dataset,
         opt_out=args.unsafe_unverified_input,
@@ -102,6 +180,7 @@ def _preference_tokens(
     from trajectory_platform.training.data.dataset import read_rows
     from trajectory_platform.training.data.preference_dataset import run_preference_stage
     from trajectory_platform.training.data.preference_tokens import is_episode_pair
+    from trajectory_platform.training.data.provenance import MANIFEST_KEY
     from trajectory_platform.training.optim.model import build_default_model
     from trajectory_platform.workdir import default_workdir
 
@@ -128,6 +207,8 @@ def _preference_tokens(
 def _vouched(args: argparse.Namespace, provenance: dict[str, Any]) -> dict | None:
     """The manifest to train under: the file's own, unless the opt-out's provenance must replace
     what it said (``None``: the runner reads the file's manifest itself)."""
+    from trajectory_platform.training.data.provenance import MANIFEST_KEY, sidecar_manifest
+
     if provenance.get("verified") is True:
         return None
     sidecar = sidecar_manifest(args.dataset)
@@ -136,10 +217,14 @@ def _vouched(args: argparse.Namespace, provenance: dict[str, Any]) -> dict | Non
 
 
 def run(args: argparse.Namespace) -> int:
-    from trajectory_platform.training.optim.runner import run_training
-
+    """Check the dataset (content, columns, provenance) before anything is built, then train."""
     if not args.dataset.exists():
         return fail(f"{args.dataset}: dataset not found")
+    if refusal := dataset_refusal(args.dataset, args.objective):
+        return fail(refusal)
+    from trajectory_platform.training.optim.loop import OptimizerSettings
+    from trajectory_platform.training.optim.runner import TrainSettings, run_training
+
     provenance = dataset_provenance(args)
     if isinstance(provenance, str):
         return fail(provenance)

@@ -10,26 +10,22 @@ import argparse
 import json
 import sys
 from pathlib import Path
-
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands._files import PARQUET, binary_kind
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
-from trajectory_platform.curation.verify import verdicts_table, verify_episodes
-from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
-from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
-from trajectory_platform.environments.format import EnvironmentFormatError
-from trajectory_platform.environments.registry import REGISTRY_DIR
-from trajectory_platform.gym.isolation import IsolationUnavailable
-from trajectory_platform.traces.ingest import ingest_paths
-from trajectory_platform.traces.parquet import write_parquet
-from trajectory_platform.traces.record import Episode
-from trajectory_platform.traces.schema import table_to_episodes
 from trajectory_platform.workdir import default_workdir
+
+if TYPE_CHECKING:
+    from trajectory_platform.traces.record import Episode
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``verify`` subcommand."""
+    from trajectory_platform.curation.verify.cascade import VerifySettings
+    from trajectory_platform.environments.registry import REGISTRY_DIR
+
     parser = subparsers.add_parser(
         "verify",
         help="run the verifier cascade: sinks, roles, target turns, triage, cost ledger",
@@ -60,6 +56,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _load(path: Path) -> tuple[list[Episode], int]:
     """Episodes from a Parquet trace table or from logs (ingested here); plus the ingest rejects."""
+    import pyarrow.parquet as pq
+
+    from trajectory_platform.traces.ingest import ingest_paths
+    from trajectory_platform.traces.schema import table_to_episodes
+
     if path.suffix == ".parquet":
         return table_to_episodes(pq.read_table(path)), 0
     result = ingest_paths([path])
@@ -68,10 +69,33 @@ def _load(path: Path) -> tuple[list[Episode], int]:
     return sorted(result.episodes, key=lambda e: e.episode_id), len(result.rejects)
 
 
+def traces_refusal(path: Path) -> str | None:
+    """Why ``path`` is neither a trace table nor logs, from its content; read by its name after
+    (``.parquet``: a trace table, else logs), so the two must agree."""
+    kind = binary_kind(path)
+    if path.suffix == ".parquet" and path.is_file() and kind != PARQUET:
+        return f"{path}: this file is {kind or 'text'}, not a Parquet trace table"
+    if kind == PARQUET and path.suffix != ".parquet":
+        return f"{path}: this file is a Parquet file, but its name has it read as logs: name it .parquet"
+    if kind not in (None, PARQUET):
+        return f"{path}: this file is {kind}, not a traces.parquet or agent logs"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Verify, write the three outputs, print the ledger summary."""
+    from trajectory_platform.curation.verify import verdicts_table, verify_episodes
+    from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
+    from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
+    from trajectory_platform.environments.format import EnvironmentFormatError
+    from trajectory_platform.environments.registry import REGISTRY_DIR
+    from trajectory_platform.gym.isolation import IsolationUnavailable
+    from trajectory_platform.traces.parquet import write_parquet
+
     if not args.traces.exists():
         return fail(f"{args.traces}: no such file or folder")
+    if refusal := traces_refusal(args.traces):
+        return fail(refusal)
     if args.envs is not None and not args.envs.is_dir():
         return fail(f"{args.envs}: no such environment registry")
     try:

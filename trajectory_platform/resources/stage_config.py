@@ -27,7 +27,8 @@ output by the same settings (a check cannot see its asset's run config)."""
 
 def stage_config(settings: type, name: str, **extra: tuple[Any, Any]) -> type[Config]:
     """A ``Config`` subclass named ``name`` with one field per dataclass field (tuples become
-    lists) and the ``extra`` ``(type, default)`` fields; its docstring is the dataclass's."""
+    lists; a field's ``choices`` ride along as JSON-schema extras, so ``run --set`` checks them
+    before launching) and the ``extra`` ``(type, default)`` fields; its docstring is the dataclass's."""
     hints = typing.get_type_hints(settings)
     definitions: dict[str, Any] = {}
     for field in dataclasses.fields(settings):
@@ -40,7 +41,11 @@ def stage_config(settings: type, name: str, **extra: tuple[Any, Any]) -> type[Co
         if isinstance(default, tuple):
             default = list(default)
         description = field.metadata.get("help")
-        definitions[field.name] = (kind, pydantic.Field(default=default, description=description))
+        choices = {"choices": list(field.metadata["choices"])} if "choices" in field.metadata else None
+        definitions[field.name] = (
+            kind,
+            pydantic.Field(default=default, description=description, json_schema_extra=choices),
+        )
     definitions.update(extra)
     model = pydantic.create_model(name, __base__=Config, **definitions)
     model.__doc__ = settings.__doc__
@@ -71,6 +76,9 @@ def recorded_settings(metadata: dict[str, Any], settings: type[T]) -> T:
     return settings_from(dict(metadata.get(SETTINGS_KEY) or {}), settings)
 
 
-def materialized_settings(instance: DagsterInstance, asset: str, settings: type[T]) -> T:
-    """The settings ``asset``'s latest materialization ran with (its own checks read them so)."""
-    return recorded_settings(latest_metadata(instance, asset), settings)
+def materialized_settings(
+    instance: DagsterInstance, asset: str, settings: type[T], partition: str | None = None
+) -> T:
+    """The settings ``asset``'s latest materialization (of ``partition``, for a partitioned asset's
+    check) ran with (its own checks read them so)."""
+    return recorded_settings(latest_metadata(instance, asset, partition), settings)

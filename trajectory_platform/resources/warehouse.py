@@ -17,9 +17,14 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fcntl
+import os
+import re
+import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 import duckdb
 import pyarrow as pa
@@ -28,17 +33,23 @@ import pyarrow.parquet as pq
 from dagster import (
     AssetKey,
     ConfigurableIOManager,
+    DagsterInvariantViolationError,
     InputContext,
     OutputContext,
     PartitionsDefinition,
     TimeWindowPartitionsDefinition,
 )
+from pydantic import Field
 
 from trajectory_platform.traces.parquet import write_parquet
 
 UNPARTITIONED_KEY = "all"
 DEFAULT_PARTITION_COLUMN = "partition_date"
 LOCK_TIMEOUT_S = 300.0
+"""How long a connection waits for the warehouse's write lock before giving up (the IO manager's
+``lock_timeout_s`` default)."""
+LOCK_NOTICE_EVERY_S = 10.0
+LOCK_POLL_S = 0.2
 
 
 def table_name(asset_key: AssetKey) -> str:
@@ -70,28 +81,96 @@ def read_asset_table(
     return tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
 
 
+class WarehouseLockTimeout(TimeoutError):
+    """The warehouse stayed locked by another process for longer than the lock timeout."""
+
+
+def _say_on_stderr(message: str) -> None:
+    print(f"warehouse: {message}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class LockWait:
+    """Waiting for the warehouse's write lock: what it waits for is said when the wait starts and
+    every ``notice_every_s`` after, and the wait ends in :class:`WarehouseLockTimeout` after
+    ``timeout_s``, so a held lock never looks like a hang."""
+
+    path: Path
+    timeout_s: float
+    notify: Callable[[str], None]
+    notice_every_s: float = LOCK_NOTICE_EVERY_S
+    poll_s: float = LOCK_POLL_S
+    started: float = field(default_factory=time.monotonic)
+    next_notice: float = 0.0
+
+    def tick(self, holder: str) -> None:
+        """One more poll of a lock ``holder`` keeps: say so when due, give up after the timeout."""
+        waited = time.monotonic() - self.started
+        if waited >= self.timeout_s:
+            raise WarehouseLockTimeout(
+                f"{self.path}: gave up after {waited:.0f}s waiting for its write lock, held by {holder}; "
+                "close that process (a DuckDB shell or notebook holding the file, another run) and retry"
+            )
+        if waited >= self.next_notice:
+            self.notify(
+                f"waiting for the write lock on {self.path}: held by {holder} "
+                f"({waited:.0f}s so far, giving up after {self.timeout_s:.0f}s)"
+            )
+            self.next_notice = waited + self.notice_every_s
+        time.sleep(self.poll_s)
+
+
+def _flock_holder(lock_file: IO[str]) -> str:
+    """Who holds ``<file>.lock``: the process id its holder wrote into it, when there is one."""
+    lock_file.seek(0)
+    pid = lock_file.read().strip()
+    return f"process {pid} (another run of this platform)" if pid.isdigit() else "another process"
+
+
+def _duckdb_holder(error: Exception) -> str:
+    """Who holds DuckDB's own file lock, as its error names it (``... (PID 1234)``)."""
+    found = re.search(r"held in (.+?) \(PID (\d+)\)", str(error))
+    return f"process {found.group(2)} ({found.group(1)})" if found else "another process"
+
+
 @contextlib.contextmanager
-def warehouse_connection(path: Path, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+def warehouse_connection(
+    path: Path,
+    read_only: bool = False,
+    *,
+    timeout_s: float = LOCK_TIMEOUT_S,
+    notify: Callable[[str], None] | None = None,
+) -> Iterator[duckdb.DuckDBPyConnection]:
     """Open the DuckDB file, waiting while another process holds its single-writer lock.
 
-    Writers in this package also serialize on ``<file>.lock`` (flock) so parallel steps of a
-    multiprocess run queue up instead of failing.
+    Writers in this package also serialize on ``<file>.lock`` (flock, with the holder's process id
+    written in it) so parallel steps of a multiprocess run queue up instead of failing. While it
+    waits, ``notify`` (default: stderr) hears which file and which process it waits for, every
+    ``LOCK_NOTICE_EVERY_S``; after ``timeout_s`` it raises :class:`WarehouseLockTimeout`.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     lock_path = path.with_name(path.name + ".lock")
+    wait = LockWait(path, timeout_s, notify or _say_on_stderr)
     with open(lock_path, "a+") as lock_file:
         if not read_only:
-            fcntl.flock(lock_file, fcntl.LOCK_EX)
-        deadline = time.monotonic() + LOCK_TIMEOUT_S
+            while True:
+                try:
+                    fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    wait.tick(_flock_holder(lock_file))
+            lock_file.truncate(0)
+            lock_file.write(str(os.getpid()))
+            lock_file.flush()
         while True:
             try:
                 con = duckdb.connect(str(path), read_only=read_only)
                 break
             except duckdb.IOException as err:  # held by another process (e.g. a person's shell)
-                if "lock" not in str(err).lower() or time.monotonic() > deadline:
+                if "lock" not in str(err).lower():
                     raise
-                time.sleep(0.5)
+                wait.tick(_duckdb_holder(err))
         try:
             yield con
         finally:
@@ -145,14 +224,18 @@ def replace_in_warehouse(
     partition_column: str | None,
     partitions_def: PartitionsDefinition | None,
     parquet_dir: Path,
+    *,
+    lock_timeout_s: float = LOCK_TIMEOUT_S,
+    notify: Callable[[str], None] | None = None,
 ) -> None:
     """Make table ``name`` hold exactly ``pieces`` for their partitions (all rows if unpartitioned).
 
     If the asset's schema changed since the table was created, the table is rebuilt from every
-    Parquet partition (already written), so the warehouse always equals the Parquet files.
+    Parquet partition (already written), so the warehouse always equals the Parquet files. A wait
+    for the write lock is told to ``notify`` (see :func:`warehouse_connection`).
     """
     quoted = '"' + name.replace('"', '""') + '"'
-    with warehouse_connection(db_path) as con:
+    with warehouse_connection(db_path, timeout_s=lock_timeout_s, notify=notify) as con:
         con.begin()
         try:
             exists = _table_exists(con, name)
@@ -208,6 +291,14 @@ def _insert_pieces(con, quoted, pieces, partition_column, partitions_def, create
         con.unregister("_incoming")
 
 
+def _run_log(context: OutputContext) -> Callable[[str], None] | None:
+    """The run's log for a lock wait (seen in the UI's run view), ``None`` outside a run."""
+    try:
+        return context.log.warning
+    except DagsterInvariantViolationError:
+        return None
+
+
 class WarehouseIOManager(ConfigurableIOManager):
     """Stores every asset output (a ``pyarrow.Table``) as Parquet + DuckDB; loads Parquet back.
 
@@ -217,6 +308,11 @@ class WarehouseIOManager(ConfigurableIOManager):
     """
 
     workdir: str
+    lock_timeout_s: float = Field(
+        default=LOCK_TIMEOUT_S,
+        description="seconds to wait for the warehouse's write lock (held by another process) before "
+        "failing; the wait is logged with the file and the holder meanwhile",
+    )
 
     @property
     def root(self) -> Path:
@@ -251,7 +347,16 @@ class WarehouseIOManager(ConfigurableIOManager):
             pieces = {UNPARTITIONED_KEY: obj}
         for key, piece in pieces.items():
             write_parquet(piece, folder / f"{key}.parquet")
-        replace_in_warehouse(self.db_path, name, pieces, column, partitions_def, folder)
+        replace_in_warehouse(
+            self.db_path,
+            name,
+            pieces,
+            column,
+            partitions_def,
+            folder,
+            lock_timeout_s=self.lock_timeout_s,
+            notify=_run_log(context),
+        )
         context.add_output_metadata(
             {
                 "rows": obj.num_rows,
