@@ -11,13 +11,14 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from trajectory_platform.commands._settings import SettingError
 from trajectory_platform.commands.run import (
     EMBEDDED_PROFILE,
     _contiguous,
     asset_settings,
+    checked_asset_config,
     parse_settings,
     sync_tree,
-    unknown_settings,
 )
 
 TINY_BUDGET = [
@@ -66,8 +67,10 @@ def test_dagster_run_profile_sits_under_set_values() -> None:
 def test_dagster_run_profile_names_only_declared_settings() -> None:
     from trajectory_platform.definitions import defs
 
-    assert unknown_settings(list(defs.assets), asset_settings([])) == []
-    assert unknown_settings(list(defs.assets), {"checkpoint": {"max_stepz": 4}}) == ["checkpoint.max_stepz"]
+    profile = asset_settings([])
+    assert checked_asset_config(list(defs.assets), profile) == profile
+    with pytest.raises(SettingError, match="did you mean checkpoint.max_steps"):
+        checked_asset_config(list(defs.assets), {"checkpoint": {"max_stepz": 4}})
 
 
 def test_dagster_run_refuses_a_mistyped_setting_before_any_work(tmp_path: Path, capsys) -> None:
@@ -132,6 +135,8 @@ def test_dagster_run_materializes_every_asset_into_the_warehouse(
     assert con.execute("SELECT count(*) FROM raw_traces").fetchall()[0][0] > 0
     assert (workdir / "dagster_home" / "dagster.yaml").is_file()
     assert summary["report"] and Path(summary["report"]).is_file()
+    assert summary["decision"] in ("promote", "hold") and summary["reasons"]  # read from the scorecard row
+    assert set(summary["checks"]["rerun"]) == {*summary["checks"]["failed"], *summary["checks"]["warnings"]}
     assert "training_mixture:mixture_shares_within_bounds" not in summary["checks"]["failed"]
     # Issue 6's SQL over the warehouse: no closure in two splits, no evaluation fixture trained on.
     straddling = con.execute(
@@ -157,6 +162,11 @@ def test_dagster_run_materializes_every_asset_into_the_warehouse(
             assert {"records_in", "kept", "dropped", "dropped_by_reason"} <= set(values), asset
             assert values["records_in"] == values["kept"] + values["dropped"], asset
             assert values["dropped"] == sum(values["dropped_by_reason"].values()), asset
+        # Each step ran under its stage's named job: the UI's run list never shows an ephemeral job.
+        from trajectory_platform.sensors.jobs import STAGE_JOBS
+
+        ran_as = {record.dagster_run.job_name for record in instance.get_run_records()}
+        assert ran_as == {job.name for job in STAGE_JOBS}, ran_as
     # The same inputs, seeds and key in another workdir: every table's Parquet, byte for byte.
     assert repeated.returncode == 0, repeated.stderr[-4000:]
     tables = sorted(p.relative_to(workdir) for p in (workdir / "parquet").rglob("*.parquet"))

@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pyarrow as pa
 from ablation.corpus import expert_corpus, learnable_split
-from dagster import AssetMaterialization, AssetSpec, DagsterInstance, materialize
+from dagster import (
+    AssetCheckEvaluation,
+    AssetCheckSeverity,
+    AssetKey,
+    AssetMaterialization,
+    AssetSpec,
+    DagsterInstance,
+    asset_check,
+    materialize,
+)
 
 from trajectory_platform.assets.scorecard import scorecard
 from trajectory_platform.checks.scorecard import decision_recorded, required_measurements_present
@@ -22,10 +31,25 @@ from trajectory_platform.training.optim.checkpoint import checkpoint_digest
 from trajectory_platform.training.optim.model import default_base_dir
 
 
+@asset_check(asset="verified_traces", name="yield_in_declared_band")
+def yield_in_declared_band():
+    """The accepted yield lies in the declared band."""  # stands in for the real (partitioned) check
+    raise AssertionError("not run: only its stored evaluation is read")
+
+
 def _materialize(eval_workdir: Path, tmp_path: Path):
     instance = DagsterInstance.ephemeral()
     # What upstream stages reported reaches the scorecard as declared inputs (upstream_facts)
     instance.report_runless_asset_event(AssetMaterialization("redacted_corpus", metadata={"leak_rate": 0.0}))
+    # an upstream check that warned: the report names it with the command that reruns it
+    instance.report_runless_asset_event(
+        AssetCheckEvaluation(
+            asset_key=AssetKey("verified_traces"),
+            check_name="yield_in_declared_band",
+            passed=False,
+            severity=AssetCheckSeverity.WARN,
+        )
+    )
     base = default_base_dir(eval_workdir)
     row = {"path": str(base), "artifact_digest": checkpoint_digest(base), "objective": "sft", "steps": 0}
     write_parquet(pa.Table.from_pylist([row]), tmp_path / "parquet" / "checkpoint" / "all.parquet")
@@ -56,6 +80,7 @@ def _materialize(eval_workdir: Path, tmp_path: Path):
             *(AssetSpec(name) for name in ("verified_traces", "redacted_corpus", "split_assignments")),
             required_measurements_present,
             decision_recorded,
+            yield_in_declared_band,
         ],
         resources=build_resources(tmp_path),
         instance=instance,
@@ -89,6 +114,19 @@ def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path
     assert checks["required_measurements_present"].passed is not gate_gap  # the check reads as the gate
     metadata = result.asset_materializations_for_node("scorecard")[0].metadata
     assert {"report", "summary", "decision", "dataset_quality"} <= set(metadata)
+    # the plots show on the asset page: every drawn PNG is inline in the summary markdown
+    drawn = list((tmp_path / out["report_path"]).parent.glob("*.png"))
+    assert metadata["summary"].value.count("](data:image/png;base64,") == len(drawn) >= 2
+    # the report reads the figures the warehouse row stores, and links every trial's transcript
+    report = (tmp_path / out["report_path"]).read_text()
+    assert f"data-figure='acceptance_candidate'>{out['acceptance_candidate']:.3f}<" in report
+    assert f"data-figure='decision'>{out['decision']}<" in report
+    assert "Check verified_traces:yield_in_declared_band failed (warning)" in report
+    assert "The accepted yield lies in the declared band." in report and "--select verified_traces" in report
+    pages = sorted((tmp_path / out["report_path"]).parent.glob("transcripts/*.html"))
+    assert len(pages) == len(card["evaluation_manifest"]["fixtures"]) and all(
+        f"href='transcripts/{page.name}'" in report for page in pages
+    )
     # The same checkpoint, fixtures and seeds from another workdir: byte-identical Parquet.
     assert _materialize(eval_workdir, tmp_path / "again").success
     first, again = (root / "parquet" / "scorecard" / "all.parquet" for root in (tmp_path, tmp_path / "again"))

@@ -1,13 +1,14 @@
 """``scorecard``: the trained checkpoint against its baseline, closed loop, with the release decision.
 
 Thin: read the checkpoint row and call
-:func:`trajectory_platform.evaluation.stage.scorecard_stage` once; attach the report (path +
-markdown with the acceptance plot inline) and return one row. What the dataset-quality row needs
-from upstream stages arrives as declared inputs loaded by the ``upstream_facts`` manager
-(``verified_traces``: sinks, R_flake, verifier seconds per attempt, funnel; ``redacted_corpus``:
-Λ_leak; ``split_assignments``: the split settings that pick the held-out suites); the realized
-token shares come from the ``training_mixture`` rows themselves. The baseline is the checkpoint's
-base model (the untrained embedded default on the default run) unless ``baseline_path`` names an
+:func:`trajectory_platform.evaluation.stage.scorecard_stage` once; attach the report (its path,
+and ``summary``: the report as markdown with every plot inline as a PNG data URI, so the plots
+show on the asset page) and return one row. What the dataset-quality row needs from upstream
+stages arrives as declared inputs loaded by the ``upstream_facts`` manager (``verified_traces``:
+sinks, R_flake, verifier seconds per attempt, funnel; ``redacted_corpus``: Λ_leak;
+``split_assignments``: the split settings that pick the held-out suites); the realized token
+shares come from the ``training_mixture`` rows themselves. The baseline is the checkpoint's base
+model (the untrained embedded default on the default run) unless ``baseline_path`` names an
 incumbent. Outputs land in ``<workdir>/reports/scorecard/<candidate digest prefix>/``.
 
 The default budget (12 acceptance + 6 recovery + 4 retention trials per arm, 6 turns, at most 300
@@ -23,6 +24,7 @@ from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.assets._house import declared
 from trajectory_platform.curation.split_mixture_stage import SplitSettings
+from trajectory_platform.evaluation.report_next_steps import FailedCheck
 from trajectory_platform.evaluation.run import EvaluationSettings
 from trajectory_platform.evaluation.stage import SCORECARD_SCHEMA, UpstreamFigures, scorecard_stage
 from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
@@ -33,6 +35,32 @@ ScorecardConfig = stage_config(EvaluationSettings, "ScorecardConfig")
 
 FACTS = AssetIn(input_manager_key=UPSTREAM_FACTS)
 """An upstream stage whose reported figures (not its rows) the scorecard reads."""
+
+
+def failed_checks(context: AssetExecutionContext) -> list[FailedCheck]:
+    """Checks of other assets whose latest stored evaluation failed: the report's next steps name them.
+    The checks are those of the graph the run's job was cut from (an in-process run has no
+    repository to ask)."""
+    graph = context.job_def.asset_layer.asset_graph
+    graph = getattr(graph, "source_asset_graph", graph)
+    failed = []
+    upstream = [key for key in graph.asset_check_keys if key.asset_key != context.asset_key]
+    for key in sorted(upstream, key=lambda k: (k.asset_key.to_user_string(), k.name)):
+        record = context.instance.get_latest_asset_check_evaluation_record(key)
+        evaluation = record.evaluation if record is not None else None
+        if evaluation is None or evaluation.passed:
+            continue
+        spec = graph.get_check_spec(key)
+        failed.append(
+            FailedCheck(
+                key.asset_key.to_user_string(),
+                key.name,
+                str(evaluation.severity.value),
+                spec.description or "",
+                evaluation.partition,
+            )
+        )
+    return failed
 
 
 @asset(
@@ -71,6 +99,7 @@ def scorecard(
         upstream=UpstreamFigures(verified=verified_traces, redacted=redacted_corpus),
         split_policy=recorded_settings(split_assignments, SplitSettings).policy(),
         stored_path=workdir.relative,
+        failed_checks=failed_checks(context),
     )
     context.log.info(f"scorecard: {result.card['decision']} ({'; '.join(result.card['reasons'])})")
     metadata = result.metadata()

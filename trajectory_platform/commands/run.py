@@ -9,39 +9,31 @@
    in-process run per asset (per contiguous day range for day-partitioned assets with a
    single-run backfill policy, else per day), with its checks, recorded in the workdir's Dagster
    instance so the runs show up in the UI. A failed run or blocking check stops the pipeline.
-3. Print progress per asset on stderr and a JSON summary (tables, rows, report path) last.
+3. Print progress per asset on stderr and a JSON summary last: tables and rows, the release decision
+   with its reasons and report, and the checks (failures apart from warnings, each with a rerun
+   command). A failed check of error severity makes the exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
+import shlex
 import shutil
 import sys
 import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trajectory_platform.commands import emit_summary, fail
-from trajectory_platform.curation.split_mixture_stage import SplitSettings, trained_by_plan
-from trajectory_platform.curation.verify.cascade import unverifiable_by_reason
-from trajectory_platform.environments.real_projects import RealProjectError, lay_example
-from trajectory_platform.gym import isolation
-from trajectory_platform.gym.janitor import sweep
-from trajectory_platform.resources import (
-    WORKDIR_ENV,
-    build_resources,
-    default_workdir,
-    prepare_dagster_home,
-    read_asset_table,
-    warehouse_connection,
-)
-from trajectory_platform.resources.stage_config import settings_from
-from trajectory_platform.resources.trace_source import is_day
+from trajectory_platform.commands._settings import SettingError, checked_values, parse_settings, unknown_key
+from trajectory_platform.workdir import WORKDIR_ENV
+
+if TYPE_CHECKING:  # the run's modules load when it runs, so `run --help` answers at once
+    from trajectory_platform.curation.split_mixture_stage import SplitSettings
 
 SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples" / "traces"
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
@@ -111,36 +103,32 @@ def asset_settings(settings: list[str]) -> dict[str, dict]:
     return config
 
 
-def unknown_settings(assets_defs: list, config: dict[str, dict]) -> list[str]:
-    """``ASSET.FIELD`` names in ``config`` that no asset's run config declares (checked before any
-    work starts, so a typo does not surface minutes later as a Dagster traceback)."""
-    declared: dict[str, set[str]] = {}
-    for assets_def in assets_defs:
-        schema = assets_def.op.config_schema
-        config_type = schema.as_field().config_type if schema else None
-        declared[assets_def.node_def.name] = set(getattr(config_type, "fields", {}) or {})
-    return sorted(
-        f"{asset}.{name}"
-        for asset, values in config.items()
-        for name in values
-        if asset in declared and name not in declared[asset]
-    )
+def config_class(assets_def: Any) -> type | None:
+    """The ``Config`` class an asset takes (``None``: the asset takes no run config)."""
+    compute = assets_def.op.compute_fn
+    if not compute.has_config_arg():
+        return None
+    annotation = compute.get_config_arg().annotation
+    return annotation if isinstance(annotation, type) else None
 
 
-def parse_settings(settings: list[str]) -> dict[str, dict]:
-    """``["checkpoint.max_steps=4"]`` -> ``{"checkpoint": {"max_steps": 4}}`` (JSON or string values)."""
-    config: dict[str, dict] = {}
-    for item in settings:
-        target, sep, raw = item.partition("=")
-        asset, dot, name = target.partition(".")
-        if not sep or not dot or not asset or not name:
-            raise ValueError(f"--set {item!r}: expected ASSET.FIELD=VALUE")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        config.setdefault(asset, {})[name] = value
-    return config
+def checked_asset_config(assets_defs: list, config: dict[str, dict]) -> dict[str, dict]:
+    """``config`` checked against the assets' run configs before any work starts, so a typo or a
+    bad value fails at once with a suggestion instead of minutes later as a Dagster traceback
+    (:class:`~trajectory_platform.commands._settings.SettingError`)."""
+    classes = {assets_def.node_def.name: config_class(assets_def) for assets_def in assets_defs}
+    configurable = sorted(name for name, cls in classes.items() if cls is not None)
+    checked: dict[str, dict] = {}
+    for asset, values in config.items():
+        if asset not in classes:
+            raise SettingError(unknown_key("asset", asset, configurable))
+        model = classes[asset]
+        if model is None:
+            raise SettingError(
+                f"asset {asset} takes no settings (assets with settings: {', '.join(configurable)})"
+            )
+        checked[asset] = checked_values(asset, values, model)
+    return checked
 
 
 def sync_tree(source: Path, target: Path) -> int:
@@ -170,8 +158,10 @@ def write_gym_rollout(
     """Run the gym rollout (what ``trajectory-platform gym rollout`` runs) into
     ``<workdir>/gym_rollout`` and sync its day folders into the trace source (the truth sidecar
     stays out). The ``learnable_tasks`` are drawn on the train side of the run's split plan."""
+    from trajectory_platform.curation.split_mixture_stage import SplitSettings, trained_by_plan
     from trajectory_platform.gym.library import build_library
     from trajectory_platform.gym.rollout import rollout
+    from trajectory_platform.resources.trace_source import is_day
 
     split = split or SplitSettings()
     keep = trained_by_plan(split, build_library(split.fixture_seed)) if learnable_tasks else None
@@ -236,6 +226,8 @@ def plan(defs, days: list[str]) -> list[Step]:
 
 
 def _table_rows(db: Path) -> dict[str, int]:
+    from trajectory_platform.resources import warehouse_connection
+
     if not db.exists():
         return {}
     with warehouse_connection(db, read_only=True) as con:
@@ -246,6 +238,9 @@ def _table_rows(db: Path) -> dict[str, int]:
 def unverifiable_reasons(workdir: Path) -> dict[str, int]:
     """Unverifiable episodes by reason, read back from the ``verified_traces`` the run wrote: the
     summary says why logs could not be judged (no task named, an unknown task), not only how many."""
+    from trajectory_platform.curation.verify.cascade import unverifiable_by_reason
+    from trajectory_platform.resources import read_asset_table
+
     table = read_asset_table(workdir, "verified_traces", columns=["sink", "sink_reason"])
     if table is None:
         return {}
@@ -254,8 +249,67 @@ def unverifiable_reasons(workdir: Path) -> dict[str, int]:
     )
 
 
+@dataclass
+class CheckOutcomes:
+    """What the run's asset checks found: failures that block or have error severity apart from
+    warnings, each with the command that reruns its asset and the asset's checks."""
+
+    workdir: Path
+    home: Path
+    """The run's Dagster home: a rerun command acts on the same workdir and instance."""
+    passed: int = 0
+    failed: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    rerun: dict[str, str] = field(default_factory=dict)
+
+    def add(self, evaluation: Any) -> None:
+        """Count one ``AssetCheckEvaluation``."""
+        if evaluation.passed:
+            self.passed += 1
+            return
+        asset = evaluation.asset_key.to_user_string()
+        name = f"{asset}:{evaluation.check_name}"
+        warning = str(evaluation.severity.value) == "WARN" and not evaluation.blocking
+        (self.warnings if warning else self.failed).append(name)
+        self.rerun[name] = self.rerun_command(asset, evaluation.partition)
+
+    def rerun_command(self, asset: str, partition: str | None) -> str:
+        """``dagster asset materialize`` of ``asset`` (and so its checks) in this run's environment."""
+        from trajectory_platform.evaluation.report_next_steps import rerun_command
+
+        env = f"{WORKDIR_ENV}={shlex.quote(str(self.workdir))} DAGSTER_HOME={shlex.quote(str(self.home))}"
+        dagster = shlex.quote(str(Path(sys.executable).with_name("dagster")))
+        return f"{env} {rerun_command(asset, partition, dagster)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"passed": self.passed, "failed": self.failed, "warnings": self.warnings, "rerun": self.rerun}
+
+
+def release_decision(workdir: Path) -> dict[str, Any]:
+    """The decision, its reasons and the report, read from the ``scorecard`` row the run wrote
+    (the warehouse's reading, not a search for the newest report file)."""
+    from trajectory_platform.resources import read_asset_table
+
+    table = read_asset_table(workdir, "scorecard", columns=["decision", "reasons", "report_path"])
+    if table is None or not table.num_rows:
+        return {"decision": None, "reasons": [], "report": None}
+    row = table.to_pylist()[-1]
+    return {
+        "decision": row["decision"],
+        "reasons": row["reasons"],
+        "report": str(workdir / row["report_path"]),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
-    from dagster import AssetSelection, BetaWarning, DagsterInstance, PreviewWarning, materialize
+    from dagster import BetaWarning, DagsterInstance, PreviewWarning
+
+    from trajectory_platform.curation.split_mixture_stage import SplitSettings
+    from trajectory_platform.environments.real_projects import RealProjectError, lay_example
+    from trajectory_platform.gym import isolation
+    from trajectory_platform.gym.janitor import sweep
+    from trajectory_platform.resources import build_resources, default_workdir, prepare_dagster_home
+    from trajectory_platform.resources.stage_config import settings_from
 
     for category in (BetaWarning, PreviewWarning):  # API maturity notes, not news for a user
         warnings.filterwarnings("ignore", category=category)
@@ -264,13 +318,12 @@ def run(args: argparse.Namespace) -> int:
         asset_config = asset_settings(args.settings)
     except ValueError as err:
         return fail(str(err))
-    from trajectory_platform.definitions import defs
+    from trajectory_platform.definitions import bound_to, defs, stage_job
 
-    names = {assets_def.node_def.name for assets_def in defs.assets}
-    if unknown := sorted(set(asset_config) - names):
-        return fail(f"--set names no asset of the graph: {unknown}")
-    if unknown := unknown_settings(list(defs.assets), asset_config):
-        return fail(f"--set names no setting of its asset: {unknown}")
+    try:
+        asset_config = checked_asset_config(list(defs.assets), asset_config)
+    except SettingError as err:
+        return fail(f"--set: {err}")
     workdir = (args.workdir or default_workdir()).resolve()
     os.environ[WORKDIR_ENV] = str(workdir)  # anything reading default_workdir() agrees with us
     home = prepare_dagster_home(workdir)
@@ -302,8 +355,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"no logs in the trace source {source.root_path}")
 
     steps = plan(defs, days)
-    definitions = [*defs.assets, *defs.asset_checks]
-    checks = {"passed": 0, "failed": []}
+    checks = CheckOutcomes(workdir, home)
+    located = bound_to(resources)
     with DagsterInstance.from_config(str(home)) as instance:
         for index, step in enumerate(steps, 1):
             label = f"[{index}/{len(steps)}] {', '.join(step.names)}"
@@ -315,22 +368,15 @@ def run(args: argparse.Namespace) -> int:
                 if op in asset_config
             }
             for kwargs in step.runs:
-                result = materialize(
-                    definitions,
-                    selection=AssetSelection.assets(*step.assets_def.keys),
-                    resources=resources,
+                result = stage_job(located, step.assets_def.keys).execute_in_process(  # named in the UI
+                    asset_selection=list(step.assets_def.keys),
                     instance=instance,
                     run_config={**QUIET_LOGS, **({"ops": ops} if ops else {})},
                     raise_on_error=False,
                     **kwargs,
                 )
                 for evaluation in result.get_asset_check_evaluations():
-                    if evaluation.passed:
-                        checks["passed"] += 1
-                    else:
-                        checks["failed"].append(
-                            f"{evaluation.asset_key.to_user_string()}:{evaluation.check_name}"
-                        )
+                    checks.add(evaluation)
                 if not result.success:
                     where = kwargs.get("partition_key") or kwargs.get("tags") or "unpartitioned"
                     emit_summary(
@@ -339,7 +385,7 @@ def run(args: argparse.Namespace) -> int:
                             "failed_asset": step.names,
                             "partitions": where,
                             "run_id": result.run_id,
-                            "checks": checks,
+                            "checks": checks.to_dict(),
                             "dagster_home": str(home),
                         }
                     )
@@ -349,24 +395,31 @@ def run(args: argparse.Namespace) -> int:
             print(f"{label}: ok in {time.monotonic() - step_started:.1f}s", file=sys.stderr, flush=True)
 
     db = workdir / "warehouse.duckdb"
-    reports = sorted(workdir.rglob("report.html"), key=lambda p: p.stat().st_mtime)
+    release = release_decision(workdir)
     summary = {
-        "ok": True,
+        "ok": not checks.failed,
         "workdir": str(workdir),
         "warehouse": str(db),
         "dagster_home": str(home),
         "partitions": days,
         "tables": _table_rows(db),
         "unverifiable": unverifiable_reasons(workdir),
-        "checks": checks,
-        "report": str(reports[-1]) if reports else None,
+        "checks": checks.to_dict(),
+        **release,
         "seconds": round(time.monotonic() - started, 1),
     }
     print(
         f"done: {len(steps)} asset step(s), {len(summary['tables'])} warehouse table(s) in {db}",
         file=sys.stderr,
     )
-    if summary["report"]:
-        print(f"report: {summary['report']}", file=sys.stderr)
+    for name in checks.warnings:
+        print(f"warning: check {name} failed; rerun: {checks.rerun[name]}", file=sys.stderr)
+    if release["decision"]:
+        print(f"decision: {release['decision']} ({'; '.join(release['reasons'])})", file=sys.stderr)
+        print(f"report: {release['report']}", file=sys.stderr)
     emit_summary(summary)
+    if checks.failed:
+        return fail(
+            f"check(s) failed: {', '.join(checks.failed)}; rerun with the commands under checks.rerun", 1
+        )
     return 0

@@ -67,6 +67,21 @@ class GateRule:
     version: str = "release_gate_v1"
 
 
+PROMOTE_REASON = "all required measurements present and within the declared rule"
+"""The one reason of a promotion."""
+
+GATE_CLAUSES = ("missing", "acceptance", "pre", "fabricated_observation_rate", "recovery", "retention")
+"""The rule's clauses, each a finding's ``clause``: what a reader (the report's next steps) acts on."""
+
+
+@dataclass(frozen=True)
+class GateFinding:
+    """One clause the candidate did not clear, and the reason as the decision states it."""
+
+    clause: str
+    reason: str
+
+
 @dataclass(frozen=True)
 class GateDecision:
     """``promote`` or ``hold`` with every reason, bound to ``binding_digest``."""
@@ -76,6 +91,8 @@ class GateDecision:
     rule: dict[str, Any]
     binding: dict[str, Any] = field(default_factory=dict)
     binding_digest: str = ""
+    findings: list[GateFinding] = field(default_factory=list)
+    """The reasons of a hold by clause (empty on promote)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form for the scorecard."""
@@ -106,18 +123,21 @@ def decide(
     ``{"candidate": v, "baseline": v}``.
     """
     rule = rule or GateRule()
-    reasons: list[str] = []
+    findings: list[GateFinding] = []
     missing = absent_measurements(scorecard)
     if missing:
-        reasons.append(f"missing required measurement(s): {', '.join(missing)}")
+        findings.append(GateFinding("missing", f"missing required measurement(s): {', '.join(missing)}"))
     acceptance = scorecard.get("acceptance") or {}
     ci_low = (acceptance.get("difference") or {}).get("ci_low")
     if ci_low is None:
-        reasons.append("no paired interval on the acceptance difference")
+        findings.append(GateFinding("acceptance", "no paired interval on the acceptance difference"))
     elif ci_low <= rule.min_acceptance_ci_low:
-        reasons.append(
-            f"acceptance gain not established: paired interval low end {ci_low:.3f} "
-            f"<= declared margin {rule.min_acceptance_ci_low:.3f}"
+        findings.append(
+            GateFinding(
+                "acceptance",
+                f"acceptance gain not established: paired interval low end {ci_low:.3f} "
+                f"<= declared margin {rule.min_acceptance_ci_low:.3f}",
+            )
         )
     checks = (
         ("pre", GATED_REGIME, rule.max_pre_increase_renamed, +1, "PRE on renamed schemas rose"),
@@ -130,20 +150,22 @@ def decide(
         base = _arm_value(scorecard.get(name), "baseline", regime)
         if cand is None or base is None:
             if name not in missing:
-                reasons.append(f"{name} lacks a candidate or baseline value")
+                findings.append(GateFinding("missing", f"{name} lacks a candidate or baseline value"))
             continue
         change = (cand - base) * sign
         if change > tolerance:
-            reasons.append(f"{text}: {base:.3f} -> {cand:.3f} (tolerance {tolerance:.3f})")
+            reason = f"{text}: {base:.3f} -> {cand:.3f} (tolerance {tolerance:.3f})"
+            findings.append(GateFinding(name, reason))
     # Bind what the artifacts ARE (digests), not where they lie: the same weights evaluated from
     # another directory are the same release decision, with the same binding digest.
     identities = {k: v for k, v in artifacts.items() if not k.endswith("_path")}
     binding = {"artifacts": identities, "evaluation_manifest": evaluation_manifest, "rule": asdict(rule)}
     digest = hashlib.sha256(canonical_json(binding).encode()).hexdigest()
     return GateDecision(
-        decision="hold" if reasons else "promote",
-        reasons=reasons or ["all required measurements present and within the declared rule"],
+        decision="hold" if findings else "promote",
+        reasons=[f.reason for f in findings] or [PROMOTE_REASON],
         rule=asdict(rule),
         binding=binding,
         binding_digest=digest,
+        findings=findings,
     )

@@ -44,6 +44,7 @@ from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.policy import Policy
+    from trajectory_platform.traces.record import Episode
 
 REGIME_NAMES = {
     REGIME_FAMILIAR_SCHEMA: "familiar",
@@ -173,10 +174,11 @@ def _item(
 
 @dataclass
 class ArmRun:
-    """One arm's trials, in item order."""
+    """One arm's trials, in item order: what each measured, and the episode logged (for transcripts)."""
 
     name: str
     measures: list[EpisodeMeasure] = field(default_factory=list)
+    episodes: list[Episode] = field(default_factory=list)
 
 
 def run_arm(
@@ -201,6 +203,7 @@ def run_arm(
             episode_id=f"eval-{name}-{index:04d}",
             source_file=f"evaluation:{name}",
         )
+        arm.episodes.append(result.episode)
         arm.measures.append(
             measure_episode(
                 result,

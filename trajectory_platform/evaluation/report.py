@@ -1,246 +1,303 @@
-"""The scorecard as something a person would rather look at than read: PNG plots + report.html.
+"""The scorecard as a page a person reads without the book: ``report.html`` and ``report.md``.
 
-Plots are drawn from the scorecard dict alone (plus optional pipeline context such as the
-curation funnel, the token mixture and loss curves), so the report can be rebuilt from a
-stored ``scorecard.json`` at any time. Every plot is skipped, not faked, when its data is absent.
+Top to bottom: the decision and why, what to do next (``report_next_steps``), the headline numbers
+of both models with a plain-language definition beside each (``report_glossary``), the plots, each
+with what it shows or a sentence saying why it has no data (``report_plots``), links to every
+trial's transcript (``report_transcripts``), and the full scorecard JSON. The decision and the
+acceptance figures are read through :func:`~trajectory_platform.evaluation.scorecard.row_figures`,
+the same reading the ``scorecard`` warehouse row stores, so the page and the table cannot disagree.
+
+``report.md`` carries the same sections with relative image links; :func:`report_markdown`
+inlines the images for a Dagster asset page. Everything is a pure function of the scorecard, the
+pipeline context and the trials, so a report rebuilt from a stored ``scorecard.json`` repeats
+byte for byte.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+from trajectory_platform.evaluation.report_glossary import DATASET_QUALITY, MEASUREMENTS, Term
+from trajectory_platform.evaluation.report_next_steps import NextStep, next_steps
+from trajectory_platform.evaluation.report_plots import PLOTS, Plot, save
+from trajectory_platform.evaluation.report_transcripts import TranscriptLink, Trial, write_transcripts
+from trajectory_platform.evaluation.scorecard import row_figures
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (backend must be chosen first)
-from matplotlib.figure import Figure  # noqa: E402
+MARKDOWN_NAME = "report.md"
+HTML_NAME = "report.html"
 
-ARMS = ("baseline", "candidate")
-_PNG_META = {"Software": None}
-
-
-def _save(fig: Figure, path: Path) -> None:
-    fig.tight_layout()
-    fig.savefig(path, dpi=90, metadata=_PNG_META)
-    plt.close(fig)
-
-
-def _plot_acceptance(card: dict, path: Path) -> bool:
-    acc = card.get("acceptance") or {}
-    diff = acc.get("difference") or {}
-    if acc.get("candidate") is None or acc.get("baseline") is None:
-        return False
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8, 3))
-    left.bar(list(ARMS), [acc["baseline"], acc["candidate"]], color=["#999999", "#3b7dd8"])
-    left.set_ylim(0, 1)
-    left.set_title(f"Budgeted acceptance (n={card.get('n')})")
-    if diff.get("estimate") is not None:
-        est, low, high = (
-            diff["estimate"],
-            diff.get("ci_low", diff["estimate"]),
-            diff.get("ci_high", diff["estimate"]),
-        )
-        right.errorbar([0], [est], yerr=[[est - low], [high - est]], fmt="o", capsize=6, color="#3b7dd8")
-        right.axhline(0, color="black", linewidth=0.8)
-        right.set_xticks([0], ["candidate - baseline"])
-        right.set_title(f"Paired difference, {diff.get('method', '')}")
-    _save(fig, path)
-    return True
-
-
-def _plot_call_validity(card: dict, path: Path) -> bool:
-    validity = card.get("call_validity") or {}
-    arms = [a for a in ARMS if isinstance(validity.get(a), dict) and validity[a].get("counts")]
-    if not arms:
-        return False
-    categories = list(validity[arms[0]]["counts"].keys())
-    fig, ax = plt.subplots(figsize=(8, 3))
-    bottoms = [0.0] * len(arms)
-    for cat in categories:
-        values = [validity[a]["rates"].get(cat) or 0.0 for a in arms]
-        ax.barh(arms, values, left=bottoms, label=cat)
-        bottoms = [b + v for b, v in zip(bottoms, values, strict=True)]
-    ax.set_xlim(0, 1)
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1, 0.5))
-    ax.set_title("Call validity (table 11 categories)")
-    _save(fig, path)
-    return True
-
-
-def _plot_schema_regimes(card: dict, path: Path) -> bool:
-    panels = [(m, card.get(m) or {}) for m in ("sfa", "pre")]
-    regimes = sorted({r for _, m in panels for a in ARMS for r in (m.get(a) or {})})
-    if not regimes:
-        return False
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3))
-    width = 0.4
-    for ax, (name, measure) in zip(axes, panels, strict=True):
-        for offset, arm in ((-width / 2, "baseline"), (width / 2, "candidate")):
-            values = [(measure.get(arm) or {}).get(r) or 0.0 for r in regimes]
-            ax.bar([i + offset for i in range(len(regimes))], values, width, label=arm)
-        ax.set_xticks(range(len(regimes)), regimes)
-        ax.set_ylim(0, 1)
-        ax.set_title(name.upper() + " by schema regime")
-    axes[0].legend(fontsize=7)
-    _save(fig, path)
-    return True
-
-
-CASCADE_ORDER = (
-    "attempts",
-    "passed_syntactic",
-    "passed_static",
-    "passed_dynamic",
-    "passed_delta",
-    "passed_advisory",
+HEADLINE: tuple[tuple[str, str | None], ...] = (
+    ("acceptance", None),
+    ("recovery", None),
+    ("retention", None),
+    ("sfa", "renamed"),
+    ("pre", "renamed"),
+    ("sfa", "familiar"),
+    ("pre", "familiar"),
+    ("fabricated_observation_rate", None),
+    ("runaway_rate", None),
 )
-"""Funnel rows in cascade order; stored funnels arrive key-sorted (canonical JSON)."""
+"""(scorecard key, schema kind): the rows a reviewer reads first, both models side by side."""
 
 
-def _plot_funnel(context: dict, path: Path) -> bool:
-    funnel = context.get("funnel")
-    if not funnel:
-        return False
-    rank = {name: i for i, name in enumerate(CASCADE_ORDER)}
-    names = sorted(funnel, key=lambda n: (rank.get(n, len(rank)), -funnel[n], n))
-    fig, ax = plt.subplots(figsize=(8, 3))
-    ax.barh(names[::-1], [funnel[n] for n in names][::-1], color="#6a9f58")
-    ax.set_title("Curation funnel (episodes per sink)")
-    _save(fig, path)
-    return True
+@dataclass(frozen=True)
+class Row:
+    """One line of the headline: label, both models' values (shown), its definition."""
 
-
-def _plot_mixture(context: dict, path: Path) -> bool:
-    mixture = context.get("mixture_token_shares")
-    if not mixture:
-        return False
-    fig, ax = plt.subplots(figsize=(5, 3))
-    ax.bar(list(mixture.keys()), list(mixture.values()), color="#d8863b")
-    ax.set_ylim(0, 1)
-    ax.set_title("Training mixture (share of selected target tokens)")
-    _save(fig, path)
-    return True
-
-
-def _plot_loss(context: dict, path: Path) -> bool:
-    curves = context.get("loss_curves")
-    if not curves:
-        return False
-    fig, ax = plt.subplots(figsize=(6, 3))
-    for name, points in sorted(curves.items()):
-        if points:
-            steps, values = zip(*points, strict=True)
-            ax.plot(steps, values, marker="." if len(points) < 30 else None, label=name)
-    ax.set_xlabel("step")
-    ax.set_ylabel("masked loss")
-    ax.legend(fontsize=7)
-    ax.set_title("Loss curves (same masks and normalization)")
-    _save(fig, path)
-    return True
-
-
-PLOTS: tuple[tuple[str, str, Callable[[dict, Path], bool], bool], ...] = (
-    ("funnel.png", "Curation funnel", _plot_funnel, False),
-    ("mixture.png", "Token mixture", _plot_mixture, False),
-    ("loss.png", "Loss curves", _plot_loss, False),
-    ("acceptance.png", "Acceptance with paired interval", _plot_acceptance, True),
-    ("call_validity.png", "Call validity", _plot_call_validity, True),
-    ("schema_regimes.png", "SFA / PRE by schema regime", _plot_schema_regimes, True),
-)
-"""(file, title, plotter, reads the scorecard rather than the pipeline context)."""
+    label: str
+    baseline: str
+    candidate: str | None
+    """None: ``baseline`` is one figure of the pair (the decision, n, the paired difference)."""
+    meaning: str
+    figure: str = ""
+    """The warehouse column this row shows, when it is one (``data-figure`` in the HTML)."""
 
 
 def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value)
     if isinstance(value, float):
         return f"{value:.3f}"
-    return "n/a" if value is None else html.escape(str(value))
+    return "n/a" if value is None else str(value)
 
 
-def _arm_of(card: dict, key: str, arm: str, regime: str | None = None) -> Any:
+def _arm_value(card: Mapping[str, Any], key: str, arm: str, regime: str | None) -> Any:
     value = (card.get(key) or {}).get(arm)
     return value.get(regime) if regime is not None and isinstance(value, dict) else value
 
 
-HEADLINE = (
-    ("acceptance", "acceptance", None),
-    ("recovery under injected faults", "recovery", None),
-    ("retention (outside the training focus)", "retention", None),
-    ("SFA, renamed schemas", "sfa", "renamed"),
-    ("PRE, renamed schemas", "pre", "renamed"),
-    ("SFA, familiar schemas", "sfa", "familiar"),
-    ("PRE, familiar schemas", "pre", "familiar"),
-    ("fabricated-observation rate (episodes)", "fabricated_observation_rate", None),
-    ("runaway rate (turns without end token)", "runaway_rate", None),
-)
+def _cost(card: Mapping[str, Any], arm: str) -> str:
+    cost = _arm_value(card, "cost_per_accepted", arm, None) or {}
+    if not cost:
+        return "n/a"
+    if cost.get("value") is not None:
+        return _fmt(cost["value"])
+    return f"none solved; total spend {_fmt(cost.get('total_spend'))}"
 
 
-def _headline(card: dict) -> str:
-    """The numbers a reviewer reads first, both arms side by side (n/a = no denominator)."""
-    rows = [
-        f"<tr><td>{html.escape(label)}</td><td>{_fmt(_arm_of(card, key, 'baseline', regime))}</td>"
-        f"<td>{_fmt(_arm_of(card, key, 'candidate', regime))}</td></tr>"
-        for label, key, regime in HEADLINE
-    ]
-    for arm_label, arm in (("baseline", "baseline"), ("candidate", "candidate")):
-        cost = _arm_of(card, "cost_per_accepted", arm) or {}
-        if cost:
-            shown = (
-                _fmt(cost.get("value"))
-                if cost.get("value") is not None
-                else (f"no acceptance; total spend {_fmt(cost.get('total_spend'))}")
-            )
-            rows.append(
-                f"<tr><td>cost per accepted task, {arm_label} (USD, declared prices)</td>"
-                f"<td colspan=2>{shown}</td></tr>"
-            )
+def headline_rows(card: Mapping[str, Any]) -> list[Row]:
+    """The headline table: the warehouse row's figures first, then every gated measurement."""
+    figures = row_figures(dict(card))
     diff = (card.get("acceptance") or {}).get("difference") or {}
-    if diff:
+    accept = MEASUREMENTS["acceptance"]
+    rows = [
+        Row(
+            "decision",
+            figures["decision"],
+            None,
+            "promote or hold, by the release gate",
+            "decision",
+        ),
+        Row(MEASUREMENTS["n"].label, _fmt(figures["n"]), None, MEASUREMENTS["n"].meaning, "n"),
+        Row(
+            accept.label,
+            _fmt(figures["acceptance_baseline"]),
+            _fmt(figures["acceptance_candidate"]),
+            accept.meaning,
+            "acceptance",
+        ),
+    ]
+    for key, regime in HEADLINE[1:]:
+        term = MEASUREMENTS[key]
+        label = f"{term.label}, {regime} schemas" if regime else term.label
         rows.append(
-            "<tr><td>paired difference (candidate - baseline)</td><td colspan=2>"
-            f"{_fmt(diff.get('estimate'))} [{_fmt(diff.get('ci_low'))}, {_fmt(diff.get('ci_high'))}], "
-            f"n={diff.get('n')}, discordant {diff.get('candidate_only')} vs {diff.get('baseline_only')}, "
-            f"p={_fmt(diff.get('p_value'))}</td></tr>"
+            Row(
+                label,
+                _fmt(_arm_value(card, key, "baseline", regime)),
+                _fmt(_arm_value(card, key, "candidate", regime)),
+                term.meaning,
+            )
         )
-    quality = card.get("dataset_quality")
-    if quality:
-        rows.append("<tr><th colspan=3>Dataset quality (curation table 15)</th></tr>")
-        rows += [
-            f"<tr><td>{html.escape(k)}</td><td colspan=2>{_fmt(v)}</td></tr>" for k, v in quality.items()
-        ]
+    cost = MEASUREMENTS["cost_per_accepted"]
+    rows.append(Row(cost.label, _cost(card, "baseline"), _cost(card, "candidate"), cost.meaning))
+    if figures["difference"] is not None:
+        shown = (
+            f"{_fmt(figures['difference'])} [{_fmt(figures['ci_low'])}, {_fmt(figures['ci_high'])}]; "
+            f"only candidate solved {diff.get('candidate_only')}, only baseline {diff.get('baseline_only')}; "
+            f"p={_fmt(diff.get('p_value'))}"
+        )
+        rows.append(
+            Row(
+                MEASUREMENTS["difference"].label,
+                shown,
+                None,
+                MEASUREMENTS["difference"].meaning,
+                "difference",
+            )
+        )
+    return rows
+
+
+def quality_rows(card: Mapping[str, Any]) -> list[tuple[Term, str]]:
+    """The dataset-quality scorecard of the training corpus, each figure with its definition."""
+    quality = card.get("dataset_quality") or {}
+    return [(DATASET_QUALITY.get(key, Term(key, "")), _fmt(value)) for key, value in quality.items()]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A plot as drawn: its image file, or the sentence that says why there is none."""
+
+    plot: Plot
+    image: str | None
+    no_data: str | None
+
+
+def _draw(card: Mapping[str, Any], context: Mapping[str, Any], out_dir: Path) -> list[Section]:
+    sections = []
+    for plot in PLOTS:
+        drawn = plot.draw(card if plot.reads_scorecard else context)
+        target = out_dir / plot.filename
+        if isinstance(drawn, str):
+            target.unlink(missing_ok=True)  # a stale plot of an earlier report must not linger
+            sections.append(Section(plot, None, drawn))
+        else:
+            save(drawn, target)
+            sections.append(Section(plot, plot.filename, None))
+    return sections
+
+
+def _code(text: str) -> str:
+    """Escape ``text`` and render its `backticked` commands as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
+def _values(row: Row) -> str:
+    """Both models' cells (one spanning both when they share the value), tagged with the
+    warehouse column they show."""
+
+    def tag(column: str) -> str:
+        return f" data-figure='{column}'" if row.figure else ""
+
+    if row.candidate is None:
+        return f"<td colspan=2{tag(row.figure)}>{html.escape(row.baseline)}</td>"
     return (
-        "<table border=1 cellpadding=4 style='border-collapse:collapse'>"
-        "<tr><th>measurement</th><th>baseline</th><th>candidate</th></tr>" + "".join(rows) + "</table>"
+        f"<td{tag(row.figure + '_baseline')}>{html.escape(row.baseline)}</td>"
+        f"<td{tag(row.figure + '_candidate')}>{html.escape(row.candidate)}</td>"
     )
 
 
-def write_report(scorecard: dict[str, Any], out_dir: Path, context: dict[str, Any] | None = None) -> Path:
-    """Write the PNG plots and ``report.html`` into ``out_dir``; returns the HTML path."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    context = context or {}
-    sections = []
-    for filename, title, plotter, from_card in PLOTS:
-        if plotter(scorecard if from_card else context, out_dir / filename):
-            sections.append(f'<h2>{html.escape(title)}</h2><img src="{filename}" alt="{html.escape(title)}">')
-    decision = scorecard.get("decision", "hold")
-    reasons = "".join(f"<li>{html.escape(str(r))}</li>" for r in scorecard.get("reasons", []))
+def _html(
+    card: Mapping[str, Any], steps: list[NextStep], sections: list[Section], links: Sequence[TranscriptLink]
+) -> str:
+    decision = str(card.get("decision", "hold"))
     colour = "#2e7d32" if decision == "promote" else "#b26a00"
-    body = (
+    reasons = "".join(f"<li>{html.escape(str(r))}</li>" for r in card.get("reasons", []))
+    todo = "".join(f"<li><b>{html.escape(s.why)}</b><br>{_code(s.action)}</li>" for s in steps)
+    head = "".join(
+        f"<tr><td>{html.escape(r.label)}</td>{_values(r)}<td class=meaning>{html.escape(r.meaning)}</td></tr>"
+        for r in headline_rows(card)
+    )
+    quality = "".join(
+        f"<tr><td>{html.escape(term.label)}</td><td>{html.escape(value)}</td>"
+        f"<td class=meaning>{html.escape(term.meaning)}</td></tr>"
+        for term, value in quality_rows(card)
+    )
+    plots = "".join(
+        f"<h2>{html.escape(s.plot.title)}</h2><p class=meaning>{html.escape(s.plot.meaning)}</p>"
+        + (
+            f'<img src="{s.image}" alt="{html.escape(s.plot.title)}">'
+            if s.image
+            else f"<p class=nodata>No plot: {html.escape(s.no_data or '')}</p>"
+        )
+        for s in sections
+    )
+    trials = "".join(
+        f"<tr><td><a href='{html.escape(link.href)}'>{html.escape(link.item_id)}</a></td>"
+        f"<td>{html.escape(link.suite)}</td><td>{html.escape(link.regime)}</td>"
+        f"<td>{html.escape(link.outcomes.get('candidate', 'n/a'))}</td>"
+        f"<td>{html.escape(link.outcomes.get('baseline', 'n/a'))}</td></tr>"
+        for link in links
+    )
+    return (
         "<!doctype html><html><head><meta charset='utf-8'><title>trajectory_platform scorecard</title>"
-        "<style>body{font-family:sans-serif;max-width:960px;margin:2em auto}img{max-width:100%}"
+        "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}img{max-width:100%}"
+        "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:4px;vertical-align:top}"
+        ".meaning{color:#444;font-size:.9em}.nodata{color:#b26a00;font-style:italic}"
         "pre{background:#f5f5f5;padding:1em;overflow:auto;font-size:12px}</style></head><body>"
         "<h1>Release scorecard</h1>"
         f"<p style='font-size:1.4em;color:{colour}'>Decision: <b>{html.escape(decision)}</b></p>"
-        f"<ul>{reasons}</ul>"
-        + _headline(scorecard)
-        + "".join(sections)
-        + "<h2>Scorecard (JSON)</h2><pre>"
-        + html.escape(json.dumps(scorecard, indent=2, sort_keys=True, default=str))
-        + "</pre></body></html>"
+        "<p>The fine-tuned model (candidate) and the model it started from or replaces (baseline) "
+        "attempted the same held-out tasks under the same budgets. The release gate promotes the "
+        "candidate only on a measured gain with no regression.</p>"
+        f"<h2>Why</h2><ul>{reasons}</ul>"
+        f"<h2>What to do next</h2><ol>{todo}</ol>"
+        "<h2>Measurements</h2><table><tr><th>measurement</th><th>baseline</th><th>candidate</th>"
+        f"<th>what it means</th></tr>{head}</table>"
+        + (
+            "<h2>Training data quality</h2><table><tr><th>figure</th><th>value</th>"
+            f"<th>what it means</th></tr>{quality}</table>"
+            if quality
+            else ""
+        )
+        + plots
+        + (
+            "<h2>Trials</h2><p class=meaning>Every paired task; open one to read both models' "
+            "transcripts turn by turn.</p><table><tr><th>task</th><th>suite</th><th>schema kind</th>"
+            f"<th>candidate</th><th>baseline</th></tr>{trials}</table>"
+            if trials
+            else ""
+        )
+        + "<h2>Scorecard (JSON)</h2><details><summary>every figure, the rule and what the decision is "
+        "bound to</summary><pre>"
+        + html.escape(json.dumps(card, indent=2, sort_keys=True, default=str))
+        + "</pre></details></body></html>"
     )
-    path = out_dir / "report.html"
-    path.write_text(body, encoding="utf-8")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _markdown(card: Mapping[str, Any], steps: list[NextStep], sections: list[Section]) -> str:
+    lines = [f"**Decision: {card.get('decision', 'hold')}**", "", "Why:"]
+    lines += [f"- {r}" for r in card.get("reasons", [])]
+    lines += ["", "What to do next:"]
+    lines += [f"{i}. **{s.why}** {s.action}" for i, s in enumerate(steps, 1)]
+    lines += ["", "| measurement | baseline | candidate | what it means |", "|---|---|---|---|"]
+    lines += [
+        f"| {_cell(r.label)} | {_cell(r.baseline)} | {_cell(r.candidate or '(both)')} | {_cell(r.meaning)} |"
+        for r in headline_rows(card)
+    ]
+    for s in sections:
+        lines += ["", f"**{s.plot.title}**: {s.plot.meaning}", ""]
+        lines.append(f"![{s.plot.title}]({s.image})" if s.image else f"_No plot: {s.no_data}_")
+    return "\n".join(lines) + "\n"
+
+
+def write_report(
+    scorecard: dict[str, Any],
+    out_dir: Path,
+    context: dict[str, Any] | None = None,
+    trials: Sequence[Trial] = (),
+) -> Path:
+    """Write the plots, the transcript pages, ``report.html`` and ``report.md`` into ``out_dir``;
+    returns the HTML path. ``context`` holds what the pipeline knows beyond the scorecard: the
+    funnel, the mixture, loss curves and ``failed_checks`` (:class:`FailedCheck`, each a next step)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    sections = _draw(scorecard, context or {}, out_dir)
+    links = write_transcripts(trials, out_dir) if trials else []
+    steps = next_steps(scorecard, (context or {}).get("failed_checks", ()))
+    (out_dir / MARKDOWN_NAME).write_text(_markdown(scorecard, steps, sections), encoding="utf-8")
+    path = out_dir / HTML_NAME
+    path.write_text(_html(scorecard, steps, sections, links), encoding="utf-8")
     return path
+
+
+def report_markdown(out_dir: Path) -> str:
+    """``report.md`` with its plots inlined as PNG data URIs: what a Dagster asset page shows
+    (it cannot follow a link to a file on the machine that ran the asset)."""
+
+    def inline(match: re.Match[str]) -> str:
+        image = out_dir / match.group(2)
+        data = base64.b64encode(image.read_bytes()).decode() if image.is_file() else ""
+        return f"![{match.group(1)}](data:image/png;base64,{data})" if data else match.group(0)
+
+    return re.sub(r"!\[([^\]]*)\]\(([^)]+\.png)\)", inline, (out_dir / MARKDOWN_NAME).read_text())

@@ -4,7 +4,8 @@ The CLI (``trajectory-platform evaluate``) and the Dagster ``scorecard`` asset b
 :func:`evaluate`. The baseline defaults to the base model the candidate was trained from (its
 training manifest names it), else the embedded untrained default base. Outputs in ``out``:
 ``scorecard.json`` (measurements, decision, reasons, bindings), ``episodes.jsonl`` (every trial of
-both arms) and ``report.html`` with its plots.
+both arms) and ``report.html`` / ``report.md`` with its plots and a transcript page per paired task
+under ``transcripts/``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from trajectory_platform.evaluation.harness import (
 from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
 from trajectory_platform.evaluation.quality import pipeline_quality
 from trajectory_platform.evaluation.report import write_report
+from trajectory_platform.evaluation.report_transcripts import Trial
 from trajectory_platform.evaluation.scorecard import CostModel, build_scorecard, code_version, decide_release
 from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
 from trajectory_platform.training.optim.checkpoint import MANIFEST_NAME, checkpoint_digest
@@ -66,8 +68,10 @@ class EvaluationSettings:
     )
     max_generated_tokens: int = field(default=600, metadata={"help": "generated-token budget per trial"})
     sample: bool = field(default=False, metadata={"help": "sample (pinned seeds) instead of greedy decoding"})
-    temperature: float = Decoding.temperature
-    top_p: float = Decoding.top_p
+    temperature: float = field(
+        default=Decoding.temperature, metadata={"help": "sampling temperature (with --sample)"}
+    )
+    top_p: float = field(default=Decoding.top_p, metadata={"help": "nucleus sampling mass (with --sample)"})
     alpha: float = field(default=0.05, metadata={"help": "two-sided level of the paired intervals"})
     min_gain: float = field(
         default=GateRule.min_acceptance_ci_low,
@@ -260,7 +264,12 @@ def evaluate(
                 handle.write(
                     json.dumps({"arm": name, **measure.to_dict()}, sort_keys=True, default=str) + "\n"
                 )
-    write_report(card, out, {**report_context(train_manifest), **(context or {})})
+    trials = [
+        Trial(name, measure, episode)
+        for name, arm in arms.items()
+        for measure, episode in zip(arm.measures, arm.episodes, strict=True)
+    ]
+    write_report(card, out, {**report_context(train_manifest), **(context or {})}, trials)
     return card
 
 

@@ -287,7 +287,31 @@ def decide_release(
         **scorecard,
         "decision": decision.decision,
         "reasons": decision.reasons,
-        "gate": {"rule": decision.rule, "binding_digest": decision.binding_digest},
+        "gate": {
+            "rule": decision.rule,
+            "binding_digest": decision.binding_digest,
+            "findings": [asdict(f) for f in decision.findings],
+        },
         "artifacts": artifacts,
         "evaluation_manifest": evaluation_manifest,
+    }
+
+
+def row_figures(card: dict[str, Any]) -> dict[str, Any]:
+    """The decision and headline figures of a decided scorecard as the warehouse row stores them:
+    the one reading of them, shared by the ``scorecard`` table and the report's headline."""
+    acceptance = card["acceptance"]
+    difference = acceptance.get("difference") or {}
+    return {
+        "decision": card["decision"],
+        "reasons": card["reasons"],
+        "n": card["n"],
+        "acceptance_candidate": acceptance["candidate"],
+        "acceptance_baseline": acceptance["baseline"],
+        "difference": difference.get("estimate"),
+        "ci_low": difference.get("ci_low"),
+        "ci_high": difference.get("ci_high"),
+        "candidate_digest": card["artifacts"]["candidate"],
+        "baseline_digest": card["artifacts"]["baseline"],
+        "binding_digest": card["gate"]["binding_digest"],
     }

@@ -8,9 +8,8 @@ as long as the longest selected-target turn + 8 when ``max_new_tokens`` is 0) ar
 
 from __future__ import annotations
 
-import base64
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,10 @@ from trajectory_platform.curation.split_mixture_stage import sft_token_shares
 from trajectory_platform.curation.splits import SplitPolicy
 from trajectory_platform.evaluation.budget import turn_budget
 from trajectory_platform.evaluation.episodes import fault_kinds_seen
+from trajectory_platform.evaluation.report import report_markdown
+from trajectory_platform.evaluation.report_next_steps import FailedCheck
 from trajectory_platform.evaluation.run import EvaluationSettings, evaluate
+from trajectory_platform.evaluation.scorecard import row_figures
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, table_to_episodes
 
 SCORECARD_SCHEMA = pa.schema(
@@ -81,13 +83,9 @@ class ScorecardStageResult:
         }
 
     def summary_markdown(self) -> str:
-        """Decision, reasons and the acceptance plot inline (a data URI), for an asset page."""
-        lines = [f"**Decision: {self.card['decision']}**", ""] + [f"- {r}" for r in self.card["reasons"]]
-        plot = self.out / "acceptance.png"
-        if plot.exists():
-            data = base64.b64encode(plot.read_bytes()).decode()
-            lines += ["", f"![acceptance with paired interval](data:image/png;base64,{data})"]
-        return "\n".join(lines)
+        """The report for an asset page: decision, next steps, measurements with their meaning and
+        every plot inline (data URIs)."""
+        return report_markdown(self.out)
 
 
 def scorecard_stage(
@@ -101,9 +99,11 @@ def scorecard_stage(
     upstream: UpstreamFigures,
     split_policy: SplitPolicy | None = None,
     stored_path: Callable[[Path], str] = str,
+    failed_checks: Sequence[FailedCheck] = (),
 ) -> ScorecardStageResult:
     """Evaluate ``candidate`` (written under ``out``); ``stored_path`` turns a written file into the
-    path the table stores (relative to the workdir, so the bytes do not depend on where it is)."""
+    path the table stores (relative to the workdir, so the bytes do not depend on where it is);
+    ``failed_checks`` (upstream checks whose latest evaluation failed) become next steps of the report."""
     if not settings.max_new_tokens:
         budget = turn_budget(token_masked_dataset, cap=settings.max_generated_tokens)
         settings = dataclasses.replace(settings, max_new_tokens=budget)
@@ -130,22 +130,17 @@ def scorecard_stage(
         context={
             "funnel": verified.get("funnel"),
             "mixture_token_shares": sft_token_shares(training_mixture),
+            "failed_checks": list(failed_checks),
         },
     )
-    acceptance, difference = card["acceptance"], card["acceptance"]["difference"] or {}
+    return ScorecardStageResult(card, scorecard_table(card, out, stored_path), out)
+
+
+def scorecard_table(card: dict[str, Any], out: Path, stored_path: Callable[[Path], str] = str) -> pa.Table:
+    """The one-row ``scorecard`` table of a decided scorecard written under ``out``."""
     row = {
-        "decision": card["decision"],
-        "reasons": card["reasons"],
-        "n": card["n"],
-        "acceptance_candidate": acceptance["candidate"],
-        "acceptance_baseline": acceptance["baseline"],
-        "difference": difference.get("estimate"),
-        "ci_low": difference.get("ci_low"),
-        "ci_high": difference.get("ci_high"),
-        "candidate_digest": card["artifacts"]["candidate"],
-        "baseline_digest": card["artifacts"]["baseline"],
-        "binding_digest": card["gate"]["binding_digest"],
+        **row_figures(card),
         "scorecard_path": stored_path(out / "scorecard.json"),
         "report_path": stored_path(out / "report.html"),
     }
-    return ScorecardStageResult(card, pa.Table.from_pylist([row], schema=SCORECARD_SCHEMA), out)
+    return pa.Table.from_pylist([row], schema=SCORECARD_SCHEMA)
