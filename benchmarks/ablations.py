@@ -58,7 +58,8 @@ from ablation.plan import BudgetPlan, plan_budget
 from ablation.run import VARIANTS, VariantSettings, run_variant, worker_pool
 
 from trajectory_platform.evaluation.budget import evaluation_budget
-from trajectory_platform.evaluation.harness import SuiteSpec, build_items
+from trajectory_platform.evaluation.harness import build_items
+from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.model import build_default_model
 

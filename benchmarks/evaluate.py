@@ -42,14 +42,9 @@ from ablation.corpus import compact_tool, expert_corpus, learnable_split, masked
 from ablation.run import VariantSettings, train_variant
 
 from trajectory_platform.evaluation.decoding import PREFILL_CHUNK
-from trajectory_platform.evaluation.harness import (
-    EvalItem,
-    SuiteSpec,
-    build_items,
-    evaluation_runtime,
-    run_arm,
-)
-from trajectory_platform.evaluation.policy import Decoding, ModelPolicy, _pinned_seed
+from trajectory_platform.evaluation.harness import EvalItem, build_items, evaluation_runtime, run_arm
+from trajectory_platform.evaluation.policy import ModelPolicy, _pinned_seed
+from trajectory_platform.evaluation.settings import Decoding, SuiteSpec
 from trajectory_platform.gym.policy import PolicyInput, PolicyTurn
 from trajectory_platform.gym.runtime import RuntimeConfig
 from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer

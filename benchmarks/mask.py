@@ -27,7 +27,8 @@ import time
 from pathlib import Path
 
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
-from trajectory_platform.training.data.masking import MaskConfig, TokenIds, mask_plan
+from trajectory_platform.training.data.mask_settings import MaskConfig
+from trajectory_platform.training.data.masking import TokenIds, mask_plan
 from trajectory_platform.training.data.serialize import message_of, plan_examples, select_targets, tool_dict
 from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 

@@ -49,11 +49,12 @@ import torch
 
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
-from trajectory_platform.training.optim.loop import OptimizerSettings, make_optimizer
+from trajectory_platform.training.optim.loop import make_optimizer
 from trajectory_platform.training.optim.loss import HeadPositions
 from trajectory_platform.training.optim.memory import FP32_ADAMW, PeakMemory, inventory_for_model
 from trajectory_platform.training.optim.model import TinyLlamaShape, resolve_device, tiny_llama
 from trajectory_platform.training.optim.packing import occupancy, pack_lengths, padded_occupancy
+from trajectory_platform.training.optim.settings import OptimizerSettings
 from trajectory_platform.training.optim.sft import accumulate_gradients, collate_micro_batches, step_examples
 
 VOCAB = 4096

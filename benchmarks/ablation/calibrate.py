@@ -19,15 +19,10 @@ from typing import Any
 import pyarrow as pa
 import torch
 
-from trajectory_platform.evaluation.harness import (
-    EvalItem,
-    SuiteSpec,
-    build_items,
-    evaluation_runtime,
-    run_arm,
-)
-from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+from trajectory_platform.evaluation.harness import EvalItem, build_items, evaluation_runtime, run_arm
+from trajectory_platform.evaluation.policy import ModelPolicy
 from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
+from trajectory_platform.evaluation.settings import Decoding, SuiteSpec
 from trajectory_platform.gym.policies import (
     FabricatingStub,
     NeverRecoveringStub,

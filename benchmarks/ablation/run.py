@@ -18,14 +18,16 @@ import torch
 
 from trajectory_platform.evaluation.episodes import EpisodeMeasure
 from trajectory_platform.evaluation.harness import EvalItem, evaluation_runtime, run_arm
-from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+from trajectory_platform.evaluation.policy import ModelPolicy
+from trajectory_platform.evaluation.settings import Decoding
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
-from trajectory_platform.training.optim.loop import OptimizerSettings, run_loop
+from trajectory_platform.training.optim.loop import run_loop
 from trajectory_platform.training.optim.loss import shifted_target_logprobs
 from trajectory_platform.training.optim.model import build_default_model, load_model
 from trajectory_platform.training.optim.runner import TrainOutcome, TrainRequest, run_training
+from trajectory_platform.training.optim.settings import OptimizerSettings
 from trajectory_platform.training.optim.sft import (
     StepStats,
     collate_micro_batches,

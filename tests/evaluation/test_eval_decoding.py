@@ -16,8 +16,9 @@ from ablation.run import VariantSettings, train_variant
 from transformers import DynamicCache
 
 from trajectory_platform.evaluation.decoding import PrefixCache, common_prefix
-from trajectory_platform.evaluation.harness import EvalItem, SuiteSpec, build_items, run_arm
-from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+from trajectory_platform.evaluation.harness import EvalItem, build_items, run_arm
+from trajectory_platform.evaluation.policy import ModelPolicy
+from trajectory_platform.evaluation.settings import Decoding, SuiteSpec
 from trajectory_platform.gym.runtime import RuntimeConfig
 from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 from trajectory_platform.training.optim.checkpoint import load_checkpoint_model

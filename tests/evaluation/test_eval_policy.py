@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+from trajectory_platform.evaluation.policy import ModelPolicy
+from trajectory_platform.evaluation.settings import Decoding
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.policy import PolicyInput

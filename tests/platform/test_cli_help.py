@@ -18,11 +18,11 @@ from trajectory_platform.cli import build_parser, command_help, command_names
 
 HEAVY = ("dagster", "torch", "transformers", "pyarrow", "duckdb")
 
-LIGHT_COMMANDS = ("curate", "env", "gym", "ingest", "run")
-"""Commands whose whole parser builds without a heavy module. The others derive flags from a
-settings dataclass that still lives in a module importing torch or pyarrow (``TrainSettings``,
-``DatasetSettings``, ``EvaluationSettings``, ``VerifySettings``, ``SplitSettings``,
-``RedactSettings`` through its package)."""
+LIGHT_COMMANDS = ("curate", "env", "gym", "ingest", "run", "train", "mask", "evaluate", "export")
+"""Commands whose whole parser builds without a heavy module: their settings dataclasses live in
+light modules (``training/optim/settings.py``, ``training/data/mask_settings.py``,
+``evaluation/settings.py``, ``training/data/export_settings.py``). ``redact``, ``split`` and
+``verify`` load pyarrow alone (a fraction of a second) through their settings' packages."""
 
 
 def _heavy_modules_after(code: str) -> list[str]:

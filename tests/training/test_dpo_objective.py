@@ -18,8 +18,9 @@ from trajectory_platform.training.optim.dpo import (
     pair_accuracy,
     pair_span_sums,
 )
-from trajectory_platform.training.optim.loop import OptimizerSettings, run_loop
+from trajectory_platform.training.optim.loop import run_loop
 from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama, weights_digest
+from trajectory_platform.training.optim.settings import OptimizerSettings
 
 SHAPE = TinyLlamaShape(
     hidden_size=32,

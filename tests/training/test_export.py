@@ -24,8 +24,8 @@ from trajectory_platform.training.data.export import export_chat, weighted_label
 from trajectory_platform.training.data.export_settings import ExportSettings
 from trajectory_platform.training.data.export_stage import CorpusRecord, write_export
 from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.masked_dataset import build_masked_dataset, inputs_from_table, to_table
-from trajectory_platform.training.data.masking import MaskConfig
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.model import default_base_dir
 

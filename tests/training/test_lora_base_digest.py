@@ -8,8 +8,9 @@ import pytest
 import torch
 
 from trajectory_platform.training.optim.checkpoint import MANIFEST_NAME, load_checkpoint_model
-from trajectory_platform.training.optim.lora import AdapterBaseMismatch, LoraSettings, attach_lora, is_adapter
+from trajectory_platform.training.optim.lora import AdapterBaseMismatch, attach_lora, is_adapter
 from trajectory_platform.training.optim.model import default_base_dir, load_model, weights_digest
+from trajectory_platform.training.optim.settings import LoraSettings
 
 
 @pytest.fixture(scope="module")

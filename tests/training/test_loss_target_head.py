@@ -19,13 +19,14 @@ from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.preference_tokens import PreferencePair
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
 from trajectory_platform.training.optim.dpo import dpo_step_function, pair_span_sums
-from trajectory_platform.training.optim.lora import LoraSettings, attach_lora
+from trajectory_platform.training.optim.lora import attach_lora
 from trajectory_platform.training.optim.loss import (
     masked_loss_sums,
     shifted_target_logprobs,
     target_head_positions,
 )
 from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.settings import LoraSettings
 from trajectory_platform.training.optim.sft import (
     accumulate_gradients,
     collate_micro_batches,

@@ -16,9 +16,9 @@ from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.data.chat_template import END_TURN
 from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.masking import (
     MASK_DROP_REASONS,
-    MaskConfig,
     Misaligned,
     dilution_factor,
     label_misalignment,

@@ -18,7 +18,7 @@ import torch
 
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION, segment_bounds
-from trajectory_platform.training.optim.lora import LoraSettings, attach_lora
+from trajectory_platform.training.optim.lora import attach_lora
 from trajectory_platform.training.optim.loss import shifted_target_logprobs
 from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
 from trajectory_platform.training.optim.packing import (
@@ -28,6 +28,7 @@ from trajectory_platform.training.optim.packing import (
     shared_prefix_groups,
 )
 from trajectory_platform.training.optim.runner import TrainRequest, run_training
+from trajectory_platform.training.optim.settings import LoraSettings
 from trajectory_platform.training.optim.sft import accumulate_gradients, collate_micro_batches, model_logits
 
 SHAPE = TinyLlamaShape(

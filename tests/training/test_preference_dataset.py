@@ -103,7 +103,7 @@ def test_same_pairs_give_byte_identical_parquet(stage, tokenizer_dir, tmp_path):
 
 
 def test_a_longer_side_than_max_length_is_refused_not_truncated(tokenizer_dir):
-    from trajectory_platform.training.data.masking import MaskConfig
+    from trajectory_platform.training.data.mask_settings import MaskConfig
 
     stage = run_preference_stage([good(0)], tokenizer_dir, MaskConfig(max_length=8))
     assert stage.table.num_rows == 0 and dict(stage.tally.dropped) == {"over_max_length": 1}

@@ -6,7 +6,7 @@ import time
 
 import torch
 
-from trajectory_platform.training.optim.lora import LoraSettings, attach_lora
+from trajectory_platform.training.optim.lora import attach_lora
 from trajectory_platform.training.optim.memory import (
     FP32_ADAMW,
     MIXED_PRECISION_ADAM,
@@ -15,6 +15,7 @@ from trajectory_platform.training.optim.memory import (
     inventory_from_counts,
 )
 from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.settings import LoraSettings
 
 
 def test_napkin_math_16_5_adapter_vs_full_inventory():

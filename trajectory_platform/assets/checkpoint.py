@@ -1,7 +1,7 @@
 """``checkpoint``: fine-tune the policy on ``token_masked_dataset`` (SFT) or ``preference_dataset`` (DPO).
 
 Thin by design: the run config (derived from
-:class:`~trajectory_platform.training.optim.runner.TrainSettings`) becomes a
+:class:`~trajectory_platform.training.optim.settings.TrainSettings`) becomes a
 :class:`~trajectory_platform.training.optim.runner.TrainRequest`,
 :func:`~trajectory_platform.training.optim.runner.run_training` runs once on the objective's token
 table (with the manifest its data asset wrote), and the body attaches what a person reads (loss
@@ -26,7 +26,8 @@ from trajectory_platform.evaluation.retraining import SAMPLER_KEY
 from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.training.optim.model_card import MODEL_CARD
-from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA, TrainSettings, run_key, run_training
+from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA, TrainRequest, run_key, run_training
+from trajectory_platform.training.optim.settings import TrainSettings
 
 CheckpointConfig = stage_config(TrainSettings, "CheckpointConfig", dataset_manifest_path=(str, ""))
 """Run config of a training job: :class:`TrainSettings` (every field also lands in the training
@@ -60,7 +61,7 @@ def checkpoint(
     manifest_path = Path(config.dataset_manifest_path or workdir.artifacts_dir / name / MANIFEST_FILE)
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else None
     out = workdir.root / "checkpoints" / run_key(data, config.model_dump())
-    request = settings_of(config, TrainSettings).request(out, workdir=workdir.root)
+    request = TrainRequest.from_settings(settings_of(config, TrainSettings), out, workdir=workdir.root)
     outcome = run_training(request, data, dataset_manifest=manifest, source_name=f"asset:{name}")
     context.log.info(json.dumps(outcome.summary(), default=str))
     losses = outcome.loop.losses

@@ -25,7 +25,7 @@ from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 from trajectory_platform.assets._house import declared
 from trajectory_platform.curation.split_mixture_stage import SplitSettings
 from trajectory_platform.evaluation.report_next_steps import FailedCheck
-from trajectory_platform.evaluation.run import EvaluationSettings
+from trajectory_platform.evaluation.settings import EvaluationSettings
 from trajectory_platform.evaluation.stage import SCORECARD_SCHEMA, UpstreamFigures, scorecard_stage
 from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
 from trajectory_platform.resources.stage_config import recorded_settings, settings_of, stage_config

@@ -17,7 +17,8 @@ from trajectory_platform.curation.split_mixture_stage import SplitSettings
 from trajectory_platform.evaluation.coverage import suite_coverage
 from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
 from trajectory_platform.resources.stage_config import materialized_settings, recorded_settings
-from trajectory_platform.training.data.dataset_stage import DatasetSettings, audit_table
+from trajectory_platform.training.data.dataset_stage import audit_table
+from trajectory_platform.training.data.mask_settings import DatasetSettings
 from trajectory_platform.training.data.preference_dataset import audit_pairs
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from trajectory_platform.curation.split_mixture_stage import MixtureSettings, SplitSettings
     from trajectory_platform.curation.verify.cascade import VerifySettings
     from trajectory_platform.traces.record import Episode
-    from trajectory_platform.training.data.dataset_stage import DatasetSettings
+    from trajectory_platform.training.data.mask_settings import DatasetSettings
 
 STAGES = ("verify", "redact", "split", "mixture", "dataset")
 """The stages ``--set`` reaches (see :func:`stage_settings_classes`)."""
@@ -52,7 +52,7 @@ def stage_settings_classes() -> dict[str, type]:
     from trajectory_platform.curation.redact import RedactSettings
     from trajectory_platform.curation.split_mixture_stage import MixtureSettings, SplitSettings
     from trajectory_platform.curation.verify.cascade import VerifySettings
-    from trajectory_platform.training.data.dataset_stage import DatasetSettings
+    from trajectory_platform.training.data.mask_settings import DatasetSettings
 
     return {
         "verify": VerifySettings,

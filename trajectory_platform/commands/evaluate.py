@@ -19,7 +19,7 @@ from trajectory_platform.commands._settings import add_settings_arguments, setti
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``evaluate`` subcommand."""
-    from trajectory_platform.evaluation.run import EvaluationSettings
+    from trajectory_platform.evaluation.settings import EvaluationSettings
 
     parser = subparsers.add_parser(
         "evaluate",
@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     import torch
 
     from trajectory_platform.evaluation.episodes import fault_kinds_seen
-    from trajectory_platform.evaluation.run import EvaluationSettings, evaluate
+    from trajectory_platform.evaluation.run import EvaluationRequest, evaluate
+    from trajectory_platform.evaluation.settings import EvaluationSettings
     from trajectory_platform.training.data.masked_dataset import read_inputs
 
     if (
@@ -71,8 +72,13 @@ def run(args: argparse.Namespace) -> int:
     if args.training_corpus is not None:
         inputs, _ = read_inputs(args.training_corpus)
         fault_kinds = fault_kinds_seen([item.episode for item in inputs])
-    request = settings.request(
-        args.candidate, args.out, workdir=args.workdir, device=args.device, training_fault_kinds=fault_kinds
+    request = EvaluationRequest.from_settings(
+        settings,
+        args.candidate,
+        args.out,
+        workdir=args.workdir,
+        device=args.device,
+        training_fault_kinds=fault_kinds,
     )
     try:
         card = evaluate(request)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``mask`` subcommand."""
-    from trajectory_platform.training.data.dataset_stage import DatasetSettings
+    from trajectory_platform.training.data.mask_settings import DatasetSettings
     from trajectory_platform.training.data.provenance import UNSAFE_FLAG
 
     parser = subparsers.add_parser(
@@ -112,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{args.input}: no such file")
     if (kind := binary_kind(args.input)) not in (None, PARQUET):
         return fail(f"{args.input}: this file is {kind}, not episodes (trace JSONL, OpenAI JSONL or Parquet)")
-    from trajectory_platform.training.data.dataset_stage import DatasetSettings, run_dataset_stage
+    from trajectory_platform.training.data.dataset_stage import run_dataset_stage
+    from trajectory_platform.training.data.mask_settings import DatasetSettings
     from trajectory_platform.training.data.masked_dataset import read_inputs
     from trajectory_platform.training.data.tokenizer import build_default_tokenizer
 

@@ -28,14 +28,13 @@ from trajectory_platform.commands._settings import add_settings_arguments, setti
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from trajectory_platform.training.optim.runner import TrainSettings
+    from trajectory_platform.training.optim.settings import TrainSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``train`` subcommand."""
     from trajectory_platform.training.data.provenance import UNSAFE_FLAG
-    from trajectory_platform.training.optim.loop import OptimizerSettings
-    from trajectory_platform.training.optim.runner import TrainSettings
+    from trajectory_platform.training.optim.settings import OptimizerSettings, TrainSettings
 
     parser = subparsers.add_parser(
         "train",
@@ -222,8 +221,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{args.dataset}: dataset not found")
     if refusal := dataset_refusal(args.dataset, args.objective):
         return fail(refusal)
-    from trajectory_platform.training.optim.loop import OptimizerSettings
-    from trajectory_platform.training.optim.runner import TrainSettings, run_training
+    from trajectory_platform.training.optim.runner import TrainRequest, run_training
+    from trajectory_platform.training.optim.settings import OptimizerSettings, TrainSettings
 
     provenance = dataset_provenance(args)
     if isinstance(provenance, str):
@@ -234,7 +233,8 @@ def run(args: argparse.Namespace) -> int:
     optimizer = OptimizerSettings(
         learning_rate=settings.learning_rate, warmup_steps=args.warmup_steps, clip_norm=args.clip_norm
     )
-    request = settings.request(
+    request = TrainRequest.from_settings(
+        settings,
         args.out,
         workdir=args.workdir,
         optimizer=optimizer,

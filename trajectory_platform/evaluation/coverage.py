@@ -27,7 +27,8 @@ from trajectory_platform.curation.splits import (
     library_inputs,
     plan_splits,
 )
-from trajectory_platform.evaluation.harness import REGIME_NAMES, SuiteSpec, heldout_pool
+from trajectory_platform.evaluation.harness import REGIME_NAMES, heldout_pool
+from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import ScriptedExpert

@@ -36,7 +36,8 @@ from trajectory_platform.curation.splits import (
     plan_splits,
 )
 from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_episode
-from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec
+from trajectory_platform.evaluation.settings import SuiteSpec
+from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.library import build_library, get_fixture
 from trajectory_platform.gym.reachability import reachable_schedule
@@ -78,25 +79,6 @@ class EvalItem:
         row = asdict(self)
         row["faults"] = [f.to_dict() for f in self.faults]
         return row
-
-
-@dataclass(frozen=True)
-class SuiteSpec:
-    """How many trials of each suite and how they are drawn (all recorded in the manifest)."""
-
-    episodes: int = 8
-    attempts: int = 1
-    recovery_episodes: int = 4
-    retention_episodes: int = 4
-    seed: int = 0
-    library_seed: int = 0
-    retention_kinds: tuple[str, ...] = ("count_files", "report")
-    fault_kinds: tuple[str, ...] = FAULT_KINDS
-    reserved_tool_families: tuple[str, ...] = ("alias",)
-    learnable_only: bool = False
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def heldout_pool(

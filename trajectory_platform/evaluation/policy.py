@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import torch
 
 from trajectory_platform.evaluation.decoding import PREFILL_CHUNK, PrefixCache
+from trajectory_platform.evaluation.settings import Decoding
 from trajectory_platform.gym.policy import Policy, PolicyTurn
 from trajectory_platform.training.data.serialize import message_of, tool_dict
 from trajectory_platform.training.data.tokenizer import load_tokenizer
@@ -48,21 +48,6 @@ if TYPE_CHECKING:
     from trajectory_platform.traces.record import ToolSpec
 
 HOST_END = "<|end|>"
-
-
-@dataclass(frozen=True)
-class Decoding:
-    """Declared decoding parameters; recorded in the lineage and in the evaluation manifest."""
-
-    max_new_tokens: int = 64
-    do_sample: bool = False
-    temperature: float = 1.0
-    top_p: float = 1.0
-    seed: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (the episode's ``sampling_params_json``)."""
-        return {"decoding": "sampled" if self.do_sample else "greedy", **asdict(self)}
 
 
 def _pinned_seed(base: int, episode_seed: int, step: int) -> int:

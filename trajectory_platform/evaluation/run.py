@@ -21,97 +21,22 @@ from trajectory_platform.curation.splits import SplitPolicy
 from trajectory_platform.evaluation.gate import GateRule
 from trajectory_platform.evaluation.harness import (
     EvalItem,
-    SuiteSpec,
     build_items,
     evaluation_runtime,
     heldout_pool,
     run_arm,
 )
-from trajectory_platform.evaluation.policy import Decoding, ModelPolicy
+from trajectory_platform.evaluation.policy import ModelPolicy
 from trajectory_platform.evaluation.quality import pipeline_quality
 from trajectory_platform.evaluation.report import write_report
 from trajectory_platform.evaluation.report_transcripts import Trial
 from trajectory_platform.evaluation.scorecard import CostModel, build_scorecard, code_version, decide_release
+from trajectory_platform.evaluation.settings import Decoding, EvaluationSettings, SuiteSpec
 from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
 from trajectory_platform.training.optim.checkpoint import MANIFEST_NAME, checkpoint_digest
 from trajectory_platform.training.optim.model import build_default_model
 from trajectory_platform.training.optim.model_card import write_model_card
 from trajectory_platform.workdir import default_workdir
-
-
-@dataclass(frozen=True)
-class EvaluationSettings:
-    """What a user sets for an evaluation, with the product's defaults: their one source. The
-    ``evaluate`` CLI's flags and the ``scorecard`` asset's config are derived from these fields,
-    and all of them land in the evaluation manifest."""
-
-    episodes: int = field(default=SuiteSpec.episodes, metadata={"help": "acceptance trials per arm"})
-    attempts: int = field(
-        default=SuiteSpec.attempts, metadata={"help": "seeds per task: pass@k / pass^k when > 1"}
-    )
-    recovery_episodes: int = field(
-        default=SuiteSpec.recovery_episodes, metadata={"help": "fault-injected trials"}
-    )
-    retention_episodes: int = field(
-        default=SuiteSpec.retention_episodes, metadata={"help": "retention trials"}
-    )
-    seed: int = field(default=SuiteSpec.seed, metadata={"help": "suite draw and episode seed"})
-    library_seed: int = field(default=SuiteSpec.library_seed, metadata={"help": "gym fixture library seed"})
-    learnable_only: bool = field(default=False, metadata={"help": "only the gym's learnable family"})
-    max_steps: int = field(default=8, metadata={"help": "turn budget per trial"})
-    max_new_tokens: int = field(
-        default=0,
-        metadata={
-            "help": "output limit per turn (0: the training dataset's longest target turn + 8 where the "
-            f"caller has the dataset, else {Decoding.max_new_tokens})"
-        },
-    )
-    max_generated_tokens: int = field(default=600, metadata={"help": "generated-token budget per trial"})
-    sample: bool = field(default=False, metadata={"help": "sample (pinned seeds) instead of greedy decoding"})
-    temperature: float = field(
-        default=Decoding.temperature, metadata={"help": "sampling temperature (with --sample)"}
-    )
-    top_p: float = field(default=Decoding.top_p, metadata={"help": "nucleus sampling mass (with --sample)"})
-    alpha: float = field(default=0.05, metadata={"help": "two-sided level of the paired intervals"})
-    min_gain: float = field(
-        default=GateRule.min_acceptance_ci_low,
-        metadata={"help": "gate: the interval's low end must exceed this"},
-    )
-    baseline_path: str = field(
-        default="",
-        metadata={"help": "incumbent checkpoint ('': the candidate's base, else the default base)"},
-    )
-    threads: int = field(default=1, metadata={"help": "torch CPU threads (small models: 1 is fastest)"})
-
-    def request(self, candidate: Path, out: Path, **runtime: Any) -> EvaluationRequest:
-        """The evaluation request for these settings; ``runtime`` holds what is not a setting
-        (workdir, device, progress, the training corpus's fault kinds)."""
-        return EvaluationRequest(
-            candidate=candidate,
-            out=out,
-            baseline=Path(self.baseline_path) if self.baseline_path else None,
-            suite=SuiteSpec(
-                episodes=self.episodes,
-                attempts=self.attempts,
-                recovery_episodes=self.recovery_episodes,
-                retention_episodes=self.retention_episodes,
-                seed=self.seed,
-                library_seed=self.library_seed,
-                learnable_only=self.learnable_only,
-            ),
-            decoding=Decoding(
-                max_new_tokens=self.max_new_tokens or Decoding.max_new_tokens,
-                do_sample=self.sample,
-                temperature=self.temperature,
-                top_p=self.top_p,
-                seed=self.seed,
-            ),
-            max_steps=self.max_steps,
-            max_generated_tokens=self.max_generated_tokens,
-            rule=GateRule(min_acceptance_ci_low=self.min_gain),
-            alpha=self.alpha,
-            **runtime,
-        )
 
 
 @dataclass
@@ -134,6 +59,39 @@ class EvaluationRequest:
     progress: bool = True
     split_policy: SplitPolicy | None = None
     """The policy the held-out suites are drawn from (``split_assignments``'s), else the default."""
+
+    @classmethod
+    def from_settings(
+        cls, settings: EvaluationSettings, candidate: Path, out: Path, **runtime: Any
+    ) -> EvaluationRequest:
+        """The evaluation request for ``settings``; ``runtime`` holds what is not a setting
+        (workdir, device, progress, the training corpus's fault kinds)."""
+        return cls(
+            candidate=candidate,
+            out=out,
+            baseline=Path(settings.baseline_path) if settings.baseline_path else None,
+            suite=SuiteSpec(
+                episodes=settings.episodes,
+                attempts=settings.attempts,
+                recovery_episodes=settings.recovery_episodes,
+                retention_episodes=settings.retention_episodes,
+                seed=settings.seed,
+                library_seed=settings.library_seed,
+                learnable_only=settings.learnable_only,
+            ),
+            decoding=Decoding(
+                max_new_tokens=settings.max_new_tokens or Decoding.max_new_tokens,
+                do_sample=settings.sample,
+                temperature=settings.temperature,
+                top_p=settings.top_p,
+                seed=settings.seed,
+            ),
+            max_steps=settings.max_steps,
+            max_generated_tokens=settings.max_generated_tokens,
+            rule=GateRule(min_acceptance_ci_low=settings.min_gain),
+            alpha=settings.alpha,
+            **runtime,
+        )
 
 
 def read_training_manifest(checkpoint: Path) -> dict[str, Any]:

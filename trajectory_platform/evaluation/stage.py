@@ -22,8 +22,9 @@ from trajectory_platform.evaluation.budget import turn_budget
 from trajectory_platform.evaluation.episodes import fault_kinds_seen
 from trajectory_platform.evaluation.report import report_markdown
 from trajectory_platform.evaluation.report_next_steps import FailedCheck
-from trajectory_platform.evaluation.run import EvaluationSettings, evaluate
+from trajectory_platform.evaluation.run import EvaluationRequest, evaluate
 from trajectory_platform.evaluation.scorecard import row_figures
+from trajectory_platform.evaluation.settings import EvaluationSettings
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, table_to_episodes
 
 SCORECARD_SCHEMA = pa.schema(
@@ -108,7 +109,8 @@ def scorecard_stage(
         budget = turn_budget(token_masked_dataset, cap=settings.max_generated_tokens)
         settings = dataclasses.replace(settings, max_new_tokens=budget)
     episodes = table_to_episodes(training_mixture.select(EPISODE_SCHEMA.names))
-    request = settings.request(
+    request = EvaluationRequest.from_settings(
+        settings,
         candidate,
         out,
         workdir=workdir,

@@ -14,8 +14,8 @@ from typing import Any
 from transformers import PreTrainedTokenizerBase
 
 from trajectory_platform.training.data.chat_template import template_digest
+from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.masked_dataset import MaskedDataset
-from trajectory_platform.training.data.masking import MaskConfig
 from trajectory_platform.training.data.provenance import MANIFEST_KEY
 from trajectory_platform.training.data.tokenizer import tokenizer_files_digest
 

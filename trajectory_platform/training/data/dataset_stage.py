@@ -16,76 +16,17 @@ import pyarrow as pa
 
 from trajectory_platform.training.data.augment import augment_inputs, token_expansion
 from trajectory_platform.training.data.dataset_manifest import dataset_manifest
+from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.masked_dataset import (
     EpisodeInput,
     MaskedDataset,
     build_masked_dataset,
     to_table,
 )
-from trajectory_platform.training.data.masking import MaskConfig, audit_example, marked_text
-from trajectory_platform.training.data.serialize import RATIONALE_MODES, TRUNCATION_POLICIES
-from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
+from trajectory_platform.training.data.masking import audit_example, marked_text
+from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 SAMPLE_CHARS = 4000
-
-
-@dataclass(frozen=True)
-class MaskedDataSettings:
-    """What every token-masked table is built with (the SFT dataset and the preference dataset):
-    the tokenizer and the masking policies, one source for both stages' knobs."""
-
-    tokenizer_path: str = field(
-        default="",
-        metadata={"help": "HF tokenizer directory with a chat template ('': the embedded default)"},
-    )
-    rationale: str = field(
-        default=MaskConfig.rationale,
-        metadata={"choices": RATIONALE_MODES, "help": "assistant reasoning is context, a target, or removed"},
-    )
-    truncation: str = field(
-        default=MaskConfig.truncation,
-        metadata={
-            "choices": TRUNCATION_POLICIES,
-            "help": "a truncated turn is excluded or supervised on its prefix",
-        },
-    )
-    max_length: int = field(
-        default=0,
-        metadata={
-            "help": "drop (never truncate) a longer example, or a pair with a longer side (0: no limit)"
-        },
-    )
-
-    def mask_config(self) -> MaskConfig:
-        """The masking policies these settings select."""
-        return MaskConfig(self.rationale, self.truncation, self.max_length or None)
-
-    def tokenizer_dir(self, workdir: str | Path) -> str:
-        """The configured tokenizer directory, or the embedded default built under ``workdir``."""
-        return self.tokenizer_path or str(build_default_tokenizer(workdir))
-
-
-@dataclass(frozen=True)
-class DatasetSettings(MaskedDataSettings):
-    """What a user sets for building a token-masked dataset, with the product's defaults: their one
-    source. The ``mask`` CLI's flags and the ``token_masked_dataset`` asset's config are derived
-    from these fields (all of them land in the dataset manifest)."""
-
-    augment: tuple[str, ...] = field(
-        default=(),
-        metadata={
-            "help": "schema augmentations added as derived records "
-            "(rename, reorder, distractor, remove_optional)"
-        },
-    )
-    augment_seed: int = field(default=0, metadata={"help": "augmentation seed"})
-    heldout_target_minimum: int = field(
-        default=20,
-        metadata={
-            "help": "the held-out coverage audit: each target token of the held-out learnable suite must "
-            "be a training target at least this often (0: audit off)"
-        },
-    )
 
 
 @dataclass

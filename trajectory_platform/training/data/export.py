@@ -33,8 +33,8 @@ import pyarrow as pa
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.training.data.export_settings import EXPORT_RATIONALE_MODES
 from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.masked_dataset import EpisodeInput
-from trajectory_platform.training.data.masking import MaskConfig
 from trajectory_platform.training.data.serialize import ExamplePlan, Turn, plan_examples, select_targets
 
 EXPORT_FORMAT = "trajectory-platform-chat/v1"

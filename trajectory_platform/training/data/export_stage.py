@@ -30,8 +30,8 @@ from trajectory_platform.training.data.export import (
     jsonl_lines,
 )
 from trajectory_platform.training.data.export_settings import ExportSettings
+from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.masked_dataset import EpisodeInput, corpus_digest
-from trajectory_platform.training.data.masking import MaskConfig
 
 CHAT_FILE = "chat.jsonl"
 HF_DIR = "hf"

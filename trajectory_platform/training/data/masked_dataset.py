@@ -26,7 +26,8 @@ from transformers import PreTrainedTokenizerBase
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
-from trajectory_platform.training.data.masking import MaskConfig, MaskedExample, MaskResult, mask_plans
+from trajectory_platform.training.data.mask_settings import MaskConfig
+from trajectory_platform.training.data.masking import MaskedExample, MaskResult, mask_plans
 from trajectory_platform.training.data.serialize import plan_examples, select_targets, transcript_tokens
 from trajectory_platform.training.data.tokenizer import load_tokenizer, token_counter
 from trajectory_platform.workdir import default_workdir

@@ -47,10 +47,9 @@ from transformers.utils.chat_template_utils import render_jinja_template
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.training.data import chat_template as ct
 from trajectory_platform.training.data.labels import IGNORE_INDEX, target_count
+from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.serialize import (
     OBSERVATION_KINDS,
-    RATIONALE_MODES,
-    TRUNCATION_POLICIES,
     ExamplePlan,
 )
 
@@ -73,21 +72,6 @@ MASK_DROP_REASONS = (
 _render_jinja_template = cast(
     "Callable[..., tuple[list[str], list[list[tuple[int, int]]]]]", render_jinja_template
 )
-
-
-@dataclass(frozen=True)
-class MaskConfig:
-    """The declared policies a dataset is built under (recorded in its manifest)."""
-
-    rationale: str = "context"
-    truncation: str = "exclude"
-    max_length: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.rationale not in RATIONALE_MODES:
-            raise ValueError(f"rationale must be one of {RATIONALE_MODES}")
-        if self.truncation not in TRUNCATION_POLICIES:
-            raise ValueError(f"truncation must be one of {TRUNCATION_POLICIES}")
 
 
 @dataclass

@@ -27,9 +27,10 @@ import pyarrow as pa
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.training.data.chat_template import template_digest
 from trajectory_platform.training.data.dataset_manifest import LABEL_CONVENTION
-from trajectory_platform.training.data.dataset_stage import SAMPLE_CHARS, MaskedDataSettings
+from trajectory_platform.training.data.dataset_stage import SAMPLE_CHARS
 from trajectory_platform.training.data.labels import target_positions
-from trajectory_platform.training.data.masking import MaskConfig, TokenIds, audit_example, marked_text
+from trajectory_platform.training.data.mask_settings import MaskConfig, MaskedDataSettings
+from trajectory_platform.training.data.masking import TokenIds, audit_example, marked_text
 from trajectory_platform.training.data.preference_tokens import SIDES, PairRefused, pair_token_row
 from trajectory_platform.training.data.tokenizer import load_tokenizer, tokenizer_files_digest
 

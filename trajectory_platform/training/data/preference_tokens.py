@@ -23,13 +23,8 @@ from transformers import PreTrainedTokenizerBase
 from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.training.data.labels import target_positions
-from trajectory_platform.training.data.masking import (
-    MaskConfig,
-    MaskedExample,
-    Misaligned,
-    TokenIds,
-    mask_plan,
-)
+from trajectory_platform.training.data.mask_settings import MaskConfig
+from trajectory_platform.training.data.masking import MaskedExample, Misaligned, TokenIds, mask_plan
 from trajectory_platform.training.data.serialize import plan_examples, select_targets
 
 SIDES = ("chosen", "rejected")

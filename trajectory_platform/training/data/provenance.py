@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+if TYPE_CHECKING:  # pyarrow loads only where a file is read: `train --help` needs UNSAFE_FLAG alone
+    import pyarrow as pa
 
 MANIFEST_KEY = "provenance"
 PARQUET_KEY = b"trajectory_platform.provenance"
@@ -76,6 +76,8 @@ def file_provenance(path: Path) -> dict[str, Any] | None:
         if isinstance(found, dict):
             return found
     if path.suffix == ".parquet" and path.is_file():
+        import pyarrow.parquet as pq
+
         return table_provenance(pq.read_schema(path))
     return None
 
@@ -99,7 +101,7 @@ def provenance_or_refusal(path: Path, *, opt_out: bool, by: str, instead: str) -
     (a ``str``: what is wrong and ``instead``, what to run)."""
     try:
         found = file_provenance(path)
-    except (OSError, ValueError, pa.ArrowInvalid) as exc:
+    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
         return f"{path}: cannot read its provenance: {exc}"
     if is_curated(found):
         return found or {}

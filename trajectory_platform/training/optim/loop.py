@@ -11,34 +11,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 from tqdm import tqdm
 
 from trajectory_platform.training.optim.checkpoint import restore_rng
+from trajectory_platform.training.optim.settings import OptimizerSettings
 from trajectory_platform.training.optim.sft import StepStats
-
-
-@dataclass(frozen=True)
-class OptimizerSettings:
-    """AdamW hyper-parameters; recorded verbatim in the training manifest."""
-
-    learning_rate: float = 3e-3
-    weight_decay: float = 0.0
-    betas: tuple[float, float] = (0.9, 0.95)
-    warmup_steps: int = 10
-    min_lr_ratio: float = 0.1
-    clip_norm: float = 1.0
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "name": "AdamW",
-            **asdict(self),
-            "betas": list(self.betas),
-            "schedule": "linear warmup + cosine",
-        }
 
 
 @dataclass

@@ -9,7 +9,6 @@ merged dense copy (loadable with plain transformers).
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TypeGuard
 
@@ -18,29 +17,7 @@ from peft import LoraConfig, PeftModel, get_peft_model
 from transformers import PreTrainedModel
 
 from trajectory_platform.training.optim.model import weights_digest
-
-DEFAULT_TARGETS: tuple[str, ...] = (
-    "q_proj",
-    "k_proj",
-    "v_proj",
-    "o_proj",
-    "gate_proj",
-    "up_proj",
-    "down_proj",
-)
-
-
-@dataclass(frozen=True)
-class LoraSettings:
-    """Capacity knobs of an adapter run (16.10): rank, scaling alpha, and which projections."""
-
-    rank: int = 8
-    alpha: float = 16.0
-    target_modules: tuple[str, ...] = DEFAULT_TARGETS
-    dropout: float = 0.0
-
-    def as_dict(self) -> dict:
-        return {**asdict(self), "target_modules": list(self.target_modules)}
+from trajectory_platform.training.optim.settings import LoraSettings
 
 
 def attach_lora(model: PreTrainedModel, settings: LoraSettings, *, seed: int = 0) -> PeftModel:

@@ -23,10 +23,7 @@ import torch
 import torch.nn.functional as F
 
 from trajectory_platform.training.data.labels import IGNORE_INDEX
-
-Normalization = Literal["token", "example"]
-NORMALIZATIONS: tuple[str, ...] = ("token", "example")
-
+from trajectory_platform.training.optim.settings import Normalization
 
 HeadPositions = Literal["targets", "all"]
 """Where the LM head runs: ``targets`` only at positions that predict a selected target (the

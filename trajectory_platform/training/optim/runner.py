@@ -50,14 +50,9 @@ from trajectory_platform.training.optim.dpo import (
     dpo_step_function,
     pair_accuracy,
 )
-from trajectory_platform.training.optim.loop import LoopResult, OptimizerSettings, run_loop
-from trajectory_platform.training.optim.lora import DEFAULT_TARGETS, LoraSettings, attach_lora
-from trajectory_platform.training.optim.loss import (
-    HEAD_POSITIONS,
-    NORMALIZATIONS,
-    HeadPositions,
-    Normalization,
-)
+from trajectory_platform.training.optim.loop import LoopResult, run_loop
+from trajectory_platform.training.optim.lora import attach_lora
+from trajectory_platform.training.optim.loss import HEAD_POSITIONS, HeadPositions
 from trajectory_platform.training.optim.memory import FP32_ADAMW, PeakMemory, inventory_for_model
 from trajectory_platform.training.optim.model import (
     build_default_model,
@@ -66,78 +61,19 @@ from trajectory_platform.training.optim.model import (
     weights_digest,
 )
 from trajectory_platform.training.optim.model_card import write_model_card
+from trajectory_platform.training.optim.settings import (
+    NORMALIZATIONS,
+    LoraSettings,
+    Normalization,
+    OptimizerSettings,
+    TrainSettings,
+)
 from trajectory_platform.training.optim.sft import evaluate_masked_loss, sft_step_function
 from trajectory_platform.workdir import default_workdir
 
 if TYPE_CHECKING:
     from peft import PeftModel
     from transformers import PreTrainedModel
-
-
-@dataclass(frozen=True)
-class TrainSettings:
-    """The knobs of a training run with the product's defaults: their one source. The CLI's flags
-    (``trajectory-platform train``) and the ``checkpoint`` asset's config are derived from these
-    fields, and :class:`TrainRequest` takes its defaults from here."""
-
-    objective: str = field(default="sft", metadata={"choices": ("sft", "dpo"), "help": "training objective"})
-    model_path: str = field(default="", metadata={"help": "local HF causal-LM directory ('': embedded)"})
-    lora: bool = field(default=False, metadata={"help": "train a LoRA adapter instead of all weights"})
-    lora_rank: int = field(default=LoraSettings.rank, metadata={"help": "LoRA rank r"})
-    lora_alpha: float = field(
-        default=LoraSettings.alpha, metadata={"help": "LoRA scale alpha (the update is scaled by alpha/r)"}
-    )
-    lora_targets: str = field(default=",".join(DEFAULT_TARGETS), metadata={"help": "comma-separated modules"})
-    max_steps: int = field(default=200, metadata={"help": "optimizer steps"})
-    normalization: str = field(
-        default="token",
-        metadata={
-            "choices": NORMALIZATIONS,
-            "help": "loss average: over every target token of the step, or per example first",
-        },
-    )
-    capacity: int = field(default=1024, metadata={"help": "tokens per packed buffer"})
-    examples_per_step: int = field(default=16, metadata={"help": "examples (or pairs) per optimizer step"})
-    micro_batches: int = field(default=1, metadata={"help": "sequential micro-batches per step"})
-    learning_rate: float = field(
-        default=OptimizerSettings.learning_rate, metadata={"help": "AdamW peak learning rate"}
-    )
-    seed: int = field(default=0, metadata={"help": "seed of the model initialization and the data order"})
-    eval_every: int = field(default=50, metadata={"help": "validation every N steps (0: end only)"})
-    beta: float = field(default=0.1, metadata={"help": "DPO preference scale"})
-    sft_weight: float = field(default=0.0, metadata={"help": "DPO auxiliary SFT term on the chosen record"})
-    threads: int = field(default=0, metadata={"help": "CPU intra-op threads (0: torch's default)"})
-    shared_prefix: bool = field(
-        default=False,
-        metadata={
-            "help": "SFT: store a context prefix examples share (tool block, system prompt) once per buffer"
-        },
-    )
-
-    def request(self, out: Path, *, workdir: Path | None = None, **runtime: Any) -> TrainRequest:
-        """The run request for these settings; ``runtime`` holds what is not a setting (device,
-        resume, save_every, an optimizer with a non-default schedule)."""
-        runtime.setdefault("optimizer", OptimizerSettings(learning_rate=self.learning_rate))
-        targets = tuple(t for t in self.lora_targets.split(",") if t)
-        return TrainRequest(
-            out=out,
-            objective=self.objective,
-            model_path=Path(self.model_path) if self.model_path else None,
-            workdir=workdir,
-            lora=LoraSettings(self.lora_rank, self.lora_alpha, targets) if self.lora else None,
-            max_steps=self.max_steps,
-            normalization=self.normalization,  # type: ignore[arg-type]  # validated by TrainRequest
-            capacity=self.capacity,
-            examples_per_step=self.examples_per_step,
-            micro_batches=self.micro_batches,
-            seed=self.seed,
-            eval_every=self.eval_every,
-            beta=self.beta,
-            sft_weight=self.sft_weight,
-            threads=self.threads or None,
-            shared_prefix=self.shared_prefix,
-            **runtime,
-        )
 
 
 @dataclass
@@ -179,6 +115,34 @@ class TrainRequest:
             raise ValueError(f"normalization must be one of {NORMALIZATIONS}, got {self.normalization!r}")
         if self.head not in HEAD_POSITIONS:
             raise ValueError(f"head must be one of {HEAD_POSITIONS}, got {self.head!r}")
+
+    @classmethod
+    def from_settings(
+        cls, settings: TrainSettings, out: Path, *, workdir: Path | None = None, **runtime: Any
+    ) -> TrainRequest:
+        """The run request for ``settings``; ``runtime`` holds what is not a setting (device,
+        resume, save_every, an optimizer with a non-default schedule)."""
+        runtime.setdefault("optimizer", OptimizerSettings(learning_rate=settings.learning_rate))
+        targets = tuple(t for t in settings.lora_targets.split(",") if t)
+        return cls(
+            out=out,
+            objective=settings.objective,
+            model_path=Path(settings.model_path) if settings.model_path else None,
+            workdir=workdir,
+            lora=LoraSettings(settings.lora_rank, settings.lora_alpha, targets) if settings.lora else None,
+            max_steps=settings.max_steps,
+            normalization=settings.normalization,  # type: ignore[arg-type]  # validated by TrainRequest
+            capacity=settings.capacity,
+            examples_per_step=settings.examples_per_step,
+            micro_batches=settings.micro_batches,
+            seed=settings.seed,
+            eval_every=settings.eval_every,
+            beta=settings.beta,
+            sft_weight=settings.sft_weight,
+            threads=settings.threads or None,
+            shared_prefix=settings.shared_prefix,
+            **runtime,
+        )
 
 
 CHECKPOINT_SCHEMA = pa.schema(

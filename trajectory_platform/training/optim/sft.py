@@ -24,12 +24,12 @@ from trajectory_platform.training.optim.loss import (
     HEAD_POSITIONS,
     HeadPositions,
     LossSums,
-    Normalization,
     masked_loss_sums,
     target_denominator,
     target_head_positions,
 )
 from trajectory_platform.training.optim.packing import collate_packed, collate_shared_prefix
+from trajectory_platform.training.optim.settings import Normalization
 
 Example = dict[str, Any]
 Batch = dict[str, torch.Tensor]
