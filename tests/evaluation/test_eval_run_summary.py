@@ -39,13 +39,24 @@ def test_warnings_are_reported_apart_from_failures(tmp_path):
         )
     )
     checks.add(_evaluation("token_masked_dataset", "aligned", False))
-    assert checks.failed == ["raw_traces:parsed", "token_masked_dataset:aligned"]
+    checks.add(
+        _evaluation(
+            "raw_traces", "parsed", False, AssetCheckSeverity.WARN, blocking=True, partition="2026-11-03"
+        )
+    )
+    # each day's failure of a per-day check is its own entry, with its own rerun command
+    assert checks.failed == [
+        "raw_traces:parsed[2026-11-02]",
+        "token_masked_dataset:aligned",
+        "raw_traces:parsed[2026-11-03]",
+    ]
     rerun = checks.to_dict()["rerun"]
     assert set(rerun) == {*checks.failed, *checks.warnings}
-    assert rerun["raw_traces:parsed"].endswith(
+    assert rerun["raw_traces:parsed[2026-11-02]"].endswith(
         "asset materialize -m trajectory_platform.definitions --select raw_traces --partition 2026-11-02"
     )
-    assert f"DAGSTER_HOME={tmp_path / 'dagster_home'}" in rerun["raw_traces:parsed"]
+    assert rerun["raw_traces:parsed[2026-11-03]"].endswith("--partition 2026-11-03")
+    assert f"DAGSTER_HOME={tmp_path / 'dagster_home'}" in rerun["token_masked_dataset:aligned"]
 
 
 def test_release_decision_comes_from_the_scorecard_row(tmp_path):

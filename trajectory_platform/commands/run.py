@@ -269,6 +269,8 @@ class CheckOutcomes:
             return
         asset = evaluation.asset_key.to_user_string()
         name = f"{asset}:{evaluation.check_name}"
+        if evaluation.partition:  # a per-day check: each day's verdict is its own entry
+            name = f"{name}[{evaluation.partition}]"
         warning = str(evaluation.severity.value) == "WARN" and not evaluation.blocking
         (self.warnings if warning else self.failed).append(name)
         self.rerun[name] = self.rerun_command(asset, evaluation.partition)
