@@ -101,6 +101,9 @@ def test_the_summary_counts_every_record_per_stage(curated):
     rows = [json.loads(line) for line in (out / "dataset.jsonl").read_text().splitlines()]
     assert summary["examples"] == len(rows) == stages["dataset"]["kept"] > 0
     assert summary["target_tokens"] == sum(r["n_targets"] for r in rows) > 0
+    # the mixture counts its tokens with the dataset stage's own masking: the two tables agree
+    mixture = pq.read_table(out / "split" / "training_mixture.parquet", columns=["selected_target_tokens"])
+    assert sum(mixture.column("selected_target_tokens").to_pylist()) == summary["target_tokens"]
 
 
 def test_the_dataset_says_verified_and_redacted(curated):

@@ -311,6 +311,7 @@ class Curation:
         )
         from trajectory_platform.gym.library import build_library
         from trajectory_platform.traces.parquet import write_parquet
+        from trajectory_platform.training.data.masked_dataset import load_target_counter
         from trajectory_platform.training.data.provenance import with_provenance
         from trajectory_platform.training.data.tokenizer import load_token_counter
 
@@ -318,13 +319,14 @@ class Curation:
         _say(f"split and mixture: {corpus.num_rows} episodes")
         library = build_library(split_settings.fixture_seed)
         split = split_stage(corpus, library, split_settings.policy(), split_settings.decontamination())
-        counter, measure = mixture_settings.counter(
-            functools.partial(load_token_counter, workdir=self.workdir)
+        counter, targets, measure = mixture_settings.counters(
+            functools.partial(load_token_counter, workdir=self.workdir),
+            functools.partial(load_target_counter, workdir=self.workdir),
         )
         anchors = frozenset(mixture_settings.anchor_models)
         policy = mixture_settings.policy()
-        mixture = mixture_stage(corpus, split.table, policy, counter, measure, anchors)
-        pairs = preference_stage(corpus, split.table, policy, counter, anchors)
+        mixture = mixture_stage(corpus, split.table, policy, counter, measure, anchors, targets)
+        pairs = preference_stage(corpus, split.table, policy, counter, anchors, targets)
         folder = self.out / "split"
         write_parquet(split.table, folder / "split_assignments.parquet")
         write_parquet(with_provenance(mixture.table, provenance), folder / "training_mixture.parquet")

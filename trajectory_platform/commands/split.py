@@ -112,15 +112,20 @@ def run(args: argparse.Namespace) -> int:
         seed=split_settings.seed if args.mixture_seed is None else args.mixture_seed,
     )
 
+    from trajectory_platform.training.data.masked_dataset import load_target_counter
     from trajectory_platform.training.data.tokenizer import load_token_counter
 
-    counter, measure = mixture_settings.counter(functools.partial(load_token_counter, workdir=args.workdir))
+    counter, targets, measure = mixture_settings.counters(
+        functools.partial(load_token_counter, workdir=args.workdir),
+        functools.partial(load_target_counter, workdir=args.workdir),
+    )
     print(f"split: {corpus.num_rows} episodes", file=sys.stderr)
     library = build_library(split_settings.fixture_seed)
     split = split_stage(corpus, library, split_settings.policy(), split_settings.decontamination())
     anchors = frozenset(mixture_settings.anchor_models)
-    mixture = mixture_stage(corpus, split.table, mixture_settings.policy(), counter, measure, anchors)
-    pairs = preference_stage(corpus, split.table, mixture_settings.policy(), counter, anchors)
+    policy = mixture_settings.policy()
+    mixture = mixture_stage(corpus, split.table, policy, counter, measure, anchors, targets)
+    pairs = preference_stage(corpus, split.table, policy, counter, anchors, targets)
     args.out.mkdir(parents=True, exist_ok=True)
     write_parquet(split.table, args.out / "split_assignments.parquet")
     write_parquet(mixture.table, args.out / "training_mixture.parquet")

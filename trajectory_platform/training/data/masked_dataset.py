@@ -218,10 +218,13 @@ def target_token_counter(
     return count
 
 
-def load_target_counter(path: str | None = None) -> tuple[Callable[[Episode, Sequence[int]], int], str]:
+def load_target_counter(
+    path: str | None = None, *, workdir: str | Path | None = None
+) -> tuple[Callable[[Episode, Sequence[int]], int], str]:
     """:func:`target_token_counter` under a tokenizer directory (``None``: the embedded default,
-    under the default workdir) and its measure name: what the mixture stages compose in."""
-    tokenizer = load_tokenizer(path, workdir=default_workdir())
+    under ``workdir`` or the default workdir) and its measure name: what the mixture stages
+    compose in."""
+    tokenizer = load_tokenizer(path, workdir=workdir or default_workdir())
     return target_token_counter(tokenizer), f"dataset_targets:{token_counter(tokenizer)[1]}"
 
 
