@@ -10,6 +10,7 @@ from redact_factory import SALT, secret_episode
 
 from trajectory_platform.cli import main
 from trajectory_platform.commands.curate import stage_settings_classes
+from trajectory_platform.curation.binomial import clopper_pearson
 from trajectory_platform.curation.redact import (
     LeakDetected,
     RedactionConfig,
@@ -21,7 +22,6 @@ from trajectory_platform.curation.redact import (
 from trajectory_platform.curation.redact.leak import (
     LeakReport,
     choose_leak_sample,
-    clopper_pearson,
     episode_canary_count,
     sample_rank,
 )

@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from trajectory_platform.curation.binomial import clopper_pearson
 from trajectory_platform.evaluation.cost import (
     break_even_attempt_cost,
     cost_per_accepted,
@@ -11,7 +12,6 @@ from trajectory_platform.evaluation.cost import (
 )
 from trajectory_platform.evaluation.stats import (
     bonferroni_alpha,
-    clopper_pearson,
     independent_difference_se,
     mcnemar_exact_p,
     paired_comparison,
@@ -86,3 +86,10 @@ def test_bonferroni_and_pass_metrics():
     assert pass_at_k(2, 4, 3) == 1.0
     assert pass_hat_k(2, 4, 2) == pytest.approx(1 / 6)
     assert math.isclose(pass_hat_k(4, 4, 4), 1.0)
+
+
+def test_the_interval_stays_finite_for_a_corpus_worth_of_canaries_and_agrees_with_small_counts():
+    """One implementation serves the leak estimate (tens of thousands of trials) and McNemar (tens)."""
+    low, high = clopper_pearson(0, 28_000, 0.05)
+    assert low == 0.0 and 0.0 < high < 2e-4  # about 3.69 / n, the rule of three's exact cousin
+    assert clopper_pearson(3, 12, 0.05) == pytest.approx((0.0548606, 0.5718585), abs=1e-6)  # beta quantiles

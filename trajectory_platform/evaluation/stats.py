@@ -10,44 +10,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-
-def binomial_cdf(k: int, n: int, p: float) -> float:
-    """P[X <= k] for X ~ Binomial(n, p), summed exactly (n is a trial count, small here)."""
-    if k < 0:
-        return 0.0
-    if k >= n:
-        return 1.0
-    return sum(math.comb(n, i) * p**i * (1.0 - p) ** (n - i) for i in range(k + 1))
-
-
-def _solve_increasing(func: Callable[[float], float], target: float) -> float:
-    """Bisection for ``func(x) = target`` on [0, 1] where ``func`` is non-decreasing."""
-    low, high = 0.0, 1.0
-    for _ in range(100):
-        mid = (low + high) / 2.0
-        if func(mid) < target:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2.0
-
-
-def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, float]:
-    """Exact two-sided (1 - alpha) interval for a binomial proportion."""
-    if trials == 0:
-        return 0.0, 1.0
-    lower = 0.0
-    if successes > 0:
-        # lower bound: P[X >= k | p] = alpha/2, i.e. 1 - cdf(k-1) rises with p.
-        lower = _solve_increasing(lambda p: 1.0 - binomial_cdf(successes - 1, trials, p), alpha / 2)
-    upper = 1.0
-    if successes < trials:
-        # upper bound: P[X <= k | p] = alpha/2; cdf falls with p, so solve on its complement.
-        upper = _solve_increasing(lambda p: 1.0 - binomial_cdf(successes, trials, p), 1 - alpha / 2)
-    return lower, upper
+from trajectory_platform.curation.binomial import binomial_cdf, clopper_pearson
 
 
 def mcnemar_exact_p(b: int, c: int) -> float:

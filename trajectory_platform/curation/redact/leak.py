@@ -26,16 +26,16 @@ import copy
 import hashlib
 import hmac
 import json
-import math
 import random
 import re
 import string
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 from urllib.parse import quote
 
+from trajectory_platform.curation.binomial import clopper_pearson
 from trajectory_platform.curation.redact.engine import redact_text
 from trajectory_platform.curation.redact.episode import redact_episode
 from trajectory_platform.curation.redact.model import RedactionConfig
@@ -355,46 +355,3 @@ def choose_leak_sample(
         chosen.add(record_id)
         planted += count
     return chosen
-
-
-def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, float]:
-    """The exact two-sided (1 - ``alpha``) interval of a binomial proportion (Clopper-Pearson).
-
-    The same interval as ``evaluation/stats.py``'s (which sits a layer above curation), with the
-    binomial tail summed in log space, since a corpus plants thousands of canaries.
-    """
-    if trials == 0:
-        return 0.0, 1.0
-    lower = 0.0
-    if successes > 0:  # P[X >= k | p] = alpha/2; rises with p
-        lower = _bisect(lambda p: 1.0 - _binomial_cdf(successes - 1, trials, p), alpha / 2)
-    upper = 1.0
-    if successes < trials:  # P[X <= k | p] = alpha/2; falls with p
-        upper = _bisect(lambda p: 1.0 - _binomial_cdf(successes, trials, p), 1.0 - alpha / 2)
-    return lower, upper
-
-
-def _binomial_cdf(k: int, n: int, p: float) -> float:
-    """P[X <= k] for X ~ Binomial(n, p), each term in log space."""
-    if p <= 0.0:
-        return 1.0
-    if p >= 1.0:
-        return 0.0 if k < n else 1.0
-    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
-    total = sum(
-        math.exp(log_n - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
-        for i in range(k + 1)
-    )
-    return min(total, 1.0)
-
-
-def _bisect(func: Callable[[float], float], target: float) -> float:
-    """``x`` in [0, 1] with ``func(x) = target``, for a non-decreasing ``func``."""
-    low, high = 0.0, 1.0
-    for _ in range(64):
-        mid = (low + high) / 2.0
-        if func(mid) < target:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2.0

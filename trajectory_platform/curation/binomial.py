@@ -1,0 +1,56 @@
+"""The exact binomial tail and the Clopper-Pearson interval: one home for both of their users.
+
+The canary-leak estimate (``curation/redact/leak.py``: leaked of thousands of planted canaries)
+and the evaluation's paired statistics (``evaluation/stats.py``: McNemar on tens of discordant
+pairs) need the same interval. Each term of the tail is summed in log space, so ``math.comb``'s
+huge integers never meet a float power that underflows: exact enough for a dozen trials and
+still finite for tens of thousands.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+
+def binomial_cdf(k: int, n: int, p: float) -> float:
+    """P[X <= k] for X ~ Binomial(n, p), each term in log space."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    if p <= 0.0:
+        return 1.0
+    if p >= 1.0:
+        return 0.0
+    log_p, log_q, log_n = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    total = sum(
+        math.exp(log_n - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * log_p + (n - i) * log_q)
+        for i in range(k + 1)
+    )
+    return min(total, 1.0)
+
+
+def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, float]:
+    """The exact two-sided (1 - ``alpha``) interval of a binomial proportion (Clopper-Pearson)."""
+    if trials == 0:
+        return 0.0, 1.0
+    lower = 0.0
+    if successes > 0:  # P[X >= k | p] = alpha/2; rises with p
+        lower = _bisect(lambda p: 1.0 - binomial_cdf(successes - 1, trials, p), alpha / 2)
+    upper = 1.0
+    if successes < trials:  # P[X <= k | p] = alpha/2; falls with p, so solve on its complement
+        upper = _bisect(lambda p: 1.0 - binomial_cdf(successes, trials, p), 1.0 - alpha / 2)
+    return lower, upper
+
+
+def _bisect(func: Callable[[float], float], target: float) -> float:
+    """``x`` in [0, 1] with ``func(x) = target``, for a non-decreasing ``func``."""
+    low, high = 0.0, 1.0
+    for _ in range(100):
+        mid = (low + high) / 2.0
+        if func(mid) < target:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2.0
