@@ -16,7 +16,8 @@ tasks and on fresh tasks of the training families: it shows copying start long b
 can. The generated corpus is cached as Parquet in ``--workdir``.
 
 Usage: ``.venv/bin/python benchmarks/learning_curve.py [--tasks 4000] [--steps 500] [--batch 8]
-[--lr 3e-3] [--eval-every 125] [--items 48] [--kinds report_value] [--seed 0] [--threads 1]``.
+[--lr 3e-3] [--eval-every 125] [--items 48] [--kinds report_value] [--preamble-warmup 600] [--seed 0]
+[--threads 1]``.
 Prints one row per evaluation and a final JSON line.
 """
 
@@ -222,6 +223,12 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(sorted(set(LEARN_KINDS))),
         help="task kinds trained and evaluated, comma-separated (report_value alone: the shortest examples)",
     )
+    parser.add_argument(
+        "--preamble-warmup",
+        type=int,
+        default=0,
+        help="steps trained without the tool block and system prompt first (the context warm-up)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--workdir", type=Path, default=None)
@@ -257,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         head="targets",
         shared_prefix=True,
+        preamble_warmup_steps=args.preamble_warmup,
     )
     probes = {
         "held_out": masked_table(expert_corpus(held_out, seed=args.seed), tokenizer),

@@ -156,6 +156,20 @@ def _example_problem(row: dict[str, Any], capacity: int, vocab_size: int) -> Dro
     return None
 
 
+def preamble_end(row: dict[str, Any]) -> int:
+    """Where an example's preamble ends: the first span that is not the system prompt (the tool
+    block precedes it), or the first target if that comes earlier; ``1`` (only the opening token)
+    without spans. The context warm-up leaves ``[1, preamble_end)`` out of early steps, which is
+    safe because no target lies there."""
+    spans = json.loads(row.get("spans_json") or "[]")
+    starts = [int(span["start"]) for span in spans if span.get("kind") != "system"]
+    if not starts:
+        return 1
+    labels = row["labels"]
+    first_target = next((i for i, label in enumerate(labels) if i > 0 and label != IGNORE_INDEX), len(labels))
+    return max(1, min(first_target, starts[0]))
+
+
 def split_examples(
     loaded: LoadedRows, *, capacity: int, vocab_size: int, validation_fraction: float = 0.1
 ) -> ExampleSplit:
@@ -182,6 +196,7 @@ def split_examples(
                     "key": example_key(row),
                     "group": str(row.get("episode_id") or example_key(row)),
                     "split": str(row.get("split") or "").lower(),
+                    "preamble_end": preamble_end(row),
                 }
             )
     validation = [e for e in usable if e["split"] in VALIDATION_SPLITS]

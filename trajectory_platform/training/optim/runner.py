@@ -107,6 +107,9 @@ class TrainRequest:
     # SFT: store a context prefix that examples of a micro-batch share (tool block, system prompt) once
     # per packed buffer and let each suffix attend to it; same loss, gradients within float rounding.
     shared_prefix: bool = TrainSettings.shared_prefix
+    # SFT: the first N steps train without each example's preamble (tool block, system prompt): see
+    # sft.without_preamble. Validation always scores whole examples.
+    preamble_warmup_steps: int = TrainSettings.preamble_warmup_steps
 
     def __post_init__(self) -> None:
         if self.objective not in ("sft", "dpo"):
@@ -141,6 +144,7 @@ class TrainRequest:
             sft_weight=settings.sft_weight,
             threads=settings.threads or None,
             shared_prefix=settings.shared_prefix,
+            preamble_warmup_steps=settings.preamble_warmup_steps,
             **runtime,
         )
 
@@ -354,6 +358,7 @@ def _sft(ctx: _Context) -> _Objective:
         autocast_dtype=ctx.autocast,
         head=request.head,
         shared_prefix=request.shared_prefix,
+        preamble_warmup_steps=request.preamble_warmup_steps,
     )
 
     def evaluate() -> dict[str, Any]:
@@ -590,6 +595,7 @@ def _manifest(
             "examples_per_step": request.examples_per_step,
             "micro_batches": request.micro_batches,
             "capacity": request.capacity,
+            "preamble_warmup_steps": request.preamble_warmup_steps if sft else None,
             "beta": None if sft else request.beta,
             "sft_weight": None if sft else request.sft_weight,
             "resumed_from": loop.resumed_from,

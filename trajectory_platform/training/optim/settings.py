@@ -98,3 +98,10 @@ class TrainSettings:
             "help": "SFT: store a context prefix examples share (tool block, system prompt) once per buffer"
         },
     )
+    preamble_warmup_steps: int = field(
+        default=0,
+        metadata={
+            "help": "SFT: for the first N steps leave each example's tool block and system prompt out "
+            "(a context curriculum: a small model learns to copy names from the prompt first)"
+        },
+    )

@@ -254,6 +254,30 @@ def evaluate_masked_loss(
     }
 
 
+def without_preamble(example: Example) -> Example:
+    """``example`` with its preamble -- the tool block and system prompt, ``[1, preamble_end)`` --
+    left out: the context warm-up's view of it (a curriculum over context, not over targets).
+
+    Why: a small model from scratch learns to copy a name from the user's prompt into a call only
+    when few tokens compete for its attention. Behind a ~400-token tool block the embedded model
+    stayed at guessing names from their marginal after 8,000 examples; with the preamble left out
+    for its first steps it copies them, and keeps copying once the preamble is back
+    (docs/training.md, benchmarks/results/README.md). No target is dropped: the preamble holds none
+    (:func:`~trajectory_platform.training.data.dataset.preamble_end` stops at the first target), and
+    positions restart after the opening token, so relative distances inside the rest are unchanged.
+    """
+    end = int(example.get("preamble_end", 1))
+    if end <= 1:
+        return example
+    ids, labels = example["input_ids"], example["labels"]
+    return {
+        **example,
+        "input_ids": ids[:1] + ids[end:],
+        "labels": labels[:1] + labels[end:],
+        "preamble_end": 1,
+    }
+
+
 def step_examples(count: int, step: int, per_step: int, seed: int) -> list[int]:
     """Indices of the examples for ``step``: a seeded permutation per epoch, streamed.
 
@@ -283,17 +307,21 @@ def sft_step_function(
     autocast_dtype: torch.dtype | None = None,
     head: HeadPositions = "targets",
     shared_prefix: bool = False,
+    preamble_warmup_steps: int = 0,
 ) -> Callable[[int], StepStats]:
     """The per-step work of an SFT run, for :func:`trajectory_platform.training.optim.loop.run_loop`.
 
     A dataset smaller than the step uses every example once per step; more micro-batches than
     examples is capped (the split never changes the loss or the gradients, only peak memory).
+    Steps before ``preamble_warmup_steps`` see the same examples :func:`without_preamble`.
     """
     per_step = min(examples_per_step, len(examples))
     micro_batches = min(micro_batches, per_step)
 
     def step(index: int) -> StepStats:
         chosen = [examples[i] for i in step_examples(len(examples), index, per_step, seed)]
+        if index < preamble_warmup_steps:
+            chosen = [without_preamble(example) for example in chosen]
         batches = collate_micro_batches(
             chosen, micro_batches, capacity, attention=attention, shared_prefix=shared_prefix
         )
