@@ -543,8 +543,9 @@ def test_real_logs_replay_their_shell_and_editor_calls_and_refuse_what_a_shell_c
     """mini-swe-agent's own test log re-runs (its submission turn aside) and matches; OpenHands'
     editor calls are replayed as edits (on an empty S0 their views and the shell commands fail,
     which is drift, not an unsupported call); SWE-agent's pre-1.0 commands (``open``, ``edit``,
-    ``create``...) are still calls a shell replay cannot re-execute, and none of them is an editor
-    call."""
+    ``create``...) are re-executed too (the script they create and edit renders as recorded), while
+    its 1.0 function-calling windowed tools and its cursor mode are calls a shell replay cannot
+    re-execute."""
     env = dataclasses.replace(environment(), s0_files={})
     mini_log = ingest_paths([real_root / "mini-swe-agent/tests/test_data/local.traj.json"]).episodes[0]
     result = replay_episode(mini_log, env)
@@ -568,9 +569,23 @@ def test_real_logs_replay_their_shell_and_editor_calls_and_refuse_what_a_shell_c
     assert editor_turns and editor_turns <= set(result.unchecked_turns) | set(result.drift_turns)
     assert result.observations == "drift", "the ponyc repository is not in this empty S0"
 
+    pre_1_0 = ingest_paths(
+        [
+            real_root
+            / SWE_AGENT_DEMOS
+            / "replay__marshmallow-code__marshmallow-1867__default__t-0.20__p-0.95__"
+            "c-2.00__install-1___install_from_source/marshmallow-code__marshmallow-1867.traj"
+        ]
+    ).episodes[0]
+    result = replay_episode(pre_1_0, env)
+    lines = {r.turn: (r.call.arguments or "").split("\n")[0] for r in call_records(pre_1_0)}
+    assert result.unsupported_turns == [] and result.observations == "drift"
+    matched = {lines[t] for t in lines if t not in result.drift_turns and t not in result.unchecked_turns}
+    assert {"create reproduce.py", "edit 1:1"} <= matched, "rendered exactly as SWE-agent did"
+
     for path in (
-        "replay__marshmallow-code__marshmallow-1867__default__t-0.20__p-0.95__c-2.00__install-1___"
-        "install_from_source/marshmallow-code__marshmallow-1867.traj",
+        "replay__marshmallow-code__marshmallow-1867__default_sys-env_cursors_window100__t-0.20__p-0.95__"
+        "c-2.00__install-1/marshmallow-code__marshmallow-1867.traj",
         "replay__marshmallow-code__marshmallow-1867__function_calling_replace__install-1/"
         "marshmallow-code__marshmallow-1867.traj",
     ):
@@ -578,5 +593,12 @@ def test_real_logs_replay_their_shell_and_editor_calls_and_refuse_what_a_shell_c
         result = replay_episode(episode, env)
         names = {r.turn: r.call.name for r in call_records(episode)}
         unsupported = {names[turn] for turn in result.unsupported_turns}
-        assert unsupported and unsupported <= {"open", "edit", "create", "insert", "find_file"}, path
+        assert unsupported and unsupported <= {
+            "open",
+            "edit",
+            "create",
+            "insert",
+            "find_file",
+            "set_cursors",
+        }, path
         assert result.observations == "unverified" and result.final_files is None

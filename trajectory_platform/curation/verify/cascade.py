@@ -272,6 +272,12 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
         return _route(work, replay.sink, replay.reason)
     if replay is not None:
         work.diff = replay.view
+        if episode.outcome.workspace_diff is None:
+            # stage 2 judged an empty recorded diff: the replayed state must pass it as a diff would
+            static = _timed(lambda: check_static(replay.view, lint=config.lint))
+            work.stages = [static if s.stage == "static" else s for s in work.stages]
+            if not static.passed:
+                return _route(work, REJECT_SINK["static"], static.reason or "static")
     diff = _diff_of(work)
     answer = episode.outcome.final_answer
     dynamic = _timed(lambda: run_dynamic(fixture, diff, answer, config.dynamic))

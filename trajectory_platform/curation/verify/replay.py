@@ -14,9 +14,13 @@ claims, as the environment's :class:`~trajectory_platform.gym.fixtures.ReplaySpe
   sandbox, with the real tool's semantics (:class:`gym.shell.EditorCall`); their outputs are the
   tool's own rendering and are not compared (``unchecked_turns``), but a recorded failure must be
   a replayed failure and vice versa, and their effect on the files is part of the replayed final
-  state. A call of any other tool, or an editor path outside the workspace, cannot be re-executed
-  here: the episode is then not replayable (``unsupported_turns``), never silently judged from half
-  its actions.
+  state. SWE-agent's pre-1.0 commands (``open``, ``goto``, ``scroll_*``, ``create``, ``edit A:B``
+  ... ``end_of_edit``, ``find_file``, ``search_*``: text actions) run in the same sandbox as
+  SWE-agent's own bash functions (:mod:`sweagent_commands`), the viewer's state carried between
+  them; their outputs are compared like a shell command's. A call of any other tool, or an editor
+  path outside the workspace, cannot be re-executed here: the episode is then not replayable
+  (``unsupported_turns``, the calls named in the finding), never silently judged from half its
+  actions.
 - **tools** (``replay.tools_entry_point``): every recorded call goes to the environment's own tools
   implementation in the sandbox (:func:`gym.shell.run_tool_calls`), shell tools included.
 - **none**: nothing is re-executed; the final state is S0 plus the recorded workspace diff, and
@@ -33,7 +37,9 @@ be compared (``unchecked_turns``).
 
 :func:`check_replay` is the cascade's use of it: drift sends the episode to ``unverifiable``
 (``replay_drift``); a replayed final state that differs from the recorded diff is tamper evidence
-(``final_state_mismatch``); otherwise the replayed state is the post-image the oracle judges.
+(``final_state_mismatch``; files S0's ``.gitignore`` ignores are left out, as git leaves them out
+of the diffs it makes: :func:`git_ignored`); otherwise the replayed state is the post-image the
+oracle judges.
 Findings and data never hold record text (an observation may hold a secret): turn indices, lengths
 and hashes only.
 """
@@ -42,13 +48,28 @@ from __future__ import annotations
 
 import hashlib
 import re
+import secrets
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+import pathspec
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
 from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
+from trajectory_platform.curation.verify.sweagent_commands import (
+    UNORDERED,
+    WindowState,
+    command_name,
+    command_script,
+    edit_rejected,
+    recorded_root,
+    shown,
+    split_report,
+    unordered,
+)
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
 from trajectory_platform.gym.sandbox import SandboxError, apply_diff, unified_diff
@@ -79,10 +100,14 @@ AGENT_COMMANDS = (
     "search_dir",
     "search_file",
     "filemap",
+    "set_cursors",
     "str_replace_editor",
 )
 """SWE-agent's own commands (its tool bundles, installed in its container): a text action naming
-one is not a program a plain shell has, so a shell replay cannot re-execute it."""
+one is not a program a plain shell has, so a shell replay cannot re-execute it, unless it is one
+of the pre-1.0 commands :mod:`sweagent_commands` re-executes (``open`` ... ``edit``, ``find_file``,
+``search_*``; checked first). Cursor mode (``set_cursors``), ``insert``, ``filemap`` and the
+text-mode ``str_replace_editor`` stay unsupported."""
 OBSERVATIONS = ("verified", "drift", "unverified")
 DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
     (r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?", "<TIME>"),
@@ -99,7 +124,8 @@ is the shell's, not the run's: ``bash -c`` names the script line in an error an 
 reports without it."""
 _DEFAULT = tuple((re.compile(p), r) for p, r in DEFAULT_NORMALIZE)
 _MINI_FRAME = re.compile(r"\A\s*<returncode>(-?\d+)</returncode>\s*<output>\n?(.*)</output>\s*\Z", re.DOTALL)
-_SWE_AGENT_FOOTER = re.compile(r"\n*\(Open file: [^\n]*\)\n\(Current directory: [^\n]*\)\n?bash-\$\s*\Z")
+_SWE_AGENT_FOOTER = re.compile(r"\n*\(Open file: [^\n]*\)\n\(Current directory: [^\n]*\)\n?(?:bash-\$)?\s*\Z")
+_NAME = re.compile(r"[A-Za-z_][\w.\-]{0,63}")
 _SWE_AGENT_HEADER = re.compile(r"\AOBSERVATION:\n")
 SWE_AGENT_NO_OUTPUT = "Your command ran successfully and did not produce any output."
 """What SWE-agent's ``next_step_no_output_template`` shows for a command that printed nothing."""
@@ -255,16 +281,33 @@ def editor_call(record: CallRecord) -> EditorCall | None:
     return EditorCall(record.arguments) if isinstance(record.arguments.get("command"), str) else None
 
 
+def sweagent_line(record: CallRecord) -> str | None:
+    """The action line of one of SWE-agent's pre-1.0 commands (a text action naming one of
+    :data:`sweagent_commands.COMMANDS`), or ``None``."""
+    raw = record.call.arguments or ""
+    if raw.strip().startswith("{") or command_name(raw) != record.call.name:
+        return None
+    return raw
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _drift(
-    turn: int, answer: Event, output: str, exit_code: int | None, patterns: tuple[str, ...]
+    turn: int,
+    answer: Event,
+    output: str,
+    exit_code: int | None,
+    patterns: tuple[str, ...],
+    any_order: bool = False,
 ) -> TurnDrift | None:
-    """How a replayed output differs from the observation that answered the call, or ``None``."""
+    """How a replayed output differs from the observation that answered the call, or ``None``
+    (``any_order``: the output lists lines in an order only the file system fixed)."""
     recorded_text, recorded_exit = recorded_observation(answer)
     recorded, replayed = normalize(recorded_text, patterns), normalize(output, patterns)
+    if any_order:
+        recorded, replayed = unordered(recorded), unordered(replayed)
     exit_differs = recorded_exit is not None and exit_code is not None and recorded_exit != exit_code
     if recorded == replayed and not exit_differs:
         return None
@@ -280,11 +323,16 @@ def _drift(
 
 
 def _status_drift(
-    turn: int, answer: Event, output: str, exit_code: int, patterns: tuple[str, ...]
+    turn: int,
+    answer: Event,
+    output: str,
+    failed: tuple[bool, bool],
+    patterns: tuple[str, ...],
 ) -> TurnDrift | None:
-    """An editor call whose recorded status (failed or not) is not what replay showed, or ``None``."""
-    recorded_failed = answer.status == "error"
-    if recorded_failed == (exit_code != 0):
+    """An edit whose recorded outcome (``failed``: recorded, replayed) is not what replay showed,
+    or ``None``."""
+    recorded_failed, replayed_failed = failed
+    if recorded_failed == replayed_failed:
         return None
     recorded, replayed = normalize(recorded_observation(answer)[0], patterns), normalize(output, patterns)
     return TurnDrift(
@@ -294,7 +342,7 @@ def _status_drift(
         _digest(recorded),
         _digest(replayed),
         recorded_status="error" if recorded_failed else "ok",
-        replayed_status="ok" if exit_code == 0 else "error",
+        replayed_status="error" if replayed_failed else "ok",
     )
 
 
@@ -313,7 +361,7 @@ def _actions(episode: Episode, fixture: Fixture, mode: str) -> tuple[list[CallRe
             else:
                 actions.append(record)
             continue
-        if editor_call(record) is not None:
+        if editor_call(record) is not None or sweagent_line(record) is not None:
             actions.append(record)
             continue
         command = shell_command(record)
@@ -341,9 +389,10 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         return ReplayResult(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=unsupported
         )
+    root = recorded_root(episode)
     try:
         compile_patterns(spec.normalize)
-        outputs, final, refused = _execute(fixture, spec, mode, actions, timeout_s)
+        outputs, final, refused = _execute(fixture, spec, mode, actions, timeout_s, root)
     except (ReplayRunError, SandboxError, ValueError) as exc:
         return ReplayResult(mode, 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
     if refused:
@@ -358,8 +407,13 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             unchecked.append(record.turn)
             answer = record.answer
             if answer is not None and answer.status in EDITOR_STATUSES:
-                found = _status_drift(record.turn, answer, output, exit_code, spec.normalize)
+                failed = (answer.status == "error", exit_code != 0)
+                found = _status_drift(record.turn, answer, output, failed, spec.normalize)
                 drift += [found] if found is not None else []
+        elif mode == "shell" and (line := sweagent_line(record)) is not None:
+            found, checked = _sweagent_drift(record, line, output, root, spec.normalize)
+            drift += [found] if found is not None else []
+            unchecked += [] if checked else [record.turn]
         elif record.answer is None or record.answer.status == "truncated":
             unchecked.append(record.turn)
         elif (found := _drift(record.turn, record.answer, output, exit_code, spec.normalize)) is not None:
@@ -381,8 +435,32 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     )
 
 
+def _sweagent_drift(
+    record: CallRecord, line: str, output: str, root: str | None, patterns: tuple[str, ...]
+) -> tuple[TurnDrift | None, bool]:
+    """A pre-1.0 command's drift, if any, and whether its output was compared at all.
+
+    Its output is compared like a shell command's (``find_file``'s listing in any order) once the
+    log shows the repository root its paths print under; an ``edit`` the linter rejected, in the
+    log or in replay, is compared by that outcome only (the rejection's text is flake8's)."""
+    answer = record.answer
+    if answer is None or answer.status == "truncated" or root is None:
+        return None, False
+    name = command_name(line) or ""
+    recorded_rejected = name == "edit" and edit_rejected(recorded_observation(answer)[0])
+    if name == "edit" and (recorded_rejected or edit_rejected(output)):
+        failed = (recorded_rejected, edit_rejected(output))
+        return _status_drift(record.turn, answer, output, failed, patterns), False
+    return _drift(record.turn, answer, output, None, patterns, any_order=name in UNORDERED), True
+
+
 def _execute(
-    fixture: Fixture, spec: ReplaySpec, mode: str, actions: list[CallRecord], timeout_s: float
+    fixture: Fixture,
+    spec: ReplaySpec,
+    mode: str,
+    actions: list[CallRecord],
+    timeout_s: float,
+    root: str | None = None,
 ) -> tuple[list[tuple[str, int | None]], dict[str, str], list[int]]:
     """Run the actions in the sandbox: each one's (output, exit code), the final files, and the
     turns of editor calls refused for a path outside the workspace."""
@@ -391,10 +469,43 @@ def _execute(
         calls = [(r.call.name or "", r.arguments or {}) for r in actions]
         tool_run = run_tool_calls(fixture.s0_files, spec.tools_files, entry, calls, timeout_s)
         return [(r.output, None) for r in tool_run.results], tool_run.final_files, []
-    commands = [editor_call(r) or shell_command(r) or "" for r in actions]
-    shell_run = run_commands(fixture.s0_files, commands, timeout_s)
-    refused = sorted({r.turn for r, result in zip(actions, shell_run.results, strict=True) if result.refused})
-    return [(r.output, r.exit_code) for r in shell_run.results], shell_run.final_files, refused
+    return _run_shell(fixture.s0_files, actions, timeout_s, root)
+
+
+def _run_shell(
+    files: dict[str, str], actions: list[CallRecord], timeout_s: float, root: str | None
+) -> tuple[list[tuple[str, int | None]], dict[str, str], list[int]]:
+    """Shell mode's run. Each of SWE-agent's pre-1.0 commands needs the viewer state the one
+    before it left (read from its output), so the actions run in batches that each end at such a
+    command, the next batch starting from the files the last one left; without one, it is a
+    single run. A pre-1.0 command's exit code is ``None``: SWE-agent records none and its commands
+    report failure in their text."""
+    marker = secrets.token_hex(16)
+    state = WindowState()
+    previous = ""
+    outputs: list[tuple[str, int | None]] = []
+    refused: list[int] = []
+    batch: list[str | EditorCall] = []
+    batch_records: list[CallRecord] = []
+    for index, record in enumerate(actions):
+        line = sweagent_line(record)
+        command = editor_call(record) or shell_command(record) or ""
+        if line is not None:
+            command = command_script(line, replace(state, last_action=previous), marker, root)
+        batch.append(command)
+        batch_records.append(record)
+        previous = (line if line is not None else record.call.arguments or "").strip()
+        if line is None and index < len(actions) - 1:
+            continue
+        shell_run = run_commands(files, batch, timeout_s)
+        files = shell_run.final_files
+        refused += [r.turn for r, res in zip(batch_records, shell_run.results, strict=True) if res.refused]
+        outputs += [(res.output, res.exit_code) for res in shell_run.results]
+        if line is not None:
+            text, state, workspace = split_report(outputs[-1][0], marker, state)
+            outputs[-1] = (shown(text, workspace, root), None)
+        batch, batch_records = [], []
+    return outputs, files, sorted(set(refused))
 
 
 # ------------------------------------------------------------------------------- the cascade step
@@ -467,7 +578,8 @@ def check_replay(
         check.findings.append(
             Finding(
                 "replay_unsupported_call",
-                f"{len(turns)} call(s) cannot be re-executed in {result.mode} mode",
+                f"{len(turns)} call(s) cannot be re-executed in {result.mode} mode: "
+                + ", ".join(_call_names(episode, turns)),
                 event_index=turns[0],
             )
         )
@@ -491,6 +603,41 @@ def check_replay(
     return check
 
 
+def git_ignored(s0: dict[str, str]) -> Callable[[str], bool]:
+    """Whether S0's ``.gitignore`` files ignore a path: a recorded diff git made (SWE-agent's
+    submission, a ``git diff`` after ``git add -A``) never holds such a file, though the replayed
+    actions may well have written one (a log, a build directory).
+
+    Every ``.gitignore`` in S0 applies below its own directory, with git's semantics
+    (:class:`pathspec.GitIgnoreSpec`, read shallowest first): the deepest file with a matching
+    pattern decides, and a negated pattern (``!keep.log``) un-ignores. S0's own, not the final
+    state's: an episode cannot hide its changes by editing the ``.gitignore``."""
+    specs = [
+        (path.rpartition("/")[0], pathspec.GitIgnoreSpec.from_lines(s0[path].splitlines()))
+        for path in sorted(s0, key=lambda p: (p.count("/"), p))
+        if path == ".gitignore" or path.endswith("/.gitignore")
+    ]
+
+    def ignored(path: str) -> bool:
+        verdict = False
+        for folder, spec in specs:
+            if folder and not path.startswith(f"{folder}/"):
+                continue
+            decided = spec.check_file(path[len(folder) + 1 :] if folder else path).include
+            verdict = verdict if decided is None else decided
+        return verdict
+
+    return ignored
+
+
+def _call_names(episode: Episode, turns: list[int]) -> list[str]:
+    """The names of the calls at ``turns``, each once; a name that does not read as a command or
+    tool name (a text action's first word can be anything) is shown as ``<unnamed>``, never as
+    record text."""
+    names = {r.turn: r.call.name or "" for r in call_records(episode)}
+    return sorted({n if _NAME.fullmatch(n) else "<unnamed>" for n in (names.get(t, "") for t in turns)})
+
+
 def _judge_final_state(
     check: ReplayCheck, episode: Episode, context: FixtureContext, diff: DiffView, final: dict[str, str]
 ) -> None:
@@ -500,7 +647,10 @@ def _judge_final_state(
         check.view = _view_of(context.files, final)
         return
     recorded = diff.post if diff.post is not None else dict(context.files)
-    differing = sorted(p for p in set(recorded) | set(final) if recorded.get(p) != final.get(p))
+    ignored = git_ignored(context.files)
+    differing = sorted(
+        p for p in set(recorded) | set(final) if recorded.get(p) != final.get(p) and not ignored(p)
+    )
     if differing:
         check.sink = "tamper_quarantine"
         shown = ", ".join(differing[:5]) + (" ..." if len(differing) > 5 else "")

@@ -1,0 +1,442 @@
+"""SWE-agent's pre-1.0 built-in commands, re-executed in the replay sandbox as SWE-agent ran them.
+
+Before 1.0, SWE-agent gave its agent a windowed file viewer and a line editor as bash functions
+sourced into the container's shell (``config/commands/defaults.sh``, ``edit_linting.sh``,
+``search.sh``): ``open``, ``goto``, ``scroll_up``, ``scroll_down``, ``create``,
+``edit START:END`` (its replacement text ending on a line ``end_of_edit``), ``find_file``,
+``search_file`` and ``search_dir``. A plain shell lacks them, so :func:`command_script` wraps the
+recorded action line in a script that defines them first (:data:`FUNCTIONS`: written here from the
+commands' documented behaviour, with bash arithmetic where SWE-agent called ``jq``; only their
+printed strings follow SWE-agent's, since those are what the logs recorded and replay compares)
+and runs it with ``/bin/bash -c`` in the sandbox, as any recorded
+shell command is: bash parses the agent's arguments exactly as SWE-agent's shell did, and nothing
+the log holds ever runs outside the sandbox.
+
+The viewer's state (the open file, the window's line, the scroll count) lived in the agent's
+long-running shell; a replayed command runs in a fresh one, so the host carries it
+(:class:`WindowState`) into each script and reads the new state from a last line the script prints
+after a per-replay random marker (:func:`split_report`), which is taken off the output.
+
+What is not reproduced: the window is SWE-agent's default (:data:`WINDOW` lines, :data:`OVERLAP`
+overlap; a run configured otherwise drifts); ``edit``'s flake8 check is reduced to its syntax part
+(a Python file that compiled before the edit and not after is restored and the edit rejected,
+with a shorter message than flake8's: only the rejection itself is compared,
+:func:`edit_rejected`); paths print under the repository root the log's own state footer names
+(:func:`recorded_root`), since the sandbox's workspace lives elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+from trajectory_platform.traces.record import Episode
+
+COMMANDS = (
+    "open",
+    "goto",
+    "scroll_up",
+    "scroll_down",
+    "create",
+    "edit",
+    "find_file",
+    "search_file",
+    "search_dir",
+)
+"""The pre-1.0 commands replay re-executes (``submit`` ends the episode and is not replayed)."""
+WINDOW = 100
+"""Lines the viewer shows (SWE-agent's default ``WINDOW``)."""
+OVERLAP = 2
+"""Lines a scroll keeps in view (SWE-agent's default ``OVERLAP``)."""
+EDIT_END = "end_of_edit"
+REJECTED = "Your proposed edit has introduced new syntax error(s)."
+"""How SWE-agent's ``edit`` begins its answer when the linter rejects the edit (file unchanged)."""
+_FOOTER_ROOT = re.compile(r"\(Open file: [^\n]*\)\n\(Current directory: ([^\n]*)\)\n?(?:bash-\$)?\s*\Z")
+
+FUNCTIONS = r"""
+_lines() { grep -c '' "$1"; }
+_count() { local n; n=$(wc -l); echo $((n)); }
+_p() {
+    if [ -n "$SHOW_ROOT" ] && [[ $1 == "$SHOW_ROOT" || $1 == "$SHOW_ROOT"/* ]]; then
+        printf '%s' "$WS${1#"$SHOW_ROOT"}"
+    else
+        printf '%s' "$1"
+    fi
+}
+_compiles() {
+    python3 -I -S -c 'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")' "$1" \
+        >/dev/null 2>&1
+}
+_print() {
+    local total_lines=$(_lines "$CURRENT_FILE")
+    local half=$((WINDOW / 2))
+    echo "[File: $(realpath "$CURRENT_FILE") ($total_lines lines total)]"
+    local lines_above=$((CURRENT_LINE - half))
+    local lines_below=$((total_lines - CURRENT_LINE - half))
+    local last=$((CURRENT_LINE + half))
+    if [ $last -lt $half ]; then last=$half; fi
+    if [ $lines_above -gt 0 ]; then echo "($lines_above more lines above)"; fi
+    grep -n '$' "$CURRENT_FILE" | head -n $last | tail -n $WINDOW
+    if [ $lines_below -gt 0 ]; then echo "($lines_below more lines below)"; fi
+}
+_constrain_line() {
+    if [ -z "$CURRENT_FILE" ]; then
+        echo "No file open. Use the open command first."
+        return
+    fi
+    local max_line=$(_lines "$CURRENT_FILE")
+    local half=$((WINDOW / 2))
+    if [ $CURRENT_LINE -gt $((max_line - half)) ]; then CURRENT_LINE=$((max_line - half)); fi
+    if [ $CURRENT_LINE -lt $half ]; then CURRENT_LINE=$half; fi
+}
+open() {
+    if [ -z "$1" ]; then
+        echo "Usage: open <file>"
+        return
+    fi
+    local path=$(_p "$1")
+    local line_number=$((WINDOW / 2))
+    if [ -n "$2" ]; then
+        if ! [[ $2 =~ ^[0-9]+$ ]]; then
+            echo "Usage: open <file> [<line_number>]"
+            echo "Error: <line_number> must be a number"
+            return
+        fi
+        local max_line=$(_lines "$path")
+        if [ $((10#$2)) -gt $max_line ]; then
+            echo "Warning: <line_number> ($2) is greater than the number of lines in the file ($max_line)"
+            echo "Warning: Setting <line_number> to $max_line"
+            line_number=$max_line
+        elif [ $((10#$2)) -lt 1 ]; then
+            echo "Warning: <line_number> ($2) is less than 1"
+            echo "Warning: Setting <line_number> to 1"
+            line_number=1
+        else
+            line_number=$((10#$2 + WINDOW / 2 - WINDOW / 6))
+            if [ $line_number -lt 1 ]; then line_number=1; fi
+        fi
+    fi
+    if [ -f "$path" ]; then
+        CURRENT_FILE=$(realpath "$path")
+        CURRENT_LINE=$line_number
+        _constrain_line
+        _print
+    elif [ -d "$path" ]; then
+        echo "Error: $1 is a directory. You can only open files. Use cd or ls to navigate directories."
+    else
+        echo "File $1 not found"
+    fi
+}
+goto() {
+    if [ $# -gt 1 ]; then
+        echo "goto allows only one line number at a time."
+        return
+    fi
+    if [ -z "$CURRENT_FILE" ]; then
+        echo "No file open. Use the open command first."
+        return
+    fi
+    if [ -z "$1" ]; then
+        echo "Usage: goto <line>"
+        return
+    fi
+    if ! [[ $1 =~ ^[0-9]+$ ]]; then
+        echo "Usage: goto <line>"
+        echo "Error: <line> must be a number"
+        return
+    fi
+    local max_line=$(_lines "$CURRENT_FILE")
+    if [ $((10#$1)) -gt $max_line ]; then
+        echo "Error: <line> must be less than or equal to $max_line"
+        return
+    fi
+    CURRENT_LINE=$((10#$1 + WINDOW / 2 - WINDOW / 6))
+    if [ $CURRENT_LINE -lt 1 ]; then CURRENT_LINE=1; fi
+    _constrain_line
+    _print
+}
+_scroll_warning_message() {
+    if [ "$LAST_ACTION" != "scroll_up" ] && [ "$LAST_ACTION" != "scroll_down" ]; then SCROLL_COUNT=0; fi
+    SCROLL_COUNT=$((SCROLL_COUNT + 1))
+    if [ $SCROLL_COUNT -ge 3 ]; then
+        echo ""
+        echo "WARNING: Scrolling many times in a row is very inefficient."
+        echo "If you know what you are looking for, use \`search_file <pattern>\` instead."
+        echo ""
+    fi
+}
+_scroll() {
+    if [ -z "$CURRENT_FILE" ]; then
+        echo "No file open. Use the open command first."
+        return
+    fi
+    CURRENT_LINE=$((CURRENT_LINE + $1))
+    _constrain_line
+    _print
+    _scroll_warning_message
+}
+scroll_down() { _scroll $((WINDOW - OVERLAP)); }
+scroll_up() { _scroll $((OVERLAP - WINDOW)); }
+create() {
+    if [ -z "$1" ]; then
+        echo "Usage: create <filename>"
+        return
+    fi
+    if [ -e "$(_p "$1")" ]; then
+        echo "Error: File '$1' already exists."
+        open "$1"
+        return
+    fi
+    printf "\n" > "$(_p "$1")"
+    open "$1"
+}
+edit() {
+    if [ -z "$CURRENT_FILE" ]; then
+        echo 'No file open. Use the `open` command first.'
+        return
+    fi
+    local start_line end_line
+    if [ $# -eq 2 ]; then
+        start_line=$1
+        end_line=$2
+    else
+        start_line="$(echo $1: | cut -d: -f1)"
+        end_line="$(echo $1: | cut -d: -f2)"
+    fi
+    if [ -z "$start_line" ] || [ -z "$end_line" ]; then
+        echo "Usage: edit <start_line>:<end_line>"
+        return
+    fi
+    local re='^[0-9]+$'
+    if ! [[ $start_line =~ $re ]]; then
+        echo "Usage: edit <start_line>:<end_line>"
+        echo "Error: start_line must be a number"
+        return
+    fi
+    if ! [[ $end_line =~ $re ]]; then
+        echo "Usage: edit <start_line>:<end_line>"
+        echo "Error: end_line must be a number"
+        return
+    fi
+    local checked=0
+    if [[ $CURRENT_FILE == *.py ]] && _compiles "$CURRENT_FILE"; then checked=1; fi
+    start_line=$((10#$start_line - 1))
+    end_line=$((10#$end_line))
+    local replacement=() line
+    while IFS= read -r line; do replacement+=("$line"); done
+    local backup
+    backup=$(cat "$CURRENT_FILE"; printf x)
+    local lines
+    mapfile -t lines < "$CURRENT_FILE"
+    local new_lines=("${lines[@]:0:$start_line}" "${replacement[@]}" "${lines[@]:$end_line}")
+    printf "%s\n" "${new_lines[@]}" >| "$CURRENT_FILE"
+    if [ $checked -eq 1 ] && ! _compiles "$CURRENT_FILE"; then
+        printf '%s' "${backup%x}" >| "$CURRENT_FILE"
+        echo "Your proposed edit has introduced new syntax error(s)."
+        echo "Your changes have NOT been applied. Please fix your edit command and try again."
+        return
+    fi
+    CURRENT_LINE=$start_line
+    _constrain_line
+    _print
+    echo "File updated. Please review the changes and make sure they are correct" \
+        "(correct indentation, no duplicate lines, etc). Edit the file again if necessary."
+}
+search_dir() {
+    if [ $# -eq 1 ]; then
+        local search_term="$1"
+        local dir="./"
+    elif [ $# -eq 2 ]; then
+        local search_term="$1"
+        if [ -d "$(_p "$2")" ]; then
+            local dir="$(_p "$2")"
+        else
+            echo "Directory $2 not found"
+            return
+        fi
+    else
+        echo "Usage: search_dir <search_term> [<dir>]"
+        return
+    fi
+    dir=$(realpath "$dir")
+    local matches=$(find "$dir" -type f ! -path '*/.*' -exec grep -nIH -- "$search_term" {} + \
+        | cut -d: -f1 | sort | uniq -c)
+    if [ -z "$matches" ]; then
+        echo "No matches found for \"$search_term\" in $dir"
+        return
+    fi
+    local num_matches=0 count path
+    while read -r count path; do num_matches=$((num_matches + count)); done <<< "$matches"
+    local num_files=$(echo "$matches" | _count)
+    if [ $num_files -gt 100 ]; then
+        echo "More than $num_files files matched for \"$search_term\" in $dir. Please narrow your search."
+        return
+    fi
+    echo "Found $num_matches matches for \"$search_term\" in $dir:"
+    while read -r count path; do echo "$path ($count matches)"; done <<< "$matches"
+    echo "End of matches for \"$search_term\" in $dir"
+}
+search_file() {
+    if [ -z "$1" ]; then
+        echo "Usage: search_file <search_term> [<file>]"
+        return
+    fi
+    if [ -n "$2" ]; then
+        if [ -f "$(_p "$2")" ]; then
+            local file="$(_p "$2")"
+        else
+            echo "Usage: search_file <search_term> [<file>]"
+            echo "Error: File name $2 not found. Please provide a valid file name."
+            return
+        fi
+    else
+        if [ -z "$CURRENT_FILE" ]; then
+            echo "No file open. Use the open command first."
+            return
+        fi
+        local file="$CURRENT_FILE"
+    fi
+    local search_term="$1"
+    file=$(realpath "$file")
+    local matches=$(grep -nH -- "$search_term" "$file")
+    if [ -z "$matches" ]; then
+        echo "No matches found for \"$search_term\" in $file"
+        return
+    fi
+    local num_matches=$(echo "$matches" | _count)
+    local num_lines=$(echo "$matches" | cut -d: -f1 | sort | uniq | _count)
+    if [ $num_lines -gt 100 ]; then
+        echo "More than $num_lines lines matched for \"$search_term\" in $file. Please narrow your search."
+        return
+    fi
+    echo "Found $num_matches matches for \"$search_term\" in $file:"
+    echo "$matches" | cut -d: -f1-2 | sort -u -t: -k2,2n | while IFS=: read -r filename line_number; do
+        echo "Line $line_number:$(sed -n "${line_number}p" "$file")"
+    done
+    echo "End of matches for \"$search_term\" in $file"
+}
+find_file() {
+    if [ $# -eq 1 ]; then
+        local file_name="$1"
+        local dir="./"
+    elif [ $# -eq 2 ]; then
+        local file_name="$1"
+        if [ -d "$(_p "$2")" ]; then
+            local dir="$(_p "$2")"
+        else
+            echo "Directory $2 not found"
+            return
+        fi
+    else
+        echo "Usage: find_file <file_name> [<dir>]"
+        return
+    fi
+    dir=$(realpath "$dir")
+    local matches=$(find "$dir" -type f -name "$file_name" | sort)
+    if [ -z "$matches" ]; then
+        echo "No matches found for \"$file_name\" in $dir"
+        return
+    fi
+    local num_matches=$(echo "$matches" | _count)
+    echo "Found $num_matches matches for \"$file_name\" in $dir:"
+    echo "$matches"
+}
+"""
+"""The commands' bash bodies: SWE-agent's own, with ``jq`` arithmetic done by bash (the window is
+even, so every quantity is an integer) and no ``awk`` (the sandbox's read-only system lacks the
+``/etc/alternatives`` link it goes by: counts come from ``grep -c`` and ``wc``), ``edit``'s
+linter reduced to a syntax check, paths under the recorded root mapped to the workspace (``_p``),
+and ``find_file``'s matches sorted (``find`` lists in the file system's own order, which a replay
+on another disk does not share: the comparison sorts the recorded listing too,
+:data:`UNORDERED`)."""
+UNORDERED = ("find_file",)
+"""Commands whose listed lines are compared in any order."""
+
+
+@dataclass(frozen=True)
+class WindowState:
+    """The viewer's state between commands: the open file (workspace-relative; absolute when it
+    lies outside the workspace; empty when none), the window's centre line, the consecutive scroll
+    count and the previous action's command line (a third scroll in a row warns)."""
+
+    file: str = ""
+    line: int = 0
+    scroll_count: int = 0
+    last_action: str = ""
+
+
+def command_name(raw: str) -> str | None:
+    """The pre-1.0 command a text action line runs (its first word, when one of :data:`COMMANDS`)."""
+    first = raw.split(maxsplit=1)[:1]
+    return first[0] if first and first[0] in COMMANDS else None
+
+
+def recorded_root(episode: Episode) -> str | None:
+    """The repository root the agent's container held: the directory the first SWE-agent state
+    footer (``(Current directory: /repo)``) shows; ``None`` when no observation has one."""
+    for event in episode.events:
+        found = _FOOTER_ROOT.search(event.content or "") if event.kind == "tool" else None
+        if found:
+            return found.group(1).rstrip("/") or None
+    return None
+
+
+def command_script(raw: str, state: WindowState, marker: str, root: str | None) -> str:
+    """The bash script that runs the recorded action line ``raw`` with the commands defined and
+    ``state`` restored, and ends by printing ``marker`` and the new state (:func:`split_report`).
+
+    An ``edit`` line's replacement text is fed to it as SWE-agent did, as a here-document ending at
+    the line ``end_of_edit``."""
+    head, _, body = raw.partition("\n")
+    if command_name(head) == "edit" and body:
+        raw = f"{head} << '{EDIT_END}'\n{body.rstrip(chr(10))}\n"
+    relative = state.file and not state.file.startswith("/")
+    current = f'"$WS"/{shlex.quote(state.file)}' if relative else shlex.quote(state.file)
+    prologue = "\n".join(
+        (
+            "WS=$(pwd -P)",
+            f"WINDOW={WINDOW}",
+            f"OVERLAP={OVERLAP}",
+            f"SHOW_ROOT={shlex.quote(root or '')}",
+            f"CURRENT_FILE={current}",
+            f"CURRENT_LINE={int(state.line)}",
+            f"SCROLL_COUNT={int(state.scroll_count)}",
+            f"LAST_ACTION={shlex.quote(state.last_action)}",
+            f"_report() {{ printf '\\n%s\\t%s\\t%s\\t%s\\t%s\\n' {shlex.quote(marker)} "
+            '"$WS" "$CURRENT_FILE" "$CURRENT_LINE" "$SCROLL_COUNT"; }',
+            "trap _report EXIT",
+        )
+    )
+    return f"{prologue}\n{FUNCTIONS}\n{raw}"
+
+
+def split_report(output: str, marker: str, state: WindowState) -> tuple[str, WindowState, str | None]:
+    """The command's own output, the viewer's state after it, and the sandbox's workspace path.
+
+    Without the report (the output was cut, or the script was killed) the state is kept and the
+    workspace path is ``None``."""
+    head, sep, tail = output.rpartition(f"\n{marker}\t")
+    fields = tail.rstrip("\n").split("\t") if sep else []
+    if len(fields) != 4 or not fields[2].lstrip("-").isdigit() or not fields[3].isdigit():
+        return output, state, None
+    workspace, current, line, scrolls = fields
+    rel = current[len(workspace) + 1 :] if current.startswith(f"{workspace}/") else current
+    return head, WindowState(rel, int(line), int(scrolls)), workspace
+
+
+def shown(output: str, workspace: str | None, root: str | None) -> str:
+    """``output`` with the sandbox's workspace path written as the recorded repository root."""
+    if workspace is None or root is None:
+        return output
+    return output.replace(workspace, root)
+
+
+def edit_rejected(text: str) -> bool:
+    """Whether an ``edit`` answer is the linter's rejection (the file left as it was)."""
+    return text.lstrip().startswith(REJECTED.rstrip("."))
+
+
+def unordered(text: str) -> str:
+    """A listing's lines in a fixed order, for commands whose order is the file system's."""
+    return "\n".join(sorted(text.split("\n")))
