@@ -21,13 +21,13 @@ import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.assets._house import declared, tally_metadata
-from trajectory_platform.assets.dataset import MANIFEST_FILE
 from trajectory_platform.evaluation.retraining import SAMPLER_KEY
 from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
 from trajectory_platform.resources.stage_config import settings_of, stage_config
 from trajectory_platform.training.optim.model_card import MODEL_CARD
 from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA, TrainRequest, run_key, run_training
 from trajectory_platform.training.optim.settings import TrainSettings
+from trajectory_platform.workdir import asset_manifest
 
 CheckpointConfig = stage_config(TrainSettings, "CheckpointConfig", dataset_manifest_path=(str, ""))
 """Run config of a training job: :class:`TrainSettings` (every field also lands in the training
@@ -58,7 +58,7 @@ def checkpoint(
     sampler-policy digest the mixture reported (the retraining sensor's "stale corpus" baseline)."""
     name = DATA_ASSET[config.objective]
     data = {"token_masked_dataset": token_masked_dataset, "preference_dataset": preference_dataset}[name]
-    manifest_path = Path(config.dataset_manifest_path or workdir.artifacts_dir / name / MANIFEST_FILE)
+    manifest_path = Path(config.dataset_manifest_path or asset_manifest(workdir.root, name))
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else None
     out = workdir.root / "checkpoints" / run_key(data, config.model_dump())
     request = TrainRequest.from_settings(settings_of(config, TrainSettings), out, workdir=workdir.root)

@@ -3,8 +3,10 @@
 ``token_masked_dataset``: the training mixture serialized, masked and verified (fine-tuning
 16.3-16.5). Thin: read ``training_mixture`` (episode rows with ``role``, ``split``,
 ``target_turns``), call :func:`trajectory_platform.training.data.dataset_stage.run_dataset_stage`
-once, write the dataset manifest beside the artifacts, attach what a person reads (token stats,
-drop reasons, the manifest, a decoded sample with targets marked ``[[...]]``) and return the table.
+once, write the dataset manifest beside the artifacts (with the digest of the rows it describes,
+so ``trajectory-platform train`` on the warehouse copy can tell it belongs there), attach what a
+person reads (token stats, drop reasons, the manifest, a decoded sample with targets marked
+``[[...]]``) and return the table.
 
 ``preference_dataset``: the same for span DPO (16.8). Read ``preference_pairs`` (curation's
 episode pairs), call
@@ -24,6 +26,7 @@ from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
+from trajectory_platform.training.data.dataset import ROWS_DIGEST_KEY, rows_digest
 from trajectory_platform.training.data.dataset_stage import run_dataset_stage
 from trajectory_platform.training.data.mask_settings import DatasetSettings
 from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA, inputs_from_table
@@ -33,17 +36,20 @@ from trajectory_platform.training.data.preference_dataset import (
     run_preference_stage,
 )
 from trajectory_platform.training.data.provenance import MANIFEST_KEY, curated
+from trajectory_platform.workdir import asset_manifest
 
-MANIFEST_FILE = "manifest.json"
 GRAPH_PROVENANCE = curated("dagster", upstream="redacted_corpus <- verified_traces")
 """Both data assets read curation's tables, which only the cascade and redaction feed."""
 
 
-def write_manifest(workdir: WorkdirResource, asset: str, manifest: dict) -> Path:
+def write_manifest(workdir: WorkdirResource, asset: str, manifest: dict, table: pa.Table) -> Path:
     """``artifacts/<asset>/manifest.json``: the dataset manifest beside the table, where the
-    ``checkpoint`` asset finds it."""
-    path = workdir.artifact_dir(asset) / MANIFEST_FILE
-    path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    ``checkpoint`` asset and ``train`` on the warehouse copy find it, with the digest of ``table``'s
+    rows: the next materialization rewrites this file, so a reader checks it describes its copy."""
+    path = asset_manifest(workdir.root, asset)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = {**manifest, ROWS_DIGEST_KEY: rows_digest(table)}
+    path.write_text(json.dumps(written, indent=1, sort_keys=True) + "\n")
     return path
 
 
@@ -79,7 +85,7 @@ def token_masked_dataset(
         source="training_mixture",
         provenance=GRAPH_PROVENANCE,
     )
-    manifest_path = write_manifest(workdir, "token_masked_dataset", stage.manifest)
+    manifest_path = write_manifest(workdir, "token_masked_dataset", stage.manifest, stage.table)
     manifest = stage.manifest
     context.log.info(f"token_masked_dataset: {manifest['counts']}, drops {manifest['drop_reasons']}")
     return Output(
@@ -118,7 +124,7 @@ def preference_dataset(
         preference_pairs, tokenizer_path, settings.mask_config(), source="preference_pairs"
     )
     stage.manifest[MANIFEST_KEY] = GRAPH_PROVENANCE
-    manifest_path = write_manifest(workdir, "preference_dataset", stage.manifest)
+    manifest_path = write_manifest(workdir, "preference_dataset", stage.manifest, stage.table)
     manifest = stage.manifest
     context.log.info(f"preference_dataset: {manifest['counts']}, drops {manifest['drop_reasons']}")
     stats = manifest["stats"]

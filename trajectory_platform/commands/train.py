@@ -8,8 +8,11 @@ one call, with the run's tokenizer), since the optimizer reads token rows only.
 
 The dataset must prove it was verified and redacted (its manifest's ``provenance``, see
 :mod:`trajectory_platform.training.data.provenance`): what ``trajectory-platform curate`` writes
-does. Anything else is refused before a model is built, unless ``--unsafe-unverified-input``,
-which the training manifest records.
+does, and so does the warehouse copy of the ``token_masked_dataset`` asset
+(``<workdir>/parquet/token_masked_dataset/all.parquet``), read with the manifest the asset wrote
+when that manifest records the copy's rows
+(:func:`~trajectory_platform.training.data.dataset.manifest_places`). Anything else is refused
+before a model is built, unless ``--unsafe-unverified-input``, which the training manifest records.
 """
 
 from __future__ import annotations
@@ -46,7 +49,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "The dataset must be verified and redacted (its manifest's provenance: what `trajectory-platform "
         f"curate` writes); anything else is refused unless {UNSAFE_FLAG}.",
     )
-    parser.add_argument("--dataset", required=True, type=Path, help="Parquet or JSONL of training rows")
+    parser.add_argument(
+        "--dataset",
+        required=True,
+        type=Path,
+        help="Parquet or JSONL of training rows, read with its manifest: FILE.manifest.json beside it, or "
+        "for a warehouse copy (WORKDIR/parquet/ASSET/all.parquet) the one the asset wrote, "
+        "WORKDIR/artifacts/ASSET/manifest.json, which must record that file's rows",
+    )
     parser.add_argument("--out", required=True, type=Path, help="checkpoint directory to write")
     add_settings_arguments(
         parser,
@@ -206,13 +216,12 @@ def _preference_tokens(
 def _vouched(args: argparse.Namespace, provenance: dict[str, Any]) -> dict | None:
     """The manifest to train under: the file's own, unless the opt-out's provenance must replace
     what it said (``None``: the runner reads the file's manifest itself)."""
-    from trajectory_platform.training.data.provenance import MANIFEST_KEY, sidecar_manifest
+    from trajectory_platform.training.data.dataset import find_manifest
+    from trajectory_platform.training.data.provenance import MANIFEST_KEY
 
     if provenance.get("verified") is True:
         return None
-    sidecar = sidecar_manifest(args.dataset)
-    declared = json.loads(sidecar.read_text(encoding="utf-8")) if sidecar.is_file() else {}
-    return {**declared, MANIFEST_KEY: provenance}
+    return {**find_manifest(args.dataset)[1], MANIFEST_KEY: provenance}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 from dagster import ConfigurableResource
 
 from trajectory_platform.environments.registry import REGISTRY_DIR
-from trajectory_platform.workdir import WORKDIR_ENV, default_workdir
+from trajectory_platform.workdir import ARTIFACTS_DIR, PARQUET_DIR, WORKDIR_ENV, default_workdir
 
 __all__ = ["WORKDIR_ENV", "WorkdirResource", "default_workdir"]
 
@@ -32,7 +32,7 @@ class WorkdirResource(ConfigurableResource):
 
     @property
     def parquet_dir(self) -> Path:
-        return self.root / "parquet"
+        return self.root / PARQUET_DIR
 
     @property
     def warehouse_path(self) -> Path:
@@ -54,7 +54,7 @@ class WorkdirResource(ConfigurableResource):
     @property
     def artifacts_dir(self) -> Path:
         """Non-tabular outputs (checkpoints, reports) that assets reference by path."""
-        return self.root / "artifacts"
+        return self.root / ARTIFACTS_DIR
 
     def relative(self, path: Path) -> str:
         """``path`` as stored in a table: relative to the workdir when inside it.

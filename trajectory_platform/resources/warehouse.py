@@ -42,6 +42,7 @@ from dagster import (
 from pydantic import Field
 
 from trajectory_platform.traces.parquet import write_parquet
+from trajectory_platform.workdir import asset_parquet_dir
 
 UNPARTITIONED_KEY = "all"
 DEFAULT_PARTITION_COLUMN = "partition_date"
@@ -55,10 +56,6 @@ LOCK_POLL_S = 0.2
 def table_name(asset_key: AssetKey) -> str:
     """The DuckDB table (and Parquet folder) for an asset: its name, prefixes joined by ``__``."""
     return "__".join(asset_key.path)
-
-
-def asset_parquet_dir(workdir: Path, asset: str) -> Path:
-    return Path(workdir) / "parquet" / asset
 
 
 def read_asset_table(

@@ -8,7 +8,8 @@ proof is a ``provenance`` object, ``{"verified": bool, "redacted": bool, "by": .
 - in the Arrow schema metadata of an episode table (``training_mixture`` / ``preference_pairs``
   as ``trajectory-platform curate`` writes them), under :data:`PARQUET_KEY`;
 - in a dataset manifest (``<dataset>.manifest.json`` beside a JSONL or Parquet dataset, and the
-  manifest the ``token_masked_dataset`` asset writes), under :data:`MANIFEST_KEY`.
+  manifest the ``token_masked_dataset`` asset writes, which its warehouse copy is read with: see
+  :func:`~trajectory_platform.training.data.dataset.manifest_places`), under :data:`MANIFEST_KEY`.
 
 Data without it is refused (:func:`refusal_message`) unless the caller passes the loudly named opt-out
 :data:`UNSAFE_FLAG`, whose provenance (:func:`unsafe`) says ``verified: false`` so every later
@@ -68,24 +69,32 @@ def sidecar_manifest(path: Path) -> Path:
     return path.with_name(path.name + ".manifest.json")
 
 
-def file_provenance(path: Path) -> dict[str, Any] | None:
-    """The provenance of a data file: its dataset manifest's, else (Parquet) its schema's."""
-    manifest = sidecar_manifest(path)
-    if manifest.is_file():
-        found = json.loads(manifest.read_text(encoding="utf-8")).get(MANIFEST_KEY)
-        if isinstance(found, dict):
-            return found
+def file_provenance(path: Path) -> tuple[dict[str, Any] | None, str]:
+    """The provenance of a data file (its dataset manifest's, else, for Parquet, its schema's) and
+    where it was looked for, which a refusal names so a person can see what is missing."""
+    from trajectory_platform.training.data.dataset import find_manifest, manifest_places
+
+    place, manifest = find_manifest(path)
+    found = manifest.get(MANIFEST_KEY)
+    if isinstance(found, dict):
+        return found, f"its manifest {place}"
+    places = " or ".join(str(p) for p in manifest_places(path))
+    looked = f"its manifest {place} names none" if place else f"no dataset manifest at {places}"
     if path.suffix == ".parquet" and path.is_file():
         import pyarrow.parquet as pq
 
-        return table_provenance(pq.read_schema(path))
-    return None
+        from_schema = table_provenance(pq.read_schema(path))
+        if from_schema is not None:
+            return from_schema, "its Parquet schema"
+        looked += ", nor does its Parquet schema name one"
+    return None, looked
 
 
-def refusal_message(path: Path, provenance: dict[str, Any] | None, *, instead: str) -> str:
-    """Why ``path`` is refused and what to run instead, for a person."""
+def refusal_message(path: Path, provenance: dict[str, Any] | None, *, instead: str, looked: str) -> str:
+    """Why ``path`` is refused and what to run instead, for a person (``looked``: where its
+    provenance was sought, from :func:`file_provenance`)."""
     if provenance is None:
-        why = "carries no provenance (raw logs, ingest output, or a file no curation run wrote)"
+        why = f"carries no provenance ({looked}: raw logs, ingest output, or a file no curation run wrote)"
     else:
         said = {k: provenance.get(k) for k in ("verified", "redacted")}
         why = f"is not verified and redacted (its provenance says {json.dumps(said, sort_keys=True)})"
@@ -100,11 +109,11 @@ def provenance_or_refusal(path: Path, *, opt_out: bool, by: str, instead: str) -
     opt-out's (:func:`unsafe`) when the user passed :data:`UNSAFE_FLAG`, or the refusal message
     (a ``str``: what is wrong and ``instead``, what to run)."""
     try:
-        found = file_provenance(path)
+        found, looked = file_provenance(path)
     except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
         return f"{path}: cannot read its provenance: {exc}"
     if is_curated(found):
         return found or {}
     if not opt_out:
-        return refusal_message(path, found, instead=instead)
+        return refusal_message(path, found, instead=instead, looked=looked)
     return unsafe(by, str(path))
