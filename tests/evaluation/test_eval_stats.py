@@ -93,3 +93,11 @@ def test_the_interval_stays_finite_for_a_corpus_worth_of_canaries_and_agrees_wit
     low, high = clopper_pearson(0, 28_000, 0.05)
     assert low == 0.0 and 0.0 < high < 2e-4  # about 3.69 / n, the rule of three's exact cousin
     assert clopper_pearson(3, 12, 0.05) == pytest.approx((0.0548606, 0.5718585), abs=1e-6)  # beta quantiles
+
+
+def test_small_counts_sum_exactly_and_both_regimes_meet():
+    from trajectory_platform.curation.binomial import EXACT_TRIALS, binomial_cdf
+
+    assert mcnemar_exact_p(3, 0) == 0.25  # 2 * 0.5**3, no log-space rounding
+    at, past = binomial_cdf(480, EXACT_TRIALS, 0.5), binomial_cdf(480, EXACT_TRIALS + 1, 0.5)
+    assert 0.0 < past < at < 1.0 and (at, past) == pytest.approx((0.108724, 0.103054), abs=1e-6)  # scipy
