@@ -18,7 +18,7 @@ from trajectory_platform.assets.dataset import token_masked_dataset
 from trajectory_platform.cli import main
 from trajectory_platform.resources import build_resources
 from trajectory_platform.traces.parquet import write_parquet
-from trajectory_platform.training.data.dataset import ROWS_DIGEST_KEY
+from trajectory_platform.training.data.manifest_files import ROWS_DIGEST_KEY
 
 COPY = Path("parquet") / "token_masked_dataset" / "all.parquet"
 ARTIFACT = Path("artifacts") / "token_masked_dataset" / "manifest.json"

@@ -26,8 +26,8 @@ from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.resources import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import CURATION_CONDITION
-from trajectory_platform.training.data.dataset import ROWS_DIGEST_KEY, rows_digest
 from trajectory_platform.training.data.dataset_stage import run_dataset_stage
+from trajectory_platform.training.data.manifest_files import ROWS_DIGEST_KEY, rows_digest
 from trajectory_platform.training.data.mask_settings import DatasetSettings
 from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA, inputs_from_table
 from trajectory_platform.training.data.preference_dataset import (

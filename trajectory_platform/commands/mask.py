@@ -95,7 +95,7 @@ DATASET_COLUMNS = ("example_id", "episode_id", "split", "input_ids", "labels", "
 def write_dataset(table: pa.Table, manifest: dict[str, Any], out: Path) -> Path:
     """``out`` (one JSON row per example) and its manifest ``out.manifest.json``, which ``train``
     reads; returns the manifest's path."""
-    from trajectory_platform.training.data.provenance import sidecar_manifest
+    from trajectory_platform.training.data.manifest_files import sidecar_manifest
 
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as handle:

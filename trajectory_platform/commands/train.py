@@ -11,7 +11,7 @@ The dataset must prove it was verified and redacted (its manifest's ``provenance
 does, and so does the warehouse copy of the ``token_masked_dataset`` asset
 (``<workdir>/parquet/token_masked_dataset/all.parquet``), read with the manifest the asset wrote
 when that manifest records the copy's rows
-(:func:`~trajectory_platform.training.data.dataset.manifest_places`). Anything else is refused
+(:func:`~trajectory_platform.training.data.manifest_files.manifest_places`). Anything else is refused
 before a model is built, unless ``--unsafe-unverified-input``, which the training manifest records.
 """
 
@@ -216,7 +216,7 @@ def _preference_tokens(
 def _vouched(args: argparse.Namespace, provenance: dict[str, Any]) -> dict | None:
     """The manifest to train under: the file's own, unless the opt-out's provenance must replace
     what it said (``None``: the runner reads the file's manifest itself)."""
-    from trajectory_platform.training.data.dataset import find_manifest
+    from trajectory_platform.training.data.manifest_files import find_manifest
     from trajectory_platform.training.data.provenance import MANIFEST_KEY
 
     if provenance.get("verified") is True:

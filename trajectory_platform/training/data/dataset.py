@@ -2,8 +2,8 @@
 
 Inputs are a ``token_masked_dataset`` Parquet / Arrow table or the JSONL written by
 ``trajectory-platform mask`` (one object per line with ``input_ids`` and ``labels``), with its
-dataset manifest when there is one (:func:`manifest_places`: beside the file, or for the warehouse
-copy of a data asset, the manifest the asset wrote). Rows the loss cannot use
+dataset manifest when there is one (``manifest_files.manifest_places``: beside the file, or for the
+warehouse copy of a data asset, the manifest the asset wrote). Rows the loss cannot use
 (no selected target, length mismatch, too long for a packed buffer) are rejected with the file,
 line and reason; rows in the test split are held out of training entirely. rows in = train +
 validation + test held out + rejected, always.
@@ -23,14 +23,11 @@ import pyarrow.parquet as pq
 
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.training.data.labels import IGNORE_INDEX, target_count
-from trajectory_platform.training.data.provenance import sidecar_manifest
-from trajectory_platform.workdir import warehouse_manifest
+from trajectory_platform.training.data.manifest_files import find_manifest, hash_rows
 
 VALIDATION_SPLITS = frozenset({"validation", "val", "valid", "dev"})
 TEST_SPLITS = frozenset({"test", "heldout", "held_out"})
 KEY_COLUMNS = ("example_id", "id", "episode_id", "pair_id")
-ROWS_DIGEST_KEY = "rows_digest"
-"""Where a data asset's artifact manifest records :func:`rows_digest` of the table it describes."""
 
 
 @dataclass
@@ -65,67 +62,9 @@ def _file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _with_rows(digest: Any, table: pa.Table) -> str:
-    for row in table.to_pylist():
-        digest.update(json.dumps(row, sort_keys=True, default=str).encode())
-    return digest.hexdigest()
-
-
 def table_digest(table: pa.Table) -> str:
     """Content digest of an Arrow table (schema + rows), stable for the same data."""
-    return _with_rows(hashlib.sha256(table.schema.to_string().encode()), table)
-
-
-def rows_digest(table: pa.Table) -> str:
-    """Digest of a table's column names and rows, blind to how Arrow spells their types: a Parquet
-    round trip renames list children (``list<item>`` becomes ``list<element>``), so the asset's
-    in-memory table and its warehouse copy agree here and not under :func:`table_digest`."""
-    return _with_rows(hashlib.sha256(json.dumps(table.column_names).encode()), table)
-
-
-def manifest_places(path: Path) -> list[Path]:
-    """Where a dataset file's manifest may lie, in the order looked: beside it
-    (``<file>.manifest.json``, what ``mask`` and ``curate`` write), then, for the warehouse copy of
-    a data asset, the manifest that asset wrote (:func:`~trajectory_platform.workdir.warehouse_manifest`)."""
-    artifact = warehouse_manifest(path)
-    return [sidecar_manifest(Path(path)), *([artifact] if artifact is not None else [])]
-
-
-def _belongs(path: Path, place: Path, manifest: dict[str, Any]) -> None:
-    """Refuse an artifact manifest written for another materialization than the Parquet ``path``:
-    every materialization rewrites it, so it may describe a newer (or older) table than the copy."""
-    recorded = manifest.get(ROWS_DIGEST_KEY)
-    if recorded is None:
-        raise ValueError(
-            f"{place}: records no {ROWS_DIGEST_KEY}, so nothing shows it describes {path}; "
-            "materialize the asset again to write a manifest that does"
-        )
-    actual = rows_digest(pq.read_table(path))
-    if recorded != actual:
-        raise ValueError(
-            f"{place} describes another materialization than {path} (its {ROWS_DIGEST_KEY} "
-            f"{str(recorded)[:12]}, the file's {actual[:12]}): materialize the asset again, or train on "
-            "the copy that manifest was written with"
-        )
-
-
-def find_manifest(path: Path) -> tuple[Path | None, dict[str, Any]]:
-    """A dataset file's manifest and where it lay (the first of :func:`manifest_places` that
-    exists), or ``(None, {})``; an artifact manifest only when it records this file's rows."""
-    path = Path(path)
-    for place in manifest_places(path):
-        if not place.is_file():
-            continue
-        try:
-            manifest = json.loads(place.read_text(encoding="utf-8"))
-        except ValueError as error:
-            raise ValueError(f"{place}: not a JSON dataset manifest ({error})") from error
-        if not isinstance(manifest, dict):
-            raise ValueError(f"{place}: a JSON {type(manifest).__name__}, not a dataset manifest object")
-        if place != sidecar_manifest(path):
-            _belongs(path, place, manifest)
-        return place, manifest
-    return None, {}
+    return hash_rows(hashlib.sha256(table.schema.to_string().encode()), table)
 
 
 def read_rows(path: Path) -> LoadedRows:

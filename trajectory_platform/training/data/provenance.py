@@ -9,7 +9,7 @@ proof is a ``provenance`` object, ``{"verified": bool, "redacted": bool, "by": .
   as ``trajectory-platform curate`` writes them), under :data:`PARQUET_KEY`;
 - in a dataset manifest (``<dataset>.manifest.json`` beside a JSONL or Parquet dataset, and the
   manifest the ``token_masked_dataset`` asset writes, which its warehouse copy is read with: see
-  :func:`~trajectory_platform.training.data.dataset.manifest_places`), under :data:`MANIFEST_KEY`.
+  :func:`~trajectory_platform.training.data.manifest_files.manifest_places`), under :data:`MANIFEST_KEY`.
 
 Data without it is refused (:func:`refusal_message`) unless the caller passes the loudly named opt-out
 :data:`UNSAFE_FLAG`, whose provenance (:func:`unsafe`) says ``verified: false`` so every later
@@ -21,6 +21,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from trajectory_platform.training.data.manifest_files import find_manifest, manifest_places
 
 if TYPE_CHECKING:  # pyarrow loads only where a file is read: `train --help` needs UNSAFE_FLAG alone
     import pyarrow as pa
@@ -64,16 +66,9 @@ def table_provenance(schema: pa.Schema) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def sidecar_manifest(path: Path) -> Path:
-    """``<path>.manifest.json``: where a dataset file's manifest lives."""
-    return path.with_name(path.name + ".manifest.json")
-
-
 def file_provenance(path: Path) -> tuple[dict[str, Any] | None, str]:
     """The provenance of a data file (its dataset manifest's, else, for Parquet, its schema's) and
     where it was looked for, which a refusal names so a person can see what is missing."""
-    from trajectory_platform.training.data.dataset import find_manifest, manifest_places
-
     place, manifest = find_manifest(path)
     found = manifest.get(MANIFEST_KEY)
     if isinstance(found, dict):
