@@ -59,6 +59,7 @@ import pathspec
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
 from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
+from trajectory_platform.curation.verify.sweagent_commands import COMMANDS as SWEAGENT_COMMANDS
 from trajectory_platform.curation.verify.sweagent_commands import (
     UNORDERED,
     WindowState,
@@ -88,21 +89,7 @@ EDITOR_STATUSES = ("ok", "error", "truncated")
 NON_ACTIONS = ("finish", "submit", "think", "task_complete")
 """Calls that end or annotate an episode without acting on the workspace (unless the
 environment's own tool manifest declares a tool of that name)."""
-AGENT_COMMANDS = (
-    "open",
-    "goto",
-    "scroll_up",
-    "scroll_down",
-    "create",
-    "edit",
-    "insert",
-    "find_file",
-    "search_dir",
-    "search_file",
-    "filemap",
-    "set_cursors",
-    "str_replace_editor",
-)
+AGENT_COMMANDS = (*SWEAGENT_COMMANDS, "insert", "filemap", "set_cursors", "str_replace_editor")
 """SWE-agent's own commands (its tool bundles, installed in its container): a text action naming
 one is not a program a plain shell has, so a shell replay cannot re-execute it, unless it is one
 of the pre-1.0 commands :mod:`sweagent_commands` re-executes (``open`` ... ``edit``, ``find_file``,

@@ -243,22 +243,23 @@ edit() {
     echo "File updated. Please review the changes and make sure they are correct" \
         "(correct indentation, no duplicate lines, etc). Edit the file again if necessary."
 }
-search_dir() {
-    if [ $# -eq 1 ]; then
-        local search_term="$1"
-        local dir="./"
-    elif [ $# -eq 2 ]; then
-        local search_term="$1"
-        if [ -d "$(_p "$2")" ]; then
-            local dir="$(_p "$2")"
-        else
-            echo "Directory $2 not found"
-            return
-        fi
+_dir_arg() {  # find_file's and search_dir's folder: ./ without a second argument, else that one
+    if [ $# -eq 0 ]; then
+        dir="./"
+    elif [ -d "$(_p "$1")" ]; then
+        dir="$(_p "$1")"
     else
+        echo "Directory $1 not found"
+        return 1
+    fi
+}
+search_dir() {
+    if [ $# -ne 1 ] && [ $# -ne 2 ]; then
         echo "Usage: search_dir <search_term> [<dir>]"
         return
     fi
+    local search_term="$1" dir
+    _dir_arg "${@:2}" || return 0
     dir=$(realpath "$dir")
     local matches=$(find "$dir" -type f ! -path '*/.*' -exec grep -nIH -- "$search_term" {} + \
         | cut -d: -f1 | sort | uniq -c)
@@ -317,21 +318,12 @@ search_file() {
     echo "End of matches for \"$search_term\" in $file"
 }
 find_file() {
-    if [ $# -eq 1 ]; then
-        local file_name="$1"
-        local dir="./"
-    elif [ $# -eq 2 ]; then
-        local file_name="$1"
-        if [ -d "$(_p "$2")" ]; then
-            local dir="$(_p "$2")"
-        else
-            echo "Directory $2 not found"
-            return
-        fi
-    else
+    if [ $# -ne 1 ] && [ $# -ne 2 ]; then
         echo "Usage: find_file <file_name> [<dir>]"
         return
     fi
+    local file_name="$1" dir
+    _dir_arg "${@:2}" || return 0
     dir=$(realpath "$dir")
     local matches=$(find "$dir" -type f -name "$file_name" | sort)
     if [ -z "$matches" ]; then
@@ -343,7 +335,8 @@ find_file() {
     echo "$matches"
 }
 """
-"""The commands' bash bodies: SWE-agent's own, with ``jq`` arithmetic done by bash (the window is
+"""The commands' bash bodies, written after SWE-agent's documented behaviour and printing its
+strings, with ``jq`` arithmetic done by bash (the window is
 even, so every quantity is an integer) and no ``awk`` (the sandbox's read-only system lacks the
 ``/etc/alternatives`` link it goes by: counts come from ``grep -c`` and ``wc``), ``edit``'s
 linter reduced to a syntax check, paths under the recorded root mapped to the workspace (``_p``),
