@@ -14,11 +14,14 @@ import difflib
 import json
 import typing
 from collections.abc import Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pydantic
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 
 def field_default(field: dataclasses.Field) -> Any:
@@ -120,7 +123,7 @@ def checked_values(where: str, values: Mapping[str, Any], model: type) -> dict[s
         if any(item not in allowed for item in (given if isinstance(given, list | tuple) else [given])):
             raise SettingError(f"{where}.{name}={given!r}: not one of {', '.join(map(repr, allowed))}")
     try:
-        built = pydantic.TypeAdapter(model).validate_python(dict(values))
+        built: Any = pydantic.TypeAdapter(model).validate_python(dict(values))
     except pydantic.ValidationError as exc:
         raise SettingError("; ".join(_problem(where, error) for error in exc.errors())) from None
     return {name: getattr(built, name) for name in values}
