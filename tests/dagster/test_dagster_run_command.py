@@ -26,14 +26,17 @@ TINY_BUDGET = [
     "--set=scorecard.episodes=4",
     "--set=scorecard.recovery_episodes=2",
     "--set=scorecard.retention_episodes=2",
+    "--set=scorecard.max_steps=3",
+    "--set=scorecard.max_generated_tokens=60",
     "--gym-learnable-tasks=200",
     "--set=token_masked_dataset.heldout_target_minimum=5",
 ]
 """Run config that keeps the end-to-end run (done twice, to compare bytes) inside CI's time: a
-2-step checkpoint is evaluated on 8 paired trials instead of 22, and half the default learnable
-training tasks, audited at 5 training targets per held-out token instead of 20 (the audit itself
-is tested in tests/evaluation/test_eval_coverage.py). The library rollout keeps its default, so
-the curation checks see the default mix."""
+2-step checkpoint is evaluated on 8 paired trials instead of 22, of at most 3 turns and 60
+generated tokens (it writes no parseable call either way, so longer trials only spend time), and
+half the default learnable training tasks, audited at 5 training targets per held-out token
+instead of 20 (the audit itself is tested in tests/evaluation/test_eval_coverage.py). The library
+rollout keeps its default, so the curation checks see the default mix."""
 
 
 def test_dagster_contiguous_day_ranges() -> None:
