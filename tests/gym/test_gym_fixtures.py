@@ -142,3 +142,24 @@ def test_flaky_oracle_disagrees_with_itself_reproducibly(library):
         run_oracle(stable, stable.reference_diff, stable.reference_answer, run_label=f"r:{i}").passed
         for i in range(4)
     )
+
+
+def test_a_learnable_answer_listing_every_candidate_is_refused():
+    """The oracle of a report takes the value asked for, stated alone or with its name, and refuses
+    an answer that also states another candidate: listing every value is not a lookup."""
+    report = learnable_fixture(LEARNABLE_FAMILIES[0], 0, TOOL_FAMILIES[0])
+    assert report.task_kind == "report_value"
+    values = dict(
+        line.split(" = ") for line in next(iter(report.s0_files.values())).splitlines() if " = " in line
+    )
+    target = report.prompt.split(" of ", 1)[1].split(" in ", 1)[0]
+    value = values[target]
+    others = sorted(set(values.values()) - {value})
+    assert others  # the sampled task has values to confuse
+
+    def accepted(answer: str) -> bool:
+        return run_oracle(report, report.reference_diff, answer).passed
+
+    assert accepted(value) and accepted(f"{target} = {value}")
+    assert not accepted(" ".join([value, *others]))
+    assert not accepted(others[0])

@@ -364,10 +364,16 @@ def _fixture(
 # ------------------------------------------------------------------------------ learnable family
 
 
-def _value_test(value: str) -> str:
+def _value_test(value: str, others: set[str]) -> str:
+    """The answer states ``value`` and none of ``others``, the task's other candidates (the file's
+    other values, the other possible counts): an answer that lists every candidate is not a report
+    of the one asked for, as the diagnostic reports may not name a working function."""
     return _ANSWER_HELPER + (
         "\n\ndef test_answer_states_the_value():\n"
-        f"    assert re.search(r'(?<![\\w.]){value}(?![\\w.])', _answer()), 'the answer must state {value}'\n"
+        "    answer = _answer()\n"
+        f"    assert re.search(r'(?<![\\w.]){value}(?![\\w.])', answer), 'the answer must state {value}'\n"
+        f"    for other in {sorted(others - {value})!r}:\n"
+        "        assert not re.search(r'(?<![\\w.])' + other + r'(?![\\w.])', answer), 'another value'\n"
     )
 
 
@@ -434,7 +440,8 @@ def learnable_fixture(family: str, task: int, tool_family: str, seed: int = 0) -
             if kind == "report_value"
             else "How many files are in the data folder? Answer with the number."
         )
-        sealed["tests/test_answer.py"] = _value_test(answer)
+        candidates = set(values.values()) if kind == "report_value" else set(LEARN_VALUES[:5])
+        sealed["tests/test_answer.py"] = _value_test(answer, candidates)
         f2p, reference = answer_test, s0
     return Fixture(
         fixture_id=f"{family}/{kind}-{task:02d}@{tool_family}",
