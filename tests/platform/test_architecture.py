@@ -21,17 +21,18 @@ LAYERS = {
     "curation": 3,
     "training": 3,
     "evaluation": 4,
-    "resources": 5,
-    "sensors": 6,
-    "checks": 6,
-    "assets": 7,
-    "definitions": 8,
-    "commands": 9,
-    "cli": 10,
+    "rounds": 5,
+    "resources": 6,
+    "sensors": 7,
+    "checks": 7,
+    "assets": 8,
+    "definitions": 9,
+    "commands": 10,
+    "cli": 11,
 }
 """Each top-level part of the package and its layer: a module may import its own part and any
 part of a lower layer, never a part of its own layer or above (``docs/architecture.md``)."""
-DOMAIN = ("traces", "gym", "environments", "curation", "training", "evaluation")
+DOMAIN = ("traces", "gym", "environments", "curation", "training", "evaluation", "rounds")
 WINGS = {"training": {"data": 0, "optim": 1}}
 """Layers inside a part: training's data wing (serialization, masks, the loader) sits below its
 optimizer wing (loss, objectives, loop, checkpoint)."""

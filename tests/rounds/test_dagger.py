@@ -1,0 +1,87 @@
+"""DAgger: the expert labels learner-visited states, a label is used only when its continuation
+passes the sealed oracle, disagreement is measured on the learner's own states, and the mixing
+schedule beta_i is executed."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from trajectory_platform.curation.dedup import action_sequence
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.policies import ScriptedExpert, WrongFixPolicy
+from trajectory_platform.gym.runtime import run_episode
+from trajectory_platform.rounds.dagger import (
+    DaggerRound,
+    MixedPolicy,
+    chosen_turns,
+    label_state,
+    label_states,
+    mixed_sampler,
+    plan_progress,
+)
+from trajectory_platform.rounds.sampling import round_of, scripted_sampler, stamp
+from trajectory_platform.rounds.settings import DaggerSettings
+from trajectory_platform.traces.record import Episode
+
+
+@pytest.fixture(scope="module")
+def learner(gym_task: Fixture) -> Episode:
+    """A learner trajectory of round 1: read, a wrong edit, a failing test run, a false claim."""
+    policy = WrongFixPolicy()
+    episode = run_episode(gym_task, policy, seed=1, episode_id="learner", verify=False).episode
+    return stamp(episode, scripted_sampler(policy), 1)
+
+
+def test_the_expert_resumes_where_the_learner_left_its_plan(gym_task: Fixture, learner: Episode):
+    cut = [i for i, e in enumerate(learner.events) if e.kind == "assistant"]
+    assert plan_progress(gym_task, learner.events[: cut[1]]) == 1  # the read matched the plan
+    assert plan_progress(gym_task, learner.events) == 1  # the wrong edit did not
+
+
+def test_labels_before_the_mistake_are_used_and_measure_disagreement(gym_task: Fixture, learner: Episode):
+    labelled = label_states([learner], [gym_task], DaggerSettings(states_per_trajectory=2))
+    assert [label.turn for label in labelled.labels] == [0, 2]
+    first = labelled.labels[0]
+    assert first.verified and not first.disagrees  # both read the file first
+    edit = label_state(learner, gym_task, 1, 1)  # the state where the learner made its wrong edit
+    assert edit.verified and edit.disagrees
+    assert edit.expert_action != edit.learner_action and "edit" in edit.expert_action[0]
+    label_event = edit.continuation.events[edit.label_event]
+    assert label_event.kind == "assistant" and action_sequence(edit.continuation)[1] == edit.expert_action[0]
+    assert round_of(edit.continuation) == 1
+    assert DaggerRound(1, [first, edit]).disagreement == 0.5
+
+
+def test_a_label_whose_continuation_fails_the_oracle_is_dropped(gym_task: Fixture, learner: Episode):
+    after = label_state(learner, gym_task, 2, 1)  # after the wrong edit: the expert's edit no longer applies
+    assert not after.verified and after.reason == "oracle_rejected"
+    labelled = DaggerRound(1, [after])
+    assert labelled.used == [] and labelled.disagreement is None
+    assert labelled.summary()["labels_dropped"] == {"oracle_rejected": 1}
+
+
+def test_beta_one_executes_the_expert_and_beta_zero_the_learner(gym_task: Fixture):
+    expert = action_sequence(run_episode(gym_task, ScriptedExpert(), verify=False).episode)
+    learner = action_sequence(run_episode(gym_task, WrongFixPolicy(), verify=False).episode)
+    assert expert != learner
+    mixed_all = run_episode(gym_task, MixedPolicy(WrongFixPolicy(), 1.0), verify=False).episode
+    mixed_none = run_episode(gym_task, MixedPolicy(WrongFixPolicy(), 0.0), verify=False).episode
+    assert action_sequence(mixed_all) == expert
+    assert action_sequence(mixed_none) == learner
+
+
+def test_the_mixing_schedule_decays_and_names_the_sampler():
+    settings = DaggerSettings(beta0=0.8, beta_decay=0.5)
+    assert [settings.beta(i) for i in range(3)] == [0.8, 0.4, 0.2]
+    learner = scripted_sampler(WrongFixPolicy())
+    digests = {mixed_sampler(learner, i, settings).digest for i in range(3)}
+    assert len(digests) == 3 and learner.digest not in digests
+    assert chosen_turns(4, 2) == [0, 2] and chosen_turns(2, 3) == [0, 1]
+
+
+def test_a_brought_task_is_refused_by_name(gym_task: Fixture, learner: Episode):
+    brought = dataclasses.replace(gym_task, fixture_id="env/task", source="environment")
+    with pytest.raises(ValueError, match="env/task: the scripted expert labels gym tasks only"):
+        label_state(learner, brought, 0, 1)

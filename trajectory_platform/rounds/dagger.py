@@ -1,0 +1,292 @@
+"""DAgger: the scripted expert labels states the learner visited; only oracle-verified labels count.
+
+Fine-tuning 16.6: a policy trained on recorded prefixes meets, at its first error, states the
+recording never showed. DAgger labels the states the learner itself visits. Here a state is a
+learner trajectory truncated before one of its assistant turns; its label is the scripted expert's
+next action there. The expert is :class:`~trajectory_platform.gym.policies.ScriptedExpert`
+*resumed* at that state: it skips the steps of its plan the learner's executed calls already
+performed (in order) and continues from the first one they did not.
+
+A label is used only when it is verified: the learner's turns are replayed in the sandbox up to the
+state (the same runtime, so the same observations; a prefix that does not reproduce is dropped),
+the resumed expert continues from there, and the sealed oracle must accept the final workspace.
+Learner-state disagreement is the share of verified labels whose action differs from the learner's
+own action at that state (actions compared normalized, as dedup compares them).
+
+The mixing schedule beta_i (``DaggerSettings.beta``) drives :class:`MixedPolicy`: at each turn of a
+round-i collection rollout the resumed expert's action is executed with probability beta_i and the
+learner's otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from trajectory_platform.curation.dedup import normalize_action
+from trajectory_platform.gym import protocol
+from trajectory_platform.gym.fixtures import Fixture, Step
+from trajectory_platform.gym.policies import ScriptedExpert
+from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
+from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+from trajectory_platform.gym.tools import sha256_digest
+from trajectory_platform.rounds.sampling import Sampler, pinned_seed, round_of, scripted_sampler, stamp
+from trajectory_platform.rounds.settings import DaggerSettings
+from trajectory_platform.traces.record import Episode, Event, canonical_json
+
+
+def executed_steps(fixture: Fixture, events: Sequence[Event]) -> list[tuple[str, dict[str, str]]]:
+    """The abstract ``(op, roles)`` of every call that took effect (a tool result that is not an
+    error answered it), in order; refused or failed calls changed nothing and are left out."""
+    results = {e.tool_call_id: e for e in events if e.kind == "tool" and e.tool_call_id is not None}
+    steps = []
+    for event in events:
+        for call in event.tool_calls if event.kind == "assistant" else []:
+            result = results.get(call.id) if call.id is not None else None
+            if result is None or result.status == "error" or call.name is None:
+                continue
+            steps.append(fixture.manifest.interpret(call.name, json.loads(call.arguments or "{}")))
+    return steps
+
+
+def _performs(step: Step, op: str, roles: dict[str, str]) -> bool:
+    return step.op == op and all(roles.get(k) == v for k, v in step.roles().items())
+
+
+def plan_progress(fixture: Fixture, events: Sequence[Event]) -> int:
+    """Index of the first plan step the executed calls in ``events`` have not performed (matched in
+    order, other calls in between allowed): where the resumed expert continues."""
+    index = 0
+    for op, roles in executed_steps(fixture, events):
+        if index < len(fixture.plan) and _performs(fixture.plan[index], op, roles):
+            index += 1
+    return index
+
+
+def resumed_expert(fixture: Fixture, seed: int, events: Sequence[Event]) -> ScriptedExpert:
+    """A scripted expert started on ``fixture`` and positioned at the state ``events`` reached.
+
+    Only a gym task has what the expert needs: a plan, and a tool family to read calls back in."""
+    if fixture.source != "gym" or fixture.tools is not None:
+        raise ValueError(
+            f"{fixture.fixture_id}: the scripted expert labels gym tasks only, not a brought one"
+        )
+    expert = ScriptedExpert()
+    expert.start(fixture, seed)
+    expert.index = plan_progress(fixture, events)
+    return expert
+
+
+def recorded_turn(event: Event) -> PolicyTurn:
+    """A logged assistant turn as the text the runtime parses again (prose, reasoning, calls)."""
+    calls = [(c.name or "", c.arguments or "{}") for c in event.tool_calls]
+    text = protocol.render_turn(event.content or "", calls, event.reasoning)
+    return PolicyTurn(text, finish_reason=event.finish_reason or "stop")
+
+
+class ContinuationPolicy(Policy):
+    """Replays a learner's first turns, then lets the expert, resumed at that state, finish."""
+
+    name = "dagger-continuation"
+
+    def __init__(self, learner: Episode, turn: int):
+        self.assistant = [e for e in learner.events if e.kind == "assistant"]
+        if not 0 <= turn < len(self.assistant):
+            raise ValueError(f"{learner.episode_id} has no assistant turn {turn}")
+        self.turn = turn
+        cut = learner.events.index(self.assistant[turn])
+        self.prefix_events = learner.events[:cut]
+
+    def start(self, fixture: Fixture, seed: int) -> None:
+        self.expert = resumed_expert(fixture, seed, self.prefix_events)
+
+    def act(self, inp: PolicyInput) -> PolicyTurn:
+        if inp.step < self.turn:
+            return recorded_turn(self.assistant[inp.step])
+        return self.expert.act(inp)
+
+    def describe(self) -> dict:
+        return {"policy": self.name, "expert": ScriptedExpert.name}
+
+
+class MixedPolicy(Policy):
+    """A collection rollout of round i: each turn is the resumed expert's with probability ``beta``,
+    the learner's otherwise (a seeded draw per episode seed and turn)."""
+
+    name = "dagger-mixed"
+
+    def __init__(self, learner: Policy, beta: float):
+        self.learner = learner
+        self.beta = beta
+
+    def start(self, fixture: Fixture, seed: int) -> None:
+        self.learner.start(fixture, seed)
+        self.fixture, self.seed = fixture, seed
+        self.seen: list[Event] = []
+
+    def act(self, inp: PolicyInput) -> PolicyTurn:
+        last = max((i for i, e in enumerate(inp.messages) if e.kind == "assistant"), default=None)
+        if last is not None:
+            self.seen.extend(inp.messages[last + 1 :])  # what answered our previous turn
+        expert_turn = random.Random(f"{self.seed}:{inp.step}").random() < self.beta
+        if expert_turn:
+            turn = resumed_expert(self.fixture, self.seed, self.seen).act(inp)
+        else:
+            turn = self.learner.act(inp)
+        parsed = protocol.parse_turn(turn.text, id_prefix=f"call_{inp.step}")
+        calls = parsed.calls.calls if isinstance(parsed.calls, protocol.ParseError) else parsed.calls
+        self.seen.append(Event(kind="assistant", tool_calls=calls))
+        return turn
+
+    def sampling_params(self) -> dict:
+        return {**self.learner.sampling_params(), "beta": self.beta}
+
+    def describe(self) -> dict:
+        return {"policy": self.name, "beta": self.beta, "learner": self.learner.describe()}
+
+
+def mixed_sampler(learner: Sampler, round_index: int, settings: DaggerSettings) -> Sampler:
+    """Round ``round_index``'s collection sampler: the learner mixed with the expert at beta_i; its
+    digest names both the learner's digest and beta_i, so a mixed trajectory is never mistaken for
+    the learner's own."""
+    mixed = MixedPolicy(learner.policy, settings.beta(round_index))
+    digest = sha256_digest(
+        canonical_json({"policy": mixed.name, "learner": learner.digest, "beta": mixed.beta})
+    )
+    return Sampler(mixed, digest, learner.model_digest)
+
+
+@dataclass(frozen=True)
+class DaggerLabel:
+    """The expert's label at one learner state, and whether its continuation verified it.
+
+    ``continuation`` is the episode the label is trained from: the learner's turns as context and
+    the expert's turn at ``label_event`` (an event index, as ``target_turns`` are) as the target.
+    ``reason`` says why an unverified label is dropped.
+    """
+
+    learner_episode_id: str
+    turn: int
+    learner_action: tuple[str, ...]
+    expert_action: tuple[str, ...]
+    verified: bool
+    reason: str
+    continuation: Episode
+    label_event: int
+
+    @property
+    def disagrees(self) -> bool:
+        return self.learner_action != self.expert_action
+
+
+@dataclass
+class DaggerRound:
+    """Every label a round asked for; only :attr:`used` ones may train."""
+
+    round_index: int
+    labels: list[DaggerLabel]
+
+    @property
+    def used(self) -> list[DaggerLabel]:
+        return [label for label in self.labels if label.verified]
+
+    @property
+    def disagreement(self) -> float | None:
+        """Learner-state disagreement over verified labels; ``None`` when none verified."""
+        used = self.used
+        return sum(label.disagrees for label in used) / len(used) if used else None
+
+    def summary(self) -> dict:
+        dropped: dict[str, int] = {}
+        for label in self.labels:
+            if not label.verified:
+                dropped[label.reason] = dropped.get(label.reason, 0) + 1
+        return {
+            "round": self.round_index,
+            "states_labelled": len(self.labels),
+            "labels_used": len(self.used),
+            "labels_dropped": dict(sorted(dropped.items())),
+            "learner_state_disagreement": self.disagreement,
+        }
+
+
+def chosen_turns(assistant_turns: int, states: int) -> list[int]:
+    """Up to ``states`` evenly spaced assistant turns (the first always among them)."""
+    if assistant_turns <= states:
+        return list(range(assistant_turns))
+    step = assistant_turns / states
+    return sorted({int(i * step) for i in range(states)})
+
+
+def _action(event: Event) -> tuple[str, ...]:
+    return tuple(normalize_action(call) for call in event.tool_calls)
+
+
+def _observations(events: Sequence[Event]) -> list[tuple[str, str | None]]:
+    return [(e.kind, e.content) for e in events if e.kind in ("tool", "refusal")]
+
+
+def label_state(
+    learner: Episode, fixture: Fixture, turn: int, round_index: int, runtime: RuntimeConfig | None = None
+) -> DaggerLabel:
+    """The resumed expert's label before the learner's assistant turn ``turn``, verified in the
+    sandbox by continuing to an oracle verdict."""
+    policy = ContinuationPolicy(learner, turn)
+    seed = pinned_seed(0, round_index, learner.episode_id, turn)
+    result = run_episode(
+        fixture, policy, seed=seed, config=runtime, episode_id=f"{learner.episode_id}-dagger-t{turn}"
+    )
+    episode = result.episode
+    assistant = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
+    learner_event = policy.assistant[turn]
+    expert_action: tuple[str, ...] = ()
+    if len(assistant) <= turn:
+        reason, label_event = "prefix_not_reproduced", -1
+    else:
+        label_event = assistant[turn]
+        expert_action = _action(episode.events[label_event])
+        reproduced = _observations(episode.events[:label_event]) == _observations(policy.prefix_events)
+        passed = result.oracle is not None and result.oracle.passed
+        reason = (
+            "" if reproduced and passed else "prefix_not_reproduced" if not reproduced else "oracle_rejected"
+        )
+    dagger = {"state_of": learner.episode_id, "turn": turn, "label_event": label_event}
+    stamp(episode, scripted_sampler(policy), round_index, dagger=dagger)
+    return DaggerLabel(
+        learner.episode_id,
+        turn,
+        _action(learner_event),
+        expert_action,
+        not reason,
+        reason,
+        episode,
+        label_event,
+    )
+
+
+def label_states(
+    learners: Sequence[Episode],
+    fixtures: Sequence[Fixture],
+    settings: DaggerSettings,
+    runtime: RuntimeConfig | None = None,
+) -> DaggerRound:
+    """Labels on ``settings.states_per_trajectory`` states of each learner trajectory (all from one
+    round, which their lineage records)."""
+    by_id = {f.fixture_id: f for f in fixtures}
+    rounds = {round_of(e) for e in learners}
+    if len(rounds) != 1 or None in rounds:
+        raise ValueError(
+            f"learner trajectories must come from one recorded round, got rounds {sorted(map(str, rounds))}"
+        )
+    round_index = int(next(iter(rounds)))  # type: ignore[arg-type]  # None excluded above
+    labels = []
+    for learner in learners:
+        fixture = by_id.get(learner.task.fixture_id or "")
+        if fixture is None:
+            raise ValueError(f"{learner.episode_id}: no fixture {learner.task.fixture_id!r} to label against")
+        turns = sum(1 for e in learner.events if e.kind == "assistant")
+        for turn in chosen_turns(turns, settings.states_per_trajectory):
+            labels.append(label_state(learner, fixture, turn, round_index, runtime))
+    return DaggerRound(round_index, labels)

@@ -1,0 +1,143 @@
+"""Sampling a round: k attempts per selected task with pinned seeds, every attempt judged by the cascade.
+
+Every trajectory carries who sampled it and when: ``lineage.sampler_policy_digest`` is the
+sampler's digest (a checkpoint's content digest for a model, see ``model_sampler``; a digest of the
+scripted policy's name and parameters otherwise) and ``extra_json`` holds ``{"round": i}``. That is
+what staleness retirement (``mix``) and the retraining sensor's stale-corpus trigger read; without
+it a stale trajectory could not be found.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.curation.verify.cascade import CascadeConfig, CascadeResult, verify_episodes
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.policy import Policy
+from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+from trajectory_platform.gym.tools import sha256_digest
+from trajectory_platform.rounds.settings import RoundSettings
+from trajectory_platform.traces.record import Episode, canonical_json
+
+ROUND_KEY = "round"
+"""Key in an episode's ``extra_json``: the round whose sampler produced it."""
+
+
+@dataclass(frozen=True)
+class Sampler:
+    """A policy and the digest its trajectories carry (``model_digest``: the checkpoint's, if any)."""
+
+    policy: Policy
+    digest: str
+    model_digest: str | None = None
+
+
+def scripted_sampler(policy: Policy) -> Sampler:
+    """A sampler for a policy without weights: the digest of its name and parameters (``describe``),
+    the same value the runtime records, so a scripted sampler's trajectories need no restamping."""
+    return Sampler(policy, sha256_digest(canonical_json(policy.describe())))
+
+
+def round_of(episode: Episode) -> int | None:
+    """The round recorded in ``extra_json``; ``None`` for a trajectory no round sampled."""
+    try:
+        extra = json.loads(episode.extra_json or "{}")
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"episode {episode.episode_id}: extra_json is not JSON ({exc.msg})") from exc
+    value = extra.get(ROUND_KEY) if isinstance(extra, dict) else None
+    return int(value) if value is not None else None
+
+
+def stamp(episode: Episode, sampler: Sampler, round_index: int, **extra: Any) -> Episode:
+    """Write the sampler's digest (and checkpoint digest) and the round into ``episode``'s lineage."""
+    episode.lineage.sampler_policy_digest = sampler.digest
+    if sampler.model_digest is not None:
+        episode.lineage.model_digest = sampler.model_digest
+    recorded = json.loads(episode.extra_json or "{}")
+    episode.extra_json = canonical_json({**recorded, ROUND_KEY: round_index, **extra})
+    return episode
+
+
+def short(text: str) -> str:
+    """Ten hex characters naming ``text`` (a digest or an id) inside an episode id."""
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def pinned_seed(base: int, round_index: int, fixture_id: str, attempt: int) -> int:
+    """One episode seed per (base, round, task, attempt): rerunning a round reproduces it exactly,
+    whatever order the attempts run in."""
+    digest = hashlib.sha256(f"{base}:{round_index}:{fixture_id}:{attempt}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+@dataclass
+class RoundSample:
+    """One round's attempts, their verdicts, and the cascade's ledger on them."""
+
+    round_index: int
+    sampler_digest: str
+    episodes: list[Episode]
+    cascade: CascadeResult
+
+    @property
+    def candidates(self) -> list[Candidate]:
+        """Every attempt with the labels the cascade gave it (input order)."""
+        verdicts = self.cascade.by_id()
+        return [
+            Candidate(
+                episode=e,
+                sink=verdicts[e.episode_id].sink,
+                role=verdicts[e.episode_id].role,
+                t_div=verdicts[e.episode_id].t_div,
+                t_rec=verdicts[e.episode_id].t_rec,
+                target_turns=verdicts[e.episode_id].target_turns,
+            )
+            for e in self.episodes
+        ]
+
+    @property
+    def admitted(self) -> list[Candidate]:
+        return [c for c in self.candidates if c.sink == "admitted"]
+
+    def summary(self) -> dict[str, Any]:
+        """Counts per sink and the cascade's staged/monolithic cost ledger, JSON-ready."""
+        return {
+            "round": self.round_index,
+            "sampler_policy_digest": self.sampler_digest,
+            "attempts": len(self.episodes),
+            "sinks": self.cascade.counts("sink"),
+            "ledger": self.cascade.ledger.summary(),
+        }
+
+
+def sample_round(
+    sampler: Sampler,
+    fixtures: Sequence[Fixture],
+    round_index: int,
+    settings: RoundSettings,
+    *,
+    runtime: RuntimeConfig | None = None,
+    cascade: CascadeConfig | None = None,
+) -> RoundSample:
+    """``settings.attempts`` attempts per fixture by ``sampler``, stamped and judged by the full cascade.
+
+    The runtime's own oracle is not consulted (``verify=False``): the cascade earns every verdict,
+    judging each attempt against the fixture it was sampled on.
+    """
+    episodes = []
+    for fixture in fixtures:
+        for attempt in range(settings.attempts):
+            seed = pinned_seed(settings.seed, round_index, fixture.fixture_id, attempt)
+            episode_id = f"r{round_index}-{short(sampler.digest)}-{short(fixture.fixture_id)}-{attempt}"
+            result = run_episode(
+                fixture, sampler.policy, seed=seed, config=runtime, episode_id=episode_id, verify=False
+            )
+            episodes.append(stamp(result.episode, sampler, round_index))
+    lookup = {f.fixture_id: f for f in fixtures}
+    judged = verify_episodes(episodes, lookup, cascade or CascadeConfig(progress=False))
+    return RoundSample(round_index, sampler.digest, episodes, judged)
