@@ -56,6 +56,9 @@ def run_shell(spec: dict) -> None:
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.closerange(3, 1 << 16)
+    # Python ignores SIGPIPE and exec keeps an ignored signal ignored (bash cannot reset it): a
+    # recorded `grep ... | head` would print "Broken pipe" errors an agent's shell never showed
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     os.execve("/bin/bash", ["bash", "-c", spec["command"]], dict(os.environ))
 
 

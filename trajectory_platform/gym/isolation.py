@@ -7,7 +7,13 @@ namespaces and mounts in one audited setuid-free binary, and its flags say exact
 
 Inside, a process sees only the interpreter's installation and the system libraries (read-only),
 the runner directory (read-only, ``/runner``), the workspace (``/workspace``), a private ``/tmp``
-and its own ``/proc``; not the repository, the workdir, ``secrets/`` or the host's ``/tmp``. It has
+and its own ``/proc``; not the repository, the workdir, ``secrets/`` or the host's ``/tmp``. Of
+``/etc`` it sees two read-only entries, never the whole folder: ``ld.so.cache`` and
+``alternatives`` (Debian's ``awk``, ``which``, ``pager``... are links through it, and an agent's
+recorded ``awk`` must run). Its ``PATH`` starts with a sandbox-only folder (:data:`BIN_MOUNT`) where
+``python`` and ``python3`` name the sandbox's interpreter, as they do in the containers agents
+ran in (a Debian system has no ``python``, and its ``python3`` is not the interpreter the oracle
+runs). It has
 no network (a new network namespace holds only a downed loopback), its own PID namespace (every
 descendant dies with the sandbox, however it forked or whichever session it started), its own IPC
 and UTS namespaces, and ``--die-with-parent`` (a killed platform process takes its sandboxes with
@@ -38,6 +44,16 @@ PROCESS_BUDGET = 64
 """Processes one sandbox may hold at once (RLIMIT_NPROC above what its uid already runs)."""
 OPEN_FILES = 256
 """Descriptors one sandboxed process may hold (RLIMIT_NOFILE)."""
+BIN_MOUNT = "/sandbox/bin"
+"""The sandbox-only folder of command names (links to the sandbox's interpreter), first on ``PATH``."""
+INTERPRETER_NAMES = ("python", "python3")
+SANDBOX_PATH = f"{BIN_MOUNT}:/usr/local/bin:/usr/bin:/bin"
+"""The ``PATH`` every sandboxed process starts with, whatever its caller's environment said."""
+SYSTEM_ETC = ("/etc/ld.so.cache", "/etc/alternatives")
+"""The only entries of the host's ``/etc`` a sandbox sees (read-only, when they exist): the
+loader's cache, and the alternatives links Debian's ``/usr/bin/awk`` and others resolve through.
+Both hold link targets and library paths, no secrets; ``/etc`` as a whole (``passwd``, keys,
+credentials a host may keep there) is never bound."""
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +125,9 @@ def _system_mounts() -> list[str]:
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
-    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    args += ["--perms", "0755", "--dir", "/etc"]  # else bwrap makes it 0700: closed to ``nobody``
+    for entry in SYSTEM_ETC:
+        args += ["--ro-bind-try", entry, entry]
     prefix = os.path.realpath(sys.base_prefix)
     binary_dir = os.path.dirname(interpreter())
     installation = [prefix] if not _under(prefix, "/usr") else []
@@ -117,7 +135,17 @@ def _system_mounts() -> list[str]:
         installation.append(binary_dir)
     for path in installation:
         args += _traversable_parents(path) + ["--ro-bind", path, path]
-    return args
+    return args + _command_names()
+
+
+def _command_names() -> list[str]:
+    """The sandbox-only ``bin`` folder (``python``, ``python3``: links to :func:`interpreter`) and
+    the ``PATH`` that puts it first. Links, not copies: the interpreter finds its installation
+    through them as it does through a venv's."""
+    args = ["--perms", "0755", "--dir", BIN_MOUNT]
+    for name in INTERPRETER_NAMES:
+        args += ["--symlink", interpreter(), f"{BIN_MOUNT}/{name}"]
+    return args + ["--setenv", "PATH", SANDBOX_PATH]
 
 
 def _under(path: str, root: str) -> bool:

@@ -58,15 +58,19 @@ import pathspec
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
+from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
 from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
 from trajectory_platform.curation.verify.sweagent_commands import COMMANDS as SWEAGENT_COMMANDS
 from trajectory_platform.curation.verify.sweagent_commands import (
     UNORDERED,
+    Report,
+    Setting,
     WindowState,
     command_name,
     command_script,
     edit_rejected,
     recorded_root,
+    recorded_viewer,
     shown,
     split_report,
     unordered,
@@ -74,7 +78,7 @@ from trajectory_platform.curation.verify.sweagent_commands import (
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
 from trajectory_platform.gym.sandbox import SandboxError, apply_diff, unified_diff
-from trajectory_platform.gym.shell import EditorCall, ReplayRunError, run_commands, run_tool_calls
+from trajectory_platform.gym.shell import EditorCall, ReplayRunError, ShellRun, run_commands, run_tool_calls
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.record import Episode, Event
 
@@ -377,10 +381,11 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=unsupported
         )
     root = recorded_root(episode)
+    setting = Setting(secrets.token_hex(16), root, *recorded_viewer(episode))
     try:
         compile_patterns(spec.normalize)
-        outputs, final, refused = _execute(fixture, spec, mode, actions, timeout_s, root)
-    except (ReplayRunError, SandboxError, ValueError) as exc:
+        outputs, final, refused = _execute(fixture, spec, mode, actions, timeout_s, setting)
+    except (ReplayRunError, SandboxError, ValueError, LintUnavailable) as exc:
         return ReplayResult(mode, 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
     if refused:
         return ReplayResult(
@@ -447,7 +452,7 @@ def _execute(
     mode: str,
     actions: list[CallRecord],
     timeout_s: float,
-    root: str | None = None,
+    setting: Setting,
 ) -> tuple[list[tuple[str, int | None]], dict[str, str], list[int]]:
     """Run the actions in the sandbox: each one's (output, exit code), the final files, and the
     turns of editor calls refused for a path outside the workspace."""
@@ -456,43 +461,77 @@ def _execute(
         calls = [(r.call.name or "", r.arguments or {}) for r in actions]
         tool_run = run_tool_calls(fixture.s0_files, spec.tools_files, entry, calls, timeout_s)
         return [(r.output, None) for r in tool_run.results], tool_run.final_files, []
-    return _run_shell(fixture.s0_files, actions, timeout_s, root)
+    return _run_shell(fixture.s0_files, actions, timeout_s, setting)
 
 
 def _run_shell(
-    files: dict[str, str], actions: list[CallRecord], timeout_s: float, root: str | None
+    files: dict[str, str], actions: list[CallRecord], timeout_s: float, setting: Setting
 ) -> tuple[list[tuple[str, int | None]], dict[str, str], list[int]]:
     """Shell mode's run. Each of SWE-agent's pre-1.0 commands needs the viewer state the one
     before it left (read from its output), so the actions run in batches that each end at such a
-    command, the next batch starting from the files the last one left; without one, it is a
-    single run. A pre-1.0 command's exit code is ``None``: SWE-agent records none and its commands
-    report failure in their text."""
-    marker = secrets.token_hex(16)
+    command, the next batch starting from the files the last one left; an ``edit`` of a Python
+    file also starts a batch of its own, so that the files before it are the ones it edits, for
+    its linter (:func:`_lint_refusal`). An edit the linter refuses runs again from those files, told the
+    errors, and prints SWE-agent's refusal. Without pre-1.0 commands it is a single run. A pre-1.0
+    command's exit code is ``None``: SWE-agent records none and its commands report failure in
+    their text."""
     state = WindowState()
     previous = ""
     outputs: list[tuple[str, int | None]] = []
     refused: list[int] = []
-    batch: list[str | EditorCall] = []
-    batch_records: list[CallRecord] = []
+    batch: list[tuple[CallRecord, str | EditorCall]] = []
     for index, record in enumerate(actions):
         line = sweagent_line(record)
-        command = editor_call(record) or shell_command(record) or ""
+        if line is not None and command_name(line) == "edit" and state.file.endswith(".py") and batch:
+            files = _run_batch(files, batch, timeout_s, outputs, refused).final_files
+            batch = []
+        command: str | EditorCall = editor_call(record) or shell_command(record) or ""
+        script_state = replace(state, last_action=previous)
         if line is not None:
-            command = command_script(line, replace(state, last_action=previous), marker, root)
-        batch.append(command)
-        batch_records.append(record)
+            command = command_script(line, script_state, setting)
+        batch.append((record, command))
         previous = (line if line is not None else record.call.arguments or "").strip()
         if line is None and index < len(actions) - 1:
             continue
-        shell_run = run_commands(files, batch, timeout_s)
-        files = shell_run.final_files
-        refused += [r.turn for r, res in zip(batch_records, shell_run.results, strict=True) if res.refused]
-        outputs += [(res.output, res.exit_code) for res in shell_run.results]
-        if line is not None:
-            text, state, workspace = split_report(outputs[-1][0], marker, state)
-            outputs[-1] = (shown(text, workspace, root), None)
-        batch, batch_records = [], []
+        before = files
+        files = _run_batch(files, batch, timeout_s, outputs, refused).final_files
+        batch = []
+        if line is None:
+            continue
+        report = split_report(outputs[-1][0], setting.marker, state)
+        if errors := _lint_refusal(before, files, report):
+            again = run_commands(before, [command_script(line, script_state, setting, errors)], timeout_s)
+            files = again.final_files
+            report = split_report(again.results[0].output, setting.marker, state)
+        state = report.state
+        outputs[-1] = (shown(report.text, report.workspace, setting.root), None)
     return outputs, files, sorted(set(refused))
+
+
+def _run_batch(
+    files: dict[str, str],
+    batch: list[tuple[CallRecord, str | EditorCall]],
+    timeout_s: float,
+    outputs: list[tuple[str, int | None]],
+    refused: list[int],
+) -> ShellRun:
+    """Run one batch on ``files``, adding each command's (output, exit code) to ``outputs`` and
+    the turns of refused editor calls to ``refused``."""
+    shell_run = run_commands(files, [command for _, command in batch], timeout_s)
+    refused += [r.turn for (r, _), res in zip(batch, shell_run.results, strict=True) if res.refused]
+    outputs += [(res.output, res.exit_code) for res in shell_run.results]
+    return shell_run
+
+
+def _lint_refusal(before: dict[str, str], after: dict[str, str], report: Report) -> str:
+    """The errors SWE-agent's linter would refuse the ``edit`` that ``report`` describes for, as
+    its refusal lists them; empty when the edit stands. Like SWE-agent, only a Python file is
+    linted; one outside the workspace (its text is not among the files) is not."""
+    path = report.state.file
+    if report.edited is None or not path.endswith(".py") or path not in before or path not in after:
+        return ""
+    first, last, count = report.edited
+    return listing(introduced(lint(before[path]), lint(after[path]), first, last, count))
 
 
 # ------------------------------------------------------------------------------- the cascade step

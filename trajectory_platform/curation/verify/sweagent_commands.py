@@ -17,16 +17,19 @@ long-running shell; a replayed command runs in a fresh one, so the host carries 
 (:class:`WindowState`) into each script and reads the new state from a last line the script prints
 after a per-replay random marker (:func:`split_report`), which is taken off the output.
 
-What is not reproduced: the window is SWE-agent's default (:data:`WINDOW` lines, :data:`OVERLAP`
-overlap; a run configured otherwise drifts); ``edit``'s flake8 check is reduced to its syntax part
-(a Python file that compiled before the edit and not after is restored and the edit rejected,
-with a shorter message than flake8's: only the rejection itself is compared,
-:func:`edit_rejected`); paths print under the repository root the log's own state footer names
-(:func:`recorded_root`), since the sandbox's workspace lives elsewhere.
+The viewer's size is the run's own: ``WINDOW`` and ``OVERLAP`` from the environment variables the
+log's recorded configuration holds (:func:`recorded_viewer`; SWE-agent's defaults, :data:`WINDOW`
+and :data:`OVERLAP`, when it holds none). ``edit``'s linter decides on the host
+(:mod:`edit_lint`: it parses, it never runs the file): the edit runs first as if accepted, the
+host lints the file before and after, and an edit that introduced errors runs again from the same
+files with them (``LINT_ERRORS``), printing SWE-agent's refusal and restoring the file. Paths print
+under the repository root the log's own state footer names (:func:`recorded_root`), since the
+sandbox's workspace lives elsewhere.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from dataclasses import dataclass
@@ -49,9 +52,12 @@ WINDOW = 100
 """Lines the viewer shows (SWE-agent's default ``WINDOW``)."""
 OVERLAP = 2
 """Lines a scroll keeps in view (SWE-agent's default ``OVERLAP``)."""
+VIEWER_VARIABLES = ("WINDOW", "OVERLAP")
+"""The environment variables of a run's configuration that size the viewer."""
 EDIT_END = "end_of_edit"
 REJECTED = "Your proposed edit has introduced new syntax error(s)."
 """How SWE-agent's ``edit`` begins its answer when the linter rejects the edit (file unchanged)."""
+_EDITED = re.compile(r"(\d+):(\d+):(\d+)")
 _FOOTER_ROOT = re.compile(r"\(Open file: [^\n]*\)\n\(Current directory: ([^\n]*)\)\n?(?:bash-\$)?\s*\Z")
 
 FUNCTIONS = r"""
@@ -64,15 +70,11 @@ _p() {
         printf '%s' "$1"
     fi
 }
-_compiles() {
-    python3 -I -S -c 'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")' "$1" \
-        >/dev/null 2>&1
-}
 _print() {
     local total_lines=$(_lines "$CURRENT_FILE")
     local half=$((WINDOW / 2))
     echo "[File: $(realpath "$CURRENT_FILE") ($total_lines lines total)]"
-    local lines_above=$((CURRENT_LINE - half))
+    local lines_above=$((CURRENT_LINE - (WINDOW + 1) / 2))
     local lines_below=$((total_lines - CURRENT_LINE - half))
     local last=$((CURRENT_LINE + half))
     if [ $last -lt $half ]; then last=$half; fi
@@ -219,29 +221,52 @@ edit() {
         echo "Error: end_line must be a number"
         return
     fi
-    local checked=0
-    if [[ $CURRENT_FILE == *.py ]] && _compiles "$CURRENT_FILE"; then checked=1; fi
     start_line=$((10#$start_line - 1))
     end_line=$((10#$end_line))
-    local replacement=() line
-    while IFS= read -r line; do replacement+=("$line"); done
+    local replacement=() line line_count=0
+    while IFS= read -r line; do replacement+=("$line"); line_count=$((line_count + 1)); done
     local backup
     backup=$(cat "$CURRENT_FILE"; printf x)
     local lines
     mapfile -t lines < "$CURRENT_FILE"
     local new_lines=("${lines[@]:0:$start_line}" "${replacement[@]}" "${lines[@]:$end_line}")
     printf "%s\n" "${new_lines[@]}" >| "$CURRENT_FILE"
-    if [ $checked -eq 1 ] && ! _compiles "$CURRENT_FILE"; then
-        printf '%s' "${backup%x}" >| "$CURRENT_FILE"
-        echo "Your proposed edit has introduced new syntax error(s)."
-        echo "Your changes have NOT been applied. Please fix your edit command and try again."
+    EDITED="$((start_line + 1)):$end_line:$line_count"
+    if [ -z "$LINT_ERRORS" ]; then
+        CURRENT_LINE=$start_line
+        _constrain_line
+        _print
+        echo "File updated. Please review the changes and make sure they are correct" \
+            "(correct indentation, no duplicate lines, etc). Edit the file again if necessary."
         return
     fi
-    CURRENT_LINE=$start_line
+    echo "$REJECTED Please read this error message carefully and then retry editing the file."
+    echo ""
+    echo "ERRORS:"
+    echo "$LINT_ERRORS"
+    echo ""
+    local line_before=$CURRENT_LINE window_before=$WINDOW
+    CURRENT_LINE=$((line_count / 2 + start_line))
+    WINDOW=$((line_count + 10))
+    echo "This is how your edit would have looked if applied"
+    echo "-------------------------------------------------"
     _constrain_line
     _print
-    echo "File updated. Please review the changes and make sure they are correct" \
-        "(correct indentation, no duplicate lines, etc). Edit the file again if necessary."
+    echo "-------------------------------------------------"
+    echo ""
+    printf '%s' "${backup%x}" >| "$CURRENT_FILE"
+    CURRENT_LINE=$(((end_line - start_line + 1) / 2 + start_line))
+    WINDOW=$((end_line - start_line + 10))
+    echo "This is the original code before your edit"
+    echo "-------------------------------------------------"
+    _constrain_line
+    _print
+    echo "-------------------------------------------------"
+    CURRENT_LINE=$line_before
+    WINDOW=$window_before
+    echo "Your changes have NOT been applied. Please fix your edit command and try again."
+    echo "You either need to 1) Specify the correct start/end line arguments or 2) Correct your edit code."
+    echo "DO NOT re-run the same failed edit command. Running it again will lead to the same error."
 }
 _dir_arg() {  # find_file's and search_dir's folder: ./ without a second argument, else that one
     if [ $# -eq 0 ]; then
@@ -336,15 +361,38 @@ find_file() {
 }
 """
 """The commands' bash bodies, written after SWE-agent's documented behaviour and printing its
-strings, with ``jq`` arithmetic done by bash (the window is
-even, so every quantity is an integer) and no ``awk`` (the sandbox's read-only system lacks the
-``/etc/alternatives`` link it goes by: counts come from ``grep -c`` and ``wc``), ``edit``'s
-linter reduced to a syntax check, paths under the recorded root mapped to the workspace (``_p``),
+strings, with ``jq`` arithmetic done by bash (``jq``'s halves of an odd window, floored above
+the window and rounded below it, are the integer expressions ``_print`` uses), ``edit``'s linter
+decided by the host (``LINT_ERRORS``: empty, the edit stands; else the refusal, listing them;
+``EDITED`` reports the lines it replaced), paths under the recorded root mapped to the workspace (``_p``),
 and ``find_file``'s matches sorted (``find`` lists in the file system's own order, which a replay
 on another disk does not share: the comparison sorts the recorded listing too,
 :data:`UNORDERED`)."""
 UNORDERED = ("find_file",)
 """Commands whose listed lines are compared in any order."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What stays fixed over one episode's replay: the per-replay report marker, the repository
+    root the log shows (:func:`recorded_root`) and the viewer's size (:func:`recorded_viewer`)."""
+
+    marker: str
+    root: str | None = None
+    window: int = WINDOW
+    overlap: int = OVERLAP
+
+
+@dataclass(frozen=True)
+class Report:
+    """What one command's script printed: its own output, the viewer's state after it, the
+    sandbox's workspace path (``None`` without a report) and, for an ``edit`` that wrote the file,
+    the lines it replaced and how many it wrote (``first``, ``last``, ``count``; 1-based)."""
+
+    text: str
+    state: WindowState
+    workspace: str | None = None
+    edited: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -375,12 +423,30 @@ def recorded_root(episode: Episode) -> str | None:
     return None
 
 
-def command_script(raw: str, state: WindowState, marker: str, root: str | None) -> str:
+def recorded_viewer(episode: Episode) -> tuple[int, int]:
+    """The run's ``WINDOW`` and ``OVERLAP``: the environment variables its recorded configuration
+    held (the SWE-agent adapter keeps them as ``env_variables``), else SWE-agent's defaults."""
+    try:
+        extra = json.loads(episode.extra_json or "{}")
+    except json.JSONDecodeError:
+        extra = {}
+    variables = extra.get("env_variables") if isinstance(extra, dict) else None
+    found = variables if isinstance(variables, dict) else {}
+    window, overlap = (found.get(name) for name in VIEWER_VARIABLES)
+    return (
+        window if isinstance(window, int) and window > 0 else WINDOW,
+        overlap if isinstance(overlap, int) and overlap >= 0 else OVERLAP,
+    )
+
+
+def command_script(raw: str, state: WindowState, setting: Setting, lint_errors: str = "") -> str:
     """The bash script that runs the recorded action line ``raw`` with the commands defined and
-    ``state`` restored, and ends by printing ``marker`` and the new state (:func:`split_report`).
+    ``state`` restored, and ends by printing the setting's marker and the new state
+    (:func:`split_report`).
 
     An ``edit`` line's replacement text is fed to it as SWE-agent did, as a here-document ending at
-    the line ``end_of_edit``."""
+    the line ``end_of_edit``; ``lint_errors`` (the host's :func:`edit_lint.listing`) makes it the
+    linter's refusal."""
     head, _, body = raw.partition("\n")
     if command_name(head) == "edit" and body:
         raw = f"{head} << '{EDIT_END}'\n{body.rstrip(chr(10))}\n"
@@ -389,33 +455,38 @@ def command_script(raw: str, state: WindowState, marker: str, root: str | None) 
     prologue = "\n".join(
         (
             "WS=$(pwd -P)",
-            f"WINDOW={WINDOW}",
-            f"OVERLAP={OVERLAP}",
-            f"SHOW_ROOT={shlex.quote(root or '')}",
+            f"WINDOW={int(setting.window)}",
+            f"OVERLAP={int(setting.overlap)}",
+            f"SHOW_ROOT={shlex.quote(setting.root or '')}",
             f"CURRENT_FILE={current}",
             f"CURRENT_LINE={int(state.line)}",
             f"SCROLL_COUNT={int(state.scroll_count)}",
             f"LAST_ACTION={shlex.quote(state.last_action)}",
-            f"_report() {{ printf '\\n%s\\t%s\\t%s\\t%s\\t%s\\n' {shlex.quote(marker)} "
-            '"$WS" "$CURRENT_FILE" "$CURRENT_LINE" "$SCROLL_COUNT"; }',
+            f"REJECTED={shlex.quote(REJECTED)}",
+            f"LINT_ERRORS={shlex.quote(lint_errors)}",
+            "EDITED=",
+            f"_report() {{ printf '\\n%s\\t%s\\t%s\\t%s\\t%s\\t%s\\n' {shlex.quote(setting.marker)} "
+            '"$WS" "$CURRENT_FILE" "$CURRENT_LINE" "$SCROLL_COUNT" "$EDITED"; }',
             "trap _report EXIT",
         )
     )
     return f"{prologue}\n{FUNCTIONS}\n{raw}"
 
 
-def split_report(output: str, marker: str, state: WindowState) -> tuple[str, WindowState, str | None]:
-    """The command's own output, the viewer's state after it, and the sandbox's workspace path.
+def split_report(output: str, marker: str, state: WindowState) -> Report:
+    """The command's own output and what its script reported after ``marker``.
 
     Without the report (the output was cut, or the script was killed) the state is kept and the
     workspace path is ``None``."""
     head, sep, tail = output.rpartition(f"\n{marker}\t")
     fields = tail.rstrip("\n").split("\t") if sep else []
-    if len(fields) != 4 or not fields[2].lstrip("-").isdigit() or not fields[3].isdigit():
-        return output, state, None
-    workspace, current, line, scrolls = fields
+    if len(fields) != 5 or not fields[2].lstrip("-").isdigit() or not fields[3].isdigit():
+        return Report(output, state)
+    workspace, current, line, scrolls, edited = fields
     rel = current[len(workspace) + 1 :] if current.startswith(f"{workspace}/") else current
-    return head, WindowState(rel, int(line), int(scrolls)), workspace
+    span = _EDITED.fullmatch(edited)
+    lines = (int(span[1]), int(span[2]), int(span[3])) if span else None
+    return Report(head, WindowState(rel, int(line), int(scrolls)), workspace, lines)
 
 
 def shown(output: str, workspace: str | None, root: str | None) -> str:

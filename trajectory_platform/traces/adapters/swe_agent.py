@@ -140,7 +140,8 @@ class SweAgentAdapter(Adapter):
         value = expect(record.value, dict, "record")
         info = expect(value.get("info") or {}, dict, "info")
         steps = expect(value.get("trajectory") or [], list, "trajectory")
-        instance = _instance_id(value, src.path)
+        config = _replay_config(value)
+        instance = _instance_id(config, src.path)
         episode = self.new_episode(record, src, f"{self.name}:{instance}")
         episode.events = events_of_history(value.get("history"), "history")
         episode.delivered_inputs = delivered_inputs_of(episode.events, steps)
@@ -156,21 +157,50 @@ class SweAgentAdapter(Adapter):
             "exit_status": exit_status,
             "model_stats": model_stats,
             "environment": value.get("environment"),
+            "env_variables": _viewer_variables(config),
         }
         episode.extra_json = canonical_json({k: v for k, v in extra.items() if v is not None})
         return episode
 
 
-def _instance_id(value: dict[str, Any], path: Path) -> str:
-    """The instance id from the replay config when recorded, else the file name (SWE-agent names
-    each ``.traj`` after its instance)."""
+def _replay_config(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The run's configuration the ``.traj`` records (``replay_config``, an object or its JSON)."""
     config = value.get("replay_config")
     if isinstance(config, str):
         try:
             config = json.loads(config)
         except json.JSONDecodeError:
             config = None
-    if isinstance(config, dict):
+    return config if isinstance(config, dict) else None
+
+
+def _viewer_variables(config: dict[str, Any] | None) -> dict[str, int] | None:
+    """``WINDOW`` and ``OVERLAP`` of the run's tool environment (``agent.tools.env_variables``):
+    the size of the file viewer whose windows the observations show, which replay reproduces."""
+    agent = config.get("agent") if config else None
+    tools = agent.get("tools") if isinstance(agent, dict) else None
+    variables = tools.get("env_variables") if isinstance(tools, dict) else None
+    if not isinstance(variables, dict):
+        return None
+    found: dict[str, int] = {}
+    for name in ("WINDOW", "OVERLAP"):
+        raw = variables.get(name)
+        if raw is None:
+            continue
+        if isinstance(raw, bool) or not str(raw).isdigit():
+            raise RecordError(
+                "wrong type",
+                f"replay_config.agent.tools.env_variables.{name} is not a whole number "
+                f"({type(raw).__name__})",
+            )
+        found[name] = int(raw)
+    return found or None
+
+
+def _instance_id(config: dict[str, Any] | None, path: Path) -> str:
+    """The instance id from the replay config when recorded, else the file name (SWE-agent names
+    each ``.traj`` after its instance)."""
+    if config is not None:
         statement = config.get("problem_statement")
         candidate = statement.get("id") if isinstance(statement, dict) else None
         if isinstance(candidate, str) and candidate:
