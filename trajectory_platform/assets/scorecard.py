@@ -7,9 +7,13 @@ show on the asset page) and return one row. What the dataset-quality row needs f
 stages arrives as declared inputs loaded by the ``upstream_facts`` manager (``verified_traces``:
 sinks, R_flake, verifier seconds per attempt, funnel; ``redacted_corpus``: Λ_leak;
 ``split_assignments``: the split settings that pick the held-out suites); the realized token
-shares come from the ``training_mixture`` rows themselves. The baseline is the checkpoint's base
-model (the untrained embedded default on the default run) unless ``baseline_path`` names an
-incumbent. Outputs land in ``<workdir>/reports/scorecard/<candidate digest prefix>/``.
+shares come from the ``training_mixture`` rows themselves. The brought environments are
+``task_environments``' registry (a dependency, read from the workdir, so a sensor-launched run needs
+no stored copy of that table): those the split plan holds out are evaluated through their own tools
+beside the gym's fixtures, and the report says how many and why any were skipped. The baseline is
+the checkpoint's base model (the untrained embedded default on the default run) unless
+``baseline_path`` names an incumbent. Outputs land in
+``<workdir>/reports/scorecard/<candidate digest prefix>/``.
 
 The default budget (12 acceptance + 6 recovery + 4 retention trials per arm, 6 turns, at most 300
 generated tokens per trial) keeps ``trajectory-platform run`` within minutes; raise ``episodes``
@@ -26,7 +30,12 @@ from trajectory_platform.assets._house import declared
 from trajectory_platform.curation.split_mixture_stage import SplitSettings
 from trajectory_platform.evaluation.report_next_steps import FailedCheck
 from trajectory_platform.evaluation.settings import EvaluationSettings
-from trajectory_platform.evaluation.stage import SCORECARD_SCHEMA, UpstreamFigures, scorecard_stage
+from trajectory_platform.evaluation.stage import (
+    SCORECARD_SCHEMA,
+    UpstreamFigures,
+    registered_environments,
+    scorecard_stage,
+)
 from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
 from trajectory_platform.resources.stage_config import recorded_settings, settings_of, stage_config
 
@@ -70,9 +79,11 @@ def failed_checks(context: AssetExecutionContext) -> list[FailedCheck]:
         "token_masked_dataset": AssetIn(),
         **{name: FACTS for name in ("verified_traces", "redacted_corpus", "split_assignments")},
     },
+    deps=["task_environments"],
     pool="train",
     **declared("evaluation", SCORECARD_SCHEMA),
-    description="Closed-loop scorecard of the checkpoint vs its baseline on paired held-out gym trials, "
+    description="Closed-loop scorecard of the checkpoint vs its baseline on paired held-out trials "
+    "(gym fixtures and held-out task environments), "
     "with the release decision (promote / hold) and report.html.",
 )
 def scorecard(
@@ -100,6 +111,7 @@ def scorecard(
         split_policy=recorded_settings(split_assignments, SplitSettings).policy(),
         stored_path=workdir.relative,
         failed_checks=failed_checks(context),
+        environments=registered_environments(workdir.environments_dir),
     )
     context.log.info(f"scorecard: {result.card['decision']} ({'; '.join(result.card['reasons'])})")
     metadata = result.metadata()

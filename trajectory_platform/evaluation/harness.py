@@ -12,6 +12,12 @@ fault schedule, runtime budgets), so every comparison is paired:
 - ``retention``: task kinds outside the training focus (default: the gym's ``count_files`` and
   diagnostic ``report`` tasks, which answer instead of repairing).
 
+Task environments users brought join the acceptance suite when the same split plan puts them on
+the test side (:func:`held_out`): each is one more acceptance task (``attempts`` seeds), tagged
+``source = "environment"``, run by both arms through the environment's own tools executed live in
+the sandbox (:mod:`~trajectory_platform.evaluation.env_tools`) and judged by its sealed oracle as a
+gym fixture is. One without a runnable tool surface is skipped with its reason, never silently.
+
 Every initiated trial is recorded: a stall, a runaway or a timeout is a failed trial, never a
 dropped one.
 """
@@ -21,7 +27,8 @@ from __future__ import annotations
 import hashlib
 import random
 import sys
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
@@ -31,17 +38,19 @@ from trajectory_platform.curation.splits import (
     REGIME_RENAMED_SCHEMA,
     REGIME_UNFAMILIAR_TOOLS,
     TEST,
+    SplitPlan,
     SplitPolicy,
     library_inputs,
     plan_splits,
 )
+from trajectory_platform.evaluation.env_tools import EnvironmentTools, surface_problem
 from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_episode
 from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.library import build_library, get_fixture
 from trajectory_platform.gym.reachability import reachable_schedule
-from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+from trajectory_platform.gym.runtime import EpisodeResult, RuntimeConfig, run_episode
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.policy import Policy
@@ -73,6 +82,8 @@ class EvalItem:
     seed: int
     task_kind: str
     faults: tuple[FaultSpec, ...] = ()
+    source: str = "gym"
+    """``gym`` (the generated library) or ``environment`` (a task environment a user brought)."""
 
     def to_dict(self) -> dict:
         """JSON-ready form for the evaluation manifest."""
@@ -81,20 +92,89 @@ class EvalItem:
         return row
 
 
+@dataclass(frozen=True)
+class SkippedEnvironment:
+    """A held-out environment no trial was run on, and why (:data:`env_tools.SKIP_REASONS`)."""
+
+    task_id: str
+    reason: str
+    detail: str
+
+
+@dataclass
+class HeldOut:
+    """The held-out pools of one split plan: gym fixtures and brought environments with their
+    regime, each environment's split, and the held-out environments that had to be skipped."""
+
+    gym: list[tuple[Fixture, str]]
+    environments: list[tuple[Fixture, str]] = field(default_factory=list)
+    environment_splits: dict[str, str] = field(default_factory=dict)
+    skipped: list[SkippedEnvironment] = field(default_factory=list)
+
+    def fixtures(self) -> dict[str, Fixture]:
+        """The held-out environments by task id (what :func:`run_arm` looks them up in)."""
+        return {f.fixture_id: f for f, _ in self.environments}
+
+    def summary(self) -> dict:
+        """The scorecard's account of brought environments: how many on each side of the plan,
+        how many evaluated, and every skip with its reason."""
+        return {
+            "registered": len(self.environment_splits),
+            "by_split": dict(sorted(Counter(self.environment_splits.values()).items())),
+            "evaluated": len(self.environments),
+            "skipped": [asdict(s) for s in self.skipped],
+            "skipped_by_reason": dict(sorted(Counter(s.reason for s in self.skipped).items())),
+        }
+
+
+def _plan(library: Sequence[Fixture], spec: SuiteSpec, split: SplitPolicy | None) -> SplitPlan:
+    """The plan of ``split`` (the policy ``split_assignments`` ran with), else the default policy
+    with the suite's reserved families."""
+    links, infos = library_inputs(library)
+    policy = split or SplitSettings(reserved_tool_families=spec.reserved_tool_families).policy()
+    return plan_splits(links, infos, policy)
+
+
+def held_out(
+    spec: SuiteSpec,
+    fixtures: Sequence[Fixture] | None = None,
+    split: SplitPolicy | None = None,
+    environments: Sequence[Fixture] = (),
+) -> HeldOut:
+    """Test-split gym fixtures and brought environments of one split plan, with their regimes.
+
+    An environment is placed by its repository family, tool family and domain exactly as
+    ``split_assignments`` places an episode recorded on it (:meth:`SplitPlan.place`), so a task the
+    pool scores is one whose logs the mixture holds out, and one whose logs are trained on is never
+    scored.
+    """
+    library = list(fixtures) if fixtures is not None else build_library(spec.library_seed)
+    plan = _plan(library, spec, split)
+    held = HeldOut(
+        gym=[
+            (f, REGIME_NAMES[plan.regime(f.tool_family, f.domain)])
+            for f in library
+            if plan.fixture_split(f.fixture_id) == TEST and (f.learnable or not spec.learnable_only)
+        ]
+    )
+    for env in sorted(environments, key=lambda e: e.fixture_id):
+        side = plan.place(env.repo_family, env.tool_family, env.domain)[0]
+        held.environment_splits[env.fixture_id] = side
+        if side != TEST:
+            continue
+        problem = surface_problem(env)
+        if problem is not None:
+            held.skipped.append(SkippedEnvironment(env.fixture_id, *problem))
+            continue
+        held.environments.append((env, REGIME_NAMES[plan.regime(env.tool_family, env.domain)]))
+    return held
+
+
 def heldout_pool(
     spec: SuiteSpec, fixtures: Sequence[Fixture] | None = None, split: SplitPolicy | None = None
 ) -> list[tuple[Fixture, str]]:
-    """Test-split fixtures of the split plan and their regime: the plan of ``split`` (the policy
-    ``split_assignments`` ran with), else the default policy with the suite's reserved families."""
-    library = list(fixtures) if fixtures is not None else build_library(spec.library_seed)
-    links, infos = library_inputs(library)
-    policy = split or SplitSettings(reserved_tool_families=spec.reserved_tool_families).policy()
-    plan = plan_splits(links, infos, policy)
-    return [
-        (f, REGIME_NAMES[plan.regime(f.tool_family, f.domain)])
-        for f in library
-        if plan.fixture_split(f.fixture_id) == TEST and (f.learnable or not spec.learnable_only)
-    ]
+    """Test-split gym fixtures of the split plan and their regime (:func:`held_out`'s gym pool)."""
+    return held_out(spec, fixtures, split).gym
 
 
 def _seeded_order(pool: Iterable[tuple[Fixture, str]], seed: int) -> list[tuple[Fixture, str]]:
@@ -110,8 +190,13 @@ def _seeded_order(pool: Iterable[tuple[Fixture, str]], seed: int) -> list[tuple[
     return out
 
 
-def build_items(pool: Sequence[tuple[Fixture, str]], spec: SuiteSpec) -> list[EvalItem]:
-    """The paired trial list: acceptance (tasks x attempts), recovery, retention (module docstring)."""
+def build_items(
+    pool: Sequence[tuple[Fixture, str]],
+    spec: SuiteSpec,
+    environments: Sequence[tuple[Fixture, str]] = (),
+) -> list[EvalItem]:
+    """The paired trial list: acceptance (tasks x attempts), recovery, retention, then every
+    held-out environment as an acceptance task (module docstring)."""
     ordered = _seeded_order(pool, spec.seed)
     retention = [p for p in ordered if p[0].task_kind in spec.retention_kinds]
     focus = [p for p in ordered if p[0].task_kind not in spec.retention_kinds]
@@ -136,6 +221,8 @@ def build_items(pool: Sequence[tuple[Fixture, str]], spec: SuiteSpec) -> list[Ev
                 break
     for fixture, regime in retention[: spec.retention_episodes]:
         items.append(_item("retention", fixture, regime, spec.seed))
+    for fixture, regime in _seeded_order(environments, spec.seed):
+        items.extend(_item("acceptance", fixture, regime, spec.seed + a) for a in range(spec.attempts))
     return items
 
 
@@ -151,6 +238,7 @@ def _item(
         seed=seed,
         task_kind=fixture.task_kind,
         faults=faults,
+        source=fixture.source,
     )
 
 
@@ -171,20 +259,19 @@ def run_arm(
     *,
     library_seed: int = 0,
     progress: bool = True,
+    environments: Mapping[str, Fixture] | None = None,
 ) -> ArmRun:
-    """Run ``policy`` on every item under the same budgets; every trial is kept."""
+    """Run ``policy`` on every item under the same budgets; every trial is kept. An environment
+    item's fixture comes from ``environments`` (:meth:`HeldOut.fixtures`) and the policy acts
+    through that environment's own tools."""
     arm = ArmRun(name)
     for index, item in enumerate(items, 1):
-        fixture = get_fixture(item.fixture_id, library_seed)
-        result = run_episode(
-            fixture,
-            policy,
-            seed=item.seed,
-            config=config,
-            faults=list(item.faults),
-            episode_id=f"eval-{name}-{index:04d}",
-            source_file=f"evaluation:{name}",
-        )
+        if item.source == "environment":
+            fixture = (environments or {})[item.fixture_id]
+            with EnvironmentTools(fixture, config.test_timeout_s) as tools:
+                result = _trial(fixture, policy, item, config, name, index, tools)
+        else:
+            result = _trial(get_fixture(item.fixture_id, library_seed), policy, item, config, name, index)
         arm.episodes.append(result.episode)
         arm.measures.append(
             measure_episode(
@@ -201,3 +288,24 @@ def run_arm(
             accepted = sum(m.accepted for m in arm.measures)
             print(f"evaluate[{name}]: {index}/{len(items)} trials, {accepted} accepted", file=sys.stderr)
     return arm
+
+
+def _trial(
+    fixture: Fixture,
+    policy: Policy,
+    item: EvalItem,
+    config: RuntimeConfig,
+    arm: str,
+    index: int,
+    tools: EnvironmentTools | None = None,
+) -> EpisodeResult:
+    return run_episode(
+        fixture,
+        policy,
+        seed=item.seed,
+        config=config,
+        faults=list(item.faults),
+        episode_id=f"eval-{arm}-{index:04d}",
+        source_file=f"evaluation:{arm}",
+        tools=tools,
+    )

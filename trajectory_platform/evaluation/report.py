@@ -103,6 +103,7 @@ def headline_rows(card: Mapping[str, Any]) -> list[Row]:
             accept.meaning,
             "acceptance",
         ),
+        *environment_rows(card),
     ]
     for key, regime in HEADLINE[1:]:
         term = MEASUREMENTS[key]
@@ -132,6 +133,38 @@ def headline_rows(card: Mapping[str, Any]) -> list[Row]:
                 "difference",
             )
         )
+    return rows
+
+
+def environment_rows(card: Mapping[str, Any]) -> list[Row]:
+    """Acceptance per task source beside the total, and what became of the brought environments
+    (how many were evaluated and why any were not); none when no environment was offered."""
+    envs = card.get("environments") or {}
+    if not envs.get("registered"):
+        return []
+    by_source = (card.get("acceptance") or {}).get("by_source") or {}
+    rows = [
+        Row(
+            f"acceptance, {source} tasks ({figures['trials']} trials)",
+            _fmt(figures.get("baseline")),
+            _fmt(figures.get("candidate")),
+            "share of acceptance trials solved, counting only tasks from "
+            + ("the gym's generated library" if source == "gym" else "the task environments you brought"),
+        )
+        for source, figures in sorted(by_source.items())
+    ]
+    skipped = "; ".join(f"{reason}: {n}" for reason, n in envs.get("skipped_by_reason", {}).items())
+    sides = ", ".join(f"{split} {n}" for split, n in envs.get("by_split", {}).items())
+    rows.append(
+        Row(
+            "task environments",
+            f"{envs['evaluated']} evaluated of {envs['registered']} ({sides})"
+            + (f"; skipped {skipped}" if skipped else ""),
+            None,
+            "brought environments the split plan holds out (test) are evaluated through their own "
+            "tools; the others train the model; a held-out one without runnable tools is skipped",
+        )
+    )
     return rows
 
 

@@ -23,7 +23,7 @@ from trajectory_platform.evaluation.harness import (
     EvalItem,
     build_items,
     evaluation_runtime,
-    heldout_pool,
+    held_out,
     run_arm,
 )
 from trajectory_platform.evaluation.policy import ModelPolicy
@@ -32,6 +32,7 @@ from trajectory_platform.evaluation.report import write_report
 from trajectory_platform.evaluation.report_transcripts import Trial
 from trajectory_platform.evaluation.scorecard import CostModel, build_scorecard, code_version, decide_release
 from trajectory_platform.evaluation.settings import Decoding, EvaluationSettings, SuiteSpec
+from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
 from trajectory_platform.training.optim.checkpoint import MANIFEST_NAME, checkpoint_digest
 from trajectory_platform.training.optim.model import build_default_model
@@ -59,6 +60,8 @@ class EvaluationRequest:
     progress: bool = True
     split_policy: SplitPolicy | None = None
     """The policy the held-out suites are drawn from (``split_assignments``'s), else the default."""
+    environments: tuple[Fixture, ...] = ()
+    """Brought task environments; those the split plan holds out join the acceptance suite."""
 
     @classmethod
     def from_settings(
@@ -163,7 +166,8 @@ def evaluate(
     train_manifest = read_training_manifest(candidate)
     baseline = resolve_baseline(request, train_manifest)
     spec = request.suite
-    items = build_items(heldout_pool(spec, split=request.split_policy), spec)
+    held = held_out(spec, split=request.split_policy, environments=request.environments)
+    items = build_items(held.gym, spec, held.environments)
     if not any(i.suite == "acceptance" for i in items):
         raise ValueError(
             "no held-out acceptance items: the split plan left no test fixture in the focus kinds"
@@ -176,7 +180,13 @@ def evaluate(
             path, decoding=request.decoding, device=request.device, name=f"{name}:{path.name}"
         )
         arms[name] = run_arm(
-            name, policy, items, config, library_seed=spec.library_seed, progress=request.progress
+            name,
+            policy,
+            items,
+            config,
+            library_seed=spec.library_seed,
+            progress=request.progress,
+            environments=held.fixtures(),
         )
     keys, keys_source = training_keys(train_manifest, spec.reserved_tool_families)
     card = build_scorecard(
@@ -188,7 +198,9 @@ def evaluate(
         attempts=spec.attempts,
         alpha=request.alpha,
         training_fault_kinds=request.training_fault_kinds,
+        sources={i.item_id: i.source for i in items},
     )
+    card["environments"] = held.summary()
     artifacts = {
         "candidate": checkpoint_digest(candidate),
         "candidate_path": str(candidate),

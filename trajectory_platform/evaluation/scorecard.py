@@ -169,6 +169,24 @@ def _paired(
     return paired_comparison([outcome(m) for m in cand], [outcome(m) for m in base], alpha=alpha).to_dict()
 
 
+def acceptance_by_source(
+    cand: Sequence[EpisodeMeasure], base: Sequence[EpisodeMeasure], sources: Mapping[str, str] | None
+) -> dict[str, dict[str, Any]]:
+    """Acceptance of each arm per task source (``gym``, ``environment``) with its trial count: a
+    total can hide that a candidate gained on the gym and lost on the user's own tasks."""
+    out: dict[str, dict[str, Any]] = {}
+    for source in sorted({(sources or {}).get(m.item_id, "gym") for m in cand}):
+        picked = [i for i, m in enumerate(cand) if (sources or {}).get(m.item_id, "gym") == source]
+        out[source] = {
+            "trials": len(picked),
+            **{
+                arm: _rate([ms[i].accepted for i in picked])
+                for arm, ms in zip(ARMS, (cand, base), strict=True)
+            },
+        }
+    return out
+
+
 def build_scorecard(
     candidate: Sequence[EpisodeMeasure],
     baseline: Sequence[EpisodeMeasure],
@@ -179,8 +197,11 @@ def build_scorecard(
     attempts: int = 1,
     alpha: float = 0.05,
     training_fault_kinds: set[str] | None = None,
+    sources: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The measurements of both arms, paired by item id (both arms must have run the same items)."""
+    """The measurements of both arms, paired by item id (both arms must have run the same items).
+    ``sources`` (item id -> ``gym`` / ``environment``; absent: gym) splits acceptance by where the
+    task came from, beside the totals."""
     cost_model = cost_model or CostModel()
     cand = sorted(candidate, key=lambda m: m.item_id)
     base = sorted(baseline, key=lambda m: m.item_id)
@@ -210,6 +231,9 @@ def build_scorecard(
             **both("acceptance"),
             "difference": difference,
             "pass_k": both("pass_k"),
+            "by_source": acceptance_by_source(
+                _suite(cand, "acceptance"), _suite(base, "acceptance"), sources
+            ),
         },
         "call_validity": both("call_validity"),
         "sfa": both("sfa"),

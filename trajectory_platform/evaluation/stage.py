@@ -4,6 +4,8 @@ The ``scorecard`` asset and any other caller hand over what they hold (settings,
 the training tables, the upstream stages' figures) and get back the scorecard, the one-row table
 with its declared schema, and the paths written. Budget defaults that depend on the data (a turn
 as long as the longest selected-target turn + 8 when ``max_new_tokens`` is 0) are resolved here.
+Registered task environments (the ``task_environments`` rows) are offered to the held-out suites:
+those the split plan holds out are evaluated through their own tools, beside the gym's fixtures.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import pyarrow as pa
 
 from trajectory_platform.curation.split_mixture_stage import sft_token_shares
 from trajectory_platform.curation.splits import SplitPolicy
+from trajectory_platform.environments.registry import EnvironmentCatalog
+from trajectory_platform.environments.table import environments_table
 from trajectory_platform.evaluation.budget import turn_budget
 from trajectory_platform.evaluation.episodes import fault_kinds_seen
 from trajectory_platform.evaluation.report import report_markdown
@@ -25,6 +29,7 @@ from trajectory_platform.evaluation.report_next_steps import FailedCheck
 from trajectory_platform.evaluation.run import EvaluationRequest, evaluate
 from trajectory_platform.evaluation.scorecard import row_figures
 from trajectory_platform.evaluation.settings import EvaluationSettings
+from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, table_to_episodes
 
 SCORECARD_SCHEMA = pa.schema(
@@ -69,7 +74,9 @@ class ScorecardStageResult:
     def metadata(self) -> dict[str, Any]:
         """What a person reads on the asset page: ``json`` and ``paths`` groups, the rest plain."""
         card = self.card
-        acceptance = {k: card["acceptance"][k] for k in ("candidate", "baseline", "difference")}
+        acceptance = {
+            k: card["acceptance"].get(k) for k in ("candidate", "baseline", "difference", "by_source")
+        }
         return {
             "decision": card["decision"],
             "binding_digest": card["gate"]["binding_digest"],
@@ -79,6 +86,7 @@ class ScorecardStageResult:
                 "sfa": card["sfa"],
                 "pre": card["pre"],
                 "dataset_quality": card.get("dataset_quality"),
+                "environments": card.get("environments"),
             },
             "paths": {"report": self.report, "scorecard_json": self.out / "scorecard.json"},
         }
@@ -87,6 +95,15 @@ class ScorecardStageResult:
         """The report for an asset page: decision, next steps, measurements with their meaning and
         every plot inline (data URIs)."""
         return report_markdown(self.out)
+
+
+def registered_environments(registry: Path) -> list[Fixture]:
+    """The fixtures of the registry's environments whose ``task_environments`` row is
+    ``registered``: one edited in place since import is judged by nobody, nor evaluated on."""
+    catalog = EnvironmentCatalog(registry)
+    rows = environments_table(registry).select(["task_id", "status"]).to_pylist()
+    fixtures = [catalog.fixture(r["task_id"]) for r in rows if r["status"] == "registered"]
+    return [f for f in fixtures if f is not None]
 
 
 def scorecard_stage(
@@ -101,10 +118,12 @@ def scorecard_stage(
     split_policy: SplitPolicy | None = None,
     stored_path: Callable[[Path], str] = str,
     failed_checks: Sequence[FailedCheck] = (),
+    environments: Sequence[Fixture] = (),
 ) -> ScorecardStageResult:
     """Evaluate ``candidate`` (written under ``out``); ``stored_path`` turns a written file into the
     path the table stores (relative to the workdir, so the bytes do not depend on where it is);
-    ``failed_checks`` (upstream checks whose latest evaluation failed) become next steps of the report."""
+    ``failed_checks`` (upstream checks whose latest evaluation failed) become next steps of the report;
+    ``environments`` (brought task environments) join the suites where the split plan holds them out."""
     if not settings.max_new_tokens:
         budget = turn_budget(token_masked_dataset, cap=settings.max_generated_tokens)
         settings = dataclasses.replace(settings, max_new_tokens=budget)
@@ -117,6 +136,7 @@ def scorecard_stage(
         progress=False,
         split_policy=split_policy,
         training_fault_kinds=fault_kinds_seen(episodes),
+        environments=tuple(environments),
     )
     verified = upstream.verified
     card = evaluate(

@@ -5,8 +5,9 @@ delivered context crosses the watermark, (3) asks the policy for a turn given ex
 messages and tools, (4) parses the text with :mod:`trajectory_platform.gym.protocol`, (5) validates
 every proposed call against the schema delivered *at that turn* (jsonschema) and refuses invalid or
 undeclared calls with an explicit observation before anything reaches a tool, (6) dispatches valid
-calls through the fault injector to the workspace, truncating oversized observations with a marker,
-and (7) stops on a final answer, abandonment, or an exhausted step / token / wall budget.
+calls through the fault injector to the workspace (or, for a brought environment, to its own tools
+executed live: :class:`ToolSurface`), truncating oversized observations with a marker, and (7) stops
+on a final answer, abandonment, or an exhausted step / token / wall budget.
 
 Everything is logged as a native trace :class:`~trajectory_platform.traces.record.Episode`:
 delivered-input manifests for every model call (compacted ones carry their exact messages),
@@ -22,7 +23,8 @@ import json
 import re
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 import jsonschema
 
@@ -45,6 +47,7 @@ from trajectory_platform.traces.record import (
     LineageInputs,
     Outcome,
     ToolCall,
+    ToolSpec,
     canonical_json,
 )
 
@@ -162,6 +165,30 @@ class ToolExecutor:
         return Observation("\n".join(lines), "ok", 1 if bad or not run.results else 0)
 
 
+class _Schema(Protocol):
+    def parameters(self) -> dict[str, Any]: ...
+
+
+class ToolSurface(Protocol):
+    """Tools the runtime dispatches to instead of a gym tool family's operations: a brought task
+    environment's own tools, executed live on the episode's workspace. The runtime delivers
+    :meth:`specs`, validates each call against :meth:`tool`'s schema exactly as for a tool family,
+    and hands a valid call to :meth:`call` with the workspace root. Fault injection and schema drift
+    act on tool families' abstract operations, so an episode with a surface has neither."""
+
+    @property
+    def tag(self) -> str: ...
+
+    @property
+    def digest(self) -> str: ...
+
+    def specs(self) -> list[ToolSpec]: ...
+
+    def tool(self, name: str) -> _Schema | None: ...
+
+    def call(self, name: str, arguments: dict[str, Any], root: Path) -> Observation: ...
+
+
 REFUSED = "refused: "
 """Prefix of every refusal observation; the reason follows."""
 
@@ -178,12 +205,12 @@ def _head(text: str, max_lines: str | None) -> str:
     return "".join(lines[:limit]) + f"[... {len(lines) - limit} more lines not shown (max_lines={limit}) ...]"
 
 
-def _validate(call: ToolCall, manifest: Manifest) -> tuple[str, dict] | str:
+def _validate(call: ToolCall, manifest: Manifest | ToolSurface) -> tuple[str, dict] | str:
     """``(tool name, arguments)`` when ``call`` is valid for ``manifest``, else the refusal reason."""
     name = call.name
     tool = manifest.tool(name) if name else None
     if tool is None or name is None:  # no name, no tool
-        declared = ", ".join(t.name for t in manifest.tools)
+        declared = ", ".join(t.name for t in manifest.specs())
         return f"undeclared tool {call.name!r}; the tools delivered now ({manifest.tag}) are: {declared}"
     try:
         args = json.loads(call.arguments or "{}")
@@ -268,13 +295,19 @@ class _Episode:
     """The mutable state of one episode: log, delivered manifest, injector, workspace, counters."""
 
     def __init__(
-        self, fixture: Fixture, config: RuntimeConfig, faults: list[FaultSpec], ws: Workspace, log: _Log
+        self,
+        fixture: Fixture,
+        config: RuntimeConfig,
+        faults: list[FaultSpec],
+        ws: Workspace,
+        log: _Log,
+        surface: ToolSurface | None = None,
     ):
         self.fixture = fixture
         self.config = config
         self.log = log
         self.ws = ws
-        self.manifest = fixture.manifest
+        self.manifest: Manifest | ToolSurface = surface or fixture.manifest
         self.delivered_specs = {(s.name, s.version): s for s in self.manifest.specs()}
         self.injector = FaultInjector(faults, fixture)
         self.executor = ToolExecutor(ws, fixture, config)
@@ -283,8 +316,9 @@ class _Episode:
 
     def prepare(self, step: int) -> list[int]:
         """Apply scheduled drift and compaction; the event indices the next model call sees."""
-        drifted = self.injector.manifest_for_turn(self.manifest, step)
-        if drifted is not self.manifest:
+        current = self.manifest  # a tool surface never drifts (see ToolSurface)
+        drifted = self.injector.manifest_for_turn(current, step) if isinstance(current, Manifest) else current
+        if drifted is not current:
             self.manifest = drifted
             self.delivered_specs.update({(s.name, s.version): s for s in drifted.specs()})
             tools = protocol.render_tools(drifted.specs())
@@ -372,9 +406,12 @@ class _Episode:
             return
         self.tool_calls += 1
         name, args = checked
-        op, roles = self.manifest.interpret(name, args)
-        obs = self.injector.intercept(op, roles, self.ws) or self.executor.run(op, roles)
-        self.injector.observe(op)
+        if isinstance(self.manifest, Manifest):
+            op, roles = self.manifest.interpret(name, args)
+            obs = self.injector.intercept(op, roles, self.ws) or self.executor.run(op, roles)
+            self.injector.observe(op)
+        else:
+            obs = self.manifest.call(name, args, self.ws.root)
         self.log.add(_tool_event(call, obs, self.config.max_observation_chars))
 
 
@@ -391,13 +428,20 @@ def run_episode(
     source_line: int | None = None,
     verify: bool = True,
     record_verifier: bool = False,
+    tools: ToolSurface | None = None,
 ) -> EpisodeResult:
     """Run ``policy`` on a fresh copy of ``fixture``'s S0 and return the logged episode.
 
     ``verify`` runs the sealed oracle on the final workspace (for the caller; curation replays it
     independently). ``record_verifier`` also writes the oracle result into the log's outcome,
     which a rollout meant for curation leaves off so the pipeline has to earn its verdicts.
+    ``tools``: act through this surface instead of the fixture's tool family (a brought
+    environment's own tools); it takes no fault schedule.
     """
+    if tools is not None and faults:
+        raise ValueError(
+            "faults act on a gym tool family's operations; an episode with a tool surface has none"
+        )
     config = config or RuntimeConfig()
     date = partition_date or dt.date(2026, 11, 1)
     start_wall = time.perf_counter()
@@ -408,7 +452,7 @@ def run_episode(
     final_answer: str | None = None
     terminal = "truncated"
     with Workspace(fixture.s0_files) as ws:
-        run = _Episode(fixture, config, list(faults), ws, log)
+        run = _Episode(fixture, config, list(faults), ws, log, tools)
         for step in range(config.max_steps):
             if time.perf_counter() - start_wall > config.wall_timeout_s:
                 terminal = "timeout"
@@ -441,7 +485,11 @@ def run_episode(
         final_files = ws.snapshot()
         reset_s = ws.reset_s
     oracle = (
-        run_oracle(fixture, final_files, final_answer, timeout_s=config.test_timeout_s) if verify else None
+        run_oracle(
+            fixture, final_files, final_answer, timeout_s=fixture.oracle_timeout_s or config.test_timeout_s
+        )
+        if verify
+        else None
     )
     episode = Episode(
         episode_id=episode_id or f"gym-{sha256_digest(fixture.fixture_id)[7:19]}-{seed}",
@@ -454,7 +502,7 @@ def run_episode(
         lineage=LineageInputs(
             model=policy.name,
             prompt_template_digest=PROMPT_TEMPLATE_DIGEST,
-            tool_manifest_digest=fixture.manifest.digest,
+            tool_manifest_digest=run.manifest.digest if tools else fixture.manifest.digest,
             environment_digest=fixture.s0_digest,
             sampling_params_json=canonical_json(policy.sampling_params()),
             sampler_policy_digest=sha256_digest(canonical_json(policy.describe())),

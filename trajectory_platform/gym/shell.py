@@ -24,6 +24,9 @@ undo history between calls, as the real tool keeps it between turns.
 of its function-calling tools: one sandbox, the tools module beside (never inside) the workspace,
 ``function(name, arguments, root) -> str`` called once per recorded call.
 
+:class:`LiveShell` runs the same actions one at a time on a workspace the caller holds (an
+evaluation episode's), so a model can act through a brought environment's tools as its logs did.
+
 Nothing runs unconfined unless the user opted out (:func:`isolation.unsafe_opt_out`), exactly as
 for the test runner.
 """
@@ -155,17 +158,14 @@ def run_commands(
     :class:`ReplayRunError` when the driver gives no answer for an editor call."""
     start = time.monotonic()
     results: list[CommandResult] = []
-    history: dict[str, list[str]] = {}
-    with Workspace(files) as ws, _RunnerDir() as private:
+    with Workspace(files) as ws, LiveShell(ws.root) as shell:
         for command in commands:
             label = command.label if isinstance(command, EditorCall) else command
             left = total_timeout_s - (time.monotonic() - start)
             if left <= 0:
                 results.append(CommandResult(label, "", KILLED, timed_out=True))
-            elif isinstance(command, EditorCall):
-                results.append(_run_editor(ws.root, private, command, history, min(timeout_s, left)))
             else:
-                results.append(_run_command(ws.root, private, command, min(timeout_s, left)))
+                results.append(shell.run(command, min(timeout_s, left)))
         return ShellRun(results, collect_files(ws.root))
 
 
@@ -181,34 +181,48 @@ def run_tool_calls(
     """Call ``entry_point`` (``module:function`` among ``tools_files``) once per ``(name, arguments)``
     in the sandbox, on one fresh copy of ``files``; raises :class:`ReplayRunError` when the module
     cannot be loaded or the run yields no complete set of results."""
+    with Workspace(files) as ws, _RunnerDir() as private:
+        results = _call_tools(ws.root, private, tools_files, entry_point, calls, timeout_s, total_timeout_s)
+        return ToolRun(results, collect_files(ws.root))
+
+
+def _call_tools(
+    root: Path,
+    private: Path,
+    tools_files: dict[str, str],
+    entry_point: str,
+    calls: list[tuple[str, dict[str, Any]]],
+    timeout_s: float,
+    total_timeout_s: float,
+) -> list[ToolResult]:
+    """One sandboxed driver run calling ``entry_point`` once per call on the workspace at ``root``."""
     module, _, function = entry_point.partition(":")
     if not module or not function:
         raise ReplayRunError(f"tools entry point {entry_point!r} is not 'module:function'")
     budget = min(total_timeout_s, timeout_s * max(len(calls), 1))
-    with Workspace(files) as ws, _RunnerDir() as private:
-        tools_dir = private / "tools"
-        for rel, content in tools_files.items():
-            target = tools_dir / _safe_rel(rel)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(content, encoding="utf-8")
-        view = isolation.sandbox(ws.root, private)
-        spec = {
-            **_limits(view, budget),
-            "mode": "tools",
-            "tools_dir": f"{view.runner_path}/tools",
-            "entry_point": entry_point,
-            "calls": [[name, arguments] for name, arguments in calls],
-            "call_timeout_s": timeout_s,
-            "output_limit": OUTPUT_LIMIT_BYTES,
-        }
-        proc = _start(view, private, spec)
-        try:
-            out, _ = proc.communicate(timeout=budget + STARTUP_ALLOWANCE_S)
-        except subprocess.TimeoutExpired as exc:
-            raise ReplayRunError(f"the tools replay ran past its {budget:.0f} s budget") from exc
-        finally:
-            _reap(proc)
-        return ToolRun(_tool_results(out, calls), collect_files(ws.root))
+    tools_dir = private / "tools"
+    for rel, content in tools_files.items():
+        target = tools_dir / _safe_rel(rel)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    view = isolation.sandbox(root, private)
+    spec = {
+        **_limits(view, budget),
+        "mode": "tools",
+        "tools_dir": f"{view.runner_path}/tools",
+        "entry_point": entry_point,
+        "calls": [[name, arguments] for name, arguments in calls],
+        "call_timeout_s": timeout_s,
+        "output_limit": OUTPUT_LIMIT_BYTES,
+    }
+    proc = _start(view, private, spec)
+    try:
+        out, _ = proc.communicate(timeout=budget + STARTUP_ALLOWANCE_S)
+    except subprocess.TimeoutExpired as exc:
+        raise ReplayRunError(f"the tools replay ran past its {budget:.0f} s budget") from exc
+    finally:
+        _reap(proc)
+    return _tool_results(out, calls)
 
 
 def _tool_results(out: bytes, calls: list[tuple[str, dict[str, Any]]]) -> list[ToolResult]:
@@ -221,6 +235,43 @@ def _tool_results(out: bytes, calls: list[tuple[str, dict[str, Any]]]) -> list[T
         ToolResult(name, str(r["output"]), bool(r["error"]), bool(r["timed_out"]))
         for (name, _), r in zip(calls, records, strict=True)
     ]
+
+
+class LiveShell:
+    """A workspace that is acted on live, one action at a time, each in its own sandbox: how an
+    evaluation episode on a brought environment executes the environment's tools (replay runs a
+    recorded list through the same session). ``root`` is the workspace folder the caller owns; the
+    driver's private folder and the editor's undo history live as long as the session."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._runner = _RunnerDir()
+        self._history: dict[str, list[str]] = {}
+
+    def __enter__(self) -> LiveShell:
+        self._private = self._runner.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._runner.__exit__(*exc)
+
+    def run(self, command: str | EditorCall, timeout_s: float) -> CommandResult:
+        """``command`` with ``/bin/bash -c``, or an :class:`EditorCall` through the file editor."""
+        if isinstance(command, EditorCall):
+            return _run_editor(self.root, self._private, command, self._history, timeout_s)
+        return _run_command(self.root, self._private, command, timeout_s)
+
+    def call_tool(
+        self,
+        tools_files: dict[str, str],
+        entry_point: str,
+        name: str,
+        arguments: dict[str, Any],
+        timeout_s: float,
+    ) -> ToolResult:
+        """One call of an environment's own tool implementation (see :func:`run_tool_calls`)."""
+        calls = [(name, arguments)]
+        return _call_tools(self.root, self._private, tools_files, entry_point, calls, timeout_s, timeout_s)[0]
 
 
 class _RunnerDir:
