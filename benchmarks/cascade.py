@@ -20,22 +20,46 @@ Usage: ``.venv/bin/python benchmarks/cascade.py [--episodes 200] [--seed 7]``; J
 settings twice in a row through one fresh fixture-calibration cache per repeat (the first run
 calibrates and fills it, the second reads it back), printing both runs' seconds, their ratio per
 repeat, the cache's hits and misses, and whether the two runs' sinks agree.
+
+``--workers-compare [--workers N] [--repeat R]`` is a third mode: the same rollout verified with the
+product settings on a pool of one worker and of N (default: the cores available), alternately and
+repeated (the machine is noisy), through one calibration cache filled beforehand (so both arms time
+the per-episode work, not the one-off calibration). Per arm: seconds per episode and cores busy
+(CPU seconds / wall seconds), counted three ways: ``cgroup``, this process and everything it starts,
+sandboxes included, from a cpuacct cgroup of its own (made when it runs as root on cgroup v1, else
+null); ``rusage``, this process and its reaped children (``getrusage``: bubblewrap's monitor exits
+without reaping the sandbox's init, so the sandboxed tests' CPU never reaches it); ``machine``, the
+whole machine (``/proc/stat``: whatever else runs too; an idle window before each repeat measures
+that background). It prints the ratio per repeat and whether both arms' verdict tables are identical.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
-from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
+from trajectory_platform.curation.verify.cascade import (
+    CascadeResult,
+    VerifySettings,
+    available_cores,
+    fixtures_lookup,
+)
+from trajectory_platform.curation.verify.tables import verdicts_table
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.rollout import read_truth, rollout
@@ -105,6 +129,116 @@ def _calibration_cache_mode(episodes: list, repeat: int) -> int:
     return 0 if same else 1
 
 
+T = TypeVar("T")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+
+
+@contextlib.contextmanager
+def _own_cpu_group() -> Iterator[Path | None]:
+    """A cgroup-v1 cpuacct group holding this process, so every process it starts is counted,
+    sandboxes included (``None`` where none can be made); this process leaves it and it is removed
+    afterwards."""
+    group = CPUACCT / f"tp-bench-{os.getpid()}"
+    try:
+        group.mkdir()
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+    except OSError:
+        with contextlib.suppress(OSError):
+            group.rmdir()
+        yield None
+        return
+    try:
+        yield group
+    finally:
+        (CPUACCT / "cgroup.procs").write_text(str(os.getpid()))
+        for _ in range(50):  # a sandbox's init may outlive its monitor by a moment
+            with contextlib.suppress(OSError):
+                group.rmdir()
+                break
+            time.sleep(0.1)
+
+
+def _cpu_seconds(group: Path | None) -> tuple[float | None, float, float]:
+    """CPU seconds so far: the cgroup's (``None`` without one), this process and its reaped
+    children's, and the whole machine's busy seconds."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open("/proc/stat", encoding="ascii") as fh:
+        ticks = [int(v) for v in fh.readline().split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    grouped = int((group / "cpuacct.usage").read_text()) / 1e9 if group is not None else None
+    rusage = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return grouped, rusage, (sum(ticks) - idle) / CLOCK_TICKS
+
+
+def _busy(run: Callable[[], T], group: Path | None) -> tuple[T, float, dict[str, float | None]]:
+    """``run()``'s result, its wall seconds, and the cores busy over it, counted three ways."""
+    before = _cpu_seconds(group)
+    start = time.perf_counter()
+    result = run()
+    wall = time.perf_counter() - start
+    after = _cpu_seconds(group)
+    cores = {
+        name: None if a is None or b is None else round((a - b) / wall, 3)
+        for name, a, b in zip(("cgroup", "rusage", "machine"), after, before, strict=True)
+    }
+    return result, wall, cores
+
+
+def _workers_compare_mode(episodes: list, workers: int, repeat: int, idle_s: float = 2.0) -> int:
+    """Pool of 1 vs pool of ``workers`` on the same episodes, alternated, ``repeat`` times."""
+    lookup = fixtures_lookup(0)
+    arms: dict[int, dict[str, list]] = {
+        n: {"per_episode_s": [], "cgroup_cores": [], "rusage_cores": [], "machine_cores": []}
+        for n in (1, workers)
+    }
+    ratios: list[float] = []
+    background: list[float | None] = []
+    same = True
+    with tempfile.TemporaryDirectory(prefix="tp-bench-workers-") as cache, _own_cpu_group() as group:
+        settings = VerifySettings()
+
+        def verify(n: int) -> CascadeResult:
+            config = replace(settings, workers=n).cascade(progress=False, calibration_cache=Path(cache))
+            return verify_episodes(episodes, lookup, config)
+
+        verify(workers)  # fills the calibration cache: both arms then read it
+        for attempt in range(repeat):
+            background.append(_busy(lambda: time.sleep(idle_s), group)[2]["machine"])
+            tables = {}
+            for n in (1, workers) if attempt % 2 == 0 else (workers, 1):
+                result, wall, cores = _busy(partial(verify, n), group)
+                tables[n] = verdicts_table(result)
+                arms[n]["per_episode_s"].append(round(wall / len(episodes), 4))
+                for name, value in cores.items():
+                    arms[n][f"{name}_cores"].append(value)
+            same = same and tables[1].equals(tables[workers])
+            ratios.append(arms[1]["per_episode_s"][-1] / arms[workers]["per_episode_s"][-1])
+            print(
+                f"repeat {attempt}: "
+                + "; ".join(
+                    f"{n} worker(s) {arms[n]['per_episode_s'][-1] * 1e3:.1f} ms/episode, cores busy "
+                    f"{arms[n]['cgroup_cores'][-1]} (this run's processes), "
+                    f"{arms[n]['machine_cores'][-1]} (machine)"
+                    for n in (1, workers)
+                )
+                + f": {ratios[-1]:.2f}x; idle background {background[-1]} cores; same verdicts: {same}",
+                file=sys.stderr,
+            )
+    report = {
+        "episodes": len(episodes),
+        "workers": workers,
+        "arms": {str(n): arm for n, arm in arms.items()},
+        "ratios": [round(r, 3) for r in ratios],
+        "median_ratio": round(statistics.median(ratios), 3),
+        "idle_background_cores": background,
+        "same_verdicts": same,
+    }
+    print(json.dumps(report, sort_keys=True))
+    return 0 if same else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=200)
@@ -112,17 +246,21 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=None, help="rollout folder (default: a temp dir)")
     parser.add_argument("--isolation-repeats", type=int, default=30, help="start-up timings per arm")
     parser.add_argument("--calibration-cache", action="store_true", help="time verify: cold vs warm cache")
-    parser.add_argument("--repeat", type=int, default=3, help="repeats of --calibration-cache")
+    parser.add_argument("--workers-compare", action="store_true", help="time verify: 1 worker vs N")
+    parser.add_argument("--workers", type=int, default=available_cores(), help="N of --workers-compare")
+    parser.add_argument("--repeat", type=int, default=3, help="repeats of either comparison")
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="tp-bench-cascade-"))
     start = time.perf_counter()
     summary = rollout(args.episodes, args.seed, out, progress=False)
     rollout_s = time.perf_counter() - start
     ingested = ingest_paths([out / day for day in summary.days])
-    if args.calibration_cache:
-        return _calibration_cache_mode(sorted(ingested.episodes, key=lambda e: e.episode_id), args.repeat)
-    truth = {row["episode_id"]: row for row in read_truth(out)}
     episodes = sorted(ingested.episodes, key=lambda e: e.episode_id)
+    if args.calibration_cache:
+        return _calibration_cache_mode(episodes, args.repeat)
+    if args.workers_compare:
+        return _workers_compare_mode(episodes, args.workers, args.repeat)
+    truth = {row["episode_id"]: row for row in read_truth(out)}
     start = time.perf_counter()
     result = verify_episodes(episodes, fixtures_lookup(0), CascadeConfig(progress=False))
     verify_s = time.perf_counter() - start

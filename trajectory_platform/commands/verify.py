@@ -104,7 +104,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{args.traces}: cannot read traces: {exc}")
     if not episodes:
         return fail(f"{args.traces}: no episodes to verify")
-    settings = settings_from_args(VerifySettings, args)
+    try:
+        settings = settings_from_args(VerifySettings, args)
+    except ValueError as exc:  # a value the settings refuse (--workers 0)
+        return fail(f"verify: {exc}")
     workdir = default_workdir()
     envs = args.envs if args.envs is not None else workdir / REGISTRY_DIR
     try:

@@ -17,10 +17,12 @@ failing stage's sink; survivors of stage 4 -> ``admitted``.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -70,6 +72,19 @@ FixturesLookup = Callable[[str], Any] | Mapping[str, Any]
 TRIAGED_SINKS = ("hard_negative", "flaky_quarantine", "syntax_reject", "static_reject")
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity, which a container or ``taskset`` may
+    narrow below the machine's count): the default size of the verification pool."""
+    return len(os.sched_getaffinity(0))
+
+
+def check_workers(workers: int) -> None:
+    """Refuse a pool size that sizes no pool, saying what is allowed (a config or a flag that is 0
+    would otherwise fail deep inside the executor, or verify nothing)."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a whole number >= 1 (episodes verified at once), got {workers!r}")
+
+
 @dataclass(frozen=True)
 class CascadeConfig:
     """Knobs of one cascade run; the defaults are the documented policy."""
@@ -82,6 +97,11 @@ class CascadeConfig:
     progress: bool = True
     calibration_cache: Path | None = None
     """Folder of the fixture calibration cache (``calibration.py``); ``None``: calibrate every run."""
+    workers: int = field(default_factory=available_cores)
+    """Episodes verified at once, on a thread pool (docs/verification.md, "Worker pool")."""
+
+    def __post_init__(self) -> None:
+        check_workers(self.workers)
 
 
 @dataclass(frozen=True)
@@ -104,6 +124,13 @@ class VerifySettings:
     yield_high: float = field(
         default=CascadeConfig.yield_band[1], metadata={"help": "upper end of the yield band"}
     )
+    workers: int = field(
+        default_factory=available_cores,
+        metadata={"help": "episodes verified at once on threads, by default one per core available"},
+    )
+
+    def __post_init__(self) -> None:
+        check_workers(self.workers)
 
     def cascade(self, progress: bool, calibration_cache: Path | None = None) -> CascadeConfig:
         """The cascade configuration these settings select (``calibration_cache``: the caller's cache
@@ -115,6 +142,7 @@ class VerifySettings:
             cost_monolithic=self.cost_monolithic,
             progress=progress,
             calibration_cache=calibration_cache,
+            workers=self.workers,
         )
 
 
@@ -215,6 +243,8 @@ class _Work:
     diff: DiffView | None = None
     stages: list[StageVerdict] = field(default_factory=list)
     routing_s: float = 0.0
+    skipped_dynamic: StageVerdict | None = None
+    """Stage 3 run only to cost the monolithic order, on an episode the cascade rejected before it."""
 
 
 def _diff_of(work: _Work) -> DiffView:
@@ -356,24 +386,32 @@ def _stage_costs(works: list[_Work]) -> list[StageCost]:
     return [costs[name] for name in STAGES]
 
 
+def _skipped_dynamic(work: _Work, config: CascadeConfig) -> StageVerdict | None:
+    """Stage 3 on an episode the cascade rejected before it, run and timed for the monolithic
+    costing (on the pool, with the episode's own stages: it is an oracle run like theirs)."""
+    fixture = work.fixture
+    if fixture is None or fixture.handle is None or any(v.stage == "dynamic" for v in work.stages):
+        return None
+    diff = work.diff if work.diff is not None and work.diff.post is not None else DiffView(text="")
+    answer = work.episode.outcome.final_answer
+    return _timed(partial(run_dynamic, fixture, diff, answer, config.dynamic))
+
+
 def _monolithic_costs(works: list[_Work], config: CascadeConfig, calibration_s: float) -> list[StageCost]:
     """Cost the same episodes in the naive order (napkin math 0.2): dynamic first, then static,
     then the advisory stage. Only the order differs: stage 3 is the same stage (re-runs and fixture
-    calibration included). Work the cascade already measured is reused; work it skipped (stage 3
-    for an episode stage 1 or 2 rejected, stage 2 for one stage 1 rejected) is run and timed here."""
+    calibration included). Work the cascade already measured is reused; work it skipped is run and
+    timed: stage 3 for an episode stage 1 or 2 rejected (:func:`_skipped_dynamic`, on the pool), and
+    here stage 2 for one stage 1 rejected and the advisory stage where the cascade stopped short."""
     order = [StageCost("dynamic", wall_s=calibration_s), StageCost("static"), StageCost("advisory")]
     dynamic_cost, static_cost, advisory_cost = order
     for work in works:
         measured = {v.stage: v for v in work.stages}
         dynamic_cost.entered += 1
-        judged = measured.get("dynamic")
-        fixture = work.fixture
-        if fixture is None or fixture.handle is None or (judged and judged.passed is None):
+        judged = measured.get("dynamic") or work.skipped_dynamic
+        if judged is None or judged.passed is None:
             continue
-        if judged is None:
-            diff = work.diff if work.diff is not None and work.diff.post is not None else DiffView(text="")
-            answer = work.episode.outcome.final_answer
-            judged = _timed(partial(run_dynamic, fixture, diff, answer, config.dynamic))
+        fixture = _fixture_of(work)
         dynamic_cost.wall_s += judged.timings.get("own_wall_s", judged.wall_s)
         if not judged.passed:
             continue
@@ -406,23 +444,29 @@ def _rank_advisory(verdicts: list[EpisodeVerdict], episodes: list[Episode]) -> N
 
 
 def _calibrate_fixtures(
-    works: list[_Work], config: CascadeConfig
+    works: list[_Work], config: CascadeConfig, pool: ThreadPoolExecutor
 ) -> tuple[dict[str, list[bool]], float, CalibrationCache]:
     """Calibrate every timing-sensitive fixture of the batch once (stage-3 work, timed), through the
-    cache when the config names one."""
+    cache when the config names one; fixtures in parallel on the pool, each counted in its own
+    :class:`CalibrationCache` (its counters are not shared between threads), then summed."""
     start = time.perf_counter()
-    cache = CalibrationCache(config.calibration_cache)
-    calibration: dict[str, list[bool]] = {}
+    fixtures: dict[str, FixtureContext] = {}
     for work in works:
         fixture = work.fixture
-        if (
-            fixture is not None
-            and fixture.handle is not None
-            and fixture.timing_sensitive
-            and fixture.fixture_id not in calibration
-        ):
-            calibration[fixture.fixture_id] = cache.calibrate(fixture, config.dynamic)
-    return calibration, time.perf_counter() - start, cache
+        if fixture is not None and fixture.handle is not None and fixture.timing_sensitive:
+            fixtures.setdefault(fixture.fixture_id, fixture)
+    caches = [CalibrationCache(config.calibration_cache) for _ in fixtures]
+    outcomes = pool.map(
+        lambda cache, fixture: cache.calibrate(fixture, config.dynamic), caches, fixtures.values()
+    )
+    calibration = dict(zip(fixtures, outcomes, strict=True))
+    total = CalibrationCache(
+        config.calibration_cache,
+        hits=sum(c.hits for c in caches),
+        misses=sum(c.misses for c in caches),
+        rejected=sum(c.rejected for c in caches),
+    )
+    return calibration, time.perf_counter() - start, total
 
 
 def _quarantine_flaky_fixtures(
@@ -492,6 +536,48 @@ def _judge(
     return verdict
 
 
+def _verify_one(work: _Work, config: CascadeConfig) -> tuple[str, str]:
+    """One episode's share of the pool: its stages, then (when the monolithic order is costed) the
+    stage 3 run the cascade skipped for it."""
+    outcome = _run_stages(work, config)
+    if config.cost_monolithic:
+        work.skipped_dynamic = _skipped_dynamic(work, config)
+    return outcome
+
+
+def _run_pool(works: list[_Work], config: CascadeConfig, pool: ThreadPoolExecutor) -> list[tuple[str, str]]:
+    """Every episode on the pool of ``config.workers`` threads; outcomes in input order.
+
+    Threads suffice: an episode's time is almost all spent waiting on its sandboxed processes
+    (blocking waits release the GIL), and its Python-side work is a few percent of it. Each episode
+    touches only its own ``_Work``; what they share (fixture contexts, the gym library) is read
+    only. The progress bar advances as episodes finish. The first exception raised in an episode
+    is raised here, unchanged except for a note naming the episode, once the episodes already
+    running have finished; episodes not started yet are dropped.
+    """
+    progress = tqdm(
+        total=len(works), desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None
+    )
+    with progress:
+        futures: dict[Future[tuple[str, str]], _Work] = {
+            pool.submit(_verify_one, work, config): work for work in works
+        }
+        pending: set[Future[tuple[str, str]]] = set(futures)
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    error = future.exception()
+                    if error is not None:
+                        error.add_note(f"while verifying episode {futures[future].episode.episode_id}")
+                        raise error
+                    progress.update()
+        except BaseException:  # an episode's error, or Ctrl-C: start no further episode
+            pool.shutdown(cancel_futures=True)
+            raise
+        return [future.result() for future in futures]
+
+
 def verify_episodes(
     episodes: list[Episode], fixtures_lookup: FixturesLookup | None, config: CascadeConfig | None = None
 ) -> CascadeResult:
@@ -506,9 +592,9 @@ def verify_episodes(
     if any(w.fixture is not None for w in works):
         isolation.require()  # refuse before any stage runs, not halfway through the batch
     rates = refusal_rates(episodes)
-    calibration, calibration_s, calibration_cache = _calibrate_fixtures(works, config)
-    progress = tqdm(works, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None)
-    outcomes = [_run_stages(work, config) for work in progress]
+    with ThreadPoolExecutor(config.workers, thread_name_prefix="verify") as pool:
+        calibration, calibration_s, calibration_cache = _calibrate_fixtures(works, config, pool)
+        outcomes = _run_pool(works, config, pool)
     outcomes = _quarantine_flaky_fixtures(works, outcomes, calibration)
     verdicts = [
         _judge(work, sink, reason, config, rates)
