@@ -173,11 +173,13 @@ def _processes_of(uid: int) -> int:
     return count
 
 
-def sandbox(workspace: Path, runner_dir: Path) -> Isolation:
+def sandbox(workspace: Path, runner_dir: Path, *, hand_over: bool = True) -> Isolation:
     """The isolation for one run over ``workspace`` with the runner files in ``runner_dir``.
 
     Prepares ownership so that the unprivileged sandbox user may write the workspace and read the
-    runner directory. Raises :class:`IsolationUnavailable` as :func:`require` does.
+    runner directory; ``hand_over=False`` skips the workspace's part, for a caller that handed it
+    over before and since let only sandboxed runs (which create nothing but the sandbox user's
+    files) write it. Raises :class:`IsolationUnavailable` as :func:`require` does.
     """
     require()
     if probe() is not None:
@@ -185,7 +187,7 @@ def sandbox(workspace: Path, runner_dir: Path) -> Isolation:
         return Isolation((), str(workspace), str(runner_dir), -1, 0, own_pid_namespace=False)
     root = os.geteuid() == 0
     runner_dir.chmod(0o755)
-    if root:
+    if root and hand_over:
         for path in (workspace, *workspace.rglob("*")):
             os.chown(path, NOBODY, NOBODY, follow_symlinks=False)
     prefix = (

@@ -51,6 +51,7 @@ from trajectory_platform.gym import isolation
 from trajectory_platform.gym.sandbox import (
     FILE_SIZE_LIMIT_BYTES,
     MEMORY_LIMIT_BYTES,
+    SandboxError,
     Workspace,
     _reap,
     _safe_rel,
@@ -156,16 +157,8 @@ def run_commands(
     """Run ``commands`` in order in the sandbox, on one fresh copy of ``files``: a string with
     ``/bin/bash -c``, an :class:`EditorCall` through the driver's file editor. Raises
     :class:`ReplayRunError` when the driver gives no answer for an editor call."""
-    start = time.monotonic()
-    results: list[CommandResult] = []
-    with Workspace(files) as ws, LiveShell(ws.root) as shell:
-        for command in commands:
-            label = command.label if isinstance(command, EditorCall) else command
-            left = total_timeout_s - (time.monotonic() - start)
-            if left <= 0:
-                results.append(CommandResult(label, "", KILLED, timed_out=True))
-            else:
-                results.append(shell.run(command, min(timeout_s, left)))
+    with Workspace(files) as ws, LiveShell(ws.root, exclusive=True) as shell:
+        results = shell.run_all(commands, timeout_s, total_timeout_s)
         return ShellRun(results, collect_files(ws.root))
 
 
@@ -182,12 +175,13 @@ def run_tool_calls(
     in the sandbox, on one fresh copy of ``files``; raises :class:`ReplayRunError` when the module
     cannot be loaded or the run yields no complete set of results."""
     with Workspace(files) as ws, _RunnerDir() as private:
-        results = _call_tools(ws.root, private, tools_files, entry_point, calls, timeout_s, total_timeout_s)
+        view = isolation.sandbox(ws.root, private)
+        results = _call_tools(view, private, tools_files, entry_point, calls, timeout_s, total_timeout_s)
         return ToolRun(results, collect_files(ws.root))
 
 
 def _call_tools(
-    root: Path,
+    view: isolation.Isolation,
     private: Path,
     tools_files: dict[str, str],
     entry_point: str,
@@ -195,7 +189,7 @@ def _call_tools(
     timeout_s: float,
     total_timeout_s: float,
 ) -> list[ToolResult]:
-    """One sandboxed driver run calling ``entry_point`` once per call on the workspace at ``root``."""
+    """One sandboxed driver run (``view``) calling ``entry_point`` once per call on its workspace."""
     module, _, function = entry_point.partition(":")
     if not module or not function:
         raise ReplayRunError(f"tools entry point {entry_point!r} is not 'module:function'")
@@ -205,7 +199,6 @@ def _call_tools(
         target = tools_dir / _safe_rel(rel)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
-    view = isolation.sandbox(root, private)
     spec = {
         **_limits(view, budget),
         "mode": "tools",
@@ -241,10 +234,18 @@ class LiveShell:
     """A workspace that is acted on live, one action at a time, each in its own sandbox: how an
     evaluation episode on a brought environment executes the environment's tools (replay runs a
     recorded list through the same session). ``root`` is the workspace folder the caller owns; the
-    driver's private folder and the editor's undo history live as long as the session."""
+    driver's private folder and the editor's undo history live as long as the session.
 
-    def __init__(self, root: Path):
+    Run as root, a sandbox gets the workspace handed to the unprivileged user (every entry chowned,
+    a walk that costs ~0.25 s per action on a 1,000-file tree). ``exclusive`` says nothing but this
+    session's sandboxes writes the workspace while it is open (run from the sandbox user, they can
+    only create its files), so it is handed over once, before the first action; otherwise before
+    every action, since the caller may have written files of its own in between."""
+
+    def __init__(self, root: Path, *, exclusive: bool = False):
         self.root = root
+        self.exclusive = exclusive
+        self._handed_over = False
         self._runner = _RunnerDir()
         self._history: dict[str, list[str]] = {}
 
@@ -258,8 +259,45 @@ class LiveShell:
     def run(self, command: str | EditorCall, timeout_s: float) -> CommandResult:
         """``command`` with ``/bin/bash -c``, or an :class:`EditorCall` through the file editor."""
         if isinstance(command, EditorCall):
-            return _run_editor(self.root, self._private, command, self._history, timeout_s)
-        return _run_command(self.root, self._private, command, timeout_s)
+            return _run_editor(self._view(), self._private, command, self._history, timeout_s)
+        return _run_command(self._view(), self._private, command, timeout_s)
+
+    def run_all(
+        self, commands: Sequence[str | EditorCall], timeout_s: float, total_timeout_s: float = TOTAL_TIMEOUT_S
+    ) -> list[CommandResult]:
+        """:meth:`run` for each of ``commands`` in order, the whole bounded by ``total_timeout_s`` (a
+        command it left no time for counts as timed out)."""
+        start = time.monotonic()
+        results: list[CommandResult] = []
+        for command in commands:
+            label = command.label if isinstance(command, EditorCall) else command
+            left = total_timeout_s - (time.monotonic() - start)
+            if left <= 0:
+                results.append(CommandResult(label, "", KILLED, timed_out=True))
+            else:
+                results.append(self.run(command, min(timeout_s, left)))
+        return results
+
+    def read(self, rel: str) -> str | None:
+        """The text of the regular file at workspace-relative ``rel`` as :func:`collect_files`
+        reads it, or ``None`` where that leaves it out (missing, a link on the way, not a regular
+        file, a path outside): one file, where reading the whole workspace back costs a walk."""
+        try:
+            fd = _open_inside(self.root, rel, os.O_RDONLY | os.O_NONBLOCK)
+        except (OSError, SandboxError):
+            return None
+        return _read_regular(fd)
+
+    def restore(self, rel: str, text: str) -> None:
+        """Put ``text`` back into the existing regular file at ``rel`` (as :meth:`read` found it),
+        in place: it stays the sandbox user's, so the workspace needs no new hand-over. Raises
+        :class:`ReplayRunError` when it is no longer such a file."""
+        try:
+            fd = _open_inside(self.root, rel, os.O_WRONLY | os.O_TRUNC)
+        except (OSError, SandboxError) as exc:
+            raise ReplayRunError(f"{rel} cannot be restored ({type(exc).__name__})") from exc
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
 
     def call_tool(
         self,
@@ -271,7 +309,17 @@ class LiveShell:
     ) -> ToolResult:
         """One call of an environment's own tool implementation (see :func:`run_tool_calls`)."""
         calls = [(name, arguments)]
-        return _call_tools(self.root, self._private, tools_files, entry_point, calls, timeout_s, timeout_s)[0]
+        return _call_tools(
+            self._view(), self._private, tools_files, entry_point, calls, timeout_s, timeout_s
+        )[0]
+
+    def _view(self) -> isolation.Isolation:
+        """The isolation of the next action, handing the workspace over as :class:`LiveShell` says."""
+        view = isolation.sandbox(
+            self.root, self._private, hand_over=not (self.exclusive and self._handed_over)
+        )
+        self._handed_over = True
+        return view
 
 
 class _RunnerDir:
@@ -323,8 +371,7 @@ def _start(view: isolation.Isolation, private: Path, spec: dict[str, Any]) -> su
     )
 
 
-def _run_command(workspace: Path, private: Path, command: str, timeout_s: float) -> CommandResult:
-    view = isolation.sandbox(workspace, private)
+def _run_command(view: isolation.Isolation, private: Path, command: str, timeout_s: float) -> CommandResult:
     proc = _start(view, private, {**_limits(view, timeout_s), "mode": "shell", "command": command})
     try:
         output, timed_out = _read_capped(proc, time.monotonic() + timeout_s + STARTUP_ALLOWANCE_S)
@@ -337,10 +384,13 @@ def _run_command(workspace: Path, private: Path, command: str, timeout_s: float)
 
 
 def _run_editor(
-    workspace: Path, private: Path, call: EditorCall, history: dict[str, list[str]], timeout_s: float
+    view: isolation.Isolation,
+    private: Path,
+    call: EditorCall,
+    history: dict[str, list[str]],
+    timeout_s: float,
 ) -> CommandResult:
     """One editor call in the sandbox; ``history`` (file -> texts an undo restores) is updated."""
-    view = isolation.sandbox(workspace, private)
     edits = history.get(call.history_key, [])
     spec = {
         **_limits(view, timeout_s),
@@ -419,13 +469,33 @@ def collect_files(root: Path) -> dict[str, str]:
                 fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
             except OSError:
                 continue
-            try:
-                if not stat.S_ISREG(os.fstat(fd).st_mode):
-                    continue
-                with os.fdopen(os.dup(fd), "rb") as fh:
-                    data = fh.read()
-            finally:
-                os.close(fd)
-            rel = path.relative_to(root).as_posix()
-            files[_safe_rel(rel)] = data.decode("utf-8", "replace")
+            text = _read_regular(fd)
+            if text is not None:
+                files[_safe_rel(path.relative_to(root).as_posix())] = text
     return dict(sorted(files.items()))
+
+
+def _read_regular(fd: int) -> str | None:
+    """The text of the file open at ``fd`` (closed here), ``None`` unless it is a regular file."""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read().decode("utf-8", "replace")
+    finally:
+        os.close(fd)
+
+
+def _open_inside(root: Path, rel: str, flags: int) -> int:
+    """Open workspace-relative ``rel`` under ``root`` without following a symbolic link anywhere
+    on the way (a sandboxed command may have planted one pointing at a host path)."""
+    *folders, name = _safe_rel(rel).split("/")
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for folder in folders:
+            inner = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        return os.open(name, flags | os.O_NOFOLLOW, dir_fd=fd)
+    finally:
+        os.close(fd)

@@ -7,8 +7,8 @@ claims, as the environment's :class:`~trajectory_platform.gym.fixtures.ReplaySpe
 
 - **shell** (``replay.shell``): the recorded shell commands (a ``bash`` / ``execute_bash`` /
   ``run`` ... call with its command under ``command`` / ``cmd`` / ``script``; a text action as
-  SWE-agent and mini-swe-agent record it, the command line itself) are run again in order with
-  :func:`gym.shell.run_commands`. Calls of the Anthropic-style file editor SWE-agent (>= 1.0) and
+  SWE-agent and mini-swe-agent record it, the command line itself) are run again in order on one
+  workspace (:class:`gym.shell.LiveShell`). Calls of the Anthropic-style file editor SWE-agent (>= 1.0) and
   OpenHands use (:data:`EDITOR_TOOLS`: ``view``, ``create``, ``str_replace``, ``insert``,
   ``undo_edit`` with JSON arguments) are performed in the same order on the same workspace, in the
   sandbox, with the real tool's semantics (:class:`gym.shell.EditorCall`); their outputs are the
@@ -77,8 +77,8 @@ from trajectory_platform.curation.verify.sweagent_commands import (
 )
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
-from trajectory_platform.gym.sandbox import SandboxError, apply_diff, unified_diff
-from trajectory_platform.gym.shell import EditorCall, ReplayRunError, ShellRun, run_commands, run_tool_calls
+from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, unified_diff
+from trajectory_platform.gym.shell import EditorCall, LiveShell, ReplayRunError, collect_files, run_tool_calls
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.record import Episode, Event
 
@@ -467,71 +467,78 @@ def _execute(
 def _run_shell(
     files: dict[str, str], actions: list[CallRecord], timeout_s: float, setting: Setting
 ) -> tuple[list[tuple[str, int | None]], dict[str, str], list[int]]:
-    """Shell mode's run. Each of SWE-agent's pre-1.0 commands needs the viewer state the one
-    before it left (read from its output), so the actions run in batches that each end at such a
-    command, the next batch starting from the files the last one left; an ``edit`` of a Python
-    file also starts a batch of its own, so that the files before it are the ones it edits, for
-    its linter (:func:`_lint_refusal`). An edit the linter refuses runs again from those files, told the
-    errors, and prints SWE-agent's refusal. Without pre-1.0 commands it is a single run. A pre-1.0
+    """Shell mode's run, on one workspace held across all the actions. Each of SWE-agent's pre-1.0
+    commands needs the viewer state the one before it left (read from its output), so the actions
+    run in batches that each end at such a command; an ``edit`` of a Python file also starts a
+    batch of its own, so that the file read just before it is the one it edits, for its linter
+    (:func:`_lint_refusal`). An edit the linter refuses has that file put back and runs again,
+    told the errors, printing SWE-agent's refusal (SWE-agent's ``edit`` writes the open file only,
+    so this is the workspace it ran on). Without pre-1.0 commands it is a single batch. A pre-1.0
     command's exit code is ``None``: SWE-agent records none and its commands report failure in
-    their text."""
+    their text.
+
+    The workspace is copied in once and read back once (a batch used to copy and read back the
+    whole tree) and handed to the sandbox user once (:class:`LiveShell`'s ``exclusive``)."""
     state = WindowState()
     previous = ""
     outputs: list[tuple[str, int | None]] = []
     refused: list[int] = []
     batch: list[tuple[CallRecord, str | EditorCall]] = []
-    for index, record in enumerate(actions):
-        line = sweagent_line(record)
-        if line is not None and command_name(line) == "edit" and state.file.endswith(".py") and batch:
-            files = _run_batch(files, batch, timeout_s, outputs, refused).final_files
+    with Workspace(files) as ws, LiveShell(ws.root, exclusive=True) as shell:
+        for index, record in enumerate(actions):
+            line = sweagent_line(record)
+            linted = line is not None and command_name(line) == "edit" and state.file.endswith(".py")
+            if linted and batch:
+                _run_batch(shell, batch, timeout_s, outputs, refused)
+                batch = []
+            command: str | EditorCall = editor_call(record) or shell_command(record) or ""
+            script_state = replace(state, last_action=previous)
+            if line is not None:
+                command = command_script(line, script_state, setting)
+            batch.append((record, command))
+            previous = (line if line is not None else record.call.arguments or "").strip()
+            if line is None and index < len(actions) - 1:
+                continue
+            before = shell.read(state.file) if linted else None
+            _run_batch(shell, batch, timeout_s, outputs, refused)
             batch = []
-        command: str | EditorCall = editor_call(record) or shell_command(record) or ""
-        script_state = replace(state, last_action=previous)
-        if line is not None:
-            command = command_script(line, script_state, setting)
-        batch.append((record, command))
-        previous = (line if line is not None else record.call.arguments or "").strip()
-        if line is None and index < len(actions) - 1:
-            continue
-        before = files
-        files = _run_batch(files, batch, timeout_s, outputs, refused).final_files
-        batch = []
-        if line is None:
-            continue
-        report = split_report(outputs[-1][0], setting.marker, state)
-        if errors := _lint_refusal(before, files, report):
-            again = run_commands(before, [command_script(line, script_state, setting, errors)], timeout_s)
-            files = again.final_files
-            report = split_report(again.results[0].output, setting.marker, state)
-        state = report.state
-        outputs[-1] = (shown(report.text, report.workspace, setting.root), None)
-    return outputs, files, sorted(set(refused))
+            if line is None:
+                continue
+            report = split_report(outputs[-1][0], setting.marker, state)
+            if before is not None and (errors := _lint_refusal(before, shell, report)):
+                shell.restore(report.state.file, before)
+                (again,) = shell.run_all([command_script(line, script_state, setting, errors)], timeout_s)
+                report = split_report(again.output, setting.marker, state)
+            state = report.state
+            outputs[-1] = (shown(report.text, report.workspace, setting.root), None)
+        return outputs, collect_files(ws.root), sorted(set(refused))
 
 
 def _run_batch(
-    files: dict[str, str],
+    shell: LiveShell,
     batch: list[tuple[CallRecord, str | EditorCall]],
     timeout_s: float,
     outputs: list[tuple[str, int | None]],
     refused: list[int],
-) -> ShellRun:
-    """Run one batch on ``files``, adding each command's (output, exit code) to ``outputs`` and
+) -> None:
+    """Run one batch in ``shell``, adding each command's (output, exit code) to ``outputs`` and
     the turns of refused editor calls to ``refused``."""
-    shell_run = run_commands(files, [command for _, command in batch], timeout_s)
-    refused += [r.turn for (r, _), res in zip(batch, shell_run.results, strict=True) if res.refused]
-    outputs += [(res.output, res.exit_code) for res in shell_run.results]
-    return shell_run
+    results = shell.run_all([command for _, command in batch], timeout_s)
+    refused += [r.turn for (r, _), res in zip(batch, results, strict=True) if res.refused]
+    outputs += [(res.output, res.exit_code) for res in results]
 
 
-def _lint_refusal(before: dict[str, str], after: dict[str, str], report: Report) -> str:
+def _lint_refusal(before: str, shell: LiveShell, report: Report) -> str:
     """The errors SWE-agent's linter would refuse the ``edit`` that ``report`` describes for, as
-    its refusal lists them; empty when the edit stands. Like SWE-agent, only a Python file is
-    linted; one outside the workspace (its text is not among the files) is not."""
+    its refusal lists them; empty when the edit stands. ``before`` is the open file's text before
+    the edit. Like SWE-agent, only a Python file is linted; one outside the workspace (it has no
+    workspace-relative path) is not."""
     path = report.state.file
-    if report.edited is None or not path.endswith(".py") or path not in before or path not in after:
+    after = shell.read(path) if path.endswith(".py") else None
+    if report.edited is None or after is None:
         return ""
     first, last, count = report.edited
-    return listing(introduced(lint(before[path]), lint(after[path]), first, last, count))
+    return listing(introduced(lint(before), lint(after), first, last, count))
 
 
 # ------------------------------------------------------------------------------- the cascade step
