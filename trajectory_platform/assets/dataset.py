@@ -3,10 +3,10 @@
 ``token_masked_dataset``: the training mixture serialized, masked and verified (fine-tuning
 16.3-16.5). Thin: read ``training_mixture`` (episode rows with ``role``, ``split``,
 ``target_turns``), call :func:`trajectory_platform.training.data.dataset_stage.run_dataset_stage`
-once, write the dataset manifest beside the artifacts (with the digest of the rows it describes,
-so ``trajectory-platform train`` on the warehouse copy can tell it belongs there), attach what a
-person reads (token stats, drop reasons, the manifest, a decoded sample with targets marked
-``[[...]]``) and return the table.
+once (it masks the mixture ``batch_rows`` episodes at a time), write the dataset manifest beside
+the artifacts (with the digest of the rows it describes, so ``trajectory-platform train`` on the
+warehouse copy can tell it belongs there), attach what a person reads (token stats, drop reasons,
+the manifest, a decoded sample with targets marked ``[[...]]``) and return the table.
 
 ``preference_dataset``: the same for span DPO (16.8). Read ``preference_pairs`` (curation's
 episode pairs), call
@@ -29,7 +29,7 @@ from trajectory_platform.sensors.automation import CURATION_CONDITION
 from trajectory_platform.training.data.dataset_stage import run_dataset_stage
 from trajectory_platform.training.data.manifest_files import ROWS_DIGEST_KEY, rows_digest
 from trajectory_platform.training.data.mask_settings import DatasetSettings
-from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA, inputs_from_table
+from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA
 from trajectory_platform.training.data.preference_dataset import (
     PREFERENCE_DATASET_SCHEMA,
     PreferenceDatasetSettings,
@@ -77,11 +77,12 @@ def token_masked_dataset(
     settings = settings_of(config, DatasetSettings)
     tokenizer_path = settings.tokenizer_dir(workdir.root)
     stage = run_dataset_stage(
-        inputs_from_table(training_mixture),
+        training_mixture,
         tokenizer_path,
         settings.mask_config(),
         augment=list(settings.augment),
         augment_seed=settings.augment_seed,
+        batch_rows=settings.batch_rows,
         source="training_mixture",
         provenance=GRAPH_PROVENANCE,
     )

@@ -346,16 +346,16 @@ class Curation:
     def dataset(self, mixture: pa.Table, provenance: dict[str, Any]) -> int:
         from trajectory_platform.commands.mask import write_dataset
         from trajectory_platform.training.data.dataset_stage import run_dataset_stage
-        from trajectory_platform.training.data.masked_dataset import inputs_from_table
 
         settings = self.settings.dataset
         _say(f"dataset: {mixture.num_rows} episodes in the training mixture")
         stage = run_dataset_stage(
-            inputs_from_table(mixture),
+            mixture,
             settings.tokenizer_dir(self.workdir),
             settings.mask_config(),
             augment=list(settings.augment),
             augment_seed=settings.augment_seed,
+            batch_rows=settings.batch_rows,
             source=str(self.out / "split" / "training_mixture.parquet"),
             provenance=provenance,
             progress=self.progress,

@@ -90,6 +90,8 @@ def input_provenance(args: argparse.Namespace) -> dict[str, Any] | str:
 
 
 DATASET_COLUMNS = ("example_id", "episode_id", "split", "input_ids", "labels", "n_tokens", "n_targets")
+WRITE_BATCH_ROWS = 1024
+"""Rows turned into Python objects at once while writing OUT.jsonl."""
 
 
 def write_dataset(table: pa.Table, manifest: dict[str, Any], out: Path) -> Path:
@@ -99,8 +101,9 @@ def write_dataset(table: pa.Table, manifest: dict[str, Any], out: Path) -> Path:
 
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as handle:
-        for row in table.select(list(DATASET_COLUMNS)).to_pylist():
-            handle.write(json.dumps(row, separators=(",", ":")) + "\n")
+        # Batch by batch: the whole table as Python lists would take several times its Arrow size.
+        for batch in table.select(list(DATASET_COLUMNS)).to_batches(max_chunksize=WRITE_BATCH_ROWS):
+            handle.writelines(json.dumps(row, separators=(",", ":")) + "\n" for row in batch.to_pylist())
     manifest_path = sidecar_manifest(out)
     manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return manifest_path
@@ -112,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"{args.input}: no such file")
     if (kind := binary_kind(args.input)) not in (None, PARQUET):
         return fail(f"{args.input}: this file is {kind}, not episodes (trace JSONL, OpenAI JSONL or Parquet)")
+    import pyarrow.parquet as pq
+
     from trajectory_platform.training.data.dataset_stage import run_dataset_stage
     from trajectory_platform.training.data.mask_settings import DatasetSettings
     from trajectory_platform.training.data.masked_dataset import read_inputs
@@ -123,8 +128,10 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(DatasetSettings, args)
     if settings.tokenizer_path and not (Path(settings.tokenizer_path) / "tokenizer_config.json").is_file():
         return fail(f"{settings.tokenizer_path}: not a tokenizer directory (no tokenizer_config.json)")
-    inputs, read_rejects = read_inputs(args.input)
-    if not inputs:
+    # A Parquet mixture stays in Arrow form: the stage turns it into episodes one batch at a time.
+    parquet = args.input.suffix == ".parquet"  # as read_inputs decides
+    inputs, read_rejects = (pq.read_table(args.input), {}) if parquet else read_inputs(args.input)
+    if not len(inputs):
         return fail(f"{args.input}: no readable episodes ({read_rejects or 'empty'})")
     tokenizer_path = settings.tokenizer_path or build_default_tokenizer(args.workdir or default_workdir())
     try:
@@ -134,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
             settings.mask_config(),
             augment=list(settings.augment),
             augment_seed=settings.augment_seed,
+            batch_rows=settings.batch_rows,
             source=str(args.input),
             provenance=provenance,
             progress=not args.no_progress,

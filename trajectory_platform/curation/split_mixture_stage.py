@@ -20,7 +20,13 @@ from typing import Any
 
 import pyarrow as pa
 
-from trajectory_platform.curation.candidates import Candidate, candidates_by_id, candidates_from_table
+from trajectory_platform.curation.candidates import (
+    ANCHOR_KEY,
+    PARENT_KEY,
+    Candidate,
+    candidates_by_id,
+    candidates_from_table,
+)
 from trajectory_platform.curation.decontam import (
     DecontamConfig,
     DecontamReport,
@@ -319,6 +325,26 @@ DEFAULT_SPLIT_POLICY = SplitSettings().policy()
 """The split plan's product defaults (the learnable family's held-out member pinned to test)."""
 
 
+CANDIDATE_COLUMNS = (*EPISODE_SCHEMA.names, "sink", "role", "t_div", "t_rec", "target_turns")
+"""What a candidate reads of a corpus row (with the optional lineage and license columns below)."""
+OPTIONAL_COLUMNS = (PARENT_KEY, ANCHOR_KEY, "license_action")
+CONVERT_ROWS = 1024
+"""Corpus rows turned into Python dicts at once on the way to candidates."""
+
+
+def corpus_candidates(corpus: pa.Table, anchor_models: frozenset[str] = frozenset()) -> list[Candidate]:
+    """The corpus as candidates, reading only the columns a candidate uses, :data:`CONVERT_ROWS`
+    rows at a time: converting the whole table to dicts first (every verification and redaction
+    column included) held the corpus twice over beside the candidates."""
+    wanted = [name for name in (*CANDIDATE_COLUMNS, *OPTIONAL_COLUMNS) if name in corpus.column_names]
+    columns = corpus.select(wanted)
+    return [
+        candidate
+        for batch in columns.to_batches(max_chunksize=CONVERT_ROWS)
+        for candidate in candidates_from_table(pa.Table.from_batches([batch]), anchor_models)
+    ]
+
+
 def split_stage(
     corpus: pa.Table,
     fixtures: Iterable,
@@ -333,7 +359,7 @@ def split_stage(
     """
     links, infos = library_inputs(fixtures)
     plan = plan_splits(links, infos, policy)
-    candidates = candidates_from_table(corpus)
+    candidates = corpus_candidates(corpus)
     candidates_by_id(candidates)  # a repeated episode id fails here, loudly
     rows, report = decontaminate(candidates, assign_splits(candidates, plan), plan, external, decontam_config)
     rows.sort(key=lambda r: r.episode_id)
@@ -395,7 +421,7 @@ def mixture_stage(
     shares (metadata) and feed :func:`preference_stage`, never the SFT table. Episodes recorded by an
     ``anchor_models`` source are the external anchor (first in line, exempt from caps).
     """
-    candidates = candidates_from_table(corpus, anchor_models)
+    candidates = corpus_candidates(corpus, anchor_models)
     by_id = candidates_by_id(candidates)
     assignments = assignments_from_table(split_assignments)
     assignment_of = {a.episode_id: a for a in assignments}
@@ -473,7 +499,7 @@ def preference_stage(
     ``anchor_models`` and ``target_counter`` must match :func:`mixture_stage`'s so both route the same
     negatives.
     """
-    candidates = candidates_from_table(corpus, anchor_models)
+    candidates = corpus_candidates(corpus, anchor_models)
     assignments = assignments_from_table(split_assignments)
     mixture = compose_mixture(candidates, assignments, policy, counter, target_counter)
     routed = {r.episode_id for r in mixture.rows if r.destination == PREFERENCE}

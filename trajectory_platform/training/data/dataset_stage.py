@@ -7,7 +7,7 @@ same rows and the same manifest for the same inputs.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,14 +16,19 @@ import pyarrow as pa
 
 from trajectory_platform.training.data.augment import augment_inputs, token_expansion
 from trajectory_platform.training.data.dataset_manifest import dataset_manifest
-from trajectory_platform.training.data.mask_settings import MaskConfig
+from trajectory_platform.training.data.mask_settings import DEFAULT_BATCH_ROWS, MaskConfig
 from trajectory_platform.training.data.masked_dataset import (
+    MASKED_SCHEMA,
     EpisodeInput,
     MaskedDataset,
-    build_masked_dataset,
-    to_table,
+    corpus_digest,
+    episode_order,
+    inputs_from_table,
+    mask_batches,
+    row_batches,
+    table_input_batches,
 )
-from trajectory_platform.training.data.masking import audit_example, marked_text
+from trajectory_platform.training.data.masking import MaskResult, audit_example, marked_text
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 SAMPLE_CHARS = 4000
@@ -40,46 +45,70 @@ class DatasetStageResult:
     audit: dict[str, list[str]] = field(default_factory=dict)
 
 
-def audit_table(table: pa.Table) -> dict[str, list[str]]:
-    """Example ids per structural problem (see :func:`.masking.audit_example`)."""
+def audit_table(table: pa.Table, batch_rows: int = DEFAULT_BATCH_ROWS) -> dict[str, list[str]]:
+    """Example ids per structural problem (see :func:`.masking.audit_example`), read
+    ``batch_rows`` rows at a time (a whole table as Python lists would dwarf its Arrow form)."""
     problems: dict[str, list[str]] = {"n_active": [], "offsets": [], "target_in_context": []}
-    columns = table.select(["example_id", "input_ids", "labels", "spans_json"]).to_pylist()
-    for row in columns:
-        for problem in audit_example(row["input_ids"], row["labels"], json.loads(row["spans_json"])):
-            problems[problem].append(row["example_id"])
+    columns = table.select(["example_id", "input_ids", "labels", "spans_json"])
+    for batch in columns.to_batches(max_chunksize=batch_rows):
+        for row in batch.to_pylist():
+            for problem in audit_example(row["input_ids"], row["labels"], json.loads(row["spans_json"])):
+                problems[problem].append(row["example_id"])
     return problems
 
 
 def run_dataset_stage(
-    inputs: Sequence[EpisodeInput],
+    inputs: Sequence[EpisodeInput] | pa.Table,
     tokenizer_path: str | Path,
     config: MaskConfig | None = None,
     *,
     augment: Sequence[str] = (),
     augment_seed: int = 0,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
     source: str | None = None,
     provenance: dict[str, Any] | None = None,
     progress: bool = False,
 ) -> DatasetStageResult:
     """Augment (if declared), serialize, mask, verify; build the table, manifest and a marked sample.
 
+    ``inputs`` is an episode table (the mixture) or its rows as inputs. Masking runs ``batch_rows``
+    episodes at a time in episode-id order, so the rendered examples held at once are one batch's,
+    and the table is the same whatever the batch size. A table stays in Arrow form between batches;
+    declared augmentation needs every parent as an input first (it is off by default).
+
     ``provenance`` (:mod:`.provenance`) says whether the inputs were verified and redacted; the
     manifest records it (``None``: nothing vouches for them, and ``train`` refuses the dataset)."""
     config = config or MaskConfig()
     tokenizer = load_tokenizer(tokenizer_path)
     augmentation: dict[str, Any] = {"kinds": list(augment), "seed": augment_seed}
-    if augment:
-        all_inputs, result = augment_inputs(inputs, augment, augment_seed)
-        augmentation |= {
-            "parents": len(inputs),
-            "derived": len(result.derived),
-            "skips": dict(sorted(result.skips.items())),
-            "token_expansion": token_expansion([i.episode for i in inputs], result, tokenizer),
-        }
+    if isinstance(inputs, pa.Table) and not augment:
+        rows = inputs
+        digest = corpus_digest(
+            item
+            for batch in table_input_batches(rows, row_batches(rows.num_rows, batch_rows))
+            for item in batch
+        )
+        order = episode_order(rows["episode_id"].to_pylist(), batch_rows)
+        batches: Iterable[Sequence[EpisodeInput]] = table_input_batches(rows, order)
+        episodes_in = rows.num_rows
     else:
-        all_inputs = list(inputs)
-    dataset = build_masked_dataset(all_inputs, tokenizer, config, progress=progress)
-    table = to_table(dataset)
+        listed = inputs_from_table(inputs) if isinstance(inputs, pa.Table) else list(inputs)
+        if augment:
+            listed, result = augment_inputs(listed, augment, augment_seed)
+            parents = [i.episode for i in listed[: len(listed) - len(result.derived)]]
+            augmentation |= {
+                "parents": len(parents),
+                "derived": len(result.derived),
+                "skips": dict(sorted(result.skips.items())),
+                "token_expansion": token_expansion(parents, result, tokenizer),
+            }
+        digest = corpus_digest(listed)
+        order = episode_order([i.episode.episode_id for i in listed], batch_rows)
+        batches = ([listed[index] for index in batch] for batch in order)
+        episodes_in = len(listed)
+    dataset = MaskedDataset(result=MaskResult(), episodes_in=episodes_in, corpus_digest=digest)
+    parts = list(mask_batches(batches, dataset, tokenizer, config, progress=progress))
+    table = pa.concat_tables(parts) if parts else MASKED_SCHEMA.empty_table()
     manifest = dataset_manifest(
         dataset, tokenizer, tokenizer_path, config, source=source, provenance=provenance
     )
@@ -88,4 +117,4 @@ def run_dataset_stage(
     if table.num_rows:
         first = table.slice(0, 1).to_pylist()[0]
         sample = marked_text(tokenizer, first["input_ids"], first["labels"])[:SAMPLE_CHARS]
-    return DatasetStageResult(table, manifest, dataset, sample, audit_table(table))
+    return DatasetStageResult(table, manifest, dataset, sample, audit_table(table, batch_rows))

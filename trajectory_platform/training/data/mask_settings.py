@@ -14,6 +14,10 @@ from pathlib import Path
 
 from trajectory_platform.training.data.serialize import RATIONALE_MODES, TRUNCATION_POLICIES
 
+DEFAULT_BATCH_ROWS = 512
+"""Episodes masked at once: the dataset stage's memory grows with this, not with the mixture
+(``benchmarks/scale.py`` saw ~0.5 MB per gym episode while masking, so ~0.25 GB a batch)."""
+
 
 @dataclass(frozen=True)
 class MaskConfig:
@@ -84,6 +88,13 @@ class DatasetSettings(MaskedDataSettings):
         },
     )
     augment_seed: int = field(default=0, metadata={"help": "augmentation seed"})
+    batch_rows: int = field(
+        default=DEFAULT_BATCH_ROWS,
+        metadata={
+            "help": "episodes rendered and masked at once: the stage's peak memory follows this, not the "
+            "mixture's size (the table is the same for any value)"
+        },
+    )
     heldout_target_minimum: int = field(
         default=20,
         metadata={

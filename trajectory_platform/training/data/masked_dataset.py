@@ -14,7 +14,7 @@ import hashlib
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,7 +85,7 @@ class MaskedDataset:
         return {
             "episodes_in": self.episodes_in,
             "episodes_without_examples": sum(self.episode_drops.values()),
-            "examples_out": len(self.result.examples),
+            "examples_out": self.result.stats.examples,
             "examples_dropped": sum(self.result.drops.values()),
             "per_invocation_episodes": self.per_invocation_episodes,
         }
@@ -93,7 +93,7 @@ class MaskedDataset:
     def tally(self) -> Tally:
         """Examples out (kept), and by reason the examples dropped and the episodes that gave none."""
         dropped = self.result.drops + self.episode_drops
-        kept = len(self.result.examples)
+        kept = self.result.stats.examples
         return Tally(kept + sum(dropped.values()), kept, dropped)
 
     def drop_reasons(self) -> dict[str, int]:
@@ -143,8 +143,9 @@ def read_inputs(path: str | Path) -> tuple[list[EpisodeInput], dict[str, int]]:
     return [EpisodeInput(e) for e in result.episodes], result.reject_reasons()
 
 
-def corpus_digest(inputs: Sequence[EpisodeInput]) -> str:
-    """sha256 over the inputs (episode content and labels): the corpus version a manifest names."""
+def corpus_digest(inputs: Iterable[EpisodeInput]) -> str:
+    """sha256 over the inputs (episode content and labels): the corpus version a manifest names.
+    Read once, in order, so a stream of batches digests the same as the whole list."""
     digest = hashlib.sha256()
     for item in inputs:
         payload = {
@@ -168,33 +169,40 @@ def build_masked_dataset(
     config = config or MaskConfig()
     dataset = MaskedDataset(result=MaskResult(), episodes_in=len(inputs), corpus_digest=corpus_digest(inputs))
     for item in tqdm(inputs, desc="mask", unit="episode", disable=not progress, file=sys.stderr):
-        episode = item.episode
-        if not any(e.kind == "assistant" for e in episode.events):
-            dataset.drop_episode(Drop("no_invocation"))
-            continue
-        selection = select_targets(episode, item.target_turns)
-        dataset.target_policies[selection.policy] += 1
-        try:
-            plans = plan_examples(episode, selection, config.rationale)
-        except json.JSONDecodeError as exc:  # a tool schema or delivered manifest that is not JSON
-            dataset.drop_episode(Drop("embedded_json_unreadable", f"{episode.episode_id}: {exc}"))
-            continue
-        before = len(dataset.result.examples)
-        mask_plans(plans, tokenizer, config, dataset.result)
-        kept = dataset.result.examples[before:]
-        if len(plans) > 1:
-            dataset.per_invocation_episodes += 1
-            dataset.transcript_tokens += transcript_tokens(episode, tokenizer, config.rationale)
-        else:
-            dataset.transcript_tokens += sum(e.n_tokens for e in kept)
-        for example in kept:
-            dataset.example_labels[example.example_id] = {
-                "split": item.split,
-                "role": item.role,
-                "target_policy": selection.policy,
-                "per_invocation": len(plans) > 1,
-            }
+        mask_input(dataset, item, tokenizer, config)
     return dataset
+
+
+def mask_input(
+    dataset: MaskedDataset, item: EpisodeInput, tokenizer: PreTrainedTokenizerBase, config: MaskConfig
+) -> None:
+    """One input's examples into ``dataset`` (kept, with their labels) or its counted drop."""
+    episode = item.episode
+    if not any(e.kind == "assistant" for e in episode.events):
+        dataset.drop_episode(Drop("no_invocation"))
+        return
+    selection = select_targets(episode, item.target_turns)
+    dataset.target_policies[selection.policy] += 1
+    try:
+        plans = plan_examples(episode, selection, config.rationale)
+    except json.JSONDecodeError as exc:  # a tool schema or delivered manifest that is not JSON
+        dataset.drop_episode(Drop("embedded_json_unreadable", f"{episode.episode_id}: {exc}"))
+        return
+    before = len(dataset.result.examples)
+    mask_plans(plans, tokenizer, config, dataset.result)
+    kept = dataset.result.examples[before:]
+    if len(plans) > 1:
+        dataset.per_invocation_episodes += 1
+        dataset.transcript_tokens += transcript_tokens(episode, tokenizer, config.rationale)
+    else:
+        dataset.transcript_tokens += sum(e.n_tokens for e in kept)
+    for example in kept:
+        dataset.example_labels[example.example_id] = {
+            "split": item.split,
+            "role": item.role,
+            "target_policy": selection.policy,
+            "per_invocation": len(plans) > 1,
+        }
 
 
 def target_token_counter(
@@ -255,3 +263,56 @@ def to_table(dataset: MaskedDataset) -> pa.Table:
             }
         )
     return pa.Table.from_pylist(rows, schema=MASKED_SCHEMA)
+
+
+def table_input_batches(table: pa.Table, batches: Iterable[Sequence[int]]) -> Iterator[list[EpisodeInput]]:
+    """``table``'s rows as inputs, one batch of row indices at a time: only one batch of rows is
+    ever Python objects."""
+    for batch in batches:
+        yield inputs_from_table(table.take(pa.array(list(batch), pa.int64())))
+
+
+def row_batches(rows: int, batch_rows: int) -> list[range]:
+    """Row indices ``0..rows`` in order, cut every ``batch_rows``."""
+    if batch_rows < 1:
+        raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
+    return [range(start, min(rows, start + batch_rows)) for start in range(0, rows, batch_rows)]
+
+
+def episode_order(episode_ids: Sequence[str], batch_rows: int) -> list[list[int]]:
+    """Row indices grouped into batches of about ``batch_rows``, in (stable) episode-id order, a
+    batch never splitting one episode id: masking batch after batch then yields rows in
+    :func:`to_table`'s global order (episode, then example index)."""
+    if batch_rows < 1:
+        raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
+    order = sorted(range(len(episode_ids)), key=episode_ids.__getitem__)
+    batches: list[list[int]] = []
+    for index in order:
+        if batches and (len(batches[-1]) < batch_rows or episode_ids[batches[-1][-1]] == episode_ids[index]):
+            batches[-1].append(index)
+        else:
+            batches.append([index])
+    return batches
+
+
+def mask_batches(
+    batches: Iterable[Sequence[EpisodeInput]],
+    dataset: MaskedDataset,
+    tokenizer: PreTrainedTokenizerBase,
+    config: MaskConfig,
+    *,
+    progress: bool = False,
+) -> Iterator[pa.Table]:
+    """Mask each batch into ``dataset``'s counters and yield its ``MASKED_SCHEMA`` rows; the batch's
+    examples are then released, so memory holds one batch of rendered examples, not the corpus.
+    Batches in :func:`episode_order` give, concatenated, the rows :func:`to_table` would."""
+    with tqdm(
+        total=dataset.episodes_in, desc="mask", unit="episode", disable=not progress, file=sys.stderr
+    ) as bar:
+        for batch in batches:
+            for item in batch:
+                mask_input(dataset, item, tokenizer, config)
+            yield to_table(dataset)
+            dataset.result.examples.clear()
+            dataset.example_labels.clear()
+            bar.update(len(batch))
