@@ -8,7 +8,7 @@ import dataclasses
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policies import FabricatingStub, ScriptedExpert
 from trajectory_platform.rounds.collapse import RoundHealth, collapse_decision, round_health
-from trajectory_platform.rounds.sampling import sample_round, scripted_sampler
+from trajectory_platform.rounds.sampling import policy_sampler, sample_round
 from trajectory_platform.rounds.settings import CollapseSettings, RoundSettings
 
 HEALTHY = RoundHealth(
@@ -49,8 +49,8 @@ def test_each_figure_beyond_its_tolerance_halts_with_its_reason():
 
 def test_a_fabricating_round_after_an_expert_round_halts(gym_task: Fixture):
     settings = RoundSettings(attempts=1)
-    before = round_health(sample_round(scripted_sampler(ScriptedExpert()), [gym_task], 1, settings))
-    after = round_health(sample_round(scripted_sampler(FabricatingStub()), [gym_task], 2, settings))
+    before = round_health(sample_round(policy_sampler(ScriptedExpert()), [gym_task], 1, settings))
+    after = round_health(sample_round(policy_sampler(FabricatingStub()), [gym_task], 2, settings))
     assert (before.acceptance, before.fabricated_rate) == (1.0, 0.0)
     assert (after.acceptance, after.fabricated_rate) == (0.0, 1.0)
     decision = collapse_decision(before, after, CollapseSettings())

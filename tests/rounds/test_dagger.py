@@ -21,7 +21,7 @@ from trajectory_platform.rounds.dagger import (
     mixed_sampler,
     plan_progress,
 )
-from trajectory_platform.rounds.sampling import round_of, scripted_sampler, stamp
+from trajectory_platform.rounds.sampling import policy_sampler, round_of, stamp
 from trajectory_platform.rounds.settings import DaggerSettings
 from trajectory_platform.traces.record import Episode
 
@@ -31,7 +31,7 @@ def learner(gym_task: Fixture) -> Episode:
     """A learner trajectory of round 1: read, a wrong edit, a failing test run, a false claim."""
     policy = WrongFixPolicy()
     episode = run_episode(gym_task, policy, seed=1, episode_id="learner", verify=False).episode
-    return stamp(episode, scripted_sampler(policy), 1)
+    return stamp(episode, policy_sampler(policy), 1)
 
 
 def test_the_expert_resumes_where_the_learner_left_its_plan(gym_task: Fixture, learner: Episode):
@@ -75,7 +75,7 @@ def test_beta_one_executes_the_expert_and_beta_zero_the_learner(gym_task: Fixtur
 def test_the_mixing_schedule_decays_and_names_the_sampler():
     settings = DaggerSettings(beta0=0.8, beta_decay=0.5)
     assert [settings.beta(i) for i in range(3)] == [0.8, 0.4, 0.2]
-    learner = scripted_sampler(WrongFixPolicy())
+    learner = policy_sampler(WrongFixPolicy())
     digests = {mixed_sampler(learner, i, settings).digest for i in range(3)}
     assert len(digests) == 3 and learner.digest not in digests
     assert chosen_turns(4, 2) == [0, 2] and chosen_turns(2, 3) == [0, 1]

@@ -12,7 +12,7 @@ from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.runtime import RuntimeConfig
 from trajectory_platform.rounds.model_sampler import model_sampler
-from trajectory_platform.rounds.sampling import round_of, sample_round, scripted_sampler
+from trajectory_platform.rounds.sampling import policy_sampler, round_of, sample_round
 from trajectory_platform.rounds.settings import RoundSettings
 from trajectory_platform.training.optim.checkpoint import checkpoint_digest
 from trajectory_platform.training.optim.model import default_base_dir
@@ -33,7 +33,7 @@ def test_every_round_trajectory_carries_the_checkpoint_digest_and_round(
         assert episode.lineage.sampler_policy_digest == sampler.digest
         assert episode.lineage.model_digest == checkpoint_digest(base)
         assert round_of(episode) == 3
-    assert sampler.digest != scripted_sampler(ScriptedExpert()).digest
+    assert sampler.digest != policy_sampler(ScriptedExpert()).digest
 
 
 def test_the_digest_follows_the_weights_not_the_folder(eval_workdir: Path, tmp_path: Path):

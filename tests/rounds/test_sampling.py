@@ -13,26 +13,26 @@ from trajectory_platform.rounds.mix import next_mix
 from trajectory_platform.rounds.sampling import (
     RoundSample,
     pinned_seed,
+    policy_sampler,
     round_of,
     sample_round,
-    scripted_sampler,
 )
 from trajectory_platform.rounds.settings import RoundSettings
 
 
 @pytest.fixture(scope="module")
 def expert_round(gym_task: Fixture) -> RoundSample:
-    return sample_round(scripted_sampler(ScriptedExpert()), [gym_task], 2, RoundSettings(attempts=2))
+    return sample_round(policy_sampler(ScriptedExpert()), [gym_task], 2, RoundSettings(attempts=2))
 
 
 def test_every_admitted_trajectory_carries_the_sampler_digest_and_round(expert_round: RoundSample):
-    sampler = scripted_sampler(ScriptedExpert())
+    sampler = policy_sampler(ScriptedExpert())
     assert len(expert_round.admitted) == 2
     for candidate in expert_round.admitted:
         assert candidate.episode.lineage.sampler_policy_digest == sampler.digest
         assert round_of(candidate.episode) == 2
         assert "runtime" in json.loads(candidate.episode.extra_json or "{}")  # the runtime's record is kept
-    assert sampler.digest != scripted_sampler(WrongFixPolicy()).digest
+    assert sampler.digest != policy_sampler(WrongFixPolicy()).digest
 
 
 def test_the_round_reports_counts_per_sink_and_the_cascade_ledger(expert_round: RoundSample):

@@ -10,7 +10,7 @@ from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.curation.dedup import p_inform
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policies import ScriptedExpert, WrongFixPolicy
-from trajectory_platform.rounds.sampling import scripted_sampler
+from trajectory_platform.rounds.sampling import policy_sampler
 from trajectory_platform.rounds.selection import pilot_estimates, select_tasks, selected_fixtures
 from trajectory_platform.rounds.settings import RoundSettings
 from trajectory_platform.traces.record import Episode, TaskIdentity
@@ -77,7 +77,7 @@ def test_a_band_outside_zero_one_is_refused():
 
 
 def test_a_pilot_estimates_p_from_judged_attempts(gym_task: Fixture):
-    expert, wrong = scripted_sampler(ScriptedExpert()), scripted_sampler(WrongFixPolicy())
+    expert, wrong = policy_sampler(ScriptedExpert()), policy_sampler(WrongFixPolicy())
     (solved,) = pilot_estimates(expert, [gym_task], 2, 0, RoundSettings(attempts=8))
     (unsolved,) = pilot_estimates(wrong, [gym_task], 1, 0, RoundSettings(attempts=8))
     assert (solved.signal.attempts, solved.signal.pass_rate, solved.selected) == (2, 1.0, False)

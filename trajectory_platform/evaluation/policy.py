@@ -28,6 +28,7 @@ reused, in a way that gives the same tokens bit for bit as encoding every prompt
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
@@ -39,8 +40,8 @@ from trajectory_platform.evaluation.decoding import PREFILL_CHUNK, PrefixCache
 from trajectory_platform.evaluation.settings import Decoding
 from trajectory_platform.gym.policy import Policy, PolicyTurn
 from trajectory_platform.training.data.serialize import message_of, tool_dict
-from trajectory_platform.training.data.tokenizer import load_tokenizer
-from trajectory_platform.training.optim.checkpoint import load_checkpoint_model
+from trajectory_platform.training.data.tokenizer import load_tokenizer, tokenizer_files_digest
+from trajectory_platform.training.optim.checkpoint import checkpoint_digest, load_checkpoint_model
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.fixtures import Fixture
@@ -82,7 +83,8 @@ class ModelPolicy(Policy):
         self.decoding = decoding or Decoding()
         self.device = torch.device(device)
         self.name = name or f"model:{self.model_dir.name}"
-        self.tokenizer = load_tokenizer(tokenizer_dir or self.model_dir)
+        self.tokenizer_dir = Path(tokenizer_dir or self.model_dir)
+        self.tokenizer = load_tokenizer(self.tokenizer_dir)
         self.model = load_checkpoint_model(self.model_dir, device=self.device).eval()
         self.stop_ids = [
             self.tokenizer.eos_token_id,
@@ -104,11 +106,22 @@ class ModelPolicy(Policy):
     def sampling_params(self) -> dict:
         return self.decoding.to_dict()
 
+    @functools.cached_property
+    def content_digests(self) -> dict[str, str]:
+        """What the policy's behaviour depends on, by content: the checkpoint's weights and config
+        (the digest a release gate binds) and the tokenizer's files. Read once, on first use."""
+        return {
+            "checkpoint": checkpoint_digest(self.model_dir),
+            "tokenizer": tokenizer_files_digest(self.tokenizer_dir),
+        }
+
     def describe(self) -> dict:
+        """The policy by content, not by folder: an episode's sampler digest is this, digested, so
+        a checkpoint retrained into the same folder is a new sampler and a copy elsewhere is not."""
         view = None if self.tool_view is None else getattr(self.tool_view, "__qualname__", "custom")
         return {
             "policy": "model",
-            "model_dir": str(self.model_dir),
+            **self.content_digests,
             "decoding": self.decoding.to_dict(),
             **({"tool_view": view} if view else {}),
         }

@@ -32,7 +32,7 @@ from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
 from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
 from trajectory_platform.gym.tools import sha256_digest
-from trajectory_platform.rounds.sampling import Sampler, pinned_seed, round_of, scripted_sampler, stamp
+from trajectory_platform.rounds.sampling import Sampler, pinned_seed, policy_sampler, round_of, stamp
 from trajectory_platform.rounds.settings import DaggerSettings
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
@@ -253,7 +253,7 @@ def label_state(
             "" if reproduced and passed else "prefix_not_reproduced" if not reproduced else "oracle_rejected"
         )
     dagger = {"state_of": learner.episode_id, "turn": turn, "label_event": label_event}
-    stamp(episode, scripted_sampler(policy), round_index, dagger=dagger)
+    stamp(episode, policy_sampler(policy), round_index, dagger=dagger)
     return DaggerLabel(
         learner.episode_id,
         turn,

@@ -1,9 +1,10 @@
 """Sampling a round: k attempts per selected task with pinned seeds, every attempt judged by the cascade.
 
 Every trajectory carries who sampled it and when: ``lineage.sampler_policy_digest`` is the
-sampler's digest (a checkpoint's content digest for a model, see ``model_sampler``; a digest of the
-scripted policy's name and parameters otherwise) and ``extra_json`` holds ``{"round": i}``. That is
-what staleness retirement (``mix``) and the retraining sensor's stale-corpus trigger read; without
+sampler's digest (the policy's description, digested: a checkpoint's and tokenizer's content
+digests for a model, see ``model_sampler``; the scripted policy's name and parameters otherwise)
+and ``extra_json`` holds ``{"round": i}``. That is what staleness retirement (``mix``) and the
+retraining sensor's stale-corpus trigger read; without
 it a stale trajectory could not be found.
 """
 
@@ -37,9 +38,10 @@ class Sampler:
     model_digest: str | None = None
 
 
-def scripted_sampler(policy: Policy) -> Sampler:
-    """A sampler for a policy without weights: the digest of its name and parameters (``describe``),
-    the same value the runtime records, so a scripted sampler's trajectories need no restamping."""
+def policy_sampler(policy: Policy) -> Sampler:
+    """A sampler whose digest is its policy's description (``describe``: a scripted policy's name and
+    parameters, a model's content digests and decoding), digested: the value the runtime records,
+    so a round's trajectories carry the same digest the runtime gave them."""
     return Sampler(policy, sha256_digest(canonical_json(policy.describe())))
 
 
