@@ -74,6 +74,9 @@ def test_dagster_run_profile_names_only_declared_settings() -> None:
     assert checked_asset_config(list(defs.assets), profile) == profile
     with pytest.raises(SettingError, match="did you mean checkpoint.max_steps"):
         checked_asset_config(list(defs.assets), {"checkpoint": {"max_stepz": 4}})
+    # a value of the right type that the settings dataclass itself refuses, before any work
+    with pytest.raises(SettingError, match="verified_traces: workers must be a whole number >= 1"):
+        checked_asset_config(list(defs.assets), {"verified_traces": {"workers": 0}})
 
 
 def test_dagster_run_refuses_a_mistyped_setting_before_any_work(tmp_path: Path, capsys) -> None:

@@ -29,7 +29,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trajectory_platform.commands import emit_summary, fail
-from trajectory_platform.commands._settings import SettingError, checked_values, parse_settings, unknown_key
+from trajectory_platform.commands._settings import (
+    SettingError,
+    checked_values,
+    model_fields,
+    parse_settings,
+    unknown_key,
+)
 from trajectory_platform.workdir import WORKDIR_ENV
 
 if TYPE_CHECKING:  # the run's modules load when it runs, so `run --help` answers at once
@@ -116,6 +122,8 @@ def checked_asset_config(assets_defs: list, config: dict[str, dict]) -> dict[str
     """``config`` checked against the assets' run configs before any work starts, so a typo or a
     bad value fails at once with a suggestion instead of minutes later as a Dagster traceback
     (:class:`~trajectory_platform.commands._settings.SettingError`)."""
+    from trajectory_platform.resources.stage_config import SETTINGS_CLASS
+
     classes = {assets_def.node_def.name: config_class(assets_def) for assets_def in assets_defs}
     configurable = sorted(name for name, cls in classes.items() if cls is not None)
     checked: dict[str, dict] = {}
@@ -128,6 +136,10 @@ def checked_asset_config(assets_defs: list, config: dict[str, dict]) -> dict[str
                 f"asset {asset} takes no settings (assets with settings: {', '.join(configurable)})"
             )
         checked[asset] = checked_values(asset, values, model)
+        source = getattr(model, SETTINGS_CLASS, None)  # the settings dataclass the Config came from
+        if source is not None:  # its own checks too (a worker count of 0, a share above 1)
+            fields = set(model_fields(source))
+            checked_values(asset, {k: v for k, v in checked[asset].items() if k in fields}, source)
     return checked
 
 

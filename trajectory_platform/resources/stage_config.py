@@ -20,6 +20,9 @@ from trajectory_platform.resources.facts import latest_metadata
 
 T = TypeVar("T")
 
+SETTINGS_CLASS = "settings_class"
+"""Attribute of a ``Config`` class built here naming the settings dataclass it was built from."""
+
 SETTINGS_KEY = "settings"
 """Materialization metadata key holding the settings a stage ran with, so its checks judge the
 output by the same settings (a check cannot see its asset's run config)."""
@@ -49,6 +52,7 @@ def stage_config(settings: type, name: str, **extra: tuple[Any, Any]) -> type[Co
     definitions.update(extra)
     model = pydantic.create_model(name, __base__=Config, **definitions)
     model.__doc__ = settings.__doc__
+    setattr(model, SETTINGS_CLASS, settings)  # so ``run --set`` runs the dataclass's own checks too
     return model
 
 
