@@ -64,4 +64,7 @@ def test_reads_and_restores_never_follow_a_link_the_sandbox_planted(tmp_path):
                 shell.restore(planted, "secret = 2\n")
         shell.restore("calc/ops.py", "a = 2\n")
         assert (ws.root / "calc/ops.py").read_text(encoding="utf-8") == "a = 2\n"
+        os.mkfifo(ws.root / "pipe.py")  # no reader: a blocking open for writing would hang here
+        with pytest.raises(ReplayRunError, match="cannot be restored"):
+            shell.restore("pipe.py", "a = 3\n")
     assert outside.read_text(encoding="utf-8") == "secret = 1\n"

@@ -292,11 +292,15 @@ class LiveShell:
         """Put ``text`` back into the existing regular file at ``rel`` (as :meth:`read` found it),
         in place: it stays the sandbox user's, so the workspace needs no new hand-over. Raises
         :class:`ReplayRunError` when it is no longer such a file."""
-        try:
-            fd = _open_inside(self.root, rel, os.O_WRONLY | os.O_TRUNC)
+        try:  # non-blocking: a FIFO a sandboxed command left there must not hang the host
+            fd = _open_inside(self.root, rel, os.O_WRONLY | os.O_NONBLOCK)
         except (OSError, SandboxError) as exc:
             raise ReplayRunError(f"{rel} cannot be restored ({type(exc).__name__})") from exc
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise ReplayRunError(f"{rel} cannot be restored (not a regular file)")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.truncate()
             fh.write(text)
 
     def call_tool(
