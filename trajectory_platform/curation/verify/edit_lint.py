@@ -34,7 +34,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 
-from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]  # the package ships no types
+from trajectory_platform.curation.verify.static import ruff_binary
 
 RUFF_RULES = "F821,F822,E111,E112,E113"
 """SWE-agent's selection that ruff implements under the same codes (``F831`` and ``E999`` aside)."""
@@ -90,8 +90,11 @@ def listing(errors: list[LintError]) -> str:
 
 def _ruff(source: str) -> list[dict[str, object]]:
     """ruff's JSON findings for ``source`` (raises :class:`LintUnavailable`)."""
+    ruff = ruff_binary()
+    if ruff is None:
+        raise LintUnavailable("ruff is not installed: an edited file cannot be linted")
     argv = [
-        find_ruff_bin(),
+        ruff,
         "check",
         "--isolated",
         "--no-cache",

@@ -36,14 +36,16 @@ def _unsafe_path(path: str) -> bool:
     return path.startswith(("/", "~")) or ".." in Path(path).parts
 
 
-def _ruff() -> str | None:
+def ruff_binary() -> str | None:
+    """The ruff executable beside this interpreter (the venv's), else on ``PATH``; ``None`` without
+    one. The one lookup of ruff for verification (this stage's lint, replay's ``edit`` linter)."""
     candidate = Path(sys.executable).with_name("ruff")
     return str(candidate) if candidate.exists() else shutil.which("ruff")
 
 
 def lint_new_errors(changed: dict[str, tuple[str | None, str]]) -> list[Finding] | None:
     """New ruff fatal errors in ``changed`` (path -> (S0 text or None, post text)); None if no ruff."""
-    ruff = _ruff()
+    ruff = ruff_binary()
     if ruff is None or not changed:
         return None if ruff is None else []
     with tempfile.TemporaryDirectory(prefix="tp-lint-") as tmp:
