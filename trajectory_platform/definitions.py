@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Iterable
+from types import ModuleType
+from typing import TypeVar
 
 from dagster import (
     AssetKey,
@@ -25,10 +27,12 @@ from trajectory_platform import assets, checks, sensors
 from trajectory_platform.resources import build_resources
 from trajectory_platform.sensors.jobs import RETRAINING_JOB, STAGE_JOBS
 
+NamedT = TypeVar("NamedT", SensorDefinition, ScheduleDefinition)
 
-def _collect(package, kind: type) -> list:
+
+def _collect(package: ModuleType, kind: type[NamedT]) -> list[NamedT]:
     """Every module-level instance of ``kind`` in ``package``'s modules, in a stable order."""
-    found: dict[str, object] = {}
+    found: dict[str, NamedT] = {}
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{package.__name__}.{info.name}")
         for value in vars(module).values():

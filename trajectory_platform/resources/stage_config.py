@@ -10,15 +10,19 @@ defaults.
 from __future__ import annotations
 
 import dataclasses
+import types
 import typing
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pydantic
 from dagster import Config, DagsterInstance
 
 from trajectory_platform.resources.facts import latest_metadata
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T", bound="DataclassInstance")
 
 SETTINGS_CLASS = "settings_class"
 """Attribute of a ``Config`` class built here naming the settings dataclass it was built from."""
@@ -37,14 +41,16 @@ def stage_config(settings: type, name: str, **extra: tuple[Any, Any]) -> type[Co
     for field in dataclasses.fields(settings):
         kind = hints[field.name]
         if typing.get_origin(kind) is tuple:
-            kind = list[typing.get_args(kind)[0]]
-        default = (
+            kind = types.GenericAlias(list, typing.get_args(kind)[:1])
+        default: Any = (
             field.default_factory() if field.default_factory is not dataclasses.MISSING else field.default
         )
         if isinstance(default, tuple):
             default = list(default)
         description = field.metadata.get("help")
-        choices = {"choices": list(field.metadata["choices"])} if "choices" in field.metadata else None
+        choices: dict[str, Any] | None = (
+            {"choices": list(field.metadata["choices"])} if "choices" in field.metadata else None
+        )
         definitions[field.name] = (
             kind,
             pydantic.Field(default=default, description=description, json_schema_extra=choices),
