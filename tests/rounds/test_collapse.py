@@ -1,15 +1,29 @@
-"""The collapse watch: each figure against its declared tolerance, and a halt with a reason on a
-real round whose sampler fabricates observations."""
+"""The collapse watch: each figure against its declared tolerance (held-out and retention acceptance
+from a real scorecard included), a halt with a reason on a real round whose sampler fabricates
+observations, and the seeded per-round audit sample."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
 
+import pytest
+
+from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.evaluation.episodes import EpisodeMeasure
+from trajectory_platform.evaluation.scorecard import build_scorecard
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policies import FabricatingStub, ScriptedExpert
-from trajectory_platform.rounds.collapse import RoundHealth, collapse_decision, round_health
+from trajectory_platform.rounds.collapse import (
+    RoundHealth,
+    audit_sample,
+    collapse_decision,
+    round_health,
+    scorecard_acceptance,
+)
 from trajectory_platform.rounds.sampling import policy_sampler, sample_round
 from trajectory_platform.rounds.settings import CollapseSettings, RoundSettings
+from trajectory_platform.traces.record import Episode, Event, TaskIdentity, ToolCall
 
 HEALTHY = RoundHealth(
     round_index=1,
@@ -59,3 +73,89 @@ def test_a_fabricating_round_after_an_expert_round_halts(gym_task: Fixture):
         "acceptance fell",
         "fabricated-observation rate rose",
     ]
+
+
+def _measure(item: str, suite: str, accepted: bool) -> EpisodeMeasure:
+    return EpisodeMeasure(
+        item_id=item,
+        fixture_id=item,
+        suite=suite,
+        regime="familiar_schema",
+        seed=0,
+        task_kind="fix",
+        accepted=accepted,
+        terminal_status="completed",
+        fault_kinds=[],
+        faults_fired=0,
+        turns=4,
+        call_turns=3,
+        fabricated_turns=0,
+        runaway_turns=0,
+        generated_tokens=10,
+        input_tokens=100,
+        wall_s=0.1,
+    )
+
+
+def _scorecard(heldout: list[bool], retention: list[bool]) -> dict:
+    """A real scorecard (evaluation's own builder) whose candidate arm has these outcomes."""
+    measures = [_measure(f"a{i}", "acceptance", ok) for i, ok in enumerate(heldout)]
+    measures += [_measure(f"r{i}", "retention", ok) for i, ok in enumerate(retention)]
+    baseline = [dataclasses.replace(m, accepted=True) for m in measures]
+    return build_scorecard(measures, baseline, training_keys=set(), training_keys_source="test")
+
+
+def test_held_out_and_retention_acceptance_come_from_the_scorecard(gym_task: Fixture):
+    sample = sample_round(policy_sampler(ScriptedExpert()), [gym_task], 1, RoundSettings(attempts=1))
+    health = round_health(sample, _scorecard([True, True, False, True], [True, False]))
+    assert (health.heldout_acceptance, health.retention_acceptance) == (0.75, 0.5)
+    assert round_health(sample).heldout_acceptance is None  # no scorecard: not measured
+    assert scorecard_acceptance(_scorecard([True], [])) == (1.0, None)  # no retention suite run
+
+
+def test_a_held_out_or_retention_drop_beyond_tolerance_halts():
+    settings = CollapseSettings(max_heldout_drop=0.10, max_retention_drop=0.05)
+    before = dataclasses.replace(HEALTHY, heldout_acceptance=0.60, retention_acceptance=0.90)
+    steady = _next(heldout_acceptance=0.55, retention_acceptance=0.88)
+    assert not collapse_decision(before, steady, settings).halt
+    heldout = collapse_decision(before, _next(heldout_acceptance=0.45, retention_acceptance=0.90), settings)
+    assert heldout.halt and heldout.reasons == (
+        "held-out acceptance fell by 0.150 from round 1 to round 2, beyond the 0.100 tolerance",
+    )
+    retention = collapse_decision(before, _next(heldout_acceptance=0.60, retention_acceptance=0.80), settings)
+    assert retention.halt and [r.split(" by ")[0] for r in retention.reasons] == ["retention acceptance fell"]
+    unmeasured = collapse_decision(before, _next(heldout_acceptance=0.60), settings)
+    assert (
+        unmeasured.halt
+        and "retention acceptance was measured in round 1 but not in round 2" in (unmeasured.reasons[0])
+    )
+    assert not collapse_decision(HEALTHY, _next(heldout_acceptance=0.1), settings).halt  # no baseline yet
+
+
+def _candidate(episode_id: str, sink: str = "admitted") -> Candidate:
+    call = ToolCall("call_0_0", "read_file", json.dumps({"path": "secret.txt", "token": "sk-live-123"}))
+    episode = Episode(
+        episode_id,
+        "native",
+        "gym",
+        None,
+        None,
+        None,
+        task=TaskIdentity(fixture_id=f"task-{episode_id[-1]}"),
+        events=[Event(kind="assistant", tool_calls=[call]), Event(kind="assistant", content="done")],
+    )
+    return Candidate(episode, sink=sink, role="pristine")
+
+
+def test_the_audit_sample_is_deterministic_for_a_seed_and_shows_no_arguments():
+    pool = [_candidate(f"ep-{i:02d}") for i in range(20)]
+    first = audit_sample(pool, 5, seed=7, round_index=2)
+    assert first == audit_sample(list(reversed(pool)), 5, seed=7, round_index=2)  # order does not matter
+    assert len(first) == 5 and [e.episode_id for e in first] == sorted(e.episode_id for e in first)
+    others = {tuple(e.episode_id for e in audit_sample(pool, 5, seed=s, round_index=2)) for s in range(8)}
+    assert len(others) > 1  # the seed decides the draw
+    assert first[0].tools == ("read_file",) and first[0].assistant_turns == 2
+    assert "sk-live" not in json.dumps([e.to_dict() for e in first])
+    assert len(audit_sample(pool[:3], 5, seed=7, round_index=2)) == 3
+    with pytest.raises(ValueError, match="ep-x"):
+        audit_sample([_candidate("ep-x", sink="hard_negative")], 5, seed=7, round_index=2)

@@ -20,10 +20,14 @@ from trajectory_platform.rounds.dagger import (
     label_states,
     mixed_sampler,
     plan_progress,
+    training_candidates,
 )
+from trajectory_platform.rounds.judge import judged_candidates
+from trajectory_platform.rounds.mix import source_of
 from trajectory_platform.rounds.sampling import policy_sampler, round_of, stamp
 from trajectory_platform.rounds.settings import DaggerSettings
 from trajectory_platform.traces.record import Episode
+from trajectory_platform.training.data.serialize import plan_examples, select_targets
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +89,20 @@ def test_a_brought_task_is_refused_by_name(gym_task: Fixture, learner: Episode):
     brought = dataclasses.replace(gym_task, fixture_id="env/task", source="environment")
     with pytest.raises(ValueError, match="env/task: the scripted expert labels gym tasks only"):
         label_state(learner, brought, 0, 1)
+
+
+def test_a_verified_label_trains_only_the_experts_turns(gym_task: Fixture, learner: Episode):
+    edit = label_state(learner, gym_task, 1, 1)  # the learner read, then the expert edits from there
+    after = label_state(learner, gym_task, 2, 1)  # unverified: never becomes a training record
+    (record,) = training_candidates(DaggerRound(1, [edit, after]), [gym_task])
+    episode = record.episode
+    assistant = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
+    learner_turns = [i for i in assistant if i < edit.label_event]
+    assert learner_turns and record.target_turns == [i for i in assistant if i >= edit.label_event]
+    (judged,) = judged_candidates([episode], [gym_task])
+    assert set(learner_turns) <= set(judged.target_turns or [])  # the cascade alone would train them
+    plans = plan_examples(episode, select_targets(episode, record.target_turns))
+    trained = [t.event_index for p in plans for t in p.turns if t.target]
+    assert trained == record.target_turns and episode.events[trained[0]] is episode.events[edit.label_event]
+    assert (record.sink, record.role, record.parent_episode_id) == ("admitted", "pristine", "learner")
+    assert source_of(episode) == "dagger" and round_of(episode) == 1

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from trajectory_platform.curation.candidates import Candidate
-from trajectory_platform.rounds.mix import next_mix
+from trajectory_platform.rounds.mix import SOURCES, next_mix, source_of, source_token_shares
 from trajectory_platform.rounds.settings import RoundSettings
 from trajectory_platform.traces.record import Episode, Event, TaskIdentity, ToolCall
 
@@ -65,3 +65,18 @@ def test_only_admitted_trajectories_join():
     rejected = Candidate(_admitted("neg", 3).episode, sink="hard_negative")
     with pytest.raises(ValueError, match="neg"):
         next_mix([], [rejected], 3, RoundSettings())
+
+
+def test_each_source_weighs_its_selected_target_tokens_only():
+    own, corpus = _admitted("own", 3, "o.py"), _admitted("corpus", None, "c.py")
+    learner_read, expert_read = (
+        _admitted("x", 3, "l.py").episode.events + _admitted("y", 3, "e.py").episode.events
+    )
+    dagger = _admitted("dag", 3, "d.py")
+    dagger.episode.events = [learner_read, expert_read]
+    dagger.episode.extra_json = json.dumps({"round": 3, "dagger": {"state_of": "x", "label_event": 1}})
+    dagger.target_turns = [1]  # the learner's turn is context
+    assert [source_of(c.episode) for c in (own, corpus, dagger)] == ["round", "corpus", "dagger"]
+    shares = source_token_shares([own, corpus, dagger])
+    assert set(shares) == set(SOURCES) and shares["teacher"] == 0.0
+    assert shares["round"] == shares["corpus"] == shares["dagger"] == pytest.approx(1 / 3)

@@ -61,7 +61,6 @@ SYSTEM_PROMPT = (
     "given, one tool call at a time; tool results arrive as separate messages. When the task is done, "
     "reply with a short final answer and no tool call."
 )
-PROMPT_TEMPLATE_DIGEST = sha256_digest(SYSTEM_PROMPT)
 
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 
@@ -429,6 +428,7 @@ def run_episode(
     verify: bool = True,
     record_verifier: bool = False,
     tools: ToolSurface | None = None,
+    system_prompt: str = SYSTEM_PROMPT,
 ) -> EpisodeResult:
     """Run ``policy`` on a fresh copy of ``fixture``'s S0 and return the logged episode.
 
@@ -436,7 +436,9 @@ def run_episode(
     independently). ``record_verifier`` also writes the oracle result into the log's outcome,
     which a rollout meant for curation leaves off so the pipeline has to earn its verdicts.
     ``tools``: act through this surface instead of the fixture's tool family (a brought
-    environment's own tools); it takes no fault schedule.
+    environment's own tools); it takes no fault schedule. ``system_prompt``: the instructions the
+    policy is given (a longer procedural prompt for context distillation); the log records it and
+    its digest, so an episode always shows the prompt its policy saw.
     """
     if tools is not None and faults:
         raise ValueError(
@@ -447,7 +449,7 @@ def run_episode(
     start_wall = time.perf_counter()
     log = _Log(dt.datetime(date.year, date.month, date.day, 9) + dt.timedelta(seconds=seed % 21_600))
     policy.start(fixture, seed)
-    log.add(Event(kind="system", content=SYSTEM_PROMPT))
+    log.add(Event(kind="system", content=system_prompt))
     log.add(Event(kind="user", content=fixture.prompt))
     final_answer: str | None = None
     terminal = "truncated"
@@ -501,7 +503,7 @@ def run_episode(
         task=fixture.task_identity,
         lineage=LineageInputs(
             model=policy.name,
-            prompt_template_digest=PROMPT_TEMPLATE_DIGEST,
+            prompt_template_digest=sha256_digest(system_prompt),
             tool_manifest_digest=run.manifest.digest if tools else fixture.manifest.digest,
             environment_digest=fixture.s0_digest,
             sampling_params_json=canonical_json(policy.sampling_params()),

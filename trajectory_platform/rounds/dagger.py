@@ -13,6 +13,11 @@ the resumed expert continues from there, and the sealed oracle must accept the f
 Learner-state disagreement is the share of verified labels whose action differs from the learner's
 own action at that state (actions compared normalized, as dedup compares them).
 
+A verified label becomes an SFT record through :func:`training_candidates`: the continuation,
+judged by the full cascade, with its targets cut to the expert's turns (the learner's prefix is the
+state it visited, context only). The same continuation check confirms a search harness's candidate
+actions (``distill``): :func:`continue_to_verdict`.
+
 The mixing schedule beta_i (``DaggerSettings.beta``) drives :class:`MixedPolicy`: at each turn of a
 round-i collection rollout the resumed expert's action is executed with probability beta_i and the
 learner's otherwise.
@@ -23,18 +28,24 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from trajectory_platform.curation.candidates import PARENT_KEY, Candidate
 from trajectory_platform.curation.dedup import normalize_action
+from trajectory_platform.curation.verify.cascade import CascadeConfig
 from trajectory_platform.gym import protocol
 from trajectory_platform.gym.fixtures import Fixture, Step
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
-from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+from trajectory_platform.gym.runtime import EpisodeResult, RuntimeConfig, run_episode
 from trajectory_platform.gym.tools import sha256_digest
+from trajectory_platform.rounds.judge import judged_candidates
 from trajectory_platform.rounds.sampling import Sampler, pinned_seed, policy_sampler, round_of, stamp
 from trajectory_platform.rounds.settings import DaggerSettings
 from trajectory_platform.traces.record import Episode, Event, canonical_json
+
+DAGGER_KEY = "dagger"
+"""Key in ``extra_json``: the learner state a DAgger continuation labels (its source tag in a mix)."""
 
 
 def executed_steps(fixture: Fixture, events: Sequence[Event]) -> list[tuple[str, dict[str, str]]]:
@@ -65,14 +76,18 @@ def plan_progress(fixture: Fixture, events: Sequence[Event]) -> int:
     return index
 
 
-def resumed_expert(fixture: Fixture, seed: int, events: Sequence[Event]) -> ScriptedExpert:
-    """A scripted expert started on ``fixture`` and positioned at the state ``events`` reached.
-
-    Only a gym task has what the expert needs: a plan, and a tool family to read calls back in."""
+def require_gym_task(fixture: Fixture) -> None:
+    """Refuse a task the scripted expert cannot act on: only a gym task has what it needs (a plan,
+    and a tool family to read calls back in)."""
     if fixture.source != "gym" or fixture.tools is not None:
         raise ValueError(
             f"{fixture.fixture_id}: the scripted expert labels gym tasks only, not a brought one"
         )
+
+
+def resumed_expert(fixture: Fixture, seed: int, events: Sequence[Event]) -> ScriptedExpert:
+    """A scripted expert started on ``fixture`` and positioned at the state ``events`` reached."""
+    require_gym_task(fixture)
     expert = ScriptedExpert()
     expert.start(fixture, seed)
     expert.index = plan_progress(fixture, events)
@@ -86,29 +101,70 @@ def recorded_turn(event: Event) -> PolicyTurn:
     return PolicyTurn(text, finish_reason=event.finish_reason or "stop")
 
 
+class StateTrace:
+    """The events a policy's own episode has produced so far, as the runtime logged them: each of
+    its turns (parsed with the runtime's call ids) and what answered it. Read from the delivered
+    input turn by turn, so a compacted history (which no longer delivers old turns) loses nothing."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def observe(self, inp: PolicyInput) -> None:
+        """Add what answered the previous turn (the delivered events after the last assistant)."""
+        last = max((i for i, e in enumerate(inp.messages) if e.kind == "assistant"), default=None)
+        if last is not None:
+            self.events.extend(inp.messages[last + 1 :])
+
+    def record(self, turn: PolicyTurn, step: int) -> None:
+        """Add our own turn, its calls parsed as the runtime parses them (same ids)."""
+        parsed = protocol.parse_turn(turn.text, id_prefix=f"call_{step}")
+        calls = parsed.calls.calls if isinstance(parsed.calls, protocol.ParseError) else parsed.calls
+        self.events.append(Event(kind="assistant", tool_calls=calls))
+
+
 class ContinuationPolicy(Policy):
-    """Replays a learner's first turns, then lets the expert, resumed at that state, finish."""
+    """Replays recorded turns, then lets the expert, resumed at the state they reached, finish.
+
+    The state is read from the replayed episode itself (:class:`StateTrace`), so the same policy
+    verifies a DAgger label (a learner's prefix) and a search candidate (kept turns plus the
+    candidate, whose observation nobody has seen yet)."""
 
     name = "dagger-continuation"
 
-    def __init__(self, learner: Episode, turn: int):
-        self.assistant = [e for e in learner.events if e.kind == "assistant"]
-        if not 0 <= turn < len(self.assistant):
-            raise ValueError(f"{learner.episode_id} has no assistant turn {turn}")
-        self.turn = turn
-        cut = learner.events.index(self.assistant[turn])
-        self.prefix_events = learner.events[:cut]
+    def __init__(self, replay: Sequence[PolicyTurn]):
+        self.replay = list(replay)
 
     def start(self, fixture: Fixture, seed: int) -> None:
-        self.expert = resumed_expert(fixture, seed, self.prefix_events)
+        require_gym_task(fixture)  # before the episode starts, not as a policy error mid-run
+        self.fixture, self.seed = fixture, seed
+        self.trace = StateTrace()
+        self.expert: ScriptedExpert | None = None
 
     def act(self, inp: PolicyInput) -> PolicyTurn:
-        if inp.step < self.turn:
-            return recorded_turn(self.assistant[inp.step])
-        return self.expert.act(inp)
+        self.trace.observe(inp)
+        if inp.step < len(self.replay):
+            turn = self.replay[inp.step]
+        else:
+            if self.expert is None:
+                self.expert = resumed_expert(self.fixture, self.seed, self.trace.events)
+            turn = self.expert.act(inp)
+        self.trace.record(turn, inp.step)
+        return turn
 
     def describe(self) -> dict:
         return {"policy": self.name, "expert": ScriptedExpert.name}
+
+
+def continue_to_verdict(
+    fixture: Fixture,
+    replay: Sequence[PolicyTurn],
+    seed: int,
+    episode_id: str,
+    runtime: RuntimeConfig | None = None,
+) -> EpisodeResult:
+    """Replay ``replay`` in the sandbox, let the resumed expert finish, and run the sealed oracle:
+    the one check both a DAgger label and a search harness's candidate action must pass."""
+    return run_episode(fixture, ContinuationPolicy(replay), seed=seed, config=runtime, episode_id=episode_id)
 
 
 class MixedPolicy(Policy):
@@ -124,20 +180,16 @@ class MixedPolicy(Policy):
     def start(self, fixture: Fixture, seed: int) -> None:
         self.learner.start(fixture, seed)
         self.fixture, self.seed = fixture, seed
-        self.seen: list[Event] = []
+        self.trace = StateTrace()
 
     def act(self, inp: PolicyInput) -> PolicyTurn:
-        last = max((i for i, e in enumerate(inp.messages) if e.kind == "assistant"), default=None)
-        if last is not None:
-            self.seen.extend(inp.messages[last + 1 :])  # what answered our previous turn
+        self.trace.observe(inp)
         expert_turn = random.Random(f"{self.seed}:{inp.step}").random() < self.beta
         if expert_turn:
-            turn = resumed_expert(self.fixture, self.seed, self.seen).act(inp)
+            turn = resumed_expert(self.fixture, self.seed, self.trace.events).act(inp)
         else:
             turn = self.learner.act(inp)
-        parsed = protocol.parse_turn(turn.text, id_prefix=f"call_{inp.step}")
-        calls = parsed.calls.calls if isinstance(parsed.calls, protocol.ParseError) else parsed.calls
-        self.seen.append(Event(kind="assistant", tool_calls=calls))
+        self.trace.record(turn, inp.step)
         return turn
 
     def sampling_params(self) -> dict:
@@ -233,27 +285,30 @@ def label_state(
 ) -> DaggerLabel:
     """The resumed expert's label before the learner's assistant turn ``turn``, verified in the
     sandbox by continuing to an oracle verdict."""
-    policy = ContinuationPolicy(learner, turn)
+    cuts = [i for i, e in enumerate(learner.events) if e.kind == "assistant"]
+    if not 0 <= turn < len(cuts):
+        raise ValueError(f"{learner.episode_id} has no assistant turn {turn}")
+    prefix_events = learner.events[: cuts[turn]]
+    replay = [recorded_turn(learner.events[i]) for i in cuts[:turn]]
     seed = pinned_seed(0, round_index, learner.episode_id, turn)
-    result = run_episode(
-        fixture, policy, seed=seed, config=runtime, episode_id=f"{learner.episode_id}-dagger-t{turn}"
-    )
+    result = continue_to_verdict(fixture, replay, seed, f"{learner.episode_id}-dagger-t{turn}", runtime)
     episode = result.episode
     assistant = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
-    learner_event = policy.assistant[turn]
+    learner_event = learner.events[cuts[turn]]
     expert_action: tuple[str, ...] = ()
     if len(assistant) <= turn:
         reason, label_event = "prefix_not_reproduced", -1
     else:
         label_event = assistant[turn]
         expert_action = _action(episode.events[label_event])
-        reproduced = _observations(episode.events[:label_event]) == _observations(policy.prefix_events)
+        reproduced = _observations(episode.events[:label_event]) == _observations(prefix_events)
         passed = result.oracle is not None and result.oracle.passed
         reason = (
             "" if reproduced and passed else "prefix_not_reproduced" if not reproduced else "oracle_rejected"
         )
     dagger = {"state_of": learner.episode_id, "turn": turn, "label_event": label_event}
-    stamp(episode, policy_sampler(policy), round_index, dagger=dagger)
+    sampler = policy_sampler(ContinuationPolicy(replay))
+    stamp(episode, sampler, round_index, **{DAGGER_KEY: dagger, PARENT_KEY: learner.episode_id})
     return DaggerLabel(
         learner.episode_id,
         turn,
@@ -290,3 +345,29 @@ def label_states(
         for turn in chosen_turns(turns, settings.states_per_trajectory):
             labels.append(label_state(learner, fixture, turn, round_index, runtime))
     return DaggerRound(round_index, labels)
+
+
+def training_candidates(
+    labelled: DaggerRound, fixtures: Sequence[Fixture], cascade: CascadeConfig | None = None
+) -> list[Candidate]:
+    """Each verified label as an SFT record: the learner's prefix up to its state, then the expert's
+    verified continuation, with only the expert's turns as targets.
+
+    The continuation goes through the full cascade like any trajectory (one it does not admit is
+    left out), so its role, ``t_div`` and per-turn target selection are curation's; the targets are
+    then cut to the turns from ``label_event`` on: the learner's own turns are the state it visited
+    (context the model conditions on), never behaviour to imitate. The record names the learner
+    trajectory as its parent (it takes that trajectory's split) and keeps ``extra_json["dagger"]``,
+    its source tag in the mix.
+    """
+    used = labelled.used
+    judged = judged_candidates([label.continuation for label in used], fixtures, cascade)
+    return [
+        replace(
+            candidate,
+            target_turns=[i for i in candidate.target_turns or [] if i >= label.label_event],
+            parent_episode_id=label.learner_episode_id,
+        )
+        for label, candidate in zip(used, judged, strict=True)
+        if candidate.sink == "admitted"
+    ]

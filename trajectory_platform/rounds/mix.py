@@ -7,18 +7,31 @@ trajectory no round sampled (the scripted corpus the loop started from) counts a
 What remains is deduplicated by normalized action sequence and capped per task with curation's own
 ``dedup_and_cap``; the token-share policy of the SFT mixture applies downstream
 (``curation/mixture.py``), as for any other admitted data.
+
+Sources. A mix holds the policy's own round trajectories beside derived ones: DAgger records
+(``dagger.training_candidates``), teacher and context-distilled trajectories (``distill``). None
+gets a quota of its own: each competes in the class the cascade gave it (pristine or recovery)
+under the same token targets, counted in its *selected* target tokens, so a DAgger record weighs
+only the expert's turns, not the learner's prefix it conditions on. :func:`source_token_shares`
+reports each source's share of the selected target tokens, so a mix that drifts towards one
+source is visible.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from trajectory_platform.curation.candidates import Candidate, candidates_by_id
 from trajectory_platform.curation.dedup import dedup_and_cap
-from trajectory_platform.rounds.sampling import round_of
+from trajectory_platform.curation.mixture import TokenCounter, count_tokens, selected_target_tokens
+from trajectory_platform.rounds.dagger import DAGGER_KEY
+from trajectory_platform.rounds.distill import CONTEXT_KEY, TEACHER_KEY
+from trajectory_platform.rounds.sampling import ROUND_KEY, round_of
 from trajectory_platform.rounds.settings import RoundSettings
 from trajectory_platform.traces.drops import Drop, Tally
+from trajectory_platform.traces.record import Episode
 
 
 @dataclass
@@ -55,3 +68,30 @@ def next_mix(
             dropped[selection.episode_id] = selection.drop
     kept = [c for c, s in zip(fresh, selections, strict=True) if s.kept]
     return RoundMix(kept, dropped)
+
+
+SOURCES = (DAGGER_KEY, CONTEXT_KEY, TEACHER_KEY, "round", "corpus")
+"""A trajectory's source, in the order :func:`source_of` tests them: a DAgger record, a
+context-distilled rewrite, a teacher's trajectory, the policy's own round, else the corpus the loop
+started from."""
+
+
+def source_of(episode: Episode) -> str:
+    """The source tag of ``episode`` (one of :data:`SOURCES`), read from its ``extra_json``."""
+    extra = json.loads(episode.extra_json or "{}")
+    return next(
+        (key for key in (DAGGER_KEY, CONTEXT_KEY, TEACHER_KEY) if key in extra),
+        "round" if ROUND_KEY in extra else "corpus",
+    )
+
+
+def source_token_shares(
+    candidates: Sequence[Candidate], counter: TokenCounter = count_tokens
+) -> dict[str, float]:
+    """Each source's share of the candidates' selected target tokens (the mixture's unit); every
+    source in :data:`SOURCES` is listed, absent ones at 0."""
+    tokens = dict.fromkeys(SOURCES, 0)
+    for candidate in candidates:
+        tokens[source_of(candidate.episode)] += selected_target_tokens(candidate, counter)
+    total = sum(tokens.values())
+    return {source: (count / total if total else 0.0) for source, count in tokens.items()}

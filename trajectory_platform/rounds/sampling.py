@@ -20,7 +20,7 @@ from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.curation.verify.cascade import CascadeConfig, CascadeResult, verify_episodes
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policy import Policy
-from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+from trajectory_platform.gym.runtime import SYSTEM_PROMPT, RuntimeConfig, run_episode
 from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.rounds.settings import RoundSettings
 from trajectory_platform.traces.record import Episode, canonical_json
@@ -31,11 +31,14 @@ ROUND_KEY = "round"
 
 @dataclass(frozen=True)
 class Sampler:
-    """A policy and the digest its trajectories carry (``model_digest``: the checkpoint's, if any)."""
+    """A policy and the digest its trajectories carry (``model_digest``: the checkpoint's, if any);
+    ``system_prompt``: the instructions its episodes run under (a longer one for context
+    distillation, see ``distill.prompted_sampler``, which also folds it into the digest)."""
 
     policy: Policy
     digest: str
     model_digest: str | None = None
+    system_prompt: str = SYSTEM_PROMPT
 
 
 def policy_sampler(policy: Policy) -> Sampler:
@@ -117,6 +120,32 @@ class RoundSample:
         }
 
 
+def fixture_attempts(
+    sampler: Sampler,
+    fixture: Fixture,
+    round_index: int,
+    settings: RoundSettings,
+    runtime: RuntimeConfig | None = None,
+) -> list[Episode]:
+    """One task's ``settings.attempts`` attempts by ``sampler``, stamped, unjudged (``verify=False``):
+    the unit both :func:`sample_round` and the spooled collection (``collection``) produce."""
+    episodes = []
+    for attempt in range(settings.attempts):
+        seed = pinned_seed(settings.seed, round_index, fixture.fixture_id, attempt)
+        episode_id = f"r{round_index}-{short(sampler.digest)}-{short(fixture.fixture_id)}-{attempt}"
+        result = run_episode(
+            fixture,
+            sampler.policy,
+            seed=seed,
+            config=runtime,
+            episode_id=episode_id,
+            verify=False,
+            system_prompt=sampler.system_prompt,
+        )
+        episodes.append(stamp(result.episode, sampler, round_index))
+    return episodes
+
+
 def sample_round(
     sampler: Sampler,
     fixtures: Sequence[Fixture],
@@ -131,15 +160,11 @@ def sample_round(
     The runtime's own oracle is not consulted (``verify=False``): the cascade earns every verdict,
     judging each attempt against the fixture it was sampled on.
     """
-    episodes = []
-    for fixture in fixtures:
-        for attempt in range(settings.attempts):
-            seed = pinned_seed(settings.seed, round_index, fixture.fixture_id, attempt)
-            episode_id = f"r{round_index}-{short(sampler.digest)}-{short(fixture.fixture_id)}-{attempt}"
-            result = run_episode(
-                fixture, sampler.policy, seed=seed, config=runtime, episode_id=episode_id, verify=False
-            )
-            episodes.append(stamp(result.episode, sampler, round_index))
+    episodes = [
+        episode
+        for fixture in fixtures
+        for episode in fixture_attempts(sampler, fixture, round_index, settings, runtime)
+    ]
     lookup = {f.fixture_id: f for f in fixtures}
     judged = verify_episodes(episodes, lookup, cascade or CascadeConfig(progress=False))
     return RoundSample(round_index, sampler.digest, episodes, judged)

@@ -79,3 +79,18 @@ class CollapseSettings:
     max_runaway_rise: float = field(
         default=0.05, metadata={"help": "largest absolute rise of the runaway rate"}
     )
+    max_heldout_drop: float = field(
+        default=0.10,
+        metadata={"help": "largest absolute drop of acceptance on held-out families (scorecard)"},
+    )
+    max_retention_drop: float = field(
+        default=0.05,
+        metadata={"help": "largest absolute drop of the retention suite's acceptance (scorecard)"},
+    )
+    audit_size: int = field(
+        default=5, metadata={"help": "admitted trajectories drawn for the per-round audit"}
+    )
+
+    def __post_init__(self) -> None:
+        if self.audit_size < 0:
+            raise ValueError(f"audit_size must be >= 0, got {self.audit_size}")
