@@ -77,9 +77,13 @@ def _isolation_cost(fixture: Fixture, repeats: int, oracle_runs_per_episode: flo
     bare_cmd = [isolation.interpreter(), "-I", "-S", "-B", "-c", "pass"]
     bare, boxed, resets = [], [], []
     for _ in range(repeats):
-        with Workspace(fixture.s0_files) as ws, tempfile.TemporaryDirectory(prefix="tp-bench-") as runner:
+        with (
+            Workspace(fixture.s0_files) as ws,
+            tempfile.TemporaryDirectory(prefix="tp-bench-") as runner,
+            isolation.sandbox_user() as user,
+        ):
             resets.append(ws.reset_s)
-            prefix = list(isolation.sandbox(ws.root, Path(runner)).prefix)
+            prefix = list(isolation.sandbox(ws.root, Path(runner), user=user).prefix)
             for cmd, sink in ((bare_cmd, bare), (prefix + bare_cmd, boxed)):
                 start = time.perf_counter()
                 subprocess.run(cmd, check=True)

@@ -22,33 +22,19 @@ bounds, ``drop_uid`` and ``workspace``, and one of three modes:
   ``error``, ``refused``, ``history`` (the text a successful edit adds to the file's history) and
   ``undone``.
 
-It imports only the standard library.
+It imports only the standard library and ``_confine`` (the limits and the uid drop, shipped beside
+it).
 """
 
 import json
 import os
-import resource
 import signal
 import sys
 
+sys.path.insert(0, os.path.dirname(__file__))  # the limits and uid drop, shipped beside this script
+import _confine  # type: ignore[import-not-found]  # noqa: E402 - see isolation.sandbox
 
-def _limit(spec: dict) -> None:
-    for name, key in (
-        ("RLIMIT_CPU", "cpu_s"),
-        ("RLIMIT_AS", "memory_bytes"),
-        ("RLIMIT_FSIZE", "file_bytes"),
-        ("RLIMIT_NOFILE", "max_files"),
-        ("RLIMIT_NPROC", "max_processes"),
-    ):
-        if spec.get(key):
-            limit = int(spec[key])
-            resource.setrlimit(getattr(resource, name), (limit, limit))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    uid = int(spec.get("drop_uid", -1))
-    if uid >= 0 and os.geteuid() == 0:
-        os.setgroups([])
-        os.setresgid(uid, uid, uid)
-        os.setresuid(uid, uid, uid)
+del sys.path[0], sys.modules["_confine"]  # workspace code imports its own modules by that name
 
 
 def run_shell(spec: dict) -> None:
@@ -301,7 +287,7 @@ def _listing(path: str, raw: str) -> str:
 def main(spec_path: str) -> None:
     with open(spec_path, encoding="utf-8") as fh:
         spec = json.load(fh)
-    _limit(spec)
+    _confine.confine(spec)
     if spec["mode"] == "shell":
         run_shell(spec)
     elif spec["mode"] == "editor":

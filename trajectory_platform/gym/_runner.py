@@ -1,8 +1,9 @@
 """Sealed test runner: a judge process that never runs workspace code, one worker process per test.
 
 Executed as ``python -I -S -B _runner.py SPEC`` inside the sandbox (see ``isolation.py``).
-It imports only the standard library, and is copied next to (never into) the workspace, so
-nothing the agent wrote can replace it. ``SPEC`` is a text file of ``key=value`` lines
+It imports only the standard library and ``_confine`` (the limits and the uid drop, shipped
+beside it), and is copied next to (never into) the workspace, so nothing the agent wrote can
+replace it. ``SPEC`` is a text file of ``key=value`` lines
 (``workspace``, ``tests_dir``, ``load_conftest``, ``guard``, ``sealed``, the ``setrlimit`` bounds
 and ``drop_uid``) followed by ``ids:`` and one test id per line; an empty id list means
 "every module-level ``test_*`` function of ``tests_dir/test_*.py``", found by compiling, not importing.
@@ -29,13 +30,17 @@ The verdict channel (docs/verification.md has the threat model):
 
 import builtins
 import os
-import resource
 import sys
 
 TYPE_CHECKING = False  # typing is not imported: the judge loads nothing it does not need
 if TYPE_CHECKING:  # annotations naming these are strings, never evaluated at run time
     import types
     from typing import Any
+
+sys.path.insert(0, os.path.dirname(__file__))  # the limits and uid drop, shipped beside this script
+import _confine  # type: ignore[import-not-found]  # noqa: E402 - see isolation.sandbox
+
+del sys.path[0], sys.modules["_confine"]  # workspace code imports its own modules by that name
 
 _REACH_EVENTS = (
     "sys._current_frames",
@@ -87,25 +92,6 @@ def _non_dumpable() -> None:
 
 
 # ------------------------------------------------------------------------------------- judge
-
-
-def _limit(spec: dict[str, str]) -> None:
-    for name, key in (
-        ("RLIMIT_CPU", "cpu_s"),
-        ("RLIMIT_AS", "memory_bytes"),
-        ("RLIMIT_FSIZE", "file_bytes"),
-        ("RLIMIT_NOFILE", "max_files"),
-        ("RLIMIT_NPROC", "max_processes"),
-    ):
-        if spec.get(key):
-            limit = int(spec[key])
-            resource.setrlimit(getattr(resource, name), (limit, limit))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    uid = int(spec.get("drop_uid") or -1)
-    if uid >= 0 and os.geteuid() == 0:
-        os.setgroups([])
-        os.setresgid(uid, uid, uid)
-        os.setresuid(uid, uid, uid)
 
 
 def _discover(workspace: str, tests_dir: str) -> list[str]:
@@ -241,7 +227,7 @@ def judge(spec_path: str) -> None:
     nonce = sys.stdin.buffer.read()
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     spec, ids = _read_spec(spec_path)
-    _limit(spec)
+    _confine.confine(spec)
     if not _dumpable_reset_by_uid_change(spec):
         _non_dumpable()
     ids = ids or _discover(spec["workspace"], spec["tests_dir"])

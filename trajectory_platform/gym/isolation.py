@@ -17,8 +17,11 @@ runs). It has
 no network (a new network namespace holds only a downed loopback), its own PID namespace (every
 descendant dies with the sandbox, however it forked or whichever session it started), its own IPC
 and UTS namespaces, and ``--die-with-parent`` (a killed platform process takes its sandboxes with
-it). Started as root, the runner drops to ``nobody`` before any workspace code runs, so
+it). Started as root, the runner drops to an unprivileged uid before any workspace code runs, so
 ``RLIMIT_NPROC`` binds (the kernel does not apply it to root) and root-only files stay unreadable.
+That uid is leased (:func:`sandbox_user`) from a block no account uses, one per open sandbox:
+``RLIMIT_NPROC`` counts all processes of a uid, so sandboxes sharing one would share one process
+budget, and a fork-heavy workspace would make a concurrent honest one's forks fail.
 
 Where bubblewrap cannot run, untrusted code is refused with :class:`IsolationUnavailable`, unless
 the user sets ``TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX=1``, which runs it unconfined with a warning
@@ -27,21 +30,39 @@ each time a process starts.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from trajectory_platform.gym import uid_lease
+
 OPT_OUT_ENV = "TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX"
-NOBODY = 65534
+SANDBOX_UIDS_ENV = "TRAJECTORY_PLATFORM_SANDBOX_UIDS"
+"""The setting (``FIRST-LAST``) naming the uids, and same-numbered gids, sandboxes run as when the
+platform runs as root."""
+DEFAULT_SANDBOX_UIDS = "60600-60855"
+"""256 uids (one per sandbox open at once: verification workers times pipelines on the machine) in
+the block systemd's UIDS-GIDS.md leaves unallocated (60578-61183): above the regular users Debian's
+adduser makes (1000-59999) and systemd-homed's, below DynamicUser's (61184-65519) and ``nobody``,
+and inside the 65,536 ids a rootless container maps. A sandbox uid must be no account's: it owns the
+workspace while the sandbox is open, and the account would own, and could signal, what runs there."""
+LEASE_DIR = Path("/run/trajectory_platform/sandbox-uids")
+"""The lock files of the uid leases (root-only, cleared at boot): every platform process on the
+machine that shares this folder leases from the same block without handing a uid out twice."""
+CONFINE_MODULE = "_confine.py"
+CONFINE_SOURCE = (Path(__file__).parent / CONFINE_MODULE).read_text(encoding="utf-8")
 WORKSPACE_MOUNT = "/workspace"
 RUNNER_MOUNT = "/runner"
 PROCESS_BUDGET = 64
-"""Processes one sandbox may hold at once (RLIMIT_NPROC above what its uid already runs)."""
+"""Processes one sandbox may hold at once (RLIMIT_NPROC above what its uid already runs: nothing, for
+a leased uid)."""
 OPEN_FILES = 256
 """Descriptors one sandboxed process may hold (RLIMIT_NOFILE)."""
 BIN_MOUNT = "/sandbox/bin"
@@ -103,7 +124,8 @@ def probe() -> str | None:
 
 
 def require() -> None:
-    """Raise :class:`IsolationUnavailable` unless untrusted code can be confined (or the user opted out)."""
+    """Raise :class:`IsolationUnavailable` unless untrusted code can be confined (or the user opted
+    out), or when, as root, the sandbox uid range is malformed or collides with an account."""
     reason = probe()
     if reason is not None and not unsafe_opt_out():
         raise IsolationUnavailable(
@@ -111,6 +133,45 @@ def require() -> None:
             "`apt-get install bubblewrap`; `make setup` does this when run as root), or set "
             f"{OPT_OUT_ENV}=1 to run workspace code UNCONFINED on this machine, at your own risk."
         )
+    if reason is None and os.geteuid() == 0:
+        sandbox_uids()
+
+
+def sandbox_uids() -> range:
+    """The uids sandboxes lease (``$TRAJECTORY_PLATFORM_SANDBOX_UIDS``, else
+    :data:`DEFAULT_SANDBOX_UIDS`), checked against the accounts; raises :class:`IsolationUnavailable`."""
+    configured = os.environ.get(SANDBOX_UIDS_ENV)
+    try:
+        block = uid_lease.parse_range(configured or DEFAULT_SANDBOX_UIDS)
+        uid_lease.check_range(block)
+    except ValueError as exc:
+        setting = f"{SANDBOX_UIDS_ENV}={configured}" if configured else f"{SANDBOX_UIDS_ENV} (unset)"
+        raise IsolationUnavailable(f"refusing to run untrusted code: {setting}: {exc}") from exc
+    return block
+
+
+@contextlib.contextmanager
+def sandbox_user() -> Iterator[int]:
+    """The uid the sandboxes opened in this block run as, for :func:`sandbox`'s ``user``: as root
+    (and confined), one of :func:`sandbox_uids` leased to this block alone and released when it
+    exits, however; otherwise ``-1`` (a user namespace already makes the sandbox unprivileged).
+
+    Hold it as long as a workspace handed over to it is used (a replay session's): its files are
+    that uid's. Raises :class:`IsolationUnavailable` as :func:`require` does, or when every uid
+    is leased."""
+    require()
+    if probe() is not None or os.geteuid() != 0:
+        yield -1
+        return
+    with contextlib.ExitStack() as held:
+        try:
+            uid = held.enter_context(uid_lease.lease(sandbox_uids(), LEASE_DIR))
+        except (uid_lease.UidsExhausted, OSError) as exc:
+            raise IsolationUnavailable(
+                f"refusing to run untrusted code: no sandbox uid to lease ({exc}); {SANDBOX_UIDS_ENV} "
+                f"names the uids, {LEASE_DIR} holds the leases"
+            ) from exc
+        yield uid
 
 
 def _namespace_flags() -> list[str]:
@@ -162,34 +223,29 @@ def _traversable_parents(path: str) -> list[str]:
     return args
 
 
-def _processes_of(uid: int) -> int:
-    count = 0
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                count += os.stat(f"/proc/{entry}").st_uid == uid
-            except OSError:
-                continue
-    return count
+def sandbox(workspace: Path, runner_dir: Path, *, user: int, hand_over: bool = True) -> Isolation:
+    """The isolation for one run over ``workspace`` with the runner files in ``runner_dir``, run as
+    ``user`` (from :func:`sandbox_user`, held while the run lasts).
 
-
-def sandbox(workspace: Path, runner_dir: Path, *, hand_over: bool = True) -> Isolation:
-    """The isolation for one run over ``workspace`` with the runner files in ``runner_dir``.
-
-    Prepares ownership so that the unprivileged sandbox user may write the workspace and read the
-    runner directory; ``hand_over=False`` skips the workspace's part, for a caller that handed it
-    over before and since let only sandboxed runs (which create nothing but the sandbox user's
-    files) write it. Raises :class:`IsolationUnavailable` as :func:`require` does.
+    Prepares ownership so that the sandbox user may write the workspace and read the runner
+    directory, and puts :data:`CONFINE_MODULE` (the limits and the uid drop every in-sandbox script
+    applies) there; ``hand_over=False`` skips the workspace's part, for a caller that handed it over
+    to the same ``user`` before and since let only sandboxed runs (which create nothing but that
+    user's files) write it. Raises :class:`IsolationUnavailable` as :func:`require` does.
     """
     require()
+    (runner_dir / CONFINE_MODULE).write_text(CONFINE_SOURCE, encoding="utf-8")
+    (runner_dir / CONFINE_MODULE).chmod(0o644)
     if probe() is not None:
         log.warning("%s=1: running workspace code UNCONFINED (no sandbox)", OPT_OUT_ENV)
         return Isolation((), str(workspace), str(runner_dir), -1, 0, own_pid_namespace=False)
     root = os.geteuid() == 0
+    if root and user < 0:
+        raise ValueError("a sandbox started as root needs a leased uid: open it inside sandbox_user()")
     runner_dir.chmod(0o755)
     if root and hand_over:
         for path in (workspace, *workspace.rglob("*")):
-            os.chown(path, NOBODY, NOBODY, follow_symlinks=False)
+            os.chown(path, user, user, follow_symlinks=False)
     prefix = (
         shutil.which("bwrap") or "bwrap",
         *_namespace_flags(),
@@ -215,12 +271,11 @@ def sandbox(workspace: Path, runner_dir: Path, *, hand_over: bool = True) -> Iso
         *(("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID") if root else ()),
         "--",
     )
-    budget = PROCESS_BUDGET if root else _processes_of(os.getuid()) + PROCESS_BUDGET
     return Isolation(
         prefix,
         WORKSPACE_MOUNT,
         RUNNER_MOUNT,
-        drop_uid=NOBODY if root else -1,
-        max_processes=budget,
+        drop_uid=user if root else -1,
+        max_processes=PROCESS_BUDGET if root else uid_lease.processes_of(os.getuid()) + PROCESS_BUDGET,
         own_pid_namespace=True,
     )

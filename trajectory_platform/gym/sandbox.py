@@ -284,69 +284,70 @@ def run_tests_in(
     start = time.perf_counter()
     private = Path(tempfile.mkdtemp(prefix=owned_prefix("runner-"), dir=temp_root()))
     try:
-        view = isolation.sandbox(workspace_dir, private)
-        (private / "_runner.pyc").write_bytes(runner_bytecode())
-        (private / "final_answer.txt").write_text(final_answer or "", encoding="utf-8")
-        spec = [
-            f"workspace={view.workspace_path}",
-            f"tests_dir={tests_dir}",
-            f"load_conftest={int(load_conftest)}",
-            f"guard={int(guard)}",
-            f"timeout_s={timeout_s}",
-            f"cpu_s={int(timeout_s) + 1}",
-            f"memory_bytes={MEMORY_LIMIT_BYTES}",
-            f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
-            f"max_files={isolation.OPEN_FILES}",
-            f"max_processes={view.max_processes or ''}",
-            f"drop_uid={view.drop_uid}",
-            f"own_pid_namespace={int(view.own_pid_namespace)}",
-            "ids:",
-            *(ids or []),
-        ]
-        (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
-        for child in private.iterdir():
-            child.chmod(0o644)
-        env = {
-            "PATH": "/usr/bin:/bin",
-            "HOME": "/tmp",
-            "LANG": "C.UTF-8",
-            "TMPDIR": "/tmp",
-            "GYM_FINAL_ANSWER": f"{view.runner_path}/final_answer.txt",
-            "GYM_SCHEDULE_SEED": schedule_seed,
-        }
-        runner = f"{view.runner_path}/_runner.pyc"
-        argv = [
-            *view.prefix,
-            isolation.interpreter(),
-            "-I",
-            "-S",
-            "-B",
-            runner,
-            f"{view.runner_path}/spec.txt",
-        ]
-        nonce = secrets.token_bytes(32)
-        proc = subprocess.Popen(
-            argv,
-            cwd=str(private),
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        timed_out = False
-        try:
-            out, _ = proc.communicate(nonce, timeout=timeout_s + STARTUP_ALLOWANCE_S)
-            exit_code = proc.returncode
-        except subprocess.TimeoutExpired:
-            timed_out, out, exit_code = True, b"", -signal.SIGKILL
-        finally:
-            _reap(proc)
-        results = _verified_results(out, nonce, ids)
-        timed_out = timed_out or any(r["message"] == "timed out" for r in results.values())
-        return TestRun(
-            results=results, exit_code=exit_code, wall_s=time.perf_counter() - start, timed_out=timed_out
-        )
+        with isolation.sandbox_user() as user:
+            view = isolation.sandbox(workspace_dir, private, user=user)
+            (private / "_runner.pyc").write_bytes(runner_bytecode())
+            (private / "final_answer.txt").write_text(final_answer or "", encoding="utf-8")
+            spec = [
+                f"workspace={view.workspace_path}",
+                f"tests_dir={tests_dir}",
+                f"load_conftest={int(load_conftest)}",
+                f"guard={int(guard)}",
+                f"timeout_s={timeout_s}",
+                f"cpu_s={int(timeout_s) + 1}",
+                f"memory_bytes={MEMORY_LIMIT_BYTES}",
+                f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
+                f"max_files={isolation.OPEN_FILES}",
+                f"max_processes={view.max_processes or ''}",
+                f"drop_uid={view.drop_uid}",
+                f"own_pid_namespace={int(view.own_pid_namespace)}",
+                "ids:",
+                *(ids or []),
+            ]
+            (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
+            for child in private.iterdir():
+                child.chmod(0o644)
+            env = {
+                "PATH": "/usr/bin:/bin",
+                "HOME": "/tmp",
+                "LANG": "C.UTF-8",
+                "TMPDIR": "/tmp",
+                "GYM_FINAL_ANSWER": f"{view.runner_path}/final_answer.txt",
+                "GYM_SCHEDULE_SEED": schedule_seed,
+            }
+            runner = f"{view.runner_path}/_runner.pyc"
+            argv = [
+                *view.prefix,
+                isolation.interpreter(),
+                "-I",
+                "-S",
+                "-B",
+                runner,
+                f"{view.runner_path}/spec.txt",
+            ]
+            nonce = secrets.token_bytes(32)
+            proc = subprocess.Popen(
+                argv,
+                cwd=str(private),
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+            timed_out = False
+            try:
+                out, _ = proc.communicate(nonce, timeout=timeout_s + STARTUP_ALLOWANCE_S)
+                exit_code = proc.returncode
+            except subprocess.TimeoutExpired:
+                timed_out, out, exit_code = True, b"", -signal.SIGKILL
+            finally:
+                _reap(proc)
+            results = _verified_results(out, nonce, ids)
+            timed_out = timed_out or any(r["message"] == "timed out" for r in results.values())
+            return TestRun(
+                results=results, exit_code=exit_code, wall_s=time.perf_counter() - start, timed_out=timed_out
+            )
     finally:
         shutil.rmtree(private, ignore_errors=True)
 

@@ -33,6 +33,7 @@ for the test runner.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -174,8 +175,8 @@ def run_tool_calls(
     """Call ``entry_point`` (``module:function`` among ``tools_files``) once per ``(name, arguments)``
     in the sandbox, on one fresh copy of ``files``; raises :class:`ReplayRunError` when the module
     cannot be loaded or the run yields no complete set of results."""
-    with Workspace(files) as ws, _RunnerDir() as private:
-        view = isolation.sandbox(ws.root, private)
+    with Workspace(files) as ws, _RunnerDir() as private, isolation.sandbox_user() as user:
+        view = isolation.sandbox(ws.root, private, user=user)
         results = _call_tools(view, private, tools_files, entry_point, calls, timeout_s, total_timeout_s)
         return ToolRun(results, collect_files(ws.root))
 
@@ -236,11 +237,12 @@ class LiveShell:
     recorded list through the same session). ``root`` is the workspace folder the caller owns; the
     driver's private folder and the editor's undo history live as long as the session.
 
-    Run as root, a sandbox gets the workspace handed to the unprivileged user (every entry chowned,
-    a walk that costs ~0.25 s per action on a 1,000-file tree). ``exclusive`` says nothing but this
-    session's sandboxes writes the workspace while it is open (run from the sandbox user, they can
-    only create its files), so it is handed over once, before the first action; otherwise before
-    every action, since the caller may have written files of its own in between."""
+    Run as root, a sandbox gets the workspace handed to the session's sandbox uid, leased for the
+    whole session (every entry chowned, a walk that costs ~0.25 s per action on a 1,000-file tree).
+    ``exclusive`` says nothing but this session's sandboxes writes the workspace while it is open
+    (run from the sandbox user, they can only create its files), so it is handed over once, before
+    the first action; otherwise before every action, since the caller may have written files of its
+    own in between."""
 
     def __init__(self, root: Path, *, exclusive: bool = False):
         self.root = root
@@ -250,11 +252,14 @@ class LiveShell:
         self._history: dict[str, list[str]] = {}
 
     def __enter__(self) -> LiveShell:
-        self._private = self._runner.__enter__()
+        with contextlib.ExitStack() as stack:
+            self._user = stack.enter_context(isolation.sandbox_user())
+            self._private = stack.enter_context(self._runner)
+            self._held = stack.pop_all()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._runner.__exit__(*exc)
+        self._held.close()
 
     def run(self, command: str | EditorCall, timeout_s: float) -> CommandResult:
         """``command`` with ``/bin/bash -c``, or an :class:`EditorCall` through the file editor."""
@@ -320,7 +325,7 @@ class LiveShell:
     def _view(self) -> isolation.Isolation:
         """The isolation of the next action, handing the workspace over as :class:`LiveShell` says."""
         view = isolation.sandbox(
-            self.root, self._private, hand_over=not (self.exclusive and self._handed_over)
+            self.root, self._private, user=self._user, hand_over=not (self.exclusive and self._handed_over)
         )
         self._handed_over = True
         return view
