@@ -24,13 +24,16 @@ from trajectory_platform.curation.split_mixture_stage import (
     SPLIT_ASSIGNMENTS_SCHEMA,
     TRAINING_MIXTURE_SCHEMA,
     MixtureSettings,
+    MixtureStageResult,
     SplitSettings,
     mixture_stage,
     preference_stage,
     split_stage,
 )
+from trajectory_platform.environments.table import registered_fixtures
 from trajectory_platform.evaluation.retraining import SAMPLER_KEY, dominant_sampler_digest
 from trajectory_platform.gym.library import build_library
+from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import OVER_DAYS_CONDITION
 from trajectory_platform.training.data.masked_dataset import load_target_counter
@@ -42,18 +45,23 @@ MixtureConfig = stage_config(MixtureSettings, "MixtureConfig")
 
 @asset(
     ins={"redacted_corpus": AssetIn()},
+    deps=["task_environments"],
     **declared("curation", SPLIT_ASSIGNMENTS_SCHEMA),
     automation_condition=OVER_DAYS_CONDITION,
     description="One row per corpus episode: repository family, dependency closure, split "
     "(train / validation / test / excluded), transfer regime for test rows, and the reason.",
 )
 def split_assignments(
-    context: AssetExecutionContext, config: SplitConfig, redacted_corpus: pa.Table
+    context: AssetExecutionContext, config: SplitConfig, workdir: WorkdirResource, redacted_corpus: pa.Table
 ) -> Output[pa.Table]:
-    """Closure-disjoint splits over the fixture library, inherited by derived records, decontaminated."""
+    """Closure-disjoint splits over the fixture library and the workdir's registered environments
+    (the ones the scorecard evaluates), inherited by derived records, decontaminated."""
     settings = settings_of(config, SplitSettings)
     library = build_library(settings.fixture_seed)
-    result = split_stage(redacted_corpus, library, settings.policy(), settings.decontamination())
+    environments = registered_fixtures(workdir.environments_dir)
+    result = split_stage(
+        redacted_corpus, library, settings.policy(), settings.decontamination(), environments=environments
+    )
     summary = result.summary
     context.log.info(f"split_assignments: {summary['split_counts']}, leakage {summary['decontamination']}")
     return Output(
@@ -70,6 +78,8 @@ def split_assignments(
             "leakage": MetadataValue.json(summary["decontamination"]),
             "c_usable_per_unit_cost": summary["c_usable_per_unit_cost"],
             "split_table": MetadataValue.md(_split_markdown(summary["sizes"])),
+            "assignments_by_reason": MetadataValue.json(summary["assignments_by_reason"]),
+            "environments": MetadataValue.json(summary["environments"]),
             SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
         },
     )
@@ -98,35 +108,43 @@ def training_mixture(
     split_assignments: pa.Table,
 ):
     """Dedup, cap, and fill each class to its token target; realized shares reported and checked."""
-    settings = settings_of(config, MixtureSettings)
+    result = composed_mixture(settings_of(config, MixtureSettings), redacted_corpus, split_assignments)
+    summary = result.summary
+    context.log.info(f"training_mixture: {summary['realized_token_shares']} ({summary['token_measure']})")
+    yield Output(result.table, metadata=mixture_metadata(result))
+    yield mixture_shares_result(result.table, summary)
+
+
+def composed_mixture(settings: MixtureSettings, corpus: pa.Table, splits: pa.Table) -> MixtureStageResult:
+    """The mixture stage under ``settings``' token measure, anchors and policy: what
+    ``training_mixture`` and each round's ``round_mixture`` compose their SFT rows with."""
     counter, targets, measure = settings.counters(load_token_counter, load_target_counter)
     anchors, policy = frozenset(settings.anchor_models), settings.policy()
-    result = mixture_stage(redacted_corpus, split_assignments, policy, counter, measure, anchors, targets)
+    return mixture_stage(corpus, splits, policy, counter, measure, anchors, targets)
+
+
+def mixture_metadata(result: MixtureStageResult) -> dict:
+    """What a person reads on a mixture's page: declared vs realized shares, counts, the tally."""
     summary = result.summary
-    context.log.info(f"training_mixture: {summary['realized_token_shares']} ({measure})")
-    yield Output(
-        result.table,
-        metadata={
-            "token_measure": measure,
-            "declared_shares": MetadataValue.json(summary["declared"]),
-            "realized_token_shares": MetadataValue.json(summary["realized_token_shares"]),
-            "realized_sft_token_shares": MetadataValue.json(summary["realized_sft_token_shares"]),
-            "realized_trajectory_shares": MetadataValue.json(summary["realized_trajectory_shares"]),
-            "realized_tokens": MetadataValue.json(summary["realized_tokens"]),
-            "within_bounds": summary["within_bounds"],
-            "selected_target_tokens": summary["sft_target_tokens"],
-            "preference_target_tokens": summary["realized_tokens"][NEGATIVE],
-            "sft_rows": summary["sft_rows"],
-            "preference_negatives": summary["preference_negatives"],
-            "considered": summary["considered"],
-            **tally_metadata(result.tally()),
-            "fixtures_in_band": summary["fixtures_in_band"],
-            "distinct_sequences_per_fixture": summary["distinct_sequences_per_fixture"],
-            "anchors": summary["anchors"],
-            SAMPLER_KEY: dominant_sampler_digest(result.table, None),
-        },
-    )
-    yield mixture_shares_result(result.table, summary)
+    return {
+        "token_measure": summary["token_measure"],
+        "declared_shares": MetadataValue.json(summary["declared"]),
+        "realized_token_shares": MetadataValue.json(summary["realized_token_shares"]),
+        "realized_sft_token_shares": MetadataValue.json(summary["realized_sft_token_shares"]),
+        "realized_trajectory_shares": MetadataValue.json(summary["realized_trajectory_shares"]),
+        "realized_tokens": MetadataValue.json(summary["realized_tokens"]),
+        "within_bounds": summary["within_bounds"],
+        "selected_target_tokens": summary["sft_target_tokens"],
+        "preference_target_tokens": summary["realized_tokens"][NEGATIVE],
+        "sft_rows": summary["sft_rows"],
+        "preference_negatives": summary["preference_negatives"],
+        "considered": summary["considered"],
+        **tally_metadata(result.tally()),
+        "fixtures_in_band": summary["fixtures_in_band"],
+        "distinct_sequences_per_fixture": summary["distinct_sequences_per_fixture"],
+        "anchors": summary["anchors"],
+        SAMPLER_KEY: dominant_sampler_digest(result.table, None),
+    }
 
 
 @asset(

@@ -28,14 +28,10 @@ from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
 
 from trajectory_platform.assets._house import declared
 from trajectory_platform.curation.split_mixture_stage import SplitSettings
+from trajectory_platform.environments.table import registered_fixtures
 from trajectory_platform.evaluation.report_next_steps import FailedCheck
 from trajectory_platform.evaluation.settings import EvaluationSettings
-from trajectory_platform.evaluation.stage import (
-    SCORECARD_SCHEMA,
-    UpstreamFigures,
-    registered_environments,
-    scorecard_stage,
-)
+from trajectory_platform.evaluation.stage import SCORECARD_SCHEMA, UpstreamFigures, scorecard_stage
 from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
 from trajectory_platform.resources.stage_config import recorded_settings, settings_of, stage_config
 
@@ -98,22 +94,44 @@ def scorecard(
     split_assignments: dict,
 ) -> Output[pa.Table]:
     """Evaluate the checkpoint row's weights and record the decision."""
-    row = checkpoint.to_pylist()[0]
     torch.set_num_threads(max(1, config.threads))
+    upstream = UpstreamFigures(verified=verified_traces, redacted=redacted_corpus)
+    settings = settings_of(config, EvaluationSettings)
+    row = checkpoint.to_pylist()[0]
+    return scored_output(
+        context, settings, workdir, row, training_mixture, token_masked_dataset, upstream, split_assignments
+    )
+
+
+def scored_output(
+    context: AssetExecutionContext,
+    settings: EvaluationSettings,
+    workdir: WorkdirResource,
+    row: dict,
+    training_mixture: pa.Table,
+    token_masked_dataset: pa.Table,
+    upstream: UpstreamFigures,
+    split_assignments: dict,
+) -> Output[pa.Table]:
+    """Evaluate the checkpoint ``row`` names and return its scorecard row with the report attached:
+    what ``scorecard`` and each round's ``round_scorecard`` return."""
     result = scorecard_stage(
-        settings_of(config, EvaluationSettings),
+        settings,
         workdir.locate(row["path"]),
         workdir.root / "reports" / "scorecard" / str(row["artifact_digest"])[:16],
         workdir=workdir.root,
         token_masked_dataset=token_masked_dataset,
         training_mixture=training_mixture,
-        upstream=UpstreamFigures(verified=verified_traces, redacted=redacted_corpus),
+        upstream=upstream,
         split_policy=recorded_settings(split_assignments, SplitSettings).policy(),
         stored_path=workdir.relative,
         failed_checks=failed_checks(context),
-        environments=registered_environments(workdir.environments_dir),
+        environments=registered_fixtures(workdir.environments_dir),
     )
-    context.log.info(f"scorecard: {result.card['decision']} ({'; '.join(result.card['reasons'])})")
+    card = result.card
+    context.log.info(
+        f"{context.asset_key.to_user_string()}: {card['decision']} ({'; '.join(card['reasons'])})"
+    )
     metadata = result.metadata()
     return Output(
         result.table,

@@ -309,6 +309,7 @@ class Curation:
             preference_stage,
             split_stage,
         )
+        from trajectory_platform.environments.table import registered_fixtures
         from trajectory_platform.gym.library import build_library
         from trajectory_platform.traces.parquet import write_parquet
         from trajectory_platform.training.data.masked_dataset import load_target_counter
@@ -318,7 +319,14 @@ class Curation:
         split_settings, mixture_settings = self.settings.split, self.settings.mixture
         _say(f"split and mixture: {corpus.num_rows} episodes")
         library = build_library(split_settings.fixture_seed)
-        split = split_stage(corpus, library, split_settings.policy(), split_settings.decontamination())
+        environments = registered_fixtures(self.envs) if self.envs else []
+        split = split_stage(
+            corpus,
+            library,
+            split_settings.policy(),
+            split_settings.decontamination(),
+            environments=environments,
+        )
         counter, targets, measure = mixture_settings.counters(
             functools.partial(load_token_counter, workdir=self.workdir),
             functools.partial(load_target_counter, workdir=self.workdir),

@@ -41,6 +41,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("corpus", type=Path, metavar="CORPUS", help="Parquet with episode + verdict columns")
     parser.add_argument("--out", required=True, type=Path, metavar="DIR", help="output folder")
     parser.add_argument("--verdicts", type=Path, help="verdicts.parquet to join when CORPUS is bare traces")
+    parser.add_argument(
+        "--envs",
+        type=Path,
+        metavar="REGISTRY",
+        help="task environment registry (`trajectory-platform env import`) whose environments the plan "
+        "places beside the gym's fixtures (default: the gym library only)",
+    )
     add_settings_arguments(
         parser,
         SplitSettings,
@@ -91,9 +98,18 @@ def run(args: argparse.Namespace) -> int:
         preference_stage,
         split_stage,
     )
+    from trajectory_platform.environments.format import EnvironmentFormatError
+    from trajectory_platform.environments.registry import INDEX_FILE
+    from trajectory_platform.environments.table import registered_fixtures
     from trajectory_platform.gym.library import build_library
     from trajectory_platform.traces.parquet import write_parquet
 
+    if args.envs is not None and not (args.envs / INDEX_FILE).is_file():
+        return fail(f"--envs {args.envs}: not an environment registry (no {INDEX_FILE})")
+    try:
+        environments = registered_fixtures(args.envs) if args.envs is not None else []
+    except EnvironmentFormatError as exc:
+        return fail(f"--envs {args.envs}: {exc}")
     for path in (args.corpus, args.verdicts):
         if path is not None and not path.exists():
             return fail(f"{path}: no such file")
@@ -121,7 +137,13 @@ def run(args: argparse.Namespace) -> int:
     )
     print(f"split: {corpus.num_rows} episodes", file=sys.stderr)
     library = build_library(split_settings.fixture_seed)
-    split = split_stage(corpus, library, split_settings.policy(), split_settings.decontamination())
+    split = split_stage(
+        corpus,
+        library,
+        split_settings.policy(),
+        split_settings.decontamination(),
+        environments=environments,
+    )
     anchors = frozenset(mixture_settings.anchor_models)
     policy = mixture_settings.policy()
     mixture = mixture_stage(corpus, split.table, policy, counter, measure, anchors, targets)
@@ -137,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
             "reserved_tool_families": split.summary["reserved_tool_families"],
             "reserved_domains": split.summary["reserved_domains"],
             "straddling_closures": len(split.summary["straddling"]),
+            "environments_by_split": split.summary["environments"]["by_split"],
             "leakage_rate": split.summary["decontamination"]["leakage_rate"],
             "leaked": split.summary["decontamination"]["leaked"],
             "token_measure": measure,

@@ -2,8 +2,8 @@
 
 Each function is what one Dagster asset calls (the asset only loads, calls, attaches metadata):
 
-- :func:`split_stage`: ``redacted_corpus`` + fixture library -> ``split_assignments``
-  (closure split, inheritance by derived records, decontamination, LeakageRate);
+- :func:`split_stage`: ``redacted_corpus`` + fixture library + brought environments ->
+  ``split_assignments`` (closure split, inheritance by derived records, decontamination, LeakageRate);
 - :func:`mixture_stage`: ``redacted_corpus`` + ``split_assignments`` -> ``training_mixture``
   (the SFT rows, with every episode column and the counted ``target_turns``);
 - :func:`preference_stage`: ``redacted_corpus`` + ``split_assignments`` -> ``preference_pairs``.
@@ -55,10 +55,11 @@ from trajectory_platform.curation.splits import (
     SplitPlan,
     SplitPolicy,
     assign_splits,
-    library_inputs,
-    plan_splits,
+    plan_with_environments,
+    reason_key,
     split_sizes,
     straddling_closures,
+    unused_pins,
 )
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
@@ -197,6 +198,19 @@ class SplitSettings:
         default=DecontamConfig.diff_overlap,
         metadata={"help": "decontamination: share of an evaluation fix's diff lines that marks a match"},
     )
+    min_environment_closures: int = field(
+        default=SplitPolicy.min_environment_closures,
+        metadata={
+            "help": "closures of brought environments' own families needed before any is held out "
+            "(fewer: all train)"
+        },
+    )
+
+    def __post_init__(self) -> None:
+        if self.min_environment_closures < 1:
+            raise ValueError(
+                f"min_environment_closures must be at least 1, got {self.min_environment_closures}"
+            )
 
     def policy(self) -> SplitPolicy:
         """The split policy these settings declare."""
@@ -208,6 +222,7 @@ class SplitSettings:
             reserved_domains=self.reserved_domains or None,
             pinned=tuple(_pin(item) for item in self.pinned),
             seed=self.seed,
+            min_environment_closures=self.min_environment_closures,
         )
 
     def decontamination(self) -> DecontamConfig:
@@ -308,16 +323,28 @@ class SplitStageResult:
     summary: dict
 
     def tally(self) -> Tally:
-        """Episodes in, assigned a split (kept), and the excluded ones by reason."""
+        """Episodes in, assigned a split (kept), and the excluded ones by reason key."""
         rows = self.table.select(["split", "reason"]).to_pylist()
-        excluded = Counter(str(r["reason"]) for r in rows if r["split"] == "excluded")
+        excluded = Counter(reason_key(str(r["reason"])) for r in rows if r["split"] == "excluded")
         return Tally(len(rows), len(rows) - sum(excluded.values()), excluded)
+
+
+def assignments_by_reason(table: pa.Table) -> dict[str, dict[str, int]]:
+    """Rows of a ``split_assignments`` table per split and reason key: every row is counted once, so
+    the counts sum to the rows in (the excluded ones are the stage's drops)."""
+    counts: Counter[tuple[str, str]] = Counter(
+        (str(r["split"]), reason_key(str(r["reason"]))) for r in table.select(["split", "reason"]).to_pylist()
+    )
+    by_split: dict[str, dict[str, int]] = {}
+    for (split, key), n in sorted(counts.items()):
+        by_split.setdefault(split, {})[key] = n
+    return by_split
 
 
 def trained_by_plan(settings: SplitSettings, fixtures: Iterable) -> Callable[[Any], bool]:
     """Whether the split plan of ``settings`` over ``fixtures`` trains on a fixture-like object (by
     its repository family, tool family and domain): e.g. to generate only training tasks it keeps."""
-    plan = plan_splits(*library_inputs(fixtures), settings.policy())
+    plan = plan_with_environments(fixtures, (), settings.policy())
     return lambda fixture: plan.place(fixture.repo_family, fixture.tool_family, fixture.domain)[0] == TRAIN
 
 
@@ -351,14 +378,20 @@ def split_stage(
     policy: SplitPolicy = DEFAULT_SPLIT_POLICY,
     decontam_config: DecontamConfig = DEFAULT_DECONTAM,
     external: Iterable[EvaluationItem] = (),
+    environments: Iterable = (),
 ) -> SplitStageResult:
-    """Plan the split over the fixture library, assign every corpus row, and decontaminate train.
+    """Plan the split over the fixture library and the brought ``environments`` (their fixtures,
+    :func:`~trajectory_platform.curation.splits.plan_with_environments`), assign every corpus row,
+    and decontaminate train against every evaluation fixture, environments' included.
 
     rows in = rows out: every episode gets exactly one row (split train / validation / test /
     excluded, with its reason).
     """
-    links, infos = library_inputs(fixtures)
-    plan = plan_splits(links, infos, policy)
+    plan = plan_with_environments(fixtures, environments, policy)
+    if unused := unused_pins(plan, policy):
+        raise ValueError(
+            f"pinned {unused}: no such family in the fixture library or the registered environments"
+        )
     candidates = corpus_candidates(corpus)
     candidates_by_id(candidates)  # a repeated episode id fails here, loudly
     rows, report = decontaminate(candidates, assign_splits(candidates, plan), plan, external, decontam_config)
@@ -377,8 +410,22 @@ def split_stage(
         "decontamination": report.as_dict(),
         # Eq. 4 in units of one accepted trajectory's cost: how much each usable one costs.
         "c_usable_per_unit_cost": c_usable(1.0, 0.0, 0.0, 1, report.leakage_rate),
+        "assignments_by_reason": assignments_by_reason(table),
+        "environments": _environment_summary(plan, policy),
     }
     return SplitStageResult(table, plan, report, summary)
+
+
+def _environment_summary(plan: SplitPlan, policy: SplitPolicy) -> dict:
+    """Where the brought environments landed: how many per split, and each closure's split."""
+    splits = {e: plan.fixture_split(e) for e in plan.environment_ids}
+    closures = {plan.closure(plan.fixtures[e].repo_family) for e in plan.environment_ids}
+    return {
+        "registered": len(splits),
+        "by_split": dict(sorted(Counter(splits.values()).items())),
+        "closure_split": {c: plan.closure_split[c] for c in sorted(closures)},
+        "min_environment_closures": policy.min_environment_closures,
+    }
 
 
 def _assignment_row(row: SplitAssignment, plan: SplitPlan) -> dict:

@@ -20,15 +20,24 @@ A record carrying a reserved tool family or domain whose closure landed outside 
 The plan is computed from the fixture library alone (before any trajectory is seen), which is the
 "strict partitioning prior to task ingestion" regime of napkin math 0.6; episodes then inherit their
 fixture's split, and derived records inherit their root parent's split.
+
+Task environments users bring (:mod:`trajectory_platform.environments`) are planned by a second pass
+(:func:`plan_environment_splits`) over the gym's finished plan, so the gym's assignment never moves
+when environments are registered: an environment family linked into a gym closure follows that
+closure; closures made only of environment families take the policy's fractions, pins and seed, each
+closure drawn on its own so that a growing registry never moves a family already planned, once there
+are at least ``SplitPolicy.min_environment_closures`` of them (fewer all train, with that reason: a
+held-out split of one or two environments measures noise).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from trajectory_platform.curation.candidates import Candidate
@@ -93,6 +102,10 @@ class SplitPolicy:
     """(family, split) pairs fixed by decision, e.g. a family that backs a public benchmark is always
     held out; the family's whole closure follows it."""
     seed: int = 0
+    min_environment_closures: int = 10
+    """Environment-only closures (families of brought environments linked to no gym family) needed
+    before any of them is held out; with fewer, all train (10% of 10 closures is one test closure,
+    the least an evaluation can score)."""
 
 
 class UnionFind:
@@ -126,6 +139,14 @@ class UnionFind:
         return dict(members)
 
 
+def _join_links(forest: UnionFind, links: Iterable[FamilyLinks]) -> None:
+    """Put every family in ``forest``, joined with the families it links to."""
+    for link in links:
+        forest.add(link.family)
+        for other in link.neighbours():
+            forest.union(link.family, other)
+
+
 def family_closures(links: Iterable[FamilyLinks]) -> dict[str, str]:
     """Map every family (including linked libraries) to its closure id ``closure:<smallest member>``.
 
@@ -134,10 +155,7 @@ def family_closures(links: Iterable[FamilyLinks]) -> dict[str, str]:
     dependency appear across the train-evaluation boundary").
     """
     forest = UnionFind()
-    for link in links:
-        forest.add(link.family)
-        for other in link.neighbours():
-            forest.union(link.family, other)
+    _join_links(forest, links)
     closure_of: dict[str, str] = {}
     for members in forest.groups().values():
         closure_id = f"closure:{min(members)}"
@@ -181,6 +199,12 @@ class SplitPlan:
     reserved_domains: frozenset
     fixtures: dict[str, FixtureInfo] = field(default_factory=dict)
     seed: int = 0
+    closure_reason: dict[str, str] = field(default_factory=dict)
+    """Why a closure holds its split when the policy's fractions did not decide it (environment
+    closures below the minimum, or bridging two splits); a closure absent here holds the split the
+    policy assigned it."""
+    environment_ids: tuple[str, ...] = ()
+    """The fixtures that are brought task environments (planned by :func:`plan_environment_splits`)."""
 
     def is_reserved(self, tool_family: str | None, domain: str | None) -> bool:
         return tool_family in self.reserved_tool_families or domain in self.reserved_domains
@@ -199,7 +223,7 @@ class SplitPlan:
             split, reason = TRAIN, f"family {family} is outside the fixture library: no evaluation fixture"
         else:
             split = self.closure_split[closure_id]
-            reason = f"{closure_id} assigned to {split}"
+            reason = self.closure_reason.get(closure_id) or f"{closure_id} assigned to {split}"
         if split != TEST and self.is_reserved(tool_family, domain):
             what = tool_family if tool_family in self.reserved_tool_families else domain
             return EXCLUDED, f"{what} is reserved for test but {closure_id} is in {split}"
@@ -313,6 +337,161 @@ def plan_splits(
         fixtures=fixture_map,
         seed=policy.seed,
     )
+
+
+BELOW_MINIMUM = "environment_below_minimum"
+BRIDGES_SPLITS = "environment_bridges_splits"
+
+
+def _drawn_splits(closures: Sequence[str], policy: SplitPolicy) -> dict[str, str]:
+    """Each closure's split drawn from its own seeded hash against the policy's fractions.
+
+    Unlike the gym's fill, a closure's draw ignores every other closure, so registering one more
+    environment never moves another family (the registry grows, the gym library does not); a
+    family that trained once is never held out later, where a test score would count memorized
+    work. When no closure draws validation or test, the lowest draws take them (at least one
+    each, with three closures or more, as the gym's plan guarantees).
+    """
+    total = policy.train + policy.validation + policy.test
+    test_below, validation_below = policy.test / total, (policy.test + policy.validation) / total
+    draw = {c: int(_rank(policy.seed, c), 16) / 16**64 for c in closures}
+    splits = {c: TRAIN for c in closures}
+    for closure_id, u in draw.items():
+        if u < validation_below:
+            splits[closure_id] = TEST if u < test_below else VALIDATION
+    for split, share in ((TEST, policy.test), (VALIDATION, policy.validation)):
+        free = sorted((c for c in closures if splits[c] == TRAIN), key=lambda c: draw[c])
+        if share > 0 and split not in splits.values() and len(closures) >= 3 and len(free) > 1:
+            splits[free[0]] = split
+    return splits
+
+
+def plan_environment_splits(
+    gym: SplitPlan,
+    links: Iterable[FamilyLinks],
+    environments: Iterable[FixtureInfo],
+    policy: SplitPolicy = SplitPolicy(),
+) -> SplitPlan:
+    """``gym`` extended to brought environments, without moving anything ``gym`` assigned.
+
+    Closures are rebuilt over the gym's families and the environments' links together. A closure
+    that holds a gym family is the gym's: its environment families take that gym closure's id and
+    split (an environment that depends on a held-out gym library is held out with it). One linking
+    gym closures of different splits cannot sit anywhere without joining train to evaluation, so it
+    is excluded. Closures of environment families alone take the policy's fractions, pins and seed
+    (reservations stay the gym's) by :func:`_drawn_splits` when there are at least
+    ``policy.min_environment_closures`` of them, else all train but pinned ones. Pins naming a
+    family ``gym`` does not hold are honoured here. The result depends only on (gym plan,
+    environment library, policy): adding episodes never moves a family, and registering another
+    environment moves none either (short of linking closures, or crossing the minimum).
+    """
+    infos = {e.fixture_id: e for e in sorted(environments, key=lambda e: e.fixture_id)}
+    clash = sorted(set(infos) & set(gym.fixtures))
+    if clash:
+        raise ValueError(f"environments {clash} have gym fixture ids: rename them before planning")
+    pins = [(family, split) for family, split in policy.pinned if family not in gym.closure_of]
+    env_links = [*links, *(FamilyLinks(e.repo_family) for e in infos.values())]
+    forest = UnionFind()
+    for family, gym_closure in gym.closure_of.items():
+        forest.union(family, gym_closure.removeprefix("closure:"))
+    _join_links(forest, env_links)
+    closure_of, closure_split, closure_reason = dict(gym.closure_of), dict(gym.closure_split), {}
+    own: dict[str, list[str]] = {}
+    for members in forest.groups().values():
+        new = [f for f in members if f not in gym.closure_of]
+        gym_closures = sorted({gym.closure_of[f] for f in members if f in gym.closure_of})
+        if not new:
+            continue
+        splits = sorted({gym.closure_split[c] for c in gym_closures})
+        if len(splits) == 1:
+            closure_of.update(dict.fromkeys(new, gym_closures[0]))
+        elif splits:
+            bridge = f"closure:{min(new)}"
+            closure_of.update(dict.fromkeys(new, bridge))
+            closure_split[bridge] = EXCLUDED
+            joined = ", ".join(f"{c} ({gym.closure_split[c]})" for c in gym_closures)
+            closure_reason[bridge] = (
+                f"{BRIDGES_SPLITS}: {bridge} links {joined}: no split holds it without a leak"
+            )
+        else:
+            own[f"closure:{min(new)}"] = members
+    pinned: dict[str, str] = {}
+    for family, split in pins:
+        home = next((c for c, members in own.items() if family in members), None)
+        if home is None or split not in SPLITS:
+            raise ValueError(
+                f"cannot pin family {family!r} to split {split!r}: unknown family or split"
+                + (" (it follows a gym closure)" if family in closure_of else "")
+            )
+        if pinned.setdefault(home, split) != split:
+            raise ValueError(f"pinned families in {home} ask for two splits")
+    enough = len(own) >= policy.min_environment_closures
+    drawn = _drawn_splits(sorted(own), policy) if enough else {}
+    for closure_id, members in own.items():
+        closure_of.update(dict.fromkeys(members, closure_id))
+        closure_split[closure_id] = pinned.get(closure_id) or drawn.get(closure_id, TRAIN)
+        if not enough and closure_id not in pinned:
+            closure_reason[closure_id] = (
+                f"{BELOW_MINIMUM}: {closure_id} is one of {len(own)} environment-only closures, "
+                f"fewer than the {policy.min_environment_closures} needed to hold any out: train"
+            )
+    return SplitPlan(
+        closure_of=closure_of,
+        closure_split=closure_split,
+        reserved_tool_families=gym.reserved_tool_families,
+        reserved_domains=gym.reserved_domains,
+        fixtures={**gym.fixtures, **infos},
+        seed=gym.seed,
+        closure_reason={**gym.closure_reason, **closure_reason},
+        environment_ids=tuple(sorted({*gym.environment_ids, *infos})),
+    )
+
+
+def plan_with_environments(
+    library: Iterable, environments: Iterable = (), policy: SplitPolicy = SplitPolicy()
+) -> SplitPlan:
+    """The one plan every stage reads: the gym library's (:func:`plan_splits`, with the pins that
+    name its families), extended to the brought environments (:func:`plan_environment_splits`).
+
+    Both are fixture-like objects (:func:`library_inputs`); with no environments this is exactly
+    the gym library's plan, and pins naming no gym family (an environment's) are left unused, so a
+    gym-only reader of a policy that pins an environment family still plans; the split stage
+    refuses a pin its plan has no family for (:func:`unused_pins`).
+    """
+    links, infos = library_inputs(library)
+    gym_families = set(family_closures([*links, *(FamilyLinks(i.repo_family) for i in infos)]))
+    gym_pins = tuple((f, s) for f, s in policy.pinned if f in gym_families)
+    gym = plan_splits(links, infos, replace(policy, pinned=gym_pins))
+    env_links, env_infos = library_inputs(environments)
+    if not env_infos:
+        return gym
+    return plan_environment_splits(gym, env_links, env_infos, policy)
+
+
+def unused_pins(plan: SplitPlan, policy: SplitPolicy) -> list[str]:
+    """``FAMILY:SPLIT`` pins of ``policy`` naming no family ``plan`` holds (a typo, or an
+    environment that is not registered)."""
+    return [f"{family}:{split}" for family, split in policy.pinned if family not in plan.closure_of]
+
+
+REASON_KEYS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("inherited_from_parent", re.compile(r"^derived from .+: inherits ")),
+    ("broken_lineage", re.compile(r"^derived record: ")),
+    ("decontamination", re.compile(r"^decontamination: ")),
+    (BELOW_MINIMUM, re.compile(rf"^{BELOW_MINIMUM}: ")),
+    (BRIDGES_SPLITS, re.compile(rf"^{BRIDGES_SPLITS}: ")),
+    ("no_repo_family", re.compile(r"^no repository family: ")),
+    ("outside_library", re.compile(r"^family .+ is outside the fixture library")),
+    ("closure_assigned", re.compile(r"^closure:.+ assigned to (train|validation|test)$")),
+    ("reserved_outside_test", re.compile(r"^.+ is reserved for test but closure:.+ is in \w+$")),
+)
+"""Every reason an assignment can carry, by its stable key: the text says why for a person; the key
+is what the stage counts (a reason from a table written by an older version reads as ``other``)."""
+
+
+def reason_key(reason: str) -> str:
+    """The stable key of an assignment's ``reason`` (:data:`REASON_KEYS`), ``other`` if none."""
+    return next((key for key, pattern in REASON_KEYS if pattern.search(reason)), "other")
 
 
 @dataclass(frozen=True)
@@ -437,20 +616,20 @@ def library_inputs(fixtures: Iterable) -> tuple[list[FamilyLinks], list[FixtureI
 
     Read by attribute so any fixture-like object with the gym's field names works: ``repo_family``,
     ``depends_on`` (internal helper libraries), ``forked_from``, ``vendored``, ``tool_family``,
-    ``domain``, ``prompt`` and ``reference_diff``.
+    ``domain``, ``prompt`` and ``reference_diff``; a brought environment's fixture
+    (:meth:`~trajectory_platform.environments.format.TaskEnvironment.fixture`) is one.
     """
     links: dict[str, FamilyLinks] = {}
     infos: list[FixtureInfo] = []
     for fixture in fixtures:
         family = fixture.repo_family
-        links.setdefault(
+        known = links.get(family, FamilyLinks(family))
+        # Two environments of one family may each declare their own links: the family has them all.
+        links[family] = FamilyLinks(
             family,
-            FamilyLinks(
-                family,
-                depends_on=tuple(getattr(fixture, "depends_on", ()) or ()),
-                forked_from=getattr(fixture, "forked_from", None),
-                vendored=tuple(getattr(fixture, "vendored", ()) or ()),
-            ),
+            depends_on=_union(known.depends_on, getattr(fixture, "depends_on", ())),
+            forked_from=known.forked_from or getattr(fixture, "forked_from", None),
+            vendored=_union(known.vendored, getattr(fixture, "vendored", ())),
         )
         infos.append(
             FixtureInfo(
@@ -466,11 +645,19 @@ def library_inputs(fixtures: Iterable) -> tuple[list[FamilyLinks], list[FixtureI
     return [links[f] for f in sorted(links)], infos
 
 
+def _union(known: tuple[str, ...], more: Iterable[str] | None) -> tuple[str, ...]:
+    """``known`` then the members of ``more`` it lacks, in order."""
+    return tuple(dict.fromkeys((*known, *(more or ()))))
+
+
 def _reference_actions(fixture: object) -> tuple[str, ...]:
     """The expert plan rendered in the fixture's own tool family and normalized like any trajectory's
     actions, so the decontamination action axis has a reference even before anyone rolls it out."""
-    plan, manifest = getattr(fixture, "plan", None), getattr(fixture, "manifest", None)
-    if not plan or manifest is None:
+    plan = getattr(fixture, "plan", None)
+    if not plan:  # a brought environment has no scripted plan (nor a gym manifest to render one in)
+        return ()
+    manifest = getattr(fixture, "manifest", None)
+    if manifest is None:
         return ()
     actions = []
     for step in plan:

@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from trajectory_platform.environments.format import EnvironmentFormatError, TaskEnvironment
 from trajectory_platform.environments.registry import EnvironmentCatalog, read_index
+from trajectory_platform.gym.fixtures import Fixture
 
 ENVIRONMENT_STATUSES = ("registered", "changed_since_import")
 
@@ -88,3 +89,13 @@ def _changed_row(task_id: str, digest: str, problem: str) -> dict:
         "status": "changed_since_import",
         "problem": problem,
     }
+
+
+def registered_fixtures(root: Path) -> list[Fixture]:
+    """The fixtures of the registry's environments whose row is ``registered``, by task id: the
+    environments the split plan places and the evaluation scores (one edited in place since import
+    is judged by nobody, nor planned, nor evaluated on)."""
+    catalog = EnvironmentCatalog(root)
+    rows = environments_table(root).select(["task_id", "status"]).to_pylist()
+    fixtures = [catalog.fixture(r["task_id"]) for r in rows if r["status"] == "registered"]
+    return [f for f in fixtures if f is not None]

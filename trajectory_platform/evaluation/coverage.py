@@ -24,8 +24,7 @@ from transformers import PreTrainedTokenizerBase
 from trajectory_platform.curation.splits import (
     REGIME_FAMILIAR_SCHEMA,
     SplitPolicy,
-    library_inputs,
-    plan_splits,
+    plan_with_environments,
 )
 from trajectory_platform.evaluation.harness import REGIME_NAMES, heldout_pool
 from trajectory_platform.evaluation.settings import SuiteSpec
@@ -119,7 +118,7 @@ def suite_coverage(
     transfer to tool names the training never wrote (read from the tool block), and a reserved
     domain never trains by construction; neither is held to training coverage."""
     library = build_library(library_seed)
-    plan = plan_splits(*library_inputs(library), split)
+    plan = plan_with_environments(library, (), split)
     pool = heldout_pool(SuiteSpec(learnable_only=True, library_seed=library_seed), library, split=split)
     familiar = REGIME_NAMES[REGIME_FAMILIAR_SCHEMA]
     trainable = [

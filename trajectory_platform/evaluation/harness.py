@@ -40,8 +40,7 @@ from trajectory_platform.curation.splits import (
     TEST,
     SplitPlan,
     SplitPolicy,
-    library_inputs,
-    plan_splits,
+    plan_with_environments,
 )
 from trajectory_platform.evaluation.env_tools import EnvironmentTools, surface_problem
 from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_episode
@@ -127,12 +126,13 @@ class HeldOut:
         }
 
 
-def _plan(library: Sequence[Fixture], spec: SuiteSpec, split: SplitPolicy | None) -> SplitPlan:
+def _plan(
+    library: Sequence[Fixture], spec: SuiteSpec, split: SplitPolicy | None, environments: Sequence[Fixture]
+) -> SplitPlan:
     """The plan of ``split`` (the policy ``split_assignments`` ran with), else the default policy
-    with the suite's reserved families."""
-    links, infos = library_inputs(library)
+    with the suite's reserved families, over the library and the environments, as curation plans."""
     policy = split or SplitSettings(reserved_tool_families=spec.reserved_tool_families).policy()
-    return plan_splits(links, infos, policy)
+    return plan_with_environments(library, environments, policy)
 
 
 def held_out(
@@ -143,13 +143,14 @@ def held_out(
 ) -> HeldOut:
     """Test-split gym fixtures and brought environments of one split plan, with their regimes.
 
-    An environment is placed by its repository family, tool family and domain exactly as
-    ``split_assignments`` places an episode recorded on it (:meth:`SplitPlan.place`), so a task the
-    pool scores is one whose logs the mixture holds out, and one whose logs are trained on is never
-    scored.
+    The plan is the one ``split_assignments`` computes over the same library and environments
+    (:func:`~trajectory_platform.curation.splits.plan_with_environments`), and an environment is
+    placed by its repository family, tool family and domain exactly as an episode recorded on it
+    (:meth:`SplitPlan.place`), so a task the pool scores is one whose logs the mixture holds out,
+    and one whose logs are trained on is never scored.
     """
     library = list(fixtures) if fixtures is not None else build_library(spec.library_seed)
-    plan = _plan(library, spec, split)
+    plan = _plan(library, spec, split, environments)
     held = HeldOut(
         gym=[
             (f, REGIME_NAMES[plan.regime(f.tool_family, f.domain)])

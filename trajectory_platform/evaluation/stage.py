@@ -20,8 +20,6 @@ import pyarrow as pa
 
 from trajectory_platform.curation.split_mixture_stage import sft_token_shares
 from trajectory_platform.curation.splits import SplitPolicy
-from trajectory_platform.environments.registry import EnvironmentCatalog
-from trajectory_platform.environments.table import environments_table
 from trajectory_platform.evaluation.budget import turn_budget
 from trajectory_platform.evaluation.episodes import fault_kinds_seen
 from trajectory_platform.evaluation.report import report_markdown
@@ -95,15 +93,6 @@ class ScorecardStageResult:
         """The report for an asset page: decision, next steps, measurements with their meaning and
         every plot inline (data URIs)."""
         return report_markdown(self.out)
-
-
-def registered_environments(registry: Path) -> list[Fixture]:
-    """The fixtures of the registry's environments whose ``task_environments`` row is
-    ``registered``: one edited in place since import is judged by nobody, nor evaluated on."""
-    catalog = EnvironmentCatalog(registry)
-    rows = environments_table(registry).select(["task_id", "status"]).to_pylist()
-    fixtures = [catalog.fixture(r["task_id"]) for r in rows if r["status"] == "registered"]
-    return [f for f in fixtures if f is not None]
 
 
 def scorecard_stage(
