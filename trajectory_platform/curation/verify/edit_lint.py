@@ -27,13 +27,13 @@ the text on stdin in an empty temporary directory.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 
+from trajectory_platform.curation.verify.pysource import parse_module
 from trajectory_platform.curation.verify.static import ruff_binary
 
 RUFF_RULES = "F821,F822,E111,E112,E113"
@@ -59,7 +59,7 @@ class LintError:
 def lint(source: str) -> list[LintError]:
     """flake8's errors of SWE-agent's selection in a Python ``source``, in flake8's order."""
     try:
-        ast.parse(source)
+        parse_module(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:  # ValueError: a NUL byte
         line = getattr(exc, "lineno", None) or 1
         column = getattr(exc, "offset", None) or 0

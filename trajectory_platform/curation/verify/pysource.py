@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
+import threading
 from collections import Counter
 
 _SHELL_CALLS = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os", "execl"), ("pty", "spawn")}
@@ -276,9 +277,22 @@ def inspect_source(tree: ast.AST) -> Counter[str]:
     return found
 
 
+_AST_LOCK = threading.Lock()
+
+
+def parse_module(source: str) -> ast.Module:
+    """``ast.parse`` under one process-wide lock: verification parses from its worker threads, and
+    CPython 3.11 keeps the AST constructor's recursion depth in interpreter-wide state, so a garbage
+    collection that runs a finalizer mid-parse lets another thread's parse interleave and one of
+    them fails with ``SystemError: AST constructor recursion depth mismatch`` (python/cpython#106905):
+    an honest episode would stop the run."""
+    with _AST_LOCK:
+        return ast.parse(source)
+
+
 def parse_python(source: str) -> tuple[ast.AST | None, SyntaxError | None]:
     try:
-        return ast.parse(source), None
+        return parse_module(source), None
     except SyntaxError as exc:
         return None, exc
 

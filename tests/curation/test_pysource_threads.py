@@ -1,0 +1,64 @@
+"""Verification parses Python from its worker threads: CPython 3.11's AST constructor shares its
+recursion depth across threads, so parses interleaved by a finalizer raise SystemError unless
+serialized (python/cpython#106905). The stress below reproduces it on an unlocked ``ast.parse``."""
+
+from __future__ import annotations
+
+import ast
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from trajectory_platform.curation.verify import pysource
+from trajectory_platform.curation.verify.edit_lint import lint
+
+SOURCE = Path(pysource.__file__).read_text()
+
+
+class _Finalized:
+    """A cycle member whose finalizer runs Python code when the collector frees it mid-parse."""
+
+    def __del__(self) -> None:
+        sum(range(50))
+
+
+def _errors_when_threads_parse(parse: Callable[[str], object], seconds: float = 1.5) -> list[BaseException]:
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not errors:
+            junk = [_Finalized() for _ in range(10)]
+            for item in junk:
+                item.self = item  # type: ignore[attr-defined]
+            del junk
+            try:
+                parse(SOURCE)
+            except SystemError as exc:
+                errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return errors
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the race is CPython 3.11's")
+def test_the_stress_reproduces_the_race_on_a_bare_parse() -> None:
+    assert _errors_when_threads_parse(ast.parse, seconds=4.0), "the stress no longer shows the race"
+
+
+@pytest.mark.parametrize("parse", [pysource.parse_python, pysource.parse_module, lint])
+def test_parsing_from_worker_threads_never_raises(parse: Callable[[str], object]) -> None:
+    assert _errors_when_threads_parse(parse) == []
