@@ -3,6 +3,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 WORKDIR ?= workdir
+# Self-improvement rounds after the graph (0: off; each round trains and scores again, minutes more).
+ROUNDS ?= 0
 
 .PHONY: setup run test lint ui sandbox-tool browser-tool
 
@@ -41,7 +43,7 @@ browser-tool:
 setup: $(STAMP) sandbox-tool
 
 run: $(STAMP) sandbox-tool
-	$(VENV)/bin/trajectory-platform run --workdir $(WORKDIR)
+	$(VENV)/bin/trajectory-platform run --workdir $(WORKDIR) --rounds $(ROUNDS)
 
 # Lint, types (the domain packages, strict) and the suite: what CI runs on a fresh clone.
 test: $(STAMP) sandbox-tool browser-tool lint

@@ -140,6 +140,6 @@ def test_the_cascade_reuses_a_calibration_across_runs_with_the_same_verdicts(tmp
     assert second.ledger.retired_fixtures == first.ledger.retired_fixtures == ["calc-timed"]
     assert first.verdicts[1].sink == "admitted"
 
-    from trajectory_platform.assets.verified import _verified_metadata
+    from trajectory_platform.assets.verified import verified_metadata
 
-    assert _verified_metadata(second)["calibration_cache"].value["hits"] == 2
+    assert verified_metadata(second)["calibration_cache"].value["hits"] == 2

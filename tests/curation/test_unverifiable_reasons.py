@@ -154,8 +154,8 @@ def test_run_summary_reads_the_reasons_back_from_verified_traces(openai_batch, t
 
 
 def test_verified_traces_metadata_shows_the_reasons(openai_batch):
-    from trajectory_platform.assets.verified import _verified_metadata
+    from trajectory_platform.assets.verified import verified_metadata
 
     _, result = openai_batch
-    metadata = _verified_metadata(result)
+    metadata = verified_metadata(result)
     assert metadata["unverifiable_reasons"].data == {"no_task_identity": 2, "unknown_task": 1}

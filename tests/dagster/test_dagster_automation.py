@@ -55,7 +55,16 @@ PER_DAY = VERIFY_STAGE | REDACT_STAGE
 """Partitioned by day like ``raw_traces``: a new day is verified and redacted by itself."""
 ACROSS_DAYS = {"split_assignments", "training_mixture", "preference_pairs"}
 """Unpartitioned, right below the daily corpus: they read every day, once the day is curated."""
-SENSOR_DRIVEN = {"raw_traces", "ingest_rejects", "production_feedback", "checkpoint", "scorecard"}
+ROUND_DRIVEN = {"policy_rollouts", "round_verified", "round_mixture", "round_dataset", "round_checkpoint"}
+SENSOR_DRIVEN = {
+    "raw_traces",
+    "ingest_rejects",
+    "production_feedback",
+    "checkpoint",
+    "scorecard",
+    "round_scorecard",
+}
+SENSOR_DRIVEN |= ROUND_DRIVEN  # the round sensor starts a round: no automation condition chains rounds
 MANUAL = {"feedback_candidates", "task_environments"}
 """Materialized on request (or by ``trajectory-platform run``): no sensor watches the feedback source."""
 

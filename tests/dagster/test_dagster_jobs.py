@@ -38,6 +38,7 @@ def test_dagster_stage_jobs_cover_every_asset_once() -> None:
         "dataset_job",
         "training_job",
         "evaluation_job",
+        "round_job",
     ]
 
 
@@ -54,6 +55,7 @@ def test_dagster_sensors_and_schedules_target_named_jobs() -> None:
         "new_logs_sensor": "ingest_job",
         "new_feedback_sensor": "feedback_job",
         "retraining_sensor": "retraining_job",
+        "round_sensor": "round_job",
     }
     for schedule in repository.schedule_defs:
         assert schedule.job_name in job_names and not schedule.job_name.startswith("__"), schedule.name

@@ -18,6 +18,7 @@ GROUP_OWNERS = {
     "curation": ["team:curation"],
     "training": ["team:training"],
     "evaluation": ["team:evaluation"],
+    "rounds": ["team:training"],
 }
 """Who answers for each group's assets (a person reads this on every asset page)."""
 

@@ -15,6 +15,7 @@ every core, so two at once would only thrash.
 """
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
@@ -59,11 +60,26 @@ def checkpoint(
     name = DATA_ASSET[config.objective]
     data = {"token_masked_dataset": token_masked_dataset, "preference_dataset": preference_dataset}[name]
     manifest_path = Path(config.dataset_manifest_path or asset_manifest(workdir.root, name))
+    output = trained_output(config, workdir, data, manifest_path, name, context.log.info)
+    return Output(output.value, metadata={**output.metadata, SAMPLER_KEY: training_mixture.get(SAMPLER_KEY)})
+
+
+def trained_output(
+    config: CheckpointConfig,
+    workdir: WorkdirResource,
+    data: pa.Table,
+    manifest_path: Path,
+    source: str,
+    log: Callable[[str], None],
+) -> Output[pa.Table]:
+    """Train on ``data`` (the ``source`` asset's token rows, described by the manifest at
+    ``manifest_path`` when there is one) and describe the checkpoint written (``log`` hears the
+    training summary): what ``checkpoint`` and each round's ``round_checkpoint`` return."""
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else None
     out = workdir.root / "checkpoints" / run_key(data, config.model_dump())
     request = TrainRequest.from_settings(settings_of(config, TrainSettings), out, workdir=workdir.root)
-    outcome = run_training(request, data, dataset_manifest=manifest, source_name=f"asset:{name}")
-    context.log.info(json.dumps(outcome.summary(), default=str))
+    outcome = run_training(request, data, dataset_manifest=manifest, source_name=f"asset:{source}")
+    log(json.dumps(outcome.summary(), default=str))
     losses = outcome.loop.losses
     return Output(
         outcome.to_table(workdir.relative(outcome.checkpoint_dir)),
@@ -82,7 +98,6 @@ def checkpoint(
             "memory_inventory": MetadataValue.json(outcome.inventory),
             "memory_measured": MetadataValue.json(outcome.memory),
             "training_manifest": MetadataValue.json(outcome.manifest),
-            SAMPLER_KEY: training_mixture.get(SAMPLER_KEY),
         },
     )
 

@@ -17,6 +17,7 @@ manifest, attach the same kind of metadata and return the token rows ``checkpoin
 
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
@@ -75,20 +76,34 @@ def token_masked_dataset(
 ) -> Output[pa.Table]:
     """Serialize and mask the mixture; every dropped example is counted with its reason."""
     settings = settings_of(config, DatasetSettings)
-    tokenizer_path = settings.tokenizer_dir(workdir.root)
+    source, artifact = "training_mixture", "token_masked_dataset"
+    return masked_output(settings, workdir, training_mixture, source, artifact, context.log.info)
+
+
+def masked_output(
+    settings: DatasetSettings,
+    workdir: WorkdirResource,
+    mixture: pa.Table,
+    source: str,
+    artifact: str,
+    log: Callable[[str], None],
+) -> Output[pa.Table]:
+    """Mask ``mixture`` (the ``source`` asset's rows), write its manifest under ``artifact`` and
+    return the table with what a person reads (``log`` hears the counts): what
+    ``token_masked_dataset`` and each round's ``round_dataset`` return."""
     stage = run_dataset_stage(
-        training_mixture,
-        tokenizer_path,
+        mixture,
+        settings.tokenizer_dir(workdir.root),
         settings.mask_config(),
         augment=list(settings.augment),
         augment_seed=settings.augment_seed,
         batch_rows=settings.batch_rows,
-        source="training_mixture",
+        source=source,
         provenance=GRAPH_PROVENANCE,
     )
-    manifest_path = write_manifest(workdir, "token_masked_dataset", stage.manifest, stage.table)
+    manifest_path = write_manifest(workdir, artifact, stage.manifest, stage.table)
     manifest = stage.manifest
-    context.log.info(f"token_masked_dataset: {manifest['counts']}, drops {manifest['drop_reasons']}")
+    log(f"{artifact}: {manifest['counts']}, drops {manifest['drop_reasons']}")
     return Output(
         stage.table,
         metadata={

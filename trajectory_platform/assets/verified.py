@@ -65,12 +65,13 @@ def verified_traces(
     for warning in result.ledger.health_warnings():
         context.log.warning(warning)
     table = verified_table(episodes, result)
-    metadata = {**_verified_metadata(result), SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings))}
+    metadata = {**verified_metadata(result), SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings))}
     yield Output(table, output_name="verified_traces", metadata=metadata)
     yield Output(result.triage, output_name="triage_report", metadata=_triage_metadata(result.triage))
 
 
-def _verified_metadata(result: CascadeResult) -> dict:
+def verified_metadata(result: CascadeResult) -> dict:
+    """A cascade run's page: funnel, ledger, sinks (``verified_traces`` and ``round_verified``)."""
     ledger = result.ledger.summary()
     rows = ["| stage | entered | passed | c_i (s) | p_i |", "|---|---|---|---|---|"]
     rows += [

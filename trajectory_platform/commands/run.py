@@ -29,20 +29,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trajectory_platform.commands import emit_summary, fail
-from trajectory_platform.commands._settings import (
-    SettingError,
-    checked_values,
-    model_fields,
-    parse_settings,
-    unknown_key,
-)
+from trajectory_platform.commands._profile import QUIET_LOGS, asset_settings, checked_asset_config
+from trajectory_platform.commands._settings import SettingError
 from trajectory_platform.workdir import WORKDIR_ENV
 
 if TYPE_CHECKING:  # the run's modules load when it runs, so `run --help` answers at once
     from trajectory_platform.curation.split_mixture_stage import SplitSettings
 
 SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples" / "traces"
-QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -75,6 +69,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the gym rollout (default 0)")
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="self-improvement rounds to run after the graph (default 0: a round samples, verifies, "
+        "trains and scores again, minutes more; `trajectory-platform round` runs one later)",
+    )
+    parser.add_argument(
         "--set",
         dest="settings",
         action="append",
@@ -83,64 +84,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run config of one asset, e.g. --set checkpoint.max_steps=4 (JSON values; repeatable)",
     )
     parser.set_defaults(func=run)
-
-
-EMBEDDED_PROFILE: dict[str, dict[str, Any]] = {
-    "checkpoint": {"max_steps": 60, "capacity": 2048, "examples_per_step": 8, "eval_every": 20},
-    "scorecard": {
-        "episodes": 12,
-        "recovery_episodes": 6,
-        "max_steps": 6,
-        "max_generated_tokens": 300,
-    },
-}
-"""Where the embedded run departs from the stages' product defaults, on purpose: the default
-model trains from scratch on two CPU cores within a few minutes, so it takes 60 steps of 8
-examples in 2048-token buffers (validated every 20) instead of the product's 200 x 16 in 1024;
-its scorecard runs 12 acceptance and 6 recovery trials of at most 6 turns and 300 generated
-tokens, since the gym's short tasks need no more. ``--set`` overrides these like any other setting."""
-
-
-def asset_settings(settings: list[str]) -> dict[str, dict]:
-    """The embedded profile with the ``--set`` values on top, per asset."""
-    config = {asset: dict(values) for asset, values in EMBEDDED_PROFILE.items()}
-    for asset, values in parse_settings(settings).items():
-        config.setdefault(asset, {}).update(values)
-    return config
-
-
-def config_class(assets_def: Any) -> type | None:
-    """The ``Config`` class an asset takes (``None``: the asset takes no run config)."""
-    compute = assets_def.op.compute_fn
-    if not compute.has_config_arg():
-        return None
-    annotation = compute.get_config_arg().annotation
-    return annotation if isinstance(annotation, type) else None
-
-
-def checked_asset_config(assets_defs: list, config: dict[str, dict]) -> dict[str, dict]:
-    """``config`` checked against the assets' run configs before any work starts, so a typo or a
-    bad value fails at once with a suggestion instead of minutes later as a Dagster traceback
-    (:class:`~trajectory_platform.commands._settings.SettingError`)."""
-    from trajectory_platform.resources.stage_config import SETTINGS_CLASS
-
-    classes = {assets_def.node_def.name: config_class(assets_def) for assets_def in assets_defs}
-    configurable = sorted(name for name, cls in classes.items() if cls is not None)
-    checked: dict[str, dict] = {}
-    for asset, values in config.items():
-        if asset not in classes:
-            raise SettingError(unknown_key("asset", asset, configurable))
-        model = classes[asset]
-        if model is None:
-            raise SettingError(
-                f"asset {asset} takes no settings (assets with settings: {', '.join(configurable)})"
-            )
-        checked[asset] = checked_values(asset, values, model)
-        source = getattr(model, SETTINGS_CLASS, None)  # the settings dataclass the Config came from
-        if source is not None:  # its own checks too (a worker count of 0, a share above 1)
-            fields = set(model_fields(source))
-            checked_values(asset, {k: v for k, v in checked[asset].items() if k in fields}, source)
-    return checked
 
 
 def sync_tree(source: Path, target: Path) -> int:
@@ -225,12 +168,15 @@ def _runs_for(assets_def, days: list[str]) -> list[dict]:
 
 
 def plan(defs, days: list[str]) -> list[Step]:
-    """Every assets definition in dependency order, with its runs."""
+    """Every assets definition in dependency order, with its runs; the round-partitioned ones are
+    run by round (``--rounds``, ``trajectory-platform round``), not as part of the graph."""
+    from trajectory_platform.commands._rounds import is_round_asset
+
     graph = defs.resolve_asset_graph()
     steps: dict[int, Step] = {}
     for key in graph.toposorted_asset_keys:
         assets_def = graph.assets_def_for_key(key)
-        if not assets_def.is_executable or id(assets_def) in steps:
+        if not assets_def.is_executable or id(assets_def) in steps or is_round_asset(assets_def):
             continue
         names = sorted(k.to_user_string() for k in assets_def.keys)
         steps[id(assets_def)] = Step(assets_def, names, _runs_for(assets_def, days))
@@ -318,6 +264,7 @@ def release_decision(workdir: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     from dagster import BetaWarning, DagsterInstance, PreviewWarning
 
+    from trajectory_platform.commands._rounds import run_rounds
     from trajectory_platform.curation.split_mixture_stage import SplitSettings
     from trajectory_platform.environments.real_projects import RealProjectError, lay_example
     from trajectory_platform.gym import isolation
@@ -407,6 +354,10 @@ def run(args: argparse.Namespace) -> int:
                         f"{', '.join(step.names)} failed ({where}); see run {result.run_id} in the UI", 1
                     )
             print(f"{label}: ok in {time.monotonic() - step_started:.1f}s", file=sys.stderr, flush=True)
+        rounds = run_rounds(located, instance, args.rounds, asset_config, checks.add)
+    if rounds and not rounds[-1]["ok"]:
+        emit_summary({"ok": False, "rounds": rounds, "checks": checks.to_dict(), "dagster_home": str(home)})
+        return fail(f"round {rounds[-1]['round']} failed; see run {rounds[-1]['run_id']} in the UI", 1)
 
     db = workdir / "warehouse.duckdb"
     release = release_decision(workdir)
@@ -420,6 +371,7 @@ def run(args: argparse.Namespace) -> int:
         "unverifiable": unverifiable_reasons(workdir),
         "checks": checks.to_dict(),
         **release,
+        **({"rounds": rounds} if rounds else {}),
         "seconds": round(time.monotonic() - started, 1),
     }
     print(

@@ -9,11 +9,14 @@ Curation below ingest (``verified_traces`` / ``triage_report``, ``redacted_corpu
 per run (:data:`PER_DAY_BACKFILL`): a backfill over a range becomes one run per day, which any
 executor or run launcher can spread, and a day's output never depends on which other days shared
 its run (docs/operations.md, "Per-day curation").
+
+The self-improvement loop's assets are partitioned by round (:data:`ROUND_PARTITIONS`): dynamic
+partitions "1", "2", ..., one added per round as the loop starts it (docs/operations.md, "Rounds").
 """
 
 from __future__ import annotations
 
-from dagster import BackfillPolicy, DailyPartitionsDefinition
+from dagster import BackfillPolicy, DailyPartitionsDefinition, DynamicPartitionsDefinition
 
 DAILY_PARTITIONS = DailyPartitionsDefinition(start_date="2023-01-01", end_offset=1)
 
@@ -33,3 +36,19 @@ def one_day(partition_keys: list[str], asset: str) -> str:
             "makes one run per day"
         )
     return partition_keys[0]
+
+
+ROUND_PARTITIONS = DynamicPartitionsDefinition(name="rounds")
+"""One partition per self-improvement round, keyed "1", "2", ...: the round sensor adds round i+1 when
+round i's scorecard promotes, and ``trajectory-platform round`` adds the next one by hand. Dynamic,
+not static: how many rounds there will be is decided by the loop as it runs."""
+
+ROUND_PARTITION_COLUMN = "round_key"
+"""The warehouse column a round-partitioned table's rows are replaced by (added to the DuckDB copy)."""
+
+
+def round_index(partition_key: str) -> int:
+    """The round a partition key names; ``ValueError`` for anything but a positive whole number."""
+    if not partition_key.isdigit() or int(partition_key) < 1 or partition_key != str(int(partition_key)):
+        raise ValueError(f"a round partition key is a round number 1, 2, ..., not {partition_key!r}")
+    return int(partition_key)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dagster import AssetSelection, define_asset_job
 
+from trajectory_platform.resources.partitions import ROUND_PARTITIONS
+
 INGEST_JOB = define_asset_job(
     "ingest_job",
     selection=AssetSelection.from_string('key:"raw_traces" or key:"ingest_rejects"'),
@@ -51,7 +53,15 @@ EVALUATION_JOB = define_asset_job(
     description="Closed-loop evaluation of the checkpoint: the scorecard and the release decision.",
 )
 
-STAGE_JOBS = (INGEST_JOB, FEEDBACK_JOB, CURATION_JOB, DATASET_JOB, TRAINING_JOB, EVALUATION_JOB)
+ROUND_JOB = define_asset_job(
+    "round_job",
+    selection=AssetSelection.groups("rounds"),
+    partitions_def=ROUND_PARTITIONS,
+    description="One self-improvement round (a round partition): sample with the last checkpoint, "
+    "verify, mix, tokenize, train and score; the round sensor requests it when a round promotes.",
+)
+
+STAGE_JOBS = (INGEST_JOB, FEEDBACK_JOB, CURATION_JOB, DATASET_JOB, TRAINING_JOB, EVALUATION_JOB, ROUND_JOB)
 """One job per stage, in pipeline order; together they select every asset exactly once."""
 
 RETRAIN_ASSETS = ("token_masked_dataset", "preference_dataset", "checkpoint", "scorecard")

@@ -1,0 +1,333 @@
+"""The self-improvement loop as round-partitioned assets (``rounds`` group, one partition per round).
+
+``policy_rollouts`` -> ``round_verified`` -> ``round_mixture`` -> ``round_dataset`` ->
+``round_checkpoint`` -> ``round_scorecard``; the collapse watch is a blocking check on
+``round_verified`` (``checks/rounds.py``) and the round sensor starts round i+1 when round i's
+scorecard promotes (``sensors/rounds.py``). Each body is glue over one domain call of
+:mod:`trajectory_platform.rounds.stage` or the helper the unpartitioned stage uses
+(:func:`~trajectory_platform.assets.mixture.composed_mixture`,
+:func:`~trajectory_platform.assets.dataset.masked_output`,
+:func:`~trajectory_platform.assets.checkpoint.trained_output`,
+:func:`~trajectory_platform.assets.scorecard.scored_output`), so a round's mixture, dataset,
+checkpoint and scorecard are built exactly as the unpartitioned ones are.
+
+Round i samples with round i-1's ``round_checkpoint`` (round 1: the unpartitioned ``checkpoint``),
+and round i-1's mixture is the one round i extends. Both are read from the warehouse by partition
+key, not declared as Dagster inputs: dynamic partitions have no offset mapping ("the partition
+before this one"), so such an input cannot be declared. What would have been the edge is recorded
+instead: every round asset from the collection on carries the sampler's checkpoint digest and the
+sampler-policy digest in its metadata, so the UI shows per round which checkpoint sampled it and
+which checkpoint it produced.
+
+Rollout generation and verification are the two sides of a bounded spool inside one step (the
+multi-asset ``policy_rollouts``, whose outputs are ``policy_rollouts`` and ``round_verified``):
+docs/operations.md, "Rounds", says why.
+"""
+
+import dataclasses
+
+import pyarrow as pa
+import torch
+from dagster import (
+    AllPartitionMapping,
+    AssetDep,
+    AssetExecutionContext,
+    AssetIn,
+    AssetKey,
+    AssetOut,
+    MetadataValue,
+    Output,
+    asset,
+    multi_asset,
+)
+
+from trajectory_platform.assets._house import declared, tally_metadata
+from trajectory_platform.assets.checkpoint import CheckpointConfig, trained_output
+from trajectory_platform.assets.dataset import MaskedDatasetConfig, masked_output
+from trajectory_platform.assets.mixture import MixtureConfig, composed_mixture, mixture_metadata
+from trajectory_platform.assets.scorecard import FACTS, ScorecardConfig, scored_output
+from trajectory_platform.assets.verified import verified_metadata
+from trajectory_platform.checks.rounds import COLLAPSE_CHECK, HEALTH_KEY, collapse_watch
+from trajectory_platform.curation.split_mixture_stage import (
+    TRAINING_MIXTURE_SCHEMA,
+    MixtureSettings,
+    SplitSettings,
+)
+from trajectory_platform.curation.verify import verified_table
+from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
+from trajectory_platform.curation.verify.cascade import CascadeConfig
+from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
+from trajectory_platform.evaluation.settings import EvaluationSettings
+from trajectory_platform.evaluation.stage import SCORECARD_SCHEMA, UpstreamFigures
+from trajectory_platform.gym.library import build_library
+from trajectory_platform.resources.facts import UPSTREAM_FACTS, latest_metadata
+from trajectory_platform.resources.partitions import ROUND_PARTITION_COLUMN, ROUND_PARTITIONS, round_index
+from trajectory_platform.resources.settings import WorkdirResource
+from trajectory_platform.resources.stage_config import (
+    SETTINGS_KEY,
+    materialized_settings,
+    recorded_settings,
+    settings_of,
+    stage_config,
+)
+from trajectory_platform.resources.warehouse import read_asset_table
+from trajectory_platform.rounds.collapse import CollapseDecision, round_health
+from trajectory_platform.rounds.settings import CollapseSettings
+from trajectory_platform.rounds.stage import RoundRun, RoundRunSettings, round_corpus, run_round
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, episodes_to_table
+from trajectory_platform.training.data.mask_settings import DatasetSettings
+from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA
+from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA
+from trajectory_platform.workdir import asset_manifest
+
+RoundConfig = stage_config(RoundRunSettings, "RoundConfig")
+
+EVERY_DAY_FACTS = AssetIn(input_manager_key=UPSTREAM_FACTS, partition_mapping=AllPartitionMapping())
+"""A per-day stage's reported figures (every day's, combined) as an input of a round asset."""
+
+SAMPLER_CHECKPOINT_KEY = "sampler_checkpoint_digest"
+"""Metadata key: the artifact digest of the checkpoint that sampled the round (lineage in the UI)."""
+SAMPLER_POLICY_KEY = "sampler_policy_digest"
+"""Metadata key: the digest every trajectory of the round carries in ``lineage.sampler_policy_digest``."""
+
+
+def _round(schema: pa.Schema) -> dict:
+    """``declared`` for a round asset: the ``rounds`` group, rows replaced per round key."""
+    return declared("rounds", schema, partition_expr=ROUND_PARTITION_COLUMN)
+
+
+def previous_round_table(workdir: WorkdirResource, asset: str, index: int) -> pa.Table:
+    """Round ``index - 1``'s ``asset`` from the warehouse (round 1's predecessor: the unpartitioned
+    ``checkpoint``); a clear error when that round has not run."""
+    name, keys = (
+        ("checkpoint", None) if asset == "round_checkpoint" and index == 1 else (asset, [str(index - 1)])
+    )
+    table = read_asset_table(workdir.root, name, keys)
+    if table is None or table.num_rows == 0:
+        where = "the unpartitioned checkpoint" if keys is None else f"round {index - 1}'s {name}"
+        raise FileNotFoundError(f"round {index} needs {where}, which is not materialized: run it first")
+    return table
+
+
+def sampler_lineage(context: AssetExecutionContext) -> dict:
+    """The round's sampler digests, as its collection recorded them (lineage on every later asset)."""
+    recorded = latest_metadata(context.instance, "policy_rollouts", context.partition_key)
+    return {key: recorded.get(key) for key in (SAMPLER_CHECKPOINT_KEY, SAMPLER_POLICY_KEY)}
+
+
+@multi_asset(
+    deps=[
+        AssetDep("verified_traces", partition_mapping=AllPartitionMapping()),
+        AssetDep("checkpoint"),
+    ],
+    ins={"split_assignments": FACTS},
+    outs={
+        "policy_rollouts": AssetOut(
+            description="The round's attempts: k per task in the P_inform band, by the round's sampler "
+            "(pinned seeds), each stamped with the sampler digest and the round.",
+            **_round(EPISODE_SCHEMA),
+        ),
+        "round_verified": AssetOut(
+            description="The round's attempts with the full cascade's verdicts (ledger in metadata).",
+            **_round(VERIFIED_SCHEMA),
+        ),
+    },
+    internal_asset_deps={
+        "policy_rollouts": {
+            AssetKey("verified_traces"),
+            AssetKey("checkpoint"),
+            AssetKey("split_assignments"),
+        },
+        "round_verified": {AssetKey("policy_rollouts")},
+    },
+    partitions_def=ROUND_PARTITIONS,
+    check_specs=[COLLAPSE_CHECK],
+    pool="train",
+)
+def policy_rollouts(
+    context: AssetExecutionContext, config: RoundConfig, workdir: WorkdirResource, split_assignments: dict
+):
+    """Sample the round through the bounded spool (generation and verification overlapping), judge
+    it, and watch it for collapse against the previous round."""
+    index, settings = round_index(context.partition_key), settings_of(config, RoundRunSettings)
+    sampler_row = previous_round_table(workdir, "round_checkpoint", index).to_pylist()[-1]
+    run = run_round(
+        settings,
+        recorded_settings(split_assignments, SplitSettings),
+        earlier_outcomes(workdir, index),
+        workdir.locate(sampler_row["path"]),
+        index,
+        workdir.root / "spool" / "policy_rollouts" / context.partition_key,
+        round_cascade(workdir, settings.workers),
+    )
+    sample = run.collected.sample
+    previous = latest_metadata(context.instance, "round_verified", str(index - 1)).get(HEALTH_KEY)
+    decision, check = collapse_watch(round_health(sample), previous, CollapseSettings())
+    recorded = {
+        SAMPLER_CHECKPOINT_KEY: sampler_row["artifact_digest"],
+        SAMPLER_POLICY_KEY: sample.sampler_digest,
+        SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
+    }
+    context.log.info(f"round {index}: {sample.summary()['sinks']}; queue {run.collected.queue.to_dict()}")
+    rollouts = {**recorded, **collection_metadata(run)}
+    yield Output(episodes_to_table(sample.episodes), output_name="policy_rollouts", metadata=rollouts)
+    verified = {**recorded, **verified_round_metadata(run, decision)}
+    yield Output(
+        verified_table(sample.episodes, sample.cascade), output_name="round_verified", metadata=verified
+    )
+    yield check
+
+
+def round_cascade(workdir: WorkdirResource, workers: int) -> CascadeConfig:
+    """The full cascade as ``verified_traces`` runs it (the workdir's calibration cache), quiet."""
+    return CascadeConfig(
+        progress=False, workers=workers, calibration_cache=workdir.root / CALIBRATION_CACHE_DIR
+    )
+
+
+def earlier_outcomes(workdir: WorkdirResource, index: int) -> pa.Table:
+    """The verified outcomes round ``index`` chooses its tasks by: the previous round's attempts, or
+    for round 1 the corpus's (``verified_traces``, every day: the scripted policies' outcomes, the
+    only ones there are before the checkpoint has sampled)."""
+    if index > 1:
+        return previous_round_table(workdir, "round_verified", index)
+    corpus = read_asset_table(workdir.root, "verified_traces")
+    if corpus is None:
+        raise FileNotFoundError("round 1 chooses its tasks by verified_traces, which is not materialized")
+    return corpus
+
+
+def collection_metadata(run: RoundRun) -> dict:
+    """The task choice and the queue: depth (max, mean) and episodes per second of each stage."""
+    queue = run.collected.queue.to_dict()
+    return {
+        "selection": MetadataValue.json(run.selection()),
+        "queue": MetadataValue.json(queue),
+        **{
+            key: queue[key]
+            for key in ("depth_max", "depth_mean", "produce_episodes_per_s", "verify_episodes_per_s")
+        },
+    }
+
+
+def verified_round_metadata(run: RoundRun, decision: CollapseDecision) -> dict:
+    """The cascade's figures on the round (as ``verified_traces`` reports them), the round's
+    collapse figures (the next round compares with them) and the collapse verdict."""
+    sample = run.collected.sample
+    return {
+        **verified_metadata(sample.cascade),
+        HEALTH_KEY: MetadataValue.json(round_health(sample).to_dict()),
+        "collapse_halt": decision.halt,
+        "collapse_reasons": MetadataValue.json(list(decision.reasons)),
+    }
+
+
+@asset(
+    ins={"round_verified": AssetIn(), "training_mixture": AssetIn(), "split_assignments": FACTS},
+    partitions_def=ROUND_PARTITIONS,
+    **_round(TRAINING_MIXTURE_SCHEMA),
+    description="The mix the round's checkpoint trains on: the last mix plus the round's admitted "
+    "trajectories, stale samplers retired, deduplicated by action sequence, under the token-share policy.",
+)
+def round_mixture(
+    context: AssetExecutionContext,
+    config: MixtureConfig,
+    workdir: WorkdirResource,
+    round_verified: pa.Table,
+    training_mixture: pa.Table,
+    split_assignments: dict,
+) -> Output[pa.Table]:
+    """Fold the round's admitted trajectories into the last mix (``next_mix``), then compose it as
+    ``training_mixture`` is composed."""
+    index = round_index(context.partition_key)
+    previous = training_mixture if index == 1 else previous_round_table(workdir, "round_mixture", index)
+    settings = materialized_settings(
+        context.instance, "round_verified", RoundRunSettings, context.partition_key
+    )
+    split = recorded_settings(split_assignments, SplitSettings)
+    corpus = round_corpus(previous, round_verified, index, settings, split, build_library(split.fixture_seed))
+    result = composed_mixture(settings_of(config, MixtureSettings), corpus.corpus, corpus.splits.table)
+    context.log.info(f"round {index} mix: {corpus.mix.tally()}; {result.summary['realized_token_shares']}")
+    round_tally = {f"round_mix_{k}": v for k, v in tally_metadata(corpus.mix.tally()).items()}
+    return Output(
+        result.table, metadata={**mixture_metadata(result), **round_tally, **sampler_lineage(context)}
+    )
+
+
+@asset(
+    ins={"round_mixture": AssetIn()},
+    partitions_def=ROUND_PARTITIONS,
+    **_round(MASKED_SCHEMA),
+    description="The round's mixture tokenized and masked, as token_masked_dataset is.",
+)
+def round_dataset(
+    context: AssetExecutionContext,
+    config: MaskedDatasetConfig,
+    workdir: WorkdirResource,
+    round_mixture: pa.Table,
+) -> Output[pa.Table]:
+    """Mask the round's mixture; its manifest lands under ``artifacts/round_dataset/<round>/``."""
+    artifact = f"round_dataset/{context.partition_key}"
+    settings = settings_of(config, DatasetSettings)
+    return masked_output(settings, workdir, round_mixture, "round_mixture", artifact, context.log.info)
+
+
+@asset(
+    ins={"round_dataset": AssetIn()},
+    partitions_def=ROUND_PARTITIONS,
+    pool="train",
+    **_round(CHECKPOINT_SCHEMA),
+    description="The round's checkpoint (SFT on round_dataset), with the digest of the checkpoint that "
+    "sampled the round: per-round lineage sampler -> checkpoint.",
+)
+def round_checkpoint(
+    context: AssetExecutionContext,
+    config: CheckpointConfig,
+    workdir: WorkdirResource,
+    round_dataset: pa.Table,
+) -> Output[pa.Table]:
+    """Train as ``checkpoint`` trains, on the round's dataset (SFT: a round has no preference pairs)."""
+    if config.objective != "sft":
+        raise ValueError(f"round_checkpoint trains SFT on the round's dataset, not {config.objective!r}")
+    manifest = asset_manifest(workdir.root, f"round_dataset/{context.partition_key}")
+    output = trained_output(config, workdir, round_dataset, manifest, "round_dataset", context.log.info)
+    return Output(output.value, metadata={**output.metadata, **sampler_lineage(context)})
+
+
+@asset(
+    ins={
+        "round_checkpoint": AssetIn(),
+        "round_mixture": AssetIn(),
+        "round_dataset": AssetIn(),
+        **{name: EVERY_DAY_FACTS for name in ("verified_traces", "redacted_corpus")},
+        "split_assignments": FACTS,
+    },
+    partitions_def=ROUND_PARTITIONS,
+    pool="train",
+    **_round(SCORECARD_SCHEMA),
+    description="The round's checkpoint against the checkpoint that sampled the round (paired held-out "
+    "trials), with the release decision the round sensor reads: promote starts the next round.",
+)
+def round_scorecard(
+    context: AssetExecutionContext,
+    config: ScorecardConfig,
+    workdir: WorkdirResource,
+    round_checkpoint: pa.Table,
+    round_mixture: pa.Table,
+    round_dataset: pa.Table,
+    verified_traces: dict,
+    redacted_corpus: dict,
+    split_assignments: dict,
+) -> Output[pa.Table]:
+    """Score the round's checkpoint; the baseline is the round's sampler unless ``baseline_path`` is set."""
+    torch.set_num_threads(max(1, config.threads))
+    index, settings = round_index(context.partition_key), settings_of(config, EvaluationSettings)
+    if not settings.baseline_path:
+        sampler = previous_round_table(workdir, "round_checkpoint", index).to_pylist()[-1]
+        settings = dataclasses.replace(settings, baseline_path=str(workdir.locate(sampler["path"])))
+    row = round_checkpoint.to_pylist()[0]
+    upstream = UpstreamFigures(verified=verified_traces, redacted=redacted_corpus)
+    output = scored_output(
+        context, settings, workdir, row, round_mixture, round_dataset, upstream, split_assignments
+    )
+    return Output(output.value, metadata={**output.metadata, **sampler_lineage(context)})
