@@ -13,6 +13,7 @@ import pytest
 from trajectory_platform.curation.split_mixture_stage import SplitSettings
 from trajectory_platform.curation.verify import verified_table
 from trajectory_platform.curation.verify.cascade import CascadeConfig
+from trajectory_platform.environments.real_projects import PROJECTS, build_environment
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.rounds.sampling import ROUND_KEY, policy_sampler, sample_round
@@ -51,3 +52,17 @@ def test_the_run_settings_refuse_an_unknown_sampler_and_an_empty_queue() -> None
         RoundRunSettings(sampler="oracle")
     with pytest.raises(ValueError, match="queue_bound"):
         RoundRunSettings(queue_bound=0)
+
+
+def test_the_next_mix_splits_over_the_registered_environments_too(gym_task: Fixture) -> None:
+    """A split pin may name a brought environment's family: the round's split plans over the same
+    environments as the corpus's, so the pin resolves instead of being refused as unknown."""
+    env = build_environment(PROJECTS[0]).fixture()
+    sampler, settings = policy_sampler(ScriptedExpert()), RoundSettings(attempts=1)
+    sample = sample_round(sampler, [gym_task], 1, settings)
+    verified = verified_table(sample.episodes, sample.cascade)
+    split = SplitSettings(pinned=(f"{env.repo_family}:test",))
+    with pytest.raises(ValueError, match=env.repo_family):
+        round_corpus(candidates_table([]), verified, 1, settings, split, [gym_task])
+    corpus = round_corpus(candidates_table([]), verified, 1, settings, split, [gym_task], [env])
+    assert corpus.splits.table["episode_id"].to_pylist() == corpus.corpus["episode_id"].to_pylist()

@@ -57,6 +57,7 @@ from trajectory_platform.curation.verify import verified_table
 from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
 from trajectory_platform.curation.verify.cascade import CascadeConfig
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
+from trajectory_platform.environments.table import registered_fixtures
 from trajectory_platform.evaluation.settings import EvaluationSettings
 from trajectory_platform.evaluation.stage import SCORECARD_SCHEMA, UpstreamFigures
 from trajectory_platform.gym.library import build_library
@@ -245,7 +246,8 @@ def round_mixture(
         context.instance, "round_verified", RoundRunSettings, context.partition_key
     )
     split = recorded_settings(split_assignments, SplitSettings)
-    corpus = round_corpus(previous, round_verified, index, settings, split, build_library(split.fixture_seed))
+    library, environments = build_library(split.fixture_seed), registered_fixtures(workdir.environments_dir)
+    corpus = round_corpus(previous, round_verified, index, settings, split, library, environments)
     result = composed_mixture(settings_of(config, MixtureSettings), corpus.corpus, corpus.splits.table)
     context.log.info(f"round {index} mix: {corpus.mix.tally()}; {result.summary['realized_token_shares']}")
     round_tally = {f"round_mix_{k}": v for k, v in tally_metadata(corpus.mix.tally()).items()}

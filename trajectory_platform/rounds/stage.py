@@ -196,13 +196,15 @@ def round_corpus(
     settings: RoundSettings,
     split: SplitSettings,
     fixtures: Sequence[Fixture],
+    environments: Sequence[Fixture] = (),
 ) -> RoundCorpus:
     """The last mix (``previous``: the base ``training_mixture`` for round 1, else the previous
     round's mixture) plus the admitted rows of the round's ``verified`` table, retired, deduplicated
     and capped (:func:`~trajectory_platform.rounds.mix.next_mix`), then split over ``fixtures`` (the
-    library the corpus was split over) like the corpus."""
+    library the corpus was split over) and the registered ``environments``, as the corpus is (a
+    split pin may name an environment's family)."""
     admitted = [c for c in corpus_candidates(verified) if c.sink == "admitted"]
     mix = next_mix(corpus_candidates(previous), admitted, round_index, settings)
     corpus = candidates_table(mix.kept)
-    splits = split_stage(corpus, fixtures, split.policy(), split.decontamination())
+    splits = split_stage(corpus, fixtures, split.policy(), split.decontamination(), environments=environments)
     return RoundCorpus(mix, corpus, splits)
