@@ -14,8 +14,10 @@ Issue 20, item 4. Two measurements, side by side in one run:
    affine fit (fixed + per episode), the extrapolation to 100k and 1M episodes on this machine (the
    larger of the power-law and the affine figure: the cautious one), and a 100-node cluster on paper
    with its assumptions written out (JSON ``cluster_on_paper``). Beside the batched mask, the
-   baseline ``mask_whole`` masks the whole mixture as one batch (the stage before ``batch_rows``);
-   both must write the same dataset bytes (``mask_batched_equals_whole``).
+   baseline ``mask_whole`` masks the whole mixture as one batch (the stage before ``batch_rows``),
+   and likewise ``ingest_whole``, ``verify_whole`` and ``redact_whole`` beside the streamed stages;
+   each pair must write the same bytes (``batched_equals_whole``), and ``memory_side_by_side`` gives
+   the batched / one-batch peak RSS ratio per size. ``--stages`` runs a prefix of the chain.
 2. **Cost of one more day.** A small day (default 40 episodes) added to a history of 1, 4 and 16
    days through Dagster: ``raw_traces`` then the per-day curation assets (``verified_traces``,
    ``triage_report``, ``redacted_corpus``) of :mod:`trajectory_platform.definitions`, one day per
@@ -59,13 +61,37 @@ from typing import Any
 
 STAGES = ("ingest", "verify", "redact", "split", "mask")
 """The global chain, in order; each reads the previous stage's Parquet."""
+STREAMED = ("ingest", "verify", "redact")
+"""Stages that hold ``batch_rows`` episodes at a time (``--set STAGE.batch_rows``); beside each, the
+baseline ``STAGE_whole`` runs it as one batch (how it held the corpus before batches)."""
 TARGETS = {"exponent": 1.1, "peak_rss_gb_at_100k": 4.0}
 """Issue 20's bars: growth exponent per stage, peak RSS extrapolated to 100k episodes."""
 EXTRAPOLATE_TO = (100_000, 1_000_000)
 RESULT_LINE = "SCALE_STAGE_RESULT "
-BASELINES = ("mask_whole",)
-"""Side-by-side baselines: ``mask_whole`` masks the whole mixture as one batch (how the stage ran
-before ``batch_rows``)."""
+BASELINES = ("mask_whole", *(f"{stage}_whole" for stage in STREAMED))
+"""Side-by-side baselines: ``mask_whole`` masks the whole mixture as one batch, ``ingest_whole``,
+``verify_whole`` and ``redact_whole`` hold their whole input as one batch (how each stage ran before
+``batch_rows``); each must write the same bytes as its batched run."""
+CHAIN = (
+    "ingest",
+    "ingest_whole",
+    "verify",
+    "verify_whole",
+    "redact",
+    "redact_whole",
+    "split",
+    "mask",
+    "mask_whole",
+)
+"""The order stages run in for one size: each batched stage beside its baseline, before the next
+stage reads their (identical) output."""
+OUTPUTS = {
+    "ingest": "ingest/traces.parquet",
+    "verify": "verify/verified.parquet",
+    "redact": "redacted/corpus.parquet",
+    "mask": "dataset.jsonl",
+}
+"""The file whose digest a stage and its baseline must share."""
 WHOLE = 10**9
 DAYS = 3
 
@@ -118,13 +144,14 @@ def extrapolate(sizes: list[float], values: list[float], target: float) -> dict[
 # ---- one stage in a child process ---------------------------------------------------------------
 
 
-def _curation(run: Path, workdir: Path, batch_rows: int | None = None) -> Any:
-    """The curate command's stage runner, built as the CLI builds it, over the corpus's dated logs."""
+def _curation(run: Path, workdir: Path, whole: str | None = None) -> Any:
+    """The curate command's stage runner, built as the CLI builds it, over the corpus's dated logs;
+    ``whole``: the settings stage that runs as one batch (the baseline)."""
     from trajectory_platform.cli import build_parser
     from trajectory_platform.commands.curate import Curation, stage_settings
 
     logs = sorted(str(p) for p in (run / "logs").iterdir() if p.is_dir())
-    extra = [] if batch_rows is None else ["--set", f"dataset.batch_rows={batch_rows}"]
+    extra = [] if whole is None else ["--set", f"{whole}.batch_rows={WHOLE}"]
     args = build_parser("curate").parse_args(
         ["curate", *logs, "--out", str(run / "out"), "--workdir", str(workdir), "--no-progress", *extra]
     )
@@ -135,41 +162,36 @@ def stage_child(stage: str, run: Path, workdir: Path) -> dict[str, Any]:
     """Run one stage over the previous stage's output and write its own; returns its figures."""
     import pyarrow.parquet as pq
 
-    from trajectory_platform.traces.parquet import write_parquet
-    from trajectory_platform.traces.schema import table_to_episodes
-
-    curation = _curation(run, workdir, WHOLE if stage == "mask_whole" else None)
+    base = stage.removesuffix("_whole")
+    curation = _curation(
+        run, workdir, ("dataset" if base == "mask" else base) if stage in BASELINES else None
+    )
     out = run / "out"
     provenance_path = out / "redacted" / "provenance.json"
     start = time.perf_counter()
-    if stage == "ingest":
-        episodes = curation.ingest()
-        if isinstance(episodes, str):
-            raise RuntimeError(f"ingest: {episodes}")
-        rows = len(episodes)
-    elif stage == "verify":
-        episodes = sorted(
-            table_to_episodes(pq.read_table(out / "ingest" / "traces.parquet")), key=lambda e: e.episode_id
-        )
-        verified = curation.verify(episodes)
-        write_parquet(verified, out / "verify" / "verified.parquet")
-        rows = verified.num_rows
-    elif stage == "redact":
-        corpus, provenance = curation.redact(pq.read_table(out / "verify" / "verified.parquet"))
+    if base == "ingest":
+        traces = curation.ingest()
+        if isinstance(traces, str):
+            raise RuntimeError(f"ingest: {traces}")
+        rows = pq.ParquetFile(traces).metadata.num_rows
+    elif base == "verify":
+        rows = pq.ParquetFile(curation.verify(out / "ingest" / "traces.parquet")).metadata.num_rows
+    elif base == "redact":
+        corpus, provenance = curation.redact(out / "verify" / "verified.parquet")
         provenance_path.write_text(json.dumps(provenance, sort_keys=True), encoding="utf-8")
-        rows = corpus.num_rows
+        rows = pq.ParquetFile(corpus).metadata.num_rows
     elif stage == "split":
         provenance = json.loads(provenance_path.read_text(encoding="utf-8"))
         rows = curation.split(pq.read_table(out / "redacted" / "corpus.parquet"), provenance).num_rows
-    elif stage in ("mask", "mask_whole"):
+    elif base == "mask":
         provenance = json.loads(provenance_path.read_text(encoding="utf-8"))
         rows = curation.dataset(pq.read_table(out / "split" / "training_mixture.parquet"), provenance)
-        seconds = time.perf_counter() - start
-        digest = hashlib.sha256((out / "dataset.jsonl").read_bytes()).hexdigest()
-        return {"seconds": round(seconds, 3), "rows_out": rows, "dataset_sha256": digest}
     else:
         raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES + BASELINES)}")
-    return {"seconds": round(time.perf_counter() - start, 3), "rows_out": rows}
+    figures: dict[str, Any] = {"seconds": round(time.perf_counter() - start, 3), "rows_out": rows}
+    if base in OUTPUTS:
+        figures["output_sha256"] = hashlib.sha256((out / OUTPUTS[base]).read_bytes()).hexdigest()
+    return figures
 
 
 def peak_rss_mb() -> float:
@@ -230,26 +252,39 @@ def day_name(index: int) -> str:
     return (START_DATE + dt.timedelta(days=index)).isoformat()
 
 
+FILE_LINES = 250
+"""Records per log file: a day's logs arrive rotated into files of at most this many records, as a
+production agent fleet writes them. Ingest reads one file whole (its bytes and parsed records, a
+term that follows the file, not the corpus), so one ever-growing file would hide its batch bound."""
+
+
 def write_day(folder: Path, lines: list[str]) -> None:
-    """One dated folder of native logs, the layout the trace source and ``ingest`` read."""
+    """One dated folder of native logs, the layout the trace source and ``ingest`` read, rotated
+    every :data:`FILE_LINES` records."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "gym-rollout.jsonl").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    for part, start in enumerate(range(0, max(len(lines), 1), FILE_LINES)):
+        name = "gym-rollout.jsonl" if part == 0 else f"gym-rollout.{part}.jsonl"
+        chunk = lines[start : start + FILE_LINES]
+        (folder / name).write_text("".join(line + "\n" for line in chunk), encoding="utf-8")
 
 
-def measure_size(episodes: int, base: list[str], tmp: Path, workdir: Path) -> dict[str, Any]:
-    """A corpus of ``episodes`` cut from the base rollout over three days, and the whole chain over
-    it, one child per stage (the whole-mixture mask beside the batched one, as the baseline)."""
+def measure_size(
+    episodes: int, base: list[str], tmp: Path, workdir: Path, stages: tuple[str, ...] = CHAIN
+) -> dict[str, Any]:
+    """A corpus of ``episodes`` cut from the base rollout over three days, and the chain over it,
+    one child per stage (each batched stage beside its one-batch baseline); ``stages``: those of
+    :data:`CHAIN` to run (a stage needs the one before it)."""
     run = tmp / f"n{episodes}"
     shutil.rmtree(run, ignore_errors=True)
     lines = tiled(base, 0, episodes)
     for day in range(DAYS):
         write_day(run / "logs" / day_name(day), lines[day::DAYS])
-    stages: dict[str, Any] = {}
-    for stage in STAGES + BASELINES:
-        stages[stage] = run_stage(stage, run, workdir)
-        print(f"scale: {episodes} episodes, {stage}: {stages[stage]}", file=sys.stderr, flush=True)
+    figures: dict[str, Any] = {}
+    for stage in (s for s in CHAIN if s in stages):
+        figures[stage] = run_stage(stage, run, workdir)
+        print(f"scale: {episodes} episodes, {stage}: {figures[stage]}", file=sys.stderr, flush=True)
     shutil.rmtree(run, ignore_errors=True)
-    return {"episodes": episodes, "stages": stages}
+    return {"episodes": episodes, "stages": figures}
 
 
 def _best(runs: list[dict[str, Any]], stage: str, key: str) -> float:
@@ -257,11 +292,16 @@ def _best(runs: list[dict[str, Any]], stage: str, key: str) -> float:
     return min(r["stages"][stage][key] for r in runs)
 
 
+def measured(by_size: dict[int, list[dict[str, Any]]]) -> list[str]:
+    """The stages every run measured, in :data:`CHAIN` order."""
+    return [s for s in CHAIN if all(s in r["stages"] for runs in by_size.values() for r in runs)]
+
+
 def growth(by_size: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
     """Per stage: exponents of seconds and peak RSS, affine fits, extrapolations, target verdicts."""
     sizes = sorted(by_size)
     report: dict[str, Any] = {}
-    for stage in STAGES + BASELINES:
+    for stage in measured(by_size):
         seconds = [max(_best(by_size[n], stage, "seconds"), 1e-3) for n in sizes]
         rss = [_best(by_size[n], stage, "peak_rss_mb") for n in sizes]
         fixed_s, per_episode_s = affine_fit(sizes, seconds)
@@ -430,8 +470,38 @@ def _normalized_growth(by_size: dict[int, list[dict[str, Any]]]) -> dict[str, di
             )
             for n in sizes
         }
-        for stage in STAGES + BASELINES
+        for stage in measured(by_size)
     }
+
+
+def same_output(by_size: dict[int, list[dict[str, Any]]]) -> dict[str, bool]:
+    """Per baseline measured: did it write the same bytes as its batched stage, at every size?"""
+    same = {}
+    for baseline in (b for b in measured(by_size) if b in BASELINES):
+        stage = baseline.removesuffix("_whole")
+        same[stage] = all(
+            r["stages"][baseline]["output_sha256"] == r["stages"][stage]["output_sha256"]
+            for runs in by_size.values()
+            for r in runs
+        )
+    return same
+
+
+def memory_side_by_side(by_size: dict[int, list[dict[str, Any]]]) -> dict[str, dict[str, float]]:
+    """Per streamed stage and size: peak RSS batched / peak RSS as one batch (below 1: the batches
+    saved memory), and the batched run's peak RSS growth from the smallest size (MB)."""
+    sizes = sorted(by_size)
+    report = {}
+    for stage in STREAMED:
+        if {stage, f"{stage}_whole"} <= set(measured(by_size)):
+            batched = {n: _best(by_size[n], stage, "peak_rss_mb") for n in sizes}
+            whole = {n: _best(by_size[n], f"{stage}_whole", "peak_rss_mb") for n in sizes}
+            report[stage] = {
+                **{f"ratio_at_{n}": round(batched[n] / whole[n], 3) for n in sizes},
+                "batched_growth_mb": round(batched[sizes[-1]] - batched[sizes[0]], 1),
+                "whole_growth_mb": round(whole[sizes[-1]] - whole[sizes[0]], 1),
+            }
+    return report
 
 
 def shortfalls(report: dict[str, Any], days: dict[str, Any] | None) -> list[str]:
@@ -461,6 +531,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, help="also write the JSON result here")
     parser.add_argument(
         "--workdir", type=Path, help="bench workdir: tokenizer, calibration cache, the base rollout (kept)"
+    )
+    parser.add_argument(
+        "--stages", nargs="+", choices=CHAIN, default=list(CHAIN), help="stages to run (default: all)"
     )
     parser.add_argument("--stage", choices=STAGES + BASELINES, help=argparse.SUPPRESS)  # child mode
     parser.add_argument("--run", type=Path, help=argparse.SUPPRESS)
@@ -498,11 +571,12 @@ def main() -> int:
         by_size: dict[int, list[dict[str, Any]]] = {}
         for _ in range(0 if args.no_growth else args.repeat):  # interleaved: noise hits every size
             for n in sorted(set(args.sizes)):
-                by_size.setdefault(n, []).append(measure_size(n, base, Path(tmp), workdir))
-                result |= growth_result(by_size, args.repeat)
-                result["shortfalls"] = shortfalls(
-                    {k: result["growth"][k] for k in STAGES} if "growth" in result else {}, days
+                by_size.setdefault(n, []).append(
+                    measure_size(n, base, Path(tmp), workdir, tuple(args.stages))
                 )
+                result |= growth_result(by_size, args.repeat)
+                growth_of = result.get("growth", {})
+                result["shortfalls"] = shortfalls({k: growth_of[k] for k in STAGES if k in growth_of}, days)
                 _save(result, args.out)
     print(json.dumps(result, sort_keys=True))
     return 0
@@ -519,15 +593,13 @@ def growth_result(by_size: dict[int, list[dict[str, Any]]], repeat: int) -> dict
     if len(by_size) < 2:
         return done
     report = growth(by_size)
+    chain = {k: report[k] for k in STAGES if k in report}
     return done | {
         "growth": report,
         "normalized_growth_vs_smallest": _normalized_growth(by_size),
-        "mask_batched_equals_whole": all(
-            r["stages"]["mask"]["dataset_sha256"] == r["stages"]["mask_whole"]["dataset_sha256"]
-            for runs in by_size.values()
-            for r in runs
-        ),
-        "cluster_on_paper": cluster_on_paper({k: report[k] for k in STAGES}),
+        "batched_equals_whole": same_output(by_size),
+        "memory_side_by_side": memory_side_by_side(by_size),
+        **({"cluster_on_paper": cluster_on_paper(chain)} if set(chain) == set(STAGES) else {}),
     }
 
 

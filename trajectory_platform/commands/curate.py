@@ -7,7 +7,7 @@ the Dagster assets call, in their order, so the dataset is what the asset graph 
 from the same logs. Each stage's output lands under OUT::
 
     ingest/    traces.parquet, rejects.parquet
-    verify/    verdicts.parquet, triage_report.parquet, ledger.json
+    verify/    verdicts.parquet, triage_report.parquet, ledger.json, verified.parquet
     redacted/  corpus.parquet, license_audit.parquet
     split/     split_assignments.parquet, training_mixture.parquet, preference_pairs.parquet
     dataset.jsonl, dataset.jsonl.manifest.json
@@ -15,6 +15,10 @@ from the same logs. Each stage's output lands under OUT::
 The mixture tables and the dataset manifest carry the provenance (verified and redacted) that
 ``mask`` and ``train`` require. The last stdout line is a JSON summary: records in, every stage's
 kept / dropped by reason, sinks (unverifiable by reason), admitted, examples and target tokens.
+
+Ingest, verify and redact stream: each reads the previous stage's Parquet file and holds
+``batch_rows`` episodes at a time (``--set ingest.batch_rows=N``, ``verify.``, ``redact.``), so
+their memory does not grow with the corpus (docs/operations.md, "Batch sizes and the memory bound").
 """
 
 from __future__ import annotations
@@ -40,10 +44,10 @@ if TYPE_CHECKING:
     from trajectory_platform.curation.redact import RedactSettings
     from trajectory_platform.curation.split_mixture_stage import MixtureSettings, SplitSettings
     from trajectory_platform.curation.verify.cascade import VerifySettings
-    from trajectory_platform.traces.record import Episode
+    from trajectory_platform.traces.ingest_settings import IngestSettings
     from trajectory_platform.training.data.mask_settings import DatasetSettings
 
-STAGES = ("verify", "redact", "split", "mixture", "dataset")
+STAGES = ("ingest", "verify", "redact", "split", "mixture", "dataset")
 """The stages ``--set`` reaches (see :func:`stage_settings_classes`)."""
 
 
@@ -52,9 +56,11 @@ def stage_settings_classes() -> dict[str, type]:
     from trajectory_platform.curation.redact import RedactSettings
     from trajectory_platform.curation.split_mixture_stage import MixtureSettings, SplitSettings
     from trajectory_platform.curation.verify.cascade import VerifySettings
+    from trajectory_platform.traces.ingest_settings import IngestSettings
     from trajectory_platform.training.data.mask_settings import DatasetSettings
 
     return {
+        "ingest": IngestSettings,
         "verify": VerifySettings,
         "redact": RedactSettings,
         "split": SplitSettings,
@@ -109,6 +115,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 class Settings:
     """Every stage's settings for one curate run (the assets' settings dataclasses)."""
 
+    ingest: IngestSettings
     verify: VerifySettings
     redact: RedactSettings
     split: SplitSettings
@@ -119,7 +126,8 @@ class Settings:
 def stage_settings(args: argparse.Namespace) -> Settings:
     """The settings of each stage: defaults, the shared flags, then ``--set`` (SettingError on an
     unknown stage or field or a refused value, before any work)."""
-    shared = {
+    shared: dict[str, dict[str, Any]] = {
+        "ingest": {},
         "verify": {"fixture_seed": args.fixture_seed},
         "redact": {},
         "split": {"fixture_seed": args.fixture_seed},
@@ -213,50 +221,71 @@ class Curation:
     def run(self) -> int:
         """Every stage; exit 1 when no record was normalized or no example came out, 3 when a
         canary survived redaction."""
+        import pyarrow.parquet as pq
+
         from trajectory_platform.curation.redact.corpus import LeakDetected
 
-        episodes = self.ingest()
-        if isinstance(episodes, str):
-            return fail(episodes, 1)
-        verified = self.verify(episodes)
+        traces = self.ingest()
+        if isinstance(traces, str):
+            return fail(traces, 1)
+        verified = self.verify(traces)
         try:
             corpus, provenance = self.redact(verified)
         except LeakDetected as exc:
             return fail(f"redaction: {exc}; nothing after verify/ was written", code=3)
-        mixture = self.split(corpus, provenance)
+        mixture = self.split(pq.read_table(corpus), provenance)
         examples = self.dataset(mixture, provenance)
         emit_summary({**self.summary, "stages": self.stages, "provenance": provenance, "out": str(self.out)})
         if not examples:
             _say("no training example came out: see the sinks and each stage's drops in the summary")
         return 0 if examples else 1
 
-    def ingest(self) -> list[Episode] | str:
-        """The normalized episodes, or why there are none (before any stage runs on nothing)."""
-        from trajectory_platform.traces.ingest import ingest_paths
+    def ingest(self) -> Path | str:
+        """``ingest/traces.parquet`` (written ``batch_rows`` episodes at a time), or why no episode
+        came out (before any stage runs on nothing)."""
+        from trajectory_platform.traces.ingest import ingest_to
 
         _say("ingest")
-        result = ingest_paths(self.args.logs, self.args.format, progress=self.progress)
+        folder = self.out / "ingest"
+        result, _ = ingest_to(
+            self.args.logs, folder, self.args.format, settings=self.settings.ingest, progress=self.progress
+        )
         if result.records_in == 0:
             return f"no log records found in {', '.join(map(str, self.args.logs))}"
-        if not result.episodes:
+        if not result.normalized:
             return nothing_normalized(result, self.args.format)
-        result.write(self.out / "ingest")
         self.stages["ingest"] = result.tally().metadata()
         self.summary["records_in"] = result.records_in
-        return sorted(result.episodes, key=lambda e: e.episode_id)
+        return folder / "traces.parquet"
 
-    def verify(self, episodes: list[Episode]) -> pa.Table:
-        from trajectory_platform.curation.verify import verdicts_table, verified_table, verify_episodes
+    def verify(self, traces: Path) -> Path:
+        """Verify the trace table a batch at a time; the verdicts, triage and ledger, and
+        ``verify/verified.parquet`` (episodes with their verdict columns) for redaction."""
+        import pyarrow.parquet as pq
+
+        from trajectory_platform.curation.verify import verdicts_table
         from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
-        from trajectory_platform.curation.verify.cascade import fixtures_lookup
-        from trajectory_platform.traces.parquet import write_parquet
+        from trajectory_platform.curation.verify.cascade import (
+            fixtures_lookup,
+            parquet_batches,
+            verify_batches,
+        )
+        from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA, verified_batch
+        from trajectory_platform.traces.parquet import ParquetAppender, write_parquet
 
         settings = self.settings.verify
-        _say(f"verify: {len(episodes)} episodes")
+        _say(f"verify: {pq.ParquetFile(traces).metadata.num_rows} episodes")
         lookup = fixtures_lookup(settings.fixture_seed, self.envs)
         cache = self.workdir / CALIBRATION_CACHE_DIR
-        result = verify_episodes(episodes, lookup, settings.cascade(self.progress, calibration_cache=cache))
         folder = self.out / "verify"
+        # traces.parquet is sorted by episode id, so each batch's sorted rows append in order
+        with ParquetAppender(folder / "verified.parquet", VERIFIED_SCHEMA) as verified:
+            result = verify_batches(
+                parquet_batches(traces, settings.batch_rows),
+                lookup,
+                settings.cascade(self.progress, calibration_cache=cache),
+                lambda batch, verdicts: verified.write(verified_batch(batch, verdicts)),
+            )
         write_parquet(verdicts_table(result), folder / "verdicts.parquet")
         write_parquet(result.triage, folder / "triage_report.parquet")
         ledger = {**result.ledger.summary(), "calibration_cache": result.calibration_cache.to_dict()}
@@ -272,19 +301,30 @@ class Curation:
             "admitted": sinks.get("admitted", 0),
             "calibration_cache": result.calibration_cache.to_dict(),
         }
-        return verified_table(episodes, result)
+        return folder / "verified.parquet"
 
-    def redact(self, verified: pa.Table) -> tuple[pa.Table, dict[str, Any]]:
-        from trajectory_platform.curation.redact import redact_corpus
-        from trajectory_platform.curation.redact.corpus import corpus_tally
+    def redact(self, verified: Path) -> tuple[Path, dict[str, Any]]:
+        """Redact the verified table a batch at a time into ``redacted/corpus.parquet`` (not written
+        when a canary leaks: :class:`LeakDetected`); returns its path and the provenance."""
+        import pyarrow.parquet as pq
+
+        from trajectory_platform.curation.redact.corpus import corpus_tally, output_schema, redact_batches
         from trajectory_platform.resources.secrets import SecretsSaltResource
-        from trajectory_platform.traces.parquet import write_parquet
+        from trajectory_platform.traces.parquet import ParquetAppender, read_batches, write_parquet
         from trajectory_platform.training.data.provenance import curated
 
         salt = SecretsSaltResource(fallback_file=str(self.workdir / "secrets" / "pipeline.key"))
-        _say(f"redact: {verified.num_rows} episodes (key from {salt.source})")
-        result = redact_corpus(verified, salt.key(), settings=self.settings.redact)
-        write_parquet(result.table, self.out / "redacted" / "corpus.parquet")
+        _say(f"redact: {pq.ParquetFile(verified).metadata.num_rows} episodes (key from {salt.source})")
+        schema, rows = pq.read_schema(verified), self.settings.redact.batch_rows
+        corpus = self.out / "redacted" / "corpus.parquet"
+        with ParquetAppender(corpus, output_schema(schema)) as out:
+            result = redact_batches(
+                lambda: read_batches(verified, rows),
+                schema,
+                salt.key(),
+                out.write,
+                settings=self.settings.redact,
+            )
         write_parquet(result.audit, self.out / "redacted" / "license_audit.parquet")
         self.stages["redact"] = corpus_tally(result).metadata()
         self.summary |= {
@@ -301,7 +341,7 @@ class Curation:
             canaries_injected=result.leak.injected,
             canaries_leaked=result.leak.leaked,
         )
-        return result.table, provenance
+        return corpus, provenance
 
     def split(self, corpus: pa.Table, provenance: dict[str, Any]) -> pa.Table:
         from trajectory_platform.curation.split_mixture_stage import (

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._files import not_text
+from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
 from trajectory_platform.traces.adapters import FORMAT_NAMES
 
 if TYPE_CHECKING:
@@ -50,6 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="exit 0 even when no record was normalized (default: that is an error, so a CI step "
         "cannot pass on zero data)",
     )
+    from trajectory_platform.traces.ingest_settings import IngestSettings
+
+    add_settings_arguments(parser, IngestSettings)
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar on stderr")
     parser.set_defaults(func=run)
 
@@ -83,17 +87,24 @@ def nothing_normalized(result: IngestResult, fmt: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Ingest, write both tables, print the summary; non-zero when nothing could be read or
-    nothing was normalized (unless ``--allow-empty``)."""
-    from trajectory_platform.traces.ingest import ingest_paths
+    """Ingest (``--batch-rows`` episodes in memory at a time), write both tables, print the summary;
+    non-zero when nothing could be read or nothing was normalized (unless ``--allow-empty``)."""
+    from trajectory_platform.traces.ingest import ingest_to
+    from trajectory_platform.traces.ingest_settings import IngestSettings
     from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS
 
     if refusal := not_text([Path(p) for p in args.paths], LOGS):
         return fail(refusal)
     try:
-        result = ingest_paths(
+        settings = settings_from_args(IngestSettings, args)
+    except ValueError as exc:
+        return fail(f"ingest: {exc}")
+    try:
+        result, digests = ingest_to(
             args.paths,
+            args.out,
             args.format,
+            settings=settings,
             max_field_chars=DEFAULT_MAX_FIELD_CHARS if args.max_field_chars is None else args.max_field_chars,
             progress=not args.no_progress,
         )
@@ -101,9 +112,8 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if result.records_in == 0:
         return fail(f"no log records found in {', '.join(map(str, args.paths))}")
-    digests = result.write(args.out)
     _show_rejects(result)
     emit_summary({**result.summary(), "out": str(args.out), "sha256": digests})
-    if not result.episodes and not args.allow_empty:
+    if not result.normalized and not args.allow_empty:
         return fail(f"{nothing_normalized(result, args.format)}; --allow-empty accepts an empty output", 1)
     return 0

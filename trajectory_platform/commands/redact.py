@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--format", choices=("native", "openai", "text"), help="input format (default: detected from IN)"
     )
     parser.add_argument("--dev-salt", action="store_true", help="allow the embedded development key")
-    add_settings_arguments(parser, RedactSettings)
+    # a file is redacted record by record already: the corpus stage's batch size has no meaning here
+    add_settings_arguments(parser, RedactSettings, skip=("batch_rows",))
     parser.set_defaults(func=run)
 
 

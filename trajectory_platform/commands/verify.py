@@ -10,15 +10,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._files import PARQUET, binary_kind
 from trajectory_platform.commands._settings import add_settings_arguments, settings_from_args
 from trajectory_platform.workdir import default_workdir
-
-if TYPE_CHECKING:
-    from trajectory_platform.traces.record import Episode
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,21 +50,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _load(path: Path) -> tuple[list[Episode], int]:
-    """Episodes from a Parquet trace table or from logs (ingested here); plus the ingest rejects."""
-    import pyarrow.parquet as pq
-
-    from trajectory_platform.traces.ingest import ingest_paths
-    from trajectory_platform.traces.schema import table_to_episodes
-
-    if path.suffix == ".parquet":
-        return table_to_episodes(pq.read_table(path)), 0
-    result = ingest_paths([path])
-    for reject in result.rejects[:5]:
-        print(f"ingest reject: {reject.source_file}:{reject.source_line}: {reject.reason}", file=sys.stderr)
-    return sorted(result.episodes, key=lambda e: e.episode_id), len(result.rejects)
-
-
 def traces_refusal(path: Path) -> str | None:
     """Why ``path`` is neither a trace table nor logs, from its content; read by its name after
     (``.parquet``: a trace table, else logs), so the two must agree."""
@@ -82,11 +63,44 @@ def traces_refusal(path: Path) -> str | None:
     return None
 
 
+def _episodes(path: Path, out: Path, batch_rows: int) -> tuple[Path, int, int]:
+    """The trace table to verify (``path``, or the logs at ``path`` ingested into ``out``), its
+    episode count and the ingest rejects; ``ValueError`` when it is no trace table."""
+    import pyarrow.parquet as pq
+
+    from trajectory_platform.traces.ingest import ingest_to
+    from trajectory_platform.traces.ingest_settings import IngestSettings
+    from trajectory_platform.traces.schema import EPISODE_SCHEMA
+
+    rejects = 0
+    if path.suffix != ".parquet":
+        result, _ = ingest_to([path], out, settings=IngestSettings(batch_rows=batch_rows))
+        for reject in result.rejects[:5]:
+            print(
+                f"ingest reject: {reject.source_file}:{reject.source_line}: {reject.reason}", file=sys.stderr
+            )
+        if not result.normalized:
+            return path, 0, len(result.rejects)
+        path, rejects = out / "traces.parquet", len(result.rejects)
+    missing = sorted(set(EPISODE_SCHEMA.names) - set(pq.read_schema(path).names))
+    if missing:
+        raise ValueError(f"not a trace table: no column {', '.join(missing)}")
+    return path, pq.ParquetFile(path).metadata.num_rows, rejects
+
+
 def run(args: argparse.Namespace) -> int:
-    """Verify, write the three outputs, print the ledger summary."""
-    from trajectory_platform.curation.verify import verdicts_table, verify_episodes
+    """Verify (``--batch-rows`` episodes in memory at a time), write the three outputs, print the
+    ledger summary."""
+    import tempfile
+
+    from trajectory_platform.curation.verify import verdicts_table
     from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
-    from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
+    from trajectory_platform.curation.verify.cascade import (
+        VerifySettings,
+        fixtures_lookup,
+        parquet_batches,
+        verify_batches,
+    )
     from trajectory_platform.environments.format import EnvironmentFormatError
     from trajectory_platform.environments.registry import REGISTRY_DIR
     from trajectory_platform.gym.isolation import IsolationUnavailable
@@ -99,25 +113,26 @@ def run(args: argparse.Namespace) -> int:
     if args.envs is not None and not args.envs.is_dir():
         return fail(f"{args.envs}: no such environment registry")
     try:
-        episodes, ingest_rejects = _load(args.traces)
-    except (OSError, ValueError, KeyError) as exc:
-        return fail(f"{args.traces}: cannot read traces: {exc}")
-    if not episodes:
-        return fail(f"{args.traces}: no episodes to verify")
-    try:
         settings = settings_from_args(VerifySettings, args)
     except ValueError as exc:  # a value the settings refuse (--workers 0)
         return fail(f"verify: {exc}")
     workdir = default_workdir()
     envs = args.envs if args.envs is not None else workdir / REGISTRY_DIR
-    try:
-        result = verify_episodes(
-            episodes,
-            fixtures_lookup(settings.fixture_seed, envs),
-            settings.cascade(not args.no_progress, calibration_cache=workdir / CALIBRATION_CACHE_DIR),
-        )
-    except (IsolationUnavailable, EnvironmentFormatError) as exc:
-        return fail(str(exc))
+    with tempfile.TemporaryDirectory(prefix="tp-verify-") as ingested:
+        try:
+            traces, episodes, ingest_rejects = _episodes(args.traces, Path(ingested), settings.batch_rows)
+        except (OSError, ValueError, KeyError) as exc:
+            return fail(f"{args.traces}: cannot read traces: {exc}")
+        if not episodes:
+            return fail(f"{args.traces}: no episodes to verify")
+        try:
+            result = verify_batches(
+                parquet_batches(traces, settings.batch_rows),
+                fixtures_lookup(settings.fixture_seed, envs),
+                settings.cascade(not args.no_progress, calibration_cache=workdir / CALIBRATION_CACHE_DIR),
+            )
+        except (IsolationUnavailable, EnvironmentFormatError) as exc:
+            return fail(str(exc))
     args.out.mkdir(parents=True, exist_ok=True)
     write_parquet(verdicts_table(result), args.out / "verdicts.parquet")
     write_parquet(result.triage, args.out / "triage_report.parquet")
@@ -131,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     emit_summary(
         {
             **headline,
-            "episodes": len(episodes),
+            "episodes": episodes,
             "ingest_rejects": ingest_rejects,
             "sinks": result.counts("sink"),
             "unverifiable": result.unverifiable_by_reason(),

@@ -7,7 +7,9 @@ This is the domain function behind the ``raw_traces`` asset and ``trajectory-pla
   into an :class:`Episode` or a :class:`Reject`, and guarantees
   ``records_in == len(episodes) + len(rejects)``;
 - :meth:`IngestResult.to_tables` / :meth:`IngestResult.write` give sorted Arrow tables and
-  byte-identical Parquet files for identical input.
+  byte-identical Parquet files for identical input;
+- :func:`ingest_to` writes the same files without holding the episodes: ``batch_rows`` at a time
+  through a sorted spill (``spill.py``), for a corpus larger than memory (the CLIs).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+import tempfile
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,9 +37,11 @@ from trajectory_platform.traces.adapters.base import (
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.drops import Drop, Tally
+from trajectory_platform.traces.ingest_settings import IngestSettings
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode, LineageInputs, canonical_json
-from trajectory_platform.traces.schema import REJECT_SCHEMA, episode_row, episodes_to_table
+from trajectory_platform.traces.schema import REJECT_SCHEMA, episodes_to_table
+from trajectory_platform.traces.spill import SortedSpill, episode_digest, order_key, unique_ids
 from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS, validate_episode
 
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".traj")
@@ -97,18 +102,22 @@ class Reject:
 
 @dataclass
 class IngestResult:
-    """Episodes and rejects of one ingestion run; ``records_in == len(episodes) + len(rejects)``."""
+    """Episodes and rejects of one ingestion run; ``records_in == normalized + len(rejects)``.
+
+    ``episodes`` holds the normalized episodes of :func:`ingest_paths`; :func:`ingest_to` writes
+    them instead and leaves it empty (``normalized`` counts them either way)."""
 
     episodes: list[Episode] = field(default_factory=list)
     rejects: list[Reject] = field(default_factory=list)
     records_in: int = 0
+    normalized: int = 0
     counts_by_format: dict[str, int] = field(default_factory=dict)
     files_read: int = 0
     bytes_read: int = 0
 
     def tally(self) -> Tally:
         """Records in, normalized (kept), rejected by reason."""
-        return Tally(self.records_in, len(self.episodes), Counter(r.reason for r in self.rejects))
+        return Tally(self.records_in, self.normalized, Counter(r.reason for r in self.rejects))
 
     def reject_reasons(self) -> dict[str, int]:
         """Rejects per reason, most frequent first (ties by name)."""
@@ -119,7 +128,7 @@ class IngestResult:
         """The counts a person or the UI needs: in, normalized, rejected, per format, top reasons."""
         return {
             "records_in": self.records_in,
-            "normalized": len(self.episodes),
+            "normalized": self.normalized,
             "rejected": len(self.rejects),
             "files": self.files_read,
             "bytes": self.bytes_read,
@@ -130,18 +139,31 @@ class IngestResult:
     def to_tables(self) -> tuple[pa.Table, pa.Table]:
         """(``EPISODE_SCHEMA`` table sorted by episode_id, ``REJECT_SCHEMA`` table sorted by file, line)."""
         episodes = episodes_to_table(sorted(self.episodes, key=lambda e: e.episode_id))
+        return episodes, self.rejects_table()
+
+    def rejects_table(self) -> pa.Table:
+        """The ``REJECT_SCHEMA`` table, sorted by file, line."""
         rows = [r.row() for r in sorted(self.rejects, key=Reject.sort_key)]
-        return episodes, pa.Table.from_pylist(rows, schema=REJECT_SCHEMA)
+        return pa.Table.from_pylist(rows, schema=REJECT_SCHEMA)
 
     def write(self, out_dir: Path | str) -> dict[str, str]:
         """Write ``traces.parquet`` and ``rejects.parquet``; returns ``{file name: sha256}``."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        digests = {}
-        for name, table in zip(("traces.parquet", "rejects.parquet"), self.to_tables(), strict=True):
+        for name, table in zip(TABLE_FILES, self.to_tables(), strict=True):
             write_parquet(table, out / name)
-            digests[name] = hashlib.sha256((out / name).read_bytes()).hexdigest()
-        return digests
+        return file_digests(out)
+
+    def _keep(self, episode: Episode) -> None:
+        self.episodes.append(episode)
+
+
+TABLE_FILES = ("traces.parquet", "rejects.parquet")
+
+
+def file_digests(out: Path) -> dict[str, str]:
+    """``{file name: sha256}`` of the two tables in ``out``."""
+    return {name: hashlib.sha256((out / name).read_bytes()).hexdigest() for name in TABLE_FILES}
 
 
 def sample_logs_root() -> Path:
@@ -225,10 +247,61 @@ def ingest_paths(
     otherwise :func:`partition_date_for` decides. Episode ids are made unique across the run.
     With ``relative_to``, files under that folder are recorded by their path relative to it.
     """
+    result = IngestResult()
+    _read(paths, fmt, partition_date, max_field_chars, progress, relative_to, result, result._keep)
+    _make_ids_unique(result.episodes)
+    return result
+
+
+def ingest_to(
+    paths: Sequence[Path | str],
+    out_dir: Path | str,
+    fmt: str = "auto",
+    *,
+    settings: IngestSettings | None = None,
+    max_field_chars: int = DEFAULT_MAX_FIELD_CHARS,
+    progress: bool = False,
+) -> tuple[IngestResult, dict[str, str]]:
+    """:func:`ingest_paths`, written to ``out_dir/traces.parquet`` and ``rejects.parquet`` (the
+    bytes :meth:`IngestResult.write` gives) while holding ``settings.batch_rows`` episodes at a
+    time: episodes go to a sorted spill beside the output folder (removed after), not to a list.
+    Returns the result (its ``episodes`` empty) and ``{file name: sha256}``; when no record was
+    found nothing is written (and no digest returned)."""
+    settings = settings or IngestSettings()
+    out = Path(out_dir)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    result = IngestResult()
+    with tempfile.TemporaryDirectory(prefix=".ingest-spill-", dir=out.parent) as folder:
+        spill = SortedSpill(Path(folder), settings.batch_rows)
+        _read(paths, fmt, None, max_field_chars, progress, None, result, spill.add)
+        if not result.records_in:
+            return result, {}
+        spill.write(out / TABLE_FILES[0])
+    write_parquet(result.rejects_table(), out / TABLE_FILES[1])
+    return result, file_digests(out)
+
+
+def _read(
+    paths: Sequence[Path | str],
+    fmt: str,
+    partition_date: dt.date | None,
+    max_field_chars: int,
+    progress: bool,
+    relative_to: Path | str | None,
+    result: IngestResult,
+    keep: Callable[[Episode], None],
+) -> None:
+    """Read every file into ``result``'s counts and rejects, each normalized episode to ``keep``."""
     if fmt != "auto" and fmt not in ADAPTERS:
         raise ValueError(f"unknown format {fmt!r}; choose auto or one of {', '.join(FORMAT_NAMES)}")
     files = _expand(paths)
-    result = IngestResult()
+    formats: Counter[str] = Counter()
+
+    def counted(episode: Episode) -> None:
+        result.normalized += 1
+        formats[episode.source_format] += 1
+        keep(episode)
+
     total = sum(f.stat().st_size for f, _ in files if f.is_file())
     quiet = not progress or total < PROGRESS_MIN_BYTES
     with tqdm(total=total, unit="B", unit_scale=True, desc="ingest", disable=quiet) as bar:
@@ -258,13 +331,12 @@ def ingest_paths(
                     )
                 )
                 continue
-            _ingest_file(SourceFile(path, data, display), fmt, partition_date, max_field_chars, result)
+            source = SourceFile(path, data, display)
+            _ingest_file(source, fmt, partition_date, max_field_chars, result, counted)
             result.files_read += 1
             result.bytes_read += len(data)
             bar.update(len(data))
-    _make_ids_unique(result.episodes)
-    result.counts_by_format = dict(sorted(Counter(e.source_format for e in result.episodes).items()))
-    return result
+    result.counts_by_format = dict(sorted(formats.items()))
 
 
 def _display_name(path: Path, root: Path | str | None) -> str:
@@ -296,7 +368,12 @@ def leaves_root(path: Path, root: Path) -> bool:
 
 
 def _ingest_file(
-    src: SourceFile, fmt: str, date: dt.date | None, max_field_chars: int, result: IngestResult
+    src: SourceFile,
+    fmt: str,
+    date: dt.date | None,
+    max_field_chars: int,
+    result: IngestResult,
+    keep: Callable[[Episode], None],
 ) -> None:
     """Frame one file and route each record to an episode or a reject."""
     adapter = ADAPTERS[fmt] if fmt != "auto" else detect_format(src)
@@ -326,7 +403,7 @@ def _ingest_file(
             continue
         if date is not None or episode.partition_date is None:
             episode.partition_date = date or file_date or partition_date_for(src.path, episode)
-        result.episodes.append(episode)
+        keep(episode)
 
 
 def declared_sampler_digest(lineage: LineageInputs) -> str | None:
@@ -389,24 +466,13 @@ def _reject(
 
 def _make_ids_unique(episodes: list[Episode]) -> None:
     """Keep each source id; where two episodes share one, suffix a short digest of the content
-    (and, for byte-identical duplicates, the occurrence number in file/line order)."""
+    (and, for byte-identical duplicates, the occurrence number in file/line order): ``unique_ids``,
+    the naming the streaming spill uses too."""
     by_id: dict[str, list[Episode]] = {}
     for episode in episodes:
         by_id.setdefault(episode.episode_id, []).append(episode)
-    for same in by_id.values():
-        if len(same) < 2:
-            continue
-        same.sort(key=lambda e: (e.source_file, e.source_line or 0, e.source_path or ""))
-        seen: Counter[str] = Counter()
-        for episode in same:
-            digest = _episode_digest(episode)
-            seen[digest] += 1
-            suffix = digest if seen[digest] == 1 else f"{digest}.{seen[digest]}"
-            episode.episode_id = f"{episode.episode_id}~{suffix}"
-
-
-def _episode_digest(episode: Episode) -> str:
-    """Digest of what was recorded (not of where it was read from)."""
-    row = episode_row(episode)
-    content = {k: row[k] for k in ("task", "lineage", "tools", "events", "outcome", "extra_json")}
-    return hashlib.sha256(canonical_json(content).encode("utf-8")).hexdigest()[:8]
+    for episode_id, same in by_id.items():
+        if len(same) > 1:
+            names = unique_ids(episode_id, [(order_key(e), episode_digest(e)) for e in same])
+            for episode, name in zip(same, names, strict=True):
+                episode.episode_id = name

@@ -8,11 +8,14 @@ pyarrow) whoever writes them, and a reader never sees half a file.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+ROW_GROUP_ROWS = 64 * 1024
+"""Rows per row group: the one cut that decides a file's layout, whoever writes it."""
 PARQUET_OPTIONS = {
     "compression": "zstd",
     "compression_level": 3,
@@ -20,7 +23,7 @@ PARQUET_OPTIONS = {
     "write_statistics": True,
     "version": "2.6",
     "data_page_version": "1.0",
-    "row_group_size": 64 * 1024,
+    "row_group_size": ROW_GROUP_ROWS,
 }
 """Pinned writer options: the bytes depend only on the table (and the pyarrow version)."""
 
@@ -32,3 +35,87 @@ def write_parquet(table: pa.Table, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     pq.write_table(table, tmp, **PARQUET_OPTIONS)
     os.replace(tmp, path)
+
+
+class ParquetAppender:
+    """Write a table that arrives in pieces with the bytes :func:`write_parquet` gives the whole table.
+
+    A stage that streams (ingest, verify, redact: ``batch_rows`` rows in memory at a time) appends
+    each batch's rows; row groups are cut at the pinned ``row_group_size`` whatever the batch size,
+    so the file is byte-identical to writing the concatenated table at once. Atomic like
+    :func:`write_parquet`: the file appears on :meth:`close`, and a stage that fails (or refuses,
+    as redaction does on a leaked canary) leaves nothing behind. At most one row group of rows
+    (:data:`ROW_GROUP_ROWS`, as Arrow) waits here: the one term of a streaming stage's memory that
+    grows with its output, up to that many rows.
+    """
+
+    def __init__(self, path: Path, schema: pa.Schema) -> None:
+        self.path, self.schema = Path(path), schema
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        options = {k: v for k, v in PARQUET_OPTIONS.items() if k != "row_group_size"}
+        self._writer = pq.ParquetWriter(self._tmp, schema, **options)
+        self._pending: list[pa.Table] = []
+        self._rows = 0
+        self.rows_written = 0
+
+    def write(self, table: pa.Table) -> None:
+        """Append ``table``'s rows (same schema as the file's); a row group is written as soon as
+        it is full, cut from the incoming table so that no slice keeps a written group alive."""
+        while table.num_rows:
+            head, table = (
+                table.slice(0, ROW_GROUP_ROWS - self._rows),
+                table.slice(ROW_GROUP_ROWS - self._rows),
+            )
+            self._pending.append(head)
+            self._rows += head.num_rows
+            if self._rows == ROW_GROUP_ROWS:
+                self._row_group(self._combined())
+
+    def _combined(self) -> pa.Table:
+        """The pending rows with one chunk per column, the layout of a table built at once (the
+        chunking changes the bytes), copied a column at a time and each column's pieces released
+        as it is copied, so the copy adds one column to the pending rows, not all of them."""
+        pending = pa.concat_tables([self.schema.empty_table(), *self._pending])
+        self._pending, self._rows = [], 0
+        columns = []
+        for name in self.schema.names:
+            columns.append(pending.column(name).combine_chunks())
+            pending = pending.drop_columns([name])
+        return pa.Table.from_arrays(columns, schema=self.schema)
+
+    def _row_group(self, table: pa.Table) -> None:
+        self._writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
+        self.rows_written += table.num_rows
+
+    def close(self) -> None:
+        """Write the last (short) row group and put the file in place; an empty table is written
+        as :func:`write_parquet` writes one (a single empty row group)."""
+        if self._rows or not self.rows_written:
+            self._row_group(self._combined())
+        self._writer.close()
+        os.replace(self._tmp, self.path)
+
+    def abort(self) -> None:
+        """Drop what was written: no file appears."""
+        self._writer.close()
+        self._tmp.unlink(missing_ok=True)
+
+    def __enter__(self) -> ParquetAppender:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.abort()
+
+
+def read_batches(path: Path, batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.Table]:
+    """``path``'s rows in order, at most ``batch_rows`` at a time (Arrow record batches, not the
+    whole file): what a streaming stage converts to Python objects one batch at a time."""
+    if batch_rows < 1:
+        raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
+    source = pq.ParquetFile(path, pre_buffer=False)
+    for batch in source.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False):
+        yield pa.Table.from_batches([batch])

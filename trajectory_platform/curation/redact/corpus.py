@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,7 +88,8 @@ class CorpusResult:
 def corpus_tally(result: CorpusResult) -> Tally:
     """Rows in, redacted rows out (kept), and the audited ones by their reason."""
     reasons = Counter(str(r) for r in result.audit.column("reason").to_pylist())
-    return Tally(result.table.num_rows + sum(reasons.values()), result.table.num_rows, reasons)
+    rows_out = result.stats["rows_out"]  # the rows written, also when they went to a file batch by batch
+    return Tally(rows_out + sum(reasons.values()), rows_out, reasons)
 
 
 def output_schema(upstream: pa.Schema) -> pa.Schema:
@@ -130,6 +132,57 @@ def _parses(text: str) -> bool:
     return True
 
 
+RowBatches = Callable[[], Iterable[pa.Table]]
+"""The rows to redact as Arrow tables of at most ``batch_rows`` rows, in a fixed order, read afresh
+on every call (a Parquet file read in record batches, or slices of a table): redaction passes over
+its input twice and holds one batch of :class:`Episode` objects at a time."""
+
+
+@dataclass
+class _Plan:
+    """The first, light pass over the whole input: each family's licence tier (the strictest licence
+    any of its episodes declares) and the Λ_leak canary sample (drawn over every admitted row)."""
+
+    tiers: dict[str, str]
+    sample: set[str]
+
+    def tier(self, episode: Episode) -> str:
+        family = episode.task.repo_family
+        return self.tiers[family] if family else license_tier(episode.task.license)
+
+
+def _episodes(rows: list[dict[str, Any]]) -> list[Episode]:
+    return [Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names}) for row in rows]
+
+
+def _plan(batches: RowBatches, salt: bytes, settings: RedactSettings, measure_leaks: bool) -> _Plan:
+    """Pass 1: the (family, licence) pairs and, per row, what the canary sample is drawn from (its
+    id, canaries, family and licence): a few short strings a row, never the row."""
+    pairs: set[tuple[str | None, str | None]] = set()
+    candidates: list[tuple[str, int, str | None, str | None]] = []
+    for batch in batches():
+        for episode in _episodes(batch.to_pylist()):
+            task = episode.task
+            pairs.add((task.repo_family, task.license))
+            count = episode_canary_count(episode.episode_id, len(episode.events))
+            candidates.append((episode.episode_id, count, task.repo_family, task.license))
+    plan = _Plan(family_tiers(sorted(pairs, key=lambda p: (p[0] or "", p[1] or ""))), set())
+    if measure_leaks:
+        admitted = (
+            (episode_id, count)
+            for episode_id, count, family, spdx in candidates
+            if (plan.tiers[family] if family else license_tier(spdx)) != "restricted"
+        )
+        plan.sample = choose_leak_sample(
+            admitted,
+            salt,
+            settings.leak_sample_fraction,
+            settings.leak_min_canaries,
+            settings.leak_sample_seed,
+        )
+    return plan
+
+
 def redact_corpus(
     table: pa.Table,
     master_key: bytes,
@@ -138,79 +191,105 @@ def redact_corpus(
     refuse_leaks: bool = True,
     settings: RedactSettings | None = None,
 ) -> CorpusResult:
-    """Redact, fence and seal every row of ``table`` (EPISODE_SCHEMA columns plus any verdict columns).
+    """Redact, fence and seal every row of ``table`` (EPISODE_SCHEMA columns plus any verdict columns),
+    ``settings.batch_rows`` rows at a time (:func:`redact_batches`); the result is one table.
 
-    Canaries go into the episodes of the sample ``settings`` declare. Raises :class:`LeakDetected`
-    when a canary survives (and ``refuse_leaks``), so a leaking corpus is never returned for
-    publication.
+    Raises :class:`LeakDetected` when a canary survives (and ``refuse_leaks``), so a leaking corpus
+    is never returned for publication.
+    """
+    settings = settings or RedactSettings()
+    pieces: list[pa.Table] = []
+    result = redact_batches(
+        lambda: _slices(table, settings.batch_rows),
+        table.schema,
+        master_key,
+        pieces.append,
+        config,
+        measure_leaks,
+        refuse_leaks,
+        settings,
+    )
+    result.table = pa.concat_tables([output_schema(table.schema).empty_table(), *pieces]).combine_chunks()
+    return result
+
+
+def _slices(table: pa.Table, rows: int) -> list[pa.Table]:
+    return [table.slice(start, rows) for start in range(0, table.num_rows, rows)]
+
+
+def redact_batches(
+    batches: RowBatches,
+    schema: pa.Schema,
+    master_key: bytes,
+    write: Callable[[pa.Table], None],
+    config: RedactionConfig | None = None,
+    measure_leaks: bool = True,
+    refuse_leaks: bool = True,
+    settings: RedactSettings | None = None,
+) -> CorpusResult:
+    """Redact, fence and seal an input read in batches (rows of ``schema``), handing each batch's
+    output rows (:func:`output_schema`) to ``write``; the returned result's ``table`` is empty.
+
+    The whole-input decisions are made first, in a light pass (:func:`_plan`): each repository
+    family's licence tier and the canary sample, so they are the same for any batch size. Canaries
+    go into the episodes of the sample ``settings`` declare. Raises :class:`LeakDetected` after the
+    last batch when a canary survived (and ``refuse_leaks``): a caller writing to a file drops it
+    (:class:`~trajectory_platform.traces.parquet.ParquetAppender` does on the exception).
     """
     config = config or RedactionConfig()
     settings = settings or RedactSettings()
     salt, pipeline_key = derive_key(master_key, "redaction"), derive_key(master_key, "lineage")
-    schema = output_schema(table.schema)
-    rows = table.to_pylist()
-    episodes = [Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names}) for row in rows]
-    tiers = family_tiers((e.task.repo_family, e.task.license) for e in episodes)
-    episode_tiers = [
-        tiers[e.task.repo_family] if e.task.repo_family else license_tier(e.task.license) for e in episodes
-    ]
-    sample = (
-        choose_leak_sample(
-            (
-                (e.episode_id, episode_canary_count(e.episode_id, len(e.events)))
-                for e, tier in zip(episodes, episode_tiers, strict=True)
-                if tier != "restricted"
-            ),
-            salt,
-            settings.leak_sample_fraction,
-            settings.leak_min_canaries,
-            settings.leak_sample_seed,
-        )
-        if measure_leaks
-        else set()
-    )
+    out_schema = output_schema(schema)
+    plan = _plan(batches, salt, settings, measure_leaks)
     seconds = 0.0
-    out_rows, audit_rows = [], []
+    rows_in, rows_out, audit_rows = 0, 0, []
     kinds: Counter = Counter()
     leak = LeakReport()
     stats = Counter(text_bytes=0, json_regressions=0, quarantined=0, tainted=0)
-    for row, episode, tier in zip(rows, episodes, episode_tiers, strict=True):
-        if tier == "restricted":
-            detail = f"restricted license family {episode.task.repo_family}: blocked at admission"
-            audit_rows.append(_audit_row(episode, tier, "license_blocked", detail))
-            continue
-        stats["text_bytes"] += sum(
-            len((getattr(o, a) or "").encode()) for _, o, a, _ in string_slots(episode)
-        )
-        started = time.perf_counter()
-        try:
-            redacted, findings = redact_episode(episode, salt, config)
-            if episode.episode_id in sample:
-                leak.add(measure_episode_leak(episode, salt, config))
-        except RecursionError:  # one pathological record is dropped with a reason, the batch goes on
-            audit_rows.append(_audit_row(episode, tier, "nesting_too_deep", "nesting too deep to redact"))
-            continue
-        seconds += time.perf_counter() - started
-        kinds.update(f.kind for f in findings)
-        stats["json_regressions"] += len(json_regressions(episode, redacted))
-        action, taint = license_decision(tier, redacted)
-        stats["quarantined"] += action == "quarantine"
-        stats["tainted"] += taint is not None
-        verdict = verdict_of(row, table.schema)
-        envelope = lineage_envelope(redacted, pipeline_key, row.get(VERIFIER_SUITE_COLUMN), verdict)
-        out = {**row, **episode_row(redacted)}
-        out.update(
-            lineage_id=envelope.lineage_id,
-            merkle_root=envelope.merkle_root,
-            lineage_json=envelope.to_json(),
-            license_tier=tier,
-            license_action=action,
-            taint=taint is not None,
-            taint_label=taint,
-            redaction_findings=len(findings),
-        )
-        out_rows.append(out)
-    leak.records_total = len(out_rows)
+    for batch in batches():
+        rows = batch.to_pylist()
+        rows_in += len(rows)
+        out_rows = []
+        for row, episode in zip(rows, _episodes(rows), strict=True):
+            tier = plan.tier(episode)
+            if tier == "restricted":
+                detail = f"restricted license family {episode.task.repo_family}: blocked at admission"
+                audit_rows.append(_audit_row(episode, tier, "license_blocked", detail))
+                continue
+            stats["text_bytes"] += sum(
+                len((getattr(o, a) or "").encode()) for _, o, a, _ in string_slots(episode)
+            )
+            started = time.perf_counter()
+            try:
+                redacted, findings = redact_episode(episode, salt, config)
+                if episode.episode_id in plan.sample:
+                    leak.add(measure_episode_leak(episode, salt, config))
+            except RecursionError:  # one pathological record is dropped with a reason, the batch goes on
+                audit_rows.append(_audit_row(episode, tier, "nesting_too_deep", "nesting too deep to redact"))
+                continue
+            seconds += time.perf_counter() - started
+            kinds.update(f.kind for f in findings)
+            stats["json_regressions"] += len(json_regressions(episode, redacted))
+            action, taint = license_decision(tier, redacted)
+            stats["quarantined"] += action == "quarantine"
+            stats["tainted"] += taint is not None
+            verdict = verdict_of(row, schema)
+            envelope = lineage_envelope(redacted, pipeline_key, row.get(VERIFIER_SUITE_COLUMN), verdict)
+            out = {**row, **episode_row(redacted)}
+            out.update(
+                lineage_id=envelope.lineage_id,
+                merkle_root=envelope.merkle_root,
+                lineage_json=envelope.to_json(),
+                license_tier=tier,
+                license_action=action,
+                taint=taint is not None,
+                taint_label=taint,
+                redaction_findings=len(findings),
+            )
+            out_rows.append(out)
+        rows_out += len(out_rows)
+        write(pa.Table.from_pylist(out_rows, schema=out_schema))
+    leak.records_total = rows_out
     if refuse_leaks and leak.leaked:
         raise LeakDetected(
             f"{leak.leaked} of {leak.injected} canaries (in {leak.records_planted} sampled records) "
@@ -219,14 +298,14 @@ def redact_corpus(
         )
     totals: dict[str, Any] = dict(stats)  # the counts, then the run's figures (floats among them)
     totals.update(
-        rows_in=len(rows),
-        rows_out=len(out_rows),
+        rows_in=rows_in,
+        rows_out=rows_out,
         blocked=len(audit_rows),
         redact_seconds=round(seconds, 4),
         mb_per_s=round(stats["text_bytes"] / 1e6 / seconds, 3) if seconds else 0.0,
     )
     return CorpusResult(
-        table=pa.Table.from_pylist(out_rows, schema=schema),
+        table=out_schema.empty_table(),
         audit=pa.Table.from_pylist(audit_rows, schema=AUDIT_SCHEMA),
         findings_by_kind=dict(sorted(kinds.items())),
         leak=leak,

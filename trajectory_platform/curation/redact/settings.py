@@ -1,4 +1,5 @@
-"""What a user sets for a redaction run: the Λ_leak canary sample, with its product defaults.
+"""What a user sets for a redaction run: the Λ_leak canary sample and the batch size, with their
+product defaults.
 
 The one source of these knobs: the ``redacted_corpus`` asset's config, the ``redact`` CLI's flags
 and ``curate --set redact.FIELD=VALUE`` are derived from :class:`RedactSettings`.
@@ -31,9 +32,18 @@ class RedactSettings:
     leak_sample_seed: int = field(
         default=0, metadata={"help": "seed of the canary sample (with the redaction salt)"}
     )
+    batch_rows: int = field(
+        default=256,
+        metadata={
+            "help": "rows read and redacted at once: the stage's peak memory follows this, not the "
+            "corpus's size (the output is the same for any value)"
+        },
+    )
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.leak_sample_fraction <= 1.0:
             raise ValueError(f"leak_sample_fraction must be in [0, 1], got {self.leak_sample_fraction}")
         if self.leak_min_canaries < 0:
             raise ValueError(f"leak_min_canaries must be >= 0, got {self.leak_min_canaries}")
+        if isinstance(self.batch_rows, bool) or not isinstance(self.batch_rows, int) or self.batch_rows < 1:
+            raise ValueError(f"batch_rows must be a whole number >= 1, got {self.batch_rows!r}")

@@ -66,7 +66,9 @@ from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.janitor import Sweep, sweep
 from trajectory_platform.traces.adapters import ADAPTERS
 from trajectory_platform.traces.drops import Tally
+from trajectory_platform.traces.parquet import read_batches
 from trajectory_platform.traces.record import Episode
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, table_to_episodes
 
 FixturesLookup = Callable[[str], Any] | Mapping[str, Any]
 TRIAGED_SINKS = ("hard_negative", "flaky_quarantine", "syntax_reject", "static_reject")
@@ -85,6 +87,19 @@ def check_workers(workers: int) -> None:
         raise ValueError(f"workers must be a whole number >= 1 (episodes verified at once), got {workers!r}")
 
 
+DEFAULT_BATCH_ROWS = 256
+"""Episodes verification holds at once by default: a few tens of MB as Python objects, and many
+times the worker pool, so the pool stays busy to the end of each batch."""
+
+
+def check_batch_rows(batch_rows: int) -> None:
+    """Refuse a batch size that holds no episode (a 0 from a config would loop on nothing)."""
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
+        raise ValueError(
+            f"batch_rows must be a whole number >= 1 (episodes held at once), got {batch_rows!r}"
+        )
+
+
 @dataclass(frozen=True)
 class CascadeConfig:
     """Knobs of one cascade run; the defaults are the documented policy."""
@@ -99,9 +114,13 @@ class CascadeConfig:
     """Folder of the fixture calibration cache (``calibration.py``); ``None``: calibrate every run."""
     workers: int = field(default_factory=available_cores)
     """Episodes verified at once, on a thread pool (docs/verification.md, "Worker pool")."""
+    batch_rows: int = DEFAULT_BATCH_ROWS
+    """Episodes held as Python objects at once (:func:`verify_batches`); the verdicts do not depend
+    on it."""
 
     def __post_init__(self) -> None:
         check_workers(self.workers)
+        check_batch_rows(self.batch_rows)
 
 
 @dataclass(frozen=True)
@@ -128,9 +147,17 @@ class VerifySettings:
         default_factory=available_cores,
         metadata={"help": "episodes verified at once on threads, by default one per core available"},
     )
+    batch_rows: int = field(
+        default=CascadeConfig.batch_rows,
+        metadata={
+            "help": "episodes read and held at once: the stage's peak memory follows this, not the "
+            "input's size (the verdicts are the same for any value)"
+        },
+    )
 
     def __post_init__(self) -> None:
         check_workers(self.workers)
+        check_batch_rows(self.batch_rows)
 
     def cascade(self, progress: bool, calibration_cache: Path | None = None) -> CascadeConfig:
         """The cascade configuration these settings select (``calibration_cache``: the caller's cache
@@ -143,6 +170,7 @@ class VerifySettings:
             progress=progress,
             calibration_cache=calibration_cache,
             workers=self.workers,
+            batch_rows=self.batch_rows,
         )
 
 
@@ -245,6 +273,8 @@ class _Work:
     routing_s: float = 0.0
     skipped_dynamic: StageVerdict | None = None
     """Stage 3 run only to cost the monolithic order, on an episode the cascade rejected before it."""
+    monolithic: dict[str, StageVerdict] = field(default_factory=dict)
+    """Stage 2 and advisory runs the monolithic order needs beyond the cascade's (by stage name)."""
 
 
 def _diff_of(work: _Work) -> DiffView:
@@ -375,10 +405,10 @@ def _route(work: _Work, sink: str, reason: str) -> tuple[str, str]:
     return sink, reason
 
 
-def _stage_costs(works: list[_Work]) -> list[StageCost]:
+def _stage_costs(kept: list[_Kept]) -> list[StageCost]:
     costs = {name: StageCost(name) for name in STAGES}
-    for work in works:
-        for verdict in work.stages:
+    for episode in kept:
+        for verdict in episode.verdict.stages:
             cost = costs[verdict.stage]
             cost.entered += 1
             cost.passed += bool(verdict.passed)
@@ -397,46 +427,61 @@ def _skipped_dynamic(work: _Work, config: CascadeConfig) -> StageVerdict | None:
     return _timed(partial(run_dynamic, fixture, diff, answer, config.dynamic))
 
 
-def _monolithic_costs(works: list[_Work], config: CascadeConfig, calibration_s: float) -> list[StageCost]:
+def _monolithic_extras(work: _Work, config: CascadeConfig) -> None:
+    """The stage 2 and advisory runs the monolithic order needs and the cascade skipped, measured
+    while the episode and its diff are at hand (its batch), so the costing after the last batch
+    needs neither. Only an episode the cascade stopped short needs them; the flaky quarantine
+    later only turns a passed stage 3 into a failed one, which needs less, never more."""
+    measured = {v.stage: v for v in work.stages}
+    judged = measured.get("dynamic") or work.skipped_dynamic
+    if judged is None or not judged.passed:
+        return
+    static = measured.get("static") or _timed(partial(check_static, _diff_of(work), lint=config.lint))
+    work.monolithic["static"] = static
+    if static.passed and "advisory" not in measured:
+        work.monolithic["advisory"] = _timed(
+            partial(score_advisory, work.episode, _fixture_of(work).min_tool_calls)
+        )
+
+
+def _monolithic_costs(kept: list[_Kept], calibration_s: float) -> list[StageCost]:
     """Cost the same episodes in the naive order (napkin math 0.2): dynamic first, then static,
     then the advisory stage. Only the order differs: stage 3 is the same stage (re-runs and fixture
-    calibration included). Work the cascade already measured is reused; work it skipped is run and
-    timed: stage 3 for an episode stage 1 or 2 rejected (:func:`_skipped_dynamic`, on the pool), and
-    here stage 2 for one stage 1 rejected and the advisory stage where the cascade stopped short."""
+    calibration included). Work the cascade already measured is reused; work it skipped was run and
+    timed on the pool: stage 3 for an episode stage 1 or 2 rejected (:func:`_skipped_dynamic`),
+    stage 2 for one stage 1 rejected and the advisory stage where the cascade stopped short
+    (:func:`_monolithic_extras`)."""
     order = [StageCost("dynamic", wall_s=calibration_s), StageCost("static"), StageCost("advisory")]
     dynamic_cost, static_cost, advisory_cost = order
-    for work in works:
-        measured = {v.stage: v for v in work.stages}
+    for episode in kept:
+        measured = {**episode.monolithic, **{v.stage: v for v in episode.verdict.stages}}
         dynamic_cost.entered += 1
-        judged = measured.get("dynamic") or work.skipped_dynamic
+        judged = measured.get("dynamic") or episode.skipped_dynamic
         if judged is None or judged.passed is None:
             continue
-        fixture = _fixture_of(work)
         dynamic_cost.wall_s += judged.timings.get("own_wall_s", judged.wall_s)
         if not judged.passed:
             continue
         dynamic_cost.passed += 1
         static_cost.entered += 1
-        static = measured.get("static") or _timed(partial(check_static, _diff_of(work), lint=config.lint))
+        static = measured["static"]
         static_cost.wall_s += static.wall_s
         if not static.passed:
             continue
         static_cost.passed += 1
         advisory_cost.entered += 1
-        advisory = measured.get("advisory") or _timed(
-            partial(score_advisory, work.episode, fixture.min_tool_calls)
-        )
-        advisory_cost.wall_s += advisory.wall_s
+        advisory_cost.wall_s += measured["advisory"].wall_s
         advisory_cost.passed += 1
     return order
 
 
-def _rank_advisory(verdicts: list[EpisodeVerdict], episodes: list[Episode]) -> None:
-    """Rank admitted episodes per fixture by advisory score (1 = preferred among duplicates)."""
+def _rank_advisory(kept: list[_Kept]) -> None:
+    """Rank admitted episodes per fixture by advisory score (1 = preferred among duplicates), over
+    the whole input (every batch)."""
     groups: dict[str, list[EpisodeVerdict]] = defaultdict(list)
-    for verdict, episode in zip(verdicts, episodes, strict=True):
-        if verdict.sink == "admitted":
-            groups[episode.task.fixture_id or ""].append(verdict)
+    for episode in kept:
+        if episode.verdict.sink == "admitted":
+            groups[episode.fixture_id or ""].append(episode.verdict)
     for group in groups.values():
         group.sort(key=lambda v: (-(v.advisory_score or 0.0), v.episode_id))
         for rank, verdict in enumerate(group, start=1):
@@ -444,17 +489,12 @@ def _rank_advisory(verdicts: list[EpisodeVerdict], episodes: list[Episode]) -> N
 
 
 def _calibrate_fixtures(
-    works: list[_Work], config: CascadeConfig, pool: ThreadPoolExecutor
+    fixtures: dict[str, FixtureContext], config: CascadeConfig, pool: ThreadPoolExecutor
 ) -> tuple[dict[str, list[bool]], float, CalibrationCache]:
-    """Calibrate every timing-sensitive fixture of the batch once (stage-3 work, timed), through the
+    """Calibrate every timing-sensitive fixture of the input once (stage-3 work, timed), through the
     cache when the config names one; fixtures in parallel on the pool, each counted in its own
     :class:`CalibrationCache` (its counters are not shared between threads), then summed."""
     start = time.perf_counter()
-    fixtures: dict[str, FixtureContext] = {}
-    for work in works:
-        fixture = work.fixture
-        if fixture is not None and fixture.handle is not None and fixture.timing_sensitive:
-            fixtures.setdefault(fixture.fixture_id, fixture)
     caches = [CalibrationCache(config.calibration_cache) for _ in fixtures]
     outcomes = pool.map(
         lambda cache, fixture: cache.calibrate(fixture, config.dynamic), caches, fixtures.values()
@@ -469,42 +509,46 @@ def _calibrate_fixtures(
     return calibration, time.perf_counter() - start, total
 
 
-def _quarantine_flaky_fixtures(
-    works: list[_Work], outcomes: list[tuple[str, str]], calibration: dict[str, list[bool]]
-) -> list[tuple[str, str]]:
+def _mark_retired(work: _Work, retired: set[str]) -> None:
+    """Stage 3 on a fixture whose reference disagreed with itself in calibration is marked
+    ``fixture_retired`` (counted apart from R_flake: calibration explained it beforehand)."""
+    dynamic = next((s for s in work.stages if s.stage == "dynamic"), None)
+    if dynamic is not None and dynamic.data.get("runs") and _fixture_of(work).fixture_id in retired:
+        dynamic.data["fixture_retired"] = True
+
+
+def _quarantine_flaky_fixtures(kept: list[_Kept], retired: set[str]) -> None:
     """Every episode on a flaky fixture goes to flaky quarantine, whichever way its own runs went.
 
-    A fixture is flaky when its reference disagreed with itself in calibration (it is then *retired*:
-    its episodes are marked ``fixture_retired`` and counted apart from R_flake) or when any episode's
-    repeated runs on it disagreed (that counts in R_flake: nothing explained it beforehand). An
-    admitted episode flipped here keeps its stage-3 verdict as the last one (now failed); the delta
-    and advisory work already spent on it is added to stage 3's measured cost, so the ledger's chain
-    (entered_i+1 = passed_i) still holds.
+    A fixture is flaky when its reference disagreed with itself in calibration (``retired``) or when
+    any episode's repeated runs on it disagreed, in any batch (that counts in R_flake: nothing
+    explained it beforehand). An admitted episode flipped here keeps its stage-3 verdict as the last
+    one (now failed); the delta and advisory work already spent on it is added to stage 3's measured
+    cost, so the ledger's chain (entered_i+1 = passed_i) still holds. A flipped episode is marked
+    ``rejudge``: what follows from its new sink (triage) is decided again, with the episode, in the
+    last pass.
     """
-    retired = {fid for fid, runs in calibration.items() if len(set(runs)) > 1}
     flaky = set(retired)
-    for work in works:
-        dynamic = next((s for s in work.stages if s.stage == "dynamic"), None)
-        if dynamic is not None and dynamic.data.get("runs") and _fixture_of(work).fixture_id in retired:
-            dynamic.data["fixture_retired"] = True
+    for episode in kept:
+        dynamic = episode.verdict.stage("dynamic")
         if dynamic is not None and dynamic.data.get("inconsistent"):
-            flaky.add(_fixture_of(work).fixture_id)
-    out = []
-    for work, (sink, reason) in zip(works, outcomes, strict=True):
-        if sink in ("admitted", "hard_negative") and _fixture_of(work).fixture_id in flaky:
-            index = next(i for i, s in enumerate(work.stages) if s.stage == "dynamic")
-            dynamic = work.stages[index]
-            dynamic.timings["own_wall_s"] = dynamic.wall_s
-            dynamic.wall_s += sum(s.wall_s for s in work.stages[index + 1 :])
-            del work.stages[index + 1 :]
-            dynamic.passed = False
-            dynamic.data["fixture_oracle_flaky"] = True
-            dynamic.findings.append(
-                Finding("fixture_oracle_flaky", "this fixture's oracle disagrees with itself")
-            )
-            sink, reason = "flaky_quarantine", "fixture_oracle_flaky"
-        out.append((sink, reason))
-    return out
+            flaky.add(episode.fixture_id or "")
+    for episode in kept:
+        verdict = episode.verdict
+        if verdict.sink not in ("admitted", "hard_negative") or episode.fixture_id not in flaky:
+            continue
+        index = next(i for i, s in enumerate(verdict.stages) if s.stage == "dynamic")
+        dynamic = verdict.stages[index]
+        dynamic.timings["own_wall_s"] = dynamic.wall_s
+        dynamic.wall_s += sum(s.wall_s for s in verdict.stages[index + 1 :])
+        del verdict.stages[index + 1 :]
+        dynamic.passed = False
+        dynamic.data["fixture_oracle_flaky"] = True
+        dynamic.findings.append(
+            Finding("fixture_oracle_flaky", "this fixture's oracle disagrees with itself")
+        )
+        verdict.sink, verdict.reason = "flaky_quarantine", "fixture_oracle_flaky"
+        episode.rejudge = True
 
 
 def _judge(
@@ -538,15 +582,18 @@ def _judge(
 
 def _verify_one(work: _Work, config: CascadeConfig) -> tuple[str, str]:
     """One episode's share of the pool: its stages, then (when the monolithic order is costed) the
-    stage 3 run the cascade skipped for it."""
+    stage runs the cascade skipped for it."""
     outcome = _run_stages(work, config)
     if config.cost_monolithic:
         work.skipped_dynamic = _skipped_dynamic(work, config)
+        _monolithic_extras(work, config)
     return outcome
 
 
-def _run_pool(works: list[_Work], config: CascadeConfig, pool: ThreadPoolExecutor) -> list[tuple[str, str]]:
-    """Every episode on the pool of ``config.workers`` threads; outcomes in input order.
+def _run_pool(
+    works: list[_Work], config: CascadeConfig, pool: ThreadPoolExecutor, progress: tqdm
+) -> list[tuple[str, str]]:
+    """Every episode of a batch on the pool of ``config.workers`` threads; outcomes in input order.
 
     Threads suffice: an episode's time is almost all spent waiting on its sandboxed processes
     (blocking waits release the GIL), and its Python-side work is a few percent of it. Each episode
@@ -555,64 +602,187 @@ def _run_pool(works: list[_Work], config: CascadeConfig, pool: ThreadPoolExecuto
     is raised here, unchanged except for a note naming the episode, once the episodes already
     running have finished; episodes not started yet are dropped.
     """
-    progress = tqdm(
-        total=len(works), desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None
-    )
-    with progress:
-        futures: dict[Future[tuple[str, str]], _Work] = {
-            pool.submit(_verify_one, work, config): work for work in works
-        }
-        pending: set[Future[tuple[str, str]]] = set(futures)
-        try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    error = future.exception()
-                    if error is not None:
-                        error.add_note(f"while verifying episode {futures[future].episode.episode_id}")
-                        raise error
-                    progress.update()
-        except BaseException:  # an episode's error, or Ctrl-C: start no further episode
-            pool.shutdown(cancel_futures=True)
-            raise
-        return [future.result() for future in futures]
+    futures: dict[Future[tuple[str, str]], _Work] = {
+        pool.submit(_verify_one, work, config): work for work in works
+    }
+    pending: set[Future[tuple[str, str]]] = set(futures)
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                error = future.exception()
+                if error is not None:
+                    error.add_note(f"while verifying episode {futures[future].episode.episode_id}")
+                    raise error
+                progress.update()
+    except BaseException:  # an episode's error, or Ctrl-C: start no further episode
+        pool.shutdown(cancel_futures=True)
+        raise
+    return [future.result() for future in futures]
+
+
+EpisodeBatches = Callable[[], Iterable[list[Episode]]]
+"""The episodes to verify, as batches in a fixed order, read afresh on every call (a Parquet file
+read ``batch_rows`` rows at a time, or slices of a list): verification passes over its input up to
+three times and holds one batch of :class:`Episode` objects at a time."""
+EmitBatch = Callable[[list[Episode], list[EpisodeVerdict]], None]
+"""Receives each batch's episodes (their task identity adopted from the fixture) with their final
+verdicts, in input order: how a caller writes the verified table without holding the corpus."""
+
+
+def parquet_batches(path: Path, batch_rows: int) -> EpisodeBatches:
+    """A trace table's episodes (``EPISODE_SCHEMA`` columns of a Parquet file), ``batch_rows`` at a
+    time, read afresh on each call."""
+
+    def batches() -> Iterable[list[Episode]]:
+        return (table_to_episodes(t) for t in read_batches(path, batch_rows, EPISODE_SCHEMA.names))
+
+    return batches
+
+
+@dataclass
+class _Kept:
+    """What outlives an episode's batch: its verdict, its fixture's id (advisory ranking, flaky
+    quarantine) and the measured work the ledger costs. The episode and its diff are dropped."""
+
+    verdict: EpisodeVerdict
+    fixture_id: str | None
+    routing_s: float
+    skipped_dynamic: StageVerdict | None
+    monolithic: dict[str, StageVerdict]
+    rejudge: bool = False
+
+
+@dataclass
+class _Survey:
+    """The first, light pass: what the cascade needs to know about the whole input before it
+    judges any episode (tool refusal rates, the fixtures to calibrate)."""
+
+    episodes: int = 0
+    judged: bool = False
+    calibrate: dict[str, FixtureContext] = field(default_factory=dict)
+    refusals: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+
+    def rates(self) -> dict[str, tuple[int, int]]:
+        return {key: (refused, calls) for key, (refused, calls) in self.refusals.items()}
+
+
+def _adopted(episodes: list[Episode], lookup: Callable[[str | None], FixtureContext | None]) -> list[_Work]:
+    """The batch's works: each episode with its fixture, its task identity adopted from it."""
+    works = [_Work(e, lookup(e.task.fixture_id)) for e in episodes]
+    for work in works:
+        adopt_task_identity(work.episode, work.fixture)
+    return works
+
+
+def _shared_lookup(fixtures_lookup: FixturesLookup | None) -> Callable[[str | None], FixtureContext | None]:
+    """A lookup that builds each fixture's context once, for the passes that only read it (the
+    survey, the last pass); the cascade's pass gives every episode its own, as stage 2 writes to it."""
+    contexts: dict[str | None, FixtureContext | None] = {}
+
+    def lookup(fixture_id: str | None) -> FixtureContext | None:
+        if fixture_id not in contexts:
+            contexts[fixture_id] = lookup_context(fixtures_lookup, fixture_id)
+        return contexts[fixture_id]
+
+    return lookup
+
+
+def _survey(batches: EpisodeBatches, fixtures_lookup: FixturesLookup | None) -> _Survey:
+    """Pass 1: the whole input's refusal counts per tool and its timing-sensitive fixtures."""
+    survey, lookup = _Survey(), _shared_lookup(fixtures_lookup)
+    for batch in batches():
+        works = _adopted(batch, lookup)
+        survey.episodes += len(works)
+        for work in works:
+            fixture = work.fixture
+            survey.judged |= fixture is not None
+            if fixture is not None and fixture.handle is not None and fixture.timing_sensitive:
+                survey.calibrate.setdefault(fixture.fixture_id, fixture)
+        for key, (refused, calls) in refusal_rates(batch).items():
+            survey.refusals[key][0] += refused
+            survey.refusals[key][1] += calls
+    return survey
+
+
+def _same_input(batch: list[Episode], kept: list[_Kept], start: int) -> None:
+    """Refuse a source that gave other episodes on a later pass (the input changed under the run)."""
+    ids = [e.episode_id for e in batch]
+    if ids != [k.verdict.episode_id for k in kept[start : start + len(batch)]]:
+        raise RuntimeError("the episodes to verify changed between passes over the input")
 
 
 def verify_episodes(
     episodes: list[Episode], fixtures_lookup: FixturesLookup | None, config: CascadeConfig | None = None
 ) -> CascadeResult:
-    """Run the cascade over ``episodes``; ``fixtures_lookup`` maps fixture_id -> gym fixture (or a
-    :class:`FixtureContext`; see :func:`fixtures_lookup`), ``None`` for none. Every episode gets
-    exactly one verdict, in input order."""
+    """Run the cascade over ``episodes`` (already in memory: a day's partition, a round's samples);
+    ``fixtures_lookup`` maps fixture_id -> gym fixture (or a :class:`FixtureContext`; see
+    :func:`fixtures_lookup`), ``None`` for none. Every episode gets exactly one verdict, in input
+    order; ``episodes`` get their task identity adopted (:func:`adopt_task_identity`)."""
+    config = config or CascadeConfig()
+    size = config.batch_rows
+
+    def batches() -> Iterable[list[Episode]]:
+        return (episodes[start : start + size] for start in range(0, len(episodes), size))
+
+    return verify_batches(batches, fixtures_lookup, config)
+
+
+def verify_batches(
+    batches: EpisodeBatches,
+    fixtures_lookup: FixturesLookup | None,
+    config: CascadeConfig | None = None,
+    emit: EmitBatch | None = None,
+) -> CascadeResult:
+    """The cascade over an input read in batches, in bounded memory (docs/operations.md, "Batch
+    sizes and the memory bound"); the verdicts are the same for any batch size.
+
+    Pass 1 (light) gathers what judging needs about the whole input (tool refusal rates for
+    triage, the timing-sensitive fixtures to calibrate); pass 2 runs the stages a batch at a time
+    on the pool and keeps a compact record per episode; what needs every episode's result (the
+    flaky-fixture quarantine, the advisory ranking, the ledger) is decided from those records.
+    Pass 3 re-reads the input only when there is something to do with it: episodes the quarantine
+    moved are judged again, and ``emit`` receives every batch with its final verdicts.
+    """
     config = config or CascadeConfig()
     swept = sweep()
-    works = [_Work(e, lookup_context(fixtures_lookup, e.task.fixture_id)) for e in episodes]
-    for work in works:
-        adopt_task_identity(work.episode, work.fixture)
-    if any(w.fixture is not None for w in works):
-        isolation.require()  # refuse before any stage runs, not halfway through the batch
-    rates = refusal_rates(episodes)
-    with ThreadPoolExecutor(config.workers, thread_name_prefix="verify") as pool:
-        calibration, calibration_s, calibration_cache = _calibrate_fixtures(works, config, pool)
-        outcomes = _run_pool(works, config, pool)
-    outcomes = _quarantine_flaky_fixtures(works, outcomes, calibration)
-    verdicts = [
-        _judge(work, sink, reason, config, rates)
-        for work, (sink, reason) in zip(works, outcomes, strict=True)
-    ]
-    _rank_advisory(verdicts, episodes)
+    survey = _survey(batches, fixtures_lookup)
+    if survey.judged:
+        isolation.require()  # refuse before any stage runs, not halfway through the input
+    rates = survey.rates()
+    kept: list[_Kept] = []
+    progress = tqdm(
+        total=survey.episodes, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None
+    )
+    with progress, ThreadPoolExecutor(config.workers, thread_name_prefix="verify") as pool:
+        calibration, calibration_s, calibration_cache = _calibrate_fixtures(survey.calibrate, config, pool)
+        retired = {fid for fid, runs in calibration.items() if len(set(runs)) > 1}
+        for batch in batches():
+            works = _adopted(batch, partial(lookup_context, fixtures_lookup))
+            for work, (sink, reason) in zip(works, _run_pool(works, config, pool, progress), strict=True):
+                _mark_retired(work, retired)
+                verdict = _judge(work, sink, reason, config, rates)
+                fixture_id = work.fixture.fixture_id if work.fixture is not None else None
+                kept.append(_Kept(verdict, fixture_id, work.routing_s, work.skipped_dynamic, work.monolithic))
+    if len(kept) != survey.episodes:
+        raise RuntimeError("the episodes to verify changed between passes over the input")
+    _quarantine_flaky_fixtures(kept, retired)
+    _rank_advisory(kept)
+    if emit is not None or any(k.rejudge for k in kept):
+        _last_pass(batches, kept, fixtures_lookup, config, rates, emit)
+    verdicts = [k.verdict for k in kept]
     inconsistent, judged, _ = count_flakes(dyn.data for v in verdicts if (dyn := v.stage("dynamic")))
-    stages = _stage_costs(works)
+    stages = _stage_costs(kept)
     stages[STAGES.index("dynamic")].wall_s += calibration_s
     ledger = Ledger(
-        attempts=len(episodes),
+        attempts=len(kept),
         stages=stages,
-        monolithic=_monolithic_costs(works, config, calibration_s) if config.cost_monolithic else [],
-        routing_wall_s=sum(w.routing_s for w in works),
+        monolithic=_monolithic_costs(kept, calibration_s) if config.cost_monolithic else [],
+        routing_wall_s=sum(k.routing_s for k in kept),
         oracle_runs=sum(v.oracle_runs for v in verdicts),
         dynamic_verified=judged,
         inconsistent=inconsistent,
-        retired_fixtures=sorted(fid for fid, runs in calibration.items() if len(set(runs)) > 1),
+        retired_fixtures=sorted(retired),
         yield_band=config.yield_band,
     )
     report = triage_report(
@@ -622,5 +792,27 @@ def verify_episodes(
             if v.triage_class is not None
         ]
     )
-    funnel = {"attempts": len(episodes), **{f"passed_{s.stage}": s.passed for s in stages}}
+    funnel = {"attempts": len(kept), **{f"passed_{s.stage}": s.passed for s in stages}}
     return CascadeResult(verdicts, ledger, report, funnel, swept, calibration_cache)
+
+
+def _last_pass(
+    batches: EpisodeBatches,
+    kept: list[_Kept],
+    fixtures_lookup: FixturesLookup | None,
+    config: CascadeConfig,
+    rates: dict[str, tuple[int, int]],
+    emit: EmitBatch | None,
+) -> None:
+    """Pass 3: judge again the episodes the flaky quarantine moved (their new sink is triaged, with
+    the episode), then hand each batch with its final verdicts to ``emit``."""
+    lookup, start = _shared_lookup(fixtures_lookup), 0
+    for batch in batches():
+        _same_input(batch, kept, start)
+        for work, record in zip(_adopted(batch, lookup), kept[start : start + len(batch)], strict=True):
+            if record.rejudge:
+                work.stages = record.verdict.stages
+                record.verdict = _judge(work, record.verdict.sink, record.verdict.reason, config, rates)
+        if emit is not None:
+            emit(batch, [k.verdict for k in kept[start : start + len(batch)]])
+        start += len(batch)

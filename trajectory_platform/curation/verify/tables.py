@@ -77,7 +77,13 @@ def verdicts_table(result: CascadeResult) -> pa.Table:
 def verified_table(episodes: list[Episode], result: CascadeResult) -> pa.Table:
     """Episodes with their verdict columns (the ``verified_traces`` asset), sorted by episode_id."""
     by_id = result.by_id()
-    rows = [{**episode_row(e), **verdict_row(by_id[e.episode_id])} for e in episodes]
+    return verified_batch(episodes, [by_id[e.episode_id] for e in episodes])
+
+
+def verified_batch(episodes: list[Episode], verdicts: list[EpisodeVerdict]) -> pa.Table:
+    """Episodes with their verdicts, paired by position (a batch ``verify_batches`` emits), sorted by
+    episode_id: batches of an input sorted by id append to the table :func:`verified_table` gives."""
+    rows = [{**episode_row(e), **verdict_row(v)} for e, v in zip(episodes, verdicts, strict=True)]
     rows.sort(key=lambda r: r["episode_id"])
     return pa.Table.from_pylist(rows, schema=VERIFIED_SCHEMA)
 
