@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound="DataclassInstance")
 
 
+def add_set_option(parser: argparse.ArgumentParser, metavar: str, help: str, dest: str = "settings") -> None:
+    """The repeatable ``--set KEY.FIELD=VALUE`` option of ``run``, ``round`` and ``curate``."""
+    parser.add_argument("--set", dest=dest, action="append", default=[], metavar=metavar, help=help)
+
+
 def field_default(field: dataclasses.Field) -> Any:
     """A dataclass field's default value (calling its factory when it has one)."""
     if field.default_factory is not dataclasses.MISSING:

@@ -33,7 +33,13 @@ from typing import TYPE_CHECKING, Any
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._files import not_text
-from trajectory_platform.commands._settings import SettingError, checked_values, parse_settings, unknown_key
+from trajectory_platform.commands._settings import (
+    SettingError,
+    add_set_option,
+    checked_values,
+    parse_settings,
+    unknown_key,
+)
 from trajectory_platform.commands.ingest import LOGS, nothing_normalized
 from trajectory_platform.traces.adapters import FORMAT_NAMES
 from trajectory_platform.workdir import default_workdir
@@ -99,13 +105,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--fixture-seed", type=int, default=0, help="gym fixture library seed (default 0)")
     parser.add_argument("--tokenizer", default="", help="HF tokenizer directory (default: the embedded one)")
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="STAGE.FIELD=VALUE",
-        help=f"a setting of one stage ({', '.join(STAGES)}), e.g. --set verify.reruns=3 "
-        "(JSON values; repeatable)",
+    add_set_option(
+        parser,
+        "STAGE.FIELD=VALUE",
+        f"a setting of one stage ({', '.join(STAGES)}), e.g. --set verify.reruns=3 (JSON values; repeatable)",
+        dest="set",
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars on stderr")
     parser.set_defaults(func=run)

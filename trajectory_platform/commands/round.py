@@ -16,6 +16,7 @@ import warnings
 from pathlib import Path
 
 from trajectory_platform.commands import emit_summary, fail
+from trajectory_platform.commands._settings import add_set_option
 from trajectory_platform.workdir import WORKDIR_ENV
 
 
@@ -30,13 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--workdir", type=Path, default=None, help=f"the run's workdir (default: ${WORKDIR_ENV} or ./workdir)"
     )
     parser.add_argument("--key", default=None, help="replay this existing round (default: the next round)")
-    parser.add_argument(
-        "--set",
-        dest="settings",
-        action="append",
-        default=[],
-        metavar="ASSET.FIELD=VALUE",
-        help="run config of one round asset, e.g. --set policy_rollouts.attempts=4 (repeatable)",
+    add_set_option(
+        parser,
+        "ASSET.FIELD=VALUE",
+        "run config of one round asset, e.g. --set policy_rollouts.attempts=4 (repeatable)",
     )
     parser.set_defaults(func=run)
 

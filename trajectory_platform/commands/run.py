@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from trajectory_platform.commands import emit_summary, fail
 from trajectory_platform.commands._profile import QUIET_LOGS, asset_settings, checked_asset_config
-from trajectory_platform.commands._settings import SettingError
+from trajectory_platform.commands._settings import SettingError, add_set_option
 from trajectory_platform.workdir import WORKDIR_ENV
 
 if TYPE_CHECKING:  # the run's modules load when it runs, so `run --help` answers at once
@@ -75,13 +75,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="self-improvement rounds to run after the graph (default 0: a round samples, verifies, "
         "trains and scores again, minutes more; `trajectory-platform round` runs one later)",
     )
-    parser.add_argument(
-        "--set",
-        dest="settings",
-        action="append",
-        default=[],
-        metavar="ASSET.FIELD=VALUE",
-        help="run config of one asset, e.g. --set checkpoint.max_steps=4 (JSON values; repeatable)",
+    add_set_option(
+        parser,
+        "ASSET.FIELD=VALUE",
+        "run config of one asset, e.g. --set checkpoint.max_steps=4 (JSON values; repeatable)",
     )
     parser.set_defaults(func=run)
 
