@@ -1,6 +1,7 @@
 """Verification parses Python from its worker threads: CPython 3.11's AST constructor shares its
 recursion depth across threads, so parses interleaved by a finalizer raise SystemError unless
-serialized (python/cpython#106905). The stress below reproduces it on an unlocked ``ast.parse``."""
+serialized (python/cpython#106905), and a parse we do not own (3.11's traceback carets) can still
+interrupt one, which is then tried again. The stress below reproduces it on a bare ``ast.parse``."""
 
 from __future__ import annotations
 
@@ -26,8 +27,20 @@ class _Finalized:
         sum(range(50))
 
 
-def _errors_when_threads_parse(parse: Callable[[str], object], seconds: float = 1.5) -> list[BaseException]:
+def _errors_when_threads_parse(
+    parse: Callable[[str], object], seconds: float = 1.5, outsiders: int = 0
+) -> list[BaseException]:
+    """SystemErrors ``parse`` raised in 4 threads parsing under finalizer churn, beside
+    ``outsiders`` threads running a bare ``ast.parse`` (as 3.11's traceback formatting does)."""
     errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def outsider() -> None:
+        while not stop.is_set():
+            try:
+                ast.parse(SOURCE)
+            except SystemError:
+                continue
 
     def work() -> None:
         deadline = time.monotonic() + seconds
@@ -44,10 +57,14 @@ def _errors_when_threads_parse(parse: Callable[[str], object], seconds: float = 
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
     try:
+        others = [threading.Thread(target=outsider) for _ in range(outsiders)]
         threads = [threading.Thread(target=work) for _ in range(4)]
-        for thread in threads:
+        for thread in [*others, *threads]:
             thread.start()
         for thread in threads:
+            thread.join()
+        stop.set()
+        for thread in others:
             thread.join()
     finally:
         sys.setswitchinterval(interval)
@@ -62,3 +79,7 @@ def test_the_stress_reproduces_the_race_on_a_bare_parse() -> None:
 @pytest.mark.parametrize("parse", [pysource.parse_python, pysource.parse_module, lint])
 def test_parsing_from_worker_threads_never_raises(parse: Callable[[str], object]) -> None:
     assert _errors_when_threads_parse(parse) == []
+
+
+def test_a_parse_interrupted_by_one_we_do_not_own_is_tried_again() -> None:
+    assert _errors_when_threads_parse(pysource.parse_module, outsiders=1) == []

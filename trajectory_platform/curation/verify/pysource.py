@@ -278,14 +278,29 @@ def inspect_source(tree: ast.AST) -> Counter[str]:
 
 
 _AST_LOCK = threading.Lock()
+_AST_RACE = "AST constructor recursion depth mismatch"
+_AST_TRIES = 10
 
 
 def parse_module(source: str) -> ast.Module:
-    """``ast.parse`` under one process-wide lock: verification parses from its worker threads, and
-    CPython 3.11 keeps the AST constructor's recursion depth in interpreter-wide state, so a garbage
-    collection that runs a finalizer mid-parse lets another thread's parse interleave and one of
-    them fails with ``SystemError: AST constructor recursion depth mismatch`` (python/cpython#106905):
-    an honest episode would stop the run."""
+    """``ast.parse``, safe from verification's worker threads.
+
+    CPython 3.11 keeps the AST constructor's recursion depth in interpreter-wide state, so when a
+    garbage collection runs a finalizer in the middle of one thread's parse, another thread's parse
+    can interleave and the first fails with ``SystemError: AST constructor recursion depth
+    mismatch`` (python/cpython#106905); an honest episode would stop the run. Our own parses hold
+    one lock. Parses we do not own can still interleave: 3.11's ``traceback`` parses source lines
+    to draw its carets, and a finalizer that logs an exception (an unclosed database connection
+    collected in a worker thread) formats one. The check fails only the parse it interrupted and
+    the source is unchanged, so that parse is simply tried again.
+    """
+    for _ in range(_AST_TRIES - 1):
+        try:
+            with _AST_LOCK:
+                return ast.parse(source)
+        except SystemError as exc:
+            if _AST_RACE not in str(exc):
+                raise
     with _AST_LOCK:
         return ast.parse(source)
 
