@@ -6,6 +6,7 @@ pinned seeds and stamps), but generation and verification overlap through
 A batch is one task's k attempts: the cascade's per-fixture judgements (calibration, a fixture
 shown flaky) see all of a task's attempts together, as they would in one batch. The per-batch
 results are merged into one :class:`~trajectory_platform.curation.verify.cascade.CascadeResult`
+(:func:`~trajectory_platform.curation.verify.cascade.merge_results`)
 (verdicts in order, stage counters and seconds added), so the round's summary, ledger and
 collapse figures are the same code as for an unspooled round.
 
@@ -15,72 +16,22 @@ advisory ranking, the tools' refusal rates) are drawn per task.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow as pa
-
-from trajectory_platform.curation.verify.cascade import CascadeConfig, CascadeResult, verify_episodes
-from trajectory_platform.curation.verify.ledger import Ledger, StageCost
+from trajectory_platform.curation.verify.cascade import (
+    CascadeConfig,
+    CascadeResult,
+    merge_results,
+    verify_episodes,
+)
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.janitor import Sweep
 from trajectory_platform.gym.runtime import RuntimeConfig
 from trajectory_platform.rounds.sampling import RoundSample, Sampler, fixture_attempts
 from trajectory_platform.rounds.settings import RoundSettings
 from trajectory_platform.rounds.spool import QueueStats, run_spooled
 from trajectory_platform.traces.record import Episode
-
-
-def _added(parts: Sequence[list[StageCost]]) -> list[StageCost]:
-    """Stage counters of several runs added stage by stage (every run lists the same stages)."""
-    if not parts or not parts[0]:
-        return []
-    return [
-        StageCost(
-            stages[0].stage,
-            sum(s.entered for s in stages),
-            sum(s.passed for s in stages),
-            sum(s.wall_s for s in stages),
-        )
-        for stages in zip(*parts, strict=True)
-    ]
-
-
-def merge_ledgers(ledgers: Sequence[Ledger]) -> Ledger:
-    """One ledger for several cascade runs: counts and seconds add, so eq. 1 over the merged
-    counters is the total stage time over the total attempts, as for a single run."""
-    if not ledgers:
-        raise ValueError("no ledgers to merge")
-    return Ledger(
-        attempts=sum(x.attempts for x in ledgers),
-        stages=_added([x.stages for x in ledgers]),
-        monolithic=_added([x.monolithic for x in ledgers]),
-        routing_wall_s=sum(x.routing_wall_s for x in ledgers),
-        oracle_runs=sum(x.oracle_runs for x in ledgers),
-        dynamic_verified=sum(x.dynamic_verified for x in ledgers),
-        inconsistent=sum(x.inconsistent for x in ledgers),
-        retired_fixtures=sorted({f for x in ledgers for f in x.retired_fixtures}),
-        yield_band=ledgers[0].yield_band,
-        warnings=[w for x in ledgers for w in x.warnings],
-    )
-
-
-def merge_results(results: Sequence[CascadeResult]) -> CascadeResult:
-    """Several cascade runs as one: verdicts and triage rows in run order, ledgers and funnels added."""
-    if not results:
-        raise ValueError("no cascade results to merge")
-    funnel: Counter[str] = Counter()
-    for result in results:
-        funnel.update(result.funnel)
-    return CascadeResult(
-        verdicts=[v for r in results for v in r.verdicts],
-        ledger=merge_ledgers([r.ledger for r in results]),
-        triage=pa.concat_tables([r.triage for r in results]),
-        funnel=dict(funnel),
-        janitor=Sweep(sum(r.janitor.directories for r in results), sum(r.janitor.processes for r in results)),
-    )
 
 
 @dataclass

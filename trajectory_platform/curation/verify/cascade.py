@@ -21,7 +21,7 @@ import os
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import partial
@@ -42,7 +42,7 @@ from trajectory_platform.curation.verify.context import (
 )
 from trajectory_platform.curation.verify.delta import TAMPER_CODES, audit_delta, screen_diff
 from trajectory_platform.curation.verify.dynamic import DynamicConfig, fixture_context, run_dynamic
-from trajectory_platform.curation.verify.ledger import Ledger, StageCost, count_flakes
+from trajectory_platform.curation.verify.ledger import Ledger, StageCost, count_flakes, merge_ledgers
 from trajectory_platform.curation.verify.replay import check_replay
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
 from trajectory_platform.curation.verify.static import check_static
@@ -203,6 +203,22 @@ class CascadeResult:
     def unverifiable_by_reason(self) -> dict[str, int]:
         """Unverifiable episodes per reason code (:data:`UNVERIFIABLE_REASONS`)."""
         return unverifiable_by_reason((v.sink, v.reason) for v in self.verdicts)
+
+
+def merge_results(results: Sequence[CascadeResult]) -> CascadeResult:
+    """Several cascade runs as one: verdicts and triage rows in run order, ledgers and funnels added."""
+    if not results:
+        raise ValueError("no cascade results to merge")
+    funnel: Counter[str] = Counter()
+    for result in results:
+        funnel.update(result.funnel)
+    return CascadeResult(
+        verdicts=[v for r in results for v in r.verdicts],
+        ledger=merge_ledgers([r.ledger for r in results]),
+        triage=pa.concat_tables([r.triage for r in results]),
+        funnel=dict(funnel),
+        janitor=Sweep(sum(r.janitor.directories for r in results), sum(r.janitor.processes for r in results)),
+    )
 
 
 def unverifiable_by_reason(sinks_and_reasons: Iterable[tuple[str, str | None]]) -> dict[str, int]:

@@ -197,3 +197,37 @@ class Ledger:
             "yield_band": list(self.yield_band),
             "warnings": self.health_warnings(),
         }
+
+
+def _added(parts: Sequence[list[StageCost]]) -> list[StageCost]:
+    """Stage counters of several runs added stage by stage (every run lists the same stages)."""
+    if not parts or not parts[0]:
+        return []
+    return [
+        StageCost(
+            stages[0].stage,
+            sum(s.entered for s in stages),
+            sum(s.passed for s in stages),
+            sum(s.wall_s for s in stages),
+        )
+        for stages in zip(*parts, strict=True)
+    ]
+
+
+def merge_ledgers(ledgers: Sequence[Ledger]) -> Ledger:
+    """One ledger for several cascade runs: counts and seconds add, so eq. 1 over the merged
+    counters is the total stage time over the total attempts, as for a single run."""
+    if not ledgers:
+        raise ValueError("no ledgers to merge")
+    return Ledger(
+        attempts=sum(x.attempts for x in ledgers),
+        stages=_added([x.stages for x in ledgers]),
+        monolithic=_added([x.monolithic for x in ledgers]),
+        routing_wall_s=sum(x.routing_wall_s for x in ledgers),
+        oracle_runs=sum(x.oracle_runs for x in ledgers),
+        dynamic_verified=sum(x.dynamic_verified for x in ledgers),
+        inconsistent=sum(x.inconsistent for x in ledgers),
+        retired_fixtures=sorted({f for x in ledgers for f in x.retired_fixtures}),
+        yield_band=ledgers[0].yield_band,
+        warnings=[w for x in ledgers for w in x.warnings],
+    )
