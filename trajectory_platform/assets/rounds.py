@@ -72,7 +72,7 @@ from trajectory_platform.resources.stage_config import (
     stage_config,
 )
 from trajectory_platform.resources.warehouse import read_asset_table
-from trajectory_platform.rounds.collapse import CollapseDecision, round_health
+from trajectory_platform.rounds.collapse import CollapseDecision, RoundHealth, round_health
 from trajectory_platform.rounds.settings import CollapseSettings
 from trajectory_platform.rounds.stage import RoundRun, RoundRunSettings, round_corpus, run_round
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episodes_to_table
@@ -163,7 +163,8 @@ def policy_rollouts(
     )
     sample = run.collected.sample
     previous = latest_metadata(context.instance, "round_verified", str(index - 1)).get(HEALTH_KEY)
-    decision, check = collapse_watch(round_health(sample), previous, CollapseSettings())
+    health = round_health(sample)
+    decision, check = collapse_watch(health, previous, CollapseSettings())
     recorded = {
         SAMPLER_CHECKPOINT_KEY: sampler_row["artifact_digest"],
         SAMPLER_POLICY_KEY: sample.sampler_digest,
@@ -172,7 +173,7 @@ def policy_rollouts(
     context.log.info(f"round {index}: {sample.summary()['sinks']}; queue {run.collected.queue.to_dict()}")
     rollouts = {**recorded, **collection_metadata(run)}
     yield Output(episodes_to_table(sample.episodes), output_name="policy_rollouts", metadata=rollouts)
-    verified = {**recorded, **verified_round_metadata(run, decision)}
+    verified = {**recorded, **verified_round_metadata(run, health, decision)}
     yield Output(
         verified_table(sample.episodes, sample.cascade), output_name="round_verified", metadata=verified
     )
@@ -211,13 +212,12 @@ def collection_metadata(run: RoundRun) -> dict:
     }
 
 
-def verified_round_metadata(run: RoundRun, decision: CollapseDecision) -> dict:
+def verified_round_metadata(run: RoundRun, health: RoundHealth, decision: CollapseDecision) -> dict:
     """The cascade's figures on the round (as ``verified_traces`` reports them), the round's
-    collapse figures (the next round compares with them) and the collapse verdict."""
-    sample = run.collected.sample
+    collapse figures (``health``: the next round compares with them) and the collapse verdict."""
     return {
-        **verified_metadata(sample.cascade),
-        HEALTH_KEY: MetadataValue.json(round_health(sample).to_dict()),
+        **verified_metadata(run.collected.sample.cascade),
+        HEALTH_KEY: MetadataValue.json(health.to_dict()),
         "collapse_halt": decision.halt,
         "collapse_reasons": MetadataValue.json(list(decision.reasons)),
     }
