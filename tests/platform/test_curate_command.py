@@ -183,11 +183,12 @@ def test_curate_verifies_logs_against_the_registered_environments(real_example, 
     out = tmp_path / "out"
     code, summary = _curate(["curate", *map(str, logs), "--envs", str(registry), "--out", str(out), *common])
     assert code == 0 and summary["provenance"]["environments"] == str(registry)
-    assert summary["unverifiable_by_reason"] == {} and summary["sinks"]["hard_negative"] >= 1
+    judged = pq.read_table(out / "verify" / "verdicts.parquet").to_pylist()
+    unverifiable = {r["episode_id"]: r["stage_verdicts_json"] for r in judged if r["sink"] == "unverifiable"}
+    assert summary["unverifiable_by_reason"] == {}, unverifiable  # the findings hold no record text
+    assert summary["sinks"]["hard_negative"] >= 1
     rows = [json.loads(line) for line in (out / "dataset.jsonl").read_text().splitlines()]
-    verdicts = {
-        r["episode_id"]: r["sink"] for r in pq.read_table(out / "verify" / "verdicts.parquet").to_pylist()
-    }
+    verdicts = {r["episode_id"]: r["sink"] for r in judged}
     assert rows and {verdicts[r["episode_id"]] for r in rows} == {"admitted"}
     key_id, secret = rp.fake_aws_credentials()
     assert key_id in " ".join(path.read_text() for path in real_example.logs)  # the agent saw it

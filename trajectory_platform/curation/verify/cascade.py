@@ -43,7 +43,7 @@ from trajectory_platform.curation.verify.context import (
 from trajectory_platform.curation.verify.delta import TAMPER_CODES, audit_delta, screen_diff
 from trajectory_platform.curation.verify.dynamic import DynamicConfig, fixture_context, run_dynamic
 from trajectory_platform.curation.verify.ledger import Ledger, StageCost, count_flakes, merge_ledgers
-from trajectory_platform.curation.verify.replay import check_replay
+from trajectory_platform.curation.verify.replay import ReplayCheck, check_replay
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
@@ -314,6 +314,43 @@ def _timed(fn: Callable[[], StageVerdict]) -> StageVerdict:
     return verdict
 
 
+def replay_confirmed(
+    episode: Episode, fixture: FixtureContext, diff: DiffView, timeout_s: float
+) -> tuple[ReplayCheck | None, list[Finding]]:
+    """:func:`check_replay`, with drift confirmed by a second replay before it is a verdict.
+
+    An honest log replays identically every time; a replay can still differ once for reasons that
+    are the machine's, not the log's (a fork refused while the host is short of processes, a
+    command starved past its timeout). So a drifting replay runs once more on a fresh S0:
+    - the second drifts the same way (same turns, same replayed hashes): the log's observations
+      are not what its actions print, ``replay_drift``;
+    - it drifts differently: the environment does not replay deterministically, and nothing can
+      be concluded from its observations, ``replay_nondeterministic``;
+    - it matches the record: the first was the machine's; the episode goes on as verified, the
+      first drift kept as a note for the dynamic stage (``replay_retried``, the second value).
+    A forged observation cannot pass this way: it would have to be what a real replay prints.
+    """
+    first = check_replay(episode, fixture, diff, timeout_s)
+    if first is None or first.reason != "replay_drift":
+        return first, []
+    second = check_replay(episode, fixture, diff, timeout_s)
+    if second is None or second.reason not in ("replay_drift", ""):
+        return second, []
+    if second.reason == "replay_drift":
+        if second.result.drift != first.result.drift:
+            second.findings = [
+                Finding(
+                    "replay_nondeterministic",
+                    "two replays on fresh S0s drifted differently from the record and from each other",
+                    event_index=first.findings[0].event_index,
+                )
+            ]
+        return second, []
+    drift = first.findings[0]
+    detail = f"a first replay drifted ({drift.detail}); a second on a fresh S0 matched the record"
+    return second, [Finding("replay_retried", detail, drift.event_index)]
+
+
 def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
     """Run the cascade on one episode, appending stage verdicts; returns (sink, reason code)."""
     episode, fixture = work.episode, work.fixture
@@ -340,7 +377,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             work,
             Finding("s0_digest_mismatch", f"episode ran on {recorded}, fixture S0 is {fixture.s0_digest}"),
         )
-    replay = check_replay(episode, fixture, _diff_of(work), config.dynamic.oracle_timeout_s)
+    replay, retried = replay_confirmed(episode, fixture, _diff_of(work), config.dynamic.oracle_timeout_s)
     if replay is not None and replay.sink is not None:
         work.stages.append(replay.verdict())
         if replay.sink == "tamper_quarantine":
@@ -359,6 +396,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
     dynamic = _timed(lambda: run_dynamic(fixture, diff, answer, config.dynamic))
     if replay is not None:
         replay.record(dynamic)
+        dynamic.notes += retried
     work.stages.append(dynamic)
     if not dynamic.passed:
         sink = "flaky_quarantine" if dynamic.data["inconsistent"] else "hard_negative"

@@ -31,14 +31,16 @@ UNVERIFIABLE_REASONS = (
     "no_oracle",
     "s0_digest_mismatch",
     "replay_drift",
+    "replay_nondeterministic",
     "replay_unsupported_call",
     "replay_failed",
 )
 """Why an episode lands in ``unverifiable`` (its ``sink_reason``): the log names no task; it names
 a task no gym fixture or registered environment has; the fixture found carries no oracle to replay
 against; or the episode ran on another S0 than the fixture's; or re-executing the log on a brought
-environment (``replay.py``) showed outputs other than those recorded, met a call the environment
-cannot re-execute, or could not run."""
+environment (``replay.py``) showed outputs other than those recorded (the same way on a second
+replay), drifted differently on two replays (the environment does not replay deterministically),
+met a call the environment cannot re-execute, or could not run."""
 
 ROLES = ("pristine", "recovery", "inefficient", "hard_negative")
 """Role labels (curation table 4); admitted episodes are pristine, recovery or inefficient (verified
