@@ -460,12 +460,12 @@ def test_a_swe_agent_log_of_shell_and_editor_calls_replays_to_its_final_state_an
         (
             "str_replace_editor",
             editor("str_replace", ops, old_str="a - b", new_str="a + b"),
-            "The file was edited.",
+            f"The file {ops} has been edited. Here's the result of running `cat -n` on a snippet...",
         ),
         (
             "str_replace_editor",
             editor("create", "/testbed/reproduce.py", file_text=REPRODUCE),
-            "File created.",
+            "File created successfully at: /testbed/reproduce.py",
         ),
         ("bash", {"command": "python3 reproduce.py"}, "5"),
         ("bash", {"command": "rm reproduce.py"}, ""),
@@ -583,22 +583,12 @@ def test_real_logs_replay_their_shell_and_editor_calls_and_refuse_what_a_shell_c
     matched = {lines[t] for t in lines if t not in result.drift_turns and t not in result.unchecked_turns}
     assert {"create reproduce.py", "edit 1:1"} <= matched, "rendered exactly as SWE-agent did"
 
-    for path in (
+    cursors = (
         "replay__marshmallow-code__marshmallow-1867__default_sys-env_cursors_window100__t-0.20__p-0.95__"
-        "c-2.00__install-1/marshmallow-code__marshmallow-1867.traj",
-        "replay__marshmallow-code__marshmallow-1867__function_calling_replace__install-1/"
-        "marshmallow-code__marshmallow-1867.traj",
-    ):
-        episode = ingest_paths([real_root / SWE_AGENT_DEMOS / path]).episodes[0]
-        result = replay_episode(episode, env)
-        names = {r.turn: r.call.name for r in call_records(episode)}
-        unsupported = {names[turn] for turn in result.unsupported_turns}
-        assert unsupported and unsupported <= {
-            "open",
-            "edit",
-            "create",
-            "insert",
-            "find_file",
-            "set_cursors",
-        }, path
-        assert result.observations == "unverified" and result.final_files is None
+        "c-2.00__install-1/marshmallow-code__marshmallow-1867.traj"
+    )
+    episode = ingest_paths([real_root / SWE_AGENT_DEMOS / cursors]).episodes[0]
+    result = replay_episode(episode, env)
+    names = {r.turn: r.call.name for r in call_records(episode)}
+    assert {names[turn] for turn in result.unsupported_turns} == {"set_cursors"}, "0.x cursor mode"
+    assert result.observations == "unverified" and result.final_files is None

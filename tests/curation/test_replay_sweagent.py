@@ -157,13 +157,15 @@ def test_commands_replay_cannot_redo_stay_unsupported_and_are_named():
     turns = [
         step("open calc/ops.py\n", OPS_WINDOW),
         step("insert 2\n    pass\nend_of_insert\n", "inserted"),
-        step("filemap calc/ops.py\n", "def add"),
+        step("set_cursors 1 2\n", "cursors set"),
     ]
     (verdict,) = verify([episode_of(turns, None)], environment())
     assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_unsupported_call")
-    assert replay_data(verdict)["unsupported_turns"] == [4, 6]
+    assert replay_data(verdict)["unsupported_turns"] == [4, 6], (
+        "an insert whose text is no bash word (a newline outside quotes) and 0.x cursor mode"
+    )
     detail = verdict.stage("dynamic").findings[0].detail
-    assert "insert" in detail and "filemap" in detail and "open" not in detail
+    assert "insert" in detail and "set_cursors" in detail and "open" not in detail
 
 
 def swe_agent_pre1_traj(path, actions: list[tuple[str, str, str | None]], submission: str | None) -> None:

@@ -92,9 +92,12 @@ class ReplayRunError(RuntimeError):
 @dataclass(frozen=True)
 class EditorCall:
     """One call of the Anthropic-style file editor: its recorded JSON arguments (``command``,
-    ``path``, ``file_text``, ``old_str``, ``new_str``, ``insert_line``, ``view_range``)."""
+    ``path``, ``file_text``, ``old_str``, ``new_str``, ``insert_line``, ``view_range``) and the
+    repository roots the log itself shows besides :data:`EDITOR_ROOTS` (a SWE-agent run's own
+    ``/repo__name``), which name the workspace too."""
 
     arguments: dict[str, Any]
+    roots: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -405,7 +408,7 @@ def _run_editor(
         **_limits(view, timeout_s),
         "mode": "editor",
         "arguments": call.arguments,
-        "editor_roots": list(EDITOR_ROOTS),
+        "editor_roots": [*EDITOR_ROOTS, *call.roots],
         "undo_text": edits[-1] if edits and call.arguments.get("command") == "undo_edit" else None,
         "output_limit": OUTPUT_LIMIT_BYTES,
     }

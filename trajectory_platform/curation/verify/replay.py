@@ -10,14 +10,22 @@ claims, as the environment's :class:`~trajectory_platform.gym.fixtures.ReplaySpe
   SWE-agent and mini-swe-agent record it, the command line itself) are run again in order on one
   workspace (:class:`gym.shell.LiveShell`). Calls of the Anthropic-style file editor SWE-agent (>= 1.0) and
   OpenHands use (:data:`EDITOR_TOOLS`: ``view``, ``create``, ``str_replace``, ``insert``,
-  ``undo_edit`` with JSON arguments) are performed in the same order on the same workspace, in the
-  sandbox, with the real tool's semantics (:class:`gym.shell.EditorCall`); their outputs are the
-  tool's own rendering and are not compared (``unchecked_turns``), but a recorded failure must be
-  a replayed failure and vice versa, and their effect on the files is part of the replayed final
-  state. SWE-agent's pre-1.0 commands (``open``, ``goto``, ``scroll_*``, ``create``, ``edit A:B``
-  ... ``end_of_edit``, ``find_file``, ``search_*``: text actions) run in the same sandbox as
-  SWE-agent's own bash functions (:mod:`sweagent_commands`), the viewer's state carried between
-  them; their outputs are compared like a shell command's. A call of any other tool, or an editor
+  ``undo_edit``), with JSON arguments or as the command line SWE-agent 1.0 runs in thought-action
+  mode (``str_replace_editor str_replace /repo/x.py --old_str '...' --new_str '...'``: its words
+  split as bash splits them, then read with the tool's own argument declarations), are performed
+  in the same order on the same workspace, in the sandbox, with the real tool's semantics
+  (:class:`gym.shell.EditorCall`); their outputs are the tool's own rendering and are not compared
+  (``unchecked_turns``), but a recorded failure (its status, or for a log without one, an answer
+  that is not one of the editor's success messages) must be a replayed failure and vice versa, and
+  their effect on the files is part of the replayed final state. SWE-agent's pre-1.0 commands
+  (``open``, ``goto``, ``scroll_*``, ``create``, ``edit A:B`` ... ``end_of_edit``, ``find_file``,
+  ``search_*``: text actions) run in the same sandbox as SWE-agent's own bash functions
+  (:mod:`sweagent_commands`); in a SWE-agent 1.0 run (:func:`is_1_0_run`) its file tools, called
+  as functions with JSON arguments or as command lines, run as 1.0's windowed library and tools
+  (:mod:`sweagent_tools`: the window kept by its first line, ``edit`` by search and replace or by
+  line range, ``insert``, ``filemap``). Either way the viewer's state is carried between them and
+  their outputs are compared like a shell command's. A call of any other tool (cursor mode's
+  ``set_cursors`` among them), a command line bash would expand rather than split, or an editor
   path outside the workspace, cannot be re-executed here: the episode is then not replayable
   (``unsupported_turns``, the calls named in the finding), never silently judged from half its
   actions.
@@ -49,6 +57,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -75,6 +84,19 @@ from trajectory_platform.curation.verify.sweagent_commands import (
     split_report,
     unordered,
 )
+from trajectory_platform.curation.verify.sweagent_tools import (
+    ONLY_1_0,
+    SEARCH,
+    WINDOWED,
+    Invocation,
+    banner_free,
+    editor_arguments,
+    editor_failed,
+    invocation,
+    refusal,
+    tool_script,
+    without_retry_token,
+)
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, unified_diff
@@ -95,10 +117,11 @@ NON_ACTIONS = ("finish", "submit", "think", "task_complete")
 environment's own tool manifest declares a tool of that name)."""
 AGENT_COMMANDS = (*SWEAGENT_COMMANDS, "insert", "filemap", "set_cursors", "str_replace_editor")
 """SWE-agent's own commands (its tool bundles, installed in its container): a text action naming
-one is not a program a plain shell has, so a shell replay cannot re-execute it, unless it is one
-of the pre-1.0 commands :mod:`sweagent_commands` re-executes (``open`` ... ``edit``, ``find_file``,
-``search_*``; checked first). Cursor mode (``set_cursors``), ``insert``, ``filemap`` and the
-text-mode ``str_replace_editor`` stay unsupported."""
+one is not a program a plain shell has, so it is never run as a shell line. The editor
+(:func:`editor_call`), the pre-1.0 commands (:mod:`sweagent_commands`) and 1.0's file tools
+(:mod:`sweagent_tools`, ``insert`` and ``filemap`` included) are re-executed as those tools
+(checked first); cursor mode's ``set_cursors`` (0.x, its edits bound to a selection the log does
+not record) stays unsupported."""
 OBSERVATIONS = ("verified", "drift", "unverified")
 DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
     (r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?", "<TIME>"),
@@ -261,15 +284,38 @@ def shell_command(record: CallRecord) -> str | None:
     return None
 
 
-def editor_call(record: CallRecord) -> EditorCall | None:
-    """The call as an edit of the file editor (:data:`EDITOR_TOOLS`, JSON arguments with a
-    ``command``), or ``None``. A text action naming the editor (SWE-agent's non-function-calling
-    mode) is a shell line of SWE-agent's own tool and stays unsupported."""
+def is_editor(record: CallRecord) -> bool:
+    """Whether the call is one of the file editor's (:data:`EDITOR_TOOLS`): with JSON arguments,
+    or a thought-action line naming it, as SWE-agent 1.0 records its ``edit_anthropic`` bundle
+    outside function-calling mode."""
     name = (record.call.name or "").lower()
     raw = record.call.arguments or ""
-    if name not in EDITOR_TOOLS or record.arguments is None or not raw.strip().startswith("{"):
+    if name not in EDITOR_TOOLS:
+        return False
+    if record.arguments is not None and raw.strip().startswith("{"):
+        return isinstance(record.arguments.get("command"), str)
+    return raw.split(maxsplit=1)[:1] == [record.call.name]
+
+
+def editor_call(record: CallRecord, root: str | None = None) -> EditorCall | str | None:
+    """What replay runs for an editor call (:func:`is_editor`), or ``None`` when it cannot.
+
+    JSON arguments are the call's; a thought-action line's words (split as SWE-agent's bash split
+    them) go through the tool's own argument declarations (:func:`sweagent_tools.editor_arguments`).
+    A line the tool's parser refuses never reached the editor: it is replayed as that refusal, a
+    shell line printing the parser's complaint and exiting 2 as argparse does, touching nothing.
+    ``root`` is the repository root the log shows, a name of the workspace like
+    :data:`gym.shell.EDITOR_ROOTS`."""
+    if not is_editor(record):
         return None
-    return EditorCall(record.arguments) if isinstance(record.arguments.get("command"), str) else None
+    roots = (root,) if root else ()
+    raw = record.call.arguments or ""
+    if record.arguments is not None and raw.strip().startswith("{"):
+        return EditorCall(record.arguments, roots)
+    arguments = editor_arguments(raw)
+    if isinstance(arguments, str):
+        return f"echo {shlex.quote(f'str_replace_editor: error: {arguments}')} >&2; exit 2"
+    return EditorCall(arguments, roots) if arguments is not None else None
 
 
 def sweagent_line(record: CallRecord) -> str | None:
@@ -281,21 +327,56 @@ def sweagent_line(record: CallRecord) -> str | None:
     return raw
 
 
+def is_1_0_run(episode: Episode, records: list[CallRecord]) -> bool:
+    """Whether the episode ran SWE-agent 1.0's file tools (:mod:`sweagent_tools`) rather than the
+    pre-1.0 commands: a SWE-agent log calling one of them as a function (function calling came
+    with 1.0), or a text action naming a command only 1.0 has (``insert``, ``filemap``). A 1.0 run
+    in thought-action mode that uses neither reads as pre-1.0 (the logs do not say which)."""
+    for record in records:
+        name, raw = record.call.name or "", (record.call.arguments or "").strip()
+        if raw.startswith("{"):
+            if episode.source_format == "swe-agent" and name in (*WINDOWED, *SEARCH):
+                return True
+        elif name in ONLY_1_0 and raw.split(maxsplit=1)[:1] == [name]:
+            return True
+    return False
+
+
+Viewer = str | Invocation
+"""A call of SWE-agent's file viewer: a pre-1.0 command line, or a 1.0 tool call."""
+
+
+def viewer_call(record: CallRecord, modern: bool) -> Viewer | None:
+    """The call as one of SWE-agent's viewer commands, or ``None``: in a 1.0 run
+    (:func:`is_1_0_run`) its tools' calls, JSON or text (a search command as the pre-1.0 line it
+    still is); otherwise a pre-1.0 command line."""
+    if modern:
+        raw = record.call.arguments or ""
+        is_json = record.arguments is not None and raw.strip().startswith("{")
+        call = invocation(record.call.name or "", raw, record.arguments if is_json else None)
+        if call is not None:
+            return call.search_line() if call.name in SEARCH else call
+        if is_json or record.call.name in (*WINDOWED, *SEARCH):
+            return None
+    return sweagent_line(record)
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _drift(
     turn: int,
-    answer: Event,
+    recorded_output: tuple[str, int | None],
     output: str,
     exit_code: int | None,
     patterns: tuple[str, ...],
     any_order: bool = False,
 ) -> TurnDrift | None:
-    """How a replayed output differs from the observation that answered the call, or ``None``
-    (``any_order``: the output lists lines in an order only the file system fixed)."""
-    recorded_text, recorded_exit = recorded_observation(answer)
+    """How a replayed output differs from the recorded one (:func:`recorded_observation`: text and
+    exit code), or ``None`` (``any_order``: the output lists lines in an order only the file system
+    fixed)."""
+    recorded_text, recorded_exit = recorded_output
     recorded, replayed = normalize(recorded_text, patterns), normalize(output, patterns)
     if any_order:
         recorded, replayed = unordered(recorded), unordered(replayed)
@@ -337,7 +418,9 @@ def _status_drift(
     )
 
 
-def _actions(episode: Episode, fixture: Fixture, mode: str) -> tuple[list[CallRecord], list[int]]:
+def _actions(
+    episode: Episode, fixture: Fixture, mode: str, modern: bool
+) -> tuple[list[CallRecord], list[int]]:
     """The calls to re-execute, in order, and the turns of calls this mode cannot re-execute."""
     declared = {str(tool.get("name")) for tool in fixture.tools or []}
     actions: list[CallRecord] = []
@@ -352,11 +435,17 @@ def _actions(episode: Episode, fixture: Fixture, mode: str) -> tuple[list[CallRe
             else:
                 actions.append(record)
             continue
-        if editor_call(record) is not None or sweagent_line(record) is not None:
+        if is_editor(record):
+            if editor_call(record) is None:
+                unsupported.append(record.turn)
+            else:
+                actions.append(record)
+            continue
+        if viewer_call(record, modern) is not None:
             actions.append(record)
             continue
         command = shell_command(record)
-        if command is None:
+        if command is None or (modern and name in (*WINDOWED, *SEARCH)):
             unsupported.append(record.turn)
         elif not command.lstrip().startswith(f"echo {SUBMIT_MARKER}"):
             actions.append(record)
@@ -375,7 +464,8 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         except SandboxError as exc:
             return ReplayResult(mode, 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
         return ReplayResult(mode, 0, [], final, "unverified", time.perf_counter() - start)
-    actions, unsupported = _actions(episode, fixture, mode)
+    modern = is_1_0_run(episode, call_records(episode))
+    actions, unsupported = _actions(episode, fixture, mode, modern)
     if unsupported:
         return ReplayResult(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=unsupported
@@ -384,31 +474,34 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     setting = Setting(secrets.token_hex(16), root, *recorded_viewer(episode))
     try:
         compile_patterns(spec.normalize)
-        outputs, final, refused = _execute(fixture, spec, mode, actions, timeout_s, setting)
+        run = _execute(fixture, spec, mode, actions, timeout_s, setting, modern)
     except (ReplayRunError, SandboxError, ValueError, LintUnavailable) as exc:
         return ReplayResult(mode, 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
-    if refused:
+    if run.refused:
         return ReplayResult(
-            mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=refused
+            mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=run.refused
         )
     drift: list[TurnDrift] = []
-    unchecked: list[int] = []
+    unchecked: list[int] = list(run.unchecked)
     exit_codes: list[tuple[Event, int]] = []
-    for record, (output, exit_code) in zip(actions, outputs, strict=True):
-        if mode == "shell" and editor_call(record) is not None and exit_code is not None:
+    for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
+        if mode == "shell" and is_editor(record) and exit_code is not None:
             unchecked.append(record.turn)
-            answer = record.answer
-            if answer is not None and answer.status in EDITOR_STATUSES:
-                failed = (answer.status == "error", exit_code != 0)
-                found = _status_drift(record.turn, answer, output, failed, spec.normalize)
-                drift += [found] if found is not None else []
-        elif mode == "shell" and (line := sweagent_line(record)) is not None:
-            found, checked = _sweagent_drift(record, line, output, root, spec.normalize)
+            found = _editor_drift(record, output, exit_code, spec.normalize)
+            drift += [found] if found is not None else []
+        elif mode == "shell" and record.turn in run.unchecked:
+            continue
+        elif mode == "shell" and (viewer := viewer_call(record, modern)) is not None:
+            found, checked = _sweagent_drift(record, viewer, output, root, spec.normalize)
             drift += [found] if found is not None else []
             unchecked += [] if checked else [record.turn]
         elif record.answer is None or record.answer.status == "truncated":
             unchecked.append(record.turn)
-        elif (found := _drift(record.turn, record.answer, output, exit_code, spec.normalize)) is not None:
+        elif (
+            found := _drift(
+                record.turn, recorded_observation(record.answer), output, exit_code, spec.normalize
+            )
+        ) is not None:
             drift.append(found)
         elif exit_code is not None:
             exit_codes.append((record.answer, exit_code))
@@ -418,7 +511,7 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         mode,
         len(actions),
         drift_turns,
-        final,
+        run.final,
         observations,
         time.perf_counter() - start,
         unchecked_turns=sorted(set(unchecked)),
@@ -427,23 +520,61 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     )
 
 
+def _editor_drift(
+    record: CallRecord, output: str, exit_code: int, patterns: tuple[str, ...]
+) -> TurnDrift | None:
+    """An editor call whose recorded outcome is not the replayed one, or ``None``. The outcome is
+    the recorded status where the log has one, else what the recorded answer says
+    (:func:`sweagent_tools.editor_failed`: SWE-agent records no status); the answer's text itself
+    is the tool's own rendering and is not compared."""
+    answer = record.answer
+    if answer is None or answer.status == "refused":
+        return None
+    if answer.status in EDITOR_STATUSES:
+        recorded_failed = answer.status == "error"
+    else:
+        recorded_failed = editor_failed(recorded_observation(answer)[0])
+    return _status_drift(record.turn, answer, output, (recorded_failed, exit_code != 0), patterns)
+
+
 def _sweagent_drift(
-    record: CallRecord, line: str, output: str, root: str | None, patterns: tuple[str, ...]
+    record: CallRecord, viewer: Viewer, output: str, root: str | None, patterns: tuple[str, ...]
 ) -> tuple[TurnDrift | None, bool]:
-    """A pre-1.0 command's drift, if any, and whether its output was compared at all.
+    """A viewer command's drift, if any, and whether its output was compared at all.
 
     Its output is compared like a shell command's (``find_file``'s listing in any order) once the
-    log shows the repository root its paths print under; an ``edit`` the linter rejected, in the
-    log or in replay, is compared by that outcome only (the rejection's text is flake8's)."""
+    log shows the repository root its paths print under; an edit the linter rejected, in the
+    log or in replay, is compared by that outcome only (the rejection's text is flake8's). A 1.0
+    tool's answer is compared without the retry line SWE-agent's loop reads and with the
+    search-and-replace banner in any of its releases' wordings (:func:`sweagent_tools.banner_free`)."""
     answer = record.answer
     if answer is None or answer.status == "truncated" or root is None:
         return None, False
-    name = command_name(line) or ""
-    recorded_rejected = name == "edit" and edit_rejected(recorded_observation(answer)[0])
-    if name == "edit" and (recorded_rejected or edit_rejected(output)):
+    recorded, _ = recorded_observation(answer)
+    if isinstance(viewer, Invocation):
+        name = viewer.name
+        recorded, output = banner_free(without_retry_token(recorded)), banner_free(output)
+    else:
+        name = command_name(viewer) or ""
+    edits = _edits(viewer)
+    recorded_rejected = edits and edit_rejected(recorded)
+    if edits and (recorded_rejected or edit_rejected(output)):
         failed = (recorded_rejected, edit_rejected(output))
         return _status_drift(record.turn, answer, output, failed, patterns), False
-    return _drift(record.turn, answer, output, None, patterns, any_order=name in UNORDERED), True
+    drift = _drift(record.turn, (recorded, None), output, None, patterns, any_order=name in UNORDERED)
+    return drift, True
+
+
+@dataclass
+class _Run:
+    """What running the actions gave: each one's (output, exit code), the final files, the turns
+    of editor calls refused for a path outside the workspace, and the turns whose output cannot
+    be compared (:attr:`sweagent_commands.Report.checked`)."""
+
+    outputs: list[tuple[str, int | None]]
+    final: dict[str, str]
+    refused: list[int] = field(default_factory=list)
+    unchecked: list[int] = field(default_factory=list)
 
 
 def _execute(
@@ -453,92 +584,114 @@ def _execute(
     actions: list[CallRecord],
     timeout_s: float,
     setting: Setting,
-) -> tuple[list[tuple[str, int | None]], dict[str, str], list[int]]:
-    """Run the actions in the sandbox: each one's (output, exit code), the final files, and the
-    turns of editor calls refused for a path outside the workspace."""
+    modern: bool,
+) -> _Run:
+    """Run the actions in the sandbox (``modern``: a SWE-agent 1.0 run, :func:`is_1_0_run`)."""
     if mode == "tools":
         entry = spec.tools_entry_point or ""
         calls = [(r.call.name or "", r.arguments or {}) for r in actions]
         tool_run = run_tool_calls(fixture.s0_files, spec.tools_files, entry, calls, timeout_s)
-        return [(r.output, None) for r in tool_run.results], tool_run.final_files, []
-    return _run_shell(fixture.s0_files, actions, timeout_s, setting)
+        return _Run([(r.output, None) for r in tool_run.results], tool_run.final_files)
+    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern)
 
 
 def _run_shell(
-    files: dict[str, str], actions: list[CallRecord], timeout_s: float, setting: Setting
-) -> tuple[list[tuple[str, int | None]], dict[str, str], list[int]]:
-    """Shell mode's run, on one workspace held across all the actions. Each of SWE-agent's pre-1.0
+    files: dict[str, str], actions: list[CallRecord], timeout_s: float, setting: Setting, modern: bool
+) -> _Run:
+    """Shell mode's run, on one workspace held across all the actions. Each of SWE-agent's viewer
     commands needs the viewer state the one before it left (read from its output), so the actions
-    run in batches that each end at such a command; an ``edit`` of a Python file also starts a
-    batch of its own, so that the file read just before it is the one it edits, for its linter
-    (:func:`_lint_refusal`). An edit the linter refuses has that file put back and runs again,
-    told the errors, printing SWE-agent's refusal (SWE-agent's ``edit`` writes the open file only,
-    so this is the workspace it ran on). Without pre-1.0 commands it is a single batch. A pre-1.0
-    command's exit code is ``None``: SWE-agent records none and its commands report failure in
-    their text.
+    run in batches that each end at such a command; an edit of a Python file (pre-1.0 ``edit``,
+    1.0 ``edit`` and ``insert``) also starts a batch of its own, so that the file read just before
+    it is the one it edits, for its linter (:func:`_lint_refusal`). A pre-1.0 edit the linter
+    refuses has that file put back and runs again, told the errors, printing SWE-agent's refusal
+    (SWE-agent's ``edit`` writes the open file only, so this is the workspace it ran on); a 1.0
+    edit it refuses has the file and the viewer put back as the tool's own undo does, and answers
+    the refusal. Without viewer commands it is a single batch. A viewer command's exit code is
+    ``None``: SWE-agent records none and its commands report failure in their text.
 
     The workspace is copied in once and read back once (a batch used to copy and read back the
     whole tree) and handed to the sandbox user once (:class:`LiveShell`'s ``exclusive``)."""
     state = WindowState()
     previous = ""
-    outputs: list[tuple[str, int | None]] = []
-    refused: list[int] = []
+    run = _Run([], {})
     batch: list[tuple[CallRecord, str | EditorCall]] = []
     with Workspace(files) as ws, LiveShell(ws.root, exclusive=True) as shell:
         for index, record in enumerate(actions):
-            line = sweagent_line(record)
-            linted = line is not None and command_name(line) == "edit" and state.file.endswith(".py")
+            viewer = viewer_call(record, modern)
+            linted = viewer is not None and _edits(viewer) and state.file.endswith(".py")
             if linted and batch:
-                _run_batch(shell, batch, timeout_s, outputs, refused)
+                _run_batch(shell, batch, timeout_s, run)
                 batch = []
-            command: str | EditorCall = editor_call(record) or shell_command(record) or ""
             script_state = replace(state, last_action=previous)
-            if line is not None:
-                command = command_script(line, script_state, setting)
-            batch.append((record, command))
-            previous = (line if line is not None else record.call.arguments or "").strip()
-            if line is None and index < len(actions) - 1:
+            batch.append((record, _command(record, viewer, script_state, setting)))
+            previous = (viewer if isinstance(viewer, str) else record.call.arguments or "").strip()
+            if viewer is None and index < len(actions) - 1:
                 continue
             before = shell.read(state.file) if linted else None
-            _run_batch(shell, batch, timeout_s, outputs, refused)
+            _run_batch(shell, batch, timeout_s, run)
             batch = []
-            if line is None:
+            if viewer is None:
                 continue
-            report = split_report(outputs[-1][0], setting.marker, state)
-            if before is not None and (errors := _lint_refusal(before, shell, report)):
+            report = split_report(run.outputs[-1][0], setting.marker, state)
+            modern_call = isinstance(viewer, Invocation)
+            if before is not None and (errors := _lint_refusal(before, shell, report, modern_call)):
                 shell.restore(report.state.file, before)
-                (again,) = shell.run_all([command_script(line, script_state, setting, errors)], timeout_s)
-                report = split_report(again.output, setting.marker, state)
+                if isinstance(viewer, Invocation):
+                    report = Report(refusal(errors), state, report.workspace)
+                else:
+                    again_script = command_script(viewer, script_state, setting, errors)
+                    (again,) = shell.run_all([again_script], timeout_s)
+                    report = split_report(again.output, setting.marker, state)
             state = report.state
-            outputs[-1] = (shown(report.text, report.workspace, setting.root), None)
-        return outputs, collect_files(ws.root), sorted(set(refused))
+            run.unchecked += [] if report.checked else [record.turn]
+            run.outputs[-1] = (shown(report.text, report.workspace, setting.root), None)
+        run.final = collect_files(ws.root)
+        run.refused = sorted(set(run.refused))
+        return run
+
+
+def _edits(viewer: Viewer) -> bool:
+    """Whether a viewer command edits the open file (and is linted)."""
+    if isinstance(viewer, Invocation):
+        return viewer.name in ("edit", "insert")
+    return command_name(viewer) == "edit"
+
+
+def _command(
+    record: CallRecord, viewer: Viewer | None, state: WindowState, setting: Setting
+) -> str | EditorCall:
+    """What the sandbox runs for one action: a viewer command's script, an editor call, or the
+    recorded shell command."""
+    if isinstance(viewer, Invocation):
+        return tool_script(viewer, state, setting)
+    if viewer is not None:
+        return command_script(viewer, state, setting)
+    return editor_call(record, setting.root) or shell_command(record) or ""
 
 
 def _run_batch(
-    shell: LiveShell,
-    batch: list[tuple[CallRecord, str | EditorCall]],
-    timeout_s: float,
-    outputs: list[tuple[str, int | None]],
-    refused: list[int],
+    shell: LiveShell, batch: list[tuple[CallRecord, str | EditorCall]], timeout_s: float, run: _Run
 ) -> None:
-    """Run one batch in ``shell``, adding each command's (output, exit code) to ``outputs`` and
-    the turns of refused editor calls to ``refused``."""
+    """Run one batch in ``shell``, adding each command's (output, exit code) to the run's outputs
+    and the turns of refused editor calls to its refusals."""
     results = shell.run_all([command for _, command in batch], timeout_s)
-    refused += [r.turn for (r, _), res in zip(batch, results, strict=True) if res.refused]
-    outputs += [(res.output, res.exit_code) for res in results]
+    run.refused += [r.turn for (r, _), res in zip(batch, results, strict=True) if res.refused]
+    run.outputs += [(res.output, res.exit_code) for res in results]
 
 
-def _lint_refusal(before: str, shell: LiveShell, report: Report) -> str:
-    """The errors SWE-agent's linter would refuse the ``edit`` that ``report`` describes for, as
+def _lint_refusal(before: str, shell: LiveShell, report: Report, modern: bool = False) -> str:
+    """The errors SWE-agent's linter would refuse the edit that ``report`` describes for, as
     its refusal lists them; empty when the edit stands. ``before`` is the open file's text before
     the edit. Like SWE-agent, only a Python file is linted; one outside the workspace (it has no
-    workspace-relative path) is not."""
+    workspace-relative path) is not. SWE-agent 1.0 (``modern``) forgives, besides the errors it
+    had before, any error above the edit's first line."""
     path = report.state.file
     after = shell.read(path) if path.endswith(".py") else None
     if report.edited is None or after is None:
         return ""
     first, last, count = report.edited
-    return listing(introduced(lint(before), lint(after), first, last, count))
+    errors = introduced(lint(before), lint(after), first, last, count)
+    return listing([e for e in errors if e.line >= first] if modern else errors)
 
 
 # ------------------------------------------------------------------------------- the cascade step

@@ -387,12 +387,15 @@ class Setting:
 class Report:
     """What one command's script printed: its own output, the viewer's state after it, the
     sandbox's workspace path (``None`` without a report) and, for an ``edit`` that wrote the file,
-    the lines it replaced and how many it wrote (``first``, ``last``, ``count``; 1-based)."""
+    the lines it replaced and how many it wrote (``first``, ``last``, ``count``; 1-based);
+    ``checked`` is false for a 1.0 tool whose rendering replay cannot reproduce
+    (:mod:`sweagent_tools`: a ``filemap`` of a file Python cannot parse)."""
 
     text: str
     state: WindowState
     workspace: str | None = None
     edited: tuple[int, int, int] | None = None
+    checked: bool = True
 
 
 @dataclass(frozen=True)
@@ -477,16 +480,18 @@ def split_report(output: str, marker: str, state: WindowState) -> Report:
     """The command's own output and what its script reported after ``marker``.
 
     Without the report (the output was cut, or the script was killed) the state is kept and the
-    workspace path is ``None``."""
+    workspace path is ``None``. A 1.0 tool's report (:mod:`sweagent_tools`) has a sixth field,
+    whether its output can be compared."""
     head, sep, tail = output.rpartition(f"\n{marker}\t")
     fields = tail.rstrip("\n").split("\t") if sep else []
-    if len(fields) != 5 or not fields[2].lstrip("-").isdigit() or not fields[3].isdigit():
+    if len(fields) not in (5, 6) or not fields[2].lstrip("-").isdigit() or not fields[3].isdigit():
         return Report(output, state)
-    workspace, current, line, scrolls, edited = fields
+    workspace, current, line, scrolls, edited = fields[:5]
     rel = current[len(workspace) + 1 :] if current.startswith(f"{workspace}/") else current
     span = _EDITED.fullmatch(edited)
     lines = (int(span[1]), int(span[2]), int(span[3])) if span else None
-    return Report(head, WindowState(rel, int(line), int(scrolls)), workspace, lines)
+    checked = fields[5:] != ["0"]
+    return Report(head, WindowState(rel, int(line), int(scrolls)), workspace, lines, checked)
 
 
 def shown(output: str, workspace: str | None, root: str | None) -> str:
