@@ -30,9 +30,11 @@ from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA, TrainRe
 from trajectory_platform.training.optim.settings import TrainSettings
 from trajectory_platform.workdir import asset_manifest
 
-CheckpointConfig = stage_config(TrainSettings, "CheckpointConfig", dataset_manifest_path=(str, ""))
-"""Run config of a training job: :class:`TrainSettings` (every field also lands in the training
-manifest) plus ``dataset_manifest_path`` ('': the manifest artifact of the objective's data asset)."""
+
+class CheckpointConfig(stage_config(TrainSettings, dataset_manifest_path=(str, ""))):  # type: ignore[misc]
+    """Run config of a training job: :class:`TrainSettings` (every field also lands in the training
+    manifest) plus ``dataset_manifest_path`` ('': the manifest artifact of the objective's data asset)."""
+
 
 DATA_ASSET = {"sft": "token_masked_dataset", "dpo": "preference_dataset"}
 """The token table each objective trains on (both are inputs; the objective picks one)."""

@@ -57,8 +57,13 @@ def write_manifest(workdir: WorkdirResource, asset: str, manifest: dict, table: 
 HEADLINE_STATS = ("stored_tokens", "selected_targets", "target_share", "dilution_factor", "observation_share")
 """The dataset manifest's token stats a person reads first on the asset page."""
 
-MaskedDatasetConfig = stage_config(DatasetSettings, "MaskedDatasetConfig")
-PreferenceDatasetConfig = stage_config(PreferenceDatasetSettings, "PreferenceDatasetConfig")
+
+class MaskedDatasetConfig(stage_config(DatasetSettings)):  # type: ignore[misc]
+    """``token_masked_dataset``'s run config: :class:`DatasetSettings`' fields."""
+
+
+class PreferenceDatasetConfig(stage_config(PreferenceDatasetSettings)):  # type: ignore[misc]
+    """``preference_dataset``'s run config: :class:`PreferenceDatasetSettings`' fields."""
 
 
 @asset(

@@ -39,8 +39,13 @@ from trajectory_platform.sensors.automation import OVER_DAYS_CONDITION
 from trajectory_platform.training.data.masked_dataset import load_target_counter
 from trajectory_platform.training.data.tokenizer import load_token_counter
 
-SplitConfig = stage_config(SplitSettings, "SplitConfig")
-MixtureConfig = stage_config(MixtureSettings, "MixtureConfig")
+
+class SplitConfig(stage_config(SplitSettings)):  # type: ignore[misc]
+    """``split_assignments``' run config: :class:`SplitSettings`' fields."""
+
+
+class MixtureConfig(stage_config(MixtureSettings)):  # type: ignore[misc]
+    """``training_mixture``'s run config: :class:`MixtureSettings`' fields."""
 
 
 @asset(

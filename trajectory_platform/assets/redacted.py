@@ -24,7 +24,9 @@ from trajectory_platform.resources.secrets import SecretsSaltResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import PER_DAY_CONDITION
 
-RedactConfig = stage_config(RedactSettings, "RedactConfig")
+
+class RedactConfig(stage_config(RedactSettings)):  # type: ignore[misc]
+    """``redacted_corpus``' run config: :class:`RedactSettings`' fields."""
 
 
 @multi_asset(

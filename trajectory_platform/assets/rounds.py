@@ -81,7 +81,10 @@ from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA
 from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA
 from trajectory_platform.workdir import asset_manifest
 
-RoundConfig = stage_config(RoundRunSettings, "RoundConfig")
+
+class RoundConfig(stage_config(RoundRunSettings)):  # type: ignore[misc]
+    """``policy_rollouts``' run config: :class:`RoundRunSettings`' fields."""
+
 
 EVERY_DAY_FACTS = AssetIn(input_manager_key=UPSTREAM_FACTS, partition_mapping=AllPartitionMapping())
 """A per-day stage's reported figures (every day's, combined) as an input of a round asset."""

@@ -35,7 +35,9 @@ from trajectory_platform.evaluation.stage import SCORECARD_SCHEMA, UpstreamFigur
 from trajectory_platform.resources import UPSTREAM_FACTS, WorkdirResource
 from trajectory_platform.resources.stage_config import recorded_settings, settings_of, stage_config
 
-ScorecardConfig = stage_config(EvaluationSettings, "ScorecardConfig")
+
+class ScorecardConfig(stage_config(EvaluationSettings)):  # type: ignore[misc]
+    """``scorecard``'s run config: :class:`EvaluationSettings`' fields."""
 
 
 FACTS = AssetIn(input_manager_key=UPSTREAM_FACTS)

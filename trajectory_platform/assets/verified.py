@@ -25,7 +25,9 @@ from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of
 from trajectory_platform.sensors.automation import PER_DAY_CONDITION
 from trajectory_platform.traces.schema import table_to_episodes
 
-VerifyConfig = stage_config(VerifySettings, "VerifyConfig")
+
+class VerifyConfig(stage_config(VerifySettings)):  # type: ignore[misc]
+    """``verified_traces``' run config: :class:`VerifySettings`' fields."""
 
 
 @multi_asset(

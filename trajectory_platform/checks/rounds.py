@@ -47,7 +47,7 @@ def collapse_watch(
             "halt": decision.halt,
             "reasons": MetadataValue.json(list(decision.reasons)),
             "current": MetadataValue.json(current.to_dict()),
-            "previous": MetadataValue.json(previous),
+            **({"previous": MetadataValue.json(previous)} if previous is not None else {}),
         },
     )
     return decision, result

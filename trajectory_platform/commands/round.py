@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     for category in (BetaWarning, PreviewWarning):
         warnings.filterwarnings("ignore", category=category)
     try:
-        config = checked_asset_config(list(defs.assets), asset_settings(args.settings))
+        config = checked_asset_config(list(defs.assets or ()), asset_settings(args.settings))
         if args.key is not None:
             round_index(args.key)
     except (SettingError, ValueError) as err:

@@ -34,6 +34,8 @@ from trajectory_platform.commands._settings import SettingError, add_set_option
 from trajectory_platform.workdir import WORKDIR_ENV
 
 if TYPE_CHECKING:  # the run's modules load when it runs, so `run --help` answers at once
+    from dagster import AssetsDefinition
+
     from trajectory_platform.curation.split_mixture_stage import SplitSettings
 
 SAMPLES_DIR = Path(__file__).resolve().parents[1] / "samples" / "traces"
@@ -127,7 +129,7 @@ def write_gym_rollout(
 class Step:
     """One assets definition to materialize, and the runs it takes."""
 
-    assets_def: object
+    assets_def: AssetsDefinition
     names: list[str]
     runs: list[dict] = field(default_factory=list)
 
@@ -279,7 +281,7 @@ def run(args: argparse.Namespace) -> int:
     from trajectory_platform.definitions import bound_to, defs, stage_job
 
     try:
-        asset_config = checked_asset_config(list(defs.assets), asset_config)
+        asset_config = checked_asset_config(list(defs.assets or ()), asset_config)
     except SettingError as err:
         return fail(f"--set: {err}")
     workdir = (args.workdir or default_workdir()).resolve()

@@ -38,7 +38,8 @@ def one_day(partition_keys: list[str], asset: str) -> str:
     return partition_keys[0]
 
 
-ROUND_PARTITIONS = DynamicPartitionsDefinition(name="rounds")
+ROUND_PARTITIONS_NAME = "rounds"
+ROUND_PARTITIONS = DynamicPartitionsDefinition(name=ROUND_PARTITIONS_NAME)
 """One partition per self-improvement round, keyed "1", "2", ...: the round sensor adds round i+1 when
 round i's scorecard promotes, and ``trajectory-platform round`` adds the next one by hand. Dynamic,
 not static: how many rounds there will be is decided by the loop as it runs."""

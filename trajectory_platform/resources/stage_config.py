@@ -32,10 +32,19 @@ SETTINGS_KEY = "settings"
 output by the same settings (a check cannot see its asset's run config)."""
 
 
-def stage_config(settings: type, name: str, **extra: tuple[Any, Any]) -> type[Config]:
-    """A ``Config`` subclass named ``name`` with one field per dataclass field (tuples become
-    lists; a field's ``choices`` ride along as JSON-schema extras, so ``run --set`` checks them
-    before launching) and the ``extra`` ``(type, default)`` fields; its docstring is the dataclass's."""
+def stage_config(settings: type, **extra: tuple[Any, Any]) -> type[Config]:
+    """A ``Config`` class with one field per dataclass field (tuples become lists; a field's
+    ``choices`` ride along as JSON-schema extras, so ``run --set`` checks them before launching)
+    and the ``extra`` ``(type, default)`` fields.
+
+    An asset's config subclasses it under its own name and docstring, so that the name is a class
+    a type checker accepts in the asset's signature (a variable holding a class is not)::
+
+        class ScorecardConfig(stage_config(EvaluationSettings)):  # type: ignore[misc]
+            ...  # its docstring: the asset's run config, built from those settings
+
+    The fields only exist at run time, so the checker treats the base as ``Any`` (the ignore is
+    its "dynamic base class"): reading a field is unchecked, the rest of the asset is not."""
     hints = typing.get_type_hints(settings)
     definitions: dict[str, Any] = {}
     for field in dataclasses.fields(settings):
@@ -56,8 +65,7 @@ def stage_config(settings: type, name: str, **extra: tuple[Any, Any]) -> type[Co
             pydantic.Field(default=default, description=description, json_schema_extra=choices),
         )
     definitions.update(extra)
-    model = pydantic.create_model(name, __base__=Config, **definitions)
-    model.__doc__ = settings.__doc__
+    model = pydantic.create_model(f"{settings.__name__}Fields", __base__=Config, **definitions)
     setattr(model, SETTINGS_CLASS, settings)  # so ``run --set`` runs the dataclass's own checks too
     return model
 

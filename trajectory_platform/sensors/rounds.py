@@ -11,6 +11,8 @@ scorecard does not start the successor a second time.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dagster import (
     AssetKey,
     AssetRecordsFilter,
@@ -25,7 +27,7 @@ from dagster import (
 )
 
 from trajectory_platform.resources.facts import latest_metadata
-from trajectory_platform.resources.partitions import ROUND_PARTITIONS, round_index
+from trajectory_platform.resources.partitions import ROUND_PARTITIONS, ROUND_PARTITIONS_NAME, round_index
 from trajectory_platform.rounds.loop import ScoredRound, rounds_to_start
 from trajectory_platform.sensors.jobs import ROUND_JOB
 
@@ -40,7 +42,7 @@ def scored_round(instance: DagsterInstance, record: EventLogRecord) -> ScoredRou
     key = materialization.partition if materialization is not None else None
     if materialization is None or key is None:
         raise ValueError(f"round_scorecard event {record.storage_id} names no round partition")
-    card = {k: getattr(v, "value", v) for k, v in materialization.metadata.items()}
+    card: dict[str, Any] = {k: getattr(v, "value", v) for k, v in materialization.metadata.items()}
     verified = latest_metadata(instance, "round_verified", key)
     return ScoredRound(
         event_id=record.storage_id,
@@ -68,7 +70,7 @@ def round_sensor(context: SensorEvaluationContext) -> SensorResult:
     if not found:
         return SensorResult(skip_reason=SkipReason("no new round scorecard"), cursor=context.cursor)
     scored = [scored_round(context.instance, record) for record in found]
-    existing = {round_index(k) for k in context.instance.get_dynamic_partitions(ROUND_PARTITIONS.name)}
+    existing = {round_index(k) for k in context.instance.get_dynamic_partitions(ROUND_PARTITIONS_NAME)}
     decision = rounds_to_start(scored, existing)
     cursor = str(decision.last_event)
     if not decision.start:
