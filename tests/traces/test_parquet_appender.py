@@ -46,3 +46,18 @@ def test_an_empty_table_and_a_failed_write(table: pa.Table, tmp_path: Path) -> N
     assert sorted(p.name for p in tmp_path.iterdir()) == ["appended.parquet", "empty.parquet"]
     with pytest.raises(ValueError, match="batch_rows"):
         next(read_batches(tmp_path / "empty.parquet", 0))
+
+
+def test_the_appender_holds_less_than_one_row_group(tmp_path: Path) -> None:
+    """However long the output, what waits in the appender stays under ``ROW_GROUP_ROWS`` rows: its
+    Arrow memory is bounded by one row group (plus the batch being appended), not by the file."""
+    row_bytes, batch_rows, batches = 1024, 300, 20 * ROW_GROUP_ROWS // 300
+    baseline, held = pa.total_allocated_bytes(), 0
+    with ParquetAppender(tmp_path / "long.parquet", pa.schema([("text", pa.string())])) as out:
+        for index in range(batches):
+            out.write(pa.table({"text": [f"{index:08d}".ljust(row_bytes, "x")] * batch_rows}))
+            assert out.pending_rows < ROW_GROUP_ROWS
+            held = max(held, pa.total_allocated_bytes() - baseline)
+    written = batches * batch_rows * row_bytes
+    assert out.rows_written == batches * batch_rows
+    assert held < 2 * (ROW_GROUP_ROWS + batch_rows) * row_bytes < written / 5, (held, written)

@@ -10,6 +10,9 @@ This is the domain function behind the ``raw_traces`` asset and ``trajectory-pla
   byte-identical Parquet files for identical input;
 - :func:`ingest_to` writes the same files without holding the episodes: ``batch_rows`` at a time
   through a sorted spill (``spill.py``), for a corpus larger than memory (the CLIs).
+
+A JSON Lines log is read a line at a time and handled a record at a time (``SourceFile.read``), so
+a log of any length costs one record of memory; a JSON document is parsed whole (bounded by its file).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import hashlib
 import re
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +36,6 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     RecordError,
     SourceFile,
-    record_fingerprint,
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.drops import Drop, Tally
@@ -320,7 +322,7 @@ def _read(
                 )
                 continue
             try:
-                data = path.read_bytes()
+                source = SourceFile.read(path, display)
             except OSError as exc:
                 result.records_in += 1
                 result.rejects.append(
@@ -331,11 +333,10 @@ def _read(
                     )
                 )
                 continue
-            source = SourceFile(path, data, display)
             _ingest_file(source, fmt, partition_date, max_field_chars, result, counted)
             result.files_read += 1
-            result.bytes_read += len(data)
-            bar.update(len(data))
+            result.bytes_read += source.size
+            bar.update(source.size)
     result.counts_by_format = dict(sorted(formats.items()))
 
 
@@ -382,11 +383,7 @@ def _ingest_file(
         result.records_in += 1
         result.rejects.append(_unrecognized(src, file_date))
         return
-    try:
-        records = list(adapter.frame(src))
-    except STRUCTURE_ERRORS as exc:
-        records = [RawRecord(None, "$", error=_structure_error(exc))]
-    for record in records:
+    for record in _records(adapter, src):
         result.records_in += 1
         try:
             if record.error is not None:
@@ -404,6 +401,18 @@ def _ingest_file(
         if date is not None or episode.partition_date is None:
             episode.partition_date = date or file_date or partition_date_for(src.path, episode)
         keep(episode)
+
+
+def _records(adapter: Adapter, src: SourceFile) -> Iterator[RawRecord]:
+    """``src``'s records as ``adapter`` frames them. A file held whole is framed whole first, so a
+    shape the framing cannot handle rejects the file as one record; a streamed (JSONL) file is
+    handled a record at a time as it is read, so one record is in memory, not the file (its lines
+    frame on their own and cannot raise; should a framing fail part-way, the records before it stay
+    and the failure is one more reject)."""
+    try:
+        yield from adapter.frame(src) if src.data is None else list(adapter.frame(src))
+    except STRUCTURE_ERRORS as exc:
+        yield RawRecord(None, "$", error=_structure_error(exc))
 
 
 def declared_sampler_digest(lineage: LineageInputs) -> str | None:
@@ -438,7 +447,7 @@ def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
         source_file=src.display,
         source_path="$",
         drop=Drop(reason, detail),
-        excerpt=record_fingerprint(src.data),
+        excerpt=src.fingerprint(),
         partition_date=date,
     )
 

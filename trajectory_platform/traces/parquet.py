@@ -14,8 +14,15 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-ROW_GROUP_ROWS = 64 * 1024
-"""Rows per row group: the one cut that decides a file's layout, whoever writes it."""
+ROW_GROUP_ROWS = 1024
+"""Rows per row group: the one cut that decides a file's layout, whoever writes it, and the bound on
+what a streaming stage's output holds in memory. A streamed file must be byte-identical to the
+whole table written at once, so :class:`ParquetAppender` can only write a row group once it is full:
+up to this many rows wait as Arrow data. Arrow's default (65,536) made that term grow with the output
+over any realistic day (an episode is 7-20 KB of Arrow data here, so up to ~1 GB); 1,024 rows bound
+it at ~7-20 MB and keep row groups of whole episodes large enough to compress and to skip by
+statistics (0.5-0.8 MB each before compression here; docs/operations.md, "The memory bound, per
+stage", has the file-size cost). Changing it changes every table's bytes (and data versions) once."""
 PARQUET_OPTIONS = {
     "compression": "zstd",
     "compression_level": 3,
@@ -44,9 +51,9 @@ class ParquetAppender:
     each batch's rows; row groups are cut at the pinned ``row_group_size`` whatever the batch size,
     so the file is byte-identical to writing the concatenated table at once. Atomic like
     :func:`write_parquet`: the file appears on :meth:`close`, and a stage that fails (or refuses,
-    as redaction does on a leaked canary) leaves nothing behind. At most one row group of rows
-    (:data:`ROW_GROUP_ROWS`, as Arrow) waits here: the one term of a streaming stage's memory that
-    grows with its output, up to that many rows.
+    as redaction does on a leaked canary) leaves nothing behind. Fewer than one row group of rows
+    (:data:`ROW_GROUP_ROWS`) wait here between calls (:attr:`pending_rows`), the slices of the
+    tables they came from: the stage's output adds that much to its memory whatever its size.
     """
 
     def __init__(self, path: Path, schema: pa.Schema) -> None:
@@ -58,6 +65,12 @@ class ParquetAppender:
         self._pending: list[pa.Table] = []
         self._rows = 0
         self.rows_written = 0
+
+    @property
+    def pending_rows(self) -> int:
+        """Rows written to this appender that wait for their row group to fill (always fewer than
+        :data:`ROW_GROUP_ROWS` between calls)."""
+        return self._rows
 
     def write(self, table: pa.Table) -> None:
         """Append ``table``'s rows (same schema as the file's); a row group is written as soon as

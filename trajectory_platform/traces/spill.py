@@ -7,9 +7,11 @@ Holding every episode until then held the corpus as Python objects. Here the epi
 only known at the end: those rows are kept out of the first merge level, renamed (their digests
 read back from the runs) and written as runs of their own, so every run is sorted by its final id.
 Memory: one batch while parsing, then :data:`FAN_IN` runs' read-ahead and one output batch while
-merging (more runs than that merge in levels), beside the output's current row group waiting in
+merging (more runs than that merge in levels), beside the output's current row group (fewer than
+:data:`~trajectory_platform.traces.parquet.ROW_GROUP_ROWS` rows) waiting in
 :class:`~trajectory_platform.traces.parquet.ParquetAppender`, which cuts the same row groups as a
-whole-table write: the file is byte-identical to sorting in memory.
+whole-table write: the file is byte-identical to sorting in memory. Parsing holds one record of the
+file being read when it is JSON Lines (:meth:`~trajectory_platform.traces.adapters.base.SourceFile.read`).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from trajectory_platform.curation.verify.context import apply_to_fixture, build_
 from trajectory_platform.curation.verify.delta import screen_diff
 from trajectory_platform.curation.verify.ledger import count_flakes
 from trajectory_platform.curation.verify.verdicts import EpisodeVerdict
+from trajectory_platform.traces.parquet import ROW_GROUP_ROWS
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row, table_to_episodes
 
@@ -68,10 +69,19 @@ def verdict_row(verdict: EpisodeVerdict) -> dict:
 
 
 def verdicts_table(result: CascadeResult) -> pa.Table:
-    """Verdicts alone (the CLI's ``verdicts.parquet``)."""
-    rows = [{"episode_id": v.episode_id, **verdict_row(v)} for v in result.verdicts]
-    rows.sort(key=lambda r: r["episode_id"])
-    return pa.Table.from_pylist(rows, schema=VERDICTS_SCHEMA)
+    """Verdicts alone (the CLI's ``verdicts.parquet``), sorted by episode_id. Converted to Arrow one
+    row group (:data:`ROW_GROUP_ROWS` verdicts) at a time: the rows as Python dicts are a few KB an
+    episode, so building them all at once peaked with the corpus; chunks cut at the row groups give
+    the bytes of the table built at once."""
+    ordered = sorted(result.verdicts, key=lambda v: v.episode_id)
+    chunks = [
+        pa.Table.from_pylist(
+            [{"episode_id": v.episode_id, **verdict_row(v)} for v in ordered[start : start + ROW_GROUP_ROWS]],
+            schema=VERDICTS_SCHEMA,
+        )
+        for start in range(0, len(ordered), ROW_GROUP_ROWS)
+    ]
+    return pa.concat_tables([VERDICTS_SCHEMA.empty_table(), *chunks])
 
 
 def verified_table(episodes: list[Episode], result: CascadeResult) -> pa.Table:

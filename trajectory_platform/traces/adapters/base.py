@@ -69,9 +69,15 @@ _BOMS = (
 )
 
 
+ENCODING_PROBE_BYTES = 4096
+"""How many leading bytes tell UTF-16/32 text without a BOM from UTF-8."""
+READ_CHUNK_BYTES = 64 * 1024
+"""What :meth:`SourceFile.read` reads at a time while it looks past a file's first line."""
+
+
 def _unbommed_wide_encoding(data: bytes) -> str | None:
     """UTF-16/32 without a BOM, told by where ASCII text puts its zero bytes."""
-    head = data[:4096]
+    head = data[:ENCODING_PROBE_BYTES]
     if len(head) < 8 or b"\x00" not in head:
         return None
     quads = len(head) // 4
@@ -120,18 +126,48 @@ def parse_json(text: str | bytes) -> Any:
 
 
 class SourceFile:
-    """The bytes of one input file, decoded lazily as a whole document or as JSONL lines."""
+    """One input file, decoded lazily as a whole document or as JSONL lines.
 
-    def __init__(self, path: Path, data: bytes, display: str | None = None) -> None:
+    ``data`` holds the file's bytes; ``None`` for a file :meth:`read` found to be JSON Lines, whose
+    lines are then read from disk one at a time (:meth:`lines`): a day's log of any length costs one
+    line of memory, not the file. Anything else (a JSON document: a ``.traj``, an export, a top-level
+    array) can only be parsed whole, so it is held whole: bounded by the file, not by the corpus.
+    """
+
+    def __init__(self, path: Path, data: bytes | None, display: str | None = None) -> None:
         self.path = path
-        self.data = as_utf8(data)
+        self.data = None if data is None else as_utf8(data)
+        self.size = path.stat().st_size if data is None else len(data)
+        """Bytes read from disk (before any re-encoding)."""
         # What records name as their ``source_file``: relative to the trace-source root when the
         # caller gives one, so the same logs yield the same bytes wherever the workdir lives.
         self.display = display if display is not None else str(path)
 
+    @classmethod
+    def read(cls, path: Path, display: str | None = None) -> SourceFile:
+        """``path``, streamed line by line when it is JSON Lines, else its bytes read whole.
+
+        A file streams when its first line is a JSON object alone on it (the line starts with ``{``,
+        as :attr:`is_jsonl` asks) and more than whitespace follows that line, in UTF-8. Such a file
+        cannot be one JSON document (a JSON value ends where it ends, so anything after it is extra
+        data), and it is JSONL: exactly the records, lines and rejects the whole read gives. Every
+        other file is read whole, as before. Raises :class:`OSError` when the file cannot be read.
+        """
+        with path.open("rb") as handle:
+            first = handle.readline()
+            head = first[:ENCODING_PROBE_BYTES] + handle.read(max(ENCODING_PROBE_BYTES - len(first), 0))
+            more = bool(head[len(first) :].strip())
+            while not more and (chunk := handle.read(READ_CHUNK_BYTES)):
+                more = bool(chunk.strip())
+        if more and _one_object(first) and as_utf8(head) is head:
+            return cls(path, None, display)
+        return cls(path, path.read_bytes(), display)
+
     @cached_property
     def document(self) -> tuple[Any, RecordError | None]:
         """The whole file parsed as one JSON value, or the error explaining why it is not one."""
+        if self.data is None:
+            return None, RecordError("malformed JSON", "more than one JSON value: the file is JSON Lines")
         try:
             text = self.data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -158,37 +194,34 @@ class SourceFile:
         A pretty-printed document that fails to parse is *not* JSONL: it is one broken record,
         not hundreds of broken lines.
         """
+        if self.data is None:
+            return True
         if self.is_document:
             return False
         if self.path.suffix.lower() in (".jsonl", ".ndjson"):
             return True
         heads = [line for line in self.data.split(b"\n", JSONL_PROBE_LINES) if line.startswith(b"{")]
-        for line in heads[:JSONL_PROBE_LINES]:
-            try:
-                if isinstance(json.loads(line.decode("utf-8-sig")), dict):
-                    return True
-            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-                continue
-        return False
+        return any(_one_object(line) for line in heads[:JSONL_PROBE_LINES])
+
+    def _raw_lines(self) -> Iterator[bytes]:
+        """The file's lines without their ``\\n``: split from ``data``, or read from disk one at a time."""
+        if self.data is not None:
+            yield from self.data.split(b"\n")
+            return
+        with self.path.open("rb") as handle:
+            for line in handle:
+                yield line.removesuffix(b"\n")
 
     def lines(self) -> Iterator[RawRecord]:
-        """Every non-blank line as a record, each decoded and parsed on its own."""
-        for number, raw in enumerate(self.data.split(b"\n"), start=1):
-            if not raw.strip():
-                continue
-            excerpt = record_fingerprint(raw)
-            try:
-                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
-            except UnicodeDecodeError as exc:
-                error = RecordError("invalid UTF-8", f"byte {exc.start} of the line is not valid UTF-8")
-                yield RawRecord(number, None, error=error, excerpt=excerpt)
-                continue
-            try:
-                yield RawRecord(number, None, value=parse_json(text), excerpt=excerpt)
-            except json.JSONDecodeError as exc:
-                yield RawRecord(number, None, error=json_error(exc, text), excerpt=excerpt)
-            except RecordError as exc:
-                yield RawRecord(number, None, error=exc, excerpt=excerpt)
+        """Every non-blank line as a record, each decoded and parsed on its own. A streamed file that
+        stops being readable part-way ends with a record saying so (an ``unreadable file`` reject)."""
+        number = 0
+        try:
+            for number, raw in enumerate(self._raw_lines(), start=1):
+                if raw.strip():
+                    yield _line_record(number, raw)
+        except OSError as exc:
+            yield RawRecord(number + 1, None, error=RecordError("unreadable file", str(exc)))
 
     def first_value(self) -> Any:
         """A parsed sample for format detection: the whole document, else the first parsable line."""
@@ -198,6 +231,44 @@ class SourceFile:
             if record.error is None:
                 return record.value
         return None
+
+    def fingerprint(self) -> str:
+        """:func:`record_fingerprint` of the whole file (what a whole-file reject keeps), hashed
+        from disk a chunk at a time when the file streams."""
+        if self.data is not None:
+            return record_fingerprint(self.data)
+        digest, size = hashlib.sha256(), 0
+        with self.path.open("rb") as handle:
+            while chunk := handle.read(READ_CHUNK_BYTES):
+                digest.update(chunk)
+                size += len(chunk)
+        return f"sha256:{digest.hexdigest()[:16]} ({size} bytes)"
+
+
+def _one_object(line: bytes) -> bool:
+    """Is ``line`` one JSON object starting at its first byte (a JSONL line)?"""
+    if not line.startswith(b"{"):
+        return False
+    try:
+        return isinstance(json.loads(line.decode("utf-8-sig")), dict)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return False
+
+
+def _line_record(number: int, raw: bytes) -> RawRecord:
+    """Line ``number`` of a file (its bytes ``raw``), decoded and parsed on its own."""
+    excerpt = record_fingerprint(raw)
+    try:
+        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        error = RecordError("invalid UTF-8", f"byte {exc.start} of the line is not valid UTF-8")
+        return RawRecord(number, None, error=error, excerpt=excerpt)
+    try:
+        return RawRecord(number, None, value=parse_json(text), excerpt=excerpt)
+    except json.JSONDecodeError as exc:
+        return RawRecord(number, None, error=json_error(exc, text), excerpt=excerpt)
+    except RecordError as exc:
+        return RawRecord(number, None, error=exc, excerpt=excerpt)
 
 
 def json_error(exc: json.JSONDecodeError, text: str) -> RecordError:
@@ -220,7 +291,7 @@ def frame_json(src: SourceFile, split_document: bool = True) -> Iterator[RawReco
     if src.is_jsonl:
         yield from src.lines()
     else:
-        yield RawRecord(None, "$", error=error, excerpt=record_fingerprint(src.data))
+        yield RawRecord(None, "$", error=error, excerpt=src.fingerprint())
 
 
 def content_digest(value: Any, length: int = 12) -> str:
