@@ -15,9 +15,10 @@ Issue 20, item 4. Two measurements, side by side in one run:
    larger of the power-law and the affine figure: the cautious one), and a 100-node cluster on paper
    with its assumptions written out (JSON ``cluster_on_paper``). Beside the batched mask, the
    baseline ``mask_whole`` masks the whole mixture as one batch (the stage before ``batch_rows``),
-   and likewise ``ingest_whole``, ``verify_whole`` and ``redact_whole`` beside the streamed stages;
-   each pair must write the same bytes (``batched_equals_whole``), and ``memory_side_by_side`` gives
-   the batched / one-batch peak RSS ratio per size. ``--stages`` runs a prefix of the chain.
+   and likewise ``ingest_whole``, ``verify_whole``, ``redact_whole`` and ``split_whole`` beside the
+   streamed stages; each pair must write the same bytes (``batched_equals_whole``), and
+   ``memory_side_by_side`` gives the batched / one-batch peak RSS ratio per size. ``--stages`` runs
+   a prefix of the chain.
 2. **Cost of one more day.** A small day (default 40 episodes) added to a history of 1, 4 and 16
    days through Dagster: ``raw_traces`` then the per-day curation assets (``verified_traces``,
    ``triage_report``, ``redacted_corpus``) of :mod:`trajectory_platform.definitions`, one day per
@@ -61,7 +62,7 @@ from typing import Any
 
 STAGES = ("ingest", "verify", "redact", "split", "mask")
 """The global chain, in order; each reads the previous stage's Parquet."""
-STREAMED = ("ingest", "verify", "redact")
+STREAMED = ("ingest", "verify", "redact", "split")
 """Stages that hold ``batch_rows`` episodes at a time (``--set STAGE.batch_rows``); beside each, the
 baseline ``STAGE_whole`` runs it as one batch (how it held the corpus before batches)."""
 TARGETS = {"exponent": 1.1, "peak_rss_gb_at_100k": 4.0}
@@ -70,8 +71,8 @@ EXTRAPOLATE_TO = (100_000, 1_000_000)
 RESULT_LINE = "SCALE_STAGE_RESULT "
 BASELINES = ("mask_whole", *(f"{stage}_whole" for stage in STREAMED))
 """Side-by-side baselines: ``mask_whole`` masks the whole mixture as one batch, ``ingest_whole``,
-``verify_whole`` and ``redact_whole`` hold their whole input as one batch (how each stage ran before
-``batch_rows``); each must write the same bytes as its batched run."""
+``verify_whole``, ``redact_whole`` and ``split_whole`` hold their whole input as one batch (how each
+stage ran before ``batch_rows``); each must write the same bytes as its batched run."""
 CHAIN = (
     "ingest",
     "ingest_whole",
@@ -80,18 +81,24 @@ CHAIN = (
     "redact",
     "redact_whole",
     "split",
+    "split_whole",
     "mask",
     "mask_whole",
 )
 """The order stages run in for one size: each batched stage beside its baseline, before the next
 stage reads their (identical) output."""
 OUTPUTS = {
-    "ingest": "ingest/traces.parquet",
-    "verify": "verify/verified.parquet",
-    "redact": "redacted/corpus.parquet",
-    "mask": "dataset.jsonl",
+    "ingest": ("ingest/traces.parquet",),
+    "verify": ("verify/verified.parquet",),
+    "redact": ("redacted/corpus.parquet",),
+    "split": (
+        "split/split_assignments.parquet",
+        "split/training_mixture.parquet",
+        "split/preference_pairs.parquet",
+    ),
+    "mask": ("dataset.jsonl",),
 }
-"""The file whose digest a stage and its baseline must share."""
+"""The files whose bytes (in this order, one digest) a stage and its baseline must share."""
 WHOLE = 10**9
 DAYS = 3
 
@@ -180,9 +187,9 @@ def stage_child(stage: str, run: Path, workdir: Path) -> dict[str, Any]:
         corpus, provenance = curation.redact(out / "verify" / "verified.parquet")
         provenance_path.write_text(json.dumps(provenance, sort_keys=True), encoding="utf-8")
         rows = pq.ParquetFile(corpus).metadata.num_rows
-    elif stage == "split":
+    elif base == "split":
         provenance = json.loads(provenance_path.read_text(encoding="utf-8"))
-        rows = curation.split(pq.read_table(out / "redacted" / "corpus.parquet"), provenance).num_rows
+        rows = curation.split(out / "redacted" / "corpus.parquet", provenance).num_rows
     elif base == "mask":
         provenance = json.loads(provenance_path.read_text(encoding="utf-8"))
         rows = curation.dataset(pq.read_table(out / "split" / "training_mixture.parquet"), provenance)
@@ -190,7 +197,10 @@ def stage_child(stage: str, run: Path, workdir: Path) -> dict[str, Any]:
         raise ValueError(f"unknown stage {stage!r}; stages: {', '.join(STAGES + BASELINES)}")
     figures: dict[str, Any] = {"seconds": round(time.perf_counter() - start, 3), "rows_out": rows}
     if base in OUTPUTS:
-        figures["output_sha256"] = hashlib.sha256((out / OUTPUTS[base]).read_bytes()).hexdigest()
+        digest = hashlib.sha256()
+        for name in OUTPUTS[base]:
+            digest.update((out / name).read_bytes())
+        figures["output_sha256"] = digest.hexdigest()
     return figures
 
 
@@ -350,9 +360,10 @@ def cluster_on_paper(report: dict[str, Any], nodes: int = 100, cores: int = 8) -
         "Ingest, verify and redact are per-day partitions: one Dagster step (a pod under "
         "k8s_job_executor) per day or per bounded batch of days, so they spread over every core of "
         "every node; verification's worker pool fills a node's cores.",
-        "Split/mixture and mask are global stages on one node (its cores only). Split/mixture still "
-        "holds every episode as a candidate (kb_rss_per_episode of split above), so that node needs "
-        "that much memory per episode; mask holds one batch_rows batch of episodes.",
+        "Split/mixture and mask are global stages on one node (its cores only). Split/mixture holds "
+        "compact keys per episode (ids, task keys, labels, action digests, pair profiles: "
+        "kb_rss_per_episode of split above) and one batch_rows batch of rows; mask holds one "
+        "batch_rows batch of episodes.",
         "Mask's work follows the mixture's rows, not the corpus: the mixture caps episodes per "
         "fixture, so over a fixed fixture library it saturates (about 70 rows here); on diverse "
         "real logs it grows with the number of distinct tasks.",

@@ -26,6 +26,7 @@ from trajectory_platform.curation.split_mixture_stage import (
     MixtureSettings,
     MixtureStageResult,
     SplitSettings,
+    SplitStageResult,
     mixture_stage,
     preference_stage,
     split_stage,
@@ -65,29 +66,38 @@ def split_assignments(
     library = build_library(settings.fixture_seed)
     environments = registered_fixtures(workdir.environments_dir)
     result = split_stage(
-        redacted_corpus, library, settings.policy(), settings.decontamination(), environments=environments
+        redacted_corpus,
+        library,
+        settings.policy(),
+        settings.decontamination(),
+        environments=environments,
+        batch_rows=settings.batch_rows,
     )
     summary = result.summary
     context.log.info(f"split_assignments: {summary['split_counts']}, leakage {summary['decontamination']}")
-    return Output(
-        result.table,
-        metadata={
-            **tally_metadata(result.tally()),
-            "split_counts": MetadataValue.json(summary["split_counts"]),
-            "closure_split": MetadataValue.json(summary["closure_split"]),
-            "reserved_tool_families": MetadataValue.json(summary["reserved_tool_families"]),
-            "reserved_domains": MetadataValue.json(summary["reserved_domains"]),
-            "evaluation_fixtures": summary["evaluation_fixtures"],
-            "sizes_by_family_tool_domain": MetadataValue.json(summary["sizes"]),
-            "leakage_rate": summary["decontamination"]["leakage_rate"],
-            "leakage": MetadataValue.json(summary["decontamination"]),
-            "c_usable_per_unit_cost": summary["c_usable_per_unit_cost"],
-            "split_table": MetadataValue.md(_split_markdown(summary["sizes"])),
-            "assignments_by_reason": MetadataValue.json(summary["assignments_by_reason"]),
-            "environments": MetadataValue.json(summary["environments"]),
-            SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
-        },
-    )
+    return Output(result.table, metadata=split_metadata(result, settings))
+
+
+def split_metadata(result: SplitStageResult, settings: SplitSettings) -> dict:
+    """What the split's asset page shows: the tally, the split's sizes and reasons, leakage, and
+    the settings its checks judge by."""
+    summary = result.summary
+    return {
+        **tally_metadata(result.tally()),
+        "split_counts": MetadataValue.json(summary["split_counts"]),
+        "closure_split": MetadataValue.json(summary["closure_split"]),
+        "reserved_tool_families": MetadataValue.json(summary["reserved_tool_families"]),
+        "reserved_domains": MetadataValue.json(summary["reserved_domains"]),
+        "evaluation_fixtures": summary["evaluation_fixtures"],
+        "sizes_by_family_tool_domain": MetadataValue.json(summary["sizes"]),
+        "leakage_rate": summary["decontamination"]["leakage_rate"],
+        "leakage": MetadataValue.json(summary["decontamination"]),
+        "c_usable_per_unit_cost": summary["c_usable_per_unit_cost"],
+        "split_table": MetadataValue.md(_split_markdown(summary["sizes"])),
+        "assignments_by_reason": MetadataValue.json(summary["assignments_by_reason"]),
+        "environments": MetadataValue.json(summary["environments"]),
+        SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
+    }
 
 
 def _split_markdown(sizes: dict) -> str:

@@ -225,8 +225,6 @@ class Curation:
     def run(self) -> int:
         """Every stage; exit 1 when no record was normalized or no example came out, 3 when a
         canary survived redaction."""
-        import pyarrow.parquet as pq
-
         from trajectory_platform.curation.redact.corpus import LeakDetected
 
         traces = self.ingest()
@@ -237,7 +235,7 @@ class Curation:
             corpus, provenance = self.redact(verified)
         except LeakDetected as exc:
             return fail(f"redaction: {exc}; nothing after verify/ was written", code=3)
-        mixture = self.split(pq.read_table(corpus), provenance)
+        mixture = self.split(corpus, provenance)
         examples = self.dataset(mixture, provenance)
         emit_summary({**self.summary, "stages": self.stages, "provenance": provenance, "out": str(self.out)})
         if not examples:
@@ -347,12 +345,12 @@ class Curation:
         )
         return corpus, provenance
 
-    def split(self, corpus: pa.Table, provenance: dict[str, Any]) -> pa.Table:
-        from trajectory_platform.curation.split_mixture_stage import (
-            mixture_stage,
-            preference_stage,
-            split_stage,
-        )
+    def split(self, corpus: Path, provenance: dict[str, Any]) -> pa.Table:
+        """Split, mixture and pairs over ``redacted/corpus.parquet``, read ``split.batch_rows`` rows
+        at a time (the stage holds compact keys per episode, not the corpus); returns the mixture."""
+        import pyarrow.parquet as pq
+
+        from trajectory_platform.curation.split_mixture_stage import curation_stage
         from trajectory_platform.environments.table import registered_fixtures
         from trajectory_platform.gym.library import build_library
         from trajectory_platform.traces.parquet import write_parquet
@@ -361,24 +359,15 @@ class Curation:
         from trajectory_platform.training.data.tokenizer import load_token_counter
 
         split_settings, mixture_settings = self.settings.split, self.settings.mixture
-        _say(f"split and mixture: {corpus.num_rows} episodes")
+        _say(f"split and mixture: {pq.ParquetFile(corpus).metadata.num_rows} episodes")
         library = build_library(split_settings.fixture_seed)
         environments = registered_fixtures(self.envs) if self.envs else []
-        split = split_stage(
-            corpus,
-            library,
-            split_settings.policy(),
-            split_settings.decontamination(),
-            environments=environments,
-        )
-        counter, targets, measure = mixture_settings.counters(
+        counters = mixture_settings.counters(
             functools.partial(load_token_counter, workdir=self.workdir),
             functools.partial(load_target_counter, workdir=self.workdir),
         )
-        anchors = frozenset(mixture_settings.anchor_models)
-        policy = mixture_settings.policy()
-        mixture = mixture_stage(corpus, split.table, policy, counter, measure, anchors, targets)
-        pairs = preference_stage(corpus, split.table, policy, counter, anchors, targets)
+        stage = curation_stage(corpus, library, split_settings, mixture_settings, counters, environments)
+        split, mixture, pairs, measure = stage.split, stage.mixture, stage.pairs, counters[2]
         folder = self.out / "split"
         write_parquet(split.table, folder / "split_assignments.parquet")
         write_parquet(with_provenance(mixture.table, provenance), folder / "training_mixture.parquet")

@@ -94,9 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from trajectory_platform.curation.split_mixture_stage import (
         MixtureSettings,
         SplitSettings,
-        mixture_stage,
-        preference_stage,
-        split_stage,
+        curation_stage,
     )
     from trajectory_platform.environments.format import EnvironmentFormatError
     from trajectory_platform.environments.registry import INDEX_FILE
@@ -131,23 +129,15 @@ def run(args: argparse.Namespace) -> int:
     from trajectory_platform.training.data.masked_dataset import load_target_counter
     from trajectory_platform.training.data.tokenizer import load_token_counter
 
-    counter, targets, measure = mixture_settings.counters(
+    counters = mixture_settings.counters(
         functools.partial(load_token_counter, workdir=args.workdir),
         functools.partial(load_target_counter, workdir=args.workdir),
     )
+    measure = counters[2]
     print(f"split: {corpus.num_rows} episodes", file=sys.stderr)
     library = build_library(split_settings.fixture_seed)
-    split = split_stage(
-        corpus,
-        library,
-        split_settings.policy(),
-        split_settings.decontamination(),
-        environments=environments,
-    )
-    anchors = frozenset(mixture_settings.anchor_models)
-    policy = mixture_settings.policy()
-    mixture = mixture_stage(corpus, split.table, policy, counter, measure, anchors, targets)
-    pairs = preference_stage(corpus, split.table, policy, counter, anchors, targets)
+    stage = curation_stage(corpus, library, split_settings, mixture_settings, counters, environments)
+    split, mixture, pairs = stage.split, stage.mixture, stage.pairs
     args.out.mkdir(parents=True, exist_ok=True)
     write_parquet(split.table, args.out / "split_assignments.parquet")
     write_parquet(mixture.table, args.out / "training_mixture.parquet")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pyarrow as pa
 
@@ -34,8 +35,32 @@ PASS_SINKS = frozenset({"admitted"})
 FAIL_SINKS = frozenset({"hard_negative"})
 
 
+class _Verdict:
+    """What a verification sink and a license action mean, shared by a whole-episode
+    :class:`Candidate` and its compact :class:`EpisodeKeys` so the two can never disagree."""
+
+    __slots__ = ()
+    sink: str | None
+    license_action: str | None
+
+    @property
+    def trainable_license(self) -> bool:
+        """Curation II's fence: only ``admit`` (or no fence recorded) may train; quarantine and block
+        never do."""
+        return self.license_action in (None, "admit")
+
+    @property
+    def passed(self) -> bool | None:
+        """True for a verified pass, False for a verified failure, None when the oracle never decided."""
+        if self.sink in PASS_SINKS:
+            return True
+        if self.sink in FAIL_SINKS:
+            return False
+        return None
+
+
 @dataclass
-class Candidate:
+class Candidate(_Verdict):
     """One episode with the labels curation I attached; the unit every curation III function takes."""
 
     episode: Episode
@@ -49,12 +74,6 @@ class Candidate:
     license_action: str | None = None
 
     @property
-    def trainable_license(self) -> bool:
-        """Curation II's fence: only ``admit`` (or no fence recorded) may train; quarantine and block
-        never do."""
-        return self.license_action in (None, "admit")
-
-    @property
     def episode_id(self) -> str:
         return self.episode.episode_id
 
@@ -63,13 +82,50 @@ class Candidate:
         return self.episode.task.fixture_id
 
     @property
-    def passed(self) -> bool | None:
-        """True for a verified pass, False for a verified failure, None when the oracle never decided."""
-        if self.sink in PASS_SINKS:
-            return True
-        if self.sink in FAIL_SINKS:
-            return False
-        return None
+    def repo_family(self) -> str | None:
+        return self.episode.task.repo_family
+
+    @property
+    def tool_family(self) -> str | None:
+        return self.episode.task.tool_family
+
+    @property
+    def domain(self) -> str | None:
+        return self.episode.task.domain
+
+
+@dataclass(slots=True)
+class EpisodeKeys(_Verdict):
+    """What curation III's decisions read of one episode, without the episode: its identity, task
+    keys and labels, the texts decontamination screens (prompt, digests of its normalized actions,
+    workspace diff), the digest of its action sequence (dedup, diversity) and, when measured, its
+    selected target tokens. The split/mixture stage holds one of these per corpus episode instead of
+    a :class:`Candidate` (whose events and messages are most of an episode's memory); it is built
+    from a candidate by ``split_mixture_stage`` and read by the same decision functions."""
+
+    episode_id: str
+    fixture_id: str | None
+    repo_family: str | None
+    tool_family: str | None
+    domain: str | None
+    sink: str | None
+    role: str | None
+    t_div: int | None
+    parent_episode_id: str | None
+    anchor: bool
+    license_action: str | None
+    prompt: str | None
+    actions: tuple[str, ...]
+    """Digests of the normalized tool calls, in order (``decontam.action_keys``)."""
+    diff: str | None
+    action_digest: str
+    """``dedup.sequence_digest`` of the normalized action sequence."""
+    tokens: int | None = None
+    """Selected target tokens under the mixture's counter; None when not measured."""
+
+
+Labelled = Candidate | EpisodeKeys
+"""What the split, decontamination and mixture decisions accept: a whole candidate, or its keys."""
 
 
 def _extra(episode: Episode) -> dict:
@@ -109,9 +165,12 @@ def candidates_from_table(table: pa.Table, anchor_models: frozenset[str] = froze
     return [candidate_from_row(row, anchor_models) for row in table.to_pylist()]
 
 
-def candidates_by_id(candidates: Iterable[Candidate]) -> dict[str, Candidate]:
+L = TypeVar("L", Candidate, EpisodeKeys)
+
+
+def candidates_by_id(candidates: Iterable[L]) -> dict[str, L]:
     """Index by episode id; a repeated id is a contract violation upstream and raises."""
-    index: dict[str, Candidate] = {}
+    index: dict[str, L] = {}
     for candidate in candidates:
         if candidate.episode_id in index:
             raise ValueError(f"episode_id {candidate.episode_id!r} appears twice in the corpus")

@@ -27,13 +27,14 @@ Equation 4 prices what leakage costs: ``C_usable = (C_gen + C_ver + C_san) / (N_
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.curation.candidates import EpisodeKeys, Labelled
 from trajectory_platform.curation.dedup import action_sequence
 from trajectory_platform.curation.splits import (
     EVALUATION_SPLITS,
@@ -80,6 +81,12 @@ def word_ngrams(text: str | None, n: int) -> set[tuple[str, ...]]:
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
+def action_keys(actions: Iterable[str]) -> tuple[str, ...]:
+    """Each normalized action as a 128-bit digest: action n-grams compare these, so the split stage
+    keeps 32 characters per call instead of its arguments (a written file's whole content)."""
+    return tuple(hashlib.blake2b(action.encode(), digest_size=16).hexdigest() for action in actions)
+
+
 def action_ngrams(actions: Sequence[str], n: int) -> set[tuple[str, ...]]:
     """Action n-grams; a run shorter than ``n`` calls has none (two calls identify no task)."""
     if len(actions) < n:
@@ -100,20 +107,37 @@ def changed_lines(diff: str | None) -> set[str]:
 
 
 @dataclass(frozen=True)
+class ScreenText:
+    """What decontamination compares of one item: its prompt, its :func:`action_keys` and its diff."""
+
+    prompt: str | None = None
+    actions: tuple[str, ...] = ()
+    diff: str | None = None
+
+
+def screen_text(candidate: Labelled) -> ScreenText:
+    """A candidate's :class:`ScreenText`, read from its episode or kept in its :class:`EpisodeKeys`."""
+    if isinstance(candidate, EpisodeKeys):
+        return ScreenText(candidate.prompt, candidate.actions, candidate.diff)
+    episode = candidate.episode
+    return ScreenText(
+        episode.task.prompt, action_keys(action_sequence(episode)), episode.outcome.workspace_diff
+    )
+
+
+@dataclass(frozen=True)
 class TrainingEvidence:
     """One training-side text of a closure (a train fixture, or a train-split trajectory)."""
 
     closure_id: str
-    prompt: str | None = None
-    actions: tuple[str, ...] = ()
-    diff: str | None = None
+    text: ScreenText
 
 
 def generic_grams(evidence: Iterable[TrainingEvidence], config: DecontamConfig) -> dict[str, set]:
     """Per axis, the grams found in at least ``generic_min_closures`` distinct training closures."""
     closures: dict[str, dict[tuple | str, set[str]]] = {"prompt": {}, "actions": {}, "diff": {}}
     for item in evidence:
-        for axis, grams in _grams(item.prompt, item.actions, item.diff, config).items():
+        for axis, grams in _grams(item.text, config).items():
             for gram in grams:
                 closures[axis].setdefault(gram, set()).add(item.closure_id)
     return {
@@ -122,13 +146,11 @@ def generic_grams(evidence: Iterable[TrainingEvidence], config: DecontamConfig) 
     }
 
 
-def _grams(
-    prompt: str | None, actions: Sequence[str], diff: str | None, config: DecontamConfig
-) -> dict[str, set]:
+def _grams(text: ScreenText, config: DecontamConfig) -> dict[str, set]:
     return {
-        "prompt": word_ngrams(prompt, config.prompt_ngram),
-        "actions": action_ngrams(actions, config.action_ngram),
-        "diff": changed_lines(diff),
+        "prompt": word_ngrams(text.prompt, config.prompt_ngram),
+        "actions": action_ngrams(text.actions, config.action_ngram),
+        "diff": changed_lines(text.diff),
     }
 
 
@@ -148,19 +170,25 @@ class EvaluationIndex:
     _diff_size: dict[str, int] = field(default_factory=dict)
 
     def add(self, item: EvaluationItem) -> None:
-        if item.fixture_id:
-            self.fixture_ids.add(item.fixture_id)
+        self.add_text(
+            item.item_id, item.fixture_id, ScreenText(item.prompt, action_keys(item.actions), item.diff)
+        )
+
+    def add_text(self, item_id: str, fixture_id: str | None, text: ScreenText) -> None:
+        """Index one evaluation item's specific grams (those not generic on the training side)."""
+        if fixture_id:
+            self.fixture_ids.add(fixture_id)
         indices: dict[str, tuple[dict[Any, set[str]], dict[str, int]]] = {
             "prompt": (self._prompt_index, self._prompt_size),
             "actions": (self._action_index, self._action_size),
             "diff": (self._diff_index, self._diff_size),
         }
-        for axis, grams in _grams(item.prompt, item.actions, item.diff, self.config).items():
+        for axis, grams in _grams(text, self.config).items():
             specific = grams - self.generic.get(axis, set())
             if not specific:
                 continue
             index, size = indices[axis]
-            key = f"{axis}:{item.item_id}"
+            key = f"{axis}:{item_id}"
             size[key] = len(specific)
             for gram in specific:
                 index[gram].add(key)
@@ -176,25 +204,26 @@ class EvaluationIndex:
         key = max(sorted(hits), key=lambda k: hits[k] / size[k])
         return key.split(":", 1)[1], hits[key] / size[key], hits[key]
 
-    def screen(self, candidate: Candidate, family_closure: str, eval_closures: set[str]) -> list[str]:
+    def screen(self, candidate: Labelled, family_closure: str, eval_closures: set[str]) -> list[str]:
         """Every reason ``candidate`` overlaps the evaluation side; empty when it is clean."""
         cfg = self.config
-        task = candidate.episode.task
+        text = screen_text(candidate)
+        fixture_id, family = candidate.fixture_id, candidate.repo_family
         reasons: list[str] = []
-        if task.fixture_id and task.fixture_id in self.fixture_ids:
-            reasons.append(f"fixture_id: {task.fixture_id} is an evaluation fixture")
-        if (task.repo_family and task.repo_family in self.families) or family_closure in eval_closures:
-            reasons.append(f"repo_family: {task.repo_family} lies in evaluation closure {family_closure}")
+        if fixture_id and fixture_id in self.fixture_ids:
+            reasons.append(f"fixture_id: {fixture_id} is an evaluation fixture")
+        if (family and family in self.families) or family_closure in eval_closures:
+            reasons.append(f"repo_family: {family} lies in evaluation closure {family_closure}")
         item, share, _ = self._best(
-            word_ngrams(task.prompt, cfg.prompt_ngram), self._prompt_index, self._prompt_size
+            word_ngrams(text.prompt, cfg.prompt_ngram), self._prompt_index, self._prompt_size
         )
         if item and share >= cfg.prompt_overlap:
             reasons.append(f"task_ngram: {share:.0%} of {item}'s {cfg.prompt_ngram}-grams")
-        actions = action_ngrams(action_sequence(candidate.episode), cfg.action_ngram)
+        actions = action_ngrams(text.actions, cfg.action_ngram)
         item, share, _ = self._best(actions, self._action_index, self._action_size)
         if item and share >= cfg.action_overlap:
             reasons.append(f"action_sequence: {share:.0%} of {item}'s action {cfg.action_ngram}-grams")
-        lines = changed_lines(candidate.episode.outcome.workspace_diff)
+        lines = changed_lines(text.diff)
         item, share, shared = self._best(lines, self._diff_index, self._diff_size)
         if item and share >= cfg.diff_overlap and shared >= cfg.diff_min_lines:
             reasons.append(f"diff: {share:.0%} of {item}'s changed lines ({shared})")
@@ -203,7 +232,7 @@ class EvaluationIndex:
 
 def build_index(
     plan: SplitPlan,
-    evaluation_candidates: Iterable[Candidate] = (),
+    evaluation_candidates: Iterable[Labelled] = (),
     external: Iterable[EvaluationItem] = (),
     config: DecontamConfig = DecontamConfig(),
     training_evidence: Iterable[TrainingEvidence] = (),
@@ -226,15 +255,7 @@ def build_index(
             )
         )
     for candidate in evaluation_candidates:
-        index.add(
-            EvaluationItem(
-                item_id=candidate.episode_id,
-                fixture_id=candidate.fixture_id,
-                prompt=candidate.episode.task.prompt,
-                actions=action_sequence(candidate.episode),
-                diff=candidate.episode.outcome.workspace_diff,
-            )
-        )
+        index.add_text(candidate.episode_id, candidate.fixture_id, screen_text(candidate))
     for item in external:
         index.add(item)
     return index
@@ -267,7 +288,7 @@ class DecontamReport:
 
 
 def decontaminate(
-    candidates: Sequence[Candidate],
+    candidates: Sequence[Labelled],
     assignments: Sequence[SplitAssignment],
     plan: SplitPlan,
     external: Iterable[EvaluationItem] = (),
@@ -282,21 +303,18 @@ def decontaminate(
     by_id = {c.episode_id: c for c in candidates}
     eval_candidates = [by_id[a.episode_id] for a in assignments if a.split in EVALUATION_SPLITS]
     evidence = [
-        TrainingEvidence(plan.closure(f.repo_family), f.prompt, f.reference_actions, f.reference_diff)
+        TrainingEvidence(
+            plan.closure(f.repo_family),
+            ScreenText(f.prompt, action_keys(f.reference_actions), f.reference_diff),
+        )
         for f in plan.fixtures.values()
         if plan.fixture_split(f.fixture_id) == TRAIN
     ]
-    for row in assignments:
-        if row.split == TRAIN:
-            episode = by_id[row.episode_id].episode
-            evidence.append(
-                TrainingEvidence(
-                    row.closure_id,
-                    episode.task.prompt,
-                    action_sequence(episode),
-                    episode.outcome.workspace_diff,
-                )
-            )
+    evidence += [
+        TrainingEvidence(row.closure_id, screen_text(by_id[row.episode_id]))
+        for row in assignments
+        if row.split == TRAIN
+    ]
     index = build_index(plan, eval_candidates, external, config, evidence)
     eval_closures = {c for c, s in plan.closure_split.items() if s in EVALUATION_SPLITS}
     report = DecontamReport()

@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.curation.candidates import Candidate, EpisodeKeys, Labelled
 from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode, ToolCall, canonical_json
 
@@ -74,6 +74,14 @@ def sequence_digest(sequence: Sequence[str]) -> str:
     return hashlib.sha256("\n".join(sequence).encode()).hexdigest()
 
 
+def action_digest(candidate: Labelled) -> str:
+    """The digest of a candidate's normalized action sequence: what dedup and diversity compare
+    (kept in :class:`EpisodeKeys`, so the split/mixture stage does not hold the actions)."""
+    if isinstance(candidate, EpisodeKeys):
+        return candidate.action_digest
+    return sequence_digest(action_sequence(candidate.episode))
+
+
 def p_inform(p: float, k: int) -> float:
     """Equation 3: probability that ``k`` attempts at pass rate ``p`` give a mix of passes and failures."""
     if not 0.0 <= p <= 1.0 or k < 1:
@@ -95,14 +103,14 @@ class FixtureSignal:
     distinct_passing_sequences: int
 
 
-def fixture_signal(candidates: Iterable[Candidate], k: int = 8, band: float = 0.5) -> list[FixtureSignal]:
+def fixture_signal(candidates: Iterable[Labelled], k: int = 8, band: float = 0.5) -> list[FixtureSignal]:
     """P_inform(p̂, k) per fixture from repeated verified rollouts; ``in_band`` when it reaches ``band``.
 
     ``p̂`` counts only attempts the oracle decided (admitted vs hard negative); ``k`` is the number of
     attempts the next round plans per fixture. The informative band is where the sampling budget of
     the next round belongs.
     """
-    attempts: dict[str, list[Candidate]] = defaultdict(list)
+    attempts: dict[str, list[Labelled]] = defaultdict(list)
     for candidate in candidates:
         if candidate.fixture_id:
             attempts[candidate.fixture_id].append(candidate)
@@ -121,8 +129,8 @@ def fixture_signal(candidates: Iterable[Candidate], k: int = 8, band: float = 0.
                 pass_rate=rate,
                 p_inform=informative,
                 in_band=bool(decided) and informative >= band,
-                distinct_sequences=len({action_sequence(c.episode) for c in rows}),
-                distinct_passing_sequences=len({action_sequence(c.episode) for c in decided if c.passed}),
+                distinct_sequences=len({action_digest(c) for c in rows}),
+                distinct_passing_sequences=len({action_digest(c) for c in decided if c.passed}),
             )
         )
     return signals
@@ -151,9 +159,7 @@ class Selection:
         return self.drop.detail if self.drop is not None else ""
 
 
-def dedup_and_cap(
-    candidates: Sequence[Candidate], cap_per_fixture: int = 4, seed: int = 0
-) -> list[Selection]:
+def dedup_and_cap(candidates: Sequence[Labelled], cap_per_fixture: int = 4, seed: int = 0) -> list[Selection]:
     """Keep one trajectory per (fixture, normalized action sequence), then at most ``cap_per_fixture``.
 
     Within a duplicate group the anchor wins (external data is never displaced by self-generated
@@ -162,7 +168,7 @@ def dedup_and_cap(
     """
     if cap_per_fixture < 1:
         raise ValueError("cap_per_fixture must be at least 1")
-    digests = {c.episode_id: sequence_digest(action_sequence(c.episode)) for c in candidates}
+    digests = {c.episode_id: action_digest(c) for c in candidates}
     order = sorted(candidates, key=lambda c: (not c.anchor, _seeded(seed, c.episode_id)))
     representative: dict[tuple[str | None, str], str] = {}
     per_fixture: dict[str | None, int] = defaultdict(int)

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.curation.candidates import Candidate, EpisodeKeys, Labelled
 from trajectory_platform.curation.dedup import dedup_and_cap, fixture_signal
 from trajectory_platform.curation.splits import TRAIN, SplitAssignment
 from trajectory_platform.traces.drops import Drop
@@ -115,6 +115,18 @@ def selected_target_tokens(
         return target_counter(candidate.episode, turns)
     events = candidate.episode.events
     return sum(counter(event_target_text(events[i])) for i in turns)
+
+
+def measured_tokens(
+    candidate: Labelled, counter: TokenCounter = count_tokens, target_counter: TargetCounter | None = None
+) -> int:
+    """:func:`selected_target_tokens`, or the count its :class:`EpisodeKeys` kept (measured when the
+    keys were made, under the same counters)."""
+    if not isinstance(candidate, EpisodeKeys):
+        return selected_target_tokens(candidate, counter, target_counter)
+    if candidate.tokens is None:
+        raise ValueError(f"{candidate.episode_id}: its keys carry no selected target tokens")
+    return candidate.tokens
 
 
 def token_shares(tokens: Mapping[str, float]) -> dict[str, float]:
@@ -312,7 +324,8 @@ class Mixture:
         }
 
 
-def _class_of(candidate: Candidate) -> str | None:
+def mixture_class(candidate: Labelled) -> str | None:
+    """The mixture class a candidate would fill (pristine, recovery, hard negative), or None."""
     if candidate.role == NEGATIVE or candidate.sink == NEGATIVE:
         return NEGATIVE
     if candidate.passed and candidate.role in (PRISTINE, RECOVERY):
@@ -320,9 +333,9 @@ def _class_of(candidate: Candidate) -> str | None:
     return None
 
 
-def _fill_class(ordered: list[Candidate], tokens: dict[str, int], target: float) -> list[Candidate]:
+def _fill_class(ordered: list[Labelled], tokens: dict[str, int], target: float) -> list[Labelled]:
     """First-fit in priority order: take a record when it still fits under ``target`` tokens."""
-    chosen: list[Candidate] = []
+    chosen: list[Labelled] = []
     total = 0
     for candidate in ordered:
         if total + tokens[candidate.episode_id] <= target + 1e-9:
@@ -332,12 +345,12 @@ def _fill_class(ordered: list[Candidate], tokens: dict[str, int], target: float)
 
 
 def _repair_into_bounds(
-    ordered: dict[str, list[Candidate]],
-    chosen: dict[str, list[Candidate]],
+    ordered: dict[str, list[Labelled]],
+    chosen: dict[str, list[Labelled]],
     tokens: dict[str, int],
     policy: MixturePolicy,
     max_moves: int = 500,
-) -> dict[str, list[Candidate]]:
+) -> dict[str, list[Labelled]]:
     """Whole trajectories make shares lumpy on a small pool: add or drop single records (the move that
     most reduces the distance to the bounds; ties keep more tokens, then priority order) until the
     shares are inside or no move helps. A no-op when the first-fit already landed inside."""
@@ -367,7 +380,7 @@ def _repair_into_bounds(
 
 
 def compose_mixture(
-    candidates: Sequence[Candidate],
+    candidates: Sequence[Labelled],
     assignments: Sequence[SplitAssignment],
     policy: MixturePolicy = MixturePolicy(),
     counter: TokenCounter = count_tokens,
@@ -392,11 +405,11 @@ def compose_mixture(
         dropped[reason] += 1
         first_drops.setdefault(reason, Drop(reason, f"{episode_id}: {detail}"))
 
-    pools: dict[str, list[Candidate]] = {PRISTINE: [], RECOVERY: [], NEGATIVE: []}
+    pools: dict[str, list[Labelled]] = {PRISTINE: [], RECOVERY: [], NEGATIVE: []}
     tokens: dict[str, int] = {}
     for candidate in candidates:
         split = split_of.get(candidate.episode_id)
-        kind = _class_of(candidate)
+        kind = mixture_class(candidate)
         if split != TRAIN:
             drop(candidate.episode_id, "not_train_split", f"split {split}")
         elif not candidate.trainable_license:
@@ -404,7 +417,7 @@ def compose_mixture(
         elif kind is None:
             drop(candidate.episode_id, "not_a_mixture_class", f"sink {candidate.sink}, role {candidate.role}")
         else:
-            tokens[candidate.episode_id] = selected_target_tokens(candidate, counter, target_counter)
+            tokens[candidate.episode_id] = measured_tokens(candidate, counter, target_counter)
             if tokens[candidate.episode_id] <= 0:
                 drop(candidate.episode_id, "no_target_tokens", "no selected target tokens")
             else:
@@ -417,7 +430,7 @@ def compose_mixture(
                 drop(selection.episode_id, selection.drop.reason, selection.drop.detail)
         pools[kind] = [c for c in pool if c.episode_id in keep]
 
-    def priority(candidate: Candidate) -> tuple:
+    def priority(candidate: Labelled) -> tuple:
         signal = signals.get(candidate.fixture_id or "")
         in_band = bool(signal and signal.in_band)
         seeded = hashlib.sha256(f"{policy.seed}:{candidate.episode_id}".encode()).hexdigest()

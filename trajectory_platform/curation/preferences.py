@@ -24,8 +24,10 @@ turns) are marked: a shared prefix cancels in the DPO gradient, so only the span
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import itertools
+import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -99,6 +101,73 @@ def _delivered_at(episode: Episode, event_index: int) -> str | None:
     return None
 
 
+KEY_BYTES = 16
+"""Bytes of each event key's digest in :attr:`PairProfile.keys`."""
+PREFIX_BYTES = 32
+"""Bytes of each prefix digest in :attr:`PairProfile.prefixes` (sha256: the table's ``prefix_digest``)."""
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=KEY_BYTES).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class PairProfile:
+    """What deciding a pair reads of one episode, without the episode (the split/mixture stage holds
+    one per pool episode instead of its events): its tool schemas and every event's conditioning key
+    as digests, the event kinds, and per assistant event (``assistant``, in order) the digest of the
+    prefix before it, of the inputs delivered for it, its tool calls and its target tokens."""
+
+    episode_id: str
+    fixture_id: str | None
+    passed: bool | None
+    tools: bytes
+    keys: bytes
+    """:data:`KEY_BYTES` per event: the digest of its :func:`event_keys` entry."""
+    kinds: tuple[str, ...]
+    assistant: tuple[int, ...]
+    prefixes: bytes
+    """:data:`PREFIX_BYTES` per assistant event: sha256 of the event keys before it, newline-joined."""
+    delivered: tuple[bytes | None, ...]
+    calls: tuple[int, ...]
+    tokens: tuple[int, ...]
+
+    def position(self, event_index: int) -> int:
+        """Where ``event_index`` (an assistant event) sits in ``assistant``; the first assistant
+        event at or after it otherwise."""
+        return bisect.bisect_left(self.assistant, event_index)
+
+    def cost(self, branch: int) -> tuple[int, int]:
+        """(tool calls, target tokens) from the branch on: what the declared cost rule compares."""
+        at = self.position(branch)
+        return sum(self.calls[at:]), sum(self.tokens[at:])
+
+
+def pair_profile(candidate: Candidate, counter: TokenCounter = count_tokens) -> PairProfile:
+    """A candidate's :class:`PairProfile`, its target tokens counted by ``counter``."""
+    episode = candidate.episode
+    keys = event_keys(episode)
+    assistant = tuple(i for i, event in enumerate(episode.events) if event.kind == "assistant")
+    prefix, prefixes = hashlib.sha256(), []
+    for index, key in enumerate(keys):
+        if episode.events[index].kind == "assistant":
+            prefixes.append(prefix.copy().digest())
+        prefix.update((("\n" if index else "") + key).encode())
+    return PairProfile(
+        episode_id=candidate.episode_id,
+        fixture_id=candidate.fixture_id,
+        passed=candidate.passed,
+        tools=_digest(_tools_key(episode)),
+        keys=b"".join(_digest(key) for key in keys),
+        kinds=tuple(sys.intern(event.kind) for event in episode.events),
+        assistant=assistant,
+        prefixes=b"".join(prefixes),
+        delivered=tuple(None if (d := _delivered_at(episode, i)) is None else _digest(d) for i in assistant),
+        calls=tuple(len(episode.events[i].tool_calls) for i in assistant),
+        tokens=tuple(counter(event_target_text(episode.events[i])) for i in assistant),
+    )
+
+
 @dataclass(frozen=True)
 class PairDecision:
     """One considered pair: admitted with an order and spans, or refused with a :class:`Drop`."""
@@ -131,29 +200,27 @@ class PairDecision:
         return f"{self.rule}: branch at event {self.branch_event_index}"
 
 
-def _cost(episode: Episode, branch: int, counter: TokenCounter) -> tuple[int, int]:
-    """(tool calls, target tokens) from the branch on: what the declared cost rule compares."""
-    after = [e for e in episode.events[branch:] if e.kind == "assistant"]
-    return sum(len(e.tool_calls) for e in after), sum(counter(event_target_text(e)) for e in after)
-
-
 def _pair_id(left: str, right: str) -> str:
     return hashlib.sha256(f"{left}\n{right}".encode()).hexdigest()[:16]
 
 
-def admit_pair(
-    left: Candidate,
-    right: Candidate,
-    counter: TokenCounter = count_tokens,
-    keys_cache: dict[str, list[str]] | None = None,
-) -> PairDecision:
-    """Decide one pair; the order of ``left`` and ``right`` does not change the decision.
+def _branch(left: bytes, right: bytes) -> int | None:
+    """The first event whose key digests differ, None when one key run is a prefix of the other."""
+    for index in range(min(len(left), len(right)) // KEY_BYTES):
+        at = index * KEY_BYTES
+        if left[at : at + KEY_BYTES] != right[at : at + KEY_BYTES]:
+            return index
+    return None
 
-    ``keys_cache`` (episode id -> :func:`event_keys`) lets :func:`build_pairs` normalize each
-    episode once instead of once per pair.
-    """
-    cache = {} if keys_cache is None else keys_cache
-    left, right = sorted((left, right), key=lambda c: c.episode_id)
+
+def admit_pair(left: Candidate, right: Candidate, counter: TokenCounter = count_tokens) -> PairDecision:
+    """Decide one pair; the order of ``left`` and ``right`` does not change the decision."""
+    return admit_profiles(pair_profile(left, counter), pair_profile(right, counter))
+
+
+def admit_profiles(left: PairProfile, right: PairProfile) -> PairDecision:
+    """:func:`admit_pair` on the two episodes' profiles (what the split/mixture stage keeps)."""
+    left, right = sorted((left, right), key=lambda p: p.episode_id)
     pair_id = _pair_id(left.episode_id, right.episode_id)
 
     def refuse(reason: str, detail: str) -> PairDecision:
@@ -164,27 +231,24 @@ def admit_pair(
             "different_fixtures",
             f"different fixtures ({left.fixture_id} vs {right.fixture_id}): no shared task",
         )
-    if _tools_key(left.episode) != _tools_key(right.episode):
+    if left.tools != right.tools:
         return refuse(
             "tool_schemas_differ", "delivered tool schemas differ: not the same conditioning context"
         )
-    for candidate in (left, right):
-        if candidate.episode_id not in cache:
-            cache[candidate.episode_id] = event_keys(candidate.episode)
-    keys_left, keys_right = cache[left.episode_id], cache[right.episode_id]
-    branch = next((i for i, (a, b) in enumerate(zip(keys_left, keys_right, strict=False)) if a != b), None)
+    branch = _branch(left.keys, right.keys)
     if branch is None:
-        if len(keys_left) == len(keys_right):
+        if len(left.kinds) == len(right.kinds):
             return refuse("identical_trajectories", "identical trajectories: nothing to prefer")
         return refuse("prefix_of_other", "one trajectory is a prefix of the other: no alternative decision")
-    kinds = (left.episode.events[branch].kind, right.episode.events[branch].kind)
+    kinds = (left.kinds[branch], right.kinds[branch])
     if kinds != ("assistant", "assistant"):
         return refuse(
             "prefixes_differ",
             f"prefixes differ at event {branch} ({kinds[0]} vs {kinds[1]}): the alternatives did not branch "
             "from an identical conditioning prefix",
         )
-    if _delivered_at(left.episode, branch) != _delivered_at(right.episode, branch):
+    at_left, at_right = left.position(branch), right.position(branch)
+    if left.delivered[at_left] != right.delivered[at_right]:
         return refuse(
             "delivered_inputs_differ",
             f"delivered inputs for the call at event {branch} differ: not the same conditioning prefix",
@@ -199,21 +263,16 @@ def admit_pair(
             "both_failed",
             "both alternatives failed: the declared rule prefers passes and cheaper passes only",
         )
-    costs = {c.episode_id: _cost(c.episode, branch, counter) for c in (left, right)}
+    costs = {p.episode_id: p.cost(branch) for p in (left, right)}
     if left.passed != right.passed:
         chosen, rejected = (left, right) if left.passed else (right, left)
         rule = RULE_PASS_VS_FAIL
     elif costs[left.episode_id] == costs[right.episode_id]:
         return refuse("equal_cost", "same outcome at equal cost: the declared rule has no preference")
     else:
-        chosen, rejected = sorted((left, right), key=lambda c: costs[c.episode_id])
+        chosen, rejected = sorted((left, right), key=lambda p: costs[p.episode_id])
         rule = RULE_LOWER_COST
-
-    def turns(candidate: Candidate) -> list[int]:
-        events = candidate.episode.events
-        return [i for i in range(branch, len(events)) if events[i].kind == "assistant"]
-
-    prefix = hashlib.sha256("\n".join(keys_left[:branch]).encode()).hexdigest()
+    prefix = left.prefixes[at_left * PREFIX_BYTES : (at_left + 1) * PREFIX_BYTES].hex()
     return PairDecision(
         pair_id=pair_id,
         fixture_id=left.fixture_id,
@@ -222,27 +281,31 @@ def admit_pair(
         rule=rule,
         branch_event_index=branch,
         prefix_digest=prefix,
-        chosen_span=(branch, len(chosen.episode.events)),
-        rejected_span=(branch, len(rejected.episode.events)),
-        chosen_turns=turns(chosen),
-        rejected_turns=turns(rejected),
+        chosen_span=(branch, len(chosen.kinds)),
+        rejected_span=(branch, len(rejected.kinds)),
+        chosen_turns=list(chosen.assistant[chosen.position(branch) :]),
+        rejected_turns=list(rejected.assistant[rejected.position(branch) :]),
         chosen_cost=costs[chosen.episode_id],
         rejected_cost=costs[rejected.episode_id],
     )
 
 
 def build_pairs(candidates: Sequence[Candidate], counter: TokenCounter = count_tokens) -> list[PairDecision]:
-    """Every same-fixture pair decided, in a stable order (fixture, then episode ids).
+    """Every same-fixture pair decided, in a stable order (fixture, then episode ids)."""
+    return pair_decisions([pair_profile(c, counter) for c in candidates])
+
+
+def pair_decisions(profiles: Sequence[PairProfile]) -> list[PairDecision]:
+    """:func:`build_pairs` over profiles (each episode normalized once, however many pairs it is in).
 
     Pairs across fixtures are not candidates at all (no shared task), so they are not enumerated.
     """
-    by_fixture: dict[str, list[Candidate]] = defaultdict(list)
-    for candidate in candidates:
-        if candidate.fixture_id:
-            by_fixture[candidate.fixture_id].append(candidate)
+    by_fixture: dict[str, list[PairProfile]] = defaultdict(list)
+    for profile in profiles:
+        if profile.fixture_id:
+            by_fixture[profile.fixture_id].append(profile)
     decisions: list[PairDecision] = []
-    cache: dict[str, list[str]] = {}
     for fixture_id in sorted(by_fixture):
-        group = sorted(by_fixture[fixture_id], key=lambda c: c.episode_id)
-        decisions.extend(admit_pair(a, b, counter, cache) for a, b in itertools.combinations(group, 2))
+        group = sorted(by_fixture[fixture_id], key=lambda p: p.episode_id)
+        decisions.extend(admit_profiles(a, b) for a, b in itertools.combinations(group, 2))
     return decisions

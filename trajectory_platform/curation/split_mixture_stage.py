@@ -8,22 +8,31 @@ Each function is what one Dagster asset calls (the asset only loads, calls, atta
   (the SFT rows, with every episode column and the counted ``target_turns``);
 - :func:`preference_stage`: ``redacted_corpus`` + ``split_assignments`` -> ``preference_pairs``.
 
-Tables are sorted by their key so the same input gives byte-identical Parquet.
+:func:`curation_stage` runs the three over one reading of the corpus (the ``split`` and ``curate``
+commands). Each reads the corpus (a table, or its Parquet file) ``batch_rows`` rows at a time and
+keeps :class:`~trajectory_platform.curation.candidates.EpisodeKeys` and pair profiles per episode,
+not episodes; the rows an output carries whole are read again by id. Tables are sorted by their
+key so the same input gives byte-identical Parquet, whatever the batch size.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeAlias
 
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from trajectory_platform.curation.candidates import (
     ANCHOR_KEY,
     PARENT_KEY,
     Candidate,
+    EpisodeKeys,
+    Labelled,
     candidates_by_id,
     candidates_from_table,
 )
@@ -31,10 +40,13 @@ from trajectory_platform.curation.decontam import (
     DecontamConfig,
     DecontamReport,
     EvaluationItem,
+    action_keys,
     c_usable,
     decontaminate,
 )
+from trajectory_platform.curation.dedup import action_sequence, sequence_digest
 from trajectory_platform.curation.mixture import (
+    NEGATIVE,
     PREFERENCE,
     SFT,
     TOKEN_MEASURE,
@@ -44,10 +56,12 @@ from trajectory_platform.curation.mixture import (
     TokenCounter,
     compose_mixture,
     count_tokens,
+    measured_tokens,
+    mixture_class,
     selected_turns,
     token_shares,
 )
-from trajectory_platform.curation.preferences import PairDecision, build_pairs
+from trajectory_platform.curation.preferences import PairDecision, PairProfile, pair_decisions, pair_profile
 from trajectory_platform.curation.splits import (
     SPLITS,
     TRAIN,
@@ -62,9 +76,13 @@ from trajectory_platform.curation.splits import (
     unused_pins,
 )
 from trajectory_platform.traces.drops import Tally
+from trajectory_platform.traces.parquet import read_batches
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 
 DEFAULT_DECONTAM = DecontamConfig()
+DEFAULT_BATCH_ROWS = 256
+"""Corpus rows the split, mixture and preference stages read and convert at once unless told
+(``SplitSettings.batch_rows``; the same default as ingest, verify and redact)."""
 DEFAULT_MIXTURE_POLICY = MixturePolicy()
 
 SPLIT_ASSIGNMENTS_SCHEMA = pa.schema(
@@ -205,12 +223,21 @@ class SplitSettings:
             "(fewer: all train)"
         },
     )
+    batch_rows: int = field(
+        default=DEFAULT_BATCH_ROWS,
+        metadata={
+            "help": "corpus rows read and converted at once by the split, mixture and pairs: the "
+            "stage holds compact keys per episode, not episodes (the tables are the same for any value)"
+        },
+    )
 
     def __post_init__(self) -> None:
         if self.min_environment_closures < 1:
             raise ValueError(
                 f"min_environment_closures must be at least 1, got {self.min_environment_closures}"
             )
+        if isinstance(self.batch_rows, bool) or not isinstance(self.batch_rows, int) or self.batch_rows < 1:
+            raise ValueError(f"batch_rows must be a whole number >= 1, got {self.batch_rows!r}")
 
     def policy(self) -> SplitPolicy:
         """The split policy these settings declare."""
@@ -355,51 +382,163 @@ DEFAULT_SPLIT_POLICY = SplitSettings().policy()
 CANDIDATE_COLUMNS = (*EPISODE_SCHEMA.names, "sink", "role", "t_div", "t_rec", "target_turns")
 """What a candidate reads of a corpus row (with the optional lineage and license columns below)."""
 OPTIONAL_COLUMNS = (PARENT_KEY, ANCHOR_KEY, "license_action")
-CONVERT_ROWS = 1024
-"""Corpus rows turned into Python dicts at once on the way to candidates."""
+
+Corpus: TypeAlias = pa.Table | Path
+"""What the stages read: the corpus as a table, or its Parquet file (read a batch at a time)."""
+
+
+def corpus_batches(corpus: Corpus, batch_rows: int) -> Iterator[pa.Table]:
+    """The corpus's candidate columns in order, at most ``batch_rows`` rows at a time (Arrow record
+    batches: from a file, only one batch is ever decoded)."""
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
+        raise ValueError(f"batch_rows must be a whole number >= 1, got {batch_rows!r}")
+    names = corpus.column_names if isinstance(corpus, pa.Table) else pq.read_schema(corpus).names
+    columns = [name for name in (*CANDIDATE_COLUMNS, *OPTIONAL_COLUMNS) if name in names]
+    if not isinstance(corpus, pa.Table):
+        yield from read_batches(Path(corpus), batch_rows, columns)
+        return
+    for batch in corpus.select(columns).to_batches(max_chunksize=batch_rows):
+        yield pa.Table.from_batches([batch])
 
 
 def corpus_candidates(corpus: pa.Table, anchor_models: frozenset[str] = frozenset()) -> list[Candidate]:
-    """The corpus as candidates, reading only the columns a candidate uses, :data:`CONVERT_ROWS`
+    """The corpus as candidates, reading only the columns a candidate uses, :data:`DEFAULT_BATCH_ROWS`
     rows at a time: converting the whole table to dicts first (every verification and redaction
     column included) held the corpus twice over beside the candidates."""
-    wanted = [name for name in (*CANDIDATE_COLUMNS, *OPTIONAL_COLUMNS) if name in corpus.column_names]
-    columns = corpus.select(wanted)
     return [
         candidate
-        for batch in columns.to_batches(max_chunksize=CONVERT_ROWS)
-        for candidate in candidates_from_table(pa.Table.from_batches([batch]), anchor_models)
+        for table in corpus_batches(corpus, DEFAULT_BATCH_ROWS)
+        for candidate in candidates_from_table(table, anchor_models)
     ]
 
 
-def split_stage(
-    corpus: pa.Table,
-    fixtures: Iterable,
-    policy: SplitPolicy = DEFAULT_SPLIT_POLICY,
-    decontam_config: DecontamConfig = DEFAULT_DECONTAM,
-    external: Iterable[EvaluationItem] = (),
-    environments: Iterable = (),
-) -> SplitStageResult:
-    """Plan the split over the fixture library and the brought ``environments`` (their fixtures,
-    :func:`~trajectory_platform.curation.splits.plan_with_environments`), assign every corpus row,
-    and decontaminate train against every evaluation fixture, environments' included.
+@dataclass
+class CorpusScan:
+    """The corpus as curation III decides on it, from one pass over its rows in batches: each
+    episode's :class:`EpisodeKeys` (corpus order) and, for the episodes a preference pair may use
+    (a trainable pass or hard negative), its :class:`PairProfile`. No episode is held: the rows the
+    outputs carry whole are read again by id (:func:`selected_candidates`)."""
 
-    rows in = rows out: every episode gets exactly one row (split train / validation / test /
-    excluded, with its reason).
-    """
+    keys: list[EpisodeKeys]
+    profiles: dict[str, PairProfile]
+
+
+def scan_corpus(
+    corpus: Corpus,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
+    anchor_models: frozenset[str] = frozenset(),
+    counter: TokenCounter | None = None,
+    target_counter: TargetCounter | None = None,
+    pairs: bool = False,
+) -> CorpusScan:
+    """Convert each corpus row once, a batch at a time, into what every decision needs. ``counter``
+    (and ``target_counter``): measure the selected target tokens of every trainable mixture-class
+    episode (None: the split alone, which counts none); ``pairs``: profile the pair pool's episodes
+    (token costs by ``counter``). Equal prompts, diffs and action runs are held once."""
+    texts: dict[str, str] = {}
+    runs: dict[tuple[str, ...], tuple[str, ...]] = {}
+    keys: list[EpisodeKeys] = []
+    profiles: dict[str, PairProfile] = {}
+    for table in corpus_batches(corpus, batch_rows):
+        for candidate in candidates_from_table(table, anchor_models):
+            episode = candidate.episode
+            sequence = action_sequence(episode)
+            actions = action_keys(sequence)
+            mixable = candidate.trainable_license and mixture_class(candidate) is not None
+            keys.append(
+                EpisodeKeys(
+                    episode_id=candidate.episode_id,
+                    fixture_id=candidate.fixture_id,
+                    repo_family=candidate.repo_family,
+                    tool_family=candidate.tool_family,
+                    domain=candidate.domain,
+                    sink=candidate.sink,
+                    role=candidate.role,
+                    t_div=candidate.t_div,
+                    parent_episode_id=candidate.parent_episode_id,
+                    anchor=candidate.anchor,
+                    license_action=candidate.license_action,
+                    prompt=_shared(texts, episode.task.prompt),
+                    actions=runs.setdefault(actions, actions),
+                    diff=_shared(texts, episode.outcome.workspace_diff),
+                    action_digest=sequence_digest(sequence),
+                    tokens=measured_tokens(candidate, counter, target_counter)
+                    if counter is not None and mixable
+                    else None,
+                )
+            )
+            if pairs and counter is not None and _may_pair(candidate):
+                profiles[candidate.episode_id] = pair_profile(candidate, counter)
+    return CorpusScan(keys, profiles)
+
+
+def _shared(texts: dict[str, str], text: str | None) -> str | None:
+    return None if text is None else texts.setdefault(text, text)
+
+
+def _may_pair(candidate: Labelled) -> bool:
+    """Whether a train-split episode could join the pair pool: a trainable pass, or a trainable hard
+    negative the mixture may route to preference data."""
+    return candidate.trainable_license and (candidate.passed is True or mixture_class(candidate) == NEGATIVE)
+
+
+def selected_candidates(
+    corpus: Corpus, episode_ids: set[str], batch_rows: int, anchor_models: frozenset[str] = frozenset()
+) -> dict[str, Candidate]:
+    """The candidates of ``episode_ids`` (the rows an output carries whole), read again a batch at a
+    time; only the chosen rows of a batch are converted."""
+    wanted = pa.array(sorted(episode_ids), pa.string())
+    found: dict[str, Candidate] = {}
+    for table in corpus_batches(corpus, batch_rows):
+        chosen = table.filter(pc.is_in(table.column("episode_id"), value_set=wanted))
+        found.update((c.episode_id, c) for c in candidates_from_table(chosen, anchor_models))
+    return found
+
+
+def _plan(fixtures: Iterable, environments: Iterable, policy: SplitPolicy) -> SplitPlan:
     plan = plan_with_environments(fixtures, environments, policy)
     if unused := unused_pins(plan, policy):
         raise ValueError(
             f"pinned {unused}: no such family in the fixture library or the registered environments"
         )
-    candidates = corpus_candidates(corpus)
-    candidates_by_id(candidates)  # a repeated episode id fails here, loudly
-    rows, report = decontaminate(candidates, assign_splits(candidates, plan), plan, external, decontam_config)
+    return plan
+
+
+def split_stage(
+    corpus: Corpus,
+    fixtures: Iterable,
+    policy: SplitPolicy = DEFAULT_SPLIT_POLICY,
+    decontam_config: DecontamConfig = DEFAULT_DECONTAM,
+    external: Iterable[EvaluationItem] = (),
+    environments: Iterable = (),
+    batch_rows: int = DEFAULT_BATCH_ROWS,
+) -> SplitStageResult:
+    """Plan the split over the fixture library and the brought ``environments`` (their fixtures,
+    :func:`~trajectory_platform.curation.splits.plan_with_environments`), assign every corpus row,
+    and decontaminate train against every evaluation fixture, environments' included. The corpus
+    is read ``batch_rows`` rows at a time and held as :class:`EpisodeKeys`.
+
+    rows in = rows out: every episode gets exactly one row (split train / validation / test /
+    excluded, with its reason).
+    """
+    plan = _plan(fixtures, environments, policy)
+    return _split(scan_corpus(corpus, batch_rows).keys, plan, policy, external, decontam_config)
+
+
+def _split(
+    keys: Sequence[EpisodeKeys],
+    plan: SplitPlan,
+    policy: SplitPolicy,
+    external: Iterable[EvaluationItem],
+    decontam_config: DecontamConfig,
+) -> SplitStageResult:
+    candidates_by_id(keys)  # a repeated episode id fails here, loudly
+    rows, report = decontaminate(keys, assign_splits(keys, plan), plan, external, decontam_config)
     rows.sort(key=lambda r: r.episode_id)
     table = pa.Table.from_pylist([_assignment_row(r, plan) for r in rows], schema=SPLIT_ASSIGNMENTS_SCHEMA)
     counts = Counter(r.split for r in rows)
     summary = {
-        "records_in": corpus.num_rows,
+        "records_in": len(keys),
         "split_counts": dict(sorted(counts.items())),
         "closure_split": dict(sorted(plan.closure_split.items())),
         "reserved_tool_families": sorted(plan.reserved_tool_families),
@@ -454,30 +593,46 @@ class MixtureStageResult:
 
 
 def mixture_stage(
-    corpus: pa.Table,
+    corpus: Corpus,
     split_assignments: pa.Table,
     policy: MixturePolicy = DEFAULT_MIXTURE_POLICY,
     counter: TokenCounter = count_tokens,
     token_measure: str = TOKEN_MEASURE,
     anchor_models: frozenset[str] = frozenset(),
     target_counter: TargetCounter | None = None,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
 ) -> MixtureStageResult:
     """Compose the mixture and return its SFT rows (pristine and recovery) as ``training_mixture``.
 
     Hard negatives chosen for the γ share are destination ``preference``: they are counted in the
     shares (metadata) and feed :func:`preference_stage`, never the SFT table. Episodes recorded by an
-    ``anchor_models`` source are the external anchor (first in line, exempt from caps).
+    ``anchor_models`` source are the external anchor (first in line, exempt from caps). The corpus
+    is read twice, ``batch_rows`` rows at a time: its keys, then the selected rows.
     """
-    candidates = corpus_candidates(corpus, anchor_models)
-    by_id = candidates_by_id(candidates)
+    scan = scan_corpus(corpus, batch_rows, anchor_models, counter, target_counter)
     assignments = assignments_from_table(split_assignments)
+    mixture = compose_mixture(scan.keys, assignments, policy, counter, target_counter)
+    episodes = selected_candidates(corpus, _sft_ids(mixture), batch_rows, anchor_models)
+    return _mixture_result(mixture, assignments, episodes, token_measure)
+
+
+def _sft_ids(mixture: Mixture) -> set[str]:
+    return {row.episode_id for row in mixture.rows if row.destination == SFT}
+
+
+def _mixture_result(
+    mixture: Mixture,
+    assignments: Sequence[SplitAssignment],
+    episodes: dict[str, Candidate],
+    token_measure: str,
+) -> MixtureStageResult:
+    """The ``training_mixture`` table (the SFT rows, each with its whole episode) and its summary."""
     assignment_of = {a.episode_id: a for a in assignments}
-    mixture = compose_mixture(candidates, assignments, policy, counter, target_counter)
     rows = []
     for row in mixture.rows:
         if row.destination != SFT:
             continue
-        candidate = by_id[row.episode_id]
+        candidate = episodes[row.episode_id]
         assignment = assignment_of[row.episode_id]
         rows.append(
             {
@@ -531,12 +686,13 @@ class PreferenceStageResult:
 
 
 def preference_stage(
-    corpus: pa.Table,
+    corpus: Corpus,
     split_assignments: pa.Table,
     policy: MixturePolicy = DEFAULT_MIXTURE_POLICY,
     counter: TokenCounter = count_tokens,
     anchor_models: frozenset[str] = frozenset(),
     target_counter: TargetCounter | None = None,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
 ) -> PreferenceStageResult:
     """Admissible pairs among train-split trajectories.
 
@@ -544,31 +700,49 @@ def preference_stage(
     every verified pass in the train split (pristine, recovery, or a costlier inefficient pass) may
     take part, because preferring a cheaper pass over a costlier one is also a declared rule.
     ``anchor_models`` and ``target_counter`` must match :func:`mixture_stage`'s so both route the same
-    negatives.
+    negatives. The corpus is read twice, ``batch_rows`` rows at a time: keys and pair profiles,
+    then the admitted pairs' episodes.
     """
-    candidates = corpus_candidates(corpus, anchor_models)
+    scan = scan_corpus(corpus, batch_rows, anchor_models, counter, target_counter, pairs=True)
     assignments = assignments_from_table(split_assignments)
-    mixture = compose_mixture(candidates, assignments, policy, counter, target_counter)
+    mixture = compose_mixture(scan.keys, assignments, policy, counter, target_counter)
+    decisions, summary = _pair_decisions(scan, assignments, mixture)
+    episodes = selected_candidates(corpus, _pair_ids(decisions), batch_rows, anchor_models)
+    return _preference_result(decisions, summary, episodes)
+
+
+def _pair_decisions(
+    scan: CorpusScan, assignments: Sequence[SplitAssignment], mixture: Mixture
+) -> tuple[list[PairDecision], dict]:
+    """Every pair decided over the pool (train-split trainable passes and the routed negatives),
+    and the pool's counts."""
     routed = {r.episode_id for r in mixture.rows if r.destination == PREFERENCE}
     train = {a.episode_id for a in assignments if a.split == TRAIN}
-    pool: list[Candidate] = [
-        c
-        for c in candidates
-        if c.episode_id in train and c.trainable_license and (c.passed is True or c.episode_id in routed)
+    pool = [
+        scan.profiles[k.episode_id]
+        for k in scan.keys
+        if k.episode_id in train and k.trainable_license and (k.passed is True or k.episode_id in routed)
     ]
-    decisions = build_pairs(pool, counter)
-    by_id = {c.episode_id: c for c in pool}
-    rows = [_pair_row(d, by_id) for d in decisions if d.admitted]
+    decisions = pair_decisions(pool)
+    unrouted = sum(
+        1 for k in scan.keys if k.episode_id in train and k.passed is False and k.episode_id not in routed
+    )
+    return decisions, {"pool": len(pool), "routed_negatives": len(routed), "negatives_unrouted": unrouted}
+
+
+def _pair_ids(decisions: Sequence[PairDecision]) -> set[str]:
+    return {i for d in decisions if d.admitted for i in (d.chosen_episode_id, d.rejected_episode_id)}
+
+
+def _preference_result(
+    decisions: list[PairDecision], pool_counts: dict, episodes: dict[str, Candidate]
+) -> PreferenceStageResult:
+    """The ``preference_pairs`` table (admitted pairs, both episodes whole) and its summary."""
+    rows = [_pair_row(d, episodes) for d in decisions if d.admitted]
     rows.sort(key=lambda r: r["pair_id"])
     refusals = _refusals(decisions)
     summary = {
-        "pool": len(pool),
-        "routed_negatives": len(routed),
-        "negatives_unrouted": sum(
-            1
-            for c in candidates
-            if c.episode_id in train and c.passed is False and c.episode_id not in routed
-        ),
+        **pool_counts,
         "pairs_considered": len(decisions),
         "pairs_admitted": len(rows),
         "pairs_refused": sum(refusals.values()),
@@ -577,6 +751,46 @@ def preference_stage(
     }
     return PreferenceStageResult(
         pa.Table.from_pylist(rows, schema=PREFERENCE_PAIRS_SCHEMA), decisions, summary
+    )
+
+
+@dataclass
+class CurationResult:
+    """The three curation III tables of one corpus."""
+
+    split: SplitStageResult
+    mixture: MixtureStageResult
+    pairs: PreferenceStageResult
+
+
+def curation_stage(
+    corpus: Corpus,
+    fixtures: Iterable,
+    split: SplitSettings,
+    mixture: MixtureSettings,
+    counters: tuple[TokenCounter, TargetCounter | None, str],
+    environments: Iterable = (),
+) -> CurationResult:
+    """:func:`split_stage`, :func:`mixture_stage` and :func:`preference_stage` over one reading of the
+    corpus (``split.batch_rows`` rows at a time: each row converted once into its keys and pair
+    profile), then one more reading for the rows the mixture and the pairs carry whole; the same
+    tables as the three stages. ``counters``: :meth:`MixtureSettings.counters`' token counter,
+    target counter and measure name. What the ``split`` and ``curate`` commands run."""
+    counter, target_counter, measure = counters
+    anchors, policy = frozenset(mixture.anchor_models), mixture.policy()
+    plan = _plan(fixtures, environments, split.policy())
+    scan = scan_corpus(corpus, split.batch_rows, anchors, counter, target_counter, pairs=True)
+    split_result = _split(scan.keys, plan, split.policy(), (), split.decontamination())
+    assignments = assignments_from_table(split_result.table)
+    composed = compose_mixture(scan.keys, assignments, policy, counter, target_counter)
+    decisions, pool_counts = _pair_decisions(scan, assignments, composed)
+    wanted = _sft_ids(composed) | _pair_ids(decisions)
+    del scan  # the keys are done with; only the chosen episodes are read back
+    episodes = selected_candidates(corpus, wanted, split.batch_rows, anchors)
+    return CurationResult(
+        split_result,
+        _mixture_result(composed, assignments, episodes, measure),
+        _preference_result(decisions, pool_counts, episodes),
     )
 
 

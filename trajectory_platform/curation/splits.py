@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from trajectory_platform.curation.candidates import Candidate
+from trajectory_platform.curation.candidates import Labelled
 from trajectory_platform.curation.dedup import normalize_action
 from trajectory_platform.traces.record import ToolCall
 
@@ -510,7 +510,7 @@ class SplitAssignment:
     reason: str
 
 
-def _root_parents(candidates: Sequence[Candidate]) -> dict[str, tuple[str | None, str]]:
+def _root_parents(candidates: Sequence[Labelled]) -> dict[str, tuple[str | None, str]]:
     """episode id -> (root ancestor id or None, note) following ``parent_episode_id`` chains."""
     parent = {c.episode_id: c.parent_episode_id for c in candidates}
     resolved: dict[str, tuple[str | None, str]] = {}
@@ -531,7 +531,7 @@ def _root_parents(candidates: Sequence[Candidate]) -> dict[str, tuple[str | None
     return resolved
 
 
-def assign_splits(candidates: Sequence[Candidate], plan: SplitPlan) -> list[SplitAssignment]:
+def assign_splits(candidates: Sequence[Labelled], plan: SplitPlan) -> list[SplitAssignment]:
     """Split of every candidate: its fixture's closure, or its root parent's split when derived.
 
     A derived record inherits its root parent's split, repository family and closure whatever its own
@@ -542,19 +542,18 @@ def assign_splits(candidates: Sequence[Candidate], plan: SplitPlan) -> list[Spli
     roots = _root_parents(candidates)
     own: dict[str, SplitAssignment] = {}
     for candidate in candidates:
-        task = candidate.episode.task
-        family = task.repo_family
-        if family is None and task.fixture_id in plan.fixtures:
-            family = plan.fixtures[task.fixture_id].repo_family
-        split, reason = plan.place(family, task.tool_family, task.domain)
-        regime = plan.regime(task.tool_family, task.domain) if split == TEST else None
+        family = candidate.repo_family
+        if family is None and candidate.fixture_id in plan.fixtures:
+            family = plan.fixtures[candidate.fixture_id].repo_family
+        split, reason = plan.place(family, candidate.tool_family, candidate.domain)
+        regime = plan.regime(candidate.tool_family, candidate.domain) if split == TEST else None
         own[candidate.episode_id] = SplitAssignment(
             episode_id=candidate.episode_id,
-            fixture_id=task.fixture_id,
+            fixture_id=candidate.fixture_id,
             repo_family=family,
             closure_id=plan.closure(family),
-            tool_family=task.tool_family,
-            domain=task.domain,
+            tool_family=candidate.tool_family,
+            domain=candidate.domain,
             split=split,
             regime=regime,
             parent_episode_id=candidate.parent_episode_id,
