@@ -269,11 +269,6 @@ def latest_outcomes(
     return updated
 
 
-def _why(reason: str) -> str:
-    """A selection reason without its figures ("rarely solved", "nearly always solved", ...)."""
-    return reason.split("(", 1)[1].split(",")[0] if "(" in reason else reason
-
-
 def _sample_rounds_arm(
     ckpt: Path, r: int, history: dict[str, list[Candidate]], seed: int, s: BenchSettings, ctx: dict[str, Any]
 ) -> tuple[list[Candidate], RoundSample | None, dict[str, Any], dict[str, list[Candidate]]]:
@@ -300,7 +295,7 @@ def _sample_rounds_arm(
     chosen = selected_fixtures(choices, ctx["tasks"])
     report["tasks_selected"] = len(chosen)
     report["tasks_considered"] = len(choices)
-    report["left_out"] = dict(Counter(_why(c.reason) for c in choices if not c.selected))
+    report["left_out"] = dict(Counter(c.why for c in choices if not c.selected))
     if not chosen:
         return [], None, report, {}
     sample = sample_round(sampler, chosen, r, settings, runtime=ctx["runtime"], cascade=ctx["cascade"])

@@ -55,7 +55,14 @@ PER_DAY = VERIFY_STAGE | REDACT_STAGE
 """Partitioned by day like ``raw_traces``: a new day is verified and redacted by itself."""
 ACROSS_DAYS = {"split_assignments", "training_mixture", "preference_pairs"}
 """Unpartitioned, right below the daily corpus: they read every day, once the day is curated."""
-ROUND_DRIVEN = {"policy_rollouts", "round_verified", "round_mixture", "round_dataset", "round_checkpoint"}
+ROUND_DRIVEN = {
+    "policy_rollouts",
+    "round_verified",
+    "round_dagger",
+    "round_mixture",
+    "round_dataset",
+    "round_checkpoint",
+}
 SENSOR_DRIVEN = {
     "raw_traces",
     "ingest_rejects",

@@ -1,8 +1,11 @@
 """One round end to end, through ``round_job`` on an instance, as ``trajectory-platform round`` runs
-it: a scripted teacher samples k=2 attempts on the two training tasks the corpus left in the
-P_inform band, the cascade judges them through the spool, the round's mix, dataset, checkpoint
-(2 steps) and scorecard (a few short trials) are built, and every admitted round trajectory
-carries the sampler's digest and the round; the lineage sampler -> checkpoint is in the metadata."""
+it: the corpus's scripted outcomes would put two training tasks in the P_inform band, but round 1
+estimates p from its own sampler instead. A scripted sampler that never solves a bug-fix task
+pilots two of them (one attempt each): nothing is in the band, so the round trains on DAgger
+records, the expert's verified labels on the states its failed attempts reached. The round's mix,
+dataset, checkpoint (2 steps) and scorecard (a few short trials) are built; every attempt and
+record carries the round and the sampler's digest; the lineage sampler -> checkpoint is in the
+metadata."""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from trajectory_platform.rounds.stage import training_fixtures
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.training.optim.checkpoint import checkpoint_digest
 from trajectory_platform.training.optim.model import build_default_model
-from trajectory_platform.workdir import WORKDIR_ENV, asset_parquet_dir
+from trajectory_platform.workdir import WORKDIR_ENV, asset_manifest, asset_parquet_dir
 
 pytestmark = [
     pytest.mark.slow,
@@ -37,7 +40,15 @@ pytestmark = [
 ]
 
 TINY = {
-    "policy_rollouts": {"sampler": "expert_pristine", "attempts": 2, "workers": 1},
+    # seed 2 draws two bug-fix tasks for the pilot (test, read, edit, test, answer): wrong_fix fails both
+    "policy_rollouts": {
+        "sampler": "wrong_fix",
+        "attempts": 2,
+        "pilot_attempts": 1,
+        "pilot_tasks": 2,
+        "seed": 2,
+        "workers": 1,
+    },
     "round_checkpoint": {"max_steps": 2, "examples_per_step": 2, "capacity": 2048, "eval_every": 0},
     "round_scorecard": {
         "episodes": 2,
@@ -50,8 +61,9 @@ TINY = {
 
 
 def _corpus(workdir: Path) -> None:
-    """The graph's outputs a round reads: verified outcomes that put two training tasks in the band
-    (one pass and one failure each: p = 0.5), the base mixture, and the checkpoint to sample with."""
+    """The graph's outputs a round reads: the corpus's verified outcomes (one scripted pass and one
+    failure on each of two training tasks: p = 0.5, in the band if they counted), the base mixture,
+    and the checkpoint to sample with."""
     fixtures = training_fixtures(SplitSettings())[:2]
     episodes = [
         run_episode(
@@ -92,17 +104,28 @@ def test_one_round_end_to_end(eval_workdir: Path, tmp_path: Path, monkeypatch: p
         assert instance.get_latest_materialization_event(AssetKey("round_dataset")) is not None
 
     verified = read_asset_table(workdir, "round_verified", ["1"])
-    assert verified.num_rows == 4  # 2 tasks x k=2, every attempt judged (nothing lost in the spool)
-    digest = policy_sampler(make_policy("expert_pristine")).digest
-    admitted = [r for r in verified.to_pylist() if r["sink"] == "admitted"]
-    assert len(admitted) == 4
-    for row in admitted:
+    assert verified.num_rows == 2  # the pilot: 2 tasks x 1 attempt, every attempt judged
+    digest = policy_sampler(make_policy("wrong_fix")).digest
+    for row in verified.to_pylist():
+        assert "-pilot-" in row["episode_id"] and row["sink"] != "admitted"
         assert row["lineage"]["sampler_policy_digest"] == digest
         assert json.loads(row["extra_json"])[ROUND_KEY] == 1
+    selection = rollouts["selection"]
+    assert selection["estimated_from"] == "pilot" and selection["pilot"]["attempts"] == 2
+    assert selection["tasks_selected"] == 0  # not the corpus's two tasks at p = 0.5
+    dagger = read_asset_table(workdir, "round_dagger", ["1"])
+    assert dagger.num_rows >= 1 and set(dagger["sink"].to_pylist()) == {"admitted"}
+    for row in dagger.to_pylist():
+        extra = json.loads(row["extra_json"])
+        assert extra[ROUND_KEY] == 1 and extra["dagger"]["learner_sampler_policy_digest"] == digest
+        assert row["lineage"]["sampler_policy_digest"] not in (None, digest)
     assert rollouts["sampler_policy_digest"] == digest == checkpoint["sampler_policy_digest"]
     base = read_asset_table(workdir, "checkpoint").to_pylist()[0]["artifact_digest"]
     assert checkpoint["sampler_checkpoint_digest"] == scorecard["sampler_checkpoint_digest"] == base
     assert checkpoint["artifact_digest"] != base  # the round trained a new checkpoint
-    assert rollouts["depth_max"] <= 2 and rollouts["verify_episodes_per_s"] > 0
     mixture = read_asset_table(workdir, "round_mixture", ["1"])
-    assert mixture.num_rows >= 1
+    assert set(dagger["episode_id"].to_pylist()) & set(mixture["episode_id"].to_pylist())
+    manifest = json.loads(asset_manifest(workdir, "round_dataset/1").read_text())
+    assert (
+        manifest["provenance"]["redacted"] is False and "round_dagger" in manifest["provenance"]["upstream"]
+    )

@@ -29,15 +29,23 @@ CHAIN = [
 ]
 
 
+DAGGER = "round_dagger"
+"""The round's DAgger records: a third output of the collection step, read by the round's mixture."""
+
+
 def test_the_round_assets_are_partitioned_by_round_and_run_by_the_round_job() -> None:
     graph = defs.resolve_asset_graph()
-    for name in CHAIN:
+    for name in [*CHAIN, DAGGER]:
         assert graph.get(AssetKey(name)).partitions_def == ROUND_PARTITIONS, name
     job = defs.resolve_job_def("round_job")
     assert job.partitions_def == ROUND_PARTITIONS
-    assert {k.to_user_string() for k in job.asset_layer.selected_asset_keys} == set(CHAIN)
+    assert {k.to_user_string() for k in job.asset_layer.selected_asset_keys} == {*CHAIN, DAGGER}
     for upstream, downstream in zip(CHAIN, CHAIN[1:], strict=False):
         assert AssetKey(upstream) in graph.get(AssetKey(downstream)).parent_keys, downstream
+    assert graph.get(AssetKey(DAGGER)).parent_keys == {AssetKey("policy_rollouts")}
+    assert AssetKey(DAGGER) in graph.get(AssetKey("round_mixture")).parent_keys
+    # round 1 estimates p from its own sampler, not from the corpus's scripted outcomes
+    assert AssetKey("verified_traces") not in graph.get(AssetKey("policy_rollouts")).parent_keys
     [check] = [k for k in graph.asset_check_keys if k.asset_key == AssetKey("round_verified")]
     assert check.name == "collapse_watch" and graph.get_check_spec(check).blocking
     assert round_index("3") == 3

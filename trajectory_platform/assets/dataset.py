@@ -19,6 +19,7 @@ import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
@@ -92,10 +93,11 @@ def masked_output(
     source: str,
     artifact: str,
     log: Callable[[str], None],
+    provenance: dict[str, Any] = GRAPH_PROVENANCE,
 ) -> Output[pa.Table]:
-    """Mask ``mixture`` (the ``source`` asset's rows), write its manifest under ``artifact`` and
-    return the table with what a person reads (``log`` hears the counts): what
-    ``token_masked_dataset`` and each round's ``round_dataset`` return."""
+    """Mask ``mixture`` (the ``source`` asset's rows), write its manifest (with ``provenance``: where
+    the rows came from) under ``artifact`` and return the table with what a person reads (``log``
+    hears the counts): what ``token_masked_dataset`` and each round's ``round_dataset`` return."""
     stage = run_dataset_stage(
         mixture,
         settings.tokenizer_dir(workdir.root),
@@ -104,7 +106,7 @@ def masked_output(
         augment_seed=settings.augment_seed,
         batch_rows=settings.batch_rows,
         source=source,
-        provenance=GRAPH_PROVENANCE,
+        provenance=provenance,
     )
     manifest_path = write_manifest(workdir, artifact, stage.manifest, stage.table)
     manifest = stage.manifest

@@ -1,6 +1,6 @@
 """The self-improvement loop as round-partitioned assets (``rounds`` group, one partition per round).
 
-``policy_rollouts`` -> ``round_verified`` -> ``round_mixture`` -> ``round_dataset`` ->
+``policy_rollouts`` -> ``round_verified`` (+ ``round_dagger``) -> ``round_mixture`` -> ``round_dataset`` ->
 ``round_checkpoint`` -> ``round_scorecard``; the collapse watch is a blocking check on
 ``round_verified`` (``checks/rounds.py``) and the round sensor starts round i+1 when round i's
 scorecard promotes (``sensors/rounds.py``). Each body is glue over one domain call of
@@ -21,7 +21,10 @@ which checkpoint it produced.
 
 Rollout generation and verification are the two sides of a bounded spool inside one step (the
 multi-asset ``policy_rollouts``, whose outputs are ``policy_rollouts`` and ``round_verified``):
-docs/operations.md, "Rounds", says why.
+docs/operations.md, "Rounds", says why. Its third output, ``round_dagger``, holds the round's DAgger
+records (expert labels on the states of the sampler's failed attempts, verified and admitted);
+``round_mixture`` reads it beside ``round_verified``, which stays the sampler's own attempts (the
+next round estimates p from it, the collapse watch measures it): docs/rounds.md says why.
 """
 
 import dataclasses
@@ -74,10 +77,18 @@ from trajectory_platform.resources.stage_config import (
 from trajectory_platform.resources.warehouse import read_asset_table
 from trajectory_platform.rounds.collapse import CollapseDecision, RoundHealth, round_health
 from trajectory_platform.rounds.settings import CollapseSettings
-from trajectory_platform.rounds.stage import RoundRun, RoundRunSettings, round_corpus, run_round
+from trajectory_platform.rounds.stage import (
+    ROUND_CORPUS_SCHEMA,
+    RoundRun,
+    RoundRunSettings,
+    candidates_table,
+    round_corpus,
+    run_round,
+)
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episodes_to_table
 from trajectory_platform.training.data.mask_settings import DatasetSettings
 from trajectory_platform.training.data.masked_dataset import MASKED_SCHEMA
+from trajectory_platform.training.data.provenance import curated
 from trajectory_platform.training.optim.runner import CHECKPOINT_SCHEMA
 from trajectory_platform.workdir import asset_manifest
 
@@ -88,6 +99,19 @@ class RoundConfig(stage_config(RoundRunSettings)):  # type: ignore[misc]
 
 EVERY_DAY_FACTS = AssetIn(input_manager_key=UPSTREAM_FACTS, partition_mapping=AllPartitionMapping())
 """A per-day stage's reported figures (every day's, combined) as an input of a round asset."""
+
+ROUND_PROVENANCE = {
+    **curated(
+        "dagster",
+        upstream="round_mixture <- training_mixture (the redacted corpus) + round_verified, round_dagger "
+        "(the round sampler's gym rollouts and DAgger records: cascade-judged, never redacted)",
+    ),
+    "redacted": False,
+}
+"""The round dataset's provenance. Its rows passed the cascade, but the round's own ones never pass
+redaction (the gym's generated tasks plant secrets to test it), so it says ``redacted: false``:
+a file copy of it is then refused by ``train`` and ``mask`` unless the user opts out, as unredacted
+data should be (the round's checkpoint trains on the table inside the graph)."""
 
 SAMPLER_CHECKPOINT_KEY = "sampler_checkpoint_digest"
 """Metadata key: the artifact digest of the checkpoint that sampled the round (lineage in the UI)."""
@@ -120,29 +144,29 @@ def sampler_lineage(context: AssetExecutionContext) -> dict:
 
 
 @multi_asset(
-    deps=[
-        AssetDep("verified_traces", partition_mapping=AllPartitionMapping()),
-        AssetDep("checkpoint"),
-    ],
+    deps=[AssetDep("checkpoint")],
     ins={"split_assignments": FACTS},
     outs={
         "policy_rollouts": AssetOut(
-            description="The round's attempts: k per task in the P_inform band, by the round's sampler "
-            "(pinned seeds), each stamped with the sampler digest and the round.",
+            description="The round's attempts by its sampler (pinned seeds), each stamped with the sampler "
+            "digest and the round: the pilot's when one estimated p, then k per task in the P_inform band.",
             **_round(EPISODE_SCHEMA),
         ),
         "round_verified": AssetOut(
             description="The round's attempts with the full cascade's verdicts (ledger in metadata).",
             **_round(VERIFIED_SCHEMA),
         ),
+        "round_dagger": AssetOut(
+            description="The round's DAgger records: the scripted expert's labels on states of the "
+            "learner's failed attempts, verified by continuing to an oracle verdict and admitted by the "
+            "full cascade; only the expert's turns are targets.",
+            **_round(ROUND_CORPUS_SCHEMA),
+        ),
     },
     internal_asset_deps={
-        "policy_rollouts": {
-            AssetKey("verified_traces"),
-            AssetKey("checkpoint"),
-            AssetKey("split_assignments"),
-        },
+        "policy_rollouts": {AssetKey("checkpoint"), AssetKey("split_assignments")},
         "round_verified": {AssetKey("policy_rollouts")},
+        "round_dagger": {AssetKey("policy_rollouts")},
     },
     partitions_def=ROUND_PARTITIONS,
     check_specs=[COLLAPSE_CHECK],
@@ -151,8 +175,8 @@ def sampler_lineage(context: AssetExecutionContext) -> dict:
 def policy_rollouts(
     context: AssetExecutionContext, config: RoundConfig, workdir: WorkdirResource, split_assignments: dict
 ):
-    """Sample the round through the bounded spool (generation and verification overlapping), judge
-    it, and watch it for collapse against the previous round."""
+    """Sample the round (pilot, band sampling through the bounded spool, DAgger on the failures),
+    judge it, and watch it for collapse against the previous round."""
     index, settings = round_index(context.partition_key), settings_of(config, RoundRunSettings)
     sampler_row = previous_round_table(workdir, "round_checkpoint", index).to_pylist()[-1]
     run = run_round(
@@ -164,7 +188,7 @@ def policy_rollouts(
         workdir.root / "spool" / "policy_rollouts" / context.partition_key,
         round_cascade(workdir, settings.workers),
     )
-    sample = run.collected.sample
+    sample = run.sample
     previous = latest_metadata(context.instance, "round_verified", str(index - 1)).get(HEALTH_KEY)
     health = round_health(sample)
     decision, check = collapse_watch(health, previous, CollapseSettings())
@@ -173,14 +197,23 @@ def policy_rollouts(
         SAMPLER_POLICY_KEY: sample.sampler_digest,
         SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
     }
-    context.log.info(f"round {index}: {sample.summary()['sinks']}; queue {run.collected.queue.to_dict()}")
+    context.log.info(f"round {index}: {run.selection()}; {sample.summary()['sinks']}")
     rollouts = {**recorded, **collection_metadata(run)}
     yield Output(episodes_to_table(sample.episodes), output_name="policy_rollouts", metadata=rollouts)
     verified = {**recorded, **verified_round_metadata(run, health, decision)}
     yield Output(
         verified_table(sample.episodes, sample.cascade), output_name="round_verified", metadata=verified
     )
+    yield dagger_output(run, recorded)
     yield check
+
+
+def dagger_output(run: RoundRun, recorded: dict) -> Output:
+    """``round_dagger``: the round's admitted DAgger records (none when DAgger is off), with the
+    sampler's digests and DAgger's figures."""
+    records = run.dagger.admitted if run.dagger is not None else []
+    metadata = {**recorded, **dagger_metadata(run)}
+    return Output(candidates_table(records), output_name="round_dagger", metadata=metadata)
 
 
 def round_cascade(workdir: WorkdirResource, workers: int) -> CascadeConfig:
@@ -190,28 +223,36 @@ def round_cascade(workdir: WorkdirResource, workers: int) -> CascadeConfig:
     )
 
 
-def earlier_outcomes(workdir: WorkdirResource, index: int) -> pa.Table:
-    """The verified outcomes round ``index`` chooses its tasks by: the previous round's attempts, or
-    for round 1 the corpus's (``verified_traces``, every day: the scripted policies' outcomes, the
-    only ones there are before the checkpoint has sampled)."""
-    if index > 1:
-        return previous_round_table(workdir, "round_verified", index)
-    corpus = read_asset_table(workdir.root, "verified_traces")
-    if corpus is None:
-        raise FileNotFoundError("round 1 chooses its tasks by verified_traces, which is not materialized")
-    return corpus
+def earlier_outcomes(workdir: WorkdirResource, index: int) -> pa.Table | None:
+    """The verified outcomes round ``index`` may estimate p from: the previous round's attempts;
+    ``None`` for round 1 (the corpus's outcomes are the scripted policies', not the checkpoint's, so
+    round 1 pilots its sampler instead)."""
+    return previous_round_table(workdir, "round_verified", index) if index > 1 else None
 
 
 def collection_metadata(run: RoundRun) -> dict:
-    """The task choice and the queue: depth (max, mean) and episodes per second of each stage."""
-    queue = run.collected.queue.to_dict()
+    """How p was estimated and the task choice (the pilot's summary included), and the band
+    sampling's queue: depth (max, mean) and episodes per second of each stage (none when no task
+    was in the band)."""
+    queue = run.collected.queue.to_dict() if run.collected is not None else {}
+    figures = ("depth_max", "depth_mean", "produce_episodes_per_s", "verify_episodes_per_s")
     return {
         "selection": MetadataValue.json(run.selection()),
         "queue": MetadataValue.json(queue),
-        **{
-            key: queue[key]
-            for key in ("depth_max", "depth_mean", "produce_episodes_per_s", "verify_episodes_per_s")
-        },
+        **{key: queue[key] for key in figures if key in queue},
+    }
+
+
+def dagger_metadata(run: RoundRun) -> dict:
+    """DAgger's figures: states labelled, labels used and dropped by reason, learner-state
+    disagreement, records admitted and the rest by sink (``{"enabled": False}`` when off)."""
+    if run.dagger is None:
+        return {"dagger": MetadataValue.json({"enabled": False})}
+    summary = run.dagger.summary()
+    return {
+        "dagger": MetadataValue.json(summary),
+        "records_admitted": summary["records_admitted"],
+        "learner_state_disagreement": summary["learner_state_disagreement"],
     }
 
 
@@ -219,7 +260,7 @@ def verified_round_metadata(run: RoundRun, health: RoundHealth, decision: Collap
     """The cascade's figures on the round (as ``verified_traces`` reports them), the round's
     collapse figures (``health``: the next round compares with them) and the collapse verdict."""
     return {
-        **verified_metadata(run.collected.sample.cascade),
+        **verified_metadata(run.sample.cascade),
         HEALTH_KEY: MetadataValue.json(health.to_dict()),
         "collapse_halt": decision.halt,
         "collapse_reasons": MetadataValue.json(list(decision.reasons)),
@@ -227,22 +268,29 @@ def verified_round_metadata(run: RoundRun, health: RoundHealth, decision: Collap
 
 
 @asset(
-    ins={"round_verified": AssetIn(), "training_mixture": AssetIn(), "split_assignments": FACTS},
+    ins={
+        "round_verified": AssetIn(),
+        "round_dagger": AssetIn(),
+        "training_mixture": AssetIn(),
+        "split_assignments": FACTS,
+    },
     partitions_def=ROUND_PARTITIONS,
     **_round(TRAINING_MIXTURE_SCHEMA),
     description="The mix the round's checkpoint trains on: the last mix plus the round's admitted "
-    "trajectories, stale samplers retired, deduplicated by action sequence, under the token-share policy.",
+    "trajectories and DAgger records, stale samplers retired, deduplicated by action sequence, under the "
+    "token-share policy.",
 )
 def round_mixture(
     context: AssetExecutionContext,
     config: MixtureConfig,
     workdir: WorkdirResource,
     round_verified: pa.Table,
+    round_dagger: pa.Table,
     training_mixture: pa.Table,
     split_assignments: dict,
 ) -> Output[pa.Table]:
-    """Fold the round's admitted trajectories into the last mix (``next_mix``), then compose it as
-    ``training_mixture`` is composed."""
+    """Fold the round's admitted trajectories and DAgger records into the last mix (``next_mix``),
+    then compose it as ``training_mixture`` is composed."""
     index = round_index(context.partition_key)
     previous = training_mixture if index == 1 else previous_round_table(workdir, "round_mixture", index)
     settings = materialized_settings(
@@ -250,7 +298,9 @@ def round_mixture(
     )
     split = recorded_settings(split_assignments, SplitSettings)
     library, environments = build_library(split.fixture_seed), registered_fixtures(workdir.environments_dir)
-    corpus = round_corpus(previous, round_verified, index, settings, split, library, environments)
+    corpus = round_corpus(
+        previous, round_verified, round_dagger, index, settings, split, library, environments
+    )
     result = composed_mixture(settings_of(config, MixtureSettings), corpus.corpus, corpus.splits.table)
     context.log.info(f"round {index} mix: {corpus.mix.tally()}; {result.summary['realized_token_shares']}")
     round_tally = {f"round_mix_{k}": v for k, v in tally_metadata(corpus.mix.tally()).items()}
@@ -274,7 +324,9 @@ def round_dataset(
     """Mask the round's mixture; its manifest lands under ``artifacts/round_dataset/<round>/``."""
     artifact = f"round_dataset/{context.partition_key}"
     settings = settings_of(config, DatasetSettings)
-    return masked_output(settings, workdir, round_mixture, "round_mixture", artifact, context.log.info)
+    return masked_output(
+        settings, workdir, round_mixture, "round_mixture", artifact, context.log.info, ROUND_PROVENANCE
+    )
 
 
 @asset(

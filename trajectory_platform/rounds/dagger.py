@@ -30,17 +30,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from trajectory_platform.curation.candidates import PARENT_KEY, Candidate
+from trajectory_platform.curation.candidates import ANCHOR_KEY, Candidate
 from trajectory_platform.curation.dedup import normalize_action
 from trajectory_platform.curation.verify.cascade import CascadeConfig
 from trajectory_platform.gym import protocol
 from trajectory_platform.gym.fixtures import Fixture, Step
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
-from trajectory_platform.gym.runtime import EpisodeResult, RuntimeConfig, run_episode
+from trajectory_platform.gym.runtime import REFUSED, EpisodeResult, RuntimeConfig, run_episode
 from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.rounds.judge import judged_candidates
-from trajectory_platform.rounds.sampling import Sampler, pinned_seed, policy_sampler, round_of, stamp
+from trajectory_platform.rounds.sampling import Sampler, pinned_seed, round_of, stamp
 from trajectory_platform.rounds.settings import DaggerSettings
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
@@ -210,6 +210,14 @@ def mixed_sampler(learner: Sampler, round_index: int, settings: DaggerSettings) 
     return Sampler(mixed, digest, learner.model_digest)
 
 
+def continuation_sampler(policy: ContinuationPolicy, learner_digest: str | None) -> Sampler:
+    """The sampler a DAgger record is stamped with: the continuation policy together with the
+    learner's sampler digest (the checkpoint whose state it labels), so records of different learners
+    never share a digest and none passes for the learner's own trajectory."""
+    digest = sha256_digest(canonical_json({**policy.describe(), "learner": learner_digest}))
+    return Sampler(policy, digest)
+
+
 @dataclass(frozen=True)
 class DaggerLabel:
     """The expert's label at one learner state, and whether its continuation verified it.
@@ -265,19 +273,38 @@ class DaggerRound:
 
 
 def chosen_turns(assistant_turns: int, states: int) -> list[int]:
-    """Up to ``states`` evenly spaced assistant turns (the first always among them)."""
-    if assistant_turns <= states:
-        return list(range(assistant_turns))
-    step = assistant_turns / states
-    return sorted({int(i * step) for i in range(states)})
+    """Up to ``states`` evenly spaced assistant turns after the first (turn 1 always among them).
+
+    The state before turn 0 is the bare task: the learner has not acted yet, so the resumed expert's
+    label there is its own episode from scratch, which the corpus already holds (dedup drops it, after
+    a sandbox run spent on it). A state is worth labelling only once the learner's own turns shaped it.
+    """
+    later = assistant_turns - 1
+    if later <= states:
+        return list(range(1, assistant_turns))
+    step = later / states
+    return sorted({1 + int(i * step) for i in range(states)})
 
 
 def _action(event: Event) -> tuple[str, ...]:
     return tuple(normalize_action(call) for call in event.tool_calls)
 
 
+PARSE_REFUSALS = tuple(f"{REFUSED}{category} tool call" for category in ("malformed", "truncated"))
+"""How the runtime's refusal of an unparsable call begins (``<category> tool call: <parser reason>``)."""
+
+
+def _observed(event: Event) -> tuple[str, str | None]:
+    """What a tool result or refusal showed the agent, as a replay must reproduce it. An unparsable
+    call's refusal counts by its category alone: the log keeps such a call as the fragments the
+    parser recovered, not the model's raw text, so the replay re-renders them and the parser's reason
+    names other positions (the call is refused all the same and the workspace is untouched)."""
+    category = next((p for p in PARSE_REFUSALS if (event.content or "").startswith(p)), None)
+    return (event.kind, category) if event.kind == "refusal" and category else (event.kind, event.content)
+
+
 def _observations(events: Sequence[Event]) -> list[tuple[str, str | None]]:
-    return [(e.kind, e.content) for e in events if e.kind in ("tool", "refusal")]
+    return [_observed(e) for e in events if e.kind in ("tool", "refusal")]
 
 
 def label_state(
@@ -306,9 +333,19 @@ def label_state(
         reason = (
             "" if reproduced and passed else "prefix_not_reproduced" if not reproduced else "oracle_rejected"
         )
-    dagger = {"state_of": learner.episode_id, "turn": turn, "label_event": label_event}
-    sampler = policy_sampler(ContinuationPolicy(replay))
-    stamp(episode, sampler, round_index, **{DAGGER_KEY: dagger, PARENT_KEY: learner.episode_id})
+    learner_digest = learner.lineage.sampler_policy_digest
+    dagger = {
+        "state_of": learner.episode_id,
+        "turn": turn,
+        "label_event": label_event,
+        "learner_sampler_policy_digest": learner_digest,
+    }
+    stamp(
+        episode,
+        continuation_sampler(ContinuationPolicy(replay), learner_digest),
+        round_index,
+        **{DAGGER_KEY: dagger, ANCHOR_KEY: True},
+    )
     return DaggerLabel(
         learner.episode_id,
         turn,
@@ -347,27 +384,92 @@ def label_states(
     return DaggerRound(round_index, labels)
 
 
-def training_candidates(
+def judged_labels(
     labelled: DaggerRound, fixtures: Sequence[Fixture], cascade: CascadeConfig | None = None
 ) -> list[Candidate]:
-    """Each verified label as an SFT record: the learner's prefix up to its state, then the expert's
-    verified continuation, with only the expert's turns as targets.
+    """Each verified label's continuation judged by the full cascade (admitted or not), its targets
+    cut to the expert's turns: the learner's own turns (before ``label_event``) are the state it
+    visited, context the model conditions on, never behaviour to imitate.
 
-    The continuation goes through the full cascade like any trajectory (one it does not admit is
-    left out), so its role, ``t_div`` and per-turn target selection are curation's; the targets are
-    then cut to the turns from ``label_event`` on: the learner's own turns are the state it visited
-    (context the model conditions on), never behaviour to imitate. The record names the learner
-    trajectory as its parent (it takes that trajectory's split) and keeps ``extra_json["dagger"]``,
-    its source tag in the mix.
-    """
+    Each is an anchor (``ANCHOR_KEY``, also in its ``extra_json``): its targets are the expert's
+    demonstration, not the learner's sample. DAgger aggregates its labels over rounds (Ross et al.:
+    D <- D u D_i), and a label stays right for its state whichever policy reached it, so staleness
+    retirement, which retires a policy's own off-policy samples, does not apply; and in the
+    mixture's fill order it competes with the corpus's expert anchors instead of queueing behind
+    them (behind them, a default run's recovery class was full before any DAgger record: all 28
+    were dropped for the token budget)."""
     used = labelled.used
     judged = judged_candidates([label.continuation for label in used], fixtures, cascade)
     return [
         replace(
             candidate,
             target_turns=[i for i in candidate.target_turns or [] if i >= label.label_event],
-            parent_episode_id=label.learner_episode_id,
+            anchor=True,
         )
         for label, candidate in zip(used, judged, strict=True)
-        if candidate.sink == "admitted"
     ]
+
+
+def training_candidates(
+    labelled: DaggerRound, fixtures: Sequence[Fixture], cascade: CascadeConfig | None = None
+) -> list[Candidate]:
+    """Each verified label as an SFT record: the learner's prefix up to its state, then the expert's
+    verified continuation, with only the expert's turns as targets (:func:`judged_labels`); one the
+    cascade does not admit is left out, so its role, ``t_div`` and per-turn target selection are
+    curation's.
+
+    The record keeps ``extra_json["dagger"]`` (its source tag in the mix, naming the learner
+    trajectory as ``state_of``) but no ``parent_episode_id``: it runs on the learner's own task, so
+    the split plan places it where it places the learner's attempt, while a parent link would
+    exclude it from every split, because the failed attempt it names never enters a mix (the split
+    stage excludes a derived record whose parent is not in the corpus).
+    """
+    return [c for c in judged_labels(labelled, fixtures, cascade) if c.sink == "admitted"]
+
+
+@dataclass
+class DaggerRecords:
+    """DAgger on a round's learner attempts: every label asked for and every used one judged."""
+
+    labelled: DaggerRound
+    judged: list[Candidate]
+
+    @property
+    def admitted(self) -> list[Candidate]:
+        """The records that may train: verified labels whose continuation the cascade admitted."""
+        return [c for c in self.judged if c.sink == "admitted"]
+
+    def summary(self) -> dict:
+        """The labels' summary plus what admission made of the used ones (used = admitted + the rest
+        by sink), so every state labelled is accounted for."""
+        not_admitted: dict[str, int] = {}
+        for candidate in self.judged:
+            if candidate.sink != "admitted":
+                not_admitted[str(candidate.sink)] = not_admitted.get(str(candidate.sink), 0) + 1
+        return {
+            **self.labelled.summary(),
+            "records_admitted": len(self.admitted),
+            "records_not_admitted": dict(sorted(not_admitted.items())),
+        }
+
+
+def dagger_records(
+    learners: Sequence[Candidate],
+    fixtures: Sequence[Fixture],
+    round_index: int,
+    settings: DaggerSettings,
+    *,
+    runtime: RuntimeConfig | None = None,
+    cascade: CascadeConfig | None = None,
+) -> DaggerRecords:
+    """DAgger on round ``round_index``'s judged learner attempts: states of every attempt the cascade
+    did not admit are labelled by the resumed expert and verified (:func:`label_states`), and the
+    used labels judged into records (:func:`judged_labels`).
+
+    Only failed attempts are labelled: on an admitted one the learner already did what the expert
+    would, and a task the learner never solves yields no success of its own, so labels on the states
+    it reached there are the only training signal the round can get from it (fine-tuning 16.6).
+    """
+    failed = [c.episode for c in learners if c.sink != "admitted"]
+    labelled = label_states(failed, fixtures, settings, runtime) if failed else DaggerRound(round_index, [])
+    return DaggerRecords(labelled, judged_labels(labelled, fixtures, cascade))

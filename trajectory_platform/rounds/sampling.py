@@ -73,11 +73,17 @@ def short(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
-def pinned_seed(base: int, round_index: int, fixture_id: str, attempt: int) -> int:
+def pinned_seed(base: int, round_index: int, fixture_id: str, attempt: int, stream: str = "") -> int:
     """One episode seed per (base, round, task, attempt): rerunning a round reproduces it exactly,
-    whatever order the attempts run in."""
-    digest = hashlib.sha256(f"{base}:{round_index}:{fixture_id}:{attempt}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+    whatever order the attempts run in.
+
+    ``stream`` names a separate draw within the same round (the pilot that estimates p,
+    ``selection.PILOT_STREAM``): its name is hashed in with the rest, so its seeds are not the main
+    sampling's. With the same seed a sampler replays the same episode, so a pilot sharing the main
+    seeds would make attempt 0 of the band sampling a copy of pilot attempt 0, not a new draw. The
+    main sampling (``stream=""``) hashes exactly what it always did, so its seeds are unchanged."""
+    key = f"{base}:{round_index}:{fixture_id}:{attempt}" + (f":{stream}" if stream else "")
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "big")
 
 
 @dataclass
@@ -126,13 +132,16 @@ def fixture_attempts(
     round_index: int,
     settings: RoundSettings,
     runtime: RuntimeConfig | None = None,
+    stream: str = "",
 ) -> list[Episode]:
     """One task's ``settings.attempts`` attempts by ``sampler``, stamped, unjudged (``verify=False``):
-    the unit both :func:`sample_round` and the spooled collection (``collection``) produce."""
+    the unit both :func:`sample_round` and the spooled collection (``collection``) produce. A
+    ``stream`` (the pilot) gets its own seeds (:func:`pinned_seed`) and its own episode ids."""
     episodes = []
+    phase = f"r{round_index}-{stream}" if stream else f"r{round_index}"
     for attempt in range(settings.attempts):
-        seed = pinned_seed(settings.seed, round_index, fixture.fixture_id, attempt)
-        episode_id = f"r{round_index}-{short(sampler.digest)}-{short(fixture.fixture_id)}-{attempt}"
+        seed = pinned_seed(settings.seed, round_index, fixture.fixture_id, attempt, stream)
+        episode_id = f"{phase}-{short(sampler.digest)}-{short(fixture.fixture_id)}-{attempt}"
         result = run_episode(
             fixture,
             sampler.policy,
@@ -154,8 +163,10 @@ def sample_round(
     *,
     runtime: RuntimeConfig | None = None,
     cascade: CascadeConfig | None = None,
+    stream: str = "",
 ) -> RoundSample:
-    """``settings.attempts`` attempts per fixture by ``sampler``, stamped and judged by the full cascade.
+    """``settings.attempts`` attempts per fixture by ``sampler``, stamped and judged by the full cascade
+    (``stream``: see :func:`fixture_attempts`).
 
     The runtime's own oracle is not consulted (``verify=False``): the cascade earns every verdict,
     judging each attempt against the fixture it was sampled on.
@@ -163,7 +174,7 @@ def sample_round(
     episodes = [
         episode
         for fixture in fixtures
-        for episode in fixture_attempts(sampler, fixture, round_index, settings, runtime)
+        for episode in fixture_attempts(sampler, fixture, round_index, settings, runtime, stream)
     ]
     lookup = {f.fixture_id: f for f in fixtures}
     judged = verify_episodes(episodes, lookup, cascade or CascadeConfig(progress=False))

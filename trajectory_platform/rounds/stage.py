@@ -1,12 +1,15 @@
 """What each round-partitioned asset calls: one function per step of a round.
 
-- :func:`run_round` (``policy_rollouts`` / ``round_verified``): choose the tasks in the P_inform band
-  from earlier verified outcomes, build the round's sampler (the checkpoint, or a named scripted
-  policy), and collect its attempts through the bounded spool, judged by the full cascade.
-- :func:`round_corpus` (``round_mixture``): the last mix plus the round's admitted trajectories
-  under staleness retirement and action-sequence dedup (``mix.next_mix``), assigned splits by the
-  same split stage as the corpus (so decontamination covers the policy's own samples); the SFT
-  mixture's token-share policy is then applied by the mixture stage, as for any admitted data.
+- :func:`run_round` (``policy_rollouts`` / ``round_verified`` / ``round_dagger``): estimate each
+  training task's p from learned outcomes only (earlier rounds' attempts), or from a pilot of the
+  round's own sampler when they put no task in the band; sample k attempts per task in the P_inform
+  band through the bounded spool, judged by the full cascade; then DAgger on the learner's failed
+  attempts of the round (pilot and band), whose verified, admitted labels are the round's DAgger
+  records.
+- :func:`round_corpus` (``round_mixture``): the last mix plus the round's admitted trajectories and
+  DAgger records under staleness retirement and action-sequence dedup (``mix.next_mix``), assigned
+  splits by the same split stage as the corpus (so decontamination covers the policy's own samples);
+  the SFT mixture's token-share policy is then applied by the mixture stage, as for any admitted data.
 
 Only training-side tasks are ever sampled: a round that sampled a held-out task would train on
 the evaluation suite.
@@ -30,7 +33,7 @@ from trajectory_platform.curation.split_mixture_stage import (
     split_stage,
     trained_by_plan,
 )
-from trajectory_platform.curation.verify.cascade import CascadeConfig
+from trajectory_platform.curation.verify.cascade import CascadeConfig, merge_results
 from trajectory_platform.evaluation.harness import evaluation_runtime
 from trajectory_platform.evaluation.policy import ModelPolicy
 from trajectory_platform.evaluation.settings import Decoding
@@ -38,11 +41,20 @@ from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import BEHAVIOURS, make_policy
 from trajectory_platform.rounds.collection import CollectedRound, collect_round
+from trajectory_platform.rounds.dagger import DaggerRecords, dagger_records
 from trajectory_platform.rounds.mix import RoundMix, next_mix
 from trajectory_platform.rounds.model_sampler import model_sampler
-from trajectory_platform.rounds.sampling import Sampler, policy_sampler
-from trajectory_platform.rounds.selection import TaskChoice, select_tasks, selected_fixtures
-from trajectory_platform.rounds.settings import RoundSettings
+from trajectory_platform.rounds.sampling import RoundSample, Sampler, policy_sampler
+from trajectory_platform.rounds.selection import (
+    Pilot,
+    TaskChoice,
+    learned_outcomes,
+    pilot_estimates,
+    pilot_fixtures,
+    select_tasks,
+    selected_fixtures,
+)
+from trajectory_platform.rounds.settings import DaggerSettings, RoundSettings
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 
 CHECKPOINT_SAMPLER = ""
@@ -68,6 +80,24 @@ class RoundRunSettings(RoundSettings):
     max_new_tokens: int = field(default=128, metadata={"help": "output limit per turn of a model sampler"})
     temperature: float = field(default=1.0, metadata={"help": "sampling temperature of a model sampler"})
     workers: int = field(default=1, metadata={"help": "episodes the cascade judges at once"})
+    pilot_attempts: int = field(
+        default=2,
+        metadata={
+            "help": "judged attempts per task of the pilot that estimates p when no earlier round's "
+            "attempts put a task in the band (0 = no pilot)"
+        },
+    )
+    pilot_tasks: int = field(
+        default=24,
+        metadata={"help": "training tasks the pilot samples, drawn by seed and round (0 = all of them)"},
+    )
+    dagger_states: int = field(
+        default=1,
+        metadata={
+            "help": "learner states the scripted expert labels per failed learner attempt of the round "
+            "(verified by continuing to an oracle verdict; 0 = no DAgger)"
+        },
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -77,6 +107,9 @@ class RoundRunSettings(RoundSettings):
             )
         if self.queue_bound < 1:
             raise ValueError(f"queue_bound must be at least 1, got {self.queue_bound}")
+        for name in ("pilot_attempts", "pilot_tasks", "dagger_states"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
 
 
 def round_sampler(settings: RoundRunSettings, checkpoint_dir: Path) -> Sampler:
@@ -102,51 +135,129 @@ def training_fixtures(split: SplitSettings) -> list[Fixture]:
 
 @dataclass
 class RoundRun:
-    """A round's task choices and what collecting it produced."""
+    """A round's task choices, its pilot (when one estimated p), what collecting the band produced
+    (``None``: no task in the band) and its DAgger records (``None``: DAgger off)."""
 
     round_index: int
+    sampler_digest: str
     choices: list[TaskChoice]
-    collected: CollectedRound
+    pilot: Pilot | None
+    collected: CollectedRound | None
+    dagger: DaggerRecords | None
+
+    @property
+    def sample(self) -> RoundSample:
+        """Every attempt the round's sampler made (pilot, then band sampling), judged: what
+        ``policy_rollouts`` and ``round_verified`` hold and the collapse watch reads."""
+        parts = [p.sample for p in (self.pilot, self.collected) if p is not None]
+        episodes = [e for part in parts for e in part.episodes]
+        return RoundSample(
+            self.round_index, self.sampler_digest, episodes, merge_results([p.cascade for p in parts])
+        )
 
     def selection(self) -> dict[str, Any]:
-        """How many tasks were chosen, and the others by reason (the reason's words before the figures)."""
-        left_out = Counter(c.reason.split(" (")[0].split(" <")[0] for c in self.choices if not c.selected)
+        """How p was estimated (the pilot's summary when there was one), how many tasks were chosen,
+        and the others by reason (the reason's words before the figures)."""
+        left_out = Counter(c.why for c in self.choices if not c.selected)
         return {
+            "estimated_from": "pilot" if self.pilot is not None else "earlier rounds' attempts",
             "tasks_considered": len(self.choices),
             "tasks_selected": sum(c.selected for c in self.choices),
             "left_out": dict(sorted(left_out.items())),
+            **({"pilot": self.pilot.summary()} if self.pilot is not None else {}),
         }
 
 
 def run_round(
     settings: RoundRunSettings,
     split: SplitSettings,
-    earlier: pa.Table,
+    earlier: pa.Table | None,
     checkpoint_dir: Path,
     round_index: int,
     spool: Path,
     cascade: CascadeConfig,
 ) -> RoundRun:
-    """Round ``round_index``: tasks in the band by ``earlier``'s verified outcomes (train side only),
-    k attempts each by the round's sampler, collected through the spool and judged."""
+    """Round ``round_index`` on the training tasks: p estimated from ``earlier``'s learned outcomes
+    (the previous round's attempts; ``None`` for round 1) or, when they put no task in the band, from
+    a pilot of the round's sampler; k attempts per task in the band collected through the spool and
+    judged; then DAgger on the pilot's and the band's failed attempts.
+
+    A round with no task in the band still trains when DAgger gives admitted records (a sampler
+    that never solves a task yields no success of its own; expert labels on the states it reached
+    do). One with neither is refused with the counts, rather than trained on nothing.
+    """
     fixtures = training_fixtures(split)
     trained = {f.fixture_id for f in fixtures}
-    outcomes = [c for c in corpus_candidates(earlier) if c.fixture_id in trained]
-    choices = select_tasks(outcomes, settings)
-    chosen = selected_fixtures(choices, fixtures)
-    if not chosen:
-        reasons = Counter(c.reason.split(" (")[0] for c in choices)
-        raise ValueError(
-            f"round {round_index}: no training task has P_inform in [{settings.band_low}, "
-            f"{settings.band_high}] by the earlier verified outcomes ({len(outcomes)} attempts on "
-            f"{len(choices)} tasks; left out: {dict(reasons) or 'no task with an outcome'})"
-        )
+    outcomes = [] if earlier is None else corpus_candidates(earlier)
+    learned = [c for c in learned_outcomes(outcomes) if c.fixture_id in trained]
+    choices = select_tasks(learned, settings)
     runtime = evaluation_runtime(settings.max_steps, settings.max_generated_tokens)
     sampler = round_sampler(settings, checkpoint_dir)
-    collected = collect_round(
-        sampler, chosen, round_index, settings, spool, settings.queue_bound, runtime=runtime, cascade=cascade
+    pilot = None
+    if not any(c.selected for c in choices) and settings.pilot_attempts > 0:
+        piloted = pilot_fixtures(fixtures, settings.pilot_tasks, settings.seed, round_index)
+        pilot = pilot_estimates(
+            sampler, piloted, settings.pilot_attempts, round_index, settings, runtime=runtime, cascade=cascade
+        )
+        choices = pilot.choices
+    chosen = selected_fixtures(choices, fixtures)
+    collected = (
+        collect_round(
+            sampler,
+            chosen,
+            round_index,
+            settings,
+            spool,
+            settings.queue_bound,
+            runtime=runtime,
+            cascade=cascade,
+        )
+        if chosen
+        else None
     )
-    return RoundRun(round_index, choices, collected)
+    learner = [c for part in (pilot, collected) if part is not None for c in part.sample.candidates]
+    dagger = (
+        dagger_records(
+            learner,
+            fixtures,
+            round_index,
+            DaggerSettings(states_per_trajectory=settings.dagger_states),
+            cascade=cascade,
+        )
+        if settings.dagger_states > 0
+        else None
+    )
+    if not chosen and (dagger is None or not dagger.admitted):
+        raise ValueError(no_signal(round_index, settings, choices, len(learned), pilot, dagger))
+    return RoundRun(round_index, sampler.digest, choices, pilot, collected, dagger)
+
+
+def no_signal(
+    round_index: int,
+    settings: RoundRunSettings,
+    choices: Sequence[TaskChoice],
+    learned: int,
+    pilot: Pilot | None,
+    dagger: DaggerRecords | None,
+) -> str:
+    """Why a round has nothing to train on: no task in the band (by what estimate, with the counts
+    per reason) and no admitted DAgger record (with the labels' counts)."""
+    reasons = Counter(c.why for c in choices)
+    source = (
+        f"a pilot of {pilot.summary()['attempts']} attempts"
+        if pilot is not None
+        else f"{learned} earlier learned attempts"
+    )
+    labels = (
+        "DAgger is off (dagger_states=0)"
+        if dagger is None
+        else f"DAgger admitted no record ({dagger.summary()})"
+    )
+    return (
+        f"round {round_index}: no training task has P_inform in [{settings.band_low}, {settings.band_high}] "
+        f"by {source} on {len(choices)} tasks (left out: {dict(reasons) or 'no task with an outcome'}), "
+        f"and {labels}"
+    )
 
 
 CORPUS_LABELS = [
@@ -192,6 +303,7 @@ class RoundCorpus:
 def round_corpus(
     previous: pa.Table,
     verified: pa.Table,
+    dagger: pa.Table,
     round_index: int,
     settings: RoundSettings,
     split: SplitSettings,
@@ -199,11 +311,13 @@ def round_corpus(
     environments: Sequence[Fixture] = (),
 ) -> RoundCorpus:
     """The last mix (``previous``: the base ``training_mixture`` for round 1, else the previous
-    round's mixture) plus the admitted rows of the round's ``verified`` table, retired, deduplicated
-    and capped (:func:`~trajectory_platform.rounds.mix.next_mix`), then split over ``fixtures`` (the
-    library the corpus was split over) and the registered ``environments``, as the corpus is (a
-    split pin may name an environment's family)."""
-    admitted = [c for c in corpus_candidates(verified) if c.sink == "admitted"]
+    round's mixture) plus the admitted rows of the round's ``verified`` attempts and of its
+    ``dagger`` records, retired, deduplicated and capped
+    (:func:`~trajectory_platform.rounds.mix.next_mix`), then split over ``fixtures`` (the library
+    the corpus was split over) and the registered ``environments``, as the corpus is (a split pin
+    may name an environment's family)."""
+    judged = [*corpus_candidates(verified), *corpus_candidates(dagger)]
+    admitted = [c for c in judged if c.sink == "admitted"]
     mix = next_mix(corpus_candidates(previous), admitted, round_index, settings)
     corpus = candidates_table(mix.kept)
     splits = split_stage(corpus, fixtures, split.policy(), split.decontamination(), environments=environments)
