@@ -233,6 +233,7 @@ def test_a_pre_1_0_swe_agent_episode_replays_end_to_end_and_the_oracle_admits_it
         "observations": "verified",
         "turns_replayed": 7,
         "drift_turns": [],
+        "recorded_root": "mounted",
     }
 
     wrong = list(actions)

@@ -269,20 +269,25 @@ def test_a_text_mode_editor_line_replays_through_the_editor_with_bash_words():
 
 def test_real_1_0_function_calling_logs_replay(real_root):
     """The test-repo runs (../shared/data/real): their one file is shown whole when opened, so
-    S0 comes from the log itself. The demonstration replays verified; the GPT-4 run drifts only on
-    its ``python3 /SWE-agent__test-repo/...``, a path outside the sandbox's workspace."""
-    logs = {
-        "trajectories/demonstrations/function_calling_simple.traj": [],
+    S0 comes from the log itself. Both replay verified: the GPT-4 run's
+    ``python3 /SWE-agent__test-repo/tests/missing_colon.py`` runs on the workspace the sandbox also
+    shows at the root the log's state footer names (it drifted while the workspace was only at
+    ``/workspace``)."""
+    logs = [
+        "trajectories/demonstrations/function_calling_simple.traj",
         "tests/test_data/trajectories/gpt4__swe-agent-test-repo__default_from_url__t-0.00__p-0.95__"
-        "c-3.00__install-1/6e44b9__sweagenttestrepo-1c2844.traj": [8],
-    }
-    for log, drift in logs.items():
+        "c-3.00__install-1/6e44b9__sweagenttestrepo-1c2844.traj",
+    ]
+    for log in logs:
         (episode,) = ingest_paths([real_root / "swe-agent" / log]).episodes
         opened = next(e.content or "" for e in episode.events if "[File:" in (e.content or ""))
         s0 = {"tests/missing_colon.py": "".join(f"{m[1]}\n" for m in re.finditer(r"(?m)^\d+:(.*)$", opened))}
         env = dataclasses.replace(environment(task_id=episode.task.fixture_id), s0_files=s0)
         result = replay_episode(episode, env)
-        assert (result.unsupported_turns, result.drift_turns) == ([], drift), log
+        assert (result.unsupported_turns, result.drift_turns, result.observations) == ([], [], "verified"), (
+            log
+        )
+        assert result.data()["recorded_root"] == "mounted"
         assert result.final_files["tests/missing_colon.py"].startswith(
             "#!/usr/bin/env python3\n\n\ndef division(a: float, b: float) -> float:\n"
         )
@@ -290,4 +295,8 @@ def test_real_1_0_function_calling_logs_replay(real_root):
 
     edit = next(e for e in episode.events if (e.content or "").startswith("Replaced 1 occurrences"))
     edit.content = (edit.content or "").replace("-> float:", "-> float")
-    assert replay_episode(episode, env).drift_turns == [6, 8], "a tampered answer drifts"
+    assert replay_episode(episode, env).drift_turns == [6], "a tampered answer drifts"
+
+    ran = next(e for e in episode.events if (e.content or "").startswith("8.2\n"))
+    ran.content = (ran.content or "").replace("8.2", "8.3", 1)
+    assert replay_episode(episode, env).drift_turns == [6, 8], "so does a forged output of the absolute path"

@@ -13,8 +13,11 @@ and its own ``/proc``; not the repository, the workdir, ``secrets/`` or the host
 recorded ``awk`` must run). Its ``PATH`` starts with a sandbox-only folder (:data:`BIN_MOUNT`) where
 ``python`` and ``python3`` name the sandbox's interpreter, as they do in the containers agents
 ran in (a Debian system has no ``python``, and its ``python3`` is not the interpreter the oracle
-runs). It has
-no network (a new network namespace holds only a downed loopback), its own PID namespace (every
+runs). A replay may also show the workspace at the absolute path the agent's own container held
+the repository at (``mount_at``: SWE-agent's ``/testbed``, ``/SWE-agent__test-repo``...), a second
+bind of the same directory, so a recorded ``python3 /testbed/x.py`` runs as it did; a path that
+would shadow or sit above anything the sandbox itself mounts is refused (:func:`mount_refusal`).
+It has no network (a new network namespace holds only a downed loopback), its own PID namespace (every
 descendant dies with the sandbox, however it forked or whichever session it started), its own IPC
 and UTS namespaces, and ``--die-with-parent`` (a killed platform process takes its sandboxes with
 it). Started as root, the runner drops to an unprivileged uid before any workspace code runs, so
@@ -75,6 +78,28 @@ SYSTEM_ETC = ("/etc/ld.so.cache", "/etc/alternatives")
 loader's cache, and the alternatives links Debian's ``/usr/bin/awk`` and others resolve through.
 Both hold link targets and library paths, no secrets; ``/etc`` as a whole (``passwd``, keys,
 credentials a host may keep there) is never bound."""
+SYSTEM_DIRECTORIES = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/proc",
+    "/dev",
+    "/sys",
+    "/tmp",
+    "/var",
+    "/run",
+    "/boot",
+)
+"""Top-level folders a repository path may not be, lie under or contain (:func:`mount_refusal`):
+what the sandbox mounts for its own system (read-only), its private ``/tmp`` and kernel file
+systems, and the host folders a process expects to be the system's."""
+MOUNT_REFUSALS = ("malformed", "system_directory", "sandbox_directory", "interpreter_directory")
+"""Why :func:`mount_refusal` refuses a path (codes: no path text, which comes from a log)."""
 
 log = logging.getLogger(__name__)
 
@@ -189,14 +214,21 @@ def _system_mounts() -> list[str]:
     args += ["--perms", "0755", "--dir", "/etc"]  # else bwrap makes it 0700: closed to ``nobody``
     for entry in SYSTEM_ETC:
         args += ["--ro-bind-try", entry, entry]
+    for path in _installation():
+        args += _traversable_parents(path) + ["--ro-bind", path, path]
+    return args + _command_names()
+
+
+def _installation() -> list[str]:
+    """The interpreter's installation folders the sandbox binds beyond ``/usr`` (none for a
+    Debian ``python3``; a ``/usr/local`` or ``/opt`` build's prefix, and its binary's folder when
+    that lies elsewhere)."""
     prefix = os.path.realpath(sys.base_prefix)
     binary_dir = os.path.dirname(interpreter())
     installation = [prefix] if not _under(prefix, "/usr") else []
     if not (_under(binary_dir, "/usr") or _under(binary_dir, prefix)):
         installation.append(binary_dir)
-    for path in installation:
-        args += _traversable_parents(path) + ["--ro-bind", path, path]
-    return args + _command_names()
+    return installation
 
 
 def _command_names() -> list[str]:
@@ -213,6 +245,36 @@ def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
+def mount_refusal(path: str) -> str | None:
+    """Why the workspace may not also be shown at ``path`` (one of :data:`MOUNT_REFUSALS`), or
+    ``None`` when it may.
+
+    ``path`` comes from a log, so it is held to what cannot weaken the sandbox: a normalized
+    absolute path (no ``..``, no ``//``, no trailing ``/``, no control character), neither equal
+    to, under nor above a folder the sandbox mounts for its own use (:data:`SYSTEM_DIRECTORIES`,
+    :data:`BIN_MOUNT`'s ``/sandbox``, :data:`RUNNER_MOUNT`, :data:`WORKSPACE_MOUNT`'s inside, the
+    interpreter's installation). A bind there would hide the system the commands run on, or land
+    inside the writable workspace. :data:`WORKSPACE_MOUNT` itself is allowed: it is the workspace.
+    """
+    if (
+        not path.startswith("/")
+        or os.path.normpath(path) != path
+        or path.startswith("//")
+        or any(ord(c) < 32 or c == "\x7f" for c in path)
+    ):
+        return "malformed"
+    if path == WORKSPACE_MOUNT:
+        return None
+    if path == "/" or any(_under(path, d) or _under(d, path) for d in SYSTEM_DIRECTORIES):
+        return "system_directory"
+    own = ("/" + BIN_MOUNT.split("/")[1], RUNNER_MOUNT, WORKSPACE_MOUNT)
+    if any(_under(path, d) or _under(d, path) for d in own):
+        return "sandbox_directory"
+    if any(_under(path, d) or _under(d, path) for d in _installation()):
+        return "interpreter_directory"
+    return None
+
+
 def _traversable_parents(path: str) -> list[str]:
     """Create ``path``'s ancestors world-traversable: bwrap would copy a ``0700`` home's mode, and
     the unprivileged sandbox user could not reach an interpreter installed under it."""
@@ -223,9 +285,17 @@ def _traversable_parents(path: str) -> list[str]:
     return args
 
 
-def sandbox(workspace: Path, runner_dir: Path, *, user: int, hand_over: bool = True) -> Isolation:
+def sandbox(
+    workspace: Path, runner_dir: Path, *, user: int, hand_over: bool = True, mount_at: str | None = None
+) -> Isolation:
     """The isolation for one run over ``workspace`` with the runner files in ``runner_dir``, run as
     ``user`` (from :func:`sandbox_user`, held while the run lasts).
+
+    ``mount_at`` (a path :func:`mount_refusal` allows; :class:`ValueError` otherwise) shows the
+    same workspace there too, a second read-write bind of the one directory, and makes it the
+    working directory and :attr:`Isolation.workspace_path`: what the agent's container called
+    its repository. Nothing else becomes visible or writable through it. Unconfined (the user
+    opted out) there are no mounts: commands see the workspace at its host path.
 
     Prepares ownership so that the sandbox user may write the workspace and read the runner
     directory, and puts :data:`CONFINE_MODULE` (the limits and the uid drop every in-sandbox script
@@ -234,6 +304,8 @@ def sandbox(workspace: Path, runner_dir: Path, *, user: int, hand_over: bool = T
     user's files) write it. Raises :class:`IsolationUnavailable` as :func:`require` does.
     """
     require()
+    if mount_at is not None and (reason := mount_refusal(mount_at)) is not None:
+        raise ValueError(f"the workspace cannot also be mounted there ({reason})")
     (runner_dir / CONFINE_MODULE).write_text(CONFINE_SOURCE, encoding="utf-8")
     (runner_dir / CONFINE_MODULE).chmod(0o644)
     if probe() is not None:
@@ -242,6 +314,7 @@ def sandbox(workspace: Path, runner_dir: Path, *, user: int, hand_over: bool = T
     root = os.geteuid() == 0
     if root and user < 0:
         raise ValueError("a sandbox started as root needs a leased uid: open it inside sandbox_user()")
+    shown_at = mount_at or WORKSPACE_MOUNT
     runner_dir.chmod(0o755)
     if root and hand_over:
         for path in (workspace, *workspace.rglob("*")):
@@ -266,16 +339,26 @@ def sandbox(workspace: Path, runner_dir: Path, *, user: int, hand_over: bool = T
         "--bind",
         str(workspace),
         WORKSPACE_MOUNT,
+        *_second_bind(workspace, shown_at),
         "--chdir",
-        WORKSPACE_MOUNT,
+        shown_at,
         *(("--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID") if root else ()),
         "--",
     )
     return Isolation(
         prefix,
-        WORKSPACE_MOUNT,
+        shown_at,
         RUNNER_MOUNT,
         drop_uid=user if root else -1,
         max_processes=PROCESS_BUDGET if root else uid_lease.processes_of(os.getuid()) + PROCESS_BUDGET,
         own_pid_namespace=True,
     )
+
+
+def _second_bind(workspace: Path, path: str) -> list[str]:
+    """The bubblewrap arguments that show ``workspace`` at ``path`` too (none for
+    :data:`WORKSPACE_MOUNT`): its ancestors made world-traversable folders of the sandbox's own
+    root, then the bind."""
+    if path == WORKSPACE_MOUNT:
+        return []
+    return [*_traversable_parents(path), "--bind", str(workspace), path]

@@ -8,7 +8,8 @@ a read-only system, the unprivileged uid, ``setrlimit`` bounds). The workspace d
 one thing shared between commands, so file state carries over the way it did in the agent's shell;
 processes do not (each command's sandbox takes its background jobs with it).
 
-Each command is ``/bin/bash -c COMMAND`` with the workspace root as working directory, stdout and
+Each command is ``/bin/bash -c COMMAND`` with the workspace root as working directory (at
+``/workspace``, or also at the path the agent's container held the repository at: ``mount_at``), stdout and
 stderr merged in one pipe, the output kept up to :data:`OUTPUT_LIMIT_BYTES` (the rest is read and
 counted, and a marker says how much was cut). A command is bounded by ``timeout_s`` and the run as
 a whole by ``total_timeout_s``; a command the total left no time for counts as timed out.
@@ -157,11 +158,13 @@ def run_commands(
     timeout_s: float = 10.0,
     *,
     total_timeout_s: float = TOTAL_TIMEOUT_S,
+    mount_at: str | None = None,
 ) -> ShellRun:
     """Run ``commands`` in order in the sandbox, on one fresh copy of ``files``: a string with
-    ``/bin/bash -c``, an :class:`EditorCall` through the driver's file editor. Raises
-    :class:`ReplayRunError` when the driver gives no answer for an editor call."""
-    with Workspace(files) as ws, LiveShell(ws.root, exclusive=True) as shell:
+    ``/bin/bash -c``, an :class:`EditorCall` through the driver's file editor; ``mount_at`` as
+    :class:`LiveShell` takes it. Raises :class:`ReplayRunError` when the driver gives no answer for
+    an editor call."""
+    with Workspace(files) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
         results = shell.run_all(commands, timeout_s, total_timeout_s)
         return ShellRun(results, collect_files(ws.root))
 
@@ -245,11 +248,18 @@ class LiveShell:
     ``exclusive`` says nothing but this session's sandboxes writes the workspace while it is open
     (run from the sandbox user, they can only create its files), so it is handed over once, before
     the first action; otherwise before every action, since the caller may have written files of its
-    own in between."""
+    own in between.
 
-    def __init__(self, root: Path, *, exclusive: bool = False):
+    ``mount_at`` is the absolute path the recorded agent's container held the repository at
+    (:func:`isolation.mount_refusal` must allow it): every action then sees the workspace there
+    too, as its working directory, so a recorded ``python3 /testbed/x.py`` or ``cd /testbed`` runs
+    as it did. :attr:`workspace_path` is where the actions see the workspace."""
+
+    def __init__(self, root: Path, *, exclusive: bool = False, mount_at: str | None = None):
         self.root = root
         self.exclusive = exclusive
+        self.mount_at = mount_at
+        self.workspace_path = mount_at or isolation.WORKSPACE_MOUNT
         self._handed_over = False
         self._runner = _RunnerDir()
         self._history: dict[str, list[str]] = {}
@@ -328,9 +338,14 @@ class LiveShell:
     def _view(self) -> isolation.Isolation:
         """The isolation of the next action, handing the workspace over as :class:`LiveShell` says."""
         view = isolation.sandbox(
-            self.root, self._private, user=self._user, hand_over=not (self.exclusive and self._handed_over)
+            self.root,
+            self._private,
+            user=self._user,
+            hand_over=not (self.exclusive and self._handed_over),
+            mount_at=self.mount_at,
         )
         self._handed_over = True
+        self.workspace_path = view.workspace_path
         return view
 
 

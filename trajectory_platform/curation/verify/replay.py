@@ -43,6 +43,16 @@ code must match too. A refused call never ran and is not replayed; a call nothin
 whose recorded observation was truncated, is replayed (its effect on the files counts) but cannot
 be compared (``unchecked_turns``).
 
+Agent containers hold the repository at a fixed absolute path and logs use it
+(``python3 /testbed/x.py``, ``cd /testbed && pytest``). Where the log records that path
+(:func:`repository_root`: SWE-agent's state footer, mini-swe-agent's configured ``cwd``; never a
+guess), shell mode shows the workspace there too, as the commands' working directory
+(:class:`gym.shell.LiveShell`'s ``mount_at``), unless :func:`gym.isolation.mount_refusal` refuses
+the path (it would shadow a folder the sandbox mounts for itself): then the episode replays at
+``/workspace`` as before and the replay data's ``recorded_root`` names the refusal's code. A
+replayed shell output showing the sandbox's own workspace path is compared with it written as the
+recorded root (:func:`sweagent_commands.shown`).
+
 :func:`check_replay` is the cascade's use of it: drift sends the episode to ``unverifiable``
 (``replay_drift``); a replayed final state that differs from the recorded diff is tamper evidence
 (``final_state_mismatch``; files S0's ``.gitignore`` ignores are left out, as git leaves them out
@@ -55,6 +65,7 @@ and hashes only.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 import shlex
@@ -98,6 +109,7 @@ from trajectory_platform.curation.verify.sweagent_tools import (
     without_retry_token,
 )
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
+from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, unified_diff
 from trajectory_platform.gym.shell import EditorCall, LiveShell, ReplayRunError, collect_files, run_tool_calls
@@ -186,6 +198,10 @@ class ReplayResult:
     unsupported_turns: list[int] = field(default_factory=list)
     drift: list[TurnDrift] = field(default_factory=list)
     error: str | None = None
+    recorded_root: str | None = None
+    """For a log that records its repository root (:func:`repository_root`): ``mounted`` when the
+    sandbox showed the workspace there too, else why it refused to
+    (:data:`gym.isolation.MOUNT_REFUSALS`; the path itself is record text and is not kept)."""
     exit_codes: list[tuple[Event, int]] = field(default_factory=list, repr=False)
     """Each replayed shell observation with the exit code its command had in the sandbox."""
 
@@ -222,6 +238,8 @@ class ReplayResult:
             data["drift"] = [d.as_dict() for d in self.drift]
         if self.error:
             data["error"] = self.error
+        if self.recorded_root:
+            data["recorded_root"] = self.recorded_root
         return data
 
 
@@ -470,19 +488,31 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         return ReplayResult(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=unsupported
         )
-    root = recorded_root(episode)
+    root = repository_root(episode)
+    refusal = isolation.mount_refusal(root) if root is not None and mode == "shell" else None
+    mounted = "mounted" if root is not None and mode == "shell" and refusal is None else None
     setting = Setting(secrets.token_hex(16), root, *recorded_viewer(episode))
     try:
         compile_patterns(spec.normalize)
-        run = _execute(fixture, spec, mode, actions, timeout_s, setting, modern)
+        run = _execute(fixture, spec, mode, actions, timeout_s, setting, modern, root if mounted else None)
     except (ReplayRunError, SandboxError, ValueError, LintUnavailable) as exc:
-        return ReplayResult(mode, 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
+        return ReplayResult(
+            mode,
+            0,
+            [],
+            None,
+            "unverified",
+            time.perf_counter() - start,
+            error=str(exc),
+            recorded_root=mounted or refusal,
+        )
     if run.refused:
         return ReplayResult(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=run.refused
         )
     drift: list[TurnDrift] = []
     unchecked: list[int] = list(run.unchecked)
+    shown_root = _shown_root(root, refusal) if mode == "shell" else None
     exit_codes: list[tuple[Event, int]] = []
     for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
         if mode == "shell" and is_editor(record) and exit_code is not None:
@@ -499,7 +529,11 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             unchecked.append(record.turn)
         elif (
             found := _drift(
-                record.turn, recorded_observation(record.answer), output, exit_code, spec.normalize
+                record.turn,
+                recorded_observation(record.answer),
+                shown(output, run.workspace, shown_root),
+                exit_code,
+                spec.normalize,
             )
         ) is not None:
             drift.append(found)
@@ -516,8 +550,34 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         time.perf_counter() - start,
         unchecked_turns=sorted(set(unchecked)),
         drift=drift,
+        recorded_root=mounted or refusal,
         exit_codes=exit_codes,
     )
+
+
+def repository_root(episode: Episode) -> str | None:
+    """The absolute path the agent's container held the repository at, where the log records it:
+    SWE-agent's state footer (:func:`sweagent_commands.recorded_root`), or the working directory
+    mini-swe-agent's saved configuration ran every command in (``info.config.environment.cwd``,
+    which the adapter keeps in ``extra_json``; ``/testbed`` in its SWE-bench configuration).
+    ``None`` when the log records neither: replay never guesses one (an OpenHands log's
+    ``/workspace`` is where the sandbox mounts the workspace anyway)."""
+    if episode.source_format != "mini-swe-agent":
+        return recorded_root(episode)
+    try:
+        info = json.loads(episode.extra_json or "{}")
+    except json.JSONDecodeError:
+        return None
+    config = info.get("config") if isinstance(info, dict) else None
+    environment = config.get("environment") if isinstance(config, dict) else None
+    cwd = environment.get("cwd") if isinstance(environment, dict) else None
+    return (cwd.rstrip("/") or "/") if isinstance(cwd, str) and cwd else None
+
+
+def _shown_root(root: str | None, refusal: str | None) -> str | None:
+    """The root a replayed output's workspace path is written as (:func:`sweagent_commands.shown`):
+    the recorded one, unless it names no folder a path could lie under (``/``, a malformed one)."""
+    return None if root is None or root == "/" or refusal == "malformed" else root
 
 
 def _editor_drift(
@@ -575,6 +635,8 @@ class _Run:
     final: dict[str, str]
     refused: list[int] = field(default_factory=list)
     unchecked: list[int] = field(default_factory=list)
+    workspace: str = isolation.WORKSPACE_MOUNT
+    """Where the commands saw the workspace (:attr:`gym.shell.LiveShell.workspace_path`)."""
 
 
 def _execute(
@@ -585,18 +647,25 @@ def _execute(
     timeout_s: float,
     setting: Setting,
     modern: bool,
+    mount_at: str | None = None,
 ) -> _Run:
-    """Run the actions in the sandbox (``modern``: a SWE-agent 1.0 run, :func:`is_1_0_run`)."""
+    """Run the actions in the sandbox (``modern``: a SWE-agent 1.0 run, :func:`is_1_0_run`;
+    ``mount_at``: the recorded repository root the shell mode shows the workspace at too)."""
     if mode == "tools":
         entry = spec.tools_entry_point or ""
         calls = [(r.call.name or "", r.arguments or {}) for r in actions]
         tool_run = run_tool_calls(fixture.s0_files, spec.tools_files, entry, calls, timeout_s)
         return _Run([(r.output, None) for r in tool_run.results], tool_run.final_files)
-    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern)
+    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern, mount_at)
 
 
 def _run_shell(
-    files: dict[str, str], actions: list[CallRecord], timeout_s: float, setting: Setting, modern: bool
+    files: dict[str, str],
+    actions: list[CallRecord],
+    timeout_s: float,
+    setting: Setting,
+    modern: bool,
+    mount_at: str | None = None,
 ) -> _Run:
     """Shell mode's run, on one workspace held across all the actions. Each of SWE-agent's viewer
     commands needs the viewer state the one before it left (read from its output), so the actions
@@ -615,7 +684,7 @@ def _run_shell(
     previous = ""
     run = _Run([], {})
     batch: list[tuple[CallRecord, str | EditorCall]] = []
-    with Workspace(files) as ws, LiveShell(ws.root, exclusive=True) as shell:
+    with Workspace(files) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
         for index, record in enumerate(actions):
             viewer = viewer_call(record, modern)
             linted = viewer is not None and _edits(viewer) and state.file.endswith(".py")
@@ -647,6 +716,7 @@ def _run_shell(
             run.outputs[-1] = (shown(report.text, report.workspace, setting.root), None)
         run.final = collect_files(ws.root)
         run.refused = sorted(set(run.refused))
+        run.workspace = shell.workspace_path
         return run
 
 

@@ -23,8 +23,9 @@ and :data:`OVERLAP`, when it holds none). ``edit``'s linter decides on the host
 (:mod:`edit_lint`: it parses, it never runs the file): the edit runs first as if accepted, the
 host lints the file before and after, and an edit that introduced errors runs again from the same
 files with them (``LINT_ERRORS``), printing SWE-agent's refusal and restoring the file. Paths print
-under the repository root the log's own state footer names (:func:`recorded_root`), since the
-sandbox's workspace lives elsewhere.
+under the repository root the log's own state footer names (:func:`recorded_root`): the sandbox
+shows the workspace there too when it may (``replay.repository_root``), and where it may not
+(a root shadowing a system folder), its own workspace path is written as that root (:func:`shown`).
 """
 
 from __future__ import annotations
@@ -495,10 +496,11 @@ def split_report(output: str, marker: str, state: WindowState) -> Report:
 
 
 def shown(output: str, workspace: str | None, root: str | None) -> str:
-    """``output`` with the sandbox's workspace path written as the recorded repository root."""
-    if workspace is None or root is None:
+    """``output`` with the sandbox's workspace path written as the recorded repository root: the
+    path itself and paths under it, not a longer name it begins (``/workspaces``, ``/workspace-2``)."""
+    if not workspace or root is None or workspace == root:
         return output
-    return output.replace(workspace, root)
+    return re.sub(rf"{re.escape(workspace)}(?![\w-]|\.\w)", lambda _: root, output)
 
 
 def edit_rejected(text: str) -> bool:
