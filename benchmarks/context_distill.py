@@ -28,7 +28,6 @@ to stdout (and ``--out``).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -43,8 +42,10 @@ from ablation.run import EVALUATION_TURNS, worker_pool
 from rounds import (
     QUICK,
     BenchSettings,
+    arm_results,
     checkpoint_sampler,
     corpus_candidates,
+    emit,
     eval_items,
     held_out,
     mix_table,
@@ -315,7 +316,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     build_default_model(workdir)  # once, before the workers share the cache
     zero: dict[int, dict[str, Any]] = {}
-    runs: dict[tuple[str, int], dict[str, Any]] = {}
     with worker_pool(args.workers) as pool:
         ckpts = args.checkpoint or [None] * s.seeds
         jobs = {pool.submit(round_zero, seed, s, workdir, ckpts[seed]): seed for seed in range(s.seeds)}
@@ -330,20 +330,13 @@ def main(argv: list[str] | None = None) -> int:
             for seed in range(s.seeds)
             for arm in ARMS
         }
-        for job in as_completed(arm_jobs):
-            runs[arm_jobs[job]] = job.result()
-            elapsed = (time.monotonic() - started) / 60
-            print(f"{'-'.join(map(str, arm_jobs[job]))}: done, elapsed {elapsed:.1f} min", file=sys.stderr)
+        runs = arm_results(arm_jobs, started)
     result = {
         **assemble(s, plan, zero, runs),
         "quick": args.quick,
         "seconds": round(time.monotonic() - started),
     }
-    print("\n".join(summary_lines(result)), file=sys.stderr)
-    text = json.dumps(result, sort_keys=True, default=str)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(result, summary_lines(result), args.out)
     return 0
 
 

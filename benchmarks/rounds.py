@@ -38,7 +38,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import as_completed
+from concurrent.futures import Future, as_completed
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -486,7 +486,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     build_default_model(workdir)  # once, before the workers share the cache
     zero: dict[int, dict[str, Any]] = {}
-    runs: dict[tuple[str, int], dict[str, Any]] = {}
     with worker_pool(args.workers) as pool:
         jobs = {pool.submit(round_zero, seed, s, workdir, args.checkpoint): seed for seed in range(s.seeds)}
         for job in as_completed(jobs):
@@ -497,21 +496,33 @@ def main(argv: list[str] | None = None) -> int:
             for seed in range(s.seeds)
             for arm in ARMS
         }
-        for job in as_completed(arm_jobs):
-            runs[arm_jobs[job]] = job.result()
-            elapsed = (time.monotonic() - started) / 60
-            print(f"{'-'.join(map(str, arm_jobs[job]))}: done, elapsed {elapsed:.1f} min", file=sys.stderr)
+        runs = arm_results(arm_jobs, started)
     result = {
         **assemble(s, plan, zero, runs),
         "quick": args.quick,
         "seconds": round(time.monotonic() - started),
     }
-    print("\n".join(summary_lines(result)), file=sys.stderr)
-    text = json.dumps(result, sort_keys=True, default=str)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+    emit(result, summary_lines(result), args.out)
     return 0
+
+
+def arm_results(arm_jobs: dict[Future, tuple[str, int]], started: float) -> dict[tuple[str, int], Any]:
+    """Each (arm, seed) job's result as it completes, with the elapsed time on stderr."""
+    runs: dict[tuple[str, int], Any] = {}
+    for job in as_completed(arm_jobs):
+        runs[arm_jobs[job]] = job.result()
+        elapsed = (time.monotonic() - started) / 60
+        print(f"{'-'.join(map(str, arm_jobs[job]))}: done, elapsed {elapsed:.1f} min", file=sys.stderr)
+    return runs
+
+
+def emit(result: dict[str, Any], summary: list[str], out: Path | None) -> None:
+    """The one-screen summary to stderr, the JSON to stdout (and to ``out``)."""
+    print("\n".join(summary), file=sys.stderr)
+    text = json.dumps(result, sort_keys=True, default=str)
+    if out:
+        out.write_text(text + "\n")
+    print(text)
 
 
 if __name__ == "__main__":
