@@ -49,6 +49,7 @@ from rounds import (
     eval_items,
     held_out,
     mix_table,
+    paired,
     round_tasks,
     round_zero,
     train,
@@ -58,7 +59,6 @@ from trajectory_platform.curation.verify.cascade import CascadeConfig
 from trajectory_platform.evaluation.harness import EvalItem, evaluation_runtime, run_arm
 from trajectory_platform.evaluation.policy import ModelPolicy
 from trajectory_platform.evaluation.settings import Decoding
-from trajectory_platform.evaluation.stats import paired_comparison
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
 from trajectory_platform.rounds.distill import context_distill, long_prompt, prompted_sampler
@@ -212,19 +212,10 @@ def comparisons(outcomes: dict[str, dict[int, list[bool]]]) -> list[dict[str, An
     def pooled(name: str) -> list[bool]:
         return [x for seed in seeds for x in outcomes[name][seed]]
 
-    rows = []
-    for candidate, against in (("long_prompt", "round0"), ("student", "round0"), ("student", "control")):
-        exact = paired_comparison(pooled(candidate), pooled(against))
-        boot = paired_comparison(pooled(candidate), pooled(against), method="bootstrap")
-        rows.append(
-            {
-                "candidate": candidate,
-                "against": against,
-                **{k: v for k, v in exact.to_dict().items() if k != "method"},
-                "bootstrap_ci": [boot.ci_low, boot.ci_high],
-            }
-        )
-    return rows
+    return [
+        {"candidate": candidate, "against": against, **paired(pooled(candidate), pooled(against))}
+        for candidate, against in (("long_prompt", "round0"), ("student", "round0"), ("student", "control"))
+    ]
 
 
 def assemble(

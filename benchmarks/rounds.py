@@ -391,18 +391,20 @@ def comparisons(
             if arm != "control" and all(("control", seed) in arms for seed in seeds):
                 baselines["control"] = [x for seed in seeds for x in arms[("control", seed)][index]]
             for against, baseline in baselines.items():
-                exact = paired_comparison(candidate, baseline)
-                boot = paired_comparison(candidate, baseline, method="bootstrap")
-                rows.append(
-                    {
-                        "arm": arm,
-                        "round": index + 1,
-                        "against": against,
-                        **{k: v for k, v in exact.to_dict().items() if k != "method"},
-                        "bootstrap_ci": [boot.ci_low, boot.ci_high],
-                    }
-                )
+                row = {"arm": arm, "round": index + 1, "against": against}
+                rows.append({**row, **paired(candidate, baseline)})
     return rows
+
+
+def paired(candidate: list[bool], baseline: list[bool]) -> dict[str, Any]:
+    """One comparison row's figures: McNemar exact (estimate, interval, p, n) and the paired
+    bootstrap interval of the same difference."""
+    exact = paired_comparison(candidate, baseline)
+    boot = paired_comparison(candidate, baseline, method="bootstrap")
+    return {
+        **{k: v for k, v in exact.to_dict().items() if k != "method"},
+        "bootstrap_ci": [boot.ci_low, boot.ci_high],
+    }
 
 
 def assemble(
