@@ -75,6 +75,7 @@ from trajectory_platform.curation.splits import (
     straddling_closures,
     unused_pins,
 )
+from trajectory_platform.traces.batching import check_batch_rows
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.parquet import read_batches
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
@@ -236,8 +237,7 @@ class SplitSettings:
             raise ValueError(
                 f"min_environment_closures must be at least 1, got {self.min_environment_closures}"
             )
-        if isinstance(self.batch_rows, bool) or not isinstance(self.batch_rows, int) or self.batch_rows < 1:
-            raise ValueError(f"batch_rows must be a whole number >= 1, got {self.batch_rows!r}")
+        check_batch_rows(self.batch_rows)
 
     def policy(self) -> SplitPolicy:
         """The split policy these settings declare."""
@@ -390,8 +390,7 @@ Corpus: TypeAlias = pa.Table | Path
 def corpus_batches(corpus: Corpus, batch_rows: int) -> Iterator[pa.Table]:
     """The corpus's candidate columns in order, at most ``batch_rows`` rows at a time (Arrow record
     batches: from a file, only one batch is ever decoded)."""
-    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
-        raise ValueError(f"batch_rows must be a whole number >= 1, got {batch_rows!r}")
+    check_batch_rows(batch_rows)
     names = corpus.column_names if isinstance(corpus, pa.Table) else pq.read_schema(corpus).names
     columns = [name for name in (*CANDIDATE_COLUMNS, *OPTIONAL_COLUMNS) if name in names]
     if not isinstance(corpus, pa.Table):

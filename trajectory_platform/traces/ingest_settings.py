@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from trajectory_platform.traces.batching import check_batch_rows
+
 DEFAULT_BATCH_ROWS = 256
 """Episodes :func:`~trajectory_platform.traces.ingest.ingest_to` holds as Python objects at once by
 default (about 12 MB at ~48 KB an episode; the same default as verify and redact)."""
@@ -24,5 +26,4 @@ class IngestSettings:
     )
 
     def __post_init__(self) -> None:
-        if isinstance(self.batch_rows, bool) or not isinstance(self.batch_rows, int) or self.batch_rows < 1:
-            raise ValueError(f"batch_rows must be a whole number >= 1, got {self.batch_rows!r}")
+        check_batch_rows(self.batch_rows)

@@ -14,6 +14,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from trajectory_platform.traces.batching import check_batch_rows
+
 ROW_GROUP_ROWS = 1024
 """Rows per row group: the one cut that decides a file's layout, whoever writes it, and the bound on
 what a streaming stage's output holds in memory. A streamed file must be byte-identical to the
@@ -127,8 +129,7 @@ class ParquetAppender:
 def read_batches(path: Path, batch_rows: int, columns: list[str] | None = None) -> Iterator[pa.Table]:
     """``path``'s rows in order, at most ``batch_rows`` at a time (Arrow record batches, not the
     whole file): what a streaming stage converts to Python objects one batch at a time."""
-    if batch_rows < 1:
-        raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
+    check_batch_rows(batch_rows)
     source = pq.ParquetFile(path, pre_buffer=False)
     for batch in source.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False):
         yield pa.Table.from_batches([batch])

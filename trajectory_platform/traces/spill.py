@@ -26,6 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from trajectory_platform.traces.batching import check_batch_rows
 from trajectory_platform.traces.parquet import ParquetAppender, read_batches
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import (
@@ -74,8 +75,7 @@ class SortedSpill:
     """Episodes in (any order), ``traces.parquet`` out: sorted by final id, ids unique."""
 
     def __init__(self, folder: Path, batch_rows: int) -> None:
-        if batch_rows < 1:
-            raise ValueError(f"batch_rows must be at least 1, got {batch_rows}")
+        check_batch_rows(batch_rows)
         self.folder, self.batch_rows = Path(folder), batch_rows
         self.folder.mkdir(parents=True, exist_ok=True)
         self._buffer: list[Episode] = []

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from trajectory_platform.traces.batching import check_batch_rows
+
 
 @dataclass(frozen=True)
 class RedactSettings:
@@ -45,5 +47,4 @@ class RedactSettings:
             raise ValueError(f"leak_sample_fraction must be in [0, 1], got {self.leak_sample_fraction}")
         if self.leak_min_canaries < 0:
             raise ValueError(f"leak_min_canaries must be >= 0, got {self.leak_min_canaries}")
-        if isinstance(self.batch_rows, bool) or not isinstance(self.batch_rows, int) or self.batch_rows < 1:
-            raise ValueError(f"batch_rows must be a whole number >= 1, got {self.batch_rows!r}")
+        check_batch_rows(self.batch_rows)

@@ -65,6 +65,7 @@ from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.janitor import Sweep, sweep
 from trajectory_platform.traces.adapters import ADAPTERS
+from trajectory_platform.traces.batching import check_batch_rows
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.parquet import read_batches
 from trajectory_platform.traces.record import Episode
@@ -90,14 +91,6 @@ def check_workers(workers: int) -> None:
 DEFAULT_BATCH_ROWS = 256
 """Episodes verification holds at once by default: a few tens of MB as Python objects, and many
 times the worker pool, so the pool stays busy to the end of each batch."""
-
-
-def check_batch_rows(batch_rows: int) -> None:
-    """Refuse a batch size that holds no episode (a 0 from a config would loop on nothing)."""
-    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
-        raise ValueError(
-            f"batch_rows must be a whole number >= 1 (episodes held at once), got {batch_rows!r}"
-        )
 
 
 @dataclass(frozen=True)
