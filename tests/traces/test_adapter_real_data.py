@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from trajectory_platform.traces.ingest import ingest_paths
+
 SWE_FC = (
     "swe-agent/trajectories/demonstrations/replay__marshmallow-code__marshmallow-1867__"
     "function_calling_replace_from_source/marshmallow-code__marshmallow-1867.traj"
@@ -191,6 +193,27 @@ def test_openhands_resolver_output_and_event_lists(real_file):
     run = next(ev for ev in state.events if ev.tool_calls and ev.tool_calls[0].name == "execute_bash")
     assert run.tool_calls[0].id == "toolu_01PuY3mXrE6fm3j52GscR4rj" and run.input_tokens == 3616
     assert state.outcome.terminal_status == "completed"
+
+
+def test_openhands_keeps_the_working_dir_its_first_command_observation_records(real_file, tmp_path):
+    """The event stream's ``extras.metadata.working_dir`` (where the evaluation runtime held the
+    repository) is kept for replay; the older resolver layout records none and keeps none."""
+    for episode in real_file(OH_MULTI):
+        assert json.loads(episode.extra_json)["working_dir"] == "/workspace/ponylang__ponyc__0.1"
+    (state,) = real_file("openhands/tests/runtime/trajs/wrong_initial_state.json")
+    assert json.loads(state.extra_json)["working_dir"] == "/workspace"
+    for episode in real_file("openhands/tests/unit/resolver/mock_output/output.jsonl"):
+        assert "working_dir" not in json.loads(episode.extra_json or "{}")
+
+    bad = [
+        {"id": 1, "action": "run", "args": {"command": "pwd"}},
+        {"id": 2, "observation": "run", "content": "/x", "extras": {"metadata": {"working_dir": ["/x"]}}},
+    ]
+    (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+    result = ingest_paths([tmp_path / "bad.json"])
+    assert [(r.reason, r.detail) for r in result.rejects] == [
+        ("wrong type", "history[1].extras.metadata.working_dir is list, expected string")
+    ]
 
 
 def test_toolbench_train_messages_are_delivered_inputs(real_file):

@@ -39,19 +39,23 @@ normalized (:func:`normalize`: line endings, timestamps, durations, hex addresse
 trailing whitespace, plus the environment's own patterns). The harness framing a log format puts
 around an output (mini-swe-agent's ``<returncode>``/``<output>`` tags, SWE-agent's ``OBSERVATION:``
 header, state footer and sentence for an empty output) is taken off first, and a recorded exit
-code must match too. A refused call never ran and is not replayed; a call nothing answered, or
-whose recorded observation was truncated, is replayed (its effect on the files counts) but cannot
-be compared (``unchecked_turns``).
+code must match too; the one exception is a declared tolerance (:data:`TOLERANCES`: a plain
+``ls`` listing compared by its names, since its layout follows the terminal the agent's runtime
+had), applied only where its rule says and recorded in the replay data. A refused call never ran
+and is not replayed; a call nothing answered, or whose recorded observation was truncated, is
+replayed (its effect on the files counts) but cannot be compared (``unchecked_turns``).
 
 Agent containers hold the repository at a fixed absolute path and logs use it
 (``python3 /testbed/x.py``, ``cd /testbed && pytest``). Where the log records that path
-(:func:`repository_root`: SWE-agent's state footer, mini-swe-agent's configured ``cwd``; never a
-guess), shell mode shows the workspace there too, as the commands' working directory
-(:class:`gym.shell.LiveShell`'s ``mount_at``), unless :func:`gym.isolation.mount_refusal` refuses
-the path (it would shadow a folder the sandbox mounts for itself): then the episode replays at
-``/workspace`` as before and the replay data's ``recorded_root`` names the refusal's code. A
-replayed shell output showing the sandbox's own workspace path is compared with it written as the
-recorded root (:func:`sweagent_commands.shown`).
+(:func:`repository_root`: SWE-agent's state footer, mini-swe-agent's configured ``cwd``,
+OpenHands' recorded ``working_dir``; never a guess), shell mode shows the workspace there too, as
+the commands' working directory (:class:`gym.shell.LiveShell`'s ``mount_at``), unless
+:func:`gym.isolation.mount_refusal` refuses the path (it would shadow a folder the sandbox mounts
+for itself): then the episode replays at ``/workspace`` as before and the replay data's
+``recorded_root`` names the refusal's code. A root inside ``/workspace`` itself holds S0 in that
+folder of the workspace instead (:func:`inner_folder`; ``inside_workspace``). A replayed shell
+output showing the sandbox's own workspace path is compared with it written as the recorded root
+(:func:`sweagent_commands.shown`).
 
 :func:`check_replay` is the cascade's use of it: drift sends the episode to ``unverifiable``
 (``replay_drift``); a replayed final state that differs from the recorded diff is tamper evidence
@@ -149,6 +153,21 @@ DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
 is the shell's, not the run's: ``bash -c`` names the script line in an error an interactive shell
 reports without it."""
 _DEFAULT = tuple((re.compile(p), r) for p, r in DEFAULT_NORMALIZE)
+TOLERANCES = ("ls_names",)
+"""Comparison tolerances replay declares, each applied only where its rule says and recorded by
+name with its turns in the replay data (``tolerated``); a turn outside them is compared exactly.
+
+``ls_names``: a plain ``ls`` listing (:func:`plain_listing`) printed in its default format
+matches when it lists the same names, each as often, in any layout and order. ``ls`` lays its
+default listing out for where its output goes: columns as wide as a terminal is (SWE-agent 1.0's
+runtime, SWE-ReX, runs commands on a pseudo-terminal of pexpect's default 80 columns; OpenHands on
+a wider tmux pane), one name a line into a pipe (replay's sandbox, mini-swe-agent's subprocess),
+sorted by the container's locale. A name added, dropped or renamed still drifts, as does a
+different exit code."""
+LISTING_FORMATS = frozenset("lgno1mxC")
+"""``ls``'s short options that choose its layout (long, one a line, commas, columns): the
+tolerance covers only the default layout, the one ``ls`` picks by where its output goes; a listing
+whose command chose one is compared exactly (as is one with ``--format``)."""
 _MINI_FRAME = re.compile(r"\A\s*<returncode>(-?\d+)</returncode>\s*<output>\n?(.*)</output>\s*\Z", re.DOTALL)
 _SWE_AGENT_FOOTER = re.compile(r"\n*\(Open file: [^\n]*\)\n\(Current directory: [^\n]*\)\n?(?:bash-\$)?\s*\Z")
 _NAME = re.compile(r"[A-Za-z_][\w.\-]{0,63}")
@@ -181,11 +200,12 @@ class TurnDrift:
 class ReplayResult:
     """What re-executing one episode showed.
 
-    ``observations``: ``verified`` (every replayed turn matched its observation), ``drift`` (some
-    did not: ``drift_turns``, the assistant event indices) or ``unverified`` (nothing was
-    re-executed, or some replayed turn had no comparable observation, or the episode could not be
-    replayed: ``unsupported_turns`` / ``error``). ``final_files`` is the workspace after the last
-    replayed action (mode ``none``: S0 plus the recorded diff), ``None`` when not replayed.
+    ``observations``: ``verified`` (every replayed turn matched its observation, exactly or under a
+    declared tolerance: ``tolerated``), ``drift`` (some did not: ``drift_turns``, the assistant
+    event indices) or ``unverified`` (nothing was re-executed, or some replayed turn had no
+    comparable observation, or the episode could not be replayed: ``unsupported_turns`` /
+    ``error``). ``final_files`` is the workspace after the last replayed action (mode ``none``: S0
+    plus the recorded diff), ``None`` when not replayed.
     """
 
     mode: str
@@ -198,9 +218,13 @@ class ReplayResult:
     unsupported_turns: list[int] = field(default_factory=list)
     drift: list[TurnDrift] = field(default_factory=list)
     error: str | None = None
+    tolerated: dict[str, list[int]] = field(default_factory=dict)
+    """The turns whose output matched only under a declared tolerance (:data:`TOLERANCES`), by
+    tolerance: verified, and said so."""
     recorded_root: str | None = None
     """For a log that records its repository root (:func:`repository_root`): ``mounted`` when the
-    sandbox showed the workspace there too, else why it refused to
+    sandbox showed the workspace there too, ``inside_workspace`` when S0 was placed there inside
+    the workspace folder (:func:`inner_folder`), else why it refused to
     (:data:`gym.isolation.MOUNT_REFUSALS`; the path itself is record text and is not kept)."""
     exit_codes: list[tuple[Event, int]] = field(default_factory=list, repr=False)
     """Each replayed shell observation with the exit code its command had in the sandbox."""
@@ -238,6 +262,8 @@ class ReplayResult:
             data["drift"] = [d.as_dict() for d in self.drift]
         if self.error:
             data["error"] = self.error
+        if self.tolerated:
+            data["tolerated"] = {name: self.tolerated[name] for name in sorted(self.tolerated)}
         if self.recorded_root:
             data["recorded_root"] = self.recorded_root
         return data
@@ -300,6 +326,51 @@ def shell_command(record: CallRecord) -> str | None:
     if name.lower() in SHELL_TOOLS or (raw.split(maxsplit=1)[:1] == [name] and name not in AGENT_COMMANDS):
         return raw
     return None
+
+
+def plain_listing(command: str) -> bool:
+    """Whether ``command`` is one ``ls`` writing its default-format listing straight to the
+    output (:data:`TOLERANCES`' ``ls_names``): optionally after ``cd DIR &&``, no pipe,
+    redirection, other command or substitution, and no option that chooses the layout
+    (:data:`LISTING_FORMATS`, ``--format``)."""
+    line = command.strip()
+    if "\n" in line or "`" in line or "$(" in line:
+        return False
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:
+        return False
+    while words[1:3] and words[0] == "cd" and words[2:3] == ["&&"]:
+        words = words[3:]
+    if words[:1] != ["ls"]:
+        return False
+    options = True
+    for word in words[1:]:
+        if word and set(word) <= set("|&;<>()"):
+            return False
+        options = options and word != "--"
+        if options and _fixes_layout(word):
+            return False
+    return True
+
+
+def _fixes_layout(word: str) -> bool:
+    """Whether an ``ls`` argument is an option that chooses the listing's layout."""
+    if word.startswith("--"):
+        return word.startswith("--format")
+    return word.startswith("-") and bool(set(word[1:]) & LISTING_FORMATS)
+
+
+def _tolerance(record: CallRecord, recorded: str, replayed: str, patterns: tuple[str, ...]) -> str | None:
+    """The declared tolerance (:data:`TOLERANCES`) under which a shell turn's differing output
+    matches the recorded one, or ``None``."""
+    command = shell_command(record)
+    if command is None or not plain_listing(command):
+        return None
+    names = [sorted(normalize(text, patterns).split()) for text in (recorded, replayed)]
+    return "ls_names" if names[0] == names[1] else None
 
 
 def is_editor(record: CallRecord) -> bool:
@@ -490,11 +561,15 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         )
     root = repository_root(episode)
     refusal = isolation.mount_refusal(root) if root is not None and mode == "shell" else None
+    inside = inner_folder(root, refusal, actions, modern)
+    refusal = None if inside else refusal
     mounted = "mounted" if root is not None and mode == "shell" and refusal is None else None
+    mounted = "inside_workspace" if inside else mounted
     setting = Setting(secrets.token_hex(16), root, *recorded_viewer(episode))
     try:
         compile_patterns(spec.normalize)
-        run = _execute(fixture, spec, mode, actions, timeout_s, setting, modern, root if mounted else None)
+        mount_at = root if mounted == "mounted" else None
+        run = _execute(fixture, spec, mode, actions, timeout_s, setting, modern, mount_at, inside)
     except (ReplayRunError, SandboxError, ValueError, LintUnavailable) as exc:
         return ReplayResult(
             mode,
@@ -512,8 +587,9 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         )
     drift: list[TurnDrift] = []
     unchecked: list[int] = list(run.unchecked)
-    shown_root = _shown_root(root, refusal) if mode == "shell" else None
+    shown_root = _shown_root(root, refusal) if mode == "shell" and not inside else None
     exit_codes: list[tuple[Event, int]] = []
+    tolerated: dict[str, list[int]] = {}
     for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
         if mode == "shell" and is_editor(record) and exit_code is not None:
             unchecked.append(record.turn)
@@ -527,18 +603,18 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             unchecked += [] if checked else [record.turn]
         elif record.answer is None or record.answer.status == "truncated":
             unchecked.append(record.turn)
-        elif (
-            found := _drift(
-                record.turn,
-                recorded_observation(record.answer),
-                shown(output, run.workspace, shown_root),
-                exit_code,
-                spec.normalize,
-            )
-        ) is not None:
-            drift.append(found)
-        elif exit_code is not None:
-            exit_codes.append((record.answer, exit_code))
+        else:
+            observed, replayed = recorded_observation(record.answer), shown(output, run.workspace, shown_root)
+            found = _drift(record.turn, observed, replayed, exit_code, spec.normalize)
+            shell = mode == "shell" and found is not None
+            tolerance = _tolerance(record, observed[0], replayed, spec.normalize) if shell else None
+            if found is not None and found.recorded_exit is None and tolerance is not None:
+                tolerated.setdefault(tolerance, []).append(record.turn)
+                found = None
+            if found is not None:
+                drift.append(found)
+            elif exit_code is not None:
+                exit_codes.append((record.answer, exit_code))
     drift_turns = sorted({d.turn for d in drift})
     observations = "drift" if drift else "unverified" if unchecked else "verified"
     return ReplayResult(
@@ -550,6 +626,7 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         time.perf_counter() - start,
         unchecked_turns=sorted(set(unchecked)),
         drift=drift,
+        tolerated=tolerated,
         recorded_root=mounted or refusal,
         exit_codes=exit_codes,
     )
@@ -557,21 +634,49 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
 
 def repository_root(episode: Episode) -> str | None:
     """The absolute path the agent's container held the repository at, where the log records it:
-    SWE-agent's state footer (:func:`sweagent_commands.recorded_root`), or the working directory
+    SWE-agent's state footer (:func:`sweagent_commands.recorded_root`), the working directory
     mini-swe-agent's saved configuration ran every command in (``info.config.environment.cwd``,
-    which the adapter keeps in ``extra_json``; ``/testbed`` in its SWE-bench configuration).
-    ``None`` when the log records neither: replay never guesses one (an OpenHands log's
-    ``/workspace`` is where the sandbox mounts the workspace anyway)."""
-    if episode.source_format != "mini-swe-agent":
+    which the adapter keeps in ``extra_json``; ``/testbed`` in its SWE-bench configuration), or the
+    shell directory OpenHands' first command observation records (``extras.metadata.working_dir``,
+    kept as ``extra_json``'s ``working_dir``; ``/workspace`` or ``/workspace/<repo>`` in its
+    evaluation runs). ``None`` when the log records none: replay never guesses one."""
+    if episode.source_format not in ("mini-swe-agent", "openhands"):
         return recorded_root(episode)
     try:
-        info = json.loads(episode.extra_json or "{}")
+        extra = json.loads(episode.extra_json or "{}")
     except json.JSONDecodeError:
         return None
-    config = info.get("config") if isinstance(info, dict) else None
-    environment = config.get("environment") if isinstance(config, dict) else None
-    cwd = environment.get("cwd") if isinstance(environment, dict) else None
+    if not isinstance(extra, dict):
+        return None
+    if episode.source_format == "openhands":
+        cwd = extra.get("working_dir")
+    else:
+        config = extra.get("config")
+        environment = config.get("environment") if isinstance(config, dict) else None
+        cwd = environment.get("cwd") if isinstance(environment, dict) else None
     return (cwd.rstrip("/") or "/") if isinstance(cwd, str) and cwd else None
+
+
+def inner_folder(
+    root: str | None, refusal: str | None, actions: list[CallRecord], modern: bool
+) -> str | None:
+    """The workspace-relative folder S0 is placed at when the recorded root lies inside the
+    sandbox's own workspace folder (``/workspace/<repo>``, where OpenHands' evaluation runtime
+    keeps the repository), else ``None``.
+
+    A second bind there would land inside the writable workspace
+    (:func:`gym.isolation.mount_refusal`: ``sandbox_directory``), so instead the workspace stands
+    for the container's ``/workspace`` and holds S0 at ``<repo>``: every shell command starts
+    there, an absolute path names what it named in the container, a file the agent wrote beside
+    the repository (``/workspace/test.c``) stays out of the final state as it stayed out of the
+    repository's diff, and editor paths under ``/workspace`` resolve as they did. Not for a run
+    with SWE-agent's viewer commands, whose state is kept relative to the workspace."""
+    parent = f"{isolation.WORKSPACE_MOUNT}/"
+    if refusal != "sandbox_directory" or root is None or not root.startswith(parent):
+        return None
+    if any(viewer_call(record, modern) is not None for record in actions):
+        return None
+    return root.removeprefix(parent)
 
 
 def _shown_root(root: str | None, refusal: str | None) -> str | None:
@@ -648,15 +753,17 @@ def _execute(
     setting: Setting,
     modern: bool,
     mount_at: str | None = None,
+    inside: str | None = None,
 ) -> _Run:
     """Run the actions in the sandbox (``modern``: a SWE-agent 1.0 run, :func:`is_1_0_run`;
-    ``mount_at``: the recorded repository root the shell mode shows the workspace at too)."""
+    ``mount_at``: the recorded repository root the shell mode shows the workspace at too;
+    ``inside``: the folder of the workspace S0 is placed at instead, :func:`inner_folder`)."""
     if mode == "tools":
         entry = spec.tools_entry_point or ""
         calls = [(r.call.name or "", r.arguments or {}) for r in actions]
         tool_run = run_tool_calls(fixture.s0_files, spec.tools_files, entry, calls, timeout_s)
         return _Run([(r.output, None) for r in tool_run.results], tool_run.final_files)
-    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern, mount_at)
+    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern, mount_at, inside)
 
 
 def _run_shell(
@@ -666,6 +773,7 @@ def _run_shell(
     setting: Setting,
     modern: bool,
     mount_at: str | None = None,
+    inside: str | None = None,
 ) -> _Run:
     """Shell mode's run, on one workspace held across all the actions. Each of SWE-agent's viewer
     commands needs the viewer state the one before it left (read from its output), so the actions
@@ -679,12 +787,15 @@ def _run_shell(
     ``None``: SWE-agent records none and its commands report failure in their text.
 
     The workspace is copied in once and read back once (a batch used to copy and read back the
-    whole tree) and handed to the sandbox user once (:class:`LiveShell`'s ``exclusive``)."""
+    whole tree) and handed to the sandbox user once (:class:`LiveShell`'s ``exclusive``). With
+    ``inside`` (:func:`inner_folder`) S0 lies in that folder of the workspace, every shell command
+    starts there, and the final state is that folder's files."""
     state = WindowState()
     previous = ""
     run = _Run([], {})
     batch: list[tuple[CallRecord, str | EditorCall]] = []
-    with Workspace(files) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
+    placed = {f"{inside}/{path}": text for path, text in files.items()} if inside else files
+    with Workspace(placed) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
         for index, record in enumerate(actions):
             viewer = viewer_call(record, modern)
             linted = viewer is not None and _edits(viewer) and state.file.endswith(".py")
@@ -692,7 +803,11 @@ def _run_shell(
                 _run_batch(shell, batch, timeout_s, run)
                 batch = []
             script_state = replace(state, last_action=previous)
-            batch.append((record, _command(record, viewer, script_state, setting)))
+            command = _command(record, viewer, script_state, setting)
+            if inside and isinstance(command, str):
+                start = shlex.quote(f"{isolation.WORKSPACE_MOUNT}/{inside}")
+                command = f"cd -- {start} || exit; {command}"
+            batch.append((record, command))
             previous = (viewer if isinstance(viewer, str) else record.call.arguments or "").strip()
             if viewer is None and index < len(actions) - 1:
                 continue
@@ -715,6 +830,9 @@ def _run_shell(
             run.unchecked += [] if report.checked else [record.turn]
             run.outputs[-1] = (shown(report.text, report.workspace, setting.root), None)
         run.final = collect_files(ws.root)
+        if inside:
+            prefix = f"{inside}/"
+            run.final = {p.removeprefix(prefix): t for p, t in run.final.items() if p.startswith(prefix)}
         run.refused = sorted(set(run.refused))
         run.workspace = shell.workspace_path
         return run

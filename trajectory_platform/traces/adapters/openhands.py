@@ -11,6 +11,13 @@ a failed editor command; an ``error`` observation
 without a tool call is the runtime refusing a malformed call (schema violation) and becomes a
 ``refusal`` event. State-change bookkeeping events (``agent_state_changed``, ``null``,
 ``change_agent_state``, ``recall`` requests) carry no conversation content and are skipped.
+
+A command observation of the event-stream layout records the agent's shell directory after the
+command (``extras.metadata.working_dir``); the first one (where the runtime held the repository:
+``/workspace``, ``/workspace/<repo>__<version>`` in evaluation runs) is kept as ``working_dir`` in
+``extra_json``, which replay shows the workspace at (:func:`curation.verify.replay.repository_root`).
+The older layout records no such field (only the terminal prompt inside the output text) and
+keeps none.
 """
 
 from __future__ import annotations
@@ -101,7 +108,7 @@ class OpenHandsAdapter(Adapter):
         own_id = own_id or src.path.name.removesuffix(".json")
         episode = self.new_episode(record, src, f"{self.name}:{own_id}")
         self._convert(history, episode, value.get("instruction"))
-        self._outcome(value, episode)
+        self._outcome(value, episode, _first_working_dir(history))
         return episode
 
     def _convert(self, history: list[Any], episode: Episode, instruction: Any) -> None:
@@ -182,7 +189,7 @@ class OpenHandsAdapter(Adapter):
         return event
 
     @staticmethod
-    def _outcome(value: dict[str, Any], episode: Episode) -> None:
+    def _outcome(value: dict[str, Any], episode: Episode, working_dir: str | None) -> None:
         error = value.get("error")
         if isinstance(error, str) and error:
             episode.outcome.terminal_status = "truncated" if MAX_ITERATIONS in error else "error"
@@ -212,7 +219,23 @@ class OpenHandsAdapter(Adapter):
         if metadata:
             extra["agent_class"] = metadata.get("agent_class")
             extra["max_iterations"] = metadata.get("max_iterations")
+        if working_dir:
+            extra["working_dir"] = working_dir
         episode.extra_json = canonical_json(extra) if extra else None
+
+
+def _first_working_dir(history: list[Any]) -> str | None:
+    """The shell directory the first command observation records (``extras.metadata.working_dir``;
+    a ``null`` one, as a non-command observation's metadata may hold, is skipped). A non-string is
+    a ``wrong type`` error, like any other field."""
+    for index, raw in enumerate(history):
+        extras = raw.get("extras") if isinstance(raw, dict) and "observation" in raw else None
+        metadata = extras.get("metadata") if isinstance(extras, dict) else None
+        if isinstance(metadata, dict):
+            where = f"history[{index}].extras.metadata.working_dir"
+            if found := optional_str(metadata.get("working_dir"), where):
+                return found
+    return None
 
 
 def _speaker(source: Any, content: str | None, instruction: Any) -> str:
