@@ -1,6 +1,6 @@
 """Benchmark: how each curation stage grows with the corpus, and what one more day costs.
 
-Issue 20, item 4. Two measurements, side by side in one run:
+Issue 20, item 4. Two measurements, side by side in one run, and a third on request:
 
 1. **Growth per stage.** Corpora of several sizes (default 500, 2000 and 8000 episodes: a 16x
    range), then ingest -> verify -> redact -> split/mixture -> mask, each stage in its own fresh
@@ -34,8 +34,14 @@ episode on this shared 2-core machine), which would otherwise cost more than the
 The fixture-calibration cache and the tokenizer live in that workdir too, shared by every size (as
 in a deployment, where the cache persists).
 
+3. **What verification keeps per episode** (``--verify-heap N``): inside one verification of N
+   episodes, its traced Python heap and RSS at every batch its judging pass reads
+   (:func:`verify_heap`); flat when no verdict outlives its batch. One run reads the growth a
+   whole-stage peak only shows past several thousand episodes.
+
 Usage: ``.venv/bin/python benchmarks/scale.py [--sizes 500 2000 8000] [--repeat 1] [--day-episodes 40]
-[--workdir DIR] [--no-per-day] [--no-growth] [--out results.json]``; the last stdout line is JSON.
+[--workdir DIR] [--no-per-day] [--no-growth] [--verify-heap N [--heap-batch-rows 100]]
+[--out results.json]``; the last stdout line is JSON.
 
 The issue names 1k / 4k / 16k episodes: ``--sizes 1000 4000 16000`` runs them. On this 2-core
 machine verification alone costs 92 ms an episode when it is quiet and 250 ms at load 6-11
@@ -208,10 +214,15 @@ def peak_rss_mb() -> float:
     """This process's own resident high-water mark (``VmHWM``, MB). Not ``ru_maxrss``: Linux carries
     the parent's high-water mark across fork and exec into the child's, so a child of a big parent
     would report at least the parent's size."""
+    return _proc_status_mb("VmHWM")
+
+
+def _proc_status_mb(key: str) -> float:
+    """A memory line of ``/proc/self/status`` (``VmHWM``, ``VmRSS``), in MB."""
     for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{key}:"):
             return round(int(line.split()[1]) / 1024, 1)
-    raise RuntimeError("/proc/self/status has no VmHWM line (not Linux?)")
+    raise RuntimeError(f"/proc/self/status has no {key} line (not Linux?)")
 
 
 def run_stage(stage: str, run: Path, workdir: Path) -> dict[str, Any]:
@@ -295,6 +306,60 @@ def measure_size(
         print(f"scale: {episodes} episodes, {stage}: {figures[stage]}", file=sys.stderr, flush=True)
     shutil.rmtree(run, ignore_errors=True)
     return {"episodes": episodes, "stages": figures}
+
+
+def verify_heap(episodes: int, batch_rows: int, base: list[str], tmp: Path, workdir: Path) -> dict[str, Any]:
+    """What verification keeps per episode it has judged, inside one run: as its judging pass (pass
+    2 of ``verify_batches``) reads each batch, the traced Python heap (``tracemalloc``) and VmRSS are
+    sampled; the slope from the second sample (the first batch fills one-time caches) to the last
+    is what each judged episode leaves behind. One size suffices (the growth is read along the
+    run), and the stage's peak RSS, a few MB of verdicts against ~200 MB of interpreter and bounds
+    filling up, needs sizes past several thousand episodes to show the same."""
+    import tracemalloc
+
+    from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
+    from trajectory_platform.curation.verify.cascade import (
+        CascadeConfig,
+        fixtures_lookup,
+        parquet_batches,
+        verify_batches,
+    )
+    from trajectory_platform.traces.ingest import ingest_to
+
+    run = tmp / f"heap-n{episodes}"
+    write_day(run / "logs" / day_name(0), tiled(base, 0, episodes))
+    ingest_to([run / "logs"], run / "ingest", progress=False)
+    source, passes, samples = parquet_batches(run / "ingest" / "traces.parquet", batch_rows), [0], []
+
+    def batches() -> Any:
+        passes[0] += 1
+        judged = 0
+        for batch in source():
+            if passes[0] == 2:  # pass 1 surveys, pass 2 judges, pass 3 finishes and emits
+                traced = round(tracemalloc.get_traced_memory()[0] / 2**20, 3)
+                samples.append({"judged": judged, "traced_mb": traced, "rss_mb": _proc_status_mb("VmRSS")})
+            judged += len(batch)
+            yield batch
+
+    config = CascadeConfig(
+        progress=False, batch_rows=batch_rows, calibration_cache=workdir / CALIBRATION_CACHE_DIR
+    )
+    tracemalloc.start()
+    try:
+        result = verify_batches(batches, fixtures_lookup(0), config, lambda *_: None)
+    finally:
+        tracemalloc.stop()
+    shutil.rmtree(run, ignore_errors=True)
+    first, last = samples[min(1, len(samples) - 1)], samples[-1]
+    judged = max(last["judged"] - first["judged"], 1)
+    return {
+        "episodes": episodes,
+        "batch_rows": batch_rows,
+        "traced_bytes_per_judged_episode": round((last["traced_mb"] - first["traced_mb"]) * 2**20 / judged),
+        "rss_kb_per_judged_episode": round((last["rss_mb"] - first["rss_mb"]) * 1024 / judged, 2),
+        "samples": samples,
+        "sinks": result.counts("sink"),
+    }
 
 
 def _best(runs: list[dict[str, Any]], stage: str, key: str) -> float:
@@ -546,6 +611,13 @@ def main() -> int:
     parser.add_argument(
         "--stages", nargs="+", choices=CHAIN, default=list(CHAIN), help="stages to run (default: all)"
     )
+    parser.add_argument(
+        "--verify-heap",
+        type=int,
+        metavar="N",
+        help="also sample verification's heap and RSS batch by batch over N episodes (verify_heap)",
+    )
+    parser.add_argument("--heap-batch-rows", type=int, default=100, help="batch_rows for --verify-heap")
     parser.add_argument("--stage", choices=STAGES + BASELINES, help=argparse.SUPPRESS)  # child mode
     parser.add_argument("--run", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -569,6 +641,11 @@ def main() -> int:
                 "seconds": round(time.perf_counter() - start, 1),
             },
         }
+        if args.verify_heap:
+            result["verify_heap"] = verify_heap(
+                args.verify_heap, args.heap_batch_rows, base, Path(tmp), workdir
+            )
+            _save(result, args.out)
         # Per-day first (minutes), then the sizes smallest first; the JSON is rewritten after each
         # step, so a run cut short still leaves every figure it measured.
         days = None

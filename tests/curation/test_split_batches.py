@@ -110,3 +110,19 @@ def test_batch_rows_is_a_whole_number_of_at_least_one():
     for bad in (0, -1, True, 2.5):
         with pytest.raises(ValueError, match="batch_rows"):
             SplitSettings(batch_rows=bad)
+
+
+def test_the_days_files_in_order_give_the_bytes_of_their_concatenated_table(corpus, tmp_path):
+    """What the split assets read: ``redacted_corpus``'s daily files (the warehouse's layout), one
+    of them without the optional ``license_action`` column, read a batch at a time in day order."""
+    library, table, _ = corpus
+    table = table.append_column("license_action", pa.array(["keep"] * table.num_rows, pa.string()))
+    cut = table.num_rows // 3
+    days = [table.slice(0, cut).drop_columns(["license_action"]), table.slice(cut)]
+    files = [tmp_path / "2026-11-01.parquet", tmp_path / "2026-11-02.parquet"]
+    for day, path in zip(days, files, strict=True):
+        write_parquet(day, path)
+    whole = pa.concat_tables(days, promote_options="permissive")  # how the IO manager loaded them
+    assert _bytes(_stage(library, files, 4), tmp_path / "files") == _bytes(
+        _stage(library, whole, WHOLE), tmp_path / "whole"
+    )

@@ -23,11 +23,15 @@ from trajectory_platform.curation.verify.cascade import (
 )
 from trajectory_platform.curation.verify.tables import (
     VERIFIED_SCHEMA,
+    VerdictsFile,
     verdicts_table,
     verified_batch,
     verified_table,
+    verify_table,
 )
+from trajectory_platform.curation.verify.verdicts import EpisodeVerdict
 from trajectory_platform.traces.parquet import ParquetAppender, write_parquet
+from trajectory_platform.traces.record import Episode
 from trajectory_platform.traces.schema import episodes_to_table
 
 
@@ -49,14 +53,22 @@ def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_ba
     assert steady.reason == "fixture_oracle_flaky" and steady.triage_class == "runtime_defect"
     assert {v.advisory_rank for v in whole.verdicts if v.sink == "admitted"} == {1, 2, 3}
 
-    with ParquetAppender(tmp_path / "verified-1.parquet", VERIFIED_SCHEMA) as out:
+    def emit(batch: list[Episode], verdicts: list[EpisodeVerdict]) -> None:
+        out.write(verified_batch(batch, verdicts))
+        verdicts_out.write(verdicts)
+
+    with (
+        ParquetAppender(tmp_path / "verified-1.parquet", VERIFIED_SCHEMA) as out,
+        VerdictsFile(tmp_path / "b1.parquet") as verdicts_out,
+    ):
         batched = verify_batches(
-            parquet_batches(tmp_path / "traces.parquet", 1),
-            lookup,
-            config(1, tmp_path / "calibration"),
-            lambda batch, verdicts: out.write(verified_batch(batch, verdicts)),
+            parquet_batches(tmp_path / "traces.parquet", 1), lookup, config(1, tmp_path / "calibration"), emit
         )
-    write_parquet(verdicts_table(batched), tmp_path / "b1.parquet")
+    assert batched.verdicts == []  # a streaming run keeps no verdict: they were written as they came
+    for attribute in ("sink", "role", "triage_class"):
+        assert batched.counts(attribute) == whole.counts(attribute)
+    assert batched.unverifiable_by_reason() == whole.unverifiable_by_reason()
+    assert batched.tally() == whole.tally() and batched.funnel == whole.funnel
     assert (tmp_path / "b1.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
     assert (tmp_path / "verified-1.parquet").read_bytes() == (
         tmp_path / "whole-verified.parquet"
@@ -67,6 +79,13 @@ def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_ba
         assert counts[0] == counts[1]
     assert batched.ledger.oracle_runs == whole.ledger.oracle_runs
     assert pq.read_table(tmp_path / "b1.parquet").num_rows == len(episodes)
+
+    # the verified_traces asset's path: a day's table (any row order), two episodes at a time
+    day = episodes_to_table(episodes[::-1])
+    table, by_table = verify_table(day, lookup, config(2, tmp_path / "calibration"))
+    write_parquet(table, tmp_path / "day.parquet")
+    assert (tmp_path / "day.parquet").read_bytes() == (tmp_path / "whole-verified.parquet").read_bytes()
+    assert by_table.verdicts == [] and by_table.tally() == whole.tally()
 
 
 def config(batch_rows: int, cache: Path):

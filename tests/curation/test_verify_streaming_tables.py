@@ -1,5 +1,6 @@
-"""``verdicts_table`` converts the verdicts a row group at a time and writes the bytes of the table
-built at once (every row as a Python dict, sorted by id: how it was built before)."""
+"""``verdicts_table`` converts the verdicts a row group at a time, and ``VerdictsFile`` writes them a
+batch at a time (in id order or not): both write the bytes of the table built at once (every row as
+a Python dict, sorted by id: how it was built before)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,14 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from trajectory_platform.curation.verify.cascade import CascadeResult
+from trajectory_platform.curation.verify.cascade import CascadeResult, VerdictTally
 from trajectory_platform.curation.verify.ledger import Ledger
-from trajectory_platform.curation.verify.tables import VERDICTS_SCHEMA, verdict_row, verdicts_table
+from trajectory_platform.curation.verify.tables import (
+    VERDICTS_SCHEMA,
+    VerdictsFile,
+    verdict_row,
+    verdicts_table,
+)
 from trajectory_platform.curation.verify.verdicts import SINKS, EpisodeVerdict, Finding, StageVerdict
 from trajectory_platform.traces.parquet import ROW_GROUP_ROWS, write_parquet
 
@@ -32,11 +38,14 @@ def verdict(index: int) -> EpisodeVerdict:
     )
 
 
+LEDGER = Ledger(0, [], [], 0.0, 0, 0, 0, [], (0.0, 1.0))
+
+
 def test_verdicts_table_has_the_bytes_of_the_table_built_at_once(tmp_path: Path) -> None:
     verdicts = [verdict(i) for i in range(2 * ROW_GROUP_ROWS + 5)]
     random.Random(0).shuffle(verdicts)
-    ledger = Ledger(0, [], [], 0.0, 0, 0, 0, [], (0.0, 1.0))
-    result = CascadeResult(verdicts, ledger, pa.table({}))
+    ledger = LEDGER
+    result = CascadeResult(verdicts, ledger, pa.table({}), VerdictTally())
     rows = sorted(
         ({"episode_id": v.episode_id, **verdict_row(v)} for v in verdicts), key=lambda r: r["episode_id"]
     )
@@ -45,7 +54,41 @@ def test_verdicts_table_has_the_bytes_of_the_table_built_at_once(tmp_path: Path)
     assert table.column("episode_id").num_chunks > 2  # converted a row group at a time
     write_parquet(table, tmp_path / "chunked.parquet")
     assert (tmp_path / "chunked.parquet").read_bytes() == (tmp_path / "at-once.parquet").read_bytes()
-    empty = CascadeResult([], ledger, pa.table({}))
+    empty = CascadeResult([], ledger, pa.table({}), VerdictTally())
     write_parquet(verdicts_table(empty), tmp_path / "empty.parquet")
     write_parquet(VERDICTS_SCHEMA.empty_table(), tmp_path / "empty-at-once.parquet")
     assert (tmp_path / "empty.parquet").read_bytes() == (tmp_path / "empty-at-once.parquet").read_bytes()
+
+
+def test_verdicts_file_writes_batches_in_or_out_of_id_order_as_the_whole_table(tmp_path: Path) -> None:
+    verdicts = [verdict(i) for i in range(ROW_GROUP_ROWS + 300)]
+    verdicts.append(verdict(7))  # a repeated id: both rows kept
+    write_parquet(
+        verdicts_table(CascadeResult(verdicts, LEDGER, pa.table({}), VerdictTally())),
+        tmp_path / "at-once.parquet",
+    )
+    shuffled = random.Random(1).sample(verdicts, len(verdicts))
+    in_order = sorted(verdicts, key=lambda v: v.episode_id)
+    for name, order in (("in-order", in_order), ("shuffled", shuffled)):
+        with VerdictsFile(tmp_path / f"{name}.parquet") as out:
+            for start in range(0, len(order), 97):
+                out.write(order[start : start + 97])
+        assert out.in_order == (name == "in-order")
+        assert (tmp_path / f"{name}.parquet").read_bytes() == (tmp_path / "at-once.parquet").read_bytes(), (
+            name
+        )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "at-once.parquet",
+        "in-order.parquet",
+        "shuffled.parquet",
+    ]
+
+
+def test_a_failed_run_leaves_no_verdicts_file(tmp_path: Path) -> None:
+    try:
+        with VerdictsFile(tmp_path / "verdicts.parquet") as out:
+            out.write([verdict(1)])
+            raise RuntimeError("verification failed")
+    except RuntimeError:
+        pass
+    assert list(tmp_path.iterdir()) == []

@@ -11,7 +11,7 @@ import pytest
 from dagster import AssetIn, BackfillPolicy, DailyPartitionsDefinition, asset, materialize
 
 from trajectory_platform.resources import build_resources, warehouse_connection
-from trajectory_platform.resources.warehouse import read_asset_table
+from trajectory_platform.resources.warehouse import LOAD_KEY, PARQUET_FILES, read_asset_table
 
 DAYS = DailyPartitionsDefinition(start_date="2024-01-01", end_date="2024-01-10")
 
@@ -41,6 +41,18 @@ def tagged_rows(context) -> pa.Table:
 @asset(ins={"daily_rows": AssetIn()})
 def row_count(daily_rows: pa.Table) -> pa.Table:
     return pa.table({"n": [daily_rows.num_rows]})
+
+
+@asset(ins={"daily_rows": AssetIn(metadata={LOAD_KEY: PARQUET_FILES})})
+def row_files(daily_rows: list[Path]) -> pa.Table:
+    """Asks for its input's files: gets each partition's Parquet path, in partition order."""
+    return pa.table({"file": [p.name for p in daily_rows], "ids": [read_ids(p) for p in daily_rows]})
+
+
+def read_ids(path: Path) -> list[str]:
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path, columns=["episode_id"]).column("episode_id").to_pylist()
 
 
 def _count(db: Path, sql: str) -> int:
@@ -133,3 +145,14 @@ def test_dagster_schema_change_rebuilds_table_from_parquet(tmp_path: Path) -> No
     db = tmp_path / "warehouse.duckdb"
     assert _count(db, "SELECT count(*) FROM daily_rows") == 5
     assert _count(db, "SELECT count(score) FROM daily_rows") == 3
+
+
+def test_an_input_can_take_its_upstreams_parquet_files_instead_of_a_table(tmp_path: Path) -> None:
+    resources = build_resources(tmp_path)
+    for key in ("2024-01-03", "2024-01-01"):
+        assert materialize([daily_rows], partition_key=key, resources=resources).success
+    result = materialize([daily_rows, row_files], selection=[row_files], resources=resources)
+    assert result.output_for_node("row_files").to_pylist() == [
+        {"file": "2024-01-01.parquet", "ids": ["2024-01-01-0", "2024-01-01-1"]},
+        {"file": "2024-01-03.parquet", "ids": ["2024-01-03-0", "2024-01-03-1"]},
+    ]

@@ -1,6 +1,7 @@
 """``split_assignments``, ``training_mixture`` and ``preference_pairs`` (curation III).
 
-Thin: load ``redacted_corpus`` (and ``split_assignments``), call one stage function of
+Thin: take ``redacted_corpus``'s daily Parquet files (read a batch at a time by the stage, never
+loaded whole) and ``split_assignments``, call one stage function of
 :mod:`trajectory_platform.curation.split_mixture_stage`, attach what a person reads (split sizes by
 family / tool family / domain, leakage, declared vs realized shares), return the table.
 
@@ -12,6 +13,7 @@ tokenizer-agnostic measure instead.
 """
 
 import dataclasses
+from pathlib import Path
 
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, MetadataValue, Output, asset
@@ -23,6 +25,7 @@ from trajectory_platform.curation.split_mixture_stage import (
     PREFERENCE_PAIRS_SCHEMA,
     SPLIT_ASSIGNMENTS_SCHEMA,
     TRAINING_MIXTURE_SCHEMA,
+    Corpus,
     MixtureSettings,
     MixtureStageResult,
     SplitSettings,
@@ -36,9 +39,14 @@ from trajectory_platform.evaluation.retraining import SAMPLER_KEY, dominant_samp
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
+from trajectory_platform.resources.warehouse import LOAD_KEY, PARQUET_FILES
 from trajectory_platform.sensors.automation import OVER_DAYS_CONDITION
 from trajectory_platform.training.data.masked_dataset import load_target_counter
 from trajectory_platform.training.data.tokenizer import load_token_counter
+
+CORPUS_FILES = AssetIn(metadata={LOAD_KEY: PARQUET_FILES})
+"""``redacted_corpus`` as its days' Parquet files: the stages read them a batch at a time, so no
+step holds every day's rows (the warehouse IO manager would otherwise load them as one table)."""
 
 
 class SplitConfig(stage_config(SplitSettings)):  # type: ignore[misc]
@@ -50,7 +58,7 @@ class MixtureConfig(stage_config(MixtureSettings)):  # type: ignore[misc]
 
 
 @asset(
-    ins={"redacted_corpus": AssetIn()},
+    ins={"redacted_corpus": CORPUS_FILES},
     deps=["task_environments"],
     **declared("curation", SPLIT_ASSIGNMENTS_SCHEMA),
     automation_condition=OVER_DAYS_CONDITION,
@@ -58,7 +66,7 @@ class MixtureConfig(stage_config(MixtureSettings)):  # type: ignore[misc]
     "(train / validation / test / excluded), transfer regime for test rows, and the reason.",
 )
 def split_assignments(
-    context: AssetExecutionContext, config: SplitConfig, workdir: WorkdirResource, redacted_corpus: pa.Table
+    context: AssetExecutionContext, config: SplitConfig, workdir: WorkdirResource, redacted_corpus: list[Path]
 ) -> Output[pa.Table]:
     """Closure-disjoint splits over the fixture library and the workdir's registered environments
     (the ones the scorecard evaluates), inherited by derived records, decontaminated."""
@@ -109,7 +117,7 @@ def _split_markdown(sizes: dict) -> str:
 
 
 @asset(
-    ins={"redacted_corpus": AssetIn(), "split_assignments": AssetIn()},
+    ins={"redacted_corpus": CORPUS_FILES, "split_assignments": AssetIn()},
     **declared("curation", TRAINING_MIXTURE_SCHEMA),
     automation_condition=OVER_DAYS_CONDITION,
     check_specs=[MIXTURE_SHARES_CHECK],
@@ -119,7 +127,7 @@ def _split_markdown(sizes: dict) -> str:
 def training_mixture(
     context: AssetExecutionContext,
     config: MixtureConfig,
-    redacted_corpus: pa.Table,
+    redacted_corpus: list[Path],
     split_assignments: pa.Table,
 ):
     """Dedup, cap, and fill each class to its token target; realized shares reported and checked."""
@@ -130,7 +138,7 @@ def training_mixture(
     yield mixture_shares_result(result.table, summary)
 
 
-def composed_mixture(settings: MixtureSettings, corpus: pa.Table, splits: pa.Table) -> MixtureStageResult:
+def composed_mixture(settings: MixtureSettings, corpus: Corpus, splits: pa.Table) -> MixtureStageResult:
     """The mixture stage under ``settings``' token measure, anchors and policy: what
     ``training_mixture`` and each round's ``round_mixture`` compose their SFT rows with."""
     counter, targets, measure = settings.counters(load_token_counter, load_target_counter)
@@ -163,7 +171,7 @@ def mixture_metadata(result: MixtureStageResult) -> dict:
 
 
 @asset(
-    ins={"redacted_corpus": AssetIn(), "split_assignments": AssetIn()},
+    ins={"redacted_corpus": CORPUS_FILES, "split_assignments": AssetIn()},
     **declared("curation", PREFERENCE_PAIRS_SCHEMA),
     automation_condition=OVER_DAYS_CONDITION,
     description="Admitted DPO pairs: same fixture, same delivered prefix, ordered by the declared rule "
@@ -172,7 +180,7 @@ def mixture_metadata(result: MixtureStageResult) -> dict:
 def preference_pairs(
     context: AssetExecutionContext,
     config: MixtureConfig,
-    redacted_corpus: pa.Table,
+    redacted_corpus: list[Path],
     split_assignments: pa.Table,
 ) -> Output[pa.Table]:
     """Pairs among train-split passes and the hard negatives the mixture routed to preference."""

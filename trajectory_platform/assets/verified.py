@@ -1,8 +1,9 @@
 """``verified_traces`` and ``triage_report``: each day's raw episodes through the verifier cascade.
 
 Thin: load the run's one ``raw_traces`` day (same daily partitions, identity mapping), call
-:func:`verify_episodes` once, attach the funnel, the measured ledger and the counts per sink / role
-/ triage class, return both tables for that day. A new day verifies only its own episodes; a
+:func:`~trajectory_platform.curation.verify.tables.verify_table` once (``batch_rows`` episodes as
+objects at a time, no verdict kept), attach the funnel, the measured ledger and the counts per
+sink / role / triage class, return both tables for that day. A new day verifies only its own episodes; a
 backfill runs one run per day (``PER_DAY_BACKFILL``), and the warehouse replaces exactly that day's
 rows (docs/operations.md, "Per-day curation").
 """
@@ -14,16 +15,14 @@ import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Output, multi_asset
 
 from trajectory_platform.assets._house import declared, tally_metadata
-from trajectory_platform.curation.verify import verified_table, verify_episodes
 from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
 from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySettings, fixtures_lookup
-from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
+from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA, verify_table
 from trajectory_platform.curation.verify.triage import TRIAGE_REPORT_SCHEMA
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS, PER_DAY_BACKFILL, one_day
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.sensors.automation import PER_DAY_CONDITION
-from trajectory_platform.traces.schema import table_to_episodes
 
 
 class VerifyConfig(stage_config(VerifySettings)):  # type: ignore[misc]
@@ -56,17 +55,15 @@ def verified_traces(
     """Verify one day's ingested episodes against the gym's sealed oracles and the workdir's
     registered environments."""
     day = one_day(context.partition_keys, "verified_traces")
-    episodes = sorted(table_to_episodes(raw_traces), key=lambda e: e.episode_id)
     settings = settings_of(config, VerifySettings)
-    result = verify_episodes(
-        episodes,
+    table, result = verify_table(
+        raw_traces,
         fixtures_lookup(settings.fixture_seed, workdir.environments_dir),
         settings.cascade(progress=False, calibration_cache=workdir.root / CALIBRATION_CACHE_DIR),
     )
-    context.log.info(f"{day}: verified {len(episodes)} episodes: sinks {result.counts('sink')}")
+    context.log.info(f"{day}: verified {table.num_rows} episodes: sinks {result.counts('sink')}")
     for warning in result.ledger.health_warnings():
         context.log.warning(warning)
-    table = verified_table(episodes, result)
     metadata = {**verified_metadata(result), SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings))}
     yield Output(table, output_name="verified_traces", metadata=metadata)
     yield Output(result.triage, output_name="triage_report", metadata=_triage_metadata(result.triage))
@@ -81,7 +78,7 @@ def verified_metadata(result: CascadeResult) -> dict:
         for s in ledger["stages"]
     ]
     return {
-        "episodes": len(result.verdicts),
+        "episodes": result.tallies.episodes,
         "funnel": MetadataValue.json(result.funnel),
         "sinks": MetadataValue.json(result.counts("sink")),
         "unverifiable_reasons": MetadataValue.json(result.unverifiable_by_reason()),

@@ -89,11 +89,10 @@ def _episodes(path: Path, out: Path, batch_rows: int) -> tuple[Path, int, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Verify (``--batch-rows`` episodes in memory at a time), write the three outputs, print the
-    ledger summary."""
+    """Verify (``--batch-rows`` episodes in memory at a time; each batch's verdict rows written as
+    it is finished, none kept), write the triage report and the ledger, print the ledger summary."""
     import tempfile
 
-    from trajectory_platform.curation.verify import verdicts_table
     from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
     from trajectory_platform.curation.verify.cascade import (
         VerifySettings,
@@ -101,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         parquet_batches,
         verify_batches,
     )
+    from trajectory_platform.curation.verify.tables import VerdictsFile
     from trajectory_platform.environments.format import EnvironmentFormatError
     from trajectory_platform.environments.registry import REGISTRY_DIR
     from trajectory_platform.gym.isolation import IsolationUnavailable
@@ -126,15 +126,15 @@ def run(args: argparse.Namespace) -> int:
         if not episodes:
             return fail(f"{args.traces}: no episodes to verify")
         try:
-            result = verify_batches(
-                parquet_batches(traces, settings.batch_rows),
-                fixtures_lookup(settings.fixture_seed, envs),
-                settings.cascade(not args.no_progress, calibration_cache=workdir / CALIBRATION_CACHE_DIR),
-            )
+            with VerdictsFile(args.out / "verdicts.parquet") as verdicts:
+                result = verify_batches(
+                    parquet_batches(traces, settings.batch_rows),
+                    fixtures_lookup(settings.fixture_seed, envs),
+                    settings.cascade(not args.no_progress, calibration_cache=workdir / CALIBRATION_CACHE_DIR),
+                    lambda _, batch: verdicts.write(batch),
+                )
         except (IsolationUnavailable, EnvironmentFormatError) as exc:
             return fail(str(exc))
-    args.out.mkdir(parents=True, exist_ok=True)
-    write_parquet(verdicts_table(result), args.out / "verdicts.parquet")
     write_parquet(result.triage, args.out / "triage_report.parquet")
     ledger = {**result.ledger.summary(), "calibration_cache": result.calibration_cache.to_dict()}
     (args.out / "ledger.json").write_text(

@@ -383,21 +383,27 @@ CANDIDATE_COLUMNS = (*EPISODE_SCHEMA.names, "sink", "role", "t_div", "t_rec", "t
 """What a candidate reads of a corpus row (with the optional lineage and license columns below)."""
 OPTIONAL_COLUMNS = (PARENT_KEY, ANCHOR_KEY, "license_action")
 
-Corpus: TypeAlias = pa.Table | Path
-"""What the stages read: the corpus as a table, or its Parquet file (read a batch at a time)."""
+Corpus: TypeAlias = pa.Table | Path | Sequence[Path]
+"""What the stages read: the corpus as a table, or its Parquet file, or its files in order (the
+days of ``redacted_corpus`` as the warehouse stores them), read a batch at a time."""
 
 
 def corpus_batches(corpus: Corpus, batch_rows: int) -> Iterator[pa.Table]:
     """The corpus's candidate columns in order, at most ``batch_rows`` rows at a time (Arrow record
-    batches: from a file, only one batch is ever decoded)."""
+    batches: from files, only one batch is ever decoded; a file's columns are its own, as a day may
+    lack an optional column)."""
     check_batch_rows(batch_rows)
-    names = corpus.column_names if isinstance(corpus, pa.Table) else pq.read_schema(corpus).names
-    columns = [name for name in (*CANDIDATE_COLUMNS, *OPTIONAL_COLUMNS) if name in names]
-    if not isinstance(corpus, pa.Table):
-        yield from read_batches(Path(corpus), batch_rows, columns)
+    if isinstance(corpus, pa.Table):
+        table = corpus.select(_candidate_columns(corpus.column_names))
+        for batch in table.to_batches(max_chunksize=batch_rows):
+            yield pa.Table.from_batches([batch])
         return
-    for batch in corpus.select(columns).to_batches(max_chunksize=batch_rows):
-        yield pa.Table.from_batches([batch])
+    for path in [corpus] if isinstance(corpus, Path) else corpus:
+        yield from read_batches(Path(path), batch_rows, _candidate_columns(pq.read_schema(path).names))
+
+
+def _candidate_columns(names: Sequence[str]) -> list[str]:
+    return [name for name in (*CANDIDATE_COLUMNS, *OPTIONAL_COLUMNS) if name in names]
 
 
 def corpus_candidates(corpus: pa.Table, anchor_models: frozenset[str] = frozenset()) -> list[Candidate]:

@@ -58,6 +58,16 @@ def table_name(asset_key: AssetKey) -> str:
     return "__".join(asset_key.path)
 
 
+def asset_parquet_files(workdir: Path, asset: str, partition_keys: list[str] | None = None) -> list[Path]:
+    """An asset's Parquet files in partition order: all of them, or those of ``partition_keys`` that
+    exist (empty when nothing was written)."""
+    folder = asset_parquet_dir(workdir, asset)
+    if partition_keys is None:
+        return sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+    files = [folder / f"{key}.parquet" for key in sorted(partition_keys)]
+    return [f for f in files if f.exists()]
+
+
 def read_asset_table(
     workdir: Path, asset: str, partition_keys: list[str] | None = None, columns: list[str] | None = None
 ) -> pa.Table | None:
@@ -66,16 +76,22 @@ def read_asset_table(
 
     Returns ``None`` when nothing was ever written, so sensors can run before the asset exists.
     """
-    folder = asset_parquet_dir(workdir, asset)
-    if partition_keys is None:
-        files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
-    else:
-        files = [folder / f"{key}.parquet" for key in sorted(partition_keys)]
-        files = [f for f in files if f.exists()]
-    if not files:
-        return None
+    files = asset_parquet_files(workdir, asset, partition_keys)
+    return _read_files(files, columns) if files else None
+
+
+def _read_files(files: list[Path], columns: list[str] | None = None) -> pa.Table:
+    """Several partitions' files as one table (a column one partition lacks is null in its rows)."""
     tables = [pq.read_table(f, columns=columns) for f in files]
     return tables[0] if len(tables) == 1 else pa.concat_tables(tables, promote_options="permissive")
+
+
+LOAD_KEY = "load"
+PARQUET_FILES = "parquet_files"
+"""``AssetIn(metadata={LOAD_KEY: PARQUET_FILES})``: the input arrives as its upstream's Parquet files
+(``list[Path]``, one per partition in partition order), not as one table: for a stage that reads
+its input a batch at a time (the split, the mixture and the pairs over every day of
+``redacted_corpus``), so loading it does not hold every day's rows at once."""
 
 
 class WarehouseLockTimeout(TimeoutError):
@@ -362,13 +378,17 @@ class WarehouseIOManager(ConfigurableIOManager):
             }
         )
 
-    def load_input(self, context: InputContext) -> pa.Table:
+    def load_input(self, context: InputContext) -> pa.Table | list[Path]:
+        """The upstream's rows as one table, or its Parquet files when the input asks for them
+        (:data:`PARQUET_FILES`)."""
         name = table_name(context.asset_key)
         keys = list(context.asset_partition_keys) if context.has_asset_partitions else [UNPARTITIONED_KEY]
-        table = read_asset_table(self.root, name, keys)
-        if table is None:
+        files = asset_parquet_files(self.root, name, keys)
+        if not files:
             raise FileNotFoundError(
                 f"no Parquet for asset {name!r} (partitions {keys[0]}..{keys[-1]}) under "
                 f"{asset_parquet_dir(self.root, name)}: materialize it first"
             )
-        return table
+        if (context.definition_metadata or {}).get(LOAD_KEY) == PARQUET_FILES:
+            return files
+        return _read_files(files)

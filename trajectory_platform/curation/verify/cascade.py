@@ -18,17 +18,21 @@ failing stage's sink; survivors of stage 4 -> ``admitted``.
 from __future__ import annotations
 
 import os
+import pickle
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from tqdm import tqdm
 
 from trajectory_platform.curation.lineage import verifier_suite_digest
@@ -48,10 +52,10 @@ from trajectory_platform.curation.verify.roles import divergence_turn, label_adm
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
 from trajectory_platform.curation.verify.triage import (
+    TriageTally,
     TriageVerdict,
     refusal_rates,
     triage_episode,
-    triage_report,
 )
 from trajectory_platform.curation.verify.verdicts import (
     REJECT_SINK,
@@ -167,13 +171,52 @@ class VerifySettings:
         )
 
 
+COUNTED = ("sink", "role", "triage_class")
+"""The verdict attributes a run counts episodes by (:meth:`CascadeResult.counts`)."""
+
+
+@dataclass
+class VerdictTally:
+    """Counts over a run's verdicts, added a verdict at a time: all a summary says about the
+    episodes (how many, per sink / role / triage class, unverifiable by reason), so a streaming run
+    reports them without keeping one verdict per episode."""
+
+    episodes: int = 0
+    counters: dict[str, Counter[str]] = field(default_factory=lambda: {name: Counter() for name in COUNTED})
+    unverifiable: Counter[str] = field(default_factory=Counter)
+
+    def add(self, verdict: EpisodeVerdict) -> None:
+        self.episodes += 1
+        for name, counter in self.counters.items():
+            value = getattr(verdict, name)
+            if value is not None:
+                counter[str(value)] += 1
+        if verdict.sink == "unverifiable":
+            self.unverifiable[verdict.reason or ""] += 1
+
+    @classmethod
+    def total(cls, tallies: Iterable[VerdictTally]) -> VerdictTally:
+        """Several runs' counts as one (the parts of a round)."""
+        out = cls()
+        for tally in tallies:
+            out.episodes += tally.episodes
+            for name, counter in tally.counters.items():
+                out.counters[name].update(counter)
+            out.unverifiable.update(tally.unverifiable)
+        return out
+
+
 @dataclass
 class CascadeResult:
-    """Per-episode verdicts (input order), the measured ledger, and the triage report table."""
+    """The measured ledger, the triage report table and the counts over every verdict; the
+    per-episode verdicts (input order) only from :func:`verify_episodes`, whose input is in memory
+    already. A streaming run (:func:`verify_batches`) hands each batch's verdicts to its ``emit``
+    and keeps none (``verdicts`` is empty), so its memory does not grow with the input."""
 
     verdicts: list[EpisodeVerdict]
     ledger: Ledger
     triage: pa.Table
+    tallies: VerdictTally
     funnel: dict[str, int] = field(default_factory=dict)
     janitor: Sweep = field(default_factory=lambda: Sweep(0, 0))
     """What the janitor swept before this verification started (a crashed run's leftovers)."""
@@ -185,17 +228,16 @@ class CascadeResult:
 
     def tally(self) -> Tally:
         """Episodes judged, admitted (kept), and the others by the sink they went to."""
-        sinks = Counter(str(v.sink) for v in self.verdicts if v.sink != "admitted")
-        return Tally(len(self.verdicts), len(self.verdicts) - sum(sinks.values()), sinks)
+        sinks = Counter({sink: n for sink, n in self.tallies.counters["sink"].items() if sink != "admitted"})
+        return Tally(self.tallies.episodes, self.tallies.episodes - sum(sinks.values()), sinks)
 
     def counts(self, attribute: str) -> dict[str, int]:
-        """Episodes per sink (``"sink"``) or per role (``"role"``), sorted by name."""
-        counts = Counter(getattr(v, attribute) for v in self.verdicts)
-        return dict(sorted((str(k), n) for k, n in counts.items() if k is not None))
+        """Episodes per sink (``"sink"``), per role (``"role"``) or per triage class, sorted by name."""
+        return dict(sorted(self.tallies.counters[attribute].items()))
 
     def unverifiable_by_reason(self) -> dict[str, int]:
         """Unverifiable episodes per reason code (:data:`UNVERIFIABLE_REASONS`)."""
-        return unverifiable_by_reason((v.sink, v.reason) for v in self.verdicts)
+        return dict(sorted(self.tallies.unverifiable.items()))
 
 
 def merge_results(results: Sequence[CascadeResult]) -> CascadeResult:
@@ -209,6 +251,7 @@ def merge_results(results: Sequence[CascadeResult]) -> CascadeResult:
         verdicts=[v for r in results for v in r.verdicts],
         ledger=merge_ledgers([r.ledger for r in results]),
         triage=pa.concat_tables([r.triage for r in results]),
+        tallies=VerdictTally.total(r.tallies for r in results),
         funnel=dict(funnel),
         janitor=Sweep(sum(r.janitor.directories for r in results), sum(r.janitor.processes for r in results)),
     )
@@ -452,17 +495,6 @@ def _route(work: _Work, sink: str, reason: str) -> tuple[str, str]:
     return sink, reason
 
 
-def _stage_costs(kept: list[_Kept]) -> list[StageCost]:
-    costs = {name: StageCost(name) for name in STAGES}
-    for episode in kept:
-        for verdict in episode.verdict.stages:
-            cost = costs[verdict.stage]
-            cost.entered += 1
-            cost.passed += bool(verdict.passed)
-            cost.wall_s += verdict.wall_s
-    return [costs[name] for name in STAGES]
-
-
 def _skipped_dynamic(work: _Work, config: CascadeConfig) -> StageVerdict | None:
     """Stage 3 on an episode the cascade rejected before it, run and timed for the monolithic
     costing (on the pool, with the episode's own stages: it is an oracle run like theirs)."""
@@ -489,50 +521,6 @@ def _monolithic_extras(work: _Work, config: CascadeConfig) -> None:
         work.monolithic["advisory"] = _timed(
             partial(score_advisory, work.episode, _fixture_of(work).min_tool_calls)
         )
-
-
-def _monolithic_costs(kept: list[_Kept], calibration_s: float) -> list[StageCost]:
-    """Cost the same episodes in the naive order (napkin math 0.2): dynamic first, then static,
-    then the advisory stage. Only the order differs: stage 3 is the same stage (re-runs and fixture
-    calibration included). Work the cascade already measured is reused; work it skipped was run and
-    timed on the pool: stage 3 for an episode stage 1 or 2 rejected (:func:`_skipped_dynamic`),
-    stage 2 for one stage 1 rejected and the advisory stage where the cascade stopped short
-    (:func:`_monolithic_extras`)."""
-    order = [StageCost("dynamic", wall_s=calibration_s), StageCost("static"), StageCost("advisory")]
-    dynamic_cost, static_cost, advisory_cost = order
-    for episode in kept:
-        measured = {**episode.monolithic, **{v.stage: v for v in episode.verdict.stages}}
-        dynamic_cost.entered += 1
-        judged = measured.get("dynamic") or episode.skipped_dynamic
-        if judged is None or judged.passed is None:
-            continue
-        dynamic_cost.wall_s += judged.timings.get("own_wall_s", judged.wall_s)
-        if not judged.passed:
-            continue
-        dynamic_cost.passed += 1
-        static_cost.entered += 1
-        static = measured["static"]
-        static_cost.wall_s += static.wall_s
-        if not static.passed:
-            continue
-        static_cost.passed += 1
-        advisory_cost.entered += 1
-        advisory_cost.wall_s += measured["advisory"].wall_s
-        advisory_cost.passed += 1
-    return order
-
-
-def _rank_advisory(kept: list[_Kept]) -> None:
-    """Rank admitted episodes per fixture by advisory score (1 = preferred among duplicates), over
-    the whole input (every batch)."""
-    groups: dict[str, list[EpisodeVerdict]] = defaultdict(list)
-    for episode in kept:
-        if episode.verdict.sink == "admitted":
-            groups[episode.fixture_id or ""].append(episode.verdict)
-    for group in groups.values():
-        group.sort(key=lambda v: (-(v.advisory_score or 0.0), v.episode_id))
-        for rank, verdict in enumerate(group, start=1):
-            verdict.advisory_rank = rank
 
 
 def _calibrate_fixtures(
@@ -564,38 +552,30 @@ def _mark_retired(work: _Work, retired: set[str]) -> None:
         dynamic.data["fixture_retired"] = True
 
 
-def _quarantine_flaky_fixtures(kept: list[_Kept], retired: set[str]) -> None:
-    """Every episode on a flaky fixture goes to flaky quarantine, whichever way its own runs went.
+def _quarantine_flaky(record: _Kept, flaky: set[str]) -> None:
+    """An episode on a flaky fixture goes to flaky quarantine, whichever way its own runs went.
 
-    A fixture is flaky when its reference disagreed with itself in calibration (``retired``) or when
-    any episode's repeated runs on it disagreed, in any batch (that counts in R_flake: nothing
-    explained it beforehand). An admitted episode flipped here keeps its stage-3 verdict as the last
-    one (now failed); the delta and advisory work already spent on it is added to stage 3's measured
-    cost, so the ledger's chain (entered_i+1 = passed_i) still holds. A flipped episode is marked
-    ``rejudge``: what follows from its new sink (triage) is decided again, with the episode, in the
-    last pass.
+    A fixture is flaky when its reference disagreed with itself in calibration or when any
+    episode's repeated runs on it disagreed, in any batch (that counts in R_flake: nothing explained
+    it beforehand): so this is decided after the last batch (:func:`verify_batches`' pass 3). An
+    admitted episode flipped here keeps its stage-3 verdict as the last one (now failed); the delta
+    and advisory work already spent on it is added to stage 3's measured cost, so the ledger's chain
+    (entered_i+1 = passed_i) still holds. A flipped episode is marked ``rejudge``: what follows from
+    its new sink (triage) is decided again, with the episode.
     """
-    flaky = set(retired)
-    for episode in kept:
-        dynamic = episode.verdict.stage("dynamic")
-        if dynamic is not None and dynamic.data.get("inconsistent"):
-            flaky.add(episode.fixture_id or "")
-    for episode in kept:
-        verdict = episode.verdict
-        if verdict.sink not in ("admitted", "hard_negative") or episode.fixture_id not in flaky:
-            continue
-        index = next(i for i, s in enumerate(verdict.stages) if s.stage == "dynamic")
-        dynamic = verdict.stages[index]
-        dynamic.timings["own_wall_s"] = dynamic.wall_s
-        dynamic.wall_s += sum(s.wall_s for s in verdict.stages[index + 1 :])
-        del verdict.stages[index + 1 :]
-        dynamic.passed = False
-        dynamic.data["fixture_oracle_flaky"] = True
-        dynamic.findings.append(
-            Finding("fixture_oracle_flaky", "this fixture's oracle disagrees with itself")
-        )
-        verdict.sink, verdict.reason = "flaky_quarantine", "fixture_oracle_flaky"
-        episode.rejudge = True
+    verdict = record.verdict
+    if verdict.sink not in ("admitted", "hard_negative") or record.fixture_id not in flaky:
+        return
+    index = next(i for i, s in enumerate(verdict.stages) if s.stage == "dynamic")
+    dynamic = verdict.stages[index]
+    dynamic.timings["own_wall_s"] = dynamic.wall_s
+    dynamic.wall_s += sum(s.wall_s for s in verdict.stages[index + 1 :])
+    del verdict.stages[index + 1 :]
+    dynamic.passed = False
+    dynamic.data["fixture_oracle_flaky"] = True
+    dynamic.findings.append(Finding("fixture_oracle_flaky", "this fixture's oracle disagrees with itself"))
+    verdict.sink, verdict.reason = "flaky_quarantine", "fixture_oracle_flaky"
+    record.rejudge = True
 
 
 def _judge(
@@ -689,8 +669,9 @@ def parquet_batches(path: Path, batch_rows: int) -> EpisodeBatches:
 
 @dataclass
 class _Kept:
-    """What outlives an episode's batch: its verdict, its fixture's id (advisory ranking, flaky
-    quarantine) and the measured work the ledger costs. The episode and its diff are dropped."""
+    """What outlives an episode's batch until pass 3 (on disk, :class:`_Spill`): its verdict, its
+    fixture's id (advisory ranking, flaky quarantine) and the measured work the ledger costs. The
+    episode and its diff are dropped."""
 
     verdict: EpisodeVerdict
     fixture_id: str | None
@@ -752,11 +733,168 @@ def _survey(batches: EpisodeBatches, fixtures_lookup: FixturesLookup | None) -> 
     return survey
 
 
-def _same_input(batch: list[Episode], kept: list[_Kept], start: int) -> None:
-    """Refuse a source that gave other episodes on a later pass (the input changed under the run)."""
-    ids = [e.episode_id for e in batch]
-    if ids != [k.verdict.episode_id for k in kept[start : start + len(batch)]]:
-        raise RuntimeError("the episodes to verify changed between passes over the input")
+class _Spill:
+    """Pass 2's records (:class:`_Kept`), a batch at a time, in an anonymous temporary file.
+
+    A record is a few KB (the verdict with its stage verdicts and findings, the work the ledger
+    costs); kept in memory for the whole input they were the stage's peak (~0.9 GB at 100k
+    episodes). They wait here until what needs every batch (the flaky quarantine, the advisory
+    ranking) is decided, and pass 3 reads them back a batch at a time beside the same input batch.
+    Pickled: they are this process's own objects, written and read back by this run only; the file
+    (:func:`verify_batches` opens it) is gone when the run ends, whichever way.
+    """
+
+    def __init__(self, file: BinaryIO) -> None:
+        self._file = file
+
+    def write(self, records: list[_Kept]) -> None:
+        pickle.dump(records, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def read(self) -> Iterator[list[_Kept]]:
+        self._file.seek(0)
+        while True:
+            try:
+                yield pickle.load(self._file)
+            except EOFError:
+                return
+
+
+@dataclass
+class _Across:
+    """What pass 2 learns about the whole input that pass 3 needs to finish any episode's verdict:
+    the fixtures whose oracle disagreed with itself on some episode, and the admitted episodes'
+    ranking keys (fixture, -advisory score, id) as Arrow columns, about 60 bytes an admitted
+    episode: the one per-episode term verification keeps in memory (a rank is a position among
+    every admitted episode of its fixture, in any batch)."""
+
+    episodes: int = 0
+    flaky: set[str] = field(default_factory=set)
+    keys: list[pa.Table] = field(default_factory=list)
+
+    def add(self, records: list[_Kept]) -> None:
+        admitted = [r for r in records if r.verdict.sink == "admitted"]
+        self.keys.append(
+            pa.table(
+                {
+                    "fixture_id": pa.array([r.fixture_id for r in admitted], pa.string()),
+                    "neg_score": pa.array(
+                        [-(r.verdict.advisory_score or 0.0) for r in admitted], pa.float64()
+                    ),
+                    "episode_id": pa.array([r.verdict.episode_id for r in admitted], pa.string()),
+                    "position": pa.array(range(self.episodes, self.episodes + len(admitted)), pa.int64()),
+                }
+            )
+        )
+        self.episodes += len(records)
+        for record in records:
+            dynamic = record.verdict.stage("dynamic")
+            if dynamic is not None and dynamic.data.get("inconsistent"):
+                self.flaky.add(record.fixture_id or "")
+
+    def ranks(self, flaky: set[str]) -> np.ndarray:
+        """Advisory ranks of the episodes still admitted once ``flaky``'s are quarantined, in input
+        order: 1 = preferred among the admitted episodes of its fixture (higher score, then id)."""
+        if not self.keys:
+            return np.zeros(0, np.int64)
+        keys, self.keys = pa.concat_tables(self.keys), []
+        flaky_ids = pa.array(sorted(flaky), pa.string())
+        keys = keys.filter(pc.invert(pc.fill_null(pc.is_in(keys["fixture_id"], value_set=flaky_ids), False)))
+        keys = keys.set_column(0, "fixture_id", pc.fill_null(keys["fixture_id"], ""))
+        if not keys.num_rows:
+            return np.zeros(0, np.int64)
+        order = pc.sort_indices(
+            keys,
+            sort_keys=[(name, "ascending") for name in ("fixture_id", "neg_score", "episode_id", "position")],
+        ).to_numpy()
+        groups = pc.dictionary_encode(keys["fixture_id"].take(order)).combine_chunks().indices.to_numpy()
+        first = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+        starts = np.repeat(first, np.diff(np.r_[first, len(groups)]))
+        ranks = np.empty(len(order), np.int64)
+        ranks[order] = np.arange(len(order)) - starts + 1
+        return ranks
+
+
+@dataclass
+class _Totals:
+    """Pass 3's running sums over final verdicts: the ledger's counters, the counts a summary
+    reports, the triage groups; everything the run returns, none of it per episode."""
+
+    calibration_s: float
+    stages: dict[str, StageCost] = field(default_factory=lambda: {name: StageCost(name) for name in STAGES})
+    monolithic: list[StageCost] = field(
+        default_factory=lambda: [StageCost("dynamic"), StageCost("static"), StageCost("advisory")]
+    )
+    routing_s: float = 0.0
+    oracle_runs: int = 0
+    inconsistent: int = 0
+    judged: int = 0
+    tallies: VerdictTally = field(default_factory=VerdictTally)
+    triage: TriageTally = field(default_factory=TriageTally)
+
+    def add(self, record: _Kept) -> None:
+        verdict = record.verdict
+        for stage in verdict.stages:
+            cost = self.stages[stage.stage]
+            cost.entered += 1
+            cost.passed += bool(stage.passed)
+            cost.wall_s += stage.wall_s
+        self._monolithic(record)
+        self.routing_s += record.routing_s
+        self.oracle_runs += verdict.oracle_runs
+        dynamic = verdict.stage("dynamic")
+        inconsistent, judged, _ = count_flakes([dynamic.data] if dynamic else [])
+        self.inconsistent += inconsistent
+        self.judged += judged
+        self.tallies.add(verdict)
+        if verdict.triage_class is not None:
+            self.triage.add(
+                verdict.episode_id,
+                TriageVerdict(verdict.triage_class, verdict.triage_subject or "", verdict.triage_evidence),
+            )
+
+    def _monolithic(self, record: _Kept) -> None:
+        """Cost the episode in the naive order (napkin math 0.2): dynamic first, then static, then
+        the advisory stage. Only the order differs: stage 3 is the same stage (re-runs and fixture
+        calibration included). Work the cascade already measured is reused; work it skipped was run
+        and timed on the pool: stage 3 for an episode stage 1 or 2 rejected (:func:`_skipped_dynamic`),
+        stage 2 for one stage 1 rejected and the advisory stage where the cascade stopped short
+        (:func:`_monolithic_extras`)."""
+        dynamic_cost, static_cost, advisory_cost = self.monolithic
+        measured = {**record.monolithic, **{v.stage: v for v in record.verdict.stages}}
+        dynamic_cost.entered += 1
+        judged = measured.get("dynamic") or record.skipped_dynamic
+        if judged is None or judged.passed is None:
+            return
+        dynamic_cost.wall_s += judged.timings.get("own_wall_s", judged.wall_s)
+        if not judged.passed:
+            return
+        dynamic_cost.passed += 1
+        static_cost.entered += 1
+        static = measured["static"]
+        static_cost.wall_s += static.wall_s
+        if not static.passed:
+            return
+        static_cost.passed += 1
+        advisory_cost.entered += 1
+        advisory_cost.wall_s += measured["advisory"].wall_s
+        advisory_cost.passed += 1
+
+    def ledger(self, config: CascadeConfig, retired: set[str]) -> Ledger:
+        stages = [self.stages[name] for name in STAGES]
+        stages[STAGES.index("dynamic")].wall_s += self.calibration_s
+        if config.cost_monolithic:
+            self.monolithic[0].wall_s += self.calibration_s
+        return Ledger(
+            attempts=self.tallies.episodes,
+            stages=stages,
+            monolithic=self.monolithic if config.cost_monolithic else [],
+            routing_wall_s=self.routing_s,
+            oracle_runs=self.oracle_runs,
+            dynamic_verified=self.judged,
+            inconsistent=self.inconsistent,
+            retired_fixtures=sorted(retired),
+            yield_band=config.yield_band,
+        )
 
 
 def verify_episodes(
@@ -765,14 +903,19 @@ def verify_episodes(
     """Run the cascade over ``episodes`` (already in memory: a day's partition, a round's samples);
     ``fixtures_lookup`` maps fixture_id -> gym fixture (or a :class:`FixtureContext`; see
     :func:`fixtures_lookup`), ``None`` for none. Every episode gets exactly one verdict, in input
-    order; ``episodes`` get their task identity adopted (:func:`adopt_task_identity`)."""
+    order, kept in the result (the input is in memory already; a corpus read from a file goes
+    through :func:`verify_batches`, which keeps none); ``episodes`` get their task identity adopted
+    (:func:`adopt_task_identity`)."""
     config = config or CascadeConfig()
     size = config.batch_rows
+    verdicts: list[EpisodeVerdict] = []
 
     def batches() -> Iterable[list[Episode]]:
         return (episodes[start : start + size] for start in range(0, len(episodes), size))
 
-    return verify_batches(batches, fixtures_lookup, config)
+    result = verify_batches(batches, fixtures_lookup, config, lambda _, batch: verdicts.extend(batch))
+    result.verdicts = verdicts
+    return result
 
 
 def verify_batches(
@@ -782,84 +925,84 @@ def verify_batches(
     emit: EmitBatch | None = None,
 ) -> CascadeResult:
     """The cascade over an input read in batches, in bounded memory (docs/operations.md, "Batch
-    sizes and the memory bound"); the verdicts are the same for any batch size.
+    sizes and the memory bound"); the verdicts are the same for any batch size. The result keeps
+    no verdict: ``emit`` receives every batch with its final verdicts (to write them), and the
+    result holds the ledger, the triage report and the counts.
 
     Pass 1 (light) gathers what judging needs about the whole input (tool refusal rates for
     triage, the timing-sensitive fixtures to calibrate); pass 2 runs the stages a batch at a time
-    on the pool and keeps a compact record per episode; what needs every episode's result (the
-    flaky-fixture quarantine, the advisory ranking, the ledger) is decided from those records.
-    Pass 3 re-reads the input only when there is something to do with it: episodes the quarantine
-    moved are judged again, and ``emit`` receives every batch with its final verdicts.
+    on the pool, spills each episode's record to disk (:class:`_Spill`) and keeps only what spans
+    batches (:class:`_Across`: the flaky fixtures, the advisory ranking keys); pass 3 re-reads the
+    input and the spill batch by batch, finishes each verdict (flaky quarantine, advisory rank, the
+    moved episodes judged again), sums the ledger and counts (:class:`_Totals`), and emits it.
     """
     config = config or CascadeConfig()
     swept = sweep()
     survey = _survey(batches, fixtures_lookup)
     if survey.judged:
         isolation.require()  # refuse before any stage runs, not halfway through the input
-    rates = survey.rates()
-    kept: list[_Kept] = []
+    rates, across = survey.rates(), _Across()
     progress = tqdm(
         total=survey.episodes, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None
     )
-    with progress, ThreadPoolExecutor(config.workers, thread_name_prefix="verify") as pool:
-        calibration, calibration_s, calibration_cache = _calibrate_fixtures(survey.calibrate, config, pool)
-        retired = {fid for fid, runs in calibration.items() if len(set(runs)) > 1}
-        for batch in batches():
-            works = _adopted(batch, partial(lookup_context, fixtures_lookup))
-            for work, (sink, reason) in zip(works, _run_pool(works, config, pool, progress), strict=True):
-                _mark_retired(work, retired)
-                verdict = _judge(work, sink, reason, config, rates)
-                fixture_id = work.fixture.fixture_id if work.fixture is not None else None
-                kept.append(_Kept(verdict, fixture_id, work.routing_s, work.skipped_dynamic, work.monolithic))
-    if len(kept) != survey.episodes:
-        raise RuntimeError("the episodes to verify changed between passes over the input")
-    _quarantine_flaky_fixtures(kept, retired)
-    _rank_advisory(kept)
-    if emit is not None or any(k.rejudge for k in kept):
-        _last_pass(batches, kept, fixtures_lookup, config, rates, emit)
-    verdicts = [k.verdict for k in kept]
-    inconsistent, judged, _ = count_flakes(dyn.data for v in verdicts if (dyn := v.stage("dynamic")))
-    stages = _stage_costs(kept)
-    stages[STAGES.index("dynamic")].wall_s += calibration_s
-    ledger = Ledger(
-        attempts=len(kept),
-        stages=stages,
-        monolithic=_monolithic_costs(kept, calibration_s) if config.cost_monolithic else [],
-        routing_wall_s=sum(k.routing_s for k in kept),
-        oracle_runs=sum(v.oracle_runs for v in verdicts),
-        dynamic_verified=judged,
-        inconsistent=inconsistent,
-        retired_fixtures=sorted(retired),
-        yield_band=config.yield_band,
-    )
-    report = triage_report(
-        [
-            (v.episode_id, TriageVerdict(v.triage_class, v.triage_subject or "", v.triage_evidence))
-            for v in verdicts
-            if v.triage_class is not None
-        ]
-    )
-    funnel = {"attempts": len(kept), **{f"passed_{s.stage}": s.passed for s in stages}}
-    return CascadeResult(verdicts, ledger, report, funnel, swept, calibration_cache)
+    with tempfile.TemporaryFile(prefix="tp-verify-") as file:
+        spill = _Spill(file)
+        with progress, ThreadPoolExecutor(config.workers, thread_name_prefix="verify") as pool:
+            calibration, calibration_s, calibration_cache = _calibrate_fixtures(
+                survey.calibrate, config, pool
+            )
+            retired = {fid for fid, runs in calibration.items() if len(set(runs)) > 1}
+            for batch in batches():
+                works = _adopted(batch, partial(lookup_context, fixtures_lookup))
+                records = []
+                for work, (sink, reason) in zip(works, _run_pool(works, config, pool, progress), strict=True):
+                    _mark_retired(work, retired)
+                    verdict = _judge(work, sink, reason, config, rates)
+                    fixture_id = work.fixture.fixture_id if work.fixture is not None else None
+                    records.append(
+                        _Kept(verdict, fixture_id, work.routing_s, work.skipped_dynamic, work.monolithic)
+                    )
+                across.add(records)
+                spill.write(records)
+        if across.episodes != survey.episodes:
+            raise RuntimeError("the episodes to verify changed between passes over the input")
+        totals = _Totals(calibration_s)
+        _last_pass(batches, spill, across, retired, fixtures_lookup, config, rates, totals, emit)
+    ledger = totals.ledger(config, retired)
+    funnel = {"attempts": totals.tallies.episodes, **{f"passed_{s.stage}": s.passed for s in ledger.stages}}
+    return CascadeResult([], ledger, totals.triage.table(), totals.tallies, funnel, swept, calibration_cache)
 
 
 def _last_pass(
     batches: EpisodeBatches,
-    kept: list[_Kept],
+    spill: _Spill,
+    across: _Across,
+    retired: set[str],
     fixtures_lookup: FixturesLookup | None,
     config: CascadeConfig,
     rates: dict[str, tuple[int, int]],
+    totals: _Totals,
     emit: EmitBatch | None,
 ) -> None:
-    """Pass 3: judge again the episodes the flaky quarantine moved (their new sink is triaged, with
-    the episode), then hand each batch with its final verdicts to ``emit``."""
-    lookup, start = _shared_lookup(fixtures_lookup), 0
+    """Pass 3: each batch beside its spilled records; every verdict finished (flaky quarantine,
+    advisory rank, judged again when the quarantine moved it), counted in ``totals`` and handed,
+    with its batch, to ``emit``. A source that gives other episodes than pass 2 saw is refused."""
+    flaky = across.flaky | retired
+    ranks, ranked = across.ranks(flaky), 0
+    lookup, stored = _shared_lookup(fixtures_lookup), spill.read()
     for batch in batches():
-        _same_input(batch, kept, start)
-        for work, record in zip(_adopted(batch, lookup), kept[start : start + len(batch)], strict=True):
+        records = next(stored, [])
+        if [e.episode_id for e in batch] != [r.verdict.episode_id for r in records]:
+            raise RuntimeError("the episodes to verify changed between passes over the input")
+        for work, record in zip(_adopted(batch, lookup), records, strict=True):
+            _quarantine_flaky(record, flaky)
+            if record.verdict.sink == "admitted":
+                record.verdict.advisory_rank, ranked = int(ranks[ranked]), ranked + 1
             if record.rejudge:
                 work.stages = record.verdict.stages
                 record.verdict = _judge(work, record.verdict.sink, record.verdict.reason, config, rates)
+            totals.add(record)
         if emit is not None:
-            emit(batch, [k.verdict for k in kept[start : start + len(batch)]])
-        start += len(batch)
+            emit(batch, [r.verdict for r in records])
+    if next(stored, None) is not None:
+        raise RuntimeError("the episodes to verify changed between passes over the input")

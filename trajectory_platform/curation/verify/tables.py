@@ -7,17 +7,27 @@ same episodes and fixtures give byte-identical Parquet.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trajectory_platform.curation.verify.cascade import CascadeResult, FixturesLookup, lookup_context
+from trajectory_platform.curation.verify.cascade import (
+    CascadeConfig,
+    CascadeResult,
+    FixturesLookup,
+    lookup_context,
+    verify_batches,
+)
 from trajectory_platform.curation.verify.context import apply_to_fixture, build_diff_view
 from trajectory_platform.curation.verify.delta import screen_diff
 from trajectory_platform.curation.verify.ledger import count_flakes
 from trajectory_platform.curation.verify.verdicts import EpisodeVerdict
-from trajectory_platform.traces.parquet import ROW_GROUP_ROWS
+from trajectory_platform.traces.parquet import ROW_GROUP_ROWS, ParquetAppender
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row, table_to_episodes
 
@@ -69,19 +79,114 @@ def verdict_row(verdict: EpisodeVerdict) -> dict:
 
 
 def verdicts_table(result: CascadeResult) -> pa.Table:
-    """Verdicts alone (the CLI's ``verdicts.parquet``), sorted by episode_id. Converted to Arrow one
-    row group (:data:`ROW_GROUP_ROWS` verdicts) at a time: the rows as Python dicts are a few KB an
-    episode, so building them all at once peaked with the corpus; chunks cut at the row groups give
-    the bytes of the table built at once."""
+    """Verdicts alone (the CLI's ``verdicts.parquet``) of a run that kept them
+    (:func:`~trajectory_platform.curation.verify.cascade.verify_episodes`), sorted by episode_id.
+    Converted to Arrow one row group (:data:`ROW_GROUP_ROWS` verdicts) at a time: the rows as Python
+    dicts are a few KB an episode, so building them all at once peaked with the corpus; chunks cut
+    at the row groups give the bytes of the table built at once."""
     ordered = sorted(result.verdicts, key=lambda v: v.episode_id)
     chunks = [
-        pa.Table.from_pylist(
-            [{"episode_id": v.episode_id, **verdict_row(v)} for v in ordered[start : start + ROW_GROUP_ROWS]],
-            schema=VERDICTS_SCHEMA,
-        )
+        verdicts_batch(ordered[start : start + ROW_GROUP_ROWS])
         for start in range(0, len(ordered), ROW_GROUP_ROWS)
     ]
     return pa.concat_tables([VERDICTS_SCHEMA.empty_table(), *chunks])
+
+
+def verdicts_batch(verdicts: list[EpisodeVerdict]) -> pa.Table:
+    """A batch of verdicts as ``verdicts.parquet`` rows, sorted by episode_id (stable)."""
+    rows = [{"episode_id": v.episode_id, **verdict_row(v)} for v in verdicts]
+    rows.sort(key=lambda r: r["episode_id"])
+    return pa.Table.from_pylist(rows, schema=VERDICTS_SCHEMA)
+
+
+SORT_MEMORY = "256MB"
+"""DuckDB's memory limit while it sorts a verdicts file whose batches came out of id order (it
+spills past it): the bound :class:`VerdictsFile` keeps on an unsorted input."""
+
+
+class VerdictsFile:
+    """``verdicts.parquet`` written a batch of verdicts at a time (what a streaming verification
+    emits), with the bytes :func:`write_parquet` gives :func:`verdicts_table`'s whole table.
+
+    Each batch's rows, sorted by id, are appended to a hidden file beside the output. When the
+    batches came in id order (a trace table from ingest is sorted by id) that file is the output;
+    otherwise DuckDB sorts it into place on disk, within :data:`SORT_MEMORY` (ties in input order).
+    Atomic: the output appears on :meth:`close`, and nothing is left behind on an error.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._unsorted = self.path.with_name(f".{self.path.name}.unsorted")
+        self._appender = ParquetAppender(self._unsorted, VERDICTS_SCHEMA)
+        self._last: str | None = None
+        self.in_order = True
+
+    def write(self, verdicts: list[EpisodeVerdict]) -> None:
+        table = verdicts_batch(verdicts)
+        if table.num_rows:
+            ids = table.column("episode_id")
+            self.in_order &= self._last is None or ids[0].as_py() >= self._last
+            self._last = ids[-1].as_py()
+        self._appender.write(table)
+
+    def close(self) -> None:
+        self._appender.close()
+        try:
+            if self.in_order:
+                os.replace(self._unsorted, self.path)
+            else:
+                _sort_verdicts(self._unsorted, self.path)
+        finally:
+            self._unsorted.unlink(missing_ok=True)
+
+    def __enter__(self) -> VerdictsFile:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self._appender.abort()
+
+
+def _sort_verdicts(source: Path, path: Path) -> None:
+    """``source``'s rows sorted by episode id (then file order) into ``path``, through DuckDB's
+    external sort, a row group at a time into :class:`ParquetAppender`."""
+    import duckdb
+
+    with (
+        tempfile.TemporaryDirectory(prefix=".sort-", dir=path.parent) as spill,
+        duckdb.connect(config={"memory_limit": SORT_MEMORY, "threads": 1, "temp_directory": spill}) as con,
+        ParquetAppender(path, VERDICTS_SCHEMA) as out,
+    ):
+        result = con.sql(
+            "SELECT * EXCLUDE (file_row_number) FROM read_parquet(?, file_row_number = true) "
+            "ORDER BY episode_id, file_row_number",
+            params=[str(source)],
+        )
+        for batch in result.to_arrow_reader(ROW_GROUP_ROWS):
+            out.write(pa.Table.from_batches([batch]).cast(VERDICTS_SCHEMA))
+
+
+def verify_table(
+    traces: pa.Table, fixtures_lookup: FixturesLookup | None, config: CascadeConfig
+) -> tuple[pa.Table, CascadeResult]:
+    """A trace table (a day's ``raw_traces``) through the cascade ``config.batch_rows`` episodes at a
+    time: its verified table, sorted by episode_id, and the run's result. Each batch becomes Python
+    episodes only while it is verified, and its verdicts leave as that batch's Arrow rows (no
+    verdict is kept), so the stage holds the day's Arrow input and output, not the day's episodes
+    and verdicts as objects. The bytes of :func:`verified_table` over the whole day."""
+    ordered = traces.take(pc.sort_indices(traces, [("episode_id", "ascending")]))
+    size = config.batch_rows
+
+    def batches() -> Iterator[list[Episode]]:
+        return (table_to_episodes(ordered.slice(start, size)) for start in range(0, ordered.num_rows, size))
+
+    pieces: list[pa.Table] = []
+    result = verify_batches(
+        batches, fixtures_lookup, config, lambda b, v: pieces.append(verified_batch(b, v))
+    )
+    return pa.concat_tables([VERIFIED_SCHEMA.empty_table(), *pieces]).combine_chunks(), result
 
 
 def verified_table(episodes: list[Episode], result: CascadeResult) -> pa.Table:

@@ -21,6 +21,7 @@ Only class 4 is a reason to change weights; the report says what to fix where fo
 from __future__ import annotations
 
 import re
+from bisect import insort
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -175,28 +176,55 @@ def triage_episode(
     )
 
 
+EXAMPLE_IDS = 5
+"""Episode ids a triage group names as examples (the smallest, by id)."""
+
+
+class TriageTally:
+    """The triage report built an episode at a time: per (class, subject) group a count, the first
+    evidence lines counted, and the :data:`EXAMPLE_IDS` smallest ids, so a streaming verification
+    holds its groups, not one entry per failing episode."""
+
+    def __init__(self) -> None:
+        self.episodes = 0
+        self._counts: Counter[tuple[str, str]] = Counter()
+        self._evidence: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        self._examples: dict[tuple[str, str], list[str]] = defaultdict(list)
+
+    def add(self, episode_id: str, verdict: TriageVerdict) -> None:
+        key = (verdict.failure_class, verdict.subject)
+        self.episodes += 1
+        self._counts[key] += 1
+        self._evidence[key].update(verdict.evidence[:1])
+        examples = self._examples[key]
+        if len(examples) < EXAMPLE_IDS or episode_id < examples[-1]:
+            insort(examples, episode_id)
+            del examples[EXAMPLE_IDS:]
+
+    def table(self) -> pa.Table:
+        """What a person acts on, largest groups first."""
+        total = self.episodes or 1
+        ordered = sorted(self._counts.items(), key=lambda kv: (CLASSES.index(kv[0][0]), -kv[1], kv[0][1]))
+        return pa.Table.from_pylist(
+            [
+                {
+                    "failure_class": cls,
+                    "subject": subject,
+                    "episodes": count,
+                    "share": round(count / total, 6),
+                    "remedy": REMEDY[cls],
+                    "evidence": self._evidence[(cls, subject)].most_common(1)[0][0],
+                    "example_episode_ids": self._examples[(cls, subject)],
+                }
+                for (cls, subject), count in ordered
+            ],
+            schema=TRIAGE_REPORT_SCHEMA,
+        )
+
+
 def triage_report(rows: list[tuple[str, TriageVerdict]]) -> pa.Table:
     """Aggregate (episode_id, verdict) pairs into what a person acts on, largest groups first."""
-    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
-    evidence: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    tally = TriageTally()
     for episode_id, verdict in rows:
-        key = (verdict.failure_class, verdict.subject)
-        groups[key].append(episode_id)
-        evidence[key].update(verdict.evidence[:1])
-    total = len(rows) or 1
-    ordered = sorted(groups.items(), key=lambda kv: (CLASSES.index(kv[0][0]), -len(kv[1]), kv[0][1]))
-    return pa.Table.from_pylist(
-        [
-            {
-                "failure_class": cls,
-                "subject": subject,
-                "episodes": len(ids),
-                "share": round(len(ids) / total, 6),
-                "remedy": REMEDY[cls],
-                "evidence": evidence[(cls, subject)].most_common(1)[0][0],
-                "example_episode_ids": sorted(ids)[:5],
-            }
-            for (cls, subject), ids in ordered
-        ],
-        schema=TRIAGE_REPORT_SCHEMA,
-    )
+        tally.add(episode_id, verdict)
+    return tally.table()
