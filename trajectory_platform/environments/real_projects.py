@@ -60,8 +60,9 @@ SYSTEM_PROMPT = (
 
 ORACLE_TIMEOUT_S = 60.0
 """A real library's sealed suite declares a time limit well above what it needs (about half a second
-per run here): the verifier re-runs an oracle whose run took more than half its limit, so a tight
-limit would make the verdicts, and the Parquet bytes, depend on how loaded the machine is."""
+per run here): the verifier re-runs an oracle whose run used more than half its limit in CPU time,
+and a run past the limit (wall clock, the hard stop for a hanging test) fails, so a tight limit
+would make the verdicts, and the Parquet bytes, depend on how loaded the machine is."""
 
 
 class RealProjectError(RuntimeError):

@@ -13,8 +13,9 @@ The verdict channel (docs/verification.md has the threat model):
 - **Judge.** Reads the run's nonce from stdin before anything else, applies the rlimits, drops
   to an unprivileged uid when started as root, makes itself non-dumpable (no same-uid process may
   read its memory or reopen its descriptors; forks inherit this), then forks one worker per test.
-  It writes one line per test to stdout, each with an HMAC under the nonce; the host accepts
-  nothing else. Workspace code never runs in the judge.
+  It writes one line per test to stdout (id, status, the CPU seconds the worker used as ``wait4``
+  reported them, message), each with an HMAC under the nonce; the host accepts nothing else.
+  Workspace code never runs in the judge.
 - **Worker.** A fork of the judge, one per test. Before any workspace code it starts a *holder*
   thread, which reads a per-test token from the judge, installs an audit hook, and waits. The hook
   zeroes the token on every way Python offers to reach another thread's frames, rewrite a frame's
@@ -142,8 +143,14 @@ def _spawn(spec: dict[str, str], test_id: str, source: str | None, token_r: int,
         os._exit(127)
 
 
-def _run_worker(spec: dict[str, str], test_id: str, source: str | None, deadline: float) -> tuple[str, str]:
-    """One test in a fresh interpreter: (status, message) as the judge accepts it."""
+def _run_worker(
+    spec: dict[str, str], test_id: str, source: str | None, deadline: float
+) -> tuple[str, str, float]:
+    """One test in a fresh interpreter: (status, message) as the judge accepts it, and the CPU
+    seconds the worker used (user + system, with the children it waited for), as the kernel counted
+    them when the judge reaped it: the figure comes from ``wait4``, never from the worker, so
+    workspace code cannot state it. Unlike the test's wall time, it does not grow when the machine
+    is busy, which is why the host judges a borderline run by it."""
     import select
     import time
 
@@ -166,7 +173,8 @@ def _run_worker(spec: dict[str, str], test_id: str, source: str | None, deadline
         if not chunk:
             break
         data += chunk
-    _, status = os.waitpid(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
+    cpu_s = usage.ru_utime + usage.ru_stime
     while select.select([report_r], [], [], 0)[0]:  # whatever else was written before it ended
         chunk = os.read(report_r, 65536)
         if not chunk:
@@ -174,16 +182,16 @@ def _run_worker(spec: dict[str, str], test_id: str, source: str | None, deadline
         data += chunk
     os.close(report_r)
     if timed_out and not data:
-        return "error", "timed out"
+        return "error", "timed out", cpu_s
     lines = data.decode("utf-8", "replace").splitlines()
     if len(lines) != 1:
-        return "error", f"verdict channel: {len(lines)} verdict lines (exit status {status})"
+        return "error", f"verdict channel: {len(lines)} verdict lines (exit status {status})", cpu_s
     parts = lines[0].split("\t")
     if len(parts) != 4 or parts[0] != test_id:
-        return "error", "verdict channel: malformed verdict"
+        return "error", "verdict channel: malformed verdict", cpu_s
     if parts[3] != token:
-        return "error", "verdict channel: unauthenticated verdict (" + _one_line(parts[2])[:120] + ")"
-    return parts[1], parts[2]
+        return "error", "verdict channel: unauthenticated verdict (" + _one_line(parts[2])[:120] + ")", cpu_s
+    return parts[1], parts[2], cpu_s
 
 
 def _kill_leftovers() -> None:
@@ -236,10 +244,10 @@ def judge(spec_path: str) -> None:
     out = sys.stdout.buffer
     for test_id in ids:
         source = sources[test_id.partition("::")[0]]
-        status, message = _run_worker(spec, test_id, source, deadline)
+        status, message, cpu_s = _run_worker(spec, test_id, source, deadline)
         if spec.get("own_pid_namespace") == "1":
             _kill_leftovers()
-        line = test_id + "\t" + status + "\t" + _one_line(message)
+        line = test_id + "\t" + status + "\t" + f"{cpu_s:.6f}" + "\t" + _one_line(message)
         mac = _hmac_sha256(nonce, line.encode("utf-8"))
         out.write((line + "\t" + mac + "\n").encode("utf-8"))
         out.flush()

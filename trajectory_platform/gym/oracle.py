@@ -34,6 +34,10 @@ class OracleResult:
     timed_out: bool
     exit_codes: list[int] = field(default_factory=list)
     error: str | None = None
+    cpu_s: float = 0.0
+    """CPU seconds the sealed tests' workers used (the judge's ``wait4`` figures, authenticated
+    with the verdicts): what a decision that must not depend on the machine's load reads instead
+    of ``wall_s`` (the borderline re-run rule of curation's stage 3)."""
 
     def to_dict(self) -> dict:
         return {
@@ -99,6 +103,7 @@ def run_oracle(
         timed_out=run.timed_out,
         exit_codes=[run.exit_code],
         error="timeout" if run.timed_out else None,
+        cpu_s=run.cpu_s,
     )
 
 

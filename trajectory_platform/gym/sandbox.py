@@ -262,6 +262,10 @@ class TestRun:
     exit_code: int
     wall_s: float
     timed_out: bool
+    cpu_s: float = 0.0
+    """CPU seconds the test workers used, summed over the tests, as the judge measured each worker
+    when it reaped it (``wait4``; authenticated with the verdicts). It does not grow with the
+    machine's load the way ``wall_s`` does; 0.0 when the channel was voided or nothing reported."""
 
 
 def run_tests_in(
@@ -343,27 +347,40 @@ def run_tests_in(
                 timed_out, out, exit_code = True, b"", -signal.SIGKILL
             finally:
                 _reap(proc)
-            results = _verified_results(out, nonce, ids)
+            results, cpu_s = _verified_results(out, nonce, ids)
             timed_out = timed_out or any(r["message"] == "timed out" for r in results.values())
             return TestRun(
-                results=results, exit_code=exit_code, wall_s=time.perf_counter() - start, timed_out=timed_out
+                results=results,
+                exit_code=exit_code,
+                wall_s=time.perf_counter() - start,
+                timed_out=timed_out,
+                cpu_s=cpu_s,
             )
     finally:
         shutil.rmtree(private, ignore_errors=True)
 
 
-def _verified_results(out: bytes, nonce: bytes, ids: list[str] | None) -> dict[str, dict[str, str]]:
-    """The judge's lines whose HMAC verifies; one forged line voids them all."""
+def _verified_results(
+    out: bytes, nonce: bytes, ids: list[str] | None
+) -> tuple[dict[str, dict[str, str]], float]:
+    """The judge's lines whose HMAC verifies, and the workers' CPU seconds they report (summed);
+    one forged or malformed line voids them all (every test ``error``, no CPU time)."""
     results: dict[str, dict[str, str]] = {}
+    cpu_s = 0.0
     for line in out.decode("utf-8", "replace").splitlines():
         body, _, mac = line.rpartition("\t")
         expected = hmac.new(nonce, body.encode("utf-8"), hashlib.sha256).hexdigest()
-        parts = body.split("\t", 2)
-        if len(parts) != 3 or not hmac.compare_digest(mac, expected):
+        parts = body.split("\t", 3)
+        try:
+            used = float(parts[2]) if len(parts) == 4 else -1.0
+        except ValueError:
+            used = -1.0
+        if used < 0 or not hmac.compare_digest(mac, expected):
             reason = "verdict channel: a result line failed authentication"
-            return {tid: {"status": "error", "message": reason} for tid in (ids or list(results))}
-        results[parts[0]] = {"status": parts[1], "message": parts[2]}
-    return results
+            return {tid: {"status": "error", "message": reason} for tid in (ids or list(results))}, 0.0
+        results[parts[0]] = {"status": parts[1], "message": parts[3]}
+        cpu_s += used
+    return results, cpu_s
 
 
 def _reap(proc: subprocess.Popen) -> None:

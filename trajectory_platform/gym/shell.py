@@ -457,19 +457,26 @@ def _run_editor(
 
 def _read_capped(proc: subprocess.Popen[bytes], deadline: float) -> tuple[str, bool]:
     """Read the merged output until the command ends or ``deadline``; keep the first
-    :data:`OUTPUT_LIMIT_BYTES`, count the rest. Returns (text, timed out)."""
+    :data:`OUTPUT_LIMIT_BYTES`, count the rest. Returns (text, timed out).
+
+    A command found ended is read once more before the loop stops: it may have written its output
+    and exited after the last ``select`` came back empty and before ``poll`` looked (a window the
+    host widens when it is busy, e.g. another thread holding the GIL), and stopping there lost the
+    whole output, which replay then read as drift."""
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     kept = bytearray()
     dropped = 0
+    ended = False
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             return _capped_text(kept, dropped), True
-        ready, _, _ = select.select([fd], [], [], min(left, 0.05))
+        ready, _, _ = select.select([fd], [], [], 0 if ended else min(left, 0.05))
         if not ready:
-            if proc.poll() is not None:  # ended; a pipe still held open by an unconfined child
+            if ended:  # ended and nothing left; a pipe still held open by an unconfined child
                 break
+            ended = proc.poll() is not None
             continue
         chunk = os.read(fd, 65536)
         if not chunk:
