@@ -19,6 +19,8 @@ from trajectory_platform.gym.library import (
     learnable_fixture,
 )
 from trajectory_platform.gym.oracle import run_oracle, validate_fixture
+from trajectory_platform.gym.policies import ScriptedExpert
+from trajectory_platform.gym.runtime import run_episode
 from trajectory_platform.gym.tools import TOOL_FAMILIES
 
 
@@ -52,6 +54,23 @@ def test_library_covers_the_task_matrix(library):
 def test_every_learnable_task_exists_in_every_tool_family(library):
     by_task = Counter(f.fixture_id.split("@")[0] for f in library if f.learnable)
     assert set(by_task.values()) == {len(TOOL_FAMILIES)}
+
+
+def test_the_learnable_expert_looks_a_constant_up_by_name_so_the_value_ends_its_observation():
+    """Issue 17: the expert's read passes ``match`` (the constant's name, copied from the prompt),
+    so the value to report or replace is the last token the tool shows, never a lookup in a file."""
+    for task in (0, 6):  # report_value, fix_constant
+        for tool_family in TOOL_FAMILIES:
+            fixture = learnable_fixture(LEARNABLE_FAMILIES[1], task, tool_family)
+            lookup = fixture.plan[0]
+            assert lookup.op == "read" and lookup.match and lookup.match in fixture.prompt
+            result = run_episode(fixture, ScriptedExpert(), seed=0)
+            observation = next(e.content for e in result.episode.events if e.kind == "tool")
+            lines = fixture.s0_files[lookup.path].splitlines(keepends=True)
+            assert observation == next(line for line in lines if line.startswith(lookup.match))
+            assert result.oracle is not None and result.oracle.passed
+            if fixture.task_kind == "report_value":
+                assert observation.split(" = ")[1].strip() == fixture.reference_answer
 
 
 def test_learnable_families_share_every_name_piece_and_no_name():

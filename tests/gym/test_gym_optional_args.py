@@ -1,5 +1,5 @@
-"""An optional tool argument the runtime honours (read_file's max_lines) and the runtime's replay
-of recorded calls (the fresh evidence schema augmentation builds on)."""
+"""Optional tool arguments the runtime honours (read_file's max_lines, every family's read match)
+and the runtime's replay of recorded calls (the fresh evidence schema augmentation builds on)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,30 @@ def test_read_file_max_lines_is_optional_and_honoured():
     assert head == "".join(lines[:2]) + f"[... {len(lines) - 2} more lines not shown (max_lines=2) ...]"
     with pytest.raises(ValueError, match="minimum"):
         replay_calls(fixture, [_read("d", max_lines=0)])
+
+
+def test_read_match_is_optional_in_every_family_and_shows_only_matching_lines():
+    fixture = get_fixture(FIXTURE)
+    for family in TOOL_FAMILIES:
+        for version in ("1.0", "2.0"):
+            known = manifest(family, version)
+            schema = known.tool_for_op("read").parameters()
+            assert schema["properties"]["match"]["type"] == "string"
+            assert "match" not in schema["required"]
+            name, args = known.render("read", {"path": PATH, "match": "def"})
+            assert known.interpret(name, args) == ("read", {"path": PATH, "match": "def"})
+    # the multiplexed fs tool takes match for its read only: another op drops it
+    fs = manifest("fs")
+    assert fs.render("list", {"path": "textkit", "match": "def"})[1] == {"op": "list", "path": "textkit"}
+    listing = {"op": "list", "path": "textkit", "match": "def"}
+    assert fs.interpret("fs", listing) == ("list", {"path": "textkit"})
+    whole = fixture.s0_files[PATH]
+    wanted = "".join(line for line in whole.splitlines(keepends=True) if "def " in line)
+    assert 0 < wanted.count("\n") < whole.count("\n")
+    replay = replay_calls(fixture, [_read("a", match="def "), _read("b", match="no such text")])
+    matched, nothing = (o.content for o in replay.observations)
+    assert matched == wanted
+    assert nothing == "(no line contains 'no such text')"
 
 
 def test_replay_reproduces_a_recorded_episode_across_schema_drift():

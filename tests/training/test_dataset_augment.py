@@ -183,7 +183,11 @@ def _reads(episode: Episode) -> list[Event]:
 
 def test_removing_a_used_optional_argument_replays_the_calls_in_the_gym(tmp_path_factory):
     fixture = get_fixture(GYM_FIXTURE)
-    parent = run_episode(fixture, ShortReads(), seed=0, record_verifier=True).episode
+    recorded = run_episode(fixture, ShortReads(), seed=0, record_verifier=True).episode
+    # Drop the read's unused optional argument (match) first: max_lines is then its only one, and used.
+    parent = derive(recorded, "remove_optional", seed=0)
+    dropped = json.loads(parent.extra_json)["augmentation"]["details"]
+    assert dropped == {"tool": "read_file", "removed": "match"}
     plain = run_episode(fixture, ScriptedExpert(), seed=0).episode  # the runtime without the argument
     child = derive(parent, "remove_optional", seed=0)
     details = json.loads(child.extra_json)["augmentation"]["details"]
@@ -234,7 +238,9 @@ def test_replay_that_cannot_stand_for_the_parent_is_refused_not_patched():
     # max_lines=0 is refused by the validator (minimum 1); without it the read would have run.
     invalid = run_episode(fixture, ShortReads(max_lines=0), seed=0).episode
     assert any(e.kind == "refusal" for e in invalid.events)
-    result = augment_episodes([faulted_early, faulted_late, claimed, invalid], ["remove_optional"])
+    # match (unused) dropped first, so the used max_lines is what the replay must stand for
+    parents = [derive(p, "remove_optional", seed=0) for p in (faulted_early, faulted_late, claimed, invalid)]
+    result = augment_episodes(parents, ["remove_optional"])
     assert not result.derived
     assert result.skips == {
         "remove_optional:replay_diverges_before_rewrite": 1,
@@ -244,7 +250,7 @@ def test_replay_that_cannot_stand_for_the_parent_is_refused_not_patched():
     }
     _assert_skips_are_drops(result, parents=4, kinds=1)
     assert result.first_skips["remove_optional:oracle_verdict_changed"].detail == (
-        f"{claimed.episode_id}: fixture {fixture.fixture_id}: the parent passes, the replay does not"
+        f"{parents[2].episode_id}: fixture {fixture.fixture_id}: the parent passes, the replay does not"
     )
 
 
@@ -258,6 +264,19 @@ def _assert_skips_are_drops(result, parents: int, kinds: int) -> None:
         assert reason in SKIP_REASONS and re.fullmatch(r"[a-z]+(_[a-z]+)*", reason) and drop.detail
     tally = result.tally()
     assert tally.balanced and tally.records_in == parents * kinds and tally.kept == len(result.derived)
+
+
+def _assert_context_coherent(child: Episode) -> None:
+    """Each compacted call's messages are the events they index, as rewritten, and every response's
+    input-token count is what its delivered events add up to."""
+    assert any(d.compacted for d in child.delivered_inputs)
+    for delivered in child.delivered_inputs:
+        if delivered.compacted:
+            messages = json.loads(delivered.messages_json)
+            assert messages == [dataclasses.asdict(child.events[i]) for i in delivered.event_indices]
+        response = child.events[delivered.response_event_index]
+        seen = [child.events[i].content for i in delivered.event_indices]
+        assert response.input_tokens == sum(approx_tokens(text) for text in seen)
 
 
 def test_replay_keeps_compacted_context_and_schema_drift_coherent():
@@ -279,15 +298,14 @@ def test_replay_keeps_compacted_context_and_schema_drift_coherent():
     assert "max_lines" in refusal.content and "'target_uri' is a required property" in refusal.content
     summaries = [e.content for e in parent.events if e.kind == "compaction"]
     assert any("max_lines" in s for s in summaries)
-    result = augment_episodes([parent], ["remove_optional"])
+    # First the unused optional argument (match: no replay, only the quoted schemas shrink), then
+    # the used one (max_lines: a gym replay); each child's context copies agree with its events.
+    unused = derive(parent, "remove_optional", seed=0)
+    assert json.loads(unused.extra_json)["augmentation"]["details"]["removed"] == "match"
+    _assert_context_coherent(unused)
+    result = augment_episodes([unused], ["remove_optional"])
     [(_, child)] = result.derived
-    for delivered in child.delivered_inputs:
-        if delivered.compacted:  # the exact messages of that call are the events they index, as rewritten
-            messages = json.loads(delivered.messages_json)
-            assert messages == [dataclasses.asdict(child.events[i]) for i in delivered.event_indices]
-        response = child.events[delivered.response_event_index]
-        seen = [child.events[i].content for i in delivered.event_indices]
-        assert response.input_tokens == sum(approx_tokens(text) for text in seen)
+    _assert_context_coherent(child)
     assert not any("max_lines" in (e.content or "") for e in child.events)
     [child_refusal] = [e for e in child.events if e.kind == "refusal"]
     assert child_refusal.tool_call_id == refusal.tool_call_id

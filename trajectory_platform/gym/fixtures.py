@@ -32,9 +32,11 @@ class Step:
     new: str | None = None
     content: str | None = None
     answer: str | None = None
+    match: str | None = None
 
     def roles(self) -> dict[str, str]:
         values = {"path": self.path, "old": self.old, "new": self.new, "content": self.content}
+        values["match"] = self.match
         return {k: v for k, v in values.items() if v is not None}
 
 

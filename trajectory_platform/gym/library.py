@@ -421,10 +421,11 @@ def learnable_fixture(family: str, task: int, tool_family: str, seed: int = 0) -
     sealed = {"tests/test_values.py": tests}
     p2p = [f"tests/test_values.py::test_{n.lower()}" for n in names if n != target or kind != "fix_constant"]
     answer_test = ["tests/test_answer.py::test_answer_states_the_value"]
+    lookup = Step("read", path=path, match=target)
     if kind == "fix_constant":
         old, new = f"{target} = {values[target]}\n", f"{target} = {new_value}\n"
         edit = Step("edit", path=path, old=old, new=new)
-        plan = [Step("read", path=path), edit, Step("run_tests"), Step("answer", answer="done")]
+        plan = [lookup, edit, Step("run_tests"), Step("answer", answer="done")]
         prompt = f"Set {target} in {path} to {new_value} and make the tests pass."
         f2p, answer, reference = (
             [f"tests/test_values.py::test_{target.lower()}"],
@@ -433,7 +434,7 @@ def learnable_fixture(family: str, task: int, tool_family: str, seed: int = 0) -
         )
     else:
         answer = values[target] if kind == "report_value" else str(n_data)
-        first = Step("read", path=path) if kind == "report_value" else Step("list", path="data")
+        first = lookup if kind == "report_value" else Step("list", path="data")
         plan = [first, Step("answer", answer=answer)]
         prompt = (
             f"What is the value of {target} in {path}? Answer with the value."

@@ -119,7 +119,8 @@ class ToolExecutor:
                 files = self.workspace.listing(roles["path"])
                 return Observation("\n".join(files) if files else "(empty)")
             if op == "read":
-                return Observation(_head(self.workspace.read(roles["path"]), roles.get("max_lines")))
+                text = _matching(self.workspace.read(roles["path"]), roles.get("match"))
+                return Observation(_head(text, roles.get("max_lines")))
             if op == "edit":
                 text = self.workspace.read(roles["path"])
                 count = text.count(roles["old"])
@@ -190,6 +191,15 @@ class ToolSurface(Protocol):
 
 REFUSED = "refused: "
 """Prefix of every refusal observation; the reason follows."""
+
+
+def _matching(text: str, match: str | None) -> str:
+    """``read``'s optional ``match``: only the lines containing it, as ``grep -F`` shows them (a
+    marker when none does, so an empty observation never reads as an empty file)."""
+    if match is None:
+        return text
+    lines = [line for line in text.splitlines(keepends=True) if match in line]
+    return "".join(lines) if lines else f"(no line contains {match!r})"
 
 
 def _head(text: str, max_lines: str | None) -> str:

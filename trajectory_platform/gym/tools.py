@@ -8,8 +8,12 @@ scripted expert, fault injection and schema drift work identically on every fami
 only ever sees (and is validated against) the concrete schema delivered at that turn.
 
 A tool may also take *optional* arguments with a documented default (``OPTIONAL_ROLES``): the
-``path`` family's ``read_file`` accepts ``max_lines`` (default: the whole file). Scripted policies
-never need them; they exist so that a policy may use one and so that schema augmentation's
+``path`` family's ``read_file`` accepts ``max_lines`` (default: the whole file), and every family's
+read accepts ``match`` (only the lines containing a text, as ``grep -F`` would show them). The
+learnable family's expert reads with ``match`` (issue 17): the value a question names is then the
+last token of the last observation, a copy a small model learns, where picking one line of a file
+by a name given in the prompt is a lookup the 3-layer default never learned (docs/training.md).
+Other optional arguments exist so that a policy may use one and so that schema augmentation's
 "remove an optional argument" (fine-tuning 16.7.1, table 9) has a real option to remove, whose
 absence the runtime answers differently.
 
@@ -46,7 +50,11 @@ OPTIONAL_ROLES: dict[str, dict[str, dict[str, Any]]] = {
             "type": "integer",
             "minimum": 1,
             "description": "show at most this many lines (default: the whole file)",
-        }
+        },
+        "match": {
+            "type": "string",
+            "description": "show only the lines containing this text (default: every line)",
+        },
     },
 }
 """Per operation: optional argument roles and their JSON Schema (the default is the runtime's
@@ -79,6 +87,15 @@ class ToolDef:
     def ops(self) -> tuple[str, ...]:
         return (self.op,) if self.op else tuple(self.op_values.values())
 
+    def _option_properties(self) -> dict[str, Any]:
+        """The schema of each optional role this tool accepts (of the op that takes it)."""
+        return {
+            o: dict(OPTIONAL_ROLES[op][o])
+            for op in self.ops()
+            for o in self.options
+            if o in OPTIONAL_ROLES.get(op, {})
+        }
+
     def parameters(self) -> dict[str, Any]:
         """The JSON Schema of this tool's arguments (strict: unknown keys are refused)."""
         if self.op is not None:
@@ -86,7 +103,7 @@ class ToolDef:
             props: dict[str, Any] = {
                 self.keys[r]: {"type": "string", "description": _ROLE_DOC[r]} for r in roles
             }
-            props.update({o: dict(OPTIONAL_ROLES[self.op][o]) for o in self.options})
+            props.update(self._option_properties())
             return {
                 "type": "object",
                 "properties": props,
@@ -97,6 +114,7 @@ class ToolDef:
         used = sorted({r for op in self.op_values.values() for r in OP_ROLES[op]}, key=ROLES.index)
         props = {self.op_key: {"type": "string", "enum": sorted(self.op_values), "description": "operation"}}
         props.update({self.keys[r]: {"type": "string", "description": _ROLE_DOC[r]} for r in used})
+        props.update(self._option_properties())
         conditions = [
             {
                 "if": {"properties": {self.op_key: {"const": value}}},
@@ -166,7 +184,7 @@ class Manifest:
             args[tool.op_key] = next(v for v, o in sorted(tool.op_values.items()) if o == op)
         for role in OP_ROLES[op]:
             args[tool.keys[role]] = roles[role]
-        args.update({o: roles[o] for o in tool.options if o in roles})
+        args.update({o: roles[o] for o in tool.options if o in roles and o in OPTIONAL_ROLES.get(op, {})})
         return tool.name, args
 
     def interpret(self, name: str, args: dict[str, Any]) -> tuple[str, dict[str, str]]:
@@ -182,7 +200,7 @@ class Manifest:
         else:
             raise ValueError(f"tool {name} names neither an op nor an op_key")
         roles = {role: str(args[tool.keys[role]]) for role in OP_ROLES[op]}
-        roles.update({o: str(args[o]) for o in tool.options if o in args})
+        roles.update({o: str(args[o]) for o in tool.options if o in args and o in OPTIONAL_ROLES.get(op, {})})
         return op, roles
 
     def keys(self) -> set[str]:
@@ -201,7 +219,7 @@ def _family_tools(family: str, path_key: str) -> tuple[ToolDef, ...]:
     if family == "path":
         return (
             _single("list_files", "list", "list files under a directory", path="path"),
-            _single("read_file", "read", "read a text file", options=("max_lines",), path=path_key),
+            _single("read_file", "read", "read a text file", options=("max_lines", "match"), path=path_key),
             _single(
                 "edit_file",
                 "edit",
@@ -216,7 +234,7 @@ def _family_tools(family: str, path_key: str) -> tuple[ToolDef, ...]:
     if family == "uri":
         return (
             _single("list_dir", "list", "list files under a directory", path=path_key),
-            _single("read_file", "read", "read a text file", path=path_key),
+            _single("read_file", "read", "read a text file", options=("match",), path=path_key),
             _single(
                 "replace_text",
                 "edit",
@@ -236,13 +254,14 @@ def _family_tools(family: str, path_key: str) -> tuple[ToolDef, ...]:
                 keys={"path": path_key, "old": "old", "new": "new", "content": "content"},
                 op_key="op",
                 op_values={"list": "list", "read": "read", "edit": "edit", "write": "write"},
+                options=("match",),
             ),
             _single("run_tests", "run_tests", _RUN_TESTS_DOC),
         )
     if family == "alias":
         return (
             _single("ls", "list", "list documents in a folder", path="folder"),
-            _single("cat", "read", "show a document", path=path_key),
+            _single("cat", "read", "show a document", options=("match",), path=path_key),
             _single(
                 "patch",
                 "edit",

@@ -61,6 +61,7 @@ from trajectory_platform.gym.runtime import (
     summary_lines,
 )
 from trajectory_platform.gym.sandbox import unified_diff
+from trajectory_platform.gym.tools import MANIFEST_VERSIONS, TOOL_FAMILIES, manifest
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.data.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
@@ -323,11 +324,12 @@ def _revalidate_refusals(
     now be dispatched, the parent's continuation cannot stand (skip). Truncation and parse refusals
     do not depend on the arguments and stay. The refusal events changed."""
     calls = {c.id: c for e in episode.events for c in e.tool_calls}
+    declared = _declared_schema_texts(episode)
     changed = set()
     for index, event in enumerate(episode.events):
         original = originals.get(event.tool_call_id) if event.kind == "refusal" else None
-        if original is None or event.content != REFUSED + str(
-            refusal_reason(original, _tag(tags, original.id))
+        if original is None or event.content != REFUSED + _as_declared(
+            str(refusal_reason(original, _tag(tags, original.id))), declared
         ):
             continue
         reason = refusal_reason(calls[original.id], _tag(tags, original.id))
@@ -338,9 +340,31 @@ def _revalidate_refusals(
                     "refused_call_uses_argument", f"the refusal at event {index} would now dispatch its call"
                 )
             )
-        event.content = REFUSED + reason
+        event.content = REFUSED + _as_declared(reason, declared)
         changed.add(index)
     return changed
+
+
+def _declared_schema_texts(episode: Episode) -> dict[str, str]:
+    """The gym's schema text of each tool the episode declares -> the text the episode declares:
+    they differ once an earlier derivation changed the schema (an argument removed), and the
+    validator's refusals quote the gym's."""
+    texts = {}
+    for spec in episode.tools:
+        family, _, version = (spec.version or "").partition("@")
+        if family not in TOOL_FAMILIES or version not in MANIFEST_VERSIONS:
+            continue  # not a gym manifest's tool (an added distractor)
+        gym = next((t for t in manifest(family, version).specs() if t.name == spec.name), None)
+        if gym is not None and gym.parameters_json and spec.parameters_json:
+            texts[gym.parameters_json] = spec.parameters_json
+    return texts
+
+
+def _as_declared(text: str, declared: dict[str, str]) -> str:
+    """``text`` with every quoted gym schema written as the episode declares it."""
+    for gym, own in declared.items():
+        text = text.replace(gym, own)
+    return text
 
 
 def _call_tags(episode: Episode) -> dict[str | None, str | None]:
@@ -463,19 +487,23 @@ def _resync_context(episode: Episode, before: list[Event], changed: list[int]) -
             if content != event.content:
                 event.content = content
                 stale.add(index)
+    # Token counts first: a response whose count changed is itself copied into later messages.
     for delivered in episode.delivered_inputs:
         if delivered.event_indices is None:
             raise ValueError(f"delivered input {delivered.call_index} lists no event indices to resync")
-        if not stale & set(delivered.event_indices):
-            continue
-        messages = [episode.events[i] for i in delivered.event_indices]
-        if delivered.messages_json is not None:
-            delivered.messages_json = canonical_json([dataclasses.asdict(m) for m in messages])
         if delivered.response_event_index is None:
             raise ValueError(f"delivered input {delivered.call_index} names no response event")
-        response = episode.events[delivered.response_event_index]
-        if response.input_tokens is not None:
-            response.input_tokens = sum(approx_tokens(m.content) for m in messages)
+        if stale & set(delivered.event_indices):
+            response = episode.events[delivered.response_event_index]
+            if response.input_tokens is not None:
+                seen = sum(approx_tokens(episode.events[i].content) for i in delivered.event_indices)
+                if seen != response.input_tokens:
+                    response.input_tokens = seen
+                    stale.add(delivered.response_event_index)
+    for delivered in episode.delivered_inputs:
+        indices = delivered.event_indices or []
+        if delivered.messages_json is not None and stale & set(indices):
+            delivered.messages_json = canonical_json([dataclasses.asdict(episode.events[i]) for i in indices])
 
 
 _APPLY = {"rename": rename, "reorder": reorder, "distractor": distractor, "remove_optional": remove_optional}
