@@ -31,7 +31,12 @@ class TinyLlamaShape:
     """Size of a from-scratch Llama; the defaults match the evaluation pilot (~0.6M parameters).
 
     Three layers of width 128 are the largest that trains a few thousand steps in minutes on two
-    CPU cores; embeddings are tied because at this width the vocabulary dominates the count.
+    CPU cores. The input and output embeddings are *not* tied, though the vocabulary then holds
+    two thirds of the parameters: tied, the rows of tokens that fill the same slot (the six first
+    pieces of a file name, the digits of a value) were pulled toward one output direction until
+    they were nearly the same input vector (cosine 0.97 and 0.79 after 2,000 steps), and a copy of
+    one of them from the prompt or an observation could no longer tell them apart (issue 17,
+    docs/training.md).
     """
 
     hidden_size: int = 128
@@ -41,6 +46,7 @@ class TinyLlamaShape:
     num_key_value_heads: int = 4
     max_position_embeddings: int = 4096
     rope_theta: float = 10000.0
+    tie_word_embeddings: bool = False
 
 
 def tiny_llama(
@@ -55,7 +61,6 @@ def tiny_llama(
     """A randomly initialised Llama whose weights depend only on ``seed`` and the shape."""
     config = LlamaConfig(
         vocab_size=vocab_size,
-        tie_word_embeddings=True,
         attention_dropout=0.0,
         bos_token_id=bos_token_id,
         eos_token_id=eos_token_id,
@@ -80,7 +85,8 @@ def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Pat
 
     A second call returns the cached directory untouched, so every stage (training, the untrained
     baseline in evaluation) sees the same weights digest. The cache is keyed by the default
-    tokenizer's files digest: a rebuilt tokenizer (new vocabulary) gets a new base.
+    tokenizer's files digest and the shape: a rebuilt tokenizer (new vocabulary) or another shape
+    gets a new base.
     """
     from trajectory_platform.training.data.tokenizer import (
         build_default_tokenizer,
@@ -92,8 +98,11 @@ def build_default_model(workdir: Path, *, seed: int = DEFAULT_MODEL_SEED) -> Pat
     tokenizer_digest = tokenizer_files_digest(tokenizer_dir)
     target = default_base_dir(workdir)
     info_file = target / DEFAULT_INFO
-    if info_file.exists() and json.loads(info_file.read_text()).get("tokenizer_digest") == tokenizer_digest:
-        return target
+    if info_file.exists():
+        built = json.loads(info_file.read_text())
+        same_shape = built.get("shape") == asdict(TinyLlamaShape())
+        if built.get("tokenizer_digest") == tokenizer_digest and same_shape:
+            return target
     tokenizer = load_tokenizer(tokenizer_dir)
     model = tiny_llama(
         len(tokenizer),
