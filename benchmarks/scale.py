@@ -466,13 +466,12 @@ def per_day(base: list[str], day_episodes: int, calibration: Path | None) -> dic
     from trajectory_platform.resources import build_resources
 
     timings: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="tp-scale-days-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="tp-scale-days-") as tmp, DagsterInstance.ephemeral() as instance:
         workdir = Path(tmp) / "workdir"
         if calibration is not None and calibration.is_dir():
             shutil.copytree(calibration, workdir / CALIBRATION_CACHE_DIR)
         resources = build_resources(workdir)
         located = bound_to(resources)
-        instance = DagsterInstance.ephemeral()
         for history in range(max(HISTORY_MARKS) + 1):
             day = day_name(history)
             write_day(workdir / "trace_source" / day, tiled(base, history * day_episodes, day_episodes))

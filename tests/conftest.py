@@ -1,14 +1,20 @@
 """Fixtures every test folder shares: the read-only corpus in ``../shared/data`` next to the checkout,
-and one workdir holding the embedded default tokenizer and base model."""
+one workdir holding the embedded default tokenizer and base model, and a Dagster instance that is
+closed when its test ends."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import torch
 
 from trajectory_platform.training.optim.model import build_default_model
+
+if TYPE_CHECKING:
+    from dagster import DagsterInstance
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -35,3 +41,18 @@ def eval_workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     workdir = tmp_path_factory.mktemp("eval_workdir")
     build_default_model(workdir)
     return workdir
+
+
+@pytest.fixture
+def instance() -> Iterator[DagsterInstance]:
+    """An ephemeral (in-memory) Dagster instance, disposed when its test ends.
+
+    An instance left to the garbage collector keeps its SQLite connections and its temporary
+    artifact directory until some later collection or interpreter exit finalizes them, in
+    whatever order that happens; disposing each one here releases them while its test is still
+    the one running. (dagster is imported here, not at the top: most folders never use it.)
+    """
+    from dagster import DagsterInstance
+
+    with DagsterInstance.ephemeral() as ephemeral:
+        yield ephemeral

@@ -136,8 +136,8 @@ class Pipeline:
 
 
 @pytest.fixture
-def pipeline(tmp_path: Path, log_writer: Callable[..., Path]) -> Pipeline:
-    return Pipeline(DagsterInstance.ephemeral(), build_resources(tmp_path), log_writer)
+def pipeline(instance: DagsterInstance, tmp_path: Path, log_writer: Callable[..., Path]) -> Pipeline:
+    return Pipeline(instance, build_resources(tmp_path), log_writer)
 
 
 def test_dagster_automation_conditions_where_they_fit() -> None:
@@ -263,13 +263,14 @@ def _gated_definitions(condition: AutomationCondition, partitions: DailyPartitio
 
 
 @pytest.mark.parametrize("partitioned", [False, True], ids=["curation", "verify"])
-def test_dagster_automation_holds_children_of_a_failed_blocking_check(partitioned: bool) -> None:
+def test_dagster_automation_holds_children_of_a_failed_blocking_check(
+    partitioned: bool, instance: DagsterInstance
+) -> None:
     """Across runs, a parent whose blocking check failed is not built upon until it is fixed."""
     days = DailyPartitionsDefinition(start_date="2024-01-01") if partitioned else None
     parent, check, child, definitions = _gated_definitions(
         OVER_DAYS_CONDITION if partitioned else CURATION_CONDITION, days
     )
-    instance = DagsterInstance.ephemeral()
 
     def load(rows: int, day: str) -> None:
         materialize(

@@ -62,13 +62,14 @@ def test_dagster_sensors_and_schedules_target_named_jobs() -> None:
     assert not any(name.startswith(("__ephemeral", "__anonymous")) for name in job_names)
 
 
-def test_dagster_stage_job_names_the_cli_and_sensor_runs(tmp_path: Path, log_writer) -> None:
+def test_dagster_stage_job_names_the_cli_and_sensor_runs(
+    tmp_path: Path, log_writer, instance: DagsterInstance
+) -> None:
     """The CLI's raw step runs as ``ingest_job`` (with the stage's checks); the new-logs sensor's
     request is for that job, which the daemon launches it under."""
     log_writer("2024-03-01", good=2)
     resources = build_resources(tmp_path)
     located = bound_to(resources)
-    instance = DagsterInstance.ephemeral()
     job = stage_job(located, RAW)  # what `trajectory-platform run` executes for the raw step
     result = job.execute_in_process(asset_selection=RAW, partition_key="2024-03-01", instance=instance)
     assert result.success

@@ -110,55 +110,59 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Iterator[History]:
     resources = build_resources(workdir)
     located = bound_to(resources)
     source = workdir / "trace_source"
-    instance = DagsterInstance.ephemeral()
-    record = History(workdir, instance)
-    calls: list[int] = []
-    real_run_oracle = dynamic.run_oracle
+    with DagsterInstance.ephemeral() as instance:  # the module's tests read it; closed after the last
+        record = History(workdir, instance)
+        calls: list[int] = []
+        real_run_oracle = dynamic.run_oracle
 
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return real_run_oracle(*args, **kwargs)
+        def counted(*args, **kwargs):
+            calls.append(1)
+            return real_run_oracle(*args, **kwargs)
 
-    def ingest(days: list[str]) -> None:
-        """``raw_traces`` over ``days`` in one run, as ``run`` plans it (its separate Great
-        Expectations checks, seconds each, are not this test's subject)."""
-        for day in days:
-            _write_day(source, day)
-        [kwargs] = next(step.runs for step in plan(defs, days) if "raw_traces" in step.names)
-        assert materialize([raw_traces], instance=instance, resources=resources, **kwargs).success
+        def ingest(days: list[str]) -> None:
+            """``raw_traces`` over ``days`` in one run, as ``run`` plans it (its separate Great
+            Expectations checks, seconds each, are not this test's subject)."""
+            for day in days:
+                _write_day(source, day)
+            [kwargs] = next(step.runs for step in plan(defs, days) if "raw_traces" in step.names)
+            assert materialize([raw_traces], instance=instance, resources=resources, **kwargs).success
 
-    def curate(days: list[str]) -> None:
-        for step in plan(defs, days):
-            if not set(step.names) & set(CURATION):
-                continue
-            for kwargs in step.runs:
-                before = len(calls)
-                result = stage_job(located, step.assets_def.keys).execute_in_process(
-                    asset_selection=list(step.assets_def.keys),
-                    instance=instance,
-                    raise_on_error=False,
-                    **kwargs,
-                )
-                assert result.success, (step.names, kwargs)
-                for evaluation in result.get_asset_check_evaluations():
-                    assert evaluation.passed or evaluation.check_name == "yield_in_declared_band"
-                    key = (evaluation.asset_key.to_user_string(), evaluation.partition, evaluation.check_name)
-                    record.checks[key] += 1
-                if "verified_traces" in step.names:
-                    record.oracle_runs[kwargs["partition_key"]] = len(calls) - before
+        def curate(days: list[str]) -> None:
+            for step in plan(defs, days):
+                if not set(step.names) & set(CURATION):
+                    continue
+                for kwargs in step.runs:
+                    before = len(calls)
+                    result = stage_job(located, step.assets_def.keys).execute_in_process(
+                        asset_selection=list(step.assets_def.keys),
+                        instance=instance,
+                        raise_on_error=False,
+                        **kwargs,
+                    )
+                    assert result.success, (step.names, kwargs)
+                    for evaluation in result.get_asset_check_evaluations():
+                        assert evaluation.passed or evaluation.check_name == "yield_in_declared_band"
+                        key = (
+                            evaluation.asset_key.to_user_string(),
+                            evaluation.partition,
+                            evaluation.check_name,
+                        )
+                        record.checks[key] += 1
+                    if "verified_traces" in step.names:
+                        record.oracle_runs[kwargs["partition_key"]] = len(calls) - before
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(dynamic, "run_oracle", counted)
-        _, cursor = _tick(instance, None)  # the first evaluation, before any log
-        ingest(DAYS[:2])
-        curate(DAYS[:2])
-        requested, cursor = _tick(instance, cursor)
-        record.requested.append(requested)
-        ingest(DAYS[2:])
-        requested, cursor = _tick(instance, cursor)
-        record.requested.append(requested)
-        curate(DAYS[2:])
-    yield record
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(dynamic, "run_oracle", counted)
+            _, cursor = _tick(instance, None)  # the first evaluation, before any log
+            ingest(DAYS[:2])
+            curate(DAYS[:2])
+            requested, cursor = _tick(instance, cursor)
+            record.requested.append(requested)
+            ingest(DAYS[2:])
+            requested, cursor = _tick(instance, cursor)
+            record.requested.append(requested)
+            curate(DAYS[2:])
+        yield record
 
 
 def test_per_day_curation_assets_share_raw_days_and_run_one_day_per_backfill_run() -> None:
@@ -232,14 +236,16 @@ def test_rows_carry_their_day_and_a_global_stage_reads_every_day(history: Histor
     assert ids == sorted(f"{day}-ep-{i}" for day, n in EPISODES_PER_DAY.items() for i in range(n))
 
 
-def test_a_range_run_of_a_per_day_asset_is_refused_with_the_range(history: History) -> None:
+def test_a_range_run_of_a_per_day_asset_is_refused_with_the_range(
+    history: History, instance: DagsterInstance
+) -> None:
     tags = {"dagster/asset_partition_range_start": DAYS[0], "dagster/asset_partition_range_end": DAYS[1]}
     result = materialize(
         [raw_traces, verified_traces],
         selection=["verified_traces", "triage_report"],
         tags=tags,
         resources=build_resources(history.workdir),
-        instance=DagsterInstance.ephemeral(),
+        instance=instance,
         raise_on_error=False,
     )
     assert not result.success

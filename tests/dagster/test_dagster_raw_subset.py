@@ -51,9 +51,10 @@ def test_dagster_raw_traces_alone_backfills_a_range(tmp_path: Path, log_writer) 
     assert _tables(tmp_path) == {"raw_traces": 3, "ingest_rejects": 1}
 
 
-def test_dagster_raw_data_version_is_the_content(tmp_path: Path, log_writer) -> None:
+def test_dagster_raw_data_version_is_the_content(
+    tmp_path: Path, log_writer, instance: DagsterInstance
+) -> None:
     """The same files ingested twice give the same data version; a changed file a new one."""
-    instance = DagsterInstance.ephemeral()
     resources = build_resources(tmp_path)
 
     def ingest() -> str:

@@ -130,8 +130,7 @@ def _mixture(workdir: Path, tokens: list[int], split: str = "train", digest_epis
 
 
 @pytest.fixture
-def retrain_env(tmp_path: Path):
-    instance = DagsterInstance.ephemeral()
+def retrain_env(tmp_path: Path, instance: DagsterInstance):
     resources = build_resources(tmp_path)
     resources["retraining"] = resources["retraining"].model_copy(
         update={"min_new_selected_target_tokens": 20_000}

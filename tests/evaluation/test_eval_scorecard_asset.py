@@ -38,55 +38,57 @@ def yield_in_declared_band():
 
 
 def _materialize(eval_workdir: Path, tmp_path: Path):
-    instance = DagsterInstance.ephemeral()
-    # What upstream stages reported reaches the scorecard as declared inputs (upstream_facts)
-    instance.report_runless_asset_event(AssetMaterialization("redacted_corpus", metadata={"leak_rate": 0.0}))
-    # an upstream check that warned: the report names it with the command that reruns it
-    instance.report_runless_asset_event(
-        AssetCheckEvaluation(
-            asset_key=AssetKey("verified_traces"),
-            check_name="yield_in_declared_band",
-            passed=False,
-            severity=AssetCheckSeverity.WARN,
+    with DagsterInstance.ephemeral() as instance:
+        # What upstream stages reported reaches the scorecard as declared inputs (upstream_facts)
+        instance.report_runless_asset_event(
+            AssetMaterialization("redacted_corpus", metadata={"leak_rate": 0.0})
         )
-    )
-    base = default_base_dir(eval_workdir)
-    row = {"path": str(base), "artifact_digest": checkpoint_digest(base), "objective": "sft", "steps": 0}
-    write_parquet(pa.Table.from_pylist([row]), tmp_path / "parquet" / "checkpoint" / "all.parquet")
-    train, _ = learnable_split()
-    corpus = expert_corpus(train[:2], recovery_share=1.0, fault_kinds=["http_429"])
-    mixture = episodes_to_table([item.episode for item in corpus])
-    mixture = mixture.append_column("role", pa.array([item.role for item in corpus]))
-    mixture = mixture.append_column("selected_target_tokens", pa.array([40, 60], pa.int64()))
-    write_parquet(mixture, tmp_path / "parquet" / "training_mixture" / "all.parquet")
-    # The longest selected-target turn is 2 tokens: turns get 2 + 8 new tokens at most.
-    ignore = -100
-    dataset = pa.table({"input_ids": [[1, 2, 3, 4, 5]], "labels": [[ignore, ignore, 3, 4, ignore]]})
-    write_parquet(dataset, tmp_path / "parquet" / "token_masked_dataset" / "all.parquet")
-    config = {
-        "episodes": 2,
-        "recovery_episodes": 1,
-        "retention_episodes": 1,
-        "max_steps": 2,
-        "max_generated_tokens": 40,
-    }
-    return materialize(
-        [
-            scorecard,
-            *(
-                AssetSpec(name).with_io_manager_key("io_manager")
-                for name in ("checkpoint", "training_mixture", "token_masked_dataset")
-            ),
-            *(AssetSpec(name) for name in ("verified_traces", "redacted_corpus", "split_assignments")),
-            required_measurements_present,
-            decision_recorded,
-            yield_in_declared_band,
-        ],
-        resources=build_resources(tmp_path),
-        instance=instance,
-        selection=["scorecard"],
-        run_config={"ops": {"scorecard": {"config": config}}},
-    )
+        # an upstream check that warned: the report names it with the command that reruns it
+        instance.report_runless_asset_event(
+            AssetCheckEvaluation(
+                asset_key=AssetKey("verified_traces"),
+                check_name="yield_in_declared_band",
+                passed=False,
+                severity=AssetCheckSeverity.WARN,
+            )
+        )
+        base = default_base_dir(eval_workdir)
+        row = {"path": str(base), "artifact_digest": checkpoint_digest(base), "objective": "sft", "steps": 0}
+        write_parquet(pa.Table.from_pylist([row]), tmp_path / "parquet" / "checkpoint" / "all.parquet")
+        train, _ = learnable_split()
+        corpus = expert_corpus(train[:2], recovery_share=1.0, fault_kinds=["http_429"])
+        mixture = episodes_to_table([item.episode for item in corpus])
+        mixture = mixture.append_column("role", pa.array([item.role for item in corpus]))
+        mixture = mixture.append_column("selected_target_tokens", pa.array([40, 60], pa.int64()))
+        write_parquet(mixture, tmp_path / "parquet" / "training_mixture" / "all.parquet")
+        # The longest selected-target turn is 2 tokens: turns get 2 + 8 new tokens at most.
+        ignore = -100
+        dataset = pa.table({"input_ids": [[1, 2, 3, 4, 5]], "labels": [[ignore, ignore, 3, 4, ignore]]})
+        write_parquet(dataset, tmp_path / "parquet" / "token_masked_dataset" / "all.parquet")
+        config = {
+            "episodes": 2,
+            "recovery_episodes": 1,
+            "retention_episodes": 1,
+            "max_steps": 2,
+            "max_generated_tokens": 40,
+        }
+        return materialize(
+            [
+                scorecard,
+                *(
+                    AssetSpec(name).with_io_manager_key("io_manager")
+                    for name in ("checkpoint", "training_mixture", "token_masked_dataset")
+                ),
+                *(AssetSpec(name) for name in ("verified_traces", "redacted_corpus", "split_assignments")),
+                required_measurements_present,
+                decision_recorded,
+                yield_in_declared_band,
+            ],
+            resources=build_resources(tmp_path),
+            instance=instance,
+            selection=["scorecard"],
+            run_config={"ops": {"scorecard": {"config": config}}},
+        )
 
 
 def test_scorecard_asset_holds_identical_arms(eval_workdir: Path, tmp_path: Path):

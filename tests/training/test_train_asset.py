@@ -102,7 +102,7 @@ def test_checkpoint_asset_trains_and_its_checks_pass(tmp_path):
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second] and first
 
 
-def test_checkpoint_asset_trains_dpo_on_the_preference_dataset(tmp_path):
+def test_checkpoint_asset_trains_dpo_on_the_preference_dataset(tmp_path, instance: DagsterInstance):
     """objective=dpo reads the preference_dataset token rows and its manifest artifact."""
     from preference_pairs_factory import pairs_table
 
@@ -115,7 +115,6 @@ def test_checkpoint_asset_trains_dpo_on_the_preference_dataset(tmp_path):
     artifact = tmp_path / "artifacts" / "preference_dataset"
     artifact.mkdir(parents=True)
     (artifact / "manifest.json").write_text(json.dumps(stage.manifest))
-    instance = DagsterInstance.ephemeral()
 
     @asset(name="training_mixture")
     def mixture_stand_in() -> MaterializeResult:
