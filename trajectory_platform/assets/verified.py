@@ -82,6 +82,7 @@ def verified_metadata(result: CascadeResult) -> dict:
         "funnel": MetadataValue.json(result.funnel),
         "sinks": MetadataValue.json(result.counts("sink")),
         "unverifiable_reasons": MetadataValue.json(result.unverifiable_by_reason()),
+        "replays_retried": result.tallies.replays_retried,
         "roles": MetadataValue.json(result.counts("role")),
         "triage": MetadataValue.json(result.counts("triage_class")),
         "ledger": MetadataValue.json(ledger),

@@ -307,6 +307,7 @@ class Curation:
         self.summary |= {
             "sinks": sinks,
             "unverifiable_by_reason": result.unverifiable_by_reason(),
+            "replays_retried": result.tallies.replays_retried,
             "roles": result.counts("role"),
             "admitted": sinks.get("admitted", 0),
             "calibration_cache": result.calibration_cache.to_dict(),

@@ -150,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
             "ingest_rejects": ingest_rejects,
             "sinks": result.counts("sink"),
             "unverifiable": result.unverifiable_by_reason(),
+            "replays_retried": result.tallies.replays_retried,
             "roles": result.counts("role"),
             "triage": result.counts("triage_class"),
             **result.janitor.to_dict(),

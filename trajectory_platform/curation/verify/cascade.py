@@ -184,9 +184,12 @@ class VerdictTally:
     episodes: int = 0
     counters: dict[str, Counter[str]] = field(default_factory=lambda: {name: Counter() for name in COUNTED})
     unverifiable: Counter[str] = field(default_factory=Counter)
+    replays_retried: int = 0
+    """Episodes whose first replay drifted and whose second matched (:func:`replay_confirmed`)."""
 
     def add(self, verdict: EpisodeVerdict) -> None:
         self.episodes += 1
+        self.replays_retried += any(s.retries for s in verdict.stages)
         for name, counter in self.counters.items():
             value = getattr(verdict, name)
             if value is not None:
@@ -203,6 +206,7 @@ class VerdictTally:
             for name, counter in tally.counters.items():
                 out.counters[name].update(counter)
             out.unverifiable.update(tally.unverifiable)
+            out.replays_retried += tally.replays_retried
         return out
 
 
@@ -363,7 +367,8 @@ def replay_confirmed(
     - it drifts differently: the environment does not replay deterministically, and nothing can
       be concluded from its observations, ``replay_nondeterministic``;
     - it matches the record: the first was the machine's; the episode goes on as verified, the
-      first drift kept as a note for the dynamic stage (``replay_retried``, the second value).
+      first drift kept as a retry of the dynamic stage (``replay_retried``, the second value: out
+      of the stored verdict, counted in the run's summary, since it depends on the host's load).
     A forged observation cannot pass this way: it would have to be what a real replay prints.
     """
     first = check_replay(episode, fixture, diff, timeout_s)
@@ -432,7 +437,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
     dynamic = _timed(lambda: run_dynamic(fixture, diff, answer, config.dynamic))
     if replay is not None:
         replay.record(dynamic)
-        dynamic.notes += retried
+        dynamic.retries += retried
     work.stages.append(dynamic)
     if not dynamic.passed:
         sink = "flaky_quarantine" if dynamic.data["inconsistent"] else "hard_negative"

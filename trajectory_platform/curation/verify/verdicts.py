@@ -69,7 +69,10 @@ class StageVerdict:
 
     ``passed`` is ``None`` when the stage could not judge (no fixture for the dynamic stage), which
     never counts as a pass. ``blocking`` findings fail the stage; ``notes`` are recorded evidence that
-    does not (for example a refused call the runtime already caught).
+    does not (for example a refused call the runtime already caught). ``retries`` are what the
+    machine, not the episode, caused (a first replay that drifted and a second that matched): like
+    the timings they stay out of the stored verdict, whose bytes must not depend on how busy the
+    host was, and are counted in the run's summary instead.
     """
 
     stage: str
@@ -79,6 +82,7 @@ class StageVerdict:
     notes: list[Finding] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
+    retries: list[Finding] = field(default_factory=list)
 
     @property
     def reason(self) -> str | None:
@@ -86,7 +90,8 @@ class StageVerdict:
         return self.findings[0].code if self.findings else None
 
     def as_dict(self) -> dict[str, Any]:
-        """Deterministic form (no timings: those belong to the ledger, not to the stored verdict)."""
+        """Deterministic form (no timings or retries: those belong to the ledger and the run's
+        summary, not to the stored verdict)."""
         return {
             "stage": self.stage,
             "passed": self.passed,
