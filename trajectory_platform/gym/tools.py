@@ -87,14 +87,14 @@ class ToolDef:
     def ops(self) -> tuple[str, ...]:
         return (self.op,) if self.op else tuple(self.op_values.values())
 
+    def options_for(self, op: str) -> tuple[str, ...]:
+        """The optional roles this tool accepts for ``op`` (a multiplexed tool's option applies only
+        to the op that declares it in :data:`OPTIONAL_ROLES`)."""
+        return tuple(o for o in self.options if o in OPTIONAL_ROLES.get(op, {}))
+
     def _option_properties(self) -> dict[str, Any]:
         """The schema of each optional role this tool accepts (of the op that takes it)."""
-        return {
-            o: dict(OPTIONAL_ROLES[op][o])
-            for op in self.ops()
-            for o in self.options
-            if o in OPTIONAL_ROLES.get(op, {})
-        }
+        return {o: dict(OPTIONAL_ROLES[op][o]) for op in self.ops() for o in self.options_for(op)}
 
     def parameters(self) -> dict[str, Any]:
         """The JSON Schema of this tool's arguments (strict: unknown keys are refused)."""
@@ -184,7 +184,7 @@ class Manifest:
             args[tool.op_key] = next(v for v, o in sorted(tool.op_values.items()) if o == op)
         for role in OP_ROLES[op]:
             args[tool.keys[role]] = roles[role]
-        args.update({o: roles[o] for o in tool.options if o in roles and o in OPTIONAL_ROLES.get(op, {})})
+        args.update({o: roles[o] for o in tool.options_for(op) if o in roles})
         return tool.name, args
 
     def interpret(self, name: str, args: dict[str, Any]) -> tuple[str, dict[str, str]]:
@@ -200,7 +200,7 @@ class Manifest:
         else:
             raise ValueError(f"tool {name} names neither an op nor an op_key")
         roles = {role: str(args[tool.keys[role]]) for role in OP_ROLES[op]}
-        roles.update({o: str(args[o]) for o in tool.options if o in args and o in OPTIONAL_ROLES.get(op, {})})
+        roles.update({o: str(args[o]) for o in tool.options_for(op) if o in args})
         return op, roles
 
     def keys(self) -> set[str]:
