@@ -50,6 +50,7 @@ from rounds import (
     held_out,
     mix_table,
     paired,
+    paired_text,
     round_tasks,
     round_zero,
     train,
@@ -266,10 +267,7 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
                 f"{run['joined_mix']}, token shares {run['source_token_shares']}"
             )
     for row in result["comparisons"]:
-        lines.append(
-            f"{row['candidate']} vs {row['against']}: {row['estimate']:+.3f} "
-            f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}] p={row['p_value']:.3f} (n={row['n']})"
-        )
+        lines.append(f"{row['candidate']} vs {row['against']}: {paired_text(row)}")
     return lines
 
 

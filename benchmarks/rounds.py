@@ -407,6 +407,14 @@ def paired(candidate: list[bool], baseline: list[bool]) -> dict[str, Any]:
     }
 
 
+def paired_text(row: dict[str, Any]) -> str:
+    """A :func:`paired` row as a person reads it: estimate, interval, p and n."""
+    return (
+        f"{row['estimate']:+.3f} [{row['ci_low']:+.3f}, {row['ci_high']:+.3f}] "
+        f"p={row['p_value']:.3f} (n={row['n']})"
+    )
+
+
 def assemble(
     s: BenchSettings,
     plan: dict[str, Any],
@@ -449,10 +457,7 @@ def summary_lines(result: dict[str, Any]) -> list[str]:
             halt = "halt" if any(r.get("collapse_halt") for r in rows) else "ok"
             lines.append(f"{arm:<9}{index + 1:>6}{acc:>10.3f}{admitted:>17}{dis:>10}{halt:>10}")
     for row in result["comparisons"]:
-        lines.append(
-            f"{row['arm']} r{row['round']} vs {row['against']}: {row['estimate']:+.3f} "
-            f"[{row['ci_low']:+.3f}, {row['ci_high']:+.3f}] p={row['p_value']:.3f} (n={row['n']})"
-        )
+        lines.append(f"{row['arm']} r{row['round']} vs {row['against']}: {paired_text(row)}")
     return lines
 
 
