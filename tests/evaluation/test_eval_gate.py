@@ -46,3 +46,28 @@ def test_missing_measurement_holds():
         decision = decide(card, ARTIFACTS, MANIFEST)
         assert decision.decision == "hold", name
         assert any(name in r for r in decision.reasons)
+
+
+def _silent_baseline_card(candidate_pre: float) -> dict:
+    """The paired renamed trials ran; the baseline (an untrained base) proposed no call there."""
+    card = _good_scorecard()
+    card["sfa"] = {"candidate": {"renamed": 0.9}, "baseline": {}}
+    card["pre"] = {"candidate": {"renamed": candidate_pre}, "baseline": {}}
+    card["calls_by_regime"] = {"candidate": {"renamed": 6, "familiar": 40}, "baseline": {}}
+    return card
+
+
+def test_silent_baseline_is_measured_and_compared_at_zero():
+    assert decide(_silent_baseline_card(0.0), ARTIFACTS, MANIFEST).decision == "promote"
+    held = decide(_silent_baseline_card(0.5), ARTIFACTS, MANIFEST)
+    assert held.decision == "hold"
+    assert [f.clause for f in held.findings] == ["pre"]
+    assert "0.000 -> 0.500" in held.reasons[0] and "baseline proposed no call" in held.reasons[0]
+
+
+def test_silent_candidate_or_unrecorded_calls_stay_missing():
+    card = _silent_baseline_card(0.0)
+    card["calls_by_regime"] = {"candidate": {}, "baseline": {}}  # nobody called: nothing measured
+    assert [f.clause for f in decide(card, ARTIFACTS, MANIFEST).findings] == ["missing"]
+    del card["calls_by_regime"]  # a scorecard without call counts cannot tell silence from absence
+    assert decide(card, ARTIFACTS, MANIFEST).decision == "hold"

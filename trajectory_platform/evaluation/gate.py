@@ -3,7 +3,9 @@
 A candidate is promoted only on closed-loop evidence, never on loss: paired acceptance whose
 interval on the difference clears the declared margin, no regression in schema robustness,
 fabrication, recovery or retention beyond declared tolerances. A candidate missing any
-required measurement is held, whatever else it shows. The decision is bound to the exact
+required measurement is held, whatever else it shows; a baseline that proposed no tool call on
+renamed schemas (an untrained base) has measured silence there, and the candidate's PRE is compared
+with 0, the strictest reference. The decision is bound to the exact
 artifact hashes and evaluation manifest it was made on, so it cannot be reused for another.
 """
 
@@ -33,10 +35,28 @@ GATED_REGIME = "renamed"
 _REGIME_OF = {"sfa": GATED_REGIME, "pre": GATED_REGIME}
 
 
+SILENT_BASELINE_PRE = 0.0
+"""The PRE a baseline that proposed no call on the gated regime is compared at: none of its calls
+recalled a training key. It is the lowest PRE any baseline can have, so the substitution can only
+make the candidate's comparison stricter, never looser."""
+
+
+def silent_baseline(scorecard: dict[str, Any]) -> bool:
+    """The paired trials on the gated regime ran, the candidate proposed calls there and the
+    baseline none (an untrained base typically): the baseline's SFA and PRE are 0/0, a measured
+    silence, not a missing measurement. Read from the scorecard's ``calls_by_regime``."""
+    counts = scorecard.get("calls_by_regime") or {}
+    candidate = (counts.get("candidate") or {}).get(GATED_REGIME, 0)
+    baseline = (counts.get("baseline") or {}).get(GATED_REGIME, 0)
+    return bool(candidate) and not baseline
+
+
 def absent_measurements(scorecard: dict[str, Any]) -> list[str]:
     """Required measurements the gate cannot read: missing, or without a value for either arm
-    (SFA and PRE on the gated regime). One definition for the gate and the scorecard's check."""
+    (SFA and PRE on the gated regime, where a :func:`silent_baseline` counts as measured). One
+    definition for the gate and the scorecard's check."""
     absent = []
+    silent = silent_baseline(scorecard)
     for name in REQUIRED_MEASUREMENTS:
         value = scorecard.get(name)
         if value is None:
@@ -49,7 +69,10 @@ def absent_measurements(scorecard: dict[str, Any]) -> list[str]:
         if regime is None:
             gap = any(arm is None for arm in arms)
         else:
-            gap = any(not isinstance(arm, dict) or arm.get(regime) is None for arm in arms)
+            gap = any(
+                (not isinstance(arm, dict) or arm.get(regime) is None) and not (silent and side == "baseline")
+                for side, arm in zip(("candidate", "baseline"), arms, strict=True)
+            )
         if gap:
             absent.append(name)
     return absent
@@ -148,6 +171,8 @@ def decide(
     for name, regime, tolerance, sign, text in checks:
         cand = _arm_value(scorecard.get(name), "candidate", regime)
         base = _arm_value(scorecard.get(name), "baseline", regime)
+        if base is None and name == "pre" and silent_baseline(scorecard):
+            base, text = SILENT_BASELINE_PRE, f"{text} (the baseline proposed no call there)"
         if cand is None or base is None:
             if name not in missing:
                 findings.append(GateFinding("missing", f"{name} lacks a candidate or baseline value"))

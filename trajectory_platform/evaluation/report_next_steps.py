@@ -74,7 +74,8 @@ def _missing(card: Mapping[str, Any]) -> str:
         silent = _arms_without_calls(card)
         who = f" The {' and the '.join(silent)} proposed no tool call at all." if silent else ""
         advice.append(
-            "SFA and PRE need tool calls on renamed-schema tasks from both models to score." + who + " "
+            "SFA and PRE need tool calls on renamed-schema tasks from the candidate to score (a baseline "
+            "that proposes none is compared at PRE 0, the strictest reference)." + who + " "
             "Open the trial transcripts to see what the model wrote instead; a model that makes no "
             "parseable call needs more training (`--set checkpoint.max_steps=N` on `trajectory-platform "
             "run`) or training data that holds tool calls."
