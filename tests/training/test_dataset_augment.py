@@ -25,6 +25,7 @@ from trajectory_platform.training.data.augment import (
     derive,
     token_expansion,
 )
+from trajectory_platform.training.data.derived_ids import derivations
 from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset
 from trajectory_platform.training.data.serialize import transcript_tokens
 from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
@@ -94,6 +95,7 @@ def test_rename_is_consistent_across_schema_calls_observations_and_errors():
         assert old not in body, old
     # Lineage: the parent is named the way curation resolves splits; the parent is untouched.
     assert extra["parent_episode_id"] == "ep1" and child.episode_id.startswith("ep1~rename-")
+    assert derivations(child.episode_id) == ["rename"]  # the trainer reads the id's format back
     assert parent.tools[0].name == "read_file"
     assert derive(parent, "rename", seed=1).to_dict() == child.to_dict()  # deterministic
 

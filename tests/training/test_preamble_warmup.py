@@ -14,6 +14,7 @@ import random
 import pyarrow as pa
 
 from trajectory_platform.training.data.dataset import preamble_end, rows_from_table, split_examples
+from trajectory_platform.training.data.derived_ids import derived_id
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
 from trajectory_platform.training.optim.runner import TrainRequest, run_training
@@ -67,6 +68,19 @@ def test_the_preamble_ends_at_the_first_turn_that_is_not_the_system_prompt():
     early = list(row["labels"])
     early[5] = row["input_ids"][5]  # a target inside the tool block: the preamble stops before it
     assert preamble_end({**row, "labels": early}) == 5
+
+
+def test_a_renamed_derivation_keeps_its_preamble():
+    """Its call names exist only in its tool block; other derivations warm up like their parent."""
+    row = _rows(1)[0]
+    renamed = {**row, "episode_id": derived_id(row["episode_id"], "rename", "0a1b2c3d")}
+    assert preamble_end(renamed) == 1
+    reordered = {**renamed, "episode_id": derived_id(row["episode_id"], "reorder", "0a1b2c3d")}
+    assert preamble_end(reordered) == 1 + TOOLS + SYSTEM
+    twice = {**row, "episode_id": derived_id(reordered["episode_id"], "rename", "deadbeef")}
+    assert preamble_end(twice) == 1
+    # a "~" in an imported log's own id is not a derivation
+    assert preamble_end({**row, "episode_id": "log~rename-me"}) == 1 + TOOLS + SYSTEM
 
 
 def test_without_preamble_keeps_every_target_and_the_opening_token():

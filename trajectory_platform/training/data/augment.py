@@ -65,6 +65,7 @@ from trajectory_platform.gym.tools import MANIFEST_VERSIONS, TOOL_FAMILIES, mani
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.data.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
+from trajectory_platform.training.data.derived_ids import derived_id
 from trajectory_platform.training.data.masked_dataset import EpisodeInput
 from trajectory_platform.training.data.serialize import event_of_dict, transcript_tokens
 
@@ -518,7 +519,7 @@ def derive(parent: Episode, kind: str, seed: int) -> Episode:
     details = _APPLY[kind](child, rng)
     declaration = {"kind": kind, "version": AUGMENT_VERSION, "seed": seed, "details": details}
     digest = hashlib.sha256(canonical_json(declaration).encode()).hexdigest()[:8]
-    child.episode_id = f"{parent.episode_id}~{kind}-{digest}"
+    child.episode_id = derived_id(parent.episode_id, kind, digest)
     extra = json.loads(parent.extra_json) if parent.extra_json else {}
     extra = extra if isinstance(extra, dict) else {"parent_extra": extra}
     child.extra_json = canonical_json({**extra, PARENT_KEY: parent.episode_id, "augmentation": declaration})

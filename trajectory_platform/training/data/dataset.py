@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from trajectory_platform.traces.drops import Drop, Tally
+from trajectory_platform.training.data.derived_ids import derivations
 from trajectory_platform.training.data.labels import IGNORE_INDEX, target_count
 from trajectory_platform.training.data.manifest_files import find_manifest, hash_rows
 
@@ -154,7 +155,13 @@ def preamble_end(row: dict[str, Any]) -> int:
     """Where an example's preamble ends: the first span that is not the system prompt (the tool
     block precedes it), or the first target if that comes earlier; ``1`` (only the opening token)
     without spans. The context warm-up leaves ``[1, preamble_end)`` out of early steps, which is
-    safe because no target lies there."""
+    safe because no target lies there.
+
+    A row schema augmentation *renamed* keeps its preamble (``1``): its calls' tool and argument
+    names are fresh and written nowhere but its tool block, so without it those targets are noise
+    that teaches the model to invent names instead of reading them."""
+    if "rename" in derivations(str(row.get("episode_id") or "")):
+        return 1
     spans = json.loads(row.get("spans_json") or "[]")
     starts = [int(span["start"]) for span in spans if span.get("kind") != "system"]
     if not starts:
