@@ -17,6 +17,7 @@ from trajectory_platform.commands.run import _contiguous, sync_tree
 
 TINY_BUDGET = [
     "--set=checkpoint.max_steps=2",
+    "--set=checkpoint.preamble_warmup_steps=1",
     "--set=scorecard.episodes=4",
     "--set=scorecard.recovery_episodes=2",
     "--set=scorecard.retention_episodes=2",
@@ -26,8 +27,9 @@ TINY_BUDGET = [
     "--set=token_masked_dataset.heldout_target_minimum=5",
 ]
 """Run config that keeps the end-to-end run (done twice, to compare bytes) inside CI's time: a
-2-step checkpoint is evaluated on 8 paired trials instead of 22, of at most 3 turns and 60
-generated tokens (it writes no parseable call either way, so longer trials only spend time), and
+2-step checkpoint (one of them warming up without the preamble) is evaluated on 8 paired trials
+instead of 58, of at most 3 turns and 60 generated tokens (it writes no parseable call either way,
+so longer trials only spend time), and
 half the default learnable training tasks, audited at 5 training targets per held-out token
 instead of 20 (the audit itself is tested in tests/evaluation/test_eval_coverage.py). The library
 rollout keeps its default, so the curation checks see the default mix."""
@@ -71,6 +73,9 @@ def test_dagster_run_profile_names_only_declared_settings() -> None:
     # a value of the right type that the settings dataclass itself refuses, before any work
     with pytest.raises(SettingError, match="verified_traces: workers must be a whole number >= 1"):
         checked_asset_config(list(defs.assets), {"verified_traces": {"workers": 0}})
+    # a shorter run than the profile's context warm-up would never train with the tool block
+    with pytest.raises(SettingError, match="preamble_warmup_steps=2000 leaves none of max_steps=600"):
+        checked_asset_config(list(defs.assets), asset_settings(["checkpoint.max_steps=600"]))
 
 
 def test_dagster_run_refuses_a_mistyped_setting_before_any_work(tmp_path: Path, capsys) -> None:

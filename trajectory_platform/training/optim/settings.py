@@ -105,3 +105,13 @@ class TrainSettings:
             "(a context curriculum: a small model learns to copy names from the prompt first)"
         },
     )
+
+    def __post_init__(self) -> None:
+        """Refuse a warm-up that covers the whole run: the checkpoint would be scored on prompts
+        whose tool block it never learned to read past."""
+        if 0 < self.max_steps <= self.preamble_warmup_steps:
+            raise ValueError(
+                f"preamble_warmup_steps={self.preamble_warmup_steps} leaves none of max_steps="
+                f"{self.max_steps} with the tool block and system prompt every evaluation prompt holds: "
+                "set it below max_steps (about two thirds of them; 0: no warm-up)"
+            )
