@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from trajectory_platform.evaluation.run import training_keys
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 from trajectory_platform.training.data.dataset_stage import run_dataset_stage
@@ -106,6 +107,14 @@ def test_augmented_batches_match_the_whole_batch(tokenizer_path: Path) -> None:
     assert small.manifest["augmentation"]["derived"] > 0
     assert _parquet_bytes(small.table) == _parquet_bytes(large.table)
     assert small.manifest == large.manifest
+    # PRE's training key set holds the renamed schemas' keys beside the recorded one: a renamed key
+    # recalled on a schema that lacks it is recall too
+    keys = small.manifest["tool_argument_keys"]
+    assert "file_path" in keys and len(keys) > 1 and keys == sorted(keys)
+    plain = run_dataset_stage(mixture, tokenizer_path).manifest["tool_argument_keys"]
+    assert plain == ["file_path"]
+    declared, source = training_keys({"corpus": {"dataset_manifest": small.manifest}}, ("alias",))
+    assert declared == set(keys) and source == "dataset manifest tool_argument_keys"
 
 
 def test_episode_order_sorts_stably_and_never_splits_an_episode_id() -> None:

@@ -73,4 +73,6 @@ def dataset_manifest(
         "drop_reasons": dataset.drop_reasons(),
         "drop_examples": dataset.drop_examples(),
         "stats": dataset.result.stats.as_dict(),
+        # what PRE counts as recalled: keys of every schema the model trained on (evaluation/run.py)
+        "tool_argument_keys": sorted(dataset.tool_argument_keys),
     }

@@ -26,6 +26,7 @@ from transformers import PreTrainedTokenizerBase
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
+from trajectory_platform.training.data.dataset import TEST_SPLITS
 from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.masking import MaskedExample, MaskResult, mask_plans
 from trajectory_platform.training.data.serialize import plan_examples, select_targets, transcript_tokens
@@ -75,6 +76,10 @@ class MaskedDataset:
     per_invocation_episodes: int = 0
     transcript_tokens: int = 0
     corpus_digest: str = ""
+    tool_argument_keys: set[str] = field(default_factory=set)
+    """Every argument key of a tool schema in an episode with a kept example outside the test split
+    (derived schemas included): the training key set parametric recall error (PRE) is measured
+    against, declared in the manifest."""
 
     @property
     def expansion_factor(self) -> float:
@@ -196,6 +201,8 @@ def mask_input(
         dataset.transcript_tokens += transcript_tokens(episode, tokenizer, config.rationale)
     else:
         dataset.transcript_tokens += sum(e.n_tokens for e in kept)
+    if kept and (item.split or "").lower() not in TEST_SPLITS:
+        dataset.tool_argument_keys.update(argument_keys(episode))
     for example in kept:
         dataset.example_labels[example.example_id] = {
             "split": item.split,
@@ -203,6 +210,15 @@ def mask_input(
             "target_policy": selection.policy,
             "per_invocation": len(plans) > 1,
         }
+
+
+def argument_keys(episode: Episode) -> set[str]:
+    """The argument keys every tool schema of ``episode`` declares."""
+    keys: set[str] = set()
+    for tool in episode.tools:
+        schema = json.loads(tool.parameters_json) if tool.parameters_json else {}
+        keys.update((schema.get("properties") or {}) if isinstance(schema, dict) else {})
+    return keys
 
 
 def target_token_counter(
