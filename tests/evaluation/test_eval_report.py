@@ -11,7 +11,7 @@ from trajectory_platform.evaluation.calls import ScoredCall, call_validity
 from trajectory_platform.evaluation.episodes import EpisodeMeasure
 from trajectory_platform.evaluation.gate import GATE_CLAUSES, GateRule
 from trajectory_platform.evaluation.quality import DatasetQualityScorecard
-from trajectory_platform.evaluation.report import HEADLINE, report_markdown, write_report
+from trajectory_platform.evaluation.report import HEADLINE, headline_rows, report_markdown, write_report
 from trajectory_platform.evaluation.report_glossary import DATASET_QUALITY, MEASUREMENTS
 from trajectory_platform.evaluation.report_next_steps import _ADVICE, FailedCheck, next_steps
 from trajectory_platform.evaluation.report_plots import CASCADE_ORDER, plot_funnel
@@ -282,3 +282,18 @@ def test_funnel_rows_follow_the_cascade_not_the_alphabet(monkeypatch):
     plots.plt.close(plot_funnel({"funnel": funnel}))
     order = [name for name in CASCADE_ORDER if name in funnel]
     assert drawn["names"][::-1] == order
+
+
+def test_a_silent_arm_reads_no_call_not_n_a():
+    card = _card(
+        sfa={"candidate": {"renamed": 0.0}, "baseline": {}},
+        pre={"candidate": {"renamed": 0.6}, "baseline": {}},
+        calls_by_regime={"candidate": {"renamed": 20}, "baseline": {}},
+    )
+    rows = {row.label: row for row in headline_rows(card)}
+    sfa = rows[f"{MEASUREMENTS['sfa'].label}, renamed schemas"]
+    assert (sfa.baseline, sfa.candidate) == ("no call", "0.000")
+    pre = rows[f"{MEASUREMENTS['pre'].label}, renamed schemas"]
+    assert (pre.baseline, pre.candidate) == ("no call", "0.600")
+    del card["calls_by_regime"]  # without call counts a missing figure stays "n/a"
+    assert {row.label: row for row in headline_rows(card)}[sfa.label].baseline == "n/a"

@@ -73,6 +73,16 @@ def _arm_value(card: Mapping[str, Any], key: str, arm: str, regime: str | None) 
     return value.get(regime) if regime is not None and isinstance(value, dict) else value
 
 
+def _shown(card: Mapping[str, Any], key: str, arm: str, regime: str | None) -> str:
+    """An arm's figure as the headline shows it; an SFA or PRE with no call of that arm on the
+    schema kind to score reads "no call" (an untrained base proposes none), not "n/a"."""
+    value = _arm_value(card, key, arm, regime)
+    calls = (card.get("calls_by_regime") or {}).get(arm)
+    if value is None and regime is not None and isinstance(calls, dict) and not calls.get(regime):
+        return "no call"
+    return _fmt(value)
+
+
 def _cost(card: Mapping[str, Any], arm: str) -> str:
     cost = _arm_value(card, "cost_per_accepted", arm, None) or {}
     if not cost:
@@ -111,8 +121,8 @@ def headline_rows(card: Mapping[str, Any]) -> list[Row]:
         rows.append(
             Row(
                 label,
-                _fmt(_arm_value(card, key, "baseline", regime)),
-                _fmt(_arm_value(card, key, "candidate", regime)),
+                _shown(card, key, "baseline", regime),
+                _shown(card, key, "candidate", regime),
                 term.meaning,
             )
         )
