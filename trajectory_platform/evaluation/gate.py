@@ -69,10 +69,8 @@ def absent_measurements(scorecard: dict[str, Any]) -> list[str]:
         if regime is None:
             gap = any(arm is None for arm in arms)
         else:
-            gap = any(
-                (not isinstance(arm, dict) or arm.get(regime) is None) and not (silent and side == "baseline")
-                for side, arm in zip(("candidate", "baseline"), arms, strict=True)
-            )
+            unread = [not isinstance(arm, dict) or arm.get(regime) is None for arm in arms]
+            gap = unread[0] or (unread[1] and not silent)
         if gap:
             absent.append(name)
     return absent

@@ -67,7 +67,7 @@ from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec
 from trajectory_platform.training.data.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
 from trajectory_platform.training.data.derived_ids import derived_id
 from trajectory_platform.training.data.masked_dataset import EpisodeInput
-from trajectory_platform.training.data.serialize import event_of_dict, transcript_tokens
+from trajectory_platform.training.data.serialize import argument_keys, event_of_dict, transcript_tokens
 
 AUGMENT_VERSION = "schema-augment-v1"
 TRANSFORMATIONS = ("rename", "reorder", "distractor", "remove_optional")
@@ -178,7 +178,7 @@ def rename(episode: Episode, rng: random.Random) -> dict:
     text = _all_text(episode)
     taken = {t.name for t in episode.tools}
     tools = {t.name: _fresh_identifier(rng, taken, text) for t in episode.tools}
-    arg_names = sorted({a for t in episode.tools for a in (_schema(t).get("properties") or {})})
+    arg_names = sorted(argument_keys(episode))
     args = {a: _fresh_identifier(rng, taken, text) for a in arg_names}
     patterns = [(_text_pattern(old), new) for old, new in {**tools, **args}.items()]
     for tool in episode.tools:

@@ -29,7 +29,12 @@ from trajectory_platform.traces.schema import EPISODE_SCHEMA
 from trajectory_platform.training.data.dataset import TEST_SPLITS
 from trajectory_platform.training.data.mask_settings import MaskConfig
 from trajectory_platform.training.data.masking import MaskedExample, MaskResult, mask_plans
-from trajectory_platform.training.data.serialize import plan_examples, select_targets, transcript_tokens
+from trajectory_platform.training.data.serialize import (
+    argument_keys,
+    plan_examples,
+    select_targets,
+    transcript_tokens,
+)
 from trajectory_platform.training.data.tokenizer import load_tokenizer, token_counter
 from trajectory_platform.workdir import default_workdir
 
@@ -210,15 +215,6 @@ def mask_input(
             "target_policy": selection.policy,
             "per_invocation": len(plans) > 1,
         }
-
-
-def argument_keys(episode: Episode) -> set[str]:
-    """The argument keys every tool schema of ``episode`` declares."""
-    keys: set[str] = set()
-    for tool in episode.tools:
-        schema = json.loads(tool.parameters_json) if tool.parameters_json else {}
-        keys.update((schema.get("properties") or {}) if isinstance(schema, dict) else {})
-    return keys
 
 
 def target_token_counter(

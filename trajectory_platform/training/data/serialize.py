@@ -101,6 +101,16 @@ def select_targets(episode: Episode, target_turns: Sequence[int] | None = None) 
     return TargetSelection(assistant - refused_proposals(episode), "all_assistant_except_refused")
 
 
+def argument_keys(episode: Episode) -> set[str]:
+    """The argument keys every tool schema of ``episode`` declares: what schema augmentation
+    renames, and the training key set a dataset declares for PRE."""
+    keys: set[str] = set()
+    for tool in episode.tools:
+        schema = json.loads(tool.parameters_json) if tool.parameters_json else {}
+        keys.update((schema.get("properties") or {}) if isinstance(schema, dict) else {})
+    return keys
+
+
 def tool_dict(tool: Any) -> dict[str, Any]:
     """A :class:`ToolSpec` in the OpenAI ``tools`` shape chat templates expect."""
     parameters = json.loads(tool.parameters_json) if tool.parameters_json else {}
