@@ -8,12 +8,14 @@ import re
 
 import pytest
 
+from trajectory_platform.curation.split_mixture_stage import SplitSettings
 from trajectory_platform.gym import protocol
 from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.fixtures import Fixture, Step
 from trajectory_platform.gym.library import build_library, get_fixture
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens, run_episode
+from trajectory_platform.gym.tools import MANIFEST_VERSIONS, OPTIONAL_ROLES, manifest
 from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.data.augment import (
@@ -25,6 +27,7 @@ from trajectory_platform.training.data.augment import (
     derive,
     token_expansion,
 )
+from trajectory_platform.training.data.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS, IDENTIFIER_WORDS
 from trajectory_platform.training.data.derived_ids import derivations
 from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset
 from trajectory_platform.training.data.serialize import transcript_tokens
@@ -322,3 +325,26 @@ def test_replay_keeps_compacted_context_and_schema_drift_coherent():
 def _read_calls(episode: Episode) -> list[tuple[Event, ToolCall]]:
     calls = {c.id: c for e in episode.events for c in e.tool_calls if c.name == "read_file"}
     return [(e, calls[e.tool_call_id]) for e in _reads(episode)]
+
+
+def test_renames_draw_one_and_two_piece_names_from_the_inventory_the_renamed_suite_is_built_of():
+    """A model writes only what it was trained to write: every identifier of the reserved renamed
+    evaluation family must be a name a rename can draw (or an optional argument every family shares,
+    ``match``), so the family differs from training by its combination of names, never by a name no
+    training target had (issue 17)."""
+    inventory = set(IDENTIFIER_VERBS) | set(IDENTIFIER_NOUNS) | set(IDENTIFIER_WORDS)
+    shared = {key for options in OPTIONAL_ROLES.values() for key in options}
+    for family in SplitSettings().reserved_tool_families:
+        for version in MANIFEST_VERSIONS:
+            for spec in manifest(family, version).specs():
+                keys = set(json.loads(spec.parameters_json)["properties"])
+                assert {spec.name, *keys} <= inventory | shared, (family, version, spec.name, keys)
+    drawn = set()
+    for seed in range(40):
+        details = json.loads(derive(episode(), "rename", seed=seed).extra_json)["augmentation"]["details"]
+        drawn |= {*details["tools"].values(), *details["arguments"].values()}
+    one_piece = {name for name in drawn if "_" not in name}
+    assert one_piece and one_piece <= inventory and drawn - one_piece
+    for name in drawn - one_piece:
+        verb, noun = name.split("_", 1)
+        assert verb in IDENTIFIER_VERBS and noun in IDENTIFIER_NOUNS

@@ -9,6 +9,7 @@ import pytest
 from transformers import AutoTokenizer
 
 from trajectory_platform.training.data import chat_template as ct
+from trajectory_platform.training.data.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS, IDENTIFIER_WORDS
 from trajectory_platform.training.data.tokenizer import (
     build_default_tokenizer,
     load_tokenizer,
@@ -54,6 +55,12 @@ def test_identifiers_are_two_tokens_and_values_single_tokens(tokenizer_dir):
     for value in ("7", "WIDTH", "MAX", "_DEPTH", "net", "_conf"):  # learnable values and name pieces
         ids = tok(value, add_special_tokens=False).input_ids
         assert tok.convert_ids_to_tokens(ids) == [value]
+
+
+def test_every_one_piece_name_a_rename_draws_is_one_token(tokenizer_dir):
+    tok = load_tokenizer(tokenizer_dir)
+    for word in (*IDENTIFIER_VERBS, *IDENTIFIER_NOUNS, *IDENTIFIER_WORDS):
+        assert tok.convert_ids_to_tokens(tok(word, add_special_tokens=False).input_ids) == [word]
 
 
 def test_an_identifier_is_the_same_tokens_in_a_prompt_a_call_and_an_observation(tokenizer_dir):

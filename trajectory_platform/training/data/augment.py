@@ -4,12 +4,13 @@ A policy that sees one static tool signature memorizes its keys instead of readi
 its prompt. Each transformation here derives a new episode from an admitted one and keeps the
 transcript coherent:
 
-- ``rename``: tool and argument identifiers get fresh two-part names from the tokenizer's
-  identifier pool, changed *together* in the schema, every call (name and argument keys), the
-  delivered-input manifests, and every text that mentions them (observations, error messages,
-  prompts, prose). Snake_case identifiers are replaced as whole words anywhere; a plain-word
-  identifier (``path``) only where it is quoted (``'path'``, ``"path"``, `` `path` ``), as error
-  messages cite arguments, so ordinary prose keeps its meaning. Values and observations are
+- ``rename``: tool and argument identifiers get fresh names from the tokenizer's identifier
+  inventory (one piece or two: :func:`~trajectory_platform.training.data.corpus.fresh_name`),
+  changed *together* in the schema, every call (name and argument keys), the delivered-input
+  manifests, and every text that mentions them (observations, error messages, prompts, prose).
+  Snake_case identifiers are replaced as whole words anywhere; a plain-word identifier (``path``)
+  only where it is quoted (``'path'``, ``"path"``, `` `path` ``), as error messages cite
+  arguments, so ordinary prose keeps its meaning. Values and observations are
   otherwise unchanged: a rename is meaning-preserving (the runtime's adapter maps the new names).
 - ``reorder``: tool declarations in a different (seeded) order; calls and their dependencies are
   untouched.
@@ -46,7 +47,7 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from trajectory_platform.gym.fixtures import Fixture
@@ -64,7 +65,7 @@ from trajectory_platform.gym.sandbox import unified_diff
 from trajectory_platform.gym.tools import MANIFEST_VERSIONS, TOOL_FAMILIES, manifest
 from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
-from trajectory_platform.training.data.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS
+from trajectory_platform.training.data.corpus import fresh_name, identifier
 from trajectory_platform.training.data.derived_ids import derived_id
 from trajectory_platform.training.data.masked_dataset import EpisodeInput
 from trajectory_platform.training.data.serialize import argument_keys, event_of_dict, transcript_tokens
@@ -118,9 +119,11 @@ def _all_text(episode: Episode) -> str:
     return canonical_json(episode.to_dict())
 
 
-def _fresh_identifier(rng: random.Random, taken: set[str], text: str) -> str:
+def _fresh_identifier(
+    rng: random.Random, taken: set[str], text: str, draw: Callable[[random.Random], str] = fresh_name
+) -> str:
     for _ in range(200):
-        name = f"{rng.choice(IDENTIFIER_VERBS)}_{rng.choice(IDENTIFIER_NOUNS)}"
+        name = draw(rng)
         if name not in taken and not re.search(rf"\b{re.escape(name)}\b", text):
             taken.add(name)
             return name
@@ -214,7 +217,7 @@ def distractor(episode: Episode, rng: random.Random, count: int = 2) -> dict:
     text = _all_text(episode)
     added = []
     for _ in range(count):
-        name = _fresh_identifier(rng, taken, text)
+        name = _fresh_identifier(rng, taken, text, identifier)  # verb_noun: the description reads it
         verb, noun = name.split("_", 1)
         schema = {
             "additionalProperties": False,

@@ -11,8 +11,14 @@ The identifier vocabulary matters for learnability (issue 9's pilot): the pre-to
 identifiers at underscores, so ``read_file`` becomes the two tokens ``read`` + ``_file`` when both
 pieces are frequent here; punctuation and digits are tokens of their own, so a file name or a
 number tokenizes the same in every context. :data:`IDENTIFIER_VERBS` / :data:`IDENTIFIER_NOUNS`
-are also the pool schema augmentation draws renames from, so renamed identifiers tokenize the same
-way.
+are also the pool schema augmentation draws renames from (:func:`fresh_name`), so renamed
+identifiers tokenize the same way.
+
+A small model writes only tokens it was trained to write (issue 17): a renamed schema whose names
+were never training targets is out of its reach however well it reads the tool block. So a rename
+draws one-piece names too, from :data:`IDENTIFIER_WORDS` (standalone words tool interfaces use,
+each one token of the default tokenizer), and the renamed evaluation family is built from pieces
+of this inventory in combinations no training schema has.
 """
 
 from __future__ import annotations
@@ -34,6 +40,11 @@ IDENTIFIER_NOUNS = (
     "query", "target", "content", "line", "count", "city", "unit", "name", "value", "key", "text",
     "id", "limit", "offset", "flight", "date", "price", "account", "message", "command", "pattern",
     "branch", "commit", "status", "record", "table", "amount", "email", "doc",
+)
+IDENTIFIER_WORDS = (
+    "cat", "ls", "head", "diff", "folder", "before", "after", "body", "src", "old", "new", "source",
+    "input", "output", "data", "files", "items", "mode", "lines", "start", "end", "docs", "page",
+    "title", "kind",
 )
 DIRECTORIES = ("src", "tests", "lib", "docs", "app", "pkg", "config", "scripts", "data", "utils")
 STEMS = ("pool", "main", "utils", "config", "server", "client", "models", "views", "parser", "cache",
@@ -68,6 +79,15 @@ ERRORS = (
 def identifier(rng: random.Random) -> str:
     """A two-part snake_case identifier (``verb_noun``), the shape tool and argument names take."""
     return f"{rng.choice(IDENTIFIER_VERBS)}_{rng.choice(IDENTIFIER_NOUNS)}"
+
+
+def fresh_name(rng: random.Random) -> str:
+    """A name schema augmentation renames an identifier to: one piece of the whole inventory or a
+    two-part ``verb_noun``, evenly, so a one-token name and a two-token name are both things a
+    model learns to copy out of a tool block."""
+    if rng.random() < 0.5:
+        return rng.choice((*IDENTIFIER_VERBS, *IDENTIFIER_NOUNS, *IDENTIFIER_WORDS))
+    return identifier(rng)
 
 
 def file_path(rng: random.Random) -> str:
