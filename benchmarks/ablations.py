@@ -6,12 +6,20 @@ stub PRE 100% and SFA 0 on renamed schemas; fabricating stub 100% fabrication; n
 stub 0% recovery; no-end-token stub 100% runaway), then a seconds-long training run must lower its
 loss and reproduce itself bit for bit.
 
-``--full`` (about 45 minutes on 2 cores, or a GPU): three learnable families train, the fourth is
-held out; each variant is trained with the same data budget, steps and seeds, then evaluated closed
-loop on the same held-out items and seeds. Before any variant trains, a calibration run measures
-seconds per step (at ``--batch``, ``--threads``) and seconds per evaluation on this machine; the
-steps are then derived from ``--budget-minutes`` (or, given with ``--steps``, checked against it),
-the estimate is printed, and a plan over budget is refused unless ``--allow-over-budget``.
+``--full``: three learnable families train on ``--tasks`` generated tasks (the learning curve's
+data, cached), the fourth is held out; each variant is trained with the same data budget, steps,
+seeds and recipe (the curve's: shared prefix, a context warm-up over ``--preamble-warmup-share`` of
+the steps), then evaluated closed loop on the same held-out items and seeds. Before any variant
+trains, a calibration run measures seconds per step (at ``--batch``, ``--threads``) and seconds per
+evaluation on this machine; the steps are then derived from ``--budget-minutes`` (or, given with
+``--steps``, checked against it), the estimate is printed, and a plan over budget is refused unless
+``--allow-over-budget``.
+
+The reference (selected-target masks on pristine episodes) trains first, on every seed. A seed
+counts only if its reference reaches the competence gate: acceptance on the familiar-schema
+held-out items >= ``--gate`` (what every variant trains for; the renamed items measure (B)). If no
+seed passes, the run stops there with a report of each seed's figure and what to raise, and exits
+1; otherwise the other variants train on the seeds that passed:
 
 - (A) selected-target masks vs all-token loss, plus the compute-matched control (all-token loss
   reweighted so the actions keep the masked objective's weight): acceptance, fabrication;
@@ -19,15 +27,14 @@ the estimate is printed, and a plan over budget is refused unless ``--allow-over
 - (C) recovery-augmented mixture (β of target tokens near 0.27) vs pristine-only: recovery on
   fault-injected held-out tasks, split into fault kinds the corpus showed and kinds it never did.
 
-Variants are compared only on seeds where the reference reaches the competence gate (canonical
-acceptance >= ``--gate``); other seeds are reported as not resolved. Each comparison is a paired
-exact McNemar interval over (seed, item) at a Bonferroni-corrected level (alpha / 3).
+Each comparison is a paired exact McNemar interval over (gated seed, item) at a
+Bonferroni-corrected level (alpha / 3).
 
 The steps live in the ``ablation`` package beside this script (calibrate, plan, run, compare);
 this file only strings them together and prints.
 
 Usage: ``.venv/bin/python benchmarks/ablations.py --quick`` or
-``--full [--seeds 3] [--batch 8] [--threads 2] [--budget-minutes 45] [--steps N]``.
+``--full [--seeds 3] [--batch 8] [--threads 1] [--budget-minutes 90] [--steps N] [--tasks 4000]``.
 The last stdout line is a JSON object.
 """
 
@@ -45,14 +52,12 @@ from typing import Any
 
 import torch
 from ablation.calibrate import measure_costs, smoke_training, stub_deviations, stub_mechanics
-from ablation.compare import SUMMARY_COLUMNS, read_ablation
+from ablation.compare import REFERENCE, SUMMARY_COLUMNS, Runs, competence, read_ablation
 from ablation.corpus import (
-    TRAINING_FAULT_KINDS,
-    all_token_labels,
-    expert_corpus,
+    expert_table,
     learnable_split,
-    masked_table,
     mean_tokens,
+    training_fixtures,
 )
 from ablation.plan import BudgetPlan, plan_budget
 from ablation.run import VARIANTS, VariantSettings, run_variant, worker_pool
@@ -60,8 +65,16 @@ from ablation.run import VARIANTS, VariantSettings, run_variant, worker_pool
 from trajectory_platform.evaluation.budget import evaluation_budget
 from trajectory_platform.evaluation.harness import build_items
 from trajectory_platform.evaluation.settings import SuiteSpec
-from trajectory_platform.training.data.tokenizer import load_tokenizer
+from trajectory_platform.gym.library import LEARN_KINDS
 from trajectory_platform.training.optim.model import build_default_model
+
+STOPPED_EARLY = (
+    "stopped early: no seed's reference reached the competence gate, so no variant is trained and "
+    "nothing is compared. The reference did not learn the familiar-schema held-out tasks at this "
+    "budget: raise --steps (the learning curve needs about 3,000 steps at batch 8 with a 2,000-step "
+    "context warm-up, benchmarks/results/learning_curve_make_run_2026-12-02.json), --tasks, or run "
+    "with --device cuda where a GPU is lent."
+)
 
 
 def quick(workdir: Path) -> dict[str, Any]:
@@ -104,12 +117,18 @@ def _print_plan(plan: BudgetPlan, settings: VariantSettings, threads: int, token
 
 
 def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    """Calibrate, plan, run every (variant, seed) on a worker pool, compare."""
+    """Calibrate, plan, train the reference on every seed, gate, then the other variants on the
+    seeds that passed, on a worker pool, and compare."""
     started = time.monotonic()
-    settings = VariantSettings(examples_per_step=args.batch, learning_rate=args.lr, device=args.device)
-    build_default_model(workdir)
-    tokenizer = load_tokenizer(workdir / "models" / "default_tokenizer")
-    train, pool = learnable_split()
+    settings = VariantSettings(
+        examples_per_step=args.batch,
+        learning_rate=args.lr,
+        device=args.device,
+        preamble_warmup_share=args.preamble_warmup_share,
+    )
+    base = build_default_model(workdir)
+    _, pool = learnable_split()
+    train = training_fixtures(args.tasks, 0, tuple(sorted(set(LEARN_KINDS))))
     spec = SuiteSpec(
         episodes=args.episodes,
         recovery_episodes=args.episodes // 2,
@@ -117,16 +136,15 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         retention_kinds=("count_files",),
     )
     items = build_items(pool, spec)
-    pristine = expert_corpus(train, seed=0)
-    recovery = expert_corpus(train, seed=0, recovery_share=0.35, fault_kinds=TRAINING_FAULT_KINDS)
     tables = {
-        "selected": masked_table(pristine, tokenizer),
-        "augmented": masked_table(pristine, tokenizer, augment=True),
-        "recovery": masked_table(recovery, tokenizer),
+        "selected": expert_table(workdir, base, train, 0),
+        "augmented": expert_table(workdir, base, train, 0, augment=True),
+        "recovery": expert_table(workdir, base, train, 0, recovery_share=0.35),
     }
-    budget = evaluation_budget(list(tables.values()))  # before all_token: its "turn" is the example
-    tables["all_token"] = all_token_labels(tables["selected"])
-    tables["compute_matched"] = tables["selected"]  # same examples, reweighted loss
+    budget = evaluation_budget(list(tables.values()))
+    # Ablation A's variants train on the selected table: each step builds its all-token labels
+    # (ablation.run.train_all_token), so the context warm-up cuts the same preamble for every variant.
+    tables["all_token"] = tables["compute_matched"] = tables["selected"]
     with worker_pool(args.workers) as executor:
         # As many calibrations side by side as there will be runs: the step time under contention.
         reference = tables["selected"]
@@ -140,9 +158,9 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     plan = plan_budget(
         step_s, fixed_s, elapsed, runs_total, args.budget_minutes * 60, args.steps, workers=args.workers
     )
-    tokens = {name: mean_tokens(table) for name, table in tables.items() if name != "compute_matched"}
+    tokens = {name: mean_tokens(tables[name]) for name in ("selected", "augmented", "recovery")}
     _print_plan(plan, settings, args.threads, tokens)
-    head = {"tier": "full", "plan": plan.to_dict(), "mean_tokens_per_example": tokens}
+    head = {"tier": "full", "plan": plan.to_dict(), "mean_tokens_per_example": tokens, "tasks": len(train)}
     problem = plan.problem(steps_declared=args.steps is not None)
     if problem and not args.allow_over_budget:
         print(
@@ -154,34 +172,61 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     if problem:
         print(f"warning: {problem}; going on (--allow-over-budget)", file=sys.stderr)
     settings = replace(settings, steps=plan.steps)
-    runs, timings = {}, {}
-    with worker_pool(args.workers) as executor:
-        jobs = {
-            executor.submit(run_variant, v, s, tables[v], items, workdir, settings, budget, args.threads): (
-                v,
-                s,
-            )
-            for s in range(args.seeds)
-            for v in VARIANTS
-        }
-        for job in as_completed(jobs):
-            variant, seed = jobs[job]
-            runs[(variant, seed)], timings[f"{variant}-{seed}"] = job.result()
-            timing = timings[f"{variant}-{seed}"]
-            print(
-                f"{variant}-{seed}: train {timing['train_s']} s, evaluate {timing['eval_s']} s, "
-                f"elapsed {(time.monotonic() - started) / 60:.1f} min ({len(runs)}/{len(jobs)})",
-                file=sys.stderr,
-            )
-    return {
-        **head,
+    runs: Runs = {}
+    timings: dict[str, dict[str, float]] = {}
+    recipe = {
         "seeds": args.seeds,
         "steps": settings.steps,
+        "preamble_warmup_steps": settings.preamble_warmup_steps,
         "batch": settings.examples_per_step,
         "max_new_tokens": budget[0],
         "max_generated_tokens": budget[1],
         "workers": args.workers,
         "threads": args.threads,
+    }
+    with worker_pool(args.workers) as executor:
+
+        def train_and_evaluate(pairs: list[tuple[str, int]]) -> None:
+            jobs = {
+                executor.submit(
+                    run_variant, v, s, tables[v], items, workdir, settings, budget, args.threads
+                ): (v, s)
+                for v, s in pairs
+            }
+            for job in as_completed(jobs):
+                variant, seed = jobs[job]
+                runs[(variant, seed)], timings[f"{variant}-{seed}"] = job.result()
+                timing = timings[f"{variant}-{seed}"]
+                print(
+                    f"{variant}-{seed}: train {timing['train_s']} s, evaluate {timing['eval_s']} s, "
+                    f"elapsed {(time.monotonic() - started) / 60:.1f} min",
+                    file=sys.stderr,
+                )
+
+        train_and_evaluate([(REFERENCE, s) for s in range(args.seeds)])
+        gate = competence(runs, args.seeds, args.gate)
+        for seed, rate in gate["familiar_acceptance"].items():
+            verdict = "passes" if int(seed) in gate["gated_seeds"] else "misses"
+            print(
+                f"competence gate: {REFERENCE}-{seed} accepts {rate:.3f} of the familiar-schema "
+                f"held-out items, {verdict} the gate {args.gate:.3f}",
+                file=sys.stderr,
+            )
+        if not gate["gated_seeds"]:
+            print(STOPPED_EARLY, file=sys.stderr)
+            return {
+                **head,
+                **recipe,
+                **gate,
+                "ok": False,
+                "stopped_early": STOPPED_EARLY,
+                "timings": dict(sorted(timings.items())),
+                "seconds": round(time.monotonic() - started, 1),
+            }
+        train_and_evaluate([(v, s) for s in gate["gated_seeds"] for v in VARIANTS if v != REFERENCE])
+    return {
+        **head,
+        **recipe,
         "timings": dict(sorted(timings.items())),
         **read_ablation(runs, args.seeds, args.gate),
         "seconds": round(time.monotonic() - started, 1),
@@ -215,12 +260,21 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=2, help="runs side by side (--full; the budget assumes 2 cores)"
     )
     parser.add_argument("--threads", type=int, default=1, help="torch threads per run")
-    parser.add_argument("--budget-minutes", type=float, default=45.0)
+    parser.add_argument("--budget-minutes", type=float, default=90.0)
+    parser.add_argument(
+        "--tasks", type=int, default=4000, help="distinct generated training tasks (--full; cached)"
+    )
+    parser.add_argument(
+        "--preamble-warmup-share",
+        type=float,
+        default=2 / 3,
+        help="share of the steps trained without the tool block and system prompt first (the curve's recipe)",
+    )
     parser.add_argument("--allow-over-budget", action="store_true", help="warn instead of refusing")
     parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--episodes", type=int, default=24, help="acceptance trials per variant and seed")
+    parser.add_argument("--episodes", type=int, default=48, help="acceptance trials per variant and seed")
     parser.add_argument(
-        "--gate", type=float, default=0.15, help="competence gate on the reference's acceptance"
+        "--gate", type=float, default=0.15, help="the reference's familiar-schema acceptance a seed needs"
     )
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--device", default=None)

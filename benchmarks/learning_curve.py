@@ -34,9 +34,18 @@ from pathlib import Path
 from typing import Any, cast
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 import torch
-from ablation.corpus import TRAIN_TOOL_FAMILIES, compact_tool, expert_corpus, masked_table
+from ablation.corpus import (
+    HELD_OUT_FAMILY,
+    TRAIN_FAMILIES,
+    TRAIN_TOOL_FAMILIES,
+    compact_tool,
+    expert_corpus,
+    expert_table,
+    masked_table,
+    task_numbers,
+    training_fixtures,
+)
 
 from trajectory_platform.evaluation.budget import evaluation_budget
 from trajectory_platform.evaluation.episodes import measure_episode
@@ -50,66 +59,23 @@ from trajectory_platform.gym.library import (
     LEARN_NAME_PIECES,
     LEARN_TASKS_PER_FAMILY,
     LEARN_VALUES,
-    LEARNABLE_FAMILIES,
     learnable_fixture,
 )
 from trajectory_platform.gym.runtime import run_episode
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
-from trajectory_platform.training.data.tokenizer import load_tokenizer, tokenizer_files_digest
+from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
 from trajectory_platform.training.optim.loop import run_loop
 from trajectory_platform.training.optim.model import build_default_model, load_model
 from trajectory_platform.training.optim.settings import OptimizerSettings
 from trajectory_platform.training.optim.sft import StepStats, sft_step_function
 
-HELD_OUT = LEARNABLE_FAMILIES[-1]
-TRAIN_FAMILIES = LEARNABLE_FAMILIES[:-1]
-
-
-def task_numbers(first: int, count: int, kinds: tuple[str, ...]) -> list[int]:
-    """The first ``count`` task numbers from ``first`` whose kind (``LEARN_KINDS[task % 14]``) is
-    one of ``kinds``: training on the shortest kind alone is one of the curve's levers."""
-    numbers: list[int] = []
-    task = first
-    while len(numbers) < count:
-        if LEARN_KINDS[task % len(LEARN_KINDS)] in kinds:
-            numbers.append(task)
-        task += 1
-    return numbers
-
-
-def training_fixtures(tasks: int, seed: int, kinds: tuple[str, ...]) -> list[Fixture]:
-    """``tasks`` distinct generated tasks of ``kinds``, dealt round-robin over the training families
-    and the familiar tool families (each task drawn once, in one tool family: no repeated content)."""
-    numbers = task_numbers(LEARN_TASKS_PER_FAMILY, -(-tasks // len(TRAIN_FAMILIES)), kinds)
-    fixtures = []
-    for k in range(tasks):
-        family = TRAIN_FAMILIES[k % len(TRAIN_FAMILIES)]
-        index = k // len(TRAIN_FAMILIES)
-        tool_family = TRAIN_TOOL_FAMILIES[index % len(TRAIN_TOOL_FAMILIES)]
-        fixtures.append(learnable_fixture(family, numbers[index], tool_family, seed))
-    return fixtures
-
-
-def training_table(workdir: Path, base: Path, tasks: int, seed: int, kinds: tuple[str, ...]) -> pa.Table:
-    """The masked expert corpus on :func:`training_fixtures`, cached in ``workdir`` per base and
-    tokenizer (generating it runs every ``fix_constant`` task's tests in the sandbox: minutes for
-    thousands of tasks)."""
-    digest = tokenizer_files_digest(base)[:12]
-    cache = workdir / f"curve-corpus-{tasks}-{seed}-{'+'.join(kinds)}-{digest}.parquet"
-    if cache.exists():
-        return pq.read_table(cache)
-    fixtures = training_fixtures(tasks, seed, kinds)
-    table = masked_table(expert_corpus(fixtures, seed=seed), load_tokenizer(base))
-    pq.write_table(table, cache)
-    return table
-
 
 def held_out_fixtures(count: int, seed: int, kinds: tuple[str, ...]) -> list[Fixture]:
     """``count`` distinct tasks of ``kinds`` of the held-out family, round-robin over the familiar
     tool families."""
     return [
-        learnable_fixture(HELD_OUT, task, TRAIN_TOOL_FAMILIES[index % len(TRAIN_TOOL_FAMILIES)], seed)
+        learnable_fixture(HELD_OUT_FAMILY, task, TRAIN_TOOL_FAMILIES[index % len(TRAIN_TOOL_FAMILIES)], seed)
         for index, task in enumerate(task_numbers(0, count, kinds))
     ]
 
@@ -244,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     base = build_default_model(workdir)
     tokenizer = load_tokenizer(base)
-    table = training_table(workdir, base, args.tasks, args.seed, kinds)
+    table = expert_table(workdir, base, training_fixtures(args.tasks, args.seed, kinds), args.seed)
     budget = evaluation_budget([table])
     held_out = held_out_fixtures(args.items, args.seed, kinds)
     model = load_model(base, device="cpu")

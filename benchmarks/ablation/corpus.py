@@ -4,9 +4,13 @@ episodes, the compact tool view and the masked tables.
 - :func:`learnable_split`: three learnable repository families train (in the familiar tool
   families ``path``, ``uri``, ``fs``), the fourth is held out and evaluated in every tool family,
   the fully renamed ``alias`` family being the renamed-schema regime.
-- :func:`expert_corpus`, :func:`masked_table`: a training variant is a corpus (pristine, optionally
-  recovery episodes under reachable faults, optionally schema-augmented) and a mask mode (selected
-  targets, or every token after the first: :func:`all_token_labels`).
+- :func:`training_fixtures`: as many distinct generated tasks of the training families as a run
+  needs (ids past the library's, so never an evaluation task): the learning curve's data, and the
+  full ablation's, since the library's few hundred tasks are too few for the default to learn.
+- :func:`expert_corpus`, :func:`masked_table`, :func:`expert_table` (cached): a training variant
+  is a corpus (pristine, optionally recovery episodes under reachable faults, optionally
+  schema-augmented) and a mask mode (selected targets, or every token after the first:
+  :func:`all_token_labels`).
 - :func:`compact_tool`: the ablations' tool rendering. The delivered tool schemas were 70% of a
   learnable-family example (438 of ~620 tokens); every variant trains on, and the model policy is
   evaluated with, the same compact view, so the comparisons are unchanged while a step costs less.
@@ -15,15 +19,24 @@ episodes, the compact tool view and the masked tables.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.library import build_library
+from trajectory_platform.gym.library import (
+    LEARN_KINDS,
+    LEARN_TASKS_PER_FAMILY,
+    LEARNABLE_FAMILIES,
+    build_library,
+    learnable_fixture,
+)
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import run_episode
@@ -32,8 +45,10 @@ from trajectory_platform.traces.record import ToolSpec, canonical_json
 from trajectory_platform.training.data.augment import augment_inputs
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset, to_table
+from trajectory_platform.training.data.tokenizer import load_tokenizer, tokenizer_files_digest
 
-HELD_OUT_FAMILY = "learn-delta"
+HELD_OUT_FAMILY = LEARNABLE_FAMILIES[-1]
+TRAIN_FAMILIES = LEARNABLE_FAMILIES[:-1]
 TRAIN_TOOL_FAMILIES = ("path", "uri", "fs")
 TRAINING_FAULT_KINDS = ("http_429", "http_504", "missing_file", "truncated_output")
 """Fault kinds the recovery-augmented corpus shows; every other kind is absent from training."""
@@ -56,6 +71,31 @@ def learnable_split(library_seed: int = 0) -> tuple[list[Fixture], list[tuple[Fi
 def training_keys() -> set[str]:
     """Argument keys of the training tool families (the PRE key set of these variants)."""
     return set().union(*(manifest(f, "1.0").keys() for f in TRAIN_TOOL_FAMILIES))
+
+
+def task_numbers(first: int, count: int, kinds: tuple[str, ...]) -> list[int]:
+    """The first ``count`` task numbers from ``first`` whose kind (``LEARN_KINDS[task % 14]``) is
+    one of ``kinds``: training on the shortest kind alone is one of the curve's levers."""
+    numbers: list[int] = []
+    task = first
+    while len(numbers) < count:
+        if LEARN_KINDS[task % len(LEARN_KINDS)] in kinds:
+            numbers.append(task)
+        task += 1
+    return numbers
+
+
+def training_fixtures(tasks: int, seed: int, kinds: tuple[str, ...]) -> list[Fixture]:
+    """``tasks`` distinct generated tasks of ``kinds``, dealt round-robin over the training families
+    and the familiar tool families (each task drawn once, in one tool family: no repeated content)."""
+    numbers = task_numbers(LEARN_TASKS_PER_FAMILY, -(-tasks // len(TRAIN_FAMILIES)), kinds)
+    fixtures = []
+    for k in range(tasks):
+        family = TRAIN_FAMILIES[k % len(TRAIN_FAMILIES)]
+        index = k // len(TRAIN_FAMILIES)
+        tool_family = TRAIN_TOOL_FAMILIES[index % len(TRAIN_TOOL_FAMILIES)]
+        fixtures.append(learnable_fixture(family, numbers[index], tool_family, seed))
+    return fixtures
 
 
 def expert_corpus(
@@ -133,3 +173,27 @@ def mean_tokens(table: pa.Table) -> float:
     """Mean stored tokens per example (what a step's cost scales with)."""
     lengths = [len(ids) for ids in table.column("input_ids").to_pylist()]
     return sum(lengths) / len(lengths)
+
+
+def expert_table(
+    workdir: Path,
+    base: Path,
+    fixtures: Sequence[Fixture],
+    seed: int,
+    *,
+    recovery_share: float = 0.0,
+    augment: bool = False,
+) -> pa.Table:
+    """:func:`masked_table` of :func:`expert_corpus` on ``fixtures``, cached as Parquet in ``workdir``
+    per tokenizer, fixtures and options: generating thousands of tasks runs every ``fix_constant``
+    task's tests in the sandbox (minutes), and every variant and seed reads the same table."""
+    key = json.dumps(
+        [tokenizer_files_digest(base), [f.fixture_id for f in fixtures], seed, recovery_share, augment]
+    )
+    cache = workdir / f"expert-corpus-{len(fixtures)}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.parquet"
+    if cache.exists():
+        return pq.read_table(cache)
+    corpus = expert_corpus(fixtures, seed=seed, recovery_share=recovery_share)
+    table = masked_table(corpus, load_tokenizer(base), augment=augment, seed=seed)
+    pq.write_table(table, cache)
+    return table

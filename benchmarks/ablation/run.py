@@ -1,7 +1,10 @@
-"""One (variant, seed) of the ablation: trained with the platform's runner, evaluated closed loop.
+"""One (variant, seed) of the ablation: trained, then evaluated closed loop.
 
-Every variant gets the same model init per seed, the same data budget, steps and optimizer; only
-its table (or, for the compute-matched control, its loss weighting) differs.
+Every variant gets the same model init per seed, the same data budget, steps, optimizer and
+context warm-up; only its table (pristine, schema-augmented or recovery episodes) or its loss (the
+all-token variants) differs. Masked variants train with the platform's runner; the all-token ones
+with a loop of their own over the selected examples (:func:`train_all_token`), which builds their
+labels and cuts the preamble the selected example declares.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from trajectory_platform.training.optim.sft import (
     collate_micro_batches,
     model_logits,
     step_examples,
+    without_preamble,
 )
 
 from .corpus import all_token_labels, compact_tool
@@ -44,13 +48,21 @@ EVALUATION_TURNS = 6
 
 @dataclass(frozen=True)
 class VariantSettings:
-    """Budget of one variant run (identical across the variants of an ablation)."""
+    """Budget and recipe of one variant run (identical across the variants of an ablation)."""
 
     steps: int = 300
     examples_per_step: int = 32
     learning_rate: float = 3e-3
     capacity: int = 2048
     device: str | None = None
+    preamble_warmup_share: float = 0.0
+    """Share of the steps trained without each example's tool block and system prompt first (the
+    context warm-up, ``sft.without_preamble``). The learning curve's recipe, 2,000 of 3,000 steps,
+    is what made the default learn the held-out family (issue 17); 0 trains every step whole."""
+
+    @property
+    def preamble_warmup_steps(self) -> int:
+        return int(self.steps * self.preamble_warmup_share)
 
 
 def train_variant(
@@ -67,20 +79,34 @@ def train_variant(
         seed=seed,
         eval_every=max(1, settings.steps),
         device=settings.device,
+        shared_prefix=True,
+        preamble_warmup_steps=settings.preamble_warmup_steps,
     )
     return run_training(request, table, source_name=f"ablation:{out.name}")
 
 
-def train_compute_matched(
-    selected: pa.Table, workdir: Path, out: Path, seed: int, settings: VariantSettings
+def train_all_token(
+    selected: pa.Table,
+    workdir: Path,
+    out: Path,
+    seed: int,
+    settings: VariantSettings,
+    *,
+    compute_matched: bool,
 ) -> Path:
-    """Ablation A's control: all-token loss reweighted so the selected (assistant) targets keep the
-    gradient weight they have under the masked objective.
+    """Ablation A's all-token variants: every position after the first is a target.
 
-    loss = -(sum of selected-target log-probs) / N_active - (sum over the other tokens) / T, so the
-    actions get exactly the masked run's weight and the observations come on top. Comparing it
-    with the plain all-token run separates "learning to predict observations" from "less gradient
-    on actions". Same examples, order, packing, optimizer and schedule as :func:`train_variant`.
+    Plain (``compute_matched=False``): loss = -(sum over every target) / T, the runner's token
+    normalization. The control (``compute_matched=True``) reweights it so the selected (assistant)
+    targets keep the gradient weight they have under the masked objective: loss = -(sum of
+    selected-target log-probs) / N_active - (sum over the other tokens) / T, so the actions get
+    exactly the masked run's weight and the observations come on top. Comparing the two separates
+    "learning to predict observations" from "less gradient on actions".
+
+    Same examples, order, packing, optimizer and schedule as :func:`train_variant`, and the same
+    context warm-up: its first steps leave out the preamble the *selected* example declares (an
+    all-token row declares none, since every position is a target), inputs and labels alike, so the
+    variants differ in their loss alone. The shared prefix is left out (an exact speed-up only).
     """
     base = build_default_model(workdir)
     model = load_model(base, device=settings.device or "cpu")
@@ -92,21 +118,26 @@ def train_compute_matched(
         split[name] = split_examples(loaded, capacity=settings.capacity, vocab_size=vocab).train
     if [e["key"] for e in split["selected"]] != [e["key"] for e in split["all"]]:
         raise ValueError("the selected and all-token tables must hold the same examples")
+    for sel, every in zip(split["selected"], split["all"], strict=True):
+        every["preamble_end"] = sel["preamble_end"]
     per_step = min(settings.examples_per_step, len(split["selected"]))
     torch.manual_seed(seed)  # as the runner seeds a fresh run
 
     def step(index: int) -> StepStats:
         chosen = step_examples(len(split["selected"]), index, per_step, seed)
-        sel = collate_micro_batches([split["selected"][i] for i in chosen], 1, settings.capacity)[0]
-        every = collate_micro_batches([split["all"][i] for i in chosen], 1, settings.capacity)[0]
+        view = without_preamble if index < settings.preamble_warmup_steps else (lambda example: example)
+        sel = collate_micro_batches([view(split["selected"][i]) for i in chosen], 1, settings.capacity)[0]
+        every = collate_micro_batches([view(split["all"][i]) for i in chosen], 1, settings.capacity)[0]
         logits = model_logits(model, every)
         device = logits.device
         positions = every["position_ids"].to(device)
         lp_sel, m_sel = shifted_target_logprobs(logits, sel["labels"].to(device), positions)
         lp_all, m_all = shifted_target_logprobs(logits, every["labels"].to(device), positions)
-        others = m_all & ~m_sel
         n_sel, n_all = int(m_sel.sum()), int(m_all.sum())
-        loss = -lp_sel.sum() / n_sel - (lp_all * others).sum() / n_all
+        if compute_matched:
+            loss = -lp_sel.sum() / n_sel - (lp_all * (m_all & ~m_sel)).sum() / n_all
+        else:
+            loss = -lp_all.sum() / n_all
         loss.backward()
         return StepStats(loss.item(), n_all, int(every["stored_tokens"]), n_sel)
 
@@ -115,7 +146,7 @@ def train_compute_matched(
         step,
         max_steps=settings.steps,
         settings=OptimizerSettings(learning_rate=settings.learning_rate),
-        description="train[compute-matched]",
+        description=f"train[{'compute-matched' if compute_matched else 'all-token'}]",
     )
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
@@ -148,8 +179,8 @@ def run_variant(
     torch.set_num_threads(threads)
     out = workdir / "runs" / f"{variant}-{seed}"
     tick = time.monotonic()
-    if variant == "compute_matched":
-        train_compute_matched(table, workdir, out, seed, settings)
+    if variant in ("all_token", "compute_matched"):
+        train_all_token(table, workdir, out, seed, settings, compute_matched=variant == "compute_matched")
     else:
         train_variant(table, out, workdir, seed, settings)
     tock = time.monotonic()

@@ -1,11 +1,13 @@
 """The ablation's reading (benchmarks/ablation/compare.py): trials paired over gated seeds, only the
-comparison's suite and regime counted, unresolved when no seed passes the gate."""
+comparison's suite and regime counted, unresolved when no seed passes the gate; the gate reads the
+reference's familiar-schema acceptance only."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ablation.compare import COMPARISONS, compare
+import pytest
+from ablation.compare import COMPARISONS, compare, competence
 
 
 def _trial(accepted: bool, regime: str = "familiar", suite: str = "acceptance") -> SimpleNamespace:
@@ -28,3 +30,22 @@ def test_compare_pairs_trials_of_the_gated_seeds_in_the_comparison_suite_and_reg
 def test_compare_is_unresolved_without_a_gated_seed():
     row = compare({("selected", 0): [_trial(True)]}, COMPARISONS[0], gated=[], alpha=0.05)
     assert row == {**row, "resolved": False, "reason": "no seed passed the competence gate"}
+
+
+def test_the_competence_gate_reads_the_references_familiar_schema_acceptance_only():
+    runs = {
+        # Seed 0 solves every renamed item and one familiar item of four: renamed items measure
+        # ablation B and must not carry a seed over the gate.
+        ("selected", 0): [_trial(True, "renamed")] * 8 + [_trial(True)] + [_trial(False)] * 3,
+        # Seed 1 solves half the familiar items; its recovery trials do not count either.
+        ("selected", 1): [_trial(True), _trial(False), _trial(False, suite="recovery")] * 2,
+        ("augmented", 1): [_trial(True)],
+    }
+    gate = competence(runs, seeds=2, gate=0.3)
+    assert gate["familiar_acceptance"] == {"0": 0.25, "1": 0.5}
+    assert gate["gated_seeds"] == [1] and gate["not_resolved_seeds"] == [0]
+
+
+def test_the_competence_gate_refuses_a_reference_without_familiar_items():
+    with pytest.raises(ValueError, match="familiar-schema"):
+        competence({("selected", 0): [_trial(True, "renamed")]}, seeds=1, gate=0.1)

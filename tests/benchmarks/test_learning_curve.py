@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pyarrow as pa
 import torch
 from learning_curve import (
-    HELD_OUT,
+    HELD_OUT_FAMILY,
     _category,
     fresh_training_family_fixtures,
     held_out_fixtures,
@@ -35,11 +35,11 @@ def test_training_tasks_are_distinct_past_the_library_and_never_the_held_out_fam
     ids = [f.fixture_id for f in train]
     assert len(set(ids)) == 90
     assert len({(f.repo_family, f.fixture_id.split("@")[0]) for f in train}) == 90  # no task twice
-    assert all(f.repo_family != HELD_OUT for f in train)
+    assert all(f.repo_family != HELD_OUT_FAMILY for f in train)
     assert all(int(f.fixture_id.split("-")[-1].split("@")[0]) >= LEARN_TASKS_PER_FAMILY for f in train)
     assert {f.task_kind for f in training_fixtures(30, 0, ("report_value",))} == {"report_value"}
     held_out = held_out_fixtures(12, 0, ALL_KINDS)
-    assert {f.repo_family for f in held_out} == {HELD_OUT}
+    assert {f.repo_family for f in held_out} == {HELD_OUT_FAMILY}
     fresh = fresh_training_family_fixtures(12, 90, 0, ALL_KINDS)
     assert not {f.fixture_id.split("@")[0] for f in fresh} & {f.fixture_id.split("@")[0] for f in train}
 
