@@ -198,7 +198,8 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                 runs[(variant, seed)], timings[f"{variant}-{seed}"] = job.result()
                 timing = timings[f"{variant}-{seed}"]
                 print(
-                    f"{variant}-{seed}: train {timing['train_s']} s, evaluate {timing['eval_s']} s, "
+                    f"{variant}-{seed}: train {timing['train_s']} s, evaluate {timing['eval_s']} s"
+                    f"{' (reused from an earlier run)' if timing.get('reused') else ''}, "
                     f"elapsed {(time.monotonic() - started) / 60:.1f} min",
                     file=sys.stderr,
                 )

@@ -9,7 +9,11 @@ labels and cuts the preamble the selected example declares.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import multiprocessing
+import pickle
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -165,6 +169,36 @@ def evaluate(
     return run_arm(path.name, policy, items, runtime, progress=False).measures
 
 
+RUN_INPUTS = ("trajectory_platform/training", "trajectory_platform/evaluation", "trajectory_platform/gym")
+"""Source folders a run's outcome depends on (with this package): a finished run is reused only
+while they are unchanged."""
+
+
+def run_key(
+    variant: str,
+    seed: int,
+    table: pa.Table,
+    items: list[EvalItem],
+    settings: VariantSettings,
+    budget: tuple[int, int],
+) -> str:
+    """Digest of everything a (variant, seed) run's measures depend on: its table's bytes, the
+    items, settings and budget, and the source of the training, evaluation and gym packages and of
+    this benchmark package."""
+    digest = hashlib.sha256()
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    digest.update(sink.getvalue().to_pybytes())
+    spec = [variant, seed, [i.item_id for i in items], dataclasses.asdict(settings), list(budget)]
+    digest.update(json.dumps(spec, sort_keys=True).encode())
+    root = Path(__file__).resolve().parents[2]
+    folders = [root / folder for folder in RUN_INPUTS] + [Path(__file__).resolve().parent]
+    for path in sorted(p for folder in folders for p in folder.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def run_variant(
     variant: str,
     seed: int,
@@ -175,9 +209,21 @@ def run_variant(
     budget: tuple[int, int],
     threads: int,
 ) -> tuple[list[EpisodeMeasure], dict[str, float]]:
-    """Train one (variant, seed) and evaluate it closed loop: one job of the worker pool."""
+    """Train one (variant, seed) and evaluate it closed loop: one job of the worker pool.
+
+    A finished run leaves ``result.pickle`` (its :func:`run_key`, measures and timings) in its run
+    folder, and a later ``--full`` with the same workdir reuses it while the key matches: the full
+    ablation takes hours on two cores, so it can go on where an interrupted one stopped. The file
+    is this benchmark's own cache in its own workdir, never input from elsewhere.
+    """
     torch.set_num_threads(threads)
     out = workdir / "runs" / f"{variant}-{seed}"
+    key = run_key(variant, seed, table, items, settings, budget)
+    finished = out / "result.pickle"
+    if finished.exists():
+        stored_key, measures, timing = pickle.loads(finished.read_bytes())
+        if stored_key == key:
+            return measures, {**timing, "reused": 1.0}
     tick = time.monotonic()
     if variant in ("all_token", "compute_matched"):
         train_all_token(table, workdir, out, seed, settings, compute_matched=variant == "compute_matched")
@@ -185,7 +231,9 @@ def run_variant(
         train_variant(table, out, workdir, seed, settings)
     tock = time.monotonic()
     measures = evaluate(out, items, seed, settings.device, budget)
-    return measures, {"train_s": round(tock - tick, 1), "eval_s": round(time.monotonic() - tock, 1)}
+    timing = {"train_s": round(tock - tick, 1), "eval_s": round(time.monotonic() - tock, 1)}
+    finished.write_bytes(pickle.dumps((key, measures, timing)))
+    return measures, timing
 
 
 def worker_pool(workers: int) -> Executor:

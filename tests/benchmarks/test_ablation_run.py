@@ -1,5 +1,6 @@
-"""Ablation A's all-token variants (benchmarks/ablation/run.py): they train through the same context
-warm-up as the masked reference, though an all-token row declares no preamble of its own."""
+"""One ablation run (benchmarks/ablation/run.py): the all-token variants train through the same
+context warm-up as the masked reference, though an all-token row declares no preamble of its own;
+a finished run is reused only while everything it depends on is unchanged."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 from ablation import run
 from ablation.corpus import expert_corpus, learnable_split, masked_table
 
+from trajectory_platform.evaluation.harness import build_items
+from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 
@@ -41,3 +44,25 @@ def test_all_token_variants_leave_the_selected_preamble_out_during_the_warm_up(
     # Same examples at each step: only the warm-up step (step 0 of the 0.5 run) is shorter.
     assert stored[0.5][0] < stored[0.0][0]
     assert stored[0.5][1] == stored[0.0][1]
+
+
+def test_a_finished_run_is_reused_only_while_its_key_matches(eval_workdir: Path, tmp_path: Path):
+    train, pool = learnable_split()
+    table = masked_table(
+        expert_corpus(train[:2], seed=0), load_tokenizer(eval_workdir / "models" / "default_tokenizer")
+    )
+    items = build_items(pool, SuiteSpec(episodes=1, recovery_episodes=0, retention_episodes=0))
+    workdir = tmp_path / "bench"
+    workdir.mkdir()
+    (workdir / "models").symlink_to(eval_workdir / "models")
+    settings = run.VariantSettings(steps=2, examples_per_step=2)
+    first, timing = run.run_variant("selected", 0, table, items, workdir, settings, (8, 16), 1)
+    assert "reused" not in timing
+    again, timing = run.run_variant("selected", 0, table, items, workdir, settings, (8, 16), 1)
+    assert timing["reused"] and [m.to_dict() for m in again] == [m.to_dict() for m in first]
+    longer = run.VariantSettings(steps=3, examples_per_step=2)
+    _, timing = run.run_variant("selected", 0, table, items, workdir, longer, (8, 16), 1)
+    assert "reused" not in timing
+    assert run.run_key("selected", 0, table, items, settings, (8, 16)) != run.run_key(
+        "selected", 0, table.slice(1), items, settings, (8, 16)
+    )
