@@ -2,7 +2,9 @@
 
 The episodes reach every sink, including an episode whose own runs agree on a fixture calibration
 found flaky: it moves to flaky quarantine after the last batch and is judged again (triaged) in
-the last pass; and the advisory ranking spans batches.
+the last pass; and the advisory ranking spans batches. The ``verified_traces`` asset's path
+(``verify_files``: a day's Parquet files in, the verified file written batch by batch) writes the
+bytes of the whole run held in memory, whatever the input's row order and files.
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
+import pytest
 from _verify_factory import fixed_files, make_episode, pristine_turns
 from test_verify_cascade import scheduled_flake
 from test_verify_pool import QUIET, every_sink
@@ -24,18 +29,22 @@ from trajectory_platform.curation.verify.cascade import (
 from trajectory_platform.curation.verify.tables import (
     VERIFIED_SCHEMA,
     VerdictsFile,
+    episodes_by_id,
     verdicts_table,
     verified_batch,
     verified_table,
+    verify_files,
     verify_table,
 )
 from trajectory_platform.curation.verify.verdicts import EpisodeVerdict
 from trajectory_platform.traces.parquet import ParquetAppender, write_parquet
 from trajectory_platform.traces.record import Episode
-from trajectory_platform.traces.schema import episodes_to_table
+from trajectory_platform.traces.schema import EPISODE_SCHEMA, episodes_to_table
 
 
-def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_batch(tmp_path: Path) -> None:
+def corpus() -> tuple[list[Episode], dict]:
+    """Every sink, a fixture calibration finds flaky under an episode its own runs admit, and three
+    admitted episodes ranked across batches; sorted by id."""
     episodes, lookup = every_sink()
     timed = scheduled_flake("calc-timed", byte=0, modulus=6, timing_sensitive=True)  # calibration: flaky
     lookup["calc-timed"] = timed
@@ -44,6 +53,11 @@ def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_ba
     )
     episodes += [dataclasses.replace(episodes[0], episode_id="admitted-3")]  # ranked across batches
     episodes.sort(key=lambda e: e.episode_id)
+    return episodes, lookup
+
+
+def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_batch(tmp_path: Path) -> None:
+    episodes, lookup = corpus()
     write_parquet(episodes_to_table(episodes), tmp_path / "traces.parquet")
     whole = verify_episodes(episodes, lookup, config(10_000, tmp_path / "calibration"))
     write_parquet(verdicts_table(whole), tmp_path / "whole.parquet")
@@ -86,6 +100,50 @@ def test_verdicts_and_the_verified_table_are_the_same_for_batch_1_and_a_large_ba
     write_parquet(table, tmp_path / "day.parquet")
     assert (tmp_path / "day.parquet").read_bytes() == (tmp_path / "whole-verified.parquet").read_bytes()
     assert by_table.verdicts == [] and by_table.tally() == whole.tally()
+
+
+def test_verify_files_writes_the_whole_runs_bytes_from_a_days_files_in_any_order(tmp_path: Path) -> None:
+    """The asset's path: a day's Parquet files, verified two episodes at a time into a file, equal
+    byte for byte to the whole input verified at once and written as one table; an input already
+    sorted is read as it is, one out of order (here reversed and cut in two files) sorted on disk."""
+    episodes, lookup = corpus()
+    whole = verify_episodes(episodes, lookup, config(10_000, tmp_path / "calibration"))
+    write_parquet(verified_table(episodes, whole), tmp_path / "whole.parquet")
+    assert len(episodes) > 3 * 2  # several batches of two
+    days = tmp_path / "days"
+    write_parquet(episodes_to_table(episodes), days / "sorted.parquet")
+    reversed_ = episodes[::-1]
+    write_parquet(episodes_to_table(reversed_[:4]), days / "part-1.parquet")
+    write_parquet(episodes_to_table(reversed_[4:]), days / "part-2.parquet")
+    inputs = {
+        "sorted": [days / "sorted.parquet"],
+        "unsorted": [days / "part-1.parquet", days / "part-2.parquet"],
+    }
+    for name, files in inputs.items():
+        out = tmp_path / "out" / f"{name}.parquet"
+        result = verify_files(files, out, lookup, config(2, tmp_path / "calibration"))
+        assert out.read_bytes() == (tmp_path / "whole.parquet").read_bytes(), name
+        assert result.verdicts == [] and result.tally() == whole.tally()
+        assert result.counts("sink") == whole.counts("sink") and result.triage.equals(whole.triage)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["sorted.parquet", "unsorted.parquet"]
+
+
+def test_episodes_by_id_sorts_only_an_unsorted_input_and_keeps_ties_in_file_order(tmp_path: Path) -> None:
+    episodes, _ = every_sink()
+    episodes.sort(key=lambda e: e.episode_id)
+    write_parquet(episodes_to_table(episodes), tmp_path / "sorted.parquet")
+    assert episodes_by_id([tmp_path / "sorted.parquet"], tmp_path) == tmp_path / "sorted.parquet"
+    twin = dataclasses.replace(episodes[1], episode_id=episodes[0].episode_id)  # same id, other rows
+    files = [tmp_path / "b.parquet", tmp_path / "a.parquet"]
+    write_parquet(episodes_to_table([episodes[2], twin, episodes[0]]), files[0])
+    write_parquet(episodes_to_table([episodes[0], episodes[3]]), files[1])
+    ordered = episodes_by_id(files, tmp_path / "scratch")
+    assert ordered.parent == tmp_path / "scratch"
+    concatenated = pa.concat_tables([pq.read_table(f) for f in files]).cast(EPISODE_SCHEMA)
+    stable = concatenated.take(pc.sort_indices(concatenated, [("episode_id", "ascending")]))
+    assert pq.read_table(ordered).cast(EPISODE_SCHEMA).equals(stable)  # the in-memory sort's order
+    with pytest.raises(ValueError, match="no trace files"):
+        episodes_by_id([], tmp_path)
 
 
 def config(batch_rows: int, cache: Path):

@@ -1,7 +1,9 @@
 """Arrow forms of the cascade's output: the verdict columns, and episodes joined with them.
 
 Only deterministic content is stored (no wall-clock timings: those live in the ledger), so the
-same episodes and fixtures give byte-identical Parquet.
+same episodes and fixtures give byte-identical Parquet. A trace table is verified from its Parquet
+files into a Parquet file (:func:`verify_files`), a batch at a time, so no step holds a day's rows;
+a table in memory takes the same path (:func:`verify_table`).
 """
 
 from __future__ import annotations
@@ -9,25 +11,27 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from trajectory_platform.curation.verify.cascade import (
     CascadeConfig,
     CascadeResult,
     FixturesLookup,
     lookup_context,
+    parquet_batches,
     verify_batches,
 )
 from trajectory_platform.curation.verify.context import apply_to_fixture, build_diff_view
 from trajectory_platform.curation.verify.delta import screen_diff
 from trajectory_platform.curation.verify.ledger import count_flakes
 from trajectory_platform.curation.verify.verdicts import EpisodeVerdict
-from trajectory_platform.traces.parquet import ROW_GROUP_ROWS, ParquetAppender
+from trajectory_platform.traces.parquet import ROW_GROUP_ROWS, ParquetAppender, read_batches, write_parquet
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row, table_to_episodes
 
@@ -100,8 +104,9 @@ def verdicts_batch(verdicts: list[EpisodeVerdict]) -> pa.Table:
 
 
 SORT_MEMORY = "256MB"
-"""DuckDB's memory limit while it sorts a verdicts file whose batches came out of id order (it
-spills past it): the bound :class:`VerdictsFile` keeps on an unsorted input."""
+"""DuckDB's memory limit while it sorts a file by episode id (it spills past it): the bound
+:class:`VerdictsFile` keeps on verdicts that came out of id order, and :func:`verify_files` on an
+input that is not sorted by id."""
 
 
 class VerdictsFile:
@@ -135,7 +140,7 @@ class VerdictsFile:
             if self.in_order:
                 os.replace(self._unsorted, self.path)
             else:
-                _sort_verdicts(self._unsorted, self.path)
+                sort_by_episode_id([self._unsorted], self.path, VERDICTS_SCHEMA)
         finally:
             self._unsorted.unlink(missing_ok=True)
 
@@ -149,44 +154,105 @@ class VerdictsFile:
             self._appender.abort()
 
 
-def _sort_verdicts(source: Path, path: Path) -> None:
-    """``source``'s rows sorted by episode id (then file order) into ``path``, through DuckDB's
-    external sort, a row group at a time into :class:`ParquetAppender`."""
+def sort_by_episode_id(sources: Sequence[Path], path: Path, schema: pa.Schema) -> None:
+    """``sources``' rows sorted by episode id into ``path`` with ``schema``'s columns: ties in source,
+    then row order, so the rows come in the order a stable sort of the sources' concatenation gives.
+    Through DuckDB's external sort (within :data:`SORT_MEMORY`, spilling beside ``path``), a row
+    group at a time into :class:`ParquetAppender`: neither the input nor the output is held whole."""
     import duckdb
 
+    union = " UNION ALL BY NAME ".join(
+        f"SELECT *, {index} AS _sort_source FROM read_parquet(?, file_row_number = true)"
+        for index in range(len(sources))
+    )
+    columns = ", ".join('"' + name.replace('"', '""') + '"' for name in schema.names)
+    path.parent.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory(prefix=".sort-", dir=path.parent) as spill,
         duckdb.connect(config={"memory_limit": SORT_MEMORY, "threads": 1, "temp_directory": spill}) as con,
-        ParquetAppender(path, VERDICTS_SCHEMA) as out,
+        ParquetAppender(path, schema) as out,
     ):
         result = con.sql(
-            "SELECT * EXCLUDE (file_row_number) FROM read_parquet(?, file_row_number = true) "
-            "ORDER BY episode_id, file_row_number",
-            params=[str(source)],
+            f"SELECT {columns} FROM ({union}) ORDER BY episode_id, _sort_source, file_row_number",
+            params=[str(source) for source in sources],
         )
         for batch in result.to_arrow_reader(ROW_GROUP_ROWS):
-            out.write(pa.Table.from_batches([batch]).cast(VERDICTS_SCHEMA))
+            out.write(pa.Table.from_batches([batch]).cast(schema))
+
+
+def verify_files(
+    traces: Sequence[Path], out: Path, fixtures_lookup: FixturesLookup | None, config: CascadeConfig
+) -> CascadeResult:
+    """Trace tables' Parquet files (a day's ``raw_traces``) through the cascade ``config.batch_rows``
+    episodes at a time, in episode id order; their verified table is written to ``out`` batch by
+    batch, and the run's result returned (it keeps no verdict).
+
+    Why files: a day held as one Arrow table, input and output, made the stage's memory grow with
+    the day although every other part of verification is batched. Here the input is read in record
+    batches (sorted on disk first when it is not sorted by id: :func:`episodes_by_id`) and each
+    batch leaves as its Arrow rows through :class:`ParquetAppender`, so the file has the bytes
+    ``write_parquet(verified_table(...))`` gives the whole input sorted by id, for any batch size.
+    Atomic: ``out`` appears only when every batch is written.
+    """
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with (
+        tempfile.TemporaryDirectory(prefix=".verify-", dir=out.parent) as scratch,
+        ParquetAppender(out, VERIFIED_SCHEMA) as verified,
+    ):
+        source = episodes_by_id(traces, Path(scratch))
+        return verify_batches(
+            parquet_batches(source, config.batch_rows),
+            fixtures_lookup,
+            config,
+            lambda batch, verdicts: verified.write(verified_batch(batch, verdicts)),
+        )
+
+
+def episodes_by_id(traces: Sequence[Path], scratch: Path) -> Path:
+    """One Parquet file of ``traces``' episodes sorted by episode id (ties in file, then row order):
+    the one file itself when it is already sorted (ingest writes its tables sorted, so this is the
+    usual case and costs one read of the id column), else a copy sorted on disk in ``scratch``
+    (:func:`sort_by_episode_id`). Verification emits its batches in input order and sorts within
+    a batch, so only an input sorted across batches gives a sorted output."""
+    if not traces:
+        raise ValueError("no trace files to verify")
+    if len(traces) == 1 and _sorted_by_id(Path(traces[0])):
+        return Path(traces[0])
+    path = Path(scratch) / "traces-by-id.parquet"
+    sort_by_episode_id([Path(t) for t in traces], path, EPISODE_SCHEMA)
+    return path
+
+
+def _sorted_by_id(path: Path) -> bool:
+    """Whether ``path``'s episode ids never decrease (read a row group's ids at a time; strings
+    compare by code point here and by UTF-8 bytes in Arrow and DuckDB, the same order)."""
+    last: str | None = None
+    for table in read_batches(path, ROW_GROUP_ROWS, ["episode_id"]):
+        ids = table.column("episode_id").combine_chunks()
+        if not len(ids):
+            continue
+        if last is not None and ids[0].as_py() < last:
+            return False
+        if not pc.all(pc.greater_equal(ids.slice(1), ids.slice(0, len(ids) - 1))).as_py():
+            return False
+        last = ids[-1].as_py()
+    return True
 
 
 def verify_table(
     traces: pa.Table, fixtures_lookup: FixturesLookup | None, config: CascadeConfig
 ) -> tuple[pa.Table, CascadeResult]:
-    """A trace table (a day's ``raw_traces``) through the cascade ``config.batch_rows`` episodes at a
-    time: its verified table, sorted by episode_id, and the run's result. Each batch becomes Python
-    episodes only while it is verified, and its verdicts leave as that batch's Arrow rows (no
-    verdict is kept), so the stage holds the day's Arrow input and output, not the day's episodes
-    and verdicts as objects. The bytes of :func:`verified_table` over the whole day."""
-    ordered = traces.take(pc.sort_indices(traces, [("episode_id", "ascending")]))
-    size = config.batch_rows
-
-    def batches() -> Iterator[list[Episode]]:
-        return (table_to_episodes(ordered.slice(start, size)) for start in range(0, ordered.num_rows, size))
-
-    pieces: list[pa.Table] = []
-    result = verify_batches(
-        batches, fixtures_lookup, config, lambda b, v: pieces.append(verified_batch(b, v))
-    )
-    return pa.concat_tables([VERIFIED_SCHEMA.empty_table(), *pieces]).combine_chunks(), result
+    """A trace table already in memory (a test, a caller that holds its day anyway) through
+    :func:`verify_files` by way of a temporary file: its verified table, sorted by episode_id, and
+    the run's result. One path verifies a trace table, so the two cannot drift; the table costs a
+    write and a read here, which a caller with the table in memory can afford."""
+    with tempfile.TemporaryDirectory(prefix="tp-verify-") as folder:
+        source, out = Path(folder) / "traces.parquet", Path(folder) / "verified.parquet"
+        write_parquet(traces, source)
+        result = verify_files([source], out, fixtures_lookup, config)
+        # read back under the declared schema: Parquet names a list's item "element", not "item"
+        return pq.read_table(out).cast(VERIFIED_SCHEMA).combine_chunks(), result
 
 
 def verified_table(episodes: list[Episode], result: CascadeResult) -> pa.Table:
