@@ -1,17 +1,25 @@
-"""The warehouse IO manager: Parquet + DuckDB, partition replacement, loading back."""
-
-from __future__ import annotations
+"""The warehouse IO manager: Parquet + DuckDB, partition replacement, loading back, and an output
+staged as a Parquet file (moved into place, loaded into DuckDB from the file)."""
 
 import datetime as dt
+import gc
 from pathlib import Path
 
 import duckdb
 import pyarrow as pa
 import pytest
-from dagster import AssetIn, BackfillPolicy, DailyPartitionsDefinition, asset, materialize
+from dagster import AssetIn, BackfillPolicy, Config, DailyPartitionsDefinition, Output, asset, materialize
 
 from trajectory_platform.resources import build_resources, warehouse_connection
-from trajectory_platform.resources.warehouse import LOAD_KEY, PARQUET_FILES, read_asset_table
+from trajectory_platform.resources.settings import WorkdirResource
+from trajectory_platform.resources.warehouse import (
+    LOAD_KEY,
+    PARQUET_FILES,
+    STAGING_DIR,
+    read_asset_table,
+    staged_parquet,
+)
+from trajectory_platform.traces.parquet import ParquetAppender, write_parquet
 
 DAYS = DailyPartitionsDefinition(start_date="2024-01-01", end_date="2024-01-10")
 
@@ -156,3 +164,71 @@ def test_an_input_can_take_its_upstreams_parquet_files_instead_of_a_table(tmp_pa
         {"file": "2024-01-01.parquet", "ids": ["2024-01-01-0", "2024-01-01-1"]},
         {"file": "2024-01-03.parquet", "ids": ["2024-01-03-0", "2024-01-03-1"]},
     ]
+
+
+class StagedConfig(Config):
+    rows: int = 2
+    partition_column: bool = True
+
+
+@asset(partitions_def=DAYS)
+def staged_rows(context, config: StagedConfig, workdir: WorkdirResource):
+    """Streams its output into a staged file, a row at a time, instead of returning a table."""
+    table = _rows_for(context.partition_keys[0], config.rows)
+    table = table if config.partition_column else table.drop_columns(["partition_date"])
+    with staged_parquet(workdir.root, "staged_rows") as staged:
+        with ParquetAppender(staged.path, table.schema) as out:
+            for start in range(table.num_rows):
+                out.write(table.slice(start, 1))
+        yield Output(staged)
+
+
+def _staged_config(**fields: object) -> dict:
+    return {"ops": {"staged_rows": {"config": fields}}}
+
+
+def test_a_staged_file_output_is_the_partitions_parquet_and_replaces_it_in_duckdb(tmp_path: Path) -> None:
+    resources = build_resources(tmp_path)
+    for key, rows in (("2024-01-01", 2), ("2024-01-02", 5), ("2024-01-02", 3)):  # the 2nd day again
+        result = materialize(
+            [staged_rows], partition_key=key, resources=resources, run_config=_staged_config(rows=rows)
+        )
+        assert result.success
+    assert result.asset_materializations_for_node("staged_rows")[0].metadata["rows"].value == 3
+    folder = tmp_path / "parquet" / "staged_rows"
+    write_parquet(_rows_for("2024-01-02", 3), tmp_path / "as_a_table.parquet")
+    assert (folder / "2024-01-02.parquet").read_bytes() == (tmp_path / "as_a_table.parquet").read_bytes()
+    assert sorted(p.name for p in folder.iterdir()) == ["2024-01-01.parquet", "2024-01-02.parquet"]
+    db = tmp_path / "warehouse.duckdb"
+    assert _count(db, "SELECT count(*) FROM staged_rows") == 5
+    assert _count(db, "SELECT count(*) FROM staged_rows WHERE partition_date = TIMESTAMP '2024-01-02'") == 3
+    assert _count(db, "SELECT count(*) FROM staged_rows WHERE episode_id = '2024-01-02-4'") == 0
+    assert list((tmp_path / STAGING_DIR).iterdir()) == []  # the staged file moved, its folder gone
+
+
+def test_a_staged_file_without_the_partition_column_gets_it_in_duckdb(tmp_path: Path) -> None:
+    resources = build_resources(tmp_path)
+    config = _staged_config(rows=2, partition_column=False)
+    for key in ("2024-01-01", "2024-01-01", "2024-01-03"):
+        assert materialize([staged_rows], partition_key=key, resources=resources, run_config=config).success
+    assert _count(tmp_path / "warehouse.duckdb", "SELECT count(*) FROM staged_rows") == 4
+    assert (
+        _count(
+            tmp_path / "warehouse.duckdb",
+            "SELECT count(*) FROM staged_rows WHERE partition_date = TIMESTAMP '2024-01-03'",
+        )
+        == 2
+    )
+    assert read_asset_table(tmp_path, "staged_rows").column_names == ["episode_id"]
+
+
+def test_a_staged_file_is_one_partitions_output(tmp_path: Path) -> None:
+    tags = {
+        "dagster/asset_partition_range_start": "2024-01-04",
+        "dagster/asset_partition_range_end": "2024-01-05",
+    }
+    with pytest.raises(Exception, match="one partition's rows"):
+        materialize([staged_rows], tags=tags, resources=build_resources(tmp_path))
+    assert not (tmp_path / "parquet" / "staged_rows").exists()
+    gc.collect()  # the failed step's generator, and with it its staging folder, once nothing holds it
+    assert list((tmp_path / STAGING_DIR).iterdir()) == []

@@ -6,6 +6,10 @@ Parquet under ``<workdir>/parquet/<asset>/<partition_key | all>.parquet`` is the
 stage with SQL. Inputs load back from Parquet, which needs no database lock and so never
 blocks a parallel run or a sensor.
 
+An output is a ``pyarrow.Table``, or a :class:`StagedParquet`: one partition's rows a streaming
+stage already wrote as Parquet (``verified_traces``), moved into place and read by DuckDB from the
+file, so neither the step nor the IO manager holds them as one table.
+
 Partitioned assets replace exactly their partitions' rows (DELETE + INSERT in one
 transaction), so re-materializing a partition or resuming a backfill never duplicates rows.
 Time partitions are compared as TIMESTAMP: the record's ``partition_date`` is ``timestamp[us]``
@@ -20,11 +24,12 @@ import fcntl
 import os
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeAlias
 
 import duckdb
 import pyarrow as pa
@@ -41,7 +46,7 @@ from dagster import (
 )
 from pydantic import Field
 
-from trajectory_platform.traces.parquet import write_parquet
+from trajectory_platform.traces.parquet import place_parquet, write_parquet
 from trajectory_platform.workdir import asset_parquet_dir
 
 UNPARTITIONED_KEY = "all"
@@ -92,6 +97,39 @@ PARQUET_FILES = "parquet_files"
 (``list[Path]``, one per partition in partition order), not as one table: for a stage that reads
 its input a batch at a time (the split, the mixture and the pairs over every day of
 ``redacted_corpus``), so loading it does not hold every day's rows at once."""
+
+
+STAGING_DIR = "staging"
+"""``<workdir>/staging``: where a streaming stage writes its output before the IO manager takes it
+(:func:`staged_parquet`); a folder left there was a step killed before it could clean up."""
+
+
+@dataclass(frozen=True)
+class StagedParquet:
+    """An asset output already written as one partition's Parquet file (by
+    :class:`~trajectory_platform.traces.parquet.ParquetAppender`, so with the bytes
+    :func:`write_parquet` would give the table): the IO manager moves it into place as that
+    partition's file and loads DuckDB from it. Why: a stage that streams its output (a day of
+    ``verified_traces``) would otherwise have to build the day as one table only to hand it over."""
+
+    path: Path
+
+    def column_names(self) -> list[str]:
+        """The file's columns (read from its footer, not its rows)."""
+        return pq.read_schema(self.path).names
+
+
+@contextlib.contextmanager
+def staged_parquet(workdir: Path, name: str) -> Iterator[StagedParquet]:
+    """A :class:`StagedParquet` to write ``name``'s output to, in a fresh folder under
+    ``<workdir>/staging`` (the warehouse's filesystem: handing the file over is a rename). Yield
+    the output inside the ``with``: the IO manager takes the file while the step waits at the
+    ``yield``. What a failed step left goes with the folder when its generator is closed or
+    collected (at the latest as the step's process exits; a killed process leaves it here)."""
+    root = Path(workdir) / STAGING_DIR
+    root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"{name}-", dir=root) as folder:
+        yield StagedParquet(Path(folder) / f"{name}.parquet")
 
 
 class WarehouseLockTimeout(TimeoutError):
@@ -230,10 +268,15 @@ def split_by_partition(
     return pieces
 
 
+Piece: TypeAlias = pa.Table | Path
+"""One partition's rows for the warehouse: a table in memory, or that partition's Parquet file
+(already in place), which DuckDB reads itself, a row group at a time."""
+
+
 def replace_in_warehouse(
     db_path: Path,
     name: str,
-    pieces: Mapping[str, pa.Table],
+    pieces: Mapping[str, Piece],
     partition_column: str | None,
     partitions_def: PartitionsDefinition | None,
     parquet_dir: Path,
@@ -253,8 +296,8 @@ def replace_in_warehouse(
         try:
             exists = _table_exists(con, name)
             if partition_column is None:
-                con.register("_incoming", pieces[UNPARTITIONED_KEY])
-                _run(con, f"CREATE OR REPLACE TABLE {quoted} AS SELECT * FROM _incoming")
+                select, params = _incoming(con, pieces[UNPARTITIONED_KEY], None, None)
+                _run(con, f"CREATE OR REPLACE TABLE {quoted} AS {select}", params)
             else:
                 values = [_partition_value(partitions_def, key) for key in pieces]
                 if exists:
@@ -292,16 +335,67 @@ def _table_exists(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     )
 
 
-def _insert_pieces(con, quoted, pieces, partition_column, partitions_def, create: bool) -> None:
+def _incoming(
+    con: duckdb.DuckDBPyConnection, piece: Piece, column: str | None, value: object
+) -> tuple[str, list]:
+    """The query (and its parameters) that reads one piece, with the partition column ``column``
+    set to ``value`` when the piece lacks it (``None``: unpartitioned). A table is registered as
+    ``_incoming``; a file is read by ``read_parquet``, so it is never loaded whole into Python."""
+    if isinstance(piece, pa.Table):
+        con.register("_incoming", piece if column is None else _with_partition_column(piece, column, value))
+        return "SELECT * FROM _incoming", []
+    if column is None or column in pq.read_schema(piece).names:
+        return "SELECT * FROM read_parquet(?)", [str(piece)]
+    return f'SELECT *, ? AS "{column}" FROM read_parquet(?)', [value, str(piece)]
+
+
+def _insert_pieces(
+    con: duckdb.DuckDBPyConnection,
+    quoted: str,
+    pieces: Mapping[str, Piece],
+    partition_column: str,
+    partitions_def: PartitionsDefinition | None,
+    create: bool,
+) -> None:
     for key, piece in pieces.items():
-        frame = _with_partition_column(piece, partition_column, _partition_value(partitions_def, key))
-        con.register("_incoming", frame)
+        select, params = _incoming(con, piece, partition_column, _partition_value(partitions_def, key))
         if create:
-            _run(con, f"CREATE TABLE {quoted} AS SELECT * FROM _incoming")
+            _run(con, f"CREATE TABLE {quoted} AS {select}", params)
             create = False
         else:
-            _run(con, f"INSERT INTO {quoted} BY NAME SELECT * FROM _incoming")
-        con.unregister("_incoming")
+            _run(con, f"INSERT INTO {quoted} BY NAME {select}", params)
+        if isinstance(piece, pa.Table):
+            con.unregister("_incoming")
+
+
+def _stored_pieces(
+    obj: pa.Table | StagedParquet,
+    keys: list[str],
+    column: str | None,
+    partitions_def: PartitionsDefinition | None,
+    folder: Path,
+) -> dict[str, Piece]:
+    """Write an output's Parquet, a file per partition key, and return what DuckDB loads: a table's
+    pieces (split by partition), or a staged file moved into place as its one partition's file
+    (a staged output is one partition's, or an unpartitioned asset's, rows)."""
+    if isinstance(obj, pa.Table):
+        pieces = split_by_partition(obj, keys, column, partitions_def) if column else {keys[0]: obj}
+        for key, piece in pieces.items():
+            write_parquet(piece, folder / f"{key}.parquet")
+        return dict(pieces)
+    if len(keys) != 1:
+        raise ValueError(
+            f"a StagedParquet output is one partition's rows; this run writes {len(keys)} partitions "
+            f"({keys[0]}..{keys[-1]}): run one partition per run (a per-day backfill policy)"
+        )
+    path = folder / f"{keys[0]}.parquet"
+    place_parquet(obj.path, path)
+    return {keys[0]: path}
+
+
+def _piece_rows(piece: Piece) -> int:
+    """A piece's rows (a file's from its footer)."""
+    return piece.num_rows if isinstance(piece, pa.Table) else pq.ParquetFile(piece).metadata.num_rows
 
 
 def _run_log(context: OutputContext) -> Callable[[str], None] | None:
@@ -313,7 +407,8 @@ def _run_log(context: OutputContext) -> Callable[[str], None] | None:
 
 
 class WarehouseIOManager(ConfigurableIOManager):
-    """Stores every asset output (a ``pyarrow.Table``) as Parquet + DuckDB; loads Parquet back.
+    """Stores every asset output (a ``pyarrow.Table``, or a :class:`StagedParquet` file) as Parquet
+    + DuckDB; loads Parquet back.
 
     Partitioned assets name their partition column with definition metadata ``partition_expr``
     (default ``partition_date``); when a single-partition output lacks it, the warehouse copy
@@ -335,18 +430,19 @@ class WarehouseIOManager(ConfigurableIOManager):
     def db_path(self) -> Path:
         return self.root / "warehouse.duckdb"
 
-    def handle_output(self, context: OutputContext, obj: pa.Table | None) -> None:
+    def handle_output(self, context: OutputContext, obj: pa.Table | StagedParquet | None) -> None:
         if obj is None:  # MaterializeResult / Nothing outputs store nothing
             return
-        if not isinstance(obj, pa.Table):
+        if not isinstance(obj, pa.Table | StagedParquet):
             raise TypeError(
                 f"asset {context.asset_key.to_user_string()} returned {type(obj).__name__}; "
-                "the warehouse IO manager stores pyarrow.Table outputs"
+                "the warehouse IO manager stores pyarrow.Table outputs (or a StagedParquet file)"
             )
+        columns = obj.column_names if isinstance(obj, pa.Table) else obj.column_names()
         declared = (context.definition_metadata or {}).get("dagster/column_schema")
-        if declared is not None and obj.column_names != [c.name for c in declared.columns]:
+        if declared is not None and columns != [c.name for c in declared.columns]:
             raise ValueError(
-                f"asset {context.asset_key.to_user_string()} returned columns {obj.column_names}, "
+                f"asset {context.asset_key.to_user_string()} returned columns {columns}, "
                 f"not the columns its definition declares {[c.name for c in declared.columns]}"
             )
         name = table_name(context.asset_key)
@@ -354,12 +450,10 @@ class WarehouseIOManager(ConfigurableIOManager):
         if context.has_asset_partitions:
             partitions_def = context.asset_partitions_def
             column = (context.definition_metadata or {}).get("partition_expr", DEFAULT_PARTITION_COLUMN)
-            pieces = split_by_partition(obj, list(context.asset_partition_keys), column, partitions_def)
+            keys = list(context.asset_partition_keys)
         else:
-            partitions_def, column = None, None
-            pieces = {UNPARTITIONED_KEY: obj}
-        for key, piece in pieces.items():
-            write_parquet(piece, folder / f"{key}.parquet")
+            partitions_def, column, keys = None, None, [UNPARTITIONED_KEY]
+        pieces = _stored_pieces(obj, keys, column, partitions_def, folder)
         replace_in_warehouse(
             self.db_path,
             name,
@@ -372,7 +466,7 @@ class WarehouseIOManager(ConfigurableIOManager):
         )
         context.add_output_metadata(
             {
-                "rows": obj.num_rows,
+                "rows": sum(_piece_rows(piece) for piece in pieces.values()),
                 "duckdb_table": f"{self.db_path}::{name}",
                 "parquet": str(folder / (f"{next(iter(pieces))}.parquet" if len(pieces) == 1 else "")),
             }

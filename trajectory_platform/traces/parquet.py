@@ -8,6 +8,7 @@ pyarrow) whoever writes them, and a reader never sees half a file.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,6 +44,17 @@ def write_parquet(table: pa.Table, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     pq.write_table(table, tmp, **PARQUET_OPTIONS)
+    os.replace(tmp, path)
+
+
+def place_parquet(source: Path, path: Path) -> None:
+    """Move a finished Parquet file (one :class:`ParquetAppender` wrote) to ``path``, atomically like
+    :func:`write_parquet`: a rename on one filesystem, else a copy beside ``path`` renamed into
+    place, so a reader never sees half a file and ``source`` is gone either way."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    shutil.move(source, tmp)
     os.replace(tmp, path)
 
 
