@@ -1,4 +1,6 @@
-"""``verified_traces`` / ``triage_report`` materialized in-process downstream of ``raw_traces``."""
+"""``verified_traces`` / ``triage_report`` materialized in-process downstream of ``raw_traces``: the
+day's file in, the verified day streamed to a staged file the warehouse stores, with the bytes the
+table path gives."""
 
 import json
 
@@ -13,7 +15,11 @@ from trajectory_platform.checks.verified import (
     r_flake_within_limit,
     yield_in_declared_band,
 )
-from trajectory_platform.resources import build_resources, read_asset_table
+from trajectory_platform.curation.verify.cascade import VerifySettings, fixtures_lookup
+from trajectory_platform.curation.verify.tables import verify_table
+from trajectory_platform.resources import build_resources, read_asset_table, warehouse_connection
+from trajectory_platform.resources.warehouse import LOAD_KEY, PARQUET_FILES, STAGING_DIR
+from trajectory_platform.traces.parquet import write_parquet
 
 DAY = "2024-03-05"
 
@@ -55,3 +61,18 @@ def test_verified_traces_materializes_with_checks_and_metadata(tmp_path):
     assert evaluations["every_episode_in_one_sink"] and evaluations["no_tampered_episode_admitted"]
     assert evaluations["r_flake_within_limit"]
     assert evaluations["yield_in_declared_band"] is False  # nothing verifiable: yield 0 warns
+    # the day's input arrived as its Parquet file; the output is the table path's bytes, stored
+    assert verified_traces.node_def.input_def_named("raw_traces").metadata == {LOAD_KEY: PARQUET_FILES}
+    work = tmp_path / "work"
+    settings = VerifySettings()
+    expected, _ = verify_table(
+        read_asset_table(work, "raw_traces", [DAY]),
+        fixtures_lookup(settings.fixture_seed, resources["workdir"].environments_dir),
+        settings.cascade(progress=False),
+    )
+    write_parquet(expected, tmp_path / "expected.parquet")
+    stored = work / "parquet" / "verified_traces" / f"{DAY}.parquet"
+    assert stored.read_bytes() == (tmp_path / "expected.parquet").read_bytes()
+    assert metadata["rows"].value == 2 and list((work / STAGING_DIR).iterdir()) == []
+    with warehouse_connection(work / "warehouse.duckdb", read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM verified_traces").fetchone()[0] == 2

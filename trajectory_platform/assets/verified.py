@@ -1,15 +1,20 @@
 """``verified_traces`` and ``triage_report``: each day's raw episodes through the verifier cascade.
 
-Thin: load the run's one ``raw_traces`` day (same daily partitions, identity mapping), call
-:func:`~trajectory_platform.curation.verify.tables.verify_table` once (``batch_rows`` episodes as
-objects at a time, no verdict kept), attach the funnel, the measured ledger and the counts per
-sink / role / triage class, return both tables for that day. A new day verifies only its own episodes; a
-backfill runs one run per day (``PER_DAY_BACKFILL``), and the warehouse replaces exactly that day's
-rows (docs/operations.md, "Per-day curation").
+Thin: take the run's one ``raw_traces`` day as its Parquet file (same daily partitions, identity
+mapping; ``PARQUET_FILES``, not a table), call
+:func:`~trajectory_platform.curation.verify.tables.verify_files` once (``batch_rows`` episodes at a
+time, in id order, no verdict kept), which writes the verified day to a staged file batch by batch;
+attach the funnel, the measured ledger and the counts per sink / role / triage class, and hand the
+staged file (:class:`~trajectory_platform.resources.warehouse.StagedParquet`) and the triage table
+to the warehouse, which moves the file into place and loads DuckDB from it. So no step holds the
+day's rows as one table. A new day verifies only its own episodes; a backfill runs one run per day
+(``PER_DAY_BACKFILL``), and the warehouse replaces exactly that day's rows (docs/operations.md,
+"Per-day curation").
 """
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Output, multi_asset
@@ -17,11 +22,12 @@ from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Out
 from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
 from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySettings, fixtures_lookup
-from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA, verify_table
+from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA, verify_files
 from trajectory_platform.curation.verify.triage import TRIAGE_REPORT_SCHEMA
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS, PER_DAY_BACKFILL, one_day
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
+from trajectory_platform.resources.warehouse import LOAD_KEY, PARQUET_FILES, staged_parquet
 from trajectory_platform.sensors.automation import PER_DAY_CONDITION
 
 
@@ -30,7 +36,7 @@ class VerifyConfig(stage_config(VerifySettings)):  # type: ignore[misc]
 
 
 @multi_asset(
-    ins={"raw_traces": AssetIn()},
+    ins={"raw_traces": AssetIn(metadata={LOAD_KEY: PARQUET_FILES})},
     deps=["task_environments"],
     outs={
         "verified_traces": AssetOut(
@@ -50,22 +56,27 @@ class VerifyConfig(stage_config(VerifySettings)):  # type: ignore[misc]
     backfill_policy=PER_DAY_BACKFILL,
 )
 def verified_traces(
-    context: AssetExecutionContext, config: VerifyConfig, workdir: WorkdirResource, raw_traces: pa.Table
+    context: AssetExecutionContext, config: VerifyConfig, workdir: WorkdirResource, raw_traces: list[Path]
 ):
     """Verify one day's ingested episodes against the gym's sealed oracles and the workdir's
-    registered environments."""
+    registered environments, streamed from the day's file to the staged output file."""
     day = one_day(context.partition_keys, "verified_traces")
     settings = settings_of(config, VerifySettings)
-    table, result = verify_table(
-        raw_traces,
-        fixtures_lookup(settings.fixture_seed, workdir.environments_dir),
-        settings.cascade(progress=False, calibration_cache=workdir.root / CALIBRATION_CACHE_DIR),
-    )
-    context.log.info(f"{day}: verified {table.num_rows} episodes: sinks {result.counts('sink')}")
-    for warning in result.ledger.health_warnings():
-        context.log.warning(warning)
-    metadata = {**verified_metadata(result), SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings))}
-    yield Output(table, output_name="verified_traces", metadata=metadata)
+    with staged_parquet(workdir.root, "verified_traces") as staged:
+        result = verify_files(
+            raw_traces,
+            staged.path,
+            fixtures_lookup(settings.fixture_seed, workdir.environments_dir),
+            settings.cascade(progress=False, calibration_cache=workdir.root / CALIBRATION_CACHE_DIR),
+        )
+        context.log.info(f"{day}: verified {result.tallies.episodes} episodes: sinks {result.counts('sink')}")
+        for warning in result.ledger.health_warnings():
+            context.log.warning(warning)
+        metadata = {
+            **verified_metadata(result),
+            SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
+        }
+        yield Output(staged, output_name="verified_traces", metadata=metadata)  # stored while we wait here
     yield Output(result.triage, output_name="triage_report", metadata=_triage_metadata(result.triage))
 
 
