@@ -8,7 +8,7 @@ import pyarrow as pa
 import pytest
 from splits_mixture_factory import gym_corpus
 
-from trajectory_platform.curation.mixture import NEGATIVE, PRISTINE, RECOVERY
+from trajectory_platform.curation.mixture import NEGATIVE, PRISTINE, RECOVERY, MixturePolicy
 from trajectory_platform.curation.split_mixture_stage import (
     mixture_stage,
     preference_stage,
@@ -131,3 +131,29 @@ def test_stages_are_deterministic(staged):
     assert again.table.equals(split.table)
     assert mixture_stage(corpus, again.table).table.equals(mixture.table)
     assert preference_stage(corpus, again.table).table.equals(pairs.table)
+
+
+def test_pair_pool_caps_distinct_passes_per_fixture_so_pairs_stop_growing():
+    # Every repeat adds a distinct recovery pass (its missing file differs) and an identical pristine
+    # pass per fixture: without the cap the pool, and the pairs with the square of it, grow with the
+    # corpus; with it, four times the episodes give the same pool and at most the cap per fixture.
+    library = build_library(0)
+    policy = MixturePolicy(pair_passes_per_fixture=3)
+    summaries, passes_by_fixture = {}, {}
+    for repeats in (2, 8):
+        corpus, _ = gym_corpus(library[::8], per_fixture_repeats=repeats)
+        split = split_stage(corpus, library, POLICY)
+        pairs = preference_stage(corpus, split.table, policy)
+        summaries[repeats] = pairs.summary
+        used: dict[str, set[str]] = {}
+        for row in pairs.table.to_pylist():
+            for side in ("chosen_episode_id", "rejected_episode_id"):
+                if not row[side].startswith("hard_negative:"):
+                    used.setdefault(row["fixture_id"], set()).add(row[side])
+        passes_by_fixture[repeats] = max(len(ids) for ids in used.values())
+    small, large = summaries[2], summaries[8]
+    assert large["pool"] == small["pool"] and large["pairs_considered"] == small["pairs_considered"]
+    assert max(passes_by_fixture.values()) <= 3
+    left_out = large["passes_left_out_of_pool"]
+    assert left_out["fixture_cap"] > small["passes_left_out_of_pool"].get("fixture_cap", 0)
+    assert left_out["duplicate_action_sequence"] > 0  # the repeated pristine passes

@@ -159,12 +159,15 @@ class Selection:
         return self.drop.detail if self.drop is not None else ""
 
 
-def dedup_and_cap(candidates: Sequence[Labelled], cap_per_fixture: int = 4, seed: int = 0) -> list[Selection]:
+def dedup_and_cap(
+    candidates: Sequence[Labelled], cap_per_fixture: int = 4, seed: int = 0, anchors_exempt: bool = True
+) -> list[Selection]:
     """Keep one trajectory per (fixture, normalized action sequence), then at most ``cap_per_fixture``.
 
     Within a duplicate group the anchor wins (external data is never displaced by self-generated
-    data), then a seeded hash decides. Anchors are exempt from the cap. Every input gets exactly one
-    :class:`Selection`, in input order, so in = kept + dropped is checkable.
+    data), then a seeded hash decides. Anchors are exempt from the cap unless ``anchors_exempt`` is
+    off (the preference pool, where an anchor is one more side of a pair, not data to protect). Every
+    input gets exactly one :class:`Selection`, in input order, so in = kept + dropped is checkable.
     """
     if cap_per_fixture < 1:
         raise ValueError("cap_per_fixture must be at least 1")
@@ -181,7 +184,7 @@ def dedup_and_cap(candidates: Sequence[Labelled], cap_per_fixture: int = 4, seed
             )
             continue
         representative[key] = candidate.episode_id
-        if candidate.anchor:
+        if candidate.anchor and anchors_exempt:
             drops[candidate.episode_id] = None
         elif candidate.fixture_id and per_fixture[candidate.fixture_id] >= cap_per_fixture:
             drops[candidate.episode_id] = Drop(

@@ -145,7 +145,10 @@ def trajectory_mix_token_shares(
 
 @dataclass(frozen=True)
 class MixturePolicy:
-    """Declared shares (in selected target tokens) and their admissible bounds."""
+    """Declared shares (in selected target tokens) and their admissible bounds, the cap of SFT samples
+    per fixture, and the cap of distinct verified passes per fixture in the preference pool (pairs
+    grow with the square of a fixture's pool; the cap keeps an easy fixture from dominating the
+    preference data and the stage's memory from growing with the corpus)."""
 
     alpha: float = 0.65
     beta: float = 0.25
@@ -155,6 +158,7 @@ class MixturePolicy:
     gamma_max: float = 0.20
     margin: float = 0.01
     cap_per_fixture: int = 4
+    pair_passes_per_fixture: int = 16
     k: int = 8
     band: float = 0.5
     seed: int = 0

@@ -44,7 +44,7 @@ from trajectory_platform.curation.decontam import (
     c_usable,
     decontaminate,
 )
-from trajectory_platform.curation.dedup import action_sequence, sequence_digest
+from trajectory_platform.curation.dedup import action_sequence, dedup_and_cap, sequence_digest
 from trajectory_platform.curation.mixture import (
     NEGATIVE,
     PREFERENCE,
@@ -286,6 +286,10 @@ class MixtureSettings:
     cap_per_fixture: int = field(
         default=MixturePolicy.cap_per_fixture, metadata={"help": "samples kept per fixture"}
     )
+    pair_passes_per_fixture: int = field(
+        default=MixturePolicy.pair_passes_per_fixture,
+        metadata={"help": "distinct verified passes per fixture in the preference-pair pool"},
+    )
     k: int = field(
         default=MixturePolicy.k, metadata={"help": "P_inform: attempts the next round plans per fixture"}
     )
@@ -336,6 +340,7 @@ class MixtureSettings:
             beta=self.beta,
             gamma=self.gamma,
             cap_per_fixture=self.cap_per_fixture,
+            pair_passes_per_fixture=self.pair_passes_per_fixture,
             k=self.k,
             band=self.band,
             seed=self.seed,
@@ -719,20 +724,28 @@ def preference_stage(
 def _pair_decisions(
     scan: CorpusScan, assignments: Sequence[SplitAssignment], mixture: Mixture
 ) -> tuple[list[PairDecision], dict]:
-    """Every pair decided over the pool (train-split trainable passes and the routed negatives),
-    and the pool's counts."""
+    """Every pair decided over the pool, and the pool's counts. The pool: the hard negatives the
+    mixture routed (already bounded by the γ budget) and the train split's trainable passes, one per
+    (fixture, action sequence) and at most ``pair_passes_per_fixture`` per fixture (seeded, anchors
+    included), so the pairs a fixture contributes stay bounded however many episodes it gathers."""
     routed = {r.episode_id for r in mixture.rows if r.destination == PREFERENCE}
     train = {a.episode_id for a in assignments if a.split == TRAIN}
-    pool = [
-        scan.profiles[k.episode_id]
-        for k in scan.keys
-        if k.episode_id in train and k.trainable_license and (k.passed is True or k.episode_id in routed)
-    ]
-    decisions = pair_decisions(pool)
+    eligible = [k for k in scan.keys if k.episode_id in train and k.trainable_license]
+    passes = [k for k in eligible if k.passed is True and k.episode_id not in routed]
+    policy = mixture.policy
+    selections = dedup_and_cap(passes, policy.pair_passes_per_fixture, policy.seed, anchors_exempt=False)
+    kept = {s.episode_id for s in selections if s.kept} | routed
+    pool = [scan.profiles[k.episode_id] for k in eligible if k.episode_id in kept]
     unrouted = sum(
         1 for k in scan.keys if k.episode_id in train and k.passed is False and k.episode_id not in routed
     )
-    return decisions, {"pool": len(pool), "routed_negatives": len(routed), "negatives_unrouted": unrouted}
+    passes_left_out = Counter(s.drop.reason for s in selections if s.drop is not None)
+    return pair_decisions(pool), {
+        "pool": len(pool),
+        "routed_negatives": len(routed),
+        "negatives_unrouted": unrouted,
+        "passes_left_out_of_pool": dict(sorted(passes_left_out.items())),
+    }
 
 
 def _pair_ids(decisions: Sequence[PairDecision]) -> set[str]:
