@@ -50,9 +50,7 @@ if TYPE_CHECKING:
     from trajectory_platform.curation.redact import RedactSettings
     from trajectory_platform.curation.split_mixture_stage import MixtureSettings, SplitSettings
     from trajectory_platform.curation.verify.cascade import VerifySettings
-    from trajectory_platform.curation.verify.verdicts import EpisodeVerdict
     from trajectory_platform.traces.ingest_settings import IngestSettings
-    from trajectory_platform.traces.record import Episode
     from trajectory_platform.training.data.mask_settings import DatasetSettings
 
 STAGES = ("ingest", "verify", "redact", "split", "mixture", "dataset")
@@ -268,35 +266,17 @@ class Curation:
         import pyarrow.parquet as pq
 
         from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
-        from trajectory_platform.curation.verify.cascade import (
-            fixtures_lookup,
-            parquet_batches,
-            verify_batches,
-        )
-        from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA, VerdictsFile, verified_batch
-        from trajectory_platform.traces.parquet import ParquetAppender, write_parquet
+        from trajectory_platform.curation.verify.cascade import fixtures_lookup
+        from trajectory_platform.curation.verify.tables import VerdictsFile, verify_files
+        from trajectory_platform.traces.parquet import write_parquet
 
         settings = self.settings.verify
         _say(f"verify: {pq.ParquetFile(traces).metadata.num_rows} episodes")
         lookup = fixtures_lookup(settings.fixture_seed, self.envs)
-        cache = self.workdir / CALIBRATION_CACHE_DIR
+        config = settings.cascade(self.progress, calibration_cache=self.workdir / CALIBRATION_CACHE_DIR)
         folder = self.out / "verify"
-
-        def emit(batch: list[Episode], verdicts: list[EpisodeVerdict]) -> None:
-            verified.write(verified_batch(batch, verdicts))
-            verdicts_file.write(verdicts)
-
-        # traces.parquet is sorted by episode id, so each batch's sorted rows append in order
-        with (
-            ParquetAppender(folder / "verified.parquet", VERIFIED_SCHEMA) as verified,
-            VerdictsFile(folder / "verdicts.parquet") as verdicts_file,
-        ):
-            result = verify_batches(
-                parquet_batches(traces, settings.batch_rows),
-                lookup,
-                settings.cascade(self.progress, calibration_cache=cache),
-                emit,
-            )
+        with VerdictsFile(folder / "verdicts.parquet") as verdicts_file:
+            result = verify_files([traces], folder / "verified.parquet", lookup, config, verdicts_file.write)
         write_parquet(result.triage, folder / "triage_report.parquet")
         ledger = {**result.ledger.summary(), "calibration_cache": result.calibration_cache.to_dict()}
         _write_json(folder / "ledger.json", ledger)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -181,7 +181,11 @@ def sort_by_episode_id(sources: Sequence[Path], path: Path, schema: pa.Schema) -
 
 
 def verify_files(
-    traces: Sequence[Path], out: Path, fixtures_lookup: FixturesLookup | None, config: CascadeConfig
+    traces: Sequence[Path],
+    out: Path,
+    fixtures_lookup: FixturesLookup | None,
+    config: CascadeConfig,
+    on_batch: Callable[[list[EpisodeVerdict]], None] | None = None,
 ) -> CascadeResult:
     """Trace tables' Parquet files (a day's ``raw_traces``) through the cascade ``config.batch_rows``
     episodes at a time, in episode id order; their verified table is written to ``out`` batch by
@@ -192,8 +196,16 @@ def verify_files(
     batches (sorted on disk first when it is not sorted by id: :func:`episodes_by_id`) and each
     batch leaves as its Arrow rows through :class:`ParquetAppender`, so the file has the bytes
     ``write_parquet(verified_table(...))`` gives the whole input sorted by id, for any batch size.
-    Atomic: ``out`` appears only when every batch is written.
+    Atomic: ``out`` appears only when every batch is written. ``on_batch`` also receives each batch's
+    verdicts (the ``curate`` command's ``verdicts.parquet``), so every caller verifies on this one
+    path.
     """
+
+    def emit(batch: list[Episode], verdicts: list[EpisodeVerdict]) -> None:
+        verified.write(verified_batch(batch, verdicts))
+        if on_batch is not None:
+            on_batch(verdicts)
+
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     with (
@@ -205,7 +217,7 @@ def verify_files(
             parquet_batches(source, config.batch_rows),
             fixtures_lookup,
             config,
-            lambda batch, verdicts: verified.write(verified_batch(batch, verdicts)),
+            emit,
         )
 
 
