@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from dagster import asset, materialize
 from redact_factory import AWS_KEY, GITHUB_TOKEN, secret_episode
@@ -10,22 +11,16 @@ from redact_factory import AWS_KEY, GITHUB_TOKEN, secret_episode
 from trajectory_platform.assets.redacted import redacted_corpus
 from trajectory_platform.checks import redacted as checks
 from trajectory_platform.curation.redact import redact_corpus
+from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.resources.secrets import SecretsSaltResource
-from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
-
-VERDICTS = pa.schema(
-    [
-        pa.field("sink", pa.string(), nullable=False),
-        pa.field("role", pa.string()),
-        pa.field("t_div", pa.int32()),
-        pa.field("target_turns", pa.list_(pa.int32())),
-    ]
-)
+from trajectory_platform.resources.settings import WorkdirResource
+from trajectory_platform.resources.warehouse import WarehouseIOManager, asset_parquet_files
+from trajectory_platform.traces.schema import episode_row
 
 
 def _verified_table() -> pa.Table:
-    """EPISODE_SCHEMA + verdict columns, as ``verified_traces`` stores them."""
+    """``verified_traces``' columns (the verdicts this test does not set are null)."""
     rows = [
         {
             **episode_row(secret_episode(f"ep-{i}")),
@@ -36,7 +31,7 @@ def _verified_table() -> pa.Table:
         }
         for i, (role, t, turns) in enumerate([("pristine", None, [2, 4]), ("recovery", 2, [4])])
     ]
-    return pa.Table.from_pylist(rows, schema=pa.schema([*EPISODE_SCHEMA, *VERDICTS]))
+    return pa.Table.from_pylist(rows, schema=VERIFIED_SCHEMA)
 
 
 @asset(name="verified_traces", partitions_def=DAILY_PARTITIONS)
@@ -49,7 +44,9 @@ def salt(tmp_path) -> SecretsSaltResource:
     return SecretsSaltResource(fallback_file=str(tmp_path / "secrets" / "pipeline.key"))
 
 
-def test_materializes_with_all_checks_passing(salt):
+def test_materializes_with_all_checks_passing(salt, tmp_path):
+    # Through the warehouse, as in the product: the day arrives as its verified file, leaves as a
+    # staged file the IO manager moves into place.
     all_checks = [
         checks.no_canary_leaks,
         checks.json_validity_preserved,
@@ -59,13 +56,18 @@ def test_materializes_with_all_checks_passing(salt):
     ]
     result = materialize(
         [verified_traces_fixture, redacted_corpus, *all_checks],
-        resources={"secrets_salt": salt},
+        resources={
+            "secrets_salt": salt,
+            "workdir": WorkdirResource(path=str(tmp_path)),
+            "io_manager": WarehouseIOManager(workdir=str(tmp_path)),
+        },
         partition_key="2024-03-01",
     )
     assert result.success
     evaluations = result.get_asset_check_evaluations()
     assert len(evaluations) == 5 and all(e.passed for e in evaluations)
-    table = result.output_for_node("redacted_corpus", "redacted_corpus")
+    [stored] = asset_parquet_files(tmp_path, "redacted_corpus", ["2024-03-01"])
+    table = pq.read_table(stored)
     assert table.num_rows == 2 and GITHUB_TOKEN not in str(table.to_pylist())
     assert table.column("role").to_pylist() == ["pristine", "recovery"]
     events = result.asset_materializations_for_node("redacted_corpus")

@@ -14,8 +14,8 @@ import pytest
 from redact_factory import secret_episode
 
 from trajectory_platform.curation.redact import LeakDetected, RedactionConfig, RedactSettings, redact_corpus
-from trajectory_platform.curation.redact.corpus import corpus_tally, output_schema, redact_batches
-from trajectory_platform.traces.parquet import ParquetAppender, read_batches, write_parquet
+from trajectory_platform.curation.redact.corpus import corpus_tally, redact_files
+from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.schema import episodes_to_table
 
 MASTER = b"master"
@@ -32,19 +32,6 @@ def corpus(tmp_path: Path, n: int = 12) -> Path:
     return path
 
 
-def redact_file(source: Path, target: Path, settings: RedactSettings, config: RedactionConfig | None = None):
-    schema = pq.read_schema(source)
-    with ParquetAppender(target, output_schema(schema)) as out:
-        return redact_batches(
-            lambda: read_batches(source, settings.batch_rows),
-            schema,
-            MASTER,
-            out.write,
-            config,
-            settings=settings,
-        )
-
-
 def test_same_corpus_audit_and_leak_sample_for_batch_1_and_a_large_batch(tmp_path: Path) -> None:
     source = corpus(tmp_path)
     sample = {"leak_sample_fraction": 0.3, "leak_min_canaries": 0}
@@ -52,7 +39,7 @@ def test_same_corpus_audit_and_leak_sample_for_batch_1_and_a_large_batch(tmp_pat
     write_parquet(whole.table, tmp_path / "whole.parquet")
     assert whole.audit.column("episode_id").to_pylist() == ["ep-000", "ep-003", "ep-006", "ep-009"]
     assert 0 < whole.leak.records_planted < whole.table.num_rows
-    batched = redact_file(source, tmp_path / "b1.parquet", RedactSettings(**sample, batch_rows=1))
+    batched = redact_files([source], tmp_path / "b1.parquet", MASTER, RedactSettings(**sample, batch_rows=1))
     assert (tmp_path / "b1.parquet").read_bytes() == (tmp_path / "whole.parquet").read_bytes()
     assert batched.audit.equals(whole.audit) and batched.findings_by_kind == whole.findings_by_kind
     assert batched.leak.as_dict() == whole.leak.as_dict()
@@ -67,7 +54,7 @@ def test_a_leak_found_in_any_batch_leaves_no_file(tmp_path: Path) -> None:
     source = corpus(tmp_path, 6)
     weak = RedactionConfig(entropy=False, pii=False)
     with pytest.raises(LeakDetected, match="sampled records"):
-        redact_file(source, tmp_path / "out.parquet", RedactSettings(batch_rows=2), weak)
+        redact_files([source], tmp_path / "out.parquet", MASTER, RedactSettings(batch_rows=2), weak)
     assert not list(tmp_path.glob("*out.parquet*"))
 
 

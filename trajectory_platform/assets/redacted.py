@@ -1,27 +1,36 @@
 """``redacted_corpus`` and ``redaction_rejects``: verified episodes redacted, lineage sealed, licenses
 fenced, one day at a time; the episodes left out, each with its reason.
 
-Thin: load the run's one ``verified_traces`` day (same daily partitions, identity mapping; one run
-per day in a backfill), call :func:`redact_corpus` once with the key from the
-``secrets_salt`` resource and the run's :class:`RedactSettings` (the canary sample), attach findings
-by kind, Λ_leak with its 95% interval and sample size, throughput and the license audit, return the
-table and ``redaction_rejects`` (every episode left out, with its reason key). ``redact_corpus``
-raises when a canary survives, so a leaking corpus is never materialized (a failed blocking check
-would still have recorded it).
+Thin: take the run's one ``verified_traces`` day as its Parquet file (same daily partitions,
+identity mapping, ``PARQUET_FILES``; one run per day in a backfill), call :func:`redact_files` once
+with the key from the ``secrets_salt`` resource and the run's :class:`RedactSettings` (batch size,
+canary sample), which writes the redacted day to a staged file ``batch_rows`` rows at a time; attach
+findings by kind, Λ_leak with its 95% interval and sample size, throughput and the license audit,
+hand the staged file to the warehouse and return ``redaction_rejects`` (every episode left out, with
+its reason key). ``redact_files`` raises when a canary survives, so a leaking corpus is never
+materialized (a failed blocking check would still have recorded it).
 """
 
 import dataclasses
+from pathlib import Path
 
-import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, AssetOut, MetadataValue, Output, multi_asset
 
 from trajectory_platform.assets._house import declared, tally_metadata
-from trajectory_platform.curation.redact import RedactSettings, redact_corpus
-from trajectory_platform.curation.redact.corpus import AUDIT_SCHEMA, CorpusResult, corpus_tally, output_schema
+from trajectory_platform.curation.redact import RedactSettings
+from trajectory_platform.curation.redact.corpus import (
+    AUDIT_SCHEMA,
+    CorpusResult,
+    corpus_tally,
+    output_schema,
+    redact_files,
+)
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS, PER_DAY_BACKFILL, one_day
 from trajectory_platform.resources.secrets import SecretsSaltResource
+from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
+from trajectory_platform.resources.warehouse import LOAD_KEY, PARQUET_FILES, staged_parquet
 from trajectory_platform.sensors.automation import PER_DAY_CONDITION
 
 
@@ -30,7 +39,7 @@ class RedactConfig(stage_config(RedactSettings)):  # type: ignore[misc]
 
 
 @multi_asset(
-    ins={"verified_traces": AssetIn()},
+    ins={"verified_traces": AssetIn(metadata={LOAD_KEY: PARQUET_FILES})},
     outs={
         "redacted_corpus": AssetOut(
             description="Every verified episode redacted (three passes, keyed pseudonyms, JSON kept valid), "
@@ -54,22 +63,25 @@ def redacted_corpus(
     context: AssetExecutionContext,
     config: RedactConfig,
     secrets_salt: SecretsSaltResource,
-    verified_traces: pa.Table,
+    workdir: WorkdirResource,
+    verified_traces: list[Path],
 ):
-    """Redact, seal and fence one day of ``verified_traces``; verdict columns pass through, and
-    every episode left out is a ``redaction_rejects`` row (rows in = corpus + rejects)."""
+    """Redact, seal and fence one day of ``verified_traces``, streamed from the day's file to the
+    staged output file; verdict columns pass through, and every episode left out is a
+    ``redaction_rejects`` row (rows in = corpus + rejects)."""
     day = one_day(context.partition_keys, "redacted_corpus")
     settings = settings_of(config, RedactSettings)
-    result = redact_corpus(verified_traces, secrets_salt.key(), settings=settings)
-    context.log.info(f"{day}: redacted {result.stats['rows_out']} of {result.stats['rows_in']} rows")
-    for row in result.audit.to_pylist():
-        context.log.warning(
-            f"license block: {row['episode_id']} ({row['license']}, family {row['repo_family']})"
-        )
     selected = context.op_execution_context.selected_output_names
-    if "redacted_corpus" in selected:
-        metadata = _metadata(result, secrets_salt.source, settings)
-        yield Output(result.table, output_name="redacted_corpus", metadata=metadata)
+    with staged_parquet(workdir.root, "redacted_corpus") as staged:
+        result = redact_files(verified_traces, staged.path, secrets_salt.key(), settings)
+        context.log.info(f"{day}: redacted {result.stats['rows_out']} of {result.stats['rows_in']} rows")
+        for row in result.audit.to_pylist():
+            context.log.warning(
+                f"license block: {row['episode_id']} ({row['license']}, family {row['repo_family']})"
+            )
+        if "redacted_corpus" in selected:
+            metadata = _metadata(result, secrets_salt.source, settings)
+            yield Output(staged, output_name="redacted_corpus", metadata=metadata)  # stored while we wait
     if "redaction_rejects" in selected:
         rejects_metadata = tally_metadata(corpus_tally(result))
         yield Output(result.audit, output_name="redaction_rejects", metadata=rejects_metadata)

@@ -299,23 +299,15 @@ class Curation:
         when a canary leaks: :class:`LeakDetected`); returns its path and the provenance."""
         import pyarrow.parquet as pq
 
-        from trajectory_platform.curation.redact.corpus import corpus_tally, output_schema, redact_batches
+        from trajectory_platform.curation.redact.corpus import corpus_tally, redact_files
         from trajectory_platform.resources.secrets import SecretsSaltResource
-        from trajectory_platform.traces.parquet import ParquetAppender, read_batches, write_parquet
+        from trajectory_platform.traces.parquet import write_parquet
         from trajectory_platform.training.data.provenance import curated
 
         salt = SecretsSaltResource(fallback_file=str(self.workdir / "secrets" / "pipeline.key"))
         _say(f"redact: {pq.ParquetFile(verified).metadata.num_rows} episodes (key from {salt.source})")
-        schema, rows = pq.read_schema(verified), self.settings.redact.batch_rows
         corpus = self.out / "redacted" / "corpus.parquet"
-        with ParquetAppender(corpus, output_schema(schema)) as out:
-            result = redact_batches(
-                lambda: read_batches(verified, rows),
-                schema,
-                salt.key(),
-                out.write,
-                settings=self.settings.redact,
-            )
+        result = redact_files([verified], corpus, salt.key(), self.settings.redact)
         write_parquet(result.audit, self.out / "redacted" / "license_audit.parquet")
         self.stages["redact"] = corpus_tally(result).metadata()
         self.summary |= {

@@ -15,11 +15,13 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from trajectory_platform.curation.licenses import family_tiers, license_decision, license_tier
 from trajectory_platform.curation.lineage import lineage_envelope
@@ -34,6 +36,7 @@ from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.curation.redact.pseudonym import derive_key
 from trajectory_platform.curation.redact.settings import RedactSettings
 from trajectory_platform.traces.drops import Tally
+from trajectory_platform.traces.parquet import ParquetAppender, read_batches
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 
@@ -211,6 +214,31 @@ def redact_corpus(
     )
     result.table = pa.concat_tables([output_schema(table.schema).empty_table(), *pieces]).combine_chunks()
     return result
+
+
+def redact_files(
+    sources: Sequence[Path],
+    out: Path,
+    master_key: bytes,
+    settings: RedactSettings | None = None,
+    config: RedactionConfig | None = None,
+) -> CorpusResult:
+    """Verified Parquet files (a day of ``verified_traces``, the ``curate`` command's
+    ``verified.parquet``) redacted into ``out``, read and written ``settings.batch_rows`` rows at a
+    time (:func:`redact_batches`): neither the input nor the output is held as one table. Atomic:
+    ``out`` appears only when every batch is written and no canary leaked (:class:`LeakDetected`).
+    The files must share one schema (the first's is the input's)."""
+    if not sources:
+        raise ValueError("no verified files to redact")
+    settings = settings or RedactSettings()
+    schema = pq.read_schema(sources[0])
+
+    def batches() -> Iterator[pa.Table]:
+        for source in sources:
+            yield from read_batches(source, settings.batch_rows)
+
+    with ParquetAppender(out, output_schema(schema)) as writer:
+        return redact_batches(batches, schema, master_key, writer.write, config, settings=settings)
 
 
 def _slices(table: pa.Table, rows: int) -> list[pa.Table]:
