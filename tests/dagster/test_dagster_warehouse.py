@@ -3,6 +3,8 @@ staged as a Parquet file (moved into place, loaded into DuckDB from the file).""
 
 import datetime as dt
 import gc
+import os
+import time
 from pathlib import Path
 
 import duckdb
@@ -16,8 +18,10 @@ from trajectory_platform.resources.warehouse import (
     LOAD_KEY,
     PARQUET_FILES,
     STAGING_DIR,
+    STAGING_GRACE_S,
     read_asset_table,
     staged_parquet,
+    sweep_staging,
 )
 from trajectory_platform.traces.parquet import ParquetAppender, write_parquet
 
@@ -232,3 +236,38 @@ def test_a_staged_file_is_one_partitions_output(tmp_path: Path) -> None:
     assert not (tmp_path / "parquet" / "staged_rows").exists()
     gc.collect()  # the failed step's generator, and with it its staging folder, once nothing holds it
     assert list((tmp_path / STAGING_DIR).iterdir()) == []
+
+
+def test_a_killed_steps_staging_folder_is_swept_and_a_live_ones_is_not(tmp_path: Path) -> None:
+    # A step killed while writing (SIGKILL: no cleanup runs) leaves its folder and partial file;
+    # the kernel releases its lock, so the next staged output sweeps the folder. A live step's
+    # folder (its lock held, here by this process) and a fresh one (inside the grace) stay.
+    import signal
+    import subprocess
+    import sys
+
+    killed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import os, signal\n"
+            "from trajectory_platform.resources.warehouse import staged_parquet\n"
+            f"with staged_parquet({str(tmp_path)!r}, 'verified_traces') as staged:\n"
+            "    staged.path.write_bytes(b'partial')\n"
+            "    os.kill(os.getpid(), signal.SIGKILL)\n",
+        ],
+        check=False,
+    )
+    assert killed.returncode == -signal.SIGKILL
+    staging = tmp_path / STAGING_DIR
+    [orphan] = list(staging.iterdir())
+    unlocked = staging / "redacted_corpus-nolock"
+    unlocked.mkdir()
+    with staged_parquet(tmp_path, "redacted_corpus") as live:
+        assert orphan.exists()  # inside the grace: not swept yet
+        old = time.time() - 2 * STAGING_GRACE_S
+        for folder in (orphan, unlocked, live.path.parent):
+            os.utime(folder, (old, old))
+        assert sweep_staging(staging) == sorted([orphan, unlocked])
+        assert live.path.parent.exists() and not orphan.exists() and not unlocked.exists()
+    assert not list(staging.iterdir())

@@ -23,6 +23,7 @@ import datetime as dt
 import fcntl
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -119,17 +120,53 @@ class StagedParquet:
         return pq.read_schema(self.path).names
 
 
+STAGING_LOCK = ".in-use"
+"""A staging folder's lock file: held (``flock``) by the step writing into the folder for as long
+as the folder exists, released by the kernel when that process ends however it ends."""
+STAGING_GRACE_S = 60.0
+"""How old a staging folder must be before a sweep may take it for abandoned."""
+
+
 @contextlib.contextmanager
 def staged_parquet(workdir: Path, name: str) -> Iterator[StagedParquet]:
     """A :class:`StagedParquet` to write ``name``'s output to, in a fresh folder under
     ``<workdir>/staging`` (the warehouse's filesystem: handing the file over is a rename). Yield
     the output inside the ``with``: the IO manager takes the file while the step waits at the
-    ``yield``. What a failed step left goes with the folder when its generator is closed or
-    collected (at the latest as the step's process exits; a killed process leaves it here)."""
+    ``yield``. A failed step's folder goes when its generator is closed or collected; a killed
+    step's stays until the next staged output sweeps it (:func:`sweep_staging`)."""
     root = Path(workdir) / STAGING_DIR
     root.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f"{name}-", dir=root) as folder:
+    with (
+        tempfile.TemporaryDirectory(prefix=f"{name}-", dir=root) as folder,
+        (Path(folder) / STAGING_LOCK).open("w") as lock,
+    ):
+        fcntl.flock(lock, fcntl.LOCK_EX)  # a fresh file: nobody else holds it
+        sweep_staging(root)
         yield StagedParquet(Path(folder) / f"{name}.parquet")
+
+
+def sweep_staging(root: Path, grace_s: float | None = None) -> list[Path]:
+    """Remove the staging folders under ``root`` whose writer is gone: older than ``grace_s``
+    (default :data:`STAGING_GRACE_S`; a new folder gets its lock a moment after it is made) and
+    with no lock file or a lock nobody holds. Returns them. Why: a step killed mid-write (OOM, a
+    cancelled run) leaves its partial Parquet here, possibly gigabytes, and nothing else would ever
+    delete it. A folder whose lock is held belongs to a live step, in this process or another, and
+    is left alone."""
+    grace_s = STAGING_GRACE_S if grace_s is None else grace_s
+    swept = []
+    for folder in sorted(p for p in Path(root).iterdir() if p.is_dir()):
+        if time.time() - folder.stat().st_mtime < grace_s:
+            continue
+        try:
+            with (folder / STAGING_LOCK).open("r") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except FileNotFoundError:
+            pass  # no lock file after the grace: its writer died before taking one
+        except BlockingIOError:
+            continue  # a live step holds it
+        shutil.rmtree(folder, ignore_errors=True)
+        swept.append(folder)
+    return swept
 
 
 class WarehouseLockTimeout(TimeoutError):
