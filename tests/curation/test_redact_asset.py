@@ -5,18 +5,20 @@ from __future__ import annotations
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from dagster import asset, materialize
+from dagster import AssetSelection, asset, materialize
 from redact_factory import AWS_KEY, GITHUB_TOKEN, secret_episode
 
 from trajectory_platform.assets.redacted import redacted_corpus
 from trajectory_platform.checks import redacted as checks
-from trajectory_platform.curation.redact import redact_corpus
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.resources.secrets import SecretsSaltResource
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.warehouse import WarehouseIOManager, asset_parquet_files
+from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.schema import episode_row
+
+DAY = "2024-03-01"
 
 
 def _verified_table() -> pa.Table:
@@ -61,12 +63,12 @@ def test_materializes_with_all_checks_passing(salt, tmp_path):
             "workdir": WorkdirResource(path=str(tmp_path)),
             "io_manager": WarehouseIOManager(workdir=str(tmp_path)),
         },
-        partition_key="2024-03-01",
+        partition_key=DAY,
     )
     assert result.success
     evaluations = result.get_asset_check_evaluations()
     assert len(evaluations) == 5 and all(e.passed for e in evaluations)
-    [stored] = asset_parquet_files(tmp_path, "redacted_corpus", ["2024-03-01"])
+    [stored] = asset_parquet_files(tmp_path, "redacted_corpus", [DAY])
     table = pq.read_table(stored)
     assert table.num_rows == 2 and GITHUB_TOKEN not in str(table.to_pylist())
     assert table.column("role").to_pylist() == ["pristine", "recovery"]
@@ -76,15 +78,43 @@ def test_materializes_with_all_checks_passing(salt, tmp_path):
     assert metadata["mb_per_s"].value > 0 and "AWS_KEY" in metadata["findings_by_kind"].value
 
 
-def test_checks_fail_on_a_tampered_corpus(salt):
-    table = redact_corpus(_verified_table(), salt.key()).table
+def test_checks_fail_on_a_tampered_corpus(salt, tmp_path):
+    # The day's stored file is tampered after a clean materialization; the checks, run alone as the
+    # UI runs them, read that file.
+    resources = {
+        "secrets_salt": salt,
+        "workdir": WorkdirResource(path=str(tmp_path)),
+        "io_manager": WarehouseIOManager(workdir=str(tmp_path)),
+    }
+    assets = [verified_traces_fixture, redacted_corpus]
+    all_checks = [
+        checks.no_canary_leaks,
+        checks.lineage_verifies,
+        checks.license_tiers,
+        checks.pseudonyms_consistent,
+    ]
+    assert materialize(assets, resources=resources, partition_key=DAY).success
+    [stored] = asset_parquet_files(tmp_path, "redacted_corpus", [DAY])
+    table = pq.read_table(stored)
     rows = table.to_pylist()
     rows[0]["events"][1]["content"] += f" leaked {AWS_KEY}"
     rows[1]["role"] = "pristine"  # relabelled after sealing
     rows[1]["license_action"] = "quarantine"
-    tampered = pa.Table.from_pylist(rows, schema=table.schema)
-    assert not checks.no_canary_leaks(secrets_salt=salt, redacted_corpus=tampered).passed
-    lineage = checks.lineage_verifies(secrets_salt=salt, redacted_corpus=tampered)
+    write_parquet(pa.Table.from_pylist(rows, schema=table.schema), stored)
+    # verified_traces rides along: a run of checks alone has no partitions definition to resolve
+    selection = AssetSelection.assets(verified_traces_fixture) | AssetSelection.checks_for_assets(
+        redacted_corpus
+    )
+    result = materialize(
+        [*assets, *all_checks],
+        resources=resources,
+        partition_key=DAY,
+        selection=selection,
+        raise_on_error=False,
+    )
+    evaluations = {e.check_name: e for e in result.get_asset_check_evaluations()}
+    assert not evaluations["no_canary_leaks"].passed
+    lineage = evaluations["lineage_verifies"]
     assert not lineage.passed and lineage.metadata["failures"].value == 2
-    assert not checks.license_tiers(redacted_corpus=tampered).passed
-    assert checks.pseudonyms_consistent(redacted_corpus=tampered).passed
+    assert not evaluations["license_tiers"].passed
+    assert evaluations["pseudonyms_consistent"].passed

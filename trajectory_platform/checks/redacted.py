@@ -1,11 +1,14 @@
 """Checks on ``redacted_corpus``: Λ_leak = 0 and nothing left to redact, JSON still valid, one pseudonym
 per value, lineage verifies, license fencing holds. All but the last block what is downstream.
 
-Each judges one day (the asset's daily partitions), the day a run redacted.
+Each judges one day (the asset's daily partitions), the day a run redacted, reading the day's
+stored file a row group at a time (``warehouse.partition_batches``), not the day as one table.
 """
 
+from collections.abc import Iterator
+
 import pyarrow as pa
-from dagster import AssetCheckResult, AssetIn, MetadataValue, asset_check
+from dagster import AssetCheckExecutionContext, AssetCheckResult, MetadataValue, asset_check
 
 from trajectory_platform.checks.raw import expectation_result
 from trajectory_platform.curation.redact.audit import (
@@ -17,12 +20,23 @@ from trajectory_platform.curation.redact.audit import (
 )
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.resources.secrets import SecretsSaltResource
+from trajectory_platform.resources.settings import WorkdirResource
+from trajectory_platform.resources.warehouse import partition_batches, partition_columns
+
+ASSET = "redacted_corpus"
 
 
-@asset_check(asset="redacted_corpus", partitions_def=DAILY_PARTITIONS, blocking=True)
-def no_canary_leaks(secrets_salt: SecretsSaltResource, redacted_corpus: pa.Table) -> AssetCheckResult:
+def _day(context: AssetCheckExecutionContext, workdir: WorkdirResource) -> Iterator[pa.Table]:
+    """The checked day's rows in batches."""
+    return partition_batches(workdir.root, ASSET, context.partition_key)
+
+
+@asset_check(asset=ASSET, partitions_def=DAILY_PARTITIONS, blocking=True)
+def no_canary_leaks(
+    context: AssetCheckExecutionContext, secrets_salt: SecretsSaltResource, workdir: WorkdirResource
+) -> AssetCheckResult:
     """Λ_leak over canaries planted in the stored episodes is 0, and re-redaction finds nothing left."""
-    leak, residue = leak_and_residue(redacted_corpus, secrets_salt.key())
+    leak, residue = leak_and_residue(_day(context, workdir), secrets_salt.key())
     return AssetCheckResult(
         passed=leak.leaked == 0 and not residue,
         metadata={
@@ -34,36 +48,37 @@ def no_canary_leaks(secrets_salt: SecretsSaltResource, redacted_corpus: pa.Table
     )
 
 
-@asset_check(
-    asset="redacted_corpus",
-    partitions_def=DAILY_PARTITIONS,
-    blocking=True,
-    additional_ins={"verified_traces": AssetIn()},
-)
-def json_validity_preserved(redacted_corpus: pa.Table, verified_traces: pa.Table) -> AssetCheckResult:
+@asset_check(asset=ASSET, partitions_def=DAILY_PARTITIONS, blocking=True, additional_deps=["verified_traces"])
+def json_validity_preserved(
+    context: AssetCheckExecutionContext, workdir: WorkdirResource
+) -> AssetCheckResult:
     """Every field that parsed as JSON upstream (tool arguments, schemas, manifests) still parses."""
-    broken = json_breakage(verified_traces, redacted_corpus)
+    upstream = partition_batches(workdir.root, "verified_traces", context.partition_key)
+    broken = json_breakage(upstream, _day(context, workdir))
     return AssetCheckResult(
         passed=not broken,
         metadata={"broken_fields": len(broken), "examples": MetadataValue.json(broken[:20])},
     )
 
 
-@asset_check(asset="redacted_corpus", partitions_def=DAILY_PARTITIONS, blocking=True)
-def pseudonyms_consistent(redacted_corpus: pa.Table) -> AssetCheckResult:
+@asset_check(asset=ASSET, partitions_def=DAILY_PARTITIONS, blocking=True)
+def pseudonyms_consistent(context: AssetCheckExecutionContext, workdir: WorkdirResource) -> AssetCheckResult:
     """No pseudonym digest appears under two kinds: one value, one pseudonym."""
-    conflicts = pseudonym_conflicts(redacted_corpus)
+    conflicts = pseudonym_conflicts(_day(context, workdir))
     return AssetCheckResult(
         passed=not conflicts,
         metadata={"conflicts": len(conflicts), "examples": MetadataValue.json(conflicts[:20])},
     )
 
 
-@asset_check(asset="redacted_corpus", partitions_def=DAILY_PARTITIONS, blocking=True)
-def lineage_verifies(secrets_salt: SecretsSaltResource, redacted_corpus: pa.Table) -> AssetCheckResult:
+@asset_check(asset=ASSET, partitions_def=DAILY_PARTITIONS, blocking=True)
+def lineage_verifies(
+    context: AssetCheckExecutionContext, secrets_salt: SecretsSaltResource, workdir: WorkdirResource
+) -> AssetCheckResult:
     """Each stored envelope recomputes from the stored record and its verdict columns; ids are unique."""
-    failures = lineage_failures(redacted_corpus, secrets_salt.key())
-    unique = len(set(redacted_corpus.column("lineage_id").to_pylist())) == redacted_corpus.num_rows
+    failures = lineage_failures(_day(context, workdir), secrets_salt.key())
+    ids = partition_columns(workdir.root, ASSET, context.partition_key, ["lineage_id"]).column("lineage_id")
+    unique = len(set(ids.to_pylist())) == len(ids)
     return AssetCheckResult(
         passed=not failures and unique,
         metadata={
@@ -74,8 +89,8 @@ def lineage_verifies(secrets_salt: SecretsSaltResource, redacted_corpus: pa.Tabl
     )
 
 
-@asset_check(asset="redacted_corpus", partitions_def=DAILY_PARTITIONS, blocking=True)
-def license_tiers(redacted_corpus: pa.Table) -> AssetCheckResult:
+@asset_check(asset=ASSET, partitions_def=DAILY_PARTITIONS, blocking=True)
+def license_tiers(context: AssetCheckExecutionContext, workdir: WorkdirResource) -> AssetCheckResult:
     """Known tiers only, nothing restricted, strong copyleft / unknown / tainted rows quarantined."""
     import great_expectations.expectations as gxe
 
@@ -86,9 +101,10 @@ def license_tiers(redacted_corpus: pa.Table) -> AssetCheckResult:
         gxe.ExpectColumnValuesToBeInSet(column="license_action", value_set=["admit", "quarantine"]),
         gxe.ExpectColumnValuesToNotBeNull(column="lineage_id"),
     ]
-    columns = ["license_tier", "license_action", "lineage_id"]
-    result = expectation_result(redacted_corpus, expectations, columns)
-    violations = license_violations(redacted_corpus)
+    columns = ["episode_id", "license_tier", "license_action", "lineage_id", "taint", "taint_label"]
+    fencing = partition_columns(workdir.root, ASSET, context.partition_key, columns)  # not the episodes
+    result = expectation_result(fencing, expectations, columns[1:4])
+    violations = license_violations(fencing)
     return AssetCheckResult(
         passed=result.passed and not violations,
         metadata={

@@ -47,7 +47,7 @@ from dagster import (
 )
 from pydantic import Field
 
-from trajectory_platform.traces.parquet import place_parquet, write_parquet
+from trajectory_platform.traces.parquet import ROW_GROUP_ROWS, place_parquet, read_file_batches, write_parquet
 from trajectory_platform.workdir import asset_parquet_dir
 
 UNPARTITIONED_KEY = "all"
@@ -72,6 +72,33 @@ def asset_parquet_files(workdir: Path, asset: str, partition_keys: list[str] | N
         return sorted(folder.glob("*.parquet")) if folder.is_dir() else []
     files = [folder / f"{key}.parquet" for key in sorted(partition_keys)]
     return [f for f in files if f.exists()]
+
+
+def partition_batches(
+    workdir: Path, asset: str, partition_key: str, columns: list[str] | None = None
+) -> Iterator[pa.Table]:
+    """One partition's stored rows (all columns, or ``columns``), a row group at a time: what an
+    asset check reads instead of the day as one table, so checking a day costs a batch of memory,
+    not the day. Raises :class:`FileNotFoundError` (naming the folder) when the partition has no file."""
+    return read_file_batches(_partition_files(workdir, asset, partition_key), ROW_GROUP_ROWS, columns)
+
+
+def partition_columns(workdir: Path, asset: str, partition_key: str, columns: list[str]) -> pa.Table:
+    """A few short ``columns`` of one partition as one table (ids, labels: what a whole-day
+    expectation needs, without the episodes); raises like :func:`partition_batches`."""
+    return pa.concat_tables(
+        pq.read_table(path, columns=columns) for path in _partition_files(workdir, asset, partition_key)
+    )
+
+
+def _partition_files(workdir: Path, asset: str, partition_key: str) -> list[Path]:
+    files = asset_parquet_files(workdir, asset, [partition_key])
+    if not files:
+        raise FileNotFoundError(
+            f"no Parquet for asset {asset!r} partition {partition_key} under "
+            f"{asset_parquet_dir(workdir, asset)}: materialize it first"
+        )
+    return files
 
 
 def read_asset_table(

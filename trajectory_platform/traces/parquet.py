@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pyarrow as pa
@@ -145,3 +145,11 @@ def read_batches(path: Path, batch_rows: int, columns: list[str] | None = None) 
     source = pq.ParquetFile(path, pre_buffer=False)
     for batch in source.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False):
         yield pa.Table.from_batches([batch])
+
+
+def read_file_batches(
+    paths: Sequence[Path], batch_rows: int, columns: list[str] | None = None
+) -> Iterator[pa.Table]:
+    """:func:`read_batches` over several files (a day's, an asset's), one after the other."""
+    for path in paths:
+        yield from read_batches(path, batch_rows, columns)

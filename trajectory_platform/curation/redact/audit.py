@@ -1,12 +1,14 @@
-"""Invariants of a published corpus, recomputed from the stored table (what the asset checks call).
+"""Invariants of a published corpus, recomputed from the stored rows (what the asset checks call).
 
-Each function returns the offending rows (empty = the invariant holds), so a check can show a
-person exactly which episodes to look at.
+Each function reads the corpus as Arrow tables in batches (a day's file read a row group at a
+time, or ``[table]``), holds one batch of episodes at a time, and returns the offending rows (empty
+= the invariant holds), so a check can show a person exactly which episodes to look at.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import pyarrow as pa
@@ -15,11 +17,14 @@ from trajectory_platform.curation.licenses import ACTIONS, TAINT_LABEL
 from trajectory_platform.curation.lineage import LineageEnvelope, verify_lineage
 from trajectory_platform.curation.redact.corpus import VERIFIER_SUITE_COLUMN, json_regressions, verdict_of
 from trajectory_platform.curation.redact.episode import redact_episode
-from trajectory_platform.curation.redact.leak import LeakReport, measure_leak
+from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak
 from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE, derive_key
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
+
+Batches = Iterable[pa.Table]
+"""A corpus's rows as Arrow tables, in their stored order."""
 
 
 def stored_episodes(table: pa.Table) -> list[Episode]:
@@ -27,27 +32,33 @@ def stored_episodes(table: pa.Table) -> list[Episode]:
     return [Episode.from_dict(row) for row in table.select(EPISODE_SCHEMA.names).to_pylist()]
 
 
+def _episodes(batches: Batches) -> Iterator[Episode]:
+    for table in batches:
+        yield from stored_episodes(table)
+
+
 def leak_and_residue(
-    table: pa.Table, master_key: bytes, config: RedactionConfig | None = None
+    batches: Batches, master_key: bytes, config: RedactionConfig | None = None
 ) -> tuple[LeakReport, list]:
-    """Λ_leak with canaries planted into the stored episodes, and residual findings in them.
+    """Λ_leak with canaries planted into every stored episode, and residual findings in them.
 
     A stored episode must already be clean: redacting it again finds nothing.
     """
     salt = derive_key(master_key, "redaction")
-    episodes = stored_episodes(table)
-    residue = []
-    for episode in episodes:
+    leak, residue = LeakReport(), []
+    for episode in _episodes(batches):
         _, findings = redact_episode(episode, salt, config)
         residue += [{"episode_id": episode.episode_id, "field": f.field, "kind": f.kind} for f in findings]
-    return measure_leak(episodes, salt, config), residue
+        leak.add(measure_episode_leak(episode, salt, config))
+    leak.records_total = leak.records_planted
+    return leak, residue
 
 
-def pseudonym_conflicts(table: pa.Table) -> list[dict[str, Any]]:
+def pseudonym_conflicts(batches: Batches) -> list[dict[str, Any]]:
     """Pseudonym digests that appear under more than one kind (one value must keep one pseudonym)."""
     kinds: dict[str, set[str]] = defaultdict(set)
     episodes: dict[str, set[str]] = defaultdict(set)
-    for episode in stored_episodes(table):
+    for episode in _episodes(batches):
         for match in PSEUDONYM_RE.finditer(canonical_json(episode.to_dict())):
             kind, digest = (
                 (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
@@ -61,37 +72,53 @@ def pseudonym_conflicts(table: pa.Table) -> list[dict[str, Any]]:
     ]
 
 
-def json_breakage(before: pa.Table, after: pa.Table) -> list[dict[str, Any]]:
-    """Fields that parsed as JSON upstream and no longer parse in the corpus, matched by episode id."""
-    upstream = {e.episode_id: e for e in stored_episodes(before)}
+def json_breakage(before: Batches, after: Batches) -> list[dict[str, Any]]:
+    """Fields that parsed as JSON upstream and no longer parse in the corpus, matched by episode id.
+
+    Both in episode id order (a verified day is stored sorted by id and redaction keeps its order),
+    so the two are walked side by side, one batch of each at a time; an input out of that order is
+    refused rather than matched wrongly.
+    """
+    upstream = _in_id_order(_episodes(before), "the upstream table")
+    original = next(upstream, None)
     broken = []
-    for episode in stored_episodes(after):
-        original = upstream.get(episode.episode_id)
-        if original is not None:
+    for episode in _in_id_order(_episodes(after), "the corpus"):
+        while original is not None and original.episode_id < episode.episode_id:
+            original = next(upstream, None)
+        if original is not None and original.episode_id == episode.episode_id:
             broken += [
                 {"episode_id": episode.episode_id, "field": p} for p in json_regressions(original, episode)
             ]
     return broken
 
 
-def lineage_failures(table: pa.Table, master_key: bytes) -> list[dict[str, Any]]:
+def _in_id_order(episodes: Iterator[Episode], what: str) -> Iterator[Episode]:
+    last = ""
+    for episode in episodes:
+        if episode.episode_id < last:
+            raise ValueError(f"{what} is not in episode id order: {episode.episode_id!r} after {last!r}")
+        last = episode.episode_id
+        yield episode
+
+
+def lineage_failures(batches: Batches, master_key: bytes) -> list[dict[str, Any]]:
     """Rows whose stored envelope no longer matches the stored record and its verdict columns."""
     pipeline_key = derive_key(master_key, "lineage")
     failures = []
-    rows = table.to_pylist()
-    for row, episode in zip(rows, stored_episodes(table), strict=True):
-        stored = LineageEnvelope.from_json(row["lineage_json"])
-        verdict = verify_lineage(
-            episode, stored, pipeline_key, row.get(VERIFIER_SUITE_COLUMN), verdict_of(row, table.schema)
-        )
-        if (
-            not verdict.ok
-            or stored.lineage_id != row["lineage_id"]
-            or stored.merkle_root != row["merkle_root"]
-        ):
-            failures.append(
-                {"episode_id": episode.episode_id, "mismatched": list(verdict.mismatched) or ["columns"]}
+    for table in batches:
+        for row, episode in zip(table.to_pylist(), stored_episodes(table), strict=True):
+            stored = LineageEnvelope.from_json(row["lineage_json"])
+            verdict = verify_lineage(
+                episode, stored, pipeline_key, row.get(VERIFIER_SUITE_COLUMN), verdict_of(row, table.schema)
             )
+            if (
+                not verdict.ok
+                or stored.lineage_id != row["lineage_id"]
+                or stored.merkle_root != row["merkle_root"]
+            ):
+                failures.append(
+                    {"episode_id": episode.episode_id, "mismatched": list(verdict.mismatched) or ["columns"]}
+                )
     return failures
 
 

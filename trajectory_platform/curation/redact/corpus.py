@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +36,7 @@ from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.curation.redact.pseudonym import derive_key
 from trajectory_platform.curation.redact.settings import RedactSettings
 from trajectory_platform.traces.drops import Tally
-from trajectory_platform.traces.parquet import ParquetAppender, read_batches
+from trajectory_platform.traces.parquet import ParquetAppender, read_file_batches
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 
@@ -232,13 +232,15 @@ def redact_files(
         raise ValueError("no verified files to redact")
     settings = settings or RedactSettings()
     schema = pq.read_schema(sources[0])
-
-    def batches() -> Iterator[pa.Table]:
-        for source in sources:
-            yield from read_batches(source, settings.batch_rows)
-
     with ParquetAppender(out, output_schema(schema)) as writer:
-        return redact_batches(batches, schema, master_key, writer.write, config, settings=settings)
+        return redact_batches(
+            lambda: read_file_batches(sources, settings.batch_rows),
+            schema,
+            master_key,
+            writer.write,
+            config,
+            settings=settings,
+        )
 
 
 def _slices(table: pa.Table, rows: int) -> list[pa.Table]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -286,29 +286,36 @@ def turn_reasons(row_json: str) -> dict[int, str]:
     return {int(k): v for k, v in json.loads(row_json or "{}").items()}
 
 
-def flake_counts(table: pa.Table) -> tuple[int, int]:
-    """(inconsistent, judged) re-derived from a verdict table's stored stage-3 data."""
-    datas: list[dict[str, Any]] = []
-    for row in table.select(["stage_verdicts_json"]).to_pylist():
-        stages = json.loads(row["stage_verdicts_json"] or "[]")
-        datas.extend(s["data"] for s in stages if s["stage"] == "dynamic")
-    inconsistent, judged, _ = count_flakes(datas)
+def flake_counts(batches: Iterable[pa.Table]) -> tuple[int, int]:
+    """(inconsistent, judged) re-derived from a verdict table's stored stage-3 data (its
+    ``stage_verdicts_json`` column suffices), read in batches."""
+
+    def dynamic_data() -> Iterator[dict[str, Any]]:
+        for table in batches:
+            for row in table.select(["stage_verdicts_json"]).to_pylist():
+                stages = json.loads(row["stage_verdicts_json"] or "[]")
+                yield from (s["data"] for s in stages if s["stage"] == "dynamic")
+
+    inconsistent, judged, _ = count_flakes(dynamic_data())
     return inconsistent, judged
 
 
-def admitted_with_tamper_evidence(table: pa.Table, fixtures_lookup: FixturesLookup | None) -> list[str]:
+def admitted_with_tamper_evidence(
+    batches: Iterable[pa.Table], fixtures_lookup: FixturesLookup | None
+) -> list[str]:
     """Admitted episode ids on which the diff tamper screen, re-run from scratch, finds evidence.
 
-    An independent re-derivation for the asset check: it reads the stored episodes, not the
-    cascade's bookkeeping, so a routing bug upstream cannot hide a tampered admission.
+    An independent re-derivation for the asset check: it reads the stored episodes (a batch at a
+    time), not the cascade's bookkeeping, so a routing bug upstream cannot hide a tampered admission.
     """
-    admitted = table.filter(pc.equal(table["sink"], "admitted")).select(EPISODE_SCHEMA.names)
     flagged = []
-    for episode in table_to_episodes(admitted):
-        fixture = lookup_context(fixtures_lookup, episode.task.fixture_id)
-        diff = build_diff_view(episode)
-        if fixture is not None:
-            apply_to_fixture(diff, fixture)
-        if screen_diff(episode, diff, fixture):
-            flagged.append(episode.episode_id)
+    for table in batches:
+        admitted = table.filter(pc.equal(table["sink"], "admitted")).select(EPISODE_SCHEMA.names)
+        for episode in table_to_episodes(admitted):
+            fixture = lookup_context(fixtures_lookup, episode.task.fixture_id)
+            diff = build_diff_view(episode)
+            if fixture is not None:
+                apply_to_fixture(diff, fixture)
+            if screen_diff(episode, diff, fixture):
+                flagged.append(episode.episode_id)
     return flagged
