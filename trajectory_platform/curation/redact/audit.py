@@ -17,7 +17,7 @@ from trajectory_platform.curation.licenses import ACTIONS, TAINT_LABEL
 from trajectory_platform.curation.lineage import LineageEnvelope, verify_lineage
 from trajectory_platform.curation.redact.corpus import VERIFIER_SUITE_COLUMN, json_regressions, verdict_of
 from trajectory_platform.curation.redact.episode import redact_episode
-from trajectory_platform.curation.redact.leak import LeakReport, measure_episode_leak
+from trajectory_platform.curation.redact.leak import LeakReport, measure_leak
 from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE, derive_key
 from trajectory_platform.traces.record import Episode, canonical_json
@@ -45,13 +45,16 @@ def leak_and_residue(
     A stored episode must already be clean: redacting it again finds nothing.
     """
     salt = derive_key(master_key, "redaction")
-    leak, residue = LeakReport(), []
-    for episode in _episodes(batches):
-        _, findings = redact_episode(episode, salt, config)
-        residue += [{"episode_id": episode.episode_id, "field": f.field, "kind": f.kind} for f in findings]
-        leak.add(measure_episode_leak(episode, salt, config))
-    leak.records_total = leak.records_planted
-    return leak, residue
+    residue: list[dict[str, Any]] = []
+
+    def screened(episodes: Iterator[Episode]) -> Iterator[Episode]:
+        for episode in episodes:  # re-redacted on the way to the leak measure: one pass, one batch
+            _, findings = redact_episode(episode, salt, config)
+            found = ({"episode_id": episode.episode_id, "field": f.field, "kind": f.kind} for f in findings)
+            residue.extend(found)
+            yield episode
+
+    return measure_leak(screened(_episodes(batches)), salt, config), residue
 
 
 def pseudonym_conflicts(batches: Batches) -> list[dict[str, Any]]:
