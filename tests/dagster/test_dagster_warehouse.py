@@ -271,3 +271,24 @@ def test_a_killed_steps_staging_folder_is_swept_and_a_live_ones_is_not(tmp_path:
         assert sweep_staging(staging) == sorted([orphan, unlocked])
         assert live.path.parent.exists() and not orphan.exists() and not unlocked.exists()
     assert not list(staging.iterdir())
+
+
+def test_a_sweep_passes_over_a_folder_that_vanishes_while_it_looks(tmp_path: Path, monkeypatch) -> None:
+    # Another step's folder is listed, then removed by its step ending before the sweep reads it:
+    # the sweep (which runs inside every staged output) must not fail that output.
+    staging = tmp_path / STAGING_DIR
+    staging.mkdir()
+    gone = staging / "verified_traces-ended"
+    listed = Path.iterdir
+
+    def list_then_vanish(self: Path):
+        entries = list(listed(self))
+        if self == staging:
+            gone.mkdir()
+            entries.append(gone)
+            gone.rmdir()  # removed between the listing and the look
+        return iter(entries)
+
+    monkeypatch.setattr(Path, "is_dir", lambda self: True)
+    monkeypatch.setattr(Path, "iterdir", list_then_vanish)
+    assert sweep_staging(staging) == []

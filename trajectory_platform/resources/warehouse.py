@@ -182,13 +182,18 @@ def sweep_staging(root: Path, grace_s: float | None = None) -> list[Path]:
     grace_s = STAGING_GRACE_S if grace_s is None else grace_s
     swept = []
     for folder in sorted(p for p in Path(root).iterdir() if p.is_dir()):
-        if time.time() - folder.stat().st_mtime < grace_s:
+        try:  # a step that ends meanwhile removes its own folder: not an error, nothing to sweep
+            if time.time() - folder.stat().st_mtime < grace_s:
+                continue
+        except FileNotFoundError:
             continue
         try:
             with (folder / STAGING_LOCK).open("r") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except FileNotFoundError:
-            pass  # no lock file after the grace: its writer died before taking one
+            if not folder.exists():
+                continue
+            # no lock file after the grace: its writer died before taking one
         except BlockingIOError:
             continue  # a live step holds it
         shutil.rmtree(folder, ignore_errors=True)
