@@ -22,15 +22,17 @@ calibrates and fills it, the second reads it back), printing both runs' seconds,
 repeat, the cache's hits and misses, and whether the two runs' sinks agree.
 
 ``--workers-compare [--workers N] [--repeat R]`` is a third mode: the same rollout verified with the
-product settings on a pool of one worker and of N (default: the cores available), alternately and
-repeated (the machine is noisy), through one calibration cache filled beforehand (so both arms time
-the per-episode work, not the one-off calibration). Per arm: seconds per episode and cores busy
-(CPU seconds / wall seconds), counted three ways: ``cgroup``, this process and everything it starts,
-sandboxes included, from a cpuacct cgroup of its own (made when it runs as root on cgroup v1, else
-null); ``rusage``, this process and its reaped children (``getrusage``: bubblewrap's monitor exits
-without reaping the sandbox's init, so the sandboxed tests' CPU never reaches it); ``machine``, the
-whole machine (``/proc/stat``: whatever else runs too; an idle window before each repeat measures
-that background). It prints the ratio per repeat and whether both arms' verdict tables are identical.
+product settings in three arms (``ARMS``): one worker with cold sandboxed judges (no warm start, the
+baseline), one worker with the warm start, and a pool of N (default: the cores available) with it,
+in alternating order and repeated (the machine is noisy), through one calibration cache filled
+beforehand (so every arm times the per-episode work, not the one-off calibration). Per arm: seconds
+per episode and cores busy (CPU seconds / wall seconds), counted three ways: ``cgroup``, this
+process and everything it starts, sandboxes included, from a cpuacct cgroup of its own (made when it
+runs as root on cgroup v1, else null); ``rusage``, this process and its reaped children
+(``getrusage``: bubblewrap's monitor exits without reaping the sandbox's init, so the sandboxed
+tests' CPU never reaches it); ``machine``, the whole machine (``/proc/stat``: whatever else runs
+too; an idle window before each repeat measures that background). It prints the ratios per repeat
+and whether every arm's verdict table is identical.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ from trajectory_platform.curation.verify.cascade import (
     fixtures_lookup,
 )
 from trajectory_platform.curation.verify.tables import verdicts_table
-from trajectory_platform.gym import isolation
+from trajectory_platform.gym import isolation, oracle
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.rollout import read_truth, rollout
 from trajectory_platform.gym.sandbox import Workspace
@@ -190,52 +192,75 @@ def _busy(run: Callable[[], T], group: Path | None) -> tuple[T, float, dict[str,
     return result, wall, cores
 
 
+ARMS = ("1 cold", "1 warm", "N warm")
+"""The arms of ``--workers-compare``: one worker whose sandboxed judge starts cold (no warm start:
+every test imports and compiles for itself, as before ``gym/warm_start.py``), one worker with the
+warm start, and the pool of N workers with it (the product's default)."""
+
+
+@contextlib.contextmanager
+def _cold_judges(cold: bool) -> Iterator[None]:
+    """Within the block, oracle runs start their judge cold when ``cold`` (the baseline arm)."""
+    if not cold:
+        yield
+        return
+    with contextlib.ExitStack() as stack:
+        stack.callback(setattr, oracle, "run_tests_in", oracle.run_tests_in)
+        oracle.run_tests_in = partial(oracle.run_tests_in, warm=False)
+        yield
+
+
 def _workers_compare_mode(episodes: list, workers: int, repeat: int, idle_s: float = 2.0) -> int:
-    """Pool of 1 vs pool of ``workers`` on the same episodes, alternated, ``repeat`` times."""
+    """The three :data:`ARMS` on the same episodes, in alternating order, ``repeat`` times."""
     lookup = fixtures_lookup(0)
-    arms: dict[int, dict[str, list]] = {
-        n: {"per_episode_s": [], "cgroup_cores": [], "rusage_cores": [], "machine_cores": []}
-        for n in (1, workers)
-    }
-    ratios: list[float] = []
+    figures = ("per_episode_s", "cgroup_cores", "rusage_cores", "machine_cores")
+    arms: dict[str, dict[str, list]] = {arm: {figure: [] for figure in figures} for arm in ARMS}
     background: list[float | None] = []
     same = True
     with tempfile.TemporaryDirectory(prefix="tp-bench-workers-") as cache, _own_cpu_group() as group:
         settings = VerifySettings()
 
-        def verify(n: int) -> CascadeResult:
+        def verify(arm: str) -> CascadeResult:
+            n = workers if arm.startswith("N") else 1
             config = replace(settings, workers=n).cascade(progress=False, calibration_cache=Path(cache))
-            return verify_episodes(episodes, lookup, config)
+            with _cold_judges(arm.endswith("cold")):
+                return verify_episodes(episodes, lookup, config)
 
-        verify(workers)  # fills the calibration cache: both arms then read it
+        verify("N warm")  # fills the calibration cache: every arm then reads it
         for attempt in range(repeat):
             background.append(_busy(lambda: time.sleep(idle_s), group)[2]["machine"])
             tables = {}
-            for n in (1, workers) if attempt % 2 == 0 else (workers, 1):
-                result, wall, cores = _busy(partial(verify, n), group)
-                tables[n] = verdicts_table(result)
-                arms[n]["per_episode_s"].append(round(wall / len(episodes), 4))
+            for arm in ARMS if attempt % 2 == 0 else ARMS[::-1]:
+                result, wall, cores = _busy(partial(verify, arm), group)
+                tables[arm] = verdicts_table(result)
+                arms[arm]["per_episode_s"].append(round(wall / len(episodes), 4))
                 for name, value in cores.items():
-                    arms[n][f"{name}_cores"].append(value)
-            same = same and tables[1].equals(tables[workers])
-            ratios.append(arms[1]["per_episode_s"][-1] / arms[workers]["per_episode_s"][-1])
+                    arms[arm][f"{name}_cores"].append(value)
+            same = same and all(tables[arm].equals(tables[ARMS[0]]) for arm in ARMS)
             print(
                 f"repeat {attempt}: "
                 + "; ".join(
-                    f"{n} worker(s) {arms[n]['per_episode_s'][-1] * 1e3:.1f} ms/episode, cores busy "
-                    f"{arms[n]['cgroup_cores'][-1]} (this run's processes), "
-                    f"{arms[n]['machine_cores'][-1]} (machine)"
-                    for n in (1, workers)
+                    f"{arm} {arms[arm]['per_episode_s'][-1] * 1e3:.1f} ms/episode, cores busy "
+                    f"{arms[arm]['cgroup_cores'][-1]} (this run's processes), "
+                    f"{arms[arm]['machine_cores'][-1]} (machine)"
+                    for arm in ARMS
                 )
-                + f": {ratios[-1]:.2f}x; idle background {background[-1]} cores; same verdicts: {same}",
+                + f"; idle background {background[-1]} cores; same verdicts: {same}",
                 file=sys.stderr,
             )
+    ratios = {
+        f"{slow} / {fast}": [
+            round(a / b, 3)
+            for a, b in zip(arms[slow]["per_episode_s"], arms[fast]["per_episode_s"], strict=True)
+        ]
+        for slow, fast in (("1 cold", "N warm"), ("1 warm", "N warm"), ("1 cold", "1 warm"))
+    }
     report = {
         "episodes": len(episodes),
         "workers": workers,
-        "arms": {str(n): arm for n, arm in arms.items()},
-        "ratios": [round(r, 3) for r in ratios],
-        "median_ratio": round(statistics.median(ratios), 3),
+        "arms": arms,
+        "ratios": ratios,
+        "median_ratios": {name: round(statistics.median(values), 3) for name, values in ratios.items()},
         "idle_background_cores": background,
         "same_verdicts": same,
     }
@@ -250,7 +275,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=None, help="rollout folder (default: a temp dir)")
     parser.add_argument("--isolation-repeats", type=int, default=30, help="start-up timings per arm")
     parser.add_argument("--calibration-cache", action="store_true", help="time verify: cold vs warm cache")
-    parser.add_argument("--workers-compare", action="store_true", help="time verify: 1 worker vs N")
+    parser.add_argument("--workers-compare", action="store_true", help="time verify: 1 cold, 1 warm, N warm")
     parser.add_argument("--workers", type=int, default=available_cores(), help="N of --workers-compare")
     parser.add_argument("--repeat", type=int, default=3, help="repeats of either comparison")
     args = parser.parse_args()

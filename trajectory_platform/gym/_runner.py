@@ -3,16 +3,18 @@
 Executed as ``python -I -S -B _runner.py SPEC`` inside the sandbox (see ``isolation.py``).
 It imports only the standard library and ``_confine`` (the limits and the uid drop, shipped
 beside it), and is copied next to (never into) the workspace, so nothing the agent wrote can
-replace it. ``SPEC`` is a text file of ``key=value`` lines
-(``workspace``, ``tests_dir``, ``load_conftest``, ``guard``, ``sealed``, the ``setrlimit`` bounds
-and ``drop_uid``) followed by ``ids:`` and one test id per line; an empty id list means
+replace it. ``SPEC`` is a text file of ``key=value`` lines (``workspace``, ``tests_dir``,
+``load_conftest``, ``guard``, the ``setrlimit`` bounds, ``drop_uid``, and the warm start's ``warm``
+and ``precompile``) followed by ``ids:`` and one test id per line; an empty id list means
 "every module-level ``test_*`` function of ``tests_dir/test_*.py``", found by compiling, not importing.
 
 The verdict channel (docs/verification.md has the threat model):
 
 - **Judge.** Reads the run's nonce from stdin before anything else, applies the rlimits, drops
   to an unprivileged uid when started as root, makes itself non-dumpable (no same-uid process may
-  read its memory or reopen its descriptors; forks inherit this), then forks one worker per test.
+  read its memory or reopen its descriptors; forks inherit this), prepares the warm start
+  (``gym/warm_start.py``: installed modules imported, workspace source compiled, nothing run),
+  then forks one worker per test.
   It writes one line per test to stdout (id, status, the CPU seconds the worker used as ``wait4``
   reported them, message), each with an HMAC under the nonce; the host accepts nothing else.
   Workspace code never runs in the judge.
@@ -118,7 +120,9 @@ def _discover(workspace: str, tests_dir: str) -> list[str]:
     return ids
 
 
-def _spawn(spec: dict[str, str], test_id: str, source: str | None, token_r: int, report_w: int) -> int:
+def _spawn(
+    spec: dict[str, str], test_id: str, module_code: "types.CodeType | None", token_r: int, report_w: int
+) -> int:
     """Fork one worker with the token pipe on fd 3, the report pipe on fd 4, nothing else open.
 
     A fork of the judge is as clean as a fresh interpreter (the judge never imported workspace
@@ -138,13 +142,13 @@ def _spawn(spec: dict[str, str], test_id: str, source: str | None, token_r: int,
         os.dup2(100, 3)
         os.dup2(101, 4)
         os.closerange(5, 1 << 16)
-        worker(spec, test_id, source)
+        worker(spec, test_id, module_code)
     finally:
         os._exit(127)
 
 
 def _run_worker(
-    spec: dict[str, str], test_id: str, source: str | None, deadline: float
+    spec: dict[str, str], test_id: str, module_code: "types.CodeType | None", deadline: float
 ) -> tuple[str, str, float]:
     """One test in a fresh interpreter: (status, message) as the judge accepts it, and the CPU
     seconds the worker used (user + system, with the children it waited for), as the kernel counted
@@ -156,7 +160,7 @@ def _run_worker(
 
     token_r, token_w = os.pipe()
     report_r, report_w = os.pipe()
-    pid = _spawn(spec, test_id, source, token_r, report_w)
+    pid = _spawn(spec, test_id, module_code, token_r, report_w)
     token = os.urandom(16).hex()
     os.close(token_r)
     os.close(report_w)
@@ -214,19 +218,82 @@ def _hmac_sha256(key: bytes, message: bytes) -> str:
     return _sha256.sha256(bytes(b ^ 0x5C for b in key) + inner).hexdigest()
 
 
-def _sealed_sources(workspace: str, ids: list[str]) -> dict[str, str | None]:
-    """The test modules' text, read once before any worker runs: a test's workspace code may
-    rewrite files under /workspace, but never what a later test is judged by."""
-    sources: dict[str, str | None] = {}
+def _sealed_modules(workspace: str, ids: list[str]) -> "dict[str, types.CodeType | None]":
+    """The test modules, read and compiled once before any worker runs (None: missing or does not
+    parse): a test's workspace code may rewrite files under /workspace, but never what a later
+    test is judged by, and no worker spends time compiling them again."""
+    modules: dict[str, types.CodeType | None] = {}
     for test_id in ids:
         rel = test_id.partition("::")[0]
-        if rel not in sources:
+        if rel not in modules:
+            path = os.path.join(workspace, rel)
             try:
-                with open(os.path.join(workspace, rel), encoding="utf-8") as fh:
-                    sources[rel] = fh.read()
-            except (OSError, ValueError):
-                sources[rel] = None
-    return sources
+                with open(path, encoding="utf-8") as fh:
+                    modules[rel] = compile(fh.read(), path, "exec")
+            except (OSError, ValueError, SyntaxError):
+                modules[rel] = None
+    return modules
+
+
+def _warm(spec: dict[str, str]) -> None:
+    """Prepare what every worker would otherwise redo (``gym/warm_start.py`` says why the verdicts
+    stay the same): import the standard-library modules the host named (spec ``warm``), and
+    compile the workspace sources it named (spec ``precompile``). The judge's ``sys.path`` is the
+    installation's alone, and compiling runs nothing, so no workspace code runs here."""
+    for name in spec.get("warm", "").split(","):
+        if name:
+            try:  # noqa: SIM105 - contextlib would slow the clean interpreter's start
+                __import__(name)
+            except Exception:  # noqa: BLE001, S110 - a module this interpreter lacks stays cold
+                pass
+    compiled = {}
+    for rel in spec.get("precompile", "").split(","):
+        path = os.path.join(spec["workspace"], rel)
+        data = _read_regular(path) if rel else None
+        if data is not None:
+            try:  # noqa: SIM105 - contextlib would slow the clean interpreter's start
+                compiled[path] = (data, compile(data, path, "exec", dont_inherit=True))
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                pass  # the worker's import compiles it again and raises what it raised
+    if compiled:
+        _serve_compiled(compiled)
+
+
+def _read_regular(path: str) -> "bytes | None":
+    """The bytes of the regular file at ``path``, not through a link (None otherwise)."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _serve_compiled(compiled: "dict[str, tuple[bytes, types.CodeType]]") -> None:
+    """Have the import system use a code object compiled here when, and only when, the source it
+    read is byte for byte the source compiled, with the flags it compiles with (``dont_inherit``,
+    the interpreter's own optimization level): a workspace module a test rewrote compiles afresh."""
+    loader = sys.modules["_frozen_importlib_external"].SourceFileLoader
+    cold = loader.source_to_code
+
+    def source_to_code(self: object, data: object, path: str, *, _optimize: int = -1) -> "types.CodeType":
+        hit = compiled.get(path) if _optimize == -1 else None
+        if hit is not None and hit[0] == data:
+            return hit[1]
+        return cold(self, data, path, _optimize=_optimize)
+
+    loader.source_to_code = source_to_code
 
 
 def judge(spec_path: str) -> None:
@@ -239,18 +306,20 @@ def judge(spec_path: str) -> None:
     if not _dumpable_reset_by_uid_change(spec):
         _non_dumpable()
     ids = ids or _discover(spec["workspace"], spec["tests_dir"])
-    sources = _sealed_sources(spec["workspace"], ids)
+    modules = _sealed_modules(spec["workspace"], ids)
+    _warm(spec)
     deadline = time.monotonic() + float(spec.get("timeout_s", "10"))
     out = sys.stdout.buffer
     for test_id in ids:
-        source = sources[test_id.partition("::")[0]]
-        status, message, cpu_s = _run_worker(spec, test_id, source, deadline)
+        module_code = modules[test_id.partition("::")[0]]
+        status, message, cpu_s = _run_worker(spec, test_id, module_code, deadline)
         if spec.get("own_pid_namespace") == "1":
             _kill_leftovers()
         line = test_id + "\t" + status + "\t" + f"{cpu_s:.6f}" + "\t" + _one_line(message)
         mac = _hmac_sha256(nonce, line.encode("utf-8"))
         out.write((line + "\t" + mac + "\n").encode("utf-8"))
         out.flush()
+    os._exit(0)  # every verdict is written and flushed: skip the interpreter's teardown (ms per run)
 
 
 # ------------------------------------------------------------------------------------ worker
@@ -326,17 +395,14 @@ def _holder(box: "list[Any]") -> None:
     exit_(0)
 
 
-def worker(spec: dict[str, str], test_id: str, source: str | None) -> None:
-    """Run one test; ``source`` is the test module's text as the judge read it before any worker."""
+def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | None") -> None:
+    """Run one test; ``module_code`` is the test module as the judge compiled it before any worker
+    (None: missing or does not parse)."""
     import _thread
 
     workspace, tests_dir = spec["workspace"], spec["tests_dir"]
     rel, _, func = test_id.partition("::")
     path = os.path.join(workspace, rel)
-    try:
-        module_code = compile(source, path, "exec") if source is not None else None
-    except (SyntaxError, ValueError):
-        module_code = None
     expected = _function_code(module_code, func) if module_code is not None else None
     ready_r, ready_w = os.pipe()
     wake_r, wake_w = os.pipe()

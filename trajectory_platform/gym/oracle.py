@@ -57,6 +57,7 @@ def run_oracle(
     final_answer: str | None = None,
     timeout_s: float = 10.0,
     run_label: str = "oracle",
+    warm: bool = True,
 ) -> OracleResult:
     """Run ``fixture``'s sealed FAIL_TO_PASS and PASS_TO_PASS tests against a final workspace.
 
@@ -64,7 +65,8 @@ def run_oracle(
     log records it). The tests folder is replaced by the sealed files, whatever the agent left
     there; ``final_answer`` is readable by report-style tests and never by workspace code paths.
     Callers that run the oracle repeatedly name each run (``run_label``): the same files and label
-    give the same scheduler seed, different labels independent ones.
+    give the same scheduler seed, different labels independent ones. ``warm``: see
+    :func:`~trajectory_platform.gym.sandbox.run_tests_in` (``False`` only to compare).
     """
     start = time.perf_counter()
     try:
@@ -84,6 +86,7 @@ def run_oracle(
             final_answer=final_answer,
             timeout_s=timeout_s,
             schedule_seed=derive_schedule_seed({**files, "\0final_answer": final_answer or ""}, run_label),
+            warm=warm,
         )
     status = {tid: run.results.get(tid, {}).get("status", "error") for tid in ids}
     f2p = {t: status[t] for t in fixture.fail_to_pass}

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trajectory_platform.gym import isolation
+from trajectory_platform.gym.warm_start import WarmStart, plan
 
 RUNNER_SOURCE = (Path(__file__).parent / "_runner.py").read_text(encoding="utf-8")
 
@@ -278,14 +279,21 @@ def run_tests_in(
     final_answer: str | None = None,
     timeout_s: float = 10.0,
     schedule_seed: str = "",
+    warm: bool = True,
 ) -> TestRun:
     """Run tests of ``workspace_dir`` in the sandbox: a judge process, one fresh worker per test.
 
     The verdicts come back over the judge's stdout, each line authenticated with an HMAC under a
     nonce this process made and handed over stdin; a line that does not verify voids the run
     (every test ``error``), so nothing the workspace writes can stand in for a verdict.
+
+    ``warm`` has the judge import the standard-library modules the tests reach and compile the
+    workspace modules they reach before its first worker (:mod:`~trajectory_platform.gym.warm_start`):
+    the same verdicts, without each test doing that work again; ``False`` runs every worker cold,
+    for comparisons.
     """
     start = time.perf_counter()
+    prepared = plan(workspace_dir, tests_dir) if warm else WarmStart()
     private = Path(tempfile.mkdtemp(prefix=owned_prefix("runner-"), dir=temp_root()))
     try:
         with isolation.sandbox_user() as user:
@@ -305,6 +313,8 @@ def run_tests_in(
                 f"max_processes={view.max_processes or ''}",
                 f"drop_uid={view.drop_uid}",
                 f"own_pid_namespace={int(view.own_pid_namespace)}",
+                f"warm={','.join(prepared.modules)}",
+                f"precompile={','.join(prepared.sources)}",
                 "ids:",
                 *(ids or []),
             ]
