@@ -22,17 +22,17 @@ calibrates and fills it, the second reads it back), printing both runs' seconds,
 repeat, the cache's hits and misses, and whether the two runs' sinks agree.
 
 ``--workers-compare [--workers N] [--repeat R]`` is a third mode: the same rollout verified with the
-product settings in three arms (``ARMS``): one worker with cold sandboxed judges (no warm start, the
-baseline), one worker with the warm start, and a pool of N (default: the cores available) with it,
-in alternating order and repeated (the machine is noisy), through one calibration cache filled
-beforehand (so every arm times the per-episode work, not the one-off calibration). Per arm: seconds
-per episode and cores busy (CPU seconds / wall seconds), counted three ways: ``cgroup``, this
-process and everything it starts, sandboxes included, from a cpuacct cgroup of its own (made when it
-runs as root on cgroup v1, else null); ``rusage``, this process and its reaped children
-(``getrusage``: bubblewrap's monitor exits without reaping the sandbox's init, so the sandboxed
-tests' CPU never reaches it); ``machine``, the whole machine (``/proc/stat``: whatever else runs
-too; an idle window before each repeat measures that background). It prints the ratios per repeat
-and whether every arm's verdict table is identical.
+product settings in three arms (``ARMS``): one worker as verification ran before the sandboxed judge
+was kept and warm-started (the baseline), one worker as it runs now, and a pool of N (default: the
+cores available) as it runs now, in alternating order and repeated (the machine is noisy), through
+one calibration cache filled beforehand (so every arm times the per-episode work, not the one-off
+calibration). Per arm: seconds per episode and cores busy (CPU seconds / wall seconds), counted
+three ways: ``cgroup``, this process and everything it starts, sandboxes included, from a cpuacct
+cgroup of its own (made when it runs as root on cgroup v1, else null); ``rusage``, this process and
+its reaped children (``getrusage``: bubblewrap's monitor exits without reaping the sandbox's init,
+so the sandboxed tests' CPU never reaches it); ``machine``, the whole machine (``/proc/stat``:
+whatever else runs too; an idle window before each repeat measures that background). It prints the
+ratios per repeat and whether every arm's verdict table is identical.
 """
 
 from __future__ import annotations
@@ -192,15 +192,16 @@ def _busy(run: Callable[[], T], group: Path | None) -> tuple[T, float, dict[str,
     return result, wall, cores
 
 
-ARMS = ("1 cold", "1 warm", "N warm")
-"""The arms of ``--workers-compare``: one worker whose sandboxed judge starts cold (no warm start:
-every test imports and compiles for itself, as before ``gym/warm_start.py``), one worker with the
-warm start, and the pool of N workers with it (the product's default)."""
+ARMS = ("1 before", "1 now", "N now")
+"""The arms of ``--workers-compare``: one worker as verification ran before the judge was kept and
+warmed (a sandboxed judge started per oracle run, every test importing and compiling for itself),
+one worker as it runs now (the judge kept between runs, warm-started), and the pool of N workers
+as it runs now (the product's default)."""
 
 
 @contextlib.contextmanager
-def _cold_judges(cold: bool) -> Iterator[None]:
-    """Within the block, oracle runs start their judge cold when ``cold`` (the baseline arm)."""
+def _judges_started_cold(cold: bool) -> Iterator[None]:
+    """Within the block, oracle runs start their judge without the warm start when ``cold``."""
     if not cold:
         yield
         return
@@ -221,12 +222,12 @@ def _workers_compare_mode(episodes: list, workers: int, repeat: int, idle_s: flo
         settings = VerifySettings()
 
         def verify(arm: str) -> CascadeResult:
-            n = workers if arm.startswith("N") else 1
-            config = replace(settings, workers=n).cascade(progress=False, calibration_cache=Path(cache))
-            with _cold_judges(arm.endswith("cold")):
-                return verify_episodes(episodes, lookup, config)
+            n, before = (workers if arm.startswith("N") else 1), arm.endswith("before")
+            chosen = replace(settings, workers=n, keep_judges=not before)
+            with _judges_started_cold(before):
+                return verify_episodes(episodes, lookup, chosen.cascade(False, calibration_cache=Path(cache)))
 
-        verify("N warm")  # fills the calibration cache: every arm then reads it
+        verify("N now")  # fills the calibration cache: every arm then reads it
         for attempt in range(repeat):
             background.append(_busy(lambda: time.sleep(idle_s), group)[2]["machine"])
             tables = {}
@@ -253,7 +254,7 @@ def _workers_compare_mode(episodes: list, workers: int, repeat: int, idle_s: flo
             round(a / b, 3)
             for a, b in zip(arms[slow]["per_episode_s"], arms[fast]["per_episode_s"], strict=True)
         ]
-        for slow, fast in (("1 cold", "N warm"), ("1 warm", "N warm"), ("1 cold", "1 warm"))
+        for slow, fast in (("1 before", "N now"), ("1 now", "N now"), ("1 before", "1 now"))
     }
     report = {
         "episodes": len(episodes),
@@ -275,7 +276,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=None, help="rollout folder (default: a temp dir)")
     parser.add_argument("--isolation-repeats", type=int, default=30, help="start-up timings per arm")
     parser.add_argument("--calibration-cache", action="store_true", help="time verify: cold vs warm cache")
-    parser.add_argument("--workers-compare", action="store_true", help="time verify: 1 cold, 1 warm, N warm")
+    parser.add_argument("--workers-compare", action="store_true", help="time verify: 1 before, 1 now, N now")
     parser.add_argument("--workers", type=int, default=available_cores(), help="N of --workers-compare")
     parser.add_argument("--repeat", type=int, default=3, help="repeats of either comparison")
     args = parser.parse_args()

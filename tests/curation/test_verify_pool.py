@@ -50,9 +50,10 @@ def every_sink() -> tuple[list, dict]:
 
 
 def test_a_pool_stores_exactly_what_one_worker_stores(monkeypatch):
-    """One worker and three give the same verified table row for row (everything that reaches
-    Parquet), verdicts in input order, the same ledger counts (the monolithic order's too), and a
-    bar that counts every episode."""
+    """One worker starting a sandboxed judge per oracle run and three keeping theirs between runs
+    give the same verified table row for row (everything that reaches Parquet), verdicts in input
+    order, the same ledger counts (the monolithic order's too), and a bar that counts every
+    episode."""
     ticks = []
 
     class CountingBar(cascade.tqdm):
@@ -62,7 +63,8 @@ def test_a_pool_stores_exactly_what_one_worker_stores(monkeypatch):
 
     monkeypatch.setattr(cascade, "tqdm", CountingBar)
     episodes, lookup = every_sink()
-    serial = verify_episodes(episodes, lookup, replace(QUIET, workers=1, cost_monolithic=True))
+    fresh_judges = replace(QUIET, workers=1, cost_monolithic=True, keep_judges=False)
+    serial = verify_episodes(episodes, lookup, fresh_judges)
     pooled = verify_episodes(episodes, lookup, replace(QUIET, workers=3, cost_monolithic=True))
     assert [v.episode_id for v in pooled.verdicts] == [e.episode_id for e in episodes]
     assert set(serial.counts("sink")) == set(SINKS)  # every sink, not one trivial outcome

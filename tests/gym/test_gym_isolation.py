@@ -13,8 +13,9 @@ import pytest
 from test_gym_sandbox import make_fixture
 
 from trajectory_platform.gym import isolation
+from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.oracle import run_oracle
-from trajectory_platform.gym.sandbox import Workspace, run_tests_in
+from trajectory_platform.gym.sandbox import Workspace
 
 HONEST_HALF = "def half(x):\n    return x / 2\n"
 BROKEN_HALF = "def half(x):\n    return x / 3\n"

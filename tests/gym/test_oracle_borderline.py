@@ -11,8 +11,8 @@ import hmac
 from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.dynamic import DynamicConfig, fixture_context, run_dynamic
 from trajectory_platform.gym.fixtures import Fixture, Step
+from trajectory_platform.gym.judge import _verified_results
 from trajectory_platform.gym.oracle import run_oracle
-from trajectory_platform.gym.sandbox import _verified_results
 
 TIMEOUT_S = 30.0
 CONFIG = DynamicConfig(borderline_fraction=0.01, oracle_timeout_s=TIMEOUT_S)

@@ -7,9 +7,10 @@ import os
 
 import pytest
 
+from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.oracle import run_oracle
-from trajectory_platform.gym.sandbox import Workspace, run_tests_in
+from trajectory_platform.gym.sandbox import Workspace
 from trajectory_platform.gym.warm_start import WarmStart, imported_names, plan
 
 

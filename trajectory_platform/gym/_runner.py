@@ -3,20 +3,25 @@
 Executed as ``python -I -S -B _runner.py SPEC`` inside the sandbox (see ``isolation.py``).
 It imports only the standard library and ``_confine`` (the limits and the uid drop, shipped
 beside it), and is copied next to (never into) the workspace, so nothing the agent wrote can
-replace it. ``SPEC`` is a text file of ``key=value`` lines (``workspace``, ``tests_dir``,
-``load_conftest``, ``guard``, the ``setrlimit`` bounds, ``drop_uid``, and the warm start's ``warm``
-and ``precompile``) followed by ``ids:`` and one test id per line; an empty id list means
-"every module-level ``test_*`` function of ``tests_dir/test_*.py``", found by compiling, not importing.
+replace it. ``SPEC`` is a text file of ``key=value`` lines about the sandbox (``workspace``, the
+``setrlimit`` bounds, ``drop_uid``, ``own_pid_namespace``, the ``scratch`` folders). Runs arrive on
+stdin, one after another (``gym/judge.py`` keeps a judge for many, or starts one for one): each is
+a 4-byte length and the run's own ``key=value`` lines (``nonce`` in hex, ``tests_dir``,
+``load_conftest``, ``guard``, ``timeout_s``, ``cpu_s``, ``schedule_seed``, and the warm start's
+``warm`` and ``precompile``), then ``ids:`` and one test id per line; an empty id list means
+"every module-level ``test_*`` function of ``tests_dir/test_*.py``", found by compiling, not
+importing. The judge ends when stdin closes.
 
 The verdict channel (docs/verification.md has the threat model):
 
-- **Judge.** Reads the run's nonce from stdin before anything else, applies the rlimits, drops
-  to an unprivileged uid when started as root, makes itself non-dumpable (no same-uid process may
-  read its memory or reopen its descriptors; forks inherit this), prepares the warm start
-  (``gym/warm_start.py``: installed modules imported, workspace source compiled, nothing run),
-  then forks one worker per test.
-  It writes one line per test to stdout (id, status, the CPU seconds the worker used as ``wait4``
-  reported them, message), each with an HMAC under the nonce; the host accepts nothing else.
+- **Judge.** Applies the rlimits, drops to an unprivileged uid when started as root and makes
+  itself non-dumpable (no same-uid process may read its memory or reopen its descriptors; forks
+  inherit this) before it reads a run. Per run it prepares the warm start (``gym/warm_start.py``:
+  installed modules imported, workspace source compiled, nothing run), then forks one worker per
+  test. It writes one line per test to stdout (id, status, the CPU seconds the worker used as
+  ``wait4`` reported them, message), each with an HMAC under the run's nonce, and after the last
+  an ``end`` line (the number of tests, and whether it cleared the sandbox for another run: no
+  process, no scratch file, no IPC object left), signed too; the host accepts nothing else.
   Workspace code never runs in the judge.
 - **Worker.** A fork of the judge, one per test. Before any workspace code it starts a *holder*
   thread, which reads a per-test token from the judge, installs an audit hook, and waits. The hook
@@ -61,9 +66,8 @@ or rewrite a frame's locals (a trace function writes them back); ``ctypes.*`` an
 own stack (``namedtuple``, ``logging``) keeps working."""
 
 
-def _read_spec(path: str) -> tuple[dict[str, str], list[str]]:
-    with open(path, encoding="utf-8") as fh:
-        head, _, tail = fh.read().partition("\nids:\n")
+def _parse_spec(text: str) -> tuple[dict[str, str], list[str]]:
+    head, _, tail = text.partition("\nids:\n")
     spec = dict(line.split("=", 1) for line in head.splitlines() if "=" in line)
     return spec, [line for line in tail.splitlines() if line]
 
@@ -142,6 +146,10 @@ def _spawn(
         os.dup2(100, 3)
         os.dup2(101, 4)
         os.closerange(5, 1 << 16)
+        if spec.get("cpu_s"):  # per worker: the judge's own CPU time grows over the runs it serves
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_CPU, (int(spec["cpu_s"]),) * 2)
         worker(spec, test_id, module_code)
     finally:
         os._exit(127)
@@ -246,17 +254,17 @@ def _warm(spec: dict[str, str]) -> None:
                 __import__(name)
             except Exception:  # noqa: BLE001, S110 - a module this interpreter lacks stays cold
                 pass
-    compiled = {}
+    _COMPILED.clear()
     for rel in spec.get("precompile", "").split(","):
         path = os.path.join(spec["workspace"], rel)
         data = _read_regular(path) if rel else None
         if data is not None:
             try:  # noqa: SIM105 - contextlib would slow the clean interpreter's start
-                compiled[path] = (data, compile(data, path, "exec", dont_inherit=True))
+                _COMPILED[path] = (data, compile(data, path, "exec", dont_inherit=True))
             except (SyntaxError, ValueError, MemoryError, RecursionError):
                 pass  # the worker's import compiles it again and raises what it raised
-    if compiled:
-        _serve_compiled(compiled)
+    if _COMPILED:
+        _serve_compiled()
 
 
 def _read_regular(path: str) -> "bytes | None":
@@ -280,15 +288,22 @@ def _read_regular(path: str) -> "bytes | None":
         os.close(fd)
 
 
-def _serve_compiled(compiled: "dict[str, tuple[bytes, types.CodeType]]") -> None:
-    """Have the import system use a code object compiled here when, and only when, the source it
-    read is byte for byte the source compiled, with the flags it compiles with (``dont_inherit``,
-    the interpreter's own optimization level): a workspace module a test rewrote compiles afresh."""
+_COMPILED: "dict[str, tuple[bytes, types.CodeType]]" = {}
+"""The current run's compiled workspace sources by path (refilled for each run)."""
+
+
+def _serve_compiled() -> None:
+    """Have the import system use a code object of :data:`_COMPILED` when, and only when, the
+    source it read is byte for byte the source compiled, with the flags it compiles with
+    (``dont_inherit``, the interpreter's own optimization level): a workspace module a test
+    rewrote compiles afresh. Installed once per judge."""
     loader = sys.modules["_frozen_importlib_external"].SourceFileLoader
+    if "source_to_code" in vars(loader):
+        return
     cold = loader.source_to_code
 
     def source_to_code(self: object, data: object, path: str, *, _optimize: int = -1) -> "types.CodeType":
-        hit = compiled.get(path) if _optimize == -1 else None
+        hit = _COMPILED.get(path) if _optimize == -1 else None
         if hit is not None and hit[0] == data:
             return hit[1]
         return cold(self, data, path, _optimize=_optimize)
@@ -296,15 +311,94 @@ def _serve_compiled(compiled: "dict[str, tuple[bytes, types.CodeType]]") -> None
     loader.source_to_code = source_to_code
 
 
-def judge(spec_path: str) -> None:
+def _read_request() -> "bytes | None":
+    """The next run the host asks for on stdin (a 4-byte big-endian length, then that many bytes),
+    or None when stdin is closed: the host is done with this judge."""
+    data = b""
+    while len(data) < 4:
+        chunk = os.read(0, 4 - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    size, body = int.from_bytes(data, "big"), b""
+    while len(body) < size:
+        chunk = os.read(0, size - len(body))
+        if not chunk:
+            return None
+        body += chunk
+    return body
+
+
+def _remove_tree(path: str) -> bool:
+    """Remove ``path`` (never following a link); False when something stayed."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISDIR(mode):
+            os.unlink(path)
+            return True
+        os.chmod(path, 0o700)  # a test may have locked its own folder
+        done = all([_remove_tree(os.path.join(path, name)) for name in os.listdir(path)])
+        os.rmdir(path)
+        return done
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def _remove_ipc_objects() -> bool:
+    """Remove the System V shared memory segments, message queues and semaphore sets left in the
+    sandbox's IPC namespace (they outlive the processes that made them); False when one stayed."""
+    found = []
+    for kind in ("shm", "msg", "sem"):
+        try:
+            with open("/proc/sysvipc/" + kind, encoding="ascii") as fh:
+                found += [(kind, int(line.split()[1])) for line in fh.read().splitlines()[1:]]
+        except (OSError, ValueError, IndexError):
+            return False
+    if not found:
+        return True
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    ipc_rmid, removed = 0, True
+    for kind, ident in found:
+        if kind == "sem":
+            removed = libc.semctl(ident, 0, ipc_rmid) == 0 and removed
+        else:
+            removed = getattr(libc, kind + "ctl")(ident, ipc_rmid, None) == 0 and removed
+    return removed
+
+
+def _clear_between_runs(spec: dict[str, str]) -> bool:
+    """Leave nothing of this run for the next one the judge serves: no process (each test's were
+    killed already; once more), no file in the sandbox's private scratch folders (spec ``scratch``:
+    its ``/tmp``, ``/dev/shm``, ``/dev/mqueue``) and no System V IPC object. The workspace itself
+    is the host's to take away. True when all of it is gone; the host retires the judge otherwise."""
+    if spec.get("own_pid_namespace") != "1":
+        return False  # no sandbox of its own (the unsafe opt-out): never reused
+    _kill_leftovers()
+    clean = True
+    for folder in filter(None, spec.get("scratch", "").split(",")):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            names, clean = [], False
+        clean = all([_remove_tree(os.path.join(folder, name)) for name in names]) and clean
+    return _remove_ipc_objects() and clean
+
+
+def _signed_line(nonce: bytes, line: str) -> bytes:
+    return (line + "\t" + _hmac_sha256(nonce, line.encode("utf-8")) + "\n").encode("utf-8")
+
+
+def _judge_run(spec: dict[str, str], ids: list[str], nonce: bytes) -> int:
+    """One run: a worker per test, one signed line per test on stdout; the number of tests."""
     import time
 
-    nonce = sys.stdin.buffer.read()
-    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    spec, ids = _read_spec(spec_path)
-    _confine.confine(spec)
-    if not _dumpable_reset_by_uid_change(spec):
-        _non_dumpable()
+    os.environ["GYM_SCHEDULE_SEED"] = spec.get("schedule_seed", "")
     ids = ids or _discover(spec["workspace"], spec["tests_dir"])
     modules = _sealed_modules(spec["workspace"], ids)
     _warm(spec)
@@ -316,10 +410,30 @@ def judge(spec_path: str) -> None:
         if spec.get("own_pid_namespace") == "1":
             _kill_leftovers()
         line = test_id + "\t" + status + "\t" + f"{cpu_s:.6f}" + "\t" + _one_line(message)
-        mac = _hmac_sha256(nonce, line.encode("utf-8"))
-        out.write((line + "\t" + mac + "\n").encode("utf-8"))
+        out.write(_signed_line(nonce, line))
         out.flush()
-    os._exit(0)  # every verdict is written and flushed: skip the interpreter's teardown (ms per run)
+    return len(ids)
+
+
+def judge(spec_path: str) -> None:
+    """Serve runs until the host closes stdin. Each request is the run's part of the spec (the
+    same ``key=value`` lines, ``nonce`` in hex, ``ids:`` and the test ids) on top of the sandbox's
+    part in ``spec_path``; the answer is one signed line per test, then ``end``, the number of
+    tests and whether the sandbox was cleared for another run, signed too."""
+    with open(spec_path, encoding="utf-8") as fh:
+        sandbox_spec, _ = _parse_spec(fh.read())
+    _confine.confine(sandbox_spec)
+    if not _dumpable_reset_by_uid_change(sandbox_spec):
+        _non_dumpable()
+    while (request := _read_request()) is not None:
+        run_spec, ids = _parse_spec(request.decode("utf-8"))
+        spec = {**sandbox_spec, **run_spec}
+        nonce = bytes.fromhex(spec.pop("nonce"))
+        count = _judge_run(spec, ids, nonce)
+        clean = _clear_between_runs(spec)
+        sys.stdout.buffer.write(_signed_line(nonce, f"end\t{count}\t{int(clean)}"))
+        sys.stdout.buffer.flush()
+    os._exit(0)  # skip the interpreter's teardown (ms per judge)
 
 
 # ------------------------------------------------------------------------------------ worker

@@ -63,6 +63,9 @@ CONFINE_MODULE = "_confine.py"
 CONFINE_SOURCE = (Path(__file__).parent / CONFINE_MODULE).read_text(encoding="utf-8")
 WORKSPACE_MOUNT = "/workspace"
 RUNNER_MOUNT = "/runner"
+SCRATCH_FOLDERS = ("/tmp", "/dev/shm", "/dev/mqueue")
+"""The sandbox's own writable folders besides the workspace (each a fresh, private mount): what a
+judge that serves several runs empties between them (``gym/judge.py``)."""
 PROCESS_BUDGET = 64
 """Processes one sandbox may hold at once (RLIMIT_NPROC above what its uid already runs: nothing, for
 a leased uid)."""
@@ -316,9 +319,8 @@ def sandbox(
         raise ValueError("a sandbox started as root needs a leased uid: open it inside sandbox_user()")
     shown_at = mount_at or WORKSPACE_MOUNT
     runner_dir.chmod(0o755)
-    if root and hand_over:
-        for path in (workspace, *workspace.rglob("*")):
-            os.chown(path, user, user, follow_symlinks=False)
+    if hand_over:
+        give_to_user(workspace, user)
     prefix = (
         shutil.which("bwrap") or "bwrap",
         *_namespace_flags(),
@@ -329,6 +331,8 @@ def sandbox(
         "/proc",
         "--dev",
         "/dev",
+        "--mqueue",
+        "/dev/mqueue",
         "--perms",
         "1777",
         "--tmpfs",
@@ -353,6 +357,14 @@ def sandbox(
         max_processes=PROCESS_BUDGET if root else uid_lease.processes_of(os.getuid()) + PROCESS_BUDGET,
         own_pid_namespace=True,
     )
+
+
+def give_to_user(path: Path, user: int) -> None:
+    """Make ``path`` and everything under it ``user``'s (a leased uid, when the host is root), so
+    that a sandbox running as ``user`` may write it; nothing to do without root (``user`` -1)."""
+    if os.geteuid() == 0 and user >= 0:
+        for each in (path, *path.rglob("*")):
+            os.chown(each, user, user, follow_symlinks=False)
 
 
 def _second_bind(workspace: Path, path: str) -> list[str]:

@@ -3,7 +3,7 @@
 
 The oracle never trusts the workspace's tests: it copies the final workspace into a fresh temp
 dir, deletes the tests folder, injects the fixture's sealed test files *after* the agent yielded,
-and runs them through :func:`trajectory_platform.gym.sandbox.run_tests_in` from a directory the
+and runs them through :func:`trajectory_platform.gym.judge.run_tests_in` from a directory the
 agent never saw. Validation asks the oracle the two questions every fixture must answer: it
 rejects untouched S0 and accepts the reference solution.
 """
@@ -14,13 +14,8 @@ import time
 from dataclasses import dataclass, field
 
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.sandbox import (
-    SandboxError,
-    Workspace,
-    apply_diff,
-    derive_schedule_seed,
-    run_tests_in,
-)
+from trajectory_platform.gym.judge import run_tests_in
+from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, derive_schedule_seed
 
 
 @dataclass
@@ -66,7 +61,7 @@ def run_oracle(
     there; ``final_answer`` is readable by report-style tests and never by workspace code paths.
     Callers that run the oracle repeatedly name each run (``run_label``): the same files and label
     give the same scheduler seed, different labels independent ones. ``warm``: see
-    :func:`~trajectory_platform.gym.sandbox.run_tests_in` (``False`` only to compare).
+    :func:`~trajectory_platform.gym.judge.run_tests_in` (``False`` only to compare).
     """
     start = time.perf_counter()
     try:

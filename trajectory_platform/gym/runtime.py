@@ -30,15 +30,10 @@ import jsonschema
 
 from trajectory_platform.gym import protocol
 from trajectory_platform.gym.faults import FaultInjector, FaultSpec, Observation
+from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.oracle import OracleResult, run_oracle
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
-from trajectory_platform.gym.sandbox import (
-    SandboxError,
-    Workspace,
-    derive_schedule_seed,
-    run_tests_in,
-    unified_diff,
-)
+from trajectory_platform.gym.sandbox import SandboxError, Workspace, derive_schedule_seed, unified_diff
 from trajectory_platform.gym.tools import Manifest, manifest, sha256_digest
 from trajectory_platform.traces.record import (
     DeliveredInput,

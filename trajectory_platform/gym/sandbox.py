@@ -23,23 +23,17 @@ import contextlib
 import difflib
 import functools
 import hashlib
-import hmac
 import importlib.util
 import json
 import marshal
 import os
 import re
-import secrets
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
-
-from trajectory_platform.gym import isolation
-from trajectory_platform.gym.warm_start import WarmStart, plan
 
 RUNNER_SOURCE = (Path(__file__).parent / "_runner.py").read_text(encoding="utf-8")
 
@@ -253,144 +247,6 @@ def apply_diff(files: dict[str, str], diff: str) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------------- test runs
-
-
-@dataclass
-class TestRun:
-    """Per-test statuses of one runner invocation plus how the process ended."""
-
-    results: dict[str, dict[str, str]]
-    exit_code: int
-    wall_s: float
-    timed_out: bool
-    cpu_s: float = 0.0
-    """CPU seconds the test workers used, summed over the tests, as the judge measured each worker
-    when it reaped it (``wait4``; authenticated with the verdicts). It does not grow with the
-    machine's load the way ``wall_s`` does; 0.0 when the channel was voided or nothing reported."""
-
-
-def run_tests_in(
-    workspace_dir: Path,
-    *,
-    ids: list[str] | None = None,
-    tests_dir: str = "tests",
-    load_conftest: bool = False,
-    guard: bool = True,
-    final_answer: str | None = None,
-    timeout_s: float = 10.0,
-    schedule_seed: str = "",
-    warm: bool = True,
-) -> TestRun:
-    """Run tests of ``workspace_dir`` in the sandbox: a judge process, one fresh worker per test.
-
-    The verdicts come back over the judge's stdout, each line authenticated with an HMAC under a
-    nonce this process made and handed over stdin; a line that does not verify voids the run
-    (every test ``error``), so nothing the workspace writes can stand in for a verdict.
-
-    ``warm`` has the judge import the standard-library modules the tests reach and compile the
-    workspace modules they reach before its first worker (:mod:`~trajectory_platform.gym.warm_start`):
-    the same verdicts, without each test doing that work again; ``False`` runs every worker cold,
-    for comparisons.
-    """
-    start = time.perf_counter()
-    prepared = plan(workspace_dir, tests_dir) if warm else WarmStart()
-    private = Path(tempfile.mkdtemp(prefix=owned_prefix("runner-"), dir=temp_root()))
-    try:
-        with isolation.sandbox_user() as user:
-            view = isolation.sandbox(workspace_dir, private, user=user)
-            (private / "_runner.pyc").write_bytes(runner_bytecode())
-            (private / "final_answer.txt").write_text(final_answer or "", encoding="utf-8")
-            spec = [
-                f"workspace={view.workspace_path}",
-                f"tests_dir={tests_dir}",
-                f"load_conftest={int(load_conftest)}",
-                f"guard={int(guard)}",
-                f"timeout_s={timeout_s}",
-                f"cpu_s={int(timeout_s) + 1}",
-                f"memory_bytes={MEMORY_LIMIT_BYTES}",
-                f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
-                f"max_files={isolation.OPEN_FILES}",
-                f"max_processes={view.max_processes or ''}",
-                f"drop_uid={view.drop_uid}",
-                f"own_pid_namespace={int(view.own_pid_namespace)}",
-                f"warm={','.join(prepared.modules)}",
-                f"precompile={','.join(prepared.sources)}",
-                "ids:",
-                *(ids or []),
-            ]
-            (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
-            for child in private.iterdir():
-                child.chmod(0o644)
-            env = {
-                "PATH": "/usr/bin:/bin",
-                "HOME": "/tmp",
-                "LANG": "C.UTF-8",
-                "TMPDIR": "/tmp",
-                "GYM_FINAL_ANSWER": f"{view.runner_path}/final_answer.txt",
-                "GYM_SCHEDULE_SEED": schedule_seed,
-            }
-            runner = f"{view.runner_path}/_runner.pyc"
-            argv = [
-                *view.prefix,
-                isolation.interpreter(),
-                "-I",
-                "-S",
-                "-B",
-                runner,
-                f"{view.runner_path}/spec.txt",
-            ]
-            nonce = secrets.token_bytes(32)
-            proc = subprocess.Popen(
-                argv,
-                cwd=str(private),
-                env=env,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-            timed_out = False
-            try:
-                out, _ = proc.communicate(nonce, timeout=timeout_s + STARTUP_ALLOWANCE_S)
-                exit_code = proc.returncode
-            except subprocess.TimeoutExpired:
-                timed_out, out, exit_code = True, b"", -signal.SIGKILL
-            finally:
-                _reap(proc)
-            results, cpu_s = _verified_results(out, nonce, ids)
-            timed_out = timed_out or any(r["message"] == "timed out" for r in results.values())
-            return TestRun(
-                results=results,
-                exit_code=exit_code,
-                wall_s=time.perf_counter() - start,
-                timed_out=timed_out,
-                cpu_s=cpu_s,
-            )
-    finally:
-        shutil.rmtree(private, ignore_errors=True)
-
-
-def _verified_results(
-    out: bytes, nonce: bytes, ids: list[str] | None
-) -> tuple[dict[str, dict[str, str]], float]:
-    """The judge's lines whose HMAC verifies, and the workers' CPU seconds they report (summed);
-    one forged or malformed line voids them all (every test ``error``, no CPU time)."""
-    results: dict[str, dict[str, str]] = {}
-    cpu_s = 0.0
-    for line in out.decode("utf-8", "replace").splitlines():
-        body, _, mac = line.rpartition("\t")
-        expected = hmac.new(nonce, body.encode("utf-8"), hashlib.sha256).hexdigest()
-        parts = body.split("\t", 3)
-        try:
-            used = float(parts[2]) if len(parts) == 4 else -1.0
-        except ValueError:
-            used = -1.0
-        if used < 0 or not hmac.compare_digest(mac, expected):
-            reason = "verdict channel: a result line failed authentication"
-            return {tid: {"status": "error", "message": reason} for tid in (ids or list(results))}, 0.0
-        results[parts[0]] = {"status": parts[1], "message": parts[3]}
-        cpu_s += used
-    return results, cpu_s
 
 
 def _reap(proc: subprocess.Popen) -> None:

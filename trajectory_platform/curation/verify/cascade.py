@@ -17,6 +17,7 @@ failing stage's sink; survivors of stage 4 -> ``admitted``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import sys
@@ -68,6 +69,7 @@ from trajectory_platform.curation.verify.verdicts import (
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.janitor import Sweep, sweep
+from trajectory_platform.gym.judge import judge_servers
 from trajectory_platform.traces.adapters import ADAPTERS
 from trajectory_platform.traces.batching import check_batch_rows
 from trajectory_platform.traces.drops import Tally
@@ -114,6 +116,9 @@ class CascadeConfig:
     batch_rows: int = DEFAULT_BATCH_ROWS
     """Episodes held as Python objects at once (:func:`verify_batches`); the verdicts do not depend
     on it."""
+    keep_judges: bool = True
+    """Each pool thread keeps its sandboxed judge between oracle runs (``gym/judge.py``); ``False``
+    starts one per run (the verdicts do not depend on it)."""
 
     def __post_init__(self) -> None:
         check_workers(self.workers)
@@ -152,6 +157,14 @@ class VerifySettings:
         },
     )
 
+    keep_judges: bool = field(
+        default=CascadeConfig.keep_judges,
+        metadata={
+            "help": "keep each worker's sandboxed judge between oracle runs, emptied of every file, "
+            "process and IPC object in between (off: a fresh sandbox per run, ~2x slower per run)"
+        },
+    )
+
     def __post_init__(self) -> None:
         check_workers(self.workers)
         check_batch_rows(self.batch_rows)
@@ -168,6 +181,7 @@ class VerifySettings:
             calibration_cache=calibration_cache,
             workers=self.workers,
             batch_rows=self.batch_rows,
+            keep_judges=self.keep_judges,
         )
 
 
@@ -952,7 +966,8 @@ def verify_batches(
     )
     with tempfile.TemporaryFile(prefix="tp-verify-") as file:
         spill = _Spill(file)
-        with progress, ThreadPoolExecutor(config.workers, thread_name_prefix="verify") as pool:
+        pool = ThreadPoolExecutor(config.workers, thread_name_prefix="verify")
+        with progress, judge_servers() if config.keep_judges else contextlib.nullcontext(), pool:
             calibration, calibration_s, calibration_cache = _calibrate_fixtures(
                 survey.calibrate, config, pool
             )

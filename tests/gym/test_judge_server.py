@@ -1,0 +1,127 @@
+"""A judge kept across runs (gym/judge.py, ``judge_servers``): the same verdicts as a judge per run,
+and nothing of one run left for the next."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from test_warm_start import _fixtures_one_per_family
+
+from trajectory_platform.gym import judge
+from trajectory_platform.gym.judge import judge_servers, run_tests_in
+from trajectory_platform.gym.oracle import run_oracle
+from trajectory_platform.gym.sandbox import Workspace
+
+LEAVE_TRACES = textwrap.dedent(
+    '''
+    import subprocess
+    import sys
+
+    LEAVER = """
+    import ctypes, os, subprocess, sys
+    libc = ctypes.CDLL(None, use_errno=True)
+    assert libc.shmget(0, 4096, 0o1600) >= 0 and libc.msgget(0, 0o1600) >= 0
+    assert libc.semget(0, 1, 0o1600) >= 0
+    assert libc.mq_open(b"/left", os.O_CREAT | os.O_RDWR, 0o600, None) >= 0
+    open("/tmp/left.txt", "w").write("run one")
+    os.makedirs("/tmp/locked/inner")
+    os.chmod("/tmp/locked", 0)
+    subprocess.Popen([sys.executable, "-c", "import os, time; os.setsid(); time.sleep(60)"])
+    """
+
+
+    def test_leave_traces():
+        subprocess.run([sys.executable, "-c", LEAVER], check=True)
+    '''
+)
+
+LOOK_FOR_TRACES = textwrap.dedent(
+    '''
+    import subprocess
+    import sys
+
+    LOOKER = """
+    import os
+    print(sorted(os.listdir("/tmp")), sorted(os.listdir("/dev/mqueue")))
+    for kind in ("shm", "msg", "sem"):
+        print(kind, len(open("/proc/sysvipc/" + kind).read().splitlines()) - 1)
+    me = {os.getpid(), os.getppid()}
+    others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in me]
+    print("processes", len(others))
+    """
+
+
+    def test_nothing_left():
+        seen = subprocess.run([sys.executable, "-c", LOOKER], capture_output=True, text=True).stdout
+        assert False, seen
+    '''
+)
+
+
+def _run(files: dict[str, str], test_id: str, **options) -> dict[str, str]:
+    with Workspace(files) as ws:
+        return run_tests_in(ws.root, ids=[test_id], **options).results[test_id]
+
+
+def test_a_kept_judge_leaves_the_next_run_no_file_process_or_ipc_object():
+    with judge_servers():
+        baseline = _run({"tests/test_look.py": LOOK_FOR_TRACES}, "tests/test_look.py::test_nothing_left")
+        left = _run({"tests/test_leave.py": LEAVE_TRACES}, "tests/test_leave.py::test_leave_traces")
+        after = _run({"tests/test_look.py": LOOK_FOR_TRACES}, "tests/test_look.py::test_nothing_left")
+        (server,) = judge._servers.values()
+        assert server.runs == 3, "the same judge served all three runs"
+    assert left["status"] == "passed", left
+    assert "[] []" in baseline["message"] and "shm 0 msg 0 sem 0" in baseline["message"]
+    assert after["message"] == baseline["message"]
+
+
+def test_a_run_s_workspace_comes_back_with_what_its_tests_wrote_and_the_next_run_sees_only_its_own():
+    writer = (
+        "import os\n\n\ndef test_write():\n    open('made.txt', 'w').write('x')\n"
+        "    assert not os.path.exists('first.txt') or not os.path.exists('second.txt')\n"
+    )
+    with judge_servers():
+        for name in ("first", "second"):
+            with Workspace({"tests/test_w.py": writer, f"{name}.txt": name}) as ws:
+                result = run_tests_in(ws.root, ids=["tests/test_w.py::test_write"]).results
+                assert result["tests/test_w.py::test_write"]["status"] == "passed"
+                expected = sorted(["made.txt", f"{name}.txt", "tests"])
+                assert sorted(p.name for p in ws.root.iterdir()) == expected
+        (server,) = judge._servers.values()
+        assert not list(server._folders[1].iterdir()), "the judge's workspace folder is empty between runs"
+
+
+def test_each_run_reads_its_own_final_answer_and_schedule_seed():
+    reader = (
+        "import os\n\n\ndef test_read():\n"
+        "    answer = open(os.environ['GYM_FINAL_ANSWER']).read()\n"
+        "    assert False, answer + '/' + os.environ['GYM_SCHEDULE_SEED']\n"
+    )
+    with judge_servers():
+        files, test_id = {"tests/test_r.py": reader}, "tests/test_r.py::test_read"
+        runs = (("one", "s1"), ("two", "s2"))
+        messages = [_run(files, test_id, final_answer=a, schedule_seed=s)["message"] for a, s in runs]
+    assert messages == ["AssertionError: one/s1", "AssertionError: two/s2"]
+
+
+def test_a_run_past_its_time_limit_retires_the_judge_and_the_next_run_gets_a_fresh_one():
+    hang = "import time\n\n\ndef test_hang():\n    time.sleep(30)\n"
+    quick = "def test_quick():\n    assert True\n"
+    with judge_servers():
+        with Workspace({"tests/test_h.py": hang}) as ws:
+            run = run_tests_in(ws.root, ids=["tests/test_h.py::test_hang"], timeout_s=1)
+            assert run.timed_out and run.results["tests/test_h.py::test_hang"]["status"] == "error"
+        assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
+        (server,) = judge._servers.values()
+        assert server.runs == 2 and server._proc is not None
+
+
+@pytest.mark.parametrize("fixture", _fixtures_one_per_family()[:6], ids=lambda f: f.fixture_id.split("/")[0])
+def test_a_kept_judge_gives_the_verdicts_of_a_judge_per_run(fixture):
+    alone = [run_oracle(fixture, files) for files in (fixture.s0_files, fixture.reference_files)]
+    with judge_servers():
+        kept = [run_oracle(fixture, files) for files in (fixture.s0_files, fixture.reference_files)]
+    assert [(r.fail_to_pass, r.pass_to_pass, r.passed, r.exit_codes) for r in kept] == [
+        (r.fail_to_pass, r.pass_to_pass, r.passed, r.exit_codes) for r in alone
+    ]

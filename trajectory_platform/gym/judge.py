@@ -1,0 +1,377 @@
+"""Sealed test runs: a sandboxed judge (``_runner.py``) that forks one worker per test, started
+once per run, or kept warm and reused across runs inside :func:`judge_servers`.
+
+Starting a judge costs a bubblewrap sandbox (new PID, network, IPC and UTS namespaces and its
+mounts) and a clean interpreter: about 17 ms, a quarter to a third of a typical fixture's oracle
+run, paid again for every run. A verification pool makes thousands of runs, so inside
+:func:`judge_servers` each thread keeps one judge and hands it run after run: the host moves the
+run's workspace into the folder the sandbox has bound at ``/workspace``, sends the run (its tests,
+limits and nonce) over the judge's stdin, reads the signed verdicts, and moves the workspace back.
+
+A reused judge leaves a run nothing of the one before. Per test, it kills every other process in
+the sandbox's PID namespace (as a one-run judge does); after the run, it empties the sandbox's own
+scratch folders (:data:`~trajectory_platform.gym.isolation.SCRATCH_FOLDERS`) and removes the System
+V IPC objects left in its IPC namespace, and says in its signed end line whether all of that
+worked; the host retires a judge that did not clear, that timed out, or whose output did not
+authenticate, and starts a fresh one for the next run. The workspace folder is emptied by the host
+moving the run's files out. What the runs still share is the judge's own process, which never runs
+workspace code (each worker is a fresh fork of it), the sandbox uid's kernel keyrings (shared today
+by consecutive sandboxes that lease the same uid) and the network namespace's loopback (no process
+is left to listen on it). ``tests/gym/test_judge_server.py`` checks each of these between runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import secrets
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from trajectory_platform.gym import isolation
+from trajectory_platform.gym.sandbox import (
+    FILE_SIZE_LIMIT_BYTES,
+    MEMORY_LIMIT_BYTES,
+    STARTUP_ALLOWANCE_S,
+    _reap,
+    owned_prefix,
+    runner_bytecode,
+    temp_root,
+)
+from trajectory_platform.gym.warm_start import WarmStart, plan
+
+
+@dataclass
+class TestRun:
+    """Per-test statuses of one runner invocation plus how the process ended."""
+
+    results: dict[str, dict[str, str]]
+    exit_code: int
+    wall_s: float
+    timed_out: bool
+    cpu_s: float = 0.0
+    """CPU seconds the test workers used, summed over the tests, as the judge measured each worker
+    when it reaped it (``wait4``; authenticated with the verdicts). It does not grow with the
+    machine's load the way ``wall_s`` does; 0.0 when the channel was voided or nothing reported."""
+
+
+class JudgeServer:
+    """One sandboxed judge, started on the first run and kept for the next until it is closed or
+    retired. Runs go one at a time (the thread that owns it)."""
+
+    def __init__(self, workspace: Path | None = None) -> None:
+        """``workspace``: bind that folder itself (a one-run judge); else an empty folder of the
+        judge's own, into which each run's workspace is moved."""
+        self._stack = contextlib.ExitStack()
+        self._bound = workspace
+        self._proc: subprocess.Popen[bytes] | None = None
+        self.runs = 0
+
+    def __enter__(self) -> JudgeServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self, patient: bool = True) -> None:
+        """Stop the judge and remove its folders. Closing its stdin ends an idle judge; its output
+        closing says it has exited (so its uid is free to lease again at once); the process group
+        is killed regardless, at once when not ``patient`` (a judge still busy with a run)."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            assert proc.stdin is not None and proc.stdout is not None
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+            fd, deadline = proc.stdout.fileno(), time.monotonic() + (STARTUP_ALLOWANCE_S if patient else 0)
+            with contextlib.suppress(OSError):
+                while select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
+                    if not os.read(fd, 65536):
+                        break
+            _reap(proc)
+            proc.stdout.close()
+        self._stack.close()
+        self._stack = contextlib.ExitStack()
+
+    def run(
+        self,
+        workspace_dir: Path,
+        *,
+        ids: list[str],
+        tests_dir: str,
+        load_conftest: bool,
+        guard: bool,
+        final_answer: str | None,
+        timeout_s: float,
+        schedule_seed: str,
+        warm: bool,
+    ) -> TestRun:
+        """One run of ``workspace_dir``'s tests (see :func:`run_tests_in`)."""
+        start = time.perf_counter()
+        prepared = plan(workspace_dir, tests_dir) if warm else WarmStart()
+        if self._proc is None:
+            self._start(workspace_dir if self._bound is not None else None)
+        nonce = secrets.token_bytes(32)
+        request = [
+            f"nonce={nonce.hex()}",
+            f"tests_dir={tests_dir}",
+            f"load_conftest={int(load_conftest)}",
+            f"guard={int(guard)}",
+            f"timeout_s={timeout_s}",
+            f"cpu_s={int(timeout_s) + 1}",
+            f"schedule_seed={schedule_seed}",
+            f"warm={','.join(prepared.modules)}",
+            f"precompile={','.join(prepared.sources)}",
+            "ids:",
+            *ids,
+        ]
+        (self._private / "final_answer.txt").write_text(final_answer or "", encoding="utf-8")
+        with self._moved_in(workspace_dir):
+            out, ending = self._exchange("\n".join(request).encode("utf-8"), timeout_s + STARTUP_ALLOWANCE_S)
+        lines = out.decode("utf-8", "replace").splitlines()
+        cleared = _authenticated_end(lines.pop(), nonce, len(lines)) if ending == "end" else None
+        results, cpu_s = _verified_results("\n".join(lines).encode("utf-8"), nonce, ids)
+        if ending == "end" and cleared is None:
+            results, cpu_s = _void(ids, "verdict channel: the end line failed authentication"), 0.0
+        exit_code = 0 if cleared is not None else -signal.SIGKILL
+        if not cleared:
+            exit_code = self._retire() if ending == "closed" else exit_code
+            self.close(patient=ending != "timeout")
+        timed_out = ending == "timeout" or any(r["message"] == "timed out" for r in results.values())
+        self.runs += 1
+        return TestRun(results, exit_code, time.perf_counter() - start, timed_out, cpu_s)
+
+    @property
+    def _private(self) -> Path:
+        return self._folders[0]
+
+    def _start(self, workspace: Path | None) -> None:
+        """Lease a uid, make the runner folder (and the judge's own workspace folder), start it."""
+        stack = self._stack
+        private = Path(tempfile.mkdtemp(prefix=owned_prefix("runner-"), dir=temp_root()))
+        stack.callback(shutil.rmtree, private, ignore_errors=True)
+        if workspace is None:
+            workspace = Path(tempfile.mkdtemp(prefix=owned_prefix("slot-"), dir=temp_root()))
+            stack.callback(shutil.rmtree, workspace, ignore_errors=True)
+        self._folders = (private, workspace)
+        user = stack.enter_context(isolation.sandbox_user())
+        view = isolation.sandbox(workspace, private, user=user)
+        self._user = user
+        (private / "_runner.pyc").write_bytes(runner_bytecode())
+        spec = [
+            f"workspace={view.workspace_path}",
+            f"memory_bytes={MEMORY_LIMIT_BYTES}",
+            f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
+            f"max_files={isolation.OPEN_FILES}",
+            f"max_processes={view.max_processes or ''}",
+            f"drop_uid={view.drop_uid}",
+            f"own_pid_namespace={int(view.own_pid_namespace)}",
+            f"scratch={','.join(isolation.SCRATCH_FOLDERS) if view.own_pid_namespace else ''}",
+        ]
+        (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
+        (private / "final_answer.txt").write_text("", encoding="utf-8")
+        for child in private.iterdir():
+            child.chmod(0o644)
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": "/tmp",
+            "LANG": "C.UTF-8",
+            "TMPDIR": "/tmp",
+            "GYM_FINAL_ANSWER": f"{view.runner_path}/final_answer.txt",
+        }
+        runner = f"{view.runner_path}/_runner.pyc"
+        spec_path = f"{view.runner_path}/spec.txt"
+        argv = [*view.prefix, isolation.interpreter(), "-I", "-S", "-B", runner, spec_path]
+        self._proc = subprocess.Popen(
+            argv,
+            cwd=str(private),
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+    @contextlib.contextmanager
+    def _moved_in(self, workspace_dir: Path) -> Iterator[None]:
+        """``workspace_dir``'s entries in the judge's workspace folder for the block, then back
+        (with whatever the run added), leaving that folder empty. Renames: the same file system."""
+        slot = self._folders[1]
+        if slot == workspace_dir:
+            yield
+            return
+        for name in os.listdir(workspace_dir):
+            os.rename(workspace_dir / name, slot / name)
+        try:
+            isolation.give_to_user(slot, self._user)
+            yield
+        finally:
+            os.chmod(slot, 0o755)  # a test may have locked the folder it was given
+            for name in os.listdir(slot):
+                os.rename(slot / name, workspace_dir / name)
+
+    def _exchange(self, request: bytes, timeout_s: float) -> tuple[bytes, str]:
+        """Send one run and read the judge's answer up to its end line: the output and how it
+        ended: ``end`` (the end line came), ``closed`` (the judge's output closed first: what it
+        wrote until then) or ``timeout`` (nothing kept, as a run past its time limit)."""
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(len(request).to_bytes(4, "big") + request)
+            proc.stdin.flush()
+        except OSError:
+            return b"", "closed"
+        fd, out = proc.stdout.fileno(), bytearray()
+        deadline = time.monotonic() + timeout_s
+        while not _ends_with_end_line(out):
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return b"", "timeout"
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return bytes(out), "closed"
+            out += chunk
+        return bytes(out), "end"
+
+    def _retire(self) -> int:
+        """The exit status of a judge whose output closed before its end line (it crashed or was
+        killed), once it has exited; -SIGKILL when it does not exit on its own."""
+        assert self._proc is not None
+        try:
+            return self._proc.wait(timeout=STARTUP_ALLOWANCE_S)
+        except subprocess.TimeoutExpired:
+            return -signal.SIGKILL
+
+
+def _ends_with_end_line(out: bytearray) -> bool:
+    if not out.endswith(b"\n"):
+        return False
+    last = out[out.rfind(b"\n", 0, len(out) - 1) + 1 :]
+    return last.startswith(b"end\t")
+
+
+def _authenticated_end(line: str, nonce: bytes, tests: int) -> bool | None:
+    """Whether the judge cleared its sandbox for another run, from its end line (``None``: the
+    line is missing, does not authenticate, or counts other than ``tests`` result lines)."""
+    body, _, mac = line.rpartition("\t")
+    parts = body.split("\t")
+    expected = hmac.new(nonce, body.encode("utf-8"), hashlib.sha256).hexdigest()
+    if len(parts) != 3 or parts[0] != "end" or not hmac.compare_digest(mac, expected):
+        return None
+    if parts[1] != str(tests):
+        return None
+    return parts[2] == "1"
+
+
+_servers: dict[int, JudgeServer] = {}
+_servers_lock = threading.Lock()
+_serving = 0
+
+
+@contextlib.contextmanager
+def judge_servers() -> Iterator[None]:
+    """Within the block, each thread's runs (:func:`run_tests_in`) go to a judge of its own, kept
+    warm between them; every judge is stopped when the outermost block exits. Outside, each run
+    starts and stops its own judge."""
+    global _serving
+    with _servers_lock:
+        _serving += 1
+    try:
+        yield
+    finally:
+        with _servers_lock:
+            _serving -= 1
+            closing = list(_servers.values()) if _serving == 0 else []
+            if _serving == 0:
+                _servers.clear()
+        for server in closing:
+            server.close()
+
+
+def _thread_server(workspace_dir: Path) -> JudgeServer | None:
+    """This thread's kept judge, when :func:`judge_servers` is open and ``workspace_dir`` can be
+    moved into its folder (a sandbox's temp folder: the same file system)."""
+    with _servers_lock:
+        if not _serving:
+            return None
+        server = _servers.setdefault(threading.get_ident(), JudgeServer())
+    root = temp_root() or tempfile.gettempdir()
+    if os.stat(workspace_dir).st_dev != os.stat(root).st_dev:
+        return None
+    return server
+
+
+def run_tests_in(
+    workspace_dir: Path,
+    *,
+    ids: list[str] | None = None,
+    tests_dir: str = "tests",
+    load_conftest: bool = False,
+    guard: bool = True,
+    final_answer: str | None = None,
+    timeout_s: float = 10.0,
+    schedule_seed: str = "",
+    warm: bool = True,
+) -> TestRun:
+    """Run tests of ``workspace_dir`` in the sandbox: a judge process, one fresh worker per test.
+
+    The verdicts come back over the judge's stdout, each line authenticated with an HMAC under a
+    nonce this process made and handed over stdin; a line that does not verify voids the run
+    (every test ``error``), so nothing the workspace writes can stand in for a verdict.
+
+    ``warm`` has the judge import the standard-library modules the tests reach and compile the
+    workspace modules they reach before its first worker (:mod:`~trajectory_platform.gym.warm_start`):
+    the same verdicts, without each test doing that work again; ``False`` runs every worker cold,
+    for comparisons. Inside :func:`judge_servers` the run goes to this thread's kept judge.
+    """
+    options = {
+        "ids": list(ids or []),
+        "tests_dir": tests_dir,
+        "load_conftest": load_conftest,
+        "guard": guard,
+        "final_answer": final_answer,
+        "timeout_s": timeout_s,
+        "schedule_seed": schedule_seed,
+        "warm": warm,
+    }
+    server = _thread_server(workspace_dir)
+    if server is not None:
+        return server.run(workspace_dir, **options)  # type: ignore[arg-type]
+    with JudgeServer(workspace_dir) as one_run:
+        return one_run.run(workspace_dir, **options)  # type: ignore[arg-type]
+
+
+def _verified_results(
+    out: bytes, nonce: bytes, ids: list[str] | None
+) -> tuple[dict[str, dict[str, str]], float]:
+    """The judge's lines whose HMAC verifies, and the workers' CPU seconds they report (summed);
+    one forged or malformed line voids them all (every test ``error``, no CPU time)."""
+    results: dict[str, dict[str, str]] = {}
+    cpu_s = 0.0
+    for line in out.decode("utf-8", "replace").splitlines():
+        body, _, mac = line.rpartition("\t")
+        expected = hmac.new(nonce, body.encode("utf-8"), hashlib.sha256).hexdigest()
+        parts = body.split("\t", 3)
+        try:
+            used = float(parts[2]) if len(parts) == 4 else -1.0
+        except ValueError:
+            used = -1.0
+        if used < 0 or not hmac.compare_digest(mac, expected):
+            return _void(ids or list(results), "verdict channel: a result line failed authentication"), 0.0
+        results[parts[0]] = {"status": parts[1], "message": parts[3]}
+        cpu_s += used
+    return results, cpu_s
+
+
+def _void(ids: list[str], reason: str) -> dict[str, dict[str, str]]:
+    """Every test of a run whose channel failed: ``error``, for ``reason``."""
+    return {tid: {"status": "error", "message": reason} for tid in ids}
