@@ -3,6 +3,8 @@ and nothing of one run left for the next."""
 
 from __future__ import annotations
 
+import os
+import signal
 import textwrap
 
 import pytest
@@ -105,7 +107,7 @@ def test_each_run_reads_its_own_final_answer_and_schedule_seed():
     assert messages == ["AssertionError: one/s1", "AssertionError: two/s2"]
 
 
-def test_a_run_past_its_time_limit_retires_the_judge_and_the_next_run_gets_a_fresh_one():
+def test_a_test_past_its_time_limit_is_killed_and_the_same_judge_serves_the_next_run():
     hang = "import time\n\n\ndef test_hang():\n    time.sleep(30)\n"
     quick = "def test_quick():\n    assert True\n"
     with judge_servers():
@@ -115,6 +117,34 @@ def test_a_run_past_its_time_limit_retires_the_judge_and_the_next_run_gets_a_fre
         assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
         (server,) = judge._servers.values()
         assert server.runs == 2 and server._proc is not None
+
+
+def _descendants(pid: int) -> list[int]:
+    children = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as fh:
+            children += [int(c) for c in fh.read().split()]
+    return children + [d for c in children for d in _descendants(c)]
+
+
+def test_a_judge_that_stops_answering_is_stopped_before_its_workspace_comes_back(monkeypatch):
+    """The host's own deadline (the judge's, plus slack) ends a run whose judge hangs: everything
+    in the sandbox is killed, then the workspace moves back untouched, and the next run gets a
+    fresh judge."""
+    monkeypatch.setattr(judge, "STARTUP_ALLOWANCE_S", 0.5)
+    quick = "def test_quick():\n    assert True\n"
+    with judge_servers():
+        assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
+        (server,) = judge._servers.values()
+        for pid in _descendants(server._proc.pid):
+            os.kill(pid, signal.SIGSTOP)
+        with Workspace({"tests/test_q.py": quick, "kept.txt": "k"}) as ws:
+            run = run_tests_in(ws.root, ids=["tests/test_q.py::test_quick"], timeout_s=1)
+            assert run.timed_out and run.exit_code == -signal.SIGKILL and run.results == {}
+            assert sorted(p.name for p in ws.root.iterdir()) == ["kept.txt", "tests"]
+        assert server._proc is None, "the hung judge is retired"
+        assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
+        assert server.runs == 3
 
 
 @pytest.mark.parametrize("fixture", _fixtures_one_per_family()[:6], ids=lambda f: f.fixture_id.split("/")[0])

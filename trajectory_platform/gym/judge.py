@@ -83,24 +83,31 @@ class JudgeServer:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self, patient: bool = True) -> None:
-        """Stop the judge and remove its folders. Closing its stdin ends an idle judge; its output
-        closing says it has exited (so its uid is free to lease again at once); the process group
-        is killed regardless, at once when not ``patient`` (a judge still busy with a run)."""
-        proc, self._proc = self._proc, None
-        if proc is not None:
-            assert proc.stdin is not None and proc.stdout is not None
-            with contextlib.suppress(OSError):
-                proc.stdin.close()
-            fd, deadline = proc.stdout.fileno(), time.monotonic() + (STARTUP_ALLOWANCE_S if patient else 0)
-            with contextlib.suppress(OSError):
-                while select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
-                    if not os.read(fd, 65536):
-                        break
-            _reap(proc)
-            proc.stdout.close()
+    def close(self) -> None:
+        """Stop the judge (if it runs) and remove its folders, releasing its uid."""
+        self._halt(patient=True)
         self._stack.close()
         self._stack = contextlib.ExitStack()
+
+    def _halt(self, patient: bool) -> int:
+        """Stop the judge and everything it started; its exit status. Closing its stdin ends an idle
+        judge, and its output closing says it has exited (so its uid is free to lease again at
+        once); the process group is killed regardless, at once when not ``patient`` (a judge still
+        busy with a run: SIGKILL is then its status)."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return -signal.SIGKILL
+        assert proc.stdin is not None and proc.stdout is not None
+        with contextlib.suppress(OSError):
+            proc.stdin.close()
+        fd, deadline = proc.stdout.fileno(), time.monotonic() + (STARTUP_ALLOWANCE_S if patient else 0)
+        with contextlib.suppress(OSError):
+            while select.select([fd], [], [], max(deadline - time.monotonic(), 0))[0]:
+                if not os.read(fd, 65536):
+                    break
+        _reap(proc)
+        proc.stdout.close()
+        return proc.returncode if patient and proc.returncode is not None else -signal.SIGKILL
 
     def run(
         self,
@@ -135,17 +142,23 @@ class JudgeServer:
             *ids,
         ]
         (self._private / "final_answer.txt").write_text(final_answer or "", encoding="utf-8")
+        exit_code, payload = 0, "\n".join(request).encode("utf-8")
         with self._moved_in(workspace_dir):
-            out, ending = self._exchange("\n".join(request).encode("utf-8"), timeout_s + STARTUP_ALLOWANCE_S)
+            try:
+                out, ending = self._exchange(payload, timeout_s + STARTUP_ALLOWANCE_S)
+            except BaseException:  # Ctrl-C: as below
+                self._halt(patient=False)
+                raise
+            if ending != "end":  # nothing of this run may still run when its workspace moves back
+                exit_code = self._halt(patient=ending == "closed")
         lines = out.decode("utf-8", "replace").splitlines()
         cleared = _authenticated_end(lines.pop(), nonce, len(lines)) if ending == "end" else None
         results, cpu_s = _verified_results("\n".join(lines).encode("utf-8"), nonce, ids)
         if ending == "end" and cleared is None:
             results, cpu_s = _void(ids, "verdict channel: the end line failed authentication"), 0.0
-        exit_code = 0 if cleared is not None else -signal.SIGKILL
+            exit_code = -signal.SIGKILL
         if not cleared:
-            exit_code = self._retire() if ending == "closed" else exit_code
-            self.close(patient=ending != "timeout")
+            self.close()
         timed_out = ending == "timeout" or any(r["message"] == "timed out" for r in results.values())
         self.runs += 1
         return TestRun(results, exit_code, time.perf_counter() - start, timed_out, cpu_s)
@@ -242,15 +255,6 @@ class JudgeServer:
             out += chunk
         return bytes(out), "end"
 
-    def _retire(self) -> int:
-        """The exit status of a judge whose output closed before its end line (it crashed or was
-        killed), once it has exited; -SIGKILL when it does not exit on its own."""
-        assert self._proc is not None
-        try:
-            return self._proc.wait(timeout=STARTUP_ALLOWANCE_S)
-        except subprocess.TimeoutExpired:
-            return -signal.SIGKILL
-
 
 def _ends_with_end_line(out: bytearray) -> bool:
     if not out.endswith(b"\n"):
@@ -298,16 +302,14 @@ def judge_servers() -> Iterator[None]:
 
 
 def _thread_server(workspace_dir: Path) -> JudgeServer | None:
-    """This thread's kept judge, when :func:`judge_servers` is open and ``workspace_dir`` can be
-    moved into its folder (a sandbox's temp folder: the same file system)."""
-    with _servers_lock:
-        if not _serving:
-            return None
-        server = _servers.setdefault(threading.get_ident(), JudgeServer())
-    root = temp_root() or tempfile.gettempdir()
-    if os.stat(workspace_dir).st_dev != os.stat(root).st_dev:
+    """This thread's kept judge, when :func:`judge_servers` is open and ``workspace_dir`` is a
+    sandbox workspace of this process (:class:`~trajectory_platform.gym.sandbox.Workspace`), whose
+    entries may be moved into the judge's folder (the same file system) and back."""
+    ours = workspace_dir.parent == Path(temp_root() or tempfile.gettempdir())
+    if not (ours and workspace_dir.name.startswith(owned_prefix())):
         return None
-    return server
+    with _servers_lock:
+        return _servers.setdefault(threading.get_ident(), JudgeServer()) if _serving else None
 
 
 def run_tests_in(
