@@ -47,6 +47,7 @@ from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_epis
 from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.judge import judge_servers
 from trajectory_platform.gym.library import build_library, get_fixture
 from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import EpisodeResult, RuntimeConfig, run_episode
@@ -266,28 +267,29 @@ def run_arm(
     item's fixture comes from ``environments`` (:meth:`HeldOut.fixtures`) and the policy acts
     through that environment's own tools."""
     arm = ArmRun(name)
-    for index, item in enumerate(items, 1):
-        if item.source == "environment":
-            fixture = (environments or {})[item.fixture_id]
-            with EnvironmentTools(fixture, config.test_timeout_s) as tools:
-                result = _trial(fixture, policy, item, config, name, index, tools)
-        else:
-            result = _trial(get_fixture(item.fixture_id, library_seed), policy, item, config, name, index)
-        arm.episodes.append(result.episode)
-        arm.measures.append(
-            measure_episode(
-                result,
-                item_id=item.item_id,
-                suite=item.suite,
-                regime=item.regime,
-                seed=item.seed,
-                task_kind=item.task_kind,
-                fault_kinds=[f.kind for f in item.faults],
+    with judge_servers():  # one sandboxed judge for all the arm's oracle runs (gym/judge.py)
+        for index, item in enumerate(items, 1):
+            if item.source == "environment":
+                fixture = (environments or {})[item.fixture_id]
+                with EnvironmentTools(fixture, config.test_timeout_s) as tools:
+                    result = _trial(fixture, policy, item, config, name, index, tools)
+            else:
+                result = _trial(get_fixture(item.fixture_id, library_seed), policy, item, config, name, index)
+            arm.episodes.append(result.episode)
+            arm.measures.append(
+                measure_episode(
+                    result,
+                    item_id=item.item_id,
+                    suite=item.suite,
+                    regime=item.regime,
+                    seed=item.seed,
+                    task_kind=item.task_kind,
+                    fault_kinds=[f.kind for f in item.faults],
+                )
             )
-        )
-        if progress and (index % 5 == 0 or index == len(items)):
-            accepted = sum(m.accepted for m in arm.measures)
-            print(f"evaluate[{name}]: {index}/{len(items)} trials, {accepted} accepted", file=sys.stderr)
+            if progress and (index % 5 == 0 or index == len(items)):
+                accepted = sum(m.accepted for m in arm.measures)
+                print(f"evaluate[{name}]: {index}/{len(items)} trials, {accepted} accepted", file=sys.stderr)
     return arm
 
 
