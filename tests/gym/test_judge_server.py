@@ -147,6 +147,15 @@ def test_a_judge_that_stops_answering_is_stopped_before_its_workspace_comes_back
         assert server.runs == 3
 
 
+def test_a_workspace_shadowing_a_module_an_earlier_run_warmed_gets_its_own_module():
+    uses_json = "import json\n\n\ndef test_std():\n    assert json.dumps(1) == '1'\n"
+    shadows = "import json\n\n\ndef test_own():\n    assert json.dumps(1) == 'workspace json'\n"
+    with judge_servers():
+        assert _run({"tests/test_s.py": uses_json}, "tests/test_s.py::test_std")["status"] == "passed"
+        files = {"tests/test_o.py": shadows, "json.py": "def dumps(obj):\n    return 'workspace json'\n"}
+        assert _run(files, "tests/test_o.py::test_own") == {"status": "passed", "message": ""}
+
+
 @pytest.mark.parametrize("fixture", _fixtures_one_per_family()[:6], ids=lambda f: f.fixture_id.split("/")[0])
 def test_a_kept_judge_gives_the_verdicts_of_a_judge_per_run(fixture):
     alone = [run_oracle(fixture, files) for files in (fixture.s0_files, fixture.reference_files)]

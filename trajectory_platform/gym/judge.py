@@ -8,16 +8,19 @@ run, paid again for every run. A verification pool makes thousands of runs, so i
 run's workspace into the folder the sandbox has bound at ``/workspace``, sends the run (its tests,
 limits and nonce) over the judge's stdin, reads the signed verdicts, and moves the workspace back.
 
-A reused judge leaves a run nothing of the one before. Per test, it kills every other process in
-the sandbox's PID namespace (as a one-run judge does); after the run, it empties the sandbox's own
+A reused judge leaves a run nothing of the one before. Per test, it kills every other process in the
+sandbox's PID namespace (as a one-run judge does); after the run, it empties the sandbox's own
 scratch folders (:data:`~trajectory_platform.gym.isolation.SCRATCH_FOLDERS`) and removes the System
-V IPC objects left in its IPC namespace, and says in its signed end line whether all of that
-worked; the host retires a judge that did not clear, that timed out, or whose output did not
-authenticate, and starts a fresh one for the next run. The workspace folder is emptied by the host
-moving the run's files out. What the runs still share is the judge's own process, which never runs
-workspace code (each worker is a fresh fork of it), the sandbox uid's kernel keyrings (shared today
-by consecutive sandboxes that lease the same uid) and the network namespace's loopback (no process
-is left to listen on it). ``tests/gym/test_judge_server.py`` checks each of these between runs.
+V IPC objects left in its IPC namespace, and says in its signed end line whether all of that worked;
+the host retires a judge that did not clear, that timed out, or whose output did not authenticate,
+and starts a fresh one for the next run. The workspace folder is emptied by the host moving the
+run's files out. A run whose workspace shadows a standard-library name (``json.py`` at its root)
+also gets a fresh judge: modules an earlier run had the judge import (its warm start) would
+otherwise stand in for the workspace's own. What the runs still share is the judge's own process,
+which never runs workspace code (each worker is a fresh fork of it), the sandbox uid's kernel
+keyrings (shared today by consecutive sandboxes that lease the same uid) and the network namespace's
+loopback (no process is left to listen on it). ``tests/gym/test_judge_server.py`` checks each of
+these between runs.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from trajectory_platform.gym.sandbox import (
     runner_bytecode,
     temp_root,
 )
-from trajectory_platform.gym.warm_start import WarmStart, plan
+from trajectory_platform.gym.warm_start import WarmStart, plan, shadowed
 
 
 @dataclass
@@ -75,6 +78,8 @@ class JudgeServer:
         self._stack = contextlib.ExitStack()
         self._bound = workspace
         self._proc: subprocess.Popen[bytes] | None = None
+        self._served = False
+        """Whether the running judge has served a run (and so holds modules a fresh one would not)."""
         self.runs = 0
 
     def __enter__(self) -> JudgeServer:
@@ -125,6 +130,8 @@ class JudgeServer:
         """One run of ``workspace_dir``'s tests (see :func:`run_tests_in`)."""
         start = time.perf_counter()
         prepared = plan(workspace_dir, tests_dir) if warm else WarmStart()
+        if self._served and shadowed(workspace_dir):
+            self.close()  # modules earlier runs loaded could stand in for the ones it shadows
         if self._proc is None:
             self._start(workspace_dir if self._bound is not None else None)
         nonce = secrets.token_bytes(32)
@@ -161,6 +168,7 @@ class JudgeServer:
             self.close()
         timed_out = ending == "timeout" or any(r["message"] == "timed out" for r in results.values())
         self.runs += 1
+        self._served = self._proc is not None
         return TestRun(results, exit_code, time.perf_counter() - start, timed_out, cpu_s)
 
     @property
