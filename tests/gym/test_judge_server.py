@@ -27,6 +27,7 @@ LEAVE_TRACES = textwrap.dedent(
     assert libc.semget(0, 1, 0o1600) >= 0
     assert libc.mq_open(b"/left", os.O_CREAT | os.O_RDWR, 0o600, None) >= 0
     open("/tmp/left.txt", "w").write("run one")
+    os.setxattr("/workspace", "user.left", b"run one")
     os.makedirs("/tmp/locked/inner")
     os.chmod("/tmp/locked", 0)
     subprocess.Popen([sys.executable, "-c", "import os, time; os.setsid(); time.sleep(60)"])
@@ -45,7 +46,7 @@ LOOK_FOR_TRACES = textwrap.dedent(
 
     LOOKER = """
     import os
-    print(sorted(os.listdir("/tmp")), sorted(os.listdir("/dev/mqueue")))
+    print(sorted(os.listdir("/tmp")), sorted(os.listdir("/dev/mqueue")), os.listxattr("/workspace"))
     for kind in ("shm", "msg", "sem"):
         print(kind, len(open("/proc/sysvipc/" + kind).read().splitlines()) - 1)
     me = {os.getpid(), os.getppid()}
@@ -74,7 +75,7 @@ def test_a_kept_judge_leaves_the_next_run_no_file_process_or_ipc_object():
         (server,) = judge._servers.values()
         assert server.runs == 3, "the same judge served all three runs"
     assert left["status"] == "passed", left
-    assert "[] []" in baseline["message"] and "shm 0 msg 0 sem 0" in baseline["message"]
+    assert "[] [] []" in baseline["message"] and "shm 0 msg 0 sem 0" in baseline["message"]
     assert after["message"] == baseline["message"]
 
 

@@ -236,7 +236,9 @@ class JudgeServer:
             isolation.give_to_user(slot, self._user)
             yield
         finally:
-            os.chmod(slot, 0o755)  # a test may have locked the folder it was given
+            os.chmod(slot, 0o755)  # a test may have locked the folder it was given, or marked it
+            for attribute in os.listxattr(slot):
+                os.removexattr(slot, attribute)
             for name in os.listdir(slot):
                 os.rename(slot / name, workspace_dir / name)
 
