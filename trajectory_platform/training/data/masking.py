@@ -35,6 +35,7 @@ reason):
 from __future__ import annotations
 
 import bisect
+import contextlib
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -201,7 +202,7 @@ def _encode(tokenizer: PreTrainedTokenizerBase, text: str) -> tuple[list[int], l
     backend = getattr(tokenizer, "backend_tokenizer", None)
     if backend is not None:
         encoding = backend.encode(text, add_special_tokens=False)
-        return list(encoding.ids), list(encoding.offsets)
+        return encoding.ids, encoding.offsets
     out = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
     return out["input_ids"], [tuple(o) for o in out["offset_mapping"]]
 
@@ -229,6 +230,19 @@ def _token_range(starts: list[int], ends: list[int], char_start: int, char_end: 
     return first, last
 
 
+def _positions(ids: list[int], wanted: Iterable[int]) -> list[int]:
+    """Positions of the tokens in ``wanted``, ascending: a C-level ``list.index`` search per
+    occurrence (a few per turn) instead of a Python test per token."""
+    found = []
+    for token in wanted:
+        at = -1
+        with contextlib.suppress(ValueError):
+            while True:
+                at = ids.index(token, at + 1)
+                found.append(at)
+    return sorted(found)
+
+
 def _native_spans(
     plan: ExamplePlan,
     tokenizer: PreTrainedTokenizerBase,
@@ -239,7 +253,7 @@ def _native_spans(
     offsets: list[tuple[int, int]],
 ) -> tuple[list[Span], int]:
     """Spans from the platform template's role tokens (every turn, observations included)."""
-    starts = [t for t, tok in enumerate(ids) if tok in token_ids.roles]
+    starts = _positions(ids, token_ids.roles)
     if len(starts) != len(plan.turns):
         raise Misaligned(Drop("role_token_count", f"{len(starts)} role tokens for {len(plan.turns)} turns"))
     spans: list[Span] = []
