@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import textwrap
+import threading
 
 import pytest
 from test_warm_start import _fixtures_one_per_family
@@ -146,6 +147,34 @@ def test_a_judge_that_stops_answering_is_stopped_before_its_workspace_comes_back
         assert server._proc is None, "the hung judge is retired"
         assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
         assert server.runs == 3
+
+
+def test_a_judge_killed_between_runs_is_replaced_without_failing_the_next_run():
+    quick = "def test_quick():\n    assert True\n"
+    with judge_servers():
+        assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
+        (server,) = judge._servers.values()
+        os.killpg(server._proc.pid, signal.SIGKILL)
+        server._proc.wait()
+        assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
+
+
+def test_the_judge_of_a_thread_that_ended_goes_with_it_and_a_new_thread_gets_its_own():
+    """A judge dies with the thread that started it (``--die-with-parent``); a later thread, which
+    may get the same ident, must not inherit it, and the ended thread's uid and folders are freed."""
+    quick = "def test_quick():\n    assert True\n"
+    seen = []
+
+    def one_run() -> None:
+        seen.append(_run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"])
+
+    with judge_servers():
+        for _ in range(2):
+            thread = threading.Thread(target=one_run)
+            thread.start()
+            thread.join()
+        assert len(judge._servers) == 1, "the first thread's judge was let go"
+    assert seen == ["passed", "passed"]
 
 
 def test_a_workspace_shadowing_a_module_an_earlier_run_warmed_gets_its_own_module():

@@ -132,6 +132,8 @@ class JudgeServer:
         prepared = plan(workspace_dir, tests_dir) if warm else WarmStart()
         if self._served and shadowed(workspace_dir):
             self.close()  # modules earlier runs loaded could stand in for the ones it shadows
+        if self._proc is not None and self._proc.poll() is not None:
+            self.close()  # it ended between runs (killed from outside): not this run's failure
         if self._proc is None:
             self._start(workspace_dir if self._bound is not None else None)
         nonce = secrets.token_bytes(32)
@@ -286,7 +288,9 @@ def _authenticated_end(line: str, nonce: bytes, tests: int) -> bool | None:
     return parts[2] == "1"
 
 
-_servers: dict[int, JudgeServer] = {}
+_servers: dict[threading.Thread, JudgeServer] = {}
+"""Each thread's kept judge, keyed by the thread itself (an ident can be reused by a later thread;
+a judge dies with the thread that started it, bubblewrap's ``--die-with-parent``)."""
 _servers_lock = threading.Lock()
 _serving = 0
 
@@ -319,7 +323,16 @@ def _thread_server(workspace_dir: Path) -> JudgeServer | None:
     if not (ours and workspace_dir.name.startswith(owned_prefix())):
         return None
     with _servers_lock:
-        return _servers.setdefault(threading.get_ident(), JudgeServer()) if _serving else None
+        if not _serving:
+            return None
+        me = threading.current_thread()
+        server, ended = _servers.get(me), []
+        if server is None:  # a new thread: first let go of the judges of threads that have ended
+            ended = [_servers.pop(thread) for thread in list(_servers) if not thread.is_alive()]
+            server = _servers[me] = JudgeServer()
+    for judge in ended:
+        judge.close()
+    return server
 
 
 def run_tests_in(
