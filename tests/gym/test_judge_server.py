@@ -7,6 +7,7 @@ import os
 import signal
 import textwrap
 import threading
+import time
 
 import pytest
 from test_warm_start import _fixtures_one_per_family
@@ -175,6 +176,28 @@ def test_the_judge_of_a_thread_that_ended_goes_with_it_and_a_new_thread_gets_its
             thread.join()
         assert len(judge._servers) == 1, "the first thread's judge was let go"
     assert seen == ["passed", "passed"]
+
+
+def test_a_judge_is_not_stopped_under_a_run_another_thread_has_in_flight():
+    """A thread outside the block (a spool's producer while the consumer verifies a batch) may be
+    mid-run on its kept judge when the block ends: the judge stops after that run has moved its
+    workspace back, never under it (its folder was removed with the files in it)."""
+    slow = "import time\n\n\ndef test_slow():\n    time.sleep(1.5)\n"
+    files = {"tests/test_s.py": slow, "README.md": "readme\n", "pkg/data/values.json": "{}\n"}
+    seen = {}
+
+    def slow_run() -> None:
+        with Workspace(files) as ws:
+            seen["status"] = run_tests_in(ws.root, ids=["tests/test_s.py::test_slow"]).results
+            seen["files"] = sorted(str(p.relative_to(ws.root)) for p in ws.root.rglob("*") if p.is_file())
+
+    with judge_servers():
+        thread = threading.Thread(target=slow_run)
+        thread.start()
+        time.sleep(0.7)
+    thread.join()
+    assert seen["status"]["tests/test_s.py::test_slow"]["status"] == "passed"
+    assert seen["files"] == sorted(files)
 
 
 def test_a_workspace_shadowing_a_module_an_earlier_run_warmed_gets_its_own_module():

@@ -40,6 +40,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.sandbox import (
@@ -81,6 +82,9 @@ class JudgeServer:
         self._served = False
         """Whether the running judge has served a run (and so holds modules a fresh one would not)."""
         self.runs = 0
+        self._lock = threading.Lock()
+        """Held for a run, and by :meth:`retire`: a judge is never stopped under a run in flight."""
+        self._retired = False
 
     def __enter__(self) -> JudgeServer:
         return self
@@ -114,7 +118,22 @@ class JudgeServer:
         proc.stdout.close()
         return proc.returncode if patient and proc.returncode is not None else -signal.SIGKILL
 
-    def run(
+    def retire(self) -> None:
+        """Stop the judge for good, once the run in flight (if any) has moved its workspace back;
+        a later :meth:`run` on it starts a judge of its own for that run alone."""
+        with self._lock:
+            self._retired = True
+            self.close()
+
+    def run(self, workspace_dir: Path, **options: Any) -> TestRun:
+        """One run of ``workspace_dir``'s tests (see :func:`run_tests_in` for ``options``)."""
+        with self._lock:
+            if not self._retired:
+                return self._run(workspace_dir, **options)
+        with JudgeServer(workspace_dir) as one_run:
+            return one_run.run(workspace_dir, **options)
+
+    def _run(
         self,
         workspace_dir: Path,
         *,
@@ -127,7 +146,6 @@ class JudgeServer:
         schedule_seed: str,
         warm: bool,
     ) -> TestRun:
-        """One run of ``workspace_dir``'s tests (see :func:`run_tests_in`)."""
         start = time.perf_counter()
         prepared = plan(workspace_dir, tests_dir) if warm else WarmStart()
         if self._served and shadowed(workspace_dir):
@@ -311,8 +329,8 @@ def judge_servers() -> Iterator[None]:
             closing = list(_servers.values()) if _serving == 0 else []
             if _serving == 0:
                 _servers.clear()
-        for server in closing:
-            server.close()
+        for server in closing:  # the thread that ran it may still be in a run: retire waits for it
+            server.retire()
 
 
 def _thread_server(workspace_dir: Path) -> JudgeServer | None:
@@ -331,7 +349,7 @@ def _thread_server(workspace_dir: Path) -> JudgeServer | None:
             ended = [_servers.pop(thread) for thread in list(_servers) if not thread.is_alive()]
             server = _servers[me] = JudgeServer()
     for judge in ended:
-        judge.close()
+        judge.retire()
     return server
 
 
@@ -370,9 +388,9 @@ def run_tests_in(
     }
     server = _thread_server(workspace_dir)
     if server is not None:
-        return server.run(workspace_dir, **options)  # type: ignore[arg-type]
+        return server.run(workspace_dir, **options)
     with JudgeServer(workspace_dir) as one_run:
-        return one_run.run(workspace_dir, **options)  # type: ignore[arg-type]
+        return one_run.run(workspace_dir, **options)
 
 
 def _verified_results(
