@@ -153,7 +153,7 @@ class JudgeServer:
         if self._proc is not None and self._proc.poll() is not None:
             self.close()  # it ended between runs (killed from outside): not this run's failure
         if self._proc is None:
-            self._start(workspace_dir if self._bound is not None else None)
+            self._start(self._bound)
         nonce = secrets.token_bytes(32)
         request = [
             f"nonce={nonce.hex()}",
