@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from tokenizers import normalizers, processors
 from transformers import LlamaConfig, LlamaForCausalLM
 
 from trajectory_platform.traces.drops import Drop
@@ -214,6 +215,41 @@ def test_no_target_and_delimiter_injection_are_dropped_with_reasons(tok):
     with pytest.raises(Misaligned) as exc:
         mask_plan(plan_examples(injected, select_targets(injected))[0], tok, MaskConfig())
     assert exc.value.drop == Drop("role_token_count", "3 role tokens for 2 turns")
+
+
+def test_spans_must_round_trip_their_characters_and_gapped_offsets_alone_are_not_a_loss(
+    tok, recovery_episode
+):
+    """A span is verified by decoding its tokens back to exactly the characters they cover: a
+    tokenizer that rewrites characters fails the decode (``decode_check``), one that drops them
+    fails it too and is named by its first gap (``offsets``). A tokenizer whose offsets leave gaps
+    but whose tokens reproduce the text (GPT-2/RoBERTa's ``trim_offsets``) loses nothing: its
+    examples are kept, with the same targets as the default's."""
+    plans = plan_examples(recovery_episode, select_targets(recovery_episode))
+    [reference] = mask_plans(plans, tok, MaskConfig()).examples
+
+    def variant(part: str, value) -> object:
+        other = load_tokenizer(tok.name_or_path)
+        setattr(other.backend_tokenizer, part, value)
+        return other
+
+    trimmed = variant("post_processor", processors.ByteLevel(trim_offsets=True))
+    assert trimmed.backend_tokenizer.encode("a b", add_special_tokens=False).offsets == [
+        (0, 1),
+        (2, 2),
+        (2, 3),
+    ]
+    [kept] = mask_plans(plans, trimmed, MaskConfig()).examples
+    assert (kept.input_ids, kept.labels) == (reference.input_ids, reference.labels)
+
+    lowered = mask_plans(plans, variant("normalizer", normalizers.Lowercase()), MaskConfig())
+    assert not lowered.examples and lowered.drops == {"decode_check": 1}
+    assert "decode to '<|system|>you repair code.<|end|>'" in lowered.drop_details["decode_check"]
+
+    for dropped in (normalizers.Replace(" ", ""), normalizers.Replace("o", "")):
+        result = mask_plans(plans, variant("normalizer", dropped), MaskConfig())
+        assert not result.examples and result.drops == {"offsets": 1}
+        assert re.search(r"gap before token \d+ at char \d+$", result.drop_details["offsets"])
 
 
 def test_every_drop_is_a_drop_with_a_declared_key_and_the_tallies_balance(tok, recovery_episode):

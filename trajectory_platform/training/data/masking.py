@@ -19,9 +19,10 @@ reason):
 - ``role_token_count``: the role tokens found do not match the turns (a role delimiter inside
   content, or a template that does not open every message with its role token);
 - ``role_token_mismatch``: a span opens with another role's token;
-- ``offsets``: a span's token offsets do not tile its characters exactly (a token straddles a
-  boundary);
-- ``decode_check``: a span does not decode to its rendered characters, or lost its content;
+- ``offsets``: a token straddles a span boundary, or a span's tokens lose characters (they do not
+  decode to the characters they cover, and the detail names the first gap in their offsets);
+- ``decode_check``: a span does not decode to its rendered characters (no gap: the tokens rewrote
+  them), or lost its content;
 - ``terminator``: a complete selected turn does not end with exactly one eos token;
 - ``generation_blocks``: a template without the platform's role tokens marks a different number of
   ``{% generation %}`` blocks than there are assistant turns;
@@ -169,27 +170,50 @@ def render(
     return rendered[0], [(start, end) for start, end in (blocks[0] if blocks else [])]
 
 
+@dataclass(frozen=True)
+class _Tokens:
+    """A rendered text's token ids, with the characters each token covers looked up on demand.
+
+    A fast tokenizer's offsets stay in its Rust ``Encoding`` until asked for: span verification
+    needs only the tokens at span edges, and converting every token's offsets to Python tuples
+    costs a tenth of the tokenization itself.
+    """
+
+    ids: list[int]
+    token_chars: Callable[[int], tuple[int, int] | None]
+    all_offsets: Callable[[], list[tuple[int, int]]]
+
+    def chars(self, token: int) -> tuple[int, int]:
+        """Characters [start, end) of ``token``; a token without characters cannot be verified."""
+        found = self.token_chars(token)
+        if found is None:
+            raise Misaligned(Drop("offsets", f"token {token} covers no characters"))
+        return found
+
+
 def _check_span(
-    text: str,
-    ids: list[int],
-    offsets: list[tuple[int, int]],
-    start: int,
-    end: int,
-    tokenizer: PreTrainedTokenizerBase,
-    content: str,
+    text: str, tokens: _Tokens, start: int, end: int, tokenizer: PreTrainedTokenizerBase, content: str
 ) -> None:
-    # Byte-level tokens may share a multi-byte character inside a span, so inside it offsets may
-    # overlap but never leave a gap; at the span's start no earlier token may reach into it.
-    if start > 0 and offsets[start - 1][1] > offsets[start][0]:
+    """Tokens [start, end) reproduce exactly the characters they cover, and own them.
+
+    No earlier token may reach into the span (byte-level tokens of one multi-byte character may
+    overlap each other, but not across a span edge). The span's tokens, decoded alone, must give
+    back its characters character for character and contain the turn's content: a tokenizer that
+    drops or rewrites characters fails here. When one does, the reason names the first token that
+    leaves a gap (``offsets``), else the decode (``decode_check``).
+    """
+    (first, _), (_, last) = tokens.chars(start), tokens.chars(end - 1)
+    if start > 0 and tokens.chars(start - 1)[1] > first:
         raise Misaligned(Drop("offsets", f"token {start - 1} straddles the span boundary at token {start}"))
+    decoded = _decode(tokenizer, tokens.ids[start:end])
+    if decoded == text[first:last] and (not content or content in decoded):
+        return
+    offsets = tokens.all_offsets()
     pairs = zip(offsets[start : end - 1], offsets[start + 1 : end], strict=True)
     gap = next((t for t, (before, at) in enumerate(pairs, start + 1) if at[0] > before[1]), None)
     if gap is not None:
         raise Misaligned(Drop("offsets", f"gap before token {gap} at char {offsets[gap][0]}"))
-    chars = text[offsets[start][0] : offsets[end - 1][1]]
-    decoded = _decode(tokenizer, ids[start:end])
-    if decoded != chars or (content and content not in decoded):
-        raise Misaligned(Drop("decode_check", f"tokens {start}:{end} decode to {decoded[:60]!r}"))
+    raise Misaligned(Drop("decode_check", f"tokens {start}:{end} decode to {decoded[:60]!r}"))
 
 
 # A fast tokenizer's Rust backend is called directly where the Python wrapper's argument and
@@ -197,14 +221,15 @@ def _check_span(
 # the same ids, offsets and text as the wrapper with these options; slow tokenizers use it.
 
 
-def _encode(tokenizer: PreTrainedTokenizerBase, text: str) -> tuple[list[int], list[tuple[int, int]]]:
-    """``text``'s token ids and character offsets, no special tokens added."""
+def _encode(tokenizer: PreTrainedTokenizerBase, text: str) -> _Tokens:
+    """``text``'s tokens, no special tokens added."""
     backend = getattr(tokenizer, "backend_tokenizer", None)
     if backend is not None:
         encoding = backend.encode(text, add_special_tokens=False)
-        return encoding.ids, encoding.offsets
+        return _Tokens(encoding.ids, encoding.token_to_chars, lambda: encoding.offsets)
     out = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
-    return out["input_ids"], [tuple(o) for o in out["offset_mapping"]]
+    offsets = [(int(a), int(b)) for a, b in out["offset_mapping"]]
+    return _Tokens(out["input_ids"], offsets.__getitem__, lambda: offsets)
 
 
 def _decode(tokenizer: PreTrainedTokenizerBase, ids: list[int]) -> str:
@@ -249,10 +274,10 @@ def _native_spans(
     config: MaskConfig,
     token_ids: TokenIds,
     text: str,
-    ids: list[int],
-    offsets: list[tuple[int, int]],
+    tokens: _Tokens,
 ) -> tuple[list[Span], int]:
     """Spans from the platform template's role tokens (every turn, observations included)."""
+    ids = tokens.ids
     starts = _positions(ids, token_ids.roles)
     if len(starts) != len(plan.turns):
         raise Misaligned(Drop("role_token_count", f"{len(starts)} role tokens for {len(plan.turns)} turns"))
@@ -267,7 +292,7 @@ def _native_spans(
                     f"turn {k} is {turn.message['role']}, token says {token_ids.roles[ids[start]]}",
                 )
             )
-        _check_span(text, ids, offsets, start, end, tokenizer, turn.message.get("content") or "")
+        _check_span(text, tokens, start, end, tokenizer, turn.message.get("content") or "")
         target_start = target_end = start
         if turn.kind == "assistant":
             body = ids[start + 1 : end]
@@ -293,8 +318,7 @@ def _generic_spans(
     config: MaskConfig,
     text: str,
     blocks: list[tuple[int, int]],
-    ids: list[int],
-    offsets: list[tuple[int, int]],
+    tokens: _Tokens,
 ) -> tuple[list[Span], int]:
     """Spans for any Hugging Face chat template with ``{% generation %}`` blocks.
 
@@ -313,6 +337,7 @@ def _generic_spans(
             )
         )
     terminators = set(tokenizer.all_special_ids)
+    ids, offsets = tokens.ids, tokens.all_offsets()
     starts, ends = [o[0] for o in offsets], [o[1] for o in offsets]
     spans: list[Span] = []
     rationale_tokens, cursor, block = 0, 0, 0
@@ -330,7 +355,7 @@ def _generic_spans(
         block += 1
         start, end = _token_range(starts, ends, char_start, char_end)
         cursor = char_end
-        _check_span(text, ids, offsets, start, end, tokenizer, turn.message.get("content") or "")
+        _check_span(text, tokens, start, end, tokenizer, turn.message.get("content") or "")
         ends_special = end > start and ids[end - 1] in terminators
         if not turn.truncated and not ends_special:
             raise Misaligned(
@@ -367,13 +392,14 @@ def mask_plan(
         raise Misaligned(Drop(plan.problem, f"calls {plan.invocations}"))
     token_ids = token_ids or TokenIds.of(tokenizer)
     text, blocks = render(plan, tokenizer, with_blocks=token_ids is None)
-    ids, offsets = _encode(tokenizer, text)
+    tokens = _encode(tokenizer, text)
+    ids = tokens.ids
     if config.max_length is not None and len(ids) > config.max_length:
         raise Misaligned(Drop("over_max_length", f"{len(ids)} tokens > {config.max_length}"))
     if token_ids is not None:
-        spans, rationale_tokens = _native_spans(plan, tokenizer, config, token_ids, text, ids, offsets)
+        spans, rationale_tokens = _native_spans(plan, tokenizer, config, token_ids, text, tokens)
     else:
-        spans, rationale_tokens = _generic_spans(plan, tokenizer, config, text, blocks, ids, offsets)
+        spans, rationale_tokens = _generic_spans(plan, tokenizer, config, text, blocks, tokens)
     labels = [IGNORE_INDEX] * len(ids)
     for span in spans:
         labels[span.target_start : span.target_end] = ids[span.target_start : span.target_end]
