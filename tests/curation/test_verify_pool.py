@@ -24,6 +24,7 @@ from trajectory_platform.curation.verify.cascade import (
 )
 from trajectory_platform.curation.verify.tables import verified_table
 from trajectory_platform.curation.verify.verdicts import SINKS
+from trajectory_platform.gym import judge
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.schema import episodes_to_table
 
@@ -51,9 +52,9 @@ def every_sink() -> tuple[list, dict]:
 
 def test_a_pool_stores_exactly_what_one_worker_stores(monkeypatch):
     """One worker starting a sandboxed judge per oracle run and three keeping theirs between runs
-    give the same verified table row for row (everything that reaches Parquet), verdicts in input
-    order, the same ledger counts (the monolithic order's too), and a bar that counts every
-    episode."""
+    (each worker thread really keeps one) give the same verified table row for row (everything
+    that reaches Parquet), verdicts in input order, the same ledger counts (the monolithic order's
+    too), and a bar that counts every episode."""
     ticks = []
 
     class CountingBar(cascade.tqdm):
@@ -62,10 +63,23 @@ def test_a_pool_stores_exactly_what_one_worker_stores(monkeypatch):
             return super().update(n)
 
     monkeypatch.setattr(cascade, "tqdm", CountingBar)
+    starts: list[int] = []
+    real_start = judge.JudgeServer._start
+
+    def counting_start(self, workspace):
+        starts[-1] += 1
+        return real_start(self, workspace)
+
+    monkeypatch.setattr(judge.JudgeServer, "_start", counting_start)
     episodes, lookup = every_sink()
     fresh_judges = replace(QUIET, workers=1, cost_monolithic=True, keep_judges=False)
+    starts.append(0)
     serial = verify_episodes(episodes, lookup, fresh_judges)
+    starts.append(0)
     pooled = verify_episodes(episodes, lookup, replace(QUIET, workers=3, cost_monolithic=True))
+    # Each of the three workers kept one judge for all its runs; one worker without them started one
+    # per run (calibration replays included).
+    assert starts[1] <= 3 < starts[0]
     assert [v.episode_id for v in pooled.verdicts] == [e.episode_id for e in episodes]
     assert set(serial.counts("sink")) == set(SINKS)  # every sink, not one trivial outcome
     assert verified_table(episodes, pooled).to_pylist() == verified_table(episodes, serial).to_pylist()

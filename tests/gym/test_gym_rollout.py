@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 
 import pytest
 
 from trajectory_platform.commands import gym as gym_command
+from trajectory_platform.gym import judge
+from trajectory_platform.gym import rollout as rollout_module
 from trajectory_platform.gym.policies import BEHAVIOURS
 from trajectory_platform.gym.rollout import read_truth, rollout
 from trajectory_platform.traces.ingest import ingest_paths
@@ -53,11 +56,30 @@ def test_logs_are_dated_native_jsonl_that_ingest_without_rejects(rolled):
         assert episode.source_format == "native" and str(episode.partition_date) in episode.source_file
 
 
-def test_same_seed_same_bytes(tmp_path):
+def test_same_seed_same_bytes(tmp_path, monkeypatch):
+    """Same seed, same bytes, with each of the two pool threads keeping one sandboxed judge for all
+    its episodes' test runs (the second run) or starting one per run (the first)."""
     # flaky_fixture included: its timing test draws from the sandbox's schedule seed, not the clock
     chosen = ["expert_pristine", "malformed_call", "tamper_skip_marker", "expert_recovery", "flaky_fixture"]
-    first = rollout(8, seed=3, out_dir=tmp_path / "a", behaviours=chosen, progress=False)
-    second = rollout(8, seed=3, out_dir=tmp_path / "b", behaviours=chosen, progress=False)
+    counts = {"starts": 0, "runs": 0}
+    real_start, real_run = judge.JudgeServer._start, judge.JudgeServer._run
+
+    def counted(name, real):
+        def call(*args, **kwargs):
+            counts[name] += 1
+            return real(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(judge.JudgeServer, "_start", counted("starts", real_start))
+    monkeypatch.setattr(judge.JudgeServer, "_run", counted("runs", real_run))
+    with monkeypatch.context() as one_run_judges:
+        one_run_judges.setattr(rollout_module, "judge_servers", contextlib.nullcontext)
+        first = rollout(8, seed=3, out_dir=tmp_path / "a", behaviours=chosen, progress=False, workers=2)
+    assert counts["starts"] == counts["runs"] > 2
+    counts.update(starts=0, runs=0)
+    second = rollout(8, seed=3, out_dir=tmp_path / "b", behaviours=chosen, progress=False, workers=2)
+    assert counts["starts"] <= 2 < counts["runs"], counts
     assert first.files == second.files
     for rel in [*first.files, "truth.jsonl"]:
         assert (tmp_path / "a" / rel).read_bytes() == (tmp_path / "b" / rel).read_bytes()

@@ -13,7 +13,7 @@ import pytest
 from test_warm_start import _fixtures_one_per_family
 
 from trajectory_platform.gym import judge
-from trajectory_platform.gym.judge import judge_servers, run_tests_in
+from trajectory_platform.gym.judge import JudgeServer, judge_servers, run_tests_in, under_judge_servers
 from trajectory_platform.gym.oracle import run_oracle
 from trajectory_platform.gym.sandbox import Workspace
 
@@ -67,6 +67,13 @@ LOOK_FOR_TRACES = textwrap.dedent(
 )
 
 
+def _kept() -> list[JudgeServer]:
+    """The judges the enclosing ``judge_servers`` block keeps."""
+    keeper = judge._keeper.get()
+    assert keeper is not None, "not inside a judge_servers block"
+    return list(keeper._servers.values())
+
+
 def _run(files: dict[str, str], test_id: str, **options) -> dict[str, str]:
     with Workspace(files) as ws:
         return run_tests_in(ws.root, ids=[test_id], **options).results[test_id]
@@ -77,7 +84,7 @@ def test_a_kept_judge_leaves_the_next_run_no_file_process_or_ipc_object():
         baseline = _run({"tests/test_look.py": LOOK_FOR_TRACES}, "tests/test_look.py::test_nothing_left")
         left = _run({"tests/test_leave.py": LEAVE_TRACES}, "tests/test_leave.py::test_leave_traces")
         after = _run({"tests/test_look.py": LOOK_FOR_TRACES}, "tests/test_look.py::test_nothing_left")
-        (server,) = judge._servers.values()
+        (server,) = _kept()
         assert server.runs == 3, "the same judge served all three runs"
     assert left["status"] == "passed", left
     assert "[] [] []" in baseline["message"] and "shm 0 msg 0 sem 0" in baseline["message"]
@@ -96,7 +103,7 @@ def test_a_run_s_workspace_comes_back_with_what_its_tests_wrote_and_the_next_run
                 assert result["tests/test_w.py::test_write"]["status"] == "passed"
                 expected = sorted(["made.txt", f"{name}.txt", "tests"])
                 assert sorted(p.name for p in ws.root.iterdir()) == expected
-        (server,) = judge._servers.values()
+        (server,) = _kept()
         assert not list(server._folders[1].iterdir()), "the judge's workspace folder is empty between runs"
 
 
@@ -121,7 +128,7 @@ def test_a_test_past_its_time_limit_is_killed_and_the_same_judge_serves_the_next
             run = run_tests_in(ws.root, ids=["tests/test_h.py::test_hang"], timeout_s=1)
             assert run.timed_out and run.results["tests/test_h.py::test_hang"]["status"] == "error"
         assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
-        (server,) = judge._servers.values()
+        (server,) = _kept()
         assert server.runs == 2 and server._proc is not None
 
 
@@ -141,7 +148,7 @@ def test_a_judge_that_stops_answering_is_stopped_before_its_workspace_comes_back
     quick = "def test_quick():\n    assert True\n"
     with judge_servers():
         assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
-        (server,) = judge._servers.values()
+        (server,) = _kept()
         for pid in _descendants(server._proc.pid):
             os.kill(pid, signal.SIGSTOP)
         with Workspace({"tests/test_q.py": quick, "kept.txt": "k"}) as ws:
@@ -157,7 +164,7 @@ def test_a_judge_killed_between_runs_is_replaced_without_failing_the_next_run():
     quick = "def test_quick():\n    assert True\n"
     with judge_servers():
         assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
-        (server,) = judge._servers.values()
+        (server,) = _kept()
         os.killpg(server._proc.pid, signal.SIGKILL)
         server._proc.wait()
         assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
@@ -174,17 +181,17 @@ def test_the_judge_of_a_thread_that_ended_goes_with_it_and_a_new_thread_gets_its
 
     with judge_servers():
         for _ in range(2):
-            thread = threading.Thread(target=one_run)
+            thread = threading.Thread(target=under_judge_servers(one_run))
             thread.start()
             thread.join()
-        assert len(judge._servers) == 1, "the first thread's judge was let go"
+        assert len(_kept()) == 1, "the first thread's judge was let go"
     assert seen == ["passed", "passed"]
 
 
 def test_a_judge_is_not_stopped_under_a_run_another_thread_has_in_flight():
-    """A thread outside the block (a spool's producer while the consumer verifies a batch) may be
-    mid-run on its kept judge when the block ends: the judge stops after that run has moved its
-    workspace back, never under it (its folder was removed with the files in it)."""
+    """A worker thread of the block may be mid-run on its kept judge when the block ends (its pool
+    left running): the judge stops after that run has moved its workspace back, never under it (its
+    folder was removed with the files in it)."""
     slow = "import time\n\n\ndef test_slow():\n    time.sleep(1.5)\n"
     files = {"tests/test_s.py": slow, "README.md": "readme\n", "pkg/data/values.json": "{}\n"}
     seen = {}
@@ -195,12 +202,36 @@ def test_a_judge_is_not_stopped_under_a_run_another_thread_has_in_flight():
             seen["files"] = sorted(str(p.relative_to(ws.root)) for p in ws.root.rglob("*") if p.is_file())
 
     with judge_servers():
-        thread = threading.Thread(target=slow_run)
+        thread = threading.Thread(target=under_judge_servers(slow_run))
         thread.start()
         time.sleep(0.7)
     thread.join()
     assert seen["status"]["tests/test_s.py::test_slow"]["status"] == "passed"
     assert seen["files"] == sorted(files)
+
+
+def test_only_the_blocks_own_threads_keep_judges_and_an_inner_block_leaves_them_to_the_outer():
+    """A thread the block was not handed (a spool's producer started beside it) runs with a judge
+    per run, as outside any block, and never holds one of the block's; a nested block (the
+    evaluation harness inside a round) reuses the outer block's judges instead of closing them."""
+    quick = "def test_quick():\n    assert True\n"
+    seen = []
+
+    def outsider() -> None:
+        seen.append(_run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"])
+        seen.append(judge._keeper.get())
+
+    with judge_servers():
+        thread = threading.Thread(target=outsider)
+        thread.start()
+        thread.join()
+        assert seen == ["passed", None] and _kept() == []
+        assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
+        with judge_servers():
+            assert _run({"tests/test_q.py": quick}, "tests/test_q.py::test_quick")["status"] == "passed"
+        (server,) = _kept()
+        assert server.runs == 2 and server._proc is not None, "the inner block left the judge running"
+    assert server._proc is None and judge._keeper.get() is None
 
 
 def test_a_workspace_shadowing_a_module_an_earlier_run_warmed_gets_its_own_module():

@@ -26,6 +26,7 @@ these between runs.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import hmac
 import os
@@ -37,10 +38,10 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.sandbox import (
@@ -53,6 +54,8 @@ from trajectory_platform.gym.sandbox import (
     temp_root,
 )
 from trajectory_platform.gym.warm_start import WarmStart, plan, shadowed
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -306,51 +309,89 @@ def _authenticated_end(line: str, nonce: bytes, tests: int) -> bool | None:
     return parts[2] == "1"
 
 
-_servers: dict[threading.Thread, JudgeServer] = {}
-"""Each thread's kept judge, keyed by the thread itself (an ident can be reused by a later thread;
-a judge dies with the thread that started it, bubblewrap's ``--die-with-parent``)."""
-_servers_lock = threading.Lock()
-_serving = 0
+class _Keeper:
+    """The judges one :func:`judge_servers` block keeps: one per thread that runs under it, keyed by
+    the thread itself (an ident can be reused by a later thread; a judge dies with the thread that
+    started it, bubblewrap's ``--die-with-parent``)."""
+
+    def __init__(self) -> None:
+        self._servers: dict[threading.Thread, JudgeServer] = {}
+        self._lock = threading.Lock()
+        self._open = True
+
+    def server(self) -> JudgeServer | None:
+        """The calling thread's judge (``None`` once the block has closed); a new thread first lets
+        go of the judges of threads that have ended."""
+        with self._lock:
+            if not self._open:
+                return None
+            me = threading.current_thread()
+            server, ended = self._servers.get(me), []
+            if server is None:
+                ended = [self._servers.pop(t) for t in list(self._servers) if not t.is_alive()]
+                server = self._servers[me] = JudgeServer()
+        for judge in ended:
+            judge.retire()
+        return server
+
+    def close(self) -> None:
+        """Retire every judge; a thread may still be in a run on one: retire waits for it."""
+        with self._lock:
+            self._open = False
+            closing, self._servers = list(self._servers.values()), {}
+        for server in closing:
+            server.retire()
+
+
+_keeper: contextvars.ContextVar[_Keeper | None] = contextvars.ContextVar("judge_servers", default=None)
+"""The block whose judges the current context's runs use. Other threads see it only through
+:func:`under_judge_servers` (a new thread starts with an empty context): a thread that was not handed
+the block (a producer thread started beside it) starts and stops a judge per run, as outside."""
 
 
 @contextlib.contextmanager
 def judge_servers() -> Iterator[None]:
-    """Within the block, each thread's runs (:func:`run_tests_in`) go to a judge of its own, kept
-    warm between them; every judge is stopped when the outermost block exits. Outside, each run
-    starts and stops its own judge."""
-    global _serving
-    with _servers_lock:
-        _serving += 1
+    """Within the block, each of this context's runs (:func:`run_tests_in`) goes to a judge of its
+    thread's own, kept warm between runs; worker threads join the block through
+    :func:`under_judge_servers`. Every judge is stopped when the block exits (an inner block leaves
+    them to the outer one). Outside, each run starts and stops its own judge."""
+    if _keeper.get() is not None:
+        yield
+        return
+    keeper = _Keeper()
+    token = _keeper.set(keeper)
     try:
         yield
     finally:
-        with _servers_lock:
-            _serving -= 1
-            closing = list(_servers.values()) if _serving == 0 else []
-            if _serving == 0:
-                _servers.clear()
-        for server in closing:  # the thread that ran it may still be in a run: retire waits for it
-            server.retire()
+        _keeper.reset(token)
+        keeper.close()
+
+
+def under_judge_servers(fn: Callable[..., T]) -> Callable[..., T]:
+    """``fn`` bound to the calling context's :func:`judge_servers` block, for a pool's worker thread
+    to run: its runs then use a kept judge of that thread's own (none outside a block)."""
+    keeper = _keeper.get()
+
+    def bound(*args: Any, **kwargs: Any) -> T:
+        token = _keeper.set(keeper)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _keeper.reset(token)
+
+    return bound
 
 
 def _thread_server(workspace_dir: Path) -> JudgeServer | None:
-    """This thread's kept judge, when :func:`judge_servers` is open and ``workspace_dir`` is a
-    sandbox workspace of this process (:class:`~trajectory_platform.gym.sandbox.Workspace`), whose
-    entries may be moved into the judge's folder (the same file system) and back."""
+    """This thread's kept judge, when it runs under a :func:`judge_servers` block and
+    ``workspace_dir`` is a sandbox workspace of this process
+    (:class:`~trajectory_platform.gym.sandbox.Workspace`), whose entries may be moved into the
+    judge's folder (the same file system) and back."""
+    keeper = _keeper.get()
     ours = workspace_dir.parent == Path(temp_root() or tempfile.gettempdir())
-    if not (ours and workspace_dir.name.startswith(owned_prefix())):
+    if keeper is None or not (ours and workspace_dir.name.startswith(owned_prefix())):
         return None
-    with _servers_lock:
-        if not _serving:
-            return None
-        me = threading.current_thread()
-        server, ended = _servers.get(me), []
-        if server is None:  # a new thread: first let go of the judges of threads that have ended
-            ended = [_servers.pop(thread) for thread in list(_servers) if not thread.is_alive()]
-            server = _servers[me] = JudgeServer()
-    for judge in ended:
-        judge.retire()
-    return server
+    return keeper.server()
 
 
 def run_tests_in(
@@ -374,7 +415,7 @@ def run_tests_in(
     ``warm`` has the judge import the standard-library modules the tests reach and compile the
     workspace modules they reach before its first worker (:mod:`~trajectory_platform.gym.warm_start`):
     the same verdicts, without each test doing that work again; ``False`` runs every worker cold,
-    for comparisons. Inside :func:`judge_servers` the run goes to this thread's kept judge.
+    for comparisons. Under a :func:`judge_servers` block the run goes to this thread's kept judge.
     """
     options = {
         "ids": list(ids or []),

@@ -32,7 +32,7 @@ from tqdm import tqdm
 
 from trajectory_platform.gym.faults import FAULT_KINDS, FaultSpec, applicable_kinds
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.judge import judge_servers
+from trajectory_platform.gym.judge import judge_servers, under_judge_servers
 from trajectory_platform.gym.library import (
     LEARN_TASKS_PER_FAMILY,
     LEARNABLE_FAMILIES,
@@ -251,7 +251,7 @@ def rollout(
     pool_size = workers or min(4, os.cpu_count() or 1)
     try:
         with judge_servers(), ThreadPoolExecutor(max_workers=pool_size) as pool:
-            results = pool.map(lambda p: _run_one(p, seed, library, config), planned)
+            results = pool.map(under_judge_servers(lambda p: _run_one(p, seed, library, config)), planned)
             for plan, fixture, schedule, policy, result in tqdm(
                 results, total=len(planned), desc="gym rollout", file=sys.stderr, disable=not progress
             ):

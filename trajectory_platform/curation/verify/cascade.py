@@ -69,7 +69,7 @@ from trajectory_platform.curation.verify.verdicts import (
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.janitor import Sweep, sweep
-from trajectory_platform.gym.judge import judge_servers
+from trajectory_platform.gym.judge import judge_servers, under_judge_servers
 from trajectory_platform.traces.adapters import ADAPTERS
 from trajectory_platform.traces.batching import check_batch_rows
 from trajectory_platform.traces.drops import Tally
@@ -551,7 +551,9 @@ def _calibrate_fixtures(
     start = time.perf_counter()
     caches = [CalibrationCache(config.calibration_cache) for _ in fixtures]
     outcomes = pool.map(
-        lambda cache, fixture: cache.calibrate(fixture, config.dynamic), caches, fixtures.values()
+        under_judge_servers(lambda cache, fixture: cache.calibrate(fixture, config.dynamic)),
+        caches,
+        fixtures.values(),
     )
     calibration = dict(zip(fixtures, outcomes, strict=True))
     total = CalibrationCache(
@@ -649,7 +651,7 @@ def _run_pool(
     running have finished; episodes not started yet are dropped.
     """
     futures: dict[Future[tuple[str, str]], _Work] = {
-        pool.submit(_verify_one, work, config): work for work in works
+        pool.submit(under_judge_servers(_verify_one), work, config): work for work in works
     }
     pending: set[Future[tuple[str, str]]] = set(futures)
     try:
