@@ -27,6 +27,7 @@ from trajectory_platform.curation.verify.cascade import (
     verify_episodes,
 )
 from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.judge import judge_servers
 from trajectory_platform.gym.runtime import RuntimeConfig
 from trajectory_platform.rounds.sampling import RoundSample, Sampler, fixture_attempts
 from trajectory_platform.rounds.settings import RoundSettings
@@ -62,7 +63,11 @@ def collect_round(
 
     def batches() -> Iterator[list[Episode]]:
         for fixture in fixtures:
-            yield fixture_attempts(sampler, fixture, round_index, settings, runtime)
+            # The producer thread's own block, opened and closed within one batch: a fixture's
+            # attempts share a kept judge (gym/judge.py), apart from the consumer's.
+            with judge_servers():
+                attempts = fixture_attempts(sampler, fixture, round_index, settings, runtime)
+            yield attempts
 
     def judge(batch: list[Episode]) -> tuple[list[Episode], CascadeResult]:
         return batch, verify_episodes(batch, lookup, config)
