@@ -54,6 +54,7 @@ import torch
 from ablation.calibrate import measure_costs, smoke_training, stub_deviations, stub_mechanics
 from ablation.compare import REFERENCE, SUMMARY_COLUMNS, Runs, competence, read_ablation
 from ablation.corpus import (
+    declared_keys,
     expert_table,
     learnable_split,
     mean_tokens,
@@ -229,7 +230,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         **head,
         **recipe,
         "timings": dict(sorted(timings.items())),
-        **read_ablation(runs, args.seeds, args.gate),
+        **read_ablation(runs, args.seeds, args.gate, {v: declared_keys(tables[v]) for v in VARIANTS}),
         "seconds": round(time.monotonic() - started, 1),
     }
 

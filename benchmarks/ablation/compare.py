@@ -18,7 +18,7 @@ from trajectory_platform.evaluation.episodes import EpisodeMeasure
 from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
 from trajectory_platform.evaluation.stats import bonferroni_alpha, paired_comparison
 
-from .corpus import TRAINING_FAULT_KINDS, training_keys
+from .corpus import TRAINING_FAULT_KINDS
 
 Runs = dict[tuple[str, int], list[EpisodeMeasure]]
 REFERENCE = "selected"
@@ -61,12 +61,15 @@ COMPARISONS = (
 )
 
 
-def summaries(runs: Runs) -> dict[str, dict[str, Any]]:
-    """Scorecard summary of every (variant, seed), keyed ``variant-seed``."""
-    keys = training_keys()
+def summaries(runs: Runs, keys: dict[str, set[str]]) -> dict[str, dict[str, Any]]:
+    """Scorecard summary of every (variant, seed), keyed ``variant-seed``; PRE counts the argument
+    keys that variant's own training data declares (``keys[variant]``)."""
     return {
         f"{v}-{s}": arm_summary(
-            ms, training_keys=keys, cost_model=CostModel(), training_fault_kinds=set(TRAINING_FAULT_KINDS)
+            ms,
+            training_keys=keys[v],
+            cost_model=CostModel(),
+            training_fault_kinds=set(TRAINING_FAULT_KINDS),
         )
         for (v, s), ms in runs.items()
     }
@@ -115,13 +118,16 @@ def compare(runs: Runs, comparison: Comparison, gated: list[int], alpha: float) 
     return {**head, "resolved": True, "gated_seeds": gated, **paired.to_dict()}
 
 
-def read_ablation(runs: Runs, seeds: int, gate: float) -> dict[str, Any]:
-    """Everything the experiment concludes: variant table, the competence gate and every comparison."""
+def read_ablation(runs: Runs, seeds: int, gate: float, keys: dict[str, set[str]]) -> dict[str, Any]:
+    """Everything the experiment concludes: variant table, the competence gate and every comparison
+    (``keys``: each variant's declared argument keys, for PRE)."""
     gated = competence(runs, seeds, gate)
     alpha = bonferroni_alpha(0.05, 3)
     return {
         **gated,
         "bonferroni_alpha": alpha,
-        "variants": {name: {k: row[k] for k in SUMMARY_COLUMNS} for name, row in summaries(runs).items()},
+        "variants": {
+            name: {k: row[k] for k in SUMMARY_COLUMNS} for name, row in summaries(runs, keys).items()
+        },
         "comparisons": [compare(runs, c, gated["gated_seeds"], alpha) for c in COMPARISONS],
     }

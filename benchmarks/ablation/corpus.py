@@ -40,7 +40,6 @@ from trajectory_platform.gym.library import (
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import run_episode
-from trajectory_platform.gym.tools import manifest
 from trajectory_platform.traces.record import ToolSpec, canonical_json
 from trajectory_platform.training.data.augment import augment_inputs
 from trajectory_platform.training.data.labels import IGNORE_INDEX
@@ -68,9 +67,18 @@ def learnable_split(library_seed: int = 0) -> tuple[list[Fixture], list[tuple[Fi
     return train, pool
 
 
-def training_keys() -> set[str]:
-    """Argument keys of the training tool families (the PRE key set of these variants)."""
-    return set().union(*(manifest(f, "1.0").keys() for f in TRAIN_TOOL_FAMILIES))
+KEYS_METADATA = b"tool_argument_keys"
+"""Schema metadata of a variant's table: the argument keys its training data declares (JSON list)."""
+
+
+def declared_keys(table: pa.Table) -> set[str]:
+    """The PRE key set of a variant: every argument key its own training examples declare, the
+    renamed copies' drawn names included (the same set ``make run``'s dataset manifest declares as
+    ``tool_argument_keys``), so a variant that learned invented names is charged for recalling them."""
+    metadata = table.schema.metadata or {}
+    if KEYS_METADATA not in metadata:
+        raise ValueError("the table does not declare its tool argument keys (built by masked_table)")
+    return set(json.loads(metadata[KEYS_METADATA]))
 
 
 def task_numbers(first: int, count: int, kinds: tuple[str, ...]) -> list[int]:
@@ -163,16 +171,23 @@ def masked_table(
     inputs: Sequence[EpisodeInput], tokenizer: Any, *, augment: bool = False, seed: int = 0
 ) -> pa.Table:
     """Serialize and mask ``inputs`` (plus renamed-schema copies when ``augment``), tools rendered
-    through :func:`compact_tool` (after augmentation, so renamed copies are compacted alike)."""
+    through :func:`compact_tool` (after augmentation, so renamed copies are compacted alike); the
+    table declares its argument keys (:func:`declared_keys`)."""
     if augment:
         inputs, _ = augment_inputs(list(inputs), ["rename"], seed=seed)
-    return to_table(build_masked_dataset([_with_compact_tools(i) for i in inputs], tokenizer))
+    dataset = build_masked_dataset([_with_compact_tools(i) for i in inputs], tokenizer)
+    keys = json.dumps(sorted(dataset.tool_argument_keys)).encode()
+    return to_table(dataset).replace_schema_metadata({KEYS_METADATA: keys})
 
 
 def mean_tokens(table: pa.Table) -> float:
     """Mean stored tokens per example (what a step's cost scales with)."""
     lengths = [len(ids) for ids in table.column("input_ids").to_pylist()]
     return sum(lengths) / len(lengths)
+
+
+TABLE_FORMAT = 2
+"""Version of a cached table's layout (2: it declares its argument keys); part of the cache key."""
 
 
 def expert_table(
@@ -188,7 +203,14 @@ def expert_table(
     per tokenizer, fixtures and options: generating thousands of tasks runs every ``fix_constant``
     task's tests in the sandbox (minutes), and every variant and seed reads the same table."""
     key = json.dumps(
-        [tokenizer_files_digest(base), [f.fixture_id for f in fixtures], seed, recovery_share, augment]
+        [
+            TABLE_FORMAT,
+            tokenizer_files_digest(base),
+            [f.fixture_id for f in fixtures],
+            seed,
+            recovery_share,
+            augment,
+        ]
     )
     cache = workdir / f"expert-corpus-{len(fixtures)}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.parquet"
     if cache.exists():

@@ -170,8 +170,12 @@ def evaluate(
 
 
 RUN_INPUTS = ("trajectory_platform/training", "trajectory_platform/evaluation", "trajectory_platform/gym")
-"""Source folders a run's outcome depends on (with this package): a finished run is reused only
-while they are unchanged."""
+"""Source folders a run's outcome depends on: a finished run is reused only while they are unchanged."""
+
+RUN_MODULES = ("run.py", "corpus.py")
+"""This package's modules that train and evaluate a run (``compact_tool`` is the models' tool view);
+reading the runs (compare.py), planning and calibration do not change a run, so editing them keeps
+the finished runs."""
 
 
 def run_key(
@@ -184,7 +188,7 @@ def run_key(
 ) -> str:
     """Digest of everything a (variant, seed) run's measures depend on: its table's bytes, the
     items, settings and budget, and the source of the training, evaluation and gym packages and of
-    this benchmark package."""
+    :data:`RUN_MODULES`."""
     digest = hashlib.sha256()
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
@@ -193,8 +197,9 @@ def run_key(
     spec = [variant, seed, [i.item_id for i in items], dataclasses.asdict(settings), list(budget)]
     digest.update(json.dumps(spec, sort_keys=True).encode())
     root = Path(__file__).resolve().parents[2]
-    folders = [root / folder for folder in RUN_INPUTS] + [Path(__file__).resolve().parent]
-    for path in sorted(p for folder in folders for p in folder.rglob("*.py")):
+    here = Path(__file__).resolve().parent
+    sources = [p for folder in RUN_INPUTS for p in (root / folder).rglob("*.py")]
+    for path in sorted(sources + [here / name for name in RUN_MODULES]):
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 

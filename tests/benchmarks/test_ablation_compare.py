@@ -7,7 +7,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from ablation.compare import COMPARISONS, compare, competence
+from ablation.compare import COMPARISONS, compare, competence, summaries
+
+from trajectory_platform.evaluation.calls import ScoredCall
+from trajectory_platform.evaluation.episodes import EpisodeMeasure
 
 
 def _trial(accepted: bool, regime: str = "familiar", suite: str = "acceptance") -> SimpleNamespace:
@@ -49,3 +52,22 @@ def test_the_competence_gate_reads_the_references_familiar_schema_acceptance_onl
 def test_the_competence_gate_refuses_a_reference_without_familiar_items():
     with pytest.raises(ValueError, match="familiar-schema"):
         competence({("selected", 0): [_trial(True, "renamed")]}, seeds=1, gate=0.1)
+
+
+def test_pre_charges_each_variant_for_the_keys_its_own_training_data_declares():
+    """A renamed-schema call that recalls a name only the augmented copies taught counts against
+    the augmented variant (its table declares that key), not against the reference (whose table
+    never had it): the same key set ``make run``'s dataset manifest declares."""
+    schema = {"properties": {"doc": {"type": "string"}}, "required": ["doc"], "type": "object"}
+    call = ScoredCall("cat", {"doc": "a.py", "shelf": "x"}, {"cat": schema}, regime="renamed")
+    fields = dict(item_id="i", fixture_id="f", suite="acceptance", regime="renamed", seed=0)
+    counts = dict(turns=2, call_turns=1, fabricated_turns=0, runaway_turns=0, faults_fired=0)
+    measure = EpisodeMeasure(
+        **fields, **counts, task_kind="report_value", accepted=False, terminal_status="completed",
+        fault_kinds=[], generated_tokens=9, input_tokens=9, wall_s=0.1, calls=[call],
+    )  # fmt: skip
+    runs = {("selected", 0): [measure], ("augmented", 0): [measure]}
+    keys = {"selected": {"file_path", "match"}, "augmented": {"file_path", "match", "shelf"}}
+    rows = summaries(runs, keys)
+    assert rows["selected-0"]["pre"]["renamed"] == 0.0
+    assert rows["augmented-0"]["pre"]["renamed"] == 1.0

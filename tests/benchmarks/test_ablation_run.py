@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from ablation import run
-from ablation.corpus import expert_corpus, learnable_split, masked_table
+from ablation.corpus import declared_keys, expert_corpus, learnable_split, masked_table
 
 from trajectory_platform.evaluation.harness import build_items
 from trajectory_platform.evaluation.settings import SuiteSpec
@@ -66,3 +66,14 @@ def test_a_finished_run_is_reused_only_while_its_key_matches(eval_workdir: Path,
     assert run.run_key("selected", 0, table, items, settings, (8, 16)) != run.run_key(
         "selected", 0, table.slice(1), items, settings, (8, 16)
     )
+
+
+def test_a_table_declares_its_argument_keys_and_renamed_copies_add_theirs(eval_workdir: Path):
+    train, _ = learnable_split()
+    corpus = expert_corpus(train[:3], seed=0)
+    tokenizer = load_tokenizer(eval_workdir / "models" / "default_tokenizer")
+    plain = declared_keys(masked_table(corpus, tokenizer))
+    renamed = declared_keys(masked_table(corpus, tokenizer, augment=True))
+    assert {"file_path", "match"} <= plain < renamed  # the drawn names are keys the model was taught
+    with pytest.raises(ValueError, match="argument keys"):
+        declared_keys(masked_table(corpus, tokenizer).replace_schema_metadata(None))
