@@ -43,6 +43,7 @@ from trajectory_platform.gym.runtime import run_episode
 from trajectory_platform.traces.record import ToolSpec, canonical_json
 from trajectory_platform.training.data.augment import augment_inputs
 from trajectory_platform.training.data.labels import IGNORE_INDEX
+from trajectory_platform.training.data.mask_settings import Augmentation
 from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset, to_table
 from trajectory_platform.training.data.tokenizer import load_tokenizer, tokenizer_files_digest
 
@@ -174,7 +175,7 @@ def masked_table(
     through :func:`compact_tool` (after augmentation, so renamed copies are compacted alike); the
     table declares its argument keys (:func:`declared_keys`)."""
     if augment:
-        inputs, _ = augment_inputs(list(inputs), ["rename"], seed=seed)
+        inputs, _ = augment_inputs(list(inputs), Augmentation(("rename",), seed))
     dataset = build_masked_dataset([_with_compact_tools(i) for i in inputs], tokenizer)
     keys = json.dumps(sorted(dataset.tool_argument_keys)).encode()
     return to_table(dataset).replace_schema_metadata({KEYS_METADATA: keys})

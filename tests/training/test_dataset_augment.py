@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from trajectory_platform.cli import main
 from trajectory_platform.curation.split_mixture_stage import SplitSettings
 from trajectory_platform.gym import protocol
 from trajectory_platform.gym.faults import FaultSpec
@@ -29,7 +30,9 @@ from trajectory_platform.training.data.augment import (
 )
 from trajectory_platform.training.data.corpus import IDENTIFIER_NOUNS, IDENTIFIER_VERBS, IDENTIFIER_WORDS
 from trajectory_platform.training.data.derived_ids import derivations
+from trajectory_platform.training.data.mask_settings import Augmentation, DatasetSettings
 from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset
+from trajectory_platform.training.data.provenance import UNSAFE_FLAG
 from trajectory_platform.training.data.serialize import transcript_tokens
 from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 
@@ -127,6 +130,39 @@ def test_reorder_distractor_and_optional_removal():
     assert skip.value.drop == Drop("fewer_than_two_tools", "0 tool(s) declared")
 
 
+def test_copies_draw_each_transformation_afresh_and_count_repeats():
+    parent = episode()
+    result = augment_episodes([parent], ["rename", "reorder"], seed=1, copies=3)
+    renames = [child for _, child in result.derived if derivations(child.episode_id) == ["rename"]]
+    # Draw 0 is the single copy's record, id included; every further draw has its own renames.
+    assert renames[0].to_dict() == derive(parent, "rename", seed=1).to_dict()
+    maps = [json.loads(c.extra_json)["augmentation"]["details"]["tools"]["read_file"] for c in renames]
+    assert len(renames) == 3 and len({c.episode_id for c in renames}) == 3 and len(set(maps)) > 1
+    assert [json.loads(c.extra_json)["augmentation"].get("draw") for c in renames] == [None, 1, 2]
+    # Two tools have one other order: the later draws repeat it and are counted, not kept twice.
+    orders = [c for _, c in result.derived if derivations(c.episode_id) == ["reorder"]]
+    assert len(orders) == 1 and result.skips == {"reorder:same_as_earlier_copy": 2}
+    assert result.first_skips["reorder:same_as_earlier_copy"] == Drop(
+        "same_as_earlier_copy", "ep1: draw 1 repeats an earlier draw"
+    )
+    _assert_skips_are_drops(result, parents=1, kinds=2, copies=3)
+    again = augment_episodes([parent], ["rename", "reorder"], seed=1, copies=3)
+    assert [c.to_dict() for _, c in again.derived] == [c.to_dict() for _, c in result.derived]
+
+
+def test_a_copy_count_below_one_is_refused_with_the_setting_named(tmp_path, capsys):
+    with pytest.raises(ValueError, match="augment_copies must be at least 1, got 0"):
+        DatasetSettings(augment=("rename",), augment_copies=0)
+    logs = tmp_path / "chat.jsonl"
+    logs.write_text(json.dumps({"messages": [{"role": "user", "content": "hi"}]}) + "\n")
+    argv = ["mask", str(logs), "--out", str(tmp_path / "out.jsonl"), "--augment", "rename"]
+    assert main([*argv, "--augment-copies", "0", UNSAFE_FLAG]) == 2
+    assert "mask: augment_copies must be at least 1, got 0" in capsys.readouterr().err
+    assert DatasetSettings(augment=("rename",), augment_copies=4).augmentation() == Augmentation(
+        ("rename",), 0, 4
+    )
+
+
 def test_optional_argument_used_everywhere_needs_fresh_evidence():
     parent = episode()
     parent.tools = parent.tools[:1]
@@ -139,7 +175,7 @@ def test_derived_examples_keep_split_and_report_token_expansion(tmp_path_factory
     tok = load_tokenizer(build_default_tokenizer(tmp_path_factory.getbasetemp() / "shared_wd"))
     parent = episode()
     inputs, result = augment_inputs(
-        [EpisodeInput(parent, target_turns=[4, 6, 8], split="valid")], ["rename", "distractor"]
+        [EpisodeInput(parent, target_turns=[4, 6, 8], split="valid")], Augmentation(("rename", "distractor"))
     )
     expansion = token_expansion([parent], result, tok)
     assert set(expansion) == {"rename", "distractor"} and expansion["distractor"] > 1.0
@@ -259,16 +295,17 @@ def test_replay_that_cannot_stand_for_the_parent_is_refused_not_patched():
     )
 
 
-def _assert_skips_are_drops(result, parents: int, kinds: int) -> None:
+def _assert_skips_are_drops(result, parents: int, kinds: int, copies: int = 1) -> None:
     """Each skip is a Drop with a declared snake_case reason, counted as ``<kind>:<reason>``, and
-    every attempt (parent x transformation) was derived or skipped."""
+    every attempt (parent x transformation x copy) was derived or skipped."""
     assert set(result.first_skips) == set(result.skips)
     for key, drop in result.first_skips.items():
         kind, reason = key.split(":")
         assert isinstance(drop, Drop) and drop.reason == reason and kind in TRANSFORMATIONS
         assert reason in SKIP_REASONS and re.fullmatch(r"[a-z]+(_[a-z]+)*", reason) and drop.detail
     tally = result.tally()
-    assert tally.balanced and tally.records_in == parents * kinds and tally.kept == len(result.derived)
+    assert tally.balanced and tally.kept == len(result.derived)
+    assert tally.records_in == parents * kinds * copies
 
 
 def _assert_context_coherent(child: Episode) -> None:

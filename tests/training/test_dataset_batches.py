@@ -16,6 +16,7 @@ from trajectory_platform.evaluation.run import training_keys
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episode_row
 from trajectory_platform.training.data.dataset_stage import run_dataset_stage
+from trajectory_platform.training.data.mask_settings import Augmentation
 from trajectory_platform.training.data.masked_dataset import (
     build_masked_dataset,
     episode_order,
@@ -100,11 +101,14 @@ def test_small_batches_give_the_whole_corpus_table_and_manifest(tokenizer_path: 
 
 def test_augmented_batches_match_the_whole_batch(tokenizer_path: Path) -> None:
     mixture = _mixture(9)
+    twice = Augmentation(("rename",), seed=3, copies=2)
     small, large = (
-        run_dataset_stage(mixture, tokenizer_path, augment=["rename"], augment_seed=3, batch_rows=rows)
+        run_dataset_stage(mixture, tokenizer_path, augmentation=twice, batch_rows=rows)
         for rows in (2, 10_000)
     )
-    assert small.manifest["augmentation"]["derived"] > 0
+    declared = small.manifest["augmentation"]
+    assert declared["copies"] == 2 and declared["derived"] > 0
+    assert declared["derived"] + sum(declared["skips"].values()) == 2 * declared["parents"]
     assert _parquet_bytes(small.table) == _parquet_bytes(large.table)
     assert small.manifest == large.manifest
     # PRE's training key set holds the renamed schemas' keys beside the recorded one: a renamed key

@@ -125,7 +125,10 @@ def run(args: argparse.Namespace) -> int:
     provenance = input_provenance(args)
     if isinstance(provenance, str):
         return fail(provenance)
-    settings = settings_from_args(DatasetSettings, args)
+    try:
+        settings = settings_from_args(DatasetSettings, args)
+    except ValueError as exc:  # a value the settings refuse (--augment-copies 0)
+        return fail(f"mask: {exc}")
     if settings.tokenizer_path and not (Path(settings.tokenizer_path) / "tokenizer_config.json").is_file():
         return fail(f"{settings.tokenizer_path}: not a tokenizer directory (no tokenizer_config.json)")
     # A Parquet mixture stays in Arrow form: the stage turns it into episodes one batch at a time.
@@ -139,8 +142,7 @@ def run(args: argparse.Namespace) -> int:
             inputs,
             tokenizer_path,
             settings.mask_config(),
-            augment=list(settings.augment),
-            augment_seed=settings.augment_seed,
+            augmentation=settings.augmentation(),
             batch_rows=settings.batch_rows,
             source=str(args.input),
             provenance=provenance,

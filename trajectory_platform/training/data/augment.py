@@ -67,6 +67,7 @@ from trajectory_platform.traces.drops import Drop, Tally
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 from trajectory_platform.training.data.corpus import fresh_name, identifier
 from trajectory_platform.training.data.derived_ids import derived_id
+from trajectory_platform.training.data.mask_settings import Augmentation
 from trajectory_platform.training.data.masked_dataset import EpisodeInput
 from trajectory_platform.training.data.serialize import argument_keys, event_of_dict, transcript_tokens
 
@@ -89,6 +90,7 @@ SKIP_REASONS = (
     "later_call_outcome_changed",
     "parent_outcome_unrecorded",
     "oracle_verdict_changed",
+    "same_as_earlier_copy",
 )
 """Every reason a transformation skips an episode (counted as ``<kind>:<reason>``)."""
 
@@ -513,14 +515,20 @@ def _resync_context(episode: Episode, before: list[Event], changed: list[int]) -
 _APPLY = {"rename": rename, "reorder": reorder, "distractor": distractor, "remove_optional": remove_optional}
 
 
-def derive(parent: Episode, kind: str, seed: int) -> Episode:
-    """One derived episode (a deep copy, transformed, with lineage); raises :class:`Skip`."""
+def derive(parent: Episode, kind: str, seed: int, draw: int = 0) -> Episode:
+    """One derived episode (a deep copy, transformed, with lineage); raises :class:`Skip`.
+
+    ``draw`` numbers the copies of one parent and transformation (``Augmentation.copies``): each
+    has its own random stream, and draw 0 is the stream (and id) a single copy always had."""
     if kind not in _APPLY:
         raise ValueError(f"unknown transformation {kind!r}; choose from {TRANSFORMATIONS}")
     child = copy.deepcopy(parent)
-    rng = random.Random(f"{seed}:{kind}:{parent.episode_id}")
-    details = _APPLY[kind](child, rng)
-    declaration = {"kind": kind, "version": AUGMENT_VERSION, "seed": seed, "details": details}
+    stream = f"{seed}:{kind}:{draw}:" if draw else f"{seed}:{kind}:"
+    details = _APPLY[kind](child, random.Random(stream + parent.episode_id))
+    declaration: dict[str, object] = {"kind": kind, "version": AUGMENT_VERSION, "seed": seed}
+    declaration["details"] = details
+    if draw:
+        declaration["draw"] = draw
     digest = hashlib.sha256(canonical_json(declaration).encode()).hexdigest()[:8]
     child.episode_id = derived_id(parent.episode_id, kind, digest)
     extra = json.loads(parent.extra_json) if parent.extra_json else {}
@@ -569,27 +577,40 @@ def token_expansion(parents: Sequence[Episode], result: AugmentResult, tokenizer
     return {kind: derived / parent for kind, (derived, parent) in sorted(totals.items()) if parent}
 
 
-def augment_episodes(episodes: Sequence[Episode], kinds: Sequence[str], seed: int = 0) -> AugmentResult:
-    """Apply each declared transformation to each episode; inapplicable ones are counted, not forced."""
+def augment_episodes(
+    episodes: Sequence[Episode], kinds: Sequence[str], seed: int = 0, copies: int = 1
+) -> AugmentResult:
+    """Apply each declared transformation ``copies`` times to each episode, each draw afresh;
+    inapplicable ones are counted, not forced, and so is a draw that repeats an earlier copy's
+    transformation (``same_as_earlier_copy``: two tools have only two orders)."""
     result = AugmentResult()
     for index, episode in enumerate(episodes):
         for kind in kinds:
-            result.attempts += 1
-            try:
-                result.derived.append((index, derive(episode, kind, seed)))
-            except Skip as skip:
-                result.skip(kind, episode.episode_id, skip.drop)
+            seen: set[str] = set()
+            for draw in range(copies):
+                result.attempts += 1
+                try:
+                    child = derive(episode, kind, seed, draw)
+                    details = canonical_json(json.loads(child.extra_json or "{}")["augmentation"]["details"])
+                    if details in seen:
+                        raise Skip(Drop("same_as_earlier_copy", f"draw {draw} repeats an earlier draw"))
+                except Skip as skip:
+                    result.skip(kind, episode.episode_id, skip.drop)
+                    continue
+                seen.add(details)
+                result.derived.append((index, child))
     return result
 
 
 def augment_inputs(
-    inputs: Sequence[EpisodeInput], kinds: Sequence[str], seed: int = 0
+    inputs: Sequence[EpisodeInput], augmentation: Augmentation
 ) -> tuple[list[EpisodeInput], AugmentResult]:
     """Inputs plus their derived records; a derived record keeps its parent's split, role and targets.
 
     Transformations never add, drop or reorder events, so curation's ``target_turns`` (event
     indices) still select the same turns in the derived record.
     """
-    result = augment_episodes([item.episode for item in inputs], kinds, seed)
+    episodes = [item.episode for item in inputs]
+    result = augment_episodes(episodes, augmentation.kinds, augmentation.seed, augmentation.copies)
     derived = [dataclasses.replace(inputs[index], episode=child) for index, child in result.derived]
     return [*inputs, *derived], result

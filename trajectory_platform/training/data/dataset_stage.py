@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from trajectory_platform.training.data.augment import augment_inputs, token_expansion
 from trajectory_platform.training.data.dataset_manifest import dataset_manifest
-from trajectory_platform.training.data.mask_settings import DEFAULT_BATCH_ROWS, MaskConfig
+from trajectory_platform.training.data.mask_settings import DEFAULT_BATCH_ROWS, Augmentation, MaskConfig
 from trajectory_platform.training.data.masked_dataset import (
     MASKED_SCHEMA,
     EpisodeInput,
@@ -62,8 +62,7 @@ def run_dataset_stage(
     tokenizer_path: str | Path,
     config: MaskConfig | None = None,
     *,
-    augment: Sequence[str] = (),
-    augment_seed: int = 0,
+    augmentation: Augmentation | None = None,
     batch_rows: int = DEFAULT_BATCH_ROWS,
     source: str | None = None,
     provenance: dict[str, Any] | None = None,
@@ -80,8 +79,13 @@ def run_dataset_stage(
     manifest records it (``None``: nothing vouches for them, and ``train`` refuses the dataset)."""
     config = config or MaskConfig()
     tokenizer = load_tokenizer(tokenizer_path)
-    augmentation: dict[str, Any] = {"kinds": list(augment), "seed": augment_seed}
-    if isinstance(inputs, pa.Table) and not augment:
+    augmentation = augmentation or Augmentation()
+    declared: dict[str, Any] = {
+        "kinds": list(augmentation.kinds),
+        "seed": augmentation.seed,
+        "copies": augmentation.copies,
+    }
+    if isinstance(inputs, pa.Table) and not augmentation.kinds:
         rows = inputs
         digest = corpus_digest(
             item
@@ -93,10 +97,10 @@ def run_dataset_stage(
         episodes_in = rows.num_rows
     else:
         listed = inputs_from_table(inputs) if isinstance(inputs, pa.Table) else list(inputs)
-        if augment:
-            listed, result = augment_inputs(listed, augment, augment_seed)
+        if augmentation.kinds:
+            listed, result = augment_inputs(listed, augmentation)
             parents = [i.episode for i in listed[: len(listed) - len(result.derived)]]
-            augmentation |= {
+            declared |= {
                 "parents": len(parents),
                 "derived": len(result.derived),
                 "skips": dict(sorted(result.skips.items())),
@@ -112,7 +116,7 @@ def run_dataset_stage(
     manifest = dataset_manifest(
         dataset, tokenizer, tokenizer_path, config, source=source, provenance=provenance
     )
-    manifest["augmentation"] = augmentation
+    manifest["augmentation"] = declared
     sample = ""
     if table.num_rows:
         first = table.slice(0, 1).to_pylist()[0]

@@ -35,6 +35,24 @@ class MaskConfig:
 
 
 @dataclass(frozen=True)
+class Augmentation:
+    """Declared schema augmentation: which transformations, drawn with which seed, and how many
+    derived records each parent gets per transformation (recorded in the dataset manifest).
+
+    ``copies`` > 1 draws each copy afresh (its own renames, its own order). One rename per
+    episode is a fixed alias a model can memorize like the original names; many, each seen about
+    once, leave reading the delivered schema as the only way to predict a renamed call."""
+
+    kinds: tuple[str, ...] = ()
+    seed: int = 0
+    copies: int = 1
+
+    def __post_init__(self) -> None:
+        if self.copies < 1:
+            raise ValueError(f"augment_copies must be at least 1, got {self.copies}")
+
+
+@dataclass(frozen=True)
 class MaskedDataSettings:
     """What every token-masked table is built with (the SFT dataset and the preference dataset):
     the tokenizer and the masking policies, one source for both stages' knobs."""
@@ -88,6 +106,10 @@ class DatasetSettings(MaskedDataSettings):
         },
     )
     augment_seed: int = field(default=0, metadata={"help": "augmentation seed"})
+    augment_copies: int = field(
+        default=1,
+        metadata={"help": "derived records per episode and augmentation, each drawn afresh"},
+    )
     batch_rows: int = field(
         default=DEFAULT_BATCH_ROWS,
         metadata={
@@ -102,3 +124,10 @@ class DatasetSettings(MaskedDataSettings):
             "be a training target at least this often (0: audit off)"
         },
     )
+
+    def __post_init__(self) -> None:
+        self.augmentation()  # refuses a copy count below 1 before any work
+
+    def augmentation(self) -> Augmentation:
+        """The declared augmentation these settings select."""
+        return Augmentation(tuple(self.augment), self.augment_seed, self.augment_copies)
