@@ -1,0 +1,128 @@
+"""Does a checkpoint read the delivered schema? The first call's tool name and first argument key,
+teacher-forced, on held-out tasks under familiar tool families and under the reserved renamed one.
+
+The release gate holds the embedded default on renamed-schema PRE (issue 17): on the ``alias``
+family (``cat(doc, match)``) the candidate writes names it did not read. Closed-loop runs only
+show the end of that story. This probe shows where it starts: for each held-out task it renders
+the scripted expert's episode in the training template and asks, given the exact prefix up to
+``{"name": "``, whether the model's greedy next tokens are the offered tool's name, and given the
+prefix up to ``"arguments": {"``, whether they are the offered first key. It also counts what the
+model's first name token is instead, so recall (``read``) and invention (``query``) can be told
+apart. One forward pass per task: seconds per checkpoint, no sandbox and no decoding loop.
+
+Usage: ``.venv/bin/python benchmarks/schema_probe.py CHECKPOINT [CHECKPOINT ...] [--items 12]
+[--kinds report_value] [--families path uri alias] [--seed 0]``. A ``make run`` checkpoint is
+``WORKDIR/checkpoints/sft-*``. Prints one row per checkpoint and family and a final JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from ablation.corpus import HELD_OUT_FAMILY, expert_corpus, task_numbers
+
+from trajectory_platform.gym.library import learnable_fixture
+from trajectory_platform.training.data.chat_template import CALL_CLOSE, CALL_OPEN
+from trajectory_platform.training.data.masked_dataset import build_masked_dataset, to_table
+from trajectory_platform.training.data.tokenizer import load_tokenizer
+from trajectory_platform.training.optim.model import load_model
+
+CALL_TEXT = re.compile(r'\{"name": "(?P<tool_name>[^"]*)", "arguments": \{"(?P<first_key>[^"]*)"')
+"""The opening of a call as the chat template renders it: the two identifiers a call must copy."""
+
+
+def first_call_spans(ids: Sequence[int], tokenizer: Any) -> dict[str, tuple[int, int]]:
+    """Token positions ``[begin, end)`` of the first call's tool name and first argument key in a
+    rendered example: every token whose characters overlap the identifier (a token that also
+    carries a quote still needs the identifier to be predicted)."""
+    start = ids.index(tokenizer.convert_tokens_to_ids(CALL_OPEN)) + 1
+    stop = ids.index(tokenizer.convert_tokens_to_ids(CALL_CLOSE), start)
+    ends = [len(tokenizer.decode(ids[start : position + 1])) for position in range(start, stop)]
+    match = CALL_TEXT.match(tokenizer.decode(ids[start:stop]))
+    if match is None:
+        raise ValueError("the first call has no tool name and argument key")
+    spans = {}
+    for group in ("tool_name", "first_key"):
+        first = next(i for i, end in enumerate(ends) if end > match.start(group))
+        last = next(i for i, end in enumerate(ends) if end >= match.end(group))
+        spans[group] = (start + first, start + last + 1)
+    return spans
+
+
+@torch.no_grad()
+def probe(model: torch.nn.Module, rows: Sequence[Sequence[int]], tokenizer: Any) -> dict[str, Any]:
+    """Over ``rows`` (rendered expert examples): how many first calls' tool names and first keys
+    the model predicts exactly, each token given the true prefix; the mean probability it gives
+    each one's first token (``p_*``: movement long before an exact hit); and its own first name
+    token (the ten most frequent)."""
+    model.eval()
+    exact: collections.Counter[str] = collections.Counter()
+    first_token_probability: collections.Counter[str] = collections.Counter()
+    first_name_token: collections.Counter[str] = collections.Counter()
+    for ids in rows:
+        spans = first_call_spans(ids, tokenizer)
+        logits = model(input_ids=torch.tensor([list(ids)])).logits[0]
+        predicted = logits.argmax(-1).tolist()  # predicted[p] is the guess for ids[p + 1]
+        for group, (begin, end) in spans.items():
+            exact[group] += all(predicted[p - 1] == ids[p] for p in range(begin, end))
+            first_token_probability[group] += logits[begin - 1].softmax(-1)[ids[begin]].item()
+        first_name_token[tokenizer.decode([predicted[spans["tool_name"][0] - 1]])] += 1
+    return {
+        "items": len(rows),
+        **{group: exact[group] for group in ("tool_name", "first_key")},
+        **{
+            f"p_{group}": round(first_token_probability[group] / len(rows), 4)
+            for group in ("tool_name", "first_key")
+        },
+        "first_name_token": dict(first_name_token.most_common(10)),
+    }
+
+
+def held_out_rows(
+    tool_family: str, items: int, kinds: tuple[str, ...], seed: int, tokenizer: Any
+) -> list[list[int]]:
+    """The scripted expert's episodes on ``items`` held-out tasks in ``tool_family``, rendered and
+    tokenized as the dataset stage renders training data (full tool schemas)."""
+    fixtures = [
+        learnable_fixture(HELD_OUT_FAMILY, task, tool_family, seed) for task in task_numbers(0, items, kinds)
+    ]
+    table = to_table(build_masked_dataset(expert_corpus(fixtures, seed=seed), tokenizer))
+    return table.column("input_ids").to_pylist()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkpoints", type=Path, nargs="+", help="local causal-LM directories")
+    parser.add_argument("--items", type=int, default=12, help="held-out tasks per tool family")
+    parser.add_argument("--kinds", nargs="+", default=["report_value"])
+    parser.add_argument("--families", nargs="+", default=["path", "uri", "alias"])
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    results = []
+    for checkpoint in args.checkpoints:
+        tokenizer = load_tokenizer(checkpoint)
+        model = load_model(checkpoint)
+        for family in args.families:
+            rows = held_out_rows(family, args.items, tuple(args.kinds), args.seed, tokenizer)
+            row = {"checkpoint": str(checkpoint), "tool_family": family, **probe(model, rows, tokenizer)}
+            print(
+                f"{checkpoint.name} {family}: tool name {row['tool_name']}/{row['items']}, "
+                f"first key {row['first_key']}/{row['items']}, "
+                f"first-token probability {row['p_tool_name']} / {row['p_first_key']}, "
+                f"first name token {row['first_name_token']}"
+            )
+            results.append(row)
+    print(json.dumps({"probe": results}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

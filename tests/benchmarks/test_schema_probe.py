@@ -1,0 +1,53 @@
+"""The schema probe (benchmarks/schema_probe.py): it finds the first call's tool name and first key
+in a rendered example, and scores a model's teacher-forced prediction of exactly those tokens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import torch
+from schema_probe import first_call_spans, held_out_rows, probe
+
+from trajectory_platform.training.data.tokenizer import load_tokenizer
+
+
+@pytest.fixture(scope="module")
+def tokenizer(eval_workdir: Path):
+    return load_tokenizer(eval_workdir / "models" / "default_base")
+
+
+class Oracle(torch.nn.Module):
+    """Predicts each next token of its input (or, spoiled, one token everywhere): a model whose
+    probe result is known exactly."""
+
+    def __init__(self, vocab: int, spoil: int | None = None) -> None:
+        super().__init__()
+        self.vocab, self.spoil = vocab, spoil
+
+    def forward(self, input_ids: torch.Tensor) -> SimpleNamespace:
+        ids = input_ids[0]
+        following = torch.cat([ids[1:], ids[-1:]]) if self.spoil is None else torch.full_like(ids, self.spoil)
+        return SimpleNamespace(logits=50 * torch.nn.functional.one_hot(following, self.vocab).float()[None])
+
+
+def test_spans_are_the_offered_names_in_every_family(tokenizer):
+    for family, name, key in (("alias", "cat", "doc"), ("path", "read_file", "file_path")):
+        rows = held_out_rows(family, 2, ("report_value",), 0, tokenizer)
+        assert len(rows) == 2
+        for ids in rows:
+            spans = first_call_spans(ids, tokenizer)
+            decoded = {group: tokenizer.decode(ids[b:e]).strip('"') for group, (b, e) in spans.items()}
+            assert decoded == {"tool_name": name, "first_key": key}
+
+
+def test_probe_scores_exactly_the_copied_tokens(tokenizer):
+    rows = held_out_rows("alias", 3, ("report_value",), 0, tokenizer)
+    vocab = len(tokenizer)
+    right = probe(Oracle(vocab), rows, tokenizer)
+    assert (right["items"], right["tool_name"], right["first_key"]) == (3, 3, 3)
+    assert right["first_name_token"] == {"cat": 3} and right["p_tool_name"] == right["p_first_key"] == 1.0
+    wrong = probe(Oracle(vocab, spoil=tokenizer.convert_tokens_to_ids("read")), rows, tokenizer)
+    assert (wrong["tool_name"], wrong["first_key"], wrong["first_name_token"]) == (0, 0, {"read": 3})
+    assert wrong["p_tool_name"] == wrong["p_first_key"] == 0.0
