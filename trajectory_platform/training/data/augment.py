@@ -520,11 +520,21 @@ def derive(parent: Episode, kind: str, seed: int, draw: int = 0) -> Episode:
 
     ``draw`` numbers the copies of one parent and transformation (``Augmentation.copies``): each
     has its own random stream, and draw 0 is the stream (and id) a single copy always had."""
+    return _with_lineage(parent, *_transformed(parent, kind, seed, draw), kind, seed, draw)
+
+
+def _transformed(parent: Episode, kind: str, seed: int, draw: int) -> tuple[Episode, dict]:
+    """A deep copy of ``parent`` with ``kind`` applied from draw ``draw``'s stream, and the
+    transformation's details (what makes two draws the same); raises :class:`Skip`."""
     if kind not in _APPLY:
         raise ValueError(f"unknown transformation {kind!r}; choose from {TRANSFORMATIONS}")
     child = copy.deepcopy(parent)
     stream = f"{seed}:{kind}:{draw}:" if draw else f"{seed}:{kind}:"
-    details = _APPLY[kind](child, random.Random(stream + parent.episode_id))
+    return child, _APPLY[kind](child, random.Random(stream + parent.episode_id))
+
+
+def _with_lineage(parent: Episode, child: Episode, details: dict, kind: str, seed: int, draw: int) -> Episode:
+    """``child`` with its id, parent, declaration and tool-manifest digest set."""
     declaration: dict[str, object] = {"kind": kind, "version": AUGMENT_VERSION, "seed": seed}
     declaration["details"] = details
     if draw:
@@ -590,15 +600,14 @@ def augment_episodes(
             for draw in range(copies):
                 result.attempts += 1
                 try:
-                    child = derive(episode, kind, seed, draw)
-                    details = canonical_json(json.loads(child.extra_json or "{}")["augmentation"]["details"])
-                    if details in seen:
+                    child, details = _transformed(episode, kind, seed, draw)
+                    if (transformation := canonical_json(details)) in seen:
                         raise Skip(Drop("same_as_earlier_copy", f"draw {draw} repeats an earlier draw"))
                 except Skip as skip:
                     result.skip(kind, episode.episode_id, skip.drop)
                     continue
-                seen.add(details)
-                result.derived.append((index, child))
+                seen.add(transformation)
+                result.derived.append((index, _with_lineage(episode, child, details, kind, seed, draw)))
     return result
 
 
