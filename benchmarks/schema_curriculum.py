@@ -1,0 +1,268 @@
+"""Can the default model learn to copy a tool name out of its tool block, and under which
+curriculum? (issue 17, Deliver 5: the release gate holds the embedded default on renamed-schema PRE.)
+
+``schema_probe.py`` shows that no ``make run`` checkpoint writes an offered renamed tool's name
+(teacher-forced 0/12 on the reserved ``alias`` family). Whole renamed episodes behind a ~400-token
+tool block may simply be too hard a first lesson; the context warm-up taught the same model to copy
+a file name out of the user's prompt once few tokens competed for its attention. This benchmark
+trains the learning curve's generated ``report_value`` corpus (familiar tool families) together
+with renamed copies of it (schema augmentation's ``rename``, ``--copies`` draws per episode) and
+shows the renamed copies in an easier *view* first:
+
+- ``full``: the whole tool block (what the product's dataset trains on);
+- ``focus``: only the tools the episode calls (here: the one read tool, its name the block's first
+  token);
+- ``short``: ``focus`` in the signature view (no argument descriptions) with the system prompt's
+  text left out: about 60 tokens between the name and the call;
+- ``line``: ``short`` with each tool reduced to its name and description (an empty schema):
+  the tool-name copy alone, about 40 tokens from the call.
+
+``--renamed-only line:2000,short:1000`` first trains renamed copies alone, stage by stage in each
+stage's view (a copy pre-training); then the context warm-up (``--preamble-warmup`` steps:
+familiar examples without their preamble, renamed copies in ``--view``); then everything in full
+view. Every ``--eval-every`` steps ``schema_probe.probe`` scores, teacher-forced, the first call's
+tool name and first key on held-out tasks: the familiar ``path`` family, the reserved ``alias``
+family, and held-out renamed copies in full view and in every view trained on. Chance on a renamed
+name is about 0.015 (the rename pool's first-token marginal). Results and what they showed:
+benchmarks/results/README.md.
+
+Usage: ``.venv/bin/python benchmarks/schema_curriculum.py [--view short] [--copies 1]
+[--renamed-only VIEW:STEPS,...] [--tasks 2400] [--steps 3000] [--preamble-warmup 2000] [--eval-every 500]
+[--items 12] [--seed 0] [--threads 1] [--workdir DIR]``. Prints one JSON row per evaluation and a
+final JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import dataclasses
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from ablation.corpus import HELD_OUT_FAMILY, compact_tool, expert_corpus, task_numbers, training_fixtures
+from schema_probe import held_out_rows, probe
+
+from trajectory_platform.gym.library import learnable_fixture
+from trajectory_platform.traces.record import Episode
+from trajectory_platform.training.data.augment import derive
+from trajectory_platform.training.data.dataset import rows_from_table, split_examples
+from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset, to_table
+from trajectory_platform.training.data.tokenizer import load_tokenizer
+from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
+from trajectory_platform.training.optim.loop import run_loop
+from trajectory_platform.training.optim.model import build_default_model, load_model
+from trajectory_platform.training.optim.settings import OptimizerSettings
+from trajectory_platform.training.optim.sft import Example, StepStats, sft_step_function
+
+KINDS = ("report_value",)
+"""The shortest task kind: one read, one answer; the first call is the copy under test."""
+
+
+def focus_view(episode: Episode) -> Episode:
+    """``episode`` declaring only the tools its calls name (a copy: the original is untouched)."""
+    called = {call.name for event in episode.events for call in event.tool_calls}
+    focused = copy.deepcopy(episode)
+    focused.tools = [tool for tool in focused.tools if tool.name in called]
+    return focused
+
+
+def short_view(episode: Episode) -> Episode:
+    """:func:`focus_view` in the signature view, the system prompt's text left out: the fewest
+    tokens between a declared name and the call that copies it while the keys stay declared."""
+    short = focus_view(episode)
+    short.tools = [compact_tool(tool) for tool in short.tools]
+    for event in short.events:
+        if event.kind == "system":
+            event.content = ""
+    return short
+
+
+def line_view(episode: Episode) -> Episode:
+    """:func:`short_view` with each tool reduced to its name and description (an empty schema):
+    the tool-name copy alone, about 40 tokens from the call. Its keys are no longer declared, so
+    only the tool name of this view is a fair probe."""
+    line = short_view(episode)
+    line.tools = [dataclasses.replace(tool, parameters_json="{}") for tool in line.tools]
+    return line
+
+
+VIEWS: dict[str, Callable[[Episode], Episode]] = {
+    "full": copy.deepcopy,
+    "focus": focus_view,
+    "short": short_view,
+    "line": line_view,
+}
+
+
+def renamed(inputs: Sequence[EpisodeInput], seed: int, copies: int) -> list[EpisodeInput]:
+    """``copies`` renamed derivations of each input (draws 0..copies-1, as ``augment_copies``)."""
+    return [
+        dataclasses.replace(item, episode=derive(item.episode, "rename", seed, draw))
+        for draw in range(copies)
+        for item in inputs
+    ]
+
+
+def in_view(inputs: Sequence[EpisodeInput], view: str) -> list[EpisodeInput]:
+    """``inputs`` with every episode shown in ``view``."""
+    return [dataclasses.replace(item, episode=VIEWS[view](item.episode)) for item in inputs]
+
+
+def token_rows(inputs: Sequence[EpisodeInput], tokenizer: Any) -> list[list[int]]:
+    """Rendered, tokenized examples (the dataset stage's template and masks)."""
+    return to_table(build_masked_dataset(list(inputs), tokenizer)).column("input_ids").to_pylist()
+
+
+def probe_rows(tokenizer: Any, items: int, seed: int, views: Sequence[str]) -> dict[str, list[list[int]]]:
+    """Held-out probe sets: familiar ``path``, reserved ``alias``, and renamed copies of held-out
+    ``path`` tasks (another rename seed than training's) in full view and in each of ``views``."""
+    held_out = [
+        learnable_fixture(HELD_OUT_FAMILY, task, "path", seed) for task in task_numbers(0, items, KINDS)
+    ]
+    renamed_held_out = renamed(expert_corpus(held_out, seed=seed), seed + 1, 1)
+    rows = {
+        "path": held_out_rows("path", items, KINDS, seed, tokenizer),
+        "alias": held_out_rows("alias", items, KINDS, seed, tokenizer),
+        "renamed_full": token_rows(renamed_held_out, tokenizer),
+    }
+    for view in dict.fromkeys(views):
+        if view != "full":
+            rows[f"renamed_{view}"] = token_rows(in_view(renamed_held_out, view), tokenizer)
+    return rows
+
+
+def parse_stages(text: str) -> list[tuple[str, int]]:
+    """``--renamed-only``: ``line:2000,short:1000`` is renamed copies alone for 2,000 steps in the
+    line view, then 1,000 in the short view; empty is no such phase."""
+    stages = []
+    for stage in filter(None, text.split(",")):
+        view, _, steps = stage.partition(":")
+        if view not in VIEWS or not steps.isdigit():
+            raise ValueError(f"--renamed-only: {stage!r} is not VIEW:STEPS with VIEW one of {sorted(VIEWS)}")
+        stages.append((view, int(steps)))
+    return stages
+
+
+def phase_of(step: int, stages: Sequence[tuple[str, int]], warmup: int) -> str:
+    """Which data a step trains on: ``renamed_only:<view>`` (renamed copies alone, in a stage's
+    view), then ``warmup`` (familiar without preamble, renamed in ``--view``), then ``full``."""
+    start = 0
+    for view, count in stages:
+        if step < start + count:
+            return f"renamed_only:{view}"
+        start += count
+    return "warmup" if step < start + warmup else "full"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument(
+        "--view", choices=sorted(VIEWS), default="short", help="renamed copies' view before the full phase"
+    )
+    parser.add_argument("--copies", type=int, default=1, help="renamed draws per training episode")
+    parser.add_argument(
+        "--renamed-only",
+        default="",
+        help="renamed copies alone first, VIEW:STEPS[,VIEW:STEPS...] (a copy pre-training)",
+    )
+    parser.add_argument("--tasks", type=int, default=2400)
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--preamble-warmup", type=int, default=2000)
+    parser.add_argument("--eval-every", type=int, default=500)
+    parser.add_argument("--items", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--workdir", type=Path, default=None)
+    args = parser.parse_args(argv)
+    try:
+        stages = parse_stages(args.renamed_only)
+    except ValueError as error:
+        parser.error(str(error))
+    torch.set_num_threads(args.threads)
+    started = time.monotonic()
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="schema-curriculum-"))
+    base = build_default_model(workdir)
+    tokenizer = load_tokenizer(base)
+    familiar = expert_corpus(training_fixtures(args.tasks, args.seed, KINDS), seed=args.seed)
+    copies = renamed(familiar, args.seed, args.copies)
+
+    def examples(inputs: Sequence[EpisodeInput]) -> list[Example]:
+        table = to_table(build_masked_dataset(list(inputs), tokenizer))
+        return split_examples(
+            rows_from_table(table, source="curriculum"), capacity=2048, vocab_size=len(tokenizer)
+        ).train
+
+    model = load_model(base, device="cpu")
+    model.set_attn_implementation(VARLEN_ATTENTION)
+
+    def phase_data(phase: str) -> tuple[list[Example], int]:
+        """A phase's examples and its context warm-up steps (the warm-up phase: all of them)."""
+        if phase == "full":
+            return examples([*familiar, *copies]), 0
+        if phase == "warmup":
+            return examples([*familiar, *in_view(copies, args.view)]), args.steps
+        return examples(in_view(copies, phase.removeprefix("renamed_only:"))), 0
+
+    phases = dict.fromkeys(phase_of(step, stages, args.preamble_warmup) for step in range(args.steps))
+    data = {phase: phase_data(phase) for phase in phases}
+    steps = {
+        phase: sft_step_function(
+            model,
+            rows,
+            examples_per_step=8,
+            micro_batches=1,
+            capacity=2048,
+            normalization="token",
+            seed=args.seed,
+            head="targets",
+            shared_prefix=True,
+            preamble_warmup_steps=warmup,
+        )
+        for phase, (rows, warmup) in data.items()
+    }
+    probes = probe_rows(tokenizer, args.items, args.seed, [*(view for view, _ in stages), args.view])
+    print(
+        f"{ {k: len(v[0]) for k, v in data.items()} } examples, setup {time.monotonic() - started:.0f} s",
+        file=sys.stderr,
+    )
+    done = [0]
+    curve: list[dict[str, Any]] = []
+
+    def step(index: int) -> StepStats:
+        done[0] = index + 1
+        return steps[phase_of(index, stages, args.preamble_warmup)](index)
+
+    def evaluate() -> dict[str, Any]:
+        saved = workdir / "curriculum-checkpoint"
+        model.save_pretrained(saved)
+        tokenizer.save_pretrained(saved)
+        reloaded = load_model(saved)  # the probe runs the plain attention a served model would
+        row: dict[str, Any] = {"step": done[0], "elapsed_s": round(time.monotonic() - started)}
+        row |= {name: probe(reloaded, rows, tokenizer) for name, rows in probes.items()}
+        curve.append(row)
+        print(json.dumps(row), file=sys.stderr)
+        model.train()
+        return {}
+
+    run_loop(
+        model,
+        step,
+        max_steps=args.steps,
+        settings=OptimizerSettings(learning_rate=3e-3),
+        eval_fn=evaluate,
+        eval_every=args.eval_every,
+        description="curriculum",
+    )
+    print(json.dumps({"args": {k: str(v) for k, v in vars(args).items()}, "curve": curve}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""The schema curriculum (benchmarks/schema_curriculum.py): its views keep the copy under test (the
+called tool's renamed name is in the block, nearer the call), and its phases split the steps."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from ablation.corpus import HELD_OUT_FAMILY, expert_corpus, task_numbers
+from schema_curriculum import KINDS, VIEWS, parse_stages, phase_of, probe_rows, renamed, short_view
+
+from trajectory_platform.gym.library import learnable_fixture
+from trajectory_platform.training.data.masked_dataset import EpisodeInput
+from trajectory_platform.training.data.tokenizer import load_tokenizer
+
+
+@pytest.fixture(scope="module")
+def tokenizer(eval_workdir: Path):
+    return load_tokenizer(eval_workdir / "models" / "default_base")
+
+
+@pytest.fixture(scope="module")
+def episodes():
+    fixtures = [learnable_fixture(HELD_OUT_FAMILY, task, "path", 0) for task in task_numbers(0, 2, KINDS)]
+    return [item.episode for item in expert_corpus(fixtures, seed=0)]
+
+
+def _called(episode) -> set[str]:
+    return {call.name for event in episode.events for call in event.tool_calls}
+
+
+def test_views_keep_every_called_tool_and_leave_the_episode_untouched(episodes):
+    episode = episodes[0]
+    declared = [tool.name for tool in episode.tools]
+    assert len(declared) == 5 and _called(episode) == {"read_file"}
+    for name, view in VIEWS.items():
+        shown = view(episode)
+        kept = [tool.name for tool in shown.tools]
+        assert kept == (declared if name == "full" else ["read_file"])
+        assert [e.tool_calls for e in shown.events] == [e.tool_calls for e in episode.events]
+    assert [tool.name for tool in episode.tools] == declared  # views copy, never edit
+
+
+def test_short_view_drops_argument_descriptions_and_the_system_text(episodes):
+    short = short_view(episodes[0])
+    schema = json.loads(short.tools[0].parameters_json)
+    assert set(schema) == {"properties", "required"}
+    assert all("description" not in prop for prop in schema["properties"].values())
+    assert [e.content for e in short.events if e.kind == "system"] == [""]
+    assert any(e.content for e in episodes[0].events if e.kind == "system")
+
+
+def test_renamed_draws_are_fresh_and_declare_what_they_call(episodes):
+    inputs = [EpisodeInput(e, split="train", role="pristine") for e in episodes]
+    copies = renamed(inputs, seed=0, copies=2)
+    assert len(copies) == 4
+    names = [next(iter(_called(c.episode))) for c in copies]
+    assert "read_file" not in names and len(set(names)) > 1
+    for item in copies:
+        assert _called(item.episode) <= {tool.name for tool in item.episode.tools}
+
+
+def test_probe_rows_put_the_called_name_first_in_the_focused_block(tokenizer):
+    rows = probe_rows(tokenizer, items=2, seed=0, views=["line", "short", "line"])
+    assert set(rows) == {"path", "alias", "renamed_full", "renamed_line", "renamed_short"}
+    for ids in rows["renamed_short"]:
+        text = tokenizer.decode(ids)
+        block_name = text.split("<|tools|>", 1)[1].split(":", 1)[0]
+        assert f'{{"name": "{block_name}"' in text
+        assert len(ids) < min(map(len, rows["renamed_full"]))
+    assert set(probe_rows(tokenizer, items=1, seed=0, views=["full"])) == {"path", "alias", "renamed_full"}
+
+
+def test_phases_split_the_steps_in_order():
+    stages = parse_stages("line:2,short:1")
+    assert stages == [("line", 2), ("short", 1)]
+    expected = ["renamed_only:line"] * 2 + ["renamed_only:short"] + ["warmup"] * 3 + ["full"] * 2
+    assert [phase_of(s, stages, 3) for s in range(8)] == expected
+    assert {phase_of(s, parse_stages(""), 0) for s in range(4)} == {"full"}
+    for bad in ("line", "long:5", "short:x"):
+        with pytest.raises(ValueError, match="VIEW:STEPS"):
+            parse_stages(bad)
