@@ -10,8 +10,13 @@ with renamed copies of it (schema augmentation's ``rename``, ``--copies`` draws 
 shows the renamed copies in an easier *view* first:
 
 - ``full``: the whole tool block (what the product's dataset trains on);
+- ``before`` / ``after``: ``focus`` plus the tool declared right before / after the called one
+  (one distractor: the name to copy is no longer the block's first / no longer the nearest);
 - ``focus``: only the tools the episode calls (here: the one read tool, its name the block's first
   token);
+- ``used``: ``focus`` with the schema reduced to the properties the calls pass, so the first key is
+  the first declared property (with the whole schema it is the first *used* one); ``keys``: ``used``
+  in the ``short`` form;
 - ``short``: ``focus`` in the signature view (no argument descriptions) with the system prompt's
   text left out: about 60 tokens between the name and the call;
 - ``line``: ``short`` with each tool reduced to its name and description (an empty schema):
@@ -20,16 +25,18 @@ shows the renamed copies in an easier *view* first:
 ``--renamed-only line:2000,short:1000`` first trains renamed copies alone, stage by stage in each
 stage's view (a copy pre-training); then the context warm-up (``--preamble-warmup`` steps:
 familiar examples without their preamble, renamed copies in ``--view``); then everything in full
-view. Every ``--eval-every`` steps ``schema_probe.probe`` scores, teacher-forced, the first call's
+view. ``--init CHECKPOINT`` continues from a saved ``curriculum-checkpoint`` (the weights only:
+a fresh optimizer and schedule), so a next stage is screened without retraining the ones before
+it. Every ``--eval-every`` steps ``schema_probe.probe`` scores, teacher-forced, the first call's
 tool name and first key on held-out tasks: the familiar ``path`` family, the reserved ``alias``
 family, and held-out renamed copies in full view and in every view trained on. Chance on a renamed
 name is about 0.015 (the rename pool's first-token marginal). Results and what they showed:
 benchmarks/results/README.md.
 
 Usage: ``.venv/bin/python benchmarks/schema_curriculum.py [--view short] [--copies 1]
-[--renamed-only VIEW:STEPS,...] [--tasks 2400] [--steps 3000] [--preamble-warmup 2000] [--eval-every 500]
-[--items 12] [--seed 0] [--threads 1] [--workdir DIR]``. Prints one JSON row per evaluation and a
-final JSON line.
+[--renamed-only VIEW[+VIEW]:STEPS,...] [--tasks 2400] [--steps 3000] [--preamble-warmup 2000]
+[--eval-every 500] [--items 12] [--seed 0] [--threads 1] [--workdir DIR] [--init CHECKPOINT]``.
+Prints one JSON row per evaluation and a final JSON line.
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ from ablation.corpus import HELD_OUT_FAMILY, compact_tool, expert_corpus, task_n
 from schema_probe import held_out_rows, probe
 
 from trajectory_platform.gym.library import learnable_fixture
-from trajectory_platform.traces.record import Episode
+from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.training.data.augment import derive
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
 from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset, to_table
@@ -65,12 +72,60 @@ KINDS = ("report_value",)
 """The shortest task kind: one read, one answer; the first call is the copy under test."""
 
 
+def _called(episode: Episode) -> set[str]:
+    return {call.name for event in episode.events for call in event.tool_calls if call.name}
+
+
+def _declaring(episode: Episode, names: set[str]) -> Episode:
+    """A copy of ``episode`` declaring only the tools in ``names`` (the original is untouched)."""
+    kept = copy.deepcopy(episode)
+    kept.tools = [tool for tool in kept.tools if tool.name in names]
+    return kept
+
+
 def focus_view(episode: Episode) -> Episode:
-    """``episode`` declaring only the tools its calls name (a copy: the original is untouched)."""
-    called = {call.name for event in episode.events for call in event.tool_calls}
-    focused = copy.deepcopy(episode)
-    focused.tools = [tool for tool in focused.tools if tool.name in called]
-    return focused
+    """``episode`` declaring only the tools its calls name."""
+    return _declaring(episode, _called(episode))
+
+
+def _with_neighbour(episode: Episode, offset: int) -> Episode:
+    """:func:`focus_view` plus the tool declared ``offset`` places from the first called one."""
+    called = _called(episode)
+    first = next(index for index, tool in enumerate(episode.tools) if tool.name in called)
+    neighbour = episode.tools[first + offset].name if 0 <= first + offset < len(episode.tools) else ""
+    return _declaring(episode, called | {neighbour})
+
+
+def after_view(episode: Episode) -> Episode:
+    """The called tool and the one declared after it: a distractor whose name is nearer the call
+    than the name to copy (the full block has three such)."""
+    return _with_neighbour(episode, 1)
+
+
+def before_view(episode: Episode) -> Episode:
+    """The tool declared before the called one, and the called one: the name to copy is no longer
+    the block's first (in the full block it is the second)."""
+    return _with_neighbour(episode, -1)
+
+
+def used_view(episode: Episode) -> Episode:
+    """:func:`focus_view` with each called tool's schema reduced to the properties its calls pass.
+
+    A call writes its keys sorted and a schema declares its properties sorted, so with the whole
+    schema the first key is the first *used* property (a selection: ``report_value`` skips the
+    line-limit one); declaring only the used ones makes it the first declared property, a copy."""
+    passed: dict[str, set[str]] = {}
+    for event in episode.events:
+        for call in event.tool_calls:
+            passed.setdefault(call.name or "", set()).update(json.loads(call.arguments or "{}"))
+    used = focus_view(episode)
+    for index, tool in enumerate(used.tools):
+        schema = json.loads(tool.parameters_json or "{}")
+        keys = passed[tool.name]
+        schema["properties"] = {k: v for k, v in schema.get("properties", {}).items() if k in keys}
+        schema["required"] = [k for k in schema.get("required", []) if k in keys]
+        used.tools[index] = dataclasses.replace(tool, parameters_json=canonical_json(schema))
+    return used
 
 
 def short_view(episode: Episode) -> Episode:
@@ -84,6 +139,12 @@ def short_view(episode: Episode) -> Episode:
     return short
 
 
+def keys_view(episode: Episode) -> Episode:
+    """:func:`used_view` in the :func:`short_view` form: the first key is the first declared
+    property with only the other used keys and their types between it and the call."""
+    return short_view(used_view(episode))
+
+
 def line_view(episode: Episode) -> Episode:
     """:func:`short_view` with each tool reduced to its name and description (an empty schema):
     the tool-name copy alone, about 40 tokens from the call. Its keys are no longer declared, so
@@ -95,8 +156,12 @@ def line_view(episode: Episode) -> Episode:
 
 VIEWS: dict[str, Callable[[Episode], Episode]] = {
     "full": copy.deepcopy,
+    "after": after_view,
+    "before": before_view,
     "focus": focus_view,
+    "used": used_view,
     "short": short_view,
+    "keys": keys_view,
     "line": line_view,
 }
 
@@ -110,9 +175,13 @@ def renamed(inputs: Sequence[EpisodeInput], seed: int, copies: int) -> list[Epis
     ]
 
 
-def in_view(inputs: Sequence[EpisodeInput], view: str) -> list[EpisodeInput]:
-    """``inputs`` with every episode shown in ``view``."""
-    return [dataclasses.replace(item, episode=VIEWS[view](item.episode)) for item in inputs]
+def in_view(inputs: Sequence[EpisodeInput], views: str) -> list[EpisodeInput]:
+    """``inputs`` with every episode shown in each of ``views`` (``after+full``: both)."""
+    return [
+        dataclasses.replace(item, episode=VIEWS[view](item.episode))
+        for view in views.split("+")
+        for item in inputs
+    ]
 
 
 def token_rows(inputs: Sequence[EpisodeInput], tokenizer: Any) -> list[list[int]]:
@@ -140,13 +209,16 @@ def probe_rows(tokenizer: Any, items: int, seed: int, views: Sequence[str]) -> d
 
 def parse_stages(text: str) -> list[tuple[str, int]]:
     """``--renamed-only``: ``line:2000,short:1000`` is renamed copies alone for 2,000 steps in the
-    line view, then 1,000 in the short view; empty is no such phase."""
+    line view, then 1,000 in the short view; ``after+full:500`` shows every copy in both views
+    (a mixture keeps the earlier lesson's signal while the new one forms); empty is no such phase."""
     stages = []
     for stage in filter(None, text.split(",")):
-        view, _, steps = stage.partition(":")
-        if view not in VIEWS or not steps.isdigit():
-            raise ValueError(f"--renamed-only: {stage!r} is not VIEW:STEPS with VIEW one of {sorted(VIEWS)}")
-        stages.append((view, int(steps)))
+        views, _, steps = stage.partition(":")
+        if not set(views.split("+")) <= set(VIEWS) or not steps.isdigit():
+            raise ValueError(
+                f"--renamed-only: {stage!r} is not VIEW[+VIEW...]:STEPS with each VIEW one of {sorted(VIEWS)}"
+            )
+        stages.append((views, int(steps)))
     return stages
 
 
@@ -180,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument(
+        "--init", type=Path, default=None, help="start from this checkpoint's weights, not the untrained base"
+    )
     args = parser.parse_args(argv)
     try:
         stages = parse_stages(args.renamed_only)
@@ -188,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     started = time.monotonic()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="schema-curriculum-"))
-    base = build_default_model(workdir)
+    base = args.init or build_default_model(workdir)
     tokenizer = load_tokenizer(base)
     familiar = expert_corpus(training_fixtures(args.tasks, args.seed, KINDS), seed=args.seed)
     copies = renamed(familiar, args.seed, args.copies)
@@ -227,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         for phase, (rows, warmup) in data.items()
     }
-    probes = probe_rows(tokenizer, args.items, args.seed, [*(view for view, _ in stages), args.view])
+    trained_views = [view for views, _ in stages for view in views.split("+")]
+    probes = probe_rows(tokenizer, args.items, args.seed, [*trained_views, args.view])
     print(
         f"{ {k: len(v[0]) for k, v in data.items()} } examples, setup {time.monotonic() - started:.0f} s",
         file=sys.stderr,

@@ -8,7 +8,20 @@ from pathlib import Path
 
 import pytest
 from ablation.corpus import HELD_OUT_FAMILY, expert_corpus, task_numbers
-from schema_curriculum import KINDS, VIEWS, parse_stages, phase_of, probe_rows, renamed, short_view
+from schema_curriculum import (
+    KINDS,
+    VIEWS,
+    after_view,
+    before_view,
+    in_view,
+    keys_view,
+    parse_stages,
+    phase_of,
+    probe_rows,
+    renamed,
+    short_view,
+    used_view,
+)
 
 from trajectory_platform.gym.library import learnable_fixture
 from trajectory_platform.training.data.masked_dataset import EpisodeInput
@@ -37,9 +50,43 @@ def test_views_keep_every_called_tool_and_leave_the_episode_untouched(episodes):
     for name, view in VIEWS.items():
         shown = view(episode)
         kept = [tool.name for tool in shown.tools]
-        assert kept == (declared if name == "full" else ["read_file"])
+        expected = {"full": declared, "after": declared[1:3], "before": declared[:2]}.get(name, ["read_file"])
+        assert kept == expected
         assert [e.tool_calls for e in shown.events] == [e.tool_calls for e in episode.events]
     assert [tool.name for tool in episode.tools] == declared  # views copy, never edit
+
+
+def test_neighbour_views_add_one_distractor_before_or_after_the_called_tool(episodes):
+    declared = [tool.name for tool in episodes[0].tools]
+    assert [tool.name for tool in after_view(episodes[0]).tools] == declared[1:3]
+    assert [tool.name for tool in before_view(episodes[0]).tools] == declared[0:2]
+    assert declared[1] == "read_file"
+
+
+def _first_key(episode) -> str:
+    call = next(call for event in episode.events for call in event.tool_calls)
+    return next(iter(json.loads(call.arguments)))
+
+
+def _first_property(tool) -> str:
+    return next(iter(json.loads(tool.parameters_json)["properties"]))
+
+
+def test_used_view_makes_the_first_key_the_first_declared_property(episodes):
+    inputs = [EpisodeInput(e, split="train", role="pristine") for e in episodes]
+    copies = [item.episode for item in renamed(inputs, seed=0, copies=4)]
+    selections = 0
+    for episode in copies:
+        called = next(t for t in episode.tools if t.name == next(iter(_called(episode))))
+        selections += _first_property(called) != _first_key(episode)  # the full schema: a selection
+        (tool,) = used_view(episode).tools
+        schema, full = json.loads(tool.parameters_json), json.loads(called.parameters_json)
+        assert _first_property(tool) == _first_key(episode)  # this view: a copy
+        assert set(schema["required"]) <= set(schema["properties"]) < set(full["properties"])
+        assert all(schema["properties"][key] == full["properties"][key] for key in schema["properties"])
+        (short,) = keys_view(episode).tools
+        assert list(json.loads(short.parameters_json)["properties"]) == list(schema["properties"])
+    assert selections > 0
 
 
 def test_short_view_drops_argument_descriptions_and_the_system_text(episodes):
@@ -72,6 +119,15 @@ def test_probe_rows_put_the_called_name_first_in_the_focused_block(tokenizer):
     assert set(probe_rows(tokenizer, items=1, seed=0, views=["full"])) == {"path", "alias", "renamed_full"}
 
 
+def test_a_mixed_stage_shows_every_copy_in_each_of_its_views(episodes):
+    inputs = [EpisodeInput(e, split="train", role="pristine") for e in episodes]
+    mixed = in_view(inputs, "after+full")
+    assert [len(item.episode.tools) for item in mixed] == [2] * len(inputs) + [5] * len(inputs)
+    assert parse_stages("after+full:5,line:2") == [("after+full", 5), ("line", 2)]
+    with pytest.raises(ValueError, match="VIEW"):
+        parse_stages("after+nope:5")
+
+
 def test_phases_split_the_steps_in_order():
     stages = parse_stages("line:2,short:1")
     assert stages == [("line", 2), ("short", 1)]
@@ -79,5 +135,5 @@ def test_phases_split_the_steps_in_order():
     assert [phase_of(s, stages, 3) for s in range(8)] == expected
     assert {phase_of(s, parse_stages(""), 0) for s in range(4)} == {"full"}
     for bad in ("line", "long:5", "short:x"):
-        with pytest.raises(ValueError, match="VIEW:STEPS"):
+        with pytest.raises(ValueError, match="is not VIEW"):
             parse_stages(bad)
