@@ -20,7 +20,8 @@ shows the renamed copies in an easier *view* first:
 - ``short``: ``focus`` in the signature view (no argument descriptions) with the system prompt's
   text left out: about 60 tokens between the name and the call;
 - ``line``: ``short`` with each tool reduced to its name and description (an empty schema):
-  the tool-name copy alone, about 40 tokens from the call.
+  the tool-name copy alone, about 40 tokens from the call;
+- ``menu``: every tool reduced so, the called one not the first (the selection, shortest).
 
 ``--renamed-only line:2000,short:1000`` first trains renamed copies alone, stage by stage in each
 stage's view (a copy pre-training); then the context warm-up (``--preamble-warmup`` steps:
@@ -128,15 +129,28 @@ def used_view(episode: Episode) -> Episode:
     return used
 
 
+def _without_system_text(episode: Episode) -> Episode:
+    """``episode`` (already a copy) with the system prompt's text left out."""
+    for event in episode.events:
+        if event.kind == "system":
+            event.content = ""
+    return episode
+
+
+def _names_only(episode: Episode) -> Episode:
+    """``episode`` (already a copy) with each tool reduced to its name and description (an empty
+    schema) and no system text. Its keys are no longer declared, so only the tool name of such a
+    view is a fair probe."""
+    episode.tools = [dataclasses.replace(tool, parameters_json="{}") for tool in episode.tools]
+    return _without_system_text(episode)
+
+
 def short_view(episode: Episode) -> Episode:
     """:func:`focus_view` in the signature view, the system prompt's text left out: the fewest
     tokens between a declared name and the call that copies it while the keys stay declared."""
     short = focus_view(episode)
     short.tools = [compact_tool(tool) for tool in short.tools]
-    for event in short.events:
-        if event.kind == "system":
-            event.content = ""
-    return short
+    return _without_system_text(short)
 
 
 def keys_view(episode: Episode) -> Episode:
@@ -146,12 +160,16 @@ def keys_view(episode: Episode) -> Episode:
 
 
 def line_view(episode: Episode) -> Episode:
-    """:func:`short_view` with each tool reduced to its name and description (an empty schema):
-    the tool-name copy alone, about 40 tokens from the call. Its keys are no longer declared, so
-    only the tool name of this view is a fair probe."""
-    line = short_view(episode)
-    line.tools = [dataclasses.replace(tool, parameters_json="{}") for tool in line.tools]
-    return line
+    """The called tool alone, as its name and description: the tool-name copy alone, about 40
+    tokens from the call."""
+    return _names_only(focus_view(episode))
+
+
+def menu_view(episode: Episode) -> Episode:
+    """Every tool as its name and description: the selection (which name goes with the
+    description of what the task needs) at the shortest distance, where ``line`` has nothing to
+    select and the full block puts 700 tokens around it."""
+    return _names_only(copy.deepcopy(episode))
 
 
 VIEWS: dict[str, Callable[[Episode], Episode]] = {
@@ -163,6 +181,7 @@ VIEWS: dict[str, Callable[[Episode], Episode]] = {
     "short": short_view,
     "keys": keys_view,
     "line": line_view,
+    "menu": menu_view,
 }
 
 

@@ -15,6 +15,8 @@ from schema_curriculum import (
     before_view,
     in_view,
     keys_view,
+    line_view,
+    menu_view,
     parse_stages,
     phase_of,
     probe_rows,
@@ -50,7 +52,9 @@ def test_views_keep_every_called_tool_and_leave_the_episode_untouched(episodes):
     for name, view in VIEWS.items():
         shown = view(episode)
         kept = [tool.name for tool in shown.tools]
-        expected = {"full": declared, "after": declared[1:3], "before": declared[:2]}.get(name, ["read_file"])
+        expected = {"full": declared, "menu": declared, "after": declared[1:3], "before": declared[:2]}.get(
+            name, ["read_file"]
+        )
         assert kept == expected
         assert [e.tool_calls for e in shown.events] == [e.tool_calls for e in episode.events]
     assert [tool.name for tool in episode.tools] == declared  # views copy, never edit
@@ -87,6 +91,14 @@ def test_used_view_makes_the_first_key_the_first_declared_property(episodes):
         (short,) = keys_view(episode).tools
         assert list(json.loads(short.parameters_json)["properties"]) == list(schema["properties"])
     assert selections > 0
+
+
+def test_line_and_menu_views_keep_names_and_descriptions_only(episodes):
+    for view, count in ((line_view, 1), (menu_view, 5)):
+        shown = view(episodes[0])
+        assert len(shown.tools) == count and {tool.parameters_json for tool in shown.tools} == {"{}"}
+        assert all(tool.description for tool in shown.tools)
+        assert [e.content for e in shown.events if e.kind == "system"] == [""]
 
 
 def test_short_view_drops_argument_descriptions_and_the_system_text(episodes):
