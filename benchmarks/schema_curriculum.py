@@ -73,7 +73,8 @@ KINDS = ("report_value",)
 """The shortest task kind: one read, one answer; the first call is the copy under test."""
 
 
-def _called(episode: Episode) -> set[str]:
+def called_tools(episode: Episode) -> set[str]:
+    """The names of the tools ``episode``'s calls name."""
     return {call.name for event in episode.events for call in event.tool_calls if call.name}
 
 
@@ -86,15 +87,15 @@ def _declaring(episode: Episode, names: set[str]) -> Episode:
 
 def focus_view(episode: Episode) -> Episode:
     """``episode`` declaring only the tools its calls name."""
-    return _declaring(episode, _called(episode))
+    return _declaring(episode, called_tools(episode))
 
 
 def _with_neighbour(episode: Episode, offset: int) -> Episode:
     """:func:`focus_view` plus the tool declared ``offset`` places from the first called one."""
-    called = _called(episode)
-    first = next(index for index, tool in enumerate(episode.tools) if tool.name in called)
-    neighbour = episode.tools[first + offset].name if 0 <= first + offset < len(episode.tools) else ""
-    return _declaring(episode, called | {neighbour})
+    called = called_tools(episode)
+    at = next(index for index, tool in enumerate(episode.tools) if tool.name in called) + offset
+    neighbours = {tool.name for tool in episode.tools[max(at, 0) : at + 1]}  # none past either end
+    return _declaring(episode, called | neighbours)
 
 
 def after_view(episode: Episode) -> Episode:

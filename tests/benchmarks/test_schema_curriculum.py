@@ -13,6 +13,7 @@ from schema_curriculum import (
     VIEWS,
     after_view,
     before_view,
+    called_tools,
     in_view,
     keys_view,
     line_view,
@@ -41,14 +42,10 @@ def episodes():
     return [item.episode for item in expert_corpus(fixtures, seed=0)]
 
 
-def _called(episode) -> set[str]:
-    return {call.name for event in episode.events for call in event.tool_calls}
-
-
 def test_views_keep_every_called_tool_and_leave_the_episode_untouched(episodes):
     episode = episodes[0]
     declared = [tool.name for tool in episode.tools]
-    assert len(declared) == 5 and _called(episode) == {"read_file"}
+    assert len(declared) == 5 and called_tools(episode) == {"read_file"}
     for name, view in VIEWS.items():
         shown = view(episode)
         kept = [tool.name for tool in shown.tools]
@@ -81,7 +78,7 @@ def test_used_view_makes_the_first_key_the_first_declared_property(episodes):
     copies = [item.episode for item in renamed(inputs, seed=0, copies=4)]
     selections = 0
     for episode in copies:
-        called = next(t for t in episode.tools if t.name == next(iter(_called(episode))))
+        called = next(t for t in episode.tools if t.name == next(iter(called_tools(episode))))
         selections += _first_property(called) != _first_key(episode)  # the full schema: a selection
         (tool,) = used_view(episode).tools
         schema, full = json.loads(tool.parameters_json), json.loads(called.parameters_json)
@@ -114,10 +111,10 @@ def test_renamed_draws_are_fresh_and_declare_what_they_call(episodes):
     inputs = [EpisodeInput(e, split="train", role="pristine") for e in episodes]
     copies = renamed(inputs, seed=0, copies=2)
     assert len(copies) == 4
-    names = [next(iter(_called(c.episode))) for c in copies]
+    names = [next(iter(called_tools(c.episode))) for c in copies]
     assert "read_file" not in names and len(set(names)) > 1
     for item in copies:
-        assert _called(item.episode) <= {tool.name for tool in item.episode.tools}
+        assert called_tools(item.episode) <= {tool.name for tool in item.episode.tools}
 
 
 def test_probe_rows_put_the_called_name_first_in_the_focused_block(tokenizer):
