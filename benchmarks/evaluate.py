@@ -1,14 +1,19 @@
 """Benchmark: closed-loop evaluation speed with the prompt cache reused vs every prompt encoded anew.
 
-The same model, held-out items, budgets and decoding run three ways
+The same model, held-out items, budgets and decoding run four ways
 (:class:`~trajectory_platform.evaluation.policy.ModelPolicy` settings):
 
 - ``legacy``: the policy's turn as it was before the cache (:class:`LegacyPolicy`, a verbatim copy):
   ``generate`` encodes the whole prompt in one pass every turn, under ``no_grad``;
 - ``uncached``: every prompt prefilled from position 0 in whole aligned chunks (``reuse_cache=False``),
   the reference the exactness tests compare against;
-- ``cached``: the default. Keys and values of earlier turns and of other trials' shared tool block and
-  system prompt are reused (``evaluation/decoding.py``).
+- ``cached``: keys and values of earlier turns and of other trials' shared tool block and system
+  prompt are reused (``evaluation/decoding.py``), one trial at a time;
+- ``batched``: the default. As ``cached``, with ``--batch`` trials in flight on threads and their
+  turns decoded together, one row each (``evaluation/batching.py``).
+
+``uncached``, ``cached`` and ``batched`` decode with the policy's own row decoder; ``legacy`` with
+``generate``, so ``cached`` vs ``legacy`` includes the leaner decode loop as well as the cache.
 
 Two models: the untrained default base, which runs away to the token budget every turn, and a
 briefly trained checkpoint (the ablations' recipe, ``--train-steps``, or ``--trained DIR``), which
@@ -18,11 +23,13 @@ slows each alike. A trial is one held-out episode through ``run_arm`` (runtime, 
 included), so trials per second is what a scorecard gets.
 
 Prints a table (trials/s per method and model, the share of the run spent in chunked prefill, the
-share of prompt tokens reused), whether ``cached`` and ``uncached`` measured every trial identically
-(they must) and how many trials ``legacy`` measured identically, then a JSON line with the ratios.
+share of prompt tokens reused), paired speed ratios (``cached`` vs ``uncached`` and ``legacy``,
+``batched`` vs ``cached`` and ``legacy``), whether ``cached``, ``uncached`` and ``batched`` measured
+every trial identically (they must) and how many trials ``legacy`` measured identically, then a JSON
+line with the ratios.
 
 Usage: ``.venv/bin/python benchmarks/evaluate.py [--episodes 8] [--repeats 3] [--train-steps 120]
-[--trained DIR] [--base-tool-view full|compact] [--threads 1]``; JSON last line.
+[--trained DIR] [--base-tool-view full|compact] [--batch 8] [--threads 1]``; JSON last line.
 """
 
 from __future__ import annotations
@@ -44,13 +51,20 @@ from ablation.run import VariantSettings, train_variant
 from trajectory_platform.evaluation.decoding import PREFILL_CHUNK
 from trajectory_platform.evaluation.harness import EvalItem, build_items, evaluation_runtime, run_arm
 from trajectory_platform.evaluation.policy import ModelPolicy, _pinned_seed
-from trajectory_platform.evaluation.settings import Decoding, SuiteSpec
+from trajectory_platform.evaluation.settings import Decoding, EvaluationSettings, SuiteSpec
 from trajectory_platform.gym.policy import PolicyInput, PolicyTurn
 from trajectory_platform.gym.runtime import RuntimeConfig
 from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 from trajectory_platform.training.optim.model import build_default_model
 
-METHODS: dict[str, dict[str, Any]] = {"legacy": {}, "uncached": {"reuse_cache": False}, "cached": {}}
+METHODS: dict[str, dict[str, Any]] = {
+    "legacy": {},
+    "uncached": {"reuse_cache": False},
+    "cached": {},
+    "batched": {},
+}
+RATIOS = (("cached", "uncached"), ("cached", "legacy"), ("batched", "cached"), ("batched", "legacy"))
+"""(method, baseline) pairs whose paired speed ratios are reported."""
 
 
 class LegacyPolicy(ModelPolicy):
@@ -107,13 +121,15 @@ def run_method(
     runtime: RuntimeConfig,
     view: bool,
     chunk: int,
+    batch: int,
 ) -> dict[str, Any]:
-    """One method over every item with a fresh policy (cold cache); seconds cover ``run_arm`` only."""
+    """One method over every item with a fresh policy (cold cache); seconds cover ``run_arm`` only.
+    ``batched`` keeps ``batch`` trials in flight, their turns decoded together; the others one."""
     kind = LegacyPolicy if method == "legacy" else ModelPolicy
     settings = {"prefill_chunk": chunk, **METHODS[method]}
     policy = kind(model_dir, decoding=decoding, tool_view=compact_tool if view else None, **settings)
     cpu_started, started = cpu_seconds(), time.perf_counter()
-    arm = run_arm(method, policy, items, runtime, progress=False)
+    arm = run_arm(method, policy, items, runtime, progress=False, batch=batch if method == "batched" else 1)
     seconds, cpu = time.perf_counter() - started, cpu_seconds() - cpu_started
     stats = policy.prefix.stats
     return {
@@ -140,14 +156,18 @@ def measure_model(
     for repeat in range(args.repeats):
         order = names[repeat % len(names) :] + names[: repeat % len(names)]
         for name in order:
-            runs[name].append(run_method(model_dir, name, items, decoding, runtime, view, args.chunk))
+            runs[name].append(
+                run_method(model_dir, name, items, decoding, runtime, view, args.chunk, args.batch)
+            )
             print(
                 f"  repeat {repeat + 1}/{args.repeats} {name:<9} {runs[name][-1]['seconds']:7.2f} s",
                 file=sys.stderr,
             )
     reference = runs["uncached"][0]["measures"]
     result: dict[str, Any] = {
-        "exact": all(run["measures"] == reference for run in runs["cached"] + runs["uncached"]),
+        "exact": all(
+            run["measures"] == reference for run in runs["cached"] + runs["uncached"] + runs["batched"]
+        ),
         "legacy_same_trials": sum(
             a == b for a, b in zip(runs["legacy"][0]["measures"], reference, strict=True)
         ),
@@ -165,10 +185,10 @@ def measure_model(
             "runaway_turns": first["runaway_turns"],
             "turns": first["turns"],
         }
-    for other in ("uncached", "legacy"):
+    for method, other in RATIOS:
         for clock in ("trials_per_s", "trials_per_cpu_s"):
-            paired = [c[clock] / o[clock] for c, o in zip(runs["cached"], runs[other], strict=True)]
-            key = f"cached_vs_{other}" + ("_cpu" if clock == "trials_per_cpu_s" else "")
+            paired = [c[clock] / o[clock] for c, o in zip(runs[method], runs[other], strict=True)]
+            key = f"{method}_vs_{other}" + ("_cpu" if clock == "trials_per_cpu_s" else "")
             result[key] = {"median": statistics.median(paired), "min": min(paired), "max": max(paired)}
     return result
 
@@ -194,6 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, help="default: a temporary directory")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--chunk", type=int, default=PREFILL_CHUNK, help="prefill chunk of cached / uncached")
+    parser.add_argument(
+        "--batch", type=int, default=EvaluationSettings.batch, help="trials in flight for `batched`"
+    )
     parser.add_argument(
         "--threads",
         type=int,
@@ -223,33 +246,25 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(
         f"{'model':<8}{'method':<10}{'trials/s':>10}{'per cpu s':>10}{'prefill':>9}{'reused':>8}{'tokens':>8}"
-        f"{'runaway':>9}{'vs uncached':>13}{'vs legacy':>11}{'(cpu)':>8}{'(cpu)':>8}"
     )
     for model, result in models.items():
         for name in METHODS:
             row = result[name]
-            ratios = (
-                "".join(
-                    f"{result[key]['median']:>{width}.2f}x"
-                    for key, width in (
-                        ("cached_vs_uncached", 12),
-                        ("cached_vs_legacy", 10),
-                        ("cached_vs_uncached_cpu", 7),
-                        ("cached_vs_legacy_cpu", 7),
-                    )
-                )
-                if name == "cached"
-                else ""
-            )
             print(
                 f"{model:<8}{name:<10}{row['trials_per_s']:>10.3f}{row['trials_per_cpu_s']:>10.3f}"
-                f"{row['prefill_share']:>9.1%}"
-                f"{row['reused_share']:>8.1%}{row['generated_tokens']:>8}"
-                f"{row['runaway_turns']:>5}/{row['turns']:<3}{ratios}"
+                f"{row['prefill_share']:>9.1%}{row['reused_share']:>8.1%}{row['generated_tokens']:>8}"
+                f"   runaway {row['runaway_turns']}/{row['turns']}"
+            )
+        for method, other in RATIOS:
+            wall, cpu = result[f"{method}_vs_{other}"], result[f"{method}_vs_{other}_cpu"]
+            print(
+                f"{model}: {method} vs {other}: {wall['median']:.2f}x wall "
+                f"({wall['min']:.2f}-{wall['max']:.2f}), {cpu['median']:.2f}x per CPU second"
             )
         print(
-            f"{model}: cached and uncached measured every trial identically: {result['exact']}; "
-            f"legacy (one-pass prompt) identical on {result['legacy_same_trials']}/{result['trials']}"
+            f"{model}: cached, uncached and batched measured every trial identically: {result['exact']}; "
+            f"legacy (one-pass prompt, generate) identical on "
+            f"{result['legacy_same_trials']}/{result['trials']}"
         )
     summary = {
         "trials": len(items),
@@ -262,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
         },
         "base_tool_view": args.base_tool_view,
         "prefill_chunk": args.chunk,
+        "batch": args.batch,
         "train_steps": None if args.trained else args.train_steps,
         **{
             model: {
@@ -269,12 +285,8 @@ def main(argv: list[str] | None = None) -> int:
                 "legacy_same_trials": result["legacy_same_trials"],
                 **{
                     key: {k: round(v, 3) for k, v in result[key].items()}
-                    for key in (
-                        "cached_vs_uncached",
-                        "cached_vs_legacy",
-                        "cached_vs_uncached_cpu",
-                        "cached_vs_legacy_cpu",
-                    )
+                    for method, other in RATIOS
+                    for key in (f"{method}_vs_{other}", f"{method}_vs_{other}_cpu")
                 },
                 **{
                     name: {k: (round(v, 4) if isinstance(v, float) else v) for k, v in result[name].items()}

@@ -26,7 +26,7 @@ import torch
 from trajectory_platform.evaluation.episodes import EpisodeMeasure
 from trajectory_platform.evaluation.harness import EvalItem, evaluation_runtime, run_arm
 from trajectory_platform.evaluation.policy import ModelPolicy
-from trajectory_platform.evaluation.settings import Decoding
+from trajectory_platform.evaluation.settings import Decoding, EvaluationSettings
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
@@ -166,7 +166,7 @@ def evaluate(
     decoding = Decoding(max_new_tokens=budget[0], seed=seed)
     policy = ModelPolicy(path, decoding=decoding, device=device or "cpu", tool_view=compact_tool)
     runtime = evaluation_runtime(max_steps=EVALUATION_TURNS, max_generated_tokens=budget[1])
-    return run_arm(path.name, policy, items, runtime, progress=False).measures
+    return run_arm(path.name, policy, items, runtime, progress=False, batch=EvaluationSettings.batch).measures
 
 
 RUN_INPUTS = ("trajectory_platform/training", "trajectory_platform/evaluation", "trajectory_platform/gym")

@@ -15,6 +15,7 @@ from ablation.corpus import compact_tool, expert_corpus, learnable_split, masked
 from ablation.run import VariantSettings, train_variant
 from transformers import DynamicCache
 
+from trajectory_platform.evaluation.batching import Turn
 from trajectory_platform.evaluation.decoding import PrefixCache, common_prefix
 from trajectory_platform.evaluation.harness import EvalItem, build_items, run_arm
 from trajectory_platform.evaluation.policy import ModelPolicy
@@ -68,16 +69,16 @@ def _items() -> list[EvalItem]:
 
 
 def _recording(policy: ModelPolicy) -> list[list[int]]:
-    """Record every generated token id (the prompt stripped) of ``policy``'s model."""
+    """Record every generated token id (the prompt stripped) of ``policy``'s decoder."""
     generated: list[list[int]] = []
-    generate: Callable[..., Any] = policy.model.generate
+    assert policy.batcher is not None  # the default model decodes through RowDecoder
+    run: Callable[[list[Turn]], None] = policy.batcher.run
 
-    def wrapper(input_ids: torch.Tensor, **kwargs: Any) -> Any:
-        output = generate(input_ids, **kwargs)
-        generated.append(output[0, input_ids.shape[1] :].tolist())
-        return output
+    def wrapper(turns: list[Turn]) -> None:
+        run(turns)
+        generated.extend(turn.tokens for turn in turns)
 
-    policy.model.generate = wrapper
+    policy.batcher.run = wrapper
     return generated
 
 
@@ -99,7 +100,7 @@ def _both_paths(model_dir: Path, decoding: Decoding, **kwargs: Any) -> dict[str,
 
 def _assert_exact(runs: dict[str, Any]) -> None:
     cached, uncached = runs[True], runs[False]
-    assert cached["tokens"] == uncached["tokens"]
+    assert cached["tokens"] and cached["tokens"] == uncached["tokens"]
     assert cached["measures"] == uncached["measures"]
     assert uncached["stats"].reused_tokens == 0
     assert cached["stats"].prompt_tokens == uncached["stats"].prompt_tokens
@@ -143,3 +144,38 @@ def test_the_cache_is_reused_by_default_and_not_recorded(eval_workdir: Path):
     assert cached.prefix.reuse and not uncached.prefix.reuse
     assert cached.describe() == uncached.describe()  # a speed setting, not a decoding one
     assert cached.sampling_params() == uncached.sampling_params()
+
+
+def _untimed(record: dict[str, Any]) -> dict[str, Any]:
+    """An episode's record without what a clock wrote (event timestamps, durations)."""
+    return {
+        key: [_untimed(e) for e in value] if key == "events" else value
+        for key, value in record.items()
+        if "time" not in key and not key.endswith("_s")
+    }
+
+
+def _arm(model_dir: Path, decoding: Decoding, batch: int, **kwargs: Any) -> tuple[dict[str, Any], list[int]]:
+    """Token ids per turn, measures and episodes (times excluded), and the batch sizes decoded."""
+    policy = ModelPolicy(model_dir, decoding=decoding, **kwargs)
+    generated = _recording(policy)
+    arm = run_arm("exact", policy, _items() * 2, RUNTIME, progress=False, batch=batch)
+    assert policy.batcher is not None
+    run = {
+        "tokens": sorted(generated),
+        "measures": [m.to_dict() | {"wall_s": None} for m in arm.measures],
+        "episodes": [_untimed(e.to_dict()) for e in arm.episodes],
+    }
+    return run, policy.batcher.batch_sizes
+
+
+@pytest.mark.parametrize(
+    "decoding",
+    [Decoding(max_new_tokens=24), Decoding(max_new_tokens=24, do_sample=True, temperature=0.7, seed=1)],
+    ids=["greedy", "sampled"],
+)
+def test_trials_decoded_in_batches_measure_as_one_at_a_time(trained: Path, decoding: Decoding):
+    alone, sizes_alone = _arm(trained, decoding, 1, tool_view=compact_tool)
+    batched, sizes = _arm(trained, decoding, 4, tool_view=compact_tool)
+    assert set(sizes_alone) == {1} and max(sizes) > 1  # the batches really formed
+    assert alone["tokens"] and batched == alone

@@ -15,7 +15,7 @@ paths compute the same thing in the same shapes:
 
 - every prompt is prefilled in whole chunks of ``chunk`` tokens aligned to absolute position 0
   (``[0, c)``, ``[c, 2c)``, ...), up to the last boundary strictly before the prompt's end; the
-  tail (1 to ``chunk`` tokens) is the first forward pass of ``generate``, then one token a step;
+  tail (1 to ``chunk`` tokens) is the decoder's first forward pass, then one token a step;
 - the cache keeps only those aligned, whole-chunk positions. Keys and values written by the tail
   pass or by decoding (other shapes) are cropped away before the entry is stored;
 - a new prompt reuses an entry up to its common prefix with the entry's tokens, rounded down to a
@@ -94,7 +94,7 @@ class PrefixCache:
     """Prefill prompts for one model, reusing the keys and values of earlier prompts (module docstring).
 
     ``take(ids)`` returns a cache holding the canonical keys and values of ``ids[:boundary(ids)]``;
-    hand it to ``generate`` with the full ``ids`` (it encodes the tail), then give it back with
+    hand it to the decoder with the full ``ids`` (it encodes the tail), then give it back with
     ``keep(ids, cache)``. Entries are taken out while in use, so one instance serves one
     conversation at a time.
     """
@@ -121,7 +121,7 @@ class PrefixCache:
         self.stats = CacheStats()
 
     def boundary(self, n_tokens: int) -> int:
-        """The last chunk boundary strictly before the end: the tail is never empty, so ``generate``
+        """The last chunk boundary strictly before the end: the tail is never empty, so the decoder
         always has a token to encode and the logits of the prompt's last token come from it."""
         return ((n_tokens - 1) // self.chunk) * self.chunk if n_tokens > 0 else 0
 
@@ -163,7 +163,7 @@ class PrefixCache:
         return cache
 
     def keep(self, ids: list[int], cache: DynamicCache) -> None:
-        """Store ``cache`` after ``generate`` used it for ``ids``: cropped to the prompt's aligned
+        """Store ``cache`` after the decoder used it for ``ids``: cropped to the prompt's aligned
         boundary (the tail and the decoded tokens were computed in other shapes), most recent last."""
         if not self.reuse:
             return

@@ -24,11 +24,13 @@ dropped one.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import random
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
@@ -47,7 +49,7 @@ from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_epis
 from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.judge import judge_servers
+from trajectory_platform.gym.judge import judge_servers, under_judge_servers
 from trajectory_platform.gym.library import build_library, get_fixture
 from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import EpisodeResult, RuntimeConfig, run_episode
@@ -262,19 +264,33 @@ def run_arm(
     library_seed: int = 0,
     progress: bool = True,
     environments: Mapping[str, Fixture] | None = None,
+    batch: int = 1,
 ) -> ArmRun:
     """Run ``policy`` on every item under the same budgets; every trial is kept. An environment
     item's fixture comes from ``environments`` (:meth:`HeldOut.fixtures`) and the policy acts
-    through that environment's own tools."""
+    through that environment's own tools.
+
+    ``batch`` trials run at once on threads when the policy batches its turns (a ``batcher``, as
+    :class:`~trajectory_platform.evaluation.policy.ModelPolicy` has): their turns are decoded
+    together, each with the tokens it would get alone (``evaluation/batching.py``). Results keep the
+    items' order, so the arm is the same whatever ``batch`` is."""
     arm = ArmRun(name)
-    with judge_servers():  # one sandboxed judge for all the arm's oracle runs (gym/judge.py)
-        for index, item in enumerate(items, 1):
-            if item.source == "environment":
-                fixture = (environments or {})[item.fixture_id]
-                with EnvironmentTools(fixture, config.test_timeout_s) as tools:
-                    result = _trial(fixture, policy, item, config, name, index, tools)
-            else:
-                result = _trial(get_fixture(item.fixture_id, library_seed), policy, item, config, name, index)
+    batcher = getattr(policy, "batcher", None) if batch > 1 else None
+
+    def one(indexed: tuple[int, EvalItem]) -> EpisodeResult:
+        index, item = indexed
+        with batcher.trial() if batcher is not None else contextlib.nullcontext():
+            if item.source != "environment":
+                return _trial(get_fixture(item.fixture_id, library_seed), policy, item, config, name, index)
+            fixture = (environments or {})[item.fixture_id]
+            with EnvironmentTools(fixture, config.test_timeout_s) as tools:
+                return _trial(fixture, policy, item, config, name, index, tools)
+
+    # one sandboxed judge per thread for all the arm's oracle runs (gym/judge.py)
+    with judge_servers(), ThreadPoolExecutor(max_workers=batch) as pool:
+        trials = enumerate(items, 1)
+        results = map(one, trials) if batcher is None else pool.map(under_judge_servers(one), trials)
+        for index, (item, result) in enumerate(zip(items, results, strict=True), 1):
             arm.episodes.append(result.episode)
             arm.measures.append(
                 measure_episode(

@@ -23,19 +23,24 @@ evaluation manifest generate the same tokens.
 Prompts are prefilled through :class:`~trajectory_platform.evaluation.decoding.PrefixCache`: the
 keys and values of earlier turns and of other trials' shared tool block and system prompt are
 reused, in a way that gives the same tokens bit for bit as encoding every prompt from scratch
-(``reuse_cache=False``, the uncached path the exactness tests compare against).
+(``reuse_cache=False``, the uncached path the exactness tests compare against). Turns are decoded
+by :class:`~trajectory_platform.evaluation.batching.RowDecoder`, alone or batched with the turns of
+other trials in flight (``harness.run_arm``'s ``batch``), with the same tokens bit for bit either way;
+a model it cannot run decodes through ``generate``, one trial at a time.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import torch
 
+from trajectory_platform.evaluation.batching import RowDecoder, Turn, TurnBatcher, supports_row_decoding
 from trajectory_platform.evaluation.decoding import PREFILL_CHUNK, PrefixCache
 from trajectory_platform.evaluation.settings import Decoding
 from trajectory_platform.gym.policy import Policy, PolicyTurn
@@ -86,6 +91,7 @@ class ModelPolicy(Policy):
         self.tokenizer_dir = Path(tokenizer_dir or self.model_dir)
         self.tokenizer = load_tokenizer(self.tokenizer_dir)
         self.model = load_checkpoint_model(self.model_dir, device=self.device).eval()
+        self._text = threading.Lock()  # one tokenizer, trials on several threads
         self.stop_ids = [
             self.tokenizer.eos_token_id,
             *(
@@ -95,12 +101,25 @@ class ModelPolicy(Policy):
             ),
         ]
         self.max_context = int(getattr(self.model.config, "max_position_embeddings", 4096))
-        self.episode_seed = 0
+        self._episode = threading.local()  # trials in flight on several threads share the policy
         self.tool_view = tool_view
         self.prefix = PrefixCache(self.model, chunk=prefill_chunk, reuse=reuse_cache)
+        self.batcher: TurnBatcher | None = None
+        if supports_row_decoding(self.model):
+            decoder = RowDecoder(self.model, self.prefix, self.decoding, self.stop_ids)
+            self.batcher = TurnBatcher(decoder.decode)
+
+    @property
+    def episode_seed(self) -> int:
+        """The seed of the trial the calling thread runs (0 before any)."""
+        return int(getattr(self._episode, "seed", 0))
+
+    @episode_seed.setter
+    def episode_seed(self, seed: int) -> None:
+        self._episode.seed = seed
 
     def start(self, fixture: Fixture, seed: int) -> None:
-        """Only the seed is kept: a model policy acts from the delivered input alone."""
+        """Only the seed is kept (per thread): a model policy acts from the delivered input alone."""
         self.episode_seed = seed
 
     def sampling_params(self) -> dict:
@@ -131,10 +150,11 @@ class ModelPolicy(Policy):
         messages = [message_of(event, "context") for event in inp.messages]
         specs = inp.tools if self.tool_view is None else [self.tool_view(spec) for spec in inp.tools]
         tools: list[dict | Callable] | None = [tool_dict(spec) for spec in specs] or None
-        text = self.tokenizer.apply_chat_template(
-            messages, tools=tools, tokenize=False, add_generation_prompt=True
-        )
-        return self.tokenizer(text, add_special_tokens=False)["input_ids"]
+        with self._text:
+            text = self.tokenizer.apply_chat_template(
+                messages, tools=tools, tokenize=False, add_generation_prompt=True
+            )
+            return self.tokenizer(text, add_special_tokens=False)["input_ids"]
 
     @torch.inference_mode()  # no autograd bookkeeping: ~10% of a decode step here, same kernels
     def act(self, inp: PolicyInput) -> PolicyTurn:
@@ -145,6 +165,23 @@ class ModelPolicy(Policy):
                 f"delivered input of {len(ids)} tokens + {budget} new tokens exceeds the model's "
                 f"context of {self.max_context}"
             )
+        seed = _pinned_seed(self.decoding.seed, self.episode_seed, inp.step)
+        if self.batcher is None:
+            new = self._generate(ids, budget, seed)
+        else:
+            turn = Turn(ids, budget, seed)
+            self.batcher.decode(turn)  # alone, or with the other trials in flight: the same tokens
+            new = turn.tokens
+        output_tokens = len(new)
+        finish = "stop" if new and new[-1] in self.stop_ids else "length"
+        if finish == "stop" and new[-1] == self.tokenizer.eos_token_id:
+            new = new[:-1]  # the authentic terminator is the stop signal, not text
+        with self._text:  # one sequence in: one string out
+            text = cast(str, self.tokenizer.decode(new, skip_special_tokens=False))
+        return PolicyTurn(text=text, finish_reason=finish, output_tokens=output_tokens)
+
+    def _generate(self, ids: list[int], budget: int, seed: int) -> list[int]:
+        """A turn's new tokens through ``generate``, for a model :class:`RowDecoder` cannot run."""
         input_ids = torch.tensor([ids], device=self.device)
         cache = self.prefix.take(ids)  # the prompt up to its last chunk boundary, reused or encoded
         kwargs: dict[str, Any] = {
@@ -159,14 +196,8 @@ class ModelPolicy(Policy):
             kwargs.update(temperature=self.decoding.temperature, top_p=self.decoding.top_p)
         else:
             kwargs.update(temperature=None, top_p=None, top_k=None)
-        seed = _pinned_seed(self.decoding.seed, self.episode_seed, inp.step)
         with torch.random.fork_rng(devices=[self.device] if self.device.type == "cuda" else []):
             torch.manual_seed(seed)
             output = self.model.generate(input_ids, **kwargs)
         self.prefix.keep(ids, cache)
-        new = output[0, len(ids) :].tolist()
-        finish = "stop" if new and new[-1] in self.stop_ids else "length"
-        if finish == "stop" and new[-1] == self.tokenizer.eos_token_id:
-            new = new[:-1]  # the authentic terminator is the stop signal, not text
-        text = cast(str, self.tokenizer.decode(new, skip_special_tokens=False))  # one sequence: one string
-        return PolicyTurn(text=text, finish_reason=finish, output_tokens=len(output[0]) - len(ids))
+        return output[0, len(ids) :].tolist()

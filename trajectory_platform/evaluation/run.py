@@ -58,6 +58,8 @@ class EvaluationRequest:
     training_fault_kinds: set[str] | None = None
     device: str = "cpu"
     progress: bool = True
+    batch: int = EvaluationSettings.batch
+    """Trials in flight per arm (``harness.run_arm``): a speed setting, so not in the manifest."""
     split_policy: SplitPolicy | None = None
     """The policy the held-out suites are drawn from (``split_assignments``'s), else the default."""
     environments: tuple[Fixture, ...] = ()
@@ -93,6 +95,7 @@ class EvaluationRequest:
             max_generated_tokens=settings.max_generated_tokens,
             rule=GateRule(min_acceptance_ci_low=settings.min_gain),
             alpha=settings.alpha,
+            batch=settings.batch,
             **runtime,
         )
 
@@ -187,6 +190,7 @@ def evaluate(
             library_seed=spec.library_seed,
             progress=request.progress,
             environments=held.fixtures(),
+            batch=request.batch,
         )
     keys, keys_source = training_keys(train_manifest, spec.reserved_tool_families)
     card = build_scorecard(

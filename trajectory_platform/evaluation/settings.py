@@ -92,3 +92,10 @@ class EvaluationSettings:
         metadata={"help": "incumbent checkpoint ('': the candidate's base, else the default base)"},
     )
     threads: int = field(default=1, metadata={"help": "torch CPU threads (small models: 1 is fastest)"})
+    batch: int = field(
+        default=8,
+        metadata={
+            "help": "trials in flight, their turns decoded together (speed only: each trial gets the "
+            "tokens it would get alone)"
+        },
+    )
