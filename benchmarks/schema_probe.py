@@ -11,7 +11,9 @@ model's first name token is instead, so recall (``read``) and invention (``query
 apart. One forward pass per task: seconds per checkpoint, no sandbox and no decoding loop.
 
 Usage: ``.venv/bin/python benchmarks/schema_probe.py CHECKPOINT [CHECKPOINT ...] [--items 12]
-[--kinds report_value] [--families path uri alias] [--seed 0]``. A ``make run`` checkpoint is
+[--kinds report_value] [--families path uri alias alias_names] [--seed 0]``. ``alias_names`` is
+familiar ``path`` tasks renamed to ``alias``'s tool names and keys with everything else kept
+(:data:`RESERVED_NAMES`). A ``make run`` checkpoint is
 ``WORKDIR/checkpoints/sft-*``. Prints one row per checkpoint and family and a final JSON line.
 """
 
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import collections
+import copy
+import dataclasses
 import json
 import re
 import sys
@@ -30,6 +34,9 @@ import torch
 from ablation.corpus import HELD_OUT_FAMILY, expert_corpus, task_numbers
 
 from trajectory_platform.gym.library import learnable_fixture
+from trajectory_platform.gym.tools import manifest
+from trajectory_platform.traces.record import Episode
+from trajectory_platform.training.data.augment import rename_to
 from trajectory_platform.training.data.chat_template import CALL_CLOSE, CALL_OPEN
 from trajectory_platform.training.data.masked_dataset import build_masked_dataset, to_table
 from trajectory_platform.training.data.tokenizer import load_tokenizer
@@ -86,15 +93,43 @@ def probe(model: torch.nn.Module, rows: Sequence[Sequence[int]], tokenizer: Any)
     }
 
 
+RESERVED_NAMES = "alias_names"
+"""A probe set, not a tool family: the familiar ``path`` family's held-out episodes renamed to the
+reserved family's tool names and keys (``read_file(file_path)`` to ``cat(doc)``), descriptions,
+declaration order and everything else kept. Against ``alias`` (which also rewrites every
+description) it tells apart failing on the reserved names from failing on its descriptions."""
+
+
+def reserved_names(episode: Episode) -> Episode:
+    """``episode`` (a ``path``-family one) with the reserved family's names: each tool renamed to the
+    reserved tool of the same operation, each key to the key carrying the same role there."""
+    familiar, reserved = manifest("path"), manifest("alias")
+    twins = {tool.op: tool for tool in reserved.tools}
+    tools: dict[str, str] = {}
+    keys: dict[str, str] = {}
+    for tool in familiar.tools:
+        twin = twins[tool.op]
+        tools[tool.name] = twin.name
+        keys |= {key: twin.keys[role] for role, key in tool.keys.items() if role in twin.keys}
+    renamed = copy.deepcopy(episode)
+    rename_to(renamed, tools, keys)
+    return renamed
+
+
 def held_out_rows(
     tool_family: str, items: int, kinds: tuple[str, ...], seed: int, tokenizer: Any
 ) -> list[list[int]]:
-    """The scripted expert's episodes on ``items`` held-out tasks in ``tool_family``, rendered and
-    tokenized as the dataset stage renders training data (full tool schemas)."""
+    """The scripted expert's episodes on ``items`` held-out tasks in ``tool_family`` (or the
+    :data:`RESERVED_NAMES` set), rendered and tokenized as the dataset stage renders training data
+    (full tool schemas)."""
+    family = "path" if tool_family == RESERVED_NAMES else tool_family
     fixtures = [
-        learnable_fixture(HELD_OUT_FAMILY, task, tool_family, seed) for task in task_numbers(0, items, kinds)
+        learnable_fixture(HELD_OUT_FAMILY, task, family, seed) for task in task_numbers(0, items, kinds)
     ]
-    table = to_table(build_masked_dataset(expert_corpus(fixtures, seed=seed), tokenizer))
+    inputs = expert_corpus(fixtures, seed=seed)
+    if tool_family == RESERVED_NAMES:
+        inputs = [dataclasses.replace(item, episode=reserved_names(item.episode)) for item in inputs]
+    table = to_table(build_masked_dataset(inputs, tokenizer))
     return table.column("input_ids").to_pylist()
 
 
@@ -103,7 +138,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("checkpoints", type=Path, nargs="+", help="local causal-LM directories")
     parser.add_argument("--items", type=int, default=12, help="held-out tasks per tool family")
     parser.add_argument("--kinds", nargs="+", default=["report_value"])
-    parser.add_argument("--families", nargs="+", default=["path", "uri", "alias"])
+    parser.add_argument(
+        "--families",
+        nargs="+",
+        default=["path", "uri", "alias"],
+        help=f"tool families, or {RESERVED_NAMES}: path tasks renamed to alias's names",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     results = []

@@ -33,13 +33,33 @@ class Oracle(torch.nn.Module):
 
 
 def test_spans_are_the_offered_names_in_every_family(tokenizer):
-    for family, name, key in (("alias", "cat", "doc"), ("path", "read_file", "file_path")):
+    offered = (("alias", "cat", "doc"), ("path", "read_file", "file_path"), ("alias_names", "cat", "doc"))
+    for family, name, key in offered:
         rows = held_out_rows(family, 2, ("report_value",), 0, tokenizer)
         assert len(rows) == 2
         for ids in rows:
             spans = first_call_spans(ids, tokenizer)
             decoded = {group: tokenizer.decode(ids[b:e]).strip('"') for group, (b, e) in spans.items()}
             assert decoded == {"tool_name": name, "first_key": key}
+
+
+def test_alias_names_keeps_the_familiar_block_but_its_names(tokenizer):
+    """``alias_names`` is the path family's block with the reserved names: the descriptions and
+    the order stay, no familiar name or key is left, and the reserved family's own wording is absent."""
+    (familiar,) = held_out_rows("path", 1, ("report_value",), 0, tokenizer)
+    (renamed,) = held_out_rows("alias_names", 1, ("report_value",), 0, tokenizer)
+    text, before = tokenizer.decode(renamed), tokenizer.decode(familiar)
+    assert "read a text file" in text and "show a document" not in text
+    for old in ("read_file", "list_files", "edit_file", "write_file", "run_tests", "file_path"):
+        assert old in before and old not in text
+    block = text.split("<|tools|>")[1].split("<|end_tools|>")[0]
+    assert [line.split(":")[0] for line in block.strip().splitlines()] == [
+        "ls",
+        "cat",
+        "patch",
+        "save",
+        "check",
+    ]
 
 
 def test_probe_scores_exactly_the_copied_tokens(tokenizer):

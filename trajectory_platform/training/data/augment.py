@@ -185,9 +185,16 @@ def rename(episode: Episode, rng: random.Random) -> dict:
     tools = {t.name: _fresh_identifier(rng, taken, text) for t in episode.tools}
     arg_names = sorted(argument_keys(episode))
     args = {a: _fresh_identifier(rng, taken, text) for a in arg_names}
+    return rename_to(episode, tools, args)
+
+
+def rename_to(episode: Episode, tools: dict[str, str], args: dict[str, str]) -> dict:
+    """Rename tools and argument keys by the given maps, everywhere :func:`rename` does: what a
+    rename draws, or a fixed interface (a probe renaming a familiar episode to a held-out family's
+    names while keeping everything else)."""
     patterns = [(_text_pattern(old), new) for old, new in {**tools, **args}.items()]
     for tool in episode.tools:
-        tool.name = tools[tool.name]
+        tool.name = tools.get(tool.name, tool.name)
         tool.parameters_json = canonical_json(_rename_schema(_schema(tool), args))
         tool.description = _rewrite_text(tool.description, patterns)
     for event in episode.events:
