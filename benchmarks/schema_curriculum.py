@@ -26,12 +26,14 @@ shows the renamed copies in an easier *view* first:
 ``--renamed-only line:2000,short:1000`` first trains renamed copies alone, stage by stage in each
 stage's view (a copy pre-training); then the context warm-up (``--preamble-warmup`` steps:
 familiar examples without their preamble, renamed copies in ``--view``); then everything in full
-view. ``--init CHECKPOINT`` continues from a saved ``curriculum-checkpoint`` (the weights only:
-a fresh optimizer and schedule), so a next stage is screened without retraining the ones before
-it. Every ``--eval-every`` steps ``schema_probe.probe`` scores, teacher-forced, the first call's
-tool name and first key on held-out tasks: the familiar ``path`` family, the reserved ``alias``
-family, and held-out renamed copies in full view and in every view trained on. Chance on a renamed
-name is about 0.015 (the rename pool's first-token marginal). Results and what they showed:
+view. ``--reword`` has the renamed copies reword tool descriptions too (:data:`REWORDINGS`), as
+the reserved family does. ``--init CHECKPOINT`` continues from a saved ``curriculum-checkpoint``
+(the weights only: a fresh optimizer and schedule), so a next stage is screened without retraining
+the ones before it. Every ``--eval-every`` steps ``schema_probe.probe`` scores, teacher-forced, the
+first call's tool name and first key on held-out tasks: the familiar ``path`` family, the reserved
+``alias`` family, ``path`` tasks with ``alias``'s names (``schema_probe.RESERVED_NAMES``), and
+held-out renamed copies in full view and in every view trained on. Chance on a renamed name is
+about 0.015 (the rename pool's first-token marginal). Results and what they showed:
 benchmarks/results/README.md.
 
 Usage: ``.venv/bin/python benchmarks/schema_curriculum.py [--view short] [--copies 1]
@@ -46,6 +48,7 @@ import argparse
 import copy
 import dataclasses
 import json
+import random
 import sys
 import tempfile
 import time
@@ -55,9 +58,11 @@ from typing import Any
 
 import torch
 from ablation.corpus import HELD_OUT_FAMILY, compact_tool, expert_corpus, task_numbers, training_fixtures
-from schema_probe import held_out_rows, probe
+from schema_probe import RESERVED_NAMES, held_out_rows, probe
 
+from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.library import learnable_fixture
+from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.training.data.augment import derive
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
@@ -186,6 +191,39 @@ VIEWS: dict[str, Callable[[Episode], Episode]] = {
 }
 
 
+REWORDINGS: dict[str, tuple[str, ...]] = {
+    "list": ("list the files in a folder", "show the documents under a directory", "list documents"),
+    "read": ("show a file", "read a document", "print the text of a file", "view a text file"),
+    "edit": ("replace a snippet in a document", "change one exact snippet in a file", "patch a file"),
+    "write": ("save a file", "write a document", "create or replace a document"),
+    "run_tests": ("run the tests", "run the checks", "check the repository's test suite"),
+}
+"""Other descriptions of each operation a ``--reword`` copy may show. Renamed copies otherwise keep
+the familiar descriptions (every training family says "read a text file"), so a model can pick the
+called tool by a description it has seen; the reserved ``alias`` family rewords them all. These
+are built from the same words in other combinations; ``alias``'s own descriptions are never among
+them (a test checks)."""
+
+
+def reworded(episode: Episode, seed: int) -> Episode:
+    """``episode`` with each single-purpose tool's familiar description replaced by one of
+    :data:`REWORDINGS` for its operation (or kept), drawn per episode and tool."""
+    operations = {
+        tool.description: tool.op
+        for family in TOOL_FAMILIES
+        if family not in SuiteSpec.reserved_tool_families
+        for tool in manifest(family).tools
+        if tool.op in REWORDINGS
+    }
+    out = copy.deepcopy(episode)
+    for tool in out.tools:
+        op = operations.get(tool.description or "")
+        if op is not None:
+            rng = random.Random(f"{seed}:{episode.episode_id}:{tool.name}")
+            tool.description = rng.choice((tool.description, *REWORDINGS[op]))
+    return out
+
+
 def renamed(inputs: Sequence[EpisodeInput], seed: int, copies: int) -> list[EpisodeInput]:
     """``copies`` renamed derivations of each input (draws 0..copies-1, as ``augment_copies``)."""
     return [
@@ -219,6 +257,7 @@ def probe_rows(tokenizer: Any, items: int, seed: int, views: Sequence[str]) -> d
     rows = {
         "path": held_out_rows("path", items, KINDS, seed, tokenizer),
         "alias": held_out_rows("alias", items, KINDS, seed, tokenizer),
+        RESERVED_NAMES: held_out_rows(RESERVED_NAMES, items, KINDS, seed, tokenizer),
         "renamed_full": token_rows(renamed_held_out, tokenizer),
     }
     for view in dict.fromkeys(views):
@@ -264,6 +303,11 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         help="renamed copies alone first, VIEW:STEPS[,VIEW:STEPS...] (a copy pre-training)",
     )
+    parser.add_argument(
+        "--reword",
+        action="store_true",
+        help="renamed copies also reword tool descriptions (REWORDINGS), as the alias family does",
+    )
     parser.add_argument("--tasks", type=int, default=2400)
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--preamble-warmup", type=int, default=2000)
@@ -286,7 +330,10 @@ def main(argv: list[str] | None = None) -> int:
     base = args.init or build_default_model(workdir)
     tokenizer = load_tokenizer(base)
     familiar = expert_corpus(training_fixtures(args.tasks, args.seed, KINDS), seed=args.seed)
-    copies = renamed(familiar, args.seed, args.copies)
+    sources = familiar
+    if args.reword:
+        sources = [dataclasses.replace(i, episode=reworded(i.episode, args.seed)) for i in familiar]
+    copies = renamed(sources, args.seed, args.copies)
 
     def examples(inputs: Sequence[EpisodeInput]) -> list[Example]:
         table = to_table(build_masked_dataset(list(inputs), tokenizer))

@@ -10,6 +10,7 @@ import pytest
 from ablation.corpus import HELD_OUT_FAMILY, expert_corpus, task_numbers
 from schema_curriculum import (
     KINDS,
+    REWORDINGS,
     VIEWS,
     after_view,
     before_view,
@@ -22,11 +23,13 @@ from schema_curriculum import (
     phase_of,
     probe_rows,
     renamed,
+    reworded,
     short_view,
     used_view,
 )
 
 from trajectory_platform.gym.library import learnable_fixture
+from trajectory_platform.gym.tools import manifest
 from trajectory_platform.training.data.masked_dataset import EpisodeInput
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 
@@ -119,13 +122,18 @@ def test_renamed_draws_are_fresh_and_declare_what_they_call(episodes):
 
 def test_probe_rows_put_the_called_name_first_in_the_focused_block(tokenizer):
     rows = probe_rows(tokenizer, items=2, seed=0, views=["line", "short", "line"])
-    assert set(rows) == {"path", "alias", "renamed_full", "renamed_line", "renamed_short"}
+    assert set(rows) == {"path", "alias", "alias_names", "renamed_full", "renamed_line", "renamed_short"}
     for ids in rows["renamed_short"]:
         text = tokenizer.decode(ids)
         block_name = text.split("<|tools|>", 1)[1].split(":", 1)[0]
         assert f'{{"name": "{block_name}"' in text
         assert len(ids) < min(map(len, rows["renamed_full"]))
-    assert set(probe_rows(tokenizer, items=1, seed=0, views=["full"])) == {"path", "alias", "renamed_full"}
+    assert set(probe_rows(tokenizer, items=1, seed=0, views=["full"])) == {
+        "path",
+        "alias",
+        "alias_names",
+        "renamed_full",
+    }
 
 
 def test_a_mixed_stage_shows_every_copy_in_each_of_its_views(episodes):
@@ -146,3 +154,17 @@ def test_phases_split_the_steps_in_order():
     for bad in ("line", "long:5", "short:x"):
         with pytest.raises(ValueError, match="is not VIEW"):
             parse_stages(bad)
+
+
+def test_reworded_copies_vary_the_familiar_descriptions_never_to_the_reserved_ones(episodes):
+    reserved = {tool.description for tool in manifest("alias").tools}
+    assert not reserved & {text for texts in REWORDINGS.values() for text in texts}
+    seen: set[str] = set()
+    for episode in episodes:
+        before = [tool.description for tool in episode.tools]
+        after = reworded(episode, 0)
+        assert [tool.name for tool in after.tools] == [tool.name for tool in episode.tools]
+        assert [tool.description for tool in episode.tools] == before  # a copy, not in place
+        assert after == reworded(episode, 0)  # drawn per episode and tool: deterministic
+        seen |= {tool.description or "" for tool in after.tools} - set(before)
+    assert seen and not seen & reserved
