@@ -27,18 +27,21 @@ shows the renamed copies in an easier *view* first:
 stage's view (a copy pre-training); then the context warm-up (``--preamble-warmup`` steps:
 familiar examples without their preamble, renamed copies in ``--view``); then everything in full
 view. ``--reword`` has the renamed copies reword tool descriptions too (:data:`REWORDINGS`), as
-the reserved family does. ``--init CHECKPOINT`` continues from a saved ``curriculum-checkpoint``
-(the weights only: a fresh optimizer and schedule), so a next stage is screened without retraining
-the ones before it. Every ``--eval-every`` steps ``schema_probe.probe`` scores, teacher-forced, the
-first call's tool name and first key on held-out tasks: the familiar ``path`` family, the reserved
-``alias`` family, ``path`` tasks with ``alias``'s names (``schema_probe.RESERVED_NAMES``), and
-held-out renamed copies in full view and in every view trained on. Chance on a renamed name is
-about 0.015 (the rename pool's first-token marginal). Results and what they showed:
-benchmarks/results/README.md.
+the reserved family does; ``--reorder`` has them declare their tools in a drawn order (every
+family declares the read tool second, so otherwise "the second name" is a shortcut). ``--init
+CHECKPOINT`` continues from a saved ``curriculum-checkpoint`` (the weights only: a fresh optimizer
+and schedule), so a next stage is screened without retraining the ones before it. Every
+``--eval-every`` steps ``schema_probe.probe`` scores, teacher-forced, the first call's tool name and
+first key on held-out tasks: the familiar ``path`` family, the reserved ``alias`` family, ``path``
+tasks with ``alias``'s names (``schema_probe.RESERVED_NAMES``), ``alias`` with the called tool
+declared elsewhere (``schema_probe.MOVED_CALLED``: the position check), and held-out renamed copies
+in full view and in every view trained on. Chance on a renamed name is about 0.015 (the rename
+pool's first-token marginal). Results and what they showed: benchmarks/results/README.md.
 
 Usage: ``.venv/bin/python benchmarks/schema_curriculum.py [--view short] [--copies 1]
-[--renamed-only VIEW[+VIEW]:STEPS,...] [--tasks 2400] [--steps 3000] [--preamble-warmup 2000]
-[--eval-every 500] [--items 12] [--seed 0] [--threads 1] [--workdir DIR] [--init CHECKPOINT]``.
+[--renamed-only VIEW[+VIEW]:STEPS,...] [--reword] [--reorder] [--tasks 2400] [--steps 3000]
+[--preamble-warmup 2000] [--eval-every 500] [--items 12] [--seed 0] [--threads 1] [--workdir DIR]
+[--init CHECKPOINT]``.
 Prints one JSON row per evaluation and a final JSON line.
 """
 
@@ -58,7 +61,7 @@ from typing import Any
 
 import torch
 from ablation.corpus import HELD_OUT_FAMILY, compact_tool, expert_corpus, task_numbers, training_fixtures
-from schema_probe import RESERVED_NAMES, held_out_rows, probe
+from schema_probe import MOVED_CALLED, RESERVED_NAMES, held_out_rows, probe
 
 from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.library import learnable_fixture
@@ -224,10 +227,18 @@ def reworded(episode: Episode, seed: int) -> Episode:
     return out
 
 
-def renamed(inputs: Sequence[EpisodeInput], seed: int, copies: int) -> list[EpisodeInput]:
-    """``copies`` renamed derivations of each input (draws 0..copies-1, as ``augment_copies``)."""
+def renamed(
+    inputs: Sequence[EpisodeInput], seed: int, copies: int, reorder: bool = False
+) -> list[EpisodeInput]:
+    """``copies`` renamed derivations of each input (draws 0..copies-1, as ``augment_copies``),
+    each also declaring its tools in a drawn order when ``reorder``."""
+
+    def derived(episode: Episode, draw: int) -> Episode:
+        episode = derive(episode, "rename", seed, draw)
+        return derive(episode, "reorder", seed, draw) if reorder else episode
+
     return [
-        dataclasses.replace(item, episode=derive(item.episode, "rename", seed, draw))
+        dataclasses.replace(item, episode=derived(item.episode, draw))
         for draw in range(copies)
         for item in inputs
     ]
@@ -258,6 +269,7 @@ def probe_rows(tokenizer: Any, items: int, seed: int, views: Sequence[str]) -> d
         "path": held_out_rows("path", items, KINDS, seed, tokenizer),
         "alias": held_out_rows("alias", items, KINDS, seed, tokenizer),
         RESERVED_NAMES: held_out_rows(RESERVED_NAMES, items, KINDS, seed, tokenizer),
+        MOVED_CALLED: held_out_rows(MOVED_CALLED, items, KINDS, seed, tokenizer),
         "renamed_full": token_rows(renamed_held_out, tokenizer),
     }
     for view in dict.fromkeys(views):
@@ -308,6 +320,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="renamed copies also reword tool descriptions (REWORDINGS), as the alias family does",
     )
+    parser.add_argument(
+        "--reorder",
+        action="store_true",
+        help="renamed copies also declare their tools in a drawn order: every family declares the read "
+        "tool second, so without it a model can select by position (the alias_moved probe shows it)",
+    )
     parser.add_argument("--tasks", type=int, default=2400)
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--preamble-warmup", type=int, default=2000)
@@ -333,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     sources = familiar
     if args.reword:
         sources = [dataclasses.replace(i, episode=reworded(i.episode, args.seed)) for i in familiar]
-    copies = renamed(sources, args.seed, args.copies)
+    copies = renamed(sources, args.seed, args.copies, args.reorder)
 
     def examples(inputs: Sequence[EpisodeInput]) -> list[Example]:
         table = to_table(build_masked_dataset(list(inputs), tokenizer))

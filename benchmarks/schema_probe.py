@@ -11,9 +11,10 @@ model's first name token is instead, so recall (``read``) and invention (``query
 apart. One forward pass per task: seconds per checkpoint, no sandbox and no decoding loop.
 
 Usage: ``.venv/bin/python benchmarks/schema_probe.py CHECKPOINT [CHECKPOINT ...] [--items 12]
-[--kinds report_value] [--families path uri alias alias_names] [--seed 0]``. ``alias_names`` is
-familiar ``path`` tasks renamed to ``alias``'s tool names and keys with everything else kept
-(:data:`RESERVED_NAMES`). A ``make run`` checkpoint is
+[--kinds report_value] [--families path uri alias alias_names alias_moved] [--seed 0]``.
+``alias_names`` is familiar ``path`` tasks renamed to ``alias``'s tool names and keys with everything
+else kept (:data:`RESERVED_NAMES`); ``alias_moved`` is ``alias`` with the called tool declared at
+another place (:data:`MOVED_CALLED`). A ``make run`` checkpoint is
 ``WORKDIR/checkpoints/sft-*``. Prints one row per checkpoint and family and a final JSON line.
 """
 
@@ -26,7 +27,7 @@ import dataclasses
 import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -116,19 +117,47 @@ def reserved_names(episode: Episode) -> Episode:
     return renamed
 
 
+MOVED_CALLED = "alias_moved"
+"""A probe set: the reserved ``alias`` family's held-out episodes with the called tool declared
+at another place. Every family, renamed training copies included, declares the read tool second,
+so a model could pick "the second name" without reading a description; here the item ``i``
+declares it at each other place in turn."""
+
+
+def moved_called_tool(episode: Episode, item: int) -> Episode:
+    """``episode`` with its first call's tool moved from its declared place to another one, the
+    ``item``-th of the others in cyclic order (the rest keep their order)."""
+    called = next(call.name for event in episode.events for call in event.tool_calls)
+    moved = copy.deepcopy(episode)
+    at = next(index for index, tool in enumerate(moved.tools) if tool.name == called)
+    tool = moved.tools.pop(at)
+    moved.tools.insert((at + 1 + item % len(moved.tools)) % (len(moved.tools) + 1), tool)
+    return moved
+
+
+PROBE_SETS: dict[str, tuple[str, Callable[[Episode, int], Episode]]] = {
+    RESERVED_NAMES: ("path", lambda episode, _: reserved_names(episode)),
+    MOVED_CALLED: ("alias", moved_called_tool),
+}
+"""Probe sets beyond the tool families: the family whose episodes they transform, and how."""
+
+
 def held_out_rows(
     tool_family: str, items: int, kinds: tuple[str, ...], seed: int, tokenizer: Any
 ) -> list[list[int]]:
-    """The scripted expert's episodes on ``items`` held-out tasks in ``tool_family`` (or the
-    :data:`RESERVED_NAMES` set), rendered and tokenized as the dataset stage renders training data
+    """The scripted expert's episodes on ``items`` held-out tasks in ``tool_family`` (or a
+    :data:`PROBE_SETS` set), rendered and tokenized as the dataset stage renders training data
     (full tool schemas)."""
-    family = "path" if tool_family == RESERVED_NAMES else tool_family
+    family, transform = PROBE_SETS.get(tool_family, (tool_family, None))
     fixtures = [
         learnable_fixture(HELD_OUT_FAMILY, task, family, seed) for task in task_numbers(0, items, kinds)
     ]
     inputs = expert_corpus(fixtures, seed=seed)
-    if tool_family == RESERVED_NAMES:
-        inputs = [dataclasses.replace(item, episode=reserved_names(item.episode)) for item in inputs]
+    if transform is not None:
+        inputs = [
+            dataclasses.replace(item, episode=transform(item.episode, index))
+            for index, item in enumerate(inputs)
+        ]
     table = to_table(build_masked_dataset(inputs, tokenizer))
     return table.column("input_ids").to_pylist()
 
@@ -142,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         "--families",
         nargs="+",
         default=["path", "uri", "alias"],
-        help=f"tool families, or {RESERVED_NAMES}: path tasks renamed to alias's names",
+        help=f"tool families, or {RESERVED_NAMES} (path tasks renamed to alias's names) or "
+        f"{MOVED_CALLED} (alias with the called tool declared elsewhere)",
     )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)

@@ -120,9 +120,34 @@ def test_renamed_draws_are_fresh_and_declare_what_they_call(episodes):
         assert called_tools(item.episode) <= {tool.name for tool in item.episode.tools}
 
 
+def test_reordered_copies_declare_the_called_tool_anywhere(episodes):
+    """``--reorder``: the same renamed copies, each declaring its tools in another order, so the
+    called tool is not always second (the shortcut the ``alias_moved`` probe caught)."""
+    inputs = [EpisodeInput(e, split="train", role="pristine") for e in episodes]
+    plain, moved = renamed(inputs, seed=0, copies=3), renamed(inputs, seed=0, copies=3, reorder=True)
+
+    def place(item: EpisodeInput) -> int:
+        return next(i for i, tool in enumerate(item.episode.tools) if tool.name in called_tools(item.episode))
+
+    assert {place(item) for item in plain} == {1}
+    assert len({place(item) for item in moved}) > 1
+    for before, after in zip(plain, moved, strict=True):
+        assert sorted(t.name for t in before.episode.tools) == sorted(t.name for t in after.episode.tools)
+        assert [t.name for t in before.episode.tools] != [t.name for t in after.episode.tools]
+        assert [e.tool_calls for e in before.episode.events] == [e.tool_calls for e in after.episode.events]
+
+
 def test_probe_rows_put_the_called_name_first_in_the_focused_block(tokenizer):
     rows = probe_rows(tokenizer, items=2, seed=0, views=["line", "short", "line"])
-    assert set(rows) == {"path", "alias", "alias_names", "renamed_full", "renamed_line", "renamed_short"}
+    assert set(rows) == {
+        "path",
+        "alias",
+        "alias_names",
+        "alias_moved",
+        "renamed_full",
+        "renamed_line",
+        "renamed_short",
+    }
     for ids in rows["renamed_short"]:
         text = tokenizer.decode(ids)
         block_name = text.split("<|tools|>", 1)[1].split(":", 1)[0]
@@ -132,6 +157,7 @@ def test_probe_rows_put_the_called_name_first_in_the_focused_block(tokenizer):
         "path",
         "alias",
         "alias_names",
+        "alias_moved",
         "renamed_full",
     }
 

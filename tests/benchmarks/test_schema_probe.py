@@ -33,7 +33,12 @@ class Oracle(torch.nn.Module):
 
 
 def test_spans_are_the_offered_names_in_every_family(tokenizer):
-    offered = (("alias", "cat", "doc"), ("path", "read_file", "file_path"), ("alias_names", "cat", "doc"))
+    offered = (
+        ("alias", "cat", "doc"),
+        ("path", "read_file", "file_path"),
+        ("alias_names", "cat", "doc"),
+        ("alias_moved", "cat", "doc"),
+    )
     for family, name, key in offered:
         rows = held_out_rows(family, 2, ("report_value",), 0, tokenizer)
         assert len(rows) == 2
@@ -60,6 +65,18 @@ def test_alias_names_keeps_the_familiar_block_but_its_names(tokenizer):
         "save",
         "check",
     ]
+
+
+def test_alias_moved_declares_the_called_tool_everywhere_but_its_place(tokenizer):
+    """``alias_moved``: the reserved family's block with ``cat`` moved, item by item, to each other
+    place (never the second, where every family declares its read tool), the rest in order."""
+    blocks = []
+    for ids in held_out_rows("alias_moved", 8, ("report_value",), 0, tokenizer):
+        block = tokenizer.decode(ids).split("<|tools|>")[1].split("<|end_tools|>")[0]
+        names = [line.split(":")[0] for line in block.strip().splitlines()]
+        assert [name for name in names if name != "cat"] == ["ls", "patch", "save", "check"]
+        blocks.append(names.index("cat"))
+    assert blocks == [2, 3, 4, 0, 2, 3, 4, 0]
 
 
 def test_probe_scores_exactly_the_copied_tokens(tokenizer):
