@@ -111,7 +111,9 @@ def test_the_batcher_waits_for_every_trial_in_flight_and_shares_errors():
 
 def test_a_model_the_row_decoder_cannot_run_decodes_through_generate(eval_workdir: Path, tmp_path: Path):
     """Another architecture (a local Qwen2 directory here) gets no batcher: its turns go through
-    ``generate``, one trial at a time, and the harness runs its trials in order whatever ``batch``."""
+    ``generate``, one trial at a time, and the harness runs its trials in order whatever ``batch``.
+    Its sampler description names that decoder, so its episodes never share a sampler digest with
+    row-decoded ones (greedy near-ties may break differently)."""
     base = default_base_dir(eval_workdir)
     vocab = load_checkpoint_model(base).config.vocab_size
     config = Qwen2Config(
@@ -122,6 +124,8 @@ def test_a_model_the_row_decoder_cannot_run_decodes_through_generate(eval_workdi
     Qwen2ForCausalLM(config).save_pretrained(tmp_path / "qwen2")
     policy = ModelPolicy(tmp_path / "qwen2", tokenizer_dir=base, decoding=Decoding(max_new_tokens=4))
     assert policy.batcher is None
+    row_decoded = ModelPolicy(base, decoding=Decoding(max_new_tokens=4))
+    assert (policy.describe()["decoder"], row_decoded.describe()["decoder"]) == ("generate", "rows/v1")
     _, pool = learnable_split()
     items = build_items(pool, SuiteSpec(episodes=2, recovery_episodes=0, retention_episodes=0))
     arm = run_arm("qwen2", policy, items, RuntimeConfig(max_steps=2), progress=False, batch=4)

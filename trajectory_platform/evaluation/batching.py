@@ -46,6 +46,14 @@ from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 from trajectory_platform.evaluation.decoding import PrefixCache
 from trajectory_platform.evaluation.settings import Decoding
 
+ROW_DECODER = "rows/v1"
+"""The implementation a :class:`RowDecoder` turn is decoded by, as a policy records it: its logits
+can differ in the last bits from ``generate``'s (another kernel choice), so a greedy near-tie can
+differ, and a sampler digest must tell the two apart. Bump it when the numerics change."""
+
+GENERATE_DECODER = "generate"
+"""The fallback's implementation name (transformers' ``generate``, one trial at a time)."""
+
 MIN_ROWS = 4
 """The fewest rows a decode step's matmuls see. Below four rows this CPU's matmul takes another
 kernel (a row's result then depends on how many rows share the call); from four on it does not."""

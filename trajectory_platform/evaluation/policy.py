@@ -40,7 +40,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import torch
 
-from trajectory_platform.evaluation.batching import RowDecoder, Turn, TurnBatcher, supports_row_decoding
+from trajectory_platform.evaluation.batching import (
+    GENERATE_DECODER,
+    ROW_DECODER,
+    RowDecoder,
+    Turn,
+    TurnBatcher,
+    supports_row_decoding,
+)
 from trajectory_platform.evaluation.decoding import PREFILL_CHUNK, PrefixCache
 from trajectory_platform.evaluation.settings import Decoding
 from trajectory_platform.gym.policy import Policy, PolicyTurn
@@ -136,12 +143,15 @@ class ModelPolicy(Policy):
 
     def describe(self) -> dict:
         """The policy by content, not by folder: an episode's sampler digest is this, digested, so
-        a checkpoint retrained into the same folder is a new sampler and a copy elsewhere is not."""
+        a checkpoint retrained into the same folder is a new sampler and a copy elsewhere is not.
+        The decoder implementation is part of it: row decoding and ``generate`` may break a greedy
+        near-tie differently."""
         view = None if self.tool_view is None else getattr(self.tool_view, "__qualname__", "custom")
         return {
             "policy": "model",
             **self.content_digests,
             "decoding": self.decoding.to_dict(),
+            "decoder": ROW_DECODER if self.batcher is not None else GENERATE_DECODER,
             **({"tool_view": view} if view else {}),
         }
 
