@@ -34,8 +34,9 @@ from typing import Any
 import torch
 from ablation.corpus import HELD_OUT_FAMILY, expert_corpus, task_numbers
 
+from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.library import learnable_fixture
-from trajectory_platform.gym.tools import manifest
+from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.training.data.augment import rename_to
 from trajectory_platform.training.data.chat_template import CALL_CLOSE, CALL_OPEN
@@ -65,16 +66,53 @@ def first_call_spans(ids: Sequence[int], tokenizer: Any) -> dict[str, tuple[int,
     return spans
 
 
+FAMILIAR_KEYS: frozenset[str] = frozenset().union(
+    *(manifest(family).keys() for family in TOOL_FAMILIES if family not in SuiteSpec.reserved_tool_families)
+)
+"""The training families' argument keys: a first key among these that the called tool does not
+declare is recall (what PRE counts), one the tool declares is read."""
+
+KEY_TOKENS = 8
+"""Greedy tokens decoded for the model's own first key (every key here is shorter)."""
+
+
+def declared_keys(text: str, tool_name: str) -> set[str]:
+    """The properties ``tool_name`` declares in a rendered example's tool block (one tool per
+    line: ``name: description {schema}``)."""
+    block = text.split("<|tools|>", 1)[1].split("<|end_tools|>", 1)[0]
+    line = next(line for line in block.splitlines() if line.startswith(f"{tool_name}: "))
+    schema, _ = json.JSONDecoder().raw_decode(line, line.index(" {") + 1)
+    return set(schema.get("properties", {}))
+
+
+def own_first_key(model: torch.nn.Module, prefix: Sequence[int], lead: str, tokenizer: Any) -> str:
+    """The first key the model writes itself, greedy from ``prefix`` (which ends just before the
+    token carrying the key's first character, ``lead`` being that token's text before the key),
+    up to its closing quote. The exact count asks for the expert's key; this asks whether the
+    model's own key is one the called tool declares, in any order: what SFA and PRE read."""
+    ids = list(prefix)
+    for _ in range(KEY_TOKENS):
+        ids.append(int(model(input_ids=torch.tensor([ids])).logits[0, -1].argmax()))
+        text = tokenizer.decode(ids[len(prefix) :]).removeprefix(lead)
+        if '"' in text:
+            break
+    return text.split('"', 1)[0]
+
+
 @torch.no_grad()
 def probe(model: torch.nn.Module, rows: Sequence[Sequence[int]], tokenizer: Any) -> dict[str, Any]:
     """Over ``rows`` (rendered expert examples): how many first calls' tool names and first keys
     the model predicts exactly, each token given the true prefix; the mean probability it gives
-    each one's first token (``p_*``: movement long before an exact hit); and its own first name
-    token (the ten most frequent)."""
+    each one's first token (``p_*``: movement long before an exact hit); its own first name token
+    (the ten most frequent); and its own first key, decoded greedily after the true prefix:
+    declared by the called tool (``key_declared``, any of its properties), a training family's
+    key the tool lacks (``key_recalled``), or neither (the ten most frequent in ``own_keys``)."""
     model.eval()
     exact: collections.Counter[str] = collections.Counter()
     first_token_probability: collections.Counter[str] = collections.Counter()
     first_name_token: collections.Counter[str] = collections.Counter()
+    own_keys: collections.Counter[str] = collections.Counter()
+    kinds: collections.Counter[str] = collections.Counter()
     for ids in rows:
         spans = first_call_spans(ids, tokenizer)
         logits = model(input_ids=torch.tensor([list(ids)])).logits[0]
@@ -83,6 +121,17 @@ def probe(model: torch.nn.Module, rows: Sequence[Sequence[int]], tokenizer: Any)
             exact[group] += all(predicted[p - 1] == ids[p] for p in range(begin, end))
             first_token_probability[group] += logits[begin - 1].softmax(-1)[ids[begin]].item()
         first_name_token[tokenizer.decode([predicted[spans["tool_name"][0] - 1]])] += 1
+        text = tokenizer.decode(ids)
+        match = CALL_TEXT.search(text)
+        assert match is not None  # first_call_spans found it
+        begin = spans["first_key"][0]
+        lead = tokenizer.decode([ids[begin]]).split(match["first_key"][:1], 1)[0]
+        key = own_first_key(model, ids[:begin], lead, tokenizer)
+        own_keys[key] += 1
+        declared = declared_keys(text, match["tool_name"])
+        kinds[
+            "key_declared" if key in declared else "key_recalled" if key in FAMILIAR_KEYS else "key_other"
+        ] += 1
     return {
         "items": len(rows),
         **{group: exact[group] for group in ("tool_name", "first_key")},
@@ -91,6 +140,8 @@ def probe(model: torch.nn.Module, rows: Sequence[Sequence[int]], tokenizer: Any)
             for group in ("tool_name", "first_key")
         },
         "first_name_token": dict(first_name_token.most_common(10)),
+        **{kind: kinds[kind] for kind in ("key_declared", "key_recalled", "key_other")},
+        "own_keys": dict(own_keys.most_common(10)),
     }
 
 
@@ -187,7 +238,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"{checkpoint.name} {family}: tool name {row['tool_name']}/{row['items']}, "
                 f"first key {row['first_key']}/{row['items']}, "
                 f"first-token probability {row['p_tool_name']} / {row['p_first_key']}, "
-                f"first name token {row['first_name_token']}"
+                f"first name token {row['first_name_token']}; own first key declared "
+                f"{row['key_declared']}/{row['items']}, recalled {row['key_recalled']}/{row['items']} "
+                f"({row['own_keys']})"
             )
             results.append(row)
     print(json.dumps({"probe": results}))

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from schema_probe import first_call_spans, held_out_rows, probe
+from schema_probe import FAMILIAR_KEYS, declared_keys, first_call_spans, held_out_rows, probe
 
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 
@@ -19,16 +19,20 @@ def tokenizer(eval_workdir: Path):
 
 
 class Oracle(torch.nn.Module):
-    """Predicts each next token of its input (or, spoiled, one token everywhere): a model whose
-    probe result is known exactly."""
+    """Predicts each next token of the row its input begins (or, spoiled, one token everywhere):
+    a model whose probe result is known exactly."""
 
-    def __init__(self, vocab: int, spoil: int | None = None) -> None:
+    def __init__(self, rows: list[list[int]], vocab: int, spoil: int | None = None) -> None:
         super().__init__()
-        self.vocab, self.spoil = vocab, spoil
+        self.rows, self.vocab, self.spoil = rows, vocab, spoil
 
     def forward(self, input_ids: torch.Tensor) -> SimpleNamespace:
-        ids = input_ids[0]
-        following = torch.cat([ids[1:], ids[-1:]]) if self.spoil is None else torch.full_like(ids, self.spoil)
+        ids = input_ids[0].tolist()
+        if self.spoil is None:
+            row = next(row for row in self.rows if row[: len(ids)] == ids)
+            following = torch.tensor([*row[1 : len(ids) + 1], row[-1]][: len(ids)])
+        else:
+            following = torch.full((len(ids),), self.spoil)
         return SimpleNamespace(logits=50 * torch.nn.functional.one_hot(following, self.vocab).float()[None])
 
 
@@ -82,9 +86,29 @@ def test_alias_moved_declares_the_called_tool_everywhere_but_its_place(tokenizer
 def test_probe_scores_exactly_the_copied_tokens(tokenizer):
     rows = held_out_rows("alias", 3, ("report_value",), 0, tokenizer)
     vocab = len(tokenizer)
-    right = probe(Oracle(vocab), rows, tokenizer)
+    right = probe(Oracle(rows, vocab), rows, tokenizer)
     assert (right["items"], right["tool_name"], right["first_key"]) == (3, 3, 3)
     assert right["first_name_token"] == {"cat": 3} and right["p_tool_name"] == right["p_first_key"] == 1.0
-    wrong = probe(Oracle(vocab, spoil=tokenizer.convert_tokens_to_ids("read")), rows, tokenizer)
+    assert (right["key_declared"], right["key_recalled"], right["own_keys"]) == (3, 0, {"doc": 3})
+    wrong = probe(Oracle(rows, vocab, spoil=tokenizer.convert_tokens_to_ids("read")), rows, tokenizer)
     assert (wrong["tool_name"], wrong["first_key"], wrong["first_name_token"]) == (0, 0, {"read": 3})
     assert wrong["p_tool_name"] == wrong["p_first_key"] == 0.0
+    assert (wrong["key_declared"], wrong["key_other"]) == (0, 3)
+
+
+def test_own_first_key_tells_a_read_key_from_a_recalled_one(tokenizer):
+    """The model's own first key counts as read when the called tool declares it (in any order:
+    ``match`` is as valid as the expert's ``doc``) and as recalled when only a training family
+    does (``file_path`` on ``cat``): what SFA and PRE would say of the call."""
+    (row,) = held_out_rows("alias", 1, ("report_value",), 0, tokenizer)
+    text = tokenizer.decode(row)
+    assert declared_keys(text, "cat") == {"doc", "match"}
+    for key, kind in (("match", "key_declared"), ("file_path", "key_recalled"), ("target", "key_other")):
+        other = tokenizer(
+            text.replace('"arguments": {"doc"', f'"arguments": {{"{key}"', 1), add_special_tokens=False
+        )
+        result = probe(Oracle([row, other["input_ids"]], len(tokenizer)), [row], tokenizer)
+        assert result["own_keys"] == {"doc": 1} and result["key_declared"] == 1  # the row it was given
+        result = probe(Oracle([other["input_ids"]], len(tokenizer)), [other["input_ids"]], tokenizer)
+        assert (result["own_keys"], result[kind]) == ({key: 1}, 1)
+    assert "file_path" in FAMILIAR_KEYS and "doc" not in FAMILIAR_KEYS
