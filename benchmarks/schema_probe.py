@@ -8,7 +8,10 @@ the scripted expert's episode in the training template and asks, given the exact
 ``{"name": "``, whether the model's greedy next tokens are the offered tool's name, and given the
 prefix up to ``"arguments": {"``, whether they are the offered first key. It also counts what the
 model's first name token is instead, so recall (``read``) and invention (``query``) can be told
-apart. One forward pass per task: seconds per checkpoint, no sandbox and no decoding loop.
+apart, and decodes the model's own first key after the true prefix: one the called tool declares
+(in any order, as the runtime's validator reads it), a training family's key the tool lacks (what
+PRE counts), or neither. One forward pass per task plus a few for the key: seconds per
+checkpoint, no sandbox.
 
 Usage: ``.venv/bin/python benchmarks/schema_probe.py CHECKPOINT [CHECKPOINT ...] [--items 12]
 [--kinds report_value] [--families path uri alias alias_names alias_moved] [--seed 0]``.
