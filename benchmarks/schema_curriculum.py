@@ -30,12 +30,14 @@ view. ``--reword`` has the renamed copies reword tool descriptions too (:data:`R
 the reserved family does; ``--reorder`` has them declare their tools in a drawn order (every
 family declares the read tool second, so otherwise "the second name" is a shortcut). ``--init
 CHECKPOINT`` continues from a saved ``curriculum-checkpoint`` (the weights only: a fresh optimizer
-and schedule), so a next stage is screened without retraining the ones before it. Every
+and schedule), so a next stage is screened without retraining the ones before it; with ``--steps
+0`` it only probes that checkpoint. Every
 ``--eval-every`` steps ``schema_probe.probe`` scores, teacher-forced, the first call's tool name and
 first key on held-out tasks: the familiar ``path`` family, the reserved ``alias`` family, ``path``
 tasks with ``alias``'s names (``schema_probe.RESERVED_NAMES``), ``alias`` with the called tool
 declared elsewhere (``schema_probe.MOVED_CALLED``: the position check), and held-out renamed copies
-in full view and in every view trained on. Chance on a renamed name is about 0.015 (the rename
+in full view and in every view trained on, as renamed (``renamed_*``) and also reordered
+(``reordered_*``). Chance on a renamed name is about 0.015 (the rename
 pool's first-token marginal). Results and what they showed: benchmarks/results/README.md.
 
 Usage: ``.venv/bin/python benchmarks/schema_curriculum.py [--view short] [--copies 1]
@@ -259,22 +261,23 @@ def token_rows(inputs: Sequence[EpisodeInput], tokenizer: Any) -> list[list[int]
 
 
 def probe_rows(tokenizer: Any, items: int, seed: int, views: Sequence[str]) -> dict[str, list[list[int]]]:
-    """Held-out probe sets: familiar ``path``, reserved ``alias``, and renamed copies of held-out
-    ``path`` tasks (another rename seed than training's) in full view and in each of ``views``."""
+    """Held-out probe sets: familiar ``path``, reserved ``alias`` (also with its called tool moved
+    and with only its names), and renamed copies of held-out ``path`` tasks (another rename seed
+    than training's) in full view and in each of ``views``: as renamed (``renamed_*``, the read
+    tool second like every family declares it) and also reordered (``reordered_*``, where the
+    place says nothing)."""
     held_out = [
         learnable_fixture(HELD_OUT_FAMILY, task, "path", seed) for task in task_numbers(0, items, KINDS)
     ]
-    renamed_held_out = renamed(expert_corpus(held_out, seed=seed), seed + 1, 1)
+    experts = expert_corpus(held_out, seed=seed)
     rows = {
-        "path": held_out_rows("path", items, KINDS, seed, tokenizer),
-        "alias": held_out_rows("alias", items, KINDS, seed, tokenizer),
-        RESERVED_NAMES: held_out_rows(RESERVED_NAMES, items, KINDS, seed, tokenizer),
-        MOVED_CALLED: held_out_rows(MOVED_CALLED, items, KINDS, seed, tokenizer),
-        "renamed_full": token_rows(renamed_held_out, tokenizer),
+        family: held_out_rows(family, items, KINDS, seed, tokenizer)
+        for family in ("path", "alias", RESERVED_NAMES, MOVED_CALLED)
     }
-    for view in dict.fromkeys(views):
-        if view != "full":
-            rows[f"renamed_{view}"] = token_rows(in_view(renamed_held_out, view), tokenizer)
+    for prefix, reorder in (("renamed", False), ("reordered", True)):
+        copies = renamed(experts, seed + 1, 1, reorder)
+        for view in dict.fromkeys(["full", *views]):
+            rows[f"{prefix}_{view}"] = token_rows(in_view(copies, view), tokenizer)
     return rows
 
 

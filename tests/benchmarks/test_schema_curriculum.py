@@ -139,15 +139,8 @@ def test_reordered_copies_declare_the_called_tool_anywhere(episodes):
 
 def test_probe_rows_put_the_called_name_first_in_the_focused_block(tokenizer):
     rows = probe_rows(tokenizer, items=2, seed=0, views=["line", "short", "line"])
-    assert set(rows) == {
-        "path",
-        "alias",
-        "alias_names",
-        "alias_moved",
-        "renamed_full",
-        "renamed_line",
-        "renamed_short",
-    }
+    copies = {f"{prefix}_{view}" for prefix in ("renamed", "reordered") for view in ("full", "line", "short")}
+    assert set(rows) == {"path", "alias", "alias_names", "alias_moved", *copies}
     for ids in rows["renamed_short"]:
         text = tokenizer.decode(ids)
         block_name = text.split("<|tools|>", 1)[1].split(":", 1)[0]
@@ -159,7 +152,20 @@ def test_probe_rows_put_the_called_name_first_in_the_focused_block(tokenizer):
         "alias_names",
         "alias_moved",
         "renamed_full",
+        "reordered_full",
     }
+
+
+def test_reordered_probe_copies_are_the_renamed_ones_in_another_order(tokenizer):
+    rows = probe_rows(tokenizer, items=4, seed=0, views=["menu"])
+
+    def blocks(name: str) -> list[list[str]]:
+        texts = [tokenizer.decode(ids).split("<|tools|>")[1].split("<|end_tools|>")[0] for ids in rows[name]]
+        return [[line.split(":")[0] for line in text.strip().splitlines()] for text in texts]
+
+    for view in ("full", "menu"):
+        for before, after in zip(blocks(f"renamed_{view}"), blocks(f"reordered_{view}"), strict=True):
+            assert sorted(before) == sorted(after) and before != after
 
 
 def test_a_mixed_stage_shows_every_copy_in_each_of_its_views(episodes):
