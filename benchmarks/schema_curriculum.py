@@ -63,7 +63,7 @@ from typing import Any
 
 import torch
 from ablation.corpus import HELD_OUT_FAMILY, compact_tool, expert_corpus, task_numbers, training_fixtures
-from schema_probe import MOVED_CALLED, RESERVED_NAMES, held_out_rows, probe
+from schema_probe import MOVED_CALLED, RESERVED_NAMES, held_out_inputs, held_out_rows, probe
 
 from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.library import learnable_fixture
@@ -265,7 +265,8 @@ def probe_rows(tokenizer: Any, items: int, seed: int, views: Sequence[str]) -> d
     and with only its names), and renamed copies of held-out ``path`` tasks (another rename seed
     than training's) in full view and in each of ``views``: as renamed (``renamed_*``, the read
     tool second like every family declares it) and also reordered (``reordered_*``, where the
-    place says nothing)."""
+    place says nothing); and ``alias`` with its called tool moved in each of ``views`` too
+    (``alias_moved_*``: the reserved family's new descriptions read where the block is short)."""
     held_out = [
         learnable_fixture(HELD_OUT_FAMILY, task, "path", seed) for task in task_numbers(0, items, KINDS)
     ]
@@ -278,6 +279,9 @@ def probe_rows(tokenizer: Any, items: int, seed: int, views: Sequence[str]) -> d
         copies = renamed(experts, seed + 1, 1, reorder)
         for view in dict.fromkeys(["full", *views]):
             rows[f"{prefix}_{view}"] = token_rows(in_view(copies, view), tokenizer)
+    moved = held_out_inputs(MOVED_CALLED, items, KINDS, seed)
+    for view in [view for view in dict.fromkeys(views) if view != "full"]:
+        rows[f"{MOVED_CALLED}_{view}"] = token_rows(in_view(moved, view), tokenizer)
     return rows
 
 

@@ -43,7 +43,7 @@ from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.training.data.augment import rename_to
 from trajectory_platform.training.data.chat_template import CALL_CLOSE, CALL_OPEN
-from trajectory_platform.training.data.masked_dataset import build_masked_dataset, to_table
+from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset, to_table
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.model import load_model
 
@@ -196,23 +196,27 @@ PROBE_SETS: dict[str, tuple[str, Callable[[Episode, int], Episode]]] = {
 """Probe sets beyond the tool families: the family whose episodes they transform, and how."""
 
 
-def held_out_rows(
-    tool_family: str, items: int, kinds: tuple[str, ...], seed: int, tokenizer: Any
-) -> list[list[int]]:
+def held_out_inputs(tool_family: str, items: int, kinds: tuple[str, ...], seed: int) -> list[EpisodeInput]:
     """The scripted expert's episodes on ``items`` held-out tasks in ``tool_family`` (or a
-    :data:`PROBE_SETS` set), rendered and tokenized as the dataset stage renders training data
-    (full tool schemas)."""
+    :data:`PROBE_SETS` set)."""
     family, transform = PROBE_SETS.get(tool_family, (tool_family, None))
     fixtures = [
         learnable_fixture(HELD_OUT_FAMILY, task, family, seed) for task in task_numbers(0, items, kinds)
     ]
     inputs = expert_corpus(fixtures, seed=seed)
-    if transform is not None:
-        inputs = [
-            dataclasses.replace(item, episode=transform(item.episode, index))
-            for index, item in enumerate(inputs)
-        ]
-    table = to_table(build_masked_dataset(inputs, tokenizer))
+    if transform is None:
+        return inputs
+    return [
+        dataclasses.replace(item, episode=transform(item.episode, index)) for index, item in enumerate(inputs)
+    ]
+
+
+def held_out_rows(
+    tool_family: str, items: int, kinds: tuple[str, ...], seed: int, tokenizer: Any
+) -> list[list[int]]:
+    """:func:`held_out_inputs` rendered and tokenized as the dataset stage renders training data
+    (full tool schemas)."""
+    table = to_table(build_masked_dataset(held_out_inputs(tool_family, items, kinds, seed), tokenizer))
     return table.column("input_ids").to_pylist()
 
 

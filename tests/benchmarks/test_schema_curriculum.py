@@ -140,7 +140,8 @@ def test_reordered_copies_declare_the_called_tool_anywhere(episodes):
 def test_probe_rows_put_the_called_name_first_in_the_focused_block(tokenizer):
     rows = probe_rows(tokenizer, items=2, seed=0, views=["line", "short", "line"])
     copies = {f"{prefix}_{view}" for prefix in ("renamed", "reordered") for view in ("full", "line", "short")}
-    assert set(rows) == {"path", "alias", "alias_names", "alias_moved", *copies}
+    moved = {"alias_moved_line", "alias_moved_short"}
+    assert set(rows) == {"path", "alias", "alias_names", "alias_moved", *copies, *moved}
     for ids in rows["renamed_short"]:
         text = tokenizer.decode(ids)
         block_name = text.split("<|tools|>", 1)[1].split(":", 1)[0]
@@ -166,6 +167,8 @@ def test_reordered_probe_copies_are_the_renamed_ones_in_another_order(tokenizer)
     for view in ("full", "menu"):
         for before, after in zip(blocks(f"renamed_{view}"), blocks(f"reordered_{view}"), strict=True):
             assert sorted(before) == sorted(after) and before != after
+    assert [names.index("cat") for names in blocks("alias_moved_menu")] == [2, 3, 4, 0]
+    assert "show a document" in tokenizer.decode(rows["alias_moved_menu"][0])
 
 
 def test_a_mixed_stage_shows_every_copy_in_each_of_its_views(episodes):
