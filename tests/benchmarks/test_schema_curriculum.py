@@ -168,6 +168,7 @@ def test_reordered_probe_copies_are_the_renamed_ones_in_another_order(tokenizer)
         for before, after in zip(blocks(f"renamed_{view}"), blocks(f"reordered_{view}"), strict=True):
             assert sorted(before) == sorted(after) and before != after
     assert [names.index("cat") for names in blocks("alias_moved_menu")] == [2, 3, 4, 0]
+    assert [names.index("cat") for names in blocks("alias")] == [2] * 4
     assert "show a document" in tokenizer.decode(rows["alias_moved_menu"][0])
 
 

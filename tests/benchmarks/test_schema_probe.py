@@ -71,14 +71,14 @@ def test_alias_names_keeps_the_familiar_block_but_its_names(tokenizer):
     ]
 
 
-def test_alias_moved_declares_the_called_tool_everywhere_but_its_place(tokenizer):
-    """``alias_moved``: the reserved family's block with ``cat`` moved, item by item, to each other
-    place (never the second, where every family declares its read tool), the rest in order."""
+def test_alias_moved_declares_the_called_tool_everywhere_but_second(tokenizer):
+    """``alias_moved``: the reserved family's block with ``cat`` declared, item by item, at each
+    place but the second (where every trained family declares its read tool), the rest in order."""
     blocks = []
     for ids in held_out_rows("alias_moved", 8, ("report_value",), 0, tokenizer):
         block = tokenizer.decode(ids).split("<|tools|>")[1].split("<|end_tools|>")[0]
         names = [line.split(":")[0] for line in block.strip().splitlines()]
-        assert [name for name in names if name != "cat"] == ["ls", "patch", "save", "check"]
+        assert [name for name in names if name != "cat"] == ["check", "save", "patch", "ls"]
         blocks.append(names.index("cat"))
     assert blocks == [2, 3, 4, 0, 2, 3, 4, 0]
 

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.library import (
     LEARN_FILE_PIECES,
     LEARN_NAME_PIECES,
@@ -21,12 +22,28 @@ from trajectory_platform.gym.library import (
 from trajectory_platform.gym.oracle import run_oracle, validate_fixture
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.runtime import run_episode
-from trajectory_platform.gym.tools import TOOL_FAMILIES
+from trajectory_platform.gym.tools import TOOL_FAMILIES, manifest
 
 
 @pytest.fixture(scope="module")
 def library():
     return build_library(0)
+
+
+def test_a_reserved_family_declares_every_operation_where_no_trained_family_does():
+    """The renamed regime measures reading the delivered block. If the reserved family declared
+    its read tool where the training families do, a policy that learned the place would pass it
+    without reading; so no operation sits at a place a trained family gives it."""
+
+    def places(family: str) -> set[tuple[str, int]]:
+        return {(op, index) for index, tool in enumerate(manifest(family).tools) for op in tool.ops()}
+
+    for reserved in SuiteSpec.reserved_tool_families:
+        trained = set().union(
+            *(places(f) for f in TOOL_FAMILIES if f not in SuiteSpec.reserved_tool_families)
+        )
+        assert {op for op, _ in places(reserved)} == {"list", "read", "edit", "write", "run_tests"}
+        assert not places(reserved) & trained
 
 
 def test_library_covers_the_task_matrix(library):

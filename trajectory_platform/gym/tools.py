@@ -259,8 +259,12 @@ def _family_tools(family: str, path_key: str) -> tuple[ToolDef, ...]:
             _single("run_tests", "run_tests", _RUN_TESTS_DOC),
         )
     if family == "alias":
+        # Every operation declared at a place no other family gives it (path and uri: list, read,
+        # edit, write, tests; fs: fs, tests): a policy that learned where the read tool sits
+        # cannot pass the renamed regime without reading the block (a test holds it).
         return (
-            _single("ls", "list", "list documents in a folder", path="folder"),
+            _single("check", "run_tests", "run the checks and show the results"),
+            _single("save", "write", "save a document", path=path_key, content="body"),
             _single("cat", "read", "show a document", options=("match",), path=path_key),
             _single(
                 "patch",
@@ -270,8 +274,7 @@ def _family_tools(family: str, path_key: str) -> tuple[ToolDef, ...]:
                 old="before",
                 new="after",
             ),
-            _single("save", "write", "save a document", path=path_key, content="body"),
-            _single("check", "run_tests", "run the checks and show the results"),
+            _single("ls", "list", "list documents in a folder", path="folder"),
         )
     raise ValueError(f"unknown tool family {family!r}")
 
