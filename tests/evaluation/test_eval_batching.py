@@ -14,7 +14,7 @@ import torch
 from ablation.corpus import learnable_split
 from transformers import Qwen2Config, Qwen2ForCausalLM
 
-from trajectory_platform.evaluation.batching import MIN_ROWS, RowDecoder, Turn, TurnBatcher
+from trajectory_platform.evaluation.batching import ROWS, RowDecoder, Turn, TurnBatcher
 from trajectory_platform.evaluation.decoding import PrefixCache
 from trajectory_platform.evaluation.harness import build_items, run_arm
 from trajectory_platform.evaluation.policy import ModelPolicy
@@ -24,10 +24,10 @@ from trajectory_platform.training.optim.checkpoint import load_checkpoint_model
 from trajectory_platform.training.optim.model import default_base_dir
 
 
-def test_from_min_rows_a_rows_result_does_not_depend_on_the_others(eval_workdir: Path):
+def test_in_one_shape_a_rows_result_does_not_depend_on_the_others_or_its_place(eval_workdir: Path):
     """What the decoder's exactness rests on, checked on this machine's kernels with the default
-    model's own layers: a row's output at MIN_ROWS or more rows is the same whatever the other rows
-    hold and however many there are."""
+    model's own layers: at ROWS rows, a row's output is the same whatever the other rows hold
+    (zeros, as when a trial is decoded alone, or other trials' rows) and wherever it sits."""
     model = load_checkpoint_model(default_base_dir(eval_workdir)).eval()
     layer = model.model.layers[0]
     modules = [layer.self_attn.q_proj, layer.mlp.down_proj, layer.mlp.gate_proj, model.lm_head]
@@ -36,11 +36,12 @@ def test_from_min_rows_a_rows_result_does_not_depend_on_the_others(eval_workdir:
     with torch.inference_mode():
         for module in modules:
             width = getattr(module, "in_features", model.config.hidden_size)
-            rows = torch.randn(24, 1, width, generator=rng)
-            reference = module(rows[:MIN_ROWS])[0]
-            for count in range(MIN_ROWS, 24):
-                others = torch.randn(count - 1, 1, width, generator=rng)
-                assert torch.equal(module(torch.cat([rows[:1], others]))[0], reference), (module, count)
+            row = torch.randn(1, 1, width, generator=rng)
+            alone = module(torch.cat([row, torch.zeros(ROWS - 1, 1, width)]))[0]
+            for place in range(ROWS):
+                rows = torch.randn(ROWS, 1, width, generator=rng)
+                rows[place] = row
+                assert torch.equal(module(rows)[place], alone), (module, place)
 
 
 def _prompts(count: int, vocab: int) -> list[list[int]]:
@@ -55,7 +56,8 @@ def _prompts(count: int, vocab: int) -> list[list[int]]:
 )
 def test_a_turn_gets_the_same_tokens_alone_or_in_any_batch(eval_workdir: Path, decoding: Decoding):
     model = load_checkpoint_model(default_base_dir(eval_workdir)).eval()
-    prompts = _prompts(7, model.config.vocab_size)
+    count = ROWS + 3  # a batch of them takes two chunks
+    prompts = _prompts(count, model.config.vocab_size)
 
     def decoded(order: list[int], batch: int) -> dict[int, list[int]]:
         decoder = RowDecoder(model, PrefixCache(model), decoding, stop_ids=[2])
@@ -66,10 +68,12 @@ def test_a_turn_gets_the_same_tokens_alone_or_in_any_batch(eval_workdir: Path, d
             out |= {i: turn.tokens for i, turn in turns.items()}
         return out
 
-    alone = decoded(list(range(7)), 1)
-    assert [len(alone[i]) for i in range(7)] == [5 + 3 * i for i in range(7)]  # the base never stops
-    assert decoded(list(range(7)), 7) == alone
-    assert decoded([6, 2, 4, 0, 1, 5, 3], 3) == alone  # other company, other rows, shrinking batches
+    alone = decoded(list(range(count)), 1)
+    assert [len(alone[i]) for i in range(count)] == [5 + 3 * i for i in range(count)]  # the base never stops
+    assert decoded(list(range(count)), count) == alone
+    shuffled = list(range(count))
+    random.Random(1).shuffle(shuffled)
+    assert decoded(shuffled, 3) == alone  # other company, other rows, shrinking batches
 
 
 def test_the_batcher_waits_for_every_trial_in_flight_and_shares_errors():
@@ -125,7 +129,7 @@ def test_a_model_the_row_decoder_cannot_run_decodes_through_generate(eval_workdi
     policy = ModelPolicy(tmp_path / "qwen2", tokenizer_dir=base, decoding=Decoding(max_new_tokens=4))
     assert policy.batcher is None
     row_decoded = ModelPolicy(base, decoding=Decoding(max_new_tokens=4))
-    assert (policy.describe()["decoder"], row_decoded.describe()["decoder"]) == ("generate", "rows/v1")
+    assert (policy.describe()["decoder"], row_decoded.describe()["decoder"]) == ("generate", "rows/v2")
     _, pool = learnable_split()
     items = build_items(pool, SuiteSpec(episodes=2, recovery_episodes=0, retention_episodes=0))
     arm = run_arm("qwen2", policy, items, RuntimeConfig(max_steps=2), progress=False, batch=4)

@@ -9,9 +9,13 @@ reduces over padded lengths), and a greedy argmax at a near tie flips.
 **Why a row's tokens cannot depend on the other rows.** :class:`RowDecoder` runs a decode step in
 shapes that give each row the same result whoever shares the step:
 
-- every matmul (the projections, the MLP and the head) sees at least :data:`MIN_ROWS` rows, padding
-  with zero rows: at four or more rows a row's result does not depend on the other rows or on how
-  many there are (``tests/evaluation/test_eval_batching.py`` checks it on these kernels);
+- every matmul (the projections, the MLP and the head) sees exactly :data:`ROWS` rows: the rows go
+  in chunks of that many, the last padded with zero rows. In one shape the kernel is one, and a
+  row's result does not depend on the other rows or on its place among them
+  (``tests/evaluation/test_eval_batching.py`` checks it on the machine's kernels). A row *count*
+  does not give that: which kernel a CPU's matmul takes depends on the count (on one Xeon, a
+  128-wide row came out one way at 2-5 rows and another from 6 on; a 384-wide one at 2-15 and 16 on),
+  so a decoder padding to "at least four" was exact on one machine and not on the next;
 - attention runs row by row, each row's query over its own cache, so its reduction is over exactly
   its own length, never a padded one;
 - norms, activations and residual adds are per row; rotary angles are gathered from one table
@@ -19,7 +23,7 @@ shapes that give each row the same result whoever shares the step:
 - the prompt is prefilled per trial (:class:`~trajectory_platform.evaluation.decoding.PrefixCache`
   and the tail pass), in shapes set by that trial alone.
 
-So a trial decoded alone (one real row padded to four) and the same trial decoded beside seven
+So a trial decoded alone (one real row padded to :data:`ROWS`) and the same trial decoded beside seven
 others give the same logits, bit for bit, and the batch's make-up (which trials happened to be
 waiting) never reaches a token. Sampling draws from a generator seeded per (episode, step), so it
 is independent of the batch too.
@@ -46,7 +50,7 @@ from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
 from trajectory_platform.evaluation.decoding import PrefixCache
 from trajectory_platform.evaluation.settings import Decoding
 
-ROW_DECODER = "rows/v1"
+ROW_DECODER = "rows/v2"
 """The implementation a :class:`RowDecoder` turn is decoded by, as a policy records it: its logits
 can differ in the last bits from ``generate``'s (another kernel choice), so a greedy near-tie can
 differ, and a sampler digest must tell the two apart. Bump it when the numerics change."""
@@ -54,9 +58,10 @@ differ, and a sampler digest must tell the two apart. Bump it when the numerics 
 GENERATE_DECODER = "generate"
 """The fallback's implementation name (transformers' ``generate``, one trial at a time)."""
 
-MIN_ROWS = 4
-"""The fewest rows a decode step's matmuls see. Below four rows this CPU's matmul takes another
-kernel (a row's result then depends on how many rows share the call); from four on it does not."""
+ROWS = 8
+"""The rows every matmul of a decode step sees (module docstring): one shape, so one kernel. Eight
+is the harness's usual batch, so a full batch pads nothing; alone, a trial pays eight rows of a
+matmul whose cost at this model size is mostly the call."""
 
 
 def _causal_lm(model: Any) -> Any:
@@ -151,10 +156,15 @@ class RowDecoder:
 
     def _step(self, caches: list[DynamicCache], tokens: list[int]) -> torch.Tensor:
         """One new token per row, appended to each row's own cache; the rows' next-token logits."""
-        count, width = len(tokens), max(MIN_ROWS, len(tokens))
-        ids = torch.zeros(width, 1, dtype=torch.long, device=self.device)
+        chunks = range(0, len(tokens), ROWS)
+        return torch.cat([self._step_chunk(caches[at : at + ROWS], tokens[at : at + ROWS]) for at in chunks])
+
+    def _step_chunk(self, caches: list[DynamicCache], tokens: list[int]) -> torch.Tensor:
+        """:meth:`_step` for at most :data:`ROWS` rows, padded to exactly that many."""
+        count = len(tokens)
+        ids = torch.zeros(ROWS, 1, dtype=torch.long, device=self.device)
         ids[:count, 0] = torch.tensor(tokens, device=self.device)
-        positions = torch.zeros(width, dtype=torch.long, device=self.device)
+        positions = torch.zeros(ROWS, dtype=torch.long, device=self.device)
         positions[:count] = torch.tensor([c.get_seq_length() for c in caches], device=self.device)
         cos, sin = self.cos[positions][:, None], self.sin[positions][:, None]
         hidden = self.body.embed_tokens(ids)
