@@ -16,7 +16,7 @@ does, or ``--checkpoint DIR`` once per seed), per seed:
    corpus stays as anchors, as in ``rounds.py``); the control trains the same steps from the same
    checkpoint on the round-0 corpus only, so a gain is not just more compute.
 4. **Measured.** Both under the short prompt on the held-out items; paired comparisons
-   (``evaluation.stats.paired_comparison``, McNemar exact and paired bootstrap) pooled over (seed,
+   (``evaluation.stats.paired_comparison``, score and paired bootstrap intervals) pooled over (seed,
    item) of the student against round 0 and against the control, and the fraction of the gap
    closed (:func:`gap_closed`).
 

@@ -3,8 +3,8 @@
 Variants are compared only on seeds where the reference reaches the competence gate: its acceptance
 on the familiar-schema held-out items, what every variant trains for, is >= gate (the renamed items
 measure ablation B, so they cannot also decide whether a seed learned). Other seeds are reported
-as not resolved. Each comparison is a paired exact
-McNemar interval over (seed, item) at a Bonferroni-corrected level (alpha / 3 ablations).
+as not resolved. Each comparison is a paired score
+interval (Tango; exact McNemar p) over (seed, item) at a Bonferroni-corrected level (alpha / 3 ablations).
 """
 
 from __future__ import annotations

@@ -112,7 +112,7 @@ def _scorecard() -> dict:
         "acceptance": {
             "candidate": 0.6,
             "baseline": 0.4,
-            "difference": {"estimate": 0.2, "ci_low": -0.1, "ci_high": 0.5, "method": "mcnemar_exact"},
+            "difference": {"estimate": 0.2, "ci_low": -0.1, "ci_high": 0.5, "method": "tango_score"},
         },
         "call_validity": {"candidate": valid, "baseline": valid},
         "sfa": {

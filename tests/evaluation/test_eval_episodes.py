@@ -101,7 +101,7 @@ def test_scorecard_pairs_items_counts_discordance_and_prices_attempts():
     )
     diff = card["acceptance"]["difference"]
     assert (diff["n"], diff["candidate_only"], diff["baseline_only"], diff["both_fail"]) == (4, 3, 0, 1)
-    assert diff["estimate"] == 0.75 and diff["ci_high"] == 0.75
+    assert diff["estimate"] == 0.75 and diff["ci_high"] > 0.75  # four tasks say little about the gain
     # three discordant wins and no losses: exact McNemar p = 2 * 0.5**3; the interval still spans 0
     assert diff["p_value"] == 0.25 and diff["ci_low"] < 0
     # each attempt: 1M input x $1 + 0.1M output x $10 + 10 s x $0.1 = $3; 4 attempts, 3 accepted

@@ -39,7 +39,7 @@ def _measurements(**overrides):
                 "estimate": 0.2,
                 "ci_low": -0.1,
                 "ci_high": 0.5,
-                "method": "mcnemar_exact",
+                "method": "tango_score",
                 "candidate_only": 3,
                 "baseline_only": 1,
                 "p_value": 0.625,

@@ -17,6 +17,7 @@ from trajectory_platform.evaluation.stats import (
     paired_comparison,
     pass_at_k,
     pass_hat_k,
+    tango_score_interval,
 )
 
 
@@ -73,6 +74,41 @@ def test_paired_comparison_counts_discordant_pairs_and_brackets_estimate():
     boot = paired_comparison(candidate, baseline, method="bootstrap", seed=1)
     assert boot.ci_low < 0.09 < boot.ci_high
     assert boot == paired_comparison(candidate, baseline, method="bootstrap", seed=1)
+
+
+def test_tango_interval_matches_the_published_paired_example():
+    # Cavo et al. 2012 in Fagerland, Lydersen & Laake (contingencytables): 6 vs 16 discordant of
+    # 161, estimate -0.0621, Tango 95% CI -0.1240 to -0.0054; exact conditional McNemar P = 0.052479.
+    assert tango_score_interval(6, 16, 161, 0.05) == pytest.approx((-0.1240, -0.0054), abs=5e-5)
+    assert mcnemar_exact_p(6, 16) == pytest.approx(0.052479, abs=5e-6)
+
+
+def test_one_sided_discordance_still_has_room_above_the_estimate():
+    """16 of 48 won by the candidate and none by the base: the true gain may well exceed 1/3."""
+    low, high = tango_score_interval(16, 0, 48, 0.05)
+    assert 0.0 < low < 16 / 48 < high < 1.0
+    card = paired_comparison([True] * 16 + [False] * 32, [False] * 48)
+    assert (card.ci_low, card.ci_high, card.method) == (low, high, "tango_score")
+    none_low, none_high = tango_score_interval(0, 0, 48, 0.05)
+    assert none_low == pytest.approx(-none_high) and none_high > 0.05  # no discordance is not certainty
+    assert tango_score_interval(48, 0, 48, 0.05)[1] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("p_cand_only", "p_base_only"), [(0.3, 0.0), (0.2, 0.05), (0.1, 0.1), (0.4, 0.1)])
+def test_tango_interval_covers_the_true_difference_about_as_often_as_it_claims(
+    p_cand_only: float, p_base_only: float
+):
+    """Exact coverage over every table of 30 pairs. A conditional interval scaled by the observed
+    discordant fraction covered 0.56 at (0.3, 0.0); the score interval stays near 0.95."""
+    n, covered = 30, 0.0
+    truth = p_cand_only - p_base_only
+    for b in range(n + 1):
+        for c in range(n + 1 - b):
+            low, high = tango_score_interval(b, c, n, 0.05)
+            if low <= truth <= high:
+                rest = (1 - p_cand_only - p_base_only) ** (n - b - c)
+                covered += math.comb(n, b) * math.comb(n - b, c) * p_cand_only**b * p_base_only**c * rest
+    assert covered >= 0.92
 
 
 def test_paired_comparison_rejects_unpaired_input():
