@@ -21,7 +21,10 @@ shows the renamed copies in an easier *view* first:
   text left out: about 60 tokens between the name and the call;
 - ``line``: ``short`` with each tool reduced to its name and description (an empty schema):
   the tool-name copy alone, about 40 tokens from the call;
-- ``menu``: every tool reduced so, the called one not the first (the selection, shortest).
+- ``menu``: every tool reduced so, the called one not the first (the selection, shortest);
+- ``compact``: every tool in the ``short`` form: the first key of the tool the call names, looked
+  up among every tool's keys (``used`` has only the called tool's, so "the first declared
+  property" passes it).
 
 ``--renamed-only line:2000,short:1000`` first trains renamed copies alone, stage by stage in each
 stage's view (a copy pre-training); then the context warm-up (``--preamble-warmup`` steps:
@@ -156,12 +159,19 @@ def _names_only(episode: Episode) -> Episode:
     return _without_system_text(episode)
 
 
+def compact_view(episode: Episode) -> Episode:
+    """Every tool in the signature view (name, description, argument keys and types), the system
+    prompt's text left out: the key's lookup (the first property of the tool the call just named)
+    among every tool, at about a third of the full block's length."""
+    compact = copy.deepcopy(episode)
+    compact.tools = [compact_tool(tool) for tool in compact.tools]
+    return _without_system_text(compact)
+
+
 def short_view(episode: Episode) -> Episode:
     """:func:`focus_view` in the signature view, the system prompt's text left out: the fewest
     tokens between a declared name and the call that copies it while the keys stay declared."""
-    short = focus_view(episode)
-    short.tools = [compact_tool(tool) for tool in short.tools]
-    return _without_system_text(short)
+    return compact_view(focus_view(episode))
 
 
 def keys_view(episode: Episode) -> Episode:
@@ -190,6 +200,7 @@ VIEWS: dict[str, Callable[[Episode], Episode]] = {
     "focus": focus_view,
     "used": used_view,
     "short": short_view,
+    "compact": compact_view,
     "keys": keys_view,
     "line": line_view,
     "menu": menu_view,

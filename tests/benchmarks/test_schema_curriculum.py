@@ -15,6 +15,7 @@ from schema_curriculum import (
     after_view,
     before_view,
     called_tools,
+    compact_view,
     in_view,
     keys_view,
     line_view,
@@ -52,9 +53,8 @@ def test_views_keep_every_called_tool_and_leave_the_episode_untouched(episodes):
     for name, view in VIEWS.items():
         shown = view(episode)
         kept = [tool.name for tool in shown.tools]
-        expected = {"full": declared, "menu": declared, "after": declared[1:3], "before": declared[:2]}.get(
-            name, ["read_file"]
-        )
+        every = {"full": declared, "menu": declared, "compact": declared}
+        expected = {**every, "after": declared[1:3], "before": declared[:2]}.get(name, ["read_file"])
         assert kept == expected
         assert [e.tool_calls for e in shown.events] == [e.tool_calls for e in episode.events]
     assert [tool.name for tool in episode.tools] == declared  # views copy, never edit
@@ -101,12 +101,14 @@ def test_line_and_menu_views_keep_names_and_descriptions_only(episodes):
         assert [e.content for e in shown.events if e.kind == "system"] == [""]
 
 
-def test_short_view_drops_argument_descriptions_and_the_system_text(episodes):
-    short = short_view(episodes[0])
-    schema = json.loads(short.tools[0].parameters_json)
-    assert set(schema) == {"properties", "required"}
-    assert all("description" not in prop for prop in schema["properties"].values())
-    assert [e.content for e in short.events if e.kind == "system"] == [""]
+@pytest.mark.parametrize("view", [short_view, compact_view])
+def test_short_and_compact_views_drop_argument_descriptions_and_the_system_text(episodes, view):
+    shown = view(episodes[0])
+    for tool in shown.tools:
+        schema = json.loads(tool.parameters_json)
+        assert set(schema) == {"properties", "required"}
+        assert all("description" not in prop for prop in schema["properties"].values())
+    assert [e.content for e in shown.events if e.kind == "system"] == [""]
     assert any(e.content for e in episodes[0].events if e.kind == "system")
 
 
