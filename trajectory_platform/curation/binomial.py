@@ -43,16 +43,18 @@ def clopper_pearson(successes: int, trials: int, alpha: float) -> tuple[float, f
         return 0.0, 1.0
     lower = 0.0
     if successes > 0:  # P[X >= k | p] = alpha/2; rises with p
-        lower = _bisect(lambda p: 1.0 - binomial_cdf(successes - 1, trials, p), alpha / 2)
+        lower = bisect_rising(lambda p: 1.0 - binomial_cdf(successes - 1, trials, p), alpha / 2)
     upper = 1.0
     if successes < trials:  # P[X <= k | p] = alpha/2; falls with p, so solve on its complement
-        upper = _bisect(lambda p: 1.0 - binomial_cdf(successes, trials, p), 1.0 - alpha / 2)
+        upper = bisect_rising(lambda p: 1.0 - binomial_cdf(successes, trials, p), 1.0 - alpha / 2)
     return lower, upper
 
 
-def _bisect(func: Callable[[float], float], target: float) -> float:
-    """``x`` in [0, 1] with ``func(x) = target``, for a non-decreasing ``func``."""
-    low, high = 0.0, 1.0
+def bisect_rising(
+    func: Callable[[float], float], target: float, low: float = 0.0, high: float = 1.0
+) -> float:
+    """``x`` in [``low``, ``high``] with ``func(x) = target``, for a non-decreasing ``func``: the
+    inversion every exact or score interval here ends in."""
     for _ in range(100):
         mid = (low + high) / 2.0
         if func(mid) < target:

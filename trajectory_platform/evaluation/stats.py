@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from statistics import NormalDist
 
-from trajectory_platform.curation.binomial import binomial_cdf
+from trajectory_platform.curation.binomial import binomial_cdf, bisect_rising
 
 
 def mcnemar_exact_p(b: int, c: int) -> float:
@@ -94,17 +94,11 @@ def tango_score_interval(
             return math.copysign(math.inf, numerator) if numerator else 0.0
         return numerator / math.sqrt(variance)
 
-    def solve(low: float, high: float, target: float) -> float:
-        for _ in range(80):
-            mid = (low + high) / 2.0
-            if score(mid) > target:
-                low = mid
-            else:
-                high = mid
-        return (low + high) / 2.0
+    def falling(d: float) -> float:  # -T rises with d, as the bisection wants
+        return -score(d)
 
     estimate = (b - c) / n
-    return solve(-1.0, estimate, z), solve(estimate, 1.0, -z)
+    return bisect_rising(falling, -z, -1.0, estimate), bisect_rising(falling, z, estimate, 1.0)
 
 
 def paired_comparison(
