@@ -144,6 +144,8 @@ def test_dagster_run_materializes_every_asset_into_the_warehouse(
     assert summary["report"] and Path(summary["report"]).is_file()
     assert summary["decision"] in ("promote", "hold") and summary["reasons"]  # read from the scorecard row
     assert set(summary["checks"]["rerun"]) == {*summary["checks"]["failed"], *summary["checks"]["warnings"]}
+    # The embedded profile declares the yield band of its own mostly-expert logs: no warning by default.
+    assert not [w for w in summary["checks"]["warnings"] if "yield_in_declared_band" in w]
     assert "training_mixture:mixture_shares_within_bounds" not in summary["checks"]["failed"]
     # Issue 6's SQL over the warehouse: no closure in two splits, no evaluation fixture trained on.
     straddling = con.execute(
