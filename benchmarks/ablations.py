@@ -27,7 +27,7 @@ seed passes, the run stops there with a report of each seed's figure and what to
 - (C) recovery-augmented mixture (β of target tokens near 0.27) vs pristine-only: recovery on
   fault-injected held-out tasks, split into fault kinds the corpus showed and kinds it never did.
 
-Each comparison is a paired score interval (Tango; exact McNemar p) over (gated seed, item) at a
+Each comparison is a paired score interval (Tango; McNemar score p) over (gated seed, item) at a
 Bonferroni-corrected level (alpha / 3).
 
 The steps live in the ``ablation`` package beside this script (calibrate, plan, run, compare);

@@ -19,7 +19,7 @@ control trains on the corpus, a difference of data size rather than of data sour
 
 Each checkpoint is evaluated closed loop on held-out-family tasks (familiar schemas; the acceptance
 suite plus ``count_files`` as retention), with the same items and seeds for every arm, so the
-comparisons are paired: score and paired bootstrap intervals, exact McNemar p (``evaluation.stats``) pooled
+comparisons are paired: score and paired bootstrap intervals, McNemar score p (``evaluation.stats``) pooled
 over (seed, item), against round 0 and against the control at the same round. Per round and arm the
 JSON also holds admitted counts, the cascade's staged/monolithic ledger on the model's own samples,
 DAgger's learner-state disagreement and the collapse watch's figures and verdict.
@@ -397,7 +397,7 @@ def comparisons(
 
 
 def paired(candidate: list[bool], baseline: list[bool]) -> dict[str, Any]:
-    """One comparison row's figures: estimate, score interval, exact McNemar p, n and the paired
+    """One comparison row's figures: estimate, score interval, McNemar score p, n and the paired
     bootstrap interval of the same difference."""
     exact = paired_comparison(candidate, baseline)
     boot = paired_comparison(candidate, baseline, method="bootstrap")

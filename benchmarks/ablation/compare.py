@@ -4,7 +4,7 @@ Variants are compared only on seeds where the reference reaches the competence g
 on the familiar-schema held-out items, what every variant trains for, is >= gate (the renamed items
 measure ablation B, so they cannot also decide whether a seed learned). Other seeds are reported
 as not resolved. Each comparison is a paired score
-interval (Tango; exact McNemar p) over (seed, item) at a Bonferroni-corrected level (alpha / 3 ablations).
+interval (Tango; McNemar score p) over (seed, item) at a Bonferroni-corrected level (alpha / 3 ablations).
 """
 
 from __future__ import annotations

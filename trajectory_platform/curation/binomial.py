@@ -1,11 +1,11 @@
-"""The exact binomial tail and the Clopper-Pearson interval: one home for both of their users.
+"""The exact binomial tail, the Clopper-Pearson interval and the bisection both use.
 
 The canary-leak estimate (``curation/redact/leak.py``: leaked of thousands of planted canaries)
-and the evaluation's paired statistics (``evaluation/stats.py``: McNemar on tens of discordant
-pairs) need the same interval. Up to :data:`EXACT_TRIALS` trials each term is ``math.comb`` times
-float powers, as exact as a float gets (McNemar's p of three discordant wins reads 0.25, not
-0.25000000000000006); beyond, where ``math.comb`` no longer fits a float, each term is summed in
-log space, still finite for tens of thousands of canaries.
+needs the interval; the evaluation's paired statistics (``evaluation/stats.py``: Tango's score
+interval) invert their test with the same bisection. Up to :data:`EXACT_TRIALS` trials each term
+is ``math.comb`` times float powers, as exact as a float gets (three trials of 1/2 all failing
+read 0.125, not 0.12500000000000003); beyond, where ``math.comb`` no longer fits a float, each term
+is summed in log space, still finite for tens of thousands of canaries.
 """
 
 from __future__ import annotations

@@ -68,8 +68,8 @@ MEASUREMENTS: dict[str, Term] = {
         "Candidate acceptance minus baseline acceptance over the same tasks, with a 95% interval. Both "
         "models ran identical tasks, seeds and budgets, so only the tasks where exactly one of them "
         "succeeded (the discordant pairs) move the estimate. If the interval includes 0, the data "
-        "cannot tell a gain from chance. p is the exact McNemar test's probability of a split at least "
-        "this uneven if neither model were better.",
+        "cannot tell a gain from chance. p is the McNemar test's probability of a split at least this "
+        "uneven if neither model were better; it is under 0.05 exactly when the interval excludes 0.",
     ),
     "n": Term(
         "n (paired trials)",

@@ -4,7 +4,7 @@ The scorecard holds the five measurements of fine-tuning 16.11.2 for both arms (
 acceptance, call validity, schema robustness as SFA / PRE by regime, resource use and cost per
 accepted task, retention) plus recovery under injected faults and the fabricated-observation and
 runaway rates. Every comparison is paired on the same items: the acceptance, recovery and
-retention differences carry a score interval (Tango) and exact McNemar p with ``n`` and the
+retention differences carry a score interval (Tango) and McNemar score p with ``n`` and the
 discordant counts. The decision comes from :func:`trajectory_platform.evaluation.gate.decide`,
 bound to the artifact digests and the evaluation manifest.
 """
