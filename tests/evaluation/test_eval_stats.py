@@ -54,6 +54,7 @@ def test_mcnemar_score_p_value():
     assert mcnemar_score_p(10, 0) == pytest.approx(0.0015654, abs=1e-7)
     assert mcnemar_score_p(3, 3) == 1.0
     assert mcnemar_score_p(0, 0) == 1.0
+    assert 0.0 < mcnemar_score_p(100, 0) < 1e-22  # z = 10: a tail 1 - cdf(z) would round to 0
 
 
 def test_p_value_and_interval_tell_the_same_story_on_every_small_table():

@@ -32,11 +32,12 @@ from trajectory_platform.curation.binomial import bisect_rising
 def mcnemar_score_p(b: int, c: int) -> float:
     """Two-sided asymptotic McNemar p-value, z = (b - c) / sqrt(b + c) for discordant pairs b vs c:
     Tango's score statistic at a difference of zero (:func:`tango_score_interval`), so it rejects
-    exactly when that interval excludes zero. No discordant pair is no evidence: p = 1."""
+    exactly when that interval excludes zero. No discordant pair is no evidence: p = 1. The two
+    normal tails are ``erfc(z / sqrt 2)``, which keeps a p of 1e-23 where 1 - cdf(z) reads 0."""
     if b + c == 0:
         return 1.0
     z = abs(b - c) / math.sqrt(b + c)
-    return min(1.0, 2.0 * (1.0 - NormalDist().cdf(z)))
+    return min(1.0, math.erfc(z / math.sqrt(2.0)))
 
 
 @dataclass(frozen=True)
