@@ -1,4 +1,4 @@
-"""The exact binomial tail, the Clopper-Pearson interval and the bisection both use.
+"""The exact binomial tail, the Clopper-Pearson interval, and the bisection it shares with Tango's interval.
 
 The canary-leak estimate (``curation/redact/leak.py``: leaked of thousands of planted canaries)
 needs the interval; the evaluation's paired statistics (``evaluation/stats.py``: Tango's score
