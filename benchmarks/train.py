@@ -14,7 +14,10 @@ where the LM head runs differ:
   predict a scored target (``head="targets"``, the product default; the same loss up to rounding);
 - ``packed+skip+prefix`` (only with ``--shared-prefix`` or ``--examples-json``): as ``packed+skip``,
   with the context prefix that examples of a micro-batch share stored once per buffer
-  (:func:`trajectory_platform.training.optim.packing.collate_shared_prefix`).
+  (:func:`trajectory_platform.training.optim.packing.collate_shared_prefix`);
+- ``...+free``: the last packed layout with each micro-batch's buffers laid end to end in one row
+  without their padding (:func:`trajectory_platform.training.optim.packing.flatten_buffers`, the
+  product default; the same loss up to rounding). The other packed layouts keep padded buffers.
 
 The length distribution is agent-like: mostly short exchanges with a heavy tail of long
 multi-turn trajectories (log-normal, clipped to the capacity), targets ``--target-share`` of each
@@ -107,9 +110,10 @@ def collate_padded(examples: list[dict]) -> dict[str, torch.Tensor]:
     return batch
 
 
-LAYOUTS = ("padded", "packed", "packed+skip", "packed+skip+prefix")
+LAYOUTS = ("padded", "packed", "packed+skip", "packed+skip+prefix", "packed+skip+prefix+free")
 """Each layout's batches and head: padded / packed with the head everywhere, packed with the head
-only before scored targets, and that with shared prefixes stored once per buffer."""
+only before scored targets, that with shared prefixes stored once per buffer, and that without the
+buffers' padding."""
 
 
 class Layout:
@@ -132,7 +136,8 @@ class Layout:
         self.packed = name.startswith("packed")
         self.model.set_attn_implementation(VARLEN_ATTENTION if self.packed else "sdpa")
         self.head: HeadPositions = "targets" if name.startswith("packed+skip") else "all"
-        self.shared_prefix = name.endswith("+prefix")
+        self.shared_prefix = "+prefix" in name
+        self.padding_free = name.endswith("+free")
         self.optimizer, _ = make_optimizer(self.model, OptimizerSettings(), args.steps + 2)
         self.autocast = torch.bfloat16 if device.type == "cuda" else None
         self.device = device
@@ -148,7 +153,11 @@ class Layout:
         ]
         if self.packed:
             return collate_micro_batches(
-                chosen, args.micro_batches, args.capacity, shared_prefix=self.shared_prefix
+                chosen,
+                args.micro_batches,
+                args.capacity,
+                shared_prefix=self.shared_prefix,
+                padding_free=self.padding_free,
             )
         bounds = [round(i * len(chosen) / args.micro_batches) for i in range(args.micro_batches + 1)]
         return [collate_padded(chosen[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
@@ -207,8 +216,9 @@ def measure(
 
 
 def layout_names(args: argparse.Namespace) -> tuple[str, ...]:
-    """The shared-prefix layout only where the data has shared prefixes (else it is ``packed+skip``)."""
-    return LAYOUTS if args.shared_prefix or args.examples_json else LAYOUTS[:-1]
+    """The shared-prefix layout only where the data has shared prefixes (else it is ``packed+skip``,
+    and the padding-free layout is ``packed+skip+free``)."""
+    return LAYOUTS if args.shared_prefix or args.examples_json else (*LAYOUTS[:3], "packed+skip+free")
 
 
 RATIOS = {
@@ -216,9 +226,12 @@ RATIOS = {
     "head skip / full head": ("packed+skip", "packed"),
     "shared prefix / head skip": ("packed+skip+prefix", "packed+skip"),
     "prefix + skip / full head": ("packed+skip+prefix", "packed"),
+    "padding-free / padded buffers": ("packed+skip+prefix+free", "packed+skip+prefix"),
+    "padding-free / padded buffers (no prefix)": ("packed+skip+free", "packed+skip"),
 }
 """The comparisons reported, each as a throughput ratio per repeat: packing against padding, the
-head skip against the full head (both packed), and shared prefixes on top of the head skip."""
+head skip against the full head (both packed), shared prefixes on top of the head skip, and the
+padding-free layout against the same buffers padded."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -283,12 +296,12 @@ def main(argv: list[str] | None = None) -> int:
     ]
     results = repeats[-1]
     print(
-        f"{'layout':<20}{'tokens/s':>12}{'examples/s':>12}{'occupancy':>11}{'seconds':>9}"
+        f"{'layout':<24}{'tokens/s':>12}{'examples/s':>12}{'occupancy':>11}{'seconds':>9}"
         f"{'peak MB':>10}{'inventory MB':>14}   (last repeat)"
     )
     for name, result in results.items():
         print(
-            f"{name:<20}{result['tokens_per_s']:>12,.0f}{result['examples_per_s']:>12.2f}"
+            f"{name:<24}{result['tokens_per_s']:>12,.0f}{result['examples_per_s']:>12.2f}"
             f"{result['occupancy']:>11.3f}{result['seconds']:>9.2f}"
             f"{result['memory']['peak_bytes'] / 1e6:>10.1f}{result['inventory']['total'] / 1e6:>14.3f}"
         )

@@ -60,25 +60,31 @@ def varlen_sdpa_attention(
         position_ids = torch.arange(length, device=query.device).expand(rows, -1)
     positions = position_ids.expand(rows, -1).cpu()
     outputs = []
-    for row in range(rows):
+    # Segments are taken with split, not one slice each: split's backward is a single cat, where
+    # every slice's backward would zero-fill and add a whole row-sized gradient.
+    for row, (q_row, k_row, v_row) in enumerate(
+        zip(query.split(1), key.split(1), value.split(1), strict=True)
+    ):
+        bounds = segment_bounds(positions[row])
+        sizes = [end - start for start, end in bounds]
+        qs, ks, vs = (t.split(sizes, dim=2) for t in (q_row, k_row, v_row))
         pieces = []
-        anchor = (0, 0)  # the latest segment starting at position 0: a shared prefix's owner
-        for start, end in segment_bounds(positions[row]):
-            q, k, v = (t[row : row + 1, :, start:end] for t in (query, key, value))
+        anchor = 0  # the latest segment starting at position 0: a shared prefix's owner
+        for index, (start, _end) in enumerate(bounds):
+            q, k, v = qs[index], ks[index], vs[index]
             prefix = int(positions[row, start])
             if prefix == 0:
-                anchor = (start, end)
+                anchor = index
                 pieces.append(
                     F.scaled_dot_product_attention(q, k, v, is_causal=True, dropout_p=dropout, scale=scaling)
                 )
                 continue
-            first = anchor[0]
-            if anchor[1] - first < prefix or int(positions[row, first]) != 0:
+            if sizes[anchor] < prefix or int(positions[row, bounds[anchor][0]]) != 0:
                 raise ValueError(f"row {row}: a segment at position {prefix} has no {prefix}-token prefix")
-            k = torch.cat([key[row : row + 1, :, first : first + prefix], k], dim=2)
-            v = torch.cat([value[row : row + 1, :, first : first + prefix], v], dim=2)
+            k = torch.cat([ks[anchor][:, :, :prefix], k], dim=2)
+            v = torch.cat([vs[anchor][:, :, :prefix], v], dim=2)
             # Query i (absolute position prefix + i) sees every prefix key and its own keys up to i.
-            allowed = torch.ones(end - start, prefix + end - start, dtype=torch.bool, device=q.device).tril(
+            allowed = torch.ones(sizes[index], prefix + sizes[index], dtype=torch.bool, device=q.device).tril(
                 prefix
             )
             pieces.append(

@@ -107,6 +107,24 @@ def block_diagonal_mask(segment_ids: torch.Tensor, dtype: torch.dtype = torch.fl
     return mask[:, None, :, :]
 
 
+def flatten_buffers(batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """``batch`` (collated with ``return_segments=True``) as one row of its real tokens, buffer
+    after buffer, without the padding.
+
+    Under varlen attention a buffer is only a memory layout: every example attends to its own
+    segment (and its shared prefix), found from the reset ``position_ids``, so laying the buffers
+    end to end computes the same thing while no projection, MLP or attention runs on padding
+    (about a quarter of the positions at the product's batch). Each buffer opens at position 0,
+    so its first segment still starts a new one. This is the padding-free layout of transformers'
+    ``DataCollatorWithFlattening`` and TRL's ``padding_free``, whose flash-attention kernels read
+    the same boundaries from ``position_ids``; with a dense 4D mask it does not apply.
+    """
+    if "attention_mask" in batch:
+        raise ValueError("flattened buffers need varlen attention: collate with attention='position_ids'")
+    real = batch["segment_ids"] != -1
+    return {key: value[real][None] for key, value in batch.items()}
+
+
 def _checked_lengths(examples: Sequence[dict[str, Any]]) -> list[int]:
     """Each example's length, once its labels match its ids and its first label is no target (a
     target there would be predicted from the previous example in the buffer)."""

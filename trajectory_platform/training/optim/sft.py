@@ -28,7 +28,7 @@ from trajectory_platform.training.optim.loss import (
     target_denominator,
     target_head_positions,
 )
-from trajectory_platform.training.optim.packing import collate_packed, collate_shared_prefix
+from trajectory_platform.training.optim.packing import collate_packed, collate_shared_prefix, flatten_buffers
 from trajectory_platform.training.optim.settings import Normalization
 
 Example = dict[str, Any]
@@ -184,6 +184,7 @@ def collate_micro_batches(
     attention: str = "position_ids",
     pad_token_id: int = 0,
     shared_prefix: bool = False,
+    padding_free: bool = True,
 ) -> list[Batch]:
     """Split a step's examples into ``micro_batches`` contiguous groups and pack each group.
 
@@ -191,6 +192,11 @@ def collate_micro_batches(
     (the tool block and system prompt) once per buffer
     (:func:`~trajectory_platform.training.optim.packing.collate_shared_prefix`; varlen attention
     only); the same loss up to float rounding, with the prefix computed once per buffer.
+
+    ``padding_free`` (with ``attention='position_ids'``): each micro-batch's buffers laid end to
+    end in one row without their padding
+    (:func:`~trajectory_platform.training.optim.packing.flatten_buffers`); the same loss up to
+    float rounding, with no work on padding.
     """
     if micro_batches < 1 or micro_batches > len(examples):
         raise ValueError(f"cannot split {len(examples)} examples into {micro_batches} micro-batches")
@@ -211,6 +217,8 @@ def collate_micro_batches(
                 pad_token_id=pad_token_id,
                 return_segments=True,
             )
+        if padding_free and attention == "position_ids":
+            batch = flatten_buffers(batch)
         # Positions carry the example boundaries; keep only the real-token count for tokens/s.
         batch["stored_tokens"] = (batch.pop("segment_ids") != -1).sum()
         batches.append(batch)
