@@ -10,9 +10,11 @@ loss and reproduce itself bit for bit.
 data, cached), the fourth is held out; each variant is trained with the same data budget, steps,
 seeds and recipe (the curve's: shared prefix, a context warm-up over ``--preamble-warmup-share`` of
 the steps), then evaluated closed loop on the same held-out items and seeds. Before any variant
-trains, a calibration run measures seconds per step (at ``--batch``, ``--threads``) and seconds per
-evaluation on this machine; the steps are then derived from ``--budget-minutes`` (or, given with
-``--steps``, checked against it), the estimate is printed, and a plan over budget is refused unless
+trains, one calibration per distinct training cost (the reference, the all-token loop, renamed
+copies, the recovery corpus) measures seconds per step (at ``--batch``, ``--threads``, side by side
+as the runs will be) and seconds per evaluation on this machine; the plan reads the mean step time
+over the variants, the steps are derived from ``--budget-minutes`` (or, given with ``--steps``,
+checked against it), the estimate is printed, and a plan over budget is refused unless
 ``--allow-over-budget``.
 
 The reference (selected-target masks on pristine episodes) trains first, on every seed. A seed
@@ -51,7 +53,14 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from ablation.calibrate import measure_costs, smoke_training, stub_deviations, stub_mechanics
+from ablation.calibrate import (
+    CALIBRATED,
+    mean_step_seconds,
+    measure_costs,
+    smoke_training,
+    stub_deviations,
+    stub_mechanics,
+)
 from ablation.compare import REFERENCE, SUMMARY_COLUMNS, Runs, competence, read_ablation
 from ablation.corpus import (
     declared_keys,
@@ -147,13 +156,14 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     # (ablation.run.train_all_token), so the context warm-up cuts the same preamble for every variant.
     tables["all_token"] = tables["compute_matched"] = tables["selected"]
     with worker_pool(args.workers) as executor:
-        # As many calibrations side by side as there will be runs: the step time under contention.
-        reference = tables["selected"]
-        costs = [
-            executor.submit(measure_costs, i, reference, items, workdir, settings, budget, args.threads)
-            for i in range(args.workers)
-        ]
-        step_s, fixed_s = (max(c.result()[k] for c in costs) for k in (0, 1))
+        # One calibration per distinct training cost, side by side as the runs will be (contention).
+        jobs = {
+            v: executor.submit(measure_costs, i, v, tables[v], items, workdir, settings, budget, args.threads)
+            for i, v in enumerate(CALIBRATED)
+        }
+        costs = {v: job.result() for v, job in jobs.items()}
+        step_by_variant = {v: cost[0] for v, cost in costs.items()}
+        step_s, fixed_s = mean_step_seconds(step_by_variant), max(cost[1] for cost in costs.values())
     runs_total = args.seeds * len(VARIANTS)
     elapsed = time.monotonic() - started
     plan = plan_budget(
@@ -161,7 +171,16 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     )
     tokens = {name: mean_tokens(tables[name]) for name in ("selected", "augmented", "recovery")}
     _print_plan(plan, settings, args.threads, tokens)
-    head = {"tier": "full", "plan": plan.to_dict(), "mean_tokens_per_example": tokens, "tasks": len(train)}
+    print(
+        "seconds per step by variant: " + ", ".join(f"{v} {s:.3f}" for v, s in step_by_variant.items()),
+        file=sys.stderr,
+    )
+    head = {
+        "tier": "full",
+        "plan": {**plan.to_dict(), "seconds_per_step_by_variant": step_by_variant},
+        "mean_tokens_per_example": tokens,
+        "tasks": len(train),
+    }
     problem = plan.problem(steps_declared=args.steps is not None)
     if problem and not args.allow_over_budget:
         print(

@@ -35,7 +35,7 @@ from trajectory_platform.gym.tools import manifest
 from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 
 from .corpus import compact_tool, expert_corpus, learnable_split, masked_table
-from .run import VariantSettings, evaluate, train_variant
+from .run import VARIANTS, VariantSettings, evaluate, train_run, train_variant
 
 STUBS: dict[str, type[Policy]] = {
     "expert": ScriptedExpert,
@@ -58,6 +58,19 @@ preamble, as the run will (about 0.11 s vs 0.23 s a step here), and the first st
 is spread thin. Four steps (two of each, the first among them) read 0.298 s a step where the run's
 mix measures 0.153 (2026-12-04)."""
 CALIBRATION_ITEMS = 6
+SAME_COST = {"compute_matched": "all_token"}
+"""Variants that train exactly as another one does (the same loop and batches, another weighting of
+the same log-probabilities), so they are not calibrated again."""
+CALIBRATED = tuple(v for v in VARIANTS if v not in SAME_COST)
+"""One calibration per distinct training cost. They differ: the all-token loop shares no prefix and
+runs the head at every position, and renamed copies share their tool block with fewer examples
+(2026-12-04, full view: about 0.56 and 0.45 s a step against the reference's 0.23)."""
+
+
+def mean_step_seconds(measured: dict[str, float]) -> float:
+    """The mean step time over :data:`VARIANTS` (each trains on the same seeds and steps), from the
+    :data:`CALIBRATED` ones' measured times."""
+    return sum(measured[SAME_COST.get(v, v)] for v in VARIANTS) / len(VARIANTS)
 
 
 def stub_mechanics(library_seed: int = 0, episodes: int = 4) -> dict[str, dict[str, Any]]:
@@ -124,6 +137,7 @@ def smoke_training(
 
 def measure_costs(
     index: int,
+    variant: str,
     table: pa.Table,
     items: list[EvalItem],
     workdir: Path,
@@ -133,8 +147,8 @@ def measure_costs(
 ) -> tuple[float, float]:
     """(seconds per training step, fixed seconds of one run), measured on this machine.
 
-    :data:`CALIBRATION_STEPS` steps of the reference variant, under its context warm-up share, give
-    the step time (every variant trains on examples of the same length, at the same batch). The barely trained checkpoint then runs a few items: it
+    :data:`CALIBRATION_STEPS` steps of ``variant`` on its ``table``, under the context warm-up
+    share, give its step time. The barely trained checkpoint then runs a few items: it
     mostly runs away to the token budget, so scaling its time to the whole suite is an upper bound
     on a trained variant's evaluation. The fixed part adds the run's time outside its steps
     (loading, saving the checkpoint and its manifest).
@@ -142,10 +156,10 @@ def measure_costs(
     torch.set_num_threads(threads)
     out = workdir / "runs" / f"calibration-{index}"
     started = time.monotonic()
-    outcome = train_variant(table, out, workdir, 0, replace(settings, steps=CALIBRATION_STEPS))
-    outside_steps = time.monotonic() - started - outcome.loop.train_seconds
+    train_seconds = train_run(variant, table, out, workdir, 0, replace(settings, steps=CALIBRATION_STEPS))
+    outside_steps = time.monotonic() - started - train_seconds
     sample = items[:CALIBRATION_ITEMS]
     started = time.monotonic()
     evaluate(out, sample, 0, settings.device, budget)
     evaluation = (time.monotonic() - started) * len(items) / len(sample)
-    return outcome.loop.train_seconds / CALIBRATION_STEPS, outside_steps + evaluation
+    return train_seconds / CALIBRATION_STEPS, outside_steps + evaluation

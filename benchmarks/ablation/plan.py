@@ -2,7 +2,8 @@
 
 The ablations compare variants at one step count, so it is derived from costs measured on the
 machine that runs them (:mod:`.calibrate`):
-budget = setup + ceil(runs / workers) x (steps x step + evaluation). A plan under
+budget = setup + ceil(runs / workers) x (steps x step + evaluation), with ``step`` the mean over
+the variants. A plan under
 :data:`MIN_STEPS` or over budget is refused unless the caller allows it.
 """
 

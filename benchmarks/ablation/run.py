@@ -30,7 +30,7 @@ from trajectory_platform.evaluation.settings import Decoding, EvaluationSettings
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
-from trajectory_platform.training.optim.loop import run_loop
+from trajectory_platform.training.optim.loop import LoopResult, run_loop
 from trajectory_platform.training.optim.loss import shifted_target_logprobs
 from trajectory_platform.training.optim.model import build_default_model, load_model
 from trajectory_platform.training.optim.runner import TrainOutcome, TrainRequest, run_training
@@ -97,7 +97,7 @@ def train_all_token(
     settings: VariantSettings,
     *,
     compute_matched: bool,
-) -> Path:
+) -> LoopResult:
     """Ablation A's all-token variants: every position after the first is a target.
 
     Plain (``compute_matched=False``): loss = -(sum over every target) / T, the runner's token
@@ -145,7 +145,7 @@ def train_all_token(
         loss.backward()
         return StepStats(loss.item(), n_all, int(every["stored_tokens"]), n_sel)
 
-    run_loop(
+    loop = run_loop(
         model,
         step,
         max_steps=settings.steps,
@@ -155,7 +155,23 @@ def train_all_token(
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
     load_tokenizer(base).save_pretrained(out)
-    return out
+    return loop
+
+
+ALL_TOKEN_VARIANTS = ("all_token", "compute_matched")
+"""Variants trained by :func:`train_all_token` (their own loop); the others go through the runner."""
+
+
+def train_run(
+    variant: str, table: pa.Table, out: Path, workdir: Path, seed: int, settings: VariantSettings
+) -> float:
+    """Train ``variant`` on ``table`` into ``out``; returns the seconds spent in optimizer steps."""
+    if variant in ALL_TOKEN_VARIANTS:
+        compute_matched = variant == "compute_matched"
+        return train_all_token(
+            table, workdir, out, seed, settings, compute_matched=compute_matched
+        ).train_seconds
+    return train_variant(table, out, workdir, seed, settings).loop.train_seconds
 
 
 def evaluate(
@@ -230,10 +246,7 @@ def run_variant(
         if stored_key == key:
             return measures, {**timing, "reused": 1.0}
     tick = time.monotonic()
-    if variant in ("all_token", "compute_matched"):
-        train_all_token(table, workdir, out, seed, settings, compute_matched=variant == "compute_matched")
-    else:
-        train_variant(table, out, workdir, seed, settings)
+    train_run(variant, table, out, workdir, seed, settings)
     tock = time.monotonic()
     measures = evaluate(out, items, seed, settings.device, budget)
     timing = {"train_s": round(tock - tick, 1), "eval_s": round(time.monotonic() - tock, 1)}

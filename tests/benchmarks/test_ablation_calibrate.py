@@ -9,7 +9,16 @@ loss and reproduce itself bit for bit.
 from pathlib import Path
 
 import pytest
-from ablation.calibrate import EXPECTED_STUBS, smoke_training, stub_deviations, stub_mechanics
+from ablation.calibrate import (
+    CALIBRATED,
+    EXPECTED_STUBS,
+    SAME_COST,
+    mean_step_seconds,
+    smoke_training,
+    stub_deviations,
+    stub_mechanics,
+)
+from ablation.run import VARIANTS
 
 
 @pytest.fixture(scope="module")
@@ -69,3 +78,12 @@ def test_every_stub_measures_exactly_what_it_must(stubs):
     rows = stub_deviations(stubs)
     assert len(rows) == sum(len(expected) for expected in EXPECTED_STUBS.values())
     assert [row for row in rows if row[2] != row[3]] == []
+
+
+def test_every_variant_has_a_calibrated_step_time_and_the_plan_reads_their_mean():
+    """The all-token loop (no shared prefix, the head everywhere) costs about twice the reference's
+    step: a plan from the reference alone projected 75 min for a run that took longer."""
+    assert "compute_matched" not in CALIBRATED
+    assert set(CALIBRATED) | set(SAME_COST) == set(VARIANTS)
+    measured = {"selected": 1.0, "all_token": 3.0, "augmented": 2.0, "recovery": 1.0}
+    assert mean_step_seconds(measured) == pytest.approx((1.0 + 3.0 + 2.0 + 1.0 + 3.0) / 5)

@@ -37,10 +37,9 @@ def test_all_token_variants_leave_the_selected_preamble_out_during_the_warm_up(
     monkeypatch.setattr(run, "run_loop", recording_loop)
     for share in (0.0, 0.5):
         settings = run.VariantSettings(steps=2, examples_per_step=2, preamble_warmup_share=share)
-        out = run.train_all_token(
-            table, eval_workdir, tmp_path / f"run-{share}", 0, settings, compute_matched=compute_matched
-        )
-        assert (out / "config.json").exists()
+        out = tmp_path / f"run-{share}"
+        loop = run.train_all_token(table, eval_workdir, out, 0, settings, compute_matched=compute_matched)
+        assert (out / "config.json").exists() and loop.steps == 2
     # Same examples at each step: only the warm-up step (step 0 of the 0.5 run) is shorter.
     assert stored[0.5][0] < stored[0.0][0]
     assert stored[0.5][1] == stored[0.0][1]
