@@ -22,28 +22,28 @@ from typing import cast
 
 import pyarrow as pa
 import torch
+import torch.nn.functional as F
 
 from trajectory_platform.evaluation.episodes import EpisodeMeasure
 from trajectory_platform.evaluation.harness import EvalItem, evaluation_runtime, run_arm
 from trajectory_platform.evaluation.policy import ModelPolicy
 from trajectory_platform.evaluation.settings import Decoding, EvaluationSettings
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
+from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.tokenizer import load_tokenizer
-from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
+from trajectory_platform.training.optim.attention import VARLEN_ATTENTION, segment_bounds
 from trajectory_platform.training.optim.loop import LoopResult, run_loop
-from trajectory_platform.training.optim.loss import shifted_target_logprobs
 from trajectory_platform.training.optim.model import build_default_model, load_model
+from trajectory_platform.training.optim.packing import (
+    SHARED_PREFIX_SEGMENT,
+    collate_shared_prefix,
+    flatten_buffers,
+)
 from trajectory_platform.training.optim.runner import TrainOutcome, TrainRequest, run_training
 from trajectory_platform.training.optim.settings import OptimizerSettings
-from trajectory_platform.training.optim.sft import (
-    StepStats,
-    collate_micro_batches,
-    model_logits,
-    step_examples,
-    without_preamble,
-)
+from trajectory_platform.training.optim.sft import StepStats, model_logits, step_examples, without_preamble
 
-from .corpus import all_token_labels, compact_tool
+from .corpus import compact_tool
 
 VARIANTS = ("selected", "all_token", "augmented", "recovery", "compute_matched")
 EVALUATION_TURNS = 6
@@ -89,6 +89,73 @@ def train_variant(
     return run_training(request, table, source_name=f"ablation:{out.name}")
 
 
+def all_token_pairs(batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(predictor index, target index, weight) of every next-token pair of the examples in a
+    one-row shared-prefix batch (``collate_shared_prefix`` with ``return_segments``, flattened).
+
+    The all-token objective scores every position after an example's first. Laid out with shared
+    prefixes, a prefix's own pairs are computed once and count once per example that continues it
+    (their logits are identical in each); a later suffix's first token is predicted from its
+    prefix's last position (the first suffix follows it directly); the rest pair within the
+    suffix. So the weighted pairs are exactly the pairs of every example's whole sequence, with
+    the prefix computed once.
+    """
+    positions, segments = batch["position_ids"][0], batch["segment_ids"][0]
+    if batch["position_ids"].shape[0] != 1 or bool((segments == -1).any()):
+        raise ValueError("all_token_pairs takes one flattened row without padding (flatten_buffers)")
+    bounds = segment_bounds(positions)
+    members: dict[int, int] = {}  # a prefix's start -> the suffixes that continue it
+    anchor_of: dict[int, int] = {}
+    anchor = 0
+    for start, _ in bounds:
+        if int(positions[start]) == 0:
+            anchor = start
+        else:
+            members[anchor] = members.get(anchor, 0) + 1
+            anchor_of[start] = anchor
+    predictors, targets, weights = [], [], []
+    for start, end in bounds:
+        inner = torch.arange(start + 1, end)
+        # A prefix's first suffix continues its positions, so it is part of the prefix's segment:
+        # prefix targets count for it and for each later suffix, its own targets once.
+        shared = (segments[inner] == SHARED_PREFIX_SEGMENT).float()
+        predictors.append(inner - 1)
+        targets.append(inner)
+        weights.append(1.0 + shared * members.get(start, 0))
+        prefix = int(positions[start])
+        if prefix > 0:  # a later suffix's first token, predicted from its prefix's last position
+            predictors.append(torch.tensor([anchor_of[start] + prefix - 1]))
+            targets.append(torch.tensor([start]))
+            weights.append(torch.ones(1))
+    return torch.cat(predictors), torch.cat(targets), torch.cat(weights)
+
+
+def all_token_loss(
+    model: torch.nn.Module, examples: list[dict], capacity: int, *, compute_matched: bool
+) -> tuple[torch.Tensor, StepStats]:
+    """One step's all-token (or compute-matched) loss over the *selected* ``examples``, laid out
+    with shared prefixes (:func:`all_token_pairs`), and its stats.
+
+    Plain: loss = -(sum over every target) / T. The control: -(sum of selected-target log-probs) /
+    N_active - (sum over the other targets) / T. A selected target is one of the example's own
+    labels; it never opens a suffix (a shareable prefix ends before the first target's predictor).
+    """
+    batch = flatten_buffers(collate_shared_prefix(examples, capacity, return_segments=True))
+    predictors, targets, weights = all_token_pairs(batch)
+    logits = model_logits(model, {k: batch[k] for k in ("input_ids", "labels", "position_ids")})[0]
+    device = logits.device
+    predictors, targets, weights = predictors.to(device), targets.to(device), weights.to(device)
+    ids, labels = batch["input_ids"][0].to(device), batch["labels"][0].to(device)
+    nll = F.cross_entropy(logits[predictors].float(), ids[targets], reduction="none")
+    selected = (labels[targets] != IGNORE_INDEX) & (predictors == targets - 1)
+    n_all, n_sel = int(weights.sum().item()), int(selected.sum().item())
+    if compute_matched:
+        loss = nll[selected].sum() / n_sel + (nll * weights)[~selected].sum() / n_all
+    else:
+        loss = (nll * weights).sum() / n_all
+    return loss, StepStats(loss.item(), n_all, int(ids.numel()), n_sel)
+
+
 def train_all_token(
     selected: pa.Table,
     workdir: Path,
@@ -107,43 +174,28 @@ def train_all_token(
     exactly the masked run's weight and the observations come on top. Comparing the two separates
     "learning to predict observations" from "less gradient on actions".
 
-    Same examples, order, packing, optimizer and schedule as :func:`train_variant`, and the same
-    context warm-up: its first steps leave out the preamble the *selected* example declares (an
-    all-token row declares none, since every position is a target), inputs and labels alike, so the
-    variants differ in their loss alone. The shared prefix is left out (an exact speed-up only).
+    Same examples, order, optimizer and schedule as :func:`train_variant`, the same shared-prefix
+    packing (:func:`all_token_loss`: a prefix's targets weighted by the examples sharing it, the
+    same loss up to float rounding), and the same context warm-up: its first steps leave out the
+    preamble the *selected* example declares, so the variants differ in their loss alone.
     """
     base = build_default_model(workdir)
     model = load_model(base, device=settings.device or "cpu")
     model.set_attn_implementation(VARLEN_ATTENTION)
     vocab = cast(int, model.get_input_embeddings().num_embeddings)  # an nn.Embedding: its row count
-    split = {}
-    for name, table in (("selected", selected), ("all", all_token_labels(selected))):
-        loaded = rows_from_table(table, source=f"ablation:{name}")
-        split[name] = split_examples(loaded, capacity=settings.capacity, vocab_size=vocab).train
-    if [e["key"] for e in split["selected"]] != [e["key"] for e in split["all"]]:
-        raise ValueError("the selected and all-token tables must hold the same examples")
-    for sel, every in zip(split["selected"], split["all"], strict=True):
-        every["preamble_end"] = sel["preamble_end"]
-    per_step = min(settings.examples_per_step, len(split["selected"]))
+    loaded = rows_from_table(selected, source="ablation:selected")
+    examples = split_examples(loaded, capacity=settings.capacity, vocab_size=vocab).train
+    per_step = min(settings.examples_per_step, len(examples))
     torch.manual_seed(seed)  # as the runner seeds a fresh run
 
     def step(index: int) -> StepStats:
-        chosen = step_examples(len(split["selected"]), index, per_step, seed)
+        chosen = step_examples(len(examples), index, per_step, seed)
         view = without_preamble if index < settings.preamble_warmup_steps else (lambda example: example)
-        sel = collate_micro_batches([view(split["selected"][i]) for i in chosen], 1, settings.capacity)[0]
-        every = collate_micro_batches([view(split["all"][i]) for i in chosen], 1, settings.capacity)[0]
-        logits = model_logits(model, every)
-        device = logits.device
-        positions = every["position_ids"].to(device)
-        lp_sel, m_sel = shifted_target_logprobs(logits, sel["labels"].to(device), positions)
-        lp_all, m_all = shifted_target_logprobs(logits, every["labels"].to(device), positions)
-        n_sel, n_all = int(m_sel.sum()), int(m_all.sum())
-        if compute_matched:
-            loss = -lp_sel.sum() / n_sel - (lp_all * (m_all & ~m_sel)).sum() / n_all
-        else:
-            loss = -lp_all.sum() / n_all
+        loss, stats = all_token_loss(
+            model, [view(examples[i]) for i in chosen], settings.capacity, compute_matched=compute_matched
+        )
         loss.backward()
-        return StepStats(loss.item(), n_all, int(every["stored_tokens"]), n_sel)
+        return stats
 
     loop = run_loop(
         model,
