@@ -15,7 +15,7 @@ copies, the recovery corpus) measures seconds per step (at ``--batch``, ``--thre
 as the runs will be) and seconds per evaluation on this machine; the plan reads the mean step time
 over the variants, the steps are derived from ``--budget-minutes`` (or, given with ``--steps``,
 checked against it), the estimate is printed, and a plan over budget is refused unless
-``--allow-over-budget``.
+``--allow-over-budget``; ``--plan-only`` stops after the plan (minutes, not hours).
 
 The reference (selected-target masks on pristine episodes) trains first, on every seed. A seed
 counts only if its reference reaches the competence gate: acceptance on the familiar-schema
@@ -36,7 +36,8 @@ The steps live in the ``ablation`` package beside this script (calibrate, plan, 
 this file only strings them together and prints.
 
 Usage: ``.venv/bin/python benchmarks/ablations.py --quick`` or
-``--full [--seeds 3] [--batch 8] [--threads 1] [--budget-minutes 90] [--steps N] [--tasks 4000]``.
+``--full [--seeds 3] [--batch 8] [--threads 1] [--budget-minutes 90] [--steps N] [--tasks 4000]
+[--plan-only]``.
 The last stdout line is a JSON object.
 """
 
@@ -191,6 +192,8 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         return {**head, "ok": False, "refused": problem}
     if problem:
         print(f"warning: {problem}; going on (--allow-over-budget)", file=sys.stderr)
+    if args.plan_only:
+        return {**head, "ok": problem is None, "plan_only": True}
     settings = replace(settings, steps=plan.steps)
     runs: Runs = {}
     timings: dict[str, dict[str, float]] = {}
@@ -292,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
         help="share of the steps trained without the tool block and system prompt first (the curve's recipe)",
     )
     parser.add_argument("--allow-over-budget", action="store_true", help="warn instead of refusing")
+    parser.add_argument(
+        "--plan-only", action="store_true", help="calibrate, print the plan and stop (--full; nothing trains)"
+    )
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--episodes", type=int, default=48, help="acceptance trials per variant and seed")
     parser.add_argument(
