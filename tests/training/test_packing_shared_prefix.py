@@ -15,12 +15,12 @@ import random
 import pyarrow as pa
 import pytest
 import torch
+from shared_prefix_factory import SHAPE, VOCAB, shared_prefix_examples, varlen_model
 
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION, segment_bounds
-from trajectory_platform.training.optim.lora import attach_lora
 from trajectory_platform.training.optim.loss import shifted_target_logprobs
-from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.model import tiny_llama
 from trajectory_platform.training.optim.packing import (
     SHARED_PREFIX_SEGMENT,
     collate_packed,
@@ -28,50 +28,9 @@ from trajectory_platform.training.optim.packing import (
     shared_prefix_groups,
 )
 from trajectory_platform.training.optim.runner import TrainRequest, run_training
-from trajectory_platform.training.optim.settings import LoraSettings
 from trajectory_platform.training.optim.sft import accumulate_gradients, collate_micro_batches, model_logits
 
-SHAPE = TinyLlamaShape(
-    hidden_size=32,
-    intermediate_size=64,
-    num_hidden_layers=2,
-    num_attention_heads=4,
-    num_key_value_heads=2,
-    max_position_embeddings=256,
-)
-VOCAB = 256
 CAPACITY = 160
-
-
-def _examples(seed: int = 6) -> list[dict]:
-    """Two openings (tool sets) of 40 and 28 tokens, sparse targets after them; example 1 has no
-    target, example 4 opens with its own tokens (shares nothing)."""
-    rng = random.Random(seed)
-    openings = [[rng.randrange(1, VOCAB) for _ in range(n)] for n in (40, 28)]
-    out = []
-    for index in range(9):
-        opening = [rng.randrange(1, VOCAB) for _ in range(20)] if index == 4 else openings[index % 2]
-        ids = opening + [rng.randrange(1, VOCAB) for _ in range(rng.randint(6, 45))]
-        labels = [IGNORE_INDEX] * len(ids)
-        if index != 1:
-            for position in range(len(opening) + 1, len(ids)):
-                if rng.random() < 0.3:
-                    labels[position] = ids[position]
-            labels[-1] = ids[-1]
-        out.append({"input_ids": ids, "labels": labels})
-    return out
-
-
-def _model(lora: bool = False) -> torch.nn.Module:
-    model = tiny_llama(VOCAB, seed=8, shape=SHAPE)
-    model.set_attn_implementation(VARLEN_ATTENTION)
-    if lora:
-        model = attach_lora(model, LoraSettings(rank=4, alpha=8.0), seed=2)
-        with torch.no_grad():  # off LoRA's B = 0 start, so adapter gradients see the whole network
-            for name, parameter in model.named_parameters():
-                if "lora_B" in name:
-                    parameter.normal_(0, 0.05, generator=torch.Generator().manual_seed(len(name)))
-    return model.train()
 
 
 def test_segments_restart_at_0_or_jump_back_to_a_prefix():
@@ -80,7 +39,7 @@ def test_segments_restart_at_0_or_jump_back_to_a_prefix():
 
 
 def test_layout_stores_each_opening_once_per_buffer():
-    examples = _examples()
+    examples = shared_prefix_examples()
     groups = shared_prefix_groups(examples, min_prefix=16)
     assert sorted((prefix, sorted(members)) for prefix, members in groups) == [
         (0, [4]),
@@ -109,7 +68,7 @@ def test_layout_stores_each_opening_once_per_buffer():
     assert stored < sum(len(e["input_ids"]) for e in examples) - 2 * 28  # openings not repeated
 
 
-def test_a_target_at_a_suffix_start_is_never_paired_across_examples():
+def test_a_target_at_a_suffix_start_is_never_paired_acrossshared_prefix_examples():
     labels = torch.tensor([[IGNORE_INDEX, IGNORE_INDEX, IGNORE_INDEX, 7, 8, 9]])
     positions = torch.tensor([[0, 1, 2, 3, 2, 3]])  # prefix 0..1, suffix A at 2..3, suffix B at 2..3
     _, mask = shifted_target_logprobs(torch.zeros(1, 6, 10), labels, positions)
@@ -120,8 +79,8 @@ def test_a_target_at_a_suffix_start_is_never_paired_across_examples():
 def test_each_example_gets_the_logits_it_gets_alone(capacity):
     """At 480 tokens both openings' chunks and the unshared example share one buffer, so a suffix
     must find its own chunk's prefix, not the row's first one."""
-    examples = _examples()
-    model = _model()
+    examples = shared_prefix_examples()
+    model = varlen_model()
     batch = collate_shared_prefix(examples, capacity, return_segments=True)
     assert capacity == CAPACITY or batch["input_ids"].shape[0] == 1
     with torch.no_grad():
@@ -144,10 +103,10 @@ def test_each_example_gets_the_logits_it_gets_alone(capacity):
     ],
 )
 def test_loss_and_gradients_match_plain_packing(lora, normalization, capacity):
-    examples = _examples()
+    examples = shared_prefix_examples()
     results = {}
     for shared in (False, True):
-        model = _model(lora)
+        model = varlen_model(lora)
         batches = collate_micro_batches(
             examples, 2 if capacity == CAPACITY else 1, capacity, shared_prefix=shared
         )
@@ -165,10 +124,10 @@ def test_loss_and_gradients_match_plain_packing(lora, normalization, capacity):
 def test_a_shared_prefix_batch_needs_the_varlen_attention():
     """transformers' own position-derived packing would cut each suffix off its prefix."""
     model = tiny_llama(VOCAB, seed=8, shape=SHAPE)
-    batch = collate_micro_batches(_examples(), 1, CAPACITY, shared_prefix=True)[0]
+    batch = collate_micro_batches(shared_prefix_examples(), 1, CAPACITY, shared_prefix=True)[0]
     with pytest.raises(ValueError, match=VARLEN_ATTENTION):
         model_logits(model, batch)
-    plain = collate_packed(_examples(), CAPACITY, attention="position_ids")
+    plain = collate_packed(shared_prefix_examples(), CAPACITY, attention="position_ids")
     assert model_logits(model, plain).shape[0] == plain["input_ids"].shape[0]
 
 

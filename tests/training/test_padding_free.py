@@ -8,61 +8,19 @@ absolute), with and without shared prefixes, full and LoRA; and strictly fewer p
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import torch
+from shared_prefix_factory import shared_prefix_examples, varlen_model
 
-from trajectory_platform.training.data.labels import IGNORE_INDEX
-from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
-from trajectory_platform.training.optim.lora import attach_lora
-from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
 from trajectory_platform.training.optim.packing import collate_packed, collate_shared_prefix, flatten_buffers
-from trajectory_platform.training.optim.settings import LoraSettings
 from trajectory_platform.training.optim.sft import accumulate_gradients, collate_micro_batches, model_logits
 
-SHAPE = TinyLlamaShape(
-    hidden_size=32,
-    intermediate_size=64,
-    num_hidden_layers=2,
-    num_attention_heads=4,
-    num_key_value_heads=2,
-    max_position_embeddings=256,
-)
-VOCAB = 256
-CAPACITY = 120
-
-
-def _examples(seed: int = 3) -> list[dict]:
-    """Ten examples; even ones open with one shared 30-token context, odd ones share nothing.
-    Targets are sparse after the opening; example 3 has none."""
-    rng = random.Random(seed)
-    opening = [rng.randrange(1, VOCAB) for _ in range(30)]
-    out = []
-    for index in range(10):
-        head = opening if index % 2 == 0 else [rng.randrange(1, VOCAB) for _ in range(8)]
-        ids = head + [rng.randrange(1, VOCAB) for _ in range(rng.randint(5, 50))]
-        labels = [IGNORE_INDEX] * len(ids)
-        if index != 3:
-            for position in range(len(head) + 1, len(ids)):
-                if rng.random() < 0.4:
-                    labels[position] = ids[position]
-            labels[-1] = ids[-1]
-        out.append({"input_ids": ids, "labels": labels})
-    return out
-
-
-def _model(lora: bool = False) -> torch.nn.Module:
-    model = tiny_llama(VOCAB, seed=11, shape=SHAPE)
-    model.set_attn_implementation(VARLEN_ATTENTION)
-    if lora:
-        model = attach_lora(model, LoraSettings(rank=4, alpha=8.0), seed=0)
-    return model
+CAPACITY = 160
 
 
 @pytest.mark.parametrize("shared", [False, True])
 def test_one_row_of_real_tokens_each_buffer_opening_at_position_0(shared):
-    examples = _examples()
+    examples = shared_prefix_examples()
     collate = collate_shared_prefix if shared else collate_packed
     kwargs = {} if shared else {"attention": "position_ids"}
     padded = collate(examples, CAPACITY, return_segments=True, **kwargs)
@@ -80,8 +38,8 @@ def test_one_row_of_real_tokens_each_buffer_opening_at_position_0(shared):
 
 @pytest.mark.parametrize("shared", [False, True])
 def test_each_example_gets_the_logits_it_gets_alone(shared):
-    examples = _examples()
-    model = _model()
+    examples = shared_prefix_examples()
+    model = varlen_model()
     batch = collate_micro_batches(examples, 1, CAPACITY, shared_prefix=shared)[0]
     segments = (collate_shared_prefix if shared else collate_packed)(
         examples, CAPACITY, return_segments=True, **({} if shared else {"attention": "position_ids"})
@@ -102,10 +60,10 @@ def test_each_example_gets_the_logits_it_gets_alone(shared):
     [(False, "token", True), (False, "example", True), (True, "token", True), (False, "token", False)],
 )
 def test_loss_and_gradients_match_the_padded_buffers(lora, normalization, shared):
-    examples = _examples()
+    examples = shared_prefix_examples()
     results = {}
     for free in (False, True):
-        model = _model(lora)
+        model = varlen_model(lora)
         batches = collate_micro_batches(examples, 2, CAPACITY, shared_prefix=shared, padding_free=free)
         stats = accumulate_gradients(model, batches, normalization)
         grads = torch.cat([p.grad.flatten() for p in model.parameters() if p.requires_grad])
@@ -124,8 +82,8 @@ def test_loss_and_gradients_match_the_padded_buffers(lora, normalization, shared
 
 def test_a_dense_mask_batch_is_refused():
     """With a 4D block-diagonal mask the row layout is the mask's: flattening would break it."""
-    batch = collate_packed(_examples(), CAPACITY, attention="4d", return_segments=True)
+    batch = collate_packed(shared_prefix_examples(), CAPACITY, attention="4d", return_segments=True)
     with pytest.raises(ValueError, match="varlen attention"):
         flatten_buffers(batch)
-    kept = collate_micro_batches(_examples(), 1, CAPACITY, attention="4d")[0]
+    kept = collate_micro_batches(shared_prefix_examples(), 1, CAPACITY, attention="4d")[0]
     assert kept["input_ids"].shape[1] == CAPACITY
