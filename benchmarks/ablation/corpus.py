@@ -9,8 +9,8 @@ episodes, the compact tool view and the masked tables.
   full ablation's, since the library's few hundred tasks are too few for the default to learn.
 - :func:`expert_corpus`, :func:`masked_table`, :func:`expert_table` (cached): a training variant
   is a corpus (pristine, optionally recovery episodes under reachable faults, optionally
-  schema-augmented) and a mask mode (selected targets, or every token after the first:
-  :func:`all_token_labels`).
+  schema-augmented); the all-token variants weight the same table's positions differently
+  (:mod:`.run`).
 - :func:`compact_tool`: the ablations' tool rendering. The delivered tool schemas were 70% of a
   learnable-family example (438 of ~620 tokens); every variant trains on, and the model policy is
   evaluated with, the same compact view, so the comparisons are unchanged while a step costs less.
@@ -42,7 +42,6 @@ from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import run_episode
 from trajectory_platform.traces.record import ToolSpec, canonical_json
 from trajectory_platform.training.data.augment import augment_inputs
-from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.mask_settings import Augmentation
 from trajectory_platform.training.data.masked_dataset import EpisodeInput, build_masked_dataset, to_table
 from trajectory_platform.training.data.tokenizer import load_tokenizer, tokenizer_files_digest
@@ -159,13 +158,6 @@ def compact_tool(spec: ToolSpec) -> ToolSpec:
 def _with_compact_tools(item: EpisodeInput) -> EpisodeInput:
     episode = dataclasses.replace(item.episode, tools=[compact_tool(t) for t in item.episode.tools])
     return dataclasses.replace(item, episode=episode)
-
-
-def all_token_labels(table: pa.Table) -> pa.Table:
-    """The all-token variant: every position after the first is a target (observations included)."""
-    labels = [[IGNORE_INDEX, *ids[1:]] for ids in table.column("input_ids").to_pylist()]
-    index = table.schema.get_field_index("labels")
-    return table.set_column(index, "labels", pa.array(labels, type=table.schema.field("labels").type))
 
 
 def masked_table(

@@ -1,16 +1,14 @@
 """The ablation's plan (benchmarks/ablation/plan.py): steps from measured costs, declared steps
-projected, refusals; and the corpus it trains on (the compact tool view, the all-token labels)."""
+projected, refusals; and the compact tool view the variants train on."""
 
 from __future__ import annotations
 
 import json
 
-import pyarrow as pa
-from ablation.corpus import all_token_labels, compact_tool
+from ablation.corpus import compact_tool
 from ablation.plan import MIN_STEPS, plan_budget
 
 from trajectory_platform.gym.tools import manifest
-from trajectory_platform.training.data.labels import IGNORE_INDEX
 
 
 def test_plan_derives_the_most_steps_that_fit_and_projects_declared_ones():
@@ -38,11 +36,6 @@ def test_plan_refuses_too_few_derived_steps_and_declared_steps_over_budget():
     over = plan_budget(0.5, 30.0, 60.0, 15, 2700.0, 2200)
     assert "exceeds the 45 min budget" in (over.problem(steps_declared=True) or "")
     assert plan_budget(0.5, 30.0, 60.0, 15, 2700.0, 10).problem(steps_declared=True) is None
-
-
-def test_all_token_labels_make_every_position_after_the_first_a_target():
-    table = pa.table({"input_ids": [[1, 2, 3]], "labels": [[IGNORE_INDEX, IGNORE_INDEX, 3]]})
-    assert all_token_labels(table).column("labels").to_pylist() == [[IGNORE_INDEX, 2, 3]]
 
 
 def test_compact_tool_keeps_names_keys_types_and_required_only():

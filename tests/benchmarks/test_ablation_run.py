@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 import torch
 from ablation import run
-from ablation.corpus import all_token_labels, declared_keys, expert_corpus, learnable_split, masked_table
+from ablation.corpus import declared_keys, expert_corpus, learnable_split, masked_table
 
 from trajectory_platform.evaluation.harness import build_items
 from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
+from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
 from trajectory_platform.training.optim.loss import shifted_target_logprobs
@@ -84,9 +86,16 @@ def test_a_table_declares_its_argument_keys_and_renamed_copies_add_theirs(eval_w
         declared_keys(masked_table(corpus, tokenizer).replace_schema_metadata(None))
 
 
+def _all_token_labels(table: pa.Table) -> pa.Table:
+    """The all-token objective spelled out: every position after the first is a target."""
+    labels = [[IGNORE_INDEX, *ids[1:]] for ids in table.column("input_ids").to_pylist()]
+    index = table.schema.get_field_index("labels")
+    return table.set_column(index, "labels", pa.array(labels, type=table.schema.field("labels").type))
+
+
 def _reference_all_token_loss(model, selected, every, capacity, compute_matched):
     """The all-token loss as it was computed before prefix sharing: every example whole, with the
-    all-token labels of :func:`ablation.corpus.all_token_labels`."""
+    labels of :func:`_all_token_labels`."""
     sel = collate_micro_batches(selected, 1, capacity)[0]
     whole = collate_micro_batches(every, 1, capacity)[0]
     logits = model_logits(model, whole)
@@ -115,7 +124,7 @@ def test_the_all_token_loss_with_shared_prefixes_is_the_loss_of_each_example_who
     vocab = model.get_input_embeddings().num_embeddings
     split = {
         name: split_examples(rows_from_table(t, source=name), capacity=2048, vocab_size=vocab).train
-        for name, t in (("selected", table), ("all", all_token_labels(table)))
+        for name, t in (("selected", table), ("all", _all_token_labels(table)))
     }
     for sel, every in zip(split["selected"], split["all"], strict=True):
         assert sel["input_ids"] == every["input_ids"]
