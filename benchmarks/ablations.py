@@ -12,10 +12,12 @@ seeds and recipe (the curve's: shared prefix, a context warm-up over ``--preambl
 the steps), then evaluated closed loop on the same held-out items and seeds. Before any variant
 trains, one calibration per distinct training cost (the reference, the all-token loop, renamed
 copies, the recovery corpus) measures seconds per step (at ``--batch``, ``--threads``, side by side
-as the runs will be) and seconds per evaluation on this machine; the plan reads the mean step time
-over the variants, the steps are derived from ``--budget-minutes`` (or, given with ``--steps``,
-checked against it), the estimate is printed, and a plan over budget is refused unless
-``--allow-over-budget``; ``--plan-only`` stops after the plan (minutes, not hours).
+as the runs will be) and a bound on a run's evaluation on this machine; the plan reads the mean step
+time over the variants, the steps are derived from ``--budget-minutes`` under the evaluation bound
+(or, given with ``--steps``, checked against it), the estimate is printed as a range (no evaluation
+to every evaluation at its bound), a plan over budget even without evaluation is refused unless
+``--allow-over-budget``, one over budget only under the bound goes on with a caution;
+``--plan-only`` stops after the plan (minutes, not hours).
 
 The reference (selected-target masks on pristine episodes) trains first, on every seed. A seed
 counts only if its reference reaches the competence gate: acceptance on the familiar-schema
@@ -119,8 +121,9 @@ def _print_plan(plan: BudgetPlan, settings: VariantSettings, threads: int, token
     print(
         f"budget plan: {plan.runs} runs on {plan.workers} workers x {threads} threads = {plan.rounds} "
         f"rounds x ({plan.steps} steps x {plan.seconds_per_step:.3f} s at batch "
-        f"{settings.examples_per_step} + {plan.fixed_seconds_per_run:.0f} s evaluation and I/O) + "
-        f"{plan.setup_seconds:.0f} s setup = {plan.projected_seconds / 60:.1f} min (budget "
+        f"{settings.examples_per_step} + {plan.outside_seconds_per_run:.0f} s I/O + at most "
+        f"{plan.evaluation_seconds_per_run:.0f} s evaluation) + {plan.setup_seconds:.0f} s setup = "
+        f"{plan.training_seconds / 60:.1f} to {plan.projected_seconds / 60:.1f} min (budget "
         f"{plan.budget_seconds / 60:g} min, which fits {plan.fitting_steps} steps); mean tokens per "
         "example " + ", ".join(f"{k} {v:.0f}" for k, v in tokens.items()),
         file=sys.stderr,
@@ -163,12 +166,16 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             for i, v in enumerate(CALIBRATED)
         }
         costs = {v: job.result() for v, job in jobs.items()}
-        step_by_variant = {v: cost[0] for v, cost in costs.items()}
-        step_s, fixed_s = mean_step_seconds(step_by_variant), max(cost[1] for cost in costs.values())
-    runs_total = args.seeds * len(VARIANTS)
-    elapsed = time.monotonic() - started
+        step_by_variant = {v: cost.step_seconds for v, cost in costs.items()}
     plan = plan_budget(
-        step_s, fixed_s, elapsed, runs_total, args.budget_minutes * 60, args.steps, workers=args.workers
+        mean_step_seconds(step_by_variant),
+        max(cost.outside_seconds for cost in costs.values()),
+        max(cost.evaluation_seconds for cost in costs.values()),
+        time.monotonic() - started,
+        args.seeds * len(VARIANTS),
+        args.budget_minutes * 60,
+        args.steps,
+        workers=args.workers,
     )
     tokens = {name: mean_tokens(tables[name]) for name in ("selected", "augmented", "recovery")}
     _print_plan(plan, settings, args.threads, tokens)
@@ -183,6 +190,8 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "tasks": len(train),
     }
     problem = plan.problem(steps_declared=args.steps is not None)
+    if caution := plan.caution():
+        print(f"caution: {caution}", file=sys.stderr)
     if problem and not args.allow_over_budget:
         print(
             f"refused: {problem}; raise --budget-minutes, lower --steps/--seeds/--episodes, "

@@ -5,8 +5,8 @@ exactly known scores, a smoke training run, and the costs of a step and an evalu
   measures, scorecard aggregation). It checks the mechanics of measurement, never which training
   variant wins (the ``--quick`` tier, and CI).
 - :func:`smoke_training`: a seconds-long training run, twice; the loss must fall and the runs agree.
-- :func:`measure_costs`: seconds per training step and fixed seconds per run on this machine,
-  which :mod:`.plan` turns into a step count.
+- :func:`measure_costs`: seconds per training step, a run's time outside its steps and a bound on
+  its evaluation on this machine, which :mod:`.plan` turns into a step count.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyarrow as pa
 import torch
@@ -65,6 +65,16 @@ CALIBRATED = tuple(v for v in VARIANTS if v not in SAME_COST)
 """One calibration per distinct training cost. They differ: the all-token loop shares no prefix and
 runs the head at every position, and renamed copies share their tool block with fewer examples
 (2026-12-04, full view: about 0.56 and 0.45 s a step against the reference's 0.23)."""
+
+
+class RunCosts(NamedTuple):
+    """What :func:`measure_costs` measures for one training cost."""
+
+    step_seconds: float
+    outside_seconds: float
+    """The training's time outside its steps: loading, saving the checkpoint and its manifest."""
+    evaluation_seconds: float
+    """An upper bound on the closed-loop evaluation of a trained run (see :func:`measure_costs`)."""
 
 
 def mean_step_seconds(measured: dict[str, float]) -> float:
@@ -144,14 +154,14 @@ def measure_costs(
     settings: VariantSettings,
     budget: tuple[int, int],
     threads: int,
-) -> tuple[float, float]:
-    """(seconds per training step, fixed seconds of one run), measured on this machine.
+) -> RunCosts:
+    """A run's costs, measured on this machine.
 
     :data:`CALIBRATION_STEPS` steps of ``variant`` on its ``table``, under the context warm-up
-    share, give its step time. The barely trained checkpoint then runs a few items: it
-    mostly runs away to the token budget, so scaling its time to the whole suite is an upper bound
-    on a trained variant's evaluation. The fixed part adds the run's time outside its steps
-    (loading, saving the checkpoint and its manifest).
+    share, give its step time, and the training's time outside them (loading, saving the
+    checkpoint and its manifest). The barely trained checkpoint then runs a few items: it mostly
+    runs away to the token budget, so scaling its time to the whole suite is an upper bound on a
+    trained variant's evaluation.
     """
     torch.set_num_threads(threads)
     out = workdir / "runs" / f"calibration-{index}"
@@ -162,4 +172,4 @@ def measure_costs(
     started = time.monotonic()
     evaluate(out, sample, 0, settings.device, budget)
     evaluation = (time.monotonic() - started) * len(items) / len(sample)
-    return train_seconds / CALIBRATION_STEPS, outside_steps + evaluation
+    return RunCosts(train_seconds / CALIBRATION_STEPS, outside_steps, evaluation)
