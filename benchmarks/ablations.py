@@ -19,11 +19,12 @@ to every evaluation at its bound), a plan over budget even without evaluation is
 ``--allow-over-budget``, one over budget only under the bound goes on with a caution;
 ``--plan-only`` stops after the plan (minutes, not hours).
 
-The reference (selected-target masks on pristine episodes) trains first, on every seed. A seed
+The reference (selected-target masks on pristine episodes) starts first, on every seed. A seed
 counts only if its reference reaches the competence gate: acceptance on the familiar-schema
-held-out items >= ``--gate`` (what every variant trains for; the renamed items measure (B)). If no
+held-out items >= ``--gate`` (what every variant trains for; the renamed items measure (B)). As
+each seed passes, its other variants queue, the costliest first (``ablation.schedule``). If no
 seed passes, the run stops there with a report of each seed's figure and what to raise, and exits
-1; otherwise the other variants train on the seeds that passed:
+1; otherwise it compares over the seeds that passed:
 
 - (A) selected-target masks vs all-token loss, plus the compute-matched control (all-token loss
   reweighted so the actions keep the masked objective's weight): acceptance, fabrication;
@@ -50,7 +51,6 @@ import json
 import sys
 import tempfile
 import time
-from concurrent.futures import as_completed
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -64,7 +64,15 @@ from ablation.calibrate import (
     stub_deviations,
     stub_mechanics,
 )
-from ablation.compare import REFERENCE, SUMMARY_COLUMNS, Runs, competence, read_ablation
+from ablation.compare import (
+    REFERENCE,
+    SUMMARY_COLUMNS,
+    Runs,
+    competence,
+    familiar_acceptance,
+    reaches_gate,
+    read_ablation,
+)
 from ablation.corpus import (
     declared_keys,
     expert_table,
@@ -74,8 +82,10 @@ from ablation.corpus import (
 )
 from ablation.plan import BudgetPlan, plan_budget
 from ablation.run import VARIANTS, VariantSettings, run_variant, worker_pool
+from ablation.schedule import Key, RunQueue, costliest_first, drain
 
 from trajectory_platform.evaluation.budget import evaluation_budget
+from trajectory_platform.evaluation.episodes import EpisodeMeasure
 from trajectory_platform.evaluation.harness import build_items
 from trajectory_platform.evaluation.settings import SuiteSpec
 from trajectory_platform.gym.library import LEARN_KINDS
@@ -216,47 +226,50 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "workers": args.workers,
         "threads": args.threads,
     }
-    with worker_pool(args.workers) as executor:
+    others = [v for v in VARIANTS if v != REFERENCE]
+    queue = RunQueue(args.seeds, REFERENCE, costliest_first(step_by_variant, others))
 
-        def train_and_evaluate(pairs: list[tuple[str, int]]) -> None:
-            jobs = {
-                executor.submit(
-                    run_variant, v, s, tables[v], items, workdir, settings, budget, args.threads
-                ): (v, s)
-                for v, s in pairs
-            }
-            for job in as_completed(jobs):
-                variant, seed = jobs[job]
-                runs[(variant, seed)], timings[f"{variant}-{seed}"] = job.result()
-                timing = timings[f"{variant}-{seed}"]
-                print(
-                    f"{variant}-{seed}: train {timing['train_s']} s, evaluate {timing['eval_s']} s"
-                    f"{' (reused from an earlier run)' if timing.get('reused') else ''}, "
-                    f"elapsed {(time.monotonic() - started) / 60:.1f} min",
-                    file=sys.stderr,
-                )
-
-        train_and_evaluate([(REFERENCE, s) for s in range(args.seeds)])
-        gate = competence(runs, args.seeds, args.gate)
-        for seed, rate in gate["familiar_acceptance"].items():
-            verdict = "passes" if int(seed) in gate["gated_seeds"] else "misses"
+    def finished(key: Key, result: tuple[list[EpisodeMeasure], dict[str, float]]) -> None:
+        variant, seed = key
+        runs[key], timings[f"{variant}-{seed}"] = result
+        timing = timings[f"{variant}-{seed}"]
+        print(
+            f"{variant}-{seed}: train {timing['train_s']} s, evaluate {timing['eval_s']} s"
+            f"{' (reused from an earlier run)' if timing.get('reused') else ''}, "
+            f"elapsed {(time.monotonic() - started) / 60:.1f} min",
+            file=sys.stderr,
+        )
+        if variant == REFERENCE:
+            rate = familiar_acceptance(runs[key])
+            passed = reaches_gate(rate, args.gate)
             print(
                 f"competence gate: {REFERENCE}-{seed} accepts {rate:.3f} of the familiar-schema "
-                f"held-out items, {verdict} the gate {args.gate:.3f}",
+                f"held-out items, {'passes' if passed else 'misses'} the gate {args.gate:.3f}",
                 file=sys.stderr,
             )
-        if not gate["gated_seeds"]:
-            print(STOPPED_EARLY, file=sys.stderr)
-            return {
-                **head,
-                **recipe,
-                **gate,
-                "ok": False,
-                "stopped_early": STOPPED_EARLY,
-                "timings": dict(sorted(timings.items())),
-                "seconds": round(time.monotonic() - started, 1),
-            }
-        train_and_evaluate([(v, s) for s in gate["gated_seeds"] for v in VARIANTS if v != REFERENCE])
+            queue.reference_finished(seed, passed)
+
+    with worker_pool(args.workers) as executor:
+        drain(
+            queue,
+            args.workers,
+            lambda key: executor.submit(
+                run_variant, *key, tables[key[0]], items, workdir, settings, budget, args.threads
+            ),
+            finished,
+        )
+    gate = competence(runs, args.seeds, args.gate)
+    if not gate["gated_seeds"]:
+        print(STOPPED_EARLY, file=sys.stderr)
+        return {
+            **head,
+            **recipe,
+            **gate,
+            "ok": False,
+            "stopped_early": STOPPED_EARLY,
+            "timings": dict(sorted(timings.items())),
+            "seconds": round(time.monotonic() - started, 1),
+        }
     return {
         **head,
         **recipe,

@@ -83,14 +83,19 @@ def familiar_acceptance(measures: list[EpisodeMeasure]) -> float:
     return sum(trials) / len(trials)
 
 
+def reaches_gate(rate: float, gate: float) -> bool:
+    """Whether a seed whose reference accepts ``rate`` of the familiar-schema items counts."""
+    return rate >= gate
+
+
 def competence(runs: Runs, seeds: int, gate: float) -> dict[str, Any]:
     """The reference's familiar-schema acceptance per seed, and the seeds that reach ``gate``."""
     rates = {s: familiar_acceptance(runs[(REFERENCE, s)]) for s in range(seeds)}
     return {
         "gate": gate,
         "familiar_acceptance": {str(s): round(rate, 4) for s, rate in rates.items()},
-        "gated_seeds": [s for s, rate in rates.items() if rate >= gate],
-        "not_resolved_seeds": [s for s, rate in rates.items() if rate < gate],
+        "gated_seeds": [s for s, rate in rates.items() if reaches_gate(rate, gate)],
+        "not_resolved_seeds": [s for s, rate in rates.items() if not reaches_gate(rate, gate)],
     }
 
 
