@@ -14,9 +14,10 @@ trains, one calibration per distinct training cost (the reference, the all-token
 copies, the recovery corpus) measures seconds per step (at ``--batch``, ``--threads``, side by side
 as the runs will be) and a bound on a run's evaluation on this machine; the plan reads the mean step
 time over the variants, the steps are derived from ``--budget-minutes`` under the evaluation bound
-(or, given with ``--steps``, checked against it), the estimate is printed as a range (no evaluation
-to every evaluation at its bound), a plan over budget even without evaluation is refused unless
-``--allow-over-budget``, one over budget only under the bound goes on with a caution;
+(or, given with ``--steps``, checked against it), the estimate is printed as a range (runs packed
+without evaluation, to whole rounds with every evaluation at its bound), a plan whose lower bound
+is over budget is refused unless ``--allow-over-budget``, one between the bounds goes on with a
+caution;
 ``--plan-only`` stops after the plan (minutes, not hours).
 
 The reference (selected-target masks on pristine episodes) starts first, on every seed. A seed
@@ -129,12 +130,13 @@ def quick(workdir: Path) -> dict[str, Any]:
 
 def _print_plan(plan: BudgetPlan, settings: VariantSettings, threads: int, tokens: dict[str, float]) -> None:
     print(
-        f"budget plan: {plan.runs} runs on {plan.workers} workers x {threads} threads = {plan.rounds} "
-        f"rounds x ({plan.steps} steps x {plan.seconds_per_step:.3f} s at batch "
-        f"{settings.examples_per_step} + {plan.outside_seconds_per_run:.0f} s I/O + at most "
-        f"{plan.evaluation_seconds_per_run:.0f} s evaluation) + {plan.setup_seconds:.0f} s setup = "
-        f"{plan.training_seconds / 60:.1f} to {plan.projected_seconds / 60:.1f} min (budget "
-        f"{plan.budget_seconds / 60:g} min, which fits {plan.fitting_steps} steps); mean tokens per "
+        f"budget plan: {plan.runs} runs on {plan.workers} workers x {threads} threads, each "
+        f"{plan.steps} steps x {plan.seconds_per_step:.3f} s at batch {settings.examples_per_step} + "
+        f"{plan.outside_seconds_per_run:.0f} s I/O + at most {plan.evaluation_seconds_per_run:.0f} s "
+        f"evaluation, + {plan.setup_seconds:.0f} s setup = {plan.training_seconds / 60:.1f} min "
+        f"(packed, no evaluation) to {plan.projected_seconds / 60:.1f} min ({plan.rounds} whole "
+        f"rounds, every evaluation at its bound); budget {plan.budget_seconds / 60:g} min, which "
+        f"fits {plan.fitting_steps} steps under the bound; mean tokens per "
         "example " + ", ".join(f"{k} {v:.0f}" for k, v in tokens.items()),
         file=sys.stderr,
     )
@@ -200,7 +202,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "tasks": len(train),
     }
     problem = plan.problem(steps_declared=args.steps is not None)
-    if caution := plan.caution():
+    if problem is None and (caution := plan.caution()):
         print(f"caution: {caution}", file=sys.stderr)
     if problem and not args.allow_over_budget:
         print(

@@ -4,10 +4,11 @@ The ablations compare variants at one step count, so it is derived from costs me
 machine that runs them (:mod:`.calibrate`):
 budget = setup + ceil(runs / workers) x (steps x step + outside + evaluation), with ``step`` the
 mean over the variants, ``outside`` a run's loading and saving, ``evaluation`` an upper bound (a
-barely trained model runs away to the token budget; the trained runs of 2026-12-04 took 7-17 s
-where the bound read about 100). Derived steps fit the budget under that bound. A plan is refused
-only when it is over budget even with no evaluation at all (or when too few steps fit); a plan that
-fits without evaluation but not under the bound goes on with a caution.
+barely trained model runs away to the token budget; the trained runs of 2026-12-04 took 6-17 s
+where the bound read about 100). Derived steps fit the budget under that bound. The lower bound
+packs the runs on the workers without idle time and without evaluation: setup + runs / workers x
+(steps x step + outside). A plan is refused only when even that is over budget (or when too few
+steps fit); one between the bounds goes on with a caution.
 """
 
 from __future__ import annotations
@@ -44,14 +45,16 @@ class BudgetPlan:
 
     @property
     def training_seconds(self) -> float:
-        """The projection without any evaluation: a lower bound on the whole run."""
+        """A lower bound on the whole run: no evaluation, and the runs packed on the workers with
+        no idle time (the queue starts a run whenever a worker frees: :mod:`.schedule`)."""
         per_run = self.steps * self.seconds_per_step + self.outside_seconds_per_run
-        return self.setup_seconds + self.rounds * per_run
+        return self.setup_seconds + self.runs / self.workers * per_run
 
     @property
     def projected_seconds(self) -> float:
-        """The projection with every evaluation at its upper bound."""
-        return self.training_seconds + self.rounds * self.evaluation_seconds_per_run
+        """An upper bound: whole rounds of runs, every evaluation at its bound."""
+        per_run = self.steps * self.seconds_per_step + self.outside_seconds_per_run
+        return self.setup_seconds + self.rounds * (per_run + self.evaluation_seconds_per_run)
 
     def problem(self, steps_declared: bool) -> str | None:
         """Why this plan should not run, or ``None``: too few derived steps, or over budget before

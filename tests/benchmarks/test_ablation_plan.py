@@ -28,6 +28,7 @@ def test_plan_with_two_workers_runs_half_as_many_rounds():
     assert plan.rounds == 8
     assert plan.steps == int((2700 - 60 - 8 * 40) / (8 * 0.75))
     assert plan.projected_seconds == 60.0 + 8 * (plan.steps * 0.75 + 40.0)
+    assert plan.training_seconds == 60.0 + 7.5 * (plan.steps * 0.75 + 10.0)  # packed, no evaluation
 
 
 def test_plan_refuses_too_few_derived_steps_and_declared_steps_over_budget_without_evaluation():
@@ -44,7 +45,7 @@ def test_a_plan_over_budget_only_under_the_evaluation_bound_goes_on_with_a_cauti
     """The bound is a barely trained model's runaway time: the 2026-12-04 plan read 101 s a run
     where trained runs took 7-17 s, and refused 3,000 steps (94.4 min) that fit 90 without it."""
     plan = plan_budget(0.201, 3.0, 101.0, 46.0, runs=15, budget_seconds=5400.0, steps=3000, workers=2)
-    assert plan.training_seconds < 5400.0 < plan.projected_seconds
+    assert plan.training_seconds == 46.0 + 7.5 * (3000 * 0.201 + 3.0) < 5400.0 < plan.projected_seconds
     assert plan.problem(steps_declared=True) is None
     assert "up to 95.0 min" in (plan.caution() or "")  # 46 + 8 x (3,000 x 0.201 + 3 + 101) s
     fitting = plan_budget(0.201, 3.0, 101.0, 46.0, runs=15, budget_seconds=5400.0, steps=None, workers=2)
