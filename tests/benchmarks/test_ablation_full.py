@@ -1,0 +1,63 @@
+"""`benchmarks/ablations.py --full` end to end at a toy scale, as a user runs it: calibration, the
+plan, the references, the gate, the streaming queue of the other variants, the comparisons and the
+JSON. Mechanics only (4 steps learn nothing); the gate is set so that every seed passes, or none."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ablation.compare import REFERENCE
+from ablation.run import VARIANTS
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "ablations.py"
+TOY = ["--full", "--steps", "4", "--seeds", "2", "--episodes", "2", "--tasks", "8"]
+
+
+def _full(eval_workdir: Path, workdir: Path, gate: str) -> tuple[int, dict[str, Any], list[str]]:
+    """Exit code, the JSON of the last stdout line, and the runs in the order they finished."""
+    shutil.copytree(eval_workdir / "models", workdir / "models")  # the default base, built once
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *TOY, "--gate", gate, "--workdir", str(workdir)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    finished = re.findall(r"(\w+-\d): train [\d.]+ s, evaluate", done.stderr)
+    return done.returncode, json.loads(done.stdout.strip().splitlines()[-1]), finished
+
+
+@pytest.mark.slow
+def test_every_seed_past_the_gate_trains_every_variant_after_its_reference(
+    eval_workdir: Path, tmp_path: Path
+):
+    code, result, finished = _full(eval_workdir, tmp_path, gate="0")
+    assert code == 0 and result["tier"] == "full" and result["steps"] == 4
+    assert result["gated_seeds"] == [0, 1]
+    assert sorted(result["timings"]) == sorted(f"{v}-{s}" for v in VARIANTS for s in (0, 1))
+    assert sorted(finished) == sorted(result["timings"])
+    for seed in (0, 1):  # a seed's variants start only once its reference has finished
+        reference = finished.index(f"{REFERENCE}-{seed}")
+        assert all(reference < finished.index(f"{v}-{seed}") for v in VARIANTS if v != REFERENCE)
+    assert {(c["ablation"], c["variant"]) for c in result["comparisons"]} == {
+        ("A", "all_token"),
+        ("A", "compute_matched"),
+        ("B", "augmented"),
+        ("C", "recovery"),
+    }
+    plan = result["plan"]
+    assert plan["steps"] == 4 and plan["training_minutes"] <= plan["projected_minutes"]
+
+
+@pytest.mark.slow
+def test_no_seed_past_the_gate_stops_after_the_references(eval_workdir: Path, tmp_path: Path):
+    code, result, finished = _full(eval_workdir, tmp_path, gate="1.01")
+    assert code == 1 and result["gated_seeds"] == [] and "stopped early" in result["stopped_early"]
+    assert sorted(finished) == sorted(result["timings"]) == [f"{REFERENCE}-0", f"{REFERENCE}-1"]
