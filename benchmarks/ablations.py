@@ -52,6 +52,7 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -143,8 +144,8 @@ def _print_plan(plan: BudgetPlan, settings: VariantSettings, threads: int, token
 
 
 def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    """Calibrate, plan, train the reference on every seed, gate, then the other variants on the
-    seeds that passed, on a worker pool, and compare."""
+    """Calibrate, plan, train every seed's reference and, as each passes the gate, its seed's
+    other variants on a worker pool, then compare."""
     started = time.monotonic()
     settings = VariantSettings(
         examples_per_step=args.batch,
@@ -216,8 +217,6 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     if args.plan_only:
         return {**head, "ok": problem is None, "plan_only": True}
     settings = replace(settings, steps=plan.steps)
-    runs: Runs = {}
-    timings: dict[str, dict[str, float]] = {}
     recipe = {
         "seeds": args.seeds,
         "steps": settings.steps,
@@ -230,6 +229,41 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     }
     others = [v for v in VARIANTS if v != REFERENCE]
     queue = RunQueue(args.seeds, REFERENCE, costliest_first(step_by_variant, others))
+    runs, timings = _train_gated(
+        queue,
+        args,
+        started,
+        lambda key: (*key, tables[key[0]], items, workdir, settings, budget, args.threads),
+    )
+    gate = competence(runs, args.seeds, args.gate)
+    if not gate["gated_seeds"]:
+        print(STOPPED_EARLY, file=sys.stderr)
+        return {
+            **head,
+            **recipe,
+            **gate,
+            "ok": False,
+            "stopped_early": STOPPED_EARLY,
+            "timings": dict(sorted(timings.items())),
+            "seconds": round(time.monotonic() - started, 1),
+        }
+    return {
+        **head,
+        **recipe,
+        "timings": dict(sorted(timings.items())),
+        **read_ablation(runs, args.seeds, args.gate, {v: declared_keys(tables[v]) for v in VARIANTS}),
+        "seconds": round(time.monotonic() - started, 1),
+    }
+
+
+def _train_gated(
+    queue: RunQueue, args: argparse.Namespace, started: float, run_args: Callable[[Key], tuple[Any, ...]]
+) -> tuple[Runs, dict[str, dict[str, float]]]:
+    """Every run ``queue`` releases (``run_variant(*run_args(key))``) on ``args.workers`` workers;
+    each reference's gate verdict is printed as it lands and queues its seed's other variants
+    (:mod:`ablation.schedule`)."""
+    runs: Runs = {}
+    timings: dict[str, dict[str, float]] = {}
 
     def finished(key: Key, result: tuple[list[EpisodeMeasure], dict[str, float]]) -> None:
         variant, seed = key
@@ -255,30 +289,10 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         drain(
             queue,
             args.workers,
-            lambda key: executor.submit(
-                run_variant, *key, tables[key[0]], items, workdir, settings, budget, args.threads
-            ),
+            lambda key: executor.submit(run_variant, *run_args(key)),
             finished,
         )
-    gate = competence(runs, args.seeds, args.gate)
-    if not gate["gated_seeds"]:
-        print(STOPPED_EARLY, file=sys.stderr)
-        return {
-            **head,
-            **recipe,
-            **gate,
-            "ok": False,
-            "stopped_early": STOPPED_EARLY,
-            "timings": dict(sorted(timings.items())),
-            "seconds": round(time.monotonic() - started, 1),
-        }
-    return {
-        **head,
-        **recipe,
-        "timings": dict(sorted(timings.items())),
-        **read_ablation(runs, args.seeds, args.gate, {v: declared_keys(tables[v]) for v in VARIANTS}),
-        "seconds": round(time.monotonic() - started, 1),
-    }
+    return runs, timings
 
 
 def _print_variants(variants: dict[str, dict]) -> None:
