@@ -1,6 +1,6 @@
-"""Packed-training fixtures shared by the shared-prefix and padding-free tests: a tiny varlen
-model and examples that open with one of two tool-block-like prefixes (one example shares nothing,
-one has no target)."""
+"""Packed-training fixtures shared by the shared-prefix, padding-free and context warm-up tests: a
+tiny model shape and vocabulary, a varlen model of them, and examples that open with one of two
+tool-block-like prefixes (one example shares nothing, one has no target)."""
 
 from __future__ import annotations
 

@@ -12,23 +12,15 @@ import json
 import random
 
 import pyarrow as pa
+from shared_prefix_factory import SHAPE, VOCAB
 
 from trajectory_platform.training.data.dataset import preamble_end, rows_from_table, split_examples
 from trajectory_platform.training.data.derived_ids import derived_id
 from trajectory_platform.training.data.labels import IGNORE_INDEX
-from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.model import tiny_llama
 from trajectory_platform.training.optim.runner import TrainRequest, run_training
 from trajectory_platform.training.optim.sft import sft_step_function, without_preamble
 
-SHAPE = TinyLlamaShape(
-    hidden_size=32,
-    intermediate_size=64,
-    num_hidden_layers=2,
-    num_attention_heads=4,
-    num_key_value_heads=2,
-    max_position_embeddings=256,
-)
-VOCAB = 256
 TOOLS, SYSTEM, USER = 30, 12, 8
 
 
