@@ -35,7 +35,7 @@ from trajectory_platform.gym.tools import manifest
 from trajectory_platform.training.data.tokenizer import build_default_tokenizer, load_tokenizer
 
 from .corpus import compact_tool, expert_corpus, learnable_split, masked_table
-from .run import VARIANTS, VariantSettings, evaluate, train_run, train_variant
+from .run import ALL_TOKEN_VARIANTS, VARIANTS, VariantSettings, evaluate, train_run, train_variant
 
 STUBS: dict[str, type[Policy]] = {
     "expert": ScriptedExpert,
@@ -58,13 +58,13 @@ preamble, as the run will (about 0.11 s vs 0.23 s a step here), and the first st
 is spread thin. Four steps (two of each, the first among them) read 0.298 s a step where the run's
 mix measures 0.153 (2026-12-04)."""
 CALIBRATION_ITEMS = 6
-SAME_COST = {"compute_matched": "all_token"}
-"""Variants that train exactly as another one does (the same loop and batches, another weighting of
-the same log-probabilities), so they are not calibrated again."""
+SAME_COST = {v: ALL_TOKEN_VARIANTS[0] for v in ALL_TOKEN_VARIANTS[1:]}
+"""Variants that train exactly as another one does (the all-token loop on the same batches, another
+weighting of the same log-probabilities), so they are not calibrated again."""
 CALIBRATED = tuple(v for v in VARIANTS if v not in SAME_COST)
-"""One calibration per distinct training cost. They differ: the all-token loop shares no prefix and
-runs the head at every position, and renamed copies share their tool block with fewer examples
-(2026-12-04, full view: about 0.56 and 0.45 s a step against the reference's 0.23)."""
+"""One calibration per distinct training cost. They differ: the all-token loop runs the head at
+every position, renamed copies share their tool block with fewer examples, recovery examples are
+longer (2026-12-04: about 0.20, 0.27 and 0.19 s a step against the reference's 0.15)."""
 
 
 class RunCosts(NamedTuple):
