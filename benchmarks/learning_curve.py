@@ -40,6 +40,7 @@ from ablation.corpus import (
     TRAIN_FAMILIES,
     TRAIN_TOOL_FAMILIES,
     compact_tool,
+    declared_keys,
     expert_corpus,
     expert_table,
     masked_table,
@@ -48,7 +49,8 @@ from ablation.corpus import (
 )
 
 from trajectory_platform.evaluation.budget import evaluation_budget
-from trajectory_platform.evaluation.episodes import measure_episode
+from trajectory_platform.evaluation.calls import ScoredCall, by_regime
+from trajectory_platform.evaluation.episodes import EpisodeMeasure, measure_episode
 from trajectory_platform.evaluation.harness import evaluation_runtime
 from trajectory_platform.evaluation.policy import ModelPolicy
 from trajectory_platform.evaluation.settings import Decoding
@@ -62,6 +64,7 @@ from trajectory_platform.gym.library import (
     learnable_fixture,
 )
 from trajectory_platform.gym.runtime import run_episode
+from trajectory_platform.gym.tools import TOOL_FAMILIES
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
@@ -70,14 +73,25 @@ from trajectory_platform.training.optim.model import build_default_model, load_m
 from trajectory_platform.training.optim.settings import OptimizerSettings
 from trajectory_platform.training.optim.sft import StepStats, sft_step_function
 
+RENAMED_TOOL_FAMILIES = tuple(f for f in TOOL_FAMILIES if f not in TRAIN_TOOL_FAMILIES)
+"""Tool families training never shows (the reserved ``alias``): the renamed-schema regime."""
 
-def held_out_fixtures(count: int, seed: int, kinds: tuple[str, ...]) -> list[Fixture]:
-    """``count`` distinct tasks of ``kinds`` of the held-out family, round-robin over the familiar
-    tool families."""
+
+def held_out_fixtures(
+    count: int, seed: int, kinds: tuple[str, ...], tool_families: tuple[str, ...] = TRAIN_TOOL_FAMILIES
+) -> list[Fixture]:
+    """``count`` distinct tasks of ``kinds`` of the held-out family, round-robin over
+    ``tool_families`` (the familiar ones unless asked: :data:`RENAMED_TOOL_FAMILIES` gives the
+    renamed-schema items the release gate reads PRE on)."""
     return [
-        learnable_fixture(HELD_OUT_FAMILY, task, TRAIN_TOOL_FAMILIES[index % len(TRAIN_TOOL_FAMILIES)], seed)
+        learnable_fixture(HELD_OUT_FAMILY, task, tool_families[index % len(tool_families)], seed)
         for index, task in enumerate(task_numbers(0, count, kinds))
     ]
+
+
+def regime_of(fixture: Fixture) -> str:
+    """``familiar`` in a tool family training shows, ``renamed`` otherwise (as the ablations)."""
+    return "familiar" if fixture.tool_family in TRAIN_TOOL_FAMILIES else "renamed"
 
 
 def fresh_training_family_fixtures(
@@ -99,6 +113,12 @@ def _first_path(arguments: dict | None) -> str | None:
         if isinstance(value, str) and ("." in value or "/" in value or value == "data"):
             return value
     return None
+
+
+def _signature(call: ScoredCall) -> str:
+    """``tool(key, ...)`` of a call: which interface it used, recalled or read (``?`` unparsed)."""
+    keys = "?" if call.arguments is None else ",".join(sorted(call.arguments))
+    return f"{call.tool}({keys})"
 
 
 def _category(token: str) -> str:
@@ -131,12 +151,17 @@ def target_accuracy(model: torch.nn.Module, table: pa.Table, tokenizer: Any) -> 
     return {k: f"{sum(v)}/{len(v)}" for k, v in sorted(hits.items())}
 
 
-def evaluate(path: Path, fixtures: list[Fixture], budget: tuple[int, int], seed: int) -> dict[str, Any]:
-    """Closed loop on every held-out fixture; acceptance per kind and what the model wrote."""
+def evaluate(
+    path: Path, fixtures: list[Fixture], budget: tuple[int, int], seed: int, training_keys: set[str]
+) -> dict[str, Any]:
+    """Closed loop on every held-out fixture; acceptance per kind, what the model wrote, and SFA and
+    PRE per schema regime (PRE charging ``training_keys``, the keys the training data declares:
+    the release gate's clause, read along the curve)."""
     policy = ModelPolicy(path, decoding=Decoding(max_new_tokens=budget[0]), tool_view=compact_tool)
     runtime = evaluation_runtime(max_steps=6, max_generated_tokens=budget[1])
     by_kind: dict[str, list[bool]] = {}
-    written = []
+    written: list[dict[str, Any]] = []
+    measures: list[EpisodeMeasure] = []
     for index, fixture in enumerate(fixtures):
         result = run_episode(
             fixture, policy, seed=seed, config=runtime, episode_id=f"curve-{index:04d}", source_file="curve"
@@ -145,17 +170,19 @@ def evaluate(path: Path, fixtures: list[Fixture], budget: tuple[int, int], seed:
             result,
             item_id=f"{fixture.fixture_id}#0",
             suite="acceptance",
-            regime="familiar",
+            regime=regime_of(fixture),
             seed=seed,
             task_kind=fixture.task_kind,
             fault_kinds=[],
         )
+        measures.append(measure)
         by_kind.setdefault(fixture.task_kind, []).append(measure.accepted)
         first = _first_path(measure.calls[0].arguments) if measure.calls else None
         written.append(
             {
                 "task": fixture.fixture_id,
                 "accepted": measure.accepted,
+                "call": _signature(measure.calls[0]) if measure.calls else None,
                 "path": first,
                 "right_path": fixture.plan[0].path,
                 "answer": (result.final_answer or "")[:40],
@@ -164,7 +191,11 @@ def evaluate(path: Path, fixtures: list[Fixture], budget: tuple[int, int], seed:
         )
     report = [w for w in written if w["task"].split("/")[1].startswith("report_value")]
     answers = collections.Counter(w["answer"] for w in report)
+    regimes = by_regime([c for m in measures for c in m.calls], training_keys)
     return {
+        "sfa": {r: v["sfa"] for r, v in regimes.items()},
+        "pre": {r: v["pre"] for r, v in regimes.items()},
+        "first_calls": dict(collections.Counter(str(w["call"]) for w in written).most_common(3)),
         "accepted": sum(w["accepted"] for w in written),
         "items": len(written),
         "by_kind": {k: f"{sum(v)}/{len(v)}" for k, v in sorted(by_kind.items())},
@@ -184,6 +215,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--eval-every", type=int, default=125)
     parser.add_argument("--items", type=int, default=48, help="held-out tasks evaluated closed loop")
+    parser.add_argument(
+        "--renamed-items",
+        type=int,
+        default=12,
+        help="held-out tasks also evaluated in the renamed tool family (the gate's PRE clause; 0: none)",
+    )
     parser.add_argument(
         "--kinds",
         default=",".join(sorted(set(LEARN_KINDS))),
@@ -213,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     table = expert_table(workdir, base, training_fixtures(args.tasks, args.seed, kinds), args.seed)
     budget = evaluation_budget([table])
     held_out = held_out_fixtures(args.items, args.seed, kinds)
+    renamed = held_out_fixtures(args.renamed_items, args.seed, kinds, RENAMED_TOOL_FAMILIES)
+    keys = declared_keys(table)
     model = load_model(base, device="cpu")
     model.set_attn_implementation(VARLEN_ATTENTION)
     vocab = cast(int, model.get_input_embeddings().num_embeddings)
@@ -245,12 +284,16 @@ def main(argv: list[str] | None = None) -> int:
     def accuracy() -> dict[str, dict[str, str]]:
         return {name: target_accuracy(model, probe, tokenizer) for name, probe in probes.items()}
 
+    def closed_loop(path: Path) -> dict[str, Any]:
+        row = evaluate(path, held_out, budget, args.seed, keys)
+        return {**row, "renamed": evaluate(path, renamed, budget, args.seed, keys)} if renamed else row
+
     curve = [
         {
             "step": 0,
             "examples_seen": 0,
             "target_accuracy": accuracy(),
-            **evaluate(base, held_out, budget, args.seed),
+            **closed_loop(base),
         }
     ]
     print(json.dumps(curve[-1]), file=sys.stderr)  # the log keeps every row
@@ -275,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
             "examples_seen": steps_done[0] * args.batch,
             "train_loss": round(sum(recent) / max(1, len(recent)), 4),
             "target_accuracy": accuracy(),
-            **evaluate(out, held_out, budget, args.seed),
+            **closed_loop(out),
         }
         row["elapsed_s"] = round(time.monotonic() - started)
         curve.append(row)

@@ -10,14 +10,18 @@ import pyarrow as pa
 import torch
 from learning_curve import (
     HELD_OUT_FAMILY,
+    RENAMED_TOOL_FAMILIES,
     _category,
+    _signature,
     fresh_training_family_fixtures,
     held_out_fixtures,
+    regime_of,
     target_accuracy,
     task_numbers,
     training_fixtures,
 )
 
+from trajectory_platform.evaluation.calls import ScoredCall
 from trajectory_platform.gym.library import LEARN_KINDS, LEARN_TASKS_PER_FAMILY
 
 ALL_KINDS = tuple(sorted(set(LEARN_KINDS)))
@@ -42,6 +46,18 @@ def test_training_tasks_are_distinct_past_the_library_and_never_the_held_out_fam
     assert {f.repo_family for f in held_out} == {HELD_OUT_FAMILY}
     fresh = fresh_training_family_fixtures(12, 90, 0, ALL_KINDS)
     assert not {f.fixture_id.split("@")[0] for f in fresh} & {f.fixture_id.split("@")[0] for f in train}
+
+
+def test_renamed_items_are_the_held_out_tasks_in_a_tool_family_training_never_shows():
+    """The release gate reads PRE on these: the same tasks as the familiar items, renamed tools."""
+    familiar = held_out_fixtures(6, 0, ALL_KINDS)
+    renamed = held_out_fixtures(6, 0, ALL_KINDS, RENAMED_TOOL_FAMILIES)
+    assert {f.tool_family for f in renamed} == set(RENAMED_TOOL_FAMILIES) == {"alias"}
+    assert {regime_of(f) for f in familiar} == {"familiar"} and {regime_of(f) for f in renamed} == {"renamed"}
+    assert [f.plan[0].path for f in renamed] == [f.plan[0].path for f in familiar]
+    recalled = ScoredCall("read_file", {"file_path": "a.py", "match": "X"}, {}, regime="renamed")
+    assert _signature(recalled) == "read_file(file_path,match)"
+    assert _signature(ScoredCall("cat", None, {})) == "cat(?)"
 
 
 def test_target_tokens_are_sorted_into_name_value_and_protocol():
