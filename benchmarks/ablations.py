@@ -36,12 +36,17 @@ seed passes, the run stops there with a report of each seed's figure and what to
 Each comparison is a paired score interval (Tango; McNemar score p) over (gated seed, item) at a
 Bonferroni-corrected level (alpha / 3).
 
+More seeds without redoing the first ones: ``--full --first-seed 3`` runs seeds 3, 4, 5 (a
+replication), and ``--pool A.json B.json`` reads results of one recipe on disjoint seeds as one
+experiment (each comparison's 2x2 tables summed, its interval recomputed: what one run over every
+seed would report; ``ablation.compare.pool``).
+
 The steps live in the ``ablation`` package beside this script (calibrate, plan, run, compare);
 this file only strings them together and prints.
 
 Usage: ``.venv/bin/python benchmarks/ablations.py --quick`` or
-``--full [--seeds 3] [--batch 8] [--threads 1] [--budget-minutes 90] [--steps N] [--tasks 4000]
-[--plan-only]``.
+``--full [--seeds 3] [--first-seed 0] [--batch 8] [--threads 1] [--budget-minutes 90] [--steps N]
+[--tasks 4000] [--plan-only]`` or ``--pool RESULT RESULT [...]``.
 The last stdout line is a JSON object.
 """
 
@@ -55,7 +60,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import torch
 from ablation.calibrate import (
@@ -72,6 +77,7 @@ from ablation.compare import (
     Runs,
     competence,
     familiar_acceptance,
+    pool,
     reaches_gate,
     read_ablation,
 )
@@ -147,6 +153,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     """Calibrate, plan, train every seed's reference and, as each passes the gate, its seed's
     other variants on a worker pool, then compare."""
     started = time.monotonic()
+    seeds = tuple(range(args.first_seed, args.first_seed + args.seeds))
     settings = VariantSettings(
         examples_per_step=args.batch,
         learning_rate=args.lr,
@@ -219,6 +226,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     settings = replace(settings, steps=plan.steps)
     recipe = {
         "seeds": args.seeds,
+        "first_seed": args.first_seed,
         "steps": settings.steps,
         "preamble_warmup_steps": settings.preamble_warmup_steps,
         "batch": settings.examples_per_step,
@@ -228,14 +236,14 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "threads": args.threads,
     }
     others = [v for v in VARIANTS if v != REFERENCE]
-    queue = RunQueue(args.seeds, REFERENCE, costliest_first(step_by_variant, others))
+    queue = RunQueue(seeds, REFERENCE, costliest_first(step_by_variant, others))
     runs, timings = _train_gated(
         queue,
         args,
         started,
         lambda key: (*key, tables[key[0]], items, workdir, settings, budget, args.threads),
     )
-    gate = competence(runs, args.seeds, args.gate)
+    gate = competence(runs, seeds, args.gate)
     if not gate["gated_seeds"]:
         print(STOPPED_EARLY, file=sys.stderr)
         return {
@@ -251,7 +259,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         **head,
         **recipe,
         "timings": dict(sorted(timings.items())),
-        **read_ablation(runs, args.seeds, args.gate, {v: declared_keys(tables[v]) for v in VARIANTS}),
+        **read_ablation(runs, seeds, args.gate, {v: declared_keys(tables[v]) for v in VARIANTS}),
         "seconds": round(time.monotonic() - started, 1),
     }
 
@@ -313,7 +321,20 @@ def main(argv: list[str] | None = None) -> int:
     tier = parser.add_mutually_exclusive_group(required=True)
     tier.add_argument("--quick", action="store_true")
     tier.add_argument("--full", action="store_true")
+    tier.add_argument(
+        "--pool",
+        nargs="+",
+        type=Path,
+        metavar="RESULT",
+        help="read --full result JSON files of one recipe on disjoint seeds as one experiment",
+    )
     parser.add_argument("--seeds", type=int, default=3, help="seeds per variant (the pilot's minimum)")
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="seeds run from this one up (--full): new seeds replicate an earlier result, --pool adds them",
+    )
     parser.add_argument(
         "--steps", type=int, default=None, help="steps per run (default: the most that fit the budget)"
     )
@@ -344,18 +365,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--device", default=None)
     args = parser.parse_args(argv)
+    if args.first_seed < 0:
+        parser.error("--first-seed: a seed is a non-negative integer")
+    if args.pool:
+        try:
+            result = pool([_read_result(path) for path in args.pool])
+        except ValueError as error:
+            parser.error(f"--pool: {error}")
+        _print_comparisons(result)
+        print(json.dumps(result, sort_keys=True, default=str))
+        return 0
     torch.set_num_threads(args.threads)
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="ablations-"))
     if args.quick:
         result = quick(workdir)
     else:
         result = full(args, workdir)
-        if "variants" in result:
-            _print_variants(result["variants"])
-            for row in result["comparisons"]:
-                print(json.dumps(row, default=str), file=sys.stderr)
+        _print_comparisons(result)
     print(json.dumps(result, sort_keys=True, default=str))
     return 0 if result.get("ok", True) else 1
+
+
+def _read_result(path: Path) -> dict[str, Any]:
+    """One result JSON file (the last line of ``--full``'s output, or a committed result)."""
+    try:
+        return cast(dict[str, Any], json.loads(path.read_text()))
+    except (OSError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path}: not a readable result JSON ({error})") from error
+
+
+def _print_comparisons(result: dict[str, Any]) -> None:
+    """The variant table (when the result has one) and each comparison, for a person to read."""
+    if "variants" in result:
+        _print_variants(result["variants"])
+        for row in result["comparisons"]:
+            print(json.dumps(row, default=str), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ interval (Tango; McNemar score p) over (seed, item) at a Bonferroni-corrected le
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,9 +89,9 @@ def reaches_gate(rate: float, gate: float) -> bool:
     return rate >= gate
 
 
-def competence(runs: Runs, seeds: int, gate: float) -> dict[str, Any]:
+def competence(runs: Runs, seeds: Sequence[int], gate: float) -> dict[str, Any]:
     """The reference's familiar-schema acceptance per seed, and the seeds that reach ``gate``."""
-    rates = {s: familiar_acceptance(runs[(REFERENCE, s)]) for s in range(seeds)}
+    rates = {s: familiar_acceptance(runs[(REFERENCE, s)]) for s in seeds}
     return {
         "gate": gate,
         "familiar_acceptance": {str(s): round(rate, 4) for s, rate in rates.items()},
@@ -123,7 +124,7 @@ def compare(runs: Runs, comparison: Comparison, gated: list[int], alpha: float) 
     return {**head, "resolved": True, "gated_seeds": gated, **paired.to_dict()}
 
 
-def read_ablation(runs: Runs, seeds: int, gate: float, keys: dict[str, set[str]]) -> dict[str, Any]:
+def read_ablation(runs: Runs, seeds: Sequence[int], gate: float, keys: dict[str, set[str]]) -> dict[str, Any]:
     """Everything the experiment concludes: variant table, the competence gate and every comparison
     (``keys``: each variant's declared argument keys, for PRE)."""
     gated = competence(runs, seeds, gate)
@@ -135,4 +136,78 @@ def read_ablation(runs: Runs, seeds: int, gate: float, keys: dict[str, set[str]]
             name: {k: row[k] for k in SUMMARY_COLUMNS} for name, row in summaries(runs, keys).items()
         },
         "comparisons": [compare(runs, c, gated["gated_seeds"], alpha) for c in COMPARISONS],
+    }
+
+
+POOLED_RECIPE = (
+    "tier",
+    "steps",
+    "batch",
+    "preamble_warmup_steps",
+    "tasks",
+    "gate",
+    "max_new_tokens",
+    "max_generated_tokens",
+    "bonferroni_alpha",
+)
+"""What two ``--full`` results must share to be pooled: the same experiment, on other seeds."""
+
+_TABLE = ("both_pass", "candidate_only", "baseline_only", "both_fail")
+
+
+def pool(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Several resolved ``--full`` results of one recipe on disjoint seeds read as one experiment.
+
+    A paired comparison depends on its trials only through their 2x2 table (both pass, candidate
+    only, reference only, both fail), so every comparison's tables are summed over the results and
+    its interval and p-value recomputed at the shared Bonferroni level: exactly what one run over
+    all the seeds would report. Raises ``ValueError`` naming the first difference that makes the
+    results different experiments (the recipe, an overlapping seed, another set of comparisons).
+    """
+    if len(results) < 2:
+        raise ValueError("pooling needs at least two results")
+    for key in POOLED_RECIPE:
+        if len({json.dumps(r.get(key)) for r in results}) > 1:
+            raise ValueError(f"the results differ in {key!r}: not one experiment")
+    seeds: list[int] = []
+    for result in results:
+        if "comparisons" not in result:
+            raise ValueError(
+                "a result without comparisons (refused, plan-only or stopped early) cannot be pooled"
+            )
+        seeds += [int(s) for s in result["familiar_acceptance"]]
+    if len(set(seeds)) < len(seeds):
+        raise ValueError(f"the results share a seed ({sorted(seeds)}): pool results of disjoint seeds only")
+    names = [[(c["ablation"], c["metric"], c["variant"]) for c in r["comparisons"]] for r in results]
+    if any(n != names[0] for n in names):
+        raise ValueError("the results compare different variants or metrics: not one experiment")
+    alpha = results[0]["bonferroni_alpha"]
+    comparisons = []
+    for index, (ablation, metric, variant) in enumerate(names[0]):
+        resolved = [r["comparisons"][index] for r in results if r["comparisons"][index]["resolved"]]
+        head = {"ablation": ablation, "metric": metric, "variant": variant, "reference": REFERENCE}
+        if not resolved:
+            comparisons.append({**head, "resolved": False, "reason": "no seed passed the competence gate"})
+            continue
+        counts = {k: sum(c[k] for c in resolved) for k in _TABLE}
+        candidate = [True] * (counts["both_pass"] + counts["candidate_only"]) + [False] * (
+            counts["baseline_only"] + counts["both_fail"]
+        )
+        reference = (
+            [True] * counts["both_pass"]
+            + [False] * counts["candidate_only"]
+            + [True] * counts["baseline_only"]
+            + [False] * counts["both_fail"]
+        )
+        gated = sorted(s for c in resolved for s in c["gated_seeds"])
+        paired = paired_comparison(candidate, reference, alpha=alpha)
+        comparisons.append({**head, "resolved": True, "gated_seeds": gated, **paired.to_dict()})
+    return {
+        **{key: results[0][key] for key in POOLED_RECIPE},
+        "pooled_seeds": sorted(seeds),
+        "familiar_acceptance": {k: v for r in results for k, v in r["familiar_acceptance"].items()},
+        "gated_seeds": sorted(s for r in results for s in r["gated_seeds"]),
+        "not_resolved_seeds": sorted(s for r in results for s in r["not_resolved_seeds"]),
+        "variants": {k: v for r in results for k, v in r["variants"].items()},
+        "comparisons": comparisons,
     }

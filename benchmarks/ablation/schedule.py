@@ -12,7 +12,7 @@ is every run's outcome: it depends on its variant, seed, data and settings, not 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -35,14 +35,14 @@ def costliest_first(step_seconds: Mapping[str, float], variants: Iterable[str]) 
 class RunQueue:
     """The runs not started yet, next first (see the module docstring)."""
 
-    seeds: int
+    seeds: Sequence[int]
     reference: str
     followers: tuple[str, ...]
     """The other variants, in the order their runs start (:func:`costliest_first`)."""
     pending: list[Key] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.pending = [(self.reference, seed) for seed in range(self.seeds)]
+        self.pending = [(self.reference, seed) for seed in self.seeds]
 
     def pop(self) -> Key | None:
         """The next run to start, or ``None`` while nothing is ready."""

@@ -44,14 +44,14 @@ def test_the_competence_gate_reads_the_references_familiar_schema_acceptance_onl
         ("selected", 1): [_trial(True), _trial(False), _trial(False, suite="recovery")] * 2,
         ("augmented", 1): [_trial(True)],
     }
-    gate = competence(runs, seeds=2, gate=0.3)
+    gate = competence(runs, seeds=(0, 1), gate=0.3)
     assert gate["familiar_acceptance"] == {"0": 0.25, "1": 0.5}
     assert gate["gated_seeds"] == [1] and gate["not_resolved_seeds"] == [0]
 
 
 def test_the_competence_gate_refuses_a_reference_without_familiar_items():
     with pytest.raises(ValueError, match="familiar-schema"):
-        competence({("selected", 0): [_trial(True, "renamed")]}, seeds=1, gate=0.1)
+        competence({("selected", 0): [_trial(True, "renamed")]}, seeds=(0,), gate=0.1)
 
 
 def test_pre_charges_each_variant_for_the_keys_its_own_training_data_declares():

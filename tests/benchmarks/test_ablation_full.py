@@ -20,11 +20,11 @@ SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "ablations.py"
 TOY = ["--full", "--steps", "4", "--seeds", "2", "--episodes", "2", "--tasks", "8"]
 
 
-def _full(eval_workdir: Path, workdir: Path, gate: str) -> tuple[int, dict[str, Any], list[str]]:
+def _full(eval_workdir: Path, workdir: Path, gate: str, *more: str) -> tuple[int, dict[str, Any], list[str]]:
     """Exit code, the JSON of the last stdout line, and the runs in the order they finished."""
     shutil.copytree(eval_workdir / "models", workdir / "models")  # the default base, built once
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), *TOY, "--gate", gate, "--workdir", str(workdir)],
+        [sys.executable, str(SCRIPT), *TOY, "--gate", gate, "--workdir", str(workdir), *more],
         capture_output=True,
         text=True,
         timeout=600,
@@ -58,6 +58,8 @@ def test_every_seed_past_the_gate_trains_every_variant_after_its_reference(
 
 @pytest.mark.slow
 def test_no_seed_past_the_gate_stops_after_the_references(eval_workdir: Path, tmp_path: Path):
-    code, result, finished = _full(eval_workdir, tmp_path, gate="1.01")
+    """(On seeds 5 and 6: a replication's seeds start at ``--first-seed``.)"""
+    code, result, finished = _full(eval_workdir, tmp_path, "1.01", "--first-seed", "5")
     assert code == 1 and result["gated_seeds"] == [] and "stopped early" in result["stopped_early"]
-    assert sorted(finished) == sorted(result["timings"]) == [f"{REFERENCE}-0", f"{REFERENCE}-1"]
+    assert sorted(finished) == sorted(result["timings"]) == [f"{REFERENCE}-5", f"{REFERENCE}-6"]
+    assert result["first_seed"] == 5 and sorted(result["familiar_acceptance"]) == ["5", "6"]

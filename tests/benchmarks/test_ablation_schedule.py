@@ -17,7 +17,7 @@ def test_variants_start_costliest_first_and_a_variant_sharing_a_cost_takes_its_t
 
 
 def test_references_come_first_and_a_seed_that_misses_the_gate_queues_nothing():
-    queue = RunQueue(3, "selected", costliest_first(STEP, OTHERS))
+    queue = RunQueue(range(3), "selected", costliest_first(STEP, OTHERS))
     assert [queue.pop(), queue.pop()] == [("selected", 0), ("selected", 1)]
     queue.reference_finished(1, passed=False)
     queue.reference_finished(0, passed=True)
@@ -34,9 +34,16 @@ def test_references_come_first_and_a_seed_that_misses_the_gate_queues_nothing():
     assert [key[0] for key in queue.pending].count("recovery") == 2
 
 
+def test_a_replication_starts_from_its_first_seed():
+    queue = RunQueue(range(3, 5), "selected", ("augmented",))
+    assert [queue.pop(), queue.pop()] == [("selected", 3), ("selected", 4)]
+    queue.reference_finished(4, passed=True)
+    assert queue.pending == [("augmented", 4)]
+
+
 def _started(gate: dict[int, bool], workers: int) -> list[Key]:
     """The runs ``drain`` starts, in order, each finishing at once; references pass as ``gate`` says."""
-    queue = RunQueue(len(gate), "selected", costliest_first(STEP, OTHERS))
+    queue = RunQueue(sorted(gate), "selected", costliest_first(STEP, OTHERS))
     started: list[Key] = []
 
     def start(key: Key) -> Future[Key]:
@@ -66,7 +73,7 @@ def test_drain_with_no_seed_past_the_gate_runs_the_references_only():
 
 
 def test_drain_over_a_real_pool_returns_every_result_and_queues_what_passed():
-    queue = RunQueue(2, "selected", ("augmented",))
+    queue = RunQueue(range(2), "selected", ("augmented",))
     results: dict[Key, str] = {}
     with ThreadPoolExecutor(max_workers=2) as pool:
 

@@ -1,0 +1,141 @@
+"""Pooling ablation results over disjoint seeds (benchmarks/ablation/compare.py ``pool``, and
+``ablations.py --pool``): two runs of one recipe read as one experiment give exactly what one run
+over every seed reports, and results that are not one experiment are refused with the reason."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from ablation.compare import (
+    COMPARISONS,
+    POOLED_RECIPE,
+    REFERENCE,
+    SUMMARY_COLUMNS,
+    compare,
+    competence,
+    pool,
+)
+from ablation.run import VARIANTS
+
+from trajectory_platform.evaluation.stats import bonferroni_alpha
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "ablations.py"
+ALPHA = bonferroni_alpha(0.05, 3)
+RECIPE: dict[str, Any] = {
+    "tier": "full",
+    "steps": 3000,
+    "batch": 8,
+    "preamble_warmup_steps": 2000,
+    "tasks": 4000,
+    "gate": 0.3,
+    "max_new_tokens": 83,
+    "max_generated_tokens": 460,
+    "bonferroni_alpha": ALPHA,
+}
+
+
+def _trials(rng: random.Random) -> list[SimpleNamespace]:
+    """One run's trials in every suite and regime a comparison reads, outcomes drawn at random."""
+    suites = [("acceptance", "familiar")] * 8 + [("acceptance", "renamed")] * 4
+    suites += [("recovery", "familiar")] * 4
+    return [
+        SimpleNamespace(
+            suite=suite,
+            regime=regime,
+            accepted=rng.random() < 0.5,
+            recovered=rng.random() < 0.3,
+            fabricated_turns=int(rng.random() < 0.2),
+            calls=[],
+        )
+        for suite, regime in suites
+    ]
+
+
+RUNS = {(v, s): _trials(random.Random(f"{v}-{s}")) for v in VARIANTS for s in range(4)}
+for _trial in RUNS[(REFERENCE, 1)]:  # seed 1's reference misses the gate: its seed is not compared
+    _trial.accepted = False
+
+
+ROW = {**{c: 0.5 for c in SUMMARY_COLUMNS}, "sfa": {"renamed": 0.0}, "pre": {"renamed": 1.0}}
+"""A variant's summary row (pooling merges the rows, it does not read them)."""
+
+
+def _result(seeds: tuple[int, ...], **recipe: Any) -> dict[str, Any]:
+    """What ``--full`` writes for ``seeds`` (the variant table left out: pooling only merges it)."""
+    gate = competence(RUNS, seeds, recipe.get("gate", RECIPE["gate"]))
+    return {
+        **RECIPE,
+        **recipe,
+        **gate,
+        "variants": {f"{v}-{s}": ROW for v in VARIANTS for s in seeds},
+        "comparisons": [compare(RUNS, c, gate["gated_seeds"], ALPHA) for c in COMPARISONS],
+    }
+
+
+def test_pooled_seeds_read_exactly_as_one_run_over_every_seed():
+    one_run = _result((0, 1, 2, 3))
+    assert one_run["gated_seeds"] and one_run["not_resolved_seeds"]  # the gate drops some seeds
+    pooled = pool([_result((0, 1)), _result((2, 3))])
+    assert pooled["comparisons"] == one_run["comparisons"]
+    assert pooled["pooled_seeds"] == [0, 1, 2, 3]
+    for key in ("familiar_acceptance", "gated_seeds", "not_resolved_seeds", "variants"):
+        assert pooled[key] == one_run[key]
+    assert {k: pooled[k] for k in POOLED_RECIPE} == RECIPE
+
+
+def test_a_result_whose_seeds_all_missed_the_gate_adds_nothing():
+    missed, kept = _result((1,)), _result((0, 2))
+    assert missed["gated_seeds"] == [] and all(not c["resolved"] for c in missed["comparisons"])
+    pooled = pool([kept, missed])
+    assert pooled["comparisons"] == kept["comparisons"] and pooled["not_resolved_seeds"] == [1]
+
+
+@pytest.mark.parametrize(
+    ("results", "reason"),
+    [
+        ([_result((0, 1))], "at least two"),
+        ([_result((0, 1)), _result((1, 2))], "share a seed"),
+        ([_result((0, 1)), _result((2, 3), steps=2000)], "differ in 'steps'"),
+        ([_result((0, 1)), {**RECIPE, "familiar_acceptance": {"2": 0.0}}], "without comparisons"),
+        (
+            [_result((0, 1)), {**_result((2, 3)), "comparisons": _result((2, 3))["comparisons"][:2]}],
+            "different variants",
+        ),
+    ],
+)
+def test_results_that_are_not_one_experiment_are_refused(results: list[dict[str, Any]], reason: str):
+    with pytest.raises(ValueError, match=reason):
+        pool(results)
+
+
+def _pool_cli(*paths: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--pool", *map(str, paths)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_the_pool_command_prints_the_pooled_json_and_names_what_it_refuses(tmp_path: Path):
+    first, second, broken = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "broken.json"
+    first.write_text(json.dumps(_result((0, 1))))
+    second.write_text(json.dumps(_result((2, 3))))
+    broken.write_text("{not json")
+    done = _pool_cli(first, second)
+    assert done.returncode == 0, done.stderr
+    pooled = json.loads(done.stdout.strip().splitlines()[-1])
+    assert pooled["comparisons"] == json.loads(json.dumps(_result((0, 1, 2, 3))["comparisons"]))
+    assert f'"reference": "{REFERENCE}"' in done.stderr  # each comparison printed for a person
+    refused = _pool_cli(first, first)
+    assert refused.returncode == 2 and "share a seed" in refused.stderr
+    unreadable = _pool_cli(first, broken)
+    assert unreadable.returncode == 2 and f"{broken}: not a readable result JSON" in unreadable.stderr
