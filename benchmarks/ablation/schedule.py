@@ -5,7 +5,7 @@ A seed's variants wait for its own reference only. Waiting for every seed's refe
 2026-12-04) left one of two workers idle while the third reference trained (about 460 s), and the
 renamed-copy runs, the slowest (0.27 s a step against 0.15-0.20), started mid-queue and ended last:
 that run took 91.4 minutes; replaying its runs' measured durations gives 91.2 in that order and
-83.8 in this one.
+83.8 in this one, and the next full run, in this order, took 82.1 (89.3 replayed in the old one).
 Which runs train is unchanged (a seed whose reference misses the gate trains nothing else), and so
 is every run's outcome: it depends on its variant, seed, data and settings, not on when it starts.
 """
