@@ -17,7 +17,7 @@ from typing import Any
 from trajectory_platform.evaluation.calls import classify_call
 from trajectory_platform.evaluation.episodes import EpisodeMeasure
 from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
-from trajectory_platform.evaluation.stats import bonferroni_alpha, paired_comparison
+from trajectory_platform.evaluation.stats import bonferroni_alpha, paired_comparison, sign_flip_p
 
 from .corpus import TRAINING_FAULT_KINDS
 
@@ -103,10 +103,10 @@ def competence(runs: Runs, seeds: Sequence[int], gate: float) -> dict[str, Any]:
 def compare(runs: Runs, comparison: Comparison, gated: list[int], alpha: float) -> dict[str, Any]:
     """Paired comparison of ``comparison.variant`` vs the reference over (gated seed, item)."""
 
-    def trials(variant: str) -> list[bool]:
+    def trials(variant: str, seeds: list[int] = gated) -> list[bool]:
         return [
             comparison.outcome(m)
-            for s in gated
+            for s in seeds
             for m in runs[(variant, s)]
             if comparison.suite in (None, m.suite) and comparison.regime in (None, m.regime)
         ]
@@ -121,7 +121,32 @@ def compare(runs: Runs, comparison: Comparison, gated: list[int], alpha: float) 
     if not reference:
         return {**head, "resolved": False, "reason": "no seed passed the competence gate"}
     paired = paired_comparison(trials(comparison.variant), reference, alpha=alpha)
-    return {**head, "resolved": True, "gated_seeds": gated, **paired.to_dict()}
+    per_seed = {str(s): _rate(trials(comparison.variant, [s])) - _rate(trials(REFERENCE, [s])) for s in gated}
+    return {
+        **head,
+        "resolved": True,
+        "gated_seeds": gated,
+        **paired.to_dict(),
+        "seed_level": seed_level(per_seed),
+    }
+
+
+def _rate(outcomes: list[bool]) -> float:
+    return sum(outcomes) / len(outcomes)
+
+
+def seed_level(per_seed: dict[str, float]) -> dict[str, Any]:
+    """The comparison read with the seed as the unit: each gated seed's rate difference, their
+    mean, and the exact sign-flip p-value (:func:`~trajectory_platform.evaluation.stats.sign_flip_p`)
+    with the smallest p so many seeds can give. Beside the paired interval because one variant's
+    acceptance swings between seeds far more than trials of one seed vary."""
+    differences = list(per_seed.values())
+    return {
+        "per_seed": per_seed,
+        "mean": sum(differences) / len(differences),
+        "p_value": sign_flip_p(differences),
+        "smallest_p": 2 / 2 ** len(differences),
+    }
 
 
 def read_ablation(runs: Runs, seeds: Sequence[int], gate: float, keys: dict[str, set[str]]) -> dict[str, Any]:
@@ -201,7 +226,12 @@ def pool(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         )
         gated = sorted(s for c in resolved for s in c["gated_seeds"])
         paired = paired_comparison(candidate, reference, alpha=alpha)
-        comparisons.append({**head, "resolved": True, "gated_seeds": gated, **paired.to_dict()})
+        # Per-seed differences are in results written since 2026-12-05; pooled with an older one
+        # the comparison is read over trials only, as that result was.
+        parts = [c.get("seed_level") for c in resolved]
+        per_seed = {k: v for part in parts if part for k, v in part["per_seed"].items()}
+        by_seed = {"seed_level": seed_level(per_seed)} if all(parts) else {}
+        comparisons.append({**head, "resolved": True, "gated_seeds": gated, **paired.to_dict(), **by_seed})
     return {
         **{key: results[0][key] for key in POOLED_RECIPE},
         "pooled_seeds": sorted(seeds),

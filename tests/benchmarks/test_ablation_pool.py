@@ -88,6 +88,16 @@ def test_pooled_seeds_read_exactly_as_one_run_over_every_seed():
     for key in ("familiar_acceptance", "gated_seeds", "not_resolved_seeds", "variants"):
         assert pooled[key] == one_run[key]
     assert {k: pooled[k] for k in POOLED_RECIPE} == RECIPE
+    acceptance = pooled["comparisons"][0]["seed_level"]  # read per seed too, over the union
+    assert sorted(acceptance["per_seed"]) == ["0", "2", "3"] and acceptance["smallest_p"] == 2 / 8
+
+
+def test_a_result_written_without_per_seed_differences_pools_over_trials_only():
+    older = _result((2, 3))
+    older["comparisons"] = [{k: v for k, v in c.items() if k != "seed_level"} for c in older["comparisons"]]
+    pooled = pool([_result((0, 1)), older])
+    assert [c["n"] for c in pooled["comparisons"]] == [c["n"] for c in _result((0, 1, 2, 3))["comparisons"]]
+    assert all("seed_level" not in c for c in pooled["comparisons"])
 
 
 def test_a_result_whose_seeds_all_missed_the_gate_adds_nothing():

@@ -17,6 +17,7 @@ from trajectory_platform.evaluation.stats import (
     paired_comparison,
     pass_at_k,
     pass_hat_k,
+    sign_flip_p,
     tango_score_interval,
 )
 
@@ -150,3 +151,19 @@ def test_small_counts_sum_exactly_and_both_regimes_meet():
     assert binomial_cdf(0, 3, 0.5) == 0.125  # 0.5**3, no log-space rounding
     at, past = binomial_cdf(480, EXACT_TRIALS, 0.5), binomial_cdf(480, EXACT_TRIALS + 1, 0.5)
     assert 0.0 < past < at < 1.0 and (at, past) == pytest.approx((0.108724, 0.103054), abs=1e-6)  # scipy
+
+
+def test_sign_flip_p_counts_the_sign_assignments_at_least_as_extreme():
+    # [3, 1, 1]: sums over the 8 assignments are +-5, +-3, +-3, +-1; only +-5 reach |5|.
+    assert sign_flip_p([3, 1, 1]) == 2 / 8
+    assert sign_flip_p([3, 1, 1, 1]) == 2 / 16  # |6| only with every sign alike (3+1+1-1 = 4)
+    assert sign_flip_p([1, 1, -1, -1]) == 1.0  # a zero mean: every assignment is as extreme
+    assert sign_flip_p([-0.3] * 6) == 2 / 64  # the floor with six seeds, whatever the size
+    assert sign_flip_p([0.1 + 0.2, -0.3]) == 1.0  # 0.30000000000000004 - 0.3 is zero, not an effect
+
+
+def test_sign_flip_p_refuses_no_unit_and_more_than_it_enumerates():
+    with pytest.raises(ValueError, match="1 to 16 units"):
+        sign_flip_p([])
+    with pytest.raises(ValueError, match="got 17"):
+        sign_flip_p([0.1] * 17)

@@ -181,3 +181,29 @@ def pass_hat_k(successes: int, attempts: int, k: int) -> float:
     if k > attempts:
         raise ValueError(f"pass^k needs k <= attempts (k={k}, attempts={attempts})")
     return math.comb(successes, k) / math.comb(attempts, k)
+
+
+MAX_SIGN_FLIP_UNITS = 16
+"""Units (seeds) up to which :func:`sign_flip_p` enumerates every sign assignment (65,536)."""
+
+
+def sign_flip_p(differences: Sequence[float]) -> float:
+    """Exact two-sided randomization p-value that the mean of ``differences`` is zero.
+
+    One difference per independent unit (a training seed: candidate minus baseline rate on that
+    seed's trials). Under no effect each difference is as likely negated, so the p-value is the
+    share of the 2^k sign assignments whose mean is at least as far from zero as the observed one
+    (Fisher's sign-flip test). Why beside the paired interval: trials of one seed share its
+    weights, and when acceptance swings between seeds the per-trial interval is too narrow for a
+    claim about the recipe; this reading treats the seed as the unit. With k units it can never go
+    below 2 / 2^k (0.031 for six seeds), which says how many seeds a claim needs.
+    """
+    k = len(differences)
+    if not 0 < k <= MAX_SIGN_FLIP_UNITS:
+        raise ValueError(f"sign-flip test needs 1 to {MAX_SIGN_FLIP_UNITS} units (got {k})")
+    observed = abs(sum(differences)) - 1e-12  # sums compare exactly up to rounding
+    extreme = sum(
+        abs(sum(d if mask >> i & 1 else -d for i, d in enumerate(differences))) >= observed
+        for mask in range(2**k)
+    )
+    return extreme / 2**k
