@@ -37,6 +37,7 @@ import pyarrow as pa
 import torch
 from ablation.corpus import (
     HELD_OUT_FAMILY,
+    RENAMED_TOOL_FAMILIES,
     TRAIN_FAMILIES,
     TRAIN_TOOL_FAMILIES,
     compact_tool,
@@ -44,6 +45,7 @@ from ablation.corpus import (
     expert_corpus,
     expert_table,
     masked_table,
+    regime_of,
     task_numbers,
     training_fixtures,
 )
@@ -64,7 +66,6 @@ from trajectory_platform.gym.library import (
     learnable_fixture,
 )
 from trajectory_platform.gym.runtime import run_episode
-from trajectory_platform.gym.tools import TOOL_FAMILIES
 from trajectory_platform.training.data.dataset import rows_from_table, split_examples
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 from trajectory_platform.training.optim.attention import VARLEN_ATTENTION
@@ -72,9 +73,6 @@ from trajectory_platform.training.optim.loop import run_loop
 from trajectory_platform.training.optim.model import build_default_model, load_model
 from trajectory_platform.training.optim.settings import OptimizerSettings
 from trajectory_platform.training.optim.sft import StepStats, sft_step_function
-
-RENAMED_TOOL_FAMILIES = tuple(f for f in TOOL_FAMILIES if f not in TRAIN_TOOL_FAMILIES)
-"""Tool families training never shows (the reserved ``alias``): the renamed-schema regime."""
 
 
 def held_out_fixtures(
@@ -87,11 +85,6 @@ def held_out_fixtures(
         learnable_fixture(HELD_OUT_FAMILY, task, tool_families[index % len(tool_families)], seed)
         for index, task in enumerate(task_numbers(0, count, kinds))
     ]
-
-
-def regime_of(fixture: Fixture) -> str:
-    """``familiar`` in a tool family training shows, ``renamed`` otherwise (as the ablations)."""
-    return "familiar" if fixture.tool_family in TRAIN_TOOL_FAMILIES else "renamed"
 
 
 def fresh_training_family_fixtures(

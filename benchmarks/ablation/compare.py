@@ -17,7 +17,12 @@ from typing import Any
 from trajectory_platform.evaluation.calls import classify_call
 from trajectory_platform.evaluation.episodes import EpisodeMeasure
 from trajectory_platform.evaluation.scorecard import CostModel, arm_summary
-from trajectory_platform.evaluation.stats import bonferroni_alpha, paired_comparison, sign_flip_p
+from trajectory_platform.evaluation.stats import (
+    bonferroni_alpha,
+    paired_comparison,
+    sign_flip_floor,
+    sign_flip_p,
+)
 
 from .corpus import TRAINING_FAULT_KINDS
 
@@ -145,7 +150,7 @@ def seed_level(per_seed: dict[str, float]) -> dict[str, Any]:
         "per_seed": per_seed,
         "mean": sum(differences) / len(differences),
         "p_value": sign_flip_p(differences),
-        "smallest_p": 2 / 2 ** len(differences),
+        "smallest_p": sign_flip_floor(len(differences)),
     }
 
 

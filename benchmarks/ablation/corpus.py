@@ -40,6 +40,7 @@ from trajectory_platform.gym.library import (
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import run_episode
+from trajectory_platform.gym.tools import TOOL_FAMILIES
 from trajectory_platform.traces.record import ToolSpec, canonical_json
 from trajectory_platform.training.data.augment import augment_inputs
 from trajectory_platform.training.data.mask_settings import Augmentation
@@ -59,12 +60,17 @@ def learnable_split(library_seed: int = 0) -> tuple[list[Fixture], list[tuple[Fi
     train = [
         f for f in learnable if f.repo_family != HELD_OUT_FAMILY and f.tool_family in TRAIN_TOOL_FAMILIES
     ]
-    pool = [
-        (f, "familiar" if f.tool_family in TRAIN_TOOL_FAMILIES else "renamed")
-        for f in learnable
-        if f.repo_family == HELD_OUT_FAMILY
-    ]
+    pool = [(f, regime_of(f)) for f in learnable if f.repo_family == HELD_OUT_FAMILY]
     return train, pool
+
+
+RENAMED_TOOL_FAMILIES = tuple(f for f in TOOL_FAMILIES if f not in TRAIN_TOOL_FAMILIES)
+"""Tool families training never shows (the reserved ``alias``): the renamed-schema regime."""
+
+
+def regime_of(fixture: Fixture) -> str:
+    """``familiar`` in a tool family training shows, ``renamed`` otherwise."""
+    return "familiar" if fixture.tool_family in TRAIN_TOOL_FAMILIES else "renamed"
 
 
 KEYS_METADATA = b"tool_argument_keys"

@@ -8,14 +8,13 @@ from types import SimpleNamespace
 
 import pyarrow as pa
 import torch
+from ablation.corpus import RENAMED_TOOL_FAMILIES, regime_of
 from learning_curve import (
     HELD_OUT_FAMILY,
-    RENAMED_TOOL_FAMILIES,
     _category,
     _signature,
     fresh_training_family_fixtures,
     held_out_fixtures,
-    regime_of,
     target_accuracy,
     task_numbers,
     training_fixtures,

@@ -17,6 +17,7 @@ from trajectory_platform.evaluation.stats import (
     paired_comparison,
     pass_at_k,
     pass_hat_k,
+    sign_flip_floor,
     sign_flip_p,
     tango_score_interval,
 )
@@ -158,7 +159,7 @@ def test_sign_flip_p_counts_the_sign_assignments_at_least_as_extreme():
     assert sign_flip_p([3, 1, 1]) == 2 / 8
     assert sign_flip_p([3, 1, 1, 1]) == 2 / 16  # |6| only with every sign alike (3+1+1-1 = 4)
     assert sign_flip_p([1, 1, -1, -1]) == 1.0  # a zero mean: every assignment is as extreme
-    assert sign_flip_p([-0.3] * 6) == 2 / 64  # the floor with six seeds, whatever the size
+    assert sign_flip_p([-0.3] * 6) == 2 / 64 == sign_flip_floor(6)  # the floor, whatever the size
     assert sign_flip_p([0.1 + 0.2, -0.3]) == 1.0  # 0.30000000000000004 - 0.3 is zero, not an effect
 
 

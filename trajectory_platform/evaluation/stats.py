@@ -195,8 +195,8 @@ def sign_flip_p(differences: Sequence[float]) -> float:
     share of the 2^k sign assignments whose mean is at least as far from zero as the observed one
     (Fisher's sign-flip test). Why beside the paired interval: trials of one seed share its
     weights, and when acceptance swings between seeds the per-trial interval is too narrow for a
-    claim about the recipe; this reading treats the seed as the unit. With k units it can never go
-    below 2 / 2^k (0.031 for six seeds), which says how many seeds a claim needs.
+    claim about the recipe; this reading treats the seed as the unit. It can never go below
+    :func:`sign_flip_floor` of k, which says how many seeds a claim needs.
     """
     k = len(differences)
     if not 0 < k <= MAX_SIGN_FLIP_UNITS:
@@ -207,3 +207,9 @@ def sign_flip_p(differences: Sequence[float]) -> float:
         for mask in range(2**k)
     )
     return extreme / 2**k
+
+
+def sign_flip_floor(units: int) -> float:
+    """The smallest p :func:`sign_flip_p` can give over ``units`` units: only the observed signs and
+    their negation are that extreme (2 / 2^k: 0.031 for six seeds, 0.0078 for eight)."""
+    return 2 / 2**units
