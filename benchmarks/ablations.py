@@ -230,6 +230,8 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "steps": settings.steps,
         "preamble_warmup_steps": settings.preamble_warmup_steps,
         "batch": settings.examples_per_step,
+        "lr": settings.learning_rate,
+        "episodes": args.episodes,
         "max_new_tokens": budget[0],
         "max_generated_tokens": budget[1],
         "workers": args.workers,

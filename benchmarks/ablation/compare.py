@@ -55,15 +55,21 @@ class Comparison:
     suite: str | None = "acceptance"
     """Only trials of this suite count (``None``: every trial)."""
     regime: str | None = None
+    summary_column: str | None = None
+    """The variant-table column (:data:`SUMMARY_COLUMNS`) that holds each seed's rate of exactly
+    these trials, if one does: a result written before per-seed differences were recorded is still
+    read per seed from it when pooled."""
 
 
 COMPARISONS = (
-    Comparison("A", "acceptance", "all_token", lambda m: m.accepted),
-    Comparison("A", "acceptance", "compute_matched", lambda m: m.accepted),
+    Comparison("A", "acceptance", "all_token", lambda m: m.accepted, summary_column="acceptance"),
+    Comparison("A", "acceptance", "compute_matched", lambda m: m.accepted, summary_column="acceptance"),
     Comparison("A", "fabricated_observation", "all_token", lambda m: m.fabricated_turns > 0, suite=None),
     Comparison("B", "renamed_first_call_sfa", "augmented", _first_call_follows_schema, regime="renamed"),
     Comparison("B", "renamed_acceptance", "augmented", lambda m: m.accepted, regime="renamed"),
-    Comparison("C", "recovery", "recovery", lambda m: m.recovered, suite="recovery"),
+    Comparison(
+        "C", "recovery", "recovery", lambda m: m.recovered, suite="recovery", summary_column="recovery"
+    ),
 )
 
 
@@ -173,6 +179,8 @@ POOLED_RECIPE = (
     "tier",
     "steps",
     "batch",
+    "lr",
+    "episodes",
     "preamble_warmup_steps",
     "tasks",
     "gate",
@@ -182,7 +190,37 @@ POOLED_RECIPE = (
 )
 """What two ``--full`` results must share to be pooled: the same experiment, on other seeds."""
 
+UNRECORDED_RECIPE = {"lr": 3e-3, "episodes": 48}
+"""What a result written before ``--full`` recorded these keys (2026-12-05) ran at: every committed
+one used the defaults of its day (the learning rate has been 3e-3 since the script began; its
+comparisons' n of 48 per gated seed shows the episodes)."""
+
+
+def _recipe(result: dict[str, Any], key: str) -> Any:
+    return result.get(key, UNRECORDED_RECIPE.get(key))
+
+
 _TABLE = ("both_pass", "candidate_only", "baseline_only", "both_fail")
+
+
+def _per_seed(
+    result: dict[str, Any], index: int, ablation: str, metric: str, variant: str
+) -> dict[str, float]:
+    """One resolved comparison's per-seed differences in ``result``: as recorded (results written
+    since 2026-12-05), else from the variant table where a column holds exactly its trials' rate;
+    empty when neither (that comparison is then pooled over trials only, as the result was read)."""
+    recorded = result["comparisons"][index]
+    if "seed_level" in recorded:
+        return dict(recorded["seed_level"]["per_seed"])
+    named = (ablation, metric, variant)
+    column = next((c.summary_column for c in COMPARISONS if (c.ablation, c.metric, c.variant) == named), None)
+    if column is None:
+        return {}
+    rows = result["variants"]
+    return {
+        str(s): rows[f"{variant}-{s}"][column] - rows[f"{REFERENCE}-{s}"][column]
+        for s in recorded["gated_seeds"]
+    }
 
 
 def pool(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -197,7 +235,7 @@ def pool(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     if len(results) < 2:
         raise ValueError("pooling needs at least two results")
     for key in POOLED_RECIPE:
-        if len({json.dumps(r.get(key)) for r in results}) > 1:
+        if len({json.dumps(_recipe(r, key)) for r in results}) > 1:
             raise ValueError(f"the results differ in {key!r}: not one experiment")
     seeds: list[int] = []
     for result in results:
@@ -231,14 +269,19 @@ def pool(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         )
         gated = sorted(s for c in resolved for s in c["gated_seeds"])
         paired = paired_comparison(candidate, reference, alpha=alpha)
-        # Per-seed differences are in results written since 2026-12-05; pooled with an older one
-        # the comparison is read over trials only, as that result was.
-        parts = [c.get("seed_level") for c in resolved]
-        per_seed = {k: v for part in parts if part for k, v in part["per_seed"].items()}
-        by_seed = {"seed_level": seed_level(per_seed)} if all(parts) else {}
+        parts = [
+            _per_seed(r, index, ablation, metric, variant)
+            for r in results
+            if r["comparisons"][index]["resolved"]
+        ]
+        by_seed = (
+            {"seed_level": seed_level({k: v for part in parts for k, v in part.items()})}
+            if all(parts)
+            else {}
+        )
         comparisons.append({**head, "resolved": True, "gated_seeds": gated, **paired.to_dict(), **by_seed})
     return {
-        **{key: results[0][key] for key in POOLED_RECIPE},
+        **{key: _recipe(results[0], key) for key in POOLED_RECIPE},
         "pooled_seeds": sorted(seeds),
         "familiar_acceptance": {k: v for r in results for k, v in r["familiar_acceptance"].items()},
         "gated_seeds": sorted(s for r in results for s in r["gated_seeds"]),

@@ -4,10 +4,11 @@ reference's familiar-schema acceptance only."""
 
 from __future__ import annotations
 
+import random
 from types import SimpleNamespace
 
 import pytest
-from ablation.compare import COMPARISONS, compare, competence, summaries
+from ablation.compare import COMPARISONS, REFERENCE, compare, competence, summaries
 
 from trajectory_platform.evaluation.calls import ScoredCall
 from trajectory_platform.evaluation.episodes import EpisodeMeasure
@@ -72,3 +73,37 @@ def test_pre_charges_each_variant_for_the_keys_its_own_training_data_declares():
     rows = summaries(runs, keys)
     assert rows["selected-0"]["pre"]["renamed"] == 0.0
     assert rows["augmented-0"]["pre"]["renamed"] == 1.0
+
+
+def _measure(rng: random.Random, suite: str, regime: str) -> EpisodeMeasure:
+    faults = ["timeout"] if suite == "recovery" else []
+    return EpisodeMeasure(
+        item_id="i", fixture_id="f", suite=suite, regime=regime, seed=0, task_kind="report_value",
+        accepted=rng.random() < 0.5, terminal_status="completed", fault_kinds=faults,
+        faults_fired=int(bool(faults) and rng.random() < 0.7), turns=2, call_turns=1, fabricated_turns=0,
+        runaway_turns=0, generated_tokens=9, input_tokens=9, wall_s=0.1,
+    )  # fmt: skip
+
+
+def test_a_comparisons_summary_column_holds_exactly_its_trials_rate_per_seed():
+    """Pooling reads an older result per seed from its variant table (``summary_column``): that is
+    right only if the scorecard's column is the rate of exactly the comparison's trials."""
+    rng = random.Random(7)
+    kinds = (
+        [("acceptance", "familiar")] * 9 + [("acceptance", "renamed")] * 5 + [("recovery", "familiar")] * 6
+    )
+    runs = {
+        (v, s): [_measure(rng, *k) for k in kinds]
+        for v in {c.variant for c in COMPARISONS} | {REFERENCE}
+        for s in (0, 1)
+    }
+    rows = summaries(runs, {v: set() for v, _ in runs})
+    derived = [c for c in COMPARISONS if c.summary_column]
+    assert {c.summary_column for c in derived} == {"acceptance", "recovery"}
+    for comparison in derived:
+        per_seed = compare(runs, comparison, gated=[0, 1], alpha=0.05)["seed_level"]["per_seed"]
+        column = comparison.summary_column
+        assert per_seed == {
+            str(s): rows[f"{comparison.variant}-{s}"][column] - rows[f"{REFERENCE}-{s}"][column]
+            for s in (0, 1)
+        }

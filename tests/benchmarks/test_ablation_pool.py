@@ -18,6 +18,7 @@ from ablation.compare import (
     POOLED_RECIPE,
     REFERENCE,
     SUMMARY_COLUMNS,
+    UNRECORDED_RECIPE,
     compare,
     competence,
     pool,
@@ -32,6 +33,8 @@ RECIPE: dict[str, Any] = {
     "tier": "full",
     "steps": 3000,
     "batch": 8,
+    "lr": 3e-3,
+    "episodes": 48,
     "preamble_warmup_steps": 2000,
     "tasks": 4000,
     "gate": 0.3,
@@ -63,8 +66,16 @@ for _trial in RUNS[(REFERENCE, 1)]:  # seed 1's reference misses the gate: its s
     _trial.accepted = False
 
 
-ROW = {**{c: 0.5 for c in SUMMARY_COLUMNS}, "sfa": {"renamed": 0.0}, "pre": {"renamed": 1.0}}
-"""A variant's summary row (pooling merges the rows, it does not read them)."""
+def _row(variant: str, seed: int) -> dict[str, Any]:
+    """A variant's summary row: pooling merges the rows and reads only the rates that hold a
+    comparison's trials (acceptance, recovery) when a result lacks its per-seed differences."""
+
+    def rate(suite: str, outcome: str) -> float:
+        trials = [getattr(m, outcome) for m in RUNS[(variant, seed)] if m.suite == suite]
+        return sum(trials) / len(trials)
+
+    row = {**{c: 0.5 for c in SUMMARY_COLUMNS}, "sfa": {"renamed": 0.0}, "pre": {"renamed": 1.0}}
+    return {**row, "acceptance": rate("acceptance", "accepted"), "recovery": rate("recovery", "recovered")}
 
 
 def _result(seeds: tuple[int, ...], **recipe: Any) -> dict[str, Any]:
@@ -74,7 +85,7 @@ def _result(seeds: tuple[int, ...], **recipe: Any) -> dict[str, Any]:
         **RECIPE,
         **recipe,
         **gate,
-        "variants": {f"{v}-{s}": ROW for v in VARIANTS for s in seeds},
+        "variants": {f"{v}-{s}": _row(v, s) for v in VARIANTS for s in seeds},
         "comparisons": [compare(RUNS, c, gate["gated_seeds"], ALPHA) for c in COMPARISONS],
     }
 
@@ -92,19 +103,29 @@ def test_pooled_seeds_read_exactly_as_one_run_over_every_seed():
     assert sorted(acceptance["per_seed"]) == ["0", "2", "3"] and acceptance["smallest_p"] == 2 / 8
 
 
-def test_a_result_written_without_per_seed_differences_pools_over_trials_only():
+def test_a_result_written_without_per_seed_differences_is_read_per_seed_from_its_variant_table():
     older = _result((2, 3))
     older["comparisons"] = [{k: v for k, v in c.items() if k != "seed_level"} for c in older["comparisons"]]
     pooled = pool([_result((0, 1)), older])
-    assert [c["n"] for c in pooled["comparisons"]] == [c["n"] for c in _result((0, 1, 2, 3))["comparisons"]]
-    assert all("seed_level" not in c for c in pooled["comparisons"])
+    one_run = _result((0, 1, 2, 3))["comparisons"]
+    assert [c["n"] for c in pooled["comparisons"]] == [c["n"] for c in one_run]
+    for comparison, pooled_comparison, expected in zip(
+        COMPARISONS, pooled["comparisons"], one_run, strict=True
+    ):
+        if comparison.summary_column:  # acceptance, recovery: the variant table holds each seed's rate
+            assert pooled_comparison["seed_level"] == expected["seed_level"]
+        else:  # fabrication, renamed-schema readings: pooled over trials only, as the older result was
+            assert "seed_level" not in pooled_comparison
 
 
-def test_a_result_whose_seeds_all_missed_the_gate_adds_nothing():
-    missed, kept = _result((1,)), _result((0, 2))
-    assert missed["gated_seeds"] == [] and all(not c["resolved"] for c in missed["comparisons"])
-    pooled = pool([kept, missed])
-    assert pooled["comparisons"] == kept["comparisons"] and pooled["not_resolved_seeds"] == [1]
+def _unrecorded(result: dict[str, Any]) -> dict[str, Any]:
+    """``result`` as ``--full`` wrote it before recording the learning rate and episodes."""
+    return {k: v for k, v in result.items() if k not in UNRECORDED_RECIPE}
+
+
+def test_a_result_that_predates_recording_lr_and_episodes_is_read_at_the_values_of_its_day():
+    pooled = pool([_unrecorded(_result((0, 1))), _result((2, 3))])
+    assert {k: pooled[k] for k in UNRECORDED_RECIPE} == UNRECORDED_RECIPE == {"lr": 3e-3, "episodes": 48}
 
 
 @pytest.mark.parametrize(
@@ -113,6 +134,9 @@ def test_a_result_whose_seeds_all_missed_the_gate_adds_nothing():
         ([_result((0, 1))], "at least two"),
         ([_result((0, 1)), _result((1, 2))], "share a seed"),
         ([_result((0, 1)), _result((2, 3), steps=2000)], "differ in 'steps'"),
+        ([_result((0, 1)), _result((2, 3), lr=1e-3)], "differ in 'lr'"),
+        ([_unrecorded(_result((0, 1))), _result((2, 3), lr=1e-3)], "differ in 'lr'"),  # read as 3e-3
+        ([_result((0, 1)), _result((2, 3), episodes=24)], "differ in 'episodes'"),
         ([_result((0, 1)), {**RECIPE, "familiar_acceptance": {"2": 0.0}}], "without comparisons"),
         (
             [_result((0, 1)), {**_result((2, 3)), "comparisons": _result((2, 3))["comparisons"][:2]}],
