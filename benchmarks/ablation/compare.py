@@ -21,6 +21,7 @@ from trajectory_platform.evaluation.stats import (
     bonferroni_alpha,
     paired_comparison,
     sign_flip_floor,
+    sign_flip_interval,
     sign_flip_p,
 )
 
@@ -138,7 +139,7 @@ def compare(runs: Runs, comparison: Comparison, gated: list[int], alpha: float) 
         "resolved": True,
         "gated_seeds": gated,
         **paired.to_dict(),
-        "seed_level": seed_level(per_seed),
+        "seed_level": seed_level(per_seed, alpha),
     }
 
 
@@ -146,17 +147,21 @@ def _rate(outcomes: list[bool]) -> float:
     return sum(outcomes) / len(outcomes)
 
 
-def seed_level(per_seed: dict[str, float]) -> dict[str, Any]:
+def seed_level(per_seed: dict[str, float], alpha: float) -> dict[str, Any]:
     """The comparison read with the seed as the unit: each gated seed's rate difference, their
-    mean, and the exact sign-flip p-value (:func:`~trajectory_platform.evaluation.stats.sign_flip_p`)
-    with the smallest p so many seeds can give. Beside the paired interval because one variant's
-    acceptance swings between seeds far more than trials of one seed vary."""
+    mean, the exact sign-flip p-value (:func:`~trajectory_platform.evaluation.stats.sign_flip_p`)
+    with the smallest p so many seeds can give, and the test inverted into an interval at ``alpha``
+    (``None`` while that smallest p is above ``alpha``: so few seeds bound nothing). Beside the
+    paired interval because one variant's acceptance swings between seeds far more than trials of
+    one seed vary."""
     differences = list(per_seed.values())
+    interval = sign_flip_interval(differences, alpha)
     return {
         "per_seed": per_seed,
         "mean": sum(differences) / len(differences),
         "p_value": sign_flip_p(differences),
         "smallest_p": sign_flip_floor(len(differences)),
+        "interval": list(interval) if interval else None,
     }
 
 
@@ -275,7 +280,7 @@ def pool(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
             if r["comparisons"][index]["resolved"]
         ]
         by_seed = (
-            {"seed_level": seed_level({k: v for part in parts for k, v in part.items()})}
+            {"seed_level": seed_level({k: v for part in parts for k, v in part.items()}, alpha)}
             if all(parts)
             else {}
         )

@@ -29,7 +29,13 @@ def test_compare_pairs_trials_of_the_gated_seeds_in_the_comparison_suite_and_reg
     row = compare(runs, renamed_acceptance, gated=[0], alpha=0.05)  # seed 1 missed the gate
     assert row["resolved"] and row["gated_seeds"] == [0]
     assert row["n"] == 2 and row["candidate_only"] == 1 and row["baseline_only"] == 0
-    assert row["seed_level"] == {"per_seed": {"0": 0.5}, "mean": 0.5, "p_value": 1.0, "smallest_p": 1.0}
+    assert row["seed_level"] == {
+        "per_seed": {"0": 0.5},
+        "mean": 0.5,
+        "p_value": 1.0,
+        "smallest_p": 1.0,
+        "interval": None,
+    }
 
 
 def test_compare_is_unresolved_without_a_gated_seed():

@@ -1,6 +1,7 @@
 """Paired statistics and cost per accepted task against hand-made cases and the seed's numbers."""
 
 import math
+import random
 
 import pytest
 
@@ -18,6 +19,7 @@ from trajectory_platform.evaluation.stats import (
     pass_at_k,
     pass_hat_k,
     sign_flip_floor,
+    sign_flip_interval,
     sign_flip_p,
     tango_score_interval,
 )
@@ -168,3 +170,24 @@ def test_sign_flip_p_refuses_no_unit_and_more_than_it_enumerates():
         sign_flip_p([])
     with pytest.raises(ValueError, match="got 17"):
         sign_flip_p([0.1] * 17)
+
+
+def test_sign_flip_interval_inverts_the_test_at_subset_means():
+    # [1, 2, 3]: subset means 1, 1.5, 2, 2.5, 3. A shift in (2.5, 3) leaves differences like
+    # (-1.75, -0.75, 0.25): 4 of 8 assignments reach |-2.25| (p 0.5); past 3 every sign is alike
+    # (p 0.25, the floor); in (2, 2.5) p is 0.75.
+    assert sign_flip_interval([1, 2, 3], alpha=0.3) == (1.0, 3.0)
+    assert sign_flip_interval([1, 2, 3], alpha=0.5) == (1.5, 2.5)
+    assert sign_flip_interval([1, 2, 3], alpha=0.2) is None  # floor 0.25: nothing is rejected
+
+
+def test_sign_flip_interval_excludes_zero_exactly_when_the_test_rejects_it():
+    rng = random.Random(0)
+    for _ in range(200):
+        differences = [rng.randint(-10, 6) / 8 for _ in range(rng.randint(5, 8))]
+        alpha = rng.choice([0.05, 0.05 / 3, 0.1])
+        interval = sign_flip_interval(differences, alpha)
+        if interval is None:
+            assert sign_flip_floor(len(differences)) > alpha
+        elif 0.0 not in interval:
+            assert (interval[0] < 0 < interval[1]) == (sign_flip_p(differences) > alpha)

@@ -209,6 +209,41 @@ def sign_flip_p(differences: Sequence[float]) -> float:
     return extreme / 2**k
 
 
+def sign_flip_interval(differences: Sequence[float], alpha: float) -> tuple[float, float] | None:
+    """The mean differences :func:`sign_flip_p` does not reject at ``alpha``: every shift ``delta``
+    with ``sign_flip_p(differences - delta) > alpha``, the test inverted, so the interval and the
+    test never disagree about zero. ``None`` when no shift is rejected (the floor for so few units
+    is above ``alpha``: no claim can be made, the interval is the whole line).
+
+    Why exact: the p-value of a shift changes only where some sign assignment ties the observed
+    one, which happens at the mean of a subset of the differences; between two neighbouring subset
+    means it is constant. So the interval's ends are subset means, found by walking out from the
+    mean of all (p = 1 there) over the open stretches between them until one is rejected.
+    """
+    k = len(differences)
+    if sign_flip_floor(k) > alpha:
+        return None
+    breaks = sorted(
+        {
+            sum(d for i, d in enumerate(differences) if mask >> i & 1) / mask.bit_count()
+            for mask in range(1, 2**k)
+        }
+    )
+    centre = breaks.index(min(breaks, key=lambda b: abs(b - sum(differences) / k)))
+
+    def accepted(low: float, high: float) -> bool:
+        shift = (low + high) / 2
+        return sign_flip_p([d - shift for d in differences]) > alpha
+
+    upper = centre
+    while upper + 1 < len(breaks) and accepted(breaks[upper], breaks[upper + 1]):
+        upper += 1
+    lower = centre
+    while lower > 0 and accepted(breaks[lower - 1], breaks[lower]):
+        lower -= 1
+    return breaks[lower], breaks[upper]
+
+
 def sign_flip_floor(units: int) -> float:
     """The smallest p :func:`sign_flip_p` can give over ``units`` units: only the observed signs and
     their negation are that extreme (2 / 2^k: 0.031 for six seeds, 0.0078 for eight)."""
