@@ -118,6 +118,13 @@ def test_a_result_written_without_per_seed_differences_is_read_per_seed_from_its
             assert "seed_level" not in pooled_comparison
 
 
+def test_a_result_whose_seeds_all_missed_the_gate_adds_nothing():
+    missed, kept = _result((1,)), _result((0, 2))
+    assert missed["gated_seeds"] == [] and all(not c["resolved"] for c in missed["comparisons"])
+    pooled = pool([kept, missed])
+    assert pooled["comparisons"] == kept["comparisons"] and pooled["not_resolved_seeds"] == [1]
+
+
 def _unrecorded(result: dict[str, Any]) -> dict[str, Any]:
     """``result`` as ``--full`` wrote it before recording the learning rate and episodes."""
     return {k: v for k, v in result.items() if k not in UNRECORDED_RECIPE}
