@@ -12,6 +12,7 @@ from trajectory_platform.evaluation.cost import (
     per_attempt_cost_per_accepted,
 )
 from trajectory_platform.evaluation.stats import (
+    MAX_SIGN_FLIP_UNITS,
     bonferroni_alpha,
     independent_difference_se,
     mcnemar_score_p,
@@ -191,3 +192,21 @@ def test_sign_flip_interval_excludes_zero_exactly_when_the_test_rejects_it():
             assert sign_flip_floor(len(differences)) > alpha
         elif 0.0 not in interval:
             assert (interval[0] < 0 < interval[1]) == (sign_flip_p(differences) > alpha)
+
+
+def test_sign_flip_interval_reads_as_many_units_as_the_test_and_its_ends_are_where_p_crosses():
+    # Sixteen seeds (65,536 assignments): one sweep over the subsets, then the test itself says the
+    # ends are right: just inside each end p is above alpha, just outside it is not.
+    rng = random.Random(16)
+    differences = [rng.randint(-30, 10) / 48 for _ in range(MAX_SIGN_FLIP_UNITS)]
+    alpha = 0.05 / 3
+    low, high = sign_flip_interval(differences, alpha) or (math.nan, math.nan)
+    assert low < sum(differences) / len(differences) < high
+
+    def p_at(shift: float) -> float:
+        return sign_flip_p([d - shift for d in differences])
+
+    assert p_at(low + 1e-9) > alpha >= p_at(low - 1e-9)
+    assert p_at(high - 1e-9) > alpha >= p_at(high + 1e-9)
+    with pytest.raises(ValueError, match="got 17"):
+        sign_flip_interval([0.1] * 17, alpha)

@@ -20,6 +20,8 @@ where the exact conditional test is conservative (Fagerland, Lydersen & Laake 20
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -186,6 +188,9 @@ def pass_hat_k(successes: int, attempts: int, k: int) -> float:
 MAX_SIGN_FLIP_UNITS = 16
 """Units (seeds) up to which :func:`sign_flip_p` enumerates every sign assignment (65,536)."""
 
+SIGN_FLIP_TIE = 1e-12
+"""Sums (and subset means) closer than this are one value: float rounding, not an effect."""
+
 
 def sign_flip_p(differences: Sequence[float]) -> float:
     """Exact two-sided randomization p-value that the mean of ``differences`` is zero.
@@ -198,10 +203,8 @@ def sign_flip_p(differences: Sequence[float]) -> float:
     claim about the recipe; this reading treats the seed as the unit. It can never go below
     :func:`sign_flip_floor` of k, which says how many seeds a claim needs.
     """
-    k = len(differences)
-    if not 0 < k <= MAX_SIGN_FLIP_UNITS:
-        raise ValueError(f"sign-flip test needs 1 to {MAX_SIGN_FLIP_UNITS} units (got {k})")
-    observed = abs(sum(differences)) - 1e-12  # sums compare exactly up to rounding
+    k = _sign_flip_units(differences)
+    observed = abs(sum(differences)) - SIGN_FLIP_TIE
     extreme = sum(
         abs(sum(d if mask >> i & 1 else -d for i, d in enumerate(differences))) >= observed
         for mask in range(2**k)
@@ -215,33 +218,63 @@ def sign_flip_interval(differences: Sequence[float], alpha: float) -> tuple[floa
     test never disagree about zero. ``None`` when no shift is rejected (the floor for so few units
     is above ``alpha``: no claim can be made, the interval is the whole line).
 
-    Why exact: the p-value of a shift changes only where some sign assignment ties the observed
-    one, which happens at the mean of a subset of the differences; between two neighbouring subset
-    means it is constant. So the interval's ends are subset means, found by walking out from the
-    mean of all (p = 1 there) over the open stretches between them until one is rejected.
+    Why exact, and why one pass: shifted by ``delta``, the assignment with signs + on a subset A
+    and - on the rest is at least as extreme as the observed one exactly when ``delta`` lies
+    between the mean of A and the mean of the rest (the squared sums differ by a constant times
+    ``(delta - mean(rest)) * (mean(A) - delta)``); the all-alike pair always is. So the p-value
+    changes only at subset means and is constant between neighbouring ones, and one sweep over
+    the 2^k subsets gives it on every stretch at once (no test per stretch: 16 units take about
+    a second, not hours). The interval is the run of accepted stretches around the mean of all
+    (p = 1 there), walked out until one is rejected; its ends are subset means.
     """
-    k = len(differences)
+    k = _sign_flip_units(differences)
     if sign_flip_floor(k) > alpha:
         return None
-    breaks = sorted(
-        {
-            sum(d for i, d in enumerate(differences) if mask >> i & 1) / mask.bit_count()
-            for mask in range(1, 2**k)
-        }
-    )
-    centre = breaks.index(min(breaks, key=lambda b: abs(b - sum(differences) / k)))
+    everyone = 2**k - 1
+    means = [0.0] + [
+        sum(d for i, d in enumerate(differences) if mask >> i & 1) / mask.bit_count()
+        for mask in range(1, everyone + 1)
+    ]
+    breaks: list[float] = []  # the distinct subset means, each the least of its ties
+    last_tie: list[float] = []  # and the greatest: an upper end is read there
+    for value in sorted(set(means[1:])):
+        if breaks and value - breaks[-1] <= SIGN_FLIP_TIE:
+            last_tie[-1] = value
+        else:
+            breaks.append(value)
+            last_tie.append(value)
 
-    def accepted(low: float, high: float) -> bool:
-        shift = (low + high) / 2
-        return sign_flip_p([d - shift for d in differences]) > alpha
+    def at(value: float) -> int:
+        return bisect.bisect_right(breaks, value) - 1
 
-    upper = centre
-    while upper + 1 < len(breaks) and accepted(breaks[upper], breaks[upper + 1]):
+    # extreme[j] counts the assignments at least as extreme on the stretch (breaks[j], breaks[j+1]):
+    # each subset and its complement (the same pair of means) cover the stretches between them.
+    starts = [0] * len(breaks)
+    for subset in range(1, everyone):
+        rest = everyone ^ subset
+        if subset < rest:
+            low, high = sorted((at(means[subset]), at(means[rest])))
+            starts[low] += 2
+            starts[high] -= 2
+    extreme = list(itertools.accumulate(starts, initial=2))[1:]
+
+    def accepted(stretch: int) -> bool:
+        return extreme[stretch] / 2**k > alpha
+
+    upper = lower = at(means[everyone])
+    while upper + 1 < len(breaks) and accepted(upper):
         upper += 1
-    lower = centre
-    while lower > 0 and accepted(breaks[lower - 1], breaks[lower]):
+    while lower > 0 and accepted(lower - 1):
         lower -= 1
-    return breaks[lower], breaks[upper]
+    return breaks[lower], last_tie[upper]
+
+
+def _sign_flip_units(differences: Sequence[float]) -> int:
+    """How many units ``differences`` holds, refused outside what the tests enumerate."""
+    k = len(differences)
+    if not 0 < k <= MAX_SIGN_FLIP_UNITS:
+        raise ValueError(f"sign-flip test needs 1 to {MAX_SIGN_FLIP_UNITS} units (got {k})")
+    return k
 
 
 def sign_flip_floor(units: int) -> float:
