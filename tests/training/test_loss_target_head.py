@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
+from tiny_model_factory import SHAPE
 
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.preference_tokens import PreferencePair
@@ -25,7 +26,7 @@ from trajectory_platform.training.optim.loss import (
     shifted_target_logprobs,
     target_head_positions,
 )
-from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.model import tiny_llama
 from trajectory_platform.training.optim.settings import LoraSettings
 from trajectory_platform.training.optim.sft import (
     accumulate_gradients,
@@ -34,14 +35,6 @@ from trajectory_platform.training.optim.sft import (
     model_logits,
 )
 
-SHAPE = TinyLlamaShape(
-    hidden_size=32,
-    intermediate_size=64,
-    num_hidden_layers=2,
-    num_attention_heads=2,
-    num_key_value_heads=2,
-    max_position_embeddings=256,
-)
 VOCAB = 256
 LOSS_RTOL = 1e-6
 GRAD_RTOL = 1e-6  # of the largest gradient entry

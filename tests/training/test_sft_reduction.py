@@ -6,20 +6,13 @@ import random
 
 import pytest
 import torch
+from tiny_model_factory import SHAPE
 
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.optim.loss import masked_loss_sums, shifted_target_logprobs
-from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama
+from trajectory_platform.training.optim.model import tiny_llama
 from trajectory_platform.training.optim.sft import accumulate_gradients, collate_micro_batches, model_logits
 
-SHAPE = TinyLlamaShape(
-    hidden_size=32,
-    intermediate_size=64,
-    num_hidden_layers=2,
-    num_attention_heads=2,
-    num_key_value_heads=2,
-    max_position_embeddings=256,
-)
 VOCAB = 64
 
 
