@@ -155,6 +155,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     started = time.monotonic()
     seeds = tuple(range(args.first_seed, args.first_seed + args.seeds))
     settings = VariantSettings(
+        steps=args.steps or VariantSettings.steps,  # the plan sets it when undeclared
         examples_per_step=args.batch,
         learning_rate=args.lr,
         device=args.device,

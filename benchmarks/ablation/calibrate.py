@@ -56,7 +56,8 @@ CALIBRATION_STEPS = 30
 """Steps of the calibration run: under the context warm-up two thirds of them train without the
 preamble, as the run will (about 0.11 s vs 0.23 s a step here), and the first step's one-time cost
 is spread thin. Four steps (two of each, the first among them) read 0.298 s a step where the run's
-mix measures 0.153 (2026-12-04)."""
+mix measures 0.153 (2026-12-04). A run declared shorter is calibrated on its own step count: it
+pays the first step's cost in the same share, and a toy run does not train 30 steps to plan 4."""
 CALIBRATION_ITEMS = 6
 SAME_COST = {v: ALL_TOKEN_VARIANTS[0] for v in ALL_TOKEN_VARIANTS[1:]}
 """Variants that train exactly as another one does (the all-token loop on the same batches, another
@@ -157,19 +158,20 @@ def measure_costs(
 ) -> RunCosts:
     """A run's costs, measured on this machine.
 
-    :data:`CALIBRATION_STEPS` steps of ``variant`` on its ``table``, under the context warm-up
-    share, give its step time, and the training's time outside them (loading, saving the
-    checkpoint and its manifest). The barely trained checkpoint then runs a few items: it mostly
-    runs away to the token budget, so scaling its time to the whole suite is an upper bound on a
-    trained variant's evaluation.
+    :data:`CALIBRATION_STEPS` steps (or the run's ``settings.steps``, if fewer) of ``variant`` on
+    its ``table``, under the context warm-up share, give its step time, and the training's time
+    outside them (loading, saving the checkpoint and its manifest). The barely trained checkpoint
+    then runs a few items: it mostly runs away to the token budget, so scaling its time to the
+    whole suite is an upper bound on a trained variant's evaluation.
     """
     torch.set_num_threads(threads)
     out = workdir / "runs" / f"calibration-{index}"
     started = time.monotonic()
-    train_seconds = train_run(variant, table, out, workdir, 0, replace(settings, steps=CALIBRATION_STEPS))
+    steps = min(CALIBRATION_STEPS, settings.steps)
+    train_seconds = train_run(variant, table, out, workdir, 0, replace(settings, steps=steps))
     outside_steps = time.monotonic() - started - train_seconds
     sample = items[:CALIBRATION_ITEMS]
     started = time.monotonic()
     evaluate(out, sample, 0, settings.device, budget)
     evaluation = (time.monotonic() - started) * len(items) / len(sample)
-    return RunCosts(train_seconds / CALIBRATION_STEPS, outside_steps, evaluation)
+    return RunCosts(train_seconds / steps, outside_steps, evaluation)
