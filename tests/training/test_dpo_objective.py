@@ -7,6 +7,7 @@ import random
 
 import pytest
 import torch
+from tiny_model_factory import SHAPE
 
 from trajectory_platform.training.data.preference_tokens import PreferencePair
 from trajectory_platform.training.optim.dpo import (
@@ -19,17 +20,9 @@ from trajectory_platform.training.optim.dpo import (
     pair_span_sums,
 )
 from trajectory_platform.training.optim.loop import run_loop
-from trajectory_platform.training.optim.model import TinyLlamaShape, tiny_llama, weights_digest
+from trajectory_platform.training.optim.model import tiny_llama, weights_digest
 from trajectory_platform.training.optim.settings import OptimizerSettings
 
-SHAPE = TinyLlamaShape(
-    hidden_size=32,
-    intermediate_size=64,
-    num_hidden_layers=2,
-    num_attention_heads=2,
-    num_key_value_heads=2,
-    max_position_embeddings=128,
-)
 VOCAB = 40
 
 

@@ -1,6 +1,6 @@
-"""The two-layer, 32-wide Llama the exactness tests of the loss and of its reduction share: small
-enough for many gradients a test, with two heads so attention mixes positions. One definition, so
-the two proofs run on the same model shape."""
+"""The two-layer, 32-wide Llama the exactness tests of the loss, of its reduction and of the DPO
+objective share: small enough for many gradients a test, with two heads so attention mixes
+positions. One definition, so the proofs run on the same model shape."""
 
 from trajectory_platform.training.optim.model import TinyLlamaShape
 
