@@ -223,8 +223,8 @@ def sign_flip_interval(differences: Sequence[float], alpha: float) -> tuple[floa
     between the mean of A and the mean of the rest (the squared sums differ by a constant times
     ``(delta - mean(rest)) * (mean(A) - delta)``); the all-alike pair always is. So the p-value
     changes only at subset means and is constant between neighbouring ones, and one sweep over
-    the 2^k subsets gives it on every stretch at once (no test per stretch: 16 units take about
-    a second, not hours). The interval is the run of accepted stretches around the mean of all
+    the 2^k subsets gives it on every stretch at once (no test per stretch: 16 units take a
+    fraction of a second, not hours). The interval is the run of accepted stretches around the mean of all
     (p = 1 there), walked out until one is rejected; its ends are subset means.
     """
     k = _sign_flip_units(differences)
