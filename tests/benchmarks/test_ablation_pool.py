@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import ablations
 import pytest
 from ablation.compare import (
     COMPARISONS,
@@ -27,7 +26,6 @@ from ablation.run import VARIANTS
 
 from trajectory_platform.evaluation.stats import bonferroni_alpha
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "ablations.py"
 ALPHA = bonferroni_alpha(0.05, 3)
 RECIPE: dict[str, Any] = {
     "tier": "full",
@@ -156,27 +154,30 @@ def test_results_that_are_not_one_experiment_are_refused(results: list[dict[str,
         pool(results)
 
 
-def _pool_cli(*paths: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), "--pool", *map(str, paths)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+def _pool_cli(capsys: pytest.CaptureFixture[str], *paths: Path) -> tuple[int, str, str]:
+    """``ablations.py --pool PATHS`` as a user runs it (parser, printing, exit status), in this
+    process: the script's own import of torch and transformers would cost seconds a call."""
+    try:
+        status = ablations.main(["--pool", *map(str, paths)])
+    except SystemExit as exit_:  # argparse's error: the usage line and the reason on stderr
+        status = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
-def test_the_pool_command_prints_the_pooled_json_and_names_what_it_refuses(tmp_path: Path):
+def test_the_pool_command_prints_the_pooled_json_and_names_what_it_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     first, second, broken = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "broken.json"
     first.write_text(json.dumps(_result((0, 1))))
     second.write_text(json.dumps(_result((2, 3))))
     broken.write_text("{not json")
-    done = _pool_cli(first, second)
-    assert done.returncode == 0, done.stderr
-    pooled = json.loads(done.stdout.strip().splitlines()[-1])
+    status, out, err = _pool_cli(capsys, first, second)
+    assert status == 0, err
+    pooled = json.loads(out.strip().splitlines()[-1])
     assert pooled["comparisons"] == json.loads(json.dumps(_result((0, 1, 2, 3))["comparisons"]))
-    assert f'"reference": "{REFERENCE}"' in done.stderr  # each comparison printed for a person
-    refused = _pool_cli(first, first)
-    assert refused.returncode == 2 and "share a seed" in refused.stderr
-    unreadable = _pool_cli(first, broken)
-    assert unreadable.returncode == 2 and f"{broken}: not a readable result JSON" in unreadable.stderr
+    assert f'"reference": "{REFERENCE}"' in err  # each comparison printed for a person
+    status, _, err = _pool_cli(capsys, first, first)
+    assert status == 2 and "share a seed" in err
+    status, _, err = _pool_cli(capsys, first, broken)
+    assert status == 2 and f"{broken}: not a readable result JSON" in err
