@@ -7,7 +7,7 @@ import random
 
 import pytest
 import torch
-from tiny_model_factory import SHAPE
+from tiny_model_factory import SHAPE, branch_pair
 
 from trajectory_platform.training.data.preference_tokens import PreferencePair
 from trajectory_platform.training.optim.dpo import (
@@ -54,17 +54,9 @@ def _pairs(count: int, seed: int = 1) -> list[PreferencePair]:
     pairs = []
     for index in range(count):
         prefix = [rng.randrange(4, VOCAB) for _ in range(rng.randint(4, 10))]
-        chosen = prefix + [1, 2, 3]
-        rejected = prefix + [rng.randrange(4, VOCAB) for _ in range(rng.randint(2, 5))]
-        pairs.append(
-            PreferencePair(
-                str(index),
-                tuple(chosen),
-                tuple(range(len(prefix), len(chosen))),
-                tuple(rejected),
-                tuple(range(len(prefix), len(rejected))),
-            )
-        )
+        chosen = [1, 2, 3]
+        rejected = [rng.randrange(4, VOCAB) for _ in range(rng.randint(2, 5))]
+        pairs.append(branch_pair(str(index), prefix, chosen, rejected))
     return pairs
 
 

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from tiny_model_factory import SHAPE
+from tiny_model_factory import SHAPE, branch_pair
 
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.preference_tokens import PreferencePair
@@ -166,17 +166,9 @@ def _pairs(count: int = 6, seed: int = 2) -> list[PreferencePair]:
     pairs = []
     for index in range(count):
         prefix = [rng.randrange(4, VOCAB) for _ in range(rng.randint(6, 30))]
-        chosen = prefix + [rng.randrange(4, VOCAB) for _ in range(rng.randint(2, 8))]
-        rejected = prefix + [rng.randrange(4, VOCAB) for _ in range(rng.randint(2, 8))]
-        pairs.append(
-            PreferencePair(
-                str(index),
-                tuple(chosen),
-                tuple(range(len(prefix), len(chosen))),
-                tuple(rejected),
-                tuple(range(len(prefix), len(rejected))),
-            )
-        )
+        chosen = [rng.randrange(4, VOCAB) for _ in range(rng.randint(2, 8))]
+        rejected = [rng.randrange(4, VOCAB) for _ in range(rng.randint(2, 8))]
+        pairs.append(branch_pair(str(index), prefix, chosen, rejected))
     return pairs
 
 
