@@ -69,6 +69,11 @@ FOUND = {
         "page2 token is ce49dba1-e4fe-b2a7-4ffa-132bcd819474",
         "ce49dba1-e4fe-b2a7-4ffa-132bcd819474",
     ),
+    "key_in_prose": ("the shipping key is Qm7rTx2pLw9vKc4h", "Qm7rTx2pLw9vKc4h"),
+    "bearer_with_inner_equals": (
+        "curl -H 'Authorization: Bearer q8=Zr2vLm9=Kt4wXp7nB' https://api.example.com",
+        "q8=Zr2vLm9=Kt4wXp7nB",
+    ),
     "totp_seed_16": ("2FA seed:\n47XOOYK66NPTBZE3\n", "47XOOYK66NPTBZE3"),
     "totp_seed_32": ("backup JAXBLSXHKADSAHQSMF5Q73NH4FSHPFX7", "JAXBLSXHKADSAHQSMF5Q73NH4FSHPFX7"),
     "password_tail_is_not_an_email": ("postgres://svc:ybbMR1x#4dJ@db.internal:5432/app", "ybbMR1x"),
@@ -94,6 +99,9 @@ KEPT = {
     "uppercase_constant": "HTTP2_PROTOCOL_ERROR MAX_RETRIES_EXCEEDED",
     "vendor_prefixed_file_names": "torch/_inductor/__pycache__/ops_handler.cpython-311.pyc,,\n"
     "hf_xet-1.8.0.dist-info/RECORD,,\nhf_storage_reader = load()",
+    "key_verdict_in_prose": "The key is to retry later; the key is missing or the key is 42.",
+    "key_names_in_prose": "the primary key is user_id and the sort key is created_at",
+    "bearer_placeholder": 'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user',
     "pem_header_words": "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,ABCD",
 }
 

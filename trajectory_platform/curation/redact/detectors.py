@@ -165,11 +165,11 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     (
         "AUTH_HEADER",
         r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*\\?[\"']?\s*(?:(?:bearer|basic|token|ntlm|negotiate|digest"
-        r"|apikey|sso-key)\s+)?([A-Za-z0-9._~+/\-%]{8,}=*)",
+        r"|apikey|sso-key)\s+)?([A-Za-z0-9._~+/\-%=]{8,})",
         1,
         ("authorization",),
     ),
-    ("AUTH_HEADER", r"(?i)\bbearer\s+([A-Za-z0-9._~+/\-]{12,}=*)", 1, ("bearer",)),
+    ("AUTH_HEADER", r"(?i)\bbearer\s+([A-Za-z0-9._~+/\-=]{12,})", 1, ("bearer",)),
 ]
 
 
@@ -383,7 +383,7 @@ def find_assignments(text: str) -> Iterator[Finding]:
 
 _PROSE_PASSWORD = re.compile(
     r"\b(?:(?P<word>pass(?:word|phrase|wd|wort)|pwd|mot\s+de\s+passe|contrase[ñn]a|senha|비밀번호|비번"
-    r"|パスワード|密码)|(?P<key_word>token|secret|api[\s_\-]?key|access[\s_\-]key))\b"
+    r"|パスワード|密码)|(?P<key_word>token|secret|(?:api|access)?[\s_\-]?key))\b"
     r"(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w@.\-]{1,64}"
     r"(?:\s+(?:user|account|login|database|server))?)?\s+"
     r"(?:(?P<verb>is|was|will\s+be|remains|set\s+to|changed\s+to|reset\s+to|should\s+be)\s*:?\s+)?"
