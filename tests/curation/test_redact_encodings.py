@@ -25,6 +25,11 @@ HIDDEN = {
     ),
     "hex_encoded": ("stdout: " + AWS.encode().hex(), AWS),
     "html_entities": ("<p>" + "".join(f"&#{ord(c)};" for c in GITHUB) + "</p>", GITHUB),
+    "zero_width_between_letters": ("stdout: " + "\u200b".join(AWS) + " done", "\u200b".join(AWS)),
+    "soft_hyphen_and_joiner": ("stdout: " + AWS[:8] + "\u00ad" + AWS[8:12] + "\u200d" + AWS[12:], AWS[12:]),
+    "fullwidth_forms": ("stdout: " + "".join(chr(ord(c) + 0xFEE0) for c in AWS), chr(ord(AWS[0]) + 0xFEE0)),
+    "octal_escaped": ("printf '" + "".join(f"\\{ord(c):03o}" for c in AWS) + "'", f"\\{ord(AWS[-1]):03o}"),
+    "quoted_printable": ("X-Key: " + "".join(f"={b:02X}" for b in AWS.encode()), f"={ord(AWS[4]):02X}"),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
@@ -59,6 +64,10 @@ KEPT = [
     "48656c6c6f20776f726c6421 is hex for a greeting",
     "tar -pxf archive.tar && gcc -pthread main.c",
     "mysql -p -u root",
+    "naïve café, 日本語のログ, x ≤ y\u00a0— done…",
+    "ｈｅｌｌｏ　ｗｏｒｌｄ: fullwidth prose is not a key",
+    "a=3D b, c=0A d, RECORD: pkg/x.py,sha256=06uRx6IWfY0ebR_OW9FHCaisqekroxHwEoMbk32NyXs,183",
+    "printf '\\101\\102\\103\\n'",
 ]
 
 
@@ -72,6 +81,11 @@ def test_a_view_maps_every_decoded_character_back_to_its_raw_span():
     views = {v.name: v for v in decoded_views(text)}
     assert views["percent"].text == "aAb\x1b[0mc" and views["percent"].raw_span(1, 2) == (1, 4)
     assert views["ansi"].text == "a%41bc" and views["ansi"].raw_span(4, 6) == (4, 10)
+
+
+def test_a_look_alike_view_drops_invisible_characters_and_reads_compatibility_forms():
+    view = {v.name: v for v in decoded_views("a\u200bＢc")}["look_alike"]
+    assert view.text == "aBc" and view.raw_span(1, 2) == (2, 3) and view.raw_span(0, 3) == (0, 4)
 
 
 def test_a_secret_in_a_call_id_is_pseudonymized_and_the_pairing_holds():

@@ -3,7 +3,10 @@
 A secret can reach a log wrapped in ANSI colour codes (``\\x1b[31mAKIA...\\x1b[0m``: the colour's
 ``m`` glues onto the key, so no word boundary matches), URL- or fully percent-encoded
 (``%41%4B%49%41...``), ``\\u``-escaped inside a shell string that carries JSON, JSON-escaped
-(once or more) inside text that is not JSON itself, as HTML entities, or hex-encoded. Each
+(once or more) inside text that is not JSON itself, as HTML entities, octal-escaped (``\\101``),
+quoted-printable (``=41=4B``), hex-encoded, or in look-alike Unicode: zero-width and other
+invisible format characters between its letters, fullwidth or other compatibility forms of
+ASCII (``ＡＫＩＡ``), which a reader sees as the key and a pattern does not. Each
 decoder here undoes one encoding where it occurs and keeps, for every decoded character, the raw
 span it came from, so a finding in the decoded view becomes a finding on the exact raw substring
 that encodes it, which pass 3 then replaces like any other value.
@@ -14,12 +17,17 @@ from __future__ import annotations
 import bisect
 import html
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
-_UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})")
+_QUOTED_PRINTABLE = re.compile(r"(?:=[0-9A-F]{2}){4,}")
+"""Four escapes or more: quoted-printable leaves ASCII literal, so only a key encoded on purpose is a
+run of them, where one ``=XX`` opens any ``name=0A...`` value (a RECORD line's ``sha256=06uRx...``)."""
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|\\([0-3][0-7]{2})")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _BACKSLASH_ESCAPE = re.compile(r"\\+([\"'/nrt])")
 _ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -50,8 +58,9 @@ class DecodedView:
         return self._raw(start)[0], self._raw(end - 1)[1]
 
 
-def _percent(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    raw = bytes.fromhex(match.group().replace("%", ""))
+def _byte_escapes(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A run of ``%XX`` (URL) or ``=XX`` (quoted-printable) bytes, decoded as UTF-8."""
+    raw = bytes.fromhex(match.group()[1:].replace(match.group()[0], ""))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -62,7 +71,7 @@ def _percent(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 
 def _unicode_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    code = int(match.group(1) or match.group(2), 16)
+    code = int(match.group(3), 8) if match.group(3) else int(match.group(1) or match.group(2), 16)
     return [(chr(code), match.start(), match.end())]
 
 
@@ -89,16 +98,48 @@ def _ansi(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [("", match.start(), match.end())]
 
 
+def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """Invisible format characters (zero-width space and joiner, soft hyphen, BOM, bidi marks)
+    dropped, and compatibility forms of ASCII letters, digits and punctuation (fullwidth,
+    mathematical letters) read as ASCII; any other character stays as it is (an accented letter,
+    a CJK one, and a no-break space or an ellipsis too: those carry no key, and a view with
+    nothing changed is not scanned again)."""
+    pieces = []
+    for offset, char in enumerate(match.group()):
+        start = match.start() + offset
+        if unicodedata.category(char) == "Cf":
+            pieces.append(("", start, start + 1))
+        elif _ascii_look_alike(char, ascii_form := unicodedata.normalize("NFKC", char)):
+            pieces.append((ascii_form, start, start + 1))
+        else:
+            pieces.append((char, start, start + 1))
+    return pieces if any(text != match.group()[i] for i, (text, _, _) in enumerate(pieces)) else []
+
+
+def _ascii_look_alike(char: str, normalized: str) -> bool:
+    return len(normalized) == 1 and (
+        normalized.isalnum() and normalized.isascii() or "\uff01" <= char <= "\uff5e"
+    )
+
+
 Decoder = Callable[[re.Match[str]], list[tuple[str, int, int]]]
-DECODERS: tuple[tuple[str, str, re.Pattern[str], Decoder], ...] = (
-    ("ansi", "\x1b", _ANSI, _ansi),
-    ("percent", "%", _PERCENT, _percent),
-    ("unicode_escape", "\\", _UNICODE_ESCAPE, _unicode_escape),
-    ("backslash_escape", "\\", _BACKSLASH_ESCAPE, _backslash_escape),
-    ("html_entity", "&", _ENTITY, _entity),
-    ("hex", "", _HEX_RUN, _hex),
+
+
+def _holds(marker: str) -> Callable[[str], bool]:
+    return lambda text: marker in text
+
+
+DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...] = (
+    ("ansi", _holds("\x1b"), _ANSI, _ansi),
+    ("percent", _holds("%"), _PERCENT, _byte_escapes),
+    ("quoted_printable", _holds("="), _QUOTED_PRINTABLE, _byte_escapes),
+    ("unicode_escape", _holds("\\"), _UNICODE_ESCAPE, _unicode_escape),
+    ("backslash_escape", _holds("\\"), _BACKSLASH_ESCAPE, _backslash_escape),
+    ("html_entity", _holds("&"), _ENTITY, _entity),
+    ("hex", bool, _HEX_RUN, _hex),
+    ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
 )
-"""(name, cheap gate substring, pattern, decoder): a decoder runs only where its gate occurs."""
+"""(name, cheap gate, pattern, decoder): a decoder runs only on text its gate passes."""
 
 
 def _view(name: str, text: str, pattern: re.Pattern[str], decode: Decoder) -> DecodedView | None:
@@ -132,7 +173,7 @@ def _view(name: str, text: str, pattern: re.Pattern[str], decode: Decoder) -> De
 def decoded_views(text: str) -> Iterator[DecodedView]:
     """Every view of ``text`` with one encoding undone (none when ``text`` holds no encoding)."""
     for name, gate, pattern, decode in DECODERS:
-        if gate and gate not in text:
+        if not gate(text):
             continue
         view = _view(name, text, pattern, decode)
         if view is not None and view.text:
