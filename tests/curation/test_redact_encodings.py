@@ -3,6 +3,7 @@ raw text; ordinary encoded text (digests, escaped URLs, coloured output, entitie
 
 from __future__ import annotations
 
+import base64
 from urllib.parse import quote
 
 import pytest
@@ -30,6 +31,18 @@ HIDDEN = {
     "fullwidth_forms": ("stdout: " + "".join(chr(ord(c) + 0xFEE0) for c in AWS), chr(ord(AWS[0]) + 0xFEE0)),
     "octal_escaped": ("printf '" + "".join(f"\\{ord(c):03o}" for c in AWS) + "'", f"\\{ord(AWS[-1]):03o}"),
     "quoted_printable": ("X-Key: " + "".join(f"={b:02X}" for b in AWS.encode()), f"={ord(AWS[4]):02X}"),
+    "hex_with_0x": ("stdout: 0x" + AWS.encode().hex(), AWS.encode().hex()),
+    "hex_byte_by_byte": ("stdout: " + " ".join(f"{b:02x}" for b in AWS.encode()), "41 4b 49 41"),
+    "spelled_out": ("stdout: " + " ".join(AWS), " ".join(AWS)),
+    "spelled_with_dashes": ("stdout: " + "-".join(AWS), "-".join(AWS)),
+    "concatenated_literals": ('key_id = "AKIAQWER" + "TYUIOP234567"', "TYUIOP234567"),
+    "implicit_concatenation": ("k = ('AKIAQWERTY' 'UIOP234567')", "UIOP234567"),
+    "line_continuation": ('k = "AKIAQWERTY\\\n    UIOP234567"', "UIOP234567"),
+    "percent_encoded_twice": ("q=" + "".join(f"%25{b:02X}" for b in AWS.encode()), "%2541%254B"),
+    "base64_twice": (
+        "blob: " + base64.b64encode(base64.b64encode(AWS.encode())).decode(),
+        base64.b64encode(base64.b64encode(AWS.encode())).decode(),
+    ),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
@@ -68,6 +81,10 @@ KEPT = [
     "ｈｅｌｌｏ　ｗｏｒｌｄ: fullwidth prose is not a key",
     "a=3D b, c=0A d, RECORD: pkg/x.py,sha256=06uRx6IWfY0ebR_OW9FHCaisqekroxHwEoMbk32NyXs,183",
     "printf '\\101\\102\\103\\n'",
+    'print("a" + "b", "x" "y") and echo "line one\\n" "line two"',
+    "ssh fingerprint MD5:9d:38:5b:83:a9:17:52:92:56:1a:5e:c4:d4:81:8e:0a",
+    "the alphabet a b c d e f g h i j k l m n o p is sixteen letters long",
+    "uuid 3f2a9c1e-5b7d-4f6a-8c0e-2b4d6f8a0c2e and 0x7fffffffffffffffffffffff",
 ]
 
 
@@ -81,6 +98,13 @@ def test_a_view_maps_every_decoded_character_back_to_its_raw_span():
     views = {v.name: v for v in decoded_views(text)}
     assert views["percent"].text == "aAb\x1b[0mc" and views["percent"].raw_span(1, 2) == (1, 4)
     assert views["ansi"].text == "a%41bc" and views["ansi"].raw_span(4, 6) == (4, 10)
+
+
+def test_an_encoding_applied_twice_is_undone_twice_and_maps_to_the_raw_text():
+    views = {v.name: v for v in decoded_views("q=%2541%254B!")}
+    assert views["percent"].text == "q=%41%4B!" and views["percent+percent"].text == "q=AK!"
+    assert views["percent+percent"].raw_span(2, 4) == (2, 12)
+    assert not any(name.count("+") > 1 for name in views)  # twice at most, one decoder
 
 
 def test_a_look_alike_view_drops_invisible_characters_and_reads_compatibility_forms():

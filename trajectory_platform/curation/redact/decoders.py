@@ -4,9 +4,13 @@ A secret can reach a log wrapped in ANSI colour codes (``\\x1b[31mAKIA...\\x1b[0
 ``m`` glues onto the key, so no word boundary matches), URL- or fully percent-encoded
 (``%41%4B%49%41...``), ``\\u``-escaped inside a shell string that carries JSON, JSON-escaped
 (once or more) inside text that is not JSON itself, as HTML entities, octal-escaped (``\\101``),
-quoted-printable (``=41=4B``), hex-encoded, or in look-alike Unicode: zero-width and other
-invisible format characters between its letters, fullwidth or other compatibility forms of
-ASCII (``ＡＫＩＡ``), which a reader sees as the key and a pattern does not. Each
+quoted-printable (``=41=4B``), hex-encoded (``0x``-prefixed or byte by byte, ``41 4b 49``), in
+look-alike Unicode (zero-width and other invisible format characters between its letters,
+fullwidth or other compatibility forms of ASCII, ``ＡＫＩＡ``), spelled out with a separator
+between its characters (``A K I A ...``), or cut into concatenated string literals
+(``"AKIAQW" + "ERTY..."``, a backslash line continuation), which a reader sees as the key and a
+pattern does not. An encoding applied twice (``%2541``, percent-encoded twice) is undone twice:
+each view is decoded once more by its own decoder. Each
 decoder here undoes one encoding where it occurs and keeps, for every decoded character, the raw
 span it came from, so a finding in the decoded view becomes a finding on the exact raw substring
 that encodes it, which pass 3 then replaces like any other value.
@@ -31,18 +35,33 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _BACKSLASH_ESCAPE = re.compile(r"\\+([\"'/nrt])")
 _ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){12,}(?![0-9A-Za-z])")
+_HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:0[xX])?(?P<hex>(?:[0-9A-Fa-f]{2}){12,})(?![0-9A-Za-z])")
+_HEX_BYTES = re.compile(r"[0-9A-Fa-f]{2}[ :](?:[0-9A-Fa-f]{2}[ :]){10,}[0-9A-Fa-f]{2}(?![0-9A-Za-z:])")
+_SPELLED = re.compile(r"(?<![\w.\-])\w(?P<sep>[ .\-])(?:\w(?P=sep)){14,}\w(?![\w])")
+"""Sixteen characters or more, one at a time with the same separator: a key spelled out."""
+_GLUE = re.compile(
+    r"([\"'`])\s*(?:\+|\.|&|\|\|)?\s*(?:\\\r?\n\s*)?\1(?=[\w+/=\-])|\\\r?\n[ \t]*(?=[\w+/=\-])"
+)
+"""Where two string literals meet (``" + "``, ``' . '``, ``" "``) or a backslash continues a line;
+not after an escaped newline: literals that each end a line of text are lines, not one token."""
+_TOKEN_CHAR = re.compile(r"[\w+/=\-]")
+MAX_DEPTH = 2
+"""One encoding undone twice in a row (a view's own view): percent-encoded twice, ``\\u`` escapes
+of ``\\u`` escapes. Only the same decoder again: mixed stacks decoded the escapes of code samples
+into text that no longer carried a digest's context."""
 
 
 @dataclass(frozen=True)
 class DecodedView:
     """``text`` decoded, as segments ``(decoded_start, raw_start, raw_end, literal)``: a literal
     segment maps character for character, a decoded one maps each of its characters to the
-    whole raw span that encoded it."""
+    whole raw span that encoded it. A view of a view keeps its ``parent``, so spans map through
+    both decodings to the raw text."""
 
     name: str
     text: str
     segments: list[tuple[int, int, int, bool]]
+    parent: DecodedView | None = None
 
     def _raw(self, index: int) -> tuple[int, int]:
         decoded_start, raw_start, raw_end, literal = self.segments[
@@ -55,7 +74,8 @@ class DecodedView:
 
     def raw_span(self, start: int, end: int) -> tuple[int, int]:
         """The raw span covering decoded characters ``start`` to ``end`` (exclusive)."""
-        return self._raw(start)[0], self._raw(end - 1)[1]
+        span = self._raw(start)[0], self._raw(end - 1)[1]
+        return self.parent.raw_span(*span) if self.parent else span
 
 
 def _byte_escapes(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -88,10 +108,37 @@ def _entity(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 
 def _hex(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    raw = bytes.fromhex(match.group())
+    start = match.start("hex")
+    raw = bytes.fromhex(match.group("hex"))
     if not all(32 <= b < 127 for b in raw):  # digests and binary blobs decode to noise: not text
         return []
-    return [(chr(b), match.start() + 2 * i, match.start() + 2 * i + 2) for i, b in enumerate(raw)]
+    return [(chr(b), start + 2 * i, start + 2 * i + 2) for i, b in enumerate(raw)]
+
+
+def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """``41 4b 49 41 ...`` or ``41:4b:...``: one byte every three characters, printable text only
+    (a fingerprint or a dump of binary decodes to noise)."""
+    if match.start() and (
+        match.string[match.start() - 1].isalnum() or match.string[match.start() - 1] == ":"
+    ):
+        return []  # the tail of a longer run (a fingerprint's ``MD5:9d:38:...``), not its start
+    raw = bytes.fromhex(match.group().replace(":", " "))
+    if not all(32 <= b < 127 for b in raw):
+        return []
+    return [(chr(b), match.start() + 3 * i, match.start() + 3 * i + 2) for i, b in enumerate(raw)]
+
+
+def _spelled(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    return [
+        (match.group()[i], match.start() + i, match.start() + i + 1) for i in range(0, len(match.group()), 2)
+    ]
+
+
+def _glue(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    before = match.string[max(0, match.start() - 2) : match.start()]
+    if not before or not _TOKEN_CHAR.match(before[-1]) or re.fullmatch(r"\\[nrt]", before):
+        return []  # a literal that ends a line of text ("...\\n" + "..."), or no token before it
+    return [("", match.start(), match.end())]
 
 
 def _ansi(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -137,12 +184,17 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("backslash_escape", _holds("\\"), _BACKSLASH_ESCAPE, _backslash_escape),
     ("html_entity", _holds("&"), _ENTITY, _entity),
     ("hex", bool, _HEX_RUN, _hex),
+    ("hex_bytes", _holds(" "), _HEX_BYTES, _hex_bytes),
+    ("spelled", bool, _SPELLED, _spelled),
+    ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
 )
 """(name, cheap gate, pattern, decoder): a decoder runs only on text its gate passes."""
 
 
-def _view(name: str, text: str, pattern: re.Pattern[str], decode: Decoder) -> DecodedView | None:
+def _view(
+    name: str, text: str, pattern: re.Pattern[str], decode: Decoder, parent: DecodedView | None
+) -> DecodedView | None:
     out: list[str] = []
     segments: list[tuple[int, int, int, bool]] = []
     length = last = 0
@@ -167,14 +219,17 @@ def _view(name: str, text: str, pattern: re.Pattern[str], decode: Decoder) -> De
     if last < len(text):
         segments.append((length, last, len(text), True))
         out.append(text[last:])
-    return DecodedView(name, "".join(out), segments)
+    return DecodedView(name, "".join(out), segments, parent)
 
 
-def decoded_views(text: str) -> Iterator[DecodedView]:
-    """Every view of ``text`` with one encoding undone (none when ``text`` holds no encoding)."""
+def decoded_views(text: str, parent: DecodedView | None = None) -> Iterator[DecodedView]:
+    """Every view of ``text`` with one encoding undone (none when ``text`` holds no encoding), and
+    each view's own view by the same decoder, :data:`MAX_DEPTH` times in all."""
     for name, gate, pattern, decode in DECODERS:
-        if not gate(text):
+        if parent is not None and parent.name.rsplit("+", 1)[-1] != name or not gate(text):
             continue
-        view = _view(name, text, pattern, decode)
+        view = _view(name if parent is None else f"{parent.name}+{name}", text, pattern, decode, parent)
         if view is not None and view.text:
             yield view
+            if view.name.count("+") + 1 < MAX_DEPTH:
+                yield from decoded_views(view.text, view)

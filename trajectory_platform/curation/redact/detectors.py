@@ -696,6 +696,8 @@ def _is_word_char(ch: str) -> bool:
 
 
 _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
+BASE64_DEPTH = 3
+"""Layers of base64 an encoded credential is looked for under (``base64(base64(key))``)."""
 _DIGEST_CONTEXT = re.compile(
     r"(?i)(?:sha(?:1|224|256|384|512)(?:sum)?|md5(?:sum)?|blake2b?|commit|blob|tree|parent|digest|hash|checksum|etag"
     r"|object|revision|rev|merge|head|index|image|layer|@)[\s:=\"'-]*$"
@@ -732,11 +734,12 @@ def find_high_entropy(text: str, config: RedactionConfig) -> Iterator[Finding]:
             yield Finding(kind, match.start(), match.end(), token, "base64")
 
 
-def _encoded_secret_kind(token: str, config: RedactionConfig) -> str | None:
+def _encoded_secret_kind(token: str, config: RedactionConfig, depth: int = 1) -> str | None:
     """The kind of secret inside a base64 token whose text carries one (``X-Api-Key: …`` encoded).
 
     Base64 of text scores below random keys (its input bytes are printable), so entropy alone
-    misses encoded credentials; decoding and running the other detectors once finds them.
+    misses encoded credentials; decoding and running the other detectors finds them, in base64
+    of base64 too (up to :data:`BASE64_DEPTH` layers).
     """
     bare = token.rstrip("=")
     if len(bare) % 4 == 1:
@@ -753,6 +756,8 @@ def _encoded_secret_kind(token: str, config: RedactionConfig) -> str | None:
     inner = [*find_pem_blocks(decoded), *find_known_formats(decoded), *find_assignments(decoded)]
     if not inner and config.pii:
         inner = list(find_pii(decoded, config))
+    if not inner and depth < BASE64_DEPTH and _CANDIDATE.fullmatch(decoded.strip()):
+        return _encoded_secret_kind(decoded.strip(), config, depth + 1)
     return inner[0].kind if inner else None
 
 
