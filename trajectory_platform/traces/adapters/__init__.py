@@ -17,6 +17,7 @@ from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
 from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
+from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
 from trajectory_platform.traces.adapters.otel import OTelAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
@@ -38,6 +39,7 @@ ADAPTERS: dict[str, Adapter] = {
         InspectAdapter(),
         ClaudeCodeAdapter(),
         AnthropicAdapter(),
+        OpenAIResponsesAdapter(),
         OpenAIAdapter(),
     )
 }

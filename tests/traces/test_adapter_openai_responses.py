@@ -1,0 +1,108 @@
+"""OpenAI Responses API items (traces/adapters/openai_responses.py), written by hand after the
+published item types: a logged run, an Agents SDK item list, a response object alone, and the
+record an unknown item type rejects with its path while the rest of the file goes on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from trajectory_platform.traces.adapters import SourceFile, detect_format
+from trajectory_platform.traces.ingest import ingest_paths
+
+RUN = {
+    "id": "resp_run_1",
+    "metadata": {"task_id": "fix-parser-7"},
+    "instructions": "You are a careful coding agent.",
+    "tools": [
+        {"type": "function", "name": "read_file", "description": "read", "parameters": {"type": "object"}},
+        {"type": "web_search"},
+    ],
+    "input": [
+        {"role": "user", "content": [{"type": "input_text", "text": "Fix the parser."}]},
+        {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Read it first."}]},
+        {"type": "function_call", "call_id": "call_a", "name": "read_file", "arguments": '{"path": "p.py"}'},
+        {"type": "function_call", "call_id": "call_b", "name": "read_file", "arguments": '{"path": "t.py"}'},
+        {"type": "function_call_output", "call_id": "call_b", "output": "def test(): ..."},
+        {"type": "function_call_output", "call_id": "call_a", "output": "def parse(): ..."},
+    ],
+    "output": [
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Fixed."}]},
+    ],
+    "usage": {"input_tokens": 120, "output_tokens": 9},
+}
+
+
+def _write(tmp_path: Path, name: str, content: str) -> Path:
+    path = tmp_path / name
+    path.write_text(content)
+    return path
+
+
+def test_a_logged_run_becomes_one_episode_with_turns_calls_and_results(tmp_path: Path):
+    result = ingest_paths([_write(tmp_path, "run.jsonl", json.dumps(RUN) + "\n")])
+    assert result.rejects == []
+    (episode,) = result.episodes
+    assert episode.source_format == "openai_responses" and episode.episode_id == "openai_responses:resp_run_1"
+    assert episode.task.fixture_id == "fix-parser-7"
+    assert [e.kind for e in episode.events] == ["system", "user", "assistant", "tool", "tool", "assistant"]
+    turn = episode.events[2]
+    assert turn.reasoning == "Read it first." and turn.content is None
+    assert [(c.id, c.name) for c in turn.tool_calls] == [("call_a", "read_file"), ("call_b", "read_file")]
+    # results kept in arrival order, each paired with its call by call_id
+    assert [(e.tool_call_id, e.tool_name, e.content) for e in episode.events[3:5]] == [
+        ("call_b", "read_file", "def test(): ..."),
+        ("call_a", "read_file", "def parse(): ..."),
+    ]
+    assert episode.events[-1].content == "Fixed."
+    assert [t.name for t in episode.tools] == ["read_file", "web_search"]
+    assert json.loads(episode.extra_json or "{}") == {"metadata": RUN["metadata"], "usage": RUN["usage"]}
+
+
+def test_an_agents_sdk_item_list_with_custom_and_server_side_tools(tmp_path: Path):
+    items = [
+        {"role": "user", "content": "Search, then patch."},
+        {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"query": "parser bug"}},
+        {"type": "custom_tool_call", "call_id": "call_p", "name": "apply_patch", "input": "*** Begin Patch"},
+        {"type": "custom_tool_call_output", "call_id": "call_p", "output": "applied"},
+        {"type": "message", "role": "assistant", "content": [{"type": "refusal", "refusal": "No more."}]},
+    ]
+    path = _write(tmp_path, "items.json", json.dumps(items))
+    adapter = detect_format(SourceFile.read(path))
+    assert adapter is not None and adapter.name == "openai_responses"
+    (episode,) = ingest_paths([path]).episodes
+    assert [e.kind for e in episode.events] == ["user", "assistant", "tool", "assistant", "tool", "assistant"]
+    search = episode.events[1].tool_calls[0]
+    assert (search.id, search.name, json.loads(search.arguments or "")) == (
+        "ws_1",
+        "web_search",
+        {"query": "parser bug"},
+    )
+    assert json.loads(episode.events[2].content or "") == {"status": "completed"}
+    assert (episode.events[3].tool_calls[0].arguments, episode.events[4].tool_name) == (
+        "*** Begin Patch",
+        "apply_patch",
+    )
+    assert episode.events[-1].content == "No more."
+
+
+def test_chat_completions_messages_still_read_as_openai(tmp_path: Path):
+    messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    adapter = detect_format(SourceFile.read(_write(tmp_path, "chat.json", json.dumps(messages))))
+    assert adapter is not None and adapter.name == "openai"
+
+
+def test_a_response_object_alone_is_read(tmp_path: Path):
+    response = {"id": "resp_2", "object": "response", "output": RUN["output"], "status": "completed"}
+    (episode,) = ingest_paths([_write(tmp_path, "response.json", json.dumps(response))]).episodes
+    assert [e.kind for e in episode.events] == ["assistant"] and episode.events[0].content == "Fixed."
+
+
+def test_an_unknown_item_type_rejects_its_record_with_the_path_and_the_rest_goes_on(tmp_path: Path):
+    unknown = {**RUN, "id": "resp_3", "input": [RUN["input"][0], {"type": "item_reference", "id": "x"}]}
+    path = _write(tmp_path, "mixed.jsonl", json.dumps(RUN) + "\n" + json.dumps(unknown) + "\n")
+    result = ingest_paths([path])
+    assert [e.episode_id for e in result.episodes] == ["openai_responses:resp_run_1"]
+    (reject,) = result.rejects
+    assert reject.source_line == 2 and reject.source_format == "openai_responses"
+    assert "input[1].type" in (reject.drop.detail or "") and "item_reference" in (reject.drop.detail or "")
