@@ -13,6 +13,7 @@ from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.base import Adapter, SourceFile
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
+from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
 from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
@@ -40,6 +41,7 @@ ADAPTERS: dict[str, Adapter] = {
         ClaudeCodeAdapter(),
         AnthropicAdapter(),
         OpenAIResponsesAdapter(),
+        GeminiAdapter(),
         OpenAIAdapter(),
     )
 }

@@ -1,0 +1,257 @@
+"""Google Gemini API contents: what an agent on the Gemini API (or Vertex AI) logs.
+
+A conversation is a list of ``Content`` items ``{"role": "user" | "model" | "function" | "tool",
+"parts": [...]}``; a part holds ``text`` (``thought: true`` marks reasoning), a ``functionCall``
+(``name``, ``args``, an ``id`` where the API gave one), a ``functionResponse`` (``name``,
+``response``), ``executableCode`` / ``codeExecutionResult`` (the built-in code tool), or media
+(``inlineData``, ``fileData``: kept as a marker). The REST API writes camelCase, the Python SDK's
+``to_json_dict`` snake_case: both are read.
+
+A record is ``{"systemInstruction", "contents", "tools"}`` (a request, optionally with the
+``response`` or its ``candidates``, whose first candidate's content ends the conversation), a
+``GenerateContentResponse`` alone, or a whole file that is a bare ``Content`` list. A part kind this
+adapter does not know rejects the record with its path (never dropped silently); fields no event
+takes are kept in ``extra_json``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    adapter_episode_id,
+    arguments_text,
+    chat_task_id,
+    expect,
+    optional_str,
+    read_chat_outcome,
+)
+from trajectory_platform.traces.adapters.openai import extra_of
+from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
+
+MEDIA_PARTS = ("inline_data", "file_data", "video_metadata")
+PART_KINDS = (
+    "text",
+    "function_call",
+    "function_response",
+    "executable_code",
+    "code_execution_result",
+    *MEDIA_PARTS,
+)
+PART_EXTRAS = ("thought", "thought_signature", "part_metadata")
+"""Keys a part may carry beside its kind."""
+ROLES = {"user": "user", "model": "assistant", "function": "tool", "tool": "tool"}
+RECORD_KEYS = ("contents", "system_instruction", "tools", "response", "candidates", "response_id")
+
+
+def snake(key: str) -> str:
+    """``functionCall`` -> ``function_call``: the REST API's camelCase in the SDK's spelling."""
+    return re.sub(r"(?<!^)([A-Z])", r"_\1", key).lower()
+
+
+def _snaked(value: Any, parent: str = "") -> Any:
+    """``value`` with every dict key in snake_case, except inside call arguments, a function's
+    response and a parameter schema, which are the tool's own data."""
+    if isinstance(value, list):
+        return [_snaked(v, parent) for v in value]
+    if not isinstance(value, dict):
+        return value
+    snaked = {}
+    for key, item in value.items():
+        name = snake(key)
+        own_data = name in ("args", "parameters", "parameters_json_schema") or (
+            name == "response" and parent == "function_response"
+        )
+        snaked[name] = item if own_data else _snaked(item, name)
+    return snaked
+
+
+def _is_contents(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(c, dict) and isinstance(c.get("parts"), list) for c in value)
+    )
+
+
+def _part_kind(part: Any, where: str) -> str:
+    expect(part, dict, where)
+    kinds = [k for k in part if k in PART_KINDS]
+    unknown = [k for k in part if k not in PART_KINDS and k not in PART_EXTRAS]
+    if len(kinds) != 1 or unknown:
+        raise RecordError(
+            "unknown part",
+            f"{where} has {sorted(part)}; expected one of {list(PART_KINDS)} (with {list(PART_EXTRAS)})",
+        )
+    return kinds[0]
+
+
+def _events_of_content(content: Any, where: str) -> list[Event]:
+    """One ``Content``: a model turn is one assistant event (thoughts, text, calls in part order);
+    a user or function turn is its text as a user event and each function response as a tool event."""
+    expect(content, dict, where)
+    role = content.get("role", "model" if where.startswith("response") else None)
+    if role not in ROLES:
+        raise RecordError("unknown role", f"{where}.role is {role!r}; expected one of {sorted(ROLES)}")
+    parts = expect(content.get("parts"), list, f"{where}.parts")
+    texts: list[str] = []
+    thoughts: list[str] = []
+    calls: list[ToolCall] = []
+    results: list[Event] = []
+    for index, part in enumerate(parts):
+        at = f"{where}.parts[{index}]"
+        kind = _part_kind(part, at)
+        if kind == "text":
+            (thoughts if part.get("thought") else texts).append(expect(part["text"], str, f"{at}.text"))
+        elif kind == "function_call":
+            call = expect(part["function_call"], dict, f"{at}.function_call")
+            calls.append(
+                ToolCall(
+                    id=optional_str(call.get("id"), f"{at}.function_call.id"),
+                    name=optional_str(call.get("name"), f"{at}.function_call.name"),
+                    arguments=arguments_text(call.get("args")),
+                )
+            )
+        elif kind == "executable_code":
+            code = expect(part["executable_code"], dict, f"{at}.executable_code")
+            calls.append(ToolCall(id=None, name="code_execution", arguments=canonical_json(code)))
+        elif kind == "function_response":
+            response = expect(part["function_response"], dict, f"{at}.function_response")
+            name = optional_str(response.get("name"), f"{at}.function_response.name")
+            output = response.get("response")
+            failed = isinstance(output, dict) and set(output) == {"error"}
+            results.append(
+                Event(
+                    kind="tool",
+                    content=output if isinstance(output, str) else canonical_json(output),
+                    tool_call_id=optional_str(response.get("id"), f"{at}.function_response.id"),
+                    tool_name=name,
+                    status="error" if failed else None,
+                )
+            )
+        elif kind == "code_execution_result":
+            result = expect(part["code_execution_result"], dict, f"{at}.code_execution_result")
+            ok = result.get("outcome") in (None, "OUTCOME_OK")
+            results.append(
+                Event(
+                    kind="tool",
+                    content=optional_str(result.get("output"), f"{at}.code_execution_result.output"),
+                    tool_name="code_execution",
+                    status=None if ok else "error",
+                )
+            )
+        else:
+            texts.append(f"[{kind}]")
+    if ROLES[role] == "assistant" and (texts or thoughts or calls or not results):
+        event = Event(
+            kind="assistant", content="\n".join(texts) or None, reasoning="\n".join(thoughts) or None
+        )
+        event.tool_calls = calls
+        return [event, *results]  # the built-in code tool's result comes back in the model's turn
+    user = [Event(kind="user", content="\n".join(texts))] if texts else []
+    return [*user, *results]
+
+
+def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
+    """``tools``: each entry's ``function_declarations``, and built-in tools named by their key
+    (``{"google_search": {}}`` -> ``google_search``)."""
+    expect(raw, list, where)
+    specs = []
+    for index, entry in enumerate(raw):
+        at = f"{where}[{index}]"
+        expect(entry, dict, at)
+        for key, value in entry.items():
+            if key != "function_declarations":
+                specs.append(ToolSpec(name=key))
+                continue
+            for number, declaration in enumerate(expect(value, list, f"{at}.{key}")):
+                expect(declaration, dict, f"{at}.{key}[{number}]")
+                parameters = declaration.get("parameters", declaration.get("parameters_json_schema"))
+                specs.append(
+                    ToolSpec(
+                        name=expect(declaration.get("name"), str, f"{at}.{key}[{number}].name"),
+                        description=optional_str(
+                            declaration.get("description"), f"{at}.{key}[{number}].description"
+                        ),
+                        parameters_json=None if parameters is None else canonical_json(parameters),
+                    )
+                )
+    return specs
+
+
+class GeminiAdapter(Adapter):
+    """Conversations logged as Gemini API ``contents`` (with the response's candidate, if logged)."""
+
+    name = "gemini"
+    task_id_source = (
+        "`metadata.task_id` (or `environment_id`, `instance_id`; or the same key at the top level)"
+    )
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        if _is_contents(sample):
+            return True
+        if isinstance(sample, list) and sample:
+            sample = sample[0]
+        if not isinstance(sample, dict):
+            return False
+        candidates = sample.get("candidates")
+        return _is_contents(sample.get("contents")) or (
+            isinstance(candidates, list)
+            and bool(candidates)
+            and isinstance(candidates[0], dict)
+            and "content" in candidates[0]
+        )
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        doc, error = src.document
+        if error is None and _is_contents(doc):
+            return iter([RawRecord(None, "$", value={"contents": doc})])
+        return super().frame(src)
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        raw = expect(record.value, dict, "record")
+        value = _snaked(raw)
+        response = value.get("response") if isinstance(value.get("response"), dict) else value
+        candidates = response.get("candidates")
+        if not isinstance(value.get("contents"), list) and not isinstance(candidates, list):
+            raise RecordError("missing field", "record has neither 'contents' nor 'candidates'")
+        own_id = value.get("id", response.get("response_id"))
+        episode = self.new_episode(record, src, adapter_episode_id(self.name, own_id, raw))
+        episode.task.fixture_id = chat_task_id(raw)
+        read_chat_outcome(raw, episode)
+        events: list[Event] = []
+        instruction = value.get("system_instruction")
+        if instruction is not None:
+            text = instruction if isinstance(instruction, str) else None
+            if text is None:
+                parts = expect(
+                    expect(instruction, dict, "system_instruction").get("parts"),
+                    list,
+                    "system_instruction.parts",
+                )
+                text = "\n".join(
+                    expect(p.get("text"), str, f"system_instruction.parts[{i}].text")
+                    for i, p in enumerate(parts)
+                )
+            events.append(Event(kind="system", content=text))
+        for index, content in enumerate(value.get("contents") or []):
+            events.extend(_events_of_content(content, f"contents[{index}]"))
+        if isinstance(candidates, list) and candidates:
+            first = expect(candidates[0], dict, "response.candidates[0]")
+            answer = _events_of_content(first.get("content"), "response.candidates[0].content")
+            answer[0].finish_reason = optional_str(
+                first.get("finish_reason"), "response.candidates[0].finish_reason"
+            )
+            events.extend(answer)
+        episode.events = events
+        if value.get("tools") is not None:
+            episode.tools = tool_specs_of(value["tools"], "tools")
+        episode.extra_json = extra_of(raw, tuple(k for k in raw if snake(k) in RECORD_KEYS or k == "id"))
+        return episode
