@@ -21,6 +21,7 @@ from trajectory_platform.traces.adapters.openai import OpenAIAdapter
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
 from trajectory_platform.traces.adapters.otel import OTelAdapter
+from trajectory_platform.traces.adapters.sharegpt import ShareGPTAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
 from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
 from trajectory_platform.traces.adapters.toolbench import ToolBenchAdapter
@@ -42,6 +43,7 @@ ADAPTERS: dict[str, Adapter] = {
         AnthropicAdapter(),
         OpenAIResponsesAdapter(),
         GeminiAdapter(),
+        ShareGPTAdapter(),
         OpenAIAdapter(),
     )
 }
