@@ -43,7 +43,7 @@ def test_a_logged_run_becomes_one_episode_with_turns_calls_and_results(tmp_path:
     result = ingest_paths([_write(tmp_path, "run.jsonl", json.dumps(RUN) + "\n")])
     assert result.rejects == []
     (episode,) = result.episodes
-    assert episode.source_format == "openai_responses" and episode.episode_id == "openai_responses:resp_run_1"
+    assert episode.source_format == "openai-responses" and episode.episode_id == "openai-responses:resp_run_1"
     assert episode.task.fixture_id == "fix-parser-7"
     assert [e.kind for e in episode.events] == ["system", "user", "assistant", "tool", "tool", "assistant"]
     turn = episode.events[2]
@@ -69,7 +69,7 @@ def test_an_agents_sdk_item_list_with_custom_and_server_side_tools(tmp_path: Pat
     ]
     path = _write(tmp_path, "items.json", json.dumps(items))
     adapter = detect_format(SourceFile.read(path))
-    assert adapter is not None and adapter.name == "openai_responses"
+    assert adapter is not None and adapter.name == "openai-responses"
     (episode,) = ingest_paths([path]).episodes
     assert [e.kind for e in episode.events] == ["user", "assistant", "tool", "assistant", "tool", "assistant"]
     search = episode.events[1].tool_calls[0]
@@ -102,7 +102,7 @@ def test_an_unknown_item_type_rejects_its_record_with_the_path_and_the_rest_goes
     unknown = {**RUN, "id": "resp_3", "input": [RUN["input"][0], {"type": "item_reference", "id": "x"}]}
     path = _write(tmp_path, "mixed.jsonl", json.dumps(RUN) + "\n" + json.dumps(unknown) + "\n")
     result = ingest_paths([path])
-    assert [e.episode_id for e in result.episodes] == ["openai_responses:resp_run_1"]
+    assert [e.episode_id for e in result.episodes] == ["openai-responses:resp_run_1"]
     (reject,) = result.rejects
-    assert reject.source_line == 2 and reject.source_format == "openai_responses"
+    assert reject.source_line == 2 and reject.source_format == "openai-responses"
     assert "input[1].type" in (reject.drop.detail or "") and "item_reference" in (reject.drop.detail or "")

@@ -200,7 +200,7 @@ def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
 class OpenAIResponsesAdapter(Adapter):
     """Runs logged as OpenAI Responses API items (request ``input`` plus response ``output``)."""
 
-    name = "openai_responses"
+    name = "openai-responses"
     task_id_source = (
         "`metadata.task_id` (or `environment_id`, `instance_id`; or the same key at the top level)"
     )
