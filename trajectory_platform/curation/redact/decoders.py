@@ -40,10 +40,12 @@ _HEX_BYTES = re.compile(r"[0-9A-Fa-f]{2}[ :](?:[0-9A-Fa-f]{2}[ :]){10,}[0-9A-Fa-
 _SPELLED = re.compile(r"(?<![\w.\-])\w(?P<sep>[ .\-])(?:\w(?P=sep)){14,}\w(?![\w])")
 """Sixteen characters or more, one at a time with the same separator: a key spelled out."""
 _GLUE = re.compile(
-    r"([\"'`])\s*(?:\+|\.|&|\|\|)?\s*(?:\\\r?\n\s*)?\1(?=[\w+/=\-])|\\\r?\n[ \t]*(?=[\w+/=\-])"
+    r"([\"'`])\s*(?:(?:\+|\.|&|\|\|)\s*)?(?:\\\r?\n\s*)?\1(?=[\w+/=\-])|\\\r?\n[ \t]*(?=[\w+/=\-])"
 )
 """Where two string literals meet (``" + "``, ``' . '``, ``" "``) or a backslash continues a line;
-not after an escaped newline: literals that each end a line of text are lines, not one token."""
+not after an escaped newline: literals that each end a line of text are lines, not one token. The
+whitespace before the operator and after it are separate runs, so a quote before a long run of
+spaces costs linear time (one optional operator between two ``\\s*`` made it quadratic)."""
 _TOKEN_CHAR = re.compile(r"[\w+/=\-]")
 MAX_DEPTH = 2
 """One encoding undone twice in a row (a view's own view): percent-encoded twice, ``\\u`` escapes
