@@ -109,3 +109,24 @@ def test_an_unknown_part_rejects_its_record_with_the_path_and_the_rest_goes_on(t
     (reject,) = result.rejects
     assert reject.source_line == 2 and "contents[0].parts[0]" in (reject.detail or "")
     assert "hologram" in (reject.detail or "")
+
+
+def test_an_unset_role_is_the_api_default_and_malformed_records_are_rejects(tmp_path: Path):
+    records = [
+        {
+            "contents": [{"parts": [{"text": "What is 2+2?"}]}],
+            "candidates": [{"content": {"parts": [{"text": "4"}]}}],
+        },
+        {"contents": [{"role": ["user"], "parts": []}]},
+        {"contents": [{"role": "model", "parts": [{"functionCall": "read_file"}]}]},
+        {"contents": [{"role": "user", "parts": [{"text": 5}]}]},
+    ]
+    path = _write(tmp_path, "records.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    result = ingest_paths([path])
+    (episode,) = result.episodes
+    assert [(e.kind, e.content) for e in episode.events] == [("user", "What is 2+2?"), ("assistant", "4")]
+    assert [(r.source_line, r.reason) for r in result.rejects] == [
+        (2, "unknown role"),
+        (3, "wrong type"),
+        (4, "wrong type"),
+    ]

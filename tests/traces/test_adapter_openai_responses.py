@@ -106,3 +106,19 @@ def test_an_unknown_item_type_rejects_its_record_with_the_path_and_the_rest_goes
     (reject,) = result.rejects
     assert reject.source_line == 2 and reject.source_format == "openai-responses"
     assert "input[1].type" in (reject.drop.detail or "") and "item_reference" in (reject.drop.detail or "")
+
+
+def test_malformed_items_are_rejects_naming_the_reason(tmp_path: Path):
+    records = [
+        {"input": [{"type": ["function_call"]}]},
+        {"input": [{"type": "message", "role": ["user"], "content": "hi"}, {"type": "function_call"}]},
+        {"output": [{"type": "reasoning", "summary": "not a list"}], "input": [{"type": "function_call"}]},
+    ]
+    path = _write(tmp_path, "bad.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    result = ingest_paths([path])
+    assert result.episodes == []
+    assert [(r.source_line, r.reason) for r in result.rejects] == [
+        (1, "wrong type"),
+        (2, "unknown role"),
+        (3, "wrong type"),
+    ]

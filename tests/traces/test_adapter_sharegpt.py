@@ -71,3 +71,20 @@ def test_a_malformed_call_or_an_unknown_speaker_rejects_its_record_and_the_rest_
     ]
     assert "conversations[0].value" in (result.rejects[0].detail or "")
     assert "'narrator'" in (result.rejects[1].detail or "")
+
+
+def test_calls_and_tools_of_the_wrong_shape_are_rejects(tmp_path: Path):
+    records = [
+        {"conversations": [{"from": ["human"], "value": "x"}]},
+        {"conversations": [{"from": "function_call", "value": "[1]"}]},
+        {"conversations": [{"from": "human", "value": "x"}], "tools": "{not json"},
+    ]
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    result = ingest_paths([path])
+    assert result.episodes == []
+    assert [(r.source_line, r.reason) for r in result.rejects] == [
+        (1, "unknown speaker"),
+        (2, "wrong type"),
+        (3, "malformed tools"),
+    ]

@@ -97,8 +97,10 @@ def _events_of_content(content: Any, where: str) -> list[Event]:
     """One ``Content``: a model turn is one assistant event (thoughts, text, calls in part order);
     a user or function turn is its text as a user event and each function response as a tool event."""
     expect(content, dict, where)
-    role = content.get("role", "model" if where.startswith("response") else None)
-    if role not in ROLES:
+    role = content.get("role") or (
+        "model" if where.startswith("response") else "user"
+    )  # unset: the API's default
+    if not isinstance(role, str) or role not in ROLES:
         raise RecordError("unknown role", f"{where}.role is {role!r}; expected one of {sorted(ROLES)}")
     parts = expect(content.get("parts"), list, f"{where}.parts")
     texts: list[str] = []

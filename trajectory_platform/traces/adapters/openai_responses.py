@@ -111,6 +111,8 @@ class _Turns:
     def add(self, item: Any, where: str) -> None:
         expect(item, dict, where)
         kind = item.get("type", "message")
+        if not isinstance(kind, str):
+            raise RecordError("wrong type", f"{where}.type is {type(kind).__name__}, expected string")
         if kind == "message":
             self._message(item, where)
         elif kind == "reasoning":

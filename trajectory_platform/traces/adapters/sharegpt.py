@@ -81,7 +81,7 @@ def events_of_conversation(turns: Any, where: str) -> list[Event]:
         at = f"{where}[{index}]"
         expect(turn, dict, at)
         speaker = turn.get("from")
-        if speaker not in SPEAKERS:
+        if not isinstance(speaker, str) or speaker not in SPEAKERS:
             raise RecordError(
                 "unknown speaker", f"{at}.from is {speaker!r}; expected one of {sorted(SPEAKERS)}"
             )
