@@ -110,15 +110,16 @@ def test_an_unknown_item_type_rejects_its_record_with_the_path_and_the_rest_goes
 
 def test_malformed_items_are_rejects_naming_the_reason(tmp_path: Path):
     records = [
+        RUN,  # detection reads the first line; the ill-typed ones follow
         {"input": [{"type": ["function_call"]}]},
         {"input": [{"type": "message", "role": ["user"], "content": "hi"}, {"type": "function_call"}]},
         {"output": [{"type": "reasoning", "summary": "not a list"}], "input": [{"type": "function_call"}]},
     ]
     path = _write(tmp_path, "bad.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
     result = ingest_paths([path])
-    assert result.episodes == []
+    assert [e.episode_id for e in result.episodes] == ["openai-responses:resp_run_1"]
     assert [(r.source_line, r.reason) for r in result.rejects] == [
-        (1, "wrong type"),
-        (2, "unknown role"),
-        (3, "wrong type"),
+        (2, "wrong type"),
+        (3, "unknown role"),
+        (4, "wrong type"),
     ]

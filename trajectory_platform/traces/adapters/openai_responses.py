@@ -65,10 +65,13 @@ def _is_item_list(value: Any) -> bool:
     return isinstance(value, list) and any(
         isinstance(item, dict)
         and (
-            item.get("type") in ITEM_TYPES
+            isinstance(item.get("type"), str)
+            and item["type"] in ITEM_TYPES
             or isinstance(item.get("content"), list)
             and any(
-                isinstance(p, dict) and p.get("type") in ("input_text", "output_text")
+                isinstance(p, dict)
+                and isinstance(p.get("type"), str)
+                and p["type"] in ("input_text", "output_text")
                 for p in item["content"]
             )
         )
