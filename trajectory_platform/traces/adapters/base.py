@@ -351,6 +351,13 @@ def chat_task_id(value: dict[str, Any]) -> str | None:
     return None
 
 
+CHAT_TASK_ID_SOURCE = (
+    "`metadata.task_id` (or `environment_id`, `instance_id`; or the same key at the top level)"
+)
+"""Where :func:`chat_task_id` reads the task id, in the words docs/formats.md tables it: every chat
+format (OpenAI, Anthropic, Responses, Gemini, ShareGPT) says it the same way."""
+
+
 CHAT_OUTCOME_KEYS = ("workspace_diff", "final_answer")
 """Outcome fields a chat log (OpenAI, Anthropic) may record under ``metadata``: the final workspace
 as a unified diff against the task's S0, and the agent's final answer. With the diff, replay can

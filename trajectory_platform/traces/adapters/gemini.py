@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
+    CHAT_TASK_ID_SOURCE,
     Adapter,
     RawRecord,
     RecordError,
@@ -192,9 +193,7 @@ class GeminiAdapter(Adapter):
     """Conversations logged as Gemini API ``contents`` (with the response's candidate, if logged)."""
 
     name = "gemini"
-    task_id_source = (
-        "`metadata.task_id` (or `environment_id`, `instance_id`; or the same key at the top level)"
-    )
+    task_id_source = CHAT_TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
         if _is_contents(sample):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
+    CHAT_TASK_ID_SOURCE,
     Adapter,
     RawRecord,
     RecordError,
@@ -119,9 +120,7 @@ class OpenAIAdapter(Adapter):
     """Chat conversations in the OpenAI message format (the fine-tuning JSONL shape included)."""
 
     name = "openai"
-    task_id_source = (
-        "`metadata.task_id` (or `environment_id`, `instance_id`; or the same key at the top level)"
-    )
+    task_id_source = CHAT_TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
         if is_message_list(sample):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
+    CHAT_TASK_ID_SOURCE,
     Adapter,
     RawRecord,
     RecordError,
@@ -206,9 +207,7 @@ class OpenAIResponsesAdapter(Adapter):
     """Runs logged as OpenAI Responses API items (request ``input`` plus response ``output``)."""
 
     name = "openai-responses"
-    task_id_source = (
-        "`metadata.task_id` (or `environment_id`, `instance_id`; or the same key at the top level)"
-    )
+    task_id_source = CHAT_TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
         if _is_item_list(sample):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
+    CHAT_TASK_ID_SOURCE,
     Adapter,
     RawRecord,
     RecordError,
@@ -108,9 +109,7 @@ class ShareGPTAdapter(Adapter):
     """ShareGPT ``conversations`` with ``function_call`` / ``observation`` turns."""
 
     name = "sharegpt"
-    task_id_source = (
-        "`metadata.task_id` (or `environment_id`, `instance_id`; or the same key at the top level)"
-    )
+    task_id_source = CHAT_TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
         if isinstance(sample, list) and sample:
