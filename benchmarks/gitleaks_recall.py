@@ -29,13 +29,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import re
 import string
 import sys
 import tomllib
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +43,7 @@ from re import _parser as sre_parse
 from redact import half_of
 
 from trajectory_platform.curation.redact import redact_text
+from trajectory_platform.curation.redact.entropy import shannon_entropy  # gitleaks' entropy: bits per char
 
 DEFAULT_RULES = (
     Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "secrets" / "gitleaks" / "gitleaks.toml"
@@ -182,12 +181,6 @@ def _members(items: list, any_case: bool) -> str:
     return "".join(sorted(set(PRINTABLE) - chars if negate else chars))
 
 
-def shannon_bits(value: str) -> float:
-    """Shannon entropy per character, gitleaks' ``entropy`` measure."""
-    counts = Counter(value)
-    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
-
-
 @dataclass(frozen=True)
 class RuleSamples:
     """One gitleaks rule's drawn secrets: ``self_identifying`` when its regex matches the value alone."""
@@ -216,7 +209,7 @@ def draw_samples(rule: dict, count: int, tries: int = 400) -> RuleSamples:
         value = match.group(group) if match else None
         if not value or len(value) < 8 or value in values or not TOKEN.fullmatch(value):
             continue  # too short for gitleaks, or not one token (a YAML block, a PEM body, user:pass quoted)
-        if shannon_bits(value) < rule.get("entropy", 0) or any(w in value.lower() for w in stopwords):
+        if shannon_entropy(value) < rule.get("entropy", 0) or any(w in value.lower() for w in stopwords):
             continue
         if any(regex.search(value if target == "secret" else match.group(0)) for regex, target in allow):
             continue

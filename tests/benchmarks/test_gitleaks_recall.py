@@ -17,9 +17,10 @@ from gitleaks_recall import (
     load_rules,
     measure,
     random_match,
-    shannon_bits,
 )
 from redact import half_of
+
+from trajectory_platform.curation.redact.entropy import shannon_entropy
 
 PATTERNS = [
     r"ghp_[A-Za-z0-9]{36}",
@@ -78,7 +79,7 @@ def test_drawn_values_are_what_gitleaks_would_report():
     assert len(samples.values) == 40 and samples.keyword == "acme"
     for value in samples.values:
         assert 8 <= len(value) <= 24 and value.isalnum()  # the secret group, not the whole match
-        assert shannon_bits(value) >= 3.0 and "test" not in value.lower()
+        assert shannon_entropy(value) >= 3.0 and "test" not in value.lower()
     assert not any(samples.self_identifying)  # the regex needs its keyword: never written bare
 
 
