@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
+    CHAT_TASK_ID_SOURCE,
     Adapter,
     RawRecord,
     RecordError,
@@ -28,7 +29,7 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     text_of,
 )
-from trajectory_platform.traces.adapters.openai import OpenAIAdapter, extra_of
+from trajectory_platform.traces.adapters.openai import extra_of
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
 ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use"}
@@ -143,7 +144,7 @@ class AnthropicAdapter(Adapter):
     """A Messages request/conversation per record (JSONL line, array element or document)."""
 
     name = "anthropic"
-    task_id_source = OpenAIAdapter.task_id_source
+    task_id_source = CHAT_TASK_ID_SOURCE
     SAMPLING = ("temperature", "top_p", "top_k", "max_tokens")
     CONSUMED = ("id", "system", "messages", "tools", "model", *SAMPLING)
 

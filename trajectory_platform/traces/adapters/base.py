@@ -454,13 +454,25 @@ class Adapter:
     """Where the format's records name the task they ran against (``episode.task.fixture_id``),
     ``None`` for a format that records none: what docs/formats.md tables, and what an episode left
     ``unverifiable`` for lack of a task id is told."""
+    bare_list_key: str | None = None
+    """Chat formats whose whole file may be one bare list (a message list, an item list, a contents
+    list): such a file, when :meth:`is_bare_list` says so, is one record ``{bare_list_key: list}``."""
 
     def sniff(self, sample: Any, path: Path) -> bool:
         """True when ``sample`` (a parsed document or first JSONL line) looks like this format."""
         raise NotImplementedError
 
+    def is_bare_list(self, document: Any) -> bool:
+        """True when ``document`` is a bare list of what this format's record holds under
+        :attr:`bare_list_key`."""
+        return False
+
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         """Split a file into records (override for formats whose record is not a line or element)."""
+        if self.bare_list_key is not None:
+            document, error = src.document
+            if error is None and self.is_bare_list(document):
+                return iter([RawRecord(None, "$", value={self.bare_list_key: document})])
         return frame_json(src, self.split_document)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

@@ -17,7 +17,6 @@ takes are kept in ``extra_json``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +194,11 @@ class GeminiAdapter(Adapter):
     name = "gemini"
     task_id_source = CHAT_TASK_ID_SOURCE
 
+    bare_list_key = "contents"
+
+    def is_bare_list(self, document: Any) -> bool:
+        return _is_contents(document)
+
     def sniff(self, sample: Any, path: Path) -> bool:
         if _is_contents(sample):
             return True
@@ -209,12 +213,6 @@ class GeminiAdapter(Adapter):
             and isinstance(candidates[0], dict)
             and "content" in candidates[0]
         )
-
-    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        doc, error = src.document
-        if error is None and _is_contents(doc):
-            return iter([RawRecord(None, "$", value={"contents": doc})])
-        return super().frame(src)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         raw = expect(record.value, dict, "record")

@@ -10,7 +10,6 @@ message conversion is shared with formats that embed OpenAI messages (tau-bench,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -122,18 +121,17 @@ class OpenAIAdapter(Adapter):
     name = "openai"
     task_id_source = CHAT_TASK_ID_SOURCE
 
+    bare_list_key = "messages"
+
+    def is_bare_list(self, document: Any) -> bool:
+        return is_message_list(document)
+
     def sniff(self, sample: Any, path: Path) -> bool:
         if is_message_list(sample):
             return True
         if isinstance(sample, list) and sample:
             sample = sample[0]
         return isinstance(sample, dict) and isinstance(sample.get("messages"), list)
-
-    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        doc, error = src.document
-        if error is None and is_message_list(doc):
-            return iter([RawRecord(None, "$", value={"messages": doc})])
-        return super().frame(src)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")

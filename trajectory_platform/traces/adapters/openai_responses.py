@@ -17,7 +17,6 @@ with its path and type (never dropped silently); fields no event takes are kept 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -209,6 +208,11 @@ class OpenAIResponsesAdapter(Adapter):
     name = "openai-responses"
     task_id_source = CHAT_TASK_ID_SOURCE
 
+    bare_list_key = "input"
+
+    def is_bare_list(self, document: Any) -> bool:
+        return _is_item_list(document)
+
     def sniff(self, sample: Any, path: Path) -> bool:
         if _is_item_list(sample):
             return True
@@ -221,12 +225,6 @@ class OpenAIResponsesAdapter(Adapter):
             or _is_item_list(sample.get("input"))
             or _is_item_list(sample.get("output"))
         )
-
-    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        doc, error = src.document
-        if error is None and _is_item_list(doc):
-            return iter([RawRecord(None, "$", value={"input": doc})])
-        return super().frame(src)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
