@@ -90,13 +90,16 @@ def events_of_messages(messages: Any, where: str) -> list[Event]:
 
 
 def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
-    """``tools`` (``{"type": "function", "function": {...}}``) or legacy ``functions`` entries."""
+    """``tools`` (``{"type": "function", "function": {...}}``, or flat as the Responses API writes
+    them) or legacy ``functions`` entries; a built-in tool (``{"type": "web_search"}``) is named by
+    its type."""
     expect(raw, list, where)
     specs = []
     for index, entry in enumerate(raw):
         expect(entry, dict, f"{where}[{index}]")
         function = entry.get("function", entry) if isinstance(entry.get("function"), dict) else entry
-        name = expect(function.get("name"), str, f"{where}[{index}].name")
+        built_in = entry.get("type") if entry.get("type") != "function" else None
+        name = expect(function.get("name", built_in), str, f"{where}[{index}].name")
         parameters = function.get("parameters")
         specs.append(
             ToolSpec(

@@ -35,8 +35,8 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     text_of,
 )
-from trajectory_platform.traces.adapters.openai import ROLE_KINDS, extra_of
-from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
+from trajectory_platform.traces.adapters.openai import ROLE_KINDS, extra_of, tool_specs_of
+from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
 CLIENT_CALLS = {
     "function_call": ("name", "arguments"),
@@ -180,26 +180,6 @@ class _Turns:
                 status="error" if failed else None,
             )
         )
-
-
-def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
-    """Responses ``tools``: flat function tools (``{"type": "function", "name", "parameters"}``) and
-    built-in tools named by their type (``{"type": "web_search"}``)."""
-    expect(raw, list, where)
-    specs = []
-    for index, entry in enumerate(raw):
-        at = f"{where}[{index}]"
-        expect(entry, dict, at)
-        name = expect(entry.get("name", entry.get("type")), str, f"{at}.name")
-        parameters = entry.get("parameters")
-        specs.append(
-            ToolSpec(
-                name=name,
-                description=optional_str(entry.get("description"), f"{at}.description"),
-                parameters_json=None if parameters is None else canonical_json(parameters),
-            )
-        )
-    return specs
 
 
 class OpenAIResponsesAdapter(Adapter):
