@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from gitleaks_recall import (
     CONTEXTS,
-    DEFAULT_RULES,
     draw_samples,
     go_to_python,
     load_rules,
@@ -95,10 +94,8 @@ def test_rules_python_cannot_read_are_named_with_the_reason(tmp_path: Path):
     assert skipped["file-only"].startswith("no regex") and skipped["broken"].startswith("regex:")
 
 
-def test_vendor_secrets_of_the_validation_rules_are_caught_in_every_context():
-    if not DEFAULT_RULES.exists():
-        pytest.skip(f"{DEFAULT_RULES} is absent: the read-only shared corpus is not next to this checkout")
-    rules, _ = load_rules(DEFAULT_RULES)
+def test_vendor_secrets_of_the_validation_rules_are_caught_in_every_context(shared_data: Path):
+    rules, _ = load_rules(shared_data / "secrets" / "gitleaks" / "gitleaks.toml")
     samples = [draw_samples(rule, 4) for rule in rules if half_of(rule["id"]) == "validation"]
     result = measure([s for s in samples if s.values])["validation"]
     assert set(result) == set(CONTEXTS) and all(cell["values"] >= 100 for cell in result.values())
