@@ -7,46 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from handwritten_records import GEMINI_REQUEST as REQUEST
+
 from trajectory_platform.traces.adapters import SourceFile, detect_format
 from trajectory_platform.traces.ingest import ingest_paths
-
-REQUEST = {
-    "id": "gem-run-1",
-    "metadata": {"task_id": "fix-parser-7"},
-    "systemInstruction": {"parts": [{"text": "You are a careful coding agent."}]},
-    "tools": [
-        {
-            "functionDeclarations": [
-                {"name": "read_file", "parameters": {"type": "object", "required": ["path"]}}
-            ]
-        },
-        {"codeExecution": {}},
-    ],
-    "contents": [
-        {"role": "user", "parts": [{"text": "Fix the parser."}]},
-        {
-            "role": "model",
-            "parts": [
-                {"text": "Read both files.", "thought": True},
-                {"functionCall": {"name": "read_file", "args": {"filePath": "p.py"}}},
-                {"functionCall": {"name": "read_file", "args": {"filePath": "t.py"}}},
-            ],
-        },
-        {
-            "role": "user",
-            "parts": [
-                {"functionResponse": {"name": "read_file", "response": {"content": "def parse(): ..."}}},
-                {"functionResponse": {"name": "read_file", "response": {"error": "no such file"}}},
-            ],
-        },
-    ],
-    "response": {
-        "candidates": [
-            {"content": {"role": "model", "parts": [{"text": "Fixed."}]}, "finishReason": "STOP"},
-        ],
-        "usageMetadata": {"promptTokenCount": 120},
-    },
-}
 
 
 def _write(tmp_path: Path, name: str, content: str) -> Path:

@@ -7,30 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from handwritten_records import RESPONSES_RUN as RUN
+
 from trajectory_platform.traces.adapters import SourceFile, detect_format
 from trajectory_platform.traces.ingest import ingest_paths
-
-RUN = {
-    "id": "resp_run_1",
-    "metadata": {"task_id": "fix-parser-7"},
-    "instructions": "You are a careful coding agent.",
-    "tools": [
-        {"type": "function", "name": "read_file", "description": "read", "parameters": {"type": "object"}},
-        {"type": "web_search"},
-    ],
-    "input": [
-        {"role": "user", "content": [{"type": "input_text", "text": "Fix the parser."}]},
-        {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Read it first."}]},
-        {"type": "function_call", "call_id": "call_a", "name": "read_file", "arguments": '{"path": "p.py"}'},
-        {"type": "function_call", "call_id": "call_b", "name": "read_file", "arguments": '{"path": "t.py"}'},
-        {"type": "function_call_output", "call_id": "call_b", "output": "def test(): ..."},
-        {"type": "function_call_output", "call_id": "call_a", "output": "def parse(): ..."},
-    ],
-    "output": [
-        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Fixed."}]},
-    ],
-    "usage": {"input_tokens": 120, "output_tokens": 9},
-}
 
 
 def _write(tmp_path: Path, name: str, content: str) -> Path:

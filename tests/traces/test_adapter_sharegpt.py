@@ -7,32 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from handwritten_records import SHAREGPT_RECORD as RECORD
+
 from trajectory_platform.traces.adapters import SourceFile, detect_format
 from trajectory_platform.traces.ingest import ingest_paths
-
-TOOLS = [{"name": "read_file", "description": "read", "parameters": {"type": "object", "required": ["path"]}}]
-RECORD = {
-    "id": "sg-1",
-    "metadata": {"task_id": "fix-parser-7"},
-    "system": "You are a careful coding agent.",
-    "tools": json.dumps(TOOLS),
-    "conversations": [
-        {"from": "human", "value": "Fix the parser."},
-        {"from": "gpt", "value": "Reading both files."},
-        {
-            "from": "function_call",
-            "value": json.dumps(
-                [
-                    {"name": "read_file", "arguments": {"path": "p.py"}},
-                    {"name": "grep", "arguments": {"q": "def"}},
-                ]
-            ),
-        },
-        {"from": "observation", "value": "def parse(): ..."},
-        {"from": "observation", "value": "p.py:1"},
-        {"from": "gpt", "value": "Fixed."},
-    ],
-}
 
 
 def test_calls_without_ids_take_their_results_in_order(tmp_path: Path):

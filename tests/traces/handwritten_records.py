@@ -1,0 +1,92 @@
+"""One hand-written record per format whose tests build it inline (after the published shapes), shared
+by the adapter tests and the reject-detail sweep (which mutates every field of every format's record)."""
+
+from __future__ import annotations
+
+import json
+
+GEMINI_REQUEST = {
+    "id": "gem-run-1",
+    "metadata": {"task_id": "fix-parser-7"},
+    "systemInstruction": {"parts": [{"text": "You are a careful coding agent."}]},
+    "tools": [
+        {
+            "functionDeclarations": [
+                {"name": "read_file", "parameters": {"type": "object", "required": ["path"]}}
+            ]
+        },
+        {"codeExecution": {}},
+    ],
+    "contents": [
+        {"role": "user", "parts": [{"text": "Fix the parser."}]},
+        {
+            "role": "model",
+            "parts": [
+                {"text": "Read both files.", "thought": True},
+                {"functionCall": {"name": "read_file", "args": {"filePath": "p.py"}}},
+                {"functionCall": {"name": "read_file", "args": {"filePath": "t.py"}}},
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {"functionResponse": {"name": "read_file", "response": {"content": "def parse(): ..."}}},
+                {"functionResponse": {"name": "read_file", "response": {"error": "no such file"}}},
+            ],
+        },
+    ],
+    "response": {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": "Fixed."}]}, "finishReason": "STOP"},
+        ],
+        "usageMetadata": {"promptTokenCount": 120},
+    },
+}
+
+SHAREGPT_TOOLS = [
+    {"name": "read_file", "description": "read", "parameters": {"type": "object", "required": ["path"]}}
+]
+SHAREGPT_RECORD = {
+    "id": "sg-1",
+    "metadata": {"task_id": "fix-parser-7"},
+    "system": "You are a careful coding agent.",
+    "tools": json.dumps(SHAREGPT_TOOLS),
+    "conversations": [
+        {"from": "human", "value": "Fix the parser."},
+        {"from": "gpt", "value": "Reading both files."},
+        {
+            "from": "function_call",
+            "value": json.dumps(
+                [
+                    {"name": "read_file", "arguments": {"path": "p.py"}},
+                    {"name": "grep", "arguments": {"q": "def"}},
+                ]
+            ),
+        },
+        {"from": "observation", "value": "def parse(): ..."},
+        {"from": "observation", "value": "p.py:1"},
+        {"from": "gpt", "value": "Fixed."},
+    ],
+}
+
+RESPONSES_RUN = {
+    "id": "resp_run_1",
+    "metadata": {"task_id": "fix-parser-7"},
+    "instructions": "You are a careful coding agent.",
+    "tools": [
+        {"type": "function", "name": "read_file", "description": "read", "parameters": {"type": "object"}},
+        {"type": "web_search"},
+    ],
+    "input": [
+        {"role": "user", "content": [{"type": "input_text", "text": "Fix the parser."}]},
+        {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "Read it first."}]},
+        {"type": "function_call", "call_id": "call_a", "name": "read_file", "arguments": '{"path": "p.py"}'},
+        {"type": "function_call", "call_id": "call_b", "name": "read_file", "arguments": '{"path": "t.py"}'},
+        {"type": "function_call_output", "call_id": "call_b", "output": "def test(): ..."},
+        {"type": "function_call_output", "call_id": "call_a", "output": "def parse(): ..."},
+    ],
+    "output": [
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Fixed."}]},
+    ],
+    "usage": {"input_tokens": 120, "output_tokens": 9},
+}
