@@ -188,7 +188,7 @@ def test_values_outside_the_schema_name_their_field(tmp_path):
         rows.append(row)
     result = ingest_paths([write_lines(tmp_path / "gym.jsonl", rows)])
     assert [r.detail for r in result.rejects] == [
-        "episode.events[0].exit_code is 1099511627776, expected a int32 integer",
+        "episode.events[0].exit_code is a number of 13 digits, expected a int32 integer",
         "episode.events[0].weight is bool, expected a number",
         "episode.events[0].input_tokens is 1.5, expected a int64 integer",
     ]

@@ -10,10 +10,46 @@ is a reason key, counted the same way).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+_WORD = re.compile(r"[a-z][a-z_-]{0,23}[0-9]{0,3}")
+"""A value a detail may show as it is: a short lowercase word, perhaps numbered, the shape of a
+role, a type, a status or a call id (``bash_1``). Such a word tells a person what went wrong and is
+no more exposed than in the redacted corpus (no detector flags a lowercase word either); anything
+else may be a key."""
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+_SHOWN_DIGITS = 6
+
+
+def named(value: object) -> str:
+    """How a drop detail names a value read from a record: the value itself when it is a short
+    lowercase word (perhaps numbered), ``None`` / a boolean, or a number of a few digits; otherwise
+    only its kind and size (``a string of 40 characters``). Details are stored and printed
+    unredacted, and a record's bad field (an unknown role, a wrong-typed count) may hold anything,
+    a key included."""
+    if isinstance(value, str):
+        return repr(value) if _WORD.fullmatch(value) else f"a string of {len(value)} characters"
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int | float):
+        digits = sum(ch.isdigit() for ch in repr(value))
+        return repr(value) if digits <= _SHOWN_DIGITS else f"a number of {digits} digits"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} key{'' if len(value) == 1 else 's'}"
+    if isinstance(value, list | tuple):
+        return f"a list of {len(value)} item{'' if len(value) == 1 else 's'}"
+    return f"a {type(value).__name__}"
+
+
+def without_record_text(message: str) -> str:
+    """``message`` (an exception's, say) with each quoted literal in it replaced by :func:`named`:
+    Python quotes the values it complains about (``invalid literal for int(): '...'``, ``unexpected
+    keyword argument '...'``), and those came from the record."""
+    return _QUOTED.sub(lambda quoted: named(quoted.group()[1:-1]), message)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
-from trajectory_platform.traces.drops import Drop, Tally
+from trajectory_platform.traces.drops import Drop, Tally, without_record_text
 from trajectory_platform.traces.ingest_settings import IngestSettings
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode, LineageInputs, canonical_json
@@ -456,7 +456,7 @@ def _structure_error(exc: Exception) -> RecordError:
     """An adapter met a shape its format does not allow (a list where an object belongs, ...)."""
     if isinstance(exc, RecursionError):
         return NESTING_TOO_DEEP
-    return RecordError("unexpected structure", f"{type(exc).__name__}: {exc}")
+    return RecordError("unexpected structure", f"{type(exc).__name__}: {without_record_text(str(exc))}")
 
 
 def _reject(

@@ -17,6 +17,7 @@ from typing import Any
 import pyarrow as pa
 
 from trajectory_platform.traces.adapters.base import RecordError
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import (
     EVENT_KINDS,
     OBSERVATION_STATUSES,
@@ -38,18 +39,18 @@ def validate_episode(episode: Episode, max_field_chars: int = DEFAULT_MAX_FIELD_
     for index, event in enumerate(episode.events):
         where = f"events[{index}]"
         if event.kind not in EVENT_KINDS:
-            raise RecordError("unknown role", f"{where}.kind is {event.kind!r}")
+            raise RecordError("unknown role", f"{where}.kind is {named(event.kind)}")
         if event.status is not None and event.status not in OBSERVATION_STATUSES:
-            raise RecordError("unknown status", f"{where}.status is {event.status!r}")
+            raise RecordError("unknown status", f"{where}.status is {named(event.status)}")
         called.update(call.id for call in event.tool_calls if call.id)
         if event.kind == "tool" and event.tool_call_id and event.tool_call_id not in called:
             raise RecordError(
                 "orphan tool result",
-                f"{where} answers tool_call_id {event.tool_call_id!r}, which no earlier assistant call made",
+                f"{where} answers tool_call_id {named(event.tool_call_id)}, which no earlier call made",
             )
     status = episode.outcome.terminal_status
     if status is not None and status not in TERMINAL_STATUSES:
-        raise RecordError("unknown terminal status", f"outcome.terminal_status is {status!r}")
+        raise RecordError("unknown terminal status", f"outcome.terminal_status is {named(status)}")
 
 
 class _Problem(Exception):
@@ -90,7 +91,7 @@ def _compile(kind: pa.DataType) -> Checker:
             if value is not None and (
                 not isinstance(value, int) or isinstance(value, bool) or abs(value) >= bound
             ):
-                raise _Problem("wrong type", f"is {value!r}, expected a {kind} integer")
+                raise _Problem("wrong type", f"is {named(value)}, expected a {kind} integer")
 
     elif pa.types.is_floating(kind) or pa.types.is_boolean(kind) or pa.types.is_timestamp(kind):
         accepted, name = (

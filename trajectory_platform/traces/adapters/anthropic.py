@@ -30,6 +30,7 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
 )
 from trajectory_platform.traces.adapters.openai import extra_of
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
 ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use"}
@@ -120,7 +121,7 @@ def events_of_message(message: Any, where: str) -> list[Event]:
         return user_events(message.get("content"), f"{where}.content")
     if role == "system":
         return [Event(kind="system", content=text_of(message.get("content"), f"{where}.content"))]
-    raise RecordError("unknown role", f"{where}.role is {role!r}; expected user or assistant")
+    raise RecordError("unknown role", f"{where}.role is {named(role)}; expected user or assistant")
 
 
 def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:

@@ -34,6 +34,7 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
 )
 from trajectory_platform.traces.adapters.openai import extra_of
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
 MEDIA_PARTS = ("inline_data", "file_data", "video_metadata")
@@ -101,7 +102,7 @@ def _events_of_content(content: Any, where: str) -> list[Event]:
         "model" if where.startswith("response") else "user"
     )  # unset: the API's default
     if not isinstance(role, str) or role not in ROLES:
-        raise RecordError("unknown role", f"{where}.role is {role!r}; expected one of {sorted(ROLES)}")
+        raise RecordError("unknown role", f"{where}.role is {named(role)}; expected one of {sorted(ROLES)}")
     parts = expect(content.get("parts"), list, f"{where}.parts")
     texts: list[str] = []
     thoughts: list[str] = []

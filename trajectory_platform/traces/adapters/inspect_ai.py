@@ -26,6 +26,7 @@ from trajectory_platform.traces.adapters.base import (
     frame_json,
     optional_str,
 )
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
 # keyed by object: looked up with whatever the log's error.type holds (a missing one is None)
@@ -55,7 +56,7 @@ def event_of_message(message: Any, where: str) -> Event:
     expect(message, dict, where)
     role = message.get("role")
     if not isinstance(role, str) or role not in ROLES:
-        raise RecordError("unknown role", f"{where}.role is {role!r}; expected one of {list(ROLES)}")
+        raise RecordError("unknown role", f"{where}.role is {named(role)}; expected one of {list(ROLES)}")
     text, reasoning = _text(message.get("content"), f"{where}.content")
     event = Event(kind=role, content=text, reasoning=reasoning)
     if role == "assistant":

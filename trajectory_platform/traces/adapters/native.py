@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import Adapter, RawRecord, RecordError, SourceFile, expect
+from trajectory_platform.traces.drops import without_record_text
 from trajectory_platform.traces.record import Episode
 
 REQUIRED = ("episode_id", "source_format", "events")
@@ -43,9 +44,8 @@ class NativeAdapter(Adapter):
                     "source_path": record.json_path,
                 }
             )
-        except TypeError as exc:
-            raise RecordError("wrong type", f"native record does not match the trace record: {exc}") from exc
-        except (ValueError, AttributeError) as exc:
-            raise RecordError("wrong type", f"native record has an unreadable value: {exc}") from exc
+        except (TypeError, ValueError, AttributeError) as exc:
+            what = "does not match the trace record" if isinstance(exc, TypeError) else "has a bad value"
+            raise RecordError("wrong type", f"native record {what}: {without_record_text(str(exc))}") from exc
         episode.source_format = episode.source_format or self.name
         return episode

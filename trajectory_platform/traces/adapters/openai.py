@@ -27,6 +27,7 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     text_of,
 )
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
 ROLE_KINDS = {
@@ -61,7 +62,9 @@ def event_of_message(message: Any, where: str) -> Event:
     expect(message, dict, where)
     role = message.get("role")
     if not isinstance(role, str) or role not in ROLE_KINDS:
-        raise RecordError("unknown role", f"{where}.role is {role!r}; expected one of {sorted(ROLE_KINDS)}")
+        raise RecordError(
+            "unknown role", f"{where}.role is {named(role)}; expected one of {sorted(ROLE_KINDS)}"
+        )
     event = Event(kind=ROLE_KINDS[role], content=text_of(message.get("content"), f"{where}.content"))
     event.name = optional_str(message.get("name"), f"{where}.name") if role != "function" else None
     if role == "assistant":

@@ -36,6 +36,7 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
 )
 from trajectory_platform.traces.adapters.openai import ROLE_KINDS, extra_of, tool_specs_of
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
 CLIENT_CALLS = {
@@ -146,14 +147,15 @@ class _Turns:
             self._server_call(item, kind, where)
         else:
             raise RecordError(
-                "unknown item type", f"{where}.type is {kind!r}; expected one of {sorted(ITEM_TYPES)}"
+                "unknown item type", f"{where}.type is {named(kind)}; expected one of {sorted(ITEM_TYPES)}"
             )
 
     def _message(self, item: dict[str, Any], where: str) -> None:
         role = item.get("role")
         if not isinstance(role, str) or ROLE_KINDS.get(role) not in ("system", "user", "assistant"):
             raise RecordError(
-                "unknown role", f"{where}.role is {role!r}; expected system, developer, user or assistant"
+                "unknown role",
+                f"{where}.role is {named(role)}; expected system, developer, user or assistant",
             )
         content = _content_text(item.get("content"), f"{where}.content")
         if role == "assistant":

@@ -40,6 +40,7 @@ from trajectory_platform.traces.adapters.base import (
     events_json,
     name_tool_results,
 )
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import (
     DeliveredInput,
     Episode,
@@ -130,7 +131,7 @@ def message_of_parts(raw: dict[str, Any]) -> Message:
     """A newer-layout ChatMessage / OutputMessage (``role`` + ``parts``)."""
     role = raw.get("role")
     if not isinstance(role, str) or role not in ("system", "user", "assistant", "tool"):
-        raise RecordError("unknown role", f"GenAI message role {role!r}")
+        raise RecordError("unknown role", f"GenAI message role {named(role)}")
     message = Message(role=role, finish_reason=raw.get("finish_reason"))
     texts, thoughts = [], []
     for part in raw.get("parts") or []:
@@ -310,7 +311,7 @@ class OTelAdapter(Adapter):
             elif (io := span.io()) is not None:
                 builder.model_span(span, *io)
         if not any(s.io() is not None for s in spans):
-            raise RecordError("no GenAI messages", f"trace {trace_id} has no model-call span with messages")
+            raise RecordError("no GenAI messages", "the trace has no model-call span with messages")
         root = next((s for s in spans if not s.raw.get("parentSpanId")), spans[0])
         if root.failed:
             episode.outcome.terminal_status = "error"

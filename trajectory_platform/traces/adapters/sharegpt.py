@@ -31,6 +31,7 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
 )
 from trajectory_platform.traces.adapters.openai import extra_of, tool_specs_of
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall
 
 SPEAKERS = {
@@ -84,7 +85,7 @@ def events_of_conversation(turns: Any, where: str) -> list[Event]:
         speaker = turn.get("from")
         if not isinstance(speaker, str) or speaker not in SPEAKERS:
             raise RecordError(
-                "unknown speaker", f"{at}.from is {speaker!r}; expected one of {sorted(SPEAKERS)}"
+                "unknown speaker", f"{at}.from is {named(speaker)}; expected one of {sorted(SPEAKERS)}"
             )
         kind = SPEAKERS[speaker]
         if kind == "call":

@@ -29,6 +29,7 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
 )
 from trajectory_platform.traces.adapters.openai import tool_call_of
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import (
     DeliveredInput,
     Episode,
@@ -80,7 +81,7 @@ def _event_of(message: Any, where: str, after_action: bool) -> Event:
         return Event(kind="tool", content=content, tool_call_id=call_id)
     if role in ("system", "user"):
         return Event(kind=role, content=content, name="demonstration" if message.get("is_demo") else None)
-    raise RecordError("unknown role", f"{where}.role is {role!r}")
+    raise RecordError("unknown role", f"{where}.role is {named(role)}")
 
 
 def events_of_history(history: Any, where: str) -> list[Event]:

@@ -1,0 +1,130 @@
+"""A reject's reason and detail carry no text of the record: they are stored in ``ingest_rejects``
+and printed, unredacted (traces/drops.py). The sweep takes one record per format and replaces every
+field in turn by a key (as a string, and inside an object where a string or number belongs) and
+renames every object key to it; whatever the adapters and validation then reject, the key is in no
+reject's reason, detail or excerpt. A record's own id (an OTel trace id, a Claude Code session id)
+may be in its path: that is how a person finds the record in their logs."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from handwritten_records import GEMINI_REQUEST, RESPONSES_RUN, SHAREGPT_RECORD
+
+from trajectory_platform.traces.drops import named, without_record_text
+from trajectory_platform.traces.ingest import ingest_paths, sample_logs_root
+
+KEY = "AKIAQWERTYUIOP234567"
+RECORD_IDS = {"traceId", "sessionId"}
+Path_ = tuple[str | int, ...]
+
+
+def _read(path: Path) -> tuple[Any, bool]:
+    """(the document, or the list of a JSONL file's readable lines; whether it is JSONL)."""
+    text = path.read_text()
+    if path.suffix != ".jsonl":
+        return json.loads(text), False
+    lines = []
+    for line in text.splitlines():
+        try:
+            lines.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue  # a sample's deliberately broken line: it is a reject already
+    return lines, True
+
+
+def _places(node: Any, at: Path_ = ()) -> Iterator[tuple[str, Path_]]:
+    """Every object key and every string or number leaf, by its path."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield "key", (*at, key)
+            yield from _places(value, (*at, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _places(value, (*at, index))
+    elif isinstance(node, str | int | float) and not isinstance(node, bool):
+        yield "value", at
+
+
+def _with_key(doc: Any, place: str, at: Path_, wrapped: bool) -> Any:
+    doc = copy.deepcopy(doc)
+    parent = doc
+    for step in at[:-1]:
+        parent = parent[step]
+    if place == "key":
+        parent[KEY] = parent.pop(at[-1])
+    else:
+        parent[at[-1]] = {"value": KEY, "parts": [KEY]} if wrapped else KEY
+    return doc
+
+
+SAMPLES = sorted(p for p in sample_logs_root().rglob("*") if p.is_file())
+HANDWRITTEN = {"gemini": GEMINI_REQUEST, "sharegpt": SHAREGPT_RECORD, "openai-responses": RESPONSES_RUN}
+
+
+def _sweep(doc: Any, jsonl: bool, name: str, folder: Path) -> int:
+    """Ingest every mutation of ``doc``; assert no reject holds the key; return the rejects seen."""
+    rejects = 0
+    for place, at in _places(doc):
+        for wrapped in (False, True) if place == "value" else (False,):
+            mutated = _with_key(doc, place, at, wrapped)
+            path = folder / name
+            path.write_text("\n".join(map(json.dumps, mutated)) + "\n" if jsonl else json.dumps(mutated))
+            for reject in ingest_paths([path]).rejects:
+                rejects += 1
+                said = json.dumps([reject.reason, reject.detail, reject.excerpt])
+                assert KEY not in said, f"{name}: the key put at {at} ({place}) is in a reject: {said}"
+                if KEY in (reject.source_path or ""):
+                    assert at[-1] in RECORD_IDS, f"{name}: the key put at {at} is in {reject.source_path}"
+    return rejects
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[p.name for p in SAMPLES])
+def test_no_bundled_sample_leaks_a_field_into_a_reject(sample: Path, tmp_path: Path):
+    doc, jsonl = _read(sample)
+    assert _sweep(doc, jsonl, sample.name, tmp_path) > 0, "the sweep reached no reject path"
+
+
+@pytest.mark.parametrize("fmt", sorted(HANDWRITTEN))
+def test_no_handwritten_record_leaks_a_field_into_a_reject(fmt: str, tmp_path: Path):
+    assert _sweep([HANDWRITTEN[fmt]], True, f"{fmt}.jsonl", tmp_path) > 0
+
+
+def test_a_real_mini_swe_agent_trajectory_leaks_no_field_into_a_reject(real_root: Path, tmp_path: Path):
+    path = real_root / "mini-swe-agent/tests/test_data/local.traj.json"
+    assert _sweep(json.loads(path.read_text()), False, path.name, tmp_path) > 0
+
+
+def test_a_value_is_shown_only_when_it_reads_as_a_word():
+    assert named("critic") == "'critic'" and named("tool_result") == "'tool_result'"
+    assert named("bash_1") == "'bash_1'" and named("toolu_01A9") == "a string of 10 characters"
+    assert named(KEY) == "a string of 20 characters"
+    assert named("Critic") == "a string of 6 characters", "a capital may start a key"
+    assert named(-1) == "-1" and named(4111111111111111) == "a number of 16 digits"
+    assert named({"a": 1}) == "an object of 1 key" and named([1, 2]) == "a list of 2 items"
+    assert named(None) == "None" and named(True) == "True"
+
+
+def test_quoted_values_in_an_exception_message_are_named():
+    assert (
+        without_record_text(f"invalid literal for int() with base 10: '{KEY}'")
+        == "invalid literal for int() with base 10: a string of 20 characters"
+    )
+    assert without_record_text("'str' object has no attribute 'get'") == "'str' object has no attribute 'get'"
+    assert KEY not in without_record_text(repr({"k": f"it's {KEY}"}))
+
+
+def test_an_unknown_role_names_a_word_and_hides_anything_else(tmp_path: Path):
+    path = tmp_path / "chat.jsonl"
+    rows = [{"messages": [{"role": role, "content": "hi"}]} for role in ("critic", KEY)]
+    path.write_text("\n".join(map(json.dumps, rows)) + "\n")
+    details = [r.detail for r in ingest_paths([path], fmt="openai").rejects]
+    assert [d.split(";")[0] for d in details] == [
+        "messages[0].role is 'critic'",
+        "messages[0].role is a string of 20 characters",
+    ]
