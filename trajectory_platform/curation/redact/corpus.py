@@ -1,7 +1,8 @@
 """A verified table in, the redacted, sealed and license-fenced corpus out (what the asset and CLI call).
 
 Per row: the license tier of its repository family decides admission (restricted families are
-blocked and written to the audit list, never to the corpus); the episode columns are redacted;
+blocked and written to the audit list, never to the corpus); the episode columns are redacted, and
+the verdict text columns with them (:func:`texts_beside`: the verifier quotes the record);
 copyleft episodes are checked for copied spans; the stored (redacted) record is sealed with its
 lineage envelope, binding the row's verdict columns too. Every other column passes through.
 Λ_leak is measured on every run by planting canaries in a copy of each episode of a declared sample
@@ -25,7 +26,7 @@ import pyarrow.parquet as pq
 
 from trajectory_platform.curation.licenses import family_tiers, license_decision, license_tier
 from trajectory_platform.curation.lineage import lineage_envelope
-from trajectory_platform.curation.redact.episode import redact_episode, string_slots
+from trajectory_platform.curation.redact.episode import redact_row, string_slots
 from trajectory_platform.curation.redact.leak import (
     LeakReport,
     choose_leak_sample,
@@ -105,6 +106,18 @@ def output_schema(upstream: pa.Schema) -> pa.Schema:
 
 def _lineage_names() -> set[str]:
     return {f.name for f in LINEAGE_FIELDS}
+
+
+def texts_beside(schema: pa.Schema) -> list[str]:
+    """The pass-through text columns (the verifier's reasons, findings and triage), redacted with
+    their row's episode: the verifier read the record before redaction and quotes it (a tool name,
+    an argument that broke the schema, a path)."""
+    bound_apart = _lineage_names() | {VERIFIER_SUITE_COLUMN}
+    return [
+        f.name
+        for f in schema
+        if f.name not in EPISODE_SCHEMA.names and f.name not in bound_apart and pa.types.is_string(f.type)
+    ]
 
 
 def verdict_of(row: dict[str, Any], schema: pa.Schema) -> dict[str, Any]:
@@ -270,6 +283,7 @@ def redact_batches(
     settings = settings or RedactSettings()
     salt, pipeline_key = derive_key(master_key, "redaction"), derive_key(master_key, "lineage")
     out_schema = output_schema(schema)
+    beside = texts_beside(schema)
     plan = _plan(batches, salt, settings, measure_leaks)
     seconds = 0.0
     rows_in, rows_out, audit_rows = 0, 0, []
@@ -291,7 +305,9 @@ def redact_batches(
             )
             started = time.perf_counter()
             try:
-                redacted, findings = redact_episode(episode, salt, config)
+                redacted, verdict_texts, findings = redact_row(
+                    episode, {name: row.get(name) for name in beside}, salt, config
+                )
                 if episode.episode_id in plan.sample:
                     leak.add(measure_episode_leak(episode, salt, config))
             except RecursionError:  # one pathological record is dropped with a reason, the batch goes on
@@ -303,6 +319,7 @@ def redact_batches(
             action, taint = license_decision(tier, redacted)
             stats["quarantined"] += action == "quarantine"
             stats["tainted"] += taint is not None
+            row = {**row, **verdict_texts}
             verdict = verdict_of(row, schema)
             envelope = lineage_envelope(redacted, pipeline_key, row.get(VERIFIER_SUITE_COLUMN), verdict)
             out = {**row, **episode_row(redacted)}

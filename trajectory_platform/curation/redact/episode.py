@@ -5,16 +5,21 @@ string is rewritten from it. So a token the model pasted into a tool call and th
 echoed back in an observation or in a delivered-input manifest get the same pseudonym, and
 the delivered text stays identical to the events it mirrors.
 
-Identity fields (ids, source file names, repo family, SPDX license) are not free text and are
-left as they are; ``tool_call_id`` references must keep matching.
+Names and ids written by a model or an agent (tool names, call ids, a participant's name, the task
+id) are scanned for known secret formats only (they look random by design), through the same
+table, so a tool's spec, its calls and their answers keep one (pseudonymized) name. The record's
+own locators (episode id, source file) and the SPDX license are left as they are. Text that
+travels beside an episode (the verifier's findings about it) is redacted with it
+(:func:`redact_row`), so a finding quoting a tool name matches the events.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from itertools import pairwise
+from types import SimpleNamespace
 
 from trajectory_platform.curation.redact.detectors import find_secrets
 from trajectory_platform.curation.redact.engine import Context, build_table, resolve_findings, rewrite, scan
@@ -37,21 +42,26 @@ def is_shell_tool(name: str | None) -> bool:
 def string_slots(episode: Episode) -> Iterator[tuple[str, object, str, Context]]:
     """``(field path, owner object, attribute, context)`` for every free-text field of ``episode``.
 
-    Call ids and the ``tool_call_id`` answering them are scanned too (a secret pasted into an id
-    must not survive); one symbol table serves the whole episode, so a call and its answer keep
-    the same (pseudonymized) id and stay paired.
+    Names and ids are scanned too (a secret pasted into a call id, a tool name or a task id must
+    not survive); one symbol table serves the whole episode, so a call and its answer keep the
+    same (pseudonymized) id and stay paired, and a tool keeps one name in its spec and its calls.
     """
+    ids = Context(id_value=True)  # ids look random by design: only known secret formats count
+    yield "task.fixture_id", episode.task, "fixture_id", ids
     yield "task.prompt", episode.task, "prompt", Context()
     for i, tool in enumerate(episode.tools):
+        yield f"tools[{i}].name", tool, "name", ids
         yield f"tools[{i}].description", tool, "description", Context()
         yield f"tools[{i}].parameters_json", tool, "parameters_json", Context()
-    ids = Context(id_value=True)  # ids look random by design: only known secret formats count
     for i, event in enumerate(episode.events):
         yield f"events[{i}].content", event, "content", Context()
         yield f"events[{i}].reasoning", event, "reasoning", Context()
+        yield f"events[{i}].name", event, "name", ids
+        yield f"events[{i}].tool_name", event, "tool_name", ids
         yield f"events[{i}].tool_call_id", event, "tool_call_id", ids
         for j, call in enumerate(event.tool_calls):
             yield f"events[{i}].tool_calls[{j}].id", call, "id", ids
+            yield f"events[{i}].tool_calls[{j}].name", call, "name", ids
             yield (
                 f"events[{i}].tool_calls[{j}].arguments",
                 call,
@@ -116,9 +126,26 @@ def redact_episode(
     The input is not modified. Finding offsets are relative to the string that was scanned
     (for JSON, the decoded literal).
     """
+    redacted, _, findings = redact_row(episode, {}, salt, config)
+    return redacted, findings
+
+
+def redact_row(
+    episode: Episode,
+    beside: Mapping[str, str | None],
+    salt: bytes,
+    config: RedactionConfig | None = None,
+) -> tuple[Episode, dict[str, str | None], list[Finding]]:
+    """:func:`redact_episode` with the texts that travel ``beside`` it (a verified row's verdict
+    columns, by name) redacted through the same symbol table: a finding that quotes a tool name or
+    an argument the verifier read before redaction gets the pseudonym the episode got. Returns the
+    redacted episode, the redacted texts and every finding (``Finding.field`` of a text beside is
+    its name)."""
     config = config or RedactionConfig()
     redacted = copy.deepcopy(episode)
-    slots = [slot for slot in string_slots(redacted) if getattr(slot[1], slot[2])]
+    texts = SimpleNamespace(**beside)
+    slots = [*string_slots(redacted), *((name, texts, name, Context()) for name in beside)]
+    slots = [slot for slot in slots if getattr(slot[1], slot[2])]
     findings: list[Finding] = []
     for path, owner, attr, context in slots:
         findings.extend(replace(f, field=path) for f in scan(getattr(owner, attr), config, context))
@@ -126,4 +153,4 @@ def redact_episode(
     table: SymbolTable = build_table(findings, salt)
     for _path, owner, attr, context in slots:
         setattr(owner, attr, rewrite(getattr(owner, attr), table, context))
-    return redacted, resolve_findings(findings, table)
+    return redacted, vars(texts), resolve_findings(findings, table)
