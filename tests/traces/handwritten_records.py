@@ -90,3 +90,82 @@ RESPONSES_RUN = {
     ],
     "usage": {"input_tokens": 120, "output_tokens": 9},
 }
+
+BEDROCK_CONVERSE = {
+    "modelId": "anthropic.claude-3-5-sonnet-20240620-v1:0",
+    "system": [{"text": "You are a careful coding agent."}, {"cachePoint": {"type": "default"}}],
+    "toolConfig": {
+        "tools": [
+            {
+                "toolSpec": {
+                    "name": "read_file",
+                    "description": "read",
+                    "inputSchema": {"json": {"type": "object", "required": ["path"]}},
+                }
+            },
+            {"cachePoint": {"type": "default"}},
+        ],
+        "toolChoice": {"auto": {}},
+    },
+    "inferenceConfig": {"maxTokens": 512, "temperature": 0.0},
+    "requestMetadata": {"task_id": "fix-parser-7", "team": "agents"},
+    "messages": [
+        {"role": "user", "content": [{"text": "Fix the parser."}]},
+        {
+            "role": "assistant",
+            "content": [
+                {"reasoningContent": {"reasoningText": {"text": "Read both files.", "signature": "c2ln"}}},
+                {"toolUse": {"toolUseId": "tooluse_a", "name": "read_file", "input": {"path": "p.py"}}},
+                {"toolUse": {"toolUseId": "tooluse_b", "name": "read_file", "input": {"path": "t.py"}}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "toolResult": {
+                        "toolUseId": "tooluse_b",
+                        "content": [{"text": "no such file"}],
+                        "status": "error",
+                    }
+                },
+                {
+                    "toolResult": {
+                        "toolUseId": "tooluse_a",
+                        "content": [{"json": {"source": "def parse(): ..."}}],
+                    }
+                },
+            ],
+        },
+    ],
+}
+"""A logged Converse request (results answered out of order, one an error)."""
+
+BEDROCK_RESPONSE = {
+    "output": {"message": {"role": "assistant", "content": [{"text": "Fixed."}]}},
+    "stopReason": "end_turn",
+    "usage": {"inputTokens": 120, "outputTokens": 9, "totalTokens": 129},
+    "metrics": {"latencyMs": 812},
+}
+
+BEDROCK_INVOCATION_LOG = {
+    "schemaType": "ModelInvocationLog",
+    "schemaVersion": "1.0",
+    "timestamp": "2026-11-04T09:30:00Z",
+    "accountId": "123456789012",
+    "region": "us-east-1",
+    "requestId": "b7c1d2e3-0000-4a5b-9c8d-1234567890ab",
+    "operation": "Converse",
+    "modelId": "anthropic.claude-3-5-sonnet-20240620-v1:0",
+    "input": {
+        "inputContentType": "application/json",
+        "inputBodyJson": {k: v for k, v in BEDROCK_CONVERSE.items() if k != "modelId"},
+        "inputTokenCount": 120,
+    },
+    "output": {
+        "outputContentType": "application/json",
+        "outputBodyJson": BEDROCK_RESPONSE,
+        "outputTokenCount": 9,
+    },
+}
+"""What Bedrock's model invocation logging writes for that call (to CloudWatch Logs or S3)."""

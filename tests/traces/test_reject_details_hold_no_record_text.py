@@ -14,12 +14,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from handwritten_records import GEMINI_REQUEST, RESPONSES_RUN, SHAREGPT_RECORD
+from handwritten_records import (
+    BEDROCK_CONVERSE,
+    BEDROCK_INVOCATION_LOG,
+    BEDROCK_RESPONSE,
+    GEMINI_REQUEST,
+    RESPONSES_RUN,
+    SHAREGPT_RECORD,
+)
 
 from trajectory_platform.traces.drops import named, without_record_text
 from trajectory_platform.traces.ingest import ingest_paths, sample_logs_root
 
 KEY = "AKIAQWERTYUIOP234567"
+LOWER_KEY = "sk-proj-4f9a8b7c6d5e4f3a2b1c"
+"""Put where an object key was: an adapter may re-case keys (Gemini's camelCase to snake_case), and
+a lowercase key comes through that unchanged."""
 RECORD_IDS = {"traceId", "sessionId"}
 Path_ = tuple[str | int, ...]
 
@@ -57,14 +67,20 @@ def _with_key(doc: Any, place: str, at: Path_, wrapped: bool) -> Any:
     for step in at[:-1]:
         parent = parent[step]
     if place == "key":
-        parent[KEY] = parent.pop(at[-1])
+        parent[LOWER_KEY] = parent.pop(at[-1])
     else:
         parent[at[-1]] = {"value": KEY, "parts": [KEY]} if wrapped else KEY
     return doc
 
 
 SAMPLES = sorted(p for p in sample_logs_root().rglob("*") if p.is_file())
-HANDWRITTEN = {"gemini": GEMINI_REQUEST, "sharegpt": SHAREGPT_RECORD, "openai-responses": RESPONSES_RUN}
+HANDWRITTEN = {
+    "gemini": GEMINI_REQUEST,
+    "sharegpt": SHAREGPT_RECORD,
+    "openai-responses": RESPONSES_RUN,
+    "bedrock-converse": {**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE},
+    "bedrock-invocation-log": BEDROCK_INVOCATION_LOG,
+}
 
 
 def _sweep(doc: Any, jsonl: bool, name: str, folder: Path) -> int:
@@ -78,8 +94,10 @@ def _sweep(doc: Any, jsonl: bool, name: str, folder: Path) -> int:
             for reject in ingest_paths([path]).rejects:
                 rejects += 1
                 said = json.dumps([reject.reason, reject.detail, reject.excerpt])
-                assert KEY not in said, f"{name}: the key put at {at} ({place}) is in a reject: {said}"
-                if KEY in (reject.source_path or ""):
+                assert KEY not in said and LOWER_KEY not in said, (
+                    f"{name}: the key put at {at} ({place}): {said}"
+                )
+                if KEY in (reject.source_path or "") or LOWER_KEY in (reject.source_path or ""):
                     assert at[-1] in RECORD_IDS, f"{name}: the key put at {at} is in {reject.source_path}"
     return rejects
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.base import Adapter, SourceFile
+from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
@@ -40,6 +41,7 @@ ADAPTERS: dict[str, Adapter] = {
         OTelAdapter(),
         InspectAdapter(),
         ClaudeCodeAdapter(),
+        BedrockAdapter(),
         AnthropicAdapter(),
         OpenAIResponsesAdapter(),
         GeminiAdapter(),

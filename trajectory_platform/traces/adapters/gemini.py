@@ -89,7 +89,8 @@ def _part_kind(part: Any, where: str) -> str:
     if len(kinds) != 1 or unknown:
         raise RecordError(
             "unknown part",
-            f"{where} has {sorted(part)}; expected one of {list(PART_KINDS)} (with {list(PART_EXTRAS)})",
+            f"{where} has keys {', '.join(named(k) for k in sorted(part))}; "
+            f"expected one of {list(PART_KINDS)} (with {list(PART_EXTRAS)})",
         )
     return kinds[0]
 
