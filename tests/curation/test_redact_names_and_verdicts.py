@@ -69,3 +69,19 @@ def test_the_verifiers_quotes_of_a_key_are_redacted_with_their_episode():
     (finding,) = json.loads(rows["undeclared"]["stage_verdicts_json"])[0]["findings"]
     assert rows["undeclared"]["events"][2]["tool_calls"][0]["name"] in finding["detail"], "the same pseudonym"
     assert rows["task"]["task"]["fixture_id"] in rows["task"]["stage_verdicts_json"], "unknown_task names it"
+
+
+def test_the_triage_report_published_as_run_metadata_masks_a_key_its_subjects_quote():
+    missing = make_episode(
+        "missing",
+        [([call("read_file", file_path=f"config/{GITHUB_TOKEN}.env")], [("error", "No such file", 1)])],
+    )
+    verified, result = verify_table(
+        episodes_to_table([missing]), lambda fid: FIXTURE if fid == "calc-add" else None, CascadeConfig()
+    )
+    (group,) = result.triage.to_pylist()
+    assert group["failure_class"] == "context_deficit" and group["subject"].startswith(
+        "missing config/<REDACTED_"
+    )
+    assert GITHUB_TOKEN not in json.dumps(result.triage.to_pylist())
+    assert GITHUB_TOKEN in verified.column("triage_subject")[0].as_py(), "kept for redaction to pseudonymize"

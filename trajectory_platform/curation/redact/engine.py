@@ -21,7 +21,7 @@ from trajectory_platform.curation.redact.decoders import decoded_views
 from trajectory_platform.curation.redact.detectors import drop_inside_pseudonyms, find_secrets
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
-from trajectory_platform.curation.redact.pseudonym import SymbolTable
+from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE, SymbolTable
 
 MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
@@ -201,3 +201,17 @@ def resolve_findings(findings: list[Finding], table: SymbolTable) -> list[Findin
     for finding in findings:
         unique.setdefault((finding.field, finding.start, finding.end, finding.value), finding)
     return [replace(f, kind=table.kinds[f.value]) for f in unique.values()]
+
+
+def mask_secrets(text: str, config: RedactionConfig | None = None) -> str:
+    """``text`` with every secret of a known format replaced by its kind alone
+    (``<REDACTED_AWS_KEY>``). For a short label read from a record (a report's subject: a tool name,
+    a path, a task id) published where no redaction salt reaches, such as a run's metadata: known
+    formats only, as for ids (a path or a name is not a high-entropy string to judge), and no
+    digest, so nothing in the label links back to the value."""
+    context = Context(id_value=True)
+    findings = scan(text, config or RedactionConfig(), context)
+    if not findings:
+        return text
+    masked = rewrite(text, build_table(findings, b"mask"), context)
+    return PSEUDONYM_RE.sub(lambda found: f"<REDACTED_{found.group(1) or found.group(3)}>", masked)

@@ -28,6 +28,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from trajectory_platform.curation.redact.engine import mask_secrets
 from trajectory_platform.curation.verify.calls import CallRecord, call_records, schema_errors, specs_for
 from trajectory_platform.curation.verify.context import FixtureContext
 from trajectory_platform.curation.verify.delta import PATH_KEY
@@ -183,19 +184,30 @@ EXAMPLE_IDS = 5
 class TriageTally:
     """The triage report built an episode at a time: per (class, subject) group a count, the first
     evidence lines counted, and the :data:`EXAMPLE_IDS` smallest ids, so a streaming verification
-    holds its groups, not one entry per failing episode."""
+    holds its groups, not one entry per failing episode.
+
+    Subjects and evidence quote the record before redaction (a tool name, a path, a task id) and the
+    report is published as run metadata, so a secret of a known format in them is masked
+    (:func:`mask_secrets`); the verdict columns keep them for redaction to pseudonymize."""
 
     def __init__(self) -> None:
         self.episodes = 0
         self._counts: Counter[tuple[str, str]] = Counter()
         self._evidence: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
         self._examples: dict[tuple[str, str], list[str]] = defaultdict(list)
+        self._masked: dict[str, str] = {}
+
+    def _mask(self, text: str) -> str:
+        """:func:`mask_secrets`, once per distinct text (subjects repeat across a day's episodes)."""
+        if text not in self._masked:
+            self._masked[text] = mask_secrets(text)
+        return self._masked[text]
 
     def add(self, episode_id: str, verdict: TriageVerdict) -> None:
-        key = (verdict.failure_class, verdict.subject)
+        key = (verdict.failure_class, self._mask(verdict.subject))
         self.episodes += 1
         self._counts[key] += 1
-        self._evidence[key].update(verdict.evidence[:1])
+        self._evidence[key].update(self._mask(line) for line in verdict.evidence[:1])
         examples = self._examples[key]
         if len(examples) < EXAMPLE_IDS or episode_id < examples[-1]:
             insort(examples, episode_id)
