@@ -169,3 +169,111 @@ BEDROCK_INVOCATION_LOG = {
     },
 }
 """What Bedrock's model invocation logging writes for that call (to CloudWatch Logs or S3)."""
+
+
+def _lc(kind: str, **kwargs: object) -> dict:
+    """A LangChain message as ``dumpd`` serializes it (how LangSmith stores run inputs)."""
+    return {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", kind], "kwargs": kwargs}
+
+
+_CALLS = [
+    {"name": "read_file", "args": {"path": "p.py"}, "id": "call_a", "type": "tool_call"},
+    {"name": "read_file", "args": {"path": "t.py"}, "id": "call_b", "type": "tool_call"},
+]
+_SEEN = [
+    _lc("SystemMessage", content="You are a careful coding agent."),
+    _lc("HumanMessage", content="Fix the parser."),
+]
+_ASKED = _lc(
+    "AIMessage",
+    content="",
+    tool_calls=_CALLS,
+    response_metadata={"finish_reason": "tool_calls"},
+    usage_metadata={"input_tokens": 80, "output_tokens": 20},
+)
+_RESULTS = [
+    _lc("ToolMessage", content="def parse(): ...", tool_call_id="call_a", name="read_file"),
+    _lc(
+        "ToolMessage",
+        content="FileNotFoundError: t.py",
+        tool_call_id="call_b",
+        name="read_file",
+        status="error",
+    ),
+]
+_TOOLS = [{"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}]
+LANGSMITH_RUNS = [
+    {
+        "id": "tr-1",
+        "trace_id": "tr-1",
+        "parent_run_id": None,
+        "run_type": "chain",
+        "name": "AgentExecutor",
+        "inputs": {"input": "Fix the parser."},
+        "outputs": {"output": "Fixed."},
+        "error": None,
+        "start_time": "2026-11-04T09:30:00.000000",
+        "extra": {"metadata": {"task_id": "fix-parser-7"}},
+    },
+    {
+        "id": "llm-1",
+        "trace_id": "tr-1",
+        "parent_run_id": "tr-1",
+        "run_type": "llm",
+        "name": "ChatOpenAI",
+        "inputs": {"messages": [_SEEN]},
+        "outputs": {
+            "generations": [
+                [{"text": "", "message": _ASKED, "generation_info": {"finish_reason": "tool_calls"}}]
+            ]
+        },
+        "start_time": "2026-11-04T09:30:01.000000",
+        "end_time": "2026-11-04T09:30:02.000000",
+        "extra": {"invocation_params": {"model": "gpt-4o", "tools": _TOOLS}},
+    },
+    {
+        "id": "tool-a",
+        "trace_id": "tr-1",
+        "parent_run_id": "tr-1",
+        "run_type": "tool",
+        "name": "read_file",
+        "inputs": {"input": "{'path': 'p.py'}"},
+        "outputs": {"output": _RESULTS[0]},
+        "start_time": "2026-11-04T09:30:03.000000",
+    },
+    {
+        "id": "tool-b",
+        "trace_id": "tr-1",
+        "parent_run_id": "tr-1",
+        "run_type": "tool",
+        "name": "read_file",
+        "inputs": {"input": "{'path': 't.py'}"},
+        "outputs": None,
+        "error": "FileNotFoundError: t.py",
+        "start_time": "2026-11-04T09:30:04.000000",
+    },
+    {
+        "id": "llm-2",
+        "trace_id": "tr-1",
+        "parent_run_id": "tr-1",
+        "run_type": "llm",
+        "name": "ChatOpenAI",
+        "inputs": {"messages": [[*_SEEN, _ASKED, *_RESULTS]]},
+        "outputs": {
+            "generations": [
+                [
+                    {
+                        "text": "Fixed.",
+                        "message": _lc("AIMessage", content="Fixed."),
+                        "generation_info": {"finish_reason": "stop"},
+                    }
+                ]
+            ]
+        },
+        "start_time": "2026-11-04T09:30:05.000000",
+        "end_time": "2026-11-04T09:30:06.000000",
+        "extra": {"invocation_params": {"model": "gpt-4o", "tools": _TOOLS}},
+    },
+]
+"""A LangChain agent's trace as ``list_runs`` exports it: a root chain, two model calls, two tool
+runs (one failed)."""

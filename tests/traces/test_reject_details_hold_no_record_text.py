@@ -19,6 +19,7 @@ from handwritten_records import (
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
     GEMINI_REQUEST,
+    LANGSMITH_RUNS,
     RESPONSES_RUN,
     SHAREGPT_RECORD,
 )
@@ -30,7 +31,7 @@ KEY = "AKIAQWERTYUIOP234567"
 LOWER_KEY = "sk-proj-4f9a8b7c6d5e4f3a2b1c"
 """Put where an object key was: an adapter may re-case keys (Gemini's camelCase to snake_case), and
 a lowercase key comes through that unchanged."""
-RECORD_IDS = {"traceId", "sessionId"}
+RECORD_IDS = {"traceId", "sessionId", "trace_id"}
 Path_ = tuple[str | int, ...]
 
 
@@ -75,12 +76,14 @@ def _with_key(doc: Any, place: str, at: Path_, wrapped: bool) -> Any:
 
 SAMPLES = sorted(p for p in sample_logs_root().rglob("*") if p.is_file())
 HANDWRITTEN = {
-    "gemini": GEMINI_REQUEST,
-    "sharegpt": SHAREGPT_RECORD,
-    "openai-responses": RESPONSES_RUN,
-    "bedrock-converse": {**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE},
-    "bedrock-invocation-log": BEDROCK_INVOCATION_LOG,
+    "gemini": [GEMINI_REQUEST],
+    "sharegpt": [SHAREGPT_RECORD],
+    "openai-responses": [RESPONSES_RUN],
+    "bedrock-converse": [{**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE}],
+    "bedrock-invocation-log": [BEDROCK_INVOCATION_LOG],
+    "langsmith": LANGSMITH_RUNS,
 }
+"""The JSONL lines of each format's hand-written record."""
 
 
 def _sweep(doc: Any, jsonl: bool, name: str, folder: Path) -> int:
@@ -110,7 +113,7 @@ def test_no_bundled_sample_leaks_a_field_into_a_reject(sample: Path, tmp_path: P
 
 @pytest.mark.parametrize("fmt", sorted(HANDWRITTEN))
 def test_no_handwritten_record_leaks_a_field_into_a_reject(fmt: str, tmp_path: Path):
-    assert _sweep([HANDWRITTEN[fmt]], True, f"{fmt}.jsonl", tmp_path) > 0
+    assert _sweep(HANDWRITTEN[fmt], True, f"{fmt}.jsonl", tmp_path) > 0
 
 
 def test_a_real_mini_swe_agent_trajectory_leaks_no_field_into_a_reject(real_root: Path, tmp_path: Path):

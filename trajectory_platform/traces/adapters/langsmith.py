@@ -1,0 +1,321 @@
+"""LangSmith runs: what an agent built on LangChain or LangGraph (or any client LangSmith traces)
+leaves in its project.
+
+A run is ``{"id", "trace_id", "parent_run_id", "run_type", "name", "inputs", "outputs", "error",
+"start_time", "end_time", "extra", "child_runs"}``; an export is a JSONL of runs (``list_runs``), a
+JSON array of them, or a run tree (a root with its ``child_runs`` nested). A record is one trace:
+every run sharing a ``trace_id``.
+
+Each ``llm`` run is one model call: its ``inputs.messages`` (a batch of one, or a flat list) is what
+the model saw, its ``outputs`` what it answered (``generations[0][0].message``, or a Chat
+Completions response when an OpenAI client was traced). The episode is the conversation of the
+model call that saw the most (the agent loop's last call: ties go to the later call), then its
+answer; every model call becomes a delivered input (indices when it saw a prefix of the episode,
+else its messages verbatim, marked compacted). Messages come in any of LangChain's serializations
+(``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs"}``, ``{"type": "ai",
+"data"}``, ``{"type": "ai", "content", ...}``) or as role dicts. A ``tool`` run that failed marks
+the result of the call it ran as ``error`` (matched by the ``tool_call_id`` of the ``ToolMessage``
+it returned, else by tool name among the calls still open). The root run's ``error`` ends the
+episode ``error``; its string ``outputs.output`` is the final answer.
+
+The task a trace ran against is the root run's ``extra.metadata.task_id`` (LangSmith metadata; or
+``environment_id``, ``instance_id``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    TASK_ID_KEYS,
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    arguments_text,
+    delivered_input,
+    expect,
+    frame_json,
+    name_tool_results,
+    optional_str,
+    task_id_of,
+    text_of,
+)
+from trajectory_platform.traces.adapters.openai import event_of_message, tool_specs_of
+from trajectory_platform.traces.drops import named
+from trajectory_platform.traces.record import Episode, Event, ToolCall
+
+KINDS = {
+    "human": "user",
+    "ai": "assistant",
+    "system": "system",
+    "tool": "tool",
+    "function": "tool",
+    "developer": "system",
+}
+"""A LangChain message type (``HumanMessage`` and its ``Chunk`` by their short name) -> event kind."""
+CLASS_NAMES = {
+    "HumanMessage": "human",
+    "AIMessage": "ai",
+    "SystemMessage": "system",
+    "ToolMessage": "tool",
+    "FunctionMessage": "function",
+    "ChatMessage": "chat",
+}
+CHAT_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "tool": "tool"}
+TASK_ID_SOURCE = "the root run's `extra.metadata.task_id` (or `environment_id`, `instance_id`)"
+
+
+def _object(value: dict[str, Any], key: str) -> dict[str, Any]:
+    """An optional object field: ``value[key]`` when it is one, else empty (LangSmith leaves many
+    fields out or null)."""
+    field = value.get(key)
+    return field if isinstance(field, dict) else {}
+
+
+def _is_run(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("run_type"), str) and "inputs" in value
+
+
+def _runs(value: Any) -> Iterator[dict[str, Any]]:
+    """A run and every run nested under it in ``child_runs``, depth first."""
+    yield value
+    for child in value.get("child_runs") or []:
+        if _is_run(child):
+            yield from _runs(child)
+
+
+def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
+    """One LangChain message (its type and its fields) as an event."""
+    if kind == "chat":
+        role = fields.get("role")
+        if role not in CHAT_ROLES:
+            raise RecordError(
+                "unknown role", f"{where}.role is {named(role)}; expected one of {list(CHAT_ROLES)}"
+            )
+        kind = {"user": "human", "assistant": "ai"}.get(role, role)
+    if kind not in KINDS:
+        raise RecordError("unknown role", f"{where}.type is {named(kind)}; expected one of {list(KINDS)}")
+    content = fields.get("content")
+    parts = content if isinstance(content, list) else []
+    text = text_of(
+        [p for p in parts if not isinstance(p, dict) or p.get("type") in (None, "text")]
+        if parts
+        else content,
+        f"{where}.content",
+    )
+    event = Event(kind=KINDS[kind], content=text)
+    if kind == "ai":
+        thoughts = [
+            p.get("thinking") or p.get("reasoning")
+            for p in parts
+            if isinstance(p, dict) and p.get("type") in ("thinking", "reasoning")
+        ]
+        extra = _object(fields, "additional_kwargs")
+        reasoning = [t for t in (*thoughts, extra.get("reasoning_content")) if isinstance(t, str)]
+        event.reasoning = "\n".join(reasoning) or None
+        event.tool_calls = _calls(fields, parts, where)
+        metadata = _object(fields, "response_metadata")
+        event.finish_reason = optional_str(
+            metadata.get("finish_reason", metadata.get("stop_reason")), f"{where}.response_metadata"
+        )
+        usage = _object(fields, "usage_metadata")
+        event.input_tokens, event.output_tokens = usage.get("input_tokens"), usage.get("output_tokens")
+    elif KINDS[kind] == "tool":
+        event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
+        event.tool_name = optional_str(fields.get("name"), f"{where}.name")
+        event.status = "error" if fields.get("status") == "error" else "ok"
+    return event
+
+
+def _calls(fields: dict[str, Any], parts: list[Any], where: str) -> list[ToolCall]:
+    """``tool_calls`` and ``invalid_tool_calls`` (arguments the model wrote that did not parse, kept
+    as written); Anthropic-style ``tool_use`` content parts when no ``tool_calls`` were filled in."""
+    calls = []
+    for key, arguments in (("tool_calls", "args"), ("invalid_tool_calls", "args")):
+        for index, call in enumerate(expect(fields.get(key) or [], list, f"{where}.{key}")):
+            expect(call, dict, f"{where}.{key}[{index}]")
+            calls.append(
+                ToolCall(
+                    id=optional_str(call.get("id"), f"{where}.{key}[{index}].id"),
+                    name=optional_str(call.get("name"), f"{where}.{key}[{index}].name"),
+                    arguments=arguments_text(call.get(arguments)),
+                )
+            )
+    if not calls:
+        for part in parts:
+            if isinstance(part, dict) and part.get("type") == "tool_use":
+                calls.append(
+                    ToolCall(
+                        id=optional_str(part.get("id"), f"{where}.content"),
+                        name=optional_str(part.get("name"), f"{where}.content"),
+                        arguments=arguments_text(part.get("input")),
+                    )
+                )
+    return calls
+
+
+def event_of(message: Any, where: str) -> Event:
+    """A message in any of the shapes LangSmith stores (see the module docstring)."""
+    expect(message, dict, where)
+    if message.get("lc") == 1 and message.get("type") == "constructor":
+        path = expect(message.get("id"), list, f"{where}.id")
+        name = str(path[-1]).removesuffix("Chunk") if path else ""
+        if name not in CLASS_NAMES:
+            raise RecordError("unknown role", f"{where}.id names {named(name)}; expected a LangChain message")
+        return _message_parts(
+            CLASS_NAMES[name], expect(message.get("kwargs", {}), dict, f"{where}.kwargs"), where
+        )
+    if isinstance(message.get("data"), dict) and isinstance(message.get("type"), str):
+        return _message_parts(message["type"].removesuffix("Chunk"), message["data"], f"{where}.data")
+    if "role" in message:
+        return event_of_message(message, where)
+    return _message_parts(str(message.get("type")).removesuffix("Chunk"), message, where)
+
+
+def _inputs(run: dict[str, Any], where: str) -> list[Event]:
+    messages = expect(run.get("inputs"), dict, f"{where}.inputs").get("messages")
+    if isinstance(messages, list) and messages and isinstance(messages[0], list):
+        messages = messages[0]  # a batch of one conversation
+    messages = expect(messages, list, f"{where}.inputs.messages")
+    return [event_of(m, f"{where}.inputs.messages[{i}]") for i, m in enumerate(messages)]
+
+
+def _answer(run: dict[str, Any], where: str) -> Event | None:
+    """The model's reply: ``generations[0][0]`` (its ``message``, else its ``text``) or a Chat
+    Completions response's first choice; ``None`` when the call failed before answering."""
+    outputs = run.get("outputs")
+    if outputs is None:
+        return None
+    expect(outputs, dict, f"{where}.outputs")
+    if "generations" in outputs:
+        batch = expect(outputs["generations"], list, f"{where}.outputs.generations")
+        first = expect(
+            batch[0][0] if batch and isinstance(batch[0], list) else None, dict, f"{where}.outputs"
+        )
+        if first.get("message") is not None:
+            event = event_of(first["message"], f"{where}.outputs.generations[0][0].message")
+        else:
+            event = Event(kind="assistant", content=optional_str(first.get("text"), f"{where}.outputs"))
+        info = _object(first, "generation_info")
+        event.finish_reason = event.finish_reason or optional_str(
+            info.get("finish_reason"), f"{where}.outputs"
+        )
+        return event
+    if "choices" in outputs:
+        choice = expect(
+            expect(outputs["choices"], list, f"{where}.outputs.choices")[0], dict, f"{where}.outputs"
+        )
+        event = event_of_message(choice.get("message"), f"{where}.outputs.choices[0].message")
+        event.finish_reason = optional_str(choice.get("finish_reason"), f"{where}.outputs.choices[0]")
+        usage = _object(outputs, "usage")
+        event.input_tokens, event.output_tokens = usage.get("prompt_tokens"), usage.get("completion_tokens")
+        return event
+    raise RecordError("unknown output", f"{where}.outputs holds neither generations nor choices")
+
+
+class LangSmithAdapter(Adapter):
+    """LangSmith run exports: one trace per record."""
+
+    name = "langsmith"
+    task_id_source = TASK_ID_SOURCE
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        if isinstance(sample, list) and sample:
+            sample = sample[0]
+        return _is_run(sample)
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        traces: dict[str, list[dict[str, Any]]] = {}
+        for record in frame_json(src):
+            if record.error is not None or not _is_run(record.value):
+                yield (
+                    record
+                    if record.error is not None
+                    else RawRecord(
+                        record.line, record.json_path, error=RecordError("wrong type", "not a LangSmith run")
+                    )
+                )
+                continue
+            for run in _runs(record.value):
+                trace = run.get("trace_id") or record.value.get("id")
+                traces.setdefault(str(trace), []).append(run)
+        for trace_id, runs in traces.items():
+            yield RawRecord(None, f"trace_id={trace_id}", value={"trace_id": trace_id, "runs": runs})
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        runs = sorted(
+            record.value["runs"],
+            key=lambda r: (str(r.get("start_time") or ""), str(r.get("dotted_order") or "")),
+        )
+        episode = self.new_episode(record, src, f"{self.name}:{record.value['trace_id']}")
+        calls = [
+            (i, run, _inputs(run, f"runs[{i}]")) for i, run in enumerate(runs) if run.get("run_type") == "llm"
+        ]
+        if not calls:
+            raise RecordError("no model call", "the trace has no llm run with messages")
+        index, last, seen = max(calls, key=lambda c: (len(c[2]), c[0]))
+        episode.events = list(seen)
+        answer = _answer(last, f"runs[{index}]")
+        if answer is not None:
+            answer.timestamp = optional_str(last.get("end_time"), f"runs[{index}].end_time")
+            episode.events.append(answer)
+        for number, (_, _, inputs) in enumerate(calls):
+            manifest = delivered_input(number, inputs, episode.events, None)
+            answered = len(inputs) < len(episode.events) and episode.events[len(inputs)].kind == "assistant"
+            if manifest.event_indices is not None and answered:
+                manifest.response_event_index = len(inputs)  # it saw a prefix: its answer comes next
+            episode.delivered_inputs.append(manifest)
+        self._tools_and_model(last, episode)
+        _mark_failed_tools(runs, episode.events)
+        name_tool_results(episode.events)
+        root = next((r for r in runs if not r.get("parent_run_id")), runs[0])
+        self._root(root, episode)
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        return episode
+
+    @staticmethod
+    def _tools_and_model(run: dict[str, Any], episode: Episode) -> None:
+        extra = _object(run, "extra")
+        params = _object(extra, "invocation_params")
+        tools = params.get("tools", run["inputs"].get("tools"))
+        if tools is not None:
+            episode.tools = tool_specs_of(tools, "invocation_params.tools")
+        metadata = _object(extra, "metadata")
+        model = params.get("model", params.get("model_name", metadata.get("ls_model_name")))
+        episode.lineage.model = optional_str(model, "invocation_params.model")
+
+    @staticmethod
+    def _root(root: dict[str, Any], episode: Episode) -> None:
+        extra = _object(root, "extra")
+        metadata = _object(extra, "metadata")
+        key = next((k for k in TASK_ID_KEYS if metadata.get(k) is not None), None)
+        episode.task.fixture_id = task_id_of(metadata[key], f"extra.metadata.{key}") if key else None
+        if root.get("error"):
+            episode.outcome.terminal_status = "error"
+        outputs = _object(root, "outputs")
+        if isinstance(outputs.get("output"), str):
+            episode.outcome.final_answer = outputs["output"]
+
+
+def _mark_failed_tools(runs: list[dict[str, Any]], events: list[Event]) -> None:
+    """A failed ``tool`` run marks the result of the call it ran ``error``: the ``tool_call_id`` of
+    the ToolMessage it returned, else the first call of its name not yet matched."""
+    results = {e.tool_call_id: e for e in events if e.kind == "tool" and e.tool_call_id}
+    open_calls = [c for e in events for c in e.tool_calls if c.id in results]
+    for run in runs:
+        if run.get("run_type") != "tool":
+            continue
+        output = _object(run, "outputs").get("output")
+        call_id = None
+        if isinstance(output, dict):
+            fields = output.get("kwargs", output.get("data", output))
+            call_id = fields.get("tool_call_id") if isinstance(fields, dict) else None
+        if call_id is None:
+            call = next((c for c in open_calls if c.name == run.get("name")), None)
+            call_id = call.id if call is not None else None
+        open_calls = [c for c in open_calls if c.id != call_id]
+        if run.get("error") and call_id in results:
+            results[call_id].status = "error"
