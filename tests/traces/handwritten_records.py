@@ -277,3 +277,52 @@ LANGSMITH_RUNS = [
 ]
 """A LangChain agent's trace as ``list_runs`` exports it: a root chain, two model calls, two tool
 runs (one failed)."""
+
+
+def _attributes(values: dict) -> list[dict]:
+    return [
+        {"key": k, "value": {"intValue": str(v)} if isinstance(v, int) else {"stringValue": v}}
+        for k, v in values.items()
+    ]
+
+
+OPENLLMETRY_TRACE = {
+    "resourceSpans": [
+        {
+            "scopeSpans": [
+                {
+                    "spans": [
+                        {
+                            "traceId": "5b8efff798038103d269b633813fc60c",
+                            "spanId": "eee19b7ec3c1b174",
+                            "name": "openai.chat",
+                            "startTimeUnixNano": "1762248600000000000",
+                            "attributes": _attributes(
+                                {
+                                    "llm.request.type": "chat",
+                                    "gen_ai.request.model": "gpt-4o",
+                                    "llm.request.functions.0.name": "read_file",
+                                    "llm.request.functions.0.parameters": '{"type": "object"}',
+                                    "gen_ai.prompt.0.role": "user",
+                                    "gen_ai.prompt.0.content": "Fix the parser.",
+                                    "gen_ai.prompt.1.role": "assistant",
+                                    "gen_ai.prompt.1.tool_calls.0.id": "call_a",
+                                    "gen_ai.prompt.1.tool_calls.0.name": "read_file",
+                                    "gen_ai.prompt.1.tool_calls.0.arguments": '{"path": "p.py"}',
+                                    "gen_ai.prompt.2.role": "tool",
+                                    "gen_ai.prompt.2.tool_call_id": "call_a",
+                                    "gen_ai.prompt.2.content": "def parse(): ...",
+                                    "gen_ai.completion.0.role": "assistant",
+                                    "gen_ai.completion.0.content": "Fixed.",
+                                    "gen_ai.completion.0.finish_reason": "stop",
+                                    "gen_ai.usage.prompt_tokens": 80,
+                                }
+                            ),
+                        }
+                    ]
+                }
+            ]
+        }
+    ]
+}
+"""An OpenLLMetry (Traceloop) chat span: messages flattened into indexed attributes."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from trajectory_platform.traces.adapters import ADAPTERS
+from trajectory_platform.traces.adapters.base import RecordError
 from trajectory_platform.traces.ingest import IngestResult, ingest_paths, sample_logs_root
 from trajectory_platform.traces.record import Episode, Event
 
@@ -203,3 +205,17 @@ def test_jsonl_named_json_with_a_bad_first_line_is_read_line_by_line(tmp_path):
     pretty.write_text(json.dumps({"history": [{"role": "user", "content": "x"}]}, indent=2)[:-10])
     reject = one_reject(ingest_paths([pretty]))
     assert (reject.reason, reject.source_path) == ("truncated JSON", "$")
+
+
+def test_a_record_error_while_framing_a_file_is_its_reject_not_a_crash(tmp_path, monkeypatch):
+    def refuse(src):
+        raise RecordError("wrong type", "the export is not a list of spans")
+        yield  # a generator, as frames are
+
+    monkeypatch.setattr(ADAPTERS["otel"], "frame", refuse)
+    path = write_lines(tmp_path / "trace.jsonl", [{"resourceSpans": []}])
+    result = ingest_paths([path, write_lines(tmp_path / "chat.jsonl", [GOOD])])
+    assert [(r.reason, r.detail) for r in result.rejects] == [
+        ("wrong type", "the export is not a list of spans")
+    ]
+    assert len(result.episodes) == 1 and result.records_in == 2

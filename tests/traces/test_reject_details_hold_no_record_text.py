@@ -20,6 +20,7 @@ from handwritten_records import (
     BEDROCK_RESPONSE,
     GEMINI_REQUEST,
     LANGSMITH_RUNS,
+    OPENLLMETRY_TRACE,
     RESPONSES_RUN,
     SHAREGPT_RECORD,
 )
@@ -82,6 +83,7 @@ HANDWRITTEN = {
     "bedrock-converse": [{**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE}],
     "bedrock-invocation-log": [BEDROCK_INVOCATION_LOG],
     "langsmith": LANGSMITH_RUNS,
+    "otel-openllmetry": [OPENLLMETRY_TRACE],
 }
 """The JSONL lines of each format's hand-written record."""
 

@@ -411,6 +411,8 @@ def _records(adapter: Adapter, src: SourceFile) -> Iterator[RawRecord]:
     and the failure is one more reject)."""
     try:
         yield from adapter.frame(src) if src.data is None else list(adapter.frame(src))
+    except RecordError as error:
+        yield RawRecord(None, "$", error=error)
     except STRUCTURE_ERRORS as exc:
         yield RawRecord(None, "$", error=_structure_error(exc))
 

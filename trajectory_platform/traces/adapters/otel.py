@@ -13,6 +13,14 @@ Two layouts of the GenAI semantic conventions are read into one internal message
   ``gen_ai.system_instructions`` (JSON; parts ``text``, ``reasoning``, ``tool_call``,
   ``tool_call_response``) and ``gen_ai.tool.definitions``.
 
+Two instrumentations flatten messages into indexed span attributes instead, and are read too:
+OpenLLMetry / Traceloop (``gen_ai.prompt.<i>.role`` / ``.content`` / ``.tool_call_id``,
+``gen_ai.completion.<i>.tool_calls.<j>.name``, tools in ``llm.request.functions.<i>``, usage as
+``gen_ai.usage.prompt_tokens``) and OpenInference / Arize Phoenix (``llm.input_messages.<i>.message
+.role`` / ``.content`` / ``.contents`` / ``.tool_calls.<j>.tool_call.function.name``,
+``llm.output_messages``, tools in ``llm.tools.<i>.tool.json_schema``, ``llm.model_name``,
+``llm.token_count.prompt``).
+
 Spans are read in start-time order. Each model-call span is one delivered input; its new input
 messages and its output extend the episode. ``execute_tool`` spans give the order in which calls
 actually ran and their status (span status ERROR -> ``error``): each becomes the tool event for
@@ -38,6 +46,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     arguments_text,
     events_json,
+    expect,
     name_tool_results,
 )
 from trajectory_platform.traces.drops import named
@@ -176,6 +185,115 @@ def message_of_event(name: str, attrs: dict[str, Any]) -> Message:
     )
 
 
+INDEXED_LAYOUTS = (("gen_ai.prompt", "gen_ai.completion"), ("llm.input_messages", "llm.output_messages"))
+"""(input, output) attribute prefixes of OpenLLMetry and of OpenInference."""
+ROLE_ALIASES = {
+    "developer": "system",
+    "human": "user",
+    "ai": "assistant",
+    "model": "assistant",
+    "function": "tool",
+}
+"""Roles some instrumentations write for the four the conventions name."""
+ATTRIBUTE_ALIASES = {
+    "gen_ai.usage.input_tokens": ("gen_ai.usage.prompt_tokens", "llm.token_count.prompt"),
+    "gen_ai.usage.output_tokens": ("gen_ai.usage.completion_tokens", "llm.token_count.completion"),
+    "gen_ai.request.model": ("llm.model_name",),
+}
+"""A convention attribute and the names OpenLLMetry and OpenInference give it."""
+
+
+def unflatten(attrs: dict[str, Any], prefix: str) -> list[Any]:
+    """Attributes flattened under ``prefix`` with numeric indices (``gen_ai.prompt.0.role``,
+    ``gen_ai.prompt.0.tool_calls.1.name``) back into lists and objects, indices in numeric order (so
+    ``10`` follows ``2``). A key that is both a value and a container keeps the value."""
+    root: dict[str, Any] = {}
+    for key, value in attrs.items():
+        if not key.startswith(prefix + "."):
+            continue
+        *path, last = key[len(prefix) + 1 :].split(".")
+        node: Any = root
+        for step in path:
+            node = node.setdefault(step, {}) if isinstance(node, dict) else None
+        if isinstance(node, dict):
+            node[last] = value
+    listed = _listed(root)
+    return listed if isinstance(listed, list) else []
+
+
+def _listed(node: Any) -> Any:
+    if not isinstance(node, dict):
+        return node
+    items = {key: _listed(value) for key, value in node.items()}
+    if items and all(key.isdigit() for key in items):
+        return [items[key] for key in sorted(items, key=int)]
+    return items
+
+
+def _role(value: Any) -> str:
+    role = ROLE_ALIASES.get(value, value) if isinstance(value, str) else value
+    if role not in ("system", "user", "assistant", "tool"):
+        raise RecordError("unknown role", f"GenAI message role {named(value)}")
+    return role
+
+
+def message_of_indexed(raw: Any) -> Message:
+    """An OpenLLMetry ``gen_ai.prompt.<i>`` / ``gen_ai.completion.<i>`` message, or an OpenInference
+    ``llm.input_messages.<i>`` one (its fields under ``message``)."""
+    body = raw.get("message", raw) if isinstance(raw, dict) else {}
+    role = _role(body.get("role"))
+    contents = body.get("contents")
+    text: str | None
+    if isinstance(contents, list):  # OpenInference's multi-part content
+        parts = [c.get("message_content") for c in contents if isinstance(c, dict)]
+        text = "\n".join(_text(p.get("text")) or "" for p in parts if isinstance(p, dict))
+    else:
+        text = _text(body.get("content"))
+    calls = []
+    for entry in body.get("tool_calls") or []:
+        call: dict[str, Any] = entry.get("tool_call", entry) if isinstance(entry, dict) else {}
+        function = call["function"] if isinstance(call.get("function"), dict) else call
+        calls.append(
+            ToolCall(call.get("id"), function.get("name"), arguments_text(function.get("arguments")))
+        )
+    return Message(
+        role=role,
+        text=text,
+        calls=calls,
+        call_id=body.get("tool_call_id") if role == "tool" else None,
+        finish_reason=body.get("finish_reason"),
+    )
+
+
+def tool_definitions(attrs: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """A span's tools: ``gen_ai.tool.definitions``, else OpenLLMetry's ``llm.request.functions`` or
+    OpenInference's ``llm.tools`` (each a JSON schema, flat or under ``function``)."""
+    if "gen_ai.tool.definitions" in attrs:
+        return _json_attr(attrs["gen_ai.tool.definitions"])
+    functions = unflatten(attrs, "llm.request.functions")
+    if functions:
+        return [
+            {**f, "parameters": _json_attr(f.get("parameters", f.get("arguments")))}
+            for f in functions
+            if isinstance(f, dict)
+        ]
+    tools = [_json_attr((t.get("tool") or {}).get("json_schema")) for t in unflatten(attrs, "llm.tools")]
+    return [t.get("function", t) for t in tools if isinstance(t, dict)] or None
+
+
+def with_aliases(attrs: dict[str, Any]) -> dict[str, Any]:
+    """``attrs`` with the convention's names filled in from the ones OpenLLMetry and OpenInference
+    use (:data:`ATTRIBUTE_ALIASES`), where the convention's own is absent. Tool definitions, which
+    hold JSON to decode, are read per record instead (:func:`tool_definitions`), where a malformed
+    one rejects its trace."""
+    out = dict(attrs)
+    for name, aliases in ATTRIBUTE_ALIASES.items():
+        found = next((attrs[a] for a in aliases if a in attrs), None)
+        if name not in out and found is not None:
+            out[name] = found
+    return out
+
+
 @dataclass
 class Span:
     attrs: dict[str, Any]
@@ -212,6 +330,16 @@ class Span:
                 message_of_parts(m) for m in _json_attr(self.attrs.get("gen_ai.output.messages")) or []
             ]
             return system + inputs, outputs
+        for inputs_key, outputs_key in INDEXED_LAYOUTS:
+            indexed_inputs, indexed_outputs = (
+                unflatten(self.attrs, inputs_key),
+                unflatten(self.attrs, outputs_key),
+            )
+            if indexed_inputs or indexed_outputs:
+                return (
+                    [message_of_indexed(m) for m in indexed_inputs],
+                    [message_of_indexed(m) for m in indexed_outputs],
+                )
         if not self.messages:
             return None
         events = sorted(self.messages, key=lambda m: (m[0], m[1]))
@@ -234,7 +362,7 @@ def spans_by_trace(documents: list[Any]) -> dict[str, list[Span]]:
             for scope in resource.get("scopeSpans") or []:
                 for raw in scope.get("spans") or []:
                     span = Span(
-                        attributes_of(raw.get("attributes")),
+                        with_aliases(attributes_of(raw.get("attributes"))),
                         int(raw.get("startTimeUnixNano") or 0),
                         order,
                         raw,
@@ -398,13 +526,12 @@ class _Builder:
         }
         if sampling and lineage.sampling_params_json is None:
             lineage.sampling_params_json = canonical_json(sampling)
-        definitions = span.attrs.get("gen_ai.tool.definitions")
-        if definitions and not self.episode.tools:
-            for tool in _json_attr(definitions) or []:
+        if not self.episode.tools:
+            for index, tool in enumerate(tool_definitions(span.attrs) or []):
                 parameters = tool.get("parameters")
                 self.episode.tools.append(
                     ToolSpec(
-                        name=tool.get("name"),
+                        name=expect(tool.get("name"), str, f"tool definition {index}.name"),
                         description=tool.get("description"),
                         parameters_json=None if parameters is None else canonical_json(parameters),
                     )
