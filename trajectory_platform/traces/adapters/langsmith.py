@@ -8,15 +8,13 @@ every run sharing a ``trace_id``.
 
 Each ``llm`` run is one model call: its ``inputs.messages`` (a batch of one, or a flat list) is what
 the model saw, its ``outputs`` what it answered (``generations[0][0].message``, or a Chat
-Completions response when an OpenAI client was traced). The episode is the conversation of the
-model call that saw the most (the agent loop's last call: ties go to the later call), then its
-answer; every model call becomes a delivered input (indices when it saw a prefix of the episode,
-else its messages verbatim, marked compacted). Messages come in any of LangChain's serializations
-(``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs"}``, ``{"type": "ai",
-"data"}``, ``{"type": "ai", "content", ...}``) or as role dicts. A ``tool`` run that failed marks
-the result of the call it ran as ``error`` (matched by the ``tool_call_id`` of the ``ToolMessage``
-it returned, else by tool name among the calls still open). The root run's ``error`` ends the
-episode ``error``; its string ``outputs.output`` is the final answer.
+Completions response when an OpenAI client was traced); the episode and its delivered inputs are
+built from the calls as :mod:`~trajectory_platform.traces.adapters.call_trace` says. Messages come
+in any of LangChain's serializations (``{"lc": 1, "type": "constructor", "id": [...,
+"AIMessage"], "kwargs"}``, ``{"type": "ai", "data"}``, ``{"type": "ai", "content", ...}``) or as
+role dicts. A failed ``tool`` run names its call by the ``tool_call_id`` of the ``ToolMessage`` it
+returned, if any. The root run's ``error`` ends the episode ``error``; its string
+``outputs.output`` is the final answer.
 
 The task a trace ran against is the root run's ``extra.metadata.task_id`` (LangSmith metadata; or
 ``environment_id``, ``instance_id``).
@@ -35,13 +33,18 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     SourceFile,
     arguments_text,
-    delivered_input,
     expect,
     frame_json,
     name_tool_results,
     optional_str,
     task_id_of,
     text_of,
+)
+from trajectory_platform.traces.adapters.call_trace import (
+    ModelCall,
+    ToolRun,
+    conversation_of,
+    mark_failed_tools,
 )
 from trajectory_platform.traces.adapters.openai import event_of_message, tool_specs_of
 from trajectory_platform.traces.drops import named
@@ -251,25 +254,13 @@ class LangSmithAdapter(Adapter):
             key=lambda r: (str(r.get("start_time") or ""), str(r.get("dotted_order") or "")),
         )
         episode = self.new_episode(record, src, f"{self.name}:{record.value['trace_id']}")
-        calls = [
-            (i, run, _inputs(run, f"runs[{i}]")) for i, run in enumerate(runs) if run.get("run_type") == "llm"
-        ]
-        if not calls:
-            raise RecordError("no model call", "the trace has no llm run with messages")
-        index, last, seen = max(calls, key=lambda c: (len(c[2]), c[0]))
-        episode.events = list(seen)
-        answer = _answer(last, f"runs[{index}]")
-        if answer is not None:
-            answer.timestamp = optional_str(last.get("end_time"), f"runs[{index}].end_time")
-            episode.events.append(answer)
-        for number, (_, _, inputs) in enumerate(calls):
-            manifest = delivered_input(number, inputs, episode.events, None)
-            answered = len(inputs) < len(episode.events) and episode.events[len(inputs)].kind == "assistant"
-            if manifest.event_indices is not None and answered:
-                manifest.response_event_index = len(inputs)  # it saw a prefix: its answer comes next
-            episode.delivered_inputs.append(manifest)
-        self._tools_and_model(last, episode)
-        _mark_failed_tools(runs, episode.events)
+        llm_runs = [(i, run) for i, run in enumerate(runs) if run.get("run_type") == "llm"]
+        calls = [ModelCall(_inputs(run, f"runs[{i}]"), _answer(run, f"runs[{i}]")) for i, run in llm_runs]
+        for (i, run), call in zip(llm_runs, calls, strict=True):
+            if call.answer is not None:
+                call.answer.timestamp = optional_str(run.get("end_time"), f"runs[{i}].end_time")
+        self._tools_and_model(llm_runs[conversation_of(episode, calls)][1], episode)
+        mark_failed_tools(episode.events, [_tool_run(run) for run in runs if run.get("run_type") == "tool"])
         name_tool_results(episode.events)
         root = next((r for r in runs if not r.get("parent_run_id")), runs[0])
         self._root(root, episode)
@@ -300,22 +291,9 @@ class LangSmithAdapter(Adapter):
             episode.outcome.final_answer = outputs["output"]
 
 
-def _mark_failed_tools(runs: list[dict[str, Any]], events: list[Event]) -> None:
-    """A failed ``tool`` run marks the result of the call it ran ``error``: the ``tool_call_id`` of
-    the ToolMessage it returned, else the first call of its name not yet matched."""
-    results = {e.tool_call_id: e for e in events if e.kind == "tool" and e.tool_call_id}
-    open_calls = [c for e in events for c in e.tool_calls if c.id in results]
-    for run in runs:
-        if run.get("run_type") != "tool":
-            continue
-        output = _object(run, "outputs").get("output")
-        call_id = None
-        if isinstance(output, dict):
-            fields = output.get("kwargs", output.get("data", output))
-            call_id = fields.get("tool_call_id") if isinstance(fields, dict) else None
-        if call_id is None:
-            call = next((c for c in open_calls if c.name == run.get("name")), None)
-            call_id = call.id if call is not None else None
-        open_calls = [c for c in open_calls if c.id != call_id]
-        if run.get("error") and call_id in results:
-            results[call_id].status = "error"
+def _tool_run(run: dict[str, Any]) -> ToolRun:
+    """A ``tool`` run: the ``tool_call_id`` of the ToolMessage it returned, if it returned one."""
+    output = _object(run, "outputs").get("output")
+    fields = output.get("kwargs", output.get("data", output)) if isinstance(output, dict) else None
+    call_id = fields.get("tool_call_id") if isinstance(fields, dict) else None
+    return ToolRun(call_id, run.get("name"), bool(run.get("error")))
