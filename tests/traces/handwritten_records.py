@@ -326,3 +326,98 @@ OPENLLMETRY_TRACE = {
     ]
 }
 """An OpenLLMetry (Traceloop) chat span: messages flattened into indexed attributes."""
+
+
+_OPENAI_TOOLS = [{"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}]
+_FIRST_INPUT = [
+    {"role": "system", "content": "You are a careful coding agent."},
+    {"role": "user", "content": "Fix the parser."},
+]
+_ASKED_OPENAI = {
+    "role": "assistant",
+    "content": None,
+    "tool_calls": [
+        {
+            "id": "call_a",
+            "type": "function",
+            "function": {"name": "read_file", "arguments": '{"path": "p.py"}'},
+        },
+        {
+            "id": "call_b",
+            "type": "function",
+            "function": {"name": "read_file", "arguments": '{"path": "t.py"}'},
+        },
+    ],
+}
+
+
+def _observation(oid: str, kind: str, start: str, **fields: object) -> dict:
+    return {
+        "id": oid,
+        "traceId": "lf-1",
+        "type": kind,
+        "startTime": start,
+        "parentObservationId": "root",
+        **fields,
+    }
+
+
+LANGFUSE_TRACE = {
+    "id": "lf-1",
+    "name": "agent-run",
+    "timestamp": "2026-11-04T09:30:00.000Z",
+    "input": "Fix the parser.",
+    "output": "Fixed.",
+    "metadata": {"task_id": "fix-parser-7"},
+    "observations": [
+        {
+            "id": "root",
+            "traceId": "lf-1",
+            "type": "AGENT",
+            "name": "agent",
+            "startTime": "2026-11-04T09:30:00.000Z",
+        },
+        _observation(
+            "g1",
+            "GENERATION",
+            "2026-11-04T09:30:01.000Z",
+            name="OpenAI-generation",
+            endTime="2026-11-04T09:30:02.000Z",
+            model="gpt-4o",
+            modelParameters={"temperature": 0},
+            input={"messages": _FIRST_INPUT, "tools": _OPENAI_TOOLS},
+            output=_ASKED_OPENAI,
+            usageDetails={"input": 80, "output": 20, "total": 100},
+        ),
+        _observation("t1", "TOOL", "2026-11-04T09:30:03.000Z", name="read_file", output="def parse(): ..."),
+        _observation(
+            "t2",
+            "TOOL",
+            "2026-11-04T09:30:04.000Z",
+            name="read_file",
+            level="ERROR",
+            statusMessage="not found",
+        ),
+        _observation(
+            "g2",
+            "GENERATION",
+            "2026-11-04T09:30:05.000Z",
+            name="OpenAI-generation",
+            endTime="2026-11-04T09:30:06.000Z",
+            model="gpt-4o",
+            input={
+                "messages": [
+                    *_FIRST_INPUT,
+                    _ASKED_OPENAI,
+                    {"role": "tool", "tool_call_id": "call_a", "content": "def parse(): ..."},
+                    {"role": "tool", "tool_call_id": "call_b", "content": "FileNotFoundError: t.py"},
+                ],
+                "tools": _OPENAI_TOOLS,
+            },
+            output={"role": "assistant", "content": "Fixed."},
+            usageDetails={"input": 140, "output": 5},
+        ),
+    ],
+}
+"""A Langfuse trace as its public API returns it: an agent's two OpenAI generations and two tool
+observations (the second failed)."""

@@ -19,6 +19,7 @@ from handwritten_records import (
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
     GEMINI_REQUEST,
+    LANGFUSE_TRACE,
     LANGSMITH_RUNS,
     OPENLLMETRY_TRACE,
     RESPONSES_RUN,
@@ -83,6 +84,7 @@ HANDWRITTEN = {
     "bedrock-converse": [{**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE}],
     "bedrock-invocation-log": [BEDROCK_INVOCATION_LOG],
     "langsmith": LANGSMITH_RUNS,
+    "langfuse": [LANGFUSE_TRACE],
     "otel-openllmetry": [OPENLLMETRY_TRACE],
 }
 """The JSONL lines of each format's hand-written record."""

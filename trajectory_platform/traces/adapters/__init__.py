@@ -16,6 +16,7 @@ from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
+from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
 from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
@@ -42,6 +43,7 @@ ADAPTERS: dict[str, Adapter] = {
         OTelAdapter(),
         InspectAdapter(),
         LangSmithAdapter(),
+        LangfuseAdapter(),
         ClaudeCodeAdapter(),
         BedrockAdapter(),
         AnthropicAdapter(),

@@ -43,7 +43,10 @@ def _has_anthropic_blocks(messages: Any) -> bool:
     return any(
         isinstance(m, dict)
         and isinstance(m.get("content"), list)
-        and any(isinstance(b, dict) and b.get("type") in ANTHROPIC_BLOCKS for b in m["content"])
+        and any(
+            isinstance(b, dict) and isinstance(b.get("type"), str) and b["type"] in ANTHROPIC_BLOCKS
+            for b in m["content"]
+        )
         for m in messages
     )
 

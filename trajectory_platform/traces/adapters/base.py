@@ -312,6 +312,13 @@ def expect(value: Any, kind: Any, where: str) -> Any:
     return value
 
 
+def object_field(value: dict[str, Any], key: str) -> dict[str, Any]:
+    """An optional object field: ``value[key]`` when it is an object, else empty (tracing exports
+    leave many fields out or null, and a field of another type holds nothing to read)."""
+    field = value.get(key)
+    return field if isinstance(field, dict) else {}
+
+
 def optional_str(value: Any, where: str) -> str | None:
     """A string field that may be absent; numbers are kept as their text, other types are errors."""
     if value is None or isinstance(value, str):

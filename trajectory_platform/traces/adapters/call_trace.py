@@ -3,8 +3,9 @@ run: each model call records what it saw and what it answered, and tool runs sit
 
 The episode is the conversation of the call that saw the most (the agent loop's last call; ties go
 to the later one), then its answer. Every call becomes a delivered input: the indices of the
-episode prefix it saw (its answer the event after it), else its messages verbatim, marked
-compacted (history was rewritten between calls). A failed tool run marks the result of the call
+episode prefix it saw (its answer the event after it, which takes the call's time, finish reason
+and token counts), else its messages verbatim, marked compacted (history was rewritten between
+calls). A failed tool run marks the result of the call
 it ran ``error``: by the call id the run names, else by tool name among the calls not yet matched.
 """
 
@@ -47,8 +48,26 @@ def conversation_of(episode: Episode, calls: list[ModelCall]) -> int:
         answered = after < len(episode.events) and episode.events[after].kind == "assistant"
         if manifest.event_indices is not None and answered:
             manifest.response_event_index = after  # it saw a prefix: its answer comes next
+            if call.answer is not None and _same_turn(call.answer, episode.events[after]):
+                _take_call_facts(episode.events[after], call.answer)
         episode.delivered_inputs.append(manifest)
     return chosen
+
+
+def _same_turn(answer: Event, event: Event) -> bool:
+    return (answer.content, [(c.id, c.name) for c in answer.tool_calls]) == (
+        event.content,
+        [(c.id, c.name) for c in event.tool_calls],
+    )
+
+
+def _take_call_facts(event: Event, answer: Event) -> None:
+    """What only the call's own record says about its answer (a later call's input repeats the
+    answer's text and calls, not when it came or what it cost)."""
+    event.timestamp = event.timestamp or answer.timestamp
+    event.finish_reason = event.finish_reason or answer.finish_reason
+    event.input_tokens = event.input_tokens if event.input_tokens is not None else answer.input_tokens
+    event.output_tokens = event.output_tokens if event.output_tokens is not None else answer.output_tokens
 
 
 def mark_failed_tools(events: list[Event], runs: list[ToolRun]) -> None:

@@ -36,6 +36,7 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     frame_json,
     name_tool_results,
+    object_field,
     optional_str,
     task_id_of,
     text_of,
@@ -69,13 +70,6 @@ CLASS_NAMES = {
 }
 CHAT_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "tool": "tool"}
 TASK_ID_SOURCE = "the root run's `extra.metadata.task_id` (or `environment_id`, `instance_id`)"
-
-
-def _object(value: dict[str, Any], key: str) -> dict[str, Any]:
-    """An optional object field: ``value[key]`` when it is one, else empty (LangSmith leaves many
-    fields out or null)."""
-    field = value.get(key)
-    return field if isinstance(field, dict) else {}
 
 
 def _is_run(value: Any) -> bool:
@@ -116,15 +110,15 @@ def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
             for p in parts
             if isinstance(p, dict) and p.get("type") in ("thinking", "reasoning")
         ]
-        extra = _object(fields, "additional_kwargs")
+        extra = object_field(fields, "additional_kwargs")
         reasoning = [t for t in (*thoughts, extra.get("reasoning_content")) if isinstance(t, str)]
         event.reasoning = "\n".join(reasoning) or None
         event.tool_calls = _calls(fields, parts, where)
-        metadata = _object(fields, "response_metadata")
+        metadata = object_field(fields, "response_metadata")
         event.finish_reason = optional_str(
             metadata.get("finish_reason", metadata.get("stop_reason")), f"{where}.response_metadata"
         )
-        usage = _object(fields, "usage_metadata")
+        usage = object_field(fields, "usage_metadata")
         event.input_tokens, event.output_tokens = usage.get("input_tokens"), usage.get("output_tokens")
     elif KINDS[kind] == "tool":
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
@@ -202,7 +196,7 @@ def _answer(run: dict[str, Any], where: str) -> Event | None:
             event = event_of(first["message"], f"{where}.outputs.generations[0][0].message")
         else:
             event = Event(kind="assistant", content=optional_str(first.get("text"), f"{where}.outputs"))
-        info = _object(first, "generation_info")
+        info = object_field(first, "generation_info")
         event.finish_reason = event.finish_reason or optional_str(
             info.get("finish_reason"), f"{where}.outputs"
         )
@@ -213,7 +207,7 @@ def _answer(run: dict[str, Any], where: str) -> Event | None:
         )
         event = event_of_message(choice.get("message"), f"{where}.outputs.choices[0].message")
         event.finish_reason = optional_str(choice.get("finish_reason"), f"{where}.outputs.choices[0]")
-        usage = _object(outputs, "usage")
+        usage = object_field(outputs, "usage")
         event.input_tokens, event.output_tokens = usage.get("prompt_tokens"), usage.get("completion_tokens")
         return event
     raise RecordError("unknown output", f"{where}.outputs holds neither generations nor choices")
@@ -269,31 +263,31 @@ class LangSmithAdapter(Adapter):
 
     @staticmethod
     def _tools_and_model(run: dict[str, Any], episode: Episode) -> None:
-        extra = _object(run, "extra")
-        params = _object(extra, "invocation_params")
+        extra = object_field(run, "extra")
+        params = object_field(extra, "invocation_params")
         tools = params.get("tools", run["inputs"].get("tools"))
         if tools is not None:
             episode.tools = tool_specs_of(tools, "invocation_params.tools")
-        metadata = _object(extra, "metadata")
+        metadata = object_field(extra, "metadata")
         model = params.get("model", params.get("model_name", metadata.get("ls_model_name")))
         episode.lineage.model = optional_str(model, "invocation_params.model")
 
     @staticmethod
     def _root(root: dict[str, Any], episode: Episode) -> None:
-        extra = _object(root, "extra")
-        metadata = _object(extra, "metadata")
+        extra = object_field(root, "extra")
+        metadata = object_field(extra, "metadata")
         key = next((k for k in TASK_ID_KEYS if metadata.get(k) is not None), None)
         episode.task.fixture_id = task_id_of(metadata[key], f"extra.metadata.{key}") if key else None
         if root.get("error"):
             episode.outcome.terminal_status = "error"
-        outputs = _object(root, "outputs")
+        outputs = object_field(root, "outputs")
         if isinstance(outputs.get("output"), str):
             episode.outcome.final_answer = outputs["output"]
 
 
 def _tool_run(run: dict[str, Any]) -> ToolRun:
     """A ``tool`` run: the ``tool_call_id`` of the ToolMessage it returned, if it returned one."""
-    output = _object(run, "outputs").get("output")
+    output = object_field(run, "outputs").get("output")
     fields = output.get("kwargs", output.get("data", output)) if isinstance(output, dict) else None
     call_id = fields.get("tool_call_id") if isinstance(fields, dict) else None
     return ToolRun(call_id, run.get("name"), bool(run.get("error")))

@@ -1,0 +1,192 @@
+"""Langfuse traces: what an agent instrumented with Langfuse (its OpenAI, LangChain or SDK
+integrations) leaves in its project.
+
+A trace is ``{"id", "name", "input", "output", "metadata", "observations": [...]}`` (the public
+API's trace with its observations, one per line or a JSON array); observations may also come on
+their own, each naming its ``traceId`` (the observations API). An observation is ``{"id",
+"traceId", "type", "name", "startTime", "endTime", "input", "output", "model", "modelParameters",
+"usageDetails", "level", "statusMessage", "parentObservationId"}``. A record is one trace.
+
+Each ``GENERATION`` is one model call: its ``input`` is what the model saw (a message list, an
+object holding ``messages`` and ``tools``, or a prompt string), its ``output`` what it answered (a
+message, a Chat Completions response, or text); the episode and its delivered inputs are built from
+the calls as :mod:`~trajectory_platform.traces.adapters.call_trace` says. Messages are role dicts or
+LangChain serializations, read as the LangSmith adapter reads them. A ``TOOL`` observation (or a
+``SPAN`` named after a called tool) at level ``ERROR`` marks its call's result ``error``. A root
+observation at level ``ERROR`` ends the episode ``error``; the trace's string ``output`` is the
+final answer.
+
+The task a trace ran against is its ``metadata.task_id`` (or ``environment_id``, ``instance_id``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    TASK_ID_KEYS,
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    expect,
+    frame_json,
+    name_tool_results,
+    object_field,
+    optional_str,
+    task_id_of,
+)
+from trajectory_platform.traces.adapters.call_trace import (
+    ModelCall,
+    ToolRun,
+    conversation_of,
+    mark_failed_tools,
+)
+from trajectory_platform.traces.adapters.langsmith import event_of
+from trajectory_platform.traces.adapters.openai import event_of_message, tool_specs_of
+from trajectory_platform.traces.record import Episode, Event, canonical_json
+
+OBSERVATION_TYPES = frozenset(
+    {
+        "GENERATION",
+        "SPAN",
+        "EVENT",
+        "AGENT",
+        "TOOL",
+        "CHAIN",
+        "RETRIEVER",
+        "EVALUATOR",
+        "EMBEDDING",
+        "GUARDRAIL",
+    }
+)
+TASK_ID_SOURCE = "the trace's `metadata.task_id` (or `environment_id`, `instance_id`)"
+
+
+def _is_observation(value: Any) -> bool:
+    kind = value.get("type") if isinstance(value, dict) else None
+    return isinstance(kind, str) and kind in OBSERVATION_TYPES and "traceId" in value
+
+
+def _is_trace(value: Any) -> bool:
+    observations = value.get("observations") if isinstance(value, dict) else None
+    return isinstance(observations, list) and any(_is_observation(o) for o in observations)
+
+
+def _seen(value: Any, where: str) -> list[Event]:
+    """A generation's input: a message list, ``{"messages": [...]}``, or a prompt string."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [Event(kind="user", content=value)]
+    messages = value.get("messages") if isinstance(value, dict) else value
+    messages = expect(messages, list, f"{where}.input")
+    return [event_of(m, f"{where}.input[{i}]") for i, m in enumerate(messages)]
+
+
+def _answer(value: Any, where: str) -> Event | None:
+    """A generation's output: a message, a Chat Completions response's first choice, or text."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return Event(kind="assistant", content=value)
+    expect(value, dict, f"{where}.output")
+    if "choices" in value:
+        choice = expect(expect(value["choices"], list, f"{where}.output.choices")[0], dict, f"{where}.output")
+        event = event_of_message(choice.get("message"), f"{where}.output.choices[0].message")
+        event.finish_reason = optional_str(choice.get("finish_reason"), f"{where}.output.choices[0]")
+        return event
+    if "role" not in value and "type" not in value and "lc" not in value:
+        value = {"role": "assistant", **value}
+    return event_of(value, f"{where}.output")
+
+
+def _call(observation: dict[str, Any], where: str) -> ModelCall:
+    answer = _answer(observation.get("output"), where)
+    if answer is not None:
+        answer.timestamp = optional_str(observation.get("endTime"), f"{where}.endTime")
+        usage = object_field(observation, "usageDetails") or object_field(observation, "usage")
+        answer.input_tokens = answer.input_tokens or usage.get("input", usage.get("promptTokens"))
+        answer.output_tokens = answer.output_tokens or usage.get("output", usage.get("completionTokens"))
+    return ModelCall(_seen(observation.get("input"), where), answer)
+
+
+class LangfuseAdapter(Adapter):
+    """Langfuse trace exports (traces with observations, or observations alone): one trace per record."""
+
+    name = "langfuse"
+    task_id_source = TASK_ID_SOURCE
+
+    def sniff(self, sample: Any, path: Path) -> bool:
+        if isinstance(sample, list) and sample:
+            sample = sample[0]
+        return _is_trace(sample) or _is_observation(sample)
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        traces: dict[str, dict[str, Any]] = {}
+
+        def trace_of(trace_id: Any) -> dict[str, Any]:
+            return traces.setdefault(str(trace_id), {"trace": None, "observations": []})
+
+        for record in frame_json(src):
+            value = record.value
+            if record.error is None and _is_trace(value):
+                trace_of(value.get("id"))["trace"] = value
+                trace_of(value.get("id"))["observations"].extend(
+                    o for o in value["observations"] if isinstance(o, dict)
+                )
+            elif record.error is None and _is_observation(value):
+                trace_of(value["traceId"])["observations"].append(value)
+            elif record.error is not None:
+                yield record
+            else:
+                error = RecordError("wrong type", "neither a Langfuse trace nor an observation")
+                yield RawRecord(record.line, record.json_path, error=error)
+        for trace_id, trace in traces.items():
+            yield RawRecord(None, f"traceId={trace_id}", value={"trace_id": trace_id, **trace})
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        numbered = list(enumerate(record.value["observations"]))
+        numbered.sort(key=lambda pair: (str(pair[1].get("startTime") or ""), pair[0]))
+        observations = [o for _, o in numbered]
+        episode = self.new_episode(record, src, f"{self.name}:{record.value['trace_id']}")
+        generations = [(i, o) for i, o in enumerate(observations) if o.get("type") == "GENERATION"]
+        calls = [_call(o, f"observations[{i}]") for i, o in generations]
+        chosen = generations[conversation_of(episode, calls)][1]
+        if "tools" in object_field(chosen, "input"):
+            episode.tools = tool_specs_of(chosen["input"]["tools"], "input.tools")
+        # the chosen call's model and parameters, else the first another call recorded
+        ordered = [chosen, *(o for _, o in generations)]
+        episode.lineage.model = optional_str(
+            next((o["model"] for o in ordered if o.get("model")), None), "model"
+        )
+        parameters = next((p for o in ordered if (p := object_field(o, "modelParameters"))), {})
+        episode.lineage.sampling_params_json = canonical_json(parameters) if parameters else None
+        called = {c.name for e in episode.events for c in e.tool_calls}
+        runs = [
+            o
+            for o in observations
+            if o.get("type") == "TOOL" or (o.get("type") == "SPAN" and o.get("name") in called)
+        ]
+        mark_failed_tools(
+            episode.events, [ToolRun(None, o.get("name"), o.get("level") == "ERROR") for o in runs]
+        )
+        name_tool_results(episode.events)
+        self._trace(record.value["trace"] or {}, observations, episode)
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        return episode
+
+    @staticmethod
+    def _trace(trace: dict[str, Any], observations: list[dict[str, Any]], episode: Episode) -> None:
+        roots = [o for o in observations if not o.get("parentObservationId")]
+        metadata = object_field(trace, "metadata") or next(
+            (object_field(o, "metadata") for o in roots if object_field(o, "metadata")), {}
+        )
+        key = next((k for k in TASK_ID_KEYS if metadata.get(k) is not None), None)
+        episode.task.fixture_id = task_id_of(metadata[key], f"metadata.{key}") if key else None
+        if any(o.get("level") == "ERROR" for o in roots):
+            episode.outcome.terminal_status = "error"
+        if isinstance(trace.get("output"), str):
+            episode.outcome.final_answer = trace["output"]
