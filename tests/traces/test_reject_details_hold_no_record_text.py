@@ -1,8 +1,8 @@
 """A reject's reason and detail carry no text of the record: they are stored in ``ingest_rejects``
 and printed, unredacted (traces/drops.py). The sweep takes one record per format and replaces every
-field in turn by a key (as a string, and inside an object where a string or number belongs) and
-renames every object key to it; whatever the adapters and validation then reject, the key is in no
-reject's reason, detail or excerpt. A record's own id (an OTel trace id, a Claude Code session id)
+field in turn by a key (as a string, and inside an object where a string or number belongs) or by a
+number no field holds, and renames every object key to a key; every such record is read or
+rejected (never a crash), and the key is in no reject's reason, detail or excerpt. A record's own id (an OTel trace id, a Claude Code session id)
 may be in its path: that is how a person finds the record in their logs."""
 
 from __future__ import annotations
@@ -64,7 +64,12 @@ def _places(node: Any, at: Path_ = ()) -> Iterator[tuple[str, Path_]]:
         yield "value", at
 
 
-def _with_key(doc: Any, place: str, at: Path_, wrapped: bool) -> Any:
+FORMS: tuple[Any, ...] = (KEY, {"value": KEY, "parts": [KEY]}, 10**30)
+"""What a field is replaced by: the key, the key inside an object where a string or a number
+belongs, and a number no field holds (a 30-digit timestamp: it must be a reject, never a crash)."""
+
+
+def _with_key(doc: Any, place: str, at: Path_, form: Any) -> Any:
     doc = copy.deepcopy(doc)
     parent = doc
     for step in at[:-1]:
@@ -72,7 +77,7 @@ def _with_key(doc: Any, place: str, at: Path_, wrapped: bool) -> Any:
     if place == "key":
         parent[LOWER_KEY] = parent.pop(at[-1])
     else:
-        parent[at[-1]] = {"value": KEY, "parts": [KEY]} if wrapped else KEY
+        parent[at[-1]] = form
     return doc
 
 
@@ -94,8 +99,8 @@ def _sweep(doc: Any, jsonl: bool, name: str, folder: Path) -> int:
     """Ingest every mutation of ``doc``; assert no reject holds the key; return the rejects seen."""
     rejects = 0
     for place, at in _places(doc):
-        for wrapped in (False, True) if place == "value" else (False,):
-            mutated = _with_key(doc, place, at, wrapped)
+        for form in FORMS if place == "value" else (None,):
+            mutated = _with_key(doc, place, at, form)
             path = folder / name
             path.write_text("\n".join(map(json.dumps, mutated)) + "\n" if jsonl else json.dumps(mutated))
             for reject in ingest_paths([path]).rejects:
