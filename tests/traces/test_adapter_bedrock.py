@@ -134,3 +134,16 @@ def test_a_body_in_s3_an_unknown_block_or_an_embedding_call_is_a_reject_and_the_
     ]
     assert "inputBodyS3Path" in result.rejects[0].detail
     assert result.rejects[1].detail.startswith("messages[0].content[1] has keys 'hologram'")
+
+
+def test_a_user_turn_keeps_its_results_and_text_in_block_order(tmp_path: Path):
+    record = copy.deepcopy(BEDROCK_CONVERSE)
+    record["messages"][2]["content"].append({"text": "Also check the tests."})
+    record["messages"][2]["content"].insert(0, {"text": "Here is what the tools said."})
+    episode = _one(_lines(tmp_path, "order.jsonl", record))
+    assert [(e.kind, e.tool_call_id) for e in episode.events[3:]] == [
+        ("user", None),
+        ("tool", "tooluse_b"),
+        ("tool", "tooluse_a"),
+        ("user", None),
+    ]

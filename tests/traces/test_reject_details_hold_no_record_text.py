@@ -2,8 +2,9 @@
 and printed, unredacted (traces/drops.py). The sweep takes one record per format and replaces every
 field in turn by a key (as a string, and inside an object where a string or number belongs) or by a
 number no field holds, and renames every object key to a key; every such record is read or
-rejected (never a crash), and the key is in no reject's reason, detail or excerpt. A record's own id (an OTel trace id, a Claude Code session id)
-may be in its path: that is how a person finds the record in their logs."""
+rejected (never a crash), and the key is in no reject's reason, detail or excerpt. A record's own
+id (an OTel trace id, a Claude Code session id) may be in its path: that is how a person finds the
+record in their logs."""
 
 from __future__ import annotations
 

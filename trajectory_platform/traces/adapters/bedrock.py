@@ -167,13 +167,24 @@ def _events_of_message(message: Any, where: str) -> list[Event]:
             texts.append(expect(block[kind], str, f"{at}.text"))
         elif kind != "cachePoint":
             texts.append(f"[{kind}]")
+        if role == "user" and texts:  # a user turn's text becomes an event where it stands
+            _add_user_text(events, "\n".join(texts))
+            texts = []
     if role == "assistant":
         event = Event(
             kind="assistant", content="\n".join(texts) or None, reasoning="\n".join(thoughts) or None
         )
         event.tool_calls = calls
         return [event]
-    return [*([Event(kind="user", content="\n".join(texts))] if texts else []), *events]
+    return events
+
+
+def _add_user_text(events: list[Event], text: str) -> None:
+    """Text joins the user event it follows, else opens one after the tool results before it."""
+    if events and events[-1].kind == "user":
+        events[-1].content = f"{events[-1].content}\n{text}"
+    else:
+        events.append(Event(kind="user", content=text))
 
 
 def tool_specs_of(config: Any, where: str) -> list[ToolSpec]:
