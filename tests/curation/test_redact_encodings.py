@@ -138,3 +138,14 @@ def test_a_secret_in_a_call_id_is_pseudonymized_and_the_pairing_holds():
     new_id = redacted.events[1].tool_calls[0].id
     assert AWS not in new_id and new_id == redacted.events[2].tool_call_id
     assert new_id.startswith("call-"), "only the secret inside the id is replaced"
+
+
+def test_a_view_is_rescanned_only_on_the_lines_it_changed():
+    text = "plain line one\nq=%41%4B%49%41 on two\nthree\nfour \x1b[31mred\nfive"
+    views = {view.name: view for view in decoded_views(text)}
+    percent, ansi = views["percent"], views["ansi"]
+    assert [percent.text[s:e] for s, e in percent.changed_lines()] == ["q=AKIA on two"]
+    assert [ansi.text[s:e] for s, e in ansi.changed_lines()] == ["four red"], "a code decoded to nothing"
+    lines = "\n".join(f"row {i} %41%42" if i in (3, 4) else f"row {i}" for i in range(8))
+    (view,) = decoded_views(lines)
+    assert [view.text[s:e] for s, e in view.changed_lines()] == ["row 3 AB\nrow 4 AB"], "neighbours merge"

@@ -76,6 +76,33 @@ class DecodedView:
             return offset, offset + 1
         return raw_start, raw_end
 
+    def changed_lines(self) -> list[tuple[int, int]]:
+        """The spans of :attr:`text` whose lines hold a decoded character, merged: where a secret the
+        raw text hides can be, with the context a detector reads on its line (``password = ...``).
+        The rest of a view is the raw text itself, already scanned."""
+        spans: list[tuple[int, int]] = []
+        previous_raw_end = 0
+        for index, (decoded_start, raw_start, raw_end, literal) in enumerate(self.segments):
+            removed = literal and raw_start != previous_raw_end  # an escape decoded to nothing
+            previous_raw_end = raw_end
+            if literal and not removed:
+                continue
+            decoded_end = (
+                decoded_start
+                if literal
+                else self.segments[index + 1][0]
+                if index + 1 < len(self.segments)
+                else len(self.text)
+            )
+            start = self.text.rfind("\n", 0, decoded_start) + 1
+            newline = self.text.find("\n", decoded_end)
+            end = len(self.text) if newline < 0 else newline
+            if spans and start <= spans[-1][1] + 1:
+                spans[-1] = (spans[-1][0], max(spans[-1][1], end))
+            else:
+                spans.append((start, end))
+        return spans
+
     def raw_span(self, start: int, end: int) -> tuple[int, int]:
         """The raw span covering decoded characters ``start`` to ``end`` (exclusive)."""
         span = self._raw(start)[0], self._raw(end - 1)[1]

@@ -103,13 +103,15 @@ def _decoded_findings(text: str, config: RedactionConfig) -> list[Finding]:
     as findings on the raw substring that encodes them."""
     found: list[Finding] = []
     for view in decoded_views(text):
-        hidden = find_secrets(view.text, config)
-        if config.pii:
-            hidden.extend(find_pii(view.text, config))
-        for finding in hidden:
-            start, end = view.raw_span(finding.start, finding.end)
-            detector = f"{finding.detector}+{view.name}"
-            found.append(Finding(finding.kind, start, end, text[start:end], detector))
+        for offset, end in view.changed_lines():  # the rest of the view is raw text, scanned already
+            window = view.text[offset:end]
+            hidden = find_secrets(window, config)
+            if config.pii:
+                hidden.extend(find_pii(window, config))
+            for finding in hidden:
+                start, stop = view.raw_span(offset + finding.start, offset + finding.end)
+                detector = f"{finding.detector}+{view.name}"
+                found.append(Finding(finding.kind, start, stop, text[start:stop], detector))
     return found
 
 
