@@ -219,3 +219,14 @@ def test_a_record_error_while_framing_a_file_is_its_reject_not_a_crash(tmp_path,
         ("wrong type", "the export is not a list of spans")
     ]
     assert len(result.episodes) == 1 and result.records_in == 2
+
+
+def test_a_sniff_that_raises_on_an_odd_shape_claims_nothing_and_the_next_format_reads_it(
+    tmp_path, monkeypatch
+):
+    def confused(sample, path):
+        raise TypeError("unhashable type: 'dict'")
+
+    monkeypatch.setattr(ADAPTERS["native"], "sniff", confused)
+    result = ingest_paths([write_lines(tmp_path / "chat.jsonl", [GOOD])])
+    assert result.rejects == [] and [e.source_format for e in result.episodes] == ["openai"]

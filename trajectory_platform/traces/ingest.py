@@ -32,6 +32,7 @@ from tqdm import tqdm
 from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format
 from trajectory_platform.traces.adapters.base import (
     NESTING_TOO_DEEP,
+    STRUCTURE_ERRORS,
     Adapter,
     RawRecord,
     RecordError,
@@ -52,18 +53,6 @@ LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".traj")
 _DATE_PART = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 EPOCH_SCALES = ((11, 1), (14, 1e3), (17, 1e6), (20, 1e9))
 """Unix timestamps by digit count: seconds, milliseconds, microseconds, nanoseconds."""
-STRUCTURE_ERRORS = (
-    TypeError,
-    ValueError,
-    KeyError,
-    AttributeError,
-    IndexError,
-    OverflowError,
-    RecursionError,
-)
-"""What arbitrary JSON in an unexpected shape raises inside an adapter (an ``OverflowError``: a
-timestamp of 30 digits). Such a record is rejected like any other unreadable one, so one odd record
-never stops the run."""
 PROGRESS_MIN_BYTES = 1 << 20
 """Inputs smaller than this finish too fast for a progress bar to help."""
 

@@ -8,9 +8,10 @@ also holds OpenAI messages), so the first yes wins.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
-from trajectory_platform.traces.adapters.base import Adapter, SourceFile
+from trajectory_platform.traces.adapters.base import STRUCTURE_ERRORS, Adapter, SourceFile
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
@@ -61,7 +62,17 @@ def detect_format(src: SourceFile) -> Adapter | None:
     sample = src.first_value()
     if sample is None:
         return None
-    return next((a for a in ADAPTERS.values() if a.sniff(sample, Path(src.path))), None)
+    return next((a for a in ADAPTERS.values() if _claims(a, sample, Path(src.path))), None)
+
+
+def _claims(adapter: Adapter, sample: Any, path: Path) -> bool:
+    """Whether ``adapter`` claims the sample. A sniff that raises on a shape it did not expect (an
+    object where it reads a type string) does not claim it: one odd file must not stop the run, and
+    the formats after it still get to look."""
+    try:
+        return adapter.sniff(sample, path)
+    except STRUCTURE_ERRORS:
+        return False
 
 
 __all__ = ["ADAPTERS", "FORMAT_NAMES", "Adapter", "SourceFile", "detect_format"]

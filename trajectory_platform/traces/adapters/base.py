@@ -27,6 +27,20 @@ JSONL_PROBE_LINES = 20
 """How many leading lines decide whether a file that is not one JSON document is JSONL."""
 
 
+STRUCTURE_ERRORS = (
+    TypeError,
+    ValueError,
+    KeyError,
+    AttributeError,
+    IndexError,
+    OverflowError,
+    RecursionError,
+)
+"""What arbitrary JSON in an unexpected shape raises inside an adapter (an ``OverflowError``: a
+timestamp of 30 digits). Such a record is rejected like any other unreadable one, so one odd record
+never stops the run."""
+
+
 class RecordError(Exception):
     """A record that cannot be normalized. ``reason`` is a short category; ``detail`` says where/why."""
 
