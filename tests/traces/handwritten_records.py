@@ -421,3 +421,59 @@ LANGFUSE_TRACE = {
 }
 """A Langfuse trace as its public API returns it: an agent's two OpenAI generations and two tool
 observations (the second failed)."""
+
+
+AUTOGEN_RESULT = {
+    "metadata": {"task_id": "fix-parser-7"},
+    "messages": [
+        {
+            "id": "m1",
+            "source": "user",
+            "type": "TextMessage",
+            "content": "Fix the parser.",
+            "models_usage": None,
+        },
+        {"id": "m2", "source": "coder", "type": "ThoughtEvent", "content": "Read both files first."},
+        {
+            "id": "m3",
+            "source": "coder",
+            "type": "ToolCallRequestEvent",
+            "content": [
+                {"id": "call_a", "arguments": '{"path": "p.py"}', "name": "read_file"},
+                {"id": "call_b", "arguments": '{"path": "t.py"}', "name": "read_file"},
+            ],
+            "models_usage": {"prompt_tokens": 80, "completion_tokens": 20},
+        },
+        {
+            "id": "m4",
+            "source": "coder",
+            "type": "ToolCallExecutionEvent",
+            "content": [
+                {"content": "def parse(): ...", "name": "read_file", "call_id": "call_a", "is_error": False},
+                {
+                    "content": "FileNotFoundError: t.py",
+                    "name": "read_file",
+                    "call_id": "call_b",
+                    "is_error": True,
+                },
+            ],
+        },
+        {"id": "m5", "source": "coder", "type": "ModelClientStreamingChunkEvent", "content": "Fix"},
+        {
+            "id": "m6",
+            "source": "coder",
+            "type": "TextMessage",
+            "content": "Fixed. TERMINATE",
+            "models_usage": {"prompt_tokens": 140, "completion_tokens": 5},
+        },
+        {
+            "id": "m7",
+            "source": "TextMentionTermination",
+            "type": "StopMessage",
+            "content": "Text 'TERMINATE' mentioned",
+        },
+    ],
+    "stop_reason": "Text 'TERMINATE' mentioned",
+}
+"""An AutoGen AgentChat ``TaskResult``, ``model_dump()``-ed: a coding agent's run with parallel tool
+calls, one failed."""

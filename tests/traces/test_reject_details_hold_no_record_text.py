@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from handwritten_records import (
+    AUTOGEN_RESULT,
     BEDROCK_CONVERSE,
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
@@ -91,6 +92,7 @@ HANDWRITTEN = {
     "bedrock-invocation-log": [BEDROCK_INVOCATION_LOG],
     "langsmith": LANGSMITH_RUNS,
     "langfuse": [LANGFUSE_TRACE],
+    "autogen": [AUTOGEN_RESULT],
     "otel-openllmetry": [OPENLLMETRY_TRACE],
 }
 """The JSONL lines of each format's hand-written record."""

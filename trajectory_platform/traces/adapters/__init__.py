@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
+from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
 from trajectory_platform.traces.adapters.base import STRUCTURE_ERRORS, Adapter, SourceFile
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
@@ -47,6 +48,7 @@ ADAPTERS: dict[str, Adapter] = {
         LangfuseAdapter(),
         ClaudeCodeAdapter(),
         BedrockAdapter(),
+        AutoGenAdapter(),
         AnthropicAdapter(),
         OpenAIResponsesAdapter(),
         GeminiAdapter(),
