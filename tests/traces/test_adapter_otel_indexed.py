@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from trajectory_platform.traces.adapters.otel import unflatten
+from trajectory_platform.traces.adapters.otel_messages import unflatten
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.record import Episode
 

@@ -32,7 +32,6 @@ rewritten) is kept verbatim as a compacted delivered input.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -44,28 +43,32 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     RecordError,
     SourceFile,
-    arguments_text,
     events_json,
     expect,
     name_tool_results,
 )
-from trajectory_platform.traces.drops import named
+from trajectory_platform.traces.adapters.otel_messages import (
+    CHOICE_EVENT,
+    EVENT_ROLES,
+    INDEXED_LAYOUTS,
+    Message,
+    json_attr,
+    message_of_event,
+    message_of_indexed,
+    message_of_parts,
+    text_of_value,
+    tool_definitions,
+    unflatten,
+    with_aliases,
+)
 from trajectory_platform.traces.record import (
     DeliveredInput,
     Episode,
     Event,
-    ToolCall,
     ToolSpec,
     canonical_json,
 )
 
-EVENT_ROLES = {
-    "gen_ai.system.message": "system",
-    "gen_ai.user.message": "user",
-    "gen_ai.assistant.message": "assistant",
-    "gen_ai.tool.message": "tool",
-}
-CHOICE_EVENT = "gen_ai.choice"
 MESSAGE_EVENTS = (*EVENT_ROLES, CHOICE_EVENT)
 STATUS_ERROR = (2, "2", "STATUS_CODE_ERROR")
 SAMPLING_KEYS = (
@@ -105,195 +108,6 @@ def attributes_of(raw: Any) -> dict[str, Any]:
     return {a["key"]: any_value(a.get("value")) for a in raw if isinstance(a, dict) and "key" in a}
 
 
-def _json_attr(value: Any) -> Any:
-    """GenAI structured attributes are JSON strings; tolerate already-structured values."""
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise RecordError("malformed JSON", f"GenAI attribute is not valid JSON: {exc.msg}") from exc
-    return value
-
-
-@dataclass
-class Message:
-    """Layout-independent message: what both convention versions can say."""
-
-    role: str
-    text: str | None = None
-    reasoning: str | None = None
-    calls: list[ToolCall] = field(default_factory=list)
-    call_id: str | None = None
-    finish_reason: str | None = None
-
-    def key(self) -> tuple:
-        return (self.role, self.text, self.call_id, tuple((c.id, c.name, c.arguments) for c in self.calls))
-
-
-def _text(value: Any) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
-    return canonical_json(value)
-
-
-def message_of_parts(raw: dict[str, Any]) -> Message:
-    """A newer-layout ChatMessage / OutputMessage (``role`` + ``parts``)."""
-    role = raw.get("role")
-    if not isinstance(role, str) or role not in ("system", "user", "assistant", "tool"):
-        raise RecordError("unknown role", f"GenAI message role {named(role)}")
-    message = Message(role=role, finish_reason=raw.get("finish_reason"))
-    texts, thoughts = [], []
-    for part in raw.get("parts") or []:
-        kind = part.get("type")
-        if kind == "text":
-            texts.append(part.get("content") or "")
-        elif kind == "reasoning":
-            thoughts.append(part.get("content") or "")
-        elif kind == "tool_call":
-            message.calls.append(
-                ToolCall(part.get("id"), part.get("name"), arguments_text(part.get("arguments")))
-            )
-        elif kind == "tool_call_response":
-            message.role, message.call_id = "tool", part.get("id")
-            texts.append(_text(part.get("response")) or "")
-        else:
-            texts.append(f"[{kind}]")
-    message.text = "\n".join(texts) if texts else None
-    message.reasoning = "\n".join(thoughts) if thoughts else None
-    return message
-
-
-def message_of_event(name: str, attrs: dict[str, Any]) -> Message:
-    """An event-per-message span event (conventions <= 1.36)."""
-    body = attrs
-    if name == CHOICE_EVENT:
-        inner = _json_attr(attrs.get("message")) or {}
-        body = {**inner, "finish_reason": attrs.get("finish_reason")}
-        role = "assistant"
-    else:
-        role = EVENT_ROLES[name]
-    calls = []
-    for raw in _json_attr(body.get("tool_calls")) or []:
-        function = raw.get("function") or {}
-        calls.append(ToolCall(raw.get("id"), function.get("name"), arguments_text(function.get("arguments"))))
-    return Message(
-        role=role,
-        text=_text(body.get("content")),
-        calls=calls,
-        call_id=body.get("id") if role == "tool" else None,
-        finish_reason=body.get("finish_reason"),
-    )
-
-
-INDEXED_LAYOUTS = (("gen_ai.prompt", "gen_ai.completion"), ("llm.input_messages", "llm.output_messages"))
-"""(input, output) attribute prefixes of OpenLLMetry and of OpenInference."""
-ROLE_ALIASES = {
-    "developer": "system",
-    "human": "user",
-    "ai": "assistant",
-    "model": "assistant",
-    "function": "tool",
-}
-"""Roles some instrumentations write for the four the conventions name."""
-ATTRIBUTE_ALIASES = {
-    "gen_ai.usage.input_tokens": ("gen_ai.usage.prompt_tokens", "llm.token_count.prompt"),
-    "gen_ai.usage.output_tokens": ("gen_ai.usage.completion_tokens", "llm.token_count.completion"),
-    "gen_ai.request.model": ("llm.model_name",),
-}
-"""A convention attribute and the names OpenLLMetry and OpenInference give it."""
-
-
-def unflatten(attrs: dict[str, Any], prefix: str) -> list[Any]:
-    """Attributes flattened under ``prefix`` with numeric indices (``gen_ai.prompt.0.role``,
-    ``gen_ai.prompt.0.tool_calls.1.name``) back into lists and objects, indices in numeric order (so
-    ``10`` follows ``2``). A key that is both a value and a container keeps the value."""
-    root: dict[str, Any] = {}
-    for key, value in attrs.items():
-        if not key.startswith(prefix + "."):
-            continue
-        *path, last = key[len(prefix) + 1 :].split(".")
-        node: Any = root
-        for step in path:
-            node = node.setdefault(step, {}) if isinstance(node, dict) else None
-        if isinstance(node, dict):
-            node[last] = value
-    listed = _listed(root)
-    return listed if isinstance(listed, list) else []
-
-
-def _listed(node: Any) -> Any:
-    if not isinstance(node, dict):
-        return node
-    items = {key: _listed(value) for key, value in node.items()}
-    if items and all(key.isdigit() for key in items):
-        return [items[key] for key in sorted(items, key=int)]
-    return items
-
-
-def _role(value: Any) -> str:
-    role = ROLE_ALIASES.get(value, value) if isinstance(value, str) else value
-    if role not in ("system", "user", "assistant", "tool"):
-        raise RecordError("unknown role", f"GenAI message role {named(value)}")
-    return role
-
-
-def message_of_indexed(raw: Any) -> Message:
-    """An OpenLLMetry ``gen_ai.prompt.<i>`` / ``gen_ai.completion.<i>`` message, or an OpenInference
-    ``llm.input_messages.<i>`` one (its fields under ``message``)."""
-    body = raw.get("message", raw) if isinstance(raw, dict) else {}
-    role = _role(body.get("role"))
-    contents = body.get("contents")
-    text: str | None
-    if isinstance(contents, list):  # OpenInference's multi-part content
-        parts = [c.get("message_content") for c in contents if isinstance(c, dict)]
-        text = "\n".join(_text(p.get("text")) or "" for p in parts if isinstance(p, dict))
-    else:
-        text = _text(body.get("content"))
-    calls = []
-    for entry in body.get("tool_calls") or []:
-        call: dict[str, Any] = entry.get("tool_call", entry) if isinstance(entry, dict) else {}
-        function = call["function"] if isinstance(call.get("function"), dict) else call
-        calls.append(
-            ToolCall(call.get("id"), function.get("name"), arguments_text(function.get("arguments")))
-        )
-    return Message(
-        role=role,
-        text=text,
-        calls=calls,
-        call_id=body.get("tool_call_id") if role == "tool" else None,
-        finish_reason=body.get("finish_reason"),
-    )
-
-
-def tool_definitions(attrs: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """A span's tools: ``gen_ai.tool.definitions``, else OpenLLMetry's ``llm.request.functions`` or
-    OpenInference's ``llm.tools`` (each a JSON schema, flat or under ``function``)."""
-    if "gen_ai.tool.definitions" in attrs:
-        return _json_attr(attrs["gen_ai.tool.definitions"])
-    functions = unflatten(attrs, "llm.request.functions")
-    if functions:
-        return [
-            {**f, "parameters": _json_attr(f.get("parameters", f.get("arguments")))}
-            for f in functions
-            if isinstance(f, dict)
-        ]
-    tools = [_json_attr((t.get("tool") or {}).get("json_schema")) for t in unflatten(attrs, "llm.tools")]
-    return [t.get("function", t) for t in tools if isinstance(t, dict)] or None
-
-
-def with_aliases(attrs: dict[str, Any]) -> dict[str, Any]:
-    """``attrs`` with the convention's names filled in from the ones OpenLLMetry and OpenInference
-    use (:data:`ATTRIBUTE_ALIASES`), where the convention's own is absent. Tool definitions, which
-    hold JSON to decode, are read per record instead (:func:`tool_definitions`), where a malformed
-    one rejects its trace."""
-    out = dict(attrs)
-    for name, aliases in ATTRIBUTE_ALIASES.items():
-        found = next((attrs[a] for a in aliases if a in attrs), None)
-        if name not in out and found is not None:
-            out[name] = found
-    return out
-
-
 @dataclass
 class Span:
     attrs: dict[str, Any]
@@ -322,13 +136,11 @@ class Span:
         """(input, output) messages of a model-call span in either layout, else ``None``."""
         if "gen_ai.input.messages" in self.attrs or "gen_ai.output.messages" in self.attrs:
             system = [
-                Message("system", text=_text(p.get("content")) if p.get("type") == "text" else None)
-                for p in _json_attr(self.attrs.get("gen_ai.system_instructions")) or []
+                Message("system", text=text_of_value(p.get("content")) if p.get("type") == "text" else None)
+                for p in json_attr(self.attrs.get("gen_ai.system_instructions")) or []
             ]
-            inputs = [message_of_parts(m) for m in _json_attr(self.attrs.get("gen_ai.input.messages")) or []]
-            outputs = [
-                message_of_parts(m) for m in _json_attr(self.attrs.get("gen_ai.output.messages")) or []
-            ]
+            inputs = [message_of_parts(m) for m in json_attr(self.attrs.get("gen_ai.input.messages")) or []]
+            outputs = [message_of_parts(m) for m in json_attr(self.attrs.get("gen_ai.output.messages")) or []]
             return system + inputs, outputs
         for inputs_key, outputs_key in INDEXED_LAYOUTS:
             indexed_inputs, indexed_outputs = (
@@ -466,7 +278,7 @@ class _Builder:
         result = span.attrs.get("gen_ai.tool.call.result")
         event = Event(
             kind="tool",
-            content=_text(result),
+            content=text_of_value(result),
             tool_call_id=call_id,
             tool_name=span.attrs.get("gen_ai.tool.name"),
             status="error" if span.failed else "ok",
