@@ -135,3 +135,74 @@ def test_indexed_attributes_unflatten_in_numeric_order():
         {"role": "c"},
     ]
     assert unflatten(attrs, "q") == []
+
+
+def test_vercel_ai_sdk_calls_and_tool_runs(tmp_path: Path):
+    seen = [
+        {"role": "system", "content": "Answer with tools."},
+        {"role": "user", "content": "Weather in Paris?"},
+    ]
+    ask = {
+        "role": "assistant",
+        "content": [
+            {"type": "tool-call", "toolCallId": "c1", "toolName": "weather", "input": {"city": "Paris"}}
+        ],
+    }
+    answer = {
+        "role": "tool",
+        "content": [
+            {
+                "type": "tool-result",
+                "toolCallId": "c1",
+                "toolName": "weather",
+                "output": {"type": "text", "value": "sunny"},
+            }
+        ],
+    }
+    tools = [json.dumps({"type": "function", "name": "weather", "inputSchema": {"type": "object"}})]
+    outer = {
+        "ai.operationId": "ai.generateText",
+        "ai.prompt": json.dumps({"prompt": "Weather in Paris?"}),
+        "ai.response.text": "It is sunny.",
+    }
+    first = {
+        "ai.operationId": "ai.generateText.doGenerate",
+        "ai.model.id": "gpt-4o",
+        "ai.prompt.messages": json.dumps(seen),
+        "ai.prompt.tools": tools,
+        "ai.response.toolCalls": json.dumps(
+            [{"toolCallId": "c1", "toolName": "weather", "input": {"city": "Paris"}}]
+        ),
+        "ai.response.finishReason": "tool-calls",
+        "ai.usage.inputTokens": 50,
+    }
+    run = {
+        "ai.operationId": "ai.toolCall",
+        "ai.toolCall.name": "weather",
+        "ai.toolCall.id": "c1",
+        "ai.toolCall.result": "sunny",
+    }
+    second = {
+        "ai.operationId": "ai.generateText.doGenerate",
+        "ai.prompt.messages": json.dumps([*seen, ask, answer]),
+        "ai.response.text": "It is sunny.",
+        "ai.response.finishReason": "stop",
+    }
+    spans = [
+        _span("t3", "o", 1, outer),
+        _span("t3", "a", 2, first),
+        _span("t3", "b", 3, run),
+        _span("t3", "c", 4, second),
+    ]
+    episode = _episode(tmp_path, spans)
+    assert [e.kind for e in episode.events] == ["system", "user", "assistant", "tool", "assistant"]
+    turn = episode.events[2]
+    assert [(c.id, c.name, json.loads(c.arguments or "")) for c in turn.tool_calls] == [
+        ("c1", "weather", {"city": "Paris"})
+    ]
+    assert (turn.finish_reason, turn.input_tokens) == ("tool-calls", 50)
+    assert (episode.events[3].tool_call_id, episode.events[3].content) == ("c1", "sunny")
+    assert episode.events[-1].content == "It is sunny." and len(episode.delivered_inputs) == 2, (
+        "the outer span is no call"
+    )
+    assert episode.lineage.model == "gpt-4o" and [t.name for t in episode.tools] == ["weather"]

@@ -19,7 +19,10 @@ OpenLLMetry / Traceloop (``gen_ai.prompt.<i>.role`` / ``.content`` / ``.tool_cal
 ``gen_ai.usage.prompt_tokens``) and OpenInference / Arize Phoenix (``llm.input_messages.<i>.message
 .role`` / ``.content`` / ``.contents`` / ``.tool_calls.<j>.tool_call.function.name``,
 ``llm.output_messages``, tools in ``llm.tools.<i>.tool.json_schema``, ``llm.model_name``,
-``llm.token_count.prompt``).
+``llm.token_count.prompt``). The Vercel AI SDK writes its own: each provider call is an
+``ai.*.doGenerate`` / ``doStream`` span with ``ai.prompt.messages`` and ``ai.response.text`` /
+``.toolCalls``, each tool run an ``ai.toolCall`` span (read as ``execute_tool``). The layouts live
+in :mod:`~trajectory_platform.traces.adapters.otel_messages`.
 
 Spans are read in start-time order. Each model-call span is one delivered input; its new input
 messages and its output extend the episode. ``execute_tool`` spans give the order in which calls
@@ -52,6 +55,7 @@ from trajectory_platform.traces.adapters.otel_messages import (
     EVENT_ROLES,
     INDEXED_LAYOUTS,
     Message,
+    ai_sdk_messages,
     json_attr,
     message_of_event,
     message_of_indexed,
@@ -142,6 +146,8 @@ class Span:
             inputs = [message_of_parts(m) for m in json_attr(self.attrs.get("gen_ai.input.messages")) or []]
             outputs = [message_of_parts(m) for m in json_attr(self.attrs.get("gen_ai.output.messages")) or []]
             return system + inputs, outputs
+        if (sdk := ai_sdk_messages(self.attrs)) is not None:
+            return sdk
         for inputs_key, outputs_key in INDEXED_LAYOUTS:
             indexed_inputs, indexed_outputs = (
                 unflatten(self.attrs, inputs_key),

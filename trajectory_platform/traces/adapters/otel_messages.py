@@ -114,11 +114,26 @@ ROLE_ALIASES = {
 }
 """Roles some instrumentations write for the four the conventions name."""
 ATTRIBUTE_ALIASES = {
-    "gen_ai.usage.input_tokens": ("gen_ai.usage.prompt_tokens", "llm.token_count.prompt"),
-    "gen_ai.usage.output_tokens": ("gen_ai.usage.completion_tokens", "llm.token_count.completion"),
-    "gen_ai.request.model": ("llm.model_name",),
+    "gen_ai.usage.input_tokens": (
+        "gen_ai.usage.prompt_tokens",
+        "llm.token_count.prompt",
+        "ai.usage.promptTokens",
+        "ai.usage.inputTokens",
+    ),
+    "gen_ai.usage.output_tokens": (
+        "gen_ai.usage.completion_tokens",
+        "llm.token_count.completion",
+        "ai.usage.completionTokens",
+        "ai.usage.outputTokens",
+    ),
+    "gen_ai.request.model": ("llm.model_name", "ai.model.id"),
+    "gen_ai.tool.name": ("ai.toolCall.name",),
+    "gen_ai.tool.call.id": ("ai.toolCall.id",),
+    "gen_ai.tool.call.result": ("ai.toolCall.result",),
 }
-"""A convention attribute and the names OpenLLMetry and OpenInference give it."""
+"""A convention attribute and the names OpenLLMetry, OpenInference and the Vercel AI SDK give it."""
+AI_SDK_TOOL_RUN = "ai.toolCall"
+"""The AI SDK's ``ai.operationId`` of a tool's execution: the conventions' ``execute_tool``."""
 
 
 def unflatten(attrs: dict[str, Any], prefix: str) -> list[Any]:
@@ -188,6 +203,13 @@ def tool_definitions(attrs: dict[str, Any]) -> list[dict[str, Any]] | None:
     OpenInference's ``llm.tools`` (each a JSON schema, flat or under ``function``)."""
     if "gen_ai.tool.definitions" in attrs:
         return json_attr(attrs["gen_ai.tool.definitions"])
+    if "ai.prompt.tools" in attrs:  # the AI SDK: a list of JSON tool definitions
+        tools = [json_attr(t) for t in attrs["ai.prompt.tools"] or []]
+        return [
+            {**t, "parameters": t.get("parameters", t.get("inputSchema"))}
+            for t in tools
+            if isinstance(t, dict)
+        ]
     functions = unflatten(attrs, "llm.request.functions")
     if functions:
         return [
@@ -209,4 +231,69 @@ def with_aliases(attrs: dict[str, Any]) -> dict[str, Any]:
         found = next((attrs[a] for a in aliases if a in attrs), None)
         if name not in out and found is not None:
             out[name] = found
+    if attrs.get("ai.operationId") == AI_SDK_TOOL_RUN:
+        out.setdefault("gen_ai.operation.name", "execute_tool")
     return out
+
+
+AI_SDK_MODEL_CALLS = (".doGenerate", ".doStream")
+"""The AI SDK's spans of one provider call (``ai.generateText.doGenerate``, ``ai.streamText.doStream``):
+its outer ``ai.generateText`` span spans the whole loop and is no model call of its own."""
+
+
+def ai_sdk_messages(attrs: dict[str, Any]) -> tuple[list[Message], list[Message]] | None:
+    """(input, output) of a Vercel AI SDK model call span: ``ai.prompt.messages`` (text, reasoning,
+    ``tool-call`` and ``tool-result`` parts) and ``ai.response.text`` / ``.toolCalls`` /
+    ``.finishReason``; ``None`` for any other span."""
+    operation = attrs.get("ai.operationId")
+    if "ai.prompt.messages" not in attrs or (
+        operation is not None and not str(operation).endswith(AI_SDK_MODEL_CALLS)
+    ):
+        return None
+    inputs = [m for raw in json_attr(attrs["ai.prompt.messages"]) or [] for m in _ai_sdk_message(raw)]
+    calls = [_ai_sdk_call(c) for c in json_attr(attrs.get("ai.response.toolCalls")) or []]
+    text = attrs.get("ai.response.text")
+    if text is None and not calls:
+        return inputs, []
+    reply = Message(
+        "assistant",
+        text=text_of_value(text),
+        calls=calls,
+        finish_reason=attrs.get("ai.response.finishReason"),
+    )
+    return inputs, [reply]
+
+
+def _ai_sdk_call(part: dict[str, Any]) -> ToolCall:
+    return ToolCall(
+        part.get("toolCallId"), part.get("toolName"), arguments_text(part.get("args", part.get("input")))
+    )
+
+
+def _ai_sdk_message(raw: Any) -> list[Message]:
+    """One AI SDK message: its text (or text, reasoning and tool-call parts), and each tool-result
+    part as a tool message of its own."""
+    role = _role(raw.get("role") if isinstance(raw, dict) else None)
+    content = raw.get("content")
+    if not isinstance(content, list):
+        return [Message(role, text=text_of_value(content))]
+    texts, thoughts, calls, results = [], [], [], []
+    for part in content:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "text":
+            texts.append(text_of_value(part.get("text")) or "")
+        elif kind == "reasoning":
+            thoughts.append(text_of_value(part.get("text")) or "")
+        elif kind == "tool-call":
+            calls.append(_ai_sdk_call(part))
+        elif kind == "tool-result":
+            output = part.get("output", part.get("result"))
+            if isinstance(output, dict) and set(output) == {"type", "value"}:  # AI SDK 5: a typed output
+                output = output["value"]
+            results.append(Message("tool", text=text_of_value(output), call_id=part.get("toolCallId")))
+        else:
+            texts.append(f"[{kind}]")
+    if role == "tool":
+        return results
+    message = Message(role, text="\n".join(texts) or None, reasoning="\n".join(thoughts) or None, calls=calls)
+    return [message, *results]
