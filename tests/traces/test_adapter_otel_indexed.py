@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from trajectory_platform.traces.adapters.otel_messages import unflatten
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.record import Episode
@@ -206,3 +208,30 @@ def test_vercel_ai_sdk_calls_and_tool_runs(tmp_path: Path):
         "the outer span is no call"
     )
     assert episode.lineage.model == "gpt-4o" and [t.name for t in episode.tools] == ["weather"]
+
+
+HELLO = {
+    **_prompt("gen_ai.prompt", 0, "user", content="hi"),
+    **_prompt("gen_ai.completion", 0, "assistant", content="hello"),
+}
+"""One OpenLLMetry chat span's messages."""
+
+
+@pytest.mark.parametrize(
+    "attribute",
+    [
+        {"task_id": "fix-parser-7"},
+        {"ai.telemetry.metadata.task_id": "fix-parser-7"},
+        {"traceloop.association.properties.task_id": "fix-parser-7"},
+        {"metadata": json.dumps({"task_id": "fix-parser-7", "user": "u1"})},
+    ],
+    ids=["bare", "ai_sdk", "openllmetry", "openinference"],
+)
+def test_a_span_names_the_task_its_trace_ran_against(tmp_path: Path, attribute: dict[str, Any]):
+    root = {"openinference.span.kind": "AGENT", **attribute}
+    episode = _episode(tmp_path, [_span("t4", "r", 1, root), _span("t4", "c", 2, HELLO)])
+    assert episode.task.fixture_id == "fix-parser-7"
+
+
+def test_a_trace_that_names_no_task_has_none(tmp_path: Path):
+    assert _episode(tmp_path, [_span("t5", "c", 1, HELLO)]).task.fixture_id is None

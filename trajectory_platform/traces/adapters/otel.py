@@ -54,12 +54,14 @@ from trajectory_platform.traces.adapters.otel_messages import (
     CHOICE_EVENT,
     EVENT_ROLES,
     INDEXED_LAYOUTS,
+    TASK_ID_SOURCE,
     Message,
     ai_sdk_messages,
     json_attr,
     message_of_event,
     message_of_indexed,
     message_of_parts,
+    task_id_of_span,
     text_of_value,
     tool_definitions,
     unflatten,
@@ -219,6 +221,7 @@ class OTelAdapter(Adapter):
     """OTLP/JSON trace exports with GenAI spans."""
 
     name = "otel"
+    task_id_source = TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
         return isinstance(sample, dict) and (
@@ -258,6 +261,7 @@ class OTelAdapter(Adapter):
                 builder.model_span(span, *io)
         if not any(s.io() is not None for s in spans):
             raise RecordError("no GenAI messages", "the trace has no model-call span with messages")
+        episode.task.fixture_id = next(filter(None, (task_id_of_span(s.attrs) for s in spans)), None)
         root = next((s for s in spans if not s.raw.get("parentSpanId")), spans[0])
         if root.failed:
             episode.outcome.terminal_status = "error"

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from trajectory_platform.traces.adapters.base import RecordError, arguments_text
+from trajectory_platform.traces.adapters.base import TASK_ID_KEYS, RecordError, arguments_text, task_id_of
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import ToolCall, canonical_json
 
@@ -297,3 +297,36 @@ def _ai_sdk_message(raw: Any) -> list[Message]:
         return results
     message = Message(role, text="\n".join(texts) or None, reasoning="\n".join(thoughts) or None, calls=calls)
     return [message, *results]
+
+
+TASK_ID_SCOPES = ("", "ai.telemetry.metadata.", "traceloop.association.properties.")
+"""Where a span states the task it ran against: a bare attribute, the Vercel AI SDK's telemetry
+metadata, OpenLLMetry's association properties (and OpenInference's ``metadata`` JSON)."""
+TASK_ID_SOURCE = (
+    "a span attribute `task_id` (or `environment_id`, `instance_id`), bare, as "
+    "`ai.telemetry.metadata.task_id` (Vercel AI SDK), `traceloop.association.properties.task_id` "
+    "(OpenLLMetry) or in OpenInference's `metadata` JSON; the first span in start order naming one"
+)
+
+
+def task_id_of_span(attrs: dict[str, Any]) -> str | None:
+    """The task id a span's attributes state (:data:`TASK_ID_SCOPES`), else ``None``."""
+    metadata = _json_object(attrs.get("metadata"))
+    for key in TASK_ID_KEYS:
+        for scope in TASK_ID_SCOPES:
+            if attrs.get(scope + key) is not None:
+                return task_id_of(attrs[scope + key], f"span attribute {scope}{key}")
+        if isinstance(metadata, dict) and metadata.get(key) is not None:
+            return task_id_of(metadata[key], f"span attribute metadata.{key}")
+    return None
+
+
+def _json_object(value: Any) -> dict[str, Any] | None:
+    """OpenInference's free-form ``metadata``: an object, as JSON text or already decoded; anything
+    else states no task (it is the application's own field, not a message to reject over)."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            return None
+    return value if isinstance(value, dict) else None
