@@ -136,6 +136,7 @@ def test_a_real_mini_swe_agent_trajectory_leaks_no_field_into_a_reject(real_root
 def test_a_value_is_shown_only_when_it_reads_as_a_word():
     assert named("critic") == "'critic'" and named("tool_result") == "'tool_result'"
     assert named("bash_1") == "'bash_1'" and named("toolu_01A9") == "a string of 10 characters"
+    assert named("sk-abcdefghijklmnopqrst") == "a string of 23 characters", "a lowercase key runs long"
     assert named(KEY) == "a string of 20 characters"
     assert named("Critic") == "a string of 6 characters", "a capital may start a key"
     assert named(-1) == "-1" and named(4111111111111111) == "a number of 16 digits"

@@ -16,11 +16,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-_WORD = re.compile(r"[a-z][a-z_-]{0,23}[0-9]{0,3}")
-"""A value a detail may show as it is: a short lowercase word, perhaps numbered, the shape of a
-role, a type, a status or a call id (``bash_1``). Such a word tells a person what went wrong and is
-no more exposed than in the redacted corpus (no detector flags a lowercase word either); anything
-else may be a key."""
+_WORD = re.compile(r"[a-z][a-z_-]{0,15}[0-9]{0,3}")
+"""A value a detail may show as it is: a short lowercase word (16 letters at most), perhaps
+numbered, the shape of a role, a type, a status or a call id (``bash_1``). Such a word tells a
+person what went wrong and is no more exposed than in the redacted corpus (no detector flags a
+lowercase word either); anything else may be a key, and keys run longer."""
 _QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
 _SHOWN_DIGITS = 6
 
