@@ -31,7 +31,6 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     RecordError,
     SourceFile,
-    expect,
     frame_json,
     name_tool_results,
     object_field,
@@ -44,9 +43,9 @@ from trajectory_platform.traces.adapters.call_trace import (
     conversation_of,
     mark_failed_tools,
 )
-from trajectory_platform.traces.adapters.langsmith import event_of
-from trajectory_platform.traces.adapters.openai import event_of_message, tool_specs_of
-from trajectory_platform.traces.record import Episode, Event, canonical_json
+from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
+from trajectory_platform.traces.adapters.openai import tool_specs_of
+from trajectory_platform.traces.record import Episode, canonical_json
 
 OBSERVATION_TYPES = frozenset(
     {
@@ -75,42 +74,14 @@ def _is_trace(value: Any) -> bool:
     return isinstance(observations, list) and any(_is_observation(o) for o in observations)
 
 
-def _seen(value: Any, where: str) -> list[Event]:
-    """A generation's input: a message list, ``{"messages": [...]}``, or a prompt string."""
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [Event(kind="user", content=value)]
-    messages = value.get("messages") if isinstance(value, dict) else value
-    messages = expect(messages, list, f"{where}.input")
-    return [event_of(m, f"{where}.input[{i}]") for i, m in enumerate(messages)]
-
-
-def _answer(value: Any, where: str) -> Event | None:
-    """A generation's output: a message, a Chat Completions response's first choice, or text."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return Event(kind="assistant", content=value)
-    expect(value, dict, f"{where}.output")
-    if "choices" in value:
-        choice = expect(expect(value["choices"], list, f"{where}.output.choices")[0], dict, f"{where}.output")
-        event = event_of_message(choice.get("message"), f"{where}.output.choices[0].message")
-        event.finish_reason = optional_str(choice.get("finish_reason"), f"{where}.output.choices[0]")
-        return event
-    if "role" not in value and "type" not in value and "lc" not in value:
-        value = {"role": "assistant", **value}
-    return event_of(value, f"{where}.output")
-
-
 def _call(observation: dict[str, Any], where: str) -> ModelCall:
-    answer = _answer(observation.get("output"), where)
+    answer = reply_of(observation.get("output"), f"{where}.output")
     if answer is not None:
         answer.timestamp = optional_str(observation.get("endTime"), f"{where}.endTime")
         usage = object_field(observation, "usageDetails") or object_field(observation, "usage")
         answer.input_tokens = answer.input_tokens or usage.get("input", usage.get("promptTokens"))
         answer.output_tokens = answer.output_tokens or usage.get("output", usage.get("completionTokens"))
-    return ModelCall(_seen(observation.get("input"), where), answer)
+    return ModelCall(messages_seen(observation.get("input"), f"{where}.input"), answer)
 
 
 class LangfuseAdapter(Adapter):

@@ -32,14 +32,12 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     RecordError,
     SourceFile,
-    arguments_text,
     expect,
     frame_json,
     name_tool_results,
     object_field,
     optional_str,
     task_id_of,
-    text_of,
 )
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
@@ -47,28 +45,10 @@ from trajectory_platform.traces.adapters.call_trace import (
     conversation_of,
     mark_failed_tools,
 )
-from trajectory_platform.traces.adapters.openai import event_of_message, tool_specs_of
-from trajectory_platform.traces.drops import named
-from trajectory_platform.traces.record import Episode, Event, ToolCall
+from trajectory_platform.traces.adapters.chat_payloads import event_of, first_choice
+from trajectory_platform.traces.adapters.openai import tool_specs_of
+from trajectory_platform.traces.record import Episode, Event
 
-KINDS = {
-    "human": "user",
-    "ai": "assistant",
-    "system": "system",
-    "tool": "tool",
-    "function": "tool",
-    "developer": "system",
-}
-"""A LangChain message type (``HumanMessage`` and its ``Chunk`` by their short name) -> event kind."""
-CLASS_NAMES = {
-    "HumanMessage": "human",
-    "AIMessage": "ai",
-    "SystemMessage": "system",
-    "ToolMessage": "tool",
-    "FunctionMessage": "function",
-    "ChatMessage": "chat",
-}
-CHAT_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "tool": "tool"}
 TASK_ID_SOURCE = "the root run's `extra.metadata.task_id` (or `environment_id`, `instance_id`)"
 
 
@@ -82,94 +62,6 @@ def _runs(value: Any) -> Iterator[dict[str, Any]]:
     for child in value.get("child_runs") or []:
         if _is_run(child):
             yield from _runs(child)
-
-
-def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
-    """One LangChain message (its type and its fields) as an event."""
-    if kind == "chat":
-        role = fields.get("role")
-        if role not in CHAT_ROLES:
-            raise RecordError(
-                "unknown role", f"{where}.role is {named(role)}; expected one of {list(CHAT_ROLES)}"
-            )
-        kind = {"user": "human", "assistant": "ai"}.get(role, role)
-    if kind not in KINDS:
-        raise RecordError("unknown role", f"{where}.type is {named(kind)}; expected one of {list(KINDS)}")
-    content = fields.get("content")
-    parts = content if isinstance(content, list) else []
-    text = text_of(
-        [p for p in parts if not isinstance(p, dict) or p.get("type") in (None, "text")]
-        if parts
-        else content,
-        f"{where}.content",
-    )
-    event = Event(kind=KINDS[kind], content=text)
-    if kind == "ai":
-        thoughts = [
-            p.get("thinking") or p.get("reasoning")
-            for p in parts
-            if isinstance(p, dict) and p.get("type") in ("thinking", "reasoning")
-        ]
-        extra = object_field(fields, "additional_kwargs")
-        reasoning = [t for t in (*thoughts, extra.get("reasoning_content")) if isinstance(t, str)]
-        event.reasoning = "\n".join(reasoning) or None
-        event.tool_calls = _calls(fields, parts, where)
-        metadata = object_field(fields, "response_metadata")
-        event.finish_reason = optional_str(
-            metadata.get("finish_reason", metadata.get("stop_reason")), f"{where}.response_metadata"
-        )
-        usage = object_field(fields, "usage_metadata")
-        event.input_tokens, event.output_tokens = usage.get("input_tokens"), usage.get("output_tokens")
-    elif KINDS[kind] == "tool":
-        event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
-        event.tool_name = optional_str(fields.get("name"), f"{where}.name")
-        event.status = "error" if fields.get("status") == "error" else "ok"
-    return event
-
-
-def _calls(fields: dict[str, Any], parts: list[Any], where: str) -> list[ToolCall]:
-    """``tool_calls`` and ``invalid_tool_calls`` (arguments the model wrote that did not parse, kept
-    as written); Anthropic-style ``tool_use`` content parts when no ``tool_calls`` were filled in."""
-    calls = []
-    for key, arguments in (("tool_calls", "args"), ("invalid_tool_calls", "args")):
-        for index, call in enumerate(expect(fields.get(key) or [], list, f"{where}.{key}")):
-            expect(call, dict, f"{where}.{key}[{index}]")
-            calls.append(
-                ToolCall(
-                    id=optional_str(call.get("id"), f"{where}.{key}[{index}].id"),
-                    name=optional_str(call.get("name"), f"{where}.{key}[{index}].name"),
-                    arguments=arguments_text(call.get(arguments)),
-                )
-            )
-    if not calls:
-        for part in parts:
-            if isinstance(part, dict) and part.get("type") == "tool_use":
-                calls.append(
-                    ToolCall(
-                        id=optional_str(part.get("id"), f"{where}.content"),
-                        name=optional_str(part.get("name"), f"{where}.content"),
-                        arguments=arguments_text(part.get("input")),
-                    )
-                )
-    return calls
-
-
-def event_of(message: Any, where: str) -> Event:
-    """A message in any of the shapes LangSmith stores (see the module docstring)."""
-    expect(message, dict, where)
-    if message.get("lc") == 1 and message.get("type") == "constructor":
-        path = expect(message.get("id"), list, f"{where}.id")
-        name = str(path[-1]).removesuffix("Chunk") if path else ""
-        if name not in CLASS_NAMES:
-            raise RecordError("unknown role", f"{where}.id names {named(name)}; expected a LangChain message")
-        return _message_parts(
-            CLASS_NAMES[name], expect(message.get("kwargs", {}), dict, f"{where}.kwargs"), where
-        )
-    if isinstance(message.get("data"), dict) and isinstance(message.get("type"), str):
-        return _message_parts(message["type"].removesuffix("Chunk"), message["data"], f"{where}.data")
-    if "role" in message:
-        return event_of_message(message, where)
-    return _message_parts(str(message.get("type")).removesuffix("Chunk"), message, where)
 
 
 def _inputs(run: dict[str, Any], where: str) -> list[Event]:
@@ -202,14 +94,7 @@ def _answer(run: dict[str, Any], where: str) -> Event | None:
         )
         return event
     if "choices" in outputs:
-        choice = expect(
-            expect(outputs["choices"], list, f"{where}.outputs.choices")[0], dict, f"{where}.outputs"
-        )
-        event = event_of_message(choice.get("message"), f"{where}.outputs.choices[0].message")
-        event.finish_reason = optional_str(choice.get("finish_reason"), f"{where}.outputs.choices[0]")
-        usage = object_field(outputs, "usage")
-        event.input_tokens, event.output_tokens = usage.get("prompt_tokens"), usage.get("completion_tokens")
-        return event
+        return first_choice(outputs, f"{where}.outputs")
     raise RecordError("unknown output", f"{where}.outputs holds neither generations nor choices")
 
 
