@@ -10,27 +10,14 @@ import json
 from pathlib import Path
 
 from handwritten_records import AUTOGEN_RESULT
+from log_files import one_episode, write_json, write_jsonl
 
 from trajectory_platform.traces.adapters import SourceFile, detect_format
 from trajectory_platform.traces.ingest import ingest_paths
-from trajectory_platform.traces.record import Episode
-
-
-def _write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
-
-
-def _one(path: Path) -> Episode:
-    result = ingest_paths([path])
-    assert result.rejects == [], [(r.reason, r.detail) for r in result.rejects]
-    (episode,) = result.episodes
-    return episode
 
 
 def test_a_task_result_becomes_one_episode(tmp_path: Path):
-    episode = _one(_write(tmp_path, "run.jsonl", json.dumps(AUTOGEN_RESULT) + "\n"))
+    episode = one_episode(write_jsonl(tmp_path, "run.jsonl", [AUTOGEN_RESULT]))
     assert episode.source_format == "autogen" and episode.task.fixture_id == "fix-parser-7"
     assert [e.kind for e in episode.events] == ["user", "assistant", "tool", "tool", "assistant"]
     turn = episode.events[1]
@@ -64,9 +51,9 @@ def test_a_bare_message_list_and_a_framework_summary_kept_as_context(tmp_path: P
             "content": "def parse(): ...\nFileNotFoundError",
         }
     )
-    path = _write(tmp_path, "messages.json", json.dumps(messages))
+    path = write_json(tmp_path, "messages.json", messages)
     assert detect_format(SourceFile.read(path)).name == "autogen"
-    episode = _one(path)
+    episode = one_episode(path)
     summary = episode.events[-1]
     assert (summary.kind, summary.weight) == ("assistant", 0.0), "the framework wrote it, not the model"
 
@@ -82,7 +69,7 @@ def test_code_generation_and_its_execution(tmp_path: Path):
         },
         {"source": "coder", "type": "CodeExecutionEvent", "result": {"exit_code": 1, "output": "NameError"}},
     ]
-    episode = _one(_write(tmp_path, "code.json", json.dumps({"messages": messages})))
+    episode = one_episode(write_json(tmp_path, "code.json", {"messages": messages}))
     assert [(e.kind, e.tool_name, e.exit_code, e.status) for e in episode.events[1:]] == [
         ("assistant", None, None, None),
         ("tool", "code_execution", 1, "error"),
@@ -92,7 +79,7 @@ def test_code_generation_and_its_execution(tmp_path: Path):
 def test_an_unknown_message_type_rejects_its_record_and_the_rest_goes_on(tmp_path: Path):
     odd = copy.deepcopy(AUTOGEN_RESULT)
     odd["messages"][2]["type"] = "HologramEvent"
-    path = _write(tmp_path, "day.jsonl", json.dumps(odd) + "\n" + json.dumps(AUTOGEN_RESULT) + "\n")
+    path = write_jsonl(tmp_path, "day.jsonl", [odd, AUTOGEN_RESULT])
     result = ingest_paths([path])
     assert len(result.episodes) == 1
     assert [(r.source_line, r.reason, r.detail) for r in result.rejects] == [

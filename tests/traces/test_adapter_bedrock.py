@@ -10,27 +10,16 @@ import json
 from pathlib import Path
 
 from handwritten_records import BEDROCK_CONVERSE, BEDROCK_INVOCATION_LOG, BEDROCK_RESPONSE
+from log_files import one_episode, write_jsonl
 
 from trajectory_platform.traces.adapters import SourceFile, detect_format
 from trajectory_platform.traces.ingest import ingest_paths
-from trajectory_platform.traces.record import Episode
-
-
-def _lines(tmp_path: Path, name: str, *records: object) -> Path:
-    path = tmp_path / name
-    path.write_text("".join(json.dumps(r) + "\n" for r in records))
-    return path
-
-
-def _one(path: Path) -> Episode:
-    result = ingest_paths([path])
-    assert result.rejects == [], [(r.reason, r.detail) for r in result.rejects]
-    (episode,) = result.episodes
-    return episode
 
 
 def test_a_converse_request_and_its_response_become_one_episode(tmp_path: Path):
-    episode = _one(_lines(tmp_path, "converse.jsonl", {**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE}))
+    episode = one_episode(
+        write_jsonl(tmp_path, "converse.jsonl", [{**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE}])
+    )
     assert episode.source_format == "bedrock" and episode.task.fixture_id == "fix-parser-7"
     assert [e.kind for e in episode.events] == ["system", "user", "assistant", "tool", "tool", "assistant"]
     turn = episode.events[2]
@@ -64,8 +53,10 @@ def test_a_converse_request_and_its_response_become_one_episode(tmp_path: Path):
 
 
 def test_the_invocation_log_bedrock_writes_reads_as_the_same_conversation(tmp_path: Path):
-    logged = _one(_lines(tmp_path, "invocations.jsonl", BEDROCK_INVOCATION_LOG))
-    direct = _one(_lines(tmp_path, "converse.jsonl", {**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE}))
+    logged = one_episode(write_jsonl(tmp_path, "invocations.jsonl", [BEDROCK_INVOCATION_LOG]))
+    direct = one_episode(
+        write_jsonl(tmp_path, "converse.jsonl", [{**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE}])
+    )
     assert [(e.kind, e.content, e.tool_call_id) for e in logged.events] == [
         (e.kind, e.content, e.tool_call_id) for e in direct.events
     ]
@@ -96,7 +87,7 @@ def test_claude_through_invoke_model_reads_its_messages_body(tmp_path: Path):
         "stop_reason": "tool_use",
         "usage": {"input_tokens": 40, "output_tokens": 12},
     }
-    episode = _one(_lines(tmp_path, "claude.jsonl", log))
+    episode = one_episode(write_jsonl(tmp_path, "claude.jsonl", [log]))
     assert [e.kind for e in episode.events] == ["system", "user", "assistant"]
     assert (
         episode.events[-1].tool_calls[0].name == "read_file"
@@ -107,11 +98,13 @@ def test_claude_through_invoke_model_reads_its_messages_body(tmp_path: Path):
 
 
 def test_detection_tells_bedrock_from_anthropic_and_openai(tmp_path: Path):
-    converse = _lines(tmp_path, "c.jsonl", BEDROCK_CONVERSE)
-    log = _lines(tmp_path, "l.jsonl", BEDROCK_INVOCATION_LOG)
-    anthropic = _lines(tmp_path, "a.jsonl", {"system": "x", "messages": [{"role": "user", "content": "hi"}]})
-    openai = _lines(
-        tmp_path, "o.jsonl", {"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]}
+    converse = write_jsonl(tmp_path, "c.jsonl", [BEDROCK_CONVERSE])
+    log = write_jsonl(tmp_path, "l.jsonl", [BEDROCK_INVOCATION_LOG])
+    anthropic = write_jsonl(
+        tmp_path, "a.jsonl", [{"system": "x", "messages": [{"role": "user", "content": "hi"}]}]
+    )
+    openai = write_jsonl(
+        tmp_path, "o.jsonl", [{"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]}]
     )
     names = [detect_format(SourceFile.read(p)) for p in (converse, log, anthropic, openai)]
     assert [a.name if a else None for a in names] == ["bedrock", "bedrock", "anthropic", "openai"]
@@ -124,7 +117,7 @@ def test_a_body_in_s3_an_unknown_block_or_an_embedding_call_is_a_reject_and_the_
     unknown["messages"][0]["content"].append({"hologram": {"bytes": "..."}})
     embedding = copy.deepcopy(BEDROCK_INVOCATION_LOG)
     embedding["input"]["inputBodyJson"] = {"inputText": "a sentence to embed"}
-    path = _lines(tmp_path, "day.jsonl", in_s3, unknown, BEDROCK_INVOCATION_LOG, embedding)
+    path = write_jsonl(tmp_path, "day.jsonl", [in_s3, unknown, BEDROCK_INVOCATION_LOG, embedding])
     result = ingest_paths([path])
     assert len(result.episodes) == 1 and result.records_in == 4
     assert [(r.source_line, r.reason) for r in result.rejects] == [
@@ -140,7 +133,7 @@ def test_a_user_turn_keeps_its_results_and_text_in_block_order(tmp_path: Path):
     record = copy.deepcopy(BEDROCK_CONVERSE)
     record["messages"][2]["content"].append({"text": "Also check the tests."})
     record["messages"][2]["content"].insert(0, {"text": "Here is what the tools said."})
-    episode = _one(_lines(tmp_path, "order.jsonl", record))
+    episode = one_episode(write_jsonl(tmp_path, "order.jsonl", [record]))
     assert [(e.kind, e.tool_call_id) for e in episode.events[3:]] == [
         ("user", None),
         ("tool", "tooluse_b"),

@@ -8,19 +8,14 @@ import json
 from pathlib import Path
 
 from handwritten_records import GEMINI_REQUEST as REQUEST
+from log_files import write_json, write_jsonl
 
 from trajectory_platform.traces.adapters import SourceFile, detect_format
 from trajectory_platform.traces.ingest import ingest_paths
 
 
-def _write(tmp_path: Path, name: str, content: str) -> Path:
-    path = tmp_path / name
-    path.write_text(content)
-    return path
-
-
 def test_a_logged_request_and_response_become_one_episode(tmp_path: Path):
-    result = ingest_paths([_write(tmp_path, "run.jsonl", json.dumps(REQUEST) + "\n")])
+    result = ingest_paths([write_jsonl(tmp_path, "run.jsonl", [REQUEST])])
     assert result.rejects == []
     (episode,) = result.episodes
     assert episode.source_format == "gemini" and episode.episode_id == "gemini:gem-run-1"
@@ -54,7 +49,7 @@ def test_the_python_sdk_snake_case_and_a_bare_contents_list(tmp_path: Path):
             "parts": [{"inline_data": {"mime_type": "image/png", "data": "AAAA"}}, {"text": "Plot."}],
         },
     ]
-    path = _write(tmp_path, "contents.json", json.dumps(contents))
+    path = write_json(tmp_path, "contents.json", contents)
     adapter = detect_format(SourceFile.read(path))
     assert adapter is not None and adapter.name == "gemini"
     (episode,) = ingest_paths([path]).episodes
@@ -67,7 +62,7 @@ def test_the_python_sdk_snake_case_and_a_bare_contents_list(tmp_path: Path):
 
 def test_an_unknown_part_rejects_its_record_with_the_path_and_the_rest_goes_on(tmp_path: Path):
     broken = {**REQUEST, "id": "gem-run-2", "contents": [{"role": "user", "parts": [{"hologram": {}}]}]}
-    path = _write(tmp_path, "mixed.jsonl", json.dumps(REQUEST) + "\n" + json.dumps(broken) + "\n")
+    path = write_jsonl(tmp_path, "mixed.jsonl", [REQUEST, broken])
     result = ingest_paths([path])
     assert [e.episode_id for e in result.episodes] == ["gemini:gem-run-1"]
     (reject,) = result.rejects
@@ -85,7 +80,7 @@ def test_an_unset_role_is_the_api_default_and_malformed_records_are_rejects(tmp_
         {"contents": [{"role": "model", "parts": [{"functionCall": "read_file"}]}]},
         {"contents": [{"role": "user", "parts": [{"text": 5}]}]},
     ]
-    path = _write(tmp_path, "records.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    path = write_jsonl(tmp_path, "records.jsonl", records)
     result = ingest_paths([path])
     (episode,) = result.episodes
     assert [(e.kind, e.content) for e in episode.events] == [("user", "What is 2+2?"), ("assistant", "4")]

@@ -10,27 +10,14 @@ import json
 from pathlib import Path
 
 from handwritten_records import LANGFUSE_TRACE
+from log_files import one_episode, write_jsonl
 
 from trajectory_platform.traces.adapters import SourceFile, detect_format
 from trajectory_platform.traces.ingest import ingest_paths
-from trajectory_platform.traces.record import Episode
-
-
-def _jsonl(tmp_path: Path, name: str, records: list[dict]) -> Path:
-    path = tmp_path / name
-    path.write_text("".join(json.dumps(r) + "\n" for r in records))
-    return path
-
-
-def _one(path: Path) -> Episode:
-    result = ingest_paths([path])
-    assert result.rejects == [], [(r.reason, r.detail) for r in result.rejects]
-    (episode,) = result.episodes
-    return episode
 
 
 def test_a_trace_with_its_observations_becomes_one_episode(tmp_path: Path):
-    episode = _one(_jsonl(tmp_path, "traces.jsonl", [LANGFUSE_TRACE]))
+    episode = one_episode(write_jsonl(tmp_path, "traces.jsonl", [LANGFUSE_TRACE]))
     assert episode.source_format == "langfuse" and episode.episode_id == "langfuse:lf-1"
     assert [e.kind for e in episode.events] == ["system", "user", "assistant", "tool", "tool", "assistant"]
     turn = episode.events[2]
@@ -53,8 +40,8 @@ def test_a_trace_with_its_observations_becomes_one_episode(tmp_path: Path):
 
 def test_observations_exported_alone_group_by_trace(tmp_path: Path):
     observations = copy.deepcopy(LANGFUSE_TRACE["observations"])
-    episode = _one(_jsonl(tmp_path, "observations.jsonl", list(reversed(observations))))
-    whole = _one(_jsonl(tmp_path, "traces.jsonl", [LANGFUSE_TRACE]))
+    episode = one_episode(write_jsonl(tmp_path, "observations.jsonl", list(reversed(observations))))
+    whole = one_episode(write_jsonl(tmp_path, "traces.jsonl", [LANGFUSE_TRACE]))
     assert [(e.kind, e.content, e.status) for e in episode.events] == [
         (e.kind, e.content, e.status) for e in whole.events
     ], "start times order them, not the file"
@@ -77,7 +64,7 @@ def test_a_prompt_string_generation_and_an_error_at_the_root(tmp_path: Path):
             },
         ],
     }
-    episode = _one(_jsonl(tmp_path, "t.jsonl", [trace]))
+    episode = one_episode(write_jsonl(tmp_path, "t.jsonl", [trace]))
     assert [(e.kind, e.content) for e in episode.events] == [("user", "Say hi."), ("assistant", "hi")]
     assert episode.outcome.terminal_status == "error"
 
@@ -92,7 +79,7 @@ def test_detection_and_the_traces_that_reject_while_the_rest_goes_on(tmp_path: P
         "id": "lf-none",
         "observations": [LANGFUSE_TRACE["observations"][2] | {"traceId": "lf-none"}],
     }
-    path = _jsonl(tmp_path, "day.jsonl", [LANGFUSE_TRACE, odd, no_generation])
+    path = write_jsonl(tmp_path, "day.jsonl", [LANGFUSE_TRACE, odd, no_generation])
     assert detect_format(SourceFile.read(path)).name == "langfuse"
     result = ingest_paths([path])
     assert [e.episode_id for e in result.episodes] == ["langfuse:lf-1"]

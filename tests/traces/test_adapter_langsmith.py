@@ -10,31 +10,14 @@ import json
 from pathlib import Path
 
 from handwritten_records import LANGSMITH_RUNS
+from log_files import one_episode, write_json, write_jsonl
 
 from trajectory_platform.traces.adapters import SourceFile, detect_format
 from trajectory_platform.traces.ingest import ingest_paths
-from trajectory_platform.traces.record import Episode
-
-
-def _write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
-
-
-def _jsonl(tmp_path: Path, name: str, runs: list[dict]) -> Path:
-    return _write(tmp_path, name, "".join(json.dumps(r) + "\n" for r in runs))
-
-
-def _one(path: Path) -> Episode:
-    result = ingest_paths([path])
-    assert result.rejects == [], [(r.reason, r.detail) for r in result.rejects]
-    (episode,) = result.episodes
-    return episode
 
 
 def test_an_agent_trace_becomes_one_episode_with_each_model_call_delivered(tmp_path: Path):
-    episode = _one(_jsonl(tmp_path, "runs.jsonl", LANGSMITH_RUNS))
+    episode = one_episode(write_jsonl(tmp_path, "runs.jsonl", LANGSMITH_RUNS))
     assert episode.source_format == "langsmith" and episode.episode_id == "langsmith:tr-1"
     assert [e.kind for e in episode.events] == ["system", "user", "assistant", "tool", "tool", "assistant"]
     turn = episode.events[2]
@@ -67,15 +50,15 @@ def test_a_failed_tool_run_without_a_tool_message_marks_its_call_by_name(tmp_pat
     runs = copy.deepcopy(LANGSMITH_RUNS)
     last = runs[-1]["inputs"]["messages"][0]
     last[-1]["kwargs"].pop("status")  # the model saw the error text, the message carried no status
-    episode = _one(_jsonl(tmp_path, "runs.jsonl", runs))
+    episode = one_episode(write_jsonl(tmp_path, "runs.jsonl", runs))
     assert [e.status for e in episode.events if e.kind == "tool"] == ["ok", "error"], "the failed tool run"
 
 
 def test_a_nested_run_tree_reads_as_the_flat_export(tmp_path: Path):
     root, *children = copy.deepcopy(LANGSMITH_RUNS)
     tree = {**root, "child_runs": children}
-    flat = _one(_jsonl(tmp_path, "flat.jsonl", LANGSMITH_RUNS))
-    nested = _one(_write(tmp_path, "tree.json", json.dumps(tree)))
+    flat = one_episode(write_jsonl(tmp_path, "flat.jsonl", LANGSMITH_RUNS))
+    nested = one_episode(write_json(tmp_path, "tree.json", tree))
     assert [(e.kind, e.content, e.tool_call_id, e.status) for e in nested.events] == [
         (e.kind, e.content, e.tool_call_id, e.status) for e in flat.events
     ]
@@ -113,7 +96,7 @@ def test_a_traced_openai_client_with_role_messages_and_a_chat_completion(tmp_pat
         },
         "extra": {"metadata": {"ls_model_name": "gpt-4o-mini"}},
     }
-    episode = _one(_jsonl(tmp_path, "openai.jsonl", [run]))
+    episode = one_episode(write_jsonl(tmp_path, "openai.jsonl", [run]))
     assert [e.kind for e in episode.events] == ["user", "assistant"]
     answer = episode.events[-1]
     assert answer.tool_calls[0].name == "calc" and (answer.input_tokens, answer.output_tokens) == (12, 7)
@@ -121,13 +104,13 @@ def test_a_traced_openai_client_with_role_messages_and_a_chat_completion(tmp_pat
 
 
 def test_detection_and_the_traces_that_reject_while_the_rest_goes_on(tmp_path: Path):
-    path = _jsonl(tmp_path, "runs.jsonl", LANGSMITH_RUNS)
+    path = write_jsonl(tmp_path, "runs.jsonl", LANGSMITH_RUNS)
     assert detect_format(SourceFile.read(path)).name == "langsmith"
     odd = copy.deepcopy(LANGSMITH_RUNS[1])
     odd.update(id="x", trace_id="tr-2", parent_run_id=None)
     odd["inputs"]["messages"][0][1]["id"][-1] = "HologramMessage"
     only_chain = {**LANGSMITH_RUNS[0], "id": "tr-3", "trace_id": "tr-3"}
-    result = ingest_paths([_jsonl(tmp_path, "day.jsonl", [*LANGSMITH_RUNS, odd, only_chain])])
+    result = ingest_paths([write_jsonl(tmp_path, "day.jsonl", [*LANGSMITH_RUNS, odd, only_chain])])
     assert [e.episode_id for e in result.episodes] == ["langsmith:tr-1"]
     assert sorted((r.source_path, r.reason) for r in result.rejects) == [
         ("trace_id=tr-2", "unknown role"),

@@ -8,19 +8,14 @@ import json
 from pathlib import Path
 
 from handwritten_records import RESPONSES_RUN as RUN
+from log_files import write_json, write_jsonl
 
 from trajectory_platform.traces.adapters import SourceFile, detect_format
 from trajectory_platform.traces.ingest import ingest_paths
 
 
-def _write(tmp_path: Path, name: str, content: str) -> Path:
-    path = tmp_path / name
-    path.write_text(content)
-    return path
-
-
 def test_a_logged_run_becomes_one_episode_with_turns_calls_and_results(tmp_path: Path):
-    result = ingest_paths([_write(tmp_path, "run.jsonl", json.dumps(RUN) + "\n")])
+    result = ingest_paths([write_jsonl(tmp_path, "run.jsonl", [RUN])])
     assert result.rejects == []
     (episode,) = result.episodes
     assert episode.source_format == "openai-responses" and episode.episode_id == "openai-responses:resp_run_1"
@@ -47,7 +42,7 @@ def test_an_agents_sdk_item_list_with_custom_and_server_side_tools(tmp_path: Pat
         {"type": "custom_tool_call_output", "call_id": "call_p", "output": "applied"},
         {"type": "message", "role": "assistant", "content": [{"type": "refusal", "refusal": "No more."}]},
     ]
-    path = _write(tmp_path, "items.json", json.dumps(items))
+    path = write_json(tmp_path, "items.json", items)
     adapter = detect_format(SourceFile.read(path))
     assert adapter is not None and adapter.name == "openai-responses"
     (episode,) = ingest_paths([path]).episodes
@@ -68,19 +63,19 @@ def test_an_agents_sdk_item_list_with_custom_and_server_side_tools(tmp_path: Pat
 
 def test_chat_completions_messages_still_read_as_openai(tmp_path: Path):
     messages = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
-    adapter = detect_format(SourceFile.read(_write(tmp_path, "chat.json", json.dumps(messages))))
+    adapter = detect_format(SourceFile.read(write_json(tmp_path, "chat.json", messages)))
     assert adapter is not None and adapter.name == "openai"
 
 
 def test_a_response_object_alone_is_read(tmp_path: Path):
     response = {"id": "resp_2", "object": "response", "output": RUN["output"], "status": "completed"}
-    (episode,) = ingest_paths([_write(tmp_path, "response.json", json.dumps(response))]).episodes
+    (episode,) = ingest_paths([write_json(tmp_path, "response.json", response)]).episodes
     assert [e.kind for e in episode.events] == ["assistant"] and episode.events[0].content == "Fixed."
 
 
 def test_an_unknown_item_type_rejects_its_record_with_the_path_and_the_rest_goes_on(tmp_path: Path):
     unknown = {**RUN, "id": "resp_3", "input": [RUN["input"][0], {"type": "item_reference", "id": "x"}]}
-    path = _write(tmp_path, "mixed.jsonl", json.dumps(RUN) + "\n" + json.dumps(unknown) + "\n")
+    path = write_jsonl(tmp_path, "mixed.jsonl", [RUN, unknown])
     result = ingest_paths([path])
     assert [e.episode_id for e in result.episodes] == ["openai-responses:resp_run_1"]
     (reject,) = result.rejects
@@ -95,7 +90,7 @@ def test_malformed_items_are_rejects_naming_the_reason(tmp_path: Path):
         {"input": [{"type": "message", "role": ["user"], "content": "hi"}, {"type": "function_call"}]},
         {"output": [{"type": "reasoning", "summary": "not a list"}], "input": [{"type": "function_call"}]},
     ]
-    path = _write(tmp_path, "bad.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    path = write_jsonl(tmp_path, "bad.jsonl", records)
     result = ingest_paths([path])
     assert [e.episode_id for e in result.episodes] == ["openai-responses:resp_run_1"]
     assert [(r.source_line, r.reason) for r in result.rejects] == [
