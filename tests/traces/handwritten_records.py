@@ -477,3 +477,79 @@ AUTOGEN_RESULT = {
 }
 """An AutoGen AgentChat ``TaskResult``, ``model_dump()``-ed: a coding agent's run with parallel tool
 calls, one failed."""
+
+
+def _mlflow_span(
+    span_id: str, name: str, kind: str, start: int, attributes: dict, error: bool = False
+) -> dict:
+    """An MLflow 3 span: OTLP-like fields, every attribute value JSON text."""
+    return {
+        "trace_id": "tr-5b8e",
+        "span_id": span_id,
+        "parent_span_id": None if kind == "AGENT" else "root",
+        "name": name,
+        "start_time_unix_nano": start * 10**9,
+        "end_time_unix_nano": start * 10**9 + 5 * 10**8,
+        "status": {"code": "STATUS_CODE_ERROR" if error else "STATUS_CODE_OK", "message": ""},
+        "attributes": {
+            "mlflow.spanType": json.dumps(kind),
+            **{k: json.dumps(v) for k, v in attributes.items()},
+        },
+        "events": [],
+    }
+
+
+MLFLOW_TRACE = {
+    "info": {
+        "trace_id": "tr-5b8e",
+        "state": "OK",
+        "request_time": "2026-11-04T09:30:00Z",
+        "trace_metadata": {"task_id": "fix-parser-7", "mlflow.user": "agent"},
+        "tags": {"mlflow.traceName": "agent"},
+    },
+    "data": {
+        "spans": [
+            _mlflow_span(
+                "root", "agent", "AGENT", 1762248600, {"mlflow.spanInputs": {"task": "Fix the parser."}}
+            ),
+            _mlflow_span(
+                "c1",
+                "Completions",
+                "CHAT_MODEL",
+                1762248601,
+                {
+                    "mlflow.spanInputs": {
+                        "model": "gpt-4o",
+                        "messages": _FIRST_INPUT,
+                        "tools": _OPENAI_TOOLS,
+                    },
+                    "mlflow.spanOutputs": {
+                        "choices": [{"index": 0, "message": _ASKED_OPENAI, "finish_reason": "tool_calls"}]
+                    },
+                    "mlflow.chat.tokenUsage": {"input_tokens": 80, "output_tokens": 20, "total_tokens": 100},
+                },
+            ),
+            _mlflow_span("t1", "read_file", "TOOL", 1762248602, {"mlflow.spanInputs": {"path": "p.py"}}),
+            _mlflow_span(
+                "t2", "read_file", "TOOL", 1762248603, {"mlflow.spanInputs": {"path": "t.py"}}, error=True
+            ),
+            _mlflow_span(
+                "c2",
+                "Completions",
+                "CHAT_MODEL",
+                1762248604,
+                {
+                    "mlflow.chat.messages": [
+                        *_FIRST_INPUT,
+                        _ASKED_OPENAI,
+                        {"role": "tool", "tool_call_id": "call_a", "content": "def parse(): ..."},
+                        {"role": "tool", "tool_call_id": "call_b", "content": "FileNotFoundError: t.py"},
+                        {"role": "assistant", "content": "Fixed."},
+                    ],
+                    "mlflow.chat.tools": _OPENAI_TOOLS,
+                },
+            ),
+        ]
+    },
+}
+"""An MLflow 3 trace of an OpenAI-autologged agent, as ``Trace.to_json()`` writes it."""

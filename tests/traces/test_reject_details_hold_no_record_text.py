@@ -23,6 +23,7 @@ from handwritten_records import (
     GEMINI_REQUEST,
     LANGFUSE_TRACE,
     LANGSMITH_RUNS,
+    MLFLOW_TRACE,
     OPENLLMETRY_TRACE,
     RESPONSES_RUN,
     SHAREGPT_RECORD,
@@ -93,6 +94,7 @@ HANDWRITTEN = {
     "langsmith": LANGSMITH_RUNS,
     "langfuse": [LANGFUSE_TRACE],
     "autogen": [AUTOGEN_RESULT],
+    "mlflow": [MLFLOW_TRACE],
     "otel-openllmetry": [OPENLLMETRY_TRACE],
 }
 """The JSONL lines of each format's hand-written record."""

@@ -21,6 +21,7 @@ from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
 from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
 from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
+from trajectory_platform.traces.adapters.mlflow import MLflowAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
@@ -46,6 +47,7 @@ ADAPTERS: dict[str, Adapter] = {
         InspectAdapter(),
         LangSmithAdapter(),
         LangfuseAdapter(),
+        MLflowAdapter(),
         ClaudeCodeAdapter(),
         BedrockAdapter(),
         AutoGenAdapter(),

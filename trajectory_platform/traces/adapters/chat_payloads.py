@@ -146,13 +146,34 @@ def messages_seen(value: Any, where: str) -> list[Event]:
     if isinstance(value, str):
         return [Event(kind="user", content=value)]
     messages = value.get("messages") if isinstance(value, dict) else value
+    if isinstance(messages, list) and messages and isinstance(messages[0], list):
+        messages = messages[0]  # a batch of one conversation (LangChain's chat model inputs)
     messages = expect(messages, list, where)
     return [event_of(m, f"{where}[{i}]") for i, m in enumerate(messages)]
 
 
+def first_generation(result: dict[str, Any], where: str) -> Event:
+    """A LangChain chat result's ``generations[0][0]``: its message, else its text, with the
+    generation's finish reason."""
+    batch = expect(result["generations"], list, f"{where}.generations")
+    first = expect(
+        batch[0][0] if batch and isinstance(batch[0], list) else None, dict, f"{where}.generations"
+    )
+    if first.get("message") is not None:
+        event = event_of(first["message"], f"{where}.generations[0][0].message")
+    else:
+        event = Event(kind="assistant", content=optional_str(first.get("text"), f"{where}.generations[0][0]"))
+    info = object_field(first, "generation_info")
+    event.finish_reason = event.finish_reason or optional_str(
+        info.get("finish_reason"), f"{where}.generations"
+    )
+    return event
+
+
 def reply_of(value: Any, where: str) -> Event | None:
-    """What a model call answered: a message, a Chat Completions response's first choice, or text;
-    ``None`` when nothing was recorded (the call failed before answering)."""
+    """What a model call answered: a message, a Chat Completions response's first choice, a
+    LangChain chat result's first generation, or text; ``None`` when nothing was recorded (the call
+    failed before answering)."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -160,6 +181,8 @@ def reply_of(value: Any, where: str) -> Event | None:
     expect(value, dict, where)
     if "choices" in value:
         return first_choice(value, where)
+    if "generations" in value:
+        return first_generation(value, where)
     if "role" not in value and "type" not in value and "lc" not in value:
         value = {"role": "assistant", **value}
     return event_of(value, where)

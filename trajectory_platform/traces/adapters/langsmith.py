@@ -45,7 +45,7 @@ from trajectory_platform.traces.adapters.call_trace import (
     conversation_of,
     mark_failed_tools,
 )
-from trajectory_platform.traces.adapters.chat_payloads import event_of, first_choice
+from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
 from trajectory_platform.traces.adapters.openai import tool_specs_of
 from trajectory_platform.traces.record import Episode, Event
 
@@ -65,37 +65,17 @@ def _runs(value: Any) -> Iterator[dict[str, Any]]:
 
 
 def _inputs(run: dict[str, Any], where: str) -> list[Event]:
-    messages = expect(run.get("inputs"), dict, f"{where}.inputs").get("messages")
-    if isinstance(messages, list) and messages and isinstance(messages[0], list):
-        messages = messages[0]  # a batch of one conversation
-    messages = expect(messages, list, f"{where}.inputs.messages")
-    return [event_of(m, f"{where}.inputs.messages[{i}]") for i, m in enumerate(messages)]
+    return messages_seen(expect(run.get("inputs"), dict, f"{where}.inputs"), f"{where}.inputs.messages")
 
 
 def _answer(run: dict[str, Any], where: str) -> Event | None:
-    """The model's reply: ``generations[0][0]`` (its ``message``, else its ``text``) or a Chat
-    Completions response's first choice; ``None`` when the call failed before answering."""
+    """The model's reply (``generations[0][0]``, or a Chat Completions response's first choice);
+    ``None`` when the call failed before answering."""
     outputs = run.get("outputs")
-    if outputs is None:
-        return None
-    expect(outputs, dict, f"{where}.outputs")
-    if "generations" in outputs:
-        batch = expect(outputs["generations"], list, f"{where}.outputs.generations")
-        first = expect(
-            batch[0][0] if batch and isinstance(batch[0], list) else None, dict, f"{where}.outputs"
-        )
-        if first.get("message") is not None:
-            event = event_of(first["message"], f"{where}.outputs.generations[0][0].message")
-        else:
-            event = Event(kind="assistant", content=optional_str(first.get("text"), f"{where}.outputs"))
-        info = object_field(first, "generation_info")
-        event.finish_reason = event.finish_reason or optional_str(
-            info.get("finish_reason"), f"{where}.outputs"
-        )
-        return event
-    if "choices" in outputs:
-        return first_choice(outputs, f"{where}.outputs")
-    raise RecordError("unknown output", f"{where}.outputs holds neither generations nor choices")
+    known = outputs is None or {"generations", "choices"} & set(expect(outputs, dict, f"{where}.outputs"))
+    if not known:
+        raise RecordError("unknown output", f"{where}.outputs holds neither generations nor choices")
+    return reply_of(outputs, f"{where}.outputs")
 
 
 class LangSmithAdapter(Adapter):
