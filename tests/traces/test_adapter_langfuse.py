@@ -87,3 +87,27 @@ def test_detection_and_the_traces_that_reject_while_the_rest_goes_on(tmp_path: P
         ("traceId=lf-none", "no model call"),
         ("traceId=lf-odd", "unknown role"),
     ]
+
+
+def test_a_langchain_message_logged_as_a_role_dict_keeps_its_call_arguments(tmp_path: Path):
+    trace = {
+        "id": "lf-3",
+        "observations": [
+            {
+                "id": "g",
+                "traceId": "lf-3",
+                "type": "GENERATION",
+                "startTime": "1",
+                "input": [{"role": "user", "content": "Read p.py."}],
+                "output": {
+                    "role": "assistant",
+                    "content": "",
+                    "tool_calls": [
+                        {"name": "read_file", "args": {"path": "p.py"}, "id": "call_x", "type": "tool_call"}
+                    ],
+                },
+            }
+        ],
+    }
+    (call,) = one_episode(write_jsonl(tmp_path, "t.jsonl", [trace])).events[-1].tool_calls
+    assert (call.id, call.name, json.loads(call.arguments or "")) == ("call_x", "read_file", {"path": "p.py"})

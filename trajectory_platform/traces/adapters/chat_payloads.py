@@ -87,14 +87,14 @@ def _calls(fields: dict[str, Any], parts: list[Any], where: str) -> list[ToolCal
     """``tool_calls`` and ``invalid_tool_calls`` (arguments the model wrote that did not parse, kept
     as written); Anthropic-style ``tool_use`` content parts when no ``tool_calls`` were filled in."""
     calls = []
-    for key, arguments in (("tool_calls", "args"), ("invalid_tool_calls", "args")):
+    for key in ("tool_calls", "invalid_tool_calls"):
         for index, call in enumerate(expect(fields.get(key) or [], list, f"{where}.{key}")):
             expect(call, dict, f"{where}.{key}[{index}]")
             calls.append(
                 ToolCall(
                     id=optional_str(call.get("id"), f"{where}.{key}[{index}].id"),
                     name=optional_str(call.get("name"), f"{where}.{key}[{index}].name"),
-                    arguments=arguments_text(call.get(arguments)),
+                    arguments=arguments_text(call.get("args")),
                 )
             )
     if not calls:
@@ -111,7 +111,8 @@ def _calls(fields: dict[str, Any], parts: list[Any], where: str) -> list[ToolCal
 
 
 def event_of(message: Any, where: str) -> Event:
-    """A message in any of the shapes LangSmith stores (see the module docstring)."""
+    """A message in any shape tracing platforms store: a LangChain serialization (``lc``
+    constructor, ``{"type", "data"}``, ``{"type", "content", ...}``) or a role dict."""
     expect(message, dict, where)
     if message.get("lc") == 1 and message.get("type") == "constructor":
         path = expect(message.get("id"), list, f"{where}.id")

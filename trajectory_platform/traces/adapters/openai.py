@@ -47,13 +47,14 @@ def is_message_list(value: Any) -> bool:
 
 
 def tool_call_of(raw: Any, where: str) -> ToolCall:
-    """One entry of ``tool_calls`` (``{"id", "function": {"name", "arguments"}}``)."""
+    """One entry of ``tool_calls`` (``{"id", "function": {"name", "arguments"}}``, or flat, or with
+    LangChain's ``args``, as tracing platforms store a LangChain message as a role dict)."""
     expect(raw, dict, where)
     function = expect(raw.get("function") or {}, dict, f"{where}.function")
     return ToolCall(
         id=optional_str(raw.get("id"), f"{where}.id"),
         name=optional_str(function.get("name", raw.get("name")), f"{where}.function.name"),
-        arguments=arguments_text(function.get("arguments", raw.get("arguments"))),
+        arguments=arguments_text(function.get("arguments", raw.get("arguments", raw.get("args")))),
     )
 
 
