@@ -24,6 +24,7 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
+    first_record,
     name_tool_results,
     optional_str,
     read_chat_outcome,
@@ -153,8 +154,7 @@ class AnthropicAdapter(Adapter):
     CONSUMED = ("id", "system", "messages", "tools", "model", *SAMPLING)
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         if not isinstance(sample, dict) or not isinstance(sample.get("messages"), list):
             return False
         tools = sample.get("tools")

@@ -38,6 +38,7 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
+    first_record,
     object_field,
     optional_str,
 )
@@ -178,8 +179,7 @@ class AutoGenAdapter(Adapter):
     def sniff(self, sample: Any, path: Path) -> bool:
         if _is_message_list(sample):
             return True
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         return isinstance(sample, dict) and _is_message_list(sample.get("messages"))
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

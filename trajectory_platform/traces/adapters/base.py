@@ -66,6 +66,11 @@ class RawRecord:
     excerpt: str | None = None
 
 
+def first_record(sample: Any) -> Any:
+    """A sniff's sample as one record: a file holding a list of records is judged by its first."""
+    return sample[0] if isinstance(sample, list) and sample else sample
+
+
 def record_fingerprint(raw: bytes) -> str:
     """What a reject keeps of its record instead of an excerpt: a digest and the length.
 

@@ -41,6 +41,7 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
+    first_record,
     name_tool_results,
     optional_str,
     read_chat_outcome,
@@ -244,8 +245,7 @@ class BedrockAdapter(Adapter):
     task_id_source = TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         if not isinstance(sample, dict):
             return False
         return (

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from trajectory_platform.traces.adapters.base import first_record
+
 NOT_A_TRAJECTORY = "not a trajectory"
-
-
-def _first(sample: Any) -> Any:
-    if isinstance(sample, list) and sample:
-        return sample[0]
-    return sample
 
 
 def describe_non_trajectory(sample: Any) -> str | None:
     """What kind of non-trajectory file ``sample`` (its document or first line) is, or ``None``."""
-    item = _first(sample)
+    item = first_record(sample)
     if not isinstance(item, dict):
         return None
     if "$schema" in item or "$defs" in item:

@@ -31,6 +31,7 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     RecordError,
     SourceFile,
+    first_record,
     frame_json,
     name_tool_results,
     object_field,
@@ -91,8 +92,7 @@ class LangfuseAdapter(Adapter):
     task_id_source = TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         return _is_trace(sample) or _is_observation(sample)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:

@@ -33,6 +33,7 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     SourceFile,
     expect,
+    first_record,
     frame_json,
     name_tool_results,
     object_field,
@@ -85,8 +86,7 @@ class LangSmithAdapter(Adapter):
     task_id_source = TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         return _is_run(sample)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:

@@ -34,6 +34,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     adapter_episode_id,
     expect,
+    first_record,
     name_tool_results,
     object_field,
     optional_str,
@@ -106,8 +107,7 @@ class MLflowAdapter(Adapter):
     task_id_source = TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         return _is_trace(sample)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

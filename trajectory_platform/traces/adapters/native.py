@@ -10,7 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from trajectory_platform.traces.adapters.base import Adapter, RawRecord, RecordError, SourceFile, expect
+from trajectory_platform.traces.adapters.base import (
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    expect,
+    first_record,
+)
 from trajectory_platform.traces.drops import without_record_text
 from trajectory_platform.traces.record import Episode
 
@@ -24,8 +31,7 @@ class NativeAdapter(Adapter):
     task_id_source = "`task.fixture_id`"
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         return isinstance(sample, dict) and all(key in sample for key in REQUIRED)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

@@ -23,6 +23,7 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
+    first_record,
     optional_str,
     read_chat_outcome,
     text_of,
@@ -136,8 +137,7 @@ class OpenAIAdapter(Adapter):
     def sniff(self, sample: Any, path: Path) -> bool:
         if is_message_list(sample):
             return True
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         return isinstance(sample, dict) and isinstance(sample.get("messages"), list)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

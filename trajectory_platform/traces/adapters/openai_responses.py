@@ -30,6 +30,7 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
+    first_record,
     name_tool_results,
     optional_str,
     read_chat_outcome,
@@ -198,8 +199,7 @@ class OpenAIResponsesAdapter(Adapter):
     def sniff(self, sample: Any, path: Path) -> bool:
         if _is_item_list(sample):
             return True
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         if not isinstance(sample, dict):
             return False
         return (

@@ -33,6 +33,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     arguments_text,
     expect,
+    first_record,
     optional_str,
     task_id_of,
     text_of,
@@ -91,8 +92,7 @@ class OpenHandsAdapter(Adapter):
     def sniff(self, sample: Any, path: Path) -> bool:
         if _is_event_list(sample):
             return True
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         return isinstance(sample, dict) and _is_event_list(sample.get("history"))
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:

@@ -27,6 +27,7 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
+    first_record,
     optional_str,
     read_chat_outcome,
 )
@@ -113,8 +114,7 @@ class ShareGPTAdapter(Adapter):
     task_id_source = CHAT_TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         return isinstance(sample, dict) and _is_conversation(sample.get("conversations"))
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

@@ -20,6 +20,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     content_digest,
     expect,
+    first_record,
 )
 from trajectory_platform.traces.adapters.openai import events_of_messages
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -46,8 +47,7 @@ class TauBenchAdapter(Adapter):
     task_id_source = "`task_id`, as `<domain>/<task_id>` with the domain from the file name"
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if isinstance(sample, list) and sample:
-            sample = sample[0]
+        sample = first_record(sample)
         return isinstance(sample, dict) and "traj" in sample and "task_id" in sample
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
