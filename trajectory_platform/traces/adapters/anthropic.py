@@ -11,7 +11,6 @@ session logs.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -24,7 +23,6 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
-    first_record,
     name_tool_results,
     optional_str,
     read_chat_outcome,
@@ -153,16 +151,15 @@ class AnthropicAdapter(Adapter):
     SAMPLING = ("temperature", "top_p", "top_k", "max_tokens")
     CONSUMED = ("id", "system", "messages", "tools", "model", *SAMPLING)
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        sample = first_record(sample)
-        if not isinstance(sample, dict) or not isinstance(sample.get("messages"), list):
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        if not isinstance(record.get("messages"), list):
             return False
-        tools = sample.get("tools")
+        tools = record.get("tools")
         has_schema = isinstance(tools, list) and any(
             isinstance(t, dict) and "input_schema" in t for t in tools
         )
         # OpenAI puts the system prompt in the messages; Anthropic has a top-level ``system``
-        return has_schema or "system" in sample or _has_anthropic_blocks(sample["messages"])
+        return has_schema or "system" in record or _has_anthropic_blocks(record["messages"])
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")

@@ -25,7 +25,6 @@ where every chat format names it.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -38,7 +37,6 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
-    first_record,
     object_field,
     optional_str,
 )
@@ -176,11 +174,8 @@ class AutoGenAdapter(Adapter):
     def is_bare_list(self, document: Any) -> bool:
         return _is_message_list(document)
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        if _is_message_list(sample):
-            return True
-        sample = first_record(sample)
-        return isinstance(sample, dict) and _is_message_list(sample.get("messages"))
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        return _is_message_list(record.get("messages"))
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")

@@ -485,7 +485,17 @@ class Adapter:
     list): such a file, when :meth:`is_bare_list` says so, is one record ``{bare_list_key: list}``."""
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        """True when ``sample`` (a parsed document or first JSONL line) looks like this format."""
+        """True when ``sample`` (a parsed document or first JSONL line) looks like this format: a
+        bare list this format reads (:meth:`is_bare_list`), or a record it claims
+        (:meth:`claims_record`, asked of the first record of a list). Formats with another way to
+        tell override this."""
+        if self.is_bare_list(sample):
+            return True
+        record = first_record(sample)
+        return isinstance(record, dict) and self.claims_record(record)
+
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        """True when one record (an object) is this format's; what the default :meth:`sniff` asks."""
         raise NotImplementedError
 
     def is_bare_list(self, document: Any) -> bool:

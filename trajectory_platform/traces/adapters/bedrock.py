@@ -25,7 +25,6 @@ names it (:data:`CHAT_TASK_ID_SOURCE`).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.anthropic import REDACTED, AnthropicAdapter, events_of_message
@@ -41,7 +40,6 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
-    first_record,
     name_tool_results,
     optional_str,
     read_chat_outcome,
@@ -244,14 +242,11 @@ class BedrockAdapter(Adapter):
     name = "bedrock"
     task_id_source = TASK_ID_SOURCE
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        sample = first_record(sample)
-        if not isinstance(sample, dict):
-            return False
+    def claims_record(self, record: dict[str, Any]) -> bool:
         return (
-            sample.get("schemaType") == INVOCATION_LOG
-            or isinstance(sample.get("toolConfig"), dict)
-            or _is_converse_content(sample.get("messages"))
+            record.get("schemaType") == INVOCATION_LOG
+            or isinstance(record.get("toolConfig"), dict)
+            or _is_converse_content(record.get("messages"))
         )
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

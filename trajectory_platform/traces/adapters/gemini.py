@@ -17,7 +17,6 @@ takes are kept in ``extra_json``.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -30,7 +29,6 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
-    first_record,
     optional_str,
     read_chat_outcome,
 )
@@ -202,14 +200,9 @@ class GeminiAdapter(Adapter):
     def is_bare_list(self, document: Any) -> bool:
         return _is_contents(document)
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        if _is_contents(sample):
-            return True
-        sample = first_record(sample)
-        if not isinstance(sample, dict):
-            return False
-        candidates = sample.get("candidates")
-        return _is_contents(sample.get("contents")) or (
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        candidates = record.get("candidates")
+        return _is_contents(record.get("contents")) or (
             isinstance(candidates, list)
             and bool(candidates)
             and isinstance(candidates[0], dict)

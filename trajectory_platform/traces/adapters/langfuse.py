@@ -22,7 +22,6 @@ The task a trace ran against is its ``metadata.task_id`` (or ``environment_id``,
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -31,7 +30,6 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     RecordError,
     SourceFile,
-    first_record,
     frame_json,
     name_tool_results,
     object_field,
@@ -91,9 +89,8 @@ class LangfuseAdapter(Adapter):
     name = "langfuse"
     task_id_source = TASK_ID_SOURCE
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        sample = first_record(sample)
-        return _is_trace(sample) or _is_observation(sample)
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        return _is_trace(record) or _is_observation(record)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         traces: dict[str, dict[str, Any]] = {}

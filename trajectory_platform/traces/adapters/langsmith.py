@@ -23,7 +23,6 @@ The task a trace ran against is the root run's ``extra.metadata.task_id`` (LangS
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -33,7 +32,6 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     SourceFile,
     expect,
-    first_record,
     frame_json,
     name_tool_results,
     object_field,
@@ -85,9 +83,8 @@ class LangSmithAdapter(Adapter):
     name = "langsmith"
     task_id_source = TASK_ID_SOURCE
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        sample = first_record(sample)
-        return _is_run(sample)
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        return _is_run(record)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         traces: dict[str, list[dict[str, Any]]] = {}

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -34,7 +33,6 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     adapter_episode_id,
     expect,
-    first_record,
     name_tool_results,
     object_field,
     optional_str,
@@ -106,9 +104,8 @@ class MLflowAdapter(Adapter):
     name = "mlflow"
     task_id_source = TASK_ID_SOURCE
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        sample = first_record(sample)
-        return _is_trace(sample)
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        return _is_trace(record)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         trace = expect(record.value, dict, "record")

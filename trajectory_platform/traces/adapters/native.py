@@ -7,7 +7,6 @@ reject or a downstream finding always points at a file a person can open.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -16,7 +15,6 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     SourceFile,
     expect,
-    first_record,
 )
 from trajectory_platform.traces.drops import without_record_text
 from trajectory_platform.traces.record import Episode
@@ -30,9 +28,8 @@ class NativeAdapter(Adapter):
     name = "native"
     task_id_source = "`task.fixture_id`"
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        sample = first_record(sample)
-        return isinstance(sample, dict) and all(key in sample for key in REQUIRED)
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        return all(key in record for key in REQUIRED)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")

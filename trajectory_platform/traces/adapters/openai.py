@@ -10,7 +10,6 @@ message conversion is shared with formats that embed OpenAI messages (tau-bench,
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -23,7 +22,6 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
-    first_record,
     optional_str,
     read_chat_outcome,
     text_of,
@@ -134,11 +132,8 @@ class OpenAIAdapter(Adapter):
     def is_bare_list(self, document: Any) -> bool:
         return is_message_list(document)
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        if is_message_list(sample):
-            return True
-        sample = first_record(sample)
-        return isinstance(sample, dict) and isinstance(sample.get("messages"), list)
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        return isinstance(record.get("messages"), list)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")

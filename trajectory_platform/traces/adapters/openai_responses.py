@@ -17,7 +17,6 @@ with its path and type (never dropped silently); fields no event takes are kept 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -30,7 +29,6 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
-    first_record,
     name_tool_results,
     optional_str,
     read_chat_outcome,
@@ -196,16 +194,11 @@ class OpenAIResponsesAdapter(Adapter):
     def is_bare_list(self, document: Any) -> bool:
         return _is_item_list(document)
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        if _is_item_list(sample):
-            return True
-        sample = first_record(sample)
-        if not isinstance(sample, dict):
-            return False
+    def claims_record(self, record: dict[str, Any]) -> bool:
         return (
-            sample.get("object") == "response"
-            or _is_item_list(sample.get("input"))
-            or _is_item_list(sample.get("output"))
+            record.get("object") == "response"
+            or _is_item_list(record.get("input"))
+            or _is_item_list(record.get("output"))
         )
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

@@ -14,7 +14,6 @@ or a ``function_call`` that is not JSON rejects the record with its path.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -27,7 +26,6 @@ from trajectory_platform.traces.adapters.base import (
     arguments_text,
     chat_task_id,
     expect,
-    first_record,
     optional_str,
     read_chat_outcome,
 )
@@ -113,9 +111,8 @@ class ShareGPTAdapter(Adapter):
     name = "sharegpt"
     task_id_source = CHAT_TASK_ID_SOURCE
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        sample = first_record(sample)
-        return isinstance(sample, dict) and _is_conversation(sample.get("conversations"))
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        return _is_conversation(record.get("conversations"))
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")

@@ -20,7 +20,6 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     content_digest,
     expect,
-    first_record,
 )
 from trajectory_platform.traces.adapters.openai import events_of_messages
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -46,9 +45,8 @@ class TauBenchAdapter(Adapter):
     name = "tau-bench"
     task_id_source = "`task_id`, as `<domain>/<task_id>` with the domain from the file name"
 
-    def sniff(self, sample: Any, path: Path) -> bool:
-        sample = first_record(sample)
-        return isinstance(sample, dict) and "traj" in sample and "task_id" in sample
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        return "traj" in record and "task_id" in record
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
