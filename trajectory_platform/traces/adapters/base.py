@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -365,16 +365,21 @@ def task_id_of(value: Any, where: str) -> str | None:
     return value
 
 
+def task_id_in(scopes: Iterable[tuple[Any, str]]) -> str | None:
+    """The first task id the ``(object, path prefix)`` scopes state, in reading order, each read by
+    :data:`TASK_ID_KEYS`; a scope that is not an object states none."""
+    for scope, prefix in scopes:
+        if isinstance(scope, dict):
+            for key in TASK_ID_KEYS:
+                if scope.get(key) is not None:
+                    return task_id_of(scope[key], f"{prefix}{key}")
+    return None
+
+
 def chat_task_id(value: dict[str, Any]) -> str | None:
     """The task id of a chat record, read as :data:`TASK_ID_KEYS` says (``metadata`` that is not an
     object names no task: the OpenAI API's own ``metadata`` is free-form, and it stays in extra)."""
-    metadata = value.get("metadata")
-    scopes = ((metadata, "metadata."),) if isinstance(metadata, dict) else ()
-    for scope, prefix in (*scopes, (value, "")):
-        for key in TASK_ID_KEYS:
-            if scope.get(key) is not None:
-                return task_id_of(scope[key], f"{prefix}{key}")
-    return None
+    return task_id_in(((value.get("metadata"), "metadata."), (value, "")))
 
 
 CHAT_TASK_ID_SOURCE = (

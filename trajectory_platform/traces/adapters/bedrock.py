@@ -31,7 +31,6 @@ from trajectory_platform.traces.adapters.anthropic import REDACTED, AnthropicAda
 from trajectory_platform.traces.adapters.anthropic import tool_specs_of as messages_tool_specs
 from trajectory_platform.traces.adapters.base import (
     CHAT_TASK_ID_SOURCE,
-    TASK_ID_KEYS,
     Adapter,
     RawRecord,
     RecordError,
@@ -43,7 +42,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     optional_str,
     read_chat_outcome,
-    task_id_of,
+    task_id_in,
     text_of,
 )
 from trajectory_platform.traces.drops import named
@@ -213,13 +212,8 @@ def tool_specs_of(config: Any, where: str) -> list[ToolSpec]:
 
 
 def _task_id(request: dict[str, Any], log: dict[str, Any]) -> str | None:
-    for scope, prefix in ((request, "requestMetadata."), (log, "requestMetadata.")):
-        metadata = scope.get("requestMetadata")
-        if isinstance(metadata, dict):
-            for key in TASK_ID_KEYS:
-                if metadata.get(key) is not None:
-                    return task_id_of(metadata[key], f"{prefix}{key}")
-    return chat_task_id(request) or chat_task_id(log)
+    stated = ((scope.get("requestMetadata"), "requestMetadata.") for scope in (request, log))
+    return task_id_in(stated) or chat_task_id(request) or chat_task_id(log)
 
 
 def _body(log: dict[str, Any], side: str) -> Any:

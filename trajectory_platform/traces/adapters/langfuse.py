@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
-    TASK_ID_KEYS,
     Adapter,
     RawRecord,
     RecordError,
@@ -34,7 +33,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     object_field,
     optional_str,
-    task_id_of,
+    task_id_in,
 )
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
@@ -152,8 +151,7 @@ class LangfuseAdapter(Adapter):
         metadata = object_field(trace, "metadata") or next(
             (object_field(o, "metadata") for o in roots if object_field(o, "metadata")), {}
         )
-        key = next((k for k in TASK_ID_KEYS if metadata.get(k) is not None), None)
-        episode.task.fixture_id = task_id_of(metadata[key], f"metadata.{key}") if key else None
+        episode.task.fixture_id = task_id_in([(metadata, "metadata.")])
         if any(o.get("level") == "ERROR" for o in roots):
             episode.outcome.terminal_status = "error"
         if isinstance(trace.get("output"), str):

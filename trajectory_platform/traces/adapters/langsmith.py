@@ -26,7 +26,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
-    TASK_ID_KEYS,
     Adapter,
     RawRecord,
     RecordError,
@@ -36,7 +35,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     object_field,
     optional_str,
-    task_id_of,
+    task_id_in,
 )
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
@@ -138,8 +137,7 @@ class LangSmithAdapter(Adapter):
     def _root(root: dict[str, Any], episode: Episode) -> None:
         extra = object_field(root, "extra")
         metadata = object_field(extra, "metadata")
-        key = next((k for k in TASK_ID_KEYS if metadata.get(k) is not None), None)
-        episode.task.fixture_id = task_id_of(metadata[key], f"extra.metadata.{key}") if key else None
+        episode.task.fixture_id = task_id_in([(metadata, "extra.metadata.")])
         if root.get("error"):
             episode.outcome.terminal_status = "error"
         outputs = object_field(root, "outputs")

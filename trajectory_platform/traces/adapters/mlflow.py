@@ -27,7 +27,6 @@ import json
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
-    TASK_ID_KEYS,
     Adapter,
     RawRecord,
     SourceFile,
@@ -36,7 +35,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     object_field,
     optional_str,
-    task_id_of,
+    task_id_in,
 )
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
@@ -138,11 +137,6 @@ class MLflowAdapter(Adapter):
 
     @staticmethod
     def _info(info: dict[str, Any], episode: Episode) -> None:
-        for field in METADATA_FIELDS:
-            metadata = object_field(info, field)
-            key = next((k for k in TASK_ID_KEYS if metadata.get(k) is not None), None)
-            if key is not None:
-                episode.task.fixture_id = task_id_of(metadata[key], f"info.{field}.{key}")
-                break
+        episode.task.fixture_id = task_id_in((info.get(field), f"info.{field}.") for field in METADATA_FIELDS)
         if info.get("status", info.get("state")) == "ERROR":
             episode.outcome.terminal_status = "error"
