@@ -553,3 +553,86 @@ MLFLOW_TRACE = {
     },
 }
 """An MLflow 3 trace of an OpenAI-autologged agent, as ``Trace.to_json()`` writes it."""
+
+
+def _agents_span(sid: str, parent: str | None, start: str, data: dict, error: dict | None = None) -> dict:
+    return {
+        "object": "trace.span",
+        "id": sid,
+        "trace_id": "trace_1",
+        "parent_id": parent,
+        "started_at": start,
+        "ended_at": start.replace(".000", ".900"),
+        "span_data": data,
+        "error": error,
+    }
+
+
+_AGENTS_ASKED = {
+    **_ASKED_OPENAI,
+    "refusal": None,
+    "annotations": [],
+    "audio": None,
+    "function_call": None,
+}
+AGENTS_SDK_TRACE = [
+    {
+        "object": "trace",
+        "id": "trace_1",
+        "workflow_name": "Agent workflow",
+        "group_id": None,
+        "metadata": {"task_id": "fix-parser-7"},
+    },
+    _agents_span(
+        "span_agent",
+        None,
+        "2026-11-04T09:30:00.000000+00:00",
+        {"type": "agent", "name": "Coder", "handoffs": [], "tools": ["read_file"], "output_type": "str"},
+    ),
+    _agents_span(
+        "span_g1",
+        "span_agent",
+        "2026-11-04T09:30:01.000000+00:00",
+        {
+            "type": "generation",
+            "input": _FIRST_INPUT,
+            "output": [_AGENTS_ASKED],
+            "model": "gpt-4o",
+            "model_config": {"temperature": 0, "top_p": None, "base_url": "https://api.openai.com/v1/"},
+            "usage": {"input_tokens": 80, "output_tokens": 20},
+        },
+    ),
+    _agents_span(
+        "span_f1",
+        "span_agent",
+        "2026-11-04T09:30:02.000000+00:00",
+        {"type": "function", "name": "read_file", "input": '{"path": "p.py"}', "output": "def parse(): ..."},
+    ),
+    _agents_span(
+        "span_f2",
+        "span_agent",
+        "2026-11-04T09:30:03.000000+00:00",
+        {"type": "function", "name": "read_file", "input": '{"path": "t.py"}', "output": None},
+        error={"message": "Error running tool", "data": {"tool_name": "read_file"}},
+    ),
+    _agents_span(
+        "span_g2",
+        "span_agent",
+        "2026-11-04T09:30:04.000000+00:00",
+        {
+            "type": "generation",
+            "input": [
+                *_FIRST_INPUT,
+                {"role": "assistant", "tool_calls": _ASKED_OPENAI["tool_calls"]},
+                {"role": "tool", "tool_call_id": "call_a", "content": "def parse(): ..."},
+                {"role": "tool", "tool_call_id": "call_b", "content": "FileNotFoundError: t.py"},
+            ],
+            "output": [{"role": "assistant", "content": "Fixed.", "tool_calls": None}],
+            "model": "gpt-4o",
+            "model_config": {"temperature": 0},
+            "usage": {"input_tokens": 140, "output_tokens": 5},
+        },
+    ),
+]
+"""An OpenAI Agents SDK run as a trace processor writes it, one export per line: the trace and its
+agent, generation (a Chat Completions model) and function spans, the second tool run failed."""

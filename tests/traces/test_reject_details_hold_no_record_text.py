@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from handwritten_records import (
+    AGENTS_SDK_TRACE,
     AUTOGEN_RESULT,
     BEDROCK_CONVERSE,
     BEDROCK_INVOCATION_LOG,
@@ -96,6 +97,7 @@ HANDWRITTEN = {
     "autogen": [AUTOGEN_RESULT],
     "mlflow": [MLFLOW_TRACE],
     "otel-openllmetry": [OPENLLMETRY_TRACE],
+    "openai-agents": AGENTS_SDK_TRACE,
 }
 """The JSONL lines of each format's hand-written record."""
 

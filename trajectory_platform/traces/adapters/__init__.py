@@ -24,6 +24,7 @@ from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapt
 from trajectory_platform.traces.adapters.mlflow import MLflowAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
+from trajectory_platform.traces.adapters.openai_agents import OpenAIAgentsAdapter
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
 from trajectory_platform.traces.adapters.otel import OTelAdapter
@@ -47,6 +48,7 @@ ADAPTERS: dict[str, Adapter] = {
         InspectAdapter(),
         LangSmithAdapter(),
         LangfuseAdapter(),
+        OpenAIAgentsAdapter(),
         MLflowAdapter(),
         ClaudeCodeAdapter(),
         BedrockAdapter(),

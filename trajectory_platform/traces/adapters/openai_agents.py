@@ -1,0 +1,189 @@
+"""OpenAI Agents SDK traces: what an agent built on the SDK (Python ``openai-agents`` or JS
+``@openai/agents``) leaves when a trace processor writes its traces and spans out.
+
+Records are the SDK's own exports: a trace ``{"object": "trace", "id", "workflow_name",
+"group_id", "metadata"}`` and spans ``{"object": "trace.span", "id", "trace_id", "parent_id",
+"started_at", "ended_at", "span_data": {"type", ...}, "error"}``, one per line, in an array, or in
+the exporter's batch ``{"data": [...]}``. A record is one trace: its spans grouped by
+``trace_id``, in start order.
+
+Each ``generation`` span is one model call (a Chat Completions model: the SDK's default for
+providers other than OpenAI's Responses API): ``input`` is the message list the model saw,
+``output`` the messages it answered (the last is the answer), ``usage`` its tokens, ``model`` and
+``model_config`` the model and its settings. The episode and its delivered inputs are built from the
+calls as :mod:`~trajectory_platform.traces.adapters.call_trace` says. A ``function`` span with an
+``error`` marks its call's result ``error`` (by name among open calls: the span names no call id).
+The agent span's ``tools`` name the tools (the trace records no schemas). A root span with an
+``error`` (a run that hit its turn limit or a guardrail) ends the episode ``error``; the last
+answer, when it calls no tool, is the final answer.
+
+A trace whose model calls are all ``response`` spans (the Responses API) cannot become an episode:
+the SDK exports such a span with its response id only, not what the model saw or said; it is a
+``no model messages`` reject saying so. The task a trace ran against is its ``metadata.task_id``
+(``RunConfig(trace_metadata=...)``; or ``environment_id``, ``instance_id``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    expect,
+    frame_json,
+    name_tool_results,
+    object_field,
+    optional_str,
+    task_id_in,
+)
+from trajectory_platform.traces.adapters.call_trace import (
+    ModelCall,
+    ToolRun,
+    conversation_of,
+    mark_failed_tools,
+)
+from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
+from trajectory_platform.traces.record import Episode, ToolSpec, canonical_json
+
+TASK_ID_SOURCE = (
+    "the trace's `metadata.task_id` (`RunConfig(trace_metadata=...)`; or `environment_id`, `instance_id`)"
+)
+NOT_SAMPLING = ("base_url",)
+"""``model_config`` entries that say where the model was served, not how it sampled."""
+
+
+def _is_span(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and value.get("object") == "trace.span"
+        and isinstance(value.get("span_data"), dict)
+    )
+
+
+def _is_trace(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("object") == "trace" and "workflow_name" in value
+
+
+def _batch(value: Any) -> list[Any] | None:
+    """The items of the exporter's batch ``{"data": [...]}``, when ``value`` is one."""
+    items = value.get("data") if isinstance(value, dict) else None
+    if isinstance(items, list) and items and (_is_span(items[0]) or _is_trace(items[0])):
+        return items
+    return None
+
+
+def _kind(span: dict[str, Any]) -> Any:
+    return span["span_data"].get("type")
+
+
+def _call(span: dict[str, Any], where: str) -> ModelCall:
+    data = span["span_data"]
+    output = data.get("output")
+    answer = reply_of(output[-1] if isinstance(output, list) and output else None, f"{where}.output")
+    if answer is not None:
+        answer.timestamp = optional_str(span.get("ended_at"), f"{where}.ended_at")
+        usage = object_field(data, "usage")
+        answer.input_tokens = answer.input_tokens or usage.get("input_tokens")
+        answer.output_tokens = answer.output_tokens or usage.get("output_tokens")
+    return ModelCall(messages_seen(data.get("input"), f"{where}.input"), answer)
+
+
+class OpenAIAgentsAdapter(Adapter):
+    """OpenAI Agents SDK trace and span exports: one trace per record."""
+
+    name = "openai-agents"
+    task_id_source = TASK_ID_SOURCE
+
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        return _is_span(record) or _is_trace(record) or _batch(record) is not None
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        traces: dict[str, dict[str, Any]] = {}
+
+        def trace_of(trace_id: Any, record: RawRecord) -> dict[str, Any]:
+            empty: dict[str, Any] = {
+                "trace": None,
+                "spans": [],
+                "line": record.line,
+                "json_path": record.json_path,
+            }
+            return traces.setdefault(str(trace_id), empty)
+
+        for record in frame_json(src):
+            if record.error is not None:
+                yield record
+                continue
+            items = _batch(record.value)
+            for item in [record.value] if items is None else items:
+                if _is_trace(item):
+                    trace_of(item.get("id"), record)["trace"] = item
+                elif _is_span(item):
+                    trace_of(item.get("trace_id"), record)["spans"].append(item)
+                else:
+                    error = RecordError("wrong type", "neither an Agents SDK trace nor a span")
+                    yield RawRecord(record.line, record.json_path, error=error)
+        for trace_id, trace in traces.items():
+            # a trace object alone is located by its line: its id is the record's own text
+            where = f"trace_id={trace_id}" if trace["spans"] else trace["json_path"]
+            yield RawRecord(
+                trace["line"] if not trace["spans"] else None,
+                where,
+                value={"trace_id": trace_id, "trace": trace["trace"], "spans": trace["spans"]},
+            )
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        numbered = sorted(
+            enumerate(record.value["spans"]), key=lambda p: (str(p[1].get("started_at") or ""), p[0])
+        )
+        spans = [span for _, span in numbered]
+        generations = [(i, s) for i, s in enumerate(spans) if _kind(s) == "generation"]
+        responses = sum(1 for s in spans if _kind(s) == "response")
+        if not generations and responses:
+            raise RecordError(
+                "no model messages",
+                f"its {responses} model call(s) are Responses API `response` spans, which the SDK "
+                "exports with a response id only; trace a Chat Completions model to log what it saw",
+            )
+        episode = self.new_episode(record, src, f"{self.name}:{record.value['trace_id']}")
+        calls = [_call(s, f"spans[{i}].span_data") for i, s in generations]
+        chosen = generations[conversation_of(episode, calls)][1]["span_data"]
+        ordered = [chosen, *(s["span_data"] for _, s in generations)]
+        episode.lineage.model = optional_str(
+            next((d["model"] for d in ordered if d.get("model")), None), "model"
+        )
+        settings = {k: v for k, v in object_field(chosen, "model_config").items() if v is not None}
+        settings = {k: v for k, v in settings.items() if k not in NOT_SAMPLING}
+        episode.lineage.sampling_params_json = canonical_json(settings) if settings else None
+        runs = [s for s in spans if _kind(s) == "function"]
+        mark_failed_tools(
+            episode.events,
+            [ToolRun(None, s["span_data"].get("name"), s.get("error") is not None) for s in runs],
+        )
+        name_tool_results(episode.events)
+        self._agents(spans, episode)
+        trace = record.value["trace"] or {}
+        episode.task.fixture_id = task_id_in([(object_field(trace, "metadata"), "metadata.")])
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        return episode
+
+    @staticmethod
+    def _agents(spans: list[dict[str, Any]], episode: Episode) -> None:
+        """The tools the agents declared, the run's end, and its final answer."""
+        names = [
+            expect(name, str, f"spans[{i}].span_data.tools[{j}]")
+            for i, s in enumerate(spans)
+            if _kind(s) == "agent"
+            for j, name in enumerate(
+                expect(s["span_data"].get("tools") or [], list, f"spans[{i}].span_data.tools")
+            )
+        ]
+        episode.tools = [ToolSpec(name=name) for name in dict.fromkeys(names)]
+        if any(s.get("error") is not None for s in spans if not s.get("parent_id")):
+            episode.outcome.terminal_status = "error"
+        last = episode.events[-1] if episode.events else None
+        if last is not None and last.kind == "assistant" and not last.tool_calls and last.content:
+            episode.outcome.final_answer = last.content
