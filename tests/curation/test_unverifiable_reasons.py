@@ -93,8 +93,8 @@ def test_the_verified_table_carries_the_reason_and_its_finding(openai_batch):
     [
         ("mini-swe-agent", "no task: mini-swe-agent records name it in `instance_id`"),
         ("anthropic", "no task: anthropic records name it in `metadata.task_id`"),
-        ("claude-code", "claude-code logs record no task id; write native records with task.fixture_id"),
-        ("gym:expert", "the log names no task: write native records with task.fixture_id"),
+        ("claude-code", "claude-code logs record no task id; name it in a task_ids.json beside the logs"),
+        ("gym:expert", "the log names no task: name it in a task_ids.json beside the logs, or write native"),
     ],
 )
 def test_the_hint_names_where_the_episodes_own_format_keeps_the_id(source_format, said):
@@ -103,6 +103,17 @@ def test_the_hint_names_where_the_episodes_own_format_keeps_the_id(source_format
     result = verify_episodes([episode], {}, QUIET)
     assert (result.verdicts[0].sink, result.verdicts[0].reason) == ("unverifiable", "no_task_identity")
     assert said in note(result, "e").detail
+
+
+def test_a_task_map_beside_the_logs_links_them_to_their_oracle(tmp_path):
+    openai_log(tmp_path / "chat.jsonl", [("plain", {}), ("unknown", {"metadata": {"task_id": "not-a-task"}})])
+    (tmp_path / "task_ids.json").write_text(json.dumps({"*": "calc-add"}))
+    result = verify_episodes(ingest_paths([tmp_path]).episodes, {"calc-add": make_fixture()}, QUIET)
+    outcome = {v.episode_id: (v.sink, v.reason) for v in result.verdicts}
+    assert outcome["openai:plain"][0] == "hard_negative", (
+        "judged on calc-add's oracle, as with metadata.task_id"
+    )
+    assert outcome["openai:unknown"] == ("unverifiable", "unknown_task"), "the record's own id wins"
 
 
 def test_a_fixture_without_an_oracle_is_its_own_reason():

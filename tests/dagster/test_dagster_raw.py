@@ -113,3 +113,15 @@ def test_dagster_failed_expectation_reports_the_duplicate(tmp_path: Path) -> Non
     assert evaluation.asset_key == AssetKey("raw_traces") and not evaluation.passed
     failures = evaluation.metadata["failures"].value
     assert failures["expect_column_values_to_be_unique(episode_id)"]["sample"] == ["dup", "dup"]
+
+
+def test_a_task_map_at_the_trace_source_root_links_every_days_logs(tmp_path: Path, log_writer) -> None:
+    """The chat logs name no task; one ``task_ids.json`` at the source root names it for each day."""
+    log_writer("2024-03-01", good=2)
+    (tmp_path / "trace_source" / "task_ids.json").write_text('{"2024-03-01/*": "calc-add"}')
+    result = materialize(RAW, partition_key="2024-03-01", resources=build_resources(tmp_path))
+    assert result.success
+    assert _query(tmp_path, "SELECT task.fixture_id, count(*) FROM raw_traces GROUP BY 1") == [
+        ("calc-add", 2)
+    ]
+    assert _query(tmp_path, "SELECT count(*) FROM ingest_rejects") == [(0,)], "the map is not read as a log"

@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="normalize agent logs into the trace record (traces.parquet, rejects.parquet)",
         description="Read agent logs (files or folders), normalize every record into the trace record "
         "and write DIR/traces.parquet and DIR/rejects.parquet. Records in = normalized + rejected; "
-        "each reject names its file, line or JSON path, and reason. The last stdout line is a JSON "
+        "each reject names its file, line or JSON path, and reason. A task_ids.json in a log folder names "
+        "the task of the logs below it that name none (docs/formats.md). The last stdout line is a JSON "
         "summary (records_in, normalized, rejected, counts_by_format, top_reject_reasons).",
     )
     parser.add_argument(

@@ -45,6 +45,7 @@ from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode, LineageInputs, canonical_json
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episodes_to_table
 from trajectory_platform.traces.spill import SortedSpill, episode_digest, order_key, unique_ids
+from trajectory_platform.traces.task_map import TASK_MAP_FILE, TaskMap, TaskMaps
 from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS, validate_episode
 
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".traj")
@@ -176,12 +177,13 @@ def discover_log_files(root: Path | str) -> list[Path]:
     """Every log file under ``root`` (recursively, sorted, hidden files and folders skipped)."""
     base = Path(root)
     if base.is_file():
-        return [base]
+        return [base] if base.name != TASK_MAP_FILE else []
     found = [
         p
         for p in base.rglob("*")
         if p.is_file()
         and p.name.lower().endswith(LOG_SUFFIXES)
+        and p.name != TASK_MAP_FILE
         and not any(part.startswith(".") for part in p.relative_to(base).parts)
     ]
     return sorted(found)
@@ -296,6 +298,7 @@ def _read(
         raise ValueError(f"unknown format {fmt!r}; choose auto or one of {', '.join(FORMAT_NAMES)}")
     files = _expand(paths)
     formats: Counter[str] = Counter()
+    maps = TaskMaps()
 
     def counted(episode: Episode) -> None:
         result.normalized += 1
@@ -331,11 +334,40 @@ def _read(
                     )
                 )
                 continue
-            _ingest_file(source, fmt, partition_date, max_field_chars, result, counted)
+            task_map = _task_map(path, root, relative_to, maps, partition_date, result)
+            _ingest_file(source, fmt, partition_date, max_field_chars, result, counted, task_map)
             result.files_read += 1
             result.bytes_read += source.size
             bar.update(source.size)
     result.counts_by_format = dict(sorted(formats.items()))
+
+
+def _task_map(
+    path: Path,
+    root: Path,
+    relative_to: Path | str | None,
+    maps: TaskMaps,
+    partition_date: dt.date | None,
+    result: IngestResult,
+) -> TaskMap | None:
+    """The ``task_ids.json`` governing ``path``, searched up to the source root (``relative_to``
+    when the file lies under it, else the folder it was found under); a map that cannot be read
+    is one reject, the first time it is met."""
+    top = root
+    if relative_to is not None and path.resolve().is_relative_to(Path(relative_to).resolve()):
+        top = Path(relative_to)
+    task_map, failed = maps.governing(path, top)
+    if failed is not None:
+        map_path, error = failed
+        result.records_in += 1
+        result.rejects.append(
+            Reject(
+                source_file=_display_name(map_path, relative_to),
+                drop=error.drop,
+                partition_date=partition_date or partition_date_for(map_path),
+            )
+        )
+    return task_map
 
 
 def _display_name(path: Path, root: Path | str | None) -> str:
@@ -353,7 +385,7 @@ def _expand(paths: Iterable[Path | str]) -> list[tuple[Path, Path]]:
         if not path.exists():
             raise FileNotFoundError(f"no such file or folder: {path}")
         root = path if path.is_dir() else path.parent
-        files.extend((f, root) for f in (discover_log_files(path) if path.is_dir() else [path]))
+        files.extend((f, root) for f in discover_log_files(path))
     return files
 
 
@@ -373,8 +405,10 @@ def _ingest_file(
     max_field_chars: int,
     result: IngestResult,
     keep: Callable[[Episode], None],
+    task_map: TaskMap | None,
 ) -> None:
-    """Frame one file and route each record to an episode or a reject."""
+    """Frame one file and route each record to an episode or a reject; an episode whose record
+    names no task takes the one ``task_map`` gives its file."""
     adapter = ADAPTERS[fmt] if fmt != "auto" else detect_format(src)
     file_date = date or partition_date_for(src.path)
     if adapter is None:
@@ -387,6 +421,8 @@ def _ingest_file(
             if record.error is not None:
                 raise record.error
             episode = adapter.parse(record, src)
+            if episode.task.fixture_id is None and task_map is not None:
+                episode.task.fixture_id = task_map.task_for(src.path)
             validate_episode(episode, max_field_chars)
             if adapter.name != "native":  # the platform's own record is read back exactly as written
                 episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)

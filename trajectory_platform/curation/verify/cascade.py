@@ -76,6 +76,7 @@ from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.parquet import read_batches
 from trajectory_platform.traces.record import Episode
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, table_to_episodes
+from trajectory_platform.traces.task_map import TASK_MAP_FILE
 
 FixturesLookup = Callable[[str], Any] | Mapping[str, Any]
 TRIAGED_SINKS = ("hard_negative", "flaky_quarantine", "syntax_reject", "static_reject")
@@ -493,11 +494,14 @@ def _task_id_hint(source_format: str) -> str:
     """Where a log of ``source_format`` would name its task (the adapter says), for the finding."""
     adapter = ADAPTERS.get(source_format)
     if adapter is not None and adapter.task_id_source:
-        return f"{adapter.name} records name it in {adapter.task_id_source} (docs/formats.md)"
+        return (
+            f"{adapter.name} records name it in {adapter.task_id_source}, or a {TASK_MAP_FILE} beside "
+            "the logs does (docs/formats.md)"
+        )
     recorded = f"{adapter.name} logs record no task id; " if adapter is not None else ""
     return (
-        f"{recorded}write native records with task.fixture_id, or OpenAI / Anthropic records with "
-        "metadata.task_id (docs/formats.md)"
+        f"{recorded}name it in a {TASK_MAP_FILE} beside the logs, or write native records with "
+        "task.fixture_id, or OpenAI / Anthropic records with metadata.task_id (docs/formats.md)"
     )
 
 
