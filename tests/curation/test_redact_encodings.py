@@ -15,6 +15,15 @@ SALT = b"encodings-salt!!"
 AWS = "AKIAQWERTYUIOP234567"
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"
 
+
+def _wrapped(text: str, width: int) -> str:
+    """``text`` in base64, cut into lines of ``width`` as ``base64 -w`` and MIME write it."""
+    encoded = base64.b64encode(text.encode()).decode()
+    return "\n".join(encoded[i : i + width] for i in range(0, len(encoded), width))
+
+
+_CYRILLIC_AWS = AWS.replace("A", "\u0410").replace("I", "\u0406").replace("E", "\u0415")
+_GREEK_AWS = AWS.replace("K", "\u039a").replace("O", "\u039f").replace("T", "\u03a4")
 HIDDEN = {
     "ansi_wrapped_key": (f"key: \x1b[31m{AWS}\x1b[0m done", AWS),
     "ansi_connection_string": ("\x1b[1mpostgres://admin:S3cr3tPassw0rd@db:5432/app\x1b[0m", "S3cr3tPassw0rd"),
@@ -43,10 +52,53 @@ HIDDEN = {
         "blob: " + base64.b64encode(base64.b64encode(AWS.encode())).decode(),
         base64.b64encode(base64.b64encode(AWS.encode())).decode(),
     ),
+    "python_long_unicode_escapes": (
+        "print('" + "".join(f"\\U{ord(c):08x}" for c in AWS) + "')",
+        "".join(f"\\U{ord(c):08x}" for c in AWS[4:]),
+    ),
+    "braced_unicode_escapes": (
+        "k = `" + "".join(f"\\u{{{ord(c):x}}}" for c in AWS) + "`",
+        f"\\u{{{ord(AWS[-1]):x}}}",
+    ),
+    "cyrillic_look_alikes": ("stdout: " + _CYRILLIC_AWS, _CYRILLIC_AWS[3:]),
+    "greek_look_alikes": ("key " + _GREEK_AWS + " set", _GREEK_AWS[2:]),
+    "a_list_of_characters": ("key = " + str(list(AWS)), "', '".join(AWS[4:])),
+    "characters_between_commas": ("echo " + ", ".join(GITHUB), ", ".join(GITHUB[4:])),
+    "character_codes": (
+        "String.fromCharCode(" + ", ".join(str(ord(c)) for c in AWS) + ")",
+        ", ".join(str(ord(c)) for c in AWS[4:]),
+    ),
+    "narrow_wrapped_base64": ("$ base64 -w 16 creds\n" + _wrapped(f"aws_access_key_id = {AWS}\n", 16), AWS),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
 }
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (
+            "$ base64 creds.ini\n"
+            + _wrapped(f"[default]\naws_access_key_id = {AWS}\nregion = eu-west-1\n", 76),
+            "AWS_KEY",
+        ),
+        ("-----\n" + _wrapped(f"export GITHUB_TOKEN={GITHUB}\n", 64) + "\n-----", "GITHUB_TOKEN"),
+        (
+            "powershell -EncodedCommand "
+            + base64.b64encode(f"$env:AWS_ACCESS_KEY_ID='{AWS}'".encode("utf-16-le")).decode(),
+            "AWS_KEY",
+        ),
+    ],
+    ids=["base64_wrapped_at_76", "base64_wrapped_at_64", "powershell_encoded_command"],
+)
+def test_a_credential_in_wrapped_or_utf16_base64_is_found_as_what_it_is(text: str, kind: str):
+    """``base64`` wraps its output at 76 columns, so the key inside is cut across two lines and no
+    line decodes to it; PowerShell's ``-EncodedCommand`` is base64 of UTF-16LE. Either way the
+    finding names the credential's kind, not a random-looking line."""
+    redacted, findings = redact_text(text, SALT)
+    assert kind in {f.kind for f in findings}, [(f.kind, f.detector) for f in findings]
+    assert not any(line and line in redacted for line in text.splitlines()[1:-1]), redacted
 
 
 def encodings_of(value: str) -> list[str]:
@@ -85,6 +137,12 @@ KEPT = [
     "ssh fingerprint MD5:9d:38:5b:83:a9:17:52:92:56:1a:5e:c4:d4:81:8e:0a",
     "the alphabet a b c d e f g h i j k l m n o p is sixteen letters long",
     "uuid 3f2a9c1e-5b7d-4f6a-8c0e-2b4d6f8a0c2e and 0x7fffffffffffffffffffffff",
+    "Ошибка: файл config.yaml не найден (код 404), Москва2024, повторите попытку",
+    "ΑΒΓ τεστ: Ελληνικά κείμενα v2 and Σ(x) over 16 terms",
+    "temps = [72, 75, 68, 70, 71, 73, 74, 69, 80, 81, 77, 76, 79, 78, 82, 83, 85, 90]",
+    "ids: 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116",
+    "letters = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p']",
+    "s = '\\U0001f600 ok' and `\\u{1F600}`",
 ]
 
 

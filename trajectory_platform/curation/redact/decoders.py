@@ -6,21 +6,27 @@ A secret can reach a log wrapped in ANSI colour codes (``\\x1b[31mAKIA...\\x1b[0
 (once or more) inside text that is not JSON itself, as HTML entities, octal-escaped (``\\101``),
 quoted-printable (``=41=4B``), hex-encoded (``0x``-prefixed or byte by byte, ``41 4b 49``), in
 look-alike Unicode (zero-width and other invisible format characters between its letters,
-fullwidth or other compatibility forms of ASCII, ``ＡＫＩＡ``), spelled out with a separator
-between its characters (``A K I A ...``), or cut into concatenated string literals
-(``"AKIAQW" + "ERTY..."``, a backslash line continuation), which a reader sees as the key and a
-pattern does not. An encoding applied twice (``%2541``, percent-encoded twice) is undone twice:
-each view is decoded once more by its own decoder. Each
-decoder here undoes one encoding where it occurs and keeps, for every decoded character, the raw
-span it came from, so a finding in the decoded view becomes a finding on the exact raw substring
-that encodes it, which pass 3 then replaces like any other value.
+fullwidth or other compatibility forms of ASCII, ``ＡＫＩＡ``, Cyrillic or Greek letters drawn like
+Latin ones), spelled out with a separator between its characters (``A K I A ...``), as a list of
+its characters or their codes (``["A", "K", ...]``, ``fromCharCode(65, 75, ...)``), in base64
+wrapped across lines, or cut into concatenated string literals (``"AKIAQW" + "ERTY..."``, a
+backslash line continuation), which a reader sees as the key and a pattern does not. An encoding
+applied twice (``%2541``, percent-encoded twice) is undone twice: each view is decoded once more by
+its own decoder. Each decoder here undoes one encoding where it occurs and keeps, for every decoded
+character, the raw span it came from, so a finding in the decoded view becomes a finding on the
+exact raw substring that encodes it, which pass 3 then replaces like any other value.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import bisect
+import functools
 import html
 import re
+import string
+import sys
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -30,7 +36,11 @@ _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _QUOTED_PRINTABLE = re.compile(r"(?:=[0-9A-F]{2}){4,}")
 """Four escapes or more: quoted-printable leaves ASCII literal, so only a key encoded on purpose is a
 run of them, where one ``=XX`` opens any ``name=0A...`` value (a RECORD line's ``sha256=06uRx...``)."""
-_UNICODE_ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|\\([0-3][0-7]{2})")
+_UNICODE_ESCAPE = re.compile(
+    r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|\\([0-3][0-7]{2})|\\U([0-9A-Fa-f]{8})|\\u\{([0-9A-Fa-f]{1,6})\}"
+)
+"""``\\uXXXX`` (JSON, Java, JS), ``\\xXX``, octal ``\\NNN``, ``\\UXXXXXXXX`` (Python, C) and ``\\u{X}`` (JS,
+Rust, Swift)."""
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _BACKSLASH_ESCAPE = re.compile(r"(?<!\\)\\+([\"'/nrt])")
 """From the first backslash of a run only: starting inside the run made a long run of backslashes
@@ -39,6 +49,19 @@ _ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:0[xX])?(?P<hex>(?:[0-9A-Fa-f]{2}){12,})(?![0-9A-Za-z])")
 _HEX_BYTES = re.compile(r"[0-9A-Fa-f]{2}[ :](?:[0-9A-Fa-f]{2}[ :]){10,}[0-9A-Fa-f]{2}(?![0-9A-Za-z:])")
+_CHAR_LIST = re.compile(
+    r"(?P<q>[\"'`]?)[\w+/=.\-](?P=q)(?P<sep>\s*[,;]\s*)(?:(?P=q)[\w+/=.\-](?P=q)(?P=sep)){14,}(?P=q)[\w+/=.\-](?P=q)"
+)
+"""Sixteen characters or more as a list, each alone (quoted or not) between commas: ``["A", "K",
+...]``, ``'A','K',...``, ``A, K, I, ...``."""
+_CHAR_CODES = re.compile(r"(?<![\w.])\d{2,3}(?P<sep>\s*,\s*)(?:\d{2,3}(?P=sep)){14,}\d{2,3}(?![\w.])")
+"""Sixteen decimal character codes or more between commas: ``String.fromCharCode(65, 75, ...)``,
+``bytes([65, 75, ...])``, a JSON array of codes."""
+_LIST_CHAR = re.compile(r"[\w+/=.\-]")
+_CHAR_LIST_HINT = re.compile(r"[,;]\s*([\"'`]?)[\w+/=.\-]\1\s*[,;]\s*\1[\w+/=.\-]\1\s*[,;]")
+_CHAR_CODES_HINT = re.compile(r",\s*\d{2,3}\s*,\s*\d{2,3}\s*,\s*\d{2,3}\s*,")
+"""Gates: two list elements in a row, found from a separator (a pattern that starts at a comma is
+cheap to search for; the lists' own patterns start anywhere)."""
 _SPELLED = re.compile(r"(?<![\w.\-])\w(?P<sep>[ .\-])(?:\w(?P=sep)){14,}\w(?![\w])")
 """Sixteen characters or more, one at a time with the same separator: a key spelled out."""
 _GLUE = re.compile(
@@ -49,6 +72,11 @@ not after an escaped newline: literals that each end a line of text are lines, n
 whitespace before the operator and after it are separate runs, so a quote before a long run of
 spaces costs linear time (one optional operator between two ``\\s*`` made it quadratic)."""
 _TOKEN_CHAR = re.compile(r"[\w+/=\-]")
+_BASE64_BLOCK = re.compile(
+    r"(?m)^[ \t]*[A-Za-z0-9+/]{16,}\r?\n(?:[ \t]*[A-Za-z0-9+/]{16,}\r?\n)*[ \t]*[A-Za-z0-9+/]+={0,2}[ \t]*$"
+)
+"""Two lines or more of base64 alone: what ``base64`` (76 columns), ``openssl base64`` and MIME (64 or
+76) write when they wrap their output; a key inside is cut across lines, so no line decodes to it."""
 MAX_DEPTH = 2
 """One encoding undone twice in a row (a view's own view): percent-encoded twice, ``\\u`` escapes
 of ``\\u`` escapes. Only the same decoder again: mixed stacks decoded the escapes of code samples
@@ -122,8 +150,9 @@ def _byte_escapes(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 
 def _unicode_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    code = int(match.group(3), 8) if match.group(3) else int(match.group(1) or match.group(2), 16)
-    return [(chr(code), match.start(), match.end())]
+    octal, *hexadecimal = match.group(3), match.group(1), match.group(2), match.group(4), match.group(5)
+    code = int(octal, 8) if octal else int(next(h for h in hexadecimal if h), 16)
+    return [(chr(code), match.start(), match.end())] if code <= sys.maxunicode else []
 
 
 def _backslash_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -159,10 +188,56 @@ def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [(chr(b), match.start() + 3 * i, match.start() + 3 * i + 2) for i, b in enumerate(raw)]
 
 
+def bytes_as_text(raw: bytes) -> str:
+    """Decoded bytes as text: UTF-16LE when every second byte is zero (ASCII text as Windows encodes
+    it: PowerShell's ``-EncodedCommand`` is base64 of UTF-16LE), else UTF-8 (raises
+    ``UnicodeDecodeError`` for neither)."""
+    if len(raw) >= 4 and len(raw) % 2 == 0 and not any(raw[1::2]):
+        return raw.decode("utf-16-le")
+    return raw.decode("utf-8")
+
+
+def mostly_printable(text: str) -> bool:
+    """Text, not binary read as text: 95% of it printable or a line break or tab."""
+    return sum(ch.isprintable() or ch in "\n\r\t" for ch in text) >= 0.95 * len(text)
+
+
+def _base64_block(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A wrapped base64 block (lines of one width, a multiple of 4; the last no longer) that decodes
+    to text: the text, every character of it mapped to the whole block (a finding replaces it all).
+    Binary (an image, a certificate body, a list of digests) decodes to noise and is left alone."""
+    lines = [line.strip() for line in match.group().splitlines()]
+    width = len(lines[0])
+    if width % 4 or any(len(line) != width for line in lines[1:-1]) or len(lines[-1]) > width:
+        return []
+    try:
+        text = bytes_as_text(base64.b64decode("".join(lines), validate=True))
+    except (binascii.Error, ValueError):
+        return []
+    return [(text, match.start(), match.end())] if text and mostly_printable(text) else []
+
+
 def _spelled(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [
         (match.group()[i], match.start() + i, match.start() + i + 1) for i in range(0, len(match.group()), 2)
     ]
+
+
+def _char_list(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    start = match.start()
+    return [
+        (char.group(), start + char.start(), start + char.end())
+        for char in _LIST_CHAR.finditer(match.group())
+    ]
+
+
+def _char_codes(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """Printable ASCII codes only: a list holding any other number is data, not a spelled key."""
+    start = match.start()
+    codes = [(int(number.group()), number) for number in re.finditer(r"\d+", match.group())]
+    if not all(32 <= code < 127 for code, _ in codes):
+        return []
+    return [(chr(code), start + number.start(), start + number.end()) for code, number in codes]
 
 
 def _glue(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -178,10 +253,13 @@ def _ansi(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """Invisible format characters (zero-width space and joiner, soft hyphen, BOM, bidi marks)
-    dropped, and compatibility forms of ASCII letters, digits and punctuation (fullwidth,
-    mathematical letters) read as ASCII; any other character stays as it is (an accented letter,
-    a CJK one, and a no-break space or an ellipsis too: those carry no key, and a view with
+    dropped, compatibility forms of ASCII letters, digits and punctuation (fullwidth,
+    mathematical letters) read as ASCII, and, inside a token that also holds ASCII letters or
+    digits, a letter of another script that looks like an ASCII one (Cyrillic ``А``, Greek ``Ο``)
+    read as that letter; any other character stays as it is (an accented letter, a CJK one, a word
+    of Russian prose, and a no-break space or an ellipsis too: those carry no key, and a view with
     nothing changed is not scanned again)."""
+    mixed = _in_mixed_token(match)
     pieces = []
     for offset, char in enumerate(match.group()):
         start = match.start() + offset
@@ -189,9 +267,53 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
             pieces.append(("", start, start + 1))
         elif _ascii_look_alike(char, ascii_form := unicodedata.normalize("NFKC", char)):
             pieces.append((ascii_form, start, start + 1))
+        elif mixed and char in _latin_homoglyphs():
+            pieces.append((_latin_homoglyphs()[char], start, start + 1))
         else:
             pieces.append((char, start, start + 1))
     return pieces if any(text != match.group()[i] for i, (text, _, _) in enumerate(pieces)) else []
+
+
+def _in_mixed_token(match: re.Match[str]) -> bool:
+    """Does the run sit in a token (a run without whitespace) that holds ASCII letters or digits?
+    A key with a few letters swapped for look-alikes does; a word of another script does not."""
+    text = match.string
+    start, end = match.start(), match.end()
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return any(ch.isascii() and ch.isalnum() for ch in text[start:end])
+
+
+@functools.cache
+def _latin_homoglyphs() -> dict[str, str]:
+    """Each non-ASCII character Unicode's confusables table (UTS #39, through the
+    ``confusable-homoglyphs`` package: the Unicode Consortium's list, not one written here) gives
+    an ASCII letter or digit look-alike for, mapped to it. The table maps a character to its class's
+    representative (Cyrillic ``І`` and Latin ``I`` both to ``l``), so the ASCII members of that
+    class are candidates too, and a capital reads as a capital where one is among them."""
+    from confusable_homoglyphs import confusables
+
+    data = confusables.confusables_data
+
+    def ascii_alnum(entries: list[dict[str, str]]) -> list[str]:
+        return [e["c"] for e in entries if len(e["c"]) == 1 and e["c"].isascii() and e["c"].isalnum()]
+
+    members: dict[str, list[str]] = {}
+    for letter in string.ascii_letters + string.digits:
+        for representative in ascii_alnum(data.get(letter, [])):
+            members.setdefault(representative, []).append(letter)
+    table = {}
+    for char, homoglyphs in data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        direct = ascii_alnum(homoglyphs)
+        forms = [*direct, *(member for form in direct for member in members.get(form, []))]
+        if forms:
+            same_case = [form for form in forms if form.isupper() == char.isupper()]
+            table[char] = (same_case or forms)[0]
+    return table
 
 
 def _ascii_look_alike(char: str, normalized: str) -> bool:
@@ -216,7 +338,10 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("html_entity", _holds("&"), _ENTITY, _entity),
     ("hex", bool, _HEX_RUN, _hex),
     ("hex_bytes", _holds(" "), _HEX_BYTES, _hex_bytes),
+    ("base64_block", _holds("\n"), _BASE64_BLOCK, _base64_block),
     ("spelled", bool, _SPELLED, _spelled),
+    ("char_list", lambda text: _CHAR_LIST_HINT.search(text) is not None, _CHAR_LIST, _char_list),
+    ("char_codes", lambda text: _CHAR_CODES_HINT.search(text) is not None, _CHAR_CODES, _char_codes),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
 )

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
+from trajectory_platform.curation.redact.decoders import bytes_as_text, mostly_printable
 from trajectory_platform.curation.redact.entropy import looks_random
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
@@ -746,12 +747,12 @@ def _encoded_secret_kind(token: str, config: RedactionConfig, depth: int = 1) ->
         return None
     altchars = b"-_" if "-" in bare or "_" in bare else None
     try:
-        decoded = base64.b64decode(bare + "=" * (-len(bare) % 4), altchars=altchars, validate=True).decode(
-            "utf-8"
+        decoded = bytes_as_text(
+            base64.b64decode(bare + "=" * (-len(bare) % 4), altchars=altchars, validate=True)
         )
     except (binascii.Error, ValueError):
         return None
-    if sum(ch.isprintable() or ch in "\n\r\t" for ch in decoded) < 0.95 * len(decoded):
+    if not mostly_printable(decoded):
         return None
     inner = [*find_pem_blocks(decoded), *find_known_formats(decoded), *find_assignments(decoded)]
     if not inner and config.pii:

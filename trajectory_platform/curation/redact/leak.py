@@ -5,10 +5,11 @@ canary is a fresh synthetic secret inside a realistic carrier line (a shell comm
 a connection string, an assignment, an e-mail), planted in every encoding a log carries secrets
 in: raw, JSON-escaped (inside a JSON document carried in a string), double-escaped, base64,
 URL-encoded, fully percent-encoded, hex, wrapped in ANSI colour codes, ``\\u``-escaped inside a
-shell string, as HTML entities, and split across two adjacent messages. A canary leaks when,
-after redaction, its secret still appears anywhere in the episode in its own encoding (or plain),
-or inside any base64 run that decodes to text containing it (a split one: when either half
-survives). Canaries are seeded by the episode id, so runs are comparable.
+shell string, as HTML entities, in look-alike Cyrillic letters, in base64 wrapped at 76 columns as
+``base64`` writes it, and split across two adjacent messages. A canary leaks when, after redaction,
+its secret still appears anywhere in the episode in its own encoding (or plain), or inside any
+base64 run (its lines joined, for the wrapped form) that decodes to text containing it (a split
+one: when either half survives). Canaries are seeded by the episode id, so runs are comparable.
 The real episode is never modified.
 
 A corpus plants canaries in a declared sample of its records, not in every one
@@ -52,6 +53,8 @@ FORMS = (
     "ansi",
     "u_escaped_shell",
     "html_entities",
+    "look_alike",
+    "base64_wrapped",
     "split_messages",
 )
 SPLIT_FORM = "split_messages"
@@ -152,6 +155,20 @@ def make_canaries(seed: str) -> list[Canary]:
     ]
 
 
+_LOOK_ALIKES = str.maketrans("aeopcxyAEOPCXBHKMT", "аеорсхуАЕОРСХВНКМТ")
+"""Latin letters and the Cyrillic letters drawn like them, as a homograph attack swaps them."""
+_WRAPPED_PREFACE = "# exported by deploy.sh on the build host, do not commit\n"
+"""Text before the carrier so its base64 always runs past one 76-column line."""
+_WRAPPED_LINE = re.compile(r"(?<=[A-Za-z0-9+/])(?:\r?\n|\\n)(?=[A-Za-z0-9+/])")
+"""A line break (or a JSON ``\\n`` escape of one) between two base64 characters."""
+
+
+def _wrapped_base64(text: str) -> str:
+    """``text`` in base64 as ``base64`` writes it: cut into lines of 76 columns."""
+    encoded = base64.b64encode(text.encode()).decode()
+    return "\n".join(encoded[i : i + 76] for i in range(0, len(encoded), 76))
+
+
 _TRANSFORMS = {
     "raw": lambda s: s,
     "json_escaped": lambda s: json.dumps(s)[1:-1],
@@ -163,6 +180,8 @@ _TRANSFORMS = {
     "ansi": lambda s: s,
     "u_escaped_shell": lambda s: "".join(f"\\u{ord(c):04x}" for c in s),
     "html_entities": lambda s: "".join(f"&#{ord(c)};" for c in s),
+    "look_alike": lambda s: s.translate(_LOOK_ALIKES),
+    "base64_wrapped": lambda s: _wrapped_base64(f"{_WRAPPED_PREFACE}{s}\n"),
     SPLIT_FORM: lambda s: s,
 }
 """Each form's encoding of a bare string: how a carrier is planted, and how a surviving secret
@@ -224,11 +243,13 @@ def _plant_split(episode: Episode, canaries: list[Canary]) -> list[Canary]:
     return planted
 
 
-def _leaked(canary: Canary, form: str, text: str, decoded_runs: str) -> bool:
-    """A secret leaks plain, in its form's own encoding, or (base64) inside a run decoding to it;
-    a split secret leaks when either half survives."""
+def _leaked(canary: Canary, form: str, text: str, decoded_runs: str, unwrapped_runs: str) -> bool:
+    """A secret leaks plain, in its form's own encoding, or (base64) inside a run decoding to it,
+    its lines joined when it was wrapped; a split secret leaks when either half survives."""
     if form == "base64":
         return canary.secret in decoded_runs
+    if form == "base64_wrapped":
+        return canary.secret in unwrapped_runs
     if form == SPLIT_FORM:
         half = len(canary.secret) // 2
         return canary.secret[:half] in text or canary.secret[half:] in text
@@ -293,11 +314,12 @@ def measure_text_leak(
 
 def _count(plan: list[tuple[Canary, str]], text: str) -> LeakReport:
     decoded = _decoded_base64_runs(text)
+    unwrapped = _decoded_base64_runs(_WRAPPED_LINE.sub("", text))
     report = LeakReport(injected=len(plan))
     by_form: Counter = Counter()
     by_kind: Counter = Counter()
     for canary, form in plan:
-        if _leaked(canary, form, text, decoded):
+        if _leaked(canary, form, text, decoded, unwrapped):
             report.leaked += 1
             by_form[form] += 1
             by_kind[canary.kind] += 1
