@@ -6,8 +6,13 @@ sealed oracle, run on the very workspace the agent left, still fails.
 
 from __future__ import annotations
 
+import importlib.util
+import py_compile
+from pathlib import Path
+
 import pytest
 
+from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.oracle import run_oracle
 from trajectory_platform.gym.policies import TAMPER_KINDS, TamperPolicy
@@ -40,3 +45,37 @@ def test_builtins_monkeypatching_from_workspace_code_is_reported(fixture):
     result = run_oracle(fixture, patched)
     assert not result.passed
     assert all(s == "error" for s in result.pass_to_pass.values())
+
+
+def _planted(folder: Path, where: str) -> None:
+    """A workspace whose visible source is wrong (``add`` subtracts) beside bytecode of a right
+    one: in ``__pycache__`` as an unchecked hash-based ``.pyc`` (loaded whatever the source says),
+    or as a bare ``calc.pyc`` with the source gone."""
+    (folder / "tests").mkdir()
+    (folder / "tests" / "test_calc.py").write_text(
+        "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+    )
+    source = folder / "calc.py"
+    source.write_text("def add(a, b):\n    return a + b\n")
+    target = importlib.util.cache_from_source(str(source)) if where == "pycache" else str(folder / "calc.pyc")
+    py_compile.compile(
+        str(source), cfile=target, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
+    )
+    if where == "pycache":
+        source.write_text("def add(a, b):\n    return a - b\n")
+    else:
+        source.unlink()
+
+
+@pytest.mark.parametrize("where", ["pycache", "bare"])
+def test_workspace_bytecode_never_stands_in_for_its_source(tmp_path: Path, where: str):
+    _planted(tmp_path, where)
+    (verdict,) = run_tests_in(tmp_path, ids=["tests/test_calc.py::test_add"]).results.values()
+    assert verdict["status"] != "passed", "the judge ran bytecode, not the source the diff shows"
+    control = tmp_path.parent / f"{tmp_path.name}-source"
+    control.mkdir()
+    (control / "tests").mkdir()
+    (control / "tests" / "test_calc.py").write_text((tmp_path / "tests" / "test_calc.py").read_text())
+    (control / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    (good,) = run_tests_in(control, ids=["tests/test_calc.py::test_add"]).results.values()
+    assert good["status"] == "passed", "the right source passes"

@@ -311,6 +311,38 @@ def _serve_compiled() -> None:
     loader.source_to_code = source_to_code
 
 
+def _source_only(workspace: str) -> None:
+    """Workspace modules run from their source alone. Bytecode left in the workspace would run
+    code its source, and so the diff, does not show: an unchecked hash-based ``.pyc`` in
+    ``__pycache__`` is loaded whatever the source beside it says, and a bare ``.pyc`` is a module
+    with no source at all. So no bytecode cache is looked up for a workspace source, and the
+    workspace's folders import extension modules (an in-place build) and sources, never bytecode.
+    Installed modules keep their caches. Installed in each worker before the workspace is on
+    ``sys.path``."""
+    external: Any = sys.modules["_frozen_importlib_external"]
+    inside = workspace.rstrip("/") + "/"
+    cached = external.cache_from_source
+
+    def cache_from_source(path: str, debug_override: object = None, *, optimization: object = None) -> str:
+        if path.startswith(inside):
+            raise NotImplementedError("a workspace module compiles from its source")
+        return cached(path, debug_override, optimization=optimization)
+
+    external.cache_from_source = cache_from_source
+    loaders = (
+        (external.ExtensionFileLoader, external.EXTENSION_SUFFIXES),
+        (external.SourceFileLoader, external.SOURCE_SUFFIXES),
+    )
+
+    def workspace_finder(path: str) -> "Any":
+        if path + "/" != inside and not path.startswith(inside):
+            raise ImportError("not a workspace folder")  # the next hook finds it
+        return external.FileFinder(path, *loaders)
+
+    sys.path_hooks.insert(0, workspace_finder)
+    sys.path_importer_cache.clear()
+
+
 def _read_request() -> "bytes | None":
     """The next run the host asks for on stdin (a 4-byte big-endian length, then that many bytes),
     or None when stdin is closed: the host is done with this judge."""
@@ -527,6 +559,7 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
     del box
     write, read = os.write, os.read
     os.chdir(workspace)
+    _source_only(workspace)
     sys.path.insert(0, workspace)
     if spec.get("load_conftest") == "1":
         for folder in ("", tests_dir):
