@@ -79,3 +79,82 @@ def test_workspace_bytecode_never_stands_in_for_its_source(tmp_path: Path, where
     (control / "calc.py").write_text("def add(a, b):\n    return a + b\n")
     (good,) = run_tests_in(control, ids=["tests/test_calc.py::test_add"]).results.values()
     assert good["status"] == "passed", "the right source passes"
+
+
+FORGED_COMPARISONS = {
+    "type_with_a_dict": "E = type('E', (int,), {'__eq__': lambda s, o: True, '__hash__': int.__hash__})",
+    "setattr_of_a_built_name": """
+class E(int):
+    __hash__ = int.__hash__
+
+
+setattr(E, '__e' + 'q__', lambda s, o: 1 == 1)""",
+    "metaclass_namespace": """
+ns = {'__eq__': lambda s, o: not False, '__hash__': int.__hash__}
+E = type('Meta', (type,), {})('E', (int,), ns)""",
+    "truthy_non_bool": """
+class E(int):
+    def __eq__(self, other):
+        return [other]
+
+    __hash__ = int.__hash__""",
+    "static_method": """
+class E(int):
+    __eq__ = staticmethod(lambda *args: True)
+    __hash__ = int.__hash__""",
+    "inside_the_function": None,
+}
+"""Ways to write a class whose instances compare equal to anything (``E`` at module level, or made
+inside ``add``), each of which the static audit's literal forms miss."""
+
+INSIDE_THE_FUNCTION = """
+def add(a, b):
+    class E(int):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = int.__hash__
+
+    return E(a - b)
+"""
+BOX = """
+
+class Box:
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        return isinstance(other, Box) and self.v == other.v
+
+    __hash__ = object.__hash__
+"""
+TESTS = ["tests/test_calc.py::test_add", "tests/test_calc.py::test_box"]
+
+
+def _workspace_with(folder: Path, ops: str) -> Path:
+    (folder / "tests").mkdir(parents=True)
+    (folder / "tests" / "test_calc.py").write_text(
+        "from calc import add, Box\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\n"
+        "def test_box():\n    assert Box(1) == Box(1) and Box(1) != Box(2)\n"
+    )
+    (folder / "calc.py").write_text(ops + BOX)
+    return folder
+
+
+@pytest.mark.parametrize("form", sorted(FORGED_COMPARISONS))
+def test_an_object_equal_to_anything_does_not_pass(tmp_path: Path, form: str):
+    made = FORGED_COMPARISONS[form]
+    ops = INSIDE_THE_FUNCTION if made is None else made + "\n\n\ndef add(a, b):\n    return E(a - b)\n"
+    results = run_tests_in(_workspace_with(tmp_path, ops), ids=TESTS).results
+    assert results[TESTS[0]]["status"] == "error", results
+    assert "compares true with any object" in results[TESTS[0]]["message"]
+
+
+def test_a_real_comparison_still_passes(tmp_path: Path):
+    """``Box.__eq__`` reads what it is given (and a dataclass's returns NotImplemented for a
+    stranger): a correct workspace with comparisons of its own passes."""
+    ops = "import dataclasses\n\n\n@dataclasses.dataclass\nclass P:\n    x: int\n\n\n"
+    results = run_tests_in(
+        _workspace_with(tmp_path, ops + "def add(a, b):\n    return P(a + b).x\n"), ids=TESTS
+    )
+    assert {r["status"] for r in results.results.values()} == {"passed"}, results.results

@@ -343,6 +343,57 @@ def _source_only(workspace: str) -> None:
     sys.path_importer_cache.clear()
 
 
+_COMPARISONS = (
+    ("__eq__", True),
+    ("__lt__", True),
+    ("__le__", True),
+    ("__gt__", True),
+    ("__ge__", True),
+    ("__ne__", False),
+)
+"""Each comparison a workspace class may define, and the answer that, given two fresh objects it
+knows nothing of, says "the assertion holds" whatever was compared."""
+
+
+def _compares_anything(workspace: str, tests_dir: str) -> bool:
+    """Does a class the workspace defined answer a comparison of two fresh objects as true
+    (``==``, ``<``, ... ; ``!=`` as false)? An object "equal to everything" passes any
+    ``assert result == expected`` without computing anything: the classic forged pass, however its
+    class is written (``type()`` with a dict, ``setattr`` of a built name, a metaclass, ``exec``).
+    A real comparison reads what it is given, so two unrelated objects make it return
+    ``NotImplemented``, a falsy answer, or raise. Classes are found by walking ``object``'s
+    subclasses (no audited event), kept when their module is a workspace file outside the sealed
+    tests; run after a passing test, before its verdict is read."""
+    inside = workspace.rstrip("/") + "/"
+    sealed = inside + tests_dir.strip("/") + "/"
+
+    def from_workspace(cls: type) -> bool:
+        module = sys.modules.get(getattr(cls, "__module__", None) or "")
+        path = getattr(module, "__file__", None)
+        return isinstance(path, str) and path.startswith(inside) and not path.startswith(sealed)
+
+    seen: set[int] = set()
+    stack: list[type] = [object]
+    while stack:
+        cls = stack.pop()
+        subclasses: list[type] = type.__subclasses__(cls)  # not cls's own: a metaclass may override it
+        for subclass in subclasses:
+            if id(subclass) not in seen:
+                seen.add(id(subclass))
+                stack.append(subclass)
+        if not from_workspace(cls):
+            continue
+        for name, holds in _COMPARISONS:
+            if name in cls.__dict__:
+                try:
+                    answer = getattr(cls, name)(object(), object())
+                    if answer is not NotImplemented and bool(answer) is holds:
+                        return True
+                except BaseException:  # noqa: BLE001, S112 - a real comparison may raise here
+                    continue
+    return False
+
+
 def _read_request() -> "bytes | None":
     """The next run the host asks for on stdin (a 4-byte big-endian length, then that many bytes),
     or None when stdin is closed: the host is done with this judge."""
@@ -582,6 +633,8 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
         else:
             fn()
             outcome = ("passed", "")
+            if _compares_anything(workspace, tests_dir):
+                outcome = ("error", "a workspace class compares true with any object: the pass is void")
     except AssertionError as exc:
         outcome = ("failed", "AssertionError: " + _one_line(exc))
     except BaseException as exc:  # noqa: BLE001 - every outcome is a result, never a crash
