@@ -102,6 +102,26 @@ class E(int):
 class E(int):
     __eq__ = staticmethod(lambda *args: True)
     __hash__ = int.__hash__""",
+    "claims_an_installed_module": """
+class E(int):
+    __module__ = "json"
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__""",
+    "answers_only_its_own_instances": """
+class E(int):
+    def __eq__(self, other):
+        return isinstance(self, E) or NotImplemented
+
+    __hash__ = int.__hash__""",
+    "equal_to_any_int": """
+class E(int):
+    def __eq__(self, other):
+        return isinstance(other, int)
+
+    __hash__ = int.__hash__""",
     "inside_the_function": None,
 }
 """Ways to write a class whose instances compare equal to anything (``E`` at module level, or made

@@ -356,21 +356,33 @@ knows nothing of, says "the assertion holds" whatever was compared."""
 
 
 def _compares_anything(workspace: str, tests_dir: str) -> bool:
-    """Does a class the workspace defined answer a comparison of two fresh objects as true
-    (``==``, ``<``, ... ; ``!=`` as false)? An object "equal to everything" passes any
+    """Does a class the workspace defined answer a comparison with something it knows nothing of
+    as true (``==``, ``<``, ... ; ``!=`` as false)? An object "equal to everything" passes any
     ``assert result == expected`` without computing anything: the classic forged pass, however its
     class is written (``type()`` with a dict, ``setattr`` of a built name, a metaclass, ``exec``).
-    A real comparison reads what it is given, so two unrelated objects make it return
-    ``NotImplemented``, a falsy answer, or raise. Classes are found by walking ``object``'s
-    subclasses (no audited event), kept when their module is a workspace file outside the sealed
-    tests; run after a passing test, before its verdict is read."""
+    A real comparison reads what it is given, so an unrelated object makes it return
+    ``NotImplemented``, a falsy answer, or raise. Each comparison is asked on an instance made
+    without ``__init__`` (else a bare object) against a fresh object, an int and a string no test
+    names. Classes are found by walking ``object``'s subclasses (no audited event); a class is
+    asked when its module is a workspace file, or a comparison it defines was not compiled from
+    installed code (so a class claiming an installed module's name is still asked); the sealed
+    tests' own classes are not. Run after a passing test, before its verdict is read."""
     inside = workspace.rstrip("/") + "/"
     sealed = inside + tests_dir.strip("/") + "/"
+    installed = tuple({p.rstrip("/") + "/" for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 
-    def from_workspace(cls: type) -> bool:
+    def asked(cls: type) -> bool:
         module = sys.modules.get(getattr(cls, "__module__", None) or "")
         path = getattr(module, "__file__", None)
-        return isinstance(path, str) and path.startswith(inside) and not path.startswith(sealed)
+        if isinstance(path, str) and path.startswith(inside) and not path.startswith(sealed):
+            return True
+        for name, _ in _COMPARISONS:
+            method = cls.__dict__.get(name)
+            code = getattr(getattr(method, "__func__", method), "__code__", None)
+            where = getattr(code, "co_filename", None)
+            if isinstance(where, str) and not where.startswith((*installed, sealed)):
+                return True
+        return False
 
     seen: set[int] = set()
     stack: list[type] = [object]
@@ -381,12 +393,30 @@ def _compares_anything(workspace: str, tests_dir: str) -> bool:
             if id(subclass) not in seen:
                 seen.add(id(subclass))
                 stack.append(subclass)
-        if not from_workspace(cls):
+        if asked(cls) and _holds_for_strangers(cls):
+            return True
+    return False
+
+
+_STRANGERS = (object, lambda: 0x5EED1E55, lambda: "\x00stranger\x00")
+"""What a comparison is asked against: each made fresh, none a value a test would name."""
+
+
+def _holds_for_strangers(cls: type) -> bool:
+    """Does one of ``cls``'s own comparisons hold against a stranger (see :func:`_compares_anything`)?"""
+    selves: list[object] = [object()]
+    make: Any = cls.__new__
+    try:  # noqa: SIM105 - contextlib would slow the clean interpreter's start
+        selves.insert(0, make(cls))
+    except BaseException:  # noqa: BLE001, S110 - a class whose __new__ needs arguments: a bare object
+        pass
+    for name, holds in _COMPARISONS:
+        if name not in cls.__dict__:
             continue
-        for name, holds in _COMPARISONS:
-            if name in cls.__dict__:
+        for self in selves:
+            for stranger in _STRANGERS:
                 try:
-                    answer = getattr(cls, name)(object(), object())
+                    answer = getattr(cls, name)(self, stranger())
                     if answer is not NotImplemented and bool(answer) is holds:
                         return True
                 except BaseException:  # noqa: BLE001, S112 - a real comparison may raise here
