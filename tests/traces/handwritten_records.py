@@ -636,3 +636,37 @@ AGENTS_SDK_TRACE = [
 ]
 """An OpenAI Agents SDK run as a trace processor writes it, one export per line: the trace and its
 agent, generation (a Chat Completions model) and function spans, the second tool run failed."""
+
+
+GATEWAY_LOG = {
+    "id": "req_7",
+    "created_at": "2026-11-04T09:30:06.000Z",
+    "request": {
+        "url": "https://api.openai.com/v1/chat/completions",
+        "body": {
+            "model": "gpt-4o",
+            "temperature": 0,
+            "metadata": {"task_id": "fix-parser-7"},
+            "messages": [
+                *_FIRST_INPUT,
+                _ASKED_OPENAI,
+                {"role": "tool", "tool_call_id": "call_a", "content": "def parse(): ..."},
+                {"role": "tool", "tool_call_id": "call_b", "content": "FileNotFoundError: t.py"},
+            ],
+            "tools": _OPENAI_TOOLS,
+        },
+    },
+    "response": {
+        "status": 200,
+        "body": {
+            "id": "chatcmpl-9",
+            "model": "gpt-4o-2024-08-06",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": "Fixed."}, "finish_reason": "stop"}
+            ],
+            "usage": {"prompt_tokens": 140, "completion_tokens": 5},
+        },
+    },
+}
+"""A model call as a gateway logs it (the Helicone / Portkey shape): the request's body with the
+conversation, the response's body with the answer."""

@@ -21,6 +21,7 @@ from handwritten_records import (
     BEDROCK_CONVERSE,
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
+    GATEWAY_LOG,
     GEMINI_REQUEST,
     LANGFUSE_TRACE,
     LANGSMITH_RUNS,
@@ -98,6 +99,7 @@ HANDWRITTEN = {
     "mlflow": [MLFLOW_TRACE],
     "otel-openllmetry": [OPENLLMETRY_TRACE],
     "openai-agents": AGENTS_SDK_TRACE,
+    "chat-log": [GATEWAY_LOG],
 }
 """The JSONL lines of each format's hand-written record."""
 

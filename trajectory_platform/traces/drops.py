@@ -45,6 +45,13 @@ def named(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
+def path_of(keys: Iterable[str]) -> str:
+    """A dotted path of keys a record chose (not a format's own field names), for a detail: each
+    key shown when it reads as a short lowercase word (as :func:`named` shows a value), else as
+    ``<key>``."""
+    return ".".join(key if _WORD.fullmatch(key) else "<key>" for key in keys)
+
+
 def without_record_text(message: str) -> str:
     """``message`` (an exception's, say) with each quoted literal in it replaced by :func:`named`:
     Python quotes the values it complains about (``invalid literal for int(): '...'``, ``unexpected

@@ -14,6 +14,7 @@ from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
 from trajectory_platform.traces.adapters.base import STRUCTURE_ERRORS, Adapter, SourceFile
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
+from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
@@ -57,6 +58,7 @@ ADAPTERS: dict[str, Adapter] = {
         OpenAIResponsesAdapter(),
         GeminiAdapter(),
         ShareGPTAdapter(),
+        ChatLogAdapter(),
         OpenAIAdapter(),
     )
 }
