@@ -670,3 +670,38 @@ GATEWAY_LOG = {
 }
 """A model call as a gateway logs it (the Helicone / Portkey shape): the request's body with the
 conversation, the response's body with the answer."""
+
+
+GATEWAY_ANTHROPIC_CALL = {
+    "request": {
+        "body": {
+            "model": "claude-sonnet-4-5",
+            "system": "You fix bugs.",
+            "max_tokens": 1024,
+            "messages": [
+                {"role": "user", "content": "Fix add()"},
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "text", "text": "Reading."},
+                        {"type": "tool_use", "id": "tu1", "name": "read_file", "input": {"path": "calc.py"}},
+                    ],
+                },
+                {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": "tu1", "content": "a - b"}],
+                },
+            ],
+        }
+    },
+    "response": {
+        "body": {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Fixed."}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": 50, "output_tokens": 3},
+        }
+    },
+}
+"""An Anthropic Messages call as a gateway logs it: content blocks, a tool use and its result."""

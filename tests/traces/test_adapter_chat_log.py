@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from handwritten_records import GATEWAY_LOG
+from handwritten_records import GATEWAY_ANTHROPIC_CALL, GATEWAY_LOG
 from log_files import one_episode, write_jsonl
 
 from trajectory_platform.traces.adapters import SourceFile, detect_format
@@ -106,6 +106,45 @@ def test_bare_messages_stay_openai_and_an_odd_record_rejects_while_the_rest_goes
         (2, "unknown role"),
         (3, "missing field"),
     ]
-    assert "request.body.messages[1].role" in next(
-        r.detail or "" for r in result.rejects if r.source_line == 2
-    )
+    detail = next(r.detail or "" for r in result.rejects if r.source_line == 2)
+    assert "messages[1].role" in detail and "call read from request.body.messages" in detail
+
+
+GEMINI_CALL = {
+    "request": {"model": "gemini-2.5-pro", "contents": [{"role": "user", "parts": [{"text": "Fix add()"}]}]},
+    "response": {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": "Fixed."}]}, "finishReason": "STOP"}]
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("record", "dialect", "kinds", "finish"),
+    [
+        (
+            GATEWAY_ANTHROPIC_CALL,
+            "anthropic",
+            ["system", "user", "assistant", "tool", "assistant"],
+            "end_turn",
+        ),
+        (GEMINI_CALL, "gemini", ["user", "assistant"], "STOP"),
+    ],
+    ids=["anthropic", "gemini"],
+)
+def test_a_call_written_for_another_provider_is_read_by_that_providers_reader(
+    tmp_path: Path, record: dict, dialect: str, kinds: list[str], finish: str
+):
+    """Content blocks (``tool_use``, ``tool_result``) or parts are not OpenAI messages: the unwrapped
+    call goes to the reader of the provider it was written for, never read as text."""
+    episode = one_episode(write_jsonl(tmp_path, "calls.jsonl", [record]))
+    assert episode.source_format == "chat-log" and json.loads(episode.extra_json or "")["dialect"] == dialect
+    assert [e.kind for e in episode.events] == kinds
+    assert (episode.events[-1].content, episode.events[-1].finish_reason) == ("Fixed.", finish)
+    assert [d.response_event_index for d in episode.delivered_inputs] == [len(kinds) - 1]
+    if dialect == "anthropic":
+        (call,) = episode.events[2].tool_calls
+        assert (call.name, episode.events[3].tool_call_id, episode.events[-1].output_tokens) == (
+            "read_file",
+            "tu1",
+            3,
+        )

@@ -21,6 +21,7 @@ from handwritten_records import (
     BEDROCK_CONVERSE,
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
+    GATEWAY_ANTHROPIC_CALL,
     GATEWAY_LOG,
     GEMINI_REQUEST,
     LANGFUSE_TRACE,
@@ -100,6 +101,7 @@ HANDWRITTEN = {
     "otel-openllmetry": [OPENLLMETRY_TRACE],
     "openai-agents": AGENTS_SDK_TRACE,
     "chat-log": [GATEWAY_LOG],
+    "chat-log-anthropic": [GATEWAY_ANTHROPIC_CALL],
 }
 """The JSONL lines of each format's hand-written record."""
 

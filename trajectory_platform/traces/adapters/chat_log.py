@@ -1,31 +1,33 @@
 """Chat calls and conversations in an envelope: what a gateway, a proxy or a team's own middleware
-logs around an OpenAI-format call.
+logs around a model call.
 
 Deployed agents are often logged by what sits between them and the model (LiteLLM, Helicone,
 Portkey, OpenRouter, a logging middleware) or by a logger of the team's own, which wraps the call in
 a shape of its own: ``{"request": {"body": {"model", "messages", "tools"}}, "response": {"body":
 {"choices": [...]}}}``, ``{"input": {"messages"}, "output": {...}}``, ``{"messages", "response"}``,
 a conversation under ``history``, ``conversation``, ``turns``, ``data.messages``. The class is the
-same: a list of role messages (``{"role", "content", "tool_calls"}``), perhaps the response the call
-returned. This adapter finds them wherever the record keeps them, rather than one adapter per
-gateway:
+same: a list of role messages, perhaps the response the call returned. This adapter finds them
+wherever the record keeps them, rather than one adapter per gateway:
 
 - **The conversation** is the longest list of role messages (every element an object with a
-  ``role``, one of them a user or assistant turn) within four levels of objects;
-  its messages are read as the ``openai`` format reads them.
-- **The response** is the first Chat Completions response (``{"choices": [{"message"}]}``, its
-  finish reason and ``usage``) or assistant message (``{"role": "assistant"}``) outside the
-  conversation. It is the call's answer: the final assistant event (unless the conversation
-  already ends with it), and the conversation is what that call saw (a delivered input).
-- **The call's settings** sit beside the conversation: ``tools`` / ``functions``, ``model`` (else
-  the response's), sampling parameters (:data:`SAMPLING_KEYS`).
+  ``role``, one of them a user or assistant turn) within four levels of objects.
+- **The response** is the first Chat Completions response (``{"choices": [{"message"}]}``), Gemini
+  response (``candidates``) or assistant message (an Anthropic response is one) outside the
+  conversation.
+- **The call** is the object holding the conversation (its ``model``, ``tools``, ``system``,
+  sampling parameters) with the conversation and the response put back where its provider's own
+  record keeps them, and it is read by that provider's adapter (:data:`DIALECTS`: Anthropic when
+  content blocks, a ``system`` field or ``input_schema`` tools say so, Gemini for ``parts``, else
+  OpenAI), so a ``tool_use`` block is a call, never text. The response is the call's answer: its
+  finish reason and token counts (in either provider's words) on the answer, and the events before
+  it the call's delivered input; a conversation that already ends with the answer keeps it once.
 
 The record's own shape decides nothing else, so an envelope never seen before reads the same. A
 record whose conversation is the top-level ``messages`` with no response is the ``openai`` format,
-and formats with an adapter of their own are detected before this one. Where each part was found is
-kept in ``extra_json`` (``read_from``), with the record's top-level fields the parts did not
-come from. The task id is read as for ``openai`` records, at the record's top level or beside the
-conversation.
+and formats with an adapter of their own are detected before this one. The dialect and where each
+part was found are kept in ``extra_json`` (``dialect``, ``read_from``), with the record's top-level
+fields the parts did not come from. The task id is read as for ``openai`` records, at the record's
+top level or beside the conversation.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.base import (
     Adapter,
     RawRecord,
@@ -47,14 +50,10 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     task_id_in,
 )
-from trajectory_platform.traces.adapters.chat_payloads import first_choice
-from trajectory_platform.traces.adapters.openai import (
-    event_of_message,
-    events_of_messages,
-    tool_specs_of,
-)
+from trajectory_platform.traces.adapters.gemini import GeminiAdapter
+from trajectory_platform.traces.adapters.openai import OpenAIAdapter
 from trajectory_platform.traces.drops import path_of
-from trajectory_platform.traces.record import Episode, canonical_json
+from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 MAX_DEPTH = 4
 """Levels of objects searched below the record for the conversation and the response."""
@@ -77,6 +76,10 @@ TASK_ID_SOURCE = (
     "else the same keys beside the conversation"
 )
 
+MESSAGE_KEYS = ("content", "tool_calls", "function_call", "reasoning_content", "refusal", "name")
+"""What an assistant message response carries as a message (an Anthropic response's ``id``,
+``type``, ``stop_reason`` and ``usage`` are the call's, not the message's)."""
+
 Path = tuple[str, ...]
 
 
@@ -92,11 +95,12 @@ def _is_conversation(value: Any) -> bool:
 
 
 def _is_response(value: dict[str, Any]) -> bool:
-    """A Chat Completions response, or one assistant message."""
+    """A Chat Completions response, a Gemini response (``candidates``), or one assistant message
+    (an Anthropic response is one)."""
     choices = value.get("choices")
     if isinstance(choices, list) and choices and isinstance(choices[0], dict):
         return isinstance(choices[0].get("message"), dict)
-    return value.get("role") == "assistant"
+    return isinstance(value.get("candidates"), list) or value.get("role") == "assistant"
 
 
 @dataclass
@@ -136,8 +140,55 @@ def _dotted(path: Path) -> str:
     return path_of(path)
 
 
+def _answer_message(response: dict[str, Any]) -> dict[str, Any]:
+    """The response as one more message of the conversation it answers: a Chat Completions
+    response's first choice, an Anthropic message's content, or the assistant message itself."""
+    if "choices" in response:
+        message = response["choices"][0]["message"]
+        return message if isinstance(message, dict) else {"role": "assistant", "content": message}
+    return {"role": "assistant", **{k: v for k, v in response.items() if k in MESSAGE_KEYS}}
+
+
+def _answer_facts(response: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """(finish reason, input tokens, output tokens) as the response states them, in OpenAI's or
+    Anthropic's words."""
+    choices = response.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+    usage = object_field(response, "usage")
+    return (
+        first.get("finish_reason", response.get("stop_reason")),
+        usage.get("prompt_tokens", usage.get("input_tokens")),
+        usage.get("completion_tokens", usage.get("output_tokens")),
+    )
+
+
+def unwrapped(found: Envelope, with_response: bool = True) -> dict[str, Any]:
+    """The envelope's call as its provider's own record: the object holding the conversation, with
+    the conversation under the provider's key (``contents`` for Gemini's parts, else ``messages``)
+    and the response where that provider's record keeps it (Gemini's ``response``, else the last
+    message)."""
+    request = {k: v for k, v in found.request.items() if k != found.conversation_at[-1]}
+    response = found.response if with_response else None
+    if any("parts" in message for message in found.conversation):
+        return {**request, "contents": found.conversation, **({"response": response} if response else {})}
+    messages = [*found.conversation, *([_answer_message(response)] if response else [])]
+    return {**request, "messages": messages}
+
+
+DIALECTS: tuple[Adapter, ...] = (AnthropicAdapter(), GeminiAdapter(), OpenAIAdapter())
+"""The providers a conversation may be written for, most specific first: each reads the unwrapped
+call as it reads its own records."""
+
+
+def _same_turn(a: Event, b: Event) -> bool:
+    return a.kind == b.kind == "assistant" and (a.content, [(c.name, c.arguments) for c in a.tool_calls]) == (
+        b.content,
+        [(c.name, c.arguments) for c in b.tool_calls],
+    )
+
+
 class ChatLogAdapter(Adapter):
-    """OpenAI-format calls and conversations wrapped in a gateway's or a logger's own envelope."""
+    """Chat calls and conversations wrapped in a gateway's or a logger's own envelope."""
 
     name = "chat-log"
     task_id_source = TASK_ID_SOURCE
@@ -151,30 +202,27 @@ class ChatLogAdapter(Adapter):
         found = locate(value)
         if found is None:
             raise RecordError("missing field", f"no list of role messages within {MAX_DEPTH} levels")
-        where = _dotted(found.conversation_at)
-        episode = self.new_episode(record, src, adapter_episode_id(self.name, value.get("id"), value))
+        call = unwrapped(found)
+        dialect = next((d for d in DIALECTS if d.claims_record(call)), DIALECTS[-1])
+        episode = self._read(dialect, record, src, call, found)
+        episode.episode_id = adapter_episode_id(self.name, value.get("id"), value)
+        episode.source_format = self.name
         read_chat_outcome(value, episode)
-        request = found.request
+        parent = _dotted(found.conversation_at[:-1])
         episode.task.fixture_id = task_id_in(
             [
                 (value.get("metadata"), "metadata."),
                 (value, ""),
-                (request.get("metadata"), f"{_dotted(found.conversation_at[:-1])}.metadata."),
-                (request, f"{_dotted(found.conversation_at[:-1])}."),
+                (found.request.get("metadata"), f"{parent}.metadata."),
+                (found.request, f"{parent}."),
             ]
         )
-        seen = events_of_messages(found.conversation, where)
-        episode.events = list(seen)
         if found.response is not None:
-            self._answer(found, episode, seen)
-        for key in ("tools", "functions"):
-            if request.get(key) is not None:
-                episode.tools.extend(
-                    tool_specs_of(request[key], f"{_dotted(found.conversation_at[:-1])}.{key}")
-                )
-        model = request.get("model", (found.response or {}).get("model"))
+            bare = self._read(dialect, record, src, unwrapped(found, False), found)
+            self._answer(found.response, episode, len(bare.events))
+        model = found.request.get("model", (found.response or {}).get("model"))
         episode.lineage.model = optional_str(model, "model")
-        sampling = {k: request[k] for k in SAMPLING_KEYS if request.get(k) is not None}
+        sampling = {k: found.request[k] for k in SAMPLING_KEYS if found.request.get(k) is not None}
         episode.lineage.sampling_params_json = canonical_json(sampling) if sampling else None
         read_from = {  # the record's own keys: episode data, redacted with it (details never are)
             "messages": ".".join(found.conversation_at),
@@ -182,33 +230,34 @@ class ChatLogAdapter(Adapter):
         }
         consumed = {found.conversation_at[0], *found.response_at[:1], "id"}
         rest = {k: v for k, v in value.items() if k not in consumed}
-        episode.extra_json = canonical_json({"read_from": read_from, **rest})
+        episode.extra_json = canonical_json({"dialect": dialect.name, "read_from": read_from, **rest})
         return episode
 
     @staticmethod
-    def _answer(found: Envelope, episode: Episode, seen: list[Any]) -> None:
-        """The response as the call's answer: the final assistant event (or the conversation's own
-        last turn, when it already ends with it), and the conversation as what that call saw."""
-        response, at = found.response or {}, _dotted(found.response_at)
-        if "choices" in response:
-            answer = first_choice(response, at)  # with its finish reason and the response's usage
-        else:
-            answer = event_of_message(response, at)
-            usage = object_field(response, "usage")
-            answer.input_tokens = usage.get("prompt_tokens", usage.get("input_tokens"))
-            answer.output_tokens = usage.get("completion_tokens", usage.get("output_tokens"))
-        last = seen[-1] if seen else None
-        repeated = (
-            last is not None
-            and last.kind == "assistant"
-            and (last.content, [(c.name, c.arguments) for c in last.tool_calls])
-            == (answer.content, [(c.name, c.arguments) for c in answer.tool_calls])
-        )
-        if repeated:
-            seen = seen[:-1]
-            episode.events[-1].finish_reason = answer.finish_reason
-            episode.events[-1].input_tokens = answer.input_tokens
-            episode.events[-1].output_tokens = answer.output_tokens
-        else:
-            episode.events.append(answer)
-        episode.delivered_inputs.append(delivered_input(0, seen, episode.events, len(seen)))
+    def _read(
+        dialect: Adapter, record: RawRecord, src: SourceFile, call: dict[str, Any], found: Envelope
+    ) -> Episode:
+        """The unwrapped call read by its provider's adapter; an error says where the call was."""
+        try:
+            return dialect.parse(RawRecord(record.line, record.json_path, value=call), src)
+        except RecordError as error:
+            where = f"the {dialect.name} call read from {_dotted(found.conversation_at)}"
+            raise RecordError(error.reason, f"{error.detail} ({where})") from None
+
+    @staticmethod
+    def _answer(response: dict[str, Any], episode: Episode, asked: int) -> None:
+        """The events from ``asked`` on are the response: the call's answer, whose input was the
+        ``asked`` events before it (a delivered input). A conversation that already ended with the
+        answer keeps it once."""
+        events = episode.events
+        if len(events) == asked + 1 and asked and _same_turn(events[asked - 1], events[asked]):
+            del events[asked:]
+            asked -= 1
+        if len(events) <= asked:
+            return
+        finish, tokens_in, tokens_out = _answer_facts(response)
+        answer = events[asked]
+        answer.finish_reason = answer.finish_reason or optional_str(finish, "response.finish_reason")
+        answer.input_tokens = answer.input_tokens if answer.input_tokens is not None else tokens_in
+        answer.output_tokens = answer.output_tokens if answer.output_tokens is not None else tokens_out
+        episode.delivered_inputs.append(delivered_input(0, events[:asked], events, asked))
