@@ -118,18 +118,65 @@ GEMINI_CALL = {
 }
 
 
+CONVERSE_CALL = {
+    "request": {
+        "modelId": "anthropic.claude-3-5-sonnet",
+        "system": [{"text": "You fix bugs."}],
+        "messages": [
+            {"role": "user", "content": [{"text": "Fix add()"}]},
+            {
+                "role": "assistant",
+                "content": [{"toolUse": {"toolUseId": "t1", "name": "read_file", "input": {}}}],
+            },
+            {
+                "role": "user",
+                "content": [{"toolResult": {"toolUseId": "t1", "content": [{"text": "a - b"}]}}],
+            },
+        ],
+    },
+    "response": {
+        "output": {"message": {"role": "assistant", "content": [{"text": "Fixed."}]}},
+        "stopReason": "end_turn",
+        "usage": {"inputTokens": 9, "outputTokens": 3},
+    },
+}
+RESPONSES_CALL = {
+    "log": {
+        "request": {
+            "model": "gpt-4.1",
+            "instructions": "You fix bugs.",
+            "input": [
+                {"role": "user", "content": "Fix add()"},
+                {"type": "function_call", "call_id": "t1", "name": "read_file", "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "t1", "output": "a - b"},
+            ],
+        },
+        "response": {
+            "object": "response",
+            "status": "completed",
+            "output": [
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": "Fixed."}],
+                }
+            ],
+            "usage": {"input_tokens": 30, "output_tokens": 3},
+        },
+    }
+}
+TOOL_LOOP = ["system", "user", "assistant", "tool", "assistant"]
+
+
 @pytest.mark.parametrize(
     ("record", "dialect", "kinds", "finish"),
     [
-        (
-            GATEWAY_ANTHROPIC_CALL,
-            "anthropic",
-            ["system", "user", "assistant", "tool", "assistant"],
-            "end_turn",
-        ),
+        (GATEWAY_ANTHROPIC_CALL, "anthropic", TOOL_LOOP, "end_turn"),
         (GEMINI_CALL, "gemini", ["user", "assistant"], "STOP"),
+        (CONVERSE_CALL, "bedrock", TOOL_LOOP, "end_turn"),
+        (RESPONSES_CALL, "openai-responses", TOOL_LOOP, "completed"),
     ],
-    ids=["anthropic", "gemini"],
+    ids=["anthropic", "gemini", "bedrock_converse", "responses_api"],
 )
 def test_a_call_written_for_another_provider_is_read_by_that_providers_reader(
     tmp_path: Path, record: dict, dialect: str, kinds: list[str], finish: str
@@ -141,10 +188,7 @@ def test_a_call_written_for_another_provider_is_read_by_that_providers_reader(
     assert [e.kind for e in episode.events] == kinds
     assert (episode.events[-1].content, episode.events[-1].finish_reason) == ("Fixed.", finish)
     assert [d.response_event_index for d in episode.delivered_inputs] == [len(kinds) - 1]
-    if dialect == "anthropic":
+    if kinds == TOOL_LOOP:
         (call,) = episode.events[2].tool_calls
-        assert (call.name, episode.events[3].tool_call_id, episode.events[-1].output_tokens) == (
-            "read_file",
-            "tu1",
-            3,
-        )
+        assert (call.name, episode.events[3].tool_call_id) == ("read_file", call.id)
+        assert episode.events[-1].output_tokens == 3, "the tokens, in the provider's own words"

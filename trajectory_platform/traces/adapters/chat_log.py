@@ -12,12 +12,14 @@ wherever the record keeps them, rather than one adapter per gateway:
 - **The conversation** is the longest list of role messages (every element an object with a
   ``role``, one of them a user or assistant turn) within four levels of objects.
 - **The response** is the first Chat Completions response (``{"choices": [{"message"}]}``), Gemini
-  response (``candidates``) or assistant message (an Anthropic response is one) outside the
+  response (``candidates``), Responses API response (``output`` items) or assistant message (an
+  Anthropic response is one, and so is a Converse response's ``output.message``) outside the
   conversation.
 - **The call** is the object holding the conversation (its ``model``, ``tools``, ``system``,
   sampling parameters) with the conversation and the response put back where its provider's own
-  record keeps them, and it is read by that provider's adapter (:data:`DIALECTS`: Anthropic when
-  content blocks, a ``system`` field or ``input_schema`` tools say so, Gemini for ``parts``, else
+  record keeps them, and it is read by that provider's adapter (:data:`DIALECTS`: Bedrock Converse
+  for blocks named by their key, Anthropic when content blocks, a ``system`` field or
+  ``input_schema`` tools say so, Gemini for ``parts``, the Responses API for typed items, else
   OpenAI), so a ``tool_use`` block is a call, never text. The response is the call's answer: its
   finish reason and token counts (in either provider's words) on the answer, and the events before
   it the call's delivered input; a conversation that already ends with the answer keeps it once.
@@ -50,8 +52,10 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     task_id_in,
 )
+from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
+from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter, is_item_list
 from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
@@ -85,22 +89,27 @@ Path = tuple[str, ...]
 
 def _is_conversation(value: Any) -> bool:
     """A list of role messages holding a user or assistant turn (a message of an unknown role is
-    still one: reading it rejects the record naming its path)."""
+    still one: reading it rejects the record naming its path), or of Responses API items."""
     return (
         isinstance(value, list)
         and bool(value)
         and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value)
         and any(m["role"] in ("user", "assistant") for m in value)
-    )
+    ) or is_item_list(value)
 
 
 def _is_response(value: dict[str, Any]) -> bool:
-    """A Chat Completions response, a Gemini response (``candidates``), or one assistant message
-    (an Anthropic response is one)."""
+    """A Chat Completions response, a Gemini response (``candidates``), a Responses API response
+    (its ``output`` items), or one assistant message (an Anthropic response is one, and so is a
+    Converse response's ``output.message``)."""
     choices = value.get("choices")
     if isinstance(choices, list) and choices and isinstance(choices[0], dict):
         return isinstance(choices[0].get("message"), dict)
-    return isinstance(value.get("candidates"), list) or value.get("role") == "assistant"
+    return (
+        isinstance(value.get("candidates"), list)
+        or is_item_list(value.get("output"))
+        or value.get("role") == "assistant"
+    )
 
 
 @dataclass
@@ -112,26 +121,29 @@ class Envelope:
     request: dict[str, Any]
     response: dict[str, Any] | None = None
     response_at: Path = ()
+    response_outer: tuple[dict[str, Any], ...] = ()
+    """The objects around the response, nearest first: where a Converse response keeps its
+    ``stopReason`` and ``usage`` beside ``output.message``."""
 
 
 def locate(record: dict[str, Any]) -> Envelope | None:
     """The conversation and response of ``record`` (see the module docstring), breadth first in
     the record's own key order; None without a conversation."""
     best: Envelope | None = None
-    response: tuple[Path, dict[str, Any]] | None = None
-    queue: deque[tuple[Path, dict[str, Any]]] = deque([((), record)])
+    response: tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]] | None = None
+    queue: deque[tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]]] = deque([((), record, ())])
     while queue:
-        path, node = queue.popleft()
+        path, node, outer = queue.popleft()
         if path and response is None and _is_response(node):
-            response = (path, node)
+            response = (path, node, outer)
             continue
         for key, child in node.items():
             if _is_conversation(child) and (best is None or len(child) > len(best.conversation)):
                 best = Envelope(child, (*path, str(key)), node)
             elif isinstance(child, dict) and len(path) < MAX_DEPTH:
-                queue.append(((*path, str(key)), child))
+                queue.append(((*path, str(key)), child, (node, *outer)))
     if best is not None and response is not None:
-        best.response_at, best.response = response
+        best.response_at, best.response, best.response_outer = response
     return best
 
 
@@ -149,16 +161,35 @@ def _answer_message(response: dict[str, Any]) -> dict[str, Any]:
     return {"role": "assistant", **{k: v for k, v in response.items() if k in MESSAGE_KEYS}}
 
 
-def _answer_facts(response: dict[str, Any]) -> tuple[Any, Any, Any]:
-    """(finish reason, input tokens, output tokens) as the response states them, in OpenAI's or
-    Anthropic's words."""
+FINISH_KEYS = ("finish_reason", "stop_reason", "stopReason", "status")
+INPUT_TOKEN_KEYS = ("prompt_tokens", "input_tokens", "inputTokens")
+OUTPUT_TOKEN_KEYS = ("completion_tokens", "output_tokens", "outputTokens")
+"""How a response says why it stopped and what it cost, in OpenAI's, Anthropic's, Bedrock's and the
+Responses API's words."""
+
+
+def _answer_facts(found: Envelope) -> tuple[Any, Any, Any]:
+    """(finish reason, input tokens, output tokens) of the response: from its first choice, itself,
+    or the nearest object around it that states them (a Converse response's, around its message)."""
+    response = found.response or {}
     choices = response.get("choices")
     first = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
-    usage = object_field(response, "usage")
+    scopes = [first, response, *found.response_outer]
+
+    def stated(keys: tuple[str, ...], usage: bool, kind: type) -> Any:
+        """The first value of ``kind`` under ``keys`` (an HTTP ``status`` of 200 is not a reason)."""
+        for scope in scopes:
+            holder = object_field(scope, "usage") if usage else scope
+            for key in keys:
+                value = holder.get(key)
+                if isinstance(value, kind) and not isinstance(value, bool):
+                    return value
+        return None
+
     return (
-        first.get("finish_reason", response.get("stop_reason")),
-        usage.get("prompt_tokens", usage.get("input_tokens")),
-        usage.get("completion_tokens", usage.get("output_tokens")),
+        stated(FINISH_KEYS, False, str),
+        stated(INPUT_TOKEN_KEYS, True, int),
+        stated(OUTPUT_TOKEN_KEYS, True, int),
     )
 
 
@@ -171,11 +202,23 @@ def unwrapped(found: Envelope, with_response: bool = True) -> dict[str, Any]:
     response = found.response if with_response else None
     if any("parts" in message for message in found.conversation):
         return {**request, "contents": found.conversation, **({"response": response} if response else {})}
+    if is_item_list(found.conversation) or response is not None and is_item_list(response.get("output")):
+        return {
+            **request,
+            "input": found.conversation,
+            **({"output": response["output"]} if response else {}),
+        }
     messages = [*found.conversation, *([_answer_message(response)] if response else [])]
     return {**request, "messages": messages}
 
 
-DIALECTS: tuple[Adapter, ...] = (AnthropicAdapter(), GeminiAdapter(), OpenAIAdapter())
+DIALECTS: tuple[Adapter, ...] = (
+    BedrockAdapter(),
+    AnthropicAdapter(),
+    GeminiAdapter(),
+    OpenAIResponsesAdapter(),
+    OpenAIAdapter(),
+)
 """The providers a conversation may be written for, most specific first: each reads the unwrapped
 call as it reads its own records."""
 
@@ -219,7 +262,7 @@ class ChatLogAdapter(Adapter):
         )
         if found.response is not None:
             bare = self._read(dialect, record, src, unwrapped(found, False), found)
-            self._answer(found.response, episode, len(bare.events))
+            self._answer(found, episode, len(bare.events))
         model = found.request.get("model", (found.response or {}).get("model"))
         episode.lineage.model = optional_str(model, "model")
         sampling = {k: found.request[k] for k in SAMPLING_KEYS if found.request.get(k) is not None}
@@ -245,7 +288,7 @@ class ChatLogAdapter(Adapter):
             raise RecordError(error.reason, f"{error.detail} ({where})") from None
 
     @staticmethod
-    def _answer(response: dict[str, Any], episode: Episode, asked: int) -> None:
+    def _answer(found: Envelope, episode: Episode, asked: int) -> None:
         """The events from ``asked`` on are the response: the call's answer, whose input was the
         ``asked`` events before it (a delivered input). A conversation that already ended with the
         answer keeps it once."""
@@ -255,9 +298,9 @@ class ChatLogAdapter(Adapter):
             asked -= 1
         if len(events) <= asked:
             return
-        finish, tokens_in, tokens_out = _answer_facts(response)
+        finish, tokens_in, tokens_out = _answer_facts(found)
         answer = events[asked]
-        answer.finish_reason = answer.finish_reason or optional_str(finish, "response.finish_reason")
+        answer.finish_reason = answer.finish_reason or finish
         answer.input_tokens = answer.input_tokens if answer.input_tokens is not None else tokens_in
         answer.output_tokens = answer.output_tokens if answer.output_tokens is not None else tokens_out
         episode.delivered_inputs.append(delivered_input(0, events[:asked], events, asked))

@@ -60,7 +60,7 @@ RANK = {"reasoning": 0, "content": 1, "tool_calls": 2}
 RECORD_KEYS = ("id", "instructions", "input", "output", "tools", "object")
 
 
-def _is_item_list(value: Any) -> bool:
+def is_item_list(value: Any) -> bool:
     """A list holding at least one typed Responses item (role messages alone are Chat Completions)."""
     return isinstance(value, list) and any(
         isinstance(item, dict)
@@ -192,13 +192,13 @@ class OpenAIResponsesAdapter(Adapter):
     bare_list_key = "input"
 
     def is_bare_list(self, document: Any) -> bool:
-        return _is_item_list(document)
+        return is_item_list(document)
 
     def claims_record(self, record: dict[str, Any]) -> bool:
         return (
             record.get("object") == "response"
-            or _is_item_list(record.get("input"))
-            or _is_item_list(record.get("output"))
+            or is_item_list(record.get("input"))
+            or is_item_list(record.get("output"))
         )
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
