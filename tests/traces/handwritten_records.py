@@ -705,3 +705,72 @@ GATEWAY_ANTHROPIC_CALL = {
     },
 }
 """An Anthropic Messages call as a gateway logs it: content blocks, a tool use and its result."""
+
+
+CLAUDE_STREAM = [
+    {
+        "type": "system",
+        "subtype": "init",
+        "session_id": "s-1",
+        "cwd": "/repo",
+        "tools": ["Bash", "Read", "Edit"],
+        "model": "claude-sonnet-4-5",
+    },
+    {
+        "type": "user",
+        "message": {"role": "user", "content": "Fix the parser."},
+        "parent_tool_use_id": None,
+        "session_id": "s-1",
+    },
+    {
+        "type": "assistant",
+        "message": {
+            "id": "msg_1",
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Running the tests."},
+                {"type": "tool_use", "id": "tu_1", "name": "Bash", "input": {"command": "pytest -q"}},
+            ],
+            "stop_reason": "tool_use",
+        },
+        "parent_tool_use_id": None,
+        "session_id": "s-1",
+    },
+    {
+        "type": "user",
+        "message": {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "tu_1", "content": "1 failed"}],
+        },
+        "parent_tool_use_id": None,
+        "session_id": "s-1",
+    },
+    {
+        "type": "assistant",
+        "message": {
+            "id": "msg_9",
+            "role": "assistant",
+            "content": [{"type": "text", "text": "a sub-agent's turn"}],
+        },
+        "parent_tool_use_id": "tu_7",
+        "session_id": "s-1",
+    },
+    {
+        "type": "assistant",
+        "message": {"id": "msg_2", "role": "assistant", "content": [{"type": "text", "text": "Fixed."}]},
+        "parent_tool_use_id": None,
+        "session_id": "s-1",
+    },
+    {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "num_turns": 2,
+        "duration_ms": 5400,
+        "total_cost_usd": 0.012,
+        "result": "Fixed.",
+        "session_id": "s-1",
+    },
+]
+"""A Claude Agent SDK run as ``claude -p --output-format stream-json`` prints it (the prompt streamed
+in as a user message), with one sub-agent message."""

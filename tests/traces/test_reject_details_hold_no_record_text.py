@@ -21,6 +21,7 @@ from handwritten_records import (
     BEDROCK_CONVERSE,
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
+    CLAUDE_STREAM,
     GATEWAY_ANTHROPIC_CALL,
     GATEWAY_LOG,
     GEMINI_REQUEST,
@@ -39,7 +40,7 @@ KEY = "AKIAQWERTYUIOP234567"
 LOWER_KEY = "sk-proj-4f9a8b7c6d5e4f3a2b1c"
 """Put where an object key was: an adapter may re-case keys (Gemini's camelCase to snake_case), and
 a lowercase key comes through that unchanged."""
-RECORD_IDS = {"traceId", "sessionId", "trace_id"}
+RECORD_IDS = {"traceId", "sessionId", "session_id", "trace_id"}
 Path_ = tuple[str | int, ...]
 
 
@@ -102,6 +103,7 @@ HANDWRITTEN = {
     "openai-agents": AGENTS_SDK_TRACE,
     "chat-log": [GATEWAY_LOG],
     "chat-log-anthropic": [GATEWAY_ANTHROPIC_CALL],
+    "claude-code-stream": CLAUDE_STREAM,
 }
 """The JSONL lines of each format's hand-written record."""
 

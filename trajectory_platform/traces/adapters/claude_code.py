@@ -9,6 +9,13 @@ through the entry its ``leafUuid`` names (a resumed session's file starts with s
 earlier file: their leaf is not here, so ``replaces_through`` stays null). Sidechain lines
 (sub-agent transcripts) and runtime lines (``system``, hooks, snapshots) were never shown to
 this conversation's model; they are counted in ``extra_json`` instead of becoming events.
+
+The same adapter reads what Claude Code prints with ``--output-format stream-json`` and what the
+Claude Agent SDK yields: lines ``{"type": "system" | "assistant" | "user" | "result", "session_id"}``.
+The ``system`` ``init`` line names the model, the tools (by name) and the working folder; a message
+with a ``parent_tool_use_id`` is a sub-agent's (counted, like a sidechain); the ``result`` line ends
+the episode: its ``result`` text is the final answer, its ``subtype`` the terminal status
+(``success`` completed, ``error_max_turns`` truncated, any other error ``error``).
 """
 
 from __future__ import annotations
@@ -28,9 +35,21 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     optional_str,
 )
-from trajectory_platform.traces.record import Episode, Event, canonical_json
+from trajectory_platform.traces.record import Episode, Event, ToolSpec, canonical_json
 
 ENTRY_TYPES = ("user", "assistant")
+STREAM_TYPES = (*ENTRY_TYPES, "system", "result")
+"""The lines of ``--output-format stream-json`` and of the Agent SDK's message stream."""
+RESULT_STATUS = {"success": "completed", "error_max_turns": "truncated"}
+"""A ``result`` line's ``subtype`` -> terminal status (any other ``error_*`` is ``error``)."""
+
+
+def _session_of(entry: Any) -> str | None:
+    """The session an entry belongs to: ``sessionId`` in a session file, ``session_id`` in a stream."""
+    if not isinstance(entry, dict):
+        return None
+    session = entry.get("sessionId", entry.get("session_id"))
+    return session if isinstance(session, str) else None
 
 
 def _next_session(summary: RawRecord, sessions: dict[str, list[RawRecord]]) -> str | None:
@@ -55,6 +74,8 @@ class ClaudeCodeAdapter(Adapter):
             return False
         if sample.get("type") == "summary":  # resumed sessions start with summary lines
             return "leafUuid" in sample
+        if "session_id" in sample:
+            return sample.get("type") in STREAM_TYPES
         return "sessionId" in sample and sample.get("type") in (*ENTRY_TYPES, "system")
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
@@ -66,8 +87,8 @@ class ClaudeCodeAdapter(Adapter):
                 yield record
             elif isinstance(record.value, dict) and record.value.get("type") == "summary":
                 orphans.append(record)
-            elif isinstance(record.value, dict) and isinstance(record.value.get("sessionId"), str):
-                sessions.setdefault(record.value["sessionId"], []).append(record)
+            elif (session := _session_of(record.value)) is not None:
+                sessions.setdefault(session, []).append(record)
             else:
                 yield RawRecord(
                     record.line, None, error=RecordError("missing field", "entry has no sessionId")
@@ -91,11 +112,18 @@ class ClaudeCodeAdapter(Adapter):
         index_of_uuid: dict[str, int] = {}
         skipped: Counter[str] = Counter()
         last_message_id: str | None = None
+        stream: dict[str, Any] = {}
         for line in record.value["lines"]:
             entry = expect(line.value, dict, f"line {line.line}")
             kind = entry.get("type")
-            if entry.get("isSidechain") or kind not in (*ENTRY_TYPES, "summary"):
-                skipped["sidechain" if entry.get("isSidechain") else str(kind)] += 1
+            if "session_id" in entry and (
+                kind == "result" or kind == "system" and entry.get("subtype") == "init"
+            ):
+                stream[kind] = entry  # a stream's first and last lines: read after the messages
+                continue
+            sub_agent = entry.get("isSidechain") or entry.get("parent_tool_use_id") is not None
+            if sub_agent or kind not in (*ENTRY_TYPES, "summary"):
+                skipped["sidechain" if sub_agent else str(kind)] += 1
                 continue
             if kind == "summary":
                 through = index_of_uuid.get(entry.get("leafUuid"))
@@ -123,8 +151,30 @@ class ClaudeCodeAdapter(Adapter):
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         first = record.value["lines"][0].value
         extra = {"cwd": first.get("cwd"), "version": first.get("version")}
+        if stream:
+            self._stream(stream, episode, extra)
         if skipped:
             extra["skipped_entries"] = dict(sorted(skipped.items()))
         episode.extra_json = canonical_json(extra)
         name_tool_results(episode.events)
         return episode
+
+    @staticmethod
+    def _stream(lines: dict[str, Any], episode: Episode, extra: dict[str, Any]) -> None:
+        """What a stream's ``init`` and ``result`` lines say: the model, the tools by name and the
+        working folder; the final answer, the terminal status, the run's turns and cost."""
+        init = lines.get("system") or {}
+        episode.lineage.model = episode.lineage.model or optional_str(init.get("model"), "system.model")
+        tools = expect(init.get("tools") or [], list, "system.tools")
+        episode.tools = [ToolSpec(name=expect(t, str, f"system.tools[{i}]")) for i, t in enumerate(tools)]
+        extra["cwd"] = extra["cwd"] or init.get("cwd")
+        result = lines.get("result")
+        if result is None:
+            return
+        subtype = optional_str(result.get("subtype"), "result.subtype")
+        failed = result.get("is_error") is True or (subtype or "").startswith("error")
+        episode.outcome.terminal_status = RESULT_STATUS.get(subtype or "", "error" if failed else None)
+        episode.outcome.final_answer = optional_str(result.get("result"), "result.result")
+        extra["result"] = {
+            k: result.get(k) for k in ("num_turns", "duration_ms", "total_cost_usd") if k in result
+        }
