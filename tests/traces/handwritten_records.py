@@ -774,3 +774,62 @@ CLAUDE_STREAM = [
 ]
 """A Claude Agent SDK run as ``claude -p --output-format stream-json`` prints it (the prompt streamed
 in as a user message), with one sub-agent message."""
+
+
+def _codex(stamp: str, kind: str, payload: dict) -> dict:
+    return {"timestamp": f"2026-11-04T09:30:{stamp}.000Z", "type": kind, "payload": payload}
+
+
+CODEX_SESSION = [
+    _codex(
+        "00",
+        "session_meta",
+        {"id": "019a-sess", "cwd": "/repo", "cli_version": "0.46.0", "originator": "codex_exec"},
+    ),
+    _codex(
+        "00",
+        "response_item",
+        {
+            "type": "message",
+            "role": "user",
+            "content": [
+                {"type": "input_text", "text": "<environment_context>cwd: /repo</environment_context>"}
+            ],
+        },
+    ),
+    _codex(
+        "00",
+        "response_item",
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Fix the parser."}]},
+    ),
+    _codex("00", "event_msg", {"type": "user_message", "message": "Fix the parser."}),
+    _codex("01", "turn_context", {"cwd": "/repo", "model": "gpt-5-codex", "effort": "high"}),
+    _codex(
+        "02",
+        "response_item",
+        {"type": "reasoning", "summary": [{"type": "summary_text", "text": "Run the tests."}]},
+    ),
+    _codex(
+        "02",
+        "response_item",
+        {
+            "type": "function_call",
+            "name": "shell",
+            "arguments": '{"command": ["pytest", "-q"]}',
+            "call_id": "call_1",
+        },
+    ),
+    _codex(
+        "03", "response_item", {"type": "function_call_output", "call_id": "call_1", "output": "1 failed"}
+    ),
+    _codex("03", "event_msg", {"type": "token_count", "info": None}),
+    _codex("04", "response_item", {"type": "ghost_snapshot", "ghost_commit": {"id": "abc"}}),
+    _codex("05", "compacted", {"message": "Ran the tests; one failure in the parser."}),
+    _codex(
+        "06",
+        "response_item",
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Fixed."}]},
+    ),
+]
+"""A Codex CLI rollout file: meta, Codex's own context message, the prompt, a reasoned shell call and
+its output, UI events and a snapshot (counted, never events), a compaction, the answer."""

@@ -22,6 +22,7 @@ from handwritten_records import (
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
     CLAUDE_STREAM,
+    CODEX_SESSION,
     GATEWAY_ANTHROPIC_CALL,
     GATEWAY_LOG,
     GEMINI_REQUEST,
@@ -104,6 +105,7 @@ HANDWRITTEN = {
     "chat-log": [GATEWAY_LOG],
     "chat-log-anthropic": [GATEWAY_ANTHROPIC_CALL],
     "claude-code-stream": CLAUDE_STREAM,
+    "codex": CODEX_SESSION,
 }
 """The JSONL lines of each format's hand-written record."""
 

@@ -1,7 +1,7 @@
 """Task ids for logs that name none: a ``task_ids.json`` beside the logs.
 
 Many logs cannot say which task they ran against: their format has no place for it (Claude Code,
-ToolBench, tau-bench few-shot transcripts), or the agent's logger never wrote one. Such an episode
+Codex, ToolBench, tau-bench few-shot transcripts), or the agent's logger never wrote one. Such an episode
 ends ``unverifiable / no_task_identity``, however good it is. The person who collected the logs
 knows where each ran; a ``task_ids.json`` in the log folder says it once, for every log below:
 

@@ -16,6 +16,7 @@ from trajectory_platform.traces.adapters.base import STRUCTURE_ERRORS, Adapter, 
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
+from trajectory_platform.traces.adapters.codex import CodexAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
@@ -52,6 +53,7 @@ ADAPTERS: dict[str, Adapter] = {
         OpenAIAgentsAdapter(),
         MLflowAdapter(),
         ClaudeCodeAdapter(),
+        CodexAdapter(),
         BedrockAdapter(),
         AutoGenAdapter(),
         AnthropicAdapter(),

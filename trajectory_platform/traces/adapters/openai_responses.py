@@ -93,7 +93,7 @@ def _output_text(output: Any, where: str) -> str | None:
     return canonical_json(output)
 
 
-class _Turns:
+class ItemTurns:
     """Events in recorded order, with one assistant event per model turn: the reasoning, text and
     calls of one response merge until a non-assistant event, or a field out of order, starts the next."""
 
@@ -208,7 +208,7 @@ class OpenAIResponsesAdapter(Adapter):
         episode = self.new_episode(record, src, adapter_episode_id(self.name, value.get("id"), value))
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
-        turns = _Turns()
+        turns = ItemTurns()
         if value.get("instructions") is not None:
             turns.events.append(
                 Event(kind="system", content=_content_text(value["instructions"], "instructions"))
