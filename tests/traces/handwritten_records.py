@@ -833,3 +833,78 @@ CODEX_SESSION = [
 ]
 """A Codex CLI rollout file: meta, Codex's own context message, the prompt, a reasoned shell call and
 its output, UI events and a snapshot (counted, never events), a compaction, the answer."""
+
+
+GEMINI_CLI_SESSION = {
+    "sessionId": "f86f-sess",
+    "projectHash": "79b6fa86e3c0d317",
+    "startTime": "2026-11-04T09:30:00.000Z",
+    "lastUpdated": "2026-11-04T09:31:00.000Z",
+    "messages": [
+        {"id": "m1", "timestamp": "2026-11-04T09:30:00.000Z", "type": "user", "content": "Fix the parser."},
+        {
+            "id": "m2",
+            "timestamp": "2026-11-04T09:30:02.000Z",
+            "type": "gemini",
+            "content": "Running the tests.",
+            "thoughts": [
+                {
+                    "subject": "Plan",
+                    "description": "run the tests first",
+                    "timestamp": "2026-11-04T09:30:01.000Z",
+                }
+            ],
+            "toolCalls": [
+                {
+                    "id": "run_shell_command-1",
+                    "name": "run_shell_command",
+                    "args": {"command": "pytest -q"},
+                    "result": [
+                        {
+                            "functionResponse": {
+                                "id": "run_shell_command-1",
+                                "name": "run_shell_command",
+                                "response": {"output": "1 failed"},
+                            }
+                        }
+                    ],
+                    "status": "success",
+                    "timestamp": "2026-11-04T09:30:03.000Z",
+                },
+                {
+                    "id": "read_file-2",
+                    "name": "read_file",
+                    "args": {"absolute_path": "/repo/t.py"},
+                    "result": [
+                        {
+                            "functionResponse": {
+                                "id": "read_file-2",
+                                "name": "read_file",
+                                "response": {"error": "not found"},
+                            }
+                        }
+                    ],
+                    "status": "error",
+                    "timestamp": "2026-11-04T09:30:04.000Z",
+                },
+            ],
+            "tokens": {"input": 100, "output": 10, "cached": 0, "total": 110},
+            "model": "gemini-2.5-pro",
+        },
+        {
+            "id": "m3",
+            "timestamp": "2026-11-04T09:30:05.000Z",
+            "type": "info",
+            "content": "Request cancelled.",
+        },
+        {
+            "id": "m4",
+            "timestamp": "2026-11-04T09:30:06.000Z",
+            "type": "gemini",
+            "content": "Fixed.",
+            "model": "gemini-2.5-pro",
+        },
+    ],
+}
+"""A Gemini CLI session file: a turn with thoughts, a tool call that ran and one that failed, an
+interface message, the answer."""

@@ -25,6 +25,7 @@ from handwritten_records import (
     CODEX_SESSION,
     GATEWAY_ANTHROPIC_CALL,
     GATEWAY_LOG,
+    GEMINI_CLI_SESSION,
     GEMINI_REQUEST,
     LANGFUSE_TRACE,
     LANGSMITH_RUNS,
@@ -106,6 +107,7 @@ HANDWRITTEN = {
     "chat-log-anthropic": [GATEWAY_ANTHROPIC_CALL],
     "claude-code-stream": CLAUDE_STREAM,
     "codex": CODEX_SESSION,
+    "gemini-cli": [GEMINI_CLI_SESSION],
 }
 """The JSONL lines of each format's hand-written record."""
 

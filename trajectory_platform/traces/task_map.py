@@ -1,9 +1,10 @@
 """Task ids for logs that name none: a ``task_ids.json`` beside the logs.
 
 Many logs cannot say which task they ran against: their format has no place for it (Claude Code,
-Codex, ToolBench, tau-bench few-shot transcripts), or the agent's logger never wrote one. Such an episode
-ends ``unverifiable / no_task_identity``, however good it is. The person who collected the logs
-knows where each ran; a ``task_ids.json`` in the log folder says it once, for every log below:
+Codex, Gemini CLI, ToolBench, tau-bench few-shot transcripts), or the agent's logger never wrote
+one. Such an episode ends ``unverifiable / no_task_identity``, however good it is. The person who
+collected the logs knows where each ran; a ``task_ids.json`` in the log folder says it once, for
+every log below:
 
     {"sessions/*.jsonl": "calc-add", "*": "fix-parser-7"}
 

@@ -19,6 +19,7 @@ from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
+from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
 from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
 from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
@@ -54,6 +55,7 @@ ADAPTERS: dict[str, Adapter] = {
         MLflowAdapter(),
         ClaudeCodeAdapter(),
         CodexAdapter(),
+        GeminiCliAdapter(),
         BedrockAdapter(),
         AutoGenAdapter(),
         AnthropicAdapter(),
