@@ -908,3 +908,14 @@ GEMINI_CLI_SESSION = {
 }
 """A Gemini CLI session file: a turn with thoughts, a tool call that ran and one that failed, an
 interface message, the answer."""
+
+
+GATEWAY_RUN = [
+    {
+        "metadata": {"session_id": "run-7"},
+        "request": {"body": {"model": "gpt-4o", "messages": _FIRST_INPUT, "tools": _OPENAI_TOOLS}},
+        "response": {"body": {"choices": [{"message": _ASKED_OPENAI, "finish_reason": "tool_calls"}]}},
+    },
+    {**GATEWAY_LOG, "metadata": {"session_id": "run-7"}},
+]
+"""An agent's run as a gateway logs it, one call per line, both naming their session."""

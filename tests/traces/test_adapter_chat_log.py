@@ -192,3 +192,35 @@ def test_a_call_written_for_another_provider_is_read_by_that_providers_reader(
         (call,) = episode.events[2].tool_calls
         assert (call.name, episode.events[3].tool_call_id) == ("read_file", call.id)
         assert episode.events[-1].output_tokens == 3, "the tokens, in the provider's own words"
+
+
+def _call(messages: list, answer: dict, session: str | None) -> dict:
+    return {
+        "request": {"body": {"model": "gpt-4o", "messages": messages}},
+        "response": {"body": {"choices": [{"message": answer, "finish_reason": "stop"}]}},
+        **({"metadata": {"session_id": session, "task_id": "calc-add"}} if session else {}),
+    }
+
+
+def test_the_calls_of_one_run_are_one_episode(tmp_path: Path):
+    """A gateway logs each model call of an agent's run on its own line; the lines naming one
+    session are one episode (the conversation of the call that saw the most), each call a delivered
+    input, rather than one overlapping episode per call."""
+    first, asked = MESSAGES[:2], MESSAGES[2]
+    lines = [
+        _call(first, asked, "run-1"),
+        _call(MESSAGES, ANSWER, "run-1"),
+        _call(first, {"role": "assistant", "content": "A call of another run."}, None),
+    ]
+    result = ingest_paths([write_jsonl(tmp_path, "gateway.jsonl", lines)])
+    assert result.rejects == [] and result.records_in == 2
+    run = next(e for e in result.episodes if e.episode_id == "chat-log:run-1")
+    assert [e.kind for e in run.events] == ["system", "user", "assistant", "tool", "tool", "assistant"]
+    assert [(d.event_indices, d.response_event_index) for d in run.delivered_inputs] == [
+        ([0, 1], 2),
+        ([0, 1, 2, 3, 4], 5),
+    ]
+    assert run.task.fixture_id == "calc-add" and run.source_path == "run=run-1"
+    assert json.loads(run.extra_json or "")["calls"] == 2
+    (alone,) = [e for e in result.episodes if e is not run]
+    assert alone.events[-1].content == "A call of another run."

@@ -24,6 +24,12 @@ wherever the record keeps them, rather than one adapter per gateway:
   finish reason and token counts (in either provider's words) on the answer, and the events before
   it the call's delivered input; a conversation that already ends with the answer keeps it once.
 
+A gateway logs each call of an agent's run on its own line. Calls that name one run (a
+:data:`RUN_KEYS` field at the top level, in ``metadata`` / ``properties`` or beside the
+conversation) are one record and one episode, built as the tracing platforms' runs are
+(:mod:`~trajectory_platform.traces.adapters.call_trace`: the conversation of the call that saw the
+most, every call a delivered input), not one overlapping episode per call.
+
 The record's own shape decides nothing else, so an envelope never seen before reads the same. A
 record whose conversation is the top-level ``messages`` with no response is the ``openai`` format,
 and formats with an adapter of their own are detected before this one. The dialect and where each
@@ -35,6 +41,7 @@ top level or beside the conversation.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,12 +54,14 @@ from trajectory_platform.traces.adapters.base import (
     adapter_episode_id,
     delivered_input,
     expect,
+    frame_json,
     object_field,
     optional_str,
     read_chat_outcome,
     task_id_in,
 )
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
+from trajectory_platform.traces.adapters.call_trace import ModelCall, conversation_of
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter, is_item_list
@@ -145,6 +154,40 @@ def locate(record: dict[str, Any]) -> Envelope | None:
     if best is not None and response is not None:
         best.response_at, best.response, best.response_outer = response
     return best
+
+
+RUN = "run"
+RUN_KEYS = ("session_id", "sessionId", "trace_id", "traceId", "run_id", "runId", "thread_id", "threadId")
+"""Fields a gateway or logger names an agent run with, so its calls form one episode."""
+RUN_SCOPES = ("metadata", "properties")
+
+
+def run_of(value: Any) -> str | None:
+    """The run a logged call belongs to: a :data:`RUN_KEYS` field at the record's top level, in its
+    ``metadata`` / ``properties``, or beside its conversation (a string or a number); else None."""
+    if not isinstance(value, dict):
+        return None
+    found = locate(value)
+    scopes = [value, *(value.get(k) for k in RUN_SCOPES)]
+    if found is not None:
+        scopes += [found.request, found.request.get("metadata")]
+    for scope in scopes:
+        if isinstance(scope, dict):
+            for key in RUN_KEYS:
+                run = scope.get(key)
+                if isinstance(run, str | int) and not isinstance(run, bool) and str(run):
+                    return str(run)
+    return None
+
+
+def _task_id(value: dict[str, Any], found: Envelope | None) -> str | None:
+    """The task id a call names: at the record's top level (or its ``metadata``), else beside its
+    conversation."""
+    scopes: list[tuple[Any, str]] = [(value.get("metadata"), "metadata."), (value, "")]
+    if found is not None:
+        parent = _dotted(found.conversation_at[:-1])
+        scopes += [(found.request.get("metadata"), f"{parent}.metadata."), (found.request, f"{parent}.")]
+    return task_id_in(scopes)
 
 
 def _dotted(path: Path) -> str:
@@ -240,29 +283,76 @@ class ChatLogAdapter(Adapter):
         found = locate(record)
         return found is not None and (found.conversation_at != ("messages",) or found.response is not None)
 
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        """Each call its own record, except the calls that name one run: those are one record."""
+        runs: dict[str, list[RawRecord]] = {}
+        for record in frame_json(src):
+            run = run_of(record.value) if record.error is None else None
+            if run is None:
+                yield record
+            else:
+                runs.setdefault(run, []).append(record)
+        for run, records in runs.items():
+            if len(records) == 1:
+                yield records[0]
+            else:
+                calls = [r.value for r in records]
+                yield RawRecord(records[0].line, f"run={run}", value={RUN: run, "calls": calls})
+
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
+        if RUN in value:
+            return self._run(record, src)
         found = locate(value)
         if found is None:
             raise RecordError("missing field", f"no list of role messages within {MAX_DEPTH} levels")
+        episode, dialect = self._call(record, src, found)
+        episode.episode_id = adapter_episode_id(self.name, value.get("id"), value)
+        read_chat_outcome(value, episode)
+        episode.task.fixture_id = _task_id(value, found)
+        self._settings(found, episode, dialect, value)
+        return episode
+
+    def _run(self, record: RawRecord, src: SourceFile) -> Episode:
+        """The calls of one run: the episode is the conversation of the call that saw the most, every
+        call a delivered input (:func:`~trajectory_platform.traces.adapters.call_trace.conversation_of`);
+        the task id the first call naming one names."""
+        read: list[tuple[Envelope, Episode, str]] = []
+        calls, tasks = [], []
+        for number, value in enumerate(record.value["calls"]):
+            found = locate(value)
+            if found is None:
+                raise RecordError("missing field", f"call {number} of the run holds no list of role messages")
+            episode, dialect = self._call(record, src, found)
+            answered = episode.delivered_inputs[0].response_event_index if episode.delivered_inputs else None
+            seen = episode.events if answered is None else episode.events[:answered]
+            calls.append(ModelCall(seen, None if answered is None else episode.events[answered]))
+            read.append((found, episode, dialect))
+            tasks.append(_task_id(value, found))
+        episode = self.new_episode(record, src, f"{self.name}:{record.value[RUN]}")
+        chosen = conversation_of(episode, calls)
+        found, read_by, dialect = read[chosen]
+        episode.tools = read_by.tools
+        episode.outcome = read_by.outcome
+        episode.task.prompt = read_by.task.prompt
+        episode.task.fixture_id = next((task for task in tasks if task is not None), None)
+        self._settings(found, episode, dialect, {"calls": len(calls)})
+        return episode
+
+    def _call(self, record: RawRecord, src: SourceFile, found: Envelope) -> tuple[Episode, str]:
+        """One call read by its provider's reader, its response as its answer; and that reader's name."""
         call = unwrapped(found)
         dialect = next((d for d in DIALECTS if d.claims_record(call)), DIALECTS[-1])
         episode = self._read(dialect, record, src, call, found)
-        episode.episode_id = adapter_episode_id(self.name, value.get("id"), value)
         episode.source_format = self.name
-        read_chat_outcome(value, episode)
-        parent = _dotted(found.conversation_at[:-1])
-        episode.task.fixture_id = task_id_in(
-            [
-                (value.get("metadata"), "metadata."),
-                (value, ""),
-                (found.request.get("metadata"), f"{parent}.metadata."),
-                (found.request, f"{parent}."),
-            ]
-        )
         if found.response is not None:
             bare = self._read(dialect, record, src, unwrapped(found, False), found)
             self._answer(found, episode, len(bare.events))
+        return episode, dialect.name
+
+    @staticmethod
+    def _settings(found: Envelope, episode: Episode, dialect: str, value: dict[str, Any]) -> None:
+        """The call's model and sampling parameters; where its parts were found, and the rest."""
         model = found.request.get("model", (found.response or {}).get("model"))
         episode.lineage.model = optional_str(model, "model")
         sampling = {k: found.request[k] for k in SAMPLING_KEYS if found.request.get(k) is not None}
@@ -273,8 +363,7 @@ class ChatLogAdapter(Adapter):
         }
         consumed = {found.conversation_at[0], *found.response_at[:1], "id"}
         rest = {k: v for k, v in value.items() if k not in consumed}
-        episode.extra_json = canonical_json({"dialect": dialect.name, "read_from": read_from, **rest})
-        return episode
+        episode.extra_json = canonical_json({"dialect": dialect, "read_from": read_from, **rest})
 
     @staticmethod
     def _read(
