@@ -9,12 +9,9 @@ a conversation under ``history``, ``conversation``, ``turns``, ``data.messages``
 same: a list of role messages, perhaps the response the call returned. This adapter finds them
 wherever the record keeps them, rather than one adapter per gateway:
 
-- **The conversation** is the longest list of role messages (every element an object with a
-  ``role``, one of them a user or assistant turn) within four levels of objects.
-- **The response** is the first Chat Completions response (``{"choices": [{"message"}]}``), Gemini
-  response (``candidates``), Responses API response (``output`` items) or assistant message (an
-  Anthropic response is one, and so is a Converse response's ``output.message``) outside the
-  conversation.
+- **The conversation and the response** are found as
+  :mod:`~trajectory_platform.traces.adapters.chat_envelope` says: the longest list of role messages
+  within four levels of objects, and the first response of any provider's kind outside it.
 - **The call** is the object holding the conversation (its ``model``, ``tools``, ``system``,
   sampling parameters) with the conversation and the response put back where its provider's own
   record keeps them, and it is read by that provider's adapter (:data:`DIALECTS`: Bedrock Converse
@@ -25,8 +22,8 @@ wherever the record keeps them, rather than one adapter per gateway:
   it the call's delivered input; a conversation that already ends with the answer keeps it once.
 
 A gateway logs each call of an agent's run on its own line. Calls that name one run (a
-:data:`RUN_KEYS` field at the top level, in ``metadata`` / ``properties`` or beside the
-conversation) are one record and one episode, built as the tracing platforms' runs are
+``session_id``, ``trace_id``, ``run_id`` or ``thread_id``: ``chat_envelope.RUN_KEYS``) are one
+record and one episode, built as the tracing platforms' runs are
 (:mod:`~trajectory_platform.traces.adapters.call_trace`: the conversation of the call that saw the
 most, every call a delivered input), not one overlapping episode per call.
 
@@ -40,9 +37,7 @@ top level or beside the conversation.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
@@ -55,21 +50,27 @@ from trajectory_platform.traces.adapters.base import (
     delivered_input,
     expect,
     frame_json,
-    object_field,
     optional_str,
     read_chat_outcome,
     task_id_in,
 )
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.call_trace import ModelCall, conversation_of
+from trajectory_platform.traces.adapters.chat_envelope import (
+    MAX_DEPTH,
+    Envelope,
+    Path,
+    answer_facts,
+    locate,
+    run_of,
+    unwrapped,
+)
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
-from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter, is_item_list
+from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
-MAX_DEPTH = 4
-"""Levels of objects searched below the record for the conversation and the response."""
 SAMPLING_KEYS = (
     "temperature",
     "top_p",
@@ -89,95 +90,7 @@ TASK_ID_SOURCE = (
     "else the same keys beside the conversation"
 )
 
-MESSAGE_KEYS = ("content", "tool_calls", "function_call", "reasoning_content", "refusal", "name")
-"""What an assistant message response carries as a message (an Anthropic response's ``id``,
-``type``, ``stop_reason`` and ``usage`` are the call's, not the message's)."""
-
-Path = tuple[str, ...]
-
-
-def _is_conversation(value: Any) -> bool:
-    """A list of role messages holding a user or assistant turn (a message of an unknown role is
-    still one: reading it rejects the record naming its path), or of Responses API items."""
-    return (
-        isinstance(value, list)
-        and bool(value)
-        and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value)
-        and any(m["role"] in ("user", "assistant") for m in value)
-    ) or is_item_list(value)
-
-
-def _is_response(value: dict[str, Any]) -> bool:
-    """A Chat Completions response, a Gemini response (``candidates``), a Responses API response
-    (its ``output`` items), or one assistant message (an Anthropic response is one, and so is a
-    Converse response's ``output.message``)."""
-    choices = value.get("choices")
-    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
-        return isinstance(choices[0].get("message"), dict)
-    return (
-        isinstance(value.get("candidates"), list)
-        or is_item_list(value.get("output"))
-        or value.get("role") == "assistant"
-    )
-
-
-@dataclass
-class Envelope:
-    """Where a record keeps its call: the conversation (and the object holding it), the response."""
-
-    conversation: list[Any]
-    conversation_at: Path
-    request: dict[str, Any]
-    response: dict[str, Any] | None = None
-    response_at: Path = ()
-    response_outer: tuple[dict[str, Any], ...] = ()
-    """The objects around the response, nearest first: where a Converse response keeps its
-    ``stopReason`` and ``usage`` beside ``output.message``."""
-
-
-def locate(record: dict[str, Any]) -> Envelope | None:
-    """The conversation and response of ``record`` (see the module docstring), breadth first in
-    the record's own key order; None without a conversation."""
-    best: Envelope | None = None
-    response: tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]] | None = None
-    queue: deque[tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]]] = deque([((), record, ())])
-    while queue:
-        path, node, outer = queue.popleft()
-        if path and response is None and _is_response(node):
-            response = (path, node, outer)
-            continue
-        for key, child in node.items():
-            if _is_conversation(child) and (best is None or len(child) > len(best.conversation)):
-                best = Envelope(child, (*path, str(key)), node)
-            elif isinstance(child, dict) and len(path) < MAX_DEPTH:
-                queue.append(((*path, str(key)), child, (node, *outer)))
-    if best is not None and response is not None:
-        best.response_at, best.response, best.response_outer = response
-    return best
-
-
 RUN = "run"
-RUN_KEYS = ("session_id", "sessionId", "trace_id", "traceId", "run_id", "runId", "thread_id", "threadId")
-"""Fields a gateway or logger names an agent run with, so its calls form one episode."""
-RUN_SCOPES = ("metadata", "properties")
-
-
-def run_of(value: Any) -> str | None:
-    """The run a logged call belongs to: a :data:`RUN_KEYS` field at the record's top level, in its
-    ``metadata`` / ``properties``, or beside its conversation (a string or a number); else None."""
-    if not isinstance(value, dict):
-        return None
-    found = locate(value)
-    scopes = [value, *(value.get(k) for k in RUN_SCOPES)]
-    if found is not None:
-        scopes += [found.request, found.request.get("metadata")]
-    for scope in scopes:
-        if isinstance(scope, dict):
-            for key in RUN_KEYS:
-                run = scope.get(key)
-                if isinstance(run, str | int) and not isinstance(run, bool) and str(run):
-                    return str(run)
-    return None
 
 
 def _task_id(value: dict[str, Any], found: Envelope | None) -> str | None:
@@ -193,66 +106,6 @@ def _task_id(value: dict[str, Any], found: Envelope | None) -> str | None:
 def _dotted(path: Path) -> str:
     """Where a part was found, as a detail may say it (keys are the record's own: :func:`path_of`)."""
     return path_of(path)
-
-
-def _answer_message(response: dict[str, Any]) -> dict[str, Any]:
-    """The response as one more message of the conversation it answers: a Chat Completions
-    response's first choice, an Anthropic message's content, or the assistant message itself."""
-    if "choices" in response:
-        message = response["choices"][0]["message"]
-        return message if isinstance(message, dict) else {"role": "assistant", "content": message}
-    return {"role": "assistant", **{k: v for k, v in response.items() if k in MESSAGE_KEYS}}
-
-
-FINISH_KEYS = ("finish_reason", "stop_reason", "stopReason", "status")
-INPUT_TOKEN_KEYS = ("prompt_tokens", "input_tokens", "inputTokens")
-OUTPUT_TOKEN_KEYS = ("completion_tokens", "output_tokens", "outputTokens")
-"""How a response says why it stopped and what it cost, in OpenAI's, Anthropic's, Bedrock's and the
-Responses API's words."""
-
-
-def _answer_facts(found: Envelope) -> tuple[Any, Any, Any]:
-    """(finish reason, input tokens, output tokens) of the response: from its first choice, itself,
-    or the nearest object around it that states them (a Converse response's, around its message)."""
-    response = found.response or {}
-    choices = response.get("choices")
-    first = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
-    scopes = [first, response, *found.response_outer]
-
-    def stated(keys: tuple[str, ...], usage: bool, kind: type) -> Any:
-        """The first value of ``kind`` under ``keys`` (an HTTP ``status`` of 200 is not a reason)."""
-        for scope in scopes:
-            holder = object_field(scope, "usage") if usage else scope
-            for key in keys:
-                value = holder.get(key)
-                if isinstance(value, kind) and not isinstance(value, bool):
-                    return value
-        return None
-
-    return (
-        stated(FINISH_KEYS, False, str),
-        stated(INPUT_TOKEN_KEYS, True, int),
-        stated(OUTPUT_TOKEN_KEYS, True, int),
-    )
-
-
-def unwrapped(found: Envelope, with_response: bool = True) -> dict[str, Any]:
-    """The envelope's call as its provider's own record: the object holding the conversation, with
-    the conversation under the provider's key (``contents`` for Gemini's parts, else ``messages``)
-    and the response where that provider's record keeps it (Gemini's ``response``, else the last
-    message)."""
-    request = {k: v for k, v in found.request.items() if k != found.conversation_at[-1]}
-    response = found.response if with_response else None
-    if any("parts" in message for message in found.conversation):
-        return {**request, "contents": found.conversation, **({"response": response} if response else {})}
-    if is_item_list(found.conversation) or response is not None and is_item_list(response.get("output")):
-        return {
-            **request,
-            "input": found.conversation,
-            **({"output": response["output"]} if response else {}),
-        }
-    messages = [*found.conversation, *([_answer_message(response)] if response else [])]
-    return {**request, "messages": messages}
 
 
 DIALECTS: tuple[Adapter, ...] = (
@@ -387,7 +240,7 @@ class ChatLogAdapter(Adapter):
             asked -= 1
         if len(events) <= asked:
             return
-        finish, tokens_in, tokens_out = _answer_facts(found)
+        finish, tokens_in, tokens_out = answer_facts(found)
         answer = events[asked]
         answer.finish_reason = answer.finish_reason or finish
         answer.input_tokens = answer.input_tokens if answer.input_tokens is not None else tokens_in

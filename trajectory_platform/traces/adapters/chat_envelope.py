@@ -1,0 +1,176 @@
+"""Where a logged model call keeps its parts, whatever envelope a gateway or logger wrapped it in:
+the conversation, the response, the run it belongs to; and the call unwrapped into the record its
+provider's own adapter reads (:mod:`~trajectory_platform.traces.adapters.chat_log` uses it).
+
+- **The conversation** is the longest list of role messages (every element an object with a
+  ``role``, one of them a user or assistant turn), or of Responses API items, within
+  :data:`MAX_DEPTH` levels of objects.
+- **The response** is the first Chat Completions response (``{"choices": [{"message"}]}``), Gemini
+  response (``candidates``), Responses API response (``output`` items) or assistant message (an
+  Anthropic response is one, and so is a Converse response's ``output.message``) outside the
+  conversation.
+- **The run** is a :data:`RUN_KEYS` field at the top level, in ``metadata`` / ``properties``, or
+  beside the conversation.
+
+Nothing here depends on a gateway's own shape, so an envelope never seen before is read the same.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import object_field
+from trajectory_platform.traces.adapters.openai_responses import is_item_list
+
+MAX_DEPTH = 4
+"""Levels of objects searched below the record for the conversation and the response."""
+MESSAGE_KEYS = ("content", "tool_calls", "function_call", "reasoning_content", "refusal", "name")
+"""What an assistant message response carries as a message (an Anthropic response's ``id``,
+``type``, ``stop_reason`` and ``usage`` are the call's, not the message's)."""
+
+Path = tuple[str, ...]
+
+
+def _is_conversation(value: Any) -> bool:
+    """A list of role messages holding a user or assistant turn (a message of an unknown role is
+    still one: reading it rejects the record naming its path), or of Responses API items."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value)
+        and any(m["role"] in ("user", "assistant") for m in value)
+    ) or is_item_list(value)
+
+
+def _is_response(value: dict[str, Any]) -> bool:
+    """A Chat Completions response, a Gemini response (``candidates``), a Responses API response
+    (its ``output`` items), or one assistant message (an Anthropic response is one, and so is a
+    Converse response's ``output.message``)."""
+    choices = value.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        return isinstance(choices[0].get("message"), dict)
+    return (
+        isinstance(value.get("candidates"), list)
+        or is_item_list(value.get("output"))
+        or value.get("role") == "assistant"
+    )
+
+
+@dataclass
+class Envelope:
+    """Where a record keeps its call: the conversation (and the object holding it), the response."""
+
+    conversation: list[Any]
+    conversation_at: Path
+    request: dict[str, Any]
+    response: dict[str, Any] | None = None
+    response_at: Path = ()
+    response_outer: tuple[dict[str, Any], ...] = ()
+    """The objects around the response, nearest first: where a Converse response keeps its
+    ``stopReason`` and ``usage`` beside ``output.message``."""
+
+
+def locate(record: dict[str, Any]) -> Envelope | None:
+    """The conversation and response of ``record`` (see the module docstring), breadth first in
+    the record's own key order; None without a conversation."""
+    best: Envelope | None = None
+    response: tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]] | None = None
+    queue: deque[tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]]] = deque([((), record, ())])
+    while queue:
+        path, node, outer = queue.popleft()
+        if path and response is None and _is_response(node):
+            response = (path, node, outer)
+            continue
+        for key, child in node.items():
+            if _is_conversation(child) and (best is None or len(child) > len(best.conversation)):
+                best = Envelope(child, (*path, str(key)), node)
+            elif isinstance(child, dict) and len(path) < MAX_DEPTH:
+                queue.append(((*path, str(key)), child, (node, *outer)))
+    if best is not None and response is not None:
+        best.response_at, best.response, best.response_outer = response
+    return best
+
+
+RUN_KEYS = ("session_id", "sessionId", "trace_id", "traceId", "run_id", "runId", "thread_id", "threadId")
+"""Fields a gateway or logger names an agent run with, so its calls form one episode."""
+RUN_SCOPES = ("metadata", "properties")
+
+
+def run_of(value: Any) -> str | None:
+    """The run a logged call belongs to: a :data:`RUN_KEYS` field at the record's top level, in its
+    ``metadata`` / ``properties``, or beside its conversation (a string or a number); else None."""
+    if not isinstance(value, dict):
+        return None
+    found = locate(value)
+    scopes = [value, *(value.get(k) for k in RUN_SCOPES)]
+    if found is not None:
+        scopes += [found.request, found.request.get("metadata")]
+    for scope in scopes:
+        if isinstance(scope, dict):
+            for key in RUN_KEYS:
+                run = scope.get(key)
+                if isinstance(run, str | int) and not isinstance(run, bool) and str(run):
+                    return str(run)
+    return None
+
+
+def _answer_message(response: dict[str, Any]) -> dict[str, Any]:
+    """The response as one more message of the conversation it answers: a Chat Completions
+    response's first choice, an Anthropic message's content, or the assistant message itself."""
+    if "choices" in response:
+        message = response["choices"][0]["message"]
+        return message if isinstance(message, dict) else {"role": "assistant", "content": message}
+    return {"role": "assistant", **{k: v for k, v in response.items() if k in MESSAGE_KEYS}}
+
+
+FINISH_KEYS = ("finish_reason", "stop_reason", "stopReason", "status")
+INPUT_TOKEN_KEYS = ("prompt_tokens", "input_tokens", "inputTokens")
+OUTPUT_TOKEN_KEYS = ("completion_tokens", "output_tokens", "outputTokens")
+"""How a response says why it stopped and what it cost, in OpenAI's, Anthropic's, Bedrock's and the
+Responses API's words."""
+
+
+def answer_facts(found: Envelope) -> tuple[Any, Any, Any]:
+    """(finish reason, input tokens, output tokens) of the response: from its first choice, itself,
+    or the nearest object around it that states them (a Converse response's, around its message)."""
+    response = found.response or {}
+    choices = response.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+    scopes = [first, response, *found.response_outer]
+
+    def stated(keys: tuple[str, ...], usage: bool, kind: type) -> Any:
+        """The first value of ``kind`` under ``keys`` (an HTTP ``status`` of 200 is not a reason)."""
+        for scope in scopes:
+            holder = object_field(scope, "usage") if usage else scope
+            for key in keys:
+                value = holder.get(key)
+                if isinstance(value, kind) and not isinstance(value, bool):
+                    return value
+        return None
+
+    return (
+        stated(FINISH_KEYS, False, str),
+        stated(INPUT_TOKEN_KEYS, True, int),
+        stated(OUTPUT_TOKEN_KEYS, True, int),
+    )
+
+
+def unwrapped(found: Envelope, with_response: bool = True) -> dict[str, Any]:
+    """The envelope's call as its provider's own record: the object holding the conversation, with
+    the conversation under the provider's key (``contents`` for Gemini's parts, else ``messages``)
+    and the response where that provider's record keeps it (Gemini's ``response``, else the last
+    message)."""
+    request = {k: v for k, v in found.request.items() if k != found.conversation_at[-1]}
+    response = found.response if with_response else None
+    if any("parts" in message for message in found.conversation):
+        return {**request, "contents": found.conversation, **({"response": response} if response else {})}
+    if is_item_list(found.conversation) or response is not None and is_item_list(response.get("output")):
+        return {
+            **request,
+            "input": found.conversation,
+            **({"output": response["output"]} if response else {}),
+        }
+    messages = [*found.conversation, *([_answer_message(response)] if response else [])]
+    return {**request, "messages": messages}
