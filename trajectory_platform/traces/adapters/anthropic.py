@@ -28,7 +28,7 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     text_of,
 )
-from trajectory_platform.traces.adapters.openai import extra_of
+from trajectory_platform.traces.adapters.openai import extra_of, is_message_list
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -150,6 +150,13 @@ class AnthropicAdapter(Adapter):
     task_id_source = CHAT_TASK_ID_SOURCE
     SAMPLING = ("temperature", "top_p", "top_k", "max_tokens")
     CONSUMED = ("id", "system", "messages", "tools", "model", *SAMPLING)
+    bare_list_key = "messages"
+
+    def is_bare_list(self, document: Any) -> bool:
+        """A file that is a bare list of Messages API messages holding Anthropic blocks (what Cline
+        and Roo Code keep as ``api_conversation_history.json``): read here, not as OpenAI messages,
+        whose reader would turn a ``tool_use`` block into text."""
+        return is_message_list(document) and _has_anthropic_blocks(document)
 
     def claims_record(self, record: dict[str, Any]) -> bool:
         if not isinstance(record.get("messages"), list):
