@@ -919,3 +919,47 @@ GATEWAY_RUN = [
     {**GATEWAY_LOG, "metadata": {"session_id": "run-7"}},
 ]
 """An agent's run as a gateway logs it, one call per line, both naming their session."""
+
+
+CODEX_EXEC_EVENTS = [
+    {"type": "thread.started", "thread_id": "019a-thread"},
+    {"type": "turn.started"},
+    {"type": "item.completed", "item": {"id": "item_0", "type": "reasoning", "text": "Run the tests first."}},
+    {
+        "type": "item.started",
+        "item": {
+            "id": "item_1",
+            "type": "command_execution",
+            "command": "pytest -q",
+            "status": "in_progress",
+        },
+    },
+    {
+        "type": "item.completed",
+        "item": {
+            "id": "item_1",
+            "type": "command_execution",
+            "command": "pytest -q",
+            "aggregated_output": "1 failed",
+            "exit_code": 1,
+            "status": "failed",
+        },
+    },
+    {
+        "type": "item.completed",
+        "item": {
+            "id": "item_2",
+            "type": "file_change",
+            "changes": [{"path": "p.py", "kind": "update"}],
+            "status": "completed",
+        },
+    },
+    {
+        "type": "item.completed",
+        "item": {"id": "item_3", "type": "todo_list", "items": [{"text": "fix", "completed": True}]},
+    },
+    {"type": "item.completed", "item": {"id": "item_4", "type": "agent_message", "text": "Fixed."}},
+    {"type": "turn.completed", "usage": {"input_tokens": 2946, "cached_input_tokens": 0, "output_tokens": 7}},
+]
+"""What ``codex exec --json`` prints for a run: reasoning, a failing command, a file change, a to-do
+list (the interface's), the answer, the turn's usage."""

@@ -22,6 +22,7 @@ from handwritten_records import (
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
     CLAUDE_STREAM,
+    CODEX_EXEC_EVENTS,
     CODEX_SESSION,
     GATEWAY_ANTHROPIC_CALL,
     GATEWAY_LOG,
@@ -43,7 +44,7 @@ KEY = "AKIAQWERTYUIOP234567"
 LOWER_KEY = "sk-proj-4f9a8b7c6d5e4f3a2b1c"
 """Put where an object key was: an adapter may re-case keys (Gemini's camelCase to snake_case), and
 a lowercase key comes through that unchanged."""
-RECORD_IDS = {"traceId", "sessionId", "session_id", "trace_id"}
+RECORD_IDS = {"traceId", "sessionId", "session_id", "trace_id", "thread_id"}
 Path_ = tuple[str | int, ...]
 
 
@@ -109,6 +110,7 @@ HANDWRITTEN = {
     "chat-log-run": GATEWAY_RUN,
     "claude-code-stream": CLAUDE_STREAM,
     "codex": CODEX_SESSION,
+    "codex-exec": CODEX_EXEC_EVENTS,
     "gemini-cli": [GEMINI_CLI_SESSION],
 }
 """The JSONL lines of each format's hand-written record."""

@@ -17,6 +17,7 @@ from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
+from trajectory_platform.traces.adapters.codex_exec import CodexExecAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
@@ -55,6 +56,7 @@ ADAPTERS: dict[str, Adapter] = {
         MLflowAdapter(),
         ClaudeCodeAdapter(),
         CodexAdapter(),
+        CodexExecAdapter(),
         GeminiCliAdapter(),
         BedrockAdapter(),
         AutoGenAdapter(),
