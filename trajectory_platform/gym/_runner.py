@@ -355,6 +355,21 @@ _COMPARISONS = (
 knows nothing of, says "the assertion holds" whatever was compared."""
 
 
+_JUDGE_CLASSES: "set[int]" = set()
+"""The classes the judge holds when it forks this run's workers (the standard library and installed
+modules it warmed): none is the workspace's, so a worker asks only the classes created since."""
+
+
+def _all_classes() -> "list[type]":
+    """Every class alive, found by walking ``object``'s subclasses (no audited event). A class with
+    two bases is listed under each: cheaper than a set of those seen, on a walk every passing test
+    takes."""
+    found: list[type] = [object]
+    for cls in found:  # the list grows while it is walked: breadth first
+        found.extend(type.__subclasses__(cls))  # not cls's own: a metaclass may override it
+    return found
+
+
 def _compares_anything(workspace: str, tests_dir: str) -> bool:
     """Does a class the workspace defined answer a comparison with something it knows nothing of
     as true (``==``, ``<``, ... ; ``!=`` as false)? An object "equal to everything" passes any
@@ -363,10 +378,10 @@ def _compares_anything(workspace: str, tests_dir: str) -> bool:
     A real comparison reads what it is given, so an unrelated object makes it return
     ``NotImplemented``, a falsy answer, or raise. Each comparison is asked on an instance made
     without ``__init__`` (else a bare object) against a fresh object, an int and a string no test
-    names. Classes are found by walking ``object``'s subclasses (no audited event); a class is
-    asked when its module is a workspace file, or a comparison it defines was not compiled from
-    installed code (so a class claiming an installed module's name is still asked); the sealed
-    tests' own classes are not. Run after a passing test, before its verdict is read."""
+    names. The classes asked are those created since the judge forked (:data:`_JUDGE_CLASSES`)
+    whose module is a workspace file, or one of whose comparisons was not compiled from installed
+    code (so a class claiming an installed module's name is still asked); the sealed tests' own
+    classes are not. Run after a passing test, before its verdict is read."""
     inside = workspace.rstrip("/") + "/"
     sealed = inside + tests_dir.strip("/") + "/"
     installed = tuple({p.rstrip("/") + "/" for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
@@ -384,18 +399,9 @@ def _compares_anything(workspace: str, tests_dir: str) -> bool:
                 return True
         return False
 
-    seen: set[int] = set()
-    stack: list[type] = [object]
-    while stack:
-        cls = stack.pop()
-        subclasses: list[type] = type.__subclasses__(cls)  # not cls's own: a metaclass may override it
-        for subclass in subclasses:
-            if id(subclass) not in seen:
-                seen.add(id(subclass))
-                stack.append(subclass)
-        if asked(cls) and _holds_for_strangers(cls):
-            return True
-    return False
+    return any(
+        id(cls) not in _JUDGE_CLASSES and asked(cls) and _holds_for_strangers(cls) for cls in _all_classes()
+    )
 
 
 _STRANGERS = (object, lambda: 0x5EED1E55, lambda: "\x00stranger\x00")
@@ -515,6 +521,8 @@ def _judge_run(spec: dict[str, str], ids: list[str], nonce: bytes) -> int:
     ids = ids or _discover(spec["workspace"], spec["tests_dir"])
     modules = _sealed_modules(spec["workspace"], ids)
     _warm(spec)
+    _JUDGE_CLASSES.clear()
+    _JUDGE_CLASSES.update(id(cls) for cls in _all_classes())
     deadline = time.monotonic() + float(spec.get("timeout_s", "10"))
     out = sys.stdout.buffer
     for test_id in ids:
