@@ -122,6 +122,11 @@ class E(int):
         return isinstance(other, int)
 
     __hash__ = int.__hash__""",
+    "an_installed_class_patched": """
+import fractions
+
+fractions.Fraction.__eq__ = lambda self, other: True
+E = fractions.Fraction""",
     "inside_the_function": None,
 }
 """Ways to write a class whose instances compare equal to anything (``E`` at module level, or made

@@ -39,6 +39,8 @@ The verdict channel (docs/verification.md has the threat model):
 import builtins
 import os
 import sys
+from gc import disable as gc_disable
+from operator import is_not
 
 TYPE_CHECKING = False  # typing is not imported: the judge loads nothing it does not need
 if TYPE_CHECKING:  # annotations naming these are strings, never evaluated at run time
@@ -355,9 +357,25 @@ _COMPARISONS = (
 knows nothing of, says "the assertion holds" whatever was compared."""
 
 
-_JUDGE_CLASSES: "set[int]" = set()
+_JUDGE_CLASSES: "dict[type, tuple[object, ...]]" = {}
 """The classes the judge holds when it forks this run's workers (the standard library and installed
-modules it warmed): none is the workspace's, so a worker asks only the classes created since."""
+modules it warmed), each with its comparisons (:func:`_comparisons_of`): none is the workspace's,
+so a worker asks the classes created since, and those whose comparisons were replaced since."""
+
+
+_COMPARISON_NAMES = tuple(name for name, _ in _COMPARISONS)
+_HEAP_TYPE = 1 << 9
+"""``Py_TPFLAGS_HEAPTYPE``: a class made by a ``class`` statement or ``type()``, whose attributes can
+be replaced; a built-in type's cannot, so its comparisons never change."""
+
+
+def _comparisons_of(cls: type) -> "tuple[object, ...]":
+    """The comparisons ``cls`` defines itself (``None`` where it defines none); empty for a built-in
+    type. Kept as the objects, compared by identity: ``id()`` raises an audit event, and every
+    worker's audit hook would run for each class."""
+    if not cls.__flags__ & _HEAP_TYPE:
+        return ()
+    return tuple(map(cls.__dict__.get, _COMPARISON_NAMES))
 
 
 def _all_classes() -> "list[type]":
@@ -380,8 +398,9 @@ def _compares_anything(workspace: str, tests_dir: str) -> bool:
     without ``__init__`` (else a bare object) against a fresh object, an int and a string no test
     names. The classes asked are those created since the judge forked (:data:`_JUDGE_CLASSES`)
     whose module is a workspace file, or one of whose comparisons was not compiled from installed
-    code (so a class claiming an installed module's name is still asked); the sealed tests' own
-    classes are not. Run after a passing test, before its verdict is read."""
+    code (so a class claiming an installed module's name is still asked), and the judge's own
+    classes whose comparisons were replaced since (``Fraction.__eq__ = ...``); the sealed tests'
+    own classes are not. Run after a passing test, before its verdict is read."""
     inside = workspace.rstrip("/") + "/"
     sealed = inside + tests_dir.strip("/") + "/"
     installed = tuple({p.rstrip("/") + "/" for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
@@ -399,9 +418,17 @@ def _compares_anything(workspace: str, tests_dir: str) -> bool:
                 return True
         return False
 
-    return any(
-        id(cls) not in _JUDGE_CLASSES and asked(cls) and _holds_for_strangers(cls) for cls in _all_classes()
-    )
+    gc_disable()  # no collection while classes are walked: a class made in the test may be garbage
+    judge, names = _JUDGE_CLASSES, _COMPARISON_NAMES  # locals: a loop over every class
+    for cls in _all_classes():
+        known = judge.get(cls)
+        if known is None:
+            suspect = asked(cls)  # created since the fork
+        else:  # the judge's own class: suspect if one of its comparisons was replaced since
+            suspect = bool(known) and any(map(is_not, known, map(cls.__dict__.get, names)))
+        if suspect and _holds_for_strangers(cls):
+            return True
+    return False
 
 
 _STRANGERS = (object, lambda: 0x5EED1E55, lambda: "\x00stranger\x00")
@@ -522,7 +549,7 @@ def _judge_run(spec: dict[str, str], ids: list[str], nonce: bytes) -> int:
     modules = _sealed_modules(spec["workspace"], ids)
     _warm(spec)
     _JUDGE_CLASSES.clear()
-    _JUDGE_CLASSES.update(id(cls) for cls in _all_classes())
+    _JUDGE_CLASSES.update((cls, _comparisons_of(cls)) for cls in _all_classes())
     deadline = time.monotonic() + float(spec.get("timeout_s", "10"))
     out = sys.stdout.buffer
     for test_id in ids:
