@@ -123,3 +123,17 @@ def test_a_map_that_cannot_be_read_is_one_reject_and_the_logs_go_on(
     (reject,) = result.rejects
     assert (reject.source_file, reject.reason) == (str(logs / TASK_MAP_FILE), "bad task map")
     assert reject.detail is not None and reject.detail.startswith(said)
+
+
+def test_a_map_linked_from_outside_the_source_is_not_read(tmp_path: Path):
+    outside = task_map(tmp_path / "elsewhere", {"*": "calc-add"})
+    logs = tmp_path / "logs"
+    chat_log(logs / "a.jsonl", [("a", {})])
+    (logs / TASK_MAP_FILE).symlink_to(outside)
+    result = ingest_paths([logs])
+    assert tasks(result) == {"openai:a": None}
+    (reject,) = result.rejects
+    assert (reject.reason, reject.detail) == (
+        "bad task map",
+        "the map is a link out of the source; it was not read",
+    )

@@ -16,7 +16,8 @@ it: the map fills in only what the log left out.
 
 The map lives in the trace source itself, so the CLI, ``verify``, ``curate`` and the Dagster
 asset read the same one with no setting to keep in step. A map that cannot be read is one reject
-naming its file and why, and the logs below it go on unlinked.
+naming its file and why, and the logs below it go on unlinked; a map that is a symbolic link out of
+the source is not read at all (ingest reads only what lies under the folder it was given).
 """
 
 from __future__ import annotations
@@ -106,6 +107,8 @@ class TaskMaps:
         first = path not in self._read
         if first:
             try:
+                if not path.resolve().is_relative_to(top.resolve()):
+                    raise RecordError(BAD_TASK_MAP, "the map is a link out of the source; it was not read")
                 self._read[path] = read_task_map(path)
             except RecordError as error:
                 self._read[path] = error
