@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -311,6 +311,26 @@ def frame_json(src: SourceFile, split_document: bool = True) -> Iterator[RawReco
         yield from src.lines()
     else:
         yield RawRecord(None, "$", error=error, excerpt=src.fingerprint())
+
+
+def one_record_per_file(
+    src: SourceFile, belongs: Callable[[Any], bool], stranger: str
+) -> Iterator[RawRecord]:
+    """A file whose lines together are one record (a session, a thread): lines that cannot be read
+    are their own rejects, a line ``belongs`` refuses is a ``wrong type`` reject saying it is not
+    ``stranger`` (what the format's lines are), and the rest is one record ``{"entries": [...]}``
+    located at its first line."""
+    lines = [RawRecord(1, None, value=src.document[0])] if src.is_document else list(src.lines())
+    entries = []
+    for record in lines:
+        if record.error is not None:
+            yield record
+        elif belongs(record.value):
+            entries.append(record)
+        else:
+            yield RawRecord(record.line, None, error=RecordError("wrong type", f"not {stranger}"))
+    if entries:
+        yield RawRecord(entries[0].line, "$", value={"entries": entries})
 
 
 def content_digest(value: Any, length: int = 12) -> str:

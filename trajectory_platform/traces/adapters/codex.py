@@ -35,6 +35,7 @@ from trajectory_platform.traces.adapters.base import (
     adapter_episode_id,
     name_tool_results,
     object_field,
+    one_record_per_file,
     optional_str,
 )
 from trajectory_platform.traces.adapters.openai_responses import ItemTurns
@@ -65,18 +66,7 @@ class CodexAdapter(Adapter):
         return _is_entry(record)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        lines = [RawRecord(1, None, value=src.document[0])] if src.is_document else list(src.lines())
-        entries = []
-        for record in lines:
-            if record.error is not None:
-                yield record
-            elif _is_entry(record.value):
-                entries.append(record)
-            else:
-                error = RecordError("wrong type", "not a Codex entry ({timestamp, type, payload})")
-                yield RawRecord(record.line, None, error=error)
-        if entries:
-            yield RawRecord(entries[0].line, "$", value={"entries": entries})
+        return one_record_per_file(src, _is_entry, "a Codex entry ({timestamp, type, payload})")
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         entries: list[RawRecord] = record.value["entries"]

@@ -37,8 +37,10 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     name_tool_results,
     object_field,
+    one_record_per_file,
     optional_str,
 )
+from trajectory_platform.traces.adapters.openai_responses import ItemTurns
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
@@ -62,70 +64,52 @@ def _is_event(value: Any) -> bool:
     return isinstance(value, dict) and value.get("type") in EVENT_TYPES
 
 
-def _call(name: str, arguments: Any, item: dict[str, Any], result: str | None, failed: bool) -> list[Event]:
-    """A call the agent made (the turn's) and its result."""
-    call_id = optional_str(item.get("id"), "item.id")
-    ask = Event(
-        kind="assistant", tool_calls=[ToolCall(id=call_id, name=name, arguments=arguments_text(arguments))]
-    )
-    answer = Event(kind="tool", content=result, tool_call_id=call_id, status="error" if failed else None)
-    return [ask, answer]
-
-
-def _events_of(item: dict[str, Any], where: str) -> list[Event]:
-    """The events one completed item is (see the module docstring)."""
+def _tool_run(item: dict[str, Any], where: str) -> tuple[str, Any, str | None, bool]:
+    """A tool item as (call name, arguments, result text, failed); see the module docstring."""
     kind = item.get("type")
     failed = item.get("status") == "failed"
-    if kind == "reasoning":
-        return [Event(kind="assistant", reasoning=optional_str(item.get("text"), f"{where}.text"))]
-    if kind == "agent_message":
-        return [Event(kind="assistant", content=optional_str(item.get("text"), f"{where}.text"))]
     if kind == "command_execution":
         output = optional_str(item.get("aggregated_output"), f"{where}.aggregated_output")
-        events = _call("shell", {"command": item.get("command")}, item, output, failed)
-        exit_code = item.get("exit_code")
-        events[1].exit_code = (
-            exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
-        )
-        events[1].status = "error" if failed or (events[1].exit_code or 0) != 0 else None
-        return events
+        return "shell", {"command": item.get("command")}, output, failed
     if kind == "file_change":
         changes = expect(item.get("changes") or [], list, f"{where}.changes")
-        return _call(
+        return (
             "apply_patch",
             {"changes": changes},
-            item,
             optional_str(item.get("status"), f"{where}.status"),
             failed,
         )
     if kind == "mcp_tool_call":
-        name = f"{item.get('server')}.{item.get('tool')}"
         result = item.get("result")
         text = result if isinstance(result, str) or result is None else canonical_json(result)
-        return _call(name, item.get("arguments"), item, text, failed or item.get("error") is not None)
+        return (
+            f"{item.get('server')}.{item.get('tool')}",
+            item.get("arguments"),
+            text,
+            failed or item.get("error") is not None,
+        )
     if kind == "web_search":
-        return _call("web_search", {"query": item.get("query")}, item, None, failed)
+        return "web_search", {"query": item.get("query")}, None, failed
     raise RecordError("unknown item type", f"{where}.type is {named(kind)}")
 
 
-def _merged(events: list[Event], new: list[Event]) -> None:
-    """Append ``new``, merging a model turn's reasoning, text and calls into one assistant event as a
-    response writes them (reasoning, then text, then calls; anything out of that order starts a turn)."""
-    for event in new:
-        last = events[-1] if events else None
-        fits = (
-            last is not None
-            and last.kind == event.kind == "assistant"
-            and not last.tool_calls
-            and (event.reasoning is None or (last.reasoning is None and last.content is None))
-            and (event.content is None or last.content is None)
-        )
-        if fits and last is not None:
-            last.reasoning = last.reasoning or event.reasoning
-            last.content = last.content or event.content
-            last.tool_calls = event.tool_calls
-        else:
-            events.append(event)
+def _add(turns: ItemTurns, item: dict[str, Any], where: str) -> None:
+    """One completed item into the events: a model turn's reasoning, text and calls merge into one
+    assistant event as a response writes them (:class:`ItemTurns`), each call's result a tool event."""
+    if item.get("type") == "reasoning":
+        turns.assistant("reasoning").reasoning = optional_str(item.get("text"), f"{where}.text")
+        return
+    if item.get("type") == "agent_message":
+        turns.assistant("content").content = optional_str(item.get("text"), f"{where}.text")
+        return
+    name, arguments, result, failed = _tool_run(item, where)
+    call_id = optional_str(item.get("id"), f"{where}.id")
+    turns.assistant("tool_calls").tool_calls.append(ToolCall(call_id, name, arguments_text(arguments)))
+    ran = Event(kind="tool", content=result, tool_call_id=call_id)
+    exit_code = item.get("exit_code")
+    ran.exit_code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
+    ran.status = "error" if failed or (ran.exit_code or 0) != 0 else None
+    turns.events.append(ran)
 
 
 class CodexExecAdapter(Adapter):
@@ -137,25 +121,17 @@ class CodexExecAdapter(Adapter):
         return _is_event(record) and ("thread_id" in record or "item" in record or "usage" in record)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        lines = [RawRecord(1, None, value=src.document[0])] if src.is_document else list(src.lines())
-        events = []
-        for record in lines:
-            if record.error is not None:
-                yield record
-            elif _is_event(record.value):
-                events.append(record)
-            else:
-                yield RawRecord(record.line, None, error=RecordError("wrong type", "not a codex exec event"))
-        if events:
-            yield RawRecord(events[0].line, "$", value={"events": events})
+        return one_record_per_file(src, _is_event, "a codex exec event")
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
-        lines: list[RawRecord] = record.value["events"]
+        lines: list[RawRecord] = record.value["entries"]
         thread = next((e.value.get("thread_id") for e in lines if e.value["type"] == "thread.started"), None)
         episode = self.new_episode(
             record, src, adapter_episode_id(self.name, thread, [e.value for e in lines])
         )
         shown: Counter[str] = Counter()
+        turns = ItemTurns()
+        episode.events = turns.events
         for line in lines:
             event, where = line.value, f"line {line.line}"
             kind = event["type"]
@@ -164,7 +140,7 @@ class CodexExecAdapter(Adapter):
                 if item.get("type") in SHOWN_ONLY:
                     shown[str(item["type"])] += 1
                 else:
-                    _merged(episode.events, _events_of(item, f"{where}.item"))
+                    _add(turns, item, f"{where}.item")
             elif kind == "turn.completed":
                 usage = object_field(event, "usage")
                 turn = next((e for e in reversed(episode.events) if e.kind == "assistant"), None)
