@@ -59,7 +59,6 @@ from trajectory_platform.traces.adapters.call_trace import ModelCall, conversati
 from trajectory_platform.traces.adapters.chat_envelope import (
     MAX_DEPTH,
     Envelope,
-    Path,
     answer_facts,
     locate,
     run_of,
@@ -98,14 +97,9 @@ def _task_id(value: dict[str, Any], found: Envelope | None) -> str | None:
     conversation."""
     scopes: list[tuple[Any, str]] = [(value.get("metadata"), "metadata."), (value, "")]
     if found is not None:
-        parent = _dotted(found.conversation_at[:-1])
+        parent = path_of(found.conversation_at[:-1])
         scopes += [(found.request.get("metadata"), f"{parent}.metadata."), (found.request, f"{parent}.")]
     return task_id_in(scopes)
-
-
-def _dotted(path: Path) -> str:
-    """Where a part was found, as a detail may say it (keys are the record's own: :func:`path_of`)."""
-    return path_of(path)
 
 
 DIALECTS: tuple[Adapter, ...] = (
@@ -226,7 +220,7 @@ class ChatLogAdapter(Adapter):
         try:
             return dialect.parse(RawRecord(record.line, record.json_path, value=call), src)
         except RecordError as error:
-            where = f"the {dialect.name} call read from {_dotted(found.conversation_at)}"
+            where = f"the {dialect.name} call read from {path_of(found.conversation_at)}"
             raise RecordError(error.reason, f"{error.detail} ({where})") from None
 
     @staticmethod
