@@ -4,6 +4,8 @@ raw text; ordinary encoded text (digests, escaped URLs, coloured output, entitie
 from __future__ import annotations
 
 import base64
+import json
+import re
 from urllib.parse import quote
 
 import pytest
@@ -143,6 +145,8 @@ KEPT = [
     "ids: 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116",
     "letters = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p']",
     "s = '\\U0001f600 ok' and `\\u{1F600}`",
+    json.dumps({"letters": list("abcdefghijklmnopqrst"), "argv": list("the quick brown fox jumps over")}),
+    json.dumps({"codes": [ord(c) for c in "hello world, again!"], "temps": [72, 75, 68, 70, 71, 73, 74, 69]}),
 ]
 
 
@@ -207,3 +211,54 @@ def test_a_view_is_rescanned_only_on_the_lines_it_changed():
     lines = "\n".join(f"row {i} %41%42" if i in (3, 4) else f"row {i}" for i in range(8))
     (view,) = decoded_views(lines)
     assert [view.text[s:e] for s, e in view.changed_lines()] == ["row 3 AB\nrow 4 AB"], "neighbours merge"
+
+
+GENERIC = "q8Zt3LmW0xVb7NcR2yKp5HdJ9sFg1TaE4uQo6iPl"
+SPELLED_IN_A_DOCUMENT = {
+    "characters": (json.dumps({"cfg": {"token": list(GITHUB)}}), GITHUB, "GITHUB_TOKEN"),
+    "character_codes": (json.dumps({"k": [ord(c) for c in AWS], "n": 3}), AWS, "AWS_KEY"),
+    "a_line_with_its_spaces_and_quotes": (
+        json.dumps({"argv": list(f'api_secret = "{GENERIC}"')}),
+        GENERIC,
+        "PASSWORD",  # as the same line plain is: the keyword detector reads ``api_secret = "``
+    ),
+    "escaped_quotes_between": (
+        json.dumps({"argv": list(f'export TOKEN="{GITHUB}" && echo "ok"')}),
+        GITHUB,
+        "GITHUB_TOKEN",
+    ),
+    "in_a_document_carried_in_a_string": (
+        json.dumps({"content": json.dumps({"k": [ord(c) for c in GITHUB]})}),
+        GITHUB,
+        "GITHUB_TOKEN",
+    ),
+}
+
+
+def _spelled_survives(secret: str, text: str) -> bool:
+    """The secret reads whole once what separates an array's characters (or codes) is taken out."""
+    if secret[4:] in re.sub(r'[\s"\\,]+', "", text):
+        return True
+    return ",".join(str(ord(c)) for c in secret[4:]) in re.sub(r"\s+", "", text)
+
+
+@pytest.mark.parametrize("case", sorted(SPELLED_IN_A_DOCUMENT))
+def test_a_key_spelled_as_a_json_array_inside_a_document_is_replaced_whole(case: str):
+    """Each character of the array is a literal of its own, so a scan of the document's literals one by
+    one never sees the key: the list decoders also read the document's raw text, and the literals the
+    key spans become one string literal of its pseudonym, so the document still parses."""
+    text, secret, kind = SPELLED_IN_A_DOCUMENT[case]
+    redacted, findings = redact_text(text, SALT)
+    assert kind in {f.kind for f in findings}, [(f.kind, f.detector) for f in findings]
+    assert not _spelled_survives(secret, redacted), redacted
+    document = json.loads(redacted)
+    carried = document.get("content")
+    assert json.loads(carried) if carried else document, "a carried document stays JSON too"
+    assert _spelled_survives(secret, text), "the check would see the key in the input"
+
+
+def test_a_secret_stored_as_a_bare_json_number_becomes_a_quoted_pseudonym():
+    redacted, findings = redact_text('{"password": 84736251, "n": 3, "pins": [84736251]}', SALT)
+    document = json.loads(redacted)
+    assert [f.kind for f in findings] == ["PASSWORD"] and "84736251" not in redacted
+    assert document["password"] == document["pins"][0] and document["n"] == 3

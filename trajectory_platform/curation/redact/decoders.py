@@ -49,16 +49,26 @@ _ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:0[xX])?(?P<hex>(?:[0-9A-Fa-f]{2}){12,})(?![0-9A-Za-z])")
 _HEX_BYTES = re.compile(r"[0-9A-Fa-f]{2}[ :](?:[0-9A-Fa-f]{2}[ :]){10,}[0-9A-Fa-f]{2}(?![0-9A-Za-z:])")
+_LIST_ELEMENT = r"[\w+/=.\-!#$%&*:?@^|~]"
+"""A bare list element: a character a key, a password or a connection string holds; never a quote, a
+separator or a space, so a list's elements stay apart."""
+_QUOTED_ELEMENT = r"(?:\\[^\n]|(?!(?P=q))[^\\\n])"
+"""A quoted list element: any one character but its own quote, or one escaped (``"\""``), so a
+whole line spelled out keeps the spaces and quotes a detector reads around a key
+(``api_secret = "...``)."""
 _CHAR_LIST = re.compile(
-    r"(?P<q>[\"'`]?)[\w+/=.\-](?P=q)(?P<sep>\s*[,;]\s*)(?:(?P=q)[\w+/=.\-](?P=q)(?P=sep)){14,}(?P=q)[\w+/=.\-](?P=q)"
+    rf"(?P<q>[\"'`]){_QUOTED_ELEMENT}(?P=q)(?P<sep>\s*[,;]\s*)"
+    rf"(?:(?P=q){_QUOTED_ELEMENT}(?P=q)(?P=sep)){{14,}}(?P=q){_QUOTED_ELEMENT}(?P=q)"
+    rf"|{_LIST_ELEMENT}(?P<bare_sep>\s*[,;]\s*)(?:{_LIST_ELEMENT}(?P=bare_sep)){{14,}}{_LIST_ELEMENT}"
 )
 """Sixteen characters or more as a list, each alone (quoted or not) between commas: ``["A", "K",
 ...]``, ``'A','K',...``, ``A, K, I, ...``."""
+_QUOTED_ITEM = re.compile(r"([\"'`])(\\[^\n]|[^\\\n])\1")
 _CHAR_CODES = re.compile(r"(?<![\w.])\d{2,3}(?P<sep>\s*,\s*)(?:\d{2,3}(?P=sep)){14,}\d{2,3}(?![\w.])")
 """Sixteen decimal character codes or more between commas: ``String.fromCharCode(65, 75, ...)``,
 ``bytes([65, 75, ...])``, a JSON array of codes."""
-_LIST_CHAR = re.compile(r"[\w+/=.\-]")
-_CHAR_LIST_HINT = re.compile(r"[,;]\s*([\"'`]?)[\w+/=.\-]\1\s*[,;]\s*\1[\w+/=.\-]\1\s*[,;]")
+_BARE_ITEM = re.compile(_LIST_ELEMENT)
+_CHAR_LIST_HINT = re.compile(rf"[,;]\s*([\"'`]?){_LIST_ELEMENT}\1\s*[,;]\s*\1{_LIST_ELEMENT}\1\s*[,;]")
 _CHAR_CODES_HINT = re.compile(r",\s*\d{2,3}\s*,\s*\d{2,3}\s*,\s*\d{2,3}\s*,")
 """Gates: two list elements in a row, found from a separator (a pattern that starts at a comma is
 cheap to search for; the lists' own patterns start anywhere)."""
@@ -225,10 +235,20 @@ def _spelled(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 def _char_list(match: re.Match[str]) -> list[tuple[str, int, int]]:
     start = match.start()
+    if not match.group("q"):
+        return [
+            (item.group(), start + item.start(), start + item.end())
+            for item in _BARE_ITEM.finditer(match.group())
+        ]
     return [
-        (char.group(), start + char.start(), start + char.end())
-        for char in _LIST_CHAR.finditer(match.group())
+        (_unescaped(item.group(2)), start + item.start(2), start + item.end(2))
+        for item in _QUOTED_ITEM.finditer(match.group())
     ]
+
+
+def _unescaped(element: str) -> str:
+    """A quoted element's character: ``\\"`` is ``"``, ``\\n`` a newline."""
+    return _ESCAPED.get(element[1], element[1]) if len(element) == 2 else element
 
 
 def _char_codes(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -378,10 +398,21 @@ def _view(
     return DecodedView(name, "".join(out), segments, parent)
 
 
-def decoded_views(text: str, parent: DecodedView | None = None) -> Iterator[DecodedView]:
+LIST_DECODERS = frozenset({"char_list", "char_codes"})
+"""The encodings that spell a key as a list of values. In a JSON document each character (or code)
+is a value of its own, so a scan of its literals one by one sees one character at a time: these
+decoders read the document's raw text as well."""
+
+
+def decoded_views(
+    text: str, parent: DecodedView | None = None, only: frozenset[str] | None = None
+) -> Iterator[DecodedView]:
     """Every view of ``text`` with one encoding undone (none when ``text`` holds no encoding), and
-    each view's own view by the same decoder, :data:`MAX_DEPTH` times in all."""
+    each view's own view by the same decoder, :data:`MAX_DEPTH` times in all; with ``only``, the
+    views of those decoders alone."""
     for name, gate, pattern, decode in DECODERS:
+        if only is not None and name not in only:
+            continue
         if parent is not None and parent.name.rsplit("+", 1)[-1] != name or not gate(text):
             continue
         view = _view(name if parent is None else f"{parent.name}+{name}", text, pattern, decode, parent)

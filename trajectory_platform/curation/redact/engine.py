@@ -13,11 +13,12 @@ is visible; values found there with escapes are added in their decoded form too.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from dataclasses import dataclass, replace
 
-from trajectory_platform.curation.redact.decoders import decoded_views
+from trajectory_platform.curation.redact.decoders import LIST_DECODERS, decoded_views
 from trajectory_platform.curation.redact.detectors import drop_inside_pseudonyms, find_secrets
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
@@ -86,7 +87,8 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
             found.append(replace(finding, value=decoded, detector=finding.detector + "+json"))
     nested: list[Finding] = []
     decoded_literals = []
-    for match, child in _literals(text, context):
+    literals = _literals(text, context)
+    for match, child in literals:
         decoded = json.loads(match.group())
         decoded_literals.append(decoded)
         nested.extend(scan(decoded, config, child, depth + 1))
@@ -95,14 +97,34 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     seen = {f.value for f in nested}
     content = "\x00".join(decoded_literals)
     raw = [f for f in found if f.value not in seen and (f.value in content or f.value.isdigit())]
-    return raw + nested
+    spans = [match.span() for match, _ in literals]
+    spread = [
+        f
+        for f in _decoded_findings(text, local, LIST_DECODERS)
+        if not _inside_one_literal(f.start, f.end, spans)
+    ]
+    return raw + nested + spread
 
 
-def _decoded_findings(text: str, config: RedactionConfig) -> list[Finding]:
+def _literal_at(position: int, literal_spans: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The span of the string literal (of a JSON text's sorted literal spans) holding ``position``."""
+    index = bisect.bisect_right(literal_spans, (position, 1 << 62)) - 1
+    return literal_spans[index] if index >= 0 and position < literal_spans[index][1] else None
+
+
+def _inside_one_literal(start: int, end: int, literal_spans: list[tuple[int, int]]) -> bool:
+    """Does ``start:end`` of a JSON text lie within one of its string literals?"""
+    literal = _literal_at(start, literal_spans)
+    return literal is not None and end <= literal[1]
+
+
+def _decoded_findings(
+    text: str, config: RedactionConfig, decoders: frozenset[str] | None = None
+) -> list[Finding]:
     """Secrets visible only once an encoding is undone (ANSI, percent, ``\\u``, entities, hex),
-    as findings on the raw substring that encodes them."""
+    as findings on the raw substring that encodes them (of the named ``decoders`` only, if given)."""
     found: list[Finding] = []
-    for view in decoded_views(text):
+    for view in decoded_views(text, only=decoders):
         for offset, end in view.changed_lines():  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
             hidden = find_secrets(window, config)
@@ -140,16 +162,20 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
     if not text or not table.kinds:
         return text
     if depth < MAX_JSON_DEPTH and parse_json_container(text) is not None:
+        literals = _literals(text, context)
+        between = _rewrite_between_literals(text, table, literals)
+        if between != text:
+            text, literals = between, _literals(between, context)
         pieces = []
         last = 0
-        for match, child in _literals(text, context):
+        for match, child in literals:
             decoded = json.loads(match.group())
             new = rewrite(decoded, table, child, depth + 1)
-            pieces.append(_rewrite_numbers(text[last : match.start()], table))
+            pieces.append(text[last : match.start()])
             literal = match.group()
             pieces.append(literal if new == decoded else json.dumps(new, ensure_ascii="\\u" in literal))
             last = match.end()
-        pieces.append(_rewrite_numbers(text[last:], table))
+        pieces.append(text[last:])
         return "".join(pieces)
     spans = table.occurrences(text)
     if not spans:
@@ -166,16 +192,26 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
     return "".join(pieces)
 
 
-def _rewrite_numbers(segment: str, table: SymbolTable) -> str:
-    """A secret stored as a bare JSON number (``"pin": 12345678``) becomes a quoted pseudonym."""
-    if not any(ch.isdigit() for ch in segment):
-        return segment
+def _rewrite_between_literals(
+    text: str, table: SymbolTable, literals: list[tuple[re.Match[str], Context]]
+) -> str:
+    """A value of a JSON text that no single string literal holds, replaced by one string literal of
+    its pseudonym, so the document stays valid: a secret stored as a bare number (``"pin":
+    12345678``), or a key spelled as a list of its characters or codes (``["A", "K", ...]``,
+    ``[65, 75, ...]``), the literals it spans replaced whole with it."""
+    spans = [match.span() for match, _ in literals]
     pieces = []
     last = 0
-    for start, end, value in table.occurrences(segment):
-        pieces += [segment[last:start], json.dumps(table.replacement(value, False))]
+    for start, end, value in table.occurrences(text):
+        if _inside_one_literal(start, end, spans):
+            continue  # the literal's own rewrite replaces it, escapes decoded
+        start = (_literal_at(start, spans) or (start, end))[0]
+        end = (_literal_at(end - 1, spans) or (start, end))[1]
+        if start < last:
+            continue
+        pieces += [text[last:start], json.dumps(table.replacement(value, False))]
         last = end
-    return "".join(pieces) + segment[last:]
+    return "".join(pieces) + text[last:] if pieces else text
 
 
 def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None = None) -> SymbolTable:
