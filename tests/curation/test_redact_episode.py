@@ -84,6 +84,18 @@ def test_zero_canary_leaks_and_a_weakened_redactor_is_caught():
     assert weak.leaked > 0 and set(weak.leaked_by_form) <= set(episode_forms("a"))
 
 
+def test_every_form_recognizes_its_own_survivors(monkeypatch):
+    """With redaction switched off every canary of every form counts as leaked: a form whose
+    survivors Λ_leak could not see would report zero whatever the redactor let through."""
+    from trajectory_platform.curation.redact import leak
+
+    monkeypatch.setattr(leak, "redact_text", lambda text, salt, config=None: (text, []))
+    for record in (False, True):
+        report = leak.measure_text_leak('{"a": 1}', "seed", SALT, json_record=record)
+        assert report.leaked == report.injected == 7 * len(TEXT_FORMS)
+        assert report.leaked_by_form == dict.fromkeys(TEXT_FORMS, 7)
+
+
 def test_the_encodings_rotate_so_a_small_corpus_exercises_every_one():
     assert all(len(set(episode_forms(f"ep-{i}"))) == FORMS_PER_EPISODE for i in range(30))
     assert set().union(*(episode_forms(f"ep-{i}") for i in range(30))) == set(FORMS)

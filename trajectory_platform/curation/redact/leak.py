@@ -6,7 +6,8 @@ a connection string, an assignment, an e-mail), planted in every encoding a log 
 in: raw, JSON-escaped (inside a JSON document carried in a string), double-escaped, base64,
 URL-encoded, fully percent-encoded, hex, wrapped in ANSI colour codes, ``\\u``-escaped inside a
 shell string, as HTML entities, in look-alike Cyrillic letters, in base64 wrapped at 76 columns as
-``base64`` writes it, and split across two adjacent messages. A canary leaks when, after redaction,
+``base64`` writes it, as a JSON document's array of single characters, and split across two
+adjacent messages. A canary leaks when, after redaction,
 its secret still appears anywhere in the episode in its own encoding (or plain), or inside any
 base64 run (its lines joined, for the wrapped form) that decodes to text containing it (a split
 one: when either half survives). Canaries are seeded by the episode id, so runs are comparable.
@@ -55,6 +56,7 @@ FORMS = (
     "html_entities",
     "look_alike",
     "base64_wrapped",
+    "char_array_json",
     "split_messages",
 )
 SPLIT_FORM = "split_messages"
@@ -159,6 +161,9 @@ _LOOK_ALIKES = str.maketrans("aeopcxyAEOPCXBHKMT", "аеорсхуАЕОРСХВ
 """Latin letters and the Cyrillic letters drawn like them, as a homograph attack swaps them."""
 _WRAPPED_PREFACE = "# exported by deploy.sh on the build host, do not commit\n"
 """Text before the carrier so its base64 always runs past one 76-column line."""
+_LIST_PUNCTUATION = re.compile(r'[\s"\\,]+')
+"""What stands between the characters of a JSON array of them, escaped or not: removed, a spelled
+secret that survived reads whole again."""
 _WRAPPED_LINE = re.compile(r"(?<=[A-Za-z0-9+/])(?:\r?\n|\\n)(?=[A-Za-z0-9+/])")
 """A line break (or a JSON ``\\n`` escape of one) between two base64 characters."""
 
@@ -182,6 +187,7 @@ _TRANSFORMS = {
     "html_entities": lambda s: "".join(f"&#{ord(c)};" for c in s),
     "look_alike": lambda s: s.translate(_LOOK_ALIKES),
     "base64_wrapped": lambda s: _wrapped_base64(f"{_WRAPPED_PREFACE}{s}\n"),
+    "char_array_json": lambda s: json.dumps({"argv": list(s)}),
     SPLIT_FORM: lambda s: s,
 }
 """Each form's encoding of a bare string: how a carrier is planted, and how a surviving secret
@@ -243,13 +249,12 @@ def _plant_split(episode: Episode, canaries: list[Canary]) -> list[Canary]:
     return planted
 
 
-def _leaked(canary: Canary, form: str, text: str, decoded_runs: str, unwrapped_runs: str) -> bool:
+def _leaked(canary: Canary, form: str, text: str, readings: dict[str, str]) -> bool:
     """A secret leaks plain, in its form's own encoding, or (base64) inside a run decoding to it,
-    its lines joined when it was wrapped; a split secret leaks when either half survives."""
-    if form == "base64":
-        return canary.secret in decoded_runs
-    if form == "base64_wrapped":
-        return canary.secret in unwrapped_runs
+    its lines joined when it was wrapped, or spelled as an array, what separates its characters
+    taken out; a split secret leaks when either half survives."""
+    if form in readings:
+        return canary.secret in readings[form]
     if form == SPLIT_FORM:
         half = len(canary.secret) // 2
         return canary.secret[:half] in text or canary.secret[half:] in text
@@ -313,13 +318,16 @@ def measure_text_leak(
 
 
 def _count(plan: list[tuple[Canary, str]], text: str) -> LeakReport:
-    decoded = _decoded_base64_runs(text)
-    unwrapped = _decoded_base64_runs(_WRAPPED_LINE.sub("", text))
+    readings = {  # the redacted text as each of these forms' survivors would read in it
+        "base64": _decoded_base64_runs(text),
+        "base64_wrapped": _decoded_base64_runs(_WRAPPED_LINE.sub("", text)),
+        "char_array_json": _LIST_PUNCTUATION.sub("", text),
+    }
     report = LeakReport(injected=len(plan))
     by_form: Counter = Counter()
     by_kind: Counter = Counter()
     for canary, form in plan:
-        if _leaked(canary, form, text, decoded, unwrapped):
+        if _leaked(canary, form, text, readings):
             report.leaked += 1
             by_form[form] += 1
             by_kind[canary.kind] += 1
