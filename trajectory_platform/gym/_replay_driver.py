@@ -21,15 +21,20 @@ bounds, ``drop_uid`` and ``workspace``, and one of three modes:
   history (``undo_text``: the text an ``undo_edit`` restores). One JSON line answers: ``output``,
   ``error``, ``refused``, ``history`` (the text a successful edit adds to the file's history) and
   ``undone``.
+- ``file_tool``: the same, for one call of a coding CLI's file tool (Claude Code's ``Write`` /
+  ``Edit`` / ``Read``, Gemini's ``write_file`` / ``replace``, Codex's ``apply_patch``) with that
+  tool's rules (``_file_tools``, shipped beside this script): ``operation`` and ``arguments``; the
+  answer holds ``seen``, the file's text the agent now knows (Claude Code edits only what it read).
 
-It imports only the standard library and ``_confine`` (the limits and the uid drop, shipped beside
-it).
+It imports only the standard library, ``_confine`` (the limits and the uid drop) and, for
+``file_tool``, ``_file_tools``, both shipped beside it.
 """
 
 import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(__file__))  # the limits and uid drop, shipped beside this script
 import _confine  # type: ignore[import-not-found]  # noqa: E402 - see isolation.sandbox
@@ -111,12 +116,42 @@ class _Refused(Exception):
 
 
 def run_editor(spec: dict) -> None:
+    _answer(
+        spec, lambda: _edit(spec["arguments"], spec["workspace"], spec["editor_roots"], spec.get("undo_text"))
+    )
+
+
+def run_file_tool(spec: dict) -> None:
+    """One call of a coding CLI's file tool (``_file_tools``, shipped beside this script)."""
+    sys.path.insert(0, os.path.dirname(__file__))
+    import _file_tools  # type: ignore[import-not-found]
+
+    del sys.path[0]
+
+    def perform() -> dict:
+        try:
+            return _file_tools.perform(
+                spec["operation"],
+                spec["arguments"],
+                lambda raw: _inside(raw, spec["workspace"], spec["editor_roots"]),
+            )
+        except _file_tools.ToolError as exc:
+            raise _EditError(str(exc)) from exc
+        except _file_tools.Unreplayable as exc:
+            raise _Refused(str(exc)) from exc
+
+    _answer(spec, perform)
+
+
+def _answer(spec: dict, perform: Callable[[], dict]) -> None:
+    """Run ``perform`` (an editor or file-tool call) with nothing of it on stdout or stderr, and write
+    its one JSON answer line to a private duplicate of the original stdout."""
     channel = os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     try:
-        result = _edit(spec["arguments"], spec["workspace"], spec["editor_roots"], spec.get("undo_text"))
+        result = perform()
     except _Refused as exc:
         result = {"output": str(exc), "error": True, "refused": True}
     except _EditError as exc:
@@ -292,6 +327,8 @@ def main(spec_path: str) -> None:
         run_shell(spec)
     elif spec["mode"] == "editor":
         run_editor(spec)
+    elif spec["mode"] == "file_tool":
+        run_file_tool(spec)
     else:
         run_tools(spec)
 

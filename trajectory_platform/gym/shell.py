@@ -19,7 +19,10 @@ a whole by ``total_timeout_s``; a command the total left no time for counts as t
 order on the same workspace by the sandboxed driver with the reference tool's semantics; their JSON
 arguments are handed to it as data, never put into a shell line. The driver keeps every edit to
 the workspace (a path outside it is refused: :data:`EDITOR_ROOTS`); the host keeps the per-file
-undo history between calls, as the real tool keeps it between turns.
+undo history between calls, as the real tool keeps it between turns. :class:`FileToolCall` entries
+are calls of a coding CLI's file tools (Claude Code, Codex, Gemini: ``_file_tools.py``, shipped
+beside the driver), performed the same way; the host keeps the text the agent last read or wrote in
+each file, since Claude Code edits only what the agent read.
 
 :func:`run_tool_calls` does the same for an environment that brings its own Python implementation
 of its function-calling tools: one sandbox, the tools module beside (never inside) the workspace,
@@ -62,6 +65,8 @@ from trajectory_platform.gym.sandbox import (
 )
 
 DRIVER_SOURCE = (Path(__file__).parent / "_replay_driver.py").read_text(encoding="utf-8")
+FILE_TOOLS_SOURCE = (Path(__file__).parent / "_file_tools.py").read_text(encoding="utf-8")
+"""The coding CLIs' file tools the driver performs, shipped beside it."""
 OUTPUT_LIMIT_BYTES = 64 * 1024
 """Output kept per command (or per tool call); the rest is counted and replaced by a marker."""
 TOTAL_TIMEOUT_S = 300.0
@@ -110,6 +115,36 @@ class EditorCall:
         """The file the real tool keys its undo history by (its path as given, ``Path``-normalized)."""
         path = self.arguments.get("path")
         return str(PurePosixPath(path)) if isinstance(path, str) and path else ""
+
+
+@dataclass(frozen=True)
+class FileToolCall:
+    """One call of a coding CLI's file tool, as the sandboxed driver performs it with that tool's
+    rules (``_file_tools``): ``operation`` (``write``, ``edit``, ``read``, ``apply_patch``) and its
+    ``arguments`` (``path`` as the log wrote it; ``content``; ``edits``, each ``old``, ``new`` and
+    ``replace_all`` or ``expected``; ``require_read``; ``patch`` and ``base``, the folder its relative
+    paths are under), ``name`` the tool's own, and the repository roots the log shows, which name the
+    workspace like :data:`EDITOR_ROOTS`."""
+
+    name: str
+    operation: str
+    arguments: dict[str, Any]
+    roots: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """How the call reads in a result: the tool's name and the file it names."""
+        return f"{self.name} {self.arguments.get('path') or self.arguments.get('base', '')}"
+
+    @property
+    def path_key(self) -> str:
+        """The file the agent's knowledge of its text is kept by (the path as given, normalized)."""
+        path = self.arguments.get("path")
+        return str(PurePosixPath(path)) if isinstance(path, str) and path else ""
+
+
+Action = str | EditorCall | FileToolCall
+"""What a replayed action is: a shell command line or a call of a file tool."""
 
 
 @dataclass(frozen=True)
@@ -263,6 +298,7 @@ class LiveShell:
         self._handed_over = False
         self._runner = _RunnerDir()
         self._history: dict[str, list[str]] = {}
+        self._seen: dict[str, str] = {}
 
     def __enter__(self) -> LiveShell:
         with contextlib.ExitStack() as stack:
@@ -274,21 +310,24 @@ class LiveShell:
     def __exit__(self, *exc: object) -> None:
         self._held.close()
 
-    def run(self, command: str | EditorCall, timeout_s: float) -> CommandResult:
-        """``command`` with ``/bin/bash -c``, or an :class:`EditorCall` through the file editor."""
+    def run(self, command: Action, timeout_s: float) -> CommandResult:
+        """``command`` with ``/bin/bash -c``, an :class:`EditorCall` through the file editor, or a
+        :class:`FileToolCall` through its coding CLI's tool."""
         if isinstance(command, EditorCall):
             return _run_editor(self._view(), self._private, command, self._history, timeout_s)
+        if isinstance(command, FileToolCall):
+            return _run_file_tool(self._view(), self._private, command, self._seen, timeout_s)
         return _run_command(self._view(), self._private, command, timeout_s)
 
     def run_all(
-        self, commands: Sequence[str | EditorCall], timeout_s: float, total_timeout_s: float = TOTAL_TIMEOUT_S
+        self, commands: Sequence[Action], timeout_s: float, total_timeout_s: float = TOTAL_TIMEOUT_S
     ) -> list[CommandResult]:
         """:meth:`run` for each of ``commands`` in order, the whole bounded by ``total_timeout_s`` (a
         command it left no time for counts as timed out)."""
         start = time.monotonic()
         results: list[CommandResult] = []
         for command in commands:
-            label = command.label if isinstance(command, EditorCall) else command
+            label = command if isinstance(command, str) else command.label
             left = total_timeout_s - (time.monotonic() - start)
             if left <= 0:
                 results.append(CommandResult(label, "", KILLED, timed_out=True))
@@ -355,6 +394,7 @@ class _RunnerDir:
     def __enter__(self) -> Path:
         self.path = Path(tempfile.mkdtemp(prefix=owned_prefix("replay-"), dir=temp_root()))
         (self.path / "_replay_driver.py").write_text(DRIVER_SOURCE, encoding="utf-8")
+        (self.path / "_file_tools.py").write_text(FILE_TOOLS_SOURCE, encoding="utf-8")
         return self.path
 
     def __exit__(self, *exc: object) -> None:
@@ -427,11 +467,47 @@ def _run_editor(
         "undo_text": edits[-1] if edits and call.arguments.get("command") == "undo_edit" else None,
         "output_limit": OUTPUT_LIMIT_BYTES,
     }
+    record = _driver_answer(view, private, spec, call.label, timeout_s)
+    if record is None:
+        return CommandResult(call.label, "", KILLED, timed_out=True)
+    if record.get("undone"):
+        edits.pop()
+    elif isinstance(added := record.get("history"), str):
+        history.setdefault(call.history_key, []).append(added)
+    return _answered(call.label, record)
+
+
+def _run_file_tool(
+    view: isolation.Isolation, private: Path, call: FileToolCall, seen: dict[str, str], timeout_s: float
+) -> CommandResult:
+    """One coding-CLI file tool call in the sandbox; ``seen`` (file -> the text the agent last read
+    or wrote there) is handed to the call and updated from its answer."""
+    arguments = {**call.arguments, "seen": seen.get(call.path_key)}
+    spec = {
+        **_limits(view, timeout_s),
+        "mode": "file_tool",
+        "operation": call.operation,
+        "arguments": arguments,
+        "editor_roots": [*EDITOR_ROOTS, *call.roots],
+        "output_limit": OUTPUT_LIMIT_BYTES,
+    }
+    record = _driver_answer(view, private, spec, call.label, timeout_s)
+    if record is None:
+        return CommandResult(call.label, "", KILLED, timed_out=True)
+    if isinstance(text := record.get("seen"), str):
+        seen[call.path_key] = text
+    return _answered(call.label, record)
+
+
+def _driver_answer(
+    view: isolation.Isolation, private: Path, spec: dict[str, Any], label: str, timeout_s: float
+) -> dict[str, Any] | None:
+    """Run the driver on ``spec`` and read its one JSON answer line (``None``: it timed out)."""
     proc = _start(view, private, spec)
     try:
         out, _ = proc.communicate(timeout=timeout_s + STARTUP_ALLOWANCE_S)
     except subprocess.TimeoutExpired:
-        return CommandResult(call.label, "", KILLED, timed_out=True)
+        return None
     finally:
         _reap(proc)
     lines = out.decode("utf-8", "replace").strip().splitlines()
@@ -440,16 +516,16 @@ def _run_editor(
     except json.JSONDecodeError:
         record = None
     if not isinstance(record, dict):
-        raise ReplayRunError(f"the editor driver gave no result for {call.label} (exit {proc.returncode})")
-    if record.get("undone"):
-        edits.pop()
-    elif isinstance(added := record.get("history"), str):
-        history.setdefault(call.history_key, []).append(added)
-    error = bool(record.get("error"))
+        raise ReplayRunError(f"the replay driver gave no result for {label} (exit {proc.returncode})")
+    return record
+
+
+def _answered(label: str, record: dict[str, Any]) -> CommandResult:
+    """An editor or file tool call's result from the driver's answer."""
     return CommandResult(
-        call.label,
+        label,
         str(record.get("output", "")),
-        EDITOR_ERROR_EXIT if error else 0,
+        EDITOR_ERROR_EXIT if record.get("error") else 0,
         timed_out=False,
         refused=bool(record.get("refused")),
     )
