@@ -30,7 +30,7 @@ def test_a_session_file_is_one_episode(tmp_path: Path):
         ("read_file", {"absolute_path": "/repo/t.py"}),
     ]
     assert [(e.tool_call_id, e.tool_name, e.content, e.status) for e in episode.events[2:4]] == [
-        ("run_shell_command-1", "run_shell_command", "1 failed", None),
+        ("run_shell_command-1", "run_shell_command", "1 failed", "ok"),
         ("read_file-2", "read_file", "not found", "error"),
     ]
     assert episode.lineage.model == "gemini-2.5-pro" and episode.task.prompt == "Fix the parser."

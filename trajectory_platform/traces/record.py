@@ -158,6 +158,16 @@ class Episode:
     outcome: Outcome = field(default_factory=Outcome)
     extra_json: str | None = None
 
+    def extra(self) -> dict[str, Any]:
+        """:attr:`extra_json` read: what the source format recorded beyond the schema, as an object;
+        empty when there is none, or when it is not a JSON object (a reader of one of its keys then
+        finds nothing, never a crash)."""
+        try:
+            value = json.loads(self.extra_json or "{}")
+        except json.JSONDecodeError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form; this is also one line of the native JSONL format."""
         data = dataclasses.asdict(self)

@@ -81,6 +81,14 @@ from typing import Any
 import pathspec
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
+from trajectory_platform.curation.verify.cli_tools import (
+    FILE,
+    READS,
+    UNSUPPORTED,
+    CliCall,
+    cli_call,
+    session_root,
+)
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
 from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
@@ -116,7 +124,14 @@ from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, unified_diff
-from trajectory_platform.gym.shell import EditorCall, LiveShell, ReplayRunError, collect_files, run_tool_calls
+from trajectory_platform.gym.shell import (
+    Action,
+    EditorCall,
+    LiveShell,
+    ReplayRunError,
+    collect_files,
+    run_tool_calls,
+)
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.record import Episode, Event
 
@@ -169,6 +184,21 @@ LISTING_FORMATS = frozenset("lgno1mxC")
 tolerance covers only the default layout, the one ``ls`` picks by where its output goes; a listing
 whose command chose one is compared exactly (as is one with ``--format``)."""
 _MINI_FRAME = re.compile(r"\A\s*<returncode>(-?\d+)</returncode>\s*<output>\n?(.*)</output>\s*\Z", re.DOTALL)
+_CLAUDE_CODE_EXIT = re.compile(r"\AExit code (\d+)(?:\n|\Z)")
+"""What Claude Code's ``Bash`` puts before a failed command's output (the result marked an error)."""
+_CODEX_FRAMES = (
+    re.compile(
+        r"\AExit code: (-?\d+)\nWall time: [\d.]+ seconds\n(?:Total output lines: \d+\n)?Output:\n(.*)\Z",
+        re.DOTALL,
+    ),
+    re.compile(
+        r"\A(?:Chunk ID: \S+\n)?Wall time: [\d.]+ seconds\nProcess exited with code (-?\d+)\n"
+        r"(?:Original token count: \d+\n)?Output:\n(.*)\Z",
+        re.DOTALL,
+    ),
+)
+"""How the Codex CLI frames a command's output for the model: its ``shell`` tool's text form and its
+``exec_command`` (unified exec) form; each gives the exit code, then the output."""
 _SWE_AGENT_FOOTER = re.compile(r"\n*\(Open file: [^\n]*\)\n\(Current directory: [^\n]*\)\n?(?:bash-\$)?\s*\Z")
 _NAME = re.compile(r"[A-Za-z_][\w.\-]{0,63}")
 _SWE_AGENT_HEADER = re.compile(r"\AOBSERVATION:\n")
@@ -300,13 +330,35 @@ def recorded_observation(event: Event) -> tuple[str, int | None]:
     """The output an observation records, without its log format's framing, and its exit code.
 
     SWE-agent frames an output with its ``next_step_template`` (``OBSERVATION:`` in >= 1.0, a state
-    footer before) and shows a fixed sentence for an empty one; mini-swe-agent wraps it in tags."""
+    footer before) and shows a fixed sentence for an empty one; mini-swe-agent wraps it in tags;
+    the Codex CLI gives the exit code first (:data:`_CODEX_FRAMES`, or a JSON object of ``output``
+    and ``metadata.exit_code``); Claude Code starts a failed command's output with ``Exit code N``."""
     text = event.content or ""
-    framed = _MINI_FRAME.match(text)
+    framed = _MINI_FRAME.match(text) or next(filter(None, (f.match(text) for f in _CODEX_FRAMES)), None)
     if framed:
         return framed.group(2), int(framed.group(1))
+    if (wrapped := _codex_json_output(text)) is not None:
+        return wrapped
+    failed = _CLAUDE_CODE_EXIT.match(text) if event.status == "error" else None
+    if failed:
+        return text[failed.end() :], int(failed.group(1))
     text = _SWE_AGENT_HEADER.sub("", _SWE_AGENT_FOOTER.sub("", text))
     return ("" if text.strip() == SWE_AGENT_NO_OUTPUT else text), event.exit_code
+
+
+def _codex_json_output(text: str) -> tuple[str, int] | None:
+    """A Codex output of the form ``{"output": ..., "metadata": {"exit_code": N, ...}}``, unwrapped."""
+    if not text.startswith('{"output"'):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    metadata = value.get("metadata") if isinstance(value, dict) else None
+    code = metadata.get("exit_code") if isinstance(metadata, dict) else None
+    if not isinstance(code, int) or isinstance(code, bool) or not isinstance(value.get("output"), str):
+        return None
+    return value["output"], code
 
 
 def shell_command(record: CallRecord) -> str | None:
@@ -508,15 +560,26 @@ def _status_drift(
 
 
 def _actions(
-    episode: Episode, fixture: Fixture, mode: str, modern: bool
-) -> tuple[list[CallRecord], list[int]]:
-    """The calls to re-execute, in order, and the turns of calls this mode cannot re-execute."""
+    episode: Episode, fixture: Fixture, mode: str, modern: bool, cli: dict[int, CliCall]
+) -> tuple[list[CallRecord], list[int], list[int]]:
+    """The calls to re-execute, in order, the turns of calls this mode cannot re-execute, and those
+    of a coding CLI's calls that only read (``cli``: :func:`cli_tools.cli_call` by the ``id`` of the
+    episode's call, since one turn may make several calls): not re-run, nothing to compare."""
     declared = {str(tool.get("name")) for tool in fixture.tools or []}
     actions: list[CallRecord] = []
     unsupported: list[int] = []
+    reads: list[int] = []
     for record in call_records(episode):
         name = record.call.name or ""
         if record.refused or (name.lower() in NON_ACTIONS and name not in declared):
+            continue
+        if (known := cli.get(id(record.call))) is not None:
+            if known.kind == READS:
+                reads.append(record.turn)
+            elif known.kind == UNSUPPORTED:
+                unsupported.append(record.turn)
+            else:
+                actions.append(record)
             continue
         if mode == "tools":
             if record.arguments is None:
@@ -538,7 +601,7 @@ def _actions(
             unsupported.append(record.turn)
         elif not command.lstrip().startswith(f"echo {SUBMIT_MARKER}"):
             actions.append(record)
-    return actions, sorted(set(unsupported))
+    return actions, sorted(set(unsupported)), reads
 
 
 def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) -> ReplayResult:
@@ -553,13 +616,17 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         except SandboxError as exc:
             return ReplayResult(mode, 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
         return ReplayResult(mode, 0, [], final, "unverified", time.perf_counter() - start)
-    modern = is_1_0_run(episode, call_records(episode))
-    actions, unsupported = _actions(episode, fixture, mode, modern)
+    records = call_records(episode)
+    modern = is_1_0_run(episode, records)
+    root = repository_root(episode)
+    cli: dict[int, CliCall] = {}  # by the id of the episode's own call object: a turn may hold several
+    if mode == "shell":
+        cli = {id(r.call): c for r in records if (c := cli_call(r, episode.source_format, root)) is not None}
+    actions, unsupported, reads = _actions(episode, fixture, mode, modern, cli)
     if unsupported:
         return ReplayResult(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=unsupported
         )
-    root = repository_root(episode)
     refusal = isolation.mount_refusal(root) if root is not None and mode == "shell" else None
     inside = inner_folder(root, refusal, actions, modern)
     refusal = None if inside else refusal
@@ -569,7 +636,7 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     try:
         compile_patterns(spec.normalize)
         mount_at = root if mounted == "mounted" else None
-        run = _execute(fixture, spec, mode, actions, timeout_s, setting, modern, mount_at, inside)
+        run = _execute(fixture, spec, mode, actions, timeout_s, setting, modern, cli, mount_at, inside)
     except (ReplayRunError, SandboxError, ValueError, LintUnavailable) as exc:
         return ReplayResult(
             mode,
@@ -586,12 +653,19 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=run.refused
         )
     drift: list[TurnDrift] = []
-    unchecked: list[int] = list(run.unchecked)
+    unchecked: list[int] = [*run.unchecked, *reads]
     shown_root = _shown_root(root, refusal) if mode == "shell" and not inside else None
     exit_codes: list[tuple[Event, int]] = []
     tolerated: dict[str, list[int]] = {}
     for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
-        if mode == "shell" and is_editor(record) and exit_code is not None:
+        known = cli.get(id(record.call))
+        if mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
+            unchecked.append(record.turn)
+            found = _file_tool_drift(record, output, exit_code, spec.normalize)
+            drift += [found] if found is not None else []
+        elif known is not None and not known.compared:
+            unchecked.append(record.turn)
+        elif mode == "shell" and is_editor(record) and exit_code is not None:
             unchecked.append(record.turn)
             found = _editor_drift(record, output, exit_code, spec.normalize)
             drift += [found] if found is not None else []
@@ -639,15 +713,14 @@ def repository_root(episode: Episode) -> str | None:
     which the adapter keeps in ``extra_json``; ``/testbed`` in its SWE-bench configuration), or the
     shell directory OpenHands' first command observation records (``extras.metadata.working_dir``,
     kept as ``extra_json``'s ``working_dir``; ``/workspace`` or ``/workspace/<repo>`` in its
-    evaluation runs). ``None`` when the log records none: replay never guesses one."""
+    evaluation runs), or the folder a coding CLI's session ran in (:func:`cli_tools.session_root`:
+    Claude Code's and Codex's ``cwd``, the folder whose hash is a Gemini session's ``projectHash``).
+    ``None`` when the log records none: replay never guesses one."""
+    if (session := session_root(episode)) is not None:
+        return session
     if episode.source_format not in ("mini-swe-agent", "openhands"):
         return recorded_root(episode)
-    try:
-        extra = json.loads(episode.extra_json or "{}")
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(extra, dict):
-        return None
+    extra = episode.extra()
     if episode.source_format == "openhands":
         cwd = extra.get("working_dir")
     else:
@@ -702,6 +775,26 @@ def _editor_drift(
     return _status_drift(record.turn, answer, output, (recorded_failed, exit_code != 0), patterns)
 
 
+def _file_tool_drift(
+    record: CallRecord, output: str, exit_code: int, patterns: tuple[str, ...]
+) -> TurnDrift | None:
+    """A coding CLI's file tool call whose recorded outcome is not the replayed one, or ``None``
+    where the log says nothing of its outcome. The outcome is the recorded status (Claude Code's
+    ``is_error``, Gemini's call status) or exit code (Codex's); the text is the tool's own rendering
+    and is not compared."""
+    answer = record.answer
+    if answer is None:
+        return None
+    recorded_exit = recorded_observation(answer)[1]
+    if recorded_exit is not None:
+        recorded_failed = recorded_exit != 0
+    elif answer.status in ("ok", "error"):
+        recorded_failed = answer.status == "error"
+    else:
+        return None
+    return _status_drift(record.turn, answer, output, (recorded_failed, exit_code != 0), patterns)
+
+
 def _sweagent_drift(
     record: CallRecord, viewer: Viewer, output: str, root: str | None, patterns: tuple[str, ...]
 ) -> tuple[TurnDrift | None, bool]:
@@ -752,18 +845,20 @@ def _execute(
     timeout_s: float,
     setting: Setting,
     modern: bool,
+    cli: dict[int, CliCall],
     mount_at: str | None = None,
     inside: str | None = None,
 ) -> _Run:
-    """Run the actions in the sandbox (``modern``: a SWE-agent 1.0 run, :func:`is_1_0_run`;
-    ``mount_at``: the recorded repository root the shell mode shows the workspace at too;
-    ``inside``: the folder of the workspace S0 is placed at instead, :func:`inner_folder`)."""
+    """Run the actions in the sandbox (``modern``: a SWE-agent 1.0 run, :func:`is_1_0_run`; ``cli``:
+    a coding CLI's calls, :func:`cli_tools.cli_call`, by the id of each call; ``mount_at``: the
+    recorded repository root the shell mode shows the workspace at too; ``inside``: the folder of
+    the workspace S0 is placed at instead, :func:`inner_folder`)."""
     if mode == "tools":
         entry = spec.tools_entry_point or ""
         calls = [(r.call.name or "", r.arguments or {}) for r in actions]
         tool_run = run_tool_calls(fixture.s0_files, spec.tools_files, entry, calls, timeout_s)
         return _Run([(r.output, None) for r in tool_run.results], tool_run.final_files)
-    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern, mount_at, inside)
+    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern, cli, mount_at, inside)
 
 
 def _run_shell(
@@ -772,6 +867,7 @@ def _run_shell(
     timeout_s: float,
     setting: Setting,
     modern: bool,
+    cli: dict[int, CliCall],
     mount_at: str | None = None,
     inside: str | None = None,
 ) -> _Run:
@@ -793,7 +889,7 @@ def _run_shell(
     state = WindowState()
     previous = ""
     run = _Run([], {})
-    batch: list[tuple[CallRecord, str | EditorCall]] = []
+    batch: list[tuple[CallRecord, Action]] = []
     placed = {f"{inside}/{path}": text for path, text in files.items()} if inside else files
     with Workspace(placed) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
         for index, record in enumerate(actions):
@@ -803,7 +899,7 @@ def _run_shell(
                 _run_batch(shell, batch, timeout_s, run)
                 batch = []
             script_state = replace(state, last_action=previous)
-            command = _command(record, viewer, script_state, setting)
+            command = _command(record, viewer, script_state, setting, cli.get(id(record.call)))
             if inside and isinstance(command, str):
                 start = shlex.quote(f"{isolation.WORKSPACE_MOUNT}/{inside}")
                 command = f"cd -- {start} || exit; {command}"
@@ -846,10 +942,12 @@ def _edits(viewer: Viewer) -> bool:
 
 
 def _command(
-    record: CallRecord, viewer: Viewer | None, state: WindowState, setting: Setting
-) -> str | EditorCall:
-    """What the sandbox runs for one action: a viewer command's script, an editor call, or the
-    recorded shell command."""
+    record: CallRecord, viewer: Viewer | None, state: WindowState, setting: Setting, cli: CliCall | None
+) -> Action:
+    """What the sandbox runs for one action: a coding CLI's shell line or file tool call, a viewer
+    command's script, an editor call, or the recorded shell command."""
+    if cli is not None and cli.action is not None:
+        return cli.action
     if isinstance(viewer, Invocation):
         return tool_script(viewer, state, setting)
     if viewer is not None:
@@ -857,9 +955,7 @@ def _command(
     return editor_call(record, setting.root) or shell_command(record) or ""
 
 
-def _run_batch(
-    shell: LiveShell, batch: list[tuple[CallRecord, str | EditorCall]], timeout_s: float, run: _Run
-) -> None:
+def _run_batch(shell: LiveShell, batch: list[tuple[CallRecord, Action]], timeout_s: float, run: _Run) -> None:
     """Run one batch in ``shell``, adding each command's (output, exit code) to the run's outputs
     and the turns of refused editor calls to its refusals."""
     results = shell.run_all([command for _, command in batch], timeout_s)

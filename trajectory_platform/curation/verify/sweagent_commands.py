@@ -30,7 +30,6 @@ shows the workspace there too when it may (``replay.repository_root``), and wher
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from dataclasses import dataclass
@@ -430,11 +429,7 @@ def recorded_root(episode: Episode) -> str | None:
 def recorded_viewer(episode: Episode) -> tuple[int, int]:
     """The run's ``WINDOW`` and ``OVERLAP``: the environment variables its recorded configuration
     held (the SWE-agent adapter keeps them as ``env_variables``), else SWE-agent's defaults."""
-    try:
-        extra = json.loads(episode.extra_json or "{}")
-    except json.JSONDecodeError:
-        extra = {}
-    variables = extra.get("env_variables") if isinstance(extra, dict) else None
+    variables = episode.extra().get("env_variables")
     found = variables if isinstance(variables, dict) else {}
     window, overlap = (found.get(name) for name in VIEWER_VARIABLES)
     return (

@@ -10,7 +10,8 @@ and a ``type``:
   reasoning, ``toolCalls`` -> calls (``args`` as canonical JSON), ``tokens`` (``input`` /
   ``output``) and ``model`` -> the turn's counts and the episode's model; each tool call's
   ``result`` (its ``functionResponse`` parts: ``response.output``, else ``response.error``, else the
-  response as JSON) is a tool event after the turn, ``error`` or ``cancelled`` status -> ``error``;
+  response as JSON) is a tool event after the turn, ``error`` or ``cancelled`` status -> ``error``,
+  ``success`` -> ``ok``;
 - ``info``, ``error``, ``warning``: what the interface showed, never model input: counted in
   ``extra_json``.
 
@@ -40,6 +41,8 @@ from trajectory_platform.traces.record import Episode, Event, ToolCall, canonica
 
 UI_TYPES = frozenset({"info", "error", "warning"})
 FAILED = frozenset({"error", "cancelled"})
+SUCCEEDED = "success"
+"""A call's status when the tool ran and answered without error: the tool event's status is ``ok``."""
 
 
 def _is_session(value: Any) -> bool:
@@ -146,6 +149,7 @@ class GeminiCliAdapter(Adapter):
             )
             text, failed = _result_text(call, at)
             status = "error" if failed or call.get("status") in FAILED else None
+            status = "ok" if status is None and call.get("status") == SUCCEEDED else status
             timestamp = optional_str(call.get("timestamp"), f"{at}.timestamp")
             episode.events.append(
                 Event(kind="tool", content=text, tool_call_id=call_id, status=status, timestamp=timestamp)

@@ -1,0 +1,314 @@
+"""Replay of coding-CLI sessions (Claude Code, Codex CLI, Gemini CLI) on a brought environment: their
+file tools performed with each tool's own rules, their shell tools run in the folder they ran in,
+their output framings read, tools that only read skipped, and any other tool refusing the episode."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from test_replay import FIXED, OPS, TASK, environment, replay_data, verify
+
+from trajectory_platform.curation.verify.replay import replay_episode
+from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.record import Episode
+
+ROOT = "/home/dev/calc"
+OPS_PATH = f"{ROOT}/calc/ops.py"
+PROMPT = "add() subtracts; fix it."
+REPRODUCE = "from calc.ops import add\nprint(add(2, 3))\n"
+NUMBERED = "".join(f"{i:6}\u2192{line}\n" for i, line in enumerate(OPS.split("\n"), 1))
+
+
+def ingest(path: Path, text: str) -> Episode:
+    """Write a session file with a ``task_ids.json`` beside it (the CLIs record no task id), ingest it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    (path.parent / "task_ids.json").write_text(json.dumps({"*": TASK}))
+    (episode,) = ingest_paths([path]).episodes
+    assert episode.task.fixture_id == TASK
+    return episode
+
+
+# ------------------------------------------------------------------------------------ Claude Code
+
+
+def claude_entry(index: int, kind: str, message: dict) -> dict:
+    return {
+        "type": kind,
+        "timestamp": f"2026-11-05T10:00:{index:02d}Z",
+        "isSidechain": False,
+        "sessionId": "c0de-session",
+        "uuid": f"u{index}",
+        "cwd": ROOT,
+        "version": "2.0.0",
+        "message": message,
+    }
+
+
+def claude_session(path: Path, turns: list[tuple[str, dict, str, bool]]) -> Episode:
+    """A Claude Code session file: the prompt, then each (tool, input, result, is_error) as a
+    ``tool_use`` and its ``tool_result``, then the answer."""
+    entries = [claude_entry(0, "user", {"role": "user", "content": PROMPT})]
+    model = {"role": "assistant", "model": "claude-sonnet-4-5"}
+    for i, (name, arguments, result, failed) in enumerate(turns):
+        use = {"type": "tool_use", "id": f"t{i}", "name": name, "input": arguments}
+        entries.append(claude_entry(2 * i + 1, "assistant", {**model, "id": f"m{i}", "content": [use]}))
+        answer = {"type": "tool_result", "tool_use_id": f"t{i}", "content": result, "is_error": failed}
+        entries.append(claude_entry(2 * i + 2, "user", {"role": "user", "content": [answer]}))
+    answer = {**model, "id": "end", "content": [{"type": "text", "text": "Fixed add()."}]}
+    entries.append(claude_entry(2 * len(turns) + 1, "assistant", answer))
+    return ingest(path, "".join(json.dumps(e) + "\n" for e in entries))
+
+
+def edit(old: str, new: str) -> dict:
+    return {"file_path": OPS_PATH, "old_string": old, "new_string": new}
+
+
+READ = ("Read", {"file_path": OPS_PATH}, NUMBERED, False)
+EDIT = ("Edit", edit("a - b", "a + b"), f"The file {OPS_PATH} has been updated.", False)
+CLAUDE_TURNS = [
+    READ,
+    ("Grep", {"pattern": "a - b", "path": ROOT}, "Found 1 file\ncalc/ops.py", False),
+    EDIT,
+    (
+        "Write",
+        {"file_path": f"{ROOT}/reproduce.py", "content": REPRODUCE},
+        "File created successfully",
+        False,
+    ),
+    ("Bash", {"command": "python3 reproduce.py", "description": "run it"}, "5", False),
+    ("Bash", {"command": "grep -c nothing-here calc/ops.py"}, "Exit code 1\n0", True),
+    ("Bash", {"command": "rm reproduce.py"}, "", False),
+]
+
+
+def test_a_claude_code_session_replays_its_file_tools_and_commands_and_is_admitted(tmp_path):
+    episode = claude_session(tmp_path / "session.jsonl", CLAUDE_TURNS)
+    result = replay_episode(episode, environment())
+    assert result.final_files == FIXED, "the edit, the script it wrote and the script's removal"
+    assert result.drift_turns == [] and result.turns_replayed == 6, "Grep only reads: not re-run"
+    assert len(result.unchecked_turns) == 4, "Read, Grep, Edit and Write: their text is the tool's own"
+    assert result.recorded_root == "mounted", "the session's cwd is where its commands ran"
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+    assert replay_data(verdict)["observations"] == "unverified"
+
+
+def test_an_edit_claude_code_would_have_refused_is_drift(tmp_path):
+    """Claude Code edits only a file the agent read, unchanged since: a log whose edit of an unread
+    file succeeded did not come from Claude Code's tools as they are."""
+    episode = claude_session(tmp_path / "unread.jsonl", [EDIT])
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_drift")
+    (drift,) = replay_data(verdict)["drift"]
+    assert (drift["recorded_status"], drift["replayed_status"]) == ("ok", "error")
+
+
+def test_claude_codes_refusals_replay_as_refusals(tmp_path):
+    """An edit after the file changed under the agent fails, as it failed in the session; read again,
+    it succeeds; an edit whose text is not in the file fails, as recorded."""
+    turns = [
+        READ,
+        ("Bash", {"command": "printf '# tuned\\n' >> calc/ops.py"}, "", False),
+        ("Edit", edit("a - b", "a + b"), "File has been modified since read", True),
+        ("Edit", edit("a ~ b", "a + b"), "String to replace not found in file.", True),
+        READ,
+        EDIT,
+    ]
+    episode = claude_session(tmp_path / "stale.jsonl", turns)
+    result = replay_episode(episode, environment())
+    assert result.drift_turns == []
+    assert result.final_files == {**FIXED, "calc/ops.py": FIXED["calc/ops.py"] + "# tuned\n"}
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+
+
+def test_a_claude_code_tool_replay_cannot_redo_makes_the_episode_unsupported(tmp_path):
+    agent = ("Task", {"description": "fix it", "prompt": "fix add"}, "done", False)
+    episode = claude_session(tmp_path / "task.jsonl", [READ, agent, EDIT])
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_unsupported_call")
+    assert "Task" in verdict.stage("dynamic").findings[0].detail
+
+
+# ------------------------------------------------------------------------------------ Codex CLI
+
+PATCH = "\n".join(
+    ["*** Begin Patch", "*** Update File: calc/ops.py", "@@ def add(a, b):", "-    return a - b"]
+    + ["+    return a + b", "*** End Patch"]
+)
+
+
+def codex_entry(index: int, kind: str, payload: dict) -> dict:
+    return {"timestamp": f"2026-11-05T11:00:{index:02d}.000Z", "type": kind, "payload": payload}
+
+
+def codex_session(path: Path, turns: list[tuple[dict, str]]) -> Episode:
+    """A Codex rollout file: meta, the prompt, each (call item, its output), the answer."""
+    items: list[dict] = [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": PROMPT}]}
+    ]
+    for i, (call, output) in enumerate(turns):
+        kind = call["type"]
+        items.append({**call, "call_id": f"c{i}"})
+        items.append({"type": f"{kind}_output", "call_id": f"c{i}", "output": output})
+    items.append(
+        {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]}
+    )
+    meta = {"id": "019b-codex", "cwd": ROOT, "cli_version": "0.50.0", "originator": "codex_cli_rs"}
+    entries = [codex_entry(0, "session_meta", meta)]
+    entries += [codex_entry(i + 1, "response_item", item) for i, item in enumerate(items)]
+    return ingest(path, "".join(json.dumps(e) + "\n" for e in entries))
+
+
+def shell(argv: list[str], **more: str) -> dict:
+    return {"type": "function_call", "name": "shell", "arguments": json.dumps({"command": argv, **more})}
+
+
+def wrapped(output: str, exit_code: int = 0) -> str:
+    return json.dumps({"output": output, "metadata": {"exit_code": exit_code, "duration_seconds": 0.1}})
+
+
+def apply_patch(patch: str) -> dict:
+    return {"type": "custom_tool_call", "name": "apply_patch", "input": patch}
+
+
+PATCHED = wrapped("Success. Updated the following files:\nM calc/ops.py\n")
+CODEX_TURNS = [
+    (shell(["bash", "-lc", "cat calc/ops.py"]), wrapped(OPS)),
+    (apply_patch(PATCH), PATCHED),
+    (
+        {
+            "type": "function_call",
+            "name": "exec_command",
+            "arguments": json.dumps({"cmd": "python3 -c 'from calc.ops import add; print(add(2, 3))'"}),
+        },
+        "Chunk ID: 1a2b\nWall time: 0.1 seconds\nProcess exited with code 0\n"
+        "Original token count: 1\nOutput:\n5\n",
+    ),
+    (
+        shell(["grep", "-c", "nothing-here", "calc/ops.py"]),
+        "Exit code: 1\nWall time: 0.0 seconds\nOutput:\n0\n",
+    ),
+    (shell(["ls"], workdir=f"{ROOT}/calc"), wrapped("__init__.py\nops.py\n")),
+]
+
+
+def test_a_codex_session_replays_its_patches_and_commands_and_is_admitted(tmp_path):
+    episode = codex_session(tmp_path / "rollout-2026-11-05.jsonl", CODEX_TURNS)
+    result = replay_episode(episode, environment())
+    assert result.final_files == FIXED
+    assert result.drift_turns == [] and result.turns_replayed == 5
+    assert len(result.unchecked_turns) == 1, "the patch: its summary is the tool's own text"
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+
+
+def test_a_codex_output_or_patch_outcome_that_replay_contradicts_is_drift(tmp_path):
+    lying = [(shell(["grep", "-c", "nothing-here", "calc/ops.py"]), wrapped("0\n", exit_code=0))]
+    (verdict,) = verify([codex_session(tmp_path / "a" / "rollout.jsonl", lying)], environment())
+    assert verdict.reason == "replay_drift"
+    (drift,) = replay_data(verdict)["drift"]
+    assert (drift["recorded_exit"], drift["replayed_exit"]) == (0, 1)
+
+    stale = PATCH.replace("a - b", "a ~ b")  # a hunk no line of the file matches
+    (verdict,) = verify(
+        [codex_session(tmp_path / "b" / "rollout.jsonl", [(apply_patch(stale), PATCHED)])], environment()
+    )
+    assert verdict.reason == "replay_drift"
+    (drift,) = replay_data(verdict)["drift"]
+    assert (drift["recorded_status"], drift["replayed_status"]) == ("ok", "error")
+
+
+# ------------------------------------------------------------------------------------ Gemini CLI
+
+
+def gemini_session(path: Path, calls: list[tuple[str, dict, dict, str]], project: str = ROOT) -> Episode:
+    """A Gemini CLI session file: the prompt, one model turn making every (tool, args, response,
+    status) call, the answer; ``projectHash`` names ``project``."""
+    tool_calls = [
+        {
+            "id": f"{name}-{i}",
+            "name": name,
+            "args": args,
+            "result": [{"functionResponse": {"id": f"{name}-{i}", "name": name, "response": response}}],
+            "status": status,
+            "timestamp": "2026-11-05T12:00:02.000Z",
+        }
+        for i, (name, args, response, status) in enumerate(calls)
+    ]
+    session = {
+        "sessionId": "9e31-gemini",
+        "projectHash": hashlib.sha256(project.encode()).hexdigest(),
+        "startTime": "2026-11-05T12:00:00.000Z",
+        "lastUpdated": "2026-11-05T12:01:00.000Z",
+        "messages": [
+            {"id": "m1", "timestamp": "2026-11-05T12:00:00.000Z", "type": "user", "content": PROMPT},
+            {
+                "id": "m2",
+                "timestamp": "2026-11-05T12:00:01.000Z",
+                "type": "gemini",
+                "content": "Fixing it.",
+                "toolCalls": tool_calls,
+                "model": "gemini-2.5-pro",
+            },
+            {"id": "m3", "timestamp": "2026-11-05T12:00:09.000Z", "type": "gemini", "content": "Fixed."},
+        ],
+    }
+    return ingest(path, json.dumps(session))
+
+
+def replace(expected: int | None = None) -> dict:
+    args = {"file_path": OPS_PATH, "old_string": "a - b", "new_string": "a + b"}
+    return args if expected is None else {**args, "expected_replacements": expected}
+
+
+GEMINI_CALLS = [
+    ("read_file", {"absolute_path": OPS_PATH}, {"output": OPS}, "success"),
+    (
+        "replace",
+        replace(),
+        {"output": f"Successfully modified file: {OPS_PATH} (1 replacements)."},
+        "success",
+    ),
+    ("write_file", {"file_path": f"{ROOT}/reproduce.py", "content": REPRODUCE}, {"output": "ok"}, "success"),
+    (
+        "run_shell_command",
+        {"command": "grep -c 'a + b' ops.py", "directory": "calc"},
+        {"output": "1"},
+        "success",
+    ),
+    ("run_shell_command", {"command": "python3 reproduce.py && rm reproduce.py"}, {"output": "5"}, "success"),
+]
+
+
+def test_a_gemini_cli_session_finds_its_folder_by_its_project_hash_and_is_admitted(tmp_path):
+    episode = gemini_session(tmp_path / "session-2026-11-05.json", GEMINI_CALLS)
+    result = replay_episode(episode, environment())
+    assert result.final_files == FIXED, "the replace, and the script written, run and removed"
+    assert result.recorded_root == "mounted" and result.drift_turns == []
+    (turn,) = {event_turn for event_turn, event in enumerate(episode.events) if event.tool_calls}
+    assert result.unchecked_turns == [turn], "read_file skipped; file tools and the shell's framing unchecked"
+    assert result.turns_replayed == 4
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+
+
+def test_a_gemini_replace_expecting_more_matches_than_the_file_has_fails_as_it_did(tmp_path):
+    calls = [
+        ("replace", replace(expected=2), {"error": "Expected 2 occurrences but found 1."}, "error"),
+        GEMINI_CALLS[1],
+    ]
+    (verdict,) = verify([gemini_session(tmp_path / "ok" / "session-1.json", calls)], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+    calls[0] = (calls[0][0], calls[0][1], {"output": "Successfully modified file"}, "success")
+    (verdict,) = verify([gemini_session(tmp_path / "lie" / "session-1.json", calls)], environment())
+    assert verdict.reason == "replay_drift"
+
+
+def test_a_gemini_session_whose_folder_no_path_proves_is_not_replayed_from_a_guess(tmp_path):
+    episode = gemini_session(tmp_path / "session-2.json", GEMINI_CALLS, project="/elsewhere")
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_unsupported_call")

@@ -1,0 +1,253 @@
+"""The tools of coding CLIs (Claude Code, the Codex CLI, the Gemini CLI) as replay re-executes them.
+
+A session of one of these CLIs changes files through the CLI's own tools, not only the shell: Claude
+Code's ``Write``, ``Edit`` and ``MultiEdit``, Gemini's ``write_file`` and ``replace``, Codex's
+``apply_patch``. Replay performs each of them in the sandbox with the tool's own rules
+(:class:`gym.shell.FileToolCall`, ``gym/_file_tools.py``: an edit the real tool refused is refused
+again), and compares whether it failed, not its text (the tool's own rendering). Shell tools run as
+shell commands: Claude Code's ``Bash``, Codex's ``shell`` / ``exec_command`` (an argument vector, in
+the call's ``workdir``) and Gemini's ``run_shell_command`` (in its ``directory``), whose output is
+compared where the log's framing of it is known (Claude Code, Codex:
+:func:`replay.recorded_observation`); Gemini's is not, so its output is replayed for its effect and
+left unchecked. Tools that only read or annotate (``Read``'s listing, ``Grep``, ``Glob``, a to-do
+list, a web search) change nothing in the workspace: they are not re-run, and their turns are
+unchecked. Claude Code's ``Read`` is performed, though, since Claude Code edits only files the agent
+read. Any other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be
+re-executed here: the episode is not replayable, never judged from half its actions.
+
+Which CLI a call belongs to is the episode's source format, never guessed from a tool's name: a
+``replace`` tool of another agent may mean anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+from trajectory_platform.curation.verify.calls import CallRecord
+from trajectory_platform.gym.shell import FileToolCall
+from trajectory_platform.traces.record import Episode
+
+SHELL, FILE, READS, UNSUPPORTED = "shell", "file", "reads", "unsupported"
+
+
+@dataclass(frozen=True)
+class CliCall:
+    """What replay does with one call of a coding CLI's tool: run a shell command (``action`` the
+    line; ``compared``: whether its output can be compared with the log's), perform a file tool
+    (``action`` the :class:`FileToolCall`), skip a call that only reads, or give up."""
+
+    kind: str
+    action: str | FileToolCall | None = None
+    compared: bool = True
+
+
+CLI_FORMATS = frozenset({"claude-code", "codex", "gemini-cli"})
+"""The source formats whose calls are read here."""
+ONLY_READ = {
+    "claude-code": frozenset(
+        {
+            "Glob",
+            "Grep",
+            "LS",
+            "TodoWrite",
+            "TodoRead",
+            "WebFetch",
+            "WebSearch",
+            "ExitPlanMode",
+            "NotebookRead",
+        }
+        | {"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "ListMcpResourcesTool", "ReadMcpResourceTool"}
+    ),
+    "codex": frozenset({"update_plan", "view_image", "web_search", "list_mcp_resources"}),
+    "gemini-cli": frozenset(
+        {"read_file", "read_many_files", "list_directory", "glob", "search_file_content"}
+        | {"google_web_search", "web_fetch", "save_memory", "write_todos"}
+    ),
+}
+"""Each CLI's tools that change nothing in the workspace (Gemini's ``save_memory`` writes the user's
+own memory file, outside it)."""
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
+
+
+def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCall | None:
+    """What replay does with ``record``, a call in a session of ``source_format`` whose repository
+    root is ``root`` (:func:`replay.repository_root`); ``None`` for a format not read here."""
+    if source_format not in CLI_FORMATS:
+        return None
+    name = record.call.name or ""
+    if name in ONLY_READ[source_format]:
+        return CliCall(READS)
+    arguments = record.arguments if isinstance(record.arguments, dict) else None
+    roots = (root,) if root else ()
+    if source_format == "claude-code":
+        found = _claude_code(name, arguments, roots)
+    elif source_format == "codex":
+        found = _codex(name, arguments, record.call.arguments or "", root)
+    else:
+        found = _gemini(name, arguments, roots, root)
+    return found or CliCall(UNSUPPORTED)
+
+
+def _claude_code(name: str, arguments: dict[str, Any] | None, roots: tuple[str, ...]) -> CliCall | None:
+    if arguments is None:
+        return None
+    path = arguments.get("file_path")
+    if name == "Bash":
+        command = arguments.get("command")
+        if not isinstance(command, str) or arguments.get("run_in_background"):
+            return None  # a background shell answers later, through BashOutput
+        return CliCall(SHELL, command)
+    if not isinstance(path, str):
+        return None
+    if name == "Read":
+        return _file(name, "read", {"path": path}, roots)
+    if name == "Write" and isinstance(content := arguments.get("content"), str):
+        return _file(name, "write", {"path": path, "content": content, "require_read": True}, roots)
+    edits = [arguments] if name == "Edit" else arguments.get("edits") if name == "MultiEdit" else None
+    if not isinstance(edits, list) or not edits:
+        return None
+    steps = [_edit(e, "old_string", "new_string", replace_all=True) for e in edits]
+    if any(step is None for step in steps):
+        return None
+    return _file(name, "edit", {"path": path, "edits": steps, "require_read": True}, roots)
+
+
+def _codex(name: str, arguments: dict[str, Any] | None, raw: str, root: str | None) -> CliCall | None:
+    if name == "apply_patch":  # a custom tool: its input is the patch itself, or {"input": patch}
+        patch = arguments.get("input") if arguments is not None else raw
+        return _patch(patch, None, root)
+    if arguments is None:
+        return None
+    workdir = arguments.get("workdir")
+    if name in ("shell", "container.exec", "local_shell"):
+        argv = arguments.get("command")
+        if not (isinstance(argv, list) and argv and all(isinstance(word, str) for word in argv)):
+            return None
+        if argv[0] == "apply_patch" and len(argv) == 2:  # older Codex ran its patches this way
+            return _patch(argv[1], workdir, root)
+        line = (
+            argv[2]
+            if len(argv) == 3 and posixpath.basename(argv[0]) in _SHELLS and argv[1] in ("-c", "-lc")
+            else shlex.join(argv)
+        )
+        return _in_folder(line, workdir, root)
+    if name == "exec_command" and isinstance(command := arguments.get("cmd"), str):
+        return _in_folder(command, workdir, root)
+    return None
+
+
+def _gemini(
+    name: str, arguments: dict[str, Any] | None, roots: tuple[str, ...], root: str | None
+) -> CliCall | None:
+    if arguments is None:
+        return None
+    if name == "run_shell_command" and isinstance(command := arguments.get("command"), str):
+        folder = arguments.get("directory")
+        if folder is not None and not (isinstance(folder, str) and _relative(folder) is not None):
+            return None
+        line = f"cd -- {shlex.quote(folder)} || exit; {command}" if folder else command
+        return CliCall(SHELL, line, compared=False)  # its framing of an output is not known here
+    path = arguments.get("file_path")
+    if not isinstance(path, str):
+        return None
+    if name == "write_file" and isinstance(content := arguments.get("content"), str):
+        return _file(name, "write", {"path": path, "content": content}, roots)
+    if name == "replace":
+        step = _edit(arguments, "old_string", "new_string", replace_all=False)
+        expected = arguments.get("expected_replacements", 1)
+        if step is None or not (
+            isinstance(expected, int) and not isinstance(expected, bool) and expected > 0
+        ):
+            return None
+        return _file(name, "edit", {"path": path, "edits": [{**step, "expected": expected}]}, roots)
+    return None
+
+
+def _edit(edit: object, old_key: str, new_key: str, replace_all: bool) -> dict[str, Any] | None:
+    """One search-and-replace step of an edit call, or ``None`` when its strings are missing."""
+    if not isinstance(edit, dict):
+        return None
+    old, new = edit.get(old_key), edit.get(new_key)
+    if not isinstance(old, str) or not isinstance(new, str):
+        return None
+    step: dict[str, Any] = {"old": old, "new": new}
+    if replace_all:
+        step["replace_all"] = edit.get("replace_all") is True
+    return step
+
+
+def _file(name: str, operation: str, arguments: dict[str, Any], roots: tuple[str, ...]) -> CliCall:
+    return CliCall(FILE, FileToolCall(name, operation, arguments, roots))
+
+
+def _patch(patch: object, workdir: object, root: str | None) -> CliCall | None:
+    """Codex's ``apply_patch``: relative paths are under the call's folder (the session's root)."""
+    base = workdir if isinstance(workdir, str) and workdir else root
+    if not isinstance(patch, str) or base is None:
+        return None
+    roots = (root,) if root else ()
+    return CliCall(FILE, FileToolCall("apply_patch", "apply_patch", {"patch": patch, "base": base}, roots))
+
+
+def _in_folder(command: str, workdir: object, root: str | None) -> CliCall | None:
+    """A shell line run in the call's working folder: the root itself or a folder under it."""
+    if workdir is None or workdir == root:
+        return CliCall(SHELL, command)
+    if not isinstance(workdir, str) or root is None or not workdir.startswith(f"{root.rstrip('/')}/"):
+        return None
+    folder = workdir[len(root.rstrip("/")) + 1 :]
+    if _relative(folder) is None:
+        return None
+    return CliCall(SHELL, f"cd -- {shlex.quote(folder)} || exit; {command}")
+
+
+def _relative(folder: str) -> str | None:
+    """``folder`` when it is a plain relative path that stays inside the workspace."""
+    normal = posixpath.normpath(folder)
+    return None if folder.startswith("/") or normal == ".." or normal.startswith("../") else normal
+
+
+def session_root(episode: Episode) -> str | None:
+    """The folder a coding CLI's session ran in, where the log proves it: Claude Code and Codex record
+    it (``cwd``); a Gemini CLI session records its SHA-256 (``projectHash``, which names the folder
+    the CLI keeps the session in), so the one folder among those its calls' absolute paths lie in
+    whose hash that is. ``None`` otherwise."""
+    extra = episode.extra()
+    if episode.source_format in ("claude-code", "codex"):
+        cwd = extra.get("cwd")
+        return (cwd.rstrip("/") or "/") if isinstance(cwd, str) and cwd.startswith("/") else None
+    project = extra.get("projectHash")
+    if episode.source_format != "gemini-cli" or not isinstance(project, str):
+        return None
+    folders = {
+        folder
+        for event in episode.events
+        for call in event.tool_calls
+        for path in _absolute_paths(call.arguments)
+        for folder in _ancestors(path)
+    }
+    return next((f for f in sorted(folders) if hashlib.sha256(f.encode()).hexdigest() == project), None)
+
+
+def _absolute_paths(arguments: str | None) -> list[str]:
+    """The absolute paths among a call's argument values."""
+    try:
+        value = json.loads(arguments or "{}")
+    except json.JSONDecodeError:
+        return []
+    values = value.values() if isinstance(value, dict) else []
+    return [v for v in values if isinstance(v, str) and v.startswith("/") and "\n" not in v]
+
+
+def _ancestors(path: str) -> list[str]:
+    """``path`` and every folder above it, ``/`` excluded."""
+    found = []
+    while path not in ("", "/"):
+        found.append(path)
+        path = posixpath.dirname(path.rstrip("/"))
+    return found
