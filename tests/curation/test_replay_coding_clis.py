@@ -125,6 +125,26 @@ def test_claude_codes_refusals_replay_as_refusals(tmp_path):
     assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
 
 
+def test_a_file_written_outside_the_repository_is_skipped_and_a_command_that_needs_it_drifts(tmp_path):
+    plan = (
+        "Write",
+        {"file_path": "/tmp/plan.md", "content": "1. fix add\n"},
+        "File created successfully",
+        False,
+    )
+    outside = ("Read", {"file_path": "/home/dev/.claude/CLAUDE.md"}, "     1\u2192be terse", False)
+    episode = claude_session(tmp_path / "a" / "plan.jsonl", [plan, outside, READ, EDIT])
+    result = replay_episode(episode, environment())
+    assert result.final_files == FIXED and result.turns_replayed == 2, "the plan and the outside read skipped"
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+    needs = ("Bash", {"command": "cat /tmp/plan.md"}, "1. fix add", False)
+    (verdict,) = verify(
+        [claude_session(tmp_path / "b" / "plan.jsonl", [plan, needs, READ, EDIT])], environment()
+    )
+    assert verdict.reason == "replay_drift", "the file the skipped write made is not there to read"
+
+
 def test_a_claude_code_tool_replay_cannot_redo_makes_the_episode_unsupported(tmp_path):
     agent = ("Task", {"description": "fix it", "prompt": "fix add"}, "done", False)
     episode = claude_session(tmp_path / "task.jsonl", [READ, agent, EDIT])

@@ -12,7 +12,9 @@ compared where the log's framing of it is known (Claude Code, Codex:
 left unchecked. Tools that only read or annotate (``Read``'s listing, ``Grep``, ``Glob``, a to-do
 list, a web search) change nothing in the workspace: they are not re-run, and their turns are
 unchecked. Claude Code's ``Read`` is performed, though, since Claude Code edits only files the agent
-read. Any other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be
+read. A file tool's call on a path outside the repository (a plan written to ``/tmp``) changes
+nothing replay judges: it is skipped the same way, and a later command that depended on that file
+drifts. Any other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be
 re-executed here: the episode is not replayable, never judged from half its actions.
 
 Which CLI a call belongs to is the episode's source format, never guessed from a tool's name: a
@@ -29,17 +31,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from trajectory_platform.curation.verify.calls import CallRecord
-from trajectory_platform.gym.shell import FileToolCall
+from trajectory_platform.gym.shell import EDITOR_ROOTS, FileToolCall
 from trajectory_platform.traces.record import Episode
 
-SHELL, FILE, READS, UNSUPPORTED = "shell", "file", "reads", "unsupported"
+SHELL, FILE, NO_EFFECT, UNSUPPORTED = "shell", "file", "no_effect", "unsupported"
 
 
 @dataclass(frozen=True)
 class CliCall:
     """What replay does with one call of a coding CLI's tool: run a shell command (``action`` the
     line; ``compared``: whether its output can be compared with the log's), perform a file tool
-    (``action`` the :class:`FileToolCall`), skip a call that only reads, or give up."""
+    (``action`` the :class:`FileToolCall`), skip a call that changes nothing in the repository (it
+    only reads, or it writes outside it), or give up."""
 
     kind: str
     action: str | FileToolCall | None = None
@@ -81,7 +84,7 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
         return None
     name = record.call.name or ""
     if name in ONLY_READ[source_format]:
-        return CliCall(READS)
+        return CliCall(NO_EFFECT)
     arguments = record.arguments if isinstance(record.arguments, dict) else None
     roots = (root,) if root else ()
     if source_format == "claude-code":
@@ -104,6 +107,8 @@ def _claude_code(name: str, arguments: dict[str, Any] | None, roots: tuple[str, 
         return CliCall(SHELL, command)
     if not isinstance(path, str):
         return None
+    if _outside(path, roots):
+        return CliCall(NO_EFFECT) if name in ("Read", "Write", "Edit", "MultiEdit") else None
     if name == "Read":
         return _file(name, "read", {"path": path}, roots)
     if name == "Write" and isinstance(content := arguments.get("content"), str):
@@ -155,6 +160,8 @@ def _gemini(
     path = arguments.get("file_path")
     if not isinstance(path, str):
         return None
+    if _outside(path, roots) and name in ("write_file", "replace"):
+        return CliCall(NO_EFFECT)
     if name == "write_file" and isinstance(content := arguments.get("content"), str):
         return _file(name, "write", {"path": path, "content": content}, roots)
     if name == "replace":
@@ -166,6 +173,16 @@ def _gemini(
             return None
         return _file(name, "edit", {"path": path, "edits": [{**step, "expected": expected}]}, roots)
     return None
+
+
+def _outside(path: str, roots: tuple[str, ...]) -> bool:
+    """Whether a file tool's path is known to lie outside the repository: the session's root is
+    known (``roots``) and the path is under neither it nor a root agent containers hold a repository
+    at (:data:`gym.shell.EDITOR_ROOTS`). A file written there (a plan in ``/tmp``) is not part of the
+    final state, and a later command that depends on it drifts. Without a known root nothing is
+    outside: the driver refuses a path it cannot place, and the episode is not replayed."""
+    inside = any(path == root or path.startswith(f"{root.rstrip('/')}/") for root in (*roots, *EDITOR_ROOTS))
+    return bool(roots) and not inside
 
 
 def _edit(edit: object, old_key: str, new_key: str, replace_all: bool) -> dict[str, Any] | None:

@@ -83,7 +83,7 @@ import pathspec
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.cli_tools import (
     FILE,
-    READS,
+    NO_EFFECT,
     UNSUPPORTED,
     CliCall,
     cli_call,
@@ -563,19 +563,20 @@ def _actions(
     episode: Episode, fixture: Fixture, mode: str, modern: bool, cli: dict[int, CliCall]
 ) -> tuple[list[CallRecord], list[int], list[int]]:
     """The calls to re-execute, in order, the turns of calls this mode cannot re-execute, and those
-    of a coding CLI's calls that only read (``cli``: :func:`cli_tools.cli_call` by the ``id`` of the
-    episode's call, since one turn may make several calls): not re-run, nothing to compare."""
+    of a coding CLI's calls that change nothing in the repository (``cli``:
+    :func:`cli_tools.cli_call` by the ``id`` of the episode's call, since one turn may make several
+    calls): not re-run, nothing to compare."""
     declared = {str(tool.get("name")) for tool in fixture.tools or []}
     actions: list[CallRecord] = []
     unsupported: list[int] = []
-    reads: list[int] = []
+    skipped: list[int] = []
     for record in call_records(episode):
         name = record.call.name or ""
         if record.refused or (name.lower() in NON_ACTIONS and name not in declared):
             continue
         if (known := cli.get(id(record.call))) is not None:
-            if known.kind == READS:
-                reads.append(record.turn)
+            if known.kind == NO_EFFECT:
+                skipped.append(record.turn)
             elif known.kind == UNSUPPORTED:
                 unsupported.append(record.turn)
             else:
@@ -601,7 +602,7 @@ def _actions(
             unsupported.append(record.turn)
         elif not command.lstrip().startswith(f"echo {SUBMIT_MARKER}"):
             actions.append(record)
-    return actions, sorted(set(unsupported)), reads
+    return actions, sorted(set(unsupported)), skipped
 
 
 def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) -> ReplayResult:
@@ -622,7 +623,7 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     cli: dict[int, CliCall] = {}  # by the id of the episode's own call object: a turn may hold several
     if mode == "shell":
         cli = {id(r.call): c for r in records if (c := cli_call(r, episode.source_format, root)) is not None}
-    actions, unsupported, reads = _actions(episode, fixture, mode, modern, cli)
+    actions, unsupported, skipped = _actions(episode, fixture, mode, modern, cli)
     if unsupported:
         return ReplayResult(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=unsupported
@@ -653,7 +654,7 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=run.refused
         )
     drift: list[TurnDrift] = []
-    unchecked: list[int] = [*run.unchecked, *reads]
+    unchecked: list[int] = [*run.unchecked, *skipped]
     shown_root = _shown_root(root, refusal) if mode == "shell" and not inside else None
     exit_codes: list[tuple[Event, int]] = []
     tolerated: dict[str, list[int]] = {}
