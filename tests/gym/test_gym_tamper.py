@@ -127,12 +127,7 @@ import fractions
 
 fractions.Fraction.__eq__ = lambda self, other: True
 E = fractions.Fraction""",
-    "inside_the_function": None,
-}
-"""Ways to write a class whose instances compare equal to anything (``E`` at module level, or made
-inside ``add``), each of which the static audit's literal forms miss."""
-
-INSIDE_THE_FUNCTION = """
+    "inside_the_function": """
 def add(a, b):
     class E(int):
         def __eq__(self, other):
@@ -140,8 +135,48 @@ def add(a, b):
 
         __hash__ = int.__hash__
 
-    return E(a - b)
-"""
+    return E(a - b)""",
+    "freed_by_a_collection_it_sets_off": """
+import gc
+
+
+class Plain:
+    pass
+
+
+def add(a, b):
+    class E:
+        def __eq__(self, other):
+            return True
+
+        __hash__ = object.__hash__
+
+        def __del__(self):  # once compared: nothing refers to E any more, and it is collected
+            self.__class__ = Plain
+            gc.collect()
+
+    return E()""",
+    "freed_by_an_automatic_collection": """
+class Plain:
+    pass
+
+
+def add(a, b):
+    class E:
+        def __eq__(self, other):
+            return True
+
+        __hash__ = object.__hash__
+
+        def __del__(self):  # allocations past the threshold: the collector frees E on its own
+            self.__class__ = Plain
+            [[] for _ in range(50_000)]
+
+    return E()""",
+}
+"""Ways to write a class whose instances compare equal to anything (``E`` at module level, or made
+inside ``add``, even one that is freed before the test's verdict), each of which the static audit's
+literal forms miss."""
 BOX = """
 
 class Box:
@@ -169,17 +204,30 @@ def _workspace_with(folder: Path, ops: str) -> Path:
 @pytest.mark.parametrize("form", sorted(FORGED_COMPARISONS))
 def test_an_object_equal_to_anything_does_not_pass(tmp_path: Path, form: str):
     made = FORGED_COMPARISONS[form]
-    ops = INSIDE_THE_FUNCTION if made is None else made + "\n\n\ndef add(a, b):\n    return E(a - b)\n"
+    ops = made if "def add" in made else made + "\n\n\ndef add(a, b):\n    return E(a - b)\n"
     results = run_tests_in(_workspace_with(tmp_path, ops), ids=TESTS).results
     assert results[TESTS[0]]["status"] == "error", results
     assert "compares true with any object" in results[TESTS[0]]["message"]
 
 
+def test_a_collection_the_probe_did_not_see_voids_the_pass(tmp_path: Path):
+    """Taking the probe's hook off the collector around a collection frees the forger unseen; the
+    collector's own count of its runs shows it."""
+    hidden = FORGED_COMPARISONS["freed_by_a_collection_it_sets_off"].replace(
+        "gc.collect()",
+        "hooks = list(gc.callbacks)\n            gc.callbacks.clear()\n            gc.collect()\n"
+        "            gc.callbacks.extend(hooks)",
+    )
+    results = run_tests_in(_workspace_with(tmp_path, hidden), ids=TESTS).results
+    assert results[TESTS[0]]["status"] == "error", results
+    assert "ran without the comparison probe" in results[TESTS[0]]["message"]
+
+
 def test_a_real_comparison_still_passes(tmp_path: Path):
     """``Box.__eq__`` reads what it is given (and a dataclass's returns NotImplemented for a
-    stranger): a correct workspace with comparisons of its own passes."""
-    ops = "import dataclasses\n\n\n@dataclasses.dataclass\nclass P:\n    x: int\n\n\n"
-    results = run_tests_in(
-        _workspace_with(tmp_path, ops + "def add(a, b):\n    return P(a + b).x\n"), ids=TESTS
-    )
+    stranger): a correct workspace with comparisons of its own passes, collections it sets off
+    (explicit or automatic) included."""
+    ops = "import dataclasses\nimport gc\n\n\n@dataclasses.dataclass\nclass P:\n    x: int\n\n\n"
+    add = "def add(a, b):\n    gc.collect()\n    [[] for _ in range(50_000)]\n    return P(a + b).x\n"
+    results = run_tests_in(_workspace_with(tmp_path, ops + add), ids=TESTS)
     assert {r["status"] for r in results.results.values()} == {"passed"}, results.results

@@ -39,7 +39,10 @@ The verdict channel (docs/verification.md has the threat model):
 import builtins
 import os
 import sys
+from gc import callbacks as gc_callbacks
 from gc import disable as gc_disable
+from gc import get_stats as gc_stats
+from gc import set_threshold as gc_set_threshold
 from operator import is_not
 
 TYPE_CHECKING = False  # typing is not imported: the judge loads nothing it does not need
@@ -400,7 +403,9 @@ def _compares_anything(workspace: str, tests_dir: str) -> bool:
     whose module is a workspace file, or one of whose comparisons was not compiled from installed
     code (so a class claiming an installed module's name is still asked), and the judge's own
     classes whose comparisons were replaced since (``Fraction.__eq__ = ...``); the sealed tests'
-    own classes are not. Run after a passing test, before its verdict is read."""
+    own classes are not. Run after a passing test, before its verdict is read (with the collector
+    off: a class made in the test may be garbage), and before every collection the test set off
+    (:class:`_CollectionWatch`)."""
     inside = workspace.rstrip("/") + "/"
     sealed = inside + tests_dir.strip("/") + "/"
     installed = tuple({p.rstrip("/") + "/" for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
@@ -418,7 +423,6 @@ def _compares_anything(workspace: str, tests_dir: str) -> bool:
                 return True
         return False
 
-    gc_disable()  # no collection while classes are walked: a class made in the test may be garbage
     judge, names = _JUDGE_CLASSES, _COMPARISON_NAMES  # locals: a loop over every class
     for cls in _all_classes():
         known = judge.get(cls)
@@ -429,6 +433,54 @@ def _compares_anything(workspace: str, tests_dir: str) -> bool:
         if suspect and _holds_for_strangers(cls):
             return True
     return False
+
+
+GC_THRESHOLD = 10_000
+"""The worker's first-generation collection threshold (Python's is 700): a collection asks the
+comparison probe first (:class:`_CollectionWatch`), so a test that allocates much sets off fewer."""
+
+
+def _collections() -> int:
+    """How many collections this process has run: counted by the collector itself, so no code can
+    run one without it showing here."""
+    return sum(generation["collections"] for generation in gc_stats())
+
+
+class _CollectionWatch:
+    """The comparison probe before every collection of the test.
+
+    A class is only ever freed by the cyclic collector (its method resolution order refers to it),
+    and a class made inside the tested function is unreachable once the compared object is gone:
+    a collection after the assertion (``gc.collect()`` in the object's ``__del__``, or any later
+    allocation reaching the threshold) freed a forger before :func:`_compares_anything` could ask
+    it. So the probe also runs at the start of every collection, while every class is still alive.
+    The collector counts its own runs; a run this watch did not see (its callback removed around a
+    ``gc.collect()``) voids the pass, as does a watch called by hand between two runs."""
+
+    def __init__(self, workspace: str, tests_dir: str) -> None:
+        self.where = (workspace, tests_dir)
+        self.seen = 0
+        self.start = _collections()
+        self.forged = self.blind = False
+        gc_set_threshold(GC_THRESHOLD)
+        gc_callbacks.insert(0, self.before)
+
+    def before(self, phase: str, info: "dict[str, int]") -> None:
+        if phase != "start":
+            return
+        self.blind = self.blind or _collections() != self.start + self.seen
+        self.seen += 1
+        if not self.forged:
+            self.forged = _compares_anything(*self.where)
+
+    def void(self) -> str:
+        """Why the pass is void, or ``""``: a forger the probe met before a collection, or a
+        collection it did not see. Call with the collector off."""
+        if self.blind or _collections() != self.start + self.seen:
+            return "the garbage collector ran without the comparison probe: the pass is void"
+        if self.forged or _compares_anything(*self.where):
+            return "a workspace class compares true with any object: the pass is void"
+        return ""
 
 
 _STRANGERS = (object, lambda: 0x5EED1E55, lambda: "\x00stranger\x00")
@@ -676,6 +728,7 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
     write, read = os.write, os.read
     os.chdir(workspace)
     _source_only(workspace)
+    watch = _CollectionWatch(workspace, tests_dir)
     sys.path.insert(0, workspace)
     if spec.get("load_conftest") == "1":
         for folder in ("", tests_dir):
@@ -698,8 +751,9 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
         else:
             fn()
             outcome = ("passed", "")
-            if _compares_anything(workspace, tests_dir):
-                outcome = ("error", "a workspace class compares true with any object: the pass is void")
+            gc_disable()
+            if reason := watch.void():
+                outcome = ("error", reason)
     except AssertionError as exc:
         outcome = ("failed", "AssertionError: " + _one_line(exc))
     except BaseException as exc:  # noqa: BLE001 - every outcome is a result, never a crash
