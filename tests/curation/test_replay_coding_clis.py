@@ -285,6 +285,13 @@ def replace(expected: int | None = None) -> dict:
     return args if expected is None else {**args, "expected_replacements": expected}
 
 
+def framed(command: str, output: str, exit_code: int = 0, folder: str = "(root)") -> dict:
+    """A ``run_shell_command`` response as the Gemini CLI gives it to the model: labelled fields."""
+    fields = [f"Command: {command}", f"Directory: {folder}", f"Output: {output or '(empty)'}"]
+    fields += ["Error: (none)", f"Exit Code: {exit_code}", "Signal: (none)", "Background PIDs: (none)"]
+    return {"output": "\n".join([*fields, "Process Group PGID: 4242"])}
+
+
 GEMINI_CALLS = [
     ("read_file", {"absolute_path": OPS_PATH}, {"output": OPS}, "success"),
     (
@@ -300,7 +307,19 @@ GEMINI_CALLS = [
         {"output": "1"},
         "success",
     ),
-    ("run_shell_command", {"command": "python3 reproduce.py && rm reproduce.py"}, {"output": "5"}, "success"),
+    (
+        "run_shell_command",
+        {"command": "python3 reproduce.py"},
+        framed("python3 reproduce.py", "5"),
+        "success",
+    ),
+    (
+        "run_shell_command",
+        {"command": "grep -c zzz reproduce.py"},
+        framed("grep", "0", exit_code=1),
+        "success",
+    ),
+    ("run_shell_command", {"command": "rm reproduce.py"}, framed("rm reproduce.py", ""), "success"),
 ]
 
 
@@ -310,10 +329,23 @@ def test_a_gemini_cli_session_finds_its_folder_by_its_project_hash_and_is_admitt
     assert result.final_files == FIXED, "the replace, and the script written, run and removed"
     assert result.recorded_root == "mounted" and result.drift_turns == []
     (turn,) = {event_turn for event_turn, event in enumerate(episode.events) if event.tool_calls}
-    assert result.unchecked_turns == [turn], "read_file skipped; file tools and the shell's framing unchecked"
-    assert result.turns_replayed == 4
+    assert result.unchecked_turns == [turn], "read_file skipped, file tools and an unframed output unchecked"
+    assert result.turns_replayed == 6
     (verdict,) = verify([episode], environment())
     assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+
+
+def test_a_gemini_command_output_or_exit_code_replay_contradicts_is_drift(tmp_path):
+    calls = [*GEMINI_CALLS]
+    calls[4] = (calls[4][0], calls[4][1], framed("python3 reproduce.py", "6"), "success")
+    (verdict,) = verify([gemini_session(tmp_path / "a" / "session-3.json", calls)], environment())
+    assert verdict.reason == "replay_drift"
+    calls = [*GEMINI_CALLS]
+    calls[5] = (calls[5][0], calls[5][1], framed("grep", "0", exit_code=0), "success")
+    (verdict,) = verify([gemini_session(tmp_path / "b" / "session-3.json", calls)], environment())
+    assert verdict.reason == "replay_drift"
+    (drift,) = replay_data(verdict)["drift"]
+    assert (drift["recorded_exit"], drift["replayed_exit"]) == (0, 1)
 
 
 def test_a_gemini_replace_expecting_more_matches_than_the_file_has_fails_as_it_did(tmp_path):

@@ -6,16 +6,17 @@ Code's ``Write``, ``Edit`` and ``MultiEdit``, Gemini's ``write_file`` and ``repl
 (:class:`gym.shell.FileToolCall`, ``gym/_file_tools.py``: an edit the real tool refused is refused
 again), and compares whether it failed, not its text (the tool's own rendering). Shell tools run as
 shell commands: Claude Code's ``Bash``, Codex's ``shell`` / ``exec_command`` (an argument vector, in
-the call's ``workdir``) and Gemini's ``run_shell_command`` (in its ``directory``), whose output is
-compared where the log's framing of it is known (Claude Code, Codex:
-:func:`replay.recorded_observation`); Gemini's is not, so its output is replayed for its effect and
-left unchecked. Tools that only read or annotate (``Read``'s listing, ``Grep``, ``Glob``, a to-do
-list, a web search) change nothing in the workspace: they are not re-run, and their turns are
-unchecked. Claude Code's ``Read`` is performed, though, since Claude Code edits only files the agent
-read. A file tool's call on a path outside the repository (a plan written to ``/tmp``) changes
-nothing replay judges: it is skipped the same way, and a later command that depended on that file
-drifts. Any other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be
-re-executed here: the episode is not replayable, never judged from half its actions.
+the call's ``workdir``) and Gemini's ``run_shell_command`` (in its ``directory``), whose output and
+exit code are compared through the CLI's framing of them (:func:`cli_observation`); a Gemini answer
+in another shape than the labelled fields leaves its turn unchecked, its effect counted.
+
+Tools that only read or annotate (``Read``'s listing, ``Grep``, ``Glob``, a to-do list, a web
+search) change nothing in the workspace: they are not re-run, and their turns are unchecked. Claude
+Code's ``Read`` is performed, though, since Claude Code edits only files the agent read. A file
+tool's call on a path outside the repository (a plan written to ``/tmp``) changes nothing replay
+judges: it is skipped the same way, and a later command that depended on that file drifts. Any
+other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be re-executed
+here: the episode is not replayable, never judged from half its actions.
 
 Which CLI a call belongs to is the episode's source format, never guessed from a tool's name: a
 ``replace`` tool of another agent may mean anything.
@@ -26,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import posixpath
+import re
 import shlex
 from dataclasses import dataclass
 from typing import Any
@@ -92,7 +94,7 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
     elif source_format == "codex":
         found = _codex(name, arguments, record.call.arguments or "", root)
     else:
-        found = _gemini(name, arguments, roots, root)
+        found = _gemini(name, arguments, roots, record.answer.content if record.answer else None)
     return found or CliCall(UNSUPPORTED)
 
 
@@ -147,7 +149,7 @@ def _codex(name: str, arguments: dict[str, Any] | None, raw: str, root: str | No
 
 
 def _gemini(
-    name: str, arguments: dict[str, Any] | None, roots: tuple[str, ...], root: str | None
+    name: str, arguments: dict[str, Any] | None, roots: tuple[str, ...], answer: str | None
 ) -> CliCall | None:
     if arguments is None:
         return None
@@ -156,7 +158,7 @@ def _gemini(
         if folder is not None and not (isinstance(folder, str) and _relative(folder) is not None):
             return None
         line = f"cd -- {shlex.quote(folder)} || exit; {command}" if folder else command
-        return CliCall(SHELL, line, compared=False)  # its framing of an output is not known here
+        return CliCall(SHELL, line, compared=_gemini_output(answer or "") is not None)
     path = arguments.get("file_path")
     if not isinstance(path, str):
         return None
@@ -268,3 +270,72 @@ def _ancestors(path: str) -> list[str]:
         found.append(path)
         path = posixpath.dirname(path.rstrip("/"))
     return found
+
+
+# ------------------------------------------------------------------------ how they frame outputs
+
+_CLAUDE_CODE_EXIT = re.compile(r"\AExit code (\d+)(?:\n|\Z)")
+"""What Claude Code's ``Bash`` puts before a failed command's output (the result marked an error)."""
+_CODEX_FRAMES = (
+    re.compile(
+        r"\AExit code: (-?\d+)\nWall time: [\d.]+ seconds\n(?:Total output lines: \d+\n)?Output:\n(.*)\Z",
+        re.DOTALL,
+    ),
+    re.compile(
+        r"\A(?:Chunk ID: \S+\n)?Wall time: [\d.]+ seconds\nProcess exited with code (-?\d+)\n"
+        r"(?:Original token count: \d+\n)?Output:\n(.*)\Z",
+        re.DOTALL,
+    ),
+)
+"""How the Codex CLI frames a command's output for the model: its ``shell`` tool's text form and its
+``exec_command`` (unified exec) form; each gives the exit code, then the output."""
+_GEMINI_HEAD = re.compile(r"\ACommand: [^\n]*\nDirectory: [^\n]*\nOutput: ")
+_GEMINI_TAIL = re.compile(
+    r"\nError: [^\n]*\nExit Code: (-?\d+|\(none\))\nSignal: [^\n]*\nBackground PIDs: [^\n]*\n"
+    r"Process Group PGID: [^\n]*\Z"
+)
+"""How the Gemini CLI's ``run_shell_command`` answers the model: eight labelled fields, the output
+(``(empty)`` for none) and the exit code among them. The output runs from its label to the last
+``Error:`` line (found from the end: linear however the output looks)."""
+
+
+def _gemini_output(text: str) -> tuple[str, int | None] | None:
+    """The output and exit code of a Gemini ``run_shell_command`` answer, or ``None``."""
+    head = _GEMINI_HEAD.match(text)
+    tail = _GEMINI_TAIL.match(text, text.rfind("\nError: ")) if head else None
+    if head is None or tail is None or tail.start() < head.end():
+        return None
+    output, code = text[head.end() : tail.start()], tail.group(1)
+    return ("" if output == "(empty)" else output), (None if code == "(none)" else int(code))
+
+
+def cli_observation(text: str, failed: bool) -> tuple[str, int | None] | None:
+    """A command's output and exit code from a coding CLI's framing of it (``failed``: the log
+    marked the result an error, as Claude Code does a failed command's), or ``None`` when ``text``
+    is in none of them: a Codex JSON ``{"output", "metadata": {"exit_code"}}`` or text frame, the
+    Gemini CLI's labelled fields, Claude Code's ``Exit code N`` line."""
+    for frame in _CODEX_FRAMES:
+        if found := frame.match(text):
+            return found.group(2), int(found.group(1))
+    if (wrapped := _codex_json_output(text)) is not None:
+        return wrapped
+    if (gemini := _gemini_output(text)) is not None:
+        return gemini
+    if failed and (claude := _CLAUDE_CODE_EXIT.match(text)):
+        return text[claude.end() :], int(claude.group(1))
+    return None
+
+
+def _codex_json_output(text: str) -> tuple[str, int] | None:
+    """A Codex output of the form ``{"output": ..., "metadata": {"exit_code": N, ...}}``, unwrapped."""
+    if not text.startswith('{"output"'):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    metadata = value.get("metadata") if isinstance(value, dict) else None
+    code = metadata.get("exit_code") if isinstance(metadata, dict) else None
+    if not isinstance(code, int) or isinstance(code, bool) or not isinstance(value.get("output"), str):
+        return None
+    return value["output"], code

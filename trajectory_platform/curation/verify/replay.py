@@ -69,7 +69,6 @@ and hashes only.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import secrets
 import shlex
@@ -87,6 +86,7 @@ from trajectory_platform.curation.verify.cli_tools import (
     UNSUPPORTED,
     CliCall,
     cli_call,
+    cli_observation,
     session_root,
 )
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
@@ -184,21 +184,6 @@ LISTING_FORMATS = frozenset("lgno1mxC")
 tolerance covers only the default layout, the one ``ls`` picks by where its output goes; a listing
 whose command chose one is compared exactly (as is one with ``--format``)."""
 _MINI_FRAME = re.compile(r"\A\s*<returncode>(-?\d+)</returncode>\s*<output>\n?(.*)</output>\s*\Z", re.DOTALL)
-_CLAUDE_CODE_EXIT = re.compile(r"\AExit code (\d+)(?:\n|\Z)")
-"""What Claude Code's ``Bash`` puts before a failed command's output (the result marked an error)."""
-_CODEX_FRAMES = (
-    re.compile(
-        r"\AExit code: (-?\d+)\nWall time: [\d.]+ seconds\n(?:Total output lines: \d+\n)?Output:\n(.*)\Z",
-        re.DOTALL,
-    ),
-    re.compile(
-        r"\A(?:Chunk ID: \S+\n)?Wall time: [\d.]+ seconds\nProcess exited with code (-?\d+)\n"
-        r"(?:Original token count: \d+\n)?Output:\n(.*)\Z",
-        re.DOTALL,
-    ),
-)
-"""How the Codex CLI frames a command's output for the model: its ``shell`` tool's text form and its
-``exec_command`` (unified exec) form; each gives the exit code, then the output."""
 _SWE_AGENT_FOOTER = re.compile(r"\n*\(Open file: [^\n]*\)\n\(Current directory: [^\n]*\)\n?(?:bash-\$)?\s*\Z")
 _NAME = re.compile(r"[A-Za-z_][\w.\-]{0,63}")
 _SWE_AGENT_HEADER = re.compile(r"\AOBSERVATION:\n")
@@ -331,34 +316,15 @@ def recorded_observation(event: Event) -> tuple[str, int | None]:
 
     SWE-agent frames an output with its ``next_step_template`` (``OBSERVATION:`` in >= 1.0, a state
     footer before) and shows a fixed sentence for an empty one; mini-swe-agent wraps it in tags;
-    the Codex CLI gives the exit code first (:data:`_CODEX_FRAMES`, or a JSON object of ``output``
-    and ``metadata.exit_code``); Claude Code starts a failed command's output with ``Exit code N``."""
+    the coding CLIs have framings of their own (:func:`cli_tools.cli_observation`)."""
     text = event.content or ""
-    framed = _MINI_FRAME.match(text) or next(filter(None, (f.match(text) for f in _CODEX_FRAMES)), None)
+    framed = _MINI_FRAME.match(text)
     if framed:
         return framed.group(2), int(framed.group(1))
-    if (wrapped := _codex_json_output(text)) is not None:
-        return wrapped
-    failed = _CLAUDE_CODE_EXIT.match(text) if event.status == "error" else None
-    if failed:
-        return text[failed.end() :], int(failed.group(1))
+    if (unframed := cli_observation(text, event.status == "error")) is not None:
+        return unframed
     text = _SWE_AGENT_HEADER.sub("", _SWE_AGENT_FOOTER.sub("", text))
     return ("" if text.strip() == SWE_AGENT_NO_OUTPUT else text), event.exit_code
-
-
-def _codex_json_output(text: str) -> tuple[str, int] | None:
-    """A Codex output of the form ``{"output": ..., "metadata": {"exit_code": N, ...}}``, unwrapped."""
-    if not text.startswith('{"output"'):
-        return None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return None
-    metadata = value.get("metadata") if isinstance(value, dict) else None
-    code = metadata.get("exit_code") if isinstance(metadata, dict) else None
-    if not isinstance(code, int) or isinstance(code, bool) or not isinstance(value.get("output"), str):
-        return None
-    return value["output"], code
 
 
 def shell_command(record: CallRecord) -> str | None:
