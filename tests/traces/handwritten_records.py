@@ -963,3 +963,76 @@ CODEX_EXEC_EVENTS = [
 ]
 """What ``codex exec --json`` prints for a run: reasoning, a failing command, a file change, a to-do
 list (the interface's), the answer, the turn's usage."""
+
+
+def _goose(index: int, role: str, content: list | str, **metadata: bool) -> dict:
+    return {
+        "id": f"msg_{index}",
+        "role": role,
+        "created": 1764840600 + index,
+        "content": content,
+        "metadata": {"userVisible": True, "agentVisible": True, **metadata},
+    }
+
+
+GOOSE_MESSAGES = [
+    _goose(0, "user", [{"type": "text", "text": "Fix the failing parser test."}]),
+    _goose(1, "user", [{"type": "text", "text": "(shown to the user only)"}], agentVisible=False),
+    _goose(
+        2,
+        "assistant",
+        [
+            {"type": "thinking", "thinking": "Run the tests first.", "signature": "sig"},
+            {"type": "text", "text": "Running the tests."},
+            {
+                "type": "toolRequest",
+                "id": "toolu_1",
+                "toolCall": {
+                    "status": "success",
+                    "value": {"name": "developer__shell", "arguments": {"command": "pytest -q"}},
+                },
+            },
+        ],
+    ),
+    _goose(
+        3,
+        "user",
+        [
+            {
+                "type": "toolResponse",
+                "id": "toolu_1",
+                "toolResult": {
+                    "status": "success",
+                    "value": {"content": [{"type": "text", "text": "1 failed"}], "isError": True},
+                },
+            }
+        ],
+    ),
+    _goose(
+        4,
+        "assistant",
+        [
+            {"type": "toolRequest", "id": "toolu_2", "toolCall": {"status": "error", "error": "bad JSON"}},
+            {"type": "text", "text": "Fixed."},
+        ],
+    ),
+]
+"""A Goose conversation: the prompt, a message the agent never saw, a reasoned shell call whose result
+says it failed, an unparsable tool request, the answer."""
+GOOSE_SESSION = [
+    {
+        "id": "20261204_3",
+        "description": "fix parser",
+        "working_dir": "/home/dev/parser",
+        "message_count": 5,
+        "total_tokens": 1200,
+    },
+    *GOOSE_MESSAGES,
+]
+"""A Goose session file (``~/.local/share/goose/sessions/*.jsonl``): the metadata line, the messages."""
+GOOSE_STREAM = [
+    *({"type": "message", "message": message} for message in GOOSE_MESSAGES),
+    {"type": "notification", "extension_id": "developer", "message": "running"},
+    {"type": "complete", "total_tokens": 1200},
+]
+"""What ``goose run --output-format stream-json`` prints for the same conversation."""

@@ -29,6 +29,8 @@ from handwritten_records import (
     GATEWAY_RUN,
     GEMINI_CLI_SESSION,
     GEMINI_REQUEST,
+    GOOSE_SESSION,
+    GOOSE_STREAM,
     LANGFUSE_TRACE,
     LANGSMITH_RUNS,
     MLFLOW_TRACE,
@@ -112,6 +114,8 @@ HANDWRITTEN = {
     "codex": CODEX_SESSION,
     "codex-exec": CODEX_EXEC_EVENTS,
     "gemini-cli": [GEMINI_CLI_SESSION],
+    "goose": GOOSE_SESSION,
+    "goose-stream": GOOSE_STREAM,
 }
 """The JSONL lines of each format's hand-written record."""
 

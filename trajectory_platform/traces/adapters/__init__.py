@@ -21,6 +21,7 @@ from trajectory_platform.traces.adapters.codex_exec import CodexExecAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
+from trajectory_platform.traces.adapters.goose import GooseAdapter
 from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
 from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
@@ -58,6 +59,7 @@ ADAPTERS: dict[str, Adapter] = {
         CodexAdapter(),
         CodexExecAdapter(),
         GeminiCliAdapter(),
+        GooseAdapter(),
         BedrockAdapter(),
         AutoGenAdapter(),
         AnthropicAdapter(),
