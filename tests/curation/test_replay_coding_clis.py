@@ -364,3 +364,64 @@ def test_a_gemini_session_whose_folder_no_path_proves_is_not_replayed_from_a_gue
     episode = gemini_session(tmp_path / "session-2.json", GEMINI_CALLS, project="/elsewhere")
     (verdict,) = verify([episode], environment())
     assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_unsupported_call")
+
+
+# ------------------------------------------------------------------------------------ Goose
+
+
+def goose_session(path: Path, calls: list[tuple[str, dict, str, bool]]) -> Episode:
+    """A Goose session file: the metadata line (its ``working_dir``), the prompt, then each (tool,
+    arguments, result, failed) as a tool request and its response, then the answer."""
+    lines: list[dict] = [
+        {"id": "20261205_1", "description": "fix add", "working_dir": ROOT, "message_count": 0}
+    ]
+
+    def message(role: str, content: list) -> dict:
+        return {"id": f"m{len(lines)}", "role": role, "created": 1764900000 + len(lines), "content": content}
+
+    lines.append(message("user", [{"type": "text", "text": PROMPT}]))
+    for i, (name, arguments, result, failed) in enumerate(calls):
+        call = {"status": "success", "value": {"name": name, "arguments": arguments}}
+        lines.append(message("assistant", [{"type": "toolRequest", "id": f"t{i}", "toolCall": call}]))
+        value = {"content": [{"type": "text", "text": result}], "isError": failed}
+        answer = {"type": "toolResponse", "id": f"t{i}", "toolResult": {"status": "success", "value": value}}
+        lines.append(message("user", [answer]))
+    lines.append(message("assistant", [{"type": "text", "text": "Fixed."}]))
+    return ingest(path, "".join(json.dumps(line) + "\n" for line in lines))
+
+
+def editor(command: str, **arguments: str) -> tuple[str, dict]:
+    return "developer__text_editor", {"command": command, "path": OPS_PATH, **arguments}
+
+
+GOOSE_CALLS = [
+    (*editor("view"), OPS, False),
+    (*editor("str_replace", old_str="a ~ b", new_str="a + b"), "No match found", True),
+    (*editor("str_replace", old_str="a - b", new_str="a + b"), "Replaced", False),
+    (
+        "developer__text_editor",
+        {"command": "write", "path": f"{ROOT}/reproduce.py", "file_text": REPRODUCE},
+        "ok",
+        False,
+    ),
+    ("developer__shell", {"command": "python3 reproduce.py && rm reproduce.py"}, "5", False),
+]
+
+
+def test_a_goose_session_replays_its_developer_tools_in_its_working_dir_and_is_admitted(tmp_path):
+    episode = goose_session(tmp_path / "20261205_1.jsonl", GOOSE_CALLS)
+    result = replay_episode(episode, environment())
+    assert result.final_files == FIXED and result.drift_turns == [] and result.recorded_root == "mounted"
+    assert result.turns_replayed == 4, "view does nothing"
+    (verdict,) = verify([episode], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+
+
+def test_a_goose_edit_status_replay_contradicts_is_drift_and_an_undo_is_unsupported(tmp_path):
+    calls = [*GOOSE_CALLS]
+    calls[1] = (*calls[1][:3], False)  # the log says the replacement of absent text succeeded
+    (verdict,) = verify([goose_session(tmp_path / "a" / "s.jsonl", calls)], environment())
+    assert verdict.reason == "replay_drift"
+    undo = (*editor("undo_edit"), "Undone", False)
+    (verdict,) = verify([goose_session(tmp_path / "b" / "s.jsonl", [*GOOSE_CALLS, undo])], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_unsupported_call")

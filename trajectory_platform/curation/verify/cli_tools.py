@@ -1,4 +1,4 @@
-"""The tools of coding CLIs (Claude Code, the Codex CLI, the Gemini CLI) as replay re-executes them.
+"""The tools of coding CLIs (Claude Code, the Codex CLI, the Gemini CLI, Goose) as replay re-executes them.
 
 A session of one of these CLIs changes files through the CLI's own tools, not only the shell: Claude
 Code's ``Write``, ``Edit`` and ``MultiEdit``, Gemini's ``write_file`` and ``replace``, Codex's
@@ -17,6 +17,10 @@ tool's call on a path outside the repository (a plan written to ``/tmp``) change
 judges: it is skipped the same way, and a later command that depended on that file drifts. Any
 other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be re-executed
 here: the episode is not replayable, never judged from half its actions.
+
+Goose's developer extension is read the same way: ``developer__shell`` runs for its effect (how
+Goose frames a command's output for the model is not confirmed here, so the turn is unchecked),
+``developer__text_editor`` writes a file or replaces one occurrence (its ``view`` does nothing).
 
 Which CLI a call belongs to is the episode's source format, never guessed from a tool's name: a
 ``replace`` tool of another agent may mean anything.
@@ -51,7 +55,7 @@ class CliCall:
     compared: bool = True
 
 
-CLI_FORMATS = frozenset({"claude-code", "codex", "gemini-cli"})
+CLI_FORMATS = frozenset({"claude-code", "codex", "gemini-cli", "goose"})
 """The source formats whose calls are read here."""
 ONLY_READ = {
     "claude-code": frozenset(
@@ -73,6 +77,9 @@ ONLY_READ = {
         {"read_file", "read_many_files", "list_directory", "glob", "search_file_content"}
         | {"google_web_search", "web_fetch", "save_memory", "write_todos"}
     ),
+    "goose": frozenset(
+        {"developer__list_windows", "developer__screen_capture", "developer__image_processor"}
+    ),
 }
 """Each CLI's tools that change nothing in the workspace (Gemini's ``save_memory`` writes the user's
 own memory file, outside it)."""
@@ -93,6 +100,8 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
         found = _claude_code(name, arguments, roots)
     elif source_format == "codex":
         found = _codex(name, arguments, record.call.arguments or "", root)
+    elif source_format == "goose":
+        found = _goose(name, arguments, roots)
     else:
         found = _gemini(name, arguments, roots, record.answer.content if record.answer else None)
     return found or CliCall(UNSUPPORTED)
@@ -187,6 +196,25 @@ def _outside(path: str, roots: tuple[str, ...]) -> bool:
     return bool(roots) and not inside
 
 
+def _goose(name: str, arguments: dict[str, Any] | None, roots: tuple[str, ...]) -> CliCall | None:
+    """Goose's developer extension: ``shell`` runs a command (its answer's framing is not known
+    here: the effect counts, the turn is unchecked); ``text_editor`` views (nothing to do), writes a
+    whole file, or replaces one occurrence; its ``insert`` and ``undo_edit`` are not reproduced."""
+    if arguments is None:
+        return None
+    if name == "developer__shell" and isinstance(command := arguments.get("command"), str):
+        return CliCall(SHELL, command, compared=False)
+    path, command = arguments.get("path"), arguments.get("command")
+    if name != "developer__text_editor" or not isinstance(path, str):
+        return None
+    if command == "view" or (command in ("write", "str_replace") and _outside(path, roots)):
+        return CliCall(NO_EFFECT)
+    if command == "write" and isinstance(text := arguments.get("file_text"), str):
+        return _file(name, "write", {"path": path, "content": text}, roots)
+    step = _edit(arguments, "old_str", "new_str", replace_all=False) if command == "str_replace" else None
+    return _file(name, "edit", {"path": path, "edits": [{**step, "expected": 1}]}, roots) if step else None
+
+
 def _edit(edit: object, old_key: str, new_key: str, replace_all: bool) -> dict[str, Any] | None:
     """One search-and-replace step of an edit call, or ``None`` when its strings are missing."""
     if not isinstance(edit, dict):
@@ -232,12 +260,12 @@ def _relative(folder: str) -> str | None:
 
 
 def session_root(episode: Episode) -> str | None:
-    """The folder a coding CLI's session ran in, where the log proves it: Claude Code and Codex record
-    it (``cwd``); a Gemini CLI session records its SHA-256 (``projectHash``, which names the folder
-    the CLI keeps the session in), so the one folder among those its calls' absolute paths lie in
-    whose hash that is. ``None`` otherwise."""
+    """The folder a coding CLI's session ran in, where the log proves it: Claude Code, Codex and Goose
+    record it (``cwd``, Goose's ``working_dir``); a Gemini CLI session records its SHA-256
+    (``projectHash``, which names the folder the CLI keeps the session in), so the one folder among
+    those its calls' absolute paths lie in whose hash that is. ``None`` otherwise."""
     extra = episode.extra()
-    if episode.source_format in ("claude-code", "codex"):
+    if episode.source_format in ("claude-code", "codex", "goose"):
         cwd = extra.get("cwd")
         return (cwd.rstrip("/") or "/") if isinstance(cwd, str) and cwd.startswith("/") else None
     project = extra.get("projectHash")
