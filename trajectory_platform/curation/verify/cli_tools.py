@@ -71,8 +71,12 @@ ONLY_READ = {
             "NotebookRead",
         }
         | {"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "ListMcpResourcesTool", "ReadMcpResourceTool"}
+        | {"AskUserQuestion", "EnterPlanMode", "Skill"}
     ),
-    "codex": frozenset({"update_plan", "view_image", "web_search", "list_mcp_resources"}),
+    "codex": frozenset(
+        {"update_plan", "view_image", "web_search", "read_file", "list_dir", "grep_files"}
+        | {"list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"}
+    ),
     "gemini-cli": frozenset(
         {"read_file", "read_many_files", "list_directory", "glob", "search_file_content"}
         | {"google_web_search", "web_fetch", "save_memory", "write_todos"}
@@ -81,8 +85,9 @@ ONLY_READ = {
         {"developer__list_windows", "developer__screen_capture", "developer__image_processor"}
     ),
 }
-"""Each CLI's tools that change nothing in the workspace (Gemini's ``save_memory`` writes the user's
-own memory file, outside it)."""
+"""Each CLI's tools that change nothing in the workspace: they read, search, plan, ask the user, or
+load instructions (Claude Code's ``Skill``); Gemini's ``save_memory`` writes the user's own memory
+file, outside it."""
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
 
 
