@@ -234,6 +234,15 @@ def test_a_codex_output_or_patch_outcome_that_replay_contradicts_is_drift(tmp_pa
     (drift,) = replay_data(verdict)["drift"]
     assert (drift["recorded_exit"], drift["replayed_exit"]) == (0, 1)
 
+    server = {
+        "type": "function_call",
+        "name": "exec_command",
+        "arguments": json.dumps({"cmd": "python3 -m http.server"}),
+    }
+    running = "Chunk ID: 9f\nWall time: 10.0 seconds\nProcess running with session ID 4867\nOutput:\n"
+    (verdict,) = verify([codex_session(tmp_path / "c" / "rollout.jsonl", [(server, running)])], environment())
+    assert verdict.reason == "replay_unsupported_call", "a command left running in the background"
+
     stale = PATCH.replace("a - b", "a ~ b")  # a hunk no line of the file matches
     (verdict,) = verify(
         [codex_session(tmp_path / "b" / "rollout.jsonl", [(apply_patch(stale), PATCHED)])], environment()

@@ -89,6 +89,8 @@ ONLY_READ = {
 load instructions (Claude Code's ``Skill``); Gemini's ``save_memory`` writes the user's own memory
 file, outside it."""
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
+_STILL_RUNNING = re.compile(r"^Process running with session ID \d+$", re.MULTILINE)
+"""What Codex's ``exec_command`` answers when the command is still running when the call returns."""
 
 
 def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCall | None:
@@ -101,14 +103,15 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
         return CliCall(NO_EFFECT)
     arguments = record.arguments if isinstance(record.arguments, dict) else None
     roots = (root,) if root else ()
+    answer = record.answer.content if record.answer is not None else None
     if source_format == "claude-code":
         found = _claude_code(name, arguments, roots)
     elif source_format == "codex":
-        found = _codex(name, arguments, record.call.arguments or "", root)
+        found = _codex(name, arguments, record.call.arguments or "", root, answer)
     elif source_format == "goose":
         found = _goose(name, arguments, roots)
     else:
-        found = _gemini(name, arguments, roots, record.answer.content if record.answer else None)
+        found = _gemini(name, arguments, roots, answer)
     return found or CliCall(UNSUPPORTED)
 
 
@@ -138,7 +141,9 @@ def _claude_code(name: str, arguments: dict[str, Any] | None, roots: tuple[str, 
     return _file(name, "edit", {"path": path, "edits": steps, "require_read": True}, roots)
 
 
-def _codex(name: str, arguments: dict[str, Any] | None, raw: str, root: str | None) -> CliCall | None:
+def _codex(
+    name: str, arguments: dict[str, Any] | None, raw: str, root: str | None, answer: str | None
+) -> CliCall | None:
     if name == "apply_patch":  # a custom tool: its input is the patch itself, or {"input": patch}
         patch = arguments.get("input") if arguments is not None else raw
         return _patch(patch, None, root)
@@ -158,6 +163,8 @@ def _codex(name: str, arguments: dict[str, Any] | None, raw: str, root: str | No
         )
         return _in_folder(line, workdir, root)
     if name == "exec_command" and isinstance(command := arguments.get("cmd"), str):
+        if _STILL_RUNNING.search(answer or ""):
+            return None  # it went on in the background, fed through write_stdin: not one command's run
         return _in_folder(command, workdir, root)
     return None
 
