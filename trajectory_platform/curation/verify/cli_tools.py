@@ -57,7 +57,7 @@ class CliCall:
 
 CLI_FORMATS = frozenset({"claude-code", "codex", "gemini-cli", "goose"})
 """The source formats whose calls are read here."""
-ONLY_READ = {
+NO_EFFECT_TOOLS = {
     "claude-code": frozenset(
         {
             "Glob",
@@ -99,7 +99,7 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
     if source_format not in CLI_FORMATS:
         return None
     name = record.call.name or ""
-    if name in ONLY_READ[source_format]:
+    if name in NO_EFFECT_TOOLS[source_format]:
         return CliCall(NO_EFFECT)
     arguments = record.arguments if isinstance(record.arguments, dict) else None
     roots = (root,) if root else ()
