@@ -71,6 +71,11 @@ HIDDEN = {
         ", ".join(str(ord(c)) for c in AWS[4:]),
     ),
     "narrow_wrapped_base64": ("$ base64 -w 16 creds\n" + _wrapped(f"aws_access_key_id = {AWS}\n", 16), AWS),
+    "hex_of_lines": ("stdout (hex): " + f"aws_access_key_id = {AWS}\n".encode().hex(), AWS.encode().hex()),
+    "base64_of_hex": (
+        "blob: " + base64.b64encode(f"key = {AWS}\n".encode().hex().encode()).decode(),
+        base64.b64encode(f"key = {AWS}\n".encode().hex().encode()).decode(),
+    ),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),

@@ -177,10 +177,15 @@ def _entity(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [] if text == match.group() else [(text, match.start(), match.end())]
 
 
+def _text_byte(byte: int) -> bool:
+    """Printable ASCII, a tab or a line break: what hex of text decodes to (a digest does not)."""
+    return 32 <= byte < 127 or byte in (9, 10, 13)
+
+
 def _hex(match: re.Match[str]) -> list[tuple[str, int, int]]:
     start = match.start("hex")
     raw = bytes.fromhex(match.group("hex"))
-    if not all(32 <= b < 127 for b in raw):  # digests and binary blobs decode to noise: not text
+    if not all(map(_text_byte, raw)):  # digests and binary blobs decode to noise: not text
         return []
     return [(chr(b), start + 2 * i, start + 2 * i + 2) for i, b in enumerate(raw)]
 
@@ -193,7 +198,7 @@ def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
     ):
         return []  # the tail of a longer run (a fingerprint's ``MD5:9d:38:...``), not its start
     raw = bytes.fromhex(match.group().replace(":", " "))
-    if not all(32 <= b < 127 for b in raw):
+    if not all(map(_text_byte, raw)):
         return []
     return [(chr(b), match.start() + 3 * i, match.start() + 3 * i + 2) for i, b in enumerate(raw)]
 

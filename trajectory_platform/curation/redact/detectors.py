@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
-from trajectory_platform.curation.redact.decoders import bytes_as_text, mostly_printable
+from trajectory_platform.curation.redact.decoders import bytes_as_text, decoded_views, mostly_printable
 from trajectory_platform.curation.redact.entropy import looks_random
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
@@ -754,12 +754,18 @@ def _encoded_secret_kind(token: str, config: RedactionConfig, depth: int = 1) ->
         return None
     if not mostly_printable(decoded):
         return None
-    inner = [*find_pem_blocks(decoded), *find_known_formats(decoded), *find_assignments(decoded)]
-    if not inner and config.pii:
-        inner = list(find_pii(decoded, config))
+    inner = _carried(decoded, config)
+    if not inner:  # the text under the base64 encoded once more (hex, percent, \u escapes...)
+        inner = [found for view in decoded_views(decoded) for found in _carried(view.text, config)]
     if not inner and depth < BASE64_DEPTH and _CANDIDATE.fullmatch(decoded.strip()):
         return _encoded_secret_kind(decoded.strip(), config, depth + 1)
     return inner[0].kind if inner else None
+
+
+def _carried(text: str, config: RedactionConfig) -> list[Finding]:
+    """The credentials (else the personal data) a decoded text carries."""
+    found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
+    return found if found or not config.pii else list(find_pii(text, config))
 
 
 _PUBLIC_BEFORE = re.compile(
