@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import zlib
 from urllib.parse import quote
 
 import pytest
@@ -24,6 +25,21 @@ def _wrapped(text: str, width: int) -> str:
     return "\n".join(encoded[i : i + width] for i in range(0, len(encoded), width))
 
 
+def _git_binary_patch(content: bytes) -> str:
+    """``content`` as ``git diff --binary`` writes a new file's hunk: deflated, then base85 lines of
+    up to 52 bytes, each led by a letter giving its byte count."""
+    data = zlib.compress(content)
+    lines = []
+    for start in range(0, len(data), 52):
+        chunk = data[start : start + 52]
+        count = chr(ord("A") + len(chunk) - 1) if len(chunk) <= 26 else chr(ord("a") + len(chunk) - 27)
+        lines.append(count + base64.b85encode(chunk, pad=True).decode())
+    return f"GIT binary patch\nliteral {len(content)}\n" + "\n".join(lines) + "\n\n"
+
+
+_KEYSTORE = (
+    b"\x00\x01SQLite format 3\x00" + bytes(range(256)) + f"aws_access_key_id={AWS}".encode() + b"\x00" * 9
+)
 _CYRILLIC_AWS = AWS.replace("A", "\u0410").replace("I", "\u0406").replace("E", "\u0415")
 _GREEK_AWS = AWS.replace("K", "\u039a").replace("O", "\u039f").replace("T", "\u03a4")
 HIDDEN = {
@@ -75,6 +91,14 @@ HIDDEN = {
     "base64_of_hex": (
         "blob: " + base64.b64encode(f"key = {AWS}\n".encode().hex().encode()).decode(),
         base64.b64encode(f"key = {AWS}\n".encode().hex().encode()).decode(),
+    ),
+    "git_binary_patch": (
+        "diff --git a/store.db b/store.db\nnew file mode 100644\n" + _git_binary_patch(_KEYSTORE),
+        _git_binary_patch(_KEYSTORE).split("\n")[2],
+    ),
+    "ascii85": (
+        "stream <~" + base64.a85encode(f"key = {AWS}\n".encode()).decode() + "~>",
+        base64.a85encode(f"key = {AWS}\n".encode()).decode(),
     ),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
@@ -267,3 +291,11 @@ def test_a_secret_stored_as_a_bare_json_number_becomes_a_quoted_pseudonym():
     document = json.loads(redacted)
     assert [f.kind for f in findings] == ["PASSWORD"] and "84736251" not in redacted
     assert document["password"] == document["pins"][0] and document["n"] == 3
+
+
+def test_a_binary_patch_that_inflates_to_gigabytes_is_read_only_up_to_the_limit():
+    from trajectory_platform.curation.redact.decoders import INFLATE_LIMIT
+
+    bomb = _git_binary_patch(b"A" * (64 * INFLATE_LIMIT))
+    (view,) = [v for v in decoded_views(bomb) if v.name == "git_binary"]
+    assert INFLATE_LIMIT <= len(view.text) <= INFLATE_LIMIT + len(bomb)

@@ -9,8 +9,9 @@ look-alike Unicode (zero-width and other invisible format characters between its
 fullwidth or other compatibility forms of ASCII, ``ＡＫＩＡ``, Cyrillic or Greek letters drawn like
 Latin ones), spelled out with a separator between its characters (``A K I A ...``), as a list of
 its characters or their codes (``["A", "K", ...]``, ``fromCharCode(65, 75, ...)``), in base64
-wrapped across lines, or cut into concatenated string literals (``"AKIAQW" + "ERTY..."``, a
-backslash line continuation), which a reader sees as the key and a pattern does not. An encoding
+wrapped across lines, deflated inside a ``git diff --binary`` hunk, in ascii85, or cut into
+concatenated string literals (``"AKIAQW" + "ERTY..."``, a backslash line continuation), which a
+reader sees as the key and a pattern does not. An encoding
 applied twice (``%2541``, percent-encoded twice) is undone twice: each view is decoded once more by
 its own decoder. Each decoder here undoes one encoding where it occurs and keeps, for every decoded
 character, the raw span it came from, so a finding in the decoded view becomes a finding on the
@@ -28,6 +29,7 @@ import re
 import string
 import sys
 import unicodedata
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -87,6 +89,18 @@ _BASE64_BLOCK = re.compile(
 )
 """Two lines or more of base64 alone: what ``base64`` (76 columns), ``openssl base64`` and MIME (64 or
 76) write when they wrap their output; a key inside is cut across lines, so no line decodes to it."""
+_BASE85 = r"[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]"
+_GIT_BINARY = re.compile(
+    rf"(?m)^GIT binary patch\r?\n(?:literal|delta) \d+\r?\n(?P<body>(?:[A-Za-z]{_BASE85}+(?:\r?\n|\Z))+)"
+)
+"""A ``git diff --binary`` hunk: lines of base85 (RFC 1924), each led by a letter giving its byte
+count, of zlib-deflated file content (``literal``) or delta (``delta``)."""
+_ASCII85 = re.compile(r"<~[!-uz\s]{10,}?~>")
+"""Adobe ascii85 (PostScript, PDF, ``base64.a85encode(..., adobe=True)``), between its delimiters."""
+INFLATE_LIMIT = 1 << 20
+"""The most bytes a compressed block is inflated to: a small block that would inflate to gigabytes
+is read up to here, never all."""
+_PRINTABLE_RUN = re.compile(r"[\t\n\r -~]{8,}")
 MAX_DEPTH = 2
 """One encoding undone twice in a row (a view's own view): percent-encoded twice, ``\\u`` escapes
 of ``\\u`` escapes. Only the same decoder again: mixed stacks decoded the escapes of code samples
@@ -232,6 +246,33 @@ def _base64_block(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [(text, match.start(), match.end())] if text and mostly_printable(text) else []
 
 
+def _git_binary(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A binary patch's content: inflated, then its text (``strings``-like runs of eight printable
+    characters or more where the file is binary: a key in a keystore or a database), mapped to the
+    whole hunk (a finding replaces it all)."""
+    data = bytearray()
+    for line in match.group("body").split():
+        size = ord(line[0]) - (ord("A") - 1 if line[0] <= "Z" else ord("a") - 27)
+        try:
+            data += base64.b85decode(line[1:])[:size]
+        except ValueError:
+            return []
+    try:
+        raw = zlib.decompressobj().decompress(bytes(data), INFLATE_LIMIT)
+    except zlib.error:
+        return []
+    text = "\n".join(_PRINTABLE_RUN.findall(raw.decode("latin-1")))
+    return [(text, match.start(), match.end())] if text else []
+
+
+def _ascii85(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    try:
+        text = bytes_as_text(base64.a85decode(match.group(), adobe=True))
+    except (ValueError, UnicodeDecodeError):
+        return []
+    return [(text, match.start(), match.end())] if text and mostly_printable(text) else []
+
+
 def _spelled(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [
         (match.group()[i], match.start() + i, match.start() + i + 1) for i in range(0, len(match.group()), 2)
@@ -364,6 +405,8 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("hex", bool, _HEX_RUN, _hex),
     ("hex_bytes", _holds(" "), _HEX_BYTES, _hex_bytes),
     ("base64_block", _holds("\n"), _BASE64_BLOCK, _base64_block),
+    ("git_binary", _holds("GIT binary patch"), _GIT_BINARY, _git_binary),
+    ("ascii85", _holds("<~"), _ASCII85, _ascii85),
     ("spelled", bool, _SPELLED, _spelled),
     ("char_list", lambda text: _CHAR_LIST_HINT.search(text) is not None, _CHAR_LIST, _char_list),
     ("char_codes", lambda text: _CHAR_CODES_HINT.search(text) is not None, _CHAR_CODES, _char_codes),
