@@ -81,6 +81,28 @@ def test_workspace_bytecode_never_stands_in_for_its_source(tmp_path: Path, where
     assert good["status"] == "passed", "the right source passes"
 
 
+FREED_AFTER_COMPARING = """
+import gc
+
+
+class Plain:
+    pass
+
+
+def add(a, b):
+    class E:
+        def __eq__(self, other):
+            return True
+
+        __hash__ = object.__hash__
+
+        def __del__(self):  # once compared, nothing refers to E, and the collector frees it
+            self.__class__ = Plain
+            {collect}
+
+    return E()"""
+"""A class made inside ``add`` that its instance's ``__del__`` lets the collector free before the
+verdict: by calling it (``gc.collect()``), or by allocating past its threshold."""
 FORGED_COMPARISONS = {
     "type_with_a_dict": "E = type('E', (int,), {'__eq__': lambda s, o: True, '__hash__': int.__hash__})",
     "setattr_of_a_built_name": """
@@ -136,43 +158,8 @@ def add(a, b):
         __hash__ = int.__hash__
 
     return E(a - b)""",
-    "freed_by_a_collection_it_sets_off": """
-import gc
-
-
-class Plain:
-    pass
-
-
-def add(a, b):
-    class E:
-        def __eq__(self, other):
-            return True
-
-        __hash__ = object.__hash__
-
-        def __del__(self):  # once compared: nothing refers to E any more, and it is collected
-            self.__class__ = Plain
-            gc.collect()
-
-    return E()""",
-    "freed_by_an_automatic_collection": """
-class Plain:
-    pass
-
-
-def add(a, b):
-    class E:
-        def __eq__(self, other):
-            return True
-
-        __hash__ = object.__hash__
-
-        def __del__(self):  # allocations past the threshold: the collector frees E on its own
-            self.__class__ = Plain
-            [[] for _ in range(50_000)]
-
-    return E()""",
+    "freed_by_a_collection_it_sets_off": FREED_AFTER_COMPARING.format(collect="gc.collect()"),
+    "freed_by_an_automatic_collection": FREED_AFTER_COMPARING.format(collect="[[] for _ in range(50_000)]"),
 }
 """Ways to write a class whose instances compare equal to anything (``E`` at module level, or made
 inside ``add``, even one that is freed before the test's verdict), each of which the static audit's
@@ -213,10 +200,9 @@ def test_an_object_equal_to_anything_does_not_pass(tmp_path: Path, form: str):
 def test_a_collection_the_probe_did_not_see_voids_the_pass(tmp_path: Path):
     """Taking the probe's hook off the collector around a collection frees the forger unseen; the
     collector's own count of its runs shows it."""
-    hidden = FORGED_COMPARISONS["freed_by_a_collection_it_sets_off"].replace(
-        "gc.collect()",
-        "hooks = list(gc.callbacks)\n            gc.callbacks.clear()\n            gc.collect()\n"
-        "            gc.callbacks.extend(hooks)",
+    hidden = FREED_AFTER_COMPARING.format(
+        collect="hooks = list(gc.callbacks)\n            gc.callbacks.clear()\n            gc.collect()\n"
+        "            gc.callbacks.extend(hooks)"
     )
     results = run_tests_in(_workspace_with(tmp_path, hidden), ids=TESTS).results
     assert results[TESTS[0]]["status"] == "error", results

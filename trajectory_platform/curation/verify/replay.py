@@ -526,7 +526,7 @@ def _status_drift(
 
 
 def _actions(
-    episode: Episode, fixture: Fixture, mode: str, modern: bool, cli: dict[int, CliCall]
+    records: list[CallRecord], fixture: Fixture, mode: str, modern: bool, cli: dict[int, CliCall]
 ) -> tuple[list[CallRecord], list[int], list[int]]:
     """The calls to re-execute, in order, the turns of calls this mode cannot re-execute, and those
     of a coding CLI's calls that change nothing in the repository (``cli``:
@@ -536,7 +536,7 @@ def _actions(
     actions: list[CallRecord] = []
     unsupported: list[int] = []
     skipped: list[int] = []
-    for record in call_records(episode):
+    for record in records:
         name = record.call.name or ""
         if record.refused or (name.lower() in NON_ACTIONS and name not in declared):
             continue
@@ -589,7 +589,7 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     cli: dict[int, CliCall] = {}  # by the id of the episode's own call object: a turn may hold several
     if mode == "shell":
         cli = {id(r.call): c for r in records if (c := cli_call(r, episode.source_format, root)) is not None}
-    actions, unsupported, skipped = _actions(episode, fixture, mode, modern, cli)
+    actions, unsupported, skipped = _actions(records, fixture, mode, modern, cli)
     if unsupported:
         return ReplayResult(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=unsupported
@@ -681,7 +681,8 @@ def repository_root(episode: Episode) -> str | None:
     shell directory OpenHands' first command observation records (``extras.metadata.working_dir``,
     kept as ``extra_json``'s ``working_dir``; ``/workspace`` or ``/workspace/<repo>`` in its
     evaluation runs), or the folder a coding CLI's session ran in (:func:`cli_tools.session_root`:
-    Claude Code's and Codex's ``cwd``, the folder whose hash is a Gemini session's ``projectHash``).
+    Claude Code's and Codex's ``cwd``, Goose's ``working_dir``, the folder whose hash is a Gemini
+    session's ``projectHash``).
     ``None`` when the log records none: replay never guesses one."""
     if (session := session_root(episode)) is not None:
         return session
