@@ -36,6 +36,11 @@ seed passes, the run stops there with a report of each seed's figure and what to
 Each comparison is a paired score interval (Tango; McNemar score p) over (gated seed, item) at a
 Bonferroni-corrected level (alpha / 3).
 
+One claim again, planned before it runs: ``--full --claims C --first-seed 10 --seeds 10`` trains only
+the reference and the recovery variant on fresh seeds, and reads (C) as its own test at alpha 0.05
+(the family is the claims the run tests); ``--recovery-episodes`` draws more fault-injected trials
+per seed than the default half of ``--episodes``, as many as the held-out pool has focus tasks.
+
 More seeds without redoing the first ones: ``--full --first-seed 3`` runs seeds 3, 4, 5 (a
 replication), and ``--pool A.json B.json`` reads results of one recipe on disjoint seeds as one
 experiment (each comparison's 2x2 tables summed, its interval recomputed: what one run over every
@@ -45,8 +50,8 @@ The steps live in the ``ablation`` package beside this script (calibrate, plan, 
 this file only strings them together and prints.
 
 Usage: ``.venv/bin/python benchmarks/ablations.py --quick`` or
-``--full [--seeds 3] [--first-seed 0] [--batch 8] [--threads 1] [--budget-minutes 90] [--steps N]
-[--tasks 4000] [--plan-only]`` or ``--pool RESULT RESULT [...]``.
+``--full [--claims ABC] [--seeds 3] [--first-seed 0] [--recovery-episodes N] [--batch 8] [--threads 1]
+[--budget-minutes 90] [--steps N] [--tasks 4000] [--plan-only]`` or ``--pool RESULT RESULT [...]``.
 The last stdout line is a JSON object.
 """
 
@@ -64,7 +69,7 @@ from typing import Any, cast
 
 import torch
 from ablation.calibrate import (
-    CALIBRATED,
+    calibrated,
     mean_step_seconds,
     measure_costs,
     smoke_training,
@@ -75,6 +80,7 @@ from ablation.compare import (
     REFERENCE,
     SUMMARY_COLUMNS,
     Runs,
+    claim_variants,
     competence,
     familiar_acceptance,
     pool,
@@ -154,6 +160,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     other variants on a worker pool, then compare."""
     started = time.monotonic()
     seeds = tuple(range(args.first_seed, args.first_seed + args.seeds))
+    variants = tuple(v for v in VARIANTS if v in claim_variants(args.claims))
     settings = VariantSettings(
         steps=args.steps or VariantSettings.steps,  # the plan sets it when undeclared
         examples_per_step=args.batch,
@@ -166,7 +173,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     train = training_fixtures(args.tasks, 0, tuple(sorted(set(LEARN_KINDS))))
     spec = SuiteSpec(
         episodes=args.episodes,
-        recovery_episodes=args.episodes // 2,
+        recovery_episodes=args.episodes // 2 if args.recovery_episodes is None else args.recovery_episodes,
         retention_episodes=args.episodes // 4,
         retention_kinds=("count_files",),
     )
@@ -176,6 +183,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "augmented": expert_table(workdir, base, train, 0, augment=True),
         "recovery": expert_table(workdir, base, train, 0, recovery_share=0.35),
     }
+    # Every variant's data sets the token budget, so a run of some claims evaluates as a whole one.
     budget = evaluation_budget(list(tables.values()))
     # Ablation A's variants train on the selected table: each step builds its all-token labels
     # (ablation.run.train_all_token), so the context warm-up cuts the same preamble for every variant.
@@ -184,16 +192,16 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         # One calibration per distinct training cost, side by side as the runs will be (contention).
         jobs = {
             v: executor.submit(measure_costs, i, v, tables[v], items, workdir, settings, budget, args.threads)
-            for i, v in enumerate(CALIBRATED)
+            for i, v in enumerate(calibrated(variants))
         }
         costs = {v: job.result() for v, job in jobs.items()}
         step_by_variant = {v: cost.step_seconds for v, cost in costs.items()}
     plan = plan_budget(
-        mean_step_seconds(step_by_variant),
+        mean_step_seconds(step_by_variant, variants),
         max(cost.outside_seconds for cost in costs.values()),
         max(cost.evaluation_seconds for cost in costs.values()),
         time.monotonic() - started,
-        args.seeds * len(VARIANTS),
+        args.seeds * len(variants),
         args.budget_minutes * 60,
         args.steps,
         workers=args.workers,
@@ -233,12 +241,14 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "batch": settings.examples_per_step,
         "lr": settings.learning_rate,
         "episodes": args.episodes,
+        "recovery_episodes": spec.recovery_episodes,
+        "claims": args.claims,
         "max_new_tokens": budget[0],
         "max_generated_tokens": budget[1],
         "workers": args.workers,
         "threads": args.threads,
     }
-    others = [v for v in VARIANTS if v != REFERENCE]
+    others = [v for v in variants if v != REFERENCE]
     queue = RunQueue(seeds, REFERENCE, costliest_first(step_by_variant, others))
     runs, timings = _train_gated(
         queue,
@@ -262,7 +272,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         **head,
         **recipe,
         "timings": dict(sorted(timings.items())),
-        **read_ablation(runs, seeds, args.gate, {v: declared_keys(tables[v]) for v in VARIANTS}),
+        **read_ablation(runs, seeds, args.gate, {v: declared_keys(tables[v]) for v in variants}, args.claims),
         "seconds": round(time.monotonic() - started, 1),
     }
 
@@ -363,6 +373,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--episodes", type=int, default=48, help="acceptance trials per variant and seed")
     parser.add_argument(
+        "--recovery-episodes",
+        type=int,
+        default=None,
+        help="fault-injected trials per variant and seed (default: half of --episodes)",
+    )
+    parser.add_argument(
+        "--claims",
+        default="ABC",
+        help="the claims to test (--full), e.g. C: only their variants train, and alpha is 0.05 over them",
+    )
+    parser.add_argument(
         "--gate", type=float, default=0.15, help="the reference's familiar-schema acceptance a seed needs"
     )
     parser.add_argument("--workdir", type=Path, default=None)
@@ -370,6 +391,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.first_seed < 0:
         parser.error("--first-seed: a seed is a non-negative integer")
+    try:
+        claim_variants(args.claims)
+    except ValueError as error:
+        parser.error(f"--claims: {error}")
+    args.claims = "".join(sorted(set(args.claims)))  # one Bonferroni family however it was spelled
     if args.pool:
         try:
             result = pool([_read_result(path) for path in args.pool])

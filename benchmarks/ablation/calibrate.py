@@ -12,6 +12,7 @@ exactly known scores, a smoke training run, and the costs of a step and an evalu
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -78,10 +79,15 @@ class RunCosts(NamedTuple):
     """An upper bound on the closed-loop evaluation of a trained run (see :func:`measure_costs`)."""
 
 
-def mean_step_seconds(measured: dict[str, float]) -> float:
-    """The mean step time over :data:`VARIANTS` (each trains on the same seeds and steps), from the
-    :data:`CALIBRATED` ones' measured times."""
-    return sum(measured[SAME_COST.get(v, v)] for v in VARIANTS) / len(VARIANTS)
+def calibrated(variants: Sequence[str]) -> tuple[str, ...]:
+    """The :data:`CALIBRATED` variants whose costs a run training ``variants`` needs."""
+    return tuple(v for v in CALIBRATED if v in {SAME_COST.get(w, w) for w in variants})
+
+
+def mean_step_seconds(measured: dict[str, float], variants: Sequence[str] = VARIANTS) -> float:
+    """The mean step time over ``variants`` (each trains on the same seeds and steps), from the
+    :func:`calibrated` ones' measured times."""
+    return sum(measured[SAME_COST.get(v, v)] for v in variants) / len(variants)
 
 
 def stub_mechanics(library_seed: int = 0, episodes: int = 4) -> dict[str, dict[str, Any]]:

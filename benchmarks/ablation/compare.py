@@ -4,7 +4,9 @@ Variants are compared only on seeds where the reference reaches the competence g
 on the familiar-schema held-out items, what every variant trains for, is >= gate (the renamed items
 measure ablation B, so they cannot also decide whether a seed learned). Other seeds are reported
 as not resolved. Each comparison is a paired score
-interval (Tango; McNemar score p) over (seed, item) at a Bonferroni-corrected level (alpha / 3 ablations).
+interval (Tango; McNemar score p) over (seed, item) at a Bonferroni-corrected level: alpha over the
+claims the run tests (alpha / 3 for all of A, B and C; a replication of one claim, declared before it
+runs with ``--claims``, is that claim's own test at alpha).
 """
 
 from __future__ import annotations
@@ -72,6 +74,18 @@ COMPARISONS = (
         "C", "recovery", "recovery", lambda m: m.recovered, suite="recovery", summary_column="recovery"
     ),
 )
+
+
+CLAIMS = ("A", "B", "C")
+"""Every claim the ablation can test, each the ``ablation`` of its :data:`COMPARISONS`."""
+
+
+def claim_variants(claims: Sequence[str]) -> set[str]:
+    """The variants a run testing ``claims`` trains: the reference and each one their comparisons read."""
+    unknown = sorted(set(claims) - set(CLAIMS))
+    if unknown or not claims:
+        raise ValueError(f"claims are some of {', '.join(CLAIMS)}; got {''.join(claims) or 'none'}")
+    return {REFERENCE} | {c.variant for c in COMPARISONS if c.ablation in claims}
 
 
 def summaries(runs: Runs, keys: dict[str, set[str]]) -> dict[str, dict[str, Any]]:
@@ -165,18 +179,28 @@ def seed_level(per_seed: dict[str, float], alpha: float) -> dict[str, Any]:
     }
 
 
-def read_ablation(runs: Runs, seeds: Sequence[int], gate: float, keys: dict[str, set[str]]) -> dict[str, Any]:
+def read_ablation(
+    runs: Runs,
+    seeds: Sequence[int],
+    gate: float,
+    keys: dict[str, set[str]],
+    claims: Sequence[str] = CLAIMS,
+) -> dict[str, Any]:
     """Everything the experiment concludes: variant table, the competence gate and every comparison
-    (``keys``: each variant's declared argument keys, for PRE)."""
+    of ``claims``, at alpha 0.05 over the claims tested (``keys``: each variant's declared argument
+    keys, for PRE)."""
     gated = competence(runs, seeds, gate)
-    alpha = bonferroni_alpha(0.05, 3)
+    alpha = bonferroni_alpha(0.05, len(claims))
     return {
         **gated,
+        "claims": "".join(claims),
         "bonferroni_alpha": alpha,
         "variants": {
             name: {k: row[k] for k in SUMMARY_COLUMNS} for name, row in summaries(runs, keys).items()
         },
-        "comparisons": [compare(runs, c, gated["gated_seeds"], alpha) for c in COMPARISONS],
+        "comparisons": [
+            compare(runs, c, gated["gated_seeds"], alpha) for c in COMPARISONS if c.ablation in claims
+        ],
     }
 
 
@@ -186,6 +210,8 @@ POOLED_RECIPE = (
     "batch",
     "lr",
     "episodes",
+    "recovery_episodes",
+    "claims",
     "preamble_warmup_steps",
     "tasks",
     "gate",
@@ -195,10 +221,11 @@ POOLED_RECIPE = (
 )
 """What two ``--full`` results must share to be pooled: the same experiment, on other seeds."""
 
-UNRECORDED_RECIPE = {"lr": 3e-3, "episodes": 48}
+UNRECORDED_RECIPE = {"lr": 3e-3, "episodes": 48, "recovery_episodes": 24, "claims": "ABC"}
 """What a result written before ``--full`` recorded these keys (2026-12-05) ran at: every committed
 one used the defaults of its day (the learning rate has been 3e-3 since the script began; its
-comparisons' n of 48 per gated seed shows the episodes)."""
+comparisons' n of 48 per gated seed shows the episodes, and 24 per gated seed the recovery trials,
+half of them as the script has always drawn; every one tested all three claims)."""
 
 
 def _recipe(result: dict[str, Any], key: str) -> Any:

@@ -13,6 +13,7 @@ from ablation.calibrate import (
     CALIBRATED,
     EXPECTED_STUBS,
     SAME_COST,
+    calibrated,
     mean_step_seconds,
     smoke_training,
     stub_deviations,
@@ -87,3 +88,10 @@ def test_every_variant_has_a_calibrated_step_time_and_the_plan_reads_their_mean(
     assert set(CALIBRATED) | set(SAME_COST) == set(VARIANTS)
     measured = {"selected": 1.0, "all_token": 3.0, "augmented": 2.0, "recovery": 1.0}
     assert mean_step_seconds(measured) == pytest.approx((1.0 + 3.0 + 2.0 + 1.0 + 3.0) / 5)
+
+
+def test_a_run_of_some_claims_calibrates_and_plans_only_the_variants_it_trains():
+    assert calibrated(("selected", "recovery")) == ("selected", "recovery")
+    assert calibrated(("selected", "all_token", "compute_matched")) == ("selected", "all_token")
+    measured = {"selected": 1.0, "recovery": 2.0}
+    assert mean_step_seconds(measured, ("selected", "recovery")) == pytest.approx(1.5)

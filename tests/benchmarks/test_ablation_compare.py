@@ -8,7 +8,16 @@ import random
 from types import SimpleNamespace
 
 import pytest
-from ablation.compare import COMPARISONS, REFERENCE, compare, competence, summaries
+from ablation.compare import (
+    CLAIMS,
+    COMPARISONS,
+    REFERENCE,
+    claim_variants,
+    compare,
+    competence,
+    read_ablation,
+    summaries,
+)
 
 from trajectory_platform.evaluation.calls import ScoredCall
 from trajectory_platform.evaluation.episodes import EpisodeMeasure
@@ -113,3 +122,38 @@ def test_a_comparisons_summary_column_holds_exactly_its_trials_rate_per_seed():
             str(s): rows[f"{comparison.variant}-{s}"][column] - rows[f"{REFERENCE}-{s}"][column]
             for s in (0, 1)
         }
+
+
+def test_each_claim_trains_the_reference_and_the_variants_its_comparisons_read():
+    assert claim_variants("C") == {REFERENCE, "recovery"}
+    assert claim_variants("B") == {REFERENCE, "augmented"}
+    assert claim_variants("A") == {REFERENCE, "all_token", "compute_matched"}
+    assert claim_variants(CLAIMS) == {REFERENCE} | {c.variant for c in COMPARISONS}
+    for bad in ("", "D", "CX"):
+        with pytest.raises(ValueError, match="claims are some of A, B, C"):
+            claim_variants(bad)
+
+
+def test_a_run_of_one_claim_reads_only_its_comparisons_as_their_own_family():
+    """A replication planned for (C) alone is (C)'s own test at 0.05, not a third of it, and its
+    comparisons are exactly the ones the full run reads for (C), on the same trials."""
+    rng = random.Random(3)
+    kinds = (
+        [("acceptance", "familiar")] * 8 + [("acceptance", "renamed")] * 4 + [("recovery", "familiar")] * 6
+    )
+    runs = {(v, s): [_measure(rng, *k) for k in kinds] for v in claim_variants(CLAIMS) for s in (0, 1)}
+    keys = {v: set() for v, _ in runs}
+    whole = read_ablation(runs, (0, 1), gate=0.0, keys=keys)
+    only_c = read_ablation(
+        {k: v for k, v in runs.items() if k[0] in claim_variants("C")},
+        (0, 1),
+        gate=0.0,
+        keys=keys,
+        claims="C",
+    )
+    assert (whole["claims"], whole["bonferroni_alpha"]) == ("ABC", pytest.approx(0.05 / 3))
+    assert (only_c["claims"], only_c["bonferroni_alpha"]) == ("C", 0.05)
+    assert [c["ablation"] for c in only_c["comparisons"]] == ["C"]
+    at_05 = compare(runs, next(c for c in COMPARISONS if c.ablation == "C"), gated=[0, 1], alpha=0.05)
+    assert only_c["comparisons"] == [at_05]
+    assert sorted(only_c["variants"]) == ["recovery-0", "recovery-1", "selected-0", "selected-1"]

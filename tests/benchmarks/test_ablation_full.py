@@ -63,3 +63,21 @@ def test_no_seed_past_the_gate_stops_after_the_references(eval_workdir: Path, tm
     assert code == 1 and result["gated_seeds"] == [] and "stopped early" in result["stopped_early"]
     assert sorted(finished) == sorted(result["timings"]) == [f"{REFERENCE}-5", f"{REFERENCE}-6"]
     assert result["first_seed"] == 5 and sorted(result["familiar_acceptance"]) == ["5", "6"]
+
+
+@pytest.mark.slow
+def test_a_replication_of_one_claim_trains_only_its_variants_and_reads_it_at_its_own_alpha(
+    eval_workdir: Path, tmp_path: Path
+):
+    """``--claims C`` as planned for a replication of (C): the reference and the recovery corpus
+    only, (C) alone at alpha 0.05, and ``--recovery-episodes`` fault-injected trials per seed."""
+    code, result, finished = _full(
+        eval_workdir, tmp_path, "0", "--claims", "C", "--seeds", "1", "--recovery-episodes", "3"
+    )
+    assert code == 0 and result["claims"] == "C" and result["bonferroni_alpha"] == 0.05
+    assert finished == [f"{REFERENCE}-0", "recovery-0"]
+    assert set(result["plan"]["seconds_per_step_by_variant"]) == {REFERENCE, "recovery"}
+    assert result["plan"]["runs"] == 2
+    (recovery,) = result["comparisons"]
+    assert (recovery["ablation"], recovery["variant"], recovery["n"]) == ("C", "recovery", 3)
+    assert result["recovery_episodes"] == 3

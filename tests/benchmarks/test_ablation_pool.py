@@ -33,6 +33,8 @@ RECIPE: dict[str, Any] = {
     "batch": 8,
     "lr": 3e-3,
     "episodes": 48,
+    "recovery_episodes": 24,
+    "claims": "ABC",
     "preamble_warmup_steps": 2000,
     "tasks": 4000,
     "gate": 0.3,
@@ -124,13 +126,14 @@ def test_a_result_whose_seeds_all_missed_the_gate_adds_nothing():
 
 
 def _unrecorded(result: dict[str, Any]) -> dict[str, Any]:
-    """``result`` as ``--full`` wrote it before recording the learning rate and episodes."""
+    """``result`` as ``--full`` wrote it before recording the learning rate, episodes and claims."""
     return {k: v for k, v in result.items() if k not in UNRECORDED_RECIPE}
 
 
 def test_a_result_that_predates_recording_lr_and_episodes_is_read_at_the_values_of_its_day():
     pooled = pool([_unrecorded(_result((0, 1))), _result((2, 3))])
-    assert {k: pooled[k] for k in UNRECORDED_RECIPE} == UNRECORDED_RECIPE == {"lr": 3e-3, "episodes": 48}
+    assert {k: pooled[k] for k in UNRECORDED_RECIPE} == UNRECORDED_RECIPE
+    assert UNRECORDED_RECIPE == {"lr": 3e-3, "episodes": 48, "recovery_episodes": 24, "claims": "ABC"}
 
 
 @pytest.mark.parametrize(
@@ -142,6 +145,8 @@ def test_a_result_that_predates_recording_lr_and_episodes_is_read_at_the_values_
         ([_result((0, 1)), _result((2, 3), lr=1e-3)], "differ in 'lr'"),
         ([_unrecorded(_result((0, 1))), _result((2, 3), lr=1e-3)], "differ in 'lr'"),  # read as 3e-3
         ([_result((0, 1)), _result((2, 3), episodes=24)], "differ in 'episodes'"),
+        ([_result((0, 1)), _result((2, 3), recovery_episodes=48)], "differ in 'recovery_episodes'"),
+        ([_unrecorded(_result((0, 1))), _result((2, 3), claims="C")], "differ in 'claims'"),
         ([_result((0, 1)), {**RECIPE, "familiar_acceptance": {"2": 0.0}}], "without comparisons"),
         (
             [_result((0, 1)), {**_result((2, 3)), "comparisons": _result((2, 3))["comparisons"][:2]}],
