@@ -100,6 +100,14 @@ HIDDEN = {
         "stream <~" + base64.a85encode(f"key = {AWS}\n".encode()).decode() + "~>",
         base64.a85encode(f"key = {AWS}\n".encode()).decode(),
     ),
+    "base85": (
+        "blob = base64.b85decode(b'" + base64.b85encode(f"token: {GITHUB}\n".encode()).decode() + "')",
+        base64.b85encode(f"token: {GITHUB}\n".encode()).decode(),
+    ),
+    "ascii85_without_delimiters": (
+        '<data value="' + base64.a85encode(f"aws_access_key_id = {AWS}".encode()).decode() + '"/>',
+        base64.a85encode(f"aws_access_key_id = {AWS}".encode()).decode(),
+    ),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
@@ -176,6 +184,8 @@ KEPT = [
     "s = '\\U0001f600 ok' and `\\u{1F600}`",
     json.dumps({"letters": list("abcdefghijklmnopqrst"), "argv": list("the quick brown fox jumps over")}),
     json.dumps({"codes": [ord(c) for c in "hello world, again!"], "temps": [72, 75, 68, 70, 71, 73, 74, 69]}),
+    "if(x>0&&y<10){total+=x*y;count++;}else{skip(x);}  // dense code in base85's alphabet",
+    "assert(result==expected),'mismatch:'+str(result)[:80]+'...'  # and in ascii85's",
 ]
 
 
@@ -196,6 +206,22 @@ def test_an_encoding_applied_twice_is_undone_twice_and_maps_to_the_raw_text():
     assert views["percent"].text == "q=%41%4B!" and views["percent+percent"].text == "q=AK!"
     assert views["percent+percent"].raw_span(2, 4) == (2, 12)
     assert not any(name.count("+") > 1 for name in views)  # twice at most, one decoder
+
+
+@pytest.mark.parametrize(
+    ("encode", "name"), [(base64.b85encode, "base85"), (base64.a85encode, "ascii85_bare")]
+)
+def test_a_bare_base85_value_is_read_from_where_it_starts_to_where_it_closes(encode, name):
+    """Base85 alphabets hold ``=``, quotes and brackets, so the run a value lies in starts at its
+    label and ends past its closing quote: the view decodes the value alone and maps to it whole,
+    leaving the label and the closers in place."""
+    value = encode(f"export API_TOKEN={GITHUB}\n".encode()).decode()
+    for before, after in (("payload=", ""), ("decode(b'", "')"), ('<v x="', '"/>'), ("", "")):
+        text = f"{before}{value}{after}"
+        (view,) = [v for v in decoded_views(text) if v.name == name]
+        assert view.text == f"{before}export API_TOKEN={GITHUB}\n{after}"
+        assert view.raw_span(len(before), len(before) + 1) == (len(before), len(before) + len(value))
+    assert not [v for v in decoded_views("x" * 40 + "_identifier_(" + "y" * 20 + ")") if "85" in v.name]
 
 
 def test_a_look_alike_view_drops_invisible_characters_and_reads_compatibility_forms():

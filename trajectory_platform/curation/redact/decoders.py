@@ -9,7 +9,8 @@ look-alike Unicode (zero-width and other invisible format characters between its
 fullwidth or other compatibility forms of ASCII, ``ＡＫＩＡ``, Cyrillic or Greek letters drawn like
 Latin ones), spelled out with a separator between its characters (``A K I A ...``), as a list of
 its characters or their codes (``["A", "K", ...]``, ``fromCharCode(65, 75, ...)``), in base64
-wrapped across lines, deflated inside a ``git diff --binary`` hunk, in ascii85, or cut into
+wrapped across lines, deflated inside a ``git diff --binary`` hunk, in base85 or ascii85 (with
+Adobe's delimiters or without, as Python's ``b85encode`` and ``a85encode`` write it), or cut into
 concatenated string literals (``"AKIAQW" + "ERTY..."``, a backslash line continuation), which a
 reader sees as the key and a pattern does not. An encoding
 applied twice (``%2541``, percent-encoded twice) is undone twice: each view is decoded once more by
@@ -23,8 +24,10 @@ from __future__ import annotations
 import base64
 import binascii
 import bisect
+import codecs
 import functools
 import html
+import itertools
 import re
 import string
 import sys
@@ -89,7 +92,11 @@ _BASE64_BLOCK = re.compile(
 )
 """Two lines or more of base64 alone: what ``base64`` (76 columns), ``openssl base64`` and MIME (64 or
 76) write when they wrap their output; a key inside is cut across lines, so no line decodes to it."""
-_BASE85 = r"[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]"
+B85_ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase + "!#$%&()*+-;<=>?@^_`{|}~"
+"""RFC 1924's base85 digits in order (Python's ``b85encode``, git's binary patches)."""
+_A85_ALPHABET = "".join(map(chr, range(ord("!"), ord("u") + 1)))
+"""Ascii85's digits in order."""
+_BASE85 = f"[{re.escape(B85_ALPHABET)}]"
 _GIT_BINARY = re.compile(
     rf"(?m)^GIT binary patch\r?\n(?:literal|delta) \d+\r?\n(?P<body>(?:[A-Za-z]{_BASE85}+(?:\r?\n|\Z))+)"
 )
@@ -97,6 +104,28 @@ _GIT_BINARY = re.compile(
 count, of zlib-deflated file content (``literal``) or delta (``delta``)."""
 _ASCII85 = re.compile(r"<~[!-uz\s]{10,}?~>")
 """Adobe ascii85 (PostScript, PDF, ``base64.a85encode(..., adobe=True)``), between its delimiters."""
+_MIN_BASE85 = 20
+"""The shortest base85 value read: sixteen bytes, a short line such as ``Password:Prl23Db#``."""
+_BARE_BASE85 = re.compile(rf"(?<!{_BASE85}){_BASE85}{{{_MIN_BASE85},}}")
+"""A run of RFC 1924 base85 (Python's ``base64.b85encode``) long enough to carry a credential."""
+_BASE85_ONLY = re.compile(r"[!#$%&()*;<>?@^`{|}~]")
+"""Base85 characters that base64, hex and identifiers never hold: text encoded in base85 has some
+in nearly every run of twenty (about one character in five), an identifier or a base64 token none."""
+_BARE_ASCII85 = re.compile(rf"(?<![!-u])[!-u]{{{_MIN_BASE85},}}")
+"""A run of ascii85 without Adobe's delimiters (``base64.a85encode``'s default). Both runs are
+tried only where one starts: inside a shorter run each position would be tried again, quadratic
+in its length."""
+_ASCII85_ONLY = re.compile(r"[!\"#$%&'(),.:;<>?@\[\\\]^`]")
+_LABEL_END = re.compile(r"[=:(\[{<\"'`]")
+_LABEL_REACH = 48
+_CLOSER_OF = {'"': '"', "'": "'", "`": "`", "(": ")", "[": "]", "{": "}", "<": ">"}
+"""The character that closes a value opened by a quote or bracket: a decoder would read it, and
+whatever follows it in the run, as the encoding's last group."""
+_PROBE_GROUPS = 2
+"""Groups of five characters decoded first: a run that is not base85 of text reads as noise within
+eight bytes, so only runs that are pay for decoding whole (in pure Python) and for a scan."""
+_LABELS_TRIED = 4
+"""Label characters a value is looked for after (``decode(b'...``: three)."""
 INFLATE_LIMIT = 1 << 20
 """The most bytes a compressed block is inflated to: a small block that would inflate to gigabytes
 is read up to here, never all."""
@@ -273,6 +302,91 @@ def _ascii85(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [(text, match.start(), match.end())] if text and mostly_printable(text) else []
 
 
+def _value_starts(run: str) -> list[int]:
+    """Where an encoded value may start inside a longer run of its alphabet: at the run's start, or
+    after one of its first label characters (``key=``, ``token:``, an opening quote or bracket:
+    characters the alphabets hold, so the value may hold them too), the earliest first."""
+    labels = itertools.islice(_LABEL_END.finditer(run, 0, _LABEL_REACH), _LABELS_TRIED)
+    return [0, *(m.end() for m in labels)]
+
+
+def _value_ends(run: str, start: int) -> list[int]:
+    """Where a value that starts at ``start`` may end: after an opening quote or bracket, at the
+    run's last matching closer (``value="..."/>``, ``b'...')``); otherwise at the run's end, or
+    before a closing ``;`` or ``,``."""
+    closer = _CLOSER_OF.get(run[start - 1]) if start else None
+    ends = [run.rfind(closer)] if closer else [len(run), len(run.rstrip(";,"))]
+    return [end for end in dict.fromkeys(ends) if end - start >= _MIN_BASE85]
+
+
+def _leading_bytes(value: str, digits: dict[str, int]) -> bytes | None:
+    """The bytes of the first :data:`_PROBE_GROUPS` groups of a base85 ``value`` in the alphabet
+    ``digits``, or ``None`` where they are no base85 (a group past 32 bits): decoded by hand, a few
+    microseconds where the library's decoder costs tens."""
+    out = bytearray()
+    for group in range(_PROBE_GROUPS):
+        number = 0
+        for char in value[5 * group : 5 * group + 5]:
+            number = number * 85 + digits[char]
+        if number >> 32:
+            return None
+        out += number.to_bytes(4, "big")
+    return bytes(out)
+
+
+def _starts_text(raw: bytes) -> bool:
+    """The first bytes of a decoding read as the start of text: printable UTF-8 (a character cut
+    off at the end allowed) or UTF-16LE of ASCII."""
+    if not any(raw[1::2]):
+        raw = raw[::2]
+    if raw.isascii():
+        return all(32 <= byte < 127 or byte in b"\n\r\t" for byte in raw)
+    try:
+        text = codecs.getincrementaldecoder("utf-8")().decode(raw)
+    except UnicodeDecodeError:
+        return False
+    return all(ch.isprintable() or ch in "\n\r\t" for ch in text)
+
+
+def _base85_text(value: str, decode: Callable[[str], bytes]) -> str | None:
+    try:
+        text = bytes_as_text(decode(value))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return text if mostly_printable(text) else None
+
+
+def _bare_base85(decode: Callable[[str], bytes], alphabet: str, marker: re.Pattern[str]) -> Decoder:
+    """A decoder of runs of one base85 ``alphabet`` with no delimiter: a run holding ``marker`` (a
+    character the alphabet has and base64 or an identifier has not) whose value, at the first place
+    it may lie (:func:`_value_starts`, :func:`_value_ends`), decodes to text: its first groups by
+    hand, then all of it by ``decode``. The text maps to the value whole (a finding replaces it);
+    the label before it and the closers after it stay as they are."""
+    digits = {char: index for index, char in enumerate(alphabet)}
+
+    def decoder(match: re.Match[str]) -> list[tuple[str, int, int]]:
+        run = match.group()
+        if marker.search(run) is None:
+            return []
+        at = match.start()
+        for start in _value_starts(run):
+            lead = _leading_bytes(run[start:], digits)
+            if lead is None or not _starts_text(lead):
+                continue
+            for end in _value_ends(run, start):
+                text = _base85_text(run[start:end], decode)
+                if text:
+                    pieces = [
+                        (run[:start], at, at + start),
+                        (text, at + start, at + end),
+                        (run[end:], at + end, match.end()),
+                    ]
+                    return [piece for piece in pieces if piece[0]]
+        return []
+
+    return decoder
+
+
 def _spelled(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [
         (match.group()[i], match.start() + i, match.start() + i + 1) for i in range(0, len(match.group()), 2)
@@ -407,6 +521,8 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("base64_block", _holds("\n"), _BASE64_BLOCK, _base64_block),
     ("git_binary", _holds("GIT binary patch"), _GIT_BINARY, _git_binary),
     ("ascii85", _holds("<~"), _ASCII85, _ascii85),
+    ("base85", bool, _BARE_BASE85, _bare_base85(base64.b85decode, B85_ALPHABET, _BASE85_ONLY)),
+    ("ascii85_bare", bool, _BARE_ASCII85, _bare_base85(base64.a85decode, _A85_ALPHABET, _ASCII85_ONLY)),
     ("spelled", bool, _SPELLED, _spelled),
     ("char_list", lambda text: _CHAR_LIST_HINT.search(text) is not None, _CHAR_LIST, _char_list),
     ("char_codes", lambda text: _CHAR_CODES_HINT.search(text) is not None, _CHAR_CODES, _char_codes),
