@@ -6,12 +6,12 @@ a connection string, an assignment, an e-mail), planted in every encoding a log 
 in: raw, JSON-escaped (inside a JSON document carried in a string), double-escaped, base64,
 URL-encoded, fully percent-encoded, hex, wrapped in ANSI colour codes, ``\\u``-escaped inside a
 shell string, as HTML entities, in look-alike Cyrillic letters, in base64 wrapped at 76 columns as
-``base64`` writes it, as a JSON document's array of single characters, and split across two
-adjacent messages. A canary leaks when, after redaction,
-its secret still appears anywhere in the episode in its own encoding (or plain), or inside any
-base64 run (its lines joined, for the wrapped form) that decodes to text containing it (a split
-one: when either half survives). Canaries are seeded by the episode id, so runs are comparable.
-The real episode is never modified.
+``base64`` writes it, as a JSON document's array of single characters, in base85 as Python's
+``b85encode`` writes it, and split across two adjacent messages. A canary leaks when, after
+redaction, its secret still appears anywhere in the episode in its own encoding (or plain), or
+inside any base64 or base85 run (its lines joined, for the wrapped form) that decodes to text
+containing it (a split one: when either half survives). Canaries are seeded by the episode id,
+so runs are comparable. The real episode is never modified.
 
 A corpus plants canaries in a declared sample of its records, not in every one
 (:func:`choose_leak_sample`): each record's place in the sample is a keyed hash of its id (the
@@ -38,6 +38,7 @@ from itertools import pairwise
 from urllib.parse import quote
 
 from trajectory_platform.curation.binomial import clopper_pearson
+from trajectory_platform.curation.redact.decoders import B85_ALPHABET
 from trajectory_platform.curation.redact.engine import redact_text
 from trajectory_platform.curation.redact.episode import redact_episode
 from trajectory_platform.curation.redact.model import RedactionConfig
@@ -57,6 +58,7 @@ FORMS = (
     "look_alike",
     "base64_wrapped",
     "char_array_json",
+    "base85",
     "split_messages",
 )
 SPLIT_FORM = "split_messages"
@@ -164,6 +166,7 @@ _WRAPPED_PREFACE = "# exported by deploy.sh on the build host, do not commit\n"
 _LIST_PUNCTUATION = re.compile(r'[\s"\\,]+')
 """What stands between the characters of a JSON array of them, escaped or not: removed, a spelled
 secret that survived reads whole again."""
+_BASE85_RUN = re.compile(rf"[{re.escape(B85_ALPHABET)}]{{16,}}")
 _WRAPPED_LINE = re.compile(r"(?<=[A-Za-z0-9+/])(?:\r?\n|\\n)(?=[A-Za-z0-9+/])")
 """A line break (or a JSON ``\\n`` escape of one) between two base64 characters."""
 
@@ -188,6 +191,7 @@ _TRANSFORMS = {
     "look_alike": lambda s: s.translate(_LOOK_ALIKES),
     "base64_wrapped": lambda s: _wrapped_base64(f"{_WRAPPED_PREFACE}{s}\n"),
     "char_array_json": lambda s: json.dumps({"argv": list(s)}),
+    "base85": lambda s: base64.b85encode(s.encode()).decode(),
     SPLIT_FORM: lambda s: s,
 }
 """Each form's encoding of a bare string: how a carrier is planted, and how a surviving secret
@@ -205,6 +209,8 @@ def encode(carrier: str, form: str) -> str:
         return f"GET https://logs.example-corp.com/search?q={body}"
     if form == "hex":
         return f"stdout (hex): {body}"
+    if form == "base85":
+        return f"payload (base85): {body}"
     if form == "ansi":
         return f"\x1b[1;31m{carrier}\x1b[0m"
     if form == "u_escaped_shell":
@@ -271,6 +277,17 @@ def _decoded_base64_runs(text: str) -> str:
     return "\n".join(pieces)
 
 
+def _decoded_base85_runs(text: str) -> str:
+    """Every run of base85 characters in ``text`` decoded (what does not decode is skipped)."""
+    pieces = []
+    for run in _BASE85_RUN.findall(text):
+        try:
+            pieces.append(base64.b85decode(run).decode("utf-8", "ignore"))
+        except ValueError:
+            continue
+    return "\n".join(pieces)
+
+
 FORMS_PER_EPISODE = 4
 """Encodings planted per episode. They rotate with the episode id, so a corpus of a few dozen
 episodes exercises every encoding many times, at the cost of four per episode, not ten."""
@@ -322,6 +339,7 @@ def _count(plan: list[tuple[Canary, str]], text: str) -> LeakReport:
         "base64": _decoded_base64_runs(text),
         "base64_wrapped": _decoded_base64_runs(_WRAPPED_LINE.sub("", text)),
         "char_array_json": _LIST_PUNCTUATION.sub("", text),
+        "base85": _decoded_base85_runs(text),
     }
     report = LeakReport(injected=len(plan))
     by_form: Counter = Counter()
