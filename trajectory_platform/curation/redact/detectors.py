@@ -19,6 +19,7 @@ from trajectory_platform.curation.redact.entropy import looks_random
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
+from trajectory_platform.curation.redact.shell_words import expansions
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
 
@@ -865,6 +866,15 @@ def find_with_detect_secrets(text: str) -> Iterator[Finding]:
 
 def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
     """All pass-1 findings in ``text`` (overlaps are resolved later, in pass 3)."""
+    found = _pass_one(text, config)
+    if config.detect_secrets_plugins:
+        found.extend(find_with_detect_secrets(text))
+    found.extend(find_split_variables(text, config))
+    return drop_inside_pseudonyms(text, found)
+
+
+def _pass_one(text: str, config: RedactionConfig) -> list[Finding]:
+    """Our own detectors on ``text`` as it stands."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
     found.extend(find_prose_passwords(text))
     if "(" in text or "value" in text:
@@ -873,9 +883,32 @@ def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
         found.extend(find_prefixed_hex(text))
         found.extend(find_base32_seeds(text))
         found.extend(find_high_entropy(text, config))
-    if config.detect_secrets_plugins:
-        found.extend(find_with_detect_secrets(text))
-    return drop_inside_pseudonyms(text, found)
+    return found
+
+
+SPLIT_PIECE_MIN = 4
+"""The shortest piece of a split key replaced: pass 3 replaces a value wherever it occurs in the
+episode, so a piece of one to three characters would rewrite unrelated text (and carries under
+four characters of the key)."""
+SPLIT_LITERAL_MIN = 12
+"""The shortest literal (not variable) piece replaced: a word's literal part is often a vendor
+prefix (``ghp_``, ``sk_live_``) that other text holds too."""
+
+
+def find_split_variables(text: str, config: RedactionConfig) -> Iterator[Finding]:
+    """A key cut across shell variables and joined in one word (``A=AKIAQW; B=ERTY...; ... $A$B``):
+    each word's expansion (:mod:`.shell_words`) is scanned within its line, and a finding there
+    becomes one finding per raw piece it covers, the variables' values where they were assigned."""
+    for expansion in expansions(text):
+        for finding in _pass_one(expansion.line, config):
+            if finding.end <= expansion.start or finding.start >= expansion.end:
+                continue
+            for start, end, raw_start, _raw_end, variable in expansion.pieces:
+                low, high = max(start, finding.start), min(end, finding.end)
+                if high - low < (SPLIT_PIECE_MIN if variable else SPLIT_LITERAL_MIN):
+                    continue
+                raw = raw_start + low - start, raw_start + high - start
+                yield Finding(finding.kind, *raw, text[raw[0] : raw[1]], f"{finding.detector}+shell_vars")
 
 
 def drop_inside_pseudonyms(text: str, found: list[Finding]) -> list[Finding]:
