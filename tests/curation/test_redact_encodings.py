@@ -4,7 +4,9 @@ raw text; ordinary encoded text (digests, escaped URLs, coloured output, entitie
 from __future__ import annotations
 
 import base64
+import itertools
 import json
+import random
 import re
 import zlib
 from urllib.parse import quote
@@ -12,7 +14,7 @@ from urllib.parse import quote
 import pytest
 
 from trajectory_platform.curation.redact import redact_text
-from trajectory_platform.curation.redact.decoders import decoded_views
+from trajectory_platform.curation.redact.decoders import MAX_DEPTH, decoded_views
 
 SALT = b"encodings-salt!!"
 AWS = "AKIAQWERTYUIOP234567"
@@ -205,7 +207,63 @@ def test_an_encoding_applied_twice_is_undone_twice_and_maps_to_the_raw_text():
     views = {v.name: v for v in decoded_views("q=%2541%254B!")}
     assert views["percent"].text == "q=%41%4B!" and views["percent+percent"].text == "q=AK!"
     assert views["percent+percent"].raw_span(2, 4) == (2, 12)
-    assert not any(name.count("+") > 1 for name in views)  # twice at most, one decoder
+    assert not any(name.count("+") >= MAX_DEPTH for name in views)
+
+
+def test_a_views_own_view_decodes_only_the_lines_it_changed():
+    """The raw text's other encodings are views of their own already: decoding them again under
+    each view would repeat their findings and double the cost."""
+    views = {v.name: v.text for v in decoded_views("a=%2541%254B\nb=" + AWS.encode().hex())}
+    assert views["percent+percent"] == "a=AK\nb=" + AWS.encode().hex()
+    assert views["hex"].endswith(AWS) and "percent+hex" not in views
+    hex_under_percent = "".join(f"%{b:02X}" for b in AWS.encode().hex().encode())
+    assert "percent+hex" in {v.name for v in decoded_views("a=" + hex_under_percent)}
+
+
+STACKED = {
+    "base64": lambda s: base64.b64encode(s.encode()).decode(),
+    "hex": lambda s: s.encode().hex(),
+    "percent": lambda s: "".join(f"%{b:02X}" for b in s.encode()),
+    "base85": lambda s: base64.b85encode(s.encode()).decode(),
+    "ascii85": lambda s: base64.a85encode(s.encode()).decode(),
+    "u_escapes": lambda s: "".join(f"\\u{ord(c):04x}" for c in s),
+    "entities": lambda s: "".join(f"&#{ord(c)};" for c in s),
+    "quoted_printable": lambda s: "".join(f"={b:02X}" for b in s.encode()),
+    "char_codes": lambda s: "[" + ", ".join(str(ord(c)) for c in s) + "]",
+}
+_STACK_LINES = (f"aws_access_key_id = {AWS}", f"token: {GITHUB}", "password = 'Tr0ub4dor&3horse'")
+
+
+def _stacks(depth: int) -> list[tuple[str, ...]]:
+    """Every ordered pair of encodings, or every triple in a fixed sample of 60 (of 729)."""
+    combos = list(itertools.product(STACKED, repeat=depth))
+    return combos if depth == 2 else random.Random(7).sample(combos, 60)
+
+
+@pytest.mark.parametrize("stack", _stacks(2) + _stacks(3), ids="/".join)
+def test_a_secret_under_any_two_or_three_mixed_encodings_is_replaced(stack: tuple[str, ...]):
+    """Any decoder's view is decoded again by every decoder (``hex(percent(key))``), three
+    encodings deep, and base64 is read under the others (``base64(hex(base64(line)))``)."""
+    line = _STACK_LINES[sum(map(len, stack)) % len(_STACK_LINES)]
+    encoded = line
+    for name in reversed(stack):
+        encoded = STACKED[name](encoded)
+    redacted, findings = redact_text(f"payload: {encoded}\n", SALT)
+    assert findings and encoded not in redacted
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'exec("CREATE USER app IDENTIFIED BY SqLpa55word");',  # a prose/SQL password
+        "2026-04-26 12:36:01 " + base64.b64encode(bytes(range(7, 55))).decode(),  # a bare random key
+    ],
+)
+def test_base64_is_read_by_every_pass_one_detector(line: str):
+    """Base64 of a line is scanned as the line itself is, not by the format detectors alone."""
+    assert redact_text(line, SALT)[0] != line
+    encoded = base64.b64encode(line.encode()).decode()
+    assert encoded not in redact_text(f"blob: {encoded}", SALT)[0]
 
 
 @pytest.mark.parametrize(

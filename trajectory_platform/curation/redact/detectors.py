@@ -709,8 +709,9 @@ _ID_PREFIX = re.compile(
 )
 
 
-def find_high_entropy(text: str, config: RedactionConfig) -> Iterator[Finding]:
-    """Tokens that score like random keys for their alphabet and length (see :mod:`.entropy`).
+def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> Iterator[Finding]:
+    """Tokens that score like random keys for their alphabet and length (see :mod:`.entropy`), and
+    base64 tokens whose text carries a secret (``text`` is itself under ``layers`` of base64).
 
     Path segments are scored one by one (a ``/``-separated path is not a key), digests named as
     digests and API object ids (``call_…``, ``toolu_…``) are left alone.
@@ -732,16 +733,16 @@ def find_high_entropy(text: str, config: RedactionConfig) -> Iterator[Finding]:
             continue
         if _random_token(token, text, match.start()):
             yield Finding("SECRET", match.start(), match.end(), token, "entropy")
-        elif kind := _encoded_secret_kind(token, config):
+        elif layers < BASE64_DEPTH and (kind := _encoded_secret_kind(token, config, layers + 1)):
             yield Finding(kind, match.start(), match.end(), token, "base64")
 
 
-def _encoded_secret_kind(token: str, config: RedactionConfig, depth: int = 1) -> str | None:
+def _encoded_secret_kind(token: str, config: RedactionConfig, layers: int) -> str | None:
     """The kind of secret inside a base64 token whose text carries one (``X-Api-Key: …`` encoded).
 
     Base64 of text scores below random keys (its input bytes are printable), so entropy alone
-    misses encoded credentials; decoding and running the other detectors finds them, in base64
-    of base64 too (up to :data:`BASE64_DEPTH` layers).
+    misses encoded credentials; decoding and running pass 1's detectors finds them, under another
+    encoding too (``base64(hex(key))``) and in base64 again, up to :data:`BASE64_DEPTH` layers.
     """
     bare = token.rstrip("=")
     if len(bare) % 4 == 1:
@@ -755,17 +756,15 @@ def _encoded_secret_kind(token: str, config: RedactionConfig, depth: int = 1) ->
         return None
     if not mostly_printable(decoded):
         return None
-    inner = _carried(decoded, config)
-    if not inner:  # the text under the base64 encoded once more (hex, percent, \u escapes...)
-        inner = [found for view in decoded_views(decoded) for found in _carried(view.text, config)]
-    if not inner and depth < BASE64_DEPTH and _CANDIDATE.fullmatch(decoded.strip()):
-        return _encoded_secret_kind(decoded.strip(), config, depth + 1)
+    inner = _carried(decoded, config, layers) or [
+        found for view in decoded_views(decoded) for found in _carried(view.text, config, layers)
+    ]
     return inner[0].kind if inner else None
 
 
-def _carried(text: str, config: RedactionConfig) -> list[Finding]:
-    """The credentials (else the personal data) a decoded text carries."""
-    found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
+def _carried(text: str, config: RedactionConfig, layers: int) -> list[Finding]:
+    """The credentials (else the personal data) a text decoded from ``layers`` of base64 carries."""
+    found = _pass_one(text, config, layers)
     return found if found or not config.pii else list(find_pii(text, config))
 
 
@@ -873,8 +872,8 @@ def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
     return drop_inside_pseudonyms(text, found)
 
 
-def _pass_one(text: str, config: RedactionConfig) -> list[Finding]:
-    """Our own detectors on ``text`` as it stands."""
+def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Finding]:
+    """Our own detectors on ``text`` as it stands (decoded from ``layers`` of base64)."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
     found.extend(find_prose_passwords(text))
     if "(" in text or "value" in text:
@@ -882,7 +881,7 @@ def _pass_one(text: str, config: RedactionConfig) -> list[Finding]:
     if config.entropy:
         found.extend(find_prefixed_hex(text))
         found.extend(find_base32_seeds(text))
-        found.extend(find_high_entropy(text, config))
+        found.extend(find_high_entropy(text, config, layers))
     return found
 
 
