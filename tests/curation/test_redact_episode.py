@@ -147,5 +147,5 @@ def test_no_canary_survives_across_many_seeds():
     record = json.dumps({"messages": [{"role": "user", "content": f"key {AWS_KEY}"}]})
     reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(200)]
     reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(200)]
-    assert sum(r.injected for r in reports) == 400 * 7 * len(TEXT_FORMS)  # 39,200 canaries
+    assert sum(r.injected for r in reports) == 400 * 7 * len(TEXT_FORMS)  # 41,600 canaries
     assert sum(r.leaked for r in reports) == 0

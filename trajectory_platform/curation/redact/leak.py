@@ -7,7 +7,8 @@ in: raw, JSON-escaped (inside a JSON document carried in a string), double-escap
 URL-encoded, fully percent-encoded, hex, wrapped in ANSI colour codes, ``\\u``-escaped inside a
 shell string, as HTML entities, in look-alike Cyrillic letters, in base64 wrapped at 76 columns as
 ``base64`` writes it, as a JSON document's array of single characters, in base85 as Python's
-``b85encode`` writes it, and split across two adjacent messages. A canary leaks when, after
+``b85encode`` writes it, fully percent-encoded and then hex-encoded (two encodings stacked), and
+split across two adjacent messages. A canary leaks when, after
 redaction, its secret still appears anywhere in the episode in its own encoding (or plain), or
 inside any base64 or base85 run (its lines joined, for the wrapped form) that decodes to text
 containing it (a split one: when either half survives). Canaries are seeded by the episode id,
@@ -59,6 +60,7 @@ FORMS = (
     "base64_wrapped",
     "char_array_json",
     "base85",
+    "hex_of_percent",
     "split_messages",
 )
 SPLIT_FORM = "split_messages"
@@ -192,6 +194,7 @@ _TRANSFORMS = {
     "base64_wrapped": lambda s: _wrapped_base64(f"{_WRAPPED_PREFACE}{s}\n"),
     "char_array_json": lambda s: json.dumps({"argv": list(s)}),
     "base85": lambda s: base64.b85encode(s.encode()).decode(),
+    "hex_of_percent": lambda s: "".join(f"%{b:02X}" for b in s.encode()).encode().hex(),
     SPLIT_FORM: lambda s: s,
 }
 """Each form's encoding of a bare string: how a carrier is planted, and how a surviving secret
@@ -207,7 +210,7 @@ def encode(carrier: str, form: str) -> str:
         return json.dumps({"body": json.dumps({"stdout": carrier})})
     if form == "url_encoded":
         return f"GET https://logs.example-corp.com/search?q={body}"
-    if form == "hex":
+    if form in ("hex", "hex_of_percent"):
         return f"stdout (hex): {body}"
     if form == "base85":
         return f"payload (base85): {body}"
