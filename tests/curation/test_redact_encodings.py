@@ -89,6 +89,11 @@ HIDDEN = {
         ", ".join(str(ord(c)) for c in AWS[4:]),
     ),
     "narrow_wrapped_base64": ("$ base64 -w 16 creds\n" + _wrapped(f"aws_access_key_id = {AWS}\n", 16), AWS),
+    "c_byte_array": (
+        "static const uint8_t k[] = {" + ", ".join(f"0x{b:02x}" for b in AWS.encode()) + "};",
+        ", ".join(f"0x{b:02x}" for b in AWS.encode()[4:]),
+    ),
+    "hex_of_utf16": ("stdout: " + f"key = {AWS}".encode("utf-16-le").hex(), AWS.encode("utf-16-le").hex()),
     "hex_of_lines": ("stdout (hex): " + f"aws_access_key_id = {AWS}\n".encode().hex(), AWS.encode().hex()),
     "base64_of_hex": (
         "blob: " + base64.b64encode(f"key = {AWS}\n".encode().hex().encode()).decode(),
@@ -181,6 +186,11 @@ KEPT = [
     "Ошибка: файл config.yaml не найден (код 404), Москва2024, повторите попытку",
     "ΑΒΓ τεστ: Ελληνικά κείμενα v2 and Σ(x) over 16 terms",
     "temps = [72, 75, 68, 70, 71, 73, 74, 69, 80, 81, 77, 76, 79, 78, 82, 83, 85, 90]",
+    "static const char greeting[] = {"
+    + ", ".join(f"0x{b:02X}" for b in b"Hello, world! How are you today?")
+    + "};",
+    "const b64 = [" + ", ".join(f"0x{ord(c):02x}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef") + "]",
+    "wide: " + "Hello from a Windows tool, version 2".encode("utf-16-le").hex(),
     "ids: 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116",
     "letters = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p']",
     "s = '\\U0001f600 ok' and `\\u{1F600}`",

@@ -69,12 +69,14 @@ _CHAR_LIST = re.compile(
 """Sixteen characters or more as a list, each alone (quoted or not) between commas: ``["A", "K",
 ...]``, ``'A','K',...``, ``A, K, I, ...``."""
 _QUOTED_ITEM = re.compile(r"([\"'`])(\\[^\n]|[^\\\n])\1")
-_CHAR_CODES = re.compile(r"(?<![\w.])\d{2,3}(?P<sep>\s*,\s*)(?:\d{2,3}(?P=sep)){14,}\d{2,3}(?![\w.])")
-"""Sixteen decimal character codes or more between commas: ``String.fromCharCode(65, 75, ...)``,
-``bytes([65, 75, ...])``, a JSON array of codes."""
+_CODE = r"(?:\d{2,3}|0[xX][0-9A-Fa-f]{2})"
+_CHAR_CODES = re.compile(rf"(?<![\w.]){_CODE}(?P<sep>\s*,\s*)(?:{_CODE}(?P=sep)){{14,}}{_CODE}(?![\w.])")
+"""Sixteen character codes or more between commas, decimal or ``0x`` hex:
+``String.fromCharCode(65, 75, ...)``, ``bytes([65, 75, ...])``, a JSON array of codes, a C or Go
+byte array (``{0x41, 0x4b, ...}``)."""
 _BARE_ITEM = re.compile(_LIST_ELEMENT)
 _CHAR_LIST_HINT = re.compile(rf"[,;]\s*([\"'`]?){_LIST_ELEMENT}\1\s*[,;]\s*\1{_LIST_ELEMENT}\1\s*[,;]")
-_CHAR_CODES_HINT = re.compile(r",\s*\d{2,3}\s*,\s*\d{2,3}\s*,\s*\d{2,3}\s*,")
+_CHAR_CODES_HINT = re.compile(rf",\s*{_CODE}\s*,\s*{_CODE}\s*,\s*{_CODE}\s*,")
 """Gates: two list elements in a row, found from a separator (a pattern that starts at a comma is
 cheap to search for; the lists' own patterns start anywhere)."""
 _SPELLED = re.compile(r"(?<![\w.\-])\w(?P<sep>[ .\-])(?:\w(?P=sep)){14,}\w(?![\w])")
@@ -229,9 +231,12 @@ def _text_byte(byte: int) -> bool:
 def _hex(match: re.Match[str]) -> list[tuple[str, int, int]]:
     start = match.start("hex")
     raw = bytes.fromhex(match.group("hex"))
+    width = 2
+    if _utf16le(raw):  # ASCII text as Windows encodes it: four hex digits a character
+        raw, width = raw[::2], 4
     if not all(map(_text_byte, raw)):  # digests and binary blobs decode to noise: not text
         return []
-    return [(chr(b), start + 2 * i, start + 2 * i + 2) for i, b in enumerate(raw)]
+    return [(chr(b), start + width * i, start + width * (i + 1)) for i, b in enumerate(raw)]
 
 
 def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -251,9 +256,12 @@ def bytes_as_text(raw: bytes) -> str:
     """Decoded bytes as text: UTF-16LE when every second byte is zero (ASCII text as Windows encodes
     it: PowerShell's ``-EncodedCommand`` is base64 of UTF-16LE), else UTF-8 (raises
     ``UnicodeDecodeError`` for neither)."""
-    if len(raw) >= 4 and len(raw) % 2 == 0 and not any(raw[1::2]):
-        return raw.decode("utf-16-le")
-    return raw.decode("utf-8")
+    return raw.decode("utf-16-le" if _utf16le(raw) else "utf-8")
+
+
+def _utf16le(raw: bytes) -> bool:
+    """Every second byte zero: ASCII text in UTF-16LE."""
+    return len(raw) >= 4 and len(raw) % 2 == 0 and not any(raw[1::2])
 
 
 def mostly_printable(text: str) -> bool:
@@ -415,7 +423,10 @@ def _unescaped(element: str) -> str:
 def _char_codes(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """Printable ASCII codes only: a list holding any other number is data, not a spelled key."""
     start = match.start()
-    codes = [(int(number.group()), number) for number in re.finditer(r"\d+", match.group())]
+    codes = [
+        (int(number.group(), 16 if number.group()[1:2] in "xX" else 10), number)
+        for number in re.finditer(r"0[xX][0-9A-Fa-f]{2}|\d+", match.group())
+    ]
     if not all(32 <= code < 127 for code, _ in codes):
         return []
     return [(chr(code), start + number.start(), start + number.end()) for code, number in codes]
