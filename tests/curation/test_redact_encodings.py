@@ -4,6 +4,7 @@ raw text; ordinary encoded text (digests, escaped URLs, coloured output, entitie
 from __future__ import annotations
 
 import base64
+import gzip
 import itertools
 import json
 import random
@@ -14,7 +15,12 @@ from urllib.parse import quote
 import pytest
 
 from trajectory_platform.curation.redact import redact_text
-from trajectory_platform.curation.redact.decoders import MAX_DEPTH, decoded_views
+from trajectory_platform.curation.redact.decoders import (
+    INFLATE_LIMIT,
+    MAX_DEPTH,
+    bytes_as_text,
+    decoded_views,
+)
 
 SALT = b"encodings-salt!!"
 AWS = "AKIAQWERTYUIOP234567"
@@ -94,6 +100,16 @@ HIDDEN = {
         ", ".join(f"0x{b:02x}" for b in AWS.encode()[4:]),
     ),
     "hex_of_utf16": ("stdout: " + f"key = {AWS}".encode("utf-16-le").hex(), AWS.encode("utf-16-le").hex()),
+    "gzip_under_base64": (
+        "export PAYLOAD='"
+        + base64.b64encode(gzip.compress(b"ID:master PW:dipPr10Gg!", mtime=0)).decode()
+        + "'",
+        base64.b64encode(gzip.compress(b"ID:master PW:dipPr10Gg!", mtime=0)).decode(),
+    ),
+    "zlib_under_base64": (
+        "export PAYLOAD='" + base64.b64encode(zlib.compress(b"pwd = 'Tr0ub4dor&3'")).decode() + "'",
+        base64.b64encode(zlib.compress(b"pwd = 'Tr0ub4dor&3'")).decode(),
+    ),
     "hex_of_lines": ("stdout (hex): " + f"aws_access_key_id = {AWS}\n".encode().hex(), AWS.encode().hex()),
     "base64_of_hex": (
         "blob: " + base64.b64encode(f"key = {AWS}\n".encode().hex().encode()).decode(),
@@ -388,8 +404,12 @@ def test_a_secret_stored_as_a_bare_json_number_becomes_a_quoted_pseudonym():
 
 
 def test_a_binary_patch_that_inflates_to_gigabytes_is_read_only_up_to_the_limit():
-    from trajectory_platform.curation.redact.decoders import INFLATE_LIMIT
-
     bomb = _git_binary_patch(b"A" * (64 * INFLATE_LIMIT))
     (view,) = [v for v in decoded_views(bomb) if v.name == "git_binary"]
     assert INFLATE_LIMIT <= len(view.text) <= INFLATE_LIMIT + len(bomb)
+
+
+def test_compressed_base64_that_inflates_to_gigabytes_is_read_only_up_to_the_limit():
+    bomb = base64.b64encode(gzip.compress(b"A" * (64 * INFLATE_LIMIT), mtime=0)).decode()
+    assert len(bytes_as_text(base64.b64decode(bomb))) == INFLATE_LIMIT
+    assert bytes_as_text(b"x^ has a zlib header") == "x^ has a zlib header"  # and is text, not a stream

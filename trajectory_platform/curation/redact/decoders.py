@@ -253,10 +253,27 @@ def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 
 def bytes_as_text(raw: bytes) -> str:
-    """Decoded bytes as text: UTF-16LE when every second byte is zero (ASCII text as Windows encodes
-    it: PowerShell's ``-EncodedCommand`` is base64 of UTF-16LE), else UTF-8 (raises
+    """Decoded bytes as text: inflated first when they are gzip or zlib data (``H4sI...``, a
+    compressed payload in base64), then UTF-16LE when every second byte is zero (ASCII text as
+    Windows encodes it: PowerShell's ``-EncodedCommand`` is base64 of UTF-16LE), else UTF-8 (raises
     ``UnicodeDecodeError`` for neither)."""
+    raw = inflated(raw) or raw
     return raw.decode("utf-16-le" if _utf16le(raw) else "utf-8")
+
+
+def inflated(raw: bytes) -> bytes | None:
+    """gzip or zlib data inflated, up to :data:`INFLATE_LIMIT` bytes; None for anything else (by
+    its header: gzip's magic, or zlib's deflate method and header checksum) or a broken stream."""
+    if raw[:2] == b"\x1f\x8b":
+        window = 16 + zlib.MAX_WBITS
+    elif len(raw) >= 2 and raw[0] & 0x0F == 8 and (raw[0] << 8 | raw[1]) % 31 == 0:
+        window = zlib.MAX_WBITS
+    else:
+        return None
+    try:
+        return zlib.decompressobj(window).decompress(raw, INFLATE_LIMIT)
+    except zlib.error:
+        return None
 
 
 def _utf16le(raw: bytes) -> bool:
@@ -295,9 +312,8 @@ def _git_binary(match: re.Match[str]) -> list[tuple[str, int, int]]:
             data += base64.b85decode(line[1:])[:size]
         except ValueError:
             return []
-    try:
-        raw = zlib.decompressobj().decompress(bytes(data), INFLATE_LIMIT)
-    except zlib.error:
+    raw = inflated(bytes(data))
+    if raw is None:
         return []
     text = "\n".join(_PRINTABLE_RUN.findall(raw.decode("latin-1")))
     return [(text, match.start(), match.end())] if text else []
