@@ -4,6 +4,7 @@ raw text; ordinary encoded text (digests, escaped URLs, coloured output, entitie
 from __future__ import annotations
 
 import base64
+import codecs
 import gzip
 import itertools
 import json
@@ -110,6 +111,10 @@ HIDDEN = {
         "export PAYLOAD='" + base64.b64encode(zlib.compress(b"pwd = 'Tr0ub4dor&3'")).decode() + "'",
         base64.b64encode(zlib.compress(b"pwd = 'Tr0ub4dor&3'")).decode(),
     ),
+    "written_backwards": ("echo '" + f"aws_secret_access_key = {AWS}"[::-1] + "'", AWS[::-1]),
+    "password_written_backwards": ("say " + "db_password: 'Tr0ub4dor&3'"[::-1], "Tr0ub4dor&3"[::-1]),
+    "rot13": ("note: " + codecs.encode(f"github_token = {GITHUB}", "rot13"), codecs.encode(GITHUB, "rot13")),
+    "password_in_rot13": ("x = '" + codecs.encode("passwd: hunter2pass", "rot13") + "'", "uhagre2cnff"),
     "hex_of_lines": ("stdout (hex): " + f"aws_access_key_id = {AWS}\n".encode().hex(), AWS.encode().hex()),
     "base64_of_hex": (
         "blob: " + base64.b64encode(f"key = {AWS}\n".encode().hex().encode()).decode(),
@@ -207,6 +212,9 @@ KEPT = [
     + "};",
     "const b64 = [" + ", ".join(f"0x{ord(c):02x}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef") + "]",
     "wide: " + "Hello from a Windows tool, version 2".encode("utf-16-le").hex(),
+    "    return ctx.ln(x, prec=wp) / ctx.ln(b, prec=wp)",
+    "def dict_from_cookiejar(cj: CookieJar) -> dict[str, str | None]:",
+    "RECORD: aiohttp/_websocket/writer.py,sha256=wp3cNbHeYuOllMeCf_eBgGsHjKlMnOpQrStUvWxYz01,11632",
     "ids: 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116",
     "letters = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p']",
     "s = '\\U0001f600 ok' and `\\u{1F600}`",

@@ -94,6 +94,56 @@ _BASE64_BLOCK = re.compile(
 )
 """Two lines or more of base64 alone: what ``base64`` (76 columns), ``openssl base64`` and MIME (64 or
 76) write when they wrap their output; a key inside is cut across lines, so no line decodes to it."""
+_MARKED_WORDS = (
+    "pass",
+    "pwd",
+    "secret",
+    "token",
+    "api_key",
+    "apikey",
+    "key:",
+    "key=",
+    "key =",
+    "cred",
+    "auth",
+    "bearer",
+    "identified by",
+    "private key",
+    "akia",
+    "ghp_",
+    "github_pat_",
+    "xoxb-",
+    "xoxp-",
+    "glpat-",
+    "sk_live_",
+)
+"""Words a line holding a credential often holds (its name, a vendor's prefix). A reversed or ROT13
+line is looked at only where one of them reads reversed or in ROT13: each text passes the gate or
+not in one search, and plain text almost never holds ``drowssap`` or ``cnffjbeq``. Not ``pw``:
+backwards and in ROT13 it is ``wp`` and ``cj``, names code uses (``prec=wp``, ``cj: CookieJar``)."""
+_ROT13 = str.maketrans(
+    string.ascii_lowercase + string.ascii_uppercase,
+    string.ascii_lowercase[13:]
+    + string.ascii_lowercase[:13]
+    + string.ascii_uppercase[13:]
+    + string.ascii_uppercase[:13],
+)
+
+
+_REVERSED_WORDS = "|".join(re.escape(word[::-1]) for word in _MARKED_WORDS)
+_ROT13_WORDS = "|".join(re.escape(word.translate(_ROT13)) for word in _MARKED_WORDS)
+_REVERSED_MARK = re.compile(rf"(?:{_REVERSED_WORDS})(?![a-z0-9])")
+_ROT13_MARK = re.compile(rf"(?<![a-z0-9])(?:{_ROT13_WORDS})")
+"""A marked word at a word's start as the line reads decoded (``=wp3c...`` in a base64 digest is
+not ``pw=`` backwards), searched for in the lowercased text: in ``re`` a case-insensitive
+alternation costs several times a lowercase copy and a case-sensitive one."""
+_REVERSED_LINE = re.compile(rf"(?im)^[^\n]*?(?:{_REVERSED_WORDS})(?![a-z0-9])[^\n]*")
+_ROT13_LINE = re.compile(rf"(?im)^[^\n]*?(?<![a-z0-9])(?:{_ROT13_WORDS})[^\n]*")
+"""The lines holding one, anchored at line starts so a search reads each line once."""
+SAME_RANDOMNESS_DECODERS = frozenset({"reversed", "rot13"})
+"""Decoders that move or substitute characters one for one: a token is as random in their view as
+in the text they read, where it was scored already, and the view loses the context that exempts a
+digest (``sha256=`` reversed). Their views are scanned without the entropy detectors."""
 B85_ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase + "!#$%&()*+-;<=>?@^_`{|}~"
 """RFC 1924's base85 digits in order (Python's ``b85encode``, git's binary patches)."""
 _A85_ALPHABET = "".join(map(chr, range(ord("!"), ord("u") + 1)))
@@ -188,8 +238,10 @@ class DecodedView:
         return spans
 
     def raw_span(self, start: int, end: int) -> tuple[int, int]:
-        """The raw span covering decoded characters ``start`` to ``end`` (exclusive)."""
-        span = self._raw(start)[0], self._raw(end - 1)[1]
+        """The raw span covering decoded characters ``start`` to ``end`` (exclusive); a view that
+        reads the raw text backwards maps its first character to the span's end."""
+        first, last = self._raw(start), self._raw(end - 1)
+        span = min(first[0], last[0]), max(first[1], last[1])
         return self.parent.raw_span(*span) if self.parent else span
 
 
@@ -455,6 +507,19 @@ def _glue(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [("", match.start(), match.end())]
 
 
+def _reversed(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A line written backwards (``'3&rod4bu0rT' = drowssap``), each character mapped to its own."""
+    return [(match.string[i], i, i + 1) for i in range(match.end() - 1, match.start() - 1, -1)]
+
+
+def _rot13(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A line in ROT13 (``cnffjbeq = 'Ge0ho4qbe&3'``), each character mapped to its own."""
+    return [
+        (char.translate(_ROT13), match.start() + i, match.start() + i + 1)
+        for i, char in enumerate(match.group())
+    ]
+
+
 def _ansi(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [("", match.start(), match.end())]
 
@@ -556,6 +621,8 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("char_codes", lambda text: _CHAR_CODES_HINT.search(text) is not None, _CHAR_CODES, _char_codes),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
+    ("reversed", lambda text: _REVERSED_MARK.search(text.lower()) is not None, _REVERSED_LINE, _reversed),
+    ("rot13", lambda text: _ROT13_MARK.search(text.lower()) is not None, _ROT13_LINE, _rot13),
 )
 """(name, cheap gate, pattern, decoder): a decoder runs only on text its gate passes."""
 

@@ -18,7 +18,11 @@ import json
 import re
 from dataclasses import dataclass, replace
 
-from trajectory_platform.curation.redact.decoders import LIST_DECODERS, decoded_views
+from trajectory_platform.curation.redact.decoders import (
+    LIST_DECODERS,
+    SAME_RANDOMNESS_DECODERS,
+    decoded_views,
+)
 from trajectory_platform.curation.redact.detectors import drop_inside_pseudonyms, find_secrets
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
@@ -125,9 +129,11 @@ def _decoded_findings(
     as findings on the raw substring that encodes them (of the named ``decoders`` only, if given)."""
     found: list[Finding] = []
     for view in decoded_views(text, only=decoders):
+        permuted = view.name.rsplit("+", 1)[-1] in SAME_RANDOMNESS_DECODERS
+        view_config = replace(config, entropy=False) if permuted else config
         for offset, end in view.changed_lines():  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
-            hidden = find_secrets(window, config)
+            hidden = find_secrets(window, view_config)
             if config.pii:
                 hidden.extend(find_pii(window, config))
             for finding in hidden:
