@@ -231,3 +231,20 @@ def test_escaped_newline_before_a_decorator_is_not_an_email():
     arguments = json.dumps({"path": "t.py", "text": source})
     out, findings = redact_text(arguments, SALT)
     assert findings == [] and out == arguments
+
+
+def test_a_credential_labelled_as_personal_data_is_still_placed_before_shorter_credentials():
+    """An encoded connection string is read as a password and as an internal host, and labelled a
+    host. A shorter credential inside its span (found elsewhere in the episode) must not claim that
+    span first: the rest of the encoding would stay readable."""
+    from trajectory_platform.curation.redact.pseudonym import SymbolTable
+
+    encoded = "L_t(RLP1kSUsX~}J#cSxbZ2s9b2=|Cb9Q4oPI+!fOL%29VsRsMcQ8O?VlHWJbY*gGVQe}zG&3?UVQ_E"
+    table = SymbolTable(SALT)
+    table.add(encoded, "PASSWORD")
+    table.add(encoded, "INTERNAL_HOST")
+    table.add("UVQ_E", "SECRET")
+    assert table.kinds[encoded] == "INTERNAL_HOST"
+    assert table.occurrences(f"payload (base85): {encoded}") == [(18, 18 + len(encoded), encoded)]
+    table.add("E and more", "INTERNAL_HOST")  # personal data only, longer: still after credentials
+    assert table.occurrences("UVQ_E and more") == [(0, 5, "UVQ_E")]

@@ -80,10 +80,16 @@ class SymbolTable:
 
     salt: bytes
     kinds: dict[str, str] = field(default_factory=dict)
+    credentials: set[str] = field(default_factory=set)
+    """Values reported as a credential at least once, whatever kind labels them (a connection string
+    read as a password and as an internal host is labelled a host, and is still a credential)."""
     _order: list[str] | None = field(default=None, repr=False)
 
     def add(self, value: str, kind: str) -> None:
         known = self.kinds.get(value)
+        if kind not in PII_KINDS and value not in self.credentials:
+            self.credentials.add(value)
+            self._order = None
         if known is None or kind_priority(kind) > kind_priority(known):
             self.kinds[value] = kind
             self._order = None
@@ -92,13 +98,15 @@ class SymbolTable:
         """Non-overlapping ``(start, end, value)`` of table values in ``text``, longest value first.
 
         Values shorter than 12 characters count only at alphanumeric boundaries, so a short
-        password does not rewrite the middle of an unrelated word. Credentials are placed before
-        personal data: where a password's tail reads as an e-mail local part
-        (``svc:x#9Q@db.internal``), the password is replaced whole, not its head left standing.
+        password does not rewrite the middle of an unrelated word. Credentials (:attr:`credentials`)
+        are placed before personal data: where a password's tail reads as an e-mail local part
+        (``svc:x#9Q@db.internal``), the password is replaced whole, not its head left standing; and
+        an encoded connection string labelled a host is not cut short by a shorter credential
+        inside its span, which would leave the rest of the encoding readable.
         Plain ``str.find`` keeps this fast: no per-text regex has to be compiled.
         """
         if self._order is None:
-            self._order = sorted(self.kinds, key=lambda v: (self.kinds[v] in PII_KINDS, -len(v), v))
+            self._order = sorted(self.kinds, key=lambda v: (v not in self.credentials, -len(v), v))
         taken: list[tuple[int, int, str]] = []
         occupied = bytearray(len(text))
         for value in self._order:
