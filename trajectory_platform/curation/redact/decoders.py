@@ -137,8 +137,8 @@ _ROT13_MARK = re.compile(rf"(?<![a-z0-9])(?:{_ROT13_WORDS})")
 """A marked word at a word's start as the line reads decoded (``=wp3c...`` in a base64 digest is
 not ``pw=`` backwards), searched for in the lowercased text: in ``re`` a case-insensitive
 alternation costs several times a lowercase copy and a case-sensitive one."""
-_REVERSED_LINE = re.compile(rf"(?im)^[^\n]*?(?:{_REVERSED_WORDS})(?![a-z0-9])[^\n]*")
-_ROT13_LINE = re.compile(rf"(?im)^[^\n]*?(?<![a-z0-9])(?:{_ROT13_WORDS})[^\n]*")
+_REVERSED_LINE = re.compile(rf"(?im)^[^\n]*?{_REVERSED_MARK.pattern}[^\n]*")
+_ROT13_LINE = re.compile(rf"(?im)^[^\n]*?{_ROT13_MARK.pattern}[^\n]*")
 """The lines holding one, anchored at line starts so a search reads each line once."""
 SAME_RANDOMNESS_DECODERS = frozenset({"reversed", "rot13"})
 """Decoders that move or substitute characters one for one: a token is as random in their view as
@@ -492,7 +492,7 @@ def _char_codes(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """Printable ASCII codes only: a list holding any other number is data, not a spelled key."""
     start = match.start()
     codes = [
-        (int(number.group(), 16 if number.group()[1:2] in "xX" else 10), number)
+        (int(number.group(), 16 if number.group()[:2] in ("0x", "0X") else 10), number)
         for number in re.finditer(r"0[xX][0-9A-Fa-f]{2}|\d+", match.group())
     ]
     if not all(32 <= code < 127 for code, _ in codes):
@@ -668,8 +668,8 @@ def decoded_views(
 ) -> Iterator[DecodedView]:
     """Every view of ``text`` with one encoding undone (none when ``text`` holds no encoding), and
     each view's own views, :data:`MAX_DEPTH` encodings deep in all; with ``only``, the views that
-    start with those decoders alone. A view's own view decodes only the lines the view changed: the rest of
-    it is the raw text, whose views are already yielded."""
+    start with those decoders alone. A view's own view decodes only the lines the view changed:
+    the rest of it is the raw text, whose views are already yielded."""
     spans = None if parent is None else parent.changed_lines()
     for name, gate, pattern, decode in DECODERS:
         if only is not None and name not in only or not gate(text):
