@@ -8,10 +8,12 @@ import codecs
 import gzip
 import itertools
 import json
+import quopri
 import random
 import re
 import zlib
-from urllib.parse import quote
+from collections.abc import Callable
+from urllib.parse import quote, quote_plus
 
 import pytest
 
@@ -28,9 +30,9 @@ AWS = "AKIAQWERTYUIOP234567"
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"
 
 
-def _wrapped(text: str, width: int) -> str:
-    """``text`` in base64, cut into lines of ``width`` as ``base64 -w`` and MIME write it."""
-    encoded = base64.b64encode(text.encode()).decode()
+def _wrapped(text: str, width: int, encode: Callable[[bytes], bytes] = base64.b64encode) -> str:
+    """``text`` in base64 (or base32), cut into lines of ``width`` as ``base64 -w`` and MIME write it."""
+    encoded = encode(text.encode()).decode()
     return "\n".join(encoded[i : i + width] for i in range(0, len(encoded), width))
 
 
@@ -136,6 +138,41 @@ HIDDEN = {
         '<data value="' + base64.a85encode(f"aws_access_key_id = {AWS}".encode()).decode() + '"/>',
         base64.a85encode(f"aws_access_key_id = {AWS}".encode()).decode(),
     ),
+    "base32_of_a_line": (
+        "blob: " + base64.b32encode(b"ID:master PW:dipPr10Gg!").decode(),
+        base64.b32encode(b"ID:master PW:dipPr10Gg!").decode(),
+    ),
+    "base32_lowercase_unpadded": (
+        "id=" + base64.b32encode(b"mysql -u root -pcackle9").decode().lower().rstrip("="),
+        base64.b32encode(b"mysql -u root -pcackle9").decode().lower().rstrip("="),
+    ),
+    "base32_wrapped_at_76": (
+        "$ base32 creds\n" + _wrapped(f"[default]\naws_access_key_id = {AWS}\n", 76, base64.b32encode),
+        _wrapped(f"[default]\naws_access_key_id = {AWS}\n", 76, base64.b32encode).split("\n")[1],
+    ),
+    "url_encoded_line_with_a_short_password": (
+        "GET /login?next=" + quote("db password: Hunter2x", safe=""),
+        "Hunter2x",
+    ),
+    "form_encoded_line": (
+        "body: " + quote_plus('curl -X PUT -u "admin:dG9rZW4g" https://api.internal'),
+        "dG9rZW4g",
+    ),
+    "quoted_printable_mail_body": (
+        "Content-Transfer-Encoding: quoted-printable\n\n"
+        + quopri.encodestring(b"password = 'cackle!xyz9'\n").decode(),
+        "cackle!xyz9",
+    ),
+    "quoted_printable_soft_line_break": (
+        quopri.encodestring(
+            b"ALTER USER 'root'@'localhost' IDENTIFIED WITH mysql_native_password BY 'SqLpa5sW0rD';"
+        ).decode(),
+        "pa5sW0rD",
+    ),
+    "quoted_printable_spaces_encoded": (
+        quopri.encodestring(b"ssh deploy@10.0.0.7 password: IhqSb1Gg", quotetabs=True).decode(),
+        "IhqSb1Gg",
+    ),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
@@ -221,6 +258,9 @@ KEPT = [
     json.dumps({"letters": list("abcdefghijklmnopqrst"), "argv": list("the quick brown fox jumps over")}),
     json.dumps({"codes": [ord(c) for c in "hello world, again!"], "temps": [72, 75, 68, 70, 71, 73, 74, 69]}),
     "if(x>0&&y<10){total+=x*y;count++;}else{skip(x);}  // dense code in base85's alphabet",
+    "render(mode=3D) RECORD: pkg/y.py,sha256=06uRx6IWfY0ebR_OW9FHCaisqekroxHwEoMbk32NyXs,183",
+    "GET https://example.com/a+b/c%20d?q=x+y%21&n=1+2",
+    "base32: " + base64.b32encode(b"Hello, World! A greeting.").decode(),
     "assert(result==expected),'mismatch:'+str(result)[:80]+'...'  # and in ascii85's",
 ]
 
@@ -264,12 +304,14 @@ STACKED = {
     "entities": lambda s: "".join(f"&#{ord(c)};" for c in s),
     "quoted_printable": lambda s: "".join(f"={b:02X}" for b in s.encode()),
     "char_codes": lambda s: "[" + ", ".join(str(ord(c)) for c in s) + "]",
+    "base32": lambda s: base64.b32encode(s.encode()).decode(),
+    "url": lambda s: quote(s, safe=""),
 }
 _STACK_LINES = (f"aws_access_key_id = {AWS}", f"token: {GITHUB}", "password = 'Tr0ub4dor&3horse'")
 
 
 def _stacks(depth: int) -> list[tuple[str, ...]]:
-    """Every ordered pair of encodings, or every triple in a fixed sample of 60 (of 729)."""
+    """Every ordered pair of encodings, or every triple in a fixed sample of 60 (of 1,331)."""
     combos = list(itertools.product(STACKED, repeat=depth))
     return combos if depth == 2 else random.Random(7).sample(combos, 60)
 

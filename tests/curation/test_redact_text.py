@@ -248,3 +248,27 @@ def test_a_credential_labelled_as_personal_data_is_still_placed_before_shorter_c
     assert table.occurrences(f"payload (base85): {encoded}") == [(18, 18 + len(encoded), encoded)]
     table.add("E and more", "INTERNAL_HOST")  # personal data only, longer: still after credentials
     assert table.occurrences("UVQ_E and more") == [(0, 5, "UVQ_E")]
+
+
+@pytest.mark.parametrize(
+    ("text", "replaced"),
+    [
+        ("q=password%3AHunter2x", True),
+        ("pw=3DHunter2x", True),
+        ("printf 'key:\\tHunter2x'", True),
+        ("s = '\\x41Hunter2x'", True),
+        ("s = '\\u0041Hunter2x'", True),
+        ("echo '\\101Hunter2x'", True),
+        ("xHunter2x and aHunter2xb", False),
+        ("x3DHunter2x", False),
+    ],
+)
+def test_a_short_value_starts_a_word_where_an_escape_ends(text: str, replaced: bool):
+    """A value shorter than 12 characters is replaced only at a word boundary, so a short password
+    does not rewrite the middle of a word. The last character of an escape (``%3A``, ``=3D``,
+    ``\\t``, ``\\x41``) is the escape's code, not a letter of a word the value belongs to."""
+    from trajectory_platform.curation.redact.pseudonym import SymbolTable
+
+    table = SymbolTable(SALT)
+    table.add("Hunter2x", "PASSWORD")
+    assert bool(table.occurrences(text)) is replaced

@@ -2,21 +2,22 @@
 
 A secret can reach a log wrapped in ANSI colour codes (``\\x1b[31mAKIA...\\x1b[0m``: the colour's
 ``m`` glues onto the key, so no word boundary matches), URL- or fully percent-encoded
-(``%41%4B%49%41...``), ``\\u``-escaped inside a shell string that carries JSON, JSON-escaped
-(once or more) inside text that is not JSON itself, as HTML entities, octal-escaped (``\\101``),
-quoted-printable (``=41=4B``), hex-encoded (``0x``-prefixed or byte by byte, ``41 4b 49``), in
-look-alike Unicode (zero-width and other invisible format characters between its letters,
-fullwidth or other compatibility forms of ASCII, ``ＡＫＩＡ``, Cyrillic or Greek letters drawn like
-Latin ones), spelled out with a separator between its characters (``A K I A ...``), as a list of
-its characters or their codes (``["A", "K", ...]``, ``fromCharCode(65, 75, ...)``), in base64
-wrapped across lines, deflated inside a ``git diff --binary`` hunk, in base85 or ascii85 (with
-Adobe's delimiters or without, as Python's ``b85encode`` and ``a85encode`` write it), or cut into
-concatenated string literals (``"AKIAQW" + "ERTY..."``, a backslash line continuation), which a
-reader sees as the key and a pattern does not. Encodings stacked (``%2541``, percent-encoded
-twice; hex of percent-encoding) are undone in turn: each view is decoded again by every decoder,
-on the lines it changed. Each decoder here undoes one encoding where it occurs and keeps, for every
-decoded character, the raw span it came from, so a finding in the decoded view becomes a finding on
-the exact raw substring that encodes it, which pass 3 then replaces like any other value.
+(``%41%4B%49%41...``), ``\\u``-escaped inside a shell string that carries JSON, JSON-escaped (once
+or more) inside text that is not JSON itself, form-encoded (``+`` for a space), as HTML entities,
+octal-escaped (``\\101``), quoted-printable (``=41=4B``, or a whole MIME body), hex-encoded
+(``0x``-prefixed or byte by byte, ``41 4b 49``), in look-alike Unicode (zero-width and other
+invisible format characters between its letters, fullwidth or other compatibility forms of ASCII,
+``ＡＫＩＡ``, Cyrillic or Greek letters drawn like Latin ones), spelled out with a separator between its
+characters (``A K I A ...``), as a list of its characters or their codes (``["A", "K", ...]``,
+``fromCharCode(65, 75, ...)``), in base64 (or base32) wrapped across lines, deflated inside a ``git
+diff --binary`` hunk, in base85 or ascii85 (with Adobe's delimiters or without, as Python's
+``b85encode`` and ``a85encode`` write it), or cut into concatenated string literals (``"AKIAQW" +
+"ERTY..."``, a backslash line continuation), which a reader sees as the key and a pattern does not.
+Encodings stacked (``%2541``, percent-encoded twice; hex of percent-encoding) are undone in turn:
+each view is decoded again by every decoder, on the lines it changed. Each decoder here undoes one
+encoding where it occurs and keeps, for every decoded character, the raw span it came from, so a
+finding in the decoded view becomes a finding on the exact raw substring that encodes it, which pass
+3 then replaces like any other value.
 """
 
 from __future__ import annotations
@@ -38,9 +39,18 @@ from dataclasses import dataclass
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_FORM_WORD = re.compile(r"(?:[\w.\-~*]|%[0-9A-Fa-f]{2})*(?:\+(?:[\w.\-~*+]|%[0-9A-Fa-f]{2})*)+")
+_FORM_PART = re.compile(rf"\+|{_PERCENT.pattern}|[^+%]+")
 _QUOTED_PRINTABLE = re.compile(r"(?:=[0-9A-F]{2}){4,}")
 """Four escapes or more: quoted-printable leaves ASCII literal, so only a key encoded on purpose is a
 run of them, where one ``=XX`` opens any ``name=0A...`` value (a RECORD line's ``sha256=06uRx...``)."""
+_QUOTED_PRINTABLE_TEXT = re.compile(r"(?<=[^\d=])=3D|(?<=[A-Za-z])=20(?=[A-Za-z])|(?m:^[^\n]{75}=\r?$)")
+"""Text quoted-printable throughout (a MIME body, ``quopri``'s output): an encoded ``=`` after a name
+(``key=3Dvalue``, never a digest's ``sha256=3D...``), an encoded space between words, or a soft line
+break where the encoder wraps at 76 columns. In such text the escapes an encoder writes for text are
+undone: ``=3D``, a space or tab, a run of bytes (a UTF-8 character), a soft line break; a lone other
+escape is left as it stands (``sha256=06uRx...`` is a digest, not a control character and a name)."""
+_QP_ESCAPE = re.compile(r"(?:=[0-9A-F]{2}){2,}|=(?:3D|20|09)|=\r?\n")
 _UNICODE_ESCAPE = re.compile(
     r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|\\([0-3][0-7]{2})|\\U([0-9A-Fa-f]{8})|\\u\{([0-9A-Fa-f]{1,6})\}"
 )
@@ -90,10 +100,11 @@ whitespace before the operator and after it are separate runs, so a quote before
 spaces costs linear time (one optional operator between two ``\\s*`` made it quadratic)."""
 _TOKEN_CHAR = re.compile(r"[\w+/=\-]")
 _BASE64_BLOCK = re.compile(
-    r"(?m)^[ \t]*[A-Za-z0-9+/]{16,}\r?\n(?:[ \t]*[A-Za-z0-9+/]{16,}\r?\n)*[ \t]*[A-Za-z0-9+/]+={0,2}[ \t]*$"
+    r"(?m)^[ \t]*[A-Za-z0-9+/]{16,}\r?\n(?:[ \t]*[A-Za-z0-9+/]{16,}\r?\n)*[ \t]*[A-Za-z0-9+/]+={0,6}[ \t]*$"
 )
-"""Two lines or more of base64 alone: what ``base64`` (76 columns), ``openssl base64`` and MIME (64 or
-76) write when they wrap their output; a key inside is cut across lines, so no line decodes to it."""
+"""Two lines or more of base64 (or base32) alone: what ``base64`` and ``base32`` (76 columns),
+``openssl base64`` and MIME (64 or 76) write when they wrap their output; a key inside is cut across
+lines, so no line decodes to it."""
 _MARKED_WORDS = (
     "pass",
     "pwd",
@@ -257,6 +268,28 @@ def _byte_escapes(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [(ch, match.start() + 3 * i, match.start() + 3 * i + 3) for i, ch in enumerate(text)]
 
 
+def _form_encoded(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A form-encoded value (``quote_plus``, an HTML form's body or query): ``+`` is a space and
+    ``%XX`` a byte, in a word that holds both (a bare ``a+b`` is arithmetic or base64)."""
+    if "%" not in match.group():
+        return []
+    pieces: list[tuple[str, int, int]] = []
+    for part in _FORM_PART.finditer(match.string, match.start(), match.end()):
+        if part.group() == "+":
+            pieces.append((" ", part.start(), part.end()))
+        elif part.group()[0] == "%":
+            pieces.extend(_byte_escapes(part) or [(part.group(), part.start(), part.end())])
+        else:
+            pieces.extend((char, index, index + 1) for index, char in enumerate(part.group(), part.start()))
+    return pieces
+
+
+def _quoted_printable(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A soft line break (``=`` ending a line: the encoder wrapped it) joins the lines; a run of
+    ``=XX`` escapes is its bytes."""
+    return [("", match.start(), match.end())] if match.group()[1] in "\r\n" else _byte_escapes(match)
+
+
 def _unicode_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
     octal, *hexadecimal = match.group(3), match.group(1), match.group(2), match.group(4), match.group(5)
     code = int(octal, 8) if octal else int(next(h for h in hexadecimal if h), 16)
@@ -338,19 +371,48 @@ def mostly_printable(text: str) -> bool:
     return sum(ch.isprintable() or ch in "\n\r\t" for ch in text) >= 0.95 * len(text)
 
 
+_BASE32_TOKEN = re.compile(r"[A-Z2-7]+|[a-z2-7]+")
+_BASE32_PADDING = {0: 0, 2: 6, 4: 4, 5: 3, 7: 1}
+"""Padding RFC 4648 base32 needs after a run whose length is this modulo 8 (absent keys: no input
+length encodes to that many characters)."""
+
+
+def encoded_text(token: str) -> str | None:
+    """The text a token encodes: RFC 4648 base32 (``b32encode``, either case, padded or not) when
+    its alphabet allows and it decodes to text, else base64 (standard or URL-safe, padded or not);
+    ``None`` when it decodes to neither (a random key or an identifier)."""
+    bare = token.rstrip("=")
+    padding = _BASE32_PADDING.get(len(bare) % 8)
+    if padding is not None and _BASE32_TOKEN.fullmatch(bare):
+        text = _text_of(base64.b32decode, bare.upper() + "=" * padding)
+        if text is not None:
+            return text
+    if len(bare) % 4 == 1:
+        return None
+    altchars = b"-_" if "-" in bare or "_" in bare else None
+    padded = bare + "=" * (-len(bare) % 4)
+    return _text_of(lambda chars: base64.b64decode(chars, altchars=altchars, validate=True), padded)
+
+
+def _text_of(decode: Callable[[str], bytes], token: str) -> str | None:
+    """``token`` decoded, when it decodes to text."""
+    try:
+        text = bytes_as_text(decode(token))
+    except (binascii.Error, ValueError):  # not this encoding, or not UTF-8 text
+        return None
+    return text if mostly_printable(text) else None
+
+
 def _base64_block(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    """A wrapped base64 block (lines of one width, a multiple of 4; the last no longer) that decodes
-    to text: the text, every character of it mapped to the whole block (a finding replaces it all).
+    """A wrapped base64 or base32 block (lines of one width, the last no longer) that decodes to
+    text: the text, every character of it mapped to the whole block (a finding replaces it all).
     Binary (an image, a certificate body, a list of digests) decodes to noise and is left alone."""
     lines = [line.strip() for line in match.group().splitlines()]
     width = len(lines[0])
-    if width % 4 or any(len(line) != width for line in lines[1:-1]) or len(lines[-1]) > width:
+    if any(len(line) != width for line in lines[1:-1]) or len(lines[-1].rstrip("=")) > width:
         return []
-    try:
-        text = bytes_as_text(base64.b64decode("".join(lines), validate=True))
-    except (binascii.Error, ValueError):
-        return []
-    return [(text, match.start(), match.end())] if text and mostly_printable(text) else []
+    text = encoded_text("".join(lines))
+    return [(text, match.start(), match.end())] if text else []
 
 
 def _git_binary(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -605,7 +667,14 @@ def _holds(marker: str) -> Callable[[str], bool]:
 DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...] = (
     ("ansi", _holds("\x1b"), _ANSI, _ansi),
     ("percent", _holds("%"), _PERCENT, _byte_escapes),
+    ("form_encoded", lambda text: "%" in text and "+" in text, _FORM_WORD, _form_encoded),
     ("quoted_printable", _holds("="), _QUOTED_PRINTABLE, _byte_escapes),
+    (
+        "quoted_printable_text",
+        lambda text: _QUOTED_PRINTABLE_TEXT.search(text) is not None,
+        _QP_ESCAPE,
+        _quoted_printable,
+    ),
     ("unicode_escape", _holds("\\"), _UNICODE_ESCAPE, _unicode_escape),
     ("backslash_escape", _holds("\\"), _BACKSLASH_ESCAPE, _backslash_escape),
     ("html_entity", _holds("&"), _ENTITY, _entity),

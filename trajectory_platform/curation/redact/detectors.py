@@ -6,15 +6,13 @@ replace by position. Nothing here trusts a reported value without its offsets.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
-from trajectory_platform.curation.redact.decoders import bytes_as_text, decoded_views, mostly_printable
+from trajectory_platform.curation.redact.decoders import decoded_views, encoded_text
 from trajectory_platform.curation.redact.entropy import looks_random
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
@@ -627,10 +625,11 @@ def _alphabet_like(token: str) -> bool:
 def find_base32_seeds(text: str) -> Iterator[Finding]:
     """One-time-password seeds: RFC 4648 base32 (A-Z, 2-7) of a key's length (16, 26, 32, ...
     characters), shorter than the entropy pass looks at. Random base32 mixes in digits and
-    repeats few letters; uppercase words and constants do neither."""
+    repeats few letters; uppercase words and constants do neither. Base32 that decodes to text
+    is not a seed (a seed is random bytes): the entropy pass reads the text for secrets."""
     for match in _BASE32_SEED.finditer(text):
         token = match.group().rstrip("=")
-        if len(token) % 8 not in (0, 2, 4) or _alphabet_like(token):
+        if len(token) % 8 not in (0, 2, 4) or _alphabet_like(token) or encoded_text(token) is not None:
             continue
         digits = sum(map(str.isdigit, token))
         if digits >= 2 and len(token) - digits >= 8 and len(set(token)) >= 0.55 * len(token):
@@ -744,17 +743,8 @@ def _encoded_secret_kind(token: str, config: RedactionConfig, layers: int) -> st
     misses encoded credentials; decoding and running pass 1's detectors finds them, under another
     encoding too (``base64(hex(key))``) and in base64 again, up to :data:`BASE64_DEPTH` layers.
     """
-    bare = token.rstrip("=")
-    if len(bare) % 4 == 1:
-        return None
-    altchars = b"-_" if "-" in bare or "_" in bare else None
-    try:
-        decoded = bytes_as_text(
-            base64.b64decode(bare + "=" * (-len(bare) % 4), altchars=altchars, validate=True)
-        )
-    except (binascii.Error, ValueError):
-        return None
-    if not mostly_printable(decoded):
+    decoded = encoded_text(token)
+    if decoded is None:
         return None
     inner = _carried(decoded, config, layers) or [
         found for view in decoded_views(decoded) for found in _carried(view.text, config, layers)

@@ -125,13 +125,26 @@ class SymbolTable:
         return pseudonym(self.kinds[value], pseudonym_digest(self.salt, value), shell_bare)
 
 
+_ESCAPE_BEFORE = re.compile(
+    r"(?:%[0-9A-Fa-f]{2}|=[0-9A-F]{2}|\\(?:[nrt]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|[0-7]{3}))$"
+)
+"""An escape ending right before a value (``password%3DHunter2``, ``pw=3DHunter2``, ``\\tHunter2``): its
+last character is a letter or digit of the escape's code, not of a word the value is part of."""
+
+
 def _bounded(text: str, start: int, end: int) -> bool:
     """No ASCII letter or digit continues the value on either side (other scripts do not glue
-    words); a value glued to a short option (``mysql -pSECRET``) starts at the option's end."""
+    words); a value glued to a short option (``mysql -pSECRET``) starts at the option's end, one
+    after a URL, quoted-printable or backslash escape where the escape ends."""
     glued_option = start >= 2 and text[start - 2] == "-" and (start == 2 or text[start - 3].isspace())
-    return not (
-        start and _ascii_alnum(text[start - 1]) and _ascii_alnum(text[start]) and not glued_option
-    ) and not (end < len(text) and _ascii_alnum(text[end]) and _ascii_alnum(text[end - 1]))
+    glued = (
+        start
+        and _ascii_alnum(text[start - 1])
+        and _ascii_alnum(text[start])
+        and not glued_option
+        and not _ESCAPE_BEFORE.search(text, max(0, start - 6), start)
+    )
+    return not glued and not (end < len(text) and _ascii_alnum(text[end]) and _ascii_alnum(text[end - 1]))
 
 
 def _ascii_alnum(ch: str) -> bool:
