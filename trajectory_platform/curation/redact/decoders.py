@@ -12,7 +12,8 @@ characters (``A K I A ...``), as a list of its characters or their codes (``["A"
 ``fromCharCode(65, 75, ...)``), in base64 (or base32) wrapped across lines, deflated inside a ``git
 diff --binary`` hunk, in base85 or ascii85 (with Adobe's delimiters or without, as Python's
 ``b85encode`` and ``a85encode`` write it), or cut into concatenated string literals (``"AKIAQW" +
-"ERTY..."``, a backslash line continuation), which a reader sees as the key and a pattern does not.
+"ERTY..."``, a backslash line continuation), or dumped by ``xxd``, ``hexdump -C`` or ``od`` (rows
+joined, :mod:`.dumps`), which a reader sees as the key and a pattern does not.
 Encodings stacked (``%2541``, percent-encoded twice; hex of percent-encoding) are undone in turn:
 each view is decoded again by every decoder, on the lines it changed. Each decoder here undoes one
 encoding where it occurs and keeps, for every decoded character, the raw span it came from, so a
@@ -36,6 +37,8 @@ import unicodedata
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+
+from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
@@ -335,6 +338,28 @@ def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
     if not all(map(_text_byte, raw)):
         return []
     return [(chr(b), match.start() + 3 * i, match.start() + 3 * i + 2) for i, b in enumerate(raw)]
+
+
+def _dump(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """Rows of a byte dump (:mod:`.dumps`) read as the bytes they show, consecutive rows joined, so
+    a key cut across rows reads whole; a run of rows whose bytes are not text (a binary file, a
+    list of digests), and any line that is not a row, stays as it stands."""
+    runs = dump_runs(match.group(), match.start())
+    text = [
+        len(shown) >= 8 and sum(_text_byte(byte) for byte, _, _ in shown) >= 0.95 * len(shown)
+        for *_, shown in runs
+    ]
+    if not any(text):
+        return []
+    pieces: list[tuple[str, int, int]] = []
+    for index, (start, end, shown) in enumerate(runs):
+        if index:
+            pieces.append(("\n", start - 1, start))
+        if text[index]:
+            pieces.extend((chr(byte), raw_start, raw_end) for byte, raw_start, raw_end in shown)
+        else:
+            pieces.extend((char, at, at + 1) for at, char in enumerate(match.string[start:end], start))
+    return pieces
 
 
 def bytes_as_text(raw: bytes) -> str:
@@ -680,6 +705,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("html_entity", _holds("&"), _ENTITY, _entity),
     ("hex", bool, _HEX_RUN, _hex),
     ("hex_bytes", _holds(" "), _HEX_BYTES, _hex_bytes),
+    ("dump", lambda text: DUMP_HINT.search(text) is not None, DUMP_BLOCK, _dump),
     ("base64_block", _holds("\n"), _BASE64_BLOCK, _base64_block),
     ("git_binary", _holds("GIT binary patch"), _GIT_BINARY, _git_binary),
     ("ascii85", _holds("<~"), _ASCII85, _ascii85),

@@ -126,7 +126,10 @@ def _decoded_findings(
     text: str, config: RedactionConfig, decoders: frozenset[str] | None = None
 ) -> list[Finding]:
     """Secrets visible only once an encoding is undone (ANSI, percent, ``\\u``, entities, hex),
-    as findings on the raw substring that encodes them (of the named ``decoders`` only, if given)."""
+    as findings on the raw substring that encodes them (of the named ``decoders`` only, if given).
+    A value found once is found again wherever it recurs in the decoded lines (pass 3's rule for
+    echoes): its other copies there are encoded too (``xxd`` shows ``ssh -p KEY ... password:KEY``
+    as hex), so only the view can point at them."""
     found: list[Finding] = []
     for view in decoded_views(text, only=decoders):
         permuted = view.name.rsplit("+", 1)[-1] in SAME_RANDOMNESS_DECODERS
@@ -136,6 +139,10 @@ def _decoded_findings(
             hidden = find_secrets(window, view_config)
             if config.pii:
                 hidden.extend(find_pii(window, config))
+            echoes = SymbolTable(b"")
+            for finding in hidden:
+                echoes.add(finding.value, finding.kind)
+            hidden.extend(Finding(echoes.kinds[v], s, e, v, "echo") for s, e, v in echoes.occurrences(window))
             for finding in hidden:
                 start, stop = view.raw_span(offset + finding.start, offset + finding.end)
                 detector = f"{finding.detector}+{view.name}"

@@ -1,0 +1,148 @@
+"""Byte dumps read back into their bytes: ``xxd``, ``hexdump -C``, ``od`` and ``xxd -p``.
+
+An agent that checks a file for stray characters runs ``xxd .env`` or ``od -c .env``. The dump
+cuts every line of the file into rows of 16 bytes, so a key is spread over rows: its bytes in hex
+(or as ``od``'s characters and octal codes), its text in pieces in the ``xxd`` and ``hexdump -C``
+character column, and no row holds enough of it for a pattern. Each row here becomes its bytes,
+each byte with the raw span that shows it: from its hex code to its character in the column, so a
+finding over the bytes, replaced as one raw span, takes the column's copy with it.
+
+A row is read only when it parses whole: an offset, then codes of one width (hex of one to four
+bytes a group, or ``od``'s 3-digit octal), then, if there is one, a character column that matches
+those bytes exactly (printable ASCII as itself, any other byte as ``.``); or ``od -c``'s 4-column
+fields (a character, an escape such as ``\\n``, or a 3-digit octal code); or a line of hex alone
+(``xxd -p``). Any other line (a ``git log --oneline`` subject after its hash) is not a row.
+"""
+
+from __future__ import annotations
+
+import re
+
+DUMP_HINT = re.compile(
+    r"(?m)^[ \t]*[0-9a-fA-F]{6,8}:?(?: {1,3}[^\s]{1,8}){4}"
+    r"|^[ \t]*(?:[0-9a-fA-F]{2}){16,}\r?\n[ \t]*(?:[0-9a-fA-F]{2})+[ \t]*\r?$"
+)
+"""A line that opens like a dump row (an offset and four codes or characters), or two lines of hex
+alone: the cheap test before any row is parsed."""
+_ROW = r"[ \t]*(?:[0-9a-fA-F]{6,8}:?(?:[ \t][^\n]*)?|(?:[0-9a-fA-F]{2})+[ \t]*\r?)"
+DUMP_BLOCK = re.compile(rf"(?m)^{_ROW}(?:\n{_ROW})*$")
+"""Consecutive lines that may be rows (each is parsed; a line that is not a row is kept as text)."""
+_OFFSET = re.compile(r"[ \t]*[0-9a-fA-F]{6,8}:?")
+_HEX_ONLY = re.compile(r"[ \t]*((?:[0-9a-fA-F]{2})+)[ \t]*\r?")
+_HEX_ROW_MIN = 8
+"""Bytes a line of hex alone must show to open an ``xxd -p`` dump (its last row may be shorter)."""
+_CODE = re.compile(r"\S+")
+_OD_ESCAPES = {"\\0": 0, "\\a": 7, "\\b": 8, "\\t": 9, "\\n": 10, "\\v": 11, "\\f": 12, "\\r": 13}
+
+Byte = tuple[int, int, int]
+"""A byte of a dump and the raw span (start, end) that shows it."""
+Run = tuple[int, int, list[Byte]]
+"""Raw start and end of consecutive rows of one dump and the bytes they show; no bytes: a line
+that is not a row."""
+
+
+def dump_runs(block: str, start: int) -> list[Run]:
+    """``block`` (lines matched by :data:`DUMP_BLOCK`, at ``start`` in the text) as runs of rows
+    and the lines between them. An ``xxd -p`` dump's last row may be shorter than the rest, as
+    long as it follows a row of hex alone."""
+    runs: list[Run] = []
+    hex_rows = False
+    for line in block.split("\n"):
+        end = start + len(line)
+        plain = _HEX_ONLY.fullmatch(line)
+        if plain and (hex_rows or len(plain.group(1)) >= 2 * _HEX_ROW_MIN):
+            row: list[Byte] | None = _code_bytes(plain.group(1), 2, start + plain.start(1))
+            hex_rows = len(plain.group(1)) >= 2 * _HEX_ROW_MIN
+        else:
+            row, hex_rows = _offset_row(line, start), False
+        if row and runs and runs[-1][2]:
+            runs[-1][2].extend(row)
+            runs[-1] = (runs[-1][0], end, runs[-1][2])
+        else:
+            runs.append((start, end, row or []))
+        start = end + 1
+    return runs
+
+
+def _offset_row(line: str, start: int) -> list[Byte] | None:
+    """The bytes a row led by its offset shows, with raw spans offset by ``start`` (where ``line``
+    begins in the text); None when the line is not such a row."""
+    offset = _OFFSET.match(line)
+    if offset is None or offset.end() == len(line) or line[offset.end()] not in " \t":
+        return None
+    body_start = offset.end()
+    return _code_row(line, body_start, start) or _od_characters(line, body_start, start)
+
+
+def _code_row(line: str, body_start: int, start: int) -> list[Byte] | None:
+    """Hex groups of one width (``xxd``, ``hexdump -C``, ``od -t x1``) or 3-digit octal codes
+    (``od -b``), then the character column if the row has one. The column is looked for after
+    every gap of two spaces or more, before that text is read as codes: a column can look like hex
+    (``cafe``), but only the real one shows the bytes before it."""
+    found: list[Byte] = []
+    width = 0
+    for code in _CODE.finditer(line, body_start):
+        if found and code.start() - (found[-1][2] - start) >= 2:
+            with_column = _with_column(line, found[-1][2] - start, found, start)
+            if with_column:
+                return with_column
+        text = code.group()
+        width = width or len(text)
+        if len(text) > width or (len(text) != width and width == 3) or not _decodes(text, width):
+            return None
+        found.extend(_code_bytes(text, width, start + code.start()))
+    return found or None
+
+
+def _decodes(code: str, width: int) -> bool:
+    """An octal byte in a row of them, else one to four bytes of hex (a last row's only group may
+    be narrower than the rest: ``xxd -g4`` ends ``72320a``)."""
+    if width == 3:
+        return re.fullmatch(r"[0-3][0-7]{2}", code) is not None
+    return len(code) % 2 == 0 and len(code) <= 8 and re.fullmatch(r"[0-9a-fA-F]+", code) is not None
+
+
+def _code_bytes(code: str, width: int, at: int) -> list[Byte]:
+    if width == 3:
+        return [(int(code, 8), at, at + 3)]
+    return [(int(code[i : i + 2], 16), at + i, at + i + 2) for i in range(0, len(code), 2)]
+
+
+def _with_column(line: str, codes_end: int, found: list[Byte], start: int) -> list[Byte] | None:
+    """The row's bytes, each span reaching its character in the column, when the rest of the line
+    after ``codes_end`` is blank space and then that column (``|...|`` for ``hexdump -C``,
+    ``>...<`` for ``od -t x1z``; trailing blanks aside, as a log may trim them); None when not."""
+    shown = "".join(chr(byte) if 32 <= byte < 127 else "." for byte, _, _ in found)
+    rest = line[codes_end:].rstrip()
+    for column in (shown, f"|{shown}|", f">{shown}<"):
+        visible = column.rstrip()
+        if visible and rest.endswith(visible) and not rest[: -len(visible)].strip():
+            first = codes_end + len(rest) - len(visible) + (column != shown)
+            ends = (start + min(first + i + 1, len(line)) for i in range(len(found)))
+            return [(byte, raw_start, end) for (byte, raw_start, _), end in zip(found, ends, strict=True)]
+    return None
+
+
+def _od_characters(line: str, body_start: int, start: int) -> list[Byte] | None:
+    """``od -c``: fields four columns wide, right-aligned: a printable character, a backslash
+    escape, or a 3-digit octal code; four spaces are a space."""
+    body = line[body_start:].rstrip("\r")
+    if not body or len(body) % 4:
+        return None
+    found: list[Byte] = []
+    for i in range(0, len(body), 4):
+        field = body[i : i + 4]
+        value = field.lstrip(" ")
+        if field == "    ":
+            byte = 32
+        elif len(value) == 1 and field.startswith("   ") and 32 < ord(value) < 127:
+            byte = ord(value)
+        elif value in _OD_ESCAPES and field.startswith("  "):
+            byte = _OD_ESCAPES[value]
+        elif re.fullmatch(r" [0-3][0-7]{2}", field):
+            byte = int(value, 8)
+        else:
+            return None
+        at = start + body_start + i
+        found.append((byte, at, at + 4))
+    return found
