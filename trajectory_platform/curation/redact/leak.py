@@ -7,11 +7,13 @@ in: raw, JSON-escaped (inside a JSON document carried in a string), double-escap
 URL-encoded, fully percent-encoded, hex, wrapped in ANSI colour codes, ``\\u``-escaped inside a
 shell string, as HTML entities, in look-alike Cyrillic letters, in base64 wrapped at 76 columns as
 ``base64`` writes it, as a JSON document's array of single characters, in base85 as Python's
-``b85encode`` writes it, fully percent-encoded and then hex-encoded (two encodings stacked), and
-split across two adjacent messages. A canary leaks when, after
-redaction, its secret still appears anywhere in the episode in its own encoding (or plain), or
-inside any base64 or base85 run (its lines joined, for the wrapped form) that decodes to text
-containing it (a split one: when either half survives). Canaries are seeded by the episode id,
+``b85encode`` writes it, fully percent-encoded and then hex-encoded (two encodings stacked), in
+base32, dumped by ``xxd``, as a quoted-printable MIME body (spaces encoded too), and split across
+two adjacent messages. A canary leaks when, after redaction, its secret still appears anywhere in
+the episode in its own encoding (or plain), or inside any base64, base85 or base32 run (its lines
+joined, for the wrapped form) that decodes to text containing it, in the bytes or the character
+columns of the ``xxd`` rows left, or in the text read as quoted-printable (a split one: when either
+half survives). Canaries are seeded by the episode id,
 so runs are comparable. The real episode is never modified.
 
 A corpus plants canaries in a declared sample of its records, not in every one
@@ -29,6 +31,7 @@ import copy
 import hashlib
 import hmac
 import json
+import quopri
 import random
 import re
 import string
@@ -61,6 +64,9 @@ FORMS = (
     "char_array_json",
     "base85",
     "hex_of_percent",
+    "base32",
+    "xxd_dump",
+    "quoted_printable",
     "split_messages",
 )
 SPLIT_FORM = "split_messages"
@@ -169,8 +175,26 @@ _LIST_PUNCTUATION = re.compile(r'[\s"\\,]+')
 """What stands between the characters of a JSON array of them, escaped or not: removed, a spelled
 secret that survived reads whole again."""
 _BASE85_RUN = re.compile(rf"[{re.escape(B85_ALPHABET)}]{{16,}}")
+_BASE32_RUN = re.compile(r"[A-Z2-7]{16,}=*")
+_XXD_ROW = re.compile(r"[0-9a-f]{8}: (?P<codes>[0-9a-f ]{39})  ")
+"""An ``xxd`` row's offset and its codes, padded to their full width, before its character column."""
+_LINE_BREAK = re.compile(r"\r?\n|\\n")
+_JSON_ESCAPED = re.compile(r'\\(["\\])')
 _WRAPPED_LINE = re.compile(r"(?<=[A-Za-z0-9+/])(?:\r?\n|\\n)(?=[A-Za-z0-9+/])")
 """A line break (or a JSON ``\\n`` escape of one) between two base64 characters."""
+
+
+def _xxd(text: str) -> str:
+    """``text`` as ``xxd`` dumps it: rows of 16 bytes, an offset, hex in groups of two bytes, and
+    the bytes again as characters (``.`` for any that is not printable ASCII)."""
+    raw = text.encode()
+    rows = []
+    for offset in range(0, len(raw), 16):
+        chunk = raw[offset : offset + 16]
+        codes = " ".join(chunk[i : i + 2].hex() for i in range(0, len(chunk), 2))
+        shown = "".join(chr(byte) if 32 <= byte < 127 else "." for byte in chunk)
+        rows.append(f"{offset:08x}: {codes:<39}  {shown}")
+    return "\n".join(rows)
 
 
 def _wrapped_base64(text: str) -> str:
@@ -195,6 +219,9 @@ _TRANSFORMS = {
     "char_array_json": lambda s: json.dumps({"argv": list(s)}),
     "base85": lambda s: base64.b85encode(s.encode()).decode(),
     "hex_of_percent": lambda s: "".join(f"%{b:02X}" for b in s.encode()).encode().hex(),
+    "base32": lambda s: base64.b32encode(s.encode()).decode(),
+    "xxd_dump": _xxd,
+    "quoted_printable": lambda s: quopri.encodestring(s.encode(), quotetabs=True).decode(),
     SPLIT_FORM: lambda s: s,
 }
 """Each form's encoding of a bare string: how a carrier is planted, and how a surviving secret
@@ -212,8 +239,12 @@ def encode(carrier: str, form: str) -> str:
         return f"GET https://logs.example-corp.com/search?q={body}"
     if form in ("hex", "hex_of_percent"):
         return f"stdout (hex): {body}"
-    if form == "base85":
-        return f"payload (base85): {body}"
+    if form in ("base85", "base32"):
+        return f"payload ({form}): {body}"
+    if form == "xxd_dump":
+        return f"$ xxd deploy.env\n{body}"
+    if form == "quoted_printable":
+        return f"Content-Transfer-Encoding: quoted-printable\n\n{body}"
     if form == "ansi":
         return f"\x1b[1;31m{carrier}\x1b[0m"
     if form == "u_escaped_shell":
@@ -280,6 +311,37 @@ def _decoded_base64_runs(text: str) -> str:
     return "\n".join(pieces)
 
 
+def _decoded_base32_runs(text: str) -> str:
+    """Every run of base32 characters in ``text`` decoded (what does not decode is skipped)."""
+    pieces = []
+    for run in _BASE32_RUN.findall(text):
+        bare = run.rstrip("=")
+        try:
+            pieces.append(base64.b32decode(bare + "=" * (-len(bare) % 8)).decode("utf-8", "ignore"))
+        except (binascii.Error, ValueError):
+            continue
+    return "\n".join(pieces)
+
+
+def _xxd_rows_read(text: str) -> str:
+    """What the ``xxd`` rows left in ``text`` show (their lines split at real or JSON-escaped line
+    breaks, JSON's escaped quotes and backslashes undone): the bytes of their hex, and their
+    character columns joined."""
+    codes, columns = [], []
+    for line in _LINE_BREAK.split(text):
+        line = _JSON_ESCAPED.sub(r"\1", line)
+        row = _XXD_ROW.match(line)
+        if row and len(digits := row.group("codes").replace(" ", "")) % 2 == 0:
+            codes.append(bytes.fromhex(digits))
+            columns.append(line[row.end() : row.end() + len(digits) // 2])
+    return b"".join(codes).decode("utf-8", "ignore") + "\n" + "".join(columns)
+
+
+def _quoted_printable_read(text: str) -> str:
+    """``text`` (its JSON-escaped line breaks made real) decoded as quoted-printable."""
+    return quopri.decodestring(_LINE_BREAK.sub("\n", text).encode()).decode("utf-8", "ignore")
+
+
 def _decoded_base85_runs(text: str) -> str:
     """Every run of base85 characters in ``text`` decoded (what does not decode is skipped)."""
     pieces = []
@@ -343,6 +405,9 @@ def _count(plan: list[tuple[Canary, str]], text: str) -> LeakReport:
         "base64_wrapped": _decoded_base64_runs(_WRAPPED_LINE.sub("", text)),
         "char_array_json": _LIST_PUNCTUATION.sub("", text),
         "base85": _decoded_base85_runs(text),
+        "base32": _decoded_base32_runs(text),
+        "xxd_dump": _xxd_rows_read(text),
+        "quoted_printable": _quoted_printable_read(text),
     }
     report = LeakReport(injected=len(plan))
     by_form: Counter = Counter()
