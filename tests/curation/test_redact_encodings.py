@@ -173,6 +173,18 @@ HIDDEN = {
         quopri.encodestring(b"ssh deploy@10.0.0.7 password: IhqSb1Gg", quotetabs=True).decode(),
         "IhqSb1Gg",
     ),
+    "binary_digits": (
+        "decode me: " + " ".join(f"{b:08b}" for b in f"key = {AWS}".encode()),
+        " ".join(f"{b:08b}" for b in AWS.encode()[4:]),
+    ),
+    "binary_digits_joined": (
+        "bits=" + "".join(f"{b:08b}" for b in b"db_password: 'Tr0ub4dor&3'"),
+        "".join(f"{b:08b}" for b in b"db_password: 'Tr0ub4dor&3'"),
+    ),
+    "codes_between_spaces": (
+        "ord: " + " ".join(str(ord(c)) for c in GITHUB),
+        " ".join(str(ord(c)) for c in GITHUB[4:]),
+    ),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
@@ -261,6 +273,8 @@ KEPT = [
     "render(mode=3D) RECORD: pkg/y.py,sha256=06uRx6IWfY0ebR_OW9FHCaisqekroxHwEoMbk32NyXs,183",
     "GET https://example.com/a+b/c%20d?q=x+y%21&n=1+2",
     "base32: " + base64.b32encode(b"Hello, World! A greeting.").decode(),
+    "scores 72 75 68 70 71 73 74 69 80 81 77 76 79 78 82 83 85 90 and ports 443 8080 22 53",
+    "mask " + " ".join(f"{b:08b}" for b in bytes([0, 255, 128, 7, 1, 254, 3, 9, 200, 16])),
     "assert(result==expected),'mismatch:'+str(result)[:80]+'...'  # and in ascii85's",
 ]
 

@@ -9,16 +9,16 @@ octal-escaped (``\\101``), quoted-printable (``=41=4B``, or a whole MIME body), 
 invisible format characters between its letters, fullwidth or other compatibility forms of ASCII,
 ``ＡＫＩＡ``, Cyrillic or Greek letters drawn like Latin ones), spelled out with a separator between its
 characters (``A K I A ...``), as a list of its characters or their codes (``["A", "K", ...]``,
-``fromCharCode(65, 75, ...)``), in base64 (or base32) wrapped across lines, deflated inside a ``git
-diff --binary`` hunk, in base85 or ascii85 (with Adobe's delimiters or without, as Python's
-``b85encode`` and ``a85encode`` write it), or cut into concatenated string literals (``"AKIAQW" +
-"ERTY..."``, a backslash line continuation), or dumped by ``xxd``, ``hexdump -C`` or ``od`` (rows
-joined, :mod:`.dumps`), which a reader sees as the key and a pattern does not.
-Encodings stacked (``%2541``, percent-encoded twice; hex of percent-encoding) are undone in turn:
-each view is decoded again by every decoder, on the lines it changed. Each decoder here undoes one
-encoding where it occurs and keeps, for every decoded character, the raw span it came from, so a
-finding in the decoded view becomes a finding on the exact raw substring that encodes it, which pass
-3 then replaces like any other value.
+``fromCharCode(65, 75, ...)``, ``65 75 ...``), in binary digits (``01000001 ...``), in base64 (or
+base32) wrapped across lines, deflated inside a ``git diff --binary`` hunk, in base85 or ascii85
+(with Adobe's delimiters or without, as Python's ``b85encode`` and ``a85encode`` write it), or cut
+into concatenated string literals (``"AKIAQW" + "ERTY..."``, a backslash line continuation), or
+dumped by ``xxd``, ``hexdump -C`` or ``od`` (rows joined, :mod:`.dumps`), which a reader sees as the
+key and a pattern does not. Encodings stacked (``%2541``, percent-encoded twice; hex of
+percent-encoding) are undone in turn: each view is decoded again by every decoder, on the lines it
+changed. Each decoder here undoes one encoding where it occurs and keeps, for every decoded
+character, the raw span it came from, so a finding in the decoded view becomes a finding on the
+exact raw substring that encodes it, which pass 3 then replaces like any other value.
 """
 
 from __future__ import annotations
@@ -47,12 +47,14 @@ _FORM_PART = re.compile(rf"\+|{_PERCENT.pattern}|[^+%]+")
 _QUOTED_PRINTABLE = re.compile(r"(?:=[0-9A-F]{2}){4,}")
 """Four escapes or more: quoted-printable leaves ASCII literal, so only a key encoded on purpose is a
 run of them, where one ``=XX`` opens any ``name=0A...`` value (a RECORD line's ``sha256=06uRx...``)."""
-_QUOTED_PRINTABLE_TEXT = re.compile(r"(?<=[^\d=])=3D|(?<=[A-Za-z])=20(?=[A-Za-z])|(?m:^[^\n]{75}=\r?$)")
-"""Text quoted-printable throughout (a MIME body, ``quopri``'s output): an encoded ``=`` after a name
-(``key=3Dvalue``, never a digest's ``sha256=3D...``), an encoded space between words, or a soft line
-break where the encoder wraps at 76 columns. In such text the escapes an encoder writes for text are
-undone: ``=3D``, a space or tab, a run of bytes (a UTF-8 character), a soft line break; a lone other
-escape is left as it stands (``sha256=06uRx...`` is a digest, not a control character and a name)."""
+_QUOTED_PRINTABLE_MARK = re.compile(r"=(?:3D|20|\r?\n)")
+"""Where a sign of text quoted-printable throughout may be (a literal ``=`` first: a fast search),
+confirmed by :func:`_quoted_printable_text`. Text quoted-printable throughout (a MIME body,
+``quopri``'s output): an encoded ``=`` after a name (``key=3Dvalue``, never a digest's
+``sha256=3D...``), an encoded space between words, or a soft line break where the encoder wraps at
+76 columns. In such text the escapes an encoder writes for text are undone: ``=3D``, a space or tab,
+a run of bytes (a UTF-8 character), a soft line break; a lone other escape is left as it stands
+(``sha256=06uRx...`` is a digest, not a control character and a name)."""
 _QP_ESCAPE = re.compile(r"(?:=[0-9A-F]{2}){2,}|=(?:3D|20|09)|=\r?\n")
 _UNICODE_ESCAPE = re.compile(
     r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|\\([0-3][0-7]{2})|\\U([0-9A-Fa-f]{8})|\\u\{([0-9A-Fa-f]{1,6})\}"
@@ -83,13 +85,16 @@ _CHAR_LIST = re.compile(
 ...]``, ``'A','K',...``, ``A, K, I, ...``."""
 _QUOTED_ITEM = re.compile(r"([\"'`])(\\[^\n]|[^\\\n])\1")
 _CODE = r"(?:\d{2,3}|0[xX][0-9A-Fa-f]{2})"
-_CHAR_CODES = re.compile(rf"(?<![\w.]){_CODE}(?P<sep>\s*,\s*)(?:{_CODE}(?P=sep)){{14,}}{_CODE}(?![\w.])")
-"""Sixteen character codes or more between commas, decimal or ``0x`` hex:
+_CHAR_CODES = re.compile(rf"(?<![\w.]){_CODE}(?P<sep>\s*,\s*| )(?:{_CODE}(?P=sep)){{14,}}{_CODE}(?![\w.])")
+"""Sixteen character codes or more between commas or single spaces, decimal or ``0x`` hex:
 ``String.fromCharCode(65, 75, ...)``, ``bytes([65, 75, ...])``, a JSON array of codes, a C or Go
-byte array (``{0x41, 0x4b, ...}``)."""
+byte array (``{0x41, 0x4b, ...}``), ``ord`` values printed one after another (``65 75 73 ...``)."""
+_BINARY = re.compile(r"(?<![\w.])[01]{8}(?P<sep>[ ,]?)(?:[01]{8}(?P=sep)){6,}[01]{8}(?![\w.])")
+"""Eight bytes or more written as binary digits, eight a byte, joined or between spaces or commas
+(``01000001 01001011 ...``: a puzzle's or an obfuscator's spelling of text)."""
 _BARE_ITEM = re.compile(_LIST_ELEMENT)
 _CHAR_LIST_HINT = re.compile(rf"[,;]\s*([\"'`]?){_LIST_ELEMENT}\1\s*[,;]\s*\1{_LIST_ELEMENT}\1\s*[,;]")
-_CHAR_CODES_HINT = re.compile(rf",\s*{_CODE}\s*,\s*{_CODE}\s*,\s*{_CODE}\s*,")
+_CHAR_CODES_HINT = re.compile(rf",\s*{_CODE}\s*,\s*{_CODE}\s*,\s*{_CODE}\s*,| \d{{2,3}} \d{{2,3}} \d{{2,3}} ")
 """Gates: two list elements in a row, found from a separator (a pattern that starts at a comma is
 cheap to search for; the lists' own patterns start anywhere)."""
 _SPELLED = re.compile(r"(?<![\w.\-])\w(?P<sep>[ .\-])(?:\w(?P=sep)){14,}\w(?![\w])")
@@ -285,6 +290,20 @@ def _form_encoded(match: re.Match[str]) -> list[tuple[str, int, int]]:
         else:
             pieces.extend((char, index, index + 1) for index, char in enumerate(part.group(), part.start()))
     return pieces
+
+
+def _quoted_printable_text(text: str) -> bool:
+    """Does ``text`` show itself quoted-printable (:data:`_QUOTED_PRINTABLE_MARK`)?"""
+    for mark in _QUOTED_PRINTABLE_MARK.finditer(text):
+        before = text[mark.start() - 1] if mark.start() else ""
+        code = mark.group()[1:]
+        if code == "3D" and before and not before.isdigit() and before != "=":
+            return True
+        if code == "20" and before.isalpha() and text[mark.end() : mark.end() + 1].isalpha():
+            return True
+        if code[0] in "\r\n" and mark.start() - (text.rfind("\n", 0, mark.start()) + 1) == 75:
+            return True
+    return False
 
 
 def _quoted_printable(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -587,6 +606,14 @@ def _char_codes(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [(chr(code), start + number.start(), start + number.end()) for code, number in codes]
 
 
+def _binary(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """Printable text only, each character mapped to its eight digits."""
+    digits = [(int(byte.group(), 2), byte) for byte in re.finditer(r"[01]{8}", match.group())]
+    if not all(_text_byte(code) for code, _ in digits):
+        return []
+    return [(chr(code), match.start() + byte.start(), match.start() + byte.end()) for code, byte in digits]
+
+
 def _glue(match: re.Match[str]) -> list[tuple[str, int, int]]:
     before = match.string[max(0, match.start() - 2) : match.start()]
     if not before or not _TOKEN_CHAR.match(before[-1]) or re.fullmatch(r"\\[nrt]", before):
@@ -696,7 +723,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("quoted_printable", _holds("="), _QUOTED_PRINTABLE, _byte_escapes),
     (
         "quoted_printable_text",
-        lambda text: _QUOTED_PRINTABLE_TEXT.search(text) is not None,
+        _quoted_printable_text,
         _QP_ESCAPE,
         _quoted_printable,
     ),
@@ -714,6 +741,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("spelled", bool, _SPELLED, _spelled),
     ("char_list", lambda text: _CHAR_LIST_HINT.search(text) is not None, _CHAR_LIST, _char_list),
     ("char_codes", lambda text: _CHAR_CODES_HINT.search(text) is not None, _CHAR_CODES, _char_codes),
+    ("binary", lambda text: "0100" in text or "0110" in text, _BINARY, _binary),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
     ("reversed", lambda text: _REVERSED_MARK.search(text.lower()) is not None, _REVERSED_LINE, _reversed),
