@@ -152,3 +152,12 @@ def test_a_key_found_once_in_a_dump_is_replaced_where_it_recurs_there():
     )
     redacted, _ = redact_text(dump, SALT)
     assert "4875 6e74 6572" not in redacted and "Hunter2xyz9" not in redacted, redacted
+
+
+def test_a_key_whose_rows_another_finding_took_in_part_loses_its_last_row_too():
+    """The first row of hex alone reads as a random token and is replaced whole; the password the
+    dump shows runs on into the short second row, which must not stay standing beside it."""
+    dump = "414e5969643a6d61737465722c70617373776f72643a6469705072313131\n476721\n"
+    redacted, findings = redact_text("$ xxd -p creds\n" + dump, SALT)
+    assert {f.detector for f in findings} >= {"entropy", "keyword+dump"}
+    assert "476721" not in redacted, redacted

@@ -272,3 +272,20 @@ def test_a_short_value_starts_a_word_where_an_escape_ends(text: str, replaced: b
     table = SymbolTable(SALT)
     table.add("Hunter2x", "PASSWORD")
     assert bool(table.occurrences(text)) is replaced
+
+
+def test_where_values_overlap_the_part_no_value_took_is_replaced_too():
+    """Pass 3 places the longer value first; the other keeps the part it alone covers, so no tail
+    of it is left standing. A remainder is a position to rewrite, never a value to look for."""
+    from trajectory_platform.curation.redact.engine import rewrite
+    from trajectory_platform.curation.redact.pseudonym import SymbolTable
+
+    table = SymbolTable(SALT)
+    table.add("AAAAQQQQRRRRSSSS", "SECRET")
+    table.add("SSSSTTTT9999", "PASSWORD")
+    text = "x AAAAQQQQRRRRSSSSTTTT9999 y"
+    assert table.occurrences(text) == [(2, 18, "AAAAQQQQRRRRSSSS")]
+    assert table.occurrences(text, remainders=True) == [(2, 18, "AAAAQQQQRRRRSSSS"), (18, 26, "SSSSTTTT9999")]
+    rewritten = rewrite(text, table)
+    assert "TTTT9999" not in rewritten and rewritten.startswith("x <REDACTED_SECRET:")
+    assert "<REDACTED_PASSWORD:" in rewritten

@@ -190,7 +190,7 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
             last = match.end()
         pieces.append(text[last:])
         return "".join(pieces)
-    spans = table.occurrences(text)
+    spans = table.occurrences(text, remainders=True)
     if not spans:
         return text
     quoted = _shell_quote_states(text, [start for start, _, _ in spans]) if context.shell else {}

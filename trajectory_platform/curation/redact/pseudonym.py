@@ -94,7 +94,7 @@ class SymbolTable:
             self.kinds[value] = kind
             self._order = None
 
-    def occurrences(self, text: str) -> list[tuple[int, int, str]]:
+    def occurrences(self, text: str, remainders: bool = False) -> list[tuple[int, int, str]]:
         """Non-overlapping ``(start, end, value)`` of table values in ``text``, longest value first.
 
         Values shorter than 12 characters count only at alphanumeric boundaries, so a short
@@ -103,6 +103,10 @@ class SymbolTable:
         (``svc:x#9Q@db.internal``), the password is replaced whole, not its head left standing; and
         an encoded connection string labelled a host is not cut short by a shorter credential
         inside its span, which would leave the rest of the encoding readable.
+        With ``remainders``, an occurrence that a value placed before it overlaps in part still
+        counts for the part no value took (a span of its own): pass 3 then replaces it too, rather
+        than leave a secret's tail standing next to another value's pseudonym. (Only for rewriting
+        positions; a remainder is not a value to look for elsewhere.)
         Plain ``str.find`` keeps this fast: no per-text regex has to be compiled.
         """
         if self._order is None:
@@ -115,9 +119,12 @@ class SymbolTable:
             start = text.find(value)
             while start != -1:
                 end = start + len(value)
-                if (len(value) >= 12 or _bounded(text, start, end)) and not any(occupied[start:end]):
-                    taken.append((start, end, value))
-                    occupied[start:end] = b"\x01" * (end - start)
+                if len(value) >= 12 or _bounded(text, start, end):
+                    overlapped = any(occupied[start:end])
+                    if not overlapped or remainders:
+                        free = _free_runs(occupied, start, end) if overlapped else [(start, end)]
+                        taken.extend((low, high, value) for low, high in free)
+                        occupied[start:end] = b"\x01" * (end - start)
                 start = text.find(value, start + 1)
         return sorted(taken)
 
@@ -130,6 +137,21 @@ _ESCAPE_BEFORE = re.compile(
 )
 """An escape ending right before a value (``password%3DHunter2``, ``pw=3DHunter2``, ``\\tHunter2``): its
 last character is a letter or digit of the escape's code, not of a word the value is part of."""
+
+
+def _free_runs(occupied: bytearray, start: int, end: int) -> list[tuple[int, int]]:
+    """The maximal runs of ``occupied[start:end]`` that no value has taken."""
+    runs: list[tuple[int, int]] = []
+    low = None
+    for position in range(start, end):
+        if not occupied[position] and low is None:
+            low = position
+        elif occupied[position] and low is not None:
+            runs.append((low, position))
+            low = None
+    if low is not None:
+        runs.append((low, end))
+    return runs
 
 
 def _bounded(text: str, start: int, end: int) -> bool:
