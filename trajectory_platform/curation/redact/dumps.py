@@ -18,19 +18,22 @@ from __future__ import annotations
 
 import re
 
+_BYTES = r"[0-9a-fA-F]{2}(?: ?[0-9a-fA-F]{2})*"
+"""Hex bytes alone, joined (``xxd -p``) or one space apart (``od -An -t x1``)."""
 DUMP_HINT = re.compile(
     r"(?m)^[ \t]*[0-9a-fA-F]{6,8}:?(?: {1,3}[^\s]{1,8}){4}"
-    r"|^[ \t]*(?:[0-9a-fA-F]{2}){16,}\r?\n[ \t]*(?:[0-9a-fA-F]{2})+[ \t]*\r?$"
+    r"|^[ \t]*(?:[0-9a-fA-F]{2} ?){16,}\r?\n[ \t]*[0-9a-fA-F]{2}"
 )
-"""A line that opens like a dump row (an offset and four codes or characters), or two lines of hex
-alone: the cheap test before any row is parsed."""
-_ROW = r"[ \t]*(?:[0-9a-fA-F]{6,8}:?(?:[ \t][^\n]*)?|(?:[0-9a-fA-F]{2})+[ \t]*\r?)"
+"""A line that opens like a dump row (an offset and four codes or characters), or a line of
+sixteen hex bytes alone and another after it: the cheap test before any row is parsed."""
+_ROW = rf"[ \t]*(?:[0-9a-fA-F]{{6,8}}:?(?:[ \t][^\n]*)?|{_BYTES}[ \t]*\r?)"
 DUMP_BLOCK = re.compile(rf"(?m)^{_ROW}(?:\n{_ROW})*$")
 """Consecutive lines that may be rows (each is parsed; a line that is not a row is kept as text)."""
 _OFFSET = re.compile(r"[ \t]*[0-9a-fA-F]{6,8}:?")
-_HEX_ONLY = re.compile(r"[ \t]*((?:[0-9a-fA-F]{2})+)[ \t]*\r?")
+_HEX_ONLY = re.compile(rf"[ \t]*({_BYTES})[ \t]*\r?")
+_HEX_PAIR = re.compile(r"[0-9a-fA-F]{2}")
 _HEX_ROW_MIN = 8
-"""Bytes a line of hex alone must show to open an ``xxd -p`` dump (its last row may be shorter)."""
+"""Bytes a line of hex alone must show to open a dump of such lines (its last row may be shorter)."""
 _CODE = re.compile(r"\S+")
 _OD_ESCAPES = {"\\0": 0, "\\a": 7, "\\b": 8, "\\t": 9, "\\n": 10, "\\v": 11, "\\f": 12, "\\r": 13}
 
@@ -43,16 +46,19 @@ that is not a row."""
 
 def dump_runs(block: str, start: int) -> list[Run]:
     """``block`` (lines matched by :data:`DUMP_BLOCK`, at ``start`` in the text) as runs of rows
-    and the lines between them. An ``xxd -p`` dump's last row may be shorter than the rest, as
-    long as it follows a row of hex alone."""
+    and the lines between them. The last row of a dump of hex alone may be shorter than the rest,
+    as long as it follows a row of one."""
     runs: list[Run] = []
     hex_rows = False
     for line in block.split("\n"):
         end = start + len(line)
         plain = _HEX_ONLY.fullmatch(line)
-        if plain and (hex_rows or len(plain.group(1)) >= 2 * _HEX_ROW_MIN):
-            row: list[Byte] | None = _code_bytes(plain.group(1), 2, start + plain.start(1))
-            hex_rows = len(plain.group(1)) >= 2 * _HEX_ROW_MIN
+        shown = [] if plain is None else list(_HEX_PAIR.finditer(line, plain.start(1), plain.end(1)))
+        if plain and (hex_rows or len(shown) >= _HEX_ROW_MIN):
+            row: list[Byte] | None = [
+                (int(pair.group(), 16), start + pair.start(), start + pair.end()) for pair in shown
+            ]
+            hex_rows = len(shown) >= _HEX_ROW_MIN
         else:
             row, hex_rows = _offset_row(line, start), False
         if row and runs and runs[-1][2]:
@@ -78,7 +84,9 @@ def _code_row(line: str, body_start: int, start: int) -> list[Byte] | None:
     """Hex groups of one width (``xxd``, ``hexdump -C``, ``od -t x1``) or 3-digit octal codes
     (``od -b``), then the character column if the row has one. The column is looked for after
     every gap of two spaces or more, before that text is read as codes: a column can look like hex
-    (``cafe``), but only the real one shows the bytes before it."""
+    (``cafe``), but only the real one shows the bytes before it. Groups of several bytes and no
+    column are words in the machine's order, little-endian (``hexdump``'s default, ``od -x``):
+    ``5741`` shows ``AW``."""
     found: list[Byte] = []
     width = 0
     for code in _CODE.finditer(line, body_start):
@@ -91,6 +99,9 @@ def _code_row(line: str, body_start: int, start: int) -> list[Byte] | None:
         if len(text) > width or (len(text) != width and width == 3) or not _decodes(text, width):
             return None
         found.extend(_code_bytes(text, width, start + code.start()))
+    if width in (4, 8):  # words, little-endian: each group's bytes in reverse
+        half = width // 2
+        return [byte for i in range(0, len(found), half) for byte in reversed(found[i : i + half])] or None
     return found or None
 
 
