@@ -36,7 +36,7 @@ import random
 import re
 import string
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 from urllib.parse import quote
@@ -301,26 +301,24 @@ def _leaked(canary: Canary, form: str, text: str, readings: dict[str, str]) -> b
     return canary.secret in text or _TRANSFORMS[form](canary.secret) in text
 
 
-def _decoded_base64_runs(text: str) -> str:
+def _decoded_runs(text: str, alphabet: re.Pattern[str], decode: Callable[[str], bytes]) -> str:
+    """Every run of an encoding's ``alphabet`` in ``text`` decoded (what does not decode is skipped)."""
     pieces = []
-    for run in _BASE64_RUN.findall(text):
+    for run in alphabet.findall(text):
         try:
-            pieces.append(base64.b64decode(run + "=" * (-len(run) % 4)).decode("utf-8", "ignore"))
+            pieces.append(decode(run).decode("utf-8", "ignore"))
         except (binascii.Error, ValueError):
             continue
     return "\n".join(pieces)
 
 
-def _decoded_base32_runs(text: str) -> str:
-    """Every run of base32 characters in ``text`` decoded (what does not decode is skipped)."""
-    pieces = []
-    for run in _BASE32_RUN.findall(text):
-        bare = run.rstrip("=")
-        try:
-            pieces.append(base64.b32decode(bare + "=" * (-len(bare) % 8)).decode("utf-8", "ignore"))
-        except (binascii.Error, ValueError):
-            continue
-    return "\n".join(pieces)
+def _base64_padded(run: str) -> bytes:
+    return base64.b64decode(run + "=" * (-len(run) % 4))
+
+
+def _base32_padded(run: str) -> bytes:
+    bare = run.rstrip("=")
+    return base64.b32decode(bare + "=" * (-len(bare) % 8))
 
 
 def _xxd_rows_read(text: str) -> str:
@@ -340,17 +338,6 @@ def _xxd_rows_read(text: str) -> str:
 def _quoted_printable_read(text: str) -> str:
     """``text`` (its JSON-escaped line breaks made real) decoded as quoted-printable."""
     return quopri.decodestring(_LINE_BREAK.sub("\n", text).encode()).decode("utf-8", "ignore")
-
-
-def _decoded_base85_runs(text: str) -> str:
-    """Every run of base85 characters in ``text`` decoded (what does not decode is skipped)."""
-    pieces = []
-    for run in _BASE85_RUN.findall(text):
-        try:
-            pieces.append(base64.b85decode(run).decode("utf-8", "ignore"))
-        except ValueError:
-            continue
-    return "\n".join(pieces)
 
 
 FORMS_PER_EPISODE = 4
@@ -401,11 +388,11 @@ def measure_text_leak(
 
 def _count(plan: list[tuple[Canary, str]], text: str) -> LeakReport:
     readings = {  # the redacted text as each of these forms' survivors would read in it
-        "base64": _decoded_base64_runs(text),
-        "base64_wrapped": _decoded_base64_runs(_WRAPPED_LINE.sub("", text)),
+        "base64": _decoded_runs(text, _BASE64_RUN, _base64_padded),
+        "base64_wrapped": _decoded_runs(_WRAPPED_LINE.sub("", text), _BASE64_RUN, _base64_padded),
         "char_array_json": _LIST_PUNCTUATION.sub("", text),
-        "base85": _decoded_base85_runs(text),
-        "base32": _decoded_base32_runs(text),
+        "base85": _decoded_runs(text, _BASE85_RUN, base64.b85decode),
+        "base32": _decoded_runs(text, _BASE32_RUN, _base32_padded),
         "xxd_dump": _xxd_rows_read(text),
         "quoted_printable": _quoted_printable_read(text),
     }
