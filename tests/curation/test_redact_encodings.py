@@ -185,6 +185,10 @@ HIDDEN = {
         "ord: " + " ".join(str(ord(c)) for c in GITHUB),
         " ".join(str(ord(c)) for c in GITHUB[4:]),
     ),
+    "uuencoded": (
+        codecs.encode(f"[default]\naws_access_key_id = {AWS}\n".encode(), "uu").decode(),
+        codecs.encode(f"[default]\naws_access_key_id = {AWS}\n".encode(), "uu").decode().split("\n")[1],
+    ),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
@@ -275,6 +279,8 @@ KEPT = [
     "base32: " + base64.b32encode(b"Hello, World! A greeting.").decode(),
     "scores 72 75 68 70 71 73 74 69 80 81 77 76 79 78 82 83 85 90 and ports 443 8080 22 53",
     "mask " + " ".join(f"{b:08b}" for b in bytes([0, 255, 128, 7, 1, 254, 3, 9, 200, 16])),
+    "ERROR: FILE NOT FOUND\nWARNING: 3 TESTS SKIPPED (SEE LOG)\nMAKE ALL 2>&1 | TEE BUILD.LOG",
+    codecs.encode(b"\x00\x01\x02binary\xff\xfe blob of no text at all\x00\x00", "uu").decode(),
     "assert(result==expected),'mismatch:'+str(result)[:80]+'...'  # and in ascii85's",
 ]
 

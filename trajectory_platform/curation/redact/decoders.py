@@ -9,12 +9,12 @@ octal-escaped (``\\101``), quoted-printable (``=41=4B``, or a whole MIME body), 
 invisible format characters between its letters, fullwidth or other compatibility forms of ASCII,
 ``ＡＫＩＡ``, Cyrillic or Greek letters drawn like Latin ones), spelled out with a separator between its
 characters (``A K I A ...``), as a list of its characters or their codes (``["A", "K", ...]``,
-``fromCharCode(65, 75, ...)``, ``65 75 ...``), in binary digits (``01000001 ...``), in base64 (or
-base32) wrapped across lines, deflated inside a ``git diff --binary`` hunk, in base85 or ascii85
-(with Adobe's delimiters or without, as Python's ``b85encode`` and ``a85encode`` write it), or cut
-into concatenated string literals (``"AKIAQW" + "ERTY..."``, a backslash line continuation), or
-dumped by ``xxd``, ``hexdump -C`` or ``od`` (rows joined, :mod:`.dumps`), which a reader sees as the
-key and a pattern does not. Encodings stacked (``%2541``, percent-encoded twice; hex of
+``fromCharCode(65, 75, ...)``, ``65 75 ...``), in binary digits (``01000001 ...``), uuencoded, in
+base64 (or base32) wrapped across lines, deflated inside a ``git diff --binary`` hunk, in base85 or
+ascii85 (with Adobe's delimiters or without, as Python's ``b85encode`` and ``a85encode`` write it),
+or cut into concatenated string literals (``"AKIAQW" + "ERTY..."``, a backslash line continuation),
+or dumped by ``xxd``, ``hexdump -C`` or ``od`` (rows joined, :mod:`.dumps`), which a reader sees as
+the key and a pattern does not. Encodings stacked (``%2541``, percent-encoded twice; hex of
 percent-encoding) are undone in turn: each view is decoded again by every decoder, on the lines it
 changed. Each decoder here undoes one encoding where it occurs and keeps, for every decoded
 character, the raw span it came from, so a finding in the decoded view becomes a finding on the
@@ -89,6 +89,9 @@ _CHAR_CODES = re.compile(rf"(?<![\w.]){_CODE}(?P<sep>\s*,\s*| )(?:{_CODE}(?P=sep
 """Sixteen character codes or more between commas or single spaces, decimal or ``0x`` hex:
 ``String.fromCharCode(65, 75, ...)``, ``bytes([65, 75, ...])``, a JSON array of codes, a C or Go
 byte array (``{0x41, 0x4b, ...}``), ``ord`` values printed one after another (``65 75 73 ...``)."""
+_UU_LINES = re.compile(r"(?m)^[!-M][ -`]{4,60}\r?$(?:\n[!-M][ -`]{4,60}\r?$)*")
+"""Lines of uuencode (``uuencode``, ``binascii.b2a_uu``, Python's ``uu`` codec): a length character,
+then four characters for every three bytes, all between space and backtick."""
 _BINARY = re.compile(r"(?<![\w.])[01]{8}(?P<sep>[ ,]?)(?:[01]{8}(?P=sep)){6,}[01]{8}(?![\w.])")
 """Eight bytes or more written as binary digits, eight a byte, joined or between spaces or commas
 (``01000001 01001011 ...``: a puzzle's or an obfuscator's spelling of text)."""
@@ -606,6 +609,26 @@ def _char_codes(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [(chr(code), start + number.start(), start + number.end()) for code, number in codes]
 
 
+def _uuencoded(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """uuencoded lines that decode to text: every line exactly as long as its length character says
+    (a line of capitals and punctuation almost never is), the text mapped to the whole block."""
+    raw = bytearray()
+    for line in match.group().split("\n"):
+        line = line.rstrip("\r")
+        count = ord(line[0]) - 32
+        if len(line) != 1 + 4 * -(-count // 3):
+            return []
+        try:
+            raw += binascii.a2b_uu(line)
+        except binascii.Error:
+            return []
+    try:
+        text = bytes_as_text(bytes(raw))
+    except ValueError:
+        return []
+    return [(text, match.start(), match.end())] if len(raw) >= 8 and mostly_printable(text) else []
+
+
 def _binary(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """Printable text only, each character mapped to its eight digits."""
     digits = [(int(byte.group(), 2), byte) for byte in re.finditer(r"[01]{8}", match.group())]
@@ -742,6 +765,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("char_list", lambda text: _CHAR_LIST_HINT.search(text) is not None, _CHAR_LIST, _char_list),
     ("char_codes", lambda text: _CHAR_CODES_HINT.search(text) is not None, _CHAR_CODES, _char_codes),
     ("binary", lambda text: "0100" in text or "0110" in text, _BINARY, _binary),
+    ("uuencode", bool, _UU_LINES, _uuencoded),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
     ("reversed", lambda text: _REVERSED_MARK.search(text.lower()) is not None, _REVERSED_LINE, _reversed),
