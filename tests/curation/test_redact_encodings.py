@@ -115,6 +115,10 @@ HIDDEN = {
     ),
     "written_backwards": ("echo '" + f"aws_secret_access_key = {AWS}"[::-1] + "'", AWS[::-1]),
     "password_written_backwards": ("say " + "db_password: 'Tr0ub4dor&3'"[::-1], "Tr0ub4dor&3"[::-1]),
+    "written_backwards_after_pw": (
+        "echo '" + "ssh admin@10.0.0.7 (pw:IhqSb1Gg)"[::-1] + "'",
+        "IhqSb1Gg"[::-1],
+    ),
     "rot13": ("note: " + codecs.encode(f"github_token = {GITHUB}", "rot13"), codecs.encode(GITHUB, "rot13")),
     "password_in_rot13": ("x = '" + codecs.encode("passwd: hunter2pass", "rot13") + "'", "uhagre2cnff"),
     "hex_of_lines": ("stdout (hex): " + f"aws_access_key_id = {AWS}\n".encode().hex(), AWS.encode().hex()),
