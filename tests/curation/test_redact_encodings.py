@@ -120,6 +120,10 @@ HIDDEN = {
         "IhqSb1Gg"[::-1],
     ),
     "rot13": ("note: " + codecs.encode(f"github_token = {GITHUB}", "rot13"), codecs.encode(GITHUB, "rot13")),
+    "rot13_after_pw": (
+        "x = '" + codecs.encode("ssh admin@10.0.0.7 (pw:IhqSb1Gg)", "rot13") + "'",
+        codecs.encode("IhqSb1Gg", "rot13"),
+    ),
     "password_in_rot13": ("x = '" + codecs.encode("passwd: hunter2pass", "rot13") + "'", "uhagre2cnff"),
     "hex_of_lines": ("stdout (hex): " + f"aws_access_key_id = {AWS}\n".encode().hex(), AWS.encode().hex()),
     "base64_of_hex": (

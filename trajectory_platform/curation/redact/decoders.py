@@ -153,9 +153,10 @@ _ROT13 = str.maketrans(
 
 
 _REVERSED_WORDS = "|".join(re.escape(word[::-1]) for word in (*_MARKED_WORDS, "pw:"))
-"""``pw:`` marks a line backwards only: reversed it is ``:wp``, which code does not write, but in ROT13
-it is ``cj:``, a cookie jar's parameter (``cj: CookieJar``)."""
-_ROT13_WORDS = "|".join(re.escape(word.translate(_ROT13)) for word in _MARKED_WORDS)
+"""``pw:`` marks a line backwards as ``:wp``, which code does not write. In ROT13 it is ``cj:``, a
+cookie jar's parameter (``cj: CookieJar``), so there only ``cj:`` glued to what follows marks one
+(``pw:x`` as ``cj:k``; an annotation has a space after its colon)."""
+_ROT13_WORDS = "|".join([*(re.escape(word.translate(_ROT13)) for word in _MARKED_WORDS), r"cj:(?=\S)"])
 _REVERSED_MARK = re.compile(rf"(?:{_REVERSED_WORDS})(?![a-z0-9])")
 _ROT13_MARK = re.compile(rf"(?<![a-z0-9])(?:{_ROT13_WORDS})")
 """A marked word at a word's start as the line reads decoded (``=wp3c...`` in a base64 digest is
