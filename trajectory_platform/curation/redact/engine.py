@@ -139,10 +139,12 @@ def _decoded_findings(
             hidden = find_secrets(window, view_config)
             if config.pii:
                 hidden.extend(find_pii(window, config))
-            echoes = SymbolTable(b"")
-            for finding in hidden:
-                echoes.add(finding.value, finding.kind)
-            hidden.extend(Finding(echoes.kinds[v], s, e, v, "echo") for s, e, v in echoes.occurrences(window))
+            if hidden:
+                echoes = SymbolTable(b"")
+                for finding in hidden:
+                    echoes.add(finding.value, finding.kind)
+                recurring = echoes.occurrences(window)
+                hidden.extend(Finding(echoes.kinds[value], s, e, value, "echo") for s, e, value in recurring)
             for finding in hidden:
                 start, stop = view.raw_span(offset + finding.start, offset + finding.end)
                 detector = f"{finding.detector}+{view.name}"
