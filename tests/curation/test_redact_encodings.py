@@ -491,3 +491,19 @@ def test_compressed_base64_that_inflates_to_gigabytes_is_read_only_up_to_the_lim
     bomb = base64.b64encode(gzip.compress(b"A" * (64 * INFLATE_LIMIT), mtime=0)).decode()
     assert len(bytes_as_text(base64.b64decode(bomb))) == INFLATE_LIMIT
     assert bytes_as_text(b"x^ has a zlib header") == "x^ has a zlib header"  # and is text, not a stream
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "|abc|begin 644 x\n00000000: `>sk_live_`:wp ====JBSWY3DP\\x41 141  \\n0a00000000: `|abc|",
+        "65 `=20:wp`:wp\npw:é:wp00000000: \\x4100000000: cj:é\\x41====+%3A<   a====>",
+    ],
+    ids=["reversed_view_reads_a_pseudonym", "reversed_view_at_a_pseudonyms_edge"],
+)
+def test_redacting_redacted_text_finds_nothing_in_a_reordered_view(text: str):
+    """A view that reads the text backwards (or in ROT13) reads a pseudonym as something else:
+    what it finds over one, or against its edge, is the view's artefact (a fuzz of marker soup)."""
+    once, _ = redact_text(text, SALT)
+    twice, findings = redact_text(once, SALT)
+    assert findings == [] and twice == once

@@ -129,11 +129,16 @@ def _decoded_findings(
     as findings on the raw substring that encodes them (of the named ``decoders`` only, if given).
     A value found once is found again wherever it recurs in the decoded lines (pass 3's rule for
     echoes): its other copies there are encoded too (``xxd`` shows ``ssh -p KEY ... password:KEY``
-    as hex), so only the view can point at them."""
+    as hex), so only the view can point at them. A finding over a pseudonym already in the text is
+    dropped, and, in a view that reads the text backwards or in ROT13, one touching a pseudonym's
+    edge: there a pseudonym reads as something else, what the view finds against it is the view's
+    artefact, and redacting redacted text must change nothing."""
     found: list[Finding] = []
+    pseudonyms = [m.span() for m in PSEUDONYM_RE.finditer(text)] if "REDACTED_" in text else []
     for view in decoded_views(text, only=decoders):
         permuted = view.name.rsplit("+", 1)[-1] in SAME_RANDOMNESS_DECODERS
         view_config = replace(config, entropy=False) if permuted else config
+        reordered = any(name in SAME_RANDOMNESS_DECODERS for name in view.name.split("+"))
         for offset, end in view.changed_lines():  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
             hidden = find_secrets(window, view_config)
@@ -147,6 +152,8 @@ def _decoded_findings(
                 hidden.extend(Finding(echoes.kinds[value], s, e, value, "echo") for s, e, value in recurring)
             for finding in hidden:
                 start, stop = view.raw_span(offset + finding.start, offset + finding.end)
+                if any(low < stop + reordered and start < high + reordered for low, high in pseudonyms):
+                    continue
                 detector = f"{finding.detector}+{view.name}"
                 found.append(Finding(finding.kind, start, stop, text[start:stop], detector))
     return found
