@@ -447,8 +447,17 @@ def encoded_text(token: str) -> str | None:
 def _text_of(decode: Callable[[str], bytes], token: str) -> str | None:
     """``token`` decoded, when it decodes to text."""
     try:
-        text = bytes_as_text(decode(token))
-    except (binascii.Error, ValueError):  # not this encoding, or not UTF-8 text
+        raw = decode(token)
+    except (binascii.Error, ValueError):  # not this encoding
+        return None
+    return _printable_text(raw)
+
+
+def _printable_text(raw: bytes) -> str | None:
+    """Decoded bytes as text (:func:`bytes_as_text`), when they are text and not binary."""
+    try:
+        text = bytes_as_text(raw)
+    except ValueError:  # not UTF-8 text
         return None
     return text if mostly_printable(text) else None
 
@@ -625,11 +634,8 @@ def _uuencoded(match: re.Match[str]) -> list[tuple[str, int, int]]:
             raw += binascii.a2b_uu(line)
         except binascii.Error:
             return []
-    try:
-        text = bytes_as_text(bytes(raw))
-    except ValueError:
-        return []
-    return [(text, match.start(), match.end())] if len(raw) >= 8 and mostly_printable(text) else []
+    text = _printable_text(bytes(raw)) if len(raw) >= 8 else None
+    return [(text, match.start(), match.end())] if text else []
 
 
 def _binary(match: re.Match[str]) -> list[tuple[str, int, int]]:

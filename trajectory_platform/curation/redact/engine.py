@@ -138,7 +138,8 @@ def _decoded_findings(
     for view in decoded_views(text, only=decoders):
         permuted = view.name.rsplit("+", 1)[-1] in SAME_RANDOMNESS_DECODERS
         view_config = replace(config, entropy=False) if permuted else config
-        reordered = any(name in SAME_RANDOMNESS_DECODERS for name in view.name.split("+"))
+        # where the view reorders the text, a finding touching a pseudonym's edge counts as on it
+        reach = 1 if any(name in SAME_RANDOMNESS_DECODERS for name in view.name.split("+")) else 0
         for offset, end in view.changed_lines():  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
             hidden = find_secrets(window, view_config)
@@ -152,7 +153,7 @@ def _decoded_findings(
                 hidden.extend(Finding(echoes.kinds[value], s, e, value, "echo") for s, e, value in recurring)
             for finding in hidden:
                 start, stop = view.raw_span(offset + finding.start, offset + finding.end)
-                if any(low < stop + reordered and start < high + reordered for low, high in pseudonyms):
+                if any(low < stop + reach and start < high + reach for low, high in pseudonyms):
                     continue
                 detector = f"{finding.detector}+{view.name}"
                 found.append(Finding(finding.kind, start, stop, text[start:stop], detector))
