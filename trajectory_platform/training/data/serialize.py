@@ -15,7 +15,9 @@ Two decisions live here, both before any tokenization:
   call's exact delivered prefix. This stores the (T+1)/2 blow-up only where the runtime actually
   rewrote history.
 
-Observations stay in recorded arrival order (parallel replies are never re-sorted).
+Observations stay in recorded arrival order (parallel replies are never re-sorted). A log that
+recorded no user message at all, but whose task is known, has the task put back where the runtime
+sent it (:func:`restored_task`).
 """
 
 from __future__ import annotations
@@ -168,11 +170,40 @@ def _compacted_events(episode: Episode, compaction: int) -> set[int]:
     return {j for j in range(through) if events[j].kind != "system" and j != task}
 
 
+def restored_task(episode: Episode) -> Event | None:
+    """The task as a user message, for a log that recorded none while its task is known.
+
+    ``codex exec`` and ``claude -p`` take the prompt as a command argument, so their streams hold
+    the model's turns but not the task it answered; the verifier fills ``task.prompt`` from the
+    environment the log is linked to, whose statement is the task as the agent was given it. Left
+    out, every example of such a log would teach the policy to act with no task in its context. A
+    log holding any user message keeps exactly what it recorded.
+    """
+    if episode.task.prompt is None or any(e.kind == "user" for e in episode.events):
+        return None
+    return Event(kind="user", content=episode.task.prompt)
+
+
+def _after_system(kinds: Sequence[str]) -> int:
+    """Where the task goes among a prefix's messages: after the leading system messages, as
+    runtimes send it."""
+    return next((i for i, kind in enumerate(kinds) if kind != "system"), len(kinds))
+
+
+def _logged_keys(episode: Episode, response: int, replaced: set[int], task: tuple | None) -> list[tuple]:
+    """The events before ``response`` that no compaction replaced, with the restored task."""
+    keys = [("e", j) for j in range(response) if j not in replaced]
+    if task is None:
+        return keys
+    at = _after_system([episode.events[j].kind for _, j in keys])
+    return [*keys[:at], task, *keys[at:]]
+
+
 def _delivered_keys(
-    episode: Episode, response: int, manifest: DeliveredInput | None, replaced: set[int]
+    episode: Episode, response: int, manifest: DeliveredInput | None, replaced: set[int], task: tuple | None
 ) -> list[tuple]:
     """What the call producing event ``response`` saw: ``("e", index)`` for a logged event, or
-    ``("m", canonical JSON)`` for a message the manifest shows verbatim."""
+    ``("m", canonical JSON)`` for a message the manifest shows verbatim (or the restored task)."""
     if manifest is not None and manifest.messages_json:
         messages = [canonical_json(m) for m in json.loads(manifest.messages_json)]
         indices = manifest.event_indices
@@ -190,7 +221,7 @@ def _delivered_keys(
         return [("m", m) for m in messages]
     if manifest is not None and manifest.event_indices is not None:
         return [("e", j) for j in manifest.event_indices]
-    return [("e", j) for j in range(response) if j not in replaced]
+    return _logged_keys(episode, response, replaced, task)
 
 
 def _turn(episode: Episode, key: tuple, rationale: str) -> Turn:
@@ -212,6 +243,8 @@ def plan_examples(
         raise ValueError(f"rationale must be one of {RATIONALE_MODES}, got {rationale!r}")
     tools = [tool_dict(t) for t in episode.tools]
     manifests = {d.response_event_index: d for d in episode.delivered_inputs}
+    restored = restored_task(episode)
+    task = None if restored is None else ("m", canonical_json(dataclasses.asdict(restored)))
     plans: list[ExamplePlan] = []
     replaced: set[int] = set()
     through: int | None = -1  # the current example is exactly events 0..through (append-only), else None
@@ -244,7 +277,7 @@ def plan_examples(
         if current is not None and through is not None and manifest is None and not replaced:
             current.turns.extend(_turn(episode, ("e", j), rationale) for j in range(through + 1, response))
         else:
-            keys = _delivered_keys(episode, response, manifest, replaced)
+            keys = _delivered_keys(episode, response, manifest, replaced, task)
             held = [t.key for t in current.turns] if current is not None else None
             if (
                 current is not None
@@ -258,7 +291,7 @@ def plan_examples(
                     episode.episode_id, len(plans), tools, turns=[_turn(episode, k, rationale) for k in keys]
                 )
                 plans.append(current)
-            append_only = [t.key for t in current.turns] == [("e", j) for j in range(response)]
+            append_only = [t.key for t in current.turns] == _logged_keys(episode, response, set(), task)
             through = response - 1 if append_only else None
         selected = response in selection.indices
         current.turns.append(
@@ -285,5 +318,7 @@ def transcript_tokens(episode: Episode, tokenizer: Any, rationale: str = "contex
     events = episode.events[: responses[-1] + 1] if responses else episode.events
     tools = [tool_dict(t) for t in episode.tools] or None
     messages = [message_of(e, rationale) for e in events]
+    if (restored := restored_task(episode)) is not None:
+        messages.insert(_after_system([e.kind for e in events]), message_of(restored, rationale))
     text = tokenizer.apply_chat_template(messages, tools=tools, tokenize=False)
     return len(tokenizer(text, add_special_tokens=False)["input_ids"])
