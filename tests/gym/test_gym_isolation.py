@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 import time
 from pathlib import Path
 
@@ -198,6 +199,15 @@ def test_without_isolation_untrusted_code_is_refused_with_a_clear_message(monkey
     monkeypatch.delenv(isolation.OPT_OUT_ENV, raising=False)
     fixture = make_fixture()
     with pytest.raises(isolation.IsolationUnavailable, match="apt-get install bubblewrap"):
+        run_oracle(fixture, fixture.reference_files)
+
+
+def test_a_python_whose_frame_locals_write_through_is_refused(monkeypatch):
+    """On Python 3.13+ workspace code holding the worker's frame could rewrite the outcome the
+    holder reads; the judge refuses to run there rather than give verdicts it cannot stand by."""
+    monkeypatch.setattr(isolation, "FRAME_LOCALS_WRITE_THROUGH", sys.version_info[:2])
+    fixture = make_fixture()
+    with pytest.raises(isolation.IsolationUnavailable, match="PEP 667"):
         run_oracle(fixture, fixture.reference_files)
 
 

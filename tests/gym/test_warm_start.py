@@ -11,7 +11,7 @@ from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.oracle import run_oracle
 from trajectory_platform.gym.sandbox import Workspace
-from trajectory_platform.gym.warm_start import WarmStart, imported_names, plan
+from trajectory_platform.gym.warm_start import WarmStart, imported_names, imports_of_tests, plan
 
 
 def _fixtures_one_per_family():
@@ -96,3 +96,22 @@ def test_a_module_a_test_rewrote_is_compiled_again():
     with Workspace(files) as ws:
         assert plan(ws.root, "tests").sources == ("pkg/core.py",)  # an empty __init__ has nothing to compile
     assert _messages(files, ids) == dict.fromkeys(ids, "passed: ")
+
+
+def test_the_tests_own_imports_are_listed_dotted_and_never_the_workspaces(tmp_path):
+    """What the comparison probe lets compare as it likes (``mock.ANY``): the modules the test
+    files import, with the modules around them, and none of the workspace's own."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "calc.py").write_text("import unittest.mock\n")
+    (tmp_path / "tests" / "test_calc.py").write_text(
+        "from unittest import mock\nimport xml.etree.ElementTree as ET, json\nfrom calc import add\n"
+        "from . import helpers\n"
+    )
+    assert imports_of_tests(tmp_path, "tests") == (
+        "json",
+        "unittest",
+        "unittest.mock",
+        "xml",
+        "xml.etree",
+        "xml.etree.ElementTree",
+    )

@@ -31,23 +31,27 @@ The verdict channel (docs/verification.md has the threat model):
   reads the outcome *from the main thread's own frame*, and only if that frame is exactly the
   worker frame it saw before the workspace was imported (an ``atexit`` hook, a signal handler or
   an import-time ``os._exit`` that claims a pass is not that frame), the test function's code is
-  the sealed code, and (``guard=1``) the builtins are untouched. Then it writes
-  ``id, status, message, token`` to the judge and ends the process with ``os._exit``, so exit
-  hooks never run.
+  the sealed code, (``guard=1``) the builtins are untouched, and no class compares true with
+  anything (the comparison probe, run by the holder over its own copies of this module's functions,
+  made before any workspace code: this module is the worker's ``__main__``, whose globals workspace
+  code can rebind). Then it writes
+  ``id, status, message`` to the judge with an HMAC of them under the token (never the token
+  itself: code that re-points the report descriptor could relay it under another status) and ends
+  the process with ``os._exit``, so exit hooks never run.
 """
 
 import builtins
 import os
 import sys
 from gc import callbacks as gc_callbacks
-from gc import disable as gc_disable
 from gc import get_stats as gc_stats
 from gc import set_threshold as gc_set_threshold
-from operator import is_not
+from operator import eq, ge, gt, is_not, le, lt, ne
 
 TYPE_CHECKING = False  # typing is not imported: the judge loads nothing it does not need
 if TYPE_CHECKING:  # annotations naming these are strings, never evaluated at run time
     import types
+    from collections.abc import Callable
     from typing import Any
 
 sys.path.insert(0, os.path.dirname(__file__))  # the limits and uid drop, shipped beside this script
@@ -63,12 +67,20 @@ _REACH_EVENTS = (
     "gc.get_objects",
     "gc.get_referrers",
     "gc.get_referents",
+    "sys.monitoring.register_callback",
 )
 """Audit events by which code on the main thread could reach the holder thread's frame or objects,
 or rewrite a frame's locals (a trace function writes them back); ``ctypes.*`` and opening a
-``/proc`` path (``/proc/self/mem``) are raw memory access. Frames of the main thread itself
+``/proc`` path (``/proc/self/mem``) are raw memory access. A ``sys.monitoring`` callback
+(Python 3.12) runs on every thread, the holder's too. Frames of the main thread itself
 (``sys._getframe``, traceback frames) hold nothing secret, so ordinary code that introspects its
 own stack (``namedtuple``, ``logging``) keeps working."""
+
+_PROBE_REACH_EVENTS = ("sys._getframe", "sys._getframemodulename")
+_FRAME_ATTRIBUTES = ("tb_frame", "gi_frame", "cr_frame", "ag_frame")
+"""Besides, on the holder's own thread once the test is over, where the comparison probe runs
+workspace code: any frame of that thread is the holder's, reached by ``sys._getframe`` or through a
+traceback's or a generator's frame (``object.__getattr__`` of one of these names)."""
 
 
 def _parse_spec(text: str) -> tuple[dict[str, str], list[str]]:
@@ -201,12 +213,14 @@ def _run_worker(
     if timed_out and not data:
         return "error", "timed out", cpu_s
     lines = data.decode("utf-8", "replace").splitlines()
+    if not lines and os.WIFEXITED(status) and os.WEXITSTATUS(status) == FORGED_EXIT:
+        return "error", "a workspace class compares true with any object (found before a collection)", cpu_s
     if len(lines) != 1:
         return "error", f"verdict channel: {len(lines)} verdict lines (exit status {status})", cpu_s
     parts = lines[0].split("\t")
     if len(parts) != 4 or parts[0] != test_id:
         return "error", "verdict channel: malformed verdict", cpu_s
-    if parts[3] != token:
+    if parts[3] != _hmac_sha256(token.encode(), "\t".join(parts[:3]).encode("utf-8")):
         return "error", "verdict channel: unauthenticated verdict (" + _one_line(parts[2])[:120] + ")", cpu_s
     return parts[1], parts[2], cpu_s
 
@@ -359,17 +373,36 @@ _COMPARISONS = (
 """Each comparison a workspace class may define, and the answer that, given two fresh objects it
 knows nothing of, says "the assertion holds" whatever was compared."""
 
+_OPERATORS: "tuple[Callable[[Any, Any], Any], ...]" = (eq, lt, le, gt, ge, ne)
+"""The same comparisons as the interpreter makes them: the method looked up on the type, bound as
+an ``==`` would bind it (``__eq__ = bool`` is called with the other operand alone), the reflected
+one asked when it answers ``NotImplemented``."""
 
-_JUDGE_CLASSES: "dict[type, tuple[object, ...]]" = {}
+_JUDGE_CLASSES: "dict[type, tuple[type, tuple[object, ...]]]" = {}
 """The classes the judge holds when it forks this run's workers (the standard library and installed
-modules it warmed), each with its comparisons (:func:`_comparisons_of`): none is the workspace's,
-so a worker asks the classes created since, and those whose comparisons were replaced since."""
+modules it warmed), each with itself (a workspace metaclass's ``__eq__`` and ``__hash__`` could
+make a dictionary find another class's entry) and its comparisons (:func:`_comparisons_of`): none
+is the workspace's, so a worker asks the classes created since, and those whose comparisons were
+replaced since."""
+
+_PERMISSIVE: "list[type]" = []
+"""The judge's classes equal to anything (``unittest.mock.ANY``'s) from modules this run's tests
+do not import: only workspace code would hand the tests one of their instances."""
+
+_PERMISSIVE_SEEN: "dict[type, bool]" = {}
+"""Whether each class the judge ever held is equal to anything: the judge runs no workspace code,
+so the answer never changes while it serves runs."""
 
 
 _COMPARISON_NAMES = tuple(name for name, _ in _COMPARISONS)
+_INSTALLED = tuple({path.rstrip("/") + "/" for path in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 _HEAP_TYPE = 1 << 9
 """``Py_TPFLAGS_HEAPTYPE``: a class made by a ``class`` statement or ``type()``, whose attributes can
 be replaced; a built-in type's cannot, so its comparisons never change."""
+
+FORGED_EXIT = 86
+"""The exit status of a worker whose comparison probe found a forger before a collection: a dead
+worker sends no verdict, and no code can take that back."""
 
 
 def _comparisons_of(cls: type) -> "tuple[object, ...]":
@@ -391,48 +424,74 @@ def _all_classes() -> "list[type]":
     return found
 
 
-def _compares_anything(workspace: str, tests_dir: str) -> bool:
-    """Does a class the workspace defined answer a comparison with something it knows nothing of
-    as true (``==``, ``<``, ... ; ``!=`` as false)? An object "equal to everything" passes any
-    ``assert result == expected`` without computing anything: the classic forged pass, however its
-    class is written (``type()`` with a dict, ``setattr`` of a built name, a metaclass, ``exec``).
-    A real comparison reads what it is given, so an unrelated object makes it return
-    ``NotImplemented``, a falsy answer, or raise. Each comparison is asked on an instance made
-    without ``__init__`` (else a bare object) against a fresh object, an int and a string no test
-    names. The classes asked are those created since the judge forked (:data:`_JUDGE_CLASSES`)
-    whose module is a workspace file, or one of whose comparisons was not compiled from installed
-    code (so a class claiming an installed module's name is still asked), and the judge's own
-    classes whose comparisons were replaced since (``Fraction.__eq__ = ...``); the sealed tests'
-    own classes are not. Run after a passing test, before its verdict is read (with the collector
-    off: a class made in the test may be garbage), and before every collection the test set off
-    (:class:`_CollectionWatch`)."""
-    inside = workspace.rstrip("/") + "/"
-    sealed = inside + tests_dir.strip("/") + "/"
-    installed = tuple({p.rstrip("/") + "/" for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+def _code_objects(code: "types.CodeType") -> "tuple[types.CodeType, ...]":
+    """``code`` and every code object compiled inside it (functions, classes, their methods)."""
+    found = [code]
+    for each in found:
+        found.extend(c for c in each.co_consts if type(c) is type(code))
+    return tuple(found)
 
-    def asked(cls: type) -> bool:
-        module = sys.modules.get(getattr(cls, "__module__", None) or "")
-        path = getattr(module, "__file__", None)
-        if isinstance(path, str) and path.startswith(inside) and not path.startswith(sealed):
-            return True
-        for name, _ in _COMPARISONS:
-            method = cls.__dict__.get(name)
-            code = getattr(getattr(method, "__func__", method), "__code__", None)
-            where = getattr(code, "co_filename", None)
-            if isinstance(where, str) and not where.startswith((*installed, sealed)):
-                return True
-        return False
 
-    judge, names = _JUDGE_CLASSES, _COMPARISON_NAMES  # locals: a loop over every class
+def _sealed(cls: type, sealed_code: "tuple[types.CodeType, ...]") -> bool:
+    """Is ``cls`` a sealed test's own class: does it define comparisons, each compiled from the
+    test module itself? Asked by identity: a workspace can compile the same source under the same
+    file name, and code objects compare equal by value."""
+    methods = [m for m in map(cls.__dict__.get, _COMPARISON_NAMES) if m is not None]
+    codes = [getattr(getattr(m, "__func__", m), "__code__", None) for m in methods]
+    return bool(codes) and all(any(c is sealed for sealed in sealed_code) for c in codes)
+
+
+def _compares_anything(sealed_code: "tuple[types.CodeType, ...]", vouched: "tuple[str, ...]") -> bool:
+    """Does a class the workspace could have made or handed over answer a comparison with something
+    it knows nothing of as true (``==``, ``<``, ... ; ``!=`` as false)? An object "equal to
+    everything" passes any ``assert result == expected`` without computing anything: the classic
+    forged pass, however its class is written (``type()`` with a dict, ``setattr`` of a built name,
+    a metaclass, ``exec`` under an installed file's name, a ``MagicMock`` told to equal anything,
+    ``unittest.mock.ANY``). A real comparison reads what it is given, so an unrelated object makes it
+    return ``NotImplemented``, a falsy answer, or raise. Asked:
+
+    - every class created since the judge forked (:data:`_JUDGE_CLASSES`), but the sealed tests'
+      own (:func:`_sealed`) and, among those whose comparisons are installed code, the classes of
+      a module the tests import (``vouched``: a test may compare with ``mock.ANY``); equality only
+      for installed comparisons (``urllib.request``'s handlers order before anything);
+    - the judge's own classes whose comparisons were replaced since (``Fraction.__eq__ = ...``);
+    - the judge's classes equal to anything from modules the tests do not import (:data:`_PERMISSIVE`).
+
+    Run by the holder after a passing test (with the collector off: a class made in the test may
+    be garbage), and before every collection the test set off (:class:`_CollectionWatch`)."""
+    judge, names, permissive = _JUDGE_CLASSES, _COMPARISON_NAMES, _PERMISSIVE  # locals: hot loop
     for cls in _all_classes():
         known = judge.get(cls)
-        if known is None:
-            suspect = asked(cls)  # created since the fork
-        else:  # the judge's own class: suspect if one of its comparisons was replaced since
-            suspect = bool(known) and any(map(is_not, known, map(cls.__dict__.get, names)))
-        if suspect and _holds_for_strangers(cls):
+        if known is None or known[0] is not cls:  # created since the fork
+            if _sealed(cls, sealed_code):
+                continue
+            installed = _installed(cls)
+            if installed and getattr(cls, "__module__", None) in vouched:
+                continue
+            orderings = not installed
+        elif known[1] and any(map(is_not, known[1], map(cls.__dict__.get, names))):
+            orderings = True  # the judge's own class, one of its comparisons replaced since
+        elif cls in permissive:
+            orderings = False
+        else:
+            continue
+        if _holds_for_strangers(cls, orderings):
             return True
     return False
+
+
+def _installed(cls: type) -> bool:
+    """Is each comparison ``cls`` defines a function compiled from an installed file (none defined:
+    yes)? A built-in callable set as one (``__eq__ = bool``) is not. A file name is only what
+    ``compile`` was told: only a class of a module the tests import is exempted on it."""
+    for method in map(cls.__dict__.get, _COMPARISON_NAMES):
+        if method is None:
+            continue
+        code = getattr(getattr(method, "__func__", method), "__code__", None)
+        where = getattr(code, "co_filename", None)
+        if not (isinstance(where, str) and where.startswith(_INSTALLED)):
+            return False
+    return True
 
 
 GC_THRESHOLD = 10_000
@@ -452,16 +511,17 @@ class _CollectionWatch:
     A class is only ever freed by the cyclic collector (its method resolution order refers to it),
     and a class made inside the tested function is unreachable once the compared object is gone:
     a collection after the assertion (``gc.collect()`` in the object's ``__del__``, or any later
-    allocation reaching the threshold) freed a forger before :func:`_compares_anything` could ask
-    it. So the probe also runs at the start of every collection, while every class is still alive.
-    The collector counts its own runs; a run this watch did not see (its callback removed around a
-    ``gc.collect()``) voids the pass, as does a watch called by hand between two runs."""
+    allocation reaching the threshold) freed a forger before the holder's probe could ask it. So
+    the probe also runs at the start of every collection, while every class is still alive, and a
+    forger it finds ends the worker there (:data:`FORGED_EXIT`). The collector counts its own runs;
+    a run this watch did not see (its callback removed around a ``gc.collect()``) voids the pass, as
+    does a watch called by hand between two runs (the holder compares the counts)."""
 
-    def __init__(self, workspace: str, tests_dir: str) -> None:
-        self.where = (workspace, tests_dir)
+    def __init__(self, sealed_code: "tuple[types.CodeType, ...]", vouched: "tuple[str, ...]") -> None:
+        self.asked = (sealed_code, vouched)
         self.seen = 0
         self.start = _collections()
-        self.forged = self.blind = False
+        self.blind = False
         gc_set_threshold(GC_THRESHOLD)
         gc_callbacks.insert(0, self.before)
 
@@ -470,43 +530,75 @@ class _CollectionWatch:
             return
         self.blind = self.blind or _collections() != self.start + self.seen
         self.seen += 1
-        if not self.forged:
-            self.forged = _compares_anything(*self.where)
-
-    def void(self) -> str:
-        """Why the pass is void, or ``""``: a forger the probe met before a collection, or a
-        collection it did not see. Call with the collector off."""
-        if self.blind or _collections() != self.start + self.seen:
-            return "the garbage collector ran without the comparison probe: the pass is void"
-        if self.forged or _compares_anything(*self.where):
-            return "a workspace class compares true with any object: the pass is void"
-        return ""
+        if _compares_anything(*self.asked):
+            os._exit(FORGED_EXIT)
 
 
-_STRANGERS = (object, lambda: 0x5EED1E55, lambda: "\x00stranger\x00")
-"""What a comparison is asked against: each made fresh, none a value a test would name."""
-
-
-def _holds_for_strangers(cls: type) -> bool:
-    """Does one of ``cls``'s own comparisons hold against a stranger (see :func:`_compares_anything`)?"""
-    selves: list[object] = [object()]
-    make: Any = cls.__new__
-    try:  # noqa: SIM105 - contextlib would slow the clean interpreter's start
-        selves.insert(0, make(cls))
-    except BaseException:  # noqa: BLE001, S110 - a class whose __new__ needs arguments: a bare object
-        pass
-    for name, holds in _COMPARISONS:
-        if name not in cls.__dict__:
+def _holds_for_strangers(cls: type, orderings: bool = True, build: bool = True) -> bool:
+    """Does a comparison of ``cls`` hold against a stranger (see :func:`_compares_anything`)? Made
+    as the interpreter makes it (:data:`_OPERATORS`) on an instance built without ``__init__``
+    (``build``), and each comparison ``cls`` defines itself called on a bare object too (a class
+    whose ``__new__`` needs arguments). ``orderings=False`` asks ``==`` and ``!=`` alone. The
+    strangers are made here, from constants: nothing a test names."""
+    instance, built, make = None, False, cls.__new__
+    if build:
+        try:  # noqa: SIM105 - contextlib would slow the clean interpreter's start
+            instance, built = make(cls), True  # type: ignore[call-overload]
+        except BaseException:  # noqa: BLE001, S110 - a class whose __new__ needs arguments: a bare object
+            pass
+    for (name, holds), compare in zip(_COMPARISONS, _OPERATORS, strict=True):
+        equality = name in ("__eq__", "__ne__")
+        if not (equality or orderings):
             continue
-        for self in selves:
-            for stranger in _STRANGERS:
-                try:
-                    answer = getattr(cls, name)(self, stranger())
-                    if answer is not NotImplemented and bool(answer) is holds:
-                        return True
-                except BaseException:  # noqa: BLE001, S112 - a real comparison may raise here
-                    continue
+        # An ordering holds against a number or a string for a real numeric or text class: only a
+        # bare object is a stranger to it.
+        strangers = (object(), 0x5EED1E55, "\x00stranger\x00") if equality else (object(),)
+        if built and _any_holds(compare, instance, holds, strangers):
+            return True
+        if name in cls.__dict__ and _any_holds(getattr(cls, name), object(), holds, strangers):
+            return True
     return False
+
+
+def _any_holds(
+    compare: "Callable[[Any, Any], Any]", self: object, holds: bool, strangers: "tuple[object, ...]"
+) -> bool:
+    """Does ``compare(self, stranger)`` answer ``holds`` for one of ``strangers``?"""
+    for stranger in strangers:
+        try:
+            answer = compare(self, stranger)
+            if answer is not NotImplemented and bool(answer) is holds:
+                return True
+        except BaseException:  # noqa: BLE001, S112 - a real comparison may raise here
+            continue
+    return False
+
+
+def _private_copies() -> "dict[str, Callable[..., Any]]":
+    """:func:`_compares_anything` and :func:`_collections` over their own copy of this module's
+    globals and of the builtins, made before any workspace code runs. Workspace code can reach
+    this module (``import __main__``, a hook's ``__globals__``) and rebind what the worker's own
+    functions look up when they run: replacing a class's method or a global stood in for the probe
+    and passed an object equal to everything. The copy's names lead only to the objects they named
+    now."""
+    function: Any = type(_private_copies)
+    namespace = dict(globals())
+    namespace["__builtins__"] = dict(vars(builtins))
+    namespace["_JUDGE_CLASSES"] = dict(_JUDGE_CLASSES)
+    namespace["_PERMISSIVE"] = tuple(_PERMISSIVE)
+    originals = (
+        _compares_anything,
+        _all_classes,
+        _sealed,
+        _installed,
+        _holds_for_strangers,
+        _any_holds,
+        _collections,
+    )
+    for original in originals:
+        copy = function(original.__code__, namespace, original.__name__, original.__defaults__)
+        namespace[original.__name__] = copy
+    return {original.__name__: namespace[original.__name__] for original in originals}
 
 
 def _read_request() -> "bytes | None":
@@ -601,7 +693,12 @@ def _judge_run(spec: dict[str, str], ids: list[str], nonce: bytes) -> int:
     modules = _sealed_modules(spec["workspace"], ids)
     _warm(spec)
     _JUDGE_CLASSES.clear()
-    _JUDGE_CLASSES.update((cls, _comparisons_of(cls)) for cls in _all_classes())
+    _JUDGE_CLASSES.update((cls, (cls, _comparisons_of(cls))) for cls in _all_classes())
+    vouched = set(spec.get("vouched", "").split(","))
+    for cls in _JUDGE_CLASSES:
+        if cls not in _PERMISSIVE_SEEN:  # installed code only: the judge runs no workspace code
+            _PERMISSIVE_SEEN[cls] = _holds_for_strangers(cls, orderings=False, build=False)
+    _PERMISSIVE[:] = [c for c in _JUDGE_CLASSES if _PERMISSIVE_SEEN[c] and c.__module__ not in vouched]
     deadline = time.monotonic() + float(spec.get("timeout_s", "10"))
     out = sys.stdout.buffer
     for test_id in ids:
@@ -639,16 +736,19 @@ def judge(spec_path: str) -> None:
 # ------------------------------------------------------------------------------------ worker
 
 
-def _load(path: str, name: str, code: "types.CodeType | None" = None) -> "types.ModuleType":
-    """Execute a module (``code`` compiled beforehand, else the file at ``path``) as ``name``."""
+def _load(path: str, name: str, code: "types.CodeType | None" = None) -> "dict[str, Any]":
+    """Execute a module (``code`` compiled beforehand, else the file at ``path``) as ``name``;
+    the dict it ran in. Taken before the module runs: code it imports may swap the module's class
+    so that its ``__dict__`` attribute (what ``vars()`` reads) answers something else."""
     module = type(sys)(name)
     module.__file__ = path
+    namespace = module.__dict__
     sys.modules[name] = module
     if code is None:
         with open(path, encoding="utf-8") as fh:
             code = compile(fh.read(), path, "exec")
-    exec(code, module.__dict__)
-    return module
+    exec(code, namespace)
+    return namespace
 
 
 def _function_code(module_code: "types.CodeType", func: str) -> "types.CodeType | None":
@@ -662,23 +762,37 @@ def _function_code(module_code: "types.CodeType", func: str) -> "types.CodeType 
 def _holder(box: "list[Any]") -> None:
     """The thread that owns the token; see the module docstring. ``box`` is emptied on start."""
     import _thread
+    from _sha256 import sha256  # bound now: a module imported later could be the workspace's
+    from gc import disable as gc_off
 
-    main_ident, worker_code, ready_w, wake_r, test_id, expected, guard = box
+    main_ident, worker_code, ready_w, wake_r, test_id, expected, asked, guard = box
     box.clear()
+    private = _private_copies()
+    probe, collections = private["_compares_anything"], private["_collections"]
     read, write, close, exit_ = os.read, os.write, os.close, os._exit
     get_ident, current_frames, ident = _thread.get_ident, sys._current_frames, _thread.get_ident()
-    bdict, id_ = vars(builtins), builtins.id
+    bdict, id_, to_bytes, function = vars(builtins), builtins.id, bytes, type(_holder)
+    # HMAC pads as translation tables: signing then calls only methods of built-in types, which no
+    # workspace code can replace (a patched builtin or module would be handed the token).
+    ipad, opad = to_bytes(i ^ 0x36 for i in range(256)), to_bytes(i ^ 0x5C for i in range(256))
     token = bytearray(read(3, 64))
     close(3)
     tainted: list[str] = []
+    probing: list[bool] = []  # while the probe runs workspace comparisons on this thread
+    reach, probe_reach, zeroed = _REACH_EVENTS, _PROBE_REACH_EVENTS, range(len(token))
+    frame_attributes = _FRAME_ATTRIBUTES
+    text, startswith, one_line = str, str.startswith, _one_line
 
     def hook(event: str, args: "tuple[Any, ...]") -> None:
-        if get_ident() == ident or tainted:
+        if (get_ident() == ident and not probing) or tainted:
             return
-        hit = event in _REACH_EVENTS or event.startswith("ctypes.")
-        hit = hit or (event == "open" and isinstance(args[0], str) and args[0].startswith("/proc"))
+        hit = event in reach or startswith(event, "ctypes.")
+        hit = hit or (event == "open" and type(args[0]) is text and startswith(args[0], "/proc"))
+        if probing and get_ident() == ident:
+            hit = hit or event in probe_reach
+            hit = hit or (event == "object.__getattr__" and args[1] in frame_attributes)
         if hit:
-            for i in range(len(token)):
+            for i in zeroed:
                 token[i] = 0
             tainted.append(event)
 
@@ -692,20 +806,38 @@ def _holder(box: "list[Any]") -> None:
     read(wake_r, 1)
     status, message = "error", "verdict channel: test process was not at its reporting point"
     frame = current_frames().get(main_ident)
-    if main_frame is not None and frame is main_frame:
-        outcome = frame.f_locals.get("outcome")
-        fn = frame.f_locals.get("fn")
+    # From here on, any code of the workspace this thread runs (the probe's comparisons, a property
+    # on an object read below) is watched as the main thread's is: it reaches for this frame.
+    probing.append(True)
+    if main_frame is not None and frame is main_frame and frame.f_locals.get("settled") is True:
+        local = frame.f_locals
+        outcome, fn, seen = local.get("outcome"), local.get("fn"), local["watch"]
         if type(outcome) is tuple and len(outcome) == 2:
             status, message = outcome
-        if status == "passed" and expected is not None and getattr(fn, "__code__", None) != expected:
+        # The sealed function itself: a look-alike carrying its code object, or its code run over
+        # other globals, is not (code objects compare equal by value, so identity is asked).
+        sealed = (
+            type(fn) is function
+            and getattr(fn, "__globals__", None) is local.get("namespace")
+            and (expected is None or getattr(fn, "__code__", None) is expected)
+        )
+        if status == "passed" and not sealed:
             status, message = "error", "test function was replaced at run time"
         if status == "passed" and guard and {k: id_(v) for k, v in bdict.items()} != baseline:
             status, message = "error", "test runtime was modified (builtins patched)"
+        if status == "passed":
+            gc_off()  # a class made in the test may be garbage: the probe must find it alive
+            if seen.blind or collections() != seen.start + seen.seen:
+                status, message = "error", "the garbage collector ran without the comparison probe"
+            elif probe(*asked):
+                status, message = "error", "a workspace class compares true with any object"
     if tainted:
         status, message = "error", "runtime introspection (" + tainted[0] + ") voids the verdict"
-    proof = bytes(token).decode("ascii", "replace") if not tainted else "-"
-    verdict = "\t".join((test_id, str(status), _one_line(message), proof))
-    write(4, (verdict + "\n").encode("utf-8", "replace"))
+    verdict = "\t".join((test_id, text(status), one_line(message))).encode("utf-8", "replace")
+    key = to_bytes(token).ljust(64, b"\0")  # RFC 2104, as _hmac_sha256 (a token is 32 bytes)
+    inner = sha256(key.translate(ipad) + verdict).digest()
+    proof = sha256(key.translate(opad) + inner).hexdigest().encode() if not tainted else b"-"
+    write(4, verdict + b"\t" + proof + b"\n")
     exit_(0)
 
 
@@ -721,14 +853,17 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
     ready_r, ready_w = os.pipe()
     wake_r, wake_w = os.pipe()
     park_r, park_w = os.pipe()  # nobody writes park_w: the main thread waits there for os._exit
-    box = [_thread.get_ident(), worker.__code__, ready_w, wake_r, test_id, expected, spec.get("guard") == "1"]
+    sealed_code = _code_objects(module_code) if module_code is not None else ()
+    asked = (sealed_code, tuple(spec.get("vouched", "").split(",")))
+    guard = spec.get("guard") == "1"
+    box = [_thread.get_ident(), worker.__code__, ready_w, wake_r, test_id, expected, asked, guard]
     _thread.start_new_thread(_holder, (box,))
     os.read(ready_r, 1)
     del box
     write, read = os.write, os.read
     os.chdir(workspace)
     _source_only(workspace)
-    watch = _CollectionWatch(workspace, tests_dir)
+    watch = _CollectionWatch(*asked)  # noqa: F841 - the holder reads it
     sys.path.insert(0, workspace)
     if spec.get("load_conftest") == "1":
         for folder in ("", tests_dir):
@@ -738,26 +873,27 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
                     _load(conftest, "conftest_" + (folder or "root").replace("/", "_"))
                 except BaseException:  # noqa: BLE001 - a broken conftest is the agent's problem
                     pass
-    fn, outcome = None, None
+    fn, outcome, namespace, settled = None, None, None, False
     try:
         if module_code is None:
             raise SyntaxError(f"test module {rel} is missing or does not parse")
-        module = _load(path, "_test_" + rel.replace("/", "_")[:-3], module_code)
-        fn = vars(module).get(func)
+        namespace = _load(path, "_test_" + rel.replace("/", "_")[:-3], module_code)
+        fn = namespace.get(func)
         if fn is None:
             outcome = ("missing", "no such test")
         elif getattr(fn, "__unittest_skip__", False):
             outcome = ("skipped", getattr(fn, "__unittest_skip_why__", ""))
         else:
             fn()
-            outcome = ("passed", "")
-            gc_disable()
-            if reason := watch.void():
-                outcome = ("error", reason)
+            outcome = ("passed", "")  # the holder asks the comparison probe before it believes it
     except AssertionError as exc:
         outcome = ("failed", "AssertionError: " + _one_line(exc))
     except BaseException as exc:  # noqa: BLE001 - every outcome is a result, never a crash
         outcome = ("error", type(exc).__name__ + ": " + _one_line(exc))  # noqa: F841 - the holder reads it
+    # The outcome is final: the holder reads it only now. Workspace code can write to the wake pipe
+    # too (it is a descriptor of this process), and a holder woken early once read a pass that
+    # the comparison probe was about to void.
+    settled = True  # noqa: F841 - the holder reads it
     write(wake_w, b"1")
     read(park_r, 1)  # parked: the holder reads this frame, reports, and ends the process
 

@@ -47,6 +47,9 @@ from pathlib import Path
 from trajectory_platform.gym import uid_lease
 
 OPT_OUT_ENV = "TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX"
+FRAME_LOCALS_WRITE_THROUGH = (3, 13)
+"""The first Python whose ``frame.f_locals`` writes through to the frame (PEP 667): the sealed
+runner's holder trusts that workspace code cannot rewrite the worker frame's locals."""
 SANDBOX_UIDS_ENV = "TRAJECTORY_PLATFORM_SANDBOX_UIDS"
 """The setting (``FIRST-LAST``) naming the uids, and same-numbered gids, sandboxes run as when the
 platform runs as root."""
@@ -154,6 +157,14 @@ def probe() -> str | None:
 def require() -> None:
     """Raise :class:`IsolationUnavailable` unless untrusted code can be confined (or the user opted
     out), or when, as root, the sandbox uid range is malformed or collides with an account."""
+    if sys.version_info >= FRAME_LOCALS_WRITE_THROUGH:
+        raise IsolationUnavailable(
+            "refusing to judge untrusted code on Python "
+            f"{sys.version_info.major}.{sys.version_info.minor}: the verdict channel reads a test's "
+            "outcome from the worker's frame, and since Python 3.13 (PEP 667) code holding a frame "
+            "writes its locals through f_locals, so workspace code could rewrite the outcome. "
+            "Use Python 3.11 or 3.12 for verification, rollouts and evaluation."
+        )
     reason = probe()
     if reason is not None and not unsafe_opt_out():
         raise IsolationUnavailable(

@@ -53,7 +53,7 @@ from trajectory_platform.gym.sandbox import (
     runner_bytecode,
     temp_root,
 )
-from trajectory_platform.gym.warm_start import WarmStart, plan, shadowed
+from trajectory_platform.gym.warm_start import WarmStart, imports_of_tests, plan, shadowed
 
 T = TypeVar("T")
 
@@ -168,6 +168,7 @@ class JudgeServer:
             f"schedule_seed={schedule_seed}",
             f"warm={','.join(prepared.modules)}",
             f"precompile={','.join(prepared.sources)}",
+            f"vouched={','.join(imports_of_tests(workspace_dir, tests_dir))}",
             "ids:",
             *ids,
         ]

@@ -88,6 +88,42 @@ def imported_names(source: str) -> set[str]:
     return names
 
 
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+\(?([^\n#;)]*)", re.MULTILINE)
+_PLAIN_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.MULTILINE)
+
+
+def imports_of_tests(workspace: Path, tests_dir: str) -> tuple[str, ...]:
+    """Every module the test files under ``tests_dir`` name in an import, dotted, with the modules
+    around it (``from unittest import mock`` gives ``unittest`` and ``unittest.mock``), sorted.
+
+    The comparison probe (``_runner._compares_anything``) lets these modules' own installed classes
+    compare as they like: a test may compare with ``mock.ANY``, which equals anything. The same
+    class met when only workspace code imported its module voids a pass. A module of the workspace
+    (a top-level name it holds) is never listed. Textual like :func:`plan`'s scan: a name it misses
+    makes the probe stricter, never laxer.
+    """
+    names: set[str] = set()
+    budget = MAX_SCANNED_BYTES
+    workspace_modules = _top_level_modules(workspace)  # the workspace's are never vouched for
+    for rel in _python_files(workspace, tests_dir):
+        text = _read_own_file(workspace / rel, budget)
+        budget -= len(text) + 1
+        dotted = [
+            f"{module}.{item}" for module, items in _FROM_IMPORT.findall(text) for item in _words(items)
+        ]
+        dotted += [item for line in _PLAIN_IMPORT.findall(text) for item in _words(line)]
+        for name in dotted:
+            parts = name.split(".")
+            if all(part.isidentifier() for part in parts) and parts[0] not in workspace_modules:
+                names.update(".".join(parts[: i + 1]) for i in range(len(parts)))
+    return tuple(sorted(names))
+
+
+def _words(import_list: str) -> list[str]:
+    """The names an import list gives, before any ``as``: ``a.b as c, d`` gives ``a.b`` and ``d``."""
+    return [item.split()[0] for item in import_list.split(",") if item.split()]
+
+
 def plan(workspace: Path, tests_dir: str) -> WarmStart:
     """The warm start for tests under ``tests_dir`` of ``workspace``: the standard-library modules
     and workspace sources reachable from the test files (see the module docstring). Symbolic links
