@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from trajectory_platform.curation.redact import redact_episode, redact_text
+from trajectory_platform.curation.redact.detectors import find_punctuated_secrets
 from trajectory_platform.curation.redact.leak import (
     SPLIT_FORM,
     episode_forms,
@@ -77,6 +78,12 @@ FOUND = {
     "totp_seed_16": ("2FA seed:\n47XOOYK66NPTBZE3\n", "47XOOYK66NPTBZE3"),
     "totp_seed_32": ("backup JAXBLSXHKADSAHQSMF5Q73NH4FSHPFX7", "JAXBLSXHKADSAHQSMF5Q73NH4FSHPFX7"),
     "password_tail_is_not_an_email": ("postgres://svc:ybbMR1x#4dJ@db.internal:5432/app", "ybbMR1x"),
+    "generated_password_bare": ("Generated: k7#Qz!pW2m@Xr9$Lc4^Vn", "k7#Qz!pW2m@Xr9$Lc4^Vn"),
+    "generated_password_pwgen": ("$ pwgen -sy 20 1\nmer%BH3M1^X-S$=0DRdJuP", "mer%BH3M1^X-S$=0DRdJuP"),
+    "generated_password_in_json": (
+        '{"result": "cL21pffW?Q@J^EeNajn$ez0LHtf"}',
+        "cL21pffW?Q@J^EeNajn$ez0LHtf",
+    ),
 }
 
 KEPT = {
@@ -111,6 +118,23 @@ def test_each_class_is_found_by_its_structure(case):
     text, secret = FOUND[case]
     redacted, findings = redact_text(text, SALT)
     assert secret not in redacted and findings
+
+
+PUNCTUATED_LOOK_ALIKES = {
+    "arithmetic": "w = -4*A**3*etaval/E1 + numrows*numcols*_LOG_2PI - 2*EulerGamma*I*pi",
+    "glob_path": "Resources/AWS::EC2::SpotFleet/Properties/LaunchSpecifications/*/BlockDeviceMappings/*/Ebs",
+    "mail_encoded_word": "Subject: =?UTF-8?B?cHJvYmzDqG1lIGRlIG1hdHJpY2U=?=",
+    "regular_expression": r're.compile(r"^(?P<host>[a-z0-9._~%!$&*+=-]+)@(?P<Port>\d{2,5})$")',
+    "email_with_tag": "write to Jane.Doe+Billing2024@Example.com",
+    "f2py_marker": "@__f2py_DOUBLE_STAR@ and @__f2py_QUOTES_1234@",
+}
+"""What the printable-alphabet detector leaves to others: one symbol repeated, encoded words,
+code with brackets and quotes, e-mail addresses (all from 98 MB of installed Python)."""
+
+
+@pytest.mark.parametrize("case", sorted(PUNCTUATED_LOOK_ALIKES))
+def test_printable_random_tokens_are_not_arithmetic_globs_or_code(case):
+    assert list(find_punctuated_secrets(PUNCTUATED_LOOK_ALIKES[case])) == []
 
 
 @pytest.mark.parametrize("case", sorted(KEPT))

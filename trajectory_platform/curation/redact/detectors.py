@@ -13,7 +13,7 @@ from functools import lru_cache
 from detect_secrets.filters.heuristic import is_sequential_string
 
 from trajectory_platform.curation.redact.decoders import decoded_views, encoded_text
-from trajectory_platform.curation.redact.entropy import looks_random
+from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
@@ -734,6 +734,45 @@ def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> It
             yield Finding("SECRET", match.start(), match.end(), token, "entropy")
         elif layers < BASE64_DEPTH and (kind := _encoded_secret_kind(token, config, layers + 1)):
             yield Finding(kind, match.start(), match.end(), token, "base64")
+
+
+_PUNCTUATED_RUN = re.compile(r"(?<![!-~])[!-~]{16,}(?![!-~])")
+_STRONG_SYMBOLS = frozenset("!#$%&*+=?@^~")
+"""Symbols a generated password draws and a base64 or url-safe key never holds (but ``+``, which
+base64 does: a token needs two of these)."""
+_STRUCTURE = frozenset("()[]{}<>\"'`\\,;")
+"""Brackets, quotes and separators: code and markup, which a run holding any of them is."""
+_WRAPPING = "\"'`()[]{}<>,;:."
+_ENCODED_WORD = re.compile(r"=\?[\w.-]+\?[BbQq]\?")
+"""The start of an RFC 2047 encoded word (``=?UTF-8?B?...?=``): text in a mail header."""
+_EMAIL_LIKE = re.compile(r"[^@\s]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+
+
+def find_punctuated_secrets(text: str) -> Iterator[Finding]:
+    """A random token drawn from all of printable ASCII, as password generators write them
+    (``E?#qV8=ib8H@Dy8#@8YtDt*Xbiu?fMdI8X2Y``): base64-family candidates (:data:`_CANDIDATE`) stop
+    at the first ``!`` or ``%``, so such a token fell apart into pieces too short to score, and was
+    left whole. A whitespace-delimited run (quotes and brackets around it aside) counts when it
+    holds no bracket, quote or separator (code and markup do), two different symbols no base64
+    key holds, capitals, small letters and a digit, and scores like a random token of printable
+    ASCII. A token of brackets and quotes too stays to the labelled detectors: regular expressions
+    and calls in code look as random as those. Run on the raw text only (``engine.scan``):
+    in a decoded view, quoted-printable or percent-encoded mail headers and URLs read as such."""
+    for match in _PUNCTUATED_RUN.finditer(text):
+        raw = match.group()
+        token = raw.strip(_WRAPPING)
+        if not 16 <= len(token) <= 128 or "://" in token or _EMAIL_LIKE.fullmatch(token):
+            continue
+        if any(ch in _STRUCTURE for ch in token) or PSEUDONYM_RE.search(token):
+            continue
+        if len(_STRONG_SYMBOLS.intersection(token.rstrip("="))) < 2 or _ENCODED_WORD.match(token):
+            continue  # one symbol repeated is arithmetic or a glob (``2*pi*r``, ``a/*/b``)
+        upper, lower = sum(map(str.isupper, token)), sum(map(str.islower, token))
+        if upper < 2 or lower < 2 or not any(map(str.isdigit, token)):
+            continue
+        if shannon_entropy(token) >= entropy_threshold(len(token), "printable"):
+            start = match.start() + raw.index(token)
+            yield Finding("SECRET", start, start + len(token), token, "entropy:printable")
 
 
 def _encoded_secret_kind(token: str, config: RedactionConfig, layers: int) -> str | None:

@@ -23,7 +23,11 @@ from trajectory_platform.curation.redact.decoders import (
     SAME_RANDOMNESS_DECODERS,
     decoded_views,
 )
-from trajectory_platform.curation.redact.detectors import drop_inside_pseudonyms, find_secrets
+from trajectory_platform.curation.redact.detectors import (
+    drop_inside_pseudonyms,
+    find_punctuated_secrets,
+    find_secrets,
+)
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE, SymbolTable
@@ -76,6 +80,8 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
         return []
     local = config if not context.id_value else replace(config, entropy=False)
     found = find_secrets(text, local)
+    if local.entropy:
+        found.extend(find_punctuated_secrets(text))
     if config.pii:
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
     container = depth < MAX_JSON_DEPTH and parse_json_container(text) is not None

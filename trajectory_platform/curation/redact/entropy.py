@@ -18,11 +18,14 @@ from functools import lru_cache
 HEX = "0123456789abcdef"
 BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+PRINTABLE_SIZE = 94
+"""Printable ASCII but the space: what a generated password (``pwgen -sy``, a password manager)
+draws from."""
 
 SEED_THRESHOLD = 4.5
 """The seed's bits/char threshold; reachable only by long base64-like tokens."""
 
-_MARGIN = {"hex": 0.45, "base36": 0.45, "base64": 0.4}
+_MARGIN = {"hex": 0.45, "base36": 0.45, "base64": 0.4, "printable": 0.45}
 """Bits below the random-token mean still accepted (about two standard deviations)."""
 
 _HEX_RE = re.compile(r"[0-9a-f]+|[0-9A-F]+")
@@ -56,7 +59,7 @@ def random_token_entropy(length: int, alphabet: str) -> float:
     Exact by linearity: each symbol's count is Binomial(length, 1/k), so
     E[H] = -k * sum_c P(c) (c/n) log2(c/n).
     """
-    k = {"hex": len(HEX), "base36": len(BASE36), "base64": len(BASE64)}[alphabet]
+    k = {"hex": len(HEX), "base36": len(BASE36), "base64": len(BASE64), "printable": PRINTABLE_SIZE}[alphabet]
     n = min(length, 256)  # beyond this the threshold is the 4.5 cap anyway
     p = 1.0 / k
     total = 0.0
