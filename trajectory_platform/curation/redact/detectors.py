@@ -255,12 +255,12 @@ def _unquote(raw: str, offset: int) -> tuple[str, int]:
     return raw, offset
 
 
-_KEYWORD_SCAN = re.compile(
+KEYWORD_SCAN = re.compile(
     r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|비번|senha|contras|"
     + _VENDOR_SEGMENT.pattern
 )
 """Run over the lowercased text: a case-insensitive alternation is about 25x slower in ``re``."""
-_KEYWORD_SCAN_ANY_CASE = re.compile(_KEYWORD_SCAN.pattern, re.IGNORECASE)  # when lower() changes lengths
+KEYWORD_SCAN_ANY_CASE = re.compile(KEYWORD_SCAN.pattern, re.IGNORECASE)  # when lower() changes lengths
 _ANY_KEYWORD = re.compile(
     r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|비번|senha|contras|"
     + _VENDOR_SEGMENT.pattern,
@@ -269,7 +269,7 @@ _ANY_KEYWORD = re.compile(
 
 
 @lru_cache(maxsize=4096)
-def _name_class(name: str) -> str | None:
+def credential_class(name: str) -> str | None:
     """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
     if not _ANY_KEYWORD.search(name):
         return None
@@ -286,7 +286,7 @@ def _name_class(name: str) -> str | None:
     return None
 
 
-def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) -> bool:
+def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) -> bool:
     """Reject placeholders, code references and ordinary words; keep anything credential-shaped."""
     if len(value) < 4 or _PLACEHOLDER.match(value) or PSEUDONYM_RE.fullmatch(value):
         return False
@@ -324,7 +324,7 @@ def _acceptable_value(value: str, quoted: bool, name_class: str, next_char: str)
 
 
 def _assignment_finding(text: str, name: str, raw: str, raw_start: int, op: str) -> Finding | None:
-    name_class = _name_class(name)
+    name_class = credential_class(name)
     if name_class is None:
         return None
     value, start = _unquote(raw, raw_start)
@@ -336,7 +336,7 @@ def _assignment_finding(text: str, name: str, raw: str, raw_start: int, op: str)
     if "\n" in op and not quoted:
         return None  # "confirm_password:" ending a line opens a block; the next line is code
     next_char = text[raw_start + len(raw) : raw_start + len(raw) + 1]
-    if not _acceptable_value(value, quoted, name_class, next_char):
+    if not acceptable_value(value, quoted, name_class, next_char):
         return None
     return Finding(
         "PASSWORD" if name_class == "password" else "SECRET", start, start + len(value), value, "keyword"
@@ -351,7 +351,7 @@ def find_assignments(text: str) -> Iterator[Finding]:
     """
     pos = 0
     lower = text.lower()
-    scan = _KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else _KEYWORD_SCAN_ANY_CASE.finditer(text)
+    scan = KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE.finditer(text)
     for hit in scan:
         start = hit.start()
         if start < pos:
@@ -545,7 +545,7 @@ def find_prose_passwords(text: str) -> Iterator[Finding]:
         if PSEUDONYM_RE.fullmatch(value) or "://" in value:
             continue
         if match.group("key_word"):  # "token is <uuid>": a stated key must look like one
-            if match.group("verb") and _acceptable_value(value, quoted, "secret", ""):
+            if match.group("verb") and acceptable_value(value, quoted, "secret", ""):
                 yield Finding("SECRET", start, start + len(value), value, "prose")
             continue
         if value.isalpha():
@@ -605,9 +605,9 @@ def find_named_literals(text: str) -> Iterator[Finding]:
     key/value pair (Postman variables, .NET ``appSettings``)."""
     for match in _NAMED_LITERAL.finditer(text):
         name = match.group("setter") or match.group("argument") or match.group("field")
-        name_class = _name_class(name)
+        name_class = credential_class(name)
         value = match.group("value")
-        if name_class and _acceptable_value(value, True, name_class, ""):
+        if name_class and acceptable_value(value, True, name_class, ""):
             kind = "PASSWORD" if name_class == "password" else "SECRET"
             yield Finding(kind, match.start("value"), match.end("value"), value, "keyword:named")
 
@@ -758,6 +758,8 @@ def find_punctuated_secrets(text: str) -> Iterator[Finding]:
     ASCII. A token of brackets and quotes too stays to the labelled detectors: regular expressions
     and calls in code look as random as those. Run on the raw text only (``engine.scan``):
     in a decoded view, quoted-printable or percent-encoded mail headers and URLs read as such."""
+    if len(text) < 16:
+        return
     for match in _PUNCTUATED_RUN.finditer(text):
         raw = match.group()
         token = raw.strip(_WRAPPING)

@@ -30,6 +30,7 @@ from trajectory_platform.curation.redact.detectors import (
 )
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
+from trajectory_platform.curation.redact.positional import find_positional_credentials
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE, SymbolTable
 
 MAX_JSON_DEPTH = 6
@@ -80,6 +81,7 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
         return []
     local = config if not context.id_value else replace(config, entropy=False)
     found = find_secrets(text, local)
+    found.extend(find_positional_credentials(text))
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
     if config.pii:

@@ -1,0 +1,84 @@
+"""Credentials laid out by position: a table's column, an INSERT's column list, a sibling key, an
+argument's position, a command's syntax (``curation/redact/positional.py``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trajectory_platform.curation.redact import redact_text
+from trajectory_platform.curation.redact.positional import credential_shaped
+
+SALT = b"positional-salt!"
+PW = "Tr1cky-Walrus-2024"
+"""Memorable, not random: entropy leaves it, so only its position can find it."""
+
+FOUND = {
+    "kubernetes_env": f"env:\n  - name: DB_PASSWORD\n    value: {PW}\n",
+    "terraform_output": json.dumps({"db_password": {"sensitive": True, "type": "string", "value": PW}}),
+    "requests_auth_tuple": f'r = requests.get(url, auth=("admin", "{PW}"))',
+    "basic_auth_call": f'HTTPBasicAuth("admin", "{PW}")',
+    "smtp_login": f'server.login("bot@x.io", "{PW}")',
+    "keyring_third_argument": f'keyring.set_password("svc", "admin", "{PW}")',
+    "dotnet_credential": f'new NetworkCredential("admin", "{PW}")',
+    "redis_prompt": f"127.0.0.1:6379> AUTH {PW}\nOK",
+    "sudo_from_stdin": f"echo '{PW}' | sudo -S apt update",
+    "markdown_table": f"| Service | Password |\n|---|---|\n| billing | {PW} |",
+    "csv_header": f"service,username,password\nbilling,admin,{PW}\n",
+    "psql_table": f" name  | password\n-------+----------\n bob   | {PW}\n",
+    "sql_insert": f"INSERT INTO users (name,email,password) VALUES ('bob','bob@x.io','{PW}');",
+    "gh_secret_body": f"gh secret set DB_PASSWORD --body {PW}",
+    "yaml_block_scalar": f"password: |\n  {PW}\n",
+    "openssl_k": f"openssl enc -aes-256-cbc -k {PW} -in f",
+    "actions_add_mask": f"echo ::add-mask::{PW}",
+    "xml_keyed_entry": f'<entry key="apiKey">{PW}</entry>',
+    "ftp_pass": f"PASS {PW}\n230 Login successful",
+    "imap_login": f"a1 LOGIN bob {PW}",
+}
+
+KEPT = {
+    "prose_with_commas": "we store username, password, and email\nthen hash it, salt it, and move on\n",
+    "table_of_words": "| field | password |\n|---|---|\n| rule | required |\n| hashed | yes |\n",
+    "dates_under_a_password_column": "user,password_changed,logins\nbob,2024-01-02,17\n",
+    "login_with_plain_words": 'self.client.login("testuser", "testpass")',
+    "env_that_names_no_credential": "- name: LOG_LEVEL\n  value: DEBUG-2024x\n",
+    "insert_without_a_credential_column": "INSERT INTO users (name, hint) VALUES ('bob', 'Fav0urite!');",
+    "placeholder_in_a_table": "| user | password |\n|---|---|\n| bob | ${DB_PASSWORD} |\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(FOUND))
+def test_a_credential_found_by_its_position(case):
+    redacted, findings = redact_text(FOUND[case], SALT)
+    assert PW not in redacted, redacted
+    assert any(f.detector.startswith("positional:") for f in findings)
+
+
+@pytest.mark.parametrize("case", sorted(KEPT))
+def test_a_layout_alone_redacts_nothing(case):
+    assert redact_text(KEPT[case], SALT)[0] == KEPT[case]
+
+
+def test_the_json_stays_valid_and_the_other_cells_stay():
+    redacted, _ = redact_text(FOUND["terraform_output"], SALT)
+    assert json.loads(redacted)["db_password"]["sensitive"] is True
+    table, _ = redact_text(FOUND["psql_table"], SALT)
+    assert table.startswith(" name  | password\n-------+----------\n bob   | <REDACTED_PASSWORD:")
+
+
+@pytest.mark.parametrize(
+    ("value", "shaped"),
+    [
+        ("Tr1cky-Walrus-2024", True),
+        ("hunter2", True),
+        ("CorrectHorse", True),
+        ("hashed", False),
+        ("2024-01-02", False),
+        ("yes", False),
+        ("${DB_PASSWORD}", False),
+        ("two words", False),
+    ],
+)
+def test_what_a_position_may_hold(value, shaped):
+    assert credential_shaped(value) is shaped

@@ -1,0 +1,268 @@
+"""Credentials whose label is not right before them: a table's column, an ``INSERT``'s column list,
+a sibling key, an argument's position, a command's syntax.
+
+``name <op> value`` (:func:`.detectors.find_assignments`) finds a password where its name precedes
+it. Logs also show credentials laid out by position: a ``psql`` or Markdown table whose header
+names the ``password`` column, ``INSERT INTO users (name, password) VALUES ('bob', 'x')``, a
+Kubernetes ``- name: DB_PASSWORD`` whose ``value:`` is the next line, ``requests.get(url,
+auth=("bob", "x"))``, ``AUTH x`` at a Redis prompt, ``echo 'x' | sudo -S``. A strong random value
+there is found by entropy anyway; a memorable one (``Tr1cky-Walrus-2024``) was left standing.
+
+Whether a name marks a credential is :func:`.detectors.credential_class`, one rule for every
+detector. A value found by position must look like a credential (:func:`credential_shaped`): the
+layout says where a password would be, not that this cell holds one.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+
+from trajectory_platform.curation.redact.detectors import (
+    KEYWORD_SCAN,
+    KEYWORD_SCAN_ANY_CASE,
+    acceptable_value,
+    credential_class,
+)
+from trajectory_platform.curation.redact.model import Finding
+
+_NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
+_SEPARATOR_ROW = re.compile(r"[\s|:+=-]+")
+_DELIMITERS = ("|", "\t", ",")
+_STRING = r"(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]|\\.){4,200})(?P=q)"
+_ARGUMENT = r"(?:[\w.\[\]]+|\"[^\"\n]*\"|'[^'\n]*')"
+_CALLED = re.compile(
+    r"(?:\bauth\s*=\s*\(|\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|"
+    r"NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|SetBasicAuth|"
+    r"basic_auth|login)\s*\()\s*" + _ARGUMENT + r"\s*,\s*" + _STRING
+)
+"""A user and a password by position: ``auth=(user, pw)`` and the calls that take them so."""
+_THIRD_ARGUMENT = re.compile(
+    r"\bset_password\s*\(\s*" + _ARGUMENT + r"\s*,\s*" + _ARGUMENT + r"\s*,\s*" + _STRING
+)
+"""``keyring.set_password(service, user, password)``."""
+_SYNTAX = {
+    "redis_auth": re.compile(
+        r"(?m)(?:^|>\s*|\bredis-cli\b[^\n]*?\s)AUTH\s+(?:\S+\s+)?(?P<value>\S{4,200})\s*$"
+    ),
+    "sudo_stdin": re.compile(
+        r"\becho\s+(?:-n\s+)?(?P<q>[\"']?)(?P<value>[^\"'\s|]{4,200})(?P=q)\s*\|\s*sudo\b[^\n|]*\s-S\b"
+    ),
+    "openssl_k": re.compile(r"\bopenssl\b[^\n]*?\s-k\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"),
+    "gh_secret_body": re.compile(
+        r"\bgh\s+secret\s+set\s+\S+[^\n]*?\s(?:--body|-b)[ =](?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "actions_mask": re.compile(r"::add-mask::(?P<value>\S{4,200})"),
+    "ftp_pop_pass": re.compile(r"(?m)^PASS\s+(?P<value>\S{4,200})\s*$"),
+    "imap_login": re.compile(
+        r"(?m)^(?:\S+\s+)?LOGIN\s+\S+\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)\s*$"
+    ),
+}
+"""Commands whose syntax, not a name, says which word is the password (or, for ``gh secret set``
+and GitHub Actions' ``add-mask``, a secret)."""
+_NAMED_BY_SIBLING = {
+    "yaml_name_value": re.compile(
+        r"(?m)^(?P<indent>[ \t]*)-?[ \t]*name:[ \t]*[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\n"
+        r"(?P=indent)[ \t]+value:[ \t]*(?P<q>[\"']?)(?P<value>[^\"'\n]{4,200}?)(?P=q)[ \t]*$"
+    ),
+    "yaml_block": re.compile(
+        r"(?m)^(?P<indent>[ \t]*)(?P<name>[\w.-]{1,80}):[ \t]*[|>][-+]?[ \t]*\n"
+        r"(?P=indent)[ \t]+(?P<value>\S[^\n]{3,199})$"
+    ),
+    "json_parent_value": re.compile(
+        r"\"(?P<name>[\w.-]{1,80})\"\s*:\s*\{[^{}]*?\"value\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,200})\""
+    ),
+    "xml_keyed_element": re.compile(
+        r"<(?P<tag>[\w:.-]+)\s+(?:key|name)=\"(?P<name>[^\"\n]{1,80})\"[^>\n]*>(?P<value>[^<\n]{4,200})</(?P=tag)>"
+    ),
+}
+"""A value whose name is a sibling's (``name:`` above ``value:``), its parent's key (Terraform's
+``{"db_password": {"value": ...}}``), the key above a YAML block scalar, or an XML element's ``key``."""
+_INSERT = re.compile(
+    r"(?i)\bINSERT\s+INTO\s+[\w.\"`\[\]]+\s*\((?P<columns>[^()\n]{1,400})\)\s*VALUES\s*(?P<rows>(?:\([^()\n]*\)\s*,?\s*)+)"
+)
+_SQL_VALUE = re.compile(r"'(?:[^'\n]|'')*'|[^,()\s][^,()]*")
+
+
+def credential_shaped(value: str) -> bool:
+    """Could ``value`` be a password on its own evidence: no space, six characters or more, and a
+    digit, a symbol or mixed case (not a plain word, a number or a date)? A position says where a
+    password would be; a column of ``yes`` or ``hashed`` is not one."""
+    if (
+        len(value) < 6
+        or any(ch.isspace() for ch in value)
+        or not acceptable_value(value, True, "password", "")
+    ):
+        return False
+    if re.fullmatch(r"[\d\s:/.+-]+", value):
+        return False  # a number, a date or a time
+    digits = any(map(str.isdigit, value))
+    symbols = any(not ch.isalnum() and ch != "_" for ch in value)
+    mixed = any(map(str.isupper, value)) and any(map(str.islower, value))
+    return digits or symbols or mixed
+
+
+_GATES: dict[str, str | re.Pattern[str]] = {
+    "call": re.compile(r"auth|Auth|login|Credential"),
+    "third_argument": "set_password",
+    "redis_auth": "AUTH",
+    "sudo_stdin": "sudo",
+    "openssl_k": "openssl",
+    "gh_secret_body": "gh secret",
+    "actions_mask": "::add-mask::",
+    "ftp_pop_pass": "PASS ",
+    "imap_login": "LOGIN ",
+    "yaml_name_value": "value:",
+    "yaml_block": re.compile(r":[ \t]*[|>]"),
+    "json_parent_value": '"value"',
+    "xml_keyed_element": '="',
+}
+"""A literal (or a cheap pattern) each rule's text must hold: most texts hold none, and a rule
+anchored at every line start costs a pass over the text."""
+
+
+_RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = (
+    ("call", _CALLED, None),
+    ("third_argument", _THIRD_ARGUMENT, None),
+    *((rule, pattern, None) for rule, pattern in _SYNTAX.items()),
+    *((rule, pattern, "name") for rule, pattern in _NAMED_BY_SIBLING.items()),
+)
+"""Each pattern rule with the group naming its value's label (None: the syntax says it all)."""
+SHORTEST = 12
+"""No layout above fits a label and a six-character value in fewer characters: most strings of an
+episode (ids, names, short observations) are skipped at once."""
+
+
+def find_positional_credentials(text: str) -> Iterator[Finding]:
+    """Every credential of ``text`` laid out by position (module docstring)."""
+    if len(text) < SHORTEST:
+        return
+    lower = text.lower()
+    yield from _table_columns(text, lower)
+    if "insert" in lower:
+        yield from _sql_inserts(text)
+    for rule, pattern, name_group in _RULES:
+        gate = _GATES[rule]
+        if gate in text if isinstance(gate, str) else gate.search(text):
+            yield from _found(pattern, text, f"positional:{rule}", name_group)
+
+
+def _found(pattern: re.Pattern[str], text: str, detector: str, name_group: str | None) -> Iterator[Finding]:
+    for match in pattern.finditer(text):
+        kind = "PASSWORD"
+        if name_group is not None:
+            named = credential_class(match.group(name_group))
+            if named is None:
+                continue
+            kind = "PASSWORD" if named == "password" else "SECRET"
+        value = match.group("value")
+        if credential_shaped(value):
+            yield Finding(kind, match.start("value"), match.end("value"), value, detector)
+
+
+def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
+    """The spans of ``line``'s cells split at ``delimiter``, stripped of spaces and one layer of
+    quotes; a Markdown or ``psql`` border (an empty first or last cell of a ``|`` row) dropped."""
+    spans, start = [], 0
+    for piece in line.split(delimiter):
+        end = start + len(piece)
+        low, high = start, end
+        while low < high and line[low] in " \"'":
+            low += 1
+        while high > low and line[high - 1] in " \"'\r":
+            high -= 1
+        spans.append((low, high))
+        start = end + 1
+    if delimiter == "|" and spans and spans[0][0] == spans[0][1]:
+        spans = spans[1:]
+    if delimiter == "|" and spans and spans[-1][0] == spans[-1][1]:
+        spans = spans[:-1]
+    return spans
+
+
+_CODE_PUNCTUATION = re.compile(r"[=(){}\[\];]|^\s|:\s|\*\*|\bimport\b")
+"""What a CSV or TSV line of data never holds and code does: an assignment, a call, brackets, an
+indented line, a ``name: type`` annotation, ``**kwargs``, an import list."""
+
+
+def _column_class(name: str) -> str | None:
+    """A header cell's credential class, for columns: ``password`` and ``salt`` names, and
+    ``secret`` names of two parts or more (``api_token``, ``access_key``): a bare ``key`` or
+    ``token`` column of a table holds names and words."""
+    if not _NAME.fullmatch(name):
+        return None
+    named = credential_class(name)
+    if named == "secret" and len(re.findall(r"[a-z]+|[A-Z][a-z]*", name)) < 2:
+        return None
+    return named
+
+
+def _table_columns(text: str, lower: str) -> Iterator[Finding]:
+    """Values under a header cell that names a credential, in the rows that follow it with as many
+    cells. A ``|`` table (Markdown, ``psql``) needs its separator row under the header; a comma or
+    tab table needs every header cell a name, and no line of it looking like code
+    (:data:`_CODE_PUNCTUATION`). Any other row ends the table."""
+    if not any(delimiter in text for delimiter in _DELIMITERS):
+        return
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    scan = KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE.finditer(text)
+    headers = sorted({bisect.bisect_right(offsets, hit.start()) - 1 for hit in scan})  # lines naming one
+    for index in headers:
+        if index + 1 >= len(lines):
+            break
+        header = lines[index]
+        for delimiter in _DELIMITERS:
+            piped = delimiter == "|"
+            if delimiter not in header:
+                continue
+            if (piped and not _SEPARATOR_ROW.fullmatch(lines[index + 1])) or (
+                not piped and _CODE_PUNCTUATION.search(header)
+            ):
+                continue  # the cheap tests first: most lines naming a credential are no header
+            cells = _cells(header, delimiter)
+            names = [header[a:b] for a, b in cells]
+            columns = {column: named for column, name in enumerate(names) if (named := _column_class(name))}
+            if len(cells) < 2 or not columns:
+                continue
+            if not piped and not all(_NAME.fullmatch(name) for name in names):
+                break
+            first = index + 2 if piped else index + 1
+            for row_index in range(first, len(lines)):
+                row = lines[row_index]
+                row_cells = _cells(row, delimiter)
+                if len(row_cells) != len(cells) or (not piped and _CODE_PUNCTUATION.search(row)):
+                    break
+                for column, named in columns.items():
+                    low, high = row_cells[column]
+                    value = row[low:high]
+                    if credential_shaped(value):
+                        kind = "PASSWORD" if named == "password" else "SECRET"
+                        start = offsets[row_index] + low
+                        yield Finding(kind, start, start + len(value), value, "positional:table")
+            break
+
+
+def _sql_inserts(text: str) -> Iterator[Finding]:
+    """``INSERT INTO t (a, password) VALUES (x, 'y'), (...)``: the values in a credential column."""
+    for match in _INSERT.finditer(text):
+        columns = [credential_class(c.strip().strip('"`[]')) for c in match.group("columns").split(",")]
+        if not any(columns):
+            continue
+        for row in re.finditer(r"\(([^()\n]*)\)", match.group("rows")):
+            values = list(_SQL_VALUE.finditer(row.group(1)))
+            if len(values) != len(columns):
+                continue
+            base = match.start("rows") + row.start(1)
+            for named, value in zip(columns, values, strict=True):
+                literal = value.group().strip()
+                if named is None or not literal.startswith("'"):
+                    continue
+                inner = literal[1:-1]
+                if credential_shaped(inner):
+                    start = base + value.start() + 1
+                    kind = "PASSWORD" if named == "password" else "SECRET"
+                    yield Finding(kind, start, start + len(inner), inner, "positional:sql_insert")
