@@ -3,6 +3,7 @@ argument's position, a command's syntax (``curation/redact/positional.py``)."""
 
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
@@ -36,6 +37,31 @@ FOUND = {
     "ftp_pass": f"PASS {PW}\n230 Login successful",
     "imap_login": f"a1 LOGIN bob {PW}",
 }
+
+ENCODED = base64.b64encode(PW.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        f"apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ndata:\n  DB_CONN: {ENCODED}\ntype: Opaque\n",
+        json.dumps({"apiVersion": "v1", "kind": "Secret", "data": {"api": ENCODED}}, indent=2),
+        f"kind: Secret\nstringData:\n  api: {PW}\n",
+    ],
+    ids=["yaml_data", "json_data", "yaml_string_data"],
+)
+def test_every_value_of_a_kubernetes_secret_is_one_whatever_its_key(manifest):
+    """``kubectl get secret -o yaml`` prints base64 under neutral keys: a weak password's encoding
+    is not random enough for entropy, and no name says what it is; the manifest's kind does."""
+    redacted, _ = redact_text(manifest, SALT)
+    assert ENCODED not in redacted and PW not in redacted, redacted
+    assert "kind" in redacted and "Secret" in redacted
+
+
+def test_a_config_map_keeps_its_data():
+    manifest = "kind: ConfigMap\ndata:\n  GREETING: aGVsbG8gd29ybGQ=\n"  # "hello world"
+    assert redact_text(manifest, SALT)[0] == manifest
+
 
 KEPT = {
     "prose_with_commas": "we store username, password, and email\nthen hash it, salt it, and move on\n",

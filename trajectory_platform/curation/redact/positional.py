@@ -79,6 +79,15 @@ _NAMED_BY_SIBLING = {
 }
 """A value whose name is a sibling's (``name:`` above ``value:``), its parent's key (Terraform's
 ``{"db_password": {"value": ...}}``), the key above a YAML block scalar, or an XML element's ``key``."""
+_SECRET_KIND = re.compile(r"(?m)^[ \t]*[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b")
+_YAML_SECRET_DATA = re.compile(
+    r"(?m)^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+[^\n]*(?:\n|$))+)"
+)
+_YAML_SECRET_VALUE = re.compile(
+    r"(?m)^[ \t]+[\w.-]+:[ \t]*(?P<q>[\"']?)(?P<value>[^\"'\s]{4,4096})(?P=q)[ \t]*$"
+)
+_JSON_SECRET_DATA = re.compile(r"\"(?:data|stringData)\"\s*:\s*\{(?P<body>[^{}]*)\}")
+_JSON_SECRET_VALUE = re.compile(r"\"[^\"\n]{1,253}\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,4096})\"")
 _INSERT = re.compile(
     r"(?i)\bINSERT\s+INTO\s+[\w.\"`\[\]]+\s*\((?P<columns>[^()\n]{1,400})\)\s*VALUES\s*(?P<rows>(?:\([^()\n]*\)\s*,?\s*)+)"
 )
@@ -142,6 +151,8 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
     yield from _table_columns(text, lower)
     if "insert" in lower:
         yield from _sql_inserts(text)
+    if "Secret" in text:
+        yield from _kubernetes_secret_data(text)
     for rule, pattern, name_group in _RULES:
         gate = _GATES[rule]
         if gate in text if isinstance(gate, str) else gate.search(text):
@@ -266,3 +277,24 @@ def _sql_inserts(text: str) -> Iterator[Finding]:
                     start = base + value.start() + 1
                     kind = "PASSWORD" if named == "password" else "SECRET"
                     yield Finding(kind, start, start + len(inner), inner, "positional:sql_insert")
+
+
+def _kubernetes_secret_data(text: str) -> Iterator[Finding]:
+    """Every value under ``data:`` or ``stringData:`` of a Kubernetes ``kind: Secret`` (YAML or
+    JSON, as ``kubectl get secret -o yaml|json`` prints it): the manifest says each one is a
+    secret, whatever its key (``DB_CONN``, ``api``), so no name has to. ``data`` holds base64,
+    which a weak password's encoding does not make random enough for entropy."""
+    if not _SECRET_KIND.search(text):
+        return
+    blocks = [
+        (m.start("body"), m.group("body"), _YAML_SECRET_VALUE) for m in _YAML_SECRET_DATA.finditer(text)
+    ]
+    blocks += [
+        (m.start("body"), m.group("body"), _JSON_SECRET_VALUE) for m in _JSON_SECRET_DATA.finditer(text)
+    ]
+    for base, body, pair in blocks:
+        for match in pair.finditer(body):
+            value = match.group("value")
+            if acceptable_value(value, True, "password", ""):
+                start = base + match.start("value")
+                yield Finding("SECRET", start, start + len(value), value, "positional:kubernetes_secret")
