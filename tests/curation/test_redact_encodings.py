@@ -67,6 +67,23 @@ HIDDEN = {
     "zero_width_between_letters": ("stdout: " + "\u200b".join(AWS) + " done", "\u200b".join(AWS)),
     "soft_hyphen_and_joiner": ("stdout: " + AWS[:8] + "\u00ad" + AWS[8:12] + "\u200d" + AWS[12:], AWS[12:]),
     "fullwidth_forms": ("stdout: " + "".join(chr(ord(c) + 0xFEE0) for c in AWS), chr(ord(AWS[0]) + 0xFEE0)),
+    "chr_calls_joined": ("k = " + " + ".join(f"chr({ord(c)})" for c in AWS), f"chr({ord(AWS[-1])})"),
+    "sql_char_calls": ("SELECT " + " || ".join(f"CHAR({ord(c)})" for c in AWS), f"CHAR({ord(AWS[-2])})"),
+    "js_escape_percent_u": ("unescape('" + "".join(f"%u{ord(c):04X}" for c in AWS) + "')", "%u0041%u004B"),
+    "code_points": ("chars: " + " ".join(f"U+{ord(c):04X}" for c in AWS), "U+0051 U+0057"),
+    "css_escapes": ('content: "' + "".join(f"\\{ord(c):x} " for c in AWS) + '"', "\\51 \\57 "),
+    "repr_of_escaped_bytes": ("'" + "".join(f"\\\\x{b:02x}" for b in AWS.encode()) + "'", "\\\\x51"),
+    "utf16_big_endian_hex": ("bytes: " + AWS.encode("utf-16-be").hex(), AWS.encode("utf-16-be").hex()[8:24]),
+    "java_utf16_with_mark": (
+        "getBytes: feff" + AWS.encode("utf-16-be").hex(),
+        AWS.encode("utf-16-be").hex()[8:24],
+    ),
+    "xxd_include_rows": (
+        "unsigned char k[] = {\n  "
+        + ",\n  ".join(", ".join(f"0x{b:02x}" for b in AWS.encode()[i : i + 12]) for i in range(0, 20, 12))
+        + "\n};",
+        "0x51, 0x57",
+    ),
     "octal_escaped": ("printf '" + "".join(f"\\{ord(c):03o}" for c in AWS) + "'", f"\\{ord(AWS[-1]):03o}"),
     "quoted_printable": ("X-Key: " + "".join(f"={b:02X}" for b in AWS.encode()), f"={ord(AWS[4]):02X}"),
     "hex_with_0x": ("stdout: 0x" + AWS.encode().hex(), AWS.encode().hex()),
@@ -290,6 +307,10 @@ KEPT = [
     "ERROR: FILE NOT FOUND\nWARNING: 3 TESTS SKIPPED (SEE LOG)\nMAKE ALL 2>&1 | TEE BUILD.LOG",
     codecs.encode(b"\x00\x01\x02binary\xff\xfe blob of no text at all\x00\x00", "uu").decode(),
     "assert(result==expected),'mismatch:'+str(result)[:80]+'...'  # and in ascii85's",
+    "U+0041 LATIN CAPITAL LETTER A, U+00E9 LATIN SMALL LETTER E WITH ACUTE, U+1F600 GRINNING FACE",
+    "title = chr(72) + chr(101) + chr(108) + chr(108) + chr(111) + chr(44) + chr(32) + chr(87) + chr(111)",
+    '.icon::before { content: "\\f101 \\f102 \\f103 \\f104 \\f105 \\f106 \\f107 \\f108"; }',
+    "java: feff" + "Hello from a Java tool, version 2".encode("utf-16-be").hex(),
 ]
 
 

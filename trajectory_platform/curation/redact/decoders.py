@@ -57,10 +57,22 @@ a run of bytes (a UTF-8 character), a soft line break; a lone other escape is le
 (``sha256=06uRx...`` is a digest, not a control character and a name)."""
 _QP_ESCAPE = re.compile(r"(?:=[0-9A-F]{2}){2,}|=(?:3D|20|09)|=\r?\n")
 _UNICODE_ESCAPE = re.compile(
-    r"\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|\\([0-3][0-7]{2})|\\U([0-9A-Fa-f]{8})|\\u\{([0-9A-Fa-f]{1,6})\}"
+    r"\\+(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|([0-3][0-7]{2})|U([0-9A-Fa-f]{8})|u\{([0-9A-Fa-f]{1,6})\})"
+    r"|%u([0-9A-Fa-f]{4})|(?<![\w+])U\+([0-9A-Fa-f]{4,6})(?:[ ,]+(?=U\+))?"
 )
 """``\\uXXXX`` (JSON, Java, JS), ``\\xXX``, octal ``\\NNN``, ``\\UXXXXXXXX`` (Python, C) and ``\\u{X}`` (JS,
-Rust, Swift)."""
+Rust, Swift), behind any number of backslashes (the ``repr`` of an escaped string doubles them);
+JavaScript's ``escape()`` form ``%uXXXX``; and code points written ``U+0041 U+004B`` (the spaces or
+commas between them dropped)."""
+_CHR_CALLS = re.compile(
+    r"(?i)\b(?:chrw?|char)\s*\(\s*(?:\d{2,3}|0x[0-9a-f]{2})\s*\)"
+    r"(?:\s*(?:\+|\.|&|\|\||,)\s*(?:chrw?|char)\s*\(\s*(?:\d{2,3}|0x[0-9a-f]{2})\s*\)){7,}"
+)
+"""Eight characters or more as calls joined by ``+``, ``.``, ``&``, ``||`` or commas: Python and
+VB ``chr(65) + chr(75)``, PHP ``chr(65) . chr(75)``, SQL ``CHAR(65) + CHAR(75)`` or ``||``."""
+_CHR_HINT = re.compile(r"(?i)\b(?:chrw?|char)\s*\(\s*[0-9]")
+_CSS_ESCAPES = re.compile(r"(?:\\[0-9A-Fa-f]{2,6} ?){8,}")
+"""CSS (and CSS-in-JS) escapes, ``\\41 \\4b ``: a hex code point after a backslash, a space ending it."""
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _BACKSLASH_ESCAPE = re.compile(r"(?<!\\)\\+([\"'/nrt])")
 """From the first backslash of a run only: starting inside the run made a long run of backslashes
@@ -85,10 +97,11 @@ _CHAR_LIST = re.compile(
 ...]``, ``'A','K',...``, ``A, K, I, ...``."""
 _QUOTED_ITEM = re.compile(r"([\"'`])(\\[^\n]|[^\\\n])\1")
 _CODE = r"(?:\d{2,3}|0[xX][0-9A-Fa-f]{2})"
-_CHAR_CODES = re.compile(rf"(?<![\w.]){_CODE}(?P<sep>\s*,\s*| )(?:{_CODE}(?P=sep)){{14,}}{_CODE}(?![\w.])")
+_CHAR_CODES = re.compile(rf"(?<![\w.]){_CODE}(?:(?:\s*,\s*{_CODE}){{15,}}|(?: {_CODE}){{15,}})(?![\w.])")
 """Sixteen character codes or more between commas or single spaces, decimal or ``0x`` hex:
 ``String.fromCharCode(65, 75, ...)``, ``bytes([65, 75, ...])``, a JSON array of codes, a C or Go
-byte array (``{0x41, 0x4b, ...}``), ``ord`` values printed one after another (``65 75 73 ...``)."""
+byte array (``{0x41, 0x4b, ...}``), ``ord`` values printed one after another (``65 75 73 ...``);
+comma-separated ones wrapped across lines too (``xxd -i`` rows, numpy's ``array([...])``)."""
 _UU_LINES = re.compile(r"(?m)^[!-M][ -`]{4,60}\r?$(?:\n[!-M][ -`]{4,60}\r?$)*")
 """Lines of uuencode (``uuencode``, ``binascii.b2a_uu``, Python's ``uu`` codec): a length character,
 then four characters for every three bytes, all between space and backtick."""
@@ -319,9 +332,34 @@ def _quoted_printable(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 
 def _unicode_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    octal, *hexadecimal = match.group(3), match.group(1), match.group(2), match.group(4), match.group(5)
+    octal, hexadecimal = match.group(3), [match.group(i) for i in (1, 2, 4, 5, 6, 7)]
     code = int(octal, 8) if octal else int(next(h for h in hexadecimal if h), 16)
     return [(chr(code), match.start(), match.end())] if code <= sys.maxunicode else []
+
+
+def _coded_characters(
+    match: re.Match[str], code: re.Pattern[str], base: int | None
+) -> list[tuple[str, int, int]]:
+    """Each ``code`` match inside ``match`` as its character (group 1 the number, in ``base``, else
+    decimal or ``0x`` hex), printable ASCII only: other numbers build data, not text."""
+    start = match.start()
+    found = list(code.finditer(match.group()))
+    numbers = [int(f.group(1), base or (16 if f.group(1)[:2] in ("0x", "0X") else 10)) for f in found]
+    if not all(32 <= number < 127 for number in numbers):
+        return []
+    return [(chr(n), start + f.start(), start + f.end()) for n, f in zip(numbers, found, strict=True)]
+
+
+_CALL_ARGUMENT = re.compile(r"\(\s*(0[xX][0-9A-Fa-f]{2}|\d+)\s*\)")
+_CSS_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2,6}) ?")
+
+
+def _chr_calls(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    return _coded_characters(match, _CALL_ARGUMENT, None)
+
+
+def _css_escapes(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    return _coded_characters(match, _CSS_ESCAPE, 16)
 
 
 def _backslash_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -347,6 +385,9 @@ def _hex(match: re.Match[str]) -> list[tuple[str, int, int]]:
     width = 2
     if _utf16le(raw):  # ASCII text as Windows encodes it: four hex digits a character
         raw, width = raw[::2], 4
+    elif _utf16be(raw):  # or as Java does, its byte-order mark first
+        mark = 4 if raw[:2] == b"\xfe\xff" else 0
+        start, raw, width = start + mark, raw[mark // 2 + 1 :: 2], 4
     if not all(map(_text_byte, raw)):  # digests and binary blobs decode to noise: not text
         return []
     return [(chr(b), start + width * i, start + width * (i + 1)) for i, b in enumerate(raw)]
@@ -390,10 +431,11 @@ def _dump(match: re.Match[str]) -> list[tuple[str, int, int]]:
 def bytes_as_text(raw: bytes) -> str:
     """Decoded bytes as text: inflated first when they are gzip or zlib data (``H4sI...``, a
     compressed payload in base64), then UTF-16LE when every second byte is zero (ASCII text as
-    Windows encodes it: PowerShell's ``-EncodedCommand`` is base64 of UTF-16LE), else UTF-8 (raises
-    ``UnicodeDecodeError`` for neither)."""
+    Windows encodes it: PowerShell's ``-EncodedCommand`` is base64 of UTF-16LE) or UTF-16BE when
+    every first one is (Java's), else UTF-8 (raises ``UnicodeDecodeError`` for neither)."""
     raw = inflated(raw) or raw
-    return raw.decode("utf-16-le" if _utf16le(raw) else "utf-8")
+    wide = _wide_encoding(raw)
+    return raw.decode(wide).lstrip("\ufeff") if wide else raw.decode("utf-8")
 
 
 def inflated(raw: bytes) -> bytes | None:
@@ -414,6 +456,18 @@ def inflated(raw: bytes) -> bytes | None:
 def _utf16le(raw: bytes) -> bool:
     """Every second byte zero: ASCII text in UTF-16LE."""
     return len(raw) >= 4 and len(raw) % 2 == 0 and not any(raw[1::2])
+
+
+def _utf16be(raw: bytes) -> bool:
+    """Every first byte of two zero: ASCII text in UTF-16BE (Java's ``getBytes("UTF-16")`` after
+    its ``fe ff`` byte-order mark, .NET's ``BigEndianUnicode``)."""
+    body = raw[2:] if raw[:2] == b"\xfe\xff" else raw
+    return len(body) >= 4 and len(body) % 2 == 0 and not any(body[::2])
+
+
+def _wide_encoding(raw: bytes) -> str | None:
+    """The UTF-16 byte order ASCII text ``raw`` is written in, if it is one."""
+    return "utf-16-le" if _utf16le(raw) else "utf-16-be" if _utf16be(raw) else None
 
 
 def mostly_printable(text: str) -> bool:
@@ -609,16 +663,11 @@ def _unescaped(element: str) -> str:
     return _ESCAPED.get(element[1], element[1]) if len(element) == 2 else element
 
 
+_LISTED_CODE = re.compile(r"(0[xX][0-9A-Fa-f]{2}|\d+)")
+
+
 def _char_codes(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    """Printable ASCII codes only: a list holding any other number is data, not a spelled key."""
-    start = match.start()
-    codes = [
-        (int(number.group(), 16 if number.group()[:2] in ("0x", "0X") else 10), number)
-        for number in re.finditer(r"0[xX][0-9A-Fa-f]{2}|\d+", match.group())
-    ]
-    if not all(32 <= code < 127 for code, _ in codes):
-        return []
-    return [(chr(code), start + number.start(), start + number.end()) for code, number in codes]
+    return _coded_characters(match, _LISTED_CODE, None)
 
 
 def _uuencoded(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -759,7 +808,14 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
         _QP_ESCAPE,
         _quoted_printable,
     ),
-    ("unicode_escape", _holds("\\"), _UNICODE_ESCAPE, _unicode_escape),
+    (
+        "unicode_escape",
+        lambda text: "\\" in text or "%u" in text or "U+" in text,
+        _UNICODE_ESCAPE,
+        _unicode_escape,
+    ),
+    ("chr_calls", lambda text: _CHR_HINT.search(text) is not None, _CHR_CALLS, _chr_calls),
+    ("css_escape", _holds("\\"), _CSS_ESCAPES, _css_escapes),
     ("backslash_escape", _holds("\\"), _BACKSLASH_ESCAPE, _backslash_escape),
     ("html_entity", _holds("&"), _ENTITY, _entity),
     ("hex", bool, _HEX_RUN, _hex),
