@@ -772,6 +772,8 @@ def _holder(box: "list[Any]") -> None:
     read, write, close, exit_ = os.read, os.write, os.close, os._exit
     get_ident, current_frames, ident = _thread.get_ident, sys._current_frames, _thread.get_ident()
     bdict, id_, to_bytes, function = vars(builtins), builtins.id, bytes, type(_holder)
+    # Builtins too: a name looked up when the holder reports finds what the workspace put there.
+    kind_of, size, attribute, pair = type, len, getattr, tuple
     # HMAC pads as translation tables: signing then calls only methods of built-in types, which no
     # workspace code can replace (a patched builtin or module would be handed the token).
     ipad, opad = to_bytes(i ^ 0x36 for i in range(256)), to_bytes(i ^ 0x5C for i in range(256))
@@ -787,7 +789,7 @@ def _holder(box: "list[Any]") -> None:
         if (get_ident() == ident and not probing) or tainted:
             return
         hit = event in reach or startswith(event, "ctypes.")
-        hit = hit or (event == "open" and type(args[0]) is text and startswith(args[0], "/proc"))
+        hit = hit or (event == "open" and kind_of(args[0]) is text and startswith(args[0], "/proc"))
         if probing and get_ident() == ident:
             hit = hit or event in probe_reach
             hit = hit or (event == "object.__getattr__" and args[1] in frame_attributes)
@@ -811,15 +813,16 @@ def _holder(box: "list[Any]") -> None:
     probing.append(True)
     if main_frame is not None and frame is main_frame and frame.f_locals.get("settled") is True:
         local = frame.f_locals
-        outcome, fn, seen = local.get("outcome"), local.get("fn"), local["watch"]
-        if type(outcome) is tuple and len(outcome) == 2:
+        outcome: Any = local.get("outcome")
+        fn, seen = local.get("fn"), local["watch"]
+        if kind_of(outcome) is pair and size(outcome) == 2:
             status, message = outcome
         # The sealed function itself: a look-alike carrying its code object, or its code run over
         # other globals, is not (code objects compare equal by value, so identity is asked).
         sealed = (
-            type(fn) is function
-            and getattr(fn, "__globals__", None) is local.get("namespace")
-            and (expected is None or getattr(fn, "__code__", None) is expected)
+            kind_of(fn) is function
+            and attribute(fn, "__globals__", None) is local.get("namespace")
+            and (expected is None or attribute(fn, "__code__", None) is expected)
         )
         if status == "passed" and not sealed:
             status, message = "error", "test function was replaced at run time"
