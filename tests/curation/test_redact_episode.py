@@ -149,3 +149,31 @@ def test_no_canary_survives_across_many_seeds():
     reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(200)]
     assert sum(r.injected for r in reports) == 400 * 7 * len(TEXT_FORMS)  # 41,600 canaries
     assert sum(r.leaked for r in reports) == 0
+
+
+def _messages(*contents: str):
+    episode = secret_episode()
+    return replace(episode, events=[replace(episode.events[1], content=content) for content in contents])
+
+
+def test_a_plain_word_password_is_replaced_where_labelled_and_its_code_words_stay():
+    """``POSTGRES_PASSWORD: postgres`` once turned every ``postgres`` of the episode (the image,
+    the CLI, the module) into a pseudonym; a random password is still replaced wherever it recurs."""
+    compose = (
+        "services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: postgres\n"
+    )
+    episode = _messages(
+        compose,
+        "pg_isready -U postgres && python -c 'from redis import Redis'",
+        '{"password": "admin", "path": "admin/"}',
+        "$ export DB_PASSWORD=Xq7rT2pLw9 ; later: echo Xq7rT2pLw9",
+        "# REDIS_PASSWORD=redis",
+    )
+    redacted, _ = redact_episode(episode, SALT)
+    texts = [event.content for event in redacted.events]
+    assert "POSTGRES_PASSWORD: <REDACTED_PASSWORD:" in texts[0] and "image: postgres:16" in texts[0]
+    assert texts[1] == episode.events[1].content, "code words spelled like a password stay"
+    assert json.loads(texts[2]) == {"password": json.loads(texts[2])["password"], "path": "admin/"}
+    assert json.loads(texts[2])["password"].startswith("<REDACTED_PASSWORD:")
+    assert "Xq7rT2pLw9" not in texts[3], "a random password's echo is replaced as before"
+    assert texts[4].startswith("# REDIS_PASSWORD=<REDACTED_PASSWORD:")

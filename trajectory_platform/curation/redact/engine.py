@@ -24,6 +24,7 @@ from trajectory_platform.curation.redact.decoders import (
     decoded_views,
 )
 from trajectory_platform.curation.redact.detectors import (
+    credential_class,
     drop_inside_pseudonyms,
     find_punctuated_secrets,
     find_secrets,
@@ -44,10 +45,12 @@ _NEXT_COLON = re.compile(r"\s*:")
 
 @dataclass(frozen=True)
 class Context:
-    """What surrounds a string: a shell command (bare words need the shell-safe form), an id value."""
+    """What surrounds a string: a shell command (bare words need the shell-safe form), an id value,
+    the value of a key that names a credential (``{"password": "admin"}``: the label is the key)."""
 
     shell: bool = False
     id_value: bool = False
+    credential_key: bool = False
 
 
 def parse_json_container(text: str) -> object | None:
@@ -71,7 +74,8 @@ def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]
             key = json.loads(match.group())
             out.append((match, Context(shell=False, id_value=False)))
             continue
-        out.append((match, Context(shell=key.lower() in SHELL_KEYS, id_value=bool(_ID_KEY.search(key)))))
+        shell, id_value = key.lower() in SHELL_KEYS, bool(_ID_KEY.search(key))
+        out.append((match, Context(shell, id_value, credential_key=credential_class(key) is not None)))
     return out
 
 
@@ -208,7 +212,7 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
             last = match.end()
         pieces.append(text[last:])
         return "".join(pieces)
-    spans = table.occurrences(text, remainders=True)
+    spans = _anchored(text, table.occurrences(text, remainders=True), table, context)
     if not spans:
         return text
     quoted = _shell_quote_states(text, [start for start, _, _ in spans]) if context.shell else {}
@@ -221,6 +225,37 @@ def rewrite(text: str, table: SymbolTable, context: Context = Context(), depth: 
         last = end
     pieces.append(text[last:])
     return "".join(pieces)
+
+
+def _anchored(
+    text: str, spans: list[tuple[int, int, str]], table: SymbolTable, context: Context
+) -> list[tuple[int, int, str]]:
+    """``spans`` less the echoes of a plain-word password (``postgres``, ``admin``): such a value is
+    replaced where a detector finds it, its label beside it (or the JSON key holding it names a
+    credential), not wherever the word occurs. Replaced everywhere, ``POSTGRES_PASSWORD: postgres``
+    turned ``image: postgres:16`` and ``from redis import Redis`` into pseudonyms; a default
+    password a word can spell is not worth the code it corrupts. Pass 1 runs again on the lines
+    around each such occurrence (its decoded views too: a ROT13 or reversed word is found there):
+    the line before holds a YAML key whose value is the next line."""
+    if context.credential_key or not any(table.is_plain_word(value) for _, _, value in spans):
+        return spans
+    kept: list[tuple[int, int, str]] = []
+    found: set[tuple[int, int]] = set()
+    windows: set[tuple[int, int]] = set()
+    for start, end, value in spans:
+        if table.is_plain_word(value):
+            low = text.rfind("\n", 0, max(0, text.rfind("\n", 0, start))) + 1
+            after = text.find("\n", end)
+            high = len(text) if after < 0 or (following := text.find("\n", after + 1)) < 0 else following
+            if (low, high) not in windows:
+                windows.add((low, high))
+                found.update(
+                    (low + f.start, low + f.end) for f in scan(text[low:high], RedactionConfig(), context)
+                )
+            if (start, end) not in found:
+                continue
+        kept.append((start, end, value))
+    return kept
 
 
 def _rewrite_between_literals(
@@ -250,6 +285,8 @@ def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None 
     table = table or SymbolTable(salt)
     for finding in findings:
         table.add(finding.value, finding.kind)
+        if finding.detector.endswith("+split"):
+            table.everywhere.add(finding.value)
     return table
 
 

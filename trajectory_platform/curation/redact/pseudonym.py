@@ -83,6 +83,9 @@ class SymbolTable:
     credentials: set[str] = field(default_factory=set)
     """Values reported as a credential at least once, whatever kind labels them (a connection string
     read as a password and as an internal host is labelled a host, and is still a credential)."""
+    everywhere: set[str] = field(default_factory=set)
+    """Values replaced wherever they occur, whatever their shape: the halves of a secret split across
+    two messages, which no scan of one message finds again."""
     _order: list[str] | None = field(default=None, repr=False)
 
     def add(self, value: str, kind: str) -> None:
@@ -128,10 +131,20 @@ class SymbolTable:
                 start = text.find(value, start + 1)
         return sorted(taken)
 
+    def is_plain_word(self, value: str) -> bool:
+        """A password or secret that is one plain word (``postgres``, ``Admin``): see
+        ``engine._anchored`` for why its echoes are not replaced."""
+        return (
+            self.kinds.get(value) in ("PASSWORD", "SECRET")
+            and value not in self.everywhere
+            and _PLAIN_WORD.fullmatch(value) is not None
+        )
+
     def replacement(self, value: str, shell_bare: bool) -> str:
         return pseudonym(self.kinds[value], pseudonym_digest(self.salt, value), shell_bare)
 
 
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]{2,15}")
 _ESCAPE_BEFORE = re.compile(
     r"(?:%[0-9A-Fa-f]{2}|=[0-9A-F]{2}|\\(?:[nrt]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|[0-7]{3}))$"
 )
