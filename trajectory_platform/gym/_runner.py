@@ -220,7 +220,7 @@ def _run_worker(
     parts = lines[0].split("\t")
     if len(parts) != 4 or parts[0] != test_id:
         return "error", "verdict channel: malformed verdict", cpu_s
-    if parts[3] != _hmac_sha256(token.encode(), "\t".join(parts[:3]).encode("utf-8")):
+    if parts[3] != _hmac_signer()(token.encode(), "\t".join(parts[:3]).encode("utf-8")):
         return "error", "verdict channel: unauthenticated verdict (" + _one_line(parts[2])[:120] + ")", cpu_s
     return parts[1], parts[2], cpu_s
 
@@ -234,15 +234,24 @@ def _kill_leftovers() -> None:
         pass
 
 
-def _hmac_sha256(key: bytes, message: bytes) -> str:
-    """RFC 2104 HMAC-SHA256 (the host checks it with ``hmac``); ``_sha256`` is built in, where
-    ``hashlib`` would cost the judge an OpenSSL load on every run."""
-    import _sha256  # type: ignore[import-not-found]  # CPython's built-in module; typeshed has no stub
+def _hmac_signer() -> "Callable[[bytes, bytes], str]":
+    """RFC 2104 HMAC-SHA256 (the host checks the judge's lines with ``hmac``), as a function that
+    looks nothing up when it signs: ``_sha256``, ``bytes``, ``len`` and the pads (as translation
+    tables) are bound when it is made. The holder makes its own before any workspace code runs, so
+    a module or builtin the workspace replaced later is never handed the token. ``_sha256`` is built
+    in, where ``hashlib`` would cost the judge an OpenSSL load on every run."""
+    from _sha256 import sha256  # type: ignore[import-not-found]  # built in; typeshed has no stub
 
-    key = key if len(key) <= 64 else _sha256.sha256(key).digest()
-    key = key.ljust(64, b"\0")
-    inner = _sha256.sha256(bytes(b ^ 0x36 for b in key) + message).digest()
-    return _sha256.sha256(bytes(b ^ 0x5C for b in key) + inner).hexdigest()
+    to_bytes, size = bytes, len
+    ipad, opad = to_bytes(i ^ 0x36 for i in range(256)), to_bytes(i ^ 0x5C for i in range(256))
+
+    def sign(key: bytes, message: bytes) -> str:
+        key = to_bytes(key) if size(key) <= 64 else sha256(key).digest()
+        key = key.ljust(64, b"\0")
+        inner = sha256(key.translate(ipad) + message).digest()
+        return sha256(key.translate(opad) + inner).hexdigest()
+
+    return sign
 
 
 def _sealed_modules(workspace: str, ids: list[str]) -> "dict[str, types.CodeType | None]":
@@ -681,7 +690,7 @@ def _clear_between_runs(spec: dict[str, str]) -> bool:
 
 
 def _signed_line(nonce: bytes, line: str) -> bytes:
-    return (line + "\t" + _hmac_sha256(nonce, line.encode("utf-8")) + "\n").encode("utf-8")
+    return (line + "\t" + _hmac_signer()(nonce, line.encode("utf-8")) + "\n").encode("utf-8")
 
 
 def _judge_run(spec: dict[str, str], ids: list[str], nonce: bytes) -> int:
@@ -762,7 +771,6 @@ def _function_code(module_code: "types.CodeType", func: str) -> "types.CodeType 
 def _holder(box: "list[Any]") -> None:
     """The thread that owns the token; see the module docstring. ``box`` is emptied on start."""
     import _thread
-    from _sha256 import sha256  # bound now: a module imported later could be the workspace's
     from gc import disable as gc_off
 
     main_ident, worker_code, ready_w, wake_r, test_id, expected, asked, guard = box
@@ -774,9 +782,7 @@ def _holder(box: "list[Any]") -> None:
     bdict, id_, to_bytes, function = vars(builtins), builtins.id, bytes, type(_holder)
     # Builtins too: a name looked up when the holder reports finds what the workspace put there.
     kind_of, size, attribute, pair = type, len, getattr, tuple
-    # HMAC pads as translation tables: signing then calls only methods of built-in types, which no
-    # workspace code can replace (a patched builtin or module would be handed the token).
-    ipad, opad = to_bytes(i ^ 0x36 for i in range(256)), to_bytes(i ^ 0x5C for i in range(256))
+    sign = _hmac_signer()  # made now: a module or builtin replaced later would be handed the token
     token = bytearray(read(3, 64))
     close(3)
     tainted: list[str] = []
@@ -837,9 +843,7 @@ def _holder(box: "list[Any]") -> None:
     if tainted:
         status, message = "error", "runtime introspection (" + tainted[0] + ") voids the verdict"
     verdict = "\t".join((test_id, text(status), one_line(message))).encode("utf-8", "replace")
-    key = to_bytes(token).ljust(64, b"\0")  # RFC 2104, as _hmac_sha256 (a token is 32 bytes)
-    inner = sha256(key.translate(ipad) + verdict).digest()
-    proof = sha256(key.translate(opad) + inner).hexdigest().encode() if not tainted else b"-"
+    proof = sign(to_bytes(token), verdict).encode() if not tainted else b"-"
     write(4, verdict + b"\t" + proof + b"\n")
     exit_(0)
 
