@@ -19,6 +19,8 @@ import pytest
 
 from trajectory_platform.curation.redact import redact_text
 from trajectory_platform.curation.redact.decoders import (
+    _BACKSLASH_ESCAPE,
+    _UNICODE_ESCAPE,
     INFLATE_LIMIT,
     MAX_DEPTH,
     bytes_as_text,
@@ -528,3 +530,11 @@ def test_redacting_redacted_text_finds_nothing_in_a_reordered_view(text: str):
     once, _ = redact_text(text, SALT)
     twice, findings = redact_text(once, SALT)
     assert findings == [] and twice == once
+
+
+@pytest.mark.parametrize(("pattern", "run"), [(_UNICODE_ESCAPE, "\\\\\\x41"), (_BACKSLASH_ESCAPE, '\\\\\\"')])
+def test_an_escape_is_matched_from_its_runs_first_backslash_only(pattern, run):
+    """Matched from inside a run too, a long run of backslashes ending in no escape is quadratic
+    (18 s on 40 kB): each start re-reads the rest of the run."""
+    assert pattern.match(run, 0) is not None
+    assert pattern.match(run, 1) is None and pattern.match(run, 2) is None

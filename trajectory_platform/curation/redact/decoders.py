@@ -57,11 +57,12 @@ a run of bytes (a UTF-8 character), a soft line break; a lone other escape is le
 (``sha256=06uRx...`` is a digest, not a control character and a name)."""
 _QP_ESCAPE = re.compile(r"(?:=[0-9A-F]{2}){2,}|=(?:3D|20|09)|=\r?\n")
 _UNICODE_ESCAPE = re.compile(
-    r"\\+(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|([0-3][0-7]{2})|U([0-9A-Fa-f]{8})|u\{([0-9A-Fa-f]{1,6})\})"
+    r"(?<!\\)\\+(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|([0-3][0-7]{2})|U([0-9A-Fa-f]{8})|u\{([0-9A-Fa-f]{1,6})\})"
     r"|%u([0-9A-Fa-f]{4})|(?<![\w+])U\+([0-9A-Fa-f]{4,6})(?:[ ,]+(?=U\+))?"
 )
 """``\\uXXXX`` (JSON, Java, JS), ``\\xXX``, octal ``\\NNN``, ``\\UXXXXXXXX`` (Python, C) and ``\\u{X}`` (JS,
-Rust, Swift), behind any number of backslashes (the ``repr`` of an escaped string doubles them);
+Rust, Swift), behind any number of backslashes (the ``repr`` of an escaped string doubles them;
+matched from a run's first backslash only, as :data:`_BACKSLASH_ESCAPE`, or a long run is quadratic);
 JavaScript's ``escape()`` form ``%uXXXX``; and code points written ``U+0041 U+004B`` (the spaces or
 commas between them dropped)."""
 _CHR_CALLS = re.compile(
