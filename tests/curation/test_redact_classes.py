@@ -167,6 +167,39 @@ def test_a_secret_split_across_two_messages_loses_both_halves():
     }
 
 
+@pytest.mark.parametrize(
+    ("ending", "secret"),
+    [
+        ("Set DB_PASSWORD=Xk9mQ2vL8pR4wT", "Xk9mQ2vL8pR4wT"),
+        ("token ghp_Q7xK2mN9pL4vR8sT3wY6zA1bC5dE0fG2hJ4k", "ghp_Q7xK2mN9pL4vR8sT3wY6zA1bC5dE0fG2hJ4k"),
+        ("the secret is 8b0e7153bf7c3706d85c524e440066559a6656c9", HEX_40),
+    ],
+)
+@pytest.mark.parametrize(
+    "following",
+    [
+        "export PATH=/usr/bin\nexport HOME=/root",
+        "Running tests now",
+        "HTTP/1.1 200 OK",
+        "2024-05-01 12:00:01 done",
+    ],
+)
+def test_a_secret_a_message_ends_with_leaves_the_next_message_alone(ending: str, secret: str, following: str):
+    """A pattern running on over the join (``Xk9mQ2vL8pR4wTexport``) once made the next message's
+    first word a "split half", replaced in every message of the episode."""
+    episode = _conversation(ending, following, following)
+    redacted, findings = redact_episode(episode, SALT)
+    assert secret not in canonical_json(redacted.to_dict())
+    assert [event.content for event in redacted.events[1:]] == [following, following]
+    assert not [f for f in findings if f.detector.endswith("+split")]
+
+
+def test_a_split_secret_whose_head_reads_whole_still_loses_its_random_tail():
+    episode = _conversation("password: Xk9mQ2vL8p", "R4wTq7Zc and that is all.", "thanks")
+    text = canonical_json(redact_episode(episode, SALT)[0].to_dict())
+    assert "Xk9mQ2vL8p" not in text and "R4wTq7Zc" not in text
+
+
 def test_adjacent_messages_that_merely_touch_are_kept():
     episode = _conversation("The build passed", "Great, merging now", "thanks")
     assert redact_episode(episode, SALT)[0].events == episode.events

@@ -16,6 +16,7 @@ travels beside an episode (the verifier's findings about it) is redacted with it
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from itertools import pairwise
@@ -83,12 +84,36 @@ MIN_SPLIT_PART = 4
 standalone occurrence of those few characters, and the other half carries the secret."""
 
 
+_WORD_SHAPED = re.compile(r"[A-Z]?[a-z]*[aeiouy][a-z]*|[A-Z]{3,}|[0-9]{3,}")
+"""The run of letters and digits next to the join that reads as a word (``export``, ``Running``: a
+vowel in it), an acronym or log level (``HTTP``, ``INFO``) or a number (``2024``): the shape of the
+text that starts or ends a message, rarely of a random secret's piece (``Fgxmr``, ``Q2vL``)."""
+_RUN_AFTER_JOIN = re.compile(r"[A-Za-z0-9]+")
+_RUN_BEFORE_JOIN = re.compile(r"[A-Za-z0-9]+$")
+
+
+def _word_at_join(piece: str, run: re.Pattern[str]) -> bool:
+    found = run.search(piece)
+    return found is not None and len(found.group()) >= 3 and _WORD_SHAPED.fullmatch(found.group()) is not None
+
+
+def _found(text: str, config: RedactionConfig) -> list[Finding]:
+    return [*find_secrets(text, config), *(find_pii(text, config) if config.pii else ())]
+
+
 def split_across_messages(episode: Episode, config: RedactionConfig) -> list[Finding]:
     """Secrets split between the end of one message and the start of the next.
 
     Each pair of adjacent events is joined (the first one's last :data:`SPLIT_WINDOW`
     characters, the next one's first) and scanned; a finding that straddles the join is a secret
-    neither message shows whole, and each half becomes a value of its own message.
+    neither message shows whole, and each half becomes a value of its own message (replaced
+    wherever it occurs in the episode).
+
+    A secret that one message shows whole is not split, though a greedy pattern runs on into the
+    next message: ``PASSWORD=Xk9mQ2vL8pR4`` ending one message and ``export PATH=...`` starting
+    the next read as ``Xk9mQ2vL8pR4export``, and ``export`` became a pseudonym in every command of
+    the episode. So where the scan of one side alone finds a secret reaching the join, the other
+    side's piece counts only if it is no word-shaped text (:data:`_WORD_SHAPED`).
     """
     found: list[Finding] = []
     for i, (first, second) in enumerate(pairwise(episode.events)):
@@ -96,13 +121,19 @@ def split_across_messages(episode: Episode, config: RedactionConfig) -> list[Fin
         if not left or not right or not (left[-1].isalnum() or right[0].isalnum()):
             continue
         tail = left[-SPLIT_WINDOW:]
-        joined = tail + right[:SPLIT_WINDOW]
+        head = right[:SPLIT_WINDOW]
+        joined = tail + head
         cut = len(tail)
-        straddling = [*find_secrets(joined, config), *(find_pii(joined, config) if config.pii else ())]
+        straddling = [f for f in _found(joined, config) if f.start < cut < f.end]
+        whole_left = straddling and any(f.end == cut for f in _found(tail, config))
+        whole_right = straddling and any(f.start == 0 for f in _found(head, config))
         for finding in straddling:
-            if not finding.start < cut < finding.end:
-                continue
-            halves = ((i, joined[finding.start : cut]), (i + 1, joined[cut : finding.end]))
+            piece_left, piece_right = joined[finding.start : cut], joined[cut : finding.end]
+            if (whole_left and _word_at_join(piece_right, _RUN_AFTER_JOIN)) or (
+                whole_right and _word_at_join(piece_left, _RUN_BEFORE_JOIN)
+            ):
+                continue  # one message shows the secret whole; the other's piece is its own text
+            halves = ((i, piece_left), (i + 1, piece_right))
             for index, half in halves:
                 if len(half) >= MIN_SPLIT_PART:
                     found.append(
