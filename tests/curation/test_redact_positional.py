@@ -47,8 +47,10 @@ ENCODED = base64.b64encode(PW.encode()).decode()
         f"apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ndata:\n  DB_CONN: {ENCODED}\ntype: Opaque\n",
         json.dumps({"apiVersion": "v1", "kind": "Secret", "data": {"api": ENCODED}}, indent=2),
         f"kind: Secret\nstringData:\n  api: {PW}\n",
+        "kind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n"
+        f"- kind: Secret\n  data:\n    api: {ENCODED}\n",
     ],
-    ids=["yaml_data", "json_data", "yaml_string_data"],
+    ids=["yaml_data", "json_data", "yaml_string_data", "yaml_list_item"],
 )
 def test_every_value_of_a_kubernetes_secret_is_one_whatever_its_key(manifest):
     """``kubectl get secret -o yaml`` prints base64 under neutral keys: a weak password's encoding
@@ -61,6 +63,36 @@ def test_every_value_of_a_kubernetes_secret_is_one_whatever_its_key(manifest):
 def test_a_config_map_keeps_its_data():
     manifest = "kind: ConfigMap\ndata:\n  GREETING: aGVsbG8gd29ybGQ=\n"  # "hello world"
     assert redact_text(manifest, SALT)[0] == manifest
+
+
+CONFIG = {"LOG_LEVEL": "debugverbose", "API_URL": "https://api.example.com/v2", "MODE": "aGVsbG8gd29ybGQ="}
+SECRET_BESIDE_CONFIG = {
+    "yaml_documents": "apiVersion: v1\nkind: ConfigMap\ndata:\n"
+    + "".join(f"  {key}: {value}\n" for key, value in CONFIG.items())
+    + f"---\napiVersion: v1\nkind: Secret\ndata:\n  api: {ENCODED}\n",
+    "yaml_list_items": "apiVersion: v1\nitems:\n- apiVersion: v1\n  data:\n"
+    + "".join(f"    {key}: {value}\n" for key, value in CONFIG.items())
+    + f"  kind: ConfigMap\n- apiVersion: v1\n  data:\n    api: {ENCODED}\n  kind: Secret\nkind: List\n",
+    "json_list_items": json.dumps(
+        {
+            "kind": "List",
+            "items": [
+                {"kind": "ConfigMap", "data": CONFIG, "metadata": {"note": "a } brace"}},
+                {"data": {"api": ENCODED}, "kind": "Secret"},
+            ],
+        },
+        indent=4,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SECRET_BESIDE_CONFIG))
+def test_a_config_map_beside_a_secret_keeps_its_data(case):
+    """``kubectl get cm,secret -o yaml`` and a Helm render put a ConfigMap in the same stream: only
+    the Secret's own ``data`` is a secret."""
+    redacted, _ = redact_text(SECRET_BESIDE_CONFIG[case], SALT)
+    assert ENCODED not in redacted
+    assert all(value in redacted for value in CONFIG.values()), redacted
 
 
 KEPT = {

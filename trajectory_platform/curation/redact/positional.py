@@ -79,7 +79,7 @@ _NAMED_BY_SIBLING = {
 }
 """A value whose name is a sibling's (``name:`` above ``value:``), its parent's key (Terraform's
 ``{"db_password": {"value": ...}}``), the key above a YAML block scalar, or an XML element's ``key``."""
-_SECRET_KIND = re.compile(r"(?m)^[ \t]*[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b")
+_SECRET_KIND = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b")
 _YAML_SECRET_DATA = re.compile(
     r"(?m)^(?P<indent>[ \t]*)(?:data|stringData):[ \t]*\n(?P<body>(?:(?P=indent)[ \t]+[^\n]*(?:\n|$))+)"
 )
@@ -289,14 +289,25 @@ def _kubernetes_secret_data(text: str) -> Iterator[Finding]:
     """Every value under ``data:`` or ``stringData:`` of a Kubernetes ``kind: Secret`` (YAML or
     JSON, as ``kubectl get secret -o yaml|json`` prints it): the manifest says each one is a
     secret, whatever its key (``DB_CONN``, ``api``), so no name has to. ``data`` holds base64,
-    which a weak password's encoding does not make random enough for entropy."""
+    which a weak password's encoding does not make random enough for entropy. Only the ``data`` of
+    the Secret itself: a ``ConfigMap`` in another document of the stream, or another item of a
+    ``kind: List``, holds configuration (``LOG_LEVEL: debug``, a service URL)."""
     if not _SECRET_KIND.search(text):
         return
+    secret_keys = _yaml_secret_keys(text)
     blocks = [
-        (m.start("body"), m.group("body"), _YAML_SECRET_VALUE) for m in _YAML_SECRET_DATA.finditer(text)
+        (m.start("body"), m.group("body"), _YAML_SECRET_VALUE)
+        for m in _YAML_SECRET_DATA.finditer(text)
+        if m.start() in secret_keys
     ]
+    kinds = [m.start() for m in _JSON_KIND_SECRET.finditer(text)]
+    data = list(_JSON_SECRET_DATA.finditer(text)) if kinds else []
+    holders = _json_holders(text, [*kinds, *(m.start() for m in data)])
+    secret_objects = {holders[kind] for kind in kinds} - {None}
     blocks += [
-        (m.start("body"), m.group("body"), _JSON_SECRET_VALUE) for m in _JSON_SECRET_DATA.finditer(text)
+        (m.start("body"), m.group("body"), _JSON_SECRET_VALUE)
+        for m in data
+        if holders[m.start()] in secret_objects
     ]
     for base, body, pair in blocks:
         for match in pair.finditer(body):
@@ -304,3 +315,61 @@ def _kubernetes_secret_data(text: str) -> Iterator[Finding]:
             if acceptable_value(value, True, "password", ""):
                 start = base + match.start("value")
                 yield Finding("SECRET", start, start + len(value), value, "positional:kubernetes_secret")
+
+
+_YAML_LINE = re.compile(r"(?P<indent>[ \t]*)(?P<item>-[ \t]+)?(?P<content>[^\n]*)")
+_YAML_DOCUMENT_MARKER = re.compile(r"(?:---|\.\.\.)(?:[ \t]|$)")
+_YAML_KIND_SECRET = re.compile(r"[\"']?kind[\"']?[ \t]*:[ \t]*[\"']?Secret\b")
+_JSON_KIND_SECRET = re.compile(r"\"kind\"\s*:\s*\"Secret\"")
+
+
+def _yaml_secret_keys(text: str) -> set[int]:
+    """The line offsets of every key of a YAML mapping that holds ``kind: Secret``: its siblings
+    (same indent, same document, same list item). One pass, a stack of the open mappings."""
+    mapping_of: dict[int, int] = {}
+    secret: set[int] = set()
+    stack: list[tuple[int, int]] = []  # (indent of the keys, the mapping's id: its first key's offset)
+    offset = 0
+    for line in text.split("\n"):
+        start, offset = offset, offset + len(line) + 1
+        shape = _YAML_LINE.match(line)
+        assert shape is not None  # every group is optional
+        content, item = shape.group("content"), shape.group("item")
+        if _YAML_DOCUMENT_MARKER.match(line):
+            stack.clear()
+            continue
+        if not content.strip() or content.lstrip().startswith("#"):
+            continue
+        own = len(shape.group("indent")) + len(item or "")
+        while stack and (stack[-1][0] > own or (item and stack[-1][0] == own)):
+            stack.pop()  # a parent's next key, or the next item of a list
+        if not stack or stack[-1][0] != own:
+            stack.append((own, start))
+        mapping_of[start] = stack[-1][1]
+        if _YAML_KIND_SECRET.match(content):
+            secret.add(stack[-1][1])
+    return {line for line, mapping in mapping_of.items() if mapping in secret}
+
+
+def _json_holders(text: str, positions: list[int]) -> dict[int, int | None]:
+    """The object (by the offset of its ``{``) each of ``positions`` lies directly in, or None:
+    one pass over ``text``, braces inside string literals skipped."""
+    wanted = sorted(set(positions))
+    holders: dict[int, int | None] = {}
+    opened: list[int] = []
+    in_string = escaped = False
+    for position, char in enumerate(text):
+        if len(holders) == len(wanted):
+            break
+        if position == wanted[len(holders)]:
+            holders[position] = opened[-1] if opened else None
+        if in_string:
+            escaped = not escaped and char == "\\"
+            in_string = escaped or char != '"'
+        elif char == '"':
+            in_string = True
+        elif char == "{":
+            opened.append(position)
+        elif char == "}" and opened:
+            opened.pop()
+    return holders
