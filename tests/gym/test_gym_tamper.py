@@ -392,3 +392,124 @@ def test_the_verdict_channel_carries_only_the_holders_verdict(tmp_path: Path, at
     test = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
     result = _one_test(tmp_path, attack, test)
     assert result["status"] == status, result
+
+
+SIGN_AND_LEAVE = r'''
+import os
+import sys
+
+
+def _sign_and_leave(token):
+    """What a workspace holding the token would do: sign its own pass and end the worker."""
+    from _sha256 import sha256
+
+    frame = sys._getframe()
+    while frame.f_code.co_name != "worker":
+        frame = frame.f_back
+    line = "\t".join((frame.f_locals["test_id"], "passed", "")).encode()
+    key = bytes(token).ljust(64, b"\0")
+    inner = sha256(key.translate(bytes(i ^ 0x36 for i in range(256))) + line).digest()
+    proof = sha256(key.translate(bytes(i ^ 0x5C for i in range(256))) + inner).hexdigest()
+    os.write(4, line + b"\t" + proof.encode() + b"\n")
+    os._exit(0)
+
+
+def _token_in(frame):
+    return frame.f_locals.get("token") if frame is not None else None
+'''
+"""The end of every token theft below: a pass signed with the holder's token, written on the report
+descriptor before the holder writes anything."""
+TRACEBACK_OF_THE_HOOK = r"""
+
+def _dive(found):
+    try:
+        id(found)  # an audited call: the holder's hook runs on this thread
+    except RecursionError as exc:  # raised inside the hook: its frame is in the traceback
+        tb = exc.__traceback__
+        while tb is not None and not found:
+            if _token_in(tb.tb_frame):
+                found.append(_token_in(tb.tb_frame))
+            tb = tb.tb_next
+        return
+    _dive(found)
+
+
+found = []
+for _ in range(20):
+    try:
+        _dive(found)
+    except RecursionError:
+        pass
+    if found:
+        _sign_and_leave(found[0])
+"""
+"""A ``RecursionError`` raised inside the audit hook hands its frame to workspace code."""
+SIGNAL_DURING_THE_HOOK = r"""
+import signal
+import time
+
+found = []
+
+
+def _on_alarm(signum, frame):
+    if _token_in(frame):  # the frame the handler interrupted: at times the audit hook's
+        found.append(_token_in(frame))
+
+
+signal.signal(signal.SIGALRM, _on_alarm)
+signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
+deadline = time.monotonic() + 1.5
+while not found and time.monotonic() < deadline:
+    id(found)
+signal.setitimer(signal.ITIMER_REAL, 0)
+if found:
+    _sign_and_leave(found[0])
+"""
+"""A signal handler run at the audit hook's first instruction is handed the hook's frame."""
+
+
+@pytest.mark.parametrize(
+    "theft",
+    [TRACEBACK_OF_THE_HOOK, SIGNAL_DURING_THE_HOOK],
+    ids=["traceback_of_the_hook", "signal_during_the_hook"],
+)
+def test_the_audit_hooks_frame_holds_no_token(tmp_path: Path, theft: str):
+    """Both once read the token from the hook's closure and signed their own pass (red team)."""
+    result = _one_test(
+        tmp_path,
+        SIGN_AND_LEAVE + theft + WRONG_ADD,
+        "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+    )
+    assert result["status"] == "failed", result
+
+
+RAW_MEMORY = {
+    "code_replace": "(lambda: None).__code__.replace(co_consts=(None,))",
+    "marshal_loads": "import marshal\nmarshal.loads(marshal.dumps((lambda: 1).__code__))",
+    "test_extension": "import _testcapi",
+    "proc_by_a_relative_path": "import os\nos.chdir('/')\nopen('proc/self/maps').close()",
+    "proc_by_a_doubled_slash": "open('//proc/self/maps').close()",
+}
+"""Ways to raw memory: bytecode CPython does not check (a ``LOAD_CONST`` past the constants hands out
+a fake ``bytearray`` over the whole address space), CPython's test extensions, the memory map."""
+
+
+@pytest.mark.parametrize("way", sorted(RAW_MEMORY))
+def test_a_way_to_raw_memory_ends_the_worker(tmp_path: Path, way: str):
+    result = _one_test(tmp_path, RAW_MEMORY[way] + WRONG_ADD.replace("a - b", "a + b"), HONEST_ADD_TEST)
+    assert result["status"] == "error", result
+    assert "runtime introspection" in result["message"], result
+
+
+HONEST_ADD_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+TRUSTED_CODE_OBJECTS = """
+
+def add(a, b):
+    __import__("fractions")  # not warmed (no import line names it): read from its cached bytecode
+    __import__("asyncio")  # types.coroutine replaces a compiled function's flags
+    return a + b
+"""
+
+
+def test_the_import_systems_own_bytecode_and_coroutine_flags_still_pass(tmp_path: Path):
+    assert _one_test(tmp_path, TRUSTED_CODE_OBJECTS, HONEST_ADD_TEST)["status"] == "passed"

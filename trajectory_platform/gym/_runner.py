@@ -25,17 +25,18 @@ The verdict channel (docs/verification.md has the threat model):
   Workspace code never runs in the judge.
 - **Worker.** A fork of the judge, one per test. Before any workspace code it starts a *holder*
   thread, which reads a per-test token from the judge, installs an audit hook, and waits. The hook
-  zeroes the token on every way Python offers to reach another thread's frames, rewrite a frame's
-  locals or read raw memory (``sys._current_frames``, ``gc``, trace and profile hooks, ``ctypes``,
-  opening ``/proc``). When the test is over the main thread wakes the holder and parks; the holder
-  reads the outcome *from the main thread's own frame*, and only if that frame is exactly the
-  worker frame it saw before the workspace was imported (an ``atexit`` hook, a signal handler or
-  an import-time ``os._exit`` that claims a pass is not that frame), the test function's code is
-  the sealed code, (``guard=1``) the builtins are untouched, and no class compares true with
-  anything (the comparison probe, run by the holder over its own copies of this module's functions,
-  made before any workspace code: this module is the worker's ``__main__``, whose globals workspace
-  code can rebind). Then it writes
-  ``id, status, message`` to the judge with an HMAC of them under the token (never the token
+  ends the worker (:data:`REACH_EXIT`) on every way Python offers to reach another thread's frames,
+  rewrite a frame's locals or read raw memory (``sys._current_frames``, ``gc``, trace and profile
+  hooks, ``ctypes``, opening ``/proc``, bytecode of the workspace's making); it refers to nothing
+  secret, since its own frame can reach workspace code. When the test is over the main thread
+  wakes the holder and parks; the holder reads the outcome *from the main thread's own frame*, and
+  only if that frame is exactly the worker frame it saw before the workspace was imported (an
+  ``atexit`` hook, a signal handler or an import-time ``os._exit`` that claims a pass is not that
+  frame), the test function's code is the sealed code, (``guard=1``) the builtins are untouched,
+  and no class compares true with anything (the comparison probe, run by the holder over its own
+  copies of this module's functions, made before any workspace code: this module is the worker's
+  ``__main__``, whose globals workspace code can rebind). Then it writes ``id, status, message``
+  to the judge with an HMAC of them under the token (never the token
   itself: code that re-points the report descriptor could relay it under another status) and ends
   the process with ``os._exit``, so exit hooks never run.
 """
@@ -68,13 +69,23 @@ _REACH_EVENTS = (
     "gc.get_referrers",
     "gc.get_referents",
     "sys.monitoring.register_callback",
+    "marshal.load",
 )
 """Audit events by which code on the main thread could reach the holder thread's frame or objects,
 or rewrite a frame's locals (a trace function writes them back); ``ctypes.*`` and opening a
-``/proc`` path (``/proc/self/mem``) are raw memory access. A ``sys.monitoring`` callback
-(Python 3.12) runs on every thread, the holder's too. Frames of the main thread itself
-(``sys._getframe``, traceback frames) hold nothing secret, so ordinary code that introspects its
-own stack (``namedtuple``, ``logging``) keeps working."""
+``/proc`` path (``/proc/self/mem``) are raw memory access, and so is a code object built from bytes
+(``marshal``; :func:`_crafted_code_checker` for ``code.replace`` and ``marshal.loads``): CPython
+does not check bytecode, and a ``LOAD_CONST`` past the constants hands out a fake ``bytearray`` over
+all memory.
+A ``sys.monitoring`` callback (Python 3.12) runs on every thread, the holder's too. Frames of the
+main thread itself (``sys._getframe``, traceback frames) hold nothing secret, so ordinary code that
+introspects its own stack (``namedtuple``, ``logging``) keeps working."""
+
+_DENIED_MODULES = frozenset(
+    {"_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase", "_testsinglephase", "_ctypes_test"}
+    | {"_xxtestfuzz", "_xxsubinterpreters", "_xxinterpchannels", "_testimportmultiple", "_testclinic"}
+)
+"""CPython's test extensions: they read and write objects' memory by address (``import`` event)."""
 
 _PROBE_REACH_EVENTS = ("sys._getframe", "sys._getframemodulename")
 _FRAME_ATTRIBUTES = ("tb_frame", "gi_frame", "cr_frame", "ag_frame")
@@ -213,6 +224,10 @@ def _run_worker(
     if timed_out and not data:
         return "error", "timed out", cpu_s
     lines = data.decode("utf-8", "replace").splitlines()
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == REACH_EXIT:
+        said = [line[6:] for line in lines if line.startswith("reach\t")]
+        event = _one_line(said[-1] if said else "?")[:60]
+        return "error", "runtime introspection (" + event + ") voids the verdict", cpu_s
     if not lines and os.WIFEXITED(status) and os.WEXITSTATUS(status) == FORGED_EXIT:
         return "error", "a workspace class compares true with any object (found before a collection)", cpu_s
     if len(lines) != 1:
@@ -412,6 +427,69 @@ be replaced; a built-in type's cannot, so its comparisons never change."""
 FORGED_EXIT = 86
 """The exit status of a worker whose comparison probe found a forger before a collection: a dead
 worker sends no verdict, and no code can take that back."""
+
+REACH_EXIT = 87
+"""The exit status of a worker whose audit hook saw a reach (:data:`_REACH_EVENTS`): the judge
+reports an error whatever the worker wrote, so a verdict signed with a token read afterwards (or
+before, by a way the hook missed but the process did not survive) counts for nothing."""
+
+
+def _proc_path_checker() -> "Callable[[object], bool]":
+    """Whether an ``open`` event's path resolves into ``/proc`` (``//proc``, ``proc/self/maps``
+    from ``/``, a link to it), with what it calls bound now, before any workspace code."""
+    realpath, fspath, kind_of, text, startswith = os.path.realpath, os.fspath, type, str, str.startswith
+    fsdecode, data = os.fsdecode, bytes
+
+    def into_proc(path: "Any") -> bool:
+        if kind_of(path) is data:
+            path = fsdecode(path)
+        elif kind_of(path) is not text and kind_of(path) is not int:
+            path = fspath(path)  # a PathLike
+        if kind_of(path) is not text or "proc" not in path:
+            return False
+        resolved = realpath(path)
+        return resolved == "/proc" or startswith(resolved, "/proc/")
+
+    return into_proc
+
+
+def _crafted_code_checker() -> "Callable[[str, object], bool]":
+    """Whether a ``code.__new__`` or ``marshal.loads`` event makes a code object from bytes the
+    workspace chose. Two callers make one from trusted bytes: ``types.coroutine`` (``asyncio``
+    imports use it), which changes a compiled function's flags alone, and the import system
+    reading a cached module of the installation (read-only in the sandbox): importlib's own
+    ``_compile_bytecode``, on the bytes of the file it names, under an installed prefix. Any other
+    (``code.replace(co_code=...)``, ``types.CodeType``, ``marshal.loads``, a pickle of either) is
+    refused, along with the libraries that build code for their own ends (``cloudpickle``, Jinja's
+    traceback rewriting). What it calls is bound now, before any workspace code."""
+    loader_code = sys.modules["_frozen_importlib_external"]._compile_bytecode.__code__
+    flags_only_code = __import__("types").coroutine.__code__
+    getframe, realpath, startswith = sys._getframe, os.path.realpath, str.startswith
+    kind_of, text, data = type, str, bytes
+    open_, read, close, fstat, is_regular = os.open, os.read, os.close, os.fstat, __import__("stat").S_ISREG
+    flags, installed = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, _INSTALLED
+
+    def crafted(event: str, loaded: object) -> bool:
+        caller = getframe(2)  # 0: here, 1: the audit hook, 2: who built the code object
+        if event == "code.__new__":
+            return caller.f_code is not flags_only_code
+        if caller.f_code is not loader_code:
+            return True
+        path: Any = caller.f_locals.get("bytecode_path")
+        if kind_of(path) is not text or not startswith(path := realpath(path), installed):
+            return True
+        fd = open_(path, flags)
+        try:
+            if not is_regular(fstat(fd).st_mode):
+                return True
+            chunks = []
+            while chunk := read(fd, 1 << 20):
+                chunks.append(chunk)
+        finally:
+            close(fd)
+        return data().join(chunks)[16:] != data(loaded)  # type: ignore[call-overload]
+
+    return crafted
 
 
 def _comparisons_of(cls: type) -> "tuple[object, ...]":
@@ -783,26 +861,31 @@ def _holder(box: "list[Any]") -> None:
     # Builtins too: a name looked up when the holder reports finds what the workspace put there.
     kind_of, size, attribute, pair = type, len, getattr, tuple
     sign = _hmac_signer()  # made now: a module or builtin replaced later would be handed the token
-    token = bytearray(read(3, 64))
+    token = to_bytes(read(3, 64))
     close(3)
-    tainted: list[str] = []
-    probing: list[bool] = []  # while the probe runs workspace comparisons on this thread
-    reach, probe_reach, zeroed = _REACH_EVENTS, _PROBE_REACH_EVENTS, range(len(token))
-    frame_attributes = _FRAME_ATTRIBUTES
-    text, startswith, one_line = str, str.startswith, _one_line
+    probing = False  # while the probe runs workspace comparisons on this thread (rebound below)
+    reach, probe_reach, frame_attributes = _REACH_EVENTS, _PROBE_REACH_EVENTS, _FRAME_ATTRIBUTES
+    denied, proc_path, crafted_code = _DENIED_MODULES, _proc_path_checker(), _crafted_code_checker()
+    text, startswith, one_line, getpid, worker_pid = str, str.startswith, _one_line, os.getpid, os.getpid()
 
     def hook(event: str, args: "tuple[Any, ...]") -> None:
-        if (get_ident() == ident and not probing) or tainted:
+        """Ends the worker at the first reach (:data:`REACH_EXIT`): irreversible, where voiding a
+        flag could be undone by code that reached this frame. It refers to nothing secret: an
+        exception raised inside it (a ``RecursionError`` at the stack's limit) or a signal handler
+        run at its first instruction hands workspace code this frame, so the token is not in it,
+        and every flag it reads is a cell no frame's locals can rebind."""
+        if get_ident() == ident and not probing:
             return
-        hit = event in reach or startswith(event, "ctypes.")
-        hit = hit or (event == "open" and kind_of(args[0]) is text and startswith(args[0], "/proc"))
+        hit = event in reach or startswith(event, "ctypes.") or (event == "import" and args[0] in denied)
+        hit = hit or (event == "open" and proc_path(args[0]))
+        hit = hit or (event in ("code.__new__", "marshal.loads") and crafted_code(event, args[0]))
         if probing and get_ident() == ident:
             hit = hit or event in probe_reach
             hit = hit or (event == "object.__getattr__" and args[1] in frame_attributes)
         if hit:
-            for i in zeroed:
-                token[i] = 0
-            tainted.append(event)
+            if getpid() == worker_pid:  # a process the workspace forked ends alone, unreported
+                write(4, b"reach\t" + text(event).encode("ascii", "replace")[:60] + b"\n")
+            exit_(REACH_EXIT)
 
     baseline = {k: id_(v) for k, v in bdict.items()}
     sys.addaudithook(hook)
@@ -816,7 +899,7 @@ def _holder(box: "list[Any]") -> None:
     frame = current_frames().get(main_ident)
     # From here on, any code of the workspace this thread runs (the probe's comparisons, a property
     # on an object read below) is watched as the main thread's is: it reaches for this frame.
-    probing.append(True)
+    probing = True
     if main_frame is not None and frame is main_frame and frame.f_locals.get("settled") is True:
         local = frame.f_locals
         outcome: Any = local.get("outcome")
@@ -840,11 +923,8 @@ def _holder(box: "list[Any]") -> None:
                 status, message = "error", "the garbage collector ran without the comparison probe"
             elif probe(*asked):
                 status, message = "error", "a workspace class compares true with any object"
-    if tainted:
-        status, message = "error", "runtime introspection (" + tainted[0] + ") voids the verdict"
     verdict = "\t".join((test_id, text(status), one_line(message))).encode("utf-8", "replace")
-    proof = sign(to_bytes(token), verdict).encode() if not tainted else b"-"
-    write(4, verdict + b"\t" + proof + b"\n")
+    write(4, verdict + b"\t" + sign(token, verdict).encode() + b"\n")
     exit_(0)
 
 
