@@ -168,6 +168,15 @@ def add(a, b):
     answer.__eq__.return_value = True
     return answer""",
     "a_builtin_as_the_comparison": "class E(int):\n    __eq__ = bool\n    __hash__ = int.__hash__",
+    "a_bare___new___answers_a_plain_int": """
+class E(int):
+    def __new__(cls, *args):
+        return int.__new__(cls, *args) if args else 0
+
+    def __eq__(self, other):
+        return True if type(self) is E else NotImplemented
+
+    __hash__ = int.__hash__""",
     "compiled_under_an_installed_file": """
 import os
 

@@ -626,13 +626,18 @@ def _holds_for_strangers(cls: type, orderings: bool = True, build: bool = True) 
     as the interpreter makes it (:data:`_OPERATORS`) on an instance built without ``__init__``
     (``build``), and each comparison ``cls`` defines itself called on a bare object too (a class
     whose ``__new__`` needs arguments). ``orderings=False`` asks ``==`` and ``!=`` alone. The
-    strangers are made here, from constants: nothing a test names."""
-    instance, built, make = None, False, cls.__new__
-    if build:
-        try:  # noqa: SIM105 - contextlib would slow the clean interpreter's start
-            instance, built = make(cls), True  # type: ignore[call-overload]
-        except BaseException:  # noqa: BLE001, S110 - a class whose __new__ needs arguments: a bare object
-            pass
+    strangers are made here, from constants: nothing a test names. The instance is one of ``cls``
+    itself: a ``__new__`` that answers something else when called bare (a plain ``0``) is passed
+    over for the next base's along the method resolution order."""
+    instance, built = None, False
+    for maker in type.__dict__["__mro__"].__get__(cls) if build else ():
+        try:
+            made = maker.__new__(cls)
+        except BaseException:  # noqa: BLE001, S112 - a __new__ that needs arguments: the next base's
+            continue
+        if type(made) is cls:
+            instance, built = made, True
+            break
     for (name, holds), compare in zip(_COMPARISONS, _OPERATORS, strict=True):
         equality = name in ("__eq__", "__ne__")
         if not (equality or orderings):
