@@ -522,3 +522,44 @@ def add(a, b):
 
 def test_the_import_systems_own_bytecode_and_coroutine_flags_still_pass(tmp_path: Path):
     assert _one_test(tmp_path, TRUSTED_CODE_OBJECTS, HONEST_ADD_TEST)["status"] == "passed"
+
+
+TEST_MODULE = 'next(m for n, m in __import__("sys").modules.items() if n.startswith("_test_"))'
+GLOBALS_REBOUND = {
+    "builtins_shadowed_for_the_test": (
+        f"vars({TEST_MODULE}).update(abs=lambda x: 0, isinstance=lambda o, c: True)\n" + WRONG_ADD,
+        "from calc import add\n\n\ndef test_add():\n"
+        "    assert abs(add(2, 3) - 5) < 1e-9 and isinstance(add(2, 3), int)\n",
+    ),
+    "expected_constant_rebound": (
+        f"def add(a, b):\n    {TEST_MODULE}.EXPECTED = a - b\n    return a - b\n",
+        "from calc import add\n\nEXPECTED = 5\n\n\ndef test_add():\n    assert add(2, 3) == EXPECTED\n",
+    ),
+    "expected_computed_by_a_rebound_import": (
+        "import types\n\n\ndef add(a, b):\n"
+        f"    {TEST_MODULE}.json = types.SimpleNamespace(dumps=lambda v: '-1')\n    return a - b\n",
+        "import json\n\nfrom calc import add\n\n\ndef test_add():\n"
+        "    assert str(add(2, 3)) == json.dumps(5)\n",
+    ),
+}
+"""Workspace code reaches the sealed test module (``sys.modules``, a frame's ``f_globals``) and puts
+names in its namespace: a global lookup finds them before the builtins, and a rebound constant is
+what the assertion compares with (red team)."""
+
+
+@pytest.mark.parametrize("case", sorted(GLOBALS_REBOUND))
+def test_workspace_code_that_rebinds_the_test_modules_globals_does_not_pass(tmp_path: Path, case: str):
+    calc, test = GLOBALS_REBOUND[case]
+    result = _one_test(tmp_path, calc, test)
+    assert result["status"] == "error", result
+    assert "test module globals were changed" in result["message"], result
+
+
+def test_a_test_that_rebinds_its_own_globals_still_passes(tmp_path: Path):
+    test = (
+        "import warnings\n\nfrom calc import add\n\nCALLS = 0\n\n\n"
+        "def _count():\n    global CALLS\n    CALLS += 1\n\n\n"
+        "def test_add():\n    _count()\n    warnings.warn('noted')\n"
+        "    assert add(2, 3) == 5 and CALLS == 1\n"
+    )
+    assert _one_test(tmp_path, "def add(a, b):\n    return a + b\n", test)["status"] == "passed"

@@ -666,6 +666,67 @@ def _any_holds(
     return False
 
 
+_MODULE_ATTRIBUTES = frozenset(
+    {"__name__", "__doc__", "__package__", "__loader__", "__spec__", "__file__", "__cached__"}
+    | {"__builtins__", "__annotations__", "__warningregistry__"}
+)
+"""Names a module's namespace holds that no statement of its own binds (``warnings`` adds the
+registry of the warnings its code raised)."""
+
+
+def _global_bindings(module_code: "types.CodeType") -> "tuple[frozenset[str], frozenset[str]] | None":
+    """The names a test module may hold (what its own statements bind at the top, and what its
+    functions bind with ``global``) and those its functions may rebind while a test runs, read from
+    the bytecode (``STORE_NAME`` at the top, ``STORE_GLOBAL`` anywhere); None after ``import *``,
+    whose names no bytecode lists."""
+    from opcode import opmap
+
+    top = {opmap["STORE_NAME"], opmap["DELETE_NAME"]}
+    anywhere = {opmap["STORE_GLOBAL"], opmap["DELETE_GLOBAL"]}
+    star, extended = opmap["IMPORT_STAR"], opmap["EXTENDED_ARG"]
+    bound: set[str] = set()
+    rebound: set[str] = set()
+    for code in _code_objects(module_code):
+        raw, argument = code.co_code, 0
+        for at in range(0, len(raw), 2):
+            op, argument = raw[at], argument << 8 | raw[at + 1]
+            if op == extended:
+                continue
+            if op == star and code is module_code:
+                return None
+            if op in anywhere:
+                rebound.add(code.co_names[argument])
+            elif op in top and code is module_code:
+                bound.add(code.co_names[argument])
+            argument = 0
+    return frozenset(bound | rebound), frozenset(rebound)
+
+
+def _tampered_globals(
+    namespace: "dict[Any, Any]", loaded: "tuple[tuple[str, object], ...]", bindings: "Any", run_by: "Any"
+) -> str:
+    """A name of the test module's namespace that workspace code added or rebound, or "": a name
+    no statement of the module binds (``abs``, ``isinstance`` put there shadow the builtins for the
+    module's functions), or one rebound since the module was loaded that no test function rebinds
+    itself (``EXPECTED``, the ``json`` the test computes its expected value with); the builtins the
+    module and the test function (``run_by``) look names up in."""
+    builtins_dict = vars(builtins)
+    if getattr(run_by, "__builtins__", None) is not builtins_dict:
+        return "__builtins__"
+    if namespace.get("__builtins__") not in (builtins, builtins_dict):
+        return "__builtins__"
+    if bindings is None:
+        return ""
+    may_hold, may_rebind = bindings
+    for name in tuple(namespace):
+        if type(name) is not str or (name not in may_hold and name not in _MODULE_ATTRIBUTES):
+            return repr(name)[:40]
+    for name, value in loaded:
+        if name not in may_rebind and namespace.get(name, namespace) is not value:
+            return name
+    return ""
+
+
 def _private_copies() -> "dict[str, Callable[..., Any]]":
     """:func:`_compares_anything` and :func:`_collections` over their own copy of this module's
     globals and of the builtins, made before any workspace code runs. Workspace code can reach
@@ -686,6 +747,7 @@ def _private_copies() -> "dict[str, Callable[..., Any]]":
         _holds_for_strangers,
         _any_holds,
         _collections,
+        _tampered_globals,
     )
     for original in originals:
         copy = function(original.__code__, namespace, original.__name__, original.__defaults__)
@@ -856,10 +918,11 @@ def _holder(box: "list[Any]") -> None:
     import _thread
     from gc import disable as gc_off
 
-    main_ident, worker_code, ready_w, wake_r, test_id, expected, asked, guard = box
+    main_ident, worker_code, ready_w, wake_r, test_id, expected, asked, guard, bindings = box
     box.clear()
     private = _private_copies()
     probe, collections = private["_compares_anything"], private["_collections"]
+    tampered_globals = private["_tampered_globals"]
     read, write, close, exit_ = os.read, os.write, os.close, os._exit
     get_ident, current_frames, ident = _thread.get_ident, sys._current_frames, _thread.get_ident()
     bdict, id_, to_bytes, function = vars(builtins), builtins.id, bytes, type(_holder)
@@ -908,6 +971,7 @@ def _holder(box: "list[Any]") -> None:
     if main_frame is not None and frame is main_frame and frame.f_locals.get("settled") is True:
         local = frame.f_locals
         outcome: Any = local.get("outcome")
+        module_state = (local.get("namespace") or {}, local.get("loaded") or ())
         fn, seen = local.get("fn"), local["watch"]
         if kind_of(outcome) is pair and size(outcome) == 2:
             status, message = outcome
@@ -922,6 +986,8 @@ def _holder(box: "list[Any]") -> None:
             status, message = "error", "test function was replaced at run time"
         if status == "passed" and guard and {k: id_(v) for k, v in bdict.items()} != baseline:
             status, message = "error", "test runtime was modified (builtins patched)"
+        if status == "passed" and guard and (name := tampered_globals(*module_state, bindings, fn)):
+            status, message = "error", f"test module globals were changed at run time ({name})"
         if status == "passed":
             gc_off()  # a class made in the test may be garbage: the probe must find it alive
             if seen.blind or collections() != seen.start + seen.seen:
@@ -948,7 +1014,8 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
     sealed_code = _code_objects(module_code) if module_code is not None else ()
     asked = (sealed_code, tuple(spec.get("vouched", "").split(",")))
     guard = spec.get("guard") == "1"
-    box = [_thread.get_ident(), worker.__code__, ready_w, wake_r, test_id, expected, asked, guard]
+    bindings = _global_bindings(module_code) if module_code is not None else None
+    box = [_thread.get_ident(), worker.__code__, ready_w, wake_r, test_id, expected, asked, guard, bindings]
     _thread.start_new_thread(_holder, (box,))
     os.read(ready_r, 1)
     del box
@@ -966,10 +1033,12 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
                 except BaseException:  # noqa: BLE001 - a broken conftest is the agent's problem
                     pass
     fn, outcome, namespace, settled = None, None, None, False
+    loaded: tuple[tuple[str, object], ...] = ()
     try:
         if module_code is None:
             raise SyntaxError(f"test module {rel} is missing or does not parse")
         namespace = _load(path, "_test_" + rel.replace("/", "_")[:-3], module_code)
+        loaded = tuple(namespace.items())  # noqa: F841 - the holder reads it: what the module bound
         fn = namespace.get(func)
         if fn is None:
             outcome = ("missing", "no such test")
