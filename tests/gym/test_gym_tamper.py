@@ -563,3 +563,38 @@ def test_a_test_that_rebinds_its_own_globals_still_passes(tmp_path: Path):
         "    assert add(2, 3) == 5 and CALLS == 1\n"
     )
     assert _one_test(tmp_path, "def add(a, b):\n    return a + b\n", test)["status"] == "passed"
+
+
+IMPORTED_MODULE_PATCHED = {
+    "math_isclose": (
+        "import math\n\nmath.isclose = lambda *a, **k: True\n" + WRONG_ADD,
+        "import math\n\nfrom calc import add\n\n\ndef test_add():\n    assert math.isclose(add(2, 3), 5)\n",
+    ),
+    "testcase_assert_equal": (
+        "import unittest\n\nunittest.TestCase.assertEqual = lambda *a, **k: None\n" + WRONG_ADD,
+        "import unittest\n\nfrom calc import add\n\n\ndef test_add():\n"
+        "    unittest.TestCase().assertEqual(add(2, 3), 5)\n",
+    ),
+}
+"""A module the test computes its expected value with, or compares by, patched by the workspace."""
+
+
+@pytest.mark.parametrize("case", sorted(IMPORTED_MODULE_PATCHED))
+def test_workspace_code_that_patches_a_module_the_test_imports_does_not_pass(tmp_path: Path, case: str):
+    calc, test = IMPORTED_MODULE_PATCHED[case]
+    result = _one_test(tmp_path, calc, test)
+    assert result["status"] == "error", result
+    assert "an imported module's" in result["message"], result
+
+
+def test_a_module_state_change_or_a_restored_patch_still_passes(tmp_path: Path):
+    calc = (
+        "import logging\nimport random\n\n\n"
+        "def add(a, b):\n    random.seed(a)\n    logging.basicConfig()\n    return a + b\n"
+    )
+    test = (
+        "import json\nimport logging\nimport random\nfrom unittest import mock\n\nfrom calc import add\n\n\n"
+        "def test_add():\n    with mock.patch('json.dumps', lambda v: 'x'):\n"
+        "        assert json.dumps(1) == 'x'\n    assert add(2, 3) == 5\n"
+    )
+    assert _one_test(tmp_path, calc, test)["status"] == "passed"

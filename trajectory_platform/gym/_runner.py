@@ -727,6 +727,47 @@ def _tampered_globals(
     return ""
 
 
+_NEVER_PINNED = frozenset({"sys", "builtins", "__main__"})
+"""Modules whose attributes a test's own run rebinds as a matter of course (``sys.stdout``,
+``sys.path``), or guarded on their own (``builtins``)."""
+
+
+def _pinned_attributes(
+    modules: "tuple[str, ...]",
+) -> "tuple[tuple[Any, tuple[tuple[str, object], ...]], ...]":
+    """The public attributes (no leading underscore) of the installed modules the tests import that
+    the judge had loaded, and of the classes among them: what each name is bound to before any
+    workspace code runs, with the mapping to read it from again. A workspace that rebinds one
+    (``json.dumps``, ``math.isclose``, ``unittest.TestCase.assertEqual``) changes what a test
+    computes its expected value with, or compares by."""
+    pinned: list[tuple[Any, tuple[tuple[str, object], ...]]] = []
+    for name in modules:
+        module = sys.modules.get(name)
+        if module is None or name in _NEVER_PINNED or not _installed_module(module):
+            continue
+        public = tuple((key, value) for key, value in vars(module).items() if not key.startswith("_"))
+        pinned.append((vars(module), public))
+        for _, value in public:
+            if isinstance(value, type) and value.__flags__ & _HEAP_TYPE:
+                members = vars(value)
+                pinned.append((members, tuple((k, v) for k, v in members.items() if not k.startswith("_"))))
+    return tuple(pinned)
+
+
+def _installed_module(module: object) -> bool:
+    where = getattr(module, "__file__", None)
+    return where is None or (isinstance(where, str) and where.startswith(_INSTALLED))
+
+
+def _rebound_attribute(pinned: "tuple[tuple[Any, tuple[tuple[str, object], ...]], ...]") -> str:
+    """The first pinned attribute (:func:`_pinned_attributes`) bound to something else now, or ""."""
+    for members, pairs in pinned:
+        for key, value in pairs:
+            if members.get(key, pinned) is not value:
+                return key
+    return ""
+
+
 def _private_copies() -> "dict[str, Callable[..., Any]]":
     """:func:`_compares_anything` and :func:`_collections` over their own copy of this module's
     globals and of the builtins, made before any workspace code runs. Workspace code can reach
@@ -748,6 +789,7 @@ def _private_copies() -> "dict[str, Callable[..., Any]]":
         _any_holds,
         _collections,
         _tampered_globals,
+        _rebound_attribute,
     )
     for original in originals:
         copy = function(original.__code__, namespace, original.__name__, original.__defaults__)
@@ -922,7 +964,8 @@ def _holder(box: "list[Any]") -> None:
     box.clear()
     private = _private_copies()
     probe, collections = private["_compares_anything"], private["_collections"]
-    tampered_globals = private["_tampered_globals"]
+    tampered_globals, rebound_attribute = private["_tampered_globals"], private["_rebound_attribute"]
+    pinned = _pinned_attributes(asked[1]) if guard else ()
     read, write, close, exit_ = os.read, os.write, os.close, os._exit
     get_ident, current_frames, ident = _thread.get_ident, sys._current_frames, _thread.get_ident()
     bdict, id_, to_bytes, function = vars(builtins), builtins.id, bytes, type(_holder)
@@ -988,6 +1031,8 @@ def _holder(box: "list[Any]") -> None:
             status, message = "error", "test runtime was modified (builtins patched)"
         if status == "passed" and guard and (name := tampered_globals(*module_state, bindings, fn)):
             status, message = "error", f"test module globals were changed at run time ({name})"
+        if status == "passed" and (name := rebound_attribute(pinned)):
+            status, message = "error", f"test runtime was modified (an imported module's {name} replaced)"
         if status == "passed":
             gc_off()  # a class made in the test may be garbage: the probe must find it alive
             if seen.blind or collections() != seen.start + seen.seen:
