@@ -598,3 +598,35 @@ def test_a_module_state_change_or_a_restored_patch_still_passes(tmp_path: Path):
         "        assert json.dumps(1) == 'x'\n    assert add(2, 3) == 5\n"
     )
     assert _one_test(tmp_path, calc, test)["status"] == "passed"
+
+
+CONTEXT_TEST = (
+    "from calc import Calculator\n\n\n"
+    "def test_add():\n    with Calculator() as c:\n        assert c.add(2, 3) == 5\n"
+)
+CALCULATOR = """
+class Calculator:
+    def __enter__(self):
+        self.entered = True
+        return self
+
+    def __exit__(self, kind, error, trace):
+        return {swallows}
+
+    def add(self, a, b):
+        return a {op} b
+"""
+
+
+@pytest.mark.parametrize(
+    ("swallows", "op", "status"),
+    [("True", "-", "error"), ("kind is KeyError", "+", "passed"), ("None", "+", "passed")],
+    ids=["swallows_every_error", "swallows_its_own_error_kind", "swallows_nothing"],
+)
+def test_a_context_manager_that_swallows_a_failed_assertion_does_not_pass(
+    tmp_path: Path, swallows: str, op: str, status: str
+):
+    """``with Calculator() as c: assert ...`` passed whatever ``add`` answered when ``__exit__``
+    returned true (red team); one that swallows only its own error kind, or nothing, is honest."""
+    result = _one_test(tmp_path, CALCULATOR.format(swallows=swallows, op=op), CONTEXT_TEST)
+    assert result["status"] == status, result

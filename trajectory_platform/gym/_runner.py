@@ -629,15 +629,7 @@ def _holds_for_strangers(cls: type, orderings: bool = True, build: bool = True) 
     strangers are made here, from constants: nothing a test names. The instance is one of ``cls``
     itself: a ``__new__`` that answers something else when called bare (a plain ``0``) is passed
     over for the next base's along the method resolution order."""
-    instance, built = None, False
-    for maker in type.__dict__["__mro__"].__get__(cls) if build else ():
-        try:
-            made = maker.__new__(cls)
-        except BaseException:  # noqa: BLE001, S112 - a __new__ that needs arguments: the next base's
-            continue
-        if type(made) is cls:
-            instance, built = made, True
-            break
+    instance, built = _bare_instance(cls) if build else (None, False)
     for (name, holds), compare in zip(_COMPARISONS, _OPERATORS, strict=True):
         equality = name in ("__eq__", "__ne__")
         if not (equality or orderings):
@@ -649,6 +641,48 @@ def _holds_for_strangers(cls: type, orderings: bool = True, build: bool = True) 
             return True
         if name in cls.__dict__ and _any_holds(getattr(cls, name), object(), holds, strangers):
             return True
+    return False
+
+
+def _bare_instance(cls: type) -> "tuple[object, bool]":
+    """An instance of ``cls`` itself made without ``__init__``, and whether one was made: by the
+    first ``__new__`` along its method resolution order that makes one when called bare."""
+    for maker in type.__dict__["__mro__"].__get__(cls):
+        try:
+            made = maker.__new__(cls)
+        except BaseException:  # noqa: BLE001, S112 - a __new__ that needs arguments: the next base's
+            continue
+        if type(made) is cls:
+            return made, True
+    return None, False
+
+
+def _swallows_failures(sealed_code: "tuple[types.CodeType, ...]") -> bool:
+    """Does a class created since the judge forked end a ``with`` block by swallowing a failed
+    assertion? ``with Calculator() as c: assert c.add(2, 3) == 5`` passed whatever ``add`` answered
+    when the class's ``__exit__`` returned true (red team). Asked on an instance made as for the
+    comparison probe; neither a sealed test's own context manager nor one whose ``__exit__`` is
+    installed code (a standard-library module imported after the fork) is asked: calling those on
+    a bare instance acts (closes, warns) rather than answers."""
+    for cls in _all_classes():
+        known = _JUDGE_CLASSES.get(cls)
+        exit_method = cls.__dict__.get("__exit__")
+        if (known is not None and known[0] is cls) or exit_method is None:
+            continue
+        code = getattr(exit_method, "__code__", None)
+        where = getattr(code, "co_filename", None)
+        if any(code is sealed for sealed in sealed_code) or (
+            type(where) is str and where.startswith(_INSTALLED)
+        ):
+            continue
+        instance, built = _bare_instance(cls)
+        if not built:
+            continue
+        try:
+            if cls.__exit__(instance, AssertionError, AssertionError("stranger"), None):  # type: ignore[attr-defined]
+                return True
+        except BaseException:  # noqa: BLE001, S112 - a real __exit__ may raise here
+            continue
     return False
 
 
@@ -790,6 +824,8 @@ def _private_copies() -> "dict[str, Callable[..., Any]]":
         _collections,
         _tampered_globals,
         _rebound_attribute,
+        _bare_instance,
+        _swallows_failures,
     )
     for original in originals:
         copy = function(original.__code__, namespace, original.__name__, original.__defaults__)
@@ -965,6 +1001,7 @@ def _holder(box: "list[Any]") -> None:
     private = _private_copies()
     probe, collections = private["_compares_anything"], private["_collections"]
     tampered_globals, rebound_attribute = private["_tampered_globals"], private["_rebound_attribute"]
+    swallows_failures = private["_swallows_failures"]
     pinned = _pinned_attributes(asked[1]) if guard else ()
     read, write, close, exit_ = os.read, os.write, os.close, os._exit
     get_ident, current_frames, ident = _thread.get_ident, sys._current_frames, _thread.get_ident()
@@ -1039,6 +1076,8 @@ def _holder(box: "list[Any]") -> None:
                 status, message = "error", "the garbage collector ran without the comparison probe"
             elif probe(*asked):
                 status, message = "error", "a workspace class compares true with any object"
+            elif swallows_failures(asked[0]):
+                status, message = "error", "a workspace context manager swallows failed assertions"
     verdict = "\t".join((test_id, text(status), one_line(message))).encode("utf-8", "replace")
     write(4, verdict + b"\t" + sign(token, verdict).encode() + b"\n")
     exit_(0)
