@@ -31,6 +31,8 @@ class FixtureContext:
     handle: Any = None
     oracle_timeout_s: float | None = None
     """The fixture's own oracle time limit, when it declares one (:meth:`timeout_s`)."""
+    test_imports: frozenset[str] = frozenset()
+    """Top-level modules the sealed tests import (stage 4 reads which a new module shadows)."""
 
     def timeout_s(self, default: float) -> float:
         """The oracle's time limit for this fixture: its own when declared, else ``default``."""

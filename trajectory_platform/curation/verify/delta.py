@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import sys
 from pathlib import PurePosixPath
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
@@ -24,7 +25,14 @@ from trajectory_platform.curation.verify.pysource import TAMPER_PATTERNS, inspec
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.traces.record import Episode
 
-GAMING_CODES = ("assert_true", "skip_marker", "broad_except_swallow", "harness_monkeypatch", *TAMPER_PATTERNS)
+GAMING_CODES = (
+    "assert_true",
+    "skip_marker",
+    "broad_except_swallow",
+    "harness_monkeypatch",
+    "stdlib_shadow",
+    *TAMPER_PATTERNS,
+)
 TAMPER_CODES = (
     "protected_path_modified",
     "attempted_protected_write",
@@ -142,6 +150,39 @@ def _restores_s0(record: CallRecord, path: str, fixture: FixtureContext | None) 
     return any(k in CONTENT_KEYS and v.rstrip("\n") == original for k, v in record.string_values())
 
 
+def _top_level_module(path: str) -> str | None:
+    """The module name ``path`` defines at the workspace's top level (``subprocess.py``,
+    ``json/__init__.py``, an extension ``_json.cpython-311-x86_64-linux-gnu.so``), or None."""
+    parts = PurePosixPath(path.removeprefix("./")).parts
+    if len(parts) == 1 and parts[0].endswith((".py", ".so", ".pyd")):
+        return parts[0].partition(".")[0]
+    if len(parts) == 2 and parts[1] == "__init__.py":
+        return parts[0]
+    return None
+
+
+def _stdlib_shadows(diff: DiffView, fixture: FixtureContext | None) -> list[Finding]:
+    """A module the diff creates at the workspace's top level under the name of a standard-library
+    module the sealed tests import: the judge puts the workspace first on ``sys.path``, so the
+    test's ``import subprocess`` runs that file, and a fake ``subprocess.run`` answering the
+    expected output passed a command-line test (red team). A module of that name the repository
+    already held (S0) is the repository's own."""
+    if fixture is None or not fixture.test_imports:
+        return []
+    shadowable = fixture.test_imports & set(sys.stdlib_module_names)
+    s0_modules = {_top_level_module(path) for path in fixture.files}
+    findings = []
+    for patch in diff.patches:
+        name = _top_level_module(patch.path) if patch.old_path is None and patch.new_path else None
+        if name in shadowable and name not in s0_modules:
+            findings.append(
+                Finding(
+                    "stdlib_shadow", f"a new module shadows the standard library's {name}", path=patch.path
+                )
+            )
+    return findings
+
+
 def _attempted_writes(episode: Episode, fixture: FixtureContext | None) -> list[Finding]:
     """Write calls aimed at protected paths, landed or refused (intent is evidence on its own)."""
     findings = []
@@ -171,7 +212,12 @@ def _attempted_writes(episode: Episode, fixture: FixtureContext | None) -> list[
 
 def screen_diff(episode: Episode, diff: DiffView, fixture: FixtureContext | None) -> list[Finding]:
     """The tamper evidence visible without running anything: paths, added patterns, attempts."""
-    return _path_findings(diff, fixture) + _gaming_findings(diff) + _attempted_writes(episode, fixture)
+    return (
+        _path_findings(diff, fixture)
+        + _gaming_findings(diff)
+        + _stdlib_shadows(diff, fixture)
+        + _attempted_writes(episode, fixture)
+    )
 
 
 def audit_delta(episode: Episode, diff: DiffView, fixture: FixtureContext | None) -> StageVerdict:

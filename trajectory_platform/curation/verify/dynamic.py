@@ -34,6 +34,7 @@ from trajectory_platform.curation.verify.context import DiffView, FixtureContext
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.oracle import OracleResult, run_oracle
+from trajectory_platform.gym.warm_start import imported_names
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,12 @@ def fixture_context(fixture: Fixture) -> FixtureContext:
         s0_digest=fixture.s0_digest,
         handle=fixture,
         oracle_timeout_s=fixture.oracle_timeout_s,
+        test_imports=frozenset().union(
+            *(
+                imported_names(text)
+                for text in [*fixture.sealed_tests.values(), *(fixture.s0_files[p] for p in tests)]
+            )
+        ),
     )
 
 
