@@ -708,6 +708,10 @@ _MODULE_ATTRIBUTES = frozenset(
 registry of the warnings its code raised)."""
 
 
+_BINDINGS: "dict[types.CodeType, tuple[frozenset[str], frozenset[str]] | None]" = {}
+"""This run's sealed test modules' :func:`_global_bindings`, read by the judge before it forks."""
+
+
 def _global_bindings(module_code: "types.CodeType") -> "tuple[frozenset[str], frozenset[str]] | None":
     """The names a test module may hold (what its own statements bind at the top, and what its
     functions bind with ``global``) and those its functions may rebind while a test runs, read from
@@ -923,6 +927,8 @@ def _judge_run(spec: dict[str, str], ids: list[str], nonce: bytes) -> int:
     os.environ["GYM_SCHEDULE_SEED"] = spec.get("schedule_seed", "")
     ids = ids or _discover(spec["workspace"], spec["tests_dir"])
     modules = _sealed_modules(spec["workspace"], ids)
+    _BINDINGS.clear()
+    _BINDINGS.update((code, _global_bindings(code)) for code in modules.values() if code is not None)
     _warm(spec)
     _JUDGE_CLASSES.clear()
     _JUDGE_CLASSES.update((cls, (cls, _comparisons_of(cls))) for cls in _all_classes())
@@ -1098,7 +1104,7 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
     sealed_code = _code_objects(module_code) if module_code is not None else ()
     asked = (sealed_code, tuple(spec.get("vouched", "").split(",")))
     guard = spec.get("guard") == "1"
-    bindings = _global_bindings(module_code) if module_code is not None else None
+    bindings = _BINDINGS.get(module_code) if module_code is not None else None
     box = [_thread.get_ident(), worker.__code__, ready_w, wake_r, test_id, expected, asked, guard, bindings]
     _thread.start_new_thread(_holder, (box,))
     os.read(ready_r, 1)
