@@ -37,6 +37,14 @@ FOUND = {
         "Zk9xQ",
     ),
     "salt_plain_word": ("PASSWORD_SALT: qwmzrtkvbn", "qwmzrtkvbn"),
+    "key_with_slashes": (
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "bPxRfiCYEXAMPLEKEY",
+    ),
+    "dotted_key": ('api_key: "sk.live.Zx9kQ2mL7vN3pR8s"', "Zx9kQ2mL7vN3pR8s"),
+    "url_without_a_user": ("REDIS_URL=redis://:Tr1cky-Walrus-2024@cache:6379/0", "Tr1cky-Walrus-2024"),
+    "mysql_single_quoted": ("mysql -u root -p'Tr1cky Walrus 2024' app", "Tr1cky Walrus 2024"),
+    "mysql_double_quoted": ('mysqldump -p"Tr1cky-Walrus-2024" app', "Tr1cky-Walrus-2024"),
     "salt_php": ("$salt = 'Ty7!kL0p';", "Ty7!kL0p"),
     "lowercase_password_unquoted": ("password=correcthorsebatterystaple", "correcthorsebatterystaple"),
     "lowercase_password_yaml": ("db_password: veryverylongsecret", "veryverylongsecret"),
@@ -87,6 +95,15 @@ FOUND = {
 }
 
 KEPT = {
+    "commit_checked_out": f"git checkout {HEX_40} && git bisect bad {HEX_40}",
+    "commits_compared": f"git -C repo diff {HEX_40} {HEX_32}",
+    "ssh_host_key_fingerprint": "key fingerprint is SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
+    "gpg_key_fetched": "gpg --keyserver hkps://keys.openpgp.org --recv-keys 3B4FE6ACC0B21F32",
+    "s3_object_key": '{"Contents": [{"Key": "data/2024/01/sales_q1.csv", "Size": 12}]}',
+    "cache_key": "cache_key = 'user:1234:profile:v2'",
+    "message_key": 'translation_key: "auth.login.error_401"',
+    "react_key": '<Item key="item-42-b" />',
+    "aws_key_pair_name": "KEY_PAIR=my-keypair-2024",
     "md5_in_a_file_name": f"strings flash_{HEX_32}.img | grep flag",
     "id_flag_value": f"aws glue get-job-run --run-id jr_{HEX_40}{HEX_32[:24]}",
     "camel_id_key": f'"JobRunId": "jr_{HEX_40}"',
@@ -211,3 +228,51 @@ def test_lambda_leak_plants_split_canaries_and_catches_them():
     report = measure_episode_leak(episode, SALT)
     assert report.injected == len(make_canaries(episode.episode_id)) * 4
     assert report.leaked == 0, report.leaked_by_kind
+
+
+PUNCTUATED_VALUE = "E?#qV8=ib8H@Dy8#@8YtDt*Xbiu?fMdI8X2Y"
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        (f"export DB_PASSWORD={PUNCTUATED_VALUE}", "export DB_PASSWORD="),
+        (f"@@ -1 +1 @@\n-DB_PASSWORD=old\n+DB_PASSWORD={PUNCTUATED_VALUE}\n", "\n+DB_PASSWORD="),
+        (
+            f"kubectl create secret generic s --from-literal=API_TOKEN={PUNCTUATED_VALUE}",
+            "--from-literal=API_TOKEN=",
+        ),
+    ],
+    ids=["export", "diff_line", "flag_and_name"],
+)
+def test_a_random_printable_value_loses_its_value_not_its_name(line: str, kept: str):
+    """The printable-alphabet detector once took ``export NAME=`` or a diff's ``+`` into the token:
+    the command or the patch no longer worked (red team)."""
+    redacted = redact_text(line, SALT)[0]
+    assert PUNCTUATED_VALUE not in redacted and kept in redacted, redacted
+
+
+@pytest.mark.parametrize("password", ["RedisCache", "example123"])
+def test_a_password_shaped_like_an_identifier_is_not_replaced_in_code(password: str):
+    """``REDIS_PASSWORD=RedisCache`` turned ``from cache import RedisCache`` into a pseudonym, and
+    ``example123`` the database and dump file of the same name (red team)."""
+    episode = _conversation(
+        f"REDIS_PASSWORD={password}", f"from cache import {password}\nMYSQL_DATABASE={password}", "thanks"
+    )
+    redacted = redact_episode(episode, SALT)[0]
+    assert password not in redacted.events[0].content
+    assert redacted.events[1].content == episode.events[1].content
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [
+        "curl 'https://api.example.com/v1/data?api_key=Zx9kQ2mL7vN3pR8sK1wT4yB6&page=2&sort=asc'",
+        "GET /v1/search?token=B0cJV4aX7nZyKOPPA0vGfjaHhWtB5Q&q=shoes&limit=20 HTTP/1.1",
+    ],
+)
+def test_a_query_parameters_value_ends_at_the_next_parameter(request_line: str):
+    """The value once ran on over ``&page=2&sort=asc``, and the request lost its arguments."""
+    redacted = redact_text(request_line, SALT)[0]
+    assert "Zx9kQ2mL7vN3pR8sK1wT4yB6" not in redacted and "B0cJV4aX7nZyKOPPA0vGfjaHhWtB5Q" not in redacted
+    assert "&page=2&sort=asc" in redacted or "&q=shoes&limit=20" in redacted, redacted

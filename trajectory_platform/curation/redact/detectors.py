@@ -92,7 +92,7 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     (
         "PASSWORD",
-        r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@'\"<>]{1,64}:([^\s@/'\"<>]{1,128})@",
+        r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@'\"<>]{0,64}:([^\s@/'\"<>]{1,128})@",  # redis://:pw@
         1,
         ("://",),
     ),
@@ -108,6 +108,18 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     (
         "PASSWORD",
         r"\bmysql(?:dump|admin|import|show)?\b[^\n|;&]*?\s-p([^\s'\"-][^\s'\"]{2,127})",
+        1,
+        ("mysql",),
+    ),
+    (
+        "PASSWORD",
+        r"\bmysql(?:dump|admin|import|show)?\b[^\n|;&]*?\s-p'([^'\n]{3,127})'",
+        1,
+        ("mysql",),
+    ),
+    (
+        "PASSWORD",
+        r"\bmysql(?:dump|admin|import|show)?\b[^\n|;&]*?\s-p\"([^\"\n]{3,127})\"",
         1,
         ("mysql",),
     ),
@@ -223,6 +235,8 @@ _NOT_SECRET_NAMES = re.compile(
     r"reset|field|label|prompt|format|regex|pattern|mask|hash|algorithm|algo|version|mode|enabled|required|"
     r"expiry|expires|expires_at|expiration|timeout|ttl|header|prefix|env|var|key_id|kid|kty|alg|use|"
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider)\d*$"
+    r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
+    r"|idempotency|recv|public|pub|hot|composite|unique|message|redis|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)"
 )
 _ASSIGN = re.compile(
     r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])[A-Za-z_$@\-][\w.\-]{0,63}|비번)"
@@ -268,6 +282,17 @@ _ANY_KEYWORD = re.compile(
 )
 
 
+_WORDY_PATH = re.compile(
+    r"(?:[a-z0-9_-]+|[A-Z][a-z0-9_-]*)(?:[/:.](?:[a-z0-9_-]+|[A-Z][a-z0-9_-]*))+"
+    r"|[a-z]+(?:-(?:[a-z]+|\d{1,4}))+"
+)
+"""Words and numbers joined by ``/``, ``:`` or ``.``, or a slug of words and short numbers: what a
+generic ``key`` names when it is no secret (an S3 object ``data/2024/01/sales_q1.csv``, a cache key
+``user:1234:profile:v2``, a message id ``errors.http.status_503``, ``src/components/Button2.tsx``,
+a React ``key="item-42-b"``). A key's pieces mix capitals inside (``wJalrXUtnFEMI/K7MDENG/...``) or
+letters and digits (a UUID). Replaced, the pseudonym reached every command naming the object."""
+
+
 @lru_cache(maxsize=4096)
 def credential_class(name: str) -> str | None:
     """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
@@ -306,6 +331,8 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) 
         return False
     if value[0] in "$%{[(<@":
         return False  # a variable reference, template, list or package scope, not a literal key
+    if _WORDY_PATH.fullmatch(value):
+        return False  # an object key, a cache key, a message id, a file (see _WORDY_PATH)
     if looks_random(value):
         return True
     digits = sum(map(str.isdigit, value))
@@ -343,6 +370,13 @@ def _assignment_finding(text: str, name: str, raw: str, raw_start: int, op: str)
     )
 
 
+_QUERY_PARAMETER = re.compile(r"^[\w.~-]*/[^?\s]*\?[\w.-]+=")
+"""A request path with a query (``/v1/search?token=...&q=shoes``): its value's own detectors read it."""
+_QUERY_VALUE_END = re.compile(r"[&#]")
+"""Where a query parameter's value ends: ``?api_key=...&page=2`` lost ``&page=2&sort=asc`` to the
+pseudonym, and the request its arguments."""
+
+
 def find_assignments(text: str) -> Iterator[Finding]:
     """``name <op> value`` / ``<name>value</name>`` where the name marks the value as a credential.
 
@@ -365,8 +399,11 @@ def find_assignments(text: str) -> Iterator[Finding]:
             match = _ASSIGN.match(text, name_start)
             if match is None:
                 continue
+            value = match.group("value")
+            if name_start and text[name_start - 1] in "?&":
+                value = _QUERY_VALUE_END.split(value, 1)[0]  # a URL's query parameter ends at & or #
             finding = _assignment_finding(
-                text, match.group("name"), match.group("value"), match.start("value"), match.group("op")
+                text, match.group("name"), value, match.start("value"), match.group("op")
             )
             if finding:
                 yield finding
@@ -701,8 +738,16 @@ BASE64_DEPTH = 3
 """Layers of base64 an encoded credential is looked for under (``base64(base64(key))``)."""
 _DIGEST_CONTEXT = re.compile(
     r"(?i)(?:sha(?:1|224|256|384|512)(?:sum)?|md5(?:sum)?|blake2b?|commit|blob|tree|parent|digest|hash|checksum|etag"
-    r"|object|revision|rev|merge|head|index|image|layer|@)[\s:=\"'-]*$"
+    r"|object|revision|rev|merge|head|index|image|layer|fingerprint|recv-keys|keyid|key id|@)[\s:=\"'-]*$"
 )
+_GIT_REVISION_ARGUMENT = re.compile(
+    r"\bgit(?:\s+-C\s+\S+)?\s+(?:checkout|switch|cherry-pick|revert|reset|show|bisect|rebase|diff|log|"
+    r"blame|cat-file|rev-parse|rev-list|describe|format-patch|merge-base|branch|tag|shortlog|range-diff)"
+    r"\b[^\n;&|`]*$"
+)
+"""A hex argument of a git command that takes revisions (``git checkout 8b0e71...``, ``git
+bisect bad ...``, ``git diff A B``) is a commit. Flagged, its pseudonym replaced the commit in
+every ``git log`` line of the episode too, and the commands no longer ran (red team)."""
 _ID_PREFIX = re.compile(
     r"^(?:call|toolu|chatcmpl|msg|req|run|resp|evt|file|asst|thread|step|item|ws|fc|gen)[_-]"
 )
@@ -748,6 +793,15 @@ _ENCODED_WORD = re.compile(r"=\?[\w.-]+\?[BbQq]\?")
 _EMAIL_LIKE = re.compile(r"[^@\s]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
 
 
+_LABEL_BEFORE_VALUE = re.compile(r"[-+]*(?:(?:[A-Z_][A-Z0-9_.-]{2,}|[a-z_][a-z0-9_.-]{2,})[=:])+|[-+]+")
+"""What a whitespace-delimited run holds before its value: a diff line's ``+`` or ``-``, a flag's
+dashes, names (one case: a random token's head mixes them) and their ``=`` or ``:`` (``export
+AWS_SECRET_ACCESS_KEY=...``, ``--from-literal=API_TOKEN=...``, ``connect.sid=...``). Taken into
+the token, the pseudonym swallowed the name and the diff marker, and the command or the patch no
+longer worked. The cost: a 16-character generated password whose head reads as such a name is
+left too short to score (3 more of 180 in ``benchmarks/generated_passwords.py``)."""
+
+
 def find_punctuated_secrets(text: str) -> Iterator[Finding]:
     """A random token drawn from all of printable ASCII, as password generators write them
     (``E?#qV8=ib8H@Dy8#@8YtDt*Xbiu?fMdI8X2Y``): base64-family candidates (:data:`_CANDIDATE`) stop
@@ -763,7 +817,11 @@ def find_punctuated_secrets(text: str) -> Iterator[Finding]:
     for match in _PUNCTUATED_RUN.finditer(text):
         raw = match.group()
         token = raw.strip(_WRAPPING)
-        if not 16 <= len(token) <= 128 or "://" in token or _EMAIL_LIKE.fullmatch(token):
+        if "://" in token or _QUERY_PARAMETER.search(token):
+            continue  # a URL or a request path (a scheme would read as a label below)
+        label = _LABEL_BEFORE_VALUE.match(token)
+        token = token[label.end() :] if label else token
+        if not 16 <= len(token) <= 128 or _EMAIL_LIKE.fullmatch(token):
             continue
         if any(ch in _STRUCTURE for ch in token) or PSEUDONYM_RE.search(token):
             continue
@@ -801,11 +859,11 @@ def _carried(text: str, config: RedactionConfig, layers: int) -> list[Finding]:
 
 _PUBLIC_BEFORE = re.compile(
     r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)\s+$"
-    r"|\bh1:$|--hash=\w+:$|\bsha(?:1|256|384|512)[:=-]$"
+    r"|\bh1:$|--hash=\w+:$|\b(?i:sha)(?:1|256|384|512)[:=-]$"
 )
 """Context that proves a token public or a content digest: an SSH public key's type, a go.sum
 ``h1:`` hash, pip's ``--hash=sha256:``, an SRI ``sha512-`` integrity value, a wheel ``RECORD``
-line's ``sha256=``."""
+line's ``sha256=``, an SSH host key's ``SHA256:`` fingerprint."""
 _STRUCTURED_NAME = re.compile(
     r"(?:sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}"  # SRI integrity (npm, yarn, HTML)
     r"|[a-z0-9]+(?:-[a-z0-9]+)*-[a-z0-9]{9,10}-[a-z0-9]{5}"  # a Kubernetes deployment's pod name
@@ -847,6 +905,8 @@ def _digest_by_evidence(text: str, start: int, end: int) -> bool:
     if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..")):
         return True
     line_start = text.rfind("\n", 0, start) + 1
+    if _GIT_REVISION_ARGUMENT.search(text, max(line_start, start - 200), start):
+        return True
     after = text[end : end + 3]
     return not text[line_start:start].strip() and (after[:1] in (" ", "\t", "") or after == "..")
 

@@ -132,8 +132,9 @@ class SymbolTable:
         return sorted(taken)
 
     def is_plain_word(self, value: str) -> bool:
-        """A password or secret that is one plain word (``postgres``, ``Admin``): see
-        ``engine._anchored`` for why its echoes are not replaced."""
+        """A password or secret that reads as a name in code: one plain word (``postgres``,
+        ``Admin``), words run together in camel case (``RedisCache``) or a word and a short number
+        (``example123``). See ``engine._anchored`` for why its echoes are not replaced."""
         return (
             self.kinds.get(value) in ("PASSWORD", "SECRET")
             and value not in self.everywhere
@@ -144,7 +145,9 @@ class SymbolTable:
         return pseudonym(self.kinds[value], pseudonym_digest(self.salt, value), shell_bare)
 
 
-_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]{2,15}")
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]{2,15}|(?:[A-Z][a-z]{2,12}){2,3}|[A-Za-z][a-z]{2,15}\d{1,4}")
+"""Shapes a default password shares with identifiers (``image: postgres``, ``from cache import
+RedisCache``, ``MYSQL_DATABASE=example123``, ``example123.sql``)."""
 _ESCAPE_BEFORE = re.compile(
     r"(?:%[0-9A-Fa-f]{2}|=[0-9A-F]{2}|\\(?:[nrt]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|[0-7]{3}))$"
 )
