@@ -36,6 +36,21 @@ FOUND = {
     "xml_keyed_entry": f'<entry key="apiKey">{PW}</entry>',
     "ftp_pass": f"PASS {PW}\n230 Login successful",
     "imap_login": f"a1 LOGIN bob {PW}",
+    "docker_login_from_stdin": f"echo '{PW}' | docker login -u bob --password-stdin registry.example.com",
+    "kinit_from_stdin": f'printf "%s" "{PW}" | kinit bob@EXAMPLE.COM',
+    "go_dsn": f'db, err := sql.Open("mysql", "app:{PW}@tcp(db:3306)/app")',
+    "oracle_connect": f"$ sqlplus system/{PW.replace('-', '_')}@//db:1521/ORCL",
+    "pgpass_line": f"db.example.com:5432:app:appuser:{PW}\n",
+    "expect_send": f'expect "Password:"\nsend "{PW}\\r"',
+    "xfreerdp": f"xfreerdp /v:10.0.0.5 /u:admin /p:{PW}",
+    "ssh_keygen_passphrase": f"ssh-keygen -t ed25519 -N '{PW}' -f id",
+    "net_use": f"net use Z: \\\\srv\\share /user:bob {PW}",
+    "password_for_account": f"Password for user deploy: {PW}",
+    "credentials_in_prose": f"The credentials are admin:{PW}",
+    "secret_str": f"db_password=SecretStr('{PW}')",
+    "ssm_name_value": f'{{"Name": "/prod/db/password", "Type": "SecureString", "Value": "{PW}"}}',
+    "env_flow_style": f'env:\n  - {{name: DB_PASS, value: "{PW}"}}',
+    "aws_configure_set": f"aws configure set aws_secret_access_key {PW}",
 }
 
 ENCODED = base64.b64encode(PW.encode()).decode()
@@ -103,6 +118,10 @@ KEPT = {
     "env_that_names_no_credential": "- name: LOG_LEVEL\n  value: DEBUG-2024x\n",
     "insert_without_a_credential_column": "INSERT INTO users (name, hint) VALUES ('bob', 'Fav0urite!');",
     "placeholder_in_a_table": "| user | password |\n|---|---|\n| bob | ${DB_PASSWORD} |\n",
+    "math_named_exp": "y = exp(x) + z/(x*exp(y))\nw = exp(2)/sqrt(x_1)",
+    "credentials_doc_link": "See credentials: https://developers.google.com/identity/protocols",
+    "lint_line_with_a_port_like_field": "src/app.py:5432:12:W0612:unused-variable",
+    "json_name_value_of_no_credential": '{"Name": "LOG_LEVEL", "Value": "DEBUG-2024x"}',
 }
 
 

@@ -58,6 +58,44 @@ _SYNTAX = {
     "imap_login": re.compile(
         r"(?m)^(?:\S+\s+)?LOGIN\s+\S+\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)\s*$"
     ),
+    "password_on_stdin": re.compile(
+        r"\b(?:echo|printf)\s+(?:-n\s+|(?P<f>[\"'])%s(?:\\n)?(?P=f)\s+)?(?P<q>[\"']?)(?P<value>[^\"'\s|]{4,200})(?P=q)"
+        r"\s*\|\s*(?:(?:docker|podman|buildah|skopeo|nerdctl|oras|helm(?:\s+registry)?)\s+login\b[^\n|]*--password-stdin"
+        r"|passwd\b[^\n|]*--stdin|kinit\b|chpasswd\b|smbpasswd\b[^\n|]*\s-s\b)"
+    ),
+    "go_dsn": re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s@/\"'<>()]{4,128})@(?:tcp|unix|udp)\("),
+    "oracle_connect": re.compile(
+        r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:sqlplus|expdp|impdp|exp|imp|sqlldr|rman|dgmgrl)(?=[ \t])"
+        r"[^\n|;&]*?\s[\w$#]{1,30}/(?P<value>[^\s@/\"'.()]{4,128})(?=@|\s|$)"
+    ),
+    "pgpass_line": re.compile(
+        r"(?m)^(?:\*|(?=[^:\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9.-]{0,252}):(?:5432|5433|6432|\*)"
+        r":(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):"
+        r"(?P<value>(?:[^\s:\\]|\\.){4,200})$"
+    ),
+    "expect_send": re.compile(
+        r"expect\s+(?:-\w+\s+)*[\"'{]?[^\n\"'}]*(?:assword|assphrase)[^\n\"'}]*[\"'}]?\s*\n\s*send\s+(?:--\s+)?"
+        r"[\"{](?P<value>[^\"}\\\n]{4,128})(?:\\[rn])?[\"}]"
+    ),
+    "xfreerdp_p": re.compile(r"\bxfreerdp\b[^\n]*?\s/p:(?P<q>[\"']?)(?P<value>[^\"'\s]{4,128})(?P=q)"),
+    "rdesktop_p": re.compile(
+        r"\brdesktop\b[^\n]*?\s-p\s*(?P<q>[\"']?)(?P<value>[^\"'\s-][^\"'\s]{3,127})(?P=q)"
+    ),
+    "ssh_keygen_passphrase": re.compile(
+        r"\bssh-keygen\b[^\n]*?\s-[NP]\s*(?P<q>[\"']?)(?P<value>[^\"'\s]{4,128})(?P=q)"
+    ),
+    "net_use": re.compile(r"\bnet\s+use\b[^\n]*?\s/user:\S+\s+(?P<value>[^\s/]\S{3,127})"),
+    "password_for_account": re.compile(
+        r"(?i)\bpassword\s+for\s+(?:(?:the\s+)?(?:user|account)\s+)?[\w.@-]{1,64}\s*(?:is\s*)?:\s*"
+        r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
+    ),
+    "credentials_in_prose": re.compile(
+        r"(?i)\b(?:credentials?(?:\s+are|\s+is)?|log\s*in\s+with|sign\s+in\s+with)\s*:?\s*[\w.@-]{1,64}"
+        r"(?::|\s+/\s+)(?!//)(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
+    ),
+    "secret_wrapper": re.compile(
+        r"\bSecret(?:Str|Bytes)?\(\s*(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]){4,200})(?P=q)\s*\)"
+    ),
 }
 """Commands whose syntax, not a name, says which word is the password (or, for ``gh secret set``
 and GitHub Actions' ``add-mask``, a secret)."""
@@ -75,6 +113,17 @@ _NAMED_BY_SIBLING = {
     ),
     "xml_keyed_element": re.compile(
         r"<(?P<tag>[\w:.-]+)\s+(?:key|name)=\"(?P<name>[^\"\n]{1,80})\"[^>\n]*>(?P<value>[^<\n]{4,200})</(?P=tag)>"
+    ),
+    "json_name_value": re.compile(
+        r"\"(?i:name|key|parametername|parameterkey)\"\s*:\s*\"(?:[^\"\n/]*/)*(?P<name>[^\"\n/]{1,80})\"[^{}]*?"
+        r"\"(?i:value|parametervalue)\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,200})\""
+    ),
+    "yaml_flow_name_value": re.compile(
+        r"\{\s*name:\s*[\"']?(?P<name>[\w.-]{1,80})[\"']?\s*,\s*value:\s*(?P<q>[\"']?)(?P<value>[^\"',}\n]{4,200}?)(?P=q)\s*\}"
+    ),
+    "aws_configure_set": re.compile(
+        r"\baws\s+configure\s+set\s+(?:--profile\s+\S+\s+)?(?P<name>[\w.-]{1,80})\s+(?P<q>[\"']?)"
+        r"(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
 }
 """A value whose name is a sibling's (``name:`` above ``value:``), its parent's key (Terraform's
@@ -126,6 +175,21 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "yaml_block": re.compile(r":[ \t]*[|>]"),
     "json_parent_value": '"value"',
     "xml_keyed_element": '="',
+    "password_on_stdin": re.compile(r"stdin|kinit|chpasswd|smbpasswd"),
+    "go_dsn": re.compile(r"@(?:tcp|unix|udp)\("),
+    "oracle_connect": re.compile(r"\b(?:sqlplus|expdp|impdp|exp|imp|sqlldr|rman|dgmgrl)\b"),
+    "pgpass_line": re.compile(r":(?:5432|5433|6432|\*):"),
+    "expect_send": "send",
+    "xfreerdp_p": "xfreerdp",
+    "rdesktop_p": "rdesktop",
+    "ssh_keygen_passphrase": "ssh-keygen",
+    "net_use": "net use",
+    "password_for_account": re.compile(r"(?i)password\s+for"),
+    "credentials_in_prose": re.compile(r"(?i)credential|log\s*in\s+with|sign\s+in\s+with"),
+    "secret_wrapper": "Secret",
+    "json_name_value": re.compile(r"(?i)\"(?:parameter)?value\""),
+    "yaml_flow_name_value": "value:",
+    "aws_configure_set": "configure set",
 }
 """A literal (or a cheap pattern) each rule's text must hold: most texts hold none, and a rule
 anchored at every line start costs a pass over the text."""
