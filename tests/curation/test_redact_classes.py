@@ -276,3 +276,47 @@ def test_a_query_parameters_value_ends_at_the_next_parameter(request_line: str):
     redacted = redact_text(request_line, SALT)[0]
     assert "Zx9kQ2mL7vN3pR8sK1wT4yB6" not in redacted and "B0cJV4aX7nZyKOPPA0vGfjaHhWtB5Q" not in redacted
     assert "&page=2&sort=asc" in redacted or "&q=shoes&limit=20" in redacted, redacted
+
+
+def test_base64_of_a_sentence_is_a_fixture_not_a_key():
+    """``base64.b64decode("VGhlIHF1aWNr...")`` in a test lost its fixture to a pseudonym, and the code
+    no longer ran (red team); a sentence that carries a credential is still found."""
+    import base64
+
+    fixture = base64.b64encode(b"The quick brown fox jumps over the lazy dog").decode()
+    line = f'data = base64.b64decode("{fixture}")'
+    assert redact_text(line, SALT)[0] == line
+    carrying = base64.b64encode(b"login with password: Tr1cky-Walrus-2024 please").decode()
+    assert carrying not in redact_text(f'payload = "{carrying}"', SALT)[0]
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "$ echo VHIxY2t5LVdhbHJ1cy0yMDI0 | base64 -d\nTr1cky-Walrus-2024\n",
+        '$ kubectl get secret db -o jsonpath="{.data.password}" | base64 -d\nTr1cky-Walrus-2024\n',
+    ],
+    ids=["decoded_after_a_found_value", "decoded_field_of_a_secret"],
+)
+def test_a_secret_decoded_on_the_next_line_is_replaced_too(log: str):
+    """The base64 was redacted, the password ``base64 -d`` printed under it was not (red team)."""
+    assert "Tr1cky-Walrus-2024" not in redact_text(log, SALT)[0]
+
+
+@pytest.mark.parametrize(
+    ("entry", "value"),
+    [
+        ("POSTGRES_PASSWORD=compose_pw_value\nPOSTGRES_USER=app\n", "compose_pw_value"),
+        ("  DJANGO_SECRET_KEY: super_secret_dev_key_do_not_share\n", "super_secret_dev_key_do_not_share"),
+    ],
+)
+def test_an_env_entrys_snake_case_value_is_a_literal(entry: str, value: str):
+    assert value not in redact_text(entry, SALT)[0]
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["password = user_password", "f(password=new_password)", "    TEST_DATA_KEY: TEST_DATA_BASE64,"],
+)
+def test_code_that_names_a_variable_keeps_it(code: str):
+    assert redact_text(code, SALT)[0] == code

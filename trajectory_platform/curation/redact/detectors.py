@@ -350,6 +350,23 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) 
     )
 
 
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+_SNAKE_WORDS = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")
+_ENV_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:-[ \t]+|export[ \t]+)?$")
+
+
+def _env_entry(text: str, name: str, op: str, value_start: int) -> bool:
+    """Is this an ``.env`` line or a YAML entry (``POSTGRES_PASSWORD=my_strong_pw_value``,
+    ``DJANGO_SECRET_KEY: super_secret_dev_key``): an environment variable's name opening its line,
+    then ``=`` with no space or ``:``? There an unquoted snake_case value is a literal, not the
+    name of a variable (code assigns with spaces or reads ``$VAR``), and such a password survived.
+    A constant's name (``TEST_DATA_BASE64``) or a value a comma follows (a dict) is still code."""
+    if not _ENV_NAME.fullmatch(name) or not (op == "=" or op.strip() == ":" and "\n" not in op):
+        return False
+    name_start = value_start - len(op) - len(name)
+    return _ENV_LINE_START.search(text, max(0, name_start - 40), name_start) is not None
+
+
 def _assignment_finding(text: str, name: str, raw: str, raw_start: int, op: str) -> Finding | None:
     name_class = credential_class(name)
     if name_class is None:
@@ -363,6 +380,12 @@ def _assignment_finding(text: str, name: str, raw: str, raw_start: int, op: str)
     if "\n" in op and not quoted:
         return None  # "confirm_password:" ending a line opens a block; the next line is code
     next_char = text[raw_start + len(raw) : raw_start + len(raw) + 1]
+    if (
+        _SNAKE_WORDS.fullmatch(value)
+        and next_char not in ("(", "[", ",")
+        and _env_entry(text, name, op, raw_start)
+    ):
+        quoted = True  # an .env or YAML entry's snake_case value is a literal, not a variable
     if not acceptable_value(value, quoted, name_class, next_char):
         return None
     return Finding(
@@ -890,7 +913,17 @@ def _random_token(token: str, text: str, start: int) -> bool:
     bare = token.rstrip("=")
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token)):
         return False
-    return looks_random(bare)
+    return looks_random(bare) and not _reads_as_prose(encoded_text(token))
+
+
+def _reads_as_prose(decoded: str | None) -> bool:
+    """Is this what a base64 token encodes a sentence (``VGhlIHF1aWNr...``: "The quick brown fox")?
+    A test fixture or a message body, not a key: three words or more, letters and spaces almost all
+    of it. A sentence that carries a credential is read by the encoded-secret path instead
+    (:func:`_encoded_secret_kind`)."""
+    if decoded is None or len(decoded.split()) < 3:
+        return False
+    return sum(ch.isalpha() or ch.isspace() for ch in decoded) >= 0.85 * len(decoded)
 
 
 def _digest_by_evidence(text: str, start: int, end: int) -> bool:

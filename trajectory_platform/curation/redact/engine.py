@@ -22,6 +22,7 @@ from trajectory_platform.curation.redact.decoders import (
     LIST_DECODERS,
     SAME_RANDOMNESS_DECODERS,
     decoded_views,
+    encoded_text,
 )
 from trajectory_platform.curation.redact.detectors import (
     credential_class,
@@ -32,7 +33,7 @@ from trajectory_platform.curation.redact.detectors import (
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import find_positional_credentials
-from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE, SymbolTable
+from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 
 MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
@@ -287,7 +288,16 @@ def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None 
         table.add(finding.value, finding.kind)
         if finding.detector.endswith("+split"):
             table.everywhere.add(finding.value)
+        plain = encoded_text(finding.value) if finding.kind not in PII_KINDS else None
+        if plain is not None and _DECODED_CREDENTIAL.fullmatch(plain):
+            table.add(plain, finding.kind)
     return table
+
+
+_DECODED_CREDENTIAL = re.compile(r"[!-~]{6,200}")
+"""What a secret found in base64 decodes to, when it is one printable token (a password under a
+Kubernetes Secret's ``data``, ``user:pw`` of a Basic header): the log prints it too where a command
+decoded it (``echo ... | base64 -d``), and that line is replaced with the same kind."""
 
 
 def redact_text(

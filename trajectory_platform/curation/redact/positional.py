@@ -121,6 +121,10 @@ _NAMED_BY_SIBLING = {
     "yaml_flow_name_value": re.compile(
         r"\{\s*name:\s*[\"']?(?P<name>[\w.-]{1,80})[\"']?\s*,\s*value:\s*(?P<q>[\"']?)(?P<value>[^\"',}\n]{4,200}?)(?P=q)\s*\}"
     ),
+    "decoded_secret_field": re.compile(
+        r"\{\.data\.(?P<name>[\w.-]{1,80})\}[\"']?\s*\|\s*base64\s+(?:-d|--decode|-D)\b[^\n]*\n"
+        r"(?P<value>\S{4,200})"
+    ),
     "aws_configure_set": re.compile(
         r"\baws\s+configure\s+set\s+(?:--profile\s+\S+\s+)?(?P<name>[\w.-]{1,80})\s+(?P<q>[\"']?)"
         r"(?P<value>[^\"'\s]{4,200})(?P=q)"
@@ -190,6 +194,7 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "json_name_value": re.compile(r"(?i)\"(?:parameter)?value\""),
     "yaml_flow_name_value": "value:",
     "aws_configure_set": "configure set",
+    "decoded_secret_field": "base64",
 }
 """A literal (or a cheap pattern) each rule's text must hold: most texts hold none, and a rule
 anchored at every line start costs a pass over the text."""
