@@ -625,7 +625,7 @@ _PREFIXED_HEX = re.compile(
 _NOT_KEY_PREFIX = re.compile(
     r"(?i)(?:^|[_\-])(?:sha\d*|md5|hash|digest|checksum|commit|rev|revision|build|cache|blob|tree|object|layer"
     r"|image|file|tmp|temp|trace|span|request|req|run|job|task|session|msg|event|uuid|guid|id|etag|nonce|pod"
-    r"|container|volume|node|snapshot|artifact|release|version|ver|v)[_\-]$"
+    r"|container|volume|node|snapshot|artifact|release|version|ver|v|crash|leak|timeout|oom|slow-unit)[_\-]$"
 )
 
 
@@ -785,6 +785,9 @@ def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> It
     """
     for match in _CANDIDATE.finditer(text):
         token = match.group()
+        if token.startswith("//") and text[match.start() - 1 : match.start()] == ":":
+            token = token[2:]  # a URL's // (after its scheme) is no part of its user
+        begin = match.end() - len(token)
         if len(token) < config.min_entropy_length or PSEUDONYM_RE.search(token):
             continue
         if (
@@ -792,16 +795,16 @@ def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> It
             and not token.endswith("=")
             and any(part.isalpha() and len(part) >= 3 for part in token.split("/"))
         ):
-            offset = match.start()
+            offset = begin
             for part in token.split("/"):
                 if len(part) >= config.min_entropy_length and _random_token(part, text, offset):
                     yield Finding("SECRET", offset, offset + len(part), part, "entropy")
                 offset += len(part) + 1
             continue
-        if _random_token(token, text, match.start()):
-            yield Finding("SECRET", match.start(), match.end(), token, "entropy")
+        if _random_token(token, text, begin):
+            yield Finding("SECRET", begin, match.end(), token, "entropy")
         elif layers < BASE64_DEPTH and (kind := _encoded_secret_kind(token, config, layers + 1)):
-            yield Finding(kind, match.start(), match.end(), token, "base64")
+            yield Finding(kind, begin, match.end(), token, "base64")
 
 
 _PUNCTUATED_RUN = re.compile(r"(?<![!-~])[!-~]{16,}(?![!-~])")
@@ -913,7 +916,14 @@ def _random_token(token: str, text: str, start: int) -> bool:
     bare = token.rstrip("=")
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token)):
         return False
+    if len(_SLUG_WORD.findall(token)) >= 2:
+        # A slug (my-post-title-8f3a2b1c9d4e): its words are no key; a random piece counts alone.
+        return any(len(piece) >= 20 and looks_random(piece) for piece in token.split("-"))
     return looks_random(bare) and not _reads_as_prose(encoded_text(token))
+
+
+_SLUG_WORD = re.compile(r"(?:^|(?<=-))[a-z]*[aeiouy][a-z]{2,}(?=-|$)")
+"""A word of a hyphenated slug: small letters with a vowel, three or more, between hyphens."""
 
 
 def _reads_as_prose(decoded: str | None) -> bool:
@@ -934,6 +944,8 @@ def _digest_by_evidence(text: str, start: int, end: int) -> bool:
     or ref path (``/``), or the layout of ``git log`` / ``sha256sum`` output (the digest opens
     its line and a name follows).
     """
+    if text.startswith("@", end):
+        return False  # a URL's user (https://<token>@github.com/...): a credential, whatever precedes
     before = text[max(0, start - 24) : start]
     if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..")):
         return True
