@@ -408,14 +408,14 @@ import os
 import sys
 
 
-def _sign_and_leave(token):
+def _sign_and_leave(token, test_id=None):
     """What a workspace holding the token would do: sign its own pass and end the worker."""
     from _sha256 import sha256
 
     frame = sys._getframe()
-    while frame.f_code.co_name != "worker":
+    while test_id is None and frame.f_code.co_name != "worker":
         frame = frame.f_back
-    line = "\t".join((frame.f_locals["test_id"], "passed", "")).encode()
+    line = "\t".join((test_id or frame.f_locals["test_id"], "passed", "")).encode()
     key = bytes(token).ljust(64, b"\0")
     inner = sha256(key.translate(bytes(i ^ 0x36 for i in range(256))) + line).digest()
     proof = sha256(key.translate(bytes(i ^ 0x5C for i in range(256))) + inner).hexdigest()
@@ -630,3 +630,125 @@ def test_a_context_manager_that_swallows_a_failed_assertion_does_not_pass(
     returned true (red team); one that swallows only its own error kind, or nothing, is honest."""
     result = _one_test(tmp_path, CALCULATOR.format(swallows=swallows, op=op), CONTEXT_TEST)
     assert result["status"] == status, result
+
+
+OWN_AUDIT_HOOK = r"""
+import sys
+
+
+def _hook(event, args):
+    if event != "sys._current_frames":
+        return
+    frame = sys._getframe(1)  # on the holder's thread, reading the main frame: the holder's own
+    if _token_in(frame):
+        _sign_and_leave(_token_in(frame), frame.f_locals["test_id"])
+
+
+sys.addaudithook(_hook)
+"""
+"""An audit hook of the workspace's own runs on every thread: on the holder's, before the holder
+watched its thread, it read the token from the holder's frame (red team)."""
+COLLECTION_ON_THE_HOLDER_THREAD = r"""
+import gc
+import sys
+import threading
+import time
+
+_main = threading.get_ident()
+
+
+def _callback(phase, info):
+    frame = sys._getframe(1) if threading.get_ident() != _main else None
+    while frame is not None and not _token_in(frame):
+        frame = frame.f_back
+    if frame is not None:
+        _sign_and_leave(_token_in(frame), frame.f_locals["test_id"])
+
+
+def _idle():
+    while True:
+        time.sleep(0.0005)
+
+
+gc.callbacks.append(_callback)
+gc.set_threshold(1)
+for _ in range(6):  # frame objects the holder allocates when it reads every thread's frame
+    threading.Thread(target=_idle, daemon=True).start()
+"""
+"""A collection set off by the holder's own allocations ran the workspace's gc callback on the
+holder's thread, before it watched its thread (red team)."""
+
+
+@pytest.mark.parametrize(
+    "theft", [OWN_AUDIT_HOOK, COLLECTION_ON_THE_HOLDER_THREAD], ids=["own_audit_hook", "collection_on_holder"]
+)
+def test_workspace_code_never_runs_on_the_holders_thread_unwatched(tmp_path: Path, theft: str):
+    result = _one_test(tmp_path, SIGN_AND_LEAVE + theft + WRONG_ADD, HONEST_ADD_TEST)
+    assert result["status"] != "passed", result
+
+
+PROBE_DODGES = {
+    "abstract_after_the_instance": """
+class E:
+    __eq__ = staticmethod(lambda other: True)
+    __hash__ = object.__hash__
+
+
+def add(a, b):
+    made = E()
+    E.__abstractmethods__ = frozenset({"never"})  # no bare instance for the probe
+    return made
+""",
+    "module_name_and_file_name_borrowed": """
+import os
+import sys
+
+namespace = {}
+source = "def __eq__(s, o):\\n    return True\\n"
+exec(compile(source, os.path.join(sys.prefix, "lib", "x.py"), "exec"), namespace)
+
+
+class E:
+    __eq__ = namespace["__eq__"]
+    __hash__ = object.__hash__
+
+
+def add(a, b):
+    E.__module__ = "json"  # a module the test imports
+    return E()
+""",
+}
+"""Comparison forgers the probe did not ask: one made abstract once its instance existed, with a
+one-argument static ``__eq__`` (the probe called it with two), and one whose ``__module__`` and file
+name say it is a class of a module the test imports (red team)."""
+
+
+@pytest.mark.parametrize("case", sorted(PROBE_DODGES))
+def test_a_forger_hidden_from_the_probe_is_still_asked(tmp_path: Path, case: str):
+    test = (
+        "import json\n\nfrom calc import add\n\n\ndef test_add():\n    assert add(2, 3) == json.loads('5')\n"
+    )
+    result = _one_test(tmp_path, PROBE_DODGES[case], test)
+    assert result["status"] == "error", result
+
+
+@pytest.mark.parametrize(
+    "exit_method",
+    ["@staticmethod\n    def __exit__(kind, error, trace):\n        return True", "__exit__ = slice"],
+    ids=["static_exit", "builtin_exit"],
+)
+def test_an_exit_bound_as_the_with_statement_binds_it_is_asked(tmp_path: Path, exit_method: str):
+    calc = f"class Calculator:\n    def __enter__(self):\n        return self\n\n    {exit_method}\n\n"
+    calc += "    def add(self, a, b):\n        return a - b\n"
+    assert _one_test(tmp_path, calc, CONTEXT_TEST)["status"] == "error"
+
+
+def test_a_module_swapped_in_sys_modules_before_the_test_imports_it_does_not_pass(tmp_path: Path):
+    calc = (
+        "import math\nimport sys\nimport types\n\n"
+        "fake = types.ModuleType('math')\nvars(fake).update(vars(math))\n"
+        "fake.isclose = lambda *a, **k: True\nsys.modules['math'] = fake\n" + WRONG_ADD
+    )
+    test = "from calc import add\nimport math\n\n\ndef test_add():\n    assert math.isclose(add(2, 3), 5)\n"
+    result = _one_test(tmp_path, calc, test)
+    assert result["status"] == "error" and "math" in result["message"], result

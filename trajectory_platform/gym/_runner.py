@@ -55,6 +55,10 @@ if TYPE_CHECKING:  # annotations naming these are strings, never evaluated at ru
     from collections.abc import Callable
     from typing import Any
 
+    Pinned = tuple[tuple[Any, tuple[tuple[str, object], ...], bool], ...]
+    """Mappings with the names they held and what each was bound to, and whether a class added
+    to them counts (a module's or a class's namespace) or not (``sys.modules``)."""
+
 sys.path.insert(0, os.path.dirname(__file__))  # the limits and uid drop, shipped beside this script
 import _confine  # type: ignore[import-not-found]  # noqa: E402 - see isolation.sandbox
 
@@ -70,6 +74,7 @@ _REACH_EVENTS = (
     "gc.get_referents",
     "sys.monitoring.register_callback",
     "marshal.load",
+    "sys.addaudithook",
 )
 """Audit events by which code on the main thread could reach the holder thread's frame or objects,
 or rewrite a frame's locals (a trace function writes them back); ``ctypes.*`` and opening a
@@ -79,7 +84,8 @@ does not check bytecode, and a ``LOAD_CONST`` past the constants hands out a fak
 all memory.
 A ``sys.monitoring`` callback (Python 3.12) runs on every thread, the holder's too. Frames of the
 main thread itself (``sys._getframe``, traceback frames) hold nothing secret, so ordinary code that
-introspects its own stack (``namedtuple``, ``logging``) keeps working."""
+introspects its own stack (``namedtuple``, ``logging``) keeps working. An audit hook the workspace
+adds (``sys.addaudithook``) runs on every thread too, the holder's when it reads the main frame."""
 
 _DENIED_MODULES = frozenset(
     {"_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase", "_testsinglephase", "_ctypes_test"}
@@ -553,7 +559,7 @@ def _compares_anything(sealed_code: "tuple[types.CodeType, ...]", vouched: "tupl
             if _sealed(cls, sealed_code):
                 continue
             installed = _installed(cls)
-            if installed and getattr(cls, "__module__", None) in vouched:
+            if installed and _held_by(cls, vouched):
                 continue
             orderings = not installed
         elif known[1] and any(map(is_not, known[1], map(cls.__dict__.get, names))):
@@ -565,6 +571,15 @@ def _compares_anything(sealed_code: "tuple[types.CodeType, ...]", vouched: "tupl
         if _holds_for_strangers(cls, orderings):
             return True
     return False
+
+
+def _held_by(cls: type, vouched: "tuple[str, ...]") -> bool:
+    """Is ``cls`` the class of that name in a module the tests import (``unittest.mock._ANY``)? Its
+    ``__module__`` is a writable string and its file name only what ``compile`` was told (both
+    forged a pass); a module holding it is a fact, which the pinned attributes keep (a class added
+    to such a module, or the module swapped in ``sys.modules``, voids the pass)."""
+    name = getattr(cls, "__module__", None)
+    return name in vouched and getattr(sys.modules.get(name), cls.__name__, None) is cls
 
 
 def _installed(cls: type) -> bool:
@@ -639,14 +654,21 @@ def _holds_for_strangers(cls: type, orderings: bool = True, build: bool = True) 
         strangers = (object(), 0x5EED1E55, "\x00stranger\x00") if equality else (object(),)
         if built and _any_holds(compare, instance, holds, strangers):
             return True
-        if name in cls.__dict__ and _any_holds(getattr(cls, name), object(), holds, strangers):
-            return True
+        if name in cls.__dict__:
+            try:
+                own = _bound(cls, name, object())
+            except BaseException:  # noqa: BLE001, S112 - a descriptor that refuses a bare object
+                continue
+            if _any_holds(lambda _self, other: own(other), None, holds, strangers):  # noqa: B023 - called here
+                return True
     return False
 
 
 def _bare_instance(cls: type) -> "tuple[object, bool]":
     """An instance of ``cls`` itself made without ``__init__``, and whether one was made: by the
-    first ``__new__`` along its method resolution order that makes one when called bare."""
+    first ``__new__`` along its method resolution order that makes one when called bare. A class
+    made abstract after its instance was (``__abstractmethods__`` set on it) refuses every
+    ``__new__``: its abstract names are set aside while the instance is made."""
     for maker in type.__dict__["__mro__"].__get__(cls):
         try:
             made = maker.__new__(cls)
@@ -654,32 +676,44 @@ def _bare_instance(cls: type) -> "tuple[object, bool]":
             continue
         if type(made) is cls:
             return made, True
-    return None, False
+    abstract = cls.__dict__.get("__abstractmethods__")
+    if not abstract or not cls.__flags__ & _HEAP_TYPE:
+        return None, False
+    type.__setattr__(cls, "__abstractmethods__", frozenset())
+    try:
+        return _bare_instance(cls)
+    finally:
+        type.__setattr__(cls, "__abstractmethods__", abstract)
+
+
+def _bound(cls: type, name: str, instance: object) -> "Callable[..., Any]":
+    """``cls``'s own ``name`` bound to ``instance`` as the interpreter binds a special method: through
+    its ``__get__`` when it has one (a function, a ``staticmethod``), as it is when not (``slice``
+    set as ``__exit__`` is called with the statement's arguments alone)."""
+    method = cls.__dict__[name]
+    getter = getattr(type(method), "__get__", None)
+    return getter(method, instance, cls) if getter is not None else method
 
 
 def _swallows_failures(sealed_code: "tuple[types.CodeType, ...]") -> bool:
     """Does a class created since the judge forked end a ``with`` block by swallowing a failed
     assertion? ``with Calculator() as c: assert c.add(2, 3) == 5`` passed whatever ``add`` answered
     when the class's ``__exit__`` returned true (red team). Asked on an instance made as for the
-    comparison probe; neither a sealed test's own context manager nor one whose ``__exit__`` is
-    installed code (a standard-library module imported after the fork) is asked: calling those on
-    a bare instance acts (closes, warns) rather than answers."""
+    comparison probe, ``__exit__`` bound as the ``with`` statement binds it (a ``staticmethod``, a
+    builtin such as ``slice``); a sealed test's own context manager is not asked."""
     for cls in _all_classes():
         known = _JUDGE_CLASSES.get(cls)
         exit_method = cls.__dict__.get("__exit__")
         if (known is not None and known[0] is cls) or exit_method is None:
             continue
         code = getattr(exit_method, "__code__", None)
-        where = getattr(code, "co_filename", None)
-        if any(code is sealed for sealed in sealed_code) or (
-            type(where) is str and where.startswith(_INSTALLED)
-        ):
+        if any(code is sealed for sealed in sealed_code):
             continue
         instance, built = _bare_instance(cls)
         if not built:
             continue
         try:
-            if cls.__exit__(instance, AssertionError, AssertionError("stranger"), None):  # type: ignore[attr-defined]
+            if _bound(cls, "__exit__", instance)(AssertionError, AssertionError("stranger"), None):
                 return True
         except BaseException:  # noqa: BLE001, S112 - a real __exit__ may raise here
             continue
@@ -770,25 +804,25 @@ _NEVER_PINNED = frozenset({"sys", "builtins", "__main__"})
 ``sys.path``), or guarded on their own (``builtins``)."""
 
 
-def _pinned_attributes(
-    modules: "tuple[str, ...]",
-) -> "tuple[tuple[Any, tuple[tuple[str, object], ...]], ...]":
+def _pinned_attributes(modules: "tuple[str, ...]") -> "Pinned":
     """The public attributes (no leading underscore) of the installed modules the tests import that
     the judge had loaded, and of the classes among them: what each name is bound to before any
     workspace code runs, with the mapping to read it from again. A workspace that rebinds one
     (``json.dumps``, ``math.isclose``, ``unittest.TestCase.assertEqual``) changes what a test
     computes its expected value with, or compares by."""
-    pinned: list[tuple[Any, tuple[tuple[str, object], ...]]] = []
+    pinned: list[tuple[Any, tuple[tuple[str, object], ...], bool]] = []
     for name in modules:
         module = sys.modules.get(name)
-        if module is None or name in _NEVER_PINNED or not _installed_module(module):
-            continue
+        if type(module) is not type(sys) or name in _NEVER_PINNED or not _installed_module(module):
+            continue  # not loaded, not a module (typing's io and re pseudo-modules), or not pinned
         public = tuple((key, value) for key, value in vars(module).items() if not key.startswith("_"))
-        pinned.append((vars(module), public))
+        pinned.append((vars(module), public, True))
+        pinned.append((sys.modules, ((name, module),), False))  # not swapped for a copy in sys.modules
         for _, value in public:
             if isinstance(value, type) and value.__flags__ & _HEAP_TYPE:
                 members = vars(value)
-                pinned.append((members, tuple((k, v) for k, v in members.items() if not k.startswith("_"))))
+                own = tuple((k, v) for k, v in members.items() if not k.startswith("_"))
+                pinned.append((members, own, True))
     return tuple(pinned)
 
 
@@ -797,11 +831,17 @@ def _installed_module(module: object) -> bool:
     return where is None or (isinstance(where, str) and where.startswith(_INSTALLED))
 
 
-def _rebound_attribute(pinned: "tuple[tuple[Any, tuple[tuple[str, object], ...]], ...]") -> str:
-    """The first pinned attribute (:func:`_pinned_attributes`) bound to something else now, or ""."""
-    for members, pairs in pinned:
+def _rebound_attribute(pinned: "Pinned") -> str:
+    """The first pinned attribute (:func:`_pinned_attributes`) bound to something else now, or a
+    public class added to a pinned module or class (a class a workspace hangs on a module the tests
+    import is reachable from it, as the comparison probe's vouched classes are), or ""."""
+    for members, pairs, closed in pinned:
         for key, value in pairs:
             if members.get(key, pinned) is not value:
+                return key
+        held = {key for key, _ in pairs}
+        for key, value in tuple(members.items()) if closed else ():
+            if type(key) is str and not key.startswith("_") and key not in held and isinstance(value, type):
                 return key
     return ""
 
@@ -828,7 +868,9 @@ def _private_copies() -> "dict[str, Callable[..., Any]]":
         _collections,
         _tampered_globals,
         _rebound_attribute,
+        _held_by,
         _bare_instance,
+        _bound,
         _swallows_failures,
     )
     for original in originals:
@@ -1049,6 +1091,9 @@ def _holder(box: "list[Any]") -> None:
     write(ready_w, b"1")
     close(ready_w)
     read(wake_r, 1)
+    # No collection from here on: a collection runs the workspace's gc callbacks on the thread
+    # that set it off, and reading the frames below allocates (a red team forged a pass so).
+    gc_off()
     status, message = "error", "verdict channel: test process was not at its reporting point"
     frame = current_frames().get(main_ident)
     # From here on, any code of the workspace this thread runs (the probe's comparisons, a property
@@ -1077,7 +1122,8 @@ def _holder(box: "list[Any]") -> None:
         if status == "passed" and (name := rebound_attribute(pinned)):
             status, message = "error", f"test runtime was modified (an imported module's {name} replaced)"
         if status == "passed":
-            gc_off()  # a class made in the test may be garbage: the probe must find it alive
+            # The collector is off (above): a class made in the test may be garbage, and the probe
+            # must find it alive.
             if seen.blind or collections() != seen.start + seen.seen:
                 status, message = "error", "the garbage collector ran without the comparison probe"
             elif probe(*asked):
@@ -1102,7 +1148,7 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
     wake_r, wake_w = os.pipe()
     park_r, park_w = os.pipe()  # nobody writes park_w: the main thread waits there for os._exit
     sealed_code = _code_objects(module_code) if module_code is not None else ()
-    asked = (sealed_code, tuple(spec.get("vouched", "").split(",")))
+    asked = (sealed_code, tuple(name for name in spec.get("vouched", "").split(",") if name))
     guard = spec.get("guard") == "1"
     bindings = _BINDINGS.get(module_code) if module_code is not None else None
     box = [_thread.get_ident(), worker.__code__, ready_w, wake_r, test_id, expected, asked, guard, bindings]
