@@ -42,6 +42,8 @@ FOUND = {
         "bPxRfiCYEXAMPLEKEY",
     ),
     "dotted_key": ('api_key: "sk.live.Zx9kQ2mL7vN3pR8s"', "Zx9kQ2mL7vN3pR8s"),
+    "hash_in_a_query_password": ("POST /api/session?user=ops&pwd=Xy3#R!k9Lm2@vZ8pQ4", "R!k9Lm2@vZ8pQ4"),
+    "key_searched_in_history": (f"git log -S {HEX_40} -- .env", HEX_40),
     "hex_token_as_a_urls_user": (f"git clone https://{HEX_40}@github.com/acme/private.git", HEX_40),
     "url_without_a_user": ("REDIS_URL=redis://:Tr1cky-Walrus-2024@cache:6379/0", "Tr1cky-Walrus-2024"),
     "mysql_single_quoted": ("mysql -u root -p'Tr1cky Walrus 2024' app", "Tr1cky Walrus 2024"),
@@ -106,6 +108,11 @@ KEPT = {
     "react_key": '<Item key="item-42-b" />',
     "slug_ending_in_a_hash": "read it at https://blog.example.com/@dana/my-post-title-8f3a2b1c9d4e",
     "fuzzer_crash_file": f"./fuzz_parser crash-{HEX_40}",
+    "model_under_a_vendor_name": "OPENAI_MODEL=gpt-4o-2024-08-06\nANTHROPIC_MODEL=claude-3-5-sonnet-20241022",
+    "aws_tag_named_after_auth": '{"Key": "AuthTeam", "Value": "Platform-2025"}',
+    "postgres_setting": "password_encryption = scram-sha-256",
+    "go_test_output": "--- PASS: TestTokenRefresh (0.02s)\nPASS: test_refresh_token_rotation",
+    "keyword_argument_in_a_call": "client = Client(\n    USER=db_user,\n    PASSWORD=user_password\n)",
     "aws_key_pair_name": "KEY_PAIR=my-keypair-2024",
     "md5_in_a_file_name": f"strings flash_{HEX_32}.img | grep flag",
     "id_flag_value": f"aws glue get-job-run --run-id jr_{HEX_40}{HEX_32[:24]}",
@@ -202,6 +209,7 @@ def test_a_secret_split_across_two_messages_loses_both_halves():
         "Running tests now",
         "HTTP/1.1 200 OK",
         "2024-05-01 12:00:01 done",
+        "pnpm install && pnpm test",
     ],
 )
 def test_a_secret_a_message_ends_with_leaves_the_next_message_alone(ending: str, secret: str, following: str):
@@ -323,3 +331,17 @@ def test_an_env_entrys_snake_case_value_is_a_literal(entry: str, value: str):
 )
 def test_code_that_names_a_variable_keeps_it(code: str):
     assert redact_text(code, SALT)[0] == code
+
+
+def test_a_decoded_secret_that_names_something_is_not_replaced_everywhere():
+    """A Secret's ``database: b64(orders_production)`` once rewrote every ``psql orders_production``
+    of the episode (red team): a decoded value that reads as a name stays where it is named."""
+    import base64
+
+    encoded = base64.b64encode(b"orders_production").decode()
+    episode = _conversation(
+        f"kind: Secret\ndata:\n  database: {encoded}\n", "psql orders_production -c 'select 1'", "thanks"
+    )
+    redacted = redact_episode(episode, SALT)[0]
+    assert encoded not in redacted.events[0].content
+    assert redacted.events[1].content == episode.events[1].content

@@ -122,6 +122,12 @@ KEPT = {
     "credentials_doc_link": "See credentials: https://developers.google.com/identity/protocols",
     "lint_line_with_a_port_like_field": "src/app.py:5432:12:W0612:unused-variable",
     "json_name_value_of_no_credential": '{"Name": "LOG_LEVEL", "Value": "DEBUG-2024x"}',
+    "sudo_prompt_and_the_next_output": "[sudo] password for ubuntu: Reading package lists... Done",
+    "credential_helper_config": '{"credHelpers": {"x": "y"}, "credential-helper:ecr-login": 1}',
+    "credentials_naming_a_host": "credentials: db:5432/appdb",
+    "expect_of_no_prompt": 'expect "password changed"\nsend "/usr/bin/logout\\r"',
+    "exp_in_prose": "exp total/Seconds2024 ratio\nimp notes/Draft2025 later",
+    "pulumi_secret_resource": 'db = aws.secretsmanager.Secret("db-creds-2024")',
 }
 
 

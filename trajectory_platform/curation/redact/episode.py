@@ -84,10 +84,13 @@ MIN_SPLIT_PART = 4
 standalone occurrence of those few characters, and the other half carries the secret."""
 
 
-_WORD_SHAPED = re.compile(r"[A-Z]?[a-z]*[aeiouy][a-z]*|[A-Z]{3,}|[0-9]{3,}|[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_WORD_SHAPED = re.compile(
+    r"[A-Z]?[a-z]*[aeiouy][a-z]*|[a-z]{3,}|[A-Z]{3,}|[0-9]{3,}|[a-z][a-z0-9]*(?:_[a-z0-9]+)+"
+)
 """The run of letters, digits and underscores next to the join that reads as a word (``export``,
-``Running``: a vowel in it), an acronym or log level (``HTTP``, ``INFO``), a number (``2024``) or a
-snake_case name (``pg_isready``): the shape of the text that starts or ends a message, rarely of a
+``Running``: a vowel in it; small letters alone: ``pnpm``, ``sftp``, ``https``), an acronym or log
+level (``HTTP``, ``INFO``), a number (``2024``) or a snake_case name (``pg_isready``): the shape of
+the text that starts or ends a message, rarely of a
 random secret's piece (``Fgxmr``, ``Q2vL``)."""
 _RUN_AFTER_JOIN = re.compile(r"[A-Za-z0-9_]+")
 _RUN_BEFORE_JOIN = re.compile(r"[A-Za-z0-9_]+$")

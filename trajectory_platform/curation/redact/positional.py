@@ -65,8 +65,12 @@ _SYNTAX = {
     ),
     "go_dsn": re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s@/\"'<>()]{4,128})@(?:tcp|unix|udp)\("),
     "oracle_connect": re.compile(
-        r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:sqlplus|expdp|impdp|exp|imp|sqlldr|rman|dgmgrl)(?=[ \t])"
-        r"[^\n|;&]*?\s[\w$#]{1,30}/(?P<value>[^\s@/\"'.()]{4,128})(?=@|\s|$)"
+        r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)(?=[ \t])[^\n|;&]*?\s"
+        r"[\w$#]{1,30}/(?P<value>[^\s@/\"'.()]{4,128})(?=@|\s|$)"
+    ),
+    "oracle_legacy_connect": re.compile(  # exp and imp are words of prose too: only user/pw@db
+        r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:exp|imp)[ \t][^\n|;&]*?\s[\w$#]{1,30}/"
+        r"(?P<value>[^\s@/\"'.()]{4,128})@"
     ),
     "pgpass_line": re.compile(
         r"(?m)^(?:\*|(?=[^:\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9.-]{0,252}):(?:5432|5433|6432|\*)"
@@ -74,7 +78,7 @@ _SYNTAX = {
         r"(?P<value>(?:[^\s:\\]|\\.){4,200})$"
     ),
     "expect_send": re.compile(
-        r"expect\s+(?:-\w+\s+)*[\"'{]?[^\n\"'}]*(?:assword|assphrase)[^\n\"'}]*[\"'}]?\s*\n\s*send\s+(?:--\s+)?"
+        r"expect\s+(?:-\w+\s+)*[\"'{]?[^\n\"'}]*(?:assword|assphrase)[^\n\"'}]*?[:*?]\s*[\"'}]?\s*\n\s*send\s+(?:--\s+)?"
         r"[\"{](?P<value>[^\"}\\\n]{4,128})(?:\\[rn])?[\"}]"
     ),
     "xfreerdp_p": re.compile(r"\bxfreerdp\b[^\n]*?\s/p:(?P<q>[\"']?)(?P<value>[^\"'\s]{4,128})(?P=q)"),
@@ -86,15 +90,15 @@ _SYNTAX = {
     ),
     "net_use": re.compile(r"\bnet\s+use\b[^\n]*?\s/user:\S+\s+(?P<value>[^\s/]\S{3,127})"),
     "password_for_account": re.compile(
-        r"(?i)\bpassword\s+for\s+(?:(?:the\s+)?(?:user|account)\s+)?[\w.@-]{1,64}\s*(?:is\s*)?:\s*"
-        r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
+        r"(?i)\bpassword\s+for\s+(?:(?:the\s+)?(?:user|account)\s+)?[\w.@-]{1,64}\s*(?:is\s*)?:[ \t]*"
+        r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)[ \t]*(?:\r?\n|$)"
     ),
     "credentials_in_prose": re.compile(
-        r"(?i)\b(?:credentials?(?:\s+are|\s+is)?|log\s*in\s+with|sign\s+in\s+with)\s*:?\s*[\w.@-]{1,64}"
-        r"(?::|\s+/\s+)(?!//)(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
+        r"(?i)\b(?:credentials?(?![\w-])(?:\s+are|\s+is)?|log\s*in\s+with|sign\s+in\s+with)[ \t]*:?[ \t]*"
+        r"[\w.@-]{1,64}(?::|\s+/\s+)(?!//|\d+/)(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
     ),
     "secret_wrapper": re.compile(
-        r"\bSecret(?:Str|Bytes)?\(\s*(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]){4,200})(?P=q)\s*\)"
+        r"\bSecret(?:Str|Bytes)\(\s*(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]){4,200})(?P=q)\s*\)"
     ),
 }
 """Commands whose syntax, not a name, says which word is the password (or, for ``gh secret set``
@@ -181,7 +185,8 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "xml_keyed_element": '="',
     "password_on_stdin": re.compile(r"stdin|kinit|chpasswd|smbpasswd"),
     "go_dsn": re.compile(r"@(?:tcp|unix|udp)\("),
-    "oracle_connect": re.compile(r"\b(?:sqlplus|expdp|impdp|exp|imp|sqlldr|rman|dgmgrl)\b"),
+    "oracle_connect": re.compile(r"\b(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)\b"),
+    "oracle_legacy_connect": re.compile(r"\b(?:exp|imp)\b"),
     "pgpass_line": re.compile(r":(?:5432|5433|6432|\*):"),
     "expect_send": "send",
     "xfreerdp_p": "xfreerdp",
@@ -190,7 +195,7 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "net_use": "net use",
     "password_for_account": re.compile(r"(?i)password\s+for"),
     "credentials_in_prose": re.compile(r"(?i)credential|log\s*in\s+with|sign\s+in\s+with"),
-    "secret_wrapper": "Secret",
+    "secret_wrapper": "Secret",  # pydantic's SecretStr / SecretBytes
     "json_name_value": re.compile(r"(?i)\"(?:parameter)?value\""),
     "yaml_flow_name_value": "value:",
     "aws_configure_set": "configure set",
