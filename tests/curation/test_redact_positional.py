@@ -51,6 +51,11 @@ FOUND = {
     "ssm_name_value": f'{{"Name": "/prod/db/password", "Type": "SecureString", "Value": "{PW}"}}',
     "env_flow_style": f'env:\n  - {{name: DB_PASS, value: "{PW}"}}',
     "aws_configure_set": f"aws configure set aws_secret_access_key {PW}",
+    "here_string_to_docker_login": f"docker login -u bob --password-stdin <<< '{PW}'",
+    "piped_to_vault_login": f"echo '{PW}' | vault login -",
+    "pgpass_line_of_an_ip_host": f"10.0.0.5:5432:app:appuser:{PW}\n",
+    "value_flag_named_by_its_name_flag": f"aws ssm put-parameter --name /prod/db/password --value '{PW}'",
+    "json_value_before_its_name": f'{{"Value": "{PW}", "Name": "DB_PASSWORD"}}',
 }
 
 ENCODED = base64.b64encode(PW.encode()).decode()
@@ -128,6 +133,7 @@ KEPT = {
     "expect_of_no_prompt": 'expect "password changed"\nsend "/usr/bin/logout\\r"',
     "exp_in_prose": "exp total/Seconds2024 ratio\nimp notes/Draft2025 later",
     "pulumi_secret_resource": 'db = aws.secretsmanager.Secret("db-creds-2024")',
+    "tag_value_named_by_its_name_flag": "aws ec2 create-tags --name Environment --value production-2024",
 }
 
 

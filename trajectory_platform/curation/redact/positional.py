@@ -42,6 +42,12 @@ _THIRD_ARGUMENT = re.compile(
     r"\bset_password\s*\(\s*" + _ARGUMENT + r"\s*,\s*" + _ARGUMENT + r"\s*,\s*" + _STRING
 )
 """``keyring.set_password(service, user, password)``."""
+_READS_STDIN = (
+    r"(?:docker|podman|buildah|skopeo|nerdctl|oras|helm(?:\s+registry)?)\s+login\b[^\n|]*--password-stdin"
+    r"|passwd\b[^\n|]*--stdin|kinit\b|chpasswd\b|smbpasswd\b[^\n|]*\s-s\b|vault\s+login\b[^\n|]*\s-(?=\s|$)"
+    r"|gpg\b[^\n|]*--passphrase-fd\s+0|cryptsetup\b"
+)
+"""Commands that read a password from their standard input: what is piped or here-string'd in is one."""
 _SYNTAX = {
     "redis_auth": re.compile(
         r"(?m)(?:^|>\s*|\bredis-cli\b[^\n]*?\s)AUTH\s+(?:\S+\s+)?(?P<value>\S{4,200})\s*$"
@@ -59,9 +65,11 @@ _SYNTAX = {
         r"(?m)^(?:\S+\s+)?LOGIN\s+\S+\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)\s*$"
     ),
     "password_on_stdin": re.compile(
-        r"\b(?:echo|printf)\s+(?:-n\s+|(?P<f>[\"'])%s(?:\\n)?(?P=f)\s+)?(?P<q>[\"']?)(?P<value>[^\"'\s|]{4,200})(?P=q)"
-        r"\s*\|\s*(?:(?:docker|podman|buildah|skopeo|nerdctl|oras|helm(?:\s+registry)?)\s+login\b[^\n|]*--password-stdin"
-        r"|passwd\b[^\n|]*--stdin|kinit\b|chpasswd\b|smbpasswd\b[^\n|]*\s-s\b)"
+        r"\b(?:echo|printf)\s+(?:-[neE]+\s+|(?P<f>[\"'])%s(?:\\n)?(?P=f)\s+)?(?P<q>[\"']?)(?P<value>[^\"'\s|]{4,200})"
+        r"(?P=q)\s*\|\s*(?:" + _READS_STDIN + ")"
+    ),
+    "password_here_string": re.compile(
+        r"(?:" + _READS_STDIN + r")[^\n|<]*<<<\s*(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
     "go_dsn": re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s@/\"'<>()]{4,128})@(?:tcp|unix|udp)\("),
     "oracle_connect": re.compile(
@@ -73,7 +81,7 @@ _SYNTAX = {
         r"(?P<value>[^\s@/\"'.()]{4,128})@"
     ),
     "pgpass_line": re.compile(
-        r"(?m)^(?:\*|(?=[^:\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9.-]{0,252}):(?:5432|5433|6432|\*)"
+        r"(?m)^(?:\*|\d{1,3}(?:\.\d{1,3}){3}|(?=[^:\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9.-]{0,252}):(?:5432|5433|6432|\*)"
         r":(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):"
         r"(?P<value>(?:[^\s:\\]|\\.){4,200})$"
     ),
@@ -121,6 +129,14 @@ _NAMED_BY_SIBLING = {
     "json_name_value": re.compile(
         r"\"(?i:name|key|parametername|parameterkey)\"\s*:\s*\"(?:[^\"\n/]*/)*(?P<name>[^\"\n/]{1,80})\"[^{}]*?"
         r"\"(?i:value|parametervalue)\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,200})\""
+    ),
+    "json_value_name": re.compile(
+        r"\"(?i:value|parametervalue)\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,200})\"[^{}]*?"
+        r"\"(?i:name|key|parametername|parameterkey)\"\s*:\s*\"(?:[^\"\n/]*/)*(?P<name>[^\"\n/]{1,80})\""
+    ),
+    "value_flag_named": re.compile(
+        r"--name\s+(?P<qn>[\"']?)(?:[^\s\"']*/)*(?P<name>[\w.-]{1,80})(?P=qn)\s+(?:--[\w-]+(?:\s+[^-\s]\S*)?\s+)*?"
+        r"--value\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
     "yaml_flow_name_value": re.compile(
         r"\{\s*name:\s*[\"']?(?P<name>[\w.-]{1,80})[\"']?\s*,\s*value:\s*(?P<q>[\"']?)(?P<value>[^\"',}\n]{4,200}?)(?P=q)\s*\}"
@@ -183,7 +199,10 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "yaml_block": re.compile(r":[ \t]*[|>]"),
     "json_parent_value": '"value"',
     "xml_keyed_element": '="',
-    "password_on_stdin": re.compile(r"stdin|kinit|chpasswd|smbpasswd"),
+    "password_on_stdin": re.compile(r"stdin|kinit|chpasswd|smbpasswd|vault|gpg|cryptsetup"),
+    "password_here_string": "<<<",
+    "json_value_name": re.compile(r"(?i)\"(?:parameter)?value\""),
+    "value_flag_named": "--value",
     "go_dsn": re.compile(r"@(?:tcp|unix|udp)\("),
     "oracle_connect": re.compile(r"\b(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)\b"),
     "oracle_legacy_connect": re.compile(r"\b(?:exp|imp)\b"),
