@@ -295,12 +295,12 @@ def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None 
 
 
 _DECODED_CREDENTIAL = re.compile(r"[!-~]{6,200}")
-_DECODED_NAME = re.compile(r"[a-z][a-z0-9]*(?:[_.:/-]+[a-z0-9]+)*/?|[A-Za-z][a-z]+")
-"""Decoded text that names rather than grants (``orders_production``, ``localhost``, a URL, a
-word): replaced everywhere, it rewrote every ``psql orders_production`` and ``curl https://...``."""
 """What a secret found in base64 decodes to, when it is one printable token (a password under a
 Kubernetes Secret's ``data``, ``user:pw`` of a Basic header): the log prints it too where a command
 decoded it (``echo ... | base64 -d``), and that line is replaced with the same kind."""
+_DECODED_NAME = re.compile(r"[a-z][a-z0-9]*(?:[_.:/-]+[a-z0-9]+)*/?|[A-Za-z][a-z]+")
+"""Decoded text that names rather than grants (``orders_production``, ``localhost``, a URL, a
+word): replaced everywhere, it rewrote every ``psql orders_production`` and ``curl https://...``."""
 
 
 def redact_text(
