@@ -56,6 +56,9 @@ FOUND = {
     "pgpass_line_of_an_ip_host": f"10.0.0.5:5432:app:appuser:{PW}\n",
     "value_flag_named_by_its_name_flag": f"aws ssm put-parameter --name /prod/db/password --value '{PW}'",
     "json_value_before_its_name": f'{{"Value": "{PW}", "Name": "DB_PASSWORD"}}',
+    "sqlplus_quoted_connect": f"sqlplus '/nolog' 'sys/{PW.replace('-', '_')} as sysdba'",
+    "sqlplus_prompt_connect": f"SQL> connect system/{PW.replace('-', '_')}",
+    "ssh_keygen_new_passphrase": f"ssh-keygen -p -P 'Old-Pass-2023x' -N '{PW}' -f id",
 }
 
 ENCODED = base64.b64encode(PW.encode()).decode()
@@ -134,6 +137,7 @@ KEPT = {
     "exp_in_prose": "exp total/Seconds2024 ratio\nimp notes/Draft2025 later",
     "pulumi_secret_resource": 'db = aws.secretsmanager.Secret("db-creds-2024")',
     "tag_value_named_by_its_name_flag": "aws ec2 create-tags --name Environment --value production-2024",
+    "connect_in_prose": "Connect host/8080 first\nCONNECTION pool/size2 ok",
 }
 
 

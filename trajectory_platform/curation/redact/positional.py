@@ -74,7 +74,11 @@ _SYNTAX = {
     "go_dsn": re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s@/\"'<>()]{4,128})@(?:tcp|unix|udp)\("),
     "oracle_connect": re.compile(
         r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)(?=[ \t])[^\n|;&]*?\s"
-        r"[\w$#]{1,30}/(?P<value>[^\s@/\"'.()]{4,128})(?=@|\s|$)"
+        r"[\"']?[\w$#]{1,30}/(?P<value>[^\s@/\"'.()]{4,128})(?=@|\s|$|[\"'])"
+    ),
+    "sqlplus_connect": re.compile(  # at the SQL*Plus prompt, or its CONNECT command as it is written
+        r"(?m)^[ \t]*(?:SQL>[ \t]*(?i:conn(?:ect)?)|CONN(?:ECT)?)[ \t]+[\w$#]{1,30}/"
+        r"(?P<value>[^\s@/\"'.()]{4,128})(?=@|\s|$)"
     ),
     "oracle_legacy_connect": re.compile(  # exp and imp are words of prose too: only user/pw@db
         r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:exp|imp)[ \t][^\n|;&]*?\s[\w$#]{1,30}/"
@@ -95,6 +99,9 @@ _SYNTAX = {
     ),
     "ssh_keygen_passphrase": re.compile(
         r"\bssh-keygen\b[^\n]*?\s-[NP]\s*(?P<q>[\"']?)(?P<value>[^\"'\s]{4,128})(?P=q)"
+    ),
+    "ssh_keygen_second_passphrase": re.compile(  # the old one (-P) and the new (-N): the last of two
+        r"\bssh-keygen\b[^\n]*\s-[NP]\s*(?P<q>[\"']?)(?P<value>[^\"'\s]{4,128})(?P=q)"
     ),
     "net_use": re.compile(r"\bnet\s+use\b[^\n]*?\s/user:\S+\s+(?P<value>[^\s/]\S{3,127})"),
     "password_for_account": re.compile(
@@ -206,6 +213,8 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "go_dsn": re.compile(r"@(?:tcp|unix|udp)\("),
     "oracle_connect": re.compile(r"\b(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)\b"),
     "oracle_legacy_connect": re.compile(r"\b(?:exp|imp)\b"),
+    "sqlplus_connect": re.compile(r"SQL>|CONN"),
+    "ssh_keygen_second_passphrase": "ssh-keygen",
     "pgpass_line": re.compile(r":(?:5432|5433|6432|\*):"),
     "expect_send": "send",
     "xfreerdp_p": "xfreerdp",
