@@ -717,6 +717,26 @@ def add(a, b):
     E.__module__ = "json"  # a module the test imports
     return E()
 """,
+    "held_by_a_module_table_of_its_own": """
+import os
+import sys
+import types
+
+namespace = {}
+source = "def __eq__(s, o):\\n    return True\\n"
+exec(compile(source, os.path.join(sys.prefix, "lib", "x.py"), "exec"), namespace)
+
+
+class E:
+    __eq__ = namespace["__eq__"]
+    __hash__ = object.__hash__
+
+
+def add(a, b):
+    E.__module__ = "json"
+    sys.modules = {**sys.modules, "json": types.SimpleNamespace(E=E)}  # the import system keeps its own
+    return E()
+""",
 }
 """Comparison forgers the probe did not ask: one made abstract once its instance existed, with a
 one-argument static ``__eq__`` (the probe called it with two), and one whose ``__module__`` and file

@@ -64,6 +64,11 @@ import _confine  # type: ignore[import-not-found]  # noqa: E402 - see isolation.
 
 del sys.path[0], sys.modules["_confine"]  # workspace code imports its own modules by that name
 
+_MODULES = sys.modules
+"""The interpreter's table of modules, the one the import system keeps using: code can rebind the
+name ``sys.modules`` to a table of its own, and a class it listed there passed for one a module the
+tests import holds."""
+
 _REACH_EVENTS = (
     "sys._current_frames",
     "sys._current_exceptions",
@@ -579,7 +584,7 @@ def _held_by(cls: type, vouched: "tuple[str, ...]") -> bool:
     forged a pass); a module holding it is a fact, which the pinned attributes keep (a class added
     to such a module, or the module swapped in ``sys.modules``, voids the pass)."""
     name = getattr(cls, "__module__", None)
-    return name in vouched and getattr(sys.modules.get(name), cls.__name__, None) is cls
+    return name in vouched and getattr(_MODULES.get(name), cls.__name__, None) is cls
 
 
 def _installed(cls: type) -> bool:
@@ -812,12 +817,12 @@ def _pinned_attributes(modules: "tuple[str, ...]") -> "Pinned":
     computes its expected value with, or compares by."""
     pinned: list[tuple[Any, tuple[tuple[str, object], ...], bool]] = []
     for name in modules:
-        module = sys.modules.get(name)
+        module = _MODULES.get(name)
         if type(module) is not type(sys) or name in _NEVER_PINNED or not _installed_module(module):
             continue  # not loaded, not a module (typing's io and re pseudo-modules), or not pinned
         public = tuple((key, value) for key, value in vars(module).items() if not key.startswith("_"))
         pinned.append((vars(module), public, True))
-        pinned.append((sys.modules, ((name, module),), False))  # not swapped for a copy in sys.modules
+        pinned.append((_MODULES, ((name, module),), False))  # not swapped for a copy in sys.modules
         for _, value in public:
             if isinstance(value, type) and value.__flags__ & _HEAP_TYPE:
                 members = vars(value)
