@@ -308,6 +308,13 @@ def _one_test(folder: Path, calc: str, test: str) -> dict:
     return result
 
 
+def _assert_voided(folder: Path, calc: str, test: str, reason: str) -> None:
+    """The test of ``calc`` ran and its pass was voided (an error), for ``reason``."""
+    result = _one_test(folder, calc, test)
+    assert result["status"] == "error", result
+    assert reason in result["message"], result
+
+
 def test_comparisons_of_installed_and_test_classes_still_pass(tmp_path: Path):
     """A test may compare with ``mock.ANY`` or a wildcard of its own, and a correct workspace may
     return decimals, strings and ordered dataclasses: none of that is a forger."""
@@ -505,9 +512,12 @@ a fake ``bytearray`` over the whole address space), CPython's test extensions, t
 
 @pytest.mark.parametrize("way", sorted(RAW_MEMORY))
 def test_a_way_to_raw_memory_ends_the_worker(tmp_path: Path, way: str):
-    result = _one_test(tmp_path, RAW_MEMORY[way] + WRONG_ADD.replace("a - b", "a + b"), HONEST_ADD_TEST)
-    assert result["status"] == "error", result
-    assert "runtime introspection" in result["message"], result
+    _assert_voided(
+        tmp_path,
+        RAW_MEMORY[way] + WRONG_ADD.replace("a - b", "a + b"),
+        HONEST_ADD_TEST,
+        "runtime introspection",
+    )
 
 
 HONEST_ADD_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
@@ -549,10 +559,7 @@ what the assertion compares with (red team)."""
 
 @pytest.mark.parametrize("case", sorted(GLOBALS_REBOUND))
 def test_workspace_code_that_rebinds_the_test_modules_globals_does_not_pass(tmp_path: Path, case: str):
-    calc, test = GLOBALS_REBOUND[case]
-    result = _one_test(tmp_path, calc, test)
-    assert result["status"] == "error", result
-    assert "test module globals were changed" in result["message"], result
+    _assert_voided(tmp_path, *GLOBALS_REBOUND[case], "test module globals were changed")
 
 
 def test_a_test_that_rebinds_its_own_globals_still_passes(tmp_path: Path):
@@ -581,10 +588,7 @@ IMPORTED_MODULE_PATCHED = {
 
 @pytest.mark.parametrize("case", sorted(IMPORTED_MODULE_PATCHED))
 def test_workspace_code_that_patches_a_module_the_test_imports_does_not_pass(tmp_path: Path, case: str):
-    calc, test = IMPORTED_MODULE_PATCHED[case]
-    result = _one_test(tmp_path, calc, test)
-    assert result["status"] == "error", result
-    assert "an imported module's" in result["message"], result
+    _assert_voided(tmp_path, *IMPORTED_MODULE_PATCHED[case], "an imported module's")
 
 
 def test_a_module_state_change_or_a_restored_patch_still_passes(tmp_path: Path):
@@ -687,37 +691,7 @@ def test_workspace_code_never_runs_on_the_holders_thread_unwatched(tmp_path: Pat
     assert result["status"] != "passed", result
 
 
-PROBE_DODGES = {
-    "abstract_after_the_instance": """
-class E:
-    __eq__ = staticmethod(lambda other: True)
-    __hash__ = object.__hash__
-
-
-def add(a, b):
-    made = E()
-    E.__abstractmethods__ = frozenset({"never"})  # no bare instance for the probe
-    return made
-""",
-    "module_name_and_file_name_borrowed": """
-import os
-import sys
-
-namespace = {}
-source = "def __eq__(s, o):\\n    return True\\n"
-exec(compile(source, os.path.join(sys.prefix, "lib", "x.py"), "exec"), namespace)
-
-
-class E:
-    __eq__ = namespace["__eq__"]
-    __hash__ = object.__hash__
-
-
-def add(a, b):
-    E.__module__ = "json"  # a module the test imports
-    return E()
-""",
-    "held_by_a_module_table_of_its_own": """
+BORROWED_NAMES = """
 import os
 import sys
 import types
@@ -731,7 +705,28 @@ class E:
     __eq__ = namespace["__eq__"]
     __hash__ = object.__hash__
 
+"""
+"""A class equal to anything whose comparison is compiled under an installed file's name."""
+PROBE_DODGES = {
+    "abstract_after_the_instance": """
+class E:
+    __eq__ = staticmethod(lambda other: True)
+    __hash__ = object.__hash__
 
+
+def add(a, b):
+    made = E()
+    E.__abstractmethods__ = frozenset({"never"})  # no bare instance for the probe
+    return made
+""",
+    "module_name_and_file_name_borrowed": BORROWED_NAMES
+    + """
+def add(a, b):
+    E.__module__ = "json"  # a module the test imports
+    return E()
+""",
+    "held_by_a_module_table_of_its_own": BORROWED_NAMES
+    + """
 def add(a, b):
     E.__module__ = "json"
     sys.modules = {**sys.modules, "json": types.SimpleNamespace(E=E)}  # the import system keeps its own
