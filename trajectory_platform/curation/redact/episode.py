@@ -90,8 +90,7 @@ _WORD_SHAPED = re.compile(
 """The run of letters, digits and underscores next to the join that reads as a word (``export``,
 ``Running``: a vowel in it; small letters alone: ``pnpm``, ``sftp``, ``https``), an acronym or log
 level (``HTTP``, ``INFO``), a number (``2024``) or a snake_case name (``pg_isready``): the shape of
-the text that starts or ends a message, rarely of a
-random secret's piece (``Fgxmr``, ``Q2vL``)."""
+the text that starts or ends a message, rarely of a random secret's piece (``Fgxmr``, ``Q2vL``)."""
 _RUN_AFTER_JOIN = re.compile(r"[A-Za-z0-9_]+")
 _RUN_BEFORE_JOIN = re.compile(r"[A-Za-z0-9_]+$")
 
