@@ -50,6 +50,11 @@ def _git_binary_patch(content: bytes) -> str:
     return f"GIT binary patch\nliteral {len(content)}\n" + "\n".join(lines) + "\n\n"
 
 
+def _overstruck(text: str) -> str:
+    """``text`` in bold as ``nroff`` writes it for a terminal: each character, a backspace, itself."""
+    return "".join(f"{c}\b{c}" for c in text)
+
+
 _KEYSTORE = (
     b"\x00\x01SQLite format 3\x00" + bytes(range(256)) + f"aws_access_key_id={AWS}".encode() + b"\x00" * 9
 )
@@ -216,6 +221,24 @@ HIDDEN = {
         codecs.encode(f"[default]\naws_access_key_id = {AWS}\n".encode(), "uu").decode(),
         codecs.encode(f"[default]\naws_access_key_id = {AWS}\n".encode(), "uu").decode().split("\n")[1],
     ),
+    "overstruck_bold": (_overstruck(f"aws_access_key_id = {AWS}"), _overstruck(AWS)[3:]),
+    "underlined": ("".join(f"_\b{c}" for c in f"token: {GITHUB}"), "".join(f"_\b{c}" for c in GITHUB[1:])),
+    "one_character_a_line": ("GitHub token:\n" + "\n".join(GITHUB), "\n".join(GITHUB)),
+    "one_character_a_crlf_line": ("\r\n".join(AWS) + "\r\n", "\r\n".join(AWS)),
+    "chunks_joined_in_python": (
+        f"key = ''.join(['{AWS[:5]}', '{AWS[5:10]}', '{AWS[10:15]}', '{AWS[15:]}'])",
+        AWS[5:10],
+    ),
+    "chunks_joined_in_javascript": (
+        f'const t = ["{GITHUB[:12]}", "{GITHUB[12:24]}", "{GITHUB[24:]}"].join("");',
+        GITHUB[12:24],
+    ),
+    "chunks_imploded_in_php": (f"$k = implode('', ['{AWS[:10]}', '{AWS[10:]}']);", AWS[10:]),
+    "chunks_joined_in_go": (
+        f'k := strings.Join([]string{{"{GITHUB[:20]}", "{GITHUB[20:]}"}}, "")',
+        GITHUB[20:],
+    ),
+    "chunks_concatenated_in_sql": (f"SELECT CONCAT('{AWS[:10]}', '{AWS[10:]}') AS k", AWS[10:]),
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
@@ -313,6 +336,13 @@ KEPT = [
     "title = chr(72) + chr(101) + chr(108) + chr(108) + chr(111) + chr(44) + chr(32) + chr(87) + chr(111)",
     '.icon::before { content: "\\f101 \\f102 \\f103 \\f104 \\f105 \\f106 \\f107 \\f108"; }',
     "java: feff" + "Hello from a Java tool, version 2".encode("utf-16-be").hex(),
+    "\n".join("VERTICALTEXTSAMPLEWORDS"),
+    "\n".join("NNGNNNGGNNNNNGNNNN") + "\n",
+    "spinner |\b/\b-\b\\\b|\b/\b-\b\\\b done",
+    _overstruck("NAME") + "\n     ls - list directory contents\n" + "".join(f"_\b{c}" for c in "SYNOPSIS"),
+    "label = ', '.join(['alpha', 'beta', 'gamma'])",
+    "path = ''.join(['src/', 'trajectory_platform/', 'curation.py'])",
+    "SELECT CONCAT(first_name, ' ', last_name), CONCAT('id-', 'abc', '-', 'def') FROM users",
 ]
 
 

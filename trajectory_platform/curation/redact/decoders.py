@@ -12,7 +12,9 @@ characters (``A K I A ...``), as a list of its characters or their codes (``["A"
 ``fromCharCode(65, 75, ...)``, ``65 75 ...``), in binary digits (``01000001 ...``), uuencoded, in
 base64 (or base32) wrapped across lines, deflated inside a ``git diff --binary`` hunk, in base85 or
 ascii85 (with Adobe's delimiters or without, as Python's ``b85encode`` and ``a85encode`` write it),
-or cut into concatenated string literals (``"AKIAQW" + "ERTY..."``, a backslash line continuation),
+or cut into concatenated string literals (``"AKIAQW" + "ERTY..."``, a backslash line continuation)
+or into chunks a join glues (``''.join(['AKIAQW', 'ERTY...'])``), struck over in bold (``K\bK``),
+written down a column one character a line,
 or dumped by ``xxd``, ``hexdump -C`` or ``od`` (rows joined, :mod:`.dumps`), which a reader sees as
 the key and a pattern does not. Encodings stacked (``%2541``, percent-encoded twice; hex of
 percent-encoding) are undone in turn: each view is decoded again by every decoder, on the lines it
@@ -124,6 +126,31 @@ not after an escaped newline: literals that each end a line of text are lines, n
 whitespace before the operator and after it are separate runs, so a quote before a long run of
 spaces costs linear time (one optional operator between two ``\\s*`` made it quadratic)."""
 _TOKEN_CHAR = re.compile(r"[\w+/=\-]")
+_JOINED_LIST = re.compile(r"(?P<q>[\"'`])[\w+/=\-.:@]*(?P=q)(?:[ \t]*,[ \t]*(?P=q)[\w+/=\-.:@]*(?P=q))+")
+"""Two quoted chunks or more between commas, each of characters a key holds: a list of pieces."""
+_JOINED_BEFORE = re.compile(
+    r"(?:([\"'`])\1\s*\.\s*join\s*\(\s*[\[(]?"  # Python ''.join([...])
+    r"|\b(?:join|implode|Join)\s*\(\s*([\"'`])\2\s*,\s*[\[({]?"  # Perl, PHP, Java, C#: join("", ...)
+    r"|\b(?i:concat)\s*\(\s*[\[(]?"  # SQL CONCAT(...), C# string.Concat(...), JS "".concat(...)
+    r"|\bJoin\s*\(\s*\[\]string\s*\{)"  # Go strings.Join([]string{...}, "")
+    r"\s*$"
+)
+_JOINED_AFTER = re.compile(
+    r"\s*(?:[\])]\s*\.\s*join\s*\(\s*([\"'`])\1\s*\)"  # JS [...].join('')
+    r"|\]\s*\.\s*join\b(?!\s*\()"  # Ruby [...].join
+    r"|\}\s*,\s*([\"'`])\2\s*\))"  # Go's separator, after the list
+)
+_JOINED_REACH = 40
+"""How far before a list of chunks its join call may start (``''.join([`` or ``implode('', [``)."""
+_JOINED_HINT = re.compile(r"(?i)join|concat|implode")
+_COLUMN = re.compile(r"(?m)(?P<above>\r?\n)?^[!-~]\r?\n(?:[!-~]\r?\n){14,}[!-~]\r?$")
+"""Sixteen lines or more of one character each: a key written down a column (``fold -w1``, a
+loop printing one character a line), which a reader reads across and a pattern does not; with the
+line break above it, where the column continues a line (``token:`` and then the key)."""
+_COLUMN_HINT = re.compile(r"\n[!-~]\r?\n[!-~]\r?\n[!-~]\r?\n")
+_OVERSTRIKE = re.compile(r"[^\n\x08]\x08")
+"""A character a backspace then strikes over: ``nroff`` and ``man`` output piped to a file write
+bold as ``K\bK`` and underline as ``_\bK``, and a terminal shows the character struck last."""
 _BASE64_BLOCK = re.compile(
     r"(?m)^[ \t]*[A-Za-z0-9+/]{16,}\r?\n(?:[ \t]*[A-Za-z0-9+/]{16,}\r?\n)*[ \t]*[A-Za-z0-9+/]+={0,6}[ \t]*$"
 )
@@ -703,6 +730,40 @@ def _glue(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [("", match.start(), match.end())]
 
 
+def _joined(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The chunks of a list a join call glues with an empty separator (``''.join(['AKIAQW',
+    'ERTY...'])``, ``['ghp_aU', ...].join('')``, ``implode('', [...])``, ``CONCAT('a', 'b')``), read
+    as one literal: the separators between chunks dropped, every other character its own."""
+    text, start, end = match.string, match.start(), match.end()
+    if not (
+        _JOINED_BEFORE.search(text, max(0, start - _JOINED_REACH), start) or _JOINED_AFTER.match(text, end)
+    ):
+        return []
+    quote = match.group("q")
+    separator = re.compile(rf"{re.escape(quote)}[ \t]*,[ \t]*{re.escape(quote)}")
+    pieces: list[tuple[str, int, int]] = []
+    last = start
+    for glue in separator.finditer(text, start, end):
+        pieces.extend((text[i], i, i + 1) for i in range(last, glue.start()))
+        pieces.append(("", glue.start(), glue.end()))
+        last = glue.end()
+    pieces.extend((text[i], i, i + 1) for i in range(last, end))
+    return pieces
+
+
+def _column(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The column's characters read across, each mapped to its own, the line ends dropped; the line
+    break above it read as a space, so the line the column continues labels it (``password:``)
+    and stays a word apart from it."""
+    above = [(" ", match.start(), match.end("above"))] if match.group("above") else []
+    start = match.end("above") if match.group("above") else match.start()
+    return above + [
+        (char, start + i, start + i + 1)
+        for i, char in enumerate(match.string[start : match.end()])
+        if char > " "
+    ]
+
+
 def _reversed(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """A line written backwards (``'3&rod4bu0rT' = drowssap``), each character mapped to its own."""
     return [(match.string[i], i, i + 1) for i in range(match.end() - 1, match.start() - 1, -1)]
@@ -832,6 +893,9 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("char_codes", lambda text: _CHAR_CODES_HINT.search(text) is not None, _CHAR_CODES, _char_codes),
     ("binary", lambda text: "0100" in text or "0110" in text, _BINARY, _binary),
     ("uuencode", bool, _UU_LINES, _uuencoded),
+    ("joined", lambda text: _JOINED_HINT.search(text) is not None, _JOINED_LIST, _joined),
+    ("column", lambda text: _COLUMN_HINT.search(text) is not None, _COLUMN, _column),
+    ("overstrike", _holds("\x08"), _OVERSTRIKE, _ansi),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
     ("reversed", lambda text: _REVERSED_MARK.search(text.lower()) is not None, _REVERSED_LINE, _reversed),
