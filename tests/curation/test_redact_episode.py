@@ -34,7 +34,7 @@ from trajectory_platform.curation.redact.leak import (
     TEXT_FORMS,
     episode_forms,
 )
-from trajectory_platform.traces.record import canonical_json
+from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, episodes_to_table
 
 SECRETS = (GITHUB_TOKEN, AWS_KEY, DB_PASSWORD, API_SECRET, EMAIL, "10.240.0.12", "dkowalski", "build-7.corp")
@@ -177,3 +177,52 @@ def test_a_plain_word_password_is_replaced_where_labelled_and_its_code_words_sta
     assert json.loads(texts[2])["password"].startswith("<REDACTED_PASSWORD:")
     assert "Xq7rT2pLw9" not in texts[3], "a random password's echo is replaced as before"
     assert texts[4].startswith("# REDIS_PASSWORD=<REDACTED_PASSWORD:")
+
+
+READ_BACK = "Walrus-Tr1cky-2025"
+"""Memorable, not random: only the command that printed it says it is a secret."""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
+        "kubectl -n prod get secret api -o go-template='{{.data.token | base64decode}}'",
+        "vault kv get -field=password secret/db",
+        "gcloud secrets versions access latest --secret=db-pass",
+        "op read op://prod/db/password",
+    ],
+)
+def test_what_a_secret_reader_printed_in_its_result_is_replaced_everywhere(command: str):
+    episode = secret_episode()
+    reader = ToolCall(id="call_read", name="execute_bash", arguments=json.dumps({"command": command}))
+    episode.events += [
+        Event(kind="assistant", content="", tool_calls=[reader]),
+        Event(kind="tool", content=f"{READ_BACK}\n", tool_call_id="call_read", status="ok"),
+        Event(kind="system", content=""),  # no cross-message split: the reader alone must find it
+        Event(kind="assistant", content=f"Got {READ_BACK}, connecting."),
+    ]
+    redacted, findings = redact_episode(episode, SALT)
+    assert READ_BACK not in json.dumps(redacted.to_dict())
+    assert any(f.value == READ_BACK for f in findings)
+
+
+def test_a_reader_that_printed_a_message_or_a_word_is_left_as_it_is():
+    episode = secret_episode()
+    reader = ToolCall(
+        id="call_read",
+        name="execute_bash",
+        arguments=json.dumps({"command": "vault kv get -field=user secret/db"}),
+    )
+    listing = ToolCall(id="call_ls", name="execute_bash", arguments=json.dumps({"command": "ls build"}))
+    episode.events += [
+        Event(kind="assistant", content="", tool_calls=[reader, listing]),
+        Event(
+            kind="tool", content="No value found at secret/data/db\n", tool_call_id="call_read", status="ok"
+        ),
+        Event(kind="system", content=""),  # keeps the two results from reading as one split value
+        Event(kind="tool", content=f"{READ_BACK}\n", tool_call_id="call_ls", status="ok"),
+    ]
+    redacted, findings = redact_episode(episode, SALT)
+    assert not any(f.value == READ_BACK for f in findings)
+    assert "No value found at secret/data/db" in redacted.events[-3].content

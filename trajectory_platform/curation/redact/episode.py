@@ -16,6 +16,7 @@ travels beside an episode (the verifier's findings about it) is redacted with it
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -26,6 +27,7 @@ from trajectory_platform.curation.redact.detectors import find_secrets
 from trajectory_platform.curation.redact.engine import Context, build_table, resolve_findings, rewrite, scan
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
+from trajectory_platform.curation.redact.positional import PRINTS_SECRET, printed_secret
 from trajectory_platform.curation.redact.pseudonym import SymbolTable
 from trajectory_platform.traces.record import Episode
 
@@ -152,6 +154,49 @@ def split_across_messages(episode: Episode, config: RedactionConfig) -> list[Fin
     return found
 
 
+def _command_texts(arguments: str) -> list[str]:
+    """The strings of a call's arguments (``{"command": "..."}`` and its kin), or the raw text."""
+    try:
+        parsed = json.loads(arguments)
+    except ValueError:
+        return [arguments]
+    if isinstance(parsed, str):
+        return [parsed]
+    if isinstance(parsed, dict):
+        return [value for value in parsed.values() if isinstance(value, str)]
+    return []
+
+
+def printed_by_secret_readers(episode: Episode) -> list[Finding]:
+    """What a call that prints one secret's plaintext (:data:`.positional.PRINTS_SECRET`:
+    ``kubectl get secret ... | base64 -d``, ``vault kv get -field=...``) got back as its result: the
+    command names no secret beside the value, and the value arrives in the next message, where no
+    rule of one text can see the command."""
+    readers = {
+        call.id
+        for event in episode.events
+        for call in event.tool_calls
+        if call.id and call.arguments and any(PRINTS_SECRET.search(t) for t in _command_texts(call.arguments))
+    }
+    found: list[Finding] = []
+    for i, event in enumerate(episode.events):
+        if event.kind == "tool" and event.tool_call_id in readers and event.content:
+            value = printed_secret(event.content)
+            if value is not None:
+                start = event.content.index(value)
+                found.append(
+                    Finding(
+                        "PASSWORD",
+                        start,
+                        start + len(value),
+                        value,
+                        "positional:secret_reader",
+                        f"events[{i}].content",
+                    )
+                )
+    return found
+
+
 def redact_episode(
     episode: Episode, salt: bytes, config: RedactionConfig | None = None
 ) -> tuple[Episode, list[Finding]]:
@@ -184,6 +229,7 @@ def redact_row(
     for path, owner, attr, context in slots:
         findings.extend(replace(f, field=path) for f in scan(getattr(owner, attr), config, context))
     findings.extend(split_across_messages(redacted, config))
+    findings.extend(printed_by_secret_readers(redacted))
     table: SymbolTable = build_table(findings, salt)
     for _path, owner, attr, context in slots:
         setattr(owner, attr, rewrite(getattr(owner, attr), table, context))

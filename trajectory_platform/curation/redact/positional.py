@@ -43,11 +43,47 @@ _THIRD_ARGUMENT = re.compile(
 )
 """``keyring.set_password(service, user, password)``."""
 _READS_STDIN = (
-    r"(?:docker|podman|buildah|skopeo|nerdctl|oras|helm(?:\s+registry)?)\s+login\b[^\n|]*--password-stdin"
+    r"[\w./-]+\b[^\n|]*--(?:password|passphrase|secret|token)-stdin\b"
     r"|passwd\b[^\n|]*--stdin|kinit\b|chpasswd\b|smbpasswd\b[^\n|]*\s-s\b|vault\s+login\b[^\n|]*\s-(?=\s|$)"
     r"|gpg\b[^\n|]*--passphrase-fd\s+0|cryptsetup\b"
+    r"|gcloud\s+secrets\s+(?:create|versions\s+add)\b[^\n|]*--data-file[= ]-(?=\s|$)"
+    r"|kubectl\s+create\s+secret\b[^\n|]*=/dev/stdin\b|\S+\s[^\n|]*--secret-string[= ]file:///dev/stdin\b"
 )
-"""Commands that read a password from their standard input: what is piped or here-string'd in is one."""
+"""Commands that read a password from their standard input: what is piped or here-string'd in is one.
+Any ``--password-stdin`` (``docker``, ``helm``, ``cosign``, ``crane`` ``login`` alike), a secret
+store told to read its value from ``-`` or ``/dev/stdin`` (``gcloud secrets create --data-file=-``,
+``kubectl create secret ... --from-file=key=/dev/stdin``, ``aws secretsmanager ...
+--secret-string file:///dev/stdin``)."""
+PRINTS_SECRET = re.compile(
+    r"\bkubectl\b[^\n|]*\bget\s+secrets?\b[^\n|]*(?:"
+    r"jsonpath=[\"']?\{\.data(?:\.|\[\\?[\"'])[\w.-]{1,80}(?:\\?[\"']\])?\}(?:\{[^{}\n]*\})*[\"']?"
+    r"\s*\|\s*base64\s+(?:-d|--decode|-D)\b"
+    r"|go-template=[\"']?\{\{[^\n]*?base64decode[^\n]*?\}\})"
+    r"|\bvault\s+(?:kv\s+get|read)\b[^\n|]*\s-field[= ]\S+"
+    r"|\baws\s+secretsmanager\s+get-secret-value\b(?=[^\n|]*--query\s+[\"']?SecretString\b)"
+    r"(?=[^\n|]*--output\s+text\b)"
+    r"|\bgcloud\s+secrets\s+versions\s+access\b"
+    r"|\baz\s+keyvault\s+secret\s+show\b(?=[^\n|]*--query\s+[\"']?value\b)"
+    r"|\bop\s+read\s+[\"']?op://|\bsecurity\s+find-(?:generic|internet)-password\b[^\n|]*\s-w\b"
+    r"|\b(?:go)?pass\s+show\b|\bbw\s+get\s+password\b|\blpass\s+show\b[^\n|]*--password\b"
+    r"|\bdoppler\s+secrets\s+get\b[^\n|]*--plain\b"
+)
+"""A command that prints one secret's plaintext and nothing else: a Kubernetes Secret's field
+decoded (``jsonpath='{.data.password}' | base64 -d``, a ``go-template`` with ``base64decode``),
+``vault kv get -field=...``, ``aws secretsmanager get-secret-value --query SecretString --output
+text``, ``gcloud secrets versions access``, ``az keyvault secret show --query value``, 1Password's
+``op read``, the macOS keychain's ``-w``, ``pass``, Bitwarden, LastPass, Doppler. What it prints is
+the secret, though no name stands beside it: the line after the command in a transcript, or the
+output of the tool call that ran it (:func:`printed_secret`)."""
+
+
+def printed_secret(output: str) -> str | None:
+    """The value a :data:`PRINTS_SECRET` command printed, when its ``output`` is that one value: a
+    single credential-shaped line (an error message, a JSON document or a plain word is not)."""
+    value = output.strip()
+    return value if "\n" not in value and credential_shaped(value) else None
+
+
 _SYNTAX = {
     "redis_auth": re.compile(
         r"(?m)(?:^|>\s*|\bredis-cli\b[^\n]*?\s)AUTH\s+(?:\S+\s+)?(?P<value>\S{4,200})\s*$"
@@ -71,29 +107,35 @@ _SYNTAX = {
     "password_here_string": re.compile(
         r"(?:" + _READS_STDIN + r")[^\n|<]*<<<\s*(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
-    "go_dsn": re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s@/\"'<>()]{4,128})@(?:tcp|unix|udp)\("),
+    "go_dsn": re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s@/\"'<>()]{4,128})@(?:(?:tcp|unix|udp)\(|/(?=\w))"),
     "oracle_connect": re.compile(
         r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)(?=[ \t])[^\n|;&]*?\s"
-        r"[\"']?[\w$#]{1,30}/(?P<value>[^\s@/\"'.()]{4,128})(?=@|\s|$|[\"'])"
+        r"[\"']?[\w$#]{1,30}/(?P<value>[^\s@/\"'()]{4,128}(?=@)|[^\s@/\"'.()]{4,128}(?=\s|$|[\"']))"
     ),
     "sqlplus_connect": re.compile(  # at the SQL*Plus prompt, or its CONNECT command as it is written
         r"(?m)^[ \t]*(?:SQL>[ \t]*(?i:conn(?:ect)?)|CONN(?:ECT)?)[ \t]+[\w$#]{1,30}/"
-        r"(?P<value>[^\s@/\"'.()]{4,128})(?=@|\s|$)"
+        r"(?P<value>[^\s@/\"'()]{4,128}(?=@)|[^\s@/\"'.()]{4,128}(?=\s|$))"
     ),
     "oracle_legacy_connect": re.compile(  # exp and imp are words of prose too: only user/pw@db
         r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:exp|imp)[ \t][^\n|;&]*?\s[\w$#]{1,30}/"
         r"(?P<value>[^\s@/\"'.()]{4,128})@"
     ),
     "pgpass_line": re.compile(
-        r"(?m)^(?:\*|\d{1,3}(?:\.\d{1,3}){3}|(?=[^:\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9.-]{0,252}):(?:5432|5433|6432|\*)"
+        r"(?m)^(?:\*|\d{1,3}(?:\.\d{1,3}){3}|(?=[^:\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9.-]{0,252}):(?:\d{2,5}|\*)"
         r":(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):"
-        r"(?P<value>(?:[^\s:\\]|\\.){4,200})$"
+        r"(?P<value>(?:[^\s:\\]|\\.){4,200})\r?$"
     ),
     "expect_send": re.compile(
-        r"expect\s+(?:-\w+\s+)*[\"'{]?[^\n\"'}]*(?:assword|assphrase)[^\n\"'}]*?[:*?]\s*[\"'}]?\s*\n\s*send\s+(?:--\s+)?"
+        r"expect\s+(?:-\w+\s+)*[\"'{]?[^\n\"'}]*(?:assword|assphrase)[^\n\"'}]*?[:*?]\s*[\"'}]?\s*[\n{]\s*send\s+(?:--\s+)?"
         r"[\"{](?P<value>[^\"}\\\n]{4,128})(?:\\[rn])?[\"}]"
     ),
-    "xfreerdp_p": re.compile(r"\bxfreerdp\b[^\n]*?\s/p:(?P<q>[\"']?)(?P<value>[^\"'\s]{4,128})(?P=q)"),
+    "pexpect_sendline": re.compile(
+        r"\.expect(?:_exact)?\(\s*\[?\s*[rbu]?(?P<e>[\"'])[^\"'\n]*(?:assword|assphrase|ASSWORD)[^\"'\n]*(?P=e)[^\n]*?\)"
+        r"\s*(?:;\s*|\n\s*)[\w.\[\]]*\.send(?:line)?\(\s*[rbu]?(?P<q>[\"'])(?P<value>[^\"'\\\n]{4,128})(?:\\[rn])?(?P=q)\s*\)"
+    ),
+    "xfreerdp_p": re.compile(
+        r"\b(?:x|wl|sdl-)?freerdp3?\b[^\n]*?\s/p:(?P<q>[\"']?)(?P<value>[^\"'\s]{4,128})(?P=q)"
+    ),
     "rdesktop_p": re.compile(
         r"\brdesktop\b[^\n]*?\s-p\s*(?P<q>[\"']?)(?P<value>[^\"'\s-][^\"'\s]{3,127})(?P=q)"
     ),
@@ -104,13 +146,20 @@ _SYNTAX = {
         r"\bssh-keygen\b[^\n]*\s-[NP]\s*(?P<q>[\"']?)(?P<value>[^\"'\s]{4,128})(?P=q)"
     ),
     "net_use": re.compile(r"\bnet\s+use\b[^\n]*?\s/user:\S+\s+(?P<value>[^\s/]\S{3,127})"),
+    "net_use_share_password": re.compile(  # net use [drive | *] \\host\share password /user:...
+        r"\bnet\s+use(?:\s+(?:[A-Za-z]:|\*))?\s+\\\\\S+\s+(?P<q>[\"']?)(?P<value>[^\s/*\"'][^\s\"']{3,127})(?P=q)"
+    ),
     "password_for_account": re.compile(
         r"(?i)\bpassword\s+for\s+(?:(?:the\s+)?(?:user|account)\s+)?[\w.@-]{1,64}\s*(?:is\s*)?:[ \t]*"
         r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)[ \t]*(?:\r?\n|$)"
     ),
     "credentials_in_prose": re.compile(
-        r"(?i)\b(?:credentials?(?![\w-])(?:\s+are|\s+is)?|log\s*in\s+with|sign\s+in\s+with)[ \t]*:?[ \t]*"
-        r"[\w.@-]{1,64}(?::|\s+/\s+)(?!//|\d+/)(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
+        r"(?i)\b(?:(?:credentials?|creds)(?![\w-])(?:\s+are|\s+is)?|log\s*in\s+with|sign\s+in\s+with)"
+        r"[ \t]*[:\u2013-]?[ \t]*[\w.@-]{1,64}(?::|\s+/\s+)(?!/|\d+/)"
+        r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
+    ),
+    "secret_reader_output": re.compile(
+        r"(?:" + PRINTS_SECRET.pattern + r")[^\n]*\n[ \t]*(?P<value>\S{4,4096})[ \t]*(?:\r?\n|$)"
     ),
     "secret_wrapper": re.compile(
         r"\bSecret(?:Str|Bytes)\(\s*(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]){4,200})(?P=q)\s*\)"
@@ -148,9 +197,8 @@ _NAMED_BY_SIBLING = {
     "yaml_flow_name_value": re.compile(
         r"\{\s*name:\s*[\"']?(?P<name>[\w.-]{1,80})[\"']?\s*,\s*value:\s*(?P<q>[\"']?)(?P<value>[^\"',}\n]{4,200}?)(?P=q)\s*\}"
     ),
-    "decoded_secret_field": re.compile(
-        r"\{\.data\.(?P<name>[\w.-]{1,80})\}[\"']?\s*\|\s*base64\s+(?:-d|--decode|-D)\b[^\n]*\n"
-        r"(?P<value>\S{4,200})"
+    "yaml_flow_value_name": re.compile(
+        r"\{\s*value:\s*(?P<q>[\"']?)(?P<value>[^\"',}\n]{4,200}?)(?P=q)\s*,\s*name:\s*[\"']?(?P<name>[\w.-]{1,80})[\"']?\s*\}"
     ),
     "aws_configure_set": re.compile(
         r"\baws\s+configure\s+set\s+(?:--profile\s+\S+\s+)?(?P<name>[\w.-]{1,80})\s+(?P<q>[\"']?)"
@@ -206,28 +254,31 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "yaml_block": re.compile(r":[ \t]*[|>]"),
     "json_parent_value": '"value"',
     "xml_keyed_element": '="',
-    "password_on_stdin": re.compile(r"stdin|kinit|chpasswd|smbpasswd|vault|gpg|cryptsetup"),
+    "password_on_stdin": re.compile(r"stdin|kinit|chpasswd|smbpasswd|vault|gpg|cryptsetup|data-file"),
     "password_here_string": "<<<",
     "json_value_name": re.compile(r"(?i)\"(?:parameter)?value\""),
     "value_flag_named": "--value",
-    "go_dsn": re.compile(r"@(?:tcp|unix|udp)\("),
+    "go_dsn": re.compile(r"@(?:tcp|unix|udp)\(|@/\w"),
     "oracle_connect": re.compile(r"\b(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)\b"),
     "oracle_legacy_connect": re.compile(r"\b(?:exp|imp)\b"),
     "sqlplus_connect": re.compile(r"SQL>|CONN"),
     "ssh_keygen_second_passphrase": "ssh-keygen",
-    "pgpass_line": re.compile(r":(?:5432|5433|6432|\*):"),
+    "pgpass_line": re.compile(r":(?:\d{2,5}|\*):"),
     "expect_send": "send",
-    "xfreerdp_p": "xfreerdp",
+    "xfreerdp_p": "freerdp",
+    "pexpect_sendline": "send",
     "rdesktop_p": "rdesktop",
     "ssh_keygen_passphrase": "ssh-keygen",
     "net_use": "net use",
+    "net_use_share_password": "net use",
     "password_for_account": re.compile(r"(?i)password\s+for"),
-    "credentials_in_prose": re.compile(r"(?i)credential|log\s*in\s+with|sign\s+in\s+with"),
+    "credentials_in_prose": re.compile(r"(?i)cred|log\s*in\s+with|sign\s+in\s+with"),
     "secret_wrapper": "Secret",  # pydantic's SecretStr / SecretBytes
     "json_name_value": re.compile(r"(?i)\"(?:parameter)?value\""),
     "yaml_flow_name_value": "value:",
+    "yaml_flow_value_name": "value:",
     "aws_configure_set": "configure set",
-    "decoded_secret_field": "base64",
+    "secret_reader_output": re.compile(r"kubectl|vault|secret|op read|security|pass|bw get|doppler"),
 }
 """A literal (or a cheap pattern) each rule's text must hold: most texts hold none, and a rule
 anchored at every line start costs a pass over the text."""
