@@ -20,9 +20,12 @@ import pytest
 from trajectory_platform.curation.redact import redact_text
 from trajectory_platform.curation.redact.decoders import (
     _BACKSLASH_ESCAPE,
+    _NON_ASCII,
     _UNICODE_ESCAPE,
     INFLATE_LIMIT,
     MAX_DEPTH,
+    _in_mixed_token,
+    _long_tokens,
     bytes_as_text,
     decoded_views,
 )
@@ -568,3 +571,25 @@ def test_an_escape_is_matched_from_its_runs_first_backslash_only(pattern, run):
     (18 s on 40 kB): each start re-reads the rest of the run."""
     assert pattern.match(run, 0) is not None
     assert pattern.match(run, 1) is None and pattern.match(run, 2) is None
+
+
+def _naive_in_mixed_token(text: str, start: int, end: int) -> bool:
+    """The definition: the whitespace-free token around ``start:end`` holds an ASCII letter or digit."""
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return any(ch.isascii() and ch.isalnum() for ch in text[start:end])
+
+
+@pytest.mark.parametrize("token_length", [10, 300, 5000])
+def test_a_runs_token_is_judged_as_the_definition_says_and_a_long_one_is_read_once(token_length: int):
+    rng = random.Random(token_length)
+    alphabet = "ab7\u0336\u0410\u3053 "
+    texts = ["".join(rng.choice(alphabet) for _ in range(token_length)) for _ in range(3)]
+    texts.append("\u0436\u0336" * token_length + " x")  # a long token of no ASCII, then one with
+    _long_tokens.cache_clear()
+    for text in texts:
+        for run in _NON_ASCII.finditer(text):
+            assert _in_mixed_token(run) == _naive_in_mixed_token(text, run.start(), run.end())
+    assert _long_tokens.cache_info().misses <= len(texts)
