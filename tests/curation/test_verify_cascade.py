@@ -288,3 +288,45 @@ def test_each_verdict_names_the_sealed_suite_that_judged_it(batch):
     table = verified_table(episodes, result).select(["episode_id", "verifier_suite_digest"])
     column = {row["episode_id"]: row["verifier_suite_digest"] for row in table.to_pylist()}
     assert column["admitted"] == verifier_suite_digest(lookup["calc-add"])
+
+
+def _coin_ops(byte: int, modulus: int) -> str:
+    """``calc/ops.py`` whose ``add`` is right only when the run's scheduler draw says so: a solution
+    that disagrees with itself from run to run, read from the environment as any code may read it.
+    ``byte`` and ``modulus`` choose which runs pass (see the test)."""
+    return (
+        "import hashlib\nimport os\n\n\ndef add(a, b):\n"
+        "    draw = hashlib.sha256(os.environ['GYM_SCHEDULE_SEED'].encode()).digest()\n"
+        f"    return a + b if draw[{byte}] % {modulus} else a - b\n\n\ndef mul(a, b):\n    return a * b\n"
+    )
+
+
+def test_a_solution_that_disagrees_with_itself_is_rerun_and_quarantined_alone():
+    """One run of such a solution passed and was admitted, and where its runs did disagree the
+    fixture was taken for flaky: every honest episode on it went to quarantine with it, and
+    R_flake halted admission (red team, 2026-12-06). Now its added code's reads are a reason to
+    rerun, and the fixture's reference, calibrated, clears the fixture."""
+    episodes = [
+        make_episode("lucky_first", pristine_turns(), {**CALC_S0, "calc/ops.py": _coin_ops(1, 3)}),
+        make_episode("unlucky_first", pristine_turns(), {**CALC_S0, "calc/ops.py": _coin_ops(1, 2)}),
+        make_episode("honest", pristine_turns(), fixed_files()),
+        make_episode("honest_too", pristine_turns(), fixed_files()),
+    ]
+    result = verify_episodes(episodes, {"calc-add": make_fixture()}, QUIET)
+    by_id = result.by_id()
+    for name, outcomes in (("lucky_first", [True, True, False]), ("unlucky_first", [False, True, True])):
+        assert by_id[name].stage("dynamic").data["run_outcomes"] == outcomes
+        assert by_id[name].sink == "flaky_quarantine"
+    assert by_id["honest"].sink == by_id["honest_too"].sink == "admitted"
+    assert by_id["honest"].oracle_runs == 1  # code that reads nothing variable runs once
+    assert result.calibration_cache.misses == 1  # the fixture's reference, once the batches were done
+
+
+def test_a_fixture_whose_reference_disagrees_still_takes_its_episodes_with_it():
+    flaky = scheduled_flake("calc-flaky", byte=7, modulus=2)
+    episodes = [
+        make_episode(name, pristine_turns(), fixed_files(), fixture=flaky, fixture_id="calc-flaky")
+        for name in ("first", "second")
+    ]
+    result = verify_episodes(episodes, {"calc-flaky": flaky}, QUIET)
+    assert {v.sink for v in result.verdicts} == {"flaky_quarantine"}

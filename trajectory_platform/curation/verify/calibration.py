@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,6 +68,17 @@ class CalibrationCache:
     misses: int = 0
     rejected: int = 0
     """Entries found but not trusted (unreadable, foreign or malformed): recomputed, counted as misses too."""
+
+    @classmethod
+    def summed(cls, root: Path | None, caches: Iterable[CalibrationCache]) -> CalibrationCache:
+        """One set of counters over ``caches`` (each thread and each calibration round counts its own)."""
+        caches = list(caches)
+        return cls(
+            root,
+            hits=sum(c.hits for c in caches),
+            misses=sum(c.misses for c in caches),
+            rejected=sum(c.rejected for c in caches),
+        )
 
     def calibrate(self, fixture: FixtureContext, config: DynamicConfig) -> list[bool]:
         """The fixture's calibration outcomes: from the cache when a trusted entry exists, else run

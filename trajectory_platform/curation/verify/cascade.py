@@ -560,13 +560,7 @@ def _calibrate_fixtures(
         fixtures.values(),
     )
     calibration = dict(zip(fixtures, outcomes, strict=True))
-    total = CalibrationCache(
-        config.calibration_cache,
-        hits=sum(c.hits for c in caches),
-        misses=sum(c.misses for c in caches),
-        rejected=sum(c.rejected for c in caches),
-    )
-    return calibration, time.perf_counter() - start, total
+    return calibration, time.perf_counter() - start, CalibrationCache.summed(config.calibration_cache, caches)
 
 
 def _mark_retired(work: _Work, retired: set[str]) -> None:
@@ -577,12 +571,22 @@ def _mark_retired(work: _Work, retired: set[str]) -> None:
         dynamic.data["fixture_retired"] = True
 
 
+def _disagreed(verdict: EpisodeVerdict) -> bool:
+    """Did the episode's repeated oracle runs disagree?"""
+    dynamic = verdict.stage("dynamic")
+    return dynamic is not None and bool(dynamic.data.get("inconsistent"))
+
+
 def _quarantine_flaky(record: _Kept, flaky: set[str]) -> None:
     """An episode on a flaky fixture goes to flaky quarantine, whichever way its own runs went.
 
-    A fixture is flaky when its reference disagreed with itself in calibration or when any
-    episode's repeated runs on it disagreed, in any batch (that counts in R_flake: nothing explained
-    it beforehand): so this is decided after the last batch (:func:`verify_batches`' pass 3). An
+    A fixture is flaky when its reference disagrees with itself in calibration. A fixture on which an
+    episode's repeated runs disagreed (that counts in R_flake: nothing explained it beforehand) has
+    its reference calibrated after pass 2, if it was not already: a solution can disagree with itself
+    too (``random() < 0.5``, a read of the run's schedule seed), and one such episode took every
+    honest episode of its fixture into quarantine with it. Only a fixture without a reference to
+    calibrate is judged by its episodes' runs alone. So this is decided after the last batch
+    (:func:`verify_batches`' pass 3). An
     admitted episode flipped here keeps its stage-3 verdict as the last one (now failed); the delta
     and advisory work already spent on it is added to stage 3's measured cost, so the ledger's chain
     (entered_i+1 = passed_i) still holds. A flipped episode is marked ``rejudge``: what follows from
@@ -811,10 +815,7 @@ class _Across:
             )
         )
         self.episodes += len(records)
-        for record in records:
-            dynamic = record.verdict.stage("dynamic")
-            if dynamic is not None and dynamic.data.get("inconsistent"):
-                self.flaky.add(record.fixture_id or "")
+        self.flaky.update(record.fixture_id or "" for record in records if _disagreed(record.verdict))
 
     def ranks(self, flaky: set[str]) -> np.ndarray:
         """Advisory ranks of the episodes still admitted once ``flaky``'s are quarantined, in input
@@ -978,6 +979,7 @@ def verify_batches(
                 survey.calibrate, config, pool
             )
             retired = {fid for fid, runs in calibration.items() if len(set(runs)) > 1}
+            suspects: dict[str, FixtureContext] = {}
             for batch in batches():
                 works = _adopted(batch, partial(lookup_context, fixtures_lookup))
                 records = []
@@ -988,12 +990,25 @@ def verify_batches(
                     records.append(
                         _Kept(verdict, fixture_id, work.routing_s, work.skipped_dynamic, work.monolithic)
                     )
+                    if _disagreed(verdict) and work.fixture is not None and work.fixture.handle is not None:
+                        suspects.setdefault(work.fixture.fixture_id, work.fixture)
                 across.add(records)
                 spill.write(records)
+            checked, checked_s, checked_cache = _calibrate_fixtures(
+                {fid: f for fid, f in sorted(suspects.items()) if fid not in calibration}, config, pool
+            )
+        calibration_s += checked_s
+        calibration_cache = CalibrationCache.summed(
+            config.calibration_cache, [calibration_cache, checked_cache]
+        )
+        calibrated = {**calibration, **checked}
+        flaky = {fid for fid, runs in calibrated.items() if len(set(runs)) > 1} | (
+            across.flaky - set(calibrated)
+        )
         if across.episodes != survey.episodes:
             raise RuntimeError("the episodes to verify changed between passes over the input")
         totals = _Totals(calibration_s)
-        _last_pass(batches, spill, across, retired, fixtures_lookup, config, rates, totals, emit)
+        _last_pass(batches, spill, across, flaky, fixtures_lookup, config, rates, totals, emit)
     ledger = totals.ledger(config, retired)
     funnel = {"attempts": totals.tallies.episodes, **{f"passed_{s.stage}": s.passed for s in ledger.stages}}
     return CascadeResult([], ledger, totals.triage.table(), totals.tallies, funnel, swept, calibration_cache)
@@ -1003,7 +1018,7 @@ def _last_pass(
     batches: EpisodeBatches,
     spill: _Spill,
     across: _Across,
-    retired: set[str],
+    flaky: set[str],
     fixtures_lookup: FixturesLookup | None,
     config: CascadeConfig,
     rates: dict[str, tuple[int, int]],
@@ -1013,7 +1028,6 @@ def _last_pass(
     """Pass 3: each batch beside its spilled records; every verdict finished (flaky quarantine,
     advisory rank, judged again when the quarantine moved it), counted in ``totals`` and handed,
     with its batch, to ``emit``. A source that gives other episodes than pass 2 saw is refused."""
-    flaky = across.flaky | retired
     ranks, ranked = across.ranks(flaky), 0
     lookup, stored = _shared_lookup(fixtures_lookup), spill.read()
     for batch in batches():

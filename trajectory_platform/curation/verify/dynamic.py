@@ -5,9 +5,11 @@ trusted from one run.
 The agent's own workspace is never consulted: the post-image comes from S0 plus the recorded diff,
 and the tests come from the fixture's sealed copy. A result is re-run up to ``K`` times in total
 when it is borderline or timing-sensitive (a timeout, a run whose tests used more CPU time than a
-set fraction of the oracle's time limit, or a fixture whose tests depend on time, randomness or
-threads); a failure is re-run once to show it is reproducible, because a hard negative must be.
-Disagreeing runs make the episode inconsistent: it goes to flaky quarantine and counts in R_flake.
+set fraction of the oracle's time limit, a fixture whose tests depend on time, randomness or
+threads, or a diff whose added code reads any of those, the environment, or imports by a computed
+name: :func:`reads_nondeterminism`); a failure is re-run once to show it is reproducible, because a
+hard negative must be. Disagreeing runs make the episode inconsistent: it goes to flaky quarantine
+and counts in R_flake.
 
 "Borderline" reads CPU time (the judge's ``wait4`` figure per test worker, summed), never the run's
 wall time: the number of runs is stored (``oracle_runs``, the stage's ``runs``/``run_outcomes``), and
@@ -19,9 +21,10 @@ change).
 
 A timing-sensitive fixture is also calibrated once per batch: its reference solution is run
 ``calibration_runs`` times (or the outcome is read back from the cross-run cache, ``calibration.py``,
-when nothing that decides it changed). A fixture whose reference disagrees with itself, or on which
-any episode's runs disagreed, is a flaky fixture: every episode on it is quarantined (the cascade
-does that).
+when nothing that decides it changed), and so is any other fixture on which an episode's runs
+disagreed, once the batches are done: a fixture whose reference disagrees with itself is a flaky
+fixture, and every episode on it is quarantined (the cascade does that); where the reference holds,
+the disagreement was the episode's own, and only that episode is.
 """
 
 from __future__ import annotations
@@ -58,6 +61,24 @@ _NONDETERMINISM = re.compile(
 def timing_sensitive(sealed_tests: dict[str, str]) -> bool:
     """Do the sealed tests read clocks, randomness or threads? Then one run proves nothing."""
     return any(_NONDETERMINISM.search(text) for text in sealed_tests.values())
+
+
+_SOLUTION_NONDETERMINISM = re.compile(
+    _NONDETERMINISM.pattern
+    + r"|\b(?:random|secrets|uuid|threading|multiprocessing|asyncio|concurrent)\b|environ|getenv|getpid"
+    r"|\b(?:hash|id)\(|time_ns|monotonic|__import__|import_module|SystemRandom"
+)
+"""What makes a solution's own outcome vary from run to run: clocks, randomness, threads, process
+ids, the environment (the run's ``GYM_SCHEDULE_SEED`` among it), object addresses and string hashes
+(randomized per interpreter), and imports by computed name, which hide any of these. Liberal on
+purpose: a solution wrongly suspected costs reruns, never a verdict."""
+
+
+def reads_nondeterminism(diff: DiffView) -> bool:
+    """Does code the diff adds read anything that varies between runs? Then its one passing run
+    proves nothing either: ``random() < 0.5`` passed once in two, and a solution reading the run's
+    schedule seed passed the first run only, each admitted after one run (red team, 2026-12-06)."""
+    return any(_SOLUTION_NONDETERMINISM.search(line) for lines in diff.added.values() for line in lines)
 
 
 def fixture_context(fixture: Fixture) -> FixtureContext:
@@ -122,6 +143,7 @@ def run_dynamic(
             borderline = (
                 timed_out
                 or fixture.timing_sensitive
+                or reads_nondeterminism(diff)
                 or (result.cpu_s > config.borderline_fraction * timeout_s)
             )
             if borderline:
