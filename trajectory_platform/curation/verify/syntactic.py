@@ -4,7 +4,8 @@ A call that violates its schema is a *blocking* finding only when the runtime le
 refusal, no error answered it): the log then shows an action no well-behaved runtime would have
 dispatched. A violation the runtime refused or answered with an error is recorded as a note: it is
 a caught mistake, the very material a recovery demonstration is made of, and later stays context.
-The same rule covers a turn that writes its own tool result (a fabricated observation). The final
+The same rule covers a turn that writes its own tool result (a fabricated observation), in its text
+or in its reasoning (both are the model's output, and both are trained on). The final
 workspace diff and every patch passed as an argument must parse; a final assistant turn cut off by
 the token limit and an episode without any assistant turn are rejected.
 """
@@ -58,7 +59,9 @@ def check_syntax(episode: Episode, diff: DiffView) -> StageVerdict:
                 Finding("final_turn_truncated", f"finish_reason={last.finish_reason}", assistant[-1])
             )
     for index, event in enumerate(episode.events):
-        if event.kind == "assistant" and find_fabricated_observation(event.content or "") is not None:
+        if event.kind == "assistant" and any(
+            find_fabricated_observation(text or "") is not None for text in (event.content, event.reasoning)
+        ):
             answer = episode.events[index + 1] if index + 1 < len(episode.events) else None
             finding = Finding("fabricated_observation", "the turn writes its own tool result", index)
             caught = answer is not None and answer.kind == "refusal"
