@@ -8,9 +8,9 @@ from trajectory_platform.curation.verify.advisory import score_advisory
 from trajectory_platform.curation.verify.context import apply_to_fixture, build_diff_view
 from trajectory_platform.curation.verify.delta import audit_delta, protected_reason
 from trajectory_platform.curation.verify.dynamic import fixture_context, timing_sensitive
-from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
+from trajectory_platform.gym.diffs import PatchError, parse_unified_diff
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.sandbox import unified_diff
 

@@ -27,13 +27,14 @@ import importlib.util
 import json
 import marshal
 import os
-import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from trajectory_platform.gym.diffs import PatchError, apply_patches, file_lines, parse_unified_diff
 
 RUNNER_SOURCE = (Path(__file__).parent / "_runner.py").read_text(encoding="utf-8")
 
@@ -171,8 +172,8 @@ def unified_diff(before: dict[str, str], after: dict[str, str]) -> str:
         if old == new:
             continue
         lines = difflib.unified_diff(
-            (old or "").splitlines(keepends=True),
-            (new or "").splitlines(keepends=True),
+            file_lines(old or ""),
+            file_lines(new or ""),
             fromfile=f"a/{path}" if old is not None else "/dev/null",
             tofile=f"b/{path}" if new is not None else "/dev/null",
             n=3,
@@ -183,67 +184,16 @@ def unified_diff(before: dict[str, str], after: dict[str, str]) -> str:
     return "".join(chunks)
 
 
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-
-
 def apply_diff(files: dict[str, str], diff: str) -> dict[str, str]:
-    """Apply a unified diff (as :func:`unified_diff` writes it) to a file map; context must match.
+    """Apply a unified diff to a file map; context must match (``gym.diffs``: the one reading of a
+    diff, which the verifier cascade shares, so both see the same file names).
 
-    Raises :class:`SandboxError` naming the file and hunk when the diff does not apply.
+    Raises :class:`SandboxError` naming the file and hunk when the diff is malformed or does not apply.
     """
-    result = dict(files)
-    lines = diff.splitlines(keepends=True)
-    i = 0
-    while i < len(lines):
-        if not lines[i].startswith("--- "):
-            i += 1
-            continue
-        old_name = lines[i][4:].strip()
-        new_name = lines[i + 1][4:].strip() if i + 1 < len(lines) else ""
-        i += 2
-        path = (new_name if new_name != "/dev/null" else old_name)[2:]
-        source = [] if old_name == "/dev/null" else result.get(path, "").splitlines(keepends=True)
-        if old_name != "/dev/null" and path not in result:
-            raise SandboxError(f"diff modifies {path!r}, which does not exist")
-        out: list[str] = []
-        cursor = 0
-        while i < len(lines) and lines[i].startswith("@@"):
-            match = _HUNK.match(lines[i])
-            if not match:
-                raise SandboxError(f"{path}: bad hunk header {lines[i].strip()!r}")
-            start = int(match.group(1)) - (0 if match.group(2) == "0" else 1)
-            old_left = int(match.group(2) or 1)
-            new_left = int(match.group(4) or 1)
-            out.extend(source[cursor:start])
-            cursor = start
-            i += 1
-            while i < len(lines) and (old_left > 0 or new_left > 0 or lines[i].startswith("\\")):
-                tag, body = lines[i][:1], lines[i][1:]
-                i += 1
-                if tag == "\\":
-                    if lines[i - 2][:1] in (" ", "+") and out and out[-1].endswith("\n"):
-                        out[-1] = out[-1][:-1]
-                    continue
-                if tag in (" ", "-"):
-                    have = source[cursor] if cursor < len(source) else None
-                    if have is None or have.rstrip("\n") != body.rstrip("\n"):
-                        raise SandboxError(f"{path}: context mismatch at line {cursor + 1}")
-                    cursor += 1
-                    old_left -= 1
-                    if tag == " ":
-                        out.append(have)
-                        new_left -= 1
-                elif tag == "+":
-                    out.append(body)
-                    new_left -= 1
-                else:
-                    raise SandboxError(f"{path}: unexpected line in hunk: {lines[i - 1][:40]!r}")
-        out.extend(source[cursor:])
-        if new_name == "/dev/null":
-            result.pop(path, None)
-        else:
-            result[path] = "".join(out)
-    return result
+    try:
+        return apply_patches(files, parse_unified_diff(diff))
+    except PatchError as exc:
+        raise SandboxError(str(exc)) from exc
 
 
 # ---------------------------------------------------------------------------------- test runs

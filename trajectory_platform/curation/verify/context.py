@@ -8,11 +8,10 @@ line scan still recovers the touched paths and added lines so that the tamper sc
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from trajectory_platform.curation.verify.patches import FilePatch, PatchError, parse_unified_diff
+from trajectory_platform.gym.diffs import NULL_PATH, FilePatch, PatchError, header_path, parse_unified_diff
 from trajectory_platform.gym.sandbox import SandboxError, apply_diff
 from trajectory_platform.traces.record import Episode
 
@@ -56,7 +55,22 @@ class DiffView:
         return sorted(self.added)
 
 
-_HEADER = re.compile(r"^\+\+\+ (?:b/)?(\S+)")
+def index_patches(view: DiffView) -> None:
+    """Fill ``view.added`` from its parsed patches: every touched path (both names of a rename)
+    with the lines added to it."""
+    for patch in view.patches:
+        for path in patch.paths:
+            view.added.setdefault(path, [])
+        view.added[patch.path].extend(patch.added_lines)
+
+
+def _scanned_path(line: str) -> str:
+    """The file a ``+++`` line of an unparseable diff names, for the tamper screen's evidence: the
+    strict reading when it has one, else the raw text (the episode is rejected at stage 1 anyway)."""
+    try:
+        return header_path(line) or NULL_PATH
+    except PatchError:
+        return line[4:].partition("\t")[0].strip() or line[4:]
 
 
 def build_diff_view(episode: Episode) -> DiffView:
@@ -69,15 +83,13 @@ def build_diff_view(episode: Episode) -> DiffView:
         view.parse_error = exc
         current = None
         for line in text.splitlines():
-            header = _HEADER.match(line)
-            if header:
-                current = header.group(1)
+            if line.startswith("+++ "):
+                current = _scanned_path(line)
                 view.added.setdefault(current, [])
             elif current and line.startswith("+"):
                 view.added[current].append(line[1:])
         return view
-    for patch in view.patches:
-        view.added.setdefault(patch.path, []).extend(patch.added_lines)
+    index_patches(view)
     return view
 
 
@@ -93,4 +105,5 @@ def apply_to_fixture(view: DiffView, fixture: FixtureContext) -> None:
     try:
         view.post = apply_diff(fixture.files, view.text) if view.text.strip() else dict(fixture.files)
     except SandboxError as exc:
-        view.apply_error = PatchError(str(exc))
+        cause = exc.__cause__
+        view.apply_error = cause if isinstance(cause, PatchError) else PatchError(str(exc))

@@ -89,9 +89,8 @@ from trajectory_platform.curation.verify.cli_tools import (
     cli_observation,
     session_root,
 )
-from trajectory_platform.curation.verify.context import DiffView, FixtureContext
+from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
-from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
 from trajectory_platform.curation.verify.sweagent_commands import COMMANDS as SWEAGENT_COMMANDS
 from trajectory_platform.curation.verify.sweagent_commands import (
     UNORDERED,
@@ -122,6 +121,7 @@ from trajectory_platform.curation.verify.sweagent_tools import (
 )
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym import isolation
+from trajectory_platform.gym.diffs import PatchError, parse_unified_diff
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, unified_diff
 from trajectory_platform.gym.shell import (
@@ -990,8 +990,7 @@ def _view_of(pre: dict[str, str], post: dict[str, str]) -> DiffView:
     except PatchError as exc:
         view.parse_error = exc
         return view
-    for patch in view.patches:
-        view.added.setdefault(patch.path, []).extend(patch.added_lines)
+    index_patches(view)
     return view
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records, schema_errors
 from trajectory_platform.curation.verify.context import DiffView
-from trajectory_platform.curation.verify.patches import PatchError, parse_unified_diff
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
+from trajectory_platform.gym.diffs import PatchError, parse_unified_diff
 from trajectory_platform.gym.protocol import find_fabricated_observation
 from trajectory_platform.traces.record import Episode
 

@@ -1,0 +1,153 @@
+"""The one reader of a unified diff (``gym.diffs``): strict file headers, refused by the parser and
+the applier alike, and the honest forms (git, GNU ``diff -u``, CRLF) still applying."""
+
+from __future__ import annotations
+
+import pytest
+
+from trajectory_platform.gym.diffs import PatchError, parse_unified_diff
+from trajectory_platform.gym.sandbox import SandboxError, apply_diff, unified_diff
+
+S0 = {
+    "ui_opts.py": "LOW_DEPTH = 3\nHIGH = 1\n",
+    "inventory/pricing.py": "def price():\n    return 1\n",
+    "corelib/numbers.py": "def round_money(v):\n    return round(v, 2)\n",
+}
+FIXED = {**S0, "ui_opts.py": "LOW_DEPTH = 9\nHIGH = 1\nimport os\nos.system('id')\n"}
+HUNK = "@@ -1,2 +1,4 @@\n-LOW_DEPTH = 3\n+LOW_DEPTH = 9\n HIGH = 1\n+import os\n+os.system('id')\n"
+NEW_FILE = "@@ -0,0 +1 @@\n+import os\n"
+OTHER = "@@ -1,2 +1,2 @@\n def round_money(v):\n-    return round(v, 2)\n+    return 0\n"
+
+FORGED = {
+    # red team: the cascade read 'XX<path>', the applier wrote '<path>'
+    "junk_prefix_edit": "--- a/ui_opts.py\n+++ XXui_opts.py\n" + HUNK,
+    "junk_prefix_conftest": "--- /dev/null\n+++ XXconftest.py\n" + NEW_FILE,
+    "junk_prefix_stdlib_shadow": "--- /dev/null\n+++ XXre.py\n" + NEW_FILE,
+    # red team: the cascade fell back to the old name, the applier patched the other file
+    "tab_before_new_name": "--- a/inventory/pricing.py\n+++ \tb/corelib/numbers.py\n" + OTHER,
+    "old_and_new_names_differ": "--- a/inventory/pricing.py\n+++ b/corelib/numbers.py\n" + OTHER,
+    "no_prefix": "--- ui_opts.py\n+++ ui_opts.py\n" + HUNK,
+    "swapped_prefixes": "--- b/ui_opts.py\n+++ a/ui_opts.py\n" + HUNK,
+    "absolute": "--- /dev/null\n+++ b//etc/cron.d/x\n" + NEW_FILE,
+    "dot_dot": "--- /dev/null\n+++ b/../outside.py\n" + NEW_FILE,
+    "dot_segment": "--- /dev/null\n+++ b/./conftest.py\n" + NEW_FILE,
+    "double_slash": "--- /dev/null\n+++ b/tests//conftest.py\n" + NEW_FILE,
+    "nul": "--- /dev/null\n+++ b/conf\0test.py\n" + NEW_FILE,
+    "trailing_space": "--- a/ui_opts.py \n+++ b/ui_opts.py \n" + HUNK,
+    "junk_after_tab": "--- a/ui_opts.py\n+++ b/ui_opts.py\tb/conftest.py\n" + HUNK,
+    "quoted": '--- /dev/null\n+++ "b/conftest.py"\n' + NEW_FILE,
+    "git_line_disagrees": "diff --git a/conftest.py b/conftest.py\n--- a/ui_opts.py\n+++ b/ui_opts.py\n"
+    + HUNK,
+    "rename_without_metadata": (
+        "diff --git a/inventory/pricing.py b/corelib/numbers.py\n"
+        "--- a/inventory/pricing.py\n+++ b/corelib/numbers.py\n" + OTHER
+    ),
+    "orphan_new_header": "+++ b/ui_opts.py\n" + HUNK,
+    "same_file_twice": "--- a/ui_opts.py\n+++ b/ui_opts.py\n"
+    + HUNK
+    + "--- a/ui_opts.py\n+++ b/ui_opts.py\n"
+    + HUNK,
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORGED))
+def test_a_forged_header_is_refused_by_the_parser_and_the_applier_alike(name):
+    with pytest.raises(PatchError):
+        parse_unified_diff(FORGED[name])
+    with pytest.raises(SandboxError):
+        apply_diff(S0, FORGED[name])
+
+
+GIT_S0 = {
+    "empty.py": "",
+    "del.py": "gone\n",
+    "f.py": "ff\x0cpart\nz\n",
+    "ren.py": "r1\nr2\nr3\nr4\n",
+    "old.py": "keep\n",
+    "sp ace/n.py": "q\n",
+    "w.txt": "crlf\r\nline\r\n",
+    "x.py": "a\nb\nc\n",
+}
+GIT_POST = {
+    "blank.py": "",
+    "f.py": "ff\x0cpart\nZ\n",
+    "made.py": "brand\n",
+    "moved.py": "r1\nr2\nr3\nR4\n",
+    "new.py": "keep\n",
+    "sp ace/n.py": "Q\n",
+    "w.txt": "crlf\r\nLINE\r\n",
+    "x.py": "a\nB\nc\nnonl",
+}
+GIT_DIFF = (  # `git diff --cached -M` of GIT_S0 -> GIT_POST, as git 2.x writes it
+    "diff --git a/empty.py b/blank.py\nsimilarity index 100%\nrename from empty.py\nrename to blank.py\n"
+    "diff --git a/del.py b/del.py\ndeleted file mode 100644\nindex 286c5f5..0000000\n"
+    "--- a/del.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n"
+    "diff --git a/f.py b/f.py\nindex 95d7e0b..ab9f3cc 100644\n--- a/f.py\n+++ b/f.py\n"
+    "@@ -1,2 +1,2 @@\n ff\x0cpart\n-z\n+Z\n"
+    "diff --git a/made.py b/made.py\nnew file mode 100644\nindex 0000000..a702f6c\n"
+    "--- /dev/null\n+++ b/made.py\n@@ -0,0 +1 @@\n+brand\n"
+    "diff --git a/ren.py b/moved.py\nsimilarity index 75%\nrename from ren.py\nrename to moved.py\n"
+    "index c96fe16..7526c89 100644\n--- a/ren.py\n+++ b/moved.py\n"
+    "@@ -1,4 +1,4 @@\n r1\n r2\n r3\n-r4\n+R4\n"
+    "diff --git a/old.py b/new.py\nsimilarity index 100%\nrename from old.py\nrename to new.py\n"
+    "diff --git a/sp ace/n.py b/sp ace/n.py\nindex bca70f3..73c52c3 100644\n"
+    "--- a/sp ace/n.py\t\n+++ b/sp ace/n.py\t\n@@ -1 +1 @@\n-q\n+Q\n"
+    "diff --git a/w.txt b/w.txt\nindex 6de9d5a..3b03fca 100644\n--- a/w.txt\n+++ b/w.txt\n"
+    "@@ -1,2 +1,2 @@\n crlf\r\n-line\r\n+LINE\r\n"
+    "diff --git a/x.py b/x.py\nindex de98044..eb036c0 100644\n--- a/x.py\n+++ b/x.py\n"
+    "@@ -1,3 +1,4 @@\n a\n-b\n+B\n c\n+nonl\n\\ No newline at end of file\n"
+)
+
+
+def test_a_git_diff_applies_with_renames_creations_deletions_and_odd_line_ends():
+    assert apply_diff(GIT_S0, GIT_DIFF) == GIT_POST
+    renames = [(p.old_path, p.new_path) for p in parse_unified_diff(GIT_DIFF) if p.old_path != p.new_path]
+    assert renames == [
+        ("empty.py", "blank.py"),
+        ("del.py", None),
+        (None, "made.py"),
+        ("ren.py", "moved.py"),
+        ("old.py", "new.py"),
+    ]
+    assert parse_unified_diff(GIT_DIFF)[4].paths == ["moved.py", "ren.py"]
+
+
+def test_a_diff_crlf_converted_as_a_whole_applies_as_the_lf_diff_it_was():
+    """Red team: a correct diff saved with CRLF line ends was refused (context compared with a CR)."""
+    assert apply_diff(GIT_S0, GIT_DIFF.replace("\n", "\r\n")) == GIT_POST
+    lf = unified_diff(S0, FIXED)
+    assert apply_diff(S0, lf.replace("\n", "\r\n")) == FIXED
+
+
+def test_gnu_diff_u_with_timestamps_applies():
+    diff = (
+        "diff -ru a/ui_opts.py b/ui_opts.py\n"
+        "--- a/ui_opts.py\t2026-12-06 07:43:32.814413587 +0000\n"
+        "+++ b/ui_opts.py\t2026-12-06 07:43:32.814413587 +0000\n" + HUNK + "Only in a: only.py\n"
+    )
+    assert apply_diff(S0, diff) == FIXED
+    stamp = "\tSun Dec  6 07:43:32 2026\n"
+    ctime = f"--- a/ui_opts.py{stamp}+++ b/ui_opts.py{stamp}" + HUNK
+    assert apply_diff(S0, ctime) == FIXED
+
+
+def test_the_house_writer_round_trips_through_the_strict_reader():
+    before = {**S0, "gone.py": "x\n", "ff.py": "a\x0cb\nc\n", "cr.py": "a\r\nb\r\n"}
+    after = {**FIXED, "made/new.py": "n\n", "ff.py": "a\x0cb\nC\n", "cr.py": "a\r\nB\r\n"}
+    assert apply_diff(before, unified_diff(before, after)) == after
+
+
+@pytest.mark.parametrize(
+    "diff",
+    [
+        "--- a/ui_opts.py\n+++ b/ui_opts.py\n@@ -2,1 +2,1 @@\n-HIGH = 1\n+HIGH = 2\n"
+        "@@ -1,1 +1,1 @@\n-LOW_DEPTH = 3\n+LOW_DEPTH = 4\n",  # hunks out of order
+        "--- a/ui_opts.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-LOW_DEPTH = 3\n",  # deletes half a file
+        "--- /dev/null\n+++ b/ui_opts.py\n@@ -0,0 +1 @@\n+X = 1\n",  # creates a file that exists
+        "diff --git a/ui_opts.py b/ui_opts.py\nBinary files a/ui_opts.py and b/ui_opts.py differ\n",
+    ],
+    ids=["out_of_order", "partial_delete", "create_existing", "binary"],
+)
+def test_what_a_file_map_cannot_take_is_refused(diff):
+    with pytest.raises(SandboxError):
+        apply_diff(S0, diff)
