@@ -46,6 +46,7 @@ from trajectory_platform.traces.record import Episode, LineageInputs, canonical_
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episodes_to_table
 from trajectory_platform.traces.spill import SortedSpill, episode_digest, order_key, unique_ids
 from trajectory_platform.traces.task_map import TASK_MAP_FILE, TaskMap, TaskMaps
+from trajectory_platform.traces.unicode_text import file_name_text, replace_lone_surrogates, scrub_episode
 from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS, validate_episode
 
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".traj")
@@ -83,16 +84,26 @@ class Reject:
         return self.drop.detail or None
 
     def row(self) -> dict:
-        """The Arrow row for this reject, in :data:`REJECT_SCHEMA`'s column order."""
+        """The Arrow row for this reject, in :data:`REJECT_SCHEMA`'s column order (a lone surrogate
+        in a located id or a message, which UTF-8 cannot hold, as U+FFFD: ``unicode_text.py``)."""
         date = self.partition_date
-        return {
+        texts = {
             "source_file": self.source_file,
-            "source_line": self.source_line,
             "source_path": self.source_path,
             "source_format": self.source_format,
             "reason": self.reason,
             "detail": self.detail,
             "excerpt": self.excerpt,
+        }
+        safe = {k: None if v is None else replace_lone_surrogates(v)[0] for k, v in texts.items()}
+        return {
+            "source_file": safe["source_file"],
+            "source_line": self.source_line,
+            "source_path": safe["source_path"],
+            "source_format": safe["source_format"],
+            "reason": safe["reason"],
+            "detail": safe["detail"],
+            "excerpt": safe["excerpt"],
             "partition_date": None if date is None else dt.datetime(date.year, date.month, date.day),
         }
 
@@ -115,6 +126,9 @@ class IngestResult:
     counts_by_format: dict[str, int] = field(default_factory=dict)
     files_read: int = 0
     bytes_read: int = 0
+    lone_surrogates_replaced: int = 0
+    """Lone UTF-16 surrogates replaced by U+FFFD in the normalized episodes' text
+    (``unicode_text.py``; each episode counts its own in ``extra_json``)."""
 
     def tally(self) -> Tally:
         """Records in, normalized (kept), rejected by reason."""
@@ -133,6 +147,7 @@ class IngestResult:
             "rejected": len(self.rejects),
             "files": self.files_read,
             "bytes": self.bytes_read,
+            "lone_surrogates_replaced": self.lone_surrogates_replaced,
             "counts_by_format": dict(sorted(self.counts_by_format.items())),
             "top_reject_reasons": dict(list(self.reject_reasons().items())[:top]),
         }
@@ -316,7 +331,8 @@ def _read(
                     Reject(
                         source_file=display,
                         drop=Drop(
-                            "link outside the source", f"a symbolic link leads out of {root}; it was not read"
+                            "link outside the source",
+                            f"a symbolic link leads out of {file_name_text(root)}; it was not read",
                         ),
                         partition_date=partition_date,
                     )
@@ -371,10 +387,11 @@ def _task_map(
 
 
 def _display_name(path: Path, root: Path | str | None) -> str:
-    """``path`` relative to ``root`` when it lies under it, else as given."""
+    """``path`` relative to ``root`` when it lies under it, else as given; bytes of the name that
+    are not UTF-8 written as ``\\xNN`` (:func:`file_name_text`)."""
     if root is not None and path.resolve().is_relative_to(Path(root).resolve()):
-        return path.resolve().relative_to(Path(root).resolve()).as_posix()
-    return str(path)
+        return file_name_text(path.resolve().relative_to(Path(root).resolve()).as_posix())
+    return file_name_text(path)
 
 
 def _expand(paths: Iterable[Path | str]) -> list[tuple[Path, Path]]:
@@ -421,6 +438,7 @@ def _ingest_file(
             if record.error is not None:
                 raise record.error
             episode = adapter.parse(record, src)
+            replaced = scrub_episode(episode)
             if episode.task.fixture_id is None and task_map is not None:
                 episode.task.fixture_id = task_map.task_for(src.path)
             validate_episode(episode, max_field_chars)
@@ -434,6 +452,7 @@ def _ingest_file(
             continue
         if date is not None or episode.partition_date is None:
             episode.partition_date = date or file_date or partition_date_for(src.path, episode)
+        result.lone_surrogates_replaced += replaced
         keep(episode)
 
 
