@@ -25,6 +25,10 @@ from trajectory_platform.traces.record import DeliveredInput, Episode, Event, ca
 
 JSONL_PROBE_LINES = 20
 """How many leading lines decide whether a file that is not one JSON document is JSONL."""
+DETECT_PROBE_LINES = 100
+"""How many leading readable JSONL lines format detection may look at: a file may open with lines
+no adapter claims (a header, Claude Code's ``file-history-snapshot``), and the first line an
+adapter does claim decides."""
 
 
 STRUCTURE_ERRORS = (
@@ -250,6 +254,20 @@ class SourceFile:
             if record.error is None:
                 return record.value
         return None
+
+    def samples(self, limit: int = DETECT_PROBE_LINES) -> Iterator[Any]:
+        """Parsed samples for format detection, in file order: the whole document, else the first
+        ``limit`` parsable lines (read lazily: detection stops at the first one it recognizes)."""
+        if self.is_document:
+            yield self.document[0]
+            return
+        taken = 0
+        for record in self.lines():
+            if taken == limit:
+                return
+            if record.error is None:
+                taken += 1
+                yield record.value
 
     def fingerprint(self) -> str:
         """:func:`record_fingerprint` of the whole file (what a whole-file reject keeps), hashed
