@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -221,10 +222,31 @@ class SourceFile:
             return True
         if self.is_document:
             return False
+        if self.value_stream is not None:
+            return True
         if self.path.suffix.lower() in (".jsonl", ".ndjson"):
             return True
         heads = [line for line in self.data.split(b"\n", JSONL_PROBE_LINES) if line.startswith(b"{")]
         return any(_one_object(line) for line in heads[:JSONL_PROBE_LINES])
+
+    @cached_property
+    def value_stream(self) -> list[RawRecord] | None:
+        """The records of a file of JSON values written one after another but not one a line: pretty-
+        printed JSONL (each object over many lines) or objects run together (``{...}{...}``), as
+        ``json.JSONDecoder.raw_decode`` reads them in turn, each located by the line it starts on;
+        ``None`` for any other file (one document, JSON Lines, or a first value that does not parse).
+
+        A value that does not parse is one record with its error, spanning up to the next line that
+        starts with ``{`` or ``[`` at its first column (where the next value of a pretty-printed
+        file begins), and reading goes on from there. A file whose values stand each alone on their
+        line up to its first error is JSON Lines, read line by line as before (:meth:`lines`)."""
+        if self.data is None or self.is_document:
+            return None
+        try:
+            text = self.data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return None
+        return _value_stream(text)
 
     def _raw_lines(self) -> Iterator[bytes]:
         """The file's lines without their ``\\n``: split from ``data``, or read from disk one at a time."""
@@ -238,6 +260,9 @@ class SourceFile:
     def lines(self) -> Iterator[RawRecord]:
         """Every non-blank line as a record, each decoded and parsed on its own. A streamed file that
         stops being readable part-way ends with a record saying so (an ``unreadable file`` reject)."""
+        if self.data is not None and self.value_stream is not None:
+            yield from self.value_stream
+            return
         number = 0
         try:
             for number, raw in enumerate(self._raw_lines(), start=1):
@@ -280,6 +305,59 @@ class SourceFile:
                 digest.update(chunk)
                 size += len(chunk)
         return f"sha256:{digest.hexdigest()[:16]} ({size} bytes)"
+
+
+_DECODER = json.JSONDecoder()
+_BLANK = re.compile(r"[ \t\r\n]*")
+
+
+def _after_blank(text: str, pos: int) -> int:
+    """The position of the first character at or after ``pos`` that is not JSON whitespace."""
+    blank = _BLANK.match(text, pos)
+    return blank.end() if blank else pos
+
+
+def _value_stream(text: str) -> list[RawRecord] | None:
+    """:attr:`SourceFile.value_stream` of ``text``."""
+    records: list[RawRecord] = []
+    one_a_line = True
+    pos, line, counted = _after_blank(text, 0), 1, 0
+    while pos < len(text):
+        line += text.count("\n", counted, pos)
+        counted, where = pos, f"[{len(records)}]"
+        try:
+            value, end = _DECODER.raw_decode(text, pos)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            if one_a_line:
+                return None
+            failed_at = exc.pos if isinstance(exc, json.JSONDecodeError) else pos
+            resume = _next_value_start(text, pos, failed_at)
+            error = json_error(exc, text) if isinstance(exc, json.JSONDecodeError) else NESTING_TOO_DEEP
+            excerpt = record_fingerprint(text[pos:resume].encode("utf-8"))
+            records.append(RawRecord(line, where, error=error, excerpt=excerpt))
+            pos = resume
+            continue
+        line_end = text.find("\n", end)
+        rest = text[end : len(text) if line_end < 0 else line_end]
+        before = text[text.rfind("\n", 0, pos) + 1 : pos]
+        if text.find("\n", pos, end) >= 0 or rest.strip() or before.strip():
+            one_a_line = False
+        excerpt = record_fingerprint(text[pos:end].encode("utf-8"))
+        records.append(RawRecord(line, where, value=value, excerpt=excerpt))
+        pos = _after_blank(text, end)
+    return None if one_a_line else records
+
+
+def _next_value_start(text: str, start: int, failed_at: int) -> int:
+    """Where reading resumes after a value that starts at ``start`` failed at ``failed_at``: the
+    failing line when it opens a value at its first column (the value before was cut short), else
+    the next line that does, else the end of the text."""
+    line_start = text.rfind("\n", 0, failed_at) + 1
+    if line_start > start and text[line_start : line_start + 1] in ("{", "["):
+        return line_start
+    after = max(failed_at, start + 1)
+    found = [i for i in (text.find("\n{", after), text.find("\n[", after)) if i >= 0]
+    return min(found) + 1 if found else len(text)
 
 
 def _one_object(line: bytes) -> bool:
