@@ -11,9 +11,12 @@ line never stops the rest of the file.
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import hashlib
+import io
 import json
 import re
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -149,6 +152,22 @@ def parse_json(text: str | bytes) -> Any:
         raise NESTING_TOO_DEEP from None
 
 
+COMPRESSED_SUFFIX = ".gz"
+"""A log file whose name ends so (``day.jsonl.gz``) is gzip-compressed: read decompressed."""
+UNREADABLE = (OSError, EOFError, zlib.error)
+"""What reading a file may raise: the file system's errors, and a gzip stream cut short or corrupt."""
+
+
+def is_compressed(path: Path) -> bool:
+    """Is ``path`` a gzip-compressed log (read decompressed, as it is read)?"""
+    return path.name.lower().endswith(COMPRESSED_SUFFIX)
+
+
+def open_log(path: Path) -> io.BufferedIOBase:
+    """``path`` opened for reading bytes, a gzip-compressed log decompressed as it is read."""
+    return gzip.open(path, "rb") if is_compressed(path) else path.open("rb")
+
+
 class SourceFile:
     """One input file, decoded lazily as a whole document or as JSONL lines.
 
@@ -161,8 +180,8 @@ class SourceFile:
     def __init__(self, path: Path, data: bytes | None, display: str | None = None) -> None:
         self.path = path
         self.data = None if data is None else as_utf8(data)
-        self.size = path.stat().st_size if data is None else len(data)
-        """Bytes read from disk (before any re-encoding)."""
+        self.size = path.stat().st_size if data is None or is_compressed(path) else len(data)
+        """Bytes read from disk (before any re-encoding or decompression)."""
         # What records name as their ``source_file``: relative to the trace-source root when the
         # caller gives one, so the same logs yield the same bytes wherever the workdir lives.
         self.display = display if display is not None else str(path)
@@ -175,17 +194,23 @@ class SourceFile:
         as :attr:`is_jsonl` asks) and more than whitespace follows that line, in UTF-8. Such a file
         cannot be one JSON document (a JSON value ends where it ends, so anything after it is extra
         data), and it is JSONL: exactly the records, lines and rejects the whole read gives. Every
-        other file is read whole, as before. Raises :class:`OSError` when the file cannot be read.
+        other file is read whole, as before. A ``.gz`` file is read decompressed (:func:`open_log`).
+        Raises :class:`OSError` when the file cannot be read (a gzip file that is not one, or cut
+        short, included).
         """
-        with path.open("rb") as handle:
-            first = handle.readline()
-            head = first[:ENCODING_PROBE_BYTES] + handle.read(max(ENCODING_PROBE_BYTES - len(first), 0))
-            more = bool(head[len(first) :].strip())
-            while not more and (chunk := handle.read(READ_CHUNK_BYTES)):
-                more = bool(chunk.strip())
-        if more and _one_object(first) and as_utf8(head) is head:
-            return cls(path, None, display)
-        return cls(path, path.read_bytes(), display)
+        try:
+            with open_log(path) as handle:
+                first = handle.readline()
+                head = first[:ENCODING_PROBE_BYTES] + handle.read(max(ENCODING_PROBE_BYTES - len(first), 0))
+                more = bool(head[len(first) :].strip())
+                while not more and (chunk := handle.read(READ_CHUNK_BYTES)):
+                    more = bool(chunk.strip())
+            if more and _one_object(first) and as_utf8(head) is head:
+                return cls(path, None, display)
+            with open_log(path) as handle:
+                return cls(path, handle.read(), display)
+        except (EOFError, zlib.error) as exc:
+            raise OSError(f"not a readable gzip file: {exc}") from exc
 
     @cached_property
     def document(self) -> tuple[Any, RecordError | None]:
@@ -253,7 +278,7 @@ class SourceFile:
         if self.data is not None:
             yield from self.data.split(b"\n")
             return
-        with self.path.open("rb") as handle:
+        with open_log(self.path) as handle:
             for line in handle:
                 yield line.removesuffix(b"\n")
 
@@ -268,7 +293,7 @@ class SourceFile:
             for number, raw in enumerate(self._raw_lines(), start=1):
                 if raw.strip():
                     yield _line_record(number, raw)
-        except OSError as exc:
+        except UNREADABLE as exc:
             yield RawRecord(number + 1, None, error=RecordError("unreadable file", str(exc)))
 
     def first_value(self) -> Any:
@@ -296,15 +321,24 @@ class SourceFile:
 
     def fingerprint(self) -> str:
         """:func:`record_fingerprint` of the whole file (what a whole-file reject keeps), hashed
-        from disk a chunk at a time when the file streams."""
+        from disk a chunk at a time when the file streams (a compressed file that stops being
+        readable part-way: of its bytes on disk)."""
         if self.data is not None:
             return record_fingerprint(self.data)
-        digest, size = hashlib.sha256(), 0
-        with self.path.open("rb") as handle:
-            while chunk := handle.read(READ_CHUNK_BYTES):
-                digest.update(chunk)
-                size += len(chunk)
-        return f"sha256:{digest.hexdigest()[:16]} ({size} bytes)"
+        try:
+            return _stream_fingerprint(open_log(self.path))
+        except UNREADABLE:
+            return _stream_fingerprint(self.path.open("rb"))
+
+
+def _stream_fingerprint(stream: io.BufferedIOBase) -> str:
+    """:func:`record_fingerprint` of what ``stream`` holds, read a chunk at a time (and closed)."""
+    digest, size = hashlib.sha256(), 0
+    with stream as handle:
+        while chunk := handle.read(READ_CHUNK_BYTES):
+            digest.update(chunk)
+            size += len(chunk)
+    return f"sha256:{digest.hexdigest()[:16]} ({size} bytes)"
 
 
 _DECODER = json.JSONDecoder()
