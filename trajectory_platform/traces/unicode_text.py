@@ -39,32 +39,42 @@ def replace_lone_surrogates(text: str) -> tuple[str, int]:
     return _SURROGATE.subn(REPLACEMENT, text)
 
 
-def _scrub(value: Any) -> tuple[Any, int]:
-    """``value`` (a string, a list, a dataclass) with lone surrogates replaced; dataclasses and
-    lists are changed in place."""
-    if isinstance(value, str):
-        return replace_lone_surrogates(value)
-    if isinstance(value, list):
-        total = 0
-        for index, item in enumerate(value):
-            value[index], count = _scrub(item)
+_PLAIN = (int, float, bool, type(None))
+"""Values with no text in them: the walk below passes over them at once."""
+
+
+def _scrub_text(text: str) -> tuple[str, int]:
+    return (text, 0) if text.isascii() else _SURROGATE.subn(REPLACEMENT, text)
+
+
+def _scrub(value: Any) -> int:
+    """Replace the lone surrogates in the texts of a record object (a dataclass of
+    :mod:`~trajectory_platform.traces.record`: strings, lists, nested records) in place; returns
+    how many. Dispatches on the exact type first: this runs once per record. A value of a type the
+    schema does not hold is left to :func:`~trajectory_platform.traces.validate.validate_episode`."""
+    total = 0
+    fields = value.__dict__
+    for name, item in fields.items():
+        kind = type(item)
+        if kind is str:
+            fields[name], count = _scrub_text(item)
             total += count
-        return value, total
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        total = 0
-        fields = value.__dict__
-        for name, item in fields.items():
-            if isinstance(item, str | list) or dataclasses.is_dataclass(item):
-                fields[name], count = _scrub(item)
-                total += count
-        return value, total
-    return value, 0
+        elif kind is list:
+            for index, element in enumerate(item):
+                if type(element) is str:
+                    item[index], count = _scrub_text(element)
+                    total += count
+                elif not isinstance(element, _PLAIN) and dataclasses.is_dataclass(element):
+                    total += _scrub(element)
+        elif not isinstance(item, _PLAIN) and dataclasses.is_dataclass(item):
+            total += _scrub(item)
+    return total
 
 
 def scrub_episode(episode: Episode) -> int:
     """Replace the lone surrogates of every text of ``episode`` (in place) by U+FFFD; a non-zero
     count is recorded in ``extra_json`` under :data:`SURROGATES_KEY`. Returns the count."""
-    _, count = _scrub(episode)
+    count = _scrub(episode)
     if count:
         try:
             extra = json.loads(episode.extra_json) if episode.extra_json else {}
