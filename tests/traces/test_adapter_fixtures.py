@@ -198,6 +198,57 @@ def test_claude_code_resumed_session_starts_with_summaries(tmp_path):
     assert episode.events[0].content == "Earlier: set up the repo." and len(episode.events) == 7
 
 
+CLAUDE_SNAPSHOT = {
+    "type": "file-history-snapshot",
+    "messageId": "u1",
+    "snapshot": {"messageId": "u1", "trackedFileBackups": {}, "timestamp": "2026-11-03T10:00:00Z"},
+    "isSnapshotUpdate": False,
+}
+
+
+def test_claude_code_2x_session_opening_with_bookkeeping_lines_is_one_session(tmp_path):
+    """Claude Code 2.x starts a session file with a ``file-history-snapshot`` line and writes
+    runtime lines without a ``sessionId`` (``permission-mode``) among the entries: detection looks
+    past the first, and each is counted with its session, neither a reject."""
+    lines = (next(DAY3.glob("claude-code-*.jsonl"))).read_text().splitlines()
+    queued = {"type": "queue-operation", "operation": "enqueue", "sessionId": "5b0c8d2e-sample"}
+    mode = {"type": "permission-mode", "permissionMode": "acceptEdits"}
+    extra_lines = [json.dumps(CLAUDE_SNAPSHOT), json.dumps(queued)]
+    (tmp_path / "session.jsonl").write_text(
+        "\n".join([*extra_lines, *lines[:3], json.dumps(mode), *lines[3:]])
+    )
+    result = ingest_paths([tmp_path / "session.jsonl"])
+    assert (result.records_in, len(result.rejects)) == (1, 0), [
+        (r.source_line, r.reason) for r in result.rejects
+    ]
+    (episode,) = result.episodes
+    reference = only(next(DAY3.glob("claude-code-*.jsonl")))
+    assert [(e.kind, e.content) for e in episode.events] == [(e.kind, e.content) for e in reference.events]
+    extra = json.loads(episode.extra_json or "")
+    assert extra["cwd"] == "/home/dev/app" and episode.source_line == 1
+    assert extra["skipped_entries"] == {
+        "file-history-snapshot": 1,
+        "permission-mode": 1,
+        "queue-operation": 1,
+    }
+
+
+def test_claude_code_entry_without_a_session_is_still_a_reject(tmp_path):
+    lines = (next(DAY3.glob("claude-code-*.jsonl"))).read_text().splitlines()
+    stray = json.loads(lines[0])
+    del stray["sessionId"]
+    summary = json.loads(lines[-1])
+    orphans = tmp_path / "orphans.jsonl"  # no conversation to count the snapshot with: each line a reject
+    orphans.write_text("".join(json.dumps(v) + "\n" for v in (summary, CLAUDE_SNAPSHOT, stray)))
+    result = ingest_paths([orphans])
+    assert sorted((r.source_line, r.reason, r.source_format) for r in result.rejects) == [
+        (1, "summary without conversation", "claude-code"),
+        (2, "missing field", "claude-code"),
+        (3, "missing field", "claude-code"),
+    ]
+    assert result.records_in == 3 and not result.episodes
+
+
 def test_anthropic_text_only_conversation_keeps_its_system_prompt(tmp_path):
     record = {
         "system": "Be terse.",

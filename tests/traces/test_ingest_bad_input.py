@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from trajectory_platform.traces.adapters import ADAPTERS
-from trajectory_platform.traces.adapters.base import RecordError
+from trajectory_platform.traces.adapters.base import DETECT_PROBE_LINES, RecordError
 from trajectory_platform.traces.ingest import IngestResult, ingest_paths, sample_logs_root
 from trajectory_platform.traces.record import Episode, Event
 
@@ -230,3 +230,24 @@ def test_a_sniff_that_raises_on_an_odd_shape_claims_nothing_and_the_next_format_
     monkeypatch.setattr(ADAPTERS["native"], "sniff", confused)
     result = ingest_paths([write_lines(tmp_path / "chat.jsonl", [GOOD])])
     assert result.rejects == [] and [e.source_format for e in result.episodes] == ["openai"]
+
+
+def test_lines_no_format_claims_do_not_hide_the_format_of_the_lines_after_them(tmp_path):
+    """Detection looks past leading lines no adapter recognizes (a header a logger writes first);
+    each such line is its own reject, located by its line, and the records after it are read."""
+    header = {"version": "1.0", "created": "2025-01-01", "agent": "myagent"}
+    path = write_lines(tmp_path / "log.jsonl", [header, b"{not json", GOOD, {**GOOD, "id": "ok2"}])
+    result = ingest_paths([path])
+    assert sorted(e.episode_id for e in result.episodes) == ["openai:ok", "openai:ok2"]
+    assert [(r.source_line, r.reason, r.source_format) for r in result.rejects] == [
+        (1, "missing field", "openai"),
+        (2, "malformed JSON", "openai"),
+    ]
+    assert result.records_in == 4
+
+
+def test_detection_looks_at_a_bounded_number_of_leading_lines(tmp_path):
+    header = {"version": "1.0"}
+    path = write_lines(tmp_path / "log.jsonl", [header] * DETECT_PROBE_LINES + [GOOD])
+    reject = one_reject(ingest_paths([path]))
+    assert (reject.reason, reject.source_path) == ("unrecognized format", "$")

@@ -90,11 +90,13 @@ def nothing_normalized(result: IngestResult, fmt: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Ingest (``--batch-rows`` episodes in memory at a time), write both tables, print the summary;
     non-zero when nothing could be read or nothing was normalized (unless ``--allow-empty``)."""
-    from trajectory_platform.traces.ingest import ingest_to
+    from trajectory_platform.traces.ingest import ingest_to, is_compressed_log
     from trajectory_platform.traces.ingest_settings import IngestSettings
     from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS
 
-    if refusal := not_text([Path(p) for p in args.paths], LOGS):
+    # a log named so (``day.jsonl.gz``) is read decompressed; any other gzip file is refused here
+    named = [Path(p) for p in args.paths if not is_compressed_log(Path(p))]
+    if refusal := not_text(named, LOGS):
         return fail(refusal)
     try:
         settings = settings_from_args(IngestSettings, args)
@@ -114,6 +116,12 @@ def run(args: argparse.Namespace) -> int:
     if result.records_in == 0:
         return fail(f"no log records found in {', '.join(map(str, args.paths))}")
     _show_rejects(result)
+    if result.files_skipped:
+        kinds = ", ".join(f"{suffix} ({count})" for suffix, count in result.files_skipped.items())
+        print(
+            f"skipped {sum(result.files_skipped.values())} file(s) not named as logs: {kinds}",
+            file=sys.stderr,
+        )
     emit_summary({**result.summary(), "out": str(args.out), "sha256": digests})
     if not result.normalized and not args.allow_empty:
         return fail(f"{nothing_normalized(result, args.format)}; --allow-empty accepts an empty output", 1)

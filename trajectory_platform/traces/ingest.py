@@ -31,6 +31,7 @@ from tqdm import tqdm
 
 from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format
 from trajectory_platform.traces.adapters.base import (
+    COMPRESSED_SUFFIX,
     NESTING_TOO_DEEP,
     STRUCTURE_ERRORS,
     Adapter,
@@ -46,10 +47,13 @@ from trajectory_platform.traces.record import Episode, LineageInputs, canonical_
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episodes_to_table
 from trajectory_platform.traces.spill import SortedSpill, episode_digest, order_key, unique_ids
 from trajectory_platform.traces.task_map import TASK_MAP_FILE, TaskMap, TaskMaps
+from trajectory_platform.traces.unicode_text import file_name_text, replace_lone_surrogates, scrub_episode
 from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS, validate_episode
 
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".traj")
-"""File endings :func:`discover_log_files` picks up (``.traj.json`` ends in ``.json``)."""
+"""File endings :func:`discover_log_files` picks up (``.traj.json`` ends in ``.json``), each also
+gzip-compressed (``.jsonl.gz``: read decompressed, ``adapters/base.py``'s ``open_log``)."""
+_FOUND_SUFFIXES = LOG_SUFFIXES + tuple(suffix + COMPRESSED_SUFFIX for suffix in LOG_SUFFIXES)
 
 _DATE_PART = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 EPOCH_SCALES = ((11, 1), (14, 1e3), (17, 1e6), (20, 1e9))
@@ -83,16 +87,26 @@ class Reject:
         return self.drop.detail or None
 
     def row(self) -> dict:
-        """The Arrow row for this reject, in :data:`REJECT_SCHEMA`'s column order."""
+        """The Arrow row for this reject, in :data:`REJECT_SCHEMA`'s column order (a lone surrogate
+        in a located id or a message, which UTF-8 cannot hold, as U+FFFD: ``unicode_text.py``)."""
         date = self.partition_date
-        return {
+        texts = {
             "source_file": self.source_file,
-            "source_line": self.source_line,
             "source_path": self.source_path,
             "source_format": self.source_format,
             "reason": self.reason,
             "detail": self.detail,
             "excerpt": self.excerpt,
+        }
+        safe = {k: None if v is None else replace_lone_surrogates(v)[0] for k, v in texts.items()}
+        return {
+            "source_file": safe["source_file"],
+            "source_line": self.source_line,
+            "source_path": safe["source_path"],
+            "source_format": safe["source_format"],
+            "reason": safe["reason"],
+            "detail": safe["detail"],
+            "excerpt": safe["excerpt"],
             "partition_date": None if date is None else dt.datetime(date.year, date.month, date.day),
         }
 
@@ -115,6 +129,12 @@ class IngestResult:
     counts_by_format: dict[str, int] = field(default_factory=dict)
     files_read: int = 0
     bytes_read: int = 0
+    files_skipped: dict[str, int] = field(default_factory=dict)
+    """Files found in the folders given that are not logs by their name (``.txt``, an Inspect
+    ``.eval`` archive), by suffix: never read, but counted so none goes unnoticed."""
+    lone_surrogates_replaced: int = 0
+    """Lone UTF-16 surrogates replaced by U+FFFD in the normalized episodes' text
+    (``unicode_text.py``; each episode counts its own in ``extra_json``)."""
 
     def tally(self) -> Tally:
         """Records in, normalized (kept), rejected by reason."""
@@ -133,6 +153,8 @@ class IngestResult:
             "rejected": len(self.rejects),
             "files": self.files_read,
             "bytes": self.bytes_read,
+            "skipped_files": dict(sorted(self.files_skipped.items())),
+            "lone_surrogates_replaced": self.lone_surrogates_replaced,
             "counts_by_format": dict(sorted(self.counts_by_format.items())),
             "top_reject_reasons": dict(list(self.reject_reasons().items())[:top]),
         }
@@ -175,18 +197,30 @@ def sample_logs_root() -> Path:
 
 def discover_log_files(root: Path | str) -> list[Path]:
     """Every log file under ``root`` (recursively, sorted, hidden files and folders skipped)."""
-    base = Path(root)
+    return _discover(Path(root))[0]
+
+
+def is_compressed_log(path: Path) -> bool:
+    """Is ``path`` named as a gzip-compressed log (``.jsonl.gz``, ``.json.gz``, ...)?"""
+    return path.name.lower().endswith(_FOUND_SUFFIXES[len(LOG_SUFFIXES) :])
+
+
+def _discover(base: Path) -> tuple[list[Path], Counter[str]]:
+    """:func:`discover_log_files`, and the other (not hidden) files under ``base`` by suffix."""
     if base.is_file():
-        return [base] if base.name != TASK_MAP_FILE else []
-    found = [
-        p
-        for p in base.rglob("*")
-        if p.is_file()
-        and p.name.lower().endswith(LOG_SUFFIXES)
-        and p.name != TASK_MAP_FILE
-        and not any(part.startswith(".") for part in p.relative_to(base).parts)
-    ]
-    return sorted(found)
+        return ([base] if base.name != TASK_MAP_FILE else []), Counter()
+    found: list[Path] = []
+    skipped: Counter[str] = Counter()
+    for path in base.rglob("*"):
+        if not path.is_file() or any(part.startswith(".") for part in path.relative_to(base).parts):
+            continue
+        if path.name == TASK_MAP_FILE:
+            continue
+        if path.name.lower().endswith(_FOUND_SUFFIXES):
+            found.append(path)
+        else:
+            skipped[path.suffix.lower() or "(no suffix)"] += 1
+    return sorted(found), skipped
 
 
 def partition_date_for(path: Path | str, record: Episode | None = None) -> dt.date | None:
@@ -296,7 +330,8 @@ def _read(
     """Read every file into ``result``'s counts and rejects, each normalized episode to ``keep``."""
     if fmt != "auto" and fmt not in ADAPTERS:
         raise ValueError(f"unknown format {fmt!r}; choose auto or one of {', '.join(FORMAT_NAMES)}")
-    files = _expand(paths)
+    files, skipped = _expand(paths)
+    result.files_skipped = dict(sorted(skipped.items()))
     formats: Counter[str] = Counter()
     maps = TaskMaps()
 
@@ -316,7 +351,8 @@ def _read(
                     Reject(
                         source_file=display,
                         drop=Drop(
-                            "link outside the source", f"a symbolic link leads out of {root}; it was not read"
+                            "link outside the source",
+                            f"a symbolic link leads out of {file_name_text(root)}; it was not read",
                         ),
                         partition_date=partition_date,
                     )
@@ -371,22 +407,27 @@ def _task_map(
 
 
 def _display_name(path: Path, root: Path | str | None) -> str:
-    """``path`` relative to ``root`` when it lies under it, else as given."""
+    """``path`` relative to ``root`` when it lies under it, else as given; bytes of the name that
+    are not UTF-8 written as ``\\xNN`` (:func:`file_name_text`)."""
     if root is not None and path.resolve().is_relative_to(Path(root).resolve()):
-        return path.resolve().relative_to(Path(root).resolve()).as_posix()
-    return str(path)
+        return file_name_text(path.resolve().relative_to(Path(root).resolve()).as_posix())
+    return file_name_text(path)
 
 
-def _expand(paths: Iterable[Path | str]) -> list[tuple[Path, Path]]:
-    """Every file to read, with the folder it was found under (a file given alone: its own folder)."""
+def _expand(paths: Iterable[Path | str]) -> tuple[list[tuple[Path, Path]], Counter[str]]:
+    """Every file to read, with the folder it was found under (a file given alone: its own folder),
+    and the files of those folders left unread, by suffix."""
     files: list[tuple[Path, Path]] = []
+    skipped: Counter[str] = Counter()
     for raw in paths:
         path = Path(raw)
         if not path.exists():
             raise FileNotFoundError(f"no such file or folder: {path}")
         root = path if path.is_dir() else path.parent
-        files.extend((f, root) for f in discover_log_files(path))
-    return files
+        found, unread = _discover(path)
+        files.extend((f, root) for f in found)
+        skipped.update(unread)
+    return files, skipped
 
 
 def leaves_root(path: Path, root: Path) -> bool:
@@ -421,6 +462,7 @@ def _ingest_file(
             if record.error is not None:
                 raise record.error
             episode = adapter.parse(record, src)
+            replaced = scrub_episode(episode)
             if episode.task.fixture_id is None and task_map is not None:
                 episode.task.fixture_id = task_map.task_for(src.path)
             validate_episode(episode, max_field_chars)
@@ -434,6 +476,7 @@ def _ingest_file(
             continue
         if date is not None or episode.partition_date is None:
             episode.partition_date = date or file_date or partition_date_for(src.path, episode)
+        result.lone_surrogates_replaced += replaced
         keep(episode)
 
 

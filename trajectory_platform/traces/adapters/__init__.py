@@ -1,8 +1,9 @@
 """Format adapters and auto-detection.
 
-``ADAPTERS`` is ordered: detection asks each adapter in turn whether a file's first parsed value
-looks like its format, most specific first (a native line also has "events", a tau-bench episode
-also holds OpenAI messages), so the first yes wins.
+``ADAPTERS`` is ordered: detection asks each adapter in turn whether a file's parsed document (or
+a JSONL line: the first one any adapter claims) looks like its format, most specific first (a
+native line also has "events", a tau-bench episode also holds OpenAI messages), so the first yes
+wins.
 """
 
 from __future__ import annotations
@@ -12,7 +13,12 @@ from typing import Any
 
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
-from trajectory_platform.traces.adapters.base import STRUCTURE_ERRORS, Adapter, SourceFile
+from trajectory_platform.traces.adapters.base import (
+    DETECT_PROBE_LINES,
+    STRUCTURE_ERRORS,
+    Adapter,
+    SourceFile,
+)
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
@@ -74,11 +80,17 @@ FORMAT_NAMES: tuple[str, ...] = tuple(ADAPTERS)
 
 
 def detect_format(src: SourceFile) -> Adapter | None:
-    """The adapter for ``src``, judged from its whole document or first parsable JSONL line."""
-    sample = src.first_value()
-    if sample is None:
-        return None
-    return next((a for a in ADAPTERS.values() if _claims(a, sample, Path(src.path))), None)
+    """The adapter for ``src``, judged from its whole document, else from its first parsable JSONL
+    line that some adapter claims (most specific first), looking past lines no adapter recognizes
+    (a header line, a tool's bookkeeping line) up to :data:`DETECT_PROBE_LINES` readable lines.
+    Lines the chosen adapter does not read stay records of their own: rejects, or counted by the
+    adapter, never silently dropped."""
+    path = Path(src.path)
+    for sample in src.samples(DETECT_PROBE_LINES):
+        adapter = next((a for a in ADAPTERS.values() if _claims(a, sample, path)), None)
+        if adapter is not None:
+            return adapter
+    return None
 
 
 def _claims(adapter: Adapter, sample: Any, path: Path) -> bool:

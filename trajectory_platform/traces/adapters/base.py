@@ -11,8 +11,12 @@ line never stops the rest of the file.
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import hashlib
+import io
 import json
+import re
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -25,6 +29,10 @@ from trajectory_platform.traces.record import DeliveredInput, Episode, Event, ca
 
 JSONL_PROBE_LINES = 20
 """How many leading lines decide whether a file that is not one JSON document is JSONL."""
+DETECT_PROBE_LINES = 100
+"""How many leading readable JSONL lines format detection may look at: a file may open with lines
+no adapter claims (a header, Claude Code's ``file-history-snapshot``), and the first line an
+adapter does claim decides."""
 
 
 STRUCTURE_ERRORS = (
@@ -144,6 +152,22 @@ def parse_json(text: str | bytes) -> Any:
         raise NESTING_TOO_DEEP from None
 
 
+COMPRESSED_SUFFIX = ".gz"
+"""A log file whose name ends so (``day.jsonl.gz``) is gzip-compressed: read decompressed."""
+UNREADABLE = (OSError, EOFError, zlib.error)
+"""What reading a file may raise: the file system's errors, and a gzip stream cut short or corrupt."""
+
+
+def is_compressed(path: Path) -> bool:
+    """Is ``path`` a gzip-compressed log (read decompressed, as it is read)?"""
+    return path.name.lower().endswith(COMPRESSED_SUFFIX)
+
+
+def open_log(path: Path) -> io.BufferedIOBase:
+    """``path`` opened for reading bytes, a gzip-compressed log decompressed as it is read."""
+    return gzip.open(path, "rb") if is_compressed(path) else path.open("rb")
+
+
 class SourceFile:
     """One input file, decoded lazily as a whole document or as JSONL lines.
 
@@ -156,8 +180,8 @@ class SourceFile:
     def __init__(self, path: Path, data: bytes | None, display: str | None = None) -> None:
         self.path = path
         self.data = None if data is None else as_utf8(data)
-        self.size = path.stat().st_size if data is None else len(data)
-        """Bytes read from disk (before any re-encoding)."""
+        self.size = path.stat().st_size if data is None or is_compressed(path) else len(data)
+        """Bytes read from disk (before any re-encoding or decompression)."""
         # What records name as their ``source_file``: relative to the trace-source root when the
         # caller gives one, so the same logs yield the same bytes wherever the workdir lives.
         self.display = display if display is not None else str(path)
@@ -170,17 +194,23 @@ class SourceFile:
         as :attr:`is_jsonl` asks) and more than whitespace follows that line, in UTF-8. Such a file
         cannot be one JSON document (a JSON value ends where it ends, so anything after it is extra
         data), and it is JSONL: exactly the records, lines and rejects the whole read gives. Every
-        other file is read whole, as before. Raises :class:`OSError` when the file cannot be read.
+        other file is read whole, as before. A ``.gz`` file is read decompressed (:func:`open_log`).
+        Raises :class:`OSError` when the file cannot be read (a gzip file that is not one, or cut
+        short, included).
         """
-        with path.open("rb") as handle:
-            first = handle.readline()
-            head = first[:ENCODING_PROBE_BYTES] + handle.read(max(ENCODING_PROBE_BYTES - len(first), 0))
-            more = bool(head[len(first) :].strip())
-            while not more and (chunk := handle.read(READ_CHUNK_BYTES)):
-                more = bool(chunk.strip())
-        if more and _one_object(first) and as_utf8(head) is head:
-            return cls(path, None, display)
-        return cls(path, path.read_bytes(), display)
+        try:
+            with open_log(path) as handle:
+                first = handle.readline()
+                head = first[:ENCODING_PROBE_BYTES] + handle.read(max(ENCODING_PROBE_BYTES - len(first), 0))
+                more = bool(head[len(first) :].strip())
+                while not more and (chunk := handle.read(READ_CHUNK_BYTES)):
+                    more = bool(chunk.strip())
+            if more and _one_object(first) and as_utf8(head) is head:
+                return cls(path, None, display)
+            with open_log(path) as handle:
+                return cls(path, handle.read(), display)
+        except (EOFError, zlib.error) as exc:
+            raise OSError(f"not a readable gzip file: {exc}") from exc
 
     @cached_property
     def document(self) -> tuple[Any, RecordError | None]:
@@ -217,29 +247,53 @@ class SourceFile:
             return True
         if self.is_document:
             return False
+        if self.value_stream is not None:
+            return True
         if self.path.suffix.lower() in (".jsonl", ".ndjson"):
             return True
         heads = [line for line in self.data.split(b"\n", JSONL_PROBE_LINES) if line.startswith(b"{")]
         return any(_one_object(line) for line in heads[:JSONL_PROBE_LINES])
+
+    @cached_property
+    def value_stream(self) -> list[RawRecord] | None:
+        """The records of a file of JSON values written one after another but not one a line: pretty-
+        printed JSONL (each object over many lines) or objects run together (``{...}{...}``), as
+        ``json.JSONDecoder.raw_decode`` reads them in turn, each located by the line it starts on;
+        ``None`` for any other file (one document, JSON Lines, or a first value that does not parse).
+
+        A value that does not parse is one record with its error, spanning up to the next line that
+        starts with ``{`` or ``[`` at its first column (where the next value of a pretty-printed
+        file begins), and reading goes on from there. A file whose values stand each alone on their
+        line up to its first error is JSON Lines, read line by line as before (:meth:`lines`)."""
+        if self.data is None or self.is_document:
+            return None
+        try:
+            text = self.data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return None
+        return _value_stream(text)
 
     def _raw_lines(self) -> Iterator[bytes]:
         """The file's lines without their ``\\n``: split from ``data``, or read from disk one at a time."""
         if self.data is not None:
             yield from self.data.split(b"\n")
             return
-        with self.path.open("rb") as handle:
+        with open_log(self.path) as handle:
             for line in handle:
                 yield line.removesuffix(b"\n")
 
     def lines(self) -> Iterator[RawRecord]:
         """Every non-blank line as a record, each decoded and parsed on its own. A streamed file that
         stops being readable part-way ends with a record saying so (an ``unreadable file`` reject)."""
+        if self.data is not None and self.value_stream is not None:
+            yield from self.value_stream
+            return
         number = 0
         try:
             for number, raw in enumerate(self._raw_lines(), start=1):
                 if raw.strip():
                     yield _line_record(number, raw)
-        except OSError as exc:
+        except UNREADABLE as exc:
             yield RawRecord(number + 1, None, error=RecordError("unreadable file", str(exc)))
 
     def first_value(self) -> Any:
@@ -251,17 +305,93 @@ class SourceFile:
                 return record.value
         return None
 
+    def samples(self, limit: int = DETECT_PROBE_LINES) -> Iterator[Any]:
+        """Parsed samples for format detection, in file order: the whole document, else the first
+        ``limit`` parsable lines (read lazily: detection stops at the first one it recognizes)."""
+        if self.is_document:
+            yield self.document[0]
+            return
+        taken = 0
+        for record in self.lines():
+            if taken == limit:
+                return
+            if record.error is None:
+                taken += 1
+                yield record.value
+
     def fingerprint(self) -> str:
         """:func:`record_fingerprint` of the whole file (what a whole-file reject keeps), hashed
-        from disk a chunk at a time when the file streams."""
+        from disk a chunk at a time when the file streams (a compressed file that stops being
+        readable part-way: of its bytes on disk)."""
         if self.data is not None:
             return record_fingerprint(self.data)
-        digest, size = hashlib.sha256(), 0
-        with self.path.open("rb") as handle:
-            while chunk := handle.read(READ_CHUNK_BYTES):
-                digest.update(chunk)
-                size += len(chunk)
-        return f"sha256:{digest.hexdigest()[:16]} ({size} bytes)"
+        try:
+            return _stream_fingerprint(open_log(self.path))
+        except UNREADABLE:
+            return _stream_fingerprint(self.path.open("rb"))
+
+
+def _stream_fingerprint(stream: io.BufferedIOBase) -> str:
+    """:func:`record_fingerprint` of what ``stream`` holds, read a chunk at a time (and closed)."""
+    digest, size = hashlib.sha256(), 0
+    with stream as handle:
+        while chunk := handle.read(READ_CHUNK_BYTES):
+            digest.update(chunk)
+            size += len(chunk)
+    return f"sha256:{digest.hexdigest()[:16]} ({size} bytes)"
+
+
+_DECODER = json.JSONDecoder()
+_BLANK = re.compile(r"[ \t\r\n]*")
+
+
+def _after_blank(text: str, pos: int) -> int:
+    """The position of the first character at or after ``pos`` that is not JSON whitespace."""
+    blank = _BLANK.match(text, pos)
+    return blank.end() if blank else pos
+
+
+def _value_stream(text: str) -> list[RawRecord] | None:
+    """:attr:`SourceFile.value_stream` of ``text``."""
+    records: list[RawRecord] = []
+    one_a_line = True
+    pos, line, counted = _after_blank(text, 0), 1, 0
+    while pos < len(text):
+        line += text.count("\n", counted, pos)
+        counted, where = pos, f"[{len(records)}]"
+        try:
+            value, end = _DECODER.raw_decode(text, pos)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            if one_a_line:
+                return None
+            failed_at = exc.pos if isinstance(exc, json.JSONDecodeError) else pos
+            resume = _next_value_start(text, pos, failed_at)
+            error = json_error(exc, text) if isinstance(exc, json.JSONDecodeError) else NESTING_TOO_DEEP
+            excerpt = record_fingerprint(text[pos:resume].encode("utf-8"))
+            records.append(RawRecord(line, where, error=error, excerpt=excerpt))
+            pos = resume
+            continue
+        line_end = text.find("\n", end)
+        rest = text[end : len(text) if line_end < 0 else line_end]
+        before = text[text.rfind("\n", 0, pos) + 1 : pos]
+        if text.find("\n", pos, end) >= 0 or rest.strip() or before.strip():
+            one_a_line = False
+        excerpt = record_fingerprint(text[pos:end].encode("utf-8"))
+        records.append(RawRecord(line, where, value=value, excerpt=excerpt))
+        pos = _after_blank(text, end)
+    return None if one_a_line else records
+
+
+def _next_value_start(text: str, start: int, failed_at: int) -> int:
+    """Where reading resumes after a value that starts at ``start`` failed at ``failed_at``: the
+    failing line when it opens a value at its first column (the value before was cut short), else
+    the next line that does, else the end of the text."""
+    line_start = text.rfind("\n", 0, failed_at) + 1
+    if line_start > start and text[line_start : line_start + 1] in ("{", "["):
+        return line_start
+    after = max(failed_at, start + 1)
+    found = [i for i in (text.find("\n{", after), text.find("\n[", after)) if i >= 0]
+    return min(found) + 1 if found else len(text)
 
 
 def _one_object(line: bytes) -> bool:

@@ -8,7 +8,9 @@ is its own record, rejected). Assistant lines written for the same API response 
 through the entry its ``leafUuid`` names (a resumed session's file starts with summaries of an
 earlier file: their leaf is not here, so ``replaces_through`` stays null). Sidechain lines
 (sub-agent transcripts) and runtime lines (``system``, hooks, snapshots) were never shown to
-this conversation's model; they are counted in ``extra_json`` instead of becoming events.
+this conversation's model; they are counted in ``extra_json`` instead of becoming events. Runtime
+lines that name no session (``file-history-snapshot``, ``permission-mode``) are counted with the
+session of the nearest entry before them (else after them).
 
 The same adapter reads what Claude Code prints with ``--output-format stream-json`` and what the
 Claude Agent SDK yields: lines ``{"type": "system" | "assistant" | "user" | "result", "session_id"}``.
@@ -20,6 +22,7 @@ the episode: its ``result`` text is the final answer, its ``subtype`` the termin
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,6 +55,26 @@ def _session_of(entry: Any) -> str | None:
     return session if isinstance(session, str) else None
 
 
+def _runtime_line(entry: Any) -> bool:
+    """A line of the runtime's own bookkeeping that names no session: Claude Code 2.x writes
+    ``file-history-snapshot`` (often the file's first line), ``permission-mode`` and the like
+    without a ``sessionId``. A conversation entry (``user`` / ``assistant``) or a stream's
+    ``result`` without one is still a broken line."""
+    if not isinstance(entry, dict):
+        return False
+    kind = entry.get("type")
+    return isinstance(kind, str) and kind not in (*ENTRY_TYPES, "result", "summary")
+
+
+def _session_around(line: int, starts: list[tuple[int, str]]) -> str | None:
+    """The session of the nearest entry naming one before ``line`` (``starts``: (line, session) of
+    every such entry, in line order), else of the first one after it."""
+    before = bisect.bisect_left(starts, (line, "")) - 1
+    if before >= 0:
+        return starts[before][1]
+    return starts[0][1] if starts else None
+
+
 def _next_session(summary: RawRecord, sessions: dict[str, list[RawRecord]]) -> str | None:
     """The session whose entries follow the summary line (else the last session of the file)."""
     after = [
@@ -82,6 +105,7 @@ class ClaudeCodeAdapter(Adapter):
         lines = [RawRecord(1, None, value=src.document[0])] if src.is_document else list(src.lines())
         sessions: dict[str, list[RawRecord]] = {}
         orphans: list[RawRecord] = []
+        runtime: list[RawRecord] = []
         for record in lines:
             if record.error is not None:
                 yield record
@@ -89,10 +113,22 @@ class ClaudeCodeAdapter(Adapter):
                 orphans.append(record)
             elif (session := _session_of(record.value)) is not None:
                 sessions.setdefault(session, []).append(record)
+            elif _runtime_line(record.value):
+                runtime.append(record)
             else:
                 yield RawRecord(
                     record.line, None, error=RecordError("missing field", "entry has no sessionId")
                 )
+        starts = sorted((r.line or 0, sid) for sid, recs in sessions.items() for r in recs)
+        for line in runtime:  # counted with the session around it, as its runtime lines are
+            owner = _session_around(line.line or 0, starts)
+            if owner is None:
+                error = RecordError(
+                    "missing field", "entry has no sessionId, and no entry of the file names one"
+                )
+                yield RawRecord(line.line, None, error=error)
+            else:
+                sessions[owner].append(line)
         owner_of_uuid = {r.value.get("uuid"): sid for sid, recs in sessions.items() for r in recs}
         for summary in orphans:  # a summary names a leaf entry; a resumed session's may be elsewhere
             owner = owner_of_uuid.get(summary.value.get("leafUuid")) or _next_session(summary, sessions)
@@ -149,7 +185,9 @@ class ClaudeCodeAdapter(Adapter):
             if isinstance(entry.get("uuid"), str):
                 index_of_uuid[entry["uuid"]] = len(episode.events) - 1
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
-        first = record.value["lines"][0].value
+        lines = record.value["lines"]
+        entries = (r.value for r in lines if r.value.get("type") in ENTRY_TYPES and _session_of(r.value))
+        first = next(entries, lines[0].value)  # what cwd and version are read from
         extra = {"cwd": first.get("cwd"), "version": first.get("version")}
         if stream:
             self._stream(stream, episode, extra)
