@@ -411,12 +411,20 @@ class _Episode:
         self.tool_calls += 1
         name, args = checked
         if isinstance(self.manifest, Manifest):
-            op, roles = self.manifest.interpret(name, args)
-            obs = self.injector.intercept(op, roles, self.ws) or self.executor.run(op, roles)
-            self.injector.observe(op)
+            obs = _perform(self.injector, self.executor, self.manifest.interpret(name, args))
         else:
             obs = self.manifest.call(name, args, self.ws.root)
         self.log.add(_tool_event(call, obs, self.config.max_observation_chars))
+
+
+def _perform(
+    injector: FaultInjector, executor: ToolExecutor, interpreted: tuple[str, dict[str, str]]
+) -> Observation:
+    """One dispatched operation: the fault the schedule injects here, else the tool's own result."""
+    op, roles = interpreted
+    obs = injector.intercept(op, roles, executor.workspace) or executor.run(op, roles)
+    injector.observe(op)
+    return obs
 
 
 def run_episode(
@@ -517,7 +525,9 @@ def run_episode(
         tools=list(run.delivered_specs.values()),
         events=log.events,
         delivered_inputs=run.delivered_inputs,
-        extra_json=canonical_json({"runtime": config.to_dict()}),
+        extra_json=canonical_json(
+            {"runtime": config.to_dict(), **({"faults": [f.to_dict() for f in faults]} if faults else {})}
+        ),
         outcome=Outcome(
             terminal_status=terminal,
             final_answer=final_answer,
@@ -567,29 +577,76 @@ class Replay:
 
 
 def replay_calls(
-    fixture: Fixture, calls: list[tuple[str, ToolCall]], config: RuntimeConfig | None = None
+    fixture: Fixture,
+    calls: list[tuple[str, ToolCall]],
+    config: RuntimeConfig | None = None,
+    faults: list[FaultSpec] | tuple[FaultSpec, ...] = (),
 ) -> Replay:
     """Re-execute dispatched calls, in order, on a fresh copy of ``fixture``'s S0.
 
     Each call comes with the manifest tag (``family@version``) delivered when it was made, so a
-    replay crosses schema drift as the episode did. Validation, interpretation, execution and
-    observation truncation are the runtime's own (no policy, no fault injection): what a derived
-    record that changed a call must show instead of the stale historical result. A call that no
-    longer validates raises ``ValueError`` naming it.
+    replay crosses schema drift as the episode did. Validation, interpretation, execution, the
+    fault schedule ``faults`` (the episode's own, :func:`recorded_faults`; none for a derived
+    record) and observation truncation are the runtime's own, with no policy: what the episode
+    must have shown, or what a derived record that changed a call must show instead of the stale
+    historical result. A call that does not validate raises ``ValueError`` naming it.
     """
     config = config or RuntimeConfig()
     observations: list[Event] = []
     with Workspace(fixture.s0_files) as ws:
         executor = ToolExecutor(ws, fixture, config)
+        injector = FaultInjector(list(faults), fixture)
         for tag, call in calls:
             delivered = _tagged(tag)
             checked = _validate(call, delivered)
             if isinstance(checked, str):
                 raise ValueError(f"replayed call {call.id} is refused: {checked}")
-            op, roles = delivered.interpret(*checked)
-            observations.append(_tool_event(call, executor.run(op, roles), config.max_observation_chars))
+            obs = _perform(injector, executor, delivered.interpret(*checked))
+            observations.append(_tool_event(call, obs, config.max_observation_chars))
         final_files = ws.snapshot()
     return Replay(observations=observations, final_files=final_files)
+
+
+def _recorded(episode: Episode) -> dict[str, Any]:
+    extra = json.loads(episode.extra_json) if episode.extra_json else {}
+    return extra if isinstance(extra, dict) else {}
+
+
+def recorded_config(episode: Episode) -> RuntimeConfig:
+    """The runtime configuration a gym episode records (budgets, observation limit), else the default."""
+    recorded = _recorded(episode).get("runtime")
+    return RuntimeConfig(**recorded) if isinstance(recorded, dict) else RuntimeConfig()
+
+
+def recorded_faults(episode: Episode) -> list[FaultSpec]:
+    """The fault schedule a gym episode records: what its runtime injected, so a replay does too."""
+    faults = _recorded(episode).get("faults") or []
+    return [FaultSpec(**fault) for fault in faults]
+
+
+def call_tags(episode: Episode) -> dict[str | None, str | None]:
+    """Call id -> the manifest tag (``family@version``) delivered to the turn that made it."""
+    tags = {d.response_event_index: d.tools_version for d in episode.delivered_inputs}
+    return {c.id: tags[i] for i, e in enumerate(episode.events) if i in tags for c in e.tool_calls}
+
+
+def dispatched_calls(episode: Episode, untagged: str | None = None) -> list[tuple[int, str, ToolCall]]:
+    """``(tool event index, delivered manifest tag, call)`` for each observation, in arrival order:
+    the calls the runtime dispatched, as a replay must re-execute them. ``untagged``: the tag to
+    assume for every call of an episode that records no delivered input at all (a stream of a gym
+    episode logs none: its calls were made under the fixture's manifest). An observation no call
+    of the episode made, or one made by a turn delivered no manifest tag, raises ``ValueError``."""
+    tags = call_tags(episode)
+    assumed = untagged if not episode.delivered_inputs else None
+    calls = {c.id: c for e in episode.events for c in e.tool_calls}
+    out = []
+    for index, event in enumerate(episode.events):
+        if event.kind == "tool":
+            tag = tags.get(event.tool_call_id) or assumed
+            if event.tool_call_id not in calls or tag is None:
+                raise ValueError(f"the observation at event {index} answers no call delivered a manifest tag")
+            out.append((index, tag, calls[event.tool_call_id]))
+    return out
 
 
 def _tagged(tools_version: str) -> Manifest:

@@ -57,6 +57,9 @@ from trajectory_platform.gym.runtime import (
     REFUSED,
     RuntimeConfig,
     approx_tokens,
+    call_tags,
+    dispatched_calls,
+    recorded_config,
     refusal_reason,
     replay_calls,
     summary_lines,
@@ -380,12 +383,6 @@ def _as_declared(text: str, declared: dict[str, str]) -> str:
     return text
 
 
-def _call_tags(episode: Episode) -> dict[str | None, str | None]:
-    """Call id -> the manifest tag (``family@version``) delivered to the turn that made it."""
-    tags = {d.response_event_index: d.tools_version for d in episode.delivered_inputs}
-    return {c.id: tags[i] for i, e in enumerate(episode.events) if i in tags for c in e.tool_calls}
-
-
 def _tag(tags: dict[str | None, str | None], call_id: str | None) -> str:
     """The manifest tag delivered with call ``call_id`` (a delivered input without one cannot be replayed)."""
     tag = tags[call_id]
@@ -394,28 +391,10 @@ def _tag(tags: dict[str | None, str | None], call_id: str | None) -> str:
     return tag
 
 
-def _dispatched(episode: Episode, tags: dict[str | None, str | None]) -> list[tuple[int, str, ToolCall]]:
-    """``(tool event index, delivered manifest tag, call)`` for each observation, in arrival order."""
-    calls = {c.id: c for e in episode.events for c in e.tool_calls}
-    out = []
-    for index, event in enumerate(episode.events):
-        if event.kind == "tool":
-            if event.tool_call_id not in calls or event.tool_call_id not in tags:
-                raise Skip(Drop("observation_without_delivered_call", f"the observation at event {index}"))
-            out.append((index, _tag(tags, event.tool_call_id), calls[event.tool_call_id]))
-    return out
-
-
-def _runtime_config(episode: Episode) -> RuntimeConfig:
-    extra = json.loads(episode.extra_json) if episode.extra_json else {}
-    recorded = extra.get("runtime") if isinstance(extra, dict) else None
-    return RuntimeConfig(**recorded) if isinstance(recorded, dict) else RuntimeConfig()
-
-
 def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> tuple[dict, set[int]]:
     """Rewrite the calls that used ``arg`` and replace observations with a fresh gym replay; the
     evidence details and the events changed (rewritten turns, replaced observations)."""
-    tags = _call_tags(episode)
+    tags = call_tags(episode)
     originals = _rewrite_calls(episode, tool, arg)
     if set(originals) - set(tags):
         missing = len(set(originals) - set(tags))
@@ -429,8 +408,11 @@ def _replay_without(episode: Episode, fixture: Fixture, tool: str, arg: str) -> 
     if len(rewritten) != len(originals):
         raise ValueError("a call that used the argument has no id: its observation cannot be matched")
     refusals = _revalidate_refusals(episode, originals, tags)
-    dispatched = _dispatched(episode, tags)
-    config = _runtime_config(episode)
+    try:
+        dispatched = dispatched_calls(episode)
+    except ValueError as exc:
+        raise Skip(Drop("observation_without_delivered_call", str(exc))) from None
+    config = recorded_config(episode)
     try:
         replay = replay_calls(fixture, [(tag, call) for _, tag, call in dispatched], config)
     except ValueError:
