@@ -3,14 +3,19 @@
 The fixture is a real :class:`trajectory_platform.gym.fixtures.Fixture` (S0 with a bug, sealed
 FAIL_TO_PASS / PASS_TO_PASS tests, a reference solution), so the dynamic stage runs the real sealed
 oracle in the real sandbox. Episodes are built the way the gym runtime logs them: tools delivered
-with a version, delivered-input manifests naming it, tool observations answering call ids.
+with a version, delivered-input manifests naming it, tool observations answering call ids, and, for
+an answer given as :data:`GYM`, the observation the gym's runtime really returns for that call
+(the cascade replays a gym episode and holds its observations to that). An answer written out is
+kept as written: what a test forges on purpose.
 """
 
 from __future__ import annotations
 
 import json
 
+from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.fixtures import Fixture, Step
+from trajectory_platform.gym.runtime import dispatched_calls, replay_calls
 from trajectory_platform.gym.sandbox import unified_diff
 from trajectory_platform.traces.record import (
     DeliveredInput,
@@ -79,8 +84,10 @@ def make_episode(
     finish_reason: str | None = None,
     fixture_id: str | None = "calc-add",
     tools_version: str = "path@1.0",
+    faults: tuple[FaultSpec, ...] = (),
 ) -> Episode:
-    """An episode: each turn is (calls, answers) where an answer is (status, content, exit_code);
+    """An episode: each turn is (calls, answers) where an answer is (status, content, exit_code), or
+    :data:`GYM` for what the gym answers (under ``faults``, recorded as the runtime records them);
     ``status == "refused"`` becomes a runtime refusal event. The workspace diff is S0 -> final_files."""
     fixture = fixture or make_fixture()
     events = [Event("system", content="you fix bugs"), Event("user", content=fixture.prompt)]
@@ -105,7 +112,7 @@ def make_episode(
         delivered.append(DeliveredInput(len(delivered), len(events), tools_version=tools_version))
         events.append(Event("assistant", content=final_report, finish_reason=finish_reason))
     diff = unified_diff(fixture.s0_files, final_files) if final_files is not None else ""
-    return Episode(
+    episode = Episode(
         episode_id=episode_id,
         source_format="native",
         source_file="test.jsonl",
@@ -117,19 +124,44 @@ def make_episode(
         events=events,
         delivered_inputs=delivered,
         outcome=Outcome(terminal_status="completed", final_answer=final_report, workspace_diff=diff),
+        extra_json=json.dumps({"faults": [f.to_dict() for f in faults]}) if faults else None,
     )
+    _answer_from_the_gym(episode, fixture, faults)
+    return episode
 
 
+def _answer_from_the_gym(episode: Episode, fixture: Fixture, faults: tuple[FaultSpec, ...]) -> None:
+    """Fill each :data:`GYM` answer with the observation a replay of the episode's calls gives."""
+    pending = {i for i, e in enumerate(episode.events) if e.kind == "tool" and e.status == GYM[0]}
+    if not pending:
+        return
+    dispatched = dispatched_calls(episode)
+    replay = replay_calls(fixture, [(tag, call) for _, tag, call in dispatched], faults=faults)
+    for (index, _, _), fresh in zip(dispatched, replay.observations, strict=True):
+        if index in pending:
+            event = episode.events[index]
+            event.content, event.status, event.exit_code = fresh.content, fresh.status, fresh.exit_code
+
+
+GYM = ("gym", None, None)
+"""An answer the factory fills with what the gym's runtime returns for the call."""
 OK = ("ok", "", 0)
+"""A bare success, written out: for tests of a stage that does not replay (or of forged logs)."""
 
 
 def pristine_turns() -> list:
     """read -> edit -> run_tests: the expert's plan, every call answered ok."""
     return [
-        ([call("read_file", file_path="calc/ops.py")], [("ok", CALC_S0["calc/ops.py"], 0)]),
-        ([call("edit_file", file_path="calc/ops.py", old="a - b", new="a + b")], [OK]),
-        ([call("run_tests")], [("ok", "2 passed", 0)]),
+        ([call("read_file", file_path="calc/ops.py")], [GYM]),
+        ([call("edit_file", file_path="calc/ops.py", old="a - b", new="a + b")], [GYM]),
+        ([call("run_tests")], [GYM]),
     ]
+
+
+def answered_ok(turns: list) -> list:
+    """``turns`` with every answer a bare success, whatever the gym would say: a log of calls a
+    runtime dispatched though they violate the schema delivered (what stage 1 must catch)."""
+    return [(calls, [OK] * len(answers)) for calls, answers in turns]
 
 
 def fixed_files() -> dict[str, str]:

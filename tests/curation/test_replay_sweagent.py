@@ -261,6 +261,12 @@ def test_files_the_s0_gitignore_ignores_are_left_out_of_the_recorded_diff_compar
     assert (verdict.sink, verdict.reason) == ("tamper_quarantine", "final_state_mismatch")
     assert verdict.stage("dynamic").findings[0].path == "keep.log", "a negated pattern is not ignored"
 
+    # an ignored file the diff adds and the commands never wrote: the oracle would judge it
+    planted = unified_diff(env.s0_files, {**fixed, "build/planted.py": "X = 1\n"})
+    turns = [(bash, Event("tool", content="", tool_call_id="c0", status="ok", exit_code=0))]
+    (verdict,) = verify([episode_of(turns, planted)], env)
+    assert (verdict.sink, verdict.reason) == ("tamper_quarantine", "final_state_mismatch")
+
 
 def test_without_a_recorded_diff_the_replayed_final_state_goes_through_the_static_stage():
     """Stage 2 judged the (empty) recorded diff before replay; the replayed state it never saw

@@ -1,6 +1,6 @@
 """Failure triage: each of the four gates decided by evidence outside the model, and the report."""
 
-from _verify_factory import CALC_S0, OK, call, make_episode, make_fixture, pristine_turns
+from _verify_factory import CALC_S0, OK, answered_ok, call, make_episode, make_fixture, pristine_turns
 
 from trajectory_platform.curation.verify.dynamic import fixture_context
 from trajectory_platform.curation.verify.roles import divergence_turn
@@ -68,7 +68,8 @@ def test_interface_ambiguity_from_schema_drift():
     )
     episode.tools = fixture.manifest.specs() + make_fixture_v2().manifest.specs()
     many_fine = [
-        make_episode(f"g{i}", pristine_turns(), CALC_S0, tools_version="path@2.0") for i in range(20)
+        make_episode(f"g{i}", answered_ok(pristine_turns()), CALC_S0, tools_version="path@2.0")
+        for i in range(20)
     ]
     verdict = triage(episode, batch=[episode, *many_fine])
     assert verdict.failure_class == "interface_ambiguity" and "schema drift" in verdict.evidence[0]

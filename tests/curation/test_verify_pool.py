@@ -63,6 +63,7 @@ def test_a_pool_stores_exactly_what_one_worker_stores(monkeypatch):
             return super().update(n)
 
     monkeypatch.setattr(cascade, "tqdm", CountingBar)
+    episodes, lookup = every_sink()  # built first: the factory runs the gym for their answers
     starts: list[int] = []
     real_start = judge.JudgeServer._start
 
@@ -71,7 +72,6 @@ def test_a_pool_stores_exactly_what_one_worker_stores(monkeypatch):
         return real_start(self, workspace)
 
     monkeypatch.setattr(judge.JudgeServer, "_start", counting_start)
-    episodes, lookup = every_sink()
     fresh_judges = replace(QUIET, workers=1, cost_monolithic=True, keep_judges=False)
     starts.append(0)
     serial = verify_episodes(episodes, lookup, fresh_judges)

@@ -2,7 +2,16 @@
 
 import json
 
-from _verify_factory import CALC_S0, OK, call, fixed_files, make_episode, make_fixture, pristine_turns
+from _verify_factory import (
+    CALC_S0,
+    OK,
+    answered_ok,
+    call,
+    fixed_files,
+    make_episode,
+    make_fixture,
+    pristine_turns,
+)
 
 from trajectory_platform.curation.verify.advisory import score_advisory
 from trajectory_platform.curation.verify.context import apply_to_fixture, build_diff_view
@@ -74,7 +83,9 @@ def test_syntactic_rejects_non_json_arguments_and_undeclared_tools():
 def test_syntactic_judges_against_the_version_delivered_at_that_turn():
     drifted = make_fixture()
     drifted.tool_version = "2.0"  # schema drift renames file_path -> target_uri
-    episode = make_episode("v2", pristine_turns(), fixed_files(), fixture=drifted, tools_version="path@2.0")
+    episode = make_episode(
+        "v2", answered_ok(pristine_turns()), fixed_files(), fixture=drifted, tools_version="path@2.0"
+    )
     assert codes(syntax(episode))[0] == "schema_violation"
 
 

@@ -48,7 +48,7 @@ from trajectory_platform.curation.verify.context import (
 from trajectory_platform.curation.verify.delta import TAMPER_CODES, audit_delta, screen_diff
 from trajectory_platform.curation.verify.dynamic import DynamicConfig, fixture_context, run_dynamic
 from trajectory_platform.curation.verify.ledger import Ledger, StageCost, count_flakes, merge_ledgers
-from trajectory_platform.curation.verify.replay import ReplayCheck, check_replay
+from trajectory_platform.curation.verify.replay import ReplayCheck, check_gym_events, check_replay
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
@@ -458,11 +458,26 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
         sink = "flaky_quarantine" if dynamic.data["inconsistent"] else "hard_negative"
         return _route(work, sink, dynamic.reason or sink)
     delta = _timed(lambda: audit_delta(episode, diff, fixture))
+    if delta.passed:
+        _confirm_events(delta, check_gym_events(episode, fixture, diff))
     work.stages.append(delta)
     if not delta.passed:
         return "tamper_quarantine", delta.reason or "tamper"
     work.stages.append(_timed(lambda: score_advisory(episode, fixture.min_tool_calls)))
     return "admitted", "passed_stages_1_to_4"
+
+
+def _confirm_events(delta: StageVerdict, events: ReplayCheck | None) -> None:
+    """Fold the gym replay (:func:`.replay.check_gym_events`) into stage 4: its time, its record
+    and, where the events do not give the recorded observations and diff, its findings."""
+    if events is None:
+        return
+    delta.wall_s += events.result.wall_s
+    delta.timings["replay_s"] = events.result.wall_s
+    delta.data["replay"] = events.result.data()
+    if events.findings:
+        delta.passed = False
+        delta.findings.extend(events.findings)
 
 
 def _unverifiable(work: _Work, why: Finding) -> tuple[str, str]:

@@ -123,6 +123,7 @@ from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.diffs import PatchError, parse_unified_diff
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
+from trajectory_platform.gym.runtime import dispatched_calls, recorded_config, recorded_faults, replay_calls
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, unified_diff
 from trajectory_platform.gym.shell import (
     Action,
@@ -571,6 +572,63 @@ def _actions(
     return actions, sorted(set(unsupported)), skipped
 
 
+def replay_gym_episode(episode: Episode, fixture: Fixture) -> ReplayResult:
+    """Re-execute a gym episode's dispatched calls through the gym's own runtime (its validator, its
+    tools, the fault schedule the episode records) on a fresh S0.
+
+    The gym is deterministic (each test run's scheduler seed is drawn from the files and the run's
+    number), so every observation must come back exactly as recorded, status and exit code too, and
+    the workspace must end where the recorded diff says. A log of a gym episode whose events do not
+    produce its diff (only a final answer; the edit call taken out; a wrong edit beside the right
+    diff), or whose observations were written by hand (a read that lies, a test run that says it
+    passed, an exit 137 the runtime never gave, making a recovery demonstration out of a clean run)
+    was admitted before (red team, 2026-12-06): nothing tied a gym episode's events to its diff.
+    """
+    start = time.perf_counter()
+    try:
+        dispatched = dispatched_calls(episode, untagged=fixture.manifest.tag)
+        replay = replay_calls(
+            fixture,
+            [(tag, call) for _, tag, call in dispatched],
+            recorded_config(episode),
+            recorded_faults(episode),
+        )
+    except (ValueError, TypeError) as exc:  # a call or a recorded setting the runtime refuses
+        return ReplayResult("gym", 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
+    turn_of = {call.id: i for i, event in enumerate(episode.events) for call in event.tool_calls}
+    drift = []
+    for (index, _, call), fresh in zip(dispatched, replay.observations, strict=True):
+        answer = episode.events[index]
+        if (answer.content, answer.status, answer.exit_code) != (
+            fresh.content,
+            fresh.status,
+            fresh.exit_code,
+        ):
+            recorded, replayed = answer.content or "", fresh.content or ""
+            drift.append(
+                TurnDrift(
+                    turn_of[call.id],
+                    len(recorded),
+                    len(replayed),
+                    _digest(recorded),
+                    _digest(replayed),
+                    answer.exit_code,
+                    fresh.exit_code,
+                    answer.status,
+                    fresh.status,
+                )
+            )
+    return ReplayResult(
+        "gym",
+        len(dispatched),
+        sorted({d.turn for d in drift}),
+        replay.final_files,
+        "drift" if drift else "verified",
+        time.perf_counter() - start,
+        drift=drift,
+    )
+
+
 def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) -> ReplayResult:
     """Re-execute ``episode``'s recorded actions on ``fixture``'s S0 as its replay spec allows."""
     start = time.perf_counter()
@@ -997,7 +1055,8 @@ def _view_of(pre: dict[str, str], post: dict[str, str]) -> DiffView:
 def check_replay(
     episode: Episode, context: FixtureContext, diff: DiffView, timeout_s: float = 10.0
 ) -> ReplayCheck | None:
-    """Replay an episode on a brought environment before stage 3; ``None`` for a gym fixture.
+    """Replay an episode on a brought environment before stage 3; ``None`` for a gym fixture (its
+    episodes are replayed at stage 4: :func:`check_gym_events`).
 
     ``diff`` is the recorded diff's view after stage 2 (its ``post`` is S0 plus the recorded diff).
     """
@@ -1040,6 +1099,38 @@ def check_replay(
     return check
 
 
+def check_gym_events(episode: Episode, context: FixtureContext, diff: DiffView) -> ReplayCheck | None:
+    """Stage 4's last check on a gym fixture's episode (``None`` on any other): its events, replayed
+    (:func:`replay_gym_episode`), must give its recorded observations and its recorded diff. The
+    gym's tools print the same thing every run, so any difference is the log's: ``replay_drift``,
+    ``final_state_mismatch``, or ``replay_failed`` for an observation no tagged call made or a call
+    the runtime would have refused. Run last, on what passed every other check, so a tampered
+    episode keeps the reason the audit gave it, and the replay's cost falls on admissions only."""
+    fixture = context.handle
+    if not isinstance(fixture, Fixture) or fixture.source == "environment":
+        return None
+    result = replay_gym_episode(episode, fixture)
+    check = ReplayCheck(result, diff)
+    if result.error is not None:
+        check.findings.append(Finding("replay_failed", result.error))
+    elif result.drift:
+        first = result.drift[0]
+        check.findings.append(
+            Finding(
+                "replay_drift",
+                f"{len(result.drift_turns)} of {result.turns_replayed} call(s) got another observation from "
+                f"the gym than the log records; first: recorded {first.recorded_chars} chars "
+                f"(sha256:{first.recorded_sha256}), replayed {first.replayed_chars} chars "
+                f"(sha256:{first.replayed_sha256})",
+                event_index=first.turn,
+            )
+        )
+    elif result.final_files is not None:
+        _judge_final_state(check, episode, context, diff, result.final_files)
+    check.sink = "tamper_quarantine" if check.findings else None
+    return check
+
+
 def git_ignored(s0: dict[str, str]) -> Callable[[str], bool]:
     """Whether S0's ``.gitignore`` files ignore a path: a recorded diff git made (SWE-agent's
     submission, a ``git diff`` after ``git add -A``) never holds such a file, though the replayed
@@ -1079,14 +1170,19 @@ def _judge_final_state(
     check: ReplayCheck, episode: Episode, context: FixtureContext, diff: DiffView, final: dict[str, str]
 ) -> None:
     """A recorded diff must be what the replayed actions produced; without one, the replayed state
-    is the post-image."""
+    is the post-image. A path S0's ``.gitignore`` ignores is let through only where the recorded
+    diff leaves it as S0 has it (replayed actions write logs and build output a git diff never
+    holds); one the diff itself changes must be what the actions made: a red team's diff added an
+    ignored module the commands never wrote, and the oracle judged it (2026-12-06)."""
     if episode.outcome.workspace_diff is None:
         check.view = _view_of(context.files, final)
         return
     recorded = diff.post if diff.post is not None else dict(context.files)
     ignored = git_ignored(context.files)
     differing = sorted(
-        p for p in set(recorded) | set(final) if recorded.get(p) != final.get(p) and not ignored(p)
+        p
+        for p in set(recorded) | set(final)
+        if recorded.get(p) != final.get(p) and not (ignored(p) and recorded.get(p) == context.files.get(p))
     )
     if differing:
         check.sink = "tamper_quarantine"

@@ -1,0 +1,116 @@
+"""A gym episode's events are replayed through the gym's own runtime at stage 4: a log whose calls do
+not give its observations or its diff is tampering, whatever else it passes (red team, 2026-12-06)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from _verify_factory import CALC_S0, GYM, call, fixed_files, make_episode, make_fixture, pristine_turns
+
+from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
+from trajectory_platform.gym.faults import FaultSpec
+from trajectory_platform.gym.library import build_library
+from trajectory_platform.gym.policies import ScriptedExpert
+from trajectory_platform.gym.reachability import reachable_schedule
+from trajectory_platform.gym.runtime import (
+    dispatched_calls,
+    recorded_config,
+    recorded_faults,
+    replay_calls,
+    run_episode,
+)
+from trajectory_platform.gym.sandbox import apply_diff
+
+QUIET = CascadeConfig(progress=False)
+READ, EDIT, TESTS = pristine_turns()
+
+
+def _verdict(episode):
+    return verify_episodes([episode], {"calc-add": make_fixture()}, QUIET).verdicts[0]
+
+
+FORGED = {
+    "only_a_final_answer": make_episode("only_answer", [], fixed_files()),
+    "the_edit_call_taken_out": make_episode(
+        "no_edit",
+        [READ, ([call("run_tests")], [("ok", "tests/test_ops.py::test_add PASSED\n== 2 passed ==", 0)])],
+        fixed_files(),
+    ),
+    "a_read_that_lies": make_episode(
+        "lying_read",
+        [
+            (
+                [call("read_file", file_path="calc/ops.py")],
+                [("ok", "def add(a, b):\n    return a + b\n", None)],
+            ),
+            EDIT,
+            TESTS,
+        ],
+        fixed_files(),
+    ),
+    "a_wrong_edit_beside_the_right_diff": make_episode(
+        "wrong_edit",
+        [READ, ([call("edit_file", file_path="calc/ops.py", old="a * b", new="a ** b")], [GYM]), TESTS],
+        fixed_files(),
+    ),
+    "an_exit_137_the_runtime_never_gave": make_episode(
+        "fake_kill", [READ, EDIT, ([call("run_tests")], [("error", "Killed", 137)]), TESTS], fixed_files()
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORGED))
+def test_a_gym_episode_whose_events_do_not_give_its_record_is_quarantined(case):
+    verdict = _verdict(FORGED[case])
+    assert verdict.sink == "tamper_quarantine", (case, verdict.sink, verdict.reason)
+    assert verdict.reason in ("replay_drift", "final_state_mismatch"), verdict.reason
+
+
+def test_an_honest_episode_with_a_recorded_fault_is_admitted_as_a_recovery():
+    fault = (FaultSpec("exit_127", at_call=1),)
+    turns = [READ, EDIT, ([call("run_tests")], [GYM]), ([call("list_files", path=".")], [GYM]), TESTS]
+    episode = make_episode("recovers", turns, fixed_files(), faults=fault)
+    assert episode.events[7].exit_code == 127  # the gym's own fault, reproduced by the replay
+    verdict = _verdict(episode)
+    assert verdict.sink == "admitted" and verdict.stage("delta").data["replay"]["observations"] == "verified"
+
+
+def test_a_fault_the_log_does_not_record_is_not_the_gyms():
+    turns = [READ, EDIT, ([call("run_tests")], [("error", "bash: run-tests: command not found", 127)]), TESTS]
+    assert _verdict(make_episode("unrecorded", turns, fixed_files())).reason == "replay_drift"
+
+
+def test_a_hard_negative_is_left_to_stage_3_and_a_tampered_diff_keeps_its_own_reason():
+    negative = make_episode("negative", [READ], CALC_S0)
+    assert _verdict(negative).sink == "hard_negative"
+    tests_edited = {**fixed_files(), "tests/test_ops.py": CALC_S0["tests/test_ops.py"] + "\n# x\n"}
+    assert (
+        _verdict(make_episode("tamper", pristine_turns(), tests_edited)).reason == "protected_path_modified"
+    )
+
+
+def test_every_observation_of_real_rollouts_comes_back_from_a_replay():
+    """The premise: the gym's runtime gives the same observations and files every time, faults too."""
+    fixtures = build_library(0)[:6]
+    checked = 0
+    for n, fixture in enumerate(fixtures):
+        schedule = reachable_schedule(fixture, random.Random(n))
+        episode = run_episode(fixture, ScriptedExpert(), seed=n, faults=schedule or ()).episode
+        dispatched = dispatched_calls(episode)
+        replay = replay_calls(
+            fixture,
+            [(tag, c) for _, tag, c in dispatched],
+            recorded_config(episode),
+            recorded_faults(episode),
+        )
+        for (index, _, _), fresh in zip(dispatched, replay.observations, strict=True):
+            answer = episode.events[index]
+            assert (answer.content, answer.status, answer.exit_code) == (
+                fresh.content,
+                fresh.status,
+                fresh.exit_code,
+            )
+        assert replay.final_files == apply_diff(fixture.s0_files, episode.outcome.workspace_diff or "")
+        checked += bool(recorded_faults(episode))
+    assert checked >= 3, "most of these episodes ran under a fault"
