@@ -68,14 +68,29 @@ _EXCEPTHOOKS = {("sys", "excepthook"), ("threading", "excepthook"), ("sys", "unr
 _SIGNALS = {("signal", "signal"), ("signal", "setitimer"), ("signal", "alarm"), ("signal", "set_wakeup_fd")}
 _FRAME_ACCESS = {
     ("sys", "_getframe"),
+    ("sys", "_getframemodulename"),
     ("sys", "_current_frames"),
+    ("sys", "_current_exceptions"),
     ("inspect", "currentframe"),
     ("inspect", "stack"),
+    ("inspect", "trace"),
     ("inspect", "getouterframes"),
+    ("inspect", "getinnerframes"),
+    ("inspect", "getframeinfo"),
+    ("traceback", "extract_stack"),
+    ("traceback", "format_stack"),
+    ("traceback", "print_stack"),
+    ("traceback", "walk_stack"),
+    ("traceback", "walk_tb"),
+    ("StackSummary", "extract"),
+    ("logging", "currentframe"),
     ("gc", "get_objects"),
     ("gc", "get_referrers"),
     ("gc", "get_referents"),
 }
+"""The standard library's frame readers: each hands back a caller's frame, or its file and source
+line (``traceback.extract_stack()[-2].line`` reads the test's ``assert f(x) == 5`` as well as
+``sys._getframe(1)`` does)."""
 _FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "tb_frame", "gi_frame", "cr_frame"}
 _TRACE_HOOKS = {
     ("sys", "settrace"),
@@ -90,7 +105,8 @@ _NETWORK_MODULES = {"socket", "_socket", "ssl", "http", "urllib", "ftplib", "smt
 _HOOK_NAMES = {
     "_exit", "atexit", "excepthook", "unraisablehook", "_getframe", "_current_frames", "settrace",
     "setprofile", "ctypes", "sitecustomize", "usercustomize", "__builtins__", "builtins", "f_back",
-    "f_locals", "tb_frame", "gi_frame", "meta_path", "_runner", "results.tsv",
+    "f_locals", "tb_frame", "gi_frame", "meta_path", "_runner", "results.tsv", "currentframe",
+    "extract_stack", "walk_stack", "getouterframes", "_getframemodulename",
 }  # fmt: skip
 """Names whose appearance *as a string* means a hook reached by ``getattr`` / ``__import__``."""
 _HARNESS_FILES = ("conftest.py", "sitecustomize.py", "usercustomize.py", ".pth", "_runner.py", "results.tsv")
