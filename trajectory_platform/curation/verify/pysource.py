@@ -8,8 +8,12 @@ the episode *added* can fail it.
 from __future__ import annotations
 
 import ast
+import codecs
+import io
+import re
 import textwrap
 import threading
+import tokenize
 from collections import Counter
 
 _SHELL_CALLS = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os", "execl"), ("pty", "spawn")}
@@ -122,6 +126,7 @@ TAMPER_PATTERNS = (
     "process_control",
     "always_equal",
     "obfuscated_hook_reference",
+    "source_encoding",
     "harness_file_write",
 )
 """Runtime and test-framework tampering classes (curation §Tamper defense): each flags code that
@@ -298,6 +303,47 @@ _AST_RACE = "AST constructor recursion depth mismatch"
 _AST_TRIES = 10
 
 
+_SAME_AS_UTF8 = {"utf-8", "utf-8-sig", "ascii"}
+"""Source encodings that read the sandbox's UTF-8 files as UTF-8 (ASCII is a strict subset: it
+decodes a file the same way or refuses it)."""
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+"""PEP 263's coding declaration, as the tokenizer matches it."""
+
+
+def interpreted_bytes(source: str) -> bytes | str:
+    """``source`` as the file the interpreter reads: UTF-8, as the sandbox writes workspace files;
+    the text itself when it cannot be written so (lone surrogates), which no file can hold."""
+    try:
+        return source.encode("utf-8")
+    except UnicodeEncodeError:
+        return source
+
+
+def declared_encoding(source: str) -> str | None:
+    """The codec a PEP 263 cookie in ``source``'s first two lines makes the interpreter read the
+    file with, when it is not UTF-8 (``'utf-7'``, ``'iso8859-1'``); ``None`` for UTF-8, with or
+    without a cookie. Judged on the bytes the sandbox writes, exactly as ``tokenize`` does; a cookie
+    naming no codec is ``'unknown'``."""
+    data = source.encode("utf-8", "surrogatepass")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return "unknown"
+    name = codecs.lookup(encoding).name
+    return None if name in _SAME_AS_UTF8 else name
+
+
+def _foreign_cookie(line: str) -> bool:
+    """A coding declaration naming a codec other than UTF-8 (or none at all)."""
+    match = _COOKIE.match(line)
+    if match is None:
+        return False
+    try:
+        return codecs.lookup(match.group(1)).name not in _SAME_AS_UTF8
+    except LookupError:
+        return True
+
+
 def parse_module(source: str) -> ast.Module:
     """``ast.parse``, safe from verification's worker threads.
 
@@ -309,16 +355,22 @@ def parse_module(source: str) -> ast.Module:
     to draw its carets, and a finalizer that logs an exception (an unclosed database connection
     collected in a worker thread) formats one. The check fails only the parse it interrupted and
     the source is unchanged, so that parse is simply tried again.
+
+    What is parsed is the file as the sandbox writes it (UTF-8 bytes), so a PEP 263 coding cookie
+    is honoured as the interpreter honours it: ``ast.parse`` of the decoded text ignores the
+    cookie, and under ``# coding: utf-7`` a comment reading ``#+AAo-import os`` is code to the
+    importer. A cookie naming an unknown codec is a ``SyntaxError`` here as there.
     """
+    data = interpreted_bytes(source)
     for _ in range(_AST_TRIES - 1):
         try:
             with _AST_LOCK:
-                return ast.parse(source)
+                return ast.parse(data)
         except SystemError as exc:
             if _AST_RACE not in str(exc):
                 raise
     with _AST_LOCK:
-        return ast.parse(source)
+        return ast.parse(data)
 
 
 def parse_python(source: str) -> tuple[ast.AST | None, SyntaxError | None]:
@@ -328,12 +380,27 @@ def parse_python(source: str) -> tuple[ast.AST | None, SyntaxError | None]:
         return None, exc
 
 
+def inspect_text(source: str) -> Counter[str]:
+    """:func:`inspect_source` of ``source`` parsed as the interpreter reads it (nothing when it does
+    not parse), plus ``source_encoding`` when its cookie declares a codec other than UTF-8, parse
+    or not. Every verdict on workspace Python reads it through here or :func:`parse_module`."""
+    tree, _ = parse_python(source)
+    found = inspect_source(tree) if tree is not None else Counter()
+    if declared_encoding(source) is not None:
+        found["source_encoding"] += 1
+    return found
+
+
 def inspect_fragment(lines: list[str]) -> Counter[str]:
-    """Best effort on added lines alone (no S0): parse them dedented, else inspect line by line."""
+    """Best effort on added lines alone (no S0): parse them dedented, else inspect line by line. An
+    added line declaring a non-UTF-8 coding counts as ``source_encoding`` wherever it sits (which
+    line of the file it lands on is unknown here)."""
+    cookies = sum(1 for line in lines if _foreign_cookie(line))
+    found: Counter[str] = Counter({"source_encoding": cookies} if cookies else {})
     tree, _ = parse_python(textwrap.dedent("\n".join(lines)))
     if tree is not None:
-        return inspect_source(tree)
-    found: Counter[str] = Counter()
+        found.update(inspect_source(tree))
+        return found
     for line in lines:
         tree, _ = parse_python(line.strip())
         if tree is not None:
@@ -344,13 +411,8 @@ def inspect_fragment(lines: list[str]) -> Counter[str]:
 
 
 def new_counts(pre: str | None, post: str) -> Counter[str]:
-    """Patterns present in ``post`` beyond those already in ``pre`` (both valid Python)."""
-    post_tree, _ = parse_python(post)
-    if post_tree is None:
-        return Counter()
-    after = inspect_source(post_tree)
+    """Patterns present in ``post`` beyond those already in ``pre``."""
+    after = inspect_text(post)
     if pre is not None:
-        pre_tree, _ = parse_python(pre)
-        if pre_tree is not None:
-            after.subtract(inspect_source(pre_tree))
+        after.subtract(inspect_text(pre))
     return +after
