@@ -15,6 +15,7 @@ import textwrap
 import threading
 import tokenize
 from collections import Counter
+from typing import Any
 
 _SHELL_CALLS = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os", "execl"), ("pty", "spawn")}
 _WRITE_CALLS = {("os", "remove"), ("os", "unlink"), ("os", "rmdir"), ("shutil", "rmtree"), ("shutil", "move")}
@@ -126,6 +127,7 @@ TAMPER_PATTERNS = (
     "process_control",
     "always_equal",
     "obfuscated_hook_reference",
+    "computed_reflection",
     "source_encoding",
     "harness_file_write",
 )
@@ -245,14 +247,223 @@ def _network_use(node: ast.AST) -> bool:
     return False
 
 
+_REFLECTIVE_MODULES = {
+    "sys", "inspect", "traceback", "gc", "builtins", "__builtins__", "os", "posix", "atexit",
+    "threading", "_thread", "ctypes", "importlib", "faulthandler", "runpy", "unittest", "pytest",
+    "_pytest", "__main__", "marshal",
+}  # fmt: skip
+"""Modules whose attributes are runtime hooks or frame readers: one of their attributes reached by a
+computed name is reflection evidence whatever the name (``getattr(sys, n)`` reaches
+``_getframe`` as readily as ``stdout``; ``getattr(builtins, n)`` reaches ``exec``). ``operator``,
+``signal`` and ``types`` are left out: honest dispatch tables read them by computed name all the
+time, and none of their attributes reads a frame."""
+_FRAME_VOCABULARY = {
+    "f_back", "f_code", "f_lineno", "f_lasti", "f_locals", "f_globals", "f_builtins", "f_trace",
+    "tb_frame", "tb_next", "tb_lineno", "gi_frame", "cr_frame", "ag_frame", "co_filename",
+    "co_code", "co_consts", "__code__", "__globals__", "__closure__",
+}  # fmt: skip
+_REFLECTION_VOCABULARY = (
+    _HOOK_NAMES
+    | _FRAME_VOCABULARY
+    | {name[-1] for name in _FRAME_ACCESS | _TRACE_HOOKS | _EXIT_HOOKS | _HARD_EXITS | _EXCEPTHOOKS}
+)
+"""The hook and frame names a computed attribute name may spell in full."""
+_HOOK_PIECES = _HOOK_NAMES | _FRAME_VOCABULARY
+"""The names a literal *piece* of a computed name is matched against (:func:`_names_a_hook`): the
+hook strings and the frame and code attributes, not the frame readers' own names, whose pieces
+(``get_``, ``print_``) begin half the accessors of honest code."""
+_GETATTR_LIKE = {"getattr": 1, "setattr": 1, "delattr": 1, "getattr_static": 1}
+_NAME_FIRST = {"attrgetter": 0, "methodcaller": 0}
+_DUNDER_ACCESS = {"__getattribute__", "__getattr__", "__setattr__", "__delattr__"}
+_FOLD_LIMIT = 200
+_STR_METHODS = {
+    "lower",
+    "upper",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "format",
+    "join",
+    "decode",
+    "swapcase",
+}
+
+
+def _fold(node: ast.AST, names: dict[str, ast.AST], depth: int = 0) -> str | int | None:
+    """The value of a string built from constants (``'_get' + 'frame'``, ``''.join([...])``,
+    ``f'f_{"code"}'``, ``chr(95)``, ``'emarf'[::-1]``, ``b'..'.decode()``, a name bound once to
+    such a value), else ``None``. Only str/bytes operations on short constants are evaluated."""
+    if depth > 20:
+        return None
+    value: Any = None
+    try:
+        value = _fold_value(node, names, depth)
+    except (TypeError, ValueError, AttributeError, LookupError, OverflowError):
+        return None
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    if isinstance(value, str | int) and not isinstance(value, bool) and len(str(value)) <= _FOLD_LIMIT:
+        return value
+    return None
+
+
+def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int) -> Any:
+    def fold(child: ast.AST) -> Any:
+        return _fold(child, names, depth + 1)
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes | int):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in names:
+        return fold(names[node.id])
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod | ast.Mult):
+        left = fold(node.left)
+        right = (
+            tuple(fold(e) for e in node.right.elts) if isinstance(node.right, ast.Tuple) else fold(node.right)
+        )
+        if left is None or right is None or (isinstance(right, tuple) and None in right):
+            return None
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Mod):
+            return left % right if isinstance(left, str) else None
+        count = right if isinstance(right, int) else left
+        other = left if isinstance(right, int) else right
+        return other * count if isinstance(other, str) and 0 <= count <= _FOLD_LIMIT else None
+    if isinstance(node, ast.JoinedStr):
+        parts = [fold(v.value if isinstance(v, ast.FormattedValue) else v) for v in node.values]
+        return None if None in parts else "".join(str(part) for part in parts)
+    if isinstance(node, ast.Subscript):
+        base = fold(node.value)
+        if isinstance(node.slice, ast.Slice):
+            bounds = [
+                None if b is None else fold(b) for b in (node.slice.lower, node.slice.upper, node.slice.step)
+            ]
+            index: Any = slice(*bounds)
+        else:
+            index = fold(node.slice)
+        return base[index] if isinstance(base, str) and index is not None else None
+    if isinstance(node, ast.Call) and not node.keywords:
+        args = [fold(a) for a in node.args]
+        func = node.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id in ("chr", "str")
+            and len(args) == 1
+            and args[0] is not None
+        ):
+            return chr(args[0]) if func.id == "chr" else str(args[0])
+        if isinstance(func, ast.Attribute) and func.attr in _STR_METHODS:
+            base = fold(func.value)
+            if func.attr == "join" and len(node.args) == 1 and isinstance(node.args[0], ast.List | ast.Tuple):
+                items = [fold(e) for e in node.args[0].elts]
+                return base.join(items) if all(isinstance(i, str) for i in items) else None
+            if func.attr != "join" and None not in args:
+                return getattr(base, func.attr)(*args) if isinstance(base, str) else None
+    return None
+
+
+def _constant_bindings(tree: ast.AST) -> dict[str, ast.AST]:
+    """Names bound exactly once in the module (one plain assignment, no parameter of that name),
+    each to its value's expression: ``n = '_get' + 'frame'; getattr(sys, n)`` is folded through."""
+    values: dict[str, ast.AST] = {}
+    stores: Counter[str] = Counter()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] += 1
+        elif isinstance(node, ast.arg):
+            stores[node.arg] += 2
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            values[node.targets[0].id] = node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            values[node.target.id] = node.value
+    return {name: value for name, value in values.items() if stores[name] == 1}
+
+
+def _literal_fragments(node: ast.AST) -> list[str]:
+    return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def _names_a_hook(fragment: str) -> bool:
+    """``fragment`` is how a hook or frame name begins (``'f_'``, ``'tb_'``, ``'_get'``: two
+    characters ending in ``_``, or three or more) or ends (``'frame'``, ``'_back'``: five or
+    more)."""
+    if not fragment.strip("_"):
+        return False
+    begins = len(fragment) >= 3 or (len(fragment) == 2 and fragment.endswith("_"))
+    return any(
+        word != fragment
+        and ((begins and word.startswith(fragment)) or (len(fragment) >= 5 and word.endswith(fragment)))
+        for word in _HOOK_PIECES
+    )
+
+
+def _computed_key(
+    key: ast.AST, target: ast.AST | None, aliases: dict[str, tuple[str, ...]], names: dict[str, ast.AST]
+) -> bool:
+    """Reflection by a computed attribute name: the name is built (not written as one literal and
+    not a plain variable), or spells a hook or frame name, or the object is a hook-bearing module,
+    or a literal piece of the name is how a hook or frame name begins or ends."""
+    if isinstance(key, ast.Constant):
+        return False
+    if not isinstance(key, ast.Name | ast.Attribute) and _fold(key, {}) is not None:
+        return True  # a literal in disguise: nobody writes getattr(x, "a" + "b") but to hide "ab"
+    folded = _fold(key, names)
+    if isinstance(folded, str) and folded in _REFLECTION_VOCABULARY:
+        return True
+    imported = isinstance(target, ast.Name) and (target.id in aliases or target.id == "__builtins__")
+    module = _resolved(target, aliases) if target is not None and imported else ()
+    if len(module) == 1 and module[0] in _REFLECTIVE_MODULES:
+        return True
+    return any(_names_a_hook(fragment) for fragment in _literal_fragments(key))
+
+
+def _reflection(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dict[str, ast.AST]) -> bool:
+    """``getattr``/``setattr``/``delattr``/``hasattr``, ``__getattribute__``, ``attrgetter``,
+    ``vars(x)[...]``, ``x.__dict__[...]``, ``globals()[...]`` with a computed name (see
+    :func:`_computed_key`)."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        tail = _resolved(func, aliases)[-1:]
+        if isinstance(func, ast.Attribute) and func.attr in _DUNDER_ACCESS:
+            bound = _resolved(func.value, aliases) in (("object",), ("type",))
+            at = 1 if bound else 0
+            target = node.args[0] if bound and node.args else func.value
+            return len(node.args) > at and _computed_key(node.args[at], target, aliases, names)
+        if tail and tail[0] in _GETATTR_LIKE and len(node.args) > 1:
+            return _computed_key(node.args[1], node.args[0], aliases, names)
+        if tail and tail[0] in _NAME_FIRST and node.args:
+            return _computed_key(node.args[0], None, aliases, names)
+    elif isinstance(node, ast.Subscript):
+        value = node.value
+        owner: ast.AST | None = None
+        if isinstance(value, ast.Attribute) and value.attr == "__dict__":
+            owner = value.value
+        elif isinstance(value, ast.Call) and _resolved(value.func, aliases) in (
+            ("vars",),
+            ("globals",),
+            ("locals",),
+        ):
+            owner = value.args[0] if value.args else None
+        elif _resolved(value, aliases)[-1:] in (("__builtins__",),):
+            owner = value
+        else:
+            return False
+        return _computed_key(node.slice, owner, aliases, names)
+    return False
+
+
 def inspect_source(tree: ast.AST) -> Counter[str]:
     """Count security, gaming and tampering patterns in a parsed module."""
     found: Counter[str] = Counter()
     aliases = _aliases(tree)
+    names = _constant_bindings(tree)
     for node in ast.walk(tree):
         tamper = _tamper_node(node, aliases)
         if tamper is not None:
             found[tamper] += 1
+        if _reflection(node, aliases, names):
+            found["computed_reflection"] += 1
         if isinstance(node, ast.Call) and _import_hook_mutation(node, aliases):
             found["import_hook"] += 1
         if _network_use(node):
