@@ -247,6 +247,24 @@ def _network_use(node: ast.AST) -> bool:
     return False
 
 
+_CODE_LOADERS = {
+    ("runpy", "run_path"),
+    ("runpy", "run_module"),
+    ("machinery", "SourceFileLoader"),
+    ("machinery", "SourcelessFileLoader"),
+    ("util", "spec_from_file_location"),
+    ("util", "spec_from_loader"),
+    ("imp", "load_source"),
+    ("imp", "load_compiled"),
+    ("imp", "load_module"),
+    ("imp", "load_package"),
+    ("zipimport", "zipimporter"),
+    ("code", "InteractiveInterpreter"),
+    ("code", "InteractiveConsole"),
+}
+"""Calls that run a file as code whatever its name ends with (``runpy.run_path("notes.txt")``): the
+stages scan only ``.py`` files, so code run this way would never be inspected. Counted as
+``dynamic_eval``, like a non-literal ``exec``/``compile``."""
 _REFLECTIVE_MODULES = {
     "sys", "inspect", "traceback", "gc", "builtins", "__builtins__", "os", "posix", "atexit",
     "threading", "_thread", "ctypes", "importlib", "faulthandler", "runpy", "unittest", "pytest",
@@ -453,6 +471,17 @@ def _reflection(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dict[
     return False
 
 
+def _code_load(name: tuple[str, ...], call: ast.Call) -> bool:
+    """A file run as code (:data:`_CODE_LOADERS`), or ``compile``/``execfile`` of a non-literal."""
+    if name[-2:] in _CODE_LOADERS:
+        return True
+    return (
+        name in (("compile",), ("execfile",), ("builtins", "compile"))
+        and bool(call.args)
+        and not isinstance(call.args[0], ast.Constant)
+    )
+
+
 def inspect_source(tree: ast.AST) -> Counter[str]:
     """Count security, gaming and tampering patterns in a parsed module."""
     found: Counter[str] = Counter()
@@ -477,7 +506,10 @@ def inspect_source(tree: ast.AST) -> Counter[str]:
                 for k in node.keywords
             ):
                 found["shell_injection"] += 1
-            if name in (("eval",), ("exec",)) and node.args and not isinstance(node.args[0], ast.Constant):
+            evaluated = (
+                name in (("eval",), ("exec",)) and node.args and not isinstance(node.args[0], ast.Constant)
+            )
+            if evaluated or _code_load(name, node):
                 found["dynamic_eval"] += 1
             if name == ("open",) and node.args and _outside_workspace(node.args[0]) and _write_mode(node):
                 found["write_outside_workspace"] += 1
