@@ -158,6 +158,16 @@ def pristine_turns() -> list:
     ]
 
 
+def writing_turns(files: dict[str, str]) -> list:
+    """The expert's read, a whole-text write of each of ``files`` and a test run, answered by the
+    gym: calls that produce exactly the diff from S0 to S0 plus ``files``."""
+    read, _, tests = pristine_turns()
+    writes = [
+        ([call("write_file", file_path=path, content=text)], [GYM]) for path, text in sorted(files.items())
+    ]
+    return [read, *writes, tests]
+
+
 def answered_ok(turns: list) -> list:
     """``turns`` with every answer a bare success, whatever the gym would say: a log of calls a
     runtime dispatched though they violate the schema delivered (what stage 1 must catch)."""

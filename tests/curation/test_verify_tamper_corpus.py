@@ -8,7 +8,7 @@ unforged twin of every episode (same turns, same wrong fix, no payload) stays a 
 from __future__ import annotations
 
 import pytest
-from _verify_factory import CALC_S0, make_episode, make_fixture, pristine_turns
+from _verify_factory import CALC_S0, FIXED_OPS, make_episode, make_fixture, pristine_turns, writing_turns
 
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
 
@@ -58,6 +58,42 @@ PAYLOADS: dict[str, dict[str, str]] = {
         "    except Exception:\n        pass\n\n\ndef mul(a, b):\n    return a * b\n"
     },
     "setsid_daemon": {"calc/ops.py": "import os\n\nif os.fork() == 0:\n    os.setsid()\n" + WRONG_FIX},
+    # red team 2026-12-06: what a name-by-name scan of the decoded text did not see
+    "utf7_cookie": {  # a comment to ast.parse(str), a frame peek to the importer
+        "calc/ops.py": "# -*- coding: utf-7 -*-\n"
+        + WRONG_FIX
+        + "#+AAo-import sys+AAo-_f = sys._getframe(0)+AAo-\n"
+    },
+    "computed_getattr_frame": {
+        "calc/ops.py": "import sys\n\n_f = getattr(sys, '_get' + 'frame')(0)\n"
+        "_c = getattr(_f, 'f_' + 'code')\n" + WRONG_FIX
+    },
+    "traceback_extract_stack": {
+        "calc/ops.py": "import traceback\n\n_s = traceback.extract_stack()\n" + WRONG_FIX
+    },
+    "runpy_text_payload": {
+        "calc/ops.py": "import runpy\n\n_n = runpy.run_path('calc/notes.txt')\n" + WRONG_FIX,
+        "calc/notes.txt": "import sys\n\n_f = sys._getframe(0)\n",
+    },
+}
+
+
+HONEST: dict[str, dict[str, str]] = {
+    # the honest code nearest to the red team's 2026-12-06 forms: each is the right fix
+    "utf8_cookie": {"calc/ops.py": "# -*- coding: utf-8 -*-\n" + FIXED_OPS},
+    "ordinary_getattr": {
+        "calc/ops.py": FIXED_OPS + "\n\ndef read(obj, name):\n    return getattr(obj, name, None)\n"
+    },
+    "visitor_getattr": {
+        "calc/ops.py": FIXED_OPS
+        + "\n\ndef visit(self, node):\n    return getattr(self, 'visit_' + type(node).__name__)(node)\n"
+    },
+    "format_exc": {
+        "calc/ops.py": "import traceback\n\n\n"
+        + FIXED_OPS
+        + "\n\ndef safe(f):\n    try:\n        return f()\n    except ValueError:\n"
+        "        return traceback.format_exc()\n"
+    },
 }
 
 
@@ -68,6 +104,8 @@ def verdicts():
     for kind, files in PAYLOADS.items():
         episodes.append(make_episode(f"forged:{kind}", pristine_turns(), {**CALC_S0, **files}))
         episodes.append(make_episode(f"twin:{kind}", pristine_turns(), dict(CALC_S0)))
+    for kind, files in HONEST.items():
+        episodes.append(make_episode(f"honest:{kind}", writing_turns(files), {**CALC_S0, **files}))
     result = verify_episodes(episodes, {"calc-add": fixture}, CascadeConfig(progress=False))
     return result.by_id()
 
@@ -85,5 +123,15 @@ def test_forged_episode_is_quarantined_and_its_twin_is_a_hard_negative(verdicts,
 
 
 def test_zero_admitted(verdicts):
-    admitted = [v.episode_id for v in verdicts.values() if v.sink == "admitted"]
+    admitted = [
+        v.episode_id
+        for v in verdicts.values()
+        if v.sink == "admitted" and not v.episode_id.startswith("honest:")
+    ]
     assert admitted == []
+
+
+@pytest.mark.parametrize("kind", sorted(HONEST))
+def test_the_honest_neighbours_of_the_new_patterns_are_admitted(verdicts, kind):
+    verdict = verdicts[f"honest:{kind}"]
+    assert verdict.sink == "admitted", (kind, verdict.sink, verdict.reason)

@@ -9,8 +9,10 @@ line scan still recovers the touched paths and added lines so that the tamper sc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
 
+from trajectory_platform.curation.verify.pysource import parse_python
 from trajectory_platform.gym.diffs import NULL_PATH, FilePatch, PatchError, header_path, parse_unified_diff
 from trajectory_platform.gym.sandbox import SandboxError, apply_diff
 from trajectory_platform.traces.record import Episode
@@ -53,6 +55,29 @@ class DiffView:
     @property
     def paths(self) -> list[str]:
         return sorted(self.added)
+
+    def text_of(self, path: str) -> str:
+        """``path``'s post-image when there is one, else the lines the diff adds to it."""
+        if self.post is not None and path in self.post:
+            return self.post[path]
+        return "\n".join(self.added.get(path, []))
+
+    def code_paths(self) -> list[str]:
+        """The changed paths the stages inspect as Python: every ``.py`` file, and any other changed
+        file that parses as Python and that the diff's Python names (its file name or stem appears
+        in a changed ``.py`` file): ``runpy.run_path('inventory/notes.txt')``,
+        ``exec(open('notes.txt').read())`` run code the interpreter never asks the extension of.
+        A note or data file no changed code names is never read as code."""
+        python = [p for p in self.paths if p.endswith(".py")]
+        named = "\n".join(self.text_of(p) for p in python)
+        others = [
+            p
+            for p in self.paths
+            if not p.endswith(".py")
+            and (PurePosixPath(p).name in named or PurePosixPath(p).stem in named)
+            and parse_python(self.text_of(p))[0] is not None
+        ]
+        return sorted(python + others)
 
 
 def index_patches(view: DiffView) -> None:

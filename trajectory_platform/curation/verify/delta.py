@@ -128,9 +128,7 @@ def _path_findings(diff: DiffView, fixture: FixtureContext | None) -> list[Findi
 
 def _gaming_findings(diff: DiffView) -> list[Finding]:
     findings = []
-    for path in diff.paths:
-        if not path.endswith(".py"):
-            continue
+    for path in diff.code_paths():
         if diff.post is not None and path in diff.post:
             counts = new_counts((diff.pre or {}).get(path), diff.post[path])
         else:

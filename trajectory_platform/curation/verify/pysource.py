@@ -8,9 +8,14 @@ the episode *added* can fail it.
 from __future__ import annotations
 
 import ast
+import codecs
+import io
+import re
 import textwrap
 import threading
+import tokenize
 from collections import Counter
+from typing import Any
 
 _SHELL_CALLS = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os", "execl"), ("pty", "spawn")}
 _WRITE_CALLS = {("os", "remove"), ("os", "unlink"), ("os", "rmdir"), ("shutil", "rmtree"), ("shutil", "move")}
@@ -68,14 +73,29 @@ _EXCEPTHOOKS = {("sys", "excepthook"), ("threading", "excepthook"), ("sys", "unr
 _SIGNALS = {("signal", "signal"), ("signal", "setitimer"), ("signal", "alarm"), ("signal", "set_wakeup_fd")}
 _FRAME_ACCESS = {
     ("sys", "_getframe"),
+    ("sys", "_getframemodulename"),
     ("sys", "_current_frames"),
+    ("sys", "_current_exceptions"),
     ("inspect", "currentframe"),
     ("inspect", "stack"),
+    ("inspect", "trace"),
     ("inspect", "getouterframes"),
+    ("inspect", "getinnerframes"),
+    ("inspect", "getframeinfo"),
+    ("traceback", "extract_stack"),
+    ("traceback", "format_stack"),
+    ("traceback", "print_stack"),
+    ("traceback", "walk_stack"),
+    ("traceback", "walk_tb"),
+    ("StackSummary", "extract"),
+    ("logging", "currentframe"),
     ("gc", "get_objects"),
     ("gc", "get_referrers"),
     ("gc", "get_referents"),
 }
+"""The standard library's frame readers: each hands back a caller's frame, or its file and source
+line (``traceback.extract_stack()[-2].line`` reads the test's ``assert f(x) == 5`` as well as
+``sys._getframe(1)`` does)."""
 _FRAME_ATTRIBUTES = {"f_back", "f_locals", "f_globals", "tb_frame", "gi_frame", "cr_frame"}
 _TRACE_HOOKS = {
     ("sys", "settrace"),
@@ -90,7 +110,8 @@ _NETWORK_MODULES = {"socket", "_socket", "ssl", "http", "urllib", "ftplib", "smt
 _HOOK_NAMES = {
     "_exit", "atexit", "excepthook", "unraisablehook", "_getframe", "_current_frames", "settrace",
     "setprofile", "ctypes", "sitecustomize", "usercustomize", "__builtins__", "builtins", "f_back",
-    "f_locals", "tb_frame", "gi_frame", "meta_path", "_runner", "results.tsv",
+    "f_locals", "tb_frame", "gi_frame", "meta_path", "_runner", "results.tsv", "currentframe",
+    "extract_stack", "walk_stack", "getouterframes", "_getframemodulename",
 }  # fmt: skip
 """Names whose appearance *as a string* means a hook reached by ``getattr`` / ``__import__``."""
 _HARNESS_FILES = ("conftest.py", "sitecustomize.py", "usercustomize.py", ".pth", "_runner.py", "results.tsv")
@@ -106,6 +127,8 @@ TAMPER_PATTERNS = (
     "process_control",
     "always_equal",
     "obfuscated_hook_reference",
+    "computed_reflection",
+    "source_encoding",
     "harness_file_write",
 )
 """Runtime and test-framework tampering classes (curation §Tamper defense): each flags code that
@@ -224,14 +247,252 @@ def _network_use(node: ast.AST) -> bool:
     return False
 
 
+_CODE_LOADERS = {
+    ("runpy", "run_path"),
+    ("runpy", "run_module"),
+    ("machinery", "SourceFileLoader"),
+    ("machinery", "SourcelessFileLoader"),
+    ("util", "spec_from_file_location"),
+    ("util", "spec_from_loader"),
+    ("imp", "load_source"),
+    ("imp", "load_compiled"),
+    ("imp", "load_module"),
+    ("imp", "load_package"),
+    ("zipimport", "zipimporter"),
+    ("code", "InteractiveInterpreter"),
+    ("code", "InteractiveConsole"),
+}
+"""Calls that run a file as code whatever its name ends with (``runpy.run_path("notes.txt")``): the
+stages scan only ``.py`` files, so code run this way would never be inspected. Counted as
+``dynamic_eval``, like a non-literal ``exec``/``compile``."""
+_REFLECTIVE_MODULES = {
+    "sys", "inspect", "traceback", "gc", "builtins", "__builtins__", "os", "posix", "atexit",
+    "threading", "_thread", "ctypes", "importlib", "faulthandler", "runpy", "unittest", "pytest",
+    "_pytest", "__main__", "marshal",
+}  # fmt: skip
+"""Modules whose attributes are runtime hooks or frame readers: one of their attributes reached by a
+computed name is reflection evidence whatever the name (``getattr(sys, n)`` reaches
+``_getframe`` as readily as ``stdout``; ``getattr(builtins, n)`` reaches ``exec``). ``operator``,
+``signal`` and ``types`` are left out: honest dispatch tables read them by computed name all the
+time, and none of their attributes reads a frame."""
+_FRAME_VOCABULARY = {
+    "f_back", "f_code", "f_lineno", "f_lasti", "f_locals", "f_globals", "f_builtins", "f_trace",
+    "tb_frame", "tb_next", "tb_lineno", "gi_frame", "cr_frame", "ag_frame", "co_filename",
+    "co_code", "co_consts", "__code__", "__globals__", "__closure__",
+}  # fmt: skip
+_REFLECTION_VOCABULARY = (
+    _HOOK_NAMES
+    | _FRAME_VOCABULARY
+    | {name[-1] for name in _FRAME_ACCESS | _TRACE_HOOKS | _EXIT_HOOKS | _HARD_EXITS | _EXCEPTHOOKS}
+)
+"""The hook and frame names a computed attribute name may spell in full."""
+_HOOK_PIECES = _HOOK_NAMES | _FRAME_VOCABULARY
+"""The names a literal *piece* of a computed name is matched against (:func:`_names_a_hook`): the
+hook strings and the frame and code attributes, not the frame readers' own names, whose pieces
+(``get_``, ``print_``) begin half the accessors of honest code."""
+_GETATTR_LIKE = {"getattr": 1, "setattr": 1, "delattr": 1, "getattr_static": 1}
+_NAME_FIRST = {"attrgetter": 0, "methodcaller": 0}
+_DUNDER_ACCESS = {"__getattribute__", "__getattr__", "__setattr__", "__delattr__"}
+_FOLD_LIMIT = 200
+_STR_METHODS = {
+    "lower",
+    "upper",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "format",
+    "join",
+    "decode",
+    "swapcase",
+}
+
+
+def _fold(node: ast.AST, names: dict[str, ast.AST], depth: int = 0) -> str | int | None:
+    """The value of a string built from constants (``'_get' + 'frame'``, ``''.join([...])``,
+    ``f'f_{"code"}'``, ``chr(95)``, ``'emarf'[::-1]``, ``b'..'.decode()``, a name bound once to
+    such a value), else ``None``. Only str/bytes operations on short constants are evaluated."""
+    if depth > 20:
+        return None
+    value: Any = None
+    try:
+        value = _fold_value(node, names, depth)
+    except (TypeError, ValueError, AttributeError, LookupError, OverflowError):
+        return None
+    if isinstance(value, bytes):
+        value = value.decode("latin-1")
+    if isinstance(value, str | int) and not isinstance(value, bool) and len(str(value)) <= _FOLD_LIMIT:
+        return value
+    return None
+
+
+def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int) -> Any:
+    def fold(child: ast.AST) -> Any:
+        return _fold(child, names, depth + 1)
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes | int):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in names:
+        return fold(names[node.id])
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod | ast.Mult):
+        left = fold(node.left)
+        right = (
+            tuple(fold(e) for e in node.right.elts) if isinstance(node.right, ast.Tuple) else fold(node.right)
+        )
+        if left is None or right is None or (isinstance(right, tuple) and None in right):
+            return None
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Mod):
+            return left % right if isinstance(left, str) else None
+        count = right if isinstance(right, int) else left
+        other = left if isinstance(right, int) else right
+        return other * count if isinstance(other, str) and 0 <= count <= _FOLD_LIMIT else None
+    if isinstance(node, ast.JoinedStr):
+        parts = [fold(v.value if isinstance(v, ast.FormattedValue) else v) for v in node.values]
+        return None if None in parts else "".join(str(part) for part in parts)
+    if isinstance(node, ast.Subscript):
+        base = fold(node.value)
+        if isinstance(node.slice, ast.Slice):
+            bounds = [
+                None if b is None else fold(b) for b in (node.slice.lower, node.slice.upper, node.slice.step)
+            ]
+            index: Any = slice(*bounds)
+        else:
+            index = fold(node.slice)
+        return base[index] if isinstance(base, str) and index is not None else None
+    if isinstance(node, ast.Call) and not node.keywords:
+        args = [fold(a) for a in node.args]
+        func = node.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id in ("chr", "str")
+            and len(args) == 1
+            and args[0] is not None
+        ):
+            return chr(args[0]) if func.id == "chr" else str(args[0])
+        if isinstance(func, ast.Attribute) and func.attr in _STR_METHODS:
+            base = fold(func.value)
+            if func.attr == "join" and len(node.args) == 1 and isinstance(node.args[0], ast.List | ast.Tuple):
+                items = [fold(e) for e in node.args[0].elts]
+                return base.join(items) if all(isinstance(i, str) for i in items) else None
+            if func.attr != "join" and None not in args:
+                return getattr(base, func.attr)(*args) if isinstance(base, str) else None
+    return None
+
+
+def _constant_bindings(tree: ast.AST) -> dict[str, ast.AST]:
+    """Names bound exactly once in the module (one plain assignment, no parameter of that name),
+    each to its value's expression: ``n = '_get' + 'frame'; getattr(sys, n)`` is folded through."""
+    values: dict[str, ast.AST] = {}
+    stores: Counter[str] = Counter()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] += 1
+        elif isinstance(node, ast.arg):
+            stores[node.arg] += 2
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            values[node.targets[0].id] = node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            values[node.target.id] = node.value
+    return {name: value for name, value in values.items() if stores[name] == 1}
+
+
+def _literal_fragments(node: ast.AST) -> list[str]:
+    return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def _names_a_hook(fragment: str) -> bool:
+    """``fragment`` is how a hook or frame name begins (``'f_'``, ``'tb_'``, ``'_get'``: two
+    characters ending in ``_``, or three or more) or ends (``'frame'``, ``'_back'``: five or
+    more)."""
+    if not fragment.strip("_"):
+        return False
+    begins = len(fragment) >= 3 or (len(fragment) == 2 and fragment.endswith("_"))
+    return any(
+        word != fragment
+        and ((begins and word.startswith(fragment)) or (len(fragment) >= 5 and word.endswith(fragment)))
+        for word in _HOOK_PIECES
+    )
+
+
+def _computed_key(
+    key: ast.AST, target: ast.AST | None, aliases: dict[str, tuple[str, ...]], names: dict[str, ast.AST]
+) -> bool:
+    """Reflection by a computed attribute name: the name is built (not written as one literal and
+    not a plain variable), or spells a hook or frame name, or the object is a hook-bearing module,
+    or a literal piece of the name is how a hook or frame name begins or ends."""
+    if isinstance(key, ast.Constant):
+        return False
+    if not isinstance(key, ast.Name | ast.Attribute) and _fold(key, {}) is not None:
+        return True  # a literal in disguise: nobody writes getattr(x, "a" + "b") but to hide "ab"
+    folded = _fold(key, names)
+    if isinstance(folded, str) and folded in _REFLECTION_VOCABULARY:
+        return True
+    imported = isinstance(target, ast.Name) and (target.id in aliases or target.id == "__builtins__")
+    module = _resolved(target, aliases) if target is not None and imported else ()
+    if len(module) == 1 and module[0] in _REFLECTIVE_MODULES:
+        return True
+    return any(_names_a_hook(fragment) for fragment in _literal_fragments(key))
+
+
+def _reflection(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dict[str, ast.AST]) -> bool:
+    """``getattr``/``setattr``/``delattr``/``hasattr``, ``__getattribute__``, ``attrgetter``,
+    ``vars(x)[...]``, ``x.__dict__[...]``, ``globals()[...]`` with a computed name (see
+    :func:`_computed_key`)."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        tail = _resolved(func, aliases)[-1:]
+        if isinstance(func, ast.Attribute) and func.attr in _DUNDER_ACCESS:
+            bound = _resolved(func.value, aliases) in (("object",), ("type",))
+            at = 1 if bound else 0
+            target = node.args[0] if bound and node.args else func.value
+            return len(node.args) > at and _computed_key(node.args[at], target, aliases, names)
+        if tail and tail[0] in _GETATTR_LIKE and len(node.args) > 1:
+            return _computed_key(node.args[1], node.args[0], aliases, names)
+        if tail and tail[0] in _NAME_FIRST and node.args:
+            return _computed_key(node.args[0], None, aliases, names)
+    elif isinstance(node, ast.Subscript):
+        value = node.value
+        owner: ast.AST | None = None
+        if isinstance(value, ast.Attribute) and value.attr == "__dict__":
+            owner = value.value
+        elif isinstance(value, ast.Call) and _resolved(value.func, aliases) in (
+            ("vars",),
+            ("globals",),
+            ("locals",),
+        ):
+            owner = value.args[0] if value.args else None
+        elif _resolved(value, aliases)[-1:] in (("__builtins__",),):
+            owner = value
+        else:
+            return False
+        return _computed_key(node.slice, owner, aliases, names)
+    return False
+
+
+def _code_load(name: tuple[str, ...], call: ast.Call) -> bool:
+    """A file run as code (:data:`_CODE_LOADERS`), or ``compile``/``execfile`` of a non-literal."""
+    if name[-2:] in _CODE_LOADERS:
+        return True
+    return (
+        name in (("compile",), ("execfile",), ("builtins", "compile"))
+        and bool(call.args)
+        and not isinstance(call.args[0], ast.Constant)
+    )
+
+
 def inspect_source(tree: ast.AST) -> Counter[str]:
     """Count security, gaming and tampering patterns in a parsed module."""
     found: Counter[str] = Counter()
     aliases = _aliases(tree)
+    names = _constant_bindings(tree)
     for node in ast.walk(tree):
         tamper = _tamper_node(node, aliases)
         if tamper is not None:
             found[tamper] += 1
+        if _reflection(node, aliases, names):
+            found["computed_reflection"] += 1
         if isinstance(node, ast.Call) and _import_hook_mutation(node, aliases):
             found["import_hook"] += 1
         if _network_use(node):
@@ -245,7 +506,10 @@ def inspect_source(tree: ast.AST) -> Counter[str]:
                 for k in node.keywords
             ):
                 found["shell_injection"] += 1
-            if name in (("eval",), ("exec",)) and node.args and not isinstance(node.args[0], ast.Constant):
+            evaluated = (
+                name in (("eval",), ("exec",)) and node.args and not isinstance(node.args[0], ast.Constant)
+            )
+            if evaluated or _code_load(name, node):
                 found["dynamic_eval"] += 1
             if name == ("open",) and node.args and _outside_workspace(node.args[0]) and _write_mode(node):
                 found["write_outside_workspace"] += 1
@@ -282,6 +546,47 @@ _AST_RACE = "AST constructor recursion depth mismatch"
 _AST_TRIES = 10
 
 
+_SAME_AS_UTF8 = {"utf-8", "utf-8-sig", "ascii"}
+"""Source encodings that read the sandbox's UTF-8 files as UTF-8 (ASCII is a strict subset: it
+decodes a file the same way or refuses it)."""
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+"""PEP 263's coding declaration, as the tokenizer matches it."""
+
+
+def interpreted_bytes(source: str) -> bytes | str:
+    """``source`` as the file the interpreter reads: UTF-8, as the sandbox writes workspace files;
+    the text itself when it cannot be written so (lone surrogates), which no file can hold."""
+    try:
+        return source.encode("utf-8")
+    except UnicodeEncodeError:
+        return source
+
+
+def declared_encoding(source: str) -> str | None:
+    """The codec a PEP 263 cookie in ``source``'s first two lines makes the interpreter read the
+    file with, when it is not UTF-8 (``'utf-7'``, ``'iso8859-1'``); ``None`` for UTF-8, with or
+    without a cookie. Judged on the bytes the sandbox writes, exactly as ``tokenize`` does; a cookie
+    naming no codec is ``'unknown'``."""
+    data = source.encode("utf-8", "surrogatepass")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return "unknown"
+    name = codecs.lookup(encoding).name
+    return None if name in _SAME_AS_UTF8 else name
+
+
+def _foreign_cookie(line: str) -> bool:
+    """A coding declaration naming a codec other than UTF-8 (or none at all)."""
+    match = _COOKIE.match(line)
+    if match is None:
+        return False
+    try:
+        return codecs.lookup(match.group(1)).name not in _SAME_AS_UTF8
+    except LookupError:
+        return True
+
+
 def parse_module(source: str) -> ast.Module:
     """``ast.parse``, safe from verification's worker threads.
 
@@ -293,16 +598,22 @@ def parse_module(source: str) -> ast.Module:
     to draw its carets, and a finalizer that logs an exception (an unclosed database connection
     collected in a worker thread) formats one. The check fails only the parse it interrupted and
     the source is unchanged, so that parse is simply tried again.
+
+    What is parsed is the file as the sandbox writes it (UTF-8 bytes), so a PEP 263 coding cookie
+    is honoured as the interpreter honours it: ``ast.parse`` of the decoded text ignores the
+    cookie, and under ``# coding: utf-7`` a comment reading ``#+AAo-import os`` is code to the
+    importer. A cookie naming an unknown codec is a ``SyntaxError`` here as there.
     """
+    data = interpreted_bytes(source)
     for _ in range(_AST_TRIES - 1):
         try:
             with _AST_LOCK:
-                return ast.parse(source)
+                return ast.parse(data)
         except SystemError as exc:
             if _AST_RACE not in str(exc):
                 raise
     with _AST_LOCK:
-        return ast.parse(source)
+        return ast.parse(data)
 
 
 def parse_python(source: str) -> tuple[ast.AST | None, SyntaxError | None]:
@@ -312,12 +623,27 @@ def parse_python(source: str) -> tuple[ast.AST | None, SyntaxError | None]:
         return None, exc
 
 
+def inspect_text(source: str) -> Counter[str]:
+    """:func:`inspect_source` of ``source`` parsed as the interpreter reads it (nothing when it does
+    not parse), plus ``source_encoding`` when its cookie declares a codec other than UTF-8, parse
+    or not. Every verdict on workspace Python reads it through here or :func:`parse_module`."""
+    tree, _ = parse_python(source)
+    found = inspect_source(tree) if tree is not None else Counter()
+    if declared_encoding(source) is not None:
+        found["source_encoding"] += 1
+    return found
+
+
 def inspect_fragment(lines: list[str]) -> Counter[str]:
-    """Best effort on added lines alone (no S0): parse them dedented, else inspect line by line."""
+    """Best effort on added lines alone (no S0): parse them dedented, else inspect line by line. An
+    added line declaring a non-UTF-8 coding counts as ``source_encoding`` wherever it sits (which
+    line of the file it lands on is unknown here)."""
+    cookies = sum(1 for line in lines if _foreign_cookie(line))
+    found: Counter[str] = Counter({"source_encoding": cookies} if cookies else {})
     tree, _ = parse_python(textwrap.dedent("\n".join(lines)))
     if tree is not None:
-        return inspect_source(tree)
-    found: Counter[str] = Counter()
+        found.update(inspect_source(tree))
+        return found
     for line in lines:
         tree, _ = parse_python(line.strip())
         if tree is not None:
@@ -328,13 +654,8 @@ def inspect_fragment(lines: list[str]) -> Counter[str]:
 
 
 def new_counts(pre: str | None, post: str) -> Counter[str]:
-    """Patterns present in ``post`` beyond those already in ``pre`` (both valid Python)."""
-    post_tree, _ = parse_python(post)
-    if post_tree is None:
-        return Counter()
-    after = inspect_source(post_tree)
+    """Patterns present in ``post`` beyond those already in ``pre``."""
+    after = inspect_text(post)
     if pre is not None:
-        pre_tree, _ = parse_python(pre)
-        if pre_tree is not None:
-            after.subtract(inspect_source(pre_tree))
+        after.subtract(inspect_text(pre))
     return +after

@@ -116,6 +116,12 @@ def check_static(diff: DiffView, lint: bool = True) -> StageVerdict:
             for code, count in sorted(new_counts(before, after).items()):
                 if code in SECURITY_CODES:
                     verdict.findings.append(Finding(code, f"{count} new occurrence(s)", path=path))
+        for path in diff.code_paths():  # a non-.py file the diff's code runs (it parses as Python)
+            if path in changed or path not in diff.post:
+                continue
+            for code, count in sorted(new_counts(pre.get(path), diff.post[path]).items()):
+                if code in SECURITY_CODES:
+                    verdict.findings.append(Finding(code, f"{count} new occurrence(s)", path=path))
         parsed = {p: t for p, t in changed.items() if parse_python(t[1])[1] is None}
         lint_findings = lint_new_errors(parsed) if lint else []
         if lint_findings is None:
@@ -124,9 +130,7 @@ def check_static(diff: DiffView, lint: bool = True) -> StageVerdict:
             verdict.findings.extend(f for f in lint_findings if f.code == "lint_error")
             verdict.notes.extend(f for f in lint_findings if f.code != "lint_error")
     else:
-        for path in diff.paths:
-            if not path.endswith(".py"):
-                continue
+        for path in diff.code_paths():
             for code, count in sorted(inspect_fragment(diff.added[path]).items()):
                 if code in SECURITY_CODES:
                     verdict.findings.append(Finding(code, f"{count} in added lines", path=path))
