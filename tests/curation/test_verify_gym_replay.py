@@ -9,6 +9,7 @@ import pytest
 from _verify_factory import CALC_S0, GYM, call, fixed_files, make_episode, make_fixture, pristine_turns
 
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
+from trajectory_platform.curation.verify.dynamic import fixture_context
 from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import ScriptedExpert
@@ -20,7 +21,7 @@ from trajectory_platform.gym.runtime import (
     replay_calls,
     run_episode,
 )
-from trajectory_platform.gym.sandbox import apply_diff
+from trajectory_platform.gym.sandbox import apply_diff, unified_diff
 
 QUIET = CascadeConfig(progress=False)
 READ, EDIT, TESTS = pristine_turns()
@@ -114,3 +115,28 @@ def test_every_observation_of_real_rollouts_comes_back_from_a_replay():
         assert replay.final_files == apply_diff(fixture.s0_files, episode.outcome.workspace_diff or "")
         checked += bool(recorded_faults(episode))
     assert checked >= 3, "most of these episodes ran under a fault"
+
+
+def test_the_outcomes_final_answer_must_be_the_last_turns_text():
+    episode = make_episode("two_answers", pristine_turns(), fixed_files(), final_report="fixed add")
+    episode.outcome.final_answer = "fixed add and mul"
+    verdict = _verdict(episode)
+    assert (verdict.sink, verdict.reason) == ("tamper_quarantine", "final_answer_mismatch")
+    assert _verdict(make_episode("one_answer", pristine_turns(), fixed_files())).sink == "admitted"
+
+
+def test_a_report_task_allows_no_edit():
+    """Its reference edits nothing ("Do not modify any file"): a red team's report episode that also
+    edited code was admitted, the task having no edit scope at all."""
+    report = next(f for f in build_library(0) if f.domain == "diagnostic_report")
+    context = fixture_context(report)
+    assert context.edit_scope == ()
+    honest = run_episode(report, ScriptedExpert(), episode_id="honest").episode
+    edited = run_episode(report, ScriptedExpert(), episode_id="edited").episode
+    path = next(p for p in sorted(report.s0_files) if p.endswith(".py") and not p.startswith("tests/"))
+    edited.outcome.workspace_diff = unified_diff(report.s0_files, {**report.s0_files, path: "X = 1\n"})
+    verdicts = verify_episodes(
+        [honest, edited], lambda fid: context if fid == report.fixture_id else None, QUIET
+    ).by_id()
+    assert verdicts[honest.episode_id].sink == "admitted"
+    assert verdicts[edited.episode_id].reason == "out_of_scope_edit"

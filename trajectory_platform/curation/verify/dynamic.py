@@ -86,11 +86,13 @@ def fixture_context(fixture: Fixture) -> FixtureContext:
 
     Protected: the sealed tests and everything under the tests folder. Edit scope: the folders
     holding the files the reference solution edits (a different file in the same package is a
-    legitimate alternative fix; an edit elsewhere in the tree is out of scope).
+    legitimate alternative fix; an edit elsewhere in the tree is out of scope), and none at all
+    where the reference edits nothing: a report task ("Do not modify any file") whose episode also
+    edited code was admitted (red team, 2026-12-06).
     """
     tests = {p for p in fixture.s0_files if p.startswith(fixture.tests_dir.rstrip("/") + "/")}
     folders = sorted({str(PurePosixPath(p).parent) for p in fixture.edited_paths})
-    scope = None if not folders or "." in folders else tuple(folders)
+    scope = None if "." in folders else tuple(folders)
     return FixtureContext(
         fixture_id=fixture.fixture_id,
         files=dict(fixture.s0_files),

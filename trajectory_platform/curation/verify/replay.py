@@ -1127,8 +1127,24 @@ def check_gym_events(episode: Episode, context: FixtureContext, diff: DiffView) 
         )
     elif result.final_files is not None:
         _judge_final_state(check, episode, context, diff, result.final_files)
+    if not check.findings:
+        check.findings.extend(_final_answer_findings(episode))
     check.sink = "tamper_quarantine" if check.findings else None
     return check
+
+
+def _final_answer_findings(episode: Episode) -> list[Finding]:
+    """The gym takes an episode's final answer from its last turn's text, and the oracle judges
+    the outcome's copy: the two must agree, or the oracle passes one answer while training learns
+    another (a red team's report episode: the right name in the outcome, a wrong one in the turn
+    trained on, 2026-12-06)."""
+    answer = episode.outcome.final_answer
+    last = max((i for i, e in enumerate(episode.events) if e.kind == "assistant"), default=None)
+    if answer is None or last is None or episode.events[last].tool_calls:
+        return []
+    if (episode.events[last].content or "").strip() == answer.strip():
+        return []
+    return [Finding("final_answer_mismatch", "the outcome's final answer is not the last turn's text", last)]
 
 
 def git_ignored(s0: dict[str, str]) -> Callable[[str], bool]:
