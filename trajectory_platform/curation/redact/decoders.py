@@ -526,6 +526,23 @@ def encoded_text(token: str) -> str | None:
     return _text_of(lambda chars: base64.b64decode(chars, altchars=altchars, validate=True), padded)
 
 
+_BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58_TOKEN = re.compile(f"[{_BASE58_ALPHABET}]{{20,400}}")
+_BASE58_DIGITS = {char: index for index, char in enumerate(_BASE58_ALPHABET)}
+
+
+def base58_text(token: str) -> str | None:
+    """The text a base58 token (Bitcoin's alphabet: no ``0``, ``O``, ``I``, ``l``) encodes, when it
+    encodes text: base58 of a sentence looks as random as a key, and is none."""
+    if not _BASE58_TOKEN.fullmatch(token):
+        return None
+    number = 0
+    for char in token:
+        number = number * 58 + _BASE58_DIGITS[char]
+    zeros = len(token) - len(token.lstrip("1"))
+    return _printable_text(b"\0" * zeros + number.to_bytes((number.bit_length() + 7) // 8, "big"))
+
+
 def _text_of(decode: Callable[[str], bytes], token: str) -> str | None:
     """``token`` decoded, when it decodes to text."""
     try:
@@ -548,12 +565,33 @@ def _base64_block(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """A wrapped base64 or base32 block (lines of one width, the last no longer) that decodes to
     text: the text, every character of it mapped to the whole block (a finding replaces it all).
     Binary (an image, a certificate body, a list of digests) decodes to noise and is left alone."""
-    lines = [line.strip() for line in match.group().splitlines()]
+    text = _block_text(match.group())
+    return [(text, match.start(), match.end())] if text else []
+
+
+def _block_text(block: str) -> str | None:
+    lines = [line.strip() for line in block.splitlines()]
     width = len(lines[0])
     if any(len(line) != width for line in lines[1:-1]) or len(lines[-1].rstrip("=")) > width:
-        return []
-    text = encoded_text("".join(lines))
-    return [(text, match.start(), match.end())] if text else []
+        return None
+    return encoded_text("".join(lines))
+
+
+_BLOCK_REACH = 4096
+"""How far around a line :func:`wrapped_block_text` looks for the rest of its block."""
+
+
+def wrapped_block_text(text: str, start: int, end: int) -> str | None:
+    """The text that the wrapped base64 (or base32) block holding ``text[start:end]`` decodes to,
+    where that span is one of its lines: a line cut from a block at any width (``fold -w 30``) is
+    no base64 of its own, and looks as random as a key alone."""
+    low, high = max(0, start - _BLOCK_REACH), min(len(text), end + _BLOCK_REACH)
+    for block in _BASE64_BLOCK.finditer(text, low, high):
+        if block.start() <= start and end <= block.end():
+            return _block_text(block.group())
+        if block.start() > start:
+            break
+    return None
 
 
 def _git_binary(match: re.Match[str]) -> list[tuple[str, int, int]]:
