@@ -577,21 +577,29 @@ def _block_text(block: str) -> str | None:
     return encoded_text("".join(lines))
 
 
-_BLOCK_REACH = 4096
-"""How far around a line :func:`wrapped_block_text` looks for the rest of its block."""
+_BLOCK_LINE = re.compile(r"[ \t]*[A-Za-z0-9+/]{16,}\r?")
+_BLOCK_REACH = 64
+"""How many lines above a line :func:`wrapped_block_text` walks for its block's first."""
 
 
 def wrapped_block_text(text: str, start: int, end: int) -> str | None:
     """The text that the wrapped base64 (or base32) block holding ``text[start:end]`` decodes to,
-    where that span is one of its lines: a line cut from a block at any width (``fold -w 30``) is
-    no base64 of its own, and looks as random as a key alone."""
-    low, high = max(0, start - _BLOCK_REACH), min(len(text), end + _BLOCK_REACH)
-    for block in _BASE64_BLOCK.finditer(text, low, high):
-        if block.start() <= start and end <= block.end():
-            return _block_text(block.group())
-        if block.start() > start:
+    where that span is one of its lines alone: a line cut from a block at any width (``fold -w
+    30``) is no base64 of its own, and looks as random as a key alone. Asked of every token judged
+    random, so the block is found by walking up whole lines from the span's, never by a search."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if text[line_start:start].strip() or text[end:line_end].strip():
+        return None
+    top = line_start
+    for _ in range(_BLOCK_REACH):
+        above = text.rfind("\n", 0, top - 1) + 1
+        if top == 0 or not _BLOCK_LINE.fullmatch(text, above, top - 1):
             break
-    return None
+        top = above
+    block = _BASE64_BLOCK.match(text, top)
+    return _block_text(block.group()) if block and block.end() >= end else None
 
 
 def _git_binary(match: re.Match[str]) -> list[tuple[str, int, int]]:
