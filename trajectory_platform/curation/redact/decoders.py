@@ -84,9 +84,9 @@ _CHR_CALLS = re.compile(rf"(?i){_CHR_CALL}(?:\s*(?:\+|\.|&|\|\||,)\s*{_CHR_CALL}
 Python ``chr(65) + chr(75)``, VB ``Chr(65) & ChrW(&H4B)``, PHP ``chr(65) . chr(75)``, SQL
 ``CHAR(65) + CHAR(75)`` or ``||``, PowerShell ``[char]0x41+[char]0x4b``, C# and Java
 ``(char)65 + (char)75``."""
-_CHR_HINT = re.compile(
-    r"(?i)(?:\bchrw?\s*\(\s*(?:[0-9]|&h)|\bchar\s*\(\s*[0-9]|\[char\]\s*[0-9]|\(char\)\s*[0-9])"
-)
+_CHR_HINT = re.compile(r"(?i)ch(?:rw?\s*\(\s*(?:[0-9]|&h)|ar\s*[(\]]\s*[0-9]|ar\)\s*[0-9])")
+"""A call or cast with a code, found from its ``ch`` (a leading ``\\b`` or ``[`` made the search
+slower than the decoder it gates)."""
 _CSS_ESCAPES = re.compile(r"(?:\\[0-9A-Fa-f]{2,6} ?){8,}")
 """CSS (and CSS-in-JS) escapes, ``\\41 \\4b ``: a hex code point after a backslash, a space ending it."""
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -146,14 +146,15 @@ _CHAR_CODES_HINT = re.compile(
 )
 """Gates: two list elements in a row, found from a separator (a pattern that starts at a comma is
 cheap to search for; the lists' own patterns start anywhere)."""
-_SPELLED = re.compile(
-    r"(?<![\w.\-])\w(?P<sep>[ .\-])(?:\w(?P=sep)){14,}\w(?![\w])"
-    r"|(?<![^\s\"'`=:(\[])[!-~](?P<wide>[#|~*] ?| [^\w\s] )(?:[!-~](?P=wide)){14,}[!-~](?![^\s\"'`),;\]])"
+_SPELLED = re.compile(r"(?<![\w.\-])\w(?P<sep>[ .\-])(?:\w(?P=sep)){14,}\w(?![\w])")
+"""Sixteen characters or more, one at a time with the same separator: a key spelled out."""
+_SPELLED_WIDE = re.compile(
+    r"(?<![^\s\"'`=:(\[])[!-~](?P<sep>[#|~*] ?| [^\w\s] )(?:[!-~](?P=sep)){14,}[!-~](?![^\s\"'`),;\]])"
 )
-"""Sixteen characters or more, one at a time with the same separator: a key spelled out, letter by
-letter (``A K I A``, ``A-K-I-A``), or any character between a wider separator or one that no key
-holds (``A - K - I - A``, ``x#o#x#b#-#1``: the separator then tells itself apart, and a dash or a
-``!`` in the key is one of its characters)."""
+"""The same with any character between a wider separator or one that no key holds (``A - K - I -
+A``, ``x#o#x#b#-#1``): the separator then tells itself apart, and a dash or a ``!`` in the key is
+one of its characters."""
+_SPELLED_WIDE_HINT = re.compile(r"[#|~*][!-~][#|~*][!-~][#|~*]| [^\w\s] [!-~] [^\w\s] [!-~] ")
 _GROUPED = re.compile(
     r"(?<![^\s:=\"'`(])[\w!%*@#$&+/=.]{4}(?P<sep> |, )(?:[\w!%*@#$&+/=.]{4}(?P=sep)){3,}[\w!%*@#$&+/=.]{1,4}"
     r"(?![^\s,;\"'`)])"
@@ -167,7 +168,8 @@ _SHELL_ESCAPED = re.compile(r"(?:[^\s\\\"'`;|&<>()]|\\[^\n])+")
 """A shell word outside quotes: plain characters and backslash escapes (an escaped space joins the
 word), read from its start (alternatives that cannot overlap, so linear time)."""
 _SHELL_ESCAPE = re.compile(r"\\([^\n])")
-_SHELL_ESCAPE_HINT = re.compile(r"\\[\w!%@+=/.:-][^\s\\]{0,3}\\[\w!%@+=/.:-]")
+_SHELL_ESCAPE_HINT = re.compile(r"\\[^abfnrtvxuUeN0-7\"'\\\s][^\s\\]{0,3}\\[^\s\\]")
+"""Two escapes close together, the first of a character no string literal escapes."""
 _C_ESCAPES = frozenset("abfnrtvxuUeN01234567\"'\\")
 """Letters a backslash makes an escape in C, JSON, Python or a regex's ``\\N``: a word with only
 these escaped is a string literal, not a shell word obfuscated."""
@@ -812,9 +814,9 @@ def _bare_base85(decode: Callable[[str], bytes], alphabet: str, marker: re.Patte
 def _spelled(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """Every character but the separators, each mapped to itself; a run spelled between wide
     separators must spell eight letters or digits at least (a rule of ``- - - -`` is no key)."""
-    step = 1 + len(match.group("sep") or match.group("wide"))
+    step = 1 + len(match.group("sep"))
     pieces = [(match.string[i], i, i + 1) for i in range(match.start(), match.end(), step)]
-    if match.group("wide") and sum(char.isalnum() for char, _, _ in pieces) < 8:
+    if match.re is _SPELLED_WIDE and sum(char.isalnum() for char, _, _ in pieces) < 8:
         return []
     return pieces
 
@@ -1177,6 +1179,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("base85", bool, _BARE_BASE85, _bare_base85(base64.b85decode, B85_ALPHABET, _BASE85_ONLY)),
     ("ascii85_bare", bool, _BARE_ASCII85, _bare_base85(base64.a85decode, _A85_ALPHABET, _ASCII85_ONLY)),
     ("spelled", bool, _SPELLED, _spelled),
+    ("spelled_wide", lambda text: _SPELLED_WIDE_HINT.search(text) is not None, _SPELLED_WIDE, _spelled),
     ("grouped", _holds(" "), _GROUPED, _grouped),
     (
         "shell_escaped",
