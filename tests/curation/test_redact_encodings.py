@@ -53,6 +53,60 @@ def _git_binary_patch(content: bytes) -> str:
     return f"GIT binary patch\nliteral {len(content)}\n" + "\n".join(lines) + "\n\n"
 
 
+def _entities(text: str, form: str) -> str:
+    """Every character of ``text`` as ``form`` writes its code (``&#{}``: an entity without its
+    ``;``, ``\\x{{{:x}}}``: Perl's braced hex)."""
+    return "".join(form.format(ord(c)) for c in text)
+
+
+def _hex_groups_of_four(text: str) -> str:
+    """``text`` in hex, four digits a group, as ``xxd`` writes a row without its offset."""
+    digits = text.encode().hex()
+    return " ".join(digits[i : i + 4] for i in range(0, len(digits), 4))
+
+
+_TWO_BYTE_ESCAPES = ("\x1b(B", "\x1b7", "\x1b8", "\x1b=", "\x1b>", "\x1bM")
+
+
+def _interleaved(text: str) -> str:
+    """``text`` with a terminal escape that is no control sequence (a charset, a saved cursor, the
+    keypad's mode) after every character."""
+    return "".join(c + _TWO_BYTE_ESCAPES[i % len(_TWO_BYTE_ESCAPES)] for i, c in enumerate(text))
+
+
+def _variation_selectors(text: str) -> str:
+    """``text``'s bytes smuggled as variation selectors (VS1 to VS16 bytes 0 to 15, VS17 on 16 up)."""
+    return "".join(chr(0xFE00 + b) if b < 16 else chr(0xE0100 + b - 16) for b in text.encode())
+
+
+def _utf7(text: str) -> str:
+    """``text`` in UTF-7, every character in its base64 of UTF-16 (as an encoder that escapes all)."""
+    return "+" + base64.b64encode(text.encode("utf-16-be")).decode().rstrip("=") + "-"
+
+
+def _shell_escaped(text: str) -> str:
+    """``text`` with a backslash before every second character, which the shell removes."""
+    return "".join("\\" + c if i % 2 else c for i, c in enumerate(text))
+
+
+_SMALL_CAPITALS = dict(
+    zip(
+        "AKIQWERTYUOP",
+        "\u1d00\u1d0b\u026a\ua7af\u1d21\u1d07\u0280\u1d1b\u028f\u1d1c\u1d0f\u1d18",
+        strict=True,
+    )
+)
+
+
+def _small_capitals(text: str) -> str:
+    """``text``'s capitals drawn as small capitals (``ᴀᴋɪᴀ``) where Unicode has one."""
+    return "".join(_SMALL_CAPITALS.get(c, c) for c in text)
+
+
+def _groups_of_four(text: str) -> str:
+    return " ".join(text[i : i + 4] for i in range(0, len(text), 4))
+
+
 def _overstruck(text: str) -> str:
     """``text`` in bold as ``nroff`` writes it for a terminal: each character, a backspace, itself."""
     return "".join(f"{c}\b{c}" for c in text)
@@ -245,6 +299,86 @@ HIDDEN = {
     "mysql_glued_password": ("mysql -u root -phunter2pass -h db", "hunter2pass"),
     "sshpass": ('sshpass -p "Tr0ub4dor&3" ssh deploy@host', "Tr0ub4dor&3"),
     "curlopt_userpwd": ('curl_setopt($ch, CURLOPT_USERPWD, "admin:pa55word");', "pa55word"),
+    # the fifth red team's classes: each leaked before its decoder read it
+    "entities_without_semicolons": (_entities(f"token: {GITHUB}", "&#{}"), _entities(GITHUB[4:], "&#{}")),
+    "hex_entities_without_semicolons": (
+        _entities(f"token: {GITHUB}", "&#x{:x}"),
+        _entities(GITHUB[4:], "&#x{:x}"),
+    ),
+    "hex_bytes_between_dashes": (
+        "-".join(f"{b:02X}" for b in f"GITHUB_TOKEN={GITHUB}".encode()),
+        "-".join(f"{b:02X}" for b in GITHUB[4:].encode()),
+    ),
+    "hex_in_groups_of_four": (
+        "key material: " + _hex_groups_of_four(f"GITHUB_TOKEN={GITHUB}\n"),
+        _hex_groups_of_four(f"GITHUB_TOKEN={GITHUB}\n")[-30:],
+    ),
+    "perl_braced_hex_escapes": (
+        'print "' + _entities(GITHUB, "\\x{{{:x}}}") + '"',
+        _entities(GITHUB[4:], "\\x{{{:x}}}"),
+    ),
+    "printf_b_octal_escapes": (
+        "printf '%b' '" + _entities(f"key = {AWS}", "\\0{:03o}") + "'",
+        _entities(AWS[4:], "\\0{:03o}"),
+    ),
+    "two_byte_terminal_escapes": (_interleaved(f"token: {GITHUB}"), _interleaved(GITHUB)[12:]),
+    "tag_characters": (
+        "Here is the summary." + "".join(chr(0xE0000 + ord(c)) for c in f"GITHUB_TOKEN={GITHUB}"),
+        "".join(chr(0xE0000 + ord(c)) for c in GITHUB[4:]),
+    ),
+    "variation_selector_bytes": (
+        "Done! \U0001f600" + _variation_selectors(f"token: {GITHUB}"),
+        _variation_selectors(GITHUB[4:]),
+    ),
+    "struck_through": (
+        "old (revoked): " + "".join(c + "\u0336" for c in GITHUB),
+        "\u0336".join(GITHUB[4:]),
+    ),
+    "small_capitals": ("id " + _small_capitals(AWS), _small_capitals(AWS)[4:]),
+    "utf16le_with_nuls": (
+        "$ cat cfg.ini\n\xff\xfe" + f"GITHUB_TOKEN={GITHUB}\r\n".encode("utf-16-le").decode("latin-1"),
+        GITHUB[4:].encode("utf-16-le").decode("latin-1"),
+    ),
+    "percent_encoded_utf16le": (
+        "GET /cb?state=" + "".join(f"%{b:02X}" for b in f"GITHUB_TOKEN={GITHUB}".encode("utf-16-le")),
+        "".join(f"%{b:02X}" for b in GITHUB[4:].encode("utf-16-le")),
+    ),
+    "repr_of_utf16_bytes": (
+        repr(f"aws_access_key_id = {AWS}\n".encode("utf-16")),
+        repr(AWS[4:].encode("utf-16-le"))[2:-1],
+    ),
+    "utf7": ("charset=utf-7\n\n" + _utf7(f"GITHUB_TOKEN={GITHUB}"), _utf7(f"GITHUB_TOKEN={GITHUB}")),
+    "base64_of_utf32": (
+        "blob=" + base64.b64encode(f"GITHUB_TOKEN={GITHUB}".encode("utf-32-le")).decode(),
+        base64.b64encode(f"GITHUB_TOKEN={GITHUB}".encode("utf-32-le")).decode(),
+    ),
+    "powershell_char_casts": (
+        "$t = " + "+".join(f"[char]0x{ord(c):x}" for c in GITHUB),
+        "+".join(f"[char]0x{ord(c):x}" for c in GITHUB[4:]),
+    ),
+    "java_char_casts": (
+        'String t = "" + ' + " + ".join(f"(char){ord(c)}" for c in GITHUB) + ";",
+        " + ".join(f"(char){ord(c)}" for c in GITHUB[4:]),
+    ),
+    "vb_chr_of_hex": (
+        "t = " + " & ".join(f"ChrW(&H{ord(c):X})" for c in GITHUB),
+        " & ".join(f"ChrW(&H{ord(c):X})" for c in GITHUB[4:]),
+    ),
+    "c_octal_array": (
+        "static const char k[] = {" + ", ".join(f"0{ord(c):o}" for c in GITHUB) + ", 0};",
+        ", ".join(f"0{ord(c):o}" for c in GITHUB[4:]),
+    ),
+    "codes_one_a_line": (
+        ">>> for c in tok: print(ord(c))\n" + "\n".join(str(ord(c)) for c in GITHUB) + "\n",
+        "\n".join(str(ord(c)) for c in GITHUB[4:]),
+    ),
+    "shell_backslashes_before_letters": (
+        "curl -H Authorization:\\ Bearer\\ " + _shell_escaped(GITHUB) + " https://api.example.com",
+        _shell_escaped(GITHUB)[8:],
+    ),
+    "spelled_between_wide_separators": ("Read it back: " + " - ".join(AWS), " - ".join(AWS[4:])),
+    "spelled_between_hashes": (f"echo '{'#'.join(GITHUB)}' | tr -d '#'", "#".join(GITHUB[4:])),
+    "groups_of_four": ("Your key (shown once):\n  " + _groups_of_four(AWS), _groups_of_four(AWS)[5:]),
 }
 
 
@@ -346,6 +480,35 @@ KEPT = [
     "label = ', '.join(['alpha', 'beta', 'gamma'])",
     "path = ''.join(['src/', 'trajectory_platform/', 'curation.py'])",
     "SELECT CONCAT(first_name, ' ', last_name), CONCAT('id-', 'abc', '-', 'def') FROM users",
+    # the fifth red team's encodings, of ordinary text, and text their decoders must not misread
+    "-".join(f"{b:02X}" for b in b"Build succeeded with 3 warnings in module payments"),
+    "key material: " + _hex_groups_of_four("release notes: fixed crash when opening large files\n"),
+    "0000000 6854 2065 7571 6369 206b 7262 776f 206e\n0000020 6f66 2078 756a 706d 2073 766f 7265 7420",
+    "years 2019 2020 2021 2022 2023 2024 2025 2026 and ports 8080 8443 9090 9443 3000 5000",
+    _entities("Build succeeded with 3 warnings in module payments", "&#{}"),
+    _entities("release notes: fixed crash", "&#x{:x}"),
+    'print "' + _entities("Build succeeded with 3 warnings", "\\x{{{:x}}}") + '"',
+    "printf '%b' '" + _entities("Build succeeded with 3 warnings", "\\0{:03o}") + "'",
+    "\x1b(B\x1b[m done \x1b7saved\x1b8 \x1b=keypad\x1b> \x1bMscrolled",
+    "hi" + "".join(chr(0xE0000 + ord(c)) for c in "Build succeeded with 3 warnings in module payments"),
+    "flag \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f and a heart \u2764\ufe0f",
+    "Done! \U0001f600" + _variation_selectors("Build succeeded with 3 warnings"),
+    "Ti\u00ea\u0301ng Vi\u00ea\u0323t, cafe\u0301 au lait, s\u0336t\u0336r\u0336u\u0336c\u0336k\u0336",
+    "\u1d1b\u029c\u1d07 \u0299\u1d1c\u026a\u029f\u1d05 \u1d18\u1d00ss\u1d07\u1d05 small caps v2",
+    "\xff\xfe" + "Hello from a Windows tool, version 2\r\n".encode("utf-16-le").decode("latin-1"),
+    "charset=utf-7\n\n" + _utf7("Build succeeded with 3 warnings"),
+    'String t = "" + ' + " + ".join(f"(char){ord(c)}" for c in "Hello, world! How are you?") + ";",
+    "t = " + " & ".join(f"ChrW(&H{ord(c):X})" for c in "Hello, world! How are you?"),
+    "static const char k[] = {" + ", ".join(f"0{ord(c):o}" for c in "Hello, world! How are you?") + ", 0};",
+    "\n".join(str(n) for n in range(100, 120)) + "\n",
+    "type C:\\Windows\\System32\\drivers\\etc\\hosts and C:\\Program Files\\Vendor\\App\\bin",
+    'printf("a\\nb\\tc\\nd\\ne\\n") and grep -E "^\\w+\\s\\d+\\S\\W"',
+    "Read it back: " + " - ".join("thequickbrownfox"),
+    "rele asen otes :fix edcr ashw, and this will take much time here",
+    "- - - - - - - - - - - - - - - - - -",
+    "output:\npVd8sc3Do3B9QsjukQDyBmwmzcsxFQA3yDLd6FLZ4ZihF18FntRSr7nJCEuJxroagFSi\n",
+    "output:\n" + base64.b32encode(b"src/payments/invoice_renderer.py").decode().lower().rstrip("=") + "\n",
+    "output:\n" + _wrapped("Build succeeded with 3 warnings in module payments", 30) + "\n",
 ]
 
 

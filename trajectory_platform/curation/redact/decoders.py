@@ -42,7 +42,12 @@ from dataclasses import dataclass
 
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
+"""A control sequence (CSI: a colour, a cursor move), an operating-system command (OSC: a window
+title, a hyperlink), or any other escape sequence: ESC, intermediate bytes, a final byte (ECMA-35
+and ECMA-48: ``ESC ( B`` designates a character set, ``ESC 7``/``ESC 8`` save and restore the
+cursor, ``ESC =``/``ESC >`` switch the keypad, ``ESC M`` scrolls). A terminal shows none of them,
+so between a key's characters they hide it from a pattern as well as a colour does."""
 _PERCENT = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _FORM_WORD = re.compile(r"(?:[\w.\-~*]|%[0-9A-Fa-f]{2})*(?:\+(?:[\w.\-~*+]|%[0-9A-Fa-f]{2})*)+")
 _FORM_PART = re.compile(rf"\+|{_PERCENT.pattern}|[^+%]+")
@@ -58,22 +63,30 @@ confirmed by :func:`_quoted_printable_text`. Text quoted-printable throughout (a
 a run of bytes (a UTF-8 character), a soft line break; a lone other escape is left as it stands
 (``sha256=06uRx...`` is a digest, not a control character and a name)."""
 _QP_ESCAPE = re.compile(r"(?:=[0-9A-F]{2}){2,}|=(?:3D|20|09)|=\r?\n")
+_PRINTF_OCTAL = r"0[0-3][0-7]{2}"
 _UNICODE_ESCAPE = re.compile(
-    r"(?<!\\)\\+(?:u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|([0-3][0-7]{2})|U([0-9A-Fa-f]{8})|u\{([0-9A-Fa-f]{1,6})\})"
-    r"|%u([0-9A-Fa-f]{4})|(?<![\w+])U\+([0-9A-Fa-f]{4,6})(?:[ ,]+(?=U\+))?"
+    rf"(?<!\\)\\+(?:0(?P<printf_octal>[0-3][0-7]{{2}})(?:(?=\\{_PRINTF_OCTAL})|(?<={_PRINTF_OCTAL}\\{_PRINTF_OCTAL}))"
+    r"|u(?P<u>[0-9A-Fa-f]{4})|x(?P<x>[0-9A-Fa-f]{2})|(?P<octal>[0-3][0-7]{2})|U(?P<U>[0-9A-Fa-f]{8})"
+    r"|[ux]\{(?P<brace>[0-9A-Fa-f]{1,6})\})"
+    r"|%u(?P<percent_u>[0-9A-Fa-f]{4})|(?<![\w+])U\+(?P<code_point>[0-9A-Fa-f]{4,6})(?:[ ,]+(?=U\+))?"
 )
-"""``\\uXXXX`` (JSON, Java, JS), ``\\xXX``, octal ``\\NNN``, ``\\UXXXXXXXX`` (Python, C) and ``\\u{X}`` (JS,
-Rust, Swift), behind any number of backslashes (the ``repr`` of an escaped string doubles them;
-matched from a run's first backslash only, as :data:`_BACKSLASH_ESCAPE`, or a long run is quadratic);
+"""``\\uXXXX`` (JSON, Java, JS), ``\\xXX``, octal ``\\NNN``, ``\\UXXXXXXXX`` (Python, C), ``\\u{X}`` (JS,
+Rust, Swift) and ``\\x{X}`` (Perl, Ruby); ``printf '%b'``'s octal ``\\0NNN`` (a zero, then three
+digits: C reads ``\\0123`` as ``\\012`` and a ``3``, so only a run of two or more reads so), behind
+any number of backslashes (the ``repr`` of an escaped string doubles them; matched from a run's
+first backslash only, as :data:`_BACKSLASH_ESCAPE`, or a long run is quadratic);
 JavaScript's ``escape()`` form ``%uXXXX``; and code points written ``U+0041 U+004B`` (the spaces or
 commas between them dropped)."""
-_CHR_CALLS = re.compile(
-    r"(?i)\b(?:chrw?|char)\s*\(\s*(?:\d{2,3}|0x[0-9a-f]{2})\s*\)"
-    r"(?:\s*(?:\+|\.|&|\|\||,)\s*(?:chrw?|char)\s*\(\s*(?:\d{2,3}|0x[0-9a-f]{2})\s*\)){7,}"
-)
-"""Eight characters or more as calls joined by ``+``, ``.``, ``&``, ``||`` or commas: Python and
-VB ``chr(65) + chr(75)``, PHP ``chr(65) . chr(75)``, SQL ``CHAR(65) + CHAR(75)`` or ``||``."""
-_CHR_HINT = re.compile(r"(?i)\b(?:chrw?|char)\s*\(\s*[0-9]")
+_CHR_CODE = r"(?:\d{2,3}|0x[0-9a-f]{2}|&h[0-9a-f]{2})"
+_CHR_CALL = rf"(?:\b(?:chrw?|char)\s*\(\s*{_CHR_CODE}\s*\)|\[char\]\s*{_CHR_CODE}|\(char\)\s*{_CHR_CODE})"
+_CHR_CALLS = re.compile(rf"(?i){_CHR_CALL}(?:\s*(?:\+|\.|&|\|\||,)\s*{_CHR_CALL}){{7,}}")
+"""Eight characters or more as calls or casts joined by ``+``, ``.``, ``&``, ``||`` or commas:
+Python ``chr(65) + chr(75)``, VB ``Chr(65) & ChrW(&H4B)``, PHP ``chr(65) . chr(75)``, SQL
+``CHAR(65) + CHAR(75)`` or ``||``, PowerShell ``[char]0x41+[char]0x4b``, C# and Java
+``(char)65 + (char)75``."""
+_CHR_HINT = re.compile(r"(?i)ch(?:rw?\s*\(\s*(?:[0-9]|&h)|ar\s*[(\]]\s*[0-9]|ar\)\s*[0-9])")
+"""A call or cast with a code, found from its ``ch`` (a leading ``\\b`` or ``[`` made the search
+slower than the decoder it gates)."""
 _CSS_ESCAPES = re.compile(r"(?:\\[0-9A-Fa-f]{2,6} ?){8,}")
 """CSS (and CSS-in-JS) escapes, ``\\41 \\4b ``: a hex code point after a backslash, a space ending it."""
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -81,9 +94,18 @@ _BACKSLASH_ESCAPE = re.compile(r"(?<!\\)\\+([\"'/nrt])")
 """From the first backslash of a run only: starting inside the run made a long run of backslashes
 that ends in no escapable character quadratic (15 s on 40 kB)."""
 _ESCAPED = {"n": "\n", "r": "\r", "t": "\t"}
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_ENTITY = re.compile(
+    r"&(?:#[0-9]{1,7}(?:;|(?![0-9]))|#[xX][0-9A-Fa-f]{1,6}(?:;|(?![0-9A-Fa-f]))|[A-Za-z][A-Za-z0-9]{1,31};)"
+)
+"""A named entity with its ``;``, a numeric one with it or without (``&#103&#104``, ``&#x67``): HTML
+ends a numeric reference at its last digit, and browsers and :func:`html.unescape` read it so."""
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:0[xX])?(?P<hex>(?:[0-9A-Fa-f]{2}){12,})(?![0-9A-Za-z])")
-_HEX_BYTES = re.compile(r"[0-9A-Fa-f]{2}[ :](?:[0-9A-Fa-f]{2}[ :]){10,}[0-9A-Fa-f]{2}(?![0-9A-Za-z:])")
+_HEX_BYTES = re.compile(r"[0-9A-Fa-f]{2}[ :\-](?:[0-9A-Fa-f]{2}[ :\-]){10,}[0-9A-Fa-f]{2}(?![0-9A-Za-z:\-])")
+"""Hex bytes between spaces, colons or dashes (.NET's ``BitConverter.ToString``)."""
+_HEX_GROUPS = re.compile(r"(?<![\w:\-])[0-9A-Fa-f]{4}(?: [0-9A-Fa-f]{4}){5,}(?: [0-9A-Fa-f]{2})?(?![\w:\-])")
+"""Hex in groups of four digits, two bytes each in the order written, between single spaces: ``xxd``
+rows without their offset and text columns, ``xxd -g2``, a hex editor's copy (an odd last byte
+alone). Only a run with a letter among its digits is read (see :func:`_hex_groups`)."""
 _LIST_ELEMENT = r"[\w+/=.\-!#$%&*:?@^|~]"
 """A bare list element: a character a key, a password or a connection string holds; never a quote, a
 separator or a space, so a list's elements stay apart."""
@@ -99,12 +121,17 @@ _CHAR_LIST = re.compile(
 """Sixteen characters or more as a list, each alone (quoted or not) between commas: ``["A", "K",
 ...]``, ``'A','K',...``, ``A, K, I, ...``."""
 _QUOTED_ITEM = re.compile(r"([\"'`])(\\[^\n]|[^\\\n])\1")
-_CODE = r"(?:\d{2,3}|0[xX][0-9A-Fa-f]{2})"
-_CHAR_CODES = re.compile(rf"(?<![\w.]){_CODE}(?:(?:\s*,\s*{_CODE}){{15,}}|(?: {_CODE}){{15,}})(?![\w.])")
-"""Sixteen character codes or more between commas or single spaces, decimal or ``0x`` hex:
-``String.fromCharCode(65, 75, ...)``, ``bytes([65, 75, ...])``, a JSON array of codes, a C or Go
-byte array (``{0x41, 0x4b, ...}``), ``ord`` values printed one after another (``65 75 73 ...``);
-comma-separated ones wrapped across lines too (``xxd -i`` rows, numpy's ``array([...])``)."""
+_CODE = r"(?:0[0-7]{2,3}|\d{2,3}|0[xX][0-9A-Fa-f]{2})"
+_CHAR_CODES = re.compile(
+    rf"(?<![\w.]){_CODE}"
+    rf"(?:(?:\s*,\s*{_CODE}){{15,}}|(?: {_CODE}){{15,}}|(?:\r?\n{_CODE}(?=\r?$)){{15,}})(?![\w.])",
+    re.MULTILINE,
+)
+"""Sixteen character codes or more between commas or single spaces, or one a line, decimal, ``0x``
+hex or C's octal (``0101``): ``String.fromCharCode(65, 75, ...)``, ``bytes([65, 75, ...])``, a
+JSON array of codes, a C or Go byte array (``{0x41, 0x4b, ...}``, ``{0101, 0113, ...}``), ``ord``
+values printed one after another (``65 75 73 ...``) or one a line by a loop; comma-separated ones
+wrapped across lines too (``xxd -i`` rows, numpy's ``array([...])``)."""
 _UU_LINES = re.compile(r"(?m)^[!-M][ -`]{4,60}\r?$(?:\n[!-M][ -`]{4,60}\r?$)*")
 """Lines of uuencode (``uuencode``, ``binascii.b2a_uu``, Python's ``uu`` codec): a length character,
 then four characters for every three bytes, all between space and backtick."""
@@ -113,11 +140,46 @@ _BINARY = re.compile(r"(?<![\w.])[01]{8}(?P<sep>[ ,]?)(?:[01]{8}(?P=sep)){6,}[01
 (``01000001 01001011 ...``: a puzzle's or an obfuscator's spelling of text)."""
 _BARE_ITEM = re.compile(_LIST_ELEMENT)
 _CHAR_LIST_HINT = re.compile(rf"[,;]\s*([\"'`]?){_LIST_ELEMENT}\1\s*[,;]\s*\1{_LIST_ELEMENT}\1\s*[,;]")
-_CHAR_CODES_HINT = re.compile(rf",\s*{_CODE}\s*,\s*{_CODE}\s*,\s*{_CODE}\s*,| \d{{2,3}} \d{{2,3}} \d{{2,3}} ")
+_CHAR_CODES_HINT = re.compile(
+    rf",\s*{_CODE}\s*,\s*{_CODE}\s*,\s*{_CODE}\s*,| \d{{2,3}} \d{{2,3}} \d{{2,3}} "
+    r"|\n\d{2,3}\r?\n\d{2,3}\r?\n\d{2,3}\r?\n"
+)
 """Gates: two list elements in a row, found from a separator (a pattern that starts at a comma is
 cheap to search for; the lists' own patterns start anywhere)."""
 _SPELLED = re.compile(r"(?<![\w.\-])\w(?P<sep>[ .\-])(?:\w(?P=sep)){14,}\w(?![\w])")
 """Sixteen characters or more, one at a time with the same separator: a key spelled out."""
+_SPELLED_WIDE = re.compile(
+    r"(?<![^\s\"'`=:(\[])[!-~](?P<sep>[#|~*] ?| [^\w\s] )(?:[!-~](?P=sep)){14,}[!-~](?![^\s\"'`),;\]])"
+)
+"""The same with any character between a wider separator or one that no key holds (``A - K - I -
+A``, ``x#o#x#b#-#1``): the separator then tells itself apart, and a dash or a ``!`` in the key is
+one of its characters."""
+_SPELLED_WIDE_HINT = re.compile(r"[#|~*][!-~][#|~*][!-~][#|~*]| [^\w\s] [!-~] [^\w\s] [!-~] ")
+_GROUPED = re.compile(
+    r"(?<![^\s:=\"'`(])[\w!%*@#$&+/=.]{4}(?P<sep> |, )(?:[\w!%*@#$&+/=.]{4}(?P=sep)){3,}[\w!%*@#$&+/=.]{1,4}"
+    r"(?![^\s,;\"'`)])"
+)
+"""Five groups or more of four characters, the last no longer, between single spaces or ``, ``: a
+key written in groups to be read aloud or typed (``AKIA 3XGF 34QY ...``), which a pattern reads as
+words. See :func:`_grouped` for which runs are read."""
+_NON_HEX_LETTER = re.compile(r"[G-Zg-z]")
+_MIXED_GROUP = re.compile(r"\d|[a-z][A-Z]|[A-Z][a-z]|[^\w]")
+_SHELL_ESCAPED = re.compile(r"(?:[^\s\\\"'`;|&<>()]|\\[^\n])+")
+"""A shell word outside quotes: plain characters and backslash escapes (an escaped space joins the
+word), read from its start (alternatives that cannot overlap, so linear time)."""
+_SHELL_ESCAPE = re.compile(r"\\([^\n])")
+_SHELL_ESCAPE_HINT = re.compile(r"\\[^abfnrtvxuUeN0-7\"'\\\s][^\s\\]{0,3}\\[^\s\\]")
+"""Two escapes close together, the first of a character no string literal escapes."""
+_C_ESCAPES = frozenset("abfnrtvxuUeN01234567\"'\\")
+"""Letters a backslash makes an escape in C, JSON, Python or a regex's ``\\N``: a word with only
+these escaped is a string literal, not a shell word obfuscated."""
+_UTF16_NULS = re.compile(r"(?:\xff\xfe)?(?:[\t\n\r -~]\x00){4,}")
+"""UTF-16LE of ASCII read as text (a file ``cat`` prints with a NUL after every character, a
+``repr`` of its bytes once its escapes are undone): the characters with their NULs, and the
+byte-order mark before them read as Latin-1 (``ÿþ``, letters that would glue onto the first word)."""
+_UTF7 = re.compile(r"(?<![\w+/=])\+A[A-Za-z0-9+/]{6,}-?")
+"""UTF-7's base64 of UTF-16 (RFC 2152: ``+AEcASQBU-`` is ``GIT``): ASCII in it starts with ``A``,
+its high byte zero."""
 _GLUE = re.compile(
     r"([\"'`])\s*(?:(?:\+|\.|&|\|\|)\s*)?(?:\\\r?\n\s*)?\1(?=[\w+/=\-])|\\\r?\n[ \t]*(?=[\w+/=\-])"
 )
@@ -360,7 +422,8 @@ def _quoted_printable(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 
 def _unicode_escape(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    octal, hexadecimal = match.group(3), [match.group(i) for i in (1, 2, 4, 5, 6, 7)]
+    octal = match.group("printf_octal") or match.group("octal")
+    hexadecimal = (match.group(name) for name in ("u", "x", "U", "brace", "percent_u", "code_point"))
     code = int(octal, 8) if octal else int(next(h for h in hexadecimal if h), 16)
     return [(chr(code), match.start(), match.end())] if code <= sys.maxunicode else []
 
@@ -369,16 +432,26 @@ def _coded_characters(
     match: re.Match[str], code: re.Pattern[str], base: int | None
 ) -> list[tuple[str, int, int]]:
     """Each ``code`` match inside ``match`` as its character (group 1 the number, in ``base``, else
-    decimal or ``0x`` hex), printable ASCII only: other numbers build data, not text."""
+    read as :func:`_number` reads it), printable ASCII only: other numbers build data, not text."""
     start = match.start()
     found = list(code.finditer(match.group()))
-    numbers = [int(f.group(1), base or (16 if f.group(1)[:2] in ("0x", "0X") else 10)) for f in found]
+    numbers = [int(f.group(1), base) if base else _number(f.group(1)) for f in found]
     if not all(32 <= number < 127 for number in numbers):
         return []
     return [(chr(n), start + f.start(), start + f.end()) for n, f in zip(numbers, found, strict=True)]
 
 
-_CALL_ARGUMENT = re.compile(r"\(\s*(0[xX][0-9A-Fa-f]{2}|\d+)\s*\)")
+def _number(literal: str) -> int:
+    """A number as code writes it: ``0x41`` and VB's ``&H41`` hex, ``0101`` (a leading zero) C's
+    octal, else decimal."""
+    if literal[:2] in ("0x", "0X", "&h", "&H"):
+        return int(literal[2:], 16)
+    if len(literal) > 1 and literal[0] == "0":
+        return int(literal, 8) if literal.isdigit() and "8" not in literal and "9" not in literal else -1
+    return int(literal)
+
+
+_CALL_ARGUMENT = re.compile(r"[()\]]\s*(0[xX][0-9A-Fa-f]{2}|&[hH][0-9A-Fa-f]{2}|\d+)")
 _CSS_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2,6}) ?")
 
 
@@ -422,16 +495,35 @@ def _hex(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 
 def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    """``41 4b 49 41 ...`` or ``41:4b:...``: one byte every three characters, printable text only
-    (a fingerprint or a dump of binary decodes to noise)."""
+    """``41 4b 49 41 ...``, ``41:4b:...`` or ``41-4B-...``: one byte every three characters,
+    printable text only (a fingerprint or a dump of binary decodes to noise)."""
     if match.start() and (
-        match.string[match.start() - 1].isalnum() or match.string[match.start() - 1] == ":"
+        match.string[match.start() - 1].isalnum() or match.string[match.start() - 1] in ":-"
     ):
         return []  # the tail of a longer run (a fingerprint's ``MD5:9d:38:...``), not its start
-    raw = bytes.fromhex(match.group().replace(":", " "))
+    raw = bytes.fromhex(re.sub("[:-]", " ", match.group()))
     if not all(map(_text_byte, raw)):
         return []
     return [(chr(b), match.start() + 3 * i, match.start() + 3 * i + 2) for i, b in enumerate(raw)]
+
+
+_HEX_LETTER = re.compile(r"[A-Fa-f]")
+
+
+def _hex_groups(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """Groups of four hex digits read as their bytes, each mapped to its two digits; printable text
+    only. A run of digits alone is a table of numbers far more often than hex (years, ports, ``2024
+    2025`` reads as `` $ %``), and text in hex almost always holds a letter digit (every byte
+    ``xA`` to ``xF`` or ``Ax`` to ``Fx``), so a run without one is left alone."""
+    if _HEX_LETTER.search(match.group()) is None:
+        return []
+    digits = [(at, at + 2) for at in range(match.start(), match.end(), 5)]
+    digits += [(at + 2, at + 4) for at in range(match.start(), match.end() - 2, 5)]
+    digits.sort()
+    raw = bytes(int(match.string[start:end], 16) for start, end in digits)
+    if not all(map(_text_byte, raw)):
+        return []
+    return [(chr(byte), start, end) for byte, (start, end) in zip(raw, digits, strict=True)]
 
 
 def _dump(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -494,7 +586,13 @@ def _utf16be(raw: bytes) -> bool:
 
 
 def _wide_encoding(raw: bytes) -> str | None:
-    """The UTF-16 byte order ASCII text ``raw`` is written in, if it is one."""
+    """The UTF-32 or UTF-16 byte order ASCII text ``raw`` is written in, if it is one (UTF-32 first:
+    its every second byte is zero too)."""
+    if len(raw) >= 8 and len(raw) % 4 == 0:
+        if not any(raw[1::4] + raw[2::4] + raw[3::4]):
+            return "utf-32-le"
+        if not any(raw[0::4] + raw[1::4] + raw[2::4]):
+            return "utf-32-be"
     return "utf-16-le" if _utf16le(raw) else "utf-16-be" if _utf16be(raw) else None
 
 
@@ -526,6 +624,23 @@ def encoded_text(token: str) -> str | None:
     return _text_of(lambda chars: base64.b64decode(chars, altchars=altchars, validate=True), padded)
 
 
+_BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58_TOKEN = re.compile(f"[{_BASE58_ALPHABET}]{{20,400}}")
+_BASE58_DIGITS = {char: index for index, char in enumerate(_BASE58_ALPHABET)}
+
+
+def base58_text(token: str) -> str | None:
+    """The text a base58 token (Bitcoin's alphabet: no ``0``, ``O``, ``I``, ``l``) encodes, when it
+    encodes text: base58 of a sentence looks as random as a key, and is none."""
+    if not _BASE58_TOKEN.fullmatch(token):
+        return None
+    number = 0
+    for char in token:
+        number = number * 58 + _BASE58_DIGITS[char]
+    zeros = len(token) - len(token.lstrip("1"))
+    return _printable_text(b"\0" * zeros + number.to_bytes((number.bit_length() + 7) // 8, "big"))
+
+
 def _text_of(decode: Callable[[str], bytes], token: str) -> str | None:
     """``token`` decoded, when it decodes to text."""
     try:
@@ -548,12 +663,41 @@ def _base64_block(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """A wrapped base64 or base32 block (lines of one width, the last no longer) that decodes to
     text: the text, every character of it mapped to the whole block (a finding replaces it all).
     Binary (an image, a certificate body, a list of digests) decodes to noise and is left alone."""
-    lines = [line.strip() for line in match.group().splitlines()]
+    text = _block_text(match.group())
+    return [(text, match.start(), match.end())] if text else []
+
+
+def _block_text(block: str) -> str | None:
+    lines = [line.strip() for line in block.splitlines()]
     width = len(lines[0])
     if any(len(line) != width for line in lines[1:-1]) or len(lines[-1].rstrip("=")) > width:
-        return []
-    text = encoded_text("".join(lines))
-    return [(text, match.start(), match.end())] if text else []
+        return None
+    return encoded_text("".join(lines))
+
+
+_BLOCK_LINE = re.compile(r"[ \t]*[A-Za-z0-9+/]{16,}\r?")
+_BLOCK_REACH = 64
+"""How many lines above a line :func:`wrapped_block_text` walks for its block's first."""
+
+
+def wrapped_block_text(text: str, start: int, end: int) -> str | None:
+    """The text that the wrapped base64 (or base32) block holding ``text[start:end]`` decodes to,
+    where that span is one of its lines alone: a line cut from a block at any width (``fold -w
+    30``) is no base64 of its own, and looks as random as a key alone. Asked of every token judged
+    random, so the block is found by walking up whole lines from the span's, never by a search."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if text[line_start:start].strip() or text[end:line_end].strip():
+        return None
+    top = line_start
+    for _ in range(_BLOCK_REACH):
+        above = text.rfind("\n", 0, top - 1) + 1
+        if top == 0 or not _BLOCK_LINE.fullmatch(text, above, top - 1):
+            break
+        top = above
+    block = _BASE64_BLOCK.match(text, top)
+    return _block_text(block.group()) if block and block.end() >= end else None
 
 
 def _git_binary(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -668,9 +812,71 @@ def _bare_base85(decode: Callable[[str], bytes], alphabet: str, marker: re.Patte
 
 
 def _spelled(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """Every character but the separators, each mapped to itself; a run spelled between wide
+    separators must spell eight letters or digits at least (a rule of ``- - - -`` is no key)."""
+    step = 1 + len(match.group("sep"))
+    pieces = [(match.string[i], i, i + 1) for i in range(match.start(), match.end(), step)]
+    if match.re is _SPELLED_WIDE and sum(char.isalnum() for char, _, _ in pieces) < 8:
+        return []
+    return pieces
+
+
+def _grouped(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The groups read as one token, the separators dropped, where they hold a letter that is no
+    hex digit and a group mixes in a digit, a capital inside it or a symbol: words of four letters
+    (``this will take much time``) are prose, groups of digits a number or a table (a card number
+    is found as one), hex in groups is :data:`_HEX_GROUPS`' (``od -x`` rows joined read as a
+    random key)."""
+    groups = match.group().replace(match.group("sep"), "")
+    if _NON_HEX_LETTER.search(groups) is None or _MIXED_GROUP.search(groups) is None:
+        return []
     return [
-        (match.group()[i], match.start() + i, match.start() + i + 1) for i in range(0, len(match.group()), 2)
+        (char, i, i + 1) if char not in " ," else ("", i, i + 1)
+        for i, char in enumerate(match.group(), match.start())
     ]
+
+
+def _shell_escaped(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A shell word with its backslashes removed, as the shell removes a backslash before any
+    character outside quotes (``g\\h\\p\\_`` is ``ghp_``): a word with four escapes or more, one
+    character in three escaped at least from its first escaped character to its last (an escaped
+    space joins a label to it: ``Bearer\\ g\\hp_...``; a Windows path escapes one in five), some of
+    letters no string literal escapes (``\\n`` in a C string is a newline, so a word of those is left
+    alone)."""
+    escapes = list(_SHELL_ESCAPE.finditer(match.string, match.start(), match.end()))
+    characters = [escape for escape in escapes if not escape.group(1).isspace()]
+    if len(characters) < 4:
+        return []
+    span = characters[-1].end() - characters[0].start()
+    if 3 * len(characters) < span - len(characters):
+        return []
+    if all(escape.group(1) in _C_ESCAPES for escape in escapes):
+        return []
+    pieces: list[tuple[str, int, int]] = []
+    last = match.start()
+    for escape in escapes:
+        pieces.extend((match.string[i], i, i + 1) for i in range(last, escape.start()))
+        pieces.append((escape.group(1), escape.start(), escape.end()))
+        last = escape.end()
+    pieces.extend((match.string[i], i, i + 1) for i in range(last, match.end()))
+    return pieces
+
+
+def _utf16_nuls(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    start = match.start() + 2 if match.group().startswith("\xff\xfe") else match.start()
+    mark = [("", match.start(), start)] if start > match.start() else []
+    return mark + [(match.string[i], i, i + 2) for i in range(start, match.end(), 2)]
+
+
+def _utf7(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A UTF-7 run that decodes to printable ASCII, mapped whole."""
+    try:
+        text = match.group().encode("ascii").decode("utf-7")
+    except UnicodeDecodeError:
+        return []
+    if len(text) < 4 or not all(map(_text_byte, text.encode("utf-16-le")[::2])) or not text.isascii():
+        return []
+    return [(text, match.start(), match.end())]
 
 
 def _char_list(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -692,6 +898,7 @@ def _unescaped(element: str) -> str:
 
 
 _LISTED_CODE = re.compile(r"(0[xX][0-9A-Fa-f]{2}|\d+)")
+"""A code in a list; :func:`_number` reads its base."""
 
 
 def _char_codes(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -781,19 +988,40 @@ def _ansi(match: re.Match[str]) -> list[tuple[str, int, int]]:
     return [("", match.start(), match.end())]
 
 
+_TAG_FIRST, _TAG_LAST = 0xE0020, 0xE007E
+"""Unicode's tag characters that shadow printable ASCII: invisible (format characters) everywhere but
+in a flag's subdivision code, and a way to smuggle text past a reader (``U+E0041`` is a hidden
+``A``). Read as the ASCII they shadow, not dropped with the other format characters: dropped, the
+payload vanished from the view and stayed in the output."""
+_VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{8,}")
+"""Eight variation selectors or more in a row: one selects an emoji's or a CJK ideograph's glyph,
+a run of them is bytes smuggled in invisible characters (VS1 to VS16 are bytes 0 to 15,
+VS17 to VS256 bytes 16 to 255)."""
+
+
 def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """Invisible format characters (zero-width space and joiner, soft hyphen, BOM, bidi marks)
-    dropped, compatibility forms of ASCII letters, digits and punctuation (fullwidth,
-    mathematical letters) read as ASCII, and, inside a token that also holds ASCII letters or
-    digits, a letter of another script that looks like an ASCII one (Cyrillic ``А``, Greek ``Ο``)
-    read as that letter; any other character stays as it is (an accented letter, a CJK one, a word
-    of Russian prose, and a no-break space or an ellipsis too: those carry no key, and a view with
-    nothing changed is not scanned again)."""
+    dropped, tag characters and runs of variation selectors read as the ASCII they smuggle,
+    compatibility forms of ASCII letters, digits and punctuation (fullwidth, mathematical letters)
+    read as ASCII, and, inside a token that also holds ASCII letters or digits, combining marks
+    that decorate rather than accent dropped (:func:`_decoration`: a key struck through with
+    ``U+0336`` after each letter) and a letter of another script
+    that looks like an ASCII one (Cyrillic ``А``, Greek ``Ο``, a small capital ``ᴋ``) read as that
+    letter; any other character stays as it is (an accented letter, a CJK one, a word of Russian
+    prose, and a no-break space or an ellipsis too: those carry no key, and a view with nothing
+    changed is not scanned again)."""
     mixed = _in_mixed_token(match)
+    smuggled = _smuggled_bytes(match)
     pieces = []
     for offset, char in enumerate(match.group()):
         start = match.start() + offset
-        if unicodedata.category(char) == "Cf":
+        if start in smuggled:
+            pieces.append((smuggled[start], start, start + 1))
+        elif _TAG_FIRST <= ord(char) <= _TAG_LAST:
+            pieces.append((chr(ord(char) - 0xE0000), start, start + 1))
+        elif (
+            (category := unicodedata.category(char)) == "Cf" or mixed and _decoration(category, match, start)
+        ):
             pieces.append(("", start, start + 1))
         elif _ascii_look_alike(char, ascii_form := unicodedata.normalize("NFKC", char)):
             pieces.append((ascii_form, start, start + 1))
@@ -802,6 +1030,26 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
         else:
             pieces.append((char, start, start + 1))
     return pieces if any(text != match.group()[i] for i, (text, _, _) in enumerate(pieces)) else []
+
+
+def _decoration(category: str, match: re.Match[str], start: int) -> bool:
+    """Is the character at ``start`` a combining mark drawn over the one before it and no accent of
+    it (a stroke, ``U+0336``, or an underline, ``U+0332``, through a key's letters): an accent
+    composes with its letter (``e`` and ``U+0301`` are ``é``) and is part of the word, so it stays."""
+    return category == "Mn" and len(unicodedata.normalize("NFC", match.string[start - 1 : start + 1])) == 2
+
+
+def _smuggled_bytes(match: re.Match[str]) -> dict[int, str]:
+    """Where a run of variation selectors spells printable ASCII, each selector's raw offset mapped
+    to its byte's character; a run that spells no text, or none at all, maps nothing."""
+    found: dict[int, str] = {}
+    if max(match.group()) < "\ufe00":
+        return found
+    for run in _VARIATION_SELECTORS.finditer(match.string, match.start(), match.end()):
+        raw = [ord(c) - 0xFE00 if ord(c) <= 0xFE0F else ord(c) - 0xE0100 + 16 for c in run.group()]
+        if all(map(_text_byte, raw)):
+            found.update((run.start() + i, chr(byte)) for i, byte in enumerate(raw))
+    return found
 
 
 _TOKEN_WALK = 256
@@ -871,6 +1119,19 @@ def _latin_homoglyphs() -> dict[str, str]:
         if forms:
             same_case = [form for form in forms if form.isupper() == char.isupper()]
             table[char] = (same_case or forms)[0]
+    table.update(_small_capitals())
+    return table
+
+
+def _small_capitals() -> dict[str, str]:
+    """Latin small capitals (``ᴀ ʙ ᴄ``, phonetic letters drawn as capitals at a small letter's
+    height) by their Unicode names, each read as its capital: the confusables table gives few of
+    them, and those as small letters."""
+    table = {}
+    for code in itertools.chain(range(0x0250, 0x02B0), range(0x1D00, 0x1D80), range(0xA720, 0xA800)):
+        name = unicodedata.name(chr(code), "")
+        if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(letter := name.rsplit(" ", 1)[1]) == 1:
+            table[chr(code)] = letter
     return table
 
 
@@ -909,7 +1170,8 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("backslash_escape", _holds("\\"), _BACKSLASH_ESCAPE, _backslash_escape),
     ("html_entity", _holds("&"), _ENTITY, _entity),
     ("hex", bool, _HEX_RUN, _hex),
-    ("hex_bytes", _holds(" "), _HEX_BYTES, _hex_bytes),
+    ("hex_bytes", lambda text: " " in text or "-" in text or ":" in text, _HEX_BYTES, _hex_bytes),
+    ("hex_groups", _holds(" "), _HEX_GROUPS, _hex_groups),
     ("dump", lambda text: DUMP_HINT.search(text) is not None, DUMP_BLOCK, _dump),
     ("base64_block", _holds("\n"), _BASE64_BLOCK, _base64_block),
     ("git_binary", _holds("GIT binary patch"), _GIT_BINARY, _git_binary),
@@ -917,6 +1179,16 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("base85", bool, _BARE_BASE85, _bare_base85(base64.b85decode, B85_ALPHABET, _BASE85_ONLY)),
     ("ascii85_bare", bool, _BARE_ASCII85, _bare_base85(base64.a85decode, _A85_ALPHABET, _ASCII85_ONLY)),
     ("spelled", bool, _SPELLED, _spelled),
+    ("spelled_wide", lambda text: _SPELLED_WIDE_HINT.search(text) is not None, _SPELLED_WIDE, _spelled),
+    ("grouped", _holds(" "), _GROUPED, _grouped),
+    (
+        "shell_escaped",
+        lambda text: _SHELL_ESCAPE_HINT.search(text) is not None,
+        _SHELL_ESCAPED,
+        _shell_escaped,
+    ),
+    ("utf16_nuls", _holds("\x00"), _UTF16_NULS, _utf16_nuls),
+    ("utf7", _holds("+A"), _UTF7, _utf7),
     ("char_list", lambda text: _CHAR_LIST_HINT.search(text) is not None, _CHAR_LIST, _char_list),
     ("char_codes", lambda text: _CHAR_CODES_HINT.search(text) is not None, _CHAR_CODES, _char_codes),
     ("binary", lambda text: "0100" in text or "0110" in text, _BINARY, _binary),

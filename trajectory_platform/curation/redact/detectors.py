@@ -12,7 +12,12 @@ from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
-from trajectory_platform.curation.redact.decoders import decoded_views, encoded_text
+from trajectory_platform.curation.redact.decoders import (
+    base58_text,
+    decoded_views,
+    encoded_text,
+    wrapped_block_text,
+)
 from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
@@ -930,21 +935,33 @@ def _random_token(token: str, text: str, start: int) -> bool:
     if len(_SLUG_WORD.findall(token)) >= 2:
         # A slug (my-post-title-8f3a2b1c9d4e): its words are no key; a random piece counts alone.
         return any(len(piece) >= 20 and looks_random(piece) for piece in token.split("-"))
-    return looks_random(bare) and not _reads_as_prose(encoded_text(token))
+    if not looks_random(bare):
+        return False
+    return not _reads_as_prose(
+        encoded_text(token) or base58_text(token) or wrapped_block_text(text, start, start + len(token))
+    )
 
 
 _SLUG_WORD = re.compile(r"(?:^|(?<=-))[a-z]*[aeiouy][a-z]{2,}(?=-|$)")
 """A word of a hyphenated slug: small letters with a vowel, three or more, between hyphens."""
 
 
+_PATH_WORD = r"[a-z]{2,}(?:[_\-][a-z]{2,})*"
+_PATH = re.compile(rf"[./~]*{_PATH_WORD}(?:[./]{_PATH_WORD}){{2,}}")
+"""A path or a dotted name of lowercase words (``src/payments/invoice_renderer.py``), three parts
+or more."""
+
+
 def _reads_as_prose(decoded: str | None) -> bool:
-    """Is this what a base64 token encodes a sentence (``VGhlIHF1aWNr...``: "The quick brown fox")?
-    A test fixture or a message body, not a key: three words or more, letters and spaces almost all
-    of it. A sentence that carries a credential is read by the encoded-secret path instead
-    (:func:`_encoded_secret_kind`)."""
-    if decoded is None or len(decoded.split()) < 3:
+    """Is this what a base64 token encodes a sentence (``VGhlIHF1aWNr...``: "The quick brown fox")
+    or a path of words (:data:`_PATH`)? A test fixture or a message body, not a key: three words or
+    more, letters and spaces almost all of it. A sentence that carries a credential is read by the
+    encoded-secret path instead (:func:`_encoded_secret_kind`)."""
+    if decoded is None:
         return False
-    return sum(ch.isalpha() or ch.isspace() for ch in decoded) >= 0.85 * len(decoded)
+    if len(decoded.split()) >= 3:
+        return sum(ch.isalpha() or ch.isspace() for ch in decoded) >= 0.85 * len(decoded)
+    return _PATH.fullmatch(decoded.strip()) is not None
 
 
 def _digest_by_evidence(text: str, start: int, end: int) -> bool:
