@@ -61,6 +61,16 @@ def test_digests_and_commit_ids_survive():
     assert out == text and findings == []
 
 
+def test_every_id_of_a_list_of_commit_ids_survives_and_a_key_after_one_does_not():
+    """A merge commit's parents on one line (``%P``, ``rev-list --parents``): the second was
+    redacted, the first having its ``parent`` and a random hex run after it nothing."""
+    first, second = hashlib.sha1(b"a").hexdigest(), hashlib.sha1(b"b").hexdigest()
+    kept = f"parent {first} {second}\n$ git rev-list --parents -n 1 HEAD\n{first} {second} {first}\n"
+    assert redact_text(kept, SALT) == (kept, [])
+    out, _ = redact_text(f"token: {first} {second}\n", SALT)
+    assert first not in out and second not in out
+
+
 def test_entropy_thresholds_per_alphabet_and_length():
     # hex tops out at 4 bits/char: the 4.5 seed threshold would never fire, so hex has its own.
     assert entropy_threshold(48, "hex") < 4.0 < entropy_threshold(48, "base64")

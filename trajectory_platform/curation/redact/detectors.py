@@ -787,6 +787,10 @@ every ``git log`` line of the episode too, and the commands no longer ran (red t
 _GIT_SEARCHED_OR_QUOTED = re.compile(r"(?:\s-[SGm]\s*|--grep\b|[\"'#])[^\n]*$")
 """A git line's text that makes the hex after it no revision: what ``log -S``/``-G``/``--grep``
 searches for (a leaked key), a ``-m`` message, anything quoted or after a comment."""
+_LISTED_AFTER = re.compile(r"(?<![0-9A-Za-z])([0-9a-fA-F]{7,64})[ \t]+$")
+"""A hex run right before another, one space apart: the previous id of a list of ids of one length,
+which is a digest when the first of them is shown to be one (a merge commit's ``parent A B`` in
+``--format=raw``-like output: the second hash was redacted, 2026-12-06)."""
 _ID_PREFIX = re.compile(
     r"^(?:call|toolu|chatcmpl|msg|req|run|resp|evt|file|asst|thread|step|item|ws|fc|gen)[_-]"
 )
@@ -977,6 +981,9 @@ def _digest_by_evidence(text: str, start: int, end: int) -> bool:
     before = text[max(0, start - 24) : start]
     if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..")):
         return True
+    listed = _LISTED_AFTER.search(text, max(0, start - (end - start) - 8), start)
+    if listed and len(listed.group(1)) == end - start and _digest_by_evidence(text, *listed.span(1)):
+        return True  # the next id of a list of ids (git's ``parent A B``, ``rev-list --parents``)
     line_start = text.rfind("\n", 0, start) + 1
     command = _GIT_REVISION_ARGUMENT.search(text, max(line_start, start - 200), start)
     if command and not _GIT_SEARCHED_OR_QUOTED.search(command.group()):
