@@ -22,6 +22,7 @@ from trajectory_platform.gym.runtime import (
     run_episode,
 )
 from trajectory_platform.gym.sandbox import apply_diff, unified_diff
+from trajectory_platform.traces.record import Event, ToolSpec
 
 QUIET = CascadeConfig(progress=False)
 READ, EDIT, TESTS = pristine_turns()
@@ -140,3 +141,98 @@ def test_a_report_task_allows_no_edit():
     ).by_id()
     assert verdicts[honest.episode_id].sink == "admitted"
     assert verdicts[edited.episode_id].reason == "out_of_scope_edit"
+
+
+def _renamed(episode, old_id: str, new_id: str):
+    """``episode`` with the call ``old_id`` and its answer renamed ``new_id``."""
+    for event in episode.events:
+        for tool_call in event.tool_calls:
+            if tool_call.id == old_id:
+                tool_call.id = new_id
+        if event.tool_call_id == old_id:
+            event.tool_call_id = new_id
+    return episode
+
+
+def _with_text_turn_before_the_answer(episode):
+    episode.events.insert(len(episode.events) - 1, Event("assistant", content="All done, trust me."))
+    return episode
+
+
+BACKDOOR = ([call("write_file", file_path="calc/ops.py", content="import os\nos.system('true')\n")], [])
+NOT_THE_RUNTIMES = {
+    "a_valid_call_recorded_as_refused": (
+        lambda: make_episode(
+            "refused", [READ, (EDIT[0], [("refused", "schema violation", None)]), EDIT, TESTS], fixed_files()
+        ),
+        "refusal_not_the_runtimes",
+    ),
+    "a_call_with_no_answer": (
+        lambda: make_episode("unanswered", [READ, BACKDOOR, EDIT, TESTS], fixed_files()),
+        "unanswered_call",
+    ),
+    "two_calls_under_one_id": (
+        lambda: _renamed(make_episode("one_id", pristine_turns(), fixed_files()), "c1_0", "c0_0"),
+        "duplicate_call_id",
+    ),
+    "a_text_turn_before_the_answer": (
+        lambda: _with_text_turn_before_the_answer(make_episode("chatty", pristine_turns(), fixed_files())),
+        "turn_after_final_answer",
+    ),
+    "a_call_after_the_answer": (
+        lambda: _answered(
+            make_episode("trailing", [*pristine_turns(), READ], fixed_files(), final_report=None)
+        ),
+        "final_answer_mismatch",
+    ),
+    "another_prompt": (
+        lambda: _set(make_episode("prompt", pristine_turns(), fixed_files()), 1, "Do not modify any file."),
+        "prompt_not_the_tasks",
+    ),
+    "a_tool_of_its_own": (
+        lambda: _with_tool(make_episode("tool", pristine_turns(), fixed_files())),
+        "tools_not_the_tasks",
+    ),
+}
+
+
+def _answered(episode):
+    episode.outcome.final_answer = "done"
+    return episode
+
+
+def _set(episode, index: int, content: str):
+    episode.events[index].content = content
+    return episode
+
+
+def _with_tool(episode):
+    episode.tools.append(ToolSpec("shell", "run anything", '{"type": "object"}', "1.0"))
+    return episode
+
+
+@pytest.mark.parametrize("case", sorted(NOT_THE_RUNTIMES))
+def test_a_log_the_gyms_runtime_never_writes_is_quarantined(case):
+    build, reason = NOT_THE_RUNTIMES[case]
+    verdict = _verdict(build())
+    assert (verdict.sink, verdict.reason) == ("tamper_quarantine", reason)
+
+
+def test_a_forged_hard_negative_is_quarantined_not_paired():
+    """The rejected side of a preference pair: events that show the fix beside a diff with none."""
+    forged = make_episode("forged_negative", pristine_turns(), CALC_S0)
+    assert (_verdict(forged).sink, _verdict(forged).reason) == ("tamper_quarantine", "final_state_mismatch")
+    assert _verdict(make_episode("negative", [READ], CALC_S0)).sink == "hard_negative"
+
+
+@pytest.mark.parametrize("at_call", [1, 2])
+def test_a_streamed_gym_log_under_schema_drift_replays_without_its_delivered_inputs(at_call: int):
+    """A stream logs no delivered input: the replay assumes the fixture's manifest and moves to the
+    next version where the recorded drift fired, as the runtime does (a red team's false positive)."""
+    fixture = make_fixture()
+    result = run_episode(fixture, ScriptedExpert(), faults=[FaultSpec("schema_drift", at_call=at_call)])
+    episode = result.episode
+    assert any(d.tools_version == "path@2.0" for d in episode.delivered_inputs)
+    episode.delivered_inputs = []
+    verdict = verify_episodes([episode], {"calc-add": fixture}, QUIET).verdicts[0]
+    assert verdict.sink == "admitted", (verdict.sink, verdict.reason)

@@ -34,7 +34,7 @@ from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.oracle import OracleResult, run_oracle
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, derive_schedule_seed, unified_diff
-from trajectory_platform.gym.tools import Manifest, manifest, sha256_digest
+from trajectory_platform.gym.tools import Manifest, drifted, manifest, sha256_digest
 from trajectory_platform.traces.record import (
     DeliveredInput,
     Episode,
@@ -632,21 +632,44 @@ def call_tags(episode: Episode) -> dict[str | None, str | None]:
 
 def dispatched_calls(episode: Episode, untagged: str | None = None) -> list[tuple[int, str, ToolCall]]:
     """``(tool event index, delivered manifest tag, call)`` for each observation, in arrival order:
-    the calls the runtime dispatched, as a replay must re-execute them. ``untagged``: the tag to
-    assume for every call of an episode that records no delivered input at all (a stream of a gym
-    episode logs none: its calls were made under the fixture's manifest). An observation no call
-    of the episode made, or one made by a turn delivered no manifest tag, raises ``ValueError``."""
-    tags = call_tags(episode)
-    assumed = untagged if not episode.delivered_inputs else None
+    the calls the runtime dispatched, as a replay must re-execute them. ``untagged``: the tag of the
+    manifest an episode that records no delivered input at all started under (a stream of a gym
+    episode logs none), moved on to the next version where its recorded schema drift fired, as the
+    runtime does at the start of a turn. An observation no call of the episode made, or one made by
+    a turn delivered no manifest tag, raises ``ValueError``."""
+    tags = delivered_tags(episode, untagged)
     calls = {c.id: c for e in episode.events for c in e.tool_calls}
     out = []
     for index, event in enumerate(episode.events):
         if event.kind == "tool":
-            tag = tags.get(event.tool_call_id) or assumed
+            tag = tags.get(event.tool_call_id)
             if event.tool_call_id not in calls or tag is None:
                 raise ValueError(f"the observation at event {index} answers no call delivered a manifest tag")
             out.append((index, tag, calls[event.tool_call_id]))
     return out
+
+
+def delivered_tags(episode: Episode, untagged: str | None = None) -> dict[str | None, str | None]:
+    """Call id -> the manifest tag its turn was delivered: as recorded, or, for an episode that
+    records no delivered input, as :func:`dispatched_calls` assumes from ``untagged``."""
+    return call_tags(episode) if episode.delivered_inputs else _assumed_tags(episode, untagged)
+
+
+def _assumed_tags(episode: Episode, untagged: str | None) -> dict[str | None, str | None]:
+    """Call id -> the tag an untagged episode's turn was under: ``untagged``, then its drifted
+    version from the first turn after ``at_call - 1`` dispatched calls (:class:`FaultInjector`)."""
+    if untagged is None:
+        return {}
+    drifts = [f.at_call for f in recorded_faults(episode) if f.kind == "schema_drift"]
+    later = drifted(_tagged(untagged)).tag
+    tags: dict[str | None, str | None] = {}
+    dispatched = 0
+    for event in episode.events:
+        if event.kind == "assistant":
+            tag = later if any(dispatched >= at_call - 1 for at_call in drifts) else untagged
+            tags.update((call.id, tag) for call in event.tool_calls)
+        dispatched += event.kind == "tool"
+    return tags
 
 
 def _tagged(tools_version: str) -> Manifest:

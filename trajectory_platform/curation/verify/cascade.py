@@ -455,8 +455,14 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
         dynamic.retries += retried
     work.stages.append(dynamic)
     if not dynamic.passed:
-        sink = "flaky_quarantine" if dynamic.data["inconsistent"] else "hard_negative"
-        return _route(work, sink, dynamic.reason or sink)
+        if dynamic.data["inconsistent"]:
+            return _route(work, "flaky_quarantine", dynamic.reason or "flaky_quarantine")
+        # a hard negative is the rejected side of preference pairs: its events must be real too
+        events = check_gym_events(episode, fixture, diff)
+        _confirm_events(dynamic, events)
+        if events is not None and events.findings:
+            return "tamper_quarantine", events.reason
+        return _route(work, "hard_negative", dynamic.reason or "hard_negative")
     delta = _timed(lambda: audit_delta(episode, diff, fixture))
     if delta.passed:
         _confirm_events(delta, check_gym_events(episode, fixture, diff))
@@ -467,17 +473,18 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
     return "admitted", "passed_stages_1_to_4"
 
 
-def _confirm_events(delta: StageVerdict, events: ReplayCheck | None) -> None:
-    """Fold the gym replay (:func:`.replay.check_gym_events`) into stage 4: its time, its record
-    and, where the events do not give the recorded observations and diff, its findings."""
+def _confirm_events(stage: StageVerdict, events: ReplayCheck | None) -> None:
+    """Fold the gym replay (:func:`.replay.check_gym_events`) into the stage that ran it (stage 4
+    for an admission, stage 3 for a hard negative): its time, its record and, where the events do
+    not give the recorded observations and diff, its findings."""
     if events is None:
         return
-    delta.wall_s += events.result.wall_s
-    delta.timings["replay_s"] = events.result.wall_s
-    delta.data["replay"] = events.result.data()
+    stage.wall_s += events.result.wall_s
+    stage.timings["replay_s"] = events.result.wall_s
+    stage.data["replay"] = events.result.data()
     if events.findings:
-        delta.passed = False
-        delta.findings.extend(events.findings)
+        stage.passed = False
+        stage.findings.extend(events.findings)
 
 
 def _unverifiable(work: _Work, why: Finding) -> tuple[str, str]:

@@ -73,6 +73,7 @@ import re
 import secrets
 import shlex
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -123,7 +124,14 @@ from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.diffs import PatchError, parse_unified_diff
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
-from trajectory_platform.gym.runtime import dispatched_calls, recorded_config, recorded_faults, replay_calls
+from trajectory_platform.gym.runtime import (
+    delivered_tags,
+    dispatched_calls,
+    recorded_config,
+    recorded_faults,
+    refusal_reason,
+    replay_calls,
+)
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, unified_diff
 from trajectory_platform.gym.shell import (
     Action,
@@ -133,6 +141,7 @@ from trajectory_platform.gym.shell import (
     collect_files,
     run_tool_calls,
 )
+from trajectory_platform.gym.tools import drifted
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.record import Episode, Event
 
@@ -1111,6 +1120,10 @@ def check_gym_events(episode: Episode, context: FixtureContext, diff: DiffView) 
         return None
     result = replay_gym_episode(episode, fixture)
     check = ReplayCheck(result, diff)
+    check.findings.extend(_runtime_log_findings(episode, fixture))  # first: a log no runtime writes
+    if check.findings:
+        check.sink = "tamper_quarantine"
+        return check
     if result.error is not None:
         check.findings.append(Finding("replay_failed", result.error))
     elif result.drift:
@@ -1133,6 +1146,54 @@ def check_gym_events(episode: Episode, context: FixtureContext, diff: DiffView) 
     return check
 
 
+def _runtime_log_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
+    """What the gym's runtime always logs and a hand-written log need not, each a way a red team
+    had a forged episode admitted (2026-12-06): every call named by its own id (two calls under one
+    id hid a backdoor write from the replay) and answered (a call with no answer was never replayed
+    yet trained on); a refusal only of a call the runtime refuses (a refused valid call made a
+    clean run a recovery demonstration); a turn without calls only last, or answered by a refusal
+    (the runtime ends the episode at the first: a text turn inserted before the answer was trained
+    on); the task's own prompt, and tools the task's manifests deliver."""
+    events = episode.events
+    calls = [(i, call) for i, event in enumerate(events) for call in event.tool_calls]
+    ids = Counter(call.id for _, call in calls)
+    if None in ids or any(n > 1 for n in ids.values()):
+        return [Finding("duplicate_call_id", "calls share an id, or have none")]
+    answers = {e.tool_call_id: i for i, e in enumerate(events) if e.kind in ("tool", "refusal")}
+    unanswered = [i for i, call in calls if call.id not in answers]
+    if unanswered:
+        return [Finding("unanswered_call", "a call the log shows no answer to", unanswered[0])]
+    tags = delivered_tags(episode, fixture.manifest.tag)
+    for index, call in calls:
+        answer, tag = answers[call.id], tags.get(call.id)
+        refused = events[answer].kind == "refusal" and events[index].finish_reason != "length"
+        if refused and tag and refusal_reason(call, tag) is None:
+            return [Finding("refusal_not_the_runtimes", "a call the runtime would have run", answer)]
+    turns = [i for i, e in enumerate(events) if e.kind == "assistant"]
+    for index in turns[:-1]:
+        after = events[index + 1] if index + 1 < len(events) else None
+        answered_by_refusal = after is not None and after.kind == "refusal"
+        if (
+            not events[index].tool_calls
+            and events[index].finish_reason != "length"
+            and not answered_by_refusal
+        ):
+            return [
+                Finding("turn_after_final_answer", "the runtime ends an episode at its first answer", index)
+            ]
+    user = next((e for e in events if e.kind == "user"), None)
+    if user is not None and user.content != fixture.prompt:
+        return [Finding("prompt_not_the_tasks", "the user turn is not the task's prompt")]
+    delivered = {
+        (s.name, s.version): s for m in (fixture.manifest, drifted(fixture.manifest)) for s in m.specs()
+    }
+    if any(delivered.get((s.name, s.version)) != s for s in episode.tools):
+        return [
+            Finding("tools_not_the_tasks", "a tool the task's manifests do not deliver, or another schema")
+        ]
+    return []
+
+
 def _final_answer_findings(episode: Episode) -> list[Finding]:
     """The gym takes an episode's final answer from its last turn's text, and the oracle judges
     the outcome's copy: the two must agree, or the oracle passes one answer while training learns
@@ -1140,8 +1201,10 @@ def _final_answer_findings(episode: Episode) -> list[Finding]:
     trained on, 2026-12-06)."""
     answer = episode.outcome.final_answer
     last = max((i for i, e in enumerate(episode.events) if e.kind == "assistant"), default=None)
-    if answer is None or last is None or episode.events[last].tool_calls:
+    if answer is None or last is None:
         return []
+    if episode.events[last].tool_calls:
+        return [Finding("final_answer_mismatch", "the episode answers, but its last turn calls a tool", last)]
     if (episode.events[last].content or "").strip() == answer.strip():
         return []
     return [Finding("final_answer_mismatch", "the outcome's final answer is not the last turn's text", last)]
