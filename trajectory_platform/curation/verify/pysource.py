@@ -17,7 +17,23 @@ import tokenize
 from collections import Counter
 from typing import Any
 
-_SHELL_CALLS = {("os", "system"), ("os", "popen"), ("os", "execv"), ("os", "execl"), ("pty", "spawn")}
+_SHELL_CALLS = {
+    ("os", "system"),
+    ("os", "popen"),
+    *(("os", f"exec{suffix}") for suffix in ("v", "l", "vp", "lp", "ve", "le", "vpe", "lpe")),
+    *(("os", f"spawn{suffix}") for suffix in ("v", "l", "vp", "lp", "ve", "le", "vpe", "lpe")),
+    ("os", "posix_spawn"),
+    ("os", "posix_spawnp"),
+    ("pty", "spawn"),
+    ("subprocess", "getoutput"),
+    ("subprocess", "getstatusoutput"),
+    ("asyncio", "create_subprocess_shell"),
+}
+"""Calls that run a program or a shell line: every ``exec*``/``spawn*`` form, not two of them, and
+the helpers that take a shell line (a red team's fix beside an unused helper calling
+``subprocess.getoutput('...|sh')`` or ``os.execvp`` was admitted, 2026-12-06)."""
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "cmd", "cmd.exe", "powershell", "pwsh"})
+"""Programs that take a command line to run: ``subprocess.run(['sh', '-c', ...])`` is a shell."""
 _WRITE_CALLS = {("os", "remove"), ("os", "unlink"), ("os", "rmdir"), ("shutil", "rmtree"), ("shutil", "move")}
 _TRIVIAL = (ast.Pass, ast.Continue)
 _HARNESS_MODULES = {"pytest", "unittest", "builtins", "_pytest", "__builtins__", "__main__"}
@@ -482,6 +498,24 @@ def _code_load(name: tuple[str, ...], call: ast.Call) -> bool:
     )
 
 
+def _constant_false(value: ast.expr) -> bool:
+    """Whether ``shell=`` is a constant that says no: anything else (``bool(1)``, a variable) may
+    say yes."""
+    return isinstance(value, ast.Constant) and not value.value
+
+
+def _runs_a_shell(call: ast.Call) -> bool:
+    """Whether the program a call runs is a shell (its argv, or its first argument, names one)."""
+    first = call.args[0] if call.args else None
+    if isinstance(first, (ast.List, ast.Tuple)) and first.elts:
+        first = first.elts[0]
+    return (
+        isinstance(first, ast.Constant)
+        and isinstance(first.value, str)
+        and first.value.rsplit("/", 1)[-1] in _SHELLS
+    )
+
+
 def inspect_source(tree: ast.AST) -> Counter[str]:
     """Count security, gaming and tampering patterns in a parsed module."""
     found: Counter[str] = Counter()
@@ -501,9 +535,9 @@ def inspect_source(tree: ast.AST) -> Counter[str]:
             name = _resolved(node.func, aliases)
             if name[-2:] in _SHELL_CALLS:
                 found["shell_exec"] += 1
-            if name[:1] == ("subprocess",) and any(
-                k.arg == "shell" and isinstance(k.value, ast.Constant) and k.value.value
-                for k in node.keywords
+            if name[:1] in (("subprocess",), ("asyncio",)) and (
+                any(k.arg == "shell" and not _constant_false(k.value) for k in node.keywords)
+                or _runs_a_shell(node)
             ):
                 found["shell_injection"] += 1
             evaluated = (
