@@ -66,12 +66,14 @@ def timing_sensitive(sealed_tests: dict[str, str]) -> bool:
 _SOLUTION_NONDETERMINISM = re.compile(
     _NONDETERMINISM.pattern
     + r"|\b(?:random|secrets|uuid|threading|multiprocessing|asyncio|concurrent)\b|environ|getenv|getpid"
-    r"|\b(?:hash|id)\(|time_ns|monotonic|__import__|import_module|SystemRandom"
+    r"|\b(?:hash|id)\(|time_ns|monotonic|__import__|import_module|SystemRandom|tempfile|mkstemp|mktemp"
 )
 """What makes a solution's own outcome vary from run to run: clocks, randomness, threads, process
 ids, the environment (the run's ``GYM_SCHEDULE_SEED`` among it), object addresses and string hashes
-(randomized per interpreter), and imports by computed name, which hide any of these. Liberal on
-purpose: a solution wrongly suspected costs reruns, never a verdict."""
+(randomized per interpreter), temporary file names, and imports by computed name, which hide any
+of these. Liberal on purpose: a solution wrongly suspected costs reruns, never a verdict. The K
+runs of one judge share its interpreter's hash seed, so a string hash or a set's order read as a
+coin agrees with itself across them (a red team's, 2026-12-06): that one is not caught here."""
 
 
 def reads_nondeterminism(diff: DiffView) -> bool:
