@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from _verify_factory import CALC_S0, FIXED_OPS, call, make_episode, make_fixture
+from _verify_factory import CALC_S0, FIXED_OPS, GYM, call, make_episode, make_fixture
 from redact_factory import AWS_KEY, GITHUB_TOKEN, SALT
 
 from trajectory_platform.curation.redact import redact_corpus, redact_episode
@@ -74,7 +74,7 @@ def test_the_verifiers_quotes_of_a_key_are_redacted_with_their_episode():
 def test_the_triage_report_published_as_run_metadata_masks_a_key_its_subjects_quote():
     missing = make_episode(
         "missing",
-        [([call("read_file", file_path=f"config/{GITHUB_TOKEN}.env")], [("error", "No such file", 1)])],
+        [([call("read_file", file_path=f"config/{GITHUB_TOKEN}.env")], [GYM])],
     )
     verified, result = verify_table(
         episodes_to_table([missing]), lambda fid: FIXTURE if fid == "calc-add" else None, CascadeConfig()

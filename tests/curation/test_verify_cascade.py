@@ -5,7 +5,16 @@ import json
 
 import pyarrow.parquet as pq
 import pytest
-from _verify_factory import CALC_S0, OK, call, fixed_files, make_episode, make_fixture, pristine_turns
+from _verify_factory import (
+    CALC_S0,
+    OK,
+    call,
+    fixed_files,
+    make_episode,
+    make_fixture,
+    pristine_turns,
+    writing_turns,
+)
 
 from trajectory_platform.curation.verify import (
     SINKS,
@@ -264,7 +273,9 @@ def test_a_flaky_fixture_quarantines_even_an_episode_whose_own_runs_agreed():
 def test_untidiness_does_not_turn_a_failure_into_tampering():
     stray = {**CALC_S0, "calc/ops.py.orig": "old\n"}  # failed the oracle and left a stray file
     verdict = verify_episodes(
-        [make_episode("untidy", pristine_turns()[:1], stray)], {"calc-add": make_fixture()}, QUIET
+        [make_episode("untidy", writing_turns({"calc/ops.py.orig": "old\n"}), stray)],
+        {"calc-add": make_fixture()},
+        QUIET,
     ).verdicts[0]
     assert verdict.sink == "hard_negative"
     admitted_but_stray = make_episode(

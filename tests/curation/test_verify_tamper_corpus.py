@@ -103,7 +103,7 @@ def verdicts():
     episodes = []
     for kind, files in PAYLOADS.items():
         episodes.append(make_episode(f"forged:{kind}", pristine_turns(), {**CALC_S0, **files}))
-        episodes.append(make_episode(f"twin:{kind}", pristine_turns(), dict(CALC_S0)))
+        episodes.append(make_episode(f"twin:{kind}", pristine_turns()[:1], dict(CALC_S0)))
     for kind, files in HONEST.items():
         episodes.append(make_episode(f"honest:{kind}", writing_turns(files), {**CALC_S0, **files}))
     result = verify_episodes(episodes, {"calc-add": fixture}, CascadeConfig(progress=False))

@@ -457,12 +457,13 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
     if not dynamic.passed:
         if dynamic.data["inconsistent"]:
             return _route(work, "flaky_quarantine", dynamic.reason or "flaky_quarantine")
-        # a hard negative is the rejected side of preference pairs: its events must be real too
-        events = check_gym_events(episode, fixture, diff)
-        _confirm_events(dynamic, events)
-        if events is not None and events.findings:
-            return "tamper_quarantine", events.reason
-        return _route(work, "hard_negative", dynamic.reason or "hard_negative")
+        sink, reason = _route(work, "hard_negative", dynamic.reason or "hard_negative")
+        if sink == "hard_negative":  # the rejected side of preference pairs: its events must be real
+            events = check_gym_events(episode, fixture, diff)
+            _confirm_events(dynamic, events)
+            if events is not None and events.findings:
+                return "tamper_quarantine", events.reason
+        return sink, reason
     delta = _timed(lambda: audit_delta(episode, diff, fixture))
     if delta.passed:
         _confirm_events(delta, check_gym_events(episode, fixture, diff))

@@ -1109,14 +1109,20 @@ def check_replay(
 
 
 def check_gym_events(episode: Episode, context: FixtureContext, diff: DiffView) -> ReplayCheck | None:
-    """Stage 4's last check on a gym fixture's episode (``None`` on any other): its events, replayed
+    """Stage 4's last check on an episode the gym's runtime logged (``native``, on a gym fixture;
+    ``None`` on any other: a log in another format that a task map links to a gym task ran under
+    its own tools, which the gym cannot replay, and is judged by the oracle alone): its events, replayed
     (:func:`replay_gym_episode`), must give its recorded observations and its recorded diff. The
     gym's tools print the same thing every run, so any difference is the log's: ``replay_drift``,
     ``final_state_mismatch``, or ``replay_failed`` for an observation no tagged call made or a call
     the runtime would have refused. Run last, on what passed every other check, so a tampered
     episode keeps the reason the audit gave it, and the replay's cost falls on admissions only."""
     fixture = context.handle
-    if not isinstance(fixture, Fixture) or fixture.source == "environment":
+    if (
+        not isinstance(fixture, Fixture)
+        or fixture.source == "environment"
+        or episode.source_format != "native"
+    ):
         return None
     result = replay_gym_episode(episode, fixture)
     check = ReplayCheck(result, diff)
