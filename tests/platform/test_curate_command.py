@@ -26,16 +26,20 @@ EMAIL = "jane.doe@acme-robotics.com"
 
 
 def _plant_secrets(logs: Path) -> None:
-    """A key in every task statement (context) and an e-mail address in every final answer (a target)."""
+    """A key in every system message (context) and an e-mail address in every final answer (a
+    target, and the outcome's copy of it). The user turn stays the task's prompt and the answer
+    its last turn's text, as the verifier requires of a gym log."""
     for path in sorted(logs.rglob("gym-rollout-*.jsonl")):
         records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         for record in records:
             events = record["events"]
-            user = next(e for e in events if e["kind"] == "user")
-            user["content"] += f" Deploy with AWS_ACCESS_KEY_ID={AWS_KEY} when the tests pass."
+            system = next(e for e in events if e["kind"] == "system")
+            system["content"] += f" Deploy with AWS_ACCESS_KEY_ID={AWS_KEY} when the tests pass."
             final = events[-1]
             assert final["kind"] == "assistant" and not final["tool_calls"]
             final["content"] = (final["content"] or "Done.") + f" Questions to {EMAIL}."
+            if record["outcome"]["final_answer"] is not None:
+                record["outcome"]["final_answer"] = final["content"]
         path.write_text("".join(json.dumps(r) + "\n" for r in records))
 
 
