@@ -71,6 +71,22 @@ def test_every_id_of_a_list_of_commit_ids_survives_and_a_key_after_one_does_not(
     assert first not in out and second not in out
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "aws secretsmanager get-secret-value --secret-id"
+        " arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbC123",
+        '{"ARN": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:api/token-Q1w2E3",'
+        ' "Name": "api/token"}',
+        "arn:aws:kms:us-east-1:123456789012:key/1a2b3c4d-5e6f-7a8b-9c0d-1e2f3a4b5c6d",
+    ],
+)
+def test_an_arn_names_a_resource_whatever_its_segments_say(text: str):
+    """``secret:`` inside an ARN is a resource type, not a label: the name after it was redacted
+    and the command naming the secret no longer ran."""
+    assert redact_text(text, SALT) == (text, [])
+
+
 def test_entropy_thresholds_per_alphabet_and_length():
     # hex tops out at 4 bits/char: the 4.5 seed threshold would never fire, so hex has its own.
     assert entropy_threshold(48, "hex") < 4.0 < entropy_threshold(48, "base64")

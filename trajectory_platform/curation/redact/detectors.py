@@ -413,6 +413,18 @@ _QUERY_VALUE_END = re.compile(r"&")
 pseudonym, and the request its arguments. (A ``#`` in a logged query is more often a password's.)"""
 
 
+def in_arn(text: str, start: int) -> bool:
+    """Does ``text[start]`` sit inside an AWS resource name (a token starting ``arn:``)? Its
+    segments name a resource, ``secret:`` and ``key/`` among them (``arn:aws:secretsmanager:...:
+    secret:prod/db-AbC123``): a command's ARN lost its name to a "secret" label before."""
+    word_start = max(text.rfind(sep, 0, start) for sep in _ARN_BOUNDARY) + 1
+    return text[word_start : word_start + 4].lower() == "arn:"
+
+
+_ARN_BOUNDARY = " \n\t\"'=,;()[]{}<>`"
+"""What an ARN never holds: where a token around it begins (a CSV cell, a call's argument)."""
+
+
 def find_assignments(text: str) -> Iterator[Finding]:
     """``name <op> value`` / ``<name>value</name>`` where the name marks the value as a credential.
 
@@ -429,8 +441,8 @@ def find_assignments(text: str) -> Iterator[Finding]:
         while start and (_is_word_char(text[start - 1]) or text[start - 1] in ".-$@"):
             start -= 1
         starts = (start - 1, start) if start and text[start - 1] in "\"'" else (start,)
-        if text[max(0, start - 4) : start].lower() == "arn:":
-            continue  # arn:aws:iam::123456789012:role/x names a resource; it grants nothing
+        if in_arn(text, start):
+            continue  # arn:aws:iam::123456789012:role/x, ...:secret:prod/db-AbC123 name; they grant nothing
         for name_start in starts:
             match = _ASSIGN.match(text, name_start)
             if match is None:
@@ -928,8 +940,7 @@ def _random_token(token: str, text: str, start: int) -> bool:
         return False
     if _FILE_EXTENSION.match(text, start + len(token)):
         return False  # a file name (umath-validation-set-README.txt, libgfortran-040039e1-0352e75f.so)
-    word_start = max(text.rfind(sep, 0, start) for sep in " \n\t\"'=") + 1
-    if text.startswith("arn:", word_start):
+    if in_arn(text, start):
         return False  # a resource id inside an ARN (arn:aws:dms:...:task:K55IUCGB...) names, not grants
     if _PUBLIC_BEFORE.search(text, max(0, start - 48), start):
         return False
