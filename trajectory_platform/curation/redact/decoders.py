@@ -852,12 +852,20 @@ def _shell_escaped(match: re.Match[str]) -> list[tuple[str, int, int]]:
         return []
     if all(escape.group(1) in _C_ESCAPES for escape in escapes):
         return []
+    return _each_character_but(match, ((e.start(), e.end(), e.group(1)) for e in escapes))
+
+
+def _each_character_but(
+    match: re.Match[str], spans: Iterable[tuple[int, int, str]]
+) -> list[tuple[str, int, int]]:
+    """Every character of ``match`` mapped to itself, but each of ``spans`` (``start, end, chars``, in
+    order, inside the match) decoded to ``chars``: an escape to its character, a separator to none."""
     pieces: list[tuple[str, int, int]] = []
     last = match.start()
-    for escape in escapes:
-        pieces.extend((match.string[i], i, i + 1) for i in range(last, escape.start()))
-        pieces.append((escape.group(1), escape.start(), escape.end()))
-        last = escape.end()
+    for start, end, chars in spans:
+        pieces.extend((match.string[i], i, i + 1) for i in range(last, start))
+        pieces.append((chars, start, end))
+        last = end
     pieces.extend((match.string[i], i, i + 1) for i in range(last, match.end()))
     return pieces
 
@@ -946,16 +954,9 @@ def _joined(match: re.Match[str]) -> list[tuple[str, int, int]]:
         _JOINED_BEFORE.search(text, max(0, start - _JOINED_REACH), start) or _JOINED_AFTER.match(text, end)
     ):
         return []
-    quote = match.group("q")
-    separator = re.compile(rf"{re.escape(quote)}[ \t]*,[ \t]*{re.escape(quote)}")
-    pieces: list[tuple[str, int, int]] = []
-    last = start
-    for glue in separator.finditer(text, start, end):
-        pieces.extend((text[i], i, i + 1) for i in range(last, glue.start()))
-        pieces.append(("", glue.start(), glue.end()))
-        last = glue.end()
-    pieces.extend((text[i], i, i + 1) for i in range(last, end))
-    return pieces
+    quote = re.escape(match.group("q"))
+    separators = re.compile(rf"{quote}[ \t]*,[ \t]*{quote}").finditer(text, start, end)
+    return _each_character_but(match, ((glue.start(), glue.end(), "") for glue in separators))
 
 
 def _column(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -984,7 +985,9 @@ def _rot13(match: re.Match[str]) -> list[tuple[str, int, int]]:
     ]
 
 
-def _ansi(match: re.Match[str]) -> list[tuple[str, int, int]]:
+def _dropped(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The match decodes to nothing: an escape sequence a terminal does not show, a character a
+    backspace strikes over."""
     return [("", match.start(), match.end())]
 
 
@@ -1149,7 +1152,7 @@ def _holds(marker: str) -> Callable[[str], bool]:
 
 
 DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...] = (
-    ("ansi", _holds("\x1b"), _ANSI, _ansi),
+    ("ansi", _holds("\x1b"), _ANSI, _dropped),
     ("percent", _holds("%"), _PERCENT, _byte_escapes),
     ("form_encoded", lambda text: "%" in text and "+" in text, _FORM_WORD, _form_encoded),
     ("quoted_printable", _holds("="), _QUOTED_PRINTABLE, _byte_escapes),
@@ -1195,7 +1198,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("uuencode", bool, _UU_LINES, _uuencoded),
     ("joined", lambda text: _JOINED_HINT.search(text) is not None, _JOINED_LIST, _joined),
     ("column", lambda text: _COLUMN_HINT.search(text) is not None, _COLUMN, _column),
-    ("overstrike", _holds("\x08"), _OVERSTRIKE, _ansi),
+    ("overstrike", _holds("\x08"), _OVERSTRIKE, _dropped),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
     ("reversed", lambda text: _REVERSED_MARK.search(text.lower()) is not None, _REVERSED_LINE, _reversed),
