@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import codecs
 import io
-import re
 import textwrap
 import threading
 import tokenize
@@ -583,8 +582,6 @@ _AST_TRIES = 10
 _SAME_AS_UTF8 = {"utf-8", "utf-8-sig", "ascii"}
 """Source encodings that read the sandbox's UTF-8 files as UTF-8 (ASCII is a strict subset: it
 decodes a file the same way or refuses it)."""
-_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
-"""PEP 263's coding declaration, as the tokenizer matches it."""
 
 
 def interpreted_bytes(source: str) -> bytes | str:
@@ -608,17 +605,6 @@ def declared_encoding(source: str) -> str | None:
         return "unknown"
     name = codecs.lookup(encoding).name
     return None if name in _SAME_AS_UTF8 else name
-
-
-def _foreign_cookie(line: str) -> bool:
-    """A coding declaration naming a codec other than UTF-8 (or none at all)."""
-    match = _COOKIE.match(line)
-    if match is None:
-        return False
-    try:
-        return codecs.lookup(match.group(1)).name not in _SAME_AS_UTF8
-    except LookupError:
-        return True
 
 
 def parse_module(source: str) -> ast.Module:
@@ -672,7 +658,7 @@ def inspect_fragment(lines: list[str]) -> Counter[str]:
     """Best effort on added lines alone (no S0): parse them dedented, else inspect line by line. An
     added line declaring a non-UTF-8 coding counts as ``source_encoding`` wherever it sits (which
     line of the file it lands on is unknown here)."""
-    cookies = sum(1 for line in lines if _foreign_cookie(line))
+    cookies = sum(1 for line in lines if declared_encoding(line) is not None)
     found: Counter[str] = Counter({"source_encoding": cookies} if cookies else {})
     tree, _ = parse_python(textwrap.dedent("\n".join(lines)))
     if tree is not None:
