@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 import pyarrow.parquet as pq
-import pytest
 
 from trajectory_platform.traces.ingest import ingest_paths, ingest_to
 
@@ -84,12 +83,6 @@ def test_a_reject_located_by_an_id_with_a_lone_surrogate_is_written(tmp_path):
     assert result.rejects_table().column("source_path").to_pylist() == ["sessionId=s-\ufffd"]
 
 
-needs_byte_names = pytest.mark.skipif(
-    os.name != "posix" or os.fsencode("\udcff") != b"\xff", reason="file names are not bytes here"
-)
-
-
-@needs_byte_names
 def test_a_file_name_that_is_not_utf8_is_stored_with_the_bytes_escaped(tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()
