@@ -66,6 +66,19 @@ def test_lone_surrogates_become_u_fffd_counted_per_episode_and_the_tables_are_wr
     assert result.summary()["lone_surrogates_replaced"] == 7
 
 
+def test_a_record_without_an_id_is_kept_and_its_content_id_tells_it_from_its_repair(tmp_path):
+    """A record that names no id takes a digest of its content, computed before the repair: it
+    must not fail on the surrogate, and a twin holding U+FFFD instead keeps an id of its own."""
+    log = tmp_path / "no_ids.jsonl"
+    lone = {"messages": [{"role": "user", "content": f"half {HALF}"}, DONE]}
+    repaired = {"messages": [{"role": "user", "content": "half \ufffd"}, DONE]}
+    log.write_text(jsonl(lone, repaired), encoding="utf-8")
+    result = ingest_paths([log])
+    assert (result.normalized, [r.reason for r in result.rejects]) == (2, [])
+    assert len({e.episode_id for e in result.episodes}) == 2
+    assert result.lone_surrogates_replaced == 1
+
+
 def test_same_input_with_lone_surrogates_gives_the_same_bytes(tmp_path):
     log = tmp_path / "chat.jsonl"
     log.write_text(_surrogate_lines(), encoding="utf-8")

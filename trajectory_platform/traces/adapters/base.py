@@ -464,8 +464,12 @@ def one_record_per_file(
 
 
 def content_digest(value: Any, length: int = 12) -> str:
-    """Short sha256 of the canonical JSON of ``value``: stable ids for records without one."""
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()[:length]
+    """Short sha256 of the canonical JSON of ``value``: stable ids for records without one.
+
+    Runs on the record as parsed, before lone UTF-16 surrogates become U+FFFD
+    (``unicode_text.py``), so those are hashed as their own code units (``surrogatepass``): the
+    record is kept, and two records differing only there keep different ids."""
+    return hashlib.sha256(canonical_json(value).encode("utf-8", "surrogatepass")).hexdigest()[:length]
 
 
 def expect(value: Any, kind: Any, where: str) -> Any:
