@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -47,6 +48,23 @@ def test_dagster_raw_partition_with_checks_and_metadata(tmp_path: Path, log_writ
     assert materializations["ingest_rejects"]["top_reject_reasons"].value == {"malformed JSON": 2}
     assert _query(tmp_path, "SELECT count(*) FROM raw_traces") == [(3,)]
     assert _query(tmp_path, "SELECT count(*), min(source_line) FROM ingest_rejects") == [(2, 4)]
+
+
+def test_dagster_raw_metadata_counts_unread_files_and_replaced_surrogates(tmp_path: Path, log_writer) -> None:
+    """The UI shows what the CLI's summary shows: files of the day that are not logs (never read)
+    and lone surrogates replaced, so neither goes unnoticed in a scheduled run."""
+    log = log_writer("2024-03-01", good=1)
+    (log.parent / "notes.txt").write_text("not a log\n")
+    turns = [{"role": "user", "content": "half @HALF@"}, {"role": "assistant", "content": "ok"}]
+    line = json.dumps({"messages": turns}).replace("@HALF@", "\\ud83d")  # half an emoji, escaped
+    (log.parent / "half.jsonl").write_text(line + "\n")
+    result = materialize(RAW, partition_key="2024-03-01", resources=build_resources(tmp_path))
+    assert result.success
+    materialized = result.asset_materializations_for_node("raw_traces")
+    meta = {m.asset_key.to_user_string(): m.metadata for m in materialized}
+    assert meta["raw_traces"]["normalized"].value == 2
+    assert meta["raw_traces"]["skipped_files"].value == {".txt": 1}
+    assert meta["raw_traces"]["lone_surrogates_replaced"].value == 1
 
 
 def test_dagster_three_partition_backfill_is_resumable_without_duplicates(tmp_path: Path, log_writer) -> None:

@@ -27,7 +27,7 @@ from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.checks.raw import CONSERVATION_CHECK, conservation_result
 from trajectory_platform.resources import TraceSourceResource
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
-from trajectory_platform.traces.ingest import IngestResult, discover_log_files, ingest_paths
+from trajectory_platform.traces.ingest import IngestResult, ingest_paths
 from trajectory_platform.traces.parquet import PARQUET_OPTIONS
 from trajectory_platform.traces.schema import EPISODE_SCHEMA, REJECT_SCHEMA
 
@@ -67,10 +67,9 @@ def raw_traces(context: AssetExecutionContext, trace_source: TraceSourceResource
     results: list[IngestResult] = []
     for key in context.partition_keys:
         folder = trace_source.partition_dir(key)
-        paths = discover_log_files(folder) if folder.is_dir() else []
-        results.append(
-            ingest_paths(paths, partition_date=dt.date.fromisoformat(key), relative_to=trace_source.root_path)
-        )
+        folders = [folder] if folder.is_dir() else []  # a folder: its unread files are counted too
+        day = dt.date.fromisoformat(key)
+        results.append(ingest_paths(folders, partition_date=day, relative_to=trace_source.root_path))
         context.log.info(f"{key}: {results[-1].summary()}")
     tables = [r.to_tables() for r in results]
     for key, result, day_tables in zip(context.partition_keys, results, tables, strict=True):
@@ -98,7 +97,7 @@ def content_version(table: pa.Table) -> DataVersion:
 
 def _day_metadata(result: IngestResult, episodes: pa.Table, rejects: pa.Table) -> dict[str, dict]:
     """One day's ``raw_traces`` and ``ingest_rejects`` metadata, from that day's result alone."""
-    summary = _day_summary(result)
+    summary = result.summary(top=TOP_REASONS)  # the CLI's figures: one source of truth
     metadata = _episode_metadata(episodes, summary)
     metadata.update(
         rejected=rejects.num_rows,
@@ -108,18 +107,6 @@ def _day_metadata(result: IngestResult, episodes: pa.Table, rejects: pa.Table) -
     return {"raw_traces": metadata, "ingest_rejects": _reject_metadata(rejects, summary)}
 
 
-def _day_summary(result: IngestResult) -> dict:
-    """One day's ingestion figures, as its metadata shows them."""
-    reasons = result.reject_reasons()
-    return {
-        "records_in": result.records_in,
-        "files": result.files_read,
-        "bytes": result.bytes_read,
-        "counts_by_format": dict(sorted(result.counts_by_format.items())),
-        "top_reject_reasons": dict(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP_REASONS]),
-    }
-
-
 def _episode_metadata(episodes: pa.Table, summary: dict) -> dict:
     return {
         "records_in": summary["records_in"],
@@ -127,6 +114,8 @@ def _episode_metadata(episodes: pa.Table, summary: dict) -> dict:
         "files": summary["files"],
         "bytes": summary["bytes"],
         "counts_by_format": MetadataValue.json(summary["counts_by_format"]),
+        "skipped_files": MetadataValue.json(summary["skipped_files"]),
+        "lone_surrogates_replaced": summary["lone_surrogates_replaced"],
         "preview": MetadataValue.md(_episode_preview(episodes)),
     }
 
