@@ -36,6 +36,13 @@ FORGED = {
     "trailing_space": "--- a/ui_opts.py \n+++ b/ui_opts.py \n" + HUNK,
     "junk_after_tab": "--- a/ui_opts.py\n+++ b/ui_opts.py\tb/conftest.py\n" + HUNK,
     "quoted": '--- /dev/null\n+++ "b/conftest.py"\n' + NEW_FILE,
+    # git quotes only a name it must; a quoted name read back is checked like any other
+    "octal_escape_of_a_plain_name": '--- /dev/null\n+++ "b/conf\\164est.py"\n' + NEW_FILE,
+    "quoted_dot_dot": '--- /dev/null\n+++ "b/../caf\\303\\251.py"\n' + NEW_FILE,
+    "quoted_control_character": '--- /dev/null\n+++ "b/tab\\tname.py"\n' + NEW_FILE,
+    "quoted_not_utf8": '--- /dev/null\n+++ "b/caf\\351.py"\n' + NEW_FILE,
+    "quoted_unterminated": '--- /dev/null\n+++ "b/caf\\303\\251.py\n' + NEW_FILE,
+    "quoted_unknown_escape": '--- /dev/null\n+++ "b/caf\\q\\303\\251.py"\n' + NEW_FILE,
     "git_line_disagrees": "diff --git a/conftest.py b/conftest.py\n--- a/ui_opts.py\n+++ b/ui_opts.py\n"
     + HUNK,
     "rename_without_metadata": (
@@ -151,3 +158,78 @@ def test_the_house_writer_round_trips_through_the_strict_reader():
 def test_what_a_file_map_cannot_take_is_refused(diff):
     with pytest.raises(SandboxError):
         apply_diff(S0, diff)
+
+
+QUOTED_S0 = {"café.py": "a\n", "réname.py": "r1\nr2\nr3\n", "été.txt": "gone\n"}
+QUOTED_DIFF = (  # `git diff --cached -M` (core.quotePath, git's default) of names outside ASCII
+    'diff --git "a/caf\\303\\251.py" "b/caf\\303\\251.py"\nindex 7898192..f70f10e 100644\n'
+    '--- "a/caf\\303\\251.py"\n+++ "b/caf\\303\\251.py"\n@@ -1 +1 @@\n-a\n+A\n'
+    'diff --git "a/r\\303\\251name.py" "b/renam\\303\\251.py"\nsimilarity index 100%\n'
+    'rename from "r\\303\\251name.py"\nrename to "renam\\303\\251.py"\n'
+    'diff --git "a/\\303\\251t\\303\\251.txt" "b/\\303\\251t\\303\\251.txt"\ndeleted file mode 100644\n'
+    'index 286c5f5..0000000\n--- "a/\\303\\251t\\303\\251.txt"\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n'
+    'diff --git "a/\\303\\274n\\303\\257.py" "b/\\303\\274n\\303\\257.py"\nnew file mode 100644\n'
+    'index 0000000..3e75765\n--- /dev/null\n+++ "b/\\303\\274n\\303\\257.py"\n@@ -0,0 +1 @@\n+new\n'
+    'diff --git a/plain.py "b/pl\\303\\244in.py"\nsimilarity index 100%\n'
+    'rename from plain.py\nrename to "pl\\303\\244in.py"\n'
+    'diff --git "a/\\303\\251mpty.py" "b/\\303\\251mpty.py"\nnew file mode 100644\nindex 0000000..e69de29\n'
+)
+
+
+def test_git_quoted_names_outside_ascii_are_read_back_and_apply():
+    """Red team: git quotes a name outside printable ASCII, and the strict reader refused every
+    such diff; the names are now read back (UTF-8 octal escapes) by the one reader."""
+    before = {**QUOTED_S0, "plain.py": "p\n"}
+    after = {
+        "café.py": "A\n",
+        "renamé.py": "r1\nr2\nr3\n",
+        "ünï.py": "new\n",
+        "pläin.py": "p\n",
+        "émpty.py": "",
+    }
+    assert apply_diff(before, QUOTED_DIFF) == after
+    names = [(p.old_path, p.new_path) for p in parse_unified_diff(QUOTED_DIFF)]
+    assert names == [
+        ("café.py", "café.py"),
+        ("réname.py", "renamé.py"),
+        ("été.txt", None),
+        (None, "ünï.py"),
+        ("plain.py", "pläin.py"),
+        (None, "émpty.py"),
+    ]
+
+
+def test_a_git_line_must_name_the_quoted_headers_files():
+    forged = QUOTED_DIFF.replace('+++ "b/caf\\303\\251.py"', '+++ "b/\\303\\251t\\303\\251.py"', 1)
+    with pytest.raises(PatchError, match="names other files"):
+        parse_unified_diff(forged)
+
+
+GNU_N_DIFF = (  # TZ=Europe/Paris diff -Nru a b: a missing file is dated to the epoch, local time
+    "diff -Nru a/gone.py b/gone.py\n"
+    "--- a/gone.py\t2026-12-06 11:21:57.539792467 +0100\n"
+    "+++ b/gone.py\t1970-01-01 01:00:00.000000000 +0100\n@@ -1 +0,0 @@\n-old\n"
+    "diff -Nru a/made.py b/made.py\n"
+    "--- a/made.py\t1970-01-01 01:00:00.000000000 +0100\n"
+    "+++ b/made.py\t2026-12-06 11:21:57.539792467 +0100\n@@ -0,0 +1,2 @@\n+new\n+file\n"
+)
+
+
+def test_gnu_diff_n_creations_and_deletions_apply_as_gnu_patch_reads_them():
+    """``diff -N`` names both sides of a created or deleted file and dates the missing one to the
+    epoch; it was read as an edit of a file that does not exist and refused."""
+    assert apply_diff({"keep.py": "x\n", "gone.py": "old\n"}, GNU_N_DIFF) == {
+        "keep.py": "x\n",
+        "made.py": "new\nfile\n",
+    }
+    assert [(p.old_path, p.new_path) for p in parse_unified_diff(GNU_N_DIFF)] == [
+        ("gone.py", None),
+        (None, "made.py"),
+    ]
+
+
+def test_an_epoch_date_alone_is_no_creation():
+    """A file really dated 1970 (a reproducible build's) and edited stays an edit."""
+    stamp = "\t1970-01-01 00:00:00 +0000\n"
+    diff = f"--- a/ui_opts.py{stamp}+++ b/ui_opts.py{stamp.replace('1970', '2026')}" + HUNK
+    assert apply_diff(S0, diff) == FIXED

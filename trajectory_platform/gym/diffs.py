@@ -11,10 +11,16 @@ strictly, and anything else is refused with :class:`PatchError`:
   each optionally followed by a TAB and a timestamp (GNU ``diff -u``) or by a bare TAB (git, for a
   name with a space);
 - a path is relative and normalized: no leading ``/``, no empty, ``.`` or ``..`` segment, no NUL or
-  other control character, no backslash, no segment with surrounding whitespace, not quoted;
+  other control character, no backslash, no segment with surrounding whitespace;
+- a name in double quotes is git's C-style quoting (``"b/caf\\303\\251.py"``, what git writes for a
+  name outside printable ASCII): it is read back to the name, and accepted only where git would quote
+  (a name that needs no quotes in quotes is no diff git writes, and is refused);
 - the old and new names agree, unless the file is created (``--- /dev/null``), deleted
   (``+++ /dev/null``) or renamed as git writes it (``diff --git a/OLD b/NEW`` with ``rename from``
-  / ``rename to``); a ``diff --git`` line, when present, names the same files as the headers.
+  / ``rename to``); a ``diff --git`` line, when present, names the same files as the headers;
+- GNU ``diff -N`` marks a file missing on one side with an epoch timestamp (``1970-01-01 00:00:00``
+  in the writer's time zone) and an empty range (``-0,0`` / ``+0,0``): outside a ``diff --git``
+  block that pair reads as a creation (deletion), as GNU ``patch`` reads it.
 
 A diff written with CRLF line endings throughout (a log saved on Windows) is read as the LF diff it
 was: only when every line ends in CRLF, so a git diff of CRLF files (LF headers) keeps its CRs.
@@ -23,6 +29,7 @@ Lines are split at LF only, in the diff and in the files it applies to.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass, field
 
@@ -34,6 +41,9 @@ _STAMP = re.compile(
     r"|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2}(?: [A-Z]{3,5})? \d{4})$"
 )
 """A GNU ``diff -u`` timestamp (``2024-05-01 12:00:00.000000000 +0200``) or a ``ctime`` one."""
+_ISO_STAMP = re.compile(r"^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d+))?(?: ([+-]\d{2})(\d{2}))?$")
+_C_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+"""The one-letter escapes of git's C-style name quoting (``quote.c``); any other byte is ``\\NNN``."""
 _GIT_META = (
     "index ",
     "old mode ",
@@ -131,6 +141,11 @@ def header_path(line: str, number: int | None = None) -> str | None:
 
     The one reading of a header: ``--- a/PATH`` / ``+++ b/PATH``, an optional TAB with a timestamp
     (or nothing) after it."""
+    return _header(line, number)[0]
+
+
+def _header(line: str, number: int | None) -> tuple[str | None, bool]:
+    """:func:`header_path`, and whether the header's timestamp is the epoch (GNU ``diff -N``)."""
     marker, prefix = line[:4], {"--- ": "a/", "+++ ": "b/"}.get(line[:4])
     if prefix is None:
         raise PatchError(f"not a file header: {line[:40]!r}", number)
@@ -138,12 +153,73 @@ def header_path(line: str, number: int | None = None) -> str | None:
     if tab and stamp and not _STAMP.match(stamp):
         raise PatchError(f"{marker.strip()} header: {stamp[:40]!r} after the TAB is not a timestamp", number)
     if name == NULL_PATH:
-        return None
+        return None, False
+    name = _git_unquoted(name, number)
     if not name.startswith(prefix):
         raise PatchError(
             f"{marker.strip()} header must name {prefix}PATH or {NULL_PATH}, not {name[:60]!r}", number
         )
-    return check_path(name[len(prefix) :], number)
+    return check_path(name[len(prefix) :], number), _is_epoch(stamp)
+
+
+def _is_epoch(stamp: str) -> bool:
+    """Is ``stamp`` the Unix epoch in the writer's time zone (how ``diff -N`` dates a missing file)?"""
+    match = _ISO_STAMP.match(stamp)
+    if match is None or (match[3] or "").strip("0"):
+        return False
+    day, time, hours, minutes = match[1], match[2], match[4] or "+00", match[5] or "00"
+    return dt.datetime.fromisoformat(f"{day}T{time}{hours}:{minutes}").timestamp() == 0
+
+
+def _needs_git_quotes(name: str) -> bool:
+    """Would git (``core.quotePath``, its default) write ``name`` in C-style quotes?"""
+    return any(c in '"\\' or ord(c) < 32 or ord(c) >= 127 for c in name)
+
+
+def _git_quoted(name: str) -> str:
+    """``name`` as git writes it in a diff header: itself, or C-quoted where git quotes."""
+    if not _needs_git_quotes(name):
+        return name
+    escapes = {code: letter for letter, code in _C_ESCAPES.items()}
+    body = "".join(
+        f"\\{escapes[b]}" if b in escapes else chr(b) if 32 <= b < 127 else f"\\{b:03o}"
+        for b in name.encode("utf-8", "surrogateescape")
+    )
+    return f'"{body}"'
+
+
+def _git_unquoted(text: str, number: int | None = None) -> str:
+    """``text`` as a name: itself, or, in double quotes, git's C-style quoting read back (UTF-8).
+
+    Only a quoting git writes is read: the whole of ``text`` in quotes, known escapes, and a name
+    git would quote. Anything else is PatchError, not a guess."""
+    if not text.startswith('"'):
+        return text
+    if len(text) < 2 or not text.endswith('"'):
+        raise PatchError(f"unterminated quoted file name {text[:60]!r}", number)
+    raw, i, body = bytearray(), 0, text[1:-1]
+    while i < len(body):
+        char = body[i]
+        if char == '"':
+            raise PatchError(f"quoted file name {text[:60]!r} has an unescaped quote", number)
+        if char != "\\":
+            raw += char.encode("utf-8")
+            i += 1
+        elif body[i + 1 : i + 2] in _C_ESCAPES:
+            raw.append(_C_ESCAPES[body[i + 1]])
+            i += 2
+        elif re.fullmatch(r"[0-3][0-7]{2}", body[i + 1 : i + 4]):
+            raw.append(int(body[i + 1 : i + 4], 8))
+            i += 4
+        else:
+            raise PatchError(f"quoted file name {text[:60]!r} has an unknown escape", number)
+    try:
+        name = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PatchError(f"quoted file name {text[:60]!r} is not UTF-8", number) from None
+    if not _needs_git_quotes(name):
+        raise PatchError(f"file name {text[:60]!r} is quoted where git writes it bare", number)
+    return name
 
 
 def _normalized(text: str) -> str:
@@ -165,7 +241,14 @@ class _GitHeader:
     rename_to: str | None = None
 
     def names_of(self, old: str, new: str) -> bool:
-        return self.names == f"a/{old} b/{new}"
+        """Does the ``diff --git`` line name ``old`` and ``new``, bare or in git's quotes?"""
+        return self.names in (f"a/{old} b/{new}", f"{_git_quoted('a/' + old)} {_git_quoted('b/' + new)}")
+
+    def own_name(self) -> str:
+        """The one file a ``diff --git`` line without ``---``/``+++`` names on both sides."""
+        if self.names.startswith('"'):
+            return _git_unquoted(self.names[: len(self.names) // 2], self.line)[2:]
+        return self.names[2 : 2 + (len(self.names) - 5) // 2]
 
     def bare_patch(self) -> FilePatch:
         """The change of a block without ``---``/``+++`` lines: a pure rename, or an empty file
@@ -173,12 +256,12 @@ class _GitHeader:
         if self.rename_from is not None or self.rename_to is not None:
             if self.rename_from is None or self.rename_to is None:
                 raise PatchError("'rename from' without 'rename to' (or the reverse)", self.line)
-            old, new = check_path(self.rename_from, self.line), check_path(self.rename_to, self.line)
+            old = check_path(_git_unquoted(self.rename_from, self.line), self.line)
+            new = check_path(_git_unquoted(self.rename_to, self.line), self.line)
             if not self.names_of(old, new) or old == new or self.created or self.deleted:
                 raise PatchError("'diff --git' line disagrees with its rename", self.line)
             return FilePatch(old, new)
-        size = (len(self.names) - 5) // 2
-        name = self.names[2 : 2 + size]
+        name = self.own_name()
         if not self.names_of(name, name) or self.created == self.deleted:
             raise PatchError("'diff --git' block changes nothing a file map holds", self.line)
         check_path(name, self.line)
@@ -192,26 +275,44 @@ class _GitHeader:
         if (self.created and old is not None) or (self.deleted and new is not None):
             raise PatchError("'new/deleted file mode' disagrees with the /dev/null headers", self.line)
         renamed = old is not None and new is not None and old != new
+        named = tuple(_git_unquoted(n, self.line) if n else n for n in (self.rename_from, self.rename_to))
         if renamed != (self.rename_from is not None or self.rename_to is not None) or (
-            renamed and (self.rename_from, self.rename_to) != (old, new)
+            renamed and named != (old, new)
         ):
             raise PatchError("'rename from'/'rename to' disagree with the '---'/'+++' headers", self.line)
 
 
-def _file_header(lines: list[str], i: int, git: _GitHeader | None) -> FilePatch:
-    """The change lines ``i`` and ``i + 1`` (``---`` and ``+++``, LF included) name."""
+def _file_header(lines: list[str], i: int, git: _GitHeader | None) -> tuple[FilePatch, str | None]:
+    """The change lines ``i`` and ``i + 1`` (``---`` and ``+++``, LF included) name, and the side
+    (``"old"``/``"new"``) a GNU ``diff -N`` header dates to the epoch, if any."""
     following = lines[i + 1].removesuffix("\n") if i + 1 < len(lines) else ""
     if not following.startswith("+++ "):
         raise PatchError("'---' header without a '+++' header", i + 1)
-    patch = FilePatch(header_path(lines[i].removesuffix("\n"), i + 1), header_path(following, i + 2))
-    old, new = patch.old_path, patch.new_path
+    (old, old_epoch), (new, new_epoch) = (
+        _header(lines[i].removesuffix("\n"), i + 1),
+        _header(following, i + 2),
+    )
+    patch = FilePatch(old, new)
     if old is None and new is None:
         raise PatchError("both sides of a file header are /dev/null", i + 1)
     if git is not None:
         git.check(patch)
     elif old is not None and new is not None and old != new:
         raise PatchError(f"'---' names {old!r} but '+++' names {new!r}, without a git rename", i + 1)
-    return patch
+    epoch_side = None if git is not None or old_epoch == new_epoch else "old" if old_epoch else "new"
+    return patch, epoch_side
+
+
+def _read_missing_side(patch: FilePatch, side: str) -> None:
+    """GNU ``diff -N``: a side dated to the epoch whose one hunk is empty there is a file that did
+    not exist (created when it is the old side, deleted when the new), as GNU ``patch`` reads it."""
+    hunk = patch.hunks[0] if len(patch.hunks) == 1 else None
+    if hunk is None:
+        return
+    if side == "old" and (hunk.old_start, hunk.old_len) == (0, 0):
+        patch.old_path = None
+    elif side == "new" and (hunk.new_start, hunk.new_len) == (0, 0):
+        patch.new_path = None
 
 
 def _hunk(lines: list[str], i: int) -> tuple[Hunk, int]:
@@ -250,6 +351,7 @@ def parse_unified_diff(text: str) -> list[FilePatch]:
     lines = file_lines(_normalized(text))
     git: _GitHeader | None = None
     current: FilePatch | None = None
+    epoch_sides: list[tuple[FilePatch, str]] = []
 
     def close_git() -> None:
         if git is not None and current is None:
@@ -264,8 +366,10 @@ def parse_unified_diff(text: str) -> list[FilePatch]:
         elif line.startswith("--- "):
             if current is not None:
                 git = None  # a plain diff's file after a git block's
-            current = _file_header(lines, i, git)
+            current, epoch_side = _file_header(lines, i, git)
             patches.append(current)
+            if epoch_side is not None:
+                epoch_sides.append((current, epoch_side))
             i += 1
         elif line.startswith("+++ "):
             raise PatchError("'+++' header without a '---' header", i + 1)
@@ -293,6 +397,8 @@ def parse_unified_diff(text: str) -> list[FilePatch]:
     close_git()
     if text.strip() and not patches:
         raise PatchError("no file headers found", 1)
+    for patch, side in epoch_sides:
+        _read_missing_side(patch, side)
     seen: set[str] = set()
     for patch in patches:
         for path in patch.paths:
