@@ -333,6 +333,22 @@ def test_a_solution_that_disagrees_with_itself_is_rerun_and_quarantined_alone():
     assert result.calibration_cache.misses == 1  # the fixture's reference, once the batches were done
 
 
+def test_a_solution_that_flips_on_the_string_hash_seed_disagrees_with_itself_across_reruns():
+    """``hash(str)`` is randomized per interpreter, and the K runs of one kept judge shared its
+    interpreter: a solution right only for half the seeds agreed with itself every time, and one
+    lucky judge admitted it (red team, 2026-12-06). Each rerun now starts an interpreter of its
+    own; with 30 runs, all agreeing by chance is a 2**-29 event."""
+    coin = (
+        "def add(a, b):\n    return a + b if hash('coin') & 1 else a - b\n\n\n"
+        "def mul(a, b):\n    return a * b\n"
+    )
+    config = CascadeConfig(progress=False, dynamic=DynamicConfig(reruns=30))
+    episode = make_episode("hash_coin", pristine_turns(), {**CALC_S0, "calc/ops.py": coin})
+    verdict = verify_episodes([episode], {"calc-add": make_fixture()}, config).by_id()["hash_coin"]
+    assert len(set(verdict.stage("dynamic").data["run_outcomes"])) == 2
+    assert verdict.sink == "flaky_quarantine"
+
+
 def test_a_fixture_whose_reference_disagrees_still_takes_its_episodes_with_it():
     flaky = scheduled_flake("calc-flaky", byte=7, modulus=2)
     episodes = [

@@ -120,6 +120,22 @@ def test_each_run_reads_its_own_final_answer_and_schedule_seed():
     assert messages == ["AssertionError: one/s1", "AssertionError: two/s2"]
 
 
+def test_a_run_in_an_interpreter_of_its_own_draws_its_own_string_hash_seed():
+    """A kept judge's workers are forks of one interpreter, so they share its string-hash seed;
+    a run that asks for an interpreter of its own (a verification rerun) gets a new one."""
+    files, test_id = (
+        {"tests/test_h.py": "def test_h():\n    assert False, hash('probe')\n"},
+        "tests/test_h.py::test_h",
+    )
+    with judge_servers():
+        kept = {_run(files, test_id)["message"] for _ in range(3)}
+        own = {_run(files, test_id, own_interpreter=True)["message"] for _ in range(3)}
+        (server,) = _kept()
+        assert server.runs == 3, "runs in an interpreter of their own leave the kept judge alone"
+    assert len(kept) == 1
+    assert len(own) == 3  # three 64-bit draws: a collision is a 2**-63 event
+
+
 def test_a_test_past_its_time_limit_is_killed_and_the_same_judge_serves_the_next_run():
     hang = "import time\n\n\ndef test_hang():\n    time.sleep(30)\n"
     quick = "def test_quick():\n    assert True\n"

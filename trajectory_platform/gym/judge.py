@@ -406,6 +406,7 @@ def run_tests_in(
     timeout_s: float = 10.0,
     schedule_seed: str = "",
     warm: bool = True,
+    own_interpreter: bool = False,
 ) -> TestRun:
     """Run tests of ``workspace_dir`` in the sandbox: a judge process, one fresh worker per test.
 
@@ -416,7 +417,10 @@ def run_tests_in(
     ``warm`` has the judge import the standard-library modules the tests reach and compile the
     workspace modules they reach before its first worker (:mod:`~trajectory_platform.gym.warm_start`):
     the same verdicts, without each test doing that work again; ``False`` runs every worker cold,
-    for comparisons. Under a :func:`judge_servers` block the run goes to this thread's kept judge.
+    for comparisons. Under a :func:`judge_servers` block the run goes to this thread's kept judge,
+    unless ``own_interpreter``: then a judge is started for this run alone. Its workers are forks
+    of a new interpreter, with a string-hash seed of their own (``-I`` ignores ``PYTHONHASHSEED``,
+    so Python draws one): runs meant to show whether an outcome varies must not share one.
     """
     options = {
         "ids": list(ids or []),
@@ -428,7 +432,7 @@ def run_tests_in(
         "schedule_seed": schedule_seed,
         "warm": warm,
     }
-    server = _thread_server(workspace_dir)
+    server = None if own_interpreter else _thread_server(workspace_dir)
     if server is not None:
         return server.run(workspace_dir, **options)
     with JudgeServer(workspace_dir) as one_run:

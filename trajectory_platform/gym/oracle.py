@@ -53,6 +53,7 @@ def run_oracle(
     timeout_s: float = 10.0,
     run_label: str = "oracle",
     warm: bool = True,
+    own_interpreter: bool = False,
 ) -> OracleResult:
     """Run ``fixture``'s sealed FAIL_TO_PASS and PASS_TO_PASS tests against a final workspace.
 
@@ -60,8 +61,9 @@ def run_oracle(
     log records it). The tests folder is replaced by the sealed files, whatever the agent left
     there; ``final_answer`` is readable by report-style tests and never by workspace code paths.
     Callers that run the oracle repeatedly name each run (``run_label``): the same files and label
-    give the same scheduler seed, different labels independent ones. ``warm``: see
-    :func:`~trajectory_platform.gym.judge.run_tests_in` (``False`` only to compare).
+    give the same scheduler seed, different labels independent ones. ``warm`` and
+    ``own_interpreter``: see :func:`~trajectory_platform.gym.judge.run_tests_in` (``warm=False``
+    only to compare; ``own_interpreter`` for a repeated run, so it draws its own string-hash seed).
     """
     start = time.perf_counter()
     try:
@@ -82,6 +84,7 @@ def run_oracle(
             timeout_s=timeout_s,
             schedule_seed=derive_schedule_seed({**files, "\0final_answer": final_answer or ""}, run_label),
             warm=warm,
+            own_interpreter=own_interpreter,
         )
     status = {tid: run.results.get(tid, {}).get("status", "error") for tid in ids}
     f2p = {t: status[t] for t in fixture.fail_to_pass}

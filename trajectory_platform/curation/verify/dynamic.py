@@ -71,9 +71,10 @@ _SOLUTION_NONDETERMINISM = re.compile(
 """What makes a solution's own outcome vary from run to run: clocks, randomness, threads, process
 ids, the environment (the run's ``GYM_SCHEDULE_SEED`` among it), object addresses and string hashes
 (randomized per interpreter), temporary file names, and imports by computed name, which hide any
-of these. Liberal on purpose: a solution wrongly suspected costs reruns, never a verdict. The K
-runs of one judge share its interpreter's hash seed, so a string hash or a set's order read as a
-coin agrees with itself across them (a red team's, 2026-12-06): that one is not caught here."""
+of these. Liberal on purpose: a solution wrongly suspected costs reruns, never a verdict. Each rerun
+starts an interpreter of its own (``own_interpreter``): a kept judge's runs share its string-hash
+seed, and a solution that read ``hash()`` or a set's order as a coin agreed with itself across all
+K of them (red team, 2026-12-06)."""
 
 
 def reads_nondeterminism(diff: DiffView) -> bool:
@@ -137,6 +138,7 @@ def run_dynamic(
             final_answer=final_answer,
             timeout_s=timeout_s,
             run_label=f"verify:{len(outcomes)}",
+            own_interpreter=bool(outcomes),  # a rerun draws its own string-hash seed
         )
         outcomes.append(result.passed)
         exit_codes.extend(result.exit_codes)
@@ -189,6 +191,7 @@ def calibrate_oracle(fixture: FixtureContext, config: DynamicConfig) -> list[boo
             final_answer=handle.reference_answer,
             timeout_s=fixture.timeout_s(config.oracle_timeout_s),
             run_label=f"calibrate:{attempt}",
+            own_interpreter=attempt > 0,  # as the reruns of an episode: no shared hash seed
         ).passed
         for attempt in range(config.calibration_runs)
     ]
