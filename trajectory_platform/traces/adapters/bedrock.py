@@ -68,6 +68,16 @@ ANTHROPIC_RESPONSE_KEYS = ("role", "content", "stop_reason", "usage")
 TASK_ID_SOURCE = f"`requestMetadata.task_id` (Converse), else {CHAT_TASK_ID_SOURCE}"
 
 
+def is_converse_blocks(value: Any) -> bool:
+    """A list of Converse content blocks: objects of one key each, a kind Converse names among them
+    (a block of a kind this adapter does not know is then a reject naming it, never text)."""
+    return (
+        isinstance(value, list)
+        and all(isinstance(b, dict) and len(b) == 1 for b in value)
+        and any(next(iter(b)) in BLOCK_KINDS for b in value)
+    )
+
+
 def _is_converse_content(messages: Any) -> bool:
     """Messages whose content blocks name their kind by their key (``{"toolUse": ...}``), not by a
     ``type`` field (Anthropic, OpenAI parts)."""
@@ -92,7 +102,7 @@ def _block_kind(block: Any, where: str) -> str:
     return next(iter(block))
 
 
-def _text_of_blocks(blocks: Any, where: str) -> str | None:
+def converse_text(blocks: Any, where: str) -> str | None:
     """The text of ``system``, a guard or citations block, or a tool result's content: text and JSON
     blocks in order, media as a marker."""
     pieces = []
@@ -117,7 +127,7 @@ def _reasoning_of(block: Any, where: str) -> str:
     return REDACTED  # ``redactedContent``: encrypted by the provider
 
 
-def _events_of_message(message: Any, where: str) -> list[Event]:
+def converse_events(message: Any, where: str) -> list[Event]:
     """One Converse message: an assistant turn is one event (text, reasoning, calls in block order);
     a user turn is its text as a user event and each tool result as a tool event, in block order."""
     expect(message, dict, where)
@@ -146,7 +156,7 @@ def _events_of_message(message: Any, where: str) -> list[Event]:
             events.append(
                 Event(
                     kind="tool",
-                    content=_text_of_blocks(result.get("content", []), f"{at}.toolResult.content"),
+                    content=converse_text(result.get("content", []), f"{at}.toolResult.content"),
                     tool_call_id=optional_str(result.get("toolUseId"), f"{at}.toolResult.toolUseId"),
                     status="error" if status == "error" else "ok",
                 )
@@ -159,7 +169,7 @@ def _events_of_message(message: Any, where: str) -> list[Event]:
             texts.append(
                 expect(text, dict, f"{at}.{kind}.text").get("text", "")
                 if text is not None
-                else _text_of_blocks(inner.get("content", []), f"{at}.{kind}.content") or ""
+                else converse_text(inner.get("content", []), f"{at}.{kind}.content") or ""
             )
         elif kind == "text":
             texts.append(expect(block[kind], str, f"{at}.text"))
@@ -279,9 +289,9 @@ class BedrockAdapter(Adapter):
 
 def _read_converse(request: dict[str, Any], response: Any, episode: Episode) -> None:
     if request.get("system") is not None:
-        episode.events.append(Event(kind="system", content=_text_of_blocks(request["system"], "system")))
+        episode.events.append(Event(kind="system", content=converse_text(request["system"], "system")))
     for index, message in enumerate(expect(request["messages"], list, "messages")):
-        episode.events.extend(_events_of_message(message, f"messages[{index}]"))
+        episode.events.extend(converse_events(message, f"messages[{index}]"))
     if request.get("toolConfig") is not None:
         episode.tools = tool_specs_of(request["toolConfig"], "toolConfig")
     sampling = request.get("inferenceConfig")
@@ -291,7 +301,7 @@ def _read_converse(request: dict[str, Any], response: Any, episode: Episode) -> 
         return  # the request alone was logged: the conversation ends where the model was asked
     expect(response, dict, "response")
     output = expect(response.get("output"), dict, "response.output")
-    answer = _events_of_message(output.get("message"), "response.output.message")
+    answer = converse_events(output.get("message"), "response.output.message")
     answer[0].finish_reason = optional_str(response.get("stopReason"), "response.stopReason")
     usage = expect(response.get("usage", {}), dict, "response.usage")
     answer[0].input_tokens = usage.get("inputTokens")

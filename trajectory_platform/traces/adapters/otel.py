@@ -58,9 +58,9 @@ from trajectory_platform.traces.adapters.otel_messages import (
     Message,
     ai_sdk_messages,
     json_attr,
-    message_of_event,
     message_of_indexed,
     message_of_parts,
+    messages_of_event,
     task_id_of_span,
     text_of_value,
     tool_definitions,
@@ -164,8 +164,8 @@ class Span:
             return None
         events = sorted(self.messages, key=lambda m: (m[0], m[1]))
         return (
-            [message_of_event(name, body) for _, _, name, body in events if name != CHOICE_EVENT],
-            [message_of_event(name, body) for _, _, name, body in events if name == CHOICE_EVENT],
+            [m for _, _, name, body in events if name != CHOICE_EVENT for m in messages_of_event(name, body)],
+            [m for _, _, name, body in events if name == CHOICE_EVENT for m in messages_of_event(name, body)],
         )
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import TASK_ID_KEYS, RecordError, arguments_text, task_id_of
+from trajectory_platform.traces.adapters.bedrock import converse_events, converse_text, is_converse_blocks
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import ToolCall, canonical_json
 
@@ -81,7 +82,35 @@ def message_of_parts(raw: dict[str, Any]) -> Message:
     return message
 
 
-def message_of_event(name: str, attrs: dict[str, Any]) -> Message:
+def messages_of_event(name: str, attrs: dict[str, Any]) -> list[Message]:
+    """An event-per-message span event (conventions <= 1.36), as one message, or, where the event's
+    content is a JSON list of Bedrock Converse content blocks (Strands Agents writes
+    ``[{"text": ...}, {"toolUse": ...}]``), the messages those blocks hold: the text, the calls
+    (``toolUse``) and each result (``toolResult``) its own tool message. Read as a plain string,
+    that JSON became the turn's text and its calls were lost."""
+    choice = name == CHOICE_EVENT
+    raw = attrs.get("message") if choice else attrs.get("content")
+    blocks = json_attr(raw) if isinstance(raw, str) and raw.lstrip().startswith("[") else raw
+    if not is_converse_blocks(blocks):
+        return [_message_of_event(name, attrs)]
+    role = "assistant" if choice else EVENT_ROLES[name]
+    if role == "system":
+        return [Message("system", text=converse_text(blocks, name))]
+    speaker = (
+        "assistant" if role == "assistant" else "user"
+    )  # Converse has no tool role: results are user blocks
+    messages = []
+    for event in converse_events({"role": speaker, "content": blocks}, name):
+        message = Message(
+            event.kind, text=event.content, reasoning=event.reasoning, call_id=event.tool_call_id
+        )
+        message.calls = list(event.tool_calls)
+        message.finish_reason = attrs.get("finish_reason") if event.kind == "assistant" else None
+        messages.append(message)
+    return messages
+
+
+def _message_of_event(name: str, attrs: dict[str, Any]) -> Message:
     """An event-per-message span event (conventions <= 1.36)."""
     body = attrs
     if name == CHOICE_EVENT:
