@@ -12,7 +12,7 @@ import pytest
 
 from trajectory_platform.curation.redact.files import UnreadableLine, redact_file
 from trajectory_platform.traces.drops import Drop
-from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.ingest import ingest_paths, sample_logs_root
 
 AWS = "AKIAQWERTYUIOP234567"
 SECRET_LINE = json.dumps({"messages": "not a list", "note": f"aws_access_key_id={AWS}"})
@@ -98,7 +98,11 @@ def test_a_raw_traces_run_over_a_poisoned_source_stores_no_secret(tmp_path, pipe
     from trajectory_platform.resources import build_resources
 
     workdir = tmp_path / "workdir"
-    poisoned_source(workdir / "trace_source", pipeline_key)
+    day = poisoned_source(workdir / "trace_source", pipeline_key)
+    sample = sample_logs_root() / "2026-11-01" / "anthropic_messages.jsonl"
+    asks = json.loads(sample.read_text().splitlines()[0])  # its first user turn is the task's prompt,
+    asks["messages"][0]["content"] = f"deploy with {AWS}"  # which the UI's preview showed
+    (day / "prompt.jsonl").write_text(json.dumps(asks) + "\n")
     resources = build_resources(workdir)
     result = materialize(
         [raw_traces, ingest_rejects_explained], partition_key="2026-11-01", resources=resources
@@ -112,6 +116,14 @@ def test_a_raw_traces_run_over_a_poisoned_source_stores_no_secret(tmp_path, pipe
         assert not any(s in path.read_bytes() for s in secrets), path
     out, err = capfd.readouterr()
     assert not any(s.decode() in out + err for s in secrets)
+    shown = json.dumps(  # what the UI shows (an in-process run keeps its event log in memory)
+        [
+            {k: str(v.value) for k, v in m.metadata.items()}
+            for m in result.asset_materializations_for_node("raw_traces")
+        ]
+    )
+    assert "anthropic:an-repo-survey" in shown, "the preview was read"
+    assert not any(s.decode() in shown for s in secrets)
     # The raw corpus is the redaction engine's input: the decoded UTF-16 log's key is there by design,
     # and the pipeline key is nowhere.
     raw = b"".join(p.read_bytes() for p in (workdir / "parquet" / "raw_traces").glob("*.parquet"))

@@ -137,15 +137,19 @@ def _cell(value: object, width: int = 60) -> str:
 
 
 def _episode_preview(episodes: pa.Table) -> str:
-    """A markdown table of the first episodes: id, format, events, status, prompt."""
+    """A markdown table of the first episodes: id, format, events, status, prompt length.
+
+    Never the prompt's text: these tables are not redacted yet, and metadata lands in Dagster's
+    event log, which no redaction reaches (a prompt that held a key showed it in the UI). The text
+    is read where it is safe to: the redacted corpus."""
     if episodes.num_rows == 0:
         return "_no episodes in this partition_"
-    rows = ["| episode_id | format | events | status | prompt |", "|---|---|---|---|---|"]
+    rows = ["| episode_id | format | events | status | prompt chars |", "|---|---|---|---|---|"]
     for row in episodes.slice(0, PREVIEW_ROWS).to_pylist():
         task, outcome = row.get("task") or {}, row.get("outcome") or {}
         rows.append(
             f"| {_cell(row['episode_id'], 40)} | {row['source_format']} | {len(row.get('events') or [])} "
-            f"| {_cell(outcome.get('terminal_status'))} | {_cell(task.get('prompt'))} |"
+            f"| {_cell(outcome.get('terminal_status'))} | {len(task.get('prompt') or '')} |"
         )
     return "\n".join(rows)
 
