@@ -153,9 +153,9 @@ class AnthropicAdapter(Adapter):
     bare_list_key = "messages"
 
     def is_bare_list(self, document: Any) -> bool:
-        """A file that is a bare list of Messages API messages holding Anthropic blocks (what Cline
-        and Roo Code keep as ``api_conversation_history.json``): read here, not as OpenAI messages,
-        whose reader would turn a ``tool_use`` block into text."""
+        """A file that is a bare list of Messages API messages holding Anthropic blocks: read here,
+        not as OpenAI messages, whose reader would turn a ``tool_use`` block into text (Cline's and
+        Roo Code's ``api_conversation_history.json`` is the ``cline`` format's, read the same way)."""
         return is_message_list(document) and _has_anthropic_blocks(document)
 
     def claims_record(self, record: dict[str, Any]) -> bool:
