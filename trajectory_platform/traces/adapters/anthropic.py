@@ -36,16 +36,23 @@ ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", 
 REDACTED = "[redacted thinking]"
 
 
+def _is_anthropic_block(block: Any) -> bool:
+    """A content block only Anthropic writes. Mistral writes a ``thinking`` chunk too, holding a
+    list of text chunks where Anthropic's holds a string: that message is not Anthropic's."""
+    if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+        return False
+    if block["type"] == "thinking":
+        return isinstance(block.get("thinking"), str)
+    return block["type"] in ANTHROPIC_BLOCKS
+
+
 def _has_anthropic_blocks(messages: Any) -> bool:
     if not isinstance(messages, list):
         return False
     return any(
         isinstance(m, dict)
         and isinstance(m.get("content"), list)
-        and any(
-            isinstance(b, dict) and isinstance(b.get("type"), str) and b["type"] in ANTHROPIC_BLOCKS
-            for b in m["content"]
-        )
+        and any(_is_anthropic_block(b) for b in m["content"])
         for m in messages
     )
 
