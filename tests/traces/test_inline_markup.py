@@ -74,15 +74,17 @@ def test_markup_a_message_talks_about_stays_text(tmp_path: Path):
         '~~~\n<tool_call>\n{"name": "get_price", "arguments": {}}\n</tool_call>\n~~~',
         "Use `<think>` tags for reasoning.",
         "Close the block with `</think>` when done.",
-        "<get_price><symbol>ACME</symbol></get_price>\nand <undeclared_tool><a>1</a></undeclared_tool>",
     )
     for index, text in enumerate(texts):
-        episode = _read(tmp_path, {**_chat(text, tools=TOOLS), "id": f"c{index}"})
-        shown = episode.events[1]
-        assert (shown.content, shown.reasoning) == (text, None) or index == 5, index
-    # a bare XML element is a call only when it names a declared tool
+        shown = _read(tmp_path, {**_chat(text, tools=TOOLS), "id": f"c{index}"}).events[1]
+        assert (shown.content, shown.reasoning, shown.tool_calls) == (text, None, []), index
+
+
+def test_a_bare_xml_element_is_a_call_only_when_it_names_a_declared_tool(tmp_path: Path):
+    text = "<get_price><symbol>ACME</symbol></get_price>\n<undeclared_tool><a>1</a></undeclared_tool>"
+    episode = _read(tmp_path, _chat(text, tools=TOOLS))
     assert _calls(episode) == [("get_price", {"symbol": "ACME"})]
-    assert episode.events[1].content == "and <undeclared_tool><a>1</a></undeclared_tool>"
+    assert episode.events[1].content == "<undeclared_tool><a>1</a></undeclared_tool>"
 
 
 def test_a_log_with_structured_calls_keeps_its_text(tmp_path: Path):
