@@ -1,5 +1,6 @@
 """Anthropic Messages conversations kept as a bare list of messages (traces/adapters/anthropic.py):
-what Cline and Roo Code keep as ``api_conversation_history.json``."""
+the shape Cline and Roo Code keep as ``api_conversation_history.json`` (their task folders are
+the ``cline`` format)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ HISTORY = [
 
 
 def test_a_bare_list_with_anthropic_blocks_is_read_as_anthropic_not_as_openai_text(tmp_path: Path):
-    path = write_json(tmp_path, "api_conversation_history.json", HISTORY)
+    path = write_json(tmp_path, "history.json", HISTORY)
     assert detect_format(SourceFile.read(path)).name == "anthropic"
     episode = one_episode(path)
     assert [e.kind for e in episode.events] == ["user", "assistant", "tool", "assistant"]

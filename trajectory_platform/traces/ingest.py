@@ -40,6 +40,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
+from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
 from trajectory_platform.traces.drops import Drop, Tally, without_record_text
 from trajectory_platform.traces.ingest_settings import IngestSettings
 from trajectory_platform.traces.parquet import write_parquet
@@ -132,6 +133,9 @@ class IngestResult:
     files_skipped: dict[str, int] = field(default_factory=dict)
     """Files found in the folders given that are not logs by their name (``.txt``, an Inspect
     ``.eval`` archive), by suffix: never read, but counted so none goes unnoticed."""
+    markup_kept_as_text: Counter[str] = field(default_factory=Counter)
+    """Blocks of inline markup (a tool call, a ``<think>``) left as text because they could not be
+    read, by reason (``adapters/inline_markup.py``; each episode counts its own in ``extra_json``)."""
     lone_surrogates_replaced: int = 0
     """Lone UTF-16 surrogates replaced by U+FFFD in the normalized episodes' text
     (``unicode_text.py``; each episode counts its own in ``extra_json``)."""
@@ -155,6 +159,7 @@ class IngestResult:
             "bytes": self.bytes_read,
             "skipped_files": dict(sorted(self.files_skipped.items())),
             "lone_surrogates_replaced": self.lone_surrogates_replaced,
+            "markup_kept_as_text": dict(sorted(self.markup_kept_as_text.items())),
             "counts_by_format": dict(sorted(self.counts_by_format.items())),
             "top_reject_reasons": dict(list(self.reject_reasons().items())[:top]),
         }
@@ -462,11 +467,13 @@ def _ingest_file(
             if record.error is not None:
                 raise record.error
             episode = adapter.parse(record, src)
+            native = adapter.name == "native"  # the platform's own record: read back as written
+            markup = MarkupTally() if native else lift_inline_markup(episode, adapter.markup_tools)
             replaced = scrub_episode(episode)
             if episode.task.fixture_id is None and task_map is not None:
                 episode.task.fixture_id = task_map.task_for(src.path)
             validate_episode(episode, max_field_chars)
-            if adapter.name != "native":  # the platform's own record is read back exactly as written
+            if not native:
                 episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)
         except RecordError as error:
             result.rejects.append(_reject(src, adapter, record, error, file_date))
@@ -477,6 +484,7 @@ def _ingest_file(
         if date is not None or episode.partition_date is None:
             episode.partition_date = date or file_date or partition_date_for(src.path, episode)
         result.lone_surrogates_replaced += replaced
+        result.markup_kept_as_text.update(markup.kept_as_text)
         keep(episode)
 
 

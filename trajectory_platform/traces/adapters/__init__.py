@@ -22,6 +22,7 @@ from trajectory_platform.traces.adapters.base import (
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
+from trajectory_platform.traces.adapters.cline import ClineAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
 from trajectory_platform.traces.adapters.codex_exec import CodexExecAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
@@ -62,6 +63,7 @@ ADAPTERS: dict[str, Adapter] = {
         OpenAIAgentsAdapter(),
         MLflowAdapter(),
         ClaudeCodeAdapter(),
+        ClineAdapter(),
         CodexAdapter(),
         CodexExecAdapter(),
         GeminiCliAdapter(),

@@ -36,16 +36,23 @@ ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", 
 REDACTED = "[redacted thinking]"
 
 
+def _is_anthropic_block(block: Any) -> bool:
+    """A content block only Anthropic writes. Mistral writes a ``thinking`` chunk too, holding a
+    list of text chunks where Anthropic's holds a string: that message is not Anthropic's."""
+    if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+        return False
+    if block["type"] == "thinking":
+        return isinstance(block.get("thinking"), str)
+    return block["type"] in ANTHROPIC_BLOCKS
+
+
 def _has_anthropic_blocks(messages: Any) -> bool:
     if not isinstance(messages, list):
         return False
     return any(
         isinstance(m, dict)
         and isinstance(m.get("content"), list)
-        and any(
-            isinstance(b, dict) and isinstance(b.get("type"), str) and b["type"] in ANTHROPIC_BLOCKS
-            for b in m["content"]
-        )
+        and any(_is_anthropic_block(b) for b in m["content"])
         for m in messages
     )
 
@@ -153,9 +160,9 @@ class AnthropicAdapter(Adapter):
     bare_list_key = "messages"
 
     def is_bare_list(self, document: Any) -> bool:
-        """A file that is a bare list of Messages API messages holding Anthropic blocks (what Cline
-        and Roo Code keep as ``api_conversation_history.json``): read here, not as OpenAI messages,
-        whose reader would turn a ``tool_use`` block into text."""
+        """A file that is a bare list of Messages API messages holding Anthropic blocks: read here,
+        not as OpenAI messages, whose reader would turn a ``tool_use`` block into text (Cline's and
+        Roo Code's ``api_conversation_history.json`` is the ``cline`` format's, read the same way)."""
         return is_message_list(document) and _has_anthropic_blocks(document)
 
     def claims_record(self, record: dict[str, Any]) -> bool:

@@ -639,6 +639,9 @@ class Adapter:
     """Where the format's records name the task they ran against (``episode.task.fixture_id``),
     ``None`` for a format that records none: what docs/formats.md tables, and what an episode left
     ``unverifiable`` for lack of a task id is told."""
+    markup_tools: frozenset[str] = frozenset()
+    """Tool names the format itself fixes (Cline's), whose XML elements in an assistant's text are
+    calls as a declared tool's are (``inline_markup.py``)."""
     bare_list_key: str | None = None
     """Chat formats whose whole file may be one bare list (a message list, an item list, a contents
     list): such a file, when :meth:`is_bare_list` says so, is one record ``{bare_list_key: list}``."""

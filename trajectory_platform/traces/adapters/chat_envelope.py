@@ -23,10 +23,19 @@ from typing import Any
 
 from trajectory_platform.traces.adapters.base import object_field
 from trajectory_platform.traces.adapters.openai_responses import is_item_list
+from trajectory_platform.traces.adapters.reasoning_fields import REASONING_KEYS
 
 MAX_DEPTH = 4
 """Levels of objects searched below the record for the conversation and the response."""
-MESSAGE_KEYS = ("content", "tool_calls", "function_call", "reasoning_content", "refusal", "name")
+MESSAGE_KEYS = (
+    "content",
+    "tool_calls",
+    "function_call",
+    *REASONING_KEYS,
+    "reasoning_details",
+    "refusal",
+    "name",
+)
 """What an assistant message response carries as a message (an Anthropic response's ``id``,
 ``type``, ``stop_reason`` and ``usage`` are the call's, not the message's)."""
 

@@ -6,7 +6,10 @@ is its own record, rejected). Assistant lines written for the same API response 
 ``message.id``) are merged into one assistant event, so parallel tool calls stay one turn. A
 ``summary`` line is a compaction: it becomes a ``compaction`` event replacing the conversation
 through the entry its ``leafUuid`` names (a resumed session's file starts with summaries of an
-earlier file: their leaf is not here, so ``replaces_through`` stays null). Sidechain lines
+earlier file: their leaf is not here, so ``replaces_through`` stays null). So is the user line
+Claude Code writes after a ``compact_boundary`` (``isCompactSummary``): its text is the summary the
+runtime wrote of everything before it, not the user speaking, so it is never a user turn (nor the
+task's prompt); it replaces every event before it. Sidechain lines
 (sub-agent transcripts) and runtime lines (``system``, hooks, snapshots) were never shown to
 this conversation's model; they are counted in ``extra_json`` instead of becoming events. Runtime
 lines that name no session (``file-history-snapshot``, ``permission-mode``) are counted with the
@@ -37,6 +40,7 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     name_tool_results,
     optional_str,
+    text_of,
 )
 from trajectory_platform.traces.record import Episode, Event, ToolSpec, canonical_json
 
@@ -168,6 +172,14 @@ class ClaudeCodeAdapter(Adapter):
                 continue
             message = expect(entry.get("message"), dict, f"line {line.line}.message")
             stamp = optional_str(entry.get("timestamp"), f"line {line.line}.timestamp")
+            if kind == "user" and entry.get("isCompactSummary") is True:
+                summary = text_of(message.get("content"), f"line {line.line}.message.content")
+                through = len(episode.events) - 1 if episode.events else None
+                episode.events.append(
+                    Event(kind="compaction", content=summary, replaces_through=through, timestamp=stamp)
+                )
+                last_message_id = None
+                continue
             message_id = message.get("id") if kind == "assistant" else None
             previous = episode.events[-1] if episode.events else None
             if message_id and message_id == last_message_id and previous is not None:

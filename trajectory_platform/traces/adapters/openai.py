@@ -26,6 +26,7 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     text_of,
 )
+from trajectory_platform.traces.adapters.reasoning_fields import reasoning_of_message
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -73,8 +74,7 @@ def event_of_message(message: Any, where: str) -> Event:
         if message.get("function_call") is not None:
             legacy = expect(message["function_call"], dict, f"{where}.function_call")
             event.tool_calls.append(tool_call_of({"function": legacy}, f"{where}.function_call"))
-        reasoning = message.get("reasoning_content", message.get("reasoning"))
-        event.reasoning = text_of(reasoning, f"{where}.reasoning")
+        event.reasoning = reasoning_of_message(message, where)
         if message.get("refusal") is not None and event.content is None:
             event.content = optional_str(message["refusal"], f"{where}.refusal")
         weight = message.get("weight")

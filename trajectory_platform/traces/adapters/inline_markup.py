@@ -1,0 +1,347 @@
+"""Tool calls, tool results and reasoning written as markup inside message text, lifted into the
+record's structured fields.
+
+Open-weight chat templates and many agents write tool use into the assistant's text instead of a
+structured field: Hermes / Qwen ``<tool_call>{"name", "arguments"}</tool_call>`` (JSON, or a Python
+literal with single quotes) answered by ``<tool_response>`` turns, Llama 3.1 ``<function=name>{...}
+</function>``, Qwen3-Coder ``<tool_call><function=name><parameter=key>value</parameter>...``,
+``<function_call>{...}</function_call>``, Cline's XML elements named after the tool
+(``<read_file><path>a.py</path></read_file>``), and ``<think>`` / ``<thinking>`` / ``<reasoning>``
+blocks. Kept as text, the record holds no calls: replay cannot run them and training masks them as
+prose. :func:`lift_inline_markup` runs once on every imported episode (``ingest.py``), whatever its
+format, so each chat-like adapter gets it without a call of its own.
+
+What counts as markup (the false-positive rule): a tag opening a line (only blanks before it on
+its line, or right after another lifted block), outside fenced code blocks. A message that talks
+*about* ``<tool_call>`` in a sentence, a quote (``> ...``), inline code or a code fence stays text.
+An explicit call tag (``tool_call``, ``function_call``, ``function=``) must hold a payload that
+parses (``json``, else :func:`ast.literal_eval`, never ``eval``) into a call that names its tool.
+A bare XML element is a call only when its name is a tool the episode declares (its ``tools``, or
+the format's fixed tool set: Cline's), since ``<path>`` or ``<result>`` alone mean nothing.
+
+Calls are lifted only in an episode with no structured call at all: a log that records calls in
+fields says what its calls were, and its text is the model's prose. Reasoning is lifted into an
+assistant turn whose ``reasoning`` is empty. A malformed block (an unclosed tag, a payload that does
+not parse or names no tool) is never guessed at: the turn keeps its text, and the reason is counted
+(``extra_json.inline_markup.kept_as_text``; :data:`MARKUP_KEY`), as are the blocks lifted.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import RecordError, arguments_text
+from trajectory_platform.traces.adapters.openai import tool_specs_of
+from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
+
+MARKUP_KEY = "inline_markup"
+"""The ``extra_json`` key holding what :func:`lift_inline_markup` lifted, and kept as text (by reason)."""
+
+REASONING_TAGS = ("think", "thinking", "reasoning")
+CALL_TAGS = ("tool_call", "function_call")
+RESULT_TAGS = ("tool_response", "tool_result")
+
+_BLANKS = re.compile(r"\s*")
+_FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
+_OPEN = re.compile(r"<(function=[\w.\-]+|[a-z_][\w\-]*)>")
+_FUNCTION = re.compile(r"\A\s*<function=([\w.\-]+)>(.*)</function>\s*\Z", re.DOTALL)
+_PARAMETER = re.compile(r"<parameter=([\w.\-]+)>\n?(.*?)\n?</parameter>", re.DOTALL)
+_CHILD = re.compile(r"<([a-z_][\w\-]*)>\n?(.*?)\n?</\1>", re.DOTALL)
+
+
+class MarkupError(ValueError):
+    """A block that looks like markup but cannot be read: its ``reason`` is the counted key."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Block:
+    """One top-level tag of a text: its name (``function=x`` kept whole), its inner text, its span."""
+
+    tag: str
+    inner: str
+    start: int
+    end: int
+
+
+@dataclass
+class MarkupTally:
+    """What was lifted, and what was kept as text by reason: recorded on the episode."""
+
+    lifted: Counter[str] = field(default_factory=Counter)
+    kept_as_text: Counter[str] = field(default_factory=Counter)
+
+    def as_json(self) -> dict[str, Any]:
+        """The tally as ``extra_json`` records it: only the parts that counted something."""
+        out: dict[str, Any] = {}
+        if self.lifted:
+            out["lifted"] = dict(sorted(self.lifted.items()))
+        if self.kept_as_text:
+            out["kept_as_text"] = dict(sorted(self.kept_as_text.items()))
+        return out
+
+
+def _fenced_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans inside fenced code blocks (an unclosed fence runs to the end)."""
+    marks = [m.start() for m in _FENCE.finditer(text)]
+    if len(marks) % 2:
+        marks.append(len(text))
+    return list(zip(marks[::2], marks[1::2], strict=True))
+
+
+def _opens_line(text: str, start: int) -> bool:
+    """Is only blank space before ``start`` on its line? (Scans the blanks only: linear overall.)"""
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    return start == 0 or text[start - 1] == "\n"
+
+
+def top_level_blocks(text: str, tags: frozenset[str]) -> list[Block]:
+    """The blocks of ``text`` whose tag is in ``tags`` (``function=`` stands for every
+    ``function=name``) and that stand at top level: opening a line or right after another block,
+    outside fenced code. Raises :class:`MarkupError` for such a tag left unclosed."""
+    fences = _fenced_spans(text)
+    blocks: list[Block] = []
+    pos = 0
+    after_block = -1  # where the next block may start right after the last one
+    while (match := _OPEN.search(text, pos)) is not None:
+        tag, start = match.group(1), match.start()
+        family = "function=" if tag.startswith("function=") else tag
+        pos = match.end()
+        if family not in tags or any(a <= start < b for a, b in fences):
+            continue
+        if start != after_block and not _opens_line(text, start):
+            continue
+        closing = "</function>" if family == "function=" else f"</{tag}>"
+        close = text.find(closing, pos)
+        if close < 0:
+            raise MarkupError(f"unclosed {family.rstrip('=')} tag")
+        blocks.append(Block(tag, text[pos:close], start, close + len(closing)))
+        pos = close + len(closing)
+        after_block = _BLANKS.match(text, pos).end()  # type: ignore[union-attr]
+    return blocks
+
+
+def _rest(text: str, blocks: list[Block]) -> str | None:
+    """``text`` without ``blocks``, trimmed; ``None`` when nothing else was written."""
+    pieces, pos = [], 0
+    for block in blocks:
+        pieces.append(text[pos : block.start])
+        pos = block.end
+    pieces.append(text[pos:])
+    rest = "".join(pieces).strip()
+    return rest or None
+
+
+def literal(payload: str) -> Any:
+    """A payload read as JSON, else as a Python literal (``ast.literal_eval``: data only, never
+    code), as templates that print a Python dict write it. Raises :class:`MarkupError`."""
+    text = payload.strip()
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        pass
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise MarkupError("unparseable call payload") from None
+
+
+def _call_of(value: Any) -> ToolCall:
+    """A parsed payload as one call: ``{"name", "arguments" | "parameters"}`` or OpenAI's
+    ``{"function": {...}}``; a payload naming no tool is no call."""
+    if isinstance(value, dict) and isinstance(value.get("function"), dict):
+        value = {**value["function"], "id": value.get("id")}
+    if not isinstance(value, dict) or not isinstance(value.get("name"), str) or not value["name"]:
+        raise MarkupError("call payload names no tool")
+    arguments = value.get("arguments", value.get("parameters", value.get("args")))
+    call_id = value.get("id") if isinstance(value.get("id"), str) else None
+    return ToolCall(id=call_id, name=value["name"], arguments=arguments_text(arguments))
+
+
+def _function_block(name: str, inner: str) -> ToolCall:
+    """``<function=name>`` followed by a JSON / literal payload (Llama 3.1), or by
+    ``<parameter=key>value</parameter>`` elements (Qwen3-Coder), or by nothing."""
+    if not inner.strip():
+        return ToolCall(id=None, name=name, arguments=None)
+    parameters = _PARAMETER.findall(inner)
+    if parameters:
+        if _PARAMETER.sub("", inner).strip():
+            raise MarkupError("text between function parameters")
+        return ToolCall(id=None, name=name, arguments=canonical_json(dict(parameters)))
+    arguments = literal(inner)
+    if not isinstance(arguments, dict):
+        raise MarkupError("function arguments are not an object")
+    return ToolCall(id=None, name=name, arguments=canonical_json(arguments))
+
+
+def _calls_of_block(block: Block, xml_tools: frozenset[str]) -> list[ToolCall]:
+    """The calls one block writes."""
+    if block.tag.startswith("function="):
+        return [_function_block(block.tag.removeprefix("function="), block.inner)]
+    if block.tag in xml_tools:
+        children = _CHILD.findall(block.inner)
+        if _CHILD.sub("", block.inner).strip():
+            raise MarkupError("text between tool parameters")
+        return [ToolCall(id=None, name=block.tag, arguments=canonical_json(dict(children)))]
+    nested = _FUNCTION.match(block.inner)
+    if nested is not None:
+        return [_function_block(nested.group(1), nested.group(2))]
+    value = literal(block.inner)
+    return [_call_of(item) for item in value] if isinstance(value, list) else [_call_of(value)]
+
+
+def _result_text(inner: str) -> tuple[str | None, str]:
+    """A ``<tool_response>``'s tool name (when it wraps ``{"name", "content"}``) and its content."""
+    try:
+        value = literal(inner)
+    except MarkupError:
+        return None, inner.strip()
+    if isinstance(value, dict) and isinstance(value.get("name"), str) and "content" in value:
+        content = value["content"]
+        return value["name"], content if isinstance(content, str) else canonical_json(content)
+    return None, inner.strip()
+
+
+def declared_in_system(events: list[Event]) -> list[ToolSpec]:
+    """Tools a system prompt declares in a ``<tools>`` block (Hermes, Qwen: anywhere in the prompt,
+    which the harness writes): one list, or one tool a line, JSON or Python literals. Raises
+    :class:`MarkupError` when the block cannot be read."""
+    for event in events:
+        found = re.search(r"<tools>(.*?)</tools>", event.content or "", re.DOTALL)
+        if event.kind != "system" or found is None:
+            continue
+        try:
+            value = literal(found.group(1))
+        except MarkupError:
+            value = [literal(line) for line in found.group(1).splitlines() if line.strip()]
+        try:
+            return tool_specs_of(value if isinstance(value, list) else [value], "tools")
+        except RecordError:
+            raise MarkupError("unreadable tools block") from None
+    return []
+
+
+def _lift_reasoning(event: Event, tally: MarkupTally) -> None:
+    """``<think>`` blocks of an assistant turn into its reasoning; also the text before a lone
+    closing ``</think>`` that ends its line, as DeepSeek-R1's template leaves it (it opens the block
+    in the prompt)."""
+    text = event.content
+    if event.kind != "assistant" or event.reasoning is not None or not text:
+        return
+    try:
+        blocks = top_level_blocks(text, frozenset(REASONING_TAGS))
+    except MarkupError as error:
+        tally.kept_as_text[error.reason] += 1
+        return
+    if not blocks:
+        head, closed, tail = text.partition("</think>")
+        ends_its_line = not tail.split("\n", 1)[0].strip()
+        if closed and ends_its_line and "<think>" not in head and not _fenced_spans(text):
+            event.reasoning, event.content = head.strip() or None, tail.strip() or None
+            tally.lifted["reasoning"] += 1
+        return
+    event.reasoning = "\n".join(b.inner.strip() for b in blocks) or None
+    event.content = _rest(text, blocks)
+    tally.lifted["reasoning"] += len(blocks)
+
+
+def _lift_calls(event: Event, xml_tools: frozenset[str], tally: MarkupTally) -> list[str | None]:
+    """Call blocks of an assistant turn into its ``tool_calls``; the names of the calls lifted."""
+    if event.kind != "assistant" or not event.content:
+        return []
+    tags = frozenset({*CALL_TAGS, "function=", *xml_tools})
+    try:
+        blocks = top_level_blocks(event.content, tags)
+        calls = [call for block in blocks for call in _calls_of_block(block, xml_tools)]
+    except MarkupError as error:
+        tally.kept_as_text[error.reason] += 1
+        return []
+    if not calls:
+        return []
+    event.tool_calls = calls
+    event.content = _rest(event.content, blocks)
+    tally.lifted["tool_calls"] += len(calls)
+    return [call.name for call in calls]
+
+
+def _lift_results(event: Event, pending: list[str | None], tally: MarkupTally) -> list[Event]:
+    """A tool turn, or a user turn answering lifted calls (Qwen puts results in the user turn),
+    made wholly of ``<tool_response>`` blocks: one tool event per block, named by the block or by
+    the pending call it answers, in order."""
+    if not event.content or event.kind not in ("tool", "user") or (event.kind == "user" and not pending):
+        return [event]
+    try:
+        blocks = top_level_blocks(event.content, frozenset(RESULT_TAGS))
+    except MarkupError as error:
+        tally.kept_as_text[error.reason] += 1
+        return [event]
+    if not blocks:
+        return [event]
+    if _rest(event.content, blocks) is not None:
+        tally.kept_as_text["tool response beside text"] += 1
+        return [event]
+    results = []
+    for block in blocks:
+        name, content = _result_text(block.inner)
+        answered = pending.pop(0) if pending else event.tool_name
+        results.append(
+            dataclasses.replace(
+                event,
+                kind="tool",
+                content=content,
+                tool_name=name or answered,
+                tool_call_id=event.tool_call_id if len(blocks) == 1 else None,
+            )
+        )
+    tally.lifted["tool_results"] += len(results)
+    return results
+
+
+def lift_inline_markup(episode: Episode, known_tools: frozenset[str] = frozenset()) -> MarkupTally:
+    """Lift the episode's inline markup into its structured fields (in place) and record the tally
+    in ``extra_json`` under :data:`MARKUP_KEY` when anything was lifted or kept. ``known_tools`` are
+    tool names the format fixes (Cline's), read as XML-element calls as declared tools are."""
+    tally = MarkupTally()
+    for event in episode.events:
+        _lift_reasoning(event, tally)
+    if not any(event.tool_calls for event in episode.events):
+        _lift_all_calls(episode, known_tools, tally)
+    if tally.lifted or tally.kept_as_text:
+        extra = episode.extra()
+        if episode.extra_json and not extra:
+            extra = {"extra": episode.extra_json}
+        extra[MARKUP_KEY] = tally.as_json()
+        episode.extra_json = canonical_json(extra)
+    return tally
+
+
+def _lift_all_calls(episode: Episode, known_tools: frozenset[str], tally: MarkupTally) -> None:
+    """Calls and their results, across the episode in order; tools a ``<tools>`` block declares
+    become the episode's tools when it lists none."""
+    if not episode.tools:
+        try:
+            episode.tools = declared_in_system(episode.events)
+        except MarkupError as error:
+            tally.kept_as_text[error.reason] += 1
+    xml_tools = frozenset({*known_tools, *(tool.name for tool in episode.tools)})
+    events: list[Event] = []
+    pending: list[str | None] = []
+    for event in episode.events:
+        names = _lift_calls(event, xml_tools, tally)
+        if event.kind == "assistant":
+            pending = names  # a turn without calls leaves none open
+            events.append(event)
+            continue
+        events.extend(_lift_results(event, pending, tally))
+    if tally.lifted["tool_calls"] or tally.lifted["tool_results"]:
+        episode.events = events
