@@ -110,6 +110,7 @@ def top_level_blocks(text: str, tags: frozenset[str]) -> list[Block]:
     ``function=name``) and that stand at top level: opening a line or right after another block,
     outside fenced code. Raises :class:`MarkupError` for such a tag left unclosed."""
     fences = _fenced_spans(text)
+    fence = 0  # the first fence not wholly before the match: matches come in text order (linear)
     blocks: list[Block] = []
     pos = 0
     after_block = -1  # where the next block may start right after the last one
@@ -117,7 +118,9 @@ def top_level_blocks(text: str, tags: frozenset[str]) -> list[Block]:
         tag, start = match.group(1), match.start()
         family = "function=" if tag.startswith("function=") else tag
         pos = match.end()
-        if family not in tags or any(a <= start < b for a, b in fences):
+        while fence < len(fences) and fences[fence][1] <= start:
+            fence += 1
+        if family not in tags or (fence < len(fences) and fences[fence][0] <= start):
             continue
         if start != after_block and not _opens_line(text, start):
             continue
