@@ -65,6 +65,7 @@ def test_dagster_raw_metadata_counts_unread_files_and_replaced_surrogates(tmp_pa
     assert meta["raw_traces"]["normalized"].value == 2
     assert meta["raw_traces"]["skipped_files"].value == {".txt": 1}
     assert meta["raw_traces"]["lone_surrogates_replaced"].value == 1
+    assert meta["raw_traces"]["markup_kept_as_text"].value == {}
 
 
 def test_dagster_three_partition_backfill_is_resumable_without_duplicates(tmp_path: Path, log_writer) -> None:
