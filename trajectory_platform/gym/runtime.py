@@ -307,7 +307,7 @@ def compaction_due(events: Sequence[Event], config: RuntimeConfig) -> Event | No
     return Event(kind="compaction", content=summary, replaces_through=cut - 1)
 
 
-def drift_notice(drifted_manifest: Manifest) -> str:
+def drift_notice(drifted_manifest: Manifest | ToolSurface) -> str:
     """The system message the runtime logs when a scheduled schema drift delivers a new manifest."""
     tools = protocol.render_tools(drifted_manifest.specs())
     return f"The tool manifest was updated to {drifted_manifest.tag}. Tools now:\n{tools}"

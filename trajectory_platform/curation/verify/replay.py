@@ -144,7 +144,7 @@ from trajectory_platform.gym.shell import (
 )
 from trajectory_platform.gym.tools import drifted
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
-from trajectory_platform.traces.record import Episode, Event
+from trajectory_platform.traces.record import Episode, Event, ToolCall
 
 SHELL_TOOLS = ("bash", "execute_bash", "shell", "run", "terminal", "cmd")
 """Tool names whose call runs a shell command."""
@@ -1179,17 +1179,18 @@ def _runtime_log_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
         refused = events[answer].kind == "refusal" and events[index].finish_reason != "length"
         if refused and tag and refusal_reason(call, tag) is None:
             return [Finding("refusal_not_the_runtimes", "a call the runtime would have run", answer)]
-    call_of = {call.id: (index, call) for index, call in calls}
+    call_of: dict[str | None, tuple[int, ToolCall | None]] = {call.id: (index, call) for index, call in calls}
     latest_turn = -1
     for index, event in enumerate(events):
         latest_turn = index if event.kind == "assistant" else latest_turn
         if event.kind != "refusal":
             continue
-        turn, call = call_of.get(event.tool_call_id, (latest_turn, None))
+        turn, refused_call = call_of.get(event.tool_call_id, (latest_turn, None))
+        tag = tags.get(event.tool_call_id)
         if (
             latest_turn < 0
-            or (event.tool_call_id is not None and call is None)
-            or not refusal_text_is_the_runtimes(event, call, tags.get(event.tool_call_id), events[turn])
+            or (event.tool_call_id is not None and refused_call is None)
+            or not refusal_text_is_the_runtimes(event, refused_call, tag, events[turn])
         ):
             return [Finding("refusal_not_the_runtimes", "a refusal the runtime does not write", index)]
     turns = [i for i, e in enumerate(events) if e.kind == "assistant"]
