@@ -16,6 +16,7 @@ from trajectory_platform.curation.verify.replay import _runtime_log_findings
 from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import (
+    AbandonPolicy,
     MalformedCallPolicy,
     ScriptedExpert,
     StaleSchemaPolicy,
@@ -178,3 +179,14 @@ def test_a_context_distilled_record_keeps_the_runtimes_context(watermark: int):
     student = context_distilled(teacher.episode)
     assert student.events[0].content == SYSTEM_PROMPT != teacher.episode.events[0].content
     assert _runtime_log_findings(student, make_fixture()) == []
+
+
+def test_a_summary_that_ends_an_abandoned_episode_is_the_runtimes():
+    """The runtime compacts before asking the policy, which may then abandon: the summary is the
+    log's last event (a false positive of the first version of the check)."""
+    fixture = build_library(0)[6]
+    episode = run_episode(
+        fixture, AbandonPolicy(), seed=6, config=RuntimeConfig(compaction_watermark_tokens=200)
+    )
+    assert episode.episode.events[-1].kind == "compaction"
+    assert _runtime_log_findings(episode.episode, fixture) == []

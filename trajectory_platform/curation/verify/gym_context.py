@@ -98,7 +98,8 @@ def _system_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
 
 def _compaction_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
     """Before each model call the runtime compacts exactly when :func:`compaction_due` says, and
-    only then; a summary stands just before that call (or before the note of a policy that raised).
+    only then; a summary stands just before that call (or ends the log: the policy abandoned the
+    call, or raised and the note of it follows).
 
     A record that declares a system-prompt rewrite (:data:`PROMPT_REWRITE_KEY`: context
     distillation) ran under a prompt it no longer holds, whose tokens counted toward the watermark:
@@ -111,8 +112,10 @@ def _compaction_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
     for index, event in enumerate(events):
         if event.kind == "compaction":
             following = events[index + 1] if index + 1 < len(events) else None
-            before_call = following is not None and (
-                following.kind == "assistant" or (following.kind == "system" and index + 2 == len(events))
+            before_call = (
+                following is None  # the policy abandoned the call the summary was made for
+                or following.kind == "assistant"
+                or (following.kind == "system" and index + 2 == len(events))
             )
             due = compaction_due(events[:index], config if timed else anywhere)
             if not before_call or due is None or _compaction_of(event) != _compaction_of(due):
