@@ -3,7 +3,8 @@
 The fixture is a real :class:`trajectory_platform.gym.fixtures.Fixture` (S0 with a bug, sealed
 FAIL_TO_PASS / PASS_TO_PASS tests, a reference solution), so the dynamic stage runs the real sealed
 oracle in the real sandbox. Episodes are built the way the gym runtime logs them: tools delivered
-with a version, delivered-input manifests naming it, tool observations answering call ids, and, for
+with a version, delivered-input manifests naming it, the system prompt's digest in the lineage,
+tool observations answering call ids, and, for
 an answer given as :data:`GYM`, the observation the gym's runtime really returns for that call
 (the cascade replays a gym episode and holds its observations to that). An answer written out is
 kept as written: what a test forges on purpose.
@@ -17,10 +18,12 @@ from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.fixtures import Fixture, Step
 from trajectory_platform.gym.runtime import dispatched_calls, replay_calls
 from trajectory_platform.gym.sandbox import unified_diff
+from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.traces.record import (
     DeliveredInput,
     Episode,
     Event,
+    LineageInputs,
     Outcome,
     TaskIdentity,
     ToolCall,
@@ -71,6 +74,10 @@ def make_fixture(fixture_id: str = "calc-add", flaky_tests: bool = False) -> Fix
     )
 
 
+SYSTEM = "you fix bugs"
+"""The factory's system prompt (its digest is recorded in the lineage, as the runtime records it)."""
+
+
 def call(name: str, **arguments: object) -> tuple[str, str]:
     return name, json.dumps(arguments, sort_keys=True)
 
@@ -90,7 +97,7 @@ def make_episode(
     :data:`GYM` for what the gym answers (under ``faults``, recorded as the runtime records them);
     ``status == "refused"`` becomes a runtime refusal event. The workspace diff is S0 -> final_files."""
     fixture = fixture or make_fixture()
-    events = [Event("system", content="you fix bugs"), Event("user", content=fixture.prompt)]
+    events = [Event("system", content=SYSTEM), Event("user", content=fixture.prompt)]
     delivered = []
     for t, (calls, answers) in enumerate(turns):
         tool_calls = [ToolCall(f"c{t}_{i}", name, args) for i, (name, args) in enumerate(calls)]
@@ -120,6 +127,7 @@ def make_episode(
         source_path=None,
         partition_date=None,
         task=TaskIdentity(fixture_id=fixture_id, repo_family="calc", tool_family="path", domain="bug_repair"),
+        lineage=LineageInputs(prompt_template_digest=sha256_digest(SYSTEM)),
         tools=fixture.manifest.specs(),
         events=events,
         delivered_inputs=delivered,

@@ -26,6 +26,12 @@ from trajectory_platform.traces.schema import EPISODE_SCHEMA
 PARENT_KEY = "parent_episode_id"
 """Key in ``extra_json`` (or column name) by which a derived record names the record it came from."""
 
+PROMPT_REWRITE_KEY = "context_distilled"
+"""Key in ``extra_json`` by which a derived record declares the system-prompt rewrite it went
+through (``teacher_prompt_digest`` -> ``student_prompt_digest``: context distillation): its
+episode ran under another prompt than the one it now shows, which verification must know (a
+compaction's timing counted that prompt's tokens)."""
+
 ANCHOR_KEY = "anchor"
 """``extra_json`` flag marking an external demonstration (human or expert) that no self-training round
 replaces; see :func:`trajectory_platform.curation.dedup.refresh_round`. Whole sources can be declared

@@ -22,6 +22,7 @@ import datetime as dt
 import json
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -47,8 +48,6 @@ from trajectory_platform.traces.record import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from trajectory_platform.gym.fixtures import Fixture
 
 SYSTEM_PROMPT = (
@@ -245,13 +244,11 @@ def summary_lines(event: Event) -> list[str]:
 
 
 class _Log:
-    """Event list with deterministic timestamps and the compaction bookkeeping."""
+    """Event list with deterministic timestamps."""
 
     def __init__(self, start: dt.datetime):
         self.events: list[Event] = []
         self.clock = start
-        self.summary_index: int | None = None
-        self.replaced_through: int | None = None
 
     def add(self, event: Event) -> int:
         event.timestamp = self.clock.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -259,40 +256,74 @@ class _Log:
         self.events.append(event)
         return len(self.events) - 1
 
-    def delivered(self) -> list[int]:
-        """Indices of what the next model call sees: head, latest summary, then the kept tail."""
-        if self.summary_index is None or self.replaced_through is None:  # set together by compact()
-            return [i for i, e in enumerate(self.events) if e.kind != "compaction"]
-        tail = range(self.replaced_through + 1, len(self.events))
-        return [0, 1, self.summary_index, *[i for i in tail if self.events[i].kind != "compaction"]]
 
-    def compact(self, keep_recent: int) -> bool:
-        """Replace older turns by a summary; the cut always falls just before an assistant turn."""
-        floor = (self.replaced_through or 1) + 1
-        cut = next(
-            (
-                i
-                for i in range(len(self.events) - keep_recent, floor, -1)
-                if self.events[i].kind == "assistant"
-            ),
-            None,
-        )
-        if cut is None:
-            return False
-        lines = [self.events[self.summary_index].content] if self.summary_index is not None else []
-        for event in self.events[floor:cut]:
-            lines.extend(summary_lines(event))
-        summary = "Summary of earlier turns (compacted):\n" + "\n".join(line for line in lines if line)
-        self.summary_index = self.add(Event(kind="compaction", content=summary, replaces_through=cut - 1))
-        self.replaced_through = cut - 1
-        return True
+def _last_compaction(events: Sequence[Event]) -> int | None:
+    return next((i for i in range(len(events) - 1, -1, -1) if events[i].kind == "compaction"), None)
 
 
-_FABRICATION = (
+def delivered_indices(events: Sequence[Event]) -> list[int]:
+    """Indices of what the runtime delivers to the next model call of a log holding ``events``: the
+    whole log until a compaction; after one, the system prompt and task, the latest summary, then
+    the turns it kept. A function of the log alone, so curation re-derives every recorded delivered
+    input from the events it trains on (the runtime itself calls it before each model call)."""
+    last = _last_compaction(events)
+    through = events[last].replaces_through if last is not None else None
+    if last is None or through is None:
+        return [i for i, e in enumerate(events) if e.kind != "compaction"]
+    tail = range(through + 1, len(events))
+    return [0, 1, last, *[i for i in tail if events[i].kind != "compaction"]]
+
+
+def delivered_messages_json(events: Sequence[Event], indices: Sequence[int]) -> str:
+    """The ``messages_json`` a compacted call's delivered input records: the delivered events verbatim."""
+    return canonical_json([dataclasses.asdict(events[i]) for i in indices])
+
+
+def compaction_due(events: Sequence[Event], config: RuntimeConfig) -> Event | None:
+    """The compaction the runtime adds to a log holding ``events`` before its next model call, or
+    ``None``: once the delivered context crosses the watermark, older turns are replaced by a
+    summary (:func:`summary_lines`, after the previous summary) and the cut always falls just
+    before an assistant turn outside the kept tail (``None`` too when no turn can be cut). A
+    function of the log and the recorded budgets alone, so curation re-derives every compaction."""
+    delivered = sum(approx_tokens(events[i].content) for i in delivered_indices(events))
+    if delivered <= config.compaction_watermark_tokens:
+        return None
+    last = _last_compaction(events)
+    floor = ((events[last].replaces_through if last is not None else None) or 1) + 1
+    cut = next(
+        (
+            i
+            for i in range(len(events) - config.keep_recent_events, floor, -1)
+            if events[i].kind == "assistant"
+        ),
+        None,
+    )
+    if cut is None:
+        return None
+    lines = [events[last].content] if last is not None else []
+    for event in events[floor:cut]:
+        lines.extend(summary_lines(event))
+    summary = "Summary of earlier turns (compacted):\n" + "\n".join(line for line in lines if line)
+    return Event(kind="compaction", content=summary, replaces_through=cut - 1)
+
+
+def drift_notice(drifted_manifest: Manifest | ToolSurface) -> str:
+    """The system message the runtime logs when a scheduled schema drift delivers a new manifest."""
+    tools = protocol.render_tools(drifted_manifest.specs())
+    return f"The tool manifest was updated to {drifted_manifest.tag}. Tools now:\n{tools}"
+
+
+POLICY_ERROR = "policy error: "
+"""Prefix of the note the runtime logs when the policy raised (the log's last event)."""
+FABRICATION_REFUSAL = (
     "the assistant turn contains a tool result it wrote itself; tool results come only from the "
     "runtime, so it was ignored"
 )
-_TRUNCATED = "truncated proposal: the turn hit the output limit before its end token; no call was dispatched"
+"""Why the runtime refuses a turn that wrote its own tool result (after :data:`REFUSED`)."""
+TRUNCATION_REFUSAL = (
+    "truncated proposal: the turn hit the output limit before its end token; no call was dispatched"
+)
+"""Why the runtime refuses a turn cut off at the length limit (after :data:`REFUSED`)."""
 
 
 class _Episode:
@@ -325,24 +356,19 @@ class _Episode:
         if drifted is not current:
             self.manifest = drifted
             self.delivered_specs.update({(s.name, s.version): s for s in drifted.specs()})
-            tools = protocol.render_tools(drifted.specs())
-            self.log.add(
-                Event(
-                    kind="system",
-                    content=f"The tool manifest was updated to {drifted.tag}. Tools now:\n{tools}",
-                )
-            )
-        delivered = sum(approx_tokens(self.log.events[i].content) for i in self.log.delivered())
-        if delivered > self.config.compaction_watermark_tokens:
-            self.compactions += self.log.compact(self.config.keep_recent_events)
-        return self.log.delivered()
+            self.log.add(Event(kind="system", content=drift_notice(drifted)))
+        compaction = compaction_due(self.log.events, self.config)
+        if compaction is not None:
+            self.log.add(compaction)
+            self.compactions += 1
+        return delivered_indices(self.log.events)
 
     def record_turn(
         self, step: int, indices: list[int], turn: PolicyTurn, parsed: protocol.ParsedTurn
     ) -> list[ToolCall]:
         """Log the assistant event and the delivered-input manifest of the call that produced it."""
         messages = [self.log.events[i] for i in indices]
-        compacted = self.log.summary_index is not None
+        compacted = _last_compaction(self.log.events) is not None
         out_tokens = turn.output_tokens if turn.output_tokens is not None else approx_tokens(turn.text)
         self.generated += out_tokens
         calls = parsed.calls.calls if isinstance(parsed.calls, protocol.ParseError) else parsed.calls
@@ -364,9 +390,7 @@ class _Episode:
                 call_index=step,
                 response_event_index=index,
                 event_indices=list(indices),
-                messages_json=canonical_json([dataclasses.asdict(m) for m in messages])
-                if compacted
-                else None,
+                messages_json=delivered_messages_json(self.log.events, indices) if compacted else None,
                 compacted=compacted,
                 tools_version=self.manifest.tag,
             )
@@ -389,7 +413,7 @@ class _Episode:
         """Refuse or dispatch the turn's calls; ``True`` when the turn is a final answer."""
         final = False
         if truncated:
-            self.refuse(calls[0] if calls else None, _TRUNCATED)
+            self.refuse(calls[0] if calls else None, TRUNCATION_REFUSAL)
         elif isinstance(parsed.calls, protocol.ParseError):
             refused: Sequence[ToolCall | None] = calls or [None]
             for call in refused:
@@ -399,7 +423,7 @@ class _Episode:
         for call in [] if truncated or isinstance(parsed.calls, protocol.ParseError) else calls:
             self.dispatch(call)
         if parsed.fabricated_observation is not None:
-            self.refuse(None, _FABRICATION)
+            self.refuse(None, FABRICATION_REFUSAL)
         return final
 
     def dispatch(self, call: ToolCall) -> None:
@@ -482,7 +506,7 @@ def run_episode(
             try:
                 turn = policy.act(inp)
             except Exception as exc:  # noqa: BLE001 - a crashing policy ends the episode as an error
-                log.add(Event(kind="system", content=f"policy error: {type(exc).__name__}: {exc}"))
+                log.add(Event(kind="system", content=f"{POLICY_ERROR}{type(exc).__name__}: {exc}"))
                 terminal = "error"
                 break
             if turn.abandon:

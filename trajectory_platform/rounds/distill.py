@@ -35,7 +35,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from trajectory_platform.curation.candidates import PARENT_KEY, Candidate
+from trajectory_platform.curation.candidates import PARENT_KEY, PROMPT_REWRITE_KEY, Candidate
 from trajectory_platform.curation.verify.cascade import CascadeConfig
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
@@ -49,7 +49,7 @@ from trajectory_platform.traces.record import Episode, canonical_json
 
 TEACHER_KEY = "teacher"
 """Key in ``extra_json``: the description of the teacher that produced a distilled trajectory."""
-CONTEXT_KEY = "context_distilled"
+CONTEXT_KEY = PROMPT_REWRITE_KEY
 """Key in ``extra_json``: the prompt rewrite a context-distilled record went through."""
 
 PROCEDURE_CHECKLIST = (

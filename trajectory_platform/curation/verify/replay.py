@@ -92,6 +92,7 @@ from trajectory_platform.curation.verify.cli_tools import (
 )
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
+from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.sweagent_commands import COMMANDS as SWEAGENT_COMMANDS
 from trajectory_platform.curation.verify.sweagent_commands import (
     UNORDERED,
@@ -143,7 +144,7 @@ from trajectory_platform.gym.shell import (
 )
 from trajectory_platform.gym.tools import drifted
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
-from trajectory_platform.traces.record import Episode, Event
+from trajectory_platform.traces.record import Episode, Event, ToolCall
 
 SHELL_TOOLS = ("bash", "execute_bash", "shell", "run", "terminal", "cmd")
 """Tool names whose call runs a shell command."""
@@ -1159,7 +1160,10 @@ def _runtime_log_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
     yet trained on); a refusal only of a call the runtime refuses (a refused valid call made a
     clean run a recovery demonstration); a turn without calls only last, or answered by a refusal
     (the runtime ends the episode at the first: a text turn inserted before the answer was trained
-    on); the task's own prompt, and tools the task's manifests deliver."""
+    on); the task's own prompt, and tools the task's manifests deliver. A third (the same day)
+    kept all that and edited what training reads instead: a refusal only in the runtime's words
+    (:func:`.gym_context.refusal_text_is_the_runtimes`), one user turn, and the system prompt,
+    compaction summaries and delivered inputs the runtime wrote (:func:`.gym_context.context_findings`)."""
     events = episode.events
     calls = [(i, call) for i, event in enumerate(events) for call in event.tool_calls]
     ids = Counter(call.id for _, call in calls)
@@ -1175,6 +1179,20 @@ def _runtime_log_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
         refused = events[answer].kind == "refusal" and events[index].finish_reason != "length"
         if refused and tag and refusal_reason(call, tag) is None:
             return [Finding("refusal_not_the_runtimes", "a call the runtime would have run", answer)]
+    call_of: dict[str | None, tuple[int, ToolCall | None]] = {call.id: (index, call) for index, call in calls}
+    latest_turn = -1
+    for index, event in enumerate(events):
+        latest_turn = index if event.kind == "assistant" else latest_turn
+        if event.kind != "refusal":
+            continue
+        turn, refused_call = call_of.get(event.tool_call_id, (latest_turn, None))
+        tag = tags.get(event.tool_call_id)
+        if (
+            latest_turn < 0
+            or (event.tool_call_id is not None and refused_call is None)
+            or not refusal_text_is_the_runtimes(event, refused_call, tag, events[turn])
+        ):
+            return [Finding("refusal_not_the_runtimes", "a refusal the runtime does not write", index)]
     turns = [i for i, e in enumerate(events) if e.kind == "assistant"]
     for index in turns[:-1]:
         after = events[index + 1] if index + 1 < len(events) else None
@@ -1187,9 +1205,9 @@ def _runtime_log_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
             return [
                 Finding("turn_after_final_answer", "the runtime ends an episode at its first answer", index)
             ]
-    user = next((e for e in events if e.kind == "user"), None)
-    if user is not None and user.content != fixture.prompt:
-        return [Finding("prompt_not_the_tasks", "the user turn is not the task's prompt")]
+    users = [e for e in events if e.kind == "user"]
+    if len(users) > 1 or any(user.content != fixture.prompt for user in users):
+        return [Finding("prompt_not_the_tasks", "a user turn that is not the task's prompt")]
     delivered = {
         (s.name, s.version): s for m in (fixture.manifest, drifted(fixture.manifest)) for s in m.specs()
     }
@@ -1197,7 +1215,7 @@ def _runtime_log_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
         return [
             Finding("tools_not_the_tasks", "a tool the task's manifests do not deliver, or another schema")
         ]
-    return []
+    return context_findings(episode, fixture)
 
 
 def _final_answer_findings(episode: Episode) -> list[Finding]:
