@@ -13,6 +13,7 @@ from _verify_factory import fixed_files, make_episode, make_fixture, pristine_tu
 
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
 from trajectory_platform.curation.verify.replay import _runtime_log_findings
+from trajectory_platform.gym import protocol
 from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import (
@@ -23,6 +24,7 @@ from trajectory_platform.gym.policies import (
     TruncatedTurnPolicy,
     UndeclaredToolPolicy,
 )
+from trajectory_platform.gym.policy import Policy, PolicyTurn
 from trajectory_platform.gym.reachability import reachable_schedule
 from trajectory_platform.gym.runtime import SYSTEM_PROMPT, RuntimeConfig, run_episode
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -190,3 +192,33 @@ def test_a_summary_that_ends_an_abandoned_episode_is_the_runtimes():
     )
     assert episode.episode.events[-1].kind == "compaction"
     assert _runtime_log_findings(episode.episode, fixture) == []
+
+
+class _TwoCallsCut(Policy):
+    """A turn that proposes two whole calls and is cut at the output limit, then an answer."""
+
+    name = "two_calls_cut"
+
+    def __init__(self) -> None:
+        self.turns = [
+            PolicyTurn(
+                protocol.render_tool_call("list_files", {"path": "."})
+                + protocol.render_tool_call("list_files", {"path": "calc"})
+                + "Next I will read",
+                finish_reason="length",
+            ),
+            PolicyTurn("I give up."),
+        ]
+
+    def act(self, inp):
+        return self.turns.pop(0)
+
+
+def test_every_call_of_a_truncated_turn_is_refused_and_the_episode_is_no_forgery():
+    """The runtime refused only a truncated turn's first call; the log showed the others
+    unanswered, and the cascade quarantined a genuine episode as tampered (helper's sweep)."""
+    episode = run_episode(make_fixture(), _TwoCallsCut(), episode_id="cut").episode
+    refused = [e.tool_call_id for e in episode.events if e.kind == "refusal"]
+    assert refused == [c.id for c in episode.events[2].tool_calls] and len(refused) == 2
+    assert _runtime_log_findings(episode, make_fixture()) == []
+    assert _verdict(episode).sink == "hard_negative"

@@ -412,10 +412,11 @@ class _Episode:
     def settle(self, parsed: protocol.ParsedTurn, calls: list[ToolCall], truncated: bool) -> bool:
         """Refuse or dispatch the turn's calls; ``True`` when the turn is a final answer."""
         final = False
+        refused: Sequence[ToolCall | None] = calls or [None]  # every call gets its answer
         if truncated:
-            self.refuse(calls[0] if calls else None, TRUNCATION_REFUSAL)
+            for call in refused:
+                self.refuse(call, TRUNCATION_REFUSAL)
         elif isinstance(parsed.calls, protocol.ParseError):
-            refused: Sequence[ToolCall | None] = calls or [None]
             for call in refused:
                 self.refuse(call, f"{parsed.calls.category} tool call: {parsed.calls.reason}")
         elif not calls:
