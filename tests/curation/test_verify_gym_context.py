@@ -18,6 +18,7 @@ from trajectory_platform.gym.faults import FaultSpec
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.gym.policies import (
     AbandonPolicy,
+    FabricatingStub,
     MalformedCallPolicy,
     ScriptedExpert,
     StaleSchemaPolicy,
@@ -222,3 +223,14 @@ def test_every_call_of_a_truncated_turn_is_refused_and_the_episode_is_no_forgery
     assert refused == [c.id for c in episode.events[2].tool_calls] and len(refused) == 2
     assert _runtime_log_findings(episode, make_fixture()) == []
     assert _verdict(episode).sink == "hard_negative"
+
+
+def test_a_fabricated_result_the_runtime_refused_after_running_the_calls_is_caught():
+    """The runtime runs the calls written before a fabricated result, then refuses the result:
+    stage 1 counted the fabrication as caught only when a refusal came right after the turn, and
+    rejected the runtime's own episode."""
+    episode = run_episode(make_fixture(), FabricatingStub(), episode_id="fabricating").episode
+    turn = next(i for i, e in enumerate(episode.events) if e.kind == "assistant" and e.tool_calls)
+    assert [e.kind for e in episode.events[turn + 1 : turn + 3]] == ["tool", "refusal"]
+    syntactic = _verdict(episode).stage("syntactic")
+    assert syntactic.passed and "fabricated_observation" in [n.code for n in syntactic.notes]

@@ -66,13 +66,12 @@ def test_a_fabricating_round_after_an_expert_round_halts(gym_task: Fixture):
     before = round_health(sample_round(policy_sampler(ScriptedExpert()), [gym_task], 1, settings))
     after = round_health(sample_round(policy_sampler(FabricatingStub()), [gym_task], 2, settings))
     assert (before.acceptance, before.fabricated_rate) == (1.0, 0.0)
-    assert (after.acceptance, after.fabricated_rate) == (0.0, 1.0)
+    # the runtime refused each fabricated result, so verification admits the episodes (their
+    # fabricating turns are context, never targets): the fabrication rate is what halts the round
+    assert (after.acceptance, after.fabricated_rate) == (1.0, 1.0)
     decision = collapse_decision(before, after, CollapseSettings())
     assert decision.halt
-    assert [r.split(" by ")[0] for r in decision.reasons] == [
-        "acceptance fell",
-        "fabricated-observation rate rose",
-    ]
+    assert [r.split(" by ")[0] for r in decision.reasons] == ["fabricated-observation rate rose"]
 
 
 def _measure(item: str, suite: str, accepted: bool) -> EpisodeMeasure:

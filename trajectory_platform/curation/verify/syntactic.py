@@ -46,6 +46,20 @@ def _call_findings(record: CallRecord, tool_calling_log: bool) -> list[Finding]:
     return []
 
 
+def _fabrication_refused(episode: Episode, turn: int) -> bool:
+    """Did the runtime refuse the fabricated result of assistant turn ``turn``? Its first answer is
+    a refusal, or a refusal naming no call answers it: the gym's runtime runs the calls written
+    before the fabricated result, then refuses the result itself (the turn's last answer)."""
+    answers = []
+    for event in episode.events[turn + 1 :]:
+        if event.kind == "assistant":
+            break
+        answers.append(event)
+    return bool(answers) and (
+        answers[0].kind == "refusal" or any(e.kind == "refusal" and e.tool_call_id is None for e in answers)
+    )
+
+
 def check_syntax(episode: Episode, diff: DiffView) -> StageVerdict:
     """Run stage 1 over ``episode``; ``diff`` carries the parsed final workspace diff."""
     verdict = StageVerdict("syntactic", passed=True)
@@ -62,10 +76,8 @@ def check_syntax(episode: Episode, diff: DiffView) -> StageVerdict:
         if event.kind == "assistant" and any(
             find_fabricated_observation(text or "") is not None for text in (event.content, event.reasoning)
         ):
-            answer = episode.events[index + 1] if index + 1 < len(episode.events) else None
             finding = Finding("fabricated_observation", "the turn writes its own tool result", index)
-            caught = answer is not None and answer.kind == "refusal"
-            (verdict.notes if caught else verdict.findings).append(finding)
+            (verdict.notes if _fabrication_refused(episode, index) else verdict.findings).append(finding)
     tool_calling_log = bool(episode.tools)
     for record in call_records(episode):
         for finding in _call_findings(record, tool_calling_log):
