@@ -29,6 +29,13 @@ def good(i: int, content: str = "hello") -> str:
     )
 
 
+def named(day: Path) -> None:
+    """A log whose own name holds a key, with a broken line (a reject names its file) and a record
+    whose id holds one (the preview names it)."""
+    record = {**GOOD, "id": f"sess-{AWS}"}
+    (day / f"agent-{AWS}.jsonl").write_text(json.dumps(record) + "\n{broken\n")
+
+
 def poisoned_source(root: Path, key: Path) -> Path:
     day = root / "2026-11-01"
     day.mkdir(parents=True)
@@ -103,6 +110,7 @@ def test_a_raw_traces_run_over_a_poisoned_source_stores_no_secret(tmp_path, pipe
     asks = json.loads(sample.read_text().splitlines()[0])  # its first user turn is the task's prompt,
     asks["messages"][0]["content"] = f"deploy with {AWS}"  # which the UI's preview showed
     (day / "prompt.jsonl").write_text(json.dumps(asks) + "\n")
+    named(day)
     resources = build_resources(workdir)
     result = materialize(
         [raw_traces, ingest_rejects_explained], partition_key="2026-11-01", resources=resources
@@ -129,3 +137,16 @@ def test_a_raw_traces_run_over_a_poisoned_source_stores_no_secret(tmp_path, pipe
     raw = b"".join(p.read_bytes() for p in (workdir / "parquet" / "raw_traces").glob("*.parquet"))
     assert pipeline_key.read_bytes() not in raw
     assert AWS.encode() in raw, "a byte search sees strings in these Parquet files (so it would see a leak)"
+
+
+def test_the_cli_names_rejects_without_the_secrets_a_log_name_holds(tmp_path, capsys):
+    """stderr, the summary and rejects.parquet show a log's name with known secrets masked."""
+    from trajectory_platform.cli import main
+
+    day = tmp_path / "logs"
+    day.mkdir()
+    named(day)
+    assert main(["ingest", str(day), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "agent-<REDACTED_" in err and AWS not in out + err
+    assert AWS.encode() not in (tmp_path / "out" / "rejects.parquet").read_bytes()

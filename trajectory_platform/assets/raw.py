@@ -25,6 +25,7 @@ from dagster import (
 
 from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.checks.raw import CONSERVATION_CHECK, conservation_result
+from trajectory_platform.curation.redact.engine import mask_secrets
 from trajectory_platform.resources import TraceSourceResource
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.traces.ingest import IngestResult, ingest_paths
@@ -69,7 +70,9 @@ def raw_traces(context: AssetExecutionContext, trace_source: TraceSourceResource
         folder = trace_source.partition_dir(key)
         folders = [folder] if folder.is_dir() else []  # a folder: its unread files are counted too
         day = dt.date.fromisoformat(key)
-        results.append(ingest_paths(folders, partition_date=day, relative_to=trace_source.root_path))
+        results.append(
+            ingest_paths(folders, partition_date=day, relative_to=trace_source.root_path, shown=mask_secrets)
+        )
         context.log.info(f"{key}: {results[-1].summary()}")
     tables = [r.to_tables() for r in results]
     for key, result, day_tables in zip(context.partition_keys, results, tables, strict=True):
@@ -133,7 +136,9 @@ def _reject_metadata(rejects: pa.Table, summary: dict) -> dict:
 
 
 def _cell(value: object, width: int = 60) -> str:
-    text = "" if value is None else str(value).replace("\n", " ").replace("|", "\\|")
+    """``value`` for a preview's cell: secrets of a known format masked (a log's name or a record's
+    own id can hold one, and metadata is no redaction's input), one line, cut to ``width``."""
+    text = "" if value is None else mask_secrets(str(value)).replace("\n", " ").replace("|", "\\|")
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -148,10 +153,14 @@ def _episode_preview(episodes: pa.Table) -> str:
     rows = ["| episode_id | format | events | status | prompt chars |", "|---|---|---|---|---|"]
     for row in episodes.slice(0, PREVIEW_ROWS).to_pylist():
         task, outcome = row.get("task") or {}, row.get("outcome") or {}
-        rows.append(
-            f"| {_cell(row['episode_id'], 40)} | {row['source_format']} | {len(row.get('events') or [])} "
-            f"| {_cell(outcome.get('terminal_status'))} | {len(task.get('prompt') or '')} |"
-        )
+        cells = [
+            _cell(row["episode_id"], 40),
+            _cell(row["source_format"]),
+            str(len(row.get("events") or [])),
+            _cell(outcome.get("terminal_status")),
+            str(len(task.get("prompt") or "")),
+        ]
+        rows.append(f"| {' | '.join(cells)} |")
     return "\n".join(rows)
 
 

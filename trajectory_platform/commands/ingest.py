@@ -63,12 +63,17 @@ SHOWN_REJECTS = 10
 
 
 def _show_rejects(result: IngestResult) -> None:
-    """Name the first rejects on stderr (all of them are in rejects.parquet)."""
+    """Name the first rejects on stderr (all of them are in rejects.parquet). A file name or a
+    record's locator can hold a secret (a token in a log's name, a record id): known formats are
+    masked (:attr:`IngestResult.shown`), since a terminal's or a CI job's log is no redaction's input."""
     from trajectory_platform.traces.ingest import Reject
 
     for reject in sorted(result.rejects, key=Reject.sort_key)[:SHOWN_REJECTS]:
         where = f":{reject.source_line}" if reject.source_line else f" {reject.source_path or ''}"
-        print(f"reject {reject.source_file}{where}: {reject.reason} ({reject.detail})", file=sys.stderr)
+        print(
+            f"reject {result.shown(reject.source_file + where)}: {reject.reason} ({reject.detail})",
+            file=sys.stderr,
+        )
     if len(result.rejects) > SHOWN_REJECTS:
         print(f"... and {len(result.rejects) - SHOWN_REJECTS} more in rejects.parquet", file=sys.stderr)
 
@@ -90,6 +95,7 @@ def nothing_normalized(result: IngestResult, fmt: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Ingest (``--batch-rows`` episodes in memory at a time), write both tables, print the summary;
     non-zero when nothing could be read or nothing was normalized (unless ``--allow-empty``)."""
+    from trajectory_platform.curation.redact.engine import mask_secrets
     from trajectory_platform.traces.ingest import ingest_to, is_compressed_log
     from trajectory_platform.traces.ingest_settings import IngestSettings
     from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS
@@ -110,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
             settings=settings,
             max_field_chars=DEFAULT_MAX_FIELD_CHARS if args.max_field_chars is None else args.max_field_chars,
             progress=not args.no_progress,
+            shown=mask_secrets,  # rejects.parquet, stderr and the summary are no redaction's input
         )
     except FileNotFoundError as exc:
         return fail(str(exc))

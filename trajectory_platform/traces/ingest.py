@@ -139,6 +139,11 @@ class IngestResult:
     lone_surrogates_replaced: int = 0
     """Lone UTF-16 surrogates replaced by U+FFFD in the normalized episodes' text
     (``unicode_text.py``; each episode counts its own in ``extra_json``)."""
+    shown: Callable[[str], str] = str
+    """How a name a log chose itself is written where no redaction reaches: the rejects' file and
+    locator, and the format names of the summary (a token in a log's name, a record id in its
+    locator, a native record's own ``source_format``). The asset and the CLI pass
+    :func:`~trajectory_platform.curation.redact.engine.mask_secrets` (this layer cannot import it)."""
 
     def tally(self) -> Tally:
         """Records in, normalized (kept), rejected by reason."""
@@ -160,7 +165,7 @@ class IngestResult:
             "skipped_files": dict(sorted(self.files_skipped.items())),
             "lone_surrogates_replaced": self.lone_surrogates_replaced,
             "markup_kept_as_text": dict(sorted(self.markup_kept_as_text.items())),
-            "counts_by_format": dict(sorted(self.counts_by_format.items())),
+            "counts_by_format": {self.shown(k): v for k, v in sorted(self.counts_by_format.items())},
             "top_reject_reasons": dict(list(self.reject_reasons().items())[:top]),
         }
 
@@ -170,8 +175,12 @@ class IngestResult:
         return episodes, self.rejects_table()
 
     def rejects_table(self) -> pa.Table:
-        """The ``REJECT_SCHEMA`` table, sorted by file, line."""
+        """The ``REJECT_SCHEMA`` table, sorted by file, line; file and locator as :attr:`shown`."""
         rows = [r.row() for r in sorted(self.rejects, key=Reject.sort_key)]
+        for row in rows:
+            row["source_file"], row["source_path"] = (
+                None if row[k] is None else self.shown(row[k]) for k in ("source_file", "source_path")
+            )
         return pa.Table.from_pylist(rows, schema=REJECT_SCHEMA)
 
     def write(self, out_dir: Path | str) -> dict[str, str]:
@@ -280,6 +289,7 @@ def ingest_paths(
     max_field_chars: int = DEFAULT_MAX_FIELD_CHARS,
     progress: bool = False,
     relative_to: Path | str | None = None,
+    shown: Callable[[str], str] = str,
 ) -> IngestResult:
     """Normalize every record of every file in ``paths`` (folders are expanded).
 
@@ -287,8 +297,9 @@ def ingest_paths(
     ``partition_date`` overrides the per-file date (the asset passes its partition);
     otherwise :func:`partition_date_for` decides. Episode ids are made unique across the run.
     With ``relative_to``, files under that folder are recorded by their path relative to it.
+    ``shown``: :attr:`IngestResult.shown`.
     """
-    result = IngestResult()
+    result = IngestResult(shown=shown)
     _read(paths, fmt, partition_date, max_field_chars, progress, relative_to, result, result._keep)
     _make_ids_unique(result.episodes)
     return result
@@ -302,16 +313,17 @@ def ingest_to(
     settings: IngestSettings | None = None,
     max_field_chars: int = DEFAULT_MAX_FIELD_CHARS,
     progress: bool = False,
+    shown: Callable[[str], str] = str,
 ) -> tuple[IngestResult, dict[str, str]]:
     """:func:`ingest_paths`, written to ``out_dir/traces.parquet`` and ``rejects.parquet`` (the
     bytes :meth:`IngestResult.write` gives) while holding ``settings.batch_rows`` episodes at a
     time: episodes go to a sorted spill beside the output folder (removed after), not to a list.
     Returns the result (its ``episodes`` empty) and ``{file name: sha256}``; when no record was
-    found nothing is written (and no digest returned)."""
+    found nothing is written (and no digest returned). ``shown``: :attr:`IngestResult.shown`."""
     settings = settings or IngestSettings()
     out = Path(out_dir)
     out.parent.mkdir(parents=True, exist_ok=True)
-    result = IngestResult()
+    result = IngestResult(shown=shown)
     with tempfile.TemporaryDirectory(prefix=".ingest-spill-", dir=out.parent) as folder:
         spill = SortedSpill(Path(folder), settings.batch_rows)
         _read(paths, fmt, None, max_field_chars, progress, None, result, spill.add)
