@@ -24,6 +24,7 @@ from handwritten_records import (
     CLAUDE_STREAM,
     CODEX_EXEC_EVENTS,
     CODEX_SESSION,
+    FRAMEWORK_CHATS,
     GATEWAY_ANTHROPIC_CALL,
     GATEWAY_LOG,
     GATEWAY_RUN,
@@ -37,6 +38,7 @@ from handwritten_records import (
     OPENLLMETRY_TRACE,
     RESPONSES_RUN,
     SHAREGPT_RECORD,
+    STREAMED_GATEWAY_CALL,
 )
 
 from trajectory_platform.traces.drops import named, without_record_text
@@ -116,6 +118,8 @@ HANDWRITTEN = {
     "gemini-cli": [GEMINI_CLI_SESSION],
     "goose": GOOSE_SESSION,
     "goose-stream": GOOSE_STREAM,
+    "chat-log-streamed": [STREAMED_GATEWAY_CALL],
+    **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
 }
 """The JSONL lines of each format's hand-written record."""
 

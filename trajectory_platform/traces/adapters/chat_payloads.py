@@ -16,7 +16,7 @@ from trajectory_platform.traces.adapters.base import (
     optional_str,
     text_of,
 )
-from trajectory_platform.traces.adapters.openai import event_of_message
+from trajectory_platform.traces.adapters.openai import event_of_message, taken_choice
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Event, ToolCall
 
@@ -130,10 +130,12 @@ def event_of(message: Any, where: str) -> Event:
 
 
 def first_choice(response: dict[str, Any], where: str) -> Event:
-    """A Chat Completions response's first choice, with its finish reason and the response's usage."""
-    choice = expect(expect(response["choices"], list, f"{where}.choices")[0], dict, f"{where}.choices[0]")
-    event = event_of_message(choice.get("message"), f"{where}.choices[0].message")
-    event.finish_reason = optional_str(choice.get("finish_reason"), f"{where}.choices[0].finish_reason")
+    """A Chat Completions response's taken choice (:func:`taken_choice`: the lowest ``index``), with
+    its finish reason and the response's usage."""
+    position, choice = taken_choice(response, where)
+    at = f"{where}.choices[{position}]"
+    event = event_of_message(choice.get("message"), f"{at}.message")
+    event.finish_reason = optional_str(choice.get("finish_reason"), f"{at}.finish_reason")
     usage = object_field(response, "usage")
     event.input_tokens = usage.get("prompt_tokens", usage.get("input_tokens"))
     event.output_tokens = usage.get("completion_tokens", usage.get("output_tokens"))

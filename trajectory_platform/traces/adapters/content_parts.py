@@ -1,0 +1,158 @@
+"""What a message's list of content parts holds, recognised by the part's shape, not its vendor.
+
+Chat frameworks write the same few kinds of part in many spellings: Anthropic's ``tool_use``,
+Strands' ``{"toolUse": {...}}``, the Vercel AI SDK's ``tool-call``, Haystack's ``tool_call``,
+Semantic Kernel's ``function_call``, Pydantic AI's ``tool-call``. A reader that knows only the
+spellings it was written against turns the next one into junk text or silently loses it, so each
+part is classified by what it carries (:func:`pieces_of`):
+
+- a **tool call** names a tool and gives its input: a :data:`NAME_KEYS` field and an
+  :data:`ARGUMENT_KEYS` field;
+- a **tool result** answers a call and carries its output: a :data:`CALL_ID_KEYS` field (or a call
+  of its own, nested: Haystack's ``origin``), or an ``id`` beside a tool name, and an
+  :data:`OUTPUT_KEYS` field. A part with both a call's and a result's fields (a UI message's tool
+  invocation that already ran) is the call and then its result;
+- **reasoning** is a part typed as one of :data:`REASONING_TYPES`;
+- **text** is a ``text`` string (or ``{"value": ...}``, as the Assistants API writes it), or a
+  ``content`` string;
+- **media** (an image, audio, a file) is decorative: a marker naming its type, as before
+  (:data:`~trajectory_platform.traces.adapters.base.MEDIA_TYPES`).
+
+The fields of a part may sit in the part itself, under the key its ``type`` names (OpenAI's
+``{"type": "custom", "custom": {...}}``), or under the one key of a single-key wrapper
+(``{"toolUse": {...}}``). Anything else is an **unknown content part**: the record is rejected with
+the part's path and type (never its text), so nothing is lost silently or trained on as
+placeholder text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    RecordError,
+    arguments_text,
+    optional_str,
+    part_text,
+    part_type,
+    text_of,
+)
+from trajectory_platform.traces.record import Event, ToolCall, canonical_json
+
+NAME_KEYS = ("name", "tool_name", "toolName", "function_name", "functionName")
+ARGUMENT_KEYS = ("arguments", "input", "args", "parameters")
+CALL_ID_KEYS = ("tool_call_id", "toolCallId", "tool_use_id", "toolUseId", "call_id", "callId")
+OUTPUT_KEYS = ("output", "result", "content", "response")
+REASONING_TYPES = frozenset({"thinking", "reasoning", "redacted_thinking"})
+REASONING_TEXT_KEYS = ("thinking", "reasoning", "text", "content")
+REDACTED = "[redacted thinking]"
+ERROR_STATUSES = frozenset({"error", "failed", "failure"})
+
+Piece = tuple[str, Any]
+"""One part read: ``("text", str)``, ``("reasoning", str)``, ``("call", ToolCall)`` or
+``("result", Event)`` (a tool event)."""
+
+
+def bodies_of(part: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]:
+    """The objects that may hold a part's fields, most likely first, and the part's type: the one
+    under the key its type names, or under the one key of a single-key wrapper (whose key is then
+    its type); the part itself; and, for a typed part, its one object field (the Vercel AI SDK's
+    ``{"type": "tool-invocation", "toolInvocation": {...}}``)."""
+    kind = part_type(part)
+    if kind is not None and isinstance(part.get(kind), dict):
+        return [part[kind], part], kind
+    if kind is None and len(part) == 1:
+        key, inner = next(iter(part.items()))
+        if isinstance(inner, dict) and not isinstance(inner.get("value"), str):
+            return [inner, part], key
+    objects = [value for value in part.values() if isinstance(value, dict)]
+    return [part, *(objects if kind is not None and len(objects) == 1 else [])], kind
+
+
+def _first(body: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    """The first of ``keys`` present (not null) in ``body``."""
+    return next((body[k] for k in keys if body.get(k) is not None), None)
+
+
+def _nested_call(body: dict[str, Any]) -> dict[str, Any] | None:
+    """A call a result carries to say what it answers (Haystack's ``origin``)."""
+    return next((v for v in body.values() if isinstance(v, dict) and _is_call(v)), None)
+
+
+def _is_call(body: dict[str, Any]) -> bool:
+    return _first(body, NAME_KEYS) is not None and any(k in body for k in ARGUMENT_KEYS)
+
+
+def _is_result(body: dict[str, Any]) -> bool:
+    named_call = _first(body, CALL_ID_KEYS) is not None or _nested_call(body) is not None
+    by_id = body.get("id") is not None and _first(body, NAME_KEYS) is not None
+    return (named_call or by_id) and any(k in body for k in OUTPUT_KEYS)
+
+
+def call_of(body: dict[str, Any], where: str) -> ToolCall:
+    """A tool call part: its id, the tool's name, its input as the raw string recorded."""
+    return ToolCall(
+        id=optional_str(_first(body, (*CALL_ID_KEYS, "id")), f"{where}.id"),
+        name=optional_str(_first(body, NAME_KEYS), f"{where}.name"),
+        arguments=arguments_text(_first(body, ARGUMENT_KEYS)),
+    )
+
+
+def output_text(output: Any, where: str) -> str | None:
+    """A tool's output as text: a string, a list of text (and media) parts, else canonical JSON of
+    the structured value (the data itself, never a placeholder)."""
+    try:
+        return text_of(output, where)
+    except RecordError:
+        return canonical_json(output)
+
+
+def result_of(body: dict[str, Any], where: str) -> Event:
+    """A tool result part as a tool event: the call it answers, its output, whether it failed."""
+    origin = _nested_call(body) or {}
+    status = body.get("status")
+    failed = bool(body.get("is_error") or body.get("isError") or body.get("error") is True)
+    output = next((body[k] for k in OUTPUT_KEYS if k in body and not isinstance(body[k], bool)), None)
+    return Event(
+        kind="tool",
+        content=output_text(output, f"{where}.output"),
+        tool_call_id=optional_str(
+            _first(body, CALL_ID_KEYS) or body.get("id") or origin.get("id"), f"{where}.id"
+        ),
+        tool_name=optional_str(_first(body, NAME_KEYS) or _first(origin, NAME_KEYS), f"{where}.name"),
+        status="error" if failed or (isinstance(status, str) and status in ERROR_STATUSES) else "ok",
+    )
+
+
+def _reasoning(body: dict[str, Any], where: str) -> str:
+    """A reasoning part's text (a string, or a list of text parts as Mistral writes it); a redacted
+    or encrypted one is marked as such (never its ciphertext)."""
+    for key in REASONING_TEXT_KEYS:
+        if isinstance(body.get(key), str | list):
+            return text_of(body[key], f"{where}.{key}") or ""
+    return REDACTED
+
+
+def piece_of(part: Any, where: str) -> list[Piece]:
+    """What one part is (see the module docstring); raises for a part of an unknown kind."""
+    if isinstance(part, str):
+        return [("text", part)]
+    if not isinstance(part, dict):
+        raise RecordError("wrong type", f"{where} is {type(part).__name__}")
+    bodies, kind = bodies_of(part)
+    if kind in REASONING_TYPES:
+        return [("reasoning", _reasoning(bodies[0], where))]
+    for body in bodies:
+        pieces: list[Piece] = []
+        if _is_call(body):
+            pieces.append(("call", call_of(body, where)))
+        if _is_result(body) or (pieces and any(k in body for k in ("result", "output"))):
+            pieces.append(("result", result_of(body, where)))
+        if pieces:
+            return pieces
+    return [("text", part_text(part, where))]
+
+
+def pieces_of(content: list[Any], where: str) -> list[Piece]:
+    """Every part of a content list read, in order."""
+    return [piece for index, part in enumerate(content) for piece in piece_of(part, f"{where}[{index}]")]
