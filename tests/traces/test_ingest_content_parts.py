@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from handwritten_records import FRAMEWORK_CHATS, STREAMED_GATEWAY_CALL
+from handwritten_records import FRAMEWORK_CHATS, LANGSMITH_RUNS, STREAMED_GATEWAY_CALL
 from log_files import one_episode, write_json, write_jsonl
 
 from trajectory_platform.traces.ingest import ingest_paths
@@ -246,3 +246,33 @@ def test_a_thread_listed_newest_first_is_read_in_the_order_it_happened(tmp_path:
         ("assistant", "Computing."),
         ("assistant", "42."),
     ]
+
+
+def _langsmith_final_answer(content: list) -> list[dict]:
+    """The LangSmith trace of handwritten_records.py, its last model call answering ``content``."""
+    runs = copy.deepcopy(LANGSMITH_RUNS)
+    runs[-1]["outputs"]["generations"][0][0]["message"]["kwargs"]["content"] = content
+    return runs
+
+
+def test_a_langchain_message_part_of_an_unknown_kind_rejects_the_trace(tmp_path: Path):
+    runs = _langsmith_final_answer(
+        [{"type": "text", "text": "Fixed."}, {"type": "citation_block", "cited": SECRET}]
+    )
+    result = ingest_paths([write_jsonl(tmp_path, "runs.jsonl", runs)])
+    assert [r.reason for r in result.rejects] == ["unknown content part"], "never vanishes from the text"
+    assert SECRET not in (result.rejects[0].detail or "")
+
+
+def test_a_langchain_message_reads_reasoning_and_call_parts_by_shape(tmp_path: Path):
+    runs = _langsmith_final_answer(
+        [
+            {"type": "reasoning", "reasoning": "Check again."},
+            {"type": "text", "text": "Fixed."},
+            {"type": "tool_call", "id": "call_c", "name": "run_tests", "args": {}},
+        ]
+    )
+    episode = one_episode(write_jsonl(tmp_path, "runs.jsonl", runs))
+    answer = episode.events[-1]
+    assert (answer.content, answer.reasoning) == ("Fixed.", "Check again.")
+    assert [(c.id, c.name) for c in answer.tool_calls] == [("call_c", "run_tests")]
