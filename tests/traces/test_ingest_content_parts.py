@@ -276,3 +276,78 @@ def test_a_langchain_message_reads_reasoning_and_call_parts_by_shape(tmp_path: P
     answer = episode.events[-1]
     assert (answer.content, answer.reasoning) == ("Fixed.", "Check again.")
     assert [(c.id, c.name) for c in answer.tool_calls] == [("call_c", "run_tests")]
+
+
+@pytest.mark.parametrize(
+    ("fields", "reasoning"),
+    [
+        ({"thinking": "Call the tool."}, "Call the tool."),
+        ({"reasoning_details": [{"type": "reasoning.text", "text": "Tool said 9C"}]}, "Tool said 9C"),
+        ({"reasoning_details": [{"type": "reasoning.encrypted", "data": SECRET}]}, "[redacted thinking]"),
+        ({"tool_plan": "I will query the sales table."}, "I will query the sales table."),
+        ({"reasoning_content": "Same.", "reasoning": "Same."}, "Same."),
+    ],
+    ids=["ollama-thinking", "openrouter-details", "openrouter-encrypted", "cohere-tool-plan", "vllm-both"],
+)
+def test_reasoning_a_message_field_carries_is_the_turns_reasoning(
+    fields: dict, reasoning: str, tmp_path: Path
+):
+    turn = {"role": "assistant", "content": "9C.", **fields}
+    episode = one_episode(
+        write_jsonl(tmp_path, "chat.jsonl", [{"messages": [{"role": "user", "content": "?"}, turn]}])
+    )
+    assert (episode.events[-1].content, episode.events[-1].reasoning) == ("9C.", reasoning)
+
+
+def test_a_tool_messages_data_part_is_its_output_and_its_tool_name_is_kept(tmp_path: Path):
+    chat = copy.deepcopy(FRAMEWORK_CHATS["openai-custom-tool"])
+    chat["messages"][2] = {
+        "role": "tool",
+        "tool_call_id": "call_1",
+        "tool_name": "weather",
+        "content": [{"type": "document", "document": {"data": '{"sky": "sunny"}'}}],
+    }
+    episode = one_episode(write_jsonl(tmp_path, "chat.jsonl", [chat]))
+    (result,) = [e for e in episode.events if e.kind == "tool"]
+    assert result.tool_name == "weather"
+    assert json.loads(result.content or "") == {"type": "document", "document": {"data": '{"sky": "sunny"}'}}
+
+
+def _otel_trace(input_messages: list[dict]) -> dict:
+    """One OTel GenAI chat span (semantic conventions >= 1.37: messages as ``parts``)."""
+    attributes = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.input.messages": json.dumps(input_messages),
+        "gen_ai.output.messages": json.dumps(
+            [{"role": "assistant", "parts": [{"type": "text", "content": "30C."}]}]
+        ),
+    }
+    span = {
+        "traceId": "1af7651916cd43dd8448eb211c80319c",
+        "spanId": "c000000000000001",
+        "name": "chat",
+        "startTimeUnixNano": "1750000001000000000",
+        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
+    }
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}
+
+
+OTEL_CALL = {
+    "role": "assistant",
+    "parts": [{"type": "tool_call", "id": "call_1", "name": "weather", "arguments": "{}"}],
+}
+
+
+def test_an_otel_tool_call_response_is_read_whatever_key_holds_its_output(tmp_path: Path):
+    answered = {"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_1", "result": "30C"}]}
+    episode = one_episode(write_json(tmp_path, "trace.json", _otel_trace([OTEL_CALL, answered])))
+    assert [(e.kind, e.content, e.tool_call_id) for e in episode.events if e.kind == "tool"] == [
+        ("tool", "30C", "call_1")
+    ]
+
+
+def test_an_otel_part_of_an_unknown_kind_rejects_the_trace(tmp_path: Path):
+    odd = {"role": "user", "parts": [{"type": "citation_block", "cited": SECRET}]}
+    result = ingest_paths([write_json(tmp_path, "trace.json", _otel_trace([odd, OTEL_CALL]))])
+    assert [r.reason for r in result.rejects] == ["unknown content part"]
+    assert SECRET not in (result.rejects[0].detail or "")

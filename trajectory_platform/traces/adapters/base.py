@@ -569,10 +569,12 @@ MEDIA_TYPES = frozenset(
         "file",
         "input_file",
         "video",
-        "document",
+        "blob",
+        "uri",
     }
 )
-"""Decorative parts: what a message shows (a picture, a recording, an attached file) rather than says.
+"""Decorative parts: what a message shows (a picture, a recording, an attached file; OTel GenAI's
+``blob`` / ``uri`` parts) rather than says.
 Such a part, named by its ``type`` or by a key of one of these names, is kept as a marker of its
 type (``[image_url]``): the turn showed something there, and no tool call or answer hides in it."""
 PART_TYPE_KEYS = ("type", "part_kind", "content_type", "block_type")

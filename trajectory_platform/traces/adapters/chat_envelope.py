@@ -8,7 +8,9 @@ provider's own adapter reads (:mod:`~trajectory_platform.traces.adapters.chat_lo
 - **The response** is the first Chat Completions response (``{"choices": [{"message"}]}``), Gemini
   response (``candidates``), Responses API response (``output`` items) or assistant message (an
   Anthropic response is one, and so is a Converse response's ``output.message``) outside the
-  conversation.
+  conversation; or a streamed response (its chunks, or the event text a gateway logged) or a list of
+  completions (DSPy's ``outputs``), read as the response it adds up to
+  (:func:`~trajectory_platform.traces.adapters.openai.chat_response`).
 - **The run** is a :data:`RUN_KEYS` field at the top level, in ``metadata`` / ``properties``, or
   beside the conversation.
 
@@ -22,12 +24,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import object_field
-from trajectory_platform.traces.adapters.openai import chat_response, is_chat_answer, taken_choice
+from trajectory_platform.traces.adapters.openai import (
+    REASONING_FIELDS,
+    chat_response,
+    is_chat_answer,
+    taken_choice,
+)
 from trajectory_platform.traces.adapters.openai_responses import is_item_list
 
 MAX_DEPTH = 4
 """Levels of objects searched below the record for the conversation and the response."""
-MESSAGE_KEYS = ("content", "tool_calls", "function_call", "reasoning_content", "refusal", "name")
+MESSAGE_KEYS = ("content", "tool_calls", "function_call", "refusal", "name", *REASONING_FIELDS)
 """What an assistant message response carries as a message (an Anthropic response's ``id``,
 ``type``, ``stop_reason`` and ``usage`` are the call's, not the message's)."""
 

@@ -43,8 +43,10 @@ NAME_KEYS = ("name", "tool_name", "toolName", "function_name", "functionName")
 ARGUMENT_KEYS = ("arguments", "input", "args", "parameters")
 CALL_ID_KEYS = ("tool_call_id", "toolCallId", "tool_use_id", "toolUseId", "call_id", "callId")
 OUTPUT_KEYS = ("output", "result", "content", "response")
-REASONING_TYPES = frozenset({"thinking", "reasoning", "redacted_thinking"})
-REASONING_TEXT_KEYS = ("thinking", "reasoning", "text", "content")
+RESULT_WORDS = ("result", "response", "return", "output")
+REASONING_TYPES = frozenset({"thinking", "reasoning", "redacted_thinking", "redacted_reasoning"})
+"""Reasoning part types (``-`` read as ``_``: the AI SDK's ``redacted-reasoning``)."""
+REASONING_TEXT_KEYS = ("thinking", "reasoning", "text", "content", "summary")
 REDACTED = "[redacted thinking]"
 ERROR_STATUSES = frozenset({"error", "failed", "failure"})
 
@@ -83,10 +85,13 @@ def _is_call(body: dict[str, Any]) -> bool:
     return _first(body, NAME_KEYS) is not None and any(k in body for k in ARGUMENT_KEYS)
 
 
-def _is_result(body: dict[str, Any]) -> bool:
+def _is_result(body: dict[str, Any], kind: str | None) -> bool:
+    """A call id (or a nested call) and an output; a bare ``id`` counts when a tool name stands
+    beside it or the part's type says it answers (:data:`RESULT_WORDS`: OTel's
+    ``tool_call_response``, Pydantic AI's ``tool-return``)."""
     named_call = _first(body, CALL_ID_KEYS) is not None or _nested_call(body) is not None
-    by_id = body.get("id") is not None and _first(body, NAME_KEYS) is not None
-    return (named_call or by_id) and any(k in body for k in OUTPUT_KEYS)
+    answers = _first(body, NAME_KEYS) is not None or any(w in (kind or "") for w in RESULT_WORDS)
+    return (named_call or body.get("id") is not None and answers) and any(k in body for k in OUTPUT_KEYS)
 
 
 def call_of(body: dict[str, Any], where: str) -> ToolCall:
@@ -133,26 +138,48 @@ def _reasoning(body: dict[str, Any], where: str) -> str:
     return REDACTED
 
 
-def piece_of(part: Any, where: str) -> list[Piece]:
-    """What one part is (see the module docstring); raises for a part of an unknown kind."""
+def reasoning_text(value: Any, where: str) -> str | None:
+    """A message's reasoning field as text: a string; an object or a list of reasoning entries
+    (OpenRouter's ``reasoning_details``: ``reasoning.text`` / ``.summary`` / ``.encrypted``), each
+    read as a reasoning part is."""
+    if value is None or isinstance(value, str):
+        return value
+    entries = value if isinstance(value, list) else [value]
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict | str):
+            raise RecordError("wrong type", f"{where}[{index}] is {type(entry).__name__}")
+    return "\n".join(e if isinstance(e, str) else _reasoning(e, where) for e in entries)
+
+
+def piece_of(part: Any, where: str, output: bool = False) -> list[Piece]:
+    """What one part is (see the module docstring); raises for a part of an unknown kind, except in a
+    tool's ``output``, where every part is the tool's data: kept as canonical JSON (Cohere's
+    ``{"type": "document", "document": {"data"}}``)."""
     if isinstance(part, str):
         return [("text", part)]
     if not isinstance(part, dict):
         raise RecordError("wrong type", f"{where} is {type(part).__name__}")
     bodies, kind = bodies_of(part)
-    if kind in REASONING_TYPES:
+    if (kind or "").replace("-", "_") in REASONING_TYPES:
         return [("reasoning", _reasoning(bodies[0], where))]
     for body in bodies:
         pieces: list[Piece] = []
         if _is_call(body):
             pieces.append(("call", call_of(body, where)))
-        if _is_result(body) or (pieces and any(k in body for k in ("result", "output"))):
+        if _is_result(body, kind) or (pieces and any(k in body for k in ("result", "output"))):
             pieces.append(("result", result_of(body, where)))
         if pieces:
             return pieces
-    return [("text", part_text(part, where))]
+    try:
+        return [("text", part_text(part, where))]
+    except RecordError:
+        if not output:
+            raise
+        return [("text", canonical_json(part))]
 
 
-def pieces_of(content: list[Any], where: str) -> list[Piece]:
-    """Every part of a content list read, in order."""
-    return [piece for index, part in enumerate(content) for piece in piece_of(part, f"{where}[{index}]")]
+def pieces_of(content: list[Any], where: str, output: bool = False) -> list[Piece]:
+    """Every part of a content list read, in order (``output``: a tool message's, see :func:`piece_of`)."""
+    return [
+        piece for index, part in enumerate(content) for piece in piece_of(part, f"{where}[{index}]", output)
+    ]

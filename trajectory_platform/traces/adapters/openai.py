@@ -26,7 +26,13 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     text_of,
 )
-from trajectory_platform.traces.adapters.content_parts import Piece, bodies_of, call_of, pieces_of
+from trajectory_platform.traces.adapters.content_parts import (
+    Piece,
+    bodies_of,
+    call_of,
+    pieces_of,
+    reasoning_text,
+)
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -50,6 +56,11 @@ CONTENT_KEYS = ("tool_responses", "content", "items", "blocks")
 """Where a message keeps what it says, the first present read: AutoGen's ``tool_responses`` (each
 result of a tool message with its call id; the message's ``content`` only joins their text), then
 ``content``, Semantic Kernel's ``items``, LlamaIndex's ``blocks``."""
+REASONING_FIELDS = ("reasoning_content", "reasoning", "thinking", "reasoning_details", "tool_plan")
+"""Where an assistant message keeps the model's reasoning, each present read in this order (a text
+two of them repeat, as vLLM writes ``reasoning`` beside ``reasoning_content``, read once):
+DeepSeek's and vLLM's ``reasoning_content``, OpenRouter's ``reasoning`` and ``reasoning_details``,
+Ollama's ``thinking``, Cohere's ``tool_plan`` (the plan it writes before its calls)."""
 NESTED_FIELDS = "additional_kwargs"
 """Where LlamaIndex and LangChain keep a message's OpenAI fields (``tool_calls``, ``tool_call_id``,
 ``name``); a field the message itself states wins."""
@@ -96,8 +107,9 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     fields = _fields(message)
     key = next((k for k in CONTENT_KEYS if k in fields), "content")
     content, at = fields.get(key), f"{where}.{key}"
+    output = role in ("tool", "function")
     pieces: list[Piece] = (
-        pieces_of(content, at) if isinstance(content, list) else [("text", text_of(content, at))]
+        pieces_of(content, at, output) if isinstance(content, list) else [("text", text_of(content, at))]
     )
     event = Event(kind=ROLE_KINDS[role])
     event.name = optional_str(fields.get("name"), f"{where}.name") if role != "function" else None
@@ -126,8 +138,10 @@ def events_of_message(message: Any, where: str) -> list[Event]:
         if fields.get("function_call") is not None:
             legacy = expect(fields["function_call"], dict, f"{where}.function_call")
             event.tool_calls.append(tool_call_of({"function": legacy}, f"{where}.function_call"))
-        reasoning = text_of(fields.get("reasoning_content", fields.get("reasoning")), f"{where}.reasoning")
-        event.reasoning = "\n".join([*thoughts, *([reasoning] if reasoning is not None else [])]) or None
+        for key in REASONING_FIELDS:
+            reasoning = reasoning_text(fields.get(key), f"{where}.{key}")
+            thoughts += [reasoning] if reasoning is not None and reasoning not in thoughts else []
+        event.reasoning = "\n".join(thoughts) or None
         if fields.get("refusal") is not None and event.content is None:
             event.content = optional_str(fields["refusal"], f"{where}.refusal")
         weight = fields.get("weight")
@@ -135,7 +149,7 @@ def events_of_message(message: Any, where: str) -> list[Event]:
             event.weight = float(expect(weight, int | float, f"{where}.weight"))
     elif role in ("tool", "function"):
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
-        event.tool_name = optional_str(fields.get("name"), f"{where}.name")
+        event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
     if len(events) == 1 or role == "assistant":
         return events
     if not said:
