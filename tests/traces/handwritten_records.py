@@ -1244,3 +1244,63 @@ STREAMED_GATEWAY_CALL = {
 }
 """A gateway's log of a streamed call: the request, and the response as the chunks it streamed (the
 answer's text and one call's arguments each split across chunks)."""
+
+PYDANTIC_AI_MESSAGES = [
+    {
+        "kind": "request",
+        "parts": [
+            {"part_kind": "system-prompt", "content": "Be concise.", "timestamp": "2026-11-04T09:30:00Z"},
+            {"part_kind": "user-prompt", "content": "Weather in Rome?", "timestamp": "2026-11-04T09:30:00Z"},
+        ],
+    },
+    {
+        "kind": "response",
+        "parts": [
+            {"part_kind": "thinking", "content": "Look it up."},
+            {
+                "part_kind": "tool-call",
+                "tool_name": "weather",
+                "args": '{"city":"Rome"}',
+                "tool_call_id": "call_1",
+            },
+        ],
+        "usage": {"input_tokens": 50, "output_tokens": 10},
+        "model_name": "gpt-4o",
+        "timestamp": "2026-11-04T09:30:01Z",
+    },
+    {
+        "kind": "request",
+        "parts": [
+            {
+                "part_kind": "retry-prompt",
+                "tool_name": "weather",
+                "tool_call_id": "call_1",
+                "content": [{"type": "missing", "loc": ["units"], "msg": "Field required"}],
+            }
+        ],
+    },
+    {
+        "kind": "response",
+        "parts": [
+            {
+                "part_kind": "tool-call",
+                "tool_name": "weather",
+                "args": {"city": "Rome", "units": "C"},
+                "tool_call_id": "call_2",
+            }
+        ],
+    },
+    {
+        "kind": "request",
+        "parts": [
+            {"part_kind": "tool-return", "tool_name": "weather", "content": "sunny", "tool_call_id": "call_2"}
+        ],
+    },
+    {
+        "kind": "response",
+        "parts": [{"part_kind": "text", "content": "Sunny in Rome."}],
+        "finish_reason": "stop",
+    },
+]
+"""A Pydantic AI run's ``all_messages_json()``: the prompts, a reasoned call the framework sent back
+as invalid (a retry prompt), the corrected call, its result, the answer."""

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from handwritten_records import FRAMEWORK_CHATS, LANGSMITH_RUNS, STREAMED_GATEWAY_CALL
+from handwritten_records import FRAMEWORK_CHATS, LANGSMITH_RUNS, PYDANTIC_AI_MESSAGES, STREAMED_GATEWAY_CALL
 from log_files import one_episode, write_json, write_jsonl
 
 from trajectory_platform.traces.ingest import ingest_paths
@@ -349,5 +349,40 @@ def test_an_otel_tool_call_response_is_read_whatever_key_holds_its_output(tmp_pa
 def test_an_otel_part_of_an_unknown_kind_rejects_the_trace(tmp_path: Path):
     odd = {"role": "user", "parts": [{"type": "citation_block", "cited": SECRET}]}
     result = ingest_paths([write_json(tmp_path, "trace.json", _otel_trace([odd, OTEL_CALL]))])
+    assert [r.reason for r in result.rejects] == ["unknown content part"]
+    assert SECRET not in (result.rejects[0].detail or "")
+
+
+def test_a_pydantic_ai_history_is_read_by_its_part_kinds(tmp_path: Path):
+    episode = one_episode(write_json(tmp_path, "messages.json", PYDANTIC_AI_MESSAGES))
+    assert episode.source_format == "pydantic-ai"
+    assert [e.kind for e in episode.events] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+        "assistant",
+    ]
+    assert _calls(episode) == [
+        ("call_1", "weather", {"city": "Rome"}),
+        ("call_2", "weather", {"city": "Rome", "units": "C"}),
+    ]
+    retry, result = (e for e in episode.events if e.kind == "tool")
+    assert (retry.tool_call_id, retry.status) == ("call_1", "error"), "the framework refused the call"
+    assert (result.tool_call_id, result.content, result.status) == ("call_2", "sunny", "ok")
+    assert (episode.events[2].reasoning, episode.events[2].input_tokens, episode.lineage.model) == (
+        "Look it up.",
+        50,
+        "gpt-4o",
+    )
+    assert episode.events[-1].content == "Sunny in Rome."
+
+
+def test_a_pydantic_ai_part_of_an_unknown_kind_rejects_the_history(tmp_path: Path):
+    messages = copy.deepcopy(PYDANTIC_AI_MESSAGES)
+    messages[-1]["parts"].append({"part_kind": "citation-block", "cited": SECRET})
+    result = ingest_paths([write_json(tmp_path, "messages.json", messages)])
     assert [r.reason for r in result.rejects] == ["unknown content part"]
     assert SECRET not in (result.rejects[0].detail or "")

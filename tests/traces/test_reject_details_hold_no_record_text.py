@@ -36,6 +36,7 @@ from handwritten_records import (
     LANGSMITH_RUNS,
     MLFLOW_TRACE,
     OPENLLMETRY_TRACE,
+    PYDANTIC_AI_MESSAGES,
     RESPONSES_RUN,
     SHAREGPT_RECORD,
     STREAMED_GATEWAY_CALL,
@@ -119,6 +120,7 @@ HANDWRITTEN = {
     "goose": GOOSE_SESSION,
     "goose-stream": GOOSE_STREAM,
     "chat-log-streamed": [STREAMED_GATEWAY_CALL],
+    "pydantic-ai": [{"messages": PYDANTIC_AI_MESSAGES}],
     **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
 }
 """The JSONL lines of each format's hand-written record."""
