@@ -386,3 +386,14 @@ def test_a_pydantic_ai_part_of_an_unknown_kind_rejects_the_history(tmp_path: Pat
     result = ingest_paths([write_json(tmp_path, "messages.json", messages)])
     assert [r.reason for r in result.rejects] == ["unknown content part"]
     assert SECRET not in (result.rejects[0].detail or "")
+
+
+def test_a_langchain_tool_messages_data_part_is_its_output(tmp_path: Path):
+    runs = copy.deepcopy(LANGSMITH_RUNS)
+    for run in runs:
+        for message in (run.get("inputs") or {}).get("messages", [[]])[0]:
+            if message["kwargs"].get("tool_call_id") == "call_a":
+                message["kwargs"]["content"] = [{"type": "json", "json": {"lines": 3}}]
+    episode = one_episode(write_jsonl(tmp_path, "runs.jsonl", runs))
+    (result,) = [e for e in episode.events if e.tool_call_id == "call_a"]
+    assert json.loads(result.content or "") == {"type": "json", "json": {"lines": 3}}

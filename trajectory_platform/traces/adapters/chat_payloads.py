@@ -53,12 +53,13 @@ def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
         kind = {"user": "human", "assistant": "ai"}.get(role, role)
     if kind not in KINDS:
         raise RecordError("unknown role", f"{where}.type is {named(kind)}; expected one of {list(KINDS)}")
-    content = fields.get("content")
-    pieces = pieces_of(content, f"{where}.content") if isinstance(content, list) else []
+    content, output = fields.get("content"), KINDS[kind] == "tool"
+    pieces = pieces_of(content, f"{where}.content", output) if isinstance(content, list) else []
     read = {piece: [v for k, v in pieces if k == piece] for piece in ("text", "reasoning", "call", "result")}
-    if read["result"] or (kind != "ai" and (read["call"] or read["reasoning"])):
+    if (read["result"] and not output) or (kind != "ai" and (read["call"] or read["reasoning"])):
         raise RecordError("misplaced content part", f"{where}.content holds a part no {kind} message has")
-    text = "\n".join(read["text"]) if pieces else text_of(content, f"{where}.content")
+    said = [*read["text"], *(r.content for r in read["result"] if r.content is not None)]
+    text = "\n".join(said) if pieces else text_of(content, f"{where}.content")
     event = Event(kind=KINDS[kind], content=text)
     if kind == "ai":
         extra = object_field(fields, "additional_kwargs")

@@ -11,6 +11,7 @@ message conversion is shared with formats that embed OpenAI messages (tau-bench,
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -227,6 +228,8 @@ COMPLETION_LIST_KEYS = ("outputs",)
 """A list of completions logged beside the conversation (DSPy's LM history: one string, or one
 ``{"text", "tool_calls"}`` object, per sample), read as a response's choices."""
 SSE_DATA = "data:"
+SSE_START = re.compile(r"\s*data:")
+"""A logged event stream's first line (matched in place: a long text is not copied to be tested)."""
 
 
 def is_chat_answer(value: Any) -> bool:
@@ -247,7 +250,7 @@ def _is_chunk(value: Any) -> bool:
 def _chunks(value: Any) -> list[dict[str, Any]] | None:
     """A streamed response's chunks: a list of ``chat.completion.chunk`` objects, or the server-sent
     events text a gateway logged (``data: {...}`` lines, ``data: [DONE]`` at the end)."""
-    if isinstance(value, str) and value.lstrip().startswith(SSE_DATA):
+    if isinstance(value, str) and SSE_START.match(value):
         lines = [line[len(SSE_DATA) :].strip() for line in value.splitlines() if line.startswith(SSE_DATA)]
         try:
             value = [json.loads(line) for line in lines if line != "[DONE]"]
