@@ -397,3 +397,22 @@ def test_a_langchain_tool_messages_data_part_is_its_output(tmp_path: Path):
     episode = one_episode(write_jsonl(tmp_path, "runs.jsonl", runs))
     (result,) = [e for e in episode.events if e.tool_call_id == "call_a"]
     assert json.loads(result.content or "") == {"type": "json", "json": {"lines": 3}}
+
+
+@pytest.mark.parametrize(
+    "stream",
+    [
+        'data: {"choices":[{"delta":{"content":"9"}}]}\n\ndata: {"choices":[{"delta":{"cont\n\n',
+        'event: message_start\ndata: {"type":"message_start","message":{"role":"assistant"}}\n\n',
+    ],
+    ids=["line-not-json", "another-providers-events"],
+)
+def test_an_event_stream_that_does_not_add_up_is_rejected_not_lost(stream: str, tmp_path: Path):
+    good = {
+        "request": {"messages": MESSAGES},
+        "response": {"choices": [{"message": {"role": "assistant", "content": "9C."}}]},
+    }
+    record = {"request": {"messages": MESSAGES}, "response": {"body": stream}}
+    result = ingest_paths([write_jsonl(tmp_path, "calls.jsonl", [good, record])])
+    assert [(r.reason, r.source_line) for r in result.rejects] == [("unreadable stream", 2)]
+    assert "response.body" in (result.rejects[0].detail or "")

@@ -65,7 +65,7 @@ from trajectory_platform.traces.adapters.chat_envelope import (
     unwrapped,
 )
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
-from trajectory_platform.traces.adapters.openai import OpenAIAdapter, taken_choice
+from trajectory_platform.traces.adapters.openai import UNREAD_STREAM, OpenAIAdapter, taken_choice
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -204,6 +204,11 @@ class ChatLogAdapter(Adapter):
 
     def _call(self, record: RawRecord, src: SourceFile, found: Envelope) -> tuple[Episode, str]:
         """One call read by its provider's reader, its response as its answer; and that reader's name."""
+        if found.response is not None and found.response.get(UNREAD_STREAM):
+            where = path_of(found.response_at)
+            raise RecordError(
+                "unreadable stream", f"{where} is an event stream of no Chat Completions chunks"
+            )
         call = unwrapped(found)
         dialect = next((d for d in DIALECTS if d.claims_record(call)), DIALECTS[-1])
         episode = self._read(dialect, record, src, call, found)

@@ -228,8 +228,13 @@ COMPLETION_LIST_KEYS = ("outputs",)
 """A list of completions logged beside the conversation (DSPy's LM history: one string, or one
 ``{"text", "tool_calls"}`` object, per sample), read as a response's choices."""
 SSE_DATA = "data:"
-SSE_START = re.compile(r"\s*data:")
-"""A logged event stream's first line (matched in place: a long text is not copied to be tested)."""
+SSE_START = re.compile(r"\s*(?:event:[^\n]*\n)?data:\s*[{\[]")
+"""How a logged event stream starts: its first event's ``data:`` line holding JSON (or ``[DONE]``),
+perhaps after an ``event:`` line (matched in place: a long text is not copied to be tested)."""
+UNREAD_STREAM = "unread_stream"
+"""What :func:`chat_response` answers for an event stream it cannot add up (a line that is not JSON,
+or events that are not Chat Completions chunks): still the call's answer, so the call is not
+taken for one logged without its answer, and ``chat-log`` rejects it naming where it was."""
 
 
 def is_chat_answer(value: Any) -> bool:
@@ -248,20 +253,21 @@ def _is_chunk(value: Any) -> bool:
 
 
 def _chunks(value: Any) -> list[dict[str, Any]] | None:
-    """A streamed response's chunks: a list of ``chat.completion.chunk`` objects, or the server-sent
-    events text a gateway logged (``data: {...}`` lines, ``data: [DONE]`` at the end)."""
-    if isinstance(value, str) and SSE_START.match(value):
-        lines = [line[len(SSE_DATA) :].strip() for line in value.splitlines() if line.startswith(SSE_DATA)]
-        try:
-            value = [json.loads(line) for line in lines if line != "[DONE]"]
-        except json.JSONDecodeError:
-            raise RecordError(
-                "malformed stream", "a logged event stream holds a line that is not JSON"
-            ) from None
+    """A streamed response's ``chat.completion.chunk`` objects (each choice a ``delta``), else None."""
     if not (isinstance(value, list) and value and all(_is_chunk(c) for c in value)):
         return None
     deltas = [ch for c in value for ch in c["choices"] if isinstance(ch, dict)]
     return value if deltas and all(isinstance(ch.get("delta"), dict) for ch in deltas) else None
+
+
+def _event_stream(text: str) -> list[Any] | None:
+    """The ``data:`` lines of the server-sent events text a gateway logged, parsed (``[DONE]``
+    left out); None when one of them is not JSON."""
+    lines = [line[len(SSE_DATA) :].strip() for line in text.splitlines() if line.startswith(SSE_DATA)]
+    try:
+        return [json.loads(line) for line in lines if line != "[DONE]"]
+    except json.JSONDecodeError:
+        return None
 
 
 def _assembled(chunks: list[dict[str, Any]]) -> dict[str, Any]:
@@ -313,10 +319,14 @@ def _completions(value: Any) -> dict[str, Any] | None:
 
 def chat_response(key: str, value: Any) -> dict[str, Any] | None:
     """``value`` (the field ``key`` of a logged call) as the Chat Completions response it holds: a
-    response or an assistant message as it is, a stream of chunks assembled, a list of completions
-    (:data:`COMPLETION_LIST_KEYS`) as its choices; ``None`` when it holds no answer."""
+    response or an assistant message as it is, a stream of chunks (or its event text) assembled, a
+    list of completions (:data:`COMPLETION_LIST_KEYS`) as its choices; ``None`` when it holds no
+    answer (:data:`UNREAD_STREAM` when it holds one this reader cannot add up)."""
     if is_chat_answer(value):
         return dict(value)
+    if isinstance(value, str) and SSE_START.match(value):
+        chunks = _chunks(_event_stream(value))
+        return {UNREAD_STREAM: True} if chunks is None else _assembled(chunks)
     chunks = _chunks(value)
     if chunks is not None:
         return _assembled(chunks)
