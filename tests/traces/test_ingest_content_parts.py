@@ -416,3 +416,11 @@ def test_an_event_stream_that_does_not_add_up_is_rejected_not_lost(stream: str, 
     result = ingest_paths([write_jsonl(tmp_path, "calls.jsonl", [good, record])])
     assert [(r.reason, r.source_line) for r in result.rejects] == [("unreadable stream", 2)]
     assert "response.body" in (result.rejects[0].detail or "")
+
+
+def test_an_attached_document_is_a_marker_not_a_reject(tmp_path: Path):
+    record = copy.deepcopy(FRAMEWORK_CHATS["anthropic-mcp"])
+    pdf = {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": SECRET}}
+    record["messages"][0]["content"] = [pdf, {"type": "text", "text": "Weather in Rome?"}]
+    episode = one_episode(write_jsonl(tmp_path, "a.jsonl", [record]))
+    assert episode.events[1].content == "[document]\nWeather in Rome?"

@@ -587,6 +587,17 @@ def part_type(part: dict[str, Any]) -> str | None:
     return next((str(part[k]) for k in PART_TYPE_KEYS if isinstance(part.get(k), str)), None)
 
 
+def is_media(part: dict[str, Any]) -> bool:
+    """Is ``part`` decorative: typed or keyed as one of :data:`MEDIA_TYPES`, or an attachment by its
+    ``source`` (a ``media_type`` named: Anthropic's image and ``document`` blocks, a PDF say)?"""
+    source = part.get("source")
+    return (
+        part.get("type") in MEDIA_TYPES
+        or any(key in MEDIA_TYPES for key in part)
+        or (isinstance(source, dict) and "media_type" in source)
+    )
+
+
 def part_text(part: Any, where: str) -> str:
     """One content part as text: a string; a ``text`` string (or the Assistants API's ``{"value"}``),
     else a ``content`` string; a media part as a marker of its type (:data:`MEDIA_TYPES`).
@@ -610,7 +621,7 @@ def part_text(part: Any, where: str) -> str:
     named_field = part.get(part.get("type")) if isinstance(part.get("type"), str) else None
     if isinstance(named_field, str):
         return named_field  # a part whose type names its text: ``{"type": "refusal", "refusal": ...}``
-    if part.get("type") in MEDIA_TYPES or any(key in MEDIA_TYPES for key in part):
+    if is_media(part):
         return f"[{part.get('type', 'part')}]"
     raise RecordError(
         "unknown content part",
