@@ -12,7 +12,7 @@ part is classified by what it carries (:func:`pieces_of`):
   of its own, nested: Haystack's ``origin``), or an ``id`` beside a tool name, and an
   :data:`OUTPUT_KEYS` field. A part with both a call's and a result's fields (a UI message's tool
   invocation that already ran) is the call and then its result;
-- **reasoning** is a part typed as one of :data:`REASONING_TYPES`;
+- **reasoning** is a part whose type says so (:data:`REASONING_WORDS`);
 - **text** is a ``text`` string (or ``{"value": ...}``, as the Assistants API writes it), or a
   ``content`` string;
 - **media** (an image, audio, a file) is decorative: a marker naming its type, as before
@@ -44,8 +44,9 @@ ARGUMENT_KEYS = ("arguments", "input", "args", "parameters")
 CALL_ID_KEYS = ("tool_call_id", "toolCallId", "tool_use_id", "toolUseId", "call_id", "callId")
 OUTPUT_KEYS = ("output", "result", "content", "response")
 RESULT_WORDS = ("result", "response", "return", "output")
-REASONING_TYPES = frozenset({"thinking", "reasoning", "redacted_thinking", "redacted_reasoning"})
-"""Reasoning part types (``-`` read as ``_``: the AI SDK's ``redacted-reasoning``)."""
+REASONING_WORDS = ("reason", "think")
+"""A part whose type holds one of these words is reasoning: ``thinking``, ``redacted_thinking``,
+``reasoning``, the AI SDK's ``redacted-reasoning``, Bedrock's and Strands' ``reasoningContent``."""
 REASONING_TEXT_KEYS = ("thinking", "reasoning", "text", "content", "summary")
 REDACTED = "[redacted thinking]"
 ERROR_STATUSES = frozenset({"error", "failed", "failure"})
@@ -135,7 +136,8 @@ def _reasoning(body: dict[str, Any], where: str) -> str:
     for key in REASONING_TEXT_KEYS:
         if isinstance(body.get(key), str | list):
             return text_of(body[key], f"{where}.{key}") or ""
-    return REDACTED
+    nested = [value for value in body.values() if isinstance(value, dict)]
+    return _reasoning(nested[0], where) if len(nested) == 1 else REDACTED  # Bedrock's reasoningText
 
 
 def reasoning_text(value: Any, where: str) -> str | None:
@@ -160,14 +162,15 @@ def piece_of(part: Any, where: str, output: bool = False) -> list[Piece]:
     if not isinstance(part, dict):
         raise RecordError("wrong type", f"{where} is {type(part).__name__}")
     bodies, kind = bodies_of(part)
-    if (kind or "").replace("-", "_") in REASONING_TYPES:
+    if any(word in (kind or "").lower() for word in REASONING_WORDS):
         return [("reasoning", _reasoning(bodies[0], where))]
     for body in bodies:
+        fields = body if body is part else {**part, **body}  # an id beside the nested body counts
         pieces: list[Piece] = []
         if _is_call(body):
-            pieces.append(("call", call_of(body, where)))
+            pieces.append(("call", call_of(fields, where)))
         if _is_result(body, kind) or (pieces and any(k in body for k in ("result", "output"))):
-            pieces.append(("result", result_of(body, where)))
+            pieces.append(("result", result_of(fields, where)))
         if pieces:
             return pieces
     try:

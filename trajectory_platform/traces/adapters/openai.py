@@ -23,6 +23,7 @@ from trajectory_platform.traces.adapters.base import (
     adapter_episode_id,
     chat_task_id,
     expect,
+    object_field,
     optional_str,
     read_chat_outcome,
     text_of,
@@ -143,8 +144,9 @@ def events_of_message(message: Any, where: str) -> list[Event]:
             reasoning = reasoning_text(fields.get(key), f"{where}.{key}")
             thoughts += [reasoning] if reasoning is not None and reasoning not in thoughts else []
         event.reasoning = "\n".join(thoughts) or None
-        if fields.get("refusal") is not None and event.content is None:
-            event.content = optional_str(fields["refusal"], f"{where}.refusal")
+        spoken = fields.get("refusal", object_field(fields, "audio").get("transcript"))
+        if spoken is not None and event.content is None:  # a refusal, or what an audio answer said
+            event.content = optional_str(spoken, f"{where}.refusal")
         weight = fields.get("weight")
         if weight is not None:
             event.weight = float(expect(weight, int | float, f"{where}.weight"))
