@@ -9,20 +9,23 @@ part is classified by what it carries (:func:`pieces_of`):
 - a **tool call** names a tool and gives its input: a :data:`NAME_KEYS` field and an
   :data:`ARGUMENT_KEYS` field;
 - a **tool result** answers a call and carries its output: a :data:`CALL_ID_KEYS` field (or a call
-  of its own, nested: Haystack's ``origin``), or an ``id`` beside a tool name, and an
-  :data:`OUTPUT_KEYS` field. A part with both a call's and a result's fields (a UI message's tool
-  invocation that already ran) is the call and then its result;
+  of its own, nested: Haystack's ``origin``), or an ``id`` beside a tool name or under a type that
+  says it answers (:data:`RESULT_WORDS`), and an :data:`OUTPUT_KEYS` field. A part with both a
+  call's and a result's fields (a UI message's tool invocation that already ran) is the call and
+  then its result;
 - **reasoning** is a part whose type says so (:data:`REASONING_WORDS`);
 - **text** is a ``text`` string (or ``{"value": ...}``, as the Assistants API writes it), or a
   ``content`` string;
 - **media** (an image, audio, a file) is decorative: a marker naming its type, as before
-  (:data:`~trajectory_platform.traces.adapters.base.MEDIA_TYPES`).
+  (:func:`~trajectory_platform.traces.adapters.base.is_media`).
 
 The fields of a part may sit in the part itself, under the key its ``type`` names (OpenAI's
-``{"type": "custom", "custom": {...}}``), or under the one key of a single-key wrapper
-(``{"toolUse": {...}}``). Anything else is an **unknown content part**: the record is rejected with
-the part's path and type (never its text), so nothing is lost silently or trained on as
-placeholder text.
+``{"type": "custom", "custom": {...}}``), under the one key of a single-key wrapper
+(``{"toolUse": {...}}``), or in a typed part's one object field. Anything else is an **unknown
+content part**: the record is rejected with the part's path and type (never its text), so nothing
+is lost silently or trained on as placeholder text; in a tool's own message it is the tool's output
+data, kept as canonical JSON. The key tables below hold every part-level spelling; those of a
+message's own fields (where its parts, its reasoning, its answer sit) are in ``openai.py``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,11 @@ A record is one conversation: ``{"messages": [...], "tools": [...], ...}`` (a JS
 array element), or a whole file that is a bare list of messages. The task it ran against is
 ``metadata.task_id`` (see :data:`~trajectory_platform.traces.adapters.base.TASK_ID_KEYS`). The
 message conversion is shared with formats that embed OpenAI messages (tau-bench, ToolBench).
+
+Frameworks that write the same messages with content parts of their own (Strands, Vercel AI,
+Haystack, Semantic Kernel's ``items``, LlamaIndex's ``blocks``) are read by the parts' shape
+(``content_parts.py``); what a logged call answered, however it was logged (a response, an
+assistant message, a stream, a list of completions), is found by :func:`chat_response`.
 """
 
 from __future__ import annotations
