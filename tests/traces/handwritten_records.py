@@ -1036,3 +1036,271 @@ GOOSE_STREAM = [
     {"type": "complete", "total_tokens": 1200},
 ]
 """What ``goose run --output-format stream-json`` prints for the same conversation."""
+
+
+def _framework_chat(call_turn: dict, result_turn: dict, typed: bool = True) -> dict:
+    """A conversation as a chat framework writes it: the ask, a turn that calls ``weather`` (id
+    ``call_1``, city Rome), the turn that answers it (``sunny``), the final answer; text parts
+    ``{"type": "text", "text"}``, or ``{"text"}`` alone when not ``typed``."""
+
+    def text(words: str) -> list[dict]:
+        return [{"type": "text", "text": words} if typed else {"text": words}]
+
+    return {
+        "messages": [
+            {"role": "user", "content": text("Weather in Rome?")},
+            call_turn,
+            result_turn,
+            {"role": "assistant", "content": text("Sunny in Rome.")},
+        ]
+    }
+
+
+FRAMEWORK_CHATS = {
+    "strands": _framework_chat(
+        {
+            "role": "assistant",
+            "content": [
+                {"text": "Checking."},
+                {"toolUse": {"toolUseId": "call_1", "name": "weather", "input": {"city": "Rome"}}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"toolResult": {"toolUseId": "call_1", "status": "success", "content": [{"text": "sunny"}]}}
+            ],
+        },
+        typed=False,
+    ),
+    "vercel-ai": _framework_chat(
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Checking."},
+                {
+                    "type": "tool-call",
+                    "toolCallId": "call_1",
+                    "toolName": "weather",
+                    "args": {"city": "Rome"},
+                },
+            ],
+        },
+        {
+            "role": "tool",
+            "content": [
+                {"type": "tool-result", "toolCallId": "call_1", "toolName": "weather", "result": "sunny"}
+            ],
+        },
+    ),
+    "haystack": _framework_chat(
+        {
+            "role": "assistant",
+            "content": [
+                {"text": "Checking."},
+                {"tool_call": {"tool_name": "weather", "arguments": {"city": "Rome"}, "id": "call_1"}},
+            ],
+        },
+        {
+            "role": "tool",
+            "content": [
+                {
+                    "tool_call_result": {
+                        "result": "sunny",
+                        "origin": {"tool_name": "weather", "arguments": {"city": "Rome"}, "id": "call_1"},
+                        "error": False,
+                    }
+                }
+            ],
+        },
+        typed=False,
+    ),
+    "semantic-kernel": _framework_chat(
+        {
+            "role": "assistant",
+            "items": [
+                {"content_type": "text", "text": "Checking."},
+                {
+                    "content_type": "function_call",
+                    "id": "call_1",
+                    "name": "weather",
+                    "arguments": '{"city":"Rome"}',
+                },
+            ],
+        },
+        {
+            "role": "tool",
+            "items": [
+                {"content_type": "function_result", "id": "call_1", "name": "weather", "result": "sunny"}
+            ],
+        },
+    ),
+    "llamaindex": _framework_chat(
+        {
+            "role": "assistant",
+            "blocks": [{"block_type": "text", "text": "Checking."}],
+            "additional_kwargs": {
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "weather", "arguments": '{"city":"Rome"}'},
+                    }
+                ]
+            },
+        },
+        {
+            "role": "tool",
+            "blocks": [{"block_type": "text", "text": "sunny"}],
+            "additional_kwargs": {"tool_call_id": "call_1", "name": "weather"},
+        },
+    ),
+    "openai-custom-tool": _framework_chat(
+        {
+            "role": "assistant",
+            "content": "Checking.",
+            "tool_calls": [
+                {"id": "call_1", "type": "custom", "custom": {"name": "weather", "input": '{"city":"Rome"}'}}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+    ),
+    "anthropic-mcp": {
+        "system": "Be brief.",
+        "messages": [
+            {"role": "user", "content": "Weather in Rome?"},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "Checking."},
+                    {
+                        "type": "mcp_tool_use",
+                        "id": "call_1",
+                        "name": "weather",
+                        "server_name": "w",
+                        "input": {"city": "Rome"},
+                    },
+                    {
+                        "type": "mcp_tool_result",
+                        "tool_use_id": "call_1",
+                        "is_error": False,
+                        "content": [{"type": "text", "text": "sunny"}],
+                    },
+                ],
+            },
+            {"role": "assistant", "content": [{"type": "text", "text": "Sunny in Rome."}]},
+        ],
+    },
+}
+"""One conversation (the ask, a call of ``weather``, its result ``sunny``, the answer) as each chat
+framework writes its tool-call and tool-result content parts."""
+
+STREAMED_GATEWAY_CALL = {
+    "request": {
+        "body": {"model": "gpt-4o", "messages": [{"role": "user", "content": "Fix it."}], "stream": True}
+    },
+    "response": {
+        "body": [
+            {
+                "object": "chat.completion.chunk",
+                "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Fi"}}],
+            },
+            {
+                "object": "chat.completion.chunk",
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {
+                            "tool_calls": [
+                                {
+                                    "index": 0,
+                                    "id": "call_1",
+                                    "function": {"name": "edit", "arguments": '{"pa'},
+                                }
+                            ]
+                        },
+                    }
+                ],
+            },
+            {
+                "object": "chat.completion.chunk",
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {
+                            "content": "xing.",
+                            "tool_calls": [{"index": 0, "function": {"arguments": 'th":"a.py"}'}}],
+                        },
+                    }
+                ],
+            },
+            {
+                "object": "chat.completion.chunk",
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}],
+                "usage": {"prompt_tokens": 9, "completion_tokens": 4},
+            },
+        ]
+    },
+}
+"""A gateway's log of a streamed call: the request, and the response as the chunks it streamed (the
+answer's text and one call's arguments each split across chunks)."""
+
+PYDANTIC_AI_MESSAGES = [
+    {
+        "kind": "request",
+        "parts": [
+            {"part_kind": "system-prompt", "content": "Be concise.", "timestamp": "2026-11-04T09:30:00Z"},
+            {"part_kind": "user-prompt", "content": "Weather in Rome?", "timestamp": "2026-11-04T09:30:00Z"},
+        ],
+    },
+    {
+        "kind": "response",
+        "parts": [
+            {"part_kind": "thinking", "content": "Look it up."},
+            {
+                "part_kind": "tool-call",
+                "tool_name": "weather",
+                "args": '{"city":"Rome"}',
+                "tool_call_id": "call_1",
+            },
+        ],
+        "usage": {"input_tokens": 50, "output_tokens": 10},
+        "model_name": "gpt-4o",
+        "timestamp": "2026-11-04T09:30:01Z",
+    },
+    {
+        "kind": "request",
+        "parts": [
+            {
+                "part_kind": "retry-prompt",
+                "tool_name": "weather",
+                "tool_call_id": "call_1",
+                "content": [{"type": "missing", "loc": ["units"], "msg": "Field required"}],
+            }
+        ],
+    },
+    {
+        "kind": "response",
+        "parts": [
+            {
+                "part_kind": "tool-call",
+                "tool_name": "weather",
+                "args": {"city": "Rome", "units": "C"},
+                "tool_call_id": "call_2",
+            }
+        ],
+    },
+    {
+        "kind": "request",
+        "parts": [
+            {"part_kind": "tool-return", "tool_name": "weather", "content": "sunny", "tool_call_id": "call_2"}
+        ],
+    },
+    {
+        "kind": "response",
+        "parts": [{"part_kind": "text", "content": "Sunny in Rome."}],
+        "finish_reason": "stop",
+    },
+]
+"""A Pydantic AI run's ``all_messages_json()``: the prompts, a reasoned call the framework sent back
+as invalid (a retry prompt), the corrected call, its result, the answer."""

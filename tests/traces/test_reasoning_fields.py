@@ -1,7 +1,7 @@
-"""Reasoning that OpenAI-compatible servers record under names of their own
-(traces/adapters/reasoning_fields.py): Ollama's ``thinking``, OpenRouter's ``reasoning_details``,
-Mistral's ``thinking`` content chunk, in a plain conversation and in a gateway's envelope; written
-by hand after each provider's documented message shape."""
+"""Reasoning that OpenAI-compatible servers record under names of their own (``REASONING_FIELDS``
+of traces/adapters/openai.py, read by content_parts.py): Ollama's ``thinking``, OpenRouter's
+``reasoning_details``, Mistral's ``thinking`` content chunk, in a plain conversation and in a
+gateway's envelope; written by hand after each provider's documented message shape."""
 
 from __future__ import annotations
 
@@ -48,7 +48,9 @@ def test_openrouter_reasoning_details(tmp_path: Path):
         ],
     }
     episode = _read(tmp_path, {"messages": [{"role": "user", "content": "w?"}, message]})
-    assert episode.events[1].reasoning == "the tool said 9C\n[encrypted reasoning]"
+    assert (
+        episode.events[1].reasoning == "the tool said 9C\n[redacted thinking]"
+    )  # one marker for every provider's encrypted reasoning
 
 
 def test_mistral_thinking_chunks_beside_tool_messages(tmp_path: Path):

@@ -24,6 +24,7 @@ from handwritten_records import (
     CLAUDE_STREAM,
     CODEX_EXEC_EVENTS,
     CODEX_SESSION,
+    FRAMEWORK_CHATS,
     GATEWAY_ANTHROPIC_CALL,
     GATEWAY_LOG,
     GATEWAY_RUN,
@@ -35,8 +36,10 @@ from handwritten_records import (
     LANGSMITH_RUNS,
     MLFLOW_TRACE,
     OPENLLMETRY_TRACE,
+    PYDANTIC_AI_MESSAGES,
     RESPONSES_RUN,
     SHAREGPT_RECORD,
+    STREAMED_GATEWAY_CALL,
 )
 
 from trajectory_platform.traces.drops import named, without_record_text
@@ -116,6 +119,9 @@ HANDWRITTEN = {
     "gemini-cli": [GEMINI_CLI_SESSION],
     "goose": GOOSE_SESSION,
     "goose-stream": GOOSE_STREAM,
+    "chat-log-streamed": [STREAMED_GATEWAY_CALL],
+    "pydantic-ai": [{"messages": PYDANTIC_AI_MESSAGES}],
+    **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
 }
 """The JSONL lines of each format's hand-written record."""
 

@@ -40,6 +40,7 @@ from trajectory_platform.traces.adapters.openai_agents import OpenAIAgentsAdapte
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
 from trajectory_platform.traces.adapters.otel import OTelAdapter
+from trajectory_platform.traces.adapters.pydantic_ai import PydanticAIAdapter
 from trajectory_platform.traces.adapters.sharegpt import ShareGPTAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
 from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
@@ -70,6 +71,7 @@ ADAPTERS: dict[str, Adapter] = {
         GooseAdapter(),
         BedrockAdapter(),
         AutoGenAdapter(),
+        PydanticAIAdapter(),
         AnthropicAdapter(),
         OpenAIResponsesAdapter(),
         GeminiAdapter(),

@@ -28,12 +28,12 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     text_of,
 )
-from trajectory_platform.traces.adapters.openai import extra_of, is_message_list
+from trajectory_platform.traces.adapters.content_parts import REDACTED, piece_of
+from trajectory_platform.traces.adapters.openai import carries_answer, extra_of, is_message_list
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
 ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use"}
-REDACTED = "[redacted thinking]"
 
 
 def _is_anthropic_block(block: Any) -> bool:
@@ -57,12 +57,17 @@ def _has_anthropic_blocks(messages: Any) -> bool:
     )
 
 
-def assistant_event(content: Any, where: str) -> Event:
-    """One assistant message: text, reasoning and tool calls in block order."""
+def assistant_events(content: Any, where: str) -> list[Event]:
+    """One assistant message: its turn (text, reasoning and tool calls in block order), then the
+    results it holds as tool events (a server tool's or an MCP server's, which the API runs within
+    the turn). A block of another kind is read by its shape
+    (:mod:`~trajectory_platform.traces.adapters.content_parts`), or rejects the record."""
     if not isinstance(content, list):
-        return Event(kind="assistant", content=text_of(content, where))
+        return [Event(kind="assistant", content=text_of(content, where))]
     event = Event(kind="assistant")
-    texts, thoughts = [], []
+    texts: list[str] = []
+    thoughts: list[str] = []
+    results: list[Event] = []
     for index, block in enumerate(content):
         at = f"{where}[{index}]"
         expect(block, dict, at)
@@ -82,10 +87,16 @@ def assistant_event(content: Any, where: str) -> Event:
                 )
             )
         else:
-            texts.append(f"[{kind}]")
+            for piece, value in piece_of(block, at):
+                if piece == "call":
+                    event.tool_calls.append(value)
+                elif piece == "result":
+                    results.append(value)
+                else:
+                    (texts if piece == "text" else thoughts).append(value)
     event.content = "\n".join(texts) if texts else None
     event.reasoning = "\n".join(thoughts) if thoughts else None
-    return event
+    return [event, *results]
 
 
 def user_events(content: Any, where: str) -> list[Event]:
@@ -107,11 +118,15 @@ def user_events(content: Any, where: str) -> list[Event]:
                 )
             )
             continue
-        text = text_of([block], at)
-        if events and events[-1].kind == "user":
-            events[-1].content = f"{events[-1].content}\n{text}"
-        else:
-            events.append(Event(kind="user", content=text))
+        for piece, value in piece_of(block, at):
+            if piece == "result":
+                events.append(value)
+            elif piece != "text":
+                raise RecordError("misplaced content part", f"{at} holds a {piece} part in a user message")
+            elif events and events[-1].kind == "user":
+                events[-1].content = f"{events[-1].content}\n{value}"
+            else:
+                events.append(Event(kind="user", content=value))
     return events
 
 
@@ -120,12 +135,12 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     expect(message, dict, where)
     role = message.get("role")
     if role == "assistant":
-        event = assistant_event(message.get("content"), f"{where}.content")
+        event, *results = assistant_events(message.get("content"), f"{where}.content")
         event.finish_reason = optional_str(message.get("stop_reason"), f"{where}.stop_reason")
         usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
         event.input_tokens = usage.get("input_tokens")
         event.output_tokens = usage.get("output_tokens")
-        return [event]
+        return [event, *results]
     if role == "user":
         return user_events(message.get("content"), f"{where}.content")
     if role == "system":
@@ -173,7 +188,8 @@ class AnthropicAdapter(Adapter):
             isinstance(t, dict) and "input_schema" in t for t in tools
         )
         # OpenAI puts the system prompt in the messages; Anthropic has a top-level ``system``
-        return has_schema or "system" in record or _has_anthropic_blocks(record["messages"])
+        anthropic = has_schema or "system" in record or _has_anthropic_blocks(record["messages"])
+        return anthropic and not carries_answer(record)  # a logged call with its answer: chat-log
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")

@@ -6,7 +6,9 @@ document) or a whole file that is a bare message list. Every message names its `
 ``source`` (the agent, or ``user``):
 
 - ``TextMessage``, ``MultiModalMessage`` (images as a marker), ``HandoffMessage``,
-  ``StructuredMessage``: a user event from ``user``, else an assistant event named by its source,
+  ``StructuredMessage``: a user event from ``user`` or from an agent that asked a person for input
+  (a ``UserProxyAgent``: its source emits ``UserInputRequestedEvent``), else an assistant event
+  named by its source,
   with ``models_usage`` as its token counts;
 - ``ThoughtEvent``: the reasoning of that source's next assistant event;
 - ``ToolCallRequestEvent``: an assistant event with its calls (``id``, ``name``, ``arguments``);
@@ -42,10 +44,11 @@ from trajectory_platform.traces.adapters.base import (
 )
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
+HUMAN_INPUT_REQUEST = "UserInputRequestedEvent"
 SPOKEN = ("TextMessage", "MultiModalMessage", "HandoffMessage", "StructuredMessage")
 BOOKKEEPING = (
     "MemoryQueryEvent",
-    "UserInputRequestedEvent",
+    HUMAN_INPUT_REQUEST,
     "ModelClientStreamingChunkEvent",
     "SelectSpeakerEvent",
     "StopMessage",
@@ -82,7 +85,8 @@ def _text(content: Any, where: str) -> str | None:
 class _Reader:
     """Builds one episode message by message (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, humans: set[str]) -> None:
+        self.humans = humans
         self.events: list[Event] = []
         self.thoughts: dict[str, list[str]] = {}
         self.skipped: Counter[str] = Counter()
@@ -110,8 +114,9 @@ class _Reader:
             self.skipped[kind] += 1
             if kind == "StopMessage":
                 self.stops.append(_text(content, f"{where}.content") or "")
-        elif kind in SPOKEN and source == "user":
-            self.events.append(Event(kind="user", content=_text(content, f"{where}.content")))
+        elif kind in SPOKEN and source in self.humans:
+            name = None if source == "user" else source
+            self.events.append(Event(kind="user", content=_text(content, f"{where}.content"), name=name))
         elif kind in (*SPOKEN, "CodeGenerationEvent"):
             self.assistant(source, message, _text(content, f"{where}.content"))
         elif kind == "ThoughtEvent":
@@ -164,6 +169,19 @@ class _Reader:
             self.events.append(Event(kind="assistant", name=source, reasoning="\n".join(thoughts)))
 
 
+def _humans(messages: list[Any]) -> set[str]:
+    """The sources whose messages a person wrote: ``user`` (the task), and every agent that asked a
+    person for input (a ``UserProxyAgent`` emits a :data:`HUMAN_INPUT_REQUEST` before each reply it
+    relays). Their words are user turns, never the model's: trained as assistant turns, a person's
+    feedback ("make it about snow") would be taught as what the model says."""
+    asked = {
+        m["source"]
+        for m in messages
+        if isinstance(m, dict) and m.get("type") == HUMAN_INPUT_REQUEST and isinstance(m.get("source"), str)
+    }
+    return {"user", *asked}
+
+
 class AutoGenAdapter(Adapter):
     """AutoGen AgentChat task results (or bare message lists)."""
 
@@ -181,8 +199,9 @@ class AutoGenAdapter(Adapter):
         value = expect(record.value, dict, "record")
         episode = self.new_episode(record, src, adapter_episode_id(self.name, value.get("id"), value))
         episode.task.fixture_id = chat_task_id(value)
-        reader = _Reader()
-        for index, message in enumerate(expect(value.get("messages"), list, "messages")):
+        messages = expect(value.get("messages"), list, "messages")
+        reader = _Reader(_humans(messages))
+        for index, message in enumerate(messages):
             reader.read(message, f"messages[{index}]")
         reader.finish()
         episode.events = reader.events

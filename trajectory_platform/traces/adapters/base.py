@@ -24,7 +24,7 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, get_args
 
-from trajectory_platform.traces.drops import Drop
+from trajectory_platform.traces.drops import Drop, named
 from trajectory_platform.traces.record import DeliveredInput, Episode, Event, canonical_json
 
 JSONL_PROBE_LINES = 20
@@ -562,25 +562,85 @@ def read_chat_outcome(value: dict[str, Any], episode: Episode) -> None:
             setattr(episode.outcome, key, text)
 
 
+MEDIA_TYPES = frozenset(
+    {
+        "image",
+        "image_url",
+        "input_image",
+        "image_file",
+        "audio",
+        "input_audio",
+        "file",
+        "input_file",
+        "video",
+        "blob",
+        "uri",
+    }
+)
+"""Decorative parts: what a message shows (a picture, a recording, an attached file; OTel GenAI's
+``blob`` / ``uri`` parts) rather than says.
+Such a part, named by its ``type`` or by a key of one of these names, is kept as a marker of its
+type (``[image_url]``): the turn showed something there, and no tool call or answer hides in it."""
+PART_TYPE_KEYS = ("type", "part_kind", "content_type", "block_type")
+"""Where a content part names its own kind (OpenAI and Anthropic, Pydantic AI, Semantic Kernel,
+LlamaIndex)."""
+
+
+def part_type(part: dict[str, Any]) -> str | None:
+    """The kind a content part names itself (``None`` when it names none)."""
+    return next((str(part[k]) for k in PART_TYPE_KEYS if isinstance(part.get(k), str)), None)
+
+
+def is_media(part: dict[str, Any]) -> bool:
+    """Is ``part`` decorative: typed or keyed as one of :data:`MEDIA_TYPES`, or an attachment by its
+    ``source`` (a ``media_type`` named: Anthropic's image and ``document`` blocks, a PDF say)?"""
+    source = part.get("source")
+    return (
+        part.get("type") in MEDIA_TYPES
+        or any(key in MEDIA_TYPES for key in part)
+        or (isinstance(source, dict) and "media_type" in source)
+    )
+
+
+def part_text(part: Any, where: str) -> str:
+    """One content part as text: a string; a ``text`` string (or the Assistants API's ``{"value"}``),
+    else a ``content`` string; a media part as a marker of its type (:data:`MEDIA_TYPES`).
+
+    Any other part (a tool call, a tool result, a kind no reader knows) rejects the record naming
+    the part's path and type: written as ``[type]`` text it would be trained on as if the model had
+    said it, and what it carried would be lost without a count. Readers of formats whose content
+    holds calls and results read those first
+    (:mod:`~trajectory_platform.traces.adapters.content_parts`)."""
+    if isinstance(part, str):
+        return part
+    if not isinstance(part, dict):
+        raise RecordError("wrong type", f"{where} is {type(part).__name__}")
+    text = part.get("text")
+    if isinstance(text, dict) and isinstance(text.get("value"), str):
+        return str(text["value"])
+    if isinstance(text, str):
+        return text
+    if isinstance(part.get("content"), str):
+        return str(part["content"])
+    named_field = part.get(part.get("type")) if isinstance(part.get("type"), str) else None
+    if isinstance(named_field, str):
+        return named_field  # a part whose type names its text: ``{"type": "refusal", "refusal": ...}``
+    if is_media(part):
+        return f"[{part.get('type', 'part')}]"
+    raise RecordError(
+        "unknown content part",
+        f"{where} is a part of type {named(part_type(part))}: no text, reasoning, media, tool call "
+        "or tool result as its format is read",
+    )
+
+
 def text_of(content: Any, where: str) -> str | None:
-    """Flatten message content (a string or a list of text parts) to text; images become a marker."""
+    """Flatten message content (a string or a list of text parts) to text, each part as
+    :func:`part_text` reads it (media as a marker; any other part rejects the record)."""
     if content is None or isinstance(content, str):
         return content
     if isinstance(content, list):
-        pieces = []
-        for index, part in enumerate(content):
-            if isinstance(part, str):
-                pieces.append(part)
-            elif isinstance(part, dict):
-                if isinstance(part.get("text"), str):
-                    pieces.append(part["text"])
-                elif isinstance(part.get("content"), str):
-                    pieces.append(part["content"])
-                else:
-                    pieces.append(f"[{part.get('type', 'part')}]")
-            else:
-                raise RecordError("wrong type", f"{where}[{index}] is {type(part).__name__}")
-        return "\n".join(pieces)
+        return "\n".join(part_text(part, f"{where}[{index}]") for index, part in enumerate(content))
     raise RecordError("wrong type", f"{where} is {type(content).__name__}, expected string or list of parts")
 
 

@@ -80,15 +80,19 @@ def is_converse_blocks(value: Any) -> bool:
 
 def _is_converse_content(messages: Any) -> bool:
     """Messages whose content blocks name their kind by their key (``{"toolUse": ...}``), not by a
-    ``type`` field (Anthropic, OpenAI parts)."""
-    return isinstance(messages, list) and any(
-        isinstance(m, dict)
-        and isinstance(m.get("content"), list)
-        and any(
-            isinstance(b, dict) and "type" not in b and any(k in BLOCK_KINDS for k in b) for b in m["content"]
-        )
+    ``type`` field (Anthropic, OpenAI parts), each by one of :data:`BLOCK_KINDS`: a framework that
+    also names blocks by key, with kinds of its own (Haystack's ``{"tool_call": ...}``), is read by
+    the shape of its parts (``content_parts.py``), not rejected here block by block."""
+    if not isinstance(messages, list):
+        return False
+    keyed = [
+        block
         for m in messages
-    )
+        if isinstance(m, dict) and isinstance(m.get("content"), list)
+        for block in m["content"]
+        if isinstance(block, dict) and "type" not in block
+    ]
+    return bool(keyed) and all(len(b) == 1 and next(iter(b)) in BLOCK_KINDS for b in keyed)
 
 
 def _block_kind(block: Any, where: str) -> str:

@@ -8,7 +8,9 @@ provider's own adapter reads (:mod:`~trajectory_platform.traces.adapters.chat_lo
 - **The response** is the first Chat Completions response (``{"choices": [{"message"}]}``), Gemini
   response (``candidates``), Responses API response (``output`` items) or assistant message (an
   Anthropic response is one, and so is a Converse response's ``output.message``) outside the
-  conversation.
+  conversation; or a streamed response (its chunks, or the event text a gateway logged) or a list of
+  completions (DSPy's ``outputs``), read as the response it adds up to
+  (:func:`~trajectory_platform.traces.adapters.openai.chat_response`).
 - **The run** is a :data:`RUN_KEYS` field at the top level, in ``metadata`` / ``properties``, or
   beside the conversation.
 
@@ -22,20 +24,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import object_field
+from trajectory_platform.traces.adapters.openai import (
+    REASONING_FIELDS,
+    chat_response,
+    is_chat_answer,
+    taken_choice,
+)
 from trajectory_platform.traces.adapters.openai_responses import is_item_list
-from trajectory_platform.traces.adapters.reasoning_fields import REASONING_KEYS
 
 MAX_DEPTH = 4
 """Levels of objects searched below the record for the conversation and the response."""
-MESSAGE_KEYS = (
-    "content",
-    "tool_calls",
-    "function_call",
-    *REASONING_KEYS,
-    "reasoning_details",
-    "refusal",
-    "name",
-)
+MESSAGE_KEYS = ("content", "tool_calls", "function_call", "refusal", "name", *REASONING_FIELDS)
 """What an assistant message response carries as a message (an Anthropic response's ``id``,
 ``type``, ``stop_reason`` and ``usage`` are the call's, not the message's)."""
 
@@ -57,13 +56,10 @@ def _is_response(value: dict[str, Any]) -> bool:
     """A Chat Completions response, a Gemini response (``candidates``), a Responses API response
     (its ``output`` items), or one assistant message (an Anthropic response is one, and so is a
     Converse response's ``output.message``)."""
-    choices = value.get("choices")
-    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
-        return isinstance(choices[0].get("message"), dict)
     return (
-        isinstance(value.get("candidates"), list)
+        is_chat_answer(value)
+        or isinstance(value.get("candidates"), list)
         or is_item_list(value.get("output"))
-        or value.get("role") == "assistant"
     )
 
 
@@ -95,6 +91,8 @@ def locate(record: dict[str, Any]) -> Envelope | None:
         for key, child in node.items():
             if _is_conversation(child) and (best is None or len(child) > len(best.conversation)):
                 best = Envelope(child, (*path, str(key)), node)
+            elif response is None and not isinstance(child, dict) and (read := chat_response(key, child)):
+                response = ((*path, str(key)), read, (node, *outer))
             elif isinstance(child, dict) and len(path) < MAX_DEPTH:
                 queue.append(((*path, str(key)), child, (node, *outer)))
     if best is not None and response is not None:
@@ -129,7 +127,7 @@ def _answer_message(response: dict[str, Any]) -> dict[str, Any]:
     """The response as one more message of the conversation it answers: a Chat Completions
     response's first choice, an Anthropic message's content, or the assistant message itself."""
     if "choices" in response:
-        message = response["choices"][0]["message"]
+        message = taken_choice(response, "response")[1]["message"]
         return message if isinstance(message, dict) else {"role": "assistant", "content": message}
     return {"role": "assistant", **{k: v for k, v in response.items() if k in MESSAGE_KEYS}}
 
@@ -145,9 +143,8 @@ def answer_facts(found: Envelope) -> tuple[Any, Any, Any]:
     """(finish reason, input tokens, output tokens) of the response: from its first choice, itself,
     or the nearest object around it that states them (a Converse response's, around its message)."""
     response = found.response or {}
-    choices = response.get("choices")
-    first = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
-    scopes = [first, response, *found.response_outer]
+    taken = taken_choice(response, "response")[1] if isinstance(response.get("choices"), list) else {}
+    scopes = [taken, response, *found.response_outer]
 
     def stated(keys: tuple[str, ...], usage: bool, kind: type) -> Any:
         """The first value of ``kind`` under ``keys`` (an HTTP ``status`` of 200 is not a reason)."""
@@ -171,7 +168,9 @@ def unwrapped(found: Envelope, with_response: bool = True) -> dict[str, Any]:
     the conversation under the provider's key (``contents`` for Gemini's parts, else ``messages``)
     and the response where that provider's record keeps it (Gemini's ``response``, else the last
     message)."""
-    request = {k: v for k, v in found.request.items() if k != found.conversation_at[-1]}
+    beside = found.response_at[:-1] == found.conversation_at[:-1]  # the answer is a field of the request
+    left_out = {found.conversation_at[-1], *(found.response_at[-1:] if beside else ())}
+    request = {k: v for k, v in found.request.items() if k not in left_out}
     response = found.response if with_response else None
     if any("parts" in message for message in found.conversation):
         return {**request, "contents": found.conversation, **({"response": response} if response else {})}

@@ -65,7 +65,7 @@ from trajectory_platform.traces.adapters.chat_envelope import (
     unwrapped,
 )
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
-from trajectory_platform.traces.adapters.openai import OpenAIAdapter
+from trajectory_platform.traces.adapters.openai import UNREAD_STREAM, OpenAIAdapter, taken_choice
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -113,6 +113,22 @@ DIALECTS: tuple[Adapter, ...] = (
 call as it reads its own records."""
 
 
+CHOICES_TAKEN = "choices_taken"
+
+
+def _choices_taken(calls: list[Envelope]) -> dict[str, Any]:
+    """Which choice each call that answered with several (``n`` > 1) continued with, said in the
+    episode's extra fields: ``{"choices_taken": [{"call", "index", "of"}]}`` (the call's number in
+    the run, the taken choice's position, how many there were); empty when every call had one."""
+    taken = []
+    for number, found in enumerate(calls):
+        choices = (found.response or {}).get("choices")
+        if isinstance(choices, list) and len(choices) > 1:
+            position = taken_choice(found.response or {}, "response")[0]
+            taken.append({"call": number, "index": position, "of": len(choices)})
+    return {CHOICES_TAKEN: taken} if taken else {}
+
+
 def _same_turn(a: Event, b: Event) -> bool:
     return a.kind == b.kind == "assistant" and (a.content, [(c.name, c.arguments) for c in a.tool_calls]) == (
         b.content,
@@ -157,7 +173,7 @@ class ChatLogAdapter(Adapter):
         episode.episode_id = adapter_episode_id(self.name, value.get("id"), value)
         read_chat_outcome(value, episode)
         episode.task.fixture_id = _task_id(value, found)
-        self._settings(found, episode, dialect, value)
+        self._settings(found, episode, dialect, {**value, **_choices_taken([found])})
         return episode
 
     def _run(self, record: RawRecord, src: SourceFile) -> Episode:
@@ -183,11 +199,16 @@ class ChatLogAdapter(Adapter):
         episode.outcome = read_by.outcome
         episode.task.prompt = read_by.task.prompt
         episode.task.fixture_id = next((task for task in tasks if task is not None), None)
-        self._settings(found, episode, dialect, {"calls": len(calls)})
+        self._settings(found, episode, dialect, {"calls": len(calls), **_choices_taken([r[0] for r in read])})
         return episode
 
     def _call(self, record: RawRecord, src: SourceFile, found: Envelope) -> tuple[Episode, str]:
         """One call read by its provider's reader, its response as its answer; and that reader's name."""
+        if found.response is not None and found.response.get(UNREAD_STREAM):
+            where = path_of(found.response_at)
+            raise RecordError(
+                "unreadable stream", f"{where} is an event stream of no Chat Completions chunks"
+            )
         call = unwrapped(found)
         dialect = next((d for d in DIALECTS if d.claims_record(call)), DIALECTS[-1])
         episode = self._read(dialect, record, src, call, found)

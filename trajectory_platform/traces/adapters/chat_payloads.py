@@ -1,7 +1,8 @@
 """The message payloads tracing platforms store (LangSmith, Langfuse, MLflow): LangChain messages in
 each of their serializations or role dicts, what a model call saw (a message list, an object
 holding one, or a prompt string), and what it answered (a message, a Chat Completions response, or
-text), each read into events.
+text), each read into events. Content parts are read by their shape (``content_parts.py``): an
+unknown one rejects the record, never vanishes from the text.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from trajectory_platform.traces.adapters.base import (
     optional_str,
     text_of,
 )
-from trajectory_platform.traces.adapters.openai import event_of_message
+from trajectory_platform.traces.adapters.content_parts import pieces_of
+from trajectory_platform.traces.adapters.openai import event_of_message, taken_choice
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Event, ToolCall
 
@@ -51,25 +53,19 @@ def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
         kind = {"user": "human", "assistant": "ai"}.get(role, role)
     if kind not in KINDS:
         raise RecordError("unknown role", f"{where}.type is {named(kind)}; expected one of {list(KINDS)}")
-    content = fields.get("content")
-    parts = content if isinstance(content, list) else []
-    text = text_of(
-        [p for p in parts if not isinstance(p, dict) or p.get("type") in (None, "text")]
-        if parts
-        else content,
-        f"{where}.content",
-    )
+    content, output = fields.get("content"), KINDS[kind] == "tool"
+    pieces = pieces_of(content, f"{where}.content", output) if isinstance(content, list) else []
+    read = {piece: [v for k, v in pieces if k == piece] for piece in ("text", "reasoning", "call", "result")}
+    if (read["result"] and not output) or (kind != "ai" and (read["call"] or read["reasoning"])):
+        raise RecordError("misplaced content part", f"{where}.content holds a part no {kind} message has")
+    said = [*read["text"], *(r.content for r in read["result"] if r.content is not None)]
+    text = "\n".join(said) if pieces else text_of(content, f"{where}.content")
     event = Event(kind=KINDS[kind], content=text)
     if kind == "ai":
-        thoughts = [
-            p.get("thinking") or p.get("reasoning")
-            for p in parts
-            if isinstance(p, dict) and p.get("type") in ("thinking", "reasoning")
-        ]
         extra = object_field(fields, "additional_kwargs")
-        reasoning = [t for t in (*thoughts, extra.get("reasoning_content")) if isinstance(t, str)]
+        reasoning = [t for t in (*read["reasoning"], extra.get("reasoning_content")) if isinstance(t, str)]
         event.reasoning = "\n".join(reasoning) or None
-        event.tool_calls = _calls(fields, parts, where)
+        event.tool_calls = _calls(fields, read["call"], where)
         metadata = object_field(fields, "response_metadata")
         event.finish_reason = optional_str(
             metadata.get("finish_reason", metadata.get("stop_reason")), f"{where}.response_metadata"
@@ -83,9 +79,10 @@ def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
     return event
 
 
-def _calls(fields: dict[str, Any], parts: list[Any], where: str) -> list[ToolCall]:
+def _calls(fields: dict[str, Any], in_content: list[ToolCall], where: str) -> list[ToolCall]:
     """``tool_calls`` and ``invalid_tool_calls`` (arguments the model wrote that did not parse, kept
-    as written); Anthropic-style ``tool_use`` content parts when no ``tool_calls`` were filled in."""
+    as written); the calls of the content parts (Anthropic-style ``tool_use``) when no
+    ``tool_calls`` were filled in (LangChain fills both with the same calls)."""
     calls = []
     for key in ("tool_calls", "invalid_tool_calls"):
         for index, call in enumerate(expect(fields.get(key) or [], list, f"{where}.{key}")):
@@ -97,17 +94,7 @@ def _calls(fields: dict[str, Any], parts: list[Any], where: str) -> list[ToolCal
                     arguments=arguments_text(call.get("args")),
                 )
             )
-    if not calls:
-        for part in parts:
-            if isinstance(part, dict) and part.get("type") == "tool_use":
-                calls.append(
-                    ToolCall(
-                        id=optional_str(part.get("id"), f"{where}.content"),
-                        name=optional_str(part.get("name"), f"{where}.content"),
-                        arguments=arguments_text(part.get("input")),
-                    )
-                )
-    return calls
+    return calls or in_content
 
 
 def event_of(message: Any, where: str) -> Event:
@@ -130,10 +117,12 @@ def event_of(message: Any, where: str) -> Event:
 
 
 def first_choice(response: dict[str, Any], where: str) -> Event:
-    """A Chat Completions response's first choice, with its finish reason and the response's usage."""
-    choice = expect(expect(response["choices"], list, f"{where}.choices")[0], dict, f"{where}.choices[0]")
-    event = event_of_message(choice.get("message"), f"{where}.choices[0].message")
-    event.finish_reason = optional_str(choice.get("finish_reason"), f"{where}.choices[0].finish_reason")
+    """A Chat Completions response's taken choice (:func:`taken_choice`: the lowest ``index``), with
+    its finish reason and the response's usage."""
+    position, choice = taken_choice(response, where)
+    at = f"{where}.choices[{position}]"
+    event = event_of_message(choice.get("message"), f"{at}.message")
+    event.finish_reason = optional_str(choice.get("finish_reason"), f"{at}.finish_reason")
     usage = object_field(response, "usage")
     event.input_tokens = usage.get("prompt_tokens", usage.get("input_tokens"))
     event.output_tokens = usage.get("completion_tokens", usage.get("output_tokens"))

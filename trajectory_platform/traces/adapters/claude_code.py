@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from trajectory_platform.traces.adapters.anthropic import assistant_event, events_of_message
+from trajectory_platform.traces.adapters.anthropic import assistant_events, events_of_message
 from trajectory_platform.traces.adapters.base import (
     Adapter,
     RawRecord,
@@ -183,10 +183,14 @@ class ClaudeCodeAdapter(Adapter):
             message_id = message.get("id") if kind == "assistant" else None
             previous = episode.events[-1] if episode.events else None
             if message_id and message_id == last_message_id and previous is not None:
-                merged = assistant_event(message.get("content"), f"line {line.line}.message.content")
-                previous.tool_calls.extend(merged.tool_calls)
-                previous.content = "\n".join(t for t in (previous.content, merged.content) if t) or None
-                previous.reasoning = "\n".join(t for t in (previous.reasoning, merged.reasoning) if t) or None
+                merged, *results = assistant_events(
+                    message.get("content"), f"line {line.line}.message.content"
+                )
+                turn = next(e for e in reversed(episode.events) if e.kind == "assistant")
+                turn.tool_calls.extend(merged.tool_calls)
+                turn.content = "\n".join(t for t in (turn.content, merged.content) if t) or None
+                turn.reasoning = "\n".join(t for t in (turn.reasoning, merged.reasoning) if t) or None
+                episode.events.extend(results)
             else:
                 for event in events_of_message(message, f"line {line.line}.message"):
                     event.timestamp = stamp

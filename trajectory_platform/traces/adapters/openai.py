@@ -6,10 +6,17 @@ A record is one conversation: ``{"messages": [...], "tools": [...], ...}`` (a JS
 array element), or a whole file that is a bare list of messages. The task it ran against is
 ``metadata.task_id`` (see :data:`~trajectory_platform.traces.adapters.base.TASK_ID_KEYS`). The
 message conversion is shared with formats that embed OpenAI messages (tau-bench, ToolBench).
+
+Frameworks that write the same messages with content parts of their own (Strands, Vercel AI,
+Haystack, Semantic Kernel's ``items``, LlamaIndex's ``blocks``) are read by the parts' shape
+(``content_parts.py``); what a logged call answered, however it was logged (a response, an
+assistant message, a stream, a list of completions), is found by :func:`chat_response`.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -19,14 +26,20 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     SourceFile,
     adapter_episode_id,
-    arguments_text,
     chat_task_id,
     expect,
+    object_field,
     optional_str,
     read_chat_outcome,
     text_of,
 )
-from trajectory_platform.traces.adapters.reasoning_fields import reasoning_of_message
+from trajectory_platform.traces.adapters.content_parts import (
+    Piece,
+    bodies_of,
+    call_of,
+    pieces_of,
+    reasoning_text,
+)
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -46,50 +59,307 @@ def is_message_list(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and isinstance(value[0], dict) and "role" in value[0]
 
 
+CONTENT_KEYS = ("tool_responses", "content", "items", "blocks")
+"""Where a message keeps what it says, the first present read: AutoGen's ``tool_responses`` (each
+result of a tool message with its call id; the message's ``content`` only joins their text), then
+``content``, Semantic Kernel's ``items``, LlamaIndex's ``blocks``."""
+REASONING_FIELDS = ("reasoning_content", "reasoning", "thinking", "reasoning_details", "tool_plan")
+"""Where an assistant message keeps the model's reasoning, each present read in this order (a text
+two of them repeat, as vLLM writes ``reasoning`` beside ``reasoning_content``, read once):
+DeepSeek's and vLLM's ``reasoning_content``, OpenRouter's ``reasoning`` and ``reasoning_details``,
+Ollama's ``thinking``, Cohere's ``tool_plan`` (the plan it writes before its calls)."""
+NESTED_FIELDS = "additional_kwargs"
+"""Where LlamaIndex and LangChain keep a message's OpenAI fields (``tool_calls``, ``tool_call_id``,
+``name``); a field the message itself states wins."""
+
+
 def tool_call_of(raw: Any, where: str) -> ToolCall:
-    """One entry of ``tool_calls`` (``{"id", "function": {"name", "arguments"}}``, or flat, or with
-    LangChain's ``args``, as tracing platforms store a LangChain message as a role dict)."""
+    """One entry of ``tool_calls``: ``{"id", "type": "function", "function": {"name", "arguments"}}``,
+    a custom tool's ``{"type": "custom", "custom": {"name", "input"}}``, or flat (LangChain's
+    ``args``, as tracing platforms store a LangChain message as a role dict). A call that names no
+    tool rejects the record: it would train a call to nothing."""
     expect(raw, dict, where)
-    function = expect(raw.get("function") or {}, dict, f"{where}.function")
-    return ToolCall(
-        id=optional_str(raw.get("id"), f"{where}.id"),
-        name=optional_str(function.get("name", raw.get("name")), f"{where}.function.name"),
-        arguments=arguments_text(function.get("arguments", raw.get("arguments", raw.get("args")))),
-    )
+    nested = raw.get("function")
+    body = nested if isinstance(nested, dict) else bodies_of(raw)[0][0]
+    call = call_of({**raw, **body}, where)
+    if call.name is None:
+        raise RecordError("unnamed tool call", f"{where} names no tool")
+    return call
 
 
-def event_of_message(message: Any, where: str) -> Event:
-    """Convert one OpenAI message; malformed argument strings are kept verbatim (they are data)."""
+def _fields(message: dict[str, Any]) -> dict[str, Any]:
+    """The message's fields, with those it keeps under :data:`NESTED_FIELDS` where it states none."""
+    nested = message.get(NESTED_FIELDS)
+    own = {k: v for k, v in message.items() if v is not None}
+    return {**nested, **own} if isinstance(nested, dict) else own
+
+
+def _misplaced(piece: str, role: str, where: str) -> RecordError:
+    return RecordError("misplaced content part", f"{where} holds a {piece} part in a {role} message")
+
+
+def events_of_message(message: Any, where: str) -> list[Event]:
+    """Convert one OpenAI message (malformed argument strings are kept verbatim: they are data).
+
+    Content parts are read by their shape (:mod:`~trajectory_platform.traces.adapters.content_parts`):
+    an assistant message's text, reasoning and calls are one event, and any results it holds (a
+    server-side tool's) follow it as tool events; a user or system message's results are tool events
+    where they stand; a tool message's results are one tool event each."""
     expect(message, dict, where)
     role = message.get("role")
     if not isinstance(role, str) or role not in ROLE_KINDS:
         raise RecordError(
             "unknown role", f"{where}.role is {named(role)}; expected one of {sorted(ROLE_KINDS)}"
         )
-    event = Event(kind=ROLE_KINDS[role], content=text_of(message.get("content"), f"{where}.content"))
-    event.name = optional_str(message.get("name"), f"{where}.name") if role != "function" else None
+    fields = _fields(message)
+    key = next((k for k in CONTENT_KEYS if k in fields), "content")
+    content, at = fields.get(key), f"{where}.{key}"
+    output = role in ("tool", "function")
+    pieces: list[Piece] = (
+        pieces_of(content, at, output) if isinstance(content, list) else [("text", text_of(content, at))]
+    )
+    event = Event(kind=ROLE_KINDS[role])
+    event.name = optional_str(fields.get("name"), f"{where}.name") if role != "function" else None
+    events: list[Event] = [event]
+    texts: list[str | None] = []
+    thoughts: list[str] = []
+    for kind, value in pieces:
+        if kind == "text":
+            texts.append(value)
+        elif kind == "result" and role == "tool" and value.tool_call_id is None:
+            events.append(value)
+            value.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
+        elif kind == "result":
+            events.append(value)
+        elif role != "assistant":
+            raise _misplaced(kind, role, at)
+        elif kind == "call":
+            event.tool_calls.append(value)
+        else:
+            thoughts.append(value)
+    said = [t for t in texts if t is not None]
+    event.content = "\n".join(said) if said or (isinstance(content, list) and not pieces) else None
     if role == "assistant":
-        calls = expect(message.get("tool_calls") or [], list, f"{where}.tool_calls")
-        event.tool_calls = [tool_call_of(c, f"{where}.tool_calls[{i}]") for i, c in enumerate(calls)]
-        if message.get("function_call") is not None:
-            legacy = expect(message["function_call"], dict, f"{where}.function_call")
+        calls = expect(fields.get("tool_calls") or [], list, f"{where}.tool_calls")
+        event.tool_calls += [tool_call_of(c, f"{where}.tool_calls[{i}]") for i, c in enumerate(calls)]
+        if fields.get("function_call") is not None:
+            legacy = expect(fields["function_call"], dict, f"{where}.function_call")
             event.tool_calls.append(tool_call_of({"function": legacy}, f"{where}.function_call"))
-        event.reasoning = reasoning_of_message(message, where)
-        if message.get("refusal") is not None and event.content is None:
-            event.content = optional_str(message["refusal"], f"{where}.refusal")
-        weight = message.get("weight")
+        for key in REASONING_FIELDS:
+            reasoning = reasoning_text(fields.get(key), f"{where}.{key}")
+            thoughts += [reasoning] if reasoning is not None and reasoning not in thoughts else []
+        event.reasoning = "\n".join(thoughts) or None
+        spoken = fields.get("refusal", object_field(fields, "audio").get("transcript"))
+        if spoken is not None and event.content is None:  # a refusal, or what an audio answer said
+            event.content = optional_str(spoken, f"{where}.refusal")
+        weight = fields.get("weight")
         if weight is not None:
             event.weight = float(expect(weight, int | float, f"{where}.weight"))
     elif role in ("tool", "function"):
-        event.tool_call_id = optional_str(message.get("tool_call_id"), f"{where}.tool_call_id")
-        event.tool_name = optional_str(message.get("name"), f"{where}.name")
-    return event
+        event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
+        event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
+    if len(events) == 1 or role == "assistant":
+        return events
+    if not said:
+        return events[1:]  # the message is its results
+    return events if pieces[0][0] == "text" else [*events[1:], event]  # the text where it stood
+
+
+def event_of_message(message: Any, where: str) -> Event:
+    """One OpenAI message that is one event (where a single event is read: a model call's reply,
+    one step of a harness); a message that holds several (tool results beside its turn) rejects
+    the record rather than losing them."""
+    events = events_of_message(message, where)
+    if len(events) != 1:
+        raise RecordError("misplaced content part", f"{where} holds tool results where one turn is read")
+    return events[0]
+
+
+def _speaker_roles(messages: list[Any]) -> list[Any]:
+    """Messages whose roles are relative to one agent of a multi-agent chat, re-roled for the agent
+    that acts.
+
+    AutoGen's ``chat_history`` records each message from one agent's point of view (what it sent is
+    ``assistant``, what it received ``user``) but keeps ``assistant`` on every tool-call message: the
+    same ``name`` then speaks as both ``user`` and ``assistant``. The agent that calls tools is the
+    one trained: its messages are ``assistant`` turns, every other speaker's ``user`` turns. Roles
+    that never clash are kept as recorded; a clash with no single calling agent rejects the record
+    (which speaker is the model cannot be told)."""
+    roles_by_name: dict[str, set[str]] = {}
+    for message in messages:
+        if isinstance(message, dict) and isinstance(message.get("name"), str):
+            roles_by_name.setdefault(message["name"], set()).add(str(message.get("role")))
+    if not any({"user", "assistant"} <= roles for roles in roles_by_name.values()):
+        return messages
+    callers = {m.get("name") for m in messages if isinstance(m, dict) and m.get("tool_calls")}
+    if len(callers) != 1 or not isinstance(next(iter(callers)), str):
+        raise RecordError(
+            "ambiguous speaker roles",
+            "one speaker is recorded both as user and as assistant, and no single speaker calls tools",
+        )
+    (actor,) = callers
+    return [
+        {**m, "role": "assistant" if m.get("name") == actor else "user"}
+        if isinstance(m, dict) and m.get("role") in ("user", "assistant")
+        else m
+        for m in messages
+    ]
+
+
+def _in_time_order(messages: list[Any]) -> list[Any]:
+    """A listing written newest first (the Assistants API's thread messages: every message's
+    ``created_at`` strictly falling) reversed into the order it happened; any other list is kept in
+    its recorded order (never sorted)."""
+    stamps = [m.get("created_at") for m in messages if isinstance(m, dict)]
+    numbers = [t for t in stamps if isinstance(t, int | float) and not isinstance(t, bool)]
+    if 1 < len(numbers) == len(messages) and all(a > b for a, b in zip(numbers, numbers[1:], strict=False)):
+        return messages[::-1]
+    return messages
 
 
 def events_of_messages(messages: Any, where: str) -> list[Event]:
-    """Convert a message list in recorded order (never re-sorted)."""
+    """Convert a message list in the order it happened (see :func:`_in_time_order`), speakers
+    re-roled when their roles are relative (:func:`_speaker_roles`)."""
     expect(messages, list, where)
-    return [event_of_message(m, f"{where}[{i}]") for i, m in enumerate(messages)]
+    ordered = _speaker_roles(_in_time_order(messages))
+    reversed_ = ordered is not messages and ordered == messages[::-1]
+    last = len(messages) - 1
+    return [
+        event
+        for i, m in enumerate(ordered)
+        for event in events_of_message(m, f"{where}[{last - i if reversed_ else i}]")
+    ]
+
+
+COMPLETION_LIST_KEYS = ("outputs",)
+"""A list of completions logged beside the conversation (DSPy's LM history: one string, or one
+``{"text", "tool_calls"}`` object, per sample), read as a response's choices."""
+SSE_DATA = "data:"
+SSE_START = re.compile(r"\s*(?:event:[^\n]*\n)?data:\s*[{\[]")
+"""How a logged event stream starts: its first event's ``data:`` line holding JSON (or ``[DONE]``),
+perhaps after an ``event:`` line (matched in place: a long text is not copied to be tested)."""
+UNREAD_STREAM = "unread_stream"
+"""What :func:`chat_response` answers for an event stream it cannot add up (a line that is not JSON,
+or events that are not Chat Completions chunks): still the call's answer, so the call is not
+taken for one logged without its answer, and ``chat-log`` rejects it naming where it was."""
+
+
+def is_chat_answer(value: Any) -> bool:
+    """A Chat Completions response (``choices`` holding messages) or one assistant message (an
+    Anthropic response is one): what a logged call answered."""
+    if not isinstance(value, dict):
+        return False
+    choices = value.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        return isinstance(choices[0].get("message"), dict)
+    return value.get("role") == "assistant"
+
+
+def _is_chunk(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("choices"), list)
+
+
+def _chunks(value: Any) -> list[dict[str, Any]] | None:
+    """A streamed response's ``chat.completion.chunk`` objects (each choice a ``delta``), else None."""
+    if not (isinstance(value, list) and value and all(_is_chunk(c) for c in value)):
+        return None
+    deltas = [ch for c in value for ch in c["choices"] if isinstance(ch, dict)]
+    return value if deltas and all(isinstance(ch.get("delta"), dict) for ch in deltas) else None
+
+
+def _event_stream(text: str) -> list[Any] | None:
+    """The ``data:`` lines of the server-sent events text a gateway logged, parsed (``[DONE]``
+    left out); None when one of them is not JSON."""
+    lines = [line[len(SSE_DATA) :].strip() for line in text.splitlines() if line.startswith(SSE_DATA)]
+    try:
+        return [json.loads(line) for line in lines if line != "[DONE]"]
+    except json.JSONDecodeError:
+        return None
+
+
+def _assembled(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The response a stream of chunks adds up to: per choice, its content, reasoning and each tool
+    call's arguments concatenated in order (a call's id and name from the delta that names them),
+    its last finish reason; the model and usage of the chunks that state them."""
+    choices: dict[int, dict[str, Any]] = {}
+    response: dict[str, Any] = {}
+    for chunk in chunks:
+        response.update({k: chunk[k] for k in ("id", "model", "usage") if chunk.get(k) is not None})
+        for choice in chunk["choices"]:
+            index = choice.get("index", 0)
+            message = choices.setdefault(index, {"index": index, "message": {"role": "assistant"}})
+            delta, body = choice["delta"], message["message"]
+            for key in ("content", "reasoning_content", "reasoning", "refusal"):
+                if isinstance(delta.get(key), str):
+                    body[key] = body.get(key, "") + delta[key]
+            for call in delta.get("tool_calls") or []:
+                calls = body.setdefault("tool_calls", {})
+                merged = calls.setdefault(call.get("index", len(calls)), {"function": {}})
+                merged.update({k: call[k] for k in ("id", "type") if call.get(k) is not None})
+                function = call.get("function") or {}
+                if function.get("name"):
+                    merged["function"]["name"] = function["name"]
+                merged["function"]["arguments"] = merged["function"].get("arguments", "") + (
+                    function.get("arguments") or ""
+                )
+            if choice.get("finish_reason") is not None:
+                message["finish_reason"] = choice["finish_reason"]
+    for message in choices.values():
+        calls = message["message"].get("tool_calls")
+        if calls is not None:
+            message["message"]["tool_calls"] = [calls[i] for i in sorted(calls)]
+    return {**response, "choices": [choices[i] for i in sorted(choices)]}
+
+
+def _completions(value: Any) -> dict[str, Any] | None:
+    """A :data:`COMPLETION_LIST_KEYS` list as a response whose choices are its samples."""
+    if not (isinstance(value, list) and value and all(isinstance(v, str | dict) for v in value)):
+        return None
+    messages = [{"content": v} if isinstance(v, str) else v for v in value]
+    return {
+        "choices": [
+            {"index": i, "message": {"role": "assistant", **{"content": m.get("text"), **m}}}
+            for i, m in enumerate(messages)
+        ]
+    }
+
+
+def chat_response(key: str, value: Any) -> dict[str, Any] | None:
+    """``value`` (the field ``key`` of a logged call) as the Chat Completions response it holds: a
+    response or an assistant message as it is, a stream of chunks (or its event text) assembled, a
+    list of completions (:data:`COMPLETION_LIST_KEYS`) as its choices; ``None`` when it holds no
+    answer (:data:`UNREAD_STREAM` when it holds one this reader cannot add up)."""
+    if is_chat_answer(value):
+        return dict(value)
+    if isinstance(value, str) and SSE_START.match(value):
+        chunks = _chunks(_event_stream(value))
+        return {UNREAD_STREAM: True} if chunks is None else _assembled(chunks)
+    chunks = _chunks(value)
+    if chunks is not None:
+        return _assembled(chunks)
+    return _completions(value) if key in COMPLETION_LIST_KEYS else None
+
+
+def carries_answer(record: dict[str, Any]) -> bool:
+    """Does a ``messages`` record log its call's answer beside the conversation (:func:`chat_response`)?
+    Such a record is a logged call, read by ``chat-log`` (detected before ``openai``), which appends
+    the answer as the call's response; read as a conversation alone, the answer would be left in
+    ``extra_json``, off the conversation."""
+    return any(chat_response(k, v) is not None for k, v in record.items() if k != "messages")
+
+
+def taken_choice(response: dict[str, Any], where: str) -> tuple[int, dict[str, Any]]:
+    """The choice of a response that the episode continues with, and its position: the one with the
+    lowest ``index`` (the first listed when none is numbered). With ``n`` > 1 an agent program reads
+    ``choices[0]`` and goes on from it, so that choice is the trajectory; the others are samples it
+    never acted on (how many is said where the episode's extra fields are kept)."""
+    choices = expect(response["choices"], list, f"{where}.choices")
+    if not choices:
+        raise RecordError("missing field", f"{where}.choices is empty")
+    order = [c.get("index", i) if isinstance(c, dict) else i for i, c in enumerate(choices)]
+    ranks = [o if isinstance(o, int) and not isinstance(o, bool) else i for i, o in enumerate(order)]
+    position = min(range(len(choices)), key=lambda i: (ranks[i], i))
+    return position, expect(choices[position], dict, f"{where}.choices[{position}]")
 
 
 def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:

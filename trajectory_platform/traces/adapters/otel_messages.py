@@ -12,6 +12,7 @@ from typing import Any
 
 from trajectory_platform.traces.adapters.base import TASK_ID_KEYS, RecordError, arguments_text, task_id_of
 from trajectory_platform.traces.adapters.bedrock import converse_events, converse_text, is_converse_blocks
+from trajectory_platform.traces.adapters.content_parts import piece_of
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import ToolCall, canonical_json
 
@@ -62,7 +63,7 @@ def message_of_parts(raw: dict[str, Any]) -> Message:
         raise RecordError("unknown role", f"GenAI message role {named(role)}")
     message = Message(role=role, finish_reason=raw.get("finish_reason"))
     texts, thoughts = [], []
-    for part in raw.get("parts") or []:
+    for index, part in enumerate(raw.get("parts") or []):
         kind = part.get("type")
         if kind == "text":
             texts.append(part.get("content") or "")
@@ -72,11 +73,15 @@ def message_of_parts(raw: dict[str, Any]) -> Message:
             message.calls.append(
                 ToolCall(part.get("id"), part.get("name"), arguments_text(part.get("arguments")))
             )
-        elif kind == "tool_call_response":
-            message.role, message.call_id = "tool", part.get("id")
-            texts.append(text_of_value(part.get("response")) or "")
-        else:
-            texts.append(f"[{kind}]")
+        else:  # a tool call response (its ``response``, or ``result`` as Pydantic AI writes it), media, ...
+            for piece, value in piece_of(part, f"GenAI message part {index}"):
+                if piece == "result":
+                    message.role, message.call_id = "tool", value.tool_call_id
+                    texts.append(value.content or "")
+                elif piece == "call":
+                    message.calls.append(value)
+                else:
+                    (thoughts if piece == "reasoning" else texts).append(value)
     message.text = "\n".join(texts) if texts else None
     message.reasoning = "\n".join(thoughts) if thoughts else None
     return message
@@ -320,8 +325,14 @@ def _ai_sdk_message(raw: Any) -> list[Message]:
             if isinstance(output, dict) and set(output) == {"type", "value"}:  # AI SDK 5: a typed output
                 output = output["value"]
             results.append(Message("tool", text=text_of_value(output), call_id=part.get("toolCallId")))
-        else:
-            texts.append(f"[{kind}]")
+        else:  # read by its shape; a part of an unknown kind rejects the trace, never becomes text
+            for piece, value in piece_of(part, "AI SDK message part"):
+                if piece == "call":
+                    calls.append(value)
+                elif piece == "result":
+                    results.append(Message("tool", text=value.content, call_id=value.tool_call_id))
+                else:
+                    (thoughts if piece == "reasoning" else texts).append(value)
     if role == "tool":
         return results
     message = Message(role, text="\n".join(texts) or None, reasoning="\n".join(thoughts) or None, calls=calls)

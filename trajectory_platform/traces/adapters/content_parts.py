@@ -1,0 +1,191 @@
+"""What a message's list of content parts holds, recognised by the part's shape, not its vendor.
+
+Chat frameworks write the same few kinds of part in many spellings: Anthropic's ``tool_use``,
+Strands' ``{"toolUse": {...}}``, the Vercel AI SDK's ``tool-call``, Haystack's ``tool_call``,
+Semantic Kernel's ``function_call``, Pydantic AI's ``tool-call``. A reader that knows only the
+spellings it was written against turns the next one into junk text or silently loses it, so each
+part is classified by what it carries (:func:`pieces_of`):
+
+- a **tool call** names a tool and gives its input: a :data:`NAME_KEYS` field and an
+  :data:`ARGUMENT_KEYS` field;
+- a **tool result** answers a call and carries its output: a :data:`CALL_ID_KEYS` field (or a call
+  of its own, nested: Haystack's ``origin``), or an ``id`` beside a tool name or under a type that
+  says it answers (:data:`RESULT_WORDS`), and an :data:`OUTPUT_KEYS` field. A part with both a
+  call's and a result's fields (a UI message's tool invocation that already ran) is the call and
+  then its result;
+- **reasoning** is a part whose type says so (:data:`REASONING_WORDS`);
+- **text** is a ``text`` string (or ``{"value": ...}``, as the Assistants API writes it), or a
+  ``content`` string;
+- **media** (an image, audio, a file) is decorative: a marker naming its type, as before
+  (:func:`~trajectory_platform.traces.adapters.base.is_media`).
+
+The fields of a part may sit in the part itself, under the key its ``type`` names (OpenAI's
+``{"type": "custom", "custom": {...}}``), under the one key of a single-key wrapper
+(``{"toolUse": {...}}``), or in a typed part's one object field. Anything else is an **unknown
+content part**: the record is rejected with the part's path and type (never its text), so nothing
+is lost silently or trained on as placeholder text; in a tool's own message it is the tool's output
+data, kept as canonical JSON. The key tables below hold every part-level spelling; those of a
+message's own fields (where its parts, its reasoning, its answer sit) are in ``openai.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    RecordError,
+    arguments_text,
+    optional_str,
+    part_text,
+    part_type,
+    text_of,
+)
+from trajectory_platform.traces.record import Event, ToolCall, canonical_json
+
+NAME_KEYS = ("name", "tool_name", "toolName", "function_name", "functionName")
+ARGUMENT_KEYS = ("arguments", "input", "args", "parameters")
+CALL_ID_KEYS = ("tool_call_id", "toolCallId", "tool_use_id", "toolUseId", "call_id", "callId")
+OUTPUT_KEYS = ("output", "result", "content", "response")
+RESULT_WORDS = ("result", "response", "return", "output")
+REASONING_WORDS = ("reason", "think")
+"""A part whose type holds one of these words is reasoning: ``thinking``, ``redacted_thinking``,
+``reasoning``, the AI SDK's ``redacted-reasoning``, Bedrock's and Strands' ``reasoningContent``."""
+REASONING_TEXT_KEYS = ("thinking", "reasoning", "text", "content", "summary")
+REDACTED = "[redacted thinking]"
+ERROR_STATUSES = frozenset({"error", "failed", "failure"})
+
+Piece = tuple[str, Any]
+"""One part read: ``("text", str)``, ``("reasoning", str)``, ``("call", ToolCall)`` or
+``("result", Event)`` (a tool event)."""
+
+
+def bodies_of(part: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]:
+    """The objects that may hold a part's fields, most likely first, and the part's type: the one
+    under the key its type names, or under the one key of a single-key wrapper (whose key is then
+    its type); the part itself; and, for a typed part, its one object field (the Vercel AI SDK's
+    ``{"type": "tool-invocation", "toolInvocation": {...}}``)."""
+    kind = part_type(part)
+    if kind is not None and isinstance(part.get(kind), dict):
+        return [part[kind], part], kind
+    if kind is None and len(part) == 1:
+        key, inner = next(iter(part.items()))
+        if isinstance(inner, dict) and not isinstance(inner.get("value"), str):
+            return [inner, part], key
+    objects = [value for value in part.values() if isinstance(value, dict)]
+    return [part, *(objects if kind is not None and len(objects) == 1 else [])], kind
+
+
+def _first(body: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    """The first of ``keys`` present (not null) in ``body``."""
+    return next((body[k] for k in keys if body.get(k) is not None), None)
+
+
+def _nested_call(body: dict[str, Any]) -> dict[str, Any] | None:
+    """A call a result carries to say what it answers (Haystack's ``origin``)."""
+    return next((v for v in body.values() if isinstance(v, dict) and _is_call(v)), None)
+
+
+def _is_call(body: dict[str, Any]) -> bool:
+    return _first(body, NAME_KEYS) is not None and any(k in body for k in ARGUMENT_KEYS)
+
+
+def _is_result(body: dict[str, Any], kind: str | None) -> bool:
+    """A call id (or a nested call) and an output; a bare ``id`` counts when a tool name stands
+    beside it or the part's type says it answers (:data:`RESULT_WORDS`: OTel's
+    ``tool_call_response``, Pydantic AI's ``tool-return``)."""
+    named_call = _first(body, CALL_ID_KEYS) is not None or _nested_call(body) is not None
+    answers = _first(body, NAME_KEYS) is not None or any(w in (kind or "") for w in RESULT_WORDS)
+    return (named_call or body.get("id") is not None and answers) and any(k in body for k in OUTPUT_KEYS)
+
+
+def call_of(body: dict[str, Any], where: str) -> ToolCall:
+    """A tool call part: its id, the tool's name, its input as the raw string recorded."""
+    return ToolCall(
+        id=optional_str(_first(body, (*CALL_ID_KEYS, "id")), f"{where}.id"),
+        name=optional_str(_first(body, NAME_KEYS), f"{where}.name"),
+        arguments=arguments_text(_first(body, ARGUMENT_KEYS)),
+    )
+
+
+def output_text(output: Any, where: str) -> str | None:
+    """A tool's output as text: a string, a list of text (and media) parts, else canonical JSON of
+    the structured value (the data itself, never a placeholder)."""
+    try:
+        return text_of(output, where)
+    except RecordError:
+        return canonical_json(output)
+
+
+def result_of(body: dict[str, Any], where: str) -> Event:
+    """A tool result part as a tool event: the call it answers, its output, whether it failed."""
+    origin = _nested_call(body) or {}
+    status = body.get("status")
+    failed = bool(body.get("is_error") or body.get("isError") or body.get("error") is True)
+    output = next((body[k] for k in OUTPUT_KEYS if k in body and not isinstance(body[k], bool)), None)
+    return Event(
+        kind="tool",
+        content=output_text(output, f"{where}.output"),
+        tool_call_id=optional_str(
+            _first(body, CALL_ID_KEYS) or body.get("id") or origin.get("id"), f"{where}.id"
+        ),
+        tool_name=optional_str(_first(body, NAME_KEYS) or _first(origin, NAME_KEYS), f"{where}.name"),
+        status="error" if failed or (isinstance(status, str) and status in ERROR_STATUSES) else "ok",
+    )
+
+
+def _reasoning(body: dict[str, Any], where: str) -> str:
+    """A reasoning part's text (a string, or a list of text parts as Mistral writes it); a redacted
+    or encrypted one is marked as such (never its ciphertext)."""
+    for key in REASONING_TEXT_KEYS:
+        if isinstance(body.get(key), str | list):
+            return text_of(body[key], f"{where}.{key}") or ""
+    nested = [value for value in body.values() if isinstance(value, dict)]
+    return _reasoning(nested[0], where) if len(nested) == 1 else REDACTED  # Bedrock's reasoningText
+
+
+def reasoning_text(value: Any, where: str) -> str | None:
+    """A message's reasoning field as text: a string; an object or a list of reasoning entries
+    (OpenRouter's ``reasoning_details``: ``reasoning.text`` / ``.summary`` / ``.encrypted``), each
+    read as a reasoning part is."""
+    if value is None or isinstance(value, str):
+        return value
+    entries = value if isinstance(value, list) else [value]
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict | str):
+            raise RecordError("wrong type", f"{where}[{index}] is {type(entry).__name__}")
+    return "\n".join(e if isinstance(e, str) else _reasoning(e, where) for e in entries)
+
+
+def piece_of(part: Any, where: str, output: bool = False) -> list[Piece]:
+    """What one part is (see the module docstring); raises for a part of an unknown kind, except in a
+    tool's ``output``, where every part is the tool's data: kept as canonical JSON (Cohere's
+    ``{"type": "document", "document": {"data"}}``)."""
+    if isinstance(part, str):
+        return [("text", part)]
+    if not isinstance(part, dict):
+        raise RecordError("wrong type", f"{where} is {type(part).__name__}")
+    bodies, kind = bodies_of(part)
+    if any(word in (kind or "").lower() for word in REASONING_WORDS):
+        return [("reasoning", _reasoning(bodies[0], where))]
+    for body in bodies:
+        fields = body if body is part else {**part, **body}  # an id beside the nested body counts
+        pieces: list[Piece] = []
+        if _is_call(body):
+            pieces.append(("call", call_of(fields, where)))
+        if _is_result(body, kind) or (pieces and any(k in body for k in ("result", "output"))):
+            pieces.append(("result", result_of(fields, where)))
+        if pieces:
+            return pieces
+    try:
+        return [("text", part_text(part, where))]
+    except RecordError:
+        if not output:
+            raise
+        return [("text", canonical_json(part))]
+
+
+def pieces_of(content: list[Any], where: str, output: bool = False) -> list[Piece]:
+    """Every part of a content list read, in order (``output``: a tool message's, see :func:`piece_of`)."""
+    return [
+        piece for index, part in enumerate(content) for piece in piece_of(part, f"{where}[{index}]", output)
+    ]
