@@ -64,22 +64,23 @@ def test_a_pool_stores_exactly_what_one_worker_stores(monkeypatch):
 
     monkeypatch.setattr(cascade, "tqdm", CountingBar)
     episodes, lookup = every_sink()  # built first: the factory runs the gym for their answers
-    starts: list[int] = []
+    starts: list[list[int]] = []  # per verify call: judges started to be kept, and for one run
     real_start = judge.JudgeServer._start
 
     def counting_start(self, workspace):
-        starts[-1] += 1
+        starts[-1][workspace is not None] += 1
         return real_start(self, workspace)
 
     monkeypatch.setattr(judge.JudgeServer, "_start", counting_start)
     fresh_judges = replace(QUIET, workers=1, cost_monolithic=True, keep_judges=False)
-    starts.append(0)
+    starts.append([0, 0])
     serial = verify_episodes(episodes, lookup, fresh_judges)
-    starts.append(0)
+    starts.append([0, 0])
     pooled = verify_episodes(episodes, lookup, replace(QUIET, workers=3, cost_monolithic=True))
-    # Each of the three workers kept one judge for all its runs; one worker without them started one
-    # per run (calibration replays included).
-    assert starts[1] <= 3 < starts[0]
+    # Each of the three workers kept one judge for all the runs a kept judge may serve (a rerun or a
+    # calibration run after the first starts an interpreter of its own); without them, none is kept.
+    (serial_kept, serial_own), (pooled_kept, pooled_own) = starts
+    assert serial_kept == 0 and serial_own > 3 and 1 <= pooled_kept <= 3 and pooled_own < serial_own
     assert [v.episode_id for v in pooled.verdicts] == [e.episode_id for e in episodes]
     assert set(serial.counts("sink")) == set(SINKS)  # every sink, not one trivial outcome
     assert verified_table(episodes, pooled).to_pylist() == verified_table(episodes, serial).to_pylist()

@@ -18,6 +18,7 @@ import pytest
 
 from trajectory_platform.cli import main
 from trajectory_platform.gym.rollout import rollout
+from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 
@@ -27,14 +28,17 @@ EMAIL = "jane.doe@acme-robotics.com"
 
 def _plant_secrets(logs: Path) -> None:
     """A key in every system message (context) and an e-mail address in every final answer (a
-    target, and the outcome's copy of it). The user turn stays the task's prompt and the answer
-    its last turn's text, as the verifier requires of a gym log."""
+    target, and the outcome's copy of it). The user turn stays the task's prompt, the system
+    prompt matches its recorded digest and the answer is its last turn's text, as the verifier
+    requires of a gym log."""
     for path in sorted(logs.rglob("gym-rollout-*.jsonl")):
         records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
         for record in records:
             events = record["events"]
             system = next(e for e in events if e["kind"] == "system")
             system["content"] += f" Deploy with AWS_ACCESS_KEY_ID={AWS_KEY} when the tests pass."
+            # a deployment's own system prompt: the runtime records its digest beside it
+            record["lineage"]["prompt_template_digest"] = sha256_digest(system["content"])
             final = events[-1]
             assert final["kind"] == "assistant" and not final["tool_calls"]
             final["content"] = (final["content"] or "Done.") + f" Questions to {EMAIL}."
