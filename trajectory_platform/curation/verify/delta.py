@@ -21,6 +21,7 @@ from pathlib import PurePosixPath
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
+from trajectory_platform.curation.verify.oracle_probes import ORACLE_PROBE_CODES
 from trajectory_platform.curation.verify.pysource import TAMPER_PATTERNS, inspect_fragment, new_counts
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.traces.record import Episode
@@ -32,6 +33,7 @@ GAMING_CODES = (
     "harness_monkeypatch",
     "stdlib_shadow",
     *TAMPER_PATTERNS,
+    *ORACLE_PROBE_CODES,
 )
 TAMPER_CODES = (
     "protected_path_modified",
