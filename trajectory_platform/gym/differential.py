@@ -260,7 +260,7 @@ def _perturb(node: ast.AST, rng: random.Random) -> None:
             node.value = value + rng.choice((-3, -2, -1, 1, 2, 3))
         elif type(value) is float:
             node.value = round(value * rng.uniform(0.4, 2.5) + rng.choice((-1.0, 1.0)), 3)
-        else:
+        elif isinstance(value, str):
             node.value = _edit_text(value, rng)
         return
     assert isinstance(node, ast.List)
@@ -319,7 +319,7 @@ def sealed_subjects(fixture: Fixture) -> list[tuple[str, int, str, ast.expr]]:
     """Every asserted expression of ``fixture``'s FAIL_TO_PASS and PASS_TO_PASS tests
     (:func:`asserted_expressions`) as (test id, header index, header, expression)."""
     judged = set(fixture.fail_to_pass) | set(fixture.pass_to_pass)
-    out = []
+    out: list[tuple[str, int, str, ast.expr]] = []
     headers = 0
     for path, text in sorted(fixture.sealed_tests.items()):
         if not path.endswith(".py"):
@@ -429,7 +429,7 @@ def run_differential(
             timeout_s=timeout_s,
             schedule_seed=derive_schedule_seed(files, "differential"),
         )
-    outcomes = []
+    outcomes: list[CaseOutcome] = []
     for test_id, group in zip(ids, groups, strict=True):
         result = run.results.get(test_id, {})
         status, message = result.get("status", "error"), result.get("message", "")

@@ -217,8 +217,9 @@ def _branches_on_setting(tree: ast.AST, resolve: Resolve) -> int:
     from one."""
     tainted: set[str] = set()
     for node in ast.walk(tree):
-        assigned = isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) and node.value is not None
-        if assigned and any(_setting_reads(n, resolve) for n in ast.walk(node.value)):
+        if not isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) or node.value is None:
+            continue
+        if any(_setting_reads(n, resolve) for n in ast.walk(node.value)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             tainted |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
     probes: set[int] = set()
