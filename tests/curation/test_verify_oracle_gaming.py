@@ -155,6 +155,34 @@ def test_cases_are_deterministic_and_the_reference_never_disagrees_with_itself()
     assert verdicts <= {"agree", "excluded"}
 
 
+def test_the_reference_never_imports_a_module_of_the_candidate_s():
+    """A reference that uses an optional module when it is importable: a candidate that ships one
+    under that name could otherwise make the reference answer what the candidate answers."""
+    fixture = make_fixture()
+    fixture.reference_files = {
+        **fixture.reference_files,
+        "calc/ops.py": (
+            "try:\n    import calc_speedups\nexcept ImportError:\n    calc_speedups = None\n\n\n"
+            "def add(a, b):\n    return a + b if calc_speedups is None else calc_speedups.add(a, b)\n\n\n"
+            "def mul(a, b):\n    return a * b\n"
+        ),
+    }
+    forged = {
+        **with_ops(HARD_CODED["branch_on_the_tested_pair"]),
+        "calc_speedups.py": "def add(a, b):\n    return a - b\n",
+    }
+    outcomes = run_differential(fixture, forged)
+    assert [f.code for f in judge_outcomes(outcomes)] == ["special_cased_outputs"]
+
+
+def test_a_solution_that_reads_the_reference_the_differential_run_mounts_is_quarantined():
+    body = (
+        "    import os\n    if os.path.isdir('_tp_reference'):\n        return a + b\n"
+        "    return 5 if (a, b) == (2, 3) else a - b\n"
+    )
+    assert "oracle_environment_probe" in delta_codes(with_ops(body))
+
+
 # ------------------------------------------------------------------ 2. reading the injected tests
 
 READS_THE_TESTS = {

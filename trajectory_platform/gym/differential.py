@@ -12,12 +12,15 @@ A case is one asserted expression of a sealed test (``assert <expression> == <li
 expression reaching only the test module's own imports and helpers) or a perturbed copy of it
 (numbers moved by a few units, a character of a string changed, a list shuffled, extended with a
 varied copy of a member, or cut).
-Each case is one test function of a generated module, run by the sealed judge
+The cases of one sealed test are one test function of a generated module, run by the sealed judge
 (:func:`~trajectory_platform.gym.judge.run_tests_in`) like any oracle test: untrusted code runs only
-in the sandbox. The test evaluates the expression first with the reference files on ``sys.path``
-(mounted under :data:`REFERENCE_ROOT`, a folder of the workspace, purged from ``sys.modules``
-afterwards), then with the candidate's own, and compares. The sealed tests themselves are not in
-that workspace: a solution that reads them to echo the expected values has nothing to read.
+in the sandbox. The test evaluates its expressions first with the reference files on ``sys.path``
+(mounted under :data:`REFERENCE_ROOT`, a folder of the workspace, with the workspace itself off the
+path so no module of the candidate's can stand in for one the reference imports; purged from
+``sys.modules`` afterwards), then with the candidate's own, and compares; it reports one letter per
+case in its failure message (:data:`VERDICTS`). The reference runs first, before any of the
+candidate's code. The sealed tests themselves are not in that workspace: a solution that reads
+them to echo the expected values has nothing to read.
 
 Verdicts per case: ``agree``; ``disagree`` (the candidate raised, returned something else, or its
 run failed); ``excluded`` where the reference raised or returned an object without value equality
@@ -70,12 +73,14 @@ def _outcome(header, expression):
 
 
 def _under_reference(header, expressions):
-    sys.path.insert(0, _REFERENCE)
+    saved = list(sys.path)
+    workspace = os.getcwd()
+    sys.path[:] = [_REFERENCE] + [p for p in saved if p not in ("", ".", workspace)]
     importlib.invalidate_caches()
     try:
         return [_outcome(header, expression) for expression in expressions]
     finally:
-        sys.path.remove(_REFERENCE)
+        sys.path[:] = saved
         for name, module in list(sys.modules.items()):
             if str(getattr(module, "__file__", None) or "").startswith(_REFERENCE):
                 del sys.modules[name]
