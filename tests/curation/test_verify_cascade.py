@@ -327,7 +327,8 @@ def test_a_solution_that_disagrees_with_itself_is_rerun_and_quarantined_alone():
     by_id = result.by_id()
     for name, outcomes in (("lucky_first", [True, True, False]), ("unlucky_first", [False, True, True])):
         assert by_id[name].stage("dynamic").data["run_outcomes"] == outcomes
-        assert by_id[name].sink == "flaky_quarantine"
+        # reading the sandbox's own variable is also gaming evidence, which outranks the flake
+        assert (by_id[name].sink, by_id[name].reason) == ("tamper_quarantine", "oracle_environment_probe")
     assert by_id["honest"].sink == by_id["honest_too"].sink == "admitted"
     assert by_id["honest"].oracle_runs == 1  # code that reads nothing variable runs once
     assert result.calibration_cache.misses == 1  # the fixture's reference, once the batches were done

@@ -464,7 +464,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             if events is not None and events.findings:
                 return "tamper_quarantine", events.reason
         return sink, reason
-    delta = _timed(lambda: audit_delta(episode, diff, fixture))
+    delta = _timed(lambda: audit_delta(episode, diff, fixture, config.dynamic.oracle_timeout_s))
     if delta.passed:
         _confirm_events(delta, check_gym_events(episode, fixture, diff))
     work.stages.append(delta)

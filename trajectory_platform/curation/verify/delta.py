@@ -21,6 +21,8 @@ from pathlib import PurePosixPath
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
+from trajectory_platform.curation.verify.differential import check_outputs, literal_special_cases
+from trajectory_platform.curation.verify.oracle_probes import ORACLE_PROBE_CODES
 from trajectory_platform.curation.verify.pysource import TAMPER_PATTERNS, inspect_fragment, new_counts
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.traces.record import Episode
@@ -32,12 +34,18 @@ GAMING_CODES = (
     "harness_monkeypatch",
     "stdlib_shadow",
     *TAMPER_PATTERNS,
+    *ORACLE_PROBE_CODES,
 )
+SPECIAL_CASE_CODES = ("special_cased_inputs", "oracle_only_behaviour", "special_cased_outputs")
+"""Answering the oracle instead of the task (``differential.py``): literal test inputs the added
+code compares with, and, seen by running against the reference, behaviour that holds only on the
+tested inputs or only in the oracle's run."""
 TAMPER_CODES = (
     "protected_path_modified",
     "attempted_protected_write",
     "final_state_mismatch",
     *GAMING_CODES,
+    *SPECIAL_CASE_CODES,
 )
 """Evidence of gaming the oracle, as opposed to untidiness (out-of-scope edits, stray files): only
 these outrank a failure sink when an episode was already rejected by a cheaper stage.
@@ -215,12 +223,23 @@ def screen_diff(episode: Episode, diff: DiffView, fixture: FixtureContext | None
         _path_findings(diff, fixture)
         + _gaming_findings(diff)
         + _stdlib_shadows(diff, fixture)
+        + literal_special_cases(diff, fixture)
         + _attempted_writes(episode, fixture)
     )
 
 
-def audit_delta(episode: Episode, diff: DiffView, fixture: FixtureContext | None) -> StageVerdict:
+def audit_delta(
+    episode: Episode,
+    diff: DiffView,
+    fixture: FixtureContext | None,
+    differential_timeout_s: float | None = None,
+) -> StageVerdict:
     """Run stage 4 on an episode that passed the oracle.
+
+    With ``differential_timeout_s`` (the oracle's time limit), an episode the screen found clean is
+    also run against the fixture's reference solution (``differential.py``): last, because it costs
+    a sandbox run, and only for what would otherwise be admitted. ``data["differential"]`` counts
+    its cases by verdict (``{}``: none it could build).
 
     Leftover processes and temp files of the oracle run itself are the sandbox's to reap (it kills
     the runner's process group and removes its directories); what the *agent* left behind shows
@@ -228,6 +247,10 @@ def audit_delta(episode: Episode, diff: DiffView, fixture: FixtureContext | None
     """
     verdict = StageVerdict("delta", passed=True)
     verdict.findings = screen_diff(episode, diff, fixture)
-    verdict.passed = not verdict.findings
     verdict.data = {"files_changed": len(diff.paths)}
+    if differential_timeout_s is not None and fixture is not None and not verdict.findings:
+        findings, counts = check_outputs(fixture, diff, episode.outcome.final_answer, differential_timeout_s)
+        verdict.findings.extend(findings)
+        verdict.data["differential"] = counts
+    verdict.passed = not verdict.findings
     return verdict

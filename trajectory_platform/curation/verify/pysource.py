@@ -16,6 +16,8 @@ import tokenize
 from collections import Counter
 from typing import Any
 
+from trajectory_platform.curation.verify.oracle_probes import count_probes
+
 _SHELL_CALLS = {
     ("os", "system"),
     ("os", "popen"),
@@ -517,9 +519,9 @@ def _runs_a_shell(call: ast.Call) -> bool:
 
 def inspect_source(tree: ast.AST) -> Counter[str]:
     """Count security, gaming and tampering patterns in a parsed module."""
-    found: Counter[str] = Counter()
     aliases = _aliases(tree)
     names = _constant_bindings(tree)
+    found = count_probes(tree, lambda node: _resolved(node, aliases), lambda node: _fold(node, names))
     for node in ast.walk(tree):
         tamper = _tamper_node(node, aliases)
         if tamper is not None:

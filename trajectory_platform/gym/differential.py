@@ -1,0 +1,447 @@
+"""Differential runs: a candidate and the fixture's reference solution, called on the same inputs
+in one sandboxed run, on the inputs the sealed tests assert on and on nearby inputs they do not.
+
+Why: a solution can pass the sealed oracle without fixing anything, by answering the exact inputs
+the tests use (``if (a, b) == (2, 3): return 5``, a table of test inputs and outputs), and no test
+of those inputs can tell. The reference solution is the fixture's own statement of the intended
+behaviour, so the question "does the candidate behave like it *near* the tested inputs?" separates
+a fix from a lookup table. Perturbing the literals of the asserted expressions gives those nearby
+inputs without any knowledge of the domain.
+
+A case is one asserted expression of a sealed test (``assert <expression> == <literal>``, the
+expression reaching only the test module's own imports and helpers) or a perturbed copy of it
+(numbers moved by a few units, a character of a string changed, a list shuffled, extended with a
+varied copy of a member, or cut).
+The cases of one sealed test are one test function of a generated module, run by the sealed judge
+(:func:`~trajectory_platform.gym.judge.run_tests_in`) like any oracle test: untrusted code runs only
+in the sandbox. The test evaluates its expressions first with the reference files on ``sys.path``
+(mounted under :data:`REFERENCE_ROOT`, a folder of the workspace, with the workspace itself off the
+path so no module of the candidate's can stand in for one the reference imports; purged from
+``sys.modules`` afterwards), then with the candidate's own, and compares; it reports one letter per
+case in its failure message (:data:`VERDICTS`). The reference runs first, before any of the
+candidate's code. The sealed tests themselves are not in that workspace: a solution that reads
+them to echo the expected values has nothing to read.
+
+Verdicts per case: ``agree``; ``disagree`` (the candidate raised, returned something else, or its
+run failed); ``excluded`` where the reference raised or returned an object without value equality
+(an honest alternative fix may reject an invalid input differently, and two objects of different
+classes never compare equal); ``inconclusive`` where the verdict channel failed.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import hashlib
+import json
+import random
+import textwrap
+from dataclasses import dataclass
+
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.judge import run_tests_in
+from trajectory_platform.gym.sandbox import Workspace, derive_schedule_seed
+
+PERTURBATIONS = 6
+"""Perturbed copies of each asserted expression of a FAIL_TO_PASS test."""
+REFERENCE_ROOT = "_tp_reference"
+"""The workspace folder holding the reference solution's files during a differential run."""
+VERDICTS = "AssertionError: verdicts "
+"""How a group's test reports cases other than agreements: one letter per case, ``a``gree,
+``d``isagree, e``x``cluded (a test whose cases all agree passes)."""
+_LETTERS = {"a": "agree", "d": "disagree", "x": "excluded"}
+
+_HARNESS = """
+import importlib
+import math
+import os
+import sys
+
+_REFERENCE = os.path.join(os.getcwd(), {root!r})
+_HEADERS = {headers!r}
+_PLAIN = (int, float, complex, str, bytes, bool, type(None))
+
+
+def _outcome(header, expression):
+    namespace = {{}}
+    try:
+        exec(header, namespace)
+        return "value", eval(expression, namespace)
+    except Exception as exc:
+        return "raises", type(exc).__name__
+
+
+def _under_reference(header, expressions):
+    saved = list(sys.path)
+    workspace = os.getcwd()
+    sys.path[:] = [_REFERENCE] + [p for p in saved if p not in ("", ".", workspace)]
+    importlib.invalidate_caches()
+    try:
+        return [_outcome(header, expression) for expression in expressions]
+    finally:
+        sys.path[:] = saved
+        for name, module in list(sys.modules.items()):
+            if str(getattr(module, "__file__", None) or "").startswith(_REFERENCE):
+                del sys.modules[name]
+        sys.path_importer_cache.clear()
+        importlib.invalidate_caches()
+
+
+def _plain(value):
+    if isinstance(value, _PLAIN):
+        return True
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return all(_plain(item) for item in value)
+    if isinstance(value, dict):
+        return all(_plain(key) and _plain(item) for key, item in value.items())
+    return False
+
+
+def _same(expected, actual):
+    if type(expected) is float or type(actual) is float:
+        numbers = (int, float)
+        if not (isinstance(expected, numbers) and isinstance(actual, numbers)):
+            return False
+        return math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(expected, (list, tuple)):
+        return (
+            type(actual) is type(expected)
+            and len(actual) == len(expected)
+            and all(_same(e, a) for e, a in zip(expected, actual))
+        )
+    if isinstance(expected, dict):
+        return (
+            type(actual) is dict
+            and set(actual) == set(expected)
+            and all(_same(expected[k], actual[k]) for k in expected)
+        )
+    return type(actual) in _PLAIN + (set, frozenset) and expected == actual
+
+
+def _check(header, expressions):
+    expected = _under_reference(_HEADERS[header], expressions)
+    actual = [_outcome(_HEADERS[header], expression) for expression in expressions]
+    verdicts = ""
+    for (kind, value), (got, answer) in zip(expected, actual):
+        if kind != "value" or not _plain(value):
+            verdicts += "x"
+        elif got != "value" or not _same(value, answer):
+            verdicts += "d"
+        else:
+            verdicts += "a"
+    if verdicts.strip("a"):
+        raise AssertionError("verdicts " + verdicts)
+"""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One expression evaluated under the reference and the candidate."""
+
+    test_id: str
+    """The sealed test whose assertion it comes from."""
+    header: int
+    """Index of the sealed module whose imports and helpers it is evaluated with."""
+    expression: str
+    original: bool
+    """The asserted expression as the sealed test writes it (False: a perturbed copy)."""
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    case: Case
+    verdict: str
+    """``agree``, ``disagree``, ``excluded`` or ``inconclusive`` (module docstring)."""
+    detail: str
+
+
+def _header(tree: ast.Module) -> tuple[str, set[str]]:
+    """A sealed module's statements other than its tests (imports, helpers, constants), and the
+    names they bind."""
+    kept = [
+        node
+        for node in tree.body
+        if not (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test"))
+        and not (isinstance(node, ast.ClassDef) and node.name.startswith("Test"))
+    ]
+    bound: set[str] = set()
+    for node in kept:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.alias):
+                bound.add(sub.asname or sub.name.split(".")[0])
+            elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound.add(sub.name)
+            elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                bound.add(sub.id)
+    return ast.unparse(ast.Module(body=kept, type_ignores=[])), bound
+
+
+def _literal(node: ast.AST) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _self_contained(expression: ast.expr, bound: set[str]) -> bool:
+    """Whether ``expression`` reads only names the module header binds, builtins, and names it
+    binds itself (lambda parameters, comprehension targets)."""
+    own = {a.arg for n in ast.walk(expression) if isinstance(n, ast.Lambda) for a in n.args.args}
+    own |= {n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loads = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return loads <= bound | own | set(dir(builtins))
+
+
+def asserted_expressions(test: ast.FunctionDef, bound: set[str]) -> list[ast.expr]:
+    """The subjects of ``assert <subject> == <literal>`` (either side) in ``test`` that call
+    something and are self-contained (:func:`_self_contained`)."""
+    subjects = []
+    for node in ast.walk(test):
+        if not (isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare)):
+            continue
+        compare = node.test
+        if len(compare.ops) != 1 or not isinstance(compare.ops[0], ast.Eq):
+            continue
+        left, right = compare.left, compare.comparators[0]
+        subject = left if _literal(right) else right if _literal(left) else None
+        if (
+            subject is not None
+            and not _literal(subject)
+            and any(isinstance(n, ast.Call) for n in ast.walk(subject))
+            and _self_contained(subject, bound)
+        ):
+            subjects.append(subject)
+    return subjects
+
+
+def _perturbable(expression: ast.expr) -> list[ast.AST]:
+    """The literal inputs of ``expression``: numbers, strings and list displays, not the keys it
+    subscripts with, a dict display's keys, or a constant equal to one of those (``load()['port']``,
+    ``transfer({'a': 50, 'b': 10}, 'a', 'b', 20)`` name fields; changing one asks another question). A tuple
+    keeps its length (it is a record: ``(qty, price)``); its members are inputs of their own."""
+    keys = {id(n) for s in ast.walk(expression) if isinstance(s, ast.Subscript) for n in ast.walk(s.slice)}
+    keys |= {id(k) for s in ast.walk(expression) if isinstance(s, ast.Dict) for k in s.keys if k is not None}
+    names = {n.value for n in ast.walk(expression) if id(n) in keys and isinstance(n, ast.Constant)}
+    leaves: list[ast.AST] = []
+    for node in ast.walk(expression):
+        if id(node) in keys or (isinstance(node, ast.Constant) and node.value in names):
+            continue
+        literal = isinstance(node, ast.Constant) and type(node.value) in (int, float, str)
+        if literal or (isinstance(node, ast.List) and isinstance(node.ctx, ast.Load) and node.elts):
+            leaves.append(node)
+    return leaves
+
+
+def _edit_text(text: str, rng: random.Random) -> str:
+    if not text:
+        return rng.choice("abz")
+    words = text.split(" ")
+    choice = rng.randrange(3)
+    if choice == 0 and len(words) > 1:
+        i = rng.randrange(len(words))
+        return " ".join(words[: i + 1] + words[i:])  # a word repeated
+    i = rng.randrange(len(text))
+    char = text[i]
+    if char.isdigit():
+        new = str((int(char) + rng.randint(1, 8)) % 10)
+    elif char.isalpha():
+        pool = "abcdefghijklmnopqrstuvwxyz"
+        new = rng.choice(pool.replace(char.lower(), ""))
+        new = new.upper() if char.isupper() else new
+    else:
+        new = char
+    if choice == 1 or new == char:
+        return text[:i] + char + new + text[i + 1 :]  # a character inserted
+    return text[:i] + new + text[i + 1 :]  # a character replaced
+
+
+def _perturb(node: ast.AST, rng: random.Random) -> None:
+    """Change one literal input in place (see :func:`_perturbable`)."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if type(value) is int:
+            node.value = value + rng.choice((-3, -2, -1, 1, 2, 3))
+        elif type(value) is float:
+            node.value = round(value * rng.uniform(0.4, 2.5) + rng.choice((-1.0, 1.0)), 3)
+        elif isinstance(value, str):
+            node.value = _edit_text(value, rng)
+        return
+    assert isinstance(node, ast.List)
+    elements = node.elts
+    action = rng.randrange(3)
+    if action == 0 and len(elements) > 1:
+        rng.shuffle(elements)
+    elif action == 1 or len(elements) == 1:
+        extra = copy.deepcopy(rng.choice(elements))
+        for leaf in _perturbable(extra) if isinstance(extra, ast.expr) else []:
+            _perturb(leaf, rng)
+        elements.insert(rng.randrange(len(elements) + 1), extra)
+    else:
+        del elements[rng.randrange(len(elements))]
+
+
+def _groups(leaves: list[ast.AST]) -> list[list[ast.AST]]:
+    """The leaves a perturbation changes together: every occurrence of one constant value (so the
+    relations the test chose stay: ``restock_needed(5, 5)`` tests the boundary, and ``(8, 8)``
+    tests it again where a lookup of ``(5, 5)`` cannot answer), and each list on its own."""
+    constants: dict[tuple[type, object], list[ast.AST]] = {}
+    lists: list[list[ast.AST]] = []
+    for leaf in leaves:
+        if isinstance(leaf, ast.Constant):
+            constants.setdefault((type(leaf.value), leaf.value), []).append(leaf)
+        else:
+            lists.append([leaf])
+    return [*constants.values(), *lists]
+
+
+def perturbed(expression: ast.expr, count: int, rng: random.Random) -> list[str]:
+    """Up to ``count`` distinct copies of ``expression`` with one or more literal inputs changed
+    (:func:`_groups`: equal constants change together)."""
+    original = ast.unparse(expression)
+    if not _perturbable(expression):
+        return []
+    out: list[str] = []
+    for _ in range(count * 4):
+        if len(out) == count:
+            break
+        variant = copy.deepcopy(expression)
+        groups = _groups(_perturbable(variant))
+        chosen = [group for group in groups if rng.random() < 0.5] or [rng.choice(groups)]
+        for group in sorted(chosen, key=lambda g: isinstance(g[0], ast.List)):  # constants first
+            _perturb(group[0], rng)
+            for twin in group[1:]:
+                assert isinstance(twin, ast.Constant) and isinstance(group[0], ast.Constant)
+                twin.value = group[0].value
+        text = ast.unparse(variant)
+        if text != original and text not in out:
+            out.append(text)
+    return out
+
+
+def sealed_subjects(fixture: Fixture) -> list[tuple[str, int, str, ast.expr]]:
+    """Every asserted expression of ``fixture``'s FAIL_TO_PASS and PASS_TO_PASS tests
+    (:func:`asserted_expressions`) as (test id, header index, header, expression)."""
+    judged = set(fixture.fail_to_pass) | set(fixture.pass_to_pass)
+    out: list[tuple[str, int, str, ast.expr]] = []
+    headers = 0
+    for path, text in sorted(fixture.sealed_tests.items()):
+        if not path.endswith(".py"):
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        header, bound = _header(tree)
+        for node in tree.body:
+            test_id = f"{path}::{getattr(node, 'name', '')}"
+            if isinstance(node, ast.FunctionDef) and test_id in judged:
+                out.extend((test_id, headers, header, s) for s in asserted_expressions(node, bound))
+        headers += 1
+    return out
+
+
+def differential_cases(fixture: Fixture, seed: str) -> tuple[list[str], list[Case]]:
+    """The sealed modules' headers and the cases of ``fixture``: every asserted expression of its
+    FAIL_TO_PASS tests (the behaviour the fix had to change) as written, each followed by
+    :data:`PERTURBATIONS` perturbed copies. ``seed`` draws the perturbations (deterministic in it)."""
+    rng = random.Random(seed)
+    f2p = set(fixture.fail_to_pass)
+    headers: dict[int, str] = {}
+    cases: list[Case] = []
+    for test_id, index, header, subject in sealed_subjects(fixture):
+        headers[index] = header
+        if test_id in f2p:
+            cases.append(Case(test_id, index, ast.unparse(subject), original=True))
+            cases.extend(
+                Case(test_id, index, text, original=False) for text in perturbed(subject, PERTURBATIONS, rng)
+            )
+    return [headers.get(i, "") for i in range(max(headers, default=-1) + 1)], cases
+
+
+def _groups_of(cases: list[Case]) -> list[list[Case]]:
+    """Cases by sealed test, in order: one sandboxed test each (its worker imports the reference
+    once and the candidate once, for all of them)."""
+    groups: dict[str, list[Case]] = {}
+    for case in cases:
+        groups.setdefault(case.test_id, []).append(case)
+    return list(groups.values())
+
+
+def _module(headers: list[str], groups: list[list[Case]]) -> str:
+    body = [_HARNESS.format(root=REFERENCE_ROOT, headers=headers)]
+    for n, group in enumerate(groups):
+        expressions = [case.expression for case in group]
+        body.append(f"\n\ndef test_group_{n:04d}():\n    _check({group[0].header}, {expressions!r})\n")
+    return "".join(body)
+
+
+def _verdicts(status: str, message: str, size: int) -> list[str]:
+    """Per-case verdicts of one group's test: read from its message, else all agree (it passed),
+    all inconclusive (the verdict channel failed) or all disagree (the candidate's run failed
+    otherwise: it timed out, exited, or broke the harness)."""
+    if status == "passed":
+        return ["agree"] * size
+    letters = message.removeprefix(VERDICTS)
+    if (
+        status == "failed"
+        and message.startswith(VERDICTS)
+        and len(letters) == size
+        and set(letters) <= set(_LETTERS)
+    ):
+        return [_LETTERS[letter] for letter in letters]
+    if message.startswith("verdict channel"):
+        return ["inconclusive"] * size
+    return ["disagree"] * size
+
+
+def run_differential(
+    fixture: Fixture,
+    candidate: dict[str, str],
+    final_answer: str | None = None,
+    timeout_s: float = 10.0,
+) -> list[CaseOutcome]:
+    """Run every case of ``fixture`` (:func:`differential_cases`) against the ``candidate`` file
+    map in the sandbox; no case (an empty list) where the sealed tests assert no such expression.
+
+    The perturbations are drawn from a seed of the fixture's S0 and sealed tests and the candidate's
+    files: the same episode gets the same cases on every run; a solution cannot know them in advance.
+    """
+    digest = hashlib.sha256(
+        json.dumps([fixture.s0_digest, fixture.sealed_tests, candidate], sort_keys=True).encode("utf-8")
+    ).hexdigest()
+    headers, cases = differential_cases(fixture, digest)
+    if not cases:
+        return []
+    tests_dir = fixture.tests_dir.rstrip("/")
+    module = f"{tests_dir}/test_tp_differential.py"
+    files = {p: c for p, c in candidate.items() if not _under(p, tests_dir)}
+    files.update(
+        {f"{REFERENCE_ROOT}/{p}": c for p, c in fixture.reference_files.items() if not _under(p, tests_dir)}
+    )
+    groups = _groups_of(cases)
+    files[module] = textwrap.dedent(_module(headers, groups))
+    ids = [f"{module}::test_group_{n:04d}" for n in range(len(groups))]
+    with Workspace(files) as ws:
+        run = run_tests_in(
+            ws.root,
+            ids=ids,
+            tests_dir=tests_dir,
+            load_conftest=False,
+            guard=True,
+            final_answer=final_answer,
+            timeout_s=timeout_s,
+            schedule_seed=derive_schedule_seed(files, "differential"),
+        )
+    outcomes: list[CaseOutcome] = []
+    for test_id, group in zip(ids, groups, strict=True):
+        result = run.results.get(test_id, {})
+        status, message = result.get("status", "error"), result.get("message", "")
+        verdicts = _verdicts(status, message, len(group))
+        outcomes.extend(CaseOutcome(c, v, message) for c, v in zip(group, verdicts, strict=True))
+    return outcomes
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + "/")
