@@ -316,6 +316,24 @@ def test_a_secret_in_both_diffs_keeps_one_pseudonym_and_the_edit_still_applies()
         assert pseudonyms == {f"<REDACTED_{stored[0]}:{stored[1]}>"}  # the corpus's own pseudonym
 
 
+def test_a_value_the_corpus_replaced_is_found_where_the_user_echoes_it_without_its_label() -> None:
+    """The agent wrote a password under its label; the user's note repeats it bare, where no detector
+    reads it. The corpus's episode holds only the pseudonym, so the note's copy is found by its keyed
+    digest and gets that pseudonym; the rest of the edit is left byte for byte."""
+    password = "Tr1cky-" + "Walrus-2024"
+    final = {**ops("return a - b  # checked"), "settings.py": f'DB_PASSWORD = "{password}"\n'}
+    note = f"the old one ({password}) is rotated; see settings.py\n"
+    edited = {**final, "calc/ops.py": FIXED, "NOTES.md": note}
+    for raw_episode in (False, True):
+        candidate = one_candidate(final, edited, raw_episode=raw_episode)
+        assert candidate.status == "validated", candidate.refusal
+        assert candidate.environment is not None
+        built = apply_diff(S0, candidate.environment.references[0])
+        assert password not in unified_diff({}, built)
+        [label] = PSEUDONYM_RE.findall(built["settings.py"])
+        assert built["NOTES.md"] == note.replace(password, f"<REDACTED_{label[0]}:{label[1]}>")
+
+
 def test_a_pseudonym_that_breaks_the_tests_drops_the_candidate_with_its_own_reason() -> None:
     """The task's test reads the key the agent wrote: with the pseudonym it fails, and the candidate
     is dropped as redacted_not_validated, never rebuilt from the raw value."""
