@@ -334,6 +334,22 @@ def test_a_value_the_corpus_replaced_is_found_where_the_user_echoes_it_without_i
         assert built["NOTES.md"] == note.replace(password, f"<REDACTED_{label[0]}:{label[1]}>")
 
 
+def test_a_default_password_that_reads_as_a_name_keeps_its_echoes_in_code_as_the_engine_does() -> None:
+    """``postgres`` is redacted under its label only (the engine's plain-word rule): the image line
+    the user's edit quotes as context keeps it, so the edit still applies to the corpus's state."""
+    compose = (
+        "services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: postgres\n"
+    )
+    final = {**ops("return a - b  # checked"), "compose.yaml": compose}
+    edited = {**final, "calc/ops.py": FIXED, "compose.yaml": compose.replace("postgres:16", "postgres:17")}
+    for raw_episode in (False, True):
+        candidate = one_candidate(final, edited, raw_episode=raw_episode)
+        assert candidate.status == "validated", candidate.refusal
+        assert candidate.environment is not None
+        built = apply_diff(S0, candidate.environment.references[0])["compose.yaml"]
+        assert "image: postgres:17\n" in built and "POSTGRES_PASSWORD: <REDACTED_PASSWORD:" in built
+
+
 def test_a_pseudonym_that_breaks_the_tests_drops_the_candidate_with_its_own_reason() -> None:
     """The task's test reads the key the agent wrote: with the pseudonym it fails, and the candidate
     is dropped as redacted_not_validated, never rebuilt from the raw value."""
