@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -370,6 +371,33 @@ def test_a_pseudonym_that_breaks_the_tests_drops_the_candidate_with_its_own_reas
     assert candidate.refusal.reason == "redacted_not_validated" in CANDIDATE_REFUSALS
     assert "1 redacted value" in candidate.refusal.detail and leaked(candidate.refusal.detail) == []
     assert candidate.environment is not None and leaked(candidate.environment.references[0]) == []
+
+
+class _EngineFailsOn(FeedbackRedactor):
+    """The real redactor, failing on one episode as the engine does on text it cannot encode."""
+
+    def redact(
+        self, episode: Episode, records: Sequence[FeedbackRecord]
+    ) -> tuple[Episode, list[FeedbackRecord]]:
+        if episode.episode_id == "ep-unencodable":
+            raise UnicodeEncodeError("utf-16-le", "\ud800", 0, 1, "surrogates not allowed")
+        return super().redact(episode, records)
+
+
+def test_an_edit_the_engine_cannot_redact_is_refused_and_the_rest_goes_on() -> None:
+    env = make_env()
+    final = ops("return a - b  # checked")
+    edit_diff = unified_diff(final, {**final, "calc/ops.py": FIXED})
+    episodes = {name: episode(name, final) for name in ("ep-unencodable", "ep-fine")}
+    feedback = [record(name, "edited", i, edit_diff=edit_diff) for i, name in enumerate(episodes, 1)]
+    outcome = candidates_from_feedback(
+        feedback, episodes, {env.task_id: env}.get, redaction=_EngineFailsOn(SALT)
+    )
+    refused = {c.episode_id: c.refusal for c in outcome.candidates if c.refusal is not None}
+    assert list(refused) == ["ep-unencodable"] and refused["ep-unencodable"].reason == "not_redactable"
+    assert refused["ep-unencodable"].detail == "fb.jsonl:1: redaction failed (UnicodeEncodeError)"
+    assert [c.status for c in outcome.candidates if c.episode_id == "ep-fine"] == ["unvalidated"]
+    assert outcome.candidate_counts()["refused:not_redactable"] == 1
 
 
 def test_every_free_text_field_of_a_feedback_record_is_redacted_with_its_episode() -> None:

@@ -57,6 +57,7 @@ LINK_DROP_REASONS = ("unknown_episode", "turn_out_of_range")
 its ``turn_index`` is not an assistant event of that episode (``turn_out_of_range``)."""
 
 CANDIDATE_REFUSALS = (
+    "not_redactable",
     "not_a_policy_gap",
     "no_environment",
     "environment_mismatch",
@@ -70,6 +71,8 @@ CANDIDATE_REFUSALS = (
 )
 """Why an edit did not become a usable candidate environment:
 
+- ``not_redactable``: the redaction engine failed on the episode's or the feedback's text; no
+  candidate is built from text that was not redacted;
 - ``not_a_policy_gap``: triage (curation §Capability gap diagnosis) put the episode's failure
   outside the weights (a runtime defect, a context deficit, an interface ambiguity): its remedy is a
   fix to the tool, the retrieval or the schema, and training on the edit would teach the policy to
@@ -271,8 +274,12 @@ def candidates_from_feedback(
         if record.kind == "correction" and record.turn_index is not None:
             outcome.divergences.append(Divergence(record.episode_id, record.turn_index, record.where()))
         if record.edit_diff is not None:
-            edit, seen_by_user = redacted[index]
-            candidate = _candidate(edit, seen_by_user, environments, classes.get(record.episode_id))
+            pair = redacted[index]
+            candidate = (
+                FeedbackCandidate(record.episode_id, record.where(), None, refusal=pair)
+                if isinstance(pair, Drop)
+                else _candidate(*pair, environments, classes.get(record.episode_id))
+            )
             if candidate.environment is not None:
                 candidate.redacted_values = redaction.redacted_values(candidate.environment.references[0])
             if candidate.environment is not None and candidate.environment.task_id in seen:
@@ -294,17 +301,26 @@ def candidates_from_feedback(
 
 def redacted_edits(
     ordered: list[FeedbackRecord], episodes: Mapping[str, Episode], redaction: FeedbackRedaction
-) -> dict[int, tuple[FeedbackRecord, Episode]]:
+) -> dict[int, tuple[FeedbackRecord, Episode] | Drop]:
     """Each record of ``ordered`` that carries text (by its index), redacted with its episode, and
     that episode redacted with all of its feedback: one symbol table per episode, so a secret in
-    both the agent's diff and a user's edit gets one pseudonym and the edit still applies."""
+    both the agent's diff and a user's edit gets one pseudonym and the edit still applies. Where
+    the engine fails on an episode's text (a text it cannot encode, nesting too deep), each of its
+    records is a ``not_redactable`` refusal instead, and the rest of the feedback goes on."""
     by_episode: dict[str, list[int]] = defaultdict(list)
     for index, record in enumerate(ordered):
         if record.episode_id in episodes and any(getattr(record, f) for f in FEEDBACK_TEXT_FIELDS):
             by_episode[record.episode_id].append(index)
-    out: dict[int, tuple[FeedbackRecord, Episode]] = {}
+    out: dict[int, tuple[FeedbackRecord, Episode] | Drop] = {}
     for episode_id, indices in by_episode.items():
-        episode, records = redaction.redact(episodes[episode_id], [ordered[i] for i in indices])
+        try:
+            episode, records = redaction.redact(episodes[episode_id], [ordered[i] for i in indices])
+        except (UnicodeError, RecursionError) as exc:
+            out.update(
+                (i, Drop("not_redactable", f"{ordered[i].where()}: redaction failed ({type(exc).__name__})"))
+                for i in indices
+            )
+            continue
         out.update((i, (record, episode)) for i, record in zip(indices, records, strict=True))
     return out
 
