@@ -30,6 +30,7 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from trajectory_platform.curation.redact.episode import redact_row, string_slots
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
@@ -140,12 +141,12 @@ def redact_feedback(
     }
     redacted, texts, findings = redact_row(episode, beside, salt, config)
     carried = carried_pseudonyms(redacted)
-    out = [
-        dataclasses.replace(
-            record, **{name: _agreed(texts[_slot(i, name)], carried, salt) for name in FEEDBACK_TEXT_FIELDS}
-        )
-        for i, record in enumerate(records)
-    ]
+    out = []
+    for i, record in enumerate(records):
+        fields: dict[str, Any] = {
+            name: _agreed(texts[_slot(i, name)], carried, salt) for name in FEEDBACK_TEXT_FIELDS
+        }
+        out.append(dataclasses.replace(record, **fields))
     return redacted, out, findings
 
 
