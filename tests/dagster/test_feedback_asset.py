@@ -187,9 +187,10 @@ def materialize_candidates(workdir: Path):
 
 
 def test_candidates_are_built_from_the_redacted_corpus_not_the_verified_traces() -> None:
-    """The lineage a person sees in Dagster: feedback and the redacted corpus, nothing before redaction."""
+    """The lineage a person sees in Dagster: feedback and the redaction stage's outputs (the corpus
+    and the episodes it left out), nothing before redaction."""
     upstream = {key.to_user_string() for key in feedback_candidates.asset_deps[feedback_candidates.key]}
-    assert upstream == {"production_feedback", "redacted_corpus"}
+    assert upstream == {"production_feedback", "redacted_corpus", "redaction_rejects"}
 
 
 def test_no_secret_of_the_agent_or_the_user_reaches_the_candidates_table_metadata_or_artifacts(

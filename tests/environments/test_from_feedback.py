@@ -400,6 +400,19 @@ def test_an_edit_the_engine_cannot_redact_is_refused_and_the_rest_goes_on() -> N
     assert outcome.candidate_counts()["refused:not_redactable"] == 1
 
 
+def test_feedback_on_an_episode_redaction_left_out_is_counted_with_that_reason() -> None:
+    env = make_env()
+    feedback = [record("ep-blocked", "accepted", 1), record("ep-nowhere", "accepted", 2)]
+    outcome = candidates_from_feedback(
+        feedback, {}, {env.task_id: env}.get, redaction=REDACTION, left_out={"ep-blocked": "license_blocked"}
+    )
+    assert [(d.reason, d.detail) for d in outcome.drops] == [
+        ("left_out_by_redaction", "fb.jsonl:1: the redaction stage left the episode out (license_blocked)"),
+        ("unknown_episode", "fb.jsonl:2: no such episode_id"),
+    ]
+    assert outcome.tally().balanced and {d.reason for d in outcome.drops} <= set(LINK_DROP_REASONS)
+
+
 def test_every_free_text_field_of_a_feedback_record_is_redacted_with_its_episode() -> None:
     """A field added to FeedbackRecord must be declared a locator here or a text to redact there."""
     not_text = {"episode_id", "kind", "timestamp", "source_file"}

@@ -7,7 +7,8 @@ feedback as traces) with :func:`~trajectory_platform.traces.feedback.read_feedba
 per record, every bad line a counted drop naming its file and line.
 
 ``feedback_candidates`` links all feedback to the episodes of ``redacted_corpus`` (every day, read
-as its Parquet files) by ``episode_id``, redacts each user's edit with its episode under the
+as its Parquet files) by ``episode_id`` (feedback on an episode ``redaction_rejects`` names is
+counted with that stage's reason), redacts each user's edit with its episode under the
 corpus's salt (``secrets_salt``), turns each edit on an episode of a registered environment into a
 candidate environment, validates it in the sandbox and writes the validated ones to
 ``artifacts/feedback_candidates/`` for a person to import
@@ -70,7 +71,11 @@ def production_feedback(context: AssetExecutionContext, feedback_source: TraceSo
 
 
 @asset(
-    ins={"production_feedback": AssetIn(), "redacted_corpus": AssetIn(metadata={LOAD_KEY: PARQUET_FILES})},
+    ins={
+        "production_feedback": AssetIn(),
+        "redacted_corpus": AssetIn(metadata={LOAD_KEY: PARQUET_FILES}),
+        "redaction_rejects": AssetIn(),
+    },
     description="Each user edit on an episode of a registered environment as a candidate environment "
     "(same S0, oracle and tools; the edited end state as its reference), built from the redacted corpus "
     "and the edit redacted with its episode, with its validation verdict; validated ones are written to "
@@ -83,12 +88,14 @@ def feedback_candidates(
     secrets_salt: SecretsSaltResource,
     production_feedback: pa.Table,
     redacted_corpus: list[Path],
+    redaction_rejects: pa.Table,
 ) -> Output:
     """Link feedback to redacted episodes, keep edits on policy gaps (triage first), redact each edit
     with its episode, derive candidates, validate them, write the valid ones."""
     outcome, written = propose_candidates(
         production_feedback,
         redacted_corpus,
+        redaction_rejects,
         EnvironmentCatalog(workdir.environments_dir).get,
         secrets_salt.key(),
         workdir.artifact_dir("feedback_candidates"),
@@ -102,7 +109,7 @@ def _candidate_metadata(outcome: FeedbackOutcome, written: int) -> dict:
     return {
         **tally_metadata(tally),
         "linked": tally.kept,
-        "unlinked": tally.dropped.get("unknown_episode", 0),
+        "unlinked": tally.dropped.get("unknown_episode", 0) + tally.dropped.get("left_out_by_redaction", 0),
         "candidates": MetadataValue.json(outcome.candidate_counts()),
         "written_for_review": written,
         "candidate_t_div": MetadataValue.json(

@@ -55,9 +55,16 @@ def corpus_episodes(
     return episodes, triage
 
 
+def left_out_episodes(rejects: pa.Table) -> dict[str, str]:
+    """Episode id to the reason key the redaction stage left it out for (``redaction_rejects``)."""
+    ids, reasons = rejects["episode_id"].to_pylist(), rejects["reason"].to_pylist()
+    return dict(zip(ids, reasons, strict=True))
+
+
 def propose_candidates(
     feedback: pa.Table,
     corpus_files: Sequence[Path],
+    rejects: pa.Table,
     environments: Callable[[str], TaskEnvironment | None],
     master_key: bytes,
     out: Path,
@@ -66,12 +73,16 @@ def propose_candidates(
     """Link ``feedback`` (a ``production_feedback`` table) to the redacted corpus's episodes, turn
     each edit on a policy gap into a candidate built from redacted text only (the redaction salt
     derived from ``master_key`` as the corpus derived it, so pseudonyms match), validate the
-    candidates and write the validated ones under ``out``. Returns the outcome and the directories
-    written."""
+    candidates and write the validated ones under ``out``. Feedback on an episode in ``rejects``
+    (``redaction_rejects``: left out of the corpus) is counted with that stage's reason. Returns the
+    outcome and the directories written."""
     records = table_to_feedback(feedback)
     episodes, triage = corpus_episodes(corpus_files, {r.episode_id for r in records})
     redaction = FeedbackRedactor(derive_key(master_key, "redaction"))
     outcome = validate_candidates(
-        candidates_from_feedback(records, episodes, environments, triage, redaction=redaction), runs
+        candidates_from_feedback(
+            records, episodes, environments, triage, redaction=redaction, left_out=left_out_episodes(rejects)
+        ),
+        runs,
     )
     return outcome, write_validated(outcome, out)

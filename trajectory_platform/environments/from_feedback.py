@@ -21,7 +21,8 @@ the seed admits:
   admit an episode: an episode with the best rating and no oracle stays ``unverifiable``.
 
 Feedback names its episode by ``episode_id`` (:mod:`trajectory_platform.traces.feedback`); a record
-naming an episode that is not among the episodes given is dropped as ``unknown_episode``.
+naming an episode that is not among the episodes given is dropped as ``unknown_episode``, or as
+``left_out_by_redaction`` when the redaction stage left that episode out of the corpus.
 """
 
 from __future__ import annotations
@@ -52,8 +53,10 @@ from trajectory_platform.traces.record import Episode
 _SAFE_DIFF_PROBLEM = re.compile(r"(context mismatch at line \d+|which does not exist)$")
 """The sandbox's diff errors that name only a path and a line number."""
 
-LINK_DROP_REASONS = ("unknown_episode", "turn_out_of_range")
-"""Why a feedback record is not used at all: it names no episode given (``unknown_episode``), or
+LINK_DROP_REASONS = ("unknown_episode", "left_out_by_redaction", "turn_out_of_range")
+"""Why a feedback record is not used at all: it names no episode given (``unknown_episode``), an
+episode the redaction stage left out of the corpus (``left_out_by_redaction``: a blocked licence,
+a record nested too deep; the detail names the stage's reason key), or
 its ``turn_index`` is not an assistant event of that episode (``turn_out_of_range``)."""
 
 CANDIDATE_REFUSALS = (
@@ -239,6 +242,7 @@ def candidates_from_feedback(
     failure_class: Mapping[str, str | None] | None = None,
     *,
     redaction: FeedbackRedaction,
+    left_out: Mapping[str, str] | None = None,
 ) -> FeedbackOutcome:
     """Link each record to its episode and give it its admissible use (module docstring).
 
@@ -248,6 +252,8 @@ def candidates_from_feedback(
     the corpus's salt; :func:`redacted_edits`), so no secret of either reaches a reference, whether
     ``episodes`` come from the redacted corpus (as the asset gives them) or not. Candidates come
     back unvalidated; pass the outcome to :func:`validate_candidates` before any candidate is used.
+    ``left_out`` names the episodes the redaction stage left out (``redaction_rejects``: episode
+    id to reason key), so feedback on them is counted as such rather than as ``unknown_episode``.
     The result is the same for the same records in any order.
     """
     classes = failure_class or {}
@@ -260,7 +266,7 @@ def candidates_from_feedback(
     for index, record in enumerate(ordered):
         episode = episodes.get(record.episode_id)
         if episode is None:
-            outcome.drops.append(Drop("unknown_episode", f"{record.where()}: no such episode_id"))
+            outcome.drops.append(_unlinked(record, (left_out or {}).get(record.episode_id)))
             continue
         if record.turn_index is not None and not _is_assistant_turn(episode, record.turn_index):
             outcome.drops.append(
@@ -364,6 +370,15 @@ def write_validated(outcome: FeedbackOutcome, root: Path) -> list[Path]:
             write_environment(candidate.environment, target)
         written.append(target)
     return written
+
+
+def _unlinked(record: FeedbackRecord, left_out_because: str | None) -> Drop:
+    if left_out_because is None:
+        return Drop("unknown_episode", f"{record.where()}: no such episode_id")
+    return Drop(
+        "left_out_by_redaction",
+        f"{record.where()}: the redaction stage left the episode out ({left_out_because})",
+    )
 
 
 def _is_assistant_turn(episode: Episode, index: int) -> bool:
