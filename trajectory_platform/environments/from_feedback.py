@@ -92,7 +92,9 @@ CANDIDATE_REFUSALS = (
 - ``redacted_not_validated``: the same, for a candidate whose reference carries pseudonyms (the
   agent or the user wrote a secret into the workspace). A test that reads the replaced value
   (compares a key, parses a token's format) fails on the pseudonym; the candidate is dropped, never
-  rebuilt from the raw value, and the count says how many edits redaction cost.
+  rebuilt from the raw value. The count bounds what redaction cost: an edit that fails for its
+  own reasons but carries a pseudonym is counted here too, and telling the two apart would take
+  the raw value.
 """
 
 SIGNAL_WEIGHTS = {
