@@ -1,6 +1,7 @@
 """``production_feedback`` and ``feedback_candidates`` materialized in-process on a temporary workdir:
 a day of feedback read apart from the trace source, and an edit on a registered environment's
-episode turned into a validated candidate environment a person can import."""
+episode turned into a validated candidate environment a person can import, built from the redacted
+corpus so no secret of the agent's or the user's reaches the table, its metadata or the artifacts."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dagster import materialize
 
 from trajectory_platform.assets.feedback import feedback_candidates, production_feedback
 from trajectory_platform.assets.raw import raw_traces
+from trajectory_platform.assets.redacted import redacted_corpus
 from trajectory_platform.assets.verified import verified_traces
 from trajectory_platform.checks.feedback import feedback_candidates_judged, production_feedback_rules
 from trajectory_platform.environments.format import TaskEnvironment, load_environment, write_environment
@@ -60,6 +62,10 @@ def write_feedback(workdir: Path, lines: list[object], name: str = "fb.jsonl") -
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n")
     return path
+
+
+AWS_KEY = "AKIA" + "Z2X7C4V5B6N3M2K7"  # built at run time: no credential-shaped literal in the repository
+GITHUB_TOKEN = "ghp_" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zA7bC"
 
 
 def write_episode(workdir: Path, episode_id: str, final: dict[str, str]) -> None:
@@ -130,21 +136,7 @@ def test_an_edit_on_a_registered_environment_becomes_a_candidate_to_import(tmp_p
             {"episode_id": "ep-elsewhere", "kind": "accepted"},
         ],
     )
-    resources = build_resources(tmp_path)
-    assert materialize([raw_traces, production_feedback], partition_key=DAY, resources=resources).success
-    verified = materialize(
-        [raw_traces, verified_traces],
-        selection=["verified_traces", "triage_report"],
-        resources=resources,
-        partition_key=DAY,
-    )
-    assert verified.success
-    result = materialize(
-        [raw_traces, verified_traces, production_feedback, feedback_candidates, feedback_candidates_judged],
-        selection=["feedback_candidates"],
-        resources=resources,
-    )
-    assert result.success
+    result = materialize_candidates(tmp_path)
     assert [(e.check_name, e.passed) for e in result.get_asset_check_evaluations()] == [
         ("feedback_candidates_judged", True)
     ]
@@ -165,6 +157,84 @@ def test_an_edit_on_a_registered_environment_becomes_a_candidate_to_import(tmp_p
     assert proposed.task_id == rows[0]["task_id"] and proposed.digest == rows[0]["environment_digest"]
     [registered] = import_environments([written], registry, runs=1)
     assert registered.status == "imported", registered.reasons
+
+
+def materialize_candidates(workdir: Path):
+    """Ingest, verify and redact the day, read its feedback, then materialize ``feedback_candidates``."""
+    resources = build_resources(workdir)
+    assert materialize([raw_traces, production_feedback], partition_key=DAY, resources=resources).success
+    curated = materialize(
+        [raw_traces, verified_traces, redacted_corpus],
+        selection=["verified_traces", "triage_report", "redacted_corpus", "redaction_rejects"],
+        resources=resources,
+        partition_key=DAY,
+    )
+    assert curated.success
+    result = materialize(
+        [
+            raw_traces,
+            verified_traces,
+            redacted_corpus,
+            production_feedback,
+            feedback_candidates,
+            feedback_candidates_judged,
+        ],
+        selection=["feedback_candidates"],
+        resources=resources,
+    )
+    assert result.success
+    return result
+
+
+def test_candidates_are_built_from_the_redacted_corpus_not_the_verified_traces() -> None:
+    """The lineage a person sees in Dagster: feedback and the redaction stage's outputs (the corpus
+    and the episodes it left out), nothing before redaction."""
+    upstream = {key.to_user_string() for key in feedback_candidates.asset_deps[feedback_candidates.key]}
+    assert upstream == {"production_feedback", "redacted_corpus", "redaction_rejects"}
+
+
+def test_no_secret_of_the_agent_or_the_user_reaches_the_candidates_table_metadata_or_artifacts(
+    tmp_path: Path,
+) -> None:
+    """The agent wrote its AWS key into deploy.env; the user's edit fixes the bug, keeps the key's
+    line as context, adds a line beside it and pastes a token into a note. The candidate validates,
+    and no byte of either secret is in what the asset stores, reports or writes."""
+    registry = tmp_path / "environments"
+    [imported] = import_environments([write_environment(calc_env(), tmp_path / "brought")], registry, runs=1)
+    assert imported.status == "imported", imported.reasons
+    agent = {**WRONG, "deploy.env": f"AWS_ACCESS_KEY_ID={AWS_KEY}\n"}
+    user = {
+        **USER_FIX,
+        "deploy.env": f"AWS_ACCESS_KEY_ID={AWS_KEY}\nAWS_REGION=eu-west-1\n",
+        "NOTES.md": f"reviewed; token {GITHUB_TOKEN}\n",
+    }
+    write_episode(tmp_path, "ep-secret", agent)
+    write_feedback(
+        tmp_path, [{"episode_id": "ep-secret", "kind": "edited", "edit_diff": unified_diff(agent, user)}]
+    )
+    result = materialize_candidates(tmp_path)
+    rows = read_asset_table(tmp_path, "feedback_candidates").to_pylist()
+    assert [(r["episode_id"], r["status"]) for r in rows] == [("ep-secret", "validated")]
+    built = apply_diff(S0, rows[0]["reference_diff"])
+    assert built["calc/ops.py"] == USER_FIX["calc/ops.py"]
+    assert (
+        built["deploy.env"].endswith("\nAWS_REGION=eu-west-1\n")
+        and "<REDACTED_GITHUB_TOKEN:" in built["NOTES.md"]
+    )
+    needles = [secret.encode() for secret in (AWS_KEY, GITHUB_TOKEN)]
+    stored = json.dumps(rows).encode()
+    metadata = json.dumps(
+        {
+            k: v.value
+            for k, v in result.asset_materializations_for_node("feedback_candidates")[0].metadata.items()
+        },
+        default=str,
+    ).encode()
+    artifacts = tmp_path / "artifacts" / "feedback_candidates"
+    written = [p.read_bytes() for p in sorted(artifacts.rglob("*")) if p.is_file()]
+    assert written, "the validated candidate is written for review"
+    for blob in (stored, metadata, *written):
+        assert not [needle for needle in needles if needle in blob]
 
 
 def test_the_feedback_check_catches_rows_the_reader_would_have_refused() -> None:

@@ -3,20 +3,26 @@ reported t_div, and ratings only an order. The cascade, not the feedback, decide
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Sequence
 
 import pytest
 
+from trajectory_platform.curation.redact import redact_episode
+from trajectory_platform.curation.redact.feedback import FeedbackRedactor, redact_feedback
+from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
 from trajectory_platform.environments.format import TaskEnvironment
 from trajectory_platform.environments.from_feedback import (
     CANDIDATE_REFUSALS,
     LINK_DROP_REASONS,
+    FeedbackCandidate,
     candidates_from_feedback,
     validate_candidates,
 )
 from trajectory_platform.gym.sandbox import apply_diff, unified_diff
-from trajectory_platform.traces.feedback import FeedbackRecord
+from trajectory_platform.traces.feedback import FEEDBACK_TEXT_FIELDS, FeedbackRecord
 from trajectory_platform.traces.record import Episode, Event, Outcome, TaskIdentity
 
 OPS = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
@@ -26,6 +32,8 @@ SEALED = {
     "def test_mul():\n    assert mul(2, 3) == 6\n"
 }
 SECRET = "sk-live-DO-NOT-LEAK-0123456789"
+SALT = b"test-redaction-salt"
+REDACTION = FeedbackRedactor(SALT)
 
 
 def ops(add_body: str) -> dict[str, str]:
@@ -120,7 +128,9 @@ def scenario():
     ]
     lookup = {"calc-add": env}.get
     triage = {"ep-fixed-by-user": "policy_incapability", "ep-runtime-defect": "runtime_defect"}
-    outcome = validate_candidates(candidates_from_feedback(feedback, episodes, lookup, triage), runs=2)
+    outcome = validate_candidates(
+        candidates_from_feedback(feedback, episodes, lookup, triage, redaction=REDACTION), runs=2
+    )
     return env, episodes, feedback, lookup, outcome
 
 
@@ -184,7 +194,9 @@ def test_the_outcome_does_not_depend_on_the_order_of_the_feedback(scenario) -> N
     _, episodes, feedback, lookup, _ = scenario
     shuffled = list(feedback)
     random.Random(7).shuffle(shuffled)
-    once, again = (candidates_from_feedback(f, episodes, lookup) for f in (feedback, shuffled))
+    once, again = (
+        candidates_from_feedback(f, episodes, lookup, redaction=REDACTION) for f in (feedback, shuffled)
+    )
     assert [(c.episode_id, c.task_id, c.refusal) for c in again.candidates] == [
         (c.episode_id, c.task_id, c.refusal) for c in once.candidates
     ]
@@ -208,7 +220,7 @@ def test_ratings_and_acceptance_only_order_episodes_and_never_change_a_sink() ->
         record("disliked-correct", "abandoned", 6),
         record("disliked-correct", "retry", 7),
     ]
-    outcome = candidates_from_feedback(feedback, episodes, {"calc-add": env}.get)
+    outcome = candidates_from_feedback(feedback, episodes, {"calc-add": env}.get, redaction=REDACTION)
     assert outcome.ranking() == ["loved-failing", "loved-no-oracle", "disliked-correct"]
     best = outcome.scores[0]
     assert best.score == 1.0 and best.signals == {"accepted": 1, "rating": 1}
@@ -223,3 +235,207 @@ def test_ratings_and_acceptance_only_order_episodes_and_never_change_a_sink() ->
         "loved-failing": "hard_negative",
         "disliked-correct": "admitted",
     }
+
+
+# Candidates are built from redacted text only: the agent's workspace diff as the redacted corpus
+# holds it, and the user's edit redacted with that episode under the corpus's salt, so a secret in
+# either never reaches a reference, and one in both keeps one pseudonym and the edit still applies.
+# A pseudonym that breaks the task's tests drops the candidate with its own reason.
+
+AWS_KEY = "AKIA" + "Z2X7C4V5B6N3M2K7"  # built at run time: no credential-shaped literal in the repository
+GITHUB_TOKEN = "ghp_" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zA7bC"
+SECRETS = (AWS_KEY, GITHUB_TOKEN)
+
+AGENT = {**ops("return a - b  # checked"), "deploy.env": f"AWS_ACCESS_KEY_ID={AWS_KEY}\n"}
+"""The agent's final workspace: the bug left in place, its AWS key written into deploy.env."""
+FIXED = ops("return b + a")["calc/ops.py"]
+
+
+def corpus_episode(episode_id: str, final: dict[str, str]) -> Episode:
+    """The episode as ``redacted_corpus`` stores it (redacted under the same salt)."""
+    redacted, _ = redact_episode(episode(episode_id, final), SALT)
+    return redacted
+
+
+def one_candidate(
+    final: dict[str, str], edited: dict[str, str], env=None, raw_episode: bool = False
+) -> FeedbackCandidate:
+    env = env or make_env()
+    ep = episode("ep", final) if raw_episode else corpus_episode("ep", final)
+    feedback = [record("ep", "edited", 1, edit_diff=unified_diff(final, edited))]
+    outcome = candidates_from_feedback(feedback, {"ep": ep}, {env.task_id: env}.get, redaction=REDACTION)
+    [candidate] = validate_candidates(outcome, runs=1).candidates
+    return candidate
+
+
+def leaked(text: str | None) -> list[str]:
+    return [secret for secret in SECRETS if secret in (text or "")]
+
+
+def test_a_secret_the_agent_wrote_into_the_workspace_becomes_a_pseudonym_and_the_task_validates() -> None:
+    edited = {**AGENT, "calc/ops.py": FIXED}
+    for raw_episode in (False, True):
+        candidate = one_candidate(AGENT, edited, raw_episode=raw_episode)
+        assert candidate.status == "validated", candidate.refusal
+        assert candidate.environment is not None
+        [reference] = candidate.environment.references
+        assert leaked(reference) == [] and leaked(candidate.task_id) == []
+        built = apply_diff(S0, reference)
+        assert built["calc/ops.py"] == FIXED
+        assert PSEUDONYM_RE.fullmatch(built["deploy.env"].removeprefix("AWS_ACCESS_KEY_ID=").strip())
+
+
+def test_a_secret_in_the_users_edit_is_redacted_whatever_the_episode() -> None:
+    final = ops("return a - b  # checked")
+    edited = {**final, "calc/ops.py": FIXED, "NOTES.md": f"reviewed; token {GITHUB_TOKEN}\n"}
+    for raw_episode in (False, True):
+        candidate = one_candidate(final, edited, raw_episode=raw_episode)
+        assert candidate.status == "validated", candidate.refusal
+        assert candidate.environment is not None
+        assert leaked(candidate.environment.references[0]) == []
+        assert "<REDACTED_GITHUB_TOKEN:" in apply_diff(S0, candidate.environment.references[0])["NOTES.md"]
+
+
+def test_a_secret_in_both_diffs_keeps_one_pseudonym_and_the_edit_still_applies() -> None:
+    """The user's edit touches deploy.env next to the agent's key (its context line quotes the key)
+    and pastes the key into a note: the edit must apply to the redacted final state."""
+    edited = {
+        **AGENT,
+        "calc/ops.py": FIXED,
+        "deploy.env": f"AWS_ACCESS_KEY_ID={AWS_KEY}\nAWS_REGION=eu-west-1\n",
+        "NOTES.md": f"rotate {AWS_KEY} next week\n",
+    }
+    for raw_episode in (False, True):
+        candidate = one_candidate(AGENT, edited, raw_episode=raw_episode)
+        assert candidate.status == "validated", candidate.refusal
+        assert candidate.environment is not None
+        built = apply_diff(S0, candidate.environment.references[0])
+        assert leaked(unified_diff({}, built)) == []
+        pseudonyms = {m.group(0) for m in PSEUDONYM_RE.finditer(built["deploy.env"] + built["NOTES.md"])}
+        assert len(pseudonyms) == 1 and built["deploy.env"].endswith("\nAWS_REGION=eu-west-1\n")
+        [stored] = PSEUDONYM_RE.findall(corpus_episode("ep", AGENT).outcome.workspace_diff or "")
+        assert pseudonyms == {f"<REDACTED_{stored[0]}:{stored[1]}>"}  # the corpus's own pseudonym
+
+
+def test_a_value_the_corpus_replaced_is_found_where_the_user_echoes_it_without_its_label() -> None:
+    """The agent wrote a password under its label; the user's note repeats it bare, where no detector
+    reads it. The corpus's episode holds only the pseudonym, so the note's copy is found by its keyed
+    digest and gets that pseudonym; the rest of the edit is left byte for byte."""
+    password = "Tr1cky-" + "Walrus-2024"
+    final = {**ops("return a - b  # checked"), "settings.py": f'DB_PASSWORD = "{password}"\n'}
+    note = f"the old one ({password}) is rotated; see settings.py\n"
+    edited = {**final, "calc/ops.py": FIXED, "NOTES.md": note}
+    for raw_episode in (False, True):
+        candidate = one_candidate(final, edited, raw_episode=raw_episode)
+        assert candidate.status == "validated", candidate.refusal
+        assert candidate.environment is not None
+        built = apply_diff(S0, candidate.environment.references[0])
+        assert password not in unified_diff({}, built)
+        [label] = PSEUDONYM_RE.findall(built["settings.py"])
+        assert built["NOTES.md"] == note.replace(password, f"<REDACTED_{label[0]}:{label[1]}>")
+
+
+def test_a_default_password_that_reads_as_a_name_keeps_its_echoes_in_code_as_the_engine_does() -> None:
+    """``postgres`` is redacted under its label only (the engine's plain-word rule): the image line
+    the user's edit quotes as context keeps it, so the edit still applies to the corpus's state."""
+    compose = (
+        "services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: postgres\n"
+    )
+    final = {**ops("return a - b  # checked"), "compose.yaml": compose}
+    edited = {**final, "calc/ops.py": FIXED, "compose.yaml": compose.replace("postgres:16", "postgres:17")}
+    for raw_episode in (False, True):
+        candidate = one_candidate(final, edited, raw_episode=raw_episode)
+        assert candidate.status == "validated", candidate.refusal
+        assert candidate.environment is not None
+        built = apply_diff(S0, candidate.environment.references[0])["compose.yaml"]
+        assert "image: postgres:17\n" in built and "POSTGRES_PASSWORD: <REDACTED_PASSWORD:" in built
+
+
+def test_a_pseudonym_that_breaks_the_tests_drops_the_candidate_with_its_own_reason() -> None:
+    """The task's test reads the key the agent wrote: with the pseudonym it fails, and the candidate
+    is dropped as redacted_not_validated, never rebuilt from the raw value."""
+    env = make_env()
+    checks_key = (
+        "import re\n\n\ndef test_key():\n"
+        "    line = open('deploy.env').read()\n"
+        "    assert re.fullmatch(r'AWS_ACCESS_KEY_ID=AKIA[0-9A-Z]{16}\\n', line)\n"
+    )
+    env = dataclasses.replace(
+        env,
+        sealed_tests={**env.sealed_tests, "tests/test_key.py": checks_key},
+        fail_to_pass=[*env.fail_to_pass, "tests/test_key.py::test_key"],
+        references=[unified_diff(S0, {**AGENT, "calc/ops.py": ops("return a + b")["calc/ops.py"]})],
+    )
+    candidate = one_candidate(AGENT, {**AGENT, "calc/ops.py": FIXED}, env=env)
+    assert candidate.status == "refused" and candidate.refusal is not None
+    assert candidate.refusal.reason == "redacted_not_validated" in CANDIDATE_REFUSALS
+    assert "1 redacted value" in candidate.refusal.detail and leaked(candidate.refusal.detail) == []
+    assert candidate.environment is not None and leaked(candidate.environment.references[0]) == []
+
+
+class _EngineFailsOn(FeedbackRedactor):
+    """The real redactor, failing on one episode as the engine does on text it cannot encode."""
+
+    def redact(
+        self, episode: Episode, records: Sequence[FeedbackRecord]
+    ) -> tuple[Episode, list[FeedbackRecord]]:
+        if episode.episode_id == "ep-unencodable":
+            raise UnicodeEncodeError("utf-16-le", "\ud800", 0, 1, "surrogates not allowed")
+        return super().redact(episode, records)
+
+
+def test_an_edit_the_engine_cannot_redact_is_refused_and_the_rest_goes_on() -> None:
+    env = make_env()
+    final = ops("return a - b  # checked")
+    edit_diff = unified_diff(final, {**final, "calc/ops.py": FIXED})
+    episodes = {name: episode(name, final) for name in ("ep-unencodable", "ep-fine")}
+    feedback = [record(name, "edited", i, edit_diff=edit_diff) for i, name in enumerate(episodes, 1)]
+    outcome = candidates_from_feedback(
+        feedback, episodes, {env.task_id: env}.get, redaction=_EngineFailsOn(SALT)
+    )
+    refused = {c.episode_id: c.refusal for c in outcome.candidates if c.refusal is not None}
+    assert list(refused) == ["ep-unencodable"] and refused["ep-unencodable"].reason == "not_redactable"
+    assert refused["ep-unencodable"].detail == "fb.jsonl:1: redaction failed (UnicodeEncodeError)"
+    assert [c.status for c in outcome.candidates if c.episode_id == "ep-fine"] == ["unvalidated"]
+    assert outcome.candidate_counts()["refused:not_redactable"] == 1
+
+
+def test_feedback_on_an_episode_redaction_left_out_is_counted_with_that_reason() -> None:
+    env = make_env()
+    feedback = [record("ep-blocked", "accepted", 1), record("ep-nowhere", "accepted", 2)]
+    outcome = candidates_from_feedback(
+        feedback, {}, {env.task_id: env}.get, redaction=REDACTION, left_out={"ep-blocked": "license_blocked"}
+    )
+    assert [(d.reason, d.detail) for d in outcome.drops] == [
+        ("left_out_by_redaction", "fb.jsonl:1: the redaction stage left the episode out (license_blocked)"),
+        ("unknown_episode", "fb.jsonl:2: no such episode_id"),
+    ]
+    assert outcome.tally().balanced and {d.reason for d in outcome.drops} <= set(LINK_DROP_REASONS)
+
+
+def test_every_free_text_field_of_a_feedback_record_is_redacted_with_its_episode() -> None:
+    """A field added to FeedbackRecord must be declared a locator here or a text to redact there."""
+    not_text = {"episode_id", "kind", "timestamp", "source_file"}
+    strings = {f.name for f in dataclasses.fields(FeedbackRecord) if "str" in str(f.type)}
+    assert strings - not_text == set(FEEDBACK_TEXT_FIELDS)
+    records = [record("ep", "edited", 1, edit_diff=f"--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+{GITHUB_TOKEN}\n")]
+    raw = episode("ep", AGENT)
+    redacted, out, findings = redact_feedback(raw, records, SALT)
+    assert leaked(out[0].edit_diff) == [] and leaked(redacted.outcome.workspace_diff) == []
+    assert {f.field for f in findings} == {"outcome.workspace_diff", "feedback[0].edit_diff"}
+    assert leaked(records[0].edit_diff) == [GITHUB_TOKEN] and leaked(raw.outcome.workspace_diff) == [AWS_KEY]
+
+
+def test_a_redacted_candidate_is_the_same_for_a_salt_and_another_for_another_salt() -> None:
+    final = ops("return a - b  # checked")
+    edited = {**final, "calc/ops.py": FIXED, "NOTES.md": f"token {GITHUB_TOKEN}\n"}
+    env = make_env()
+    feedback = [record("ep", "edited", 1, edit_diff=unified_diff(final, edited))]
+
+    def task_id(salt: bytes) -> str | None:
+        outcome = candidates_from_feedback(
+            feedback, {"ep": episode("ep", final)}, {env.task_id: env}.get, redaction=FeedbackRedactor(salt)
+        )
+        return outcome.candidates[0].task_id
+
+    assert task_id(b"one") == task_id(b"one") != task_id(b"two")

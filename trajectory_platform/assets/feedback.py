@@ -6,37 +6,38 @@ task environments their edits propose.
 feedback as traces) with :func:`~trajectory_platform.traces.feedback.read_feedback_files`: one row
 per record, every bad line a counted drop naming its file and line.
 
-``feedback_candidates`` links all feedback to all ingested episodes by ``episode_id``, turns each
-edit on an episode of a registered environment into a candidate environment, validates it in the
-sandbox and writes the validated ones to ``artifacts/feedback_candidates/`` for a person to import
-(:mod:`trajectory_platform.environments.from_feedback`). Nothing here feeds the verifier cascade:
-feedback never changes a sink.
+``feedback_candidates`` links all feedback to the episodes of ``redacted_corpus`` (every day, read
+as its Parquet files) by ``episode_id`` (feedback on an episode ``redaction_rejects`` names is
+counted with that stage's reason), redacts each user's edit with its episode under the
+corpus's salt (``secrets_salt``), turns each edit on an episode of a registered environment into a
+candidate environment, validates it in the sandbox and writes the validated ones to
+``artifacts/feedback_candidates/`` for a person to import
+(:func:`~trajectory_platform.curation.feedback_candidates.propose_candidates`). It reads the
+redacted corpus, not ``verified_traces``: a candidate's reference is stored and imported, and
+secrets reach nothing but the redaction engine. Nothing here feeds the verifier cascade: feedback
+never changes a sink.
 """
 
 import datetime as dt
+from pathlib import Path
 
 import pyarrow as pa
 from dagster import AssetExecutionContext, AssetIn, BackfillPolicy, MetadataValue, Output, asset
 
 from trajectory_platform.assets._house import declared, tally_metadata
-from trajectory_platform.environments.from_feedback import (
-    CANDIDATE_SCHEMA,
-    FeedbackOutcome,
-    candidates_from_feedback,
-    validate_candidates,
-    write_validated,
-)
+from trajectory_platform.curation.feedback_candidates import propose_candidates
+from trajectory_platform.environments.from_feedback import CANDIDATE_SCHEMA, FeedbackOutcome
 from trajectory_platform.environments.registry import EnvironmentCatalog
 from trajectory_platform.resources import TraceSourceResource, WorkdirResource
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
+from trajectory_platform.resources.secrets import SecretsSaltResource
+from trajectory_platform.resources.warehouse import LOAD_KEY, PARQUET_FILES
 from trajectory_platform.traces.feedback import (
     FEEDBACK_SCHEMA,
     FeedbackBatch,
     discover_feedback_files,
     read_feedback_files,
-    table_to_feedback,
 )
-from trajectory_platform.traces.schema import table_to_episodes
 
 FIRST_DROPS = 10
 TOP_RANKED = 10
@@ -70,27 +71,35 @@ def production_feedback(context: AssetExecutionContext, feedback_source: TraceSo
 
 
 @asset(
-    ins={"production_feedback": AssetIn(), "verified_traces": AssetIn()},
+    ins={
+        "production_feedback": AssetIn(),
+        "redacted_corpus": AssetIn(metadata={LOAD_KEY: PARQUET_FILES}),
+        "redaction_rejects": AssetIn(),
+    },
     description="Each user edit on an episode of a registered environment as a candidate environment "
-    "(same S0, oracle and tools; the edited end state as its reference), with its validation verdict; "
-    "validated ones are written to artifacts/feedback_candidates/ for review and import.",
+    "(same S0, oracle and tools; the edited end state as its reference), built from the redacted corpus "
+    "and the edit redacted with its episode, with its validation verdict; validated ones are written to "
+    "artifacts/feedback_candidates/ for review and import.",
     **declared("curation", CANDIDATE_SCHEMA),
 )
 def feedback_candidates(
     context: AssetExecutionContext,
     workdir: WorkdirResource,
+    secrets_salt: SecretsSaltResource,
     production_feedback: pa.Table,
-    verified_traces: pa.Table,
+    redacted_corpus: list[Path],
+    redaction_rejects: pa.Table,
 ) -> Output:
-    """Link feedback to episodes, keep edits on policy gaps (triage first), derive candidates,
-    validate them, write the valid ones."""
-    episodes = {e.episode_id: e for e in table_to_episodes(verified_traces)}
-    ids, classes = verified_traces["episode_id"].to_pylist(), verified_traces["triage_class"].to_pylist()
-    triage = dict(zip(ids, classes, strict=True))
-    catalog = EnvironmentCatalog(workdir.environments_dir)
-    feedback = table_to_feedback(production_feedback)
-    outcome = validate_candidates(candidates_from_feedback(feedback, episodes, catalog.get, triage))
-    written = write_validated(outcome, workdir.artifact_dir("feedback_candidates"))
+    """Link feedback to redacted episodes, keep edits on policy gaps (triage first), redact each edit
+    with its episode, derive candidates, validate them, write the valid ones."""
+    outcome, written = propose_candidates(
+        production_feedback,
+        redacted_corpus,
+        redaction_rejects,
+        EnvironmentCatalog(workdir.environments_dir).get,
+        secrets_salt.key(),
+        workdir.artifact_dir("feedback_candidates"),
+    )
     context.log.info(f"feedback candidates: {outcome.candidate_counts()}, {len(written)} written")
     return Output(outcome.candidates_table(), metadata=_candidate_metadata(outcome, len(written)))
 
@@ -100,7 +109,7 @@ def _candidate_metadata(outcome: FeedbackOutcome, written: int) -> dict:
     return {
         **tally_metadata(tally),
         "linked": tally.kept,
-        "unlinked": tally.dropped.get("unknown_episode", 0),
+        "unlinked": tally.dropped.get("unknown_episode", 0) + tally.dropped.get("left_out_by_redaction", 0),
         "candidates": MetadataValue.json(outcome.candidate_counts()),
         "written_for_review": written,
         "candidate_t_div": MetadataValue.json(

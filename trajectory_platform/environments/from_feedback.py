@@ -21,7 +21,8 @@ the seed admits:
   admit an episode: an episode with the best rating and no oracle stays ``unverifiable``.
 
 Feedback names its episode by ``episode_id`` (:mod:`trajectory_platform.traces.feedback`); a record
-naming an episode that is not among the episodes given is dropped as ``unknown_episode``.
+naming an episode that is not among the episodes given is dropped as ``unknown_episode``, or as
+``left_out_by_redaction`` when the redaction stage left that episode out of the corpus.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ import dataclasses
 import hashlib
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import pyarrow as pa
 
@@ -45,17 +47,20 @@ from trajectory_platform.environments.validate import (
 )
 from trajectory_platform.gym.sandbox import SandboxError, apply_diff, s0_digest, unified_diff
 from trajectory_platform.traces.drops import Drop, Tally
-from trajectory_platform.traces.feedback import FeedbackRecord
+from trajectory_platform.traces.feedback import FEEDBACK_TEXT_FIELDS, FeedbackRecord
 from trajectory_platform.traces.record import Episode
 
 _SAFE_DIFF_PROBLEM = re.compile(r"(context mismatch at line \d+|which does not exist)$")
 """The sandbox's diff errors that name only a path and a line number."""
 
-LINK_DROP_REASONS = ("unknown_episode", "turn_out_of_range")
-"""Why a feedback record is not used at all: it names no episode given (``unknown_episode``), or
+LINK_DROP_REASONS = ("unknown_episode", "left_out_by_redaction", "turn_out_of_range")
+"""Why a feedback record is not used at all: it names no episode given (``unknown_episode``), an
+episode the redaction stage left out of the corpus (``left_out_by_redaction``: a blocked licence,
+a record nested too deep; the detail names the stage's reason key), or
 its ``turn_index`` is not an assistant event of that episode (``turn_out_of_range``)."""
 
 CANDIDATE_REFUSALS = (
+    "not_redactable",
     "not_a_policy_gap",
     "no_environment",
     "environment_mismatch",
@@ -65,9 +70,12 @@ CANDIDATE_REFUSALS = (
     "known_reference",
     "duplicate_candidate",
     "not_validated",
+    "redacted_not_validated",
 )
 """Why an edit did not become a usable candidate environment:
 
+- ``not_redactable``: the redaction engine failed on the episode's or the feedback's text; no
+  candidate is built from text that was not redacted;
 - ``not_a_policy_gap``: triage (curation §Capability gap diagnosis) put the episode's failure
   outside the weights (a runtime defect, a context deficit, an interface ambiguity): its remedy is a
   fix to the tool, the retrieval or the schema, and training on the edit would teach the policy to
@@ -80,7 +88,13 @@ CANDIDATE_REFUSALS = (
 - ``empty_reference``: the edited state is S0 itself (nothing to learn as a solution);
 - ``known_reference``: the edited state is one of the environment's references already;
 - ``duplicate_candidate``: an earlier record produced the same reference (same task id);
-- ``not_validated``: the candidate environment failed validation (its reasons in the detail).
+- ``not_validated``: the candidate environment failed validation (its reasons in the detail);
+- ``redacted_not_validated``: the same, for a candidate whose reference carries pseudonyms (the
+  agent or the user wrote a secret into the workspace). A test that reads the replaced value
+  (compares a key, parses a token's format) fails on the pseudonym; the candidate is dropped, never
+  rebuilt from the raw value. The count bounds what redaction cost: an edit that fails for its
+  own reasons but carries a pseudonym is counted here too, and telling the two apart would take
+  the raw value.
 """
 
 SIGNAL_WEIGHTS = {
@@ -143,6 +157,9 @@ class FeedbackCandidate:
     environment: TaskEnvironment | None = None
     refusal: Drop | None = None
     validation: EnvironmentValidation | None = None
+    redacted_values: int = 0
+    """Pseudonyms in the reference (values redaction replaced): a failed validation then may be
+    redaction's doing (``redacted_not_validated``)."""
 
     @property
     def task_id(self) -> str | None:
@@ -201,6 +218,21 @@ class FeedbackOutcome:
         return pa.Table.from_pylist(rows, schema=CANDIDATE_SCHEMA)
 
 
+class FeedbackRedaction(Protocol):
+    """What building candidates needs of the redaction engine, which lives in a layer above
+    (:class:`trajectory_platform.curation.redact.feedback.FeedbackRedactor` is the one to pass)."""
+
+    def redact(
+        self, episode: Episode, records: Sequence[FeedbackRecord]
+    ) -> tuple[Episode, list[FeedbackRecord]]:
+        """``episode`` and ``records`` (its feedback) redacted through one symbol table."""
+        ...
+
+    def redacted_values(self, text: str) -> int:
+        """How many pseudonyms ``text`` carries."""
+        ...
+
+
 POLICY_GAP = "policy_incapability"
 """The one triage class whose failures training can fix (curation/verify/triage.py's classes)."""
 
@@ -210,23 +242,33 @@ def candidates_from_feedback(
     episodes: dict[str, Episode],
     environments: Callable[[str], TaskEnvironment | None],
     failure_class: Mapping[str, str | None] | None = None,
+    *,
+    redaction: FeedbackRedaction,
+    left_out: Mapping[str, str] | None = None,
 ) -> FeedbackOutcome:
     """Link each record to its episode and give it its admissible use (module docstring).
 
-    ``failure_class`` is triage's verdict per episode id (``verified_traces.triage_class``); an edit
-    becomes a candidate only on an episode with no failure or a failure triaged as a policy gap.
-    Candidates come back unvalidated; pass the outcome to :func:`validate_candidates` before any
-    candidate is used. The result is the same for the same records in any order.
+    ``failure_class`` is triage's verdict per episode id (``triage_class``); an edit becomes a
+    candidate only on an episode with no failure or a failure triaged as a policy gap. Every
+    candidate is built from the episode and its feedback redacted together by ``redaction`` (under
+    the corpus's salt; :func:`redacted_edits`), so no secret of either reaches a reference, whether
+    ``episodes`` come from the redacted corpus (as the asset gives them) or not. Candidates come
+    back unvalidated; pass the outcome to :func:`validate_candidates` before any candidate is used.
+    ``left_out`` names the episodes the redaction stage left out (``redaction_rejects``: episode
+    id to reason key), so feedback on them is counted as such rather than as ``unknown_episode``.
+    The result is the same for the same records in any order.
     """
     classes = failure_class or {}
     outcome = FeedbackOutcome(records_in=len(feedback))
     signals: dict[str, list[float]] = defaultdict(list)
     kinds: dict[str, Counter[str]] = defaultdict(Counter)
     seen: set[str] = set()
-    for record in sorted(feedback, key=FeedbackRecord.sort_key):
+    ordered = sorted(feedback, key=FeedbackRecord.sort_key)
+    redacted = redacted_edits(ordered, episodes, redaction)
+    for index, record in enumerate(ordered):
         episode = episodes.get(record.episode_id)
         if episode is None:
-            outcome.drops.append(Drop("unknown_episode", f"{record.where()}: no such episode_id"))
+            outcome.drops.append(_unlinked(record, (left_out or {}).get(record.episode_id)))
             continue
         if record.turn_index is not None and not _is_assistant_turn(episode, record.turn_index):
             outcome.drops.append(
@@ -240,7 +282,14 @@ def candidates_from_feedback(
         if record.kind == "correction" and record.turn_index is not None:
             outcome.divergences.append(Divergence(record.episode_id, record.turn_index, record.where()))
         if record.edit_diff is not None:
-            candidate = _candidate(record, episode, environments, classes.get(record.episode_id))
+            pair = redacted[index]
+            candidate = (
+                FeedbackCandidate(record.episode_id, record.where(), None, refusal=pair)
+                if isinstance(pair, Drop)
+                else _candidate(*pair, environments, classes.get(record.episode_id))
+            )
+            if candidate.environment is not None:
+                candidate.redacted_values = redaction.redacted_values(candidate.environment.references[0])
             if candidate.environment is not None and candidate.environment.task_id in seen:
                 candidate.refusal = Drop(
                     "duplicate_candidate", f"{record.where()}: same reference as an earlier edit"
@@ -258,16 +307,50 @@ def candidates_from_feedback(
     return outcome
 
 
+def redacted_edits(
+    ordered: list[FeedbackRecord], episodes: Mapping[str, Episode], redaction: FeedbackRedaction
+) -> dict[int, tuple[FeedbackRecord, Episode] | Drop]:
+    """Each record of ``ordered`` that carries text (by its index), redacted with its episode, and
+    that episode redacted with all of its feedback: one symbol table per episode, so a secret in
+    both the agent's diff and a user's edit gets one pseudonym and the edit still applies. Where
+    the engine fails on an episode's text (a text it cannot encode, nesting too deep), each of its
+    records is a ``not_redactable`` refusal instead, and the rest of the feedback goes on."""
+    by_episode: dict[str, list[int]] = defaultdict(list)
+    for index, record in enumerate(ordered):
+        if record.episode_id in episodes and any(getattr(record, f) for f in FEEDBACK_TEXT_FIELDS):
+            by_episode[record.episode_id].append(index)
+    out: dict[int, tuple[FeedbackRecord, Episode] | Drop] = {}
+    for episode_id, indices in by_episode.items():
+        try:
+            episode, records = redaction.redact(episodes[episode_id], [ordered[i] for i in indices])
+        except (UnicodeError, RecursionError) as exc:
+            out.update(
+                (i, Drop("not_redactable", f"{ordered[i].where()}: redaction failed ({type(exc).__name__})"))
+                for i in indices
+            )
+            continue
+        out.update((i, (record, episode)) for i, record in zip(indices, records, strict=True))
+    return out
+
+
 def validate_candidates(outcome: FeedbackOutcome, runs: int = DEFAULT_RUNS) -> FeedbackOutcome:
     """Validate every unrefused candidate (in the sandbox, ``runs`` oracle runs each); one that
-    fails is refused as ``not_validated`` with the validator's reasons. Returns ``outcome``."""
+    fails is refused with the validator's reasons, as ``redacted_not_validated`` when its reference
+    carries pseudonyms (a test may read the value redaction replaced: the raw value is never tried)
+    and as ``not_validated`` otherwise. Returns ``outcome``."""
     for candidate in outcome.candidates:
         if candidate.environment is None or candidate.refusal is not None:
             continue
         candidate.validation = validate_environment(candidate.environment, runs)
         if not candidate.validation.ok:
+            redacted = candidate.redacted_values
+            reason, note = (
+                ("redacted_not_validated", f"its reference carries {redacted} redacted value(s); ")
+                if redacted
+                else ("not_validated", "")
+            )
             candidate.refusal = Drop(
-                "not_validated", f"{candidate.source}: " + "; ".join(candidate.validation.reasons)
+                reason, f"{candidate.source}: {note}" + "; ".join(candidate.validation.reasons)
             )
     return outcome
 
@@ -289,6 +372,15 @@ def write_validated(outcome: FeedbackOutcome, root: Path) -> list[Path]:
             write_environment(candidate.environment, target)
         written.append(target)
     return written
+
+
+def _unlinked(record: FeedbackRecord, left_out_because: str | None) -> Drop:
+    if left_out_because is None:
+        return Drop("unknown_episode", f"{record.where()}: no such episode_id")
+    return Drop(
+        "left_out_by_redaction",
+        f"{record.where()}: the redaction stage left the episode out ({left_out_because})",
+    )
 
 
 def _is_assistant_turn(episode: Episode, index: int) -> bool:

@@ -102,6 +102,14 @@ FEEDBACK_SCHEMA = pa.schema(
 
 STARS = (1, 5)
 
+FEEDBACK_TEXT_FIELDS = ("edit_diff",)
+"""The fields of a :class:`FeedbackRecord` a person wrote freely, so a secret can be in them (a
+token pasted into an edit). Whatever reads feedback beside a redacted corpus redacts exactly these
+with the episode (:func:`trajectory_platform.curation.redact.feedback.redact_feedback`); the rest
+are locators (``episode_id``, ``source_file``), a kind from :data:`FEEDBACK_KINDS`, numbers, and a
+timestamp the reader has parsed. A new free-text field belongs here, or it reaches the candidates
+unredacted."""
+
 
 @dataclass(frozen=True)
 class FeedbackRecord:
