@@ -315,3 +315,30 @@ def test_where_values_overlap_the_part_no_value_took_is_replaced_too():
     rewritten = rewrite(text, table)
     assert "TTTT9999" not in rewritten and rewritten.startswith("x <REDACTED_SECRET:")
     assert "<REDACTED_PASSWORD:" in rewritten
+
+
+def test_a_key_right_after_a_diffs_line_marker_leaves_the_marker_and_the_diff_whole():
+    """A base64 key or a base32 seed written as an added (or removed) line of a diff: the entropy
+    pass took the ``+`` into the key's pseudonym, so the redacted diff lost its lines and no longer
+    parsed (96 of 358 feedback candidates, helper's figure), and the seed was not found at all."""
+    from trajectory_platform.gym.diffs import parse_unified_diff
+
+    key, seed, old = (
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY9q",
+        "JBSWY3DPEHPK3PXP7QZ2",
+        "Zm9vYmFyYmF6cXV4cXV1eHh5eXp6MTIz",
+    )
+    diff = f"--- a/.env\n+++ b/.env\n@@ -1,2 +1,4 @@\n URL=x\n-{old}\n+{key}\n+{seed}\n+{old}\n"
+    redacted, _ = redact_text(diff, b"salt")
+    assert not any(secret in redacted for secret in (key, seed, old))
+    (patch,) = parse_unified_diff(redacted)
+    assert [line[0] for line in patch.hunks[0].lines] == [" ", "-", "+", "+", "+"]
+
+
+def test_a_slashed_base64_key_is_no_path_though_a_path_with_camel_case_names_is():
+    """``/`` splits a path into names scored alone; a base64 key's letter runs flip case at random
+    and name no path, so the key is scored whole."""
+    key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY9q"
+    assert "wJalrXUtnFEMI" not in redact_text(f"copy {key} now", b"salt")[0]  # no part of it either
+    path = "open src/components/DataGridHeader/index.tsx and lib/MyProject/macOSX/handler.py"
+    assert redact_text(path, b"salt")[0] == path

@@ -697,7 +697,10 @@ def find_named_literals(text: str) -> Iterator[Finding]:
             yield Finding(kind, match.start("value"), match.end("value"), value, "keyword:named")
 
 
-_BASE32_SEED = re.compile(r"(?<![A-Za-z0-9+/=_\-:])[A-Z2-7]{16,64}(?:={1,6})?(?![A-Za-z0-9+/=_\-])")
+_BASE32_SEED = re.compile(
+    r"(?:(?<=^[+-])|(?<![A-Za-z0-9+/=_\-:]))[A-Z2-7]{16,64}(?:={1,6})?(?![A-Za-z0-9+/=_\-])", re.MULTILINE
+)
+"""A seed standing alone, or right after a diff's ``+``/``-`` line marker (an added ``.env`` line)."""
 
 
 def _alphabet_like(token: str) -> bool:
@@ -777,6 +780,26 @@ def find_known_formats(text: str) -> Iterator[Finding]:
                 yield Finding(kind, start, start + len(value), value, f"format:{kind.lower()}")
 
 
+_LONE_SMALL_LETTER = re.compile(r"[A-Z][a-z][A-Z]")
+
+
+def _path_word(part: str) -> bool:
+    """A part of a ``/``-separated token that reads as a name of a path or a repository: letters
+    only, three or more, changing case at most twice (``src``, ``MyProject``, ``macOSX``) or as
+    camel case does, seldom and never around one small letter (``HuggingFaceTB``, ``OpenGVLab``).
+    A base64 key's letters flip case at random (``wJalrXUtnFEMI``): such a part names no path,
+    and the key is scored whole."""
+    if not part.isalpha() or len(part) < 3:
+        return False
+    flips = sum(a.islower() != b.islower() for a, b in zip(part, part[1:], strict=False))
+    return flips <= 2 or (3 * flips <= len(part) and _LONE_SMALL_LETTER.search(part) is None)
+
+
+def _at_line_start(text: str, position: int) -> bool:
+    """Is ``position`` the first character of its line?"""
+    return position == 0 or text[position - 1] == "\n"
+
+
 def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
@@ -819,14 +842,12 @@ def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> It
         token = match.group()
         if token.startswith("//") and text[match.start() - 1 : match.start()] == ":":
             token = token[2:]  # a URL's // (after its scheme) is no part of its user
+        elif token[:1] in "+-" and _at_line_start(text, match.start()):
+            token = token[1:]  # a diff's +/- line marker: taken in, the redacted diff lost its lines
         begin = match.end() - len(token)
         if len(token) < config.min_entropy_length or PSEUDONYM_RE.search(token):
             continue
-        if (
-            "/" in token
-            and not token.endswith("=")
-            and any(part.isalpha() and len(part) >= 3 for part in token.split("/"))
-        ):
+        if "/" in token and not token.endswith("=") and any(map(_path_word, token.split("/"))):
             offset = begin
             for part in token.split("/"):
                 if len(part) >= config.min_entropy_length and _random_token(part, text, offset):
