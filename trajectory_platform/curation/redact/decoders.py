@@ -245,6 +245,9 @@ integer (Python's ``int.from_bytes``, a bignum library's ``toString()``), printe
 hex little-endian (big-endian hex is the bytes in order: :data:`_HEX_RUN` reads it). Capped at about
 500 bytes, a long line's worth: a longer run of digits is no line of text, and decimal's conversion
 costs the square of its length."""
+_BIG_NUMBER_HINT = re.compile(r"[0-9]{20}|[xX][0-9A-Fa-f]{16}")
+"""The cheap test before :data:`_BIG_NUMBER`: a pattern that opens with a lookbehind is tried at every
+position of every text, one that opens with a character class is searched for."""
 _WRAP_WIDTHS = (60, 512)
 """The widths a wrapped line may have: a terminal's (80 columns, 120, 132, a wide window's 200 and
 more), ``fold``'s and a log viewer's; a text whose widest line is narrower or wider is not read as
@@ -1313,7 +1316,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
         _BASE64_GROUPS,
         _base64_chunks,
     ),
-    ("big_number", bool, _BIG_NUMBER, _big_number),
+    ("big_number", lambda text: _BIG_NUMBER_HINT.search(text) is not None, _BIG_NUMBER, _big_number),
     ("wrapped", _wrapped_at_width, _LINE_BREAK, _wrapped_line_break),
     ("git_binary", _holds("GIT binary patch"), _GIT_BINARY, _git_binary),
     ("ascii85", _holds("<~"), _ASCII85, _ascii85),
