@@ -99,6 +99,48 @@ DUMPS: dict[str, tuple[str, ...]] = {
         "0000120 2165 7978 397a 000a",
         "0000127",
     ),
+    "od -An -b": (
+        " 101 127 123 137 123 105 103 122 105 124 137 101 103 103 105 123",
+        " 123 137 113 105 131 075 132 161 070 166 130 062 155 116 065 164",
+        " 122 067 167 113 061 160 114 064 163 104 071 146 107 063 150 112",
+        " 066 171 102 060 143 105 070 165 101 062 156 115 065 170 012 104",
+        " 102 137 120 101 123 123 127 117 122 104 075 143 141 143 153 154",
+        " 145 041 170 171 172 071 012",
+    ),
+    "od -An -c": (
+        "   A   W   S   _   S   E   C   R   E   T   _   A   C   C   E   S",
+        "   S   _   K   E   Y   =   Z   q   8   v   X   2   m   N   5   t",
+        "   R   7   w   K   1   p   L   4   s   D   9   f   G   3   h   J",
+        "   6   y   B   0   c   E   8   u   A   2   n   M   5   x  \\n   D",
+        "   B   _   P   A   S   S   W   O   R   D   =   c   a   c   k   l",
+        "   e   !   x   y   z   9  \\n",
+    ),
+    "od -a": (
+        "0000000   A   W   S   _   S   E   C   R   E   T   _   A   C   C   E   S",
+        "0000020   S   _   K   E   Y   =   Z   q   8   v   X   2   m   N   5   t",
+        "0000040   R   7   w   K   1   p   L   4   s   D   9   f   G   3   h   J",
+        "0000060   6   y   B   0   c   E   8   u   A   2   n   M   5   x  nl   D",
+        "0000100   B   _   P   A   S   S   W   O   R   D   =   c   a   c   k   l",
+        "0000120   e   !   x   y   z   9  nl",
+        "0000127",
+    ),
+    "xxd -b": (
+        "00000000: 01000001 01010111 01010011 01011111 01010011 01000101  AWS_SE",
+        "00000006: 01000011 01010010 01000101 01010100 01011111 01000001  CRET_A",
+        "0000000c: 01000011 01000011 01000101 01010011 01010011 01011111  CCESS_",
+        "00000012: 01001011 01000101 01011001 00111101 01011010 01110001  KEY=Zq",
+        "00000018: 00111000 01110110 01011000 00110010 01101101 01001110  8vX2mN",
+        "0000001e: 00110101 01110100 01010010 00110111 01110111 01001011  5tR7wK",
+        "00000024: 00110001 01110000 01001100 00110100 01110011 01000100  1pL4sD",
+        "0000002a: 00111001 01100110 01000111 00110011 01101000 01001010  9fG3hJ",
+        "00000030: 00110110 01111001 01000010 00110000 01100011 01000101  6yB0cE",
+        "00000036: 00111000 01110101 01000001 00110010 01101110 01001101  8uA2nM",
+        "0000003c: 00110101 01111000 00001010 01000100 01000010 01011111  5x.DB_",
+        "00000042: 01010000 01000001 01010011 01010011 01010111 01001111  PASSWO",
+        "00000048: 01010010 01000100 00111101 01100011 01100001 01100011  RD=cac",
+        "0000004e: 01101011 01101100 01100101 00100001 01111000 01111001  kle!xy",
+        "00000054: 01111010 00111001 00001010                             z9.",
+    ),
     "od -An -t x1": (
         " 41 57 53 5f 53 45 43 52 45 54 5f 41 43 43 45 53",
         " 53 5f 4b 45 59 3d 5a 71 38 76 58 32 6d 4e 35 74",
@@ -119,7 +161,7 @@ def _rows_showing(dump: tuple[str, ...], secret: bytes, per_row: int) -> list[st
 def test_a_key_cut_across_the_rows_of_a_dump_is_replaced_in_hex_and_in_the_column(command: str):
     dump = DUMPS[command]
     redacted, findings = redact_text(f"$ {command} .env\n" + "\n".join(dump) + "\n", SALT)
-    per_row = 30 if command == "xxd -p" else 16
+    per_row = {"xxd -p": 30, "xxd -b": 6}.get(command, 16)
     assert any(f.detector.endswith("+dump") for f in findings), [(f.kind, f.detector) for f in findings]
     for secret in SECRETS:
         assert not any(row in redacted for row in _rows_showing(dump, secret, per_row)), redacted
@@ -187,3 +229,54 @@ def test_a_key_whose_rows_another_finding_took_in_part_loses_its_last_row_too():
     redacted, findings = redact_text("$ xxd -p creds\n" + dump, SALT)
     assert {f.detector for f in findings} >= {"entropy", "keyword+dump"}
     assert "476721" not in redacted, redacted
+
+
+@pytest.mark.parametrize(
+    ("command", "rows"),
+    [
+        (
+            "od -a",
+            (
+                "0000000   d   b   _   p   a   s   s   w   o   r   d  sp   =  sp   c   a",
+                "0000020   c   k   l   e   !   x   y   z   9  sp   #  sp   o   l   d  nl",
+                "0000040",
+            ),
+        ),
+        (
+            "od -An -c",
+            (
+                "   d   b   _   p   a   s   s   w   o   r   d       =       c   a",
+                "   c   k   l   e   !   x   y   z   9       #       o   l   d  \\n",
+            ),
+        ),
+    ],
+)
+def test_od_fields_read_as_their_bytes_names_and_spaces_too(command: str, rows: tuple[str, ...]):
+    """``od -a`` names a space ``sp`` and a line break ``nl``; ``od -c`` shows a space as four blank
+    columns, and ``-An`` leaves the offsets out: every field is still its byte."""
+    line = b"db_password = cackle!xyz9 # old\n"
+    [(_, _, shown), *rest] = dump_runs("\n".join(rows), 0)
+    assert bytes(byte for byte, _, _ in shown) == line
+    redacted, _ = redact_text(f"$ {command} .env\n" + "\n".join(rows) + "\n", SALT)
+    assert rows[0] not in redacted and rows[1] not in redacted, redacted
+
+
+def test_a_row_of_binary_digits_is_read_only_with_the_column_that_shows_its_bytes():
+    """``xxd -b``'s eight binary digits a byte are hex digits too (``xxd -g4`` prints ``01000100``);
+    a row without the column that proves it binary is read as hex words."""
+    [(_, _, binary)] = dump_runs(DUMPS["xxd -b"][0], 0)
+    assert bytes(byte for byte, _, _ in binary) == b"AWS_SE"
+    [(_, _, words)] = dump_runs("00000000: 01000001 01010111", 0)
+    assert len(words) == 8 and bytes(byte for byte, _, _ in words) != b"AW"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "   a   b   c\n   d   e   f\n",  # fewer than eight fields: no od row opens
+        " 101 102 103 104\n",
+    ],
+    ids=["short_field_lines", "four_octal_codes"],
+)
+def test_lines_that_only_look_like_od_fields_are_kept(text: str):
+    assert redact_text(text, SALT)[0] == text

@@ -219,6 +219,49 @@ _BASE64_BLOCK = re.compile(
 """Two lines or more of base64 (or base32) alone: what ``base64`` and ``base32`` (76 columns),
 ``openssl base64`` and MIME (64 or 76) write when they wrap their output; a key inside is cut across
 lines, so no line decodes to it."""
+_BASE64_CHUNK = r"[A-Za-z0-9+/]+={0,2}"
+_BASE64_CHUNKS = re.compile(
+    rf"(?P<q>[\"'])[A-Za-z0-9+/]{{7}}{_BASE64_CHUNK}(?P=q)(?:\s*,\s*(?P=q){_BASE64_CHUNK}(?P=q))+"
+)
+"""Base64 (or base32) cut into chunks of one width (eight characters or more: a list of short words,
+``["read", "list"]``, decoded to text now and then), the last no longer: quoted strings between
+commas (a JSON array, a Python list: how a payload too long for one string is stored or sent
+in parts), or three groups or more of eight characters or more between single spaces (``base64 |
+fold -w8 | paste -sd' '``, :data:`_BASE64_GROUPS`; groups of four are :data:`_GROUPED`'s, and
+narrower groups matched prose, words of four letters in a row). No chunk decodes to the key; the
+chunks joined do."""
+_BASE64_GROUPS = re.compile(
+    r"(?<![\w+/=])(?P<q>)[A-Za-z0-9+/]{8,}(?: [A-Za-z0-9+/]{8,}){2,}(?: [A-Za-z0-9+/]{1,7})?={0,2}(?![\w+/=])"
+)
+_BASE64_GROUPS_HINT = re.compile(r" [A-Za-z0-9+/]{8,} [A-Za-z0-9+/]{8}")
+"""Two groups between spaces, searched from a space (a literal first character is fast to find; the
+groups' own pattern starts at every letter, a third of a second a megabyte of prose)."""
+_QUOTED_CHUNK = re.compile(r"[\"']([A-Za-z0-9+/=]+)[\"']")
+_BIG_NUMBER = re.compile(
+    r"(?<![\w.])(?:0[xX](?P<hex>[0-9A-Fa-f]{16,1024})|(?P<decimal>[1-9][0-9]{19,1200}))(?![\w.])"
+)
+"""A number of eight bytes or more (twenty decimal digits, sixteen hex): text's bytes read as one
+integer (Python's ``int.from_bytes``, a bignum library's ``toString()``), printed in decimal, or in
+hex little-endian (big-endian hex is the bytes in order: :data:`_HEX_RUN` reads it). Capped at about
+500 bytes, a long line's worth: a longer run of digits is no line of text, and decimal's conversion
+costs the square of its length."""
+_BIG_NUMBER_HINT = re.compile(r"[0-9]{20}|[xX][0-9A-Fa-f]{16}")
+"""The cheap test before :data:`_BIG_NUMBER`: a pattern that opens with a lookbehind is tried at every
+position of every text, one that opens with a character class is searched for."""
+_WRAP_WIDTHS = (60, 512)
+"""The widths a wrapped line may have: a terminal's (80 columns, 120, 132, a wide window's 200 and
+more), ``fold``'s and a log viewer's; a text whose widest line is narrower or wider is not read as
+wrapped (a line of thousands of characters is a document on one line, not a terminal's row)."""
+_WRAPPED_ROWS = 64
+"""The most rows of one width in a row read as one line cut (5,120 characters at 80 columns). A longer
+run is a block whose rows have one width (a dump, a base64 block, a table, ``ls`` columns), which
+its own decoder reads if anything does; joined, a megabyte of such rows became one line scanned
+again whole (2.6 times the cost)."""
+_LINE_BREAK = re.compile(rf"(?<=[^\n]{{{_WRAP_WIDTHS[0]}}})\\?\r?\n(?=[^\n])")
+"""A line break after a line long enough to be a wrapped row, with the backslash a tool may mark the
+cut with before it. Not the spaces after it: a terminal cuts a line wherever its width ends, a
+space of the line's own at the next row's start as often as not (``PRIVATE`` / `` KEY``), so a row
+continued under an indent cannot be told from that and is read as it stands."""
 _MARKED_WORDS = (
     "pass",
     "pwd",
@@ -272,6 +315,16 @@ SAME_RANDOMNESS_DECODERS = frozenset({"reversed", "rot13"})
 """Decoders that move or substitute characters one for one: a token is as random in their view as
 in the text they read, where it was scored already, and the view loses the context that exempts a
 digest (``sha256=`` reversed). Their views are scanned without the entropy detectors."""
+SEAM_DECODERS = frozenset({"wrapped"})
+"""Decoders that only join pieces of a line (rows a terminal cut at its width): what their view can
+show that the raw text cannot is a value across a join, or one that starts a row under the label
+that ends the row above. A finding elsewhere in it is a row read with the end of the row above as
+its context, which tables and dumps (rows of one width too) turn into nonsense (``xxd``'s column,
+``...ACCES``, reads as a label of the next row's offset and codes), so such findings are dropped."""
+SEAM_REACH = 6
+"""How far before a finding a join still counts as its (``passwor`` / ``d=dipPr...``: a label cut
+within its last characters). Less than a dump row's offset and the space after it (eight to ten
+characters), so a dump's rows joined still give their codes no label."""
 B85_ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase + "!#$%&()*+-;<=>?@^_`{|}~"
 """RFC 1924's base85 digits in order (Python's ``b85encode``, git's binary patches)."""
 _A85_ALPHABET = "".join(map(chr, range(ord("!"), ord("u") + 1)))
@@ -364,6 +417,14 @@ class DecodedView:
             else:
                 spans.append((start, end))
         return spans
+
+    def joins(self) -> list[int]:
+        """Where in :attr:`text`, in order, raw text that decoded to nothing was dropped."""
+        return [
+            self.segments[index][0]
+            for index in range(1, len(self.segments))
+            if self.segments[index][1] != self.segments[index - 1][2]
+        ]
 
     def raw_span(self, start: int, end: int) -> tuple[int, int]:
         """The raw span covering decoded characters ``start`` to ``end`` (exclusive); a view that
@@ -673,6 +734,77 @@ def _block_text(block: str) -> str | None:
     if any(len(line) != width for line in lines[1:-1]) or len(lines[-1].rstrip("=")) > width:
         return None
     return encoded_text("".join(lines))
+
+
+def _base64_chunks(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The chunks joined, when all but the last have one width and the last is no wider, and the
+    whole decodes to text (:func:`encoded_text`), mapped from the first chunk's start to the last
+    one's end: the quotes around the list stay, so a finding's pseudonym stays a quoted string and
+    a JSON array a valid document."""
+    quoted = match.group("q")
+    if quoted:
+        found = list(_QUOTED_CHUNK.finditer(match.string, match.start(), match.end()))
+        chunks = [chunk.group(1) for chunk in found]
+        start, end = found[0].start(1), found[-1].end(1)
+    else:
+        chunks = match.group().split(" ")
+        start, end = match.start(), match.end()
+    width = len(chunks[0])
+    if any(len(chunk) != width for chunk in chunks[1:-1]) or len(chunks[-1].rstrip("=")) > width:
+        return []
+    text = encoded_text("".join(chunks))
+    return [(text, start, end)] if text else []
+
+
+def _big_number(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The number's bytes, most significant first (decimal only) and last, where they are printable
+    text, mapped to the whole number: text read either way round is text, so both orders that are
+    make the view, a line each."""
+    hex_digits = match.group("hex")
+    number = int(hex_digits, 16) if hex_digits else int(match.group("decimal"))
+    raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    orders = (raw[::-1],) if hex_digits else (raw, raw[::-1])
+    texts = [order.decode("ascii") for order in orders if all(map(_text_byte, order))]
+    return [("\n".join(texts), match.start(), match.end())] if texts else []
+
+
+def _wrapped_line_break(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A line break (and a backslash marking the cut) dropped where :func:`_wrapped_breaks` says a
+    terminal, ``fold`` or a pager cut the line there at its width."""
+    line_break = match.string.index("\n", match.start())
+    return [("", match.start(), match.end())] if line_break in _wrapped_breaks(match.string) else []
+
+
+@functools.lru_cache(maxsize=4)
+def _wrapped_breaks(text: str) -> frozenset[int]:
+    """Where ``text``'s lines look cut at a width: after each row as wide as its widest line, when
+    two rows or more that another line follows are that wide (a terminal cuts every line longer
+    than its width into rows of exactly that width, so a line three rows long or two long lines
+    make two; a text whose widest line is one of a kind, a wheel's ``RECORD`` or code, shows no
+    width, and its widest line glued to the next made a random-looking token of two unrelated
+    ones), and the run of such rows is at most :data:`_WRAPPED_ROWS` long."""
+    lines = text.split("\n")
+    widths = [len(line.rstrip("\r")) for line in lines]
+    widest = max(widths)
+    if not _WRAP_WIDTHS[0] <= widest <= _WRAP_WIDTHS[1] or widths[:-1].count(widest) < 2:
+        return frozenset()
+    breaks: list[int] = []
+    run: list[int] = []
+    position = -1
+    for line, width in zip(lines[:-1], widths, strict=False):
+        position += len(line) + 1
+        if width == widest:
+            run.append(position)
+            continue
+        breaks.extend(run if len(run) <= _WRAPPED_ROWS else [])
+        run = []
+    breaks.extend(run if len(run) <= _WRAPPED_ROWS else [])
+    return frozenset(breaks)
+
+
+def _wrapped_at_width(text: str) -> bool:
+    """Could ``text`` be rows a terminal wrapped (:func:`_wrapped_breaks`)?"""
+    return "\n" in text and bool(_wrapped_breaks(text))
 
 
 _BLOCK_LINE = re.compile(r"[ \t]*[A-Za-z0-9+/]{16,}\r?")
@@ -1177,6 +1309,15 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("hex_groups", _holds(" "), _HEX_GROUPS, _hex_groups),
     ("dump", lambda text: DUMP_HINT.search(text) is not None, DUMP_BLOCK, _dump),
     ("base64_block", _holds("\n"), _BASE64_BLOCK, _base64_block),
+    ("base64_chunks", lambda text: "," in text, _BASE64_CHUNKS, _base64_chunks),
+    (
+        "base64_groups",
+        lambda text: _BASE64_GROUPS_HINT.search(text) is not None,
+        _BASE64_GROUPS,
+        _base64_chunks,
+    ),
+    ("big_number", lambda text: _BIG_NUMBER_HINT.search(text) is not None, _BIG_NUMBER, _big_number),
+    ("wrapped", _wrapped_at_width, _LINE_BREAK, _wrapped_line_break),
     ("git_binary", _holds("GIT binary patch"), _GIT_BINARY, _git_binary),
     ("ascii85", _holds("<~"), _ASCII85, _ascii85),
     ("base85", bool, _BARE_BASE85, _bare_base85(base64.b85decode, B85_ALPHABET, _BASE85_ONLY)),
@@ -1237,7 +1378,7 @@ def _view(
     return DecodedView(name, "".join(out), segments, parent)
 
 
-LIST_DECODERS = frozenset({"char_list", "char_codes"})
+LIST_DECODERS = frozenset({"char_list", "char_codes", "base64_chunks"})
 """The encodings that spell a key as a list of values. In a JSON document each character (or code)
 is a value of its own, so a scan of its literals one by one sees one character at a time: these
 decoders read the document's raw text as well."""

@@ -8,10 +8,13 @@ each byte with the raw span that shows it: from its hex code to its character in
 finding over the bytes, replaced as one raw span, takes the column's copy with it.
 
 A row is read only when it parses whole: an offset, then codes of one width (hex of one to four
-bytes a group, or ``od``'s 3-digit octal), then, if there is one, a character column that matches
-those bytes exactly (printable ASCII as itself, any other byte as ``.``); or ``od -c``'s 4-column
-fields (a character, an escape such as ``\\n``, or a 3-digit octal code); or a line of hex alone
-(``xxd -p``). Any other line (a ``git log --oneline`` subject after its hash) is not a row.
+bytes a group, ``od``'s 3-digit octal, or ``xxd -b``'s eight binary digits, whose row must end in
+its character column), then, if there is one, a character column that matches those bytes exactly
+(printable ASCII as itself, any other byte as ``.``); or ``od -c``'s and ``od -a``'s 4-column
+fields (a character, an escape such as ``\\n``, a control character's name such as ``sp`` or
+``nl``, or a 3-digit octal code), after an offset or alone (``od -An``, which ``od -An -b``'s codes
+are too); or a line of hex alone (``xxd -p``). Any other line (a ``git log --oneline`` subject
+after its hash) is not a row.
 """
 
 from __future__ import annotations
@@ -20,22 +23,35 @@ import re
 
 _BYTES = r"[0-9a-fA-F]{2}(?: ?[0-9a-fA-F]{2})*"
 """Hex bytes alone, joined (``xxd -p``) or one space apart (``od -An -t x1``)."""
+_OD_FIELD = r"(?:    |   [!-~]|  \\[0abtnvfr]|  [a-z]{2}| [a-z]{2}[a-z1-4]| [0-3][0-7]{2})"
+"""One of ``od``'s 4-column fields: a space (``od -c``), a character, an escape, a control
+character's name (``od -a``: ``sp``, ``nl``, ``nul``, ``dc1``) or a 3-digit octal code."""
 DUMP_HINT = re.compile(
     r"(?m)^[ \t]*[0-9a-fA-F]{6,8}:?(?: {1,3}[^\s]{1,8}){4}"
     r"|^[ \t]*(?:[0-9a-fA-F]{2} ?){16,}\r?\n[ \t]*[0-9a-fA-F]{2}"
+    rf"|^{_OD_FIELD}{{8}}"
 )
-"""A line that opens like a dump row (an offset and four codes or characters), or a line of
-sixteen hex bytes alone and another after it: the cheap test before any row is parsed."""
-_ROW = rf"[ \t]*(?:[0-9a-fA-F]{{6,8}}:?(?:[ \t][^\n]*)?|{_BYTES}[ \t]*\r?)"
+"""A line that opens like a dump row (an offset and four codes or characters), a line of sixteen
+hex bytes alone and another after it, or eight ``od`` fields without an offset: the cheap test
+before any row is parsed."""
+_ROW = rf"(?:[ \t]*(?:[0-9a-fA-F]{{6,8}}:?(?:[ \t][^\n]*)?|{_BYTES}[ \t]*\r?)|{_OD_FIELD}+\r?)"
 DUMP_BLOCK = re.compile(rf"(?m)^{_ROW}(?:\n{_ROW})*$")
 """Consecutive lines that may be rows (each is parsed; a line that is not a row is kept as text)."""
 _OFFSET = re.compile(r"[ \t]*[0-9a-fA-F]{6,8}:?")
 _HEX_ONLY = re.compile(rf"[ \t]*({_BYTES})[ \t]*\r?")
 _HEX_PAIR = re.compile(r"[0-9a-fA-F]{2}")
 _HEX_ROW_MIN = 8
-"""Bytes a line of hex alone must show to open a dump of such lines (its last row may be shorter)."""
+"""Bytes a line of hex alone (or of ``od`` fields alone) must show to open a dump of such lines (its
+last row may be shorter)."""
 _CODE = re.compile(r"\S+")
 _OD_ESCAPES = {"\\0": 0, "\\a": 7, "\\b": 8, "\\t": 9, "\\n": 10, "\\v": 11, "\\f": 12, "\\r": 13}
+_OD_CONTROL_NAMES = (
+    "nul soh stx etx eot enq ack bel bs ht nl vt ff cr so si dle dc1 dc2 dc3 dc4 nak syn etb can em sub esc"
+    " fs gs rs us sp"
+)
+_OD_NAMES = {name: code for code, name in enumerate(_OD_CONTROL_NAMES.split())} | {"del": 127}
+"""``od -a``'s names of the bytes it does not show as themselves."""
+_BINARY_CODE = re.compile(r"[01]{8}")
 
 Byte = tuple[int, int, int]
 """A byte of a dump and the raw span (start, end) that shows it."""
@@ -49,18 +65,21 @@ def dump_runs(block: str, start: int) -> list[Run]:
     and the lines between them. The last row of a dump of hex alone may be shorter than the rest,
     as long as it follows a row of one."""
     runs: list[Run] = []
-    hex_rows = False
+    full_row_above = False
     for line in block.split("\n"):
         end = start + len(line)
         plain = _HEX_ONLY.fullmatch(line)
         shown = [] if plain is None else list(_HEX_PAIR.finditer(line, plain.start(1), plain.end(1)))
-        if plain and (hex_rows or len(shown) >= _HEX_ROW_MIN):
+        fields = None if plain or line[:1] not in " \t" else _od_characters(line, 0, start)
+        if plain and (full_row_above or len(shown) >= _HEX_ROW_MIN):
             row: list[Byte] | None = [
                 (int(pair.group(), 16), start + pair.start(), start + pair.end()) for pair in shown
             ]
-            hex_rows = len(shown) >= _HEX_ROW_MIN
+            full_row_above = len(shown) >= _HEX_ROW_MIN
+        elif fields and (full_row_above or len(fields) >= _HEX_ROW_MIN):
+            row, full_row_above = fields, len(fields) >= _HEX_ROW_MIN
         else:
-            row, hex_rows = _offset_row(line, start), False
+            row, full_row_above = _offset_row(line, start), False
         if row and runs and runs[-1][2]:
             runs[-1][2].extend(row)
             runs[-1] = (runs[-1][0], end, runs[-1][2])
@@ -77,16 +96,24 @@ def _offset_row(line: str, start: int) -> list[Byte] | None:
     if offset is None or offset.end() == len(line) or line[offset.end()] not in " \t":
         return None
     body_start = offset.end()
-    return _code_row(line, body_start, start) or _od_characters(line, body_start, start)
+    binary = _BINARY_CODE.match(line, body_start + 1) is not None
+    return (
+        binary
+        and _code_row(line, body_start, start, binary=True)
+        or _code_row(line, body_start, start)
+        or _od_characters(line, body_start, start)
+    )
 
 
-def _code_row(line: str, body_start: int, start: int) -> list[Byte] | None:
-    """Hex groups of one width (``xxd``, ``hexdump -C``, ``od -t x1``) or 3-digit octal codes
-    (``od -b``), then the character column if the row has one. The column is looked for after
-    every gap of two spaces or more, before that text is read as codes: a column can look like hex
-    (``cafe``), but only the real one shows the bytes before it. Groups of several bytes and no
-    column are words in the machine's order, little-endian (``hexdump``'s default, ``od -x``):
-    ``5741`` shows ``AW``."""
+def _code_row(line: str, body_start: int, start: int, binary: bool = False) -> list[Byte] | None:
+    """Hex groups of one width (``xxd``, ``hexdump -C``, ``od -t x1``), 3-digit octal codes
+    (``od -b``) or, ``binary``, eight binary digits a byte (``xxd -b``), then the character column
+    if the row has one. The column is looked for after every gap of two spaces or more, before that
+    text is read as codes: a column can look like hex (``cafe``), but only the real one shows the
+    bytes before it. Binary digits are hex digits too (``xxd -g4``'s ``01000100``), so a row read
+    as binary must end in the column that shows its bytes. Groups of several bytes and no column
+    are words in the machine's order, little-endian (``hexdump``'s default, ``od -x``): ``5741``
+    shows ``AW``."""
     found: list[Byte] = []
     width = 0
     for code in _CODE.finditer(line, body_start):
@@ -96,9 +123,16 @@ def _code_row(line: str, body_start: int, start: int) -> list[Byte] | None:
                 return with_column
         text = code.group()
         width = width or len(text)
+        if binary:
+            if _BINARY_CODE.fullmatch(text) is None:
+                return None
+            found.append((int(text, 2), start + code.start(), start + code.end()))
+            continue
         if len(text) > width or (len(text) != width and width == 3) or not _decodes(text, width):
             return None
         found.extend(_code_bytes(text, width, start + code.start()))
+    if binary:
+        return None
     if width in (4, 8):  # words, little-endian: each group's bytes in reverse
         half = width // 2
         return [byte for i in range(0, len(found), half) for byte in reversed(found[i : i + half])] or None
@@ -135,8 +169,9 @@ def _with_column(line: str, codes_end: int, found: list[Byte], start: int) -> li
 
 
 def _od_characters(line: str, body_start: int, start: int) -> list[Byte] | None:
-    """``od -c``: fields four columns wide, right-aligned: a printable character, a backslash
-    escape, or a 3-digit octal code; four spaces are a space."""
+    """``od -c`` and ``od -a``: fields four columns wide, right-aligned: a printable character, a
+    backslash escape (``-c``) or a control character's name (``-a``), or a 3-digit octal code; four
+    spaces are a space."""
     body = line[body_start:].rstrip("\r")
     if not body or len(body) % 4:
         return None
@@ -150,6 +185,8 @@ def _od_characters(line: str, body_start: int, start: int) -> list[Byte] | None:
             byte = ord(value)
         elif value in _OD_ESCAPES and field.startswith("  "):
             byte = _OD_ESCAPES[value]
+        elif value in _OD_NAMES and field.startswith(" "):
+            byte = _OD_NAMES[value]
         elif re.fullmatch(r" [0-3][0-7]{2}", field):
             byte = int(value, 8)
         else:

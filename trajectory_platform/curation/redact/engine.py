@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 from trajectory_platform.curation.redact.decoders import (
     LIST_DECODERS,
     SAME_RANDOMNESS_DECODERS,
+    SEAM_DECODERS,
+    SEAM_REACH,
     decoded_views,
     encoded_text,
 )
@@ -153,11 +155,14 @@ def _decoded_findings(
         view_config = replace(config, entropy=False) if permuted else config
         # where the view reorders the text, a finding touching a pseudonym's edge counts as on it
         reach = 1 if any(name in SAME_RANDOMNESS_DECODERS for name in view.name.split("+")) else 0
+        joins = view.joins() if view.name.rsplit("+", 1)[-1] in SEAM_DECODERS else None
         for offset, end in view.changed_lines():  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
             hidden = find_secrets(window, view_config)
             if config.pii:
                 hidden.extend(find_pii(window, config))
+            if joins is not None:
+                hidden = [f for f in hidden if _crosses_a_join(joins, offset + f.start, offset + f.end)]
             if hidden:
                 echoes = SymbolTable(b"")
                 for finding in hidden:
@@ -171,6 +176,13 @@ def _decoded_findings(
                 detector = f"{finding.detector}+{view.name}"
                 found.append(Finding(finding.kind, start, stop, text[start:stop], detector))
     return found
+
+
+def _crosses_a_join(joins: list[int], start: int, end: int) -> bool:
+    """Does ``start:end`` of a view run across one of its ``joins``, or start at most
+    :data:`SEAM_REACH` characters after one (see :data:`SEAM_DECODERS`)?"""
+    index = bisect.bisect_left(joins, start - SEAM_REACH)
+    return index < len(joins) and joins[index] < end
 
 
 def _shell_quote_states(text: str, positions: list[int]) -> dict[int, bool]:
