@@ -377,18 +377,19 @@ def _plant_in_fields(
     of scanned classes are planted in ``episode`` and returned for counting after its redaction;
     those of refusing classes are tried one by one (planted, redacted, taken out again) and come
     back counted."""
-    rng = random.Random(hashlib.sha256(f"fields:{seed}".encode()).digest())
+    rng = random.Random(hashlib.sha256(seed.encode()).digest())
     by_class: dict[str, list[tuple[object, str, bool]]] = {}
     for _path, owner, attr, field_class in string_slots(episode):
         refuses = field_class.context is None or field_class.refuses_secrets
         by_class.setdefault(field_class.name, []).append((owner, attr, refuses))
     planted: list[tuple[Canary, str]] = []
     refusals = LeakReport()
+    offset = rng.randrange(len(canaries))  # which kind goes into which class rotates too
     for index, name in enumerate(FIELD_CLASS_CANARIES):
         if name not in by_class:
             continue
         owner, attr, refuses = rng.choice(by_class[name])
-        canary = canaries[index % len(canaries)]
+        canary = canaries[(offset + index) % len(canaries)]
         text = canary.secret if canary.kind in _SELF_NAMING else canary.carrier
         current = getattr(owner, attr)
         joint = "\n" if name == "free_text" else "-"  # a line of text; a suffix of a name
@@ -420,7 +421,9 @@ def measure_episode_leak(episode: Episode, salt: bytes, config: RedactionConfig 
     forms = episode_forms(episode.episode_id)
     plan = [(canary, form) for form in forms if form != SPLIT_FORM for canary in canaries]
     _plant(planted_copy, [encode(canary.carrier, form) for canary, form in plan])
-    in_fields, refusals = _plant_in_fields(planted_copy, canaries, episode.episode_id, salt, config)
+    # fresh canaries: a plain copy of an encoded one would hand the redactor the value to look for
+    field_seed = f"fields:{episode.episode_id}"
+    in_fields, refusals = _plant_in_fields(planted_copy, make_canaries(field_seed), field_seed, salt, config)
     if SPLIT_FORM in forms:  # planted last, so each half stays at its message's very end or start
         plan += [(canary, SPLIT_FORM) for canary in _plant_split(planted_copy, canaries)]
     redacted, _ = redact_episode(planted_copy, salt, config)
