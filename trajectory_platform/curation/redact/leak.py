@@ -364,10 +364,12 @@ vocabulary, a timestamp) must make redaction refuse the episode (:class:`.fields
 refused, it is published nowhere, and counts as caught."""
 FIELD_FORM = "field:"
 """The prefix of a field class canary's form in :attr:`LeakReport.leaked_by_form`."""
-_SELF_NAMING = frozenset({"AWS_KEY", "GITHUB_TOKEN", "JWT", "EMAIL"})
-"""Canary kinds whose format names itself, planted bare in a field (an id holds a token, not a
-sentence); the others are planted with their carrier line, whose label is what finds them (ids,
-locators and licences are scanned for known formats only)."""
+_SELF_NAMING = frozenset({"AWS_KEY", "GITHUB_TOKEN", "JWT"})
+"""Canary kinds whose format names itself. Ids, locators, the licence and the key are scanned for
+known formats only (their contract: a name looks random by design), so their canary is one of
+these, appended as a suffix (``run-42-<token>``: a log named after a key, a token URL); a line of
+free text gets any kind with its carrier line, and a closed class any kind (it must refuse all)."""
+_ANY_KIND = frozenset({"free_text", "vocabulary", "timestamp"})
 
 
 def _plant_in_fields(
@@ -389,8 +391,9 @@ def _plant_in_fields(
         if name not in by_class:
             continue
         owner, attr, refuses = rng.choice(by_class[name])
-        canary = canaries[(offset + index) % len(canaries)]
-        text = canary.secret if canary.kind in _SELF_NAMING else canary.carrier
+        kinds = canaries if name in _ANY_KIND else [c for c in canaries if c.kind in _SELF_NAMING]
+        canary = kinds[(offset + index) % len(kinds)]
+        text = canary.secret if name != "free_text" and canary.kind in _SELF_NAMING else canary.carrier
         current = getattr(owner, attr)
         joint = "\n" if name == "free_text" else "-"  # a line of text; a suffix of a name
         setattr(owner, attr, f"{current}{joint}{text}" if current else text)
