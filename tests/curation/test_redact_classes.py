@@ -8,6 +8,7 @@ import pytest
 from trajectory_platform.curation.redact import redact_episode, redact_text
 from trajectory_platform.curation.redact.detectors import find_punctuated_secrets
 from trajectory_platform.curation.redact.leak import (
+    FIELD_CLASS_CANARIES,
     SPLIT_FORM,
     episode_forms,
     make_canaries,
@@ -237,7 +238,7 @@ def test_lambda_leak_plants_split_canaries_and_catches_them():
     episode = _conversation(*(f"message {i}" for i in range(9)))
     episode.episode_id = next(f"ep-{i}" for i in range(50) if SPLIT_FORM in episode_forms(f"ep-{i}"))
     report = measure_episode_leak(episode, SALT)
-    assert report.injected == len(make_canaries(episode.episode_id)) * 4
+    assert report.injected == len(make_canaries(episode.episode_id)) * 4 + len(FIELD_CLASS_CANARIES)
     assert report.leaked == 0, report.leaked_by_kind
 
 

@@ -83,3 +83,21 @@ def test_text_and_missing_salt(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv("TRAJECTORY_PLATFORM_SALT")
     assert main(["redact", str(source), "--out", str(tmp_path / "x.txt")]) == 2
     assert main(["redact", str(source), "--out", str(tmp_path / "x.txt"), "--dev-salt"]) == 0
+
+
+def test_a_native_record_with_a_secret_in_a_closed_field_is_rejected_without_quoting_it(tmp_path, capsys):
+    """The ``redact`` command reads native files that never passed ingest: a finish reason that is
+    no finish reason is refused (``out_of_class``), its value named by a keyed digest only."""
+    poisoned = secret_episode("ep-2")
+    poisoned.events[2].finish_reason = f"stop {AWS_KEY}"
+    poisoned.source_file = f"/logs/{GITHUB_TOKEN}.jsonl"
+    source = tmp_path / "traces.jsonl"
+    source.write_text("".join(json.dumps(e.to_dict()) + "\n" for e in (secret_episode("ep-1"), poisoned)))
+    out = tmp_path / "out.jsonl"
+    assert main(["redact", str(source), "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out.strip().splitlines()[-1])
+    assert summary["records_out"] == 1 and summary["rejected_by_reason"] == {"out_of_class": 1}
+    assert "events[2].finish_reason is not a known finish reason" in captured.err
+    for text in (captured.out, captured.err, out.read_text()):
+        assert AWS_KEY not in text and GITHUB_TOKEN not in text

@@ -28,6 +28,8 @@ from trajectory_platform.curation.redact import (
 )
 from trajectory_platform.curation.redact.corpus import json_regressions
 from trajectory_platform.curation.redact.leak import (
+    FIELD_CLASS_CANARIES,
+    FIELD_FORM,
     FORMS,
     FORMS_PER_EPISODE,
     SPLIT_FORM,
@@ -78,10 +80,11 @@ def test_zero_canary_leaks_and_a_weakened_redactor_is_caught():
         if SPLIT_FORM in episode_forms(i)
         else 7 * FORMS_PER_EPISODE
         for i in ("a", "b")
-    )
+    ) + 2 * len(FIELD_CLASS_CANARIES)  # and one in a field of each class
     assert report.injected == expected and report.leaked == 0 and report.rate == 0.0
     weak = measure_leak([secret_episode("a")], SALT, WEAK)
-    assert weak.leaked > 0 and set(weak.leaked_by_form) <= set(episode_forms("a"))
+    fields = {FIELD_FORM + name for name in FIELD_CLASS_CANARIES}
+    assert weak.leaked > 0 and set(weak.leaked_by_form) <= {*episode_forms("a"), *fields}
 
 
 def test_every_form_recognizes_its_own_survivors(monkeypatch):

@@ -101,7 +101,7 @@ def test_an_explicit_id_that_is_not_a_string_rejects_the_record(tmp_path, record
 
 
 def test_native_records_carry_task_fixture_id(tmp_path):
-    episode = Episode("n1", "gym:expert", "x", None, None, None, events=[Event("user", content="hi")])
+    episode = Episode("n1", "native", "x", None, None, None, events=[Event("user", content="hi")])
     episode.task.fixture_id = "calc-add"
     assert one_episode(tmp_path, episode.to_dict()).task.fixture_id == "calc-add"
     record = episode.to_dict()

@@ -21,7 +21,7 @@ observation is tainted (``RECIPROCAL_COPYLEFT``) and quarantined as well.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from trajectory_platform.traces.record import Episode
 
@@ -45,7 +45,9 @@ _PERMISSIVE = {
 _WEAK_PREFIXES = ("lgpl-", "mpl-", "epl-", "cddl-", "cpl-", "ms-rl", "artistic-", "eclipse-")
 _STRONG_PREFIXES = ("gpl-", "agpl-", "eupl-", "osl-", "cc-by-sa-")
 _RESTRICTED_PREFIXES = ("cc-by-nc", "cc-by-nd", "sspl-", "busl-", "elastic-", "commons-clause", "licenseref-")
-_TOKEN = re.compile(r"\(|\)|[A-Za-z0-9.+\-:]+")
+_TOKEN = re.compile(r"\(|\)|/|[A-Za-z0-9.+\-:]+")
+_EXPRESSION = re.compile(r"(?:\s*(?:\(|\)|/|[A-Za-z0-9.+\-:]+))*\s*")
+"""The whole text of an SPDX expression: its tokens and the blanks between them, nothing else."""
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+")
 
 
@@ -77,9 +79,16 @@ class _Parser:
         self.pos += 1
         return token
 
+    def whole(self) -> int:
+        """The tier rank of the whole expression; :class:`ValueError` when tokens are left over."""
+        rank = self.expr()
+        if self.pos < len(self.tokens):
+            raise ValueError("tokens after the expression")
+        return rank
+
     def expr(self) -> int:
         rank = self.term()
-        while self._peek() == "OR":
+        while self._peek() in ("OR", "/"):  # ``MIT/Apache-2.0``: Cargo's older spelling of OR
             self._next()
             rank = min(rank, self.term())
         return rank
@@ -107,10 +116,19 @@ class _Parser:
 
 
 def license_tier(spdx: str | None) -> str:
-    """The tier of an SPDX license expression; ``unknown`` when nothing was recorded."""
+    """The tier of an SPDX license expression; ``unknown`` when nothing was recorded.
+
+    Text that is not one whole expression (characters no SPDX id holds, words left after it) is
+    ``restricted``: ``MIT OR <anything>`` was read as MIT and the rest ignored, so any text after a
+    permissive id counted as permissive (and reached the dataset card)."""
     if spdx is None or not spdx.strip():
         return UNKNOWN
-    return TIERS[_Parser(spdx).expr()]
+    if not _EXPRESSION.fullmatch(spdx):
+        return "restricted"
+    try:
+        return TIERS[_Parser(spdx).whole()]
+    except ValueError:
+        return "restricted"
 
 
 def strictest(tiers: Iterable[str]) -> str:
@@ -119,12 +137,15 @@ def strictest(tiers: Iterable[str]) -> str:
     return max(known, key=TIERS.index) if known else UNKNOWN
 
 
-def family_tiers(pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, str]:
-    """``{repo_family: tier}`` from ``(repo_family, spdx)`` pairs: the strictest tier per family."""
+def family_tiers(
+    pairs: Iterable[tuple[str | None, str | None]], tier_of: Callable[[str | None], str] = license_tier
+) -> dict[str, str]:
+    """``{repo_family: tier}`` from ``(repo_family, spdx)`` pairs: the strictest tier per family
+    (each licence tiered by ``tier_of``: redaction also restricts one carrying a secret)."""
     seen: dict[str, list[str]] = {}
     for family, spdx in pairs:
         if family:
-            seen.setdefault(family, []).append(license_tier(spdx))
+            seen.setdefault(family, []).append(tier_of(spdx))
     return {family: strictest(tiers) for family, tiers in seen.items()}
 
 

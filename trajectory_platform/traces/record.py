@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,49 @@ EVENT_KINDS = ("system", "user", "assistant", "tool", "refusal", "compaction")
 
 OBSERVATION_STATUSES = ("ok", "error", "refused", "truncated")
 TERMINAL_STATUSES = ("completed", "truncated", "timeout", "error", "abandoned")
+
+FINISH_REASONS = frozenset(
+    {
+        # OpenAI Chat Completions and Responses, the OTel GenAI conventions, the Vercel AI SDK
+        "stop", "length", "tool_calls", "tool_call", "function_call", "content_filter", "error", "other",
+        "unknown", "completed", "incomplete", "max_output_tokens", "cancelled", "failed", "in_progress",
+        # Anthropic Messages and Bedrock Converse
+        "end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal",
+        "model_context_window_exceeded", "guardrail_intervened", "content_filtered",
+        # Gemini (upper case on the wire), Mistral, Cohere, vLLM / TGI / Ollama
+        "finish_reason_unspecified", "safety", "recitation", "language", "blocklist", "prohibited_content",
+        "spii", "malformed_function_call", "image_safety", "unexpected_tool_call", "too_many_tool_calls",
+        "model_length", "complete", "error_toxic", "error_limit", "user_cancel", "abort", "eos_token",
+        "load", "truncated", "timeout", "abandoned",
+    }
+)  # fmt: skip
+"""``Event.finish_reason`` values the platform admits, compared by :func:`known_finish_reason`:
+what the providers and serving stacks the adapters read report (spelling folded). A closed
+vocabulary, not free text, because the field is copied unredacted-by-design into the training
+data: a value outside it is refused at ingest (``unknown finish reason``), so a record cannot
+carry arbitrary text (a key) through it. A new provider value is added here."""
+
+
+def known_finish_reason(value: str) -> bool:
+    """Whether ``value`` is in :data:`FINISH_REASONS`, case and ``-``/``_`` folded (Gemini writes
+    ``MAX_TOKENS``, the Vercel AI SDK ``tool-calls``)."""
+    return value.lower().replace("-", "_") in FINISH_REASONS
+
+
+_EPOCH = re.compile(r"\d{9,13}(?:\.\d{1,9})?")
+
+
+def is_timestamp(value: str) -> bool:
+    """Whether ``value`` reads as a point in time: ISO 8601 (what the adapters' sources write, with
+    ``Z`` or an offset, ``T`` or a space) or seconds / milliseconds since the epoch. ``Event.timestamp``
+    holds nothing else (any other text there could be anything, a key included)."""
+    if _EPOCH.fullmatch(value):
+        return True
+    try:
+        dt.datetime.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def canonical_json(value: Any) -> str:

@@ -2,7 +2,8 @@
 
 Adapters convert; this module decides what the platform accepts, the same way for every format:
 every value must fit :data:`EPISODE_SCHEMA` (so writing the tables can never fail half-way), the
-record must use the vocabularies of :mod:`trajectory_platform.traces.record`, hold at least
+record must use the vocabularies of :mod:`trajectory_platform.traces.record` (and name a format
+the platform reads), its timestamps must read as times, it must hold at least
 one event, answer only tool calls that were made, and keep every text field under a size cap.
 Each failure is a :class:`RecordError` with a reason a person understands. A malformed
 tool-call *argument* string is never a failure: it is what the model produced.
@@ -16,6 +17,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from trajectory_platform.traces.adapters import FORMAT_NAMES
 from trajectory_platform.traces.adapters.base import RecordError
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import (
@@ -23,6 +25,8 @@ from trajectory_platform.traces.record import (
     OBSERVATION_STATUSES,
     TERMINAL_STATUSES,
     Episode,
+    is_timestamp,
+    known_finish_reason,
 )
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
 
@@ -35,6 +39,8 @@ def validate_episode(episode: Episode, max_field_chars: int = DEFAULT_MAX_FIELD_
     _check_schema(episode, max_field_chars)
     if not episode.events:
         raise RecordError("empty conversation", "the record holds no messages or steps")
+    if episode.source_format not in FORMAT_NAMES:  # a native record names its own
+        raise RecordError("unknown source format", f"source_format is {named(episode.source_format)}")
     called: set[str] = set()
     for index, event in enumerate(episode.events):
         where = f"events[{index}]"
@@ -42,6 +48,11 @@ def validate_episode(episode: Episode, max_field_chars: int = DEFAULT_MAX_FIELD_
             raise RecordError("unknown role", f"{where}.kind is {named(event.kind)}")
         if event.status is not None and event.status not in OBSERVATION_STATUSES:
             raise RecordError("unknown status", f"{where}.status is {named(event.status)}")
+        if event.finish_reason is not None and not known_finish_reason(event.finish_reason):
+            detail = f"{where}.finish_reason is {named(event.finish_reason)}"
+            raise RecordError("unknown finish reason", detail)
+        if event.timestamp is not None and not is_timestamp(event.timestamp):
+            raise RecordError("bad timestamp", f"{where}.timestamp is {named(event.timestamp)}")
         called.update(call.id for call in event.tool_calls if call.id)
         if event.kind == "tool" and event.tool_call_id and event.tool_call_id not in called:
             raise RecordError(

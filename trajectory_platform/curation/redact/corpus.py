@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,9 @@ import pyarrow.parquet as pq
 
 from trajectory_platform.curation.licenses import family_tiers, license_decision, license_tier
 from trajectory_platform.curation.lineage import lineage_envelope
+from trajectory_platform.curation.redact.engine import build_table, rewrite, scan
 from trajectory_platform.curation.redact.episode import redact_row, string_slots
+from trajectory_platform.curation.redact.fields import FIELDS, LICENSE, OutOfClass
 from trajectory_platform.curation.redact.leak import (
     LeakReport,
     choose_leak_sample,
@@ -67,8 +70,18 @@ AUDIT_SCHEMA = pa.schema(
 )
 """One row per episode the stage leaves out (``rows_in == rows_out + audit rows``): ``reason`` is a
 key of :data:`REDACTION_DROP_REASONS`, ``detail`` says it for a person (never record text)."""
-REDACTION_DROP_REASONS = ("license_blocked", "nesting_too_deep")
-"""A restricted-licence family blocked at admission; a record nested too deep to redact."""
+REDACTION_DROP_REASONS = ("license_blocked", "nesting_too_deep", "out_of_class")
+"""A restricted-licence family blocked at admission; a record nested too deep to redact; a field
+whose value is outside its class (:class:`~trajectory_platform.curation.redact.fields.OutOfClass`:
+an unknown vocabulary value, a timestamp that is no time, a secret in the episode id)."""
+AUDIT_IDENTITY = {
+    "episode_id": "episode_id",
+    "source_file": "source_file",
+    "repo_family": "task.repo_family",
+    "license": "task.license",
+}
+"""The audit row's text columns and the record fields they show: redacted as those fields are
+(:func:`audit_identity`), so a blocked or refused episode's row holds no secret either."""
 VERIFIER_SUITE_COLUMN = "verifier_suite_digest"
 """The cascade's column naming the sealed oracle that judged the row (``verified_traces``); sealed
 into ``H_verify`` so a changed sealed test changes the lineage id."""
@@ -161,17 +174,31 @@ class _Plan:
 
     tiers: dict[str, str]
     sample: set[str]
+    config: RedactionConfig
 
     def tier(self, episode: Episode) -> str:
         family = episode.task.repo_family
-        return self.tiers[family] if family else license_tier(episode.task.license)
+        return self.tiers[family] if family else admission_tier(episode.task.license, self.config)
+
+
+def admission_tier(spdx: str | None, config: RedactionConfig) -> str:
+    """The licence tier redaction admits an episode under: :func:`license_tier` of the text as
+    recorded (settled before the field is redacted, so the tiering still reads it), except that a
+    licence carrying a secret of a known format is ``restricted``: it is no licence a person wrote,
+    and must not count as permissive (``MIT OR <token>`` is a valid expression whose first choice is
+    MIT). Blocked, it reaches only the audit list, redacted there (:func:`audit_identity`)."""
+    if spdx and scan(spdx, config, LICENSE.context_for(None)):
+        return "restricted"
+    return license_tier(spdx)
 
 
 def _episodes(rows: list[dict[str, Any]]) -> list[Episode]:
     return [Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names}) for row in rows]
 
 
-def _plan(batches: RowBatches, salt: bytes, settings: RedactSettings, measure_leaks: bool) -> _Plan:
+def _plan(
+    batches: RowBatches, salt: bytes, settings: RedactSettings, measure_leaks: bool, config: RedactionConfig
+) -> _Plan:
     """Pass 1: the (family, licence) pairs and, per row, what the canary sample is drawn from (its
     id, canaries, family and licence): a few short strings a row, never the row."""
     pairs: set[tuple[str | None, str | None]] = set()
@@ -182,12 +209,13 @@ def _plan(batches: RowBatches, salt: bytes, settings: RedactSettings, measure_le
             pairs.add((task.repo_family, task.license))
             count = episode_canary_count(episode.episode_id, len(episode.events))
             candidates.append((episode.episode_id, count, task.repo_family, task.license))
-    plan = _Plan(family_tiers(sorted(pairs, key=lambda p: (p[0] or "", p[1] or ""))), set())
+    ordered = sorted(pairs, key=lambda p: (p[0] or "", p[1] or ""))
+    plan = _Plan(family_tiers(ordered, lambda spdx: admission_tier(spdx, config)), set(), config)
     if measure_leaks:
         admitted = (
             (episode_id, count)
             for episode_id, count, family, spdx in candidates
-            if (plan.tiers[family] if family else license_tier(spdx)) != "restricted"
+            if (plan.tiers[family] if family else admission_tier(spdx, config)) != "restricted"
         )
         plan.sample = choose_leak_sample(
             admitted,
@@ -284,7 +312,7 @@ def redact_batches(
     salt, pipeline_key = derive_key(master_key, "redaction"), derive_key(master_key, "lineage")
     out_schema = output_schema(schema)
     beside = texts_beside(schema)
-    plan = _plan(batches, salt, settings, measure_leaks)
+    plan = _plan(batches, salt, settings, measure_leaks, config)
     seconds = 0.0
     rows_in, rows_out, audit_rows = 0, 0, []
     kinds: Counter = Counter()
@@ -297,8 +325,9 @@ def redact_batches(
         for row, episode in zip(rows, _episodes(rows), strict=True):
             tier = plan.tier(episode)
             if tier == "restricted":
-                detail = f"restricted license family {episode.task.repo_family}: blocked at admission"
-                audit_rows.append(_audit_row(episode, tier, "license_blocked", detail))
+                identity = audit_identity(episode, salt, config)
+                detail = f"restricted license family {identity['repo_family']}: blocked at admission"
+                audit_rows.append(_audit_row(episode, identity, tier, "license_blocked", detail))
                 continue
             stats["text_bytes"] += sum(
                 len((getattr(o, a) or "").encode()) for _, o, a, _ in string_slots(episode)
@@ -311,7 +340,12 @@ def redact_batches(
                 if episode.episode_id in plan.sample:
                     leak.add(measure_episode_leak(episode, salt, config))
             except RecursionError:  # one pathological record is dropped with a reason, the batch goes on
-                audit_rows.append(_audit_row(episode, tier, "nesting_too_deep", "nesting too deep to redact"))
+                identity, detail = audit_identity(episode, salt, config), "nesting too deep to redact"
+                audit_rows.append(_audit_row(episode, identity, tier, "nesting_too_deep", detail))
+                continue
+            except OutOfClass as refused:
+                identity = audit_identity(episode, salt, config)
+                audit_rows.append(_audit_row(episode, identity, tier, "out_of_class", refused.detail))
                 continue
             seconds += time.perf_counter() - started
             kinds.update(f.kind for f in findings)
@@ -360,14 +394,30 @@ def redact_batches(
     )
 
 
-def _audit_row(episode: Episode, tier: str, reason: str, detail: str) -> dict[str, Any]:
+def audit_identity(episode: Episode, salt: bytes, config: RedactionConfig) -> dict[str, str | None]:
+    """The audit row's text columns (:data:`AUDIT_IDENTITY`) redacted as their fields' class scans
+    them, through one symbol table: a secret there (a token in a file name, in a repository
+    family's URL, in the episode id of a refused episode) is its keyed pseudonym, the same one the
+    corpus gives it, so a person holding the salt can still match the row to its log."""
+    values = {column: attrgetter(path)(episode) for column, path in AUDIT_IDENTITY.items()}
+    contexts = {column: FIELDS[path].context_for(None) for column, path in AUDIT_IDENTITY.items()}
+    found = [f for column, text in values.items() if text for f in scan(text, config, contexts[column])]
+    if not found:
+        return values
+    table = build_table(found, salt)
+    return {column: text and rewrite(text, table, contexts[column]) for column, text in values.items()}
+
+
+def _audit_row(
+    episode: Episode, identity: dict[str, str | None], tier: str, reason: str, detail: str
+) -> dict[str, Any]:
     return {
-        "episode_id": episode.episode_id,
-        "source_file": episode.source_file,
+        "episode_id": identity["episode_id"],
+        "source_file": identity["source_file"],
         "source_line": episode.source_line,
         "partition_date": episode_row(episode)["partition_date"],
-        "repo_family": episode.task.repo_family,
-        "license": episode.task.license,
+        "repo_family": identity["repo_family"],
+        "license": identity["license"],
         "license_tier": tier,
         "action": "block",
         "reason": reason,

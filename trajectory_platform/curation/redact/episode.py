@@ -5,11 +5,14 @@ string is rewritten from it. So a token the model pasted into a tool call and th
 echoed back in an observation or in a delivered-input manifest get the same pseudonym, and
 the delivered text stays identical to the events it mirrors.
 
-Names and ids written by a model or an agent (tool names, call ids, a participant's name, the task
-id) are scanned for known secret formats only (they look random by design), through the same
-table, so a tool's spec, its calls and their answers keep one (pseudonymized) name. The record's
-own locators (episode id, source file) and the SPDX license are left as they are. Text that
-travels beside an episode (the verifier's findings about it) is redacted with it
+Which fields are walked, and how, is decided in one table (:data:`.fields.FIELDS`): every string
+of the record is classified there (free text, command, id, locator, licence, key, vocabulary,
+timestamp). Names and ids written by a model or an agent (tool names, call ids, a participant's
+name, the task id, the lineage's model and digests, a tool's version) are scanned for known secret
+formats only (they look random by design), through the same table, so a tool's spec, its calls
+and their answers keep one (pseudonymized) name. A value outside a closed class (a vocabulary, a
+timestamp) or a secret in the episode id refuses the episode (:class:`.fields.OutOfClass`). Text
+that travels beside an episode (the verifier's findings about it) is redacted with it
 (:func:`redact_row`), so a finding quoting a tool name matches the events.
 """
 
@@ -19,64 +22,54 @@ import copy
 import json
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
+from dataclasses import is_dataclass, replace
 from itertools import pairwise
 from types import SimpleNamespace
+from typing import Any
 
 from trajectory_platform.curation.redact.detectors import find_secrets
-from trajectory_platform.curation.redact.engine import Context, build_table, resolve_findings, rewrite, scan
+from trajectory_platform.curation.redact.engine import build_table, resolve_findings, rewrite, scan
+from trajectory_platform.curation.redact.fields import (
+    FIELDS,
+    FREE_TEXT,
+    FieldClass,
+    OutOfClass,
+    UnclassifiedField,
+)
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import PRINTS_SECRET, printed_secret
-from trajectory_platform.curation.redact.pseudonym import SymbolTable
+from trajectory_platform.curation.redact.pseudonym import SymbolTable, pseudonym_digest
 from trajectory_platform.traces.record import Episode
 
-_SHELL_TOOL_WORDS = frozenset(
-    {"bash", "shell", "terminal", "sh", "zsh", "cmd", "powershell", "exec", "command"}
-)
+Slot = tuple[str, Any, str, FieldClass]
+"""``(field path, owner object, attribute, class)``: one string field of an episode."""
 
 
-def is_shell_tool(name: str | None) -> bool:
-    """Whether a tool takes a shell command line (``execute_bash``, ``run_command``, ``shell``)."""
-    parts = (name or "").lower().replace("-", "_").replace(".", "_").split("_")
-    return any(part in _SHELL_TOOL_WORDS for part in parts)
+def string_slots(episode: Episode) -> Iterator[Slot]:
+    """Every string field of ``episode`` (``None`` ones too), with its class from :data:`FIELDS`.
 
-
-def string_slots(episode: Episode) -> Iterator[tuple[str, object, str, Context]]:
-    """``(field path, owner object, attribute, context)`` for every free-text field of ``episode``.
-
-    Names and ids are scanned too (a secret pasted into a call id, a tool name or a task id must
-    not survive); one symbol table serves the whole episode, so a call and its answer keep the
-    same (pseudonymized) id and stay paired, and a tool keeps one name in its spec and its calls.
+    The record itself is walked, not a list of fields: a string field :data:`FIELDS` does not
+    classify raises :class:`UnclassifiedField` rather than passing redaction unseen.
     """
-    ids = Context(id_value=True)  # ids look random by design: only known secret formats count
-    yield "task.fixture_id", episode.task, "fixture_id", ids
-    yield "task.prompt", episode.task, "prompt", Context()
-    for i, tool in enumerate(episode.tools):
-        yield f"tools[{i}].name", tool, "name", ids
-        yield f"tools[{i}].description", tool, "description", Context()
-        yield f"tools[{i}].parameters_json", tool, "parameters_json", Context()
-    for i, event in enumerate(episode.events):
-        yield f"events[{i}].content", event, "content", Context()
-        yield f"events[{i}].reasoning", event, "reasoning", Context()
-        yield f"events[{i}].name", event, "name", ids
-        yield f"events[{i}].tool_name", event, "tool_name", ids
-        yield f"events[{i}].tool_call_id", event, "tool_call_id", ids
-        for j, call in enumerate(event.tool_calls):
-            yield f"events[{i}].tool_calls[{j}].id", call, "id", ids
-            yield f"events[{i}].tool_calls[{j}].name", call, "name", ids
-            yield (
-                f"events[{i}].tool_calls[{j}].arguments",
-                call,
-                "arguments",
-                Context(shell=is_shell_tool(call.name)),
-            )
-    for i, delivered in enumerate(episode.delivered_inputs):
-        yield f"delivered_inputs[{i}].messages_json", delivered, "messages_json", Context()
-    yield "outcome.final_answer", episode.outcome, "final_answer", Context()
-    yield "outcome.workspace_diff", episode.outcome, "workspace_diff", Context()
-    yield "outcome.verifier_results_json", episode.outcome, "verifier_results_json", Context()
-    yield "extra_json", episode, "extra_json", Context()
+    return _slots(episode, "", "")
+
+
+def _slots(owner: Any, generic: str, concrete: str) -> Iterator[Slot]:
+    for attr, value in vars(owner).items():
+        field_class = FIELDS.get(generic + attr)
+        if field_class is not None:
+            yield concrete + attr, owner, attr, field_class
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if is_dataclass(item):
+                    yield from _slots(item, f"{generic}{attr}[].", f"{concrete}{attr}[{index}].")
+                elif isinstance(item, str):
+                    raise UnclassifiedField(f"{generic}{attr}[] holds strings and is not in FIELDS")
+        elif is_dataclass(value):
+            yield from _slots(value, f"{generic}{attr}.", f"{concrete}{attr}.")
+        elif isinstance(value, str):
+            raise UnclassifiedField(f"{generic}{attr} is a string field not in FIELDS")
 
 
 SPLIT_WINDOW = 256
@@ -203,7 +196,7 @@ def redact_episode(
     """A redacted copy of ``episode`` and its findings (``Finding.field`` names the field).
 
     The input is not modified. Finding offsets are relative to the string that was scanned
-    (for JSON, the decoded literal).
+    (for JSON, the decoded literal). Raises :class:`.fields.OutOfClass` (:func:`redact_row`).
     """
     redacted, _, findings = redact_row(episode, {}, salt, config)
     return redacted, findings
@@ -219,18 +212,26 @@ def redact_row(
     columns, by name) redacted through the same symbol table: a finding that quotes a tool name or
     an argument the verifier read before redaction gets the pseudonym the episode got. Returns the
     redacted episode, the redacted texts and every finding (``Finding.field`` of a text beside is
-    its name)."""
+    its name). Raises :class:`.fields.OutOfClass` for an episode that must not be published."""
     config = config or RedactionConfig()
     redacted = copy.deepcopy(episode)
     texts = SimpleNamespace(**beside)
-    slots = [*string_slots(redacted), *((name, texts, name, Context()) for name in beside)]
+    slots = [*string_slots(redacted), *((name, texts, name, FREE_TEXT) for name in beside)]
     slots = [slot for slot in slots if getattr(slot[1], slot[2])]
+    for path, owner, attr, field_class in slots:  # closed classes first: a refusal costs no scan
+        value = getattr(owner, attr)
+        if field_class.admits is not None and not field_class.admits(value):
+            raise OutOfClass(path, field_class, pseudonym_digest(salt, value))
+    scanned = [(p, o, a, c, c.context(o)) for p, o, a, c in slots if c.context is not None]
     findings: list[Finding] = []
-    for path, owner, attr, context in slots:
-        findings.extend(replace(f, field=path) for f in scan(getattr(owner, attr), config, context))
+    for path, owner, attr, field_class, context in scanned:
+        found = scan(getattr(owner, attr), config, context)
+        if found and field_class.refuses_secrets:
+            raise OutOfClass(path, field_class, pseudonym_digest(salt, getattr(owner, attr)))
+        findings.extend(replace(f, field=path) for f in found)
     findings.extend(split_across_messages(redacted, config))
     findings.extend(printed_by_secret_readers(redacted))
     table: SymbolTable = build_table(findings, salt)
-    for _path, owner, attr, context in slots:
+    for _path, owner, attr, _class, context in scanned:
         setattr(owner, attr, rewrite(getattr(owner, attr), table, context))
     return redacted, vars(texts), resolve_findings(findings, table)

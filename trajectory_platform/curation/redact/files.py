@@ -9,7 +9,9 @@ UTF-16 and UTF-32 files (with or without a BOM) are decoded first and written ba
 scanned as raw bytes, their secrets would match no rule.
 
 A line that cannot be read is reported (file, line and a :class:`~trajectory_platform.traces.drops.Drop`:
-``nesting_too_deep``, ``not_json`` or ``invalid_record``) and left out; the rest goes on, and
+``nesting_too_deep``, ``not_json``, ``invalid_record`` or ``out_of_class``: a field's value is
+outside its class, :class:`~trajectory_platform.curation.redact.fields.OutOfClass`) and left out;
+the rest goes on, and
 :meth:`FileResult.tally` accounts ``records_in == records_out + rejected``. Λ_leak is measured on
 the records of the declared sample (:class:`~trajectory_platform.curation.redact.settings.RedactSettings`;
 a text file is one record, always measured).
@@ -26,6 +28,7 @@ from pathlib import Path
 
 from trajectory_platform.curation.redact.engine import redact_text
 from trajectory_platform.curation.redact.episode import redact_episode
+from trajectory_platform.curation.redact.fields import OutOfClass
 from trajectory_platform.curation.redact.leak import (
     TEXT_CANARY_COUNT,
     LeakReport,
@@ -165,6 +168,8 @@ def _why_unreadable(exc: Exception) -> Drop:
     kept unredacted."""
     if isinstance(exc, RecursionError):
         return Drop("nesting_too_deep", "nesting too deep")
+    if isinstance(exc, OutOfClass):
+        return Drop("out_of_class", exc.detail)
     if isinstance(exc, json.JSONDecodeError):
         return Drop("not_json", f"not JSON ({exc.msg} at column {exc.colno})")
     return Drop("invalid_record", f"not a {type(exc).__name__.removesuffix('Error').lower()}-valid record")

@@ -44,7 +44,8 @@ from urllib.parse import quote
 from trajectory_platform.curation.binomial import clopper_pearson
 from trajectory_platform.curation.redact.decoders import B85_ALPHABET
 from trajectory_platform.curation.redact.engine import redact_text
-from trajectory_platform.curation.redact.episode import redact_episode
+from trajectory_platform.curation.redact.episode import redact_episode, string_slots
+from trajectory_platform.curation.redact.fields import OutOfClass
 from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.traces.record import Episode, canonical_json
 
@@ -298,6 +299,8 @@ def _leaked(canary: Canary, form: str, text: str, readings: dict[str, str]) -> b
     if form == SPLIT_FORM:
         half = len(canary.secret) // 2
         return canary.secret[:half] in text or canary.secret[half:] in text
+    if form.startswith(FIELD_FORM):  # planted plain, in a field of that class
+        return canary.secret in text
     return canary.secret in text or _TRANSFORMS[form](canary.secret) in text
 
 
@@ -351,17 +354,84 @@ def episode_forms(seed: str) -> tuple[str, ...]:
     return tuple(FORMS[(offset + k) % len(FORMS)] for k in range(FORMS_PER_EPISODE))
 
 
+FIELD_CLASS_CANARIES = ("free_text", "id", "locator", "license", "key", "vocabulary", "timestamp")
+"""The field classes (:data:`.fields.FIELDS`) each planted episode gets one more canary in, in a
+field of that class drawn by the episode id (over a sample, every field of the class): the
+encodings above go into messages, tool-call arguments and the prompt only, so a field redaction
+did not walk (the episode id, the licence, a tool's version, a timestamp) leaked with Λ_leak at 0.
+A canary in a scanned class must come out pseudonymized; one in a class that refuses (the key, a
+vocabulary, a timestamp) must make redaction refuse the episode (:class:`.fields.OutOfClass`):
+refused, it is published nowhere, and counts as caught."""
+FIELD_FORM = "field:"
+"""The prefix of a field class canary's form in :attr:`LeakReport.leaked_by_form`."""
+_SELF_NAMING = frozenset({"AWS_KEY", "GITHUB_TOKEN", "JWT"})
+"""Canary kinds whose format names itself. Ids, locators, the licence and the key are scanned for
+known formats only (their contract: a name looks random by design), so their canary is one of
+these, appended as a suffix (``run-42-<token>``: a log named after a key, a token URL); a line of
+free text gets any kind with its carrier line, and a closed class any kind (it must refuse all)."""
+_ANY_KIND = frozenset({"free_text", "vocabulary", "timestamp"})
+
+
+def _plant_in_fields(
+    episode: Episode, canaries: list[Canary], seed: str, salt: bytes, config: RedactionConfig | None
+) -> tuple[list[tuple[Canary, str]], LeakReport]:
+    """One canary in a field of each of :data:`FIELD_CLASS_CANARIES` (the episode has one): those
+    of scanned classes are planted in ``episode`` and returned for counting after its redaction;
+    those of refusing classes are tried one by one (planted, redacted, taken out again) and come
+    back counted."""
+    rng = random.Random(hashlib.sha256(seed.encode()).digest())
+    by_class: dict[str, list[tuple[object, str, bool]]] = {}
+    for _path, owner, attr, field_class in string_slots(episode):
+        refuses = field_class.context is None or field_class.refuses_secrets
+        by_class.setdefault(field_class.name, []).append((owner, attr, refuses))
+    planted: list[tuple[Canary, str]] = []
+    refusals = LeakReport()
+    offset = rng.randrange(len(canaries))  # which kind goes into which class rotates too
+    for index, name in enumerate(FIELD_CLASS_CANARIES):
+        if name not in by_class:
+            continue
+        owner, attr, refuses = rng.choice(by_class[name])
+        kinds = canaries if name in _ANY_KIND else [c for c in canaries if c.kind in _SELF_NAMING]
+        canary = kinds[(offset + index) % len(kinds)]
+        text = canary.secret if name != "free_text" and canary.kind in _SELF_NAMING else canary.carrier
+        current = getattr(owner, attr)
+        joint = "\n" if name == "free_text" else "-"  # a line of text; a suffix of a name
+        setattr(owner, attr, f"{current}{joint}{text}" if current else text)
+        if refuses:
+            refusals.add(_refused(episode, canary, FIELD_FORM + name, salt, config))
+            setattr(owner, attr, current)
+        else:
+            planted.append((canary, FIELD_FORM + name))
+    return planted, refusals
+
+
+def _refused(
+    episode: Episode, canary: Canary, form: str, salt: bytes, config: RedactionConfig | None
+) -> LeakReport:
+    """One canary in a field whose class refuses it: caught when redaction refuses the episode."""
+    try:
+        redacted, _ = redact_episode(episode, salt, config)
+    except OutOfClass:
+        return LeakReport(injected=1)
+    return _count([(canary, form)], canonical_json(redacted.to_dict()))
+
+
 def measure_episode_leak(episode: Episode, salt: bytes, config: RedactionConfig | None = None) -> LeakReport:
-    """Plant every canary in this episode's encodings into a copy of it, redact, count survivors."""
+    """Plant every canary in this episode's encodings into a copy of it, and one in a field of each
+    class (:data:`FIELD_CLASS_CANARIES`), redact, count survivors."""
     canaries = make_canaries(episode.episode_id)
     planted_copy = copy.deepcopy(episode)
     forms = episode_forms(episode.episode_id)
     plan = [(canary, form) for form in forms if form != SPLIT_FORM for canary in canaries]
     _plant(planted_copy, [encode(canary.carrier, form) for canary, form in plan])
+    # fresh canaries: a plain copy of an encoded one would hand the redactor the value to look for
+    field_seed = f"fields:{episode.episode_id}"
+    in_fields, refusals = _plant_in_fields(planted_copy, make_canaries(field_seed), field_seed, salt, config)
     if SPLIT_FORM in forms:  # planted last, so each half stays at its message's very end or start
         plan += [(canary, SPLIT_FORM) for canary in _plant_split(planted_copy, canaries)]
     redacted, _ = redact_episode(planted_copy, salt, config)
-    report = _count(plan, canonical_json(redacted.to_dict()))
+    report = _count(plan + in_fields, canonical_json(redacted.to_dict()))
+    report.add(refusals)
     report.records_planted = 1
     return report
 
@@ -426,7 +496,8 @@ def episode_canary_count(episode_id: str, events: int) -> int:
     kinds = len(make_canaries(episode_id))
     forms = episode_forms(episode_id)
     split = min(kinds, max(events - 1, 0)) if SPLIT_FORM in forms else 0
-    return kinds * sum(form != SPLIT_FORM for form in forms) + split
+    in_fields = len(FIELD_CLASS_CANARIES) - (0 if events else 1)  # a timestamp needs an event
+    return kinds * sum(form != SPLIT_FORM for form in forms) + split + in_fields
 
 
 TEXT_CANARY_COUNT = len(TEXT_FORMS) * len(make_canaries(""))

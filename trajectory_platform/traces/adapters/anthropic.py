@@ -26,6 +26,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     optional_str,
     read_chat_outcome,
+    sampling_params_json,
     text_of,
 )
 from trajectory_platform.traces.adapters.content_parts import REDACTED, piece_of
@@ -206,7 +207,7 @@ class AnthropicAdapter(Adapter):
             episode.tools = tool_specs_of(value["tools"], "tools")
         episode.lineage.model = optional_str(value.get("model"), "model")
         sampling = {k: value[k] for k in self.SAMPLING if k in value}
-        episode.lineage.sampling_params_json = canonical_json(sampling) if sampling else None
+        episode.lineage.sampling_params_json = sampling_params_json(sampling)
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         episode.extra_json = extra_of(value, self.CONSUMED)
         name_tool_results(episode.events)

@@ -472,6 +472,45 @@ def content_digest(value: Any, length: int = 12) -> str:
     return hashlib.sha256(canonical_json(value).encode("utf-8", "surrogatepass")).hexdigest()[:length]
 
 
+_CONNECTION_WORDS = frozenset(
+    {
+        "header", "headers", "auth", "authorization", "bearer", "key", "apikey", "token", "secret",
+        "password", "passwd", "credential", "credentials", "cookie", "cookies", "url", "uri", "base",
+        "endpoint", "host", "proxy", "client", "organization", "deployment",
+    }
+)  # fmt: skip
+"""Words of a settings key that say how a model is reached or who may call it (``extra_headers``,
+``api_key``, ``base_url``, ``apiBase``), not how it samples."""
+_KEY_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_USERINFO_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/\s@]*@")
+
+
+def _sampling_only(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: _sampling_only(item)
+            for key, item in value.items()
+            if item is not None
+            and not ({word.lower() for word in _KEY_WORDS.findall(str(key))} & _CONNECTION_WORDS)
+            and not (isinstance(item, str) and _USERINFO_URL.search(item))
+        }
+    if isinstance(value, list):
+        return [_sampling_only(i) for i in value if not (isinstance(i, str) and _USERINFO_URL.search(i))]
+    return value
+
+
+def sampling_params_json(settings: dict[str, Any]) -> str | None:
+    """``LineageInputs.sampling_params_json`` from a log's model settings (canonical JSON; None when
+    nothing is left): the settings that shape sampling, without those that say how the model is
+    reached (``extra_headers``, ``api_key``, ``base_url``, ...: :data:`_CONNECTION_WORDS`, at any
+    depth) or any URL carrying a user and password. Harnesses log their whole client config (the
+    OpenAI Agents SDK's ``model_config``, Langfuse's ``modelParameters``, Inspect's
+    ``model_generate_config``), and a header there is a credential, not lineage: it is not copied
+    at all, so no later stage depends on redaction catching it."""
+    kept = _sampling_only(settings)
+    return canonical_json(kept) if kept else None
+
+
 def expect(value: Any, kind: Any, where: str) -> Any:
     """Return ``value`` when it has the JSON type expected at ``where``; else a 'wrong type' error.
 

@@ -42,6 +42,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     optional_str,
     read_chat_outcome,
+    sampling_params_json,
     task_id_in,
     text_of,
 )
@@ -299,8 +300,8 @@ def _read_converse(request: dict[str, Any], response: Any, episode: Episode) -> 
     if request.get("toolConfig") is not None:
         episode.tools = tool_specs_of(request["toolConfig"], "toolConfig")
     sampling = request.get("inferenceConfig")
-    if isinstance(sampling, dict) and sampling:
-        episode.lineage.sampling_params_json = canonical_json(sampling)
+    if isinstance(sampling, dict):
+        episode.lineage.sampling_params_json = sampling_params_json(sampling)
     if response is None:
         return  # the request alone was logged: the conversation ends where the model was asked
     expect(response, dict, "response")
@@ -321,7 +322,7 @@ def _read_anthropic(request: dict[str, Any], response: Any, episode: Episode) ->
     if request.get("tools") is not None:
         episode.tools = messages_tool_specs(request["tools"], "tools")
     sampling = {k: request[k] for k in AnthropicAdapter.SAMPLING if k in request}
-    episode.lineage.sampling_params_json = canonical_json(sampling) if sampling else None
+    episode.lineage.sampling_params_json = sampling_params_json(sampling)
     if response is not None:
         reply = expect(response, dict, "output.outputBodyJson")
         episode.events.extend(events_of_message({**reply, "role": "assistant"}, "output.outputBodyJson"))

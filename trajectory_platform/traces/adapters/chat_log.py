@@ -52,6 +52,7 @@ from trajectory_platform.traces.adapters.base import (
     frame_json,
     optional_str,
     read_chat_outcome,
+    sampling_params_json,
     task_id_in,
 )
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
@@ -224,7 +225,7 @@ class ChatLogAdapter(Adapter):
         model = found.request.get("model", (found.response or {}).get("model"))
         episode.lineage.model = optional_str(model, "model")
         sampling = {k: found.request[k] for k in SAMPLING_KEYS if found.request.get(k) is not None}
-        episode.lineage.sampling_params_json = canonical_json(sampling) if sampling else None
+        episode.lineage.sampling_params_json = sampling_params_json(sampling)
         read_from = {  # the record's own keys: episode data, redacted with it (details never are)
             "messages": ".".join(found.conversation_at),
             **({"response": ".".join(found.response_at)} if found.response else {}),

@@ -37,6 +37,7 @@ from trajectory_platform.traces.adapters.base import (
     object_field,
     one_record_per_file,
     optional_str,
+    sampling_params_json,
 )
 from trajectory_platform.traces.adapters.openai_responses import ItemTurns
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -92,7 +93,7 @@ class CodexAdapter(Adapter):
             elif kind == "turn_context":
                 episode.lineage.model = episode.lineage.model or optional_str(payload.get("model"), where)
                 if payload.get("effort") is not None and episode.lineage.sampling_params_json is None:
-                    episode.lineage.sampling_params_json = canonical_json({"effort": payload["effort"]})
+                    episode.lineage.sampling_params_json = sampling_params_json({"effort": payload["effort"]})
             elif kind == "compacted":
                 summary = optional_str(payload.get("message"), f"{where}.message")
                 through = len(turns.events) - 1 if turns.events else None

@@ -24,7 +24,9 @@ from trajectory_platform.traces.adapters.base import (
     delivered_input,
     expect,
     frame_json,
+    object_field,
     optional_str,
+    sampling_params_json,
 )
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
@@ -145,8 +147,8 @@ class InspectAdapter(Adapter):
             else None
         )
         episode.lineage.model = optional_str(spec.get("model"), "eval.model")
-        config = spec.get("model_generate_config")
-        episode.lineage.sampling_params_json = canonical_json(config) if config else None
+        config = object_field(spec, "model_generate_config")
+        episode.lineage.sampling_params_json = sampling_params_json(config)
         extra = {"target": sample.get("target"), "model_usage": sample.get("model_usage")}
         episode.extra_json = canonical_json({k: v for k, v in extra.items() if v is not None})
         return episode

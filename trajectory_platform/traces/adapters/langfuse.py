@@ -33,6 +33,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     object_field,
     optional_str,
+    sampling_params_json,
     task_id_in,
 )
 from trajectory_platform.traces.adapters.call_trace import (
@@ -43,7 +44,7 @@ from trajectory_platform.traces.adapters.call_trace import (
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
 from trajectory_platform.traces.adapters.openai import tool_specs_of
-from trajectory_platform.traces.record import Episode, canonical_json
+from trajectory_platform.traces.record import Episode
 
 OBSERVATION_TYPES = frozenset(
     {
@@ -130,7 +131,7 @@ class LangfuseAdapter(Adapter):
             next((o["model"] for o in ordered if o.get("model")), None), "model"
         )
         parameters = next((p for o in ordered if (p := object_field(o, "modelParameters"))), {})
-        episode.lineage.sampling_params_json = canonical_json(parameters) if parameters else None
+        episode.lineage.sampling_params_json = sampling_params_json(parameters)
         called = {c.name for e in episode.events for c in e.tool_calls}
         runs = [
             o

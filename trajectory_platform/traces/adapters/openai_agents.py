@@ -38,6 +38,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     object_field,
     optional_str,
+    sampling_params_json,
     task_id_in,
 )
 from trajectory_platform.traces.adapters.call_trace import (
@@ -47,13 +48,11 @@ from trajectory_platform.traces.adapters.call_trace import (
     mark_failed_tools,
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
-from trajectory_platform.traces.record import Episode, ToolSpec, canonical_json
+from trajectory_platform.traces.record import Episode, ToolSpec
 
 TASK_ID_SOURCE = (
     "the trace's `metadata.task_id` (`RunConfig(trace_metadata=...)`; or `environment_id`, `instance_id`)"
 )
-NOT_SAMPLING = ("base_url",)
-"""``model_config`` entries that say where the model was served, not how it sampled."""
 
 
 def _is_span(value: Any) -> bool:
@@ -155,9 +154,7 @@ class OpenAIAgentsAdapter(Adapter):
         episode.lineage.model = optional_str(
             next((d["model"] for d in ordered if d.get("model")), None), "model"
         )
-        settings = {k: v for k, v in object_field(chosen, "model_config").items() if v is not None}
-        settings = {k: v for k, v in settings.items() if k not in NOT_SAMPLING}
-        episode.lineage.sampling_params_json = canonical_json(settings) if settings else None
+        episode.lineage.sampling_params_json = sampling_params_json(object_field(chosen, "model_config"))
         runs = [s for s in spans if _kind(s) == "function"]
         mark_failed_tools(
             episode.events,

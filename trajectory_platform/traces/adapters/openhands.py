@@ -35,6 +35,7 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     first_record,
     optional_str,
+    sampling_params_json,
     task_id_of,
     text_of,
 )
@@ -212,7 +213,7 @@ class OpenHandsAdapter(Adapter):
         sampling = {
             k: llm[k] for k in ("temperature", "top_p", "seed", "reasoning_effort") if llm.get(k) is not None
         }
-        episode.lineage.sampling_params_json = canonical_json(sampling) if sampling else None
+        episode.lineage.sampling_params_json = sampling_params_json(sampling)
         extra = {
             k: value[k] for k in ("metrics", "error", "issue", "base_commit") if value.get(k) is not None
         }

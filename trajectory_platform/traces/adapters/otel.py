@@ -49,6 +49,7 @@ from trajectory_platform.traces.adapters.base import (
     events_json,
     expect,
     name_tool_results,
+    sampling_params_json,
 )
 from trajectory_platform.traces.adapters.otel_messages import (
     CHOICE_EVENT,
@@ -347,7 +348,7 @@ class _Builder:
             k: span.attrs[f"gen_ai.request.{k}"] for k in SAMPLING_KEYS if f"gen_ai.request.{k}" in span.attrs
         }
         if sampling and lineage.sampling_params_json is None:
-            lineage.sampling_params_json = canonical_json(sampling)
+            lineage.sampling_params_json = sampling_params_json(sampling)
         if not self.episode.tools:
             for index, tool in enumerate(tool_definitions(span.attrs) or []):
                 parameters = tool.get("parameters")
