@@ -756,3 +756,11 @@ def test_a_runs_token_is_judged_as_the_definition_says_and_a_long_one_is_read_on
         for run in _NON_ASCII.finditer(text):
             assert _in_mixed_token(run) == _naive_in_mixed_token(text, run.start(), run.end())
     assert _long_tokens.cache_info().misses <= len(texts)
+
+
+def test_a_utf7_run_that_decodes_to_half_a_surrogate_pair_is_no_view_and_no_crash():
+    """``+2D0...-`` decodes to a lone surrogate, which the UTF-7 view then tried to encode: the
+    engine raised, and one such line (a CredSweeper sample after a diff's ``+``) failed a whole day
+    of the redacted corpus."""
+    for text in ("note +2D0AZgBhAGI- ok", "key +AGsAZQB52D0AZQ- end", "+ABSKpA8zwd5+2D0-"):
+        assert redact_text(text, b"salt")[0] == text

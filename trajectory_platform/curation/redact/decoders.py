@@ -1014,8 +1014,8 @@ def _utf7(match: re.Match[str]) -> list[tuple[str, int, int]]:
         text = match.group().encode("ascii").decode("utf-7")
     except UnicodeDecodeError:
         return []
-    if len(text) < 4 or not all(map(_text_byte, text.encode("utf-16-le")[::2])) or not text.isascii():
-        return []
+    if len(text) < 4 or not text.isascii() or not all(map(_text_byte, text.encode("ascii"))):
+        return []  # ASCII first: a run may decode to a lone surrogate, which no codec encodes
     return [(text, match.start(), match.end())]
 
 
