@@ -58,3 +58,23 @@ def test_blocked_episodes_land_in_the_warehouse_and_every_row_reconciles(tmp_pat
     }
     assert metadata["redaction_rejects"]["dropped_by_reason"].value == {"license_blocked": 1}
     assert metadata["redacted_corpus"]["records_in"].value == 3
+
+
+def test_an_episode_the_engine_fails_on_is_left_out_and_the_rest_of_the_day_goes_on(monkeypatch):
+    """An engine bug on one record (a UTF-7 run decoding to half a surrogate pair raised) failed the
+    whole day's corpus. The episode is now an ``engine_error`` row, never stored unredacted."""
+    from trajectory_platform.curation.redact import corpus
+
+    real = corpus.redact_row
+
+    def failing_on_ep2(episode, *args, **kwargs):
+        if episode.episode_id == "ep-2":
+            raise UnicodeEncodeError("utf-16-le", "\ud83d", 0, 1, "surrogates not allowed")
+        return real(episode, *args, **kwargs)
+
+    monkeypatch.setattr(corpus, "redact_row", failing_on_ep2)
+    result = redact_corpus(_verified(), b"k" * 32, measure_leaks=False)
+    rows = {row["episode_id"]: row for row in result.audit.to_pylist()}
+    assert rows["ep-2"]["reason"] == "engine_error" and "UnicodeEncodeError" in rows["ep-2"]["detail"]
+    assert "engine_error" in REDACTION_DROP_REASONS
+    assert [e for e in result.table.column("episode_id").to_pylist()] == ["ep-0"]

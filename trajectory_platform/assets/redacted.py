@@ -50,7 +50,8 @@ class RedactConfig(stage_config(RedactSettings)):  # type: ignore[misc]
         ),
         "redaction_rejects": AssetOut(
             description="Episodes the redaction stage left out, one row each with its reason key "
-            "(license_blocked: a restricted-license family; nesting_too_deep) and a detail.",
+            "(license_blocked: a restricted-license family; nesting_too_deep; out_of_class; "
+            "engine_error) and a detail.",
             automation_condition=PER_DAY_CONDITION,
             **declared("curation", AUDIT_SCHEMA, partition_expr="partition_date"),
         ),

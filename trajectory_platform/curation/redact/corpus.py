@@ -37,7 +37,7 @@ from trajectory_platform.curation.redact.leak import (
     measure_episode_leak,
 )
 from trajectory_platform.curation.redact.model import RedactionConfig
-from trajectory_platform.curation.redact.pseudonym import derive_key
+from trajectory_platform.curation.redact.pseudonym import derive_key, pseudonym_digest
 from trajectory_platform.curation.redact.settings import RedactSettings
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.parquet import ParquetAppender, read_file_batches
@@ -70,10 +70,11 @@ AUDIT_SCHEMA = pa.schema(
 )
 """One row per episode the stage leaves out (``rows_in == rows_out + audit rows``): ``reason`` is a
 key of :data:`REDACTION_DROP_REASONS`, ``detail`` says it for a person (never record text)."""
-REDACTION_DROP_REASONS = ("license_blocked", "nesting_too_deep", "out_of_class")
+REDACTION_DROP_REASONS = ("license_blocked", "nesting_too_deep", "out_of_class", "engine_error")
 """A restricted-licence family blocked at admission; a record nested too deep to redact; a field
 whose value is outside its class (:class:`~trajectory_platform.curation.redact.fields.OutOfClass`:
-an unknown vocabulary value, a timestamp that is no time, a secret in the episode id)."""
+an unknown vocabulary value, a timestamp that is no time, a secret in the episode id); an episode
+the engine failed on (a bug, named by its exception's type: the rest of the day goes on)."""
 AUDIT_IDENTITY = {
     "episode_id": "episode_id",
     "source_file": "source_file",
@@ -347,6 +348,9 @@ def redact_batches(
                 identity = audit_identity(episode, salt, config)
                 audit_rows.append(_audit_row(episode, identity, tier, "out_of_class", refused.detail))
                 continue
+            except Exception as failure:  # noqa: BLE001 - an engine bug leaves one episode out, not the day
+                audit_rows.append(_engine_failure_row(episode, tier, failure, salt, config))
+                continue
             seconds += time.perf_counter() - started
             kinds.update(f.kind for f in findings)
             stats["json_regressions"] += len(json_regressions(episode, redacted))
@@ -406,6 +410,23 @@ def audit_identity(episode: Episode, salt: bytes, config: RedactionConfig) -> di
         return values
     table = build_table(found, salt)
     return {column: text and rewrite(text, table, contexts[column]) for column, text in values.items()}
+
+
+def _engine_failure_row(
+    episode: Episode, tier: str, failure: Exception, salt: bytes, config: RedactionConfig
+) -> dict[str, Any]:
+    """The audit row of an episode the engine failed on (a bug: one such record, a UTF-7 run
+    decoding to half a surrogate pair, failed a whole day). It is left out, never stored
+    unredacted; its identity is redacted as usual or, if the engine fails there too, keyed digests."""
+    try:
+        identity = audit_identity(episode, salt, config)
+    except Exception:  # noqa: BLE001 - the same bug may hold for the identity's own text
+        identity = {
+            column: text and f"sha256-hmac:{pseudonym_digest(salt, text)}"
+            for column, text in ((c, attrgetter(p)(episode)) for c, p in AUDIT_IDENTITY.items())
+        }
+    detail = f"{type(failure).__name__} in the redaction engine: left out, never stored unredacted"
+    return _audit_row(episode, identity, tier, "engine_error", detail)
 
 
 def _audit_row(
