@@ -61,9 +61,14 @@ def test_openai_logs_say_why_they_are_unverifiable(openai_batch):
     assert outcome["openai:plain"] == ("unverifiable", "no_task_identity")
     assert outcome["openai:chat-metadata"] == ("unverifiable", "no_task_identity")
     assert outcome["openai:unknown"] == ("unverifiable", "unknown_task")
-    # the named task is judged on its oracle: the chat changed nothing, so S0 fails its tests
-    assert outcome["openai:known"][0] == "hard_negative"
-    assert result.unverifiable_by_reason() == {"no_task_identity": 2, "unknown_task": 1}
+    # the named task is a gym task, and the gym cannot replay another runtime's tools: its
+    # observations would be trusted unchecked (a forged one was admitted on its diff alone)
+    assert outcome["openai:known"] == ("unverifiable", "gym_log_not_replayable")
+    assert result.unverifiable_by_reason() == {
+        "gym_log_not_replayable": 1,
+        "no_task_identity": 2,
+        "unknown_task": 1,
+    }
 
 
 def test_the_detail_tells_a_person_what_to_fix(openai_batch):
@@ -110,8 +115,8 @@ def test_a_task_map_beside_the_logs_links_them_to_their_oracle(tmp_path):
     (tmp_path / "task_ids.json").write_text(json.dumps({"*": "calc-add"}))
     result = verify_episodes(ingest_paths([tmp_path]).episodes, {"calc-add": make_fixture()}, QUIET)
     outcome = {v.episode_id: (v.sink, v.reason) for v in result.verdicts}
-    assert outcome["openai:plain"][0] == "hard_negative", (
-        "judged on calc-add's oracle, as with metadata.task_id"
+    assert outcome["openai:plain"] == ("unverifiable", "gym_log_not_replayable"), (
+        "linked to calc-add, as with metadata.task_id: a gym task, which no other format replays on"
     )
     assert outcome["openai:unknown"] == ("unverifiable", "unknown_task"), "the record's own id wins"
 
@@ -161,7 +166,11 @@ def test_run_summary_reads_the_reasons_back_from_verified_traces(openai_batch, t
     assert unverifiable_reasons(tmp_path) == {}  # before the asset exists
     episodes, result = openai_batch
     write_parquet(verified_table(episodes, result), tmp_path / "parquet" / "verified_traces" / "all.parquet")
-    assert unverifiable_reasons(tmp_path) == {"no_task_identity": 2, "unknown_task": 1}
+    assert unverifiable_reasons(tmp_path) == {
+        "gym_log_not_replayable": 1,
+        "no_task_identity": 2,
+        "unknown_task": 1,
+    }
 
 
 def test_verified_traces_metadata_shows_the_reasons(openai_batch):
@@ -169,4 +178,8 @@ def test_verified_traces_metadata_shows_the_reasons(openai_batch):
 
     _, result = openai_batch
     metadata = verified_metadata(result)
-    assert metadata["unverifiable_reasons"].data == {"no_task_identity": 2, "unknown_task": 1}
+    assert metadata["unverifiable_reasons"].data == {
+        "gym_log_not_replayable": 1,
+        "no_task_identity": 2,
+        "unknown_task": 1,
+    }

@@ -236,3 +236,21 @@ def test_a_streamed_gym_log_under_schema_drift_replays_without_its_delivered_inp
     episode.delivered_inputs = []
     verdict = verify_episodes([episode], {"calc-add": fixture}, QUIET).verdicts[0]
     assert verdict.sink == "admitted", (verdict.sink, verdict.reason)
+
+
+def test_a_gym_tasks_log_in_another_format_is_unverifiable_whatever_it_claims():
+    """A record that names another format skipped the gym replay: the native record relabelled
+    ``openai`` with invented observations and a wrong edit, or an OpenAI chat log naming the task,
+    was admitted on its correct diff alone (red team). The gym cannot replay another runtime's
+    tools, so nothing shows such a log's observations happened."""
+    import dataclasses
+
+    genuine = make_episode("relabelled", pristine_turns(), fixed_files())
+    relabelled = dataclasses.replace(genuine, source_format="openai")
+    verdicts = verify_episodes(
+        [genuine, relabelled], {"calc-add": make_fixture()}, CascadeConfig(progress=False)
+    )
+    assert [(v.sink, v.reason) for v in verdicts.verdicts] == [
+        ("admitted", "passed_stages_1_to_4"),
+        ("unverifiable", "gym_log_not_replayable"),
+    ]

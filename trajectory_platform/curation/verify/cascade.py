@@ -433,6 +433,12 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             work,
             Finding("s0_digest_mismatch", f"episode ran on {recorded}, fixture S0 is {fixture.s0_digest}"),
         )
+    gym = fixture.handle
+    if isinstance(gym, Fixture) and gym.source != "environment" and episode.source_format != "native":
+        return _unverifiable(  # a record's own label decides nothing here: the replay would not run
+            work,
+            Finding("gym_log_not_replayable", "a gym task's log in another format than the runtime's own"),
+        )
     replay, retried = replay_confirmed(episode, fixture, _diff_of(work), config.dynamic.oracle_timeout_s)
     if replay is not None and replay.sink is not None:
         work.stages.append(replay.verdict())

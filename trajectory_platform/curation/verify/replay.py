@@ -1111,8 +1111,9 @@ def check_replay(
 
 def check_gym_events(episode: Episode, context: FixtureContext, diff: DiffView) -> ReplayCheck | None:
     """Stage 4's last check on an episode the gym's runtime logged (``native``, on a gym fixture;
-    ``None`` on any other: a log in another format that a task map links to a gym task ran under
-    its own tools, which the gym cannot replay, and is judged by the oracle alone): its events, replayed
+    ``None`` on any other: a log in another format on a gym task never gets here, it is
+    ``unverifiable`` as ``gym_log_not_replayable``, since the gym cannot replay the tools it ran
+    under and its observations would be trusted unchecked): its events, replayed
     (:func:`replay_gym_episode`), must give its recorded observations and its recorded diff. The
     gym's tools print the same thing every run, so any difference is the log's: ``replay_drift``,
     ``final_state_mismatch``, or ``replay_failed`` for an observation no tagged call made or a call

@@ -34,10 +34,13 @@ UNVERIFIABLE_REASONS = (
     "replay_nondeterministic",
     "replay_unsupported_call",
     "replay_failed",
+    "gym_log_not_replayable",
 )
 """Why an episode lands in ``unverifiable`` (its ``sink_reason``): the log names no task; it names
 a task no gym fixture or registered environment has; the fixture found carries no oracle to replay
-against; or the episode ran on another S0 than the fixture's; or re-executing the log on a brought
+against; or the episode ran on another S0 than the fixture's; a log of a gym task in another format
+than the gym runtime's own (its observations came from tools the gym cannot replay, so nothing
+shows they happened); or re-executing the log on a brought
 environment (``replay.py``) showed outputs other than those recorded (the same way on a second
 replay), drifted differently on two replays (the environment does not replay deterministically),
 met a call the environment cannot re-execute, or could not run."""
