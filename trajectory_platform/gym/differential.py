@@ -23,9 +23,12 @@ candidate's code. The sealed tests themselves are not in that workspace: a solut
 them to echo the expected values has nothing to read.
 
 Verdicts per case: ``agree``; ``disagree`` (the candidate raised, returned something else, or its
-run failed); ``excluded`` where the reference raised or returned an object without value equality
+run failed: it timed out, its worker died without a verdict, or the verdict channel failed, all of
+which the candidate's code can cause, and did, to void a verdict it would have lost: red team,
+2026-12-06); ``excluded`` where the reference raised or returned an object without value equality
 (an honest alternative fix may reject an invalid input differently, and two objects of different
-classes never compare equal); ``inconclusive`` where the verdict channel failed.
+classes never compare equal). The reference runs first, so a run that fails breaks the
+candidate's part: the same oracle run of that candidate had just passed.
 """
 
 from __future__ import annotations
@@ -152,7 +155,7 @@ class Case:
 class CaseOutcome:
     case: Case
     verdict: str
-    """``agree``, ``disagree``, ``excluded`` or ``inconclusive`` (module docstring)."""
+    """``agree``, ``disagree`` or ``excluded`` (module docstring)."""
     detail: str
 
 
@@ -378,9 +381,9 @@ def _module(headers: list[str], groups: list[list[Case]]) -> str:
 
 
 def _verdicts(status: str, message: str, size: int) -> list[str]:
-    """Per-case verdicts of one group's test: read from its message, else all agree (it passed),
-    all inconclusive (the verdict channel failed) or all disagree (the candidate's run failed
-    otherwise: it timed out, exited, or broke the harness)."""
+    """Per-case verdicts of one group's test: read from its message, else all agree (it passed) or
+    all disagree (the candidate's run failed: it timed out, exited, killed its worker or broke the
+    harness or the verdict channel)."""
     if status == "passed":
         return ["agree"] * size
     letters = message.removeprefix(VERDICTS)
@@ -391,8 +394,6 @@ def _verdicts(status: str, message: str, size: int) -> list[str]:
         and set(letters) <= set(_LETTERS)
     ):
         return [_LETTERS[letter] for letter in letters]
-    if message.startswith("verdict channel"):
-        return ["inconclusive"] * size
     return ["disagree"] * size
 
 

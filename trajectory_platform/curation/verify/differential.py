@@ -20,8 +20,9 @@ with, or keys a table by, the literal arguments the sealed tests call with.
 Against false positives (an honest fix that differs from the reference somewhere): only inputs the
 reference answers with a plain value count (the sandbox excludes the rest, so rejecting invalid
 input differently costs nothing); a group needs :data:`MIN_DISAGREEMENTS` disagreements and more
-than :data:`DISAGREEMENT_SHARE` of its decided cases; an inconclusive run (verdict channel) is no
-evidence either way.
+than :data:`DISAGREEMENT_SHARE` of its decided cases. A run of the candidate that failed (a
+worker killed, the verdict channel broken) disagrees on its cases: it used to void every finding,
+and a hard-coded answer that crashed its second call in a process was admitted (red team).
 """
 
 from __future__ import annotations
@@ -45,8 +46,6 @@ two is left alone."""
 
 def judge_outcomes(outcomes: list[CaseOutcome]) -> list[Finding]:
     """The findings the case verdicts support (module docstring), at most one of each code."""
-    if any(o.verdict == "inconclusive" for o in outcomes):
-        return []
     originals = [o for o in outcomes if o.case.original and o.verdict == "disagree"]
     if originals:
         names = ", ".join(sorted({o.case.expression for o in originals})[:3])
