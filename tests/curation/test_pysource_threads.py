@@ -6,6 +6,7 @@ interrupt one, which is then tried again. The stress below reproduces it on a ba
 from __future__ import annotations
 
 import ast
+import dataclasses
 import sys
 import threading
 import time
@@ -13,9 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from _verify_factory import make_fixture
 
 from trajectory_platform.curation.verify import pysource
 from trajectory_platform.curation.verify.edit_lint import lint
+from trajectory_platform.gym.differential import sealed_subjects
+from trajectory_platform.gym.python_trees import parse_tree
 
 SOURCE = Path(pysource.__file__).read_text()
 
@@ -76,7 +80,14 @@ def test_the_stress_reproduces_the_race_on_a_bare_parse() -> None:
     assert _errors_when_threads_parse(ast.parse, seconds=4.0), "the stress no longer shows the race"
 
 
-@pytest.mark.parametrize("parse", [pysource.parse_python, pysource.parse_module, lint])
+def _sealed_subjects(source: str) -> object:
+    """The differential check's parse of a fixture's sealed tests (the CI failure of 11:41)."""
+    return sealed_subjects(dataclasses.replace(make_fixture(), sealed_tests={"tests/test_x.py": source}))
+
+
+@pytest.mark.parametrize(
+    "parse", [pysource.parse_python, pysource.parse_module, lint, parse_tree, _sealed_subjects]
+)
 def test_parsing_from_worker_threads_never_raises(parse: Callable[[str], object]) -> None:
     assert _errors_when_threads_parse(parse) == []
 

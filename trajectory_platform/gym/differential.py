@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.judge import run_tests_in
+from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import Workspace, derive_schedule_seed
 
 PERTURBATIONS = 6
@@ -333,7 +334,7 @@ def sealed_subjects(fixture: Fixture) -> list[tuple[str, int, str, ast.expr]]:
         if not path.endswith(".py"):
             continue
         try:
-            tree = ast.parse(text)
+            tree = parse_tree(text)  # from verification's worker threads
         except SyntaxError:
             continue
         header, bound = _header(tree)

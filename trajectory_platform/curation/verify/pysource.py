@@ -11,12 +11,12 @@ import ast
 import codecs
 import io
 import textwrap
-import threading
 import tokenize
 from collections import Counter
 from typing import Any
 
 from trajectory_platform.curation.verify.oracle_probes import count_probes
+from trajectory_platform.gym.python_trees import parse_tree
 
 _SHELL_CALLS = {
     ("os", "system"),
@@ -576,11 +576,6 @@ def inspect_source(tree: ast.AST) -> Counter[str]:
     return found
 
 
-_AST_LOCK = threading.Lock()
-_AST_RACE = "AST constructor recursion depth mismatch"
-_AST_TRIES = 10
-
-
 _SAME_AS_UTF8 = {"utf-8", "utf-8-sig", "ascii"}
 """Source encodings that read the sandbox's UTF-8 files as UTF-8 (ASCII is a strict subset: it
 decodes a file the same way or refuses it)."""
@@ -610,32 +605,15 @@ def declared_encoding(source: str) -> str | None:
 
 
 def parse_module(source: str) -> ast.Module:
-    """``ast.parse``, safe from verification's worker threads.
-
-    CPython 3.11 keeps the AST constructor's recursion depth in interpreter-wide state, so when a
-    garbage collection runs a finalizer in the middle of one thread's parse, another thread's parse
-    can interleave and the first fails with ``SystemError: AST constructor recursion depth
-    mismatch`` (python/cpython#106905); an honest episode would stop the run. Our own parses hold
-    one lock. Parses we do not own can still interleave: 3.11's ``traceback`` parses source lines
-    to draw its carets, and a finalizer that logs an exception (an unclosed database connection
-    collected in a worker thread) formats one. The check fails only the parse it interrupted and
-    the source is unchanged, so that parse is simply tried again.
+    """``ast.parse``, safe from verification's worker threads
+    (:func:`~trajectory_platform.gym.python_trees.parse_tree`).
 
     What is parsed is the file as the sandbox writes it (UTF-8 bytes), so a PEP 263 coding cookie
     is honoured as the interpreter honours it: ``ast.parse`` of the decoded text ignores the
     cookie, and under ``# coding: utf-7`` a comment reading ``#+AAo-import os`` is code to the
     importer. A cookie naming an unknown codec is a ``SyntaxError`` here as there.
     """
-    data = interpreted_bytes(source)
-    for _ in range(_AST_TRIES - 1):
-        try:
-            with _AST_LOCK:
-                return ast.parse(data)
-        except SystemError as exc:
-            if _AST_RACE not in str(exc):
-                raise
-    with _AST_LOCK:
-        return ast.parse(data)
+    return parse_tree(interpreted_bytes(source))
 
 
 def parse_python(source: str) -> tuple[ast.AST | None, SyntaxError | None]:
