@@ -262,6 +262,17 @@ HIDDEN = {
         quopri.encodestring(b"ssh deploy@10.0.0.7 password: IhqSb1Gg", quotetabs=True).decode(),
         "IhqSb1Gg",
     ),
+    # an assignment alone, its spaces and "=" encoded: no sign but escapes side by side (full planting)
+    "quoted_printable_assignment_alone": (
+        quopri.encodestring(
+            b'api_secret = "Qm7v/TxR2pLk8sWz/NcE4hJa9dYf+Gb3uKo1/PHW"', quotetabs=True
+        ).decode(),
+        "Qm7v/TxR2pLk8sWz",
+    ),
+    "quoted_printable_assignment_alone_in_single_quotes": (
+        quopri.encodestring(b"client_secret = 'Zr8/Wq3LmT6yHc1v/Kd9PsXb+Fn4e/JgA'", quotetabs=True).decode(),
+        "Wq3LmT6yHc1v",
+    ),
     "binary_digits": (
         "decode me: " + " ".join(f"{b:08b}" for b in f"key = {AWS}".encode()),
         " ".join(f"{b:08b}" for b in AWS.encode()[4:]),
