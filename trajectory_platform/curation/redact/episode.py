@@ -86,13 +86,30 @@ _WORD_SHAPED = re.compile(
 ``Running``: a vowel in it; small letters alone: ``pnpm``, ``sftp``, ``https``), an acronym or log
 level (``HTTP``, ``INFO``), a number (``2024``) or a snake_case name (``pg_isready``): the shape of
 the text that starts or ends a message, rarely of a random secret's piece (``Fgxmr``, ``Q2vL``)."""
-_RUN_AFTER_JOIN = re.compile(r"[A-Za-z0-9_]+")
-_RUN_BEFORE_JOIN = re.compile(r"[A-Za-z0-9_]+$")
+_TOKEN_AFTER_JOIN = re.compile(r"[^A-Za-z0-9_]*+(?P<token>[A-Za-z0-9_+/=\-]+)")
+_TOKEN_BEFORE_JOIN = re.compile(r"(?P<token>[A-Za-z0-9_+/=\-]+)$")
+"""The token next to the join: runs of letters, digits and underscores glued by what joins the
+pieces of one (base64's ``+``, ``/`` and ``=``, a url-safe key's or a path's ``-``)."""
+_RUN = re.compile(r"[A-Za-z0-9_]+")
+_LONG_RUN = 8
+"""A run of a token this long or longer tells a random key (``TthHbtfbNTwBAXzY``) from text."""
 
 
-def _word_at_join(piece: str, run: re.Pattern[str]) -> bool:
-    found = run.search(piece)
-    return found is not None and len(found.group()) >= 3 and _WORD_SHAPED.fullmatch(found.group()) is not None
+def _word_at_join(piece: str, token: re.Pattern[str], last: bool) -> bool:
+    """Is the run of ``piece`` next to the join (its ``last`` run, or its first) word-shaped, and its
+    token's other long runs too? ``PHW`` of ``...bNTwBAXzY/PHW`` is the end of a base64 key, not an
+    acronym: read as one, it kept the key's first half from being redacted (``/var/log`` and
+    ``HTTP/1.1`` stay words)."""
+    found = token.search(piece)
+    runs = _RUN.findall(found.group("token")) if found else []
+    if not runs:
+        return False
+    word = runs[-1] if last else runs[0]
+    return (
+        len(word) >= 3
+        and _WORD_SHAPED.fullmatch(word) is not None
+        and all(len(run) < _LONG_RUN or _WORD_SHAPED.fullmatch(run) for run in runs)
+    )
 
 
 def _found(text: str, config: RedactionConfig) -> list[Finding]:
@@ -127,8 +144,8 @@ def split_across_messages(episode: Episode, config: RedactionConfig) -> list[Fin
         whole_right = straddling and any(f.start == 0 for f in _found(head, config))
         for finding in straddling:
             piece_left, piece_right = joined[finding.start : cut], joined[cut : finding.end]
-            if (whole_left and _word_at_join(piece_right, _RUN_AFTER_JOIN)) or (
-                whole_right and _word_at_join(piece_left, _RUN_BEFORE_JOIN)
+            if (whole_left and _word_at_join(piece_right, _TOKEN_AFTER_JOIN, last=False)) or (
+                whole_right and _word_at_join(piece_left, _TOKEN_BEFORE_JOIN, last=True)
             ):
                 continue  # one message shows the secret whole; the other's piece is its own text
             halves = ((i, piece_left), (i + 1, piece_right))
