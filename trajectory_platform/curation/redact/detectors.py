@@ -698,9 +698,12 @@ def find_named_literals(text: str) -> Iterator[Finding]:
 
 
 _BASE32_SEED = re.compile(
-    r"(?:(?<=^[+-])|(?<![A-Za-z0-9+/=_\-:]))[A-Z2-7]{16,64}(?:={1,6})?(?![A-Za-z0-9+/=_\-])", re.MULTILINE
+    r"(?:(?<=^[+-])|(?<![A-Za-z0-9+/=_\-:]))[A-Z2-7]{16,64}(?:={1,6})?(?![A-Za-z0-9+/=_]|-[^a-z])",
+    re.MULTILINE,
 )
-"""A seed standing alone, or right after a diff's ``+``/``-`` line marker (an added ``.env`` line)."""
+"""A seed standing alone, right after a diff's ``+``/``-`` line marker (an added ``.env`` line), or
+before a hyphen and a small letter (``<seed>-backup``: a name glued on after it, which no seed or
+uppercase identifier's own piece starts with)."""
 
 
 def _alphabet_like(token: str) -> bool:
@@ -859,6 +862,25 @@ def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> It
             yield Finding("SECRET", begin, match.end(), token, "entropy")
         elif layers < BASE64_DEPTH and (kind := _encoded_secret_kind(token, config, layers + 1)):
             yield Finding(kind, begin, match.end(), token, "base64")
+        elif layers < BASE64_DEPTH:
+            yield from _glued_encoded_pieces(token, begin, config, layers + 1)
+
+
+_GLUED_PIECE = re.compile(r"[^\-_]+")
+"""A piece of a token between the hyphens and underscores that glue a name to it."""
+
+
+def _glued_encoded_pieces(token: str, begin: int, config: RedactionConfig, layers: int) -> Iterator[Finding]:
+    """The pieces of a token glued by ``-`` or ``_`` (``<base32>-suffix``, ``backup_<base64>``) that
+    decode to text carrying a secret: neither base32 nor base64 holds ``-``, so a name glued to an
+    encoded credential made the whole token decode to nothing and the credential stayed."""
+    if "-" not in token and "_" not in token:
+        return
+    for piece in _GLUED_PIECE.finditer(token):
+        if len(piece.group()) >= config.min_entropy_length and (
+            kind := _encoded_secret_kind(piece.group(), config, layers)
+        ):
+            yield Finding(kind, begin + piece.start(), begin + piece.end(), piece.group(), "base64")
 
 
 _PUNCTUATED_RUN = re.compile(r"(?<![!-~])[!-~]{16,}(?![!-~])")
