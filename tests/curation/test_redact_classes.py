@@ -223,6 +223,25 @@ def test_a_secret_a_message_ends_with_leaves_the_next_message_alone(ending: str,
     assert not [f for f in findings if f.detector.endswith("+split")]
 
 
+@pytest.mark.parametrize(
+    ("ending", "starting"),
+    [
+        ('api_secret = "TthHbtfbNTwBAXzY/PHW', 'AHG7IBd0ks3GjueaOB2E"'),
+        ('client_secret = "Rk2vQ9xLm4TzW8pN/Abe', 'Hq7Ys3Fd1Kc6Vn0Jx5Gt"'),
+        ('api_key: "Wd3Nq8Lx5Rt1Zm7Kp/INFO', 'Bv6Hs2Jg9Cf4Ye0Ua3Xo"'),
+        ('secret = "Gm5Tq1Wz8Nx3Lr6Kv/test', 'Pc2Hd7Js4Fb9Ya0Ue5Xi"'),
+        ('password = "Hx7Kp2Wq9Lm4Zt6Nv/run', 'Yc3Fd8Js1Gb5Ra0Ue6Xo"'),
+    ],
+)
+def test_a_split_base64_key_whose_last_piece_looks_like_a_word_loses_both_halves(ending: str, starting: str):
+    """The run at the join was read alone: ``PHW`` after a ``/`` looked like an acronym, so the
+    first half of a key split across messages stayed while the second was redacted."""
+    episode = _conversation(ending, starting, "thanks")
+    text = canonical_json(redact_episode(episode, SALT)[0].to_dict())
+    first, second = ending.split()[-1].strip('"'), starting.split()[0].strip('"')
+    assert first[-12:] not in text and second not in text
+
+
 def test_a_split_secret_whose_head_reads_whole_still_loses_its_random_tail():
     episode = _conversation("password: Xk9mQ2vL8p", "R4wTq7Zc and that is all.", "thanks")
     text = canonical_json(redact_episode(episode, SALT)[0].to_dict())

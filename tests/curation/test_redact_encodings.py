@@ -235,6 +235,19 @@ HIDDEN = {
         "id=" + base64.b32encode(b"mysql -u root -pcackle9").decode().lower().rstrip("="),
         base64.b32encode(b"mysql -u root -pcackle9").decode().lower().rstrip("="),
     ),
+    # a name glued on with a hyphen or underscore: neither base32 nor base64 holds one, so the
+    # whole token decoded to nothing
+    "base32_with_a_name_glued_after": (
+        "upload "
+        + base64.b32encode(b'api_secret = "Qm7vTxR2pLk8sWzNcE4hJa9d"').decode().rstrip("=")
+        + "-suffix",
+        base64.b32encode(b'api_secret = "Qm7vTxR2pLk8sWzNcE4hJa9d"').decode().rstrip("=")[8:40],
+    ),
+    "base32_with_a_name_glued_after_an_underscore": (
+        "blob " + base64.b32encode(f"token: {GITHUB}".encode()).decode() + "_v2 stored",
+        base64.b32encode(f"token: {GITHUB}".encode()).decode()[8:40],
+    ),
+    "base32_seed_with_a_short_name_glued_after": ("otp Q336IN72UWT7ZYK5-v1", "Q336IN72UWT7ZYK5"),
     "base32_wrapped_at_76": (
         "$ base32 creds\n" + _wrapped(f"[default]\naws_access_key_id = {AWS}\n", 76, base64.b32encode),
         _wrapped(f"[default]\naws_access_key_id = {AWS}\n", 76, base64.b32encode).split("\n")[1],
@@ -261,6 +274,17 @@ HIDDEN = {
     "quoted_printable_spaces_encoded": (
         quopri.encodestring(b"ssh deploy@10.0.0.7 password: IhqSb1Gg", quotetabs=True).decode(),
         "IhqSb1Gg",
+    ),
+    # an assignment alone, its spaces and "=" encoded: no sign but escapes side by side (full planting)
+    "quoted_printable_assignment_alone": (
+        quopri.encodestring(
+            b'api_secret = "Qm7v/TxR2pLk8sWz/NcE4hJa9dYf+Gb3uKo1/PHW"', quotetabs=True
+        ).decode(),
+        "Qm7v/TxR2pLk8sWz",
+    ),
+    "quoted_printable_assignment_alone_in_single_quotes": (
+        quopri.encodestring(b"client_secret = 'Zr8/Wq3LmT6yHc1v/Kd9PsXb+Fn4e/JgA'", quotetabs=True).decode(),
+        "Wq3LmT6yHc1v",
     ),
     "binary_digits": (
         "decode me: " + " ".join(f"{b:08b}" for b in f"key = {AWS}".encode()),

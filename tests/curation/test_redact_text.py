@@ -71,6 +71,17 @@ def test_every_id_of_a_list_of_commit_ids_survives_and_a_key_after_one_does_not(
     assert first not in out and second not in out
 
 
+def test_a_long_list_of_ids_is_read_without_recursing_and_its_verdict_carries_to_the_last():
+    """Thousands of space-separated numbers (a tool's output) made the list-of-ids walk recurse once
+    per number: RecursionError, and the whole record dropped as nested too deep. Walked in a loop,
+    the list is kept, and a list of commit ids still carries its first id's evidence to its last."""
+    numbers = " ".join(str(10**39 + 7919 * i * i) for i in range(1500))
+    assert redact_text(numbers, SALT) == (numbers, [])
+    ids = " ".join(hashlib.sha1(str(i).encode()).hexdigest() for i in range(1500))
+    listed = f"parent {ids}\n"
+    assert redact_text(listed, SALT) == (listed, [])
+
+
 @pytest.mark.parametrize(
     "text",
     [

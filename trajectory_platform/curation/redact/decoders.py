@@ -58,11 +58,14 @@ _QUOTED_PRINTABLE_MARK = re.compile(r"=(?:3D|20|\r?\n)")
 """Where a sign of text quoted-printable throughout may be (a literal ``=`` first: a fast search),
 confirmed by :func:`_quoted_printable_text`. Text quoted-printable throughout (a MIME body,
 ``quopri``'s output): an encoded ``=`` after a name (``key=3Dvalue``, never a digest's
-``sha256=3D...``), an encoded space between words, or a soft line break where the encoder wraps at
+``sha256=3D...``), an encoded space between words, an encoded space or ``=`` next to another escape
+(``api_secret=20=3D=20"...``: an assignment whose spaces are encoded, ``quotetabs`` on; alone, it
+showed none of the other signs and its key stayed), or a soft line break where the encoder wraps at
 76 columns. In such text the escapes an encoder writes for text are undone: ``=3D``, a space or tab,
 a run of bytes (a UTF-8 character), a soft line break; a lone other escape is left as it stands
 (``sha256=06uRx...`` is a digest, not a control character and a name)."""
 _QP_ESCAPE = re.compile(r"(?:=[0-9A-F]{2}){2,}|=(?:3D|20|09)|=\r?\n")
+_ONE_QP_ESCAPE = re.compile(r"=[0-9A-F]{2}")
 _PRINTF_OCTAL = r"0[0-3][0-7]{2}"
 _UNICODE_ESCAPE = re.compile(
     rf"(?<!\\)\\+(?:0(?P<printf_octal>[0-3][0-7]{{2}})(?:(?=\\{_PRINTF_OCTAL})|(?<={_PRINTF_OCTAL}\\{_PRINTF_OCTAL}))"
@@ -470,6 +473,11 @@ def _quoted_printable_text(text: str) -> bool:
         if code == "3D" and before and not before.isdigit() and before != "=":
             return True
         if code == "20" and before.isalpha() and text[mark.end() : mark.end() + 1].isalpha():
+            return True
+        if code in ("3D", "20") and (
+            _ONE_QP_ESCAPE.match(text, mark.end())
+            or _ONE_QP_ESCAPE.fullmatch(text, max(0, mark.start() - 3), mark.start())
+        ):
             return True
         if code[0] in "\r\n" and mark.start() - (text.rfind("\n", 0, mark.start()) + 1) == 75:
             return True

@@ -698,9 +698,12 @@ def find_named_literals(text: str) -> Iterator[Finding]:
 
 
 _BASE32_SEED = re.compile(
-    r"(?:(?<=^[+-])|(?<![A-Za-z0-9+/=_\-:]))[A-Z2-7]{16,64}(?:={1,6})?(?![A-Za-z0-9+/=_\-])", re.MULTILINE
+    r"(?:(?<=^[+-])|(?<![A-Za-z0-9+/=_\-:]))[A-Z2-7]{16,64}(?:={1,6})?(?![A-Za-z0-9+/=_]|-[^a-z])",
+    re.MULTILINE,
 )
-"""A seed standing alone, or right after a diff's ``+``/``-`` line marker (an added ``.env`` line)."""
+"""A seed standing alone, right after a diff's ``+``/``-`` line marker (an added ``.env`` line), or
+before a hyphen and a small letter (``<seed>-backup``: a name glued on after it, which no seed or
+uppercase identifier's own piece starts with)."""
 
 
 def _alphabet_like(token: str) -> bool:
@@ -838,6 +841,7 @@ def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> It
     Path segments are scored one by one (a ``/``-separated path is not a key), digests named as
     digests and API object ids (``call_…``, ``toolu_…``) are left alone.
     """
+    digests: dict[tuple[int, int], bool] = {}
     for match in _CANDIDATE.finditer(text):
         token = match.group()
         if token.startswith("//") and text[match.start() - 1 : match.start()] == ":":
@@ -850,14 +854,33 @@ def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> It
         if "/" in token and not token.endswith("=") and any(map(_path_word, token.split("/"))):
             offset = begin
             for part in token.split("/"):
-                if len(part) >= config.min_entropy_length and _random_token(part, text, offset):
+                if len(part) >= config.min_entropy_length and _random_token(part, text, offset, digests):
                     yield Finding("SECRET", offset, offset + len(part), part, "entropy")
                 offset += len(part) + 1
             continue
-        if _random_token(token, text, begin):
+        if _random_token(token, text, begin, digests):
             yield Finding("SECRET", begin, match.end(), token, "entropy")
         elif layers < BASE64_DEPTH and (kind := _encoded_secret_kind(token, config, layers + 1)):
             yield Finding(kind, begin, match.end(), token, "base64")
+        elif layers < BASE64_DEPTH:
+            yield from _glued_encoded_pieces(token, begin, config, layers + 1)
+
+
+_GLUED_PIECE = re.compile(r"[^\-_]+")
+"""A piece of a token between the hyphens and underscores that glue a name to it."""
+
+
+def _glued_encoded_pieces(token: str, begin: int, config: RedactionConfig, layers: int) -> Iterator[Finding]:
+    """The pieces of a token glued by ``-`` or ``_`` (``<base32>-suffix``, ``backup_<base64>``) that
+    decode to text carrying a secret: neither base32 nor base64 holds ``-``, so a name glued to an
+    encoded credential made the whole token decode to nothing and the credential stayed."""
+    if "-" not in token and "_" not in token:
+        return
+    for piece in _GLUED_PIECE.finditer(token):
+        if len(piece.group()) >= config.min_entropy_length and (
+            kind := _encoded_secret_kind(piece.group(), config, layers)
+        ):
+            yield Finding(kind, begin + piece.start(), begin + piece.end(), piece.group(), "base64")
 
 
 _PUNCTUATED_RUN = re.compile(r"(?<![!-~])[!-~]{16,}(?![!-~])")
@@ -954,9 +977,10 @@ _STRUCTURED_NAME = re.compile(
 _FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}(?:\.\d+)*(?![\w\-])")
 
 
-def _random_token(token: str, text: str, start: int) -> bool:
+def _random_token(token: str, text: str, start: int, digests: dict[tuple[int, int], bool]) -> bool:
     """Entropy verdict for one candidate, with object ids, public keys, lockfile and package
-    digests, pod names and platform tags, and named digests exempt."""
+    digests, pod names and platform tags, and named digests exempt (``digests``: the verdicts
+    of :func:`_digest_by_evidence` so far in this text)."""
     if _ID_PREFIX.match(token) or _alphabet_like(token) or _STRUCTURED_NAME.fullmatch(token):
         return False
     if _FILE_EXTENSION.match(text, start + len(token)):
@@ -966,7 +990,7 @@ def _random_token(token: str, text: str, start: int) -> bool:
     if _PUBLIC_BEFORE.search(text, max(0, start - 48), start):
         return False
     bare = token.rstrip("=")
-    if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token)):
+    if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token), digests):
         return False
     if len(_SLUG_WORD.findall(token)) >= 2:
         # A slug (my-post-title-8f3a2b1c9d4e): its words are no key; a random piece counts alone.
@@ -1000,22 +1024,45 @@ def _reads_as_prose(decoded: str | None) -> bool:
     return _PATH.fullmatch(decoded.strip()) is not None
 
 
-def _digest_by_evidence(text: str, start: int, end: int) -> bool:
+def _digest_by_evidence(text: str, start: int, end: int, verdicts: dict[tuple[int, int], bool]) -> bool:
     """Is the hex run at ``text[start:end]`` shown to be a commit, object id or content digest?
 
     Its length proves nothing (a random 40-hex token is a fine API key). Evidence is what the log
     says around it: a naming word or prefix (``commit``, ``sha256:``, ``--hash=``, ``@``), a URL
-    or ref path (``/``), or the layout of ``git log`` / ``sha256sum`` output (the digest opens
-    its line and a name follows).
+    or ref path (``/``), the layout of ``git log`` / ``sha256sum`` output (the digest opens its
+    line and a name follows), or being the next id of a list whose earlier id has that evidence.
+
+    The list is walked back in a loop, not by recursion: a tool's output of thousands of
+    space-separated numbers made a chain as long as the output (RecursionError, the record
+    dropped). ``verdicts`` (a run's span to its verdict, one per text) keeps the walk linear
+    when the caller asks about the runs of a text in order: each stops at the run before it.
     """
-    if text.startswith("@", end):
-        return False  # a URL's user (https://<token>@github.com/...): a credential, whatever precedes
+    chain: list[tuple[int, int]] = []  # runs whose verdict is their predecessor's
+    verdict = False
+    while True:
+        if (start, end) in verdicts:
+            verdict = verdicts[start, end]
+            break
+        if text.startswith("@", end):
+            break  # a URL's user (https://<token>@github.com/...): a credential, whatever precedes
+        if _own_digest_evidence(text, start, end):
+            verdict = True
+            break
+        chain.append((start, end))
+        listed = _LISTED_AFTER.search(text, max(0, start - (end - start) - 8), start)
+        if not listed or len(listed.group(1)) != end - start:
+            break
+        start, end = listed.span(1)  # the previous id of a list of ids (git's ``parent A B``)
+    for link in chain:
+        verdicts[link] = verdict
+    return verdict
+
+
+def _own_digest_evidence(text: str, start: int, end: int) -> bool:
+    """The evidence :func:`_digest_by_evidence` reads around one hex run, its list aside."""
     before = text[max(0, start - 24) : start]
     if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..")):
         return True
-    listed = _LISTED_AFTER.search(text, max(0, start - (end - start) - 8), start)
-    if listed and len(listed.group(1)) == end - start and _digest_by_evidence(text, *listed.span(1)):
-        return True  # the next id of a list of ids (git's ``parent A B``, ``rev-list --parents``)
     line_start = text.rfind("\n", 0, start) + 1
     command = _GIT_REVISION_ARGUMENT.search(text, max(line_start, start - 200), start)
     if command and not _GIT_SEARCHED_OR_QUOTED.search(command.group()):

@@ -87,12 +87,30 @@ _WORD_SHAPED = re.compile(
 level (``HTTP``, ``INFO``), a number (``2024``) or a snake_case name (``pg_isready``): the shape of
 the text that starts or ends a message, rarely of a random secret's piece (``Fgxmr``, ``Q2vL``)."""
 _RUN_AFTER_JOIN = re.compile(r"[A-Za-z0-9_]+")
-_RUN_BEFORE_JOIN = re.compile(r"[A-Za-z0-9_]+$")
+_TOKEN_BEFORE_JOIN = re.compile(r"[A-Za-z0-9_+/=\-]+$")
+"""The token that ends a message: runs of letters, digits and underscores glued by what joins the
+pieces of one (base64's ``+``, ``/`` and ``=``, a url-safe key's ``-``)."""
+_RUN = re.compile(r"[A-Za-z0-9_]+")
+_LONG_RUN = 8
+"""A run of a token this long or longer tells a random key (``TthHbtfbNTwBAXzY``) from text."""
 
 
-def _word_at_join(piece: str, run: re.Pattern[str]) -> bool:
-    found = run.search(piece)
+def _word_after_join(piece: str) -> bool:
+    """Does the next message's piece start with a word-shaped run?"""
+    found = _RUN_AFTER_JOIN.search(piece)
     return found is not None and len(found.group()) >= 3 and _WORD_SHAPED.fullmatch(found.group()) is not None
+
+
+def _word_before_join(piece: str) -> bool:
+    """Does the first message's piece end with a word-shaped run, in a token with no long run that
+    is not one? ``PHW`` of ``...bNTwBAXzY/PHW`` is the end of a base64 key, not an acronym: read
+    as one, it kept the key's first half from being redacted. Only a message's end is read so:
+    a message's start is routinely a path of CamelCase names (``src/.../MyApplicationTests.java``),
+    which the word shape was not made for, and its first run alone decides there."""
+    found = _TOKEN_BEFORE_JOIN.search(piece)
+    runs = _RUN.findall(found.group()) if found else [""]
+    long_runs = [run for run in runs[:-1] if len(run) >= _LONG_RUN]
+    return len(runs[-1]) >= 3 and all(_WORD_SHAPED.fullmatch(run) for run in (runs[-1], *long_runs))
 
 
 def _found(text: str, config: RedactionConfig) -> list[Finding]:
@@ -127,8 +145,8 @@ def split_across_messages(episode: Episode, config: RedactionConfig) -> list[Fin
         whole_right = straddling and any(f.start == 0 for f in _found(head, config))
         for finding in straddling:
             piece_left, piece_right = joined[finding.start : cut], joined[cut : finding.end]
-            if (whole_left and _word_at_join(piece_right, _RUN_AFTER_JOIN)) or (
-                whole_right and _word_at_join(piece_left, _RUN_BEFORE_JOIN)
+            if (whole_left and _word_after_join(piece_right)) or (
+                whole_right and _word_before_join(piece_left)
             ):
                 continue  # one message shows the secret whole; the other's piece is its own text
             halves = ((i, piece_left), (i + 1, piece_right))
