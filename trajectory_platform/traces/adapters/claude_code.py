@@ -13,7 +13,11 @@ task's prompt); it replaces every event before it. Sidechain lines
 (sub-agent transcripts) and runtime lines (``system``, hooks, snapshots) were never shown to
 this conversation's model; they are counted in ``extra_json`` instead of becoming events. Runtime
 lines that name no session (``file-history-snapshot``, ``permission-mode``) are counted with the
-session of the nearest entry before them (else after them).
+session of the nearest entry before them (else after them). A rewound exchange stays in the file
+as a branch of the ``parentUuid`` tree: only the chain of the last entry is the conversation, the
+branches forking off it are counted as ``rewound``. Assistant lines the runtime wrote itself
+(``isApiErrorMessage``, model ``<synthetic>``) are counted as ``synthetic``, never model turns; a
+call the user refused at the permission prompt gets an observation of status ``refused``.
 
 The same adapter reads what Claude Code prints with ``--output-format stream-json`` and what the
 Claude Agent SDK yields: lines ``{"type": "system" | "assistant" | "user" | "result", "session_id"}``.
@@ -49,6 +53,51 @@ STREAM_TYPES = (*ENTRY_TYPES, "system", "result")
 """The lines of ``--output-format stream-json`` and of the Agent SDK's message stream."""
 RESULT_STATUS = {"success": "completed", "error_max_turns": "truncated"}
 """A ``result`` line's ``subtype`` -> terminal status (any other ``error_*`` is ``error``)."""
+SYNTHETIC_MODEL = "<synthetic>"
+"""The model Claude Code names on assistant lines it wrote itself (API errors, interruptions)."""
+USER_REJECTED = "The user doesn't want to proceed with this tool use"
+"""How Claude Code's tool result begins when the user refused the call at the permission prompt."""
+
+
+def _parent_of(entry: dict[str, Any]) -> Any:
+    """The entry an entry follows: ``parentUuid``, or across a compaction boundary (whose parent
+    is null) ``logicalParentUuid``."""
+    return entry.get("parentUuid") or entry.get("logicalParentUuid")
+
+
+def _rewound(entries: list[dict[str, Any]]) -> set[str]:
+    """Uuids of the entries on branches the user rewound away from.
+
+    Claude Code never deletes a rewound exchange: the new message names an earlier entry as its
+    ``parentUuid``, so the file holds a tree and the conversation is the chain from the last
+    entry back to the root. An entry off that chain is rewound when its own chain joins it (a
+    fork); one whose chain never joins (a parent this file does not hold, or none recorded) is
+    kept, as nothing shows it was abandoned.
+    """
+    by_uuid = {e["uuid"]: e for e in entries if isinstance(e.get("uuid"), str)}
+    leaf = next(
+        (
+            e
+            for e in reversed(entries)
+            if e.get("type") in ENTRY_TYPES and isinstance(e.get("uuid"), str) and not e.get("isSidechain")
+        ),
+        None,
+    )
+    active: set[str] = set()
+    node: dict[str, Any] | None = leaf
+    while node is not None and node["uuid"] not in active:
+        active.add(node["uuid"])
+        node = by_uuid.get(_parent_of(node))
+    joins: dict[str, bool] = {uuid: True for uuid in active}  # whether a chain reaches the active one
+    for entry in by_uuid.values():
+        path: dict[str, None] = {}  # the chain walked from this entry, in order
+        node = entry
+        while node is not None and node["uuid"] not in joins and node["uuid"] not in path:
+            path[node["uuid"]] = None
+            node = by_uuid.get(_parent_of(node))
+        reached = node is not None and joins.get(node["uuid"], False)
+        joins.update(dict.fromkeys(path, reached))
+    return {uuid for uuid, joined in joins.items() if joined and uuid not in active}
 
 
 def _session_of(entry: Any) -> str | None:
@@ -153,9 +202,13 @@ class ClaudeCodeAdapter(Adapter):
         skipped: Counter[str] = Counter()
         last_message_id: str | None = None
         stream: dict[str, Any] = {}
+        rewound = _rewound([r.value for r in record.value["lines"] if isinstance(r.value, dict)])
         for line in record.value["lines"]:
             entry = expect(line.value, dict, f"line {line.line}")
             kind = entry.get("type")
+            if entry.get("uuid") in rewound:
+                skipped["rewound"] += 1
+                continue
             if "session_id" in entry and (
                 kind == "result" or kind == "system" and entry.get("subtype") == "init"
             ):
@@ -171,6 +224,11 @@ class ClaudeCodeAdapter(Adapter):
                 episode.events.append(Event(kind="compaction", content=summary, replaces_through=through))
                 continue
             message = expect(entry.get("message"), dict, f"line {line.line}.message")
+            if kind == "assistant" and (
+                entry.get("isApiErrorMessage") is True or message.get("model") == SYNTHETIC_MODEL
+            ):
+                skipped["synthetic"] += 1  # the runtime's words (an API error), not the model's
+                continue
             stamp = optional_str(entry.get("timestamp"), f"line {line.line}.timestamp")
             if kind == "user" and entry.get("isCompactSummary") is True:
                 summary = text_of(message.get("content"), f"line {line.line}.message.content")
@@ -210,6 +268,9 @@ class ClaudeCodeAdapter(Adapter):
         if skipped:
             extra["skipped_entries"] = dict(sorted(skipped.items()))
         episode.extra_json = canonical_json(extra)
+        for event in episode.events:
+            if event.kind == "tool" and (event.content or "").startswith(USER_REJECTED):
+                event.status = "refused"  # refused before it ran, not a failure of the call
         name_tool_results(episode.events)
         return episode
 

@@ -12,6 +12,11 @@ without a tool call is the runtime refusing a malformed call (schema violation) 
 ``refusal`` event. State-change bookkeeping events (``agent_state_changed``, ``null``,
 ``change_agent_state``, ``recall`` requests) carry no conversation content and are skipped.
 
+Not every action is the model's: one the user ran (``source: user``, a command typed into the
+terminal) and its observation are user events (context the model is shown, never a call to train
+on or replay), and a ``condensation`` (the condenser forgetting events, with or without a summary)
+is a ``compaction`` event replacing through the last event it forgot.
+
 A command observation of the event-stream layout records the agent's shell directory after the
 command (``extras.metadata.working_dir``); the first one (where the runtime held the repository:
 ``/workspace``, ``/workspace/<repo>__<version>`` in evaluation runs) is kept as ``working_dir`` in
@@ -114,6 +119,8 @@ class OpenHandsAdapter(Adapter):
 
     def _convert(self, history: list[Any], episode: Episode, instruction: Any) -> None:
         last_response: str | None = None
+        index_of_id: dict[Any, int] = {}  # OpenHands event id -> index of the event it became
+        user_actions: set[Any] = set()  # ids of the actions the user ran
         for index, raw in enumerate(history):
             where = f"history[{index}]"
             expect(raw, dict, where)
@@ -130,35 +137,66 @@ class OpenHandsAdapter(Adapter):
                     )
                     episode.events.append(Event(kind=kind, content=content, timestamp=stamp))
                     last_response = None
-                    continue
-                metadata = raw.get("tool_call_metadata")
-                call_id = optional_str((metadata or {}).get("tool_call_id"), f"{where}.tool_call_id")
-                response_id, call = _model_call(metadata, call_id)
-                if call is None:
-                    rest = {k: v for k, v in args.items() if k not in ("thought", "action")}
-                    call = ToolCall(None, action, canonical_json(rest))
-                previous = episode.events[-1] if episode.events else None
-                if response_id and response_id == last_response and previous and previous.kind == "assistant":
-                    previous.tool_calls.append(call)
-                    continue
-                thought = args.get("thought") or args.get("final_thought")
-                content = text_of(thought, f"{where}.thought") if thought else None
-                if action == "finish":
-                    final = args.get("final_thought") or raw.get("message")
-                    episode.outcome.final_answer = text_of(final, f"{where}.message") or None
-                    episode.outcome.terminal_status = "completed"
-                event = Event(kind="assistant", content=content, tool_calls=[call], timestamp=stamp)
-                _usage_of(metadata, event)
-                episode.events.append(event)
-                last_response = response_id
+                elif action == "condensation":
+                    episode.events.append(_compaction(args, index_of_id, where, stamp))
+                    last_response = None
+                elif raw.get("source") == "user":
+                    if raw.get("id") is not None:
+                        user_actions.add(raw["id"])
+                    command = args.get("command", args.get("code", raw.get("message")))
+                    episode.events.append(
+                        Event(kind="user", content=text_of(command, f"{where}.command"), timestamp=stamp)
+                    )
+                    last_response = None
+                else:
+                    last_response = self._model_action(raw, args, episode, where, stamp, last_response)
             elif "observation" in raw:
                 kind = raw["observation"]
                 if kind in BOOKKEEPING:
                     continue
-                episode.events.append(self._observation(raw, kind, where, stamp))
+                if raw.get("cause") in user_actions:
+                    content = text_of(raw.get("content"), f"{where}.content")
+                    episode.events.append(Event(kind="user", content=content, timestamp=stamp))
+                else:
+                    episode.events.append(self._observation(raw, kind, where, stamp))
                 last_response = None
             else:
                 raise RecordError("unknown event", f"{where} is neither an action nor an observation")
+            if raw.get("id") is not None and episode.events:
+                index_of_id[raw["id"]] = len(episode.events) - 1  # joined to a turn: that turn
+
+    @staticmethod
+    def _model_action(
+        raw: dict[str, Any],
+        args: dict[str, Any],
+        episode: Episode,
+        where: str,
+        stamp: str | None,
+        last_response: str | None,
+    ) -> str | None:
+        """An action the agent's model proposed: a call, joined to the previous assistant turn when
+        both came from one model response. Returns that response's id."""
+        action = raw["action"]
+        metadata = raw.get("tool_call_metadata")
+        call_id = optional_str((metadata or {}).get("tool_call_id"), f"{where}.tool_call_id")
+        response_id, call = _model_call(metadata, call_id)
+        if call is None:
+            rest = {k: v for k, v in args.items() if k not in ("thought", "action")}
+            call = ToolCall(None, action, canonical_json(rest))
+        previous = episode.events[-1] if episode.events else None
+        if response_id and response_id == last_response and previous and previous.kind == "assistant":
+            previous.tool_calls.append(call)
+            return response_id
+        thought = args.get("thought") or args.get("final_thought")
+        content = text_of(thought, f"{where}.thought") if thought else None
+        if action == "finish":
+            final = args.get("final_thought") or raw.get("message")
+            episode.outcome.final_answer = text_of(final, f"{where}.message") or None
+            episode.outcome.terminal_status = "completed"
+        event = Event(kind="assistant", content=content, tool_calls=[call], timestamp=stamp)
+        _usage_of(metadata, event)
+        episode.events.append(event)
+        return response_id
 
     @staticmethod
     def _observation(raw: dict[str, Any], kind: str, where: str, stamp: str | None) -> Event:
@@ -223,6 +261,22 @@ class OpenHandsAdapter(Adapter):
         if working_dir:
             extra["working_dir"] = working_dir
         episode.extra_json = canonical_json(extra) if extra else None
+
+
+def _compaction(args: dict[str, Any], index_of_id: dict[Any, int], where: str, stamp: str | None) -> Event:
+    """A ``condensation`` action: the condenser (the runtime, not the model) dropped events from
+    what later calls see, optionally summarising them. It replaces through the last event it
+    forgot (``forgotten_events_end_id``, else the largest of ``forgotten_event_ids``); forgotten
+    events that became no event (bookkeeping) count as the nearest earlier one that did."""
+    end = args.get("forgotten_events_end_id")
+    ids = args.get("forgotten_event_ids")
+    if not isinstance(end, int) or isinstance(end, bool):
+        whole = [i for i in ids or [] if isinstance(i, int) and not isinstance(i, bool)]
+        end = max(whole) if whole else None
+    known = [i for i in index_of_id if isinstance(i, int) and end is not None and i <= end]
+    through = index_of_id[max(known)] if known else None
+    summary = optional_str(args.get("summary"), f"{where}.summary")
+    return Event(kind="compaction", content=summary, replaces_through=through, timestamp=stamp)
 
 
 def _first_working_dir(history: list[Any]) -> str | None:

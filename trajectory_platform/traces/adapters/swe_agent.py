@@ -4,7 +4,9 @@
 
 - Function-calling runs record ``tool_calls`` / ``tool`` messages with ids; text-action runs record
   the parsed ``action`` string, kept as a call without id named after its command word (the word
-  SWE-agent dispatches on) with the action text as recorded as its arguments.
+  SWE-agent dispatches on) with the action text as recorded as its arguments. The message's
+  ``content`` (thought plus action, the model's output) is the event's content; the ``thought``
+  is not copied to ``reasoning``. Demonstration messages (``is_demo``) are user context.
 - Per-step ``query`` / ``messages`` are what the model actually saw (see
   :func:`delivered_inputs_of` for which call each belongs to). Where they equal a prefix of the
   history the delivered input is that prefix (``event_indices``); where a history processor
@@ -63,10 +65,19 @@ def terminal_status_of(exit_status: str | None) -> str | None:
 
 
 def _event_of(message: Any, where: str, after_action: bool) -> Event:
-    """One history message; observations (``tool`` role, or the user turn after an action) are tool events."""
+    """One history message; observations (``tool`` role, or the user turn after an action) are tool events.
+
+    A demonstration message (``is_demo``) was shown to the model but is no step of this run:
+    whatever its role, it is a user event named ``demonstration`` (context, never a call to replay
+    or a target to train on). An assistant message's ``content`` is the model's whole output (its
+    ``thought`` followed by the action as written), so the thought stays there once: it is no
+    hidden reasoning, and copying it to ``reasoning`` too would show it twice.
+    """
     expect(message, dict, where)
     role = message.get("role")
     content = text_of(message.get("content"), f"{where}.content")
+    if _is_demo(message.get("is_demo")):
+        return Event(kind="user", content=_demo_text(message, content, where), name="demonstration")
     if role == "assistant":
         calls = [
             tool_call_of(c, f"{where}.tool_calls[{i}]") for i, c in enumerate(message.get("tool_calls") or [])
@@ -74,14 +85,29 @@ def _event_of(message: Any, where: str, after_action: bool) -> Event:
         action = optional_str(message.get("action"), f"{where}.action")
         if not calls and action and action.strip():
             calls = [ToolCall(id=None, name=action.strip().split()[0], arguments=action)]
-        return Event(kind="assistant", content=content, reasoning=message.get("thought"), tool_calls=calls)
+        thought = optional_str(message.get("thought"), f"{where}.thought")
+        return Event(kind="assistant", content=content or thought, tool_calls=calls)
     if role == "tool" or (role == "user" and after_action):
         ids = message.get("tool_call_ids") or [None]
         call_id = optional_str(ids[0], f"{where}.tool_call_ids")
         return Event(kind="tool", content=content, tool_call_id=call_id)
     if role in ("system", "user"):
-        return Event(kind=role, content=content, name="demonstration" if message.get("is_demo") else None)
+        return Event(kind=role, content=content)
     raise RecordError("unknown role", f"{where}.role is {named(role)}")
+
+
+def _is_demo(flag: Any) -> bool:
+    """SWE-agent writes ``is_demo: true``; a log re-serialised through text may hold ``"True"``."""
+    return flag is True or (isinstance(flag, str) and flag.strip().lower() == "true")
+
+
+def _demo_text(message: dict[str, Any], content: str | None, where: str) -> str | None:
+    """What the model saw of a demonstration message: its content, and a demonstrated action the
+    content does not already spell out (function-calling demos keep the action beside it)."""
+    action = (optional_str(message.get("action"), f"{where}.action") or "").strip()
+    if message.get("role") != "assistant" or not action or action in (content or ""):
+        return content
+    return f"{content}\n{action}" if content else action
 
 
 def events_of_history(history: Any, where: str) -> list[Event]:
@@ -151,7 +177,7 @@ class SweAgentAdapter(Adapter):
         episode.outcome.workspace_diff = optional_str(info.get("submission"), "info.submission")
         episode.task.fixture_id = instance
         episode.task.prompt = next(
-            (e.content for e in episode.events if e.kind == "user" and not e.name), None
+            (e.content for e in episode.events if e.kind == "user" and e.name != "demonstration"), None
         )
         model_stats = info.get("model_stats")
         extra = {
