@@ -358,3 +358,16 @@ def test_a_fixture_whose_reference_disagrees_still_takes_its_episodes_with_it():
     ]
     result = verify_episodes(episodes, {"calc-flaky": flaky}, QUIET)
     assert {v.sink for v in result.verdicts} == {"flaky_quarantine"}
+
+
+def test_a_run_that_does_not_cost_the_naive_order_survives_a_stage_4_tamper():
+    """Without the monolithic costing no advisory stage is measured for an episode stage 4 stopped:
+    the totals looked it up and the whole run raised KeyError (red team)."""
+    tests_edited = {
+        **fixed_files(),
+        "tests/test_ops.py": CALC_S0["tests/test_ops.py"] + "\n\ndef test_x():\n    assert True\n",
+    }
+    episode = make_episode("tamper_pass", pristine_turns(), tests_edited)
+    config = CascadeConfig(progress=False, cost_monolithic=False)
+    result = verify_episodes([episode], {"calc-add": make_fixture()}, config)
+    assert result.verdicts[0].sink == "tamper_quarantine" and result.ledger.monolithic == []

@@ -930,8 +930,11 @@ class _Totals:
         if not static.passed:
             return
         static_cost.passed += 1
+        advisory = measured.get("advisory")
+        if advisory is None:  # stopped at stage 4 in a run that does not cost the naive order
+            return
         advisory_cost.entered += 1
-        advisory_cost.wall_s += measured["advisory"].wall_s
+        advisory_cost.wall_s += advisory.wall_s
         advisory_cost.passed += 1
 
     def ledger(self, config: CascadeConfig, retired: set[str]) -> Ledger:
