@@ -371,3 +371,16 @@ def test_a_run_that_does_not_cost_the_naive_order_survives_a_stage_4_tamper():
     config = CascadeConfig(progress=False, cost_monolithic=False)
     result = verify_episodes([episode], {"calc-add": make_fixture()}, config)
     assert result.verdicts[0].sink == "tamper_quarantine" and result.ledger.monolithic == []
+
+
+def test_a_log_cannot_claim_another_licence_or_family_than_its_task():
+    """The licence decides fencing and the family split closure: a log that recorded ``MIT`` and
+    another family for a task under another licence kept them (red team). The task's win."""
+    import dataclasses
+
+    fixture = dataclasses.replace(make_fixture(), license="CC-BY-NC-4.0", repo_family="calc-nc")
+    episode = make_episode("claims_mit", pristine_turns(), fixed_files(), fixture=fixture)
+    episode.task.license, episode.task.repo_family = "MIT", "calc"
+    result = verify_episodes([episode], {"calc-add": fixture}, QUIET)
+    (row,) = verified_table([episode], result).to_pylist()
+    assert (row["task"]["license"], row["task"]["repo_family"]) == ("CC-BY-NC-4.0", "calc-nc")

@@ -323,13 +323,17 @@ def adopt_task_identity(episode: Episode, fixture: FixtureContext | None) -> Non
     A user's log names its task by id only (``metadata.task_id``, ``instance_id``); the task's
     licence, repository family, domain, tool family and statement are the environment's. Without
     them a linked episode would be licence-``unknown`` (quarantined before training) and in no
-    repository family (no split closure). Values the log does record are kept as recorded.
+    repository family (no split closure). The licence and the repository family are the task's
+    whatever the log says: they decide licence fencing and split closure, and a log claiming
+    ``MIT`` for a task under another licence was fenced as MIT (red team). Other values the log
+    does record (its own prompt's wording, ...) are kept as recorded.
     """
     if fixture is None or not isinstance(fixture.handle, Fixture):
         return
     known = fixture.handle.task_identity
     for name in ("prompt", "repo_family", "tool_family", "domain", "license"):
-        if getattr(episode.task, name) is None:
+        authoritative = name in ("license", "repo_family") and getattr(known, name) is not None
+        if authoritative or getattr(episode.task, name) is None:
             setattr(episode.task, name, getattr(known, name))
 
 
