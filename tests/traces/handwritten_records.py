@@ -1304,3 +1304,46 @@ PYDANTIC_AI_MESSAGES = [
 ]
 """A Pydantic AI run's ``all_messages_json()``: the prompts, a reasoned call the framework sent back
 as invalid (a retry prompt), the corrected call, its result, the answer."""
+
+_WEATHER_CALL = {
+    "role": "assistant",
+    "content": None,
+    "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'}}
+    ],
+}
+_WEATHER_TURNS = [_WEATHER_CALL, {"role": "tool", "tool_call_id": "c1", "content": "18C"}]
+_ASK_WEATHER = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Weather in Paris?"}]
+SPLIT_CONVERSATIONS = {
+    "trl_prompt_completion": {
+        "prompt": _ASK_WEATHER,
+        "completion": [*_WEATHER_TURNS, {"role": "assistant", "content": "18C in Paris."}],
+    },
+    "trl_preference": {
+        "prompt": _ASK_WEATHER,
+        "chosen": [{"role": "assistant", "content": "18C in Paris."}],
+        "rejected": [{"role": "assistant", "content": "I don't know."}],
+    },
+    "openai_dpo": {
+        "input": {"messages": _ASK_WEATHER, "tools": [], "parallel_tool_calls": True},
+        "preferred_output": [{"role": "assistant", "content": "18C in Paris."}],
+        "non_preferred_output": [{"role": "assistant", "content": "I don't know."}],
+    },
+    "input_output_messages": {
+        "id": "op-1",
+        "input": {"messages": _ASK_WEATHER},
+        "output": {"messages": [*_WEATHER_TURNS, {"role": "assistant", "content": "18C in Paris."}]},
+    },
+}
+"""One conversation split across sibling fields, the prompt in one and its continuation in another
+(TRL's conversational prompt-completion and preference rows, OpenAI's DPO fine-tuning rows, a
+logger's new messages under ``output``): each reads as system, user, then the continuation."""
+BRAINTRUST_SPAN = {
+    "id": "s1",
+    "root_span_id": "r1",
+    "input": _ASK_WEATHER,
+    "output": [{"index": 0, "message": _WEATHER_CALL, "logprobs": None, "finish_reason": "tool_calls"}],
+    "metadata": {"model": "gpt-4o"},
+}
+"""A Braintrust LLM span: the response's choices logged as the span's ``output``, without the
+response around them."""

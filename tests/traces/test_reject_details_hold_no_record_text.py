@@ -21,6 +21,7 @@ from handwritten_records import (
     BEDROCK_CONVERSE,
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
+    BRAINTRUST_SPAN,
     CLAUDE_STREAM,
     CODEX_EXEC_EVENTS,
     CODEX_SESSION,
@@ -39,6 +40,7 @@ from handwritten_records import (
     PYDANTIC_AI_MESSAGES,
     RESPONSES_RUN,
     SHAREGPT_RECORD,
+    SPLIT_CONVERSATIONS,
     STREAMED_GATEWAY_CALL,
 )
 
@@ -120,6 +122,8 @@ HANDWRITTEN = {
     "goose": GOOSE_SESSION,
     "goose-stream": GOOSE_STREAM,
     "chat-log-streamed": [STREAMED_GATEWAY_CALL],
+    "chat-log-preference": [SPLIT_CONVERSATIONS["openai_dpo"]],
+    "chat-log-choices": [BRAINTRUST_SPAN],
     "pydantic-ai": [{"messages": PYDANTIC_AI_MESSAGES}],
     **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
 }

@@ -11,7 +11,8 @@ wherever the record keeps them, rather than one adapter per gateway:
 
 - **The conversation and the response** are found as
   :mod:`~trajectory_platform.traces.adapters.chat_envelope` says: the longest list of role messages
-  within four levels of objects, and the first response of any provider's kind outside it.
+  within four levels of objects (or a prompt and its continuation kept apart, a preference row's
+  rejected side named in ``read_from``), and the first response of any provider's kind outside it.
 - **The call** is the object holding the conversation (its ``model``, ``tools``, ``system``,
   sampling parameters) with the conversation and the response put back where its provider's own
   record keeps them, and it is read by that provider's adapter (:data:`DIALECTS`: Bedrock Converse
@@ -229,8 +230,11 @@ class ChatLogAdapter(Adapter):
         read_from = {  # the record's own keys: episode data, redacted with it (details never are)
             "messages": ".".join(found.conversation_at),
             **({"response": ".".join(found.response_at)} if found.response else {}),
+            **({"continuation": ".".join(found.continuation_at)} if found.continuation_at else {}),
+            **({"alternatives": [".".join(at) for at in found.alternatives]} if found.alternatives else {}),
+            **({"not_read": [".".join(at) for at in found.not_read]} if found.not_read else {}),
         }
-        consumed = {found.conversation_at[0], *found.response_at[:1], "id"}
+        consumed = {found.conversation_at[0], *found.response_at[:1], *found.continuation_at[:1], "id"}
         rest = {k: v for k, v in value.items() if k not in consumed}
         episode.extra_json = canonical_json({"dialect": dialect, "read_from": read_from, **rest})
 

@@ -326,18 +326,31 @@ def _completions(value: Any) -> dict[str, Any] | None:
 
 def chat_response(key: str, value: Any) -> dict[str, Any] | None:
     """``value`` (the field ``key`` of a logged call) as the Chat Completions response it holds: a
-    response or an assistant message as it is, a stream of chunks (or its event text) assembled, a
-    list of completions (:data:`COMPLETION_LIST_KEYS`) as its choices; ``None`` when it holds no
+    response or an assistant message as it is, a response's choices alone as that response, a
+    stream of chunks (or its event text) assembled, a list of completions
+    (:data:`COMPLETION_LIST_KEYS`) as its choices; ``None`` when it holds no
     answer (:data:`UNREAD_STREAM` when it holds one this reader cannot add up)."""
     if is_chat_answer(value):
         return dict(value)
     if isinstance(value, str) and SSE_START.match(value):
         chunks = _chunks(_event_stream(value))
         return {UNREAD_STREAM: True} if chunks is None else _assembled(chunks)
+    if _is_choice_list(value):
+        return {"choices": list(value)}
     chunks = _chunks(value)
     if chunks is not None:
         return _assembled(chunks)
     return _completions(value) if key in COMPLETION_LIST_KEYS else None
+
+
+def _is_choice_list(value: Any) -> bool:
+    """A response's ``choices`` logged without the response around them (Braintrust's span
+    ``output``): objects each holding a ``message``."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(c, dict) and isinstance(c.get("message"), dict) for c in value)
+    )
 
 
 def carries_answer(record: dict[str, Any]) -> bool:
