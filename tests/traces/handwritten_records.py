@@ -1347,3 +1347,29 @@ BRAINTRUST_SPAN = {
 }
 """A Braintrust LLM span: the response's choices logged as the span's ``output``, without the
 response around them."""
+
+
+def _thread_message(mid: str, stamp: int, role: str, text: str) -> dict:
+    return {
+        "id": mid,
+        "object": "thread.message",
+        "created_at": stamp,
+        "role": role,
+        "content": [{"type": "text", "text": {"value": text, "annotations": []}}],
+    }
+
+
+ASSISTANTS_THREAD_TIED = {
+    "object": "list",
+    "data": [
+        _thread_message("msg_4", 1735000010, "assistant", "Second part: 42."),
+        _thread_message("msg_3", 1735000010, "assistant", "First part: computing."),
+        _thread_message("msg_2", 1735000005, "user", "What is 6*7? Two messages."),
+        _thread_message("msg_1", 1735000001, "user", "Hi"),
+    ],
+    "first_id": "msg_4",
+    "last_id": "msg_1",
+    "has_more": False,
+}
+"""An Assistants API thread listed newest first (its default order) in which two messages share a
+second."""

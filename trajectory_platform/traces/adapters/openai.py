@@ -207,12 +207,18 @@ def _speaker_roles(messages: list[Any]) -> list[Any]:
 
 
 def _in_time_order(messages: list[Any]) -> list[Any]:
-    """A listing written newest first (the Assistants API's thread messages: every message's
-    ``created_at`` strictly falling) reversed into the order it happened; any other list is kept in
-    its recorded order (never sorted)."""
+    """A listing written newest first (the Assistants API's thread messages) reversed into the
+    order it happened; any other list is kept in its recorded order (never sorted).
+
+    Newest first is when every message's ``created_at`` is no later than the one listed before it
+    and at least one is earlier. Stamps are whole seconds, so an agent's messages often tie: a tie
+    says nothing of the order, a fall says the list runs backwards, and a list that never rises
+    cannot be a chronological one that fell. Ties alone (every stamp equal) are no evidence, and
+    such a list keeps its recorded order."""
     stamps = [m.get("created_at") for m in messages if isinstance(m, dict)]
     numbers = [t for t in stamps if isinstance(t, int | float) and not isinstance(t, bool)]
-    if 1 < len(numbers) == len(messages) and all(a > b for a, b in zip(numbers, numbers[1:], strict=False)):
+    pairs = list(zip(numbers, numbers[1:], strict=False))
+    if 1 < len(numbers) == len(messages) and all(a >= b for a, b in pairs) and any(a > b for a, b in pairs):
         return messages[::-1]
     return messages
 
