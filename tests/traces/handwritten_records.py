@@ -1373,3 +1373,29 @@ ASSISTANTS_THREAD_TIED = {
 }
 """An Assistants API thread listed newest first (its default order) in which two messages share a
 second."""
+
+ANTHROPIC_PREFILL_CALL = {
+    "request": {
+        "body": {
+            "model": "claude-3-5-sonnet-20241022",
+            "max_tokens": 100,
+            "system": "Reply in JSON.",
+            "messages": [
+                {"role": "user", "content": "Give me a JSON object with key a=1"},
+                {"role": "assistant", "content": "{"},
+            ],
+        }
+    },
+    "response": {
+        "body": {
+            "id": "msg_p",
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "text", "text": '"a": 1}'}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": 20, "output_tokens": 6},
+        }
+    },
+}
+"""A gateway's log of an Anthropic call whose caller prefilled the answer (``{``): the model's
+response continues that text."""

@@ -131,6 +131,22 @@ def _choices_taken(calls: list[Envelope]) -> dict[str, Any]:
     return {CHOICES_TAKEN: taken} if taken else {}
 
 
+PREFILL_DIALECTS = ("anthropic", "bedrock")
+"""Providers that continue a request's last assistant message (a prefill the caller wrote, such as
+``{`` to hold Claude to JSON) instead of answering it with a turn of its own: Anthropic's Messages
+API, and Claude through Bedrock. The prefill and the continuation are one turn."""
+
+
+def _continues_prefill(prefill: Event, answer: Event) -> bool:
+    """Is ``answer`` the continuation of ``prefill``, the text the caller put in the model's mouth?"""
+    return (
+        prefill.kind == answer.kind == "assistant"
+        and prefill.content is not None
+        and not prefill.tool_calls
+        and prefill.reasoning is None
+    )
+
+
 def _same_turn(a: Event, b: Event) -> bool:
     return a.kind == b.kind == "assistant" and (a.content, [(c.name, c.arguments) for c in a.tool_calls]) == (
         b.content,
@@ -217,7 +233,7 @@ class ChatLogAdapter(Adapter):
         episode.source_format = self.name
         if found.response is not None:
             bare = self._read(dialect, record, src, unwrapped(found, False), found)
-            self._answer(found, episode, len(bare.events))
+            self._answer(found, episode, len(bare.events), dialect.name in PREFILL_DIALECTS)
         return episode, dialect.name
 
     @staticmethod
@@ -250,13 +266,18 @@ class ChatLogAdapter(Adapter):
             raise RecordError(error.reason, f"{error.detail} ({where})") from None
 
     @staticmethod
-    def _answer(found: Envelope, episode: Episode, asked: int) -> None:
+    def _answer(found: Envelope, episode: Episode, asked: int, prefills: bool) -> None:
         """The events from ``asked`` on are the response: the call's answer, whose input was the
         ``asked`` events before it (a delivered input). A conversation that already ended with the
-        answer keeps it once."""
+        answer keeps it once; where the provider ``prefills`` (:data:`PREFILL_DIALECTS`), an answer
+        to a conversation ending in assistant text continues that text: one turn, prefill first."""
         events = episode.events
         if len(events) == asked + 1 and asked and _same_turn(events[asked - 1], events[asked]):
             del events[asked:]
+            asked -= 1
+        elif prefills and 0 < asked < len(events) and _continues_prefill(events[asked - 1], events[asked]):
+            events[asked].content = (events[asked - 1].content or "") + (events[asked].content or "")
+            del events[asked - 1]
             asked -= 1
         if len(events) <= asked:
             return
