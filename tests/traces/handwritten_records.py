@@ -1399,3 +1399,41 @@ ANTHROPIC_PREFILL_CALL = {
 }
 """A gateway's log of an Anthropic call whose caller prefilled the answer (``{``): the model's
 response continues that text."""
+
+RESPONSES_CHAIN = [
+    {
+        "id": "resp_A",
+        "object": "response",
+        "previous_response_id": None,
+        "instructions": "Be brief.",
+        "input": [{"role": "user", "content": [{"type": "input_text", "text": "Weather in Paris?"}]}],
+        "output": [
+            {
+                "id": "fc_1",
+                "type": "function_call",
+                "name": "get_weather",
+                "call_id": "call_A1",
+                "arguments": '{"city":"Paris"}',
+            }
+        ],
+        "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}],
+        "metadata": {"task_id": "weather-1"},
+    },
+    {
+        "id": "resp_B",
+        "object": "response",
+        "previous_response_id": "resp_A",
+        "instructions": "Be brief.",
+        "input": [{"type": "function_call_output", "call_id": "call_A1", "output": "18C"}],
+        "output": [
+            {
+                "id": "msg_1",
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "18C in Paris.", "annotations": []}],
+            }
+        ],
+    },
+]
+"""A conversation kept on the server, logged one Responses API response a line: the second names
+the first (``previous_response_id``) and holds only the call's output and the answer."""
