@@ -1437,3 +1437,29 @@ RESPONSES_CHAIN = [
 ]
 """A conversation kept on the server, logged one Responses API response a line: the second names
 the first (``previous_response_id``) and holds only the call's output and the answer."""
+
+BRAINTRUST_TRACE = [
+    BRAINTRUST_SPAN,
+    {
+        "id": "s2",
+        "root_span_id": "r1",
+        "input": [*_ASK_WEATHER, *_WEATHER_TURNS],
+        "output": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "18C in Paris."},
+                "finish_reason": "stop",
+            }
+        ],
+    },
+    {
+        "id": "r1",
+        "root_span_id": "r1",
+        "span_parents": None,
+        "input": "Weather in Paris?",
+        "output": "18C in Paris.",
+        "metadata": {"task_id": "weather-1"},
+    },
+]
+"""A Braintrust trace: two LLM spans and the agent's root span (a task span restating the question
+and the answer, naming the task), every span naming its trace by ``root_span_id``."""

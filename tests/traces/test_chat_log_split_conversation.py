@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from handwritten_records import BRAINTRUST_SPAN, SPLIT_CONVERSATIONS
+from handwritten_records import BRAINTRUST_SPAN, BRAINTRUST_TRACE, SPLIT_CONVERSATIONS
 from log_files import one_episode, write_jsonl
 
 PROMPT = [("system", "Be brief."), ("user", "Weather in Paris?")]
@@ -83,3 +83,16 @@ def test_a_span_output_of_bare_choices_is_the_calls_answer(tmp_path: Path):
     answer = episode.events[-1]
     assert [c.name for c in answer.tool_calls] == ["get_weather"] and answer.finish_reason == "tool_calls"
     assert [d.response_event_index for d in episode.delivered_inputs] == [2]
+
+
+def test_the_spans_of_one_trace_are_one_episode_named_by_the_root_span(tmp_path: Path):
+    episode = one_episode(write_jsonl(tmp_path, "spans.jsonl", BRAINTRUST_TRACE))
+    assert [(e.kind, e.content) for e in episode.events] == [
+        *PROMPT,
+        ("assistant", None),
+        ("tool", "18C"),
+        ("assistant", "18C in Paris."),
+    ]
+    assert [d.response_event_index for d in episode.delivered_inputs] == [2, 4]
+    assert episode.task.fixture_id == "weather-1", "the root span names the task"
+    assert json.loads(episode.extra_json or "")["records_without_conversation"] == 1

@@ -22,6 +22,7 @@ from handwritten_records import (
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
     BRAINTRUST_SPAN,
+    BRAINTRUST_TRACE,
     CLAUDE_STREAM,
     CODEX_EXEC_EVENTS,
     CODEX_SESSION,
@@ -126,6 +127,7 @@ HANDWRITTEN = {
     "chat-log-streamed": [STREAMED_GATEWAY_CALL],
     "chat-log-preference": [SPLIT_CONVERSATIONS["openai_dpo"]],
     "chat-log-choices": [BRAINTRUST_SPAN],
+    "chat-log-spans": BRAINTRUST_TRACE,
     "pydantic-ai": [{"messages": PYDANTIC_AI_MESSAGES}],
     **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
 }

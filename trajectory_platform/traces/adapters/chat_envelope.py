@@ -179,8 +179,19 @@ def locate(record: dict[str, Any]) -> Envelope | None:
     return best
 
 
-RUN_KEYS = ("session_id", "sessionId", "trace_id", "traceId", "run_id", "runId", "thread_id", "threadId")
-"""Fields a gateway or logger names an agent run with, so its calls form one episode."""
+RUN_KEYS = (
+    "session_id",
+    "sessionId",
+    "trace_id",
+    "traceId",
+    "run_id",
+    "runId",
+    "thread_id",
+    "threadId",
+    "root_span_id",
+)
+"""Fields a gateway or logger names an agent run with, so its calls form one episode (Braintrust
+names a trace by its root span)."""
 RUN_SCOPES = ("metadata", "properties")
 
 

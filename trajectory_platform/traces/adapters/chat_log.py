@@ -23,10 +23,11 @@ wherever the record keeps them, rather than one adapter per gateway:
   it the call's delivered input; a conversation that already ends with the answer keeps it once.
 
 A gateway logs each call of an agent's run on its own line. Calls that name one run (a
-``session_id``, ``trace_id``, ``run_id`` or ``thread_id``: ``chat_envelope.RUN_KEYS``) are one
-record and one episode, built as the tracing platforms' runs are
-(:mod:`~trajectory_platform.traces.adapters.call_trace`: the conversation of the call that saw the
-most, every call a delivered input), not one overlapping episode per call.
+``session_id``, ``trace_id``, ``run_id``, ``thread_id`` or ``root_span_id``:
+``chat_envelope.RUN_KEYS``) are one record and one episode (a record of the run holding no model
+call, such as a tracer's root span, is counted, not read as one), built as the tracing platforms'
+runs are (:mod:`~trajectory_platform.traces.adapters.call_trace`: the conversation of the call that
+saw the most, every call a delivered input), not one overlapping episode per call.
 
 The record's own shape decides nothing else, so an envelope never seen before reads the same. A
 record whose conversation is the top-level ``messages`` with no response is the ``openai`` format,
@@ -92,6 +93,8 @@ TASK_ID_SOURCE = (
 )
 
 RUN = "run"
+NO_CONVERSATION = "records_without_conversation"
+"""The extra field saying how many records of a run held no model call."""
 
 
 def _task_id(value: dict[str, Any], found: Envelope | None) -> str | None:
@@ -197,19 +200,25 @@ class ChatLogAdapter(Adapter):
     def _run(self, record: RawRecord, src: SourceFile) -> Episode:
         """The calls of one run: the episode is the conversation of the call that saw the most, every
         call a delivered input (:func:`~trajectory_platform.traces.adapters.call_trace.conversation_of`);
-        the task id the first call naming one names."""
+        the task id the first record naming one names. A record of the run holding no conversation
+        (a tracer's root span of the agent, which restates its first question and last answer) is
+        no call: it may name the task, and how many there were is said in :data:`NO_CONVERSATION`."""
         read: list[tuple[Envelope, Episode, str]] = []
-        calls, tasks = [], []
-        for number, value in enumerate(record.value["calls"]):
+        calls, tasks, bare = [], [], 0
+        for value in record.value["calls"]:
             found = locate(value)
-            if found is None:
-                raise RecordError("missing field", f"call {number} of the run holds no list of role messages")
+            if found is None:  # a span of the run that is no model call (the agent's root span)
+                tasks.append(_task_id(value, None) if isinstance(value, dict) else None)
+                bare += 1
+                continue
             episode, dialect = self._call(record, src, found)
             answered = episode.delivered_inputs[0].response_event_index if episode.delivered_inputs else None
             seen = episode.events if answered is None else episode.events[:answered]
             calls.append(ModelCall(seen, None if answered is None else episode.events[answered]))
             read.append((found, episode, dialect))
             tasks.append(_task_id(value, found))
+        if not read:
+            raise RecordError("missing field", "no call of the run holds a list of role messages")
         episode = self.new_episode(record, src, f"{self.name}:{record.value[RUN]}")
         chosen = conversation_of(episode, calls)
         found, read_by, dialect = read[chosen]
@@ -217,7 +226,10 @@ class ChatLogAdapter(Adapter):
         episode.outcome = read_by.outcome
         episode.task.prompt = read_by.task.prompt
         episode.task.fixture_id = next((task for task in tasks if task is not None), None)
-        self._settings(found, episode, dialect, {"calls": len(calls), **_choices_taken([r[0] for r in read])})
+        without = {NO_CONVERSATION: bare} if bare else {}
+        self._settings(
+            found, episode, dialect, {"calls": len(calls), **without, **_choices_taken([r[0] for r in read])}
+        )
         return episode
 
     def _call(self, record: RawRecord, src: SourceFile, found: Envelope) -> tuple[Episode, str]:
