@@ -1304,3 +1304,162 @@ PYDANTIC_AI_MESSAGES = [
 ]
 """A Pydantic AI run's ``all_messages_json()``: the prompts, a reasoned call the framework sent back
 as invalid (a retry prompt), the corrected call, its result, the answer."""
+
+_WEATHER_CALL = {
+    "role": "assistant",
+    "content": None,
+    "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'}}
+    ],
+}
+_WEATHER_TURNS = [_WEATHER_CALL, {"role": "tool", "tool_call_id": "c1", "content": "18C"}]
+_ASK_WEATHER = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Weather in Paris?"}]
+SPLIT_CONVERSATIONS = {
+    "trl_prompt_completion": {
+        "prompt": _ASK_WEATHER,
+        "completion": [*_WEATHER_TURNS, {"role": "assistant", "content": "18C in Paris."}],
+    },
+    "trl_preference": {
+        "prompt": _ASK_WEATHER,
+        "chosen": [{"role": "assistant", "content": "18C in Paris."}],
+        "rejected": [{"role": "assistant", "content": "I don't know."}],
+    },
+    "openai_dpo": {
+        "input": {"messages": _ASK_WEATHER, "tools": [], "parallel_tool_calls": True},
+        "preferred_output": [{"role": "assistant", "content": "18C in Paris."}],
+        "non_preferred_output": [{"role": "assistant", "content": "I don't know."}],
+    },
+    "input_output_messages": {
+        "id": "op-1",
+        "input": {"messages": _ASK_WEATHER},
+        "output": {"messages": [*_WEATHER_TURNS, {"role": "assistant", "content": "18C in Paris."}]},
+    },
+}
+"""One conversation split across sibling fields, the prompt in one and its continuation in another
+(TRL's conversational prompt-completion and preference rows, OpenAI's DPO fine-tuning rows, a
+logger's new messages under ``output``): each reads as system, user, then the continuation."""
+BRAINTRUST_SPAN = {
+    "id": "s1",
+    "root_span_id": "r1",
+    "input": _ASK_WEATHER,
+    "output": [{"index": 0, "message": _WEATHER_CALL, "logprobs": None, "finish_reason": "tool_calls"}],
+    "metadata": {"model": "gpt-4o"},
+}
+"""A Braintrust LLM span: the response's choices logged as the span's ``output``, without the
+response around them."""
+
+
+def _thread_message(mid: str, stamp: int, role: str, text: str) -> dict:
+    return {
+        "id": mid,
+        "object": "thread.message",
+        "created_at": stamp,
+        "role": role,
+        "content": [{"type": "text", "text": {"value": text, "annotations": []}}],
+    }
+
+
+ASSISTANTS_THREAD_TIED = {
+    "object": "list",
+    "data": [
+        _thread_message("msg_4", 1735000010, "assistant", "Second part: 42."),
+        _thread_message("msg_3", 1735000010, "assistant", "First part: computing."),
+        _thread_message("msg_2", 1735000005, "user", "What is 6*7? Two messages."),
+        _thread_message("msg_1", 1735000001, "user", "Hi"),
+    ],
+    "first_id": "msg_4",
+    "last_id": "msg_1",
+    "has_more": False,
+}
+"""An Assistants API thread listed newest first (its default order) in which two messages share a
+second."""
+
+ANTHROPIC_PREFILL_CALL = {
+    "request": {
+        "body": {
+            "model": "claude-3-5-sonnet-20241022",
+            "max_tokens": 100,
+            "system": "Reply in JSON.",
+            "messages": [
+                {"role": "user", "content": "Give me a JSON object with key a=1"},
+                {"role": "assistant", "content": "{"},
+            ],
+        }
+    },
+    "response": {
+        "body": {
+            "id": "msg_p",
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "text", "text": '"a": 1}'}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": 20, "output_tokens": 6},
+        }
+    },
+}
+"""A gateway's log of an Anthropic call whose caller prefilled the answer (``{``): the model's
+response continues that text."""
+
+RESPONSES_CHAIN = [
+    {
+        "id": "resp_A",
+        "object": "response",
+        "previous_response_id": None,
+        "instructions": "Be brief.",
+        "input": [{"role": "user", "content": [{"type": "input_text", "text": "Weather in Paris?"}]}],
+        "output": [
+            {
+                "id": "fc_1",
+                "type": "function_call",
+                "name": "get_weather",
+                "call_id": "call_A1",
+                "arguments": '{"city":"Paris"}',
+            }
+        ],
+        "tools": [{"type": "function", "name": "get_weather", "parameters": {"type": "object"}}],
+        "metadata": {"task_id": "weather-1"},
+    },
+    {
+        "id": "resp_B",
+        "object": "response",
+        "previous_response_id": "resp_A",
+        "instructions": "Be brief.",
+        "input": [{"type": "function_call_output", "call_id": "call_A1", "output": "18C"}],
+        "output": [
+            {
+                "id": "msg_1",
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "18C in Paris.", "annotations": []}],
+            }
+        ],
+    },
+]
+"""A conversation kept on the server, logged one Responses API response a line: the second names
+the first (``previous_response_id``) and holds only the call's output and the answer."""
+
+BRAINTRUST_TRACE = [
+    BRAINTRUST_SPAN,
+    {
+        "id": "s2",
+        "root_span_id": "r1",
+        "input": [*_ASK_WEATHER, *_WEATHER_TURNS],
+        "output": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": "18C in Paris."},
+                "finish_reason": "stop",
+            }
+        ],
+    },
+    {
+        "id": "r1",
+        "root_span_id": "r1",
+        "span_parents": None,
+        "input": "Weather in Paris?",
+        "output": "18C in Paris.",
+        "metadata": {"task_id": "weather-1"},
+    },
+]
+"""A Braintrust trace: two LLM spans and the agent's root span (a task span restating the question
+and the answer, naming the task), every span naming its trace by ``root_span_id``."""

@@ -21,6 +21,8 @@ from handwritten_records import (
     BEDROCK_CONVERSE,
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
+    BRAINTRUST_SPAN,
+    BRAINTRUST_TRACE,
     CLAUDE_STREAM,
     CODEX_EXEC_EVENTS,
     CODEX_SESSION,
@@ -37,8 +39,10 @@ from handwritten_records import (
     MLFLOW_TRACE,
     OPENLLMETRY_TRACE,
     PYDANTIC_AI_MESSAGES,
+    RESPONSES_CHAIN,
     RESPONSES_RUN,
     SHAREGPT_RECORD,
+    SPLIT_CONVERSATIONS,
     STREAMED_GATEWAY_CALL,
 )
 
@@ -102,6 +106,7 @@ HANDWRITTEN = {
     "gemini": [GEMINI_REQUEST],
     "sharegpt": [SHAREGPT_RECORD],
     "openai-responses": [RESPONSES_RUN],
+    "openai-responses-chain": RESPONSES_CHAIN,
     "bedrock-converse": [{**BEDROCK_CONVERSE, "response": BEDROCK_RESPONSE}],
     "bedrock-invocation-log": [BEDROCK_INVOCATION_LOG],
     "langsmith": LANGSMITH_RUNS,
@@ -120,6 +125,9 @@ HANDWRITTEN = {
     "goose": GOOSE_SESSION,
     "goose-stream": GOOSE_STREAM,
     "chat-log-streamed": [STREAMED_GATEWAY_CALL],
+    "chat-log-preference": [SPLIT_CONVERSATIONS["openai_dpo"]],
+    "chat-log-choices": [BRAINTRUST_SPAN],
+    "chat-log-spans": BRAINTRUST_TRACE,
     "pydantic-ai": [{"messages": PYDANTIC_AI_MESSAGES}],
     **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
 }

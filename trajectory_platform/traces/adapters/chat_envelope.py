@@ -4,7 +4,12 @@ provider's own adapter reads (:mod:`~trajectory_platform.traces.adapters.chat_lo
 
 - **The conversation** is the longest list of role messages (every element an object with a
   ``role``, one of them a user or assistant turn), or of Responses API items, within
-  :data:`MAX_DEPTH` levels of objects.
+  :data:`MAX_DEPTH` levels of objects; or, where the record splits one conversation across
+  sibling fields, the prompt then its continuation (:func:`_joined`: TRL's ``prompt`` /
+  ``completion`` and ``prompt`` / ``chosen``, OpenAI DPO's ``input.messages`` /
+  ``preferred_output``, a logger's ``input.messages`` / ``output.messages``). A rejected
+  alternative (``rejected``, ``non_preferred_output``) and any other list of messages left off the
+  conversation are named (:attr:`Envelope.set_aside`), never dropped silently.
 - **The response** is the first Chat Completions response (``{"choices": [{"message"}]}``), Gemini
   response (``candidates``), Responses API response (``output`` items) or assistant message (an
   Anthropic response is one, and so is a Converse response's ``output.message``) outside the
@@ -39,6 +44,18 @@ MESSAGE_KEYS = ("content", "tool_calls", "function_call", "refusal", "name", *RE
 ``type``, ``stop_reason`` and ``usage`` are the call's, not the message's)."""
 
 Path = tuple[str, ...]
+
+PROMPT_KEYS = frozenset({"prompt", "input", "inputs", "request"})
+CONTINUATION_KEYS = frozenset(
+    {"completion", "completions", "output", "outputs", "response", "chosen", "preferred_output"}
+)
+REJECTED_KEYS = frozenset({"rejected", "non_preferred_output"})
+"""What the field holding a list of messages says it is: the prompt, the turns that continue it (a
+completion, a call's output, the preferred side of a preference pair), or the rejected side of a
+pair. A preference record's trajectory is its prompt and the chosen continuation: that is what DPO
+trains towards and what SFT on the same data keeps (TRL's ``chosen`` / OpenAI's
+``preferred_output``); the rejected side is a counter-example the agent never lived, so it is not
+made an episode of its own, but is named where the episode's extra fields say what was read."""
 
 
 def _is_conversation(value: Any) -> bool:
@@ -75,12 +92,73 @@ class Envelope:
     response_outer: tuple[dict[str, Any], ...] = ()
     """The objects around the response, nearest first: where a Converse response keeps its
     ``stopReason`` and ``usage`` beside ``output.message``."""
+    continuation_at: Path = ()
+    """Where the turns that continue the prompt at ``conversation_at`` were (empty: none apart)."""
+    alternatives: tuple[Path, ...] = ()
+    """Where the rejected sides of a preference pair are (kept in the record, not read as turns)."""
+    not_read: tuple[Path, ...] = ()
+    """Other lists of messages the conversation does not hold (kept in the record, named)."""
+
+
+def _side(path: Path) -> str | None:
+    """What the outermost field of ``path`` that says so calls the list: prompt, continuation or
+    rejected (:data:`PROMPT_KEYS`); None when no field names it."""
+    for key in path:
+        for side, keys in (
+            ("prompt", PROMPT_KEYS),
+            ("continuation", CONTINUATION_KEYS),
+            ("rejected", REJECTED_KEYS),
+        ):
+            if key in keys:
+                return side
+    return None
+
+
+def _holds(conversation: list[Any], part: list[Any]) -> bool:
+    """Is ``part`` a run of consecutive messages of ``conversation`` (a call's input, repeated in
+    the output that holds the whole conversation)?"""
+    return any(conversation[i : i + len(part)] == part for i in range(len(conversation) - len(part) + 1))
+
+
+def _joined(found: list[Envelope]) -> Envelope | None:
+    """The conversation of the lists ``found`` (in the record's order), as the module docstring
+    says: a prompt continued by a list a continuation field holds, the continuation alone when it
+    already starts with the prompt; the longest list when no field names a continuation."""
+    sides = [_side(e.conversation_at) for e in found]
+    kept = [e for e, side in zip(found, sides, strict=True) if side != "rejected"] or found
+    longest = max(kept, key=lambda e: len(e.conversation), default=None)
+    continuation = next((e for e, side in zip(found, sides, strict=True) if side == "continuation"), None)
+    prompt = next((e for e, side in zip(found, sides, strict=True) if side == "prompt"), None) or next(
+        (e for e, side in zip(found, sides, strict=True) if side is None), None
+    )
+    read = longest
+    if continuation is not None and prompt is not None:
+        same_kind = is_item_list(prompt.conversation) == is_item_list(continuation.conversation)
+        if continuation.conversation[: len(prompt.conversation)] == prompt.conversation:
+            read = continuation
+        elif same_kind:
+            read = Envelope(
+                [*prompt.conversation, *continuation.conversation],
+                prompt.conversation_at,
+                prompt.request,
+                continuation_at=continuation.conversation_at,
+            )
+    if read is None:
+        return None
+    used = (read.conversation_at, read.continuation_at)
+    rest = [(e, side) for e, side in zip(found, sides, strict=True) if e.conversation_at not in used]
+    rest = [
+        (e, side) for e, side in rest if side == "rejected" or not _holds(read.conversation, e.conversation)
+    ]
+    read.alternatives = tuple(e.conversation_at for e, side in rest if side == "rejected")
+    read.not_read = tuple(e.conversation_at for e, side in rest if side != "rejected")
+    return read
 
 
 def locate(record: dict[str, Any]) -> Envelope | None:
     """The conversation and response of ``record`` (see the module docstring), breadth first in
     the record's own key order; None without a conversation."""
-    best: Envelope | None = None
+    found: list[Envelope] = []
     response: tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]] | None = None
     queue: deque[tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]]] = deque([((), record, ())])
     while queue:
@@ -89,19 +167,31 @@ def locate(record: dict[str, Any]) -> Envelope | None:
             response = (path, node, outer)
             continue
         for key, child in node.items():
-            if _is_conversation(child) and (best is None or len(child) > len(best.conversation)):
-                best = Envelope(child, (*path, str(key)), node)
+            if _is_conversation(child):
+                found.append(Envelope(child, (*path, str(key)), node))
             elif response is None and not isinstance(child, dict) and (read := chat_response(key, child)):
                 response = ((*path, str(key)), read, (node, *outer))
             elif isinstance(child, dict) and len(path) < MAX_DEPTH:
                 queue.append(((*path, str(key)), child, (node, *outer)))
+    best = _joined(found)
     if best is not None and response is not None:
         best.response_at, best.response, best.response_outer = response
     return best
 
 
-RUN_KEYS = ("session_id", "sessionId", "trace_id", "traceId", "run_id", "runId", "thread_id", "threadId")
-"""Fields a gateway or logger names an agent run with, so its calls form one episode."""
+RUN_KEYS = (
+    "session_id",
+    "sessionId",
+    "trace_id",
+    "traceId",
+    "run_id",
+    "runId",
+    "thread_id",
+    "threadId",
+    "root_span_id",
+)
+"""Fields a gateway or logger names an agent run with, so its calls form one episode (Braintrust
+names a trace by its root span)."""
 RUN_SCOPES = ("metadata", "properties")
 
 
@@ -168,8 +258,9 @@ def unwrapped(found: Envelope, with_response: bool = True) -> dict[str, Any]:
     the conversation under the provider's key (``contents`` for Gemini's parts, else ``messages``)
     and the response where that provider's record keeps it (Gemini's ``response``, else the last
     message)."""
-    beside = found.response_at[:-1] == found.conversation_at[:-1]  # the answer is a field of the request
-    left_out = {found.conversation_at[-1], *(found.response_at[-1:] if beside else ())}
+    parent = found.conversation_at[:-1]
+    lists = (found.response_at, found.continuation_at, *found.alternatives, *found.not_read)
+    left_out = {found.conversation_at[-1], *(at[-1] for at in lists if at and at[:-1] == parent)}
     request = {k: v for k, v in found.request.items() if k not in left_out}
     response = found.response if with_response else None
     if any("parts" in message for message in found.conversation):

@@ -11,7 +11,8 @@ wherever the record keeps them, rather than one adapter per gateway:
 
 - **The conversation and the response** are found as
   :mod:`~trajectory_platform.traces.adapters.chat_envelope` says: the longest list of role messages
-  within four levels of objects, and the first response of any provider's kind outside it.
+  within four levels of objects (or a prompt and its continuation kept apart, a preference row's
+  rejected side named in ``read_from``), and the first response of any provider's kind outside it.
 - **The call** is the object holding the conversation (its ``model``, ``tools``, ``system``,
   sampling parameters) with the conversation and the response put back where its provider's own
   record keeps them, and it is read by that provider's adapter (:data:`DIALECTS`: Bedrock Converse
@@ -22,10 +23,11 @@ wherever the record keeps them, rather than one adapter per gateway:
   it the call's delivered input; a conversation that already ends with the answer keeps it once.
 
 A gateway logs each call of an agent's run on its own line. Calls that name one run (a
-``session_id``, ``trace_id``, ``run_id`` or ``thread_id``: ``chat_envelope.RUN_KEYS``) are one
-record and one episode, built as the tracing platforms' runs are
-(:mod:`~trajectory_platform.traces.adapters.call_trace`: the conversation of the call that saw the
-most, every call a delivered input), not one overlapping episode per call.
+``session_id``, ``trace_id``, ``run_id``, ``thread_id`` or ``root_span_id``:
+``chat_envelope.RUN_KEYS``) are one record and one episode (a record of the run holding no model
+call, such as a tracer's root span, is counted, not read as one), built as the tracing platforms'
+runs are (:mod:`~trajectory_platform.traces.adapters.call_trace`: the conversation of the call that
+saw the most, every call a delivered input), not one overlapping episode per call.
 
 The record's own shape decides nothing else, so an envelope never seen before reads the same. A
 record whose conversation is the top-level ``messages`` with no response is the ``openai`` format,
@@ -91,6 +93,8 @@ TASK_ID_SOURCE = (
 )
 
 RUN = "run"
+NO_CONVERSATION = "records_without_conversation"
+"""The extra field saying how many records of a run held no model call."""
 
 
 def _task_id(value: dict[str, Any], found: Envelope | None) -> str | None:
@@ -128,6 +132,22 @@ def _choices_taken(calls: list[Envelope]) -> dict[str, Any]:
             position = taken_choice(found.response or {}, "response")[0]
             taken.append({"call": number, "index": position, "of": len(choices)})
     return {CHOICES_TAKEN: taken} if taken else {}
+
+
+PREFILL_DIALECTS = ("anthropic", "bedrock")
+"""Providers that continue a request's last assistant message (a prefill the caller wrote, such as
+``{`` to hold Claude to JSON) instead of answering it with a turn of its own: Anthropic's Messages
+API, and Claude through Bedrock. The prefill and the continuation are one turn."""
+
+
+def _continues_prefill(prefill: Event, answer: Event) -> bool:
+    """Is ``answer`` the continuation of ``prefill``, the text the caller put in the model's mouth?"""
+    return (
+        prefill.kind == answer.kind == "assistant"
+        and prefill.content is not None
+        and not prefill.tool_calls
+        and prefill.reasoning is None
+    )
 
 
 def _same_turn(a: Event, b: Event) -> bool:
@@ -180,19 +200,25 @@ class ChatLogAdapter(Adapter):
     def _run(self, record: RawRecord, src: SourceFile) -> Episode:
         """The calls of one run: the episode is the conversation of the call that saw the most, every
         call a delivered input (:func:`~trajectory_platform.traces.adapters.call_trace.conversation_of`);
-        the task id the first call naming one names."""
+        the task id the first record naming one names. A record of the run holding no conversation
+        (a tracer's root span of the agent, which restates its first question and last answer) is
+        no call: it may name the task, and how many there were is said in :data:`NO_CONVERSATION`."""
         read: list[tuple[Envelope, Episode, str]] = []
-        calls, tasks = [], []
-        for number, value in enumerate(record.value["calls"]):
+        calls, tasks, bare = [], [], 0
+        for value in record.value["calls"]:
             found = locate(value)
-            if found is None:
-                raise RecordError("missing field", f"call {number} of the run holds no list of role messages")
+            if found is None:  # a span of the run that is no model call (the agent's root span)
+                tasks.append(_task_id(value, None) if isinstance(value, dict) else None)
+                bare += 1
+                continue
             episode, dialect = self._call(record, src, found)
             answered = episode.delivered_inputs[0].response_event_index if episode.delivered_inputs else None
             seen = episode.events if answered is None else episode.events[:answered]
             calls.append(ModelCall(seen, None if answered is None else episode.events[answered]))
             read.append((found, episode, dialect))
             tasks.append(_task_id(value, found))
+        if not read:
+            raise RecordError("missing field", "no call of the run holds a list of role messages")
         episode = self.new_episode(record, src, f"{self.name}:{record.value[RUN]}")
         chosen = conversation_of(episode, calls)
         found, read_by, dialect = read[chosen]
@@ -200,7 +226,10 @@ class ChatLogAdapter(Adapter):
         episode.outcome = read_by.outcome
         episode.task.prompt = read_by.task.prompt
         episode.task.fixture_id = next((task for task in tasks if task is not None), None)
-        self._settings(found, episode, dialect, {"calls": len(calls), **_choices_taken([r[0] for r in read])})
+        without = {NO_CONVERSATION: bare} if bare else {}
+        self._settings(
+            found, episode, dialect, {"calls": len(calls), **without, **_choices_taken([r[0] for r in read])}
+        )
         return episode
 
     def _call(self, record: RawRecord, src: SourceFile, found: Envelope) -> tuple[Episode, str]:
@@ -216,7 +245,7 @@ class ChatLogAdapter(Adapter):
         episode.source_format = self.name
         if found.response is not None:
             bare = self._read(dialect, record, src, unwrapped(found, False), found)
-            self._answer(found, episode, len(bare.events))
+            self._answer(found, episode, len(bare.events), dialect.name in PREFILL_DIALECTS)
         return episode, dialect.name
 
     @staticmethod
@@ -229,8 +258,11 @@ class ChatLogAdapter(Adapter):
         read_from = {  # the record's own keys: episode data, redacted with it (details never are)
             "messages": ".".join(found.conversation_at),
             **({"response": ".".join(found.response_at)} if found.response else {}),
+            **({"continuation": ".".join(found.continuation_at)} if found.continuation_at else {}),
+            **({"alternatives": [".".join(at) for at in found.alternatives]} if found.alternatives else {}),
+            **({"not_read": [".".join(at) for at in found.not_read]} if found.not_read else {}),
         }
-        consumed = {found.conversation_at[0], *found.response_at[:1], "id"}
+        consumed = {found.conversation_at[0], *found.response_at[:1], *found.continuation_at[:1], "id"}
         rest = {k: v for k, v in value.items() if k not in consumed}
         episode.extra_json = canonical_json({"dialect": dialect, "read_from": read_from, **rest})
 
@@ -246,13 +278,18 @@ class ChatLogAdapter(Adapter):
             raise RecordError(error.reason, f"{error.detail} ({where})") from None
 
     @staticmethod
-    def _answer(found: Envelope, episode: Episode, asked: int) -> None:
+    def _answer(found: Envelope, episode: Episode, asked: int, prefills: bool) -> None:
         """The events from ``asked`` on are the response: the call's answer, whose input was the
         ``asked`` events before it (a delivered input). A conversation that already ended with the
-        answer keeps it once."""
+        answer keeps it once; where the provider ``prefills`` (:data:`PREFILL_DIALECTS`), an answer
+        to a conversation ending in assistant text continues that text: one turn, prefill first."""
         events = episode.events
         if len(events) == asked + 1 and asked and _same_turn(events[asked - 1], events[asked]):
             del events[asked:]
+            asked -= 1
+        elif prefills and 0 < asked < len(events) and _continues_prefill(events[asked - 1], events[asked]):
+            events[asked].content = (events[asked - 1].content or "") + (events[asked].content or "")
+            del events[asked - 1]
             asked -= 1
         if len(events) <= asked:
             return

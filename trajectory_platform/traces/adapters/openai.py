@@ -207,12 +207,18 @@ def _speaker_roles(messages: list[Any]) -> list[Any]:
 
 
 def _in_time_order(messages: list[Any]) -> list[Any]:
-    """A listing written newest first (the Assistants API's thread messages: every message's
-    ``created_at`` strictly falling) reversed into the order it happened; any other list is kept in
-    its recorded order (never sorted)."""
+    """A listing written newest first (the Assistants API's thread messages) reversed into the
+    order it happened; any other list is kept in its recorded order (never sorted).
+
+    Newest first is when every message's ``created_at`` is no later than the one listed before it
+    and at least one is earlier. Stamps are whole seconds, so an agent's messages often tie: a tie
+    says nothing of the order, a fall says the list runs backwards, and a list that never rises
+    cannot be a chronological one that fell. Ties alone (every stamp equal) are no evidence, and
+    such a list keeps its recorded order."""
     stamps = [m.get("created_at") for m in messages if isinstance(m, dict)]
     numbers = [t for t in stamps if isinstance(t, int | float) and not isinstance(t, bool)]
-    if 1 < len(numbers) == len(messages) and all(a > b for a, b in zip(numbers, numbers[1:], strict=False)):
+    pairs = list(zip(numbers, numbers[1:], strict=False))
+    if 1 < len(numbers) == len(messages) and all(a >= b for a, b in pairs) and any(a > b for a, b in pairs):
         return messages[::-1]
     return messages
 
@@ -326,18 +332,31 @@ def _completions(value: Any) -> dict[str, Any] | None:
 
 def chat_response(key: str, value: Any) -> dict[str, Any] | None:
     """``value`` (the field ``key`` of a logged call) as the Chat Completions response it holds: a
-    response or an assistant message as it is, a stream of chunks (or its event text) assembled, a
-    list of completions (:data:`COMPLETION_LIST_KEYS`) as its choices; ``None`` when it holds no
+    response or an assistant message as it is, a response's choices alone as that response, a
+    stream of chunks (or its event text) assembled, a list of completions
+    (:data:`COMPLETION_LIST_KEYS`) as its choices; ``None`` when it holds no
     answer (:data:`UNREAD_STREAM` when it holds one this reader cannot add up)."""
     if is_chat_answer(value):
         return dict(value)
     if isinstance(value, str) and SSE_START.match(value):
         chunks = _chunks(_event_stream(value))
         return {UNREAD_STREAM: True} if chunks is None else _assembled(chunks)
+    if _is_choice_list(value):
+        return {"choices": list(value)}
     chunks = _chunks(value)
     if chunks is not None:
         return _assembled(chunks)
     return _completions(value) if key in COMPLETION_LIST_KEYS else None
+
+
+def _is_choice_list(value: Any) -> bool:
+    """A response's ``choices`` logged without the response around them (Braintrust's span
+    ``output``): objects each holding a ``message``."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(c, dict) and isinstance(c.get("message"), dict) for c in value)
+    )
 
 
 def carries_answer(record: dict[str, Any]) -> bool:

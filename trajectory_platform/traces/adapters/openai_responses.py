@@ -13,10 +13,18 @@ that is a bare item list (``result.to_input_list()`` of the Agents SDK). Items b
 recorded order: an assistant turn's reasoning, text and calls merge into one assistant event, as the
 model produced them in one response. An item type this adapter does not know rejects the record
 with its path and type (never dropped silently); fields no event takes are kept in ``extra_json``.
+
+A conversation kept on the server is logged one response a line, each naming the one it continues
+(``previous_response_id``) and holding only the new items (a call's output, the next user turn).
+The responses of one file that form such a chain are one record and one episode, in chain order
+(:func:`_chains`), since read apart the later ones answer calls they never show. A response that
+continues one the file does not hold once (not in it, or continued twice: a branch) stays apart,
+and a result it holds for a call made before it is rejected saying so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -58,6 +66,57 @@ ITEM_TYPES = {"message", "reasoning", *CLIENT_CALLS, *(f"{t}_output" for t in CL
 RANK = {"reasoning": 0, "content": 1, "tool_calls": 2}
 """The order a response writes an assistant turn's fields in."""
 RECORD_KEYS = ("id", "instructions", "input", "output", "tools", "object")
+CHAINED = "chained_responses"
+"""The framed record of a chain of responses: ``{CHAINED: [response, ...]}``, in chain order."""
+PREVIOUS = "previous_response_id"
+
+
+def _chains(records: list[RawRecord]) -> Iterator[RawRecord]:
+    """``records`` with each chain of responses (each naming the one before it by
+    :data:`PREVIOUS`) made one record, at its first response's place. A response continued by more
+    than one (a branch) links to none; a record in a cycle stays its own."""
+    by_id: dict[str, RawRecord] = {}
+    followers: dict[str, list[RawRecord]] = {}
+    for record in records:
+        value = record.value if record.error is None and isinstance(record.value, dict) else {}
+        if isinstance(value.get("id"), str):
+            by_id.setdefault(value["id"], record)
+        if isinstance(value.get(PREVIOUS), str):
+            followers.setdefault(value[PREVIOUS], []).append(record)
+    next_of = {id(by_id[p]): f[0] for p, f in followers.items() if len(f) == 1 and p in by_id}
+    linked = {id(record) for record in next_of.values()}
+    emitted: set[int] = set()
+    for record in records:
+        if id(record) in linked:
+            continue
+        chain, seen = [record], {id(record)}
+        while id(chain[-1]) in next_of and id(next_of[id(chain[-1])]) not in seen:
+            chain.append(next_of[id(chain[-1])])
+            seen.add(id(chain[-1]))
+        emitted |= seen
+        yield (
+            record
+            if len(chain) == 1
+            else RawRecord(record.line, record.json_path, {CHAINED: [r.value for r in chain]})
+        )
+    yield from (record for record in records if id(record) not in emitted)  # a cycle: no first response
+
+
+def _check_continuation(value: dict[str, Any], events: list[Event]) -> None:
+    """A response that continues one this file does not hold once answers, perhaps, a call made
+    before it: reject that naming :data:`PREVIOUS`, instead of as a result no call explains."""
+    if not isinstance(value.get(PREVIOUS), str):
+        return
+    called: set[str] = set()
+    for index, event in enumerate(events):
+        called.update(call.id for call in event.tool_calls if call.id)
+        if event.kind == "tool" and event.tool_call_id and event.tool_call_id not in called:
+            raise RecordError(
+                "orphan tool result",
+                f"events[{index}] answers a call made before this response: it continues the response "
+                f"its {PREVIOUS} names, which this file does not hold once (responses are stitched "
+                "by previous_response_id within one file)",
+            )
 
 
 def is_item_list(value: Any) -> bool:
@@ -201,17 +260,44 @@ class OpenAIResponsesAdapter(Adapter):
             or is_item_list(record.get("output"))
         )
 
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        """The file's records, a chain of responses (:data:`PREVIOUS`) one record."""
+        return _chains(list(super().frame(src)))
+
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
-        if not isinstance(value.get("input"), list | str) and not isinstance(value.get("output"), list):
-            raise RecordError("missing field", "record has neither an 'input' nor an 'output' item list")
-        episode = self.new_episode(record, src, adapter_episode_id(self.name, value.get("id"), value))
-        episode.task.fixture_id = chat_task_id(value)
-        read_chat_outcome(value, episode)
+        chained = CHAINED in value
+        responses = expect(value[CHAINED], list, CHAINED) if chained else [value]
+        first = expect(responses[0], dict, f"{CHAINED}[0]") if chained else value
+        episode = self.new_episode(record, src, adapter_episode_id(self.name, first.get("id"), first))
         turns = ItemTurns()
-        if value.get("instructions") is not None:
+        if first.get("instructions") is not None:
             turns.events.append(
-                Event(kind="system", content=_content_text(value["instructions"], "instructions"))
+                Event(kind="system", content=_content_text(first["instructions"], "instructions"))
+            )
+        for number, response in enumerate(responses):
+            where = f"{CHAINED}[{number}]." if chained else ""
+            response = expect(response, dict, f"{where}record")
+            self._items(response, where, turns)
+            episode.task.fixture_id = episode.task.fixture_id or chat_task_id(response)
+            read_chat_outcome(response, episode)
+            if response.get("tools") is not None and not episode.tools:
+                episode.tools = tool_specs_of(response["tools"], f"{where}tools")
+        _check_continuation(first, turns.events)
+        episode.events = turns.events
+        name_tool_results(episode.events)
+        episode.extra_json = extra_of(
+            {**first, **({CHAINED: [r.get("id") for r in responses]} if chained else {})}, RECORD_KEYS
+        )
+        return episode
+
+    @staticmethod
+    def _items(value: dict[str, Any], where: str, turns: ItemTurns) -> None:
+        """One response's request ``input`` then its ``output``, as events; its ``instructions``
+        are the first response's (a chained response that repeats them adds no turn)."""
+        if not isinstance(value.get("input"), list | str) and not isinstance(value.get("output"), list):
+            raise RecordError(
+                "missing field", f"{where}record has neither an 'input' nor an 'output' item list"
             )
         request = value.get("input")
         if isinstance(request, str):  # the shorthand: one user message
@@ -219,10 +305,4 @@ class OpenAIResponsesAdapter(Adapter):
         for key in ("input", "output"):
             items = value.get(key)
             for index, item in enumerate(items if isinstance(items, list) else []):
-                turns.add(item, f"{key}[{index}]")
-        episode.events = turns.events
-        name_tool_results(episode.events)
-        if value.get("tools") is not None:
-            episode.tools = tool_specs_of(value["tools"], "tools")
-        episode.extra_json = extra_of(value, RECORD_KEYS)
-        return episode
+                turns.add(item, f"{where}{key}[{index}]")
