@@ -29,7 +29,7 @@ from trajectory_platform.traces.adapters.base import (
     sampling_params_json,
     text_of,
 )
-from trajectory_platform.traces.adapters.content_parts import REDACTED, piece_of
+from trajectory_platform.traces.adapters.content_parts import REDACTED, AssistantParts, piece_of
 from trajectory_platform.traces.adapters.openai import carries_answer, extra_of, is_message_list
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
@@ -65,22 +65,19 @@ def assistant_events(content: Any, where: str) -> list[Event]:
     (:mod:`~trajectory_platform.traces.adapters.content_parts`), or rejects the record."""
     if not isinstance(content, list):
         return [Event(kind="assistant", content=text_of(content, where))]
-    event = Event(kind="assistant")
-    texts: list[str] = []
-    thoughts: list[str] = []
-    results: list[Event] = []
+    parts = AssistantParts(Event(kind="assistant"))
     for index, block in enumerate(content):
         at = f"{where}[{index}]"
         expect(block, dict, at)
         kind = block.get("type")
         if kind == "text":
-            texts.append(expect(block.get("text", ""), str, f"{at}.text"))
+            parts.texts.append(expect(block.get("text", ""), str, f"{at}.text"))
         elif kind == "thinking":
-            thoughts.append(expect(block.get("thinking", ""), str, f"{at}.thinking"))
+            parts.thoughts.append(expect(block.get("thinking", ""), str, f"{at}.thinking"))
         elif kind == "redacted_thinking":
-            thoughts.append(REDACTED)
+            parts.thoughts.append(REDACTED)
         elif kind in ("tool_use", "server_tool_use"):
-            event.tool_calls.append(
+            parts.turn.tool_calls.append(
                 ToolCall(
                     id=optional_str(block.get("id"), f"{at}.id"),
                     name=optional_str(block.get("name"), f"{at}.name"),
@@ -88,16 +85,8 @@ def assistant_events(content: Any, where: str) -> list[Event]:
                 )
             )
         else:
-            for piece, value in piece_of(block, at):
-                if piece == "call":
-                    event.tool_calls.append(value)
-                elif piece == "result":
-                    results.append(value)
-                else:
-                    (texts if piece == "text" else thoughts).append(value)
-    event.content = "\n".join(texts) if texts else None
-    event.reasoning = "\n".join(thoughts) if thoughts else None
-    return [event, *results]
+            parts.take(piece_of(block, at))
+    return parts.events()
 
 
 def user_events(content: Any, where: str) -> list[Event]:

@@ -30,6 +30,7 @@ message's own fields (where its parts, its reasoning, its answer sit) are in ``o
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -189,3 +190,30 @@ def pieces_of(content: list[Any], where: str, output: bool = False) -> list[Piec
     return [
         piece for index, part in enumerate(content) for piece in piece_of(part, f"{where}[{index}]", output)
     ]
+
+
+@dataclass
+class AssistantParts:
+    """An assistant turn's parts gathered in order: its text, reasoning and calls, and the results of
+    tools its provider ran within the turn (an MCP or server tool's), which follow it as tool events."""
+
+    turn: Event
+    texts: list[str] = field(default_factory=list)
+    thoughts: list[str] = field(default_factory=list)
+    results: list[Event] = field(default_factory=list)
+
+    def take(self, pieces: list[Piece]) -> None:
+        """Add the pieces a part read by its shape gave (:func:`piece_of`)."""
+        for piece, value in pieces:
+            if piece == "call":
+                self.turn.tool_calls.append(value)
+            elif piece == "result":
+                self.results.append(value)
+            else:
+                (self.texts if piece == "text" else self.thoughts).append(value)
+
+    def events(self) -> list[Event]:
+        """The turn, its text and reasoning joined, then the results it holds."""
+        self.turn.content = "\n".join(self.texts) if self.texts else None
+        self.turn.reasoning = "\n".join(self.thoughts) if self.thoughts else None
+        return [self.turn, *self.results]

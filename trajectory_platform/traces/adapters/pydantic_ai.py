@@ -34,7 +34,7 @@ from trajectory_platform.traces.adapters.base import (
     object_field,
     optional_str,
 )
-from trajectory_platform.traces.adapters.content_parts import REDACTED, output_text, piece_of
+from trajectory_platform.traces.adapters.content_parts import REDACTED, AssistantParts, output_text, piece_of
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
@@ -116,15 +116,15 @@ def _request(message: dict[str, Any], where: str) -> list[Event]:
 def _response(message: dict[str, Any], where: str) -> list[Event]:
     """What the model answered: one assistant event, then the results of tools its provider ran."""
     turn = Event(kind="assistant", timestamp=optional_str(message.get("timestamp"), f"{where}.timestamp"))
-    texts, thoughts, results = [], [], []
+    parts = AssistantParts(turn)
     for index, part in enumerate(expect(message.get("parts"), list, f"{where}.parts")):
         at = f"{where}.parts[{index}]"
         kind = expect(part, dict, at).get("part_kind")
         if kind == "text":
-            texts.append(expect(part.get("content"), str, f"{at}.content"))
+            parts.texts.append(expect(part.get("content"), str, f"{at}.content"))
         elif kind == "thinking":
             thought = part.get("content")
-            thoughts.append(thought if isinstance(thought, str) and thought else REDACTED)
+            parts.thoughts.append(thought if isinstance(thought, str) and thought else REDACTED)
         elif kind in CALL_PARTS:
             turn.tool_calls.append(
                 ToolCall(
@@ -134,22 +134,14 @@ def _response(message: dict[str, Any], where: str) -> list[Event]:
                 )
             )
         elif kind in RESULT_PARTS:
-            results.append(_result(part, at))
+            parts.results.append(_result(part, at))
         else:
-            for piece, value in piece_of(part, at):
-                if piece == "call":
-                    turn.tool_calls.append(value)
-                elif piece == "result":
-                    results.append(value)
-                else:
-                    (texts if piece == "text" else thoughts).append(value)
-    turn.content = "\n".join(texts) if texts else None
-    turn.reasoning = "\n".join(thoughts) if thoughts else None
+            parts.take(piece_of(part, at))
     usage = object_field(message, "usage")
     turn.input_tokens = usage.get("input_tokens", usage.get("request_tokens"))
     turn.output_tokens = usage.get("output_tokens", usage.get("response_tokens"))
     turn.finish_reason = optional_str(message.get("finish_reason"), f"{where}.finish_reason")
-    return [turn, *results]
+    return parts.events()
 
 
 class PydanticAIAdapter(Adapter):
