@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -13,13 +14,14 @@ from trajectory_platform.curation.redact import redact_episode
 from trajectory_platform.curation.redact.feedback import FeedbackRedactor, redact_feedback
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
-from trajectory_platform.environments.format import TaskEnvironment
+from trajectory_platform.environments.format import TaskEnvironment, load_environment, write_environment
 from trajectory_platform.environments.from_feedback import (
     CANDIDATE_REFUSALS,
     LINK_DROP_REASONS,
     FeedbackCandidate,
     candidates_from_feedback,
     validate_candidates,
+    write_validated,
 )
 from trajectory_platform.gym.sandbox import apply_diff, unified_diff
 from trajectory_platform.traces.feedback import FEEDBACK_TEXT_FIELDS, FeedbackRecord
@@ -175,6 +177,27 @@ def test_each_edit_that_cannot_be_a_fixture_says_why(scenario) -> None:
             assert SECRET not in candidate.refusal.detail
     assert outcome.candidate_counts()["validated"] == 1
     assert outcome.candidate_counts()["refused:not_validated"] == 1
+
+
+def test_the_review_folder_mirrors_the_outcome_and_stale_candidates_go(scenario, tmp_path: Path) -> None:
+    """A candidate written before its text changed (say, before a redaction fix) must not stay in the
+    folder with the text the corpus no longer holds; what a person put there that is not an
+    environment stays."""
+    env, _, _, _, outcome = scenario
+    root = tmp_path / "feedback_candidates"
+    stale = write_environment(
+        dataclasses.replace(env, task_id="calc-add+edit-0badcafe", statement=f"raw {SECRET}"),
+        root / "calc-add+edit-0badcafe",
+    )
+    (root / "notes.txt").write_text("reviewed on Monday\n")
+    (root / "drafts").mkdir()
+    folder = write_validated(outcome, root)
+    [validated] = [c for c in outcome.candidates if c.status == "validated"]
+    assert [load_environment(p).task_id for p in folder.written] == [validated.task_id]
+    assert folder.removed == [stale] and not stale.exists()
+    assert sorted(p.name for p in root.iterdir()) == sorted([folder.written[0].name, "notes.txt", "drafts"])
+    again = write_validated(outcome, root)
+    assert (again.written, again.removed) == (folder.written, [])
 
 
 def test_a_correction_is_a_reported_t_div_and_bad_links_are_counted(scenario) -> None:

@@ -26,7 +26,7 @@ from dagster import AssetExecutionContext, AssetIn, BackfillPolicy, MetadataValu
 
 from trajectory_platform.assets._house import declared, tally_metadata
 from trajectory_platform.curation.feedback_candidates import propose_candidates
-from trajectory_platform.environments.from_feedback import CANDIDATE_SCHEMA, FeedbackOutcome
+from trajectory_platform.environments.from_feedback import CANDIDATE_SCHEMA, FeedbackOutcome, ReviewFolder
 from trajectory_platform.environments.registry import EnvironmentCatalog
 from trajectory_platform.resources import TraceSourceResource, WorkdirResource
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
@@ -92,7 +92,7 @@ def feedback_candidates(
 ) -> Output:
     """Link feedback to redacted episodes, keep edits on policy gaps (triage first), redact each edit
     with its episode, derive candidates, validate them, write the valid ones."""
-    outcome, written = propose_candidates(
+    outcome, folder = propose_candidates(
         production_feedback,
         redacted_corpus,
         redaction_rejects,
@@ -100,18 +100,22 @@ def feedback_candidates(
         secrets_salt.key(),
         workdir.artifact_dir("feedback_candidates"),
     )
-    context.log.info(f"feedback candidates: {outcome.candidate_counts()}, {len(written)} written")
-    return Output(outcome.candidates_table(), metadata=_candidate_metadata(outcome, len(written)))
+    context.log.info(
+        f"feedback candidates: {outcome.candidate_counts()}, {len(folder.written)} for review, "
+        f"{len(folder.removed)} stale removed"
+    )
+    return Output(outcome.candidates_table(), metadata=_candidate_metadata(outcome, folder))
 
 
-def _candidate_metadata(outcome: FeedbackOutcome, written: int) -> dict:
+def _candidate_metadata(outcome: FeedbackOutcome, folder: ReviewFolder) -> dict:
     tally = outcome.tally()
     return {
         **tally_metadata(tally),
         "linked": tally.kept,
         "unlinked": tally.dropped.get("unknown_episode", 0) + tally.dropped.get("left_out_by_redaction", 0),
         "candidates": MetadataValue.json(outcome.candidate_counts()),
-        "written_for_review": written,
+        "written_for_review": len(folder.written),
+        "stale_removed": len(folder.removed),
         "candidate_t_div": MetadataValue.json(
             [
                 {"episode_id": d.episode_id, "turn_index": d.turn_index, "source": d.source}

@@ -26,6 +26,7 @@ from trajectory_platform.curation.redact.pseudonym import derive_key
 from trajectory_platform.environments.format import TaskEnvironment
 from trajectory_platform.environments.from_feedback import (
     FeedbackOutcome,
+    ReviewFolder,
     candidates_from_feedback,
     validate_candidates,
     write_validated,
@@ -69,13 +70,13 @@ def propose_candidates(
     master_key: bytes,
     out: Path,
     runs: int = DEFAULT_RUNS,
-) -> tuple[FeedbackOutcome, list[Path]]:
+) -> tuple[FeedbackOutcome, ReviewFolder]:
     """Link ``feedback`` (a ``production_feedback`` table) to the redacted corpus's episodes, turn
     each edit on a policy gap into a candidate built from redacted text only (the redaction salt
     derived from ``master_key`` as the corpus derived it, so pseudonyms match), validate the
     candidates and write the validated ones under ``out``. Feedback on an episode in ``rejects``
     (``redaction_rejects``: left out of the corpus) is counted with that stage's reason. Returns the
-    outcome and the directories written."""
+    outcome and what was written to (and removed from) ``out``."""
     records = table_to_feedback(feedback)
     episodes, triage = corpus_episodes(corpus_files, {r.episode_id for r in records})
     redaction = FeedbackRedactor(derive_key(master_key, "redaction"))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
+import shutil
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +39,12 @@ from typing import Protocol
 
 import pyarrow as pa
 
-from trajectory_platform.environments.format import EnvironmentFormatError, TaskEnvironment, write_environment
+from trajectory_platform.environments.format import (
+    ENVIRONMENT_FILE,
+    EnvironmentFormatError,
+    TaskEnvironment,
+    write_environment,
+)
 from trajectory_platform.environments.registry import safe_dirname
 from trajectory_platform.environments.validate import (
     DEFAULT_RUNS,
@@ -355,10 +361,26 @@ def validate_candidates(outcome: FeedbackOutcome, runs: int = DEFAULT_RUNS) -> F
     return outcome
 
 
-def write_validated(outcome: FeedbackOutcome, root: Path) -> list[Path]:
+@dataclass(frozen=True)
+class ReviewFolder:
+    """What :func:`write_validated` did to the review folder: the candidate directories it holds
+    now (in candidate order) and the stale ones it removed."""
+
+    written: list[Path]
+    removed: list[Path]
+
+
+def write_validated(outcome: FeedbackOutcome, root: Path) -> ReviewFolder:
     """Write each validated candidate as an environment directory under ``root`` for a person to
     review and import (``trajectory-platform env import``); one already there is left as it is
-    (same task id, same reference). Returns the directories, in candidate order.
+    (its name holds the digest of its reference, so the same name is the same candidate).
+
+    The folder mirrors this outcome: an environment directory under ``root`` that is not one of
+    its validated candidates is removed. A candidate stops being proposed when its edit stops
+    validating or its text changes (a redaction fix changes the reference, and with it the name), and
+    a directory left from before would keep text the corpus no longer holds, raw secrets included.
+    Only environment directories (and half-written ones: the staging directory gets its
+    ``environment.json`` first) are removed; anything else a person put there stays.
 
     Nothing is registered here: an edit mixes correction with preference, so a validated candidate
     is a proposal until someone imports it.
@@ -371,7 +393,15 @@ def write_validated(outcome: FeedbackOutcome, root: Path) -> list[Path]:
         if not target.exists():
             write_environment(candidate.environment, target)
         written.append(target)
-    return written
+    current = set(written)
+    stale = sorted(
+        entry
+        for entry in (Path(root).iterdir() if Path(root).is_dir() else ())
+        if entry not in current and (entry / ENVIRONMENT_FILE).is_file()
+    )
+    for entry in stale:
+        shutil.rmtree(entry)
+    return ReviewFolder(written, stale)
 
 
 def _unlinked(record: FeedbackRecord, left_out_because: str | None) -> Drop:
