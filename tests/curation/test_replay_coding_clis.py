@@ -435,3 +435,48 @@ def test_a_goose_edit_status_replay_contradicts_is_drift_and_an_undo_is_unsuppor
     undo = (*editor("undo_edit"), "Undone", False)
     (verdict,) = verify([goose_session(tmp_path / "b" / "s.jsonl", [*GOOSE_CALLS, undo])], environment())
     assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_unsupported_call")
+
+
+# ------------------------------------------------------------------ a recorded failure replay never saw
+
+CRASH = 'Traceback (most recent call last):\n  File "reproduce.py", line 2\nNameError: name "add"'
+
+
+def test_a_goose_shell_output_recorded_as_a_crash_that_replay_ran_clean_is_drift_not_a_recovery(tmp_path):
+    """Goose's shell output is not compared (its framing is unknown), but its status decides the
+    role: a passing command recorded as a crash made a pristine session a ``recovery``."""
+    calls = [*GOOSE_CALLS]
+    run = ("developer__shell", {"command": "python3 reproduce.py"}, CRASH, True)
+    calls[-1:] = [run, GOOSE_CALLS[-1]]
+    (verdict,) = verify([goose_session(tmp_path / "a" / "s.jsonl", calls)], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_drift")
+    (drift,) = replay_data(verdict)["drift"]
+    assert (drift["recorded_status"], drift["replayed_status"]) == ("error", "ok")
+    honest = [*calls]
+    honest[-2] = ("developer__shell", {"command": "python3 reproduce.py"}, "5", False)
+    (verdict,) = verify([goose_session(tmp_path / "b" / "s.jsonl", honest)], environment())
+    assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
+
+
+def test_a_compared_command_whose_output_agrees_but_whose_status_says_error_is_drift(tmp_path):
+    """The output is the true one and the framing's exit code too; only the status lies, and the
+    status is what the role labeller reads."""
+    turns = [*CLAUDE_TURNS]
+    turns[5] = ("Bash", {"command": "python3 reproduce.py"}, "5", True)
+    (verdict,) = verify([claude_session(tmp_path / "a" / "session.jsonl", turns)], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_drift")
+    calls = [*GEMINI_CALLS]
+    calls[4] = (calls[4][0], calls[4][1], {"output": "5"}, "error")  # unframed: never compared
+    (verdict,) = verify([gemini_session(tmp_path / "b" / "session-4.json", calls)], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_drift")
+
+
+def test_a_failed_command_recorded_as_failed_stays_a_recovery(tmp_path):
+    """The honest direction: a command that failed and is recorded so is evidence of a recovery."""
+    calls = [*GOOSE_CALLS]
+    calls[-1:] = [
+        ("developer__shell", {"command": "python3 missing.py"}, "python3: can't open file", True),
+        GOOSE_CALLS[-1],
+    ]
+    (verdict,) = verify([goose_session(tmp_path / "s.jsonl", calls)], environment())
+    assert (verdict.sink, verdict.reason, verdict.role) == ("admitted", "passed_stages_1_to_4", "recovery")

@@ -700,6 +700,8 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             drift += [found] if found is not None else []
         elif known is not None and not known.compared:
             unchecked.append(record.turn)
+            found = _claimed_failure_drift(record, output, exit_code, spec.normalize)
+            drift += [found] if found is not None else []
         elif mode == "shell" and is_editor(record) and exit_code is not None:
             unchecked.append(record.turn)
             found = _editor_drift(record, output, exit_code, spec.normalize)
@@ -720,6 +722,8 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             if found is not None and found.recorded_exit is None and tolerance is not None:
                 tolerated.setdefault(tolerance, []).append(record.turn)
                 found = None
+            if found is None:
+                found = _claimed_failure_drift(record, output, exit_code, spec.normalize)
             if found is not None:
                 drift.append(found)
             elif exit_code is not None:
@@ -829,6 +833,25 @@ def _file_tool_drift(
     else:
         return None
     return _status_drift(record.turn, answer, output, (recorded_failed, exit_code != 0), patterns)
+
+
+def _claimed_failure_drift(
+    record: CallRecord, output: str, exit_code: int | None, patterns: tuple[str, ...]
+) -> TurnDrift | None:
+    """A shell command the log records as an error (status ``error``: Claude Code's ``is_error``,
+    Goose's ``isError``) that succeeded in replay, or ``None``.
+
+    The status is what the role labeller reads (a failed call then a success make an episode a
+    ``recovery``, the rarer and more valuable demonstration), and nothing else compared it: a
+    passing command recorded as an error with its true output (the output and the exit code in its
+    framing agree, the status lies), or a command whose output is never compared (Goose's shell, a
+    Gemini answer in another shape) recorded as a crash, minted one. Only this direction is a
+    contradiction: a call status of ``ok`` may mean the tool ran (Gemini's ``success`` for a
+    command that exited 1), and the exit code, where the log records one, is compared already."""
+    answer = record.answer
+    if answer is None or answer.status != "error" or exit_code != 0:
+        return None
+    return _status_drift(record.turn, answer, output, (True, False), patterns)
 
 
 def _sweagent_drift(
