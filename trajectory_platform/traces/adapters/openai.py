@@ -141,7 +141,11 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     event.content = "\n".join(said) if said or (isinstance(content, list) and not pieces) else None
     if role == "assistant":
         calls = expect(fields.get("tool_calls") or [], list, f"{where}.tool_calls")
-        event.tool_calls += [tool_call_of(c, f"{where}.tool_calls[{i}]") for i, c in enumerate(calls)]
+        listed = [tool_call_of(c, f"{where}.tool_calls[{i}]") for i, c in enumerate(calls)]
+        # a framework may write one call both as a content part and in ``tool_calls``: it is one
+        # call (the API's own field kept, its arguments as sent), not two
+        ids = {c.id for c in listed if c.id is not None}
+        event.tool_calls = [c for c in event.tool_calls if c.id is None or c.id not in ids] + listed
         if fields.get("function_call") is not None:
             legacy = expect(fields["function_call"], dict, f"{where}.function_call")
             event.tool_calls.append(tool_call_of({"function": legacy}, f"{where}.function_call"))
