@@ -64,6 +64,7 @@ from trajectory_platform.traces.adapters.chat_envelope import (
     MAX_DEPTH,
     Envelope,
     answer_facts,
+    call_settings,
     locate,
     run_of,
     unwrapped,
@@ -270,10 +271,10 @@ class ChatLogAdapter(Adapter):
     @staticmethod
     def _settings(found: Envelope, episode: Episode, dialect: str, value: dict[str, Any]) -> None:
         """The call's model and sampling parameters; where its parts were found, and the rest."""
-        model = found.request.get("model", (found.response or {}).get("model"))
+        settings = call_settings(found, ("model", *SAMPLING_KEYS))
+        model = settings.pop("model", (found.response or {}).get("model"))
         episode.lineage.model = optional_str(model, "model")
-        sampling = {k: found.request[k] for k in SAMPLING_KEYS if found.request.get(k) is not None}
-        episode.lineage.sampling_params_json = sampling_params_json(sampling)
+        episode.lineage.sampling_params_json = sampling_params_json(settings)
         read_from = {  # the record's own keys: episode data, redacted with it (details never are)
             "messages": ".".join(found.conversation_at),
             **({"response": ".".join(found.response_at)} if found.response else {}),
