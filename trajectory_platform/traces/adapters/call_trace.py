@@ -146,9 +146,8 @@ def run_episodes(
             episode.source_path = f"{episode.source_path}/{number}"
         chosen = group[_conversation_of(episode, [calls[i] for i in group])]
         kept = {event_key(event) for event in episode.events}
-        not_kept = [
-            i for i in group if calls[i].answer is not None and event_key(calls[i].answer) not in kept
-        ]
+        answers = [(i, calls[i].answer) for i in group]
+        not_kept = [i for i, answer in answers if answer is not None and event_key(answer) not in kept]
         if not_kept:
             _add_extra(episode, {ANSWERS_NOT_KEPT: not_kept})
         read.append(Conversation(episode, group, chosen, main))
