@@ -478,26 +478,37 @@ def _ingest_file(
         try:
             if record.error is not None:
                 raise record.error
-            episode = adapter.parse(record, src)
-            native = adapter.name == "native"  # the platform's own record: read back as written
-            markup = MarkupTally() if native else lift_inline_markup(episode, adapter.markup_tools)
-            replaced = scrub_episode(episode)
-            if episode.task.fixture_id is None and task_map is not None:
-                episode.task.fixture_id = task_map.task_for(src.path)
-            validate_episode(episode, max_field_chars)
-            if not native:
-                episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)
+            episodes = adapter.parse_all(record, src)
         except RecordError as error:
             result.rejects.append(_reject(src, adapter, record, error, file_date))
             continue
         except STRUCTURE_ERRORS as exc:
             result.rejects.append(_reject(src, adapter, record, _structure_error(exc), file_date))
             continue
-        if date is not None or episode.partition_date is None:
-            episode.partition_date = date or file_date or partition_date_for(src.path, episode)
-        result.lone_surrogates_replaced += replaced
-        result.markup_kept_as_text.update(markup.kept_as_text)
-        keep(episode)
+        result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
+        for episode in episodes:
+            # a conversation split off a run is located by its own path (``trace_id=t/2``)
+            located = record if len(episodes) == 1 else RawRecord(episode.source_line, episode.source_path)
+            try:
+                native = adapter.name == "native"  # the platform's own record: read back as written
+                markup = MarkupTally() if native else lift_inline_markup(episode, adapter.markup_tools)
+                replaced = scrub_episode(episode)
+                if episode.task.fixture_id is None and task_map is not None:
+                    episode.task.fixture_id = task_map.task_for(src.path)
+                validate_episode(episode, max_field_chars)
+                if not native:
+                    episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)
+            except RecordError as error:
+                result.rejects.append(_reject(src, adapter, located, error, file_date))
+                continue
+            except STRUCTURE_ERRORS as exc:
+                result.rejects.append(_reject(src, adapter, located, _structure_error(exc), file_date))
+                continue
+            if date is not None or episode.partition_date is None:
+                episode.partition_date = date or file_date or partition_date_for(src.path, episode)
+            result.lone_surrogates_replaced += replaced
+            result.markup_kept_as_text.update(markup.kept_as_text)
+            keep(episode)
 
 
 def _records(adapter: Adapter, src: SourceFile) -> Iterator[RawRecord]:

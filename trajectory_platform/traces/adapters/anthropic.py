@@ -47,8 +47,24 @@ def _is_anthropic_block(block: Any) -> bool:
     return block["type"] in ANTHROPIC_BLOCKS
 
 
+OPENAI_ROLES = frozenset({"system", "developer", "tool", "function"})
+"""Message roles the Chat Completions API writes and the Messages API never does (its system prompt
+is a top-level field, its tool results are ``tool_result`` blocks in a user turn)."""
+OPENAI_FIELDS = ("tool_calls", "tool_call_id", "function_call")
+"""Message fields only the Chat Completions API writes (Anthropic's calls are ``tool_use`` blocks)."""
+
+
 def _has_anthropic_blocks(messages: Any) -> bool:
+    """Messages holding Anthropic's content blocks and nothing only OpenAI's messages hold: a
+    framework that writes its calls both as ``tool_use`` parts and as ``tool_calls`` (with ``tool``
+    messages for the results) speaks Chat Completions, read by the ``openai`` reader, which reads
+    parts by their shape; read here, its ``tool`` role was an ``unknown role`` reject."""
     if not isinstance(messages, list):
+        return False
+    if any(
+        isinstance(m, dict) and (m.get("role") in OPENAI_ROLES or any(k in m for k in OPENAI_FIELDS))
+        for m in messages
+    ):
         return False
     return any(
         isinstance(m, dict)

@@ -704,7 +704,8 @@ def name_tool_results(events: list[Event]) -> None:
             event.tool_name = names[event.tool_call_id]
 
 
-def _event_key(event: Event) -> tuple:
+def event_key(event: Event) -> tuple:
+    """What makes two events the same message: kind, text, the call answered, the calls made."""
     calls = tuple((c.id, c.name, c.arguments) for c in event.tool_calls)
     return (event.kind, event.content, event.tool_call_id, calls)
 
@@ -716,7 +717,7 @@ def delivered_input(
     prefix, else the delivered messages verbatim, marked ``compacted`` (not the full history)."""
     prefix = events[: len(delivered)]
     if len(prefix) == len(delivered) and all(
-        _event_key(a) == _event_key(b) for a, b in zip(prefix, delivered, strict=True)
+        event_key(a) == event_key(b) for a, b in zip(prefix, delivered, strict=True)
     ):
         return DeliveredInput(call_index, response, event_indices=list(range(len(delivered))))
     return DeliveredInput(call_index, response, messages_json=events_json(delivered), compacted=True)
@@ -775,6 +776,14 @@ class Adapter:
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         """Normalize one record or raise :class:`RecordError`."""
         raise NotImplementedError
+
+    def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """Every episode one record holds (what ingest asks): one, :meth:`parse`'s, except for a
+        record grouping a run's model calls, which may hold several conversations (two chats under
+        one session id, a supervisor and its sub-agents: ``call_trace.conversations``). Each is an
+        episode and counts as a record of its own, so ``records_in == normalized + rejected``
+        still holds; one that fails validation is rejected alone."""
+        return [self.parse(record, src)]
 
     def new_episode(self, record: RawRecord, src: SourceFile, episode_id: str) -> Episode:
         """An empty episode carrying this record's provenance."""

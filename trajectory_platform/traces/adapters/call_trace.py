@@ -1,20 +1,36 @@
-"""An episode from a trace of model calls, as tracing platforms (LangSmith, Langfuse) store an agent
-run: each model call records what it saw and what it answered, and tool runs sit beside them.
+"""Episodes from a trace of model calls, as tracing platforms (LangSmith, Langfuse) and gateways store
+an agent run: each model call records what it saw and what it answered, and tool runs sit beside them.
 
-The episode is the conversation of the call that saw the most (the agent loop's last call; ties go
+A run may hold more than one conversation: a gateway session where the user opened a second chat, a
+supervisor that hands the task to sub-agents, each with its own instructions and history. Read as one
+conversation, all but one would survive only as inputs with no answer. So the calls are first split
+into conversations (:func:`conversations`): a call continues the conversation whose history its
+input extends (or is a prefix of), or rewrites (compaction: the same instructions, then the history
+re-joins it after the rewritten part); any other call starts a conversation of its own. Each
+conversation is an episode (:func:`run_episodes`).
+
+An episode is the conversation of its call that saw the most (the agent loop's last call; ties go
 to the later one), then its answer. Every call becomes a delivered input: the indices of the
 episode prefix it saw (its answer the event after it, which takes the call's time, finish reason
 and token counts), else its messages verbatim, marked compacted (history was rewritten between
-calls). A failed tool run marks the result of the call
+calls). A call's answer the episode does not hold (a retry whose answer was not kept, a turn a
+later compaction summarized away) is listed by call number in ``extra_json.answers_not_kept``,
+never dropped without a word. A failed tool run marks the result of the call
 it ran ``error``: by the call id the run names, else by tool name among the calls not yet matched.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from trajectory_platform.traces.adapters.base import RecordError, delivered_input
-from trajectory_platform.traces.record import Episode, Event
+from trajectory_platform.traces.adapters.base import RecordError, delivered_input, event_key
+from trajectory_platform.traces.record import Episode, Event, canonical_json
+
+CONVERSATION = "run_conversation"
+"""The extra field linking the episodes of one run: ``{"run", "number", "of", "main", "calls"}``."""
+ANSWERS_NOT_KEPT = "answers_not_kept"
+"""The extra field listing the calls (numbers in the run) whose answer the episode does not hold."""
 
 
 @dataclass
@@ -35,11 +51,127 @@ class ToolRun:
     failed: bool
 
 
-def conversation_of(episode: Episode, calls: list[ModelCall]) -> int:
-    """Fill ``episode.events`` and ``delivered_inputs`` from the trace's model calls, in call order;
-    return the number of the call the conversation is (whose tools and model the episode records)."""
+def conversations(calls: list[ModelCall]) -> list[list[int]]:
+    """The run's calls (their numbers) split into conversations, in the order each first spoke.
+
+    A call belongs to the conversation, most recently continued first, that one of its calls is
+    consistent with (:func:`_continues`); else it starts one."""
+    groups: list[list[int]] = []
+    known: list[list[tuple[list[tuple], list[tuple]]]] = []
+    for number, call in enumerate(calls):
+        seen = [event_key(event) for event in call.seen]
+        answered = seen + ([event_key(call.answer)] if call.answer is not None else [])
+        home = next(
+            (
+                group
+                for group in reversed(range(len(groups)))
+                if any(_continues(seen, *earlier) for earlier in known[group])
+            ),
+            None,
+        )
+        if home is None:
+            groups.append([number])
+            known.append([(seen, answered)])
+        else:
+            groups[home].append(number)
+            known[home].append((seen, answered))
+    return groups
+
+
+def _continues(seen: list[tuple], earlier: list[tuple], answered: list[tuple]) -> bool:
+    """Does a call that saw ``seen`` continue the conversation of an earlier call, which saw
+    ``earlier`` and ``answered`` it (its input, then its answer)?
+
+    Yes when one is a prefix of the other (the history grew, or a retry saw an earlier point).
+    Under other instructions (leading system messages), only when the call carries the whole
+    answered dialogue on: a handoff to another agent, or instructions rewritten as the run goes; a
+    sub-agent handed the task alone (not the answer that handed it over) starts its own
+    conversation. Under the same instructions, the call continues the earlier input (its answer may
+    come back in another spelling), or a history that was rewritten (compaction, a sliding window,
+    elided outputs) when, after the point where the two part, the call's input meets the answered
+    history again; another chat (nothing in common after the opening) is another conversation."""
+    if _prefix_either_way(seen, answered):
+        return True
+    opening, earlier_opening = _instructions(seen), _instructions(answered)
+    if seen[:opening] != answered[:earlier_opening]:
+        dialogue, earlier_dialogue = seen[opening:], answered[earlier_opening:]
+        return dialogue[: len(earlier_dialogue)] == earlier_dialogue
+    if _prefix_either_way(seen, earlier):
+        return True
+    shared = next(i for i, (a, b) in enumerate(zip(seen, answered, strict=False)) if a != b)
+    later = {key for key in answered[shared:] if key[0] != "system"}
+    return any(key in later for key in seen[shared:])
+
+
+def _prefix_either_way(a: list[tuple], b: list[tuple]) -> bool:
+    shorter = min(len(a), len(b))
+    return a[:shorter] == b[:shorter]
+
+
+def _instructions(keys: list[tuple]) -> int:
+    """How many system messages open a call's input (its instructions)."""
+    return next((i for i, key in enumerate(keys) if key[0] != "system"), len(keys))
+
+
+@dataclass
+class Conversation:
+    """One conversation of a run read into its episode: ``calls`` are the numbers of its calls in
+    the run, ``chosen`` the one whose conversation it is (its tools and model are the episode's);
+    ``main`` is the conversation of the call that saw the most, which keeps the run's id and its
+    outcome."""
+
+    episode: Episode
+    calls: list[int]
+    chosen: int
+    main: bool
+
+
+def run_episodes(
+    new_episode: Callable[[str], Episode], run_id: str, calls: list[ModelCall]
+) -> list[Conversation]:
+    """One episode per conversation of the run (:func:`conversations`), events and delivered inputs
+    filled. The main conversation keeps ``run_id`` and the record's path; the others are
+    ``<run_id>/<k>`` (path ``<path>/<k>``), ``k`` its number in the order the conversations first
+    spoke (from 1); where there are several, each says which it is in ``extra_json.run_conversation``
+    (the run, its number, how many, whether it is the main one, its calls' numbers in the run)."""
     if not calls:
         raise RecordError("no model call", "the trace has no model call with messages")
+    groups = conversations(calls)
+    richest = max(range(len(calls)), key=lambda number: (len(calls[number].seen), number))
+    read = []
+    for number, group in enumerate(groups, start=1):
+        main = richest in group
+        episode = new_episode(run_id if main else f"{run_id}/{number}")
+        if not main and episode.source_path is not None:
+            episode.source_path = f"{episode.source_path}/{number}"
+        chosen = group[_conversation_of(episode, [calls[i] for i in group])]
+        kept = {event_key(event) for event in episode.events}
+        answers = [(i, calls[i].answer) for i in group]
+        not_kept = [i for i, answer in answers if answer is not None and event_key(answer) not in kept]
+        if not_kept:
+            _add_extra(episode, {ANSWERS_NOT_KEPT: not_kept})
+        read.append(Conversation(episode, group, chosen, main))
+    if len(groups) > 1:
+        for number, (group, conversation) in enumerate(zip(groups, read, strict=True), start=1):
+            link = {
+                "run": run_id,
+                "number": number,
+                "of": len(groups),
+                "main": conversation.main,
+                "calls": group,
+            }
+            _add_extra(conversation.episode, {CONVERSATION: link})
+    return read
+
+
+def _add_extra(episode: Episode, fields: dict) -> None:
+    episode.extra_json = canonical_json({**episode.extra(), **fields})
+
+
+def _conversation_of(episode: Episode, calls: list[ModelCall]) -> int:
+    """Fill ``episode.events`` and ``delivered_inputs`` from one conversation's model calls, in call
+    order; return the number of the call the conversation is (whose tools and model the episode
+    records)."""
     chosen, last = max(enumerate(calls), key=lambda numbered: (len(numbered[1].seen), numbered[0]))
     episode.events = [*last.seen, *([last.answer] if last.answer is not None else [])]
     for number, call in enumerate(calls):

@@ -92,6 +92,9 @@ class Envelope:
     response_outer: tuple[dict[str, Any], ...] = ()
     """The objects around the response, nearest first: where a Converse response keeps its
     ``stopReason`` and ``usage`` beside ``output.message``."""
+    request_outer: tuple[dict[str, Any], ...] = ()
+    """The objects around the one holding the conversation, nearest first: where a logger may keep
+    the call's settings (:func:`call_settings`)."""
     continuation_at: Path = ()
     """Where the turns that continue the prompt at ``conversation_at`` were (empty: none apart)."""
     alternatives: tuple[Path, ...] = ()
@@ -142,6 +145,7 @@ def _joined(found: list[Envelope]) -> Envelope | None:
                 prompt.conversation_at,
                 prompt.request,
                 continuation_at=continuation.conversation_at,
+                request_outer=prompt.request_outer,
             )
     if read is None:
         return None
@@ -168,7 +172,7 @@ def locate(record: dict[str, Any]) -> Envelope | None:
             continue
         for key, child in node.items():
             if _is_conversation(child):
-                found.append(Envelope(child, (*path, str(key)), node))
+                found.append(Envelope(child, (*path, str(key)), node, request_outer=outer))
             elif response is None and not isinstance(child, dict) and (read := chat_response(key, child)):
                 response = ((*path, str(key)), read, (node, *outer))
             elif isinstance(child, dict) and len(path) < MAX_DEPTH:
@@ -223,6 +227,9 @@ def _answer_message(response: dict[str, Any]) -> dict[str, Any]:
 
 
 FINISH_KEYS = ("finish_reason", "stop_reason", "stopReason", "status")
+USAGE_FIELDS = ("usage", "metrics")
+"""Where a response or the record around it counts tokens: ``usage`` (the providers), ``metrics``
+(Braintrust's span)."""
 INPUT_TOKEN_KEYS = ("prompt_tokens", "input_tokens", "inputTokens")
 OUTPUT_TOKEN_KEYS = ("completion_tokens", "output_tokens", "outputTokens")
 """How a response says why it stopped and what it cost, in OpenAI's, Anthropic's, Bedrock's and the
@@ -239,11 +246,11 @@ def answer_facts(found: Envelope) -> tuple[Any, Any, Any]:
     def stated(keys: tuple[str, ...], usage: bool, kind: type) -> Any:
         """The first value of ``kind`` under ``keys`` (an HTTP ``status`` of 200 is not a reason)."""
         for scope in scopes:
-            holder = object_field(scope, "usage") if usage else scope
-            for key in keys:
-                value = holder.get(key)
-                if isinstance(value, kind) and not isinstance(value, bool):
-                    return value
+            for holder in [object_field(scope, field) for field in USAGE_FIELDS] if usage else [scope]:
+                for key in keys:
+                    value = holder.get(key)
+                    if isinstance(value, kind) and not isinstance(value, bool):
+                        return value
         return None
 
     return (
@@ -253,15 +260,36 @@ def answer_facts(found: Envelope) -> tuple[Any, Any, Any]:
     )
 
 
+def call_settings(found: Envelope, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The settings ``keys`` of a call: each where the object holding the conversation holds it,
+    else where a logger put it, in that object's ``metadata`` / ``properties`` (:data:`RUN_SCOPES`:
+    Braintrust logs a span's ``model``, ``tools`` and ``temperature`` under ``metadata``) or in
+    those of an object around it, nearest first. Left there, the episode had no model and no tools
+    although the record names them. An outer object's own fields are not read: they describe the
+    record, not the call (an agent run's ``tools`` may list the tools that ran)."""
+    asides = [holder.get(key) for holder in (found.request, *found.request_outer) for key in RUN_SCOPES]
+    scopes = [found.request, *(scope for scope in asides if isinstance(scope, dict))]
+    return {
+        key: value
+        for key in keys
+        if (value := next((scope[key] for scope in scopes if scope.get(key) is not None), None)) is not None
+    }
+
+
+CALL_KEYS = ("model", "tools", "functions")
+"""The settings a provider's reader takes from the call itself: its model and its tools."""
+
+
 def unwrapped(found: Envelope, with_response: bool = True) -> dict[str, Any]:
     """The envelope's call as its provider's own record: the object holding the conversation, with
     the conversation under the provider's key (``contents`` for Gemini's parts, else ``messages``)
     and the response where that provider's record keeps it (Gemini's ``response``, else the last
-    message)."""
+    message); its model and tools where the provider keeps them (:func:`call_settings`)."""
     parent = found.conversation_at[:-1]
     lists = (found.response_at, found.continuation_at, *found.alternatives, *found.not_read)
     left_out = {found.conversation_at[-1], *(at[-1] for at in lists if at and at[:-1] == parent)}
     request = {k: v for k, v in found.request.items() if k not in left_out}
+    request.update(call_settings(found, CALL_KEYS))  # a setting a logger moved aside
     response = found.response if with_response else None
     if any("parts" in message for message in found.conversation):
         return {**request, "contents": found.conversation, **({"response": response} if response else {})}

@@ -24,10 +24,11 @@ wherever the record keeps them, rather than one adapter per gateway:
 
 A gateway logs each call of an agent's run on its own line. Calls that name one run (a
 ``session_id``, ``trace_id``, ``run_id``, ``thread_id`` or ``root_span_id``:
-``chat_envelope.RUN_KEYS``) are one record and one episode (a record of the run holding no model
-call, such as a tracer's root span, is counted, not read as one), built as the tracing platforms'
-runs are (:mod:`~trajectory_platform.traces.adapters.call_trace`: the conversation of the call that
-saw the most, every call a delivered input), not one overlapping episode per call.
+``chat_envelope.RUN_KEYS``) are one record (a record of the run holding no model call, such as a
+tracer's root span, is counted, not read as one), read as the tracing platforms' runs are
+(:mod:`~trajectory_platform.traces.adapters.call_trace`: an episode per conversation of the run,
+each the conversation of its call that saw the most, every call a delivered input), not one
+overlapping episode per call.
 
 The record's own shape decides nothing else, so an envelope never seen before reads the same. A
 record whose conversation is the top-level ``messages`` with no response is the ``openai`` format,
@@ -58,11 +59,12 @@ from trajectory_platform.traces.adapters.base import (
     task_id_in,
 )
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
-from trajectory_platform.traces.adapters.call_trace import ModelCall, conversation_of
+from trajectory_platform.traces.adapters.call_trace import ModelCall, run_episodes
 from trajectory_platform.traces.adapters.chat_envelope import (
     MAX_DEPTH,
     Envelope,
     answer_facts,
+    call_settings,
     locate,
     run_of,
     unwrapped,
@@ -121,12 +123,12 @@ call as it reads its own records."""
 CHOICES_TAKEN = "choices_taken"
 
 
-def _choices_taken(calls: list[Envelope]) -> dict[str, Any]:
+def _choices_taken(calls: list[tuple[int, Envelope]]) -> dict[str, Any]:
     """Which choice each call that answered with several (``n`` > 1) continued with, said in the
     episode's extra fields: ``{"choices_taken": [{"call", "index", "of"}]}`` (the call's number in
     the run, the taken choice's position, how many there were); empty when every call had one."""
     taken = []
-    for number, found in enumerate(calls):
+    for number, found in calls:
         choices = (found.response or {}).get("choices")
         if isinstance(choices, list) and len(choices) > 1:
             position = taken_choice(found.response or {}, "response")[0]
@@ -183,10 +185,13 @@ class ChatLogAdapter(Adapter):
                 calls = [r.value for r in records]
                 yield RawRecord(records[0].line, f"run={run}", value={RUN: run, "calls": calls})
 
+    def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """A run's calls: an episode per conversation (:meth:`_run`); any other record: one."""
+        value = expect(record.value, dict, "record")
+        return self._run(record, src) if RUN in value else [self.parse(record, src)]
+
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
-        if RUN in value:
-            return self._run(record, src)
         found = locate(value)
         if found is None:
             raise RecordError("missing field", f"no list of role messages within {MAX_DEPTH} levels")
@@ -194,13 +199,14 @@ class ChatLogAdapter(Adapter):
         episode.episode_id = adapter_episode_id(self.name, value.get("id"), value)
         read_chat_outcome(value, episode)
         episode.task.fixture_id = _task_id(value, found)
-        self._settings(found, episode, dialect, {**value, **_choices_taken([found])})
+        self._settings(found, episode, dialect, {**value, **_choices_taken([(0, found)])})
         return episode
 
-    def _run(self, record: RawRecord, src: SourceFile) -> Episode:
-        """The calls of one run: the episode is the conversation of the call that saw the most, every
-        call a delivered input (:func:`~trajectory_platform.traces.adapters.call_trace.conversation_of`);
-        the task id the first record naming one names. A record of the run holding no conversation
+    def _run(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """The calls of one run: an episode per conversation, each the conversation of its call
+        that saw the most, every call a delivered input
+        (:func:`~trajectory_platform.traces.adapters.call_trace.run_episodes`); the task id the
+        first record naming one names. A record of the run holding no conversation
         (a tracer's root span of the agent, which restates its first question and last answer) is
         no call: it may name the task, and how many there were is said in :data:`NO_CONVERSATION`."""
         read: list[tuple[Envelope, Episode, str]] = []
@@ -219,18 +225,32 @@ class ChatLogAdapter(Adapter):
             tasks.append(_task_id(value, found))
         if not read:
             raise RecordError("missing field", "no call of the run holds a list of role messages")
-        episode = self.new_episode(record, src, f"{self.name}:{record.value[RUN]}")
-        chosen = conversation_of(episode, calls)
-        found, read_by, dialect = read[chosen]
-        episode.tools = read_by.tools
-        episode.outcome = read_by.outcome
-        episode.task.prompt = read_by.task.prompt
-        episode.task.fixture_id = next((task for task in tasks if task is not None), None)
+        task = next((task for task in tasks if task is not None), None)
         without = {NO_CONVERSATION: bare} if bare else {}
-        self._settings(
-            found, episode, dialect, {"calls": len(calls), **without, **_choices_taken([r[0] for r in read])}
+        conversations = run_episodes(
+            lambda episode_id: self.new_episode(record, src, episode_id),
+            f"{self.name}:{record.value[RUN]}",
+            calls,
         )
-        return episode
+        for conversation in conversations:
+            episode = conversation.episode
+            found, read_by, dialect = read[conversation.chosen]
+            episode.tools = read_by.tools
+            episode.outcome = read_by.outcome
+            episode.task.prompt = read_by.task.prompt
+            episode.task.fixture_id = task
+            self._settings(
+                found,
+                episode,
+                dialect,
+                {
+                    "calls": len(conversation.calls),
+                    **without,
+                    **_choices_taken([(number, read[number][0]) for number in conversation.calls]),
+                    **episode.extra(),
+                },
+            )
+        return [conversation.episode for conversation in conversations]
 
     def _call(self, record: RawRecord, src: SourceFile, found: Envelope) -> tuple[Episode, str]:
         """One call read by its provider's reader, its response as its answer; and that reader's name."""
@@ -251,10 +271,10 @@ class ChatLogAdapter(Adapter):
     @staticmethod
     def _settings(found: Envelope, episode: Episode, dialect: str, value: dict[str, Any]) -> None:
         """The call's model and sampling parameters; where its parts were found, and the rest."""
-        model = found.request.get("model", (found.response or {}).get("model"))
+        settings = call_settings(found, ("model", *SAMPLING_KEYS))
+        model = settings.pop("model", (found.response or {}).get("model"))
         episode.lineage.model = optional_str(model, "model")
-        sampling = {k: found.request[k] for k in SAMPLING_KEYS if found.request.get(k) is not None}
-        episode.lineage.sampling_params_json = sampling_params_json(sampling)
+        episode.lineage.sampling_params_json = sampling_params_json(settings)
         read_from = {  # the record's own keys: episode data, redacted with it (details never are)
             "messages": ".".join(found.conversation_at),
             **({"response": ".".join(found.response_at)} if found.response else {}),

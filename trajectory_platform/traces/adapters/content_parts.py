@@ -30,6 +30,7 @@ message's own fields (where its parts, its reasoning, its answer sit) are in ``o
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,6 +191,29 @@ def pieces_of(content: list[Any], where: str, output: bool = False) -> list[Piec
     return [
         piece for index, part in enumerate(content) for piece in piece_of(part, f"{where}[{index}]", output)
     ]
+
+
+def parts_in_text(value: Any) -> list[dict[str, Any]] | None:
+    """Content parts written into a string as JSON text, parsed; ``None`` for any other value.
+
+    Instrumentations that flatten messages into string attributes serialize a structured content
+    so (OpenLLMetry's Anthropic ``gen_ai.prompt.<i>.content`` holds ``[{"type": "tool_use", ...}]``).
+    Read as text, its calls and results were lost and the JSON trained on as if the model had
+    written it. Only a whole JSON list of parts counts (each an object with a ``type`` string, or a
+    one-key wrapper such as ``{"toolUse": {...}}``): prose, a JSON object, a list of anything else
+    stays text, and the caller keeps the text as written where the parts do not read."""
+    text = value.strip() if isinstance(value, str) else ""
+    if not (text.startswith("[") and text.endswith("]")):
+        return None
+    try:
+        parsed = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    if not isinstance(parsed, list) or not parsed:
+        return None
+    if all(isinstance(p, dict) and (isinstance(p.get("type"), str) or len(p) == 1) for p in parsed):
+        return parsed
+    return None
 
 
 @dataclass

@@ -39,8 +39,8 @@ from trajectory_platform.traces.adapters.base import (
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
     ToolRun,
-    conversation_of,
     mark_failed_tools,
+    run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
 from trajectory_platform.traces.adapters.openai import tool_specs_of
@@ -115,14 +115,34 @@ class LangfuseAdapter(Adapter):
         for trace_id, trace in traces.items():
             yield RawRecord(None, f"traceId={trace_id}", value={"trace_id": trace_id, **trace})
 
-    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+    def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """One episode per conversation of the trace; the trace's outcome is the main one's."""
         numbered = list(enumerate(record.value["observations"]))
         numbered.sort(key=lambda pair: (str(pair[1].get("startTime") or ""), pair[0]))
         observations = [o for _, o in numbered]
-        episode = self.new_episode(record, src, f"{self.name}:{record.value['trace_id']}")
         generations = [(i, o) for i, o in enumerate(observations) if o.get("type") == "GENERATION"]
         calls = [_call(o, f"observations[{i}]") for i, o in generations]
-        chosen = generations[conversation_of(episode, calls)][1]
+        read = run_episodes(
+            lambda episode_id: self.new_episode(record, src, episode_id),
+            f"{self.name}:{record.value['trace_id']}",
+            calls,
+        )
+        for conversation in read:
+            self._conversation(
+                conversation.episode, generations[conversation.chosen][1], generations, observations
+            )
+            self._trace(record.value["trace"] or {}, observations, conversation.episode, conversation.main)
+        return [conversation.episode for conversation in read]
+
+    @staticmethod
+    def _conversation(
+        episode: Episode,
+        chosen: dict[str, Any],
+        generations: list[tuple[int, dict[str, Any]]],
+        observations: list[dict[str, Any]],
+    ) -> None:
+        """What the conversation's chosen call says of its tools, model and parameters; its failed
+        tool runs; its prompt."""
         if "tools" in object_field(chosen, "input"):
             episode.tools = tool_specs_of(chosen["input"]["tools"], "input.tools")
         # the chosen call's model and parameters, else the first another call recorded
@@ -142,17 +162,20 @@ class LangfuseAdapter(Adapter):
             episode.events, [ToolRun(None, o.get("name"), o.get("level") == "ERROR") for o in runs]
         )
         name_tool_results(episode.events)
-        self._trace(record.value["trace"] or {}, observations, episode)
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
-        return episode
 
     @staticmethod
-    def _trace(trace: dict[str, Any], observations: list[dict[str, Any]], episode: Episode) -> None:
+    def _trace(
+        trace: dict[str, Any], observations: list[dict[str, Any]], episode: Episode, main: bool
+    ) -> None:
+        """The task the trace names; its outcome when ``episode`` is the main conversation."""
         roots = [o for o in observations if not o.get("parentObservationId")]
         metadata = object_field(trace, "metadata") or next(
             (object_field(o, "metadata") for o in roots if object_field(o, "metadata")), {}
         )
         episode.task.fixture_id = task_id_in([(metadata, "metadata.")])
+        if not main:
+            return
         if any(o.get("level") == "ERROR" for o in roots):
             episode.outcome.terminal_status = "error"
         if isinstance(trace.get("output"), str):

@@ -40,8 +40,8 @@ from trajectory_platform.traces.adapters.base import (
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
     ToolRun,
-    conversation_of,
     mark_failed_tools,
+    run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
 from trajectory_platform.traces.adapters.openai import tool_specs_of
@@ -103,24 +103,33 @@ class LangSmithAdapter(Adapter):
         for trace_id, runs in traces.items():
             yield RawRecord(None, f"trace_id={trace_id}", value={"trace_id": trace_id, "runs": runs})
 
-    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+    def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """One episode per conversation of the trace (a sub-agent's is its own); the root run's
+        outcome is the main conversation's, its task every conversation's."""
         runs = sorted(
             record.value["runs"],
             key=lambda r: (str(r.get("start_time") or ""), str(r.get("dotted_order") or "")),
         )
-        episode = self.new_episode(record, src, f"{self.name}:{record.value['trace_id']}")
         llm_runs = [(i, run) for i, run in enumerate(runs) if run.get("run_type") == "llm"]
         calls = [ModelCall(_inputs(run, f"runs[{i}]"), _answer(run, f"runs[{i}]")) for i, run in llm_runs]
         for (i, run), call in zip(llm_runs, calls, strict=True):
             if call.answer is not None:
                 call.answer.timestamp = optional_str(run.get("end_time"), f"runs[{i}].end_time")
-        self._tools_and_model(llm_runs[conversation_of(episode, calls)][1], episode)
-        mark_failed_tools(episode.events, [_tool_run(run) for run in runs if run.get("run_type") == "tool"])
-        name_tool_results(episode.events)
         root = next((r for r in runs if not r.get("parent_run_id")), runs[0])
-        self._root(root, episode)
-        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
-        return episode
+        tool_runs = [_tool_run(run) for run in runs if run.get("run_type") == "tool"]
+        read = run_episodes(
+            lambda episode_id: self.new_episode(record, src, episode_id),
+            f"{self.name}:{record.value['trace_id']}",
+            calls,
+        )
+        for conversation in read:
+            episode = conversation.episode
+            self._tools_and_model(llm_runs[conversation.chosen][1], episode)
+            mark_failed_tools(episode.events, tool_runs)
+            name_tool_results(episode.events)
+            self._root(root, episode, conversation.main)
+            episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        return [conversation.episode for conversation in read]
 
     @staticmethod
     def _tools_and_model(run: dict[str, Any], episode: Episode) -> None:
@@ -134,10 +143,13 @@ class LangSmithAdapter(Adapter):
         episode.lineage.model = optional_str(model, "invocation_params.model")
 
     @staticmethod
-    def _root(root: dict[str, Any], episode: Episode) -> None:
+    def _root(root: dict[str, Any], episode: Episode, main: bool) -> None:
+        """The task the root run names; its outcome when ``episode`` is the main conversation."""
         extra = object_field(root, "extra")
         metadata = object_field(extra, "metadata")
         episode.task.fixture_id = task_id_in([(metadata, "extra.metadata.")])
+        if not main:
+            return
         if root.get("error"):
             episode.outcome.terminal_status = "error"
         outputs = object_field(root, "outputs")

@@ -40,8 +40,8 @@ from trajectory_platform.traces.adapters.base import (
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
     ToolRun,
-    conversation_of,
     mark_failed_tools,
+    run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import event_of, messages_seen, reply_of
 from trajectory_platform.traces.adapters.openai import tool_specs_of
@@ -106,11 +106,11 @@ class MLflowAdapter(Adapter):
     def claims_record(self, record: dict[str, Any]) -> bool:
         return _is_trace(record)
 
-    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+    def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """One episode per conversation of the trace; the trace's status is the main one's."""
         trace = expect(record.value, dict, "record")
         info = expect(trace.get("info"), dict, "info")
         own_id = info.get("trace_id", info.get("request_id"))
-        episode = self.new_episode(record, src, adapter_episode_id(self.name, own_id, trace))
         spans = [expect(s, dict, "data.spans[]") for s in expect(trace["data"]["spans"], list, "data.spans")]
         ordered = sorted(enumerate(spans), key=lambda numbered: (_start(numbered[1]), numbered[0]))
         read = [(i, span, _attributes(span)) for i, span in ordered]
@@ -118,25 +118,33 @@ class MLflowAdapter(Adapter):
             (i, span, attrs) for i, span, attrs in read if attrs.get("mlflow.spanType") in MODEL_CALLS
         ]
         calls = [_call(span, attrs, f"data.spans[{i}]") for i, span, attrs in model_spans]
-        _, _, chosen = model_spans[conversation_of(episode, calls)]
-        inputs = object_field(chosen, "mlflow.spanInputs")
-        tools = chosen.get("mlflow.chat.tools", inputs.get("tools"))
-        if tools is not None:
-            episode.tools = tool_specs_of(tools, "mlflow.chat.tools")
-        episode.lineage.model = optional_str(inputs.get("model"), "mlflow.spanInputs.model")
         runs = [
             ToolRun(None, span.get("name"), _failed(span))
             for _, span, attrs in read
             if attrs.get("mlflow.spanType") == "TOOL"
         ]
-        mark_failed_tools(episode.events, runs)
-        name_tool_results(episode.events)
-        self._info(info, episode)
-        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
-        return episode
+        conversations = run_episodes(
+            lambda episode_id: self.new_episode(record, src, episode_id),
+            adapter_episode_id(self.name, own_id, trace),
+            calls,
+        )
+        for conversation in conversations:
+            episode = conversation.episode
+            _, _, chosen = model_spans[conversation.chosen]
+            inputs = object_field(chosen, "mlflow.spanInputs")
+            tools = chosen.get("mlflow.chat.tools", inputs.get("tools"))
+            if tools is not None:
+                episode.tools = tool_specs_of(tools, "mlflow.chat.tools")
+            episode.lineage.model = optional_str(inputs.get("model"), "mlflow.spanInputs.model")
+            mark_failed_tools(episode.events, runs)
+            name_tool_results(episode.events)
+            self._info(info, episode, conversation.main)
+            episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        return [conversation.episode for conversation in conversations]
 
     @staticmethod
-    def _info(info: dict[str, Any], episode: Episode) -> None:
+    def _info(info: dict[str, Any], episode: Episode, main: bool) -> None:
+        """The task the trace names; its status when ``episode`` is the main conversation."""
         episode.task.fixture_id = task_id_in((info.get(field), f"info.{field}.") for field in METADATA_FIELDS)
-        if info.get("status", info.get("state")) == "ERROR":
+        if main and info.get("status", info.get("state")) == "ERROR":
             episode.outcome.terminal_status = "error"

@@ -141,7 +141,11 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     event.content = "\n".join(said) if said or (isinstance(content, list) and not pieces) else None
     if role == "assistant":
         calls = expect(fields.get("tool_calls") or [], list, f"{where}.tool_calls")
-        event.tool_calls += [tool_call_of(c, f"{where}.tool_calls[{i}]") for i, c in enumerate(calls)]
+        listed = [tool_call_of(c, f"{where}.tool_calls[{i}]") for i, c in enumerate(calls)]
+        # a framework may write one call both as a content part and in ``tool_calls``: it is one
+        # call (the API's own field kept, its arguments as sent), not two
+        ids = {c.id for c in listed if c.id is not None}
+        event.tool_calls = [c for c in event.tool_calls if c.id is None or c.id not in ids] + listed
         if fields.get("function_call") is not None:
             legacy = expect(fields["function_call"], dict, f"{where}.function_call")
             event.tool_calls.append(tool_call_of({"function": legacy}, f"{where}.function_call"))
@@ -180,30 +184,48 @@ def _speaker_roles(messages: list[Any]) -> list[Any]:
     that acts.
 
     AutoGen's ``chat_history`` records each message from one agent's point of view (what it sent is
-    ``assistant``, what it received ``user``) but keeps ``assistant`` on every tool-call message: the
-    same ``name`` then speaks as both ``user`` and ``assistant``. The agent that calls tools is the
-    one trained: its messages are ``assistant`` turns, every other speaker's ``user`` turns. Roles
-    that never clash are kept as recorded; a clash with no single calling agent rejects the record
-    (which speaker is the model cannot be told)."""
+    ``assistant``, what it received ``user``) but keeps ``assistant`` on every tool-call message. Two
+    signs show roles are relative: one ``name`` speaks as both ``user`` and ``assistant``, or a
+    speaker that runs the tools (its name on tool results) speaks as ``assistant`` (the executor's
+    point of view: AutoGen 0.2's ``ChatResult`` of a ``user_proxy``, whose tool-call messages may
+    carry no name). The agent that calls tools is the one trained (:func:`_actor`): its messages are
+    ``assistant`` turns, every other named speaker's ``user`` turns; an unnamed message keeps its
+    role, a tool call being the actor's. Roles with neither sign are kept as recorded; relative
+    roles with no single acting agent reject the record (which speaker is the model cannot be
+    told)."""
     roles_by_name: dict[str, set[str]] = {}
     for message in messages:
         if isinstance(message, dict) and isinstance(message.get("name"), str):
             roles_by_name.setdefault(message["name"], set()).add(str(message.get("role")))
-    if not any({"user", "assistant"} <= roles for roles in roles_by_name.values()):
+    executors = {
+        name for name, roles in roles_by_name.items() if "assistant" in roles and roles & {"tool", "function"}
+    }
+    if not executors and not any({"user", "assistant"} <= roles for roles in roles_by_name.values()):
         return messages
-    callers = {m.get("name") for m in messages if isinstance(m, dict) and m.get("tool_calls")}
-    if len(callers) != 1 or not isinstance(next(iter(callers)), str):
-        raise RecordError(
-            "ambiguous speaker roles",
-            "one speaker is recorded both as user and as assistant, and no single speaker calls tools",
-        )
-    (actor,) = callers
+    actor = _actor(messages, roles_by_name, executors)
     return [
         {**m, "role": "assistant" if m.get("name") == actor else "user"}
-        if isinstance(m, dict) and m.get("role") in ("user", "assistant")
+        if isinstance(m, dict) and m.get("role") in ("user", "assistant") and isinstance(m.get("name"), str)
         else m
         for m in messages
     ]
+
+
+def _actor(messages: list[Any], roles_by_name: dict[str, set[str]], executors: set[str]) -> str:
+    """The speaker that acts in a chat of relative roles: the one named on its tool calls, else,
+    when no tool call names its speaker, the one chat speaker that does not run the tools."""
+    callers = {m.get("name") for m in messages if isinstance(m, dict) and m.get("tool_calls")}
+    named = {caller for caller in callers if isinstance(caller, str)}
+    if len(named) == 1:
+        return next(iter(named))
+    speakers = {name for name, roles in roles_by_name.items() if roles & {"user", "assistant"}} - executors
+    if not named and executors and len(speakers) == 1:
+        return next(iter(speakers))
+    raise RecordError(
+        "ambiguous speaker roles",
+        "one speaker is recorded both as user and as assistant (or runs the tools and speaks as "
+        "assistant), and no single speaker calls tools",
+    )
 
 
 def _in_time_order(messages: list[Any]) -> list[Any]:

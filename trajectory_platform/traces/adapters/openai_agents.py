@@ -44,8 +44,8 @@ from trajectory_platform.traces.adapters.base import (
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
     ToolRun,
-    conversation_of,
     mark_failed_tools,
+    run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
 from trajectory_platform.traces.record import Episode, ToolSpec
@@ -134,7 +134,9 @@ class OpenAIAgentsAdapter(Adapter):
                 value={"trace_id": trace_id, "trace": trace["trace"], "spans": trace["spans"]},
             )
 
-    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+    def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """One episode per conversation of the trace (an agent handing off to another with its own
+        instructions starts one); the trace's end is the main conversation's."""
         numbered = sorted(
             enumerate(record.value["spans"]), key=lambda p: (str(p[1].get("started_at") or ""), p[0])
         )
@@ -147,29 +149,37 @@ class OpenAIAgentsAdapter(Adapter):
                 f"its {responses} model call(s) are Responses API `response` spans, which the SDK "
                 "exports with a response id only; trace a Chat Completions model to log what it saw",
             )
-        episode = self.new_episode(record, src, f"{self.name}:{record.value['trace_id']}")
         calls = [_call(s, f"spans[{i}].span_data") for i, s in generations]
-        chosen = generations[conversation_of(episode, calls)][1]["span_data"]
-        ordered = [chosen, *(s["span_data"] for _, s in generations)]
-        episode.lineage.model = optional_str(
-            next((d["model"] for d in ordered if d.get("model")), None), "model"
-        )
-        episode.lineage.sampling_params_json = sampling_params_json(object_field(chosen, "model_config"))
-        runs = [s for s in spans if _kind(s) == "function"]
-        mark_failed_tools(
-            episode.events,
-            [ToolRun(None, s["span_data"].get("name"), s.get("error") is not None) for s in runs],
-        )
-        name_tool_results(episode.events)
-        self._agents(spans, episode)
+        runs = [
+            ToolRun(None, s["span_data"].get("name"), s.get("error") is not None)
+            for s in spans
+            if _kind(s) == "function"
+        ]
         trace = record.value["trace"] or {}
-        episode.task.fixture_id = task_id_in([(object_field(trace, "metadata"), "metadata.")])
-        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
-        return episode
+        conversations = run_episodes(
+            lambda episode_id: self.new_episode(record, src, episode_id),
+            f"{self.name}:{record.value['trace_id']}",
+            calls,
+        )
+        for conversation in conversations:
+            episode = conversation.episode
+            chosen = generations[conversation.chosen][1]["span_data"]
+            ordered = [chosen, *(s["span_data"] for _, s in generations)]
+            episode.lineage.model = optional_str(
+                next((d["model"] for d in ordered if d.get("model")), None), "model"
+            )
+            episode.lineage.sampling_params_json = sampling_params_json(object_field(chosen, "model_config"))
+            mark_failed_tools(episode.events, runs)
+            name_tool_results(episode.events)
+            self._agents(spans, episode, conversation.main)
+            episode.task.fixture_id = task_id_in([(object_field(trace, "metadata"), "metadata.")])
+            episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        return [conversation.episode for conversation in conversations]
 
     @staticmethod
-    def _agents(spans: list[dict[str, Any]], episode: Episode) -> None:
-        """The tools the agents declared, the run's end, and its final answer."""
+    def _agents(spans: list[dict[str, Any]], episode: Episode, main: bool) -> None:
+        """The tools the agents declared; the run's end when ``episode`` is the main conversation;
+        its final answer."""
         names = [
             expect(name, str, f"spans[{i}].span_data.tools[{j}]")
             for i, s in enumerate(spans)
@@ -179,7 +189,7 @@ class OpenAIAgentsAdapter(Adapter):
             )
         ]
         episode.tools = [ToolSpec(name=name) for name in dict.fromkeys(names)]
-        if any(s.get("error") is not None for s in spans if not s.get("parent_id")):
+        if main and any(s.get("error") is not None for s in spans if not s.get("parent_id")):
             episode.outcome.terminal_status = "error"
         last = episode.events[-1] if episode.events else None
         if last is not None and last.kind == "assistant" and not last.tool_calls and last.content:

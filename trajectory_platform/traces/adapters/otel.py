@@ -59,9 +59,9 @@ from trajectory_platform.traces.adapters.otel_messages import (
     Message,
     ai_sdk_messages,
     json_attr,
-    message_of_indexed,
     message_of_parts,
     messages_of_event,
+    messages_of_indexed,
     task_id_of_span,
     text_of_value,
     tool_definitions,
@@ -158,8 +158,16 @@ class Span:
             )
             if indexed_inputs or indexed_outputs:
                 return (
-                    [message_of_indexed(m) for m in indexed_inputs],
-                    [message_of_indexed(m) for m in indexed_outputs],
+                    [
+                        m
+                        for i, raw in enumerate(indexed_inputs)
+                        for m in messages_of_indexed(raw, f"{inputs_key}.{i}")
+                    ],
+                    [
+                        m
+                        for i, raw in enumerate(indexed_outputs)
+                        for m in messages_of_indexed(raw, f"{outputs_key}.{i}")
+                    ],
                 )
         if not self.messages:
             return None

@@ -12,7 +12,7 @@ from typing import Any
 
 from trajectory_platform.traces.adapters.base import TASK_ID_KEYS, RecordError, arguments_text, task_id_of
 from trajectory_platform.traces.adapters.bedrock import converse_events, converse_text, is_converse_blocks
-from trajectory_platform.traces.adapters.content_parts import piece_of
+from trajectory_platform.traces.adapters.content_parts import parts_in_text, piece_of, pieces_of
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import ToolCall, canonical_json
 
@@ -87,6 +87,42 @@ def message_of_parts(raw: dict[str, Any]) -> Message:
     return message
 
 
+def messages_of_text_parts(message: Message, where: str) -> list[Message]:
+    """``message`` itself, or, when its text is JSON text of content parts
+    (:func:`~trajectory_platform.traces.adapters.content_parts.parts_in_text`), the messages those
+    parts say, read by their shape: an assistant's text, reasoning and calls (results a provider
+    ran within the turn after it); a user's or tool message's tool results, each a tool message,
+    then its text. Parts that do not read, or do not fit the role (a call in a user message), and a
+    tool's output holding no result part (JSON data it returned) leave the text as written."""
+    parts = parts_in_text(message.text)
+    if parts is None:
+        return [message]
+    try:
+        pieces = pieces_of(parts, where, output=message.role == "tool")
+    except RecordError:
+        return [message]
+    said = {
+        kind: [value for piece, value in pieces if piece == kind]
+        for kind in ("text", "reasoning", "call", "result")
+    }
+    text = "\n".join(said["text"]) if said["text"] else None
+    results = [Message("tool", text=r.content, call_id=r.tool_call_id) for r in said["result"]]
+    if message.role == "assistant":
+        reasoning = "\n".join(said["reasoning"]) if said["reasoning"] else message.reasoning
+        turn = Message(
+            "assistant", text, reasoning, [*message.calls, *said["call"]], None, message.finish_reason
+        )
+        return [turn, *results]
+    if said["call"] or said["reasoning"] or (results and message.role == "system"):
+        return [message]
+    if message.role == "tool" and not results:
+        return [message]  # a tool's output that is JSON (a listing of typed objects) is its data
+    said_text = (
+        [Message(message.role, text, call_id=message.call_id)] if text is not None or not results else []
+    )
+    return [*results, *said_text]
+
+
 def messages_of_event(name: str, attrs: dict[str, Any]) -> list[Message]:
     """An event-per-message span event (conventions <= 1.36), as one message, or, where the event's
     content is a JSON list of Bedrock Converse content blocks (Strands Agents writes
@@ -97,7 +133,7 @@ def messages_of_event(name: str, attrs: dict[str, Any]) -> list[Message]:
     raw = attrs.get("message") if choice else attrs.get("content")
     blocks = json_attr(raw) if isinstance(raw, str) and raw.lstrip().startswith("[") else raw
     if not is_converse_blocks(blocks):
-        return [_message_of_event(name, attrs)]
+        return messages_of_text_parts(_message_of_event(name, attrs), f"{name}.content")
     role = "assistant" if choice else EVENT_ROLES[name]
     if role == "system":
         return [Message("system", text=converse_text(blocks, name))]
@@ -204,9 +240,14 @@ def _role(value: Any) -> str:
     return role
 
 
-def message_of_indexed(raw: Any) -> Message:
+def messages_of_indexed(raw: Any, where: str) -> list[Message]:
     """An OpenLLMetry ``gen_ai.prompt.<i>`` / ``gen_ai.completion.<i>`` message, or an OpenInference
-    ``llm.input_messages.<i>`` one (its fields under ``message``)."""
+    ``llm.input_messages.<i>`` one (its fields under ``message``), its content JSON text of parts
+    read as those parts (:func:`messages_of_text_parts`)."""
+    return messages_of_text_parts(_message_of_indexed(raw), f"{where}.content")
+
+
+def _message_of_indexed(raw: Any) -> Message:
     body = raw.get("message", raw) if isinstance(raw, dict) else {}
     role = _role(body.get("role"))
     contents = body.get("contents")
