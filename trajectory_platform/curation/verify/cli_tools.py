@@ -12,7 +12,9 @@ in another shape than the labelled fields leaves its turn unchecked, its effect 
 
 Tools that only read or annotate (``Read``'s listing, ``Grep``, ``Glob``, a to-do list, a web
 search) change nothing in the workspace: they are not re-run, and their turns are unchecked. Claude
-Code's ``Read`` is performed, though, since Claude Code edits only files the agent read. A file
+Code's ``Read`` is performed, though, since Claude Code edits only files the agent read, and its
+numbered listing is compared with the file read (:func:`read_listing`): a ``Read`` shows the file,
+so one showing other lines is a fabricated observation. A file
 tool's call on a path outside the repository (a plan written to ``/tmp``) changes nothing replay
 judges: it is skipped the same way, and a later command that depended on that file drifts. Any
 other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be re-executed
@@ -347,6 +349,43 @@ def _gemini_output(text: str) -> tuple[str, int | None] | None:
         return None
     output, code = text[head.end() : tail.start()], tail.group(1)
     return ("" if output == "(empty)" else output), (None if code == "(none)" else int(code))
+
+
+_READ_LINE = re.compile(r" *(\d+)(?:\u2192|\t)(.*)")
+"""One line of Claude Code's ``Read`` result: the line number right-aligned, an arrow (a tab in
+older releases), the file's line."""
+_SYSTEM_REMINDER = "<system-reminder>"
+"""Where Claude Code appends its own note to a ``Read`` result (after the listing)."""
+READ_LINE_LIMIT = 2000
+"""Claude Code's ``Read`` cuts a line longer than this many characters."""
+
+
+def read_listing(text: str) -> dict[int, str] | None:
+    """The lines of a file a Claude Code ``Read`` result shows, by line number, or ``None`` when the
+    result is not such a listing (an empty file's notice, an image, an error): then it says nothing
+    replay can compare. Replay holds the file it read, so a listing showing other lines than the
+    file has (an injected instruction, a different body) is a fabricated observation."""
+    body = text.split(_SYSTEM_REMINDER, 1)[0].rstrip("\n")
+    listing: dict[int, str] = {}
+    for line in body.split("\n"):
+        if (numbered := _READ_LINE.fullmatch(line)) is None:
+            return None
+        listing[int(numbered.group(1))] = numbered.group(2)
+    return listing or None
+
+
+def listing_contradicts(listing: dict[int, str], content: str) -> bool:
+    """Whether ``listing`` (:func:`read_listing`) shows a line ``content`` does not hold at that
+    number: trailing whitespace aside, and a line cut at :data:`READ_LINE_LIMIT` as its start."""
+    lines = content.split("\n")
+    for number, shown in listing.items():
+        if not 1 <= number <= len(lines):
+            return True
+        actual = lines[number - 1].rstrip()
+        cut = len(shown) >= READ_LINE_LIMIT and actual.startswith(shown.rstrip())
+        if actual != shown.rstrip() and not cut:
+            return True
+    return False
 
 
 def cli_observation(text: str, failed: bool) -> tuple[str, int | None] | None:

@@ -88,6 +88,8 @@ from trajectory_platform.curation.verify.cli_tools import (
     CliCall,
     cli_call,
     cli_observation,
+    listing_contradicts,
+    read_listing,
     session_root,
 )
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
@@ -137,6 +139,7 @@ from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff,
 from trajectory_platform.gym.shell import (
     Action,
     EditorCall,
+    FileToolCall,
     LiveShell,
     ReplayRunError,
     collect_files,
@@ -695,8 +698,9 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
         known = cli.get(id(record.call))
         if mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
-            unchecked.append(record.turn)
             found = _file_tool_drift(record, output, exit_code, spec.normalize)
+            found, compared = (found, False) if found is not None else _read_drift(record, known, output)
+            unchecked += [] if compared else [record.turn]
             drift += [found] if found is not None else []
         elif known is not None and not known.compared:
             unchecked.append(record.turn)
@@ -833,6 +837,24 @@ def _file_tool_drift(
     else:
         return None
     return _status_drift(record.turn, answer, output, (recorded_failed, exit_code != 0), patterns)
+
+
+def _read_drift(record: CallRecord, known: CliCall, output: str) -> tuple[TurnDrift | None, bool]:
+    """A Claude Code ``Read`` whose recorded listing shows lines the file replay read does not hold
+    (:func:`cli_tools.read_listing`), and whether the listing was compared at all. A file tool's
+    answer is otherwise its own rendering and is not compared, but a ``Read`` shows the file: a
+    fabricated one (an instruction injected into it, another body) is context the policy would be
+    trained on."""
+    answer = record.answer
+    action = known.action
+    if not isinstance(action, FileToolCall) or action.name != "Read" or answer is None:
+        return None, False
+    if answer.status == "error" or (listing := read_listing(answer.content or "")) is None:
+        return None, False
+    if not listing_contradicts(listing, output):
+        return None, True
+    shown = "\n".join(listing.values())
+    return TurnDrift(record.turn, len(shown), len(output), _digest(shown), _digest(output)), True
 
 
 def _claimed_failure_drift(
