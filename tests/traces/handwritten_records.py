@@ -1463,3 +1463,94 @@ BRAINTRUST_TRACE = [
 ]
 """A Braintrust trace: two LLM spans and the agent's root span (a task span restating the question
 and the answer, naming the task), every span naming its trace by ``root_span_id``."""
+
+# Streamed answers (answer_stream.py), as a proxy saves them: one chunk or event a line.
+ANTHROPIC_STREAM = [
+    {
+        "type": "message_start",
+        "message": {
+            "id": "msg_s1",
+            "type": "message",
+            "role": "assistant",
+            "content": [],
+            "model": "claude-sonnet-4-5",
+            "stop_reason": None,
+            "usage": {"input_tokens": 25, "output_tokens": 1},
+        },
+    },
+    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Reading "}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "the file."}},
+    {"type": "content_block_stop", "index": 0},
+    {
+        "type": "content_block_start",
+        "index": 1,
+        "content_block": {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {}},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 1,
+        "delta": {"type": "input_json_delta", "partial_json": '{"path": '},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 1,
+        "delta": {"type": "input_json_delta", "partial_json": '"p.py"}'},
+    },
+    {"type": "content_block_stop", "index": 1},
+    {
+        "type": "message_delta",
+        "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+        "usage": {"output_tokens": 15},
+    },
+    {"type": "message_stop"},
+]
+
+
+def chat_chunk(delta: dict, finish: str | None = None, index: int = 0) -> dict:
+    """One Chat Completions stream chunk of the response ``chatcmpl-s1``."""
+    return {
+        "id": "chatcmpl-s1",
+        "object": "chat.completion.chunk",
+        "model": "gpt-4o",
+        "choices": [{"index": index, "delta": delta, "finish_reason": finish}],
+    }
+
+
+CHAT_STREAM = [
+    chat_chunk({"role": "assistant", "content": "Reading "}),
+    chat_chunk({"content": "both."}),
+    chat_chunk(
+        {
+            "tool_calls": [
+                {
+                    "index": 0,
+                    "id": "call_a",
+                    "type": "function",
+                    "function": {"name": "read_file", "arguments": ""},
+                }
+            ]
+        }
+    ),
+    chat_chunk(
+        {
+            "tool_calls": [
+                {
+                    "index": 1,
+                    "id": "call_b",
+                    "type": "function",
+                    "function": {"name": "read_file", "arguments": '{"path": '},
+                }
+            ]
+        }
+    ),
+    chat_chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"path": "p.py"}'}}]}),
+    chat_chunk({"tool_calls": [{"index": 1, "function": {"arguments": '"t.py"}'}}]}),
+    chat_chunk({}, "tool_calls"),
+    {
+        "id": "chatcmpl-s1",
+        "object": "chat.completion.chunk",
+        "choices": [],
+        "usage": {"prompt_tokens": 30, "completion_tokens": 20},
+    },
+]

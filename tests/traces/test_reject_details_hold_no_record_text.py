@@ -17,12 +17,14 @@ from typing import Any
 import pytest
 from handwritten_records import (
     AGENTS_SDK_TRACE,
+    ANTHROPIC_STREAM,
     AUTOGEN_RESULT,
     BEDROCK_CONVERSE,
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
     BRAINTRUST_SPAN,
     BRAINTRUST_TRACE,
+    CHAT_STREAM,
     CLAUDE_STREAM,
     CODEX_EXEC_EVENTS,
     CODEX_SESSION,
@@ -129,6 +131,8 @@ HANDWRITTEN = {
     "chat-log-choices": [BRAINTRUST_SPAN],
     "chat-log-spans": BRAINTRUST_TRACE,
     "pydantic-ai": [{"messages": PYDANTIC_AI_MESSAGES}],
+    "stream-anthropic": ANTHROPIC_STREAM,
+    "stream-chat": CHAT_STREAM,
     **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
 }
 """The JSONL lines of each format's hand-written record."""

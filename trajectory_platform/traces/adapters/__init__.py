@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from trajectory_platform.traces.adapters.answer_stream import AnswerStreamAdapter
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
 from trajectory_platform.traces.adapters.base import (
@@ -72,6 +73,7 @@ ADAPTERS: dict[str, Adapter] = {
         BedrockAdapter(),
         AutoGenAdapter(),
         PydanticAIAdapter(),
+        AnswerStreamAdapter(),
         AnthropicAdapter(),
         OpenAIResponsesAdapter(),
         GeminiAdapter(),
