@@ -1464,7 +1464,99 @@ BRAINTRUST_TRACE = [
 """A Braintrust trace: two LLM spans and the agent's root span (a task span restating the question
 and the answer, naming the task), every span naming its trace by ``root_span_id``."""
 
-# Streamed answers (answer_stream.py), as a proxy saves them: one chunk or event a line.
+# Wrapped and streamed logs (batch.py, answer_stream.py): an OpenAI batch's input and output lines,
+# Anthropic Message Batches results, and streamed answers as a proxy saves them, one piece a line.
+OPENAI_BATCH_INPUT = [
+    {
+        "custom_id": "task-1",
+        "method": "POST",
+        "url": "/v1/chat/completions",
+        "body": {
+            "model": "gpt-4o",
+            "metadata": {"task_id": "fix-parser-7"},
+            "messages": [
+                {"role": "system", "content": "You are a careful coding agent."},
+                {"role": "user", "content": "Fix the parser."},
+            ],
+            "tools": [
+                {"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}
+            ],
+        },
+    },
+    {
+        "custom_id": "task-2",
+        "method": "POST",
+        "url": "/v1/chat/completions",
+        "body": {"model": "gpt-4o", "messages": [{"role": "user", "content": "Fix the lexer."}]},
+    },
+]
+OPENAI_BATCH_OUTPUT = [
+    {
+        "id": "batch_req_1",
+        "custom_id": "task-1",
+        "response": {
+            "status_code": 200,
+            "request_id": "req_1",
+            "body": {
+                "id": "chatcmpl-1",
+                "object": "chat.completion",
+                "model": "gpt-4o-2024-08-06",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {
+                            "role": "assistant",
+                            "content": None,
+                            "tool_calls": [
+                                {
+                                    "id": "call_1",
+                                    "type": "function",
+                                    "function": {"name": "read_file", "arguments": '{"path": "p.py"}'},
+                                }
+                            ],
+                        },
+                        "finish_reason": "tool_calls",
+                    }
+                ],
+                "usage": {"prompt_tokens": 80, "completion_tokens": 17},
+            },
+        },
+        "error": None,
+    },
+    {
+        "id": "batch_req_2",
+        "custom_id": "task-2",
+        "response": None,
+        "error": {"code": "batch_expired", "message": "This request could not be executed in time."},
+    },
+]
+ANTHROPIC_BATCH_RESULTS = [
+    {
+        "custom_id": "req-1",
+        "result": {
+            "type": "succeeded",
+            "message": {
+                "id": "msg_01",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "content": [
+                    {"type": "thinking", "thinking": "Read it first.", "signature": "abc"},
+                    {"type": "tool_use", "id": "toolu_01", "name": "read_file", "input": {"path": "p.py"}},
+                ],
+                "stop_reason": "tool_use",
+                "usage": {"input_tokens": 50, "output_tokens": 30},
+            },
+        },
+    },
+    {
+        "custom_id": "req-2",
+        "result": {
+            "type": "errored",
+            "error": {"type": "error", "error": {"type": "overloaded_error", "message": "x"}},
+        },
+    },
+]
 ANTHROPIC_STREAM = [
     {
         "type": "message_start",

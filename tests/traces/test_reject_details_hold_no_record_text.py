@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from handwritten_records import (
     AGENTS_SDK_TRACE,
+    ANTHROPIC_BATCH_RESULTS,
     ANTHROPIC_STREAM,
     AUTOGEN_RESULT,
     BEDROCK_CONVERSE,
@@ -39,6 +40,7 @@ from handwritten_records import (
     LANGFUSE_TRACE,
     LANGSMITH_RUNS,
     MLFLOW_TRACE,
+    OPENAI_BATCH_OUTPUT,
     OPENLLMETRY_TRACE,
     PYDANTIC_AI_MESSAGES,
     RESPONSES_CHAIN,
@@ -131,6 +133,8 @@ HANDWRITTEN = {
     "chat-log-choices": [BRAINTRUST_SPAN],
     "chat-log-spans": BRAINTRUST_TRACE,
     "pydantic-ai": [{"messages": PYDANTIC_AI_MESSAGES}],
+    "batch-output": OPENAI_BATCH_OUTPUT,
+    "batch-anthropic-results": ANTHROPIC_BATCH_RESULTS,
     "stream-anthropic": ANTHROPIC_STREAM,
     "stream-chat": CHAT_STREAM,
     **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},

@@ -20,6 +20,7 @@ from trajectory_platform.traces.adapters.base import (
     Adapter,
     SourceFile,
 )
+from trajectory_platform.traces.adapters.batch import BatchAdapter
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
@@ -73,6 +74,7 @@ ADAPTERS: dict[str, Adapter] = {
         BedrockAdapter(),
         AutoGenAdapter(),
         PydanticAIAdapter(),
+        BatchAdapter(),
         AnswerStreamAdapter(),
         AnthropicAdapter(),
         OpenAIResponsesAdapter(),
