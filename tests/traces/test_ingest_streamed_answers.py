@@ -84,3 +84,26 @@ def test_a_chunk_stream_without_ids_starts_a_new_answer_after_one_finishes(tmp_p
     lines = [*bare, *bare]
     result = ingest_paths([write_jsonl(tmp_path, "two.jsonl", lines)])
     assert [e.events[0].content for e in result.episodes] == ["A", "A"] and result.rejects == []
+
+
+def test_a_logged_call_with_answer_fields_beside_its_messages_is_no_lone_answer(tmp_path: Path) -> None:
+    call = {
+        "messages": [{"role": "user", "content": "Hi."}],
+        "object": "chat.completion",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": "Hello."}, "finish_reason": "stop"}
+        ],
+    }
+    (episode,) = ingest_paths([write_jsonl(tmp_path, "calls.jsonl", [call, call])]).episodes[:1]
+    assert episode.source_format != "stream"
+    assert [(e.kind, e.content) for e in episode.events] == [("user", "Hi."), ("assistant", "Hello.")]
+
+
+def test_a_stream_of_several_choices_goes_on_from_the_lowest_index_and_says_so(tmp_path: Path) -> None:
+    lines = [
+        chat_chunk({"role": "assistant", "content": "Second."}, "stop", index=1),
+        chat_chunk({"role": "assistant", "content": "First."}, "stop", index=0),
+    ]
+    (episode,) = ingest_paths([write_jsonl(tmp_path, "n2.jsonl", lines)]).episodes
+    assert episode.events[0].content == "First."
+    assert json.loads(episode.extra_json or "{}")["choices_taken"] == [{"call": 0, "index": 0, "of": 2}]

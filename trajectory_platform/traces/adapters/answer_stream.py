@@ -57,6 +57,9 @@ ANTHROPIC_EVENTS = frozenset(
     }
 )
 """The Messages API's server-sent event types."""
+REQUEST_FIELDS = ("messages", "contents", "input", "prompt", "request", "system")
+"""Fields of a request: a record holding one is a logged call (``chat-log``'s), never an answer alone,
+whatever answer fields sit beside them."""
 RESPONSES_ENDS = ("response.completed", "response.incomplete")
 RESPONSES_FAILED = ("response.failed", "error")
 
@@ -80,11 +83,14 @@ class Answer:
 
 def family_of(value: Any) -> str | None:
     """Which provider's stream piece (or whole answer) ``value`` is, by its shape; None when it is
-    none. A complete Gemini response (a candidate with its ``finishReason``) is the ``gemini``
-    format's own record, so it is named here only as part of a stream already open."""
-    if not isinstance(value, dict):
+    none, or holds a request (:data:`REQUEST_FIELDS`). A complete Gemini response (a candidate with
+    its ``finishReason``) is the ``gemini`` format's own record, so it is named here only as part of
+    a stream already open."""
+    if not isinstance(value, dict) or any(key in value for key in REQUEST_FIELDS):
         return None
     kind = value.get("type")
+    if kind == "error" and not isinstance(value.get("error"), dict):
+        return None
     if isinstance(kind, str) and kind in ANTHROPIC_EVENTS:
         return "anthropic"
     if kind == "message" and value.get("role") == "assistant" and {"model", "stop_reason"} <= value.keys():

@@ -94,42 +94,51 @@ class FolderIndex:
 
 
 def _folder_signature(folder: Path) -> tuple[tuple[str, int, int], ...]:
-    """The folder's batch-sized files as (name, size, mtime): what the cached index is valid for."""
+    """The folder's JSON Lines files as (name, size, mtime): what the cached index is valid for (a
+    folder that cannot be listed holds none)."""
     entries = []
-    with os.scandir(folder) as listing:
-        for entry in listing:
-            name = entry.name
-            if not name.startswith(".") and name.lower().endswith(BATCH_FILE_SUFFIXES) and entry.is_file():
-                stat = entry.stat()
-                entries.append((name, stat.st_size, stat.st_mtime_ns))
+    try:
+        with os.scandir(folder) as listing:
+            for entry in listing:
+                name = entry.name
+                if (
+                    not name.startswith(".")
+                    and name.lower().endswith(BATCH_FILE_SUFFIXES)
+                    and entry.is_file()
+                ):
+                    stat = entry.stat()
+                    entries.append((name, stat.st_size, stat.st_mtime_ns))
+    except OSError:
+        return ()
     return tuple(sorted(entries))
 
 
 @functools.lru_cache(maxsize=4)
 def _folder_index(folder: Path, signature: tuple[tuple[str, int, int], ...]) -> FolderIndex:
-    """Every batch line of the folder's JSON Lines files (a file is looked into only when its first
-    readable line is a batch line)."""
+    """Every batch line of the folder's JSON Lines files; a file is read on only while its first
+    readable line is a batch line (any other log beside the batch costs one line)."""
     index = FolderIndex()
     for name, _, _ in signature:
         try:
-            readable = [
-                line for line in frame_json(SourceFile.read(folder / name, name)) if line.error is None
-            ]
+            _index_file(index, folder / name, file_name_text(name))
         except OSError:
             continue
-        if not readable or batch_role(readable[0].value) is None:
-            continue
-        for line in readable:
-            role = batch_role(line.value)
-            if role is None:
-                continue
-            kind, ident = role
-            if kind == "request":
-                at = file_name_text(name) + (f" line {line.line}" if line.line is not None else "")
-                index.requests.setdefault(ident, []).append((at, line.value))
-            else:
-                index.results[ident] = index.results.get(ident, 0) + 1
     return index
+
+
+def _index_file(index: FolderIndex, path: Path, shown: str) -> None:
+    for number, line in enumerate(r for r in frame_json(SourceFile.read(path, shown)) if r.error is None):
+        role = batch_role(line.value)
+        if role is None and number == 0:
+            return
+        if role is None:
+            continue
+        kind, ident = role
+        if kind == "request":
+            at = shown + (f" line {line.line}" if line.line is not None else "")
+            index.requests.setdefault(ident, []).append((at, line.value))
+        else:
+            index.results[ident] = index.results.get(ident, 0) + 1
 
 
 def index_of(src: SourceFile) -> FolderIndex:
