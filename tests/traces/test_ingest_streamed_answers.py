@@ -107,3 +107,32 @@ def test_a_stream_of_several_choices_goes_on_from_the_lowest_index_and_says_so(t
     (episode,) = ingest_paths([write_jsonl(tmp_path, "n2.jsonl", lines)]).episodes
     assert episode.events[0].content == "First."
     assert json.loads(episode.extra_json or "{}")["choices_taken"] == [{"call": 0, "index": 0, "of": 2}]
+
+
+def test_a_responses_stream_reads_its_terminal_response_or_says_it_failed(tmp_path: Path) -> None:
+    item = {
+        "id": "fc_1",
+        "type": "function_call",
+        "name": "read_file",
+        "call_id": "call_r",
+        "arguments": "{}",
+    }
+    created = {"type": "response.created", "response": {"id": "resp_1", "object": "response", "output": []}}
+    done = {"type": "response.output_item.done", "output_index": 0, "item": item}
+    completed = {
+        "type": "response.completed",
+        "response": {"id": "resp_1", "object": "response", "status": "completed"},
+    }
+    failed = {
+        "type": "response.failed",
+        "response": {"id": "resp_2", "object": "response", "error": {"code": "server_error", "message": "x"}},
+    }
+    result = ingest_paths(
+        [write_jsonl(tmp_path, "events.jsonl", [created, done, completed, {**created}, failed])]
+    )
+    (episode,) = result.episodes
+    assert [(c.id, c.name) for c in episode.events[0].tool_calls] == [("call_r", "read_file")]
+    assert episode.events[0].finish_reason == "completed"
+    assert [(r.source_line, r.reason, r.detail) for r in result.rejects] == [
+        (4, "failed model call", "line 5: the response failed with 'server_error'")
+    ]

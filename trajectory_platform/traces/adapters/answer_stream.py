@@ -367,14 +367,16 @@ def _responses(pieces: list[Piece]) -> dict[str, Any]:
     for piece in pieces:
         event, kind = piece.value, piece.value.get("type")
         if kind in RESPONSES_FAILED:
-            response = event.get("response") if isinstance(event.get("response"), dict) else event
-            raise _failed(piece, f"the response failed with {_error_kind(response.get('error'))}")
+            failed = event.get("response")
+            holder: dict[str, Any] = failed if isinstance(failed, dict) else event
+            raise _failed(piece, f"the response failed with {_error_kind(holder.get('error'))}")
         if kind == "response.output_item.done":
-            items[event.get("output_index")] = event.get("item")
+            index = event.get("output_index")
+            items[index if isinstance(index, int) else len(items)] = event.get("item")
         elif kind in RESPONSES_ENDS:
             response = dict(event["response"])
             if not response.get("output") and items:
-                response["output"] = [items[i] for i in sorted(items, key=str)]
+                response["output"] = [items[i] for i in sorted(items)]
             return response
     raise _truncated(pieces, "response.completed")
 
