@@ -1646,3 +1646,16 @@ CHAT_STREAM = [
         "usage": {"prompt_tokens": 30, "completion_tokens": 20},
     },
 ]
+
+# A llama.cpp /completion call whose prompt is ChatML text (text_completion.py).
+TEXT_COMPLETION_CALL = {
+    "prompt": (
+        "<|im_start|>system\nYou are a careful coding agent.<|im_end|>\n"
+        "<|im_start|>user\nFix the parser.<|im_end|>\n<|im_start|>assistant\n"
+    ),
+    "content": "Fixed.",
+    "model": "qwen2.5-7b-instruct-q4_k_m.gguf",
+    "stop_type": "eos",
+    "tokens_evaluated": 40,
+    "tokens_predicted": 3,
+}

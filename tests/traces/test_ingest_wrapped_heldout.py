@@ -477,6 +477,15 @@ GATEWAY_TEXT_ROW = {
     "response_body": json.dumps(_completion({"role": "assistant", "content": "21C in Rome."})),
 }
 
+LLAMA3_PROMPT = (
+    "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\nBe brief.<|eot_id|>"
+    "<|start_header_id|>user<|end_header_id|>\n\nWeather in Rome?<|eot_id|>"
+    "<|start_header_id|>assistant<|end_header_id|>\n\n"
+)
+GEMMA_PROMPT = "<bos><start_of_turn>user\nWeather in Rome?<end_of_turn>\n<start_of_turn>model\n"
+PHI3_PROMPT = "<|user|>\nWeather in Rome?<|end|>\n<|assistant|>\n"
+CHATML_UNCLOSED = "<|im_start|>user\nWeather in Rome?\n<|im_start|>assistant\n"
+
 CASES = {
     "azure-batch-paired": Case(
         {"in.jsonl": [AZURE_INPUT], "out.jsonl": [AZURE_OUTPUT, AZURE_FILTERED]},
@@ -530,6 +539,37 @@ CASES = {
     "ollama-generate-stream": Case({"s.jsonl": OLLAMA_GENERATE}, [Expect(["assistant"], "Sunny.")]),
     "ollama-stream-cut": Case({"s.jsonl": OLLAMA_GENERATE[:2]}, [], [(1, "truncated stream")]),
     "gemini-stream": Case({"s.jsonl": GEMINI_STREAM}, [Expect(["assistant"], "Sunny in Rome.")]),
+    "tgi-generate-llama3": Case(
+        {
+            "g.jsonl": [
+                {
+                    "inputs": LLAMA3_PROMPT,
+                    "generated_text": "Sunny.",
+                    "details": {"finish_reason": "eos_token"},
+                }
+            ]
+        },
+        [Expect(["system", "user", "assistant"], "Sunny.")],
+    ),
+    "vllm-completions-gemma": Case(
+        {
+            "c.jsonl": [
+                {"prompt": GEMMA_PROMPT, "choices": [{"index": 0, "text": "Sunny.", "finish_reason": "stop"}]}
+            ]
+        },
+        [Expect(["user", "assistant"], "Sunny.")],
+    ),
+    "ollama-raw-generate-phi3": Case(
+        {
+            "o.jsonl": [
+                {"model": "phi3", "prompt": PHI3_PROMPT, "raw": True, "response": "Sunny.", "done": True}
+            ]
+        },
+        [Expect(["user", "assistant"], "Sunny.")],
+    ),
+    "chatml-prompt-unclosed-turn": Case(
+        {"c.jsonl": [{"prompt": CHATML_UNCLOSED, "content": "Sunny."}]}, [], [(None, "unknown chat template")]
+    ),
     "gateway-json-text-row": Case(
         {"rows.jsonl": [GATEWAY_TEXT_ROW]},
         [Expect(["user", "assistant", "tool", "assistant"], "21C in Rome.")],

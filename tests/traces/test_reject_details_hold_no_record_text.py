@@ -48,6 +48,7 @@ from handwritten_records import (
     SHAREGPT_RECORD,
     SPLIT_CONVERSATIONS,
     STREAMED_GATEWAY_CALL,
+    TEXT_COMPLETION_CALL,
 )
 
 from trajectory_platform.traces.drops import named, without_record_text
@@ -137,6 +138,7 @@ HANDWRITTEN = {
     "batch-anthropic-results": ANTHROPIC_BATCH_RESULTS,
     "stream-anthropic": ANTHROPIC_STREAM,
     "stream-chat": CHAT_STREAM,
+    "text-completion": [TEXT_COMPLETION_CALL],
     **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
 }
 """The JSONL lines of each format's hand-written record."""

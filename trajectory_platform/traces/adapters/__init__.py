@@ -46,6 +46,7 @@ from trajectory_platform.traces.adapters.pydantic_ai import PydanticAIAdapter
 from trajectory_platform.traces.adapters.sharegpt import ShareGPTAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
 from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
+from trajectory_platform.traces.adapters.text_completion import TextCompletionAdapter
 from trajectory_platform.traces.adapters.toolbench import ToolBenchAdapter
 
 ADAPTERS: dict[str, Adapter] = {
@@ -76,6 +77,7 @@ ADAPTERS: dict[str, Adapter] = {
         PydanticAIAdapter(),
         BatchAdapter(),
         AnswerStreamAdapter(),
+        TextCompletionAdapter(),
         AnthropicAdapter(),
         OpenAIResponsesAdapter(),
         GeminiAdapter(),
