@@ -1463,3 +1463,199 @@ BRAINTRUST_TRACE = [
 ]
 """A Braintrust trace: two LLM spans and the agent's root span (a task span restating the question
 and the answer, naming the task), every span naming its trace by ``root_span_id``."""
+
+# Wrapped and streamed logs (batch.py, answer_stream.py): an OpenAI batch's input and output lines,
+# Anthropic Message Batches results, and streamed answers as a proxy saves them, one piece a line.
+OPENAI_BATCH_INPUT = [
+    {
+        "custom_id": "task-1",
+        "method": "POST",
+        "url": "/v1/chat/completions",
+        "body": {
+            "model": "gpt-4o",
+            "metadata": {"task_id": "fix-parser-7"},
+            "messages": [
+                {"role": "system", "content": "You are a careful coding agent."},
+                {"role": "user", "content": "Fix the parser."},
+            ],
+            "tools": [
+                {"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}
+            ],
+        },
+    },
+    {
+        "custom_id": "task-2",
+        "method": "POST",
+        "url": "/v1/chat/completions",
+        "body": {"model": "gpt-4o", "messages": [{"role": "user", "content": "Fix the lexer."}]},
+    },
+]
+OPENAI_BATCH_OUTPUT = [
+    {
+        "id": "batch_req_1",
+        "custom_id": "task-1",
+        "response": {
+            "status_code": 200,
+            "request_id": "req_1",
+            "body": {
+                "id": "chatcmpl-1",
+                "object": "chat.completion",
+                "model": "gpt-4o-2024-08-06",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {
+                            "role": "assistant",
+                            "content": None,
+                            "tool_calls": [
+                                {
+                                    "id": "call_1",
+                                    "type": "function",
+                                    "function": {"name": "read_file", "arguments": '{"path": "p.py"}'},
+                                }
+                            ],
+                        },
+                        "finish_reason": "tool_calls",
+                    }
+                ],
+                "usage": {"prompt_tokens": 80, "completion_tokens": 17},
+            },
+        },
+        "error": None,
+    },
+    {
+        "id": "batch_req_2",
+        "custom_id": "task-2",
+        "response": None,
+        "error": {"code": "batch_expired", "message": "This request could not be executed in time."},
+    },
+]
+ANTHROPIC_BATCH_RESULTS = [
+    {
+        "custom_id": "req-1",
+        "result": {
+            "type": "succeeded",
+            "message": {
+                "id": "msg_01",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "content": [
+                    {"type": "thinking", "thinking": "Read it first.", "signature": "abc"},
+                    {"type": "tool_use", "id": "toolu_01", "name": "read_file", "input": {"path": "p.py"}},
+                ],
+                "stop_reason": "tool_use",
+                "usage": {"input_tokens": 50, "output_tokens": 30},
+            },
+        },
+    },
+    {
+        "custom_id": "req-2",
+        "result": {
+            "type": "errored",
+            "error": {"type": "error", "error": {"type": "overloaded_error", "message": "x"}},
+        },
+    },
+]
+ANTHROPIC_STREAM = [
+    {
+        "type": "message_start",
+        "message": {
+            "id": "msg_s1",
+            "type": "message",
+            "role": "assistant",
+            "content": [],
+            "model": "claude-sonnet-4-5",
+            "stop_reason": None,
+            "usage": {"input_tokens": 25, "output_tokens": 1},
+        },
+    },
+    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Reading "}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "the file."}},
+    {"type": "content_block_stop", "index": 0},
+    {
+        "type": "content_block_start",
+        "index": 1,
+        "content_block": {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {}},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 1,
+        "delta": {"type": "input_json_delta", "partial_json": '{"path": '},
+    },
+    {
+        "type": "content_block_delta",
+        "index": 1,
+        "delta": {"type": "input_json_delta", "partial_json": '"p.py"}'},
+    },
+    {"type": "content_block_stop", "index": 1},
+    {
+        "type": "message_delta",
+        "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+        "usage": {"output_tokens": 15},
+    },
+    {"type": "message_stop"},
+]
+
+
+def chat_chunk(delta: dict, finish: str | None = None, index: int = 0) -> dict:
+    """One Chat Completions stream chunk of the response ``chatcmpl-s1``."""
+    return {
+        "id": "chatcmpl-s1",
+        "object": "chat.completion.chunk",
+        "model": "gpt-4o",
+        "choices": [{"index": index, "delta": delta, "finish_reason": finish}],
+    }
+
+
+CHAT_STREAM = [
+    chat_chunk({"role": "assistant", "content": "Reading "}),
+    chat_chunk({"content": "both."}),
+    chat_chunk(
+        {
+            "tool_calls": [
+                {
+                    "index": 0,
+                    "id": "call_a",
+                    "type": "function",
+                    "function": {"name": "read_file", "arguments": ""},
+                }
+            ]
+        }
+    ),
+    chat_chunk(
+        {
+            "tool_calls": [
+                {
+                    "index": 1,
+                    "id": "call_b",
+                    "type": "function",
+                    "function": {"name": "read_file", "arguments": '{"path": '},
+                }
+            ]
+        }
+    ),
+    chat_chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"path": "p.py"}'}}]}),
+    chat_chunk({"tool_calls": [{"index": 1, "function": {"arguments": '"t.py"}'}}]}),
+    chat_chunk({}, "tool_calls"),
+    {
+        "id": "chatcmpl-s1",
+        "object": "chat.completion.chunk",
+        "choices": [],
+        "usage": {"prompt_tokens": 30, "completion_tokens": 20},
+    },
+]
+
+# A llama.cpp /completion call whose prompt is ChatML text (text_completion.py).
+TEXT_COMPLETION_CALL = {
+    "prompt": (
+        "<|im_start|>system\nYou are a careful coding agent.<|im_end|>\n"
+        "<|im_start|>user\nFix the parser.<|im_end|>\n<|im_start|>assistant\n"
+    ),
+    "content": "Fixed.",
+    "model": "qwen2.5-7b-instruct-q4_k_m.gguf",
+    "stop_type": "eos",
+    "tokens_evaluated": 40,
+    "tokens_predicted": 3,
+}

@@ -61,3 +61,26 @@ def test_an_unknown_item_rejects_the_session_and_a_stray_line_is_its_own_reject(
 def test_a_session_with_no_model_turn_is_said_so(tmp_path: Path):
     result = ingest_paths([write_jsonl(tmp_path, "rollout.jsonl", CODEX_SESSION[:4])])
     assert [r.reason for r in result.rejects] == ["no model turn"]
+
+
+def _legacy_layout(session: list[dict]) -> list[dict]:
+    """``session`` as Codex wrote rollouts until mid-2025: the meta unwrapped on the first line
+    (id, timestamp, instructions, git), each Responses item bare, state snapshots between turns."""
+    meta = next(e["payload"] for e in session if e["type"] == "session_meta")
+    lines: list[dict] = [{"id": meta["id"], "timestamp": "2025-05-20T10:00:00Z", "instructions": None}]
+    for entry in session:
+        if entry["type"] == "response_item" and entry["payload"].get("type") != "ghost_snapshot":
+            lines += [entry["payload"], {"record_type": "state"}]
+    return lines
+
+
+def test_the_older_rollout_layout_reads_as_the_same_session(tmp_path: Path):
+    session = [e for e in CODEX_SESSION if e["type"] != "compacted"]  # the older layout had no compaction
+    current = one_episode(write_jsonl(tmp_path, "rollout-new.jsonl", session))
+    legacy = one_episode(write_jsonl(tmp_path, "rollout-2025-05-20-old.jsonl", _legacy_layout(session)))
+    assert legacy.source_format == "codex" and legacy.episode_id == current.episode_id
+    assert [
+        (e.kind, e.content, e.reasoning, e.tool_calls, e.tool_call_id, e.status) for e in legacy.events
+    ] == [(e.kind, e.content, e.reasoning, e.tool_calls, e.tool_call_id, e.status) for e in current.events]
+    assert legacy.task.prompt == current.task.prompt
+    assert json.loads(legacy.extra_json or "{}")["skipped_entries"]["state"] > 0

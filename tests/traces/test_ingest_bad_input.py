@@ -251,3 +251,22 @@ def test_detection_looks_at_a_bounded_number_of_leading_lines(tmp_path):
     path = write_lines(tmp_path / "log.jsonl", [header] * DETECT_PROBE_LINES + [GOOD])
     reject = one_reject(ingest_paths([path]))
     assert (reject.reason, reject.source_path) == ("unrecognized format", "$")
+
+
+def test_an_unrecognized_file_is_rejected_at_its_first_readable_line_saying_what_it_holds(tmp_path):
+    secret_key = "AKIAQWERTYUIOP234567"
+    lines = [
+        "{not json",
+        json.dumps({"prompt": "x", "n_predict": 5, secret_key: 1}),
+        json.dumps({"prompt": "y"}),
+    ]
+    path = tmp_path / "completions.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = ingest_paths([path])
+    (reject,) = result.rejects
+    assert (reject.reason, reject.source_line, reject.source_path) == ("unrecognized format", 2, "$")
+    assert (reject.detail or "").startswith(
+        "line 2 (the first readable one) is an object of 3 keys with fields prompt, n_predict, <key>: "
+        "no supported format reads it, nor any of the first 100 readable lines"
+    )
+    assert secret_key not in (reject.detail or "")

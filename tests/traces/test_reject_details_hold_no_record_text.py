@@ -17,12 +17,15 @@ from typing import Any
 import pytest
 from handwritten_records import (
     AGENTS_SDK_TRACE,
+    ANTHROPIC_BATCH_RESULTS,
+    ANTHROPIC_STREAM,
     AUTOGEN_RESULT,
     BEDROCK_CONVERSE,
     BEDROCK_INVOCATION_LOG,
     BEDROCK_RESPONSE,
     BRAINTRUST_SPAN,
     BRAINTRUST_TRACE,
+    CHAT_STREAM,
     CLAUDE_STREAM,
     CODEX_EXEC_EVENTS,
     CODEX_SESSION,
@@ -37,6 +40,7 @@ from handwritten_records import (
     LANGFUSE_TRACE,
     LANGSMITH_RUNS,
     MLFLOW_TRACE,
+    OPENAI_BATCH_OUTPUT,
     OPENLLMETRY_TRACE,
     PYDANTIC_AI_MESSAGES,
     RESPONSES_CHAIN,
@@ -44,6 +48,7 @@ from handwritten_records import (
     SHAREGPT_RECORD,
     SPLIT_CONVERSATIONS,
     STREAMED_GATEWAY_CALL,
+    TEXT_COMPLETION_CALL,
 )
 
 from trajectory_platform.traces.drops import named, without_record_text
@@ -129,6 +134,11 @@ HANDWRITTEN = {
     "chat-log-choices": [BRAINTRUST_SPAN],
     "chat-log-spans": BRAINTRUST_TRACE,
     "pydantic-ai": [{"messages": PYDANTIC_AI_MESSAGES}],
+    "batch-output": OPENAI_BATCH_OUTPUT,
+    "batch-anthropic-results": ANTHROPIC_BATCH_RESULTS,
+    "stream-anthropic": ANTHROPIC_STREAM,
+    "stream-chat": CHAT_STREAM,
+    "text-completion": [TEXT_COMPLETION_CALL],
     **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
 }
 """The JSONL lines of each format's hand-written record."""

@@ -32,6 +32,7 @@ from tqdm import tqdm
 from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format
 from trajectory_platform.traces.adapters.base import (
     COMPRESSED_SUFFIX,
+    DETECT_PROBE_LINES,
     NESTING_TOO_DEEP,
     STRUCTURE_ERRORS,
     Adapter,
@@ -41,7 +42,7 @@ from trajectory_platform.traces.adapters.base import (
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
-from trajectory_platform.traces.drops import Drop, Tally, without_record_text
+from trajectory_platform.traces.drops import Drop, Tally, named, path_of, without_record_text
 from trajectory_platform.traces.ingest_settings import IngestSettings
 from trajectory_platform.traces.parquet import write_parquet
 from trajectory_platform.traces.record import Episode, LineageInputs, canonical_json
@@ -545,21 +546,40 @@ def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
     """The whole file is one reject: why it cannot be read, or what it is when it is a known
     non-trajectory dataset, or that no supported format uses its layout."""
     sample = src.first_value()
-    reason, detail = (
-        "unrecognized format",
-        (f"no supported format uses this layout; supported: {', '.join(FORMAT_NAMES)}"),
-    )
+    if src.is_document:  # a document on one line is that line (a JSONL file of one record)
+        line = 1 if src.data is not None and b"\n" not in src.data.strip() else None
+    else:
+        line = next((r.line for r in src.lines() if r.error is None), None)
+    reason, detail = "unrecognized format", _unread_layout(sample, line)
     if sample is None and src.document[1] is not None:
         reason, detail = src.document[1].reason, f"the file is not readable JSON: {src.document[1].detail}"
     elif (known := describe_non_trajectory(sample)) is not None:
         reason, detail = NOT_A_TRAJECTORY, known
     return Reject(
         source_file=src.display,
+        source_line=line,
         source_path="$",
         drop=Drop(reason, detail),
         excerpt=src.fingerprint(),
         partition_date=date,
     )
+
+
+SHOWN_FIELDS = 8
+"""How many of an unrecognized record's top-level field names its reject lists."""
+
+
+def _unread_layout(sample: object, line: int | None) -> str:
+    """Why no format read a file: where its first record is, what it is (an object's field names, each
+    shown only when it reads as a word, as every reject detail names what a record chose), and that
+    no format claims it or the lines detection looked at after it."""
+    where = "the document" if line is None else f"line {line} (the first readable one)"
+    shape = named(sample)
+    if isinstance(sample, dict) and sample:
+        fields = [path_of([str(key)]) for key in list(sample)[:SHOWN_FIELDS]]
+        shape += f" with fields {', '.join(fields)}{', ...' if len(sample) > SHOWN_FIELDS else ''}"
+    looked = "" if line in (None, 1) else f", nor any of the first {DETECT_PROBE_LINES} readable lines"
+    return f"{where} is {shape}: no supported format reads it{looked}; supported: {', '.join(FORMAT_NAMES)}"
 
 
 def _structure_error(exc: Exception) -> RecordError:

@@ -47,6 +47,8 @@ FINISH_REASONS = frozenset(
         "spii", "malformed_function_call", "image_safety", "unexpected_tool_call", "too_many_tool_calls",
         "model_length", "complete", "error_toxic", "error_limit", "user_cancel", "abort", "eos_token",
         "load", "truncated", "timeout", "abandoned",
+        # llama.cpp's stop_type (end of sequence, token limit, a stop word)
+        "eos", "limit", "word",
     }
 )  # fmt: skip
 """``Event.finish_reason`` values the platform admits, compared by :func:`known_finish_reason`:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from trajectory_platform.traces.adapters.answer_stream import AnswerStreamAdapter
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
 from trajectory_platform.traces.adapters.base import (
@@ -19,6 +20,7 @@ from trajectory_platform.traces.adapters.base import (
     Adapter,
     SourceFile,
 )
+from trajectory_platform.traces.adapters.batch import BatchAdapter
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
@@ -44,6 +46,7 @@ from trajectory_platform.traces.adapters.pydantic_ai import PydanticAIAdapter
 from trajectory_platform.traces.adapters.sharegpt import ShareGPTAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
 from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
+from trajectory_platform.traces.adapters.text_completion import TextCompletionAdapter
 from trajectory_platform.traces.adapters.toolbench import ToolBenchAdapter
 
 ADAPTERS: dict[str, Adapter] = {
@@ -72,6 +75,9 @@ ADAPTERS: dict[str, Adapter] = {
         BedrockAdapter(),
         AutoGenAdapter(),
         PydanticAIAdapter(),
+        BatchAdapter(),
+        AnswerStreamAdapter(),
+        TextCompletionAdapter(),
         AnthropicAdapter(),
         OpenAIResponsesAdapter(),
         GeminiAdapter(),

@@ -293,7 +293,8 @@ def unwrapped(found: Envelope, with_response: bool = True) -> dict[str, Any]:
     response = found.response if with_response else None
     if any("parts" in message for message in found.conversation):
         return {**request, "contents": found.conversation, **({"response": response} if response else {})}
-    if is_item_list(found.conversation) or response is not None and is_item_list(response.get("output")):
+    answered_with_items = found.response is not None and is_item_list(found.response.get("output"))
+    if is_item_list(found.conversation) or answered_with_items:  # the request too, read without it
         return {
             **request,
             "input": found.conversation,

@@ -70,6 +70,7 @@ from trajectory_platform.traces.adapters.chat_envelope import (
     unwrapped,
 )
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
+from trajectory_platform.traces.adapters.json_text import parsed_json_text
 from trajectory_platform.traces.adapters.openai import UNREAD_STREAM, OpenAIAdapter, taken_choice
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.drops import path_of
@@ -166,13 +167,19 @@ class ChatLogAdapter(Adapter):
     task_id_source = TASK_ID_SOURCE
 
     def claims_record(self, record: dict[str, Any]) -> bool:
-        found = locate(record)
-        return found is not None and (found.conversation_at != ("messages",) or found.response is not None)
+        parsed = parsed_json_text(record)
+        found = locate(parsed)
+        if found is None:
+            return False
+        from_text = parsed[found.conversation_at[0]] is not record.get(found.conversation_at[0])
+        return found.conversation_at != ("messages",) or found.response is not None or from_text
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         """Each call its own record, except the calls that name one run: those are one record."""
         runs: dict[str, list[RawRecord]] = {}
         for record in frame_json(src):
+            if isinstance(record.value, dict):  # a logger's JSON-text fields, read as the data they hold
+                record.value = parsed_json_text(record.value)
             run = run_of(record.value) if record.error is None else None
             if run is None:
                 yield record

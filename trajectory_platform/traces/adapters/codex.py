@@ -19,6 +19,12 @@ A record is one file, one session. The entries:
 
 An item type the Responses reader does not know rejects the session with its line and type. The
 format records no task id: a ``task_ids.json`` beside the sessions names it.
+
+Codex wrote an older layout until mid-2025, the same session unwrapped: a first line holding the
+session's ``id``, ``timestamp``, ``instructions`` and ``git``, then each Responses item bare on its
+line, with ``{"record_type": "state"}`` snapshot lines between them. Each such line is read as the
+entry the current layout writes for it (:func:`_legacy_entry`), so both layouts give the same
+episode; the state snapshots are counted in ``extra_json`` (``skipped_entries``), never events.
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from trajectory_platform.traces.adapters.base import (
     optional_str,
     sampling_params_json,
 )
-from trajectory_platform.traces.adapters.openai_responses import ItemTurns
+from trajectory_platform.traces.adapters.openai_responses import ITEM_TYPES, ItemTurns
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 ENTRY_TYPES = frozenset({"session_meta", "response_item", "turn_context", "event_msg", "compacted"})
@@ -50,6 +56,11 @@ CODEX_CONTEXT = ("<environment_context>", "<user_instructions>")
 META_FIELDS = ("cwd", "cli_version", "originator", "source")
 
 
+LEGACY_META_KEYS = frozenset({"id", "timestamp", "instructions", "git"})
+"""The fields of the first line of a rollout in the older layout (the session's meta, unwrapped)."""
+LEGACY_STATE = "state"
+
+
 def _is_entry(value: Any) -> bool:
     return (
         isinstance(value, dict)
@@ -58,19 +69,51 @@ def _is_entry(value: Any) -> bool:
     )
 
 
+def _is_legacy_meta(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("id"), str)
+        and "timestamp" in value
+        and "instructions" in value
+        and value.keys() <= LEGACY_META_KEYS
+    )
+
+
+def _legacy_entry(value: Any) -> dict[str, Any] | None:
+    """A line of the older rollout layout as the entry the current one writes for it: the meta line
+    as ``session_meta``, a bare Responses item as ``response_item``, a state snapshot as an entry
+    counted, not read; None for anything else."""
+    if _is_legacy_meta(value):
+        return {"type": "session_meta", "timestamp": value.get("timestamp"), "payload": value}
+    if not isinstance(value, dict) or "payload" in value:
+        return None
+    if value.get("record_type") == LEGACY_STATE:
+        return {"type": LEGACY_STATE, "payload": {"type": LEGACY_STATE}}
+    if isinstance(value.get("type"), str) and value["type"] in ITEM_TYPES:
+        return {"type": "response_item", "payload": value}
+    return None
+
+
+def _as_entry(value: Any) -> dict[str, Any] | None:
+    """A rollout line as an entry of the current layout (itself when it is one), else None."""
+    return value if _is_entry(value) else _legacy_entry(value)
+
+
 class CodexAdapter(Adapter):
     """``~/.codex/sessions/**/rollout-*.jsonl``: one session per file."""
 
     name = "codex"
 
     def claims_record(self, record: dict[str, Any]) -> bool:
-        return _is_entry(record)
+        return _is_entry(record) or _is_legacy_meta(record)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        return one_record_per_file(src, _is_entry, "a Codex entry ({timestamp, type, payload})")
+        return one_record_per_file(
+            src, lambda value: _as_entry(value) is not None, "a Codex entry ({timestamp, type, payload})"
+        )
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
-        entries: list[RawRecord] = record.value["entries"]
+        entries = [RawRecord(e.line, e.json_path, value=_as_entry(e.value)) for e in record.value["entries"]]
         meta: dict[str, Any] = next(
             (e.value["payload"] for e in entries if e.value["type"] == "session_meta"), {}
         )

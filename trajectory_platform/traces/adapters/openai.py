@@ -305,7 +305,7 @@ def _event_stream(text: str) -> list[Any] | None:
         return None
 
 
-def _assembled(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+def assembled_chunks(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     """The response a stream of chunks adds up to: per choice, its content, reasoning and each tool
     call's arguments concatenated in order (a call's id and name from the delta that names them),
     its last finish reason; the model and usage of the chunks that state them."""
@@ -362,12 +362,12 @@ def chat_response(key: str, value: Any) -> dict[str, Any] | None:
         return dict(value)
     if isinstance(value, str) and SSE_START.match(value):
         chunks = _chunks(_event_stream(value))
-        return {UNREAD_STREAM: True} if chunks is None else _assembled(chunks)
+        return {UNREAD_STREAM: True} if chunks is None else assembled_chunks(chunks)
     if _is_choice_list(value):
         return {"choices": list(value)}
     chunks = _chunks(value)
     if chunks is not None:
-        return _assembled(chunks)
+        return assembled_chunks(chunks)
     return _completions(value) if key in COMPLETION_LIST_KEYS else None
 
 
