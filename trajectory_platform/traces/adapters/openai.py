@@ -34,12 +34,14 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
 )
 from trajectory_platform.traces.adapters.content_parts import (
+    ERROR_STATUSES,
     Piece,
     bodies_of,
     call_of,
     pieces_of,
     reasoning_text,
 )
+from trajectory_platform.traces.adapters.message_roles import FOLDED, role_message, role_messages, spoken_role
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -55,8 +57,9 @@ CONVERSATION_KEYS = ("messages", "tools", "functions")
 
 
 def is_message_list(value: Any) -> bool:
-    """A non-empty list whose first element looks like a chat message."""
-    return isinstance(value, list) and bool(value) and isinstance(value[0], dict) and "role" in value[0]
+    """A non-empty list whose first element looks like a chat message (its role in any spelling
+    :mod:`~trajectory_platform.traces.adapters.message_roles` reads)."""
+    return isinstance(value, list) and bool(value) and spoken_role(value[0]) is not None
 
 
 CONTENT_KEYS = ("tool_responses", "content", "items", "blocks")
@@ -104,8 +107,10 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     Content parts are read by their shape (:mod:`~trajectory_platform.traces.adapters.content_parts`):
     an assistant message's text, reasoning and calls are one event, and any results it holds (a
     server-side tool's) follow it as tool events; a user or system message's results are tool events
-    where they stand; a tool message's results are one tool event each."""
-    expect(message, dict, where)
+    where they stand; a tool message's results are one tool event each. A message whose role is
+    said another way is read as the OpenAI message it is
+    (:mod:`~trajectory_platform.traces.adapters.message_roles`)."""
+    message = expect(role_message(message, where), dict, where)
     role = message.get("role")
     if not isinstance(role, str) or role not in ROLE_KINDS:
         raise RecordError(
@@ -158,6 +163,8 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     elif role in ("tool", "function"):
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
+        if fields.get("status") in ERROR_STATUSES:  # LangChain's and Letta's failed tool call
+            event.status = "error"
     if len(events) == 1 or role == "assistant":
         return events
     if not said:
@@ -225,14 +232,16 @@ def _in_time_order(messages: list[Any]) -> list[Any]:
 
 def events_of_messages(messages: Any, where: str) -> list[Event]:
     """Convert a message list in the order it happened (see :func:`_in_time_order`), speakers
-    re-roled when their roles are relative (:func:`_speaker_roles`)."""
-    expect(messages, list, where)
-    ordered = _speaker_roles(_in_time_order(messages))
-    reversed_ = ordered is not messages and ordered == messages[::-1]
-    last = len(messages) - 1
+    re-roled when their roles are relative (:func:`_speaker_roles`), each role read in whatever
+    spelling it was written (:func:`~trajectory_platform.traces.adapters.message_roles.role_messages`)."""
+    read = role_messages(expect(messages, list, where), where)
+    ordered = _speaker_roles(_in_time_order(read))
+    reversed_ = ordered is not read and ordered == read[::-1]
+    last = len(read) - 1
     return [
         event
         for i, m in enumerate(ordered)
+        if m is not FOLDED
         for event in events_of_message(m, f"{where}[{last - i if reversed_ else i}]")
     ]
 
