@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from trajectory_platform.traces.adapters.adk import ADKAdapter
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
 from trajectory_platform.traces.adapters.base import (
@@ -31,6 +32,7 @@ from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
 from trajectory_platform.traces.adapters.goose import GooseAdapter
 from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
 from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
+from trajectory_platform.traces.adapters.langgraph import LangGraphAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
 from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
 from trajectory_platform.traces.adapters.mlflow import MLflowAdapter
@@ -42,6 +44,7 @@ from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
 from trajectory_platform.traces.adapters.otel import OTelAdapter
 from trajectory_platform.traces.adapters.pydantic_ai import PydanticAIAdapter
 from trajectory_platform.traces.adapters.sharegpt import ShareGPTAdapter
+from trajectory_platform.traces.adapters.smolagents import SmolagentsAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
 from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
 from trajectory_platform.traces.adapters.toolbench import ToolBenchAdapter
@@ -60,6 +63,7 @@ ADAPTERS: dict[str, Adapter] = {
         OTelAdapter(),
         InspectAdapter(),
         LangSmithAdapter(),
+        LangGraphAdapter(),
         LangfuseAdapter(),
         OpenAIAgentsAdapter(),
         MLflowAdapter(),
@@ -69,6 +73,8 @@ ADAPTERS: dict[str, Adapter] = {
         CodexExecAdapter(),
         GeminiCliAdapter(),
         GooseAdapter(),
+        ADKAdapter(),
+        SmolagentsAdapter(),
         BedrockAdapter(),
         AutoGenAdapter(),
         PydanticAIAdapter(),
