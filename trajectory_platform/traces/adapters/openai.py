@@ -413,6 +413,27 @@ def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
     return specs
 
 
+TOOL_RUN_KEYS = ("tool_call_id", "tool_args", "result", "tool_call_error")
+"""Fields only a tool that ran has (its call's id, the arguments it got, what it returned, whether
+it failed): a ``tools`` list of such entries (Agno's ``RunResponse.tools``) records the calls made,
+not the tools the model was given, and their specification is nowhere in it."""
+
+
+def lists_tool_runs(raw: Any) -> bool:
+    """Does ``tools`` hold the tools that ran rather than their definitions? Every entry then has a
+    :data:`TOOL_RUN_KEYS` field and none a definition's (``function``, ``parameters``,
+    ``description``, ``input_schema``)."""
+    definition = ("function", "parameters", "description", "input_schema")
+    return (
+        isinstance(raw, list)
+        and bool(raw)
+        and all(
+            isinstance(e, dict) and any(k in e for k in TOOL_RUN_KEYS) and not any(k in e for k in definition)
+            for e in raw
+        )
+    )
+
+
 def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
     """Top-level fields no adapter field consumed, kept as canonical JSON (nothing dropped)."""
     rest = {k: v for k, v in value.items() if k not in consumed}
@@ -442,8 +463,10 @@ class OpenAIAdapter(Adapter):
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
         episode.events = events_of_messages(value["messages"], "messages")
+        runs = lists_tool_runs(value.get("tools"))
         for key in ("tools", "functions"):
-            if value.get(key) is not None:
+            if value.get(key) is not None and not (key == "tools" and runs):
                 episode.tools.extend(tool_specs_of(value[key], key))
-        episode.extra_json = extra_of(value, ("id", "conversation_id", *CONVERSATION_KEYS))
+        consumed = tuple(k for k in CONVERSATION_KEYS if not (k == "tools" and runs))
+        episode.extra_json = extra_of(value, ("id", "conversation_id", *consumed))
         return episode
