@@ -41,6 +41,7 @@ from trajectory_platform.traces.adapters.openai import OpenAIAdapter
 from trajectory_platform.traces.adapters.openai_agents import OpenAIAgentsAdapter
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
+from trajectory_platform.traces.adapters.openhands_sdk import OpenHandsSDKAdapter
 from trajectory_platform.traces.adapters.otel import OTelAdapter
 from trajectory_platform.traces.adapters.pydantic_ai import PydanticAIAdapter
 from trajectory_platform.traces.adapters.sharegpt import ShareGPTAdapter
@@ -57,6 +58,7 @@ ADAPTERS: dict[str, Adapter] = {
         TauBenchAdapter(),
         TauBenchFewShotAdapter(),
         OpenHandsAdapter(),
+        OpenHandsSDKAdapter(),
         ToolBenchAdapter(),
         FireActAdapter(),
         MiniSweAgentAdapter(),
