@@ -35,6 +35,7 @@ from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
 from trajectory_platform.traces.adapters.langgraph import LangGraphAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
 from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
+from trajectory_platform.traces.adapters.mistral_conversations import MistralConversationsAdapter
 from trajectory_platform.traces.adapters.mlflow import MLflowAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
@@ -77,6 +78,7 @@ ADAPTERS: dict[str, Adapter] = {
         GooseAdapter(),
         ADKAdapter(),
         SmolagentsAdapter(),
+        MistralConversationsAdapter(),
         BedrockAdapter(),
         AutoGenAdapter(),
         PydanticAIAdapter(),
