@@ -34,6 +34,7 @@ from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
 from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
 from trajectory_platform.traces.adapters.langgraph import LangGraphAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
+from trajectory_platform.traces.adapters.llamaindex import LlamaIndexAdapter
 from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
 from trajectory_platform.traces.adapters.mistral_conversations import MistralConversationsAdapter
 from trajectory_platform.traces.adapters.mlflow import MLflowAdapter
@@ -79,6 +80,7 @@ ADAPTERS: dict[str, Adapter] = {
         ADKAdapter(),
         SmolagentsAdapter(),
         MistralConversationsAdapter(),
+        LlamaIndexAdapter(),
         BedrockAdapter(),
         AutoGenAdapter(),
         PydanticAIAdapter(),
