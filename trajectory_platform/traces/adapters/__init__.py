@@ -21,6 +21,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
 )
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
+from trajectory_platform.traces.adapters.bedrock_agents import BedrockAgentsAdapter
 from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.cline import ClineAdapter
@@ -82,6 +83,7 @@ ADAPTERS: dict[str, Adapter] = {
         MistralConversationsAdapter(),
         LlamaIndexAdapter(),
         BedrockAdapter(),
+        BedrockAgentsAdapter(),
         AutoGenAdapter(),
         PydanticAIAdapter(),
         AnthropicAdapter(),
