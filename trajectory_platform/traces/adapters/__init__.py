@@ -27,6 +27,7 @@ from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.cline import ClineAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
 from trajectory_platform.traces.adapters.codex_exec import CodexExecAdapter
+from trajectory_platform.traces.adapters.continue_dev import ContinueAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
@@ -82,6 +83,7 @@ ADAPTERS: dict[str, Adapter] = {
         SmolagentsAdapter(),
         MistralConversationsAdapter(),
         LlamaIndexAdapter(),
+        ContinueAdapter(),
         BedrockAdapter(),
         BedrockAgentsAdapter(),
         AutoGenAdapter(),
