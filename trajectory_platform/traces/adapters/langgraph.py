@@ -97,6 +97,15 @@ def is_update(record: Any) -> bool:
     return any(any(_is_langchain_message(m) for m in _listed(_messages_of(s))) for s in update.values())
 
 
+def is_stream_line(record: Any) -> bool:
+    """A line of a stream of updates: an update of any channels (a node that wrote no messages
+    counts: :func:`is_update` tells the file is a stream by the lines that did)."""
+    if isinstance(record, dict) and record.get("event") == "metadata":
+        return True
+    update = _update(record)
+    return bool(update) and all(isinstance(v, dict) or v is None for v in (update or {}).values())
+
+
 def _listed(messages: Any) -> list[Any]:
     """A node's ``messages`` update: a list, or the one message it returned."""
     return messages if isinstance(messages, list) else [messages] if isinstance(messages, dict) else []
@@ -135,7 +144,9 @@ class LangGraphAdapter(Adapter):
             if error is None and isinstance(document, list):
                 yield RawRecord(None, "$", value={"updates": document})
                 return
-            for record in one_record_per_file(src, is_update, "a LangGraph update ({node: {messages}})"):
+            for record in one_record_per_file(
+                src, is_stream_line, "a LangGraph update ({node: {channel: value}})"
+            ):
                 value = record.value
                 yield (
                     record

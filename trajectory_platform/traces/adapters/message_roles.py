@@ -15,8 +15,9 @@ is recognised by its shape, never by a file name or a vendor field:
 - **Letta**: ``message_type`` names the message (``user_message``, ``assistant_message``,
   ``reasoning_message``, ``tool_call_message``, ``tool_return_message``, ...);
 - **private or PascalCase fields**: Haystack's older dataclass fields (``_role``, ``_content``), a
-  .NET serializer's (Semantic Kernel's ``{"Role": {"Label": "user"}, "Items": [{"$type": ...}]}``)
-  and camelCase fields (``toolCalls``, ``toolCallId``) read in snake case;
+  .NET serializer's (Semantic Kernel's ``{"Role": {"Label": "user"}, "Items": [{"$type": ...}]}``:
+  its ``Content`` only repeats the first text item, so ``Items`` is read, the calls and results
+  too) and camelCase fields (``toolCalls``, ``toolCallId``) read in snake case;
 - **smolagents' memory messages**: roles ``tool-call`` (the calls, written as a Python literal after
   ``Calling tools:``) and ``tool-response`` (``Call id: ...`` then ``Observation:`` or ``Error:``).
 
@@ -203,6 +204,8 @@ def role_message(message: Any, where: str) -> Any:
     for key in PART_LIST_KEYS:  # a .NET serializer's parts are PascalCase too
         if isinstance(fields.get(key), list):
             fields[key] = [_snaked_keys(p) if isinstance(p, dict) else p for p in fields[key]]
+    if isinstance(fields.get("items"), list) and fields["items"]:
+        fields.pop("content", None)  # .NET's ``Content`` is the first text item, said again
     role = _role_word(fields.get("role"))
     if isinstance(role, str):
         return {**fields, "role": role}

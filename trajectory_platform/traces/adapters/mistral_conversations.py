@@ -4,7 +4,8 @@
 
 Each entry names its ``type``: ``message.input`` (a user's message, or a prefix the caller gave the
 assistant), ``message.output`` (what the model said: text, or chunks: ``text``, ``thinking`` ->
-reasoning, a ``tool_reference`` citing a built-in tool's source -> that reference as text),
+reasoning, a ``tool_reference`` citing a built-in tool's source -> a marker, the reference kept
+in ``extra_json.references``),
 ``function.call`` (a call of a function the caller runs: ``tool_call_id``, ``name``, ``arguments``),
 ``function.result`` (its answer), ``tool.execution`` (a built-in tool the API ran itself: web search,
 code interpreter; its call and what it returned, ``info``) and ``agent.handoff`` (one agent passing
@@ -37,6 +38,10 @@ from trajectory_platform.traces.record import Episode, Event, ToolCall, canonica
 ENTRY_TYPES = frozenset(
     {"message.input", "message.output", "function.call", "function.result", "tool.execution", "agent.handoff"}
 )
+REFERENCE_MARKER = "[tool_reference]"
+"""What a ``tool_reference`` chunk is in the turn's text: a marker, as a media part is (the model cited
+a built-in tool's source there; the reference itself is data, kept in ``extra_json.references``,
+never trained on as text the model wrote)."""
 LIST_KEYS = ("entries", "outputs", "messages")
 """Where the API's listings keep the entries (history, a run's response, the messages alone)."""
 
@@ -75,6 +80,7 @@ class MistralConversationsAdapter(Adapter):
         )
         turn: AssistantParts | None = None
         handoffs = 0
+        references: list[Any] = []
         for index, entry in enumerate(entries):
             where = f"{key}[{index}]"
             kind = entry["type"]
@@ -84,7 +90,7 @@ class MistralConversationsAdapter(Adapter):
                     turn = AssistantParts(Event(kind="assistant", timestamp=stamp))
                 model = optional_str(entry.get("model"), f"{where}.model")
                 episode.lineage.model = episode.lineage.model or model
-                self._output(entry, kind, where, turn)
+                self._output(entry, kind, where, turn, references)
                 continue
             if turn is not None:
                 episode.events.extend(turn.events())
@@ -114,11 +120,13 @@ class MistralConversationsAdapter(Adapter):
         name_tool_results(episode.events)
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         rest = {k: v for k, v in value.items() if k not in (key, "conversation_id")}
-        episode.extra_json = canonical_json({**rest, "handoffs": handoffs})
+        episode.extra_json = canonical_json({**rest, "handoffs": handoffs, "references": references or None})
         return episode
 
     @staticmethod
-    def _output(entry: dict[str, Any], kind: str, where: str, turn: AssistantParts) -> None:
+    def _output(
+        entry: dict[str, Any], kind: str, where: str, turn: AssistantParts, references: list[Any]
+    ) -> None:
         """Add one output entry to the assistant turn it belongs to."""
         if kind == "message.output":
             content = entry.get("content")
@@ -126,7 +134,8 @@ class MistralConversationsAdapter(Adapter):
             for number, chunk in enumerate(chunks):
                 at = f"{where}.content[{number}]"
                 if isinstance(chunk, dict) and chunk.get("type") == "tool_reference":
-                    turn.take([("text", canonical_json({k: v for k, v in chunk.items() if k != "type"}))])
+                    turn.take([("text", REFERENCE_MARKER)])
+                    references.append(chunk)
                 else:
                     turn.take(piece_of(chunk, at))
             return
