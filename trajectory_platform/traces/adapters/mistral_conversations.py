@@ -120,7 +120,9 @@ class MistralConversationsAdapter(Adapter):
         name_tool_results(episode.events)
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         rest = {k: v for k, v in value.items() if k not in (key, "conversation_id")}
-        episode.extra_json = canonical_json({**rest, "handoffs": handoffs, "references": references or None})
+        episode.extra_json = canonical_json(
+            {**rest, "handoffs": handoffs, **({"references": references} if references else {})}
+        )
         return episode
 
     @staticmethod

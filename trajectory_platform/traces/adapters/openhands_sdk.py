@@ -55,11 +55,13 @@ SOURCES = frozenset({"agent", "user", "environment"})
 
 
 def is_event(value: Any) -> bool:
-    return (
-        isinstance(value, dict)
-        and value.get("kind") in READ_KINDS | BOOKKEEPING
-        and value.get("source") in SOURCES
-    )
+    """An SDK event: a ``kind`` and who it came from (a kind not read here rejects its record, naming
+    it, rather than making the file a stranger)."""
+    return isinstance(value, dict) and isinstance(value.get("kind"), str) and value.get("source") in SOURCES
+
+
+def _claimed(events: list[Any]) -> bool:
+    return bool(events) and all(is_event(e) for e in events) and any(e["kind"] in READ_KINDS for e in events)
 
 
 def _observation_text(observation: dict[str, Any], where: str) -> str | None:
@@ -79,9 +81,7 @@ class OpenHandsSDKAdapter(Adapter):
     task_id_source = None
 
     def sniff(self, sample: Any, path: Any) -> bool:
-        if isinstance(sample, list):
-            return bool(sample) and all(is_event(e) for e in sample)
-        return is_event(sample)
+        return _claimed(sample if isinstance(sample, list) else [sample])
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         document, error = src.document
