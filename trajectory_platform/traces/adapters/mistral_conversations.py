@@ -53,10 +53,10 @@ def _entries(value: Any) -> list[Any] | None:
         entries = value.get(key)
         if (
             isinstance(entries, list)
-            and entries
-            and all(isinstance(e, dict) and e.get("type") in ENTRY_TYPES for e in entries)
+            and any(isinstance(e, dict) and e.get("type") in ENTRY_TYPES for e in entries)
+            and all(isinstance(e, dict) and "." in str(e.get("type")) for e in entries)
         ):
-            return entries
+            return entries  # an entry of a type not read here is a reject naming it, not a stranger
     return None
 
 
