@@ -6,7 +6,7 @@ task step (``task``), planning steps (``plan``), action steps and a final answer
 (``output``, ``final_answer`` in older releases). Each action step is one model turn and what came
 back:
 
-- the turn: ``model_output`` (``llm_output`` in releases before 1.9) as its text, the
+- the turn: ``model_output`` (``llm_output`` in older releases) as its text, the
   ``tool_calls`` it made (OpenAI's shape or flat ``{"id", "name", "arguments"}``; a CodeAgent's one
   call is ``python_interpreter`` with the code as its arguments), its token counts
   (``token_usage``, or the older ``input_token_count`` / ``output_token_count``) and start time;
