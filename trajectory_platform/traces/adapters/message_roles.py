@@ -245,7 +245,7 @@ def role_messages(messages: list[Any], where: str) -> list[Any]:
     for index, message in enumerate(read):
         if not isinstance(message, dict):
             continue
-        thinking = message.get("role") in THINKING_ROLES
+        thinking = isinstance(message.get("role"), str) and message["role"] in THINKING_ROLES
         if not (message.get(REASONING_ONLY) or thinking):
             continue
         thought = message.get("reasoning") if not thinking else message.get("content")

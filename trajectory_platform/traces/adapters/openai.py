@@ -163,7 +163,7 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     elif role in ("tool", "function"):
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
-        if fields.get("status") in ERROR_STATUSES:  # LangChain's and Letta's failed tool call
+        if str(fields.get("status")) in ERROR_STATUSES:  # LangChain's and Letta's failed tool call
             event.status = "error"
     if len(events) == 1 or role == "assistant":
         return events

@@ -51,7 +51,7 @@ READ_KINDS = frozenset(
     }
 )
 BOOKKEEPING = frozenset({"PauseEvent", "ConversationStateUpdateEvent", "CondensationRequest"})
-SOURCES = frozenset({"agent", "user", "environment"})
+SOURCES = ("agent", "user", "environment")
 
 
 def is_event(value: Any) -> bool:
