@@ -30,12 +30,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
+    DETECT_PROBE_LINES,
     Adapter,
     RawRecord,
     RecordError,
     SourceFile,
     adapter_episode_id,
     expect,
+    first_record,
     frame_json,
     name_tool_results,
     object_field,
@@ -87,14 +89,15 @@ def _update(record: Any) -> dict[str, Any] | None:
 
 
 def is_update(record: Any) -> bool:
-    """A streamed update: every value a node's state, one of them LangChain messages (or the
-    server's ``metadata`` event, which belongs to the run and holds no state)."""
+    """A line that tells a file is a stream: an update holding LangChain messages, or the server's
+    ``metadata`` event that opens its stream."""
     if isinstance(record, dict) and record.get("event") == "metadata":
         return True
     update = _update(record)
-    if not update or not all(isinstance(v, dict) or v is None for v in update.values()):
-        return False
-    return any(any(_is_langchain_message(m) for m in _listed(_messages_of(s))) for s in update.values())
+    return is_stream_line(record) and any(
+        any(_is_langchain_message(m) for m in _listed(_messages_of(state)))
+        for state in (update or {}).values()
+    )
 
 
 def is_stream_line(record: Any) -> bool:
@@ -109,6 +112,18 @@ def is_stream_line(record: Any) -> bool:
 def _listed(messages: Any) -> list[Any]:
     """A node's ``messages`` update: a list, or the one message it returned."""
     return messages if isinstance(messages, list) else [messages] if isinstance(messages, dict) else []
+
+
+def _is_stream(src: SourceFile) -> bool:
+    """Is the file a stream of updates (else snapshots and checkpoints)? Judged, as detection judged
+    the format, by its first value that is either (a document's first element)."""
+    for sample in src.samples(DETECT_PROBE_LINES):
+        first = first_record(sample)
+        if is_update(first):
+            return True
+        if isinstance(first, dict) and snapshot_messages(first) is not None:
+            return False
+    return False
 
 
 def _thread_of(record: dict[str, Any]) -> str | None:
@@ -133,14 +148,8 @@ class LangGraphAdapter(Adapter):
         return is_update(record) and record.get("event") != "metadata"
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        document, error = src.document
-        sample = document[0] if error is None and isinstance(document, list) and document else document
-        if (
-            error is not None
-            and any(is_update(v) for v in src.samples(1))
-            or error is None
-            and is_update(sample)
-        ):
+        if _is_stream(src):
+            document, error = src.document
             if error is None and isinstance(document, list):
                 yield RawRecord(None, "$", value={"updates": document})
                 return
