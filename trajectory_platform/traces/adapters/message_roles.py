@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any
+from typing import Any, Final
 
 from trajectory_platform.traces.adapters.base import RecordError
 from trajectory_platform.traces.drops import named
@@ -77,8 +77,9 @@ SMOLAGENTS_RESULT = re.compile(
 """How smolagents writes a tool's answer into its memory's messages (``ToolResponse`` / ``ActionStep``)."""
 PART_LIST_KEYS = ("content", "items")
 """Where a message with fields in another case keeps its parts, read in snake case as well."""
-FOLDED = None
-"""What stands in a role-read list where a message was folded into a neighbouring turn."""
+FOLDED: Final = object()
+"""What stands in a role-read list where a message was folded into a neighbouring turn (a marker of
+its own: a null message in a log is still a reject, never taken for one folded away)."""
 REASONING_ONLY = "_reasoning_only"
 """Marks a message read as reasoning alone, to be folded into the assistant turn that follows it."""
 
@@ -249,8 +250,8 @@ def role_messages(messages: list[Any], where: str) -> list[Any]:
         if not (message.get(REASONING_ONLY) or thinking):
             continue
         thought = message.get("reasoning") if not thinking else message.get("content")
-        after = next((j for j in range(index + 1, len(read)) if read[j] is not FOLDED), None)
-        target = read[after] if after is not None else None
+        after = next((j for j in range(index + 1, len(read)) if read[j] is not FOLDED), len(read))
+        target = read[after] if after < len(read) else None
         if isinstance(target, dict) and target.get("role") == "assistant" and not target.get(REASONING_ONLY):
             earlier = target.get("reasoning")
             read[after] = {**target, "reasoning": thought if not earlier else f"{thought}\n{earlier}"}
