@@ -168,3 +168,13 @@ def test_a_kind_no_reader_knows_is_a_reject_naming_it(tmp_path: Path):
     assert reject.reason == "unknown role" and reject.detail.startswith(
         "messages[0].message_type is 'approval_message'"
     )
+
+
+def test_shapes_near_a_framework_message_are_not_taken_for_one(tmp_path: Path):
+    """A list of tool definitions (``{"type": "function"}``: no content) is no conversation, and a
+    null message is still a reject, never a message folded away."""
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {}}}]
+    assert ingest_paths([write_json(tmp_path, "tools.json", tools)]).episodes == []
+    chat = {"messages": [{"role": "user", "content": "hi"}, None, {"role": "assistant", "content": "yo"}]}
+    (reject,) = ingest_paths([write_json(tmp_path, "chat.json", chat)]).rejects
+    assert (reject.reason, reject.detail) == ("wrong type", "messages[1] is NoneType, expected dict")

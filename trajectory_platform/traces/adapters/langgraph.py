@@ -45,7 +45,7 @@ from trajectory_platform.traces.adapters.base import (
     task_id_in,
 )
 from trajectory_platform.traces.adapters.chat_payloads import event_of
-from trajectory_platform.traces.adapters.message_roles import LANGCHAIN_ROLES
+from trajectory_platform.traces.adapters.message_roles import is_langchain_message
 from trajectory_platform.traces.record import Episode, canonical_json
 
 TASK_ID_SOURCE = "`metadata.task_id` (or `environment_id`, `instance_id`) of the thread's latest snapshot"
@@ -53,12 +53,6 @@ STREAM_EVENTS = ("updates", "metadata")
 """The server's stream events a run's updates come in (``metadata`` names the run and carries no
 state)."""
 SNAPSHOT_KEYS = ("next", "tasks", "checkpoint", "config", "parent_config", "parent_checkpoint")
-
-
-def _is_langchain_message(message: Any) -> bool:
-    return isinstance(message, dict) and (
-        message.get("lc") is not None or str(message.get("type", "")).removesuffix("Chunk") in LANGCHAIN_ROLES
-    )
 
 
 def _messages_of(state: Any) -> Any:
@@ -95,7 +89,7 @@ def is_update(record: Any) -> bool:
         return True
     update = _update(record)
     return is_stream_line(record) and any(
-        any(_is_langchain_message(m) for m in _listed(_messages_of(state)))
+        any(is_langchain_message(m) for m in _listed(_messages_of(state)))
         for state in (update or {}).values()
     )
 
@@ -144,7 +138,7 @@ class LangGraphAdapter(Adapter):
     def claims_record(self, record: dict[str, Any]) -> bool:
         messages = snapshot_messages(record)
         if messages is not None:
-            return not messages or any(_is_langchain_message(m) for m in messages)
+            return not messages or any(is_langchain_message(m) for m in messages)
         return is_update(record) and record.get("event") != "metadata"
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:

@@ -118,6 +118,20 @@ def _langchain_kwargs(message: dict[str, Any]) -> dict[str, Any] | None:
     return {**kwargs, "type": CLASS_NAMES.get(str(ids[-1]).removesuffix("Chunk"), str(ids[-1]))}
 
 
+def _is_langchain(fields: dict[str, Any]) -> bool:
+    """A LangChain message's fields: its class as ``type`` beside the ``content`` every message has
+    (a tool definition's ``{"type": "function", "function": {...}}`` is no message)."""
+    return "content" in fields and str(fields.get("type")).removesuffix("Chunk") in LANGCHAIN_ROLES
+
+
+def is_langchain_message(message: Any) -> bool:
+    """A LangChain message as ``model_dump()`` or ``dumpd`` writes it."""
+    if not isinstance(message, dict):
+        return False
+    fields = _langchain_kwargs(message) if message.get("lc") is not None else message
+    return fields is not None and _is_langchain(fields)
+
+
 def _langchain(message: dict[str, Any]) -> dict[str, Any]:
     role = LANGCHAIN_ROLES[str(message["type"]).removesuffix("Chunk")]
     out = {k: v for k, v in message.items() if k != "type"}
@@ -210,8 +224,7 @@ def role_message(message: Any, where: str) -> Any:
     role = _role_word(fields.get("role"))
     if isinstance(role, str):
         return {**fields, "role": role}
-    kind = fields.get("type")
-    if isinstance(kind, str) and kind.removesuffix("Chunk") in LANGCHAIN_ROLES:
+    if _is_langchain(fields):
         return _langchain(fields)
     letta = fields.get("message_type")
     if isinstance(letta, str):
