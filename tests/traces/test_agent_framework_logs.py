@@ -178,3 +178,12 @@ def test_shapes_near_a_framework_message_are_not_taken_for_one(tmp_path: Path):
     chat = {"messages": [{"role": "user", "content": "hi"}, None, {"role": "assistant", "content": "yo"}]}
     (reject,) = ingest_paths([write_json(tmp_path, "chat.json", chat)]).rejects
     assert (reject.reason, reject.detail) == ("wrong type", "messages[1] is NoneType, expected dict")
+
+
+def test_a_log_no_format_reads_is_rejected_naming_what_its_first_record_holds(tmp_path: Path):
+    """The reject says which fields the first record has (a field that does not read as a word,
+    which may be a key, as ``<key>``), so the log can be told without opening it."""
+    lines = [{"custom_id": "r1", "response": {}, "AKIAQWERTYUIOP234567": 1}, {"custom_id": "r2"}]
+    (reject,) = ingest_paths([write_jsonl(tmp_path, "batch.jsonl", lines)]).rejects
+    assert reject.reason == "unrecognized format"
+    assert reject.detail.startswith("its first record is an object with fields custom_id, response, <key>: ")

@@ -39,7 +39,7 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     SourceFile,
 )
-from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
+from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory, layout_of
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
 from trajectory_platform.traces.drops import Drop, Tally, without_record_text
 from trajectory_platform.traces.ingest_settings import IngestSettings
@@ -536,7 +536,7 @@ def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
     sample = src.first_value()
     reason, detail = (
         "unrecognized format",
-        (f"no supported format uses this layout; supported: {', '.join(FORMAT_NAMES)}"),
+        f"{layout_of(sample)}: no supported format uses this layout; supported: {', '.join(FORMAT_NAMES)}",
     )
     if sample is None and src.document[1] is not None:
         reason, detail = src.document[1].reason, f"the file is not readable JSON: {src.document[1].detail}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import first_record
+from trajectory_platform.traces.drops import path_of
 
 NOT_A_TRAJECTORY = "not a trajectory"
 
@@ -42,3 +43,20 @@ def describe_non_trajectory(sample: Any) -> str | None:
     if "model_patch" in item or (isinstance(nested, dict) and "model_patch" in nested):
         return "a predictions file (final patches only, no steps)"
     return None
+
+
+LAYOUT_FIELDS = 8
+"""How many of a record's top-level fields an ``unrecognized format`` reject names."""
+
+
+def layout_of(sample: Any) -> str:
+    """What a file no format reads holds, for its reject: the first record's kind and top-level
+    field names (each shown only when it reads as a word, as :func:`~trajectory_platform.traces.
+    drops.path_of` shows keys), so a person can tell which log it is without opening it."""
+    item = first_record(sample)
+    where = "its first element" if isinstance(sample, list) and sample else "its first record"
+    if isinstance(item, dict):
+        keys = [path_of([str(key)]) for key in list(item)[:LAYOUT_FIELDS]]
+        more = f" and {len(item) - LAYOUT_FIELDS} more" if len(item) > LAYOUT_FIELDS else ""
+        return f"{where} is an object with fields {', '.join(keys) or 'none'}{more}"
+    return f"{where} is {type(item).__name__ if item is not None else 'null'}"
