@@ -49,6 +49,12 @@ LANGGRAPH_UPDATES = [
     {"agent": {"messages": [_LC_TURNS[3]]}},
 ]
 
+LANGGRAPH_VALUES = [
+    *({"messages": _LC_TURNS[:n]} for n in range(1, 5)),
+    {"messages": [_lc("human", content="And in Rome?")]},
+]
+"""``stream_mode="values"``: the state after each step, two runs one after the other."""
+
 SMOLAGENTS_STEPS = [
     {"system_prompt": "Solve tasks with code."},
     {"task": ASK, "task_images": None},

@@ -187,3 +187,15 @@ def test_a_log_no_format_reads_is_rejected_naming_what_its_first_record_holds(tm
     (reject,) = ingest_paths([write_jsonl(tmp_path, "batch.jsonl", lines)]).rejects
     assert reject.reason == "unrecognized format"
     assert reject.detail.startswith("its first record is an object with fields custom_id, response, <key>: ")
+
+
+def test_the_values_a_langgraph_run_streams_are_one_episode_per_run(tmp_path: Path):
+    """Each value holds the one before it and more: one run, its last value the episode; a value
+    that does not continue the one before starts the next run."""
+    result = ingest_paths([write_jsonl(tmp_path, "values.jsonl", fr.LANGGRAPH_VALUES)])
+    assert result.rejects == []
+    assert [(e.source_format, e.source_line, len(e.events)) for e in result.episodes] == [
+        ("langgraph", 1, 4),
+        ("langgraph", 5, 1),
+    ]
+    assert '"snapshots":4' in (result.episodes[0].extra_json or "")

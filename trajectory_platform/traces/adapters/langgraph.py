@@ -3,7 +3,7 @@
 A LangGraph agent keeps its conversation in the ``messages`` channel of the graph's state, as
 LangChain messages (``{"type": "human" / "ai" / "tool", "content", "tool_calls", ...}``, or
 serialised by ``dumpd`` as ``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
-"kwargs"}``). Three shapes leave it in a log, each told by its own fields:
+"kwargs"}``). Four shapes leave it in a log, each told by its own fields:
 
 - **a state snapshot** (``graph.get_state``, the server's ``/threads/{id}/state`` and its history):
   ``{"values": {"messages"}, "next", "tasks", "metadata", "checkpoint" / "config", ...}``;
@@ -11,14 +11,18 @@ serialised by ``dumpd`` as ``{"lc": 1, "type": "constructor", "id": [..., "AIMes
   "metadata", "thread_id" / "config", ...}``;
 - **streamed updates** (``stream_mode="updates"``): one line per node that ran,
   ``{"<node>": {"messages": [...]}}``, or as the server streams it, ``{"event": "updates", "data":
-  {...}}``.
+  {...}}``;
+- **streamed values** (``stream_mode="values"``): the state itself after each step, ``{"messages":
+  [...]}`` a line (told from a chat log's ``messages`` by its LangChain messages); each value that
+  holds the one before it and more is the same run.
 
 Snapshots and checkpoints of one thread (its ``thread_id``, at the top level, in ``config.
-configurable``, ``checkpoint`` or ``metadata``) are one record: each holds the whole conversation
-so far, so the one holding the most messages (the latest step on a tie) is the episode, and how
-many were read is ``extra_json.snapshots``. The updates of one file are one run: the messages of
-each update in the order they were streamed; an update that carries no messages (another channel
-of the state) is counted in ``extra_json.updates_without_messages``. Messages are read as the
+configurable``, ``checkpoint`` or ``metadata``), and the streamed values of one run, are one
+record: each holds the whole conversation so far, so the one holding the most messages (the latest
+step on a tie) is the episode, and how many were read is ``extra_json.snapshots``. The updates of
+one file are one run: the messages of each update in the order they were streamed; an update that
+carries no messages (another channel of the state) is counted in
+``extra_json.updates_without_messages``. Messages are read as the
 tracing platforms' LangChain payloads are (:func:`~trajectory_platform.traces.adapters.
 chat_payloads.event_of`: tokens, finish reasons and invalid calls included). The task is
 ``metadata.task_id`` (or ``environment_id``, ``instance_id``).
@@ -69,7 +73,12 @@ def snapshot_messages(record: dict[str, Any]) -> Any:
     ):
         return values["messages"]
     channels = object_field(record, "checkpoint").get("channel_values")
-    return _messages_of(channels) if isinstance(_messages_of(channels), list) else None
+    if isinstance(_messages_of(channels), list):
+        return _messages_of(channels)
+    streamed = record.get("messages")  # the state itself, as stream_mode="values" writes it
+    if isinstance(streamed, list) and streamed and all(is_langchain_message(m) for m in streamed):
+        return streamed
+    return None
 
 
 def _update(record: Any) -> dict[str, Any] | None:
@@ -120,6 +129,12 @@ def _is_stream(src: SourceFile) -> bool:
     return False
 
 
+def _extends(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Does ``after`` hold ``before``'s conversation and more (the next state of the same run)?"""
+    earlier, later = snapshot_messages(before) or [], snapshot_messages(after) or []
+    return len(later) >= len(earlier) and later[: len(earlier)] == earlier
+
+
 def _thread_of(record: dict[str, Any]) -> str | None:
     configurable = object_field(object_field(record, "config"), "configurable")
     for scope in (record, configurable, object_field(record, "checkpoint"), object_field(record, "metadata")):
@@ -160,6 +175,7 @@ class LangGraphAdapter(Adapter):
                 )
             return
         threads: dict[str, list[tuple[RawRecord, dict[str, Any]]]] = {}
+        unnamed: str | None = None
         for record in frame_json(src):
             value = record.value
             if record.error is not None or not isinstance(value, dict) or snapshot_messages(value) is None:
@@ -175,6 +191,9 @@ class LangGraphAdapter(Adapter):
                 continue
             thread = _thread_of(value)
             key = thread if thread is not None else f"{record.line}:{record.json_path}"
+            if thread is None and unnamed is not None and _extends(threads[unnamed][-1][1], value):
+                key = unnamed  # the next value of one run's stream: its conversation so far, grown
+            unnamed = key if thread is None else unnamed
             threads.setdefault(key, []).append((record, value))
         for thread, snapshots in threads.items():
             first = snapshots[0][0]
@@ -199,11 +218,10 @@ class LangGraphAdapter(Adapter):
         name_tool_results(episode.events)
         episode.task.fixture_id = task_id_in([(latest.get("metadata"), "metadata."), (latest, "")])
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
-        rest = {k: v for k, v in latest.items() if k not in ("values", "checkpoint")}
+        streamed = "messages" in latest  # a value of stream_mode="values": the state itself
+        rest = {} if streamed else {k: v for k, v in latest.items() if k not in ("values", "checkpoint")}
         checkpoint = {k: v for k, v in object_field(latest, "checkpoint").items() if k != "channel_values"}
-        channels = {
-            k: v for k, v in object_field(object_field(latest, "checkpoint"), "channel_values").items()
-        }
+        channels = latest if streamed else object_field(object_field(latest, "checkpoint"), "channel_values")
         state = {k: v for k, v in {**object_field(latest, "values"), **channels}.items() if k != "messages"}
         episode.extra_json = canonical_json(
             {**rest, "checkpoint": checkpoint or None, "state": state or None, "snapshots": len(snapshots)}
