@@ -8,7 +8,8 @@ LangGraph server stream's update that wrote no messages was rejected (v02); a .N
 whose ``Content`` repeats its ``Items`` lost a tool result's call id (v07: the structural check
 passed, the pairing did not); a Mistral ``tool_reference`` citation became JSON text in the
 assistant's turn (v08). All three were fixed after measuring, and the checks below that name them
-keep them fixed."""
+keep them fixed. A second round (r01-r10, below), written after those fixes, read 10 of 10 on its
+first run."""
 
 from __future__ import annotations
 
@@ -978,6 +979,360 @@ w(
 EXPECTED["v16_smolagents_memory_messages_error.json"] = [
     ("openai", "system user assistant tool assistant", 1)
 ]
+
+
+# Round 2, written after round 1's fixes (a history listing, Agent Engine errors, a newer CodeAgent,
+# Letta parts, Semantic Kernel's Python dump, an SDK finish, Bedrock collaborators and failures,
+# Continue's errored call, a Mistral handoff, LlamaIndex parallel calls): 10 of 10 on first run.
+h = {"type": "human", "content": "Weather in Oslo?", "id": "1"}
+a = {
+    "type": "ai",
+    "content": [
+        {"type": "text", "text": "Checking."},
+        {"type": "tool_use", "id": "tu1", "name": "weather", "input": {"city": "Oslo"}},
+    ],
+    "tool_calls": [{"name": "weather", "args": {"city": "Oslo"}, "id": "tu1", "type": "tool_call"}],
+    "id": "2",
+}
+t = {"type": "tool", "content": "2C", "tool_call_id": "tu1", "name": "weather", "id": "3"}
+f = {"type": "ai", "content": "2C.", "id": "4"}
+
+
+def st(ms: list[Any], step: int) -> dict[str, Any]:
+    return {
+        "values": {"messages": ms},
+        "next": [],
+        "tasks": [],
+        "metadata": {"step": step},
+        "created_at": "2025",
+        "checkpoint": {"thread_id": "T", "checkpoint_id": str(step)},
+    }
+
+
+w("r01_langgraph_history.json", [st([h, a, t, f], 3), st([h, a, t], 2), st([h, a], 1)])
+EXPECTED["r01_langgraph_history.json"] = [("langgraph", "user assistant tool assistant", 1)]
+
+
+def ev(author: str, role: str, parts: list[Any], **k: Any) -> dict[str, Any]:
+    return {"content": {"role": role, "parts": parts}, "author": author, **k}
+
+
+w(
+    "r02_agent_engine_error.jsonl",
+    [
+        ev("user", "user", [{"text": "Plan a trip"}]),
+        ev(
+            "planner",
+            "model",
+            [
+                {"text": "Let me look.", "thought_signature": "abc"},
+                {"function_call": {"id": "f1", "name": "search", "args": {"q": "trip"}}},
+            ],
+        ),
+        ev(
+            "planner",
+            "user",
+            [{"function_response": {"id": "f1", "name": "search", "response": {"error": "down"}}}],
+        ),
+        ev("planner", "model", [{"text": "Sorry."}], error_code="MALFORMED_FUNCTION_CALL"),
+    ],
+    lines=True,
+)
+EXPECTED["r02_agent_engine_error.jsonl"] = [("adk", "user assistant tool assistant", 1)]
+w(
+    "r03_smolagents_codeagent_new.json",
+    [
+        {"task": "Compute 2**8", "task_images": None},
+        {
+            "model_input_messages": None,
+            "model_output_message": {"role": "assistant", "content": "Plan: compute"},
+            "plan": "Plan: compute",
+            "timing": {"start_time": 1.0},
+            "token_usage": None,
+        },
+        {
+            "step_number": 1,
+            "timing": {"start_time": 1750000000.0, "end_time": 1750000001.0},
+            "model_output": "Thought: compute\n<code>print(2**8)</code>",
+            "code_action": "print(2**8)",
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "python_interpreter", "arguments": "print(2**8)"},
+                }
+            ],
+            "observations": "Execution logs:\n256\n",
+            "error": None,
+            "action_output": None,
+            "is_final_answer": False,
+            "token_usage": {"input_tokens": 10, "output_tokens": 5},
+        },
+        {
+            "step_number": 2,
+            "model_output": "Thought: bad\n<code>x = </code>",
+            "tool_calls": [
+                {
+                    "id": "call_2",
+                    "type": "function",
+                    "function": {"name": "python_interpreter", "arguments": "x = "},
+                }
+            ],
+            "observations": None,
+            "error": {"type": "AgentExecutionError", "message": "SyntaxError"},
+            "is_final_answer": False,
+        },
+        {
+            "step_number": 3,
+            "model_output": "<code>final_answer(256)</code>",
+            "tool_calls": [
+                {
+                    "id": "call_3",
+                    "type": "function",
+                    "function": {"name": "python_interpreter", "arguments": "final_answer(256)"},
+                }
+            ],
+            "observations": "Last output from code snippet:\n256",
+            "action_output": 256,
+            "is_final_answer": True,
+        },
+        {"output": 256},
+    ],
+)
+EXPECTED["r03_smolagents_codeagent_new.json"] = [
+    ("smolagents", "user assistant assistant tool assistant tool assistant tool", 3)
+]
+w(
+    "r04_letta_parts.json",
+    {
+        "messages": [
+            {"message_type": "system_message", "content": [{"type": "text", "text": "sys"}]},
+            {"message_type": "user_message", "content": "hi"},
+            {"message_type": "reasoning_message", "reasoning": "greet"},
+            {"message_type": "assistant_message", "content": [{"type": "text", "text": "Hello!"}]},
+        ],
+        "stop_reason": {"stop_reason": "end_turn"},
+    },
+)
+EXPECTED["r04_letta_parts.json"] = [("openai", "system user assistant", 0)]
+w(
+    "r05_sk_python_history.json",
+    {
+        "messages": [
+            {"role": "user", "items": [{"content_type": "text", "text": "Weather?"}]},
+            {
+                "role": "assistant",
+                "items": [
+                    {
+                        "content_type": "function_call",
+                        "id": "c",
+                        "name": "Weather-get",
+                        "plugin_name": "Weather",
+                        "function_name": "get",
+                        "arguments": '{"city": "Oslo"}',
+                    }
+                ],
+            },
+            {
+                "role": "tool",
+                "items": [
+                    {
+                        "content_type": "function_result",
+                        "id": "c",
+                        "result": "2C",
+                        "plugin_name": "Weather",
+                        "function_name": "get",
+                    }
+                ],
+            },
+            {"role": "assistant", "items": [{"content_type": "text", "text": "2C"}]},
+        ]
+    },
+)
+EXPECTED["r05_sk_python_history.json"] = [("openai", "user assistant tool assistant", 1)]
+w(
+    "r06_openhands_sdk_finish.json",
+    [
+        {
+            "kind": "MessageEvent",
+            "id": "1",
+            "source": "user",
+            "llm_message": {"role": "user", "content": "Say hi"},
+        },
+        {
+            "kind": "ConversationStateUpdateEvent",
+            "id": "2",
+            "source": "environment",
+            "key": "execution_status",
+            "value": "running",
+        },
+        {
+            "kind": "ActionEvent",
+            "id": "3",
+            "source": "agent",
+            "thought": [],
+            "reasoning_content": "simple",
+            "action": {"kind": "FinishAction", "message": "hi"},
+            "tool_name": "finish",
+            "tool_call_id": "fz",
+            "tool_call": {
+                "id": "fz",
+                "type": "function",
+                "function": {"name": "finish", "arguments": '{"message": "hi"}'},
+            },
+            "llm_response_id": "r",
+        },
+        {
+            "kind": "ObservationEvent",
+            "id": "4",
+            "source": "environment",
+            "tool_name": "finish",
+            "tool_call_id": "fz",
+            "observation": {"kind": "FinishObservation", "content": [{"type": "text", "text": "hi"}]},
+        },
+    ],
+)
+EXPECTED["r06_openhands_sdk_finish.json"] = [("openhands-sdk", "user assistant tool", 1)]
+
+
+def pa(t: dict[str, Any], **k: Any) -> dict[str, Any]:
+    return {"agentId": "SUP", "sessionId": "m1", "trace": t, **k}
+
+
+w(
+    "r07_bedrock_multiagent.jsonl",
+    [
+        pa(
+            {
+                "orchestrationTrace": {
+                    "modelInvocationInput": {
+                        "text": json.dumps(
+                            {
+                                "system": "supervisor",
+                                "messages": [
+                                    {"role": "user", "content": [{"type": "text", "text": "Book a flight"}]}
+                                ],
+                            }
+                        )
+                    }
+                }
+            }
+        ),
+        pa({"orchestrationTrace": {"rationale": {"text": "Delegate."}}}),
+        pa(
+            {
+                "orchestrationTrace": {
+                    "invocationInput": {
+                        "invocationType": "AGENT_COLLABORATOR",
+                        "agentCollaboratorInvocationInput": {
+                            "agentCollaboratorName": "flights",
+                            "input": {"type": "TEXT", "text": "Book"},
+                        },
+                    }
+                }
+            }
+        ),
+        pa(
+            {
+                "orchestrationTrace": {
+                    "observation": {
+                        "type": "AGENT_COLLABORATOR",
+                        "agentCollaboratorInvocationOutput": {
+                            "agentCollaboratorName": "flights",
+                            "output": {"type": "TEXT", "text": "Booked"},
+                        },
+                    }
+                }
+            }
+        ),
+        pa({"failureTrace": {"failureReason": "timeout", "traceId": "x"}}),
+    ],
+    lines=True,
+)
+EXPECTED["r07_bedrock_multiagent.jsonl"] = [("bedrock-agents", "system user assistant tool", 1)]
+w(
+    "r08_continue_errored.json",
+    {
+        "sessionId": "c8",
+        "history": [
+            {"message": {"role": "user", "content": "run tests"}, "contextItems": []},
+            {
+                "message": {
+                    "role": "assistant",
+                    "content": [{"type": "text", "text": "Running."}],
+                    "toolCalls": [
+                        {
+                            "id": "x1",
+                            "type": "function",
+                            "function": {"name": "run_terminal_command", "arguments": '{"command":"pytest"}'},
+                        }
+                    ],
+                },
+                "contextItems": [],
+                "toolCallState": {
+                    "toolCallId": "x1",
+                    "status": "errored",
+                    "output": [{"name": "Error", "content": "boom", "description": ""}],
+                },
+            },
+            {"message": {"role": "tool", "content": "boom", "toolCallId": "x1"}, "contextItems": []},
+            {"message": {"role": "assistant", "content": "Tests could not run."}, "contextItems": []},
+        ],
+    },
+)
+EXPECTED["r08_continue_errored.json"] = [("continue", "user assistant tool assistant", 1)]
+w(
+    "r09_mistral_handoff.json",
+    {
+        "conversation_id": "c9",
+        "entries": [
+            {
+                "type": "message.input",
+                "role": "user",
+                "content": [{"type": "text", "text": "Convert 10 USD"}],
+            },
+            {"type": "agent.handoff", "previous_agent_id": "a", "next_agent_id": "b"},
+            {"type": "function.call", "tool_call_id": "k", "name": "fx", "arguments": {"amount": 10}},
+            {"type": "function.result", "tool_call_id": "k", "result": "9 EUR"},
+            {"type": "message.output", "role": "assistant", "content": "9 EUR", "model": "mistral-large"},
+        ],
+    },
+)
+EXPECTED["r09_mistral_handoff.json"] = [("mistral-conversations", "user assistant tool assistant", 1)]
+QN = "llama_index.core.agent.workflow.workflow_events."
+w(
+    "r10_llamaindex_parallel_error.jsonl",
+    [
+        {
+            "qualified_name": QN + "AgentInput",
+            "value": {"input": [{"role": "user", "content": "Weather in A and B"}]},
+        },
+        {
+            "qualified_name": QN + "AgentOutput",
+            "value": {
+                "response": {"role": "assistant", "content": ""},
+                "tool_calls": [
+                    {"tool_id": "1", "tool_name": "w", "tool_kwargs": {"c": "A"}},
+                    {"tool_id": "2", "tool_name": "w", "tool_kwargs": {"c": "B"}},
+                ],
+            },
+        },
+        {
+            "qualified_name": QN + "ToolCallResult",
+            "value": {"tool_name": "w", "tool_id": "2", "tool_output": {"content": "err", "is_error": True}},
+        },
+        {
+            "qualified_name": QN + "ToolCallResult",
+            "value": {"tool_name": "w", "tool_id": "1", "tool_output": {"content": "5C", "is_error": False}},
+        },
+        {
+            "qualified_name": QN + "AgentOutput",
+            "value": {"response": {"role": "assistant", "content": "A is 5C; B failed."}, "tool_calls": []},
+        },
+    ],
+    lines=True,
+)
+EXPECTED["r10_llamaindex_parallel_error.jsonl"] = [("llamaindex", "user assistant tool tool assistant", 2)]
 
 
 def _ingest(name: str, folder: Path) -> Any:
