@@ -419,7 +419,7 @@ it failed): a ``tools`` list of such entries (Agno's ``RunResponse.tools``) reco
 not the tools the model was given, and their specification is nowhere in it."""
 
 
-def lists_tool_runs(raw: Any) -> bool:
+def _lists_tool_runs(raw: Any) -> bool:
     """Does ``tools`` hold the tools that ran rather than their definitions? Every entry then has a
     :data:`TOOL_RUN_KEYS` field and none a definition's (``function``, ``parameters``,
     ``description``, ``input_schema``)."""
@@ -463,7 +463,7 @@ class OpenAIAdapter(Adapter):
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
         episode.events = events_of_messages(value["messages"], "messages")
-        runs = lists_tool_runs(value.get("tools"))
+        runs = _lists_tool_runs(value.get("tools"))
         for key in ("tools", "functions"):
             if value.get(key) is not None and not (key == "tools" and runs):
                 episode.tools.extend(tool_specs_of(value[key], key))
