@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import framework_records as fr
 import pytest
 from handwritten_records import (
     AGENTS_SDK_TRACE,
@@ -140,6 +141,18 @@ HANDWRITTEN = {
     "stream-chat": CHAT_STREAM,
     "text-completion": [TEXT_COMPLETION_CALL],
     **{f"parts-{name}": [chat] for name, chat in FRAMEWORK_CHATS.items()},
+    "langgraph": [fr.LANGGRAPH_STATE],
+    "langgraph-updates": fr.LANGGRAPH_UPDATES,
+    "smolagents": [fr.SMOLAGENTS_STEPS],
+    "adk": fr.ADK_EVENTS,
+    "letta": [fr.LETTA],
+    "semantic-kernel-dotnet": [{"messages": fr.SK_DOTNET}],
+    "continue": [fr.CONTINUE_SESSION],
+    "openhands-sdk": fr.OPENHANDS_SDK,
+    "bedrock-agents": fr.BEDROCK_AGENT_TRACE,
+    "llamaindex": fr.LLAMAINDEX_EVENTS,
+    "phoenix-rows": fr.PHOENIX_ROWS,
+    "mistral-conversations": [fr.MISTRAL_HISTORY],
 }
 """The JSONL lines of each format's hand-written record."""
 

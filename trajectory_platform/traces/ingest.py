@@ -39,6 +39,7 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     RecordError,
     SourceFile,
+    first_record,
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
@@ -574,10 +575,11 @@ def _unread_layout(sample: object, line: int | None) -> str:
     shown only when it reads as a word, as every reject detail names what a record chose), and that
     no format claims it or the lines detection looked at after it."""
     where = "the document" if line is None else f"line {line} (the first readable one)"
-    shape = named(sample)
-    if isinstance(sample, dict) and sample:
-        fields = [path_of([str(key)]) for key in list(sample)[:SHOWN_FIELDS]]
-        shape += f" with fields {', '.join(fields)}{', ...' if len(sample) > SHOWN_FIELDS else ''}"
+    record = first_record(sample)
+    shape = named(sample) + (f" whose first element is {named(record)}" if record is not sample else "")
+    if isinstance(record, dict) and record:
+        fields = [path_of([str(key)]) for key in list(record)[:SHOWN_FIELDS]]
+        shape += f" with fields {', '.join(fields)}{', ...' if len(record) > SHOWN_FIELDS else ''}"
     looked = "" if line in (None, 1) else f", nor any of the first {DETECT_PROBE_LINES} readable lines"
     return f"{where} is {shape}: no supported format reads it{looked}; supported: {', '.join(FORMAT_NAMES)}"
 

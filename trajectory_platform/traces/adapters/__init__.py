@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from trajectory_platform.traces.adapters.adk import ADKAdapter
 from trajectory_platform.traces.adapters.answer_stream import AnswerStreamAdapter
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
@@ -22,28 +23,35 @@ from trajectory_platform.traces.adapters.base import (
 )
 from trajectory_platform.traces.adapters.batch import BatchAdapter
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
+from trajectory_platform.traces.adapters.bedrock_agents import BedrockAgentsAdapter
 from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.cline import ClineAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
 from trajectory_platform.traces.adapters.codex_exec import CodexExecAdapter
+from trajectory_platform.traces.adapters.continue_dev import ContinueAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
 from trajectory_platform.traces.adapters.goose import GooseAdapter
 from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
 from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
+from trajectory_platform.traces.adapters.langgraph import LangGraphAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
+from trajectory_platform.traces.adapters.llamaindex import LlamaIndexAdapter
 from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapter
+from trajectory_platform.traces.adapters.mistral_conversations import MistralConversationsAdapter
 from trajectory_platform.traces.adapters.mlflow import MLflowAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
 from trajectory_platform.traces.adapters.openai import OpenAIAdapter
 from trajectory_platform.traces.adapters.openai_agents import OpenAIAgentsAdapter
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
+from trajectory_platform.traces.adapters.openhands_sdk import OpenHandsSDKAdapter
 from trajectory_platform.traces.adapters.otel import OTelAdapter
 from trajectory_platform.traces.adapters.pydantic_ai import PydanticAIAdapter
 from trajectory_platform.traces.adapters.sharegpt import ShareGPTAdapter
+from trajectory_platform.traces.adapters.smolagents import SmolagentsAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
 from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
 from trajectory_platform.traces.adapters.text_completion import TextCompletionAdapter
@@ -57,12 +65,14 @@ ADAPTERS: dict[str, Adapter] = {
         TauBenchAdapter(),
         TauBenchFewShotAdapter(),
         OpenHandsAdapter(),
+        OpenHandsSDKAdapter(),
         ToolBenchAdapter(),
         FireActAdapter(),
         MiniSweAgentAdapter(),
         OTelAdapter(),
         InspectAdapter(),
         LangSmithAdapter(),
+        LangGraphAdapter(),
         LangfuseAdapter(),
         OpenAIAgentsAdapter(),
         MLflowAdapter(),
@@ -72,7 +82,13 @@ ADAPTERS: dict[str, Adapter] = {
         CodexExecAdapter(),
         GeminiCliAdapter(),
         GooseAdapter(),
+        ADKAdapter(),
+        SmolagentsAdapter(),
+        MistralConversationsAdapter(),
+        LlamaIndexAdapter(),
+        ContinueAdapter(),
         BedrockAdapter(),
+        BedrockAgentsAdapter(),
         AutoGenAdapter(),
         PydanticAIAdapter(),
         BatchAdapter(),

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import object_field
+from trajectory_platform.traces.adapters.message_roles import spoken_role
 from trajectory_platform.traces.adapters.openai import (
     REASONING_FIELDS,
     chat_response,
@@ -60,13 +61,11 @@ made an episode of its own, but is named where the episode's extra fields say wh
 
 def _is_conversation(value: Any) -> bool:
     """A list of role messages holding a user or assistant turn (a message of an unknown role is
-    still one: reading it rejects the record naming its path), or of Responses API items."""
-    return (
-        isinstance(value, list)
-        and bool(value)
-        and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value)
-        and any(m["role"] in ("user", "assistant") for m in value)
-    ) or is_item_list(value)
+    still one: reading it rejects the record naming its path; a role in a framework's own spelling
+    counts: :mod:`~trajectory_platform.traces.adapters.message_roles`), or of Responses API items."""
+    if isinstance(value, list) and value and all(spoken_role(m) is not None for m in value):
+        return any(spoken_role(m) in ("user", "assistant") for m in value)
+    return is_item_list(value)
 
 
 def _is_response(value: dict[str, Any]) -> bool:

@@ -18,27 +18,13 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
 )
 from trajectory_platform.traces.adapters.content_parts import pieces_of
-from trajectory_platform.traces.adapters.openai import event_of_message, taken_choice
+from trajectory_platform.traces.adapters.message_roles import CLASS_NAMES, LANGCHAIN_ROLES
+from trajectory_platform.traces.adapters.openai import ROLE_KINDS, event_of_message, taken_choice
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Event, ToolCall
 
-KINDS = {
-    "human": "user",
-    "ai": "assistant",
-    "system": "system",
-    "tool": "tool",
-    "function": "tool",
-    "developer": "system",
-}
+KINDS = {kind: ROLE_KINDS[role] for kind, role in LANGCHAIN_ROLES.items()}
 """A LangChain message type (``HumanMessage`` and its ``Chunk`` by their short name) -> event kind."""
-CLASS_NAMES = {
-    "HumanMessage": "human",
-    "AIMessage": "ai",
-    "SystemMessage": "system",
-    "ToolMessage": "tool",
-    "FunctionMessage": "function",
-    "ChatMessage": "chat",
-}
 CHAT_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "tool": "tool"}
 
 

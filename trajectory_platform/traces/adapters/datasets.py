@@ -34,6 +34,10 @@ def describe_non_trajectory(sample: Any) -> str | None:
         return "SWE-bench task instances: tasks and reference patches without a recorded run"
     if "fix_patch" in item:
         return "reference fix patches for benchmark tasks, not a recorded run"
+    if {"task", "agent", "status"} <= item.keys() and "messages" not in item:
+        return (
+            "a CrewAI task output log: each task's description and final output, no model turns or tool calls"
+        )
     nested = next(iter(item.values()), None) if item else None
     if "model_patch" in item or (isinstance(nested, dict) and "model_patch" in nested):
         return "a predictions file (final patches only, no steps)"

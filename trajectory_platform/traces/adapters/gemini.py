@@ -56,21 +56,21 @@ def snake(key: str) -> str:
     return re.sub(r"(?<!^)([A-Z])", r"_\1", key).lower()
 
 
-def _snaked(value: Any, parent: str = "") -> Any:
+def snaked(value: Any, parent: str = "") -> Any:
     """``value`` with every dict key in snake_case, except inside call arguments, a function's
     response and a parameter schema, which are the tool's own data."""
     if isinstance(value, list):
-        return [_snaked(v, parent) for v in value]
+        return [snaked(v, parent) for v in value]
     if not isinstance(value, dict):
         return value
-    snaked = {}
+    out = {}
     for key, item in value.items():
         name = snake(key)
         own_data = name in ("args", "parameters", "parameters_json_schema") or (
             name == "response" and parent == "function_response"
         )
-        snaked[name] = item if own_data else _snaked(item, name)
-    return snaked
+        out[name] = item if own_data else snaked(item, name)
+    return out
 
 
 def _is_contents(value: Any) -> bool:
@@ -94,7 +94,7 @@ def _part_kind(part: Any, where: str) -> str:
     return kinds[0]
 
 
-def _events_of_content(content: Any, where: str) -> list[Event]:
+def events_of_content(content: Any, where: str) -> list[Event]:
     """One ``Content``: a model turn is one assistant event (thoughts, text, calls in part order);
     a user or function turn is its text as a user event and each function response as a tool event."""
     expect(content, dict, where)
@@ -211,7 +211,7 @@ class GeminiAdapter(Adapter):
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         raw = expect(record.value, dict, "record")
-        value = _snaked(raw)
+        value = snaked(raw)
         response = value.get("response") if isinstance(value.get("response"), dict) else value
         candidates = response.get("candidates")
         if not isinstance(value.get("contents"), list) and not isinstance(candidates, list):
@@ -236,10 +236,10 @@ class GeminiAdapter(Adapter):
                 )
             events.append(Event(kind="system", content=text))
         for index, content in enumerate(value.get("contents") or []):
-            events.extend(_events_of_content(content, f"contents[{index}]"))
+            events.extend(events_of_content(content, f"contents[{index}]"))
         if isinstance(candidates, list) and candidates:
             first = expect(candidates[0], dict, "response.candidates[0]")
-            answer = _events_of_content(first.get("content"), "response.candidates[0].content")
+            answer = events_of_content(first.get("content"), "response.candidates[0].content")
             answer[0].finish_reason = optional_str(
                 first.get("finish_reason"), "response.candidates[0].finish_reason"
             )

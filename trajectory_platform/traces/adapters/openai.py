@@ -34,12 +34,14 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
 )
 from trajectory_platform.traces.adapters.content_parts import (
+    ERROR_STATUSES,
     Piece,
     bodies_of,
     call_of,
     pieces_of,
     reasoning_text,
 )
+from trajectory_platform.traces.adapters.message_roles import FOLDED, role_message, role_messages, spoken_role
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -55,8 +57,9 @@ CONVERSATION_KEYS = ("messages", "tools", "functions")
 
 
 def is_message_list(value: Any) -> bool:
-    """A non-empty list whose first element looks like a chat message."""
-    return isinstance(value, list) and bool(value) and isinstance(value[0], dict) and "role" in value[0]
+    """A non-empty list whose first element looks like a chat message (its role in any spelling
+    :mod:`~trajectory_platform.traces.adapters.message_roles` reads)."""
+    return isinstance(value, list) and bool(value) and spoken_role(value[0]) is not None
 
 
 CONTENT_KEYS = ("tool_responses", "content", "items", "blocks")
@@ -104,8 +107,10 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     Content parts are read by their shape (:mod:`~trajectory_platform.traces.adapters.content_parts`):
     an assistant message's text, reasoning and calls are one event, and any results it holds (a
     server-side tool's) follow it as tool events; a user or system message's results are tool events
-    where they stand; a tool message's results are one tool event each."""
-    expect(message, dict, where)
+    where they stand; a tool message's results are one tool event each. A message whose role is
+    said another way is read as the OpenAI message it is
+    (:mod:`~trajectory_platform.traces.adapters.message_roles`)."""
+    message = expect(role_message(message, where), dict, where)
     role = message.get("role")
     if not isinstance(role, str) or role not in ROLE_KINDS:
         raise RecordError(
@@ -162,6 +167,8 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     elif role in ("tool", "function"):
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
+        if str(fields.get("status")) in ERROR_STATUSES:  # LangChain's and Letta's failed tool call
+            event.status = "error"
     if len(events) == 1 or role == "assistant":
         return events
     if not said:
@@ -247,14 +254,16 @@ def _in_time_order(messages: list[Any]) -> list[Any]:
 
 def events_of_messages(messages: Any, where: str) -> list[Event]:
     """Convert a message list in the order it happened (see :func:`_in_time_order`), speakers
-    re-roled when their roles are relative (:func:`_speaker_roles`)."""
-    expect(messages, list, where)
-    ordered = _speaker_roles(_in_time_order(messages))
-    reversed_ = ordered is not messages and ordered == messages[::-1]
-    last = len(messages) - 1
+    re-roled when their roles are relative (:func:`_speaker_roles`), each role read in whatever
+    spelling it was written (:func:`~trajectory_platform.traces.adapters.message_roles.role_messages`)."""
+    read = role_messages(expect(messages, list, where), where)
+    ordered = _speaker_roles(_in_time_order(read))
+    reversed_ = ordered is not read and ordered == read[::-1]
+    last = len(read) - 1
     return [
         event
         for i, m in enumerate(ordered)
+        if m is not FOLDED
         for event in events_of_message(m, f"{where}[{last - i if reversed_ else i}]")
     ]
 
@@ -426,6 +435,27 @@ def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
     return specs
 
 
+TOOL_RUN_KEYS = ("tool_call_id", "tool_args", "result", "tool_call_error")
+"""Fields only a tool that ran has (its call's id, the arguments it got, what it returned, whether
+it failed): a ``tools`` list of such entries (Agno's ``RunResponse.tools``) records the calls made,
+not the tools the model was given, and their specification is nowhere in it."""
+
+
+def _lists_tool_runs(raw: Any) -> bool:
+    """Does ``tools`` hold the tools that ran rather than their definitions? Every entry then has a
+    :data:`TOOL_RUN_KEYS` field and none a definition's (``function``, ``parameters``,
+    ``description``, ``input_schema``)."""
+    definition = ("function", "parameters", "description", "input_schema")
+    return (
+        isinstance(raw, list)
+        and bool(raw)
+        and all(
+            isinstance(e, dict) and any(k in e for k in TOOL_RUN_KEYS) and not any(k in e for k in definition)
+            for e in raw
+        )
+    )
+
+
 def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
     """Top-level fields no adapter field consumed, kept as canonical JSON (nothing dropped)."""
     rest = {k: v for k, v in value.items() if k not in consumed}
@@ -455,8 +485,10 @@ class OpenAIAdapter(Adapter):
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
         episode.events = events_of_messages(value["messages"], "messages")
+        runs = _lists_tool_runs(value.get("tools"))
         for key in ("tools", "functions"):
-            if value.get(key) is not None:
+            if value.get(key) is not None and not (key == "tools" and runs):
                 episode.tools.extend(tool_specs_of(value[key], key))
-        episode.extra_json = extra_of(value, ("id", "conversation_id", *CONVERSATION_KEYS))
+        consumed = tuple(k for k in CONVERSATION_KEYS if not (k == "tools" and runs))
+        episode.extra_json = extra_of(value, ("id", "conversation_id", *consumed))
         return episode

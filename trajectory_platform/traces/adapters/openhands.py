@@ -62,6 +62,14 @@ def _is_event_list(value: Any) -> bool:
     )
 
 
+def _events_page(value: Any) -> dict[str, Any] | None:
+    """A page of the server's event listing (``GET /api/conversations/{id}/events``:
+    ``{"events": [...], "has_more"}``) as an output line's ``history``; None for anything else."""
+    if isinstance(value, dict) and "history" not in value and _is_event_list(value.get("events")):
+        return {"history": value["events"], **{k: v for k, v in value.items() if k != "events"}}
+    return None
+
+
 def _model_call(
     metadata: dict[str, Any] | None, tool_call_id: str | None
 ) -> tuple[str | None, ToolCall | None]:
@@ -96,7 +104,7 @@ class OpenHandsAdapter(Adapter):
     task_id_source = "`instance_id` of an output line (a bare event list and a resolver line name no task)"
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if _is_event_list(sample):
+        if _is_event_list(sample) or _events_page(sample) is not None:
             return True
         sample = first_record(sample)
         return isinstance(sample, dict) and _is_event_list(sample.get("history"))
@@ -105,6 +113,9 @@ class OpenHandsAdapter(Adapter):
         doc, error = src.document
         if error is None and _is_event_list(doc):
             return iter([RawRecord(None, "$", value={"history": doc})])
+        page = _events_page(doc) if error is None else None
+        if page is not None:
+            return iter([RawRecord(None, "$", value=page)])
         return super().frame(src)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
@@ -253,7 +264,9 @@ class OpenHandsAdapter(Adapter):
         }
         episode.lineage.sampling_params_json = sampling_params_json(sampling)
         extra = {
-            k: value[k] for k in ("metrics", "error", "issue", "base_commit") if value.get(k) is not None
+            k: value[k]
+            for k in ("metrics", "error", "issue", "base_commit", "has_more")
+            if value.get(k) is not None
         }
         if metadata:
             extra["agent_class"] = metadata.get("agent_class")

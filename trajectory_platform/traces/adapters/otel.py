@@ -68,6 +68,7 @@ from trajectory_platform.traces.adapters.otel_messages import (
     unflatten,
     with_aliases,
 )
+from trajectory_platform.traces.adapters.otel_rows import is_span_row, row_fields, span_rows
 from trajectory_platform.traces.record import (
     DeliveredInput,
     Episode,
@@ -233,15 +234,27 @@ class OTelAdapter(Adapter):
     task_id_source = TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        return isinstance(sample, dict) and (
-            isinstance(sample.get("resourceSpans"), list) or isinstance(sample.get("resourceLogs"), list)
+        return (
+            (
+                isinstance(sample, dict)
+                and (
+                    isinstance(sample.get("resourceSpans"), list)
+                    or isinstance(sample.get("resourceLogs"), list)
+                )
+            )
+            or is_span_row(sample)
+            or span_rows(sample) is not None
         )
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        documents = []
+        documents: list[Any] = []
         lines = [RawRecord(None, "$", value=src.document[0])] if src.is_document else list(src.lines())
+        rows: list[Any] = []
         for record in lines:
-            if record.error is not None or not isinstance(record.value, dict):
+            found = [record.value] if is_span_row(record.value) else span_rows(record.value)
+            if found is not None:  # spans written as rows (Phoenix): otel_rows.py
+                rows += found
+            elif record.error is not None or not isinstance(record.value, dict):
                 yield (
                     record
                     if record.error
@@ -253,7 +266,11 @@ class OTelAdapter(Adapter):
                 )
             else:
                 documents.append(record.value)
-        for trace_id, spans in sorted(spans_by_trace(documents).items()):
+        traces = spans_by_trace(documents)
+        for order, row in enumerate(rows):
+            attributes, start, raw = row_fields(row)
+            traces[str(raw["traceId"])].append(Span(with_aliases(attributes), start, order, raw))
+        for trace_id, spans in sorted(traces.items()):
             yield RawRecord(None, f"traceId={trace_id}", value={"trace_id": trace_id, "spans": spans})
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +162,26 @@ class SweAgentAdapter(Adapter):
             isinstance(sample, dict)
             and isinstance(sample.get("history"), list)
             and ("trajectory" in sample or path.suffix == ".traj")
-        )
+        ) or _attempts(sample) is not None
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        """A RetryAgent's ``.traj`` (``{"attempts": [...], "info"}``): each attempt is a run of its
+        own, one record at ``attempts[i]``, carrying the retry's own ``info`` (which attempt its
+        reviewer chose, the submission it kept) and the run's configuration; any other file as usual."""
+        document, error = src.document
+        attempts = _attempts(document) if error is None else None
+        if attempts is None:
+            yield from super().frame(src)
+            return
+        retry = {
+            k: v
+            for k, v in document.items()
+            if k not in ("attempts", "history", "trajectory", "replay_config")
+        }
+        for index, attempt in enumerate(attempts):
+            value = {"replay_config": document.get("replay_config"), **attempt}
+            value[RETRY] = {"attempt": index, "attempts": len(attempts), **retry}
+            yield RawRecord(None, f"attempts[{index}]", value=value)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
@@ -169,7 +189,9 @@ class SweAgentAdapter(Adapter):
         steps = expect(value.get("trajectory") or [], list, "trajectory")
         config = _replay_config(value)
         instance = _instance_id(config, src.path)
-        episode = self.new_episode(record, src, f"{self.name}:{instance}")
+        retry = value.get(RETRY)
+        suffix = f":attempt-{retry['attempt']}" if isinstance(retry, dict) else ""
+        episode = self.new_episode(record, src, f"{self.name}:{instance}{suffix}")
         episode.events = events_of_history(value.get("history"), "history")
         episode.delivered_inputs = delivered_inputs_of(episode.events, steps)
         exit_status = optional_str(info.get("exit_status"), "info.exit_status")
@@ -185,9 +207,26 @@ class SweAgentAdapter(Adapter):
             "model_stats": model_stats,
             "environment": value.get("environment"),
             "env_variables": _viewer_variables(config),
+            RETRY: retry,
         }
         episode.extra_json = canonical_json({k: v for k, v in extra.items() if v is not None})
         return episode
+
+
+RETRY = "retry"
+"""Where an attempt of a RetryAgent run keeps its place among the attempts and the retry's ``info``."""
+
+
+def _attempts(document: Any) -> list[Any] | None:
+    """The attempts of a RetryAgent ``.traj``, each a ``.traj`` of its own (a ``history``); else None."""
+    attempts = document.get("attempts") if isinstance(document, dict) else None
+    if (
+        isinstance(attempts, list)
+        and attempts
+        and all(isinstance(a, dict) and isinstance(a.get("history"), list) for a in attempts)
+    ):
+        return attempts
+    return None
 
 
 def _replay_config(value: dict[str, Any]) -> dict[str, Any] | None:

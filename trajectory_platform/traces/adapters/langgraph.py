@@ -1,0 +1,249 @@
+"""LangGraph: the state of a thread, its checkpoints, and the updates a run streams.
+
+A LangGraph agent keeps its conversation in the ``messages`` channel of the graph's state, as
+LangChain messages (``{"type": "human" / "ai" / "tool", "content", "tool_calls", ...}``, or
+serialised by ``dumpd`` as ``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
+"kwargs"}``). Four shapes leave it in a log, each told by its own fields:
+
+- **a state snapshot** (``graph.get_state``, the server's ``/threads/{id}/state`` and its history):
+  ``{"values": {"messages"}, "next", "tasks", "metadata", "checkpoint" / "config", ...}``;
+- **a checkpoint** as a checkpointer stores it: ``{"checkpoint": {"channel_values": {"messages"}},
+  "metadata", "thread_id" / "config", ...}``;
+- **streamed updates** (``stream_mode="updates"``): one line per node that ran,
+  ``{"<node>": {"messages": [...]}}``, or as the server streams it, ``{"event": "updates", "data":
+  {...}}``;
+- **streamed values** (``stream_mode="values"``): the state itself after each step, ``{"messages":
+  [...]}`` a line (told from a chat log's ``messages`` by its LangChain messages); each value that
+  holds the one before it and more is the same run.
+
+Snapshots and checkpoints of one thread (its ``thread_id``, at the top level, in ``config.
+configurable``, ``checkpoint`` or ``metadata``), and the streamed values of one run, are one
+record: each holds the whole conversation so far, so the one holding the most messages (the latest
+step on a tie) is the episode, and how many were read is ``extra_json.snapshots``. The updates of
+one file are one run: the messages of each update in the order they were streamed; an update that
+carries no messages (another channel of the state) is counted in
+``extra_json.updates_without_messages``. Messages are read as the
+tracing platforms' LangChain payloads are (:func:`~trajectory_platform.traces.adapters.
+chat_payloads.event_of`: tokens, finish reasons and invalid calls included). The task is
+``metadata.task_id`` (or ``environment_id``, ``instance_id``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from trajectory_platform.traces.adapters.base import (
+    DETECT_PROBE_LINES,
+    Adapter,
+    RawRecord,
+    RecordError,
+    SourceFile,
+    adapter_episode_id,
+    expect,
+    first_record,
+    frame_json,
+    name_tool_results,
+    object_field,
+    one_record_per_file,
+    task_id_in,
+)
+from trajectory_platform.traces.adapters.chat_payloads import event_of
+from trajectory_platform.traces.adapters.message_roles import is_langchain_message
+from trajectory_platform.traces.record import Episode, canonical_json
+
+TASK_ID_SOURCE = "`metadata.task_id` (or `environment_id`, `instance_id`) of the thread's latest snapshot"
+STREAM_EVENTS = ("updates", "metadata")
+"""The server's stream events a run's updates come in (``metadata`` names the run and carries no
+state)."""
+SNAPSHOT_KEYS = ("next", "tasks", "checkpoint", "config", "parent_config", "parent_checkpoint")
+
+
+def _messages_of(state: Any) -> Any:
+    return state.get("messages") if isinstance(state, dict) else None
+
+
+def snapshot_messages(record: dict[str, Any]) -> Any:
+    """The ``messages`` channel of a state snapshot or a checkpoint; None for any other record."""
+    values = record.get("values")
+    if (
+        isinstance(values, dict)
+        and isinstance(values.get("messages"), list)
+        and any(k in record for k in SNAPSHOT_KEYS)
+    ):
+        return values["messages"]
+    channels = object_field(record, "checkpoint").get("channel_values")
+    if isinstance(_messages_of(channels), list):
+        return _messages_of(channels)
+    streamed = record.get("messages")  # the state itself, as stream_mode="values" writes it
+    if isinstance(streamed, list) and streamed and all(is_langchain_message(m) for m in streamed):
+        return streamed
+    return None
+
+
+def _update(record: Any) -> dict[str, Any] | None:
+    """A streamed update's ``{node: state}`` (the server's ``data`` of an ``updates`` event)."""
+    if not isinstance(record, dict):
+        return None
+    if isinstance(record.get("event"), str) and set(record) <= {"event", "data", "id"}:
+        data = record.get("data")
+        return data if record["event"] in STREAM_EVENTS and isinstance(data, dict) else None
+    return record
+
+
+def is_update(record: Any) -> bool:
+    """A line that tells a file is a stream: an update holding LangChain messages, or the server's
+    ``metadata`` event that opens its stream."""
+    if isinstance(record, dict) and record.get("event") == "metadata":
+        return True
+    update = _update(record)
+    return is_stream_line(record) and any(
+        any(is_langchain_message(m) for m in _listed(_messages_of(state)))
+        for state in (update or {}).values()
+    )
+
+
+def is_stream_line(record: Any) -> bool:
+    """A line of a stream of updates: an update of any channels (a node that wrote no messages
+    counts: :func:`is_update` tells the file is a stream by the lines that did)."""
+    if isinstance(record, dict) and record.get("event") == "metadata":
+        return True
+    update = _update(record)
+    return bool(update) and all(isinstance(v, dict) or v is None for v in (update or {}).values())
+
+
+def _listed(messages: Any) -> list[Any]:
+    """A node's ``messages`` update: a list, or the one message it returned."""
+    return messages if isinstance(messages, list) else [messages] if isinstance(messages, dict) else []
+
+
+def _is_stream(src: SourceFile) -> bool:
+    """Is the file a stream of updates (else snapshots and checkpoints)? Judged, as detection judged
+    the format, by its first value that is either (a document's first element)."""
+    for sample in src.samples(DETECT_PROBE_LINES):
+        first = first_record(sample)
+        if is_update(first):
+            return True
+        if isinstance(first, dict) and snapshot_messages(first) is not None:
+            return False
+    return False
+
+
+def _extends(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Does ``after`` hold ``before``'s conversation and more (the next state of the same run)?"""
+    earlier, later = snapshot_messages(before) or [], snapshot_messages(after) or []
+    return len(later) >= len(earlier) and later[: len(earlier)] == earlier
+
+
+def _thread_of(record: dict[str, Any]) -> str | None:
+    configurable = object_field(object_field(record, "config"), "configurable")
+    for scope in (record, configurable, object_field(record, "checkpoint"), object_field(record, "metadata")):
+        thread = scope.get("thread_id")
+        if isinstance(thread, str | int) and not isinstance(thread, bool):
+            return str(thread)
+    return None
+
+
+class LangGraphAdapter(Adapter):
+    """LangGraph thread states, checkpoints and streamed updates."""
+
+    name = "langgraph"
+    task_id_source = TASK_ID_SOURCE
+
+    def claims_record(self, record: dict[str, Any]) -> bool:
+        messages = snapshot_messages(record)
+        if messages is not None:
+            return not messages or any(is_langchain_message(m) for m in messages)
+        return is_update(record) and record.get("event") != "metadata"
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        if _is_stream(src):
+            document, error = src.document
+            if error is None and isinstance(document, list):
+                yield RawRecord(None, "$", value={"updates": document})
+                return
+            for record in one_record_per_file(
+                src, is_stream_line, "a LangGraph update ({node: {channel: value}})"
+            ):
+                value = record.value
+                yield (
+                    record
+                    if value is None
+                    else RawRecord(
+                        record.line, record.json_path, value={"updates": [e.value for e in value["entries"]]}
+                    )
+                )
+            return
+        threads: dict[str, list[tuple[RawRecord, dict[str, Any]]]] = {}
+        unnamed: str | None = None
+        for record in frame_json(src):
+            value = record.value
+            if record.error is not None or not isinstance(value, dict) or snapshot_messages(value) is None:
+                yield (
+                    record
+                    if record.error is not None
+                    else RawRecord(
+                        record.line,
+                        record.json_path,
+                        error=RecordError("wrong type", "not a LangGraph state or checkpoint"),
+                    )
+                )
+                continue
+            thread = _thread_of(value)
+            key = thread if thread is not None else f"{record.line}:{record.json_path}"
+            if thread is None and unnamed is not None and _extends(threads[unnamed][-1][1], value):
+                key = unnamed  # the next value of one run's stream: its conversation so far, grown
+            unnamed = key if thread is None else unnamed
+            threads.setdefault(key, []).append((record, value))
+        for thread, snapshots in threads.items():
+            first = snapshots[0][0]
+            where = f"thread_id={thread}" if _thread_of(snapshots[0][1]) is not None else first.json_path
+            yield RawRecord(first.line, where, value={"snapshots": [v for _, v in snapshots]})
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        value = expect(record.value, dict, "record")
+        if "updates" in value:
+            return self._run(record, src, value["updates"])
+        snapshots = value["snapshots"]
+
+        def rank(snapshot: dict[str, Any]) -> tuple[int, int]:
+            step = object_field(snapshot, "metadata").get("step")
+            return len(snapshot_messages(snapshot) or []), step if isinstance(step, int) else -1
+
+        latest = max(snapshots, key=rank)
+        thread = _thread_of(latest)
+        episode = self.new_episode(record, src, adapter_episode_id(self.name, thread, latest))
+        messages = snapshot_messages(latest) or []
+        episode.events = [event_of(m, f"messages[{i}]") for i, m in enumerate(messages)]
+        name_tool_results(episode.events)
+        episode.task.fixture_id = task_id_in([(latest.get("metadata"), "metadata."), (latest, "")])
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        streamed = "messages" in latest  # a value of stream_mode="values": the state itself
+        rest = {} if streamed else {k: v for k, v in latest.items() if k not in ("values", "checkpoint")}
+        checkpoint = {k: v for k, v in object_field(latest, "checkpoint").items() if k != "channel_values"}
+        channels = latest if streamed else object_field(object_field(latest, "checkpoint"), "channel_values")
+        state = {k: v for k, v in {**object_field(latest, "values"), **channels}.items() if k != "messages"}
+        episode.extra_json = canonical_json(
+            {**rest, "checkpoint": checkpoint or None, "state": state or None, "snapshots": len(snapshots)}
+        )
+        return episode
+
+    def _run(self, record: RawRecord, src: SourceFile, updates: list[Any]) -> Episode:
+        episode = self.new_episode(record, src, adapter_episode_id(self.name, None, updates))
+        without = 0
+        channels: set[str] = set()
+        for index, line in enumerate(updates):
+            update = _update(line) if not (isinstance(line, dict) and line.get("event") == "metadata") else {}
+            read = False
+            for node, state in (update or {}).items():
+                channels.update(k for k in (state or {}) if k != "messages")
+                for number, message in enumerate(_listed(_messages_of(state))):
+                    episode.events.append(event_of(message, f"updates[{index}].{node}.messages[{number}]"))
+                    read = True
+            without += not read
+        name_tool_results(episode.events)
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        episode.extra_json = canonical_json(
+            {"updates": len(updates), "updates_without_messages": without, "other_channels": sorted(channels)}
+        )
+        return episode

@@ -1,0 +1,275 @@
+"""Chat messages whose role is said another way than OpenAI's ``role``, read as the OpenAI message
+they are.
+
+Agent frameworks serialise the same message (who spoke, what was said, which tools were called,
+which call a result answers) under keys of their own, and a reader that asks only for ``role`` sees
+a message with no speaker (``unknown role ... is None``) or no conversation at all. Each spelling
+is recognised by its shape, never by a file name or a vendor field:
+
+- **LangChain / LangGraph**: ``type`` names the message class (``human``, ``ai``, ``tool``,
+  ``system``, ``function``), ``tool_calls`` are flat ``{"name", "args", "id"}`` and
+  ``invalid_tool_calls`` are calls whose arguments did not parse (the model's mistakes are data:
+  kept as calls with their raw text); a message serialised by ``langchain_core.load.dumpd``
+  (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {...}}``) is its
+  ``kwargs``, its class named by the last ``id``;
+- **Letta**: ``message_type`` names the message (``user_message``, ``assistant_message``,
+  ``reasoning_message``, ``tool_call_message``, ``tool_return_message``, ...);
+- **private or PascalCase fields**: Haystack's older dataclass fields (``_role``, ``_content``), a
+  .NET serializer's (Semantic Kernel's ``{"Role": {"Label": "user"}, "Items": [{"$type": ...}]}``:
+  its ``Content`` only repeats the first text item, so ``Items`` is read, the calls and results
+  too) and camelCase fields (``toolCalls``, ``toolCallId``) read in snake case;
+- **smolagents' memory messages**: roles ``tool-call`` (the calls, written as a Python literal after
+  ``Calling tools:``) and ``tool-response`` (``Call id: ...`` then ``Observation:`` or ``Error:``).
+
+A message that only reasons (Letta's ``reasoning_message``, Continue's ``thinking`` role) is the
+reasoning of the assistant turn that follows it, and a smolagents ``tool-call`` message the calls of
+the assistant turn before it: each is folded into that turn (:data:`FOLDED` marks its place), so one
+model turn stays one event. A message that states its speaker in one of these ways but with a word
+no reader knows is an ``unknown role`` reject naming the field it was read from.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Final
+
+from trajectory_platform.traces.adapters.base import RecordError
+from trajectory_platform.traces.drops import named
+
+LANGCHAIN_ROLES = {
+    "human": "user",
+    "ai": "assistant",
+    "system": "system",
+    "tool": "tool",
+    "function": "function",
+    "developer": "developer",
+}
+"""LangChain's message ``type`` (``BaseMessage.type``) as an OpenAI role; a ``chat`` message states
+its ``role`` itself."""
+CLASS_NAMES = {
+    "HumanMessage": "human",
+    "AIMessage": "ai",
+    "SystemMessage": "system",
+    "ToolMessage": "tool",
+    "FunctionMessage": "function",
+    "ChatMessage": "chat",
+}
+"""A serialised LangChain message's class (the last name of its ``id``, ``Chunk`` dropped) -> its type."""
+LETTA_ROLES = {
+    "user_message": "user",
+    "system_message": "system",
+    "assistant_message": "assistant",
+    "reasoning_message": "assistant",
+    "hidden_reasoning_message": "assistant",
+    "tool_call_message": "assistant",
+    "tool_return_message": "tool",
+}
+"""Letta's ``message_type`` as an OpenAI role."""
+THINKING_ROLES = frozenset({"thinking", "reasoning"})
+"""Roles of a message that only reasons (Continue writes its model's thinking as a message of its own)."""
+SMOLAGENTS_CALL_ROLE = "tool-call"
+SMOLAGENTS_RESULT_ROLE = "tool-response"
+CALLING_TOOLS = "Calling tools:"
+SMOLAGENTS_RESULT = re.compile(
+    r"Call id: (?P<id>[^\n]*)\n(?P<label>Observation|Error):\n?(?P<output>.*)", re.S
+)
+"""How smolagents writes a tool's answer into its memory's messages (``ToolResponse`` / ``ActionStep``)."""
+PART_LIST_KEYS = ("content", "items")
+"""Where a message with fields in another case keeps its parts, read in snake case as well."""
+FOLDED: Final = object()
+"""What stands in a role-read list where a message was folded into a neighbouring turn (a marker of
+its own: a null message in a log is still a reject, never taken for one folded away)."""
+REASONING_ONLY = "_reasoning_only"
+"""Marks a message read as reasoning alone, to be folded into the assistant turn that follows it."""
+
+
+def _snake(key: str) -> str:
+    """``toolCallId`` / ``ToolCallId`` -> ``tool_call_id``; a .NET type tag ``$type`` -> ``type``; a
+    private dataclass field ``_role`` -> ``role``."""
+    if key == "$type":
+        return "type"
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key.lstrip("_")).lower()
+
+
+def _snaked_keys(value: dict[str, Any]) -> dict[str, Any]:
+    """``value`` with its own keys in snake case (a key already in snake case wins; values untouched:
+    a call's arguments are the tool's own data)."""
+    out = {k: v for k, v in value.items() if _snake(k) == k}
+    for key, item in value.items():
+        out.setdefault(_snake(key), item)
+    return out
+
+
+def _role_word(value: Any) -> Any:
+    """A role as a .NET serializer writes its ``AuthorRole`` (``{"Label": "user"}``) or as written."""
+    if isinstance(value, dict):
+        return next((value[k] for k in ("Label", "label", "value") if isinstance(value.get(k), str)), value)
+    return value
+
+
+def _langchain_kwargs(message: dict[str, Any]) -> dict[str, Any] | None:
+    """A ``dumpd``-serialised LangChain message's fields, its ``type`` from its class when unstated."""
+    kwargs, ids = message.get("kwargs"), message.get("id")
+    if message.get("type") != "constructor" or not isinstance(kwargs, dict) or not isinstance(ids, list):
+        return None
+    if "type" in kwargs or not ids:
+        return kwargs
+    return {**kwargs, "type": CLASS_NAMES.get(str(ids[-1]).removesuffix("Chunk"), str(ids[-1]))}
+
+
+def _is_langchain(fields: dict[str, Any]) -> bool:
+    """A LangChain message's fields: its class as ``type`` beside the ``content`` every message has
+    (a tool definition's ``{"type": "function", "function": {...}}`` is no message)."""
+    return "content" in fields and str(fields.get("type")).removesuffix("Chunk") in LANGCHAIN_ROLES
+
+
+def is_langchain_message(message: Any) -> bool:
+    """A LangChain message as ``model_dump()`` or ``dumpd`` writes it."""
+    if not isinstance(message, dict):
+        return False
+    fields = _langchain_kwargs(message) if message.get("lc") is not None else message
+    return fields is not None and _is_langchain(fields)
+
+
+def _langchain(message: dict[str, Any]) -> dict[str, Any]:
+    role = LANGCHAIN_ROLES[str(message["type"]).removesuffix("Chunk")]
+    out = {k: v for k, v in message.items() if k != "type"}
+    invalid = message.get("invalid_tool_calls")
+    if isinstance(invalid, list) and invalid:
+        out["tool_calls"] = [*(message.get("tool_calls") or []), *invalid]
+    out.pop("invalid_tool_calls", None)
+    return {**out, "role": role}
+
+
+def _letta(message: dict[str, Any]) -> dict[str, Any]:
+    kind = message["message_type"]
+    out = {k: v for k, v in message.items() if k != "message_type"}
+    if kind == "tool_call_message":
+        calls = message.get("tool_calls") or [message.get("tool_call")]
+        out.pop("tool_call", None)
+        return {**out, "role": "assistant", "tool_calls": calls}
+    if kind == "tool_return_message":
+        return {**out, "role": "tool", "content": message.get("tool_return", message.get("content"))}
+    if kind in ("reasoning_message", "hidden_reasoning_message"):
+        thought = message.get("reasoning") or message.get("hidden_reasoning") or "[redacted thinking]"
+        return {**out, "role": "assistant", "reasoning": thought, REASONING_ONLY: True}
+    return {**out, "role": LETTA_ROLES[kind]}
+
+
+def _smolagents_calls(message: dict[str, Any], where: str) -> list[Any]:
+    """The calls of a ``tool-call`` message: the Python literal smolagents writes after
+    :data:`CALLING_TOOLS` (read with ``ast.literal_eval``, which evaluates no code)."""
+    text = _text(message.get("content"))
+    if text is None or not text.startswith(CALLING_TOOLS):
+        raise RecordError("unreadable tool call", f"{where}.content does not start with {CALLING_TOOLS!r}")
+    try:
+        calls = ast.literal_eval(text[len(CALLING_TOOLS) :].strip())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise RecordError("unreadable tool call", f"{where}.content is not a list of calls") from None
+    if not isinstance(calls, list):
+        raise RecordError("unreadable tool call", f"{where}.content is not a list of calls")
+    return calls
+
+
+def _text(content: Any) -> str | None:
+    """A message's content as one text: a string, or text parts joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and all(
+        isinstance(p, dict) and isinstance(p.get("text"), str) for p in content
+    ):
+        return "\n".join(p["text"] for p in content)
+    return None
+
+
+def _smolagents_result(message: dict[str, Any], where: str) -> dict[str, Any]:
+    match = SMOLAGENTS_RESULT.match(_text(message.get("content")) or "")
+    if match is None:
+        raise RecordError("unreadable tool result", f"{where}.content does not start with 'Call id:'")
+    return {
+        "role": "tool",
+        "tool_call_id": match["id"].strip(),
+        "content": match["output"],
+        "status": "error" if match["label"] == "Error" else None,
+    }
+
+
+def spoken_role(message: Any) -> str | None:
+    """The OpenAI role ``message`` states in any spelling this module reads (None: it states none)."""
+    if not isinstance(message, dict):
+        return None
+    try:
+        read = role_message(message, "message")
+    except RecordError:
+        return None
+    role = read.get("role")
+    return role if isinstance(role, str) else None
+
+
+def role_message(message: Any, where: str) -> Any:
+    """``message`` as an OpenAI message (see the module docstring); a message already in that shape,
+    or not an object, unchanged."""
+    if not isinstance(message, dict):
+        return message
+    if isinstance(message.get("role"), str) and all(_snake(k) == k for k in message):
+        return message
+    serialised = _langchain_kwargs(message) if message.get("lc") is not None else None
+    fields = _snaked_keys(serialised if serialised is not None else message)
+    for key in PART_LIST_KEYS:  # a .NET serializer's parts are PascalCase too
+        if isinstance(fields.get(key), list):
+            fields[key] = [_snaked_keys(p) if isinstance(p, dict) else p for p in fields[key]]
+    if isinstance(fields.get("items"), list) and fields["items"]:
+        fields.pop("content", None)  # .NET's ``Content`` is the first text item, said again
+    role = _role_word(fields.get("role"))
+    if isinstance(role, str):
+        return {**fields, "role": role}
+    if _is_langchain(fields):
+        return _langchain(fields)
+    letta = fields.get("message_type")
+    if isinstance(letta, str):
+        if letta not in LETTA_ROLES:
+            raise RecordError(
+                "unknown role",
+                f"{where}.message_type is {named(letta)}; expected one of {sorted(LETTA_ROLES)}",
+            )
+        return _letta(fields)
+    return message
+
+
+def role_messages(messages: list[Any], where: str) -> list[Any]:
+    """Each message read by :func:`role_message`, a reasoning-only message folded into the assistant
+    turn after it and a smolagents ``tool-call`` into the one before it (:data:`FOLDED` left in
+    their places, so every other message keeps its index)."""
+    read = [role_message(m, f"{where}[{i}]") for i, m in enumerate(messages)]
+    for index, message in enumerate(read):
+        if not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        if role == SMOLAGENTS_RESULT_ROLE:
+            read[index] = _smolagents_result(message, f"{where}[{index}]")
+        elif role == SMOLAGENTS_CALL_ROLE:
+            calls = _smolagents_calls(message, f"{where}[{index}]")
+            turn = next((j for j in range(index - 1, -1, -1) if read[j] is not FOLDED), None)
+            if turn is not None and isinstance(read[turn], dict) and read[turn].get("role") == "assistant":
+                read[turn] = {**read[turn], "tool_calls": [*(read[turn].get("tool_calls") or []), *calls]}
+                read[index] = FOLDED
+            else:
+                read[index] = {"role": "assistant", "content": None, "tool_calls": calls}
+    for index, message in enumerate(read):
+        if not isinstance(message, dict):
+            continue
+        thinking = isinstance(message.get("role"), str) and message["role"] in THINKING_ROLES
+        if not (message.get(REASONING_ONLY) or thinking):
+            continue
+        thought = message.get("reasoning") if not thinking else message.get("content")
+        after = next((j for j in range(index + 1, len(read)) if read[j] is not FOLDED), len(read))
+        target = read[after] if after < len(read) else None
+        if isinstance(target, dict) and target.get("role") == "assistant" and not target.get(REASONING_ONLY):
+            earlier = target.get("reasoning")
+            read[after] = {**target, "reasoning": thought if not earlier else f"{thought}\n{earlier}"}
+            read[index] = FOLDED
+        else:
+            kept = {k: v for k, v in message.items() if k not in (REASONING_ONLY, "content")}
+            read[index] = {**kept, "role": "assistant", "content": None, "reasoning": thought}
+    return read
