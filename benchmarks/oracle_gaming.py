@@ -121,8 +121,9 @@ def _forged(fixture: Fixture) -> dict[str, str] | None:
                     {a.asname or a.name: node.module.replace(".", "/") + ".py" for a in node.names}
                 )
     tables: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for test_id, _, _, subject in sealed_subjects(fixture):
-        if test_id not in fixture.fail_to_pass or not isinstance(subject, ast.Call):
+    for found in sealed_subjects(fixture):
+        test_id, subject = found.test_id, found.expression
+        if not found.asserted or test_id not in fixture.fail_to_pass or not isinstance(subject, ast.Call):
             continue
         func = subject.func
         if not isinstance(func, ast.Name) or func.id not in modules:
