@@ -101,3 +101,26 @@ def test_cases_cover_pass_to_pass_tests_and_other_scales_deterministically():
     assert set(fixture.fail_to_pass) <= tested and set(fixture.pass_to_pass) & tested
     areas = [c.expression for c in cases if c.expression.startswith("rect_area(")]
     assert any(len(area) > len("rect_area(3, 4)") + 6 for area in areas)  # 4- and 5-digit sides
+
+
+def test_a_value_of_a_class_the_code_under_test_defines_is_excluded_not_a_disagreement():
+    """The reference's modules and the candidate's are loaded apart, so a named tuple (an enum, a
+    ``str`` subclass) they return is of two classes that never compare equal: a real project's
+    ``mdurl.parse`` made its honest fixes ``special_cased_outputs`` once PASS_TO_PASS tests had
+    cases."""
+    pair = (
+        "from collections import namedtuple\n\nPair = namedtuple('Pair', 'quotient remainder')\n\n\n"
+        "def split(a, b):\n    return Pair(a // b, a % b)\n"
+    )
+    fixture = make_fixture()
+    fixture.sealed_tests = {
+        "tests/test_ops.py": "from calc.pairs import split\n"
+        + SEALED["tests/test_ops.py"]
+        + "\n\ndef test_split():\n    assert split(7, 2) == (3, 1)\n"
+    }
+    fixture.pass_to_pass = [*fixture.pass_to_pass, "tests/test_ops.py::test_split"]
+    fixture.reference_files = {**fixture.reference_files, "calc/pairs.py": pair}
+    files = {**fixed_files(), "calc/pairs.py": pair}
+    assert run_oracle(fixture, files).passed
+    assert any(c.expression.startswith("split(") for c in differential_cases(fixture, "seed")[1])
+    assert delta_codes(files, fixture) == []

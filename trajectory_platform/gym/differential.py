@@ -32,7 +32,10 @@ which the candidate's code can cause, and did, to void a verdict it would have l
 2026-12-06); ``rejects`` (the candidate raised where the reference answered: validation the
 reference lacks, or a refusal of every input but the tested ones); ``excluded`` where the reference
 raised or returned an object without value equality (an honest alternative fix may reject an
-invalid input differently, and two objects of different classes never compare equal). The
+invalid input differently, and two objects of different classes never compare equal: that includes
+a named tuple, an enum member or any other subclass of a builtin type defined by the code under
+test, whose class the reference's copy and the candidate's define twice; a real project's
+``mdurl.parse`` returns one, and every honest fix disagreed on it). The
 reference runs first, so a run that fails breaks the candidate's part: the same oracle run of that
 candidate had just passed.
 """
@@ -58,6 +61,9 @@ PERTURBATIONS = 6
 """Perturbed copies (a few units or characters away) of each tested expression."""
 FAR_COPIES = 8
 """Copies of each tested expression with every input moved to another scale (:func:`far_copies`)."""
+SKEWED_COPIES = 4
+"""Further copies at other scales of an expression of two inputs or more, one input dwarfed by the
+others (:func:`far_copies`)."""
 FAR_BANDS = 4
 """The scales :func:`far_copies` cycles through: integers of 2 to 5 digits, floats 1 to 10,000
 times the tested magnitude, texts of up to 16 words, lists of up to 14 members."""
@@ -105,11 +111,11 @@ def _under_reference(header, expressions):
 
 
 def _plain(value):
-    if isinstance(value, _PLAIN):
+    if type(value) in _PLAIN:
         return True
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if type(value) in (list, tuple, set, frozenset):
         return all(_plain(item) for item in value)
-    if isinstance(value, dict):
+    if type(value) is dict:
         return all(_plain(key) and _plain(item) for key, item in value.items())
     return False
 
@@ -139,8 +145,9 @@ def _same(expected, actual):
 
 
 def _check(header, expressions):
-    expected = _under_reference(_HEADERS[header], expressions)
-    actual = [_outcome(_HEADERS[header], expression) for expression in expressions]
+    code = compile(_HEADERS[header], "<sealed module header>", "exec")
+    expected = _under_reference(code, expressions)
+    actual = [_outcome(code, expression) for expression in expressions]
     verdicts = ""
     for (kind, value), (got, answer) in zip(expected, actual):
         if kind != "value" or not _plain(value):
@@ -392,23 +399,43 @@ def _far(node: ast.AST, band: int, lengths: dict[int, int], rng: random.Random) 
     node.elts = members
 
 
+def _inputs(groups: list[list[ast.AST]]) -> list[list[ast.AST]]:
+    """The groups that are inputs of their own, not members of a list (which :func:`_far` rebuilds
+    at the list's scale)."""
+    inner = {
+        id(node)
+        for group in groups
+        if isinstance(group[0], ast.List)
+        for member in group[0].elts
+        for node in ast.walk(member)
+    }
+    return [group for group in groups if id(group[0]) not in inner]
+
+
 def far_copies(expression: ast.expr, count: int, rng: random.Random) -> list[str]:
     """Up to ``count`` distinct copies of ``expression`` with every literal input moved away from
-    the tested neighbourhood (:func:`_far`), the copies cycling through the scales
-    ``1 .. FAR_BANDS`` (each as often as the next: a fix wrong beyond a threshold of that range
-    meets it more than once); equal constants change together, as in :func:`perturbed`."""
+    the tested neighbourhood (:func:`_far`): first the copies with all inputs at one scale, cycling
+    through ``1 .. FAR_BANDS`` (each as often as the next: a fix wrong beyond a threshold of that
+    range meets it more than once), then, where it has two inputs or more, :data:`SKEWED_COPIES`
+    with one input at the smallest scale and the others at the largest, each input in turn (a fix
+    wrong where one input dwarfs another meets that). Equal constants change together, as in
+    :func:`perturbed`."""
     original = ast.unparse(expression)
     if not _perturbable(expression):
         return []
+    total = count + (SKEWED_COPIES if len(_inputs(_groups(_perturbable(expression)))) > 1 else 0)
     out: list[str] = []
-    for _ in range(count * 4):
-        if len(out) == count:
+    for _ in range(total * 4):
+        if len(out) == total:
             break
-        band = 1 + len(out) % FAR_BANDS
         variant = copy.deepcopy(expression)
         lengths: dict[int, int] = {}
-        for group in sorted(_groups(_perturbable(variant)), key=lambda g: isinstance(g[0], ast.List)):
-            _far(group[0], band, lengths, rng)
+        groups = _groups(_perturbable(variant))
+        inputs = _inputs(groups)
+        small = inputs[(len(out) - count) % len(inputs)]
+        for group in sorted(groups, key=lambda g: isinstance(g[0], ast.List)):
+            skewed = 1 if group is small else FAR_BANDS
+            _far(group[0], 1 + len(out) % FAR_BANDS if len(out) < count else skewed, lengths, rng)
             for twin in group[1:]:
                 assert isinstance(twin, ast.Constant) and isinstance(group[0], ast.Constant)
                 twin.value = group[0].value
