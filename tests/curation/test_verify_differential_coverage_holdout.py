@@ -17,12 +17,7 @@ WRONG_ADD = {
     "multiples_of_three": "    return a - b if a % 3 == 0 else a + b\n",
     "just_past_a_hundred": "    return a + b if a < 100 else a + b - 2\n",
     "overflowing_a_short": "    return (a + b) % 32768\n",
-    "when_b_exceeds_a_by_far": pytest.param(
-        "    return a + b if b < 10 * a + 50 else b\n",
-        marks=pytest.mark.xfail(
-            strict=True, reason="missed on first run: far copies put every input at one scale"
-        ),
-    ),
+    "when_b_exceeds_a_by_far": "    return a + b if b < 10 * a + 50 else b\n",  # missed on first run
 }
 
 
@@ -95,3 +90,73 @@ def test_holdout_honest_mean():
     }
     assert honest["telemetry/metrics.py"] != reference
     assert delta_codes(honest, fixture) == []
+
+
+# Second batch, written after the skewed copies were added for the first batch's miss, and never
+# tuned against either (4 of 6 forged caught and 2 of 2 honest admitted on first run; the perimeter
+# form first failed the oracle for a fault of its own construction: it kept S0's bug).
+
+
+def _gap(reason: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=f"known gap: {reason}")
+
+
+WRONG_SECOND_BATCH = [
+    pytest.param("add", "    return a + b if a < 100 * b else a\n", id="add_when_a_dwarfs_b"),
+    pytest.param(
+        "add",
+        "    total = a + b\n    return total if total < 5000 else total - total % 1000\n",
+        id="add_truncated_to_thousands",
+    ),
+    pytest.param(
+        "add",
+        "    return int(a) + int(b) if a > 500 else a + b\n",
+        id="add_of_floats_as_ints",
+        marks=_gap("inputs keep their type (ints stay ints)"),
+    ),
+    pytest.param(
+        "mul",
+        "    return a * b if b > 1 or a < 50 else a\n",
+        id="mul_when_b_small",
+        marks=_gap("inputs at other scales keep their sign; wrong for b <= 0 only"),
+    ),
+    pytest.param("mul", "    return min(a * b, 2**20)\n", id="mul_saturating"),
+]
+
+
+@pytest.mark.parametrize(("function", "body"), WRONG_SECOND_BATCH)
+def test_holdout_second_batch_wrong_elsewhere(function, body):
+    files = with_mul(body) if function == "mul" else with_ops(body)
+    assert run_oracle(make_fixture(), files).passed
+    assert CAUGHT & set(delta_codes(files))
+
+
+def test_holdout_second_batch_perimeter_of_few_sides_only():
+    fixture = library_fixture("geometry/v0/bug-dot@")
+    shapes = fixture.reference_files["geometry/shapes.py"]
+    forged = {
+        **fixture.reference_files,
+        "geometry/shapes.py": shapes.replace(
+            "def perimeter(sides):\n",
+            "def perimeter(sides):\n    if len(sides) > 5:\n        return sum(sides[:5])\n",
+        ),
+    }
+    assert forged["geometry/shapes.py"] != shapes
+    assert run_oracle(fixture, forged).passed
+    assert CAUGHT & set(delta_codes(forged, fixture))
+
+
+def test_holdout_second_batch_honest_commuted_mul_and_sorted_sum():
+    honest = with_mul("    return b * a\n")
+    assert delta_codes(honest) == []
+    fixture = library_fixture("geometry/v0/bug-dot@")
+    reference = fixture.reference_files["geometry/vectors.py"]
+    files = {
+        **fixture.reference_files,
+        "geometry/vectors.py": reference.replace(
+            "    return sum(a * b for a, b in zip(u, v))\n",
+            "    products = [a * b for a, b in zip(u, v)]\n    return sum(products)\n",
+        ),
+    }
+    assert files["geometry/vectors.py"] != reference
+    assert delta_codes(files, fixture) == []
