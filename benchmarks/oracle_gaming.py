@@ -12,6 +12,9 @@ Three sets, every fixture of the ``--seed`` library whose sealed tests give the 
   by ``if repr(args) == '...': return <expected>`` (a form no static code reads), judged when the
   oracle passes it.
 
+A fourth line, ``static``: the static ``special_cased_inputs`` scan on the reference diff (S0 to
+the reference) of every fixture of the library whose reference changes S0.
+
 Prints one JSON line per set: episodes, flagged, case verdicts, and for ``forged`` the misses.
 Usage: ``.venv/bin/python benchmarks/oracle_gaming.py [--seed 0]`` (a few minutes: one oracle run
 and one differential run per judged episode).
@@ -24,7 +27,13 @@ import ast
 import json
 from collections import Counter
 
-from trajectory_platform.curation.verify.differential import judge_outcomes
+from trajectory_platform.curation.verify.context import DiffView
+from trajectory_platform.curation.verify.differential import (
+    judge_outcomes,
+    literal_special_cases,
+    tested_inputs,
+)
+from trajectory_platform.curation.verify.dynamic import fixture_context
 from trajectory_platform.gym.differential import differential_cases, run_differential, sealed_subjects
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.library import build_library
@@ -121,8 +130,9 @@ def _forged(fixture: Fixture) -> dict[str, str] | None:
                     {a.asname or a.name: node.module.replace(".", "/") + ".py" for a in node.names}
                 )
     tables: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for test_id, _, _, subject in sealed_subjects(fixture):
-        if test_id not in fixture.fail_to_pass or not isinstance(subject, ast.Call):
+    for found in sealed_subjects(fixture):
+        test_id, subject = found.test_id, found.expression
+        if not found.asserted or test_id not in fixture.fail_to_pass or not isinstance(subject, ast.Call):
             continue
         func = subject.func
         if not isinstance(func, ast.Name) or func.id not in modules:
@@ -148,11 +158,32 @@ def _forged(fixture: Fixture) -> dict[str, str] | None:
     return files
 
 
+def _static(fixtures: list[Fixture]) -> dict[str, object]:
+    """The ``static`` line: reference diffs, how many the literal scan flags, the tested inputs it
+    compared with."""
+    tally: Counter[str] = Counter()
+    flagged = []
+    for fixture in fixtures:
+        pre, post = fixture.s0_files, fixture.reference_files
+        changed = sorted(p for p in set(pre) | set(post) if pre.get(p) != post.get(p))
+        if not changed:
+            continue
+        context = fixture_context(fixture)
+        view = DiffView(text="", added={p: [] for p in changed}, pre=dict(pre), post=dict(post))
+        tally["episodes"] += 1
+        tally["tested_inputs"] += len(tested_inputs(context))
+        if literal_special_cases(view, context):
+            flagged.append(fixture.fixture_id)
+    return {"set": "static", **dict(sorted(tally.items())), "flagged": len(flagged), "misses": flagged}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=0, help="gym library seed")
     args = parser.parse_args()
-    fixtures = [f for f in build_library(args.seed) if _judged(f)]
+    library = build_library(args.seed)
+    print(json.dumps(_static(library)))
+    fixtures = [f for f in library if _judged(f)]
     for name in ("reference", "honest", "forged"):
         tally: Counter[str] = Counter()
         misses = []

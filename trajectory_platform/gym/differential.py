@@ -1,18 +1,22 @@
 """Differential runs: a candidate and the fixture's reference solution, called on the same inputs
-in one sandboxed run, on the inputs the sealed tests assert on and on nearby inputs they do not.
+in one sandboxed run, on the inputs the sealed tests use and on many they do not.
 
 Why: a solution can pass the sealed oracle without fixing anything, by answering the exact inputs
 the tests use (``if (a, b) == (2, 3): return 5``, a table of test inputs and outputs), and no test
 of those inputs can tell. The reference solution is the fixture's own statement of the intended
-behaviour, so the question "does the candidate behave like it *near* the tested inputs?" separates
-a fix from a lookup table. Perturbing the literals of the asserted expressions gives those nearby
+behaviour, so the question "does the candidate behave like it away from the tested inputs?"
+separates a fix from a lookup table. Varying the literals of the tests' expressions gives those
 inputs without any knowledge of the domain.
 
-A case is one asserted expression of a sealed test (``assert <expression> == <literal>``, the
-expression reaching only the test module's own imports and helpers) or a perturbed copy of it
+A case is one expression of a FAIL_TO_PASS or PASS_TO_PASS test (``assert <expression> ==
+<literal>``, or another call of the module's imports: :func:`sealed_subjects`; the expression
+reaching only the test module's own imports and helpers), as written, a perturbed copy of it
 (numbers moved by a few units, a character of a string changed, a list shuffled, extended with a
-varied copy of a member, or cut).
-The cases of one sealed test are one test function of a generated module, run by the sealed judge
+varied copy of a member, or cut), or a copy with every input at another scale (:func:`far_copies`).
+Only perturbing, and only the FAIL_TO_PASS tests, admitted fixes wrong beyond a few units of the
+tested inputs, and PASS_TO_PASS functions broken everywhere but on their tested inputs (red team,
+2026-12-06).
+The cases of one sealed module are one test function of a generated module, run by the sealed judge
 (:func:`~trajectory_platform.gym.judge.run_tests_in`) like any oracle test: untrusted code runs only
 in the sandbox. The test evaluates its expressions first with the reference files on ``sys.path``
 (mounted under :data:`REFERENCE_ROOT`, a folder of the workspace, with the workspace itself off the
@@ -22,13 +26,18 @@ case in its failure message (:data:`VERDICTS`). The reference runs first, before
 candidate's code. The sealed tests themselves are not in that workspace: a solution that reads
 them to echo the expected values has nothing to read.
 
-Verdicts per case: ``agree``; ``disagree`` (the candidate raised, returned something else, or its
-run failed: it timed out, its worker died without a verdict, or the verdict channel failed, all of
+Verdicts per case: ``agree``; ``disagree`` (the candidate returned something else, or its run
+failed: it timed out, its worker died without a verdict, or the verdict channel failed, all of
 which the candidate's code can cause, and did, to void a verdict it would have lost: red team,
-2026-12-06); ``excluded`` where the reference raised or returned an object without value equality
-(an honest alternative fix may reject an invalid input differently, and two objects of different
-classes never compare equal). The reference runs first, so a run that fails breaks the
-candidate's part: the same oracle run of that candidate had just passed.
+2026-12-06); ``rejects`` (the candidate raised where the reference answered: validation the
+reference lacks, or a refusal of every input but the tested ones); ``excluded`` where the reference
+raised or returned an object without value equality (an honest alternative fix may reject an
+invalid input differently, and two objects of different classes never compare equal: that includes
+a named tuple, an enum member or any other subclass of a builtin type defined by the code under
+test, whose class the reference's copy and the candidate's define twice; a real project's
+``mdurl.parse`` returns one, and every honest fix disagreed on it). The
+reference runs first, so a run that fails breaks the candidate's part: the same oracle run of that
+candidate had just passed.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ import copy
 import hashlib
 import json
 import random
+import re
 import textwrap
 from dataclasses import dataclass
 
@@ -48,13 +58,21 @@ from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import Workspace, derive_schedule_seed
 
 PERTURBATIONS = 6
-"""Perturbed copies of each asserted expression of a FAIL_TO_PASS test."""
+"""Perturbed copies (a few units or characters away) of each tested expression."""
+FAR_COPIES = 8
+"""Copies of each tested expression with every input moved to another scale (:func:`far_copies`)."""
+SKEWED_COPIES = 4
+"""Further copies at other scales of an expression of two inputs or more, one input dwarfed by the
+others (:func:`far_copies`)."""
+FAR_BANDS = 4
+"""The scales :func:`far_copies` cycles through: integers of 2 to 5 digits, floats 1 to 10,000
+times the tested magnitude, texts of up to 16 words, lists of up to 14 members."""
 REFERENCE_ROOT = "_tp_reference"
 """The workspace folder holding the reference solution's files during a differential run."""
 VERDICTS = "AssertionError: verdicts "
 """How a group's test reports cases other than agreements: one letter per case, ``a``gree,
-``d``isagree, e``x``cluded (a test whose cases all agree passes)."""
-_LETTERS = {"a": "agree", "d": "disagree", "x": "excluded"}
+``d``isagree, ``r``ejects, e``x``cluded (a test whose cases all agree passes)."""
+_LETTERS = {"a": "agree", "d": "disagree", "r": "rejects", "x": "excluded"}
 
 _HARNESS = """
 import importlib
@@ -93,11 +111,11 @@ def _under_reference(header, expressions):
 
 
 def _plain(value):
-    if isinstance(value, _PLAIN):
+    if type(value) in _PLAIN:
         return True
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if type(value) in (list, tuple, set, frozenset):
         return all(_plain(item) for item in value)
-    if isinstance(value, dict):
+    if type(value) is dict:
         return all(_plain(key) and _plain(item) for key, item in value.items())
     return False
 
@@ -107,6 +125,9 @@ def _same(expected, actual):
         numbers = (int, float)
         if not (isinstance(expected, numbers) and isinstance(actual, numbers)):
             return False
+        nan = [isinstance(v, float) and math.isnan(v) for v in (expected, actual)]
+        if any(nan):
+            return all(nan)
         return math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12)
     if isinstance(expected, (list, tuple)):
         return (
@@ -124,13 +145,16 @@ def _same(expected, actual):
 
 
 def _check(header, expressions):
-    expected = _under_reference(_HEADERS[header], expressions)
-    actual = [_outcome(_HEADERS[header], expression) for expression in expressions]
+    code = compile(_HEADERS[header], "<sealed module header>", "exec")
+    expected = _under_reference(code, expressions)
+    actual = [_outcome(code, expression) for expression in expressions]
     verdicts = ""
     for (kind, value), (got, answer) in zip(expected, actual):
         if kind != "value" or not _plain(value):
             verdicts += "x"
-        elif got != "value" or not _same(value, answer):
+        elif got != "value":
+            verdicts += "r"
+        elif not _same(value, answer):
             verdicts += "d"
         else:
             verdicts += "a"
@@ -220,6 +244,28 @@ def asserted_expressions(test: ast.FunctionDef, bound: set[str]) -> list[ast.exp
     return subjects
 
 
+def call_sites(test: ast.FunctionDef, bound: set[str]) -> list[ast.Call]:
+    """The outermost self-contained calls of ``test`` that reach something its module imports or
+    defines (``total = mul(4, 5)``, ``assert area(2) > 12``, ``reserve(5, 6)`` under
+    ``pytest.raises``): inputs the test uses though it asserts on them otherwise than
+    ``== <literal>``. A solution that answers those inputs only is as wrong as one that answers the
+    asserted ones, and the comparison with the reference needs no expected value."""
+    found: list[ast.Call] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Call) and _self_contained(node, bound):
+            reads = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            if reads & bound:
+                found.append(node)
+                return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for statement in test.body:
+        visit(statement)
+    return found
+
+
 def _perturbable(expression: ast.expr) -> list[ast.AST]:
     """The literal inputs of ``expression``: numbers, strings and list displays, not the keys it
     subscripts with, a dict display's keys, or a constant equal to one of those (``load()['port']``,
@@ -300,6 +346,105 @@ def _groups(leaves: list[ast.AST]) -> list[list[ast.AST]]:
     return [*constants.values(), *lists]
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _far_text(text: str, band: int, rng: random.Random) -> str:
+    """Another text of the kind of ``text`` and up to ``4 * band`` words long: words of its own
+    (in either case) and made-up ones of its letters' case, joined by its own separators (a single
+    token stays one token: a unit or a mode name is not a sentence)."""
+    words = _WORD.findall(text) or [text or "a"]
+    separators = [s for s in _WORD.split(text) if s] or [" "]
+    upper = any(c.isupper() for c in text) and not any(c.islower() for c in text)
+
+    def word() -> str:
+        if rng.random() < 0.5:
+            own = rng.choice(words)
+            return own.swapcase() if rng.random() < 0.25 else own
+        made = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(1, 8)))
+        return made.upper() if upper else made
+
+    if _WORD.fullmatch(text):
+        return word()
+    out = word()
+    for _ in range(rng.randint(1, 4 * band) - 1):
+        out += rng.choice(separators) + word()
+    return out
+
+
+def _far(node: ast.AST, band: int, lengths: dict[int, int], rng: random.Random) -> None:
+    """Move one literal input (see :func:`_perturbable`) to the scale ``band`` (1 to
+    :data:`FAR_BANDS`), in place: an integer to ``10**band`` to ``10**(band + 1)`` (its sign
+    kept), a float to its magnitude times ``10**(band - 1)`` to ``10**band`` with all its digits
+    random (no rounding edge is likelier than another), a text to another of up to ``4 * band``
+    words (:func:`_far_text`), a list to a length of ``band + 1`` to ``3 * band + 2`` members, varied
+    copies of its own. Lists of one length get one new length (``lengths``): the test's pairing of
+    ``dot([1, 2], [3, 4])`` stays."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if type(value) is int:
+            node.value = (-1 if value < 0 else 1) * rng.randrange(10**band, 10 ** (band + 1))
+        elif type(value) is float:
+            sign = -1.0 if value < 0 else 1.0
+            node.value = sign * (abs(value) or 1.0) * 10 ** (band - 1 + rng.random())
+        elif isinstance(value, str):
+            node.value = _far_text(value, band, rng)
+        return
+    assert isinstance(node, ast.List)
+    size = lengths.setdefault(len(node.elts), rng.randint(band + 1, 3 * band + 2))
+    members = [copy.deepcopy(rng.choice(node.elts)) for _ in range(size)]
+    for member in members:
+        for leaf in _perturbable(member):
+            _far(leaf, band, lengths, rng)
+    node.elts = members
+
+
+def _inputs(groups: list[list[ast.AST]]) -> list[list[ast.AST]]:
+    """The groups that are inputs of their own, not members of a list (which :func:`_far` rebuilds
+    at the list's scale)."""
+    inner = {
+        id(node)
+        for group in groups
+        if isinstance(group[0], ast.List)
+        for member in group[0].elts
+        for node in ast.walk(member)
+    }
+    return [group for group in groups if id(group[0]) not in inner]
+
+
+def far_copies(expression: ast.expr, count: int, rng: random.Random) -> list[str]:
+    """Up to ``count`` distinct copies of ``expression`` with every literal input moved away from
+    the tested neighbourhood (:func:`_far`): first the copies with all inputs at one scale, cycling
+    through ``1 .. FAR_BANDS`` (each as often as the next: a fix wrong beyond a threshold of that
+    range meets it more than once), then, where it has two inputs or more, :data:`SKEWED_COPIES`
+    with one input at the smallest scale and the others at the largest, each input in turn (a fix
+    wrong where one input dwarfs another meets that). Equal constants change together, as in
+    :func:`perturbed`."""
+    original = ast.unparse(expression)
+    if not _perturbable(expression):
+        return []
+    total = count + (SKEWED_COPIES if len(_inputs(_groups(_perturbable(expression)))) > 1 else 0)
+    out: list[str] = []
+    for _ in range(total * 4):
+        if len(out) == total:
+            break
+        variant = copy.deepcopy(expression)
+        lengths: dict[int, int] = {}
+        groups = _groups(_perturbable(variant))
+        inputs = _inputs(groups)
+        small = inputs[(len(out) - count) % len(inputs)]
+        for group in sorted(groups, key=lambda g: isinstance(g[0], ast.List)):
+            skewed = 1 if group is small else FAR_BANDS
+            _far(group[0], 1 + len(out) % FAR_BANDS if len(out) < count else skewed, lengths, rng)
+            for twin in group[1:]:
+                assert isinstance(twin, ast.Constant) and isinstance(group[0], ast.Constant)
+                twin.value = group[0].value
+        text = ast.unparse(variant)
+        if text != original and text not in out:
+            out.append(text)
+    return out
+
+
 def perturbed(expression: ast.expr, count: int, rng: random.Random) -> list[str]:
     """Up to ``count`` distinct copies of ``expression`` with one or more literal inputs changed
     (:func:`_groups`: equal constants change together)."""
@@ -324,11 +469,25 @@ def perturbed(expression: ast.expr, count: int, rng: random.Random) -> list[str]
     return out
 
 
-def sealed_subjects(fixture: Fixture) -> list[tuple[str, int, str, ast.expr]]:
-    """Every asserted expression of ``fixture``'s FAIL_TO_PASS and PASS_TO_PASS tests
-    (:func:`asserted_expressions`) as (test id, header index, header, expression)."""
+@dataclass(frozen=True)
+class Subject:
+    """An expression of a sealed test the differential check varies."""
+
+    test_id: str
+    header: int
+    """Index of the sealed module (its header: :func:`_header`) the expression is evaluated with."""
+    header_text: str
+    expression: ast.expr
+    asserted: bool
+    """``assert <expression> == <literal>`` (the oracle checked its value); else a call site
+    (:func:`call_sites`)."""
+
+
+def sealed_subjects(fixture: Fixture) -> list[Subject]:
+    """Every asserted expression (:func:`asserted_expressions`) and every other call site
+    (:func:`call_sites`) of ``fixture``'s FAIL_TO_PASS and PASS_TO_PASS tests, once per test."""
     judged = set(fixture.fail_to_pass) | set(fixture.pass_to_pass)
-    out: list[tuple[str, int, str, ast.expr]] = []
+    out: list[Subject] = []
     headers = 0
     for path, text in sorted(fixture.sealed_tests.items()):
         if not path.endswith(".py"):
@@ -340,36 +499,44 @@ def sealed_subjects(fixture: Fixture) -> list[tuple[str, int, str, ast.expr]]:
         header, bound = _header(tree)
         for node in tree.body:
             test_id = f"{path}::{getattr(node, 'name', '')}"
-            if isinstance(node, ast.FunctionDef) and test_id in judged:
-                out.extend((test_id, headers, header, s) for s in asserted_expressions(node, bound))
+            if not (isinstance(node, ast.FunctionDef) and test_id in judged):
+                continue
+            seen: set[str] = set()
+            asserted = asserted_expressions(node, bound)
+            for expression in [*asserted, *call_sites(node, bound)]:
+                text_of = ast.unparse(expression)
+                if text_of not in seen:
+                    seen.add(text_of)
+                    out.append(Subject(test_id, headers, header, expression, expression in asserted))
         headers += 1
     return out
 
 
 def differential_cases(fixture: Fixture, seed: str) -> tuple[list[str], list[Case]]:
-    """The sealed modules' headers and the cases of ``fixture``: every asserted expression of its
-    FAIL_TO_PASS tests (the behaviour the fix had to change) as written, each followed by
-    :data:`PERTURBATIONS` perturbed copies. ``seed`` draws the perturbations (deterministic in it)."""
+    """The sealed modules' headers and the cases of ``fixture``: every expression of
+    :func:`sealed_subjects`, FAIL_TO_PASS (the behaviour the fix had to change) and PASS_TO_PASS
+    (the behaviour it had to keep: a solution that answers those tests' inputs only breaks it
+    elsewhere) alike, as written, then :data:`PERTURBATIONS` perturbed copies and
+    :data:`FAR_COPIES` copies at other scales. ``seed`` draws them (deterministic in it)."""
     rng = random.Random(seed)
-    f2p = set(fixture.fail_to_pass)
     headers: dict[int, str] = {}
     cases: list[Case] = []
-    for test_id, index, header, subject in sealed_subjects(fixture):
-        headers[index] = header
-        if test_id in f2p:
-            cases.append(Case(test_id, index, ast.unparse(subject), original=True))
-            cases.extend(
-                Case(test_id, index, text, original=False) for text in perturbed(subject, PERTURBATIONS, rng)
-            )
+    for subject in sealed_subjects(fixture):
+        headers[subject.header] = subject.header_text
+        test_id, index, expression = subject.test_id, subject.header, subject.expression
+        cases.append(Case(test_id, index, ast.unparse(expression), original=subject.asserted))
+        variants = perturbed(expression, PERTURBATIONS, rng) + far_copies(expression, FAR_COPIES, rng)
+        cases.extend(Case(test_id, index, text, original=False) for text in dict.fromkeys(variants))
     return [headers.get(i, "") for i in range(max(headers, default=-1) + 1)], cases
 
 
 def _groups_of(cases: list[Case]) -> list[list[Case]]:
-    """Cases by sealed test, in order: one sandboxed test each (its worker imports the reference
-    once and the candidate once, for all of them)."""
-    groups: dict[str, list[Case]] = {}
+    """Cases by sealed module, in order: one sandboxed test each (its worker imports the reference
+    once and the candidate once, for all of them; a worker per sealed test cost four times as
+    much once the PASS_TO_PASS tests had cases too)."""
+    groups: dict[int, list[Case]] = {}
     for case in cases:
-        groups.setdefault(case.test_id, []).append(case)
+        groups.setdefault(case.header, []).append(case)
     return list(groups.values())
 
 
