@@ -134,6 +134,24 @@ def test_episodes_follow_their_fixture_and_derived_records_inherit_parent_split(
     assert not straddling_closures(rows.values())
 
 
+def test_an_episode_of_a_planned_fixture_is_placed_by_the_fixtures_labels_not_its_own():
+    """The split placed an episode by the tool family and domain it recorded: an episode of a
+    reserved (held-out) tool family or domain relabelled as a familiar one landed in train (red
+    team). A fixture the plan knows decides its episodes' labels; the record's own only place a task
+    outside the plan."""
+    plan = plan_splits(LINKS, library(), POLICY)
+    train_family = next(f for f in FAMILIES if plan.closure_split[plan.closure(f)] == TRAIN)
+    for reserved_id in (f"{train_family}-fs_combined-bug_repair", f"{train_family}-read_v1-diagnostic"):
+        assert plan.fixture_split(reserved_id) == EXCLUDED
+        relabelled = candidate(
+            "relabelled", fixture_id=reserved_id, repo_family="solo_9", tool_family="read_v1", domain="bug_repair"
+        )
+        (row,) = assign_splits([relabelled], plan)
+        info = plan.fixtures[reserved_id]
+        assert row.split == EXCLUDED and "reserved" in row.reason
+        assert (row.repo_family, row.tool_family, row.domain) == (info.repo_family, info.tool_family, info.domain)
+
+
 def test_parent_loop_is_excluded_not_followed_forever():
     plan = plan_splits(LINKS, library(), POLICY)
     a = candidate("loop-a", extra={"parent_episode_id": "loop-b"})

@@ -542,18 +542,16 @@ def assign_splits(candidates: Sequence[Labelled], plan: SplitPlan) -> list[Split
     roots = _root_parents(candidates)
     own: dict[str, SplitAssignment] = {}
     for candidate in candidates:
-        family = candidate.repo_family
-        if family is None and candidate.fixture_id in plan.fixtures:
-            family = plan.fixtures[candidate.fixture_id].repo_family
-        split, reason = plan.place(family, candidate.tool_family, candidate.domain)
-        regime = plan.regime(candidate.tool_family, candidate.domain) if split == TEST else None
+        family, tool_family, domain = _task_labels(candidate, plan)
+        split, reason = plan.place(family, tool_family, domain)
+        regime = plan.regime(tool_family, domain) if split == TEST else None
         own[candidate.episode_id] = SplitAssignment(
             episode_id=candidate.episode_id,
             fixture_id=candidate.fixture_id,
             repo_family=family,
             closure_id=plan.closure(family),
-            tool_family=candidate.tool_family,
-            domain=candidate.domain,
+            tool_family=tool_family,
+            domain=domain,
             split=split,
             regime=regime,
             parent_episode_id=candidate.parent_episode_id,
@@ -578,6 +576,17 @@ def assign_splits(candidates: Sequence[Labelled], plan: SplitPlan) -> list[Split
                 )
         result.append(row)
     return result
+
+
+def _task_labels(candidate: Labelled, plan: SplitPlan) -> tuple[str | None, str | None, str | None]:
+    """(repository family, tool family, domain) a candidate is placed by: its fixture's, as the plan
+    holds them, when the plan knows the fixture (the split that fixture is in, whatever the record
+    says: a relabelled tool family or domain moved a held-out regime's episode into train, red
+    team); the record's own labels only for a task outside the plan, which no evaluation scores."""
+    info = plan.fixtures.get(candidate.fixture_id or "")
+    if info is None:
+        return candidate.repo_family, candidate.tool_family, candidate.domain
+    return info.repo_family, info.tool_family, info.domain
 
 
 def _replace(row: SplitAssignment, **changes: Any) -> SplitAssignment:
