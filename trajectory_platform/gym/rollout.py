@@ -42,6 +42,7 @@ from trajectory_platform.gym.library import (
 from trajectory_platform.gym.policies import BEHAVIOURS, make_policy
 from trajectory_platform.gym.policy import Policy
 from trajectory_platform.gym.reachability import reachable_schedule
+from trajectory_platform.gym.rollout_logs import rollout_log
 from trajectory_platform.gym.runtime import EpisodeResult, RuntimeConfig, run_episode
 from trajectory_platform.gym.tools import TOOL_FAMILIES
 from trajectory_platform.traces.record import canonical_json
@@ -154,7 +155,7 @@ def _plan(
             kind = FAULT_KINDS[faulted % len(FAULT_KINDS)]
             faulted += 1
         day = start_date + dt.timedelta(days=i % max(1, days))
-        rel = f"{day.isoformat()}/gym-rollout-seed{seed}.jsonl"
+        rel = rollout_log(day, seed)
         lines[rel] += 1
         planned.append(_Planned(i, behaviour, kind, day, rel, lines[rel], fixed))
     return planned
