@@ -286,7 +286,8 @@ def test_an_anchor_is_where_the_platform_got_the_episode_never_what_it_says_of_i
     sources = frozenset(MixtureSettings().anchor_sources)
     claims = []
     for k in range(10):  # distinct action sequences on one fixture
-        c = candidate(f"claims-{k}", fixture_id="fx-1", actions=[("read_file", {"file_path": f"f{k}.py"})], extra={"anchor": True})
+        actions = [("read_file", {"file_path": f"f{k}.py"})]
+        c = candidate(f"claims-{k}", fixture_id="fx-1", actions=actions, extra={"anchor": True})
         c.episode.lineage.model = "scripted-expert"
         c.episode.source_file = "2026-11-01/user-upload.jsonl"
         claims.append(c.episode)
@@ -294,7 +295,10 @@ def test_an_anchor_is_where_the_platform_got_the_episode_never_what_it_says_of_i
     rollout.source_file = "2026-11-01/gym-rollout-seed0.jsonl"
     table = episodes_to_table([*claims, rollout])
     read = candidates_from_table(table, sources)
-    assert {c.episode_id: c.anchor for c in read} == {**{e.episode_id: False for e in claims}, "rollout": True}
+    assert {c.episode_id: c.anchor for c in read} == {
+        **dict.fromkeys((e.episode_id for e in claims), False),
+        "rollout": True,
+    }
     assert sum(s.kept for s in dedup_and_cap(read[:10], cap_per_fixture=4, seed=0)) == 4
     assert not any(c.anchor for c in candidates_from_table(table))  # no source declared: no anchor
     stamped = table.append_column(ANCHOR_KEY, pa.array([True] + [False] * 10))  # a stage's own column

@@ -144,12 +144,17 @@ def test_an_episode_of_a_planned_fixture_is_placed_by_the_fixtures_labels_not_it
     for reserved_id in (f"{train_family}-fs_combined-bug_repair", f"{train_family}-read_v1-diagnostic"):
         assert plan.fixture_split(reserved_id) == EXCLUDED
         relabelled = candidate(
-            "relabelled", fixture_id=reserved_id, repo_family="solo_9", tool_family="read_v1", domain="bug_repair"
+            "relabelled",
+            fixture_id=reserved_id,
+            repo_family="solo_9",
+            tool_family="read_v1",
+            domain="bug_repair",
         )
         (row,) = assign_splits([relabelled], plan)
         info = plan.fixtures[reserved_id]
         assert row.split == EXCLUDED and "reserved" in row.reason
-        assert (row.repo_family, row.tool_family, row.domain) == (info.repo_family, info.tool_family, info.domain)
+        placed_by = (row.repo_family, row.tool_family, row.domain)
+        assert placed_by == (info.repo_family, info.tool_family, info.domain)
 
 
 def test_parent_loop_is_excluded_not_followed_forever():

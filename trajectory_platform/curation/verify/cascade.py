@@ -70,6 +70,7 @@ from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.janitor import Sweep, sweep
 from trajectory_platform.gym.judge import judge_servers, under_judge_servers
+from trajectory_platform.gym.runtime import faults_sealed
 from trajectory_platform.traces.adapters import ADAPTERS
 from trajectory_platform.traces.batching import check_batch_rows
 from trajectory_platform.traces.drops import Tally
@@ -120,6 +121,12 @@ class CascadeConfig:
     keep_judges: bool = True
     """Each pool thread keeps its sandboxed judge between oracle runs (``gym/judge.py``); ``False``
     starts one per run (the verdicts do not depend on it)."""
+    fault_key: bytes | None = field(default=None, repr=False)
+    """The pipeline's fault key (``SecretsSaltResource.fault_key``): a gym log that records a fault
+    schedule must carry the runtime's seal of it under this key, or it is ``faults_not_the_runtimes``
+    (:func:`~trajectory_platform.gym.runtime.faults_sealed`). ``None``: schedules are not checked
+    (a library caller judging its own rollouts); the asset and the CLIs always pass the key. Never
+    shown (``repr=False``)."""
 
     def __post_init__(self) -> None:
         check_workers(self.workers)
@@ -170,10 +177,14 @@ class VerifySettings:
         check_workers(self.workers)
         check_batch_rows(self.batch_rows)
 
-    def cascade(self, progress: bool, calibration_cache: Path | None = None) -> CascadeConfig:
+    def cascade(
+        self, progress: bool, calibration_cache: Path | None = None, fault_key: bytes | None = None
+    ) -> CascadeConfig:
         """The cascade configuration these settings select (``calibration_cache``: the caller's cache
-        folder, ``<workdir>/cache/calibration`` for the asset and the CLI)."""
+        folder, ``<workdir>/cache/calibration`` for the asset and the CLI; ``fault_key``: the
+        workdir's, :attr:`CascadeConfig.fault_key`)."""
         return CascadeConfig(
+            fault_key=fault_key,
             dynamic=DynamicConfig(reruns=self.reruns),
             lint=self.lint,
             yield_band=(self.yield_low, self.yield_high),
@@ -345,9 +356,8 @@ def adopt_task_identity(episode: Episode, fixture: FixtureContext | None) -> lis
         if value is None:
             continue
         if recorded is not None and recorded != value:
-            notes.append(
-                Finding("task_label_not_the_tasks", f"task.{name} differs from the task's ({value!r}); the task's kept")
-            )
+            detail = f"task.{name} differs from the task's ({value!r}); the task's kept"
+            notes.append(Finding("task_label_not_the_tasks", detail))
         setattr(episode.task, name, value)
     if episode.task.prompt is None:
         episode.task.prompt = known.prompt
@@ -459,11 +469,17 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             Finding("s0_digest_mismatch", f"episode ran on {recorded}, fixture S0 is {fixture.s0_digest}"),
         )
     gym = fixture.handle
-    if isinstance(gym, Fixture) and gym.source != "environment" and episode.source_format != "native":
+    in_gym = isinstance(gym, Fixture) and gym.source != "environment"
+    if in_gym and episode.source_format != "native":
         return _unverifiable(  # a record's own label decides nothing here: the replay would not run
             work,
             Finding("gym_log_not_replayable", "a gym task's log in another format than the runtime's own"),
         )
+    if in_gym and config.fault_key is not None and not faults_sealed(episode, config.fault_key):
+        # the replay injects the schedule the log records: one its runtime did not seal is the log's
+        unsealed = Finding("faults_not_the_runtimes", "a fault schedule without the runtime's seal")
+        work.stages.append(StageVerdict("dynamic", passed=False, findings=[unsealed]))
+        return "tamper_quarantine", unsealed.code
     replay, retried = replay_confirmed(episode, fixture, _diff_of(work), config.dynamic.oracle_timeout_s)
     if replay is not None and replay.sink is not None:
         work.stages.append(replay.verdict())
