@@ -19,6 +19,7 @@ from trajectory_platform.curation.splits import (
     assign_splits,
     family_closures,
     plan_splits,
+    reason_key,
     straddling_closures,
 )
 
@@ -155,6 +156,26 @@ def test_an_episode_of_a_planned_fixture_is_placed_by_the_fixtures_labels_not_it
         assert row.split == EXCLUDED and "reserved" in row.reason
         placed_by = (row.repo_family, row.tool_family, row.domain)
         assert placed_by == (info.repo_family, info.tool_family, info.domain)
+
+
+def test_a_parent_link_never_moves_a_held_out_episode_into_train():
+    """The parent link is the record's own claim: an episode of a held-out fixture (test, or reserved
+    content outside test) that names any training episode as its parent inherited train."""
+    plan = plan_splits(LINKS, library(), POLICY)
+    train_family = next(f for f in FAMILIES if plan.closure_split[plan.closure(f)] == TRAIN)
+    test_family = next(f for f in FAMILIES if plan.closure_split[plan.closure(f)] == TEST)
+    parent = candidate("train-ep", fixture_id=f"{train_family}-read_v1-bug_repair")
+    claims = {
+        "test-ep": f"{test_family}-read_v1-bug_repair",
+        "reserved-ep": f"{train_family}-fs_combined-bug_repair",
+    }
+    children = [
+        candidate(e, fixture_id=f, extra={"parent_episode_id": "train-ep"}) for e, f in claims.items()
+    ]
+    rows = {r.episode_id: r for r in assign_splits([parent, *children], plan)}
+    assert rows["train-ep"].split == TRAIN
+    assert (rows["test-ep"].split, rows["reserved-ep"].split) == (TEST, EXCLUDED)
+    assert {reason_key(rows[e].reason) for e in claims} == {"parent_not_followed_into_train"}
 
 
 def test_parent_loop_is_excluded_not_followed_forever():

@@ -476,6 +476,7 @@ def unused_pins(plan: SplitPlan, policy: SplitPolicy) -> list[str]:
 
 REASON_KEYS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("inherited_from_parent", re.compile(r"^derived from .+: inherits ")),
+    ("parent_not_followed_into_train", re.compile(r"^names .+ \(train\) as its parent, but ")),
     ("broken_lineage", re.compile(r"^derived record: ")),
     ("decontamination", re.compile(r"^decontamination: ")),
     (BELOW_MINIMUM, re.compile(rf"^{BELOW_MINIMUM}: ")),
@@ -537,7 +538,10 @@ def assign_splits(candidates: Sequence[Labelled], plan: SplitPlan) -> list[Split
     A derived record inherits its root parent's split, repository family and closure whatever its own
     task fields say (its content came from the parent's repository):
     a schema-augmented copy of a test trajectory is test evidence (fine-tuning 16.7.2). A derived
-    record whose parent chain is broken cannot prove where it belongs and is excluded.
+    record whose parent chain is broken cannot prove where it belongs and is excluded. Inheriting
+    never moves a record into train: the parent link is the record's own claim (``extra_json``),
+    and an episode held out by its own fixture that named a training episode as its parent would
+    have been trained on; such a record keeps its own placement.
     """
     roots = _root_parents(candidates)
     own: dict[str, SplitAssignment] = {}
@@ -564,6 +568,8 @@ def assign_splits(candidates: Sequence[Labelled], plan: SplitPlan) -> list[Split
             root, note = roots[candidate.episode_id]
             if root is None:
                 row = _replace(row, split=EXCLUDED, regime=None, reason=f"derived record: {note}")
+            elif own[root].split == TRAIN and row.split != TRAIN:
+                row = _replace(row, reason=f"names {root} (train) as its parent, but {row.reason}: kept")
             else:
                 parent_row = own[root]
                 row = _replace(
