@@ -100,6 +100,11 @@ def _isolation_cost(fixture: Fixture, repeats: int, oracle_runs_per_episode: flo
     }
 
 
+BENCH_FAULT_KEY = b"cascade-benchmark-fault-key"
+"""The pipeline's fault key for the benchmark's own rollout and verification: faulted episodes are
+sealed and checked as on the product path (the asset, ``curate``), so its figures count that check."""
+
+
 def _calibration_cache_mode(episodes: list, repeat: int) -> int:
     """``verified_traces``' cascade run twice through one fresh calibration cache, per repeat."""
     first_s, second_s, ratios, caches = [], [], [], []
@@ -282,7 +287,7 @@ def main() -> int:
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="tp-bench-cascade-"))
     start = time.perf_counter()
-    summary = rollout(args.episodes, args.seed, out, progress=False)
+    summary = rollout(args.episodes, args.seed, out, progress=False, fault_key=BENCH_FAULT_KEY)
     rollout_s = time.perf_counter() - start
     ingested = ingest_paths([out / day for day in summary.days])
     episodes = sorted(ingested.episodes, key=lambda e: e.episode_id)
@@ -292,7 +297,9 @@ def main() -> int:
         return _workers_compare_mode(episodes, args.workers, args.repeat)
     truth = {row["episode_id"]: row for row in read_truth(out)}
     start = time.perf_counter()
-    result = verify_episodes(episodes, fixtures_lookup(0), CascadeConfig(progress=False))
+    result = verify_episodes(
+        episodes, fixtures_lookup(0), CascadeConfig(progress=False, fault_key=BENCH_FAULT_KEY)
+    )
     verify_s = time.perf_counter() - start
     sinks = {v.episode_id: v.sink for v in result.verdicts}
 

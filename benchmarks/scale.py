@@ -238,21 +238,40 @@ def run_stage(stage: str, run: Path, workdir: Path) -> dict[str, Any]:
     return {**json.loads(line.removeprefix(RESULT_LINE)), "wall_s": round(time.perf_counter() - wall, 3)}
 
 
+BENCH_SALT = "scale-benchmark-pipeline-key"
+"""The pipeline key of every workdir this benchmark makes (unless ``$TRAJECTORY_PLATFORM_SALT`` is
+set): its rollout seals fault schedules with the key its verification checks them by, as
+``trajectory-platform run`` does within one workdir."""
+
+
+def fault_key() -> bytes:
+    """The fault key of the benchmark's workdirs: ``$TRAJECTORY_PLATFORM_SALT``, which :func:`main`
+    sets to :data:`BENCH_SALT` for itself and every stage it starts unless it is set already."""
+    from trajectory_platform.resources.secrets import SALT_ENV, workdir_salt
+
+    if not os.environ.get(SALT_ENV):
+        raise RuntimeError(f"${SALT_ENV} is unset: the benchmark's workdirs would not share a key")
+    return workdir_salt(Path(".")).fault_key()
+
+
 def base_rollout(episodes: int, seed: int, cache: Path) -> list[str]:
     """The real gym rollout every corpus is cut from, as its native log lines in day order; made
-    once per (episodes, seed) under ``cache`` (a rollout runs every episode's oracle: ~1 s each here)."""
+    once per (episodes, seed) under ``cache`` (a rollout runs every episode's oracle: ~1 s each here),
+    its fault schedules sealed under :func:`fault_key`."""
     from trajectory_platform.gym.rollout import rollout
 
-    logs = cache / f"rollout-n{episodes}-seed{seed}"
+    logs = cache / f"rollout-n{episodes}-seed{seed}-sealed"
     if not (logs / "truth.jsonl").is_file():
         shutil.rmtree(logs, ignore_errors=True)
-        rollout(episodes, seed, logs, days=3, progress=False)
+        rollout(episodes, seed, logs, days=3, progress=False, fault_key=fault_key())
     return [line for path in sorted(logs.glob("*/*.jsonl")) for line in path.read_text("utf-8").splitlines()]
 
 
 def tiled(base: list[str], start: int, count: int) -> list[str]:
     """Lines ``start .. start+count`` of the base rollout repeated end to end; every repeat after the
-    first renames its episodes (``<id>~r<k>``), so each one is a distinct episode to the pipeline."""
+    first renames its episodes (``<id>~r<k>``), so each one is a distinct episode to the pipeline (a
+    faulted one sealed again for its new id, as the runtime would have sealed it)."""
+    from trajectory_platform.gym.faults import FAULTS_SEAL, FaultSpec, seal_faults
     from trajectory_platform.traces.record import canonical_json
 
     lines = []
@@ -261,6 +280,12 @@ def tiled(base: list[str], start: int, count: int) -> list[str]:
         if repeat:
             record = json.loads(line)
             record["episode_id"] = f"{record['episode_id']}~r{repeat}"
+            extra = json.loads(record.get("extra_json") or "{}")
+            if extra.get("faults"):
+                faults = [FaultSpec(**fault) for fault in extra["faults"]]
+                fixture_id = record["task"]["fixture_id"]
+                extra[FAULTS_SEAL] = seal_faults(fault_key(), record["episode_id"], fixture_id, faults)
+                record["extra_json"] = canonical_json(extra)
             line = canonical_json(record)
         lines.append(line)
     return lines
@@ -626,6 +651,9 @@ def main() -> int:
         return 0
     if len(set(args.sizes)) < 2 and not args.no_growth:
         parser.error("--sizes needs at least two different sizes to fit a growth exponent")
+    from trajectory_platform.resources.secrets import SALT_ENV
+
+    os.environ.setdefault(SALT_ENV, BENCH_SALT)  # one key for every workdir and stage below (fault_key)
     with tempfile.TemporaryDirectory(prefix="tp-scale-") as tmp:
         workdir = (args.workdir or Path(tmp) / "workdir").resolve()
         start = time.perf_counter()

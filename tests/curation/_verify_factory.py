@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from trajectory_platform.gym.faults import FaultSpec
+from trajectory_platform.gym.faults import FAULTS_SEAL, FaultSpec, seal_faults
 from trajectory_platform.gym.fixtures import Fixture, Step
 from trajectory_platform.gym.runtime import dispatched_calls, replay_calls
 from trajectory_platform.gym.sandbox import unified_diff
@@ -92,10 +92,12 @@ def make_episode(
     fixture_id: str | None = "calc-add",
     tools_version: str = "path@1.0",
     faults: tuple[FaultSpec, ...] = (),
+    fault_key: bytes | None = None,
 ) -> Episode:
     """An episode: each turn is (calls, answers) where an answer is (status, content, exit_code), or
     :data:`GYM` for what the gym answers (under ``faults``, recorded as the runtime records them);
-    ``status == "refused"`` becomes a runtime refusal event. The workspace diff is S0 -> final_files."""
+    ``status == "refused"`` becomes a runtime refusal event. The workspace diff is S0 -> final_files.
+    ``fault_key``: seal the schedule as the runtime does under that key (none: unsealed)."""
     fixture = fixture or make_fixture()
     events = [Event("system", content=SYSTEM), Event("user", content=fixture.prompt)]
     delivered = []
@@ -132,10 +134,19 @@ def make_episode(
         events=events,
         delivered_inputs=delivered,
         outcome=Outcome(terminal_status="completed", final_answer=final_report, workspace_diff=diff),
-        extra_json=json.dumps({"faults": [f.to_dict() for f in faults]}) if faults else None,
+        extra_json=json.dumps(_schedule(episode_id, fixture_id, faults, fault_key)) if faults else None,
     )
     _answer_from_the_gym(episode, fixture, faults)
     return episode
+
+
+def _schedule(
+    episode_id: str, fixture_id: str | None, faults: tuple[FaultSpec, ...], key: bytes | None
+) -> dict:
+    schedule: dict = {"faults": [f.to_dict() for f in faults]}
+    if key is not None:
+        schedule[FAULTS_SEAL] = seal_faults(key, episode_id, fixture_id or "", faults)
+    return schedule
 
 
 def _answer_from_the_gym(episode: Episode, fixture: Fixture, faults: tuple[FaultSpec, ...]) -> None:

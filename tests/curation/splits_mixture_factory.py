@@ -77,6 +77,7 @@ def candidate(
     sink: str | None = None,
     target_turns: list[int] | None = None,
     t_div: int | None = None,
+    anchor: bool = False,
     **episode_fields,
 ) -> Candidate:
     ep = episode(episode_id, **episode_fields)
@@ -92,7 +93,7 @@ def candidate(
         t_div=t_div,
         target_turns=target_turns,
         parent_episode_id=extra.get("parent_episode_id"),
-        anchor=bool(extra.get("anchor")),
+        anchor=anchor,
     )
 
 

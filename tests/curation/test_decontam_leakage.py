@@ -89,7 +89,6 @@ def test_clean_candidate_passes_all_axes():
 @pytest.mark.parametrize(
     ("fields", "axis"),
     [
-        ({"fixture_id": "eval-fx"}, "fixture_id"),
         ({"prompt": "Please: " + EVAL_PROMPT.upper()}, "task_ngram"),
         ({"actions": EVAL_ACTIONS}, "action_sequence"),
         ({"diff": EVAL_DIFF.replace("    return", "\treturn")}, "diff"),
@@ -118,10 +117,18 @@ def test_repo_family_axis_audits_an_assignment_that_put_an_evaluation_family_in_
     assert report.by_axis == {"repo_family": 1}
 
 
-def test_mislabeled_repo_family_is_still_caught_by_fixture_id():
-    # Claims a training family, but attempted the evaluation fixture.
-    rows, _ = screen(train_candidate("mislabeled", fixture_id="eval-fx"))
-    assert rows["mislabeled"].split == EXCLUDED and "fixture_id" in rows["mislabeled"].reason
+def test_an_episode_of_an_evaluation_fixture_is_placed_in_test_and_a_train_claim_is_caught_by_fixture_id():
+    """Claims a training family, but attempted the evaluation fixture: the split places it by its
+    task (the fixture's own labels), and an assignment made elsewhere that put it in train (an
+    older plan, a hand edit) is caught by the fixture_id axis."""
+    the_plan = plan()
+    mislabeled = train_candidate("mislabeled", fixture_id="eval-fx")
+    rows = assign_splits([mislabeled], the_plan)
+    assert rows[0].split == TEST
+    stale = [type(rows[0])(**{**rows[0].__dict__, "split": TRAIN})]
+    screened, report = decontaminate([mislabeled], stale, the_plan)
+    assert screened[0].split == EXCLUDED and "fixture_id:" in screened[0].reason
+    assert report.by_axis.get("fixture_id", 0) == 1
 
 
 def test_external_benchmark_items_join_the_index():

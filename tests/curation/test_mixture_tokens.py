@@ -72,7 +72,7 @@ def test_normalized_action_ignores_key_order_spacing_tmpdirs_and_pseudonyms():
 def test_dedup_keeps_one_per_sequence_prefers_anchor_and_caps_per_fixture():
     same = [("read_file", {"file_path": "src/a.py"}), ("run_tests", {})]
     twins = [candidate(f"twin-{i}", actions=same) for i in range(8)]
-    anchor = candidate("expert", actions=same, extra={"anchor": True})
+    anchor = candidate("expert", actions=same, anchor=True)
     distinct = [candidate(f"d-{i}", actions=[("read_file", {"file_path": f"src/{i}.py"})]) for i in range(6)]
     pool = [*twins, anchor, *distinct]
     selections = {s.episode_id: s for s in dedup_and_cap(pool, cap_per_fixture=3)}
@@ -106,7 +106,7 @@ def test_fixture_signal_band_and_diversity():
 
 
 def test_refresh_round_retires_stale_samples_but_never_the_anchor():
-    anchor = candidate("human-demo", fixture_id="fx-1", extra={"anchor": True})
+    anchor = candidate("human-demo", fixture_id="fx-1", anchor=True)
     old = [candidate("old-1", fixture_id="fx-1"), candidate("old-2", fixture_id="fx-2")]
     new = [candidate("new-1", fixture_id="fx-1")]
     corpus, report = refresh_round([anchor, *old], new)
@@ -270,16 +270,39 @@ def test_without_pristine_data_no_mix_is_admissible_and_the_summary_says_so():
     assert {r.destination for r in mixture.rows if r.role == NEGATIVE} == {PREFERENCE}
 
 
-def test_anchor_sources_declared_by_recorded_model():
-    from trajectory_platform.curation.candidates import candidates_from_table
+def test_an_anchor_is_where_the_platform_got_the_episode_never_what_it_says_of_itself():
+    """Anchors escape the per-fixture cap, win duplicate groups and are never retired, and were
+    read from the record: ``extra_json {"anchor": true}`` or ``lineage.model`` naming the gym's
+    expert; ten episodes recording that model all survived a cap of 4 (red team). Now only the
+    ingest source the user declared (``source_file``, written by ingest) or a platform-written
+    ``anchor`` column makes one."""
+    import pyarrow as pa
+
+    from trajectory_platform.curation.candidates import ANCHOR_KEY, candidates_from_table
+    from trajectory_platform.curation.dedup import dedup_and_cap
+    from trajectory_platform.curation.split_mixture_stage import MixtureSettings
     from trajectory_platform.traces.schema import episodes_to_table
 
-    expert, sampled = candidate("e1").episode, candidate("s1").episode
-    expert.lineage.model, sampled.lineage.model = "scripted-expert", "policy-round-3"
-    table = episodes_to_table([expert, sampled])
-    marked = {c.episode_id: c.anchor for c in candidates_from_table(table, frozenset({"scripted-expert"}))}
-    assert marked == {"e1": True, "s1": False}
-    assert not any(c.anchor for c in candidates_from_table(table))
+    sources = frozenset(MixtureSettings().anchor_sources)
+    claims = []
+    for k in range(10):  # distinct action sequences on one fixture
+        actions = [("read_file", {"file_path": f"f{k}.py"})]
+        c = candidate(f"claims-{k}", fixture_id="fx-1", actions=actions, extra={"anchor": True})
+        c.episode.lineage.model = "scripted-expert"
+        c.episode.source_file = "2026-11-01/user-upload.jsonl"
+        claims.append(c.episode)
+    rollout = candidate("rollout", fixture_id="fx-2").episode
+    rollout.source_file = "2026-11-01/gym-rollout-seed0.jsonl"
+    table = episodes_to_table([*claims, rollout])
+    read = candidates_from_table(table, sources)
+    assert {c.episode_id: c.anchor for c in read} == {
+        **dict.fromkeys((e.episode_id for e in claims), False),
+        "rollout": True,
+    }
+    assert sum(s.kept for s in dedup_and_cap(read[:10], cap_per_fixture=4, seed=0)) == 4
+    assert not any(c.anchor for c in candidates_from_table(table))  # no source declared: no anchor
+    stamped = table.append_column(ANCHOR_KEY, pa.array([True] + [False] * 10))  # a stage's own column
+    assert [c.anchor for c in candidates_from_table(stamped)] == [True] + [False] * 10
 
 
 def test_license_quarantined_records_never_enter_the_mixture():

@@ -84,10 +84,10 @@ def test_one_conversion_gives_the_three_stages_tables(corpus):
     combined = _stage(library, path, 5)
     split = split_stage(table, library, SPLIT.policy(), SPLIT.decontamination(), batch_rows=3)
     mixture = mixture_stage(
-        path, split.table, MIXTURE.policy(), anchor_models=frozenset(MIXTURE.anchor_models)
+        path, split.table, MIXTURE.policy(), anchor_sources=frozenset(MIXTURE.anchor_sources)
     )
     pairs = preference_stage(
-        table, split.table, MIXTURE.policy(), anchor_models=frozenset(MIXTURE.anchor_models)
+        table, split.table, MIXTURE.policy(), anchor_sources=frozenset(MIXTURE.anchor_sources)
     )
     assert combined.split.table.equals(split.table)
     assert combined.mixture.table.equals(mixture.table)

@@ -19,6 +19,7 @@ from trajectory_platform.curation.splits import (
     assign_splits,
     family_closures,
     plan_splits,
+    reason_key,
     straddling_closures,
 )
 
@@ -132,6 +133,49 @@ def test_episodes_follow_their_fixture_and_derived_records_inherit_parent_split(
     assert rows["ep-orphan"].split == EXCLUDED and "missing" in rows["ep-orphan"].reason
     assert rows["ep-train"].split == TRAIN
     assert not straddling_closures(rows.values())
+
+
+def test_an_episode_of_a_planned_fixture_is_placed_by_the_fixtures_labels_not_its_own():
+    """The split placed an episode by the tool family and domain it recorded: an episode of a
+    reserved (held-out) tool family or domain relabelled as a familiar one landed in train (red
+    team). A fixture the plan knows decides its episodes' labels; the record's own only place a task
+    outside the plan."""
+    plan = plan_splits(LINKS, library(), POLICY)
+    train_family = next(f for f in FAMILIES if plan.closure_split[plan.closure(f)] == TRAIN)
+    for reserved_id in (f"{train_family}-fs_combined-bug_repair", f"{train_family}-read_v1-diagnostic"):
+        assert plan.fixture_split(reserved_id) == EXCLUDED
+        relabelled = candidate(
+            "relabelled",
+            fixture_id=reserved_id,
+            repo_family="solo_9",
+            tool_family="read_v1",
+            domain="bug_repair",
+        )
+        (row,) = assign_splits([relabelled], plan)
+        info = plan.fixtures[reserved_id]
+        assert row.split == EXCLUDED and "reserved" in row.reason
+        placed_by = (row.repo_family, row.tool_family, row.domain)
+        assert placed_by == (info.repo_family, info.tool_family, info.domain)
+
+
+def test_a_parent_link_never_moves_a_held_out_episode_into_train():
+    """The parent link is the record's own claim: an episode of a held-out fixture (test, or reserved
+    content outside test) that names any training episode as its parent inherited train."""
+    plan = plan_splits(LINKS, library(), POLICY)
+    train_family = next(f for f in FAMILIES if plan.closure_split[plan.closure(f)] == TRAIN)
+    test_family = next(f for f in FAMILIES if plan.closure_split[plan.closure(f)] == TEST)
+    parent = candidate("train-ep", fixture_id=f"{train_family}-read_v1-bug_repair")
+    claims = {
+        "test-ep": f"{test_family}-read_v1-bug_repair",
+        "reserved-ep": f"{train_family}-fs_combined-bug_repair",
+    }
+    children = [
+        candidate(e, fixture_id=f, extra={"parent_episode_id": "train-ep"}) for e, f in claims.items()
+    ]
+    rows = {r.episode_id: r for r in assign_splits([parent, *children], plan)}
+    assert rows["train-ep"].split == TRAIN
+    assert (rows["test-ep"].split, rows["reserved-ep"].split) == (TEST, EXCLUDED)
+    assert {reason_key(rows[e].reason) for e in claims} == {"parent_not_followed_into_train"}
 
 
 def test_parent_loop_is_excluded_not_followed_forever():

@@ -223,14 +223,12 @@ def test_a_test_split_environment_is_never_trained_on_and_every_row_has_a_counte
     rows = {r["episode_id"]: r for r in split.table.to_pylist()}
     env_ids = {e.fixture_id for e in envs}
     env_rows = [r for r in rows.values() if r["fixture_id"] in env_ids]
-    held_rows = [
-        r for r in env_rows if r["fixture_id"] == held.fixture_id and r["episode_id"] != "mislabeled-held-out"
-    ]
+    held_rows = [r for r in env_rows if r["fixture_id"] == held.fixture_id]
+    # every episode of the held-out environment, the one whose log claims a training family too: a
+    # planned fixture places its episodes by its own labels (it was caught later, by decontamination)
+    assert "mislabeled-held-out" in {r["episode_id"] for r in held_rows}
     assert held_rows and all(r["split"] == TEST for r in held_rows)
-    # A log claiming a training family on a held-out environment is caught by decontamination.
-    mislabeled = rows["mislabeled-held-out"]
-    assert mislabeled["split"] == EXCLUDED and reason_key(mislabeled["reason"]) == "decontamination"
-    assert "fixture_id" in mislabeled["reason"]
+    assert rows["mislabeled-held-out"]["repo_family"] == held.repo_family
     trained_fixtures = set(mixture.table.column("fixture_id").to_pylist())
     evaluated = {r["fixture_id"] for r in env_rows if r["split"] in EVALUATION_SPLITS}
     assert held.fixture_id in evaluated and not evaluated & trained_fixtures

@@ -384,3 +384,32 @@ def test_a_log_cannot_claim_another_licence_or_family_than_its_task():
     result = verify_episodes([episode], {"calc-add": fixture}, QUIET)
     (row,) = verified_table([episode], result).to_pylist()
     assert (row["task"]["license"], row["task"]["repo_family"]) == ("CC-BY-NC-4.0", "calc-nc")
+
+
+def test_every_task_owned_field_is_the_tasks_and_a_relabelled_one_is_noted():
+    """tool_family and domain were kept as recorded while the split stage routes by them: an
+    episode of a held-out tool family relabelled as a familiar one went to train (red team). Every
+    task-owned field is the task's, and each the log recorded otherwise is noted, never silent."""
+    import dataclasses
+
+    from trajectory_platform.curation.verify.cascade import TASK_OWNED_FIELDS
+
+    fixture = dataclasses.replace(make_fixture(), tool_family="fs", domain="config_fix")
+    honest = make_episode("honest", pristine_turns(), fixed_files(), fixture=fixture)
+    honest.task.tool_family, honest.task.domain = "fs", "config_fix"
+    relabelled = make_episode("relabelled", pristine_turns(), fixed_files(), fixture=fixture)
+    relabelled.task.tool_family, relabelled.task.domain = "path", "bug_repair"
+    result = verify_episodes([honest, relabelled], {"calc-add": fixture}, QUIET)
+    rows = verified_table([honest, relabelled], result).to_pylist()
+    for row in rows:
+        assert {name: row["task"][name] for name in TASK_OWNED_FIELDS} == {
+            "repo_family": fixture.repo_family,
+            "tool_family": "fs",
+            "domain": "config_fix",
+            "license": fixture.license,
+        }
+    notes = {v.episode_id: v.stage("syntactic").notes for v in result.verdicts}
+    assert notes["honest"] == []
+    assert [f.code for f in notes["relabelled"]] == ["task_label_not_the_tasks"] * 2
+    assert ["tool_family" in f.detail for f in notes["relabelled"]] == [True, False]
+    assert all("path" not in f.detail and "bug_repair" not in f.detail for f in notes["relabelled"])

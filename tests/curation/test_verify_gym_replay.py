@@ -83,6 +83,41 @@ def test_a_fault_the_log_does_not_record_is_not_the_gyms():
     assert _verdict(make_episode("unrecorded", turns, fixed_files())).reason == "replay_drift"
 
 
+KEY, OTHER_KEY = b"k" * 32, b"o" * 32
+SEALED = CascadeConfig(progress=False, fault_key=KEY)
+RETRIED = [READ, EDIT, ([call("run_tests")], [GYM]), ([call("run_tests")], [GYM])]
+
+
+def test_a_fault_schedule_the_runtime_did_not_seal_is_not_the_runtimes():
+    """The replay injects the schedule a log records: a clean run that declared an ``exit_1`` on its
+    first test run, wrote the injector's crash text and retried was admitted as a recovery (red
+    team). With the pipeline's fault key, only the runtime's seal makes a schedule the episode's:
+    none, one under another key, or one moved from another episode is ``faults_not_the_runtimes``."""
+    fault = (FaultSpec("exit_1", at_call=1),)
+    sealed = make_episode("sealed", RETRIED, fixed_files(), faults=fault, fault_key=KEY)
+    declared = make_episode("declared", RETRIED, fixed_files(), faults=fault)
+    other_key = make_episode("other_key", RETRIED, fixed_files(), faults=fault, fault_key=OTHER_KEY)
+    moved = make_episode("moved", RETRIED, fixed_files(), faults=fault)
+    moved.extra_json = sealed.extra_json  # the seal of another episode's schedule
+    assert declared.events[7].exit_code == 1  # the injector's own crash, as a forger writes it
+    verdicts = verify_episodes([sealed, declared, other_key, moved], {"calc-add": make_fixture()}, SEALED)
+    by_id = {v.episode_id: v for v in verdicts.verdicts}
+    assert (by_id["sealed"].sink, by_id["sealed"].role) == ("admitted", "recovery")
+    for name in ("declared", "other_key", "moved"):
+        verdict = by_id[name]
+        assert (verdict.sink, verdict.reason) == ("tamper_quarantine", "faults_not_the_runtimes"), name
+
+
+def test_a_rollout_under_the_key_is_admitted_and_one_without_faults_needs_no_seal():
+    fixture = make_fixture()
+    faulted = run_episode(fixture, ScriptedExpert(), faults=[FaultSpec("exit_1", at_call=1)], fault_key=KEY)
+    clean = run_episode(fixture, ScriptedExpert(), seed=1)
+    assert '"faults_seal"' in (faulted.episode.extra_json or "")
+    assert "faults_seal" not in (clean.episode.extra_json or "")
+    verdicts = verify_episodes([faulted.episode, clean.episode], {"calc-add": fixture}, SEALED).verdicts
+    assert [(v.sink, v.role) for v in verdicts] == [("admitted", "recovery"), ("admitted", "pristine")]
+
+
 def test_a_hard_negative_is_left_to_stage_3_and_a_tampered_diff_keeps_its_own_reason():
     negative = make_episode("negative", [READ], CALC_S0)
     assert _verdict(negative).sink == "hard_negative"

@@ -19,6 +19,7 @@ import pytest
 from trajectory_platform.cli import main
 from trajectory_platform.gym.rollout import rollout
 from trajectory_platform.gym.tools import sha256_digest
+from trajectory_platform.resources.secrets import workdir_salt
 from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 
@@ -61,7 +62,7 @@ def curated(tmp_path_factory, eval_workdir):
     """Eight scripted episodes (experts and failures) with planted secrets, curated once: the exit
     code, the output folder and the printed summary."""
     root = tmp_path_factory.mktemp("curate")
-    rollout(8, 3, root / "rollout", workers=1)
+    rollout(8, 3, root / "rollout", workers=1, fault_key=workdir_salt(eval_workdir).fault_key())
     logs = root / "logs"
     logs.mkdir()
     for day in sorted((root / "rollout").glob("2026-*")):  # not truth.jsonl: the gym's answer key

@@ -19,6 +19,7 @@ import pytest
 
 from trajectory_platform.cli import main
 from trajectory_platform.gym.rollout import rollout
+from trajectory_platform.resources.secrets import workdir_salt
 
 _PAD = "Q7xK2mZ9pL4vN8rT3wY6bH1cJ5dF0gSaEuIoPq"
 
@@ -59,7 +60,7 @@ def _poison(record: dict, index: int) -> None:
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory, eval_workdir) -> tuple[Path, dict, dict[str, bytes]]:
     root = tmp_path_factory.mktemp("field_secrets")
-    rollout(8, 3, root / "rollout", workers=1)
+    rollout(8, 3, root / "rollout", workers=1, fault_key=workdir_salt(eval_workdir).fault_key())
     logs = root / "logs"
     logs.mkdir()
     for day in sorted((root / "rollout").glob("2026-*")):

@@ -142,7 +142,7 @@ def composed_mixture(settings: MixtureSettings, corpus: Corpus, splits: pa.Table
     """The mixture stage under ``settings``' token measure, anchors and policy: what
     ``training_mixture`` and each round's ``round_mixture`` compose their SFT rows with."""
     counter, targets, measure = settings.counters(load_token_counter, load_target_counter)
-    anchors, policy = frozenset(settings.anchor_models), settings.policy()
+    anchors, policy = frozenset(settings.anchor_sources), settings.policy()
     return mixture_stage(corpus, splits, policy, counter, measure, anchors, targets)
 
 
@@ -186,7 +186,7 @@ def preference_pairs(
     """Pairs among train-split passes and the hard negatives the mixture routed to preference."""
     settings = settings_of(config, MixtureSettings)
     counter, targets, _ = settings.counters(load_token_counter, load_target_counter)
-    anchors, policy = frozenset(settings.anchor_models), settings.policy()
+    anchors, policy = frozenset(settings.anchor_sources), settings.policy()
     result = preference_stage(redacted_corpus, split_assignments, policy, counter, anchors, targets)
     summary = result.summary
     context.log.info(

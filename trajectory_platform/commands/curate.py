@@ -268,12 +268,14 @@ class Curation:
         from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
         from trajectory_platform.curation.verify.cascade import fixtures_lookup
         from trajectory_platform.curation.verify.tables import VerdictsFile, verify_files
+        from trajectory_platform.resources.secrets import workdir_salt
         from trajectory_platform.traces.parquet import write_parquet
 
         settings = self.settings.verify
         _say(f"verify: {pq.ParquetFile(traces).metadata.num_rows} episodes")
         lookup = fixtures_lookup(settings.fixture_seed, self.envs)
-        config = settings.cascade(self.progress, calibration_cache=self.workdir / CALIBRATION_CACHE_DIR)
+        fault_key = workdir_salt(self.workdir).fault_key()
+        config = settings.cascade(self.progress, self.workdir / CALIBRATION_CACHE_DIR, fault_key)
         folder = self.out / "verify"
         with VerdictsFile(folder / "verdicts.parquet") as verdicts_file:
             result = verify_files([traces], folder / "verified.parquet", lookup, config, verdicts_file.write)
@@ -300,11 +302,11 @@ class Curation:
         import pyarrow.parquet as pq
 
         from trajectory_platform.curation.redact.corpus import corpus_tally, redact_files
-        from trajectory_platform.resources.secrets import SecretsSaltResource
+        from trajectory_platform.resources.secrets import workdir_salt
         from trajectory_platform.traces.parquet import write_parquet
         from trajectory_platform.training.data.provenance import curated
 
-        salt = SecretsSaltResource(fallback_file=str(self.workdir / "secrets" / "pipeline.key"))
+        salt = workdir_salt(self.workdir)
         _say(f"redact: {pq.ParquetFile(verified).metadata.num_rows} episodes (key from {salt.source})")
         corpus = self.out / "redacted" / "corpus.parquet"
         result = redact_files([verified], corpus, salt.key(), self.settings.redact)

@@ -82,6 +82,8 @@ def _validate(args: argparse.Namespace) -> int:
 
 def _rollout(args: argparse.Namespace) -> int:
     from trajectory_platform.gym.rollout import rollout
+    from trajectory_platform.resources.secrets import workdir_salt
+    from trajectory_platform.workdir import default_workdir
 
     if args.episodes <= 0:
         return fail("--episodes must be positive")
@@ -94,6 +96,7 @@ def _rollout(args: argparse.Namespace) -> int:
         fixture_filter=(lambda f: f.learnable) if args.learnable_only else None,
         workers=args.workers,
         learnable_tasks=args.learnable_tasks,
+        fault_key=workdir_salt(default_workdir()).fault_key(),  # the key the workdir's verifier checks
     )
     emit_summary(summary.to_dict())
     return 0

@@ -115,13 +115,21 @@ def write_gym_rollout(
     from trajectory_platform.curation.split_mixture_stage import SplitSettings, trained_by_plan
     from trajectory_platform.gym.library import build_library
     from trajectory_platform.gym.rollout import rollout
+    from trajectory_platform.resources.secrets import workdir_salt
     from trajectory_platform.resources.trace_source import is_day
 
     split = split or SplitSettings()
     keep = trained_by_plan(split, build_library(split.fixture_seed)) if learnable_tasks else None
     out = workdir / "gym_rollout"
     with contextlib.redirect_stdout(sys.stderr):  # keep our stdout's last line the summary
-        rollout(episodes, seed, out, learnable_tasks=learnable_tasks, learnable_filter=keep)
+        rollout(
+            episodes,
+            seed,
+            out,
+            learnable_tasks=learnable_tasks,
+            learnable_filter=keep,
+            fault_key=workdir_salt(workdir).fault_key(),
+        )
     return sum(sync_tree(day, trace_source / day.name) for day in sorted(out.iterdir()) if is_day(day.name))
 
 

@@ -56,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_settings_arguments(
         parser,
         MixtureSettings,
-        {"tokenizer_path": ("--tokenizer",), "anchor_models": ("--anchor-model",)},
+        {"tokenizer_path": ("--tokenizer",), "anchor_sources": ("--anchor-source",)},
         skip=("seed",),
     )
     parser.add_argument(

@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from trajectory_platform.environments.format import EnvironmentFormatError
     from trajectory_platform.environments.registry import REGISTRY_DIR
     from trajectory_platform.gym.isolation import IsolationUnavailable
+    from trajectory_platform.resources.secrets import workdir_salt
     from trajectory_platform.traces.parquet import write_parquet
 
     if not args.traces.exists():
@@ -118,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"verify: {exc}")
     workdir = default_workdir()
     envs = args.envs if args.envs is not None else workdir / REGISTRY_DIR
+    fault_key = workdir_salt(workdir).fault_key()  # the key `gym rollout` sealed its faults with
     with tempfile.TemporaryDirectory(prefix="tp-verify-") as ingested:
         try:
             traces, episodes, ingest_rejects = _episodes(args.traces, Path(ingested), settings.batch_rows)
@@ -130,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                 result = verify_batches(
                     parquet_batches(traces, settings.batch_rows),
                     fixtures_lookup(settings.fixture_seed, envs),
-                    settings.cascade(not args.no_progress, calibration_cache=workdir / CALIBRATION_CACHE_DIR),
+                    settings.cascade(not args.no_progress, workdir / CALIBRATION_CACHE_DIR, fault_key),
                     lambda _, batch: verdicts.write(batch),
                 )
         except (IsolationUnavailable, EnvironmentFormatError) as exc:

@@ -13,6 +13,7 @@ The split assignment resolves the chain to its root and the derived record inher
 
 from __future__ import annotations
 
+import fnmatch
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,9 +34,13 @@ episode ran under another prompt than the one it now shows, which verification m
 compaction's timing counted that prompt's tokens)."""
 
 ANCHOR_KEY = "anchor"
-"""``extra_json`` flag marking an external demonstration (human or expert) that no self-training round
-replaces; see :func:`trajectory_platform.curation.dedup.refresh_round`. Whole sources can be declared
-anchors by their recorded ``lineage.model`` (``anchor_models``), e.g. the gym's scripted expert."""
+"""Column of a table a platform stage wrote (a round's DAgger labels, a mixture) marking the
+candidates that stage made anchors. An anchor is an external demonstration (human or expert): filled
+first, winning its duplicate group, exempt from the per-fixture cap, never retired by a round (see
+:func:`trajectory_platform.curation.dedup.refresh_round`). So it is decided by where the platform got
+the data: that column, or an ingest source the user declared (:func:`from_anchor_source`), never a
+value inside the record (``extra_json`` or ``lineage.model``): ten episodes recording the gym expert's
+model name all escaped the cap (red team, 2026-12-06)."""
 
 PASS_SINKS = frozenset({"admitted"})
 FAIL_SINKS = frozenset({"hard_negative"})
@@ -144,8 +149,16 @@ def _extra(episode: Episode) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def candidate_from_row(row: dict, anchor_models: frozenset[str] = frozenset()) -> Candidate:
-    """Build a :class:`Candidate` from one table row (episode columns plus optional label columns)."""
+def from_anchor_source(episode: Episode, anchor_sources: Iterable[str]) -> bool:
+    """Was ``episode`` ingested from a declared anchor source? ``anchor_sources`` are patterns
+    (``fnmatch``) over its ``source_file``: the path ingest read it from, relative to the trace
+    source, which ingest writes and no record can state."""
+    return any(fnmatch.fnmatchcase(episode.source_file, pattern) for pattern in anchor_sources)
+
+
+def candidate_from_row(row: dict, anchor_sources: frozenset[str] = frozenset()) -> Candidate:
+    """Build a :class:`Candidate` from one table row (episode columns plus optional label columns);
+    an anchor by the row's :data:`ANCHOR_KEY` column or its source (:func:`from_anchor_source`)."""
     episode = Episode.from_dict({name: row.get(name) for name in EPISODE_SCHEMA.names})
     extra = _extra(episode)
     parent = row.get(PARENT_KEY) or extra.get(PARENT_KEY)
@@ -157,18 +170,18 @@ def candidate_from_row(row: dict, anchor_models: frozenset[str] = frozenset()) -
         t_rec=row.get("t_rec"),
         target_turns=None if row.get("target_turns") is None else [int(i) for i in row["target_turns"]],
         parent_episode_id=str(parent) if parent else None,
-        anchor=bool(row.get(ANCHOR_KEY) or extra.get(ANCHOR_KEY) or episode.lineage.model in anchor_models),
+        anchor=bool(row.get(ANCHOR_KEY)) or from_anchor_source(episode, anchor_sources),
         license_action=row.get("license_action"),
     )
 
 
-def candidates_from_table(table: pa.Table, anchor_models: frozenset[str] = frozenset()) -> list[Candidate]:
+def candidates_from_table(table: pa.Table, anchor_sources: frozenset[str] = frozenset()) -> list[Candidate]:
     """All rows of ``table`` as candidates, in table order; missing label columns stay ``None``.
 
     ``target_turns`` stays ``None`` when the column is absent or null (no selection was made) and is
     an empty list when curation I selected nothing: the two mean different things downstream.
     """
-    return [candidate_from_row(row, anchor_models) for row in table.to_pylist()]
+    return [candidate_from_row(row, anchor_sources) for row in table.to_pylist()]
 
 
 L = TypeVar("L", Candidate, EpisodeKeys)

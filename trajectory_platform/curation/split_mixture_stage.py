@@ -75,6 +75,7 @@ from trajectory_platform.curation.splits import (
     straddling_closures,
     unused_pins,
 )
+from trajectory_platform.gym.rollout_logs import ROLLOUT_LOGS
 from trajectory_platform.traces.batching import check_batch_rows
 from trajectory_platform.traces.drops import Tally
 from trajectory_platform.traces.parquet import read_batches
@@ -270,8 +271,9 @@ word pieces, no tokenizer)."""
 class MixtureSettings:
     """What a user sets for the mixture and preference stages, with the product's defaults: their
     one source (the ``split`` CLI's mixture flags and the ``training_mixture`` / ``preference_pairs``
-    config). Shares are of selected target tokens; ``anchor_models`` are recorded ``lineage.model``
-    values whose episodes are external expert demonstrations (the gym's scripted expert)."""
+    config). Shares are of selected target tokens; ``anchor_sources`` are the ingest sources whose
+    episodes are external demonstrations (patterns over ``source_file``, :func:`from_anchor_source`;
+    by default the gym's own scripted rollout)."""
 
     alpha: float = field(
         default=MixturePolicy.alpha, metadata={"help": "pristine share of target tokens (bounds 0.60-0.70)"}
@@ -306,8 +308,12 @@ class MixtureSettings:
     tokenizer_path: str = field(
         default="", metadata={"help": "tokenizer directory ('': the embedded default)"}
     )
-    anchor_models: tuple[str, ...] = field(
-        default=("scripted-expert",), metadata={"help": "lineage.model values of external demonstrations"}
+    anchor_sources: tuple[str, ...] = field(
+        default=(ROLLOUT_LOGS,),
+        metadata={
+            "help": "trace-source paths (fnmatch patterns over source_file) whose logs are external "
+            "demonstrations; never a value a record states"
+        },
     )
 
     def counter(
@@ -411,14 +417,14 @@ def _candidate_columns(names: Sequence[str]) -> list[str]:
     return [name for name in (*CANDIDATE_COLUMNS, *OPTIONAL_COLUMNS) if name in names]
 
 
-def corpus_candidates(corpus: pa.Table, anchor_models: frozenset[str] = frozenset()) -> list[Candidate]:
+def corpus_candidates(corpus: pa.Table, anchor_sources: frozenset[str] = frozenset()) -> list[Candidate]:
     """The corpus as candidates, reading only the columns a candidate uses, :data:`DEFAULT_BATCH_ROWS`
     rows at a time: converting the whole table to dicts first (every verification and redaction
     column included) held the corpus twice over beside the candidates."""
     return [
         candidate
         for table in corpus_batches(corpus, DEFAULT_BATCH_ROWS)
-        for candidate in candidates_from_table(table, anchor_models)
+        for candidate in candidates_from_table(table, anchor_sources)
     ]
 
 
@@ -436,7 +442,7 @@ class CorpusScan:
 def scan_corpus(
     corpus: Corpus,
     batch_rows: int = DEFAULT_BATCH_ROWS,
-    anchor_models: frozenset[str] = frozenset(),
+    anchor_sources: frozenset[str] = frozenset(),
     counter: TokenCounter | None = None,
     target_counter: TargetCounter | None = None,
     pairs: bool = False,
@@ -450,7 +456,7 @@ def scan_corpus(
     keys: list[EpisodeKeys] = []
     profiles: dict[str, PairProfile] = {}
     for table in corpus_batches(corpus, batch_rows):
-        for candidate in candidates_from_table(table, anchor_models):
+        for candidate in candidates_from_table(table, anchor_sources):
             episode = candidate.episode
             sequence = action_sequence(episode)
             actions = action_keys(sequence)
@@ -493,7 +499,7 @@ def _may_pair(candidate: Labelled) -> bool:
 
 
 def selected_candidates(
-    corpus: Corpus, episode_ids: set[str], batch_rows: int, anchor_models: frozenset[str] = frozenset()
+    corpus: Corpus, episode_ids: set[str], batch_rows: int, anchor_sources: frozenset[str] = frozenset()
 ) -> dict[str, Candidate]:
     """The candidates of ``episode_ids`` (the rows an output carries whole), read again a batch at a
     time; only the chosen rows of a batch are converted."""
@@ -501,7 +507,7 @@ def selected_candidates(
     found: dict[str, Candidate] = {}
     for table in corpus_batches(corpus, batch_rows):
         chosen = table.filter(pc.is_in(table.column("episode_id"), value_set=wanted))
-        found.update((c.episode_id, c) for c in candidates_from_table(chosen, anchor_models))
+        found.update((c.episode_id, c) for c in candidates_from_table(chosen, anchor_sources))
     return found
 
 
@@ -608,21 +614,21 @@ def mixture_stage(
     policy: MixturePolicy = DEFAULT_MIXTURE_POLICY,
     counter: TokenCounter = count_tokens,
     token_measure: str = TOKEN_MEASURE,
-    anchor_models: frozenset[str] = frozenset(),
+    anchor_sources: frozenset[str] = frozenset(),
     target_counter: TargetCounter | None = None,
     batch_rows: int = DEFAULT_BATCH_ROWS,
 ) -> MixtureStageResult:
     """Compose the mixture and return its SFT rows (pristine and recovery) as ``training_mixture``.
 
     Hard negatives chosen for the γ share are destination ``preference``: they are counted in the
-    shares (metadata) and feed :func:`preference_stage`, never the SFT table. Episodes recorded by an
-    ``anchor_models`` source are the external anchor (first in line, exempt from caps). The corpus
+    shares (metadata) and feed :func:`preference_stage`, never the SFT table. Episodes read from an
+    an ``anchor_sources`` source are the external anchor (first in line, exempt from caps). The corpus
     is read twice, ``batch_rows`` rows at a time: its keys, then the selected rows.
     """
-    scan = scan_corpus(corpus, batch_rows, anchor_models, counter, target_counter)
+    scan = scan_corpus(corpus, batch_rows, anchor_sources, counter, target_counter)
     assignments = assignments_from_table(split_assignments)
     mixture = compose_mixture(scan.keys, assignments, policy, counter, target_counter)
-    episodes = selected_candidates(corpus, _sft_ids(mixture), batch_rows, anchor_models)
+    episodes = selected_candidates(corpus, _sft_ids(mixture), batch_rows, anchor_sources)
     return _mixture_result(mixture, assignments, episodes, token_measure)
 
 
@@ -700,7 +706,7 @@ def preference_stage(
     split_assignments: pa.Table,
     policy: MixturePolicy = DEFAULT_MIXTURE_POLICY,
     counter: TokenCounter = count_tokens,
-    anchor_models: frozenset[str] = frozenset(),
+    anchor_sources: frozenset[str] = frozenset(),
     target_counter: TargetCounter | None = None,
     batch_rows: int = DEFAULT_BATCH_ROWS,
 ) -> PreferenceStageResult:
@@ -709,15 +715,15 @@ def preference_stage(
     Rejected-side failures are the hard negatives the mixture routed to preference (the γ budget);
     every verified pass in the train split (pristine, recovery, or a costlier inefficient pass) may
     take part, because preferring a cheaper pass over a costlier one is also a declared rule.
-    ``anchor_models`` and ``target_counter`` must match :func:`mixture_stage`'s so both route the same
+    ``anchor_sources`` and ``target_counter`` must match :func:`mixture_stage`'s so both route the same
     negatives. The corpus is read twice, ``batch_rows`` rows at a time: keys and pair profiles,
     then the admitted pairs' episodes.
     """
-    scan = scan_corpus(corpus, batch_rows, anchor_models, counter, target_counter, pairs=True)
+    scan = scan_corpus(corpus, batch_rows, anchor_sources, counter, target_counter, pairs=True)
     assignments = assignments_from_table(split_assignments)
     mixture = compose_mixture(scan.keys, assignments, policy, counter, target_counter)
     decisions, summary = _pair_decisions(scan, assignments, mixture)
-    episodes = selected_candidates(corpus, _pair_ids(decisions), batch_rows, anchor_models)
+    episodes = selected_candidates(corpus, _pair_ids(decisions), batch_rows, anchor_sources)
     return _preference_result(decisions, summary, episodes)
 
 
@@ -795,7 +801,7 @@ def curation_stage(
     tables as the three stages. ``counters``: :meth:`MixtureSettings.counters`' token counter,
     target counter and measure name. What the ``split`` and ``curate`` commands run."""
     counter, target_counter, measure = counters
-    anchors, policy = frozenset(mixture.anchor_models), mixture.policy()
+    anchors, policy = frozenset(mixture.anchor_sources), mixture.policy()
     plan = _plan(fixtures, environments, split.policy())
     scan = scan_corpus(corpus, split.batch_rows, anchors, counter, target_counter, pairs=True)
     split_result = _split(scan.keys, plan, split.policy(), (), split.decontamination())

@@ -476,6 +476,7 @@ def unused_pins(plan: SplitPlan, policy: SplitPolicy) -> list[str]:
 
 REASON_KEYS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("inherited_from_parent", re.compile(r"^derived from .+: inherits ")),
+    ("parent_not_followed_into_train", re.compile(r"^names .+ \(train\) as its parent, but ")),
     ("broken_lineage", re.compile(r"^derived record: ")),
     ("decontamination", re.compile(r"^decontamination: ")),
     (BELOW_MINIMUM, re.compile(rf"^{BELOW_MINIMUM}: ")),
@@ -537,23 +538,24 @@ def assign_splits(candidates: Sequence[Labelled], plan: SplitPlan) -> list[Split
     A derived record inherits its root parent's split, repository family and closure whatever its own
     task fields say (its content came from the parent's repository):
     a schema-augmented copy of a test trajectory is test evidence (fine-tuning 16.7.2). A derived
-    record whose parent chain is broken cannot prove where it belongs and is excluded.
+    record whose parent chain is broken cannot prove where it belongs and is excluded. Inheriting
+    never moves a record into train: the parent link is the record's own claim (``extra_json``),
+    and an episode held out by its own fixture that named a training episode as its parent would
+    have been trained on; such a record keeps its own placement.
     """
     roots = _root_parents(candidates)
     own: dict[str, SplitAssignment] = {}
     for candidate in candidates:
-        family = candidate.repo_family
-        if family is None and candidate.fixture_id in plan.fixtures:
-            family = plan.fixtures[candidate.fixture_id].repo_family
-        split, reason = plan.place(family, candidate.tool_family, candidate.domain)
-        regime = plan.regime(candidate.tool_family, candidate.domain) if split == TEST else None
+        family, tool_family, domain = _task_labels(candidate, plan)
+        split, reason = plan.place(family, tool_family, domain)
+        regime = plan.regime(tool_family, domain) if split == TEST else None
         own[candidate.episode_id] = SplitAssignment(
             episode_id=candidate.episode_id,
             fixture_id=candidate.fixture_id,
             repo_family=family,
             closure_id=plan.closure(family),
-            tool_family=candidate.tool_family,
-            domain=candidate.domain,
+            tool_family=tool_family,
+            domain=domain,
             split=split,
             regime=regime,
             parent_episode_id=candidate.parent_episode_id,
@@ -566,6 +568,8 @@ def assign_splits(candidates: Sequence[Labelled], plan: SplitPlan) -> list[Split
             root, note = roots[candidate.episode_id]
             if root is None:
                 row = _replace(row, split=EXCLUDED, regime=None, reason=f"derived record: {note}")
+            elif own[root].split == TRAIN and row.split != TRAIN:
+                row = _replace(row, reason=f"names {root} (train) as its parent, but {row.reason}: kept")
             else:
                 parent_row = own[root]
                 row = _replace(
@@ -578,6 +582,17 @@ def assign_splits(candidates: Sequence[Labelled], plan: SplitPlan) -> list[Split
                 )
         result.append(row)
     return result
+
+
+def _task_labels(candidate: Labelled, plan: SplitPlan) -> tuple[str | None, str | None, str | None]:
+    """(repository family, tool family, domain) a candidate is placed by: its fixture's, as the plan
+    holds them, when the plan knows the fixture (the split that fixture is in, whatever the record
+    says: a relabelled tool family or domain moved a held-out regime's episode into train, red
+    team); the record's own labels only for a task outside the plan, which no evaluation scores."""
+    info = plan.fixtures.get(candidate.fixture_id or "")
+    if info is None:
+        return candidate.repo_family, candidate.tool_family, candidate.domain
+    return info.repo_family, info.tool_family, info.domain
 
 
 def _replace(row: SplitAssignment, **changes: Any) -> SplitAssignment:

@@ -27,7 +27,11 @@ above the runtime, in :mod:`trajectory_platform.gym.reachability`.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -108,6 +112,24 @@ class FaultSpec:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "at_call": self.at_call, "persistent": self.persistent}
+
+
+FAULTS_SEAL = "faults_seal"
+"""``extra_json`` key of the runtime's seal over the fault schedule it injected (:func:`seal_faults`)."""
+
+
+def seal_faults(key: bytes, episode_id: str, fixture_id: str, faults: Sequence[FaultSpec]) -> str:
+    """HMAC-SHA256, under the pipeline's fault key, of the schedule the runtime injected into one
+    episode of one fixture. The replay injects the schedule a log records, so a log that declared a
+    fault its run never had (and wrote the injector's text for it) turned a clean run into a
+    recovery demonstration (red team, 2026-12-06); only the runtime holding the key can write a seal
+    that matches, and binding the episode and fixture keeps a seal from being moved to another log."""
+    message = json.dumps(
+        {"episode_id": episode_id, "fixture_id": fixture_id, "faults": [f.to_dict() for f in faults]},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hmac.new(key, message.encode(), hashlib.sha256).hexdigest()
 
 
 def _matches(target: str, op: str) -> bool:

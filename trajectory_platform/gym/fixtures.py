@@ -102,6 +102,10 @@ class Fixture:
     oracle_timeout_s: float | None = None
     """The oracle's time limit the task declares (a real project's test suite may need more than
     the verifier's default); ``None``: the verifier's own setting."""
+    edit_scope: tuple[str, ...] | None = None
+    """The paths the task's statement lets an episode edit, when it names them: a configuration
+    task ("Fix the data, not the code") may edit its data files only. ``None``: the folders holding
+    the files the reference edits (:func:`~trajectory_platform.curation.verify.dynamic.fixture_context`)."""
 
     @property
     def s0_digest(self) -> str:

@@ -22,6 +22,7 @@ import string
 import sys
 import tempfile
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from trajectory_platform.gym.families import CORELIB_FILES, FAMILIES, Bug, Family
@@ -305,7 +306,7 @@ def _build(
             f"Repository `{family.name}` ({family.description}): these tests fail: {failing_names}. Fix the "
             "source code so the whole test suite passes; do not change the tests. " + _FINISH
         )
-    return _fixture(
+    fixture = _fixture(
         family,
         variant,
         domain,
@@ -320,6 +321,8 @@ def _build(
         plan,
         None,
     )
+    # the statement forbids code edits: the data files the reference edits are the whole scope
+    return replace(fixture, edit_scope=tuple(fixture.edited_paths)) if domain == "config_fix" else fixture
 
 
 def _fixture(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import datetime as dt
+import hmac
 import json
 import re
 import time
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import jsonschema
 
 from trajectory_platform.gym import protocol
-from trajectory_platform.gym.faults import FaultInjector, FaultSpec, Observation
+from trajectory_platform.gym.faults import FAULTS_SEAL, FaultInjector, FaultSpec, Observation, seal_faults
 from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.oracle import OracleResult, run_oracle
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
@@ -467,6 +468,7 @@ def run_episode(
     record_verifier: bool = False,
     tools: ToolSurface | None = None,
     system_prompt: str = SYSTEM_PROMPT,
+    fault_key: bytes | None = None,
 ) -> EpisodeResult:
     """Run ``policy`` on a fresh copy of ``fixture``'s S0 and return the logged episode.
 
@@ -476,7 +478,8 @@ def run_episode(
     ``tools``: act through this surface instead of the fixture's tool family (a brought
     environment's own tools); it takes no fault schedule. ``system_prompt``: the instructions the
     policy is given (a longer procedural prompt for context distillation); the log records it and
-    its digest, so an episode always shows the prompt its policy saw.
+    its digest, so an episode always shows the prompt its policy saw. ``fault_key``: the pipeline's
+    fault key; with it, a faulted episode records the seal of its schedule (:func:`faults_sealed`).
     """
     if tools is not None and faults:
         raise ValueError(
@@ -531,8 +534,14 @@ def run_episode(
         if verify
         else None
     )
+    episode_id = episode_id or f"gym-{sha256_digest(fixture.fixture_id)[7:19]}-{seed}"
+    schedule: dict[str, Any] = {}
+    if faults:
+        schedule["faults"] = [f.to_dict() for f in faults]
+        if fault_key is not None:
+            schedule[FAULTS_SEAL] = seal_faults(fault_key, episode_id, fixture.fixture_id, faults)
     episode = Episode(
-        episode_id=episode_id or f"gym-{sha256_digest(fixture.fixture_id)[7:19]}-{seed}",
+        episode_id=episode_id,
         source_format="native",
         source_file=source_file,
         source_line=source_line,
@@ -550,9 +559,7 @@ def run_episode(
         tools=list(run.delivered_specs.values()),
         events=log.events,
         delivered_inputs=run.delivered_inputs,
-        extra_json=canonical_json(
-            {"runtime": config.to_dict(), **({"faults": [f.to_dict() for f in faults]} if faults else {})}
-        ),
+        extra_json=canonical_json({"runtime": config.to_dict(), **schedule}),
         outcome=Outcome(
             terminal_status=terminal,
             final_answer=final_answer,
@@ -647,6 +654,17 @@ def recorded_faults(episode: Episode) -> list[FaultSpec]:
     """The fault schedule a gym episode records: what its runtime injected, so a replay does too."""
     faults = _recorded(episode).get("faults") or []
     return [FaultSpec(**fault) for fault in faults]
+
+
+def faults_sealed(episode: Episode, key: bytes) -> bool:
+    """Is the fault schedule ``episode`` records the one its runtime injected? True for a log that
+    records none; otherwise its seal must be the runtime's under ``key`` (:func:`seal_faults`)."""
+    faults = recorded_faults(episode)
+    if not faults:
+        return True
+    seal = _recorded(episode).get(FAULTS_SEAL)
+    expected = seal_faults(key, episode.episode_id, episode.task.fixture_id or "", faults)
+    return isinstance(seal, str) and hmac.compare_digest(seal, expected)
 
 
 def call_tags(episode: Episode) -> dict[str | None, str | None]:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from dagster import ConfigurableResource
 
+from trajectory_platform.curation.redact.pseudonym import derive_key
+
 SALT_ENV = "TRAJECTORY_PLATFORM_SALT"
 
 
@@ -29,6 +31,12 @@ class SecretsSaltResource(ConfigurableResource):
         if value:
             return value.encode("utf-8")
         return _read_or_create_key(Path(self.fallback_file))
+
+    def fault_key(self) -> bytes:
+        """The key the gym runtime seals each injected fault schedule with and the verifier checks
+        it by (``derive_key(K, "faults")``: a purpose of its own, so a seal never equals a lineage
+        digest or a pseudonym of the same bytes)."""
+        return derive_key(self.key(), "faults")
 
     @property
     def source(self) -> str:
@@ -55,3 +63,10 @@ def _read_or_create_key(path: Path) -> bytes:
     finally:
         tmp.unlink()
     return path.read_bytes()
+
+
+def workdir_salt(workdir: Path) -> SecretsSaltResource:
+    """The salt resource of ``workdir``: ``$TRAJECTORY_PLATFORM_SALT``, else the workdir's
+    ``secrets/pipeline.key``; the one place that names the key file, for the Dagster resources and
+    the CLIs that run outside them."""
+    return SecretsSaltResource(fallback_file=str(Path(workdir) / "secrets" / "pipeline.key"))

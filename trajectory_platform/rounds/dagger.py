@@ -30,7 +30,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from trajectory_platform.curation.candidates import ANCHOR_KEY, Candidate
+from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.curation.dedup import normalize_action
 from trajectory_platform.curation.verify.cascade import CascadeConfig
 from trajectory_platform.gym import protocol
@@ -344,7 +344,7 @@ def label_state(
         episode,
         continuation_sampler(ContinuationPolicy(replay), learner_digest),
         round_index,
-        **{DAGGER_KEY: dagger, ANCHOR_KEY: True},
+        **{DAGGER_KEY: dagger},
     )
     return DaggerLabel(
         learner.episode_id,
@@ -391,7 +391,8 @@ def judged_labels(
     cut to the expert's turns: the learner's own turns (before ``label_event``) are the state it
     visited, context the model conditions on, never behaviour to imitate.
 
-    Each is an anchor (``ANCHOR_KEY``, also in its ``extra_json``): its targets are the expert's
+    Each is an anchor (the round's table carries it in its ``ANCHOR_KEY`` column, which the
+    platform writes; a record's own fields never make one): its targets are the expert's
     demonstration, not the learner's sample. DAgger aggregates its labels over rounds (Ross et al.:
     D <- D u D_i), and a label stays right for its state whichever policy reached it, so staleness
     retirement, which retires a policy's own off-policy samples, does not apply; and in the

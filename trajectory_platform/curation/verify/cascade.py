@@ -70,6 +70,7 @@ from trajectory_platform.gym import isolation
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.janitor import Sweep, sweep
 from trajectory_platform.gym.judge import judge_servers, under_judge_servers
+from trajectory_platform.gym.runtime import faults_sealed
 from trajectory_platform.traces.adapters import ADAPTERS
 from trajectory_platform.traces.batching import check_batch_rows
 from trajectory_platform.traces.drops import Tally
@@ -120,6 +121,12 @@ class CascadeConfig:
     keep_judges: bool = True
     """Each pool thread keeps its sandboxed judge between oracle runs (``gym/judge.py``); ``False``
     starts one per run (the verdicts do not depend on it)."""
+    fault_key: bytes | None = field(default=None, repr=False)
+    """The pipeline's fault key (``SecretsSaltResource.fault_key``): a gym log that records a fault
+    schedule must carry the runtime's seal of it under this key, or it is ``faults_not_the_runtimes``
+    (:func:`~trajectory_platform.gym.runtime.faults_sealed`). ``None``: schedules are not checked
+    (a library caller judging its own rollouts); the asset and the CLIs always pass the key. Never
+    shown (``repr=False``)."""
 
     def __post_init__(self) -> None:
         check_workers(self.workers)
@@ -170,10 +177,14 @@ class VerifySettings:
         check_workers(self.workers)
         check_batch_rows(self.batch_rows)
 
-    def cascade(self, progress: bool, calibration_cache: Path | None = None) -> CascadeConfig:
+    def cascade(
+        self, progress: bool, calibration_cache: Path | None = None, fault_key: bytes | None = None
+    ) -> CascadeConfig:
         """The cascade configuration these settings select (``calibration_cache``: the caller's cache
-        folder, ``<workdir>/cache/calibration`` for the asset and the CLI)."""
+        folder, ``<workdir>/cache/calibration`` for the asset and the CLI; ``fault_key``: the
+        workdir's, :attr:`CascadeConfig.fault_key`)."""
         return CascadeConfig(
+            fault_key=fault_key,
             dynamic=DynamicConfig(reruns=self.reruns),
             lint=self.lint,
             yield_band=(self.yield_low, self.yield_high),
@@ -317,24 +328,40 @@ def lookup_context(fixtures_lookup: FixturesLookup | None, fixture_id: str | Non
     return fixture_context(found)
 
 
-def adopt_task_identity(episode: Episode, fixture: FixtureContext | None) -> None:
-    """Fill what a linked log leaves unsaid about its task from the fixture it names.
+TASK_OWNED_FIELDS = ("repo_family", "tool_family", "domain", "license")
+"""The task fields that are the environment's, never the log's: each decides where an episode may
+go (licence fencing; the split closure; the held-out tool-family and domain regimes). A log that
+records another value is overruled, and the overruling is noted (``task_label_not_the_tasks``)."""
+
+
+def adopt_task_identity(episode: Episode, fixture: FixtureContext | None) -> list[Finding]:
+    """Make the task's own fields the episode's, from the fixture it names; the mismatches, noted.
 
     A user's log names its task by id only (``metadata.task_id``, ``instance_id``); the task's
     licence, repository family, domain, tool family and statement are the environment's. Without
     them a linked episode would be licence-``unknown`` (quarantined before training) and in no
-    repository family (no split closure). The licence and the repository family are the task's
-    whatever the log says: they decide licence fencing and split closure, and a log claiming
-    ``MIT`` for a task under another licence was fenced as MIT (red team). Other values the log
-    does record (its own prompt's wording, ...) are kept as recorded.
+    repository family (no split closure). The :data:`TASK_OWNED_FIELDS` are the task's whatever
+    the log says: a log claiming ``MIT`` for a task under another licence was fenced as MIT, and an
+    episode of a held-out tool family or domain relabelled as a familiar one was split into train
+    (red teams). Each overruled field is a ``task_label_not_the_tasks`` note (a record of the
+    mismatch, naming the field and the task's value, never the recorded text). The prompt is the
+    log's own wording when it records one (what the agent was shown), the task's otherwise.
     """
     if fixture is None or not isinstance(fixture.handle, Fixture):
-        return
+        return []
     known = fixture.handle.task_identity
-    for name in ("prompt", "repo_family", "tool_family", "domain", "license"):
-        authoritative = name in ("license", "repo_family") and getattr(known, name) is not None
-        if authoritative or getattr(episode.task, name) is None:
-            setattr(episode.task, name, getattr(known, name))
+    notes: list[Finding] = []
+    for name in TASK_OWNED_FIELDS:
+        value, recorded = getattr(known, name), getattr(episode.task, name)
+        if value is None:
+            continue
+        if recorded is not None and recorded != value:
+            detail = f"task.{name} differs from the task's ({value!r}); the task's kept"
+            notes.append(Finding("task_label_not_the_tasks", detail))
+        setattr(episode.task, name, value)
+    if episode.task.prompt is None:
+        episode.task.prompt = known.prompt
+    return notes
 
 
 @dataclass
@@ -346,6 +373,8 @@ class _Work:
     diff: DiffView | None = None
     stages: list[StageVerdict] = field(default_factory=list)
     routing_s: float = 0.0
+    relabelled: list[Finding] = field(default_factory=list)
+    """The task fields the log recorded otherwise than its task (:func:`adopt_task_identity`)."""
     skipped_dynamic: StageVerdict | None = None
     """Stage 3 run only to cost the monolithic order, on an episode the cascade rejected before it."""
     monolithic: dict[str, StageVerdict] = field(default_factory=dict)
@@ -417,7 +446,9 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
 
     def stage1() -> StageVerdict:
         work.diff = build_diff_view(episode)
-        return check_syntax(episode, work.diff)
+        verdict = check_syntax(episode, work.diff)
+        verdict.notes.extend(work.relabelled)
+        return verdict
 
     def stage2() -> StageVerdict:
         if fixture is not None:
@@ -438,11 +469,17 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             Finding("s0_digest_mismatch", f"episode ran on {recorded}, fixture S0 is {fixture.s0_digest}"),
         )
     gym = fixture.handle
-    if isinstance(gym, Fixture) and gym.source != "environment" and episode.source_format != "native":
+    in_gym = isinstance(gym, Fixture) and gym.source != "environment"
+    if in_gym and episode.source_format != "native":
         return _unverifiable(  # a record's own label decides nothing here: the replay would not run
             work,
             Finding("gym_log_not_replayable", "a gym task's log in another format than the runtime's own"),
         )
+    if in_gym and config.fault_key is not None and not faults_sealed(episode, config.fault_key):
+        # the replay injects the schedule the log records: one its runtime did not seal is the log's
+        unsealed = Finding("faults_not_the_runtimes", "a fault schedule without the runtime's seal")
+        work.stages.append(StageVerdict("dynamic", passed=False, findings=[unsealed]))
+        return "tamper_quarantine", unsealed.code
     replay, retried = replay_confirmed(episode, fixture, _diff_of(work), config.dynamic.oracle_timeout_s)
     if replay is not None and replay.sink is not None:
         work.stages.append(replay.verdict())
@@ -761,7 +798,7 @@ def _adopted(episodes: list[Episode], lookup: Callable[[str | None], FixtureCont
     """The batch's works: each episode with its fixture, its task identity adopted from it."""
     works = [_Work(e, lookup(e.task.fixture_id)) for e in episodes]
     for work in works:
-        adopt_task_identity(work.episode, work.fixture)
+        work.relabelled = adopt_task_identity(work.episode, work.fixture)
     return works
 
 
@@ -782,7 +819,9 @@ def _survey(batches: EpisodeBatches, fixtures_lookup: FixturesLookup | None) -> 
     """Pass 1: the whole input's refusal counts per tool and its timing-sensitive fixtures."""
     survey, lookup = _Survey(), _shared_lookup(fixtures_lookup)
     for batch in batches():
-        works = _adopted(batch, lookup)
+        # no adoption here: pass 2 notes the task fields a log records otherwise, and adopting now
+        # would rewrite an in-memory input before it could see them
+        works = [_Work(e, lookup(e.task.fixture_id)) for e in batch]
         survey.episodes += len(works)
         for work in works:
             fixture = work.fixture

@@ -87,15 +87,20 @@ def reads_nondeterminism(diff: DiffView) -> bool:
 def fixture_context(fixture: Fixture) -> FixtureContext:
     """Curation's view of a gym fixture.
 
-    Protected: the sealed tests and everything under the tests folder. Edit scope: the folders
-    holding the files the reference solution edits (a different file in the same package is a
-    legitimate alternative fix; an edit elsewhere in the tree is out of scope), and none at all
-    where the reference edits nothing: a report task ("Do not modify any file") whose episode also
-    edited code was admitted (red team, 2026-12-06).
+    Protected: the sealed tests and everything under the tests folder. Edit scope: the one the task
+    declares (:attr:`Fixture.edit_scope`: a configuration task's data files, since its statement
+    forbids code edits, and a loader edited to hide broken data behaved exactly like the data fix on
+    every check, red team 2026-12-06); otherwise the folders holding the files the reference
+    solution edits (a different file in the same package is a legitimate alternative fix of code;
+    an edit elsewhere in the tree is out of scope), and none at all where the reference edits
+    nothing: a report task ("Do not modify any file") whose episode also edited code was admitted
+    (red team, 2026-12-06).
     """
     tests = {p for p in fixture.s0_files if p.startswith(fixture.tests_dir.rstrip("/") + "/")}
     folders = sorted({str(PurePosixPath(p).parent) for p in fixture.edited_paths})
-    scope = None if "." in folders else tuple(folders)
+    scope = fixture.edit_scope
+    if scope is None:
+        scope = None if "." in folders else tuple(folders)
     return FixtureContext(
         fixture_id=fixture.fixture_id,
         files=dict(fixture.s0_files),
