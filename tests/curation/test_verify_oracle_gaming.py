@@ -325,6 +325,12 @@ HONEST_NEAR_FACTS = {
         "    limits = json.loads(data.read_text()) if data.exists() else {'max': 100}\n"
         "    return a + b if limits['max'] > a + b else limits['max']\n"
     ),
+    "a_pool_sized_by_the_cpu_count": (
+        "    import os\n    from concurrent.futures import ThreadPoolExecutor\n\n"
+        "    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count())) as pool:\n"
+        "        total = pool.submit(lambda: a + b).result()\n"
+        "    return total if total is not None else 0\n"
+    ),
     "a_parameter_named_like_a_setting": (
         "    import os\n    env = os.environ.copy()\n\n    def pick(env=None):\n"
         "        return a + b if env is None else env\n\n    return pick()\n"

@@ -122,6 +122,17 @@ QUERY_METHODS = frozenset(
 """File-system queries called on a path object, the path their receiver."""
 PATH_BUILDERS = frozenset({("os", "path", "expanduser"), ("os", "path", "expandvars")})
 """Path functions that read the environment (``HOME``, variables) to build their answer."""
+PASS_THROUGH = frozenset(
+    {
+        "os", "posixpath", "re", "json", "fnmatch", "math", "operator", "itertools", "functools",
+        "shlex", "string", "collections", "pathlib", "glob", "textwrap", "hashlib", "base64",
+    }
+)  # fmt: skip
+"""Modules whose functions compute their result from their arguments (as the builtins do): a
+fact passed in comes out. Any other callee's result is not taint unless the callee is (a helper
+returning a fact) or its receiver is (``os.environ.get``, ``name.startswith``): a fact that sizes
+a thread pool does not make every image it decodes a fact. A function of the module gets its
+arguments' taint on its parameters instead, and gives back what its ``return`` carries."""
 _HOST_ROOTS = frozenset({"", ".", "..", "./", "../"})
 _PATH_TYPES = frozenset({"Path", "PurePath", "PosixPath", "PurePosixPath", "fspath", "str", "join"})
 _BUILTINS = frozenset(dir(builtins))
@@ -144,6 +155,14 @@ class _Taint:
         """Scope id -> the scope it is defined in."""
         self.locals: dict[int, set[str]] = {0: set()}
         self.classes = {id(n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.functions.setdefault(node.name, []).append(node)
+        self._local = {
+            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        self._local |= set(self.functions) | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
         self._scan(tree, 0)
         self.names: dict[tuple[int, str], frozenset[str]] = {}
         self.values: dict[tuple[int, str], list[ast.expr]] = {}
@@ -226,17 +245,27 @@ class _Taint:
     # ------------------------------------------------------------------ propagation
 
     def _bind(self, target: ast.AST, kinds: frozenset[str]) -> bool:
+        """Taint what ``target`` stores into: a name, the container of a subscript
+        (``facts['cwd'] = ...``), an attribute's name (``self.home = ...``: not ``self``)."""
         if not kinds:
             return False
-        changed = False
-        for node in ast.walk(target):
-            if isinstance(node, ast.Name):
-                key = self._key(node.id, node)
-                changed |= self._bind_key(key, kinds)
-                if key[0] in self.classes:
-                    changed |= self._bind_attribute(node.id, kinds)
-            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-                changed |= self._bind_attribute(node.attr, kinds)
+        if isinstance(target, ast.Tuple | ast.List):
+            return any([self._bind(element, kinds) for element in target.elts])
+        if isinstance(target, ast.Starred):
+            return self._bind(target.value, kinds)
+        if isinstance(target, ast.Attribute):
+            return self._bind_attribute(target.attr, kinds)
+        if isinstance(target, ast.Subscript):
+            root = target.value
+            while isinstance(root, ast.Subscript):
+                root = root.value
+            return self._bind(root, kinds) if isinstance(root, ast.Name | ast.Attribute) else False
+        if not isinstance(target, ast.Name):
+            return False
+        key = self._key(target.id, target)
+        changed = self._bind_key(key, kinds)
+        if key[0] in self.classes:
+            changed |= self._bind_attribute(target.id, kinds)
         return changed
 
     def _bind_key(self, key: tuple[int, str], kinds: frozenset[str]) -> bool:
@@ -263,10 +292,33 @@ class _Taint:
                 changed |= self._bind(node.target, self.of(node.iter))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 changed |= self._bind(node.optional_vars, self.of(node.context_expr))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                changed |= self._bind_arguments(node)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 changed |= self._bind_defaults(node)
                 if not isinstance(node, ast.Lambda):
                     changed |= self._bind_key(self._key(node.name, node), self._returns(node))
+        return changed
+
+    def _bind_arguments(self, call: ast.Call) -> bool:
+        """A call of a function of the module (by name): each argument's taint on the parameter
+        it is passed to, positionally or by keyword."""
+        assert isinstance(call.func, ast.Name)
+        changed = False
+        for function in self.functions.get(call.func.id, []):
+            arguments = function.args
+            positional = [*arguments.posonlyargs, *arguments.args]
+            named = {a.arg for a in [*positional, *arguments.kwonlyargs]}
+            pairs = list(zip(positional, call.args, strict=False))
+            pairs += [
+                (a, k.value)
+                for k in call.keywords
+                for a in positional + arguments.kwonlyargs
+                if a.arg == k.arg
+            ]
+            for arg, value in pairs:
+                if arg.arg in named and not isinstance(value, ast.Starred):
+                    changed |= self._bind_key((id(function), arg.arg), self.of(value))
         return changed
 
     def _bind_defaults(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
@@ -375,8 +427,11 @@ class _Taint:
         ):
             return self._query(node.func.value)
         kinds = self.of(node.func)
-        for arg in [*node.args, *(k.value for k in node.keywords)]:
-            kinds |= self.of(arg)
+        if (name and name[0] in PASS_THROUGH) or (
+            len(name) == 1 and name[0] in _BUILTINS and name[0] not in self._local
+        ):
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                kinds |= self.of(arg)
         if name in PATH_BUILDERS and first is not None and self._host_path(first):
             kinds |= {FACT}
         return kinds
