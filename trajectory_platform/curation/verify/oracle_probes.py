@@ -17,13 +17,14 @@ quarantine):
   standard library's readers of other modules' source text (``inspect.getsource``, ``linecache``).
 - ``oracle_environment_probe``: a read of the run's identity (host name, uid, user, ``uname``) or
   a string naming a sandbox marker (``/.dockerenv``, ``/workspace``, a ``GYM_`` variable, the
-  differential check's reference folder) anywhere;
-  a read of the working directory, an environment variable, ``argv``, the executable or the pid
-  inside a branch condition (directly or through a name bound to it).
+  differential check's reference folder) anywhere; and any decision on a fact of the process's
+  environment, the class rather than a list of reads
+  (:mod:`~trajectory_platform.curation.verify.environment_facts`).
 
-What they cannot see: a name assembled by code the folding does not evaluate (``map(chr, ...)``),
-a probe the condition reaches through a function call or an attribute of an object, behaviour that
-depends on timing. The differential check (``differential.py``) answers part of that by running.
+What they cannot see: a fact reached by a path the taint does not follow (an exception raised by a
+query, ``Path('.').resolve()``, a name read from a data file), behaviour keyed on wall-clock
+timing. The differential check (``gym/differential.py``) answers part of that by running the
+candidate in an ordinary setting instead of the oracle's sandbox.
 """
 
 from __future__ import annotations
