@@ -33,9 +33,11 @@ attributes read as ``C.name`` or ``self.name``) and out of a function through it
 (so a helper, a lambda or a bound alias hides nothing); names are scoped by function, so a
 parameter that shares a name with a tainted variable elsewhere stays clean. Sinks: a condition
 (``if``/``while``/conditional-expression tests, comprehension filters, ``assert``, a comparison,
-a boolean operator, a ``match`` subject), arithmetic other than ``+`` and ``%`` (string building
-and formatting stay honest: ``a + b - 2 * b * min(1, len(os.environ) // 15)`` is a select), and
-a subscript of a literal display by a tainted index (``(a + b, a - b)[flag]``).
+a boolean operator, a ``match`` subject), a file-system query of a fact inside a ``try`` that
+handles what it raises (the exception is the branch), arithmetic on a fact other than ``+``,
+``%`` and ``/`` (string building, formatting and ``Path`` joining stay honest;
+``a + b - 2 * b * min(1, len(os.environ) // 15)`` is a select), and a subscript of a literal
+display by a tainted index (``(a + b, a - b)[flag]``).
 
 Honest code reads settings too; this is a code of the audit of *added* lines of a fix, where a new
 environment switch is not the task, and only a decision counts: a value read into a result
@@ -417,14 +419,11 @@ class _Taint:
         if self._fact_name(name) or self._fact_name(self.name_of(node)) or isatty:
             return frozenset({FACT})
         first = node.args[0] if node.args else None
-        if name in QUERY_FUNCTIONS:
-            keyword = next((k.value for k in node.keywords if k.arg in ("path", "top", "file")), None)
-            return self._query(first if first is not None else keyword)
-        if (
-            isinstance(node.func, ast.Attribute)
-            and node.func.attr in QUERY_METHODS
-            and self.name_of(node.func.value)[:1] not in (("os",), ("glob",), ("shutil",), ("io",))
-        ):
+        if self._is_query(node):
+            if name in QUERY_FUNCTIONS:
+                keyword = next((k.value for k in node.keywords if k.arg in ("path", "top", "file")), None)
+                return self._query(first if first is not None else keyword)
+            assert isinstance(node.func, ast.Attribute)
             return self._query(node.func.value)
         kinds = self.of(node.func)
         if (name and name[0] in PASS_THROUGH) or (
@@ -435,6 +434,16 @@ class _Taint:
         if name in PATH_BUILDERS and first is not None and self._host_path(first):
             kinds |= {FACT}
         return kinds
+
+    def _is_query(self, node: ast.Call) -> bool:
+        """A file-system query (:data:`QUERY_FUNCTIONS`, :data:`QUERY_METHODS` on a path object)."""
+        if self.name_of(node.func) in QUERY_FUNCTIONS:
+            return True
+        return (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr in QUERY_METHODS
+            and self.name_of(node.func.value)[:1] not in (("os",), ("glob",), ("shutil",), ("io",))
+        )
 
     def _query(self, path: ast.AST | None) -> frozenset[str]:
         """A file-system query of ``path``: a fact when the path is one (or none: the working
@@ -474,8 +483,27 @@ class _Taint:
         count = 0
         for node in ast.walk(self.tree):
             for sink in _sinks(node):
-                count += bool(self.of(sink))
+                kinds = self.of(sink)
+                count += FACT in kinds if isinstance(sink, ast.BinOp) else bool(kinds)
+            if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
+                count += sum(1 for call in _calls_in(node.body) if self._is_query(call) and self.of(call))
         return count
+
+
+def _calls_in(body: list[ast.stmt]) -> list[ast.Call]:
+    """The calls a ``try`` body makes itself (not those of functions it defines): a query of a
+    host path there decides, by raising or not, which handler runs (``open('~/.profile')``
+    failing where the home is bare)."""
+    calls: list[ast.Call] = []
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, ast.Call):
+            calls.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return calls
 
 
 def _sinks(node: ast.AST) -> list[ast.AST]:
@@ -488,7 +516,7 @@ def _sinks(node: ast.AST) -> list[ast.AST]:
         return [node]
     if isinstance(node, ast.Match):
         return [node.subject]
-    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.Add | ast.Mod):
+    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.Add | ast.Mod | ast.Div):
         return [node]
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.List | ast.Tuple | ast.Dict):
         return [node.slice]
