@@ -21,10 +21,10 @@ quarantine):
   environment, the class rather than a list of reads
   (:mod:`~trajectory_platform.curation.verify.environment_facts`).
 
-What they cannot see: a fact reached by a path the taint does not follow (an exception raised by a
-query, ``Path('.').resolve()``, a name read from a data file), behaviour keyed on wall-clock
-timing. The differential check (``gym/differential.py``) answers part of that by running the
-candidate in an ordinary setting instead of the oracle's sandbox.
+What they cannot see: a fact reached by a path the taint does not follow (``Path('.').resolve()``,
+an exception raised by something other than a file-system query, a name read from a data file),
+behaviour keyed on wall-clock timing. The differential check (``gym/differential.py``) answers
+part of that by running the candidate in an ordinary setting instead of the oracle's sandbox.
 """
 
 from __future__ import annotations
