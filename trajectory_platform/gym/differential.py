@@ -53,6 +53,7 @@ import textwrap
 from dataclasses import dataclass
 
 from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.isolation import ordinary_profile
 from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import Workspace, derive_schedule_seed
@@ -576,6 +577,9 @@ def run_differential(
 
     The perturbations are drawn from a seed of the fixture's S0 and sealed tests and the candidate's
     files: the same episode gets the same cases on every run; a solution cannot know them in advance.
+    So is the setting the run shows (:func:`~trajectory_platform.gym.isolation.ordinary_profile`):
+    not the oracle's sandbox but an ordinary-looking one, so a solution that is right only where it
+    recognises the oracle's setting disagrees here on the very inputs the oracle passed it on.
     """
     digest = hashlib.sha256(
         json.dumps([fixture.s0_digest, fixture.sealed_tests, candidate], sort_keys=True).encode("utf-8")
@@ -602,6 +606,7 @@ def run_differential(
             final_answer=final_answer,
             timeout_s=timeout_s,
             schedule_seed=derive_schedule_seed(files, "differential"),
+            profile=ordinary_profile(digest),
         )
     outcomes: list[CaseOutcome] = []
     for test_id, group in zip(ids, groups, strict=True):

@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import logging
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -124,6 +126,127 @@ class Isolation:
     drop_uid: int
     max_processes: int
     own_pid_namespace: bool
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Where a sandboxed run appears to happen: an ordinary-looking setting in place of the
+    oracle's, for a run whose result must not depend on recognising the oracle's sandbox (the
+    differential check, ``gym/differential.py``). It changes only what a process *observes*
+    (paths, names, variables, folder contents); every guard of :func:`sandbox` stays: the same
+    namespaces, the same read-only system, the same private ``/tmp``, no network, the same
+    limits except the open-files one, set to the usual 1024 (no safety rests on 256)."""
+
+    workspace: str
+    """Where the workspace is mounted and the working folder (never :data:`WORKSPACE_MOUNT`)."""
+    home: str
+    user: str
+    hostname: str
+    dotfiles: tuple[tuple[str, str], ...]
+    """(name, text) of the files the home holds (``.bashrc``, ``.profile``...)."""
+    tmp_entries: tuple[str, ...]
+    """Folders ``/tmp`` holds (``.X11-unix``, a build folder...): an ordinary ``/tmp`` is not empty."""
+    env: tuple[tuple[str, str], ...]
+    """The whole environment the run starts with (``PATH`` included)."""
+    open_files: int = 1024
+
+    @property
+    def bin_dir(self) -> str:
+        """The folder of the command names (:data:`INTERPRETER_NAMES`), first on its ``PATH``: a
+        user's own ``~/.local/bin``, where :data:`BIN_MOUNT` would name the sandbox."""
+        return f"{self.home}/.local/bin"
+
+
+_SYLLABLES = (
+    "an", "bel", "cor", "da", "el", "fin", "gar", "ha", "is", "jo", "ka", "lin", "mar", "no", "or",
+    "pe", "ra", "sam", "ti", "ul", "ve", "wen", "yu", "zo", "ben", "chr", "dev", "lu", "mi", "ro",
+)  # fmt: skip
+"""Pieces of the user, host and project names: drawn, not picked from a short list, so that no
+list in this file names them all (code that compared with such a list would know the judge)."""
+_HOSTS = ("devbox", "laptop", "ws", "build", "ci-runner", "thinkpad", "mbp", "dev", "box", "node")
+_PROJECT_PARENTS = ("src", "code", "projects", "work", "git", "repos", "dev", "Documents", "")
+_PROJECT_SUFFIXES = ("", "-service", "-api", "-lib", "_tools", "-app", "2", "-main")
+_DOTFILES = (
+    (".bashrc", "# ~/.bashrc: executed by bash for non-login shells.\ncase $- in *i*) ;; *) return;; esac\n"
+     "HISTCONTROL=ignoreboth\nshopt -s histappend\nalias ll='ls -alF'\n"),
+    (".profile", "# ~/.profile: executed by the command interpreter for login shells.\n"
+     'if [ -d "$HOME/.local/bin" ] ; then\n    PATH="$HOME/.local/bin:$PATH"\nfi\n'),
+    (".bash_logout", "# ~/.bash_logout: executed by bash when login shell exits.\n"),
+    (".gitconfig", "[user]\n\tname = Dev\n[init]\n\tdefaultBranch = main\n"),
+    (".bash_history", "git status\nls\npython3 -m pytest -q\n"),
+    (".vimrc", "set number\nsyntax on\n"),
+    (".inputrc", "set completion-ignore-case on\n"),
+)  # fmt: skip
+_TMP_ENTRIES = (".X11-unix", ".ICE-unix", ".font-unix", ".XIM-unix", ".Test-unix")
+_OPTIONAL_ENV = (
+    ("TERM", ("xterm-256color", "screen-256color", "xterm")),
+    ("COLORTERM", ("truecolor",)),
+    ("EDITOR", ("vim", "nano", "code --wait")),
+    ("PAGER", ("less",)),
+    ("LESS", ("-R", "-FRX")),
+    ("SHLVL", ("1", "2")),
+    ("LC_ALL", ("C.UTF-8", "en_US.UTF-8")),
+    ("TZ", ("UTC", "Europe/Berlin", "America/New_York")),
+    ("PYTHONUNBUFFERED", ("1",)),
+    ("VISUAL", ("vim", "nano")),
+    ("HISTSIZE", ("1000", "10000")),
+    ("SSH_TTY", ("/dev/pts/0", "/dev/pts/1")),
+    ("DISPLAY", (":0", ":1")),
+    ("GIT_PAGER", ("less -FRX",)),
+    ("CLICOLOR", ("1",)),
+    ("MANPAGER", ("less",)),
+    ("LSCOLORS", ("Gxfxcxdxbxegedabagacad",)),
+    ("XDG_SESSION_TYPE", ("tty", "x11", "wayland")),
+    ("XDG_SESSION_CLASS", ("user",)),
+    ("WORKON_HOME", ("~/.virtualenvs",)),
+)
+
+
+def ordinary_profile(seed: str) -> Profile:
+    """A :class:`Profile` drawn from ``seed``: a user, a home with dotfiles, a project folder in
+    it, a host name, a ``/tmp`` with entries and an environment of 20 to 30 ordinary variables.
+    Deterministic in ``seed`` (the same episode is judged in the same setting everywhere), and
+    drawn from a family, so no one value of any of these identifies the judge."""
+    rng = random.Random(hashlib.sha256(seed.encode("utf-8")).digest())
+    user = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))
+    home = f"/home/{user}"
+    project = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4))) + rng.choice(
+        _PROJECT_SUFFIXES
+    )
+    parent = rng.choice(_PROJECT_PARENTS)
+    workspace = f"{home}/{parent}/{project}" if parent else f"{home}/{project}"
+    hostname = rng.choice(
+        (f"{rng.choice(_HOSTS)}-{rng.randrange(16**4):04x}", f"{user}-{rng.choice(_HOSTS)}")
+    )
+    skeleton, extras = _DOTFILES[:3], _DOTFILES[3:]  # what Debian's /etc/skel gives every user
+    dotfiles = tuple(sorted([*skeleton, *rng.sample(extras, rng.randint(0, len(extras)))]))
+    tmp = [*rng.sample(_TMP_ENTRIES, rng.randint(1, len(_TMP_ENTRIES)))]
+    tmp += [f"tmp{rng.randrange(16**8):08x}" for _ in range(rng.randint(1, 4))]
+    env = {
+        "HOME": home,
+        "USER": user,
+        "LOGNAME": user,
+        "SHELL": rng.choice(("/bin/bash", "/usr/bin/zsh", "/bin/bash")),
+        "PATH": f"{home}/.local/bin:/usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games",
+        "PWD": workspace,
+        "OLDPWD": home,
+        "LANG": rng.choice(("C.UTF-8", "en_US.UTF-8", "en_GB.UTF-8")),
+        "HOSTNAME": hostname,
+        "MAIL": f"/var/mail/{user}",
+        "TMPDIR": "/tmp",
+        "_": "/usr/bin/python3",
+    }
+    for name, values in rng.sample(_OPTIONAL_ENV, rng.randint(8, 18)):
+        env[name] = rng.choice(values)
+    return Profile(
+        workspace=workspace,
+        home=home,
+        user=user,
+        hostname=hostname,
+        dotfiles=dotfiles,
+        tmp_entries=tuple(sorted(tmp)),
+        env=tuple(sorted(env.items())),
+    )
 
 
 def unsafe_opt_out() -> bool:
@@ -218,7 +341,9 @@ def _namespace_flags() -> list[str]:
     return flags if os.geteuid() == 0 else ["--unshare-user", *flags]
 
 
-def _system_mounts() -> list[str]:
+def _system_mounts(commands: bool = True) -> list[str]:
+    """The read-only system; with ``commands``, the sandbox's own command folder and ``PATH``
+    (a :class:`Profile` brings its own, in its home)."""
     args = ["--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
@@ -230,7 +355,7 @@ def _system_mounts() -> list[str]:
         args += ["--ro-bind-try", entry, entry]
     for path in _installation():
         args += _traversable_parents(path) + ["--ro-bind", path, path]
-    return args + _command_names()
+    return args + (_command_names() if commands else [])
 
 
 def _installation() -> list[str]:
@@ -300,7 +425,14 @@ def _traversable_parents(path: str) -> list[str]:
 
 
 def sandbox(
-    workspace: Path, runner_dir: Path, *, user: int, hand_over: bool = True, mount_at: str | None = None
+    workspace: Path,
+    runner_dir: Path,
+    *,
+    user: int,
+    hand_over: bool = True,
+    mount_at: str | None = None,
+    profile: Profile | None = None,
+    home: Path | None = None,
 ) -> Isolation:
     """The isolation for one run over ``workspace`` with the runner files in ``runner_dir``, run as
     ``user`` (from :func:`sandbox_user`, held while the run lasts).
@@ -328,16 +460,21 @@ def sandbox(
     root = os.geteuid() == 0
     if root and user < 0:
         raise ValueError("a sandbox started as root needs a leased uid: open it inside sandbox_user()")
-    shown_at = mount_at or WORKSPACE_MOUNT
+    if profile is not None and (
+        home is None or mount_at is not None or mount_refusal(profile.workspace) is not None
+    ):
+        raise ValueError("a profile needs a home folder and a workspace path of its own")
+    shown_at = profile.workspace if profile is not None else mount_at or WORKSPACE_MOUNT
     runner_dir.chmod(0o755)
     if hand_over:
         give_to_user(workspace, user)
+    setting = _profile_mounts(profile, home, user) if profile is not None and home is not None else []
     prefix = (
         shutil.which("bwrap") or "bwrap",
         *_namespace_flags(),
         "--die-with-parent",
         "--new-session",
-        *_system_mounts(),
+        *_system_mounts(commands=profile is None),
         "--proc",
         "/proc",
         "--dev",
@@ -351,9 +488,8 @@ def sandbox(
         "--ro-bind",
         str(runner_dir),
         RUNNER_MOUNT,
-        "--bind",
-        str(workspace),
-        WORKSPACE_MOUNT,
+        *(() if profile is not None else ("--bind", str(workspace), WORKSPACE_MOUNT)),
+        *setting,  # the home first: the workspace is a folder of it
         *_second_bind(workspace, shown_at),
         "--chdir",
         shown_at,
@@ -368,6 +504,23 @@ def sandbox(
         max_processes=PROCESS_BUDGET if root else uid_lease.processes_of(os.getuid()) + PROCESS_BUDGET,
         own_pid_namespace=True,
     )
+
+
+def _profile_mounts(profile: Profile, home: Path, user: int) -> list[str]:
+    """The bubblewrap arguments of ``profile``'s setting: its home (dotfiles and the command links,
+    written into the host folder ``home`` and handed to ``user``) bound read-write, as a
+    workspace is, its host name, its ``/tmp`` entries."""
+    (home / ".local" / "bin").mkdir(parents=True, exist_ok=True)
+    for name, text in profile.dotfiles:
+        (home / name).write_text(text, encoding="utf-8")
+    for name in INTERPRETER_NAMES:
+        (home / ".local" / "bin" / name).symlink_to(interpreter())
+    give_to_user(home, user)
+    args = [*_traversable_parents(profile.home), "--bind", str(home), profile.home]
+    args += ["--hostname", profile.hostname]
+    for entry in profile.tmp_entries:
+        args += ["--perms", "1777", "--dir", f"/tmp/{entry}"]
+    return args
 
 
 def give_to_user(path: Path, user: int) -> None:

@@ -76,9 +76,12 @@ class JudgeServer:
     """One sandboxed judge, started on the first run and kept for the next until it is closed or
     retired. Runs go one at a time (the thread that owns it)."""
 
-    def __init__(self, workspace: Path | None = None) -> None:
+    def __init__(self, workspace: Path | None = None, profile: isolation.Profile | None = None) -> None:
         """``workspace``: bind that folder itself (a one-run judge); else an empty folder of the
-        judge's own, into which each run's workspace is moved."""
+        judge's own, into which each run's workspace is moved. ``profile``: the setting the judge
+        shows its runs (:class:`~trajectory_platform.gym.isolation.Profile`; the oracle's when
+        ``None``)."""
+        self._profile = profile
         self._stack = contextlib.ExitStack()
         self._bound = workspace
         self._proc: subprocess.Popen[bytes] | None = None
@@ -133,7 +136,7 @@ class JudgeServer:
         with self._lock:
             if not self._retired:
                 return self._run(workspace_dir, **options)
-        with JudgeServer(workspace_dir) as one_run:
+        with JudgeServer(workspace_dir, self._profile) as one_run:
             return one_run.run(workspace_dir, **options)
 
     def _run(
@@ -209,14 +212,18 @@ class JudgeServer:
             stack.callback(shutil.rmtree, workspace, ignore_errors=True)
         self._folders = (private, workspace)
         user = stack.enter_context(isolation.sandbox_user())
-        view = isolation.sandbox(workspace, private, user=user)
+        profile, home = self._profile, None
+        if profile is not None:
+            home = Path(tempfile.mkdtemp(prefix=owned_prefix("home-"), dir=temp_root()))
+            stack.callback(shutil.rmtree, home, ignore_errors=True)
+        view = isolation.sandbox(workspace, private, user=user, profile=profile, home=home)
         self._user = user
         (private / "_runner.pyc").write_bytes(runner_bytecode())
         spec = [
             f"workspace={view.workspace_path}",
             f"memory_bytes={MEMORY_LIMIT_BYTES}",
             f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
-            f"max_files={isolation.OPEN_FILES}",
+            f"max_files={profile.open_files if profile is not None else isolation.OPEN_FILES}",
             f"max_processes={view.max_processes or ''}",
             f"drop_uid={view.drop_uid}",
             f"own_pid_namespace={int(view.own_pid_namespace)}",
@@ -226,13 +233,17 @@ class JudgeServer:
         (private / "final_answer.txt").write_text("", encoding="utf-8")
         for child in private.iterdir():
             child.chmod(0o644)
-        env = {
-            "PATH": "/usr/bin:/bin",
-            "HOME": "/tmp",
-            "LANG": "C.UTF-8",
-            "TMPDIR": "/tmp",
-            "GYM_FINAL_ANSWER": f"{view.runner_path}/final_answer.txt",
-        }
+        env = (
+            dict(profile.env)
+            if profile is not None
+            else {
+                "PATH": "/usr/bin:/bin",
+                "HOME": "/tmp",
+                "LANG": "C.UTF-8",
+                "TMPDIR": "/tmp",
+            }
+        )
+        env["GYM_FINAL_ANSWER"] = f"{view.runner_path}/final_answer.txt"
         runner = f"{view.runner_path}/_runner.pyc"
         spec_path = f"{view.runner_path}/spec.txt"
         argv = [*view.prefix, isolation.interpreter(), "-I", "-S", "-B", runner, spec_path]
@@ -407,6 +418,7 @@ def run_tests_in(
     schedule_seed: str = "",
     warm: bool = True,
     own_interpreter: bool = False,
+    profile: isolation.Profile | None = None,
 ) -> TestRun:
     """Run tests of ``workspace_dir`` in the sandbox: a judge process, one fresh worker per test.
 
@@ -421,6 +433,8 @@ def run_tests_in(
     unless ``own_interpreter``: then a judge is started for this run alone. Its workers are forks
     of a new interpreter, with a string-hash seed of their own (``-I`` ignores ``PYTHONHASHSEED``,
     so Python draws one): runs meant to show whether an outcome varies must not share one.
+    ``profile`` runs the tests in that setting instead of the oracle's, in a judge of their own
+    (:class:`~trajectory_platform.gym.isolation.Profile`).
     """
     options = {
         "ids": list(ids or []),
@@ -432,10 +446,10 @@ def run_tests_in(
         "schedule_seed": schedule_seed,
         "warm": warm,
     }
-    server = None if own_interpreter else _thread_server(workspace_dir)
+    server = None if own_interpreter or profile is not None else _thread_server(workspace_dir)
     if server is not None:
         return server.run(workspace_dir, **options)
-    with JudgeServer(workspace_dir) as one_run:
+    with JudgeServer(workspace_dir, profile) as one_run:
         return one_run.run(workspace_dir, **options)
 
 

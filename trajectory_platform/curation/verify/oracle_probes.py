@@ -17,13 +17,14 @@ quarantine):
   standard library's readers of other modules' source text (``inspect.getsource``, ``linecache``).
 - ``oracle_environment_probe``: a read of the run's identity (host name, uid, user, ``uname``) or
   a string naming a sandbox marker (``/.dockerenv``, ``/workspace``, a ``GYM_`` variable, the
-  differential check's reference folder) anywhere;
-  a read of the working directory, an environment variable, ``argv``, the executable or the pid
-  inside a branch condition (directly or through a name bound to it).
+  differential check's reference folder) anywhere; and any decision on a fact of the process's
+  environment, the class rather than a list of reads
+  (:mod:`~trajectory_platform.curation.verify.environment_facts`).
 
-What they cannot see: a name assembled by code the folding does not evaluate (``map(chr, ...)``),
-a probe the condition reaches through a function call or an attribute of an object, behaviour that
-depends on timing. The differential check (``differential.py``) answers part of that by running.
+What they cannot see: a fact reached by a path the taint does not follow (``Path('.').resolve()``,
+an exception raised by something other than a file-system query, a name read from a data file),
+behaviour keyed on wall-clock timing. The differential check (``gym/differential.py``) answers
+part of that by running the candidate in an ordinary setting instead of the oracle's sandbox.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from trajectory_platform.curation.verify.environment_facts import environment_decisions
 from trajectory_platform.gym.differential import REFERENCE_ROOT
 
 ORACLE_PROBE_CODES = ("test_source_reference", "workspace_scan", "oracle_environment_probe")
@@ -89,15 +91,6 @@ _SETTING_CALLS = {
     ("os", "getenvb"),
     ("os", "getpid"),
     ("os", "getppid"),
-}
-_SETTING_VALUES = {
-    ("os", "environ"),
-    ("os", "environb"),
-    ("sys", "argv"),
-    ("sys", "orig_argv"),
-    ("sys", "executable"),
-    ("sys", "flags"),
-    ("os", "curdir"),
 }
 _WORKSPACE_ROOTS = {"", ".", "..", "./", "../", "/", "/workspace"}
 
@@ -195,50 +188,6 @@ def _scans(call: ast.Call, resolve: Resolve, fold: Fold) -> bool:
     return _workspace_root(first, resolve, fold)
 
 
-def _setting_reads(node: ast.AST, resolve: Resolve) -> bool:
-    if isinstance(node, ast.Call):
-        return resolve(node.func)[-2:] in _SETTING_CALLS
-    if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-        return resolve(node)[-2:] in _SETTING_VALUES
-    return False
-
-
-def _conditions(tree: ast.AST) -> list[ast.AST]:
-    """Expressions that decide a branch: tests of ``if``/``while``/conditional expressions and
-    comprehension filters, comparisons, boolean operators, ``match`` subjects."""
-    out: list[ast.AST] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If | ast.While | ast.IfExp):
-            out.append(node.test)
-        elif isinstance(node, ast.comprehension):
-            out.extend(node.ifs)
-        elif isinstance(node, ast.Compare | ast.BoolOp):
-            out.append(node)
-        elif isinstance(node, ast.Match):
-            out.append(node.subject)
-    return out
-
-
-def _branches_on_setting(tree: ast.AST, resolve: Resolve) -> int:
-    """Reads of the run's setting inside a branch condition, directly or through a name assigned
-    from one."""
-    tainted: set[str] = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) or node.value is None:
-            continue
-        if any(_setting_reads(n, resolve) for n in ast.walk(node.value)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            tainted |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-    probes: set[int] = set()
-    for condition in _conditions(tree):
-        for n in ast.walk(condition):
-            if _setting_reads(n, resolve) or (
-                isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in tainted
-            ):
-                probes.add(id(n))
-    return len(probes)
-
-
 def count_probes(tree: ast.AST, resolve: Resolve, fold: Fold) -> Counter[str]:
     """Occurrences of each :data:`ORACLE_PROBE_CODES` class in a parsed module; ``resolve`` gives
     a node's dotted name through the module's imports, ``fold`` a string built from constants."""
@@ -256,5 +205,5 @@ def count_probes(tree: ast.AST, resolve: Resolve, fold: Fold) -> Counter[str]:
                 found["workspace_scan"] += 1
             if resolve(node.func)[-2:] in _IDENTITY:
                 found["oracle_environment_probe"] += 1
-    found["oracle_environment_probe"] += _branches_on_setting(tree, resolve)
+    found["oracle_environment_probe"] += environment_decisions(tree, resolve, fold)
     return +found

@@ -1,0 +1,97 @@
+"""The differential check runs in an ordinary-looking setting, not the oracle's sandbox (red team,
+2026-12-06): a solution right only where it recognises the oracle's sandbox agreed with the
+reference there, since both ran in the same one. Here such solutions, hidden from the static scan
+by going straight to ``run_differential``, disagree on the very inputs the oracle passes them on;
+and the ordinary setting keeps every guard of the sandbox."""
+
+from __future__ import annotations
+
+import pytest
+from _verify_factory import FIXED_OPS, fixed_files, make_fixture
+
+from trajectory_platform.curation.verify.differential import judge_outcomes
+from trajectory_platform.gym import isolation
+from trajectory_platform.gym.differential import run_differential
+from trajectory_platform.gym.judge import run_tests_in
+from trajectory_platform.gym.oracle import run_oracle
+from trajectory_platform.gym.sandbox import Workspace
+
+CALC = make_fixture()
+
+SETTING_TELLS = {
+    "working_folder": "os.getcwd() == '/workspace'",
+    "own_location": "__file__.startswith('/workspace/')",
+    "home_folder": "os.path.expanduser('~') == '/tmp'",
+    "environment_size": "len(os.environ) < 15",
+    "empty_tmp": "not os.listdir('/tmp')",
+    "no_dotfiles": "not os.path.exists(os.path.expanduser('~/.bashrc'))",
+    "sandbox_command_folder": "'/sandbox/bin' in os.environ.get('PATH', '')",
+    "open_files_limit": "resource.getrlimit(resource.RLIMIT_NOFILE)[0] == 256",
+    "resolved_working_folder": "str(pathlib.Path('.').resolve()).startswith('/w')",
+}
+
+
+def recognising(tell: str) -> dict[str, str]:
+    """The calc fix, right only where ``tell`` holds."""
+    ops = FIXED_OPS.replace("    return a + b\n", f"    return a + b if {tell} else a - b\n")
+    return {**fixed_files(), "calc/ops.py": "import os, pathlib, resource\n\n\n" + ops}
+
+
+@pytest.mark.parametrize("tell", SETTING_TELLS.values(), ids=SETTING_TELLS.keys())
+def test_a_fix_right_only_in_the_oracle_s_setting_disagrees_in_the_differential_run(tell):
+    files = recognising(tell)
+    assert run_oracle(CALC, files).passed  # the oracle's sandbox: the tell holds
+    codes = [f.code for f in judge_outcomes(run_differential(CALC, files))]
+    assert codes == ["oracle_only_behaviour"]
+
+
+def test_the_honest_fix_agrees_in_the_ordinary_setting():
+    outcomes = run_differential(CALC, fixed_files())
+    assert outcomes and {o.verdict for o in outcomes} == {"agree"}
+
+
+def test_the_setting_is_drawn_from_the_episode_and_varies_between_episodes():
+    assert isolation.ordinary_profile("e1") == isolation.ordinary_profile("e1")
+    drawn = [isolation.ordinary_profile(f"e{n}") for n in range(40)]
+    assert len({p.workspace for p in drawn}) > 10 and len({p.hostname for p in drawn}) > 30
+    assert len({len(p.env) for p in drawn}) > 4
+    for profile in drawn:
+        assert (
+            profile.workspace != isolation.WORKSPACE_MOUNT
+            and isolation.mount_refusal(profile.workspace) is None
+        )
+        assert {".bashrc", ".profile"} <= {name for name, _ in profile.dotfiles} and profile.tmp_entries
+
+
+FACTS = """
+import os, resource, socket
+
+
+def test_facts():
+    try:
+        socket.create_connection(("1.1.1.1", 53), timeout=1)
+        network = "up"
+    except OSError:
+        network = "down"
+    try:
+        open("/etc/passwd").close()
+        host_etc = "visible"
+    except OSError:
+        host_etc = "hidden"
+    facts = [os.getpid() < 50, resource.getrlimit(resource.RLIMIT_FSIZE)[0], os.getuid(), network, host_etc,
+             os.path.isdir("/workspace"), os.getcwd(), sorted(os.listdir("/tmp"))[:1], os.uname().nodename]
+    assert False, repr(facts)
+"""
+
+
+def test_the_ordinary_setting_keeps_every_guard_of_the_sandbox():
+    profile = isolation.ordinary_profile("guards")
+    with Workspace({"tests/test_facts.py": FACTS}) as ws:
+        run = run_tests_in(ws.root, ids=["tests/test_facts.py::test_facts"], profile=profile)
+    message = run.results["tests/test_facts.py::test_facts"]["message"]
+    small_pid, file_limit, uid, network, host_etc, oracle_folder, cwd, tmp, host = eval(
+        message.removeprefix("AssertionError: ")
+    )
+    assert small_pid and file_limit == 16 << 20 and network == "down" and host_etc == "hidden"
+    assert uid != 0 and not oracle_folder and cwd == profile.workspace
+    assert tmp and host == profile.hostname

@@ -1,0 +1,523 @@
+"""Decisions a module makes on a fact of the process's environment: the static half of the
+defence against a solution that behaves correctly only where the verifier runs it.
+
+Why a class and not a list. The verifier's sandbox differs from ordinary use in many observable
+ways: its limits (``RLIMIT_FSIZE``, ``RLIMIT_NPROC``), its PID namespace (``getpgrp()``,
+``getsid``, a short ``/proc`` listing), an empty ``/tmp``, a home without dotfiles, a tiny
+environment, its workspace path (also read as the module's own ``__file__``), a worker that has
+used no CPU yet. A red team (2026-12-06) passed the oracle and the differential check with each of
+these read in a branch, none of which a list of named probes held; every fact added to a list left
+the next one out. So this module asks the question of the class: does an ``if``, a comparison, a
+select or a branch-free arithmetic on the result depend on something the process reads *about
+itself or its host*, rather than on the function's inputs and the task's data?
+
+Sources (:meth:`_Taint.of`):
+
+- the modules that describe the process and its host, whatever member: ``resource``,
+  ``platform``, ``pwd``, ``grp``, ``getpass``, ``gc``, ``psutil``; the process and host readers of
+  ``os`` (:data:`OS_FACTS`: ids, process group and session, working folder, environment, CPU
+  count, load, terminal, umask), of ``sys`` (:data:`SYS_FACTS`: argv, interpreter, flags, path,
+  prefixes, module table, frames, standard streams), CPU-time clocks, thread and process counts,
+  the temp, home and working folders, host names, ``isatty`` of anything;
+- a file-system query (exists, kind, listing, ``stat``, ``open``) of a path that constants alone
+  spell and that names the host rather than the task's files: absolute, ``~``, the working folder
+  (``/proc``, ``/tmp``, ``''.join(map(chr, [...]))``);
+- the module's own location (``__file__``, ``__spec__``, ``__loader__``, ``__path__``,
+  ``__cached__``) as a value: where it was imported from. A file opened or a folder queried
+  *through* that path is the module's data, not a fact (the fixtures' own idiom,
+  ``Path(__file__).with_name('limits.json')``), so a query or read of it carries no taint.
+
+Taint flows, to a fixed point, through every binding form (assignment, augmented and annotated
+assignment, ``:=``, ``for`` and comprehension targets, ``with ... as``, parameter defaults, class
+attributes read as ``C.name`` or ``self.name``) and out of a function through its ``return``
+(so a helper, a lambda or a bound alias hides nothing); names are scoped by function, so a
+parameter that shares a name with a tainted variable elsewhere stays clean. Sinks: a condition
+(``if``/``while``/conditional-expression tests, comprehension filters, ``assert``, a comparison,
+a boolean operator, a ``match`` subject), a file-system query of a fact inside a ``try`` that
+handles what it raises (the exception is the branch), arithmetic on a fact other than ``+``,
+``%`` and ``/`` (string building, formatting and ``Path`` joining stay honest;
+``a + b - 2 * b * min(1, len(os.environ) // 15)`` is a select), and a subscript of a literal
+display by a tainted index (``(a + b, a - b)[flag]``).
+
+Honest code reads settings too; this is a code of the audit of *added* lines of a fix, where a new
+environment switch is not the task, and only a decision counts: a value read into a result
+(``int(os.environ.get('BIAS', '0'))`` added to it) stays honest, as before.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Callable
+
+Resolve = Callable[[ast.AST], tuple[str, ...]]
+Fold = Callable[[ast.AST], "str | int | None"]
+
+FACT = "fact"
+"""Taint of something read about the process or its host."""
+OWN = "own"
+"""Taint of the module's own location (a fact as a value; its data when read through)."""
+_NONE: frozenset[str] = frozenset()
+
+FACT_MODULES = frozenset({"resource", "platform", "pwd", "grp", "getpass", "gc", "psutil"})
+"""Modules every member of which describes the process or its host."""
+OS_FACTS = frozenset(
+    {
+        "environ", "environb", "getenv", "getenvb", "getcwd", "getcwdb", "getpid", "getppid",
+        "getpgrp", "getpgid", "getsid", "getuid", "geteuid", "getgid", "getegid", "getgroups",
+        "getlogin", "getresuid", "getresgid", "uname", "times", "cpu_count", "process_cpu_count",
+        "sched_getaffinity", "getloadavg", "sysconf", "confstr", "statvfs", "get_terminal_size",
+        "isatty", "ttyname", "ctermid", "getpriority", "get_exec_path", "umask",
+    }
+)  # fmt: skip
+SYS_FACTS = frozenset(
+    {
+        "argv", "orig_argv", "executable", "_base_executable", "flags", "path", "prefix",
+        "base_prefix", "exec_prefix", "base_exec_prefix", "modules", "_getframe",
+        "_current_frames", "gettrace", "getprofile", "stdin", "stdout", "stderr", "__stdin__",
+        "__stdout__", "__stderr__", "_xoptions", "warnoptions", "dont_write_bytecode",
+        "getallocatedblocks", "getrefcount",
+    }
+)  # fmt: skip
+"""What ``sys`` says about this run (not the interpreter's version or platform, which the
+sandbox shares with ordinary use: ``if sys.platform == 'win32'`` is honest and tells nothing)."""
+OTHER_FACTS = frozenset(
+    {
+        ("time", "process_time"), ("time", "process_time_ns"), ("time", "thread_time"),
+        ("time", "thread_time_ns"), ("time", "clock_gettime"), ("time", "clock_gettime_ns"),
+        ("threading", "active_count"), ("threading", "enumerate"), ("threading", "get_native_id"),
+        ("multiprocessing", "cpu_count"), ("multiprocessing", "current_process"),
+        ("multiprocessing", "parent_process"), ("multiprocessing", "active_children"),
+        ("shutil", "disk_usage"), ("shutil", "which"), ("shutil", "get_terminal_size"),
+        ("tempfile", "gettempdir"), ("tempfile", "gettempdirb"), ("locale", "getlocale"),
+        ("locale", "getdefaultlocale"), ("locale", "getpreferredencoding"), ("locale", "getencoding"),
+        ("socket", "gethostname"), ("socket", "getfqdn"), ("socket", "if_nameindex"),
+        ("inspect", "stack"), ("inspect", "currentframe"), ("inspect", "getouterframes"),
+        ("inspect", "trace"), ("pathlib", "Path", "home"), ("pathlib", "Path", "cwd"),
+        ("pathlib", "PosixPath", "home"), ("pathlib", "PosixPath", "cwd"),
+    }
+)  # fmt: skip
+OWN_LOCATION = frozenset({"__file__", "__spec__", "__loader__", "__path__", "__cached__"})
+QUERY_FUNCTIONS = frozenset(
+    {
+        ("open",), ("io", "open"), ("os", "listdir"), ("os", "scandir"), ("os", "walk"),
+        ("os", "fwalk"), ("os", "stat"), ("os", "lstat"), ("os", "access"), ("os", "readlink"),
+        ("glob", "glob"), ("glob", "iglob"),
+        *(
+            (module, "path", name)
+            for module in ("os",)
+            for name in (
+                "exists", "lexists", "isdir", "isfile", "islink", "ismount", "getsize",
+                "getmtime", "getatime", "getctime", "samefile",
+            )
+        ),
+    }
+)  # fmt: skip
+"""File-system queries called as functions, the path their first argument."""
+QUERY_METHODS = frozenset(
+    {
+        "exists", "is_dir", "is_file", "is_symlink", "is_mount", "is_socket", "is_fifo",
+        "is_block_device", "is_char_device", "iterdir", "glob", "rglob", "stat", "lstat", "owner",
+        "group", "read_text", "read_bytes", "open", "samefile", "readlink",
+    }
+)  # fmt: skip
+"""File-system queries called on a path object, the path their receiver."""
+PATH_BUILDERS = frozenset({("os", "path", "expanduser"), ("os", "path", "expandvars")})
+"""Path functions that read the environment (``HOME``, variables) to build their answer."""
+PASS_THROUGH = frozenset(
+    {
+        "os", "posixpath", "re", "json", "fnmatch", "math", "operator", "itertools", "functools",
+        "shlex", "string", "collections", "pathlib", "glob", "textwrap", "hashlib", "base64",
+    }
+)  # fmt: skip
+"""Modules whose functions compute their result from their arguments (as the builtins do): a
+fact passed in comes out. Any other callee's result is not taint unless the callee is (a helper
+returning a fact) or its receiver is (``os.environ.get``, ``name.startswith``): a fact that sizes
+a thread pool does not make every image it decodes a fact. A function of the module gets its
+arguments' taint on its parameters instead, and gives back what its ``return`` carries."""
+_HOST_ROOTS = frozenset({"", ".", "..", "./", "../"})
+_PATH_TYPES = frozenset({"Path", "PurePath", "PosixPath", "PurePosixPath", "fspath", "str", "join"})
+_BUILTINS = frozenset(dir(builtins))
+_SCOPES = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+
+
+def environment_decisions(tree: ast.AST, resolve: Resolve, fold: Fold) -> int:
+    """Sinks (module docstring) whose value depends on a fact of the process's environment."""
+    return _Taint(tree, resolve, fold).decisions()
+
+
+class _Taint:
+    """The module's taint, per scoped name and per attribute name, computed to a fixed point."""
+
+    def __init__(self, tree: ast.AST, resolve: Resolve, fold: Fold) -> None:
+        self.tree, self.resolve, self.fold = tree, resolve, fold
+        self.scope_of: dict[int, int] = {}
+        """Node id -> id of the scope it runs in (0: the module)."""
+        self.parent: dict[int, int] = {}
+        """Scope id -> the scope it is defined in."""
+        self.locals: dict[int, set[str]] = {0: set()}
+        self.classes = {id(n) for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.functions.setdefault(node.name, []).append(node)
+        self._local = {
+            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        self._local |= set(self.functions) | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self._scan(tree, 0)
+        self.names: dict[tuple[int, str], frozenset[str]] = {}
+        self.values: dict[tuple[int, str], list[ast.expr]] = {}
+        """What each name is assigned (a path spelled in one statement and queried in the next)."""
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, ast.Name):
+                        self.values.setdefault(self._key(target.id, target), []).append(node.value)
+        self.attributes: dict[str, frozenset[str]] = {}
+        for _ in range(8):
+            if not self._propagate():
+                break
+
+    # ------------------------------------------------------------------ scopes
+
+    def _scan(self, node: ast.AST, scope: int) -> None:
+        for child in ast.iter_child_nodes(node):
+            self.scope_of[id(child)] = scope
+            if isinstance(child, _SCOPES):
+                inner = id(child)
+                self.parent[inner] = scope
+                self.locals[inner] = self._bound_in(child)
+                self._scan_scope(child, scope, inner)
+            else:
+                self._scan(child, scope)
+
+    def _scan_scope(self, node: _SCOPES, outer: int, inner: int) -> None:
+        """Decorators, defaults and bases run in the outer scope; the body in the inner one."""
+        outside: list[ast.AST] = list(getattr(node, "decorator_list", []))
+        if isinstance(node, ast.ClassDef):
+            outside += [*node.bases, *(k.value for k in node.keywords)]
+        else:
+            outside += [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+        ids = {id(n) for n in outside}
+        for child in ast.iter_child_nodes(node):
+            where = outer if id(child) in ids else inner
+            self.scope_of[id(child)] = where
+            if isinstance(child, _SCOPES):
+                self.parent[id(child)] = where
+                self.locals[id(child)] = self._bound_in(child)
+                self._scan_scope(child, where, id(child))
+            else:
+                self._scan(child, where)
+
+    @staticmethod
+    def _bound_in(node: _SCOPES) -> set[str]:
+        bound: set[str] = set()
+        if not isinstance(node, ast.ClassDef):
+            arguments = node.args
+            every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+            bound |= {a.arg for a in every}
+        body = [node.body] if isinstance(node, ast.Lambda) else node.body
+        stack: list[ast.AST] = list(body) if isinstance(body, list) else [body]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                bound.add(sub.id)
+            if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound.add(sub.name)
+                continue
+            if not isinstance(sub, ast.Lambda):
+                stack.extend(ast.iter_child_nodes(sub))
+        return bound
+
+    def _key(self, name: str, node: ast.AST) -> tuple[int, str]:
+        """Where ``name`` read or bound at ``node`` lives: the nearest enclosing function scope
+        that binds it (class bodies are skipped by the functions inside them, as Python does),
+        else the module."""
+        scope = self.scope_of.get(id(node), 0)
+        first = True
+        while scope != 0:
+            if name in self.locals.get(scope, set()) and (first or scope not in self.classes):
+                return scope, name
+            first = False
+            scope = self.parent.get(scope, 0)
+        return 0, name
+
+    # ------------------------------------------------------------------ propagation
+
+    def _bind(self, target: ast.AST, kinds: frozenset[str]) -> bool:
+        """Taint what ``target`` stores into: a name, the container of a subscript
+        (``facts['cwd'] = ...``), an attribute's name (``self.home = ...``: not ``self``)."""
+        if not kinds:
+            return False
+        if isinstance(target, ast.Tuple | ast.List):
+            return any([self._bind(element, kinds) for element in target.elts])
+        if isinstance(target, ast.Starred):
+            return self._bind(target.value, kinds)
+        if isinstance(target, ast.Attribute):
+            return self._bind_attribute(target.attr, kinds)
+        if isinstance(target, ast.Subscript):
+            root = target.value
+            while isinstance(root, ast.Subscript):
+                root = root.value
+            return self._bind(root, kinds) if isinstance(root, ast.Name | ast.Attribute) else False
+        if not isinstance(target, ast.Name):
+            return False
+        key = self._key(target.id, target)
+        changed = self._bind_key(key, kinds)
+        if key[0] in self.classes:
+            changed |= self._bind_attribute(target.id, kinds)
+        return changed
+
+    def _bind_key(self, key: tuple[int, str], kinds: frozenset[str]) -> bool:
+        if not kinds or kinds <= self.names.get(key, _NONE):
+            return False
+        self.names[key] = self.names.get(key, _NONE) | kinds
+        return True
+
+    def _bind_attribute(self, name: str, kinds: frozenset[str]) -> bool:
+        if kinds <= self.attributes.get(name, _NONE):
+            return False
+        self.attributes[name] = self.attributes.get(name, _NONE) | kinds
+        return True
+
+    def _propagate(self) -> bool:
+        changed = False
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Assign):
+                kinds = self.of(node.value)
+                changed |= any([self._bind(t, kinds) for t in node.targets])
+            elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr) and node.value is not None:
+                changed |= self._bind(node.target, self.of(node.value))
+            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+                changed |= self._bind(node.target, self.of(node.iter))
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                changed |= self._bind(node.optional_vars, self.of(node.context_expr))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                changed |= self._bind_arguments(node)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                changed |= self._bind_defaults(node)
+                if not isinstance(node, ast.Lambda):
+                    changed |= self._bind_key(self._key(node.name, node), self._returns(node))
+        return changed
+
+    def _bind_arguments(self, call: ast.Call) -> bool:
+        """A call of a function of the module (by name): each argument's taint on the parameter
+        it is passed to, positionally or by keyword."""
+        assert isinstance(call.func, ast.Name)
+        changed = False
+        for function in self.functions.get(call.func.id, []):
+            arguments = function.args
+            positional = [*arguments.posonlyargs, *arguments.args]
+            named = {a.arg for a in [*positional, *arguments.kwonlyargs]}
+            pairs = list(zip(positional, call.args, strict=False))
+            pairs += [
+                (a, k.value)
+                for k in call.keywords
+                for a in positional + arguments.kwonlyargs
+                if a.arg == k.arg
+            ]
+            for arg, value in pairs:
+                if arg.arg in named and not isinstance(value, ast.Starred):
+                    changed |= self._bind_key((id(function), arg.arg), self.of(value))
+        return changed
+
+    def _bind_defaults(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> bool:
+        arguments = node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        pairs = list(
+            zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults, strict=True)
+        )
+        pairs += [
+            (a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None
+        ]
+        changed = False
+        for arg, default in pairs:
+            changed |= self._bind_key((id(node), arg.arg), self.of(default))
+        return changed
+
+    def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+        kinds = _NONE
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Return | ast.Yield | ast.YieldFrom) and sub.value is not None:
+                kinds |= self.of(sub.value)
+        return kinds
+
+    # ------------------------------------------------------------------ one expression
+
+    def name_of(self, node: ast.AST) -> tuple[str, ...]:
+        """``resolve`` that also reads ``getattr(x, 'name')``, ``vars(x)['name']``,
+        ``x.__dict__['name']``, ``__import__('os')`` and ``importlib.import_module('os')`` with a
+        constant name."""
+        if isinstance(node, ast.Attribute):
+            base = self.name_of(node.value)
+            return (*base, node.attr) if base else ()
+        if isinstance(node, ast.Subscript):  # vars(sys)['modules'], sys.__dict__['modules']
+            owner = node.value
+            key = self.fold(node.slice)
+            if isinstance(owner, ast.Call) and self.resolve(owner.func) == ("vars",) and owner.args:
+                base = self.name_of(owner.args[0])
+            elif isinstance(owner, ast.Attribute) and owner.attr == "__dict__":
+                base = self.name_of(owner.value)
+            else:
+                return ()
+            return (*base, key) if isinstance(key, str) and base else ()
+        if isinstance(node, ast.Call) and node.args:
+            function = self.resolve(node.func)
+            if function[-1:] == ("getattr",) and len(node.args) >= 2:
+                attribute, base = self.fold(node.args[1]), self.name_of(node.args[0])
+                return (*base, *attribute.split(".")) if isinstance(attribute, str) and base else ()
+            module = self.fold(node.args[0])
+            if function[-1:] == ("__import__",) and isinstance(module, str):
+                return tuple(module.split("."))[:1]
+            if function[-1:] == ("import_module",) and isinstance(module, str):
+                return tuple(module.split("."))
+            return ()
+        return self.resolve(node)
+
+    @staticmethod
+    def _fact_name(name: tuple[str, ...]) -> bool:
+        if len(name) < 2:
+            return False
+        return (
+            name[0] in FACT_MODULES
+            or (name[0] == "os" and name[1] in OS_FACTS)
+            or (name[0] == "sys" and name[1] in SYS_FACTS)
+            or name[:2] in OTHER_FACTS
+            or name[:3] in OTHER_FACTS
+        )
+
+    def of(self, node: ast.AST | None) -> frozenset[str]:
+        """The taint of an expression: :data:`FACT`, :data:`OWN`, both or neither."""
+        if node is None:
+            return _NONE
+        if isinstance(node, ast.Name):
+            if node.id in OWN_LOCATION:
+                return frozenset({OWN})
+            kinds = self.names.get(self._key(node.id, node), _NONE)
+            return kinds | ({FACT} if self._fact_name(self.name_of(node)) else _NONE)
+        if isinstance(node, ast.Attribute):
+            if self._fact_name(self.name_of(node)):
+                return frozenset({FACT})
+            return self.of(node.value) | self.attributes.get(node.attr, _NONE)
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        if isinstance(node, ast.Subscript) and self._fact_name(self.name_of(node)):
+            return frozenset({FACT})
+        if isinstance(node, ast.Lambda):
+            return self.of(node.body)
+        kinds = _NONE
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr | ast.comprehension | ast.keyword | ast.arguments):
+                kinds |= self.of(child)
+        return kinds
+
+    def _call(self, node: ast.Call) -> frozenset[str]:
+        name = self.name_of(node.func)
+        isatty = isinstance(node.func, ast.Attribute) and node.func.attr == "isatty"
+        if self._fact_name(name) or self._fact_name(self.name_of(node)) or isatty:
+            return frozenset({FACT})
+        first = node.args[0] if node.args else None
+        if self._is_query(node):
+            if name in QUERY_FUNCTIONS:
+                keyword = next((k.value for k in node.keywords if k.arg in ("path", "top", "file")), None)
+                return self._query(first if first is not None else keyword)
+            assert isinstance(node.func, ast.Attribute)
+            return self._query(node.func.value)
+        kinds = self.of(node.func)
+        if (name and name[0] in PASS_THROUGH) or (
+            len(name) == 1 and name[0] in _BUILTINS and name[0] not in self._local
+        ):
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                kinds |= self.of(arg)
+        if name in PATH_BUILDERS and first is not None and self._host_path(first):
+            kinds |= {FACT}
+        return kinds
+
+    def _is_query(self, node: ast.Call) -> bool:
+        """A file-system query (:data:`QUERY_FUNCTIONS`, :data:`QUERY_METHODS` on a path object)."""
+        if self.name_of(node.func) in QUERY_FUNCTIONS:
+            return True
+        return (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr in QUERY_METHODS
+            and self.name_of(node.func.value)[:1] not in (("os",), ("glob",), ("shutil",), ("io",))
+        )
+
+    def _query(self, path: ast.AST | None) -> frozenset[str]:
+        """A file-system query of ``path``: a fact when the path is one (or none: the working
+        folder) or names the host; the module's own data when it comes from its location."""
+        if path is None:
+            return frozenset({FACT})
+        kinds = self.of(path)
+        if FACT in kinds or (OWN not in kinds and self._host_path(path)):
+            return frozenset({FACT})
+        return _NONE
+
+    def _host_path(self, path: ast.AST, depth: int = 0) -> bool:
+        """Whether constants alone spell ``path`` and it names the host rather than the task's
+        files: absolute, under ``~``, a variable, the working folder, or built by code the
+        folding does not evaluate (``''.join(map(chr, [...]))``); through the names it was
+        assigned to."""
+        if depth > 8:
+            return False
+        if isinstance(path, ast.Name) and (values := self.values.get(self._key(path.id, path))):
+            return all(self._host_path(value, depth + 1) for value in values)
+        function = self.name_of(path.func) if isinstance(path, ast.Call) else ()
+        if isinstance(path, ast.Call) and path.args and function[-1:] and function[-1] in _PATH_TYPES:
+            return self._host_path(path.args[0], depth + 1)
+        if isinstance(path, ast.BinOp) and isinstance(path.op, ast.Div):
+            return self._host_path(path.left, depth + 1)
+        value = self.fold(path)
+        if isinstance(value, str):
+            return value.startswith(("/", "~", "$")) or value in _HOST_ROOTS
+        loads = [n for n in ast.walk(path) if isinstance(n, ast.Name)]
+        constants = [n for n in ast.walk(path) if isinstance(n, ast.Constant)]
+        builtin = all(n.id in _BUILTINS and self._key(n.id, n) not in self.names for n in loads)
+        return bool(constants) and builtin
+
+    # ------------------------------------------------------------------ sinks
+
+    def decisions(self) -> int:
+        count = 0
+        for node in ast.walk(self.tree):
+            for sink in _sinks(node):
+                kinds = self.of(sink)
+                count += FACT in kinds if isinstance(sink, ast.BinOp) else bool(kinds)
+            if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
+                count += sum(1 for call in _calls_in(node.body) if self._is_query(call) and self.of(call))
+        return count
+
+
+def _calls_in(body: list[ast.stmt]) -> list[ast.Call]:
+    """The calls a ``try`` body makes itself (not those of functions it defines): a query of a
+    host path there decides, by raising or not, which handler runs (``open('~/.profile')``
+    failing where the home is bare)."""
+    calls: list[ast.Call] = []
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, ast.Call):
+            calls.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return calls
+
+
+def _sinks(node: ast.AST) -> list[ast.AST]:
+    """The expressions of ``node`` whose value decides what the code does (module docstring)."""
+    if isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
+        return [node.test]
+    if isinstance(node, ast.comprehension):
+        return list(node.ifs)
+    if isinstance(node, ast.Compare | ast.BoolOp):
+        return [node]
+    if isinstance(node, ast.Match):
+        return [node.subject]
+    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.Add | ast.Mod | ast.Div):
+        return [node]
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.List | ast.Tuple | ast.Dict):
+        return [node.slice]
+    return []
