@@ -138,6 +138,11 @@ class IngestResult:
     markup_kept_as_text: Counter[str] = field(default_factory=Counter)
     """Blocks of inline markup (a tool call, a ``<think>``) left as text because they could not be
     read, by reason (``adapters/inline_markup.py``; each episode counts its own in ``extra_json``)."""
+    read_with_other_records: dict[str, Counter[str]] = field(default_factory=dict)
+    """Lines read as part of a record of another file, by their file, then that file: a batch
+    request read with its answer, a Cline task's companion files read with its history. They are no
+    records of their own (``records_in`` counts the record they belong to), and the summary names
+    them so that a file that yields no record of its own says why."""
     lone_surrogates_replaced: int = 0
     """Lone UTF-16 surrogates replaced by U+FFFD in the normalized episodes' text
     (``unicode_text.py``; each episode counts its own in ``extra_json``)."""
@@ -165,6 +170,10 @@ class IngestResult:
             "files": self.files_read,
             "bytes": self.bytes_read,
             "skipped_files": dict(sorted(self.files_skipped.items())),
+            "read_with_other_records": {
+                self.shown(name): {self.shown(k): v for k, v in sorted(read.items())}
+                for name, read in sorted(self.read_with_other_records.items())
+            },
             "lone_surrogates_replaced": self.lone_surrogates_replaced,
             "markup_kept_as_text": dict(sorted(self.markup_kept_as_text.items())),
             "counts_by_format": {self.shown(k): v for k, v in sorted(self.counts_by_format.items())},
@@ -351,6 +360,7 @@ def _read(
         raise ValueError(f"unknown format {fmt!r}; choose auto or one of {', '.join(FORMAT_NAMES)}")
     files, skipped = _expand(paths)
     result.files_skipped = dict(sorted(skipped.items()))
+    run_files = frozenset(path.resolve() for path, _ in files)
     formats: Counter[str] = Counter()
     maps = TaskMaps()
 
@@ -389,6 +399,7 @@ def _read(
                     )
                 )
                 continue
+            source.run_files = run_files  # a companion read with a record only when this run reads it
             task_map = _task_map(path, root, relative_to, maps, partition_date, result)
             _ingest_file(source, fmt, partition_date, max_field_chars, result, counted, task_map)
             result.files_read += 1
@@ -476,6 +487,10 @@ def _ingest_file(
         result.rejects.append(_unrecognized(src, file_date))
         return
     for record in _records(adapter, src):
+        if record.read_with is not None:  # part of another file's record, counted under it
+            read = result.read_with_other_records.setdefault(src.display, Counter())
+            read[record.read_with] += 1
+            continue
         result.records_in += 1
         try:
             if record.error is not None:

@@ -72,6 +72,10 @@ class RawRecord:
     value: Any = None
     error: RecordError | None = None
     excerpt: str | None = None
+    read_with: str | None = None
+    """Where the record that holds this one lies (a batch request's answer, a Cline task's history:
+    its file): this one is part of that record, no record of its own, and ingest counts it under
+    that file (``IngestResult.read_with_other_records``) so it is never lost without a word."""
 
 
 def first_record(sample: Any) -> Any:
@@ -185,6 +189,19 @@ class SourceFile:
         # What records name as their ``source_file``: relative to the trace-source root when the
         # caller gives one, so the same logs yield the same bytes wherever the workdir lives.
         self.display = display if display is not None else str(path)
+        self.run_files: frozenset[Path] | None = None
+        """The files (resolved) the ingest run reading this one reads, set by ingest; ``None`` when
+        an adapter is handed the file alone, which reads every file beside it as read too."""
+
+    def in_run(self, companion: Path) -> bool:
+        """Is ``companion`` (a file beside this one) read by the same run? A record is read with a
+        companion's only then; otherwise it stands alone, so each run accounts for every record."""
+        return self.run_files is None or companion.resolve() in self.run_files
+
+    def companion_display(self, name: str) -> str:
+        """How a file beside this one is named where this one's name is shown."""
+        folder = self.display.rpartition("/")[0]
+        return f"{folder}/{name}" if folder else name
 
     @classmethod
     def read(cls, path: Path, display: str | None = None) -> SourceFile:
