@@ -34,8 +34,9 @@ import ast
 import re
 from typing import Any, Final
 
-from trajectory_platform.traces.adapters.base import RecordError
+from trajectory_platform.traces.adapters.base import RecordError, object_field, optional_str
 from trajectory_platform.traces.drops import named
+from trajectory_platform.traces.record import Event
 
 LANGCHAIN_ROLES = {
     "human": "user",
@@ -140,6 +141,20 @@ def _langchain(message: dict[str, Any]) -> dict[str, Any]:
         out["tool_calls"] = [*(message.get("tool_calls") or []), *invalid]
     out.pop("invalid_tool_calls", None)
     return {**out, "role": role}
+
+
+def take_langchain_call_facts(event: Event, fields: dict[str, Any], where: str) -> None:
+    """What a LangChain AI message keeps of its call, on its event: the finish reason under
+    ``response_metadata`` (``finish_reason``, Anthropic's ``stop_reason``) and the token counts under
+    ``usage_metadata``. Every reader of LangChain messages asks here (the tracing payloads, LangGraph,
+    and the OpenAI reader a message in role-dict or ``type`` spelling reaches), so none drops them."""
+    metadata = object_field(fields, "response_metadata")
+    finish = metadata.get("finish_reason", metadata.get("stop_reason"))
+    event.finish_reason = optional_str(finish, f"{where}.response_metadata") or event.finish_reason
+    usage = object_field(fields, "usage_metadata")
+    for name, key in (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens")):
+        if usage.get(key) is not None:
+            setattr(event, name, usage[key])
 
 
 def _letta(message: dict[str, Any]) -> dict[str, Any]:

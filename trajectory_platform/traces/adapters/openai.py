@@ -41,7 +41,13 @@ from trajectory_platform.traces.adapters.content_parts import (
     pieces_of,
     reasoning_text,
 )
-from trajectory_platform.traces.adapters.message_roles import FOLDED, role_message, role_messages, spoken_role
+from trajectory_platform.traces.adapters.message_roles import (
+    FOLDED,
+    role_message,
+    role_messages,
+    spoken_role,
+    take_langchain_call_facts,
+)
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -164,6 +170,7 @@ def events_of_message(message: Any, where: str) -> list[Event]:
         weight = fields.get("weight")
         if weight is not None:
             event.weight = float(expect(weight, int | float, f"{where}.weight"))
+        take_langchain_call_facts(event, fields, where)
     elif role in ("tool", "function"):
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
