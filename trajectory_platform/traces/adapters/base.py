@@ -759,6 +759,10 @@ class Adapter:
     markup_tools: frozenset[str] = frozenset()
     """Tool names the format itself fixes (Cline's), whose XML elements in an assistant's text are
     calls as a declared tool's are (``inline_markup.py``)."""
+    reads_conversation_alone: bool = False
+    """A chat format whose record is a conversation without the answer a logged call carries beside
+    it (``openai``, ``anthropic``): such a record met in its file (a ``--format`` forced, or a line
+    after the one detection judged) is ``chat-log``'s (``adapters.record_reader``)."""
     bare_list_key: str | None = None
     """Chat formats whose whole file may be one bare list (a message list, an item list, a contents
     list): such a file, when :meth:`is_bare_list` says so, is one record ``{bare_list_key: list}``."""

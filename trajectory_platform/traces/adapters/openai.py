@@ -501,6 +501,7 @@ class OpenAIAdapter(Adapter):
 
     name = "openai"
     task_id_source = CHAT_TASK_ID_SOURCE
+    reads_conversation_alone = True
 
     bare_list_key = "messages"
 
