@@ -196,7 +196,7 @@ def _letta_approvals(message: dict[str, Any]) -> dict[str, Any]:
     return; an approved call gives none (its run's own result follows)."""
     approvals = message.get("approvals")
     legacy = not isinstance(approvals, list)
-    decisions = [message] if legacy else approvals
+    decisions: list[Any] = approvals if isinstance(approvals, list) else [message]
     parts = []
     for decision in decisions:
         if not isinstance(decision, dict):
