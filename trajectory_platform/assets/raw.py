@@ -118,6 +118,7 @@ def _episode_metadata(episodes: pa.Table, summary: dict) -> dict:
         "bytes": summary["bytes"],
         "counts_by_format": MetadataValue.json(summary["counts_by_format"]),
         "skipped_files": MetadataValue.json(summary["skipped_files"]),
+        "read_with_other_records": MetadataValue.json(summary["read_with_other_records"]),
         "lone_surrogates_replaced": summary["lone_surrogates_replaced"],
         "markup_kept_as_text": MetadataValue.json(summary["markup_kept_as_text"]),
         "preview": MetadataValue.md(_episode_preview(episodes)),

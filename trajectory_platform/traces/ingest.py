@@ -29,7 +29,7 @@ from pathlib import Path
 import pyarrow as pa
 from tqdm import tqdm
 
-from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format
+from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format, record_reader
 from trajectory_platform.traces.adapters.base import (
     COMPRESSED_SUFFIX,
     DETECT_PROBE_LINES,
@@ -138,6 +138,11 @@ class IngestResult:
     markup_kept_as_text: Counter[str] = field(default_factory=Counter)
     """Blocks of inline markup (a tool call, a ``<think>``) left as text because they could not be
     read, by reason (``adapters/inline_markup.py``; each episode counts its own in ``extra_json``)."""
+    read_with_other_records: dict[str, Counter[str]] = field(default_factory=dict)
+    """Lines read as part of a record of another file, by their file, then that file: a batch
+    request read with its answer, a Cline task's companion files read with its history. They are no
+    records of their own (``records_in`` counts the record they belong to), and the summary names
+    them so that a file that yields no record of its own says why."""
     lone_surrogates_replaced: int = 0
     """Lone UTF-16 surrogates replaced by U+FFFD in the normalized episodes' text
     (``unicode_text.py``; each episode counts its own in ``extra_json``)."""
@@ -165,6 +170,10 @@ class IngestResult:
             "files": self.files_read,
             "bytes": self.bytes_read,
             "skipped_files": dict(sorted(self.files_skipped.items())),
+            "read_with_other_records": {
+                self.shown(name): {self.shown(k): v for k, v in sorted(read.items())}
+                for name, read in sorted(self.read_with_other_records.items())
+            },
             "lone_surrogates_replaced": self.lone_surrogates_replaced,
             "markup_kept_as_text": dict(sorted(self.markup_kept_as_text.items())),
             "counts_by_format": {self.shown(k): v for k, v in sorted(self.counts_by_format.items())},
@@ -351,6 +360,7 @@ def _read(
         raise ValueError(f"unknown format {fmt!r}; choose auto or one of {', '.join(FORMAT_NAMES)}")
     files, skipped = _expand(paths)
     result.files_skipped = dict(sorted(skipped.items()))
+    run_files = frozenset(path.resolve() for path, _ in files)
     formats: Counter[str] = Counter()
     maps = TaskMaps()
 
@@ -389,6 +399,7 @@ def _read(
                     )
                 )
                 continue
+            source.run_files = run_files  # a companion read with a record only when this run reads it
             task_map = _task_map(path, root, relative_to, maps, partition_date, result)
             _ingest_file(source, fmt, partition_date, max_field_chars, result, counted, task_map)
             result.files_read += 1
@@ -476,24 +487,29 @@ def _ingest_file(
         result.rejects.append(_unrecognized(src, file_date))
         return
     for record in _records(adapter, src):
+        if record.read_with is not None:  # part of another file's record, counted under it
+            read = result.read_with_other_records.setdefault(src.display, Counter())
+            read[record.read_with] += 1
+            continue
         result.records_in += 1
+        reader = record_reader(adapter, record)
         try:
             if record.error is not None:
                 raise record.error
-            episodes = adapter.parse_all(record, src)
+            episodes = reader.parse_all(record, src)
         except RecordError as error:
-            result.rejects.append(_reject(src, adapter, record, error, file_date))
+            result.rejects.append(_reject(src, reader, record, error, file_date))
             continue
         except STRUCTURE_ERRORS as exc:
-            result.rejects.append(_reject(src, adapter, record, _structure_error(exc), file_date))
+            result.rejects.append(_reject(src, reader, record, _structure_error(exc), file_date))
             continue
         result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
         for episode in episodes:
             # a conversation split off a run is located by its own path (``trace_id=t/2``)
             located = record if len(episodes) == 1 else RawRecord(episode.source_line, episode.source_path)
             try:
-                native = adapter.name == "native"  # the platform's own record: read back as written
-                markup = MarkupTally() if native else lift_inline_markup(episode, adapter.markup_tools)
+                native = reader.name == "native"  # the platform's own record: read back as written
+                markup = MarkupTally() if native else lift_inline_markup(episode, reader.markup_tools)
                 replaced = scrub_episode(episode)
                 if episode.task.fixture_id is None and task_map is not None:
                     episode.task.fixture_id = task_map.task_for(src.path)
@@ -501,10 +517,10 @@ def _ingest_file(
                 if not native:
                     episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)
             except RecordError as error:
-                result.rejects.append(_reject(src, adapter, located, error, file_date))
+                result.rejects.append(_reject(src, reader, located, error, file_date))
                 continue
             except STRUCTURE_ERRORS as exc:
-                result.rejects.append(_reject(src, adapter, located, _structure_error(exc), file_date))
+                result.rejects.append(_reject(src, reader, located, _structure_error(exc), file_date))
                 continue
             if date is not None or episode.partition_date is None:
                 episode.partition_date = date or file_date or partition_date_for(src.path, episode)

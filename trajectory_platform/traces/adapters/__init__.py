@@ -19,6 +19,7 @@ from trajectory_platform.traces.adapters.base import (
     DETECT_PROBE_LINES,
     STRUCTURE_ERRORS,
     Adapter,
+    RawRecord,
     SourceFile,
 )
 from trajectory_platform.traces.adapters.batch import BatchAdapter
@@ -43,7 +44,7 @@ from trajectory_platform.traces.adapters.mini_swe_agent import MiniSweAgentAdapt
 from trajectory_platform.traces.adapters.mistral_conversations import MistralConversationsAdapter
 from trajectory_platform.traces.adapters.mlflow import MLflowAdapter
 from trajectory_platform.traces.adapters.native import NativeAdapter
-from trajectory_platform.traces.adapters.openai import OpenAIAdapter
+from trajectory_platform.traces.adapters.openai import OpenAIAdapter, carries_answer
 from trajectory_platform.traces.adapters.openai_agents import OpenAIAgentsAdapter
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.adapters.openhands import OpenHandsAdapter
@@ -119,6 +120,27 @@ def detect_format(src: SourceFile) -> Adapter | None:
     return None
 
 
+LOGGED_CALL_READER = "chat-log"
+
+
+def record_reader(adapter: Adapter, record: RawRecord) -> Adapter:
+    """The adapter that reads ``record``, framed by ``adapter``: that one, except a logged call (a
+    conversation under ``messages`` with its answer beside it: ``openai.carries_answer``) reached by
+    a reader of a conversation alone (``Adapter.reads_conversation_alone``: ``--format openai`` or
+    ``anthropic`` forced, or a line after the one that decided its file's format). Such a record is
+    read as detection reads it, by ``chat-log``: its answer the last turn, not left in
+    ``extra_json`` off the conversation."""
+    value = record.value
+    if (
+        adapter.reads_conversation_alone
+        and isinstance(value, dict)
+        and isinstance(value.get("messages"), list)
+        and carries_answer(value)
+    ):
+        return ADAPTERS[LOGGED_CALL_READER]
+    return adapter
+
+
 def _claims(adapter: Adapter, sample: Any, path: Path) -> bool:
     """Whether ``adapter`` claims the sample. A sniff that raises on a shape it did not expect (an
     object where it reads a type string) does not claim it: one odd file must not stop the run, and
@@ -129,4 +151,4 @@ def _claims(adapter: Adapter, sample: Any, path: Path) -> bool:
         return False
 
 
-__all__ = ["ADAPTERS", "FORMAT_NAMES", "Adapter", "SourceFile", "detect_format"]
+__all__ = ["ADAPTERS", "FORMAT_NAMES", "Adapter", "SourceFile", "detect_format", "record_reader"]

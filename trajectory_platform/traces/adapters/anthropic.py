@@ -176,6 +176,7 @@ class AnthropicAdapter(Adapter):
 
     name = "anthropic"
     task_id_source = CHAT_TASK_ID_SOURCE
+    reads_conversation_alone = True
     SAMPLING = ("temperature", "top_p", "top_k", "max_tokens")
     CONSUMED = ("id", "system", "messages", "tools", "model", *SAMPLING)
     bare_list_key = "messages"

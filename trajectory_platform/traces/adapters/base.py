@@ -72,6 +72,10 @@ class RawRecord:
     value: Any = None
     error: RecordError | None = None
     excerpt: str | None = None
+    read_with: str | None = None
+    """Where the record that holds this one lies (a batch request's answer, a Cline task's history:
+    its file): this one is part of that record, no record of its own, and ingest counts it under
+    that file (``IngestResult.read_with_other_records``) so it is never lost without a word."""
 
 
 def first_record(sample: Any) -> Any:
@@ -185,6 +189,19 @@ class SourceFile:
         # What records name as their ``source_file``: relative to the trace-source root when the
         # caller gives one, so the same logs yield the same bytes wherever the workdir lives.
         self.display = display if display is not None else str(path)
+        self.run_files: frozenset[Path] | None = None
+        """The files (resolved) the ingest run reading this one reads, set by ingest; ``None`` when
+        an adapter is handed the file alone, which reads every file beside it as read too."""
+
+    def in_run(self, companion: Path) -> bool:
+        """Is ``companion`` (a file beside this one) read by the same run? A record is read with a
+        companion's only then; otherwise it stands alone, so each run accounts for every record."""
+        return self.run_files is None or companion.resolve() in self.run_files
+
+    def companion_display(self, name: str) -> str:
+        """How a file beside this one is named where this one's name is shown."""
+        folder = self.display.rpartition("/")[0]
+        return f"{folder}/{name}" if folder else name
 
     @classmethod
     def read(cls, path: Path, display: str | None = None) -> SourceFile:
@@ -742,6 +759,10 @@ class Adapter:
     markup_tools: frozenset[str] = frozenset()
     """Tool names the format itself fixes (Cline's), whose XML elements in an assistant's text are
     calls as a declared tool's are (``inline_markup.py``)."""
+    reads_conversation_alone: bool = False
+    """A chat format whose record is a conversation without the answer a logged call carries beside
+    it (``openai``, ``anthropic``): such a record met in its file (a ``--format`` forced, or a line
+    after the one detection judged) is ``chat-log``'s (``adapters.record_reader``)."""
     bare_list_key: str | None = None
     """Chat formats whose whole file may be one bare list (a message list, an item list, a contents
     list): such a file, when :meth:`is_bare_list` says so, is one record ``{bare_list_key: list}``."""

@@ -12,7 +12,11 @@ side): an answer whose request is on exactly one line beside it (in any file of 
 included) is read with it as the logged call it was, by ``chat-log``'s reader (the request's
 messages the conversation, the answer its response, the provider's dialect told from the request),
 located at the answer's line; the request line is then no record of its own (one call, one
-episode). An answer whose request is not there is read alone
+episode), and ingest counts it as read with the answer's file (``RawRecord.read_with``). That holds
+only while the same run reads the answer's file: a request whose answer lies in a file the run does
+not read is read as an unanswered request, as it would be alone, and says where its answer is
+(``extra_json.batch.answer_not_ingested``), so each run accounts for every line it was given. An
+answer whose request is not there is read alone
 (:mod:`~trajectory_platform.traces.adapters.lone_answer`) and says what is missing, naming the id. A
 request nobody answered beside it is read as ``chat-log`` reads a logged request. A failed,
 expired or cancelled request is a ``failed model call`` reject naming the id and the error's type
@@ -86,11 +90,12 @@ class FolderIndex:
 
     requests: dict[str, list[tuple[str, dict[str, Any]]]] = field(default_factory=dict)
     """Each id's request lines: where (file and line) and the line."""
-    results: dict[str, int] = field(default_factory=dict)
+    results: dict[str, list[tuple[str, int | None]]] = field(default_factory=dict)
+    """Each id's answer lines: the file's name and the line."""
 
     def paired(self, ident: str) -> bool:
         """Is ``ident`` on exactly one request line and exactly one answer line?"""
-        return len(self.requests.get(ident, ())) == 1 and self.results.get(ident) == 1
+        return len(self.requests.get(ident, ())) == 1 and len(self.results.get(ident, ())) == 1
 
 
 def _folder_signature(folder: Path) -> tuple[tuple[str, int, int], ...]:
@@ -120,13 +125,14 @@ def _folder_index(folder: Path, signature: tuple[tuple[str, int, int], ...]) -> 
     index = FolderIndex()
     for name, _, _ in signature:
         try:
-            _index_file(index, folder / name, file_name_text(name))
+            _index_file(index, folder / name, name)
         except OSError:
             continue
     return index
 
 
-def _index_file(index: FolderIndex, path: Path, shown: str) -> None:
+def _index_file(index: FolderIndex, path: Path, name: str) -> None:
+    shown = file_name_text(name)
     for number, line in enumerate(r for r in frame_json(SourceFile.read(path, shown)) if r.error is None):
         role = batch_role(line.value)
         if role is None and number == 0:
@@ -138,7 +144,7 @@ def _index_file(index: FolderIndex, path: Path, shown: str) -> None:
             at = shown + (f" line {line.line}" if line.line is not None else "")
             index.requests.setdefault(ident, []).append((at, line.value))
         else:
-            index.results[ident] = index.results.get(ident, 0) + 1
+            index.results.setdefault(ident, []).append((name, line.line))
 
 
 def index_of(src: SourceFile) -> FolderIndex:
@@ -159,7 +165,8 @@ class BatchAdapter(Adapter):
         return batch_role(record) is not None
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        """Each answer a record, with its request when that is paired; a paired request no record."""
+        """Each answer a record, with its request when that is paired; a paired request no record
+        while the run reads its answer's file (it is read with it), else a record of its own."""
         index = index_of(src)
         for record in frame_json(src):
             role = None if record.error is not None else batch_role(record.value)
@@ -169,6 +176,10 @@ class BatchAdapter(Adapter):
                 at, request = index.requests[role[1]][0]
                 paired = {LINE: record.value, REQUEST: request, REQUEST_AT: at}
                 yield RawRecord(record.line, record.json_path, value=paired)
+            elif src.in_run(src.path.parent / (answer := index.results[role[1]][0][0])):
+                yield RawRecord(record.line, record.json_path, read_with=src.companion_display(answer))
+            else:
+                yield record
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
@@ -177,8 +188,8 @@ class BatchAdapter(Adapter):
         if role is None:
             raise RecordError("wrong type", "not a batch request or result line")
         kind, ident = role
-        if kind == "request":  # nobody answered it beside: a logged request, as chat-log reads one
-            return _CHAT_LOG.parse(record, src)
+        if kind == "request":  # no answer read with it: a logged request, as chat-log reads one
+            return _unanswered(record, src, ident)
         answer, answer_at = _answer_of(line, ident)
         request = value.get(REQUEST)
         if request is None:
@@ -211,6 +222,20 @@ class BatchAdapter(Adapter):
         where = {"id": ident, "request": f"{request_at}, {request_key}", "answer": answer_at}
         episode.extra_json = canonical_json({"dialect": dialect, BATCH: where})
         return episode
+
+
+def _unanswered(record: RawRecord, src: SourceFile, ident: str) -> Episode:
+    """A request read alone, as ``chat-log`` reads a logged request; one whose answer lies in a
+    file of the folder this run does not read says where (the run was given the request alone)."""
+    episode = _CHAT_LOG.parse(record, src)
+    index = index_of(src)
+    if index.paired(ident):
+        name, line = index.results[ident][0]
+        where = file_name_text(name) + (f" line {line}" if line is not None else "")
+        extra = json.loads(episode.extra_json or "{}")
+        extra[BATCH] = {"id": ident, "answer_not_ingested": where}
+        episode.extra_json = canonical_json(extra)
+    return episode
 
 
 def _id_key(line: dict[str, Any]) -> str:

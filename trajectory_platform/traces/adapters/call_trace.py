@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from trajectory_platform.traces.adapters.base import RecordError, delivered_input, event_key
+from trajectory_platform.traces.adapters.openai import choices_taken
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 CONVERSATION = "run_conversation"
@@ -36,10 +37,12 @@ ANSWERS_NOT_KEPT = "answers_not_kept"
 @dataclass
 class ModelCall:
     """One model call of a trace: the messages it saw and its answer (``None`` when it failed
-    before answering)."""
+    before answering); ``choice`` which of several answers (``n`` > 1) that is, and of how many
+    (``openai.choice_taken``), said in the episode's ``extra_json.choices_taken``."""
 
     seen: list[Event]
     answer: Event | None
+    choice: tuple[int, int] | None = None
 
 
 @dataclass
@@ -150,6 +153,9 @@ def run_episodes(
         not_kept = [i for i, answer in answers if answer is not None and event_key(answer) not in kept]
         if not_kept:
             _add_extra(episode, {ANSWERS_NOT_KEPT: not_kept})
+        taken = choices_taken([(i, calls[i].choice) for i in group])
+        if taken:
+            _add_extra(episode, taken)
         read.append(Conversation(episode, group, chosen, main))
     if len(groups) > 1:
         for number, (group, conversation) in enumerate(zip(groups, read, strict=True), start=1):

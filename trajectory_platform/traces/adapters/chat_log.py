@@ -71,7 +71,12 @@ from trajectory_platform.traces.adapters.chat_envelope import (
 )
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.json_text import parsed_json_text
-from trajectory_platform.traces.adapters.openai import UNREAD_STREAM, OpenAIAdapter, taken_choice
+from trajectory_platform.traces.adapters.openai import (
+    UNREAD_STREAM,
+    OpenAIAdapter,
+    choice_taken,
+    choices_taken,
+)
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -119,22 +124,6 @@ DIALECTS: tuple[Adapter, ...] = (
 )
 """The providers a conversation may be written for, most specific first: each reads the unwrapped
 call as it reads its own records."""
-
-
-CHOICES_TAKEN = "choices_taken"
-
-
-def _choices_taken(calls: list[tuple[int, Envelope]]) -> dict[str, Any]:
-    """Which choice each call that answered with several (``n`` > 1) continued with, said in the
-    episode's extra fields: ``{"choices_taken": [{"call", "index", "of"}]}`` (the call's number in
-    the run, the taken choice's position, how many there were); empty when every call had one."""
-    taken = []
-    for number, found in calls:
-        choices = (found.response or {}).get("choices")
-        if isinstance(choices, list) and len(choices) > 1:
-            position = taken_choice(found.response or {}, "response")[0]
-            taken.append({"call": number, "index": position, "of": len(choices)})
-    return {CHOICES_TAKEN: taken} if taken else {}
 
 
 PREFILL_DIALECTS = ("anthropic", "bedrock")
@@ -206,7 +195,8 @@ class ChatLogAdapter(Adapter):
         episode.episode_id = adapter_episode_id(self.name, value.get("id"), value)
         read_chat_outcome(value, episode)
         episode.task.fixture_id = _task_id(value, found)
-        self._settings(found, episode, dialect, {**value, **_choices_taken([(0, found)])})
+        taken = choices_taken([(0, choice_taken(found.response))])
+        self._settings(found, episode, dialect, {**value, **taken})
         return episode
 
     def _run(self, record: RawRecord, src: SourceFile) -> list[Episode]:
@@ -227,7 +217,8 @@ class ChatLogAdapter(Adapter):
             episode, dialect = self._call(record, src, found)
             answered = episode.delivered_inputs[0].response_event_index if episode.delivered_inputs else None
             seen = episode.events if answered is None else episode.events[:answered]
-            calls.append(ModelCall(seen, None if answered is None else episode.events[answered]))
+            answer = None if answered is None else episode.events[answered]
+            calls.append(ModelCall(seen, answer, choice_taken(found.response)))
             read.append((found, episode, dialect))
             tasks.append(_task_id(value, found))
         if not read:
@@ -253,7 +244,6 @@ class ChatLogAdapter(Adapter):
                 {
                     "calls": len(conversation.calls),
                     **without,
-                    **_choices_taken([(number, read[number][0]) for number in conversation.calls]),
                     **episode.extra(),
                 },
             )

@@ -18,7 +18,11 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
 )
 from trajectory_platform.traces.adapters.content_parts import pieces_of
-from trajectory_platform.traces.adapters.message_roles import CLASS_NAMES, LANGCHAIN_ROLES
+from trajectory_platform.traces.adapters.message_roles import (
+    CLASS_NAMES,
+    LANGCHAIN_ROLES,
+    take_langchain_call_facts,
+)
 from trajectory_platform.traces.adapters.openai import ROLE_KINDS, event_of_message, taken_choice
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Event, ToolCall
@@ -52,12 +56,7 @@ def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
         reasoning = [t for t in (*read["reasoning"], extra.get("reasoning_content")) if isinstance(t, str)]
         event.reasoning = "\n".join(reasoning) or None
         event.tool_calls = _calls(fields, read["call"], where)
-        metadata = object_field(fields, "response_metadata")
-        event.finish_reason = optional_str(
-            metadata.get("finish_reason", metadata.get("stop_reason")), f"{where}.response_metadata"
-        )
-        usage = object_field(fields, "usage_metadata")
-        event.input_tokens, event.output_tokens = usage.get("input_tokens"), usage.get("output_tokens")
+        take_langchain_call_facts(event, fields, where)
     elif KINDS[kind] == "tool":
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name"), f"{where}.name")

@@ -13,7 +13,10 @@ a user event after it (the model saw it).
 
 The two companion files are read with the history, not as records of their own: the model is the
 last ``model_usage`` entry of ``task_metadata.json``, the final answer the last
-``completion_result`` of ``ui_messages.json``. A companion that cannot be read is named in
+``completion_result`` of ``ui_messages.json``. Ingest counts such a file as read with the history
+(``RawRecord.read_with``) while the same run reads the history; a companion given without its
+history is a ``companion not ingested`` reject naming the file it belongs with, never a file that
+yields nothing. A companion that cannot be read is named in
 ``extra_json.companions_unreadable``; the history alone still makes the episode. The task id is the
 folder's name (Cline names it by its start time); the format records no fixture: a
 ``task_ids.json`` names it.
@@ -31,6 +34,7 @@ from trajectory_platform.traces.adapters.anthropic import events_of_message
 from trajectory_platform.traces.adapters.base import (
     Adapter,
     RawRecord,
+    RecordError,
     SourceFile,
     expect,
     name_tool_results,
@@ -42,6 +46,8 @@ HISTORY = "api_conversation_history.json"
 METADATA = "task_metadata.json"
 UI_MESSAGES = "ui_messages.json"
 COMPANIONS = (METADATA, UI_MESSAGES)
+NOT_INGESTED = "companion not ingested"
+"""The reject of a companion file given to a run that does not read its history."""
 CLINE_TOOLS = frozenset(
     {
         # Cline
@@ -130,8 +136,14 @@ class ClineAdapter(Adapter):
         return path.name in COMPANIONS and (path.parent / HISTORY).is_file()
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        """The history is one record; a companion none (it is read with its history)."""
+        """The history is one record; a companion none while the run reads its history (it is read
+        with it), else one reject saying so."""
         if src.path.name != HISTORY:
+            if src.in_run(src.path.parent / HISTORY):
+                yield RawRecord(None, "$", read_with=src.companion_display(HISTORY))
+            else:
+                detail = f"{src.path.name} is read with the {HISTORY} beside it, which this run does not read"
+                yield RawRecord(None, "$", error=RecordError(NOT_INGESTED, detail), excerpt=src.fingerprint())
             return
         document, error = src.document
         if error is not None:

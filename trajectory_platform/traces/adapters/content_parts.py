@@ -55,6 +55,9 @@ REASONING_WORDS = ("reason", "think")
 REASONING_TEXT_KEYS = ("thinking", "reasoning", "text", "content", "summary")
 REDACTED = "[redacted thinking]"
 ERROR_STATUSES = frozenset({"error", "failed", "failure"})
+REFUSED = "refused"
+"""A result's status where the call was refused before it ran (a person denied its approval): the
+tool event's status as it is."""
 
 Piece = tuple[str, Any]
 """One part read: ``("text", str)``, ``("reasoning", str)``, ``("call", ToolCall)`` or
@@ -131,7 +134,11 @@ def result_of(body: dict[str, Any], where: str) -> Event:
             _first(body, CALL_ID_KEYS) or body.get("id") or origin.get("id"), f"{where}.id"
         ),
         tool_name=optional_str(_first(body, NAME_KEYS) or _first(origin, NAME_KEYS), f"{where}.name"),
-        status="error" if failed or (isinstance(status, str) and status in ERROR_STATUSES) else "ok",
+        status="error"
+        if failed or (isinstance(status, str) and status in ERROR_STATUSES)
+        else REFUSED
+        if status == REFUSED
+        else "ok",
     )
 
 

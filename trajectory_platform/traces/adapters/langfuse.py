@@ -43,7 +43,7 @@ from trajectory_platform.traces.adapters.call_trace import (
     run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
-from trajectory_platform.traces.adapters.openai import tool_specs_of
+from trajectory_platform.traces.adapters.openai import choice_taken, tool_specs_of
 from trajectory_platform.traces.record import Episode
 
 OBSERVATION_TYPES = frozenset(
@@ -80,7 +80,8 @@ def _call(observation: dict[str, Any], where: str) -> ModelCall:
         usage = object_field(observation, "usageDetails") or object_field(observation, "usage")
         answer.input_tokens = answer.input_tokens or usage.get("input", usage.get("promptTokens"))
         answer.output_tokens = answer.output_tokens or usage.get("output", usage.get("completionTokens"))
-    return ModelCall(messages_seen(observation.get("input"), f"{where}.input"), answer)
+    seen = messages_seen(observation.get("input"), f"{where}.input")
+    return ModelCall(seen, answer, choice_taken(observation.get("output")))
 
 
 class LangfuseAdapter(Adapter):

@@ -44,7 +44,7 @@ from trajectory_platform.traces.adapters.call_trace import (
     run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
-from trajectory_platform.traces.adapters.openai import tool_specs_of
+from trajectory_platform.traces.adapters.openai import choice_taken, tool_specs_of
 from trajectory_platform.traces.record import Episode, Event
 
 TASK_ID_SOURCE = "the root run's `extra.metadata.task_id` (or `environment_id`, `instance_id`)"
@@ -111,7 +111,10 @@ class LangSmithAdapter(Adapter):
             key=lambda r: (str(r.get("start_time") or ""), str(r.get("dotted_order") or "")),
         )
         llm_runs = [(i, run) for i, run in enumerate(runs) if run.get("run_type") == "llm"]
-        calls = [ModelCall(_inputs(run, f"runs[{i}]"), _answer(run, f"runs[{i}]")) for i, run in llm_runs]
+        calls = [
+            ModelCall(_inputs(run, at := f"runs[{i}]"), _answer(run, at), choice_taken(run.get("outputs")))
+            for i, run in llm_runs
+        ]
         for (i, run), call in zip(llm_runs, calls, strict=True):
             if call.answer is not None:
                 call.answer.timestamp = optional_str(run.get("end_time"), f"runs[{i}].end_time")

@@ -26,7 +26,7 @@ from trajectory_platform.traces.adapters.base import (
 from trajectory_platform.traces.adapters.chat_envelope import Envelope, answer_facts, unwrapped
 from trajectory_platform.traces.adapters.chat_log import DIALECTS
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
-from trajectory_platform.traces.adapters.openai import is_chat_answer, taken_choice
+from trajectory_platform.traces.adapters.openai import choice_taken, choices_taken, is_chat_answer
 from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
 from trajectory_platform.traces.record import Episode, canonical_json
 
@@ -70,11 +70,7 @@ def answer_episode(
         answer.output_tokens = answer.output_tokens if answer.output_tokens is not None else tokens_out
     episode.lineage.model = episode.lineage.model or optional_str(response.get("model"), "model")
     kept = json.loads(episode.extra_json) if episode.extra_json else {}
-    choices = response.get("choices")
-    if isinstance(choices, list) and len(choices) > 1:  # n > 1: the one an agent goes on from, of how many
-        kept["choices_taken"] = [
-            {"call": 0, "index": taken_choice(response, "response")[0], "of": len(choices)}
-        ]
+    kept.update(choices_taken([(0, choice_taken(response))]))  # n > 1: the one an agent goes on from
     episode.extra_json = canonical_json({**kept, "dialect": reader.name, REQUEST_MISSING: missing})
     return episode
 

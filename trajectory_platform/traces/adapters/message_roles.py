@@ -13,7 +13,15 @@ is recognised by its shape, never by a file name or a vendor field:
   (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {...}}``) is its
   ``kwargs``, its class named by the last ``id``;
 - **Letta**: ``message_type`` names the message (``user_message``, ``assistant_message``,
-  ``reasoning_message``, ``tool_call_message``, ``tool_return_message``, ...);
+  ``reasoning_message``, ``tool_call_message``, ``tool_return_message``, ...). A tool that needs a
+  person's approval (Letta's human-in-the-loop) is called in an ``approval_request_message``: the
+  model's turn, its call awaiting approval. The ``approval_response_message`` that answers it is the
+  person's decision on each call (``approvals``: ``{"type": "approval", "tool_call_id", "approve",
+  "reason"}``, or a client-side tool's ``{"type": "tool", "tool_call_id", "tool_return", "status"}``;
+  before that list, one ``approve`` / ``reason`` naming the request by ``approval_request_id``): a
+  refusal is the call's result, ``refused``, its reason what the model was told; a client tool's
+  return is the call's result; an approval is no turn of its own (the call runs, and the
+  ``tool_return_message`` after it is its result), so a response that only approves is folded away;
 - **private or PascalCase fields**: Haystack's older dataclass fields (``_role``, ``_content``), a
   .NET serializer's (Semantic Kernel's ``{"Role": {"Label": "user"}, "Items": [{"$type": ...}]}``:
   its ``Content`` only repeats the first text item, so ``Items`` is read, the calls and results
@@ -34,8 +42,10 @@ import ast
 import re
 from typing import Any, Final
 
-from trajectory_platform.traces.adapters.base import RecordError
+from trajectory_platform.traces.adapters.base import RecordError, object_field, optional_str
+from trajectory_platform.traces.adapters.content_parts import REFUSED
 from trajectory_platform.traces.drops import named
+from trajectory_platform.traces.record import Event
 
 LANGCHAIN_ROLES = {
     "human": "user",
@@ -64,6 +74,8 @@ LETTA_ROLES = {
     "hidden_reasoning_message": "assistant",
     "tool_call_message": "assistant",
     "tool_return_message": "tool",
+    "approval_request_message": "assistant",
+    "approval_response_message": "tool",
 }
 """Letta's ``message_type`` as an OpenAI role."""
 THINKING_ROLES = frozenset({"thinking", "reasoning"})
@@ -82,6 +94,11 @@ FOLDED: Final = object()
 its own: a null message in a log is still a reject, never taken for one folded away)."""
 REASONING_ONLY = "_reasoning_only"
 """Marks a message read as reasoning alone, to be folded into the assistant turn that follows it."""
+APPROVALS = "_approvals"
+"""Marks a Letta approval response, read as the results it gives (:func:`_letta_approvals`)."""
+APPROVAL_OF = "_approval_of"
+"""Marks a Letta approval response of the older spelling (one decision naming its request by the
+request message's id): :func:`role_messages` finds the call it decides on."""
 
 
 def _snake(key: str) -> str:
@@ -142,19 +159,70 @@ def _langchain(message: dict[str, Any]) -> dict[str, Any]:
     return {**out, "role": role}
 
 
+def take_langchain_call_facts(event: Event, fields: dict[str, Any], where: str) -> None:
+    """What a LangChain AI message keeps of its call, on its event: the finish reason under
+    ``response_metadata`` (``finish_reason``, Anthropic's ``stop_reason``) and the token counts under
+    ``usage_metadata``. Every reader of LangChain messages asks here (the tracing payloads, LangGraph,
+    and the OpenAI reader a message in role-dict or ``type`` spelling reaches), so none drops them."""
+    metadata = object_field(fields, "response_metadata")
+    finish = metadata.get("finish_reason", metadata.get("stop_reason"))
+    event.finish_reason = optional_str(finish, f"{where}.response_metadata") or event.finish_reason
+    usage = object_field(fields, "usage_metadata")
+    for name, key in (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens")):
+        if usage.get(key) is not None:
+            setattr(event, name, usage[key])
+
+
 def _letta(message: dict[str, Any]) -> dict[str, Any]:
     kind = message["message_type"]
     out = {k: v for k, v in message.items() if k != "message_type"}
-    if kind == "tool_call_message":
+    if kind in ("tool_call_message", "approval_request_message"):
         calls = message.get("tool_calls") or [message.get("tool_call")]
         out.pop("tool_call", None)
         return {**out, "role": "assistant", "tool_calls": calls}
+    if kind == "approval_response_message":
+        return _letta_approvals(out)
     if kind == "tool_return_message":
         return {**out, "role": "tool", "content": message.get("tool_return", message.get("content"))}
     if kind in ("reasoning_message", "hidden_reasoning_message"):
         thought = message.get("reasoning") or message.get("hidden_reasoning") or "[redacted thinking]"
         return {**out, "role": "assistant", "reasoning": thought, REASONING_ONLY: True}
     return {**out, "role": LETTA_ROLES[kind]}
+
+
+def _letta_approvals(message: dict[str, Any]) -> dict[str, Any]:
+    """A Letta approval response as a tool message whose parts are the results it gives: each
+    refused call's (status :data:`REFUSED`, the reason its content) and each client-side tool's
+    return; an approved call gives none (its run's own result follows)."""
+    approvals = message.get("approvals")
+    legacy = not isinstance(approvals, list)
+    decisions: list[Any] = approvals if isinstance(approvals, list) else [message]
+    parts = []
+    for decision in decisions:
+        if not isinstance(decision, dict):
+            parts.append(decision)  # not a decision: the part reader names it
+        elif decision.get("type") == "tool" or "tool_return" in decision:
+            parts.append(
+                {
+                    "type": "tool_result",
+                    "tool_call_id": decision.get("tool_call_id"),
+                    "content": decision.get("tool_return"),
+                    "status": decision.get("status"),
+                }
+            )
+        elif decision.get("approve") is False:
+            call_id = None if legacy else decision.get("tool_call_id")
+            parts.append(
+                {
+                    "type": "tool_result",
+                    "tool_call_id": call_id,
+                    "content": decision.get("reason"),
+                    "status": REFUSED,
+                }
+            )
+    kept = {k: v for k, v in message.items() if k not in ("approvals", "approve", "reason", "content")}
+    marker = {APPROVAL_OF: message.get("approval_request_id")} if legacy else {}
+    return {**kept, **marker, APPROVALS: True, "role": "tool", "content": parts}
 
 
 def _smolagents_calls(message: dict[str, Any], where: str) -> list[Any]:
@@ -237,6 +305,31 @@ def role_message(message: Any, where: str) -> Any:
     return message
 
 
+def _decided(read: list[Any], index: int, raw: list[Any]) -> Any:
+    """A Letta approval response in its list: folded away when it gives no result (every call
+    approved); a decision of the older spelling given the call id of the request it names (by the
+    request message's id), else of the nearest approval request before it."""
+    message = {k: v for k, v in read[index].items() if k != APPROVALS}
+    if not message["content"]:
+        return FOLDED
+    if APPROVAL_OF not in message:
+        return message
+    requests = [
+        j
+        for j in range(index - 1, -1, -1)
+        if isinstance(raw[j], dict) and raw[j].get("message_type") == "approval_request_message"
+    ]
+    named_request = next((j for j in requests if raw[j].get("id") == message[APPROVAL_OF]), None)
+    request = named_request if named_request is not None else next(iter(requests), None)
+    calls = read[request].get("tool_calls") if request is not None else None
+    call = calls[0] if isinstance(calls, list) and calls and isinstance(calls[0], dict) else {}
+    call_id = call.get("tool_call_id", call.get("id"))
+    parts = [
+        {**part, "tool_call_id": call_id} if isinstance(part, dict) else part for part in message["content"]
+    ]
+    return {k: v for k, v in {**message, "content": parts}.items() if k != APPROVAL_OF}
+
+
 def role_messages(messages: list[Any], where: str) -> list[Any]:
     """Each message read by :func:`role_message`, a reasoning-only message folded into the assistant
     turn after it and a smolagents ``tool-call`` into the one before it (:data:`FOLDED` left in
@@ -244,6 +337,9 @@ def role_messages(messages: list[Any], where: str) -> list[Any]:
     read = [role_message(m, f"{where}[{i}]") for i, m in enumerate(messages)]
     for index, message in enumerate(read):
         if not isinstance(message, dict):
+            continue
+        if message.get(APPROVALS):
+            read[index] = _decided(read, index, messages)
             continue
         role = message.get("role")
         if role == SMOLAGENTS_RESULT_ROLE:

@@ -44,7 +44,7 @@ from trajectory_platform.traces.adapters.call_trace import (
     run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import event_of, messages_seen, reply_of
-from trajectory_platform.traces.adapters.openai import tool_specs_of
+from trajectory_platform.traces.adapters.openai import choice_taken, tool_specs_of
 from trajectory_platform.traces.record import Episode
 
 MODEL_CALLS = ("CHAT_MODEL", "LLM")
@@ -81,6 +81,7 @@ def _failed(span: dict[str, Any]) -> bool:
 
 def _call(span: dict[str, Any], attrs: dict[str, Any], where: str) -> ModelCall:
     messages = attrs.get("mlflow.chat.messages")
+    choice = None
     if isinstance(messages, list) and messages and isinstance(messages[-1], dict):
         last = messages[-1].get("role") == "assistant"
         seen = messages_seen(messages[:-1] if last else messages, f"{where}.mlflow.chat.messages")
@@ -88,13 +89,14 @@ def _call(span: dict[str, Any], attrs: dict[str, Any], where: str) -> ModelCall:
     else:
         seen = messages_seen(attrs.get("mlflow.spanInputs"), f"{where}.mlflow.spanInputs")
         answer = reply_of(attrs.get("mlflow.spanOutputs"), f"{where}.mlflow.spanOutputs")
+        choice = choice_taken(attrs.get("mlflow.spanOutputs"))
     if answer is not None:
         usage = object_field(attrs, "mlflow.chat.tokenUsage")
         answer.input_tokens = answer.input_tokens or usage.get("input_tokens")
         answer.output_tokens = answer.output_tokens or usage.get("output_tokens")
         end = int(span.get("end_time_unix_nano") or span.get("end_time") or 0)
         answer.timestamp = dt.datetime.fromtimestamp(end / 1e9, tz=dt.UTC).isoformat() if end else None
-    return ModelCall(seen, answer)
+    return ModelCall(seen, answer, choice)
 
 
 class MLflowAdapter(Adapter):

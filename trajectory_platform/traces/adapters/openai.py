@@ -41,7 +41,13 @@ from trajectory_platform.traces.adapters.content_parts import (
     pieces_of,
     reasoning_text,
 )
-from trajectory_platform.traces.adapters.message_roles import FOLDED, role_message, role_messages, spoken_role
+from trajectory_platform.traces.adapters.message_roles import (
+    FOLDED,
+    role_message,
+    role_messages,
+    spoken_role,
+    take_langchain_call_facts,
+)
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -164,6 +170,7 @@ def events_of_message(message: Any, where: str) -> list[Event]:
         weight = fields.get("weight")
         if weight is not None:
             event.weight = float(expect(weight, int | float, f"{where}.weight"))
+        take_langchain_call_facts(event, fields, where)
     elif role in ("tool", "function"):
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
@@ -412,6 +419,33 @@ def taken_choice(response: dict[str, Any], where: str) -> tuple[int, dict[str, A
     return position, expect(choices[position], dict, f"{where}.choices[{position}]")
 
 
+CHOICES_TAKEN = "choices_taken"
+"""The extra field saying which answer each call that gave several continued with:
+``[{"call", "index", "of"}]`` (the call's number in the run, the taken answer's position, how many)."""
+
+
+def choice_taken(response: Any) -> tuple[int, int] | None:
+    """``(position, of how many)`` of the answer an episode continues with, where a call answered
+    with several (``n`` > 1): a Chat Completions response's choices (:func:`taken_choice`), a
+    LangChain chat result's first generations (``generations[0][0]`` taken); ``None`` for one."""
+    if not isinstance(response, dict):
+        return None
+    choices, generations = response.get("choices"), response.get("generations")
+    if isinstance(choices, list) and len(choices) > 1:
+        return taken_choice(response, "response")[0], len(choices)
+    first = generations[0] if isinstance(generations, list) and generations else None
+    if isinstance(first, list) and len(first) > 1:
+        return 0, len(first)
+    return None
+
+
+def choices_taken(calls: list[tuple[int, tuple[int, int] | None]]) -> dict[str, Any]:
+    """The episode's extra field :data:`CHOICES_TAKEN` for its calls (number in the run,
+    :func:`choice_taken`), every reader saying the same; empty when every call had one answer."""
+    taken = [{"call": number, "index": c[0], "of": c[1]} for number, c in calls if c is not None]
+    return {CHOICES_TAKEN: taken} if taken else {}
+
+
 def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
     """``tools`` (``{"type": "function", "function": {...}}``, or flat as the Responses API writes
     them) or legacy ``functions`` entries; a built-in tool (``{"type": "web_search"}``) is named by
@@ -467,6 +501,7 @@ class OpenAIAdapter(Adapter):
 
     name = "openai"
     task_id_source = CHAT_TASK_ID_SOURCE
+    reads_conversation_alone = True
 
     bare_list_key = "messages"
 

@@ -48,6 +48,7 @@ from trajectory_platform.traces.adapters.call_trace import (
     run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
+from trajectory_platform.traces.adapters.openai import choice_taken
 from trajectory_platform.traces.record import Episode, ToolSpec
 
 TASK_ID_SOURCE = (
@@ -82,13 +83,14 @@ def _kind(span: dict[str, Any]) -> Any:
 def _call(span: dict[str, Any], where: str) -> ModelCall:
     data = span["span_data"]
     output = data.get("output")
-    answer = reply_of(output[-1] if isinstance(output, list) and output else None, f"{where}.output")
+    reply = output[-1] if isinstance(output, list) and output else None
+    answer = reply_of(reply, f"{where}.output")
     if answer is not None:
         answer.timestamp = optional_str(span.get("ended_at"), f"{where}.ended_at")
         usage = object_field(data, "usage")
         answer.input_tokens = answer.input_tokens or usage.get("input_tokens")
         answer.output_tokens = answer.output_tokens or usage.get("output_tokens")
-    return ModelCall(messages_seen(data.get("input"), f"{where}.input"), answer)
+    return ModelCall(messages_seen(data.get("input"), f"{where}.input"), answer, choice_taken(reply))
 
 
 class OpenAIAgentsAdapter(Adapter):
