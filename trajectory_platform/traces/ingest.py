@@ -29,7 +29,7 @@ from pathlib import Path
 import pyarrow as pa
 from tqdm import tqdm
 
-from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format
+from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format, record_reader
 from trajectory_platform.traces.adapters.base import (
     COMPRESSED_SUFFIX,
     DETECT_PROBE_LINES,
@@ -477,23 +477,24 @@ def _ingest_file(
         return
     for record in _records(adapter, src):
         result.records_in += 1
+        reader = adapter if fmt != "auto" else record_reader(record, adapter, src.path)
         try:
             if record.error is not None:
                 raise record.error
-            episodes = adapter.parse_all(record, src)
+            episodes = reader.parse_all(record, src)
         except RecordError as error:
-            result.rejects.append(_reject(src, adapter, record, error, file_date))
+            result.rejects.append(_reject(src, reader, record, error, file_date))
             continue
         except STRUCTURE_ERRORS as exc:
-            result.rejects.append(_reject(src, adapter, record, _structure_error(exc), file_date))
+            result.rejects.append(_reject(src, reader, record, _structure_error(exc), file_date))
             continue
         result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
         for episode in episodes:
             # a conversation split off a run is located by its own path (``trace_id=t/2``)
             located = record if len(episodes) == 1 else RawRecord(episode.source_line, episode.source_path)
             try:
-                native = adapter.name == "native"  # the platform's own record: read back as written
-                markup = MarkupTally() if native else lift_inline_markup(episode, adapter.markup_tools)
+                native = reader.name == "native"  # the platform's own record: read back as written
+                markup = MarkupTally() if native else lift_inline_markup(episode, reader.markup_tools)
                 replaced = scrub_episode(episode)
                 if episode.task.fixture_id is None and task_map is not None:
                     episode.task.fixture_id = task_map.task_for(src.path)
@@ -501,10 +502,10 @@ def _ingest_file(
                 if not native:
                     episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)
             except RecordError as error:
-                result.rejects.append(_reject(src, adapter, located, error, file_date))
+                result.rejects.append(_reject(src, reader, located, error, file_date))
                 continue
             except STRUCTURE_ERRORS as exc:
-                result.rejects.append(_reject(src, adapter, located, _structure_error(exc), file_date))
+                result.rejects.append(_reject(src, reader, located, _structure_error(exc), file_date))
                 continue
             if date is not None or episode.partition_date is None:
                 episode.partition_date = date or file_date or partition_date_for(src.path, episode)

@@ -8,6 +8,7 @@ wins.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from trajectory_platform.traces.adapters.base import (
     DETECT_PROBE_LINES,
     STRUCTURE_ERRORS,
     Adapter,
+    RawRecord,
     SourceFile,
 )
 from trajectory_platform.traces.adapters.batch import BatchAdapter
@@ -119,6 +121,26 @@ def detect_format(src: SourceFile) -> Adapter | None:
     return None
 
 
+def record_reader(record: RawRecord, chosen: Adapter, path: Path) -> Adapter:
+    """The adapter that reads ``record`` of a file detection gave to ``chosen``: ``chosen``, unless
+    both read each line or element alone (:attr:`Adapter.reads_each_record_alone`) and the record,
+    judged by itself, is another such format's. A gateway's log may mix providers and a logger may
+    write an errored call without its answer: read by the format of its first line, a later line's
+    answer, system prompt or tool calls would land in ``extra_json`` or be dropped, silently. A line
+    no format claims alone stays ``chosen``'s (its reject names why); a record a format framed from
+    several lines (a run, a session) or a file's whole document is never re-read."""
+    if not chosen.reads_each_record_alone or record.error is not None or not isinstance(record.value, dict):
+        return chosen
+    if record.json_path is not None and not _ELEMENT.fullmatch(record.json_path):
+        return chosen
+    own = next((a for a in ADAPTERS.values() if _claims(a, record.value, path)), None)
+    return own if own is not None and own.reads_each_record_alone else chosen
+
+
+_ELEMENT = re.compile(r"\[\d+\]")
+"""The locator of a top-level array's element (a JSONL line has none)."""
+
+
 def _claims(adapter: Adapter, sample: Any, path: Path) -> bool:
     """Whether ``adapter`` claims the sample. A sniff that raises on a shape it did not expect (an
     object where it reads a type string) does not claim it: one odd file must not stop the run, and
@@ -129,4 +151,4 @@ def _claims(adapter: Adapter, sample: Any, path: Path) -> bool:
         return False
 
 
-__all__ = ["ADAPTERS", "FORMAT_NAMES", "Adapter", "SourceFile", "detect_format"]
+__all__ = ["ADAPTERS", "FORMAT_NAMES", "Adapter", "SourceFile", "detect_format", "record_reader"]

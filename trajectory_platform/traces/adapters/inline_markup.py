@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from trajectory_platform.traces.adapters.base import RecordError, arguments_text
+from trajectory_platform.traces.adapters.base import RecordError, arguments_text, parse_json
 from trajectory_platform.traces.adapters.openai import tool_specs_of
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -150,8 +150,8 @@ def literal(payload: str) -> Any:
     code), as templates that print a Python dict write it. Raises :class:`MarkupError`."""
     text = payload.strip()
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        return parse_json(text)
+    except (json.JSONDecodeError, RecordError):
         pass
     try:
         return ast.literal_eval(text)
