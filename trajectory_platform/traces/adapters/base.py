@@ -806,6 +806,16 @@ class Adapter:
             and self.split_document
         )
 
+    def group_of(self, record: RawRecord) -> str | None:
+        """The id of the group (a session, a run) a framed record holds, for a format that groups
+        its lines by an id the log writes (``None`` for any other record or format). A group whose
+        id is held by more than one file of one ingest is read as one record: :meth:`merged`."""
+        return None
+
+    def merged(self, parts: list[RawRecord]) -> RawRecord:
+        """The records of one group framed from several files (in file order) as one record."""
+        raise NotImplementedError
+
     def is_bare_list(self, document: Any) -> bool:
         """True when ``document`` is a bare list of what this format's record holds under
         :attr:`bare_list_key`."""

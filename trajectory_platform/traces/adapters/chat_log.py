@@ -99,6 +99,17 @@ TASK_ID_SOURCE = (
 )
 
 RUN = "run"
+RUN_AT = "run="
+"""How a run's record is located: ``run=<id>``."""
+LOOSE = "lines="
+"""How the record of a run found among calls that name none is located: ``lines=<first>-<last>``."""
+
+
+def _is_run(record: RawRecord) -> bool:
+    """Is ``record`` the calls of a run that names itself (framed from its calls)?"""
+    return (record.json_path or "").startswith(RUN_AT)
+
+
 NO_CONVERSATION = "records_without_conversation"
 """The extra field saying how many records of a run held no model call."""
 
@@ -205,7 +216,23 @@ class ChatLogAdapter(Adapter):
                 yield records[0]
             else:
                 calls = [r.value for r in records]
-                yield RawRecord(records[0].line, f"run={run}", value={RUN: run, "calls": calls})
+                yield RawRecord(records[0].line, f"{RUN_AT}{run}", value={RUN: run, "calls": calls})
+
+    def group_of(self, record: RawRecord) -> str | None:
+        """The run a call or a run's calls belong to: one run may be logged over several files."""
+        if not isinstance(record.value, dict) or record.error is not None:
+            return None
+        if _is_run(record):
+            return str(record.value[RUN])
+        return None if (record.json_path or "").startswith(LOOSE) else run_of(parsed_json_text(record.value))
+
+    def merged(self, parts: list[RawRecord]) -> RawRecord:
+        """One run's calls from several files, in file order."""
+        calls = []
+        for part in parts:
+            calls.extend(part.value["calls"] if _is_run(part) else [parsed_json_text(part.value)])
+        run = self.group_of(parts[0])
+        return RawRecord(parts[0].line, f"{RUN_AT}{run}", value={RUN: run, "calls": calls})
 
     def _loose_runs(self, records: list[RawRecord], src: SourceFile) -> Iterator[RawRecord]:
         """Calls that name no run, grouped as an agent loop makes them: a call whose input carries
@@ -232,7 +259,7 @@ class ChatLogAdapter(Adapter):
             last = run[-1].value
             own = last.get("id")
             run_id = own if isinstance(own, str) and own else content_digest(last)
-            located = f"lines={run[0].line}-{run[-1].line}"
+            located = f"{LOOSE}{run[0].line}-{run[-1].line}"
             yield RawRecord(run[0].line, located, value={RUN: run_id, "calls": [r.value for r in run]})
 
     def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
