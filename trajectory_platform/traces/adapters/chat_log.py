@@ -359,8 +359,11 @@ class ChatLogAdapter(Adapter):
         """The call's model and sampling parameters; where its parts were found, and the rest."""
         settings = call_settings(found, ("model", *SAMPLING_KEYS))
         model = settings.pop("model", (found.response or {}).get("model"))
-        episode.lineage.model = optional_str(model, "model")
-        episode.lineage.sampling_params_json = sampling_params_json(settings)
+        # what the envelope says, else what the provider's reader found in the call (Gemini's
+        # ``modelVersion`` and ``generationConfig``)
+        episode.lineage.model = optional_str(model, "model") or episode.lineage.model
+        sampling = sampling_params_json(settings)
+        episode.lineage.sampling_params_json = sampling or episode.lineage.sampling_params_json
         read_from = {  # the record's own keys: episode data, redacted with it (details never are)
             "messages": ".".join(found.conversation_at),
             **({"response": ".".join(found.response_at)} if found.response else {}),

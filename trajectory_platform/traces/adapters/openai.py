@@ -510,6 +510,7 @@ class OpenAIAdapter(Adapter):
         for key in ("tools", "functions"):
             if value.get(key) is not None and not (key == "tools" and runs):
                 episode.tools.extend(tool_specs_of(value[key], key))
+        episode.lineage.model = optional_str(value.get("model"), "model")
         consumed = tuple(k for k in CONVERSATION_KEYS if not (k == "tools" and runs))
-        episode.extra_json = extra_of(value, ("id", "conversation_id", *consumed))
+        episode.extra_json = extra_of(value, ("id", "conversation_id", "model", *consumed))
         return episode
