@@ -713,10 +713,36 @@ def text_of(content: Any, where: str) -> str | None:
 
 
 def arguments_text(arguments: Any) -> str | None:
-    """Tool-call arguments as the raw string recorded; structured arguments become canonical JSON."""
-    if arguments is None or isinstance(arguments, str):
-        return arguments
+    """Tool-call arguments as the raw string recorded; structured arguments become canonical JSON;
+    arguments a logger encoded twice (a JSON string literal whose text is a JSON object or list)
+    as that text (:func:`_encoded_once`)."""
+    if arguments is None:
+        return None
+    if isinstance(arguments, str):
+        return _encoded_once(arguments)
     return canonical_json(arguments)
+
+
+def _encoded_once(text: str) -> str:
+    """``text`` with the layers of JSON string encoding a logger added peeled off, down to the JSON
+    object or list the model wrote (a JSON string literal holding ``{"cmd": "ls"}`` as its text is
+    that text). A replay would otherwise hand the tool a string, not its arguments; the
+    ``anthropic`` reader already reads a stringified ``input`` so. Anything else is kept as
+    recorded: it is what the model produced (a malformed argument string included)."""
+    inner = text
+    while inner.lstrip().startswith('"'):
+        try:
+            inner = parse_json(inner)
+        except (json.JSONDecodeError, RecordError):
+            return text
+        if not isinstance(inner, str):
+            return text
+    if inner is text:
+        return text
+    try:
+        return inner if isinstance(parse_json(inner), dict | list) else text
+    except (json.JSONDecodeError, RecordError):
+        return text
 
 
 def events_json(events: list[Event]) -> str:
