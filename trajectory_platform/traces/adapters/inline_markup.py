@@ -239,12 +239,16 @@ def _lift_reasoning(event: Event, tally: MarkupTally) -> None:
     closing ``</think>`` that ends its line, as DeepSeek-R1's template leaves it (it opens the block
     in the prompt)."""
     text = event.content
-    if event.kind != "assistant" or event.reasoning is not None or not text:
+    if event.kind != "assistant" or not text:
         return
     try:
         blocks = top_level_blocks(text, frozenset(REASONING_TAGS))
     except MarkupError as error:
-        tally.kept_as_text[error.reason] += 1
+        if event.reasoning is None:
+            tally.kept_as_text[error.reason] += 1
+        return
+    if event.reasoning is not None:
+        _drop_repeated_reasoning(event, text, blocks, tally)
         return
     if not blocks:
         head, closed, tail = text.partition("</think>")
@@ -256,6 +260,21 @@ def _lift_reasoning(event: Event, tally: MarkupTally) -> None:
     event.reasoning = "\n".join(b.inner.strip() for b in blocks) or None
     event.content = _rest(text, blocks)
     tally.lifted["reasoning"] += len(blocks)
+
+
+def _drop_repeated_reasoning(event: Event, text: str, blocks: list[Block], tally: MarkupTally) -> None:
+    """A turn whose reasoning field is also written as ``<think>`` blocks in its text (a server with
+    a reasoning parser that also returned the raw text): the blocks leave the text, counted as
+    ``reasoning_repeated``, so the reasoning is held once and the answer is the answer. Blocks that
+    say something else than the field stay text, counted as kept (never guessed at)."""
+    if not blocks:
+        return
+    said = " ".join("\n".join(b.inner.strip() for b in blocks).split())
+    if said != " ".join((event.reasoning or "").split()):
+        tally.kept_as_text["reasoning block unlike the reasoning field"] += len(blocks)
+        return
+    event.content = _rest(text, blocks)
+    tally.lifted["reasoning_repeated"] += len(blocks)
 
 
 def _lift_calls(event: Event, xml_tools: frozenset[str], tally: MarkupTally) -> list[str | None]:
