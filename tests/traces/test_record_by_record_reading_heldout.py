@@ -70,16 +70,17 @@ def test_an_anthropic_answer_in_an_array_opened_by_a_conversation_is_kept(tmp_pa
     assert [e.kind for e in second.events] == ["system", "user", "assistant"]
 
 
-def test_toolllama_results_with_calls_left_as_prose_are_rejected(tmp_path: Path):
+def test_a_function_turn_after_prose_that_calls_nothing_is_rejected(tmp_path: Path):
+    # (ToolLLaMA's Action / Action Input prose is read as a call since: text_conventions.py)
     record = {
         "conversations": [
             {"from": "human", "value": "weather?"},
-            {"from": "gpt", "value": "Thought: look\nAction: get_weather\nAction Input: {}"},
+            {"from": "gpt", "value": "Let me look that up for you."},
             {"from": "function", "value": "sunny"},
             {"from": "gpt", "value": "It is sunny."},
         ]
     }
-    result = _ingest(write_jsonl(tmp_path, "toolllama.jsonl", [record]))
+    result = _ingest(write_jsonl(tmp_path, "sharegpt.jsonl", [record]))
     assert [r.reason for r in result.rejects] == ["orphan tool result"]
 
 
