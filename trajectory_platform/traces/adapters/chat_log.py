@@ -228,7 +228,7 @@ class ChatLogAdapter(Adapter):
 
     def merged(self, parts: list[RawRecord]) -> RawRecord:
         """One run's calls from several files, in file order."""
-        calls = []
+        calls: list[Any] = []
         for part in parts:
             calls.extend(part.value["calls"] if _is_run(part) else [parsed_json_text(part.value)])
         run = self.group_of(parts[0])
