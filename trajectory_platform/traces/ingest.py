@@ -43,6 +43,7 @@ from trajectory_platform.traces.adapters.base import (
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
+from trajectory_platform.traces.cross_file import SpanningGroups, groups_by_id
 from trajectory_platform.traces.drops import Drop, Tally, named, path_of, without_record_text
 from trajectory_platform.traces.ingest_settings import IngestSettings
 from trajectory_platform.traces.parquet import write_parquet
@@ -363,6 +364,7 @@ def _read(
     run_files = frozenset(path.resolve() for path, _ in files)
     formats: Counter[str] = Counter()
     maps = TaskMaps()
+    spanning = SpanningGroups.scan(_grouping_sources(files, fmt, relative_to))
 
     def counted(episode: Episode) -> None:
         result.normalized += 1
@@ -401,11 +403,32 @@ def _read(
                 continue
             source.run_files = run_files  # a companion read with a record only when this run reads it
             task_map = _task_map(path, root, relative_to, maps, partition_date, result)
-            _ingest_file(source, fmt, partition_date, max_field_chars, result, counted, task_map)
+            _ingest_file(source, fmt, partition_date, max_field_chars, result, counted, task_map, spanning)
             result.files_read += 1
             result.bytes_read += source.size
             bar.update(source.size)
+    for part, merged in spanning.flush():
+        _ingest_record(part.context, merged, max_field_chars, result, counted)
     result.counts_by_format = dict(sorted(formats.items()))
+
+
+def _grouping_sources(
+    files: list[tuple[Path, Path]], fmt: str, relative_to: Path | str | None
+) -> Iterator[tuple[SourceFile, Adapter]]:
+    """The files :meth:`SpanningGroups.scan` looks at: each readable one under its root, with the
+    format that reads it (none when the forced format groups nothing)."""
+    if fmt != "auto" and not groups_by_id(ADAPTERS[fmt]):
+        return
+    for path, root in files:
+        if leaves_root(path, root):
+            continue
+        try:
+            src = SourceFile.read(path, _display_name(path, relative_to))
+        except OSError:
+            continue
+        adapter = ADAPTERS[fmt] if fmt != "auto" else detect_format(src)
+        if adapter is not None:
+            yield src, adapter
 
 
 def _task_map(
@@ -469,6 +492,19 @@ def leaves_root(path: Path, root: Path) -> bool:
     return not path.resolve().is_relative_to(root.resolve())
 
 
+@dataclass
+class _FileRead:
+    """What reading one file's records needs besides the record: where they come from, the format
+    that framed them, the date given (``date``) or found for the file, and its task map."""
+
+    src: SourceFile
+    fmt: str
+    adapter: Adapter
+    date: dt.date | None
+    file_date: dt.date | None
+    task_map: TaskMap | None
+
+
 def _ingest_file(
     src: SourceFile,
     fmt: str,
@@ -477,56 +513,74 @@ def _ingest_file(
     result: IngestResult,
     keep: Callable[[Episode], None],
     task_map: TaskMap | None,
+    spanning: SpanningGroups,
 ) -> None:
     """Frame one file and route each record to an episode or a reject; an episode whose record
-    names no task takes the one ``task_map`` gives its file."""
+    names no task takes the one ``task_map`` gives its file. A record that is part of a group
+    spanning files is held by ``spanning`` and read when the group's last file has been read."""
     adapter = ADAPTERS[fmt] if fmt != "auto" else detect_format(src)
     file_date = date or partition_date_for(src.path)
     if adapter is None:
         result.records_in += 1
         result.rejects.append(_unrecognized(src, file_date))
         return
+    read = _FileRead(src, fmt, adapter, date, file_date, task_map)
     for record in _records(adapter, src):
         if record.read_with is not None:  # part of another file's record, counted under it
-            read = result.read_with_other_records.setdefault(src.display, Counter())
-            read[record.read_with] += 1
+            counted_with = result.read_with_other_records.setdefault(src.display, Counter())
+            counted_with[record.read_with] += 1
             continue
-        result.records_in += 1
-        reader = record_reader(adapter, record)
+        if not spanning.hold(adapter, record, read):
+            _ingest_record(read, record, max_field_chars, result, keep)
+    for part, merged in spanning.finish_file():
+        _ingest_record(part.context, merged, max_field_chars, result, keep)
+
+
+def _ingest_record(
+    read: _FileRead,
+    record: RawRecord,
+    max_field_chars: int,
+    result: IngestResult,
+    keep: Callable[[Episode], None],
+) -> None:
+    """Route one framed record to its episodes or a reject."""
+    src, adapter, file_date, task_map = read.src, read.adapter, read.file_date, read.task_map
+    result.records_in += 1
+    reader = record_reader(record, adapter, src.path, detected=read.fmt == "auto")
+    try:
+        if record.error is not None:
+            raise record.error
+        episodes = reader.parse_all(record, src)
+    except RecordError as error:
+        result.rejects.append(_reject(src, reader, record, error, file_date))
+        return
+    except STRUCTURE_ERRORS as exc:
+        result.rejects.append(_reject(src, reader, record, _structure_error(exc), file_date))
+        return
+    result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
+    for episode in episodes:
+        # a conversation split off a run is located by its own path (``trace_id=t/2``)
+        located = record if len(episodes) == 1 else RawRecord(episode.source_line, episode.source_path)
         try:
-            if record.error is not None:
-                raise record.error
-            episodes = reader.parse_all(record, src)
+            native = reader.name == "native"  # the platform's own record: read back as written
+            markup = MarkupTally() if native else lift_inline_markup(episode, reader.markup_tools)
+            replaced = scrub_episode(episode)
+            if episode.task.fixture_id is None and task_map is not None:
+                episode.task.fixture_id = task_map.task_for(src.path)
+            validate_episode(episode, max_field_chars)
+            if not native:
+                episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)
         except RecordError as error:
-            result.rejects.append(_reject(src, reader, record, error, file_date))
+            result.rejects.append(_reject(src, reader, located, error, file_date))
             continue
         except STRUCTURE_ERRORS as exc:
-            result.rejects.append(_reject(src, reader, record, _structure_error(exc), file_date))
+            result.rejects.append(_reject(src, reader, located, _structure_error(exc), file_date))
             continue
-        result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
-        for episode in episodes:
-            # a conversation split off a run is located by its own path (``trace_id=t/2``)
-            located = record if len(episodes) == 1 else RawRecord(episode.source_line, episode.source_path)
-            try:
-                native = reader.name == "native"  # the platform's own record: read back as written
-                markup = MarkupTally() if native else lift_inline_markup(episode, reader.markup_tools)
-                replaced = scrub_episode(episode)
-                if episode.task.fixture_id is None and task_map is not None:
-                    episode.task.fixture_id = task_map.task_for(src.path)
-                validate_episode(episode, max_field_chars)
-                if not native:
-                    episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)
-            except RecordError as error:
-                result.rejects.append(_reject(src, reader, located, error, file_date))
-                continue
-            except STRUCTURE_ERRORS as exc:
-                result.rejects.append(_reject(src, reader, located, _structure_error(exc), file_date))
-                continue
-            if date is not None or episode.partition_date is None:
-                episode.partition_date = date or file_date or partition_date_for(src.path, episode)
-            result.lone_surrogates_replaced += replaced
-            result.markup_kept_as_text.update(markup.kept_as_text)
-            keep(episode)
+        if read.date is not None or episode.partition_date is None:
+            episode.partition_date = read.date or file_date or partition_date_for(src.path, episode)
+        result.lone_surrogates_replaced += replaced
+        result.markup_kept_as_text.update(markup.kept_as_text)
+        keep(episode)
 
 
 def _records(adapter: Adapter, src: SourceFile) -> Iterator[RawRecord]:

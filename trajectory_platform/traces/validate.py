@@ -4,7 +4,8 @@ Adapters convert; this module decides what the platform accepts, the same way fo
 every value must fit :data:`EPISODE_SCHEMA` (so writing the tables can never fail half-way), the
 record must use the vocabularies of :mod:`trajectory_platform.traces.record` (and name a format
 the platform reads), its timestamps must read as times, it must hold at least
-one event, answer only tool calls that were made, and keep every text field under a size cap.
+one event, answer only tool calls that were made (a tool result with no id needs a call before
+it that is still unanswered), and keep every text field under a size cap.
 Each failure is a :class:`RecordError` with a reason a person understands. A malformed
 tool-call *argument* string is never a failure: it is what the model produced.
 """
@@ -17,7 +18,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from trajectory_platform.traces.adapters import FORMAT_NAMES
+from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES
 from trajectory_platform.traces.adapters.base import RecordError
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import (
@@ -42,6 +43,7 @@ def validate_episode(episode: Episode, max_field_chars: int = DEFAULT_MAX_FIELD_
     if episode.source_format not in FORMAT_NAMES:  # a native record names its own
         raise RecordError("unknown source format", f"source_format is {named(episode.source_format)}")
     called: set[str] = set()
+    unanswered = 0  # calls made that no tool result has answered yet
     for index, event in enumerate(episode.events):
         where = f"events[{index}]"
         if event.kind not in EVENT_KINDS:
@@ -54,11 +56,23 @@ def validate_episode(episode: Episode, max_field_chars: int = DEFAULT_MAX_FIELD_
         if event.timestamp is not None and not is_timestamp(event.timestamp):
             raise RecordError("bad timestamp", f"{where}.timestamp is {named(event.timestamp)}")
         called.update(call.id for call in event.tool_calls if call.id)
+        unanswered += len(event.tool_calls)
         if event.kind == "tool" and event.tool_call_id and event.tool_call_id not in called:
             raise RecordError(
                 "orphan tool result",
                 f"{where} answers tool_call_id {named(event.tool_call_id)}, which no earlier call made",
             )
+        if event.kind == "tool":
+            if not (
+                unanswered or event.tool_call_id or not ADAPTERS[episode.source_format].records_tool_calls
+            ):
+                raise RecordError(
+                    "orphan tool result",
+                    f"{where} is a tool result, but every tool call before it is already answered "
+                    "(a tool's output written as a message of its own, or calls the format's reader "
+                    "did not find)",
+                )
+            unanswered = max(unanswered - 1, 0)
     status = episode.outcome.terminal_status
     if status is not None and status not in TERMINAL_STATUSES:
         raise RecordError("unknown terminal status", f"outcome.terminal_status is {named(status)}")

@@ -8,6 +8,7 @@ wins.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -123,22 +124,45 @@ def detect_format(src: SourceFile) -> Adapter | None:
 LOGGED_CALL_READER = "chat-log"
 
 
-def record_reader(adapter: Adapter, record: RawRecord) -> Adapter:
-    """The adapter that reads ``record``, framed by ``adapter``: that one, except a logged call (a
-    conversation under ``messages`` with its answer beside it: ``openai.carries_answer``) reached by
-    a reader of a conversation alone (``Adapter.reads_conversation_alone``: ``--format openai`` or
-    ``anthropic`` forced, or a line after the one that decided its file's format). Such a record is
-    read as detection reads it, by ``chat-log``: its answer the last turn, not left in
-    ``extra_json`` off the conversation."""
+def record_reader(record: RawRecord, chosen: Adapter, path: Path, detected: bool) -> Adapter:
+    """The adapter that reads ``record`` of a file given to ``chosen`` (``detected``: by detection,
+    not a forced ``--format``). Two records are read by another reader, never silently short:
+
+    - a logged call (a conversation under ``messages`` with its answer beside it:
+      ``openai.carries_answer``) reached by a reader of a conversation alone
+      (:attr:`Adapter.reads_conversation_alone`: ``--format openai`` or ``anthropic`` forced, or a
+      line after the one that decided its file's format) is read as detection reads it, by
+      ``chat-log``: its answer the last turn, not left in ``extra_json`` off the conversation;
+    - in a detected file whose format reads each line or element alone
+      (:attr:`Adapter.reads_each_record_alone`), a record another such format claims by itself is
+      read by that one. A gateway's log may mix providers and a logger may write an errored call
+      without its answer: read by the format of its first line, a later line's answer, system
+      prompt or tool calls would land in ``extra_json`` or be dropped. A line no format claims alone
+      stays ``chosen``'s (its reject names why); a record a format framed from several lines (a run,
+      a session) or a file's whole document is never re-read."""
     value = record.value
     if (
-        adapter.reads_conversation_alone
+        chosen.reads_conversation_alone
         and isinstance(value, dict)
         and isinstance(value.get("messages"), list)
         and carries_answer(value)
     ):
         return ADAPTERS[LOGGED_CALL_READER]
-    return adapter
+    if (
+        not detected
+        or not chosen.reads_each_record_alone
+        or record.error is not None
+        or not isinstance(value, dict)
+    ):
+        return chosen
+    if record.json_path is not None and not _ELEMENT.fullmatch(record.json_path):
+        return chosen
+    own = next((a for a in ADAPTERS.values() if _claims(a, value, path)), None)
+    return own if own is not None and own.reads_each_record_alone else chosen
+
+
+_ELEMENT = re.compile(r"\[\d+\]")
+"""The locator of a top-level array's element (a JSONL line has none)."""
 
 
 def _claims(adapter: Adapter, sample: Any, path: Path) -> bool:

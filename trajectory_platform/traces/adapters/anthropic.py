@@ -30,7 +30,7 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
 )
 from trajectory_platform.traces.adapters.content_parts import REDACTED, AssistantParts, piece_of
-from trajectory_platform.traces.adapters.openai import carries_answer, extra_of, is_message_list
+from trajectory_platform.traces.adapters.openai import CALL_KEYS, carries_answer, extra_of, is_message_list
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -140,6 +140,12 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     """Convert one Messages-API message (``user`` or ``assistant``)."""
     expect(message, dict, where)
     role = message.get("role")
+    unread = next((key for key in CALL_KEYS if message.get(key)), None)
+    if unread is not None:  # another dialect's calls in a Messages-API message: never dropped silently
+        raise RecordError(
+            "unread conversation content",
+            f"{where}.{unread} is another API's field that the Messages API reader does not read",
+        )
     if role == "assistant":
         event, *results = assistant_events(message.get("content"), f"{where}.content")
         event.finish_reason = optional_str(message.get("stop_reason"), f"{where}.stop_reason")

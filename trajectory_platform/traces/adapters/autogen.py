@@ -186,6 +186,7 @@ class AutoGenAdapter(Adapter):
     """AutoGen AgentChat task results (or bare message lists)."""
 
     name = "autogen"
+    records_tool_calls = False  # a CodeExecutionEvent runs the code block the turn before wrote
     task_id_source = CHAT_TASK_ID_SOURCE
     bare_list_key = "messages"
 

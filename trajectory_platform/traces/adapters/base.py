@@ -148,10 +148,28 @@ def as_utf8(data: bytes) -> bytes:
 NESTING_TOO_DEEP = RecordError("nesting too deep", "JSON nested deeper than the parser's recursion limit")
 
 
+def _refuse_constant(name: str) -> Any:
+    """What a ``NaN``, ``Infinity`` or ``-Infinity`` literal parses to: a :class:`RecordError`.
+    Python's ``json`` writes and reads them, but they are not JSON: kept, they would be written
+    into ``extra_json`` and tool-call arguments, columns that strict readers (DuckDB, Spark, jq, a
+    replay in JavaScript) could then not parse."""
+    raise RecordError(
+        "non-standard JSON",
+        f"the record holds the literal {name}, which JSON does not allow (a number that is not one, "
+        "as Python's json.dumps writes it)",
+    )
+
+
+_STRICT_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+_DECODER = json.JSONDecoder()
+"""Reads past a value :data:`_STRICT_DECODER` refused, to where the next one starts."""
+
+
 def parse_json(text: str | bytes) -> Any:
-    """``json.loads`` that turns pathological nesting into a :class:`RecordError` for its record."""
+    """``json.loads`` that turns pathological nesting, and the ``NaN`` / ``Infinity`` literals JSON
+    does not allow (:func:`_refuse_constant`), into a :class:`RecordError` for its record."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_refuse_constant)
     except RecursionError:
         raise NESTING_TOO_DEEP from None
 
@@ -358,7 +376,6 @@ def _stream_fingerprint(stream: io.BufferedIOBase) -> str:
     return f"sha256:{digest.hexdigest()[:16]} ({size} bytes)"
 
 
-_DECODER = json.JSONDecoder()
 _BLANK = re.compile(r"[ \t\r\n]*")
 
 
@@ -377,7 +394,14 @@ def _value_stream(text: str) -> list[RawRecord] | None:
         line += text.count("\n", counted, pos)
         counted, where = pos, f"[{len(records)}]"
         try:
-            value, end = _DECODER.raw_decode(text, pos)
+            value, end = _STRICT_DECODER.raw_decode(text, pos)
+        except RecordError as refused:  # a literal JSON does not allow: the value is one reject
+            end = _DECODER.raw_decode(text, pos)[1]
+            excerpt = record_fingerprint(text[pos:end].encode("utf-8"))
+            records.append(RawRecord(line, where, error=refused, excerpt=excerpt))
+            one_a_line = one_a_line and not _spans_lines(text, pos, end)
+            pos = _after_blank(text, end)
+            continue
         except (json.JSONDecodeError, RecursionError) as exc:
             if one_a_line:
                 return None
@@ -388,15 +412,20 @@ def _value_stream(text: str) -> list[RawRecord] | None:
             records.append(RawRecord(line, where, error=error, excerpt=excerpt))
             pos = resume
             continue
-        line_end = text.find("\n", end)
-        rest = text[end : len(text) if line_end < 0 else line_end]
-        before = text[text.rfind("\n", 0, pos) + 1 : pos]
-        if text.find("\n", pos, end) >= 0 or rest.strip() or before.strip():
+        if _spans_lines(text, pos, end):
             one_a_line = False
         excerpt = record_fingerprint(text[pos:end].encode("utf-8"))
         records.append(RawRecord(line, where, value=value, excerpt=excerpt))
         pos = _after_blank(text, end)
     return None if one_a_line else records
+
+
+def _spans_lines(text: str, pos: int, end: int) -> bool:
+    """Is the value at ``text[pos:end]`` not alone on one line (spread over lines, or sharing one)?"""
+    line_end = text.find("\n", end)
+    rest = text[end : len(text) if line_end < 0 else line_end]
+    before = text[text.rfind("\n", 0, pos) + 1 : pos]
+    return text.find("\n", pos, end) >= 0 or bool(rest.strip()) or bool(before.strip())
 
 
 def _next_value_start(text: str, start: int, failed_at: int) -> int:
@@ -701,10 +730,36 @@ def text_of(content: Any, where: str) -> str | None:
 
 
 def arguments_text(arguments: Any) -> str | None:
-    """Tool-call arguments as the raw string recorded; structured arguments become canonical JSON."""
-    if arguments is None or isinstance(arguments, str):
-        return arguments
+    """Tool-call arguments as the raw string recorded; structured arguments become canonical JSON;
+    arguments a logger encoded twice (a JSON string literal whose text is a JSON object or list)
+    as that text (:func:`_encoded_once`)."""
+    if arguments is None:
+        return None
+    if isinstance(arguments, str):
+        return _encoded_once(arguments)
     return canonical_json(arguments)
+
+
+def _encoded_once(text: str) -> str:
+    """``text`` with the layers of JSON string encoding a logger added peeled off, down to the JSON
+    object or list the model wrote (a JSON string literal holding ``{"cmd": "ls"}`` as its text is
+    that text). A replay would otherwise hand the tool a string, not its arguments; the
+    ``anthropic`` reader already reads a stringified ``input`` so. Anything else is kept as
+    recorded: it is what the model produced (a malformed argument string included)."""
+    inner = text
+    while inner.lstrip().startswith('"'):
+        try:
+            inner = parse_json(inner)
+        except (json.JSONDecodeError, RecordError):
+            return text
+        if not isinstance(inner, str):
+            return text
+    if inner is text:
+        return text
+    try:
+        return inner if isinstance(parse_json(inner), dict | list) else text
+    except (json.JSONDecodeError, RecordError):
+        return text
 
 
 def events_json(events: list[Event]) -> str:
@@ -763,6 +818,11 @@ class Adapter:
     """A chat format whose record is a conversation without the answer a logged call carries beside
     it (``openai``, ``anthropic``): such a record met in its file (a ``--format`` forced, or a line
     after the one detection judged) is ``chat-log``'s (``adapters.record_reader``)."""
+    records_tool_calls: bool = True
+    """Does the format keep the tool calls its tool results answer? A format that prints a calling
+    turn without its call (tau-bench's few-shot transcripts) says ``False``: its tool turns answer
+    calls the log lost, so the validator's rule that a tool result answers a call made before it
+    (``validate.py``) does not apply to it."""
     bare_list_key: str | None = None
     """Chat formats whose whole file may be one bare list (a message list, an item list, a contents
     list): such a file, when :meth:`is_bare_list` says so, is one record ``{bare_list_key: list}``."""
@@ -779,6 +839,28 @@ class Adapter:
 
     def claims_record(self, record: dict[str, Any]) -> bool:
         """True when one record (an object) is this format's; what the default :meth:`sniff` asks."""
+        raise NotImplementedError
+
+    @property
+    def reads_each_record_alone(self) -> bool:
+        """Does this format read each line / array element of a file on its own (a chat call, a
+        conversation), so that a line another such format claims can be read by that one instead?
+        True for the formats framed by :func:`frame_json`, one record a line or element; a format
+        that groups lines (a session, a trace) reads them as one and is never split."""
+        return (
+            type(self).frame is Adapter.frame
+            and type(self).parse_all is Adapter.parse_all
+            and self.split_document
+        )
+
+    def group_of(self, record: RawRecord) -> str | None:
+        """The id of the group (a session, a run) a framed record holds, for a format that groups
+        its lines by an id the log writes (``None`` for any other record or format). A group whose
+        id is held by more than one file of one ingest is read as one record: :meth:`merged`."""
+        return None
+
+    def merged(self, parts: list[RawRecord]) -> RawRecord:
+        """The records of one group framed from several files (in file order) as one record."""
         raise NotImplementedError
 
     def is_bare_list(self, document: Any) -> bool:

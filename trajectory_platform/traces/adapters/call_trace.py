@@ -54,11 +54,14 @@ class ToolRun:
     failed: bool
 
 
-def conversations(calls: list[ModelCall]) -> list[list[int]]:
+def conversations(calls: list[ModelCall], *, chained: bool = False) -> list[list[int]]:
     """The run's calls (their numbers) split into conversations, in the order each first spoke.
 
     A call belongs to the conversation, most recently continued first, that one of its calls is
-    consistent with (:func:`_continues`); else it starts one."""
+    consistent with (:func:`_continues`); else it starts one. ``chained`` groups calls no run id
+    ties together (a log that names no run): a call then continues a conversation only when its
+    input carries that conversation's last call on (:func:`_carries_on`), as an agent loop's next
+    call does; two samples of one prompt, or two chats that share an opening, stay apart."""
     groups: list[list[int]] = []
     known: list[list[tuple[list[tuple], list[tuple]]]] = []
     for number, call in enumerate(calls):
@@ -68,7 +71,11 @@ def conversations(calls: list[ModelCall]) -> list[list[int]]:
             (
                 group
                 for group in reversed(range(len(groups)))
-                if any(_continues(seen, *earlier) for earlier in known[group])
+                if (
+                    _carries_on(seen, *known[group][-1])
+                    if chained
+                    else any(_continues(seen, *earlier) for earlier in known[group])
+                )
             ),
             None,
         )
@@ -104,6 +111,15 @@ def _continues(seen: list[tuple], earlier: list[tuple], answered: list[tuple]) -
     shared = next(i for i, (a, b) in enumerate(zip(seen, answered, strict=False)) if a != b)
     later = {key for key in answered[shared:] if key[0] != "system"}
     return any(key in later for key in seen[shared:])
+
+
+def _carries_on(seen: list[tuple], earlier: list[tuple], answered: list[tuple]) -> bool:
+    """Does a call that saw ``seen`` carry on from an earlier call (its input ``earlier``, then its
+    answer: ``answered``)? Yes when its input starts with the earlier input and answer and goes
+    further (the history grew past that answer), or, when the earlier call got no answer (it
+    failed), starts with the earlier input (a retry, or the next step)."""
+    failed = len(answered) == len(earlier)
+    return seen[: len(answered)] == answered and (failed or len(seen) > len(answered))
 
 
 def _prefix_either_way(a: list[tuple], b: list[tuple]) -> bool:

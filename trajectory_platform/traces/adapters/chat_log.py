@@ -40,16 +40,19 @@ top level or beside the conversation.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.base import (
+    STRUCTURE_ERRORS,
     Adapter,
     RawRecord,
     RecordError,
     SourceFile,
     adapter_episode_id,
+    content_digest,
     delivered_input,
     expect,
     frame_json,
@@ -59,7 +62,7 @@ from trajectory_platform.traces.adapters.base import (
     task_id_in,
 )
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
-from trajectory_platform.traces.adapters.call_trace import ModelCall, run_episodes
+from trajectory_platform.traces.adapters.call_trace import ModelCall, conversations, run_episodes
 from trajectory_platform.traces.adapters.chat_envelope import (
     MAX_DEPTH,
     Envelope,
@@ -101,6 +104,17 @@ TASK_ID_SOURCE = (
 )
 
 RUN = "run"
+RUN_AT = "run="
+"""How a run's record is located: ``run=<id>``."""
+LOOSE = "lines="
+"""How the record of a run found among calls that name none is located: ``lines=<first>-<last>``."""
+
+
+def _is_run(record: RawRecord) -> bool:
+    """Is ``record`` the calls of a run that names itself (framed from its calls)?"""
+    return (record.json_path or "").startswith(RUN_AT)
+
+
 NO_CONVERSATION = "records_without_conversation"
 """The extra field saying how many records of a run held no model call."""
 
@@ -163,23 +177,79 @@ class ChatLogAdapter(Adapter):
         from_text = parsed[found.conversation_at[0]] is not record.get(found.conversation_at[0])
         return found.conversation_at != ("messages",) or found.response is not None or from_text
 
+    @property
+    def reads_each_record_alone(self) -> bool:
+        """A lone call is a record of its own (a run's calls, grouped by their run id, are one)."""
+        return True
+
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        """Each call its own record, except the calls that name one run: those are one record."""
+        """The calls of one run a record: the calls that name a run, and the calls of a log that
+        names none which carry one another on (:meth:`_loose_runs`); any other call its own record.
+        The calls that name no run are held until the file ends (a later call may carry one on)."""
         runs: dict[str, list[RawRecord]] = {}
+        loose: list[RawRecord] = []
         for record in frame_json(src):
-            if isinstance(record.value, dict):  # a logger's JSON-text fields, read as the data they hold
-                record.value = parsed_json_text(record.value)
-            run = run_of(record.value) if record.error is None else None
-            if run is None:
-                yield record
+            # a logger's JSON-text fields, read as the data they hold (:meth:`parse` reads them of a
+            # lone call: one routed here from another format's file is framed by that format)
+            value = parsed_json_text(record.value) if isinstance(record.value, dict) else record.value
+            run = run_of(value) if record.error is None else None
+            if run is not None:
+                runs.setdefault(run, []).append(dataclasses.replace(record, value=value))
+            elif record.error is None and isinstance(value, dict) and locate(value) is not None:
+                loose.append(dataclasses.replace(record, value=value))
             else:
-                runs.setdefault(run, []).append(record)
+                yield record
+        yield from self._loose_runs(loose, src)
         for run, records in runs.items():
             if len(records) == 1:
                 yield records[0]
             else:
                 calls = [r.value for r in records]
-                yield RawRecord(records[0].line, f"run={run}", value={RUN: run, "calls": calls})
+                yield RawRecord(records[0].line, f"{RUN_AT}{run}", value={RUN: run, "calls": calls})
+
+    def group_of(self, record: RawRecord) -> str | None:
+        """The run a call or a run's calls belong to: one run may be logged over several files."""
+        if not isinstance(record.value, dict) or record.error is not None:
+            return None
+        if _is_run(record):
+            return str(record.value[RUN])
+        return None if (record.json_path or "").startswith(LOOSE) else run_of(parsed_json_text(record.value))
+
+    def merged(self, parts: list[RawRecord]) -> RawRecord:
+        """One run's calls from several files, in file order."""
+        calls: list[Any] = []
+        for part in parts:
+            calls.extend(part.value["calls"] if _is_run(part) else [parsed_json_text(part.value)])
+        run = self.group_of(parts[0])
+        return RawRecord(parts[0].line, f"{RUN_AT}{run}", value={RUN: run, "calls": calls})
+
+    def _loose_runs(self, records: list[RawRecord], src: SourceFile) -> Iterator[RawRecord]:
+        """Calls that name no run, grouped as an agent loop makes them: a call whose input carries
+        an earlier call's input and answer on is the next call of that run
+        (``call_trace.conversations``, ``chained``). Logged alone, each call of a run of N would be
+        an episode, each a prefix of the next: the run stored N times, all but the last ending on
+        an unanswered turn. A run so found is one record located ``lines=<first>-<last>``, its id
+        the one its last call (the one that saw the most) has alone; a call that cannot be read is
+        its own record (its reject says why)."""
+        calls: list[ModelCall] = []
+        readable: list[RawRecord] = []
+        for record in records:
+            try:
+                calls.append(self._model_call(record, src, locate(record.value))[0])
+            except (RecordError, *STRUCTURE_ERRORS):
+                yield record
+                continue
+            readable.append(record)
+        for group in conversations(calls, chained=True):
+            run = [readable[number] for number in group]
+            if len(run) == 1:
+                yield run[0]
+                continue
+            last = run[-1].value
+            own = last.get("id")
+            run_id = own if isinstance(own, str) and own else content_digest(last)
+            located = f"{LOOSE}{run[0].line}-{run[-1].line}"
+            yield RawRecord(run[0].line, located, value={RUN: run_id, "calls": [r.value for r in run]})
 
     def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
         """A run's calls: an episode per conversation (:meth:`_run`); any other record: one."""
@@ -187,7 +257,7 @@ class ChatLogAdapter(Adapter):
         return self._run(record, src) if RUN in value else [self.parse(record, src)]
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
-        value = expect(record.value, dict, "record")
+        value = parsed_json_text(expect(record.value, dict, "record"))
         found = locate(value)
         if found is None:
             raise RecordError("missing field", f"no list of role messages within {MAX_DEPTH} levels")
@@ -214,11 +284,8 @@ class ChatLogAdapter(Adapter):
                 tasks.append(_task_id(value, None) if isinstance(value, dict) else None)
                 bare += 1
                 continue
-            episode, dialect = self._call(record, src, found)
-            answered = episode.delivered_inputs[0].response_event_index if episode.delivered_inputs else None
-            seen = episode.events if answered is None else episode.events[:answered]
-            answer = None if answered is None else episode.events[answered]
-            calls.append(ModelCall(seen, answer, choice_taken(found.response)))
+            call, episode, dialect = self._model_call(record, src, found)
+            calls.append(call)
             read.append((found, episode, dialect))
             tasks.append(_task_id(value, found))
         if not read:
@@ -249,6 +316,18 @@ class ChatLogAdapter(Adapter):
             )
         return [conversation.episode for conversation in conversations]
 
+    def _model_call(
+        self, record: RawRecord, src: SourceFile, found: Envelope | None
+    ) -> tuple[ModelCall, Episode, str]:
+        """One call of a run: what it saw and its answer, the episode it reads as, its dialect."""
+        if found is None:
+            raise RecordError("missing field", f"no list of role messages within {MAX_DEPTH} levels")
+        episode, dialect = self._call(record, src, found)
+        answered = episode.delivered_inputs[0].response_event_index if episode.delivered_inputs else None
+        seen = episode.events if answered is None else episode.events[:answered]
+        answer = None if answered is None else episode.events[answered]
+        return ModelCall(seen, answer, choice_taken(found.response)), episode, dialect
+
     def _call(self, record: RawRecord, src: SourceFile, found: Envelope) -> tuple[Episode, str]:
         """One call read by its provider's reader, its response as its answer; and that reader's name."""
         if found.response is not None and found.response.get(UNREAD_STREAM):
@@ -270,8 +349,11 @@ class ChatLogAdapter(Adapter):
         """The call's model and sampling parameters; where its parts were found, and the rest."""
         settings = call_settings(found, ("model", *SAMPLING_KEYS))
         model = settings.pop("model", (found.response or {}).get("model"))
-        episode.lineage.model = optional_str(model, "model")
-        episode.lineage.sampling_params_json = sampling_params_json(settings)
+        # what the envelope says, else what the provider's reader found in the call (Gemini's
+        # ``modelVersion`` and ``generationConfig``)
+        episode.lineage.model = optional_str(model, "model") or episode.lineage.model
+        sampling = sampling_params_json(settings)
+        episode.lineage.sampling_params_json = sampling or episode.lineage.sampling_params_json
         read_from = {  # the record's own keys: episode data, redacted with it (details never are)
             "messages": ".".join(found.conversation_at),
             **({"response": ".".join(found.response_at)} if found.response else {}),

@@ -140,6 +140,10 @@ def _next_session(summary: RawRecord, sessions: dict[str, list[RawRecord]]) -> s
     return next(reversed(sessions), None)
 
 
+REPEATED = "repeated"
+"""A session read from several files: how many entries a later file repeated (read once)."""
+
+
 class ClaudeCodeAdapter(Adapter):
     """``~/.claude/projects/<project>/<session>.jsonl``."""
 
@@ -195,6 +199,27 @@ class ClaudeCodeAdapter(Adapter):
             yield RawRecord(
                 records[0].line, f"sessionId={session_id}", value={"session": session_id, "lines": records}
             )
+
+    def group_of(self, record: RawRecord) -> str | None:
+        """A session's id: one session may be written over several files."""
+        return record.value["session"] if (record.json_path or "").startswith("sessionId=") else None
+
+    def merged(self, parts: list[RawRecord]) -> RawRecord:
+        """One session's lines from several files, in file order; an entry whose ``uuid`` an
+        earlier file already holds (``claude --resume`` copies the session it resumes) is read once
+        and counted in ``skipped_entries.repeated``."""
+        seen: set[str] = set()
+        lines, repeated = [], 0
+        for part in parts:
+            for line in part.value["lines"]:
+                uuid = line.value.get("uuid") if isinstance(line.value, dict) else None
+                if isinstance(uuid, str) and uuid in seen:
+                    repeated += 1
+                    continue
+                seen.update([uuid] if isinstance(uuid, str) else [])
+                lines.append(line)
+        value = {"session": parts[0].value["session"], "lines": lines, REPEATED: repeated}
+        return RawRecord(parts[0].line, parts[0].json_path, value=value)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         episode = self.new_episode(record, src, f"{self.name}:{record.value['session']}")
@@ -265,6 +290,8 @@ class ClaudeCodeAdapter(Adapter):
         extra = {"cwd": first.get("cwd"), "version": first.get("version")}
         if stream:
             self._stream(stream, episode, extra)
+        if record.value.get(REPEATED):
+            skipped["repeated"] = record.value[REPEATED]
         if skipped:
             extra["skipped_entries"] = dict(sorted(skipped.items()))
         episode.extra_json = canonical_json(extra)

@@ -38,6 +38,7 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     arguments_text,
     optional_str,
+    parse_json,
     part_text,
     part_type,
     text_of,
@@ -213,8 +214,8 @@ def parts_in_text(value: Any) -> list[dict[str, Any]] | None:
     if not (text.startswith("[") and text.endswith("]")):
         return None
     try:
-        parsed = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        parsed = parse_json(text)
+    except (json.JSONDecodeError, RecordError):
         return None
     if not isinstance(parsed, list) or not parsed:
         return None

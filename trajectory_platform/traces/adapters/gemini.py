@@ -16,6 +16,7 @@ takes are kept in ``extra_json``.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -31,6 +32,7 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     optional_str,
     read_chat_outcome,
+    sampling_params_json,
 )
 from trajectory_platform.traces.adapters.openai import extra_of
 from trajectory_platform.traces.drops import named
@@ -48,6 +50,8 @@ PART_KINDS = (
 PART_EXTRAS = ("thought", "thought_signature", "part_metadata")
 """Keys a part may carry beside its kind."""
 ROLES = {"user": "user", "model": "assistant", "function": "tool", "tool": "tool"}
+RESPONSE_READ = ("candidates", "usage_metadata", "model_version", "response_id")
+"""The fields of a logged response the episode holds: its answer, tokens, model and id."""
 RECORD_KEYS = ("contents", "system_instruction", "tools", "response", "candidates", "response_id")
 
 
@@ -243,9 +247,25 @@ class GeminiAdapter(Adapter):
             answer[0].finish_reason = optional_str(
                 first.get("finish_reason"), "response.candidates[0].finish_reason"
             )
+            usage = response.get("usage_metadata")
+            if isinstance(usage, dict):  # what the call cost, said of its answer
+                answer[0].input_tokens = usage.get("prompt_token_count")
+                answer[0].output_tokens = usage.get("candidates_token_count")
             events.extend(answer)
         episode.events = events
         if value.get("tools") is not None:
             episode.tools = tool_specs_of(value["tools"], "tools")
-        episode.extra_json = extra_of(raw, tuple(k for k in raw if snake(k) in RECORD_KEYS or k == "id"))
+        model = value.get("model", response.get("model_version"))
+        episode.lineage.model = optional_str(model, "model")
+        config = value.get("generation_config")
+        if isinstance(config, dict):
+            episode.lineage.sampling_params_json = sampling_params_json(config)
+        consumed = tuple(
+            k for k in raw if snake(k) in (*RECORD_KEYS, "model", "generation_config") or k == "id"
+        )
+        extra = json.loads(extra_of(raw, consumed) or "{}")
+        if response is not value:  # the response's own fields beside its answer (its id, ...)
+            rest = {k: v for k, v in response.items() if k not in RESPONSE_READ}
+            extra.update({"response": rest} if rest else {})
+        episode.extra_json = canonical_json(extra) if extra else None
         return episode

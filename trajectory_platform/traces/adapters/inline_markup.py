@@ -36,8 +36,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from trajectory_platform.traces.adapters.base import RecordError, arguments_text
+from trajectory_platform.traces.adapters.base import RecordError, arguments_text, parse_json
 from trajectory_platform.traces.adapters.openai import tool_specs_of
+from trajectory_platform.traces.adapters.text_conventions import (
+    UnreadConvention,
+    lift_thought_tokens,
+    mistral_calls,
+    mistral_result,
+    observation,
+    react_call,
+)
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
 MARKUP_KEY = "inline_markup"
@@ -150,8 +158,8 @@ def literal(payload: str) -> Any:
     code), as templates that print a Python dict write it. Raises :class:`MarkupError`."""
     text = payload.strip()
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        return parse_json(text)
+    except (json.JSONDecodeError, RecordError):
         pass
     try:
         return ast.literal_eval(text)
@@ -239,12 +247,16 @@ def _lift_reasoning(event: Event, tally: MarkupTally) -> None:
     closing ``</think>`` that ends its line, as DeepSeek-R1's template leaves it (it opens the block
     in the prompt)."""
     text = event.content
-    if event.kind != "assistant" or event.reasoning is not None or not text:
+    if event.kind != "assistant" or not text:
         return
     try:
         blocks = top_level_blocks(text, frozenset(REASONING_TAGS))
     except MarkupError as error:
-        tally.kept_as_text[error.reason] += 1
+        if event.reasoning is None:
+            tally.kept_as_text[error.reason] += 1
+        return
+    if event.reasoning is not None:
+        _drop_repeated_reasoning(event, text, blocks, tally)
         return
     if not blocks:
         head, closed, tail = text.partition("</think>")
@@ -256,6 +268,21 @@ def _lift_reasoning(event: Event, tally: MarkupTally) -> None:
     event.reasoning = "\n".join(b.inner.strip() for b in blocks) or None
     event.content = _rest(text, blocks)
     tally.lifted["reasoning"] += len(blocks)
+
+
+def _drop_repeated_reasoning(event: Event, text: str, blocks: list[Block], tally: MarkupTally) -> None:
+    """A turn whose reasoning field is also written as ``<think>`` blocks in its text (a server with
+    a reasoning parser that also returned the raw text): the blocks leave the text, counted as
+    ``reasoning_repeated``, so the reasoning is held once and the answer is the answer. Blocks that
+    say something else than the field stay text, counted as kept (never guessed at)."""
+    if not blocks:
+        return
+    said = " ".join("\n".join(b.inner.strip() for b in blocks).split())
+    if said != " ".join((event.reasoning or "").split()):
+        tally.kept_as_text["reasoning block unlike the reasoning field"] += len(blocks)
+        return
+    event.content = _rest(text, blocks)
+    tally.lifted["reasoning_repeated"] += len(blocks)
 
 
 def _lift_calls(event: Event, xml_tools: frozenset[str], tally: MarkupTally) -> list[str | None]:
@@ -275,6 +302,52 @@ def _lift_calls(event: Event, xml_tools: frozenset[str], tally: MarkupTally) -> 
     event.content = _rest(event.content, blocks)
     tally.lifted["tool_calls"] += len(calls)
     return [call.name for call in calls]
+
+
+def _lift_convention_calls(event: Event, following: Event | None, tally: MarkupTally) -> list[str | None]:
+    """Calls an assistant turn writes in a plain-text convention (``text_conventions.py``):
+    Mistral's ``[TOOL_CALLS]``, or a ReAct action when a tool's output comes next (a tool turn, or
+    a user turn starting ``Observation:``); the names of the calls lifted."""
+    if event.kind != "assistant" or not event.content:
+        return []
+    try:
+        found = mistral_calls(event.content)
+        answered_next = following is not None and (
+            following.kind == "tool" or observation(following) is not None
+        )
+        if found is None and answered_next and (react := react_call(event.content)) is not None:
+            found = [react[0]], react[1]
+    except UnreadConvention as error:
+        tally.kept_as_text[error.reason] += 1
+        return []
+    if found is None:
+        return []
+    event.tool_calls, event.content = found
+    tally.lifted["tool_calls"] += len(found[0])
+    return [call.name for call in found[0]]
+
+
+def _lift_convention_result(
+    event: Event, pending: list[str | None], tally: MarkupTally
+) -> list[Event] | None:
+    """A turn that is the result of a lifted call in a plain-text convention: one Mistral
+    ``[TOOL_RESULTS]`` block (a tool turn, or a user turn answering open calls; by the call id it
+    names), or a ReAct ``Observation:`` user turn answering an open call; ``None`` for any other."""
+    if not event.content or event.kind not in ("tool", "user"):
+        return None
+    result = mistral_result(event.content)
+    if result is not None and (event.kind == "tool" or pending):
+        content, call_id = result
+    elif pending and (text := observation(event)) is not None:
+        content, call_id = text, None
+    else:
+        return None
+    answered = pending.pop(0) if pending else event.tool_name
+    tally.lifted["tool_results"] += 1
+    lifted = dataclasses.replace(
+        event, kind="tool", content=content, tool_name=answered, tool_call_id=call_id or event.tool_call_id
+    )
+    return [lifted]
 
 
 def _lift_results(event: Event, pending: list[str | None], tally: MarkupTally) -> list[Event]:
@@ -316,6 +389,8 @@ def lift_inline_markup(episode: Episode, known_tools: frozenset[str] = frozenset
     tool names the format fixes (Cline's), read as XML-element calls as declared tools are."""
     tally = MarkupTally()
     for event in episode.events:
+        if lift_thought_tokens(event):
+            tally.lifted["reasoning"] += 1
         _lift_reasoning(event, tally)
     if not any(event.tool_calls for event in episode.events):
         _lift_all_calls(episode, known_tools, tally)
@@ -339,12 +414,13 @@ def _lift_all_calls(episode: Episode, known_tools: frozenset[str], tally: Markup
     xml_tools = frozenset({*known_tools, *(tool.name for tool in episode.tools)})
     events: list[Event] = []
     pending: list[str | None] = []
-    for event in episode.events:
-        names = _lift_calls(event, xml_tools, tally)
+    for index, event in enumerate(episode.events):
+        following = episode.events[index + 1] if index + 1 < len(episode.events) else None
+        names = _lift_calls(event, xml_tools, tally) or _lift_convention_calls(event, following, tally)
         if event.kind == "assistant":
             pending = names  # a turn without calls leaves none open
             events.append(event)
             continue
-        events.extend(_lift_results(event, pending, tally))
+        events.extend(_lift_convention_result(event, pending, tally) or _lift_results(event, pending, tally))
     if tally.lifted["tool_calls"] or tally.lifted["tool_results"]:
         episode.events = events

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from trajectory_platform.traces.adapters.base import RecordError, parse_json
 from trajectory_platform.traces.adapters.chat_envelope import RUN_SCOPES, locate
 from trajectory_platform.traces.adapters.openai import chat_response
 
@@ -37,8 +38,8 @@ def _parsed(key: str, text: str) -> Any:
     if not stripped.startswith(("[", "{")):
         return None
     try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        value = parse_json(text)
+    except (json.JSONDecodeError, RecordError):
         return None
     holds_call = locate({key: value}) is not None or chat_response(key, value) is not None
     return value if holds_call or (isinstance(value, dict) and key in SCOPE_KEYS) else None

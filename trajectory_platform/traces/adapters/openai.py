@@ -48,7 +48,7 @@ from trajectory_platform.traces.adapters.message_roles import (
     spoken_role,
     take_langchain_call_facts,
 )
-from trajectory_platform.traces.drops import named
+from trajectory_platform.traces.drops import named, path_of
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
 ROLE_KINDS = {
@@ -490,9 +490,30 @@ def _lists_tool_runs(raw: Any) -> bool:
     )
 
 
+CALL_KEYS = ("tool_calls", "function_call")
+"""Where an OpenAI message lists the tool calls its turn made."""
+CONVERSATION_CONTENT_KEYS = ("system", *CALL_KEYS)
+"""Top-level fields that hold a part of the conversation (its system prompt, the calls a turn made)
+wherever a log writes them: a reader that does not read one must not keep it as an extra field."""
+
+
 def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
-    """Top-level fields no adapter field consumed, kept as canonical JSON (nothing dropped)."""
+    """Top-level fields no adapter field consumed, kept as canonical JSON (nothing dropped).
+
+    A field left over that holds conversation content (:data:`CONVERSATION_CONTENT_KEYS`, or a
+    call's answer as :func:`chat_response` finds one) rejects the record instead: kept as an extra
+    field it would leave the episode without that turn and still be admitted (a line of a mixed log
+    read by a format that does not know that field)."""
     rest = {k: v for k, v in value.items() if k not in consumed}
+    for key, field_value in rest.items():
+        if field_value in (None, "", [], {}):
+            continue
+        if key in CONVERSATION_CONTENT_KEYS or chat_response(str(key), field_value) is not None:
+            raise RecordError(
+                "unread conversation content",
+                f"field {path_of([str(key)])} holds a part of the conversation that this format's "
+                "reader does not read; it would be lost from the episode",
+            )
     return canonical_json(rest) if rest else None
 
 
@@ -524,6 +545,7 @@ class OpenAIAdapter(Adapter):
         for key in ("tools", "functions"):
             if value.get(key) is not None and not (key == "tools" and runs):
                 episode.tools.extend(tool_specs_of(value[key], key))
+        episode.lineage.model = optional_str(value.get("model"), "model")
         consumed = tuple(k for k in CONVERSATION_KEYS if not (k == "tools" and runs))
-        episode.extra_json = extra_of(value, ("id", "conversation_id", *consumed))
+        episode.extra_json = extra_of(value, ("id", "conversation_id", "model", *consumed))
         return episode

@@ -78,6 +78,7 @@ class TauBenchFewShotAdapter(Adapter):
     """Few-shot data: one ``{"messages_display": "user: ...\\nassistant: ..."}`` per line."""
 
     name = "tau-bench-fewshot"
+    records_tool_calls = False  # ``assistant: None``: the call is printed as nothing
 
     def sniff(self, sample: Any, path: Path) -> bool:
         return isinstance(sample, dict) and isinstance(sample.get("messages_display"), str)
