@@ -156,6 +156,8 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
             "usermod",
         ),
     ),
+    # A Kubernetes bootstrap token (kubeadm join --token, kubeadm token create): <6>.<16> of [a-z0-9]
+    ("TOKEN", r"(?<![\w.\-])[a-z0-9]{6}\.(?=[a-z0-9]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{16}(?![\w.\-])", 0, ()),
     ("PASSWORD", r"-pass(?:in|out)?\s+pass:([^\s'\"]{3,128})", 1, ("pass:",)),  # openssl
     ("PASSWORD", r"\s-U\s+[\"']?[^\s%'\"]{1,64}%([^\s'\"]{3,128})", 1, ("%",)),  # smbclient -U user%pass
     (
@@ -219,13 +221,25 @@ _PEM_MAX_SPAN = 20000
 
 # Whole name segments (``MYSQL_DATABASE_PASSWORD`` -> mysql, database, password): "passenger",
 # "tokenizer" or "author" must not mark a value as a credential.
-_PASSWORD_SEGMENT = re.compile(
-    r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret)|비번|senha|contraseña"
+_FOREIGN_PASSWORD = (
+    r"passwort|kennwort|contrase[ñn]a|senha|has[łl]o|[şs]ifre|wachtwoord|salasana|parola|l[öo]senord"
+    r"|adgangskode|passord|heslo|jelsz[óo]|пароль|密[码碼]|口令|パスワード|비밀번호|비번|סיסמ[הא]"
 )
+""""Password" in one word, in the languages users write in (lowercased): a label or a key so named
+(``Kennwort = X``, ``{"пароль": X}``) marks its value as ``password`` does."""
+_PASSWORD_SEGMENT = re.compile(
+    r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret)"
+    r"|pins?|psk|creds?|mnemonic|" + _FOREIGN_PASSWORD
+)
+"""A password segment may end a longer word (``dbpass``); a PIN, a Wi-Fi pre-shared key, a
+credentials pair and a wallet's seed phrase only stand alone (``spin``, ``sacred`` are words)."""
 _SECRET_SEGMENT = re.compile(
     r"\w*?(?:secret|token|key|apikey|credentials?|cookie|seed|salt|otp|totp|nonce)s?"
-    r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer"
+    r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer|private|hmac|kek|sessions?|dsn|login|jwt"
 )
+"""Whole segments that mark a key-shaped value: under ``APP_SESSION``, ``HMAC``, ``KEK``, ``DSN``,
+``LOGIN`` or ``JWT`` a random token is the credential, a word or a URL is not (the generic test
+of :func:`acceptable_value`)."""
 _VENDOR_SEGMENT = re.compile(
     r"aws|azure|gcp|github|gitlab|bitbucket|slack|stripe|twilio|sendgrid|mailgun|mailchimp|heroku|netlify|vercel"
     r"|dropbox|facebook|twitter|discord|telegram|shopify|okta|datadog|sentry|jira|confluence|atlassian|npm|pypi"
@@ -240,7 +254,7 @@ _NOT_SECRET_NAMES = re.compile(
     r"reset|field|label|prompt|format|regex|pattern|mask|hash|algorithm|algo|version|mode|enabled|required|"
     r"expiry|expires|expires_at|expiration|timeout|ttl|header|prefix|env|var|key_id|kid|kty|alg|use|"
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
-    r"|rotation|team|endpoint|base|org|organization|project|encryption|hasher|hashers|validators|scheme)\d*$"
+    r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme)\d*$"
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
     r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)"
 )
@@ -259,7 +273,7 @@ _PLACEHOLDER = re.compile(
     r"(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
     r"passwd|secret|token|key|hidden|redacted|changeme|example|dummy|test|(?:your|my)[_-]?[a-z_\-]*|"
     r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
-    r"not_?set|unset|todo|fixme|tbd|n/?a|sample)|0x[0-9a-fA-F]+)$"
+    r"not_?set|unset|todo|fixme|tbd|n/?a|sample|sensitive)|0x[0-9a-fA-F]{1,40})$"
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _CODE_REF = re.compile(
@@ -276,13 +290,19 @@ def _unquote(raw: str, offset: int) -> tuple[str, int]:
 
 
 KEYWORD_SCAN = re.compile(
-    r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|비번|senha|contras|"
+    r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
+    r"pin|psk|mnemonic|private|hmac|kek|session|dsn|login|jwt|"
+    + _FOREIGN_PASSWORD
+    + "|"
     + _VENDOR_SEGMENT.pattern
 )
 """Run over the lowercased text: a case-insensitive alternation is about 25x slower in ``re``."""
 KEYWORD_SCAN_ANY_CASE = re.compile(KEYWORD_SCAN.pattern, re.IGNORECASE)  # when lower() changes lengths
 _ANY_KEYWORD = re.compile(
-    r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|비번|senha|contras|"
+    r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
+    r"pin|mnemonic|private|hmac|kek|session|dsn|login|jwt|"
+    + _FOREIGN_PASSWORD
+    + "|"
     + _VENDOR_SEGMENT.pattern,
     re.I,
 )
