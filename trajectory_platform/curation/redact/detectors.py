@@ -338,11 +338,34 @@ def credential_class(name: str) -> str | None:
     return None
 
 
+_PASSPHRASE = re.compile(r"[A-Za-z]+\d*(?:[ -](?:[A-Za-z]+\d*|\d+)){3,11}[.!?]?")
+_FUNCTION_WORDS = frozenset(
+    {
+        *("a", "an", "the", "to", "of", "for", "in", "on", "at", "by", "is", "are", "be", "been"),
+        *("must", "should", "can", "will", "not", "no", "your", "my", "our", "this", "that", "these"),
+        *("here", "there", "please", "enter", "type", "use", "with", "from", "least", "than"),
+        *("characters", "character", "chars"),
+    }
+)
+"""Words prose needs and a passphrase of random words seldom holds: "Password must be at least 8
+characters", "Enter your password here" are messages; "Blue Monkey Dance 42" is a passphrase."""
+
+
+def _passphrase(value: str) -> bool:
+    """Four to twelve words (and numbers) with no function word among them (:data:`_FUNCTION_WORDS`):
+    a diceware or ``correct horse battery staple`` passphrase, quoted under a password's name."""
+    return _PASSPHRASE.fullmatch(value) is not None and not any(
+        word.lower() in _FUNCTION_WORDS for word in re.split(r"[ -]", value.rstrip(".!?"))
+    )
+
+
 def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) -> bool:
     """Reject placeholders, code references and ordinary words; keep anything credential-shaped."""
     if len(value) < 4 or _PLACEHOLDER.match(value) or PSEUDONYM_RE.fullmatch(value):
         return False
-    if value.lower() == name_class or "\n" in value or value.count(" ") >= 3 or value != value.strip():
+    if value.lower() == name_class or "\n" in value or value != value.strip():
+        return False
+    if value.count(" ") >= 3 and not (quoted and name_class == "password" and _passphrase(value)):
         return False  # prose, not a credential
     if not quoted and (
         next_char in ("(", "[")
@@ -398,12 +421,38 @@ def _env_entry(text: str, name: str, op: str, value_start: int) -> bool:
     return not before.endswith(("(", ",", "{", "["))  # an argument or a member of code
 
 
-def _assignment_finding(text: str, name: str, raw: str, raw_start: int, op: str) -> Finding | None:
+_QUALIFIER_BEFORE = re.compile(r"(?<![\w.\-])([A-Za-z]{2,20})[ \t]$")
+"""A word before a name, one space apart: in ``Cache key: ...`` or ``Partition key = ...`` it says
+which kind of key, as the ``cache_`` of ``cache_key`` does."""
+_TERRAFORM_PROGRESS = re.compile(
+    r"(?:Creating|Creation complete|Modifying|Modifications complete|Destroying|Destruction complete"
+    r"|Reading|Read complete|Refreshing state|Importing|Import complete|Still \w+ing)\b"
+)
+"""Terraform's progress after a resource address (``random_password.db: Creation complete after
+0s``): the address names a credential resource, and what follows is its status, not its value."""
+
+
+def _qualified_away(text: str, name_start: int, name: str) -> bool:
+    """Does the word before a generic name say it is no credential (``Cache key``, ``Primary
+    key``, ``Public key``): is ``<word>_<name>`` no credential name?"""
+    qualifier = _QUALIFIER_BEFORE.search(text, max(0, name_start - 24), name_start)
+    return qualifier is not None and credential_class(f"{qualifier.group(1)}_{name.strip()}") is None
+
+
+def _assignment_finding(
+    text: str, name: str, raw: str, raw_start: int, op: str, delimited: bool = False
+) -> Finding | None:
+    """The credential ``name <op> raw`` assigns, if its name marks one and the value reads as one;
+    ``delimited``: the value's extent is marked as a quoted one's is (an XML element's text)."""
     name_class = credential_class(name)
     if name_class is None:
         return None
+    if name_class == "secret" and _qualified_away(text, raw_start - len(op) - len(name), name):
+        return None
+    if op.strip() == ":" and _TERRAFORM_PROGRESS.match(text, raw_start):
+        return None
     value, start = _unquote(raw, raw_start)
-    quoted = value != raw
+    quoted = value != raw or delimited
     if not op.strip() and not quoted and not name.startswith("-"):
         return None  # "password is ...": a bare space separates only --flags and quoted values
     if name in ("PASS", "FAIL") and _TEST_NAME.match(raw):
@@ -480,20 +529,59 @@ def find_assignments(text: str) -> Iterator[Finding]:
     if "</" in text:
         for match in _XML_ELEMENT.finditer(text):
             finding = _assignment_finding(
-                text, match.group("name"), match.group("value"), match.start("value"), "="
+                text, match.group("name"), match.group("value"), match.start("value"), "=", delimited=True
             )
             if finding is not None:
                 yield finding
 
 
-_PROSE_PASSWORD = re.compile(
-    r"\b(?:(?P<word>pass(?:word|phrase|wd|wort)|pwd|mot\s+de\s+passe|contrase[ñn]a|senha|비밀번호|비번"
-    r"|パスワード|密码)|(?P<key_word>token|secret|(?:api|access)?[\s_\-]?key))\b"
-    r"(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w@.\-]{1,64}"
-    r"(?:\s+(?:user|account|login|database|server))?)?\s+"
-    r"(?:(?P<verb>is|was|will\s+be|remains|set\s+to|changed\s+to|reset\s+to|should\s+be)\s*:?\s+)?"
-    r"(?P<quote>[\"'`]?)(?P<value>[^\s\"'`()\[\]{}<>,;]{4,128})"
+_PASSWORD_WORDS = (
+    r"pass(?:word|phrase|wd|code)|pwd|pin|one[\s-]time\s+code|verification\s+code|otp|mot\s+de\s+passe"
+    r"|كلمة\s+(?:المرور|السر)|m[ậa]t\s+kh[ẩa]u|รหัสผ่าน|पासवर्ड|κωδικός|" + _FOREIGN_PASSWORD
 )
+"""What "password" is called, in English and in the languages users write prompts in, and the
+short secrets stated like one (a PIN, a one-time code). Matched lowercased."""
+_KEY_WORDS = r"token|secret|(?:api|access)?[\s_\-]?key"
+_VALUE = (
+    r"(?P<quote>[\"'`]?)"
+    r"(?P<value>[^\s\"'`()\[\]{}<>,;\u3000-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]{4,128})"
+)
+"""A stated value: up to a space, a quote or bracket, or CJK text (``私のパスワードはX です``)."""
+_PROSE_PASSWORD = re.compile(
+    rf"(?<![a-z0-9_])(?:[a-z0-9]+_)*(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![a-z0-9_])"
+    r"(?P<owner>\s+(?:for|of|on)\s+(?:the\s+)?(?:user\s+|account\s+)?[\"']?[\w@.\-]{1,64}[\"']?(?:\s+(?!(?:is|was|will|remains|set|changed|reset|should|to)\b)[\w@.\-]{1,64}){0,2}"
+    r"(?:\s+(?:user|account|login|database|server))?)?"
+    r"(?P<note>\s*\([^()\n]{1,40}\))?"  # "API key (keep secret): X"
+    r"(?:(?P<verb>\s+(?:is|was|will\s+be|remains|(?:set|changed|reset)\s+to|should\s+be|to|ist|lautet|est|es|é|è"
+    r"|är|er|jest|это)\s*:?\s+|[ \t]*(?:=>|->|→|:|：|=|是|为|為|は|는|은|이|가)[ \t]*|[ \t]+[-—–][ \t]+)|\s+)"
+    + _VALUE
+)
+"""``<password word> [for <user>] [(note)] <is|to|:|→|-|ist|是|...> <value>``, or the value right
+after the word. The copulas and separators of the languages above: "Mein Passwort ist X", "mot de
+passe : X", "密码：X", "私のパスワードはX", "password → X", "API key (keep secret): X"."""
+_USED_AS_PASSWORD = re.compile(
+    r"(?<![a-z0-9_])(?:use|using|used|enter|type)\s+"
+    + _VALUE
+    + r"(?P=quote)\s+as\s+(?:(?:the|a|an|my|your|our)\s+)?"
+    rf"(?:[\w-]+\s+)?(?:{_PASSWORD_WORDS}|{_KEY_WORDS})(?![a-z0-9_])"
+)
+"""The value before the word: "use X as the password", "enter X as your passphrase"."""
+_USER_THEN_PASSWORD = re.compile(
+    r"(?<![a-z0-9_/-])(?:(?:user(?:name)?|login)(?:[ \t]*[:=][ \t]*|[ \t]+)|u[ \t]*:[ \t]*)"
+    r"[\"']?[\w.@-]{1,64}[\"']?"
+    r"(?:[ \t]*[,;/][ \t]*|[ \t]+)(?:(?:pass|pw)(?:[ \t]*[:=][ \t]*|[ \t]+)|p[ \t]*:[ \t]*)"
+    + _VALUE
+    + r"|(?<![a-z0-9_])(?:log(?:ging|ged)?|sign(?:ing|ed)?)\s+in\s+as\s+"
+    r"[\"']?[\w.@-]{1,64}[\"']?\s+(?:with|using)\s+"
+    + _VALUE.replace("quote", "quote2").replace("value", "value2")
+)
+"""A user then a password by their short labels or by sentence: "user admin pass X", "u: admin p:
+X", "logging in as admin with X". (``pass`` alone is a verb: only after a user does it label.)"""
+_SETTING_VERB = re.compile(
+    r"(?<![a-z])(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|updated?|updating)\s"
+)
+"""What makes "password to X" a statement of a value ("Set the root password to X") rather than
+a destination ("send the password to ops")."""
 _PROSE_PASSWORD_ANY_CASE = re.compile(_PROSE_PASSWORD.pattern, re.IGNORECASE)
 """The pattern runs over the lowercased text (fast); this one only when lowering changes lengths."""
 _NOT_PROSE_PASSWORDS = frozenset(
@@ -639,28 +727,74 @@ def find_prose_passwords(text: str) -> Iterator[Finding]:
     """
     lower = text.lower()
     same_offsets = len(lower) == len(text)
-    for match in (_PROSE_PASSWORD if same_offsets else _PROSE_PASSWORD_ANY_CASE).finditer(
-        lower if same_offsets else text
-    ):
-        start = match.start("value")
-        value = text[start : match.end("value")].rstrip(".,:!?")
-        quoted = bool(match.group("quote"))
-        if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value) or _CODE_REF.match(value):
-            continue
-        if PSEUDONYM_RE.fullmatch(value) or "://" in value:
-            continue
-        if match.group("key_word"):  # "token is <uuid>": a stated key must look like one
-            if match.group("verb") and acceptable_value(value, quoted, "secret", ""):
-                yield Finding("SECRET", start, start + len(value), value, "prose")
-            continue
-        if value.isalpha():
-            if not (match.group("verb") or quoted) or not value.islower():
-                continue  # a capitalised word after the keyword is a type or a name ("password: SecretStr")
-            if value in _NOT_PROSE_PASSWORDS or value.endswith(_WORD_SUFFIXES):
-                continue
-        elif not (quoted or match.group("verb") or any(map(str.isdigit, value))):
-            continue  # "passwd anonymous@", the shell's "pwd /tmp": no sign of a chosen password
-        yield Finding("PASSWORD", start, start + len(value), value, "prose")
+    scanned = lower if same_offsets else text
+    flags = 0 if same_offsets else re.IGNORECASE
+    for match in (_PROSE_PASSWORD if same_offsets else _PROSE_PASSWORD_ANY_CASE).finditer(scanned):
+        verb = (match.group("verb") or "").strip()
+        if verb == "to" and not _SETTING_VERB.search(lower, max(0, match.start() - 60), match.start()):
+            continue  # "send the password to ops@corp": a destination, not a value
+        if text.startswith(":", match.end("value") + len(match.group("quote"))) and match.group("quote"):
+            continue  # "password for user 'admin': " (curl's prompt): a quoted name before a colon
+        label = match.group("word") or match.group("key_word")
+        if verb in (":", "=", "=>") and match.group().isascii() and not match.group("note"):
+            if match.group("owner") or not any(ch.isspace() for ch in label.strip()):
+                continue  # ASCII "name: value" is find_assignments' to judge, "password for X:" a positional rule's
+        if text.startswith(("(", "["), match.end("value")):
+            continue  # code: a call or an index
+        key_word = match.group("key_word")
+        if key_word and _qualified_away(text, match.end("key_word") - len(key_word.lstrip()), key_word):
+            continue  # "Cache key: node-cache-...": the word before says which key
+        finding = _stated_value(
+            text, match.start("value"), match.end("value"), match.group("quote"), verb, bool(key_word)
+        )
+        if finding is not None and (
+            match.group("word") not in _SHORT_SECRET_WORDS or _has_digit(finding.value)
+        ):
+            yield finding
+    for pattern in (_USED_AS_PASSWORD, _USER_THEN_PASSWORD):
+        for match in re.compile(pattern.pattern, flags).finditer(scanned):
+            group = "value" if match.group("value") is not None else "value2"
+            quote = match.group("quote" if group == "value" else "quote2")
+            # the construction itself states the value, as a linking verb does
+            finding = _stated_value(text, match.start(group), match.end(group), quote, "as", False)
+            if finding is not None:
+                yield finding
+
+
+_NAME_WORDS = re.compile(r"(?:[A-Z][a-z]+)+|[A-Z]+[a-z]*")
+"""Capitalised words, run together or not (``SecretStr``, ``Required``, ``NULL``): a type or a name.
+Random letters flip case more often (``SUjvCmFHDLfoVH``)."""
+_SHORT_SECRET_WORDS = frozenset({"pin", "otp"})
+"""Words that also name other things ("the pin is loose", a GPIO pin): their value needs a digit."""
+
+
+def _has_digit(value: str) -> bool:
+    return any(map(str.isdigit, value))
+
+
+def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_word: bool) -> Finding | None:
+    """The value a prose statement gives, unless it reads as a word, a path, a placeholder or code.
+
+    A linking verb admits any non-word value; with no verb, the value must be quoted or carry a
+    digit or symbol. After a key word ("token is <uuid>") it must look like a key."""
+    value = text[start:end].rstrip(".,:!?")
+    quoted = bool(quote)
+    if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value) or _CODE_REF.match(value):
+        return None
+    if PSEUDONYM_RE.fullmatch(value) or "://" in value:
+        return None
+    if key_word:
+        if verb and acceptable_value(value, quoted, "secret", ""):
+            return Finding("SECRET", start, start + len(value), value, "prose")
+        return None
+    if value.isalpha():
+        if not (verb or quoted) or _NAME_WORDS.fullmatch(value):
+            return None  # a capitalised word after the keyword is a type or a name ("password: SecretStr")
+        if value in _NOT_PROSE_PASSWORDS or value.endswith(_WORD_SUFFIXES):
+            return None
+    elif not (quoted or verb or any(map(str.isdigit, value))):
+        return None  # "passwd anonymous@", the shell's "pwd /tmp": no sign of a chosen password
+    return Finding("PASSWORD", start, start + len(value), value, "prose")
 
 
 _PREFIXED_HEX = re.compile(
