@@ -965,9 +965,19 @@ _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
 BASE64_DEPTH = 3
 """Layers of base64 an encoded credential is looked for under (``base64(base64(key))``)."""
 _DIGEST_CONTEXT = re.compile(
-    r"(?i)(?:sha(?:1|224|256|384|512)(?:sum)?|md5(?:sum)?|blake2b?|commit|blob|tree|parent|digest|hash|checksum|etag"
-    r"|object|revision|rev|merge|head|index|image|layer|fingerprint|recv-keys|keyid|key id|@)[\s:=\"'-]*$"
+    r"(?i)(?:sha(?:1|224|256|384|512)?(?:sum)?|md5(?:sum)?|blake2b?|commit|blob|tree|parent|digest|hash|checksum|etag"
+    r"|object|revision|rev|merge|head|index|image|layer|fingerprint|recv-keys|keyid|key id|@)[\s:=\"'()#-]*$"
 )
+"""A word that names the hex run after it a digest: ``sha256:``, the GitHub API's ``"sha": ...``,
+``hexdigest()  # ...`` (a comment showing a call's result), ``ETag:``."""
+
+
+def names_a_digest(key: str) -> bool:
+    """Does a JSON key name its value a digest (``sha``, ``commit_sha``, ``etag``, ``parent``)? The
+    value then stands alone in its literal, where :func:`_own_digest_evidence` sees no word."""
+    return _DIGEST_CONTEXT.search(key + ":") is not None
+
+
 _GIT_REVISION_ARGUMENT = re.compile(
     r"\bgit(?:\s+-C\s+\S+)?\s+(?:checkout|switch|cherry-pick|revert|reset|show|bisect|rebase|diff|log|"
     r"blame|cat-file|rev-parse|rev-list|describe|format-patch|merge-base|branch|tag|shortlog|range-diff)"
@@ -1147,12 +1157,26 @@ def _random_token(token: str, text: str, start: int, digests: dict[tuple[int, in
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token), digests):
         return False
     if len(_SLUG_WORD.findall(token)) >= 2:
-        # A slug (my-post-title-8f3a2b1c9d4e): its words are no key; a random piece counts alone.
-        return any(len(piece) >= 20 and looks_random(piece) for piece in token.split("-"))
+        # A slug (my-post-title-8f3a2b1c9d4e): its words are no key; a random piece counts alone,
+        # unless it is hex after a word naming a digest (node-cache-Linux-x64-npm-<sha256>).
+        pieces = token.split("-")
+        return any(
+            len(piece) >= 20 and looks_random(piece) and not _named_digest_piece(pieces, index)
+            for index, piece in enumerate(pieces)
+        )
     if not looks_random(bare):
         return False
     return not _reads_as_prose(
         encoded_text(token) or base58_text(token) or wrapped_block_text(text, start, start + len(token))
+    )
+
+
+def _named_digest_piece(pieces: list[str], index: int) -> bool:
+    """Is ``pieces[index]`` of a hyphenated slug hex that a piece before it names a digest or an
+    id (``cache``, ``build``, ``layer``: the vocabulary of :data:`_NOT_KEY_PREFIX`)? A CI cache
+    key ends in the hash of its lockfile."""
+    return re.fullmatch(r"[0-9a-fA-F]+", pieces[index]) is not None and any(
+        _NOT_KEY_PREFIX.search(f"-{piece}-") for piece in pieces[:index]
     )
 
 
@@ -1215,14 +1239,21 @@ def _digest_by_evidence(text: str, start: int, end: int, verdicts: dict[tuple[in
 def _own_digest_evidence(text: str, start: int, end: int) -> bool:
     """The evidence :func:`_digest_by_evidence` reads around one hex run, its list aside."""
     before = text[max(0, start - 24) : start]
-    if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..")):
+    if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..", 'W/"')):
         return True
     line_start = text.rfind("\n", 0, start) + 1
     command = _GIT_REVISION_ARGUMENT.search(text, max(line_start, start - 200), start)
     if command and not _GIT_SEARCHED_OR_QUOTED.search(command.group()):
         return True
-    after = text[end : end + 3]
-    return not text[line_start:start].strip() and (after[:1] in (" ", "\t", "") or after == "..")
+    return not text[line_start:start].strip() and (
+        _NAME_FOLLOWS.match(text, end) is not None or text.startswith("..", end)
+    )
+
+
+_NAME_FOLLOWS = re.compile(r"[ \t]+\S")
+"""``sha256sum`` / ``git log --oneline`` layout: the digest opens its line and a name follows on it.
+A hex run alone on its line is no listing, even where it ends the text (a tool result whose
+trailing newline the framework stripped: ``openssl rand -hex 32``, ``cat .secret``)."""
 
 
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+/=")
