@@ -1308,6 +1308,12 @@ def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
     return drop_inside_pseudonyms(text, found)
 
 
+def find_labelled(text: str) -> list[Finding]:
+    """The findings a label beside its value makes (an assignment, a prose statement): all a view
+    that only drops marks between them can add (:data:`.decoders.LABEL_DECODERS`)."""
+    return drop_inside_pseudonyms(text, [*find_assignments(text), *find_prose_passwords(text)])
+
+
 def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Finding]:
     """Our own detectors on ``text`` as it stands (decoded from ``layers`` of base64)."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
