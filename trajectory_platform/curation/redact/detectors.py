@@ -570,7 +570,7 @@ _USED_AS_PASSWORD = re.compile(
     r"(?<![a-z0-9_])(?:use|using|used|enter|type)\s+"
     + _VALUE
     + r"(?P=quote)\s+as\s+(?:(?:the|a|an|my|your|our)\s+)?"
-    rf"(?:[\w-]+\s+)?(?:{_PASSWORD_WORDS}|{_KEY_WORDS})(?![a-z0-9_])"
+    rf"(?:[\w-]+\s+)?(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![a-z0-9_])"
 )
 """The value before the word: "use X as the password", "enter X as your passphrase"."""
 _USER_THEN_PASSWORD = re.compile(
@@ -738,14 +738,16 @@ def find_prose_passwords(text: str) -> Iterator[Finding]:
     flags = 0 if same_offsets else re.IGNORECASE
     for match in (_PROSE_PASSWORD if same_offsets else _PROSE_PASSWORD_ANY_CASE).finditer(scanned):
         verb = (match.group("verb") or "").strip()
-        if verb == "to" and not _SETTING_VERB.search(lower, max(0, match.start() - 60), match.start()):
-            continue  # "send the password to ops@corp": a destination, not a value
+        if verb == "to" and (
+            not _SETTING_VERB.search(lower, max(0, match.start() - 60), match.start())
+            or match.group("value").isalpha()
+            and not match.group("quote")
+        ):
+            continue  # "send the password to ops@corp" (a destination), "change it to match" (a verb)
         if text.startswith(":", match.end("value") + len(match.group("quote"))) and match.group("quote"):
             continue  # "password for user 'admin': " (curl's prompt): a quoted name before a colon
-        label = match.group("word") or match.group("key_word")
-        if verb in (":", "=", "=>") and match.group().isascii() and not match.group("note"):
-            if match.group("owner") or not any(ch.isspace() for ch in label.strip()):
-                continue  # ASCII "name: value" is find_assignments' to judge, "password for X:" a positional rule's
+        if verb in (":", "=", "=>") and _left_to_other_rules(match):
+            continue
         if text.startswith(("(", "["), match.end("value")):
             continue  # code: a call or an index
         key_word = match.group("key_word")
@@ -758,14 +760,18 @@ def find_prose_passwords(text: str) -> Iterator[Finding]:
             match.group("word") not in _SHORT_SECRET_WORDS or _has_digit(finding.value)
         ):
             yield finding
-    for pattern in (_USED_AS_PASSWORD, _USER_THEN_PASSWORD):
-        for match in re.compile(pattern.pattern, flags).finditer(scanned):
-            group = "value" if match.group("value") is not None else "value2"
-            quote = match.group("quote" if group == "value" else "quote2")
-            # the construction itself states the value, as a linking verb does
-            finding = _stated_value(text, match.start(group), match.end(group), quote, "as", False)
-            if finding is not None:
-                yield finding
+    for match in re.compile(_USED_AS_PASSWORD.pattern, flags).finditer(scanned):
+        # "use X as the password" states the value as a linking verb does
+        key_word = match.group("key_word") is not None
+        start, end = match.span("value")
+        if (finding := _stated_value(text, start, end, match.group("quote"), "as", key_word)) is not None:
+            yield finding
+    for match in re.compile(_USER_THEN_PASSWORD.pattern, flags).finditer(scanned):
+        group = "value" if match.group("value") is not None else "value2"
+        quote = match.group("quote" if group == "value" else "quote2")
+        start, end = match.span(group)
+        if (finding := _stated_value(text, start, end, quote, "", False)) is not None:
+            yield finding  # no verb: the value must be quoted or carry a digit or a symbol
 
 
 _NAME_WORDS = re.compile(r"(?:[A-Z][a-z]+)+|[A-Z]+[a-z]*")
@@ -777,6 +783,16 @@ _SHORT_SECRET_WORDS = frozenset({"pin", "otp"})
 
 def _has_digit(value: str) -> bool:
     return any(map(str.isdigit, value))
+
+
+def _left_to_other_rules(match: re.Match[str]) -> bool:
+    """An ASCII ``name: value`` or ``name = value`` is :func:`find_assignments`' to judge (with its
+    code checks: a URL's ``&``, ``config['x']``), and ``password for X: value`` a positional
+    rule's; prose keeps a label of several words (``mot de passe :``) or with a note in brackets."""
+    if not match.group().isascii() or match.group("note"):
+        return False
+    label = (match.group("word") or match.group("key_word")).strip()
+    return bool(match.group("owner")) or not any(ch.isspace() for ch in label)
 
 
 def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_word: bool) -> Finding | None:
