@@ -152,7 +152,7 @@ def _labelled_by_key(value: str, key: str) -> list[Finding]:
     :class:`Context`): the rule for a labelled value (:func:`.detectors.find_assignments`) judges it."""
     labelled = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
     found = []
-    for finding in find_assignments(labelled):
+    for finding in drop_inside_pseudonyms(labelled, list(find_assignments(labelled))):
         start = value.find(finding.value)
         if start >= 0:
             found.append(replace(finding, start=start, end=start + len(finding.value)))
