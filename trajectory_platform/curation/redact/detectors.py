@@ -555,7 +555,7 @@ _VALUE = (
 )
 """A stated value: up to a space, a quote or bracket, or CJK text (``私のパスワードはX です``)."""
 _PROSE_PASSWORD = re.compile(
-    rf"(?<![a-z0-9_])(?:[a-z0-9]+_)*(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![a-z0-9_])"
+    rf"(?<![a-z0-9])(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![a-z0-9_])"
     r"(?P<owner>\s+(?:for|of|on)\s+(?:the\s+)?(?:user\s+|account\s+)?[\"']?[\w@.\-]{1,64}[\"']?(?:\s+(?!(?:is|was|will|remains|set|changed|reset|should|to)\b)[\w@.\-]{1,64}){0,2}"
     r"(?:\s+(?:user|account|login|database|server))?)?"
     r"(?P<note>\s*\([^()\n]{1,40}\))?"  # "API key (keep secret): X"
@@ -760,13 +760,15 @@ def find_prose_passwords(text: str) -> Iterator[Finding]:
             match.group("word") not in _SHORT_SECRET_WORDS or _has_digit(finding.value)
         ):
             yield finding
-    for match in re.compile(_USED_AS_PASSWORD.pattern, flags).finditer(scanned):
+    used_as = re.compile(_USED_AS_PASSWORD.pattern, flags).finditer(scanned) if " as " in lower else ()
+    for match in used_as:
         # "use X as the password" states the value as a linking verb does
         key_word = match.group("key_word") is not None
         start, end = match.span("value")
         if (finding := _stated_value(text, start, end, match.group("quote"), "as", key_word)) is not None:
             yield finding
-    for match in re.compile(_USER_THEN_PASSWORD.pattern, flags).finditer(scanned):
+    paired = any(word in lower for word in ("user", "login", "u:", " in as ", " in as\t"))
+    for match in re.compile(_USER_THEN_PASSWORD.pattern, flags).finditer(scanned) if paired else ():
         group = "value" if match.group("value") is not None else "value2"
         quote = match.group("quote" if group == "value" else "quote2")
         start, end = match.span(group)
