@@ -1287,6 +1287,32 @@ def _ascii_look_alike(char: str, normalized: str) -> bool:
 Decoder = Callable[[re.Match[str]], list[tuple[str, int, int]]]
 
 
+_MARKDOWN = re.compile(
+    r"\n[ \t]*```[\w+-]*[ \t]*\n|`+|</?(?:b|strong|em|i|u|code|kbd|mark)>"
+    r"|(?:^|(?<=[\s(\[>|]))[*_]{1,2}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,2}(?=[\s:.,;!?)\]|]|$)",
+    re.MULTILINE,
+)
+"""Markdown and HTML marks around a label or a value (``**Password:** `X` ``, ``<b>Password:</b>
+X``, "Set `DB_PASSWORD` to `X`"), and a code fence opening under a label (``Password:`` then a
+fenced block): agents write the credentials they created into final answers so. The view drops
+them, and the label then stands beside its value as in plain text. An emphasis mark is one or two
+``*``/``_`` between a space (or a line's start) and a word, or a word and a space or punctuation:
+never inside a name or a path (``DB_PASSWORD``, ``a*b``, ``/__home__x``). The view is read for
+labels only (:data:`LABEL_DECODERS`)."""
+LABEL_DECODERS = frozenset({"markdown"})
+"""Views that move no characters of a value, only marks between a label and it: what they show is
+read by the label rules alone (``detectors.find_labelled``), and no view is taken of them. A token
+is the same token with or without ``**`` around it (scored again on a line whose marks were
+dropped, a path read differently); and Markdown marks are in most texts, so a full scan of each
+such line doubled the cost of a scan."""
+_MARKDOWN_HINT = re.compile(r"`|\*\*|__|</?(?:b|strong|em|code)>|(?<!\w)[*_]\w")
+
+
+def _markdown(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """A fence opening becomes the space that joins its label to the first line of the block."""
+    return [(" " if match.group().startswith("\n") else "", match.start(), match.end())]
+
+
 def _holds(marker: str) -> Callable[[str], bool]:
     return lambda text: marker in text
 
@@ -1348,6 +1374,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("joined", lambda text: _JOINED_HINT.search(text) is not None, _JOINED_LIST, _joined),
     ("column", lambda text: _COLUMN_HINT.search(text) is not None, _COLUMN, _column),
     ("overstrike", _holds("\x08"), _OVERSTRIKE, _dropped),
+    ("markdown", lambda text: _MARKDOWN_HINT.search(text) is not None, _MARKDOWN, _markdown),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
     ("reversed", lambda text: _REVERSED_MARK.search(text.lower()) is not None, _REVERSED_LINE, _reversed),
@@ -1411,5 +1438,5 @@ def decoded_views(
         view = _view(name if parent is None else f"{parent.name}+{name}", text, matches, decode, parent)
         if view is not None and view.text:
             yield view
-            if view.name.count("+") + 1 < MAX_DEPTH:
+            if view.name.count("+") + 1 < MAX_DEPTH and name not in LABEL_DECODERS:
                 yield from decoded_views(view.text, view)

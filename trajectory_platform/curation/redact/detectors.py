@@ -156,6 +156,8 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
             "usermod",
         ),
     ),
+    # A Kubernetes bootstrap token (kubeadm join --token, kubeadm token create): <6>.<16> of [a-z0-9]
+    ("TOKEN", r"(?<![\w.\-])[a-z0-9]{6}\.(?=[a-z0-9]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{16}(?![\w.\-])", 0, ()),
     ("PASSWORD", r"-pass(?:in|out)?\s+pass:([^\s'\"]{3,128})", 1, ("pass:",)),  # openssl
     ("PASSWORD", r"\s-U\s+[\"']?[^\s%'\"]{1,64}%([^\s'\"]{3,128})", 1, ("%",)),  # smbclient -U user%pass
     (
@@ -219,13 +221,25 @@ _PEM_MAX_SPAN = 20000
 
 # Whole name segments (``MYSQL_DATABASE_PASSWORD`` -> mysql, database, password): "passenger",
 # "tokenizer" or "author" must not mark a value as a credential.
-_PASSWORD_SEGMENT = re.compile(
-    r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret)|비번|senha|contraseña"
+_FOREIGN_PASSWORD = (
+    r"passwort|kennwort|contrase[ñn]a|senha|has[łl]o|[şs]ifre|wachtwoord|salasana|parola|l[öo]senord"
+    r"|adgangskode|passord|heslo|jelsz[óo]|пароль|密[码碼]|口令|パスワード|비밀번호|비번|סיסמ[הא]"
 )
+""""Password" in one word, in the languages users write in (lowercased): a label or a key so named
+(``Kennwort = X``, ``{"пароль": X}``) marks its value as ``password`` does."""
+_PASSWORD_SEGMENT = re.compile(
+    r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret)"
+    r"|pins?|psk|creds?|mnemonic|" + _FOREIGN_PASSWORD
+)
+"""A password segment may end a longer word (``dbpass``); a PIN, a Wi-Fi pre-shared key, a
+credentials pair and a wallet's seed phrase only stand alone (``spin``, ``sacred`` are words)."""
 _SECRET_SEGMENT = re.compile(
     r"\w*?(?:secret|token|key|apikey|credentials?|cookie|seed|salt|otp|totp|nonce)s?"
-    r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer"
+    r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer|private|hmac|kek|sessions?|dsn|login|jwt"
 )
+"""Whole segments that mark a key-shaped value: under ``APP_SESSION``, ``HMAC``, ``KEK``, ``DSN``,
+``LOGIN`` or ``JWT`` a random token is the credential, a word or a URL is not (the generic test
+of :func:`acceptable_value`)."""
 _VENDOR_SEGMENT = re.compile(
     r"aws|azure|gcp|github|gitlab|bitbucket|slack|stripe|twilio|sendgrid|mailgun|mailchimp|heroku|netlify|vercel"
     r"|dropbox|facebook|twitter|discord|telegram|shopify|okta|datadog|sentry|jira|confluence|atlassian|npm|pypi"
@@ -240,7 +254,7 @@ _NOT_SECRET_NAMES = re.compile(
     r"reset|field|label|prompt|format|regex|pattern|mask|hash|algorithm|algo|version|mode|enabled|required|"
     r"expiry|expires|expires_at|expiration|timeout|ttl|header|prefix|env|var|key_id|kid|kty|alg|use|"
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
-    r"|rotation|team|endpoint|base|org|organization|project|encryption|hasher|hashers|validators|scheme)\d*$"
+    r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme)\d*$"
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
     r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)"
 )
@@ -259,7 +273,7 @@ _PLACEHOLDER = re.compile(
     r"(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
     r"passwd|secret|token|key|hidden|redacted|changeme|example|dummy|test|(?:your|my)[_-]?[a-z_\-]*|"
     r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
-    r"not_?set|unset|todo|fixme|tbd|n/?a|sample)|0x[0-9a-fA-F]+)$"
+    r"not_?set|unset|todo|fixme|tbd|n/?a|sample|sensitive)|0x[0-9a-fA-F]{1,40})$"
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _CODE_REF = re.compile(
@@ -276,13 +290,19 @@ def _unquote(raw: str, offset: int) -> tuple[str, int]:
 
 
 KEYWORD_SCAN = re.compile(
-    r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|비번|senha|contras|"
+    r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
+    r"pin|psk|mnemonic|private|hmac|kek|session|dsn|login|jwt|"
+    + _FOREIGN_PASSWORD
+    + "|"
     + _VENDOR_SEGMENT.pattern
 )
 """Run over the lowercased text: a case-insensitive alternation is about 25x slower in ``re``."""
 KEYWORD_SCAN_ANY_CASE = re.compile(KEYWORD_SCAN.pattern, re.IGNORECASE)  # when lower() changes lengths
 _ANY_KEYWORD = re.compile(
-    r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|비번|senha|contras|"
+    r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
+    r"pin|mnemonic|private|hmac|kek|session|dsn|login|jwt|"
+    + _FOREIGN_PASSWORD
+    + "|"
     + _VENDOR_SEGMENT.pattern,
     re.I,
 )
@@ -318,11 +338,34 @@ def credential_class(name: str) -> str | None:
     return None
 
 
+_PASSPHRASE = re.compile(r"[A-Za-z]+\d*(?:[ -](?:[A-Za-z]+\d*|\d+)){3,11}[.!?]?")
+_FUNCTION_WORDS = frozenset(
+    {
+        *("a", "an", "the", "to", "of", "for", "in", "on", "at", "by", "is", "are", "be", "been"),
+        *("must", "should", "can", "will", "not", "no", "your", "my", "our", "this", "that", "these"),
+        *("here", "there", "please", "enter", "type", "use", "with", "from", "least", "than"),
+        *("characters", "character", "chars"),
+    }
+)
+"""Words prose needs and a passphrase of random words seldom holds: "Password must be at least 8
+characters", "Enter your password here" are messages; "Blue Monkey Dance 42" is a passphrase."""
+
+
+def _passphrase(value: str) -> bool:
+    """Four to twelve words (and numbers) with no function word among them (:data:`_FUNCTION_WORDS`):
+    a diceware or ``correct horse battery staple`` passphrase, quoted under a password's name."""
+    return _PASSPHRASE.fullmatch(value) is not None and not any(
+        word.lower() in _FUNCTION_WORDS for word in re.split(r"[ -]", value.rstrip(".!?"))
+    )
+
+
 def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) -> bool:
     """Reject placeholders, code references and ordinary words; keep anything credential-shaped."""
     if len(value) < 4 or _PLACEHOLDER.match(value) or PSEUDONYM_RE.fullmatch(value):
         return False
-    if value.lower() == name_class or "\n" in value or value.count(" ") >= 3 or value != value.strip():
+    if value.lower() == name_class or "\n" in value or value != value.strip():
+        return False
+    if value.count(" ") >= 3 and not (quoted and name_class == "password" and _passphrase(value)):
         return False  # prose, not a credential
     if not quoted and (
         next_char in ("(", "[")
@@ -378,12 +421,38 @@ def _env_entry(text: str, name: str, op: str, value_start: int) -> bool:
     return not before.endswith(("(", ",", "{", "["))  # an argument or a member of code
 
 
-def _assignment_finding(text: str, name: str, raw: str, raw_start: int, op: str) -> Finding | None:
+_QUALIFIER_BEFORE = re.compile(r"(?<![\w.\-])([A-Za-z]{2,20})[ \t]$")
+"""A word before a name, one space apart: in ``Cache key: ...`` or ``Partition key = ...`` it says
+which kind of key, as the ``cache_`` of ``cache_key`` does."""
+_TERRAFORM_PROGRESS = re.compile(
+    r"(?:Creating|Creation complete|Modifying|Modifications complete|Destroying|Destruction complete"
+    r"|Reading|Read complete|Refreshing state|Importing|Import complete|Still \w+ing)\b"
+)
+"""Terraform's progress after a resource address (``random_password.db: Creation complete after
+0s``): the address names a credential resource, and what follows is its status, not its value."""
+
+
+def _qualified_away(text: str, name_start: int, name: str) -> bool:
+    """Does the word before a generic name say it is no credential (``Cache key``, ``Primary
+    key``, ``Public key``): is ``<word>_<name>`` no credential name?"""
+    qualifier = _QUALIFIER_BEFORE.search(text, max(0, name_start - 24), name_start)
+    return qualifier is not None and credential_class(f"{qualifier.group(1)}_{name.strip()}") is None
+
+
+def _assignment_finding(
+    text: str, name: str, raw: str, raw_start: int, op: str, delimited: bool = False
+) -> Finding | None:
+    """The credential ``name <op> raw`` assigns, if its name marks one and the value reads as one;
+    ``delimited``: the value's extent is marked as a quoted one's is (an XML element's text)."""
     name_class = credential_class(name)
     if name_class is None:
         return None
+    if name_class == "secret" and _qualified_away(text, raw_start - len(op) - len(name), name):
+        return None
+    if op.strip() == ":" and _TERRAFORM_PROGRESS.match(text, raw_start):
+        return None
     value, start = _unquote(raw, raw_start)
-    quoted = value != raw
+    quoted = value != raw or delimited
     if not op.strip() and not quoted and not name.startswith("-"):
         return None  # "password is ...": a bare space separates only --flags and quoted values
     if name in ("PASS", "FAIL") and _TEST_NAME.match(raw):
@@ -425,6 +494,12 @@ _ARN_BOUNDARY = " \n\t\"'=,;()[]{}<>`"
 """What an ARN never holds: where a token around it begins (a CSV cell, a call's argument)."""
 
 
+_LONGEST_NAME = 66
+"""How far back a credential word is widened to its name: the longest name :data:`_ASSIGN` reads
+(64 characters and its quotes). Unbounded, a run of repeated words (``keykeykey...``, ``密码密码...``)
+walked back over the whole run from each hit: 48 kB took 40 s."""
+
+
 def find_assignments(text: str) -> Iterator[Finding]:
     """``name <op> value`` / ``<name>value</name>`` where the name marks the value as a credential.
 
@@ -438,7 +513,8 @@ def find_assignments(text: str) -> Iterator[Finding]:
         start = hit.start()
         if start < pos:
             continue
-        while start and (_is_word_char(text[start - 1]) or text[start - 1] in ".-$@"):
+        floor = max(0, start - _LONGEST_NAME)  # a longer run is no name _ASSIGN reads: stop there
+        while start > floor and (_is_word_char(text[start - 1]) or text[start - 1] in ".-$@"):
             start -= 1
         starts = (start - 1, start) if start and text[start - 1] in "\"'" else (start,)
         if in_arn(text, start):
@@ -460,20 +536,59 @@ def find_assignments(text: str) -> Iterator[Finding]:
     if "</" in text:
         for match in _XML_ELEMENT.finditer(text):
             finding = _assignment_finding(
-                text, match.group("name"), match.group("value"), match.start("value"), "="
+                text, match.group("name"), match.group("value"), match.start("value"), "=", delimited=True
             )
             if finding is not None:
                 yield finding
 
 
-_PROSE_PASSWORD = re.compile(
-    r"\b(?:(?P<word>pass(?:word|phrase|wd|wort)|pwd|mot\s+de\s+passe|contrase[ñn]a|senha|비밀번호|비번"
-    r"|パスワード|密码)|(?P<key_word>token|secret|(?:api|access)?[\s_\-]?key))\b"
-    r"(?:\s+(?:for|of|on)\s+(?:the\s+)?[\w@.\-]{1,64}"
-    r"(?:\s+(?:user|account|login|database|server))?)?\s+"
-    r"(?:(?P<verb>is|was|will\s+be|remains|set\s+to|changed\s+to|reset\s+to|should\s+be)\s*:?\s+)?"
-    r"(?P<quote>[\"'`]?)(?P<value>[^\s\"'`()\[\]{}<>,;]{4,128})"
+_PASSWORD_WORDS = (
+    r"pass(?:word|phrase|wd|code)|pwd|pin|one[\s-]time\s+code|verification\s+code|otp|mot\s+de\s+passe"
+    r"|كلمة\s+(?:المرور|السر)|m[ậa]t\s+kh[ẩa]u|รหัสผ่าน|पासवर्ड|κωδικός|" + _FOREIGN_PASSWORD
 )
+"""What "password" is called, in English and in the languages users write prompts in, and the
+short secrets stated like one (a PIN, a one-time code). Matched lowercased."""
+_KEY_WORDS = r"token|secret|(?:api|access)?[\s_\-]?key"
+_VALUE = (
+    r"(?P<quote>[\"'`]?)"
+    r"(?P<value>[^\s\"'`()\[\]{}<>,;\u3000-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]{4,128})"
+)
+"""A stated value: up to a space, a quote or bracket, or CJK text (``私のパスワードはX です``)."""
+_PROSE_PASSWORD = re.compile(
+    rf"(?<![a-z0-9])(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![a-z0-9_])"
+    r"(?P<owner>\s+(?:for|of|on)\s+(?:the\s+)?(?:user\s+|account\s+)?[\"']?[\w@.\-]{1,64}[\"']?(?:\s+(?!(?:is|was|will|remains|set|changed|reset|should|to)\b)[\w@.\-]{1,64}){0,2}"
+    r"(?:\s+(?:user|account|login|database|server))?)?"
+    r"(?P<note>\s*\([^()\n]{1,40}\))?"  # "API key (keep secret): X"
+    r"(?:(?P<verb>\s+(?:is|was|will\s+be|remains|(?:set|changed|reset)\s+to|should\s+be|to|ist|lautet|est|es|é|è"
+    r"|är|er|jest|это)\s*:?\s+|[ \t]*(?:=>|->|→|:|：|=|是|为|為|は|는|은|이|가)[ \t]*|[ \t]+[-—–][ \t]+)|\s+)"
+    + _VALUE
+)
+"""``<password word> [for <user>] [(note)] <is|to|:|→|-|ist|是|...> <value>``, or the value right
+after the word. The copulas and separators of the languages above: "Mein Passwort ist X", "mot de
+passe : X", "密码：X", "私のパスワードはX", "password → X", "API key (keep secret): X"."""
+_USED_AS_PASSWORD = re.compile(
+    r"(?<![a-z0-9_])(?:use|using|used|enter|type)\s+"
+    + _VALUE
+    + r"(?P=quote)\s+as\s+(?:(?:the|a|an|my|your|our)\s+)?"
+    rf"(?:[\w-]+\s+)?(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![a-z0-9_])"
+)
+"""The value before the word: "use X as the password", "enter X as your passphrase"."""
+_USER_THEN_PASSWORD = re.compile(
+    r"(?<![a-z0-9_/-])(?:(?:user(?:name)?|login)(?:[ \t]*[:=][ \t]*|[ \t]+)|u[ \t]*:[ \t]*)"
+    r"[\"']?[\w.@-]{1,64}[\"']?"
+    r"(?:[ \t]*[,;/][ \t]*|[ \t]+)(?:(?:pass|pw)(?:[ \t]*[:=][ \t]*|[ \t]+)|p[ \t]*:[ \t]*)"
+    + _VALUE
+    + r"|(?<![a-z0-9_])(?:log(?:ging|ged)?|sign(?:ing|ed)?)\s+in\s+as\s+"
+    r"[\"']?[\w.@-]{1,64}[\"']?\s+(?:with|using)\s+"
+    + _VALUE.replace("quote", "quote2").replace("value", "value2")
+)
+"""A user then a password by their short labels or by sentence: "user admin pass X", "u: admin p:
+X", "logging in as admin with X". (``pass`` alone is a verb: only after a user does it label.)"""
+_SETTING_VERB = re.compile(
+    r"(?<![a-z])(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|updated?|updating)\s"
+)
+"""What makes "password to X" a statement of a value ("Set the root password to X") rather than
+a destination ("send the password to ops")."""
 _PROSE_PASSWORD_ANY_CASE = re.compile(_PROSE_PASSWORD.pattern, re.IGNORECASE)
 """The pattern runs over the lowercased text (fast); this one only when lowering changes lengths."""
 _NOT_PROSE_PASSWORDS = frozenset(
@@ -619,28 +734,92 @@ def find_prose_passwords(text: str) -> Iterator[Finding]:
     """
     lower = text.lower()
     same_offsets = len(lower) == len(text)
-    for match in (_PROSE_PASSWORD if same_offsets else _PROSE_PASSWORD_ANY_CASE).finditer(
-        lower if same_offsets else text
-    ):
-        start = match.start("value")
-        value = text[start : match.end("value")].rstrip(".,:!?")
-        quoted = bool(match.group("quote"))
-        if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value) or _CODE_REF.match(value):
+    scanned = lower if same_offsets else text
+    flags = 0 if same_offsets else re.IGNORECASE
+    for match in (_PROSE_PASSWORD if same_offsets else _PROSE_PASSWORD_ANY_CASE).finditer(scanned):
+        verb = (match.group("verb") or "").strip()
+        if verb == "to" and (
+            not _SETTING_VERB.search(lower, max(0, match.start() - 60), match.start())
+            or match.group("value").isalpha()
+            and not match.group("quote")
+        ):
+            continue  # "send the password to ops@corp" (a destination), "change it to match" (a verb)
+        if text.startswith(":", match.end("value") + len(match.group("quote"))) and match.group("quote"):
+            continue  # "password for user 'admin': " (curl's prompt): a quoted name before a colon
+        if verb in (":", "=", "=>") and _left_to_other_rules(match):
             continue
-        if PSEUDONYM_RE.fullmatch(value) or "://" in value:
-            continue
-        if match.group("key_word"):  # "token is <uuid>": a stated key must look like one
-            if match.group("verb") and acceptable_value(value, quoted, "secret", ""):
-                yield Finding("SECRET", start, start + len(value), value, "prose")
-            continue
-        if value.isalpha():
-            if not (match.group("verb") or quoted) or not value.islower():
-                continue  # a capitalised word after the keyword is a type or a name ("password: SecretStr")
-            if value in _NOT_PROSE_PASSWORDS or value.endswith(_WORD_SUFFIXES):
-                continue
-        elif not (quoted or match.group("verb") or any(map(str.isdigit, value))):
-            continue  # "passwd anonymous@", the shell's "pwd /tmp": no sign of a chosen password
-        yield Finding("PASSWORD", start, start + len(value), value, "prose")
+        if text.startswith(("(", "["), match.end("value")):
+            continue  # code: a call or an index
+        key_word = match.group("key_word")
+        if key_word and _qualified_away(text, match.end("key_word") - len(key_word.lstrip()), key_word):
+            continue  # "Cache key: node-cache-...": the word before says which key
+        finding = _stated_value(
+            text, match.start("value"), match.end("value"), match.group("quote"), verb, bool(key_word)
+        )
+        if finding is not None and (
+            match.group("word") not in _SHORT_SECRET_WORDS or _has_digit(finding.value)
+        ):
+            yield finding
+    used_as = re.compile(_USED_AS_PASSWORD.pattern, flags).finditer(scanned) if " as " in lower else ()
+    for match in used_as:
+        # "use X as the password" states the value as a linking verb does
+        key_word = match.group("key_word") is not None
+        start, end = match.span("value")
+        if (finding := _stated_value(text, start, end, match.group("quote"), "as", key_word)) is not None:
+            yield finding
+    paired = any(word in lower for word in ("user", "login", "u:", " in as ", " in as\t"))
+    for match in re.compile(_USER_THEN_PASSWORD.pattern, flags).finditer(scanned) if paired else ():
+        group = "value" if match.group("value") is not None else "value2"
+        quote = match.group("quote" if group == "value" else "quote2")
+        start, end = match.span(group)
+        if (finding := _stated_value(text, start, end, quote, "", False)) is not None:
+            yield finding  # no verb: the value must be quoted or carry a digit or a symbol
+
+
+_NAME_WORDS = re.compile(r"(?:[A-Z][a-z]+)+|[A-Z]+[a-z]*")
+"""Capitalised words, run together or not (``SecretStr``, ``Required``, ``NULL``): a type or a name.
+Random letters flip case more often (``SUjvCmFHDLfoVH``)."""
+_SHORT_SECRET_WORDS = frozenset({"pin", "otp"})
+"""Words that also name other things ("the pin is loose", a GPIO pin): their value needs a digit."""
+
+
+def _has_digit(value: str) -> bool:
+    return any(map(str.isdigit, value))
+
+
+def _left_to_other_rules(match: re.Match[str]) -> bool:
+    """An ASCII ``name: value`` or ``name = value`` is :func:`find_assignments`' to judge (with its
+    code checks: a URL's ``&``, ``config['x']``), and ``password for X: value`` a positional
+    rule's; prose keeps a label of several words (``mot de passe :``) or with a note in brackets."""
+    if not match.group().isascii() or match.group("note"):
+        return False
+    label = (match.group("word") or match.group("key_word")).strip()
+    return bool(match.group("owner")) or not any(ch.isspace() for ch in label)
+
+
+def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_word: bool) -> Finding | None:
+    """The value a prose statement gives, unless it reads as a word, a path, a placeholder or code.
+
+    A linking verb admits any non-word value; with no verb, the value must be quoted or carry a
+    digit or symbol. After a key word ("token is <uuid>") it must look like a key."""
+    value = text[start:end].rstrip(".,:!?")
+    quoted = bool(quote)
+    if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value) or _CODE_REF.match(value):
+        return None
+    if PSEUDONYM_RE.fullmatch(value) or "://" in value:
+        return None
+    if key_word:
+        if verb and acceptable_value(value, quoted, "secret", ""):
+            return Finding("SECRET", start, start + len(value), value, "prose")
+        return None
+    if value.isalpha():
+        if not (verb or quoted) or _NAME_WORDS.fullmatch(value):
+            return None  # a capitalised word after the keyword is a type or a name ("password: SecretStr")
+        if value in _NOT_PROSE_PASSWORDS or value.endswith(_WORD_SUFFIXES):
+            return None
+    elif not (quoted or verb or any(map(str.isdigit, value))):
+        return None  # "passwd anonymous@", the shell's "pwd /tmp": no sign of a chosen password
+    return Finding("PASSWORD", start, start + len(value), value, "prose")
 
 
 _PREFIXED_HEX = re.compile(
@@ -811,9 +990,19 @@ _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
 BASE64_DEPTH = 3
 """Layers of base64 an encoded credential is looked for under (``base64(base64(key))``)."""
 _DIGEST_CONTEXT = re.compile(
-    r"(?i)(?:sha(?:1|224|256|384|512)(?:sum)?|md5(?:sum)?|blake2b?|commit|blob|tree|parent|digest|hash|checksum|etag"
-    r"|object|revision|rev|merge|head|index|image|layer|fingerprint|recv-keys|keyid|key id|@)[\s:=\"'-]*$"
+    r"(?i)(?:sha(?:1|224|256|384|512)?(?:sum)?|md5(?:sum)?|blake2b?|commit|blob|tree|parent|digest|hash|checksum|etag"
+    r"|object|revision|rev|merge|head|index|image|layer|fingerprint|recv-keys|keyid|key id|@)[\s:=\"'()#-]*$"
 )
+"""A word that names the hex run after it a digest: ``sha256:``, the GitHub API's ``"sha": ...``,
+``hexdigest()  # ...`` (a comment showing a call's result), ``ETag:``."""
+
+
+def names_a_digest(key: str) -> bool:
+    """Does a JSON key name its value a digest (``sha``, ``commit_sha``, ``etag``, ``parent``)? The
+    value then stands alone in its literal, where :func:`_own_digest_evidence` sees no word."""
+    return _DIGEST_CONTEXT.search(key + ":") is not None
+
+
 _GIT_REVISION_ARGUMENT = re.compile(
     r"\bgit(?:\s+-C\s+\S+)?\s+(?:checkout|switch|cherry-pick|revert|reset|show|bisect|rebase|diff|log|"
     r"blame|cat-file|rev-parse|rev-list|describe|format-patch|merge-base|branch|tag|shortlog|range-diff)"
@@ -993,12 +1182,26 @@ def _random_token(token: str, text: str, start: int, digests: dict[tuple[int, in
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token), digests):
         return False
     if len(_SLUG_WORD.findall(token)) >= 2:
-        # A slug (my-post-title-8f3a2b1c9d4e): its words are no key; a random piece counts alone.
-        return any(len(piece) >= 20 and looks_random(piece) for piece in token.split("-"))
+        # A slug (my-post-title-8f3a2b1c9d4e): its words are no key; a random piece counts alone,
+        # unless it is hex after a word naming a digest (node-cache-Linux-x64-npm-<sha256>).
+        pieces = token.split("-")
+        return any(
+            len(piece) >= 20 and looks_random(piece) and not _named_digest_piece(pieces, index)
+            for index, piece in enumerate(pieces)
+        )
     if not looks_random(bare):
         return False
     return not _reads_as_prose(
         encoded_text(token) or base58_text(token) or wrapped_block_text(text, start, start + len(token))
+    )
+
+
+def _named_digest_piece(pieces: list[str], index: int) -> bool:
+    """Is ``pieces[index]`` of a hyphenated slug hex that a piece before it names a digest or an
+    id (``cache``, ``build``, ``layer``: the vocabulary of :data:`_NOT_KEY_PREFIX`)? A CI cache
+    key ends in the hash of its lockfile."""
+    return re.fullmatch(r"[0-9a-fA-F]+", pieces[index]) is not None and any(
+        _NOT_KEY_PREFIX.search(f"-{piece}-") for piece in pieces[:index]
     )
 
 
@@ -1061,14 +1264,21 @@ def _digest_by_evidence(text: str, start: int, end: int, verdicts: dict[tuple[in
 def _own_digest_evidence(text: str, start: int, end: int) -> bool:
     """The evidence :func:`_digest_by_evidence` reads around one hex run, its list aside."""
     before = text[max(0, start - 24) : start]
-    if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..")):
+    if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..", 'W/"')):
         return True
     line_start = text.rfind("\n", 0, start) + 1
     command = _GIT_REVISION_ARGUMENT.search(text, max(line_start, start - 200), start)
     if command and not _GIT_SEARCHED_OR_QUOTED.search(command.group()):
         return True
-    after = text[end : end + 3]
-    return not text[line_start:start].strip() and (after[:1] in (" ", "\t", "") or after == "..")
+    return not text[line_start:start].strip() and (
+        _NAME_FOLLOWS.match(text, end) is not None or text.startswith("..", end)
+    )
+
+
+_NAME_FOLLOWS = re.compile(r"[ \t]+\S")
+"""``sha256sum`` / ``git log --oneline`` layout: the digest opens its line and a name follows on it.
+A hex run alone on its line is no listing, even where it ends the text (a tool result whose
+trailing newline the framework stripped: ``openssl rand -hex 32``, ``cat .secret``)."""
 
 
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.+/=")
@@ -1121,6 +1331,12 @@ def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
         found.extend(find_with_detect_secrets(text))
     found.extend(find_split_variables(text, config))
     return drop_inside_pseudonyms(text, found)
+
+
+def find_labelled(text: str) -> list[Finding]:
+    """The findings a label beside its value makes (an assignment, a prose statement): all a view
+    that only drops marks between them can add (:data:`.decoders.LABEL_DECODERS`)."""
+    return drop_inside_pseudonyms(text, [*find_assignments(text), *find_prose_passwords(text)])
 
 
 def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Finding]:

@@ -13,12 +13,15 @@ is visible; values found there with escapes are added in their decoded form too.
 
 from __future__ import annotations
 
+import base64
 import bisect
 import json
 import re
+import urllib.parse
 from dataclasses import dataclass, replace
 
 from trajectory_platform.curation.redact.decoders import (
+    LABEL_DECODERS,
     LIST_DECODERS,
     SAME_RANDOMNESS_DECODERS,
     SEAM_DECODERS,
@@ -29,8 +32,11 @@ from trajectory_platform.curation.redact.decoders import (
 from trajectory_platform.curation.redact.detectors import (
     credential_class,
     drop_inside_pseudonyms,
+    find_assignments,
+    find_labelled,
     find_punctuated_secrets,
     find_secrets,
+    names_a_digest,
 )
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
@@ -42,18 +48,24 @@ SHELL_KEYS = frozenset(
     {"command", "cmd", "script", "shell", "bash", "commands", "shell_command", "bash_command"}
 )
 _ID_KEY = re.compile(r"(?:^|_)id$|Id$|^id$|(?:^|_)ids$")
+_SESSION_KEY = re.compile(r"(?i)session|cookie|csrf|xsrf|auth|token")
+"""An id that grants: a ``session_id`` or ``auth_token_id`` value is a bearer credential, scored
+like any other string; an object's ``id``, ``VersionId`` or ``UploadId`` only names it."""
 _JSON_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NEXT_COLON = re.compile(r"\s*:")
 
 
 @dataclass(frozen=True)
 class Context:
-    """What surrounds a string: a shell command (bare words need the shell-safe form), an id value,
-    the value of a key that names a credential (``{"password": "admin"}``: the label is the key)."""
+    """What surrounds a string: a shell command (bare words need the shell-safe form), an id or a
+    digest value (its key says so: scored by no entropy test, in its literal or the raw JSON),
+    the value of a key that names a credential (``{"password": "admin"}``: the label is the key,
+    decoded: ``json.dumps`` writes ``{"contraseña": ...}`` as ``"contrase\\u00f1a"``, which no rule
+    over the raw JSON reads as a label)."""
 
     shell: bool = False
     id_value: bool = False
-    credential_key: bool = False
+    credential_key: str = ""
 
 
 def parse_json_container(text: str) -> object | None:
@@ -77,8 +89,9 @@ def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]
             key = json.loads(match.group())
             out.append((match, Context(shell=False, id_value=False)))
             continue
-        shell, id_value = key.lower() in SHELL_KEYS, bool(_ID_KEY.search(key))
-        out.append((match, Context(shell, id_value, credential_key=credential_class(key) is not None)))
+        shell = key.lower() in SHELL_KEYS
+        id_value = bool(_ID_KEY.search(key)) and not _SESSION_KEY.search(key) or names_a_digest(key)
+        out.append((match, Context(shell, id_value, credential_key=key if credential_class(key) else "")))
     return out
 
 
@@ -88,6 +101,8 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
         return []
     local = config if not context.id_value else replace(config, entropy=False)
     found = find_secrets(text, local)
+    if context.credential_key:
+        found.extend(_labelled_by_key(text, context.credential_key))
     found.extend(find_positional_credentials(text))
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
@@ -115,14 +130,33 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     # match that exists in no decoded literal (it straddles an escape such as "\\n@x.y") is not data.
     seen = {f.value for f in nested}
     content = "\x00".join(decoded_literals)
-    raw = [f for f in found if f.value not in seen and (f.value in content or f.value.isdigit())]
     spans = [match.span() for match, _ in literals]
+    ids = {match.span() for match, child in literals if child.id_value}
+    raw = [
+        f
+        for f in found
+        if f.value not in seen
+        and (f.value in content or f.value.isdigit())
+        and not (f.detector == "entropy" and _literal_at(f.start, spans) in ids)
+    ]
     spread = [
         f
         for f in _decoded_findings(text, local, LIST_DECODERS)
         if not _inside_one_literal(f.start, f.end, spans)
     ]
     return raw + nested + spread
+
+
+def _labelled_by_key(value: str, key: str) -> list[Finding]:
+    """The credential a JSON ``value`` is, read as ``"<key>": "<value>"`` with its key decoded (see
+    :class:`Context`): the rule for a labelled value (:func:`.detectors.find_assignments`) judges it."""
+    labelled = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+    found = []
+    for finding in drop_inside_pseudonyms(labelled, list(find_assignments(labelled))):
+        start = value.find(finding.value)
+        if start >= 0:
+            found.append(replace(finding, start=start, end=start + len(finding.value)))
+    return found
 
 
 def _literal_at(position: int, literal_spans: list[tuple[int, int]]) -> tuple[int, int] | None:
@@ -151,15 +185,17 @@ def _decoded_findings(
     found: list[Finding] = []
     pseudonyms = [m.span() for m in PSEUDONYM_RE.finditer(text)] if "REDACTED_" in text else []
     for view in decoded_views(text, only=decoders):
-        permuted = view.name.rsplit("+", 1)[-1] in SAME_RANDOMNESS_DECODERS
+        last_decoder = view.name.rsplit("+", 1)[-1]
+        permuted = last_decoder in SAME_RANDOMNESS_DECODERS
         view_config = replace(config, entropy=False) if permuted else config
         # where the view reorders the text, a finding touching a pseudonym's edge counts as on it
         reach = 1 if any(name in SAME_RANDOMNESS_DECODERS for name in view.name.split("+")) else 0
         joins = view.joins() if view.name.rsplit("+", 1)[-1] in SEAM_DECODERS else None
         for offset, end in view.changed_lines():  # the rest of the view is raw text, scanned already
             window = view.text[offset:end]
-            hidden = find_secrets(window, view_config)
-            if config.pii:
+            labels_only = last_decoder in LABEL_DECODERS
+            hidden = find_labelled(window) if labels_only else find_secrets(window, view_config)
+            if config.pii and not labels_only:
                 hidden.extend(find_pii(window, config))
             if joins is not None:
                 hidden = [f for f in hidden if _crosses_a_join(joins, offset + f.start, offset + f.end)]
@@ -303,7 +339,40 @@ def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None 
         plain = encoded_text(finding.value) if finding.kind not in PII_KINDS else None
         if plain is not None and _DECODED_CREDENTIAL.fullmatch(plain) and not _DECODED_NAME.fullmatch(plain):
             table.add(plain, finding.kind)
+    for value, kind in list(table.kinds.items()):
+        if kind not in PII_KINDS and len(value) >= _ENCODED_MIN and not table.is_plain_word(value):
+            for encoded in transformed_copies(value):
+                table.add(encoded, kind)
     return table
+
+
+_ENCODED_MIN = 6
+"""The shortest credential whose encoded copies are looked for (shorter ones are words' pieces)."""
+_NAME_LIKE = re.compile(r"[A-Za-z_]+")
+
+
+def transformed_copies(value: str) -> set[str]:
+    """How a log re-prints a credential it showed in the clear: base64 (``echo -n $PW | base64`` for
+    a Kubernetes Secret, with ``echo``'s newline too), percent-encoded (spliced into a URL), hex,
+    upper case, reversed. A value replaced where it was labelled stayed readable in these copies;
+    no detector finds them alone (a short base64 or a hex run is no key on its own evidence). An
+    all-letter name's upper case is an environment variable's name (``db_password`` ->
+    ``DB_PASSWORD``), so only a value with a digit or a symbol gets that copy."""
+    raw = value.encode()
+    copies = {
+        base64.b64encode(raw).decode(),
+        base64.b64encode(raw + b"\n").decode(),
+        base64.urlsafe_b64encode(raw).decode(),
+        urllib.parse.quote(value, safe=""),
+        urllib.parse.quote_plus(value),
+        raw.hex(),
+        raw.hex().upper(),
+        value[::-1],
+    }
+    if not _NAME_LIKE.fullmatch(value):
+        copies.add(value.upper())
+    copies.discard(value)
+    return copies
 
 
 _DECODED_CREDENTIAL = re.compile(r"[!-~]{6,200}")

@@ -38,7 +38,7 @@ from trajectory_platform.curation.redact.fields import (
 )
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
-from trajectory_platform.curation.redact.positional import PRINTS_SECRET, printed_secret
+from trajectory_platform.curation.redact.positional import secret_printed_by
 from trajectory_platform.curation.redact.pseudonym import SymbolTable, pseudonym_digest
 from trajectory_platform.traces.record import Episode
 
@@ -179,20 +179,22 @@ def _command_texts(arguments: str) -> list[str]:
 
 
 def printed_by_secret_readers(episode: Episode) -> list[Finding]:
-    """What a call that prints one secret's plaintext (:data:`.positional.PRINTS_SECRET`:
-    ``kubectl get secret ... | base64 -d``, ``vault kv get -field=...``) got back as its result: the
+    """What a call that prints one secret's plaintext (:func:`.positional.secret_printed_by`:
+    ``kubectl get secret ... | base64 -d``, ``vault kv get -field=...``, ``echo $DB_PASSWORD``,
+    ``jq -r .password``) got back as its result: the
     command names no secret beside the value, and the value arrives in the next message, where no
     rule of one text can see the command."""
-    readers = {
-        call.id
+    commands = {
+        call.id: _command_texts(call.arguments)
         for event in episode.events
         for call in event.tool_calls
-        if call.id and call.arguments and any(PRINTS_SECRET.search(t) for t in _command_texts(call.arguments))
+        if call.id and call.arguments
     }
     found: list[Finding] = []
     for i, event in enumerate(episode.events):
-        if event.kind == "tool" and event.tool_call_id in readers and event.content:
-            value = printed_secret(event.content)
+        if event.kind == "tool" and event.tool_call_id in commands and event.content:
+            printed = (secret_printed_by(text, event.content) for text in commands[event.tool_call_id])
+            value = next((value for value in printed if value is not None), None)
             if value is not None:
                 start = event.content.index(value)
                 found.append(

@@ -84,6 +84,68 @@ def printed_secret(output: str) -> str | None:
     return value if "\n" not in value and credential_shaped(value) else None
 
 
+_READER = re.compile(
+    r"^(?:(?:sudo|command|exec)\s+(?:-\S+\s+)*|[A-Za-z_]\w*=\S*\s+"
+    r"|(?:docker|podman|kubectl|oc)\s+exec\s+(?:-{1,2}[\w-]+(?:[= ](?!-)\S+)?\s+)*\S+\s+(?:--\s+)?)*"
+    r"(?:echo|printf|printenv|env|cat|head|tail|type|jq|yq|grep|egrep|rg|awk|sed|cut|sops|terraform\s+output"
+    r"|pulumi\s+config\s+get|heroku\s+config:get|python[\d.]*|node|ruby|perl|php|Get-Content)\b"
+)
+"""A command whose output is what it reads (after ``sudo``, an ``X=1`` prefix, ``docker``/``kubectl
+exec <target> --``): it prints a variable, a file, a field of a document, an output of a stack."""
+_REFERENCE = re.compile(
+    r"\$\{?(?P<variable>[A-Za-z_]\w*)"
+    r"|(?P<q>[\"'])(?P<quoted>(?:(?!(?P=q))[^\n]){1,400})(?P=q)"
+    r"|(?<![\w-])(?:printenv|output|get|config:get|-raw|-json|--extract)\s+(?P<argument>[A-Za-z_][\w.-]*)"
+    r"|(?<![\w$])[~.]?(?:[\w.-]*/)+(?P<leaf>[\w.-]+)"
+    r"|(?<![\w/])\.(?P<field>[A-Za-z_][\w.]*)"
+    r"|(?<![\w$])(?P<constant>[A-Z][A-Z0-9]*_[A-Z0-9_]+)"
+)
+"""Where a command names what it reads: a variable (``$DB_PASSWORD``), a quoted name, key or
+pattern (``os.environ['API_KEY']``, ``'/PASSWORD/'``, ``["db"]["password"]``), the argument of a
+getter (``printenv X``, ``terraform output -raw X``, ``heroku config:get X``), a file's name
+(``/run/secrets/db_password``), a document's field (``jq -r .auth.password``), an environment
+variable's name in a search (``grep ^DB_PASSWORD= .env``)."""
+_WORD = re.compile(r"[A-Za-z_][\w.-]*")
+_STAGE = re.compile(r"(?:\"[^\"\n]*\"|'[^'\n]*'|[^\"';|&\n])+")
+"""One command of a pipeline or a list: ``;``, ``|`` and ``&`` split them outside quotes only."""
+_FILE_NAME = re.compile(r"\.[a-z]{1,5}$")
+
+
+def reads_named_credential(command: str) -> bool:
+    """Does one stage of ``command`` read something whose name marks a credential
+    (:func:`.detectors.credential_class`)? Not a list of secret stores: any variable, file, field
+    or setting named so, read by a command that prints what it reads (:data:`_READER`)."""
+    for match in _STAGE.finditer(command):
+        stage = match.group().strip()
+        if not _READER.match(stage):
+            continue
+        for match in _REFERENCE.finditer(stage):
+            names = [g for g in match.group("variable", "argument", "leaf", "field", "constant") if g]
+            if match.group("quoted"):
+                names += _WORD.findall(match.group("quoted"))
+            if any(credential_class(_FILE_NAME.sub("", name)) for name in names):
+                return True
+    return False
+
+
+def secret_printed_by(command: str, output: str) -> str | None:
+    """The one secret value ``output`` holds when ``command`` printed it: a :data:`PRINTS_SECRET`
+    store's read, or a read of a credential-named variable, file or field
+    (:func:`reads_named_credential`). For the latter the value must be one bare token: a path, a
+    file name, a JSON or quoted text, ``NAME=value`` or a credential's name is what a search or a
+    listing printed, not a value (``grep -l token *.py`` prints ``auth.py``)."""
+    if PRINTS_SECRET.search(command):
+        return printed_secret(output)
+    if not reads_named_credential(command):
+        return None
+    value = printed_secret(output)
+    if value is None or value[0] in "/~." or any(ch in value for ch in "\"'{}[]<>=") or "://" in value:
+        return None
+    if _FILE_NAME.search(value) or credential_class(value) is not None:
+        return None
+    return value
+
+
 _SYNTAX = {
     "redis_auth": re.compile(
         r"(?m)(?:^|>\s*|\bredis-cli\b[^\n]*?\s)AUTH\s+(?:\S+\s+)?(?P<value>\S{4,200})\s*$"
