@@ -76,7 +76,7 @@ SYNTAXES = {
     "poetry_repository_credentials": f"poetry config http-basic.internal ci-bot {PW}",
     "minio_client_alias": f"mc alias set backup https://s3.corp:9000 backupuser {PW}",
     "rclone_key_value_pairs": f"rclone config create vault sftp host h.corp user u pass {PW}",
-    "httpie_auth": f"http --auth ops:{PW} GET https://api.corp/v2/jobs",
+    "httpie_auth": f"http -a ops:{PW} GET https://api.corp/v2/jobs",
     "curl_quoted_user_and_password": f"curl -fsS -u 'ops':'{PW}' https://nexus.corp/service",
     "pdo_positional": f'$pdo = new PDO("pgsql:host=db", $user, "{PW}");',
     "jdbc_positional": f'Connection c = DriverManager.getConnection(URL, "etl", "{PW}");',
@@ -192,6 +192,16 @@ def test_code_and_output_near_those_syntaxes_are_kept(line):
 def test_a_value_beside_a_key_cell_naming_a_credential_is_replaced(table):
     redacted, _ = redact_text(table, SALT)
     assert PW not in redacted, redacted
+
+
+def test_a_secret_managers_payload_named_by_its_version_path_is_replaced():
+    encoded = base64.b64encode(PW.encode()).decode()
+    version = (
+        '{"name": "projects/acme/secrets/smtp-password/versions/3", '
+        f'"payload": {{"data": "{encoded}", "dataCrc32c": "2137"}}}}'
+    )
+    redacted, _ = redact_text(version, SALT)
+    assert encoded not in redacted and '"dataCrc32c": "2137"' in redacted, redacted
 
 
 def test_a_compressed_blob_too_long_to_read_is_replaced_whole():

@@ -218,6 +218,10 @@ _NAMED_BY_SIBLING = {
     "yaml_flow_value_name": re.compile(
         r"\{\s*value:\s*(?P<q>[\"']?)(?P<value>[^\"',}\n]{4,200}?)(?P=q)\s*,\s*name:\s*[\"']?(?P<name>[\w.-]{1,80})[\"']?\s*\}"
     ),
+    "gcp_secret_payload": re.compile(  # a Secret Manager version: its name path names the secret
+        r"\"name\"\s*:\s*\"projects/[^\"/\n]+/secrets/(?P<name>[^\"/\n]{1,80})/versions/[^\"\n]*\"[^{}]*?"
+        r"\"payload\"\s*:\s*\{[^{}]*?\"data\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,4096})\""
+    ),
     "aws_configure_set": re.compile(  # aws configure set, and any tool's config set NAME VALUE
         r"\b(?:aws\s+configure|[\w-]+\s+config)(?:\s+set)?(?:\s+--profile\s+\S+|\s+--?[\w-]+(?:=\S+)?)*\s+"
         r"(?:[^\s\"']*[/:])?(?P<name>[\w.-]{1,80})\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
@@ -296,6 +300,7 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "yaml_flow_name_value": "value:",
     "yaml_flow_value_name": "value:",
     "aws_configure_set": re.compile(r"\bconfig(?:ure)?\s"),
+    "gcp_secret_payload": '"payload"',
     "poetry_http_basic": "poetry config",
     "minio_alias": "mc ",
     "secret_reader_output": re.compile(r"kubectl|vault|secret|op read|security|pass|bw get|doppler"),
