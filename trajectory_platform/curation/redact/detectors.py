@@ -37,8 +37,14 @@ client's name counts wherever it stands as a word, in prose too."""
 _CLIENT_PASSWORD_OPTIONS = (
     ("redis-cli", "-a|--pass"),
     ("sqlcmd|bcp|ipmitool", "-P"),
-    ("ldap(?:search|add|modify|delete|whoami|passwd|compare)", "-w"),
-    ("mongo(?:sh|dump|restore|import|export)?", "-p|--password"),
+    ("ldap(?:search|add|modify|delete|whoami|compare)", "-w"),
+    ("ldappasswd", "-w|-s|-a"),
+    (
+        "mongo(?:sh|dump|restore|import|export)?|cqlsh|cypher-shell|hdbsql|mysqlsh|rabbitmqadmin",
+        "-p|--password",
+    ),
+    ("mosquitto_(?:pub|sub|rr)|tsql|sqsh|bsqldb|freebcp", "-P"),
+    ("snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|status)", "-A|-X"),
     ("zip|unzip", "-P|--password"),
     ("7za?|rar|unrar", "-p"),
     (r"(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|oras|az|vault)\s+login", "-p|--password"),
@@ -168,20 +174,6 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         ("mysql",),
     ),
     ("PASSWORD", r"\bsshpass\s+-p\s*[\"']?([^\s'\"]{3,128})", 1, ("sshpass",)),
-    (  # password options of common clients (redis-cli -a, sqlcmd -P, ldapsearch -w, docker login -p, ...)
-        "PASSWORD",
-        r"(?<![\w.\-/])(?:[\w.~\-]*/)*"  # the client's name as a word, any prompt or prefix before it
-        r"(?:"
-        + "|".join(
-            rf"(?:{client})\b[^\n|;&]*?\s(?:{options})" for client, options in _CLIENT_PASSWORD_OPTIONS
-        )
-        + r")(?:\s+|=)?[\"']?(?!"
-        + _PROSE_AFTER_OPTION
-        + r"\b)([^\s'\"-][^\s'\"]{2,127})",
-        1,
-        ("redis-cli", "sqlcmd", "bcp", "ipmitool", "ldap", "mongo", "zip", "7z", "rar", "login", "keytool")
-        + ("jarsigner", "svn", "useradd", "usermod"),
-    ),
     ("PASSWORD", r"-pass(?:in|out)?\s+pass:([^\s'\"]{3,128})", 1, ("pass:",)),  # openssl
     ("PASSWORD", r"\s-U\s+[\"']?[^\s%'\"]{1,64}%([^\s'\"]{3,128})", 1, ("%",)),  # smbclient -U user%pass
     (
@@ -233,6 +225,42 @@ def _compile_rule(pattern: str) -> tuple[re.Pattern[str], bool]:
 
 _COMPILED_RULES = [(kind, *_compile_rule(rx), group, gate) for kind, rx, group, gate in _FORMAT_RULES]
 
+_CLIENT_COMMANDS = re.compile(
+    r"(?<![\w.\-/])(?:[\w.~\-]*/)*"  # the client's name as a word, any prompt or prefix before it
+    + "(?:"
+    + "|".join(f"(?P<c{index}>{client})" for index, (client, _) in enumerate(_CLIENT_PASSWORD_OPTIONS))
+    + r")\b(?P<arguments>[^\n|;&]*)"
+)
+_CLIENT_OPTIONS = tuple(
+    re.compile(rf"\s(?:{options})(?:\s+|=)?[\"']?(?!{_PROSE_AFTER_OPTION}\b)([^\s'\"-][^\s'\"]{{2,127}})")
+    for _, options in _CLIENT_PASSWORD_OPTIONS
+)
+_CLIENT_GATE = re.compile(
+    r"redis-cli|sqlcmd|bcp|ipmitool|ldap|mongo|zip|7z|rar|login|keytool|jarsigner|svn|user(?:add|mod)|cqlsh"
+    r"|cypher-shell|hdbsql|mysqlsh|rabbitmqadmin|mosquitto|tsql|sqsh|bsqldb|freebcp|snmp"
+)
+
+
+def find_client_passwords(text: str) -> Iterator[Finding]:
+    """The value of every password option a common client is given (:data:`_CLIENT_PASSWORD_OPTIONS`),
+    wherever the client's name stands as a word: after any prompt (``root@host:/app#``,
+    ``PS C:\\>``, IPython's ``!``), a Dockerfile ``RUN``, a CI step, an environment prefix. A
+    list of command positions missed each prompt it did not name. Every option of the command
+    counts (``snmpwalk -A auth -X priv``, ``keytool -storepass a -keypass b``)."""
+    if not _CLIENT_GATE.search(text.lower()):
+        return
+    for command in _CLIENT_COMMANDS.finditer(text):
+        client = next(
+            index for index in range(len(_CLIENT_OPTIONS)) if command.group(f"c{index}") is not None
+        )
+        for option in _CLIENT_OPTIONS[client].finditer(text, *command.span("arguments")):
+            value = option.group(1).rstrip(".-")
+            if len(value) >= 4 and not _PLACEHOLDER.match(value) and not PSEUDONYM_RE.fullmatch(value):
+                yield Finding(
+                    "PASSWORD", option.start(1), option.start(1) + len(value), value, "format:password"
+                )
+
+
 _PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_BODY = re.compile(r"\\[nrt]|([A-Za-z0-9+/]+={0,2})")
@@ -263,7 +291,7 @@ _NOT_PASSWORD_SEGMENTS = frozenset(
 )
 _NOT_SECRET_NAMES = re.compile(
     r"(?:^|_)(?:id|ids|name|names|type|types|file|path|dir|url|uri|length|len|size|count|min|max|hint|policy|"
-    r"reset|field|label|prompt|format|regex|pattern|mask|hash|algorithm|algo|version|mode|enabled|required|"
+    r"reset|field|label|prompt|format|regex|pattern|mask|hash|algorithm|algo|method|version|mode|enabled|required|"
     r"expiry|expires|expires_at|expiration|timeout|ttl|header|prefix|env|var|key_id|kid|kty|alg|use|"
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
     r"|rotation|team|endpoint|base|org|organization|project|encryption|hasher|hashers|validators|scheme)\d*$"
@@ -821,20 +849,25 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
 
 _NAMED_LITERAL = re.compile(
     r"(?:\b(?:set|with)(?P<setter>[A-Z]\w{0,40})\s*\(\s*"  # setPassword("x"), withApiKey("x")
-    r"|[(,]\s*(?P<q1>[\"'])(?P<argument>[\w.\-]{1,64})(?P=q1)\s*,\s*"  # put("password", "x"), setattr
+    r"|\(\s*(?P<q1>[\"'])(?P<argument>[\w.\-]{1,64})(?P=q1)\s*,\s*"  # put("password", "x"), getenv(K, "x")
+    r"|,\s*(?P<q4>[\"'])(?P<last_but_one>[\w.\-]{1,64})(?P=q4)\s*,\s*"  # setattr(o, "SECRET_KEY", "x")
     r"|\[\s*(?P<q3>[\"'])(?P<subscript>[\w.\-]{1,64})(?P=q3)\s*\]\s*=\s*"  # os.environ["DB_PASSWORD"] = "x"
     r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*\w*Field\(\s*(?:default\s*=\s*)?"  # Field
     r"|\b(?:key|name|field)[\"']?\s*[:=]\s*(?P<q2>[\"'])(?P<field>[\w.\-]{1,64})(?P=q2)\s*[,;]?\s*"
     r"[\"']?value[\"']?\s*[:=]\s*)"  # {"key": "password", "value": "x"}, <add key="Password" value="x"/>
     r"(?P<q>[\"'])(?P<value>[^\"'\n]{4,200})(?P=q)"
 )
-_NAMING_GROUPS = ("setter", "argument", "subscript", "typed", "field")
+_NAMING_GROUPS = ("setter", "argument", "last_but_one", "subscript", "typed", "field")
+_CALL_END = re.compile(r"\s*\)")
+"""What follows a call's last argument: a string argument names the next one only there, where a
+list of names (``__all__ = [..., "XLNetForTokenClassification", "XLNetLMHeadModel"]``) runs on."""
 
 
 def find_named_literals(text: str) -> Iterator[Finding]:
     """A literal whose name is given by code around it rather than an assignment: a setter's
     name, a string argument before it (``put("password", "x")``, ``config.set("db", "password",
-    "x")``, ``setattr(s, "SECRET_KEY", "x")``, a getenv default), a string subscript assigned to
+    "x")``, ``setattr(s, "SECRET_KEY", "x")``: before the last argument, a getenv default), a
+    string subscript assigned to
     (``os.environ["DB_PASSWORD"] = "x"``, ``settings["api_key"] = "x"``), a typed field's default,
     or a key/value pair (Postman variables, .NET ``appSettings``). Code names a credential by a
     string as often as by an identifier, and there no assignment rule sees the name.
@@ -846,6 +879,8 @@ def find_named_literals(text: str) -> Iterator[Finding]:
         name = next(match.group(group) for group in _NAMING_GROUPS if match.group(group))
         name_class = credential_class(name)
         value = match.group("value")
+        if match.group("last_but_one") and not _CALL_END.match(text, match.end()):
+            name_class = None  # a later string argument names the value only as the call's last
         if name_class and acceptable_value(value, True, name_class, ""):
             kind = "PASSWORD" if name_class == "password" else "SECRET"
             yield Finding(kind, match.start("value"), match.end("value"), value, "keyword:named")
@@ -1314,6 +1349,7 @@ def find_secrets(text: str, config: RedactionConfig) -> list[Finding]:
 def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Finding]:
     """Our own detectors on ``text`` as it stands (decoded from ``layers`` of base64)."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
+    found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
     if "(" in text or "[" in text or "value" in text:
         found.extend(find_named_literals(text))

@@ -338,13 +338,18 @@ def truncated_heads(text: str, table: SymbolTable) -> list[Finding]:
     return found
 
 
+_TOKEN_END = re.compile(r"[A-Za-z0-9_+/=-]")
+
+
 def _head_start(text: str, end: int, value: str) -> int | None:
     """Where the longest head of ``value`` (shorter than the value) that ends at ``end`` starts."""
+    if not end or not _TOKEN_END.match(text, end - 1):
+        return None  # an ellipsis after a bracket or a space cuts no token
     opening = value[:TRUNCATED_HEAD_MIN]
     start = text.find(opening, max(0, end - len(value) + 1), end)
     while start != -1 and end - start >= TRUNCATED_HEAD_MIN:
-        if value.startswith(text[start:end]):
-            return start
+        if value.startswith(text[start:end]) and not value.startswith(".", end - start):
+            return start  # (a value whose own text goes on with the dots was not cut there)
         start = text.find(opening, start + 1, end)
     return None
 

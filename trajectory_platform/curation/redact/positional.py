@@ -3,7 +3,8 @@ a sibling key, an argument's position, a command's syntax.
 
 ``name <op> value`` (:func:`.detectors.find_assignments`) finds a password where its name precedes
 it. Logs also show credentials laid out by position: a ``psql`` or Markdown table whose header
-names the ``password`` column, ``INSERT INTO users (name, password) VALUES ('bob', 'x')``, a
+names the ``password`` column, a key/value table's row (``smtp_password | x`` under ``key |
+value``), ``INSERT INTO users (name, password) VALUES ('bob', 'x')``, a
 Kubernetes ``- name: DB_PASSWORD`` whose ``value:`` is the next line, ``requests.get(url,
 auth=("bob", "x"))``, ``AUTH x`` at a Redis prompt, ``echo 'x' | sudo -S``. A strong random value
 there is found by entropy anyway; a memorable one (``Tr1cky-Walrus-2024``) was left standing.
@@ -139,6 +140,19 @@ _SYNTAX = {
     ),
     "poetry_http_basic": re.compile(
         r"\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "user_then_password": re.compile(  # rabbitmqctl add_user USER PW, dscl . -passwd /Users/u PW
+        r"\b(?:rabbitmqctl\s+(?:add_user|change_password|authenticate_user)|dscl\s+\S+\s+-passwd)"
+        r"\s+(?P<qu>[\"']?)[^\s\"']+(?P=qu)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "db2_connect_using": re.compile(
+        r"\bdb2\s+(?i:connect\s+to\s+\S+\s+user\s+\S+\s+using)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "lftp_user_comma": re.compile(
+        r"\blftp\b[^\n]*?\s-u\s+(?P<q>[\"']?)[^\s,\"']+,(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "mysqladmin_password": re.compile(
+        r"\bmysqladmin\b[^\n|;&]*?\spassword\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
     "minio_alias": re.compile(  # mc alias set NAME URL ACCESS_KEY SECRET_KEY
         r"\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
@@ -303,6 +317,10 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "gcp_secret_payload": '"payload"',
     "poetry_http_basic": "poetry config",
     "minio_alias": "mc ",
+    "user_then_password": re.compile(r"rabbitmqctl|dscl"),
+    "db2_connect_using": "db2",
+    "lftp_user_comma": "lftp",
+    "mysqladmin_password": "mysqladmin",
     "secret_reader_output": re.compile(r"kubectl|vault|secret|op read|security|pass|bw get|doppler"),
 }
 """A literal (or a cheap pattern) each rule's text must hold: most texts hold none, and a rule
