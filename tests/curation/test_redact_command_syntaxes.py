@@ -46,6 +46,8 @@ CLIENTS = {
     "seven_zip_glued": "7z e backup.7z -p{p} -o/tmp/out",
     "zip": "zip -q -P {p} -r site.zip public/",
     "ldap": "ldapmodify -x -D cn=Manager,dc=ex -w {p} -f change.ldif",
+    "snmp_privacy_after_auth": "snmpget -v3 -l authPriv -u mon -A Kq2-auth-Pass9 -x AES -X {p} sw1 sysName.0",
+    "cassandra_shell": "cqlsh db1 9042 -u cassandra -p {p}",
 }
 
 
@@ -88,6 +90,10 @@ SYNTAXES = {
     "passwd_asked_twice": f"printf '{PW}\\n{PW}\\n' | passwd svc",
     "vnc_here_string": f"vncpasswd -f <<< '{PW}' > ~/.vnc/passwd",
     "sudo_here_string": f"sudo -S -k whoami <<< '{PW}'",
+    "rabbitmq_add_user": f"rabbitmqctl add_user billing '{PW}'",
+    "db2_connect": f"db2 connect to PROD user db2inst1 using {PW}",
+    "lftp_user_comma": f"lftp -u uploader,{PW} sftp://files.corp",
+    "mysqladmin_password": f"mysqladmin -u root -h 127.0.0.1 password '{PW}'",
 }
 
 
@@ -167,6 +173,9 @@ def test_the_command_an_environment_prefix_runs_is_kept():
         "page.fill('#search', 'cheap flights')",
         "setattr(self, 'password', value)",
         "set -o pipefail",
+        '__all__ = ["BertTokenizer", "AuthTokenClassifier", "XLNetLMHeadModel"]',
+        "params['SignatureMethod'] = 'HmacSHA256'",
+        "x = key_states[..., :rotary_dim]",
         "https://github.com/org/repo.git@v1.2",
         "http://localhost:8080/users/@me/settings",
         "src/app.py:5432:12:W0612:unused-variable",
