@@ -144,7 +144,7 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         r"\b(?:https?|xh|xhs|httpie)\b[^\n|;&]*?\s(?:-a|--auth)[\s=]\s*[\"']?[^\s:'\"]{1,64}:"
         + _QUOTED_OR_BARE_VALUE,
         0,
-        ("http", "xh"),
+        (" -a ", " -a=", "--auth"),
     ),
     (
         "PASSWORD",
@@ -226,7 +226,7 @@ def _compile_rule(pattern: str) -> tuple[re.Pattern[str], bool]:
 _COMPILED_RULES = [(kind, *_compile_rule(rx), group, gate) for kind, rx, group, gate in _FORMAT_RULES]
 
 _CLIENT_COMMANDS = re.compile(
-    r"(?<![\w.\-/])(?:[\w.~\-]*/)*"  # the client's name as a word, any prompt or prefix before it
+    r"(?<![\w.\-])"  # the client's name as a word (or a path's last part), any prompt or prefix before it
     + "(?:"
     + "|".join(f"(?P<c{index}>{client})" for index, (client, _) in enumerate(_CLIENT_PASSWORD_OPTIONS))
     + r")\b(?P<arguments>[^\n|;&]*)"
@@ -247,7 +247,7 @@ def find_client_passwords(text: str) -> Iterator[Finding]:
     ``PS C:\\>``, IPython's ``!``), a Dockerfile ``RUN``, a CI step, an environment prefix. A
     list of command positions missed each prompt it did not name. Every option of the command
     counts (``snmpwalk -A auth -X priv``, ``keytool -storepass a -keypass b``)."""
-    if not _CLIENT_GATE.search(text.lower()):
+    if not _CLIENT_GATE.search(text):  # command names are written in small letters
         return
     for command in _CLIENT_COMMANDS.finditer(text):
         client = next(
@@ -1351,7 +1351,7 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
-    if "(" in text or "[" in text or "value" in text:
+    if "(" in text or "value" in text or "] =" in text or "]=" in text:
         found.extend(find_named_literals(text))
         found.extend(find_typed_into_fields(text))
     if config.entropy:

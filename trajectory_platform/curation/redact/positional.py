@@ -237,7 +237,8 @@ _NAMED_BY_SIBLING = {
         r"\"payload\"\s*:\s*\{[^{}]*?\"data\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,4096})\""
     ),
     "aws_configure_set": re.compile(  # aws configure set, and any tool's config set NAME VALUE
-        r"\b(?:aws\s+configure|[\w-]+\s+config)(?:\s+set)?(?:\s+--profile\s+\S+|\s+--?[\w-]+(?:=\S+)?)*\s+"
+        r"(?:(?<=aws )configure|(?<=[\w-] )config)\b(?:\s+set)?"
+        r"(?:\s+--profile\s+\S+|\s+--?[\w-]+(?:=\S+)?)*\s+"
         r"(?:[^\s\"']*[/:])?(?P<name>[\w.-]{1,80})\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
 }
@@ -313,7 +314,7 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "json_name_value": re.compile(r"(?i)\"(?:parameter)?value\""),
     "yaml_flow_name_value": "value:",
     "yaml_flow_value_name": "value:",
-    "aws_configure_set": re.compile(r"\bconfig(?:ure)?\s"),
+    "aws_configure_set": "config",
     "gcp_secret_payload": '"payload"',
     "poetry_http_basic": "poetry config",
     "minio_alias": "mc ",
