@@ -310,7 +310,7 @@ _XML_ELEMENT = re.compile(
     r"<(?P<name>[A-Za-z_][\w:.\-]{0,63})(?:\s[^>\n]*)?>(?P<value>[^<\n]{1,200})</(?P=name)>"
 )
 _PLACEHOLDER = re.compile(
-    r"^(?:[*xX#.\-_?•]+|<[^>]*>|\$\{[^}]*\}|\{\{.*\}\}|%\(.*\)s?|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|"
+    r"^(?:[*xX#.\-_?•]+|<[^>]*>|\$\{[^}]*\}?|\{\{.*\}\}|%\(.*\)s?|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|"
     r"(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
     r"passwd|secret|token|key|hidden|redacted|changeme|example|dummy|test|(?:your|my)[_-]?[a-z_\-]*|"
     r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
@@ -530,8 +530,11 @@ def _assignment_finding(
     """The credential a ``name <op> raw`` assignment holds, if its name marks one; for an entry of
     a line-oriented file, the whole value (:func:`_entry_value`). A value with a space is taken
     whole only where its first word alone is a credential (else "Password: not set" is prose)."""
+    entry = name_start is not None and _line_entry(text, op, name_start)
+    if entry and op.strip() == ":" and raw.startswith("!"):
+        return None  # a YAML tag (!vault, !Ref, !!python/name:...), whatever value follows it
     found = _judged_assignment(text, name, raw, raw_start, op, name_start)
-    if name_start is None or not _line_entry(text, op, name_start):
+    if name_start is None or not entry:
         return found
     whole = _entry_value(text, raw, raw_start, op)
     if whole == raw or (" " in whole and found is None):
