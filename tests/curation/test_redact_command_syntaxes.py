@@ -132,6 +132,7 @@ def test_a_credential_named_by_a_string_key_is_replaced(case):
         ("export API_PASSWORD=Bc9x'Qe4t", ["Bc9x", "Qe4t"]),
         ("spring.datasource.password=Ya5v<Mk8j", ["Ya5v", "Mk8j"]),
         ("BROKER_PASSWORD=Sd3f Wq8e", ["Sd3f", "Wq8e"]),
+        ("[client]\npassword = Kz5m,Rt2q  ; mysql option file", ["Kz5m", "Rt2q"]),
     ],
 )
 def test_a_value_holding_a_character_that_ends_values_in_code_is_replaced_whole(line, pieces):
@@ -176,6 +177,8 @@ def test_the_command_an_environment_prefix_runs_is_kept():
         '__all__ = ["BertTokenizer", "AuthTokenClassifier", "XLNetLMHeadModel"]',
         "params['SignatureMethod'] = 'HmacSHA256'",
         "x = key_states[..., :rotary_dim]",
+        'password = f"{prefix}{suffix}"',
+        "secret = os.urandom(32).hex()",
         "DB_PASSWORD=${DB_PASSWORD}",
         "password: !vault |",
         "  secret_key: !Ref AppSecretKey",

@@ -434,11 +434,12 @@ _SNAKE_WORDS = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")
 _ENV_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:-[ \t]+|export[ \t]+)?$")
 
 
-def _line_entry(text: str, op: str, name_start: int) -> bool:
+def _line_entry(text: str, op: str, name_start: int, spaced: bool = False) -> bool:
     """Is this an entry of a line-oriented file: a name opening its line (``.env``, YAML, a compose
-    list's ``- NAME=value``, ``export``), then ``=`` with no space or ``:``, and not an argument or
-    a member of code (the text before does not end with an open bracket or a comma)?"""
-    if not (op == "=" or op.strip() == ":" and "\n" not in op):
+    list's ``- NAME=value``, ``export``), then ``=`` with no space or ``:`` (with ``spaced``, also
+    an INI file's `` = ``), and not an argument or a member of code (the text before does not end
+    with an open bracket or a comma)?"""
+    if "\n" in op or not (op == "=" or op.strip() == ":" or spaced and op.strip() == "="):
         return False
     if _ENV_LINE_START.search(text, max(0, name_start - 40), name_start) is None:
         return False
@@ -477,6 +478,7 @@ _COMMAND_WORD = re.compile(r"(?:[a-z][\w.+-]*|\.{0,2}/\S*|[A-Za-z_]\w*=\S*|[-\\`
 (``DB_PASSWORD=x python app.py``, ``A=1 B=2 ./run``): a lowercase command name, a path, another
 assignment, an option. A word of another shape (``DB_PASSWORD=eFNWWje CAvEVoR`` in an ``.env``
 file) continues the value."""
+_CODE_MARKS = frozenset("\"'`()[]{}")
 _NOT_PLAIN_START = tuple("\"'`$[{&*!|>%@")
 _CALL_OR_INDEX = re.compile(r"[A-Za-z_][\w.]*\s*[(\[].*[)\]]")
 
@@ -484,7 +486,8 @@ _CALL_OR_INDEX = re.compile(r"[A-Za-z_][\w.]*\s*[(\[].*[)\]]")
 def _entry_value(text: str, raw: str, raw_start: int, op: str) -> str:
     """The whole unquoted value of a line entry, where :data:`_ASSIGN` cut it at a character
     that ends a value in code (``,;'"`()<>\\`` and space). An ``.env`` value runs to whitespace or
-    a shell operator; a YAML plain scalar to the end of its line or a `` #`` comment, less a comma
+    a shell operator; a YAML plain scalar or an INI value (``password = a,b``, as ``my.cnf`` and
+    ``pgbouncer.ini`` write them) to the end of its line or a `` #``/`` ;`` comment, less a comma
     or semicolon that ends a member of a JavaScript object or a TypeScript interface. A call or a
     subscript (``get_password()``, ``os.environ["PW"]``) stays code. Cut short, the password lost
     only its head to the pseudonym (``password: abc,def`` kept ``def``)."""
@@ -495,11 +498,13 @@ def _entry_value(text: str, raw: str, raw_start: int, op: str) -> str:
     if stop is not None and (stop.group() != " " or _COMMAND_WORD.match(text, stop.end())):
         whole = text[raw_start : stop.start()]
     else:
-        comment = text.find(" #", raw_start, line_end)
-        whole = text[raw_start : comment if comment != -1 else line_end].rstrip()
+        comments = [at for marker in (" #", " ;") if (at := text.find(marker, raw_start, line_end)) != -1]
+        whole = text[raw_start : min(comments, default=line_end)].rstrip()
     whole = whole.rstrip(",;")
     if len(whole) <= len(raw) or _CALL_OR_INDEX.fullmatch(whole):
         return raw
+    if op.strip() == "=" and op != "=" and any(ch in _CODE_MARKS for ch in whole):
+        return raw  # ``name = value`` is code as often as INI: no quote, bracket or backtick in it
     if " " in whole and any(ch in "()[]{}=" for ch in whole):
         return raw  # an expression (``await hash(pw)``), not a value with a space in it
     return whole
@@ -530,7 +535,7 @@ def _assignment_finding(
     """The credential a ``name <op> raw`` assignment holds, if its name marks one; for an entry of
     a line-oriented file, the whole value (:func:`_entry_value`). A value with a space is taken
     whole only where its first word alone is a credential (else "Password: not set" is prose)."""
-    entry = name_start is not None and _line_entry(text, op, name_start)
+    entry = name_start is not None and _line_entry(text, op, name_start, spaced=True)
     if entry and op.strip() == ":" and raw.startswith("!"):
         return None  # a YAML tag (!vault, !Ref, !!python/name:...), whatever value follows it
     found = _judged_assignment(text, name, raw, raw_start, op, name_start)
