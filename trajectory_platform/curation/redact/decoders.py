@@ -642,6 +642,33 @@ def inflated(raw: bytes) -> bytes | None:
         return None
 
 
+_COMPRESSED_BASE64_HEAD = ("H4sI", "eJ", "eN", "eF", "eA")
+"""How base64 of gzip data (``1f 8b 08``) and of zlib data (``78 9c``, ``78 da``, ``78 5e``,
+``78 01``) begins."""
+
+
+def inflates_past_limit(token: str) -> bool:
+    """Is ``token`` base64 of gzip or zlib data that inflates past :data:`INFLATE_LIMIT`? What lies
+    beyond the limit is never read, and padding compresses so well that the blob scores as no
+    key: a secret after a megabyte of filler kept the whole blob. Such a blob fails closed (the
+    caller replaces it), as no scan can vouch for it."""
+    if not token.startswith(_COMPRESSED_BASE64_HEAD) or len(token) < 64:
+        return False
+    bare = token.rstrip("=")
+    altchars = b"-_" if "-" in bare or "_" in bare else None
+    try:
+        raw = base64.b64decode(bare + "=" * (-len(bare) % 4), altchars=altchars, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    window = 16 + zlib.MAX_WBITS if raw[:2] == b"\x1f\x8b" else zlib.MAX_WBITS
+    stream = zlib.decompressobj(window)
+    try:
+        stream.decompress(raw, INFLATE_LIMIT)
+    except zlib.error:
+        return False
+    return not stream.eof and bool(stream.unconsumed_tail)
+
+
 def _utf16le(raw: bytes) -> bool:
     """Every second byte zero: ASCII text in UTF-16LE."""
     return len(raw) >= 4 and len(raw) % 2 == 0 and not any(raw[1::2])

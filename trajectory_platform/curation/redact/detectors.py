@@ -16,6 +16,7 @@ from trajectory_platform.curation.redact.decoders import (
     base58_text,
     decoded_views,
     encoded_text,
+    inflates_past_limit,
     wrapped_block_text,
 )
 from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
@@ -25,6 +26,34 @@ from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.shell_words import expansions
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
+
+_QUOTED_OR_BARE_VALUE = r"(?:\"([^\"\n]{3,128})\"|'([^'\n]{3,128})'|([^\s'\"|;&<>]{3,128}))"
+"""A command's value: quoted, else up to whitespace or a shell operator. The rules that use it
+take the first group that matched (their capture group is 0)."""
+
+_PROSE_AFTER_OPTION = r"(?:option|flag|switch|argument|parameter|and|or|to|with|is|for|the|was)"
+"""Words that follow an option where prose names it ("the zip -P option sets a password"): a
+client's name counts wherever it stands as a word, in prose too."""
+_CLIENT_PASSWORD_OPTIONS = (
+    ("redis-cli", "-a|--pass"),
+    ("sqlcmd|bcp|ipmitool", "-P"),
+    ("ldap(?:search|add|modify|delete|whoami|compare)", "-w"),
+    ("ldappasswd", "-w|-s|-a"),
+    (
+        "mongo(?:sh|dump|restore|import|export)?|cqlsh|cypher-shell|hdbsql|mysqlsh|rabbitmqadmin",
+        "-p|--password",
+    ),
+    ("mosquitto_(?:pub|sub|rr)|tsql|sqsh|bsqldb|freebcp", "-P"),
+    ("snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|status)", "-A|-X"),
+    ("zip|unzip", "-P|--password"),
+    ("7za?|rar|unrar", "-p"),
+    (r"(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|oras|az|vault)\s+login", "-p|--password"),
+    ("keytool|jarsigner", "-storepass|-keypass|-srcstorepass|-deststorepass|-srckeypass|-destkeypass"),
+    ("svn", "--password"),
+    ("useradd|usermod", "-p|--password"),
+)
+"""Each client's own password options: one list for all read ``redis-cli -p 6380`` (its port) as
+the password and kept the ``-a`` after it."""
 
 # (kind, regex, capture group holding the secret, gate). A rule runs only when one of its gate
 # substrings occurs in the lowercased text (no gate: always). Prefixes are vendor-documented token formats.
@@ -97,14 +126,30 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     (
         "PASSWORD",
-        r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@'\"<>]{0,64}:([^\s@/'\"<>]{1,128})@",  # redis://:pw@
+        # redis://:pw@host; a password with an unencoded @ or / runs to the last @ before the host
+        # (as URL parsers read it), but a port and a path (host:8080/a@b) are no password
+        r"\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@'\"<>]{0,64}:(?!\d+/)([^\s'\"<>]{1,128}?)@"
+        r"(?=[^\s@/'\"<>?#]*(?:[/:?#\s'\"<>)\]]|$))",
         1,
         ("://",),
     ),
-    ("PASSWORD", r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:'\"]{1,64}:([^\s'\"]{3,128})", 1, ("-u",)),
+    (  # curl -u user:pw, also with the password alone quoted (-u admin:'pw')
+        "PASSWORD",
+        r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:'\"]{1,64}[\"']?:" + _QUOTED_OR_BARE_VALUE,
+        0,
+        ("-u",),
+    ),
+    (  # httpie / xh: http -a user:pw
+        "PASSWORD",
+        r"\b(?:https?|xh|xhs|httpie)\b[^\n|;&]*?\s(?:-a|--auth)[\s=]\s*[\"']?[^\s:'\"]{1,64}:"
+        + _QUOTED_OR_BARE_VALUE,
+        0,
+        (" -a ", " -a=", "--auth"),
+    ),
     (
         "PASSWORD",
         r"(?i)\b(?:identified\s+(?:with\s+\S+\s+)?(?:by|as)(?:\s+password)?|login\s+password"
+        r"|set\s+password(?:\s+for\s+\S+)?\s*=\s*(?:password\s*\(\s*)?"  # MySQL SET PASSWORD = PASSWORD('x')
         r"|with\s+(?:login\s+)?(?:encrypted\s+)?password)\s*=?\s*(?:'([^'\n]{3,})'"
         r"|((?=[^\s;'\"\\]*\d)[^\s;'\"\\`()]{3,}))",  # unquoted: "identified by four" is prose
         0,
@@ -129,33 +174,6 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         ("mysql",),
     ),
     ("PASSWORD", r"\bsshpass\s+-p\s*[\"']?([^\s'\"]{3,128})", 1, ("sshpass",)),
-    (  # password options of common clients (redis-cli -a, sqlcmd -P, ldapsearch -w, docker login -p, ...)
-        "PASSWORD",
-        r"(?:^|(?<=[\n;&|`\"'(])|(?<=\$ )|(?<=sudo ))\s*"  # in command position
-        r"(?:redis-cli|sqlcmd|bcp|ldap(?:search|add|modify|delete|whoami|passwd|compare)|mongo(?:sh|dump|restore"
-        r"|import|export)?|zip|unzip|7za?|rar|(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|oras)\s+login"
-        r"|az\s+login|ipmitool|keytool|jarsigner|svn|useradd|usermod|vault\s+login)\b[^\n|;&]*?\s"
-        r"(?:-a|-P|-w|-p|--password|--pass|-storepass|-keypass|-srcstorepass|-deststorepass)(?:\s+|=)?"
-        r"[\"']?([^\s'\"-][^\s'\"]{2,127})",
-        1,
-        (
-            "redis-cli",
-            "sqlcmd",
-            "bcp",
-            "ldap",
-            "mongo",
-            "zip",
-            "7z",
-            "rar",
-            "login",
-            "ipmitool",
-            "keytool",
-            "jarsigner",
-            "svn",
-            "useradd",
-            "usermod",
-        ),
-    ),
     # A Kubernetes bootstrap token (kubeadm join --token, kubeadm token create): <6>.<16> of [a-z0-9]
     ("TOKEN", r"(?<![\w.\-])[a-z0-9]{6}\.(?=[a-z0-9]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{16}(?![\w.\-])", 0, ()),
     ("PASSWORD", r"-pass(?:in|out)?\s+pass:([^\s'\"]{3,128})", 1, ("pass:",)),  # openssl
@@ -209,6 +227,42 @@ def _compile_rule(pattern: str) -> tuple[re.Pattern[str], bool]:
 
 _COMPILED_RULES = [(kind, *_compile_rule(rx), group, gate) for kind, rx, group, gate in _FORMAT_RULES]
 
+_CLIENT_COMMANDS = re.compile(
+    r"(?<![\w.\-])"  # the client's name as a word (or a path's last part), any prompt or prefix before it
+    + "(?:"
+    + "|".join(f"(?P<c{index}>{client})" for index, (client, _) in enumerate(_CLIENT_PASSWORD_OPTIONS))
+    + r")\b(?P<arguments>[^\n|;&]*)"
+)
+_CLIENT_OPTIONS = tuple(
+    re.compile(rf"\s(?:{options})(?:\s+|=)?[\"']?(?!{_PROSE_AFTER_OPTION}\b)([^\s'\"-][^\s'\"]{{2,127}})")
+    for _, options in _CLIENT_PASSWORD_OPTIONS
+)
+_CLIENT_GATE = re.compile(
+    r"redis-cli|sqlcmd|bcp|ipmitool|ldap|mongo|zip|7z|rar|login|keytool|jarsigner|svn|user(?:add|mod)|cqlsh"
+    r"|cypher-shell|hdbsql|mysqlsh|rabbitmqadmin|mosquitto|tsql|sqsh|bsqldb|freebcp|snmp"
+)
+
+
+def find_client_passwords(text: str) -> Iterator[Finding]:
+    """The value of every password option a common client is given (:data:`_CLIENT_PASSWORD_OPTIONS`),
+    wherever the client's name stands as a word: after any prompt (``root@host:/app#``,
+    ``PS C:\\>``, IPython's ``!``), a Dockerfile ``RUN``, a CI step, an environment prefix. A
+    list of command positions missed each prompt it did not name. Every option of the command
+    counts (``snmpwalk -A auth -X priv``, ``keytool -storepass a -keypass b``)."""
+    if not _CLIENT_GATE.search(text):  # command names are written in small letters
+        return
+    for command in _CLIENT_COMMANDS.finditer(text):
+        client = next(
+            index for index in range(len(_CLIENT_OPTIONS)) if command.group(f"c{index}") is not None
+        )
+        for option in _CLIENT_OPTIONS[client].finditer(text, *command.span("arguments")):
+            value = option.group(1).rstrip(".-")
+            if len(value) >= 4 and not _PLACEHOLDER.match(value) and not PSEUDONYM_RE.fullmatch(value):
+                yield Finding(
+                    "PASSWORD", option.start(1), option.start(1) + len(value), value, "format:password"
+                )
+
+
 _PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 _PEM_BODY = re.compile(r"\\[nrt]|([A-Za-z0-9+/]+={0,2})")
@@ -251,7 +305,7 @@ _NOT_PASSWORD_SEGMENTS = frozenset(
 )
 _NOT_SECRET_NAMES = re.compile(
     r"(?:^|_)(?:id|ids|name|names|type|types|file|path|dir|url|uri|length|len|size|count|min|max|hint|policy|"
-    r"reset|field|label|prompt|format|regex|pattern|mask|hash|algorithm|algo|version|mode|enabled|required|"
+    r"reset|field|label|prompt|format|regex|pattern|mask|hash|algorithm|algo|method|version|mode|enabled|required|"
     r"expiry|expires|expires_at|expiration|timeout|ttl|header|prefix|env|var|key_id|kid|kty|alg|use|"
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
     r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme)\d*$"
@@ -260,16 +314,17 @@ _NOT_SECRET_NAMES = re.compile(
 )
 _ASSIGN = re.compile(
     r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])[A-Za-z_$@\-][\w.\-]{0,63}|비번)"
-    r"(?P<op>\s*:\s*[A-Za-z_][\w.]*(?:\[[\w., ]*\])?\s*=(?!=)\s*"  # annotated: "pw: str = 'x'"
-    r"|\s*(?::=|=>|==|!=|=|:)\s*|\s+(?=\\?[\"'])|\s+(?=\S))"
+    r"(?P<op>\s*:\s*[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?:\s+=(?!=)\s*|=(?=\\?[\"']))"  # "pw: str = 'x'"
+    r"|\s*(?::=|=>|==|!=|\?=|=|:)\s*|\s+(?=\\?[\"'])|\s+(?=\S))"
     r"\(?\s*(?P<value>\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|`[^`\n]*`|"
+    r"\$'(?:[^'\\\n]|\\.)*'|"  # bash ANSI-C quoting: $'...'
     r"[^\s,;'\"`()\]}<>\\]+)"
 )
 _XML_ELEMENT = re.compile(
     r"<(?P<name>[A-Za-z_][\w:.\-]{0,63})(?:\s[^>\n]*)?>(?P<value>[^<\n]{1,200})</(?P=name)>"
 )
 _PLACEHOLDER = re.compile(
-    r"^(?:[*xX#.\-_?•]+|<[^>]*>|\$\{[^}]*\}|\{\{.*\}\}|%\(.*\)s?|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|"
+    r"^(?:[*xX#.\-_?•]+|<[^>]*>|\$\{[^}]*\}?|\{\{.*\}\}|%\(.*\)s?|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|"
     r"(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
     r"passwd|secret|token|key|hidden|redacted|changeme|example|dummy|test|(?:your|my)[_-]?[a-z_\-]*|"
     r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
@@ -281,8 +336,15 @@ _CODE_REF = re.compile(
 )
 
 
+_ANSI_C_TRAILING_ESCAPES = re.compile(r"(?:\\[nrt0])+$")
+
+
 def _unquote(raw: str, offset: int) -> tuple[str, int]:
-    """Strip one layer of quotes (``"x"``, ``'x'``, ``\\"x\\"``, backticks); return value and its offset."""
+    """Strip one layer of quotes (``"x"``, ``'x'``, ``\\"x\\"``, backticks, bash's ``$'x'``); return
+    value and its offset. An ANSI-C value's trailing ``\\n`` is its line end, not the secret's."""
+    if raw.startswith("$'") and raw.endswith("'") and len(raw) >= 3:
+        inner = _ANSI_C_TRAILING_ESCAPES.sub("", raw[2:-1])
+        return inner, offset + 2
     for quote in ('\\"', '"', "'", "`"):
         if len(raw) >= 2 * len(quote) and raw.startswith(quote) and raw.endswith(quote):
             return raw[len(quote) : len(raw) - len(quote)], offset + len(quote)
@@ -359,13 +421,19 @@ def _passphrase(value: str) -> bool:
     )
 
 
+MAX_VALUE_SPACES = 2
+"""The most spaces a value under a credential name holds: with more it is prose."""
+
+
 def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) -> bool:
     """Reject placeholders, code references and ordinary words; keep anything credential-shaped."""
     if len(value) < 4 or _PLACEHOLDER.match(value) or PSEUDONYM_RE.fullmatch(value):
         return False
     if value.lower() == name_class or "\n" in value or value != value.strip():
         return False
-    if value.count(" ") >= 3 and not (quoted and name_class == "password" and _passphrase(value)):
+    if value.count(" ") > MAX_VALUE_SPACES and not (
+        quoted and name_class == "password" and _passphrase(value)
+    ):
         return False  # prose, not a credential
     if not quoted and (
         next_char in ("(", "[")
@@ -406,19 +474,17 @@ _SNAKE_WORDS = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")
 _ENV_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:-[ \t]+|export[ \t]+)?$")
 
 
-def _env_entry(text: str, name: str, op: str, value_start: int) -> bool:
-    """Is this an ``.env`` line or a YAML entry (``POSTGRES_PASSWORD=my_strong_pw_value``,
-    ``DJANGO_SECRET_KEY: super_secret_dev_key``): an environment variable's name opening its line,
-    then ``=`` with no space or ``:``? There an unquoted snake_case value is a literal, not the
-    name of a variable (code assigns with spaces or reads ``$VAR``), and such a password survived.
-    A constant's name (``TEST_DATA_BASE64``) or a value a comma follows (a dict) is still code."""
-    if not _ENV_NAME.fullmatch(name) or not (op == "=" or op.strip() == ":" and "\n" not in op):
+def _line_entry(text: str, op: str, name_start: int, spaced: bool = False) -> bool:
+    """Is this an entry of a line-oriented file: a name opening its line (``.env``, YAML, a compose
+    list's ``- NAME=value``, ``export``), then ``=`` with no space or ``:`` (with ``spaced``, also
+    an INI file's `` = ``), and not an argument or a member of code (the text before does not end
+    with an open bracket or a comma)?"""
+    if "\n" in op or not (op == "=" or op.strip() == ":" or spaced and op.strip() == "="):
         return False
-    name_start = value_start - len(op) - len(name)
     if _ENV_LINE_START.search(text, max(0, name_start - 40), name_start) is None:
         return False
     before = text[max(0, name_start - 200) : name_start].rstrip()
-    return not before.endswith(("(", ",", "{", "["))  # an argument or a member of code
+    return not before.endswith(("(", ",", "{", "["))
 
 
 _QUALIFIER_BEFORE = re.compile(r"(?<![\w.\-])([A-Za-z]{2,20})[ \t]$")
@@ -439,11 +505,118 @@ def _qualified_away(text: str, name_start: int, name: str) -> bool:
     return qualifier is not None and credential_class(f"{qualifier.group(1)}_{name.strip()}") is None
 
 
+def _env_entry(text: str, name: str, op: str, name_start: int) -> bool:
+    """Is this an ``.env`` line or a YAML entry of an environment variable
+    (``POSTGRES_PASSWORD=my_strong_pw_value``, ``DJANGO_SECRET_KEY: super_secret_dev_key``)?
+    There an unquoted snake_case or dotted value is a literal, not the name of a variable or an
+    attribute (code assigns with spaces or reads ``$VAR``), and such a password survived. A
+    constant's name (``TEST_DATA_BASE64``) or a value a comma follows (a dict) is still code."""
+    return _ENV_NAME.fullmatch(name) is not None and _line_entry(text, op, name_start)
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+")
+
+
+def _dotted_literal(text: str, name: str, value: str, op: str, name_start: int) -> bool:
+    """Is a dotted or snake_case value (``Sunset.Harbor2291``) a literal rather than an attribute
+    or a variable (``settings.password``)? Where a shell or a build tool reads it, it is: after a
+    command's flag (``--password x7.Kq9zR2.mP``), a setting command (``setenv PW a.b``), Make's
+    ``?=``. In a YAML entry, when it carries two digits or more (code's attribute chains seldom
+    do, and a JavaScript object's member reads like YAML)."""
+    if name.startswith("-") or op.strip() == "?=" or _after_setting_command(text, name_start):
+        return True
+    return _line_entry(text, op, name_start) and sum(map(str.isdigit, value)) >= 2
+
+
+_ENV_VALUE_END = re.compile(r"\s|[;&|](?=[\s;&|]|$)")
+"""Where an unquoted ``NAME=value`` ends: whitespace (a shell's ``NAME=value command``) or a shell
+operator followed by a space or another operator (``X=v; next``, ``X=v && next``)."""
+_COMMAND_WORD = re.compile(r"(?:[a-z][\w.+-]*|\.{0,2}/\S*|[A-Za-z_]\w*=\S*|[-\\`$(])(?:\s|$)")
+"""What follows ``NAME=value`` and a space when the line runs a command with that environment
+(``DB_PASSWORD=x python app.py``, ``A=1 B=2 ./run``): a lowercase command name, a path, another
+assignment, an option. A word of another shape (``DB_PASSWORD=eFNWWje CAvEVoR`` in an ``.env``
+file) continues the value."""
+_CODE_MARKS = frozenset("\"'`()[]{}")
+_NOT_PLAIN_START = tuple("\"'`$[{&*!|>%@")
+_CALL_OR_INDEX = re.compile(r"[A-Za-z_][\w.]*\s*[(\[].*[)\]]")
+
+
+def _entry_value(text: str, raw: str, raw_start: int, op: str) -> str:
+    """The whole unquoted value of a line entry, where :data:`_ASSIGN` cut it at a character
+    that ends a value in code (``,;'"`()<>\\`` and space). An ``.env`` value runs to whitespace or
+    a shell operator; a YAML plain scalar or an INI value (``password = a,b``, as ``my.cnf`` and
+    ``pgbouncer.ini`` write them) to the end of its line or a `` #``/`` ;`` comment, less a comma
+    or semicolon that ends a member of a JavaScript object or a TypeScript interface. A call or a
+    subscript (``get_password()``, ``os.environ["PW"]``) stays code. Cut short, the password lost
+    only its head to the pseudonym (``password: abc,def`` kept ``def``)."""
+    if not raw or raw.startswith(_NOT_PLAIN_START):
+        return raw
+    line_end = len(text) if (newline := text.find("\n", raw_start)) == -1 else newline
+    stop = _ENV_VALUE_END.search(text, raw_start, line_end) if op == "=" else None
+    if stop is not None and (stop.group() != " " or _COMMAND_WORD.match(text, stop.end())):
+        whole = text[raw_start : stop.start()]
+    else:
+        comments = [at for marker in (" #", " ;") if (at := text.find(marker, raw_start, line_end)) != -1]
+        whole = text[raw_start : min(comments, default=line_end)].rstrip()
+    whole = whole.rstrip(",;")
+    if len(whole) <= len(raw) or _CALL_OR_INDEX.fullmatch(whole):
+        return raw
+    if op.strip() == "=" and op != "=" and any(ch in _CODE_MARKS for ch in whole):
+        return raw  # ``name = value`` is code as often as INI: no quote, bracket or backtick in it
+    if " " in whole and any(ch in "()[]{}=" for ch in whole):
+        return raw  # an expression (``await hash(pw)``), not a value with a space in it
+    return whole
+
+
+_COMMAND_REACH = 400
+"""How far back a setting command is looked for before a name (a bound: a minified one-line
+document holds many credential words, and each would scan its whole line)."""
+_SETTING_COMMAND_BEFORE = re.compile(
+    r"(?<![^\s;&|(!])(?<!config )(?<!configure )(?:setenv|set(?:\s+-[A-Za-z]+)*"
+    r"|rclone\s+config\s+(?:create|update)\s[^\n]*)\s+$"
+)
+"""What precedes a name whose value follows it after a space, as a command's arguments: csh's
+``setenv NAME value``, fish's ``set -gx NAME value``, rclone's ``key value`` pairs (a tool's
+``config set NAME value`` is :mod:`.positional`'s). Elsewhere a bare space after a credential
+word is prose ("password is ...")."""
+
+
+def _after_setting_command(text: str, name_start: int) -> bool:
+    """Does a name follow a command that sets it to the word after it (:data:`_SETTING_COMMAND_BEFORE`)?"""
+    line_start = max(text.rfind("\n", 0, name_start) + 1, name_start - _COMMAND_REACH)
+    return _SETTING_COMMAND_BEFORE.search(text, line_start, name_start) is not None
+
+
 def _assignment_finding(
-    text: str, name: str, raw: str, raw_start: int, op: str, delimited: bool = False
+    text: str,
+    name: str,
+    raw: str,
+    raw_start: int,
+    op: str,
+    name_start: int | None = None,
+    delimited: bool = False,
 ) -> Finding | None:
-    """The credential ``name <op> raw`` assigns, if its name marks one and the value reads as one;
+    """The credential a ``name <op> raw`` assignment holds, if its name marks one; for an entry of
+    a line-oriented file, the whole value (:func:`_entry_value`). A value with a space is taken
+    whole only where its first word alone is a credential (else "Password: not set" is prose).
     ``delimited``: the value's extent is marked as a quoted one's is (an XML element's text)."""
+    entry = name_start is not None and _line_entry(text, op, name_start, spaced=True)
+    if entry and op.strip() == ":" and raw.startswith("!"):
+        return None  # a YAML tag (!vault, !Ref, !!python/name:...), whatever value follows it
+    found = _judged_assignment(text, name, raw, raw_start, op, name_start, delimited)
+    if name_start is None or not entry:
+        return found
+    whole = _entry_value(text, raw, raw_start, op)
+    if whole == raw or (" " in whole and found is None):
+        return found
+    return _judged_assignment(text, name, whole, raw_start, op, name_start, delimited) or found
+
+
+def _judged_assignment(
+    text: str, name: str, raw: str, raw_start: int, op: str, name_start: int | None, delimited: bool = False
+) -> Finding | None:
+    """The finding for ``raw`` as the assignment's value, or None: the name's class, the operator
+    and the value's shape decide (placeholders, code references and prose are no value)."""
     name_class = credential_class(name)
     if name_class is None:
         return None
@@ -453,8 +626,13 @@ def _assignment_finding(
         return None
     value, start = _unquote(raw, raw_start)
     quoted = value != raw or delimited
-    if not op.strip() and not quoted and not name.startswith("-"):
-        return None  # "password is ...": a bare space separates only --flags and quoted values
+    if (
+        not op.strip()
+        and not quoted
+        and not name.startswith("-")
+        and (name_start is None or not _after_setting_command(text, name_start))
+    ):
+        return None  # "password is ...": a bare space separates only --flags, quoted values, set commands
     if name in ("PASS", "FAIL") and _TEST_NAME.match(raw):
         return None  # test output (--- PASS: TestTokenRefresh), not a password
     if op.strip() in ("==", "!=") and not quoted:
@@ -463,11 +641,13 @@ def _assignment_finding(
         return None  # "confirm_password:" ending a line opens a block; the next line is code
     next_char = text[raw_start + len(raw) : raw_start + len(raw) + 1]
     if (
-        _SNAKE_WORDS.fullmatch(value)
+        not quoted
         and next_char not in ("(", "[", ",")
-        and _env_entry(text, name, op, raw_start)
+        and (_SNAKE_WORDS.fullmatch(value) or _DOTTED.fullmatch(value))
+        and name_start is not None
+        and (_env_entry(text, name, op, name_start) or _dotted_literal(text, name, value, op, name_start))
     ):
-        quoted = True  # an .env or YAML entry's snake_case value is a literal, not a variable
+        quoted = True  # an .env or YAML entry's snake_case or dotted value is a literal, not code
     if not acceptable_value(value, quoted, name_class, next_char):
         return None
     return Finding(
@@ -527,7 +707,7 @@ def find_assignments(text: str) -> Iterator[Finding]:
             if name_start and text[name_start - 1] in "?&":
                 value = _QUERY_VALUE_END.split(value, 1)[0]  # a URL's query parameter ends at & or #
             finding = _assignment_finding(
-                text, match.group("name"), value, match.start("value"), match.group("op")
+                text, match.group("name"), value, match.start("value"), match.group("op"), name_start
             )
             if finding:
                 yield finding
@@ -857,23 +1037,72 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
 _NAMED_LITERAL = re.compile(
     r"(?:\b(?:set|with)(?P<setter>[A-Z]\w{0,40})\s*\(\s*"  # setPassword("x"), withApiKey("x")
     r"|\(\s*(?P<q1>[\"'])(?P<argument>[\w.\-]{1,64})(?P=q1)\s*,\s*"  # put("password", "x"), getenv(K, "x")
+    r"|,\s*(?P<q4>[\"'])(?P<last_but_one>[\w.\-]{1,64})(?P=q4)\s*,\s*"  # setattr(o, "SECRET_KEY", "x")
+    r"|\[\s*(?P<q3>[\"'])(?P<subscript>[\w.\-]{1,64})(?P=q3)\s*\]\s*=\s*"  # os.environ["DB_PASSWORD"] = "x"
+    r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*\w*Field\(\s*(?:default\s*=\s*)?"  # Field
     r"|\b(?:key|name|field)[\"']?\s*[:=]\s*(?P<q2>[\"'])(?P<field>[\w.\-]{1,64})(?P=q2)\s*[,;]?\s*"
     r"[\"']?value[\"']?\s*[:=]\s*)"  # {"key": "password", "value": "x"}, <add key="Password" value="x"/>
     r"(?P<q>[\"'])(?P<value>[^\"'\n]{4,200})(?P=q)"
 )
+_NAMING_GROUPS = ("setter", "argument", "last_but_one", "subscript", "typed", "field")
+_CALL_END = re.compile(r"\s*\)")
+"""What follows a call's last argument: a string argument names the next one only there, where a
+list of names (``__all__ = [..., "XLNetForTokenClassification", "XLNetLMHeadModel"]``) runs on."""
 
 
 def find_named_literals(text: str) -> Iterator[Finding]:
     """A literal whose name is given by code around it rather than an assignment: a setter's
-    name, a preceding string argument (``put("password", "x")``, a getenv default), or a
-    key/value pair (Postman variables, .NET ``appSettings``)."""
-    for match in _NAMED_LITERAL.finditer(text):
-        name = match.group("setter") or match.group("argument") or match.group("field")
+    name, a string argument before it (``put("password", "x")``, ``config.set("db", "password",
+    "x")``, ``setattr(s, "SECRET_KEY", "x")``: before the last argument, a getenv default), a
+    string subscript assigned to
+    (``os.environ["DB_PASSWORD"] = "x"``, ``settings["api_key"] = "x"``), a typed field's default,
+    or a key/value pair (Postman variables, .NET ``appSettings``). Code names a credential by a
+    string as often as by an identifier, and there no assignment rule sees the name.
+
+    A match that names no credential is retried one character on: ``setProperty("db.password",
+    "x")`` first reads as the setter ``Property``, and the argument after it names the value."""
+    position = 0
+    while (match := _NAMED_LITERAL.search(text, position)) is not None:
+        name = next(match.group(group) for group in _NAMING_GROUPS if match.group(group))
         name_class = credential_class(name)
         value = match.group("value")
+        if match.group("last_but_one") and not _CALL_END.match(text, match.end()):
+            name_class = None  # a later string argument names the value only as the call's last
         if name_class and acceptable_value(value, True, name_class, ""):
             kind = "PASSWORD" if name_class == "password" else "SECRET"
             yield Finding(kind, match.start("value"), match.end("value"), value, "keyword:named")
+            position = match.end()
+        else:
+            position = match.start() + 1
+
+
+_TYPED_INTO = re.compile(
+    r"\.(?:send_keys|sendKeys|fill|type|press_sequentially|pressSequentially|set_value|setValue|input_text"
+    r"|clear_and_type)\s*\(\s*(?P<selector>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`)?\s*,?\s*"
+    r"(?P<q>[\"'`])(?P<value>[^\"'`\n]{3,200})(?P=q)\s*[,)]"
+)
+_FIELD_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_LOCATOR_REACH = 300
+"""How far back the statement that locates a field is read (``driver.find_element(...)`` chains)."""
+
+
+def find_typed_into_fields(text: str) -> Iterator[Finding]:
+    """A literal a browser agent types into a credential field: Selenium's ``find_element(By.ID,
+    "password").send_keys("x")``, Playwright's ``page.fill("#password", "x")`` or
+    ``get_by_label("Password").fill("x")``. The field is named by the locator (the statement
+    before the call, or the call's own selector argument), not by an assignment, so no other rule
+    saw the name; web agents log their logins exactly like this."""
+    for match in _TYPED_INTO.finditer(text):
+        start = match.start()
+        reach = max(0, start - _LOCATOR_REACH)
+        statement_start = max(text.rfind("\n", reach, start), text.rfind(";", reach, start), reach - 1) + 1
+        locator = text[statement_start:start] + (match.group("selector") or "")
+        classes = {credential_class(word) for word in _FIELD_WORD.findall(locator)}
+        name_class = next((c for c in ("password", "salt", "secret") if c in classes), None)
+        value = match.group("value")
+        if name_class and acceptable_value(value, True, name_class, ""):
+            kind = "PASSWORD" if name_class == "password" else "SECRET"
+            yield Finding(kind, match.start("value"), match.end("value"), value, "keyword:typed")
 
 
 _BASE32_SEED = re.compile(
@@ -1051,6 +1280,8 @@ def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> It
             yield Finding("SECRET", begin, match.end(), token, "entropy")
         elif layers < BASE64_DEPTH and (kind := _encoded_secret_kind(token, config, layers + 1)):
             yield Finding(kind, begin, match.end(), token, "base64")
+        elif inflates_past_limit(token):
+            yield Finding("SECRET", begin, match.end(), token, "base64:unread")
         elif layers < BASE64_DEPTH:
             yield from _glued_encoded_pieces(token, begin, config, layers + 1)
 
@@ -1342,9 +1573,11 @@ def find_labelled(text: str) -> list[Finding]:
 def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Finding]:
     """Our own detectors on ``text`` as it stands (decoded from ``layers`` of base64)."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
+    found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
-    if "(" in text or "value" in text:
+    if "(" in text or "value" in text or "] =" in text or "]=" in text:
         found.extend(find_named_literals(text))
+        found.extend(find_typed_into_fields(text))
     if config.entropy:
         found.extend(find_prefixed_hex(text))
         found.extend(find_base32_seeds(text))

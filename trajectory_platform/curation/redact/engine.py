@@ -384,6 +384,45 @@ _DECODED_NAME = re.compile(r"[a-z][a-z0-9]*(?:[_.:/-]+[a-z0-9]+)*/?|[A-Za-z][a-z
 word): replaced everywhere, it rewrote every ``psql orders_production`` and ``curl https://...``."""
 
 
+_ELLIPSIS = re.compile(r"\.\.\.|\u2026")
+TRUNCATED_HEAD_MIN = 6
+"""The shortest head of a credential replaced before an ellipsis: shorter heads (``ghp_``, ``sk-``)
+are shared by every token of a format and carry next to nothing of the key."""
+
+
+def truncated_heads(text: str, table: SymbolTable) -> list[Finding]:
+    """Heads of the table's credentials that ``text`` shows cut short by an ellipsis: a verdict
+    that quotes a long task id as its first 120 characters and ``...``, a tool output truncated
+    mid-token. No detector matches a token's head (its format needs the whole token) and the table
+    holds whole values only, so the head stayed beside the pseudonym of the whole."""
+    found: list[Finding] = []
+    credentials = sorted(value for value in table.credentials if len(value) > TRUNCATED_HEAD_MIN)
+    for mark in _ELLIPSIS.finditer(text) if credentials else ():
+        end = mark.start()
+        for value in credentials:
+            start = _head_start(text, end, value)
+            if start is not None:
+                found.append(Finding(table.kinds[value], start, end, text[start:end], "truncated"))
+                break
+    return found
+
+
+_TOKEN_END = re.compile(r"[A-Za-z0-9_+/=-]")
+
+
+def _head_start(text: str, end: int, value: str) -> int | None:
+    """Where the longest head of ``value`` (shorter than the value) that ends at ``end`` starts."""
+    if not end or not _TOKEN_END.match(text, end - 1):
+        return None  # an ellipsis after a bracket or a space cuts no token
+    opening = value[:TRUNCATED_HEAD_MIN]
+    start = text.find(opening, max(0, end - len(value) + 1), end)
+    while start != -1 and end - start >= TRUNCATED_HEAD_MIN:
+        if value.startswith(text[start:end]) and not value.startswith(".", end - start):
+            return start  # (a value whose own text goes on with the dots was not cut there)
+        start = text.find(opening, start + 1, end)
+    return None
+
+
 def redact_text(
     text: str, salt: bytes, config: RedactionConfig | None = None, shell: bool = False
 ) -> tuple[str, list[Finding]]:
@@ -392,6 +431,9 @@ def redact_text(
     context = Context(shell=shell)
     findings = scan(text, config, context)
     table = build_table(findings, salt)
+    heads = truncated_heads(text, table)
+    findings.extend(heads)
+    build_table(heads, salt, table)
     return rewrite(text, table, context), resolve_findings(findings, table)
 
 

@@ -28,7 +28,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from trajectory_platform.curation.redact.detectors import find_secrets
-from trajectory_platform.curation.redact.engine import build_table, resolve_findings, rewrite, scan
+from trajectory_platform.curation.redact.engine import (
+    build_table,
+    resolve_findings,
+    rewrite,
+    scan,
+    truncated_heads,
+)
 from trajectory_platform.curation.redact.fields import (
     FIELDS,
     FREE_TEXT,
@@ -252,6 +258,13 @@ def redact_row(
     findings.extend(split_across_messages(redacted, config))
     findings.extend(printed_by_secret_readers(redacted))
     table: SymbolTable = build_table(findings, salt)
+    heads = [
+        replace(f, field=path)
+        for path, owner, attr, *_ in scanned
+        for f in truncated_heads(getattr(owner, attr), table)
+    ]
+    findings.extend(heads)
+    build_table(heads, salt, table)
     for _path, owner, attr, _class, context in scanned:
         setattr(owner, attr, rewrite(getattr(owner, attr), table, context))
     return redacted, vars(texts), resolve_findings(findings, table)

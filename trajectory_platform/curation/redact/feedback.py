@@ -32,6 +32,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from trajectory_platform.curation.redact.detectors import MAX_VALUE_SPACES
 from trajectory_platform.curation.redact.episode import redact_row, string_slots
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pseudonym import (
@@ -47,6 +48,9 @@ MAX_RUN = 256
 """Longest whitespace-delimited run whose pieces are keyed (a longer one is a blob, not a value)."""
 MAX_CUTS = 48
 """Most cut points of a run tried pairwise (48 points: about 1,100 keyed pieces)."""
+MAX_SPACED_CUTS = 8
+"""Cut points tried at each end of a value with spaces (the last of its first run, the first of
+its last run): a value's edges lie next to the text around it, and this bounds the keyed pieces."""
 
 _RUN = re.compile(r"\S+")
 _CUT = re.compile(r"(?<=[^A-Za-z0-9])|(?=[^A-Za-z0-9])")
@@ -68,15 +72,32 @@ def _kind_and_digest(match: re.Match[str]) -> tuple[str, str]:
     return (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
 
 
+_SPACED = re.compile(r" (?:\S+ )*")
+"""What lies between the first and the last run of a value with spaces: runs one space apart."""
+
+
+def _cuts(run: re.Match[str]) -> list[int]:
+    """Where a value may start or end in ``run``: its ends and next to its punctuation."""
+    cuts = {run.start(), run.end(), *(run.start() + m.start() for m in _CUT.finditer(run.group()))}
+    return sorted(cuts)[:MAX_CUTS]
+
+
 def _pieces(text: str) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` of every piece of ``text`` that could be one value, longest first per run."""
-    for run in _RUN.finditer(text):
-        if run.end() - run.start() > MAX_RUN:
-            continue
-        cuts = sorted(
-            {run.start(), run.end(), *(run.start() + m.start() for m in _CUT.finditer(run.group()))}
-        )
-        cuts = cuts[:MAX_CUTS]
+    """``(start, end)`` of every piece of ``text`` that could be one value, longest first: first
+    the pieces that span runs one space apart (a value may hold up to
+    :data:`~.detectors.MAX_VALUE_SPACES` spaces: ``hunter2 rocks``, which the scan replaced), then
+    each run's own pieces, longest first per run."""
+    runs = [run for run in _RUN.finditer(text) if run.end() - run.start() <= MAX_RUN]
+    for spaces in range(MAX_VALUE_SPACES, 0, -1):
+        for first, last in zip(runs, runs[spaces:], strict=False):
+            between = text[first.end() : last.start()]
+            if between.count(" ") != spaces or not _SPACED.fullmatch(between):
+                continue  # not one value: a line break, a tab or two spaces apart
+            heads = [cut for cut in _cuts(first) if cut < first.end()][-MAX_SPACED_CUTS:]
+            tails = [cut for cut in _cuts(last) if cut > last.start()][:MAX_SPACED_CUTS]
+            yield from ((head, tail) for head in heads for tail in reversed(tails))
+    for run in runs:
+        cuts = _cuts(run)
         for width in range(len(cuts) - 1, 0, -1):
             for left in range(len(cuts) - width):
                 yield cuts[left], cuts[left + width]

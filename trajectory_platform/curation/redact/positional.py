@@ -3,7 +3,8 @@ a sibling key, an argument's position, a command's syntax.
 
 ``name <op> value`` (:func:`.detectors.find_assignments`) finds a password where its name precedes
 it. Logs also show credentials laid out by position: a ``psql`` or Markdown table whose header
-names the ``password`` column, ``INSERT INTO users (name, password) VALUES ('bob', 'x')``, a
+names the ``password`` column, a key/value table's row (``smtp_password | x`` under ``key |
+value``), ``INSERT INTO users (name, password) VALUES ('bob', 'x')``, a
 Kubernetes ``- name: DB_PASSWORD`` whose ``value:`` is the next line, ``requests.get(url,
 auth=("bob", "x"))``, ``AUTH x`` at a Redis prompt, ``echo 'x' | sudo -S``. A strong random value
 there is found by entropy anyway; a memorable one (``Tr1cky-Walrus-2024``) was left standing.
@@ -31,7 +32,7 @@ _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
 _SEPARATOR_ROW = re.compile(r"[\s|:+=-]+")
 _DELIMITERS = ("|", "\t", ",")
 _STRING = r"(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]|\\.){4,200})(?P=q)"
-_ARGUMENT = r"(?:[\w.\[\]]+|\"[^\"\n]*\"|'[^'\n]*')"
+_ARGUMENT = r"(?:[\w.$\[\]]+|\"[^\"\n]*\"|'[^'\n]*')"
 _CALLED = re.compile(
     r"(?:\bauth\s*=\s*\(|\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|"
     r"NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|SetBasicAuth|"
@@ -39,17 +40,27 @@ _CALLED = re.compile(
 )
 """A user and a password by position: ``auth=(user, pw)`` and the calls that take them so."""
 _THIRD_ARGUMENT = re.compile(
-    r"\bset_password\s*\(\s*" + _ARGUMENT + r"\s*,\s*" + _ARGUMENT + r"\s*,\s*" + _STRING
+    r"(?:\bset_password|\bnew\s+PDO|\bgetConnection|\bmysqli_connect|\bnew\s+mysqli"
+    r"|\b(?:pymysql|MySQLdb|connector|pyodbc|pymssql)\.connect)\s*\(\s*"
+    + _ARGUMENT
+    + r"\s*,\s*"
+    + _ARGUMENT
+    + r"\s*,\s*"
+    + _STRING
 )
-"""``keyring.set_password(service, user, password)``."""
+"""A place, a user and a password by position: ``keyring.set_password(service, user, password)``,
+PHP's ``new PDO($dsn, $user, $pw)`` and ``mysqli_connect(host, user, pw)``, JDBC's
+``DriverManager.getConnection(url, user, pw)``, Python DB-API drivers' ``connect(host, user, pw)``."""
 _READS_STDIN = (
     r"[\w./-]+\b[^\n|]*--(?:password|passphrase|secret|token)-stdin\b"
-    r"|passwd\b[^\n|]*--stdin|kinit\b|chpasswd\b|smbpasswd\b[^\n|]*\s-s\b|vault\s+login\b[^\n|]*\s-(?=\s|$)"
+    r"|(?:vnc)?passwd\b|kinit\b|chpasswd\b|smbpasswd\b[^\n|]*\s-s\b|vault\s+login\b[^\n|]*\s-(?=\s|$)"
+    r"|sudo\b[^\n|<]*\s-S\b"
     r"|gpg\b[^\n|]*--passphrase-fd\s+0|cryptsetup\b"
     r"|gcloud\s+secrets\s+(?:create|versions\s+add)\b[^\n|]*--data-file[= ]-(?=\s|$)"
     r"|kubectl\s+create\s+secret\b[^\n|]*=/dev/stdin\b|\S+\s[^\n|]*--secret-string[= ]file:///dev/stdin\b"
 )
-"""Commands that read a password from their standard input: what is piped or here-string'd in is one.
+"""Commands that read a password from their standard input: what is piped or here-string'd in is one
+(``passwd``, ``vncpasswd -f``, ``sudo -S``).
 Any ``--password-stdin`` (``docker``, ``helm``, ``cosign``, ``crane`` ``login`` alike), a secret
 store told to read its value from ``-`` or ``/dev/stdin`` (``gcloud secrets create --data-file=-``,
 ``kubectl create secret ... --from-file=key=/dev/stdin``, ``aws secretsmanager ...
@@ -163,7 +174,8 @@ _SYNTAX = {
         r"(?m)^(?:\S+\s+)?LOGIN\s+\S+\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)\s*$"
     ),
     "password_on_stdin": re.compile(
-        r"\b(?:echo|printf)\s+(?:-[neE]+\s+|(?P<f>[\"'])%s(?:\\n)?(?P=f)\s+)?(?P<q>[\"']?)(?P<value>[^\"'\s|]{4,200})"
+        r"\b(?:echo|printf)\s+(?:-[neE]+\s+|(?P<f>[\"'])%s(?:\\n)?(?P=f)\s+)?(?P<q>[\"']?)"
+        r"(?P<value>(?:[^\"'\s|\\]|\\(?![nr])){4,200}?)(?:\\[nr][^\"'\s|]*)?"  # pw, or pw\npw\n (asked twice)
         r"(?P=q)\s*\|\s*(?:" + _READS_STDIN + ")"
     ),
     "password_here_string": re.compile(
@@ -182,10 +194,30 @@ _SYNTAX = {
         r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:exp|imp)[ \t][^\n|;&]*?\s[\w$#]{1,30}/"
         r"(?P<value>[^\s@/\"'.()]{4,128})@"
     ),
-    "pgpass_line": re.compile(
-        r"(?m)^(?:\*|\d{1,3}(?:\.\d{1,3}){3}|(?=[^:\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9.-]{0,252}):(?:\d{2,5}|\*)"
+    "pgpass_line": re.compile(  # a line of the file, or one echoed into it in quotes
+        r"(?m)(?:^|(?<=^echo [\"'])|(?<=^printf [\"']))"
+        r"(?:\*|\d{1,3}(?:\.\d{1,3}){3}|(?=[^:\n]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9.-]{0,252}):(?:\d{2,5}|\*)"
         r":(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):"
-        r"(?P<value>(?:[^\s:\\]|\\.){4,200})\r?$"
+        r"(?P<value>(?:[^\s:\\]|\\.){4,200}?)(?:\r?$|(?<=[^\\])(?=[\"']\s*(?:>|\n|$)))"
+    ),
+    "poetry_http_basic": re.compile(
+        r"\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "user_then_password": re.compile(  # rabbitmqctl add_user USER PW, dscl . -passwd /Users/u PW
+        r"\b(?:rabbitmqctl\s+(?:add_user|change_password|authenticate_user)|dscl\s+\S+\s+-passwd)"
+        r"\s+(?P<qu>[\"']?)[^\s\"']+(?P=qu)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "db2_connect_using": re.compile(
+        r"\bdb2\s+(?i:connect\s+to\s+\S+\s+user\s+\S+\s+using)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "lftp_user_comma": re.compile(
+        r"\blftp\b[^\n]*?\s-u\s+(?P<q>[\"']?)[^\s,\"']+,(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "mysqladmin_password": re.compile(
+        r"\bmysqladmin\b[^\n|;&]*?\spassword\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    ),
+    "minio_alias": re.compile(  # mc alias set NAME URL ACCESS_KEY SECRET_KEY
+        r"\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
     "expect_send": re.compile(
         r"expect\s+(?:-\w+\s+)*[\"'{]?[^\n\"'}]*(?:assword|assphrase)[^\n\"'}]*?[:*?]\s*[\"'}]?\s*[\n{]\s*send\s+(?:--\s+)?"
@@ -262,9 +294,14 @@ _NAMED_BY_SIBLING = {
     "yaml_flow_value_name": re.compile(
         r"\{\s*value:\s*(?P<q>[\"']?)(?P<value>[^\"',}\n]{4,200}?)(?P=q)\s*,\s*name:\s*[\"']?(?P<name>[\w.-]{1,80})[\"']?\s*\}"
     ),
-    "aws_configure_set": re.compile(
-        r"\baws\s+configure\s+set\s+(?:--profile\s+\S+\s+)?(?P<name>[\w.-]{1,80})\s+(?P<q>[\"']?)"
-        r"(?P<value>[^\"'\s]{4,200})(?P=q)"
+    "gcp_secret_payload": re.compile(  # a Secret Manager version: its name path names the secret
+        r"\"name\"\s*:\s*\"projects/[^\"/\n]+/secrets/(?P<name>[^\"/\n]{1,80})/versions/[^\"\n]*\"[^{}]*?"
+        r"\"payload\"\s*:\s*\{[^{}]*?\"data\"\s*:\s*\"(?P<value>(?:[^\"\\\n]|\\.){4,4096})\""
+    ),
+    "aws_configure_set": re.compile(  # aws configure set, and any tool's config set NAME VALUE
+        r"(?:(?<=aws )configure|(?<=[\w-] )config)\b(?:\s+set)?"
+        r"(?:\s+--profile\s+\S+|\s+--?[\w-]+(?:=\S+)?)*\s+"
+        r"(?:[^\s\"']*[/:])?(?P<name>[\w.-]{1,80})\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
 }
 """A value whose name is a sibling's (``name:`` above ``value:``), its parent's key (Terraform's
@@ -304,7 +341,7 @@ def credential_shaped(value: str) -> bool:
 
 _GATES: dict[str, str | re.Pattern[str]] = {
     "call": re.compile(r"auth|Auth|login|Credential"),
-    "third_argument": "set_password",
+    "third_argument": re.compile(r"set_password|PDO|getConnection|mysqli|\.connect\("),
     "redis_auth": "AUTH",
     "sudo_stdin": "sudo",
     "openssl_k": "openssl",
@@ -316,7 +353,7 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "yaml_block": re.compile(r":[ \t]*[|>]"),
     "json_parent_value": '"value"',
     "xml_keyed_element": '="',
-    "password_on_stdin": re.compile(r"stdin|kinit|chpasswd|smbpasswd|vault|gpg|cryptsetup|data-file"),
+    "password_on_stdin": re.compile(r"stdin|kinit|passwd|sudo|vault|gpg|cryptsetup|data-file"),
     "password_here_string": "<<<",
     "json_value_name": re.compile(r"(?i)\"(?:parameter)?value\""),
     "value_flag_named": "--value",
@@ -339,7 +376,14 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "json_name_value": re.compile(r"(?i)\"(?:parameter)?value\""),
     "yaml_flow_name_value": "value:",
     "yaml_flow_value_name": "value:",
-    "aws_configure_set": "configure set",
+    "aws_configure_set": "config",
+    "gcp_secret_payload": '"payload"',
+    "poetry_http_basic": "poetry config",
+    "minio_alias": "mc ",
+    "user_then_password": re.compile(r"rabbitmqctl|dscl"),
+    "db2_connect_using": "db2",
+    "lftp_user_comma": "lftp",
+    "mysqladmin_password": "mysqladmin",
     "secret_reader_output": re.compile(r"kubectl|vault|secret|op read|security|pass|bw get|doppler"),
 }
 """A literal (or a cheap pattern) each rule's text must hold: most texts hold none, and a rule
@@ -364,6 +408,8 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         return
     lower = text.lower()
     yield from _table_columns(text, lower)
+    if "value" in lower or "etcdctl" in lower:
+        yield from _key_value_rows(text)
     if "insert" in lower:
         yield from _sql_inserts(text)
     if "Secret" in text:
@@ -476,6 +522,56 @@ def _table_columns(text: str, lower: str) -> Iterator[Finding]:
                         start = offsets[row_index] + low
                         yield Finding(kind, start, start + len(value), value, "positional:table")
             break
+
+
+_KEY_VALUE_HEADER = re.compile(
+    r"(?im)^[ \t|]*[\"']?(?:key|name|variable(?:_name)?|setting|parameter|field|property)[\"']?[ \t]*"
+    r"(?P<delimiter>[|,\t])[ \t]*[\"']?value[\"']?[ \t|]*\r?$"
+)
+"""The header of a table of key/value pairs: ``psql``'s ``key | value``, MySQL's ``| Variable_name |
+Value |``, a CSV or TSV export's ``name,value``."""
+_KEY_THEN_VALUE = re.compile(r"(?m)^(?P<key>/[^\s]*[^\s/])\n(?P<value>[^\n]+)$")
+"""etcdctl's ``get`` output: the key on its own line, its value on the next."""
+
+
+def _key_value_rows(text: str) -> Iterator[Finding]:
+    """The value cell of a row whose key cell names a credential, in a table of key/value pairs
+    (:data:`_KEY_VALUE_HEADER`: ``smtp_password | x`` under ``key | value``), and etcdctl's value
+    line under a key line that names one. Here the label is a row's first cell, not a column's
+    header (:func:`_table_columns`), so a ``select key, value from settings`` kept every value."""
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    for header in _KEY_VALUE_HEADER.finditer(text):
+        delimiter = header.group("delimiter")
+        index = bisect.bisect_right(offsets, header.start()) - 1
+        for row_index in range(index + 1, len(lines)):
+            row = lines[row_index]
+            if delimiter == "|" and _SEPARATOR_ROW.fullmatch(row):
+                continue  # the rule under the header, a MySQL border
+            cells = _cells(row, delimiter)
+            if len(cells) != 2:
+                break
+            named = credential_class(row[cells[0][0] : cells[0][1]])
+            low, high = cells[1]
+            if named and credential_shaped(row[low:high]):
+                kind = "PASSWORD" if named == "password" else "SECRET"
+                yield Finding(
+                    kind,
+                    offsets[row_index] + low,
+                    offsets[row_index] + high,
+                    row[low:high],
+                    "positional:key_value_row",
+                )
+    if "etcdctl" in text:
+        for pair in _KEY_THEN_VALUE.finditer(text):
+            named = credential_class(pair.group("key").rsplit("/", 1)[-1])
+            if named and credential_shaped(pair.group("value").strip()):
+                value = pair.group("value").strip()
+                start = pair.start("value") + pair.group("value").index(value)
+                kind = "PASSWORD" if named == "password" else "SECRET"
+                yield Finding(kind, start, start + len(value), value, "positional:key_value_row")
 
 
 def _sql_inserts(text: str) -> Iterator[Finding]:
