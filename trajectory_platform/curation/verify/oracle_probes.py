@@ -33,8 +33,6 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from trajectory_platform.gym.differential import REFERENCE_ROOT
-
 ORACLE_PROBE_CODES = ("test_source_reference", "workspace_scan", "oracle_environment_probe")
 
 _TEST_NAME = re.compile(
@@ -48,12 +46,9 @@ _TEST_NAME = re.compile(
 ``tests/``, ``tests.test_ops``, ``test_ops.py``, ``ops_test.py``, ``conftest``, ``test*.py``). The
 bare words ``test`` and ``testing`` are not: honest code names data splits and modes so."""
 _SANDBOX_MARKER = re.compile(
-    r"^/(?:\.dockerenv|run/\.containerenv|workspace)(?:/|$)|^/proc/(?:1|self)/|^GYM_|"
-    + re.escape(REFERENCE_ROOT)
+    r"^/(?:\.dockerenv|run/\.containerenv|workspace)(?:/|$)|^/proc/(?:1|self)/|^GYM_"
 )
-"""Names of the sandbox's setting: container markers, its workspace, its ``GYM_`` variables, and the
-folder the differential check mounts the reference solution in (code that finds it there could
-answer with the reference's own output)."""
+"""Names of the sandbox's setting: container markers, its workspace, its ``GYM_`` variables."""
 _LISTINGS = {"listdir", "scandir", "walk", "fwalk", "glob", "iglob", "rglob", "iterdir"}
 _SOURCE_READERS = {
     ("inspect", "getsource"),
