@@ -106,7 +106,9 @@ def _calibration_cache_mode(episodes: list, repeat: int) -> int:
     same = True
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(prefix="tp-bench-calibration-") as cache:
-            config = VerifySettings().cascade(progress=False, calibration_cache=Path(cache))
+            config = VerifySettings().cascade(
+                progress=False, master_key=BENCHMARK_KEY, calibration_cache=Path(cache)
+            )
             timings, results = [], []
             for _run in range(2):
                 start = time.perf_counter()
@@ -136,6 +138,9 @@ def _calibration_cache_mode(episodes: list, repeat: int) -> int:
 
 
 T = TypeVar("T")
+BENCHMARK_KEY = b"benchmarks/cascade.py"
+"""The differential check's draw key here: a fixed one, so repeats draw the same cases (the pipeline
+keys it with a secret)."""
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 CPUACCT = Path("/sys/fs/cgroup/cpuacct")
 
@@ -225,7 +230,11 @@ def _workers_compare_mode(episodes: list, workers: int, repeat: int, idle_s: flo
             n, before = (workers if arm.startswith("N") else 1), arm.endswith("before")
             chosen = replace(settings, workers=n, keep_judges=not before)
             with _judges_started_cold(before):
-                return verify_episodes(episodes, lookup, chosen.cascade(False, calibration_cache=Path(cache)))
+                return verify_episodes(
+                    episodes,
+                    lookup,
+                    chosen.cascade(False, master_key=BENCHMARK_KEY, calibration_cache=Path(cache)),
+                )
 
         verify("N now")  # fills the calibration cache: every arm then reads it
         for attempt in range(repeat):

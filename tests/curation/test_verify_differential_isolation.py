@@ -12,8 +12,13 @@ and run once (docs/verification.md gives the figure)."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
+
 from _verify_factory import FIXED_OPS, fixed_files, make_episode, make_fixture
 
+from trajectory_platform.curation.redact.pseudonym import derive_key
+from trajectory_platform.curation.verify.cascade import VerifySettings, differential_key
 from trajectory_platform.curation.verify.context import apply_to_fixture, build_diff_view
 from trajectory_platform.curation.verify.delta import audit_delta
 from trajectory_platform.curation.verify.differential import judge_outcomes
@@ -203,3 +208,16 @@ def _library_fixture_with_perturbations() -> Fixture:
 
     return next(f for f in build_library(0) if f.fixture_id.startswith("geometry/v0/bug-dot@"))
 
+
+def test_the_verify_stage_keys_the_draw_from_the_pipeline_key_only():
+    settings = VerifySettings(workers=1)
+    one = settings.cascade(progress=False, master_key=b"master-one")
+    two = settings.cascade(progress=False, master_key=b"master-two")
+    assert (
+        one.differential_key == differential_key(b"master-one") == derive_key(b"master-one", "differential")
+    )
+    assert one.differential_key != two.differential_key
+    assert dataclasses.replace(one, differential_key=two.differential_key) == two
+    assert (
+        one.differential_key not in repr(one).encode() and os.fsencode("master-one") not in repr(one).encode()
+    )

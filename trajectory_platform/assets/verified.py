@@ -25,6 +25,7 @@ from trajectory_platform.curation.verify.cascade import CascadeResult, VerifySet
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA, verify_files
 from trajectory_platform.curation.verify.triage import TRIAGE_REPORT_SCHEMA
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS, PER_DAY_BACKFILL, one_day
+from trajectory_platform.resources.secrets import SecretsSaltResource
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import SETTINGS_KEY, settings_of, stage_config
 from trajectory_platform.resources.warehouse import LOAD_KEY, PARQUET_FILES, staged_parquet
@@ -56,7 +57,11 @@ class VerifyConfig(stage_config(VerifySettings)):  # type: ignore[misc]
     backfill_policy=PER_DAY_BACKFILL,
 )
 def verified_traces(
-    context: AssetExecutionContext, config: VerifyConfig, workdir: WorkdirResource, raw_traces: list[Path]
+    context: AssetExecutionContext,
+    config: VerifyConfig,
+    workdir: WorkdirResource,
+    secrets_salt: SecretsSaltResource,
+    raw_traces: list[Path],
 ):
     """Verify one day's ingested episodes against the gym's sealed oracles and the workdir's
     registered environments, streamed from the day's file to the staged output file."""
@@ -67,7 +72,11 @@ def verified_traces(
             raw_traces,
             staged.path,
             fixtures_lookup(settings.fixture_seed, workdir.environments_dir),
-            settings.cascade(progress=False, calibration_cache=workdir.root / CALIBRATION_CACHE_DIR),
+            settings.cascade(
+                progress=False,
+                master_key=secrets_salt.key(),
+                calibration_cache=workdir.root / CALIBRATION_CACHE_DIR,
+            ),
         )
         context.log.info(f"{day}: verified {result.tallies.episodes} episodes: sinks {result.counts('sink')}")
         for warning in result.ledger.health_warnings():

@@ -273,7 +273,13 @@ class Curation:
         settings = self.settings.verify
         _say(f"verify: {pq.ParquetFile(traces).metadata.num_rows} episodes")
         lookup = fixtures_lookup(settings.fixture_seed, self.envs)
-        config = settings.cascade(self.progress, calibration_cache=self.workdir / CALIBRATION_CACHE_DIR)
+        from trajectory_platform.resources.secrets import workdir_salt
+
+        config = settings.cascade(
+            self.progress,
+            master_key=workdir_salt(self.workdir).key(),
+            calibration_cache=self.workdir / CALIBRATION_CACHE_DIR,
+        )
         folder = self.out / "verify"
         with VerdictsFile(folder / "verdicts.parquet") as verdicts_file:
             result = verify_files([traces], folder / "verified.parquet", lookup, config, verdicts_file.write)
@@ -300,11 +306,11 @@ class Curation:
         import pyarrow.parquet as pq
 
         from trajectory_platform.curation.redact.corpus import corpus_tally, redact_files
-        from trajectory_platform.resources.secrets import SecretsSaltResource
+        from trajectory_platform.resources.secrets import workdir_salt
         from trajectory_platform.traces.parquet import write_parquet
         from trajectory_platform.training.data.provenance import curated
 
-        salt = SecretsSaltResource(fallback_file=str(self.workdir / "secrets" / "pipeline.key"))
+        salt = workdir_salt(self.workdir)
         _say(f"redact: {pq.ParquetFile(verified).metadata.num_rows} episodes (key from {salt.source})")
         corpus = self.out / "redacted" / "corpus.parquet"
         result = redact_files([verified], corpus, salt.key(), self.settings.redact)

@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from trajectory_platform.environments.format import EnvironmentFormatError
     from trajectory_platform.environments.registry import REGISTRY_DIR
     from trajectory_platform.gym.isolation import IsolationUnavailable
+    from trajectory_platform.resources.secrets import workdir_salt
     from trajectory_platform.traces.parquet import write_parquet
 
     if not args.traces.exists():
@@ -130,7 +131,11 @@ def run(args: argparse.Namespace) -> int:
                 result = verify_batches(
                     parquet_batches(traces, settings.batch_rows),
                     fixtures_lookup(settings.fixture_seed, envs),
-                    settings.cascade(not args.no_progress, calibration_cache=workdir / CALIBRATION_CACHE_DIR),
+                    settings.cascade(
+                        not args.no_progress,
+                        master_key=workdir_salt(workdir).key(),
+                        calibration_cache=workdir / CALIBRATION_CACHE_DIR,
+                    ),
                     lambda _, batch: verdicts.write(batch),
                 )
         except (IsolationUnavailable, EnvironmentFormatError) as exc:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from trajectory_platform.resources.facts import UPSTREAM_FACTS, upstream_facts_manager
 from trajectory_platform.resources.retraining import RetrainingPolicyResource, default_min_new_tokens
-from trajectory_platform.resources.secrets import SALT_ENV, SecretsSaltResource
+from trajectory_platform.resources.secrets import SALT_ENV, SecretsSaltResource, workdir_salt
 from trajectory_platform.resources.settings import (
     WORKDIR_ENV,
     WorkdirResource,
@@ -60,7 +60,7 @@ def build_resources(workdir: Path | str | None = None, trace_source: Path | str 
         "workdir": WorkdirResource(path=str(root)),
         "trace_source": TraceSourceResource(root=str(source)),
         "feedback_source": TraceSourceResource(root=str(root / "feedback_source")),
-        "secrets_salt": SecretsSaltResource(fallback_file=str(root / "secrets" / "pipeline.key")),
+        "secrets_salt": workdir_salt(root),
         "retraining": RetrainingPolicyResource(min_new_selected_target_tokens=default_min_new_tokens()),
         UPSTREAM_FACTS: upstream_facts_manager,
     }

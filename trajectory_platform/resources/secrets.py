@@ -39,6 +39,12 @@ class SecretsSaltResource(ConfigurableResource):
         return f"SecretsSaltResource(source={self.source!r})"
 
 
+def workdir_salt(workdir: Path) -> SecretsSaltResource:
+    """The workdir's pipeline key as the embedded deployment and the commands read it: the
+    environment variable, else ``<workdir>/secrets/pipeline.key`` (one spelling of that path)."""
+    return SecretsSaltResource(fallback_file=str(workdir / "secrets" / "pipeline.key"))
+
+
 def _read_or_create_key(path: Path) -> bytes:
     """Read the key file, creating it atomically (0600) on first use."""
     if path.exists():
