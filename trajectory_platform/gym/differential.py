@@ -98,8 +98,8 @@ def _outcome(header, expression):
         return ["raises", type(exc).__name__]
     try:
         return ["value", _encoded(value)]
-    except Exception as exc:
-        return ["opaque", type(exc).__name__]
+    except Exception:
+        return ["opaque", type(value).__name__]
 
 
 def _run(group, header, expressions):
