@@ -75,7 +75,7 @@ def test_a_candidate_echoing_the_harness_s_reference_results_is_quarantined():
     apply_to_fixture(diff, context)
     verdict = audit_delta(episode, diff, context, differential_timeout_s=10.0, differential_key=b"k")
     assert [f.code for f in verdict.findings] == ["oracle_only_behaviour"]
-    assert verdict.data["differential"] == {"disagree": 7}
+    assert set(verdict.data["differential"]) == {"disagree"}
 
 
 def _tagging_fixture() -> Fixture:
