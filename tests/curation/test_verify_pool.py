@@ -146,7 +146,7 @@ def test_workers_defaults_to_the_cores_and_reaches_the_flag_and_the_asset_config
     parser = argparse.ArgumentParser()
     verify.register(parser.add_subparsers())
     args = parser.parse_args(["verify", "t.parquet", "--out", "o", "--workers", "3"])
-    assert settings_from_args(VerifySettings, args).cascade(progress=False).workers == 3
+    assert settings_from_args(VerifySettings, args).cascade(progress=False, master_key=b"k").workers == 3
     field = VerifyConfig.model_fields["workers"]
     assert field.default == available_cores() and "at once" in (field.description or "")
     assert checked_values("verify", {"workers": "4"}, VerifySettings) == {"workers": 4}
