@@ -229,3 +229,35 @@ def test_the_verify_stage_derives_the_draw_and_fault_keys_from_the_pipeline_key_
     shown = repr(one).encode()
     assert one.differential_key not in shown and one.fault_key not in shown
     assert os.fsencode("master-one") not in shown
+
+
+def _words_fixture() -> Fixture:
+    """A fixture whose reference answers in string-hash order (a list built from a set of words) and
+    lists ``/tmp``, each asked through a call site (the test asserts on a local)."""
+    fixture = make_fixture("calc-words")
+    words = (
+        "import os\n\n\ndef unique(text):\n    return list(set(text.split()))\n\n\n"
+        "def scratch():\n    return sorted(os.listdir('/tmp'))\n"
+    )
+    fixture.s0_files = {**fixture.s0_files, "calc/words.py": "def unique(text):\n    return text.split()\n"}
+    fixture.reference_files = {**fixture.reference_files, "calc/words.py": words}
+    fixture.sealed_tests = {
+        "tests/test_words.py": (
+            "from calc.words import scratch, unique\n\n\ndef test_unique():\n"
+            "    got = unique('red green red blue')\n    assert sorted(got) == ['blue', 'green', 'red']\n"
+            "    assert isinstance(scratch(), list)\n"
+        )
+    }
+    fixture.fail_to_pass = ["tests/test_words.py::test_unique"]
+    fixture.pass_to_pass = []
+    return fixture
+
+
+def test_the_reference_and_the_candidate_run_under_one_string_hash_seed_and_one_setting():
+    """The two runs are two processes: in judges of their own (two interpreters, two string-hash
+    seeds) the reference's own copy disagreed with it on every draw, and was special-cased."""
+    fixture = _words_fixture()
+    for key in (b"one", b"two", b"three"):
+        outcomes = run_differential(fixture, dict(fixture.reference_files), key=key)
+        assert outcomes and {o.verdict for o in outcomes} == {"agree"}
+        assert judge_outcomes(outcomes) == []

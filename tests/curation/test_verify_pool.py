@@ -68,7 +68,8 @@ def test_a_pool_stores_exactly_what_one_worker_stores(monkeypatch):
     real_start = judge.JudgeServer._start
 
     def counting_start(self, workspace):
-        starts[-1][workspace is not None] += 1
+        if self._profile is None:  # the differential check's judge shows a setting: one per check
+            starts[-1][workspace is not None] += 1
         return real_start(self, workspace)
 
     monkeypatch.setattr(judge.JudgeServer, "_start", counting_start)

@@ -17,16 +17,16 @@ Only perturbing, and only the FAIL_TO_PASS tests, admitted fixes wrong beyond a 
 tested inputs, and PASS_TO_PASS functions broken everywhere but on their tested inputs (red team,
 2026-12-06).
 The cases of one sealed module are one test function of a generated module, run by the sealed judge
-(:func:`~trajectory_platform.gym.judge.run_tests_in`) like any oracle test: untrusted code runs only
-in the sandbox. The module runs twice, in two sandboxed runs (:func:`run_differential`): over the
-reference solution's files, then over the candidate's; each run only evaluates and writes every
-case's outcome out (:data:`OUTCOMES_FILE`), and this process, the host, compares them. Why two runs:
-the candidate's code must share no process with what it is judged by. In one process the reference's
-results were locals of a frame below the candidate's call, and a candidate that computed nothing
-walked the stack (a traceback's frame, attribute names built with ``map(chr, ...)``, past every
-static screen) and returned the reference's own answers: every case agreed (red team, 2026-12-06).
-The sealed tests are not in either workspace: a solution that reads them to echo the expected values
-has nothing to read.
+(:class:`~trajectory_platform.gym.judge.JudgeServer`) like any oracle test: untrusted code runs only
+in the sandbox. The module runs twice, in two runs of one sandboxed judge
+(:func:`run_differential`): over the reference solution's files, then over the candidate's; each run
+only evaluates and writes every case's outcome out (:data:`OUTCOMES_FILE`), and this process, the
+host, compares them. Why two runs: the candidate's code must share no process with what it is judged
+by. In one process the reference's results were locals of a frame below the candidate's call, and a
+candidate that computed nothing walked the stack (a traceback's frame, attribute names built with
+``map(chr, ...)``, past every static screen) and returned the reference's own answers: every case
+agreed (red team, 2026-12-06). The sealed tests are not in either workspace: a solution that reads
+them to echo the expected values has nothing to read.
 
 Verdicts per case: ``agree``; ``disagree`` (the candidate returned something else, or its run
 failed: it timed out, its worker died without a verdict, or the verdict channel failed, all of
@@ -61,8 +61,8 @@ from dataclasses import dataclass
 from functools import partial
 
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.isolation import Profile, ordinary_profile
-from trajectory_platform.gym.judge import run_tests_in
+from trajectory_platform.gym.isolation import ordinary_profile
+from trajectory_platform.gym.judge import JudgeServer
 from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import FILE_SIZE_LIMIT_BYTES, Workspace, derive_schedule_seed
 from trajectory_platform.gym.warm_start import read_own_file
@@ -591,26 +591,28 @@ def _recorded(text: str) -> dict[tuple[int, int], Outcome]:
 
 
 def _evaluate(
+    judge: JudgeServer,
     fixture: Fixture,
     files: dict[str, str],
     final_answer: str | None,
     headers: list[str],
     groups: list[list[Case]],
     timeout_s: float,
-    profile: Profile,
+    *,
+    warm: bool,
 ) -> tuple[list[list[Outcome | None]], list[str]]:
     """One sandboxed run of every case over ``files``, the reference's or the candidate's, never
     both: nothing the candidate's code can reach holds what it is judged by. Per group, each
     case's outcome (``None`` where the group's test did not pass: it timed out, its worker died,
-    the channel failed; or its line is missing or malformed) and the test's message; in the setting
-    ``profile`` (module docstring)."""
+    the channel failed; or its line is missing or malformed) and the test's message. ``warm``:
+    whether the judge may compile ``files`` in its own process first (:func:`run_differential`)."""
     tests_dir = fixture.tests_dir.rstrip("/")
     module = f"{tests_dir}/test_tp_differential.py"
     workspace = {p: c for p, c in files.items() if not _under(p, tests_dir) and p != OUTCOMES_FILE}
     workspace[module] = textwrap.dedent(_module(headers, groups))
     ids = [f"{module}::test_group_{n:04d}" for n in range(len(groups))]
     with Workspace(workspace) as ws:
-        run = run_tests_in(
+        run = judge.run(
             ws.root,
             ids=ids,
             tests_dir=tests_dir,
@@ -619,7 +621,7 @@ def _evaluate(
             final_answer=final_answer,
             timeout_s=timeout_s,
             schedule_seed=derive_schedule_seed(workspace, "differential"),
-            profile=profile,
+            warm=warm,
         )
         recorded = _recorded(read_own_file(ws.root / OUTCOMES_FILE, FILE_SIZE_LIMIT_BYTES))
     outcomes: list[list[Outcome | None]] = []
@@ -691,18 +693,23 @@ def run_differential(
     (:func:`~trajectory_platform.gym.isolation.ordinary_profile` of the same seed); ``b""``, the
     default, is an unkeyed draw that anyone can compute, for tests and benchmarks only.
 
+    Both runs go to one judge, in turn (:class:`~trajectory_platform.gym.judge.JudgeServer`: each
+    run's workers are fresh forks of it, and it empties its scratch folders in between), so they
+    share its string-hash seed: an honest value whose order follows string hashing (a list built
+    from a set of words) is the same in both. In judges of their own, the reference itself
+    disagreed with its own copy on such a call, on every draw. The reference runs first and cold
+    (``warm=False``): the judge never reads its files, so the process the candidate's workers are
+    forked from has held nothing of the reference's.
     """
     seed = draw_seed(key, fixture, candidate)
     headers, cases = differential_cases(fixture, seed)
     if not cases:
         return []
     groups = _groups_of(cases)
-    profile = ordinary_profile(seed)
-    evaluate = partial(
-        _evaluate, fixture, headers=headers, groups=groups, timeout_s=timeout_s, profile=profile
-    )
-    expected, _ = evaluate(fixture.reference_files, fixture.reference_answer)
-    actual, messages = evaluate(candidate, final_answer)
+    with JudgeServer(profile=ordinary_profile(seed)) as judge:
+        evaluate = partial(_evaluate, judge, fixture, headers=headers, groups=groups, timeout_s=timeout_s)
+        expected, _ = evaluate(fixture.reference_files, fixture.reference_answer, warm=False)
+        actual, messages = evaluate(candidate, final_answer, warm=True)
     outcomes: list[CaseOutcome] = []
     for group, wanted, got, message in zip(groups, expected, actual, messages, strict=True):
         outcomes.extend(
