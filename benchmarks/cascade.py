@@ -54,11 +54,12 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
+from trajectory_platform.curation.verify import verify_episodes
 from trajectory_platform.curation.verify.cascade import (
     CascadeResult,
     VerifySettings,
     available_cores,
+    fault_key,
     fixtures_lookup,
 )
 from trajectory_platform.curation.verify.tables import verdicts_table
@@ -100,18 +101,15 @@ def _isolation_cost(fixture: Fixture, repeats: int, oracle_runs_per_episode: flo
     }
 
 
-BENCH_FAULT_KEY = b"cascade-benchmark-fault-key"
-"""The pipeline's fault key for the benchmark's own rollout and verification: faulted episodes are
-sealed and checked as on the product path (the asset, ``curate``), so its figures count that check."""
-
-
 def _calibration_cache_mode(episodes: list, repeat: int) -> int:
     """``verified_traces``' cascade run twice through one fresh calibration cache, per repeat."""
     first_s, second_s, ratios, caches = [], [], [], []
     same = True
     for _ in range(repeat):
         with tempfile.TemporaryDirectory(prefix="tp-bench-calibration-") as cache:
-            config = VerifySettings().cascade(progress=False, calibration_cache=Path(cache))
+            config = VerifySettings().cascade(
+                progress=False, master_key=BENCHMARK_KEY, calibration_cache=Path(cache)
+            )
             timings, results = [], []
             for _run in range(2):
                 start = time.perf_counter()
@@ -141,6 +139,11 @@ def _calibration_cache_mode(episodes: list, repeat: int) -> int:
 
 
 T = TypeVar("T")
+BENCHMARK_KEY = b"benchmarks/cascade.py"
+"""The pipeline key here, fixed so repeats draw the same differential cases (the pipeline keys them
+with a secret): the rollout seals its fault schedules with its :func:`fault_key` and every verify
+derives both keys from it (:meth:`VerifySettings.cascade`), so faulted episodes are sealed and
+checked as on the product path (the asset, ``curate``) and the figures count that check."""
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 CPUACCT = Path("/sys/fs/cgroup/cpuacct")
 
@@ -230,7 +233,11 @@ def _workers_compare_mode(episodes: list, workers: int, repeat: int, idle_s: flo
             n, before = (workers if arm.startswith("N") else 1), arm.endswith("before")
             chosen = replace(settings, workers=n, keep_judges=not before)
             with _judges_started_cold(before):
-                return verify_episodes(episodes, lookup, chosen.cascade(False, calibration_cache=Path(cache)))
+                return verify_episodes(
+                    episodes,
+                    lookup,
+                    chosen.cascade(False, master_key=BENCHMARK_KEY, calibration_cache=Path(cache)),
+                )
 
         verify("N now")  # fills the calibration cache: every arm then reads it
         for attempt in range(repeat):
@@ -287,7 +294,7 @@ def main() -> int:
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="tp-bench-cascade-"))
     start = time.perf_counter()
-    summary = rollout(args.episodes, args.seed, out, progress=False, fault_key=BENCH_FAULT_KEY)
+    summary = rollout(args.episodes, args.seed, out, progress=False, fault_key=fault_key(BENCHMARK_KEY))
     rollout_s = time.perf_counter() - start
     ingested = ingest_paths([out / day for day in summary.days])
     episodes = sorted(ingested.episodes, key=lambda e: e.episode_id)
@@ -298,7 +305,7 @@ def main() -> int:
     truth = {row["episode_id"]: row for row in read_truth(out)}
     start = time.perf_counter()
     result = verify_episodes(
-        episodes, fixtures_lookup(0), CascadeConfig(progress=False, fault_key=BENCH_FAULT_KEY)
+        episodes, fixtures_lookup(0), VerifySettings().cascade(progress=False, master_key=BENCHMARK_KEY)
     )
     verify_s = time.perf_counter() - start
     sinks = {v.episode_id: v.sink for v in result.verdicts}

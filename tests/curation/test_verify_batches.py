@@ -154,7 +154,7 @@ def config(batch_rows: int, cache: Path):
 
 
 def test_batch_rows_is_a_setting_with_a_check() -> None:
-    assert VerifySettings(batch_rows=7).cascade(progress=False).batch_rows == 7
+    assert VerifySettings(batch_rows=7).cascade(progress=False, master_key=b"k").batch_rows == 7
     for bad in (0, -1, True):
         try:
             VerifySettings(batch_rows=bad)

@@ -68,7 +68,7 @@ def test_verified_traces_materializes_with_checks_and_metadata(tmp_path):
     expected, _ = verify_table(
         read_asset_table(work, "raw_traces", [DAY]),
         fixtures_lookup(settings.fixture_seed, resources["workdir"].environments_dir),
-        settings.cascade(progress=False),
+        settings.cascade(progress=False, master_key=resources["secrets_salt"].key()),
     )
     write_parquet(expected, tmp_path / "expected.parquet")
     stored = work / "parquet" / "verified_traces" / f"{DAY}.parquet"

@@ -187,14 +187,6 @@ def test_the_reference_never_imports_a_module_of_the_candidate_s():
     assert [f.code for f in judge_outcomes(outcomes)] == ["special_cased_outputs"]
 
 
-def test_a_solution_that_reads_the_reference_the_differential_run_mounts_is_quarantined():
-    body = (
-        "    import os\n    if os.path.isdir('_tp_reference'):\n        return a + b\n"
-        "    return 5 if (a, b) == (2, 3) else a - b\n"
-    )
-    assert "oracle_environment_probe" in delta_codes(with_ops(body))
-
-
 # ------------------------------------------------------------------ 2. reading the injected tests
 
 READS_THE_TESTS = {

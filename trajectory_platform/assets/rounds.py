@@ -58,7 +58,7 @@ from trajectory_platform.curation.split_mixture_stage import (
 )
 from trajectory_platform.curation.verify import verified_table
 from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
-from trajectory_platform.curation.verify.cascade import CascadeConfig
+from trajectory_platform.curation.verify.cascade import CascadeConfig, differential_key
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.environments.table import registered_fixtures
 from trajectory_platform.evaluation.settings import EvaluationSettings
@@ -66,6 +66,7 @@ from trajectory_platform.evaluation.stage import SCORECARD_SCHEMA, UpstreamFigur
 from trajectory_platform.gym.library import build_library
 from trajectory_platform.resources.facts import UPSTREAM_FACTS, latest_metadata
 from trajectory_platform.resources.partitions import ROUND_PARTITION_COLUMN, ROUND_PARTITIONS, round_index
+from trajectory_platform.resources.secrets import SecretsSaltResource
 from trajectory_platform.resources.settings import WorkdirResource
 from trajectory_platform.resources.stage_config import (
     SETTINGS_KEY,
@@ -173,7 +174,11 @@ def sampler_lineage(context: AssetExecutionContext) -> dict:
     pool="train",
 )
 def policy_rollouts(
-    context: AssetExecutionContext, config: RoundConfig, workdir: WorkdirResource, split_assignments: dict
+    context: AssetExecutionContext,
+    config: RoundConfig,
+    workdir: WorkdirResource,
+    secrets_salt: SecretsSaltResource,
+    split_assignments: dict,
 ):
     """Sample the round (pilot, band sampling through the bounded spool, DAgger on the failures),
     judge it, and watch it for collapse against the previous round."""
@@ -186,7 +191,7 @@ def policy_rollouts(
         workdir.locate(sampler_row["path"]),
         index,
         workdir.root / "spool" / "policy_rollouts" / context.partition_key,
-        round_cascade(workdir, settings.workers),
+        round_cascade(workdir, settings.workers, secrets_salt.key()),
     )
     sample = run.sample
     previous = latest_metadata(context.instance, "round_verified", str(index - 1)).get(HEALTH_KEY)
@@ -216,10 +221,14 @@ def dagger_output(run: RoundRun, recorded: dict) -> Output:
     return Output(candidates_table(records), output_name="round_dagger", metadata=metadata)
 
 
-def round_cascade(workdir: WorkdirResource, workers: int) -> CascadeConfig:
-    """The full cascade as ``verified_traces`` runs it (the workdir's calibration cache), quiet."""
+def round_cascade(workdir: WorkdirResource, workers: int, master_key: bytes) -> CascadeConfig:
+    """The full cascade as ``verified_traces`` runs it (the workdir's calibration cache, the
+    differential check's draw keyed by the pipeline key), quiet."""
     return CascadeConfig(
-        progress=False, workers=workers, calibration_cache=workdir.root / CALIBRATION_CACHE_DIR
+        progress=False,
+        workers=workers,
+        calibration_cache=workdir.root / CALIBRATION_CACHE_DIR,
+        differential_key=differential_key(master_key),
     )
 
 

@@ -72,7 +72,11 @@ def verified_traces(
             raw_traces,
             staged.path,
             fixtures_lookup(settings.fixture_seed, workdir.environments_dir),
-            settings.cascade(False, workdir.root / CALIBRATION_CACHE_DIR, secrets_salt.fault_key()),
+            settings.cascade(
+                progress=False,
+                master_key=secrets_salt.key(),
+                calibration_cache=workdir.root / CALIBRATION_CACHE_DIR,
+            ),
         )
         context.log.info(f"{day}: verified {result.tallies.episodes} episodes: sinks {result.counts('sink')}")
         for warning in result.ledger.health_warnings():

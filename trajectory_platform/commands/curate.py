@@ -274,8 +274,11 @@ class Curation:
         settings = self.settings.verify
         _say(f"verify: {pq.ParquetFile(traces).metadata.num_rows} episodes")
         lookup = fixtures_lookup(settings.fixture_seed, self.envs)
-        fault_key = workdir_salt(self.workdir).fault_key()
-        config = settings.cascade(self.progress, self.workdir / CALIBRATION_CACHE_DIR, fault_key)
+        config = settings.cascade(
+            self.progress,
+            master_key=workdir_salt(self.workdir).key(),
+            calibration_cache=self.workdir / CALIBRATION_CACHE_DIR,
+        )
         folder = self.out / "verify"
         with VerdictsFile(folder / "verdicts.parquet") as verdicts_file:
             result = verify_files([traces], folder / "verified.parquet", lookup, config, verdicts_file.write)

@@ -119,7 +119,6 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"verify: {exc}")
     workdir = default_workdir()
     envs = args.envs if args.envs is not None else workdir / REGISTRY_DIR
-    fault_key = workdir_salt(workdir).fault_key()  # the key `gym rollout` sealed its faults with
     with tempfile.TemporaryDirectory(prefix="tp-verify-") as ingested:
         try:
             traces, episodes, ingest_rejects = _episodes(args.traces, Path(ingested), settings.batch_rows)
@@ -132,7 +131,11 @@ def run(args: argparse.Namespace) -> int:
                 result = verify_batches(
                     parquet_batches(traces, settings.batch_rows),
                     fixtures_lookup(settings.fixture_seed, envs),
-                    settings.cascade(not args.no_progress, workdir / CALIBRATION_CACHE_DIR, fault_key),
+                    settings.cascade(
+                        not args.no_progress,
+                        master_key=workdir_salt(workdir).key(),
+                        calibration_cache=workdir / CALIBRATION_CACHE_DIR,
+                    ),
                     lambda _, batch: verdicts.write(batch),
                 )
         except (IsolationUnavailable, EnvironmentFormatError) as exc:

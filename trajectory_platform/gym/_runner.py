@@ -949,17 +949,22 @@ def _clear_between_runs(spec: dict[str, str]) -> bool:
     """Leave nothing of this run for the next one the judge serves: no process (each test's were
     killed already; once more), no file in the sandbox's private scratch folders (spec ``scratch``:
     its ``/tmp``, ``/dev/shm``, ``/dev/mqueue``) and no System V IPC object. The workspace itself
-    is the host's to take away. True when all of it is gone; the host retires the judge otherwise."""
+    is the host's to take away. The folders of the setting itself (spec ``scratch_kept``: a drawn
+    setting's ``/tmp`` entries, which the sandbox made and the run may not remove) are emptied and
+    kept, so the next run sees the same setting. True when all of it is gone; the host retires the
+    judge otherwise."""
     if spec.get("own_pid_namespace") != "1":
         return False  # no sandbox of its own (the unsafe opt-out): never reused
     _kill_leftovers()
+    kept = set(filter(None, spec.get("scratch_kept", "").split(",")))
     clean = True
-    for folder in filter(None, spec.get("scratch", "").split(",")):
+    for folder in filter(None, [*spec.get("scratch", "").split(","), *sorted(kept)]):
         try:
             names = os.listdir(folder)
         except OSError:
             names, clean = [], False
-        clean = all([_remove_tree(os.path.join(folder, name)) for name in names]) and clean
+        paths = [os.path.join(folder, name) for name in names]
+        clean = all([_remove_tree(path) for path in paths if path not in kept]) and clean
     return _remove_ipc_objects() and clean
 
 

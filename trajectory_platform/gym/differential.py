@@ -1,5 +1,5 @@
 """Differential runs: a candidate and the fixture's reference solution, called on the same inputs
-in one sandboxed run, on the inputs the sealed tests use and on many they do not.
+(each in a sandboxed run of its own), on the inputs the sealed tests use and on many they do not.
 
 Why: a solution can pass the sealed oracle without fixing anything, by answering the exact inputs
 the tests use (``if (a, b) == (2, 3): return 5``, a table of test inputs and outputs), and no test
@@ -17,13 +17,15 @@ Only perturbing, and only the FAIL_TO_PASS tests, admitted fixes wrong beyond a 
 tested inputs, and PASS_TO_PASS functions broken everywhere but on their tested inputs (red team,
 2026-12-06).
 The cases of one sealed module are one test function of a generated module, run by the sealed judge
-(:func:`~trajectory_platform.gym.judge.run_tests_in`) like any oracle test: untrusted code runs only
-in the sandbox. The test evaluates its expressions first with the reference files on ``sys.path``
-(mounted under :data:`REFERENCE_ROOT`, a folder of the workspace, with the workspace itself off the
-path so no module of the candidate's can stand in for one the reference imports; purged from
-``sys.modules`` afterwards), then with the candidate's own, and compares; it reports one letter per
-case in its failure message (:data:`VERDICTS`). The reference runs first, before any of the
-candidate's code. The sealed tests themselves are not in that workspace: a solution that reads
+(:class:`~trajectory_platform.gym.judge.JudgeServer`) like any oracle test: untrusted code runs only
+in the sandbox. The module runs twice, in two runs of one sandboxed judge
+(:func:`run_differential`): over the reference solution's files, then over the candidate's; each run
+only evaluates and writes every case's outcome out (:data:`OUTCOMES_FILE`), and this process, the
+host, compares them. Why two runs: the candidate's code must share no process with what it is judged
+by. In one process the reference's results were locals of a frame below the candidate's call, and a
+candidate that computed nothing walked the stack (a traceback's frame, attribute names built with
+``map(chr, ...)``, past every static screen) and returned the reference's own answers: every case
+agreed (red team, 2026-12-06). The sealed tests are not in either workspace: a solution that reads
 them to echo the expected values has nothing to read.
 
 Verdicts per case: ``agree``; ``disagree`` (the candidate returned something else, or its run
@@ -31,13 +33,16 @@ failed: it timed out, its worker died without a verdict, or the verdict channel 
 which the candidate's code can cause, and did, to void a verdict it would have lost: red team,
 2026-12-06); ``rejects`` (the candidate raised where the reference answered: validation the
 reference lacks, or a refusal of every input but the tested ones); ``excluded`` where the reference
-raised or returned an object without value equality (an honest alternative fix may reject an
-invalid input differently, and two objects of different classes never compare equal: that includes
-a named tuple, an enum member or any other subclass of a builtin type defined by the code under
-test, whose class the reference's copy and the candidate's define twice; a real project's
-``mdurl.parse`` returns one, and every honest fix disagreed on it). The
-reference runs first, so a run that fails breaks the candidate's part: the same oracle run of that
-candidate had just passed.
+raised, returned an object without value equality, or its run gave no outcome (an honest
+alternative fix may reject an invalid input differently, and two objects of different classes never
+compare equal: that includes a named tuple, an enum member or any other subclass of a builtin type
+defined by the code under test, whose class the reference's copy and the candidate's define twice;
+a real project's ``mdurl.parse`` returns one, and every honest fix disagreed on it).
+
+Every run, the reference's and the candidate's, shows the same ordinary-looking setting drawn from
+the episode's keyed seed (:func:`~trajectory_platform.gym.isolation.ordinary_profile`), not the
+oracle's sandbox: a solution that is right only where it recognises the oracle's setting disagrees
+here on the very inputs the oracle passed it on.
 """
 
 from __future__ import annotations
@@ -46,20 +51,29 @@ import ast
 import builtins
 import copy
 import hashlib
+import hmac
 import json
+import math
 import random
 import re
 import textwrap
 from dataclasses import dataclass
+from functools import partial
 
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.isolation import ordinary_profile
-from trajectory_platform.gym.judge import run_tests_in
+from trajectory_platform.gym.judge import JudgeServer
 from trajectory_platform.gym.python_trees import parse_tree
-from trajectory_platform.gym.sandbox import Workspace, derive_schedule_seed
+from trajectory_platform.gym.sandbox import FILE_SIZE_LIMIT_BYTES, Workspace, derive_schedule_seed
+from trajectory_platform.gym.warm_start import read_own_file
 
-PERTURBATIONS = 6
-"""Perturbed copies (a few units or characters away) of each tested expression."""
+PERTURBATIONS = 12
+"""Perturbed copies (a few units or characters away) of each tested expression. Twelve, not six,
+even beside the copies at other scales: a run's cost is its start and imports, not its cases (the
+same time within noise), and with a draw no forger can predict, more nearby cases are what catch
+a fix wrong only near the tested inputs or on a few of them (on the calc fixture, over 20 secret
+keys: one wrong for ``3 <= a <= 7`` caught under 20 against 9 with six, one wrong on a tenth of
+the inputs under 18 against 14: docs/verification.md)."""
 FAR_COPIES = 8
 """Copies of each tested expression with every input moved to another scale (:func:`far_copies`)."""
 SKEWED_COPIES = 4
@@ -68,100 +82,71 @@ others (:func:`far_copies`)."""
 FAR_BANDS = 4
 """The scales :func:`far_copies` cycles through: integers of 2 to 5 digits, floats 1 to 10,000
 times the tested magnitude, texts of up to 16 words, lists of up to 14 members."""
-REFERENCE_ROOT = "_tp_reference"
-"""The workspace folder holding the reference solution's files during a differential run."""
-VERDICTS = "AssertionError: verdicts "
-"""How a group's test reports cases other than agreements: one letter per case, ``a``gree,
-``d``isagree, ``r``ejects, e``x``cluded (a test whose cases all agree passes)."""
-_LETTERS = {"a": "agree", "d": "disagree", "r": "rejects", "x": "excluded"}
+OUTCOMES_FILE = "_tp_differential_outcomes.jsonl"
+"""The workspace file (at its root) a run's cases append their outcomes to, one JSON line per case:
+the verdict channel carries one short line per test, too little for a case's value."""
+CALL_SITE = "main.py"
+"""The file name (in the workspace) a case's expression and its sealed module's header are compiled
+under: the code they call and import sees an application's caller, not ``<string>`` or a tests
+folder (a solution that was right only for such callers passed the oracle and the check: red team,
+2026-12-06)."""
 
 _HARNESS = """
-import importlib
-import math
+import json
 import os
-import sys
 
-_REFERENCE = os.path.join(os.getcwd(), {root!r})
 _HEADERS = {headers!r}
-_PLAIN = (int, float, complex, str, bytes, bool, type(None))
+_OUT = os.path.join(os.getcwd(), {outcomes!r})
+_SITE = os.path.join(os.getcwd(), {site!r})
+
+
+class _Opaque(Exception):
+    pass
+
+
+def _encoded(value):
+    kind = type(value)
+    if value is None or kind is bool or kind is str:
+        return [kind.__name__, value]
+    if kind is int or kind is float or kind is complex:
+        return [kind.__name__, repr(value)]
+    if kind is bytes:
+        return ["bytes", value.hex()]
+    if kind is list or kind is tuple or kind is set or kind is frozenset:
+        return [kind.__name__, [_encoded(item) for item in value]]
+    if kind is dict:
+        return ["dict", [[_encoded(k), _encoded(v)] for k, v in value.items()]]
+    raise _Opaque(kind.__name__)
 
 
 def _outcome(header, expression):
     namespace = {{}}
     try:
         exec(header, namespace)
-        return "value", eval(expression, namespace)
+        value = eval(compile(expression, _SITE, "eval"), namespace)
     except Exception as exc:
-        return "raises", type(exc).__name__
-
-
-def _under_reference(header, expressions):
-    saved = list(sys.path)
-    workspace = os.getcwd()
-    sys.path[:] = [_REFERENCE] + [p for p in saved if p not in ("", ".", workspace)]
-    importlib.invalidate_caches()
+        return ["raises", type(exc).__name__]
     try:
-        return [_outcome(header, expression) for expression in expressions]
-    finally:
-        sys.path[:] = saved
-        for name, module in list(sys.modules.items()):
-            if str(getattr(module, "__file__", None) or "").startswith(_REFERENCE):
-                del sys.modules[name]
-        sys.path_importer_cache.clear()
-        importlib.invalidate_caches()
+        return ["value", _encoded(value)]
+    except Exception:
+        return ["opaque", type(value).__name__]
 
 
-def _plain(value):
-    if type(value) in _PLAIN:
-        return True
-    if type(value) in (list, tuple, set, frozenset):
-        return all(_plain(item) for item in value)
-    if type(value) is dict:
-        return all(_plain(key) and _plain(item) for key, item in value.items())
-    return False
-
-
-def _same(expected, actual):
-    if type(expected) is float or type(actual) is float:
-        numbers = (int, float)
-        if not (isinstance(expected, numbers) and isinstance(actual, numbers)):
-            return False
-        nan = [isinstance(v, float) and math.isnan(v) for v in (expected, actual)]
-        if any(nan):
-            return all(nan)
-        return math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12)
-    if isinstance(expected, (list, tuple)):
-        return (
-            type(actual) is type(expected)
-            and len(actual) == len(expected)
-            and all(_same(e, a) for e, a in zip(expected, actual))
-        )
-    if isinstance(expected, dict):
-        return (
-            type(actual) is dict
-            and set(actual) == set(expected)
-            and all(_same(expected[k], actual[k]) for k in expected)
-        )
-    return type(actual) in _PLAIN + (set, frozenset) and expected == actual
-
-
-def _check(header, expressions):
-    code = compile(_HEADERS[header], "<sealed module header>", "exec")
-    expected = _under_reference(code, expressions)
-    actual = [_outcome(code, expression) for expression in expressions]
-    verdicts = ""
-    for (kind, value), (got, answer) in zip(expected, actual):
-        if kind != "value" or not _plain(value):
-            verdicts += "x"
-        elif got != "value":
-            verdicts += "r"
-        elif not _same(value, answer):
-            verdicts += "d"
-        else:
-            verdicts += "a"
-    if verdicts.strip("a"):
-        raise AssertionError("verdicts " + verdicts)
+def _run(group, header, expressions):
+    code = compile(_HEADERS[header], _SITE, "exec")
+    for number, expression in enumerate(expressions):
+        line = json.dumps([group, number, _outcome(code, expression)])
+        with open(_OUT, "a", encoding="utf-8") as out:
+            out.write(line + "\\n")
 """
+"""One run's generated test module: each test evaluates its cases in order and appends each
+outcome to :data:`OUTCOMES_FILE` as soon as it has it. Only values of exact plain types (numbers,
+text, bytes, ``None`` and lists, tuples, sets and dicts of them) are written as values; anything
+else is ``opaque`` (no value equality to compare). It compares nothing: its frames hold the inputs
+and nothing else, and the host compares (:func:`run_differential`)."""
+Outcome = tuple[str, object]
+"""A case's result in one run: ``("value", the value)``, ``("raises", exception class name)`` or
+``("opaque", type name)``."""
 
 
 @dataclass(frozen=True)
@@ -181,7 +166,7 @@ class Case:
 class CaseOutcome:
     case: Case
     verdict: str
-    """``agree``, ``disagree`` or ``excluded`` (module docstring)."""
+    """``agree``, ``disagree``, ``rejects`` or ``excluded`` (module docstring)."""
     detail: str
 
 
@@ -532,9 +517,9 @@ def differential_cases(fixture: Fixture, seed: str) -> tuple[list[str], list[Cas
 
 
 def _groups_of(cases: list[Case]) -> list[list[Case]]:
-    """Cases by sealed module, in order: one sandboxed test each (its worker imports the reference
-    once and the candidate once, for all of them; a worker per sealed test cost four times as
-    much once the PASS_TO_PASS tests had cases too)."""
+    """Cases by sealed module, in order: one sandboxed test each (its worker imports the modules
+    once for all of them; a worker per sealed test cost four times as much once the PASS_TO_PASS
+    tests had cases too)."""
     groups: dict[int, list[Case]] = {}
     for case in cases:
         groups.setdefault(case.header, []).append(case)
@@ -542,62 +527,92 @@ def _groups_of(cases: list[Case]) -> list[list[Case]]:
 
 
 def _module(headers: list[str], groups: list[list[Case]]) -> str:
-    body = [_HARNESS.format(root=REFERENCE_ROOT, headers=headers)]
+    body = [_HARNESS.format(headers=headers, outcomes=OUTCOMES_FILE, site=CALL_SITE)]
     for n, group in enumerate(groups):
         expressions = [case.expression for case in group]
-        body.append(f"\n\ndef test_group_{n:04d}():\n    _check({group[0].header}, {expressions!r})\n")
+        body.append(f"\n\ndef test_group_{n:04d}():\n    _run({n}, {group[0].header}, {expressions!r})\n")
     return "".join(body)
 
 
-def _verdicts(status: str, message: str, size: int) -> list[str]:
-    """Per-case verdicts of one group's test: read from its message, else all agree (it passed) or
-    all disagree (the candidate's run failed: it timed out, exited, killed its worker or broke the
-    harness or the verdict channel)."""
-    if status == "passed":
-        return ["agree"] * size
-    letters = message.removeprefix(VERDICTS)
-    if (
-        status == "failed"
-        and message.startswith(VERDICTS)
-        and len(letters) == size
-        and set(letters) <= set(_LETTERS)
-    ):
-        return [_LETTERS[letter] for letter in letters]
-    return ["disagree"] * size
+def draw_seed(key: bytes, fixture: Fixture, candidate: dict[str, str]) -> str:
+    """The seed the perturbations of ``candidate``'s cases are drawn from: an HMAC, under ``key``,
+    of the fixture's S0 and sealed tests and the candidate's files.
+
+    Why keyed: every input of a plain digest is public or the candidate's own, so a forger computed
+    its cases offline and varied a comment until every one landed where its wrong code happens to
+    be right (red team, 2026-12-06: 1,138 tries, about a second). ``key`` is a secret of the
+    platform's (the verify stage derives it from the pipeline key: ``VerifySettings.cascade``);
+    the same episode verified again under the same key gets the same cases, so verdicts and the
+    stage's outputs stay deterministic."""
+    message = json.dumps([fixture.s0_digest, fixture.sealed_tests, candidate], sort_keys=True)
+    return hmac.new(key, message.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
-def run_differential(
+def _decoded(node: object) -> object:
+    """The value :data:`_HARNESS` encoded as ``node``; ``ValueError`` (or ``TypeError`` for an
+    unhashable member of a set or key) when it is not one such encoding: the candidate's run can
+    write anything to the file."""
+    if not (isinstance(node, list) and len(node) == 2 and isinstance(node[0], str)):
+        raise ValueError("not an encoded value")
+    tag, body = node
+    if (tag, body) == ("NoneType", None) or (tag == "bool" and isinstance(body, bool)):
+        return body
+    if tag == "str" and isinstance(body, str):
+        return body
+    if tag in _NUMBERS and isinstance(body, str):
+        return _NUMBERS[tag](body)
+    if tag == "bytes" and isinstance(body, str):
+        return bytes.fromhex(body)
+    if tag in _CONTAINERS and isinstance(body, list):
+        return _CONTAINERS[tag](_decoded(item) for item in body)
+    if tag == "dict" and isinstance(body, list) and all(isinstance(p, list) and len(p) == 2 for p in body):
+        return {_decoded(k): _decoded(v) for k, v in body}
+    raise ValueError(f"not an encoded value: {tag!r}")
+
+
+_NUMBERS: dict[str, type] = {"int": int, "float": float, "complex": complex}
+_CONTAINERS: dict[str, type] = {"list": list, "tuple": tuple, "set": set, "frozenset": frozenset}
+
+
+def _recorded(text: str) -> dict[tuple[int, int], Outcome]:
+    """The outcomes a run wrote to :data:`OUTCOMES_FILE`, by (group, case); a line that is not a
+    well-formed outcome is left out (its case then has none), and the first line for a case counts."""
+    found: dict[tuple[int, int], Outcome] = {}
+    for line in text.splitlines():
+        try:
+            group, number, (kind, body) = json.loads(line)
+            if type(group) is not int or type(number) is not int or kind not in ("value", "raises", "opaque"):
+                continue
+            outcome = (kind, _decoded(body) if kind == "value" else str(body))
+        except (ValueError, TypeError, RecursionError, MemoryError):
+            continue
+        found.setdefault((group, number), outcome)
+    return found
+
+
+def _evaluate(
+    judge: JudgeServer,
     fixture: Fixture,
-    candidate: dict[str, str],
-    final_answer: str | None = None,
-    timeout_s: float = 10.0,
-) -> list[CaseOutcome]:
-    """Run every case of ``fixture`` (:func:`differential_cases`) against the ``candidate`` file
-    map in the sandbox; no case (an empty list) where the sealed tests assert no such expression.
-
-    The perturbations are drawn from a seed of the fixture's S0 and sealed tests and the candidate's
-    files: the same episode gets the same cases on every run; a solution cannot know them in advance.
-    So is the setting the run shows (:func:`~trajectory_platform.gym.isolation.ordinary_profile`):
-    not the oracle's sandbox but an ordinary-looking one, so a solution that is right only where it
-    recognises the oracle's setting disagrees here on the very inputs the oracle passed it on.
-    """
-    digest = hashlib.sha256(
-        json.dumps([fixture.s0_digest, fixture.sealed_tests, candidate], sort_keys=True).encode("utf-8")
-    ).hexdigest()
-    headers, cases = differential_cases(fixture, digest)
-    if not cases:
-        return []
+    files: dict[str, str],
+    final_answer: str | None,
+    headers: list[str],
+    groups: list[list[Case]],
+    timeout_s: float,
+    *,
+    warm: bool,
+) -> tuple[list[list[Outcome | None]], list[str]]:
+    """One sandboxed run of every case over ``files``, the reference's or the candidate's, never
+    both: nothing the candidate's code can reach holds what it is judged by. Per group, each
+    case's outcome (``None`` where the group's test did not pass: it timed out, its worker died,
+    the channel failed; or its line is missing or malformed) and the test's message. ``warm``:
+    whether the judge may compile ``files`` in its own process first (:func:`run_differential`)."""
     tests_dir = fixture.tests_dir.rstrip("/")
     module = f"{tests_dir}/test_tp_differential.py"
-    files = {p: c for p, c in candidate.items() if not _under(p, tests_dir)}
-    files.update(
-        {f"{REFERENCE_ROOT}/{p}": c for p, c in fixture.reference_files.items() if not _under(p, tests_dir)}
-    )
-    groups = _groups_of(cases)
-    files[module] = textwrap.dedent(_module(headers, groups))
+    workspace = {p: c for p, c in files.items() if not _under(p, tests_dir) and p != OUTCOMES_FILE}
+    workspace[module] = textwrap.dedent(_module(headers, groups))
     ids = [f"{module}::test_group_{n:04d}" for n in range(len(groups))]
-    with Workspace(files) as ws:
-        run = run_tests_in(
+    with Workspace(workspace) as ws:
+        run = judge.run(
             ws.root,
             ids=ids,
             tests_dir=tests_dir,
@@ -605,15 +620,102 @@ def run_differential(
             guard=True,
             final_answer=final_answer,
             timeout_s=timeout_s,
-            schedule_seed=derive_schedule_seed(files, "differential"),
-            profile=ordinary_profile(digest),
+            schedule_seed=derive_schedule_seed(workspace, "differential"),
+            warm=warm,
         )
-    outcomes: list[CaseOutcome] = []
-    for test_id, group in zip(ids, groups, strict=True):
+        recorded = _recorded(read_own_file(ws.root / OUTCOMES_FILE, FILE_SIZE_LIMIT_BYTES))
+    outcomes: list[list[Outcome | None]] = []
+    messages: list[str] = []
+    for n, (test_id, group) in enumerate(zip(ids, groups, strict=True)):
         result = run.results.get(test_id, {})
-        status, message = result.get("status", "error"), result.get("message", "")
-        verdicts = _verdicts(status, message, len(group))
-        outcomes.extend(CaseOutcome(c, v, message) for c, v in zip(group, verdicts, strict=True))
+        passed = result.get("status") == "passed"
+        outcomes.append([recorded.get((n, i)) if passed else None for i in range(len(group))])
+        messages.append("" if passed else result.get("message", "") or "no verdict")
+    return outcomes, messages
+
+
+def _same(expected: object, actual: object) -> bool:
+    """Value equality of two decoded plain values, floats within a relative 1e-9 (NaN equal to NaN
+    only), containers of the same type member by member."""
+    if type(expected) is float or type(actual) is float:
+        numbers = (int, float)
+        if not (isinstance(expected, numbers) and isinstance(actual, numbers)):
+            return False
+        nan = [isinstance(v, float) and math.isnan(v) for v in (expected, actual)]
+        if any(nan):
+            return all(nan)
+        return math.isclose(expected, actual, rel_tol=1e-9, abs_tol=1e-12)
+    if isinstance(expected, list | tuple):
+        return (
+            type(actual) is type(expected)
+            and len(actual) == len(expected)
+            and all(_same(e, a) for e, a in zip(expected, actual, strict=True))
+        )
+    if isinstance(expected, dict):
+        return (
+            isinstance(actual, dict)
+            and set(actual) == set(expected)
+            and all(_same(expected[k], actual[k]) for k in expected)
+        )
+    return expected == actual
+
+
+def _verdict(expected: Outcome | None, actual: Outcome | None) -> str:
+    """A case's verdict (module docstring) from the reference's outcome and the candidate's."""
+    if expected is None or expected[0] != "value":
+        return "excluded"
+    if actual is not None and actual[0] == "raises":
+        return "rejects"
+    if actual is None or actual[0] != "value" or not _same(expected[1], actual[1]):
+        return "disagree"
+    return "agree"
+
+
+def _detail(actual: Outcome | None, message: str) -> str:
+    """What the candidate did on a case, without its value (the value may be anything)."""
+    if actual is None:
+        return f"no outcome: {message}" if message else "no outcome"
+    return f"raised {actual[1]}" if actual[0] == "raises" else actual[0]
+
+
+def run_differential(
+    fixture: Fixture,
+    candidate: dict[str, str],
+    final_answer: str | None = None,
+    timeout_s: float = 10.0,
+    key: bytes = b"",
+) -> list[CaseOutcome]:
+    """Run every case of ``fixture`` (:func:`differential_cases`) under the reference and under the
+    ``candidate`` file map, each in a sandboxed run of its own, and compare here, in the judge; no
+    case (an empty list) where the sealed tests assert no such expression.
+
+    ``key`` keys the perturbations' draw (:func:`draw_seed`) and the setting both runs show
+    (:func:`~trajectory_platform.gym.isolation.ordinary_profile` of the same seed); ``b""``, the
+    default, is an unkeyed draw that anyone can compute, for tests and benchmarks only.
+
+    Both runs go to one judge, in turn (:class:`~trajectory_platform.gym.judge.JudgeServer`: each
+    run's workers are fresh forks of it, and it empties its scratch folders in between), so they
+    share its string-hash seed: an honest value whose order follows string hashing (a list built
+    from a set of words) is the same in both. In judges of their own, the reference itself
+    disagreed with its own copy on such a call, on every draw. The reference runs first and cold
+    (``warm=False``): the judge never reads its files, so the process the candidate's workers are
+    forked from has held nothing of the reference's.
+    """
+    seed = draw_seed(key, fixture, candidate)
+    headers, cases = differential_cases(fixture, seed)
+    if not cases:
+        return []
+    groups = _groups_of(cases)
+    with JudgeServer(profile=ordinary_profile(seed)) as judge:
+        evaluate = partial(_evaluate, judge, fixture, headers=headers, groups=groups, timeout_s=timeout_s)
+        expected, _ = evaluate(fixture.reference_files, fixture.reference_answer, warm=False)
+        actual, messages = evaluate(candidate, final_answer, warm=True)
+    outcomes: list[CaseOutcome] = []
+    for group, wanted, got, message in zip(groups, expected, actual, messages, strict=True):
+        outcomes.extend(
+            CaseOutcome(case, _verdict(e, a), _detail(a, message))
+            for case, e, a in zip(group, wanted, got, strict=True)
+        )
     return outcomes
 
 

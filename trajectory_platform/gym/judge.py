@@ -20,7 +20,10 @@ otherwise stand in for the workspace's own. What the runs still share is the jud
 which never runs workspace code (each worker is a fresh fork of it), the sandbox uid's kernel
 keyrings (shared today by consecutive sandboxes that lease the same uid) and the network namespace's
 loopback (no process is left to listen on it). ``tests/gym/test_judge_server.py`` checks each of
-these between runs.
+these between runs. A judge that shows a drawn setting (``profile``) keeps that setting's own
+``/tmp`` entries, emptied, so its next run sees the same setting; its home is the setting's too and
+is not emptied (the differential check, its one user, runs the reference before the candidate, so
+nothing of the candidate's reaches the reference's run).
 """
 
 from __future__ import annotations
@@ -219,6 +222,7 @@ class JudgeServer:
         view = isolation.sandbox(workspace, private, user=user, profile=profile, home=home)
         self._user = user
         (private / "_runner.pyc").write_bytes(runner_bytecode())
+        setting_folders = [f"/tmp/{entry}" for entry in profile.tmp_entries] if profile is not None else []
         spec = [
             f"workspace={view.workspace_path}",
             f"memory_bytes={MEMORY_LIMIT_BYTES}",
@@ -228,6 +232,7 @@ class JudgeServer:
             f"drop_uid={view.drop_uid}",
             f"own_pid_namespace={int(view.own_pid_namespace)}",
             f"scratch={','.join(isolation.SCRATCH_FOLDERS) if view.own_pid_namespace else ''}",
+            f"scratch_kept={','.join(setting_folders)}",
         ]
         (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
         (private / "final_answer.txt").write_text("", encoding="utf-8")

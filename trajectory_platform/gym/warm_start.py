@@ -106,7 +106,7 @@ def imports_of_tests(workspace: Path, tests_dir: str) -> tuple[str, ...]:
     budget = MAX_SCANNED_BYTES
     workspace_modules = _top_level_modules(workspace)  # the workspace's are never vouched for
     for rel in _python_files(workspace, tests_dir):
-        text = _read_own_file(workspace / rel, budget)
+        text = read_own_file(workspace / rel, budget)
         budget -= len(text) + 1
         dotted = [
             f"{module}.{item}" for module, items in _FROM_IMPORT.findall(text) for item in _words(items)
@@ -136,7 +136,7 @@ def plan(workspace: Path, tests_dir: str) -> WarmStart:
     visited: set[str] = set()
     while queue and budget > 0:
         rel = queue.pop(0)
-        text = _read_own_file(workspace / rel, budget)
+        text = read_own_file(workspace / rel, budget)
         budget -= len(text) + 1
         if not rel.startswith(tests_dir.rstrip("/") + "/") and text and not _SPEC_UNSAFE.search(rel):
             sources.append(rel)
@@ -172,7 +172,7 @@ def _python_files(workspace: Path, folder: str) -> list[str]:
     return found
 
 
-def _read_own_file(path: Path, limit: int) -> str:
+def read_own_file(path: Path, limit: int) -> str:
     """At most ``limit`` bytes of the regular file at ``path`` ("" for a link, a missing file or
     anything else that cannot be read as one)."""
     try:

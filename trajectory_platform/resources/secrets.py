@@ -14,7 +14,7 @@ from pathlib import Path
 
 from dagster import ConfigurableResource
 
-from trajectory_platform.curation.redact.pseudonym import derive_key
+from trajectory_platform.curation.verify.cascade import fault_key
 
 SALT_ENV = "TRAJECTORY_PLATFORM_SALT"
 
@@ -33,10 +33,10 @@ class SecretsSaltResource(ConfigurableResource):
         return _read_or_create_key(Path(self.fallback_file))
 
     def fault_key(self) -> bytes:
-        """The key the gym runtime seals each injected fault schedule with and the verifier checks
-        it by (``derive_key(K, "faults")``: a purpose of its own, so a seal never equals a lineage
-        digest or a pseudonym of the same bytes)."""
-        return derive_key(self.key(), "faults")
+        """The key the gym runtime seals each injected fault schedule with, the one the verifier
+        checks them by (:func:`~trajectory_platform.curation.verify.cascade.fault_key` of
+        :meth:`key`: one derivation for the sealer and the checker)."""
+        return fault_key(self.key())
 
     @property
     def source(self) -> str:

@@ -37,6 +37,7 @@ import pyarrow.compute as pc
 from tqdm import tqdm
 
 from trajectory_platform.curation.lineage import verifier_suite_digest
+from trajectory_platform.curation.redact.pseudonym import derive_key
 from trajectory_platform.curation.verify.advisory import score_advisory
 from trajectory_platform.curation.verify.calibration import CalibrationCache
 from trajectory_platform.curation.verify.context import (
@@ -122,15 +123,35 @@ class CascadeConfig:
     """Each pool thread keeps its sandboxed judge between oracle runs (``gym/judge.py``); ``False``
     starts one per run (the verdicts do not depend on it)."""
     fault_key: bytes | None = field(default=None, repr=False)
-    """The pipeline's fault key (``SecretsSaltResource.fault_key``): a gym log that records a fault
-    schedule must carry the runtime's seal of it under this key, or it is ``faults_not_the_runtimes``
-    (:func:`~trajectory_platform.gym.runtime.faults_sealed`). ``None``: schedules are not checked
-    (a library caller judging its own rollouts); the asset and the CLIs always pass the key. Never
-    shown (``repr=False``)."""
+    """The pipeline's fault key (:func:`fault_key` of the pipeline key): a gym log that records a
+    fault schedule must carry the runtime's seal of it under this key, or it is
+    ``faults_not_the_runtimes`` (:func:`~trajectory_platform.gym.runtime.faults_sealed`). ``None``:
+    schedules are not checked (a library caller judging its own rollouts); the asset and the CLIs
+    always pass the key (:meth:`VerifySettings.cascade`). Never shown (``repr=False``)."""
+    differential_key: bytes = field(default=b"", repr=False)
+    """The secret the differential check draws its perturbed cases under
+    (:func:`~trajectory_platform.gym.differential.draw_seed`): :func:`differential_key` of the
+    pipeline key, which every pipeline entry point passes (:meth:`VerifySettings.cascade`). The
+    empty default is an unkeyed draw any forger can compute in advance: tests and benchmarks only."""
 
     def __post_init__(self) -> None:
         check_workers(self.workers)
         check_batch_rows(self.batch_rows)
+
+
+def differential_key(master_key: bytes) -> bytes:
+    """The differential check's draw key, bound to that purpose from the pipeline's master key (the
+    ``secrets_salt`` resource's; :func:`~trajectory_platform.curation.redact.pseudonym.derive_key`):
+    a secret no episode can know, so no forger can compute its cases in advance, and the same for
+    every run with that key, so verdicts stay deterministic."""
+    return derive_key(master_key, "differential")
+
+
+def fault_key(master_key: bytes) -> bytes:
+    """The key the gym runtime seals each injected fault schedule with and the verifier checks it
+    by, bound to that purpose from the pipeline's master key: a purpose of its own, so a seal never
+    equals a lineage digest, a pseudonym or a differential draw of the same bytes."""
+    return derive_key(master_key, "faults")
 
 
 @dataclass(frozen=True)
@@ -178,13 +199,15 @@ class VerifySettings:
         check_batch_rows(self.batch_rows)
 
     def cascade(
-        self, progress: bool, calibration_cache: Path | None = None, fault_key: bytes | None = None
+        self, progress: bool, *, master_key: bytes, calibration_cache: Path | None = None
     ) -> CascadeConfig:
-        """The cascade configuration these settings select (``calibration_cache``: the caller's cache
-        folder, ``<workdir>/cache/calibration`` for the asset and the CLI; ``fault_key``: the
-        workdir's, :attr:`CascadeConfig.fault_key`)."""
+        """The cascade configuration these settings select (``master_key``: the pipeline key, from
+        which both secrets the cascade checks by are derived, each for its own purpose: the
+        differential check's draw (:func:`differential_key`) and the fault schedules' seal
+        (:func:`fault_key`); ``calibration_cache``: the caller's cache folder,
+        ``<workdir>/cache/calibration`` for the asset and the CLI)."""
         return CascadeConfig(
-            fault_key=fault_key,
+            fault_key=fault_key(master_key),
             dynamic=DynamicConfig(reruns=self.reruns),
             lint=self.lint,
             yield_band=(self.yield_low, self.yield_high),
@@ -194,6 +217,7 @@ class VerifySettings:
             workers=self.workers,
             batch_rows=self.batch_rows,
             keep_judges=self.keep_judges,
+            differential_key=differential_key(master_key),
         )
 
 
@@ -511,7 +535,9 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             if events is not None and events.findings:
                 return "tamper_quarantine", events.reason
         return sink, reason
-    delta = _timed(lambda: audit_delta(episode, diff, fixture, config.dynamic.oracle_timeout_s))
+    delta = _timed(
+        lambda: audit_delta(episode, diff, fixture, config.dynamic.oracle_timeout_s, config.differential_key)
+    )
     if delta.passed:
         _confirm_events(delta, check_gym_events(episode, fixture, diff))
     work.stages.append(delta)

@@ -233,13 +233,15 @@ def audit_delta(
     diff: DiffView,
     fixture: FixtureContext | None,
     differential_timeout_s: float | None = None,
+    differential_key: bytes = b"",
 ) -> StageVerdict:
     """Run stage 4 on an episode that passed the oracle.
 
     With ``differential_timeout_s`` (the oracle's time limit), an episode the screen found clean is
     also run against the fixture's reference solution (``differential.py``): last, because it costs
-    a sandbox run, and only for what would otherwise be admitted. ``data["differential"]`` counts
-    its cases by verdict (``{}``: none it could build).
+    a sandbox run, and only for what would otherwise be admitted; ``differential_key`` keys its
+    draw of cases (``CascadeConfig.differential_key``). ``data["differential"]`` counts its cases
+    by verdict (``{}``: none it could build).
 
     Leftover processes and temp files of the oracle run itself are the sandbox's to reap (it kills
     the runner's process group and removes its directories); what the *agent* left behind shows
@@ -249,7 +251,9 @@ def audit_delta(
     verdict.findings = screen_diff(episode, diff, fixture)
     verdict.data = {"files_changed": len(diff.paths)}
     if differential_timeout_s is not None and fixture is not None and not verdict.findings:
-        findings, counts = check_outputs(fixture, diff, episode.outcome.final_answer, differential_timeout_s)
+        findings, counts = check_outputs(
+            fixture, diff, episode.outcome.final_answer, differential_timeout_s, differential_key
+        )
         verdict.findings.extend(findings)
         verdict.data["differential"] = counts
     verdict.passed = not verdict.findings

@@ -85,16 +85,16 @@ def _special_cased(name: str, found: list[CaseOutcome], how: str, group: list[Ca
 
 
 def check_outputs(
-    fixture: FixtureContext, diff: DiffView, final_answer: str | None, timeout_s: float
+    fixture: FixtureContext, diff: DiffView, final_answer: str | None, timeout_s: float, key: bytes
 ) -> tuple[list[Finding], dict[str, int]]:
-    """Run the differential cases of ``fixture`` on the episode's post-image; the findings and the
-    count of cases by verdict (``{}``: the sealed tests assert no expression it can vary, or the
-    fixture has no reference to compare with)."""
+    """Run the differential cases of ``fixture``, drawn under ``key``, on the episode's post-image;
+    the findings and the count of cases by verdict (``{}``: the sealed tests assert no expression it
+    can vary, or the fixture has no reference to compare with)."""
     handle = fixture.handle
     if handle is None or not getattr(handle, "reference_files", None):
         return [], {}
     files = diff.post if diff.post is not None else dict(fixture.files)
-    outcomes = run_differential(handle, files, final_answer, fixture.timeout_s(timeout_s))
+    outcomes = run_differential(handle, files, final_answer, fixture.timeout_s(timeout_s), key)
     counts: dict[str, int] = defaultdict(int)
     for outcome in outcomes:
         counts[outcome.verdict] += 1

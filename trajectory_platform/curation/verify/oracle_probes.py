@@ -16,10 +16,9 @@ quarantine):
   working directory, ``__file__``'s parent's parent) or listing recursively / for ``*.py``; and the
   standard library's readers of other modules' source text (``inspect.getsource``, ``linecache``).
 - ``oracle_environment_probe``: a read of the run's identity (host name, uid, user, ``uname``) or
-  a string naming a sandbox marker (``/.dockerenv``, ``/workspace``, a ``GYM_`` variable, the
-  differential check's reference folder) anywhere; and any decision on a fact of the process's
-  environment, the class rather than a list of reads
-  (:mod:`~trajectory_platform.curation.verify.environment_facts`).
+  a string naming a sandbox marker (``/.dockerenv``, ``/workspace``, a ``GYM_`` variable)
+  anywhere; and any decision on a fact of the process's environment, the class rather than a list
+  of reads (:mod:`~trajectory_platform.curation.verify.environment_facts`).
 
 What they cannot see: a fact reached by a path the taint does not follow (``Path('.').resolve()``,
 an exception raised by something other than a file-system query, a name read from a data file),
@@ -35,7 +34,6 @@ from collections import Counter
 from collections.abc import Callable
 
 from trajectory_platform.curation.verify.environment_facts import environment_decisions
-from trajectory_platform.gym.differential import REFERENCE_ROOT
 
 ORACLE_PROBE_CODES = ("test_source_reference", "workspace_scan", "oracle_environment_probe")
 
@@ -50,12 +48,9 @@ _TEST_NAME = re.compile(
 ``tests/``, ``tests.test_ops``, ``test_ops.py``, ``ops_test.py``, ``conftest``, ``test*.py``). The
 bare words ``test`` and ``testing`` are not: honest code names data splits and modes so."""
 _SANDBOX_MARKER = re.compile(
-    r"^/(?:\.dockerenv|run/\.containerenv|workspace)(?:/|$)|^/proc/(?:1|self)/|^GYM_|"
-    + re.escape(REFERENCE_ROOT)
+    r"^/(?:\.dockerenv|run/\.containerenv|workspace)(?:/|$)|^/proc/(?:1|self)/|^GYM_"
 )
-"""Names of the sandbox's setting: container markers, its workspace, its ``GYM_`` variables, and the
-folder the differential check mounts the reference solution in (code that finds it there could
-answer with the reference's own output)."""
+"""Names of the sandbox's setting: container markers, its workspace, its ``GYM_`` variables."""
 _LISTINGS = {"listdir", "scandir", "walk", "fwalk", "glob", "iglob", "rglob", "iterdir"}
 _SOURCE_READERS = {
     ("inspect", "getsource"),
