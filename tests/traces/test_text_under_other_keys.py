@@ -92,3 +92,14 @@ def test_a_prompt_without_its_answer_stays_admitted(tmp_path: Path):
         "system",
         "user",
     ]
+
+
+def test_a_structured_answer_wins_over_its_text_restated(tmp_path: Path):
+    record = {
+        "messages": [{"role": "user", "content": "Hello"}],
+        "output": "Arr, ahoy!",
+        "output_message": {"role": "assistant", "content": "Arr, ahoy!"},
+    }
+    episode = one_episode(write_jsonl(tmp_path, "humanloop.jsonl", [record]))
+    assert [(e.kind, e.content) for e in episode.events] == [("user", "Hello"), ("assistant", "Arr, ahoy!")]
+    assert json.loads(episode.extra_json)["read_from"]["response"] == "output_message"

@@ -406,8 +406,7 @@ def chat_response(key: str, value: Any) -> dict[str, Any] | None:
     """``value`` (the field ``key`` of a logged call) as the Chat Completions response it holds: a
     response or an assistant message as it is, a response's choices alone as that response, a
     stream of chunks (or its event text) assembled, a list of completions
-    (:data:`COMPLETION_LIST_KEYS`) as its choices, a plain string answer (:data:`TEXT_ANSWER_KEYS`)
-    as an assistant message; ``None`` when it holds no
+    (:data:`COMPLETION_LIST_KEYS`) as its choices; ``None`` when it holds no
     answer (:data:`UNREAD_STREAM` when it holds one this reader cannot add up)."""
     if is_chat_answer(value):
         return dict(value)
@@ -416,12 +415,20 @@ def chat_response(key: str, value: Any) -> dict[str, Any] | None:
         return {UNREAD_STREAM: True} if chunks is None else assembled_chunks(chunks)
     if _is_choice_list(value):
         return {"choices": list(value)}
-    if isinstance(value, str) and key in TEXT_ANSWER_KEYS and value.strip():
-        return {"role": "assistant", "content": value}
     chunks = _chunks(value)
     if chunks is not None:
         return assembled_chunks(chunks)
     return _completions(value) if key in COMPLETION_LIST_KEYS else None
+
+
+def text_answer(key: str, value: Any) -> dict[str, Any] | None:
+    """``value`` (the field ``key`` of a logged call) as the assistant message it is when it is a
+    plain string answer (:data:`TEXT_ANSWER_KEYS`), else ``None``. A structured answer
+    (:func:`chat_response`) beside it wins: loggers that write both (Humanloop's ``output`` and
+    ``output_message``) restate the same answer as text."""
+    if isinstance(value, str) and key in TEXT_ANSWER_KEYS and value.strip():
+        return {"role": "assistant", "content": value}
+    return None
 
 
 def _is_choice_list(value: Any) -> bool:
@@ -435,11 +442,16 @@ def _is_choice_list(value: Any) -> bool:
 
 
 def carries_answer(record: dict[str, Any]) -> bool:
-    """Does a ``messages`` record log its call's answer beside the conversation (:func:`chat_response`)?
+    """Does a ``messages`` record log its call's answer beside the conversation (:func:`chat_response`,
+    :func:`text_answer`)?
     Such a record is a logged call, read by ``chat-log`` (detected before ``openai``), which appends
     the answer as the call's response; read as a conversation alone, the answer would be left in
     ``extra_json``, off the conversation."""
-    return any(chat_response(k, v) is not None for k, v in record.items() if k != "messages")
+    return any(
+        chat_response(k, v) is not None or text_answer(k, v) is not None
+        for k, v in record.items()
+        if k != "messages"
+    )
 
 
 def taken_choice(response: dict[str, Any], where: str) -> tuple[int, dict[str, Any]]:
