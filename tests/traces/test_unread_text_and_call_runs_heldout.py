@@ -1,6 +1,7 @@
 """Held-out validation (kept apart from test_text_under_other_keys.py, test_claude_code_title_lines.py
 and test_calls_logged_alone_by_provider_formats.py), written before they were run: text under other
-keys, string answers, all-user group chats, Claude Code title lines, provider call logs grouped."""
+keys, string answers, all-user group chats, Claude Code title lines, provider call logs grouped,
+and a chain of two handoffs (test_handoff_call_keeps_its_own_instructions.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from log_files import one_episode, write_json, write_jsonl
 
 from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.training.data.serialize import plan_examples, select_targets
 
 
 def _result(path: Path):
@@ -149,3 +151,55 @@ def test_a_bedrock_invocation_log_run_is_one_episode(tmp_path: Path):
     result = _result(write_jsonl(tmp_path, "invocations.jsonl", lines))
     assert result.rejects == [] and len(result.episodes) == 1
     assert result.episodes[0].events[-1].content == "80% used."
+
+
+def test_an_agents_sdk_two_handoffs_train_each_call_under_its_agents_instructions(tmp_path: Path):
+    ask = {"role": "user", "content": "Cancel my flight and refund it"}
+
+    def hand(call_id: str, name: str) -> list[dict]:
+        call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+        said = {"role": "assistant", "content": None, "tool_calls": [call]}
+        return [said, {"role": "tool", "tool_call_id": call_id, "content": "{}"}]
+
+    to_flights, to_refunds = hand("a", "transfer_to_flights"), hand("b", "transfer_to_refunds")
+
+    def span(sid: str, parent: str, at: int, data: dict) -> dict:
+        return {
+            "object": "trace.span",
+            "id": sid,
+            "trace_id": "t",
+            "parent_id": parent,
+            "started_at": f"2025-05-01T00:00:0{at}Z",
+            "span_data": data,
+        }
+
+    def gen(system: str, history: list, output: dict) -> dict:
+        return {
+            "type": "generation",
+            "model": "gpt-4o",
+            "input": [{"role": "system", "content": system}, *history],
+            "output": [output],
+        }
+
+    lines = [
+        {"object": "trace", "id": "t", "workflow_name": "desk"},
+        span("ag1", None, 0, {"type": "agent", "name": "Desk", "handoffs": ["Flights"], "tools": []}),
+        span("g1", "ag1", 1, gen("Desk.", [ask], to_flights[0])),
+        span("ag2", None, 2, {"type": "agent", "name": "Flights", "handoffs": ["Refunds"], "tools": []}),
+        span("g2", "ag2", 3, gen("Flights.", [ask, *to_flights], to_refunds[0])),
+        span("ag3", None, 4, {"type": "agent", "name": "Refunds", "tools": []}),
+        span(
+            "g3",
+            "ag3",
+            5,
+            gen("Refunds.", [ask, *to_flights, *to_refunds], {"role": "assistant", "content": "Done."}),
+        ),
+    ]
+    episode = one_episode(write_jsonl(tmp_path, "agents.jsonl", lines))
+    under = {}
+    for plan in plan_examples(episode, select_targets(episode)):
+        systems = [t.message["content"] for t in plan.turns if t.message["role"] == "system"]
+        for turn in plan.turns:
+            if turn.target:
+                under[str(turn.message.get("tool_calls") or turn.message.get("content"))[:40]] = systems
+    assert sorted(map(tuple, under.values())) == [("Desk.",), ("Flights.",), ("Refunds.",)]
