@@ -123,14 +123,14 @@ def test_claude_code_merges_one_response_and_keeps_result_order():
         "tool",
         "tool",
         "assistant",
-        "compaction",
-    ]
+    ]  # the closing summary line is the session's /resume title: metadata, not a compaction
     assert [c.id for c in episode.events[1].tool_calls] == ["tu_lint", "tu_test"]
     assert [(e.tool_call_id, e.status) for e in episode.events[2:4]] == [
         ("tu_test", "ok"),
         ("tu_lint", "error"),
     ]
-    assert episode.events[5].replaces_through == 4 and episode.lineage.model == "claude-sonnet-4-5"
+    assert json.loads(episode.extra_json)["titles"][0]["leafUuid"] == "u6"
+    assert episode.lineage.model == "claude-sonnet-4-5"
 
 
 def test_native_round_trip_is_exact():
@@ -194,8 +194,10 @@ def test_claude_code_resumed_session_starts_with_summaries(tmp_path):
     earlier = json.dumps({"type": "summary", "summary": "Earlier: set up the repo.", "leafUuid": "elsewhere"})
     (tmp_path / "resumed.jsonl").write_text("\n".join([earlier, *lines]) + "\n")
     episode = only(tmp_path / "resumed.jsonl")
-    assert (episode.events[0].kind, episode.events[0].replaces_through) == ("compaction", None)
-    assert episode.events[0].content == "Earlier: set up the repo." and len(episode.events) == 7
+    # a summary line is the conversation's title in the /resume list, never shown to the model
+    assert "compaction" not in [e.kind for e in episode.events] and len(episode.events) == 5
+    titles = json.loads(episode.extra_json)["titles"]
+    assert titles[0] == {"title": "Earlier: set up the repo.", "leafUuid": "elsewhere"}
 
 
 CLAUDE_SNAPSHOT = {

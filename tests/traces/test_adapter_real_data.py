@@ -258,6 +258,7 @@ def test_inspect_log_and_claude_code_session(real_file):
     (session,) = real_file("format-fixtures/claude-code/test/test_data/representative_messages.jsonl")
     assert [c.id for ev in session.events for c in ev.tool_calls] == ["tool_001", "tool_002"]
     assert [ev.tool_call_id for ev in session.events if ev.kind == "tool"] == ["tool_001", "tool_002"]
-    summary = session.events[-1]
-    assert summary.kind == "compaction" and summary.replaces_through == len(session.events) - 2
+    # its summary line is the session's /resume title (naming the last entry): metadata, not a turn
+    assert "compaction" not in [ev.kind for ev in session.events]
+    assert json.loads(session.extra_json)["titles"][0]["leafUuid"] == "msg_011"
     assert session.events[0].timestamp == "2025-06-14T10:00:00Z"

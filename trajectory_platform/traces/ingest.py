@@ -29,7 +29,7 @@ from pathlib import Path
 import pyarrow as pa
 from tqdm import tqdm
 
-from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format, record_reader
+from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format, framed, record_reader
 from trajectory_platform.traces.adapters.base import (
     COMPRESSED_SUFFIX,
     DETECT_PROBE_LINES,
@@ -590,7 +590,7 @@ def _records(adapter: Adapter, src: SourceFile) -> Iterator[RawRecord]:
     frame on their own and cannot raise; should a framing fail part-way, the records before it stay
     and the failure is one more reject)."""
     try:
-        yield from adapter.frame(src) if src.data is None else list(adapter.frame(src))
+        yield from framed(adapter, src) if src.data is None else list(framed(adapter, src))
     except RecordError as error:
         yield RawRecord(None, "$", error=error)
     except STRUCTURE_ERRORS as exc:

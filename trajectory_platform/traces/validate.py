@@ -73,6 +73,17 @@ def validate_episode(episode: Episode, max_field_chars: int = DEFAULT_MAX_FIELD_
                     "did not find)",
                 )
             unanswered = max(unanswered - 1, 0)
+    if not any(e.content or e.reasoning or e.tool_calls for e in episode.events):
+        raise RecordError(
+            "empty conversation", "every turn of the record is empty (no text, reasoning or call)"
+        )
+    speakers = {e.name for e in episode.events if e.kind == "user" and e.name}
+    if len(speakers) > 1 and not any(e.kind == "assistant" for e in episode.events):
+        raise RecordError(
+            "no model turn",
+            f"{len(speakers)} named speakers all speak as users and no turn is the model's: a "
+            "multi-agent chat that writes every agent as 'user' cannot say which speaker is the model",
+        )
     status = episode.outcome.terminal_status
     if status is not None and status not in TERMINAL_STATUSES:
         raise RecordError("unknown terminal status", f"outcome.terminal_status is {named(status)}")

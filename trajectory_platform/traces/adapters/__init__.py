@@ -9,8 +9,9 @@ wins.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from trajectory_platform.traces.adapters.adk import ADKAdapter
 from trajectory_platform.traces.adapters.answer_stream import AnswerStreamAdapter
@@ -26,7 +27,7 @@ from trajectory_platform.traces.adapters.base import (
 from trajectory_platform.traces.adapters.batch import BatchAdapter
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.bedrock_agents import BedrockAgentsAdapter
-from trajectory_platform.traces.adapters.chat_log import ChatLogAdapter
+from trajectory_platform.traces.adapters.chat_log import LOOSE, ChatLogAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.cline import ClineAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
@@ -124,6 +125,17 @@ def detect_format(src: SourceFile) -> Adapter | None:
 LOGGED_CALL_READER = "chat-log"
 
 
+def framed(adapter: Adapter, src: SourceFile) -> Iterable[RawRecord]:
+    """``src``'s records as ``adapter`` frames them; for a format that logs model calls alone
+    (:attr:`Adapter.logs_calls_alone`), the calls of one run that names none are one record, as
+    ``chat-log`` frames its own (``ChatLogAdapter.runs_among``), read by ``chat-log``
+    (:func:`record_reader`)."""
+    records = adapter.frame(src)
+    if not adapter.logs_calls_alone:
+        return records
+    return cast(ChatLogAdapter, ADAPTERS[LOGGED_CALL_READER]).runs_among(records, src)
+
+
 def record_reader(record: RawRecord, chosen: Adapter, path: Path, detected: bool) -> Adapter:
     """The adapter that reads ``record`` of a file given to ``chosen`` (``detected``: by detection,
     not a forced ``--format``). Two records are read by another reader, never silently short:
@@ -141,6 +153,8 @@ def record_reader(record: RawRecord, chosen: Adapter, path: Path, detected: bool
       stays ``chosen``'s (its reject names why); a record a format framed from several lines (a run,
       a session) or a file's whole document is never re-read."""
     value = record.value
+    if chosen.logs_calls_alone and (record.json_path or "").startswith(LOOSE):
+        return ADAPTERS[LOGGED_CALL_READER]  # a run of calls grouped by :func:`framed`
     if (
         chosen.reads_conversation_alone
         and isinstance(value, dict)
@@ -175,4 +189,4 @@ def _claims(adapter: Adapter, sample: Any, path: Path) -> bool:
         return False
 
 
-__all__ = ["ADAPTERS", "FORMAT_NAMES", "Adapter", "SourceFile", "detect_format", "record_reader"]
+__all__ = ["ADAPTERS", "FORMAT_NAMES", "Adapter", "SourceFile", "detect_format", "framed", "record_reader"]

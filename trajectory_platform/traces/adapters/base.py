@@ -818,6 +818,10 @@ class Adapter:
     """A chat format whose record is a conversation without the answer a logged call carries beside
     it (``openai``, ``anthropic``): such a record met in its file (a ``--format`` forced, or a line
     after the one detection judged) is ``chat-log``'s (``adapters.record_reader``)."""
+    logs_calls_alone: bool = False
+    """A provider format whose file may be a log of model calls, one a line, naming no run
+    (Bedrock, Gemini, stateless Responses): the calls of one agent run are grouped into one record
+    as ``chat-log`` groups its own (``adapters.framed``), else the run is stored once per call."""
     records_tool_calls: bool = True
     """Does the format keep the tool calls its tool results answer? A format that prints a calling
     turn without its call (tau-bench's few-shot transcripts) says ``False``: its tool turns answer

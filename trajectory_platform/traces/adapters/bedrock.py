@@ -249,6 +249,7 @@ class BedrockAdapter(Adapter):
     """Bedrock model invocation logs and logged Converse requests (with their response)."""
 
     name = "bedrock"
+    logs_calls_alone = True
     task_id_source = TASK_ID_SOURCE
 
     def claims_record(self, record: dict[str, Any]) -> bool:

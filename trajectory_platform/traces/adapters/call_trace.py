@@ -13,10 +13,11 @@ An episode is the conversation of its call that saw the most (the agent loop's l
 to the later one), then its answer. Every call becomes a delivered input: the indices of the
 episode prefix it saw (its answer the event after it, which takes the call's time, finish reason
 and token counts), else its messages verbatim, marked compacted (history was rewritten between
-calls). A call's answer the episode does not hold (a retry whose answer was not kept, a turn a
-later compaction summarized away) is listed by call number in ``extra_json.answers_not_kept``,
-never dropped without a word. A failed tool run marks the result of the call
-it ran ``error``: by the call id the run names, else by tool name among the calls not yet matched.
+calls, or a handoff's first agent saw instructions the log no longer shows), pointing at its
+answer where the episode holds it. A call's answer the episode does not hold (a retry whose
+answer was not kept, a turn a later compaction summarized away) is listed by call number in
+``extra_json.answers_not_kept``, never dropped without a word. A failed tool run marks the result
+of the call it ran ``error``: by the call id the run names, else by tool name among the calls not yet matched.
 """
 
 from __future__ import annotations
@@ -205,7 +206,33 @@ def _conversation_of(episode: Episode, calls: list[ModelCall]) -> int:
             if call.answer is not None and _same_turn(call.answer, episode.events[after]):
                 _take_call_facts(episode.events[after], call.answer)
         episode.delivered_inputs.append(manifest)
+    _answers_of_verbatim_inputs(episode, calls)
     return chosen
+
+
+def _answers_of_verbatim_inputs(episode: Episode, calls: list[ModelCall]) -> None:
+    """Point each call whose input the episode shows only verbatim (a handoff's first agent under
+    its own instructions, a history rewritten since) at its answer in the episode: the first
+    assistant turn, answering no other call, that is that answer. Without it, training rebuilds
+    that answer's prefix from the event log, which shows the instructions of the agent that
+    spoke last, not the ones the call was given."""
+    taken = {d.response_event_index for d in episode.delivered_inputs}
+    for manifest, call in zip(episode.delivered_inputs, calls, strict=True):
+        if manifest.response_event_index is not None or call.answer is None or not manifest.messages_json:
+            continue
+        answer = call.answer
+        at = next(
+            (
+                j
+                for j, event in enumerate(episode.events)
+                if event.kind == "assistant" and j not in taken and _same_turn(answer, event)
+            ),
+            None,
+        )
+        if at is not None:
+            manifest.response_event_index = at
+            taken.add(at)
+            _take_call_facts(episode.events[at], answer)
 
 
 def _same_turn(answer: Event, event: Event) -> bool:

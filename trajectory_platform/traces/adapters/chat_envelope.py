@@ -15,7 +15,8 @@ provider's own adapter reads (:mod:`~trajectory_platform.traces.adapters.chat_lo
   Anthropic response is one, and so is a Converse response's ``output.message``) outside the
   conversation; or a streamed response (its chunks, or the event text a gateway logged) or a list of
   completions (DSPy's ``outputs``), read as the response it adds up to
-  (:func:`~trajectory_platform.traces.adapters.openai.chat_response`).
+  (:func:`~trajectory_platform.traces.adapters.openai.chat_response`); failing all of these, a plain
+  string answer (:func:`~trajectory_platform.traces.adapters.openai.text_answer`).
 - **The run** is a :data:`RUN_KEYS` field at the top level, in ``metadata`` / ``properties``, or
   beside the conversation.
 
@@ -35,6 +36,7 @@ from trajectory_platform.traces.adapters.openai import (
     chat_response,
     is_chat_answer,
     taken_choice,
+    text_answer,
 )
 from trajectory_platform.traces.adapters.openai_responses import is_item_list
 
@@ -158,11 +160,19 @@ def _joined(found: list[Envelope]) -> Envelope | None:
     return read
 
 
+def _text_answers(node: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The plain string answers ``node`` holds, each with its key, in the node's key order
+    (:func:`~trajectory_platform.traces.adapters.openai.text_answer`)."""
+    answers = ((str(key), text_answer(str(key), value)) for key, value in node.items())
+    return [(key, answer) for key, answer in answers if answer is not None]
+
+
 def locate(record: dict[str, Any]) -> Envelope | None:
     """The conversation and response of ``record`` (see the module docstring), breadth first in
     the record's own key order; None without a conversation."""
     found: list[Envelope] = []
     response: tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]] | None = None
+    said: tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]] | None = None  # a string answer
     queue: deque[tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]]] = deque([((), record, ())])
     while queue:
         path, node, outer = queue.popleft()
@@ -176,7 +186,14 @@ def locate(record: dict[str, Any]) -> Envelope | None:
                 response = ((*path, str(key)), read, (node, *outer))
             elif isinstance(child, dict) and len(path) < MAX_DEPTH:
                 queue.append(((*path, str(key)), child, (node, *outer)))
+        if said is None and (not path or any(_is_conversation(child) for child in node.values())):
+            # a plain string answer, at the top or beside a conversation (elsewhere it may be any text)
+            said = next(
+                (((*path, k), text, (node, *outer)) for k, text in _text_answers(node)),
+                None,
+            )
     best = _joined(found)
+    response = response or said
     if best is not None and response is not None:
         best.response_at, best.response, best.response_outer = response
     return best

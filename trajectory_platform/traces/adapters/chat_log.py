@@ -41,7 +41,7 @@ top level or beside the conversation.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
@@ -222,6 +222,29 @@ class ChatLogAdapter(Adapter):
             calls.extend(part.value["calls"] if _is_run(part) else [parsed_json_text(part.value)])
         run = self.group_of(parts[0])
         return RawRecord(parts[0].line, f"{RUN_AT}{run}", value={RUN: run, "calls": calls})
+
+    def runs_among(self, records: Iterable[RawRecord], src: SourceFile) -> Iterator[RawRecord]:
+        """Another format's records with the calls of one run, logged a call a line and naming no
+        run (Bedrock invocation logs and Converse request/response, Gemini ``contents`` /
+        ``response``, stateless Responses ``input`` / ``output``), made one record as this format's
+        own are (:meth:`_loose_runs`); that record is read by this format
+        (``adapters.record_reader``), every other record passes as it was framed, and all come in
+        the order of their first line. Left a record each, a run of N calls would be stored N
+        times, each a prefix of the next."""
+        framed = list(records)
+        at = {id(r): i for i, r in enumerate(framed)}
+        loose = [
+            r
+            for r in framed
+            if r.error is None and isinstance(r.value, dict) and run_of(r.value) is None and locate(r.value)
+        ]
+        grouped = {id(r) for r in loose}
+        first_of_run = {id(r.value): at[id(r)] for r in loose}
+        placed = [(at[id(r)], r) for r in framed if id(r) not in grouped]
+        for record in self._loose_runs(loose, src):
+            run = (record.json_path or "").startswith(LOOSE)
+            placed.append((first_of_run[id(record.value["calls"][0])] if run else at[id(record)], record))
+        return iter([record for _, record in sorted(placed, key=lambda p: p[0])])
 
     def _loose_runs(self, records: list[RawRecord], src: SourceFile) -> Iterator[RawRecord]:
         """Calls that name no run, grouped as an agent loop makes them: a call whose input carries

@@ -4,12 +4,14 @@ each carrying an Anthropic ``message`` and the ``sessionId`` it belongs to.
 A record is one session: every readable line sharing a ``sessionId`` (a line that cannot be read
 is its own record, rejected). Assistant lines written for the same API response (same
 ``message.id``) are merged into one assistant event, so parallel tool calls stay one turn. A
-``summary`` line is a compaction: it becomes a ``compaction`` event replacing the conversation
-through the entry its ``leafUuid`` names (a resumed session's file starts with summaries of an
-earlier file: their leaf is not here, so ``replaces_through`` stays null). So is the user line
-Claude Code writes after a ``compact_boundary`` (``isCompactSummary``): its text is the summary the
-runtime wrote of everything before it, not the user speaking, so it is never a user turn (nor the
-task's prompt); it replaces every event before it. Sidechain lines
+``{"type": "summary", "summary", "leafUuid"}`` line is the title Claude Code shows for a
+conversation in its ``/resume`` list ("README Typo Fix"), naming the conversation's last entry (often
+in another file): it was never shown to the model, so it is kept in ``extra_json.titles``, not made
+an event (rendered for training, an event would become a system message the model never saw). A
+compaction is the user line Claude Code writes after a ``compact_boundary``
+(``isCompactSummary``): its text is the summary the runtime wrote of everything before it, not the
+user speaking, so it is never a user turn (nor the task's prompt); it replaces every event before
+it. Sidechain lines
 (sub-agent transcripts) and runtime lines (``system``, hooks, snapshots) were never shown to
 this conversation's model; they are counted in ``extra_json`` instead of becoming events. Runtime
 lines that name no session (``file-history-snapshot``, ``permission-mode``) are counted with the
@@ -223,11 +225,11 @@ class ClaudeCodeAdapter(Adapter):
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         episode = self.new_episode(record, src, f"{self.name}:{record.value['session']}")
-        index_of_uuid: dict[str, int] = {}
         skipped: Counter[str] = Counter()
         last_message_id: str | None = None
         stream: dict[str, Any] = {}
         rewound = _rewound([r.value for r in record.value["lines"] if isinstance(r.value, dict)])
+        titles: list[dict[str, Any]] = []
         for line in record.value["lines"]:
             entry = expect(line.value, dict, f"line {line.line}")
             kind = entry.get("type")
@@ -243,10 +245,9 @@ class ClaudeCodeAdapter(Adapter):
             if sub_agent or kind not in (*ENTRY_TYPES, "summary"):
                 skipped["sidechain" if sub_agent else str(kind)] += 1
                 continue
-            if kind == "summary":
-                through = index_of_uuid.get(entry.get("leafUuid"))
-                summary = optional_str(entry.get("summary"), f"line {line.line}.summary")
-                episode.events.append(Event(kind="compaction", content=summary, replaces_through=through))
+            if kind == "summary":  # the session's title in the /resume list, never shown to the model
+                title = optional_str(entry.get("summary"), f"line {line.line}.summary")
+                titles.append({"title": title, "leafUuid": entry.get("leafUuid")})
                 continue
             message = expect(entry.get("message"), dict, f"line {line.line}.message")
             if kind == "assistant" and (
@@ -281,8 +282,6 @@ class ClaudeCodeAdapter(Adapter):
                 if kind == "assistant":
                     episode.lineage.model = episode.lineage.model or message.get("model")
             last_message_id = message_id
-            if isinstance(entry.get("uuid"), str):
-                index_of_uuid[entry["uuid"]] = len(episode.events) - 1
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         lines = record.value["lines"]
         entries = (r.value for r in lines if r.value.get("type") in ENTRY_TYPES and _session_of(r.value))
@@ -294,6 +293,8 @@ class ClaudeCodeAdapter(Adapter):
             skipped["repeated"] = record.value[REPEATED]
         if skipped:
             extra["skipped_entries"] = dict(sorted(skipped.items()))
+        if titles:
+            extra["titles"] = titles
         episode.extra_json = canonical_json(extra)
         for event in episode.events:
             if event.kind == "tool" and (event.content or "").startswith(USER_REJECTED):

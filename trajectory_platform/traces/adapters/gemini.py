@@ -197,6 +197,7 @@ class GeminiAdapter(Adapter):
     """Conversations logged as Gemini API ``contents`` (with the response's candidate, if logged)."""
 
     name = "gemini"
+    logs_calls_alone = True
     task_id_source = CHAT_TASK_ID_SOURCE
 
     bare_list_key = "contents"

@@ -72,11 +72,24 @@ CONTENT_KEYS = ("tool_responses", "content", "items", "blocks")
 """Where a message keeps what it says, the first present read: AutoGen's ``tool_responses`` (each
 result of a tool message with its call id; the message's ``content`` only joins their text), then
 ``content``, Semantic Kernel's ``items``, LlamaIndex's ``blocks``."""
-REASONING_FIELDS = ("reasoning_content", "reasoning", "thinking", "reasoning_details", "tool_plan")
+TEXT_KEYS = ("message", "text")
+"""Where a message with none of :data:`CONTENT_KEYS` keeps its text as a string: voice-agent call
+logs (Vapi, Bland) and Devin-style exports write ``message``, others ``text``."""
+RESULT_TEXT_KEYS = ("output", "result", "observation")
+"""Where a tool message with none of :data:`CONTENT_KEYS` keeps the tool's output as a string."""
+REASONING_FIELDS = ("reasoning_content", "reasoning", "thinking", "reasoning_details", "tool_plan", "thought")
 """Where an assistant message keeps the model's reasoning, each present read in this order (a text
 two of them repeat, as vLLM writes ``reasoning`` beside ``reasoning_content``, read once):
 DeepSeek's and vLLM's ``reasoning_content``, OpenRouter's ``reasoning`` and ``reasoning_details``,
-Ollama's ``thinking``, Cohere's ``tool_plan`` (the plan it writes before its calls)."""
+Ollama's ``thinking``, Cohere's ``tool_plan`` (the plan it writes before its calls), the ReAct
+``thought`` agent frameworks log."""
+MESSAGE_FACT_KEYS = frozenset(
+    {"role", "name", "id", "type", "status", "tool_call_id", "tool_name", "model", "finish_reason"}
+    | {"timestamp", "created_at", "time", "date", "object", "run_id", "thread_id", "assistant_id"}
+)
+"""A message's string fields that say what the message is rather than what it says: an otherwise
+empty turn beside them is empty as recorded. Any other string field beside an empty turn is text
+this reader does not place (:func:`_unplaced_text`)."""
 NESTED_FIELDS = "additional_kwargs"
 """Where LlamaIndex and LangChain keep a message's OpenAI fields (``tool_calls``, ``tool_call_id``,
 ``name``); a field the message itself states wins."""
@@ -123,9 +136,12 @@ def events_of_message(message: Any, where: str) -> list[Event]:
             "unknown role", f"{where}.role is {named(role)}; expected one of {sorted(ROLE_KINDS)}"
         )
     fields = _fields(message)
-    key = next((k for k in CONTENT_KEYS if k in fields), "content")
-    content, at = fields.get(key), f"{where}.{key}"
     output = role in ("tool", "function")
+    synonyms = (*TEXT_KEYS, *RESULT_TEXT_KEYS) if output else TEXT_KEYS
+    key = next((k for k in CONTENT_KEYS if k in fields), None) or next(
+        (k for k in synonyms if isinstance(fields.get(k), str)), "content"
+    )
+    content, at = fields.get(key), f"{where}.{key}"
     pieces: list[Piece] = (
         pieces_of(content, at, output) if isinstance(content, list) else [("text", text_of(content, at))]
     )
@@ -176,11 +192,26 @@ def events_of_message(message: Any, where: str) -> list[Event]:
         event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
         if str(fields.get("status")) in ERROR_STATUSES:  # LangChain's and Letta's failed tool call
             event.status = "error"
+    if not any(e.content or e.reasoning or e.tool_calls for e in events):
+        _unplaced_text(fields, where)
     if len(events) == 1 or role == "assistant":
         return events
     if not said:
         return events[1:]  # the message is its results
     return events if pieces[0][0] == "text" else [*events[1:], event]  # the text where it stood
+
+
+def _unplaced_text(fields: dict[str, Any], where: str) -> None:
+    """Reject a message read as an empty turn although it holds text under a field this reader does
+    not read (anything but :data:`MESSAGE_FACT_KEYS`): admitted, the turn would train as said
+    nothing, and the text would be in no field of the record."""
+    for key, value in fields.items():
+        if key not in MESSAGE_FACT_KEYS and isinstance(value, str) and value.strip():
+            raise RecordError(
+                "unread message text",
+                f"{where}.{path_of([str(key)])} holds text, but the message's turn is read empty: "
+                "this reader does not read that field as a message's text",
+            )
 
 
 def event_of_message(message: Any, where: str) -> Event:
@@ -275,6 +306,9 @@ def events_of_messages(messages: Any, where: str) -> list[Event]:
     ]
 
 
+TEXT_ANSWER_KEYS = ("response", "completion", "output", "answer", "generated_text")
+"""Where the simplest loggers write a call's answer as a plain string beside ``messages`` (a local
+model's ``generate``, Hugging Face's ``generated_text``): read as the assistant message it is."""
 COMPLETION_LIST_KEYS = ("outputs",)
 """A list of completions logged beside the conversation (DSPy's LM history: one string, or one
 ``{"text", "tool_calls"}`` object, per sample), read as a response's choices."""
@@ -387,6 +421,16 @@ def chat_response(key: str, value: Any) -> dict[str, Any] | None:
     return _completions(value) if key in COMPLETION_LIST_KEYS else None
 
 
+def text_answer(key: str, value: Any) -> dict[str, Any] | None:
+    """``value`` (the field ``key`` of a logged call) as the assistant message it is when it is a
+    plain string answer (:data:`TEXT_ANSWER_KEYS`), else ``None``. A structured answer
+    (:func:`chat_response`) beside it wins: loggers that write both (Humanloop's ``output`` and
+    ``output_message``) restate the same answer as text."""
+    if isinstance(value, str) and key in TEXT_ANSWER_KEYS and value.strip():
+        return {"role": "assistant", "content": value}
+    return None
+
+
 def _is_choice_list(value: Any) -> bool:
     """A response's ``choices`` logged without the response around them (Braintrust's span
     ``output``): objects each holding a ``message``."""
@@ -398,11 +442,16 @@ def _is_choice_list(value: Any) -> bool:
 
 
 def carries_answer(record: dict[str, Any]) -> bool:
-    """Does a ``messages`` record log its call's answer beside the conversation (:func:`chat_response`)?
+    """Does a ``messages`` record log its call's answer beside the conversation (:func:`chat_response`,
+    :func:`text_answer`)?
     Such a record is a logged call, read by ``chat-log`` (detected before ``openai``), which appends
     the answer as the call's response; read as a conversation alone, the answer would be left in
     ``extra_json``, off the conversation."""
-    return any(chat_response(k, v) is not None for k, v in record.items() if k != "messages")
+    return any(
+        chat_response(k, v) is not None or text_answer(k, v) is not None
+        for k, v in record.items()
+        if k != "messages"
+    )
 
 
 def taken_choice(response: dict[str, Any], where: str) -> tuple[int, dict[str, Any]]:

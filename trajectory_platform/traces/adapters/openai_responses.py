@@ -246,6 +246,7 @@ class OpenAIResponsesAdapter(Adapter):
     """Runs logged as OpenAI Responses API items (request ``input`` plus response ``output``)."""
 
     name = "openai-responses"
+    logs_calls_alone = True
     task_id_source = CHAT_TASK_ID_SOURCE
 
     bare_list_key = "input"
