@@ -90,6 +90,7 @@ from trajectory_platform.curation.verify.cli_tools import (
     cli_observation,
     listing_contradicts,
     read_listing,
+    search_contradicts,
     session_root,
 )
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
@@ -722,7 +723,13 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     tolerated: dict[str, list[int]] = {}
     for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
         known = cli.get(id(record.call))
-        if mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
+        if known is not None and known.claims is not None:
+            contradicted = search_contradicts(known.claims, output)
+            unchecked += [record.turn] if contradicted is None else []
+            drift += (
+                [_search_drift(record, output.rpartition(known.claims.marker)[2])] if contradicted else []
+            )
+        elif mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
             found = _file_tool_drift(record, output, exit_code, spec.normalize)
             found, compared = (found, False) if found is not None else _read_drift(record, known, output)
             unchecked += [] if compared else [record.turn]
@@ -880,6 +887,14 @@ def _read_drift(record: CallRecord, known: CliCall, output: str) -> tuple[TurnDr
         return None, True
     shown = "\n".join(listing.values())
     return TurnDrift(record.turn, len(shown), len(output), _digest(shown), _digest(output)), True
+
+
+def _search_drift(record: CallRecord, listing: str) -> TurnDrift:
+    """A Claude Code search whose answer shows what the workspace did not hold at that point
+    (:func:`cli_tools.search_contradicts`): sizes and hashes of the answer and of the files read
+    (``listing``, without the run's marker: a second replay must give the same hash)."""
+    shown = record.answer.content or "" if record.answer is not None else ""
+    return TurnDrift(record.turn, len(shown), len(listing), _digest(shown), _digest(listing))
 
 
 def _claimed_failure_drift(
