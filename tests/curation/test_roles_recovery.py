@@ -62,6 +62,17 @@ def test_a_fault_resolved_by_a_write_or_by_the_same_program_succeeding_is_a_reco
     assert resumed.turn_reasons[6] == "diagnosis"
 
 
+def test_a_refused_proposal_is_resolved_by_the_corrected_call_under_any_tool():
+    refused = (
+        [tool("open_file", doc="calc/ops.py")],
+        [("refused", "refused: undeclared tool 'open_file'", None)],
+    )
+    found = label(refused, shell("cat calc/ops.py"))
+    assert (found.role, found.t_div, found.t_rec) == ("recovery", 2, 4)
+    ran_and_failed = label(shell("cat calc/nope.py", 1), shell("echo done"))
+    assert ran_and_failed.role == "inefficient"
+
+
 def test_the_first_resolved_fault_is_the_divergence():
     found = label(
         shell("ls NOTES.md", 2), shell("cat calc/ops.py"), shell(FAILING, 1), shell(FIX), shell(FAILING)

@@ -148,14 +148,22 @@ def _action(record: CallRecord) -> str | None:
 def _recovery_turn(records: list[CallRecord], t_div: int) -> int | None:
     """The remediation that resolves the error at ``t_div``: the first later successful write (the
     state repair); else the first later success of the program or tool that failed (a corrected
-    or resumed call); else ``None``: a later call that merely succeeded resolves nothing (a log
-    whose last ``ls`` failed after the fix, then printed anything, was a recovery before)."""
-    later = [r for r in records if r.turn > t_div]
-    failed = {_action(r) for r in records if r.turn == t_div and r.failed} - {None}
-    write = next((r.turn for r in later if r.is_write and not r.failed), None)
-    if write is not None:
-        return write
-    return next((r.turn for r in later if _action(r) in failed and not r.failed), None)
+    or resumed call); else, for a proposal the runtime refused before dispatch (an undeclared tool,
+    bad arguments), the first later call that ran and succeeded: the corrected proposal, under
+    whichever tool the schema offers. Else ``None``: after a call that ran and failed, a later call
+    that merely succeeded resolves nothing (a log whose last ``ls`` failed after the fix, then
+    printed anything, was a recovery before)."""
+    later = [r for r in records if r.turn > t_div and not r.failed]
+    failing = [r for r in records if r.turn == t_div and r.failed]
+    failed = {_action(r) for r in failing} - {None}
+    refused = not failing or any(r.refused for r in failing)  # no failed call: a refusal naming none
+    return next(
+        (r.turn for r in later if r.is_write),
+        next(
+            (r.turn for r in later if _action(r) in failed),
+            next((r.turn for r in later), None) if refused else None,
+        ),
+    )
 
 
 def select_targets(
