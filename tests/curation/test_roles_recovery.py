@@ -14,6 +14,7 @@ from __future__ import annotations
 from _verify_factory import call as tool
 from _verify_factory import fixed_files, make_episode
 from test_replay import CALC_S0, FIX, FIXED, bash, environment, episode_of, honest_turns, verify
+from test_replay_coding_clis import CLAUDE_TURNS, claude_session
 
 from trajectory_platform.curation.verify.roles import label_admitted
 from trajectory_platform.gym.sandbox import unified_diff
@@ -97,3 +98,10 @@ def test_the_cascade_labels_benign_exits_unresolved_errors_and_unreplayed_status
     assert (h.sink, h.role, h.t_div) == ("admitted", "pristine", None)
     assert (t.sink, t.role, t.t_div_reason) == ("admitted", "inefficient", "error_unresolved")
     assert (f.sink, f.role, f.t_div_reason) == ("admitted", "inefficient", "error_status_unverified")
+
+
+def test_an_exit_code_kept_in_the_logs_framing_counts(tmp_path):
+    """Claude Code keeps a failed command's exit code in its answer (``Exit code 1``): the honest
+    session ending in ``grep -c nothing-here`` is pristine, not a recovery resolved by ``rm``."""
+    (verdict,) = verify([claude_session(tmp_path / "session.jsonl", CLAUDE_TURNS)], environment())
+    assert (verdict.sink, verdict.role, verdict.t_div) == ("admitted", "pristine", None)

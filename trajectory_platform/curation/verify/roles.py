@@ -29,7 +29,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
-from trajectory_platform.curation.verify.replay import shell_command
+from trajectory_platform.curation.verify.replay import recorded_observation, shell_command
 from trajectory_platform.gym.protocol import find_fabricated_observation
 from trajectory_platform.traces.record import Episode
 
@@ -99,8 +99,10 @@ def program(record: CallRecord) -> str | None:
 
 
 def answered_by_exit(record: CallRecord) -> bool:
-    """Whether a failed call's non-zero exit is its program's ordinary answer (:data:`ANSWER_EXITS`)."""
-    code = record.answer.exit_code if record.answer is not None else None
+    """Whether a failed call's non-zero exit is its program's ordinary answer (:data:`ANSWER_EXITS`).
+    The exit code is the log's, read through its format's framing where it keeps it there (Claude
+    Code's ``Exit code N`` line, mini-swe-agent's ``<returncode>``: :func:`.replay.recorded_observation`)."""
+    code = recorded_observation(record.answer)[1] if record.answer is not None else None
     name = program(record) if code is not None and not record.refused else None
     return name is not None and code in ANSWER_EXITS.get(name, frozenset())
 
