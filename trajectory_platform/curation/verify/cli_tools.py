@@ -126,9 +126,9 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
         return None
     name = record.call.name or ""
     if source_format == "claude-code" and name in SEARCH_TOOLS and record.answer is not None:
-        found = search_claims(record, root)
-        if found is not None:
-            return CliCall(SHELL, _listing_script(found), claims=found)
+        claims = search_claims(record, root)
+        if claims is not None:
+            return CliCall(SHELL, _listing_script(claims), claims=claims)
     if name in NO_EFFECT_TOOLS[source_format]:
         return CliCall(NO_EFFECT)
     arguments = record.arguments if isinstance(record.arguments, dict) else None
