@@ -96,8 +96,8 @@ def test_a_claude_code_session_replays_its_file_tools_and_commands_and_is_admitt
     episode = claude_session(tmp_path / "session.jsonl", CLAUDE_TURNS)
     result = replay_episode(episode, environment())
     assert result.final_files == FIXED, "the edit, the script it wrote and the script's removal"
-    assert result.drift_turns == [] and result.turns_replayed == 6, "Grep and the question: not re-run"
-    assert len(result.unchecked_turns) == 4, "Grep, the question, Edit and Write: not compared (Read is)"
+    assert result.drift_turns == [] and result.turns_replayed == 7, "the question: not re-run"
+    assert len(result.unchecked_turns) == 3, "the question, Edit and Write: not compared (Read, Grep are)"
     assert result.recorded_root == "mounted", "the session's cwd is where its commands ran"
     (verdict,) = verify([episode], environment())
     assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")

@@ -714,7 +714,9 @@ def _judge(
     verdict.advisory_score = advisory.data["score"] if advisory else None
     verdict.oracle_runs = dynamic.data.get("runs", 0) if dynamic else 0
     if sink == "admitted":
-        label = label_admitted(work.episode, _fixture_of(work).min_tool_calls)
+        replayed = dynamic.data.get("replay", {}) if dynamic else {}
+        statuses_verified = replayed.get("mode") != "none"  # a spec-less environment re-ran nothing
+        label = label_admitted(work.episode, _fixture_of(work).min_tool_calls, statuses_verified)
         verdict.role, verdict.t_div, verdict.t_rec = label.role, label.t_div, label.t_rec
         verdict.t_div_reason = label.t_div_reason
         verdict.target_turns, verdict.turn_reasons = label.target_turns, label.turn_reasons

@@ -11,7 +11,8 @@ exit code are compared through the CLI's framing of them (:func:`cli_observation
 in another shape than the labelled fields leaves its turn unchecked, its effect counted.
 
 Tools that only read or annotate (``Read``'s listing, ``Grep``, ``Glob``, a to-do list, a web
-search) change nothing in the workspace: they are not re-run, and their turns are unchecked. Claude
+search) change nothing in the workspace: they are not re-run, and their turns are unchecked,
+except Claude Code's searches, whose answers show the workspace (:func:`search_claims`). Claude
 Code's ``Read`` is performed, though, since Claude Code edits only files the agent read, and its
 numbered listing is compared with the file read (:func:`read_listing`): a ``Read`` shows the file,
 so one showing other lines is a fabricated observation. A file
@@ -34,6 +35,7 @@ import hashlib
 import json
 import posixpath
 import re
+import secrets
 import shlex
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +57,28 @@ class CliCall:
     kind: str
     action: str | FileToolCall | None = None
     compared: bool = True
+    claims: SearchClaims | None = None
+    """For a search tool's call (:func:`search_claims`): what its answer says of the workspace,
+    checked against the files ``action`` prints in the sandbox at that point of the replay."""
+
+
+Reading = tuple[str, int | None, str | None]
+"""One way to read a line of a search result: (workspace-relative path, line number or ``None``,
+the line's text or ``None``): the file exists, and holds that text (at that line)."""
+
+
+@dataclass(frozen=True)
+class SearchClaims:
+    """What a Claude Code ``Grep`` / ``Glob`` answer says of the workspace: each of its lines, as
+    the readings it admits (a path holding ``-`` or ``:`` can be split more than one way); and
+    the marker the sandboxed listing of the files named is printed after."""
+
+    lines: tuple[tuple[Reading, ...], ...]
+    marker: str
+
+    @property
+    def paths(self) -> list[str]:
+        return sorted({path for readings in self.lines for path, _, _ in readings})
 
 
 CLI_FORMATS = frozenset({"claude-code", "codex", "gemini-cli", "goose"})
@@ -101,6 +125,10 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
     if source_format not in CLI_FORMATS:
         return None
     name = record.call.name or ""
+    if source_format == "claude-code" and name in SEARCH_TOOLS and record.answer is not None:
+        claims = search_claims(record, root)
+        if claims is not None:
+            return CliCall(SHELL, _listing_script(claims), claims=claims)
     if name in NO_EFFECT_TOOLS[source_format]:
         return CliCall(NO_EFFECT)
     arguments = record.arguments if isinstance(record.arguments, dict) else None
@@ -418,3 +446,120 @@ def _codex_json_output(text: str) -> tuple[str, int] | None:
     if not isinstance(code, int) or isinstance(code, bool) or not isinstance(value.get("output"), str):
         return None
     return value["output"], code
+
+
+# ------------------------------------------------------------------ what a search's answer claims
+
+SEARCH_TOOLS = ("Grep", "Glob")
+"""Claude Code's read-only searches whose answers show the workspace (ripgrep's lines, or paths):
+a fabricated one (a line no file holds, an instruction injected into a match) is context the policy
+would be trained on (red team, 2026-12-06), so replay checks each line it shows."""
+_NO_RESULTS = frozenset({"No matches found", "No files found"})
+_FOUND = re.compile(r"Found \d+ (?:files?|total occurrences? across \d+ files?)\.?")
+_TRUNCATED = re.compile(r"\(Results are truncated[^()\n]*\)")
+_NUMBERED = re.compile(r"(?=([:-])(\d+)\1)")
+"""Where ripgrep's ``PATH:N:TEXT`` (a match) or ``PATH-N-TEXT`` (a context line) may split."""
+_LISTING = (
+    "import json,sys\nout={}\nfor p in sys.argv[2:]:\n"
+    "    try:\n        out[p]=open(p,encoding='utf-8',errors='replace').read()\n"
+    "    except OSError:\n        out[p]=None\nprint(sys.argv[1]+json.dumps(out))\n"
+)
+"""The sandboxed listing of the files a search names: each one's text, ``null`` for no file."""
+
+
+def search_claims(record: CallRecord, root: str | None) -> SearchClaims | None:
+    """What a Claude Code ``Grep`` / ``Glob`` answer claims, or ``None`` when it is not in a shape
+    read here (an error, a line placing no file in the workspace): the turn then stays unchecked.
+
+    A line is a path (``files_with_matches``, ``Glob``), ``PATH:N`` (``count``), or ripgrep's
+    ``PATH:N:TEXT`` / ``PATH-N-TEXT`` / ``PATH:TEXT`` (``content``; ``N:TEXT`` alone when the
+    search named one file), besides the tool's own headers and notes (``Found N files``,
+    ``No matches found``, the truncation note) and ripgrep's ``--`` between groups. Only what is
+    shown is checked: a result that leaves a match out says nothing false of a file."""
+    answer = record.answer
+    if answer is None or answer.status == "error" or not isinstance(record.arguments, dict):
+        return None
+    target = record.arguments.get("path")
+    lines: list[tuple[Reading, ...]] = []
+    for line in (answer.content or "").split(_SYSTEM_REMINDER, 1)[0].strip("\n").split("\n"):
+        if (
+            not line.strip()
+            or line.strip() in _NO_RESULTS
+            or _FOUND.fullmatch(line)
+            or _TRUNCATED.fullmatch(line)
+            or line == "--"
+        ):
+            continue
+        readings = _readings(line, target if isinstance(target, str) else None, root)
+        if not readings:
+            return None
+        lines.append(readings)
+    return SearchClaims(tuple(lines), secrets.token_hex(16))
+
+
+def _readings(line: str, target: str | None, root: str | None) -> tuple[Reading, ...]:
+    """The ways ``line`` may be read (:data:`Reading`), its paths made workspace-relative."""
+    found: list[Reading] = []
+    if (whole := _workspace_path(line, root)) is not None:
+        found.append((whole, None, None))
+    for split in _NUMBERED.finditer(line):
+        number = split.group(2)
+        path = _workspace_path(line[: split.start()], root)
+        if path is not None:
+            found.append((path, int(number), line[split.start() + len(number) + 2 :]))
+    counted = re.fullmatch(r"(.+):\d+", line)  # count mode's PATH:N
+    if counted is not None and (path := _workspace_path(counted.group(1), root)) is not None:
+        found.append((path, None, None))
+    for colon in (i for i, c in enumerate(line) if c == ":"):
+        if (path := _workspace_path(line[:colon], root)) is not None:
+            found.append((path, None, line[colon + 1 :]))
+    single = _workspace_path(target, root) if target is not None else None
+    numbered = re.fullmatch(r"(\d+)[:-](.*)", line)
+    if single is not None and numbered is not None:
+        found.append((single, int(numbered.group(1)), numbered.group(2)))
+    return tuple(found)
+
+
+def _workspace_path(path: str, root: str | None) -> str | None:
+    """``path`` relative to the workspace: an absolute path under the session's root, or a plain
+    relative one; ``None`` for anything else."""
+    if path.startswith("/"):
+        prefix = f"{root.rstrip('/')}/" if root else None
+        if prefix is None or not path.startswith(prefix):
+            return None
+        path = path[len(prefix) :]
+    if not path or path != path.strip() or "\n" in path:
+        return None
+    return _relative(path)
+
+
+def _listing_script(claims: SearchClaims) -> str:
+    """The shell line that prints, after the claims' marker, the text of each file they name."""
+    return shlex.join(["python3", "-I", "-S", "-B", "-c", _LISTING, claims.marker, *claims.paths])
+
+
+def search_contradicts(claims: SearchClaims, output: str) -> bool | None:
+    """Whether a line the search showed is not in the files as replay found them at that point
+    (``output``: what :func:`_listing_script` printed), or ``None`` when the listing did not come
+    back (nothing is concluded). Trailing whitespace aside, as for ``Read``."""
+    _, marker, listed = output.rpartition(claims.marker)
+    try:
+        files = json.loads(listed) if marker else None
+    except json.JSONDecodeError:
+        files = None
+    if not isinstance(files, dict):
+        return None
+    texts = {p: t.split("\n") for p, t in files.items() if isinstance(t, str)}
+
+    def holds(reading: Reading) -> bool:
+        path, number, text = reading
+        lines = texts.get(path)
+        if lines is None:
+            return False
+        if text is None:
+            return True
+        if number is None:
+            return any(line.rstrip() == text.rstrip() for line in lines)
+        return 1 <= number <= len(lines) and lines[number - 1].rstrip() == text.rstrip()
+
+    return not all(any(holds(r) for r in readings) for readings in claims.lines)

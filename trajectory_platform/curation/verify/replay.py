@@ -90,6 +90,7 @@ from trajectory_platform.curation.verify.cli_tools import (
     cli_observation,
     listing_contradicts,
     read_listing,
+    search_contradicts,
     session_root,
 )
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
@@ -173,21 +174,32 @@ DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
     (r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b", "<TIME>"),
     (r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} +(?:\d{1,2}:\d{2}|\d{4})\b", "<DATE>"),
     (r"\b\d+(?:\.\d+)? ?(?:ms|us|µs|ns|s|sec|secs|seconds)\b", "<DURATION>"),
-    (r"\b0x[0-9a-fA-F]{4,}\b", "<ADDR>"),
+    (r"\bat 0x[0-9a-fA-F]+\b", "at <ADDR>"),
+    (r"\b0x[0-9a-fA-F]{12,16}\b", "<ADDR>"),
     (r"\b(?i:pid)\b[ =:]*\d+", "pid <PID>"),
     (r"/tmp/[\w.\-/]+", "<TMP>"),
     (r"(?m)^bash: line \d+: ", "bash: "),
 )
 """Spans that differ between two honest runs of the same command: (pattern, placeholder). The last
 is the shell's, not the run's: ``bash -c`` names the script line in an error an interactive shell
-reports without it."""
+reports without it.
+
+A memory address is told by its place or its width, never by being hex: the address in an object's
+repr (``<Foo object at 0x7f...>``), or a value of pointer width (12 to 16 digits: a 64-bit user or
+kernel address, zero-padded or not). Any ``0x`` run of 4 or more digits was erased before, and hex
+is a program's output as often as noise (a hash, a colour, ``hex(add(...))``): a red team recorded
+the fixed answer ``0x12345`` where the buggy code printed ``0xdcbb``, and replay called it verified
+(2026-12-06)."""
 _DEFAULT = tuple((re.compile(p), r) for p, r in DEFAULT_NORMALIZE)
 TOLERANCES = ("ls_names",)
 """Comparison tolerances replay declares, each applied only where its rule says and recorded by
 name with its turns in the replay data (``tolerated``); a turn outside them is compared exactly.
 
 ``ls_names``: a plain ``ls`` listing (:func:`plain_listing`) printed in its default format
-matches when it lists the same names, each as often, in any layout and order. ``ls`` lays its
+matches when it lists the same names, each as often, in any layout and order, directory by
+directory (:func:`listing_blocks`: a listing of several directories, or ``ls -R``, heads each
+block with its ``DIR:`` line; a red team moved a file from ``calc/`` to ``tests/`` when the headers
+were compared as one more name, 2026-12-06). ``ls`` lays its
 default listing out for where its output goes: columns as wide as a terminal is (SWE-agent 1.0's
 runtime, SWE-ReX, runs commands on a pseudo-terminal of pexpect's default 80 columns; OpenHands on
 a wider tmux pane), one name a line into a pipe (replay's sandbox, mini-swe-agent's subprocess),
@@ -401,8 +413,22 @@ def _tolerance(record: CallRecord, recorded: str, replayed: str, patterns: tuple
     command = shell_command(record)
     if command is None or not plain_listing(command):
         return None
-    names = [sorted(normalize(text, patterns).split()) for text in (recorded, replayed)]
-    return "ls_names" if names[0] == names[1] else None
+    blocks = [listing_blocks(normalize(text, patterns)) for text in (recorded, replayed)]
+    return "ls_names" if blocks[0] == blocks[1] else None
+
+
+def listing_blocks(listing: str) -> list[tuple[str, tuple[str, ...]]]:
+    """A listing's blocks, each as (its ``DIR:`` header, or empty for the operands ``ls`` lists
+    first; its names, sorted), in sorted order: ``ls`` separates the blocks of several directories
+    by a blank line and heads each with the directory's name and a colon, whatever the layout of
+    the names inside it. Blocks are sorted since the container's locale ordered the operands."""
+    blocks = []
+    for block in re.split(r"\n\s*\n", listing.strip()):
+        lines = block.strip().split("\n")
+        header = lines[0] if lines[0].endswith(":") else ""
+        names = lines[1:] if header else lines
+        blocks.append((header, tuple(sorted(" ".join(names).split()))))
+    return sorted(blocks)
 
 
 def is_editor(record: CallRecord) -> bool:
@@ -697,7 +723,13 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     tolerated: dict[str, list[int]] = {}
     for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
         known = cli.get(id(record.call))
-        if mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
+        if known is not None and known.claims is not None:
+            contradicted = search_contradicts(known.claims, output)
+            unchecked += [record.turn] if contradicted is None else []
+            drift += (
+                [_search_drift(record, output.rpartition(known.claims.marker)[2])] if contradicted else []
+            )
+        elif mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
             found = _file_tool_drift(record, output, exit_code, spec.normalize)
             found, compared = (found, False) if found is not None else _read_drift(record, known, output)
             unchecked += [] if compared else [record.turn]
@@ -855,6 +887,14 @@ def _read_drift(record: CallRecord, known: CliCall, output: str) -> tuple[TurnDr
         return None, True
     shown = "\n".join(listing.values())
     return TurnDrift(record.turn, len(shown), len(output), _digest(shown), _digest(output)), True
+
+
+def _search_drift(record: CallRecord, listing: str) -> TurnDrift:
+    """A Claude Code search whose answer shows what the workspace did not hold at that point
+    (:func:`cli_tools.search_contradicts`): sizes and hashes of the answer and of the files read
+    (``listing``, without the run's marker: a second replay must give the same hash)."""
+    shown = record.answer.content or "" if record.answer is not None else ""
+    return TurnDrift(record.turn, len(shown), len(listing), _digest(shown), _digest(listing))
 
 
 def _claimed_failure_drift(

@@ -2,10 +2,19 @@
 
 - ``pristine``: admitted, no error observation, tool calls <= 1.2 x the fixture's minimum;
 - ``recovery``: admitted with an error observation at ``t_div`` (the assistant turn whose call drew
-  it), diagnosis, and the remediation at ``t_rec``;
-- ``inefficient``: admitted, no error, but over the 1.2 x bound: verified, yet neither a pristine
-  demonstration nor a recovery, so the mixture decides what to do with it;
+  it), diagnosis, and the remediation that resolves it at ``t_rec`` (:func:`_recovery_turn`: a later
+  successful write, or a later success of the program or tool that failed). Curation table 4: the
+  trajectory "must encounter verified fault, resolve it autonomously"; ``Rectified(Δfs)``;
+- ``inefficient``: admitted, but neither a pristine demonstration nor a recovery, so the mixture
+  decides what to do with it: over the 1.2 x bound without error, or with an error observation
+  nothing resolved (``t_div_reason`` ``error_unresolved``), or with recorded errors no replay
+  verified (``error_status_unverified``: an environment without a replay spec);
 - ``hard_negative``: failed the oracle reproducibly; ``t_div`` is where it left the salvageable path.
+
+A non-zero exit that is a program's ordinary answer (:data:`ANSWER_EXITS`: ``grep`` finding
+nothing, ``test`` false, ``diff`` finding a difference) is no error: a log ending in
+``grep -c nothing-here`` was labelled a recovery before, as was one whose ``ls NOTES.md`` failed
+after the fix (red team, 2026-12-06), though nothing was recovered from.
 
 Indices are event indices into ``Episode.events``. Target selection follows fine-tuning 16.4: a
 refused or erroneous proposal stays context (it explains the correction but must never be
@@ -15,10 +24,12 @@ successful actions and the final report are targets. Each assistant turn gets a 
 
 from __future__ import annotations
 
+import shlex
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
+from trajectory_platform.curation.verify.replay import recorded_observation, shell_command
 from trajectory_platform.gym.protocol import find_fabricated_observation
 from trajectory_platform.traces.record import Episode
 
@@ -32,6 +43,23 @@ CONTEXT_REASONS = (
     "empty_turn",
 )
 TARGET_REASONS = ("action", "diagnosis", "corrected_call", "message", "final_report")
+ANSWER_EXITS: dict[str, frozenset[int]] = {
+    "grep": frozenset({1}),
+    "egrep": frozenset({1}),
+    "fgrep": frozenset({1}),
+    "rg": frozenset({1}),
+    "ag": frozenset({1}),
+    "git grep": frozenset({1}),
+    "test": frozenset({1}),
+    "[": frozenset({1}),
+    "diff": frozenset({1}),
+    "cmp": frozenset({1}),
+}
+"""Programs whose non-zero exit status is an answer, not a failure (by their manuals: ``grep`` 1 =
+no line selected, ``test`` 1 = false, ``diff``/``cmp`` 1 = the inputs differ; 2 is their error),
+when the command is that one program (optionally after ``cd DIR &&``), so its status is theirs."""
+NOT_RECOVERY = ("error_unresolved", "error_status_unverified")
+"""Why an admitted episode with error observations is not a recovery (its ``t_div_reason``)."""
 
 
 @dataclass
@@ -51,9 +79,38 @@ def _by_turn(records: list[CallRecord]) -> dict[int, list[CallRecord]]:
     return grouped
 
 
+def program(record: CallRecord) -> str | None:
+    """The program a shell call ran (``git grep`` for git's search), when the command is one simple
+    command, optionally after ``cd DIR &&``; else ``None``."""
+    command = shell_command(record)
+    if command is None or "\n" in command or "`" in command or "$(" in command:
+        return None
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:
+        return None
+    while words[1:3] and words[0] == "cd" and words[2:3] == ["&&"]:
+        words = words[3:]
+    if not words or any(word and set(word) <= set("|&;<>()") for word in words):
+        return None
+    return "git grep" if words[:2] == ["git", "grep"] else words[0].rsplit("/", 1)[-1]
+
+
+def answered_by_exit(record: CallRecord) -> bool:
+    """Whether a failed call's non-zero exit is its program's ordinary answer (:data:`ANSWER_EXITS`).
+    The exit code is the log's, read through its format's framing where it keeps it there (Claude
+    Code's ``Exit code N`` line, mini-swe-agent's ``<returncode>``: :func:`.replay.recorded_observation`)."""
+    code = recorded_observation(record.answer)[1] if record.answer is not None else None
+    name = program(record) if code is not None and not record.refused else None
+    return name is not None and code in ANSWER_EXITS.get(name, frozenset())
+
+
 def error_turns(episode: Episode, records: list[CallRecord]) -> list[int]:
-    """Assistant turns whose calls drew an error or refusal (incl. refusals naming no call)."""
-    turns = {r.turn for r in records if r.failed}
+    """Assistant turns whose calls drew an error or refusal (incl. refusals naming no call); a
+    program's answer by its exit status (:func:`answered_by_exit`) is none."""
+    turns = {r.turn for r in records if r.failed and not answered_by_exit(r)}
     last_assistant = None
     for index, event in enumerate(episode.events):
         if event.kind == "assistant":
@@ -84,19 +141,31 @@ def loop_turns(records: list[CallRecord]) -> list[int]:
     return sorted(set(out))
 
 
+def _action(record: CallRecord) -> str | None:
+    """What a call did, for telling a corrected or resumed call: a shell call's program
+    (:func:`program`; a shell tool runs everything), else the tool's name."""
+    return program(record) if shell_command(record) is not None else record.call.name
+
+
 def _recovery_turn(records: list[CallRecord], t_div: int) -> int | None:
-    """The remediation: the first later successful write; else the first later success of the tool
-    that failed (a corrected or resumed call); else the first later turn whose calls all succeed."""
-    later = [r for r in records if r.turn > t_div]
-    failed_tools = {r.call.name for r in records if r.turn == t_div and r.failed}
-    for chosen in (
-        next((r.turn for r in later if r.is_write and not r.failed), None),
-        next((r.turn for r in later if r.call.name in failed_tools and not r.failed), None),
-    ):
-        if chosen is not None:
-            return chosen
-    grouped = _by_turn(later)
-    return next((t for t in sorted(grouped) if all(not r.failed for r in grouped[t])), None)
+    """The remediation that resolves the error at ``t_div``: the first later successful write (the
+    state repair); else the first later success of the program or tool that failed (a corrected
+    or resumed call); else, for a proposal the runtime refused before dispatch (an undeclared tool,
+    bad arguments), the first later call that ran and succeeded: the corrected proposal, under
+    whichever tool the schema offers. Else ``None``: after a call that ran and failed, a later call
+    that merely succeeded resolves nothing (a log whose last ``ls`` failed after the fix, then
+    printed anything, was a recovery before)."""
+    later = [r for r in records if r.turn > t_div and not r.failed]
+    failing = [r for r in records if r.turn == t_div and r.failed]
+    failed = {_action(r) for r in failing} - {None}
+    refused = not failing or any(r.refused for r in failing)  # no failed call: a refusal naming none
+    return next(
+        (r.turn for r in later if r.is_write),
+        next(
+            (r.turn for r in later if _action(r) in failed),
+            next((r.turn for r in later), None) if refused else None,
+        ),
+    )
 
 
 def select_targets(
@@ -140,14 +209,25 @@ def select_targets(
     return reasons
 
 
-def label_admitted(episode: Episode, min_tool_calls: int | None) -> RoleLabel:
-    """Role, t_div/t_rec and target turns of an episode that passed every gating stage."""
+def label_admitted(episode: Episode, min_tool_calls: int | None, statuses_verified: bool = True) -> RoleLabel:
+    """Role, t_div/t_rec and target turns of an episode that passed every gating stage.
+
+    ``statuses_verified``: whether replay established the recorded statuses (false for an
+    environment without a replay spec: nothing was re-run). A recorded error nothing verified is
+    no fault to have recovered from: a clean log with a fabricated crash was a recovery (red team,
+    2026-12-06). Its turn stays context all the same, and the episode is ``inefficient``
+    (``error_status_unverified``): neither a verified recovery nor a demonstration without error.
+    """
     records = call_records(episode)
     errors = error_turns(episode, records)
-    if errors:
-        t_div = errors[0]
-        t_rec = _recovery_turn(records, t_div)
+    resolved = [(t, r) for t in errors if (r := _recovery_turn(records, t)) is not None]
+    if errors and not statuses_verified:
+        label = RoleLabel("inefficient", t_div_reason="error_status_unverified")
+    elif resolved:
+        t_div, t_rec = resolved[0]
         label = RoleLabel("recovery", t_div, t_rec, "error_observation")
+    elif errors:
+        label = RoleLabel("inefficient", t_div_reason="error_unresolved")
     elif min_tool_calls and len(records) > PRISTINE_TURN_FACTOR * min_tool_calls:
         label = RoleLabel("inefficient")
     else:
