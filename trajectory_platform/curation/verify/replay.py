@@ -372,28 +372,40 @@ def shell_command(record: CallRecord) -> str | None:
     return None
 
 
-def plain_listing(command: str) -> bool:
-    """Whether ``command`` is one ``ls`` writing its default-format listing straight to the
-    output (:data:`TOLERANCES`' ``ls_names``): optionally after ``cd DIR &&``, no pipe,
-    redirection, other command or substitution, and no option that chooses the layout
-    (:data:`LISTING_FORMATS`, ``--format``)."""
+_SHELL_OPERATOR = frozenset("|&;<>()")
+
+
+def simple_command_words(command: str) -> list[str] | None:
+    """The words of ``command`` when it is one simple command, optionally after ``cd DIR &&``
+    (bash's splitting, quotes removed), else ``None``: a pipe, a redirection, a list of commands, a
+    substitution or a line break makes it more than one program's run, which neither a listing's
+    tolerance nor a program's exit status may be read from."""
     line = command.strip()
     if "\n" in line or "`" in line or "$(" in line:
-        return False
+        return None
     lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:
         words = list(lexer)
     except ValueError:
-        return False
+        return None
     while words[1:3] and words[0] == "cd" and words[2:3] == ["&&"]:
         words = words[3:]
-    if words[:1] != ["ls"]:
+    if not words or any(word and set(word) <= _SHELL_OPERATOR for word in words):
+        return None
+    return words
+
+
+def plain_listing(command: str) -> bool:
+    """Whether ``command`` is one ``ls`` writing its default-format listing straight to the
+    output (:data:`TOLERANCES`' ``ls_names``): optionally after ``cd DIR &&``, no pipe,
+    redirection, other command or substitution, and no option that chooses the layout
+    (:data:`LISTING_FORMATS`, ``--format``)."""
+    words = simple_command_words(command)
+    if words is None or words[:1] != ["ls"]:
         return False
     options = True
     for word in words[1:]:
-        if word and set(word) <= set("|&;<>()"):
-            return False
         options = options and word != "--"
         if options and _fixes_layout(word):
             return False

@@ -24,12 +24,15 @@ successful actions and the final report are targets. Each assistant turn gets a 
 
 from __future__ import annotations
 
-import shlex
 from collections import defaultdict
 from dataclasses import dataclass, field
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
-from trajectory_platform.curation.verify.replay import recorded_observation, shell_command
+from trajectory_platform.curation.verify.replay import (
+    recorded_observation,
+    shell_command,
+    simple_command_words,
+)
 from trajectory_platform.gym.protocol import find_fabricated_observation
 from trajectory_platform.traces.record import Episode
 
@@ -83,17 +86,8 @@ def program(record: CallRecord) -> str | None:
     """The program a shell call ran (``git grep`` for git's search), when the command is one simple
     command, optionally after ``cd DIR &&``; else ``None``."""
     command = shell_command(record)
-    if command is None or "\n" in command or "`" in command or "$(" in command:
-        return None
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        words = list(lexer)
-    except ValueError:
-        return None
-    while words[1:3] and words[0] == "cd" and words[2:3] == ["&&"]:
-        words = words[3:]
-    if not words or any(word and set(word) <= set("|&;<>()") for word in words):
+    words = simple_command_words(command) if command is not None else None
+    if words is None:
         return None
     return "git grep" if words[:2] == ["git", "grep"] else words[0].rsplit("/", 1)[-1]
 

@@ -26,11 +26,11 @@ from trajectory_platform.traces.adapters.base import (
     RawRecord,
     SourceFile,
     adapter_episode_id,
+    event_stream_records,
     expect,
     frame_json,
     name_tool_results,
     object_field,
-    one_record_per_file,
     optional_str,
     task_id_in,
 )
@@ -77,15 +77,7 @@ class ADKAdapter(Adapter):
         elif error is None and not is_event(document):
             yield from frame_json(src)
         else:
-            for record in one_record_per_file(src, is_event, "an ADK event ({author, content: {parts}})"):
-                value = record.value
-                yield (
-                    record
-                    if value is None
-                    else RawRecord(
-                        record.line, record.json_path, value={"events": [e.value for e in value["entries"]]}
-                    )
-                )
+            yield from event_stream_records(src, is_event, "an ADK event ({author, content: {parts}})")
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         session = expect(record.value, dict, "record")

@@ -509,6 +509,22 @@ def one_record_per_file(
         yield RawRecord(entries[0].line, "$", value={"entries": entries})
 
 
+def event_stream_records(
+    src: SourceFile, belongs: Callable[[Any], bool], stranger: str
+) -> Iterator[RawRecord]:
+    """:func:`one_record_per_file` for a format whose lines are the events of one run (an ADK
+    session's, a LlamaIndex workflow's, an OpenHands SDK conversation's): the record holds their
+    values as ``{"events": [...]}``, what the format's ``parse`` reads."""
+    for record in one_record_per_file(src, belongs, stranger):
+        value = record.value
+        if value is None:
+            yield record
+        else:
+            yield RawRecord(
+                record.line, record.json_path, value={"events": [e.value for e in value["entries"]]}
+            )
+
+
 def content_digest(value: Any, length: int = 12) -> str:
     """Short sha256 of the canonical JSON of ``value``: stable ids for records without one.
 

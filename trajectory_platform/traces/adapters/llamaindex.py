@@ -32,10 +32,10 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     adapter_episode_id,
     arguments_text,
+    event_stream_records,
     expect,
     name_tool_results,
     object_field,
-    one_record_per_file,
     optional_str,
 )
 from trajectory_platform.traces.adapters.content_parts import output_text
@@ -76,17 +76,9 @@ class LlamaIndexAdapter(Adapter):
         if error is None and isinstance(document, list):
             yield RawRecord(None, "$", value={"events": document})
             return
-        for record in one_record_per_file(
+        yield from event_stream_records(
             src, is_event, "a LlamaIndex workflow event ({qualified_name, value})"
-        ):
-            value = record.value
-            yield (
-                record
-                if value is None
-                else RawRecord(
-                    record.line, record.json_path, value={"events": [e.value for e in value["entries"]]}
-                )
-            )
+        )
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         events = expect(expect(record.value, dict, "record").get("events"), list, "events")

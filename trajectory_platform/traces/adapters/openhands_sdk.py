@@ -26,10 +26,10 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     SourceFile,
     adapter_episode_id,
+    event_stream_records,
     expect,
     name_tool_results,
     object_field,
-    one_record_per_file,
     optional_str,
     text_of,
 )
@@ -88,15 +88,7 @@ class OpenHandsSDKAdapter(Adapter):
         if error is None and isinstance(document, list):
             yield RawRecord(None, "$", value={"events": document})
             return
-        for record in one_record_per_file(src, is_event, "an OpenHands SDK event ({kind, source})"):
-            value = record.value
-            yield (
-                record
-                if value is None
-                else RawRecord(
-                    record.line, record.json_path, value={"events": [e.value for e in value["entries"]]}
-                )
-            )
+        yield from event_stream_records(src, is_event, "an OpenHands SDK event ({kind, source})")
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         events = expect(expect(record.value, dict, "record").get("events"), list, "events")
