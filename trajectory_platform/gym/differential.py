@@ -422,13 +422,19 @@ def far_copies(expression: ast.expr, count: int, rng: random.Random) -> list[str
         for group in sorted(groups, key=lambda g: isinstance(g[0], ast.List)):
             skewed = 1 if group is small else FAR_BANDS
             _far(group[0], 1 + len(out) % FAR_BANDS if len(out) < count else skewed, lengths, rng)
-            for twin in group[1:]:
-                assert isinstance(twin, ast.Constant) and isinstance(group[0], ast.Constant)
-                twin.value = group[0].value
+            _match_twins(group)
         text = ast.unparse(variant)
         if text != original and text not in out:
             out.append(text)
     return out
+
+
+def _match_twins(group: list[ast.AST]) -> None:
+    """Give a group's other constants the value its first one was changed to (:func:`_groups`:
+    equal constants of an expression change together, as one input the test repeats)."""
+    for twin in group[1:]:
+        assert isinstance(twin, ast.Constant) and isinstance(group[0], ast.Constant)
+        twin.value = group[0].value
 
 
 def perturbed(expression: ast.expr, count: int, rng: random.Random) -> list[str]:
@@ -446,9 +452,7 @@ def perturbed(expression: ast.expr, count: int, rng: random.Random) -> list[str]
         chosen = [group for group in groups if rng.random() < 0.5] or [rng.choice(groups)]
         for group in sorted(chosen, key=lambda g: isinstance(g[0], ast.List)):  # constants first
             _perturb(group[0], rng)
-            for twin in group[1:]:
-                assert isinstance(twin, ast.Constant) and isinstance(group[0], ast.Constant)
-                twin.value = group[0].value
+            _match_twins(group)
         text = ast.unparse(variant)
         if text != original and text not in out:
             out.append(text)
