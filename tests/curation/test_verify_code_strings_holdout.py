@@ -46,7 +46,8 @@ CAUGHT = {
 }
 HONEST = {
     "eval_with_namespace": "x = eval('a * 2', {'a': 3})\n",
-    "future_annotations": "from __future__ import annotations\n\n\ndef f(x: 'Widget | None') -> 'dict[str, int]':\n    return {}\n",
+    "future_annotations": "from __future__ import annotations\n\n\n"
+    "def f(x: 'Widget | None') -> 'dict[str, int]':\n    return {}\n",
     "locate_class": "import pydoc\nDecoder = pydoc.locate('json.JSONDecoder')\n",
     "import_module_dotted": "import importlib\nm = importlib.import_module('collections.abc')\n",
     "getattr_module_plain": "import math\n\n\ndef f(name):\n    return getattr(math, name)\n",
