@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any
 
 from trajectory_platform.curation.verify.oracle_probes import count_probes
+from trajectory_platform.curation.verify.process_state import state_gated_results
 from trajectory_platform.gym.python_trees import parse_tree
 
 _SHELL_CALLS = {
@@ -147,6 +148,7 @@ TAMPER_PATTERNS = (
     "computed_reflection",
     "source_encoding",
     "harness_file_write",
+    "process_state_gate",
 )
 """Runtime and test-framework tampering classes (curation §Tamper defense): each flags code that
 could reach past the test it is judged by: its exit path, its frames, its process, its imports."""
@@ -692,6 +694,9 @@ def _inspect(
     aliases = {**outer_aliases, **_aliases(tree)}
     names = {**outer_names, **_constant_bindings(tree)}
     found = count_probes(tree, lambda node: _resolved(node, aliases), lambda node: _fold(node, names))
+    gated = state_gated_results(tree)
+    if gated:
+        found["process_state_gate"] += gated
     for node in ast.walk(tree):
         found.update(_text_code(node, aliases, names, depth))
         tamper = _tamper_node(node, aliases)
