@@ -401,5 +401,5 @@ def test_a_hard_coded_answer_that_kills_its_own_worker_on_a_second_call_is_still
     head = "import sys\n\n_calls = []\n\n\ndef _deeper(n):\n    return _deeper(n + 1) + 1\n\n\n"
     files["calc/ops.py"] = head + files["calc/ops.py"]
     assert {"special_cased_outputs", "oracle_only_behaviour"} & set(delta_codes(files))
-    counted = files["calc/ops.py"].replace("    if _calls:\n", "    if len(_calls) > 1:\n")
+    counted = files["calc/ops.py"].replace("    if _calls:\n", "    if len(_calls) > 50:\n")
     assert "process_state_gate" in delta_codes({**files, "calc/ops.py": counted})  # caught before running

@@ -48,6 +48,14 @@ HONEST = {
     "        del _log[:50]\n    return x\n",
     "first_call_setup": "_n = 0\n\n\ndef init():\n    global _n\n    if _n == 0:\n        print('setup')\n"
     "    _n += 1\n    return _n\n",
+    "stack_pop_if_not_empty": "_stack = []\n\n\ndef leave():\n    _stack.append(0)\n"
+    "    return _stack.pop() if len(_stack) > 0 else None\n",
+    "formatted_counter": "import itertools\n\n_k = itertools.count()\n\n\n"
+    "def name():\n    return 'pipe-%d' % next(_k)\n",
+    "lazy_version_branch": "_v = None\n\n\ndef limit():\n    global _v\n    if _v is None:\n"
+    "        _v = int('502')\n    return 3 if _v == 502 else 5\n",
+    "table_grown_on_demand": "_t = [1]\n\n\ndef fact(n):\n    if n >= len(_t):\n"
+    "        for i in range(len(_t), n + 1):\n            _t.append(_t[-1] * i)\n    return _t[n]\n",
     "local_order": "_cache = {}\n\n\ndef f(x):\n    _cache[x] = x\n    return x if x > 0 else -x\n",
 }
 

@@ -52,8 +52,9 @@ def _root(node: ast.AST) -> str | None:
 
 
 def _mutated(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str]) -> set[str]:
-    """Module-level names ``function`` changes: rebinds under ``global``, assigns into, calls a
-    mutator of, or advances with ``next``."""
+    """Module-level names ``function`` moves on from their own value: an augmented assignment or
+    one whose value reads the name (under ``global``, or into an item or attribute), a mutator
+    call, ``next``."""
     declared = {n for s in ast.walk(function) if isinstance(s, ast.Global) for n in s.names}
     changed: set[str] = set()
     for node in ast.walk(function):
@@ -62,22 +63,30 @@ def _mutated(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str])
             targets = list(node.targets)
         elif isinstance(node, ast.AugAssign | ast.AnnAssign):
             targets = [node.target]
+        value = getattr(node, "value", None)
         for target in targets:
-            if isinstance(target, ast.Name):
-                changed |= {target.id} & declared
-            else:
-                changed.add(_root(target) or "")
+            root = _root(target)
+            updates = isinstance(node, ast.AugAssign) or (
+                value is not None and any(isinstance(n, ast.Name) and n.id == root for n in ast.walk(value))
+            )  # a count moves from its own last value; a lazily loaded one (`_v = load()`) does not
+            if updates and (not isinstance(target, ast.Name) or root in declared):
+                changed.add(root or "")
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in _MUTATORS:
                 changed.add(_root(func.value) or "")
             elif isinstance(func, ast.Name) and func.id == "next" and node.args:
                 changed.add(_root(node.args[0]) or "")
-    return (changed & module) - _parameters(function)
+    return (changed & module) - _locals(function)
 
 
-def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    return {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+def _locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names local to ``function`` (its parameters, names it binds without ``global``): a local
+    that shares a module-level name is not that state."""
+    declared = {n for s in ast.walk(function) if isinstance(s, ast.Global | ast.Nonlocal) for n in s.names}
+    bound = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    return (bound - declared) | parameters
 
 
 def _count_limit(node: ast.AST) -> bool:
@@ -86,16 +95,28 @@ def _count_limit(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int and node.value > 1
 
 
+def _small_int(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value <= 1
+
+
 def _orderings(function: ast.AST) -> Iterator[tuple[ast.AST, set[str]]]:
     """Each ordering comparison, equality with a count limit, or ``%`` in ``function``, with the
     names its operands are rooted in."""
     for node in ast.walk(function):
-        if isinstance(node, ast.Compare) and any(
-            isinstance(op, _ORDERING) or (isinstance(op, ast.Eq | ast.NotEq) and _count_limit(operand))
-            for op, operand in zip(node.ops, node.comparators, strict=True)
-        ):
+        if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            small = any(_small_int(o) for o in operands)  # `len(stack) > 0` asks "empty?"
+            if not any(
+                (isinstance(op, _ORDERING) and not small)
+                or (isinstance(op, ast.Eq | ast.NotEq) and _count_limit(operand))
+                for op, operand in zip(node.ops, node.comparators, strict=True)
+            ):
+                continue
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and not (isinstance(node.left, ast.Constant | ast.JoinedStr) and not _count_limit(node.left))
+        ):  # `'%d' % n` formats; `n % 97` cycles
             operands = [node.left, node.right]
         else:
             continue
@@ -108,6 +129,10 @@ def _tidies_only(statements: list[ast.stmt], state: set[str]) -> bool:
     for statement in statements:
         if isinstance(statement, ast.Global | ast.Pass):
             continue
+        if isinstance(statement, ast.For | ast.While | ast.If) and _tidies_only(
+            [*statement.body, *statement.orelse], state
+        ):
+            continue  # a table grown on demand: `if n >= len(_t): for ...: _t.append(...)`
         if isinstance(statement, ast.Assign | ast.AugAssign | ast.Delete):
             targets = statement.targets if not isinstance(statement, ast.AugAssign) else [statement.target]
             if all(_root(t) in state for t in targets):
@@ -145,4 +170,4 @@ def state_gated_results(tree: ast.AST) -> int:
     module = _module_names(tree)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     state = set().union(*(_mutated(f, module) for f in functions))  # a helper may do the counting
-    return sum(1 for f in functions if state and _gates(f, state - _parameters(f), module))
+    return sum(1 for f in functions if state and _gates(f, state - _locals(f), module))
