@@ -51,33 +51,31 @@ def _root(node: ast.AST) -> str | None:
             return None
 
 
-def _mutated(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str]) -> set[str]:
+def _mutated(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str], local: set[str]) -> set[str]:
     """Module-level names ``function`` moves on from their own value: an augmented assignment or
     one whose value reads the name (under ``global``, or into an item or attribute), a mutator
-    call, ``next``."""
-    declared = {n for s in ast.walk(function) if isinstance(s, ast.Global) for n in s.names}
+    call, ``next``. ``local`` is :func:`_locals` of ``function``."""
     changed: set[str] = set()
     for node in ast.walk(function):
-        targets: list[ast.AST] = []
-        if isinstance(node, ast.Assign):
-            targets = list(node.targets)
-        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
-            targets = [node.target]
-        value = getattr(node, "value", None)
-        for target in targets:
-            root = _root(target)
-            updates = isinstance(node, ast.AugAssign) or (
-                value is not None and any(isinstance(n, ast.Name) and n.id == root for n in ast.walk(value))
-            )  # a count moves from its own last value; a lazily loaded one (`_v = load()`) does not
-            if updates and (not isinstance(target, ast.Name) or root in declared):
-                changed.add(root or "")
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                root = _root(target)
+                if root not in module or root in local:
+                    continue  # only module state; checked first, the value's walk below is dear
+                value = node.value
+                if isinstance(node, ast.AugAssign) or (
+                    value is not None
+                    and any(isinstance(n, ast.Name) and n.id == root for n in ast.walk(value))
+                ):  # a count moves from its own last value; a lazily loaded one (`_v = load()`) does not
+                    changed.add(root)
+        elif isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Attribute) and func.attr in _MUTATORS:
                 changed.add(_root(func.value) or "")
             elif isinstance(func, ast.Name) and func.id == "next" and node.args:
                 changed.add(_root(node.args[0]) or "")
-    return (changed & module) - _locals(function)
+    return (changed & module) - local
 
 
 def _locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -169,5 +167,6 @@ def state_gated_results(tree: ast.AST) -> int:
         return 0
     module = _module_names(tree)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
-    state = set().union(*(_mutated(f, module) for f in functions))  # a helper may do the counting
-    return sum(1 for f in functions if state and _gates(f, state - _locals(f), module))
+    local = {id(f): _locals(f) for f in functions}
+    state = set().union(*(_mutated(f, module, local[id(f)]) for f in functions))  # or a helper's
+    return sum(1 for f in functions if state and _gates(f, state - local[id(f)], module))
