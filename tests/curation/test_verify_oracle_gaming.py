@@ -387,10 +387,11 @@ def test_a_hard_coded_answer_that_kills_its_own_worker_on_a_second_call_is_still
     inconclusive verdict channel) and was admitted (red team). A run of the candidate that fails
     now disagrees on its cases."""
     crash = (  # a C-stack overflow: no flagged API, the worker dies without a verdict
-        "    _calls.append(1)\n    if len(_calls) > 1:\n"
-        "        sys.setrecursionlimit(10**8)\n        _deeper(0)\n"
+        "    if _calls:\n        sys.setrecursionlimit(10**8)\n        _deeper(0)\n    _calls.append(1)\n"
     )
     files = with_ops(crash + HARD_CODED["separate_comparisons"])
     head = "import sys\n\n_calls = []\n\n\ndef _deeper(n):\n    return _deeper(n + 1) + 1\n\n\n"
     files["calc/ops.py"] = head + files["calc/ops.py"]
     assert {"special_cased_outputs", "oracle_only_behaviour"} & set(delta_codes(files))
+    counted = files["calc/ops.py"].replace("    if _calls:\n", "    if len(_calls) > 50:\n")
+    assert "process_state_gate" in delta_codes({**files, "calc/ops.py": counted})  # caught before running

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any
 
 from trajectory_platform.curation.verify.oracle_probes import count_probes
+from trajectory_platform.curation.verify.process_state import state_gated_results
 from trajectory_platform.gym.python_trees import parse_tree
 
 _SHELL_CALLS = {
@@ -147,6 +148,7 @@ TAMPER_PATTERNS = (
     "computed_reflection",
     "source_encoding",
     "harness_file_write",
+    "process_state_gate",
 )
 """Runtime and test-framework tampering classes (curation §Tamper defense): each flags code that
 could reach past the test it is judged by: its exit path, its frames, its process, its imports."""
@@ -169,8 +171,23 @@ def _aliases(tree: ast.AST) -> dict[str, tuple[str, ...]]:
 
 
 def _resolved(node: ast.AST, aliases: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """``node``'s dotted name through the module's imports, and through a resolver called with a
+    constant name (``__import__('inspect').stack`` is ``inspect.stack``)."""
     name = _dotted(node)
-    return (*aliases[name[0]], *name[1:]) if name and name[0] in aliases else name
+    if name:
+        return (*aliases[name[0]], *name[1:]) if name[0] in aliases else name
+    attributes: list[str] = []
+    while isinstance(node, ast.Attribute):
+        attributes.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Call) or not node.args:
+        return ()
+    key = _sink_key(_resolved(node.func, aliases))
+    dotted = _fold(node.args[0], {}) if key in _NAME_RESOLVERS else None
+    if not isinstance(dotted, str):
+        return ()
+    parts = tuple(dotted.replace(":", ".").split("."))
+    return (*(parts[:1] if key == ("__import__",) else parts), *reversed(attributes))
 
 
 def _always_equal(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Assign) -> bool:
@@ -218,10 +235,6 @@ def _tamper_call(name: tuple[str, ...], call: ast.Call) -> str | None:
         and _harness_path(call.args[0])
     ):
         return "harness_file_write" if name[-1] != "open" or _write_mode(call) else None
-    if name[-1:] in (("__import__",), ("import_module",)) and call.args:
-        first = call.args[0]
-        if isinstance(first, ast.Constant) and str(first.value).split(".")[0] in _RAW_MEMORY_MODULES:
-            return "raw_memory_access"
     return None
 
 
@@ -278,6 +291,7 @@ _CODE_LOADERS = {
     ("zipimport", "zipimporter"),
     ("code", "InteractiveInterpreter"),
     ("code", "InteractiveConsole"),
+    ("execfile",),
 }
 """Calls that run a file as code whatever its name ends with (``runpy.run_path("notes.txt")``): the
 stages scan only ``.py`` files, so code run this way would never be inspected. Counted as
@@ -351,6 +365,9 @@ def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int) -> Any:
         return node.value
     if isinstance(node, ast.Name) and node.id in names:
         return fold(names[node.id])
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        operand = fold(node.operand)
+        return -operand if isinstance(operand, int) else None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod | ast.Mult):
         left = fold(node.left)
         right = (
@@ -371,9 +388,10 @@ def _fold_value(node: ast.AST, names: dict[str, ast.AST], depth: int) -> Any:
     if isinstance(node, ast.Subscript):
         base = fold(node.value)
         if isinstance(node.slice, ast.Slice):
-            bounds = [
-                None if b is None else fold(b) for b in (node.slice.lower, node.slice.upper, node.slice.step)
-            ]
+            given = (node.slice.lower, node.slice.upper, node.slice.step)
+            bounds = [None if b is None else fold(b) for b in given]
+            if any(b is not None and v is None for b, v in zip(given, bounds, strict=True)):
+                return None  # an unknown bound is not an absent one
             index: Any = slice(*bounds)
         else:
             index = fold(node.slice)
@@ -488,15 +506,160 @@ def _reflection(node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dict[
     return False
 
 
-def _code_load(name: tuple[str, ...], call: ast.Call) -> bool:
-    """A file run as code (:data:`_CODE_LOADERS`), or ``compile``/``execfile`` of a non-literal."""
-    if name[-2:] in _CODE_LOADERS:
-        return True
-    return (
-        name in (("compile",), ("execfile",), ("builtins", "compile"))
-        and bool(call.args)
-        and not isinstance(call.args[0], ast.Constant)
+_CODE_TEXT_SINKS: dict[tuple[str, ...], tuple[tuple[int, str], ...]] = {
+    ("eval",): ((0, "source"),),
+    ("exec",): ((0, "source"),),
+    ("compile",): ((0, "source"),),
+    ("timeit", "timeit"): ((0, "stmt"), (1, "setup")),
+    ("timeit", "repeat"): ((0, "stmt"), (1, "setup")),
+    ("timeit", "Timer"): ((0, "stmt"), (1, "setup")),
+    ("cProfile", "run"): ((0, "statement"),),
+    ("cProfile", "runctx"): ((0, "statement"),),
+    ("profile", "run"): ((0, "statement"),),
+    ("profile", "runctx"): ((0, "statement"),),
+    ("pdb", "run"): ((0, "statement"),),
+    ("pdb", "runeval"): ((0, "expression"),),
+    ("code", "compile_command"): ((0, "source"),),
+    ("codeop", "compile_command"): ((0, "source"),),
+    ("typing", "ForwardRef"): ((0, "arg"),),
+}
+"""Callees that run (or compile to run) the text they are given, by what the callee does rather
+than how it is spelled: the builtins, and the standard library's evaluators of a statement string
+(``timeit``, ``cProfile``/``profile``/``pdb`` ``run``, ``typing.ForwardRef``). Each argument at the
+position or keyword named is code: a constant one is parsed and inspected like the file's own code
+(:func:`_code_text_counts`), any other is ``dynamic_eval``."""
+_CALLABLE_SINKS = {("timeit", "timeit"), ("timeit", "repeat"), ("timeit", "Timer")}
+"""Sinks that take a callable as readily as text (``timeit.Timer(sorted)``): a plain name or
+attribute given to one is taken for the callable, and only a string built in place is unread
+code."""
+_CODE_DESERIALIZERS = {
+    *((module, call) for module in ("pickle", "_pickle", "cPickle", "dill", "cloudpickle")
+      for call in ("loads", "load", "Unpickler")),
+    ("marshal", "loads"),
+    ("marshal", "load"),
+    ("shelve", "open"),
+    ("jsonpickle", "decode"),
+    ("yaml", "unsafe_load"),
+    ("types", "CodeType"),
+    ("types", "FunctionType"),
+    ("types", "LambdaType"),
+}  # fmt: skip
+"""Calls that turn bytes into running code whatever the bytes look like: a pickle calls any global
+it names (``c__builtin__\\neval`` in a protocol-0 pickle is plain ASCII), ``marshal`` and the code
+and function constructors build code objects the AST never held. Counted as ``dynamic_eval``."""
+_NAME_RESOLVERS = {
+    ("pkgutil", "resolve_name"): "object",
+    ("pydoc", "locate"): "object",
+    ("importlib", "import_module"): "module",
+    ("__import__",): "module",
+}
+"""Calls that reach an object or a module by a string naming it. A name they are given that folds
+to a constant counts as that target written out (:func:`_resolved_name_text`); an object resolver
+given a name the scan cannot fold is ``computed_reflection``, like ``getattr`` on a module."""
+_CODE_TEXT_DEPTH = 4
+"""How deep code inside code strings is followed (``eval("exec('...')")``); deeper is
+``dynamic_eval``, as code the scan did not read."""
+
+
+def _sink_key(name: tuple[str, ...]) -> tuple[str, ...]:
+    """The key of a resolved call name in the sink and resolver tables: the builtin's own name for a
+    bare or ``builtins.`` call (``re.compile`` is not ``compile``), else its last two parts."""
+    if len(name) == 1 or (len(name) == 2 and name[0] in ("builtins", "__builtins__")):
+        return name[-1:]
+    return name[-2:]
+
+
+def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    if len(call.args) > position and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+        return call.args[position]
+    return next((k.value for k in call.keywords if k.arg == keyword), None)
+
+
+def _constant_text(node: ast.AST, names: dict[str, ast.AST]) -> str | None:
+    """The text of a constant string or bytes argument (of any length), a name bound once to one,
+    or a string expression :func:`_fold` resolves; ``None`` when it is not a constant."""
+    if isinstance(node, ast.Name) and node.id in names:
+        node = names[node.id]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
+        return node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
+    folded = _fold(node, names)
+    return folded if isinstance(folded, str) else None
+
+
+def _resolved_name_text(kind: str, dotted: str) -> str | None:
+    """Python that reaches what a resolver given ``dotted`` reaches, for :func:`_inspect` to judge
+    as written out: ``'sys:_getframe'`` reads as ``import sys; sys._getframe(_)`` (called with an
+    unknown argument, so a resolved ``eval`` is a non-constant one)."""
+    module, _, attributes = dotted.partition(":")
+    parts = [p for p in module.split(".") + (attributes.split(".") if attributes else []) if p]
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    if kind == "module":
+        return f"import {'.'.join(parts)}\n"
+    return f"import {parts[0]}\n{'.'.join(parts)}(_)\n"
+
+
+def _code_text_counts(
+    text: str, aliases: dict[str, tuple[str, ...]], names: dict[str, ast.AST], depth: int
+) -> Counter[str]:
+    """What code given as text holds, judged like the file's own code in the file's scope (it runs
+    with the caller's imports). Text that does not parse would raise, not run: nothing."""
+    if depth >= _CODE_TEXT_DEPTH:
+        return Counter({"dynamic_eval": 1})
+    tree, _ = parse_python(textwrap.dedent(text))
+    return _inspect(tree, aliases, names, depth + 1) if tree is not None else Counter()
+
+
+def _text_code(
+    node: ast.AST, aliases: dict[str, tuple[str, ...]], names: dict[str, ast.AST], depth: int
+) -> Counter[str]:
+    """Code that ``node`` runs from text or reaches by name: a code string given to a sink, a
+    resolved name, a deserializer, a string annotation (``typing.get_type_hints`` evaluates it)."""
+    found: Counter[str] = Counter()
+    if isinstance(node, ast.arg | ast.FunctionDef | ast.AsyncFunctionDef | ast.AnnAssign):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            annotation = node.returns
+        else:
+            annotation = node.annotation
+        for part in ast.walk(annotation) if annotation is not None else ():
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                found.update(_code_text_counts(part.value, aliases, names, depth))
+        return found
+    if not isinstance(node, ast.Call):
+        return found
+    key = _sink_key(_resolved(node.func, aliases))
+    for position, keyword in _CODE_TEXT_SINKS.get(key, ()):
+        argument = _argument(node, position, keyword)
+        if argument is None or isinstance(argument, ast.Lambda):
+            continue
+        text = _constant_text(argument, names)
+        if text is None and key in _CALLABLE_SINKS and isinstance(argument, ast.Name | ast.Attribute):
+            continue
+        if text is None:
+            found["dynamic_eval"] += 1
+        else:
+            found.update(_code_text_counts(text, aliases, names, depth))
+    if key in _CODE_DESERIALIZERS:
+        found["dynamic_eval"] += 1
+    kind = _NAME_RESOLVERS.get(key)
+    getattr_module = (
+        key == ("getattr",)
+        and len(node.args) > 1
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id in aliases
     )
+    if getattr_module:
+        kind = "object"
+    if kind is not None and node.args:
+        dotted = _constant_text(node.args[1] if getattr_module else node.args[0], names)
+        if getattr_module and dotted is not None and isinstance(node.args[0], ast.Name):
+            dotted = ".".join(aliases[node.args[0].id]) + ":" + dotted
+        text = _resolved_name_text(kind, dotted) if dotted is not None else None
+        if text is not None:
+            found.update(_code_text_counts(text, aliases, names, depth))
+        elif dotted is None and kind == "object" and not getattr_module:
+            found["computed_reflection"] += 1
+    return found
 
 
 def _constant_false(value: ast.expr) -> bool:
@@ -518,11 +681,24 @@ def _runs_a_shell(call: ast.Call) -> bool:
 
 
 def inspect_source(tree: ast.AST) -> Counter[str]:
-    """Count security, gaming and tampering patterns in a parsed module."""
-    aliases = _aliases(tree)
-    names = _constant_bindings(tree)
+    """Count security, gaming and tampering patterns in a parsed module, and in the code its strings
+    hold where it runs them (:func:`_text_code`)."""
+    return _inspect(tree, {}, {}, 0)
+
+
+def _inspect(
+    tree: ast.AST, outer_aliases: dict[str, tuple[str, ...]], outer_names: dict[str, ast.AST], depth: int
+) -> Counter[str]:
+    """:func:`inspect_source` of ``tree``, which is code text found at ``depth`` inside a module
+    whose imports and constant bindings are ``outer_*`` (the text runs in that module's scope)."""
+    aliases = {**outer_aliases, **_aliases(tree)}
+    names = {**outer_names, **_constant_bindings(tree)}
     found = count_probes(tree, lambda node: _resolved(node, aliases), lambda node: _fold(node, names))
+    gated = state_gated_results(tree)
+    if gated:
+        found["process_state_gate"] += gated
     for node in ast.walk(tree):
+        found.update(_text_code(node, aliases, names, depth))
         tamper = _tamper_node(node, aliases)
         if tamper is not None:
             found[tamper] += 1
@@ -541,10 +717,7 @@ def inspect_source(tree: ast.AST) -> Counter[str]:
                 or _runs_a_shell(node)
             ):
                 found["shell_injection"] += 1
-            evaluated = (
-                name in (("eval",), ("exec",)) and node.args and not isinstance(node.args[0], ast.Constant)
-            )
-            if evaluated or _code_load(name, node):
+            if name[-2:] in _CODE_LOADERS:
                 found["dynamic_eval"] += 1
             if name == ("open",) and node.args and _outside_workspace(node.args[0]) and _write_mode(node):
                 found["write_outside_workspace"] += 1

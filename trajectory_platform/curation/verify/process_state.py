@@ -1,0 +1,172 @@
+"""Functions whose result turns on how often they ran in this process (code ``process_state_gate``).
+
+A red team (2026-12-06) admitted ``add`` that is right for its first 100 calls in a process and
+wrong after: a module-level counter, bumped on each call, compared with a limit. The oracle runs
+each sealed test in a fresh worker and the differential a few dozen cases per process, so no check
+calls a function often enough to see the switch; statically it is only a mutable global. What
+gives it away is the shape, not the limit: the function both *changes* module-level state and
+*orders* that state (``<``, ``>=``, ``%``) to decide something other than tidying the state itself
+(the change may sit in a helper the function calls).
+
+Honest idioms this leaves alone: memoization (``if key in _cache``: membership, not order),
+lazy initialisation (``if _client is None``), id counters (``_next += 1; return _next``: no
+comparison), and bounded caches (``if len(_cache) > MAX: _cache.popitem()``: the comparison only
+gates changes to the same state).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+_ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_MUTATORS = {
+    "append", "extend", "add", "update", "insert", "pop", "popitem", "popleft", "appendleft",
+    "clear", "remove", "discard", "setdefault", "__next__",
+}  # fmt: skip
+
+
+def _module_names(tree: ast.Module) -> set[str]:
+    """Names the module binds at its top level: its state and its functions (``f.calls += 1``)."""
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+    return names
+
+
+def _root(node: ast.AST) -> str | None:
+    """The name at the root of ``x``, ``x[k]``, ``x.a``, ``len(x)``, ``next(x)``."""
+    while True:
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Attribute | ast.Subscript):
+            node = node.value
+        elif isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.func, ast.Name):
+            node = node.args[0]
+        else:
+            return None
+
+
+def _mutated(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str], local: set[str]) -> set[str]:
+    """Module-level names ``function`` moves on from their own value: an augmented assignment or
+    one whose value reads the name (under ``global``, or into an item or attribute), a mutator
+    call, ``next``. ``local`` is :func:`_locals` of ``function``."""
+    changed: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                root = _root(target)
+                if root not in module or root in local:
+                    continue  # only module state; checked first, the value's walk below is dear
+                value = node.value
+                if isinstance(node, ast.AugAssign) or (
+                    value is not None
+                    and any(isinstance(n, ast.Name) and n.id == root for n in ast.walk(value))
+                ):  # a count moves from its own last value; a lazily loaded one (`_v = load()`) does not
+                    changed.add(root)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _MUTATORS:
+                changed.add(_root(func.value) or "")
+            elif isinstance(func, ast.Name) and func.id == "next" and node.args:
+                changed.add(_root(node.args[0]) or "")
+    return (changed & module) - local
+
+
+def _locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names local to ``function`` (its parameters, names it binds without ``global``): a local
+    that shares a module-level name is not that state."""
+    declared = {n for s in ast.walk(function) if isinstance(s, ast.Global | ast.Nonlocal) for n in s.names}
+    bound = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    return (bound - declared) | parameters
+
+
+def _count_limit(node: ast.AST) -> bool:
+    """An integer literal a count is waited for (``_n == 100``); 0 and 1 are how honest code asks
+    "never yet" and "the first time", which every check sees."""
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value > 1
+
+
+def _small_int(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value <= 1
+
+
+def _orderings(function: ast.AST) -> Iterator[tuple[ast.AST, set[str]]]:
+    """Each ordering comparison, equality with a count limit, or ``%`` in ``function``, with the
+    names its operands are rooted in."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            small = any(_small_int(o) for o in operands)  # `len(stack) > 0` asks "empty?"
+            if not any(
+                (isinstance(op, _ORDERING) and not small)
+                or (isinstance(op, ast.Eq | ast.NotEq) and _count_limit(operand))
+                for op, operand in zip(node.ops, node.comparators, strict=True)
+            ):
+                continue
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and not (isinstance(node.left, ast.Constant | ast.JoinedStr) and not _count_limit(node.left))
+        ):  # `'%d' % n` formats; `n % 97` cycles
+            operands = [node.left, node.right]
+        else:
+            continue
+        yield node, {r for o in operands for n in ast.walk(o) if (r := _root(n)) is not None}
+
+
+def _tidies_only(statements: list[ast.stmt], state: set[str]) -> bool:
+    """Whether a branch only changes the state it was gated on (eviction, reset): each statement
+    assigns into, deletes from or calls a mutator of that state."""
+    for statement in statements:
+        if isinstance(statement, ast.Global | ast.Pass):
+            continue
+        if isinstance(statement, ast.For | ast.While | ast.If) and _tidies_only(
+            [*statement.body, *statement.orelse], state
+        ):
+            continue  # a table grown on demand: `if n >= len(_t): for ...: _t.append(...)`
+        if isinstance(statement, ast.Assign | ast.AugAssign | ast.Delete):
+            targets = statement.targets if not isinstance(statement, ast.AugAssign) else [statement.target]
+            if all(_root(t) in state for t in targets):
+                continue
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr in _MUTATORS
+            and _root(call.func.value) in state
+        ):
+            continue
+        return False
+    return True
+
+
+def _gates(function: ast.FunctionDef | ast.AsyncFunctionDef, state: set[str], module: set[str]) -> bool:
+    """Whether some ordering of ``state`` decides more than tidying that state."""
+    tests = {id(node.test): node for node in ast.walk(function) if isinstance(node, ast.If | ast.While)}
+    for comparison, roots in _orderings(function):
+        if not roots & state:
+            continue
+        branch = tests.get(id(comparison))
+        if branch is not None and _tidies_only([*branch.body, *branch.orelse], roots & state):
+            continue
+        return True
+    return False
+
+
+def state_gated_results(tree: ast.AST) -> int:
+    """Functions that order module-level state some function of the module changes, to decide
+    their behaviour."""
+    if not isinstance(tree, ast.Module):
+        return 0
+    module = _module_names(tree)
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    local = {id(f): _locals(f) for f in functions}
+    state = set().union(*(_mutated(f, module, local[id(f)]) for f in functions))  # or a helper's
+    return sum(1 for f in functions if state and _gates(f, state - local[id(f)], module))
