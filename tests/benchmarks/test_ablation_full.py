@@ -30,7 +30,10 @@ def _full(eval_workdir: Path, workdir: Path, gate: str, *more: str) -> tuple[int
         timeout=600,
         check=False,
     )
-    finished = re.findall(r"(\w+-\d): train [\d.]+ s, evaluate", done.stderr)
+    # The workers share the stderr the parent prints to: another process's line may end glued to
+    # the front of a run's (``... 0.123 MBcompute_matched-1: train``), so a run is found by its name.
+    names = "|".join(sorted(VARIANTS, key=len, reverse=True))
+    finished = re.findall(rf"((?:{names})-\d): train [\d.]+ s, evaluate", done.stderr)
     return done.returncode, json.loads(done.stdout.strip().splitlines()[-1]), finished
 
 
