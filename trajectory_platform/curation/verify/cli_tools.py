@@ -404,16 +404,20 @@ def read_listing(text: str) -> dict[int, str] | None:
 
 def listing_contradicts(listing: dict[int, str], content: str) -> bool:
     """Whether ``listing`` (:func:`read_listing`) shows a line ``content`` does not hold at that
-    number: trailing whitespace aside, and a line cut at :data:`READ_LINE_LIMIT` as its start."""
+    number (:func:`holds_line`; a line cut at :data:`READ_LINE_LIMIT` shows its start)."""
     lines = content.split("\n")
-    for number, shown in listing.items():
-        if not 1 <= number <= len(lines):
-            return True
-        actual = lines[number - 1].rstrip()
-        cut = len(shown) >= READ_LINE_LIMIT and actual.startswith(shown.rstrip())
-        if actual != shown.rstrip() and not cut:
-            return True
-    return False
+    return not all(holds_line(lines, number, shown, READ_LINE_LIMIT) for number, shown in listing.items())
+
+
+def holds_line(lines: list[str], number: int, shown: str, cut_at: int | None = None) -> bool:
+    """Whether a file's ``lines`` hold ``shown`` as line ``number`` (1-based), as a CLI's answer
+    shows a file: trailing whitespace aside, and a line at least ``cut_at`` long as the start of
+    a longer one (the tool cut it)."""
+    if not 1 <= number <= len(lines):
+        return False
+    cut = cut_at is not None and len(shown) >= cut_at
+    actual, shown = lines[number - 1].rstrip(), shown.rstrip()
+    return actual == shown or (cut and actual.startswith(shown))
 
 
 def cli_observation(text: str, failed: bool) -> tuple[str, int | None] | None:
@@ -559,7 +563,7 @@ def search_contradicts(claims: SearchClaims, output: str) -> bool | None:
         if text is None:
             return True
         if number is None:
-            return any(line.rstrip() == text.rstrip() for line in lines)
-        return 1 <= number <= len(lines) and lines[number - 1].rstrip() == text.rstrip()
+            return any(holds_line(lines, i, text) for i in range(1, len(lines) + 1))
+        return holds_line(lines, number, text)
 
     return not all(any(holds(r) for r in readings) for readings in claims.lines)
