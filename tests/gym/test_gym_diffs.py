@@ -3,9 +3,13 @@ the applier alike, and the honest forms (git, GNU ``diff -u``, CRLF) still apply
 
 from __future__ import annotations
 
+import difflib
+import random
+import subprocess
+
 import pytest
 
-from trajectory_platform.gym.diffs import PatchError, parse_unified_diff
+from trajectory_platform.gym.diffs import PatchError, apply_patches, parse_unified_diff
 from trajectory_platform.gym.sandbox import SandboxError, apply_diff, unified_diff
 
 S0 = {
@@ -233,3 +237,94 @@ def test_an_epoch_date_alone_is_no_creation():
     stamp = "\t1970-01-01 00:00:00 +0000\n"
     diff = f"--- a/ui_opts.py{stamp}+++ b/ui_opts.py{stamp.replace('1970', '2026')}" + HUNK
     assert apply_diff(S0, diff) == FIXED
+
+
+CALC = {"calc/ops.py": "".join(f"line {n}\n" for n in range(1, 11))}
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "new file mode 120000\n--- /dev/null\n+++ b/calc/fast.py\n@@ -0,0 +1 @@\n+add = 1\n",
+        "new file mode 160000\nindex 0000000..1234567\n--- /dev/null\n+++ b/calc/fast.py\n"
+        "@@ -0,0 +1 @@\n+Subproject commit 1234567\n",
+        "index 1234567..89abcde 120000\n--- a/calc/ops.py\n+++ b/calc/ops.py\n"
+        "@@ -1 +1 @@\n-line 1\n+LINE 1\n line 2\n",
+        "old mode 100644\nnew mode 120000\n",
+    ],
+    ids=["symlink_created", "submodule_created", "symlink_index_mode", "type_change"],
+)
+def test_a_file_that_is_no_regular_file_is_refused(header):
+    """Red team: ``new file mode 120000`` was read as metadata and the link's target judged as the
+    module's text; ``git apply`` makes a link (here a dangling one) and the import fails."""
+    name = "fast" if "fast" in header else "ops"
+    with pytest.raises(PatchError, match="no regular file"):
+        parse_unified_diff(f"diff --git a/calc/{name}.py b/calc/{name}.py\n{header}")
+
+
+@pytest.mark.parametrize(
+    ("hunk", "applies"),
+    [
+        ("@@ -2,2 +2,2 @@\n line 2\n-line 3\n+LINE 3\n", False),  # no context after, mid-file
+        ("@@ -3 +3 @@\n-line 3\n+LINE 3\n", False),  # diff -U0, mid-file
+        ("@@ -4,0 +5 @@\n+new\n", False),  # diff -U0 insertion: git appends it at the end
+        ("@@ -9,2 +9,2 @@\n line 9\n-line 10\n+LINE 10\n", True),  # ends the file
+        ("@@ -2,3 +2,3 @@\n line 2\n-line 3\n+LINE 3\n line 4\n", True),  # context both sides
+    ],
+    ids=["no_trailing_context", "unidiff_zero_change", "unidiff_zero_insertion", "at_end", "framed"],
+)
+def test_a_hunk_without_trailing_context_applies_only_at_the_end_as_git_reads_it(hunk, applies):
+    """Red team: such a hunk was placed at its stated line; ``git apply`` anchors it at the end of
+    the file and refuses it (or applies it there) elsewhere, so the judged file was one no git
+    consumer of the recorded patch gets."""
+    patches = parse_unified_diff("--- a/calc/ops.py\n+++ b/calc/ops.py\n" + hunk)
+    if applies:
+        assert apply_patches(CALC, patches)["calc/ops.py"].count("LINE") == 1
+    else:
+        with pytest.raises(PatchError, match="no trailing context"):
+            apply_patches(CALC, patches)
+
+
+def _random_diff(rng: random.Random) -> tuple[str, str]:
+    """A file and a diff of an edit of it: git's context (0 to 3 lines), some hunks stripped of
+    their context after the change (header counts kept right)."""
+    before = [f"l{rng.randint(0, 5)}\n" for _ in range(rng.randint(3, 14))]
+    after = list(before)
+    for _ in range(rng.randint(1, 3)):
+        at = rng.randrange(len(after) + 1)
+        if rng.random() < 0.5 or at == len(after):
+            after.insert(at, f"n{rng.randint(0, 9)}\n")
+        else:
+            after.pop(at)
+    hunks: list[str] = []
+    for line in list(difflib.unified_diff(before, after, n=rng.randint(0, 3)))[2:]:
+        hunks += [line] if line.startswith("@@") else []
+        hunks[-1] += "" if line.startswith("@@") else line
+    body = ""
+    for hunk in hunks:
+        header, *lines = hunk.splitlines(keepends=True)
+        while rng.random() < 0.5 and len(lines) > 1 and lines[-1].startswith(" "):
+            lines.pop()
+        old_start, new_start = (int(x.split(",")[0]) for x in header.split()[1:3])
+        old, new = sum(x[0] in " -" for x in lines), sum(x[0] in " +" for x in lines)
+        body += f"@@ -{abs(old_start)},{old} +{new_start},{new} @@\n" + "".join(lines)
+    return "".join(before), "--- a/f.txt\n+++ b/f.txt\n" + body
+
+
+def test_the_applier_accepts_no_diff_git_refuses_and_agrees_on_what_it_applies(tmp_path):
+    """Against git itself (the reader every consumer of a recorded patch uses): 150 random diffs;
+    a diff git refuses is refused, and one applied gives git's file. (git may relocate a hunk git
+    anchors at the end; that diff is refused here, the safe side.)"""
+    rng, refused_by_git = random.Random(7), 0
+    for trial in range(150):
+        text, diff = _random_diff(rng)
+        (tmp_path / "f.txt").write_text(text)
+        git = subprocess.run(["git", "apply", "-"], input=diff, text=True, cwd=tmp_path, capture_output=True)
+        refused_by_git += git.returncode != 0
+        try:
+            ours = apply_patches({"f.txt": text}, parse_unified_diff(diff))["f.txt"]
+        except PatchError:
+            continue
+        assert git.returncode == 0, f"trial {trial}: git refuses what was applied:\n{diff}"
+        assert ours == (tmp_path / "f.txt").read_text(), f"trial {trial}: another file than git's"
+    assert refused_by_git > 10  # the draw does exercise hunks git refuses

@@ -56,6 +56,13 @@ _GIT_META = (
 """``diff --git`` extended header lines that name no file and change no content of a file map."""
 _REFUSED_META = ("copy from ", "copy to ", "Binary files ", "GIT binary patch")
 """Extended header lines of changes a file map cannot take (copies, binary content)."""
+_MODE = re.compile(r"^(?:old mode|new mode|new file mode|deleted file mode) (\d+)$|^index \S+ (\d+)$")
+"""The extended header lines that carry a file's git mode (``index OLD..NEW MODE`` included)."""
+_FILE_MODES = frozenset({"100644", "100755"})
+"""The git modes of a regular file. Any other (``120000`` a symbolic link, ``160000`` a submodule)
+is no text a file map holds: read as text it would be judged as a module that ``git apply`` makes
+a link (red team, 2026-12-06: a diff creating ``calc/fast.py`` as a link to the text
+``add = lambda a, b: a + b`` was judged as that module; on a real checkout the import fails)."""
 
 
 class PatchError(ValueError):
@@ -380,6 +387,8 @@ def parse_unified_diff(text: str) -> list[FilePatch]:
             current.hunks.append(hunk)
             continue
         elif git is not None and current is None:
+            if (mode := _MODE.match(line)) and (kind := mode[1] or mode[2]) not in _FILE_MODES:
+                raise PatchError(f"unsupported git change: mode {kind} is no regular file", i + 1)
             if line.startswith("rename from "):
                 git.rename_from = line[len("rename from ") :]
             elif line.startswith("rename to "):
@@ -430,8 +439,20 @@ def _apply_hunks(source: list[str], patch: FilePatch) -> str:
                     out.append(have if index not in hunk.no_eol else have.removesuffix("\n"))
             else:
                 out.append(body if index in hunk.no_eol else body + "\n")
+        if _anchored_at_end(hunk) and cursor != len(source):
+            # git refuses it here, or applies it at the end instead: either way the judged file
+            # would not be the one a git consumer of the recorded patch gets (red team, 2026-12-06)
+            where = f"{path}: hunk at line {hunk.old_start}"
+            raise PatchError(f"{where} has no trailing context but does not end the file", path=path)
     out.extend(source[cursor:])
     return "".join(out)
+
+
+def _anchored_at_end(hunk: Hunk) -> bool:
+    """Does git apply anchor ``hunk`` at the end of its file? It does a hunk with no context after
+    its last change (``diff -U0`` output included, without ``--unidiff-zero``): it matches such a
+    hunk's old lines only against the file's last lines, whatever line the header states."""
+    return bool(hunk.lines) and hunk.lines[-1][:1] != " "
 
 
 def apply_patches(files: dict[str, str], patches: list[FilePatch]) -> dict[str, str]:
