@@ -102,3 +102,32 @@ def test_report_groups_by_class_and_subject_with_remedies():
     assert report[0]["example_episode_ids"] == ["a", "b"]
     assert "sandbox" in report[0]["remedy"] and "recovery" in report[1]["remedy"]
     assert set(CLASSES) == {"runtime_defect", "context_deficit", "interface_ambiguity", "policy_incapability"}
+
+
+ORDINARY_FAILURES = [
+    "AssertionError: expected the room to be booked",
+    'File "calc/ops.py", line 503, in add\nAssertionError',
+    "FAILED tests/test_calc.py::test_timeout_is_honoured - assert 2 == 3",
+    "error: expected 504 rows, got 503",
+    "zoom level out of range",
+]
+SUBSTRATE_FAILURES = [
+    "bash: line 1:    42 Killed                  python big.py",
+    "requests.exceptions.ConnectionError: Connection reset by peer",
+    "HTTP/1.1 503 Service Unavailable",
+    "upstream answered status: 429",
+    "subprocess.TimeoutExpired: Command 'pytest' timed out after 60 seconds",
+    "MemoryError",
+]
+
+
+def test_ordinary_program_output_is_no_substrate_signal():
+    """Red team: ``OOM`` inside "room", a traceback's line 503 and a test named for timeouts read
+    as the runtime's fault, so a policy's failure was triaged ``runtime_defect`` (its feedback edits
+    dropped). An HTTP status counts where a status is meant, error names as whole words."""
+    for index, text in enumerate(ORDINARY_FAILURES):
+        episode = make_episode(f"ordinary{index}", [([call("run_tests")], [("error", text, 1)])], CALC_S0)
+        assert triage(episode).failure_class == "policy_incapability", text
+    for index, text in enumerate(SUBSTRATE_FAILURES):
+        episode = make_episode(f"substrate{index}", [([call("run_tests")], [("error", text, 1)])], CALC_S0)
+        assert triage(episode).failure_class == "runtime_defect", text

@@ -42,11 +42,18 @@ REMEDY = {
     "policy_incapability": "harvest recovery trajectories for SFT (the only class fixed in weights)",
 }
 SUBSTRATE_EXIT_CODES = {124: "timeout", 137: "killed (OOM?)", 139: "segfault"}
+_HTTP_STATUS = r"(?:429|50[234])"
 _SUBSTRATE_TEXT = re.compile(
-    r"MemoryError|Out of memory|OOM|Killed|timed out|Timeout|HTTP 429|HTTP 50[234]|\b429\b|\b50[34]\b|"
-    r"Connection (reset|refused|dropped)|Too Many Requests|Service Unavailable",
-    re.IGNORECASE,
+    r"\bMemoryError\b|(?i:\bout of memory\b)|\bOOM(?:Killed)?\b|\bKilled\b|(?i:\btimed out\b)"
+    r"|\b(?:Timeout|TimeoutError|TimeoutExpired|ReadTimeout|ConnectTimeout|ETIMEDOUT)\b"
+    rf"|\bHTTP(?:/\d(?:\.\d)?)? {_HTTP_STATUS}\b|(?i:\bstatus(?:[ _]code)?\b)[\s:=\"']+{_HTTP_STATUS}\b"
+    rf"|\b{_HTTP_STATUS} (?:Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out)"
+    r"|(?i:\bconnection (?:reset|refused|dropped)\b|\btoo many requests\b|\bservice unavailable\b)"
 )
+"""A substrate signal in an unrecovered failure's output: whole words and error names, and an HTTP
+status only where a status is meant (``HTTP/1.1 503``, ``status: 429``, ``503 Service
+Unavailable``). Looser, it misread ordinary program output as the runtime's fault: ``OOM`` inside
+"room", a line number 503 in a traceback, ``timeout`` in a test's name (red team, 2026-12-06)."""
 _MISSING = re.compile(r"No such file|FileNotFoundError|ENOENT|does not exist|not found", re.IGNORECASE)
 TRIAGE_REPORT_SCHEMA = pa.schema(
     [
