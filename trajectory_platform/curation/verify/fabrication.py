@@ -104,11 +104,7 @@ def _quotes_unseen(text: str, seen: list[str], seen_tallies: set[tuple[int, str]
     claimed = {(n, outcome) for n, outcome in _tallies(text) if n > 0 and outcome in _DECISIVE}
     if not claimed <= seen_tallies:
         return True
-    lines = [_flat(line) for line in _transcript_lines(text)]
-    if not lines:
-        return False
-    held = "\n".join(seen)
-    return any(line not in held for line in lines)
+    return any(not any(_flat(line) in held for held in seen) for line in _transcript_lines(text))
 
 
 def _texts(event: Event) -> tuple[str, ...]:
