@@ -59,8 +59,8 @@ from trajectory_platform.curation.verify.cascade import (
     CascadeResult,
     VerifySettings,
     available_cores,
-    fault_key,
     fixtures_lookup,
+    seal_key,
 )
 from trajectory_platform.curation.verify.tables import verdicts_table
 from trajectory_platform.gym import isolation, oracle
@@ -141,7 +141,7 @@ def _calibration_cache_mode(episodes: list, repeat: int) -> int:
 T = TypeVar("T")
 BENCHMARK_KEY = b"benchmarks/cascade.py"
 """The pipeline key here, fixed so repeats draw the same differential cases (the pipeline keys them
-with a secret): the rollout seals its fault schedules with its :func:`fault_key` and every verify
+with a secret): the rollout seals its fault schedules with its :func:`seal_key` and every verify
 derives both keys from it (:meth:`VerifySettings.cascade`), so faulted episodes are sealed and
 checked as on the product path (the asset, ``curate``) and the figures count that check."""
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -294,7 +294,7 @@ def main() -> int:
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="tp-bench-cascade-"))
     start = time.perf_counter()
-    summary = rollout(args.episodes, args.seed, out, progress=False, fault_key=fault_key(BENCHMARK_KEY))
+    summary = rollout(args.episodes, args.seed, out, progress=False, seal_key=seal_key(BENCHMARK_KEY))
     rollout_s = time.perf_counter() - start
     ingested = ingest_paths([out / day for day in summary.days])
     episodes = sorted(ingested.episodes, key=lambda e: e.episode_id)

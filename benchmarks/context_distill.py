@@ -4,7 +4,7 @@ From a round-0 checkpoint of the rounds benchmark (trained here per seed as ``ro
 does, or ``--checkpoint DIR`` once per seed), per seed:
 
 1. **The gap.** Held-out acceptance of the checkpoint under the short prompt (the one it was trained
-   and is served with) and under the long procedural prompt (``distill.long_prompt``: the short one
+   and is served with) and under the long procedural prompt (``gym.prompts.long_prompt``: the short one
    plus a checklist), on the same items and seeds, so the two are paired. Distillation can only
    close a gap the long prompt opens; a checkpoint trained from scratch on short-prompt episodes may
    not read the checklist at all, so this is measured and reported before anything else.
@@ -62,7 +62,8 @@ from trajectory_platform.evaluation.policy import ModelPolicy
 from trajectory_platform.evaluation.settings import Decoding
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
-from trajectory_platform.rounds.distill import context_distill, long_prompt, prompted_sampler
+from trajectory_platform.gym.prompts import long_prompt
+from trajectory_platform.rounds.distill import context_distill, prompted_sampler
 from trajectory_platform.rounds.mix import next_mix, source_token_shares
 from trajectory_platform.rounds.sampling import sample_round
 from trajectory_platform.training.data.tokenizer import load_tokenizer

@@ -244,26 +244,26 @@ set): its rollout seals fault schedules with the key its verification checks the
 ``trajectory-platform run`` does within one workdir."""
 
 
-def fault_key() -> bytes:
-    """The fault key of the benchmark's workdirs: ``$TRAJECTORY_PLATFORM_SALT``, which :func:`main`
+def seal_key() -> bytes:
+    """The seal key of the benchmark's workdirs: ``$TRAJECTORY_PLATFORM_SALT``, which :func:`main`
     sets to :data:`BENCH_SALT` for itself and every stage it starts unless it is set already."""
     from trajectory_platform.resources.secrets import SALT_ENV, workdir_salt
 
     if not os.environ.get(SALT_ENV):
         raise RuntimeError(f"${SALT_ENV} is unset: the benchmark's workdirs would not share a key")
-    return workdir_salt(Path(".")).fault_key()
+    return workdir_salt(Path(".")).seal_key()
 
 
 def base_rollout(episodes: int, seed: int, cache: Path) -> list[str]:
     """The real gym rollout every corpus is cut from, as its native log lines in day order; made
     once per (episodes, seed) under ``cache`` (a rollout runs every episode's oracle: ~1 s each here),
-    its fault schedules sealed under :func:`fault_key`."""
+    its fault schedules sealed under :func:`seal_key`."""
     from trajectory_platform.gym.rollout import rollout
 
     logs = cache / f"rollout-n{episodes}-seed{seed}-sealed"
     if not (logs / "truth.jsonl").is_file():
         shutil.rmtree(logs, ignore_errors=True)
-        rollout(episodes, seed, logs, days=3, progress=False, fault_key=fault_key())
+        rollout(episodes, seed, logs, days=3, progress=False, seal_key=seal_key())
     return [line for path in sorted(logs.glob("*/*.jsonl")) for line in path.read_text("utf-8").splitlines()]
 
 
@@ -284,7 +284,7 @@ def tiled(base: list[str], start: int, count: int) -> list[str]:
             if extra.get("faults"):
                 faults = [FaultSpec(**fault) for fault in extra["faults"]]
                 fixture_id = record["task"]["fixture_id"]
-                extra[FAULTS_SEAL] = seal_faults(fault_key(), record["episode_id"], fixture_id, faults)
+                extra[FAULTS_SEAL] = seal_faults(seal_key(), record["episode_id"], fixture_id, faults)
                 record["extra_json"] = canonical_json(extra)
             line = canonical_json(record)
         lines.append(line)
@@ -653,7 +653,7 @@ def main() -> int:
         parser.error("--sizes needs at least two different sizes to fit a growth exponent")
     from trajectory_platform.resources.secrets import SALT_ENV
 
-    os.environ.setdefault(SALT_ENV, BENCH_SALT)  # one key for every workdir and stage below (fault_key)
+    os.environ.setdefault(SALT_ENV, BENCH_SALT)  # one key for every workdir and stage below (seal_key)
     with tempfile.TemporaryDirectory(prefix="tp-scale-") as tmp:
         workdir = (args.workdir or Path(tmp) / "workdir").resolve()
         start = time.perf_counter()

@@ -23,8 +23,8 @@ from context_distill import (
 
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
+from trajectory_platform.gym.prompts import long_prompt
 from trajectory_platform.gym.runtime import SYSTEM_PROMPT
-from trajectory_platform.rounds.distill import long_prompt
 from trajectory_platform.traces.record import Event
 
 

@@ -16,7 +16,7 @@ import json
 
 from trajectory_platform.gym.faults import FAULTS_SEAL, FaultSpec, seal_faults
 from trajectory_platform.gym.fixtures import Fixture, Step
-from trajectory_platform.gym.runtime import dispatched_calls, replay_calls
+from trajectory_platform.gym.runtime import SYSTEM_PROMPT, dispatched_calls, replay_calls
 from trajectory_platform.gym.sandbox import unified_diff
 from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.traces.record import (
@@ -74,8 +74,9 @@ def make_fixture(fixture_id: str = "calc-add", flaky_tests: bool = False) -> Fix
     )
 
 
-SYSTEM = "you fix bugs"
-"""The factory's system prompt (its digest is recorded in the lineage, as the runtime records it)."""
+SYSTEM = SYSTEM_PROMPT
+"""The factory's system prompt: the runtime's own (its digest is recorded in the lineage, as the
+runtime records it; another prompt needs the runtime's seal, :func:`gym.runtime.prompt_sealed`)."""
 
 
 def call(name: str, **arguments: object) -> tuple[str, str]:
@@ -92,12 +93,12 @@ def make_episode(
     fixture_id: str | None = "calc-add",
     tools_version: str = "path@1.0",
     faults: tuple[FaultSpec, ...] = (),
-    fault_key: bytes | None = None,
+    seal_key: bytes | None = None,
 ) -> Episode:
     """An episode: each turn is (calls, answers) where an answer is (status, content, exit_code), or
     :data:`GYM` for what the gym answers (under ``faults``, recorded as the runtime records them);
     ``status == "refused"`` becomes a runtime refusal event. The workspace diff is S0 -> final_files.
-    ``fault_key``: seal the schedule as the runtime does under that key (none: unsealed)."""
+    ``seal_key``: seal the schedule as the runtime does under that key (none: unsealed)."""
     fixture = fixture or make_fixture()
     events = [Event("system", content=SYSTEM), Event("user", content=fixture.prompt)]
     delivered = []
@@ -134,7 +135,7 @@ def make_episode(
         events=events,
         delivered_inputs=delivered,
         outcome=Outcome(terminal_status="completed", final_answer=final_report, workspace_diff=diff),
-        extra_json=json.dumps(_schedule(episode_id, fixture_id, faults, fault_key)) if faults else None,
+        extra_json=json.dumps(_schedule(episode_id, fixture_id, faults, seal_key)) if faults else None,
     )
     _answer_from_the_gym(episode, fixture, faults)
     return episode

@@ -18,7 +18,7 @@ import os
 from _verify_factory import FIXED_OPS, fixed_files, make_episode, make_fixture
 
 from trajectory_platform.curation.redact.pseudonym import derive_key
-from trajectory_platform.curation.verify.cascade import VerifySettings, differential_key, fault_key
+from trajectory_platform.curation.verify.cascade import VerifySettings, differential_key, seal_key
 from trajectory_platform.curation.verify.context import apply_to_fixture, build_diff_view
 from trajectory_platform.curation.verify.delta import audit_delta
 from trajectory_platform.curation.verify.differential import judge_outcomes
@@ -211,7 +211,7 @@ def _library_fixture_with_perturbations() -> Fixture:
     return next(f for f in build_library(0) if f.fixture_id.startswith("geometry/v0/bug-dot@"))
 
 
-def test_the_verify_stage_derives_the_draw_and_fault_keys_from_the_pipeline_key_only(tmp_path, monkeypatch):
+def test_the_verify_stage_derives_the_draw_and_seal_keys_from_the_pipeline_key_only(tmp_path, monkeypatch):
     from trajectory_platform.resources.secrets import SALT_ENV, workdir_salt
 
     monkeypatch.setenv(SALT_ENV, "master-one")
@@ -222,12 +222,12 @@ def test_the_verify_stage_derives_the_draw_and_fault_keys_from_the_pipeline_key_
         one.differential_key == differential_key(b"master-one") == derive_key(b"master-one", "differential")
     )
     # The key the gym runtime seals fault schedules with (the resource's) is the one the cascade checks.
-    assert one.fault_key == fault_key(b"master-one") == workdir_salt(tmp_path).fault_key()
-    assert one.fault_key == derive_key(b"master-one", "faults") != one.differential_key
-    assert one.differential_key != two.differential_key and one.fault_key != two.fault_key
-    assert dataclasses.replace(one, differential_key=two.differential_key, fault_key=two.fault_key) == two
+    assert one.seal_key == seal_key(b"master-one") == workdir_salt(tmp_path).seal_key()
+    assert one.seal_key == derive_key(b"master-one", "faults") != one.differential_key
+    assert one.differential_key != two.differential_key and one.seal_key != two.seal_key
+    assert dataclasses.replace(one, differential_key=two.differential_key, seal_key=two.seal_key) == two
     shown = repr(one).encode()
-    assert one.differential_key not in shown and one.fault_key not in shown
+    assert one.differential_key not in shown and one.seal_key not in shown
     assert os.fsencode("master-one") not in shown
 
 

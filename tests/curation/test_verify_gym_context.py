@@ -166,7 +166,7 @@ def test_library_rollouts_under_faults_and_compaction_show_the_runtimes_context(
         config = RuntimeConfig(compaction_watermark_tokens=300)
         episode = run_episode(fixture, ScriptedExpert(), seed=n, faults=schedule, config=config).episode
         assert any(e.kind == "compaction" for e in episode.events)
-        assert _runtime_log_findings(episode, fixture) == [], fixture.fixture_id
+        assert _runtime_log_findings(episode, fixture, None) == [], fixture.fixture_id
 
 
 @pytest.mark.parametrize("watermark", [100, 160, 300])
@@ -175,13 +175,14 @@ def test_a_context_distilled_record_keeps_the_runtimes_context(watermark: int):
     (rounds.distill) is the runtime's context under the student's prompt; when the runtime compacted
     counted the teacher's longer prompt (at 160 only it crossed the watermark), which the record
     declares, so only the summary and its cut are re-derived."""
-    from trajectory_platform.rounds.distill import context_distilled, long_prompt
+    from trajectory_platform.gym.prompts import long_prompt
+    from trajectory_platform.rounds.distill import context_distilled
 
     config = RuntimeConfig(compaction_watermark_tokens=watermark)
     teacher = run_episode(make_fixture(), UndeclaredToolPolicy(), config=config, system_prompt=long_prompt())
     student = context_distilled(teacher.episode)
     assert student.events[0].content == SYSTEM_PROMPT != teacher.episode.events[0].content
-    assert _runtime_log_findings(student, make_fixture()) == []
+    assert _runtime_log_findings(student, make_fixture(), None) == []
 
 
 def test_a_summary_that_ends_an_abandoned_episode_is_the_runtimes():
@@ -192,7 +193,7 @@ def test_a_summary_that_ends_an_abandoned_episode_is_the_runtimes():
         fixture, AbandonPolicy(), seed=6, config=RuntimeConfig(compaction_watermark_tokens=200)
     )
     assert episode.episode.events[-1].kind == "compaction"
-    assert _runtime_log_findings(episode.episode, fixture) == []
+    assert _runtime_log_findings(episode.episode, fixture, None) == []
 
 
 class _TwoCallsCut(Policy):
@@ -221,7 +222,7 @@ def test_every_call_of_a_truncated_turn_is_refused_and_the_episode_is_no_forgery
     episode = run_episode(make_fixture(), _TwoCallsCut(), episode_id="cut").episode
     refused = [e.tool_call_id for e in episode.events if e.kind == "refusal"]
     assert refused == [c.id for c in episode.events[2].tool_calls] and len(refused) == 2
-    assert _runtime_log_findings(episode, make_fixture()) == []
+    assert _runtime_log_findings(episode, make_fixture(), None) == []
     assert _verdict(episode).sink == "hard_negative"
 
 

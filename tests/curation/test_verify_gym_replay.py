@@ -84,19 +84,19 @@ def test_a_fault_the_log_does_not_record_is_not_the_gyms():
 
 
 KEY, OTHER_KEY = b"k" * 32, b"o" * 32
-SEALED = CascadeConfig(progress=False, fault_key=KEY)
+SEALED = CascadeConfig(progress=False, seal_key=KEY)
 RETRIED = [READ, EDIT, ([call("run_tests")], [GYM]), ([call("run_tests")], [GYM])]
 
 
 def test_a_fault_schedule_the_runtime_did_not_seal_is_not_the_runtimes():
     """The replay injects the schedule a log records: a clean run that declared an ``exit_1`` on its
     first test run, wrote the injector's crash text and retried was admitted as a recovery (red
-    team). With the pipeline's fault key, only the runtime's seal makes a schedule the episode's:
+    team). With the pipeline's seal key, only the runtime's seal makes a schedule the episode's:
     none, one under another key, or one moved from another episode is ``faults_not_the_runtimes``."""
     fault = (FaultSpec("exit_1", at_call=1),)
-    sealed = make_episode("sealed", RETRIED, fixed_files(), faults=fault, fault_key=KEY)
+    sealed = make_episode("sealed", RETRIED, fixed_files(), faults=fault, seal_key=KEY)
     declared = make_episode("declared", RETRIED, fixed_files(), faults=fault)
-    other_key = make_episode("other_key", RETRIED, fixed_files(), faults=fault, fault_key=OTHER_KEY)
+    other_key = make_episode("other_key", RETRIED, fixed_files(), faults=fault, seal_key=OTHER_KEY)
     moved = make_episode("moved", RETRIED, fixed_files(), faults=fault)
     moved.extra_json = sealed.extra_json  # the seal of another episode's schedule
     assert declared.events[7].exit_code == 1  # the injector's own crash, as a forger writes it
@@ -110,7 +110,7 @@ def test_a_fault_schedule_the_runtime_did_not_seal_is_not_the_runtimes():
 
 def test_a_rollout_under_the_key_is_admitted_and_one_without_faults_needs_no_seal():
     fixture = make_fixture()
-    faulted = run_episode(fixture, ScriptedExpert(), faults=[FaultSpec("exit_1", at_call=1)], fault_key=KEY)
+    faulted = run_episode(fixture, ScriptedExpert(), faults=[FaultSpec("exit_1", at_call=1)], seal_key=KEY)
     clean = run_episode(fixture, ScriptedExpert(), seed=1)
     assert '"faults_seal"' in (faulted.episode.extra_json or "")
     assert "faults_seal" not in (clean.episode.extra_json or "")

@@ -17,6 +17,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from trajectory_platform.cli import main
+from trajectory_platform.curation.verify.cascade import seal_key
+from trajectory_platform.gym.prompts import PROMPT_SEAL, seal_prompt
 from trajectory_platform.gym.rollout import rollout
 from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.resources.secrets import workdir_salt
@@ -24,6 +26,7 @@ from trajectory_platform.training.data.labels import IGNORE_INDEX
 from trajectory_platform.training.data.tokenizer import load_tokenizer
 
 AWS_KEY = "AKIAZ7Q4M2XK9LBT3WRC"
+SALT = "test-curate-salt"
 EMAIL = "jane.doe@acme-robotics.com"
 
 
@@ -38,8 +41,15 @@ def _plant_secrets(logs: Path) -> None:
             events = record["events"]
             system = next(e for e in events if e["kind"] == "system")
             system["content"] += f" Deploy with AWS_ACCESS_KEY_ID={AWS_KEY} when the tests pass."
-            # a deployment's own system prompt: the runtime records its digest beside it
+            # a deployment's own system prompt: the runtime records its digest beside it, and its
+            # seal under the pipeline's key (a prompt the platform does not register needs one)
             record["lineage"]["prompt_template_digest"] = sha256_digest(system["content"])
+            extra = json.loads(record["extra_json"] or "{}")
+            key = seal_key(SALT.encode())
+            extra[PROMPT_SEAL] = seal_prompt(
+                key, record["episode_id"], record["task"]["fixture_id"], system["content"]
+            )
+            record["extra_json"] = json.dumps(extra)
             final = events[-1]
             assert final["kind"] == "assistant" and not final["tool_calls"]
             final["content"] = (final["content"] or "Done.") + f" Questions to {EMAIL}."
@@ -52,7 +62,7 @@ def _curate(argv: list[str]) -> tuple[int, dict]:
     """Run the command under a test salt; its exit code and printed summary."""
     stdout = io.StringIO()
     with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(stdout):
-        patch.setenv("TRAJECTORY_PLATFORM_SALT", "test-curate-salt")
+        patch.setenv("TRAJECTORY_PLATFORM_SALT", SALT)
         code = main(argv)
     return code, json.loads(stdout.getvalue().strip().splitlines()[-1])
 
@@ -62,7 +72,7 @@ def curated(tmp_path_factory, eval_workdir):
     """Eight scripted episodes (experts and failures) with planted secrets, curated once: the exit
     code, the output folder and the printed summary."""
     root = tmp_path_factory.mktemp("curate")
-    rollout(8, 3, root / "rollout", workers=1, fault_key=workdir_salt(eval_workdir).fault_key())
+    rollout(8, 3, root / "rollout", workers=1, seal_key=workdir_salt(eval_workdir).seal_key())
     logs = root / "logs"
     logs.mkdir()
     for day in sorted((root / "rollout").glob("2026-*")):  # not truth.jsonl: the gym's answer key

@@ -60,7 +60,7 @@ def _poison(record: dict, index: int) -> None:
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory, eval_workdir) -> tuple[Path, dict, dict[str, bytes]]:
     root = tmp_path_factory.mktemp("field_secrets")
-    rollout(8, 3, root / "rollout", workers=1, fault_key=workdir_salt(eval_workdir).fault_key())
+    rollout(8, 3, root / "rollout", workers=1, seal_key=workdir_salt(eval_workdir).seal_key())
     logs = root / "logs"
     logs.mkdir()
     for day in sorted((root / "rollout").glob("2026-*")):

@@ -12,15 +12,14 @@ from trajectory_platform.curation.dedup import action_sequence
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policies import ScriptedExpert, WrongFixPolicy
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
+from trajectory_platform.gym.prompts import PROCEDURE_CHECKLIST, long_prompt
 from trajectory_platform.gym.runtime import SYSTEM_PROMPT, RuntimeConfig, run_episode
 from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.rounds.distill import (
-    PROCEDURE_CHECKLIST,
     SearchPolicy,
     SearchTrial,
     context_distill,
     context_distilled,
-    long_prompt,
     prompted_sampler,
     sampled_candidates,
     teacher_round,

@@ -58,7 +58,7 @@ from trajectory_platform.curation.split_mixture_stage import (
 )
 from trajectory_platform.curation.verify import verified_table
 from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
-from trajectory_platform.curation.verify.cascade import CascadeConfig, differential_key
+from trajectory_platform.curation.verify.cascade import CascadeConfig, differential_key, seal_key
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.environments.table import registered_fixtures
 from trajectory_platform.evaluation.settings import EvaluationSettings
@@ -223,12 +223,13 @@ def dagger_output(run: RoundRun, recorded: dict) -> Output:
 
 def round_cascade(workdir: WorkdirResource, workers: int, master_key: bytes) -> CascadeConfig:
     """The full cascade as ``verified_traces`` runs it (the workdir's calibration cache, the
-    differential check's draw keyed by the pipeline key), quiet."""
+    differential check's draw and the runtime's seals keyed by the pipeline key), quiet."""
     return CascadeConfig(
         progress=False,
         workers=workers,
         calibration_cache=workdir.root / CALIBRATION_CACHE_DIR,
         differential_key=differential_key(master_key),
+        seal_key=seal_key(master_key),
     )
 
 

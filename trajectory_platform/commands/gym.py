@@ -96,7 +96,7 @@ def _rollout(args: argparse.Namespace) -> int:
         fixture_filter=(lambda f: f.learnable) if args.learnable_only else None,
         workers=args.workers,
         learnable_tasks=args.learnable_tasks,
-        fault_key=workdir_salt(default_workdir()).fault_key(),  # the key the workdir's verifier checks
+        seal_key=workdir_salt(default_workdir()).seal_key(),  # the key the workdir's verifier checks
     )
     emit_summary(summary.to_dict())
     return 0

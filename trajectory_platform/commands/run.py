@@ -128,7 +128,7 @@ def write_gym_rollout(
             out,
             learnable_tasks=learnable_tasks,
             learnable_filter=keep,
-            fault_key=workdir_salt(workdir).fault_key(),
+            seal_key=workdir_salt(workdir).seal_key(),
         )
     return sum(sync_tree(day, trace_source / day.name) for day in sorted(out.iterdir()) if is_day(day.name))
 

@@ -27,14 +27,12 @@ above the runtime, in :mod:`trajectory_platform.gym.reachability`.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from trajectory_platform.gym.seals import seal
 from trajectory_platform.gym.tools import Manifest, drifted
 
 if TYPE_CHECKING:
@@ -119,17 +117,11 @@ FAULTS_SEAL = "faults_seal"
 
 
 def seal_faults(key: bytes, episode_id: str, fixture_id: str, faults: Sequence[FaultSpec]) -> str:
-    """HMAC-SHA256, under the pipeline's fault key, of the schedule the runtime injected into one
-    episode of one fixture. The replay injects the schedule a log records, so a log that declared a
-    fault its run never had (and wrote the injector's text for it) turned a clean run into a
-    recovery demonstration (red team, 2026-12-06); only the runtime holding the key can write a seal
-    that matches, and binding the episode and fixture keeps a seal from being moved to another log."""
-    message = json.dumps(
-        {"episode_id": episode_id, "fixture_id": fixture_id, "faults": [f.to_dict() for f in faults]},
-        sort_keys=True,
-        separators=(",", ":"),
-    )
-    return hmac.new(key, message.encode(), hashlib.sha256).hexdigest()
+    """The runtime's seal (:func:`gym.seals.seal`) of the schedule it injected into one episode. The
+    replay injects the schedule a log records, so a log that declared a fault its run never had (and
+    wrote the injector's text for it) turned a clean run into a recovery demonstration (red team,
+    2026-12-06)."""
+    return seal(key, episode_id, fixture_id, "faults", [f.to_dict() for f in faults])
 
 
 def _matches(target: str, op: str) -> bool:

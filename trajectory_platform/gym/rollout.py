@@ -162,7 +162,7 @@ def _plan(
 
 
 def _run_one(
-    plan: _Planned, seed: int, library: list[Fixture], config: RuntimeConfig | None, fault_key: bytes | None
+    plan: _Planned, seed: int, library: list[Fixture], config: RuntimeConfig | None, seal_key: bytes | None
 ) -> tuple[_Planned, Fixture, list[FaultSpec], Policy, EpisodeResult]:
     """Pick the fixture (and a reachable fault schedule) with the episode's own RNG, then run it."""
     rng = random.Random(f"rollout:{seed}:{plan.index}")
@@ -196,7 +196,7 @@ def _run_one(
         source_file=plan.rel,
         source_line=plan.line,
         verify=True,
-        fault_key=fault_key,
+        seal_key=seal_key,
     )
     return plan, fixture, schedule, policy, result
 
@@ -216,7 +216,7 @@ def rollout(
     progress: bool = True,
     learnable_tasks: int = 0,
     learnable_filter: Callable[[Fixture], bool] | None = None,
-    fault_key: bytes | None = None,
+    seal_key: bytes | None = None,
 ) -> RolloutSummary:
     """Run ``episodes`` scripted episodes and write the dated logs plus ``truth.jsonl``.
 
@@ -224,7 +224,7 @@ def rollout(
     ``behaviours`` restricts the behaviour mix (default: all of :data:`policies.BEHAVIOURS`).
     ``learnable_tasks`` appends that many expert episodes on generated learnable tasks
     (:func:`learnable_training_tasks`, those ``learnable_filter`` keeps): the training data a small
-    model needs to learn the family. ``fault_key``: the pipeline's fault key (the verifier's), with
+    model needs to learn the family. ``seal_key``: the pipeline's seal key (the verifier's), with
     which each faulted episode seals its schedule; without it the verifier refuses the faults.
     Episodes run on ``workers`` threads (default: the CPU count, at most 4); each draws from its
     own seeded RNG and results are written in episode order, so the output does not depend on it.
@@ -255,7 +255,7 @@ def rollout(
     pool_size = workers or min(4, os.cpu_count() or 1)
     try:
         with judge_servers(), ThreadPoolExecutor(max_workers=pool_size) as pool:
-            run_one = under_judge_servers(lambda p: _run_one(p, seed, library, config, fault_key))
+            run_one = under_judge_servers(lambda p: _run_one(p, seed, library, config, seal_key))
             results = pool.map(run_one, planned)
             for plan, fixture, schedule, policy, result in tqdm(
                 results, total=len(planned), desc="gym rollout", file=sys.stderr, disable=not progress

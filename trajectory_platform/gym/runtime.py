@@ -35,6 +35,7 @@ from trajectory_platform.gym.faults import FAULTS_SEAL, FaultInjector, FaultSpec
 from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.oracle import OracleResult, run_oracle
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
+from trajectory_platform.gym.prompts import PROMPT_SEAL, REGISTERED_PROMPTS, SYSTEM_PROMPT, seal_prompt
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, derive_schedule_seed, unified_diff
 from trajectory_platform.gym.tools import Manifest, drifted, manifest, sha256_digest
 from trajectory_platform.traces.record import (
@@ -50,12 +51,6 @@ from trajectory_platform.traces.record import (
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.fixtures import Fixture
-
-SYSTEM_PROMPT = (
-    "You are a software agent working in a sandboxed repository. Act only through the tools you are "
-    "given, one tool call at a time; tool results arrive as separate messages. When the task is done, "
-    "reply with a short final answer and no tool call."
-)
 
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 
@@ -468,7 +463,7 @@ def run_episode(
     record_verifier: bool = False,
     tools: ToolSurface | None = None,
     system_prompt: str = SYSTEM_PROMPT,
-    fault_key: bytes | None = None,
+    seal_key: bytes | None = None,
 ) -> EpisodeResult:
     """Run ``policy`` on a fresh copy of ``fixture``'s S0 and return the logged episode.
 
@@ -478,8 +473,9 @@ def run_episode(
     ``tools``: act through this surface instead of the fixture's tool family (a brought
     environment's own tools); it takes no fault schedule. ``system_prompt``: the instructions the
     policy is given (a longer procedural prompt for context distillation); the log records it and
-    its digest, so an episode always shows the prompt its policy saw. ``fault_key``: the pipeline's
-    fault key; with it, a faulted episode records the seal of its schedule (:func:`faults_sealed`).
+    its digest, so an episode always shows the prompt its policy saw. ``seal_key``: the pipeline's
+    seal key; with it, the episode records the seal of its system prompt (:func:`prompt_sealed`)
+    and a faulted one the seal of its schedule (:func:`faults_sealed`).
     """
     if tools is not None and faults:
         raise ValueError(
@@ -535,11 +531,13 @@ def run_episode(
         else None
     )
     episode_id = episode_id or f"gym-{sha256_digest(fixture.fixture_id)[7:19]}-{seed}"
-    schedule: dict[str, Any] = {}
+    inputs: dict[str, Any] = {}  # what the run was given that no replay re-derives, sealed
     if faults:
-        schedule["faults"] = [f.to_dict() for f in faults]
-        if fault_key is not None:
-            schedule[FAULTS_SEAL] = seal_faults(fault_key, episode_id, fixture.fixture_id, faults)
+        inputs["faults"] = [f.to_dict() for f in faults]
+        if seal_key is not None:
+            inputs[FAULTS_SEAL] = seal_faults(seal_key, episode_id, fixture.fixture_id, faults)
+    if seal_key is not None:
+        inputs[PROMPT_SEAL] = seal_prompt(seal_key, episode_id, fixture.fixture_id, system_prompt)
     episode = Episode(
         episode_id=episode_id,
         source_format="native",
@@ -559,7 +557,7 @@ def run_episode(
         tools=list(run.delivered_specs.values()),
         events=log.events,
         delivered_inputs=run.delivered_inputs,
-        extra_json=canonical_json({"runtime": config.to_dict(), **schedule}),
+        extra_json=canonical_json({"runtime": config.to_dict(), **inputs}),
         outcome=Outcome(
             terminal_status=terminal,
             final_answer=final_answer,
@@ -664,6 +662,24 @@ def faults_sealed(episode: Episode, key: bytes) -> bool:
         return True
     seal = _recorded(episode).get(FAULTS_SEAL)
     expected = seal_faults(key, episode.episode_id, episode.task.fixture_id or "", faults)
+    return isinstance(seal, str) and hmac.compare_digest(seal, expected)
+
+
+def prompt_sealed(episode: Episode, key: bytes | None) -> bool:
+    """Is the system prompt ``episode`` opens with one a runtime of the platform delivered? One it
+    registers (:data:`~trajectory_platform.gym.prompts.REGISTERED_PROMPTS`), or one sealed by the
+    runtime under ``key`` (:func:`~trajectory_platform.gym.prompts.seal_prompt`); with no key, only a
+    registered one. The digest the record states beside its prompt is the record's own word."""
+    first = episode.events[0] if episode.events else None
+    prompt = first.content if first is not None and first.kind == "system" else None
+    if prompt is None:
+        return False
+    if prompt in REGISTERED_PROMPTS:
+        return True
+    if key is None:
+        return False
+    seal = _recorded(episode).get(PROMPT_SEAL)
+    expected = seal_prompt(key, episode.episode_id, episode.task.fixture_id or "", prompt)
     return isinstance(seal, str) and hmac.compare_digest(seal, expected)
 
 

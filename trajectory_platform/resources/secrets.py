@@ -14,7 +14,7 @@ from pathlib import Path
 
 from dagster import ConfigurableResource
 
-from trajectory_platform.curation.verify.cascade import fault_key
+from trajectory_platform.curation.verify.cascade import seal_key
 
 SALT_ENV = "TRAJECTORY_PLATFORM_SALT"
 
@@ -32,11 +32,11 @@ class SecretsSaltResource(ConfigurableResource):
             return value.encode("utf-8")
         return _read_or_create_key(Path(self.fallback_file))
 
-    def fault_key(self) -> bytes:
-        """The key the gym runtime seals each injected fault schedule with, the one the verifier
-        checks them by (:func:`~trajectory_platform.curation.verify.cascade.fault_key` of
+    def seal_key(self) -> bytes:
+        """The key the gym runtime seals each injected fault schedule and system prompt with, the
+        one the verifier checks them by (:func:`~trajectory_platform.curation.verify.cascade.seal_key` of
         :meth:`key`: one derivation for the sealer and the checker)."""
-        return fault_key(self.key())
+        return seal_key(self.key())
 
     @property
     def source(self) -> str:

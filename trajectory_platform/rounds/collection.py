@@ -66,7 +66,7 @@ def collect_round(
             # The producer thread's own block, opened and closed within one batch: a fixture's
             # attempts share a kept judge (gym/judge.py), apart from the consumer's.
             with judge_servers():
-                attempts = fixture_attempts(sampler, fixture, round_index, settings, runtime)
+                attempts = fixture_attempts(sampler, fixture, round_index, settings, runtime, config.seal_key)
             yield attempts
 
     def judge(batch: list[Episode]) -> tuple[list[Episode], CascadeResult]:

@@ -17,7 +17,7 @@ the task can still be completed from, not the only good one; a turn with no conf
 ends the episode (abandoned), so admission sees it fail rather than a guess standing in for it.
 
 **Context distillation** (16.9.1). A policy runs with a long procedural prompt (the short system
-prompt plus a checklist: :func:`long_prompt`, :func:`prompted_sampler`); the admitted trajectories
+prompt plus a checklist: :func:`gym.prompts.long_prompt`, :func:`prompted_sampler`); the admitted trajectories
 are rewritten to the short prompt (:func:`context_distilled`): the recorded system prompt, in the
 log and in every delivered-input manifest that carries message text, is replaced, so the loader
 builds each example from the prefix the student will really see at serving time (16.4: targets are
@@ -39,7 +39,8 @@ from trajectory_platform.curation.candidates import PARENT_KEY, PROMPT_REWRITE_K
 from trajectory_platform.curation.verify.cascade import CascadeConfig
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
-from trajectory_platform.gym.runtime import SYSTEM_PROMPT, RuntimeConfig, approx_tokens
+from trajectory_platform.gym.prompts import SYSTEM_PROMPT
+from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens
 from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.rounds.dagger import continue_to_verdict, require_gym_task
 from trajectory_platform.rounds.judge import judged_candidates
@@ -51,22 +52,6 @@ TEACHER_KEY = "teacher"
 """Key in ``extra_json``: the description of the teacher that produced a distilled trajectory."""
 CONTEXT_KEY = PROMPT_REWRITE_KEY
 """Key in ``extra_json``: the prompt rewrite a context-distilled record went through."""
-
-PROCEDURE_CHECKLIST = (
-    "Procedure (follow it in order):\n"
-    "1. Read the file the task names before changing anything.\n"
-    "2. Make the smallest edit that fixes the described behaviour; do not touch the tests.\n"
-    "3. Run the tests after the edit and read their output.\n"
-    "4. If a test still fails, read the failing file again before editing it again.\n"
-    "5. Answer only after the tests pass, in one short sentence that says what changed."
-)
-"""The procedural guidance the long prompt adds: a checklist, the kind 16.9.1 moves into weights
-(never a contract such as tool schemas or authorization rules, which stay in context)."""
-
-
-def long_prompt(checklist: str = PROCEDURE_CHECKLIST, short: str = SYSTEM_PROMPT) -> str:
-    """The teacher's system prompt: the student's short prompt with the checklist after it."""
-    return f"{short}\n\n{checklist}"
 
 
 def prompted_sampler(sampler: Sampler, system_prompt: str) -> Sampler:

@@ -132,11 +132,14 @@ def fixture_attempts(
     round_index: int,
     settings: RoundSettings,
     runtime: RuntimeConfig | None = None,
+    seal_key: bytes | None = None,
     stream: str = "",
 ) -> list[Episode]:
     """One task's ``settings.attempts`` attempts by ``sampler``, stamped, unjudged (``verify=False``):
     the unit both :func:`sample_round` and the spooled collection (``collection``) produce. A
-    ``stream`` (the pilot) gets its own seeds (:func:`pinned_seed`) and its own episode ids."""
+    ``stream`` (the pilot) gets its own seeds (:func:`pinned_seed`) and its own episode ids;
+    ``seal_key``: the key the judging cascade checks by (``CascadeConfig.seal_key``), which the
+    runtime seals a sampler's own system prompt under (:func:`gym.runtime.prompt_sealed`)."""
     episodes = []
     phase = f"r{round_index}-{stream}" if stream else f"r{round_index}"
     for attempt in range(settings.attempts):
@@ -150,6 +153,7 @@ def fixture_attempts(
             episode_id=episode_id,
             verify=False,
             system_prompt=sampler.system_prompt,
+            seal_key=seal_key,
         )
         episodes.append(stamp(result.episode, sampler, round_index))
     return episodes
@@ -171,11 +175,14 @@ def sample_round(
     The runtime's own oracle is not consulted (``verify=False``): the cascade earns every verdict,
     judging each attempt against the fixture it was sampled on.
     """
+    config = cascade or CascadeConfig(progress=False)
     episodes = [
         episode
         for fixture in fixtures
-        for episode in fixture_attempts(sampler, fixture, round_index, settings, runtime, stream)
+        for episode in fixture_attempts(
+            sampler, fixture, round_index, settings, runtime, config.seal_key, stream
+        )
     ]
     lookup = {f.fixture_id: f for f in fixtures}
-    judged = verify_episodes(episodes, lookup, cascade or CascadeConfig(progress=False))
+    judged = verify_episodes(episodes, lookup, config)
     return RoundSample(round_index, sampler.digest, episodes, judged)

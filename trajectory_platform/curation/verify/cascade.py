@@ -122,12 +122,16 @@ class CascadeConfig:
     keep_judges: bool = True
     """Each pool thread keeps its sandboxed judge between oracle runs (``gym/judge.py``); ``False``
     starts one per run (the verdicts do not depend on it)."""
-    fault_key: bytes | None = field(default=None, repr=False)
-    """The pipeline's fault key (:func:`fault_key` of the pipeline key): a gym log that records a
+    seal_key: bytes | None = field(default=None, repr=False)
+    """The pipeline's seal key (:func:`seal_key` of the pipeline key): a gym log that records a
     fault schedule must carry the runtime's seal of it under this key, or it is
-    ``faults_not_the_runtimes`` (:func:`~trajectory_platform.gym.runtime.faults_sealed`). ``None``:
-    schedules are not checked (a library caller judging its own rollouts); the asset and the CLIs
-    always pass the key (:meth:`VerifySettings.cascade`). Never shown (``repr=False``)."""
+    ``faults_not_the_runtimes`` (:func:`~trajectory_platform.gym.runtime.faults_sealed`), and one
+    that opens with a system prompt the platform does not register must carry the runtime's seal of
+    that, or it is ``system_prompt_not_the_runtimes``
+    (:func:`~trajectory_platform.gym.runtime.prompt_sealed`).
+    ``None``: schedules are not checked and only registered prompts pass (a library caller judging
+    its own rollouts); the asset and the CLIs always pass the key (:meth:`VerifySettings.cascade`).
+    Never shown (``repr=False``)."""
     differential_key: bytes = field(default=b"", repr=False)
     """The secret the differential check draws its perturbed cases under
     (:func:`~trajectory_platform.gym.differential.draw_seed`): :func:`differential_key` of the
@@ -147,10 +151,12 @@ def differential_key(master_key: bytes) -> bytes:
     return derive_key(master_key, "differential")
 
 
-def fault_key(master_key: bytes) -> bytes:
-    """The key the gym runtime seals each injected fault schedule with and the verifier checks it
-    by, bound to that purpose from the pipeline's master key: a purpose of its own, so a seal never
-    equals a lineage digest, a pseudonym or a differential draw of the same bytes."""
+def seal_key(master_key: bytes) -> bytes:
+    """The key the gym runtime seals what it records and no replay re-derives with (an injected
+    fault schedule, the system prompt: :mod:`gym.seals`) and the verifier checks them by, bound to
+    that purpose from the pipeline's master key: a purpose of its own, so a seal never equals a
+    lineage digest, a pseudonym or a differential draw of the same bytes. Its label is still
+    ``faults`` (the first thing sealed), so logs sealed before the prompt was keep their seals."""
     return derive_key(master_key, "faults")
 
 
@@ -203,11 +209,11 @@ class VerifySettings:
     ) -> CascadeConfig:
         """The cascade configuration these settings select (``master_key``: the pipeline key, from
         which both secrets the cascade checks by are derived, each for its own purpose: the
-        differential check's draw (:func:`differential_key`) and the fault schedules' seal
-        (:func:`fault_key`); ``calibration_cache``: the caller's cache folder,
+        differential check's draw (:func:`differential_key`) and the runtime's seals
+        (:func:`seal_key`); ``calibration_cache``: the caller's cache folder,
         ``<workdir>/cache/calibration`` for the asset and the CLI)."""
         return CascadeConfig(
-            fault_key=fault_key(master_key),
+            seal_key=seal_key(master_key),
             dynamic=DynamicConfig(reruns=self.reruns),
             lint=self.lint,
             yield_band=(self.yield_low, self.yield_high),
@@ -499,7 +505,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             work,
             Finding("gym_log_not_replayable", "a gym task's log in another format than the runtime's own"),
         )
-    if in_gym and config.fault_key is not None and not faults_sealed(episode, config.fault_key):
+    if in_gym and config.seal_key is not None and not faults_sealed(episode, config.seal_key):
         # the replay injects the schedule the log records: one its runtime did not seal is the log's
         unsealed = Finding("faults_not_the_runtimes", "a fault schedule without the runtime's seal")
         work.stages.append(StageVerdict("dynamic", passed=False, findings=[unsealed]))
@@ -530,7 +536,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             return _route(work, "flaky_quarantine", dynamic.reason or "flaky_quarantine")
         sink, reason = _route(work, "hard_negative", dynamic.reason or "hard_negative")
         if sink == "hard_negative":  # the rejected side of preference pairs: its events must be real
-            events = check_gym_events(episode, fixture, diff)
+            events = check_gym_events(episode, fixture, diff, config.seal_key)
             _confirm_events(dynamic, events)
             if events is not None and events.findings:
                 return "tamper_quarantine", events.reason
@@ -539,7 +545,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
         lambda: audit_delta(episode, diff, fixture, config.dynamic.oracle_timeout_s, config.differential_key)
     )
     if delta.passed:
-        _confirm_events(delta, check_gym_events(episode, fixture, diff))
+        _confirm_events(delta, check_gym_events(episode, fixture, diff, config.seal_key))
     work.stages.append(delta)
     if not delta.passed:
         return "tamper_quarantine", delta.reason or "tamper"

@@ -10,7 +10,9 @@ the events it would have been derived from. A forger who keeps the events and th
 could otherwise edit what training sees and not what the replay checks:
 
 - ``system_prompt_not_the_runtimes``: the first event is not the system prompt the lineage's
-  ``prompt_template_digest`` names, or a later system message is neither the runtime's notice of
+  ``prompt_template_digest`` names, or is one the platform neither registers nor sealed
+  (:func:`gym.runtime.prompt_sealed`: a digest the record states is its own word), or a later
+  system message is neither the runtime's notice of
   a schema drift (:func:`gym.runtime.drift_notice` of the task's drifted manifest) nor a note
   ending the log (a policy error: no model call follows it, so no example holds it).
 - ``compaction_not_the_runtimes``: a compaction summary, its cut, its presence or its absence is
@@ -46,6 +48,7 @@ from trajectory_platform.gym.runtime import (
     delivered_indices,
     delivered_messages_json,
     drift_notice,
+    prompt_sealed,
     recorded_config,
     refusal_reason,
 )
@@ -67,24 +70,27 @@ recorded ``messages_json`` is compared with the events (a derived record restate
 distillation re-counts each turn's input tokens in the log and not in the delivered copies)."""
 
 
-def context_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
-    """The first way ``episode``'s training context departs from what its runtime delivered."""
-    for check in (_system_findings, _compaction_findings, _delivered_findings):
-        findings = check(episode, fixture)
-        if findings:
-            return findings
-    return []
+def context_findings(episode: Episode, fixture: Fixture, seal_key: bytes | None) -> list[Finding]:
+    """The first way ``episode``'s training context departs from what its runtime delivered
+    (``seal_key``: the pipeline's, which a prompt the platform does not register is sealed under)."""
+    findings = _system_findings(episode, fixture, seal_key)
+    for check in (_compaction_findings, _delivered_findings):
+        findings = findings or check(episode, fixture)
+    return findings
 
 
-def _system_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
-    """The runtime writes the prompt first and records its digest; any later system message is a
-    drift notice it wrote, or the policy-error note it ends a log with."""
+def _system_findings(episode: Episode, fixture: Fixture, seal_key: bytes | None) -> list[Finding]:
+    """The runtime writes the prompt first and records its digest, and the prompt is one the
+    platform registers or one the runtime sealed; any later system message is a drift notice it
+    wrote, or the policy-error note it ends a log with."""
     events = episode.events
     first = events[0] if events else None
     if first is None or first.kind != "system" or first.content is None:
         return [Finding(SYSTEM, "the log does not open with a system prompt")]
     if sha256_digest(first.content) != episode.lineage.prompt_template_digest:
         return [Finding(SYSTEM, "the system prompt is not the one the lineage's prompt digest names", 0)]
+    if not prompt_sealed(episode, seal_key):
+        return [Finding(SYSTEM, "a system prompt the platform neither registers nor sealed", 0)]
     notice = drift_notice(drifted(fixture.manifest))
     for index, event in enumerate(events[1:], start=1):
         if event.kind != "system" or event.content == notice:

@@ -1206,7 +1206,9 @@ def check_replay(
     return check
 
 
-def check_gym_events(episode: Episode, context: FixtureContext, diff: DiffView) -> ReplayCheck | None:
+def check_gym_events(
+    episode: Episode, context: FixtureContext, diff: DiffView, seal_key: bytes | None
+) -> ReplayCheck | None:
     """Stage 4's last check on an episode the gym's runtime logged (``native``, on a gym fixture;
     ``None`` on any other: a log in another format on a gym task never gets here, it is
     ``unverifiable`` as ``gym_log_not_replayable``, since the gym cannot replay the tools it ran
@@ -1225,7 +1227,7 @@ def check_gym_events(episode: Episode, context: FixtureContext, diff: DiffView) 
         return None
     result = replay_gym_episode(episode, fixture)
     check = ReplayCheck(result, diff)
-    check.findings.extend(_runtime_log_findings(episode, fixture))  # first: a log no runtime writes
+    check.findings.extend(_runtime_log_findings(episode, fixture, seal_key))  # first: a log no runtime writes
     if check.findings:
         check.sink = "tamper_quarantine"
         return check
@@ -1251,7 +1253,7 @@ def check_gym_events(episode: Episode, context: FixtureContext, diff: DiffView) 
     return check
 
 
-def _runtime_log_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
+def _runtime_log_findings(episode: Episode, fixture: Fixture, seal_key: bytes | None) -> list[Finding]:
     """What the gym's runtime always logs and a hand-written log need not, each a way a red team
     had a forged episode admitted (2026-12-06): every call named by its own id (two calls under one
     id hid a backdoor write from the replay) and answered (a call with no answer was never replayed
@@ -1313,7 +1315,7 @@ def _runtime_log_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
         return [
             Finding("tools_not_the_tasks", "a tool the task's manifests do not deliver, or another schema")
         ]
-    return context_findings(episode, fixture)
+    return context_findings(episode, fixture, seal_key)
 
 
 def _final_answer_findings(episode: Episode) -> list[Finding]:

@@ -18,8 +18,10 @@ after the fix (red team, 2026-12-06), though nothing was recovered from.
 
 Indices are event indices into ``Episode.events``. Target selection follows fine-tuning 16.4: a
 refused or erroneous proposal stays context (it explains the correction but must never be
-imitated), as do truncated turns and loop repeats; diagnosis, the corrected call, ordinary
-successful actions and the final report are targets. Each assistant turn gets a typed reason.
+imitated), as do truncated turns, loop repeats and turns that fabricate an observation (write a
+tool result, or quote output no earlier event shows: :mod:`.fabrication`); diagnosis, the
+corrected call, ordinary successful actions and the final report are targets. Each assistant turn
+gets a typed reason.
 """
 
 from __future__ import annotations
@@ -28,12 +30,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
+from trajectory_platform.curation.verify.fabrication import fabricated_turns
 from trajectory_platform.curation.verify.replay import (
     recorded_observation,
     shell_command,
     simple_command_words,
 )
-from trajectory_platform.gym.protocol import find_fabricated_observation
 from trajectory_platform.traces.record import Episode
 
 PRISTINE_TURN_FACTOR = 1.2
@@ -170,13 +172,14 @@ def select_targets(
     loops = set(loop_turns(records))
     errors = set(error_turns(episode, records))
     assistant = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
+    fabricated = fabricated_turns(episode)
     reasons: dict[int, str] = {}
     for index in assistant:
         event = episode.events[index]
         calls = grouped.get(index, [])
         if event.finish_reason in ("length", "max_tokens", "max_output_tokens"):
             reasons[index] = "truncated_turn"
-        elif find_fabricated_observation(event.content or "") is not None:
+        elif index in fabricated:  # its own tool result, or quoted output no event shows
             reasons[index] = "fabricated_observation"
         elif any(r.refused for r in calls):
             reasons[index] = "refused_proposal"

@@ -4,8 +4,11 @@ A call that violates its schema is a *blocking* finding only when the runtime le
 refusal, no error answered it): the log then shows an action no well-behaved runtime would have
 dispatched. A violation the runtime refused or answered with an error is recorded as a note: it is
 a caught mistake, the very material a recovery demonstration is made of, and later stays context.
-The same rule covers a turn that writes its own tool result (a fabricated observation), in its text
-or in its reasoning (both are the model's output, and both are trained on). The final
+The same rule covers a turn that writes its own tool result in the wire form (a fabricated
+observation, :data:`.fabrication.TOOL_TOKEN`), in its text or in its reasoning (both are the
+model's output, and both are trained on). A turn that quotes tool output no earlier event shows
+(:data:`.fabrication.UNQUOTED_OUTPUT`: a test tally, a command transcript) is no runtime's to
+refuse, so it is a note, and the turn stays context (:mod:`.roles`). The final
 workspace diff and every patch passed as an argument must parse; a final assistant turn cut off by
 the token limit and an episode without any assistant turn are rejected.
 """
@@ -14,13 +17,17 @@ from __future__ import annotations
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records, schema_errors
 from trajectory_platform.curation.verify.context import DiffView
+from trajectory_platform.curation.verify.fabrication import TOOL_TOKEN, UNQUOTED_OUTPUT, fabricated_turns
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.gym.diffs import PatchError, parse_unified_diff
-from trajectory_platform.gym.protocol import find_fabricated_observation
 from trajectory_platform.traces.record import Episode
 
 TRUNCATED_FINISH = ("length", "max_tokens", "max_output_tokens")
 PATCH_KEYS = ("patch", "diff")
+FABRICATION_DETAIL = {
+    TOOL_TOKEN: "the turn writes its own tool result",
+    UNQUOTED_OUTPUT: "the turn quotes tool output no earlier event shows (kept as context)",
+}
 
 
 def _call_findings(record: CallRecord, tool_calling_log: bool) -> list[Finding]:
@@ -72,12 +79,10 @@ def check_syntax(episode: Episode, diff: DiffView) -> StageVerdict:
             verdict.findings.append(
                 Finding("final_turn_truncated", f"finish_reason={last.finish_reason}", assistant[-1])
             )
-    for index, event in enumerate(episode.events):
-        if event.kind == "assistant" and any(
-            find_fabricated_observation(text or "") is not None for text in (event.content, event.reasoning)
-        ):
-            finding = Finding("fabricated_observation", "the turn writes its own tool result", index)
-            (verdict.notes if _fabrication_refused(episode, index) else verdict.findings).append(finding)
+    for index, form in fabricated_turns(episode).items():
+        finding = Finding("fabricated_observation", FABRICATION_DETAIL[form], index)
+        blocking = form == TOOL_TOKEN and not _fabrication_refused(episode, index)
+        (verdict.findings if blocking else verdict.notes).append(finding)
     tool_calling_log = bool(episode.tools)
     for record in call_records(episode):
         for finding in _call_findings(record, tool_calling_log):

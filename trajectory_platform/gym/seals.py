@@ -1,0 +1,28 @@
+"""The runtime's seal over what it records of a run that no replay can re-derive.
+
+A replay re-derives a gym episode's observations and diff from its calls, but two things the log
+records are inputs of the run, not results: the fault schedule the runtime injected
+(:mod:`gym.faults`) and the system prompt it delivered (:mod:`gym.prompts`). A record can declare
+either, so each red-team forgery that set one (a fault the run never had, 2026-12-06; a prompt
+carrying the grader's answer with its own digest beside it, the same week) was admitted. Only the
+runtime holding the pipeline's seal key (``verify.cascade.seal_key`` of the pipeline key) can
+write a seal that matches, and binding the episode and fixture keeps a seal from being moved to
+another log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+
+
+def seal(key: bytes, episode_id: str, fixture_id: str, name: str, value: object) -> str:
+    """HMAC-SHA256 under ``key`` of ``value``, the run input ``name`` of one episode of one fixture
+    (the message is canonical JSON with ``name`` as the field: one input's seal never fits another)."""
+    message = json.dumps(
+        {"episode_id": episode_id, "fixture_id": fixture_id, name: value},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    return hmac.new(key, message.encode(), hashlib.sha256).hexdigest()
