@@ -102,6 +102,9 @@ class Envelope:
     """Where the rejected sides of a preference pair are (kept in the record, not read as turns)."""
     not_read: tuple[Path, ...] = ()
     """Other lists of messages the conversation does not hold (kept in the record, named)."""
+    answer_is_text: bool = False
+    """The response is a plain string (``openai.text_answer``): no role, no finish reason, nothing
+    that says which turn it is (``ChatLogAdapter._answer`` reads it beside an assistant turn)."""
 
 
 def _side(path: Path) -> str | None:
@@ -214,11 +217,13 @@ def locate(record: dict[str, Any]) -> Envelope | None:
                 None,
             )
     best = _joined(found)
+    answer_is_text = response is None and said is not None
     response = response or said
     if best is None and response is not None and is_item_list(response[1].get("output")):
         best = _text_input(record)
     if best is not None and response is not None:
         best.response_at, best.response, best.response_outer = response
+        best.answer_is_text = answer_is_text
     return best
 
 

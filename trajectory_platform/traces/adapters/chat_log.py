@@ -165,6 +165,25 @@ def _same_turn(a: Event, b: Event) -> bool:
     )
 
 
+def _text_answer_beside_turn(found: Envelope, last: Event, answer: Event) -> None:
+    """A plain string answer beside a conversation that already ends on an assistant turn: the same
+    text (whitespace aside) is that turn logged twice, read once (its spacing taken from the turn);
+    other text is an ``ambiguous answer`` reject (where the provider continues a prefilled turn, the
+    prefill rule reads it instead). A string says nothing of which turn it is: the
+    turn's continuation, another sample of it, or an answer to a turn the log left out. Kept as a
+    second assistant turn, the model would be trained to answer twice in a row; kept aside, the
+    record would be admitted with its answer-bearing field unread. A structured response (a Chat
+    Completions response) is a call's own answer to that input, and stays a turn of its own."""
+    if last.tool_calls or (last.content or "").split() != (answer.content or "").split():
+        raise RecordError(
+            "ambiguous answer",
+            f"{path_of(found.response_at)} is a plain string answer beside a conversation that already "
+            "ends on an assistant turn, and says something else: whether it continues that turn, "
+            "samples it again or answers a turn the log left out cannot be told",
+        )
+    answer.content = last.content
+
+
 def _previous(found: Envelope | None) -> str | None:
     """The response a Responses API call continues (:data:`PREVIOUS`, in its request or echoed in
     its response), or ``None``."""
@@ -468,6 +487,9 @@ class ChatLogAdapter(Adapter):
         answer keeps it once; where the provider ``prefills`` (:data:`PREFILL_DIALECTS`), an answer
         to a conversation ending in assistant text continues that text: one turn, prefill first."""
         events = episode.events
+        last_said = events[asked - 1] if 0 < asked < len(events) else None
+        if found.answer_is_text and not prefills and last_said is not None and last_said.kind == "assistant":
+            _text_answer_beside_turn(found, last_said, events[asked])
         if len(events) == asked + 1 and asked and _same_turn(events[asked - 1], events[asked]):
             del events[asked:]
             asked -= 1
