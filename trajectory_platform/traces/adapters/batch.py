@@ -18,7 +18,8 @@ not read is read as an unanswered request, as it would be alone, and says where 
 (``extra_json.batch.answer_not_ingested``), so each run accounts for every line it was given. An
 answer whose request is not there is read alone
 (:mod:`~trajectory_platform.traces.adapters.lone_answer`) and says what is missing, naming the id. A
-request nobody answered beside it is read as ``chat-log`` reads a logged request. A failed,
+request nobody answered beside it is read as ``chat-log`` reads a logged request, labelled this
+format and saying its answer is missing (``extra_json.batch.answer_missing``). A failed,
 expired or cancelled request is a ``failed model call`` reject naming the id and the error's type
 or code (never its message, which may quote the request). An id on several request or answer lines
 is paired with none of them: which answer belongs to which request cannot be told.
