@@ -26,6 +26,10 @@ is recognised by its shape, never by a file name or a vendor field:
   .NET serializer's (Semantic Kernel's ``{"Role": {"Label": "user"}, "Items": [{"$type": ...}]}``:
   its ``Content`` only repeats the first text item, so ``Items`` is read, the calls and results
   too) and camelCase fields (``toolCalls``, ``toolCallId``) read in snake case;
+- **a speaker under another key**: a message with no ``role`` whose ``type``, ``direction``,
+  ``sender``, ``speaker`` or ``author`` holds one speaker word (Devin-style ``user_message``,
+  Botpress ``direction: incoming``, a chat widget's ``sender: customer``; :func:`_speaker`), and
+  role words that name an OpenAI role (Gemini's ``model``: :data:`ROLE_SYNONYMS`);
 - **smolagents' memory messages**: roles ``tool-call`` (the calls, written as a Python literal after
   ``Calling tools:``) and ``tool-response`` (``Call id: ...`` then ``Observation:`` or ``Error:``).
 
@@ -344,14 +348,11 @@ def _speaker(fields: dict[str, Any]) -> dict[str, Any] | None:
         words = {w for w in re.split(r"[^a-z]+", value.lower()) if w} - SPEAKER_NOISE
         roles = {SPEAKER_WORDS[w] for w in words if w in SPEAKER_WORDS}
         if len(roles) == 1 and words <= SPEAKER_WORDS.keys():
-            payload = object_field(fields, TEXT_PAYLOAD)
-            text = {"content": payload["text"]} if isinstance(payload.get("text"), str) else {}
-            kept = {
-                k: v
-                for k, v in fields.items()
-                if k not in (key, TEXT_PAYLOAD) or not text and k == TEXT_PAYLOAD
-            }
-            return {**text, **kept, "role": roles.pop()}
+            kept = {k: v for k, v in fields.items() if k != key}
+            said = object_field(fields, TEXT_PAYLOAD).get("text")
+            if isinstance(said, str):  # the payload is read: its text is the message's
+                kept = {"content": said, **{k: v for k, v in kept.items() if k != TEXT_PAYLOAD}}
+            return {**kept, "role": roles.pop()}
     return None
 
 

@@ -165,10 +165,9 @@ def qwen_agent_turns(event: Event) -> list[Event] | None:
         (mark["kind"], text[mark.end() : marks[i + 1].start() if i + 1 < len(marks) else len(text)].strip())
         for i, mark in enumerate(marks)
     ]
-    turn: Event | None = dataclasses.replace(
-        event, content=text[: marks[0].start()].strip() or None, tool_calls=[]
-    )
-    turns: list[Event] = [turn]
+    first = dataclasses.replace(event, content=text[: marks[0].start()].strip() or None, tool_calls=[])
+    turns: list[Event] = [first]
+    turn: Event | None = first
     unanswered: list[str | None] = []
     index = 0
     while index < len(bodies):
