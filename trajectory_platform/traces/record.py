@@ -65,13 +65,21 @@ def known_finish_reason(value: str) -> bool:
 
 
 _EPOCH = re.compile(r"\d{9,13}(?:\.\d{1,9})?")
+RELATIVE_SECONDS = re.compile(r"\+\d{1,9}(?:\.\d{1,9})?")
+"""How ``Event.timestamp`` writes a clock reading that names no point in time (``+1.5``): seconds on
+a clock whose start the log does not say (``time.monotonic()``, seconds since the run began), as
+``adapters.base.timestamp_of`` reads a number below :data:`EPOCH_FLOOR_SECONDS`."""
+EPOCH_FLOOR_SECONDS = 1_000_000_000
+"""The smallest number read as seconds since the epoch (2001-09-09): no agent log is older, and a
+smaller stamp is a relative clock's reading (:data:`RELATIVE_SECONDS`)."""
 
 
 def is_timestamp(value: str) -> bool:
-    """Whether ``value`` reads as a point in time: ISO 8601 (what the adapters' sources write, with
-    ``Z`` or an offset, ``T`` or a space) or seconds / milliseconds since the epoch. ``Event.timestamp``
-    holds nothing else (any other text there could be anything, a key included)."""
-    if _EPOCH.fullmatch(value):
+    """Whether ``value`` reads as a time: ISO 8601 (what the adapters' sources write, with ``Z`` or an
+    offset, ``T`` or a space), seconds / milliseconds since the epoch, or a relative clock's seconds
+    marked ``+`` (:data:`RELATIVE_SECONDS`). ``Event.timestamp`` holds nothing else (any other text
+    there could be anything, a key included)."""
+    if _EPOCH.fullmatch(value) or RELATIVE_SECONDS.fullmatch(value):
         return True
     try:
         dt.datetime.fromisoformat(value)

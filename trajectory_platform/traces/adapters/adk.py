@@ -31,8 +31,8 @@ from trajectory_platform.traces.adapters.base import (
     frame_json,
     name_tool_results,
     object_field,
-    optional_str,
     task_id_in,
+    timestamp_of,
 )
 from trajectory_platform.traces.adapters.gemini import events_of_content, snaked
 from trajectory_platform.traces.record import Episode, canonical_json
@@ -98,7 +98,7 @@ class ADKAdapter(Adapter):
             read = events_of_content(event["content"], f"events[{index}].content")
             usage = object_field(event, "usage_metadata")
             for turn in read:
-                turn.timestamp = optional_str(event.get("timestamp"), f"events[{index}].timestamp")
+                turn.timestamp = timestamp_of(event.get("timestamp"), f"events[{index}].timestamp")
                 if turn.kind == "assistant":
                     turn.name = event["author"]
                     turn.input_tokens = usage.get("prompt_token_count")

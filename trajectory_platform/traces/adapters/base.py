@@ -25,7 +25,14 @@ from types import UnionType
 from typing import Any, get_args
 
 from trajectory_platform.traces.drops import Drop, named
-from trajectory_platform.traces.record import DeliveredInput, Episode, Event, canonical_json
+from trajectory_platform.traces.record import (
+    EPOCH_FLOOR_SECONDS,
+    DeliveredInput,
+    Episode,
+    Event,
+    canonical_json,
+    is_timestamp,
+)
 
 JSONL_PROBE_LINES = 20
 """How many leading lines decide whether a file that is not one JSON document is JSONL."""
@@ -600,6 +607,39 @@ def optional_str(value: Any, where: str) -> str | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     raise RecordError("wrong type", f"{where} is {type(value).__name__}, expected string")
+
+
+def timestamp_of(value: Any, where: str) -> str | None:
+    """A timestamp field (``where``: its path in the record as the file writes it) as
+    ``Event.timestamp`` keeps it, or a ``bad timestamp`` reject naming that path.
+
+    A string is kept as written when it reads as a time (ISO 8601 or epoch digits). A number at or
+    above :data:`~trajectory_platform.traces.record.EPOCH_FLOOR_SECONDS` is epoch seconds or
+    milliseconds, kept as its digits; a smaller one (``1.0``, ``83421.7``) cannot be a date of any
+    agent log: it is a relative clock's reading (seconds since the run began, ``time.monotonic()``),
+    kept marked as such (``+1.0``), so the events' spacing survives and nobody reads it as 1970.
+    Anything else (a negative number, text that is no time, a stamp too long for seconds or
+    milliseconds) is refused here, where the file's own path is known."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if is_timestamp(value):
+            return value
+        raise RecordError(
+            "bad timestamp", f"{where} is {named(value)}: not ISO 8601 nor seconds since the epoch"
+        )
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise RecordError("wrong type", f"{where} is {type(value).__name__}, expected a timestamp")
+    text = str(value) if "e" not in str(value) else f"{value:.9f}".rstrip("0").rstrip(".")
+    if 0 <= value < EPOCH_FLOOR_SECONDS:
+        text = f"+{text}"
+    if value < 0 or not is_timestamp(text):
+        raise RecordError(
+            "bad timestamp",
+            f"{where} is the number {text}: neither seconds or milliseconds since the epoch nor a "
+            "relative clock's seconds",
+        )
+    return text
 
 
 TASK_ID_KEYS = ("task_id", "environment_id", "instance_id")

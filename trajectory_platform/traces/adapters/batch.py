@@ -18,7 +18,8 @@ not read is read as an unanswered request, as it would be alone, and says where 
 (``extra_json.batch.answer_not_ingested``), so each run accounts for every line it was given. An
 answer whose request is not there is read alone
 (:mod:`~trajectory_platform.traces.adapters.lone_answer`) and says what is missing, naming the id. A
-request nobody answered beside it is read as ``chat-log`` reads a logged request. A failed,
+request nobody answered beside it is read as ``chat-log`` reads a logged request, labelled this
+format and saying its answer is missing (``extra_json.batch.answer_missing``). A failed,
 expired or cancelled request is a ``failed model call`` reject naming the id and the error's type
 or code (never its message, which may quote the request). An id on several request or answer lines
 is paired with none of them: which answer belongs to which request cannot be told.
@@ -225,16 +226,24 @@ class BatchAdapter(Adapter):
 
 
 def _unanswered(record: RawRecord, src: SourceFile, ident: str) -> Episode:
-    """A request read alone, as ``chat-log`` reads a logged request; one whose answer lies in a
-    file of the folder this run does not read says where (the run was given the request alone)."""
+    """A request read alone, as ``chat-log`` reads a logged request, yet a batch's (its format and
+    id say so: labelled ``chat-log`` it passed for a logged conversation, its answer never asked
+    for), saying why its answer is not in it: where the answer lies when it is in a file of the
+    folder this run does not read (``answer_not_ingested``), else that no file beside it holds it
+    (``answer_missing``)."""
     episode = _CHAT_LOG.parse(record, src)
+    episode.source_format = BATCH
+    episode.episode_id = f"{BATCH}:{ident}"
     index = index_of(src)
+    extra = json.loads(episode.extra_json or "{}")
     if index.paired(ident):
         name, line = index.results[ident][0]
         where = file_name_text(name) + (f" line {line}" if line is not None else "")
-        extra = json.loads(episode.extra_json or "{}")
         extra[BATCH] = {"id": ident, "answer_not_ingested": where}
-        episode.extra_json = canonical_json(extra)
+    else:
+        missing = "no file beside this one holds exactly one batch output line with this id"
+        extra[BATCH] = {"id": ident, "answer_missing": missing}
+    episode.extra_json = canonical_json(extra)
     return episode
 
 

@@ -45,6 +45,7 @@ from trajectory_platform.traces.adapters.base import (
     sampling_params_json,
     task_id_in,
     text_of,
+    timestamp_of,
 )
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
@@ -279,7 +280,7 @@ class BedrockAdapter(Adapter):
         (_read_anthropic if messages_api else _read_converse)(request, response, episode)
         final = episode.events[-1] if episode.events and episode.events[-1].kind == "assistant" else None
         if logged and final is not None:
-            final.timestamp = optional_str(value.get("timestamp"), "timestamp")
+            final.timestamp = timestamp_of(value.get("timestamp"), "timestamp")
             final.input_tokens = expect(
                 value["input"].get("inputTokenCount"), int | None, "input.inputTokenCount"
             )

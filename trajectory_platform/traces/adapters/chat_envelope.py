@@ -102,6 +102,9 @@ class Envelope:
     """Where the rejected sides of a preference pair are (kept in the record, not read as turns)."""
     not_read: tuple[Path, ...] = ()
     """Other lists of messages the conversation does not hold (kept in the record, named)."""
+    answer_is_text: bool = False
+    """The response is a plain string (``openai.text_answer``): no role, no finish reason, nothing
+    that says which turn it is (``ChatLogAdapter._answer`` reads it beside an assistant turn)."""
 
 
 def _side(path: Path) -> str | None:
@@ -167,6 +170,27 @@ def _text_answers(node: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(key, answer) for key, answer in answers if answer is not None]
 
 
+TEXT_INPUT = "input"
+"""Where a Responses API request holds its input; a string there is the shorthand for one user
+message (``client.responses.create(input="List files")``)."""
+
+
+def _text_input(record: dict[str, Any]) -> Envelope | None:
+    """The conversation of a Responses API call whose request ``input`` is the string shorthand: that
+    one user message, as the item the API reads it as. Without it a logged call whose prompt was a
+    string had no conversation at all, and the chain it opens lost its first turn."""
+    queue: deque[tuple[Path, dict[str, Any], tuple[dict[str, Any], ...]]] = deque([((), record, ())])
+    while queue:
+        path, node, outer = queue.popleft()
+        text = node.get(TEXT_INPUT)
+        if isinstance(text, str):
+            message = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+            return Envelope([message], (*path, TEXT_INPUT), node, request_outer=outer)
+        if len(path) < MAX_DEPTH:
+            queue.extend(((*path, str(k)), v, (node, *outer)) for k, v in node.items() if isinstance(v, dict))
+    return None
+
+
 def locate(record: dict[str, Any]) -> Envelope | None:
     """The conversation and response of ``record`` (see the module docstring), breadth first in
     the record's own key order; None without a conversation."""
@@ -193,9 +217,13 @@ def locate(record: dict[str, Any]) -> Envelope | None:
                 None,
             )
     best = _joined(found)
+    answer_is_text = response is None and said is not None
     response = response or said
+    if best is None and response is not None and is_item_list(response[1].get("output")):
+        best = _text_input(record)
     if best is not None and response is not None:
         best.response_at, best.response, best.response_outer = response
+        best.answer_is_text = answer_is_text
     return best
 
 

@@ -54,8 +54,10 @@ from trajectory_platform.traces.adapters.base import (
     adapter_episode_id,
     content_digest,
     delivered_input,
+    event_key,
     expect,
     frame_json,
+    name_tool_results,
     optional_str,
     read_chat_outcome,
     sampling_params_json,
@@ -80,7 +82,7 @@ from trajectory_platform.traces.adapters.openai import (
     choice_taken,
     choices_taken,
 )
-from trajectory_platform.traces.adapters.openai_responses import OpenAIResponsesAdapter
+from trajectory_platform.traces.adapters.openai_responses import PREVIOUS, OpenAIResponsesAdapter
 from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
@@ -161,6 +163,50 @@ def _same_turn(a: Event, b: Event) -> bool:
         b.content,
         [(c.name, c.arguments) for c in b.tool_calls],
     )
+
+
+def _text_answer_beside_turn(found: Envelope, last: Event, answer: Event) -> None:
+    """A plain string answer beside a conversation that already ends on an assistant turn: the same
+    text (whitespace aside) is that turn logged twice, read once (its spacing taken from the turn);
+    other text is an ``ambiguous answer`` reject (where the provider continues a prefilled turn, the
+    prefill rule reads it instead). A string says nothing of which turn it is: the
+    turn's continuation, another sample of it, or an answer to a turn the log left out. Kept as a
+    second assistant turn, the model would be trained to answer twice in a row; kept aside, the
+    record would be admitted with its answer-bearing field unread. A structured response (a Chat
+    Completions response) is a call's own answer to that input, and stays a turn of its own."""
+    if last.tool_calls or (last.content or "").split() != (answer.content or "").split():
+        raise RecordError(
+            "ambiguous answer",
+            f"{path_of(found.response_at)} is a plain string answer beside a conversation that already "
+            "ends on an assistant turn, and says something else: whether it continues that turn, "
+            "samples it again or answers a turn the log left out cannot be told",
+        )
+    answer.content = last.content
+
+
+def _previous(found: Envelope | None) -> str | None:
+    """The response a Responses API call continues (:data:`PREVIOUS`, in its request or echoed in
+    its response), or ``None``."""
+    if found is None:
+        return None
+    named = found.request.get(PREVIOUS, (found.response or {}).get(PREVIOUS))
+    return named if isinstance(named, str) else None
+
+
+def _continued(before: ModelCall, call: ModelCall) -> ModelCall:
+    """``call`` with the conversation ``before`` saw and answered put before what it saw (its
+    instructions said again are said once)."""
+    history = [*before.seen, *([before.answer] if before.answer is not None else [])]
+    own, same = call.seen, 0
+    while (
+        same < min(len(own), len(history))
+        and own[same].kind == "system"
+        and event_key(own[same]) == event_key(history[same])
+    ):
+        same += 1
+    seen = [*history, *own[same:]]
+    name_tool_results(seen)
+    return ModelCall(seen, call.answer, call.choice)
 
 
 class ChatLogAdapter(Adapter):
@@ -256,12 +302,12 @@ class ChatLogAdapter(Adapter):
         its own record (its reject says why)."""
         calls: list[ModelCall] = []
         readable: list[RawRecord] = []
-        for record in records:
-            try:
-                calls.append(self._model_call(record, src, locate(record.value))[0])
-            except (RecordError, *STRUCTURE_ERRORS):
+        read = self._linked_calls([(r, locate(r.value)) for r in records], src)
+        for record, result in zip(records, read, strict=True):
+            if isinstance(result, Exception):
                 yield record
                 continue
+            calls.append(result[0])
             readable.append(record)
         for group in conversations(calls, chained=True):
             run = [readable[number] for number in group]
@@ -301,13 +347,17 @@ class ChatLogAdapter(Adapter):
         no call: it may name the task, and how many there were is said in :data:`NO_CONVERSATION`."""
         read: list[tuple[Envelope, Episode, str]] = []
         calls, tasks, bare = [], [], 0
-        for value in record.value["calls"]:
-            found = locate(value)
+        founds = [(value, locate(value)) for value in record.value["calls"]]
+        for value, found in founds:
             if found is None:  # a span of the run that is no model call (the agent's root span)
                 tasks.append(_task_id(value, None) if isinstance(value, dict) else None)
                 bare += 1
-                continue
-            call, episode, dialect = self._model_call(record, src, found)
+        ones = [(value, found) for value, found in founds if found is not None]
+        results = self._linked_calls([(record, found) for _, found in ones], src)
+        for (value, found), result in zip(ones, results, strict=True):
+            if isinstance(result, Exception):
+                raise result
+            call, episode, dialect = result
             calls.append(call)
             read.append((found, episode, dialect))
             tasks.append(_task_id(value, found))
@@ -338,6 +388,37 @@ class ChatLogAdapter(Adapter):
                 },
             )
         return [conversation.episode for conversation in conversations]
+
+    def _linked_calls(
+        self, calls: list[tuple[RawRecord, Envelope | None]], src: SourceFile
+    ) -> list[tuple[ModelCall, Episode, str] | Exception]:
+        """Each call read (:meth:`_model_call`), or the error that stopped it, in order; a Responses
+        API call that names, by :data:`PREVIOUS`, the response of an earlier call here saw that
+        call's input and answer first (the API keeps the conversation on its server, so the log
+        holds only each call's new items): its history is put back (:func:`_continued`). Read
+        without it, the chain's second call answered a call it never showed (an ``orphan tool
+        result``) and the first was a run of its own."""
+        by_response: dict[str, int] = {}
+        out: list[tuple[ModelCall, Episode, str] | Exception] = []
+        for index, (record, found) in enumerate(calls):
+            before = by_response.get(_previous(found) or "")
+            if found is not None and before is not None:
+                found = dataclasses.replace(
+                    found, request={k: v for k, v in found.request.items() if k != PREVIOUS}
+                )
+            try:
+                call, episode, dialect = self._model_call(record, src, found)
+            except (RecordError, *STRUCTURE_ERRORS) as error:
+                out.append(error)
+                continue
+            earlier = out[before] if before is not None else None
+            if earlier is not None and not isinstance(earlier, Exception):
+                call = _continued(earlier[0], call)
+            out.append((call, episode, dialect))
+            own = (found.response or {}).get("id") if found is not None else None
+            if isinstance(own, str):
+                by_response.setdefault(own, index)
+        return out
 
     def _model_call(
         self, record: RawRecord, src: SourceFile, found: Envelope | None
@@ -406,6 +487,9 @@ class ChatLogAdapter(Adapter):
         answer keeps it once; where the provider ``prefills`` (:data:`PREFILL_DIALECTS`), an answer
         to a conversation ending in assistant text continues that text: one turn, prefill first."""
         events = episode.events
+        last_said = events[asked - 1] if 0 < asked < len(events) else None
+        if found.answer_is_text and not prefills and last_said is not None and last_said.kind == "assistant":
+            _text_answer_beside_turn(found, last_said, events[asked])
         if len(events) == asked + 1 and asked and _same_turn(events[asked - 1], events[asked]):
             del events[asked:]
             asked -= 1

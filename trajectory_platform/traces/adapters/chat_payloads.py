@@ -23,7 +23,12 @@ from trajectory_platform.traces.adapters.message_roles import (
     LANGCHAIN_ROLES,
     take_langchain_call_facts,
 )
-from trajectory_platform.traces.adapters.openai import ROLE_KINDS, event_of_message, taken_choice
+from trajectory_platform.traces.adapters.openai import (
+    ROLE_KINDS,
+    event_of_message,
+    taken_choice,
+    tool_call_of,
+)
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Event, ToolCall
 
@@ -67,7 +72,8 @@ def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
 def _calls(fields: dict[str, Any], in_content: list[ToolCall], where: str) -> list[ToolCall]:
     """``tool_calls`` and ``invalid_tool_calls`` (arguments the model wrote that did not parse, kept
     as written); the calls of the content parts (Anthropic-style ``tool_use``) when no
-    ``tool_calls`` were filled in (LangChain fills both with the same calls)."""
+    ``tool_calls`` were filled in (LangChain fills both with the same calls); else the provider's
+    own calls LangChain below 0.2 kept only in ``additional_kwargs`` (:func:`_legacy_calls`)."""
     calls = []
     for key in ("tool_calls", "invalid_tool_calls"):
         for index, call in enumerate(expect(fields.get(key) or [], list, f"{where}.{key}")):
@@ -79,7 +85,22 @@ def _calls(fields: dict[str, Any], in_content: list[ToolCall], where: str) -> li
                     arguments=arguments_text(call.get("args")),
                 )
             )
-    return calls or in_content
+    return calls or in_content or _legacy_calls(object_field(fields, "additional_kwargs"), where)
+
+
+def _legacy_calls(extra: dict[str, Any], where: str) -> list[ToolCall]:
+    """The calls of an AI message from LangChain below 0.2, which had no ``tool_calls`` field of its
+    own and kept the provider's: OpenAI ``tool_calls`` (``{"id", "function": {"name", "arguments"}}``)
+    or the legacy ``function_call``, under ``additional_kwargs``. Left unread, the tool message
+    answering them was an ``orphan tool result``. Read as the OpenAI reader reads those fields."""
+    at = f"{where}.additional_kwargs"
+    calls = expect(extra.get("tool_calls") or [], list, f"{at}.tool_calls")
+    read = [tool_call_of(call, f"{at}.tool_calls[{i}]") for i, call in enumerate(calls)]
+    legacy = extra.get("function_call")
+    if legacy is not None:
+        expect(legacy, dict, f"{at}.function_call")
+        read.append(tool_call_of({"function": legacy}, f"{at}.function_call"))
+    return read
 
 
 def event_of(message: Any, where: str) -> Event:

@@ -47,6 +47,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     optional_str,
     text_of,
+    timestamp_of,
 )
 from trajectory_platform.traces.record import Episode, Event, ToolSpec, canonical_json
 
@@ -255,7 +256,7 @@ class ClaudeCodeAdapter(Adapter):
             ):
                 skipped["synthetic"] += 1  # the runtime's words (an API error), not the model's
                 continue
-            stamp = optional_str(entry.get("timestamp"), f"line {line.line}.timestamp")
+            stamp = timestamp_of(entry.get("timestamp"), f"line {line.line}.timestamp")
             if kind == "user" and entry.get("isCompactSummary") is True:
                 summary = text_of(message.get("content"), f"line {line.line}.message.content")
                 through = len(episode.events) - 1 if episode.events else None

@@ -44,6 +44,7 @@ from trajectory_platform.traces.adapters.base import (
     one_record_per_file,
     optional_str,
     sampling_params_json,
+    timestamp_of,
 )
 from trajectory_platform.traces.adapters.openai_responses import ITEM_TYPES, ItemTurns
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -130,7 +131,7 @@ class CodexAdapter(Adapter):
             if kind == "response_item" and payload.get("type") not in NOT_MODEL_INPUT:
                 before = len(turns.events)
                 turns.add(payload, where)
-                stamp = optional_str(entry.value.get("timestamp"), f"line {entry.line}.timestamp")
+                stamp = timestamp_of(entry.value.get("timestamp"), f"line {entry.line}.timestamp")
                 for event in turns.events[before:]:
                     event.timestamp = stamp
             elif kind == "turn_context":

@@ -37,6 +37,7 @@ from typing import Any
 from trajectory_platform.traces.adapters.base import (
     RecordError,
     arguments_text,
+    is_media,
     optional_str,
     parse_json,
     part_text,
@@ -48,7 +49,13 @@ from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 NAME_KEYS = ("name", "tool_name", "toolName", "function_name", "functionName")
 ARGUMENT_KEYS = ("arguments", "input", "args", "parameters")
 CALL_ID_KEYS = ("tool_call_id", "toolCallId", "tool_use_id", "toolUseId", "call_id", "callId")
-OUTPUT_KEYS = ("output", "result", "content", "response")
+OUTPUT_KEYS = ("output", "result", "content", "response", "error_text", "errorText")
+"""Where a result keeps the tool's output; the last two are the AI SDK's error text (``errorText``),
+which a failed tool part carries instead of an ``output``."""
+STEP_WORD = "step"
+"""A part holding only a type with this word in it (``step-start``) opens a model step (:func:`steps_of`)."""
+TOOL_TYPE_PREFIX = "tool-"
+"""How the Vercel AI SDK v5 names a static tool's part: ``tool-<tool name>`` (:func:`named_by_type`)."""
 RESULT_WORDS = ("result", "response", "return", "output")
 REASONING_WORDS = ("reason", "think")
 """A part whose type holds one of these words is reasoning: ``thinking``, ``redacted_thinking``,
@@ -104,6 +111,22 @@ def _is_result(body: dict[str, Any], kind: str | None) -> bool:
     return (named_call or body.get("id") is not None and answers) and any(k in body for k in OUTPUT_KEYS)
 
 
+def named_by_type(part: dict[str, Any]) -> dict[str, Any]:
+    """A part that names its tool in its type, as the Vercel AI SDK v5 writes a static tool's part
+    (``{"type": "tool-getWeather", "toolCallId", "state", "input", "output"}``), with the name as a
+    field; any other part unchanged. Only a part that carries a call id and names no tool otherwise
+    counts, so a type that is a kind (``tool-call``, ``tool-result``) is never taken for a name."""
+    kind = part_type(part)
+    if (
+        kind is None
+        or not kind.startswith(TOOL_TYPE_PREFIX)
+        or _first(part, NAME_KEYS) is not None
+        or _first(part, CALL_ID_KEYS) is None
+    ):
+        return part
+    return {**part, "tool_name": kind.removeprefix(TOOL_TYPE_PREFIX)}
+
+
 def call_of(body: dict[str, Any], where: str) -> ToolCall:
     """A tool call part: its id, the tool's name, its input as the raw string recorded."""
     return ToolCall(
@@ -125,8 +148,13 @@ def output_text(output: Any, where: str) -> str | None:
 def result_of(body: dict[str, Any], where: str) -> Event:
     """A tool result part as a tool event: the call it answers, its output, whether it failed."""
     origin = _nested_call(body) or {}
-    status = body.get("status")
-    failed = bool(body.get("is_error") or body.get("isError") or body.get("error") is True)
+    status = body.get("status", body.get("state"))
+    failed = bool(
+        body.get("is_error")
+        or body.get("isError")
+        or body.get("error") is True
+        or (isinstance(status, str) and any(word in status for word in ERROR_STATUSES))
+    )
     output = next((body[k] for k in OUTPUT_KEYS if k in body and not isinstance(body[k], bool)), None)
     return Event(
         kind="tool",
@@ -174,6 +202,9 @@ def piece_of(part: Any, where: str, output: bool = False) -> list[Piece]:
         return [("text", part)]
     if not isinstance(part, dict):
         raise RecordError("wrong type", f"{where} is {type(part).__name__}")
+    if part_type(part) is not None and len(part) == 1 and not is_media(part):
+        return []  # nothing but its kind (the AI SDK's ``step-start``: see :func:`steps_of`)
+    part = named_by_type(part)
     bodies, kind = bodies_of(part)
     if any(word in (kind or "").lower() for word in REASONING_WORDS):
         return [("reasoning", _reasoning(bodies[0], where))]
@@ -192,6 +223,22 @@ def piece_of(part: Any, where: str, output: bool = False) -> list[Piece]:
         if not output:
             raise
         return [("text", canonical_json(part))]
+
+
+def steps_of(content: list[Any]) -> list[tuple[int, list[Any]]]:
+    """An assistant message's parts split into the model's steps, each with the index of its first
+    part: a message of an agent loop may hold several model calls, the tool results between them
+    included (the Vercel AI SDK's ``UIMessage``, whose ``step-start`` part opens each step). Its text
+    after a result was written after the model saw that result, so it is a turn of its own, never
+    joined to the turn that made the call. A part that holds only a type naming a step marks the
+    boundary; a message without one is one step."""
+    steps: list[tuple[int, list[Any]]] = [(0, [])]
+    for index, part in enumerate(content):
+        marker = isinstance(part, dict) and len(part) == 1 and STEP_WORD in str(part_type(part))
+        if marker and steps[-1][1]:
+            steps.append((index, []))
+        steps[-1][1].append(part)
+    return steps
 
 
 def pieces_of(content: list[Any], where: str, output: bool = False) -> list[Piece]:

@@ -78,10 +78,15 @@ def snaked(value: Any, parent: str = "") -> Any:
 
 
 def _is_contents(value: Any) -> bool:
+    """A Gemini ``contents`` list: every entry holds ``parts``, each part keyed by its kind. A part
+    that names its kind under ``type`` is another framework's (the Vercel AI SDK's ``UIMessage``
+    parts: ``{"type": "text"}``, ``{"type": "tool-getWeather"}``), which this reader cannot read, so
+    such a list is not claimed: the chat readers read it by the parts' shape."""
     return (
         isinstance(value, list)
         and bool(value)
         and all(isinstance(c, dict) and isinstance(c.get("parts"), list) for c in value)
+        and not any(isinstance(p, dict) and "type" in p for c in value for p in c["parts"])
     )
 
 

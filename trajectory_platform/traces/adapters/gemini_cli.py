@@ -35,6 +35,7 @@ from trajectory_platform.traces.adapters.base import (
     object_field,
     optional_str,
     text_of,
+    timestamp_of,
 )
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
@@ -95,7 +96,7 @@ class GeminiCliAdapter(Adapter):
             if kind in UI_TYPES:
                 skipped[str(kind)] += 1
                 continue
-            stamp = optional_str(message.get("timestamp"), f"{where}.timestamp")
+            stamp = timestamp_of(message.get("timestamp"), f"{where}.timestamp")
             content = text_of(message.get("content"), f"{where}.content")
             if kind == "user":
                 episode.events.append(Event(kind="user", content=content, timestamp=stamp))
@@ -150,7 +151,7 @@ class GeminiCliAdapter(Adapter):
             text, failed = _result_text(call, at)
             status = "error" if failed or call.get("status") in FAILED else None
             status = "ok" if status is None and call.get("status") == SUCCEEDED else status
-            timestamp = optional_str(call.get("timestamp"), f"{at}.timestamp")
+            timestamp = timestamp_of(call.get("timestamp"), f"{at}.timestamp")
             episode.events.append(
                 Event(kind="tool", content=text, tool_call_id=call_id, status=status, timestamp=timestamp)
             )

@@ -45,6 +45,7 @@ from trajectory_platform.traces.adapters.base import (
     object_field,
     one_record_per_file,
     optional_str,
+    timestamp_of,
 )
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
@@ -173,7 +174,7 @@ class GooseAdapter(Adapter):
 def _events(message: dict[str, Any], where: str, skipped: Counter[str]) -> list[Event]:
     """One message's events: a user or assistant event for its text (with the assistant's calls and
     reasoning), then a tool event per tool response it carries."""
-    role, stamp = message["role"], optional_str(message.get("created"), f"{where}.created")
+    role, stamp = message["role"], timestamp_of(message.get("created"), f"{where}.created")
     content = message["content"]
     items = [{"type": "text", "text": content}] if isinstance(content, str) else content
     texts: list[str] = []

@@ -44,6 +44,8 @@ from trajectory_platform.traces.adapters.text_conventions import (
     mistral_calls,
     mistral_result,
     observation,
+    qwen_agent_turns,
+    qwen_result,
     react_call,
 )
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
@@ -327,6 +329,22 @@ def _lift_convention_calls(event: Event, following: Event | None, tally: MarkupT
     return [call.name for call in found[0]]
 
 
+def _split_convention_turns(event: Event, tally: MarkupTally) -> list[Event] | None:
+    """An assistant text that holds several turns in a plain-text convention (Qwen-Agent's: its
+    calls, the results appended to it, the answer after them), as those turns; ``None`` for any
+    other (an unreadable one is counted and kept as text)."""
+    try:
+        turns = qwen_agent_turns(event)
+    except UnreadConvention as error:
+        tally.kept_as_text[error.reason] += 1
+        return None
+    if turns is None:
+        return None
+    tally.lifted["tool_calls"] += sum(len(turn.tool_calls) for turn in turns)
+    tally.lifted["tool_results"] += sum(turn.kind == "tool" for turn in turns)
+    return turns
+
+
 def _lift_convention_result(
     event: Event, pending: list[str | None], tally: MarkupTally
 ) -> list[Event] | None:
@@ -338,7 +356,7 @@ def _lift_convention_result(
     result = mistral_result(event.content)
     if result is not None and (event.kind == "tool" or pending):
         content, call_id = result
-    elif pending and (text := observation(event)) is not None:
+    elif pending and ((text := observation(event)) is not None or (text := qwen_result(event)) is not None):
         content, call_id = text, None
     else:
         return None
@@ -416,6 +434,12 @@ def _lift_all_calls(episode: Episode, known_tools: frozenset[str], tally: Markup
     pending: list[str | None] = []
     for index, event in enumerate(episode.events):
         following = episode.events[index + 1] if index + 1 < len(episode.events) else None
+        split = _split_convention_turns(event, tally)
+        if split is not None:  # one text holding several turns: its calls, their results, an answer
+            events.extend(split)
+            last = split[-1]
+            pending = [call.name for call in last.tool_calls] if last.kind == "assistant" else []
+            continue
         names = _lift_calls(event, xml_tools, tally) or _lift_convention_calls(event, following, tally)
         if event.kind == "assistant":
             pending = names  # a turn without calls leaves none open

@@ -35,6 +35,7 @@ from trajectory_platform.traces.adapters.base import (
     optional_str,
     sampling_params_json,
     task_id_in,
+    timestamp_of,
 )
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
@@ -76,7 +77,7 @@ def _is_trace(value: Any) -> bool:
 def _call(observation: dict[str, Any], where: str) -> ModelCall:
     answer = reply_of(observation.get("output"), f"{where}.output")
     if answer is not None:
-        answer.timestamp = optional_str(observation.get("endTime"), f"{where}.endTime")
+        answer.timestamp = timestamp_of(observation.get("endTime"), f"{where}.endTime")
         usage = object_field(observation, "usageDetails") or object_field(observation, "usage")
         answer.input_tokens = answer.input_tokens or usage.get("input", usage.get("promptTokens"))
         answer.output_tokens = answer.output_tokens or usage.get("output", usage.get("completionTokens"))

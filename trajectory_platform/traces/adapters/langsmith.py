@@ -36,6 +36,7 @@ from trajectory_platform.traces.adapters.base import (
     object_field,
     optional_str,
     task_id_in,
+    timestamp_of,
 )
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
@@ -117,7 +118,7 @@ class LangSmithAdapter(Adapter):
         ]
         for (i, run), call in zip(llm_runs, calls, strict=True):
             if call.answer is not None:
-                call.answer.timestamp = optional_str(run.get("end_time"), f"runs[{i}].end_time")
+                call.answer.timestamp = timestamp_of(run.get("end_time"), f"runs[{i}].end_time")
         root = next((r for r in runs if not r.get("parent_run_id")), runs[0])
         tool_runs = [_tool_run(run) for run in runs if run.get("run_type") == "tool"]
         read = run_episodes(

@@ -26,6 +26,10 @@ is recognised by its shape, never by a file name or a vendor field:
   .NET serializer's (Semantic Kernel's ``{"Role": {"Label": "user"}, "Items": [{"$type": ...}]}``:
   its ``Content`` only repeats the first text item, so ``Items`` is read, the calls and results
   too) and camelCase fields (``toolCalls``, ``toolCallId``) read in snake case;
+- **a speaker under another key**: a message with no ``role`` whose ``type``, ``direction``,
+  ``sender``, ``speaker`` or ``author`` holds one speaker word (Devin-style ``user_message``,
+  Botpress ``direction: incoming``, a chat widget's ``sender: customer``; :func:`_speaker`), and
+  role words that name an OpenAI role (Gemini's ``model``: :data:`ROLE_SYNONYMS`);
 - **smolagents' memory messages**: roles ``tool-call`` (the calls, written as a Python literal after
   ``Calling tools:``) and ``tool-response`` (``Call id: ...`` then ``Observation:`` or ``Error:``).
 
@@ -78,6 +82,33 @@ LETTA_ROLES = {
     "approval_response_message": "tool",
 }
 """Letta's ``message_type`` as an OpenAI role."""
+ROLE_SYNONYMS = {"model": "assistant", "bot": "assistant", "ai": "assistant", "human": "user"}
+"""Role words that name an OpenAI role unambiguously: Gemini's ``model``, a chat bot's ``bot``,
+LangChain's ``ai`` / ``human`` written as a ``role``. ``agent`` is not among them: in a support
+desk's log it is the person answering, not the model."""
+SPEAKER_KEYS = ("type", "direction", "sender", "speaker", "author")
+"""Where a message without a ``role`` names its speaker (Devin-style exports' ``type``:
+``user_message``; Botpress' ``direction``; chat widgets' ``sender``), read by :func:`_speaker`."""
+SPEAKER_WORDS = {
+    "user": "user",
+    "human": "user",
+    "customer": "user",
+    "incoming": "user",
+    "inbound": "user",
+    "assistant": "assistant",
+    "bot": "assistant",
+    "ai": "assistant",
+    "model": "assistant",
+    "outgoing": "assistant",
+    "outbound": "assistant",
+}
+"""The words of a :data:`SPEAKER_KEYS` value that say who spoke: a bot platform's ``incoming`` is
+what reached the bot (the user), ``outgoing`` what it sent. A tool's or the system's word is not
+read from these keys: there ``type`` also names parts and items (``tool_result``), never a speaker."""
+SPEAKER_NOISE = frozenset({"message", "msg", "initial", "final", "text"})
+"""Words of a speaker value that say nothing of who spoke (``initial_user_message``)."""
+TEXT_PAYLOAD = "payload"
+"""Where a bot platform's message keeps what it says (Botpress: ``{"payload": {"text"}}``)."""
 THINKING_ROLES = frozenset({"thinking", "reasoning"})
 """Roles of a message that only reasons (Continue writes its model's thinking as a message of its own)."""
 SMOLAGENTS_CALL_ROLE = "tool-call"
@@ -281,7 +312,8 @@ def role_message(message: Any, where: str) -> Any:
     if not isinstance(message, dict):
         return message
     if isinstance(message.get("role"), str) and all(_snake(k) == k for k in message):
-        return message
+        synonym = ROLE_SYNONYMS.get(message["role"])
+        return message if synonym is None else {**message, "role": synonym}
     serialised = _langchain_kwargs(message) if message.get("lc") is not None else None
     fields = _snaked_keys(serialised if serialised is not None else message)
     for key in PART_LIST_KEYS:  # a .NET serializer's parts are PascalCase too
@@ -291,7 +323,7 @@ def role_message(message: Any, where: str) -> Any:
         fields.pop("content", None)  # .NET's ``Content`` is the first text item, said again
     role = _role_word(fields.get("role"))
     if isinstance(role, str):
-        return {**fields, "role": role}
+        return {**fields, "role": ROLE_SYNONYMS.get(role, role)}
     if _is_langchain(fields):
         return _langchain(fields)
     letta = fields.get("message_type")
@@ -302,7 +334,38 @@ def role_message(message: Any, where: str) -> Any:
                 f"{where}.message_type is {named(letta)}; expected one of {sorted(LETTA_ROLES)}",
             )
         return _letta(fields)
-    return message
+    return _speaker(fields) or message
+
+
+def _speaker(fields: dict[str, Any]) -> dict[str, Any] | None:
+    """A message that names its speaker under a :data:`SPEAKER_KEYS` field instead of ``role``, as
+    the OpenAI message it is (its text from a ``payload`` object's ``text`` when it has no other);
+    ``None`` when no such field holds exactly one speaker word (:data:`SPEAKER_WORDS`)."""
+    for key in SPEAKER_KEYS:
+        value = fields.get(key)
+        if not isinstance(value, str):
+            continue
+        words = {w for w in re.split(r"[^a-z]+", value.lower()) if w} - SPEAKER_NOISE
+        roles = {SPEAKER_WORDS[w] for w in words if w in SPEAKER_WORDS}
+        if len(roles) == 1 and words <= SPEAKER_WORDS.keys():
+            kept = {k: v for k, v in fields.items() if k != key}
+            said = object_field(fields, TEXT_PAYLOAD).get("text")
+            if isinstance(said, str):  # the payload is read: its text is the message's
+                kept = {"content": said, **{k: v for k, v in kept.items() if k != TEXT_PAYLOAD}}
+            return {**kept, "role": roles.pop()}
+    return None
+
+
+def missing_speaker(message: Any) -> str:
+    """What a message that states no role holds instead, for its reject: the fields that could have
+    named a speaker, with their values' words (never text: a speaker field holds a label)."""
+    if not isinstance(message, dict):
+        return ""
+    found = [f"{k} {named(message[k])}" for k in ("role", *SPEAKER_KEYS) if k in message]
+    said = "; it names its speaker as " + ", ".join(found) if found else "; it has none of the fields"
+    return (
+        f"{said} (read: role, or {', '.join(SPEAKER_KEYS)} holding one of {', '.join(sorted(SPEAKER_WORDS))})"
+    )
 
 
 def _decided(read: list[Any], index: int, raw: list[Any]) -> Any:

@@ -29,6 +29,7 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     name_tool_results,
     optional_str,
+    timestamp_of,
 )
 from trajectory_platform.traces.adapters.content_parts import AssistantParts, piece_of
 from trajectory_platform.traces.adapters.openai import events_of_message
@@ -84,7 +85,7 @@ class MistralConversationsAdapter(Adapter):
         for index, entry in enumerate(entries):
             where = f"{key}[{index}]"
             kind = entry["type"]
-            stamp = optional_str(entry.get("created_at"), f"{where}.created_at")
+            stamp = timestamp_of(entry.get("created_at"), f"{where}.created_at")
             if kind in ("message.output", "function.call", "tool.execution"):
                 if turn is None:
                     turn = AssistantParts(Event(kind="assistant", timestamp=stamp))

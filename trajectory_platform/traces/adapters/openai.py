@@ -40,9 +40,11 @@ from trajectory_platform.traces.adapters.content_parts import (
     call_of,
     pieces_of,
     reasoning_text,
+    steps_of,
 )
 from trajectory_platform.traces.adapters.message_roles import (
     FOLDED,
+    missing_speaker,
     role_message,
     role_messages,
     spoken_role,
@@ -68,10 +70,16 @@ def is_message_list(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and spoken_role(value[0]) is not None
 
 
-CONTENT_KEYS = ("tool_responses", "content", "items", "blocks")
+CONTENT_KEYS = ("tool_responses", "parts", "content", "items", "blocks")
 """Where a message keeps what it says, the first present read: AutoGen's ``tool_responses`` (each
-result of a tool message with its call id; the message's ``content`` only joins their text), then
-``content``, Semantic Kernel's ``items``, LlamaIndex's ``blocks``."""
+result of a tool message with its call id; the message's ``content`` only joins their text), the
+Vercel AI SDK's ``parts`` (a ``UIMessage``'s text, reasoning and tool parts in order; v4 also
+repeats the text as ``content``, which the parts hold), then ``content``, Semantic Kernel's
+``items``, LlamaIndex's ``blocks``."""
+INVOCATION_KEY = "tool_invocations"
+"""Where a Vercel AI SDK v3/v4 ``Message`` without ``parts`` keeps its tool calls and their results
+(``toolInvocations``: ``{"state", "toolCallId", "toolName", "args", "result"}``), read as parts after
+its ``content`` text."""
 TEXT_KEYS = ("message", "text")
 """Where a message with none of :data:`CONTENT_KEYS` keeps its text as a string: voice-agent call
 logs (Vapi, Bland) and Devin-style exports write ``message``, others ``text``."""
@@ -113,6 +121,10 @@ def _fields(message: dict[str, Any]) -> dict[str, Any]:
     """The message's fields, with those it keeps under :data:`NESTED_FIELDS` where it states none."""
     nested = message.get(NESTED_FIELDS)
     own = {k: v for k, v in message.items() if v is not None}
+    invocations = own.pop(INVOCATION_KEY, None)
+    if isinstance(invocations, list) and invocations and "parts" not in own:
+        text = own.pop("content", None)
+        own["parts"] = [*([text] if text else []), *invocations]
     return {**nested, **own} if isinstance(nested, dict) else own
 
 
@@ -131,6 +143,8 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     (:mod:`~trajectory_platform.traces.adapters.message_roles`)."""
     message = expect(role_message(message, where), dict, where)
     role = message.get("role")
+    if role is None:
+        raise RecordError("unknown role", f"{where} states no role{missing_speaker(message)}")
     if not isinstance(role, str) or role not in ROLE_KINDS:
         raise RecordError(
             "unknown role", f"{where}.role is {named(role)}; expected one of {sorted(ROLE_KINDS)}"
@@ -142,6 +156,14 @@ def events_of_message(message: Any, where: str) -> list[Event]:
         (k for k in synonyms if isinstance(fields.get(k), str)), "content"
     )
     content, at = fields.get(key), f"{where}.{key}"
+    steps = steps_of(content) if role == "assistant" and isinstance(content, list) else []
+    if len(steps) > 1:  # the model spoke again after a result within the message: a turn a step
+        first = events_of_message({**message, key: steps[0][1]}, where)
+        return first + [
+            event
+            for start, parts in steps[1:]
+            for event in events_of_message({"role": "assistant", key: parts}, f"{at}[{start}:]")
+        ]
     pieces: list[Piece] = (
         pieces_of(content, at, output) if isinstance(content, list) else [("text", text_of(content, at))]
     )

@@ -40,6 +40,7 @@ from trajectory_platform.traces.adapters.base import (
     optional_str,
     sampling_params_json,
     task_id_in,
+    timestamp_of,
 )
 from trajectory_platform.traces.adapters.call_trace import (
     ModelCall,
@@ -86,7 +87,7 @@ def _call(span: dict[str, Any], where: str) -> ModelCall:
     reply = output[-1] if isinstance(output, list) and output else None
     answer = reply_of(reply, f"{where}.output")
     if answer is not None:
-        answer.timestamp = optional_str(span.get("ended_at"), f"{where}.ended_at")
+        answer.timestamp = timestamp_of(span.get("ended_at"), f"{where}.ended_at")
         usage = object_field(data, "usage")
         answer.input_tokens = answer.input_tokens or usage.get("input_tokens")
         answer.output_tokens = answer.output_tokens or usage.get("output_tokens")

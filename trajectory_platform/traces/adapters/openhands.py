@@ -43,6 +43,7 @@ from trajectory_platform.traces.adapters.base import (
     sampling_params_json,
     task_id_of,
     text_of,
+    timestamp_of,
 )
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
@@ -136,7 +137,7 @@ class OpenHandsAdapter(Adapter):
             where = f"history[{index}]"
             expect(raw, dict, where)
             args = raw.get("args") if isinstance(raw.get("args"), dict) else raw
-            stamp = optional_str(raw.get("timestamp"), f"{where}.timestamp")
+            stamp = timestamp_of(raw.get("timestamp"), f"{where}.timestamp")
             if "action" in raw:
                 action = raw["action"]
                 if action in BOOKKEEPING:

@@ -32,6 +32,7 @@ from trajectory_platform.traces.adapters.base import (
     object_field,
     optional_str,
     text_of,
+    timestamp_of,
 )
 from trajectory_platform.traces.adapters.openai import events_of_message, tool_call_of, tool_specs_of
 from trajectory_platform.traces.drops import named
@@ -100,7 +101,7 @@ class OpenHandsSDKAdapter(Adapter):
             where = f"events[{index}]"
             event = expect(raw, dict, where)
             kind = event.get("kind")
-            stamp = optional_str(event.get("timestamp"), f"{where}.timestamp")
+            stamp = timestamp_of(event.get("timestamp"), f"{where}.timestamp")
             response = None
             if kind in BOOKKEEPING:
                 bookkeeping += 1

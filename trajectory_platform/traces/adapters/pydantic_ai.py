@@ -33,6 +33,7 @@ from trajectory_platform.traces.adapters.base import (
     name_tool_results,
     object_field,
     optional_str,
+    timestamp_of,
 )
 from trajectory_platform.traces.adapters.content_parts import REDACTED, AssistantParts, output_text, piece_of
 from trajectory_platform.traces.drops import named
@@ -86,7 +87,7 @@ def _result(part: dict[str, Any], where: str, status: str = "ok") -> Event:
 def _request(message: dict[str, Any], where: str) -> list[Event]:
     """What the model was sent, one event per part, in order."""
     events = []
-    stamp = optional_str(message.get("timestamp"), f"{where}.timestamp")
+    stamp = timestamp_of(message.get("timestamp"), f"{where}.timestamp")
     for index, part in enumerate(expect(message.get("parts"), list, f"{where}.parts")):
         at = f"{where}.parts[{index}]"
         kind = expect(part, dict, at).get("part_kind")
@@ -108,14 +109,14 @@ def _request(message: dict[str, Any], where: str) -> list[Event]:
                 value if piece == "result" else Event(kind="user", content=value) for piece, value in found
             ]
             continue
-        event.timestamp = optional_str(part.get("timestamp"), f"{at}.timestamp") or stamp
+        event.timestamp = timestamp_of(part.get("timestamp"), f"{at}.timestamp") or stamp
         events.append(event)
     return events
 
 
 def _response(message: dict[str, Any], where: str) -> list[Event]:
     """What the model answered: one assistant event, then the results of tools its provider ran."""
-    turn = Event(kind="assistant", timestamp=optional_str(message.get("timestamp"), f"{where}.timestamp"))
+    turn = Event(kind="assistant", timestamp=timestamp_of(message.get("timestamp"), f"{where}.timestamp"))
     parts = AssistantParts(turn)
     for index, part in enumerate(expect(message.get("parts"), list, f"{where}.parts")):
         at = f"{where}.parts[{index}]"

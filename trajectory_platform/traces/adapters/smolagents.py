@@ -33,6 +33,7 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     object_field,
     optional_str,
+    timestamp_of,
 )
 from trajectory_platform.traces.adapters.openai import tool_call_of
 from trajectory_platform.traces.record import Episode, Event, canonical_json
@@ -118,7 +119,7 @@ class SmolagentsAdapter(Adapter):
         turn.input_tokens = usage.get("input_tokens", step.get("input_token_count"))
         turn.output_tokens = usage.get("output_tokens", step.get("output_token_count"))
         start = object_field(step, "timing").get("start_time", step.get("start_time"))
-        turn.timestamp = optional_str(start, f"{where}.timing.start_time")
+        turn.timestamp = timestamp_of(start, f"{where}.timing.start_time")
         error = step.get("error")
         message = object_field(step, "error").get("message", error) if error is not None else None
         said = [

@@ -8,7 +8,12 @@
   -> the result of the call it names;
 - ReAct (LangChain's agents, ToolLLaMA / ToolBench's ShareGPT): ``Action: name`` then
   ``Action Input: ...`` -> a call, only when a tool turn, or a user turn starting ``Observation:``
-  (ReAct's loop sends the tool's output back so), comes next; that observation -> the tool result.
+  (ReAct's loop sends the tool's output back so), comes next; that observation -> the tool result;
+- Qwen-Agent's function-calling text: ``✿FUNCTION✿: name`` then ``✿ARGS✿: {...}`` -> a call,
+  ``✿RESULT✿: ...`` -> its result, ``✿RETURN✿: ...`` -> the answer after the results. Qwen-Agent
+  writes a whole step (calls, the results its framework appended, the answer) into one assistant
+  text, so that text is split into the turns it holds (:func:`qwen_agent_turns`): the result is the
+  tool's words, never the model's, and the answer was written after the model saw it.
 
 Left as text, the calls were prose (no replay, the training mask read them as the model's words) and
 a tool's output was a user turn or a result answering no call (``validate.py`` now rejects the
@@ -18,6 +23,7 @@ stays text; a block that cannot be read raises :class:`UnreadConvention`, counte
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from typing import Any
@@ -137,3 +143,61 @@ def _call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
         name=name,
         arguments=arguments_text(arguments),
     )
+
+
+QWEN_FUNCTION, QWEN_ARGS, QWEN_RESULT, QWEN_RETURN = "FUNCTION", "ARGS", "RESULT", "RETURN"
+_QWEN_MARK = re.compile(r"^\u273f(?P<kind>FUNCTION|ARGS|RESULT|RETURN)\u273f:[ \t]?", re.MULTILINE)
+"""A Qwen-Agent marker (``✿FUNCTION✿:``, the flower is U+273F) opening a line."""
+
+
+def qwen_agent_turns(event: Event) -> list[Event] | None:
+    """The turns an assistant text in Qwen-Agent's convention holds, in order: the turn making the
+    calls (the text before the first marker its content), a tool event per ``✿RESULT✿`` answering
+    the calls in order, a new assistant turn for calls made after results, and the ``✿RETURN✿``
+    answer; ``None`` for a text holding no ``✿FUNCTION✿`` marker at a line's start. A marker out of
+    place (``✿ARGS✿`` without its function, a result answering no call, an answer before every call
+    is answered or followed by more) raises :class:`UnreadConvention`: the text is kept, counted."""
+    text = event.content or ""
+    marks = list(_QWEN_MARK.finditer(text)) if event.kind == "assistant" else []
+    if not any(mark["kind"] == QWEN_FUNCTION for mark in marks):
+        return None
+    bodies = [
+        (mark["kind"], text[mark.end() : marks[i + 1].start() if i + 1 < len(marks) else len(text)].strip())
+        for i, mark in enumerate(marks)
+    ]
+    first = dataclasses.replace(event, content=text[: marks[0].start()].strip() or None, tool_calls=[])
+    turns: list[Event] = [first]
+    turn: Event | None = first
+    unanswered: list[str | None] = []
+    index = 0
+    while index < len(bodies):
+        kind, body = bodies[index]
+        if kind == QWEN_FUNCTION:
+            if index + 1 == len(bodies) or bodies[index + 1][0] != QWEN_ARGS:
+                raise UnreadConvention("unreadable \u273fFUNCTION\u273f block")
+            if turn is None:
+                turn = Event(kind="assistant")
+                turns.append(turn)
+            turn.tool_calls.append(_call(None, body, bodies[index + 1][1]))
+            unanswered.append(body)
+            index += 2
+            continue
+        if kind == QWEN_RESULT and unanswered:
+            turns.append(Event(kind="tool", content=body, tool_name=unanswered.pop(0)))
+            turn = None
+        elif kind == QWEN_RETURN and not unanswered and index + 1 == len(bodies):
+            turns.append(Event(kind="assistant", content=body or None))
+        else:
+            raise UnreadConvention(f"\u273f{kind}\u273f out of place")
+        index += 1
+    return turns
+
+
+def qwen_result(event: Event) -> str | None:
+    """The tool output a turn of its own holds as one ``✿RESULT✿:`` block (a Qwen-Agent result
+    answering the calls the turn before it left open)."""
+    marks = list(_QWEN_MARK.finditer(event.content or ""))
+    text = event.content or ""
+    if len(marks) != 1 or marks[0]["kind"] != QWEN_RESULT or text[: marks[0].start()].strip():
+        return None
+    return text[marks[0].end() :].strip()
