@@ -305,3 +305,13 @@ def manifest(family: str, version: str = "1.0") -> Manifest:
 def drifted(current: Manifest) -> Manifest:
     """The next manifest version of the same family (the schema-drift fault)."""
     return manifest(current.family, "2.0")
+
+
+PATH_KEYS = frozenset(
+    tool.keys["path"]
+    for family in TOOL_FAMILIES
+    for version in MANIFEST_VERSIONS
+    for tool in manifest(family, version).tools
+    if "path" in tool.keys
+)
+"""Every key a gym manifest passes a workspace path under (each family, before and after drift)."""
