@@ -190,9 +190,7 @@ def policy_rollouts(
         workdir.locate(sampler_row["path"]),
         index,
         workdir.root / "spool" / "policy_rollouts" / context.partition_key,
-        settings.cascade(
-            master_key=secrets_salt.key(), calibration_cache=workdir.root / CALIBRATION_CACHE_DIR
-        ),
+        settings.cascade(secrets_salt.key(), workdir.root / CALIBRATION_CACHE_DIR),
     )
     sample = run.sample
     previous = latest_metadata(context.instance, "round_verified", str(index - 1)).get(HEALTH_KEY)

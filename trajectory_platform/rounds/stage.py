@@ -111,7 +111,7 @@ class RoundRunSettings(RoundSettings):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
 
-    def cascade(self, *, master_key: bytes, calibration_cache: Path | None) -> CascadeConfig:
+    def cascade(self, master_key: bytes, calibration_cache: Path | None) -> CascadeConfig:
         """The full cascade the round is judged by: ``verified_traces``' own
         (:meth:`VerifySettings.cascade`, the one place the pipeline key becomes the cascade's keys),
         on ``workers`` threads, quiet. So a round's log is judged as a gym log is: a fault schedule
