@@ -38,13 +38,20 @@ OTHER_FILES = [
 """Paths that name another file, or none: case is not folded, ``..`` never resolved."""
 
 
-def _action(name: str, **arguments: object) -> str:
-    return normalize_action(ToolCall("c", name, json.dumps(arguments)))
+def _action(tool: str, /, **arguments: object) -> str:
+    return normalize_action(ToolCall("c", tool, json.dumps(arguments)))
 
 
 @pytest.mark.parametrize("spelling", RESPELLINGS)
 @pytest.mark.parametrize(
-    ("tool", "key"), [("read_file", "file_path"), ("read_file", "target_uri"), ("fs", "path")]
+    ("tool", "key"),
+    [
+        ("read_file", "file_path"),
+        ("read_file", "target_uri"),
+        ("fs", "location"),
+        ("cat", "name"),
+        ("Read", "file_path"),
+    ],
 )
 def test_a_respelled_workspace_path_is_the_same_action(tool, key, spelling):
     assert _action(tool, **{key: spelling}) == _action(tool, **{key: "calc/ops.py"})
@@ -55,6 +62,11 @@ def test_a_path_naming_another_file_stays_another_action(other):
     assert _action("read_file", file_path=other) != _action("read_file", file_path="calc/ops.py")
 
 
+def test_every_spelling_of_the_workspace_itself_is_one_folder():
+    spellings = {_action("list_files", path=p) for p in ("", ".", "./", " ./. ", ".//")}
+    assert len(spellings) == 1
+
+
 def test_only_path_arguments_are_read_as_paths():
     """The text an edit replaces is content: ``./x`` there is not ``x``."""
     assert _action("edit_file", file_path="a.py", old="./x", new="y") != _action(
@@ -63,6 +75,12 @@ def test_only_path_arguments_are_read_as_paths():
     assert _action("read_file", file_path="a.py", match="a//b") != _action(
         "read_file", file_path="a.py", match="a/b"
     )
+
+
+def test_a_key_is_a_path_where_the_tool_takes_one_there():
+    """``cat``'s ``name`` is its path after drift (the gym's manifests say so); a lookup's is a name."""
+    assert _action("lookup", name="a//b") != _action("lookup", name="a/b")
+    assert _action("lookup", name="") != _action("lookup", name=".")
 
 
 def test_a_url_under_a_path_key_is_not_respelled():

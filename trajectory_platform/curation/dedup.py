@@ -29,7 +29,7 @@ from trajectory_platform.curation.verify.calls import CallRecord
 from trajectory_platform.curation.verify.replay import repository_root, shell_command
 from trajectory_platform.curation.verify.sweagent_tools import shell_words
 from trajectory_platform.gym.sandbox import SandboxError, workspace_relative
-from trajectory_platform.gym.tools import PATH_KEYS as GYM_PATH_KEYS
+from trajectory_platform.gym.tools import PATH_KEYS_BY_TOOL
 from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode, ToolCall, canonical_json
 
@@ -38,13 +38,19 @@ _LONG_HEX = re.compile(r"\b[0-9a-f]{12,}\b", re.IGNORECASE)
 _PSEUDONYM = re.compile(r"<REDACTED_([A-Z_]+):[0-9a-f]+>")
 _SPACE = re.compile(r"\s+")
 
-PATH_KEYS = GYM_PATH_KEYS | frozenset(
+PATH_KEYS = frozenset(
     {"file_path", "path", "paths", "filename", "file_name", "file", "dir", "directory", "dir_path"}
     | {"absolute_path", "notebook_path", "workdir", "cwd"}
 )
-"""Argument keys whose values name files or folders: the gym manifests' (every family, before and
-after drift) and those of the coding CLIs and agent scaffolds the adapters read (Claude Code's and
-Gemini's ``file_path``, SWE-agent's ``file_name`` / ``dir``, Codex's ``workdir``...)."""
+"""Argument keys whose values name files or folders for any tool: those of the coding CLIs and agent
+scaffolds the adapters read (Claude Code's and Gemini's ``file_path``, SWE-agent's ``file_name`` /
+``dir``, Codex's ``workdir``...). A gym tool's own path keys come from its manifests
+(:data:`gym.tools.PATH_KEYS_BY_TOOL`: ``cat(name=...)`` after drift), for that tool only."""
+
+
+def path_keys(tool: str) -> frozenset[str]:
+    """The argument keys of ``tool`` (lowercased) whose values are paths."""
+    return PATH_KEYS | PATH_KEYS_BY_TOOL.get(tool, frozenset())
 
 
 def _normal_path(path: str, root: str | None) -> str:
@@ -56,7 +62,7 @@ def _normal_path(path: str, root: str | None) -> str:
     never folded: after a symbolic link, or on a case-sensitive file system, those name another
     file. A URL (``scheme://``) is not a path and stays as written."""
     text = path.strip()
-    if "://" in text or not text:
+    if "://" in text:
         return text
     base = root.rstrip("/") if root else None
     if base and (text == base or text.startswith(f"{base}/")):
@@ -76,19 +82,21 @@ def _normal_command(line: str) -> str:
     return shlex.join(words) if words else line
 
 
-def _normalize_value(value: object, root: str | None = None, key: str | None = None) -> object:
+def _normalize_value(
+    value: object, root: str | None = None, paths: frozenset[str] = frozenset(), key: str | None = None
+) -> object:
     """Erase what differs between runs of the same action: temp dirs, hashes, pseudonyms, spacing,
-    and the spelling of a path (under a :data:`PATH_KEYS` key, or in a list under one)."""
+    and the spelling of a path (under a key in ``paths``, or in a list under one)."""
     if isinstance(value, str):
-        text = _normal_path(value, root) if key in PATH_KEYS else value
+        text = _normal_path(value, root) if key in paths else value
         text = _PSEUDONYM.sub(r"<REDACTED_\1>", text)
         text = _TMP_PATH.sub("<tmp>", text)
         text = _LONG_HEX.sub("<hex>", text)
         return _SPACE.sub(" ", text).strip()
     if isinstance(value, dict):
-        return {str(k): _normalize_value(v, root, str(k)) for k, v in value.items()}
+        return {str(k): _normalize_value(v, root, paths, str(k)) for k, v in value.items()}
     if isinstance(value, list):
-        return [_normalize_value(v, root, key) for v in value]
+        return [_normalize_value(v, root, paths, key) for v in value]
     return value
 
 
@@ -112,7 +120,7 @@ def normalize_action(call: ToolCall, root: str | None = None) -> str:
         return f"{name}(raw:{_normalize_value(_normal_command(raw) if command == raw else raw)})"
     if command is not None and isinstance(parsed, dict):
         parsed = {k: _normal_command(v) if v is command else v for k, v in parsed.items()}
-    return f"{name}({canonical_json(_normalize_value(parsed, root))})"
+    return f"{name}({canonical_json(_normalize_value(parsed, root, path_keys(name)))})"
 
 
 def action_sequence(episode: Episode) -> tuple[str, ...]:
