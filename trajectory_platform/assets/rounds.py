@@ -58,7 +58,6 @@ from trajectory_platform.curation.split_mixture_stage import (
 )
 from trajectory_platform.curation.verify import verified_table
 from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
-from trajectory_platform.curation.verify.cascade import CascadeConfig, differential_key, seal_key
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.environments.table import registered_fixtures
 from trajectory_platform.evaluation.settings import EvaluationSettings
@@ -191,7 +190,7 @@ def policy_rollouts(
         workdir.locate(sampler_row["path"]),
         index,
         workdir.root / "spool" / "policy_rollouts" / context.partition_key,
-        round_cascade(workdir, settings.workers, secrets_salt.key()),
+        settings.cascade(secrets_salt.key(), workdir.root / CALIBRATION_CACHE_DIR),
     )
     sample = run.sample
     previous = latest_metadata(context.instance, "round_verified", str(index - 1)).get(HEALTH_KEY)
@@ -219,18 +218,6 @@ def dagger_output(run: RoundRun, recorded: dict) -> Output:
     records = run.dagger.admitted if run.dagger is not None else []
     metadata = {**recorded, **dagger_metadata(run)}
     return Output(candidates_table(records), output_name="round_dagger", metadata=metadata)
-
-
-def round_cascade(workdir: WorkdirResource, workers: int, master_key: bytes) -> CascadeConfig:
-    """The full cascade as ``verified_traces`` runs it (the workdir's calibration cache, the
-    differential check's draw and the runtime's seals keyed by the pipeline key), quiet."""
-    return CascadeConfig(
-        progress=False,
-        workers=workers,
-        calibration_cache=workdir.root / CALIBRATION_CACHE_DIR,
-        differential_key=differential_key(master_key),
-        seal_key=seal_key(master_key),
-    )
 
 
 def earlier_outcomes(workdir: WorkdirResource, index: int) -> pa.Table | None:

@@ -18,11 +18,18 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from trajectory_platform.curation.candidates import Candidate, EpisodeKeys, Labelled
+from trajectory_platform.curation.verify.calls import CallRecord
+from trajectory_platform.curation.verify.replay import repository_root, shell_command
+from trajectory_platform.curation.verify.sweagent_tools import shell_words
+from trajectory_platform.gym.sandbox import SandboxError, workspace_relative
+from trajectory_platform.gym.tools import PATH_KEYS_BY_TOOL
 from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode, ToolCall, canonical_json
 
@@ -31,39 +38,96 @@ _LONG_HEX = re.compile(r"\b[0-9a-f]{12,}\b", re.IGNORECASE)
 _PSEUDONYM = re.compile(r"<REDACTED_([A-Z_]+):[0-9a-f]+>")
 _SPACE = re.compile(r"\s+")
 
+PATH_KEYS = frozenset(
+    {"file_path", "path", "paths", "filename", "file_name", "file", "dir", "directory", "dir_path"}
+    | {"absolute_path", "notebook_path", "workdir", "cwd"}
+)
+"""Argument keys whose values name files or folders for any tool: those of the coding CLIs and agent
+scaffolds the adapters read (Claude Code's and Gemini's ``file_path``, SWE-agent's ``file_name`` /
+``dir``, Codex's ``workdir``...). A gym tool's own path keys come from its manifests
+(:data:`gym.tools.PATH_KEYS_BY_TOOL`: ``cat(name=...)`` after drift), for that tool only."""
 
-def _normalize_value(value: object) -> object:
-    """Erase what differs between runs of the same action: temp dirs, hashes, pseudonyms, spacing."""
+
+def path_keys(tool: str) -> frozenset[str]:
+    """The argument keys of ``tool`` (lowercased) whose values are paths."""
+    return PATH_KEYS | PATH_KEYS_BY_TOOL.get(tool, frozenset())
+
+
+def _normal_path(path: str, root: str | None) -> str:
+    """One spelling per file: ``calc/ops.py``, ``./calc/ops.py``, ``calc//ops.py``, ``calc/./ops.py/``
+    and, where the log records its repository root, ``<root>/calc/ops.py`` all name one file, so
+    they are one action. A path inside the workspace is read by the gym's own rule
+    (:func:`gym.sandbox.workspace_relative`); any other path (absolute outside the root, or with
+    ``..``) only loses repeated slashes and ``.`` components. ``..`` is never resolved and case is
+    never folded: after a symbolic link, or on a case-sensitive file system, those name another
+    file. A URL (``scheme://``) is not a path and stays as written."""
+    text = path.strip()
+    if "://" in text:
+        return text
+    base = root.rstrip("/") if root else None
+    if base and (text == base or text.startswith(f"{base}/")):
+        text = text[len(base) :].lstrip("/")
+    try:
+        return workspace_relative(text) or "."
+    except SandboxError:
+        return PurePosixPath(text).as_posix()
+
+
+def _normal_command(line: str) -> str:
+    """A shell command line bash only splits and unquotes, as its words quoted one way:
+    ``cat 'a'``, ``cat "a"`` and ``cat  a`` run the same program on the same words. A line bash
+    would do more with (an expansion, operator, redirection, glob, line break: :func:`shell_words`
+    refuses it) stays as written, since there quoting changes what runs."""
+    words = shell_words(line)
+    return shlex.join(words) if words else line
+
+
+def _normalize_value(
+    value: object, root: str | None = None, paths: frozenset[str] = frozenset(), key: str | None = None
+) -> object:
+    """Erase what differs between runs of the same action: temp dirs, hashes, pseudonyms, spacing,
+    and the spelling of a path (under a key in ``paths``, or in a list under one)."""
     if isinstance(value, str):
-        text = _PSEUDONYM.sub(r"<REDACTED_\1>", value)
+        text = _normal_path(value, root) if key in paths else value
+        text = _PSEUDONYM.sub(r"<REDACTED_\1>", text)
         text = _TMP_PATH.sub("<tmp>", text)
         text = _LONG_HEX.sub("<hex>", text)
         return _SPACE.sub(" ", text).strip()
     if isinstance(value, dict):
-        return {str(k): _normalize_value(v) for k, v in value.items()}
+        return {str(k): _normalize_value(v, root, paths, str(k)) for k, v in value.items()}
     if isinstance(value, list):
-        return [_normalize_value(v) for v in value]
+        return [_normalize_value(v, root, paths, key) for v in value]
     return value
 
 
-def normalize_action(call: ToolCall) -> str:
+def normalize_action(call: ToolCall, root: str | None = None) -> str:
     """``name(canonical normalized arguments)``; an unparsable argument string is kept, normalized, as text.
 
-    Argument key order never matters (canonical JSON sorts keys); tool names compare case-insensitively.
+    Argument key order never matters (canonical JSON sorts keys); tool names compare case-insensitively;
+    a shell command's quoting (:func:`_normal_command`, for the calls replay runs in a shell:
+    :func:`replay.shell_command`) and a path's spelling (:func:`_normal_path`; ``root``: the
+    repository root the log records, :func:`replay.repository_root`) do not either.
     """
     name = (call.name or "<no-name>").strip().lower()
     raw = call.arguments or ""
     try:
-        args = canonical_json(_normalize_value(json.loads(raw))) if raw.strip() else "{}"
+        parsed = json.loads(raw) if raw.strip() else {}
     except json.JSONDecodeError:
-        args = "raw:" + str(_normalize_value(raw))
-    return f"{name}({args})"
+        parsed = None
+    record = CallRecord(0, call, parsed if isinstance(parsed, dict) else None, None, None, False, None)
+    command = shell_command(record)
+    if parsed is None:
+        return f"{name}(raw:{_normalize_value(_normal_command(raw) if command == raw else raw)})"
+    if command is not None and isinstance(parsed, dict):
+        parsed = {k: _normal_command(v) if v is command else v for k, v in parsed.items()}
+    return f"{name}({canonical_json(_normalize_value(parsed, root, path_keys(name)))})"
 
 
 def action_sequence(episode: Episode) -> tuple[str, ...]:
     """Every proposed tool call in event order, normalized; refused proposals count (they were actions)."""
+    root = repository_root(episode)
     return tuple(
-        normalize_action(call)
+        normalize_action(call, root)
         for event in episode.events
         if event.kind == "assistant"
         for call in event.tool_calls

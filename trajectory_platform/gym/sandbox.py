@@ -32,7 +32,7 @@ import signal
 import subprocess
 import tempfile
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from trajectory_platform.gym.diffs import PatchError, apply_patches, file_lines, parse_unified_diff
 
@@ -88,16 +88,18 @@ def s0_digest(files: dict[str, str]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def _safe_rel(path: str) -> str:
-    """Normalize a workspace-relative path; refuse absolute paths and ``..`` escapes."""
+def workspace_relative(path: str) -> str:
+    """The workspace-relative path the gym's tools act on for ``path`` as a call spelled it (``""``
+    for the workspace itself): surrounding blanks, ``\\`` read as ``/``, ``.`` components, repeated
+    and trailing slashes dropped; case kept. Dedup compares path arguments through this very rule
+    (``curation/dedup.py``), so two spellings of one file are one action exactly when the tools
+    act on one file. Refuses absolute paths and ``..`` anywhere (never resolved: a ``..`` after a
+    symbolic link leads elsewhere than the text says)."""
     cleaned = path.strip().replace("\\", "/")
-    while cleaned.startswith("./"):
-        cleaned = cleaned[2:]
-    if cleaned in ("", "."):
-        return ""
     if cleaned.startswith("/") or any(part == ".." for part in cleaned.split("/")):
         raise SandboxError(f"path {path!r} is outside the workspace")
-    return cleaned.rstrip("/")
+    normal = PurePosixPath(cleaned).as_posix()
+    return "" if normal == "." else normal
 
 
 class Workspace:
@@ -107,7 +109,7 @@ class Workspace:
         start = time.perf_counter()
         self.root = Path(tempfile.mkdtemp(prefix=owned_prefix(), dir=temp_root()))
         for rel, content in files.items():
-            target = self.root / _safe_rel(rel)
+            target = self.root / workspace_relative(rel)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(content, encoding="utf-8")
         self.reset_s = time.perf_counter() - start
@@ -123,7 +125,7 @@ class Workspace:
 
     def resolve(self, rel: str) -> Path:
         """Absolute path of ``rel`` inside the workspace (symlinks cannot escape either)."""
-        target = (self.root / _safe_rel(rel)).resolve()
+        target = (self.root / workspace_relative(rel)).resolve()
         if target != self.root.resolve() and self.root.resolve() not in target.parents:
             raise SandboxError(f"path {rel!r} is outside the workspace")
         return target

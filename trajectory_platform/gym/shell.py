@@ -59,9 +59,9 @@ from trajectory_platform.gym.sandbox import (
     SandboxError,
     Workspace,
     _reap,
-    _safe_rel,
     owned_prefix,
     temp_root,
+    workspace_relative,
 )
 
 DRIVER_SOURCE = (Path(__file__).parent / "_replay_driver.py").read_text(encoding="utf-8")
@@ -238,7 +238,7 @@ def _call_tools(
     budget = min(total_timeout_s, timeout_s * max(len(calls), 1))
     tools_dir = private / "tools"
     for rel, content in tools_files.items():
-        target = tools_dir / _safe_rel(rel)
+        target = tools_dir / workspace_relative(rel)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
     spec = {
@@ -581,7 +581,7 @@ def collect_files(root: Path) -> dict[str, str]:
                 continue
             text = _read_regular(fd)
             if text is not None:
-                files[_safe_rel(path.relative_to(root).as_posix())] = text
+                files[workspace_relative(path.relative_to(root).as_posix())] = text
     return dict(sorted(files.items()))
 
 
@@ -599,7 +599,7 @@ def _read_regular(fd: int) -> str | None:
 def _open_inside(root: Path, rel: str, flags: int) -> int:
     """Open workspace-relative ``rel`` under ``root`` without following a symbolic link anywhere
     on the way (a sandboxed command may have planted one pointing at a host path)."""
-    *folders, name = _safe_rel(rel).split("/")
+    *folders, name = workspace_relative(rel).split("/")
     fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
     try:
         for folder in folders:

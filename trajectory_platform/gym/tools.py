@@ -305,3 +305,18 @@ def manifest(family: str, version: str = "1.0") -> Manifest:
 def drifted(current: Manifest) -> Manifest:
     """The next manifest version of the same family (the schema-drift fault)."""
     return manifest(current.family, "2.0")
+
+
+def _path_keys_by_tool() -> dict[str, frozenset[str]]:
+    keys: dict[str, set[str]] = {}
+    for family in TOOL_FAMILIES:
+        for version in MANIFEST_VERSIONS:
+            for tool in manifest(family, version).tools:
+                if "path" in tool.keys:
+                    keys.setdefault(tool.name, set()).add(tool.keys["path"])
+    return {name: frozenset(found) for name, found in sorted(keys.items())}
+
+
+PATH_KEYS_BY_TOOL = _path_keys_by_tool()
+"""Per gym tool name, the keys any manifest passes it a workspace path under (each family, before
+and after drift): ``cat``'s ``doc`` and ``name`` are paths, another tool's ``name`` need not be."""

@@ -33,7 +33,7 @@ from trajectory_platform.curation.split_mixture_stage import (
     split_stage,
     trained_by_plan,
 )
-from trajectory_platform.curation.verify.cascade import CascadeConfig, merge_results
+from trajectory_platform.curation.verify.cascade import CascadeConfig, VerifySettings, merge_results
 from trajectory_platform.evaluation.harness import evaluation_runtime
 from trajectory_platform.evaluation.policy import ModelPolicy
 from trajectory_platform.evaluation.settings import Decoding
@@ -110,6 +110,16 @@ class RoundRunSettings(RoundSettings):
         for name in ("pilot_attempts", "pilot_tasks", "dagger_states"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+
+    def cascade(self, master_key: bytes, calibration_cache: Path | None) -> CascadeConfig:
+        """The full cascade the round is judged by: ``verified_traces``' own
+        (:meth:`VerifySettings.cascade`, the one place the pipeline key becomes the cascade's keys),
+        on ``workers`` threads, quiet. So a round's log is judged as a gym log is: a fault schedule
+        it records counts only with the runtime's seal under the pipeline's seal key, and the
+        differential check draws under the pipeline's key."""
+        return VerifySettings(workers=self.workers).cascade(
+            False, master_key=master_key, calibration_cache=calibration_cache
+        )
 
 
 def round_sampler(settings: RoundRunSettings, checkpoint_dir: Path) -> Sampler:
