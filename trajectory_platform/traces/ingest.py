@@ -551,11 +551,8 @@ def _ingest_record(
         if record.error is not None:
             raise record.error
         episodes = reader.parse_all(record, src)
-    except RecordError as error:
-        result.rejects.append(_reject(src, reader, record, error, file_date))
-        return
-    except STRUCTURE_ERRORS as exc:
-        result.rejects.append(_reject(src, reader, record, _structure_error(exc), file_date))
+    except (RecordError, *STRUCTURE_ERRORS) as exc:
+        result.rejects.append(_reject(src, reader, record, _record_error(exc), file_date))
         return
     result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
     for episode in episodes:
@@ -570,11 +567,8 @@ def _ingest_record(
             validate_episode(episode, max_field_chars)
             if not native:
                 episode.lineage.sampler_policy_digest = declared_sampler_digest(episode.lineage)
-        except RecordError as error:
-            result.rejects.append(_reject(src, reader, located, error, file_date))
-            continue
-        except STRUCTURE_ERRORS as exc:
-            result.rejects.append(_reject(src, reader, located, _structure_error(exc), file_date))
+        except (RecordError, *STRUCTURE_ERRORS) as exc:
+            result.rejects.append(_reject(src, reader, located, _record_error(exc), file_date))
             continue
         if read.date is not None or episode.partition_date is None:
             episode.partition_date = read.date or file_date or partition_date_for(src.path, episode)
@@ -591,10 +585,8 @@ def _records(adapter: Adapter, src: SourceFile) -> Iterator[RawRecord]:
     and the failure is one more reject)."""
     try:
         yield from framed(adapter, src) if src.data is None else list(framed(adapter, src))
-    except RecordError as error:
-        yield RawRecord(None, "$", error=error)
-    except STRUCTURE_ERRORS as exc:
-        yield RawRecord(None, "$", error=_structure_error(exc))
+    except (RecordError, *STRUCTURE_ERRORS) as exc:
+        yield RawRecord(None, "$", error=_record_error(exc))
 
 
 def declared_sampler_digest(lineage: LineageInputs) -> str | None:
@@ -654,8 +646,11 @@ def _unread_layout(sample: object, line: int | None) -> str:
     return f"{where} is {shape}: no supported format reads it{looked}; supported: {', '.join(FORMAT_NAMES)}"
 
 
-def _structure_error(exc: Exception) -> RecordError:
-    """An adapter met a shape its format does not allow (a list where an object belongs, ...)."""
+def _record_error(exc: Exception) -> RecordError:
+    """Why a record is rejected: the reader's own :class:`RecordError`, or a shape its format does
+    not allow that an adapter met (a list where an object belongs, ...), named as such."""
+    if isinstance(exc, RecordError):
+        return exc
     if isinstance(exc, RecursionError):
         return NESTING_TOO_DEEP
     return RecordError("unexpected structure", f"{type(exc).__name__}: {without_record_text(str(exc))}")
