@@ -144,6 +144,19 @@ def _next_session(summary: RawRecord, sessions: dict[str, list[RawRecord]]) -> s
 
 REPEATED = "repeated"
 """A session read from several files: how many entries a later file repeated (read once)."""
+SESSIONS = "sessions"
+"""A session resumed under new ids: every ``sessionId`` it was written under, the first first."""
+
+
+def _span_of_time(part: RawRecord) -> tuple[str, str]:
+    """When a part of a session begins and ends: its entries' earliest and latest ``timestamp``
+    (ISO-8601 UTC, as Claude Code writes it), "" when none is written (file order then decides)."""
+    stamps = [
+        stamp
+        for line in part.value["lines"]
+        if isinstance(line.value, dict) and isinstance(stamp := line.value.get("timestamp"), str)
+    ]
+    return min(stamps, default=""), max(stamps, default="")
 
 
 class ClaudeCodeAdapter(Adapter):
@@ -206,13 +219,27 @@ class ClaudeCodeAdapter(Adapter):
         """A session's id: one session may be written over several files."""
         return record.value["session"] if (record.json_path or "").startswith("sessionId=") else None
 
+    def group_entries(self, record: RawRecord) -> tuple[set[str], set[str]]:
+        """The session's entry uuids, and the entries it follows that it does not hold: ``claude
+        --resume`` goes on under a new ``sessionId``, in a file that copies the old session's
+        entries (same uuids) or whose first entry's ``parentUuid`` names the old session's last."""
+        entries = [line.value for line in record.value["lines"] if isinstance(line.value, dict)]
+        held = {uuid for e in entries if isinstance(uuid := e.get("uuid"), str)}
+        followed = {parent for e in entries if isinstance(parent := _parent_of(e), str)}
+        return held, followed - held
+
     def merged(self, parts: list[RawRecord]) -> RawRecord:
-        """One session's lines from several files, in file order; an entry whose ``uuid`` an
-        earlier file already holds (``claude --resume`` copies the session it resumes) is read once
-        and counted in ``skipped_entries.repeated``."""
+        """One session's lines from several files, or a session and its resumptions under new
+        ids, in time order (a part's first entry, then its last: a resumption that copied the old
+        session begins with it and ends later; file order breaks ties), since a resumed session's
+        file name sorts anywhere. An entry whose ``uuid`` an earlier part already holds
+        (``claude --resume`` copies the session it resumes) is read once and counted in
+        ``skipped_entries.repeated``; the episode keeps the first session's id, and lists every id
+        it was written under in ``extra_json.sessions``."""
+        ordered = sorted(parts, key=_span_of_time)
         seen: set[str] = set()
         lines, repeated = [], 0
-        for part in parts:
+        for part in ordered:
             for line in part.value["lines"]:
                 uuid = line.value.get("uuid") if isinstance(line.value, dict) else None
                 if isinstance(uuid, str) and uuid in seen:
@@ -220,8 +247,9 @@ class ClaudeCodeAdapter(Adapter):
                     continue
                 seen.update([uuid] if isinstance(uuid, str) else [])
                 lines.append(line)
-        value = {"session": parts[0].value["session"], "lines": lines, REPEATED: repeated}
-        return RawRecord(parts[0].line, parts[0].json_path, value=value)
+        sessions = list(dict.fromkeys(part.value["session"] for part in ordered))
+        value = {"session": sessions[0], "lines": lines, REPEATED: repeated, SESSIONS: sessions}
+        return RawRecord(parts[0].line, f"sessionId={sessions[0]}", value=value)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         episode = self.new_episode(record, src, f"{self.name}:{record.value['session']}")
@@ -295,6 +323,8 @@ class ClaudeCodeAdapter(Adapter):
             extra["skipped_entries"] = dict(sorted(skipped.items()))
         if titles:
             extra["titles"] = titles
+        if len(record.value.get(SESSIONS, ())) > 1:
+            extra[SESSIONS] = record.value[SESSIONS]
         episode.extra_json = canonical_json(extra)
         for event in episode.events:
             if event.kind == "tool" and (event.content or "").startswith(USER_REJECTED):
