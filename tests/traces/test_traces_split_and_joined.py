@@ -332,3 +332,33 @@ def test_a_resumed_session_that_copies_the_old_one_is_not_a_second_episode(tmp_p
     assert episode.episode_id == f"claude-code:{OLD}"
     assert len(episode.events) == 4
     assert episode.extra()["skipped_entries"] == {"repeated": 2}
+
+
+def test_a_session_resumed_twice_from_one_point_is_an_episode_per_branch(tmp_path: Path):
+    third = "0ccccccc-0000-4000-8000-000000000003"
+    tests = [
+        _entry("u2", "a1", "user", "Now add a regression test", NEW, "2T08:00:00.000"),
+        _entry("a2", "u2", "assistant", "Added.", NEW, "2T08:00:07.000"),
+    ]
+    docs = [
+        _entry("u3", "a1", "user", "Document the fix instead", third, "3T08:00:00.000"),
+        _entry("a3", "u3", "assistant", "Documented.", third, "3T08:00:05.000"),
+    ]
+    write_jsonl(tmp_path, f"{OLD}.jsonl", FIRST)
+    write_jsonl(tmp_path, f"{NEW}.jsonl", tests)
+    write_jsonl(tmp_path, f"{third}.jsonl", docs)
+    episodes = _episodes(tmp_path)
+    assert sorted(episodes) == [f"claude-code:{OLD}", f"claude-code:{OLD}/1"]
+    assert [c for _, c in _said(episodes[f"claude-code:{OLD}/1"])][2:] == [
+        "Now add a regression test",
+        "Added.",
+    ]
+    assert [c for _, c in _said(episodes[f"claude-code:{OLD}"])] == [
+        "Fix the flaky test",
+        "Fixed the race.",
+        "Document the fix instead",
+        "Documented.",
+    ]
+    assert episodes[f"claude-code:{OLD}"].extra()["skipped_entries"] == {"other branch": 2}
+    assert episodes[f"claude-code:{OLD}"].extra()["sessions"] == [OLD, third]
+    assert episodes[f"claude-code:{OLD}/1"].extra()["sessions"] == [OLD, NEW]

@@ -415,3 +415,58 @@ def test_a_new_session_holding_a_title_line_of_another_stays_its_own_episode(tmp
     episodes = _episodes(tmp_path)
     assert sorted(episodes) == sorted([f"claude-code:{S1}", f"claude-code:{S2}"])
     assert _texts(episodes[f"claude-code:{S2}"]) == ["Unrelated: bump version", "Bumped."]
+
+
+def test_a_chain_of_resumptions_and_a_second_resumption_of_its_start_are_two_episodes(tmp_path: Path):
+    ids = [f"66666666-0000-4000-8000-00000000000{i}" for i in range(8)]
+    write_jsonl(
+        tmp_path,
+        f"{S1}.jsonl",
+        [
+            _entry(S1, ids[0], None, "user", "Start a CLI", 0),
+            _entry(S1, ids[1], ids[0], "assistant", "CLI started.", 1),
+        ],
+    )
+    write_jsonl(
+        tmp_path,
+        f"{S2}.jsonl",
+        [
+            _entry(S2, ids[2], ids[1], "user", "Add --help", 10),
+            _entry(S2, ids[3], ids[2], "assistant", "Help added.", 11),
+        ],
+    )
+    write_jsonl(
+        tmp_path,
+        f"{S3}.jsonl",
+        [
+            _entry(S3, ids[4], ids[3], "user", "Add --version", 20),
+            _entry(S3, ids[5], ids[4], "assistant", "Version added.", 21),
+        ],
+    )
+    other = "0d000000-0000-4000-8000-000000000004"
+    write_jsonl(
+        tmp_path,
+        f"{other}.jsonl",
+        [
+            _entry(other, ids[6], ids[1], "user", "Use click instead", 30),
+            _entry(other, ids[7], ids[6], "assistant", "Switched to click.", 31),
+        ],
+    )
+    result = _read(tmp_path)
+    assert result.rejects == [] and result.normalized == 2
+    by_last = {e.events[-1].content: e for e in result.episodes}
+    assert _texts(by_last["Version added."]) == [
+        "Start a CLI",
+        "CLI started.",
+        "Add --help",
+        "Help added.",
+        "Add --version",
+        "Version added.",
+    ]
+    assert _texts(by_last["Switched to click."]) == [
+        "Start a CLI",
+        "CLI started.",
+        "Use click instead",
+        "Switched to click.",
+    ]
+    assert by_last["Version added."].extra()["sessions"] == [S1, S2, S3]
