@@ -37,6 +37,8 @@ from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 CONVERSATION = "run_conversation"
 """The extra field linking the episodes of one run: ``{"run", "number", "of", "main", "calls"}``."""
+CONFLICT = "conflicting versions"
+"""The reject of a trace two files hold a span (run, observation) of in different versions."""
 TRACE_FILE = "file"
 """The field of a trace's framed record naming the file it was framed from (:func:`joined_trace`)."""
 ANSWERS_NOT_KEPT = "answers_not_kept"
@@ -307,6 +309,6 @@ def joined_trace(
                     f"{what} {named(key)} is written differently in {kept[key][1]} "
                     f"and in {part.value[TRACE_FILE]}"
                 )
-                error = RecordError("conflicting versions", detail)
+                error = RecordError(CONFLICT, detail)
                 return RawRecord(first.line, first.json_path, error=error)
     return RawRecord(first.line, first.json_path, value={**first.value, items: joined})

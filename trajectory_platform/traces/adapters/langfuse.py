@@ -39,6 +39,7 @@ from trajectory_platform.traces.adapters.base import (
     task_id_in,
 )
 from trajectory_platform.traces.adapters.call_trace import (
+    CONFLICT,
     TRACE_FILE,
     ModelCall,
     ToolRun,
@@ -139,7 +140,7 @@ class LangfuseAdapter(Adapter):
         for (file, head), (other_file, other) in zip(heads, heads[1:], strict=False):
             if head != other:
                 detail = f"the trace is written differently in {file} and in {other_file}"
-                error = RecordError("conflicting versions", detail)
+                error = RecordError(CONFLICT, detail)
                 return RawRecord(parts[0].line, parts[0].json_path, error=error)
         joined = joined_trace(parts, "observations", _observation_id, "observation")
         if joined.error is None and heads:
