@@ -107,8 +107,11 @@ def test_otel_rewritten_history_is_a_compacted_delivered_input(tmp_path):
     doc = json.loads((DAY2 / "otel_genai_attributes.json").read_text())
     span = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][4]
     attribute = next(a for a in span["attributes"] if a["key"] == "gen_ai.input.messages")
+    # compaction: the opening turns summarized, the turns after them kept (a history reduced to a
+    # lone summary is, by what it says, another chat: its own conversation, call_trace.conversations)
+    history = json.loads(attribute["value"]["stringValue"])
     summary = [{"role": "user", "parts": [{"type": "text", "content": "Summary: stock lookups ran."}]}]
-    attribute["value"]["stringValue"] = json.dumps(summary)
+    attribute["value"]["stringValue"] = json.dumps(summary + history[1:])
     (tmp_path / "trace.json").write_text(json.dumps(doc))
     episode = only(tmp_path / "trace.json")
     last = episode.delivered_inputs[-1]

@@ -923,6 +923,13 @@ class Adapter:
         """The records of one group framed from several files (in file order) as one record."""
         raise NotImplementedError
 
+    def group_entries(self, record: RawRecord) -> tuple[set[str], set[str]]:
+        """For a format whose group may go on under a new id (a resumed Claude Code session): the
+        ids of the entries the group's record holds, and of those it follows without holding
+        them. Groups sharing an entry, or following one another holds, are read as one
+        (``cross_file.SpanningGroups.scan``); a format whose ids never change names none."""
+        return set(), set()
+
     def is_bare_list(self, document: Any) -> bool:
         """True when ``document`` is a bare list of what this format's record holds under
         :attr:`bare_list_key`."""

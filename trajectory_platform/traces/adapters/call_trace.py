@@ -18,19 +18,29 @@ answer where the episode holds it. A call's answer the episode does not hold (a 
 answer was not kept, a turn a later compaction summarized away) is listed by call number in
 ``extra_json.answers_not_kept``, never dropped without a word. A failed tool run marks the result
 of the call it ran ``error``: by the call id the run names, else by tool name among the calls not yet matched.
+
+A trace exported over several files (a file per span batch, per day) is one record
+(``cross_file``): :func:`joined_trace` joins its parts, each span (run, observation) once; one that
+two files hold in different versions rejects the trace, naming both files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
-from trajectory_platform.traces.adapters.base import RecordError, delivered_input, event_key
+from trajectory_platform.traces.adapters.base import RawRecord, RecordError, delivered_input, event_key
 from trajectory_platform.traces.adapters.openai import choices_taken
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
 CONVERSATION = "run_conversation"
 """The extra field linking the episodes of one run: ``{"run", "number", "of", "main", "calls"}``."""
+CONFLICT = "conflicting versions"
+"""The reject of a trace two files hold a span (run, observation) of in different versions."""
+TRACE_FILE = "file"
+"""The field of a trace's framed record naming the file it was framed from (:func:`joined_trace`)."""
 ANSWERS_NOT_KEPT = "answers_not_kept"
 """The extra field listing the calls (numbers in the run) whose answer the episode does not hold."""
 
@@ -147,13 +157,18 @@ class Conversation:
 
 
 def run_episodes(
-    new_episode: Callable[[str], Episode], run_id: str, calls: list[ModelCall]
+    new_episode: Callable[[str], Episode],
+    run_id: str,
+    calls: list[ModelCall],
+    fill: Callable[[Episode, list[int]], int] | None = None,
 ) -> list[Conversation]:
-    """One episode per conversation of the run (:func:`conversations`), events and delivered inputs
-    filled. The main conversation keeps ``run_id`` and the record's path; the others are
-    ``<run_id>/<k>`` (path ``<path>/<k>``), ``k`` its number in the order the conversations first
-    spoke (from 1); where there are several, each says which it is in ``extra_json.run_conversation``
-    (the run, its number, how many, whether it is the main one, its calls' numbers in the run)."""
+    """One episode per conversation of the run (:func:`conversations`), events and delivered inputs filled: by
+    ``fill`` (given the episode and its calls' numbers, returning the number of the call whose
+    conversation it is), for a format that builds an episode from more than its calls (OTel's tool spans),
+    else from the calls alone. The main conversation keeps ``run_id`` and the record's path; the others
+    are ``<run_id>/<k>`` (path ``<path>/<k>``), ``k`` its number in the order the conversations first
+    spoke (from 1); where there are several, each says which it is in ``extra_json.run_conversation`` (the
+    run, its number, how many, whether it is the main one, its calls' numbers in the run)."""
     if not calls:
         raise RecordError("no model call", "the trace has no model call with messages")
     groups = conversations(calls)
@@ -164,7 +179,10 @@ def run_episodes(
         episode = new_episode(run_id if main else f"{run_id}/{number}")
         if not main and episode.source_path is not None:
             episode.source_path = f"{episode.source_path}/{number}"
-        chosen = group[_conversation_of(episode, [calls[i] for i in group])]
+        if fill is None:
+            chosen = group[_conversation_of(episode, [calls[i] for i in group])]
+        else:
+            chosen = fill(episode, group)
         kept = {event_key(event) for event in episode.events}
         answers = [(i, calls[i].answer) for i in group]
         not_kept = [i for i, answer in answers if answer is not None and event_key(answer) not in kept]
@@ -263,3 +281,34 @@ def mark_failed_tools(events: list[Event], runs: list[ToolRun]) -> None:
         open_calls = [c for c in open_calls if c.id != call_id]
         if run.failed and call_id in results:
             results[call_id].status = "error"
+
+
+def joined_trace(
+    parts: list[RawRecord],
+    items: str,
+    id_of: Callable[[Any], Hashable],
+    what: str,
+    version: Callable[[Any], Any] = lambda item: item,
+) -> RawRecord:
+    """One trace's records framed from several files (in file order) as one: the items under
+    ``items`` of every part, each (by ``id_of``) once, in the order first met; the reader orders
+    them by time and parent. An item two files hold in different versions (``version``: what is
+    compared; a span re-exported after it changed) is a conflict no order resolves: the record is
+    then a reject naming both files, never one version picked silently."""
+    first = parts[0]
+    kept: dict[Hashable, tuple[Any, str]] = {}
+    joined = []
+    for part in parts:
+        for item in part.value[items]:
+            key = id_of(item)
+            if key not in kept:
+                kept[key] = (item, part.value[TRACE_FILE])
+                joined.append(item)
+            elif version(kept[key][0]) != version(item):
+                detail = (
+                    f"{what} {named(key)} is written differently in {kept[key][1]} "
+                    f"and in {part.value[TRACE_FILE]}"
+                )
+                error = RecordError(CONFLICT, detail)
+                return RawRecord(first.line, first.json_path, error=error)
+    return RawRecord(first.line, first.json_path, value={**first.value, items: joined})

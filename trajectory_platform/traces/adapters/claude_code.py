@@ -2,8 +2,13 @@
 each carrying an Anthropic ``message`` and the ``sessionId`` it belongs to.
 
 A record is one session: every readable line sharing a ``sessionId`` (a line that cannot be read
-is its own record, rejected). Assistant lines written for the same API response (same
-``message.id``) are merged into one assistant event, so parallel tool calls stay one turn. A
+is its own record, rejected), in every file of one ingest, joined with the sessions that resume it
+under new ids (``claude --resume`` starts a new file copying the old entries or following the old
+last one by ``parentUuid``: :meth:`ClaudeCodeAdapter.group_entries`, ``cross_file``); two
+resumptions of one point are an episode each (:func:`_branches`).
+
+Assistant lines written for the same API response (same ``message.id``) are merged into one
+assistant event, so parallel tool calls stay one turn. A
 ``{"type": "summary", "summary", "leafUuid"}`` line is the title Claude Code shows for a
 conversation in its ``/resume`` list ("README Typo Fix"), naming the conversation's last entry (often
 in another file): it was never shown to the model, so it is kept in ``extra_json.titles``, not made
@@ -68,8 +73,31 @@ def _parent_of(entry: dict[str, Any]) -> Any:
     return entry.get("parentUuid") or entry.get("logicalParentUuid")
 
 
-def _rewound(entries: list[dict[str, Any]]) -> set[str]:
-    """Uuids of the entries on branches the user rewound away from.
+def _leaf(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The last conversation entry (user or assistant, not a sidechain's) of ``entries``."""
+    return next(
+        (
+            e
+            for e in reversed(entries)
+            if e.get("type") in ENTRY_TYPES and isinstance(e.get("uuid"), str) and not e.get("isSidechain")
+        ),
+        None,
+    )
+
+
+def _chain(by_uuid: dict[str, dict[str, Any]], leaf: dict[str, Any] | None) -> list[str]:
+    """The uuids of the chain from ``leaf`` back to its root (the entries it follows)."""
+    chain: dict[str, None] = {}
+    node = leaf
+    while node is not None and node["uuid"] not in chain:
+        chain[node["uuid"]] = None
+        node = by_uuid.get(_parent_of(node))
+    return list(chain)
+
+
+def _rewound(entries: list[dict[str, Any]], leaf: dict[str, Any] | None = None) -> set[str]:
+    """Uuids of the entries on branches the user rewound away from (or, given ``leaf``, off the
+    chain of that branch).
 
     Claude Code never deletes a rewound exchange: the new message names an earlier entry as its
     ``parentUuid``, so the file holds a tree and the conversation is the chain from the last
@@ -78,29 +106,36 @@ def _rewound(entries: list[dict[str, Any]]) -> set[str]:
     kept, as nothing shows it was abandoned.
     """
     by_uuid = {e["uuid"]: e for e in entries if isinstance(e.get("uuid"), str)}
-    leaf = next(
-        (
-            e
-            for e in reversed(entries)
-            if e.get("type") in ENTRY_TYPES and isinstance(e.get("uuid"), str) and not e.get("isSidechain")
-        ),
-        None,
-    )
-    active: set[str] = set()
-    node: dict[str, Any] | None = leaf
-    while node is not None and node["uuid"] not in active:
-        active.add(node["uuid"])
-        node = by_uuid.get(_parent_of(node))
+    active = set(_chain(by_uuid, leaf or _leaf(entries)))
     joins: dict[str, bool] = {uuid: True for uuid in active}  # whether a chain reaches the active one
     for entry in by_uuid.values():
         path: dict[str, None] = {}  # the chain walked from this entry, in order
-        node = entry
+        node: dict[str, Any] | None = entry
         while node is not None and node["uuid"] not in joins and node["uuid"] not in path:
             path[node["uuid"]] = None
             node = by_uuid.get(_parent_of(node))
         reached = node is not None and joins.get(node["uuid"], False)
         joins.update(dict.fromkeys(path, reached))
     return {uuid for uuid, joined in joins.items() if joined and uuid not in active}
+
+
+def _branches(record: RawRecord) -> list[dict[str, Any]]:
+    """The last entries of a session resumed under new ids that are each a conversation: each
+    session's last entry, unless another's chain passes through it (a resumption went on from
+    it). Two resumptions of one point are two conversations sharing what came before; one
+    chain of resumptions is one. A session read under one id: none (its last entry decides)."""
+    if len(record.value.get(SESSIONS, ())) < 2:
+        return []
+    entries = [line.value for line in record.value["lines"] if isinstance(line.value, dict)]
+    by_uuid = {e["uuid"]: e for e in entries if isinstance(e.get("uuid"), str)}
+    leaves = [
+        leaf
+        for session in record.value[SESSIONS]
+        if (leaf := _leaf([e for e in entries if _session_of(e) == session])) is not None
+    ]
+    followed = {uuid for leaf in leaves for uuid in _chain(by_uuid, leaf)[1:]}
+    kept = [leaf for leaf in leaves if leaf["uuid"] not in followed]
+    return sorted(kept, key=lambda leaf: entries.index(leaf)) if len(kept) > 1 else []
 
 
 def _session_of(entry: Any) -> str | None:
@@ -145,6 +180,21 @@ def _next_session(summary: RawRecord, sessions: dict[str, list[RawRecord]]) -> s
 
 REPEATED = "repeated"
 """A session read from several files: how many entries a later file repeated (read once)."""
+OTHER_BRANCH = "other branch"
+"""A session resumed twice from one point: the entries of the other branch, each its own episode."""
+SESSIONS = "sessions"
+"""A session resumed under new ids: every ``sessionId`` it was written under, the first first."""
+
+
+def _span_of_time(part: RawRecord) -> tuple[str, str]:
+    """When a part of a session begins and ends: its entries' earliest and latest ``timestamp``
+    (ISO-8601 UTC, as Claude Code writes it), "" when none is written (file order then decides)."""
+    stamps = [
+        stamp
+        for line in part.value["lines"]
+        if isinstance(line.value, dict) and isinstance(stamp := line.value.get("timestamp"), str)
+    ]
+    return min(stamps, default=""), max(stamps, default="")
 
 
 class ClaudeCodeAdapter(Adapter):
@@ -207,13 +257,27 @@ class ClaudeCodeAdapter(Adapter):
         """A session's id: one session may be written over several files."""
         return record.value["session"] if (record.json_path or "").startswith("sessionId=") else None
 
+    def group_entries(self, record: RawRecord) -> tuple[set[str], set[str]]:
+        """The session's entry uuids, and the entries it follows that it does not hold: ``claude
+        --resume`` goes on under a new ``sessionId``, in a file that copies the old session's
+        entries (same uuids) or whose first entry's ``parentUuid`` names the old session's last."""
+        entries = [line.value for line in record.value["lines"] if isinstance(line.value, dict)]
+        held = {uuid for e in entries if isinstance(uuid := e.get("uuid"), str)}
+        followed = {parent for e in entries if isinstance(parent := _parent_of(e), str)}
+        return held, followed - held
+
     def merged(self, parts: list[RawRecord]) -> RawRecord:
-        """One session's lines from several files, in file order; an entry whose ``uuid`` an
-        earlier file already holds (``claude --resume`` copies the session it resumes) is read once
-        and counted in ``skipped_entries.repeated``."""
+        """One session's lines from several files, or a session and its resumptions under new
+        ids, in time order (a part's first entry, then its last: a resumption that copied the old
+        session begins with it and ends later; file order breaks ties), since a resumed session's
+        file name sorts anywhere. An entry whose ``uuid`` an earlier part already holds
+        (``claude --resume`` copies the session it resumes) is read once and counted in
+        ``skipped_entries.repeated``; the episode keeps the first session's id, and lists every id
+        it was written under in ``extra_json.sessions``."""
+        ordered = sorted(parts, key=_span_of_time)
         seen: set[str] = set()
         lines, repeated = [], 0
-        for part in parts:
+        for part in ordered:
             for line in part.value["lines"]:
                 uuid = line.value.get("uuid") if isinstance(line.value, dict) else None
                 if isinstance(uuid, str) and uuid in seen:
@@ -221,21 +285,51 @@ class ClaudeCodeAdapter(Adapter):
                     continue
                 seen.update([uuid] if isinstance(uuid, str) else [])
                 lines.append(line)
-        value = {"session": parts[0].value["session"], "lines": lines, REPEATED: repeated}
-        return RawRecord(parts[0].line, parts[0].json_path, value=value)
+        sessions = list(dict.fromkeys(part.value["session"] for part in ordered))
+        value = {"session": sessions[0], "lines": lines, REPEATED: repeated, SESSIONS: sessions}
+        return RawRecord(parts[0].line, f"sessionId={sessions[0]}", value=value)
+
+    def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """One episode; or, for a session resumed twice from one point (:func:`_branches`), one
+        per branch, each with what came before it: the branch of the last entry keeps the first
+        session's id, the others are ``<id>/<k>`` (path ``<path>/<k>``), ``k`` the branch's number
+        in the order the branches end; each counts the other's entries as ``other branch``."""
+        branches = _branches(record)
+        if not branches:
+            return [self.parse(record, src)]
+        entries = [line.value for line in record.value["lines"] if isinstance(line.value, dict)]
+        by_uuid = {e["uuid"]: e for e in entries if isinstance(e.get("uuid"), str)}
+        chains = [set(_chain(by_uuid, leaf)) for leaf in branches]
+        episodes = []
+        for number, leaf in enumerate(branches, start=1):
+            elsewhere = set().union(*chains) - chains[number - 1]
+            episode = self._episode(record, src, leaf, elsewhere)
+            if number < len(branches):
+                episode.episode_id = f"{episode.episode_id}/{number}"
+                episode.source_path = f"{episode.source_path}/{number}"
+            episodes.append(episode)
+        return episodes
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        return self._episode(record, src, None, set())
+
+    def _episode(
+        self, record: RawRecord, src: SourceFile, leaf: dict[str, Any] | None, elsewhere: set[str]
+    ) -> Episode:
+        """The conversation ending at ``leaf`` (else at the last entry); the entries of other
+        branches (``elsewhere``) are counted as ``other branch``, not as rewound."""
         episode = self.new_episode(record, src, f"{self.name}:{record.value['session']}")
         skipped: Counter[str] = Counter()
         last_message_id: str | None = None
         stream: dict[str, Any] = {}
-        rewound = _rewound([r.value for r in record.value["lines"] if isinstance(r.value, dict)])
+        entries = [r.value for r in record.value["lines"] if isinstance(r.value, dict)]
+        rewound = _rewound(entries, leaf)
         titles: list[dict[str, Any]] = []
         for line in record.value["lines"]:
             entry = expect(line.value, dict, f"line {line.line}")
             kind = entry.get("type")
             if entry.get("uuid") in rewound:
-                skipped["rewound"] += 1
+                skipped[OTHER_BRANCH if entry.get("uuid") in elsewhere else "rewound"] += 1
                 continue
             if "session_id" in entry and (
                 kind == "result" or kind == "system" and entry.get("subtype") == "init"
@@ -285,8 +379,8 @@ class ClaudeCodeAdapter(Adapter):
             last_message_id = message_id
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         lines = record.value["lines"]
-        entries = (r.value for r in lines if r.value.get("type") in ENTRY_TYPES and _session_of(r.value))
-        first = next(entries, lines[0].value)  # what cwd and version are read from
+        spoken = (r.value for r in lines if r.value.get("type") in ENTRY_TYPES and _session_of(r.value))
+        first = next(spoken, lines[0].value)  # what cwd and version are read from
         extra = {"cwd": first.get("cwd"), "version": first.get("version")}
         if stream:
             self._stream(stream, episode, extra)
@@ -296,6 +390,9 @@ class ClaudeCodeAdapter(Adapter):
             extra["skipped_entries"] = dict(sorted(skipped.items()))
         if titles:
             extra["titles"] = titles
+        if len(record.value.get(SESSIONS, ())) > 1:
+            written = {_session_of(e) for e in entries if e.get("uuid") not in rewound}
+            extra[SESSIONS] = [session for session in record.value[SESSIONS] if session in written]
         episode.extra_json = canonical_json(extra)
         for event in episode.events:
             if event.kind == "tool" and (event.content or "").startswith(USER_REJECTED):

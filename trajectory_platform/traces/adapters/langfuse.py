@@ -5,7 +5,9 @@ A trace is ``{"id", "name", "input", "output", "metadata", "observations": [...]
 API's trace with its observations, one per line or a JSON array); observations may also come on
 their own, each naming its ``traceId`` (the observations API). An observation is ``{"id",
 "traceId", "type", "name", "startTime", "endTime", "input", "output", "model", "modelParameters",
-"usageDetails", "level", "statusMessage", "parentObservationId"}``. A record is one trace.
+"usageDetails", "level", "statusMessage", "parentObservationId"}``. A record is one trace, in every
+file of one ingest (a trace exported a file per batch or per day is joined:
+``call_trace.joined_trace``; an observation two files hold in different versions rejects the trace).
 
 Each ``GENERATION`` is one model call: its ``input`` is what the model saw (a message list, an
 object holding ``messages`` and ``tools``, or a prompt string), its ``output`` what it answered (a
@@ -38,14 +40,17 @@ from trajectory_platform.traces.adapters.base import (
     timestamp_of,
 )
 from trajectory_platform.traces.adapters.call_trace import (
+    CONFLICT,
+    TRACE_FILE,
     ModelCall,
     ToolRun,
+    joined_trace,
     mark_failed_tools,
     run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
 from trajectory_platform.traces.adapters.openai import choice_taken, tool_specs_of
-from trajectory_platform.traces.record import Episode
+from trajectory_platform.traces.record import Episode, canonical_json
 
 OBSERVATION_TYPES = frozenset(
     {
@@ -61,6 +66,8 @@ OBSERVATION_TYPES = frozenset(
         "GUARDRAIL",
     }
 )
+TRACE_AT = "traceId="
+"""How a trace's record is located (and known as one: :meth:`LangfuseAdapter.group_of`)."""
 TASK_ID_SOURCE = "the trace's `metadata.task_id` (or `environment_id`, `instance_id`)"
 
 
@@ -115,7 +122,31 @@ class LangfuseAdapter(Adapter):
                 error = RecordError("wrong type", "neither a Langfuse trace nor an observation")
                 yield RawRecord(record.line, record.json_path, error=error)
         for trace_id, trace in traces.items():
-            yield RawRecord(None, f"traceId={trace_id}", value={"trace_id": trace_id, **trace})
+            value = {"trace_id": trace_id, **trace, TRACE_FILE: src.display}
+            yield RawRecord(None, f"{TRACE_AT}{trace_id}", value=value)
+
+    def group_of(self, record: RawRecord) -> str | None:
+        """A trace's id: one trace may be exported over several files."""
+        return record.value["trace_id"] if (record.json_path or "").startswith(TRACE_AT) else None
+
+    def merged(self, parts: list[RawRecord]) -> RawRecord:
+        """One trace's observations from several files, each once (by its ``id``); the trace
+        itself (its name, output, metadata) from the file that holds it (two that differ: a
+        conflict, like two versions of an observation)."""
+        heads = [
+            (part.value[TRACE_FILE], {k: v for k, v in part.value["trace"].items() if k != "observations"})
+            for part in parts
+            if part.value["trace"] is not None
+        ]
+        for (file, head), (other_file, other) in zip(heads, heads[1:], strict=False):
+            if head != other:
+                detail = f"the trace is written differently in {file} and in {other_file}"
+                error = RecordError(CONFLICT, detail)
+                return RawRecord(parts[0].line, parts[0].json_path, error=error)
+        joined = joined_trace(parts, "observations", _observation_id, "observation")
+        if joined.error is None and heads:
+            joined.value["trace"] = next(p.value["trace"] for p in parts if p.value["trace"] is not None)
+        return joined
 
     def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
         """One episode per conversation of the trace; the trace's outcome is the main one's."""
@@ -182,3 +213,8 @@ class LangfuseAdapter(Adapter):
             episode.outcome.terminal_status = "error"
         if isinstance(trace.get("output"), str):
             episode.outcome.final_answer = trace["output"]
+
+
+def _observation_id(observation: dict[str, Any]) -> str:
+    """An observation's ``id``; one exported without it is known by its whole content."""
+    return str(observation["id"]) if observation.get("id") is not None else canonical_json(observation)

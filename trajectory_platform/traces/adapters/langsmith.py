@@ -4,7 +4,9 @@ leaves in its project.
 A run is ``{"id", "trace_id", "parent_run_id", "run_type", "name", "inputs", "outputs", "error",
 "start_time", "end_time", "extra", "child_runs"}``; an export is a JSONL of runs (``list_runs``), a
 JSON array of them, or a run tree (a root with its ``child_runs`` nested). A record is one trace:
-every run sharing a ``trace_id``.
+every run sharing a ``trace_id``, in every file of one ingest (a trace exported a file per batch or
+per day is joined: ``call_trace.joined_trace``; a run two files hold in different versions rejects
+the trace).
 
 Each ``llm`` run is one model call: its ``inputs.messages`` (a batch of one, or a flat list) is what
 the model saw, its ``outputs`` what it answered (``generations[0][0].message``, or a Chat
@@ -39,15 +41,19 @@ from trajectory_platform.traces.adapters.base import (
     timestamp_of,
 )
 from trajectory_platform.traces.adapters.call_trace import (
+    TRACE_FILE,
     ModelCall,
     ToolRun,
+    joined_trace,
     mark_failed_tools,
     run_episodes,
 )
 from trajectory_platform.traces.adapters.chat_payloads import messages_seen, reply_of
 from trajectory_platform.traces.adapters.openai import choice_taken, tool_specs_of
-from trajectory_platform.traces.record import Episode, Event
+from trajectory_platform.traces.record import Episode, Event, canonical_json
 
+TRACE_AT = "trace_id="
+"""How a trace's record is located (and known as one: :meth:`LangSmithAdapter.group_of`)."""
 TASK_ID_SOURCE = "the root run's `extra.metadata.task_id` (or `environment_id`, `instance_id`)"
 
 
@@ -102,7 +108,16 @@ class LangSmithAdapter(Adapter):
                 trace = run.get("trace_id") or record.value.get("id")
                 traces.setdefault(str(trace), []).append(run)
         for trace_id, runs in traces.items():
-            yield RawRecord(None, f"trace_id={trace_id}", value={"trace_id": trace_id, "runs": runs})
+            value = {"trace_id": trace_id, "runs": runs, TRACE_FILE: src.display}
+            yield RawRecord(None, f"{TRACE_AT}{trace_id}", value=value)
+
+    def group_of(self, record: RawRecord) -> str | None:
+        """A trace's id: one trace may be exported over several files."""
+        return record.value["trace_id"] if (record.json_path or "").startswith(TRACE_AT) else None
+
+    def merged(self, parts: list[RawRecord]) -> RawRecord:
+        """One trace's runs from several files, each run once (by its ``id``)."""
+        return joined_trace(parts, "runs", _run_id, "run")
 
     def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
         """One episode per conversation of the trace (a sub-agent's is its own); the root run's
@@ -167,3 +182,8 @@ def _tool_run(run: dict[str, Any]) -> ToolRun:
     fields = output.get("kwargs", output.get("data", output)) if isinstance(output, dict) else None
     call_id = fields.get("tool_call_id") if isinstance(fields, dict) else None
     return ToolRun(call_id, run.get("name"), bool(run.get("error")))
+
+
+def _run_id(run: dict[str, Any]) -> str:
+    """A run's ``id``; a run exported without one is known by its whole content."""
+    return str(run["id"]) if run.get("id") is not None else canonical_json(run)

@@ -24,11 +24,21 @@ OpenLLMetry / Traceloop (``gen_ai.prompt.<i>.role`` / ``.content`` / ``.tool_cal
 ``.toolCalls``, each tool run an ``ai.toolCall`` span (read as ``execute_tool``). The layouts live
 in :mod:`~trajectory_platform.traces.adapters.otel_messages`.
 
-Spans are read in start-time order. Each model-call span is one delivered input; its new input
-messages and its output extend the episode. ``execute_tool`` spans give the order in which calls
-actually ran and their status (span status ERROR -> ``error``): each becomes the tool event for
-its ``gen_ai.tool.call.id``, and a later input message answering the same id only fills in its
-content. An input that does not extend the previous call's input + output (history was
+A trace may hold more than one conversation (two chats under one trace, a supervisor's sub-agent
+with its own instructions and history): the model-call spans are split into conversations as every
+run of calls is (``call_trace.conversations``), each an episode of its own (``call_trace
+.run_episodes``: the main one keeps the trace's id and outcome, the others are
+``otel:<trace>/<k>``). A tool span goes with the conversation whose answer made the call it ran
+(``gen_ai.tool.call.id``), else with that of the model call before it. A trace exported over several
+files (a file per span batch) is joined first (``call_trace.joined_trace``): each span once (by
+``spanId``), message log records attached wherever they were exported; a span two files hold in
+different versions rejects the trace, naming both files.
+
+Within a conversation, spans are read in start-time order. Each model-call span is one delivered
+input; its new input messages and its output extend the episode. ``execute_tool`` spans give the
+order in which calls actually ran and their status (span status ERROR -> ``error``): each becomes
+the tool event for its ``gen_ai.tool.call.id``, and a later input message answering the same id only
+fills in its content. An input that does not extend the previous call's input + output (history was
 rewritten) is kept verbatim as a compacted delivered input.
 """
 
@@ -38,6 +48,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +61,12 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     name_tool_results,
     sampling_params_json,
+)
+from trajectory_platform.traces.adapters.call_trace import (
+    TRACE_FILE,
+    ModelCall,
+    joined_trace,
+    run_episodes,
 )
 from trajectory_platform.traces.adapters.otel_messages import (
     CHOICE_EVENT,
@@ -78,6 +95,8 @@ from trajectory_platform.traces.record import (
 )
 
 MESSAGE_EVENTS = (*EVENT_ROLES, CHOICE_EVENT)
+TRACE_AT = "traceId="
+"""How a trace's record is located (and known as one: :meth:`OTelAdapter.group_of`)."""
 STATUS_ERROR = (2, "2", "STATUS_CODE_ERROR")
 SAMPLING_KEYS = (
     "temperature",
@@ -135,6 +154,11 @@ class Span:
         if not self.start:
             return None
         return dt.datetime.fromtimestamp(self.start / 1e9, tz=dt.UTC).isoformat()
+
+    @property
+    def logged_only(self) -> bool:
+        """Known only from message log records naming it (the span itself was not exported here)."""
+        return set(self.raw) <= {"traceId", "spanId"}
 
     @property
     def failed(self) -> bool:
@@ -271,29 +295,113 @@ class OTelAdapter(Adapter):
             attributes, start, raw = row_fields(row)
             traces[str(raw["traceId"])].append(Span(with_aliases(attributes), start, order, raw))
         for trace_id, spans in sorted(traces.items()):
-            yield RawRecord(None, f"traceId={trace_id}", value={"trace_id": trace_id, "spans": spans})
+            value = {"trace_id": trace_id, "spans": spans, TRACE_FILE: src.display}
+            yield RawRecord(None, f"{TRACE_AT}{trace_id}", value=value)
 
-    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
-        trace_id, spans = (
-            record.value["trace_id"],
-            sorted(record.value["spans"], key=lambda s: (s.start, s.order)),
-        )
-        episode = self.new_episode(record, src, f"{self.name}:{trace_id}")
-        builder = _Builder(episode)
-        for span in spans:
-            if span.operation == "execute_tool":
-                builder.tool_span(span)
-            elif (io := span.io()) is not None:
-                builder.model_span(span, *io)
-        if not any(s.io() is not None for s in spans):
+    def group_of(self, record: RawRecord) -> str | None:
+        """A trace's id: one trace may be exported over several files (a file per span batch)."""
+        return record.value["trace_id"] if (record.json_path or "").startswith(TRACE_AT) else None
+
+    def merged(self, parts: list[RawRecord]) -> RawRecord:
+        """One trace's spans from several files, each once (by ``spanId``; file order breaks time
+        ties); message log records join their span wherever either was exported."""
+        order = count()
+        for part in parts:
+            for span in part.value["spans"]:
+                span.order = next(order)
+        exported = [
+            RawRecord(p.line, p.json_path, value={**p.value, "spans": _exported(p.value["spans"])})
+            for p in parts
+        ]
+        joined = joined_trace(exported, "spans", _span_id, "span", lambda span: span.raw)
+        if joined.error is not None:
+            return joined
+        by_id = {_span_id(span): span for span in joined.value["spans"]}
+        for part in parts:
+            for logged in (s for s in part.value["spans"] if s.logged_only):
+                span = by_id.setdefault(_span_id(logged), logged)
+                if span is not logged:
+                    span.messages += logged.messages
+                    if span.logged_only:
+                        span.start = min(span.start, logged.start)
+        for span in by_id.values():  # a log record exported twice is one message
+            known: dict[tuple[int, str, str], tuple[int, int, str, dict[str, Any]]] = {}
+            for message in span.messages:
+                known.setdefault((message[0], message[2], canonical_json(message[3])), message)
+            span.messages = list(known.values())
+        joined.value["spans"] = list(by_id.values())
+        return joined
+
+    def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """One episode per conversation of the trace (module docstring); the root span's outcome is
+        the main one's, the task every one's."""
+        trace_id = record.value["trace_id"]
+        spans = sorted(record.value["spans"], key=lambda s: (s.start, s.order))
+        model_spans = [
+            (span, io) for span in spans if span.operation != "execute_tool" and (io := span.io()) is not None
+        ]
+        if not model_spans:
             raise RecordError("no GenAI messages", "the trace has no model-call span with messages")
-        episode.task.fixture_id = next(filter(None, (task_id_of_span(s.attrs) for s in spans)), None)
+        calls = [
+            ModelCall([_event_of(m) for m in inputs], _event_of(outputs[0]) if outputs else None)
+            for _, (inputs, outputs) in model_spans
+        ]
+        tools_of = _tool_spans_by_call(spans, model_spans)
+        task_id = next(filter(None, (task_id_of_span(s.attrs) for s in spans)), None)
         root = next((s for s in spans if not s.raw.get("parentSpanId")), spans[0])
-        if root.failed:
-            episode.outcome.terminal_status = "error"
-        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
-        name_tool_results(episode.events)
-        return episode
+
+        def fill(episode: Episode, group: list[int]) -> int:
+            builder = _Builder(episode)
+            own = {id(model_spans[number][0]): number for number in group}
+            for span in spans:
+                if span.operation == "execute_tool":
+                    if tools_of.get(id(span)) in own.values():
+                        builder.tool_span(span)
+                elif id(span) in own:
+                    builder.model_span(span, *model_spans[own[id(span)]][1])
+            return max(group, key=lambda number: (len(calls[number].seen), number))
+
+        def new_episode(episode_id: str) -> Episode:
+            return self.new_episode(record, src, episode_id)
+
+        read = run_episodes(new_episode, f"{self.name}:{trace_id}", calls, fill)
+        for conversation in read:
+            episode = conversation.episode
+            episode.task.fixture_id = task_id
+            if conversation.main and root.failed:
+                episode.outcome.terminal_status = "error"
+            episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+            name_tool_results(episode.events)
+        return [conversation.episode for conversation in read]
+
+
+def _exported(spans: list[Span]) -> list[Span]:
+    return [span for span in spans if not span.logged_only]
+
+
+def _span_id(span: Span) -> str:
+    return str(span.raw.get("spanId"))
+
+
+def _tool_spans_by_call(
+    spans: list[Span], model_spans: list[tuple[Span, tuple[list[Message], list[Message]]]]
+) -> dict[int, int]:
+    """Each tool span's model call (by number): the call whose answer made the call the tool ran
+    (``gen_ai.tool.call.id``), else the last model call started before it (else the first)."""
+    made_by: dict[str | None, int] = {
+        call.id: number
+        for number, (_, (_, outputs)) in enumerate(model_spans)
+        for message in outputs
+        for call in message.calls
+        if call.id
+    }
+    number_of = {id(span): number for number, (span, _) in enumerate(model_spans)}
+    owner, last = {}, 0
+    for span in spans:
+        last = number_of.get(id(span), last)
+        if span.operation == "execute_tool":
+            owner[id(span)] = made_by.get(span.attrs.get("gen_ai.tool.call.id"), last)
+    return owner
 
 
 class _Builder:
