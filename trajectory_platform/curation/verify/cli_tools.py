@@ -10,19 +10,21 @@ the call's ``workdir``) and Gemini's ``run_shell_command`` (in its ``directory``
 exit code are compared through the CLI's framing of them (:func:`cli_observation`); a Gemini answer
 in another shape than the labelled fields leaves its turn unchecked, its effect counted.
 
-Tools that only read or annotate (``Read``'s listing, ``Grep``, ``Glob``, a to-do list, a web
-search) change nothing in the workspace: they are not re-run, and their turns are unchecked,
-except Claude Code's searches, whose answers show the workspace (:func:`search_claims`). Claude
-Code's ``Read`` is performed, though, since Claude Code edits only files the agent read, and its
-numbered listing is compared with the file read (:func:`read_listing`): a ``Read`` shows the file,
-so one showing other lines is a fabricated observation. A file
+Tools that only read or annotate (``Read``'s listing, ``Grep``, ``LS``, Gemini's and Codex's
+readers, a to-do list, a web search) change nothing in the workspace: they are not re-run. Those
+whose answers show the workspace (a row of :data:`read_tools.READ_TOOLS`) are checked: replay lists
+the paths the answer names at that point of the session and compares what it shows, line by line
+(:func:`read_tools.claims_contradict`); the others, and an answer in a shape no row reads, are
+unchecked. Claude Code's ``Read`` is performed, though, since Claude Code edits only files the
+agent read, and its numbered listing is compared with the file read (:func:`read_listing`), by
+the same rule (:func:`read_tools.holds_line`). A file
 tool's call on a path outside the repository (a plan written to ``/tmp``) changes nothing replay
 judges: it is skipped the same way, and a later command that depended on that file drifts. Any
 other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be re-executed
 here: the episode is not replayable, never judged from half its actions.
 
-Goose's developer extension is read the same way: ``developer__shell`` runs for its effect (how
-Goose frames a command's output for the model is not confirmed here, so the turn is unchecked),
+Goose's developer extension is read the same way: ``developer__shell`` runs the command, and each
+line its answer shows must be a line of the replayed output (:func:`read_tools.output_claims`);
 ``developer__text_editor`` writes a file or replaces one occurrence (its ``view`` does nothing).
 
 Which CLI a call belongs to is the episode's source format, never guessed from a tool's name: a

@@ -76,25 +76,29 @@ class ReadConvention:
     """How one CLI's read tool lays out its answer (see each family's reader for what it uses).
 
     ``target``: the argument keys naming the file or folder read (the first present wins; the
-    session's root when none is); ``notes``: lines that are the tool's own (headers, truncation and
-    ignore notes), skipped; ``head``: a note whose first group is the first line number shown (a
-    truncated view) or the folder a listing shows; ``numbered``: a view's line as (number, text),
-    ``None`` for plain text counted from ``offset_key`` (``offset_base``: the number of the first
-    line); ``entry``: a listing line, its ``indent`` and ``name`` (a folder's ending ``/``, or its
-    ``folder`` group matched); ``indent``: spaces per nesting level; ``top_is_folder``: a listing's
-    top entry is the folder read; ``cut``: a note that the answer was cut mid-entry."""
+    session's root when none is); ``titles``: what the answer's first line may be instead of a shown
+    line (a header naming the ``folder`` listed, or echoing the call's ``pattern``, which must be the
+    call's own); ``notes``: lines of fixed text that are the tool's own (counts, truncation and
+    ignore notes), skipped anywhere, so no free text passes unchecked as a note; ``head``: a view's
+    truncation note, its ``start`` the first line number shown; ``numbered``: a view's line as
+    (number, text), ``None`` for plain text counted from the first of ``offsets`` (argument key, the
+    number it gives the first line) the call has; ``entry``: a listing line, its ``indent`` and
+    ``name`` (a folder's ending ``/``, or its ``folder`` group matched); ``indent``: spaces per
+    nesting level; ``top_is_folder``: a listing's top entry is the folder read; ``cut``: a note that
+    the answer was cut mid-entry; ``trailer``: where text the CLI appends to every answer begins."""
 
     family: str
     target: tuple[str, ...] = ()
+    titles: tuple[re.Pattern[str], ...] = ()
     notes: re.Pattern[str] | None = None
     head: re.Pattern[str] | None = None
     numbered: re.Pattern[str] | None = None
-    offset_key: str | None = None
-    offset_base: int = 1
+    offsets: tuple[tuple[str, int], ...] = ()
     entry: re.Pattern[str] | None = None
     indent: int = 2
     top_is_folder: bool = False
     cut: re.Pattern[str] | None = None
+    trailer: str | None = None
     shape: LineShape = LineShape()
 
 
@@ -102,21 +106,31 @@ def _pattern(*alternatives: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{a})" for a in alternatives))
 
 
+_SYSTEM_REMINDER = "<system-reminder>"
+"""Where Claude Code appends its own note to a tool's result (after the answer)."""
+_CLAUDE_TRUNCATED = r"\(Results are truncated\. Consider using a more specific path or pattern\.\)"
+_CLAUDE_LS_CUT = (
+    r"There are more than \d+ characters in the repository \(ie\. either there are lots of files, or "
+    r"there are many long filenames\)\. Use the LS tool \(passing a specific path\), Bash tool, and "
+    r"other tools to explore nested directories\. The first \d+ characters are included below:"
+)
 _GEMINI_VIEW = ReadConvention(
     VIEW,
     target=("absolute_path", "file_path", "path"),
     head=_pattern(
-        r"\[File content truncated: showing lines (\d+)-\d+ of \d+ total lines[^\]\n]*\]\n",
-        r"\n?IMPORTANT: The file content has been truncated\.\nStatus: Showing lines (\d+)-\d+ of \d+ "
-        r"total lines\.\n(?:[^\n]*\n)*?\n?--- FILE CONTENT \(truncated\) ---\n",
+        r"\[File content truncated: showing lines (?P<start>\d+)-\d+ of \d+ total lines\. Use offset/limit "
+        r"parameters to view more\.\]\n",
+        r"\n?IMPORTANT: The file content has been truncated\.\nStatus: Showing lines (?P<start2>\d+)-\d+ of "
+        r"\d+ total lines\.\nAction: To read more of the file, you can use the '(?:offset|start_line)' and "
+        r"'(?:limit|end_line)' parameters in a subsequent 'read_file' call\. For example, to read the next "
+        r"section of the file, use (?:offset|start_line): \d+\.\n\n--- FILE CONTENT \(truncated\) ---\n",
     ),
-    offset_key="offset",
-    offset_base=0,
+    offsets=(("offset", 0), ("start_line", 1)),
     shape=LineShape(cut_at=2000, cut_marker="... [truncated]"),
 )
-"""The Gemini CLI's ``read_file``: the file's text as it is (from the 0-based ``offset``), after a
-note giving the first line shown when it is not all of the file; a line over 2000 characters is cut
-and marked."""
+"""The Gemini CLI's ``read_file``: the file's text as it is (from the 0-based ``offset``, or the
+1-based ``start_line`` of later releases), after a note giving the first line shown when it is not
+all of the file (in either release's wording); a line over 2000 characters is cut and marked."""
 
 READ_TOOLS: dict[tuple[str, str], ReadConvention] = {
     ("claude-code", "Grep"): ReadConvention(
@@ -125,64 +139,76 @@ READ_TOOLS: dict[tuple[str, str], ReadConvention] = {
         notes=_pattern(
             r"No matches found|No files found",
             r"Found \d+ (?:files?|total occurrences? across \d+ files?)\.?",
-            r"\(Results are truncated[^()\n]*\)",
+            _CLAUDE_TRUNCATED,
             r"--",
         ),
+        trailer=_SYSTEM_REMINDER,
     ),
     ("claude-code", "Glob"): ReadConvention(
-        PATHS, target=("path",), notes=_pattern(r"No files found", r"\(Results are truncated[^()\n]*\)")
+        PATHS,
+        target=("path",),
+        notes=_pattern(r"No files found", _CLAUDE_TRUNCATED),
+        trailer=_SYSTEM_REMINDER,
     ),
     ("claude-code", "LS"): ReadConvention(
         TREE,
         target=("path",),
         notes=_pattern(
-            r"NOTE: do any of the files above seem malicious\?.*",
-            r"There are more than \d+ characters in the repository.*",
+            r"NOTE: do any of the files above seem malicious\? If so, you MUST refuse to continue work\.",
+            _CLAUDE_LS_CUT,
         ),
         entry=re.compile(r"(?P<indent> *)- (?P<name>.*)"),
         top_is_folder=True,
-        cut=re.compile(r"^There are more than \d+ characters in the repository", re.MULTILINE),
+        cut=re.compile(_CLAUDE_LS_CUT),
+        trailer=_SYSTEM_REMINDER,
     ),
     ("gemini-cli", "read_file"): _GEMINI_VIEW,
     ("gemini-cli", "read_many_files"): ReadConvention(
-        FILES,
-        notes=_pattern(r"--- End of content ---", r"No files (?:were )?read.*"),
-        head=_GEMINI_VIEW.head,
-        shape=_GEMINI_VIEW.shape,
+        FILES, notes=_pattern(r"--- End of content ---"), head=_GEMINI_VIEW.head, shape=_GEMINI_VIEW.shape
     ),
     ("gemini-cli", "list_directory"): ReadConvention(
         TREE,
         target=("path", "dir_path"),
-        head=re.compile(r"Directory listing for (.*):"),
-        notes=_pattern(r"\(\d+ [\w -]*ignored\)", r"Directory .* is empty\."),
+        titles=(re.compile(r"Directory listing for (?P<folder>.*):"), re.compile(r"Directory .* is empty\.")),
+        notes=_pattern(r"\(\d+ (?:git-|gemini-)?ignored(?:, \d+ (?:git-|gemini-)?ignored)*\)"),
         entry=re.compile(r"(?P<indent>)(?:(?P<folder>\[DIR\] )?(?P<name>.*))"),
     ),
     ("gemini-cli", "glob"): ReadConvention(
         PATHS,
         target=("path", "dir_path"),
-        notes=_pattern(r"Found \d+ file\(s\) matching .*", r"No files found matching .*"),
+        titles=(
+            re.compile(
+                r'Found \d+ file\(s\) matching "(?P<pattern>.*)" within [^\n]*?'
+                r"(?: \(\d+ additional files were git-ignored\))?, sorted by modification time "
+                r"\(newest first\):"
+            ),
+            re.compile(r'No files found matching pattern "(?P<pattern>.*)" within [^\n]*'),
+        ),
     ),
     ("gemini-cli", "search_file_content"): ReadConvention(
         HITS,
         target=("path", "dir_path"),
-        notes=_pattern(r"Found \d+ match(?:es)? for pattern .*", r"No matches found for pattern .*", r"---"),
+        titles=(
+            re.compile(
+                r'(?:Found \d+ match(?:es)?|No matches found) for pattern "(?P<pattern>.*)" '
+                r'(?:in path "[^"\n]*"|across all workspace directories)(?: \(filter: "[^"\n]*"\))?[:.]'
+            ),
+        ),
+        notes=_pattern(r"---"),
         numbered=re.compile(r"L(\d+): (.*)"),
         shape=LineShape(trimmed=True),
     ),
     ("codex", "read_file"): ReadConvention(
-        VIEW,
-        target=("file_path",),
-        numbered=re.compile(r"L(\d+): (.*)"),
-        shape=LineShape(cut_at=125),
+        VIEW, target=("file_path",), numbered=re.compile(r"L(\d+): (.*)"), shape=LineShape(cut_at=125)
     ),
     ("codex", "list_dir"): ReadConvention(
         TREE,
         target=("dir_path",),
-        head=re.compile(r"Absolute path: (.*)"),
+        titles=(re.compile(r"Absolute path: (?P<folder>.*)"),),
         notes=_pattern(r"More than \d+ entries found"),
         entry=re.compile(r"(?P<indent> *)(?P<name>.*?)[@?]?"),
     ),
-    ("codex", "grep_files"): ReadConvention(PATHS, target=("path",), notes=_pattern(r"No matches found\.?")),
+    ("codex", "grep_files"): ReadConvention(PATHS, target=("path",), notes=_pattern(r"No matches found\.")),
 }
 """Each CLI's read tools whose answers show the workspace, by (source format, tool name).
 
@@ -196,8 +222,6 @@ searched) of ``L12: text`` lines, each line trimmed; ``read_many_files`` each fi
 (so at least 125 characters); ``list_dir`` an ``Absolute path:`` header then entries indented two
 spaces a level (``/`` a folder, ``@`` a link); ``grep_files`` paths."""
 
-_SYSTEM_REMINDER = "<system-reminder>"
-"""Where Claude Code appends its own note to a tool's result (after the answer)."""
 _NUMBERED = re.compile(r"(?=([:-])(\d+)\1)")
 """Where ripgrep's ``PATH:N:TEXT`` (a match) or ``PATH-N-TEXT`` (a context line) may split."""
 _SECTION = re.compile(r"^--- (/[^\n]*?) ---\n", re.MULTILINE)
@@ -229,16 +253,24 @@ def read_claims(
     convention: ReadConvention, arguments: dict[str, Any], answer: str, root: str | None
 ) -> ReadClaims | None:
     """What an answer in ``convention``'s layout claims, paths made workspace-relative under the
-    session's ``root``; ``None`` when a line is in no shape the convention reads."""
+    session's ``root``; ``None`` when a line is in no shape the convention reads, or its title
+    echoes another pattern than the call's."""
     target = next((v for k in convention.target if isinstance(v := arguments.get(k), str)), None)
-    offset = arguments.get(convention.offset_key) if convention.offset_key else None
-    where = _Where(
-        workspace_path(target, root) if target is not None else ".",
-        root,
-        offset + 1 - convention.offset_base if isinstance(offset, int) and offset >= 0 else 1,
-    )
-    text = answer.split(_SYSTEM_REMINDER, 1)[0].rstrip("\n")  # leading blank lines: a file's own
-    lines = _READERS[convention.family](convention, where, text)
+    folder = workspace_path(target, root) if target is not None else "."
+    starts = (v + 1 - base for key, base in convention.offsets if isinstance(v := arguments.get(key), int))
+    start = max(next(starts, 1), 1)
+    text = answer.split(convention.trailer, 1)[0] if convention.trailer else answer
+    text = text.rstrip("\n")  # leading blank lines may be a file's own
+    if convention.titles:
+        first, _, rest = text.lstrip("\n").partition("\n")
+        title = next((found for t in convention.titles if (found := t.fullmatch(first))), None)
+        named = title.groupdict() if title is not None else {}
+        if named.get("pattern") is not None and named["pattern"] != arguments.get("pattern"):
+            return None
+        if named.get("folder") is not None:
+            folder = workspace_path(named["folder"].rstrip("/"), root)
+        text = rest if title is not None else text
+    lines = _READERS[convention.family](convention, _Where(folder, root, start), text)
     return None if lines is None else ReadClaims(tuple(lines), convention.shape)
 
 
@@ -265,7 +297,7 @@ def _view(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
     if path is None:
         return None
     if convention.head is not None and (head := convention.head.match(text)) is not None:
-        start = int(next(g for g in head.groups() if g is not None))
+        start = int(head.group("start") or head.group("start2"))
         text = text[head.end() :]
     found: Lines = []
     for index, line in enumerate(text.rstrip("\n").split("\n") if text else []):
@@ -306,25 +338,22 @@ def _tree(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
     parents: dict[int, str | None] = {-1: where.folder}
     found: Lines = []
     for line in text.split("\n"):
-        if convention.head is not None and (head := convention.head.fullmatch(line)) is not None:
-            parents = {-1: workspace_path(head.group(1).rstrip("/"), where.root)}
-            continue
         if _own(convention, line):
             continue
         entry = convention.entry.fullmatch(line)
         if entry is None:
             return None
         name, level = entry.group("name") or "", len(entry.group("indent")) // convention.indent
-        folder = entry.groupdict().get("folder") is not None or name.endswith("/")
         if convention.top_is_folder and level == 0:
             parents[0] = workspace_path(name.rstrip("/"), where.root) if name.startswith("/") else parents[-1]
             continue
         base = parents.get(level - 1)
         path = relative(posixpath.join(base, name.rstrip("/"))) if base is not None and name else None
-        if path is not None:
-            found.append(((path, None, None),))
+        if path is None:
+            return None  # an entry placed in no folder of the workspace: not read, never guessed
+        found.append(((path, None, None),))
         parents = {k: v for k, v in parents.items() if k < level}
-        parents[level] = path if folder else None
+        parents[level] = path if entry.groupdict().get("folder") is not None or name.endswith("/") else None
     if convention.cut is not None and convention.cut.search(text) and found:
         found.pop()
     return found
