@@ -119,10 +119,9 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
         return None
     name = record.call.name or ""
     convention = READ_TOOLS.get((source_format, name))
-    answer = record.answer
-    if convention is not None and answer is not None and answer.status != "error":
-        arguments = record.arguments if isinstance(record.arguments, dict) else {}
-        claims = read_claims(convention, arguments, answer.content or "", root)
+    if convention is not None and record.answer is not None and record.answer.status != "error":
+        given = record.arguments if isinstance(record.arguments, dict) else {}
+        claims = read_claims(convention, given, record.answer.content or "", root)
         if claims is not None:
             return CliCall(SHELL, listing_script(claims), claims=claims)
     if name in NO_EFFECT_TOOLS[source_format]:

@@ -29,7 +29,7 @@ import posixpath
 import re
 import secrets
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -476,7 +476,7 @@ def listed(claims: ReadClaims, output: str) -> dict[str, str | bool] | None:
 
 
 def claims_contradict(
-    claims: ReadClaims, sources: dict[str, str | bool], same: Callable[[str], str] = str
+    claims: ReadClaims, sources: Mapping[str, str | bool], same: Callable[[str], str] = str
 ) -> bool:
     """Whether a line the answer showed is not in ``sources`` (a file's text, ``True`` for a folder,
     by path; a path missing is nothing there): no reading of it holds (:func:`holds_line`, after
