@@ -346,8 +346,8 @@ def test_a_gemini_cli_session_finds_its_folder_by_its_project_hash_and_is_admitt
     assert result.final_files == FIXED, "the replace, and the script written, run and removed"
     assert result.recorded_root == "mounted" and result.drift_turns == []
     (turn,) = {event_turn for event_turn, event in enumerate(episode.events) if event.tool_calls}
-    assert result.unchecked_turns == [turn], "read_file skipped, file tools and an unframed output unchecked"
-    assert result.turns_replayed == 6
+    assert result.unchecked_turns == [turn], "file tools and an unframed output unchecked"
+    assert result.turns_replayed == 7, "read_file's answer compared with the file it read"
     (verdict,) = verify([episode], environment())
     assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
 

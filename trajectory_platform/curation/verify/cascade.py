@@ -722,7 +722,8 @@ def _judge(
     if sink == "admitted":
         replayed = dynamic.data.get("replay", {}) if dynamic else {}
         statuses_verified = replayed.get("mode") != "none"  # a spec-less environment re-ran nothing
-        label = label_admitted(work.episode, _fixture_of(work).min_tool_calls, statuses_verified)
+        unreplayed = replayed.get("unreplayed_answers", [])  # answers of calls replay did not re-run
+        label = label_admitted(work.episode, _fixture_of(work).min_tool_calls, statuses_verified, unreplayed)
         verdict.role, verdict.t_div, verdict.t_rec = label.role, label.t_div, label.t_rec
         verdict.t_div_reason = label.t_div_reason
         verdict.target_turns, verdict.turn_reasons = label.target_turns, label.turn_reasons

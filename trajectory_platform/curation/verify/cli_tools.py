@@ -10,19 +10,21 @@ the call's ``workdir``) and Gemini's ``run_shell_command`` (in its ``directory``
 exit code are compared through the CLI's framing of them (:func:`cli_observation`); a Gemini answer
 in another shape than the labelled fields leaves its turn unchecked, its effect counted.
 
-Tools that only read or annotate (``Read``'s listing, ``Grep``, ``Glob``, a to-do list, a web
-search) change nothing in the workspace: they are not re-run, and their turns are unchecked,
-except Claude Code's searches, whose answers show the workspace (:func:`search_claims`). Claude
-Code's ``Read`` is performed, though, since Claude Code edits only files the agent read, and its
-numbered listing is compared with the file read (:func:`read_listing`): a ``Read`` shows the file,
-so one showing other lines is a fabricated observation. A file
+Tools that only read or annotate (``Read``'s listing, ``Grep``, ``LS``, Gemini's and Codex's
+readers, a to-do list, a web search) change nothing in the workspace: they are not re-run. Those
+whose answers show the workspace (a row of :data:`read_tools.READ_TOOLS`) are checked: replay lists
+the paths the answer names at that point of the session and compares what it shows, line by line
+(:func:`read_tools.claims_contradict`); the others, and an answer in a shape no row reads, are
+unchecked. Claude Code's ``Read`` is performed, though, since Claude Code edits only files the
+agent read, and its numbered listing is compared with the file read (:func:`read_listing`), by
+the same rule (:func:`read_tools.holds_line`). A file
 tool's call on a path outside the repository (a plan written to ``/tmp``) changes nothing replay
 judges: it is skipped the same way, and a later command that depended on that file drifts. Any
 other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be re-executed
 here: the episode is not replayable, never judged from half its actions.
 
-Goose's developer extension is read the same way: ``developer__shell`` runs for its effect (how
-Goose frames a command's output for the model is not confirmed here, so the turn is unchecked),
+Goose's developer extension is read the same way: ``developer__shell`` runs the command, and each
+line its answer shows must be a line of the replayed output (:func:`read_tools.output_claims`);
 ``developer__text_editor`` writes a file or replaces one occurrence (its ``view`` does nothing).
 
 Which CLI a call belongs to is the episode's source format, never guessed from a tool's name: a
@@ -35,14 +37,23 @@ import hashlib
 import json
 import posixpath
 import re
-import secrets
 import shlex
 from dataclasses import dataclass
 from typing import Any
 
 from trajectory_platform.curation.verify.calls import CallRecord
+from trajectory_platform.curation.verify.read_tools import (
+    READ_TOOLS,
+    LineShape,
+    ReadClaims,
+    holds_line,
+    listing_script,
+    output_claims,
+    read_claims,
+    relative,
+)
 from trajectory_platform.gym.shell import EDITOR_ROOTS, FileToolCall
-from trajectory_platform.traces.record import Episode
+from trajectory_platform.traces.record import Episode, Event
 
 SHELL, FILE, NO_EFFECT, UNSUPPORTED = "shell", "file", "no_effect", "unsupported"
 
@@ -57,28 +68,10 @@ class CliCall:
     kind: str
     action: str | FileToolCall | None = None
     compared: bool = True
-    claims: SearchClaims | None = None
-    """For a search tool's call (:func:`search_claims`): what its answer says of the workspace,
-    checked against the files ``action`` prints in the sandbox at that point of the replay."""
-
-
-Reading = tuple[str, int | None, str | None]
-"""One way to read a line of a search result: (workspace-relative path, line number or ``None``,
-the line's text or ``None``): the file exists, and holds that text (at that line)."""
-
-
-@dataclass(frozen=True)
-class SearchClaims:
-    """What a Claude Code ``Grep`` / ``Glob`` answer says of the workspace: each of its lines, as
-    the readings it admits (a path holding ``-`` or ``:`` can be split more than one way); and
-    the marker the sandboxed listing of the files named is printed after."""
-
-    lines: tuple[tuple[Reading, ...], ...]
-    marker: str
-
-    @property
-    def paths(self) -> list[str]:
-        return sorted({path for readings in self.lines for path, _, _ in readings})
+    claims: ReadClaims | None = None
+    """For a read tool's call (:data:`read_tools.READ_TOOLS`): what its answer says of the workspace,
+    checked against the files ``action`` prints in the sandbox at that point of the replay; for a
+    shell whose output is shown line by line (Goose's), what the command's own output must hold."""
 
 
 CLI_FORMATS = frozenset({"claude-code", "codex", "gemini-cli", "goose"})
@@ -125,10 +118,12 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
     if source_format not in CLI_FORMATS:
         return None
     name = record.call.name or ""
-    if source_format == "claude-code" and name in SEARCH_TOOLS and record.answer is not None:
-        claims = search_claims(record, root)
+    convention = READ_TOOLS.get((source_format, name))
+    if convention is not None and record.answer is not None and record.answer.status != "error":
+        given = record.arguments if isinstance(record.arguments, dict) else {}
+        claims = read_claims(convention, given, record.answer.content or "", root)
         if claims is not None:
-            return CliCall(SHELL, _listing_script(claims), claims=claims)
+            return CliCall(SHELL, listing_script(claims), claims=claims)
     if name in NO_EFFECT_TOOLS[source_format]:
         return CliCall(NO_EFFECT)
     arguments = record.arguments if isinstance(record.arguments, dict) else None
@@ -139,7 +134,7 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
     elif source_format == "codex":
         found = _codex(name, arguments, record.call.arguments or "", root, answer)
     elif source_format == "goose":
-        found = _goose(name, arguments, roots)
+        found = _goose(name, arguments, roots, record.answer)
     else:
         found = _gemini(name, arguments, roots, answer)
     return found or CliCall(UNSUPPORTED)
@@ -206,7 +201,7 @@ def _gemini(
         return None
     if name == "run_shell_command" and isinstance(command := arguments.get("command"), str):
         folder = arguments.get("directory")
-        if folder is not None and not (isinstance(folder, str) and _relative(folder) is not None):
+        if folder is not None and not (isinstance(folder, str) and relative(folder) is not None):
             return None
         line = f"cd -- {shlex.quote(folder)} || exit; {command}" if folder else command
         return CliCall(SHELL, line, compared=_gemini_output(answer or "") is not None)
@@ -238,13 +233,20 @@ def _outside(path: str, roots: tuple[str, ...]) -> bool:
     return bool(roots) and not inside
 
 
-def _goose(name: str, arguments: dict[str, Any] | None, roots: tuple[str, ...]) -> CliCall | None:
-    """Goose's developer extension: ``shell`` runs a command (its answer's framing is not known
-    here: the effect counts, the turn is unchecked); ``text_editor`` views (nothing to do), writes a
-    whole file, or replaces one occurrence; its ``insert`` and ``undo_edit`` are not reproduced."""
+def _goose(
+    name: str, arguments: dict[str, Any] | None, roots: tuple[str, ...], answer: Event | None
+) -> CliCall | None:
+    """Goose's developer extension: ``shell`` runs a command; its answer gives the model the output
+    (stderr merged), or a long one's last lines after a note, with no exit code, so each line it
+    shows must be a line of the replayed output (:func:`read_tools.output_claims`); a failure's
+    answer is Goose's own message, unchecked (its status is checked). ``text_editor`` views
+    (nothing to do), writes a whole file, or replaces one occurrence; its ``insert`` and
+    ``undo_edit`` are not reproduced."""
     if arguments is None:
         return None
     if name == "developer__shell" and isinstance(command := arguments.get("command"), str):
+        if answer is not None and answer.status == "ok":
+            return CliCall(SHELL, command, claims=output_claims(answer.content or ""))
         return CliCall(SHELL, command, compared=False)
     path, command = arguments.get("path"), arguments.get("command")
     if name != "developer__text_editor" or not isinstance(path, str):
@@ -290,15 +292,9 @@ def _in_folder(command: str, workdir: object, root: str | None) -> CliCall | Non
     if not isinstance(workdir, str) or root is None or not workdir.startswith(f"{root.rstrip('/')}/"):
         return None
     folder = workdir[len(root.rstrip("/")) + 1 :]
-    if _relative(folder) is None:
+    if relative(folder) is None:
         return None
     return CliCall(SHELL, f"cd -- {shlex.quote(folder)} || exit; {command}")
-
-
-def _relative(folder: str) -> str | None:
-    """``folder`` when it is a plain relative path that stays inside the workspace."""
-    normal = posixpath.normpath(folder)
-    return None if folder.startswith("/") or normal == ".." or normal.startswith("../") else normal
 
 
 def session_root(episode: Episode) -> str | None:
@@ -406,18 +402,8 @@ def listing_contradicts(listing: dict[int, str], content: str) -> bool:
     """Whether ``listing`` (:func:`read_listing`) shows a line ``content`` does not hold at that
     number (:func:`holds_line`; a line cut at :data:`READ_LINE_LIMIT` shows its start)."""
     lines = content.split("\n")
-    return not all(holds_line(lines, number, shown, READ_LINE_LIMIT) for number, shown in listing.items())
-
-
-def holds_line(lines: list[str], number: int, shown: str, cut_at: int | None = None) -> bool:
-    """Whether a file's ``lines`` hold ``shown`` as line ``number`` (1-based), as a CLI's answer
-    shows a file: trailing whitespace aside, and a line at least ``cut_at`` long as the start of
-    a longer one (the tool cut it)."""
-    if not 1 <= number <= len(lines):
-        return False
-    cut = cut_at is not None and len(shown) >= cut_at
-    actual, shown = lines[number - 1].rstrip(), shown.rstrip()
-    return actual == shown or (cut and actual.startswith(shown))
+    shape = LineShape(cut_at=READ_LINE_LIMIT)
+    return not all(holds_line(lines, number, shown, shape) for number, shown in listing.items())
 
 
 def cli_observation(text: str, failed: bool) -> tuple[str, int | None] | None:
@@ -450,120 +436,3 @@ def _codex_json_output(text: str) -> tuple[str, int] | None:
     if not isinstance(code, int) or isinstance(code, bool) or not isinstance(value.get("output"), str):
         return None
     return value["output"], code
-
-
-# ------------------------------------------------------------------ what a search's answer claims
-
-SEARCH_TOOLS = ("Grep", "Glob")
-"""Claude Code's read-only searches whose answers show the workspace (ripgrep's lines, or paths):
-a fabricated one (a line no file holds, an instruction injected into a match) is context the policy
-would be trained on (red team, 2026-12-06), so replay checks each line it shows."""
-_NO_RESULTS = frozenset({"No matches found", "No files found"})
-_FOUND = re.compile(r"Found \d+ (?:files?|total occurrences? across \d+ files?)\.?")
-_TRUNCATED = re.compile(r"\(Results are truncated[^()\n]*\)")
-_NUMBERED = re.compile(r"(?=([:-])(\d+)\1)")
-"""Where ripgrep's ``PATH:N:TEXT`` (a match) or ``PATH-N-TEXT`` (a context line) may split."""
-_LISTING = (
-    "import json,sys\nout={}\nfor p in sys.argv[2:]:\n"
-    "    try:\n        out[p]=open(p,encoding='utf-8',errors='replace').read()\n"
-    "    except OSError:\n        out[p]=None\nprint(sys.argv[1]+json.dumps(out))\n"
-)
-"""The sandboxed listing of the files a search names: each one's text, ``null`` for no file."""
-
-
-def search_claims(record: CallRecord, root: str | None) -> SearchClaims | None:
-    """What a Claude Code ``Grep`` / ``Glob`` answer claims, or ``None`` when it is not in a shape
-    read here (an error, a line placing no file in the workspace): the turn then stays unchecked.
-
-    A line is a path (``files_with_matches``, ``Glob``), ``PATH:N`` (``count``), or ripgrep's
-    ``PATH:N:TEXT`` / ``PATH-N-TEXT`` / ``PATH:TEXT`` (``content``; ``N:TEXT`` alone when the
-    search named one file), besides the tool's own headers and notes (``Found N files``,
-    ``No matches found``, the truncation note) and ripgrep's ``--`` between groups. Only what is
-    shown is checked: a result that leaves a match out says nothing false of a file."""
-    answer = record.answer
-    if answer is None or answer.status == "error" or not isinstance(record.arguments, dict):
-        return None
-    target = record.arguments.get("path")
-    lines: list[tuple[Reading, ...]] = []
-    for line in (answer.content or "").split(_SYSTEM_REMINDER, 1)[0].strip("\n").split("\n"):
-        if (
-            not line.strip()
-            or line.strip() in _NO_RESULTS
-            or _FOUND.fullmatch(line)
-            or _TRUNCATED.fullmatch(line)
-            or line == "--"
-        ):
-            continue
-        readings = _readings(line, target if isinstance(target, str) else None, root)
-        if not readings:
-            return None
-        lines.append(readings)
-    return SearchClaims(tuple(lines), secrets.token_hex(16))
-
-
-def _readings(line: str, target: str | None, root: str | None) -> tuple[Reading, ...]:
-    """The ways ``line`` may be read (:data:`Reading`), its paths made workspace-relative."""
-    found: list[Reading] = []
-    if (whole := _workspace_path(line, root)) is not None:
-        found.append((whole, None, None))
-    for split in _NUMBERED.finditer(line):
-        number = split.group(2)
-        path = _workspace_path(line[: split.start()], root)
-        if path is not None:
-            found.append((path, int(number), line[split.start() + len(number) + 2 :]))
-    counted = re.fullmatch(r"(.+):\d+", line)  # count mode's PATH:N
-    if counted is not None and (path := _workspace_path(counted.group(1), root)) is not None:
-        found.append((path, None, None))
-    for colon in (i for i, c in enumerate(line) if c == ":"):
-        if (path := _workspace_path(line[:colon], root)) is not None:
-            found.append((path, None, line[colon + 1 :]))
-    single = _workspace_path(target, root) if target is not None else None
-    numbered = re.fullmatch(r"(\d+)[:-](.*)", line)
-    if single is not None and numbered is not None:
-        found.append((single, int(numbered.group(1)), numbered.group(2)))
-    return tuple(found)
-
-
-def _workspace_path(path: str, root: str | None) -> str | None:
-    """``path`` relative to the workspace: an absolute path under the session's root, or a plain
-    relative one; ``None`` for anything else."""
-    if path.startswith("/"):
-        prefix = f"{root.rstrip('/')}/" if root else None
-        if prefix is None or not path.startswith(prefix):
-            return None
-        path = path[len(prefix) :]
-    if not path or path != path.strip() or "\n" in path:
-        return None
-    return _relative(path)
-
-
-def _listing_script(claims: SearchClaims) -> str:
-    """The shell line that prints, after the claims' marker, the text of each file they name."""
-    return shlex.join(["python3", "-I", "-S", "-B", "-c", _LISTING, claims.marker, *claims.paths])
-
-
-def search_contradicts(claims: SearchClaims, output: str) -> bool | None:
-    """Whether a line the search showed is not in the files as replay found them at that point
-    (``output``: what :func:`_listing_script` printed), or ``None`` when the listing did not come
-    back (nothing is concluded). Trailing whitespace aside, as for ``Read``."""
-    _, marker, listed = output.rpartition(claims.marker)
-    try:
-        files = json.loads(listed) if marker else None
-    except json.JSONDecodeError:
-        files = None
-    if not isinstance(files, dict):
-        return None
-    texts = {p: t.split("\n") for p, t in files.items() if isinstance(t, str)}
-
-    def holds(reading: Reading) -> bool:
-        path, number, text = reading
-        lines = texts.get(path)
-        if lines is None:
-            return False
-        if text is None:
-            return True
-        if number is None:
-            return any(holds_line(lines, i, text) for i in range(1, len(lines) + 1))
-        return holds_line(lines, number, text)
-
-    return not all(any(holds(r) for r in readings) for readings in claims.lines)

@@ -90,12 +90,12 @@ from trajectory_platform.curation.verify.cli_tools import (
     cli_observation,
     listing_contradicts,
     read_listing,
-    search_contradicts,
     session_root,
 )
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
+from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
 from trajectory_platform.curation.verify.sweagent_commands import COMMANDS as SWEAGENT_COMMANDS
 from trajectory_platform.curation.verify.sweagent_commands import (
     UNORDERED,
@@ -269,6 +269,10 @@ class ReplayResult:
     (:data:`gym.isolation.MOUNT_REFUSALS`; the path itself is record text and is not kept)."""
     exit_codes: list[tuple[Event, int]] = field(default_factory=list, repr=False)
     """Each replayed shell observation with the exit code its command had in the sandbox."""
+    unreplayed_answers: list[int] = field(default_factory=list)
+    """The event indices of the answers to calls replay did not re-run (a coding CLI's tools that
+    change nothing, whose answer no convention reads): their status and text are the log's word
+    alone, so they are never evidence of a fault or of its repair (:func:`roles.label_admitted`)."""
 
     def establish_exit_codes(self) -> int:
         """Give observations the log left without a status the exit code replay measured.
@@ -307,6 +311,8 @@ class ReplayResult:
             data["tolerated"] = {name: self.tolerated[name] for name in sorted(self.tolerated)}
         if self.recorded_root:
             data["recorded_root"] = self.recorded_root
+        if self.unreplayed_answers:
+            data["unreplayed_answers"] = self.unreplayed_answers
         return data
 
 
@@ -579,7 +585,7 @@ def _status_drift(
 
 def _actions(
     records: list[CallRecord], fixture: Fixture, mode: str, modern: bool, cli: dict[int, CliCall]
-) -> tuple[list[CallRecord], list[int], list[int]]:
+) -> tuple[list[CallRecord], list[int], list[CallRecord]]:
     """The calls to re-execute, in order, the turns of calls this mode cannot re-execute, and those
     of a coding CLI's calls that change nothing in the repository (``cli``:
     :func:`cli_tools.cli_call` by the ``id`` of the episode's call, since one turn may make several
@@ -587,14 +593,14 @@ def _actions(
     declared = {str(tool.get("name")) for tool in fixture.tools or []}
     actions: list[CallRecord] = []
     unsupported: list[int] = []
-    skipped: list[int] = []
+    skipped: list[CallRecord] = []
     for record in records:
         name = record.call.name or ""
         if record.refused or (name.lower() in NON_ACTIONS and name not in declared):
             continue
         if (known := cli.get(id(record.call))) is not None:
             if known.kind == NO_EFFECT:
-                skipped.append(record.turn)
+                skipped.append(record)
             elif known.kind == UNSUPPORTED:
                 unsupported.append(record.turn)
             else:
@@ -729,18 +735,19 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=run.refused
         )
     drift: list[TurnDrift] = []
-    unchecked: list[int] = [*run.unchecked, *skipped]
+    unchecked: list[int] = [*run.unchecked, *(record.turn for record in skipped)]
+    answer_at = {id(event): index for index, event in enumerate(episode.events)}
+    unreplayed = sorted({answer_at[id(r.answer)] for r in skipped if r.answer is not None})
     shown_root = _shown_root(root, refusal) if mode == "shell" and not inside else None
     exit_codes: list[tuple[Event, int]] = []
     tolerated: dict[str, list[int]] = {}
     for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
         known = cli.get(id(record.call))
         if known is not None and known.claims is not None:
-            contradicted = search_contradicts(known.claims, output)
-            unchecked += [record.turn] if contradicted is None else []
-            drift += (
-                [_search_drift(record, output.rpartition(known.claims.marker)[2])] if contradicted else []
-            )
+            replayed = shown(output, run.workspace, shown_root)
+            found, compared = _claims_drift(record, known.claims, replayed, spec.normalize)
+            unchecked += [] if compared else [record.turn]
+            drift += [found] if found is not None else []
         elif mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
             found = _file_tool_drift(record, output, exit_code, spec.normalize)
             found, compared = (found, False) if found is not None else _read_drift(record, known, output)
@@ -790,6 +797,7 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         tolerated=tolerated,
         recorded_root=mounted or refusal,
         exit_codes=exit_codes,
+        unreplayed_answers=unreplayed,
     )
 
 
@@ -901,12 +909,27 @@ def _read_drift(record: CallRecord, known: CliCall, output: str) -> tuple[TurnDr
     return TurnDrift(record.turn, len(shown), len(output), _digest(shown), _digest(output)), True
 
 
-def _search_drift(record: CallRecord, listing: str) -> TurnDrift:
-    """A Claude Code search whose answer shows what the workspace did not hold at that point
-    (:func:`cli_tools.search_contradicts`): sizes and hashes of the answer and of the files read
-    (``listing``, without the run's marker: a second replay must give the same hash)."""
-    shown = record.answer.content or "" if record.answer is not None else ""
-    return TurnDrift(record.turn, len(shown), len(listing), _digest(shown), _digest(listing))
+def _claims_drift(
+    record: CallRecord, claims: ReadClaims, output: str, patterns: tuple[str, ...]
+) -> tuple[TurnDrift | None, bool]:
+    """A read tool's answer showing what the workspace did not hold at that point, or a shell
+    answer showing a line its command did not print (:func:`read_tools.claims_contradict`), and
+    whether it was compared at all (a listing that did not come back concludes nothing). The
+    drift holds sizes and hashes of the answer and of what replay found (the files read, without
+    the run's marker, or the output: a second replay must give the same hash)."""
+    if claims.of_output:
+        found, sources = output, {OUTPUT: output}
+        contradicted = claims_contradict(claims, sources, lambda text: normalize(text, patterns))
+    else:
+        found = output.rpartition(claims.marker)[2]
+        files = listed(claims, output)
+        if files is None:
+            return None, False
+        contradicted = claims_contradict(claims, files)
+    if not contradicted:
+        return None, True
+    answer = record.answer.content or "" if record.answer is not None else ""
+    return TurnDrift(record.turn, len(answer), len(found), _digest(answer), _digest(found)), True
 
 
 def _claimed_failure_drift(

@@ -27,6 +27,7 @@ gets a typed reason.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
@@ -206,19 +207,32 @@ def select_targets(
     return reasons
 
 
-def label_admitted(episode: Episode, min_tool_calls: int | None, statuses_verified: bool = True) -> RoleLabel:
+def label_admitted(
+    episode: Episode,
+    min_tool_calls: int | None,
+    statuses_verified: bool = True,
+    unreplayed_answers: Collection[int] = (),
+) -> RoleLabel:
     """Role, t_div/t_rec and target turns of an episode that passed every gating stage.
 
     ``statuses_verified``: whether replay established the recorded statuses (false for an
-    environment without a replay spec: nothing was re-run). A recorded error nothing verified is
-    no fault to have recovered from: a clean log with a fabricated crash was a recovery (red team,
-    2026-12-06). Its turn stays context all the same, and the episode is ``inefficient``
-    (``error_status_unverified``): neither a verified recovery nor a demonstration without error.
+    environment without a replay spec: nothing was re-run); ``unreplayed_answers``: the event
+    indices of answers to calls replay did not re-run (:attr:`.replay.ReplayResult.unreplayed_answers`).
+    A recorded error nothing verified is no fault to have recovered from, and a recorded success
+    nothing verified repairs nothing: a clean log with a fabricated crash was a recovery (red team,
+    2026-12-06), as was one whose read tool, never re-run, said it failed and then succeeded. Such
+    a turn stays context all the same, and an episode whose only errors are unverified is
+    ``inefficient`` (``error_status_unverified``): neither a verified recovery nor a demonstration
+    without error.
     """
     records = call_records(episode)
     errors = error_turns(episode, records)
-    resolved = [(t, r) for t in errors if (r := _recovery_turn(records, t)) is not None]
-    if errors and not statuses_verified:
+    answer_at = {id(event): index for index, event in enumerate(episode.events)}
+    unreplayed = set(unreplayed_answers)
+    checked = [r for r in records if r.answer is None or answer_at.get(id(r.answer)) not in unreplayed]
+    faults = error_turns(episode, checked) if statuses_verified else []
+    resolved = [(t, r) for t in faults if (r := _recovery_turn(checked, t)) is not None]
+    if errors and not faults:
         label = RoleLabel("inefficient", t_div_reason="error_status_unverified")
     elif resolved:
         t_div, t_rec = resolved[0]
