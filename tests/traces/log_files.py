@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
-from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.traces.ingest import IngestResult, ingest_paths
 from trajectory_platform.traces.record import Episode
 
 
@@ -30,3 +31,35 @@ def one_episode(path: Path) -> Episode:
     assert result.rejects == [], [(r.reason, r.detail) for r in result.rejects]
     (episode,) = result.episodes
     return episode
+
+
+def read_accounted(path: Path) -> IngestResult:
+    """What ingest makes of ``path`` (a file or a folder), asserting every record is accounted:
+    records in = normalized + rejected (a conversation split off a run counts as a record)."""
+    result = ingest_paths([path])
+    assert result.records_in == result.normalized + len(result.rejects)
+    return result
+
+
+def episodes_by_id(path: Path) -> dict[str, Episode]:
+    """The episodes ``path`` holds by id, asserting nothing in it was rejected."""
+    result = read_accounted(path)
+    assert result.rejects == [], [(r.reason, r.detail) for r in result.rejects]
+    return {episode.episode_id: episode for episode in result.episodes}
+
+
+def langsmith_llm_run(
+    run_id: str, start: str, messages: list[dict[str, Any]], answer: dict[str, Any]
+) -> dict[str, Any]:
+    """A LangSmith ``llm`` run of trace ``tr``, its messages as role dicts."""
+    return {
+        "id": run_id,
+        "trace_id": "tr",
+        "parent_run_id": "tr",
+        "run_type": "llm",
+        "name": "ChatOpenAI",
+        "inputs": {"messages": [messages]},
+        "outputs": {"generations": [[{"text": "", "message": answer}]]},
+        "start_time": start,
+        "extra": {"invocation_params": {"model": "gpt-4o"}},
+    }

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from log_files import write_jsonl
+from log_files import langsmith_llm_run, write_jsonl
 
 from trajectory_platform.traces.ingest import ingest_paths
 from trajectory_platform.traces.record import Episode
@@ -28,23 +28,6 @@ def _gateway_call(session: str, messages: list[dict[str, Any]], answer: str) -> 
                 ],
             }
         },
-    }
-
-
-def _llm_run(
-    run_id: str, start: str, messages: list[dict[str, Any]], answer: dict[str, Any]
-) -> dict[str, Any]:
-    """A LangSmith ``llm`` run of trace ``tr``, its messages as role dicts."""
-    return {
-        "id": run_id,
-        "trace_id": "tr",
-        "parent_run_id": "tr",
-        "run_type": "llm",
-        "name": "ChatOpenAI",
-        "inputs": {"messages": [messages]},
-        "outputs": {"generations": [[{"text": "", "message": answer}]]},
-        "start_time": start,
-        "extra": {"invocation_params": {"model": "gpt-4o"}},
     }
 
 
@@ -129,15 +112,15 @@ def test_a_sub_agent_handed_the_task_is_its_own_episode_and_its_calls_are_kept(t
     found = {"role": "tool", "tool_call_id": "w1", "content": "October 7"}
     runs = [
         _root("Done"),
-        _llm_run("l1", "2025-01-01T00:00:01", [supervisor, task], transfer),
-        _llm_run("l2", "2025-01-01T00:00:02", [researcher, task], search),
-        _llm_run(
+        langsmith_llm_run("l1", "2025-01-01T00:00:01", [supervisor, task], transfer),
+        langsmith_llm_run("l2", "2025-01-01T00:00:02", [researcher, task], search),
+        langsmith_llm_run(
             "l3",
             "2025-01-01T00:00:03",
             [researcher, task, search, found],
             {"role": "assistant", "content": "Oct 7"},
         ),
-        _llm_run(
+        langsmith_llm_run(
             "l4",
             "2025-01-01T00:00:04",
             [

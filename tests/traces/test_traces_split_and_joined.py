@@ -11,22 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from log_files import write_json, write_jsonl
+from log_files import episodes_by_id, langsmith_llm_run, read_accounted, write_json, write_jsonl
 
-from trajectory_platform.traces.ingest import IngestResult, ingest_paths
 from trajectory_platform.traces.record import Episode
-
-
-def _read(path: Path) -> IngestResult:
-    result = ingest_paths([path])
-    assert result.records_in == result.normalized + len(result.rejects)
-    return result
-
-
-def _episodes(path: Path) -> dict[str, Episode]:
-    result = _read(path)
-    assert result.rejects == [], [(r.reason, r.detail) for r in result.rejects]
-    return {episode.episode_id: episode for episode in result.episodes}
 
 
 def _said(episode: Episode) -> list[tuple[str, str | None]]:
@@ -86,7 +73,7 @@ def test_two_chats_under_one_otel_trace_are_two_episodes(tmp_path: Path):
         ),
     ]
     write_json(tmp_path, "trace.json", _otlp(spans))
-    episodes = _episodes(tmp_path)
+    episodes = episodes_by_id(tmp_path)
     assert sorted(episodes) == ["otel:t1", "otel:t1/2"]
     assert _said(episodes["otel:t1"])[-2:] == [("user", "And tomorrow?"), ("assistant", "Sunny.")]
     assert _said(episodes["otel:t1/2"]) == [
@@ -142,7 +129,7 @@ def test_an_otel_sub_agent_is_its_own_episode_with_its_tool_runs(tmp_path: Path)
         ),
     ]
     write_json(tmp_path, "trace.json", _otlp(spans))
-    episodes = _episodes(tmp_path)
+    episodes = episodes_by_id(tmp_path)
     assert sorted(episodes) == ["otel:t1", "otel:t1/2"]
     sub = episodes["otel:t1/2"]
     assert [e.kind for e in sub.events] == ["system", "user", "assistant", "tool", "assistant"]
@@ -162,7 +149,7 @@ def test_an_otel_trace_over_two_batch_files_is_one_episode(tmp_path: Path):
         tmp_path, "batch-2.json", _otlp([_chat("c2", 3, [ask, call, result], _text("assistant", "391"))])
     )
     write_json(tmp_path, "batch-1.json", _otlp([ROOT, _chat("c1", 1, [ask], call)]))
-    (episode,) = _episodes(tmp_path).values()
+    (episode,) = episodes_by_id(tmp_path).values()
     assert [e.kind for e in episode.events] == ["system", "user", "assistant", "tool", "assistant"]
     assert [d.event_indices for d in episode.delivered_inputs] == [[0, 1], [0, 1, 2, 3]]
 
@@ -171,7 +158,7 @@ def test_a_span_two_otel_files_hold_in_two_versions_rejects_the_trace_naming_bot
     ask = _text("user", "17*23?")
     write_json(tmp_path, "a.json", _otlp([ROOT, _chat("c1", 1, [ask], _text("assistant", "391"))]))
     write_json(tmp_path, "b.json", _otlp([_chat("c1", 1, [ask], _text("assistant", "400"))]))
-    result = _read(tmp_path)
+    result = read_accounted(tmp_path)
     (reject,) = result.rejects
     assert result.normalized == 0
     assert reject.reason == "conflicting versions"
@@ -179,20 +166,6 @@ def test_a_span_two_otel_files_hold_in_two_versions_rejects_the_trace_naming_bot
 
 
 # --- LangSmith and Langfuse -----------------------------------------------------------------------
-
-
-def _llm_run(run_id: str, start: str, messages: list[dict], answer: dict) -> dict[str, Any]:
-    return {
-        "id": run_id,
-        "trace_id": "tr",
-        "parent_run_id": "tr",
-        "run_type": "llm",
-        "name": "ChatOpenAI",
-        "inputs": {"messages": [messages]},
-        "outputs": {"generations": [[{"text": "", "message": answer}]]},
-        "start_time": start,
-        "extra": {"invocation_params": {"model": "gpt-4o"}},
-    }
 
 
 ASK = {"role": "user", "content": "What is 17*23?"}
@@ -218,10 +191,12 @@ def test_a_langsmith_trace_over_two_day_files_is_one_episode(tmp_path: Path):
         "extra": {"metadata": {"task_id": "task-1"}},
     }
     write_jsonl(
-        tmp_path, "day-2.jsonl", [_llm_run("r2", "2025-01-02T00:00:02", [ASK, CALC, CALCULATED], DONE)]
+        tmp_path,
+        "day-2.jsonl",
+        [langsmith_llm_run("r2", "2025-01-02T00:00:02", [ASK, CALC, CALCULATED], DONE)],
     )
-    write_jsonl(tmp_path, "day-1.jsonl", [root, _llm_run("r1", "2025-01-01T23:59:58", [ASK], CALC)])
-    (episode,) = _episodes(tmp_path).values()
+    write_jsonl(tmp_path, "day-1.jsonl", [root, langsmith_llm_run("r1", "2025-01-01T23:59:58", [ASK], CALC)])
+    (episode,) = episodes_by_id(tmp_path).values()
     assert _said(episode) == [
         ("user", ASK["content"]),
         ("assistant", ""),
@@ -232,9 +207,9 @@ def test_a_langsmith_trace_over_two_day_files_is_one_episode(tmp_path: Path):
 
 
 def test_a_langsmith_run_in_two_versions_rejects_the_trace_naming_both_files(tmp_path: Path):
-    write_jsonl(tmp_path, "a.jsonl", [_llm_run("r1", "2025-01-01T00:00:01", [ASK], DONE)])
-    write_jsonl(tmp_path, "b.jsonl", [_llm_run("r1", "2025-01-01T00:00:01", [ASK], CALC)])
-    (reject,) = _read(tmp_path).rejects
+    write_jsonl(tmp_path, "a.jsonl", [langsmith_llm_run("r1", "2025-01-01T00:00:01", [ASK], DONE)])
+    write_jsonl(tmp_path, "b.jsonl", [langsmith_llm_run("r1", "2025-01-01T00:00:01", [ASK], CALC)])
+    (reject,) = read_accounted(tmp_path).rejects
     assert (
         reject.reason == "conflicting versions" and "a.jsonl" in reject.detail and "b.jsonl" in reject.detail
     )
@@ -261,7 +236,7 @@ def test_a_langfuse_trace_whose_observations_come_in_two_files_is_one_episode(tm
         "obs-2.jsonl",
         [repeated, _generation("g2", "2025-01-01T00:00:03Z", [ASK, CALC, CALCULATED], DONE)],
     )
-    (episode,) = _episodes(tmp_path).values()
+    (episode,) = episodes_by_id(tmp_path).values()
     assert [e.kind for e in episode.events] == ["user", "assistant", "tool", "assistant"]
     assert len(episode.delivered_inputs) == 2
 
@@ -307,7 +282,7 @@ def test_a_session_resumed_under_a_new_id_from_the_old_ones_last_entry_joins_it(
     ]
     write_jsonl(tmp_path, f"{OLD}.jsonl", FIRST)
     write_jsonl(tmp_path, f"{NEW}.jsonl", later)
-    episodes = _episodes(tmp_path)
+    episodes = episodes_by_id(tmp_path)
     assert list(episodes) == [f"claude-code:{OLD}"]
     assert [c for _, c in _said(episodes[f"claude-code:{OLD}"])] == [
         "Fix the flaky test",
@@ -328,7 +303,7 @@ def test_a_resumed_session_that_copies_the_old_one_is_not_a_second_episode(tmp_p
     ]
     write_jsonl(tmp_path, f"{OLD}.jsonl", FIRST)
     write_jsonl(tmp_path, f"{NEW}.jsonl", later)
-    (episode,) = _episodes(tmp_path).values()
+    (episode,) = episodes_by_id(tmp_path).values()
     assert episode.episode_id == f"claude-code:{OLD}"
     assert len(episode.events) == 4
     assert episode.extra()["skipped_entries"] == {"repeated": 2}
@@ -347,7 +322,7 @@ def test_a_session_resumed_twice_from_one_point_is_an_episode_per_branch(tmp_pat
     write_jsonl(tmp_path, f"{OLD}.jsonl", FIRST)
     write_jsonl(tmp_path, f"{NEW}.jsonl", tests)
     write_jsonl(tmp_path, f"{third}.jsonl", docs)
-    episodes = _episodes(tmp_path)
+    episodes = episodes_by_id(tmp_path)
     assert sorted(episodes) == [f"claude-code:{OLD}", f"claude-code:{OLD}/1"]
     assert [c for _, c in _said(episodes[f"claude-code:{OLD}/1"])][2:] == [
         "Now add a regression test",

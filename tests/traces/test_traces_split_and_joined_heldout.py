@@ -8,22 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from log_files import write_json, write_jsonl
+from log_files import episodes_by_id, read_accounted, write_json, write_jsonl
 
-from trajectory_platform.traces.ingest import IngestResult, ingest_paths
 from trajectory_platform.traces.record import Episode
-
-
-def _read(path: Path) -> IngestResult:
-    result = ingest_paths([path])
-    assert result.records_in == result.normalized + len(result.rejects)
-    return result
-
-
-def _episodes(path: Path) -> dict[str, Episode]:
-    result = _read(path)
-    assert result.rejects == [], [(r.reason, r.detail) for r in result.rejects]
-    return {episode.episode_id: episode for episode in result.episodes}
 
 
 def _texts(episode: Episode) -> list[str | None]:
@@ -112,7 +99,7 @@ def test_openllmetry_spans_of_two_chats_in_one_trace_export_are_two_episodes(tmp
         ),
     ]
     write_jsonl(tmp_path, "otlp.jsonl", lines)
-    episodes = _episodes(tmp_path)
+    episodes = episodes_by_id(tmp_path)
     assert len(episodes) == 2
     by_last = {e.events[-1].content: e for e in episodes.values()}
     assert set(by_last) == {"In 5 days.", "Glad to help."}
@@ -163,7 +150,7 @@ def test_message_events_exported_as_logs_in_another_file_join_their_spans(tmp_pa
         ]
     }
     write_json(tmp_path, "logs.json", logs)
-    (episode,) = _episodes(tmp_path).values()
+    (episode,) = episodes_by_id(tmp_path).values()
     assert _texts(episode) == ["Be brief.", "Name a prime above 10", "11"]
     assert episode.lineage.model == "gpt-4o"
 
@@ -239,7 +226,7 @@ def test_a_langfuse_trace_and_its_later_observations_in_another_file_are_one_epi
         ),
     ]
     write_jsonl(tmp_path, "observations-2025-03-02.jsonl", later)
-    (episode,) = _episodes(tmp_path).values()
+    (episode,) = episodes_by_id(tmp_path).values()
     assert [e.kind for e in episode.events] == ["user", "assistant", "tool", "assistant"]
     assert episode.outcome.final_answer == "Booked for 19:00."
     assert episode.task.fixture_id == "book-table"
@@ -252,7 +239,7 @@ def test_a_langfuse_observation_in_two_versions_rejects_the_trace_naming_both_fi
     other = {**one, "output": {"role": "assistant", "content": "No tables left."}}
     write_jsonl(tmp_path, "export-a.jsonl", [one])
     write_jsonl(tmp_path, "export-b.jsonl", [other])
-    result = _read(tmp_path)
+    result = read_accounted(tmp_path)
     assert result.normalized == 0
     (reject,) = result.rejects
     assert "export-a.jsonl" in reject.detail and "export-b.jsonl" in reject.detail
@@ -319,7 +306,7 @@ def test_a_langsmith_supervisor_and_worker_over_two_files_are_joined_then_split(
             )
         ],
     )
-    episodes = _episodes(tmp_path)
+    episodes = episodes_by_id(tmp_path)
     assert sorted(episodes) == ["langsmith:t-9", "langsmith:t-9/2"]
     assert episodes["langsmith:t-9"].events[-1].content == "B is cheaper."
     assert episodes["langsmith:t-9"].outcome.final_answer == "B is cheaper."
@@ -377,7 +364,7 @@ def test_a_session_resumed_twice_under_new_ids_is_one_episode_whatever_the_file_
         f"{S3}.jsonl",
         [_entry(S3, u3, a2, "user", "Add a test", 20), _entry(S3, a3, u3, "assistant", "Test added.", 21)],
     )
-    (episode,) = _episodes(tmp_path).values()
+    (episode,) = episodes_by_id(tmp_path).values()
     assert episode.episode_id == f"claude-code:{S1}"
     assert _texts(episode) == [
         "Add logging",
@@ -412,7 +399,7 @@ def test_a_new_session_holding_a_title_line_of_another_stays_its_own_episode(tmp
             _entry(S2, a2, u2, "assistant", "Bumped.", 31),
         ],
     )
-    episodes = _episodes(tmp_path)
+    episodes = episodes_by_id(tmp_path)
     assert sorted(episodes) == sorted([f"claude-code:{S1}", f"claude-code:{S2}"])
     assert _texts(episodes[f"claude-code:{S2}"]) == ["Unrelated: bump version", "Bumped."]
 
@@ -452,7 +439,7 @@ def test_a_chain_of_resumptions_and_a_second_resumption_of_its_start_are_two_epi
             _entry(other, ids[7], ids[6], "assistant", "Switched to click.", 31),
         ],
     )
-    result = _read(tmp_path)
+    result = read_accounted(tmp_path)
     assert result.rejects == [] and result.normalized == 2
     by_last = {e.events[-1].content: e for e in result.episodes}
     assert _texts(by_last["Version added."]) == [
