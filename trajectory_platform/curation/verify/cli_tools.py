@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trajectory_platform.curation.verify.calls import CallRecord
+from trajectory_platform.gym.sandbox import FILE_ENCODING, FILE_ERRORS, shown_text
 from trajectory_platform.gym.shell import EDITOR_ROOTS, FileToolCall
 from trajectory_platform.traces.record import Episode
 
@@ -465,10 +466,12 @@ _NUMBERED = re.compile(r"(?=([:-])(\d+)\1)")
 """Where ripgrep's ``PATH:N:TEXT`` (a match) or ``PATH-N-TEXT`` (a context line) may split."""
 _LISTING = (
     "import json,sys\nout={}\nfor p in sys.argv[2:]:\n"
-    "    try:\n        out[p]=open(p,encoding='utf-8',errors='replace').read()\n"
+    f"    try:\n        out[p]=open(p,'rb').read().decode({FILE_ENCODING!r},{FILE_ERRORS!r})\n"
     "    except OSError:\n        out[p]=None\nprint(sys.argv[1]+json.dumps(out))\n"
 )
-"""The sandboxed listing of the files a search names: each one's text, ``null`` for no file."""
+"""The sandboxed listing of the files a search names: each one's text as the platform reads a
+workspace file (:func:`gym.sandbox.file_text`, which the sandbox cannot import: its codec is named
+here), ``null`` for no file."""
 
 
 def search_claims(record: CallRecord, root: str | None) -> SearchClaims | None:
@@ -553,7 +556,7 @@ def search_contradicts(claims: SearchClaims, output: str) -> bool | None:
         files = None
     if not isinstance(files, dict):
         return None
-    texts = {p: t.split("\n") for p, t in files.items() if isinstance(t, str)}
+    texts = {p: shown_text(t).split("\n") for p, t in files.items() if isinstance(t, str)}
 
     def holds(reading: Reading) -> bool:
         path, number, text = reading
