@@ -11,7 +11,9 @@ import pytest
 from _verify_factory import CALC_S0
 from test_replay import bash, environment, episode_of, verify
 
+from trajectory_platform.curation.verify.cli_tools import SearchClaims, _listing_script, search_contradicts
 from trajectory_platform.gym.sandbox import unified_diff
+from trajectory_platform.gym.shell import run_commands
 
 OPS = CALC_S0["calc/ops.py"]
 RAW_BYTE = r"""sed -i 's/a - b/a + b if "\xe9" else 0/' calc/ops.py"""
@@ -78,3 +80,14 @@ def test_an_honest_latin1_data_edit_is_unverifiable_not_tamper():
     (verdict,) = verify([episode_of(turns, unified_diff(env.s0_files, post))], env)
     assert (verdict.sink, verdict.reason) == ("unverifiable", "final_state_not_text")
     assert verdict.stage("dynamic").findings[0].path == "data/names.txt"
+
+
+def test_a_search_listing_reads_files_as_the_platform_does_and_compares_what_the_tool_showed():
+    """The listing behind a ``Grep`` check reads the bytes (no newline translation) and compares
+    the line the tool showed: an invalid byte as U+FFFD, as ripgrep's output read as UTF-8."""
+    claims = SearchClaims(((("names.txt", 1, "caf\ufffd"),), (("names.txt", 2, "x"),)), "MARK")
+    files = {"names.txt": "caf\udce9\r\nx\rtail\n"}  # the bytes caf 0xE9 CR LF x CR tail LF
+    (listed,) = run_commands(files, [_listing_script(claims)]).results
+    assert search_contradicts(claims, listed.output) is True, "a lone CR does not end a line"
+    honest = SearchClaims(((("names.txt", 1, "caf\ufffd"),), (("names.txt", 2, "x\rtail"),)), "MARK")
+    assert search_contradicts(honest, listed.output) is False
