@@ -63,7 +63,10 @@ def test_a_text_file_that_differs_is_still_tamper_beside_bytes_that_are_not_text
 def test_binary_output_s0_gitignore_ignores_is_let_through(has_diff):
     env = dataclasses.replace(environment(), s0_files={**CALC_S0, ".gitignore": "build/\n"})
     fix = "sed -i 's/a - b/a + b/' calc/ops.py"
-    noise = "mkdir -p build && printf '\\x89PNG\\r\\n\\x1a\\n\\x00' > build/plot.png"
+    noise = (
+        "mkdir -p build && printf '\\x89PNG\\r\\n\\x1a\\n\\x00' > build/plot.png"
+        " && printf 'X = \"\\xe9\"\\n' > build/generated.py"
+    )
     fixed = {**env.s0_files, "calc/ops.py": OPS.replace("a - b", "a + b")}
     turns = [bash(0, f"{fix}; {noise}", "")]
     (verdict,) = verify([episode_of(turns, unified_diff(env.s0_files, fixed) if has_diff else None)], env)

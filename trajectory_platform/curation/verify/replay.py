@@ -1382,7 +1382,8 @@ def _judge_final_state(
     A file the actions left holding bytes that are not UTF-8 (:func:`gym.sandbox.not_text`) is
     ``final_state_not_text``, ``unverifiable``, unless it is let through as above: the platform's
     state, a recorded diff and the trained text are text, so such a file can be neither compared
-    nor judged as what a checkout holds. Read with ``errors="replace"``, a raw 0xE9 that ``sed``
+    nor judged as what a checkout holds (one let through is left as S0 has it, as git leaves it
+    out of a diff). Read with ``errors="replace"``, a raw 0xE9 that ``sed``
     wrote into a string literal became U+FFFD: the module imported for the oracle, the recorded
     diff held the same U+FFFD, and on a real checkout it was a ``SyntaxError`` (red team,
     2026-12-06). Not tamper: an honest edit of a Latin-1 data file ends here too. A text file that
@@ -1420,8 +1421,10 @@ def _judge_final_state(
                 path=binary[0],
             )
         )
-    elif not has_diff:
-        check.view = _view_of(context.files, final)
+    elif not has_diff:  # what is left that is not text is let through: as S0 has it, as git leaves it
+        kept = {p: context.files[p] if not_text(t) else t for p, t in final.items() if p in context.files}
+        kept.update({p: t for p, t in final.items() if p not in context.files and not not_text(t)})
+        check.view = _view_of(context.files, dict(sorted(kept.items())))
 
 
 def _listed(paths: list[str]) -> str:
