@@ -32,12 +32,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from trajectory_platform.gym.sandbox import Workspace, shown_text
 from trajectory_platform.gym.seals import seal
 from trajectory_platform.gym.tools import Manifest, drifted
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.fixtures import Fixture
-    from trajectory_platform.gym.sandbox import Workspace
 
 
 @dataclass
@@ -196,7 +196,7 @@ class FaultInjector:
         head = ""
         if spec.kind in ("malformed_output", "truncated_output"):
             try:
-                head = workspace.read(path)[:48]
+                head = shown_text(workspace.read(path))[:48]
             except FileNotFoundError:
                 head = ""
         return Observation(cls.message.format(path=path, head=head), cls.status, cls.exit_code)

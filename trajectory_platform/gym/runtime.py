@@ -36,7 +36,13 @@ from trajectory_platform.gym.judge import run_tests_in
 from trajectory_platform.gym.oracle import OracleResult, run_oracle
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
 from trajectory_platform.gym.prompts import PROMPT_SEAL, REGISTERED_PROMPTS, SYSTEM_PROMPT, seal_prompt
-from trajectory_platform.gym.sandbox import SandboxError, Workspace, derive_schedule_seed, unified_diff
+from trajectory_platform.gym.sandbox import (
+    SandboxError,
+    Workspace,
+    derive_schedule_seed,
+    shown_text,
+    unified_diff,
+)
 from trajectory_platform.gym.tools import Manifest, drifted, manifest, sha256_digest
 from trajectory_platform.traces.record import (
     DeliveredInput,
@@ -109,7 +115,7 @@ class ToolExecutor:
                 files = self.workspace.listing(roles["path"])
                 return Observation("\n".join(files) if files else "(empty)")
             if op == "read":
-                text = _matching(self.workspace.read(roles["path"]), roles.get("match"))
+                text = _matching(shown_text(self.workspace.read(roles["path"])), roles.get("match"))
                 return Observation(_head(text, roles.get("max_lines")))
             if op == "edit":
                 text = self.workspace.read(roles["path"])

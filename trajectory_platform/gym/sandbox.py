@@ -27,6 +27,7 @@ import importlib.util
 import json
 import marshal
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -102,8 +103,45 @@ def workspace_relative(path: str) -> str:
     return "" if normal == "." else normal
 
 
+FILE_ENCODING = "utf-8"
+FILE_ERRORS = "surrogateescape"
+"""How a workspace file's bytes are the platform's text, and back (PEP 383): UTF-8, with each
+byte that is not part of valid UTF-8 carried as the lone surrogate U+DC80 + byte. A file map
+then holds exactly the bytes the actions produced, so the oracle judges what a real checkout
+holds (a raw 0xE9 in a string literal is a module that does not import), never a repaired text
+(``errors="replace"`` turned that byte into U+FFFD, which imports: red team, 2026-12-06)."""
+_NOT_TEXT = re.compile("[\udc80-\udcff]")
+
+
+def file_text(data: bytes) -> str:
+    """The platform's text of a workspace file's bytes: the one reading of a file every reader of
+    a workspace (the gym's snapshot, the shell replay's final state, a search's listing) shares.
+    Valid UTF-8 reads as it always did, byte for byte (a BOM, NULs and CR/LF endings are kept);
+    anything else is carried, never repaired: :func:`file_bytes` gives the same bytes back."""
+    return data.decode(FILE_ENCODING, FILE_ERRORS)
+
+
+def file_bytes(text: str) -> bytes:
+    """The bytes a file of the platform's text :func:`file_text` holds (its inverse)."""
+    return text.encode(FILE_ENCODING, FILE_ERRORS)
+
+
+def not_text(text: str) -> bool:
+    """Whether a file's text (:func:`file_text`) carries bytes that are not UTF-8: a state the
+    platform cannot show as text (a recorded diff, a Parquet string) nor parse as source."""
+    return _NOT_TEXT.search(text) is not None
+
+
+def shown_text(text: str) -> str:
+    """A file's text as a tool shows it to an agent (a terminal, an editor, Node's and Python's
+    decoders): each invalid byte sequence as U+FFFD. For display only; the state keeps the bytes."""
+    return file_bytes(text).decode(FILE_ENCODING, "replace") if not_text(text) else text
+
+
 class Workspace:
-    """A temp-dir copy of a file map. Use as a context manager: the directory is always removed."""
+    """A temp-dir copy of a file map. Use as a context manager: the directory is always removed.
+    Files are written and read as :func:`file_bytes` / :func:`file_text` say, so a file map that
+    went through a workspace comes back byte for byte."""
 
     def __init__(self, files: dict[str, str]):
         start = time.perf_counter()
@@ -111,7 +149,7 @@ class Workspace:
         for rel, content in files.items():
             target = self.root / workspace_relative(rel)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(content, encoding="utf-8")
+            target.write_bytes(file_bytes(content))
         self.reset_s = time.perf_counter() - start
 
     def __enter__(self) -> Workspace:
@@ -137,12 +175,12 @@ class Workspace:
         target = self.resolve(rel)
         if not target.is_file():
             raise FileNotFoundError(f"No such file or directory: {rel}")
-        return target.read_text(encoding="utf-8", errors="replace")
+        return file_text(target.read_bytes())
 
     def write(self, rel: str, content: str) -> None:
         target = self.resolve(rel)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        target.write_bytes(file_bytes(content))
 
     def listing(self, rel: str = "") -> list[str]:
         base = self.resolve(rel)
@@ -167,10 +205,15 @@ def derive_schedule_seed(files: dict[str, str], run_label: str) -> str:
 
 
 def unified_diff(before: dict[str, str], after: dict[str, str]) -> str:
-    """A git-style unified diff from ``before`` to ``after`` (created / deleted files included)."""
+    """A git-style unified diff from ``before`` to ``after`` (created / deleted files included).
+
+    A diff is text a record stores: bytes that are not UTF-8 show as U+FFFD (:func:`shown_text`,
+    as git's output read as UTF-8 shows them). It is what a log records, never what is judged:
+    the oracle judges the file map itself, and curation finds such a file by replaying the actions
+    (``final_state_not_text``)."""
     chunks: list[str] = []
     for path in sorted(set(before) | set(after)):
-        old, new = before.get(path), after.get(path)
+        old, new = (shown_text(t) if t is not None else None for t in (before.get(path), after.get(path)))
         if old == new:
             continue
         lines = difflib.unified_diff(

@@ -59,6 +59,8 @@ from trajectory_platform.gym.sandbox import (
     SandboxError,
     Workspace,
     _reap,
+    file_bytes,
+    file_text,
     owned_prefix,
     temp_root,
     workspace_relative,
@@ -346,8 +348,8 @@ class LiveShell:
         return _read_regular(fd)
 
     def restore(self, rel: str, text: str) -> None:
-        """Put ``text`` back into the existing regular file at ``rel`` (as :meth:`read` found it),
-        in place: it stays the sandbox user's, so the workspace needs no new hand-over. Raises
+        """Put ``text`` back into the existing regular file at ``rel`` (as :meth:`read` found it,
+        byte for byte), in place: it stays the sandbox user's, so the workspace needs no new hand-over. Raises
         :class:`ReplayRunError` when it is no longer such a file."""
         try:  # non-blocking: a FIFO a sandboxed command left there must not hang the host
             fd = _open_inside(self.root, rel, os.O_WRONLY | os.O_NONBLOCK)
@@ -356,9 +358,9 @@ class LiveShell:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
             raise ReplayRunError(f"{rel} cannot be restored (not a regular file)")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with os.fdopen(fd, "wb") as fh:
             fh.truncate()
-            fh.write(text)
+            fh.write(file_bytes(text))
 
     def call_tool(
         self,
@@ -586,12 +588,13 @@ def collect_files(root: Path) -> dict[str, str]:
 
 
 def _read_regular(fd: int) -> str | None:
-    """The text of the file open at ``fd`` (closed here), ``None`` unless it is a regular file."""
+    """The text of the file open at ``fd`` (closed here; :func:`sandbox.file_text`: bytes that are
+    not UTF-8 are carried, never repaired), ``None`` unless it is a regular file."""
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
         with os.fdopen(os.dup(fd), "rb") as fh:
-            return fh.read().decode("utf-8", "replace")
+            return file_text(fh.read())
     finally:
         os.close(fd)
 

@@ -539,14 +539,16 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             events = check_gym_events(episode, fixture, diff, config.seal_key)
             _confirm_events(dynamic, events)
             if events is not None and events.findings:
-                return "tamper_quarantine", events.reason
+                return (events.sink or "tamper_quarantine"), events.reason
         return sink, reason
     delta = _timed(
         lambda: audit_delta(episode, diff, fixture, config.dynamic.oracle_timeout_s, config.differential_key)
     )
-    if delta.passed:
-        _confirm_events(delta, check_gym_events(episode, fixture, diff, config.seal_key))
+    events = check_gym_events(episode, fixture, diff, config.seal_key) if delta.passed else None
+    _confirm_events(delta, events)
     work.stages.append(delta)
+    if events is not None and events.sink == "unverifiable":
+        return _route(work, events.sink, events.reason)
     if not delta.passed:
         return "tamper_quarantine", delta.reason or "tamper"
     work.stages.append(_timed(lambda: score_advisory(episode, fixture.min_tool_calls)))
@@ -563,7 +565,7 @@ def _confirm_events(stage: StageVerdict, events: ReplayCheck | None) -> None:
     stage.timings["replay_s"] = events.result.wall_s
     stage.data["replay"] = events.result.data()
     if events.findings:
-        stage.passed = False
+        stage.passed = None if events.sink == "unverifiable" else False
         stage.findings.extend(events.findings)
 
 

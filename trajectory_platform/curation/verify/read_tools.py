@@ -33,6 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from trajectory_platform.gym.sandbox import FILE_ENCODING, FILE_ERRORS, shown_text
+
 Reading = tuple[str, int | None, str | None]
 """One way to read a line of an answer: (workspace-relative path, line number or ``None``, the
 line's text or ``None``): the path exists; its file holds that text (at that line)."""
@@ -450,12 +452,14 @@ def relative(folder: str) -> str | None:
 _LISTING = (
     "import json,os,sys\nout={}\nfor p in sys.argv[2:]:\n"
     "    if os.path.isdir(p):\n        out[p]=True\n        continue\n"
-    "    try:\n        out[p]=open(p,encoding='utf-8',errors='replace').read()\n"
+    f"    try:\n        out[p]=open(p,'rb').read().decode({FILE_ENCODING!r},{FILE_ERRORS!r})\n"
     "    except OSError:\n        out[p]=os.path.lexists(p) or None\n"
     "print(sys.argv[1]+json.dumps(out))\n"
 )
-"""The sandboxed listing of the paths an answer names: a file's text, ``true`` for a folder (or an
-entry that is no readable file), ``null`` for nothing there."""
+"""The sandboxed listing of the paths an answer names: a file's text as the platform reads a
+workspace file (:func:`gym.sandbox.file_text`, which the sandbox cannot import: its codec is named
+here, so no newline is translated), ``true`` for a folder (or an entry that is no readable file),
+``null`` for nothing there."""
 
 
 def listing_script(claims: ReadClaims) -> str:
@@ -472,7 +476,12 @@ def listed(claims: ReadClaims, output: str) -> dict[str, str | bool] | None:
         found = None
     if not isinstance(found, dict):
         return None
-    return {p: v for p, v in found.items() if isinstance(v, str) or v is True}
+    # a file as the tool showed it: each byte that is not UTF-8 as U+FFFD
+    return {
+        p: shown_text(v) if isinstance(v, str) else True
+        for p, v in found.items()
+        if isinstance(v, str) or v is True
+    }
 
 
 def claims_contradict(

@@ -60,8 +60,9 @@ output showing the sandbox's own workspace path is compared with it written as t
 :func:`check_replay` is the cascade's use of it: drift sends the episode to ``unverifiable``
 (``replay_drift``); a replayed final state that differs from the recorded diff is tamper evidence
 (``final_state_mismatch``; files S0's ``.gitignore`` ignores are left out, as git leaves them out
-of the diffs it makes: :func:`git_ignored`); otherwise the replayed state is the post-image the
-oracle judges.
+of the diffs it makes: :func:`git_ignored`); a replayed file holding bytes that are not UTF-8 is
+``final_state_not_text`` (``unverifiable``: no text can state it); otherwise the replayed state is
+the post-image the oracle judges.
 Findings and data never hold record text (an observation may hold a secret): turn indices, lengths
 and hashes only.
 """
@@ -136,7 +137,7 @@ from trajectory_platform.gym.runtime import (
     refusal_reason,
     replay_calls,
 )
-from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, unified_diff
+from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, not_text, unified_diff
 from trajectory_platform.gym.shell import (
     Action,
     EditorCall,
@@ -1272,7 +1273,7 @@ def check_gym_events(
         _judge_final_state(check, episode, context, diff, result.final_files)
     if not check.findings:
         check.findings.extend(_final_answer_findings(episode))
-    check.sink = "tamper_quarantine" if check.findings else None
+    check.sink = check.sink or ("tamper_quarantine" if check.findings else None)
     return check
 
 
@@ -1399,25 +1400,56 @@ def _judge_final_state(
     is the post-image. A path S0's ``.gitignore`` ignores is let through only where the recorded
     diff leaves it as S0 has it (replayed actions write logs and build output a git diff never
     holds); one the diff itself changes must be what the actions made: a red team's diff added an
-    ignored module the commands never wrote, and the oracle judged it (2026-12-06)."""
-    if episode.outcome.workspace_diff is None:
-        check.view = _view_of(context.files, final)
-        return
-    recorded = diff.post if diff.post is not None else dict(context.files)
+    ignored module the commands never wrote, and the oracle judged it (2026-12-06).
+
+    A file the actions left holding bytes that are not UTF-8 (:func:`gym.sandbox.not_text`) is
+    ``final_state_not_text``, ``unverifiable``, unless it is let through as above: the platform's
+    state, a recorded diff and the trained text are text, so such a file can be neither compared
+    nor judged as what a checkout holds (one let through is left as S0 has it, as git leaves it
+    out of a diff). Read with ``errors="replace"``, a raw 0xE9 that ``sed``
+    wrote into a string literal became U+FFFD: the module imported for the oracle, the recorded
+    diff held the same U+FFFD, and on a real checkout it was a ``SyntaxError`` (red team,
+    2026-12-06). Not tamper: an honest edit of a Latin-1 data file ends here too. A text file that
+    differs is still ``final_state_mismatch`` first."""
+    has_diff = episode.outcome.workspace_diff is not None
+    recorded = diff.post if has_diff and diff.post is not None else dict(context.files)
     ignored = git_ignored(context.files)
+
+    def let_through(path: str) -> bool:
+        return ignored(path) and recorded.get(path) == context.files.get(path)
+
+    binary = sorted(p for p, text in final.items() if not_text(text) and not let_through(p))
     differing = sorted(
         p
         for p in set(recorded) | set(final)
-        if recorded.get(p) != final.get(p) and not (ignored(p) and recorded.get(p) == context.files.get(p))
+        if recorded.get(p) != final.get(p) and not let_through(p) and p not in binary
     )
-    if differing:
+    if has_diff and differing:
         check.sink = "tamper_quarantine"
-        shown = ", ".join(differing[:5]) + (" ..." if len(differing) > 5 else "")
         check.findings.append(
             Finding(
                 "final_state_mismatch",
                 f"the recorded diff differs from the replayed actions' result in {len(differing)} "
-                f"file(s): {shown}",
+                f"file(s): {_listed(differing)}",
                 path=differing[0],
             )
         )
+    elif binary:
+        check.sink = "unverifiable"
+        check.findings.append(
+            Finding(
+                "final_state_not_text",
+                f"the replayed actions left {len(binary)} file(s) holding bytes that are not UTF-8: "
+                f"{_listed(binary)}",
+                path=binary[0],
+            )
+        )
+    elif not has_diff:  # what is left that is not text is let through: as S0 has it, as git leaves it
+        kept = {p: context.files[p] if not_text(t) else t for p, t in final.items() if p in context.files}
+        kept.update({p: t for p, t in final.items() if p not in context.files and not not_text(t)})
+        check.view = _view_of(context.files, dict(sorted(kept.items())))
+
+
+def _listed(paths: list[str]) -> str:
+    """The first paths of a finding, and whether there are more."""
+    return ", ".join(paths[:5]) + (" ..." if len(paths) > 5 else "")
