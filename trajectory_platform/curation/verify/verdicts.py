@@ -35,6 +35,7 @@ UNVERIFIABLE_REASONS = (
     "replay_unsupported_call",
     "replay_failed",
     "gym_log_not_replayable",
+    "prompt_not_the_tasks",
 )
 """Why an episode lands in ``unverifiable`` (its ``sink_reason``): the log names no task; it names
 a task no gym fixture or registered environment has; the fixture found carries no oracle to replay
@@ -43,7 +44,9 @@ than the gym runtime's own (its observations came from tools the gym cannot repl
 shows they happened); or re-executing the log on a brought
 environment (``replay.py``) showed outputs other than those recorded (the same way on a second
 replay), drifted differently on two replays (the environment does not replay deterministically),
-met a call the environment cannot re-execute, or could not run."""
+met a call the environment cannot re-execute, or could not run; or a log linked to a brought
+environment records an instruction that is not that environment's task (``instruction.py``: the
+oracle would certify one task while training pairs the actions with another)."""
 
 ROLES = ("pristine", "recovery", "inefficient", "hard_negative")
 """Role labels (curation table 4); admitted episodes are pristine, recovery or inefficient (verified
