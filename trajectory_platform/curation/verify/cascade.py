@@ -739,7 +739,13 @@ def _judge(
     if sink in TRIAGED_SINKS or (sink == "unverifiable" and ended_badly):
         data = dynamic.data if dynamic else {}
         tri = triage_episode(
-            work.episode, work.fixture, data, rates, verdict.t_div, config.ambiguity_threshold
+            work.episode,
+            work.fixture,
+            data,
+            rates,
+            verdict.t_div,
+            config.ambiguity_threshold,
+            config.seal_key,
         )
         verdict.triage_class, verdict.triage_subject = tri.failure_class, tri.subject
         verdict.triage_evidence = tri.evidence
