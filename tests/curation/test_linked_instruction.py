@@ -61,6 +61,7 @@ CALC_HONEST = [
     harness("add() subtracts; fix it."),
     "The add function in calc/ops.py returns a - b instead of a + b. Please fix add().",
     "  ADD() SUBTRACTS;\n fix   it.  ",
+    "Make tests/test_ops.py::test_add pass without breaking test_mul; add() is wrong.",
     None,  # a stream that records no instruction trains with the statement
 ]
 CALC_FORGED = [
@@ -178,6 +179,20 @@ def test_validation_honest_paraphrases_are_kept(real, project, number):
 )
 def test_validation_forged_instructions_are_refused(real, project, number):
     assert refused(VALIDATION_FORGED[project][number], real[project])
+
+
+def test_a_bare_word_the_repository_writes_as_prose_is_a_word_and_code_is_still_code():
+    """A harness template says "run", "write", "get"; a repository defining ``run()`` and writing
+    "run" in its docstrings reads the bare word as the word, the call ``run()`` as the function."""
+    runner = '"""Run the jobs: write each result, get the next."""\n\n\ndef run():\n    return 1\n'
+    wider = dataclasses.replace(
+        CALC,
+        s0_files={**CALC.s0_files, "calc/jobs.py": runner},
+        reference_files={**CALC.reference_files, "calc/jobs.py": runner},
+    )
+    template = harness("add() subtracts; fix it.") + " You may run any checks you want, then write a summary."
+    assert not refused(template, wider)
+    assert refused("add() subtracts; fix it. Then make run() return 2.", wider)
 
 
 def test_a_fixture_without_a_digest_is_read_afresh():
