@@ -1,27 +1,88 @@
 """Failure triage: each of the four gates decided by evidence outside the model, and the report."""
 
-from _verify_factory import CALC_S0, OK, answered_ok, call, make_episode, make_fixture, pristine_turns
+import test_replay as T
+from _verify_factory import (
+    CALC_S0,
+    OK,
+    answered_ok,
+    call,
+    make_episode,
+    make_fixture,
+    pristine_turns,
+    writing_turns,
+)
 
 from trajectory_platform.curation.verify.dynamic import fixture_context
 from trajectory_platform.curation.verify.roles import divergence_turn
 from trajectory_platform.curation.verify.triage import CLASSES, refusal_rates, triage_episode, triage_report
+from trajectory_platform.gym.policies import ScriptedExpert
+from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
 from trajectory_platform.traces.record import Event
 
 CONTEXT = fixture_context(make_fixture())
 
 
-def triage(episode, batch=None, dynamic=None, threshold=0.2):
+KEY = b"k" * 32
+
+
+def triage(episode, batch=None, dynamic=None, threshold=0.2, seal_key=None, context=CONTEXT):
     rates = refusal_rates(batch or [episode])
-    return triage_episode(episode, CONTEXT, dynamic or {}, rates, divergence_turn(episode)[0], threshold)
+    t_div = divergence_turn(episode)[0]
+    return triage_episode(episode, context, dynamic or {}, rates, t_div, threshold, seal_key)
+
+
+def test_a_gym_logs_end_counts_only_under_its_runtimes_seal():
+    """A wrong fix stating ``timeout`` was triaged a runtime defect (red team, 2026-12-06): a gym
+    log's end is the runtime's only where the runtime sealed it."""
+    wrong = {**CALC_S0, "calc/ops.py": CALC_S0["calc/ops.py"].replace("a - b", "a * b")}
+    stated = make_episode("stated", writing_turns({"calc/ops.py": wrong["calc/ops.py"]}), wrong)
+    stated.outcome.terminal_status = "timeout"
+    stated.events[-1].finish_reason = "length"
+    assert triage(stated, seal_key=KEY).failure_class == "policy_incapability", "no seal: the log's word"
+    assert triage(stated).failure_class == "policy_incapability", "no key: nothing is the runtime's"
+    slow = run_episode(
+        make_fixture(), ScriptedExpert(), config=RuntimeConfig(wall_timeout_s=0.0), seal_key=KEY
+    )
+    assert triage(slow.episode, seal_key=b"other" * 8).failure_class == "policy_incapability"
+    completed = run_episode(make_fixture(), ScriptedExpert(), seal_key=KEY).episode
+    assert completed.outcome.terminal_status == "completed"
+    completed.outcome.terminal_status = "timeout"  # sealed as completed, stated as a timeout
+    assert triage(completed, seal_key=KEY).failure_class == "policy_incapability"
+
+
+def test_a_brought_logs_stated_end_is_its_own_word_and_outranks_nothing():
+    """A brought log's harness is the only source of how it ended: kept, said to be the log's own
+    statement, after the measured gates, and not where the agent ended the episode itself."""
+    brought = fixture_context(T.environment())
+    unfinished = make_episode("cut", pristine_turns()[:2], CALC_S0, final_report=None)
+    unfinished.source_format, unfinished.outcome.terminal_status = "openai", "timeout"
+    verdict = triage(unfinished, context=brought)
+    assert verdict.failure_class == "runtime_defect"
+    assert verdict.evidence == [
+        "the log states its harness ended the episode: timeout (the log's own statement)"
+    ]
+    answered = make_episode("answered", pristine_turns(), CALC_S0)
+    answered.source_format = "openai"
+    answered.outcome.terminal_status = "timeout"
+    assert triage(answered, context=brought).failure_class == "policy_incapability", "the agent ended it"
+    missing = [([call("read_file", file_path="calc/core.py")], [("error", "No such file or directory", 2)])]
+    lost = make_episode("lost", missing, CALC_S0, final_report=None)
+    lost.source_format, lost.outcome.terminal_status = "openai", "timeout"
+    assert triage(lost, context=brought).failure_class == "context_deficit", "measured evidence first"
 
 
 def test_runtime_defect_from_exit_codes_timeouts_and_oracle_runs():
     killed = make_episode("oom", [([call("run_tests")], [("error", "Killed", 137)])], CALC_S0)
     verdict = triage(killed)
     assert verdict.failure_class == "runtime_defect" and "exit 137" in verdict.evidence[0]
-    slow = make_episode("timeout", pristine_turns()[:1], CALC_S0)
-    slow.outcome.terminal_status = "timeout"
-    assert triage(slow).failure_class == "runtime_defect"
+    slow = run_episode(
+        make_fixture(), ScriptedExpert(), config=RuntimeConfig(wall_timeout_s=0.0), seal_key=KEY
+    )
+    assert slow.terminal_status == "timeout"
+    sealed = triage(slow.episode, seal_key=KEY)
+    assert sealed.failure_class == "runtime_defect" and sealed.evidence == [
+        "the runtime ended the episode: timeout (sealed)"
+    ]
     flaky = make_episode("flaky", pristine_turns()[:1], CALC_S0)
     assert triage(flaky, dynamic={"inconsistent": True, "run_outcomes": [False, True]}).failure_class == (
         "runtime_defect"

@@ -43,6 +43,7 @@ from trajectory_platform.gym.sandbox import (
     shown_text,
     unified_diff,
 )
+from trajectory_platform.gym.seals import seal
 from trajectory_platform.gym.tools import Manifest, drifted, manifest, sha256_digest
 from trajectory_platform.traces.record import (
     DeliveredInput,
@@ -544,6 +545,9 @@ def run_episode(
             inputs[FAULTS_SEAL] = seal_faults(seal_key, episode_id, fixture.fixture_id, faults)
     if seal_key is not None:
         inputs[PROMPT_SEAL] = seal_prompt(seal_key, episode_id, fixture.fixture_id, system_prompt)
+        inputs[END_SEAL] = seal_end(
+            seal_key, episode_id, fixture.fixture_id, terminal, last_finish(log.events)
+        )
     episode = Episode(
         episode_id=episode_id,
         source_format="native",
@@ -669,6 +673,42 @@ def faults_sealed(episode: Episode, key: bytes) -> bool:
     seal = _recorded(episode).get(FAULTS_SEAL)
     expected = seal_faults(key, episode.episode_id, episode.task.fixture_id or "", faults)
     return isinstance(seal, str) and hmac.compare_digest(seal, expected)
+
+
+END_SEAL = "end_seal"
+"""``extra_json`` key of the runtime's seal over how it ended the episode (:func:`seal_end`)."""
+
+
+def last_finish(events: Sequence[Event]) -> str | None:
+    """Why the last assistant turn stopped (``stop``, ``length``...), as the policy reported it."""
+    return next((e.finish_reason for e in reversed(events) if e.kind == "assistant"), None)
+
+
+def seal_end(key: bytes, episode_id: str, fixture_id: str, terminal_status: str, finish: str | None) -> str:
+    """The runtime's seal (:func:`gym.seals.seal`) of how one episode ended: its terminal status
+    (a wall-clock ``timeout`` no replay re-derives; ``error`` when the policy crashed) and its last
+    turn's finish reason. Triage reads an end as the runtime's only under this seal
+    (:func:`end_sealed`): a log stating ``timeout`` beside a wrong fix made a policy failure a
+    ``runtime_defect`` (red team, 2026-12-06)."""
+    return seal(
+        key, episode_id, fixture_id, "end", {"terminal_status": terminal_status, "finish_reason": finish}
+    )
+
+
+def end_sealed(episode: Episode, key: bytes | None) -> bool:
+    """Are ``episode``'s terminal status and last finish reason the ones its runtime sealed under
+    ``key``? Never without a key: the record's own word is not the runtime's."""
+    if key is None:
+        return False
+    recorded = _recorded(episode).get(END_SEAL)
+    expected = seal_end(
+        key,
+        episode.episode_id,
+        episode.task.fixture_id or "",
+        episode.outcome.terminal_status or "",
+        last_finish(episode.events),
+    )
+    return isinstance(recorded, str) and hmac.compare_digest(recorded, expected)
 
 
 def prompt_sealed(episode: Episode, key: bytes | None) -> bool:

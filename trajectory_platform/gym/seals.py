@@ -1,10 +1,12 @@
 """The runtime's seal over what it records of a run that no replay can re-derive.
 
-A replay re-derives a gym episode's observations and diff from its calls, but two things the log
-records are inputs of the run, not results: the fault schedule the runtime injected
-(:mod:`gym.faults`) and the system prompt it delivered (:mod:`gym.prompts`). A record can declare
-either, so each red-team forgery that set one (a fault the run never had, 2026-12-06; a prompt
-carrying the grader's answer with its own digest beside it, the same week) was admitted. Only the
+A replay re-derives a gym episode's observations and diff from its calls, but three things the log
+records it cannot: the fault schedule the runtime injected (:mod:`gym.faults`), the system prompt
+it delivered (:mod:`gym.prompts`), and how it ended the run (a wall-clock timeout, a crashed
+policy: :func:`gym.runtime.seal_end`, which triage reads). A record can declare each, so each
+red-team forgery that set one (a fault the run never had, 2026-12-06; a prompt carrying the
+grader's answer with its own digest beside it, the same week; a wrong fix stating ``timeout`` to
+be triaged the runtime's fault) went through. Only the
 runtime holding the pipeline's seal key (``verify.cascade.seal_key`` of the pipeline key) can
 write a seal that matches, and binding the episode and fixture keeps a seal from being moved to
 another log.

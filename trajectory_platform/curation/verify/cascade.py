@@ -48,6 +48,7 @@ from trajectory_platform.curation.verify.context import (
 )
 from trajectory_platform.curation.verify.delta import TAMPER_CODES, audit_delta, screen_diff
 from trajectory_platform.curation.verify.dynamic import DynamicConfig, fixture_context, run_dynamic
+from trajectory_platform.curation.verify.instruction import instruction_findings
 from trajectory_platform.curation.verify.ledger import Ledger, StageCost, count_flakes, merge_ledgers
 from trajectory_platform.curation.verify.replay import ReplayCheck, check_gym_events, check_replay
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
@@ -375,7 +376,8 @@ def adopt_task_identity(episode: Episode, fixture: FixtureContext | None) -> lis
     episode of a held-out tool family or domain relabelled as a familiar one was split into train
     (red teams). Each overruled field is a ``task_label_not_the_tasks`` note (a record of the
     mismatch, naming the field and the task's value, never the recorded text). The prompt is the
-    log's own wording when it records one (what the agent was shown), the task's otherwise.
+    log's own wording when it records one (what the agent was shown), the task's otherwise; that
+    wording must still ask for the task (``instruction.instruction_findings``, checked in the stages).
     """
     if fixture is None or not isinstance(fixture.handle, Fixture):
         return []
@@ -500,6 +502,10 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
         )
     gym = fixture.handle
     in_gym = isinstance(gym, Fixture) and gym.source != "environment"
+    brought = isinstance(gym, Fixture) and gym.source == "environment"
+    unbound = instruction_findings(episode, gym) if brought else []  # the oracle would judge another task
+    if unbound:
+        return _unverifiable(work, unbound[0])
     if in_gym and episode.source_format != "native":
         return _unverifiable(  # a record's own label decides nothing here: the replay would not run
             work,
@@ -736,7 +742,13 @@ def _judge(
     if sink in TRIAGED_SINKS or (sink == "unverifiable" and ended_badly):
         data = dynamic.data if dynamic else {}
         tri = triage_episode(
-            work.episode, work.fixture, data, rates, verdict.t_div, config.ambiguity_threshold
+            work.episode,
+            work.fixture,
+            data,
+            rates,
+            verdict.t_div,
+            config.ambiguity_threshold,
+            config.seal_key,
         )
         verdict.triage_class, verdict.triage_subject = tri.failure_class, tri.subject
         verdict.triage_evidence = tri.evidence

@@ -5,15 +5,25 @@ the gates and always from evidence outside the model (exit codes, our own oracle
 rates measured over the whole batch, missing-file observations, compaction), never from what the
 model says about itself:
 
-1. runtime defect: our oracle run timed out, was killed or disagreed with itself (flaky), the
-   runtime ended the episode on timeout/error, the last turn was cut by the token limit, or the
-   unrecovered error was a substrate signal (exit 124/137/139, OOM, 429/5xx, dropped connection);
+1. runtime defect: our oracle run timed out, was killed or disagreed with itself (flaky), the gym's
+   runtime ended the episode on timeout/error or with its last turn cut by the token limit (read
+   from its seal, :func:`gym.runtime.end_sealed`), or the unrecovered error was a substrate signal
+   (exit 124/137/139, OOM, 429/5xx, dropped connection);
 2. context deficit: the failure followed missing-file observations for paths absent from S0, or
    history compaction happened before the divergence turn;
 3. interface ambiguity: the episode's refused or invalid calls hit a (tool, schema version) whose
    refusal rate across the batch is at or above a threshold, or used arguments that only another
    delivered version of the tool accepts (schema drift);
 4. policy incapability: the residual, when context, interface and runtime are clean.
+
+How an episode ended (``outcome.terminal_status``, the last turn's ``finish_reason``) is a value
+the log states about itself. A gym log's counts only under its runtime's seal: unsealed, it is
+not evidence at all (a red team's wrong fix stating ``timeout`` became a ``runtime_defect``, which
+drops its feedback edits and tells operators to harden the sandbox, 2026-12-06). A brought log's
+is its harness's statement and the only source there is, so it is kept, but as what it is: a gate
+of its own after the measured ones (context, interface), its evidence line saying it is the log's
+own statement, and not counted where the log's own events contradict it (the agent gave its final
+answer: the harness did not stop it).
 
 Only class 4 is a reason to change weights; the report says what to fix where for the rest.
 """
@@ -32,6 +42,8 @@ from trajectory_platform.curation.redact.engine import mask_secrets
 from trajectory_platform.curation.verify.calls import CallRecord, call_records, schema_errors, specs_for
 from trajectory_platform.curation.verify.context import FixtureContext
 from trajectory_platform.curation.verify.delta import PATH_KEY
+from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.runtime import end_sealed, last_finish
 from trajectory_platform.traces.record import Episode
 
 CLASSES = ("runtime_defect", "context_deficit", "interface_ambiguity", "policy_incapability")
@@ -90,7 +102,50 @@ def _observation_text(record: CallRecord) -> str:
     return (record.answer.content or "") if record.answer is not None else ""
 
 
-def _runtime_evidence(episode: Episode, records: list[CallRecord], dynamic: dict[str, Any]) -> list[str]:
+RUNTIME_ENDS = ("timeout", "error")
+"""Terminal statuses that say the runtime, not the agent, ended the episode."""
+LENGTH_FINISHES = ("length", "max_tokens", "max_output_tokens")
+"""Finish reasons of a turn cut by the token limit (each provider's word)."""
+
+
+def _ended_by(episode: Episode) -> list[str]:
+    """How the record says the episode ended, where that is the runtime's doing."""
+    ended = []
+    if episode.outcome.terminal_status in RUNTIME_ENDS:
+        ended.append(f"ended the episode: {episode.outcome.terminal_status}")
+    if last_finish(episode.events) in LENGTH_FINISHES:
+        ended.append("cut the final turn at the token limit")
+    return ended
+
+
+def _gym_log(episode: Episode, fixture: FixtureContext | None) -> bool:
+    """A log the gym's runtime wrote (``native``, on a gym fixture): its end is sealed, or no evidence."""
+    handle = fixture.handle if fixture is not None else None
+    return (
+        isinstance(handle, Fixture) and handle.source != "environment" and episode.source_format == "native"
+    )
+
+
+def _stated_end(episode: Episode) -> list[str]:
+    """A brought log's statement of how its harness ended the episode, as evidence that says so;
+    nothing where the log's events contradict it: an agent that gave its final answer (recorded,
+    or a last turn making no call) ended the episode itself."""
+    last = next((e for e in reversed(episode.events) if e.kind == "assistant"), None)
+    answered = episode.outcome.final_answer is not None or (
+        last is not None and not last.tool_calls and last_finish(episode.events) not in LENGTH_FINISHES
+    )
+    if answered:
+        return []
+    return [f"the log states its harness {line} (the log's own statement)" for line in _ended_by(episode)]
+
+
+def _runtime_evidence(
+    episode: Episode,
+    records: list[CallRecord],
+    dynamic: dict[str, Any],
+    fixture: FixtureContext | None,
+    seal_key: bytes | None,
+) -> list[str]:
     evidence = []
     if dynamic.get("timed_out"):
         evidence.append("oracle run timed out")
@@ -98,11 +153,8 @@ def _runtime_evidence(episode: Episode, records: list[CallRecord], dynamic: dict
         evidence.append(f"oracle runs disagreed: {dynamic.get('run_outcomes')}")
     if dynamic.get("fixture_oracle_flaky"):
         evidence.append("the fixture's oracle disagrees with itself (calibration or other episodes)")
-    if episode.outcome.terminal_status in ("timeout", "error"):
-        evidence.append(f"runtime ended the episode: {episode.outcome.terminal_status}")
-    last = next((e for e in reversed(episode.events) if e.kind == "assistant"), None)
-    if last is not None and last.finish_reason in ("length", "max_tokens", "max_output_tokens"):
-        evidence.append("final turn cut by the token limit")
+    if _gym_log(episode, fixture) and end_sealed(episode, seal_key):
+        evidence.extend(f"the runtime {line} (sealed)" for line in _ended_by(episode))
     failed = [r for r in records if r.failed]
     recovered = {r.call.name for r in records if not r.failed and failed and r.turn > failed[0].turn}
     for record in failed:
@@ -135,11 +187,13 @@ def triage_episode(
     rates: dict[str, tuple[int, int]],
     t_div: int | None,
     ambiguity_threshold: float = 0.2,
+    seal_key: bytes | None = None,
 ) -> TriageVerdict:
-    """Classify one failing episode through the four gates in order."""
+    """Classify one failing episode through the four gates in order; ``seal_key``: the pipeline's,
+    under which a gym log's end is its runtime's (:func:`gym.runtime.end_sealed`)."""
     records = call_records(episode)
     subject_fixture = episode.task.fixture_id or episode.task.repo_family or "unknown"
-    evidence = _runtime_evidence(episode, records, dynamic)
+    evidence = _runtime_evidence(episode, records, dynamic, fixture, seal_key)
     if evidence:
         return TriageVerdict("runtime_defect", subject_fixture, evidence)
     missing = _missing_paths(records, fixture)
@@ -177,6 +231,9 @@ def triage_episode(
             return TriageVerdict(
                 "interface_ambiguity", key, [f"{key}: arguments fit another delivered version (schema drift)"]
             )
+    stated = [] if _gym_log(episode, fixture) else _stated_end(episode)
+    if stated:  # after the measured gates: the log's word never outranks what was measured
+        return TriageVerdict("runtime_defect", subject_fixture, stated)
     return TriageVerdict(
         "policy_incapability",
         subject_fixture,

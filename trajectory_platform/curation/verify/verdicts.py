@@ -36,6 +36,7 @@ UNVERIFIABLE_REASONS = (
     "replay_failed",
     "gym_log_not_replayable",
     "final_state_not_text",
+    "prompt_not_the_tasks",
 )
 """Why an episode lands in ``unverifiable`` (its ``sink_reason``): the log names no task; it names
 a task no gym fixture or registered environment has; the fixture found carries no oracle to replay
@@ -46,7 +47,9 @@ environment (``replay.py``) showed outputs other than those recorded (the same w
 replay), drifted differently on two replays (the environment does not replay deterministically),
 met a call the environment cannot re-execute, or could not run; or the replayed actions left a file
 holding bytes that are not UTF-8, which no text state, recorded diff or trained example can hold
-(``final_state_not_text``)."""
+(``final_state_not_text``); or a log linked to a brought environment records an instruction that is
+not that environment's task (``instruction.py``: the oracle would certify one task while training
+pairs the actions with another)."""
 
 ROLES = ("pristine", "recovery", "inefficient", "hard_negative")
 """Role labels (curation table 4); admitted episodes are pristine, recovery or inefficient (verified
