@@ -20,6 +20,11 @@ from trajectory_platform.curation.redact.decoders import (
     wrapped_block_text,
 )
 from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
+from trajectory_platform.curation.redact.key_constructors import (
+    find_key_constructor_hex,
+    find_listed_hex_keys,
+    find_named_hex_keys,
+)
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
@@ -1578,6 +1583,10 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
     if "(" in text or "value" in text or "] =" in text or "]=" in text:
         found.extend(find_named_literals(text))
         found.extend(find_typed_into_fields(text))
+        found.extend(find_key_constructor_hex(text))
+    if "0x" in text:
+        found.extend(find_named_hex_keys(text))
+        found.extend(find_listed_hex_keys(text))
     if config.entropy:
         found.extend(find_prefixed_hex(text))
         found.extend(find_base32_seeds(text))
