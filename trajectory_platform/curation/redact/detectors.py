@@ -20,6 +20,11 @@ from trajectory_platform.curation.redact.decoders import (
     wrapped_block_text,
 )
 from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
+from trajectory_platform.curation.redact.key_constructors import (
+    find_key_constructor_hex,
+    find_listed_hex_keys,
+    find_named_hex_keys,
+)
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
@@ -353,7 +358,7 @@ def _unquote(raw: str, offset: int) -> tuple[str, int]:
 
 KEYWORD_SCAN = re.compile(
     r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
-    r"pin|psk|mnemonic|private|hmac|kek|session|dsn|login|jwt|"
+    r"pin|psk|mnemonic|phrase|private|hmac|kek|session|dsn|login|jwt|"
     + _FOREIGN_PASSWORD
     + "|"
     + _VENDOR_SEGMENT.pattern
@@ -362,7 +367,7 @@ KEYWORD_SCAN = re.compile(
 KEYWORD_SCAN_ANY_CASE = re.compile(KEYWORD_SCAN.pattern, re.IGNORECASE)  # when lower() changes lengths
 _ANY_KEYWORD = re.compile(
     r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
-    r"pin|mnemonic|private|hmac|kek|session|dsn|login|jwt|"
+    r"pin|mnemonic|phrase|private|hmac|kek|session|dsn|login|jwt|"
     + _FOREIGN_PASSWORD
     + "|"
     + _VENDOR_SEGMENT.pattern,
@@ -382,6 +387,19 @@ key's pieces mix capitals inside (``wJalrXUtnFEMI/K7MDENG/...``) or
 letters and digits (a UUID). Replaced, the pseudonym reached every command naming the object."""
 
 
+_PHRASE_QUALIFIERS = frozenset(
+    {"secret", "seed", "recovery", "mnemonic", "wallet", "backup", "master", "unlock"}
+)
+"""Words that make a ``phrase`` a secret one (a ``search_phrase`` or ``key_phrase`` is text)."""
+
+
+_MEMORABLE = re.compile(r"(?:[A-Z][a-z]{2,}[._-]){1,3}[A-Z][a-z]{2,}\d{2,6}[!#$%&*?@]?")
+"""A password people choose to remember: capitalised words joined by a dot, dash or underscore,
+then digits (``Sunset.Harbor2291``, ``Amber-Cedar-42``). Under a name that wants a key-shaped value
+(``APP_SESSION``, ``APP_DSN``, ``APP_JWT``) it read as a dotted path or a slug and was kept; paths,
+modules and message ids are lowercase or carry no trailing number."""
+
+
 @lru_cache(maxsize=4096)
 def credential_class(name: str) -> str | None:
     """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
@@ -393,6 +411,8 @@ def credential_class(name: str) -> str | None:
     segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]
     if any(_PASSWORD_SEGMENT.fullmatch(seg) and seg not in _NOT_PASSWORD_SEGMENTS for seg in segments):
         return "password"
+    if "phrase" in segments and _PHRASE_QUALIFIERS.intersection(segments):
+        return "password"  # secret_phrase, seed_phrase, recovery_phrase: a passphrase by another name
     if any(seg in ("salt", "salts", "pepper") for seg in segments):
         return "salt"  # any literal counts, like a password: salts are often short or plain
     if any(_SECRET_SEGMENT.fullmatch(seg) or _VENDOR_SEGMENT.fullmatch(seg) for seg in segments):
@@ -400,24 +420,43 @@ def credential_class(name: str) -> str | None:
     return None
 
 
-_PASSPHRASE = re.compile(r"[A-Za-z]+\d*(?:[ -](?:[A-Za-z]+\d*|\d+)){3,11}[.!?]?")
+_PASSPHRASE_WORD = re.compile(r"[A-Za-z]+\d*|\d+")
 _FUNCTION_WORDS = frozenset(
     {
         *("a", "an", "the", "to", "of", "for", "in", "on", "at", "by", "is", "are", "be", "been"),
         *("must", "should", "can", "will", "not", "no", "your", "my", "our", "this", "that", "these"),
         *("here", "there", "please", "enter", "type", "use", "with", "from", "least", "than"),
-        *("characters", "character", "chars"),
+        *(
+            "characters",
+            "character",
+            "chars",
+            "and",
+            "or",
+            "but",
+            "nor",
+            "if",
+            "then",
+            "so",
+            "very",
+            "it",
+            "its",
+        ),
     }
 )
 """Words prose needs and a passphrase of random words seldom holds: "Password must be at least 8
 characters", "Enter your password here" are messages; "Blue Monkey Dance 42" is a passphrase."""
 
 
-def _passphrase(value: str) -> bool:
-    """Four to twelve words (and numbers) with no function word among them (:data:`_FUNCTION_WORDS`):
-    a diceware or ``correct horse battery staple`` passphrase, quoted under a password's name."""
-    return _PASSPHRASE.fullmatch(value) is not None and not any(
-        word.lower() in _FUNCTION_WORDS for word in re.split(r"[ -]", value.rstrip(".!?"))
+def passphrase_shaped(value: str, minimum_words: int = 4) -> bool:
+    """``minimum_words`` to twelve words (and numbers) with no function word among them
+    (:data:`_FUNCTION_WORDS`): a diceware or ``correct horse battery staple`` passphrase, quoted
+    under a password's name (four words: three are also a short value with spaces, which
+    :data:`MAX_VALUE_SPACES` admits), or stated in prose after a link (three)."""
+    words = re.split(r"[ -]", value.rstrip(".!?"))
+    return (
+        minimum_words <= len(words) <= 12
+        and all(_PASSPHRASE_WORD.fullmatch(word) for word in words)
+        and not any(word.lower() in _FUNCTION_WORDS for word in words)
     )
 
 
@@ -432,7 +471,7 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) 
     if value.lower() == name_class or "\n" in value or value != value.strip():
         return False
     if value.count(" ") > MAX_VALUE_SPACES and not (
-        quoted and name_class == "password" and _passphrase(value)
+        quoted and name_class == "password" and passphrase_shaped(value)
     ):
         return False  # prose, not a credential
     if not quoted and (
@@ -449,6 +488,8 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) 
         return False
     if value[0] in "$%{[(<@":
         return False  # a variable reference, template, list or package scope, not a literal key
+    if _MEMORABLE.fullmatch(value):
+        return True  # Sunset.Harbor2291 under APP_SESSION or APP_DSN: a chosen password, not a path
     if _WORDY_PATH.fullmatch(value):
         return False  # an object key, a cache key, a message id, a file (see _WORDY_PATH)
     if looks_random(value):
@@ -502,7 +543,8 @@ def _qualified_away(text: str, name_start: int, name: str) -> bool:
     """Does the word before a generic name say it is no credential (``Cache key``, ``Primary
     key``, ``Public key``): is ``<word>_<name>`` no credential name?"""
     qualifier = _QUALIFIER_BEFORE.search(text, max(0, name_start - 24), name_start)
-    return qualifier is not None and credential_class(f"{qualifier.group(1)}_{name.strip()}") is None
+    joined = "_".join(name.split())  # "API key" in prose: the name's words, as a name joins them
+    return qualifier is not None and credential_class(f"{qualifier.group(1)}_{joined}") is None
 
 
 def _env_entry(text: str, name: str, op: str, name_start: int) -> bool:
@@ -607,8 +649,11 @@ def _assignment_finding(
     if name_start is None or not entry:
         return found
     whole = _entry_value(text, raw, raw_start, op)
-    if whole == raw or (" " in whole and found is None):
+    if whole == raw or (" " in whole and found is None and not passphrase_shaped(whole)):
         return found
+    # A line's end delimits its value as quotes do: an unquoted passphrase of four words or more
+    # (``passphrase: copper nectar otter marble``) lost only its first word before.
+    delimited = delimited or passphrase_shaped(whole)
     return _judged_assignment(text, name, whole, raw_start, op, name_start, delimited) or found
 
 
@@ -722,8 +767,12 @@ def find_assignments(text: str) -> Iterator[Finding]:
                 yield finding
 
 
+_PHRASE_WORDS = r"pass(?:phrase|\s+phrase)|(?:secret|seed|recovery|mnemonic|wallet|backup)\s+phrase|mnemonic"
+"""Names of a secret made of words: its value may run over several of them, up to the clause's end."""
 _PASSWORD_WORDS = (
-    r"pass(?:word|phrase|wd|code)|pwd|pin|one[\s-]time\s+code|verification\s+code|otp|mot\s+de\s+passe"
+    _PHRASE_WORDS
+    + r"|pass(?:word|wd|code)s?|pwd|pw|pin(?:\s+(?:code|number))?|one[\s-]time\s+code|verification\s+code|otp"
+    r"|mot\s+de\s+passe"
     r"|كلمة\s+(?:المرور|السر)|m[ậa]t\s+kh[ẩa]u|รหัสผ่าน|पासवर्ड|κωδικός|" + _FOREIGN_PASSWORD
 )
 """What "password" is called, in English and in the languages users write prompts in, and the
@@ -734,41 +783,100 @@ _VALUE = (
     r"(?P<value>[^\s\"'`()\[\]{}<>,;\u3000-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]{4,128})"
 )
 """A stated value: up to a space, a quote or bracket, or CJK text (``私のパスワードはX です``)."""
+_ADVERB = (
+    r"(?:now|still|currently|always|just|literally|actually|simply|exactly|probably|also|then|successfully)"
+)
+_COPULA = (
+    r"(?:is|was|are|were|being|remains|becomes|became|(?:has|have|had)\s+been"
+    rf"|(?:will|would|should|must|could|might|may|can)(?:\s+{_ADVERB})?\s+be)(?:\s+{_ADVERB})?"
+)
+"""The linking verbs of English, with the modals and adverbs that sit in them ("is now", "has
+been", "should now be", "is literally", "being")."""
+_CHANGED = (
+    rf"(?:{_ADVERB}\s+)?(?:set|changed|reset|updated|rotated|switched|generated|created|assigned|configured)"
+    r"(?:\s+from\s+\S{1,64})?"
+)
+"""A participle of setting ("set", "successfully updated", "changed from hunter2"): with "to" it
+links as a verb does; with a colon or an arrow ("Root password set: X", "password changed -> X") it
+says less ("password reset: done"), and its value must look chosen."""
+_CHANGED_TO = rf"{_CHANGED}\s+to"
+_SPEAKER = r"(?:i|we|you|they|he|she|someone|(?:my|our|your|his|her|their|the)\s+[a-z]+)"
+"""Who a relative clause's subject is: a pronoun or a possessed noun ("the password my manager
+sent was X", "the token our CI generated is X")."""
 _PROSE_PASSWORD = re.compile(
     rf"(?<![a-z0-9])(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![a-z0-9_])"
-    r"(?P<owner>\s+(?:for|of|on)\s+(?:the\s+)?(?:user\s+|account\s+)?[\"']?[\w@.\-]{1,64}[\"']?(?:\s+(?!(?:is|was|will|remains|set|changed|reset|should|to)\b)[\w@.\-]{1,64}){0,2}"
+    r"(?P<owner>\s+(?:for|of|on)\s+(?:the\s+)?(?:user\s+|account\s+)?[\"']?[\w@.\-]{1,64}[\"']?(?:\s+(?!(?:is|was|will|remains|set|changed|reset|should|to|now|has)\b)[\w@.\-]{1,64}){0,2}"
     r"(?:\s+(?:user|account|login|database|server))?)?"
-    r"(?P<note>\s*\([^()\n]{1,40}\))?"  # "API key (keep secret): X"
-    r"(?:(?P<verb>\s+(?:is|was|will\s+be|remains|(?:set|changed|reset)\s+to|should\s+be|to|ist|lautet|est|es|é|è"
-    r"|är|er|jest|это)\s*:?\s+|[ \t]*(?:=>|->|→|:|：|=|是|为|為|は|는|은|이|가)[ \t]*|[ \t]+[-—–][ \t]+)|\s+)"
-    + _VALUE
+    rf"(?P<clause>\s+(?:that\s+|which\s+)?{_SPEAKER}(?:'ve|'d)?(?:\s+[a-z']+){{1,3}}?"
+    rf"(?=\s+{_COPULA}\s|\s*\())?"
+    # "API key (keep secret): X"
+    r"(?P<note>\s*\([^()\n]{1,40}\)(?=[ \t]*(?::|：|=|->|→|[-—–]\s|is\s|was\s)))?"
+    rf"(?:(?P<verb>\s+{_COPULA}(?:\s+{_CHANGED_TO})?\s*:?\s+|\s+{_CHANGED_TO}\s+|\s+to\s+"
+    rf"|,?\s+(?:which|that)\s+{_COPULA}\s+"
+    r"|\s+(?:ist|lautet|est|es|é|è|är|er|jest|это)\s*:?\s+"
+    r"|[ \t]*(?:=>|->|→|:|：|=|是|为|為|は|는|은|이|가)[ \t]*|[ \t]+[-—–][ \t]+|\?[ \t]+it(?:'s|\s+is)[ \t]+)"
+    rf"|(?P<aside>[ \t]*(?:\.\.\.|…|\(|,)[ \t]*|\s+(?:now|currently)\s+"
+    rf"|\s+{_CHANGED}[ \t]*(?:=>|->|→|:|=)[ \t]*)|\s+)" + _VALUE
 )
-"""``<password word> [for <user>] [(note)] <is|to|:|→|-|ist|是|...> <value>``, or the value right
-after the word. The copulas and separators of the languages above: "Mein Passwort ist X", "mot de
-passe : X", "密码：X", "私のパスワードはX", "password → X", "API key (keep secret): X"."""
-_USED_AS_PASSWORD = re.compile(
-    r"(?<![a-z0-9_])(?:use|using|used|enter|type)\s+"
-    + _VALUE
-    + r"(?P=quote)\s+as\s+(?:(?:the|a|an|my|your|our)\s+)?"
-    rf"(?:[\w-]+\s+)?(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![a-z0-9_])"
+"""``<password word> [for <user>] [I chose] [(note)] <link> <value>``, or the value right after the
+word. The link: an English copula with its adverbs and participles ("is now", "has been changed
+to"), a setting verb's "to", the copulas and separators of the languages above ("Mein Passwort ist
+X", "mot de passe : X", "密码：X", "私のパスワードはX"), an arrow or a dash, "? It's". A relative
+clause of a speaker ("the passphrase I picked is X", "the password you gave me (X)") comes before
+a copula or a bracket only. An ``aside`` (``password... X``, ``the password, X, is``, ``password
+(X)``) says less than a verb: its value must look chosen, as a value with no link must."""
+_VALUE_FIRST_TAIL = (
+    rf"(?P<link>[ \t]+(?:as|for)[ \t]+|[ \t]+(?:is|was)\s+what\s+{_SPEAKER}(?:\s+[a-z']+){{1,2}}\s+"
+    rf"|[ \t]+{_COPULA}[ \t]+|[ \t]*\([ \t]*|[ \t]+[-—–]+[ \t]+(?:(?:that's|that\s+is|it's)[ \t]+)?)"
+    r"(?:(?:the|a|an|my|your|our|his|her|their)\s+)?(?:[\w-]+\s+){0,2}?"
+    rf"(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![\w-])"
+    r"(?P<close>\))?(?=\s*(?:[.,;:!?)]|$|(?:for|to|on|in|at|and|but|so|until|from)\b))"
 )
-"""The value before the word: "use X as the password", "enter X as your passphrase"."""
+_VALUE_FIRST = re.compile(
+    r"(?<![\w/.@:$%=-])(?:(?P<chooser>[a-z']+)[ \t]+)?" + _VALUE + r"(?P=quote)" + _VALUE_FIRST_TAIL
+)
+"""The value before the word: "use X as the password", "X is the new password", "X will be your
+temporary password", "try X for the password", "It's X (the password)", "X - that's the PIN". The
+word must end its noun phrase ("X is the password manager" names a tool)."""
+_LINK_THEN_WORD = re.compile(_VALUE_FIRST_TAIL)
+"""The part of :data:`_VALUE_FIRST` from its link on: found first, near a word (cheap), so the
+whole pattern, which may start at any word, is tried only just before such a tail."""
+_CHOOSERS = frozenset(
+    {"use", "using", "used", "try", "trying", "tried", "pick", "picked", "choose", "chose", "chosen", "with"}
+    | {"assign", "assigned", "put", "set", "enter", "entered", "type", "typed", "keep", "go", "went"}
+)
+"""Verbs before "X for the password" that choose X for it ("use X for the password"); others
+seek in X ("look in vault.txt for the password") or wait for it."""
 _USER_THEN_PASSWORD = re.compile(
     r"(?<![a-z0-9_/-])(?:(?:user(?:name)?|login)(?:[ \t]*[:=][ \t]*|[ \t]+)|u[ \t]*:[ \t]*)"
     r"[\"']?[\w.@-]{1,64}[\"']?"
-    r"(?:[ \t]*[,;/][ \t]*|[ \t]+)(?:(?:pass|pw)(?:[ \t]*[:=][ \t]*|[ \t]+)|p[ \t]*:[ \t]*)"
+    r"(?:[ \t]*[,;/][ \t]*|[ \t]+and[ \t]+|[ \t]+)"
+    r"(?:(?:pass(?:word)?|pwd?)(?:[ \t]*[:=][ \t]*|[ \t]+)|p[ \t]*:[ \t]*)"
     + _VALUE
-    + r"|(?<![a-z0-9_])(?:log(?:ging|ged)?|sign(?:ing|ed)?)\s+in\s+as\s+"
-    r"[\"']?[\w.@-]{1,64}[\"']?\s+(?:with|using)\s+"
+    + r"|(?<![a-z0-9_])(?:log(?:ging|ged|s)?[ \t]*(?:in|on)|login|logon|sign(?:ing|ed|s)?[ \t]+in"
+    r"|ssh(?:[ \t]+in)?|connect(?:ed|ing|s)?|authenticat(?:e|ed|es|ing))"
+    r"(?:[ \t]+(?:succeeded|failed|works|worked|ok))?"
+    r"[ \t]+(?:as|for)[ \t]+[\"']?[\w.@-]{1,64}[\"']?[ \t]+(?:with|using)[ \t]+"
+    r"(?:(?:the|a|my|your)[ \t]+)?(?:(?:password|pass|pwd|pw)[ \t]+)?"
     + _VALUE.replace("quote", "quote2").replace("value", "value2")
+    + r"(?P=quote2)(?=[ \t]*(?:[.,;:!?)]|$|\n|(?:and|then|but|to|on|at|from|for)\b))"
 )
-"""A user then a password by their short labels or by sentence: "user admin pass X", "u: admin p:
-X", "logging in as admin with X". (``pass`` alone is a verb: only after a user does it label.)"""
+"""A user then a password, by their short labels or by sentence: "user admin pass X", "u: admin p:
+X", "username deploy and password X", "logging in as admin with X", "login succeeded for admin
+using X". (``pass`` alone is a verb: only after a user does it label. "credentials: deploy / X" is
+:mod:`.positional`'s ``credentials_in_prose``.)"""
 _SETTING_VERB = re.compile(
-    r"(?<![a-z])(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|updated?|updating)\s"
+    r"(?<![a-z])(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|updated?|updating"
+    r"|rotated?|rotating|make|making|made)\s"
 )
 """What makes "password to X" a statement of a value ("Set the root password to X") rather than
 a destination ("send the password to ops")."""
+_WITH_BEFORE = re.compile(r"(?:with|using|via)\s+(?:(?:the|a|my|your|this|that)\s+)?(?:[\w-]+\s+)?$")
+"""A password word an instrument's preposition introduces ("log in with password X", "ssh in
+using the root password X"): the value follows as it does a verb."""
+_DETERMINER_BEFORE = re.compile(r"(?<![a-z])(?:the|your|my|our|this|a|new|fresh)\s+(?:[\w-]+\s+)?$")
+"""A key word as a noun phrase's head ("Here's the token X", "your new API key X"): the value
+after it, key-shaped, is what it names."""
 _PROSE_PASSWORD_ANY_CASE = re.compile(_PROSE_PASSWORD.pattern, re.IGNORECASE)
 """The pattern runs over the lowercased text (fast); this one only when lowering changes lengths."""
 _NOT_PROSE_PASSWORDS = frozenset(
@@ -910,50 +1018,188 @@ def find_prose_passwords(text: str) -> Iterator[Finding]:
 
     A linking verb ("is", "was", "set to") admits any non-word value; with no verb, the value must
     be quoted or carry a digit or symbol ("login with password Zq9mPx41"). Ordinary words after the
-    verb ("the password is incorrect", "password is hashed") are not passwords.
+    verb ("the password is incorrect", "password is hashed") are not passwords. The grammar is one
+    of roles, not of examples: the word, who it belongs to, a speaker's clause, a link, the value
+    (:data:`_PROSE_PASSWORD`); the value first (:data:`_VALUE_FIRST`); a user and then a password
+    (:data:`_USER_THEN_PASSWORD`).
     """
     lower = text.lower()
     same_offsets = len(lower) == len(text)
     scanned = lower if same_offsets else text
     flags = 0 if same_offsets else re.IGNORECASE
     for match in (_PROSE_PASSWORD if same_offsets else _PROSE_PASSWORD_ANY_CASE).finditer(scanned):
-        verb = (match.group("verb") or "").strip()
-        if verb == "to" and (
-            not _SETTING_VERB.search(lower, max(0, match.start() - 60), match.start())
-            or match.group("value").isalpha()
-            and not match.group("quote")
-        ):
-            continue  # "send the password to ops@corp" (a destination), "change it to match" (a verb)
-        if text.startswith(":", match.end("value") + len(match.group("quote"))) and match.group("quote"):
-            continue  # "password for user 'admin': " (curl's prompt): a quoted name before a colon
-        if verb in (":", "=", "=>") and _left_to_other_rules(match):
-            continue
-        if text.startswith(("(", "["), match.end("value")):
-            continue  # code: a call or an index
-        key_word = match.group("key_word")
-        if key_word and _qualified_away(text, match.end("key_word") - len(key_word.lstrip()), key_word):
-            continue  # "Cache key: node-cache-...": the word before says which key
-        finding = _stated_value(
-            text, match.start("value"), match.end("value"), match.group("quote"), verb, bool(key_word)
-        )
-        if finding is not None and (
-            match.group("word") not in _SHORT_SECRET_WORDS or _has_digit(finding.value)
-        ):
+        if (finding := _word_then_value(text, lower, match)) is not None:
             yield finding
-    used_as = re.compile(_USED_AS_PASSWORD.pattern, flags).finditer(scanned) if " as " in lower else ()
-    for match in used_as:
-        # "use X as the password" states the value as a linking verb does
-        key_word = match.group("key_word") is not None
-        start, end = match.span("value")
-        if (finding := _stated_value(text, start, end, match.group("quote"), "as", key_word)) is not None:
-            yield finding
-    paired = any(word in lower for word in ("user", "login", "u:", " in as ", " in as\t"))
+    value_first = re.compile(_VALUE_FIRST.pattern, flags)
+    stated: set[tuple[int, int]] = set()
+    for start, end in _value_first_spans(lower) if same_offsets else [(0, len(text))]:
+        for match in value_first.finditer(scanned, start, end):
+            if match.span("value") not in stated and (finding := _value_then_word(text, match)):
+                stated.add(match.span("value"))
+                yield finding
+    paired = any(word in lower for word in ("user", "login", "u:")) or (
+        (" as " in lower or " for " in lower) and any(word in lower for word in _SIGN_IN_WORDS)
+    )
     for match in re.compile(_USER_THEN_PASSWORD.pattern, flags).finditer(scanned) if paired else ():
         group = "value" if match.group("value") is not None else "value2"
-        quote = match.group("quote" if group == "value" else "quote2")
         start, end = match.span(group)
-        if (finding := _stated_value(text, start, end, quote, "", False)) is not None:
-            yield finding  # no verb: the value must be quoted or carry a digit or a symbol
+        link = "pair" if _looks_chosen(text[start:end]) else ""  # a user named: the value beside is his
+        if finding := _stated_value(
+            text, start, end, match.group(group.replace("value", "quote")), link, False
+        ):
+            yield finding
+
+
+_STATED_NEEDLES = (
+    *("pass", "pw", "pin", "otp", "one-time", "one time", "verification", "phrase", "mnemonic"),
+    *("token", "secret", "key"),
+)
+"""Where a value-first statement's word may be: its links are English ("X is the password", "use X
+as the key"), and so are its words' stems. Found with ``str.find``: a regex over the whole text
+that may start at any position cost prose twice its time before."""
+_STATED_WORD = re.compile(rf"(?:{_PASSWORD_WORDS}|{_KEY_WORDS})(?![\w-])")
+"""A statement's word, where a needle was found."""
+_VALUE_FIRST_REACH = 160
+"""How far before its link a value-first statement may start: a chooser and a value of up to 128
+characters."""
+_TAIL_REACH = 90
+"""How far before its word a link may start: the link, a determiner and two words."""
+_AFTER_WORD = 40
+"""What is read after the word: its closing bracket and the punctuation or word ending its phrase."""
+_SIGN_IN_WORDS = ("log", "sign", "ssh", "connect", "authenticat")
+"""Stems of the verbs before "as <user> with <password>": without one, " as " and " for " are too
+common to run the user-then-password pattern on."""
+
+
+def _value_first_spans(lower: str) -> Iterator[tuple[int, int]]:
+    """Spans of ``lower`` (lowercased text) that may hold a value-first statement: a link and a
+    word (:data:`_LINK_THEN_WORD`) near a stem of :data:`_STATED_NEEDLES`, from
+    :data:`_VALUE_FIRST_REACH` before the link to a little after the word."""
+    for needle in _STATED_NEEDLES:
+        at = lower.find(needle)
+        while at != -1:
+            inside = at and lower[at - 1].isalpha() and not lower.endswith(("api", "access"), 0, at)
+            if inside or not _STATED_WORD.match(lower, at):
+                at = lower.find(needle, at + len(needle))
+                continue  # inside a word ("monkey") or another word ("passed"): no statement's word
+            tail = _LINK_THEN_WORD.search(lower, max(0, at - _TAIL_REACH), at + len(needle) + _AFTER_WORD)
+            if tail is not None:
+                yield max(0, tail.start() - _VALUE_FIRST_REACH), tail.end() + _AFTER_WORD
+            at = lower.find(needle, at + len(needle))
+
+
+def _word_then_value(text: str, lower: str, match: re.Match[str]) -> Finding | None:
+    """The value a ``<word> <link> <value>`` statement gives (:data:`_PROSE_PASSWORD`), if any."""
+    verb = (match.group("verb") or "").strip()
+    aside = (match.group("aside") or "").strip()
+    value_end = match.end("value")
+    quote = match.group("quote")
+    if verb == "to" and (
+        not _SETTING_VERB.search(lower, max(0, match.start() - 60), match.start())
+        or match.group("value").isalpha()
+        and not quote
+        and not _looks_chosen(text[match.start("value") : value_end])
+        and not re.fullmatch(_PHRASE_WORDS, match.group("word") or "")
+    ):
+        return None  # "send the password to ops@corp" (a destination), "change it to match" (a verb)
+    if match.group("clause") and not (verb and verb[0].isalpha() or aside == "("):
+        return None  # "the password I chose: ..." is no statement; a speaker's clause needs a copula
+    if aside == "(" and not match.group("clause"):
+        return None  # "The PIN (GPIO17) drives ...": a bracket after a bare word is a note
+    if aside in ("(", ",") and not text.startswith(")" if aside == "(" else ",", value_end + len(quote)):
+        return None  # "the vault password, X, is ..." is an aside its comma or bracket closes
+    if aside and _looks_chosen(text[match.start("value") : value_end]):
+        verb = aside  # an aside says less than a verb: it counts for a value that looks chosen
+    if text.startswith(":", value_end + len(quote)) and quote:
+        return None  # "password for user 'admin': " (curl's prompt): a quoted name before a colon
+    if verb in (":", "=", "=>") and _left_to_other_rules(match):
+        return None
+    if text.startswith(("(", "["), value_end):
+        return None  # code: a call or an index
+    key_word = match.group("key_word")
+    if key_word and _qualified_away(text, match.end("key_word") - len(key_word.lstrip()), key_word):
+        return None  # "Cache key: node-cache-...": the word before says which key
+    word = match.group("word")
+    if not verb and not aside:
+        verb = _implied_link(text, match, word, key_word)
+    if word and (phrase := _stated_phrase(text, match.start("value"), quote, verb, word)) is not None:
+        return phrase
+    if word == "pw" and not verb:
+        return None  # "pw" alone is also a command (FreeBSD's ``pw useradd``)
+    finding = _stated_value(text, match.start("value"), value_end, quote, verb, bool(key_word))
+    if finding is not None and (word not in _SHORT_SECRET_WORDS or _has_digit(finding.value)):
+        return finding
+    return None
+
+
+def _implied_link(text: str, match: re.Match[str], word: str | None, key_word: str | None) -> str:
+    """The link a bare space stands for, from the words before the password word: an instrument's
+    preposition ("with password X") or, for a key word, a determiner ("the token X"). Only a
+    value that does not read as a plain word then counts (an all-lowercase word after "with
+    password" is a noun: "with password prompts")."""
+    before = text[max(0, match.start() - 40) : match.start()].lower()
+    value = text[match.start("value") : match.end("value")]  # as written: the match is lowercased
+    if word and _WITH_BEFORE.search(before) and not (value.isalpha() and value.islower()):
+        return "with"
+    if key_word and _DETERMINER_BEFORE.search(before):
+        return "the"
+    return ""
+
+
+def _value_then_word(text: str, match: re.Match[str]) -> Finding | None:
+    """The value a ``<value> <link> <word>`` statement gives (:data:`_VALUE_FIRST`), if any: a
+    value that reads as a word needs quotes here (any sentence may end "... is the password")."""
+    link = match.group("link").strip()
+    if link == "(" and not match.group("close"):
+        return None
+    if link == "for" and match.group("chooser") not in _CHOOSERS:
+        return None  # "look in vault.txt for the password": a place to seek it, not the value
+    quote = match.group("quote")
+    start, end = match.span("value")
+    if not quote and not _looks_chosen(text[start:end]):
+        return None
+    key_word = match.group("key_word") is not None
+    finding = _stated_value(text, start, end, quote, "as", key_word)
+    if finding is not None and (match.group("word") not in _SHORT_SECRET_WORDS or _has_digit(finding.value)):
+        return finding
+    return None
+
+
+_SYMBOL_INSIDE = re.compile(r"[A-Za-z0-9][^A-Za-z0-9\s\-_.'/]+[A-Za-z0-9]")
+"""A symbol inside a value, not one that joins words (``key-based``, ``and/or``, ``don't``, ``a.b``)."""
+
+
+def _looks_chosen(value: str) -> bool:
+    """Does a value with no verb before it read as a chosen password rather than a word: a digit,
+    a symbol between its characters (``anonymous@`` ends with one), or case that flips inside
+    (``aSccAMpXvWEZ``; not ``SecretStr`` or ``NULL``, which are names)?"""
+    letters = "".join(filter(str.isalpha, value))
+    flips = letters != letters.lower() and letters != letters.upper() and not _NAME_WORDS.fullmatch(letters)
+    return _has_digit(value) or _SYMBOL_INSIDE.search(value) is not None or flips
+
+
+_CLAUSE_END = re.compile(r"[.;,!?](?:\s|$)|[.;!?]$|\n|\s[-—–]\s")
+
+
+def _stated_phrase(text: str, start: int, quote: str, verb: str, word: str) -> Finding | None:
+    """A value of three words or more: the whole quoted string after any password word ("my
+    password is 'amber river stone'"), or, after a word that names a phrase (passphrase, seed
+    phrase, mnemonic) and a link, the words to the clause's end. Either must read as a passphrase
+    (no function word: "the passphrase is stored in the vault" is a sentence)."""
+    if quote:
+        close = text.find(quote, start, text.find("\n", start) if "\n" in text[start:] else len(text))
+        if close == -1:
+            return None
+        end = close
+    elif verb and re.fullmatch(_PHRASE_WORDS, word):
+        stop = _CLAUSE_END.search(text, start)
+        end = stop.start() if stop else len(text)
+    else:
+        return None
+    value = text[start:end].strip()
+    if value.count(" ") < 2 or not passphrase_shaped(value, minimum_words=3):
+        return None
+    return Finding("PASSWORD", start, start + len(value), value, "prose")
 
 
 _NAME_WORDS = re.compile(r"(?:[A-Z][a-z]+)+|[A-Z]+[a-z]*")
@@ -974,7 +1220,16 @@ def _left_to_other_rules(match: re.Match[str]) -> bool:
     if not match.group().isascii() or match.group("note"):
         return False
     label = (match.group("word") or match.group("key_word")).strip()
-    return bool(match.group("owner")) or not any(ch.isspace() for ch in label)
+    owner = match.group("owner")
+    if owner:
+        return _OWNER_NAMED.fullmatch(owner) is not None
+    return not any(ch.isspace() for ch in label)
+
+
+_OWNER_NAMED = re.compile(r"\s+for\s+(?:(?:the\s+)?(?:user|account)\s+)?[\w@.\-]{1,64}")
+"""An owner that is one name (``password for root:``): the layout :mod:`.positional`'s
+``password_for_account`` reads, with its check that the value ends the line. An owner of several
+words ("New password for the router: X") is no such layout, and prose reads it."""
 
 
 def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_word: bool) -> Finding | None:
@@ -1578,6 +1833,10 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
     if "(" in text or "value" in text or "] =" in text or "]=" in text:
         found.extend(find_named_literals(text))
         found.extend(find_typed_into_fields(text))
+        found.extend(find_key_constructor_hex(text))
+    if "0x" in text:
+        found.extend(find_named_hex_keys(text))
+        found.extend(find_listed_hex_keys(text))
     if config.entropy:
         found.extend(find_prefixed_hex(text))
         found.extend(find_base32_seeds(text))

@@ -25,6 +25,7 @@ from trajectory_platform.curation.redact.detectors import (
     KEYWORD_SCAN_ANY_CASE,
     acceptable_value,
     credential_class,
+    passphrase_shaped,
 )
 from trajectory_platform.curation.redact.model import Finding
 
@@ -248,8 +249,9 @@ _SYNTAX = {
         r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)[ \t]*(?:\r?\n|$)"
     ),
     "credentials_in_prose": re.compile(
-        r"(?i)\b(?:(?:credentials?|creds)(?![\w-])(?:\s+are|\s+is)?|log\s*in\s+with|sign\s+in\s+with)"
-        r"[ \t]*[:\u2013-]?[ \t]*[\w.@-]{1,64}(?::|\s+/\s+)(?!/|\d+/)"
+        r"(?i)\b(?:(?:credentials?|creds)(?![\w-])(?:\s+are|\s+is|\s+were|\s+was)?|log\s*in\s+with|sign\s+in\s+with)"
+        r"(?:[ \t]*[:\u2013=(-][ \t]*|[ \t]+)[\w.@-]{1,64}"
+        r"(?::|[ \t]*/[ \t]*|[ \t]+and[ \t]+|[ \t]*,[ \t]*)(?!/|\d+/)"
         r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
     ),
     "secret_reader_output": re.compile(
@@ -397,6 +399,17 @@ _RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = (
     *((rule, pattern, "name") for rule, pattern in _NAMED_BY_SIBLING.items()),
 )
 """Each pattern rule with the group naming its value's label (None: the syntax says it all)."""
+_MAYBE_QUOTED_WORD = r"(?P<q>[\"']?)(?P<value>[^\"'\s]{"
+_QUOTED_WORDS = r"(?P<q>[\"'])(?P<value>[^\"'\n]{"
+_QUOTED_PHRASE_RULES = tuple(
+    (f"{rule}:phrase", re.compile(pattern.pattern.replace(_MAYBE_QUOTED_WORD, _QUOTED_WORDS)), _GATES[rule])
+    for rule, pattern in _SYNTAX.items()
+    if _MAYBE_QUOTED_WORD in pattern.pattern
+)
+"""The same command syntaxes with a quoted argument that holds spaces: a quoted word is one
+argument to the shell, so ``ssh-keygen -N 'copper nectar otter marble'`` passes a passphrase of
+four words, which the one-word pattern missed whole. Such a value counts when it reads as a
+passphrase (:func:`.detectors.passphrase_shaped`); a one-word value stays the first rule's."""
 SHORTEST = 12
 """No layout above fits a label and a six-character value in fewer characters: most strings of an
 episode (ids, names, short observations) are skipped at once."""
@@ -418,6 +431,13 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         gate = _GATES[rule]
         if gate in text if isinstance(gate, str) else gate.search(text):
             yield from _found(pattern, text, f"positional:{rule}", name_group)
+    if "'" in text or '"' in text:
+        for rule, pattern, gate in _QUOTED_PHRASE_RULES:
+            if gate in text if isinstance(gate, str) else gate.search(text):
+                for match in pattern.finditer(text):
+                    value = match.group("value")
+                    if " " in value and passphrase_shaped(value, minimum_words=3):
+                        yield Finding("PASSWORD", *match.span("value"), value, f"positional:{rule}")
 
 
 def _found(pattern: re.Pattern[str], text: str, detector: str, name_group: str | None) -> Iterator[Finding]:
