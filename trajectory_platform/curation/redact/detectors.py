@@ -310,7 +310,7 @@ _NOT_PASSWORD_SEGMENTS = frozenset(
 )
 _NOT_SECRET_NAMES = re.compile(
     r"(?:^|_)(?:id|ids|name|names|type|types|file|path|dir|url|uri|length|len|size|count|min|max|hint|policy|"
-    r"reset|field|label|prompt|format|regex|pattern|mask|hash|algorithm|algo|method|version|mode|enabled|required|"
+    r"reset|field|label|prompt|stdin|format|regex|pattern|mask|hash|algorithm|algo|method|version|mode|enabled|required|"
     r"expiry|expires|expires_at|expiration|timeout|ttl|header|prefix|env|var|key_id|kid|kty|alg|use|"
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
     r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme)\d*$"

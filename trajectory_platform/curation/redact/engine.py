@@ -42,6 +42,8 @@ from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import find_positional_credentials
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
+from trajectory_platform.curation.redact.public_material import drop_public_material
+from trajectory_platform.curation.redact.references import drop_references
 
 MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
@@ -96,7 +98,15 @@ def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]
 
 
 def scan(text: str, config: RedactionConfig, context: Context = Context(), depth: int = 0) -> list[Finding]:
-    """Pass 1 and pass 2 over ``text`` and over every string nested in it as JSON."""
+    """Pass 1 and pass 2 over ``text`` and over every string nested in it as JSON, less the spans
+    that stand for a value without being one (:mod:`.references`) and public material
+    (:mod:`.public_material`): each finding becomes a table value replaced wherever it recurs, so
+    a reference or a type read as a password broke every line of the episode that holds it."""
+    found = drop_references(text, _scan(text, config, context, depth), PII_KINDS)
+    return drop_public_material(text, found)
+
+
+def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> list[Finding]:
     if not text:
         return []
     local = config if not context.id_value else replace(config, entropy=False)
