@@ -160,6 +160,18 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     raise RecordError("unknown role", f"{where}.role is {named(role)}; expected user or assistant")
 
 
+def system_events(request: dict[str, Any], where: str) -> list[Event]:
+    """The system prompt a Messages API call declares beside its ``messages``: the top-level
+    ``system`` (a string or text blocks), as one system event, or none. The one reading of it for
+    every reader of such a call: this format's, and the tracing platforms' (Langfuse, LangSmith,
+    MLflow log an Anthropic SDK call's keyword arguments as its input), which read only
+    ``messages`` before and so dropped the prompt the model saw. ``where`` is the path of the
+    object holding it (empty at a record's top level)."""
+    if request.get("system") is None:
+        return []
+    return [Event(kind="system", content=text_of(request["system"], f"{where}.system".lstrip(".")))]
+
+
 def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
     """``tools``: ``{"name", "description", "input_schema"}``."""
     expect(raw, list, where)
@@ -210,8 +222,7 @@ class AnthropicAdapter(Adapter):
         episode = self.new_episode(record, src, adapter_episode_id(self.name, own_id, value))
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
-        if value.get("system") is not None:
-            episode.events.append(Event(kind="system", content=text_of(value["system"], "system")))
+        episode.events.extend(system_events(value, ""))
         messages = expect(value.get("messages"), list, "messages")
         for index, message in enumerate(messages):
             episode.events.extend(events_of_message(message, f"messages[{index}]"))

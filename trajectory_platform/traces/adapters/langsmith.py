@@ -70,7 +70,7 @@ def _runs(value: Any) -> Iterator[dict[str, Any]]:
 
 
 def _inputs(run: dict[str, Any], where: str) -> list[Event]:
-    return messages_seen(expect(run.get("inputs"), dict, f"{where}.inputs"), f"{where}.inputs.messages")
+    return messages_seen(expect(run.get("inputs"), dict, f"{where}.inputs"), f"{where}.inputs")
 
 
 def _answer(run: dict[str, Any], where: str) -> Event | None:
