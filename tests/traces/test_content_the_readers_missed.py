@@ -69,3 +69,70 @@ def test_mlflow_span_inputs_of_the_anthropic_autolog_keep_the_system_prompt(tmp_
     trace = {"info": {"trace_id": "tr-1", "request_time": "2025-06-01T10:00:00Z"}, "data": {"spans": [span]}}
     kinds, first = _kinds_and_first(write_json(tmp_path, "ml.json", trace))
     assert (kinds, first) == (["system", "user", "assistant"], SYSTEM)
+
+
+# M2: a content part whose payload sits under keys the reader does not know
+
+
+def test_a_tool_result_block_keeping_its_output_under_unknown_keys_is_a_clear_reject(tmp_path: Path):
+    conversation = {
+        "id": "T-1",
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "Show main.go"}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "m"}}],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "toolUseID": "toolu_1", "run": {"status": "done", "result": "x"}}
+                ],
+            },
+            {"role": "assistant", "content": [{"type": "text", "text": "It prints x."}]},
+        ],
+    }
+    result = ingest_paths([write_json(tmp_path, "amp.json", conversation)])
+    assert result.episodes == []
+    (reject,) = result.rejects
+    assert reject.reason == "unread content part"
+    assert (reject.detail or "").startswith("messages[2].content[0] is a tool result with no output")
+
+
+def test_codex_exec_failed_mcp_call_keeps_the_error_the_model_was_told(tmp_path: Path):
+    failed = {
+        "id": "item_1",
+        "type": "mcp_tool_call",
+        "server": "docs",
+        "tool": "search",
+        "arguments": {"q": "retry"},
+        "result": None,
+        "error": {"message": "server timed out"},
+        "status": "failed",
+    }
+    events = [
+        {"type": "thread.started", "thread_id": "t-1"},
+        {"type": "turn.started"},
+        {"type": "item.completed", "item": failed},
+        {"type": "item.completed", "item": {"id": "item_2", "type": "agent_message", "text": "It timed out."}},
+        {"type": "turn.completed", "usage": {"input_tokens": 5, "output_tokens": 3}},
+    ]
+    episode = one_episode(write_jsonl(tmp_path, "exec.jsonl", events))
+    (tool,) = [e for e in episode.events if e.kind == "tool"]
+    assert (tool.content, tool.status) == ("server timed out", "error")
+
+
+def test_gemini_function_response_media_parts_are_marked_not_lost(tmp_path: Path):
+    response = {"id": "f1", "name": "get_chart", "response": {"output": "attached"}}
+    image = {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}
+    record = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Show the chart"}]},
+            {"role": "model", "parts": [{"functionCall": {"id": "f1", "name": "get_chart", "args": {}}}]},
+            {"role": "user", "parts": [{"functionResponse": {**response, "parts": [image]}}]},
+        ],
+        "response": {"candidates": [{"content": {"role": "model", "parts": [{"text": "Sales rose."}]}}]},
+    }
+    episode = one_episode(write_jsonl(tmp_path, "g.jsonl", [record]))
+    (tool,) = [e for e in episode.events if e.kind == "tool"]
+    assert tool.content == '{"output":"attached"}\n[inline_data]'

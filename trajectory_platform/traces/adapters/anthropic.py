@@ -29,7 +29,12 @@ from trajectory_platform.traces.adapters.base import (
     sampling_params_json,
     text_of,
 )
-from trajectory_platform.traces.adapters.content_parts import REDACTED, AssistantParts, piece_of
+from trajectory_platform.traces.adapters.content_parts import (
+    REDACTED,
+    AssistantParts,
+    check_output_found,
+    piece_of,
+)
 from trajectory_platform.traces.adapters.openai import CALL_KEYS, carries_answer, extra_of, is_message_list
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
@@ -114,6 +119,7 @@ def user_events(content: Any, where: str) -> list[Event]:
         at = f"{where}[{index}]"
         expect(block, dict, at)
         if block.get("type") == "tool_result":
+            check_output_found(block, block.get("content"), at)
             is_error = block.get("is_error")
             events.append(
                 Event(
