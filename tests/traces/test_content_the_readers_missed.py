@@ -136,3 +136,34 @@ def test_gemini_function_response_media_parts_are_marked_not_lost(tmp_path: Path
     episode = one_episode(write_jsonl(tmp_path, "g.jsonl", [record]))
     (tool,) = [e for e in episode.events if e.kind == "tool"]
     assert tool.content == '{"output":"attached"}\n[inline_data]'
+
+
+# M1: an entry type Claude Code does not write, carrying a call, in a Claude Code-shaped stream
+
+
+def test_a_stream_with_unknown_entries_that_carry_calls_is_rejected_not_counted(tmp_path: Path):
+    session = "cursor-1"
+    said = {"role": "assistant", "content": [{"type": "text", "text": "Reading it."}]}
+    lines = [
+        {"type": "system", "subtype": "init", "session_id": session, "model": "m"},
+        {"type": "user", "message": {"role": "user", "content": "Count lines"}, "session_id": session},
+        {"type": "assistant", "message": said, "session_id": session},
+        {"type": "tool_call", "call_id": "c1", "tool_call": {"read": {"args": {"p": "a"}}}, "session_id": session},
+        {"type": "result", "subtype": "success", "result": "3 lines", "session_id": session},
+    ]
+    result = ingest_paths([write_jsonl(tmp_path, "cursor.jsonl", lines)])
+    assert result.episodes == []
+    (reject,) = result.rejects
+    assert reject.reason == "unknown entry"
+    assert (reject.detail or "").startswith("line 4 is an entry of type 'tool_call'")
+
+
+def test_an_unknown_entry_without_conversation_content_is_still_counted(tmp_path: Path):
+    session = "s-1"
+    lines = [
+        {"type": "user", "message": {"role": "user", "content": "hi"}, "sessionId": session, "uuid": "u1"},
+        {"type": "last-prompt", "leafUuid": "u1", "sessionId": session},
+        {"type": "assistant", "message": {"role": "assistant", "content": "hello"}, "sessionId": session, "uuid": "a1"},
+    ]
+    episode = one_episode(write_jsonl(tmp_path, "s.jsonl", lines))
+    assert json.loads(episode.extra_json or "{}")["skipped_entries"] == {"last-prompt": 1}

@@ -54,6 +54,7 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
     timestamp_of,
 )
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolSpec, canonical_json
 
 ENTRY_TYPES = ("user", "assistant")
@@ -176,6 +177,34 @@ def _next_session(summary: RawRecord, sessions: dict[str, list[RawRecord]]) -> s
     if after:
         return min(after)[1]
     return next(reversed(sessions), None)
+
+
+RUNTIME_TYPES = frozenset(
+    {"system", "file-history-snapshot", "queue-operation", "permission-mode", "stream_event", "progress"}
+)
+"""Entry types of Claude Code's own bookkeeping (and the Agent SDK's partial ``stream_event``
+lines): never shown to the model as such, counted in ``skipped_entries``."""
+CONVERSATION_KEYS = ("message", "content", "text", "tool_call", "tool_calls", "tool_use", "tool_result", "result")
+"""Fields by which an entry of a type this reader does not know carries a turn, a call or a result."""
+
+
+def _unknown_entry(entry: dict[str, Any], line: int | None) -> RecordError | None:
+    """An entry of a type neither a conversation entry nor :data:`RUNTIME_TYPES` that carries
+    conversation content (:data:`CONVERSATION_KEYS`): another tool's stream in Claude Code's shape
+    (cursor-agent's stream-json adds ``tool_call`` lines holding each call and its result). Counted
+    as skipped, the calls vanished while the episode was admitted; an unknown type carrying none is
+    bookkeeping a newer Claude Code writes, counted."""
+    kind = entry.get("type")
+    if kind in (*ENTRY_TYPES, "summary") or kind in RUNTIME_TYPES:
+        return None
+    held = next((key for key in CONVERSATION_KEYS if entry.get(key) not in (None, "", [], {})), None)
+    if held is None:
+        return None
+    return RecordError(
+        "unknown entry",
+        f"line {line} is an entry of type {named(kind)}, which Claude Code does not write, holding "
+        f"{held}: a turn, call or result this reader would lose (another tool's stream in Claude Code's shape)",
+    )
 
 
 REPEATED = "repeated"
@@ -336,6 +365,8 @@ class ClaudeCodeAdapter(Adapter):
             ):
                 stream[kind] = entry  # a stream's first and last lines: read after the messages
                 continue
+            if (unknown := _unknown_entry(entry, line.line)) is not None:
+                raise unknown
             sub_agent = entry.get("isSidechain") or entry.get("parent_tool_use_id") is not None
             if sub_agent or kind not in (*ENTRY_TYPES, "summary"):
                 skipped["sidechain" if sub_agent else str(kind)] += 1
