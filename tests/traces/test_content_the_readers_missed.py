@@ -81,7 +81,9 @@ def test_a_tool_result_block_keeping_its_output_under_unknown_keys_is_a_clear_re
             {"role": "user", "content": [{"type": "text", "text": "Show main.go"}]},
             {
                 "role": "assistant",
-                "content": [{"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "m"}}],
+                "content": [
+                    {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "m"}}
+                ],
             },
             {
                 "role": "user",
@@ -114,7 +116,10 @@ def test_codex_exec_failed_mcp_call_keeps_the_error_the_model_was_told(tmp_path:
         {"type": "thread.started", "thread_id": "t-1"},
         {"type": "turn.started"},
         {"type": "item.completed", "item": failed},
-        {"type": "item.completed", "item": {"id": "item_2", "type": "agent_message", "text": "It timed out."}},
+        {
+            "type": "item.completed",
+            "item": {"id": "item_2", "type": "agent_message", "text": "It timed out."},
+        },
         {"type": "turn.completed", "usage": {"input_tokens": 5, "output_tokens": 3}},
     ]
     episode = one_episode(write_jsonl(tmp_path, "exec.jsonl", events))
@@ -148,7 +153,12 @@ def test_a_stream_with_unknown_entries_that_carry_calls_is_rejected_not_counted(
         {"type": "system", "subtype": "init", "session_id": session, "model": "m"},
         {"type": "user", "message": {"role": "user", "content": "Count lines"}, "session_id": session},
         {"type": "assistant", "message": said, "session_id": session},
-        {"type": "tool_call", "call_id": "c1", "tool_call": {"read": {"args": {"p": "a"}}}, "session_id": session},
+        {
+            "type": "tool_call",
+            "call_id": "c1",
+            "tool_call": {"read": {"args": {"p": "a"}}},
+            "session_id": session,
+        },
         {"type": "result", "subtype": "success", "result": "3 lines", "session_id": session},
     ]
     result = ingest_paths([write_jsonl(tmp_path, "cursor.jsonl", lines)])
@@ -163,7 +173,67 @@ def test_an_unknown_entry_without_conversation_content_is_still_counted(tmp_path
     lines = [
         {"type": "user", "message": {"role": "user", "content": "hi"}, "sessionId": session, "uuid": "u1"},
         {"type": "last-prompt", "leafUuid": "u1", "sessionId": session},
-        {"type": "assistant", "message": {"role": "assistant", "content": "hello"}, "sessionId": session, "uuid": "a1"},
+        {
+            "type": "assistant",
+            "message": {"role": "assistant", "content": "hello"},
+            "sessionId": session,
+            "uuid": "a1",
+        },
     ]
     episode = one_episode(write_jsonl(tmp_path, "s.jsonl", lines))
     assert json.loads(episode.extra_json or "{}")["skipped_entries"] == {"last-prompt": 1}
+
+
+# M7: Claude Code sessions joined by an entry uuid they share, the later one's entries dropped
+
+
+def _session(session: str, prompt: str, answer: str) -> list[dict]:
+    return [
+        {
+            "type": "user",
+            "sessionId": session,
+            "uuid": "u1",
+            "parentUuid": None,
+            "message": {"role": "user", "content": prompt},
+        },
+        {
+            "type": "assistant",
+            "sessionId": session,
+            "uuid": "a1",
+            "parentUuid": "u1",
+            "message": {
+                "id": f"m-{session}",
+                "role": "assistant",
+                "content": [{"type": "text", "text": answer}],
+            },
+        },
+    ]
+
+
+def test_sessions_whose_entry_ids_collide_with_other_content_are_a_conflict_naming_both_files(tmp_path: Path):
+    write_jsonl(tmp_path, "one.jsonl", _session("s-1", "List files", "Two files."))
+    write_jsonl(tmp_path, "two.jsonl", _session("s-2", "Run tests", "All pass."))
+    result = ingest_paths([tmp_path])
+    assert result.episodes == [] and result.records_in == 1
+    (reject,) = result.rejects
+    assert reject.reason == "conflicting entries"
+    assert "one.jsonl" in (reject.detail or "") and "two.jsonl" in (reject.detail or "")
+
+
+def test_a_resumption_copying_the_same_entries_is_still_one_session(tmp_path: Path):
+    first = _session("s-1", "List files", "Two files.")
+    write_jsonl(tmp_path, "one.jsonl", first)
+    resumed = [{**entry, "sessionId": "s-2"} for entry in first]
+    resumed.append(
+        {
+            "type": "user",
+            "sessionId": "s-2",
+            "uuid": "u2",
+            "parentUuid": "a1",
+            "message": {"role": "user", "content": "thanks"},
+        }
+    )
+    write_jsonl(tmp_path, "two.jsonl", resumed)
+    (episode,) = ingest_paths([tmp_path]).episodes
+    assert [e.kind for e in episode.events] == ["user", "assistant", "user"]
+    assert json.loads(episode.extra_json or "{}")["skipped_entries"] == {"repeated": 2}

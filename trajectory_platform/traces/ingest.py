@@ -530,7 +530,7 @@ def _ingest_file(
             counted_with = result.read_with_other_records.setdefault(src.display, Counter())
             counted_with[record.read_with] += 1
             continue
-        if not spanning.hold(adapter, record, read):
+        if not spanning.hold(adapter, record, read, src.display):
             _ingest_record(read, record, max_field_chars, result, keep)
     for part, merged in spanning.finish_file():
         _ingest_record(part.context, merged, max_field_chars, result, keep)

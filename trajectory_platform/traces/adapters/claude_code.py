@@ -304,15 +304,26 @@ class ClaudeCodeAdapter(Adapter):
         ``skipped_entries.repeated``; the episode keeps the first session's id, and lists every id
         it was written under in ``extra_json.sessions``."""
         ordered = sorted(parts, key=_span_of_time)
-        seen: set[str] = set()
+        seen: dict[str, tuple[str, int | None]] = {}  # uuid -> what the entry says, its line
         lines, repeated = [], 0
         for part in ordered:
             for line in part.value["lines"]:
                 uuid = line.value.get("uuid") if isinstance(line.value, dict) else None
-                if isinstance(uuid, str) and uuid in seen:
+                if not isinstance(uuid, str):
+                    lines.append(line)
+                    continue
+                said = canonical_json([line.value.get("type"), line.value.get("message")])
+                if uuid in seen:
+                    if seen[uuid][0] != said:
+                        raise RecordError(
+                            "conflicting entries",
+                            f"line {seen[uuid][1]} of one part of this session and line {line.line} of "
+                            "another hold one entry uuid but say different things: an entry a resumption "
+                            "copied says the same, so these are other sessions whose ids collide",
+                        )
                     repeated += 1
                     continue
-                seen.update([uuid] if isinstance(uuid, str) else [])
+                seen[uuid] = (said, line.line)
                 lines.append(line)
         sessions = list(dict.fromkeys(part.value["session"] for part in ordered))
         value = {"session": sessions[0], "lines": lines, REPEATED: repeated, SESSIONS: sessions}
