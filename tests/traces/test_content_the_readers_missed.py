@@ -237,3 +237,24 @@ def test_a_resumption_copying_the_same_entries_is_still_one_session(tmp_path: Pa
     (episode,) = ingest_paths([tmp_path]).episodes
     assert [e.kind for e in episode.events] == ["user", "assistant", "user"]
     assert json.loads(episode.extra_json or "{}")["skipped_entries"] == {"repeated": 2}
+
+
+# M6: Gemini CLI's logs.json, the prompts typed in each session, read as a conversation
+
+
+def _prompt(session: str, number: int, text: str) -> dict:
+    return {"sessionId": session, "messageId": number, "type": "user", "message": text}
+
+
+def test_a_prompt_log_of_several_sessions_is_rejected_not_merged(tmp_path: Path):
+    logs = [_prompt("s-1", 0, "explain this repo"), _prompt("s-1", 1, "/quit"), _prompt("s-2", 0, "add tests")]
+    result = ingest_paths([write_json(tmp_path, "logs.json", logs)])
+    assert result.episodes == []
+    assert [r.reason for r in result.rejects] == ["several conversations"]
+
+
+def test_a_prompt_log_of_one_session_is_a_prompt_log_reject(tmp_path: Path):
+    logs = [_prompt("s-1", 0, "explain this repo"), _prompt("s-1", 1, "/quit")]
+    result = ingest_paths([write_json(tmp_path, "logs.json", logs)])
+    assert result.episodes == []
+    assert [r.reason for r in result.rejects] == ["prompt log"]

@@ -312,10 +312,40 @@ def _in_time_order(messages: list[Any]) -> list[Any]:
     return messages
 
 
+SESSION_KEYS = ("sessionId", "session_id", "conversation_id", "conversationId", "thread_id", "threadId")
+"""Where a message logged on its own names the conversation it belongs to."""
+
+
+def _one_conversation(messages: list[Any], where: str) -> None:
+    """Reject a message list that is not one conversation, which its messages say themselves when
+    each names its session (:data:`SESSION_KEYS`): messages of several sessions (read as one, the
+    conversations were merged into an episode none of them was), or a session's messages that are
+    all the user's, a log of the prompts typed (Gemini CLI's ``logs.json`` beside its ``chats/``:
+    slash commands included, no model turn) rather than a conversation or a request."""
+    sessions = [next((m[k] for k in SESSION_KEYS if isinstance(m, dict) and k in m), None) for m in messages]
+    if not messages or any(session is None for session in sessions):
+        return
+    other = next((i for i, session in enumerate(sessions) if session != sessions[0]), None)
+    if other is not None:
+        raise RecordError(
+            "several conversations",
+            f"{where}[{other}] names another session than {where}[0]: the list holds the messages "
+            "of several conversations, which read as one would merge them",
+        )
+    if all(spoken_role(m) == "user" for m in messages):
+        raise RecordError(
+            "prompt log",
+            f"every message of {where} is the user's and names its session: a log of the prompts "
+            "typed (as Gemini CLI's logs.json), with no model turn, not a conversation",
+        )
+
+
 def events_of_messages(messages: Any, where: str) -> list[Event]:
     """Convert a message list in the order it happened (see :func:`_in_time_order`), speakers
     re-roled when their roles are relative (:func:`_speaker_roles`), each role read in whatever
-    spelling it was written (:func:`~trajectory_platform.traces.adapters.message_roles.role_messages`)."""
+    spelling it was written (:func:`~trajectory_platform.traces.adapters.message_roles.role_messages`);
+    a list that is not one conversation rejects the record (:func:`_one_conversation`)."""
+    _one_conversation(expect(messages, list, where), where)
     read = role_messages(expect(messages, list, where), where)
     ordered = _speaker_roles(_in_time_order(read))
     reversed_ = ordered is not read and ordered == read[::-1]
