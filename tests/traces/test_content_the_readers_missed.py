@@ -247,7 +247,11 @@ def _prompt(session: str, number: int, text: str) -> dict:
 
 
 def test_a_prompt_log_of_several_sessions_is_rejected_not_merged(tmp_path: Path):
-    logs = [_prompt("s-1", 0, "explain this repo"), _prompt("s-1", 1, "/quit"), _prompt("s-2", 0, "add tests")]
+    logs = [
+        _prompt("s-1", 0, "explain this repo"),
+        _prompt("s-1", 1, "/quit"),
+        _prompt("s-2", 0, "add tests"),
+    ]
     result = ingest_paths([write_json(tmp_path, "logs.json", logs)])
     assert result.episodes == []
     assert [r.reason for r in result.rejects] == ["several conversations"]
@@ -258,3 +262,55 @@ def test_a_prompt_log_of_one_session_is_a_prompt_log_reject(tmp_path: Path):
     result = ingest_paths([write_json(tmp_path, "logs.json", logs)])
     assert result.episodes == []
     assert [r.reason for r in result.rejects] == ["prompt log"]
+
+
+# M4: lists of role messages that are not one conversation
+
+
+def test_a_message_tree_with_nested_replies_is_rejected_not_read_as_turns(tmp_path: Path):
+    follow_up = {"message_id": "m4", "text": "Example?", "role": "prompter", "replies": []}
+    first = {
+        "message_id": "m2",
+        "text": "A function calling itself.",
+        "role": "assistant",
+        "replies": [follow_up],
+    }
+    second = {"message_id": "m3", "text": "A loop.", "role": "assistant", "replies": []}
+    tree = {
+        "message_tree_id": "t1",
+        "prompt": {
+            "message_id": "m1",
+            "text": "Explain recursion",
+            "role": "prompter",
+            "replies": [first, second],
+        },
+    }
+    result = ingest_paths([write_jsonl(tmp_path, "trees.jsonl", [tree])])
+    assert result.episodes == [] and [r.reason for r in result.rejects] == ["message tree"]
+
+
+def test_conversations_side_by_side_in_one_record_are_rejected_not_one_kept(tmp_path: Path):
+    def talk(ask: str, answer: str) -> list[dict]:
+        return [{"role": "user", "content": ask}, {"role": "assistant", "content": answer}]
+
+    columns = {"messages": {"0": talk("hi", "hello"), "1": talk("bye", "goodbye")}}
+    result = ingest_paths([write_json(tmp_path, "columns.json", columns)])
+    assert result.episodes == [] and [r.reason for r in result.rejects] == ["several conversations"]
+
+
+def test_a_branch_regenerated_away_is_not_appended_as_the_answer(tmp_path: Path):
+    def node(uid: str, parent: str | None, children: list[str], role: str, text: str) -> dict:
+        return {"id": uid, "parentId": parent, "childrenIds": children, "role": role, "content": text}
+
+    ask = node("q1", None, ["r1", "r2"], "user", "Capital of Australia?")
+    wrong, right = (
+        node("r1", "q1", [], "assistant", "Sydney."),
+        node("r2", "q1", [], "assistant", "Canberra."),
+    )
+    history = {"currentId": "r2", "messages": {"q1": ask, "r1": wrong, "r2": right}}
+    export = [{"id": "ow-1", "chat": {"messages": [ask, right], "history": history}}]
+    episode = one_episode(write_json(tmp_path, "webui.json", export))
+    assert [(e.kind, e.content) for e in episode.events] == [
+        ("user", "Capital of Australia?"),
+        ("assistant", "Canberra."),
+    ]
