@@ -314,3 +314,26 @@ def test_a_branch_regenerated_away_is_not_appended_as_the_answer(tmp_path: Path)
         ("user", "Capital of Australia?"),
         ("assistant", "Canberra."),
     ]
+
+
+# M5: a sub-agent's whole conversation nested below the record's top level
+
+
+def test_a_member_agents_conversation_nested_in_the_record_is_not_kept_as_an_extra_field(tmp_path: Path):
+    call = {"id": "f1", "type": "function", "function": {"name": "get_price", "arguments": "{}"}}
+    member = [
+        {"role": "user", "content": "Get AAPL price"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "f1", "content": "190"},
+        {"role": "assistant", "content": "AAPL is 190."},
+    ]
+    run = {
+        "run_id": "r1",
+        "messages": [{"role": "user", "content": "AAPL price?"}, {"role": "assistant", "content": "190."}],
+        "member_responses": [{"run_id": "m1", "messages": member}],
+    }
+    result = ingest_paths([write_json(tmp_path, "team.json", run)])
+    assert result.episodes == []
+    (reject,) = result.rejects
+    assert reject.reason == "unread conversation content"
+    assert (reject.detail or "").startswith("member_responses.messages holds a conversation")

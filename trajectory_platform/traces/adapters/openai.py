@@ -598,11 +598,36 @@ CONVERSATION_CONTENT_KEYS = ("system", *CALL_KEYS)
 wherever a log writes them: a reader that does not read one must not keep it as an extra field."""
 
 
+NESTED_DEPTH = 4
+"""Levels below a top-level field searched for a conversation left unread (:func:`_nested_conversation`)."""
+
+
+def _nested_conversation(value: Any, path: list[str], depth: int = 0) -> list[str] | None:
+    """Where ``value`` holds, below its top level, a list of role messages with a model turn: a
+    conversation of its own (a team member's run inside an Agno team run's ``member_responses``,
+    its own system prompt, calls and results), the path to it; else ``None``."""
+    if isinstance(value, list):
+        if value and all(spoken_role(m) is not None for m in value):
+            return path if any(spoken_role(m) == "assistant" for m in value) else None
+        items = [(f"[{i}]", v) for i, v in enumerate(value)]
+    elif isinstance(value, dict):
+        items = [(str(k), v) for k, v in value.items()]
+    else:
+        return None
+    if depth >= NESTED_DEPTH:
+        return None
+    for key, child in items:
+        if isinstance(child, dict | list) and (found := _nested_conversation(child, [*path, key], depth + 1)):
+            return found
+    return None
+
+
 def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
     """Top-level fields no adapter field consumed, kept as canonical JSON (nothing dropped).
 
-    A field left over that holds conversation content (:data:`CONVERSATION_CONTENT_KEYS`, or a
-    call's answer as :func:`chat_response` finds one) rejects the record instead: kept as an extra
+    A field left over that holds conversation content (:data:`CONVERSATION_CONTENT_KEYS`, a
+    call's answer as :func:`chat_response` finds one, or, below it, a conversation of its own:
+    :func:`_nested_conversation`) rejects the record instead: kept as an extra
     field it would leave the episode without that turn and still be admitted (a line of a mixed log
     read by a format that does not know that field)."""
     rest = {k: v for k, v in value.items() if k not in consumed}
@@ -614,6 +639,14 @@ def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
                 "unread conversation content",
                 f"field {path_of([str(key)])} holds a part of the conversation that this format's "
                 "reader does not read; it would be lost from the episode",
+            )
+        nested = _nested_conversation(field_value, [str(key)])
+        if nested is not None:
+            raise RecordError(
+                "unread conversation content",
+                f"{path_of(k for k in nested if not k.startswith('['))} holds a conversation of its "
+                "own below the top level (a sub-agent's run, say) that this format's reader does not "
+                "read; it would be lost from the episode",
             )
     return canonical_json(rest) if rest else None
 
