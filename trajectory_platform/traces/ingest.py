@@ -609,8 +609,8 @@ def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
     """The whole file is one reject: why it cannot be read, or what it is when it is a known
     non-trajectory dataset, or that no supported format uses its layout."""
     sample = src.first_value()
-    if src.is_document:  # a document on one line is that line (a JSONL file of one record)
-        line = 1 if src.data is not None and b"\n" not in src.data.strip() else None
+    if src.is_document:
+        line = src.document_line
     else:
         line = next((r.line for r in src.lines() if r.error is None), None)
     reason, detail = "unrecognized format", _unread_layout(sample, line)

@@ -223,12 +223,24 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     return events if pieces[0][0] == "text" else [*events[1:], event]  # the text where it stood
 
 
+def _holds_text(value: Any) -> bool:
+    """Text a message may keep under a field of its own: a string, or a list of parts one of which
+    has a ``text`` or ``content`` string (Zed's thread messages keep theirs under ``segments``)."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    return isinstance(value, list) and any(
+        isinstance(part, dict) and any(isinstance(part.get(k), str) and part[k].strip() for k in ("text", "content"))
+        for part in value
+    )
+
+
 def _unplaced_text(fields: dict[str, Any], where: str) -> None:
     """Reject a message read as an empty turn although it holds text under a field this reader does
-    not read (anything but :data:`MESSAGE_FACT_KEYS`): admitted, the turn would train as said
-    nothing, and the text would be in no field of the record."""
+    not read (anything but :data:`MESSAGE_FACT_KEYS`), as a string or as parts
+    (:func:`_holds_text`): admitted, the turn would train as said nothing, and the text would be in
+    no field of the record."""
     for key, value in fields.items():
-        if key not in MESSAGE_FACT_KEYS and isinstance(value, str) and value.strip():
+        if key not in MESSAGE_FACT_KEYS and _holds_text(value):
             raise RecordError(
                 "unread message text",
                 f"{where}.{path_of([str(key)])} holds text, but the message's turn is read empty: "
