@@ -337,3 +337,34 @@ def test_a_member_agents_conversation_nested_in_the_record_is_not_kept_as_an_ext
     (reject,) = result.rejects
     assert reject.reason == "unread conversation content"
     assert (reject.detail or "").startswith("member_responses.messages holds a conversation")
+
+
+# Unclear rejects made clear (or read)
+
+
+def test_letta_stream_facts_after_the_messages_do_not_reject_the_conversation(tmp_path: Path):
+    messages = [
+        {"id": "m1", "message_type": "user_message", "content": "2+2?"},
+        {"id": "m2", "message_type": "assistant_message", "content": "4"},
+        {"message_type": "stop_reason", "stop_reason": "end_turn"},
+        {"message_type": "usage_statistics", "completion_tokens": 5, "prompt_tokens": 50},
+    ]
+    episode = one_episode(write_json(tmp_path, "letta.json", messages))
+    assert [(e.kind, e.content) for e in episode.events] == [("user", "2+2?"), ("assistant", "4")]
+
+
+def test_text_kept_as_parts_under_an_unknown_field_is_named(tmp_path: Path):
+    thread = {
+        "version": "0.2.0",
+        "messages": [
+            {"id": 0, "role": "user", "segments": [{"type": "text", "text": "hi"}], "tool_uses": []},
+            {"id": 1, "role": "assistant", "segments": [{"type": "text", "text": "hello"}], "tool_uses": []},
+        ],
+    }
+    result = ingest_paths([write_json(tmp_path, "thread.json", thread)])
+    assert result.episodes == []
+    (reject,) = result.rejects
+    assert (reject.reason, (reject.detail or "").split(" holds")[0]) == (
+        "unread message text",
+        "messages[0].segments",
+    )
