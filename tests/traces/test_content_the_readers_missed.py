@@ -368,3 +368,23 @@ def test_text_kept_as_parts_under_an_unknown_field_is_named(tmp_path: Path):
         "unread message text",
         "messages[0].segments",
     )
+
+
+def test_an_anthropic_dialect_message_naming_its_speaker_as_sender_is_read(tmp_path: Path):
+    use = {"type": "tool_use", "id": "t1", "name": "web_search", "input": {"q": "oslo"}}
+    export = [
+        {
+            "uuid": "c1",
+            "chat_messages": [
+                {"sender": "human", "content": [{"type": "text", "text": "Rain in Oslo?"}]},
+                {"sender": "assistant", "content": [use]},
+                {
+                    "sender": "human",
+                    "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "rain"}],
+                },
+                {"sender": "assistant", "content": [{"type": "text", "text": "Yes."}]},
+            ],
+        }
+    ]
+    episode = one_episode(write_json(tmp_path, "claude_ai.json", export))
+    assert [e.kind for e in episode.events] == ["user", "assistant", "tool", "assistant"]

@@ -35,6 +35,7 @@ from trajectory_platform.traces.adapters.content_parts import (
     check_output_found,
     piece_of,
 )
+from trajectory_platform.traces.adapters.message_roles import spoken_role
 from trajectory_platform.traces.adapters.openai import CALL_KEYS, carries_answer, extra_of, is_message_list
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
@@ -145,7 +146,9 @@ def user_events(content: Any, where: str) -> list[Event]:
 def events_of_message(message: Any, where: str) -> list[Event]:
     """Convert one Messages-API message (``user`` or ``assistant``)."""
     expect(message, dict, where)
-    role = message.get("role")
+    # a message naming its speaker another way (Claude.ai's export: ``sender``) is read as the
+    # openai reader reads it, not rejected as role None
+    role = message["role"] if "role" in message else spoken_role(message)
     unread = next((key for key in CALL_KEYS if message.get(key)), None)
     if unread is not None:  # another dialect's calls in a Messages-API message: never dropped silently
         raise RecordError(
