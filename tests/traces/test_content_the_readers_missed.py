@@ -388,3 +388,16 @@ def test_an_anthropic_dialect_message_naming_its_speaker_as_sender_is_read(tmp_p
     ]
     episode = one_episode(write_json(tmp_path, "claude_ai.json", export))
     assert [e.kind for e in episode.events] == ["user", "assistant", "tool", "assistant"]
+
+
+def test_a_bare_list_rejected_under_a_key_the_file_lacks_says_so(tmp_path: Path):
+    conversation = [
+        {"role": "user", "type": "message", "content": "2**10?"},
+        {"role": "assistant", "type": "code", "format": "python", "content": "print(2**10)"},
+        {"role": "computer", "type": "console", "format": "output", "content": "1024"},
+    ]
+    result = ingest_paths([write_json(tmp_path, "oi.json", conversation)])
+    (reject,) = result.rejects
+    assert (reject.detail or "").endswith(
+        "(the file is a bare list, read as the openai-responses format's input)"
+    )

@@ -536,6 +536,18 @@ def _ingest_file(
         _ingest_record(part.context, merged, max_field_chars, result, keep)
 
 
+def _bare_list_said(reader: Adapter, record: RawRecord, exc: Exception) -> RecordError:
+    """The error of a record, saying so when its file is a bare list the reader read under a key of
+    its own (:attr:`Adapter.bare_list_key`): the detail's paths start at that key (``input[1]``),
+    which the file does not have, and the format was chosen from the list's shape alone."""
+    error = _record_error(exc)
+    key = reader.bare_list_key
+    if record.json_path != "$" or key is None or not isinstance(record.value, dict) or list(record.value) != [key]:
+        return error
+    said = f"the file is a bare list, read as the {reader.name} format's {key}"
+    return RecordError(error.reason, f"{error.detail} ({said})" if error.detail else said)
+
+
 def _ingest_record(
     read: _FileRead,
     record: RawRecord,
@@ -552,7 +564,7 @@ def _ingest_record(
             raise record.error
         episodes = reader.parse_all(record, src)
     except (RecordError, *STRUCTURE_ERRORS) as exc:
-        result.rejects.append(_reject(src, reader, record, _record_error(exc), file_date))
+        result.rejects.append(_reject(src, reader, record, _bare_list_said(reader, record, exc), file_date))
         return
     result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
     for episode in episodes:
