@@ -542,7 +542,12 @@ def _bare_list_said(reader: Adapter, record: RawRecord, exc: Exception) -> Recor
     which the file does not have, and the format was chosen from the list's shape alone."""
     error = _record_error(exc)
     key = reader.bare_list_key
-    if record.json_path != "$" or key is None or not isinstance(record.value, dict) or list(record.value) != [key]:
+    if (
+        record.json_path != "$"
+        or key is None
+        or not isinstance(record.value, dict)
+        or list(record.value) != [key]
+    ):
         return error
     said = f"the file is a bare list, read as the {reader.name} format's {key}"
     return RecordError(error.reason, f"{error.detail} ({said})" if error.detail else said)

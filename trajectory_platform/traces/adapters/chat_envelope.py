@@ -80,7 +80,9 @@ OpenAssistant): the conversation is a path through the tree, and its other nodes
 def tree_level(messages: list[Any]) -> bool:
     """Are ``messages`` one level of a message tree whose replies are nested (:data:`TREE_CHILD_KEYS`),
     so siblings, each an alternative answer, rather than turns that follow one another?"""
-    return any(isinstance(m, dict) and any(isinstance(m.get(k), list) for k in TREE_CHILD_KEYS) for m in messages)
+    return any(
+        isinstance(m, dict) and any(isinstance(m.get(k), list) for k in TREE_CHILD_KEYS) for m in messages
+    )
 
 
 def has_both_sides(messages: list[Any]) -> bool:

@@ -184,7 +184,16 @@ RUNTIME_TYPES = frozenset(
 )
 """Entry types of Claude Code's own bookkeeping (and the Agent SDK's partial ``stream_event``
 lines): never shown to the model as such, counted in ``skipped_entries``."""
-CONVERSATION_KEYS = ("message", "content", "text", "tool_call", "tool_calls", "tool_use", "tool_result", "result")
+CONVERSATION_KEYS = (
+    "message",
+    "content",
+    "text",
+    "tool_call",
+    "tool_calls",
+    "tool_use",
+    "tool_result",
+    "result",
+)
 """Fields by which an entry of a type this reader does not know carries a turn, a call or a result."""
 
 
@@ -203,7 +212,8 @@ def _unknown_entry(entry: dict[str, Any], line: int | None) -> RecordError | Non
     return RecordError(
         "unknown entry",
         f"line {line} is an entry of type {named(kind)}, which Claude Code does not write, holding "
-        f"{held}: a turn, call or result this reader would lose (another tool's stream in Claude Code's shape)",
+        f"{held}: a turn, call or result this reader would lose (another tool's stream in "
+        "Claude Code's shape)",
     )
 
 

@@ -161,7 +161,9 @@ def check_output_found(part: dict[str, Any], output: Any, where: str) -> None:
     if output is not None:
         return
     unread = sorted(
-        str(k) for k, v in part.items() if k not in RESULT_FACT_KEYS and v not in (None, "", [], {}, False, True)
+        str(k)
+        for k, v in part.items()
+        if k not in RESULT_FACT_KEYS and v not in (None, "", [], {}, False, True)
     )
     if unread:
         raise RecordError(

@@ -111,7 +111,10 @@ def _response_media(parts: Any, where: str) -> list[str]:
     kinds = [_part_kind(part, f"{where}[{index}]") for index, part in enumerate(parts)]
     unknown = next((i for i, kind in enumerate(kinds) if kind not in MEDIA_PARTS), None)
     if unknown is not None:
-        raise RecordError("unknown content part", f"{where}[{unknown}] is a {kinds[unknown]} part; a function response's parts are media")
+        raise RecordError(
+            "unknown content part",
+            f"{where}[{unknown}] is a {kinds[unknown]} part; a function response's parts are media",
+        )
     return [f"[{kind}]" for kind in kinds]
 
 

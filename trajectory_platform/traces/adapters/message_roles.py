@@ -401,7 +401,7 @@ def role_messages(messages: list[Any], where: str) -> list[Any]:
     """Each message read by :func:`role_message`, a reasoning-only message folded into the assistant
     turn after it and a smolagents ``tool-call`` into the one before it (:data:`FOLDED` left in
     their places, so every other message keeps its index)."""
-    read = [
+    read: list[Any] = [
         FOLDED
         if isinstance(m, dict) and m.get("message_type") in LETTA_STREAM_FACTS
         else role_message(m, f"{where}[{i}]")

@@ -229,7 +229,8 @@ def _holds_text(value: Any) -> bool:
     if isinstance(value, str):
         return bool(value.strip())
     return isinstance(value, list) and any(
-        isinstance(part, dict) and any(isinstance(part.get(k), str) and part[k].strip() for k in ("text", "content"))
+        isinstance(part, dict)
+        and any(isinstance(part.get(k), str) and part[k].strip() for k in ("text", "content"))
         for part in value
     )
 
