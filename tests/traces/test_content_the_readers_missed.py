@@ -401,3 +401,19 @@ def test_a_bare_list_rejected_under_a_key_the_file_lacks_says_so(tmp_path: Path)
     assert (reject.detail or "").endswith(
         "(the file is a bare list, read as the openai-responses format's input)"
     )
+
+
+def test_a_langsmith_run_whose_outputs_is_an_anthropic_message_is_read(tmp_path: Path):
+    call = {"type": "tool_use", "id": "t1", "name": "send_reset", "input": {"email": "a"}}
+    run = {
+        "id": "r-2",
+        "trace_id": "r-2",
+        "parent_run_id": None,
+        "run_type": "llm",
+        "start_time": "2025-09-01T10:00:00",
+        "inputs": {"system": SYSTEM, "messages": ASK, "max_tokens": 100},
+        "outputs": {**ANTHROPIC_ANSWER, "content": [call], "stop_reason": "tool_use"},
+    }
+    episode = one_episode(write_jsonl(tmp_path, "runs.jsonl", [run]))
+    assert [e.kind for e in episode.events] == ["system", "user", "assistant"]
+    assert [c.name for c in episode.events[-1].tool_calls] == ["send_reset"]

@@ -74,12 +74,15 @@ def _inputs(run: dict[str, Any], where: str) -> list[Event]:
 
 
 def _answer(run: dict[str, Any], where: str) -> Event | None:
-    """The model's reply (``generations[0][0]``, or a Chat Completions response's first choice);
-    ``None`` when the call failed before answering."""
+    """The model's reply (``generations[0][0]``, a Chat Completions response's first choice, or the
+    assistant message itself: an Anthropic Message, as ``wrap_anthropic`` records it); ``None`` when
+    the call failed before answering."""
     outputs = run.get("outputs")
     known = outputs is None or {"generations", "choices"} & set(expect(outputs, dict, f"{where}.outputs"))
-    if not known:
-        raise RecordError("unknown output", f"{where}.outputs holds neither generations nor choices")
+    if not known and outputs.get("role") != "assistant":
+        raise RecordError(
+            "unknown output", f"{where}.outputs holds neither generations, choices nor an assistant message"
+        )
     return reply_of(outputs, f"{where}.outputs")
 
 
