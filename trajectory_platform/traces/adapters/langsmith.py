@@ -78,8 +78,10 @@ def _answer(run: dict[str, Any], where: str) -> Event | None:
     assistant message itself: an Anthropic Message, as ``wrap_anthropic`` records it); ``None`` when
     the call failed before answering."""
     outputs = run.get("outputs")
-    known = outputs is None or {"generations", "choices"} & set(expect(outputs, dict, f"{where}.outputs"))
-    if not known and outputs.get("role") != "assistant":
+    if outputs is None:
+        return None
+    read = expect(outputs, dict, f"{where}.outputs")
+    if not {"generations", "choices"} & set(read) and read.get("role") != "assistant":
         raise RecordError(
             "unknown output", f"{where}.outputs holds neither generations, choices nor an assistant message"
         )
