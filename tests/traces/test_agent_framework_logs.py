@@ -177,7 +177,11 @@ def test_shapes_near_a_framework_message_are_not_taken_for_one(tmp_path: Path):
     assert ingest_paths([write_json(tmp_path, "tools.json", tools)]).episodes == []
     chat = {"messages": [{"role": "user", "content": "hi"}, None, {"role": "assistant", "content": "yo"}]}
     (reject,) = ingest_paths([write_json(tmp_path, "chat.json", chat)]).rejects
-    assert (reject.reason, reject.detail) == ("wrong type", "messages[1] is NoneType, expected dict")
+    assert (reject.reason, reject.detail) == (
+        "wrong type",
+        "messages[1] is NoneType, expected dict "
+        "(the file is a bare list, read as the openai format's messages)",
+    )
 
 
 def test_a_log_no_format_reads_is_rejected_naming_what_its_first_record_holds(tmp_path: Path):

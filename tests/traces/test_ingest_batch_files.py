@@ -77,6 +77,6 @@ def test_a_failed_batch_request_names_its_error_type_never_its_message(tmp_path:
     }
     result = ingest_paths([write_jsonl(tmp_path, "out.jsonl", [failed])])
     (reject,) = result.rejects
-    assert reject.reason == "failed model call" and reject.source_line is None
+    assert reject.reason == "failed model call" and reject.source_line == 1  # the file is one line
     assert "HTTP 400" in (reject.detail or "") and "'invalid_prompt'" in (reject.detail or "")
     assert SECRET_IN_ERROR not in (reject.detail or "")

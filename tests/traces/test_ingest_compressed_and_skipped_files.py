@@ -44,7 +44,7 @@ def test_gzip_logs_are_read_decompressed_and_other_files_are_counted(tmp_path: P
         ("day.jsonl.gz", 1, None),
         ("day.jsonl.gz", 2, None),
         ("messages.JSON.GZ", None, "$"),  # a bare message list: one document
-        ("plain.jsonl", None, "$"),  # a file of one line is one document too
+        ("plain.jsonl", 1, "$"),  # a file of one line is one document too, at its line 1
     ]
     assert {"openai:g1", "openai:g2", "openai:p1"} < {e.episode_id for e in result.episodes}
     assert result.rejects == [] and result.files_read == 3

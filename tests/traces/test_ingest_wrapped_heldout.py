@@ -506,7 +506,7 @@ CASES = {
     "anthropic-batch-canceled": Case(
         {"results.jsonl": [{"custom_id": "q-9", "result": {"type": "canceled"}}]},
         [],
-        [(None, "failed model call")],
+        [(1, "failed model call")],
     ),
     "vllm-stream-reasoning-tool": Case(
         {"s.jsonl": VLLM},
@@ -568,7 +568,7 @@ CASES = {
         [Expect(["user", "assistant"], "Sunny.")],
     ),
     "chatml-prompt-unclosed-turn": Case(
-        {"c.jsonl": [{"prompt": CHATML_UNCLOSED, "content": "Sunny."}]}, [], [(None, "unknown chat template")]
+        {"c.jsonl": [{"prompt": CHATML_UNCLOSED, "content": "Sunny."}]}, [], [(1, "unknown chat template")]
     ),
     "gateway-json-text-row": Case(
         {"rows.jsonl": [GATEWAY_TEXT_ROW]},

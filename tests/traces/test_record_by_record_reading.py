@@ -80,7 +80,7 @@ def test_openai_tool_calls_in_a_file_whose_first_line_is_anthropic_are_kept(tmp_
 def test_a_json_array_of_mixed_records_reads_each_element_by_its_format(tmp_path: Path):
     result = _ingest(write_json(tmp_path, "mixed.json", [ERRORED, OPENAI_CALL]))
     assert result.rejects == []
-    assert _kinds(result, None, "[1]") == ["system", "user", "assistant"]
+    assert _kinds(result, 1, "[1]") == ["system", "user", "assistant"]  # a one-line file: line 1
 
 
 def test_calls_another_api_writes_in_a_messages_api_record_reject_instead_of_vanishing(tmp_path: Path):

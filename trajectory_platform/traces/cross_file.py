@@ -46,6 +46,8 @@ class HeldPart:
     adapter: Adapter
     record: RawRecord
     context: Any
+    source: str
+    """The file the part was read from, as a reject names it."""
 
 
 Key = tuple[str, str]
@@ -128,7 +130,7 @@ class SpanningGroups:
                 joined_to.update(dict.fromkeys(keys, root))
         return cls(spanning, joined_to)
 
-    def hold(self, adapter: Adapter, record: RawRecord, context: Any) -> bool:
+    def hold(self, adapter: Adapter, record: RawRecord, context: Any, source: str) -> bool:
         """Hold ``record`` when it is part of a group that spans files (True), else leave it."""
         if not self._left or record.error is not None:
             return False
@@ -136,7 +138,7 @@ class SpanningGroups:
         if group is None or (adapter.name, group) not in self._joined_to:
             return False
         key = self._joined_to[(adapter.name, group)]
-        self._parts.setdefault(key, []).append(HeldPart(adapter, record, context))
+        self._parts.setdefault(key, []).append(HeldPart(adapter, record, context, source))
         if key not in self._in_file:
             self._in_file.append(key)
         return True
@@ -159,5 +161,11 @@ class SpanningGroups:
         parts = self._parts.pop(key)
         del self._left[key]
         first = parts[0]
-        merged = first.record if len(parts) == 1 else first.adapter.merged([p.record for p in parts])
-        return first, merged
+        if len(parts) == 1:
+            return first, first.record
+        try:
+            return first, first.adapter.merged([p.record for p in parts])
+        except RecordError as error:  # parts that cannot be one group: one reject naming their files
+            files = ", ".join(dict.fromkeys(p.source for p in parts))
+            named = RecordError(error.reason, f"{error.detail} (the parts are in {files})")
+            return first, RawRecord(first.record.line, first.record.json_path, error=named)

@@ -530,10 +530,27 @@ def _ingest_file(
             counted_with = result.read_with_other_records.setdefault(src.display, Counter())
             counted_with[record.read_with] += 1
             continue
-        if not spanning.hold(adapter, record, read):
+        if not spanning.hold(adapter, record, read, src.display):
             _ingest_record(read, record, max_field_chars, result, keep)
     for part, merged in spanning.finish_file():
         _ingest_record(part.context, merged, max_field_chars, result, keep)
+
+
+def _bare_list_said(reader: Adapter, record: RawRecord, exc: Exception) -> RecordError:
+    """The error of a record, saying so when its file is a bare list the reader read under a key of
+    its own (:attr:`Adapter.bare_list_key`): the detail's paths start at that key (``input[1]``),
+    which the file does not have, and the format was chosen from the list's shape alone."""
+    error = _record_error(exc)
+    key = reader.bare_list_key
+    if (
+        record.json_path != "$"
+        or key is None
+        or not isinstance(record.value, dict)
+        or list(record.value) != [key]
+    ):
+        return error
+    said = f"the file is a bare list, read as the {reader.name} format's {key}"
+    return RecordError(error.reason, f"{error.detail} ({said})" if error.detail else said)
 
 
 def _ingest_record(
@@ -552,7 +569,7 @@ def _ingest_record(
             raise record.error
         episodes = reader.parse_all(record, src)
     except (RecordError, *STRUCTURE_ERRORS) as exc:
-        result.rejects.append(_reject(src, reader, record, _record_error(exc), file_date))
+        result.rejects.append(_reject(src, reader, record, _bare_list_said(reader, record, exc), file_date))
         return
     result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
     for episode in episodes:
@@ -609,8 +626,8 @@ def _unrecognized(src: SourceFile, date: dt.date | None) -> Reject:
     """The whole file is one reject: why it cannot be read, or what it is when it is a known
     non-trajectory dataset, or that no supported format uses its layout."""
     sample = src.first_value()
-    if src.is_document:  # a document on one line is that line (a JSONL file of one record)
-        line = 1 if src.data is not None and b"\n" not in src.data.strip() else None
+    if src.is_document:
+        line = src.document_line
     else:
         line = next((r.line for r in src.lines() if r.error is None), None)
     reason, detail = "unrecognized format", _unread_layout(sample, line)

@@ -29,7 +29,13 @@ from trajectory_platform.traces.adapters.base import (
     sampling_params_json,
     text_of,
 )
-from trajectory_platform.traces.adapters.content_parts import REDACTED, AssistantParts, piece_of
+from trajectory_platform.traces.adapters.content_parts import (
+    REDACTED,
+    AssistantParts,
+    check_output_found,
+    piece_of,
+)
+from trajectory_platform.traces.adapters.message_roles import spoken_role
 from trajectory_platform.traces.adapters.openai import CALL_KEYS, carries_answer, extra_of, is_message_list
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
@@ -114,6 +120,7 @@ def user_events(content: Any, where: str) -> list[Event]:
         at = f"{where}[{index}]"
         expect(block, dict, at)
         if block.get("type") == "tool_result":
+            check_output_found(block, block.get("content"), at)
             is_error = block.get("is_error")
             events.append(
                 Event(
@@ -139,7 +146,9 @@ def user_events(content: Any, where: str) -> list[Event]:
 def events_of_message(message: Any, where: str) -> list[Event]:
     """Convert one Messages-API message (``user`` or ``assistant``)."""
     expect(message, dict, where)
-    role = message.get("role")
+    # a message naming its speaker another way (Claude.ai's export: ``sender``) is read as the
+    # openai reader reads it, not rejected as role None
+    role = message["role"] if "role" in message else spoken_role(message)
     unread = next((key for key in CALL_KEYS if message.get(key)), None)
     if unread is not None:  # another dialect's calls in a Messages-API message: never dropped silently
         raise RecordError(
@@ -158,6 +167,18 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     if role == "system":
         return [Event(kind="system", content=text_of(message.get("content"), f"{where}.content"))]
     raise RecordError("unknown role", f"{where}.role is {named(role)}; expected user or assistant")
+
+
+def system_events(request: dict[str, Any], where: str) -> list[Event]:
+    """The system prompt a Messages API call declares beside its ``messages``: the top-level
+    ``system`` (a string or text blocks), as one system event, or none. The one reading of it for
+    every reader of such a call: this format's, and the tracing platforms' (Langfuse, LangSmith,
+    MLflow log an Anthropic SDK call's keyword arguments as its input), which read only
+    ``messages`` before and so dropped the prompt the model saw. ``where`` is the path of the
+    object holding it (empty at a record's top level)."""
+    if request.get("system") is None:
+        return []
+    return [Event(kind="system", content=text_of(request["system"], f"{where}.system".lstrip(".")))]
 
 
 def tool_specs_of(raw: Any, where: str) -> list[ToolSpec]:
@@ -210,8 +231,7 @@ class AnthropicAdapter(Adapter):
         episode = self.new_episode(record, src, adapter_episode_id(self.name, own_id, value))
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
-        if value.get("system") is not None:
-            episode.events.append(Event(kind="system", content=text_of(value["system"], "system")))
+        episode.events.extend(system_events(value, ""))
         messages = expect(value.get("messages"), list, "messages")
         for index, message in enumerate(messages):
             episode.events.extend(events_of_message(message, f"messages[{index}]"))

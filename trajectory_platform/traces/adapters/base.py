@@ -276,6 +276,13 @@ class SourceFile:
         """True when the whole file is one JSON value (a JSONL file of one line counts too)."""
         return self.document[1] is None
 
+    @property
+    def document_line(self) -> int | None:
+        """Where a whole-file document is, as a line: 1 for a file of one line (a JSONL file of one
+        record is at its line 1, as every other JSONL record is at its line), else None (a document
+        over many lines has no one line)."""
+        return 1 if self.data is not None and b"\n" not in self.data.strip() else None
+
     @cached_property
     def is_jsonl(self) -> bool:
         """True for line-delimited JSON: the extension says so, or one of the first lines is a
@@ -486,9 +493,9 @@ def frame_json(src: SourceFile, split_document: bool = True) -> Iterator[RawReco
     if error is None:
         if split_document and isinstance(doc, list):
             for index, value in enumerate(doc):
-                yield RawRecord(None, f"[{index}]", value=value)
+                yield RawRecord(src.document_line, f"[{index}]", value=value)
         else:
-            yield RawRecord(None, "$", value=doc)
+            yield RawRecord(src.document_line, "$", value=doc)
         return
     if src.is_jsonl:
         yield from src.lines()

@@ -70,11 +70,34 @@ def _is_conversation(value: Any) -> bool:
     return is_item_list(value)
 
 
+TREE_CHILD_KEYS = ("replies", "children")
+"""Where a message of a message tree holds its replies inline (OpenAssistant's export)."""
+TREE_LINK_KEYS = ("parentId", "parent_id", "childrenIds", "children_ids", *TREE_CHILD_KEYS)
+"""Fields by which a message says it is a node of a message tree (Open WebUI, LibreChat,
+OpenAssistant): the conversation is a path through the tree, and its other nodes are branches."""
+
+
+def tree_level(messages: list[Any]) -> bool:
+    """Are ``messages`` one level of a message tree whose replies are nested (:data:`TREE_CHILD_KEYS`),
+    so siblings, each an alternative answer, rather than turns that follow one another?"""
+    return any(
+        isinstance(m, dict) and any(isinstance(m.get(k), list) for k in TREE_CHILD_KEYS) for m in messages
+    )
+
+
+def has_both_sides(messages: list[Any]) -> bool:
+    """Does a list of messages hold a user turn and an assistant turn: a conversation of its own?"""
+    roles = {spoken_role(m) for m in messages}
+    return {"user", "assistant"} <= roles
+
+
 def _is_response(value: dict[str, Any]) -> bool:
     """A Chat Completions response, a Gemini response (``candidates``), a Responses API response
     (its ``output`` items), or one assistant message (an Anthropic response is one, and so is a
-    Converse response's ``output.message``)."""
-    return (
+    Converse response's ``output.message``); never a node of a message tree (:data:`TREE_LINK_KEYS`:
+    an answer a user regenerated away sits beside the chosen path in Open WebUI's
+    ``history.messages``, and was appended as the call's answer)."""
+    return not any(key in value for key in TREE_LINK_KEYS) and (
         is_chat_answer(value)
         or isinstance(value.get("candidates"), list)
         or is_item_list(value.get("output"))
@@ -102,6 +125,9 @@ class Envelope:
     """Where the rejected sides of a preference pair are (kept in the record, not read as turns)."""
     not_read: tuple[Path, ...] = ()
     """Other lists of messages the conversation does not hold (kept in the record, named)."""
+    other_conversations: tuple[Path, ...] = ()
+    """Those of :attr:`not_read` that hold a conversation of their own (a user and an assistant
+    turn): a record of several conversations, which ``chat-log`` rejects rather than keep one."""
     answer_is_text: bool = False
     """The response is a plain string (``openai.text_answer``): no role, no finish reason, nothing
     that says which turn it is (``ChatLogAdapter._answer`` reads it beside an assistant turn)."""
@@ -160,6 +186,9 @@ def _joined(found: list[Envelope]) -> Envelope | None:
     ]
     read.alternatives = tuple(e.conversation_at for e, side in rest if side == "rejected")
     read.not_read = tuple(e.conversation_at for e, side in rest if side != "rejected")
+    read.other_conversations = tuple(
+        e.conversation_at for e, side in rest if side != "rejected" and has_both_sides(e.conversation)
+    )
     return read
 
 

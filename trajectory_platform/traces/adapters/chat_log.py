@@ -72,6 +72,7 @@ from trajectory_platform.traces.adapters.chat_envelope import (
     call_settings,
     locate,
     run_of,
+    tree_level,
     unwrapped,
 )
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
@@ -207,6 +208,27 @@ def _continued(before: ModelCall, call: ModelCall) -> ModelCall:
     seen = [*history, *own[same:]]
     name_tool_results(seen)
     return ModelCall(seen, call.answer, call.choice)
+
+
+def _one_conversation(found: Envelope) -> None:
+    """Reject a record whose lists of messages are not one conversation: one level of a message
+    tree (:func:`tree_level`: OpenAssistant's ``replies``, alternative answers read as turns, the
+    prompt and the follow-ups lost), or several conversations side by side (a column-oriented
+    export, ``{"messages": {"0": [...], "1": [...]}}``). Read as the longest list, the others were
+    dropped while the record counted as read."""
+    at = path_of(found.conversation_at)
+    if tree_level(found.conversation):
+        raise RecordError(
+            "message tree",
+            f"{at} holds messages with their replies nested: siblings of a message tree are "
+            "alternative answers, not turns, and the conversation is a path through the tree",
+        )
+    if found.other_conversations:
+        raise RecordError(
+            "several conversations",
+            f"{at} and {path_of(found.other_conversations[0])} each hold a conversation of its own: "
+            "read as one record, all but one would be lost",
+        )
 
 
 class ChatLogAdapter(Adapter):
@@ -439,6 +461,7 @@ class ChatLogAdapter(Adapter):
             raise RecordError(
                 "unreadable stream", f"{where} is an event stream of no Chat Completions chunks"
             )
+        _one_conversation(found)
         call = unwrapped(found)
         dialect = next((d for d in DIALECTS if d.claims_record(call)), DIALECTS[-1])
         episode = self._read(dialect, record, src, call, found)

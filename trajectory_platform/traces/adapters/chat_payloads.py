@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from trajectory_platform.traces.adapters.anthropic import system_events
 from trajectory_platform.traces.adapters.base import (
     RecordError,
     arguments_text,
@@ -136,16 +137,20 @@ def first_choice(response: dict[str, Any], where: str) -> Event:
 
 
 def messages_seen(value: Any, where: str) -> list[Event]:
-    """What a model call saw: a message list, ``{"messages": [...]}``, or a prompt string."""
+    """What a model call saw: a message list, a prompt string, or the call's arguments
+    ``{"messages": [...]}``, with the system prompt an Anthropic SDK call passes beside them
+    (:func:`system_events`, the one reading of it the ``anthropic`` and ``chat-log`` readers share)."""
     if value is None:
         return []
     if isinstance(value, str):
         return [Event(kind="user", content=value)]
-    messages = value.get("messages") if isinstance(value, dict) else value
-    if isinstance(messages, list) and messages and isinstance(messages[0], list):
-        messages = messages[0]  # a batch of one conversation (LangChain's chat model inputs)
-    messages = expect(messages, list, where)
-    return [event_of(m, f"{where}[{i}]") for i, m in enumerate(messages)]
+    system: list[Event] = []
+    if isinstance(value, dict):
+        system, value, where = system_events(value, where), value.get("messages"), f"{where}.messages"
+    if isinstance(value, list) and value and isinstance(value[0], list):
+        value = value[0]  # a batch of one conversation (LangChain's chat model inputs)
+    messages = expect(value, list, where)
+    return [*system, *(event_of(m, f"{where}[{i}]") for i, m in enumerate(messages))]
 
 
 def first_generation(result: dict[str, Any], where: str) -> Event:

@@ -54,6 +54,7 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
     timestamp_of,
 )
+from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolSpec, canonical_json
 
 ENTRY_TYPES = ("user", "assistant")
@@ -178,6 +179,44 @@ def _next_session(summary: RawRecord, sessions: dict[str, list[RawRecord]]) -> s
     return next(reversed(sessions), None)
 
 
+RUNTIME_TYPES = frozenset(
+    {"system", "file-history-snapshot", "queue-operation", "permission-mode", "stream_event", "progress"}
+)
+"""Entry types of Claude Code's own bookkeeping (and the Agent SDK's partial ``stream_event``
+lines): never shown to the model as such, counted in ``skipped_entries``."""
+CONVERSATION_KEYS = (
+    "message",
+    "content",
+    "text",
+    "tool_call",
+    "tool_calls",
+    "tool_use",
+    "tool_result",
+    "result",
+)
+"""Fields by which an entry of a type this reader does not know carries a turn, a call or a result."""
+
+
+def _unknown_entry(entry: dict[str, Any], line: int | None) -> RecordError | None:
+    """An entry of a type neither a conversation entry nor :data:`RUNTIME_TYPES` that carries
+    conversation content (:data:`CONVERSATION_KEYS`): another tool's stream in Claude Code's shape
+    (cursor-agent's stream-json adds ``tool_call`` lines holding each call and its result). Counted
+    as skipped, the calls vanished while the episode was admitted; an unknown type carrying none is
+    bookkeeping a newer Claude Code writes, counted."""
+    kind = entry.get("type")
+    if kind in (*ENTRY_TYPES, "summary") or kind in RUNTIME_TYPES:
+        return None
+    held = next((key for key in CONVERSATION_KEYS if entry.get(key) not in (None, "", [], {})), None)
+    if held is None:
+        return None
+    return RecordError(
+        "unknown entry",
+        f"line {line} is an entry of type {named(kind)}, which Claude Code does not write, holding "
+        f"{held}: a turn, call or result this reader would lose (another tool's stream in "
+        "Claude Code's shape)",
+    )
+
+
 REPEATED = "repeated"
 """A session read from several files: how many entries a later file repeated (read once)."""
 OTHER_BRANCH = "other branch"
@@ -275,15 +314,26 @@ class ClaudeCodeAdapter(Adapter):
         ``skipped_entries.repeated``; the episode keeps the first session's id, and lists every id
         it was written under in ``extra_json.sessions``."""
         ordered = sorted(parts, key=_span_of_time)
-        seen: set[str] = set()
+        seen: dict[str, tuple[str, int | None]] = {}  # uuid -> what the entry says, its line
         lines, repeated = [], 0
         for part in ordered:
             for line in part.value["lines"]:
                 uuid = line.value.get("uuid") if isinstance(line.value, dict) else None
-                if isinstance(uuid, str) and uuid in seen:
+                if not isinstance(uuid, str):
+                    lines.append(line)
+                    continue
+                said = canonical_json([line.value.get("type"), line.value.get("message")])
+                if uuid in seen:
+                    if seen[uuid][0] != said:
+                        raise RecordError(
+                            "conflicting entries",
+                            f"line {seen[uuid][1]} of one part of this session and line {line.line} of "
+                            "another hold one entry uuid but say different things: an entry a resumption "
+                            "copied says the same, so these are other sessions whose ids collide",
+                        )
                     repeated += 1
                     continue
-                seen.update([uuid] if isinstance(uuid, str) else [])
+                seen[uuid] = (said, line.line)
                 lines.append(line)
         sessions = list(dict.fromkeys(part.value["session"] for part in ordered))
         value = {"session": sessions[0], "lines": lines, REPEATED: repeated, SESSIONS: sessions}
@@ -336,6 +386,8 @@ class ClaudeCodeAdapter(Adapter):
             ):
                 stream[kind] = entry  # a stream's first and last lines: read after the messages
                 continue
+            if (unknown := _unknown_entry(entry, line.line)) is not None:
+                raise unknown
             sub_agent = entry.get("isSidechain") or entry.get("parent_tool_use_id") is not None
             if sub_agent or kind not in (*ENTRY_TYPES, "summary"):
                 skipped["sidechain" if sub_agent else str(kind)] += 1

@@ -80,7 +80,11 @@ def _tool_run(item: dict[str, Any], where: str) -> tuple[str, Any, str | None, b
             failed,
         )
     if kind == "mcp_tool_call":
+        # a failed call has no result; its error (``{"message"}``) is what the model was told
+        error = item.get("error")
         result = item.get("result")
+        if result is None:
+            result = error.get("message") if isinstance(error, dict) else error
         text = result if isinstance(result, str) or result is None else canonical_json(result)
         return (
             f"{item.get('server')}.{item.get('tool')}",

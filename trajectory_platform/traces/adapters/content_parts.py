@@ -44,6 +44,7 @@ from trajectory_platform.traces.adapters.base import (
     part_type,
     text_of,
 )
+from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 
 NAME_KEYS = ("name", "tool_name", "toolName", "function_name", "functionName")
@@ -145,6 +146,34 @@ def output_text(output: Any, where: str) -> str | None:
         return canonical_json(output)
 
 
+RESULT_FACT_KEYS = frozenset(
+    {"type", "id", "status", "state", "is_error", "isError", "cache_control", *CALL_ID_KEYS, *NAME_KEYS}
+)
+"""Fields of a tool result part that say which call it answers and how it went, never its output."""
+
+
+def check_output_found(part: dict[str, Any], output: Any, where: str) -> None:
+    """Reject a tool result part whose output is nowhere its reader looks while other fields of it
+    hold something: its payload sits under keys the reader does not know (Amp's ``toolUseID`` with
+    ``run.result`` / ``run.error``). Admitted, it was an empty ``ok`` result the model never saw,
+    and the record counted as read; a result with no output and only the facts of its call
+    (:data:`RESULT_FACT_KEYS`) is an empty result, as recorded."""
+    if output is not None:
+        return
+    unread = sorted(
+        str(k)
+        for k, v in part.items()
+        if k not in RESULT_FACT_KEYS and v not in (None, "", [], {}, False, True)
+    )
+    if unread:
+        raise RecordError(
+            "unread content part",
+            f"{where} is a tool result with no output where its reader looks ({', '.join(OUTPUT_KEYS)}), "
+            f"while {path_of(unread[:1])}{' and others' if unread[1:] else ''} holds something: "
+            "its payload would be lost",
+        )
+
+
 def result_of(body: dict[str, Any], where: str) -> Event:
     """A tool result part as a tool event: the call it answers, its output, whether it failed."""
     origin = _nested_call(body) or {}
@@ -156,6 +185,7 @@ def result_of(body: dict[str, Any], where: str) -> Event:
         or (isinstance(status, str) and any(word in status for word in ERROR_STATUSES))
     )
     output = next((body[k] for k in OUTPUT_KEYS if k in body and not isinstance(body[k], bool)), None)
+    check_output_found(body, output, where)
     return Event(
         kind="tool",
         content=output_text(output, f"{where}.output"),

@@ -103,6 +103,21 @@ def _part_kind(part: Any, where: str) -> str:
     return kinds[0]
 
 
+def _response_media(parts: Any, where: str) -> list[str]:
+    """The media a Gemini 3 function response returns beside its data (``parts``, each
+    ``inlineData`` or ``fileData``), each as the marker a media part of a turn gets: left unread, the
+    image the model was shown vanished from the result without a count."""
+    expect(parts, list, where)
+    kinds = [_part_kind(part, f"{where}[{index}]") for index, part in enumerate(parts)]
+    unknown = next((i for i, kind in enumerate(kinds) if kind not in MEDIA_PARTS), None)
+    if unknown is not None:
+        raise RecordError(
+            "unknown content part",
+            f"{where}[{unknown}] is a {kinds[unknown]} part; a function response's parts are media",
+        )
+    return [f"[{kind}]" for kind in kinds]
+
+
 def events_of_content(content: Any, where: str) -> list[Event]:
     """One ``Content``: a model turn is one assistant event (thoughts, text, calls in part order);
     a user or function turn is its text as a user event and each function response as a tool event."""
@@ -139,10 +154,12 @@ def events_of_content(content: Any, where: str) -> list[Event]:
             name = optional_str(response.get("name"), f"{at}.function_response.name")
             output = response.get("response")
             failed = isinstance(output, dict) and set(output) == {"error"}
+            said = [output if isinstance(output, str) else canonical_json(output)]
+            said += _response_media(response.get("parts") or [], f"{at}.function_response.parts")
             results.append(
                 Event(
                     kind="tool",
-                    content=output if isinstance(output, str) else canonical_json(output),
+                    content="\n".join(said),
                     tool_call_id=optional_str(response.get("id"), f"{at}.function_response.id"),
                     tool_name=name,
                     status="error" if failed else None,

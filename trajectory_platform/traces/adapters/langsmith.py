@@ -70,16 +70,21 @@ def _runs(value: Any) -> Iterator[dict[str, Any]]:
 
 
 def _inputs(run: dict[str, Any], where: str) -> list[Event]:
-    return messages_seen(expect(run.get("inputs"), dict, f"{where}.inputs"), f"{where}.inputs.messages")
+    return messages_seen(expect(run.get("inputs"), dict, f"{where}.inputs"), f"{where}.inputs")
 
 
 def _answer(run: dict[str, Any], where: str) -> Event | None:
-    """The model's reply (``generations[0][0]``, or a Chat Completions response's first choice);
-    ``None`` when the call failed before answering."""
+    """The model's reply (``generations[0][0]``, a Chat Completions response's first choice, or the
+    assistant message itself: an Anthropic Message, as ``wrap_anthropic`` records it); ``None`` when
+    the call failed before answering."""
     outputs = run.get("outputs")
-    known = outputs is None or {"generations", "choices"} & set(expect(outputs, dict, f"{where}.outputs"))
-    if not known:
-        raise RecordError("unknown output", f"{where}.outputs holds neither generations nor choices")
+    if outputs is None:
+        return None
+    read = expect(outputs, dict, f"{where}.outputs")
+    if not {"generations", "choices"} & set(read) and read.get("role") != "assistant":
+        raise RecordError(
+            "unknown output", f"{where}.outputs holds neither generations, choices nor an assistant message"
+        )
     return reply_of(outputs, f"{where}.outputs")
 
 

@@ -82,6 +82,10 @@ LETTA_ROLES = {
     "approval_response_message": "tool",
 }
 """Letta's ``message_type`` as an OpenAI role."""
+LETTA_STREAM_FACTS = frozenset({"stop_reason", "usage_statistics", "ping"})
+"""Items Letta's streaming API sends after the messages of a step (why it stopped, the tokens it
+used, a keep-alive): facts of the run, no message of the conversation, left out of it rather than
+rejecting a readable conversation as an ``unknown role``."""
 ROLE_SYNONYMS = {"model": "assistant", "bot": "assistant", "ai": "assistant", "human": "user"}
 """Role words that name an OpenAI role unambiguously: Gemini's ``model``, a chat bot's ``bot``,
 LangChain's ``ai`` / ``human`` written as a ``role``. ``agent`` is not among them: in a support
@@ -397,7 +401,12 @@ def role_messages(messages: list[Any], where: str) -> list[Any]:
     """Each message read by :func:`role_message`, a reasoning-only message folded into the assistant
     turn after it and a smolagents ``tool-call`` into the one before it (:data:`FOLDED` left in
     their places, so every other message keeps its index)."""
-    read = [role_message(m, f"{where}[{i}]") for i, m in enumerate(messages)]
+    read: list[Any] = [
+        FOLDED
+        if isinstance(m, dict) and m.get("message_type") in LETTA_STREAM_FACTS
+        else role_message(m, f"{where}[{i}]")
+        for i, m in enumerate(messages)
+    ]
     for index, message in enumerate(read):
         if not isinstance(message, dict):
             continue

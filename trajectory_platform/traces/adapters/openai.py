@@ -223,12 +223,25 @@ def events_of_message(message: Any, where: str) -> list[Event]:
     return events if pieces[0][0] == "text" else [*events[1:], event]  # the text where it stood
 
 
+def _holds_text(value: Any) -> bool:
+    """Text a message may keep under a field of its own: a string, or a list of parts one of which
+    has a ``text`` or ``content`` string (Zed's thread messages keep theirs under ``segments``)."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    return isinstance(value, list) and any(
+        isinstance(part, dict)
+        and any(isinstance(part.get(k), str) and part[k].strip() for k in ("text", "content"))
+        for part in value
+    )
+
+
 def _unplaced_text(fields: dict[str, Any], where: str) -> None:
     """Reject a message read as an empty turn although it holds text under a field this reader does
-    not read (anything but :data:`MESSAGE_FACT_KEYS`): admitted, the turn would train as said
-    nothing, and the text would be in no field of the record."""
+    not read (anything but :data:`MESSAGE_FACT_KEYS`), as a string or as parts
+    (:func:`_holds_text`): admitted, the turn would train as said nothing, and the text would be in
+    no field of the record."""
     for key, value in fields.items():
-        if key not in MESSAGE_FACT_KEYS and isinstance(value, str) and value.strip():
+        if key not in MESSAGE_FACT_KEYS and _holds_text(value):
             raise RecordError(
                 "unread message text",
                 f"{where}.{path_of([str(key)])} holds text, but the message's turn is read empty: "
@@ -312,10 +325,40 @@ def _in_time_order(messages: list[Any]) -> list[Any]:
     return messages
 
 
+SESSION_KEYS = ("sessionId", "session_id", "conversation_id", "conversationId", "thread_id", "threadId")
+"""Where a message logged on its own names the conversation it belongs to."""
+
+
+def _one_conversation(messages: list[Any], where: str) -> None:
+    """Reject a message list that is not one conversation, which its messages say themselves when
+    each names its session (:data:`SESSION_KEYS`): messages of several sessions (read as one, the
+    conversations were merged into an episode none of them was), or a session's messages that are
+    all the user's, a log of the prompts typed (Gemini CLI's ``logs.json`` beside its ``chats/``:
+    slash commands included, no model turn) rather than a conversation or a request."""
+    sessions = [next((m[k] for k in SESSION_KEYS if isinstance(m, dict) and k in m), None) for m in messages]
+    if not messages or any(session is None for session in sessions):
+        return
+    other = next((i for i, session in enumerate(sessions) if session != sessions[0]), None)
+    if other is not None:
+        raise RecordError(
+            "several conversations",
+            f"{where}[{other}] names another session than {where}[0]: the list holds the messages "
+            "of several conversations, which read as one would merge them",
+        )
+    if all(spoken_role(m) == "user" for m in messages):
+        raise RecordError(
+            "prompt log",
+            f"every message of {where} is the user's and names its session: a log of the prompts "
+            "typed (as Gemini CLI's logs.json), with no model turn, not a conversation",
+        )
+
+
 def events_of_messages(messages: Any, where: str) -> list[Event]:
     """Convert a message list in the order it happened (see :func:`_in_time_order`), speakers
     re-roled when their roles are relative (:func:`_speaker_roles`), each role read in whatever
-    spelling it was written (:func:`~trajectory_platform.traces.adapters.message_roles.role_messages`)."""
+    spelling it was written (:func:`~trajectory_platform.traces.adapters.message_roles.role_messages`);
+    a list that is not one conversation rejects the record (:func:`_one_conversation`)."""
+    _one_conversation(expect(messages, list, where), where)
     read = role_messages(expect(messages, list, where), where)
     ordered = _speaker_roles(_in_time_order(read))
     reversed_ = ordered is not read and ordered == read[::-1]
@@ -568,11 +611,36 @@ CONVERSATION_CONTENT_KEYS = ("system", *CALL_KEYS)
 wherever a log writes them: a reader that does not read one must not keep it as an extra field."""
 
 
+NESTED_DEPTH = 4
+"""Levels below a top-level field searched for a conversation left unread (:func:`_nested_conversation`)."""
+
+
+def _nested_conversation(value: Any, path: list[str], depth: int = 0) -> list[str] | None:
+    """Where ``value`` holds, below its top level, a list of role messages with a model turn: a
+    conversation of its own (a team member's run inside an Agno team run's ``member_responses``,
+    its own system prompt, calls and results), the path to it; else ``None``."""
+    if isinstance(value, list):
+        if value and all(spoken_role(m) is not None for m in value):
+            return path if any(spoken_role(m) == "assistant" for m in value) else None
+        items = [(f"[{i}]", v) for i, v in enumerate(value)]
+    elif isinstance(value, dict):
+        items = [(str(k), v) for k, v in value.items()]
+    else:
+        return None
+    if depth >= NESTED_DEPTH:
+        return None
+    for key, child in items:
+        if isinstance(child, dict | list) and (found := _nested_conversation(child, [*path, key], depth + 1)):
+            return found
+    return None
+
+
 def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
     """Top-level fields no adapter field consumed, kept as canonical JSON (nothing dropped).
 
-    A field left over that holds conversation content (:data:`CONVERSATION_CONTENT_KEYS`, or a
-    call's answer as :func:`chat_response` finds one) rejects the record instead: kept as an extra
+    A field left over that holds conversation content (:data:`CONVERSATION_CONTENT_KEYS`, a
+    call's answer as :func:`chat_response` finds one, or, below it, a conversation of its own:
+    :func:`_nested_conversation`) rejects the record instead: kept as an extra
     field it would leave the episode without that turn and still be admitted (a line of a mixed log
     read by a format that does not know that field)."""
     rest = {k: v for k, v in value.items() if k not in consumed}
@@ -584,6 +652,14 @@ def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
                 "unread conversation content",
                 f"field {path_of([str(key)])} holds a part of the conversation that this format's "
                 "reader does not read; it would be lost from the episode",
+            )
+        nested = _nested_conversation(field_value, [str(key)])
+        if nested is not None:
+            raise RecordError(
+                "unread conversation content",
+                f"{path_of(k for k in nested if not k.startswith('['))} holds a conversation of its "
+                "own below the top level (a sub-agent's run, say) that this format's reader does not "
+                "read; it would be lost from the episode",
             )
     return canonical_json(rest) if rest else None
 
