@@ -1250,6 +1250,17 @@ which is a digest when the first of them is shown to be one (a merge commit's ``
 _ID_PREFIX = re.compile(
     r"^(?:call|toolu|chatcmpl|msg|req|run|resp|evt|file|asst|thread|step|item|ws|fc|gen)[_-]"
 )
+_STRIPE_OBJECT_ID = re.compile(
+    r"(?:acct|ba|card|ch|cs|cus|dp|du|evt|fee|ii|il|in|li|pi|pm|po|price|prod|promo|py|pyr|re|seti|si|src|sub"
+    r"|sub_sched|tr|trr|txn|tu)_(?:(?:test|live)_)?[A-Za-z0-9]{8,}"
+)
+"""A Stripe object's id (``cus_``, ``pi_``, ``ch_``, ``re_``, ``cs_test_``...: a customer, a payment
+intent, a charge, a refund, a checkout session): it names a record, as a tool call's ``call_`` id
+does, and grants nothing; customer-service logs (tau-bench's retail and airline tasks, a support
+agent's refunds) quote them under any key (``"latest_charge"``, ``--charge=``, prose), and entropy
+replaced them there. A key is ``sk_``/``rk_`` then ``live_``/``test_`` (the format rule, wherever it
+stands, an ``"id"`` key included); after the prefix an id holds letters and digits only, so a vendor
+key that shares a prefix and goes on with another ``_`` (``re_<id>_<secret>``) is still scored."""
 
 
 def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> Iterator[Finding]:
@@ -1401,7 +1412,12 @@ def _random_token(token: str, text: str, start: int, digests: dict[tuple[int, in
     """Entropy verdict for one candidate, with object ids, public keys, lockfile and package
     digests, pod names and platform tags, and named digests exempt (``digests``: the verdicts
     of :func:`_digest_by_evidence` so far in this text)."""
-    if _ID_PREFIX.match(token) or _alphabet_like(token) or _STRUCTURED_NAME.fullmatch(token):
+    if (
+        _ID_PREFIX.match(token)
+        or _STRIPE_OBJECT_ID.fullmatch(token)
+        or _alphabet_like(token)
+        or _STRUCTURED_NAME.fullmatch(token)
+    ):
         return False
     if _FILE_EXTENSION.match(text, start + len(token)):
         return False  # a file name (umath-validation-set-README.txt, libgfortran-040039e1-0352e75f.so)
