@@ -20,6 +20,7 @@ from trajectory_platform.curation.redact.decoders import (
     wrapped_block_text,
 )
 from trajectory_platform.curation.redact.entropy import entropy_threshold, looks_random, shannon_entropy
+from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
@@ -603,6 +604,8 @@ def _assignment_finding(
     entry = name_start is not None and _line_entry(text, op, name_start, spaced=True)
     if entry and op.strip() == ":" and raw.startswith("!"):
         return None  # a YAML tag (!vault, !Ref, !!python/name:...), whatever value follows it
+    if entry and name_start is not None and (phrase := _phrase_entry(text, name, raw, raw_start, op)):
+        return phrase
     found = _judged_assignment(text, name, raw, raw_start, op, name_start, delimited)
     if name_start is None or not entry:
         return found
@@ -610,6 +613,25 @@ def _assignment_finding(
     if whole == raw or (" " in whole and found is None):
         return found
     return _judged_assignment(text, name, whole, raw_start, op, name_start, delimited) or found
+
+
+def _phrase_entry(text: str, name: str, raw: str, raw_start: int, op: str) -> Finding | None:
+    """A password of several words that a line entry's line delimits (:mod:`.line_values`):
+    ``passphrase: correct horse battery staple``, an ``.env`` file's ``DB_PASSWORD=my dog ate 7
+    cookies``. The rest of the line up to a `` #`` comment, when it reads as a phrase."""
+    if credential_class(name) != "password" or raw.startswith(_NOT_PLAIN_START):
+        return None
+    line_start = text.rfind("\n", 0, raw_start) + 1
+    line_end = len(text) if (newline := text.find("\n", raw_start)) == -1 else newline
+    comment = text.find(" #", raw_start, line_end)
+    rest = text[raw_start : line_end if comment == -1 else comment].rstrip()
+    if " " not in rest or not line_phrase(rest):
+        return None
+    if op == "=" and not in_env_file(text, line_start, line_end):
+        return None  # a shell's NAME=value then a command
+    if op.strip() == ":" and _TERRAFORM_PROGRESS.match(text, raw_start):
+        return None
+    return Finding("PASSWORD", raw_start, raw_start + len(rest), rest, "keyword:phrase")
 
 
 def _judged_assignment(

@@ -26,6 +26,7 @@ from trajectory_platform.curation.redact.detectors import (
     acceptable_value,
     credential_class,
 )
+from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
@@ -429,8 +430,16 @@ def _found(pattern: re.Pattern[str], text: str, detector: str, name_group: str |
                 continue
             kind = "PASSWORD" if named == "password" else "SECRET"
         value = match.group("value")
-        if credential_shaped(value):
-            yield Finding(kind, match.start("value"), match.end("value"), value, detector)
+        if credential_shaped(value) or (
+            detector in _LINE_DELIMITED and kind == "PASSWORD" and line_phrase(value.rstrip())
+        ):
+            value = value.rstrip()
+            yield Finding(kind, match.start("value"), match.start("value") + len(value), value, detector)
+
+
+_LINE_DELIMITED = frozenset({"positional:yaml_block"})
+"""Rules whose value is a whole line, as a quoted value is its quotes: a passphrase of several
+words under a password's name is the value there (:func:`.line_values.line_phrase`)."""
 
 
 def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
