@@ -28,6 +28,7 @@ from trajectory_platform.curation.redact.detectors import (
 )
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
+from trajectory_platform.curation.redact.rows import ascii_table, find_labelled_rows
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
 _SEPARATOR_ROW = re.compile(r"[\s|:+=-]+")
@@ -408,9 +409,11 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
     if len(text) < SHORTEST:
         return
     lower = text.lower()
-    yield from _table_columns(text, lower)
+    table = ascii_table(text)
+    yield from _table_columns(table, lower)
     if "value" in lower or "etcdctl" in lower:
-        yield from _key_value_rows(text)
+        yield from _key_value_rows(table)
+    yield from find_labelled_rows(table, _row_credential)
     if "insert" in lower:
         yield from _sql_inserts(text)
     if "Secret" in text:
@@ -477,6 +480,18 @@ def _column_class(name: str) -> str | None:
     if named == "secret" and len(re.findall(r"[a-z]+|[A-Z][a-z]*", name)) < 2:
         return None
     return named
+
+
+def _row_credential(label: str, value: str) -> str | None:
+    """The kind of a two-column row's value (:mod:`.rows`): its label names a credential as a
+    column's header would, and the value is credential-shaped; a secret's (not a password's)
+    must also look like a key rather than a version or a path (``| auth-lib | 1.2.3-beta |``)."""
+    named = _column_class(re.sub(r"\s+", "_", label))  # a label of words: "Client Secret"
+    if named is None or not credential_shaped(value):
+        return None
+    if named != "password" and not acceptable_value(value, False, named, ""):
+        return None
+    return "PASSWORD" if named == "password" else "SECRET"
 
 
 def _table_columns(text: str, lower: str) -> Iterator[Finding]:

@@ -1,0 +1,87 @@
+"""Credentials a layout labels: a two-column table's row whose first cell names one (bordered,
+box-drawn, aligned, wrapped over two rows: ``curation/redact/rows.py``), and a ``user:password``
+word in prose (``curation/redact/pairs.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trajectory_platform.curation.redact import redact_text
+from trajectory_platform.curation.redact.rows import ascii_table
+
+SALT = b"rows-and-phrases"
+PW = "Kestrel4471&"
+"""Memorable: entropy leaves it, so only the layout can find it."""
+
+
+def _redacted(text: str) -> str:
+    return redact_text(text, SALT)[0]
+
+
+ROWS = {
+    "markdown_row_no_header": (
+        f"| Setting | Current |\n|---|---|\n| host | db.internal |\n| DB password | {PW} |"
+    ),
+    "markdown_row_alone": f"| region | eu-west-1 |\n| smtp_password | {PW} |",
+    "box_light": (
+        f"┌──────────┬──────────────┐\n"
+        f"│ password │ {PW} │\n"
+        f"│ port     │ 5432         │\n"
+        f"└──────────┴──────────────┘"
+    ),
+    "box_heavy_header": (
+        f"┃ Field         ┃ Detail       ┃\n┣━━━━━━━━━━━━━━━╋━━━━━━━━━━━━━━┫\n┃ Client Secret ┃ {PW} ┃"
+    ),
+    "box_double": f"║ user          ║ admin        ║\n║ Root Password ║ {PW} ║",
+    "ascii_grid": (
+        f"+------------+--------------+\n"
+        f"| api_token  | {PW} |\n"
+        f"| user       | admin        |\n"
+        f"+------------+--------------+"
+    ),
+    "aligned_columns": f"host            db.internal\nwebhook_secret  {PW}\nport            5432",
+    "aligned_tabbed": f"user\tadmin\nadmin_pwd\t{PW}",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(ROWS))
+def test_a_row_whose_first_cell_names_a_credential_loses_its_value(layout: str) -> None:
+    assert PW not in _redacted(ROWS[layout])
+
+
+def test_a_value_wrapped_over_two_rows_loses_both_halves() -> None:
+    head, tail = "xQ7rTz9LmP", "w2VbN8kHs4"
+    aws = (
+        "-------------------------------------------\n|             GetSecretValue              |\n"
+        "+--------------+--------------------------+\n"
+        f"|  Name        |  prod/app                |\n|  SecretString|  {head}              |\n"
+        f"|              |  {tail}              |\n+--------------+--------------------------+"
+    )
+    indented = f"  host            db.internal\n  db_password     {head}\n                  {tail}\n"
+    for text in (aws, indented):
+        out = _redacted(text)
+        assert head not in out and tail not in out
+
+
+NOT_ROWS = {
+    "test_results": (
+        "| Test | Result |\n|---|---|\n| test_password_reset | PASSED |\n| test_token_refresh | FAILED |"
+    ),
+    "coverage": (
+        "Name                         Stmts   Miss  Cover\nsrc/auth/tokens.py              45      3    93%"
+    ),
+    "package_versions": (
+        "| Package | Version |\n|---|---|\n| auth-lib | 1.2.3-beta |\n| secret-storage | 3.3.3 |"
+    ),
+    "counts": "  token_count      1234\n  max_tokens       4096\n  tokenizer        gpt2-v3",
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_ROWS))
+def test_tables_of_results_versions_and_counts_are_kept(case: str) -> None:
+    assert _redacted(NOT_ROWS[case]) == NOT_ROWS[case]
+
+
+def test_box_drawing_reads_as_an_ascii_table_of_the_same_length() -> None:
+    box = "┌──┬──┐\n│ a│ b│\n├──┼──┤\n└──┴──┘"
+    assert ascii_table(box) == "+--+--+\n| a| b|\n+--+--+\n+--+--+"
