@@ -85,3 +85,32 @@ def test_tables_of_results_versions_and_counts_are_kept(case: str) -> None:
 def test_box_drawing_reads_as_an_ascii_table_of_the_same_length() -> None:
     box = "┌──┬──┐\n│ a│ b│\n├──┼──┤\n└──┴──┘"
     assert ascii_table(box) == "+--+--+\n| a| b|\n+--+--+\n+--+--+"
+
+
+PAIRS = [
+    f"Log in with admin:{PW} on the staging box.",
+    f"The default creds are deploy:{PW}",
+    f"SSH access (root:{PW}) works now.",
+    f"I created the account `svc_backup:{PW}` for you.",
+    f"Try ubuntu:{PW} first.",
+]
+
+
+@pytest.mark.parametrize("text", PAIRS)
+def test_a_user_password_word_in_prose_loses_its_password(text: str) -> None:
+    out = _redacted(text)
+    assert PW not in out and PW.rstrip("&") not in out
+
+
+NOT_PAIRS = [
+    "FROM python:3.11-slim\nRUN ssh-keygen -A && docker pull postgres:15-alpine",
+    "Log in to the registry, then pull ubuntu:jammy-20240227 and node:18-bullseye",
+    "ERROR:root:Authentication failed for user admin",
+    "Log in at localhost:8080 as user alice",
+    "The user:1234:profile key caches the account of alice.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_PAIRS)
+def test_image_tags_ports_and_log_prefixes_are_no_pairs(text: str) -> None:
+    assert _redacted(text) == text

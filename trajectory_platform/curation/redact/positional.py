@@ -25,9 +25,11 @@ from trajectory_platform.curation.redact.detectors import (
     KEYWORD_SCAN_ANY_CASE,
     acceptable_value,
     credential_class,
+    names_a_digest,
 )
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
+from trajectory_platform.curation.redact.pairs import find_account_pairs
 from trajectory_platform.curation.redact.rows import ascii_table, find_labelled_rows
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
@@ -414,6 +416,8 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
     if "value" in lower or "etcdctl" in lower:
         yield from _key_value_rows(table)
     yield from find_labelled_rows(table, _row_credential)
+    if ":" in text:
+        yield from find_account_pairs(text, credential_shaped, names_a_digest)
     if "insert" in lower:
         yield from _sql_inserts(text)
     if "Secret" in text:
