@@ -21,8 +21,6 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.detectors import (
-    KEYWORD_SCAN,
-    KEYWORD_SCAN_ANY_CASE,
     acceptable_value,
     credential_class,
     names_a_digest,
@@ -30,7 +28,12 @@ from trajectory_platform.curation.redact.detectors import (
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.pairs import find_account_pairs
-from trajectory_platform.curation.redact.rows import ascii_table, find_labelled_rows
+from trajectory_platform.curation.redact.rows import (
+    NamingLines,
+    ascii_table,
+    find_labelled_rows,
+    naming_lines,
+)
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
 _SEPARATOR_ROW = re.compile(r"[\s|:+=-]+")
@@ -412,10 +415,12 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         return
     lower = text.lower()
     table = ascii_table(text)
-    yield from _table_columns(table, lower)
+    named = naming_lines(table, lower)
+    if named is not None:
+        yield from _table_columns(table, named)
+        yield from find_labelled_rows(named, _row_credential)
     if "value" in lower or "etcdctl" in lower:
         yield from _key_value_rows(table)
-    yield from find_labelled_rows(table, _row_credential)
     if ":" in text:
         yield from find_account_pairs(text, credential_shaped, names_a_digest)
     if "insert" in lower:
@@ -498,7 +503,7 @@ def _row_credential(label: str, value: str) -> str | None:
     return "PASSWORD" if named == "password" else "SECRET"
 
 
-def _table_columns(text: str, lower: str) -> Iterator[Finding]:
+def _table_columns(text: str, named: NamingLines) -> Iterator[Finding]:
     """Values under a header cell that names a credential, in the rows that follow it with as many
     cells. A ``|`` table (Markdown, ``psql``) needs its separator row under the header; a comma or
     tab table needs every header cell a name, and no line of it looking like code
@@ -507,12 +512,7 @@ def _table_columns(text: str, lower: str) -> Iterator[Finding]:
     read again from each of them, 28 s for 70 kB."""
     if not any(delimiter in text for delimiter in _DELIMITERS):
         return
-    lines = text.split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
-    scan = KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE.finditer(text)
-    headers = sorted({bisect.bisect_right(offsets, hit.start()) - 1 for hit in scan})  # lines naming one
+    lines, offsets, headers = named.lines, named.offsets, named.naming  # headers: lines naming one
     read_to = 0  # the lines before this one were rows of a table
     for index in headers:
         if index + 1 >= len(lines):

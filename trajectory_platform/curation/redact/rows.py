@@ -23,6 +23,7 @@ import bisect
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from trajectory_platform.curation.redact.detectors import KEYWORD_SCAN, KEYWORD_SCAN_ANY_CASE
 from trajectory_platform.curation.redact.model import Finding
@@ -63,17 +64,36 @@ _SHORTEST_PIECE = 4
 two-letter piece would rewrite words."""
 
 
-def find_labelled_rows(text: str, judge: Callable[[str, str], str | None]) -> Iterator[Finding]:
-    """The value cell of each row whose first cell names a credential and whose value is one
-    (``judge(label, value)``: the finding's kind, or None), with a value wrapped onto the rows
-    under it (module docstring). ``text`` is the table in ASCII (:func:`ascii_table`)."""
+@dataclass(frozen=True)
+class NamingLines:
+    """A text's lines, where each starts, and which of them hold a credential word (ascending):
+    read once for every table rule, since finding the words is most of their cost."""
+
+    lines: list[str]
+    offsets: list[int]
+    naming: list[int]
+
+
+def naming_lines(text: str, lower: str) -> NamingLines | None:
+    """``text``'s :class:`NamingLines` (``lower``: ``text.lower()``), or None when no line names a
+    credential (most texts: nothing to split)."""
+    scan = KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE.finditer(text)
+    hits = [hit.start() for hit in scan]
+    if not hits:
+        return None
     lines = text.split("\n")
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line) + 1)
-    lower = text.lower()
-    hits = KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE.finditer(text)
-    for index in sorted({bisect.bisect_right(offsets, hit.start()) - 1 for hit in hits}):
+    return NamingLines(lines, offsets, sorted({bisect.bisect_right(offsets, hit) - 1 for hit in hits}))
+
+
+def find_labelled_rows(text: NamingLines, judge: Callable[[str, str], str | None]) -> Iterator[Finding]:
+    """The value cell of each row whose first cell names a credential and whose value is one
+    (``judge(label, value)``: the finding's kind, or None), with a value wrapped onto the rows
+    under it (module docstring). ``text`` is the table in ASCII (:func:`ascii_table`)."""
+    lines, offsets = text.lines, text.offsets
+    for index in text.naming:
         line = lines[index]
         row = _BORDERED.fullmatch(line)
         continued = _CONTINUED_BORDERED
