@@ -415,10 +415,10 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         return
     lower = text.lower()
     table = ascii_table(text)
-    named = naming_lines(table, lower)
-    if named is not None:
-        yield from _table_columns(table, named)
-        yield from find_labelled_rows(named, _row_credential)
+    naming = naming_lines(table, lower)
+    if naming is not None:
+        yield from _table_columns(table, naming)
+        yield from find_labelled_rows(naming, _row_credential)
     if "value" in lower or "etcdctl" in lower:
         yield from _key_value_rows(table)
     if ":" in text:
@@ -503,7 +503,7 @@ def _row_credential(label: str, value: str) -> str | None:
     return "PASSWORD" if named == "password" else "SECRET"
 
 
-def _table_columns(text: str, named: NamingLines) -> Iterator[Finding]:
+def _table_columns(text: str, naming: NamingLines) -> Iterator[Finding]:
     """Values under a header cell that names a credential, in the rows that follow it with as many
     cells. A ``|`` table (Markdown, ``psql``) needs its separator row under the header; a comma or
     tab table needs every header cell a name, and no line of it looking like code
@@ -512,7 +512,7 @@ def _table_columns(text: str, named: NamingLines) -> Iterator[Finding]:
     read again from each of them, 28 s for 70 kB."""
     if not any(delimiter in text for delimiter in _DELIMITERS):
         return
-    lines, offsets, headers = named.lines, named.offsets, named.naming  # headers: lines naming one
+    lines, offsets, headers = naming.lines, naming.offsets, naming.naming  # headers: lines naming one
     read_to = 0  # the lines before this one were rows of a table
     for index in headers:
         if index + 1 >= len(lines):
