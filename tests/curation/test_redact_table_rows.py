@@ -41,12 +41,19 @@ ROWS = {
     ),
     "aligned_columns": f"host            db.internal\nwebhook_secret  {PW}\nport            5432",
     "aligned_tabbed": f"user\tadmin\nadmin_pwd\t{PW}",
+    "markdown_emphasis_and_code": f"| **Root Password** | `{PW}` |\n| **Host** | `db.internal` |",
+    "label_with_colon": f"| Password: | {PW} |\n| Port: | 5432 |",
 }
 
 
 @pytest.mark.parametrize("layout", sorted(ROWS))
 def test_a_row_whose_first_cell_names_a_credential_loses_its_value(layout: str) -> None:
     assert PW not in _redacted(ROWS[layout])
+
+
+def test_a_code_span_keeps_its_marks_around_the_pseudonym() -> None:
+    out = _redacted(f"| **API key** | `{PW}` |")
+    assert PW not in out and out.startswith("| **API key** | `<REDACTED_") and out.endswith("` |")
 
 
 def test_a_value_wrapped_over_two_rows_loses_both_halves() -> None:

@@ -108,7 +108,10 @@ def find_labelled_rows(text: NamingLines, judge: Callable[[str, str], str | None
             if more is None or not more.group("value").strip():
                 break
             pieces.append((offsets[below] + more.start("value"), more.group("value")))
-        kind = judge(row.group("key").strip(), "".join(piece.strip() for _, piece in pieces))
+        if len(pieces) == 1:
+            pieces = [(pieces[0][0] + (inner := _undecorated(pieces[0][1]))[1], inner[0])]
+        label = _undecorated(row.group("key"))[0].rstrip(":").strip()
+        kind = judge(label, "".join(piece.strip() for _, piece in pieces))
         if kind is None:
             continue
         for start, piece in pieces:
@@ -116,6 +119,22 @@ def find_labelled_rows(text: NamingLines, judge: Callable[[str, str], str | None
             if len(stripped) >= _SHORTEST_PIECE or len(pieces) == 1:
                 begin = start + piece.index(stripped)
                 yield Finding(kind, begin, begin + len(stripped), stripped, "positional:labelled_row")
+
+
+_DECORATED = re.compile(r"(?P<mark>\*\*|__|[*_`\"'])(?P<inner>\S(?:.*\S)?)(?P=mark)")
+"""A cell's text in Markdown emphasis, a code span or quotes: ``**Password**``, `` `x` ``."""
+
+
+def _undecorated(cell: str) -> tuple[str, int]:
+    """``cell`` without its surrounding spaces and one layer of Markdown emphasis, code marks or
+    quotes, and where that text starts in it: an agent's summary table writes ``| **Password** |
+    `x` |``, and the marks hid the label and would have joined the value."""
+    stripped = cell.strip()
+    offset = cell.index(stripped) if stripped else 0
+    decorated = _DECORATED.fullmatch(stripped)
+    if decorated is None:
+        return stripped, offset
+    return decorated.group("inner"), offset + decorated.start("inner")
 
 
 def _aligned_neighbour(lines: list[str], index: int, column: int) -> bool:
