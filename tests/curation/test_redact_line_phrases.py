@@ -41,6 +41,7 @@ NOT_PHRASES = [
     "Token: see the README for details",
     "password_confirmation: Password confirmation",
     "DB_PASSWORD=$DB_PASS\nRUN_CMD=npm run start",
+    "        expecter.spawn.async_pw_transport = pw, transport",
 ]
 
 

@@ -115,6 +115,7 @@ NOT_PAIRS = [
     "ERROR:root:Authentication failed for user admin",
     "Log in at localhost:8080 as user alice",
     "The user:1234:profile key caches the account of alice.",
+    "# pylint:disable=protected-access  (the account fixture reaches into internals)",
 ]
 
 

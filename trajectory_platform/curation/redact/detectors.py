@@ -621,6 +621,8 @@ def _phrase_entry(text: str, name: str, raw: str, raw_start: int, op: str) -> Fi
     cookies``. The rest of the line up to a `` #`` comment, when it reads as a phrase."""
     if credential_class(name) != "password" or raw.startswith(_NOT_PLAIN_START):
         return None
+    if op.strip() == "=" and op != "=":
+        return None  # ``name = a b``: code as often as INI (``pw_transport = pw, transport``)
     line_start = text.rfind("\n", 0, raw_start) + 1
     line_end = len(text) if (newline := text.find("\n", raw_start)) == -1 else newline
     comment = text.find(" #", raw_start, line_end)

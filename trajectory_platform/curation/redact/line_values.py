@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 
-_PHRASE = re.compile(r"[A-Za-z0-9][\w'!?.,#@$%&*+-]*(?:[ \t]+[\w'!?.,#@$%&*+-]+){1,23}")
+_PHRASE = re.compile(r"[A-Za-z0-9][\w'!?.#@$%&*+-]*(?:[ \t]+[\w'!?.#@$%&*+-]+){1,23}")
 """Two to twenty-four words (a wallet's recovery phrase is 12 or 24) of letters, digits and a
-password's usual symbols: no quote, bracket, path separator, ``=`` or ``:`` (a mapping, a call, a
-command's arguments)."""
+password's usual symbols: no quote, bracket, comma, path separator, ``=`` or ``:`` (a mapping, a
+call, a tuple, a command's arguments)."""
 _REMARK_WORDS = frozenset(
     {
         *("not", "no", "none", "must", "should", "will", "can", "cannot", "may", "please"),

@@ -30,7 +30,7 @@ _PAIR = re.compile(
 full stop is taken in and dropped after: a password may end with ``!`` or ``?`` but seldom ``.``)."""
 _ACCOUNT_WORDS = re.compile(
     r"(?i)log[ -]?(?:in|on)\b|sign[ -]?in|\bcreds?\b|credential|account|\bauth|\busername|\buser\b"
-    r"|passw|\bpwd\b|htpasswd|\baccess\b|(?<![\w-])(?:ssh|s?ftp)(?![\w-])"
+    r"|passw|\bpwd\b|htpasswd|(?<![\w-])(?:ssh|s?ftp)(?![\w-])"
 )
 """What a line that gives an account says: logging in, credentials, an account, SSH."""
 _WELL_KNOWN_ACCOUNTS = frozenset(
@@ -56,6 +56,8 @@ def find_account_pairs(
         user, value = match.group("user"), match.group("value").rstrip(".")
         if not shaped(value) or digest_name(user) or re.search(r"@[A-Za-z0-9]", value):
             continue  # user:pw@host is a URL's userinfo (its own rule) or an e-mail address
+        if "=" in value.rstrip("="):
+            continue  # a directive's option (``pylint:disable=protected-access``), not a password
         line_start = text.rfind("\n", 0, match.start()) + 1
         line_end = len(text) if (newline := text.find("\n", match.end())) == -1 else newline
         line = text[line_start:line_end]
