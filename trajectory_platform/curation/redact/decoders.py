@@ -299,6 +299,23 @@ _ROT13 = str.maketrans(
     + string.ascii_uppercase[13:]
     + string.ascii_uppercase[:13],
 )
+_ROT18 = str.maketrans(
+    string.ascii_letters + string.digits,
+    string.ascii_lowercase[13:]
+    + string.ascii_lowercase[:13]
+    + string.ascii_uppercase[13:]
+    + string.ascii_uppercase[:13]
+    + string.digits[5:]
+    + string.digits[:5],
+)
+_PRINTABLE = "".join(map(chr, range(33, 127)))
+_ROT47 = str.maketrans(_PRINTABLE, _PRINTABLE[47:] + _PRINTABLE[:47])
+
+
+def rotations(value: str) -> tuple[str, str, str]:
+    """``value`` in ROT13, ROT18 and ROT47, the rotations ``tr`` one-liners and ``codecs`` apply to
+    hide a string (each is its own inverse, so the copy of a rotated value is the clear one too)."""
+    return value.translate(_ROT13), value.translate(_ROT18), value.translate(_ROT47)
 
 
 _REVERSED_WORDS = "|".join(re.escape(word[::-1]) for word in (*_MARKED_WORDS, "pw:"))

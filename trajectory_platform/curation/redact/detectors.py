@@ -25,6 +25,7 @@ from trajectory_platform.curation.redact.key_constructors import (
     find_listed_hex_keys,
     find_named_hex_keys,
 )
+from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
@@ -645,6 +646,8 @@ def _assignment_finding(
     entry = name_start is not None and _line_entry(text, op, name_start, spaced=True)
     if entry and op.strip() == ":" and raw.startswith("!"):
         return None  # a YAML tag (!vault, !Ref, !!python/name:...), whatever value follows it
+    if entry and name_start is not None and (phrase := _phrase_entry(text, name, raw, raw_start, op)):
+        return phrase
     found = _judged_assignment(text, name, raw, raw_start, op, name_start, delimited)
     if name_start is None or not entry:
         return found
@@ -655,6 +658,27 @@ def _assignment_finding(
     # (``passphrase: copper nectar otter marble``) lost only its first word before.
     delimited = delimited or passphrase_shaped(whole)
     return _judged_assignment(text, name, whole, raw_start, op, name_start, delimited) or found
+
+
+def _phrase_entry(text: str, name: str, raw: str, raw_start: int, op: str) -> Finding | None:
+    """A password of several words that a line entry's line delimits (:mod:`.line_values`):
+    ``passphrase: correct horse battery staple``, an ``.env`` file's ``DB_PASSWORD=my dog ate 7
+    cookies``. The rest of the line up to a `` #`` comment, when it reads as a phrase."""
+    if credential_class(name) != "password" or raw.startswith(_NOT_PLAIN_START):
+        return None
+    if op.strip() == "=" and op != "=":
+        return None  # ``name = a b``: code as often as INI (``pw_transport = pw, transport``)
+    line_start = text.rfind("\n", 0, raw_start) + 1
+    line_end = len(text) if (newline := text.find("\n", raw_start)) == -1 else newline
+    comment = text.find(" #", raw_start, line_end)
+    rest = text[raw_start : line_end if comment == -1 else comment].rstrip()
+    if " " not in rest or not line_phrase(rest):
+        return None
+    if op == "=" and not in_env_file(text, line_start, line_end):
+        return None  # a shell's NAME=value then a command
+    if op.strip() == ":" and _TERRAFORM_PROGRESS.match(text, raw_start):
+        return None
+    return Finding("PASSWORD", raw_start, raw_start + len(rest), rest, "keyword:phrase")
 
 
 def _judged_assignment(
@@ -1505,6 +1529,17 @@ which is a digest when the first of them is shown to be one (a merge commit's ``
 _ID_PREFIX = re.compile(
     r"^(?:call|toolu|chatcmpl|msg|req|run|resp|evt|file|asst|thread|step|item|ws|fc|gen)[_-]"
 )
+_STRIPE_OBJECT_ID = re.compile(
+    r"(?:acct|ba|card|ch|cs|cus|dp|du|evt|fee|ii|il|in|li|pi|pm|po|price|prod|promo|py|pyr|re|seti|si|src|sub"
+    r"|sub_sched|tr|trr|txn|tu)_(?:(?:test|live)_)?[A-Za-z0-9]{8,}"
+)
+"""A Stripe object's id (``cus_``, ``pi_``, ``ch_``, ``re_``, ``cs_test_``...: a customer, a payment
+intent, a charge, a refund, a checkout session): it names a record, as a tool call's ``call_`` id
+does, and grants nothing; customer-service logs (tau-bench's retail and airline tasks, a support
+agent's refunds) quote them under any key (``"latest_charge"``, ``--charge=``, prose), and entropy
+replaced them there. A key is ``sk_``/``rk_`` then ``live_``/``test_`` (the format rule, wherever it
+stands, an ``"id"`` key included); after the prefix an id holds letters and digits only, so a vendor
+key that shares a prefix and goes on with another ``_`` (``re_<id>_<secret>``) is still scored."""
 
 
 def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> Iterator[Finding]:
@@ -1656,7 +1691,12 @@ def _random_token(token: str, text: str, start: int, digests: dict[tuple[int, in
     """Entropy verdict for one candidate, with object ids, public keys, lockfile and package
     digests, pod names and platform tags, and named digests exempt (``digests``: the verdicts
     of :func:`_digest_by_evidence` so far in this text)."""
-    if _ID_PREFIX.match(token) or _alphabet_like(token) or _STRUCTURED_NAME.fullmatch(token):
+    if (
+        _ID_PREFIX.match(token)
+        or _STRIPE_OBJECT_ID.fullmatch(token)
+        or _alphabet_like(token)
+        or _STRUCTURED_NAME.fullmatch(token)
+    ):
         return False
     if _FILE_EXTENSION.match(text, start + len(token)):
         return False  # a file name (umath-validation-set-README.txt, libgfortran-040039e1-0352e75f.so)

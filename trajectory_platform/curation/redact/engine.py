@@ -28,6 +28,7 @@ from trajectory_platform.curation.redact.decoders import (
     SEAM_REACH,
     decoded_views,
     encoded_text,
+    rotations,
 )
 from trajectory_platform.curation.redact.detectors import (
     credential_class,
@@ -364,9 +365,11 @@ _NAME_LIKE = re.compile(r"[A-Za-z_]+")
 def transformed_copies(value: str) -> set[str]:
     """How a log re-prints a credential it showed in the clear: base64 (``echo -n $PW | base64`` for
     a Kubernetes Secret, with ``echo``'s newline too), percent-encoded (spliced into a URL), hex,
-    upper case, reversed. A value replaced where it was labelled stayed readable in these copies;
-    no detector finds them alone (a short base64 or a hex run is no key on its own evidence). An
-    all-letter name's upper case is an environment variable's name (``db_password`` ->
+    upper case, reversed, and the fixed rotations an obfuscating script or a CTF-style task applies
+    (ROT13, ROT47, ROT18: ROT13 with the digits turned by five; :func:`rotations`). A value replaced
+    where it was labelled stayed readable in these copies; no detector finds them alone (a short
+    base64 or a hex run is no key on its own evidence, and a rotated value is as random as the
+    value). An all-letter name's upper case is an environment variable's name (``db_password`` ->
     ``DB_PASSWORD``), so only a value with a digit or a symbol gets that copy."""
     raw = value.encode()
     copies = {
@@ -378,6 +381,7 @@ def transformed_copies(value: str) -> set[str]:
         raw.hex(),
         raw.hex().upper(),
         value[::-1],
+        *rotations(value),
     }
     if not _NAME_LIKE.fullmatch(value):
         copies.add(value.upper())

@@ -21,13 +21,20 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.detectors import (
-    KEYWORD_SCAN,
-    KEYWORD_SCAN_ANY_CASE,
     acceptable_value,
     credential_class,
+    names_a_digest,
     passphrase_shaped,
 )
+from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
+from trajectory_platform.curation.redact.pairs import find_account_pairs
+from trajectory_platform.curation.redact.rows import (
+    NamingLines,
+    ascii_table,
+    find_labelled_rows,
+    naming_lines,
+)
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
 _SEPARATOR_ROW = re.compile(r"[\s|:+=-]+")
@@ -420,9 +427,15 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
     if len(text) < SHORTEST:
         return
     lower = text.lower()
-    yield from _table_columns(text, lower)
+    table = ascii_table(text)
+    naming = naming_lines(table, lower)
+    if naming is not None:
+        yield from _table_columns(table, naming)
+        yield from find_labelled_rows(naming, _row_credential)
     if "value" in lower or "etcdctl" in lower:
-        yield from _key_value_rows(text)
+        yield from _key_value_rows(table)
+    if ":" in text:
+        yield from find_account_pairs(text, credential_shaped, names_a_digest)
     if "insert" in lower:
         yield from _sql_inserts(text)
     if "Secret" in text:
@@ -449,8 +462,16 @@ def _found(pattern: re.Pattern[str], text: str, detector: str, name_group: str |
                 continue
             kind = "PASSWORD" if named == "password" else "SECRET"
         value = match.group("value")
-        if credential_shaped(value):
-            yield Finding(kind, match.start("value"), match.end("value"), value, detector)
+        if credential_shaped(value) or (
+            detector in _LINE_DELIMITED and kind == "PASSWORD" and line_phrase(value.rstrip())
+        ):
+            value = value.rstrip()
+            yield Finding(kind, match.start("value"), match.start("value") + len(value), value, detector)
+
+
+_LINE_DELIMITED = frozenset({"positional:yaml_block"})
+"""Rules whose value is a whole line, as a quoted value is its quotes: a passphrase of several
+words under a password's name is the value there (:func:`.line_values.line_phrase`)."""
 
 
 def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
@@ -490,7 +511,19 @@ def _column_class(name: str) -> str | None:
     return named
 
 
-def _table_columns(text: str, lower: str) -> Iterator[Finding]:
+def _row_credential(label: str, value: str) -> str | None:
+    """The kind of a two-column row's value (:mod:`.rows`): its label names a credential as a
+    column's header would, and the value is credential-shaped; a secret's (not a password's)
+    must also look like a key rather than a version or a path (``| auth-lib | 1.2.3-beta |``)."""
+    named = _column_class(re.sub(r"\s+", "_", label))  # a label of words: "Client Secret"
+    if named is None or not credential_shaped(value):
+        return None
+    if named != "password" and not acceptable_value(value, False, named, ""):
+        return None
+    return "PASSWORD" if named == "password" else "SECRET"
+
+
+def _table_columns(text: str, naming: NamingLines) -> Iterator[Finding]:
     """Values under a header cell that names a credential, in the rows that follow it with as many
     cells. A ``|`` table (Markdown, ``psql``) needs its separator row under the header; a comma or
     tab table needs every header cell a name, and no line of it looking like code
@@ -499,12 +532,7 @@ def _table_columns(text: str, lower: str) -> Iterator[Finding]:
     read again from each of them, 28 s for 70 kB."""
     if not any(delimiter in text for delimiter in _DELIMITERS):
         return
-    lines = text.split("\n")
-    offsets = [0]
-    for line in lines:
-        offsets.append(offsets[-1] + len(line) + 1)
-    scan = KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE.finditer(text)
-    headers = sorted({bisect.bisect_right(offsets, hit.start()) - 1 for hit in scan})  # lines naming one
+    lines, offsets, headers = naming.lines, naming.offsets, naming.naming  # headers: lines naming one
     read_to = 0  # the lines before this one were rows of a table
     for index in headers:
         if index + 1 >= len(lines):

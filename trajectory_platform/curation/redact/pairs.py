@@ -1,0 +1,71 @@
+"""An account written as ``user:password`` in prose or a note: "log in with admin:Quartz1823#",
+"SSH access (deploy:Maple3988@) works", "the account `root:Zu482Tws` is ready".
+
+A URL's userinfo (``scheme://user:pw@host``) and ``curl -u user:pw`` have their own rules; a
+pair standing alone as a word had none, and a memorable password there is too short for entropy.
+
+``name:value`` is also an image and its tag (``postgres:15-alpine``), a host and its port, a
+cache key's parts (``user:1234``), a digest (``sha256:...``), a log's ``ERROR:root:...``. So the
+pair must be a whole word of exactly one colon (no ``@`` or ``/``: a URL's or a path's own rules),
+its value credential-shaped (not a number, a port, a plain word), and the line must say it is an
+account: a word of logging in (``login``, ``sign in``, ``ssh``, ``creds``, ``account``, ``auth``)
+or, for a well-known account name (``root``, ``admin``, ``ubuntu``...), a value that is no image
+tag (a tag is lower case and starts with a digit or joins words with ``.``, ``-``, ``_``). A
+version tag (``python:3.11-slim``) or a name of joined words (``ecr-login``) is never a password,
+nor a tag on a line that handles images (``docker pull``, ``FROM``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from trajectory_platform.curation.redact.model import Finding
+
+_PAIR = re.compile(
+    r"(?<![\w.:/@\\$%-])(?P<user>[A-Za-z_][\w.-]{0,31}):(?P<value>[^\s:/\\`'\"(),;<>\[\]{}|]{6,64})"
+    r"(?=[,;)\]'\"`]*(?:\s|$))"
+)
+"""A word ``user:value`` with one colon, closed by a space, the end, or punctuation before one (a
+full stop is taken in and dropped after: a password may end with ``!`` or ``?`` but seldom ``.``)."""
+_ACCOUNT_WORDS = re.compile(
+    r"(?i)log[ -]?(?:in|on)\b|sign[ -]?in|\bcreds?\b|credential|account|\bauth|\busername|\buser\b"
+    r"|passw|\bpwd\b|htpasswd|(?<![\w-])(?:ssh|s?ftp)(?![\w-])"
+)
+"""What a line that gives an account says: logging in, credentials, an account, SSH."""
+_WELL_KNOWN_ACCOUNTS = frozenset(
+    {"root", "admin", "administrator", "ubuntu", "ec2-user", "postgres", "sa", "guest", "pi", "oracle"}
+    | {"elastic", "jenkins", "deploy", "git", "mysql", "user", "test", "demo"}
+)
+_IMAGE_TAG = re.compile(r"\d[a-z0-9._-]*|[a-z0-9]+(?:[._-][a-z0-9]+)+")
+"""How an image's tag reads (``15-alpine``, ``3.11-slim``, ``jammy-20240227``)."""
+_NAME_VALUE = re.compile(r"\d[a-z0-9._-]*|[a-z]+(?:[._-][a-z]+)+")
+"""A value that names rather than grants, never taken for a password: a version tag that starts
+with a digit (``python:3.11-slim``), lowercase words joined (``credential-helper:ecr-login``)."""
+_IMAGE_LINE = re.compile(r"(?i)\b(?:docker|podman|image|pull|push|FROM|tag|helm|kubectl|crane|skopeo)\b")
+"""A line that handles images: there ``name:tag`` is an image (``docker pull ubuntu:jammy-2024``)."""
+
+
+def find_account_pairs(
+    text: str, shaped: Callable[[str], bool], digest_name: Callable[[str], bool]
+) -> Iterator[Finding]:
+    """The password of each ``user:password`` word that the line shows is an account (module
+    docstring); ``shaped``: whether a value could be a password, ``digest_name``: whether a name
+    names a digest (``sha256``)."""
+    for match in _PAIR.finditer(text):
+        user, value = match.group("user"), match.group("value").rstrip(".")
+        if not shaped(value) or digest_name(user) or re.search(r"@[A-Za-z0-9]", value):
+            continue  # user:pw@host is a URL's userinfo (its own rule) or an e-mail address
+        if "=" in value.rstrip("="):
+            continue  # a directive's option (``pylint:disable=protected-access``), not a password
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_end = len(text) if (newline := text.find("\n", match.end())) == -1 else newline
+        line = text[line_start:line_end]
+        if _NAME_VALUE.fullmatch(value) or (_IMAGE_LINE.search(line) and _IMAGE_TAG.fullmatch(value)):
+            continue
+        if _ACCOUNT_WORDS.search(line) is None and (
+            user.lower() not in _WELL_KNOWN_ACCOUNTS or _IMAGE_TAG.fullmatch(value)
+        ):
+            continue
+        start = match.start("value")
+        yield Finding("PASSWORD", start, start + len(value), value, "positional:account_pair")
