@@ -1175,7 +1175,7 @@ def _ordinary_process(workspace: str) -> None:
 
     main = type(sys)("__main__")
     main.__file__ = os.path.join(workspace, "main.py")
-    main.__builtins__ = builtins
+    vars(main)["__builtins__"] = builtins
     _MODULES["__main__"] = main
     idle_r, _idle_w = os.pipe()  # never written: the thread waits until the worker exits
     threading.Thread(target=os.read, args=(idle_r, 1), daemon=True).start()

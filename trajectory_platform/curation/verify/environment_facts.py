@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import operator
 import sys
 from collections.abc import Callable
 
@@ -647,17 +648,12 @@ class _Taint:
         if not isinstance(node, ast.BinOp):
             return None
         left, right = self._integer(node.left, depth + 1), self._integer(node.right, depth + 1)
-        if left is None or right is None or abs(right) > 64 and isinstance(node.op, ast.LShift | ast.Pow):
+        operation = _INTEGER_OPERATIONS.get(type(node.op))
+        if left is None or right is None or operation is None:
             return None
-        operations = {
-            ast.Add: int.__add__,
-            ast.Sub: int.__sub__,
-            ast.Mult: int.__mul__,
-            ast.LShift: int.__lshift__,
-            ast.Pow: int.__pow__,
-        }
-        operation = operations.get(type(node.op))
-        return operation(left, right) if operation is not None and right >= 0 else None
+        if isinstance(node.op, ast.LShift | ast.Pow) and not 0 <= right <= 64:
+            return None
+        return operation(left, right)
 
 
 _LIMIT_ERRORS: tuple[type[BaseException], ...] = (MemoryError, RecursionError, OSError, ResourceWarning)
@@ -668,6 +664,14 @@ _LARGE = 1 << 16
 """A size (bytes, members) from which a builtin's allocation is a probe of ``RLIMIT_AS``."""
 _COMPILERS = frozenset({"eval", "exec", "compile"})
 """Builtins that compile code: nested deep enough, they run into the recursion limit."""
+_INTEGER_OPERATIONS: dict[type[ast.operator], Callable[[int, int], int]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.LShift: operator.lshift,
+    ast.Pow: operator.pow,
+}
+"""The arithmetic :meth:`_Taint._integer` evaluates (shifts and powers bounded to 64)."""
 _OS_ERROR_ALIASES = frozenset({"os", "socket", "select", "resource", "mmap", "shutil"})
 """Modules whose ``error`` is ``OSError`` (``socket.error``, ``resource.error``)."""
 
@@ -706,19 +710,15 @@ def _operations_in(body: list[ast.stmt]) -> list[ast.expr]:
     """The calls and the repetitions of a sequence (``'x' * n``, ``[0] * n``: an allocation) a
     block makes itself, not those of functions it defines, nor the exception a ``raise`` builds."""
     raised = {id(n) for r in _own_nodes(body) if isinstance(r, ast.Raise) for n in ast.walk(r)}
-    return [
-        node
-        for node in _own_nodes(body)
-        if id(node) not in raised and (isinstance(node, ast.Call) or _repetition(node))
-    ]
-
-
-def _repetition(node: ast.AST) -> bool:
-    return (
-        isinstance(node, ast.BinOp)
-        and isinstance(node.op, ast.Mult)
-        and any(_sequence_display(side) for side in (node.left, node.right))
-    )
+    operations: list[ast.expr] = []
+    for node in _own_nodes(body):
+        if id(node) in raised or not isinstance(node, ast.Call | ast.BinOp):
+            continue
+        if isinstance(node, ast.Call) or (
+            isinstance(node.op, ast.Mult) and any(_sequence_display(side) for side in (node.left, node.right))
+        ):
+            operations.append(node)
+    return operations
 
 
 def _sequence_display(node: ast.expr) -> bool:
