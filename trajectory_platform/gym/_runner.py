@@ -203,7 +203,12 @@ def _ordinary_streams() -> "tuple[int, int, int]":
     (red team, 2026-12-06)."""
     stdin, writer = os.pipe()
     os.close(writer)
-    log = os.open("/tmp", os.O_TMPFILE | os.O_WRONLY, 0o600)
+    try:
+        log = os.open("/tmp", os.O_TMPFILE | os.O_WRONLY, 0o600)
+    except OSError:  # a file system without O_TMPFILE: a named file, unlinked at once
+        path = "/tmp/.log-" + str(os.getpid())
+        log = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        os.unlink(path)
     return stdin, log, log
 
 
