@@ -180,8 +180,8 @@ def _spawn(
         for i, fd in enumerate((token_r, report_w)):
             os.dup2(fd, 100 + i)
         null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
+        for fd, stream in enumerate(_ordinary_streams() if spec.get("ordinary") == "1" else (null,) * 3):
+            os.dup2(stream, fd)
         os.dup2(100, 3)
         os.dup2(101, 4)
         os.closerange(5, 1 << 16)
@@ -192,6 +192,24 @@ def _spawn(
         worker(spec, test_id, module_code)
     finally:
         os._exit(127)
+
+
+def _ordinary_streams() -> "tuple[int, int, int]":
+    """A worker's standard streams as an ordinary program started by another one has them, for a
+    judge that shows a drawn setting (the differential check): stdin a pipe already at its end
+    (``echo -n | python``), stdout and stderr one unnamed file (``> log 2>&1``). The oracle's
+    worker has ``/dev/null`` on all three, and a solution that was right only there
+    (``os.fstat(0).st_rdev``) passed the oracle and a differential run that had the same
+    (red team, 2026-12-06)."""
+    stdin, writer = os.pipe()
+    os.close(writer)
+    try:
+        log = os.open("/tmp", os.O_TMPFILE | os.O_WRONLY, 0o600)
+    except OSError:  # a file system without O_TMPFILE: a named file, unlinked at once
+        path = "/tmp/.log-" + str(os.getpid())
+        log = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        os.unlink(path)
+    return stdin, log, log
 
 
 def _run_worker(
@@ -393,6 +411,10 @@ def _source_only(workspace: str) -> None:
             raise ImportError("not a workspace folder")  # the next hook finds it
         return external.FileFinder(path, *loaders)
 
+    # Named as the stock hook it stands beside: its own name in ``str(sys.path_hooks)`` told
+    # workspace code it ran in the judge (red team, 2026-12-06).
+    stock = sys.path_hooks[-1]
+    workspace_finder.__name__, workspace_finder.__qualname__ = stock.__name__, stock.__qualname__
     sys.path_hooks.insert(0, workspace_finder)
     sys.path_importer_cache.clear()
 
@@ -1145,6 +1167,25 @@ def _holder(box: "list[Any]") -> None:
     exit_(0)
 
 
+def _ordinary_process(workspace: str) -> None:
+    """What a worker of a judge that shows a drawn setting (the differential check) changes, before
+    any workspace code, so that the process looks like an ordinary program's rather than the
+    oracle's worker (the standard streams: :func:`_ordinary_streams`): ``__main__`` a plain
+    script's module, not this runner (whose names, ``REACH_EXIT``..., workspace code could look
+    for), and an idle thread started through ``threading`` beside the holder, so the thread counts
+    (``_thread._count()`` 1, ``threading.active_count()`` 1 in the oracle's worker) differ from
+    the oracle's. A solution that decided on either passed the oracle and a differential run
+    that showed the same (red team, 2026-12-06); now the two runs disagree."""
+    import threading
+
+    main = type(sys)("__main__")
+    main.__file__ = os.path.join(workspace, "main.py")
+    vars(main)["__builtins__"] = builtins
+    _MODULES["__main__"] = main
+    idle_r, _idle_w = os.pipe()  # never written: the thread waits until the worker exits
+    threading.Thread(target=os.read, args=(idle_r, 1), daemon=True).start()
+
+
 def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | None") -> None:
     """Run one test; ``module_code`` is the test module as the judge compiled it before any worker
     (None: missing or does not parse)."""
@@ -1165,6 +1206,8 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
     _thread.start_new_thread(_holder, (box,))
     os.read(ready_r, 1)
     del box
+    if spec.get("ordinary") == "1":
+        _ordinary_process(workspace)
     write, read = os.write, os.read
     os.chdir(workspace)
     _source_only(workspace)

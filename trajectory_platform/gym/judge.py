@@ -225,7 +225,7 @@ class JudgeServer:
         setting_folders = [f"/tmp/{entry}" for entry in profile.tmp_entries] if profile is not None else []
         spec = [
             f"workspace={view.workspace_path}",
-            f"memory_bytes={MEMORY_LIMIT_BYTES}",
+            f"memory_bytes={profile.memory_bytes if profile is not None else MEMORY_LIMIT_BYTES}",
             f"file_bytes={FILE_SIZE_LIMIT_BYTES}",
             f"max_files={profile.open_files if profile is not None else isolation.OPEN_FILES}",
             f"max_processes={view.max_processes or ''}",
@@ -233,6 +233,7 @@ class JudgeServer:
             f"own_pid_namespace={int(view.own_pid_namespace)}",
             f"scratch={','.join(isolation.SCRATCH_FOLDERS) if view.own_pid_namespace else ''}",
             f"scratch_kept={','.join(setting_folders)}",
+            f"ordinary={int(profile is not None)}",
         ]
         (private / "spec.txt").write_text("\n".join(spec) + "\n", encoding="utf-8")
         (private / "final_answer.txt").write_text("", encoding="utf-8")
