@@ -251,8 +251,25 @@ CALC = {"calc/ops.py": "".join(f"line {n}\n" for n in range(1, 11))}
         "index 1234567..89abcde 120000\n--- a/calc/ops.py\n+++ b/calc/ops.py\n"
         "@@ -1 +1 @@\n-line 1\n+LINE 1\n line 2\n",
         "old mode 100644\nnew mode 120000\n",
+        # git reads the number whatever blanks stand around it (a held-out red team's spellings)
+        "new file mode  120000\n--- /dev/null\n+++ b/calc/fast.py\n@@ -0,0 +1 @@\n+add = 1\n",
+        "new file mode 120000 \n--- /dev/null\n+++ b/calc/fast.py\n@@ -0,0 +1 @@\n+add = 1\n",
+        "new file mode \t120000\n--- /dev/null\n+++ b/calc/fast.py\n@@ -0,0 +1 @@\n+add = 1\n",
+        "new file mode 0120000\n--- /dev/null\n+++ b/calc/fast.py\n@@ -0,0 +1 @@\n+add = 1\n",
+        "new file mode 100644\nindex 0000000..e69de29 120000 \n--- /dev/null\n+++ b/calc/fast.py\n"
+        "@@ -0,0 +1 @@\n+add = 1\n",
     ],
-    ids=["symlink_created", "submodule_created", "symlink_index_mode", "type_change"],
+    ids=[
+        "symlink_created",
+        "submodule_created",
+        "symlink_index_mode",
+        "type_change",
+        "two_blanks",
+        "trailing_blank",
+        "tab",
+        "leading_zero",
+        "index_trailing_blank",
+    ],
 )
 def test_a_file_that_is_no_regular_file_is_refused(header):
     """Red team: ``new file mode 120000`` was read as metadata and the link's target judged as the
@@ -260,6 +277,15 @@ def test_a_file_that_is_no_regular_file_is_refused(header):
     name = "fast" if "fast" in header else "ops"
     with pytest.raises(PatchError, match="no regular file"):
         parse_unified_diff(f"diff --git a/calc/{name}.py b/calc/{name}.py\n{header}")
+
+
+def test_a_git_header_line_between_the_file_headers_and_its_hunk_is_refused():
+    """git's header parser reads a mode line after ``+++`` too (and makes a link, or fails to
+    apply); here it was a line outside any header that carried nothing (held-out red team)."""
+    for mode in ("120000", "100644"):
+        headers = "diff --git a/calc/fast.py b/calc/fast.py\n--- /dev/null\n+++ b/calc/fast.py\n"
+        with pytest.raises(PatchError, match="git header line"):
+            parse_unified_diff(f"{headers}new file mode {mode}\n@@ -0,0 +1 @@\n+add = 1\n")
 
 
 @pytest.mark.parametrize(

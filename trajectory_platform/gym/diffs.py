@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import stat
 from dataclasses import dataclass, field
 
 NULL_PATH = "/dev/null"
@@ -56,13 +57,31 @@ _GIT_META = (
 """``diff --git`` extended header lines that name no file and change no content of a file map."""
 _REFUSED_META = ("copy from ", "copy to ", "Binary files ", "GIT binary patch")
 """Extended header lines of changes a file map cannot take (copies, binary content)."""
-_MODE = re.compile(r"^(?:old mode|new mode|new file mode|deleted file mode) (\d+)$|^index \S+ (\d+)$")
-"""The extended header lines that carry a file's git mode (``index OLD..NEW MODE`` included)."""
-_FILE_MODES = frozenset({"100644", "100755"})
-"""The git modes of a regular file. Any other (``120000`` a symbolic link, ``160000`` a submodule)
-is no text a file map holds: read as text it would be judged as a module that ``git apply`` makes
-a link (red team, 2026-12-06: a diff creating ``calc/fast.py`` as a link to the text
-``add = lambda a, b: a + b`` was judged as that module; on a real checkout the import fails)."""
+_MODE_KEYWORDS = ("old mode", "new mode", "new file mode", "deleted file mode")
+"""The extended header lines that carry a file's git mode (``index OLD..NEW MODE`` does too)."""
+_HEADER_KEYWORDS = (*_MODE_KEYWORDS, "index ", "rename ", "copy ", "similarity ", "dissimilarity ")
+"""Lines git reads as a ``diff --git`` block's extended header, also where they follow ``+++``."""
+
+
+def _git_mode(line: str) -> str | None:
+    """The mode a git extended header line states, as git reads it (the number after the keyword,
+    blanks around it skipped: ``new file mode  120000`` is a link too), else ``None``."""
+    for keyword in _MODE_KEYWORDS:
+        if line.startswith(keyword) and line[len(keyword) : len(keyword) + 1].isspace():
+            return line[len(keyword) :].strip()
+    if line.startswith("index "):
+        parts = line.split()
+        return parts[2] if len(parts) == 3 else None
+    return None
+
+
+def _regular_file_mode(mode: str) -> bool:
+    """Whether a git mode is a regular file's (``100644``/``100755``, however written). Any other
+    (``120000`` a symbolic link, ``160000`` a submodule) is no text a file map holds: read as text it
+    would be judged as a module that ``git apply`` makes a link (red team, 2026-12-06: a diff
+    creating ``calc/fast.py`` as a link to the text ``add = lambda a, b: a + b`` was judged as that
+    module; on a real checkout the import fails)."""
+    return bool(re.fullmatch(r"[0-7]+", mode)) and stat.S_ISREG(int(mode, 8))
 
 
 class PatchError(ValueError):
@@ -387,8 +406,8 @@ def parse_unified_diff(text: str) -> list[FilePatch]:
             current.hunks.append(hunk)
             continue
         elif git is not None and current is None:
-            if (mode := _MODE.match(line)) and (kind := mode[1] or mode[2]) not in _FILE_MODES:
-                raise PatchError(f"unsupported git change: mode {kind} is no regular file", i + 1)
+            if (mode := _git_mode(line)) is not None and not _regular_file_mode(mode):
+                raise PatchError(f"unsupported git change: mode {mode[:12]!r} is no regular file", i + 1)
             if line.startswith("rename from "):
                 git.rename_from = line[len("rename from ") :]
             elif line.startswith("rename to "):
@@ -401,6 +420,9 @@ def parse_unified_diff(text: str) -> list[FilePatch]:
                 raise PatchError(f"unsupported git change: {line[:40]!r}", i + 1)
             elif not line.startswith(_GIT_META):
                 raise PatchError(f"unexpected line in a 'diff --git' header: {line[:40]!r}", i + 1)
+        elif current is not None and not current.hunks and line.startswith(_HEADER_KEYWORDS):
+            # git reads a header line here too (a mode after '+++' makes a link or fails to apply)
+            raise PatchError(f"git header line after the file's '---'/'+++': {line[:40]!r}", i + 1)
         # other lines outside a file (a preamble, 'diff -ru' command lines) carry nothing
         i += 1
     close_git()
