@@ -231,7 +231,7 @@ _CLIENT_COMMANDS = re.compile(
     r"(?<![\w.\-])"  # the client's name as a word (or a path's last part), any prompt or prefix before it
     + "(?:"
     + "|".join(f"(?P<c{index}>{client})" for index, (client, _) in enumerate(_CLIENT_PASSWORD_OPTIONS))
-    + r")\b(?P<arguments>[^\n|;&]*)"
+    + r")\b(?P<arguments>(?:'[^'\n]*'|\"[^\"\n]*\"|[^\n|;&'\"])*)"  # a quoted & or | is no operator
 )
 _CLIENT_OPTIONS = tuple(
     re.compile(rf"\s(?:{options})(?:\s+|=)?[\"']?(?!{_PROSE_AFTER_OPTION}\b)([^\s'\"-][^\s'\"]{{2,127}})")

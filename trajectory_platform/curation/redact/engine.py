@@ -20,6 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, replace
 
+from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -104,14 +105,16 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     if context.credential_key:
         found.extend(_labelled_by_key(text, context.credential_key))
     found.extend(find_positional_credentials(text))
+    found.extend(find_argv_credentials(text, local))
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
     if config.pii:
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
-    container = depth < MAX_JSON_DEPTH and parse_json_container(text) is not None
-    if not container:  # a JSON container's strings are decoded and scanned one by one below
+    document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None
+    if document is None:  # a JSON container's strings are decoded and scanned one by one below
         found.extend(_decoded_findings(text, local))
         return found
+    found.extend(find_argv_in_document(document, local))
     for finding in list(found):
         if "\\" in finding.value:
             try:
