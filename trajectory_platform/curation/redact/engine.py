@@ -44,6 +44,11 @@ from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import find_positional_credentials
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
+from trajectory_platform.curation.redact.structure import (
+    find_structural_credentials,
+    find_typed_instructions,
+    find_yaml_schema_values,
+)
 
 MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
@@ -107,6 +112,8 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
         found.extend(_labelled_by_key(text, context.credential_key))
     found.extend(find_positional_credentials(text))
     found.extend(find_argv_credentials(text, local))
+    found.extend(find_typed_instructions(text))
+    found.extend(find_yaml_schema_values(text))
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
     if config.pii:
@@ -115,6 +122,7 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     if document is None:  # a JSON container's strings are decoded and scanned one by one below
         found.extend(_decoded_findings(text, local))
         return found
+    found.extend(find_structural_credentials(document))
     found.extend(find_argv_in_document(document, local))
     for finding in list(found):
         if "\\" in finding.value:
