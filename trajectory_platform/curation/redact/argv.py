@@ -37,7 +37,11 @@ _YAML_ITEM = re.compile(r"(?P<indent>[ \t]*)-[ \t]+(?P<item>[^\n]*?)[ \t]*\r?(?:
 _OPTION = re.compile(r"-{1,2}[A-Za-z][\w.-]*(?:=|$)|-[A-Za-z][^\s=]+$|/[A-Za-z]{1,12}:")
 """An option word: ``-p``, ``--password``, ``--api-key=x``, a value glued to a short option
 (``-pX``), Windows' ``/p:x``."""
-_OPTION_HINT = re.compile(r"[\"'\s]-{1,2}[A-Za-z]|[\"']/[A-Za-z]{1,12}:")
+_QUOTED_OPTION_HINTS = ('"-', "'-", '"/', "'/")
+_BLOCK_OPTION_HINTS = ("- -", '- "-', "- '-", "- /")
+_FLOW_OPTION_HINTS = (", -", "[-", ", /")
+"""Where an option can stand in each kind of list: searched as plain substrings first, since every
+string of an episode passes here."""
 _BARE_WORD = re.compile(r"[^\s\"'`|;&<>()]+")
 _MAX_ITEMS = 64
 
@@ -58,9 +62,14 @@ class _Item:
 
 def find_argv_credentials(text: str, config: RedactionConfig) -> Iterator[Finding]:
     """Credentials of every command in ``text`` written as a list of words (module docstring)."""
-    if not _OPTION_HINT.search(text):
-        return
-    for items in (*_literal_lists(text), *_yaml_sequences(text), *_flow_sequences(text)):
+    lists: list[list[_Item]] = []
+    if any(hint in text for hint in _QUOTED_OPTION_HINTS):
+        lists.extend(_literal_lists(text))
+    if any(hint in text for hint in _BLOCK_OPTION_HINTS):
+        lists.extend(_yaml_sequences(text))
+    if "[" in text and any(hint in text for hint in _FLOW_OPTION_HINTS):
+        lists.extend(_flow_sequences(text))
+    for items in lists:
         if len(items) >= 2 and any(_OPTION.match(item.word) for item in items):
             yield from _read_as_line(items[:_MAX_ITEMS], config)
 

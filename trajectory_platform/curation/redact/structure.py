@@ -23,7 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.detectors import acceptable_value, credential_class, field_named_by
+from trajectory_platform.curation.redact.detectors import (
+    KEYWORD_SCAN,
+    acceptable_value,
+    credential_class,
+    field_named_by,
+)
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
 
@@ -32,7 +37,8 @@ _SCHEMA_PARENTS = frozenset({"properties", "patternProperties"})
 TYPED_KEYS = frozenset({"text", "value", "keys", "input", "input_text", "string", "typed_text"})
 """Keys a browser or computer-use tool takes the typed text under."""
 _LOCATOR_MAX = 200
-"""A locator or label is short; a longer sibling is prose about the page, not the field's name."""
+"""A locator or label is short; a longer sibling is prose about the page, not the field's name, and
+a URL (``/account/reset-password``) names a page, not a field."""
 
 
 def find_structural_credentials(document: object) -> Iterator[Finding]:
@@ -92,13 +98,15 @@ def _typed_into_named_field(node: dict) -> Iterator[Finding]:
     typed = [(key, value) for key, value in node.items() if key in TYPED_KEYS and isinstance(value, str)]
     if not typed:
         return
-    field_class = field_named_by(
-        " ".join(
-            v
-            for k, v in node.items()
-            if k not in TYPED_KEYS and isinstance(v, str) and len(v) <= _LOCATOR_MAX
-        )
+    locators = (
+        value
+        for key, value in node.items()
+        if key not in TYPED_KEYS
+        and isinstance(value, str)
+        and len(value) <= _LOCATOR_MAX
+        and "://" not in value
     )
+    field_class = field_named_by(" ".join(locators))
     for _key, value in typed if field_class else ():
         if (
             credential_shaped(value)
@@ -109,6 +117,11 @@ def _typed_into_named_field(node: dict) -> Iterator[Finding]:
             yield Finding(kind, 0, len(value), value, "keyword:typed_field")
 
 
+_INSTRUCTION_HINTS = tuple(f"{q} {word}" for q in "\"'`" for word in ("in", "on")) + tuple(
+    f"with {q}" for q in "\"'`"
+)
+"""What an instruction holds where its value ends (``'x' into``, ``'x' on``) or starts (``with
+'x'``): searched as plain substrings first, since a case-insensitive pattern is slow in ``re``."""
 _TYPED_INSTRUCTION = re.compile(
     r"(?i)\b(?:type|enter|input|put|write|fill\s+in)\s+(?P<q>[\"'`])(?P<value>[^\"'`\n]{4,200})(?P=q)"
     r"\s+(?:in|into|on)\s+(?P<field>[^\n,;!?]{1,60}?)(?:\s+(?:and|then)\b|[\n,;!?]|\.(?:\s|$)|$)"
@@ -121,6 +134,8 @@ def find_typed_instructions(text: str) -> Iterator[Finding]:
     ``act("type 'x' into the password field")``, "fill the API key box with 'x'". The field is
     named after the value, in words (:func:`field_named_by`); a password must look like one on its
     own evidence, since instructions type search words too."""
+    if not any(hint in text for hint in _INSTRUCTION_HINTS):
+        return
     for match in _TYPED_INSTRUCTION.finditer(text):
         group = "value" if match.group("value") is not None else "value2"
         name_class = field_named_by(match.group("field") or match.group("field2"))
@@ -145,15 +160,18 @@ _YAML_ENTRY = re.compile(r"(?P<indent>[ \t]*)(?P<key>[\w-]+)[ \t]*:[ \t]*(?P<val
 _YAML_VALUE_KEYS = frozenset(
     key for key in _SCHEMA_VALUE_KEYS if key not in ("examples", "enum", "x-examples")
 )
-_YAML_VALUE_HINT = re.compile(r"(?i)(?:default|example|const)[ \t]*:")
+_YAML_VALUE_HINTS = ("default", "example", "const")
 
 
 def find_yaml_schema_values(text: str) -> Iterator[Finding]:
     """The ``default``/``example``/``const`` scalars of a credential-named property or parameter in
     a YAML schema (an OpenAPI spec, a CloudFormation template): the layout of
     :func:`find_structural_credentials` written in YAML, read over its lines."""
-    if "\n" not in text or not _YAML_VALUE_HINT.search(text):
+    if "\n" not in text:
         return
+    lower = text.lower()
+    if not any(key in lower for key in _YAML_VALUE_HINTS) or not KEYWORD_SCAN.search(lower):
+        return  # no value key, or no word a credential's name holds
     for pattern in (_YAML_BLOCK_KEY, _YAML_PARAMETER):
         for match in pattern.finditer(text):
             name_class = credential_class(match.group("name"))
