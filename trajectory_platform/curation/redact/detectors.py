@@ -237,7 +237,7 @@ _CLIENT_COMMANDS = re.compile(
     r"(?<![\w.\-])"  # the client's name as a word (or a path's last part), any prompt or prefix before it
     + "(?:"
     + "|".join(f"(?P<c{index}>{client})" for index, (client, _) in enumerate(_CLIENT_PASSWORD_OPTIONS))
-    + r")\b(?P<arguments>[^\n|;&]*)"
+    + r")\b(?P<arguments>(?:'[^'\n]*'|\"[^\"\n]*\"|[^\n|;&'\"])*)"  # a quoted & or | is no operator
 )
 _CLIENT_OPTIONS = tuple(
     re.compile(rf"\s(?:{options})(?:\s+|=)?[\"']?(?!{_PROSE_AFTER_OPTION}\b)([^\s'\"-][^\s'\"]{{2,127}})")
@@ -1360,7 +1360,6 @@ _TYPED_INTO = re.compile(
     r"|clear_and_type)\s*\(\s*(?P<selector>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`)?\s*,?\s*"
     r"(?P<q>[\"'`])(?P<value>[^\"'`\n]{3,200})(?P=q)\s*[,)]"
 )
-_FIELD_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _LOCATOR_REACH = 300
 """How far back the statement that locates a field is read (``driver.find_element(...)`` chains)."""
 
@@ -1376,12 +1375,28 @@ def find_typed_into_fields(text: str) -> Iterator[Finding]:
         reach = max(0, start - _LOCATOR_REACH)
         statement_start = max(text.rfind("\n", reach, start), text.rfind(";", reach, start), reach - 1) + 1
         locator = text[statement_start:start] + (match.group("selector") or "")
-        classes = {credential_class(word) for word in _FIELD_WORD.findall(locator)}
-        name_class = next((c for c in ("password", "salt", "secret") if c in classes), None)
+        name_class = field_named_by(locator)
         value = match.group("value")
         if name_class and acceptable_value(value, True, name_class, ""):
             kind = "PASSWORD" if name_class == "password" else "SECRET"
             yield Finding(kind, match.start("value"), match.end("value"), value, "keyword:typed")
+
+
+_LOCATOR_WORD = re.compile(r"[A-Za-z]+")
+_FORM_WORDS = frozenset({"login", "signin", "session"})
+"""Words that name a form rather than a field: every field of a login form is ``login-*``."""
+
+
+def field_named_by(locator: str) -> str | None:
+    """``password`` or ``secret`` when a locator or label names a credential field (``Password
+    textbox``, ``input[type=password]``, ``#login-pwd``, ``//input[@name='api_key']``,
+    ``find_element(By.ID, "password")``): one of its words does, by :func:`credential_class`, a
+    form's name aside. One rule for code that types (:func:`find_typed_into_fields`), a browser
+    tool's arguments and an instruction to a browser agent (:mod:`.structure`)."""
+    classes = {
+        credential_class(word) for word in _LOCATOR_WORD.findall(locator) if word.lower() not in _FORM_WORDS
+    }
+    return "password" if classes & {"password", "salt"} else "secret" if "secret" in classes else None
 
 
 _BASE32_SEED = re.compile(

@@ -18,8 +18,10 @@ import bisect
 import json
 import re
 import urllib.parse
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -45,6 +47,11 @@ from trajectory_platform.curation.redact.positional import find_positional_crede
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 from trajectory_platform.curation.redact.public_material import drop_public_material
 from trajectory_platform.curation.redact.references import drop_references
+from trajectory_platform.curation.redact.structure import (
+    find_structural_credentials,
+    find_typed_instructions,
+    find_yaml_schema_values,
+)
 
 MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
@@ -115,14 +122,19 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     if context.credential_key:
         found.extend(_labelled_by_key(text, context.credential_key))
     found.extend(find_positional_credentials(text))
+    found.extend(find_argv_credentials(text, local))
+    found.extend(find_typed_instructions(text))
+    found.extend(find_yaml_schema_values(text))
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
     if config.pii:
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
-    container = depth < MAX_JSON_DEPTH and parse_json_container(text) is not None
-    if not container:  # a JSON container's strings are decoded and scanned one by one below
+    document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None
+    if document is None:  # a JSON container's strings are decoded and scanned one by one below
         found.extend(_decoded_findings(text, local))
         return found
+    found.extend(find_structural_credentials(document))
+    found.extend(find_argv_in_document(document, local))
     for finding in list(found):
         if "\\" in finding.value:
             try:
@@ -137,6 +149,13 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         decoded = json.loads(match.group())
         decoded_literals.append(decoded)
         nested.extend(scan(decoded, config, child, depth + 1))
+    seen = {f.value for f in nested}
+    for lines in line_arrays(document):
+        nested.extend(
+            f
+            for f in scan(lines, config, Context(), depth + 1)
+            if f.value not in seen and "\n" not in f.value
+        )
     # A value seen both in the raw JSON and inside its literal is one finding, reported once; a raw
     # match that exists in no decoded literal (it straddles an escape such as "\\n@x.y") is not data.
     seen = {f.value for f in nested}
@@ -156,6 +175,36 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         if not _inside_one_literal(f.start, f.end, spans)
     ]
     return raw + nested + spread
+
+
+LINES_KEYS = frozenset({"source", "text", "lines", "stdout_lines", "stderr_lines", "output_lines"})
+"""Keys under which a JSON document keeps one text as an array of its lines: a notebook cell's
+``source`` and a stream output's ``text``, Ansible's ``stdout_lines``."""
+
+
+def line_arrays(document: object) -> Iterator[str]:
+    """The texts a parsed JSON ``document`` stores as arrays of lines, each joined back into one.
+
+    Each string literal is scanned alone, so every rule that reads two lines (a Kubernetes
+    Secret's ``data:`` under its ``kind``, ``- name: DB_PASSWORD`` over ``value:``, a reader's
+    command over what it printed) failed in a notebook or an Ansible result (a red team,
+    2026-12-06: 32 of 32 such texts kept the value). An array of two strings or more is one text
+    when its key says so (:data:`LINES_KEYS`) or its items but the last end in a line break."""
+    stack: list[tuple[str, object]] = [("", document)]
+    while stack:
+        key, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.items())
+        elif isinstance(node, list):
+            lines = [item for item in node if isinstance(item, str)]
+            if (
+                len(lines) >= 2
+                and len(lines) == len(node)
+                and (key in LINES_KEYS or all(line.endswith("\n") for line in lines[:-1]))
+            ):
+                yield "".join(line if line.endswith("\n") else line + "\n" for line in lines[:-1]) + lines[-1]
+            else:
+                stack.extend((key, item) for item in node)
 
 
 def _labelled_by_key(value: str, key: str) -> list[Finding]:

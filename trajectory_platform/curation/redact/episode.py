@@ -46,6 +46,7 @@ from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import secret_printed_by
 from trajectory_platform.curation.redact.pseudonym import SymbolTable, pseudonym_digest
+from trajectory_platform.curation.redact.turns import credentials_across_turns
 from trajectory_platform.traces.record import Episode
 
 Slot = tuple[str, Any, str, FieldClass]
@@ -257,6 +258,7 @@ def redact_row(
         findings.extend(replace(f, field=path) for f in found)
     findings.extend(split_across_messages(redacted, config))
     findings.extend(printed_by_secret_readers(redacted))
+    findings.extend(credentials_across_turns(redacted))
     table: SymbolTable = build_table(findings, salt)
     heads = [
         replace(f, field=path)

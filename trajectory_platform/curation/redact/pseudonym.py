@@ -173,8 +173,13 @@ def _free_runs(occupied: bytearray, start: int, end: int) -> list[tuple[int, int
 def _bounded(text: str, start: int, end: int) -> bool:
     """No ASCII letter or digit continues the value on either side (other scripts do not glue
     words); a value glued to a short option (``mysql -pSECRET``) starts at the option's end, one
-    after a URL, quoted-printable or backslash escape where the escape ends."""
-    glued_option = start >= 2 and text[start - 2] == "-" and (start == 2 or text[start - 3].isspace())
+    after a URL, quoted-printable or backslash escape where the escape ends. The option starts a
+    word after a space, or after a quote in a command written as a list (``["mysql", "-pSECRET"]``)."""
+    glued_option = (
+        start >= 2
+        and text[start - 2] == "-"
+        and (start == 2 or text[start - 3].isspace() or text[start - 3] in "\"'")
+    )
     glued = (
         start
         and _ascii_alnum(text[start - 1])
