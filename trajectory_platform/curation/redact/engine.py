@@ -39,6 +39,7 @@ from trajectory_platform.curation.redact.detectors import (
     names_a_digest,
 )
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import find_positional_credentials
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
@@ -104,6 +105,7 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     if context.credential_key:
         found.extend(_labelled_by_key(text, context.credential_key))
     found.extend(find_positional_credentials(text))
+    found.extend(find_named_elsewhere(text))
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
     if config.pii:
