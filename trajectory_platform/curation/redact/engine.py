@@ -20,6 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, replace
 
+from trajectory_platform.curation.redact.bound_names import find_bound_credentials
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -106,6 +107,7 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
         found.extend(_labelled_by_key(text, context.credential_key))
     found.extend(find_positional_credentials(text))
     found.extend(find_named_elsewhere(text))
+    found.extend(find_bound_credentials(text, found))
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
     if config.pii:
