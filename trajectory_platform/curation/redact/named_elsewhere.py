@@ -111,7 +111,7 @@ _NAMED = {
     ),
 }
 """A value and the name that labels it, apart: ``name`` is the label, ``value`` the value."""
-_NAMED_GATES = {
+_NAMED_GATES: dict[str, str | re.Pattern[str]] = {
     "jq_path_set": re.compile(r"\b(?:jq|yq|gojq)\b"),
     "xpath_update": " -v ",
     "ini_file_option": "option:",
