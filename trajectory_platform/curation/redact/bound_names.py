@@ -48,26 +48,34 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 
 
 def _binds_code(bound: re.Match[str]) -> bool:
-    return "op" in bound.re.groupindex and bound.group("op") != ":"
+    return bound.re is _BINDING and bound.group("op") != ":"
 
 
 _NOT_A_REFERENCE = frozenset({"None", "null", "nil", "true", "false", "True", "False", "undefined", "self"})
 
 
-def _binding(name: str, anchor: bool) -> re.Pattern[str]:
-    """Where ``name`` is bound to a literal: a YAML anchor (``&name v``), or an assignment or an
-    entry at the start of a statement (``name = "v"``, ``const name = 'v'``, ``$name = 'v'``,
-    ``name := v``, ``name: v``)."""
-    value = r"(?P<q>[\"']?)(?P<value>[^\"'\s,;]{4,200})(?P=q)[ \t]*(?:[;,]|$)"
-    if anchor:
-        return re.compile(r"&" + re.escape(name) + r"[ \t]+" + value, re.MULTILINE)
-    return re.compile(
-        r"(?:^|(?<=[;{]))[ \t]*(?:(?:const|let|var|final|export|local)[ \t]+|\$)?"
-        + re.escape(name)
-        + r"[ \t]*(?P<op>:=|=|:)[ \t]*"
-        + value,
-        re.MULTILINE,
-    )
+_BOUND_VALUE = r"(?P<q>[\"']?)(?P<value>[^\"'\s,;]{4,200})(?P=q)[ \t]*(?:[;,]|$)"
+_BINDING = re.compile(
+    r"(?:^|(?<=[;{]))[ \t]*(?:(?:const|let|var|final|export|local)[ \t]+|\$)?"
+    r"(?P<name>[A-Za-z_][\w-]{0,79})[ \t]*(?P<op>:=|=|:)[ \t]*" + _BOUND_VALUE,
+    re.MULTILINE,
+)
+"""Where a name is bound to a literal: an assignment or an entry at the start of a statement
+(``name = "v"``, ``const name = 'v'``, ``$name = 'v'``, ``name := v``, ``name: v``)."""
+_ANCHOR = re.compile(r"&(?P<name>[\w-]{1,80})[ \t]+" + _BOUND_VALUE, re.MULTILINE)
+"""A YAML anchor on a scalar (``&name v``)."""
+
+
+def _bindings(text: str) -> dict[tuple[str, bool], list[re.Match[str]]]:
+    """Every binding of ``text`` by (name, whether an anchor): one pass each, so a text with
+    thousands of references costs what one with a single reference does."""
+    found: dict[tuple[str, bool], list[re.Match[str]]] = {}
+    for pattern, anchor in ((_BINDING, False), (_ANCHOR, True)):
+        if anchor and "&" not in text:
+            continue
+        for bound in pattern.finditer(text):
+            found.setdefault((bound.group("name"), anchor), []).append(bound)
+    return found
 
 
 def find_bound_credentials(text: str, found: list[Finding]) -> Iterator[Finding]:
@@ -99,9 +107,10 @@ def find_bound_credentials(text: str, found: list[Finding]) -> Iterator[Finding]
     if "${{" in text:
         for use in _OPTION_USE.finditer(text):
             uses.setdefault((use.group("env"), False), "password")
-    for (name, anchor), named in uses.items():
+    bindings = _bindings(text) if uses else {}
+    for key, named in uses.items():
         kind = "PASSWORD" if named == "password" else "SECRET"
-        for bound in _binding(name, anchor).finditer(text):
+        for bound in bindings.get(key, []):
             value = bound.group("value")
             literal = bound.group("q") or not (
                 _CALL.search(value) or _binds_code(bound) and _DOTTED.match(value)
