@@ -1050,8 +1050,8 @@ def _key_groups(match: re.Match[str]) -> list[tuple[str, int, int]]:
         return []
     separators = " \t\n\u00a0\u2009\u202f" + ("" if match.group("row") else "-")
     return [
-        ("" if char in separators else char, i, i + 1)
-        for i, char in enumerate(match.string[start : match.end()], start)
+        ("" if char in separators and i >= start else char, i, i + 1)
+        for i, char in enumerate(match.string[match.start() : match.end()], match.start())
     ]
 
 
@@ -1221,6 +1221,16 @@ def _rot13(match: re.Match[str]) -> list[tuple[str, int, int]]:
         (char.translate(_ROT13), match.start() + i, match.start() + i + 1)
         for i, char in enumerate(match.group())
     ]
+
+
+def _porcelain_seam(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The seam after a kept piece of a porcelain word diff dropped; the piece stays. Matched from
+    the kept line, not from every newline: a newline before a long run of removed lines started
+    a scan of the run each (quadratic)."""
+    kept = [
+        (char, i) for i, char in enumerate(match.string[match.start() : match.start("seam")], match.start())
+    ]
+    return [*((char, i, i + 1) for char, i in kept), ("", match.start("seam"), match.end("seam"))]
 
 
 def _dropped(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -1430,7 +1440,7 @@ _WORD_DIFF = re.compile(r"\[-(?:(?!-\])[^\n]){0,400}-\]|\{\+|\+\}")
 around what it added. ``API_TOKEN=[-changeme-]{+X+}`` reads as ``API_TOKEN=X`` in the view, the
 label beside the new value again; read for labels only (:data:`LABEL_DECODERS`): a word diff of
 code shows code."""
-_WORD_DIFF_PORCELAIN = re.compile(r"(?<=[^\n])\n(?:-[^\n]*\n)*\+(?=\S)")
+_WORD_DIFF_PORCELAIN = re.compile(r"(?m)^ [^\n]+(?P<seam>\n(?:-[^\n]*\n)*\+)(?=\S)")
 """``git diff --word-diff=porcelain`` puts each piece on a line of its own (`` `` kept, ``-``
 removed, ``+`` added, ``~`` a newline): from the end of a kept piece over the removed lines to the
 added piece's ``+`` is dropped, so ``API_TOKEN=`` and the new value meet. Only where a ``~`` line
@@ -1513,7 +1523,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("overstrike", _holds("\x08"), _OVERSTRIKE, _dropped),
     ("markdown", lambda text: _MARKDOWN_HINT.search(text) is not None, _MARKDOWN, _markdown),
     ("word_diff", _holds("{+"), _WORD_DIFF, _dropped),
-    ("word_diff_porcelain", _holds("\n~"), _WORD_DIFF_PORCELAIN, _dropped),
+    ("word_diff_porcelain", _holds("\n~"), _WORD_DIFF_PORCELAIN, _porcelain_seam),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
     ("reversed", lambda text: _REVERSED_MARK.search(text.lower()) is not None, _REVERSED_LINE, _reversed),

@@ -78,7 +78,7 @@ _DOCUMENT_ENTRY = re.compile(
 
 _NAMED = {
     "jq_path_set": re.compile(
-        r"\b(?:jq|yq|gojq)\b[^\n]*?\.(?:[\w-]+\.|\[[^\]\n]*\]\.?)*\"?(?P<name>[\w-]+)\"?\]?\s*\|?=\s*"
+        r"(?<![\w.\]\"])\.(?:[\w-]{1,80}\.|\[[^\]\n]{0,80}\]\.?){0,12}\"?(?P<name>[\w-]{1,80})\"?\]?\s*\|?=\s*"
         r"\\?(?P<q>[\"'])(?P<value>[^\"'\\\n]{4,200})\\?(?P=q)"
     ),
     "xpath_update": re.compile(r"\s-u\s+[\"']?/[^\s\"']*?(?P<name>[\w:@-]+)[\"']?\s+-v\s+" + _Q_VALUE),
@@ -124,6 +124,10 @@ _NAMED_GATES: dict[str, str | re.Pattern[str]] = {
     "repl_echo": re.compile(r"(?m)^(?:In \[|>>>|irb\(|\[\d+\] pry|\(gdb\)|p )"),
 }
 _LAST_WORD = re.compile(r"[A-Za-z_][\w-]*")
+_JQ_LINE = re.compile(r"\b(?:jq|yq|gojq)\b")
+"""A path assignment counts on a ``jq``/``yq`` command's line: the path is matched from its own
+dot, with bounded segments (a prefix up to the command, scanned lazily, was quadratic: 100 s on a
+line of 20,000 dots)."""
 
 
 def find_named_elsewhere(text: str) -> Iterator[Finding]:
@@ -151,6 +155,10 @@ def find_named_elsewhere(text: str) -> Iterator[Finding]:
         gate = _NAMED_GATES[rule]
         if gate in text if isinstance(gate, str) else gate.search(text):
             for match in pattern.finditer(text):
+                if rule == "jq_path_set" and not _JQ_LINE.search(
+                    text, text.rfind("\n", 0, match.start()) + 1, match.start()
+                ):
+                    continue
                 words = _LAST_WORD.findall(match.group("expr" if rule == "repl_echo" else "name"))
                 named = credential_class(words[-1]) if words else None
                 if named is not None:
