@@ -165,6 +165,30 @@ _GROUPED = re.compile(
 """Five groups or more of four characters, the last no longer, between single spaces or ``, ``: a
 key written in groups to be read aloud or typed (``AKIA 3XGF 34QY ...``), which a pattern reads as
 words. See :func:`_grouped` for which runs are read."""
+_KEY_GROUPS = re.compile(
+    r"(?:^|(?<=[:=\"'`(>]))[ \t\u00a0]*(?P<groups>[\w+/]{4,8}(?P<sep>[ \u00a0\u2009\u202f-])"
+    r"(?:[\w+/]{4,8}(?P=sep)){2,}[\w+/]{1,8}={0,2})(?![\w+/=-])"
+    r"|(?:(?<=:)[ \t]*\n?|^)[ \t]*(?P<row>[\w+/-]{8,32})(?:\n[ \t]*[\w+/-]{8,32}){1,}"
+    r"(?:\n[ \t]*[\w+/-]{1,31}={0,2})?$",
+    re.MULTILINE,
+)
+"""A key shown for a person to copy: four groups or more of one width, four to eight characters,
+the last no longer, between one kind of space or dashes, at a line's start or after a label's
+colon, an ``=`` or a quote (a no-break or thin space too: an authenticator's
+setup key ``JBSW Y3DP EHPK 3PXP``, a TOTP seed in fives, hex in fours or eights); or rows of one
+width, 8 to 32 characters, from a label's colon on (a key wrapped at 16 columns on a narrow
+screen). Uniform widths keep a UUID (8-4-4-4-12) and a date out.
+:data:`_GROUPED` reads fours only, between plain spaces, and leaves hex alone. See
+:func:`_key_groups` for which runs are read."""
+_KEY_GROUPS_HINT = re.compile(
+    r"(?:^|[:=\"'`(>])[ \t\u00a0]*[\w+/]{4,8}[ \u00a0\u2009\u202f-][\w+/]{4}"
+    r"|(?:^|:)[ \t]*\n?[ \t]*[\w+/-]{8,32}\n",
+    re.MULTILINE,
+)
+_HEX_ONLY = re.compile(r"[0-9A-Fa-f]+")
+_LABEL_WORD = re.compile(r"[A-Za-z_][\w-]*")
+_KEY_GROUPS_MAX = 160
+"""The longest run joined: a key, not a certificate or a dump (those are public or read elsewhere)."""
 _NON_HEX_LETTER = re.compile(r"[G-Zg-z]")
 _MIXED_GROUP = re.compile(r"\d|[a-z][A-Z]|[A-Z][a-z]|[^\w]")
 _SHELL_ESCAPED = re.compile(r"(?:[^\s\\\"'`;|&<>()]|\\[^\n])+")
@@ -1020,6 +1044,53 @@ def _grouped(match: re.Match[str]) -> list[tuple[str, int, int]]:
     ]
 
 
+def _key_groups(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The groups (or rows) read as one token, the separators dropped, where every group but the
+    last has one width, two groups mix letters with digits or cases (one in a run of four: a word
+    or a number does neither), the token mixes letters and digits, and it is short enough for a
+    key. Hex only, and rows, are read under a credential's label on their line or the line above:
+    hex in groups is more often a digest, a fingerprint or a dump row (``od -x``), which are not
+    secrets and which a label such as ``SHA256:`` or none at all leaves alone; lines of one width
+    are as often a list of names."""
+    start = match.start("row") if match.group("row") else match.start("groups")
+    pieces = re.split(r"\s+" if match.group("row") else "[\\s-]", match.string[start : match.end()].strip())
+    if sum(map(_random_group, pieces)) < min(2, len(pieces) - 3):
+        return []
+    widths = {len(piece) for piece in pieces[:-1]}
+    joined = "".join(pieces)
+    if len(widths) != 1 or len(pieces[-1].rstrip("=")) > widths.pop() or len(joined) > _KEY_GROUPS_MAX:
+        return []
+    if not any(ch.isdigit() for ch in joined) or not any(ch.isalpha() for ch in joined):
+        return []
+    needs_label = _HEX_ONLY.fullmatch(joined) is not None or bool(match.group("row"))
+    if needs_label and not _labelled_as_credential(match.string, start):
+        return []
+    separators = " \t\n\u00a0\u2009\u202f" + ("" if match.group("row") else "-")
+    return [
+        ("" if char in separators and i >= start else char, i, i + 1)
+        for i, char in enumerate(match.string[match.start() : match.end()], match.start())
+    ]
+
+
+def _random_group(group: str) -> bool:
+    """Does a group mix a letter with a digit or a symbol, or capitals with small letters? Most of a
+    random key's do; a word (``have``) or a number (``2024``) does not."""
+    letters = sum(map(str.isalpha, group))
+    return 0 < letters < len(group) or (group.lower() != group != group.upper())
+
+
+def _labelled_as_credential(text: str, position: int) -> bool:
+    """Does a word naming a credential (:func:`.detectors.credential_class`) stand on the line
+    before ``position``, or on the line above when ``position`` starts a line?"""
+    from trajectory_platform.curation.redact.detectors import credential_class  # detectors imports us
+
+    line_start = text.rfind("\n", 0, position) + 1
+    if not text[line_start:position].strip():
+        line_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+    before = text[max(line_start, position - 80) : position]
+    return any(credential_class(word) for word in _LABEL_WORD.findall(before))
+
+
 def _shell_escaped(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """A shell word with its backslashes removed, as the shell removes a backslash before any
     character outside quotes (``g\\h\\p\\_`` is ``ghp_``): a word with four escapes or more, one
@@ -1169,6 +1240,16 @@ def _rot13(match: re.Match[str]) -> list[tuple[str, int, int]]:
     ]
 
 
+def _porcelain_seam(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The seam after a kept piece of a porcelain word diff dropped; the piece stays. Matched from
+    the kept line, not from every newline: a newline before a long run of removed lines started
+    a scan of the run each (quadratic)."""
+    kept = [
+        (char, i) for i, char in enumerate(match.string[match.start() : match.start("seam")], match.start())
+    ]
+    return [*((char, i, i + 1) for char, i in kept), ("", match.start("seam"), match.end("seam"))]
+
+
 def _dropped(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """The match decodes to nothing: an escape sequence a terminal does not show, a character a
     backspace strikes over."""
@@ -1207,16 +1288,44 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
         elif _TAG_FIRST <= ord(char) <= _TAG_LAST:
             pieces.append((chr(ord(char) - 0xE0000), start, start + 1))
         elif (
-            (category := unicodedata.category(char)) == "Cf" or mixed and _decoration(category, match, start)
+            (category := unicodedata.category(char)) == "Cf"
+            or mixed
+            and (_decoration(category, match, start) or char in _INVISIBLE_LETTERS)
         ):
             pieces.append(("", start, start + 1))
         elif _ascii_look_alike(char, ascii_form := unicodedata.normalize("NFKC", char)):
             pieces.append((ascii_form, start, start + 1))
+        elif letter := _letter_symbol(char):
+            pieces.append((letter, start, start + 1))
         elif mixed and char in _latin_homoglyphs():
             pieces.append((_latin_homoglyphs()[char], start, start + 1))
         else:
             pieces.append((char, start, start + 1))
     return pieces if any(text != match.group()[i] for i, (text, _, _) in enumerate(pieces)) else []
+
+
+_INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Characters Unicode files as letters or symbols, not format characters, that draw nothing: the
+Hangul choseong, jungseong, compatibility and halfwidth fillers and the blank Braille pattern. One
+between each pair of a key's letters hid it from every pattern as the zero-width space did; they are
+dropped like it, but only inside a token that holds ASCII letters or digits (Korean text uses the
+fillers on their own)."""
+
+
+@functools.cache
+def _letter_symbol(char: str) -> str:
+    """The capital a letter-like symbol draws, by its Unicode name: regional indicators (``U+1F1E6``
+    is ``A``; two make a flag) and the negative squared and negative circled Latin capitals
+    (``U+1F170``). They have no compatibility decomposition, so NFKC leaves them as they are; a key
+    spelled in them read as nothing to any pattern. Empty for any other character."""
+    if not "\U0001f100" <= char <= "\U0001f1ff":
+        return ""
+    name = unicodedata.name(char, "")
+    if name.startswith(("REGIONAL INDICATOR SYMBOL LETTER ", "NEGATIVE SQUARED LATIN CAPITAL LETTER ")) or (
+        name.startswith("NEGATIVE CIRCLED LATIN CAPITAL LETTER ")
+    ):
+        return name.rsplit(" ", 1)[1]
+    return ""
 
 
 def _decoration(category: str, match: re.Match[str], start: int) -> bool:
@@ -1343,7 +1452,17 @@ them, and the label then stands beside its value as in plain text. An emphasis m
 ``*``/``_`` between a space (or a line's start) and a word, or a word and a space or punctuation:
 never inside a name or a path (``DB_PASSWORD``, ``a*b``, ``/__home__x``). The view is read for
 labels only (:data:`LABEL_DECODERS`)."""
-LABEL_DECODERS = frozenset({"markdown"})
+_WORD_DIFF = re.compile(r"\[-(?:(?!-\])[^\n]){0,400}-\]|\{\+|\+\}")
+"""``git diff --word-diff``'s marks: ``[-old-]`` dropped with what it removed, ``{+`` and ``+}``
+around what it added. ``API_TOKEN=[-changeme-]{+X+}`` reads as ``API_TOKEN=X`` in the view, the
+label beside the new value again; read for labels only (:data:`LABEL_DECODERS`): a word diff of
+code shows code."""
+_WORD_DIFF_PORCELAIN = re.compile(r"(?m)^ [^\n]+(?P<seam>\n(?:-[^\n]*\n)*\+)(?=\S)")
+"""``git diff --word-diff=porcelain`` puts each piece on a line of its own (`` `` kept, ``-``
+removed, ``+`` added, ``~`` a newline): from the end of a kept piece over the removed lines to the
+added piece's ``+`` is dropped, so ``API_TOKEN=`` and the new value meet. Only where a ``~`` line
+says the text is porcelain."""
+LABEL_DECODERS = frozenset({"markdown", "word_diff", "word_diff_porcelain"})
 """Views that move no characters of a value, only marks between a label and it: what they show is
 read by the label rules alone (``detectors.find_labelled``), and no view is taken of them. A token
 is the same token with or without ``**`` around it (scored again on a line whose marks were
@@ -1403,6 +1522,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("spelled", bool, _SPELLED, _spelled),
     ("spelled_wide", lambda text: _SPELLED_WIDE_HINT.search(text) is not None, _SPELLED_WIDE, _spelled),
     ("grouped", _holds(" "), _GROUPED, _grouped),
+    ("key_groups", lambda text: _KEY_GROUPS_HINT.search(text) is not None, _KEY_GROUPS, _key_groups),
     (
         "shell_escaped",
         lambda text: _SHELL_ESCAPE_HINT.search(text) is not None,
@@ -1419,6 +1539,8 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("column", lambda text: _COLUMN_HINT.search(text) is not None, _COLUMN, _column),
     ("overstrike", _holds("\x08"), _OVERSTRIKE, _dropped),
     ("markdown", lambda text: _MARKDOWN_HINT.search(text) is not None, _MARKDOWN, _markdown),
+    ("word_diff", _holds("{+"), _WORD_DIFF, _dropped),
+    ("word_diff_porcelain", _holds("\n~"), _WORD_DIFF_PORCELAIN, _porcelain_seam),
     ("concatenation", lambda text: "'" in text or '"' in text or "`" in text or "\\\n" in text, _GLUE, _glue),
     ("look_alike", lambda text: not text.isascii(), _NON_ASCII, _look_alike),
     ("reversed", lambda text: _REVERSED_MARK.search(text.lower()) is not None, _REVERSED_LINE, _reversed),
