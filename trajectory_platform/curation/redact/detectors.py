@@ -421,13 +421,23 @@ def _passphrase(value: str) -> bool:
     )
 
 
+FORMAT_ONLY = re.compile(r"(?:[\s:@/._-]*(?:%[sd]|\{\d*\}|%\([^)]*\)s))+[\s:@/._-]*")
+"""A format string of placeholders and separators only (``"%s%s"``, ``"{}:{}"``): a template the values fill,
+never a value (``password = "%s%s" % (a, b)`` lost its template, and the code its meaning)."""
+
+
 MAX_VALUE_SPACES = 2
 """The most spaces a value under a credential name holds: with more it is prose."""
 
 
 def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) -> bool:
     """Reject placeholders, code references and ordinary words; keep anything credential-shaped."""
-    if len(value) < 4 or _PLACEHOLDER.match(value) or PSEUDONYM_RE.fullmatch(value):
+    if (
+        len(value) < 4
+        or _PLACEHOLDER.match(value)
+        or PSEUDONYM_RE.fullmatch(value)
+        or FORMAT_ONLY.fullmatch(value)
+    ):
         return False
     if value.lower() == name_class or "\n" in value or value != value.strip():
         return False
