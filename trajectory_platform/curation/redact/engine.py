@@ -20,6 +20,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, replace
 
+from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -104,6 +105,7 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     if context.credential_key:
         found.extend(_labelled_by_key(text, context.credential_key))
     found.extend(find_positional_credentials(text))
+    found.extend(find_code_bindings(text))
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
     if config.pii:
