@@ -100,9 +100,14 @@ def test_a_credential_joined_from_literal_pieces_loses_every_piece(text: str) ->
         "docker run -u 1000 -p 8080:80 nginx",
         "ssh -l deploy -p 2222 host",
         "sudo -u postgres psql -p 5433",
+        "sudo -u deploy -p 'Passwort:' systemctl restart app",
+        "mysql -u root -p shop2024",
         'password = "%s:%s" % (user, pw)',
         'log.info("password" + " changed")',
         'msg = f"{password}"',
+        'function reset(password: string, label = "Kq9#mzLabel") {}',
+        'answer = questionary.password("Enter your new password:").ask()',
+        'const pw = process.env.DB_PASSWORD || "Password required";',
     ],
 )
 def test_a_reference_or_look_alike_is_kept(text: str) -> None:

@@ -62,7 +62,7 @@ _WRAPPERS = (
 """Calls that make a string (or a secret holder) from a literal: the literal is still the value."""
 _DECLARATION = re.compile(
     r"(?<![\w$])(?P<name>@?[A-Za-z_]\w{0,63})"
-    r"(?P<gap>\s*:\s*[&*'\w\[\]<>:., |?]{1,40}?\s*"  # Rust, Zig, TypeScript: ": Type"
+    r"(?P<gap>\s*:\s*[&*'\w\[\]<>:. |?]{1,40}?\s*"  # Rust, Zig, TypeScript: ": Type"
     r"|\s+[Aa]s\s+[\w.\[\]()]{1,40}\s*"  # Visual Basic: "As String"
     r"|\s+(?P<bare_type>[A-Za-z_][\w.*\[\]]{0,30}(?:\(\s*(?:\d+|max|MAX)\s*\))?)\s*"  # Go, T-SQL
     r"|\s*\[\s*\d*\s*\]\s*"  # C: "name[]"
@@ -71,6 +71,7 @@ _DECLARATION = re.compile(
     r"(?P<op>=(?![=>~])|<<?-|:=)\s*"
     r"(?P<wrap>(?:" + _WRAPPERS + r")\s*\(\s*)?" + _LITERAL
 )
+_CONDITION_BEFORE = re.compile(r"\b(?:if|elif|while|with|lambda|case|return|and|or|not)\s+$")
 _DECLARES = re.compile(r"(?:\b(?:var|const|let|val|DECLARE|declare|Dim|dim)\s+|,\s*)$")
 """What precedes a name whose type follows it unmarked (Go's ``var pw string``, T-SQL's
 ``DECLARE @pw NVARCHAR(50)``): without it ``word name = "x"`` is only two words."""
@@ -188,6 +189,8 @@ def _literal_finding(match: re.Match[str], name_class: str, detector: str) -> Fi
     prefix = (match.groupdict().get("prefix") or "").lower()
     if "f" in prefix and "{" in value:
         return None  # an f-string interpolates a reference: no literal value
+    if " " in value:
+        return None  # a prompt, a message, a label: code's literals with a space are text
     if "r" in prefix and _PATTERN_SYNTAX.search(value):
         return None  # a raw string holding a pattern or a Windows path
     if not acceptable_value(value, True, name_class, ""):
@@ -226,11 +229,9 @@ def _declarations(text: str, starts: list[int]) -> Iterator[Finding]:
         name_class = credential_class(match.group("name"))
         gap = match.group("gap")
         plain = not gap.strip() and match.group("op") in ("=", ":=")
-        if (
-            name_class is None
-            or match.group("bare_type")
-            and not _DECLARES.search(text, 0, match.start("name"))
-        ):
+        if name_class is None or _CONDITION_BEFORE.search(text, max(0, name_start - 10), name_start):
+            continue  # "if password: msg = 'x'" tests the name; the literal is another's
+        if match.group("bare_type") and not _DECLARES.search(text, 0, match.start("name")):
             continue
         if plain and not match.group("prefix") and not match.group("wrap"):
             continue  # name = "x": the assignment rule's own
@@ -457,11 +458,7 @@ def _directives(text: str) -> Iterator[Finding]:
         value = raw
         if raw[0] in "\"'":
             value, start = raw[1:-1], start + 1
-        if (
-            match.group("name").lower() in _COMMANDS
-            or _PORT_OR_PATH.fullmatch(value)
-            or value[-1] in ".,:;!?"
-        ):
+        if match.group("name").lower() in _COMMANDS or _PORT_OR_PATH.fullmatch(value) or value[-1] in ".,:;":
             continue  # a command's argument, a path, or a line of prose ("TAPAS models.")
         if credential_shaped(value) and acceptable_value(value, True, name_class, ""):
             kind = "PASSWORD" if name_class == "password" else "SECRET"
@@ -486,10 +483,18 @@ def _hcl_blocks(text: str) -> Iterator[Finding]:
                 yield Finding(kind, *value.span("value"), value.group("value"), "binding:hcl")
 
 
+_P_IS_NO_PASSWORD = re.compile(r"(?<![\w.-])(?:sudo|su|doas|mysql\w*|mariadb\w*)(?![\w.-])")
+"""Commands whose ``-p`` after a user is no password: ``sudo -u u -p 'Prompt:'`` sets the prompt,
+``mysql -u u -p db`` prompts and names the database (their glued ``-pX`` is the client table's)."""
+
+
 def _short_options(text: str) -> Iterator[Finding]:
     for match in _SHORT_PASSWORD.finditer(text):
         value = match.group("value")
         if _PORT_OR_PATH.fullmatch(value) or not credential_shaped(value):
+            continue
+        command_start = max(text.rfind(stop, 0, match.start()) for stop in "\n|;&") + 1
+        if _P_IS_NO_PASSWORD.search(text, command_start, match.start()):
             continue
         yield Finding("PASSWORD", *match.span("value"), value, "binding:short_option")
 
