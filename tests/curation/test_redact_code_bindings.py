@@ -48,6 +48,8 @@ def _redacted(text: str) -> str:
         'password: {{{{ .Values.auth.password | default "{v}" }}}}',
         "PW = config('MAIL_PASSWORD', default='{v}')",
         'let pw = std::env::var("PG_PASSWORD").unwrap_or("{v}".into());',
+        'let pw = env::var("MAIL_TOKEN").unwrap_or_else(|_| "{v}".to_owned());',
+        "key = hashlib.pbkdf2_hmac('sha256', b'{v}', salt, 200000)",
         "pw = ENV.fetch('SMTP_PASSWORD') {{ '{v}' }}",
         "  - REDIS_PASSWORD=${{REDIS_PASSWORD-{v}}}",
         # directives: a configuration line of a name and a value
@@ -72,6 +74,8 @@ def test_a_bound_literal_is_replaced(template: str) -> None:
         'mail_password = "".join(["Tamarind#q", "uay4471Zest"])',
         'mail_password = "%s%s" % ("Tamarind#q", "uay4471Zest")',
         'mail_password := fmt.Sprintf("%s%s", "Tamarind#q", "uay4471Zest")',
+        "const mailPassword =\n  `Tamarind#q` +\n  `uay4471Zest`;",
+        'mail_password := strings.Join([]string{"Tamarind#q", "uay4471Zest"}, "")',
     ],
 )
 def test_a_credential_joined_from_literal_pieces_loses_every_piece(text: str) -> None:
@@ -105,6 +109,7 @@ def test_a_credential_joined_from_literal_pieces_loses_every_piece(text: str) ->
         'password = "%s:%s" % (user, pw)',
         'log.info("password" + " changed")',
         'msg = f"{password}"',
+        "const password = `${prefix}` + `${suffix}`;",
         'function reset(password: string, label = "Kq9#mzLabel") {}',
         'answer = questionary.password("Enter your new password:").ask()',
         'const pw = process.env.DB_PASSWORD || "Password required";',

@@ -103,6 +103,7 @@ _KEY_POSITIONS = {
     "load_pkcs12": 1,
     "load_key_and_certificates": 1,
     "load_pem_private_key": 1,
+    "pbkdf2_hmac": 1,
 }
 """APIs whose key (or password) sits at a known argument (from 0), by the callee's last one or two
 names, lowercased: nothing in the call's name says "password", the API's signature does."""
@@ -144,7 +145,8 @@ _FALLBACKS = (
     # Rust / Scala / Java: env::var("X").unwrap_or("v"), .getOrElse("v"), .orElse("v")
     re.compile(
         r"[\"'](?P<name>[\w.\-]{1,64})[\"']\s*\)(?:\s*\.\s*\w+\(\s*\))*\s*\.\s*"
-        r"(?:unwrap_or(?:_else)?|or_else|getOrElse|orElse|getOrDefault|or)\s*\(\s*(?:\|\|\s*)?" + _LITERAL
+        r"(?:unwrap_or(?:_else)?|or_else|getOrElse|orElse|getOrDefault|or)\s*\(\s*(?:\|[^|\n]{0,20}\|\s*)?"
+        + _LITERAL
     ),
     # Ruby: ENV.fetch("X") { "v" }
     re.compile(r"[\"'](?P<name>[\w.\-]{1,64})[\"']\s*\)\s*\{\s*(?:\|\w*\|\s*)?" + _LITERAL + r"\s*\}"),
@@ -349,7 +351,7 @@ _CONCATENATED = re.compile(
     r"(?<![\w$])(?P<name>[A-Za-z_]\w{0,63})[\"']?\s*(?::\s*[\w\[\]<>&']{1,20}\s*)?(?:=(?![=>~])|:=|:)\s*"
 )
 """A credential-named target and its operator; what follows is read by :func:`_pieces`."""
-_PIECE = re.compile(r"(?P<prefix>[bBrRuU]{1,2}|@)?(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]|\\.)*)(?P=q)")
+_PIECE = re.compile(r"(?P<prefix>[bBrRuU]{1,2}|@)?(?P<q>[\"'`])(?P<value>(?:(?!(?P=q))[^\\\n]|\\.)*)(?P=q)")
 _GLUE_CODE = re.compile(
     r"(?:[\s+.,|()\[\]{}%&]|\b(?:join|concat|Concat|append|format|Sprintf|sprintf|fmt|new|StringBuilder"
     r"|toString|String|string|str|strings|Join)\b)*"
@@ -358,7 +360,7 @@ _GLUE_CODE = re.compile(
 calls that glue strings (``"".join``, ``.concat``, ``StringBuilder().append``, ``"%s%s" % (...)``,
 ``"{}{}".format``, ``fmt.Sprintf``); anything else (a variable, another call) makes it an
 expression whose value no literal holds."""
-_JOINING = re.compile(r"join|concat|Concat|append|format|printf|Sprintf|%")
+_JOINING = re.compile(r"(?i)join|concat|append|format|printf|%")
 _STATEMENT_REACH = 400
 PIECE_MIN = 4
 """The shortest piece replaced."""
@@ -396,6 +398,8 @@ def _pieces(text: str, start: int) -> list[re.Match[str]]:
     between = [text[a.end() : b.start()] for a, b in zip(pieces, pieces[1:], strict=False)]
     if len(pieces) < 2 or not all(_GLUE_CODE.fullmatch(gap) for gap in between):
         return []
+    if any(piece.group("q") == "`" and "${" in piece.group("value") for piece in pieces):
+        return []  # a template literal interpolates a reference
     if any("," in gap for gap in between) and not _JOINING.search(text, start, index):
         return []  # "a", "b" is a list (a JSON object's next entry) unless a call joins it
     return [
@@ -499,6 +503,9 @@ def _short_options(text: str) -> Iterator[Finding]:
         yield Finding("PASSWORD", *match.span("value"), value, "binding:short_option")
 
 
+_BOUND_LITERAL = re.compile(r"(?:=|<-|:)[\s\w@:()\[\].{]{0,40}[\"'`]")
+"""An operator, then a quote within a wrapper's, a prefix's or a joining call's length: what every
+declaration and concatenation holds; most texts hold none, and the name scan costs a pass."""
 _API_GATE = re.compile(
     r"(?i)fernet|aes|bcrypt|toCharArray|cipher|pkcs12|authenticate|sign_?in|log_?(?:in|on)|connect"
 )
@@ -512,14 +519,18 @@ def find_code_bindings(text: str) -> Iterator[Finding]:
     directive or a command's short options (module docstring)."""
     if len(text) < SHORTEST:
         return
-    starts = _credential_name_starts(text)
-    if starts or _API_GATE.search(text) is not None:
+    lower = text.lower()
+    named = (KEYWORD_SCAN if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE).search(lower) is not None
+    quoted = '"' in text or "'" in text or "`" in text
+    if named and quoted and _BOUND_LITERAL.search(text):
+        starts = _credential_name_starts(text)
         yield from _declarations(text, starts)
-        if "(" in text:
-            yield from _calls(text)
+        yield from _concatenations(text, starts)
+    if quoted and "(" in text and (named or _API_GATE.search(text)):
+        yield from _calls(text)
+    if named:
         yield from _fallbacks(text)
         yield from _directives(text)
-        yield from _concatenations(text, starts)
     if "variable" in text or "output" in text:
         yield from _hcl_blocks(text)
     if "-p" in text or "-P" in text or "-w" in text or "/p:" in text:
