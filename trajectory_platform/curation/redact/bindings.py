@@ -507,7 +507,7 @@ _BOUND_LITERAL = re.compile(r"(?:=|<-|:)[\s\w@:()\[\].{]{0,40}[\"'`]")
 """An operator, then a quote within a wrapper's, a prefix's or a joining call's length: what every
 declaration and concatenation holds; most texts hold none, and the name scan costs a pass."""
 _API_GATE = re.compile(
-    r"(?i)fernet|aes|bcrypt|toCharArray|cipher|pkcs12|authenticate|sign_?in|log_?(?:in|on)|connect"
+    r"fernet|aes|bcrypt|tochararray|cipher|pkcs12|authenticate|sign_?in|log_?(?:in|on)|connect"
 )
 """The call rules' names that hold no credential word (:data:`.detectors.KEYWORD_SCAN`)."""
 SHORTEST = 10
@@ -520,13 +520,14 @@ def find_code_bindings(text: str) -> Iterator[Finding]:
     if len(text) < SHORTEST:
         return
     lower = text.lower()
-    named = (KEYWORD_SCAN if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE).search(lower) is not None
+    same_length = len(lower) == len(text)
+    named = (KEYWORD_SCAN.search(lower) if same_length else KEYWORD_SCAN_ANY_CASE.search(text)) is not None
     quoted = '"' in text or "'" in text or "`" in text
     if named and quoted and _BOUND_LITERAL.search(text):
         starts = _credential_name_starts(text)
         yield from _declarations(text, starts)
         yield from _concatenations(text, starts)
-    if quoted and "(" in text and (named or _API_GATE.search(text)):
+    if quoted and "(" in text and (named or _API_GATE.search(lower)):
         yield from _calls(text)
     if named:
         yield from _fallbacks(text)
