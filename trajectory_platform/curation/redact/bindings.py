@@ -36,10 +36,9 @@ from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.detectors import (
     FORMAT_ONLY,
-    KEYWORD_SCAN,
-    KEYWORD_SCAN_ANY_CASE,
     acceptable_value,
     credential_class,
+    credential_word_hits,
 )
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
@@ -201,15 +200,13 @@ def _literal_finding(match: re.Match[str], name_class: str, detector: str) -> Fi
     return Finding(kind, match.start("value"), match.end("value"), value, detector)
 
 
-def _credential_name_starts(text: str) -> list[int]:
-    """Where each word holding a credential word (:data:`.detectors.KEYWORD_SCAN`) starts: the rules
-    that read a name first are tried there only, not at every word of the text."""
+def _credential_name_starts(text: str, hits: tuple[int, ...]) -> list[int]:
+    """Where each word holding a credential word (:func:`.detectors.credential_word_hits`) starts:
+    the rules that read a name first are tried there only, not at every word of the text."""
     starts: list[int] = []
     last = -1
-    lower = text.lower()
-    scan = KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE.finditer(text)
-    for hit in scan:
-        start = hit.start()
+    for hit in hits:
+        start = hit
         floor = max(0, start - _LONGEST_NAME)
         while start > floor and (text[start - 1].isalnum() or text[start - 1] in "_@$"):
             start -= 1
@@ -519,15 +516,14 @@ def find_code_bindings(text: str) -> Iterator[Finding]:
     directive or a command's short options (module docstring)."""
     if len(text) < SHORTEST:
         return
-    lower = text.lower()
-    same_length = len(lower) == len(text)
-    named = (KEYWORD_SCAN.search(lower) if same_length else KEYWORD_SCAN_ANY_CASE.search(text)) is not None
+    hits = credential_word_hits(text)
+    named = bool(hits)
     quoted = '"' in text or "'" in text or "`" in text
     if named and quoted and _BOUND_LITERAL.search(text):
-        starts = _credential_name_starts(text)
+        starts = _credential_name_starts(text, hits)
         yield from _declarations(text, starts)
         yield from _concatenations(text, starts)
-    if quoted and "(" in text and (named or _API_GATE.search(lower)):
+    if quoted and "(" in text and (named or _API_GATE.search(text.lower())):
         yield from _calls(text)
     if named:
         yield from _fallbacks(text)

@@ -382,6 +382,17 @@ key's pieces mix capitals inside (``wJalrXUtnFEMI/K7MDENG/...``) or
 letters and digits (a UUID). Replaced, the pseudonym reached every command naming the object."""
 
 
+@lru_cache(maxsize=64)
+def credential_word_hits(text: str) -> tuple[int, ...]:
+    """Where :data:`KEYWORD_SCAN` finds a credential word in ``text``: the assignment rule and the
+    code-binding rules (:mod:`.bindings`) read names from the same hits, and the scan is the
+    larger part of either's cost; the last texts' hits are kept."""
+    lower = text.lower()
+    if len(lower) == len(text):
+        return tuple(hit.start() for hit in KEYWORD_SCAN.finditer(lower))
+    return tuple(hit.start() for hit in KEYWORD_SCAN_ANY_CASE.finditer(text))
+
+
 @lru_cache(maxsize=4096)
 def credential_class(name: str) -> str | None:
     """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
@@ -697,10 +708,7 @@ def find_assignments(text: str) -> Iterator[Finding]:
     it sits in, so ``ID:master/PW:x`` yields the ``PW`` assignment even though ``ID:`` precedes it.
     """
     pos = 0
-    lower = text.lower()
-    scan = KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE.finditer(text)
-    for hit in scan:
-        start = hit.start()
+    for start in credential_word_hits(text):
         if start < pos:
             continue
         floor = max(0, start - _LONGEST_NAME)  # a longer run is no name _ASSIGN reads: stop there
