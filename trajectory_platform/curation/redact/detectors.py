@@ -401,6 +401,17 @@ then digits (``Sunset.Harbor2291``, ``Amber-Cedar-42``). Under a name that wants
 modules and message ids are lowercase or carry no trailing number."""
 
 
+@lru_cache(maxsize=64)
+def credential_word_hits(text: str) -> tuple[int, ...]:
+    """Where :data:`KEYWORD_SCAN` finds a credential word in ``text``: the assignment rule and the
+    code-binding rules (:mod:`.bindings`) read names from the same hits, and the scan is the
+    larger part of either's cost; the last texts' hits are kept."""
+    lower = text.lower()
+    if len(lower) == len(text):
+        return tuple(hit.start() for hit in KEYWORD_SCAN.finditer(lower))
+    return tuple(hit.start() for hit in KEYWORD_SCAN_ANY_CASE.finditer(text))
+
+
 @lru_cache(maxsize=4096)
 def credential_class(name: str) -> str | None:
     """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
@@ -461,13 +472,23 @@ def passphrase_shaped(value: str, minimum_words: int = 4) -> bool:
     )
 
 
+FORMAT_ONLY = re.compile(r"(?:[\s:@/._-]*(?:%[sd]|\{\d*\}|%\([^)]*\)s))+[\s:@/._-]*")
+"""A format string of placeholders and separators only (``"%s%s"``, ``"{}:{}"``): a template the values fill,
+never a value (``password = "%s%s" % (a, b)`` lost its template, and the code its meaning)."""
+
+
 MAX_VALUE_SPACES = 2
 """The most spaces a value under a credential name holds: with more it is prose."""
 
 
 def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) -> bool:
     """Reject placeholders, code references and ordinary words; keep anything credential-shaped."""
-    if len(value) < 4 or _PLACEHOLDER.match(value) or PSEUDONYM_RE.fullmatch(value):
+    if (
+        len(value) < 4
+        or _PLACEHOLDER.match(value)
+        or PSEUDONYM_RE.fullmatch(value)
+        or FORMAT_ONLY.fullmatch(value)
+    ):
         return False
     if value.lower() == name_class or "\n" in value or value != value.strip():
         return False
@@ -756,10 +777,7 @@ def find_assignments(text: str) -> Iterator[Finding]:
     it sits in, so ``ID:master/PW:x`` yields the ``PW`` assignment even though ``ID:`` precedes it.
     """
     pos = 0
-    lower = text.lower()
-    scan = KEYWORD_SCAN.finditer(lower) if len(lower) == len(text) else KEYWORD_SCAN_ANY_CASE.finditer(text)
-    for hit in scan:
-        start = hit.start()
+    for start in credential_word_hits(text):
         if start < pos:
             continue
         floor = max(0, start - _LONGEST_NAME)  # a longer run is no name _ASSIGN reads: stop there

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
+from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
@@ -128,7 +129,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
     found.extend(find_named_elsewhere(text))
-    found.extend(find_bound_credentials(text, found))
+    found.extend(find_code_bindings(text))
+    found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
     if config.pii:
