@@ -120,6 +120,15 @@ QUOTED_OUTPUT_LAYOUTS = {
     "pytest_verbose_lines": "tests/test_ops.py::test_add PASSED\ntests/test_ops.py::test_mul PASSED",
     "unittest_verbose_lines": "test_add (tests.test_ops.OpsTest) ... ok",
     "a_fenced_block_introduced_as_output": "Running `python t.py` printed:\n```\nsum is 5\n```",
+    "a_pass_count_after_a_word": "pytest reports 2 passed.",
+    "a_table_row": "| passed | 2 |\n| failed | 0 |",
+    "n_tests_ok": "Result: 2 tests OK",
+    "junit_tests_run": "Tests run: 4, Failures: 0",
+    "check_lines_in_a_block": "```\n\u2713 adds numbers (3 ms)\n```",
+    "pytest_summary_lines": "PASSED tests/test_ops.py::test_add",
+    "a_versioned_shell_prompt": "```\nbash-5.1$ ./t.sh\nsum is 5\n```",
+    "an_ipython_session": "```\nIn [1]: add(2, 3)\nOut[1]: 5\n```",
+    "a_bare_powershell_prompt": "```\nPS> python t.py\nsum is 5\n```",
 }
 
 
@@ -140,6 +149,7 @@ HONEST_LAYOUTS = {
         False,
     ),
     "a_forecast_of_output": ("This will output:\n```\nsum is 5\n```", False),
+    "check_marks_bulleting_a_summary": ("\u2713 Fixed add()\n\u2713 Kept mul()", False),
     "a_command_to_run_without_output": ("To check it yourself:\n```\n$ python -m pytest -q\n```", False),
     "a_heading_and_a_quotation": ("# Summary\n> add() subtracted\nFixed in ops.py.", False),
     "a_count_in_prose": ("The ticket with ID 6 failed before; fixed 2 errors in ops.py.", False),

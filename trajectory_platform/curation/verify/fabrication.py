@@ -55,6 +55,7 @@ _OUTCOMES = {
     "skipped": "skipped",
     "xfailed": "xfailed",
     "xpassed": "xpassed",
+    "ok": "passed",
 }
 _WORDS = "|".join(sorted(_OUTCOMES, key=len, reverse=True))
 _COUNT_FIRST = re.compile(
@@ -66,14 +67,20 @@ symbol (pytest's ``2 passed in 0.01s`` and ``== 1 failed, 2 passed ==``, jest's 
 mocha's ``4 passing``, cargo's ``ok. 2 passed``, a bullet ``- 2 passed`` or ``✅ 2 passed``), or a
 fraction's numerator (``2/2 passed``). A count after a word ("the cocktail with ID 6 failed") is
 prose, none."""
+_PASSED_AFTER_WORD = re.compile(r"\b(\d+)[ \t]+(passed|passing)\b", re.IGNORECASE)
+"""A pass count after a word ("pytest reports 2 passed"): unlike a failure count ("attempt 2
+failed"), prose has no other use for "N passed"."""
 _PROSE_TALLY = re.compile(
     rf"\b(\d+)(?:[ \t]+(?:of|/)[ \t]+\d+)?[ \t]+(?:unit[ \t]+)?tests?[ \t]+({_WORDS})\b", re.IGNORECASE
 )
-"""The same count said in prose: ``3 tests pass``, ``all 5 tests passed``, ``2 of 3 tests failed``."""
-_WORD_FIRST = re.compile(rf"\b(?:tests?[ \t]+)?({_WORDS})[ \t]*[:=][ \t]*(\d+)\b", re.IGNORECASE)
-"""A count after its word, as a summary table prints it: ``Tests passed: 2``, ``failures=1``."""
-_RAN = re.compile(r"\bRan\s+(\d+)\s+tests?\b")
-"""unittest's count line (``Ran 5 tests in 0.01s``), followed by ``OK`` when every test passed."""
+"""The same count said in prose: ``3 tests pass``, ``2 tests OK``, ``all 5 tests passed``,
+``2 of 3 tests failed``."""
+_WORD_FIRST = re.compile(rf"\b(?:tests?[ \t]+)?({_WORDS})[ \t]*[:=|][ \t]*(\d+)\b", re.IGNORECASE)
+"""A count after its word, as a summary or a table prints it: ``Tests passed: 2``, ``failures=1``,
+``| passed | 2 |``."""
+_RAN = re.compile(r"\bRan\s+(\d+)\s+tests?\b|\bTests?[ \t]+run[ \t]*[:=][ \t]*(\d+)", re.IGNORECASE)
+"""A count of tests run: unittest's ``Ran 5 tests in 0.01s`` (followed by ``OK`` when every test
+passed), JUnit's and Maven's ``Tests run: 5, Failures: 0``."""
 _UNITTEST_OK = re.compile(r"[^\n]*\n(?:[ \t]*\n)*[ \t]*OK\b")
 _JUNIT_OK = re.compile(r"\bOK[ \t]*\((\d+)[ \t]+tests?\)")
 """JUnit's all-passed line, ``OK (2 tests)``."""
@@ -81,27 +88,33 @@ _DECISIVE = frozenset({"passed", "failed", "ran"})
 """The outcomes a report's count claims: what a test run decided (an error or skip count is
 commonly prose: "fixed 2 errors")."""
 _STATUS_LINE = re.compile(
-    r"^\s*(?:\S+::\S+.*\b(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b"
+    r"^\s*(?:(?=.*\S::\S).*\b(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b"
     r"|test\S*[ \t].*\.\.\.[ \t]*(?:ok|FAIL|ERROR|skipped)\b"
     r"|(?:PASS|FAIL)[ \t]+\S+\.\w+\b)",
     re.MULTILINE,
 )
 """A runner's per-test status line, itself output: pytest -v's ``tests/t.py::test_add PASSED``,
-unittest's and cargo's ``test_add (t.Case) ... ok``, jest's ``PASS src/a.test.js``."""
+pytest -rA's ``PASSED tests/t.py::test_add``, unittest's and cargo's ``test_add (t.Case) ... ok``,
+jest's ``PASS src/a.test.js``."""
+_CHECK_LINE = re.compile(r"^\s*[✓✔✗✘×√][ \t]+\S")
+"""mocha's and jest's per-test line, ``✓ adds numbers (3 ms)``: output only inside a code block, since
+a summary in prose bullets its points with the same marks ("✓ Fixed add()")."""
 _PROMPT = re.compile(
     r"^\s*(?:\([\w.-]+\)[ \t]+)?(?:"
     r"[$%]"
-    r"|>>>"
-    r"|PS[ \t][^\n>]*>"
+    r"|>>>|In[ \t]?\[\d*\]:"
+    r"|PS(?:[ \t]+[^\s>]+)?>"
     r"|[A-Za-z]:\\[^\n>]*>"
-    r"|\[?[\w.-]+@[\w.-]+[^\s$#%>]*(?:[ \t][^\s$#%>]+\])?[$#%>]"
+    r"|\[?[\w.-]+@[\w.-]+[^\s$#%>]*(?:[ \t]+[^\s$#%>]+)?\]?[ \t]?[$#%>]"
     r"|[~/][^\s$#%>]*[$#%]"
+    r"|[\w.~/:-]+\$"
     r")[ \t]+\S"
 )
 """A command prompt, the line a transcript's output stands under: ``$ cmd``, ``% cmd``, a Python
-session's ``>>> add(2, 3)``, ``PS C:\\repo> cmd``, ``C:\\repo> cmd``, ``user@host:~/x$ cmd``,
-``[root@host x]# cmd``, ``~/x$ cmd``, each optionally after a ``(venv)`` prefix. A bare ``#`` or
-``>`` is no prompt: it opens a comment, a heading or a quotation far more often."""
+session's ``>>> add(2, 3)`` or ``In [1]: add(2, 3)``, ``PS C:\\repo> cmd``, ``C:\\repo> cmd``,
+``user@host:~/x$ cmd``, ``[root@host x]# cmd``, zsh's ``user@host ~/x % cmd``, ``~/x$ cmd``,
+``bash-5.1$ cmd``, each optionally after a ``(venv)`` prefix. A bare ``#`` or ``>`` is no prompt:
+it opens a comment, a heading or a quotation far more often."""
 _OUTPUT_FENCE = re.compile(
     r"^\s*```[ \t]*(?:text|console|output|plaintext|log|shell-session|sh-session|pycon)?[ \t]*$"
 )
@@ -119,12 +132,12 @@ _FENCE = "```"
 
 def _tallies(text: str) -> set[tuple[int, str]]:
     """The (count, outcome) pairs ``text`` states, outcomes canonical (``passing`` is ``passed``)."""
-    found = _COUNT_FIRST.findall(text) + _PROSE_TALLY.findall(text)
+    found = _COUNT_FIRST.findall(text) + _PROSE_TALLY.findall(text) + _PASSED_AFTER_WORD.findall(text)
     found += [(n, word) for word, n in _WORD_FIRST.findall(text)]
     pairs = {(int(n), _OUTCOMES[word.lower()]) for n, word in found}
     pairs |= {(int(n), "passed") for n in _JUNIT_OK.findall(text)}
     for match in _RAN.finditer(text):
-        count = int(match.group(1))
+        count = int(match.group(1) or match.group(2))
         pairs.add((count, "ran"))
         if _UNITTEST_OK.match(text, match.end()):
             pairs.add((count, "passed"))
@@ -146,10 +159,14 @@ def _quoted_lines(text: str) -> Iterator[str]:
             under_prompt = True
         elif not stripped:
             under_prompt = False
-        elif (under_prompt or output_fence or _STATUS_LINE.match(line)) and not _ELISION.match(stripped):
+        elif _is_output(line, under_prompt or output_fence, in_fence) and not _ELISION.match(stripped):
             yield line
         if stripped:
             previous = line
+
+
+def _is_output(line: str, in_transcript: bool, in_fence: bool) -> bool:
+    return in_transcript or bool(_STATUS_LINE.match(line)) or (in_fence and bool(_CHECK_LINE.match(line)))
 
 
 def _flat(text: str) -> str:
