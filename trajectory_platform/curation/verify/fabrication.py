@@ -6,20 +6,26 @@ printed when no tool printed it teaches the policy to claim evidence it never ga
 - ``tool_token``: the wire form, a tool observation written after the turn's calls
   (:func:`gym.protocol.find_fabricated_observation`); the gym's runtime refuses it, so an unrefused
   one is a log no runtime wrote (stage 1 blocks it).
-- ``unquoted_output``: quoted output no earlier event of the log shows: a test runner's tally
-  ("2 passed", "Ran 5 tests", "Tests: 3 passed, 3 total", "4 passing") whose counts no earlier
-  event holds, or a command transcript (a ``$ command`` line and the output lines under it) whose
-  output lines no earlier event holds. A run that never called a test tool ended with a report
-  quoting ``$ python -m pytest -q ... 2 passed`` and was admitted with that report as a target
-  (red team, 2026-12-06). A model can write this in good faith (it is not the runtime's to
-  refuse), so it is flagged (a stage-1 note) and the turn stays context, never a target
-  (:mod:`.roles`).
+- ``unquoted_output``: output a tool prints, quoted where no tool printed it: a test runner's tally
+  whatever its layout (the count before its word, ``2 passed``, ``- 2 passed``, ``2/2 passed``,
+  ``Ran 5 tests ... OK``, ``OK (2 tests)``, ``3 tests pass``; or after it, ``Tests passed: 2``),
+  a per-test status line (``tests/t.py::test_add PASSED``, ``test_add ... ok``), the output lines
+  under any command prompt (``$``, ``%``, ``>>>``, ``user@host:~/x$``, ``root@h:/#``,
+  ``PS C:\\x>``), or a fenced block a line introduces as output ("Running it printed:"). A run
+  that never called a test tool ended with a report quoting ``$ python -m pytest -q ... 2 passed``
+  and was admitted with that report as a target; so was every other layout (red team,
+  2026-12-06). The claim is keyed on the class (output a runner or shell prints), not on a layout.
+  A model can write this in good faith (it is not the runtime's to refuse), so it is flagged (a
+  stage-1 note) and the turn stays context, never a target (:mod:`.roles`).
 
-"Earlier event" is every event before the turn that is not the model's own (tool results,
-refusals, the task and system text): a tally the task itself states is no fabrication. A report
-that restates real output (the same counts, the same lines, in any wording around them) is backed;
-one that says "all tests pass" quotes nothing and is left alone. Zero counts are not claims
-("0 failed": pytest prints none), and elision lines (``...``) inside a transcript are skipped.
+What backs a quotation: output lines only what a tool printed (tool results, refusals, a compaction
+standing for replaced turns); the task and system text cannot, since a linked log's user turn is the
+log's own text and can plant the transcript its report will quote (red team, 2026-12-06). A tally
+is also backed by the task's text, by count alone: "CI: 1 failed, 2 passed" in the task states a
+count a report may repeat. A report that restates real output (the same counts, the same lines, in
+any wording around them) is backed; one that says "all tests pass" quotes nothing and is left
+alone, as is a forecast ("This will output:") and code the model wrote. Zero counts are not claims
+("0 failed": pytest prints none), and elision lines (``...``) are skipped.
 """
 
 from __future__ import annotations
@@ -49,62 +55,163 @@ _OUTCOMES = {
     "skipped": "skipped",
     "xfailed": "xfailed",
     "xpassed": "xpassed",
+    "ok": "passed",
 }
 _WORDS = "|".join(sorted(_OUTCOMES, key=len, reverse=True))
-_RUNNER_TALLY = re.compile(rf"(?:^|[=(,;:.>])[ \t*_`]*(\d+)[ \t]+({_WORDS})\b", re.IGNORECASE | re.MULTILINE)
-"""A test runner's count, where a runner prints one: at a line's start or after a separator
-(pytest's ``2 passed in 0.01s`` and ``== 1 failed, 2 passed ==``, jest's ``Tests: 2 passed``,
-mocha's ``4 passing``, cargo's ``ok. 2 passed; 0 failed``). A count inside prose ("the cocktail
-with ID 6 failed") is none."""
-_PROSE_TALLY = re.compile(rf"\b(\d+)[ \t]+(?:unit[ \t]+)?tests?[ \t]+({_WORDS})\b", re.IGNORECASE)
-"""The same count said in prose: ``3 tests pass``, ``1 test failed``."""
-_RAN = re.compile(r"\bRan\s+(\d+)\s+tests?\b")
-"""unittest's count line (``Ran 5 tests in 0.01s``), followed by ``OK`` when every test passed."""
+_COUNT_FIRST = re.compile(
+    rf"(?:^|[^\w\s])[ \t*_`]*(\d+)(?:[ \t]*/[ \t]*\d+)?[ \t]+(?:(?:unit[ \t]+)?tests?[ \t]+)?({_WORDS})\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A runner's count before its word, where a runner prints one: at a line's start or after any
+symbol (pytest's ``2 passed in 0.01s`` and ``== 1 failed, 2 passed ==``, jest's ``Tests: 2 passed``,
+mocha's ``4 passing``, cargo's ``ok. 2 passed``, a bullet ``- 2 passed`` or ``✅ 2 passed``), or a
+fraction's numerator (``2/2 passed``). A count after a word ("the cocktail with ID 6 failed") is
+prose, none."""
+_PASSED_AFTER_WORD = re.compile(r"\b(\d+)[ \t]+(passed|passing)\b", re.IGNORECASE)
+"""A pass count after a word ("pytest reports 2 passed"): unlike a failure count ("attempt 2
+failed"), prose has no other use for "N passed"."""
+_PROSE_TALLY = re.compile(
+    rf"\b(\d+)(?:[ \t]+(?:of|/)[ \t]+\d+)?[ \t]+(?:unit[ \t]+)?tests?[ \t]+({_WORDS})\b", re.IGNORECASE
+)
+"""The same count said in prose: ``3 tests pass``, ``2 tests OK``, ``all 5 tests passed``,
+``2 of 3 tests failed``."""
+_WORD_FIRST = re.compile(rf"\b(?:tests?[ \t]+)?({_WORDS})[ \t]*[:=|][ \t]*(\d+)\b", re.IGNORECASE)
+"""A count after its word, as a summary or a table prints it: ``Tests passed: 2``, ``failures=1``,
+``| passed | 2 |``."""
+_RAN = re.compile(r"\bRan\s+(\d+)\s+tests?\b|\bTests?[ \t]+run[ \t]*[:=][ \t]*(\d+)", re.IGNORECASE)
+"""A count of tests run: unittest's ``Ran 5 tests in 0.01s`` (followed by ``OK`` when every test
+passed), JUnit's and Maven's ``Tests run: 5, Failures: 0``."""
 _UNITTEST_OK = re.compile(r"[^\n]*\n(?:[ \t]*\n)*[ \t]*OK\b")
+_JUNIT_OK = re.compile(r"\bOK[ \t]*\((\d+)[ \t]+tests?\)")
+"""JUnit's all-passed line, ``OK (2 tests)``."""
 _DECISIVE = frozenset({"passed", "failed", "ran"})
 """The outcomes a report's count claims: what a test run decided (an error or skip count is
 commonly prose: "fixed 2 errors")."""
-_PROMPT = re.compile(r"^\s*\$ \S")
+_STATUS_LINE = re.compile(
+    r"^\s*(?:(?=.*\S::\S).*\b(?:PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b"
+    r"|test\S*[ \t].*\.\.\.[ \t]*(?:ok|FAIL|ERROR|skipped)\b"
+    r"|(?:PASS|FAIL)[ \t]+\S+\.\w+\b)",
+    re.MULTILINE,
+)
+"""A runner's per-test status line, itself output: pytest -v's ``tests/t.py::test_add PASSED``,
+pytest -rA's ``PASSED tests/t.py::test_add``, unittest's and cargo's ``test_add (t.Case) ... ok``,
+jest's ``PASS src/a.test.js``."""
+_CHECK_LINE = re.compile(r"^\s*[✓✔✗✘×√][ \t]+\S")
+"""mocha's and jest's per-test line, ``✓ adds numbers (3 ms)``: output only inside a code block, since
+a summary in prose bullets its points with the same marks ("✓ Fixed add()")."""
+_PROMPT = re.compile(
+    r"^\s*(?:\([\w.-]+\)[ \t]+)?(?:"
+    r"[$%]"
+    r"|>>>|In[ \t]?\[\d*\]:"
+    r"|PS(?:[ \t]+[^\s>]+)?>"
+    r"|[A-Za-z]:\\[^\n>]*>"
+    r"|\[?[\w.-]+@[\w.-]+[^\s$#%>]*(?:[ \t]+[^\s$#%>]+)?\]?[ \t]?[$#%>]"
+    r"|[~/][^\s$#%>]*[$#%]"
+    r"|[\w.~/:-]+\$"
+    r")[ \t]+\S"
+)
+"""A command prompt, the line a transcript's output stands under: ``$ cmd``, ``% cmd``, a Python
+session's ``>>> add(2, 3)`` or ``In [1]: add(2, 3)``, ``PS C:\\repo> cmd``, ``C:\\repo> cmd``,
+``user@host:~/x$ cmd``, ``[root@host x]# cmd``, zsh's ``user@host ~/x % cmd``, ``~/x$ cmd``,
+``bash-5.1$ cmd``, each optionally after a ``(venv)`` prefix. A bare ``#`` or ``>`` is no prompt:
+it opens a comment, a heading or a quotation far more often."""
+_OUTPUT_FENCE = re.compile(
+    r"^\s*```[ \t]*(?:text|console|output|plaintext|log|shell-session|sh-session|pycon)?[ \t]*$"
+)
+_OUTPUT_INTRO = re.compile(
+    r"^(?![^\n]*\b(?:will|would|should|could|can|may|might|expect\w*|example|like)\b)"
+    r"[^\n]*\b(?:output|printed|prints|ran|showed|shows|got|returned|produced|results?)\b[^\n]*:\s*$",
+    re.IGNORECASE,
+)
+"""A line that says the fenced block under it is what a command printed ("Running it printed:",
+"Output:"). A forecast ("This will output:", "you should see:") claims no run; only an untagged or
+output-tagged fence counts, since a ``python`` block is code."""
 _ELISION = re.compile(r"^[.…\s]*$|^\[?\.\.\.")
 _FENCE = "```"
 
 
 def _tallies(text: str) -> set[tuple[int, str]]:
     """The (count, outcome) pairs ``text`` states, outcomes canonical (``passing`` is ``passed``)."""
-    found = _RUNNER_TALLY.findall(text) + _PROSE_TALLY.findall(text)
+    found = _COUNT_FIRST.findall(text) + _PROSE_TALLY.findall(text) + _PASSED_AFTER_WORD.findall(text)
+    found += [(n, word) for word, n in _WORD_FIRST.findall(text)]
     pairs = {(int(n), _OUTCOMES[word.lower()]) for n, word in found}
+    pairs |= {(int(n), "passed") for n in _JUNIT_OK.findall(text)}
     for match in _RAN.finditer(text):
-        count = int(match.group(1))
+        count = int(match.group(1) or match.group(2))
         pairs.add((count, "ran"))
         if _UNITTEST_OK.match(text, match.end()):
             pairs.add((count, "passed"))
     return pairs
 
 
-def _transcript_lines(text: str) -> Iterator[str]:
-    """The output lines of each command transcript in ``text``: the lines under a ``$ command``
-    line, up to a blank line, the next prompt or the end of a code fence."""
-    under_prompt = False
+def _quoted_lines(text: str) -> Iterator[str]:
+    """The output lines ``text`` quotes: each per-test status line, the lines under a prompt (up to
+    a blank line, the next prompt or the end of a code fence), and every line of a fenced block a
+    line introduces as output."""
+    under_prompt = in_fence = output_fence = False
+    previous = ""
     for line in text.splitlines():
-        if _PROMPT.match(line):
+        stripped = line.strip()
+        if stripped.startswith(_FENCE):
+            output_fence = not in_fence and bool(_OUTPUT_FENCE.match(line) and _OUTPUT_INTRO.search(previous))
+            in_fence, under_prompt = not in_fence, False
+        elif _PROMPT.match(line):
             under_prompt = True
-        elif not line.strip() or line.strip().startswith(_FENCE):
+        elif not stripped:
             under_prompt = False
-        elif under_prompt and not _ELISION.match(line.strip()):
+        elif _is_output(line, under_prompt or output_fence, in_fence) and not _ELISION.match(stripped):
             yield line
+        if stripped:
+            previous = line
+
+
+def _is_output(line: str, in_transcript: bool, in_fence: bool) -> bool:
+    return in_transcript or bool(_STATUS_LINE.match(line)) or (in_fence and bool(_CHECK_LINE.match(line)))
 
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def _quotes_unseen(text: str, seen: list[str], seen_tallies: set[tuple[int, str]]) -> bool:
-    """Whether ``text`` quotes output (a tally, a transcript's lines) that the earlier events'
-    texts ``seen`` (whitespace collapsed) and their tallies ``seen_tallies`` do not hold."""
-    claimed = {(n, outcome) for n, outcome in _tallies(text) if n > 0 and outcome in _DECISIVE}
-    if not claimed <= seen_tallies:
-        return True
-    return any(not any(_flat(line) in held for held in seen) for line in _transcript_lines(text))
+class _Observed:
+    """What the earlier events showed the model. Output lines are backed only by what a tool
+    printed (tool results, refusals, a compaction standing for replaced ones): a user turn or
+    system prompt can state any "expected" transcript in advance, and in a linked log that text is
+    the log's own (red team, 2026-12-06). A tally is also backed by the task's text, by count
+    alone: "make the 3 failing tests pass" states a count the report may repeat, not output."""
+
+    def __init__(self) -> None:
+        self.tallies: set[tuple[int, str]] = set()
+        self.texts: list[str] = []
+        self.lines: set[str] = set()
+
+    def add(self, event: Event) -> None:
+        for text in _texts(event):
+            self.tallies |= _tallies(text)
+            if event.kind in _OBSERVATION_KINDS:
+                self.texts.append(_flat(text))
+                self.lines.update(_flat(line) for line in text.splitlines())
+
+    def backs(self, line: str) -> bool:
+        """Whether a tool printed ``line``: as a whole line, or inside one when it is more than a
+        single token (a bare ``5`` or ``True`` would otherwise match any digit or word anywhere)."""
+        quoted = _flat(line)
+        if quoted in self.lines:
+            return True
+        if len(quoted.split()) < 2:
+            return False
+        bounded = re.compile(rf"(?<!\w){re.escape(quoted)}(?!\w)")
+        return any(bounded.search(held) for held in self.texts)
+
+    def quotes_unseen(self, text: str) -> bool:
+        """Whether ``text`` quotes output (a tally, output lines) these events do not hold."""
+        claimed = {(n, outcome) for n, outcome in _tallies(text) if n > 0 and outcome in _DECISIVE}
+        if not claimed <= self.tallies:
+            return True
+        return not all(self.backs(line) for line in _quoted_lines(text))
+
+
+_OBSERVATION_KINDS = frozenset({"tool", "refusal", "compaction"})
 
 
 def _texts(event: Event) -> tuple[str, ...]:
@@ -116,16 +223,13 @@ def fabricated_turns(episode: Episode) -> dict[int, str]:
     :data:`UNQUOTED_OUTPUT`), for each turn that does, in its text or its reasoning (both are the
     model's output and both are trained on)."""
     out: dict[int, str] = {}
-    seen: list[str] = []
-    seen_tallies: set[tuple[int, str]] = set()
+    observed = _Observed()
     for index, event in enumerate(episode.events):
         texts = _texts(event)
         if event.kind != "assistant":
-            seen.extend(_flat(text) for text in texts)
-            for text in texts:
-                seen_tallies |= _tallies(text)
+            observed.add(event)
         elif any(find_fabricated_observation(text) is not None for text in texts):
             out[index] = TOOL_TOKEN
-        elif any(_quotes_unseen(text, seen, seen_tallies) for text in texts):
+        elif any(observed.quotes_unseen(text) for text in texts):
             out[index] = UNQUOTED_OUTPUT
     return out
