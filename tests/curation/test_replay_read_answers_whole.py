@@ -176,3 +176,36 @@ def test_a_reminder_block_the_cli_never_writes_leaves_the_turn_unverified(tmp_pa
         )
         assert result.drift_turns == [] and 3 in result.unchecked_turns, tool
         assert result.observations == "unverified"
+
+
+SNIPPET_HEAD = (
+    "The file {} has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n"
+)
+FIXED = OPS.replace("a - b", "a + b")
+EDIT_ARGUMENTS = EDIT[1]
+
+
+def edit_session(tmp_path: Path, tool: str, arguments: dict, answer: str) -> Episode:
+    """A session that reads ``calc/ops.py`` and changes it with ``tool``, whose answer is ``answer``."""
+    return claude_session(tmp_path / "session.json", [READ, (tool, arguments, answer, False)])
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "shown"),
+    [
+        ("Edit", EDIT_ARGUMENTS, f"{INJECTED}\n{FIXED}"),  # development
+        ("Write", {"file_path": OPS_PATH, "content": FIXED}, OPS),  # validation: the old body
+    ],
+    ids=["edit-injected", "write-old-body"],
+)
+def test_an_edit_snippet_showing_what_the_file_does_not_hold_is_drift(tmp_path, tool, arguments, shown):
+    """Claude Code's ``Edit`` / ``Write`` answer shows the changed file like ``Read``: compared with it."""
+    answer = SNIPPET_HEAD.format(OPS_PATH) + numbered(shown)
+    result = replay_episode(edit_session(tmp_path, tool, arguments, answer), environment())
+    assert result.drift_turns == [3]
+
+
+def test_a_true_edit_snippet_is_compared_and_agrees(tmp_path):
+    answer = SNIPPET_HEAD.format(OPS_PATH) + numbered(FIXED)
+    result = replay_episode(edit_session(tmp_path, "Edit", EDIT_ARGUMENTS, answer), environment())
+    assert result.drift_turns == [] and 3 not in result.unchecked_turns

@@ -38,7 +38,7 @@ import json
 import posixpath
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from trajectory_platform.curation.verify.calls import CallRecord
@@ -403,6 +403,32 @@ def read_listing(answer: str, failed: bool) -> ReadClaims:
     instruction, another body, free text among the numbered lines) is a fabricated observation."""
     claims = read_claims(CLAUDE_VIEW, {}, answer, None, failed)
     assert claims is not None  # no target: the file read, never a folder outside the workspace
+    return claims
+
+
+CLAUDE_SNIPPET = replace(
+    CLAUDE_VIEW,
+    head=re.compile(
+        r"The file (?P<path>/[^\n]*) has been updated\. Here's the result of running `cat -n` on a snippet "
+        r"of the edited file:\n"
+    ),
+)
+"""How Claude Code's ``Edit`` and ``Write`` show the file they changed: a header naming it, then a
+snippet of the result numbered as ``Read`` numbers it."""
+SNIPPET_TOOLS = frozenset({"Edit", "MultiEdit", "Write"})
+
+
+def edit_snippet(arguments: dict[str, Any], answer: str) -> ReadClaims | None:
+    """What a Claude Code file tool's successful answer claims of the file it changed: the snippet
+    under :data:`CLAUDE_SNIPPET`'s header naming the call's own file, every line read as a line of
+    :data:`READ_FILE` after the call (like :func:`read_listing`, since it is context the policy is
+    trained on); ``None`` for an answer that shows no snippet ("The file X has been updated.")."""
+    assert CLAUDE_SNIPPET.head is not None
+    head = CLAUDE_SNIPPET.head.match(answer)
+    if head is None or head.group("path") != arguments.get("file_path"):
+        return None
+    claims = read_claims(CLAUDE_SNIPPET, {}, answer, None)
+    assert claims is not None  # no target: the file changed, never a folder outside the workspace
     return claims
 
 

@@ -383,7 +383,8 @@ def _view(convention: ReadConvention, where: _Where, text: str) -> Lines:
     if path is None:
         return [UNREAD]  # a file outside the workspace among files read in it
     if convention.head is not None and (head := convention.head.match(text)) is not None:
-        start = int(head.group("start") or head.group("start2"))
+        named = head.groupdict()
+        start = int(named.get("start") or named.get("start2") or start)
         text = text[head.end() :]
     found: Lines = []
     for index, line in enumerate(text.rstrip("\n").split("\n") if text else []):

@@ -87,10 +87,12 @@ from trajectory_platform.curation.verify.cli_tools import (
     FILE,
     NO_EFFECT,
     READ_FILE,
+    SNIPPET_TOOLS,
     UNSUPPORTED,
     CliCall,
     cli_call,
     cli_observation,
+    edit_snippet,
     read_listing,
     session_root,
 )
@@ -899,16 +901,25 @@ def _read_drift(
     record: CallRecord, known: CliCall, output: str, exit_code: int
 ) -> tuple[TurnDrift | None, bool]:
     """A Claude Code ``Read`` whose recorded answer shows lines the file replay read does not hold,
-    or text no ``Read`` prints (:func:`cli_tools.read_listing`), and whether it was compared at all.
-    A file tool's answer is otherwise its own rendering and is not compared, but a ``Read`` shows
-    the file: a fabricated one (an instruction injected into it, another body) is context the
-    policy would be trained on. A ``Read`` recorded as failing (its status already agrees with
-    replay's) must show the tool's own error."""
+    or text no ``Read`` prints (:func:`cli_tools.read_listing`), or an ``Edit`` / ``Write`` whose
+    snippet of the changed file does (:func:`cli_tools.edit_snippet`; ``output`` is the file's text
+    after the call), and whether it was compared at all. A file tool's answer is otherwise its own
+    rendering and is not compared, but these show the file: a fabricated one (an instruction
+    injected into it, another body) is context the policy would be trained on. A ``Read`` recorded
+    as failing (its status already agrees with replay's) must show the tool's own error."""
     answer = record.answer
     action = known.action
-    if not isinstance(action, FileToolCall) or action.name != "Read" or answer is None:
+    if not isinstance(action, FileToolCall) or answer is None:
         return None, False
-    claims = read_listing(answer.content or "", answer.status == "error")
+    if action.name == "Read":
+        claims = read_listing(answer.content or "", answer.status == "error")
+    elif action.name in SNIPPET_TOOLS and answer.status != "error" and isinstance(record.arguments, dict):
+        snippet = edit_snippet(record.arguments, answer.content or "")
+        if snippet is None:
+            return None, False  # "The file X has been updated.": the tool's rendering, no file shown
+        claims = snippet
+    else:
+        return None, False
     return _claims_drift(record, claims, {READ_FILE: output} if exit_code == 0 else {})
 
 
