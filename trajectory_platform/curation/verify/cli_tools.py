@@ -14,10 +14,11 @@ Tools that only read or annotate (``Read``'s listing, ``Grep``, ``LS``, Gemini's
 readers, a to-do list, a web search) change nothing in the workspace: they are not re-run. Those
 whose answers show the workspace (a row of :data:`read_tools.READ_TOOLS`) are checked: replay lists
 the paths the answer names at that point of the session and compares what it shows, line by line
-(:func:`read_tools.claims_contradict`); the others, and an answer in a shape no row reads, are
-unchecked. Claude Code's ``Read`` is performed, though, since Claude Code edits only files the
-agent read, and its numbered listing is compared with the file read (:func:`read_listing`), by
-the same rule (:func:`read_tools.holds_line`). A file
+(:func:`read_tools.claims_contradict`; a line the tool could not have printed is drift, an error
+answer must be the tool's own); the others are unchecked. Claude Code's ``Read`` is performed,
+though, since Claude Code edits only files the agent read, and its numbered listing is compared
+with the file read (:func:`read_listing`), as is the snippet an ``Edit`` / ``Write`` answer shows
+of the file it changed (:func:`edit_snippet`), by the same reader and rule. A file
 tool's call on a path outside the repository (a plan written to ``/tmp``) changes nothing replay
 judges: it is skipped the same way, and a later command that depended on that file drifts. Any
 other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be re-executed
