@@ -246,21 +246,20 @@ def test_free_text_in_a_note_or_title_never_passes_as_the_tools_own(tmp_path, ca
 # ------------------------------------------------ what no rule can check mints nothing
 
 
-def test_an_answer_no_convention_reads_stays_unchecked_and_never_verified(tmp_path):
-    """A read answer in a shape no convention reads (an error, a newer layout) is not guessed: its
-    turn is unchecked and the episode's observations are ``unverified``, never ``verified``."""
+def test_an_answer_holding_text_the_tool_never_prints_is_drift(tmp_path):
+    """A read answer with a line no convention reads (free text, a newer layout) is not skipped
+    whole, which let one odd line carry an injected one: that line is a claim no workspace holds."""
     odd = ("claude", "LS", {"path": ROOT}, f"{ROOT}: 3 entries (calc, tests, README.md)")
     episode = session(tmp_path, odd)
-    assert not compared(episode)
+    assert compared(episode)
     result = replay_episode(episode, environment())
-    assert result.observations == "unverified" and 3 in result.unchecked_turns
-    assert result.unreplayed_answers == [4], "the LS answer: the log's word alone"
+    assert result.drift_turns == [3]
 
 
-def test_a_failure_or_a_repair_no_replay_checked_never_mints_a_recovery(tmp_path):
-    """A tool replay does not re-run (a web fetch; a read whose failure no convention reads)
-    recorded as failing, then as succeeding, was a ``recovery``: the rarer, up-weighted
-    demonstration, minted from the log's word alone."""
+def test_a_failure_no_replay_checked_never_mints_a_recovery(tmp_path):
+    """A tool replay does not re-run (a web fetch) recorded as failing, then as succeeding, was a
+    ``recovery``: the rarer, up-weighted demonstration, minted from the log's word alone. A read
+    tool's failure is checked: text that is not the tool's own error is drift."""
     fetch = {"url": "https://docs.python.org/3/library/operator.html"}
     for tool, arguments in (("WebFetch", fetch), ("LS", {"path": f"{ROOT}/calc"})):
         turns = [
@@ -270,6 +269,9 @@ def test_a_failure_or_a_repair_no_replay_checked_never_mints_a_recovery(tmp_path
             EDIT,
         ]
         (verdict,) = verify([claude_session(tmp_path / tool / "session.jsonl", turns)], environment())
+        if tool == "LS":
+            assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_drift")
+            continue
         assert verdict.sink == "admitted", tool
         assert (verdict.role, verdict.t_div_reason) == ("inefficient", "error_status_unverified"), tool
 

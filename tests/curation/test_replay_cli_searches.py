@@ -92,10 +92,12 @@ def test_a_search_is_checked_against_the_files_at_its_point_of_the_replay(tmp_pa
     assert replay_episode(session(tmp_path, "fresh", fresh, after_edit=True), environment()).drift_turns == []
 
 
-def test_an_answer_in_another_shape_stays_unchecked(tmp_path):
+def test_an_answer_holding_text_no_search_prints_is_drift(tmp_path):
+    """A line that is neither the tool's note nor a hit is text ``Grep`` could not have printed:
+    a claim no workspace holds, never a reason to leave the whole answer unchecked."""
     odd = ("Grep", {"pattern": "a", "path": ROOT}, "matches:\n  * somewhere")
     result = replay_episode(session(tmp_path, "odd", odd), environment())
-    assert (result.drift_turns, 5 in result.unchecked_turns) == ([], True)
+    assert result.drift_turns == [3]
 
 
 def test_the_forged_session_is_not_admitted_and_the_honest_one_is(tmp_path):

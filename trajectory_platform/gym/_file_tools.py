@@ -46,7 +46,8 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
 
 
 def perform(operation: str, arguments: dict[str, Any], resolve: Callable[[str], str]) -> dict[str, Any]:
-    """One call: ``{"output", "error", "seen"}`` (``seen``: the file's text the agent now knows, for a
+    """One call: ``{"output", "error", "seen"}`` (``output``: for a read, a write or an edit, the file's
+    text after the call; ``seen``: the file's text the agent now knows, for a
     tool that requires reading first). ``resolve`` maps a path as the log wrote it to the real path
     in the workspace, raising when it lies outside."""
     if operation == "apply_patch":
@@ -70,8 +71,8 @@ def perform(operation: str, arguments: dict[str, Any], resolve: Callable[[str], 
             raise ToolError(STALE)
     text = arguments["content"] if operation == "write" else _edited(current, arguments["edits"])
     _write(path, text)
-    verb = "updated" if exists else "created"
-    return {"output": f"File {verb} successfully at: {raw}", "error": False, "seen": text}
+    # the file's text after the call: what a CLI's answer may show a snippet of (Claude Code's Edit)
+    return {"output": text, "error": False, "seen": text}
 
 
 def _edited(current: str | None, edits: list[dict[str, Any]]) -> str:

@@ -14,10 +14,11 @@ Tools that only read or annotate (``Read``'s listing, ``Grep``, ``LS``, Gemini's
 readers, a to-do list, a web search) change nothing in the workspace: they are not re-run. Those
 whose answers show the workspace (a row of :data:`read_tools.READ_TOOLS`) are checked: replay lists
 the paths the answer names at that point of the session and compares what it shows, line by line
-(:func:`read_tools.claims_contradict`); the others, and an answer in a shape no row reads, are
-unchecked. Claude Code's ``Read`` is performed, though, since Claude Code edits only files the
-agent read, and its numbered listing is compared with the file read (:func:`read_listing`), by
-the same rule (:func:`read_tools.holds_line`). A file
+(:func:`read_tools.claims_contradict`; a line the tool could not have printed is drift, an error
+answer must be the tool's own); the others are unchecked. Claude Code's ``Read`` is performed,
+though, since Claude Code edits only files the agent read, and its numbered listing is compared
+with the file read (:func:`read_listing`), as is the snippet an ``Edit`` / ``Write`` answer shows
+of the file it changed (:func:`edit_snippet`), by the same reader and rule. A file
 tool's call on a path outside the repository (a plan written to ``/tmp``) changes nothing replay
 judges: it is skipped the same way, and a later command that depended on that file drifts. Any
 other tool (a sub-agent, a notebook edit, a background shell, an MCP tool) cannot be re-executed
@@ -38,15 +39,17 @@ import json
 import posixpath
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from trajectory_platform.curation.verify.calls import CallRecord
 from trajectory_platform.curation.verify.read_tools import (
+    CLAUDE_ERRORS,
     READ_TOOLS,
+    VIEW,
     LineShape,
     ReadClaims,
-    holds_line,
+    ReadConvention,
     listing_script,
     output_claims,
     read_claims,
@@ -119,9 +122,10 @@ def cli_call(record: CallRecord, source_format: str, root: str | None) -> CliCal
         return None
     name = record.call.name or ""
     convention = READ_TOOLS.get((source_format, name))
-    if convention is not None and record.answer is not None and record.answer.status != "error":
+    if convention is not None and record.answer is not None:
         given = record.arguments if isinstance(record.arguments, dict) else {}
-        claims = read_claims(convention, given, record.answer.content or "", root)
+        failed = record.answer.status == "error"
+        claims = read_claims(convention, given, record.answer.content or "", root, failed)
         if claims is not None:
             return CliCall(SHELL, listing_script(claims), claims=claims)
     if name in NO_EFFECT_TOOLS[source_format]:
@@ -375,35 +379,58 @@ def _gemini_output(text: str) -> tuple[str, int | None] | None:
     return ("" if output == "(empty)" else output), (None if code == "(none)" else int(code))
 
 
-_READ_LINE = re.compile(r" *(\d+)(?:\u2192|\t)(.*)")
-"""One line of Claude Code's ``Read`` result: the line number right-aligned, an arrow (a tab in
-older releases), the file's line."""
-_SYSTEM_REMINDER = "<system-reminder>"
-"""Where Claude Code appends its own note to a ``Read`` result (after the listing)."""
 READ_LINE_LIMIT = 2000
 """Claude Code's ``Read`` cuts a line longer than this many characters."""
+CLAUDE_VIEW = ReadConvention(
+    VIEW,
+    numbered=re.compile(r" *(\d+)(?:\u2192|\t)(.*)"),
+    trailer=True,
+    errors=CLAUDE_ERRORS,
+    shape=LineShape(cut_at=READ_LINE_LIMIT),
+)
+"""How Claude Code's ``Read`` shows a file: each line numbered (right-aligned, then an arrow, a tab
+in older releases), a line over :data:`READ_LINE_LIMIT` characters cut."""
 
 
-def read_listing(text: str) -> dict[int, str] | None:
-    """The lines of a file a Claude Code ``Read`` result shows, by line number, or ``None`` when the
-    result is not such a listing (an empty file's notice, an image, an error): then it says nothing
-    replay can compare. Replay holds the file it read, so a listing showing other lines than the
-    file has (an injected instruction, a different body) is a fabricated observation."""
-    body = text.split(_SYSTEM_REMINDER, 1)[0].rstrip("\n")
-    listing: dict[int, str] = {}
-    for line in body.split("\n"):
-        if (numbered := _READ_LINE.fullmatch(line)) is None:
-            return None
-        listing[int(numbered.group(1))] = numbered.group(2)
-    return listing or None
+READ_FILE = "."
+"""The path :func:`read_listing`'s claims name: the file replay read (the call names no other
+target, so :func:`read_tools.read_claims` reads its lines as lines of the folder read, ``.``)."""
 
 
-def listing_contradicts(listing: dict[int, str], content: str) -> bool:
-    """Whether ``listing`` (:func:`read_listing`) shows a line ``content`` does not hold at that
-    number (:func:`holds_line`; a line cut at :data:`READ_LINE_LIMIT` shows its start)."""
-    lines = content.split("\n")
-    shape = LineShape(cut_at=READ_LINE_LIMIT)
-    return not all(holds_line(lines, number, shown, shape) for number, shown in listing.items())
+def read_listing(answer: str, failed: bool) -> ReadClaims:
+    """What a Claude Code ``Read`` result (``failed``: recorded as an error) claims of the file replay
+    read (:data:`READ_FILE`), every line read by :func:`read_tools.read_claims`: replay holds that
+    file, so a listing showing other lines than it has (an injected
+    instruction, another body, free text among the numbered lines) is a fabricated observation."""
+    claims = read_claims(CLAUDE_VIEW, {}, answer, None, failed)
+    assert claims is not None  # no target: the file read, never a folder outside the workspace
+    return claims
+
+
+CLAUDE_SNIPPET = replace(
+    CLAUDE_VIEW,
+    head=re.compile(
+        r"The file (?P<path>/[^\n]*) has been updated\. Here's the result of running `cat -n` on a snippet "
+        r"of the edited file:\n"
+    ),
+)
+"""How Claude Code's ``Edit`` and ``Write`` show the file they changed: a header naming it, then a
+snippet of the result numbered as ``Read`` numbers it."""
+SNIPPET_TOOLS = frozenset({"Edit", "MultiEdit", "Write"})
+
+
+def edit_snippet(arguments: dict[str, Any], answer: str) -> ReadClaims | None:
+    """What a Claude Code file tool's successful answer claims of the file it changed: the snippet
+    under :data:`CLAUDE_SNIPPET`'s header naming the call's own file, every line read as a line of
+    :data:`READ_FILE` after the call (like :func:`read_listing`, since it is context the policy is
+    trained on); ``None`` for an answer that shows no snippet ("The file X has been updated.")."""
+    assert CLAUDE_SNIPPET.head is not None
+    head = CLAUDE_SNIPPET.head.match(answer)
+    if head is None or head.group("path") != arguments.get("file_path"):
+        return None
+    claims = read_claims(CLAUDE_SNIPPET, {}, answer, None)
+    assert claims is not None  # no target: the file changed, never a folder outside the workspace
+    return claims
 
 
 def cli_observation(text: str, failed: bool) -> tuple[str, int | None] | None:

@@ -18,8 +18,15 @@ its own layout, so this module keeps them apart:
   output shown line by line (Goose's shell, :func:`output_claims`).
 
 Only what is shown is checked: an answer that leaves entries out (paging, ignore rules, a cap) says
-nothing false. An answer in a shape no convention reads (an error, an image, a newer layout) gives
-``None``: the turn stays unchecked, never guessed.
+nothing false. But every line shown is checked: a line that is neither the tool's own note or title
+nor a line the convention reads is :data:`UNREAD`, a claim no workspace holds, since it is text the
+tool could not have printed there (one odd line no longer leaves the whole answer unchecked: red
+team, 2026-12-06). An answer recorded as an error is the tool's own error for that call
+(:attr:`ReadConvention.errors`: a path that does not exist, checked like any other claim) or
+drift. Text Claude Code appends after the answer is read as its ``<system-reminder>`` blocks
+(:func:`split_reminders`): text outside such blocks is unread, a block whose text is not one of the
+CLI's own (:data:`CLAUDE_REMINDERS`) leaves the turn unchecked. Only an answer about a folder
+outside the workspace gives ``None`` (nothing replay holds to compare).
 """
 
 from __future__ import annotations
@@ -38,6 +45,9 @@ from trajectory_platform.gym.sandbox import FILE_ENCODING, FILE_ERRORS, shown_te
 Reading = tuple[str, int | None, str | None]
 """One way to read a line of an answer: (workspace-relative path, line number or ``None``, the
 line's text or ``None``): the path exists; its file holds that text (at that line)."""
+UNREAD: tuple[Reading, ...] = ()
+"""A shown line no convention reads: text the tool could not have printed there, so no reading of
+it holds and it contradicts any workspace."""
 
 
 @dataclass(frozen=True)
@@ -61,11 +71,16 @@ class ReadClaims:
     shape: LineShape = LineShape()
     of_output: bool = False
     """Whether the lines are the command's own output (:data:`OUTPUT`), not the workspace's files."""
+    absent: tuple[str, ...] = ()
+    """Paths the answer (a tool's error) says do not exist."""
+    conclusive: bool = True
+    """Whether agreeing verifies the turn: not when the answer carries a reminder block whose text is
+    none of the CLI's own (:func:`split_reminders`), which no workspace can confirm."""
     marker: str = field(default_factory=lambda: secrets.token_hex(16))
 
     @property
     def paths(self) -> list[str]:
-        return sorted({path for readings in self.lines for path, _, _ in readings})
+        return sorted({path for readings in self.lines for path, _, _ in readings} | set(self.absent))
 
 
 VIEW, FILES, TREE, PATHS, HITS = "view", "files", "tree", "paths", "hits"
@@ -87,7 +102,9 @@ class ReadConvention:
     number it gives the first line) the call has; ``entry``: a listing line, its ``indent`` and
     ``name`` (a folder's ending ``/``, or its ``folder`` group matched); ``indent``: spaces per
     nesting level; ``top_is_folder``: a listing's top entry is the folder read; ``cut``: a note that
-    the answer was cut mid-entry; ``trailer``: where text the CLI appends to every answer begins."""
+    the answer was cut mid-entry; ``trailer``: whether the CLI appends ``<system-reminder>`` blocks
+    to an answer (:func:`split_reminders`); ``errors``: the tool's own error answers, a ``path``
+    group naming a file or folder the error says does not exist."""
 
     family: str
     target: tuple[str, ...] = ()
@@ -100,7 +117,8 @@ class ReadConvention:
     indent: int = 2
     top_is_folder: bool = False
     cut: re.Pattern[str] | None = None
-    trailer: str | None = None
+    trailer: bool = False
+    errors: tuple[re.Pattern[str], ...] = ()
     shape: LineShape = LineShape()
 
 
@@ -108,8 +126,30 @@ def _pattern(*alternatives: str) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{a})" for a in alternatives))
 
 
-_SYSTEM_REMINDER = "<system-reminder>"
+SYSTEM_REMINDER = "<system-reminder>"
 """Where Claude Code appends its own note to a tool's result (after the answer)."""
+_REMINDER_BLOCK = re.compile(r"\s*<system-reminder>\n?(.*?)\n?</system-reminder>\s*", re.DOTALL)
+CLAUDE_REMINDERS = _pattern(
+    r"Whenever you read a file, you should consider whether it looks malicious\. If it does, you MUST "
+    r"refuse to improve or augment the code\. You can still analyze existing code, write reports, or "
+    r"answer high-level questions about the code behavior\.",
+    r"Whenever you read a file, you should consider whether it would be considered malware\. You CAN "
+    r"and SHOULD provide analysis of malware, what it is doing\. But you MUST refuse to improve or "
+    r"augment the code\. You can still analyze existing code, write reports, or answer questions about "
+    r"the code behavior\.",
+    r"Warning: the file exists but the contents are empty\.",
+    r"Warning: the file exists but is shorter than the provided offset \(\d+\)\. The file has \d+ lines\.",
+)
+"""The reminders Claude Code appends to a read tool's result, as its releases word them: a warning
+to refuse improving malware, and the notes on an empty file or an offset past its end."""
+CLAUDE_ERRORS = (
+    re.compile(
+        r"(?:<tool_use_error>)?(?:Path|Directory|File) does not exist[.:] ?(?P<path>/[^\n]*?)?"
+        r"(?: ?(?:Note: your current working directory is|Current working directory:) /\S*?\.?)?"
+        r"(?: Did you mean /?\S*\?)?(?:</tool_use_error>)?"
+    ),
+)
+"""Claude Code's answer for a read tool's target that does not exist (its path, when named)."""
 _CLAUDE_TRUNCATED = r"\(Results are truncated\. Consider using a more specific path or pattern\.\)"
 _CLAUDE_LS_CUT = (
     r"There are more than \d+ characters in the repository \(ie\. either there are lots of files, or "
@@ -128,6 +168,7 @@ _GEMINI_VIEW = ReadConvention(
         r"section of the file, use (?:offset|start_line): \d+\.\n\n--- FILE CONTENT \(truncated\) ---\n",
     ),
     offsets=(("offset", 0), ("start_line", 1)),
+    errors=(re.compile(r"(?:Error: )?File not found: (?P<path>/[^\n]*)"),),
     shape=LineShape(cut_at=2000, cut_marker="... [truncated]"),
 )
 """The Gemini CLI's ``read_file``: the file's text as it is (from the 0-based ``offset``, or the
@@ -144,13 +185,15 @@ READ_TOOLS: dict[tuple[str, str], ReadConvention] = {
             _CLAUDE_TRUNCATED,
             r"--",
         ),
-        trailer=_SYSTEM_REMINDER,
+        trailer=True,
+        errors=CLAUDE_ERRORS,
     ),
     ("claude-code", "Glob"): ReadConvention(
         PATHS,
         target=("path",),
         notes=_pattern(r"No files found", _CLAUDE_TRUNCATED),
-        trailer=_SYSTEM_REMINDER,
+        trailer=True,
+        errors=CLAUDE_ERRORS,
     ),
     ("claude-code", "LS"): ReadConvention(
         TREE,
@@ -162,7 +205,8 @@ READ_TOOLS: dict[tuple[str, str], ReadConvention] = {
         entry=re.compile(r"(?P<indent> *)- (?P<name>.*)"),
         top_is_folder=True,
         cut=re.compile(_CLAUDE_LS_CUT),
-        trailer=_SYSTEM_REMINDER,
+        trailer=True,
+        errors=CLAUDE_ERRORS,
     ),
     ("gemini-cli", "read_file"): _GEMINI_VIEW,
     ("gemini-cli", "read_many_files"): ReadConvention(
@@ -252,28 +296,68 @@ class _Where:
 
 
 def read_claims(
-    convention: ReadConvention, arguments: dict[str, Any], answer: str, root: str | None
+    convention: ReadConvention, arguments: dict[str, Any], answer: str, root: str | None, failed: bool = False
 ) -> ReadClaims | None:
     """What an answer in ``convention``'s layout claims, paths made workspace-relative under the
-    session's ``root``; ``None`` when a line is in no shape the convention reads, or its title
-    echoes another pattern than the call's."""
+    session's ``root`` (``failed``: the log records the answer as an error, which must then be the
+    tool's own error for the call); ``None`` only for a target outside the workspace. A line in no
+    shape the convention reads, and a title echoing another pattern than the call's, are
+    :data:`UNREAD`: the answer contradicts any workspace."""
     target = next((v for k in convention.target if isinstance(v := arguments.get(k), str)), None)
     folder = workspace_path(target, root) if target is not None else "."
     starts = (v + 1 - base for key, base in convention.offsets if isinstance(v := arguments.get(key), int))
     start = max(next(starts, 1), 1)
-    text = answer.split(convention.trailer, 1)[0] if convention.trailer else answer
+    text, stray, conclusive = split_reminders(answer) if convention.trailer else (answer, False, True)
+    if failed:
+        return _error_claims(convention, folder, root, text, stray, conclusive)
     text = text.rstrip("\n")  # leading blank lines may be a file's own
+    lines: Lines = [UNREAD] if stray else []
     if convention.titles:
         first, _, rest = text.lstrip("\n").partition("\n")
         title = next((found for t in convention.titles if (found := t.fullmatch(first))), None)
         named = title.groupdict() if title is not None else {}
         if named.get("pattern") is not None and named["pattern"] != arguments.get("pattern"):
-            return None
+            lines.append(UNREAD)
         if named.get("folder") is not None:
             folder = workspace_path(named["folder"].rstrip("/"), root)
         text = rest if title is not None else text
-    lines = _READERS[convention.family](convention, _Where(folder, root, start), text)
-    return None if lines is None else ReadClaims(tuple(lines), convention.shape)
+    if folder is None:
+        return None  # a folder outside the workspace: nothing replay holds to compare
+    lines += _READERS[convention.family](convention, _Where(folder, root, start), text)
+    return ReadClaims(tuple(lines), convention.shape, conclusive=conclusive)
+
+
+def _error_claims(
+    convention: ReadConvention, folder: str | None, root: str | None, text: str, stray: bool, conclusive: bool
+) -> ReadClaims | None:
+    """An answer recorded as an error: one of the tool's own errors, claiming that the path it names
+    (or else the call's target) does not exist; any other text is :data:`UNREAD`. A tool error
+    that names no path (:attr:`ReadConvention.errors` without the group, a timeout) claims nothing
+    and leaves the turn unchecked."""
+    error = next((found for e in convention.errors if (found := e.fullmatch(text.strip()))), None)
+    if error is None or stray:
+        return ReadClaims((UNREAD,))
+    named = error.groupdict().get("path")
+    path = workspace_path(named, root) if named and root is not None else folder
+    if path is None:
+        return None
+    return ReadClaims((), absent=(path,), conclusive=conclusive)
+
+
+def split_reminders(answer: str) -> tuple[str, bool, bool]:
+    """An answer Claude Code may have appended ``<system-reminder>`` blocks to: the text before the
+    first, whether any text after it lies outside such blocks (text the CLI never prints there), and
+    whether every block is one of the CLI's own reminders (:data:`CLAUDE_REMINDERS`): a block of
+    other text is the CLI's shape with content replay cannot confirm, so the turn is not verified."""
+    body, marker, rest = answer.partition(SYSTEM_REMINDER)
+    if not marker:
+        return answer, False, True
+    blocks = list(_REMINDER_BLOCK.finditer(marker + rest))
+    covered = sum(len(block.group(0)) for block in blocks) == len(marker + rest) and all(
+        a.end() == b.start() for a, b in zip(blocks, blocks[1:], strict=False)
+    )
+    known = all(CLAUDE_REMINDERS.fullmatch(block.group(1).strip()) for block in blocks)
+    return body, not covered, covered and known
 
 
 def output_claims(answer: str) -> ReadClaims:
@@ -292,14 +376,15 @@ def _own(convention: ReadConvention, line: str) -> bool:
 Lines = list[tuple[Reading, ...]]
 
 
-def _view(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
+def _view(convention: ReadConvention, where: _Where, text: str) -> Lines:
     """One file's lines: numbered (``L12: text``), or plain from the first line shown (the
     arguments' offset, or the number a truncation note gives)."""
     path, start = where.folder, where.start
     if path is None:
-        return None
+        return [UNREAD]  # a file outside the workspace among files read in it
     if convention.head is not None and (head := convention.head.match(text)) is not None:
-        start = int(head.group("start") or head.group("start2"))
+        named = head.groupdict()
+        start = int(named.get("start") or named.get("start2") or start)
         text = text[head.end() :]
     found: Lines = []
     for index, line in enumerate(text.rstrip("\n").split("\n") if text else []):
@@ -308,30 +393,25 @@ def _view(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
         elif (numbered := convention.numbered.fullmatch(line)) is not None:
             found.append(((path, int(numbered.group(1)), numbered.group(2)),))
         elif not _own(convention, line):
-            return None
+            found.append(UNREAD)
     return found
 
 
-def _files(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
+def _files(convention: ReadConvention, where: _Where, text: str) -> Lines:
     """Several files' lines, each file's after its ``--- PATH ---`` header and a blank line."""
     headers = list(_SECTION.finditer(text))
-    if not headers or text[: headers[0].start()].strip():
-        return None
-    found: Lines = []
+    found: Lines = [UNREAD] if not headers or text[: headers[0].start()].strip() else []
     for header, after in zip(headers, [*headers[1:], None], strict=True):
         body = text[header.end() : after.start() if after is not None else len(text)].rstrip("\n")
         kept = body.removeprefix("\n").split("\n")
         while kept and _own(convention, kept[-1]):
             kept.pop()  # the blank lines after a file, the closing note after the last one
         file = _Where(workspace_path(header.group(1), where.root), where.root)
-        lines = _view(convention, file, "\n".join(kept))
-        if lines is None:
-            return None
-        found += lines
+        found += _view(convention, file, "\n".join(kept))
     return found
 
 
-def _tree(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
+def _tree(convention: ReadConvention, where: _Where, text: str) -> Lines:
     """A directory's entries, nested by indentation: an entry lies in the last folder listed one
     level up, a top one in the folder read (which a header, or for a tree whose top entry is that
     folder, the top entry may name). After a note that the answer was cut, its last entry (a name
@@ -344,7 +424,8 @@ def _tree(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
             continue
         entry = convention.entry.fullmatch(line)
         if entry is None:
-            return None
+            found.append(UNREAD)
+            continue
         name, level = entry.group("name") or "", len(entry.group("indent")) // convention.indent
         if convention.top_is_folder and level == 0:
             parents[0] = workspace_path(name.rstrip("/"), where.root) if name.startswith("/") else parents[-1]
@@ -352,7 +433,8 @@ def _tree(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
         base = parents.get(level - 1)
         path = relative(posixpath.join(base, name.rstrip("/"))) if base is not None and name else None
         if path is None:
-            return None  # an entry placed in no folder of the workspace: not read, never guessed
+            found.append(UNREAD)  # an entry placed in no folder of the workspace: no place to hold it
+            continue
         found.append(((path, None, None),))
         parents = {k: v for k, v in parents.items() if k < level}
         parents[level] = path if entry.groupdict().get("folder") is not None or name.endswith("/") else None
@@ -361,19 +443,18 @@ def _tree(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
     return found
 
 
-def _paths(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
+def _paths(convention: ReadConvention, where: _Where, text: str) -> Lines:
     """A list of paths, absolute or relative to the session's root."""
     found: Lines = []
     for line in text.split("\n"):
         if _own(convention, line):
             continue
-        if (path := workspace_path(line, where.root)) is None:
-            return None
-        found.append(((path, None, None),))
+        path = workspace_path(line, where.root)
+        found.append(UNREAD if path is None else ((path, None, None),))
     return found
 
 
-def _hits(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
+def _hits(convention: ReadConvention, where: _Where, text: str) -> Lines:
     """Search hits: ripgrep's lines (``PATH:N:TEXT``, ``PATH-N-TEXT``, ``PATH:TEXT``, a path, or
     ``N:TEXT`` when one file was searched), or ``File: PATH`` blocks (relative to the folder
     searched) of numbered lines."""
@@ -383,21 +464,18 @@ def _hits(convention: ReadConvention, where: _Where, text: str) -> Lines | None:
         if _own(convention, line):
             continue
         if convention.numbered is None:
-            readings = _ripgrep(line, where.folder, where.root)
-            if not readings:
-                return None
-            found.append(readings)
+            found.append(_ripgrep(line, where.folder, where.root))  # UNREAD when no reading fits
         elif (named := _HIT_FILE.fullmatch(line)) is not None and where.folder is not None:
-            if (current := workspace_path(named.group(1), where.root, where.folder)) is None:
-                return None
+            current = workspace_path(named.group(1), where.root, where.folder)
+            found += [] if current is not None else [UNREAD]
         elif (hit := convention.numbered.fullmatch(line)) is not None and current is not None:
             found.append(((current, int(hit.group(1)), hit.group(2)),))
         else:
-            return None
+            found.append(UNREAD)
     return found
 
 
-_READERS: dict[str, Callable[[ReadConvention, _Where, str], Lines | None]] = {
+_READERS: dict[str, Callable[[ReadConvention, _Where, str], Lines]] = {
     VIEW: _view,
     FILES: _files,
     TREE: _tree,
@@ -502,7 +580,8 @@ def claims_contradict(
         numbers = range(1, len(held) + 1) if number is None else (number,)
         return any(holds_line(held, n, same(text), claims.shape) for n in numbers)
 
-    return not all(any(holds(r) for r in readings) for readings in claims.lines)
+    shown = all(any(holds(r) for r in readings) for readings in claims.lines)
+    return not shown or any(path in sources for path in claims.absent)
 
 
 def holds_line(lines: list[str], number: int, shown: str, shape: LineShape = LineShape()) -> bool:

@@ -70,12 +70,13 @@ and hashes only.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 import shlex
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -85,11 +86,13 @@ from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.cli_tools import (
     FILE,
     NO_EFFECT,
+    READ_FILE,
+    SNIPPET_TOOLS,
     UNSUPPORTED,
     CliCall,
     cli_call,
     cli_observation,
-    listing_contradicts,
+    edit_snippet,
     read_listing,
     session_root,
 )
@@ -751,7 +754,9 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
             drift += [found] if found is not None else []
         elif mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
             found = _file_tool_drift(record, output, exit_code, spec.normalize)
-            found, compared = (found, False) if found is not None else _read_drift(record, known, output)
+            found, compared = (
+                (found, False) if found is not None else _read_drift(record, known, output, exit_code)
+            )
             unchecked += [] if compared else [record.turn]
             drift += [found] if found is not None else []
         elif known is not None and not known.compared:
@@ -892,43 +897,59 @@ def _file_tool_drift(
     return _status_drift(record.turn, answer, output, (recorded_failed, exit_code != 0), patterns)
 
 
-def _read_drift(record: CallRecord, known: CliCall, output: str) -> tuple[TurnDrift | None, bool]:
-    """A Claude Code ``Read`` whose recorded listing shows lines the file replay read does not hold
-    (:func:`cli_tools.read_listing`), and whether the listing was compared at all. A file tool's
-    answer is otherwise its own rendering and is not compared, but a ``Read`` shows the file: a
-    fabricated one (an instruction injected into it, another body) is context the policy would be
-    trained on."""
+def _read_drift(
+    record: CallRecord, known: CliCall, output: str, exit_code: int
+) -> tuple[TurnDrift | None, bool]:
+    """A Claude Code ``Read`` whose recorded answer shows lines the file replay read does not hold,
+    or text no ``Read`` prints (:func:`cli_tools.read_listing`), or an ``Edit`` / ``Write`` whose
+    snippet of the changed file does (:func:`cli_tools.edit_snippet`; ``output`` is the file's text
+    after the call), and whether it was compared at all. A file tool's answer is otherwise its own
+    rendering and is not compared, but these show the file: a fabricated one (an instruction
+    injected into it, another body) is context the policy would be trained on. A ``Read`` recorded
+    as failing (its status already agrees with replay's) must show the tool's own error."""
     answer = record.answer
     action = known.action
-    if not isinstance(action, FileToolCall) or action.name != "Read" or answer is None:
+    if not isinstance(action, FileToolCall) or answer is None:
         return None, False
-    if answer.status == "error" or (listing := read_listing(answer.content or "")) is None:
+    if action.name == "Read":
+        claims = read_listing(answer.content or "", answer.status == "error")
+    elif action.name in SNIPPET_TOOLS and answer.status != "error" and isinstance(record.arguments, dict):
+        snippet = edit_snippet(record.arguments, answer.content or "")
+        if snippet is None:
+            return None, False  # "The file X has been updated.": the tool's rendering, no file shown
+        claims = snippet
+    else:
         return None, False
-    if not listing_contradicts(listing, output):
-        return None, True
-    shown = "\n".join(listing.values())
-    return TurnDrift(record.turn, len(shown), len(output), _digest(shown), _digest(output)), True
+    return _claims_drift(record, claims, {READ_FILE: output} if exit_code == 0 else {})
 
 
 def _claims_drift(
-    record: CallRecord, claims: ReadClaims, output: str, patterns: tuple[str, ...]
+    record: CallRecord,
+    claims: ReadClaims,
+    sources: str | Mapping[str, str | bool],
+    patterns: tuple[str, ...] = (),
 ) -> tuple[TurnDrift | None, bool]:
     """A read tool's answer showing what the workspace did not hold at that point, or a shell
     answer showing a line its command did not print (:func:`read_tools.claims_contradict`), and
-    whether it was compared at all (a listing that did not come back concludes nothing). The
-    drift holds sizes and hashes of the answer and of what replay found (the files read, without
-    the run's marker, or the output: a second replay must give the same hash)."""
-    if claims.of_output:
-        found, sources = output, {OUTPUT: output}
-        contradicted = claims_contradict(claims, sources, lambda text: normalize(text, patterns))
-    else:
-        found = output.rpartition(claims.marker)[2]
-        files = listed(claims, output)
-        if files is None:
-            return None, False
+    whether it was compared at all (a listing that did not come back concludes nothing; an
+    answer agreeing with it but carrying a reminder no CLI prints verifies nothing). ``sources``:
+    the replayed output (with the listing's marker), or the files already read. The drift holds
+    sizes and hashes of the answer and of what replay found (the files read, without the run's
+    marker, or the output: a second replay must give the same hash)."""
+    if not isinstance(sources, str):
+        found, files = json.dumps(sources, sort_keys=True), dict(sources)
         contradicted = claims_contradict(claims, files)
+    elif claims.of_output:
+        found = sources
+        contradicted = claims_contradict(claims, {OUTPUT: sources}, lambda text: normalize(text, patterns))
+    else:
+        found = sources.rpartition(claims.marker)[2]
+        listing = listed(claims, sources)
+        if listing is None:
+            return None, False
+        contradicted = claims_contradict(claims, listing)
     if not contradicted:
-        return None, True
+        return None, claims.conclusive
     answer = record.answer.content or "" if record.answer is not None else ""
     return TurnDrift(record.turn, len(answer), len(found), _digest(answer), _digest(found)), True
 
