@@ -105,3 +105,26 @@ def test_a_search_listing_reads_files_as_the_platform_does_and_compares_what_the
     lone_cr = ReadClaims(((("names.txt", 1, "caf\ufffd\r"),), (("names.txt", 2, "x"),)))
     assert contradicted(lone_cr), "a lone CR does not end a line"
     assert not contradicted(ReadClaims(((("names.txt", 1, "caf\ufffd\r"),), (("names.txt", 2, "x\rtail"),))))
+
+
+def test_a_lone_surrogate_in_a_library_callers_diff_rejects_that_episode_not_the_batch():
+    """A recorded diff is the platform's text of the file's bytes: ``\\udce9`` is the raw byte 0xE9
+    (:data:`~trajectory_platform.gym.sandbox.FILE_ERRORS`), a module that does not import, and a
+    surrogate no byte stands for decodes no better. Parsing the text raised ``UnicodeEncodeError``
+    and aborted the whole batch (red team, 2026-12-06; ingest replaces them, a library caller may
+    not). Each is its own episode's ``static_reject``; the batch's honest episode is admitted."""
+    from trajectory_platform.gym.fixtures import ReplaySpec
+
+    def recorded(literal: str, episode_id: str):  # written by hand: unified_diff makes text of it
+        diff = (
+            "diff --git a/calc/ops.py b/calc/ops.py\n--- a/calc/ops.py\n+++ b/calc/ops.py\n"
+            "@@ -1,4 +1,4 @@\n def add(a, b):\n-    return a - b\n"
+            f'+    return a + b if "{literal}" else 0\n \n \n'
+        )
+        return dataclasses.replace(episode_of([], diff), episode_id=episode_id)
+
+    batch = [recorded("\udce9", "raw_byte"), recorded("\ud800", "no_byte"), recorded("e", "honest")]
+    verdicts = {v.episode_id: v for v in verify(batch, environment(replay=ReplaySpec()))}
+    assert verdicts["raw_byte"].sink == verdicts["no_byte"].sink == "static_reject"
+    assert verdicts["raw_byte"].reason == "python_syntax_error"
+    assert verdicts["honest"].sink == "admitted"

@@ -48,6 +48,11 @@ def test_a_gym_logs_end_counts_only_under_its_runtimes_seal():
     assert completed.outcome.terminal_status == "completed"
     completed.outcome.terminal_status = "timeout"  # sealed as completed, stated as a timeout
     assert triage(completed, seal_key=KEY).failure_class == "policy_incapability"
+    unfinished = make_episode("cut", pristine_turns()[:2], CALC_S0, final_report=None)
+    unfinished.outcome.terminal_status = "timeout"
+    for label in ("openhands", "claude-code", "langsmith"):  # relabelled, it escaped the seal: the
+        unfinished.source_format = label  # task decides it is a gym log, not what the record says
+        assert triage(unfinished, seal_key=KEY).failure_class == "policy_incapability", label
 
 
 def test_a_brought_logs_stated_end_is_its_own_word_and_outranks_nothing():
@@ -171,6 +176,26 @@ ORDINARY_FAILURES = [
     "FAILED tests/test_calc.py::test_timeout_is_honoured - assert 2 == 3",
     "error: expected 504 rows, got 503",
     "zoom level out of range",
+    # a test's assertion about the code and a program's own words (red team, 2026-12-06)
+    "E       assert resp.status_code == 503",
+    "E       Failed: DID NOT RAISE TimeoutError",
+    "player Killed by goblin",
+]
+ORDINARY_VALIDATION = [  # not used while writing the rule
+    ">       assert response.status == 429",
+    "FAILED tests/test_http.py::test_retry - assert 503 == 200",
+    "Failed: DID NOT RAISE <class 'MemoryError'>",
+    "the dragon Killed the knight",
+    "log: caught TimeoutError, retrying",
+    "    assert r.status_code == 502, r.text",
+]
+SUBSTRATE_VALIDATION = [
+    'Traceback (most recent call last):\n  File "x.py", line 2, in <module>\nMemoryError',
+    "builtins.TimeoutError: [Errno 110] Connection timed out",
+    "/bin/sh: line 3:  1234 Killed                  python x.py",
+    "Killed",
+    "requests.exceptions.HTTPError: status=503 for url http://svc/api",
+    "HTTP/2 502",
 ]
 SUBSTRATE_FAILURES = [
     "bash: line 1:    42 Killed                  python big.py",
@@ -186,9 +211,9 @@ def test_ordinary_program_output_is_no_substrate_signal():
     """Red team: ``OOM`` inside "room", a traceback's line 503 and a test named for timeouts read
     as the runtime's fault, so a policy's failure was triaged ``runtime_defect`` (its feedback edits
     dropped). An HTTP status counts where a status is meant, error names as whole words."""
-    for index, text in enumerate(ORDINARY_FAILURES):
+    for index, text in enumerate(ORDINARY_FAILURES + ORDINARY_VALIDATION):
         episode = make_episode(f"ordinary{index}", [([call("run_tests")], [("error", text, 1)])], CALC_S0)
         assert triage(episode).failure_class == "policy_incapability", text
-    for index, text in enumerate(SUBSTRATE_FAILURES):
+    for index, text in enumerate(SUBSTRATE_FAILURES + SUBSTRATE_VALIDATION):
         episode = make_episode(f"substrate{index}", [([call("run_tests")], [("error", text, 1)])], CALC_S0)
         assert triage(episode).failure_class == "runtime_defect", text

@@ -170,3 +170,11 @@ class Fixture:
             for p in set(self.s0_files) | set(self.reference_files)
             if self.s0_files.get(p) != self.reference_files.get(p)
         )
+
+
+def is_gym_task(handle: object) -> bool:
+    """Whether a matched task is the gym's own (generated, not brought): its logs are the gym
+    runtime's, whatever format a record declares. The one rule: the cascade refuses such a log in
+    another format, and triage reads its end only under the runtime's seal. Decided from the task,
+    because a record's ``source_format`` is its own statement (relabelled, it escaped the seal)."""
+    return isinstance(handle, Fixture) and handle.source != "environment"

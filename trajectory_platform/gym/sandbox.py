@@ -122,8 +122,15 @@ def file_text(data: bytes) -> str:
 
 
 def file_bytes(text: str) -> bytes:
-    """The bytes a file of the platform's text :func:`file_text` holds (its inverse)."""
-    return text.encode(FILE_ENCODING, FILE_ERRORS)
+    """The bytes a file of the platform's text :func:`file_text` holds (its inverse). A lone
+    surrogate that stands for no byte (outside U+DC80..U+DCFF: text no reader made, a library
+    caller's record) is written as its UTF-8-style bytes, which no decoder accepts: a file that is
+    not text, judged as such, where raising aborted a whole verification batch for one record
+    (red team, 2026-12-06)."""
+    try:
+        return text.encode(FILE_ENCODING, FILE_ERRORS)
+    except UnicodeEncodeError:
+        return text.encode(FILE_ENCODING, "surrogatepass")
 
 
 def not_text(text: str) -> bool:

@@ -69,7 +69,7 @@ from trajectory_platform.curation.verify.verdicts import (
     StageVerdict,
 )
 from trajectory_platform.gym import isolation
-from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.fixtures import Fixture, is_gym_task
 from trajectory_platform.gym.janitor import Sweep, sweep
 from trajectory_platform.gym.judge import judge_servers, under_judge_servers
 from trajectory_platform.gym.runtime import faults_sealed
@@ -501,7 +501,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
             Finding("s0_digest_mismatch", f"episode ran on {recorded}, fixture S0 is {fixture.s0_digest}"),
         )
     gym = fixture.handle
-    in_gym = isinstance(gym, Fixture) and gym.source != "environment"
+    in_gym = is_gym_task(gym)
     brought = isinstance(gym, Fixture) and gym.source == "environment"
     unbound = instruction_findings(episode, gym) if brought else []  # the oracle would judge another task
     if unbound:

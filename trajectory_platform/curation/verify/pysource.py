@@ -18,6 +18,7 @@ from typing import Any
 from trajectory_platform.curation.verify.oracle_probes import count_probes
 from trajectory_platform.curation.verify.process_state import state_gated_results
 from trajectory_platform.gym.python_trees import parse_tree
+from trajectory_platform.gym.sandbox import file_bytes
 
 _SHELL_CALLS = {
     ("os", "system"),
@@ -754,13 +755,13 @@ _SAME_AS_UTF8 = {"utf-8", "utf-8-sig", "ascii"}
 decodes a file the same way or refuses it)."""
 
 
-def interpreted_bytes(source: str) -> bytes | str:
-    """``source`` as the file the interpreter reads: UTF-8, as the sandbox writes workspace files;
-    the text itself when it cannot be written so (lone surrogates), which no file can hold."""
-    try:
-        return source.encode("utf-8")
-    except UnicodeEncodeError:
-        return source
+def interpreted_bytes(source: str) -> bytes:
+    """``source`` as the file the interpreter reads: the bytes the sandbox writes
+    (:func:`~trajectory_platform.gym.sandbox.file_bytes`: a lone surrogate U+DC80+byte is that raw
+    byte), so a module holding one is the ``SyntaxError`` it is on a checkout. Handing ``ast.parse``
+    the text instead raised ``UnicodeEncodeError``, which aborted a whole verification batch for
+    one record (red team, 2026-12-06; ingest replaces lone surrogates, a library caller may not)."""
+    return file_bytes(source)
 
 
 def declared_encoding(source: str) -> str | None:

@@ -42,7 +42,7 @@ from trajectory_platform.curation.redact.engine import mask_secrets
 from trajectory_platform.curation.verify.calls import CallRecord, call_records, schema_errors, specs_for
 from trajectory_platform.curation.verify.context import FixtureContext
 from trajectory_platform.curation.verify.delta import PATH_KEY
-from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.fixtures import is_gym_task
 from trajectory_platform.gym.runtime import end_sealed, last_finish
 from trajectory_platform.traces.record import Episode
 
@@ -56,16 +56,33 @@ REMEDY = {
 SUBSTRATE_EXIT_CODES = {124: "timeout", 137: "killed (OOM?)", 139: "segfault"}
 _HTTP_STATUS = r"(?:429|50[234])"
 _SUBSTRATE_TEXT = re.compile(
-    r"\bMemoryError\b|(?i:\bout of memory\b)|\bOOM(?:Killed)?\b|\bKilled\b|(?i:\btimed out\b)"
-    r"|\b(?:Timeout|TimeoutError|TimeoutExpired|ReadTimeout|ConnectTimeout|ETIMEDOUT)\b"
-    rf"|\bHTTP(?:/\d(?:\.\d)?)? {_HTTP_STATUS}\b|(?i:\bstatus(?:[ _]code)?\b)[\s:=\"']+{_HTTP_STATUS}\b"
+    r"^Killed\b|^(?:\S+: )?line \d+: +\d+ Killed\b|\bOOMKilled\b|(?i:\bout of memory\b|\btimed out\b)"
+    r"|^(?:[\w.]+\.)?(?:MemoryError|TimeoutError|TimeoutExpired|ReadTimeout|ConnectTimeout)(?::|$)"
+    r"|\bETIMEDOUT\b"
+    rf"|^HTTP(?:/\d(?:\.\d)?)? {_HTTP_STATUS}\b|(?i:\bstatus(?:[ _]code)?)[\"']?[:=] *[\"']?{_HTTP_STATUS}\b"
     rf"|\b{_HTTP_STATUS} (?:Too Many Requests|Bad Gateway|Service Unavailable|Gateway Time-?out)"
-    r"|(?i:\bconnection (?:reset|refused|dropped)\b|\btoo many requests\b|\bservice unavailable\b)"
+    r"|(?i:\bconnection (?:reset|refused|dropped)\b|\btoo many requests\b|\bservice unavailable\b)",
+    re.MULTILINE,
 )
-"""A substrate signal in an unrecovered failure's output: whole words and error names, and an HTTP
-status only where a status is meant (``HTTP/1.1 503``, ``status: 429``, ``503 Service
-Unavailable``). Looser, it misread ordinary program output as the runtime's fault: ``OOM`` inside
-"room", a line number 503 in a traceback, ``timeout`` in a test's name (red team, 2026-12-06)."""
+"""A substrate signal where the runtime or sandbox writes it, not words any program prints: the
+shell's ``Killed`` line (whole, or bash's ``line N: PID Killed``), an exception line that *is*
+``MemoryError``/``TimeoutError``/``TimeoutExpired``, an HTTP status in a response status line
+(``HTTP/1.1 503``) or a client error's ``status: 429``. Looser, it misread ordinary program output
+as the runtime's fault: ``OOM`` inside "room", a line number 503, ``timeout`` in a test's name, a
+game's ``player Killed by goblin`` (red team, 2026-12-06)."""
+_TEST_ASSERTION = re.compile(r"^\s*(?:E\s|>\s|assert\b|FAILED\b)|DID NOT RAISE")
+"""A test's own assertion output (pytest's ``E`` and ``>`` lines, an ``assert`` expression, the
+``FAILED`` summary, ``pytest.raises``' ``DID NOT RAISE``): what the test expected of the code, never
+the runtime's words, so ``assert resp.status_code == 503`` is no substrate signal."""
+
+
+def _substrate_signal(text: str) -> str | None:
+    """The first substrate signal in an output, read off lines that are not a test's assertions."""
+    kept = "\n".join(line for line in text.splitlines() if not _TEST_ASSERTION.search(line))
+    match = _SUBSTRATE_TEXT.search(kept)
+    return match.group(0) if match else None
+
+
 _MISSING = re.compile(r"No such file|FileNotFoundError|ENOENT|does not exist|not found", re.IGNORECASE)
 TRIAGE_REPORT_SCHEMA = pa.schema(
     [
@@ -118,12 +135,10 @@ def _ended_by(episode: Episode) -> list[str]:
     return ended
 
 
-def _gym_log(episode: Episode, fixture: FixtureContext | None) -> bool:
-    """A log the gym's runtime wrote (``native``, on a gym fixture): its end is sealed, or no evidence."""
-    handle = fixture.handle if fixture is not None else None
-    return (
-        isinstance(handle, Fixture) and handle.source != "environment" and episode.source_format == "native"
-    )
+def _gym_log(fixture: FixtureContext | None) -> bool:
+    """A log of a gym task (:func:`is_gym_task`, whatever format it declares): its end counts
+    only under the runtime's seal, or is no evidence."""
+    return is_gym_task(fixture.handle if fixture is not None else None)
 
 
 def _stated_end(episode: Episode) -> list[str]:
@@ -153,7 +168,7 @@ def _runtime_evidence(
         evidence.append(f"oracle runs disagreed: {dynamic.get('run_outcomes')}")
     if dynamic.get("fixture_oracle_flaky"):
         evidence.append("the fixture's oracle disagrees with itself (calibration or other episodes)")
-    if _gym_log(episode, fixture) and end_sealed(episode, seal_key):
+    if _gym_log(fixture) and end_sealed(episode, seal_key):
         evidence.extend(f"the runtime {line} (sealed)" for line in _ended_by(episode))
     failed = [r for r in records if r.failed]
     recovered = {r.call.name for r in records if not r.failed and failed and r.turn > failed[0].turn}
@@ -163,8 +178,8 @@ def _runtime_evidence(
         code = record.answer.exit_code if record.answer is not None else None
         if code in SUBSTRATE_EXIT_CODES:
             evidence.append(f"{record.call.name} exit {code} ({SUBSTRATE_EXIT_CODES[code]})")
-        elif match := _SUBSTRATE_TEXT.search(_observation_text(record)):
-            evidence.append(f"{record.call.name}: substrate error '{match.group(0)}' never recovered")
+        elif signal := _substrate_signal(_observation_text(record)):
+            evidence.append(f"{record.call.name}: substrate error '{signal}' never recovered")
     return evidence
 
 
@@ -231,7 +246,7 @@ def triage_episode(
             return TriageVerdict(
                 "interface_ambiguity", key, [f"{key}: arguments fit another delivered version (schema drift)"]
             )
-    stated = [] if _gym_log(episode, fixture) else _stated_end(episode)
+    stated = [] if _gym_log(fixture) else _stated_end(episode)
     if stated:  # after the measured gates: the log's word never outranks what was measured
         return TriageVerdict("runtime_defect", subject_fixture, stated)
     return TriageVerdict(
