@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from trajectory_platform.curation.redact.detectors import find_secrets
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.positional import find_positional_credentials
+from trajectory_platform.curation.redact.structure import json_objects
 
 _LITERAL = r"(?:\"(?:[^\"\\\n]|\\.){0,400}\"|'(?:[^'\\\n]|\\.){0,400}')"
 _BETWEEN = r"\s*(?:,|\)\s*\.\s*args?\s*\()\s*\[?\s*"
@@ -83,19 +84,13 @@ def find_argv_in_document(document: object, config: RedactionConfig) -> Iterator
     list (an MCP server's ``{"command": "npx", "args": [...]}``, a launch configuration's
     ``program`` and ``args``): read as one line, the program first, since a client's own password
     option (``sqlcmd -P``) is known by the client's name. Offsets are in the word."""
-    stack = [document]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
-            program = next((node[key] for key in _PROGRAM_KEYS if isinstance(node.get(key), str)), None)
-            arguments = next((node[key] for key in _ARGUMENT_KEYS if isinstance(node.get(key), list)), None)
-            if program and arguments and all(isinstance(word, str) for word in arguments):
-                items = [_Item(word, 0, len(word)) for word in (program, *arguments)]
-                if any(_OPTION.match(item.word) for item in items):
-                    yield from _read_as_line(items[:_MAX_ITEMS], config)
+    for node in json_objects(document):
+        program = next((node[key] for key in _PROGRAM_KEYS if isinstance(node.get(key), str)), None)
+        arguments = next((node[key] for key in _ARGUMENT_KEYS if isinstance(node.get(key), list)), None)
+        if program and arguments and all(isinstance(word, str) for word in arguments):
+            items = [_Item(word, 0, len(word)) for word in (program, *arguments)]
+            if any(_OPTION.match(item.word) for item in items):
+                yield from _read_as_line(items[:_MAX_ITEMS], config)
 
 
 def _literal_lists(text: str) -> Iterator[list[_Item]]:

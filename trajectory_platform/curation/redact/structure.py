@@ -41,18 +41,23 @@ _LOCATOR_MAX = 200
 a URL (``/account/reset-password``) names a page, not a field."""
 
 
-def find_structural_credentials(document: object) -> Iterator[Finding]:
-    """Every value a parsed JSON ``document`` names as a credential by its structure (module
-    docstring). Offsets are 0: the engine places a JSON document's values by their text."""
+def json_objects(document: object) -> Iterator[dict]:
+    """Every object of a parsed JSON ``document``, at any depth (each after the values below it are
+    queued): the one walk of the rules that read a document by its structure."""
     stack = [document]
     while stack:
         node = stack.pop()
         if isinstance(node, list):
             stack.extend(node)
-            continue
-        if not isinstance(node, dict):
-            continue
-        stack.extend(node.values())
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+            yield node
+
+
+def find_structural_credentials(document: object) -> Iterator[Finding]:
+    """Every value a parsed JSON ``document`` names as a credential by its structure (module
+    docstring). Offsets are 0: the engine places a JSON document's values by their text."""
+    for node in json_objects(document):
         for parent in _SCHEMA_PARENTS & node.keys():
             properties = node[parent]
             if isinstance(properties, dict):

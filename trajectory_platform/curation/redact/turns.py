@@ -29,7 +29,7 @@ from itertools import pairwise
 from trajectory_platform.curation.redact.detectors import field_named_by
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
-from trajectory_platform.curation.redact.structure import TYPED_KEYS
+from trajectory_platform.curation.redact.structure import TYPED_KEYS, json_objects
 from trajectory_platform.traces.record import Episode, Event
 
 _NOTICE = re.compile(r"\[[^\[\]\n]*\]|\s*")
@@ -144,18 +144,10 @@ def _typed_into_elements(event: Event, index: int, elements: dict[str, str]) -> 
         typed: list[tuple[str, str]] = []
         for match in _TYPE_BY_ID.finditer(call.arguments or ""):
             typed.append((match.group("id"), match.group("value")))
-        stack = [_parsed(call.arguments)]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, list):
-                stack.extend(node)
-            elif isinstance(node, dict):
-                stack.extend(node.values())
-                ids = [str(node[key]) for key in _ELEMENT_KEYS if isinstance(node.get(key), str | int)]
-                values = [
-                    value for key, value in node.items() if key in TYPED_KEYS and isinstance(value, str)
-                ]
-                typed.extend((element, value) for element in ids[:1] for value in values)
+        for node in json_objects(_parsed(call.arguments)):
+            ids = [str(node[key]) for key in _ELEMENT_KEYS if isinstance(node.get(key), str | int)]
+            values = [value for key, value in node.items() if key in TYPED_KEYS and isinstance(value, str)]
+            typed.extend((element, value) for element in ids[:1] for value in values)
         for element, value in typed:
             if element in elements and credential_shaped(value):
                 kind = "PASSWORD" if elements[element] == "password" else "SECRET"
