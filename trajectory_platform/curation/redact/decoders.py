@@ -40,6 +40,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
@@ -1080,10 +1081,8 @@ def _random_group(group: str) -> bool:
 
 
 def _labelled_as_credential(text: str, position: int) -> bool:
-    """Does a word naming a credential (:func:`.detectors.credential_class`) stand on the line
+    """Does a word naming a credential (:func:`.credential_names.credential_class`) stand on the line
     before ``position``, or on the line above when ``position`` starts a line?"""
-    from trajectory_platform.curation.redact.detectors import credential_class  # detectors imports us
-
     line_start = text.rfind("\n", 0, position) + 1
     if not text[line_start:position].strip():
         line_start = text.rfind("\n", 0, max(0, line_start - 1)) + 1

@@ -12,6 +12,12 @@ from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
+from trajectory_platform.curation.redact.credential_names import (
+    FOREIGN_PASSWORD,
+    KEYWORD_SCAN,
+    KEYWORD_SCAN_ANY_CASE,
+    credential_class,
+)
 from trajectory_platform.curation.redact.decoders import (
     base58_text,
     decoded_views,
@@ -279,45 +285,6 @@ _PEM_MAX_SPAN = 20000
 
 # --- key/value assignments --------------------------------------------------------------------
 
-# Whole name segments (``MYSQL_DATABASE_PASSWORD`` -> mysql, database, password): "passenger",
-# "tokenizer" or "author" must not mark a value as a credential.
-_FOREIGN_PASSWORD = (
-    r"passwort|kennwort|contrase[ñn]a|senha|has[łl]o|[şs]ifre|wachtwoord|salasana|parola|l[öo]senord"
-    r"|adgangskode|passord|heslo|jelsz[óo]|пароль|密[码碼]|口令|パスワード|비밀번호|비번|סיסמ[הא]"
-)
-""""Password" in one word, in the languages users write in (lowercased): a label or a key so named
-(``Kennwort = X``, ``{"пароль": X}``) marks its value as ``password`` does."""
-_PASSWORD_SEGMENT = re.compile(
-    r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret)"
-    r"|pins?|psk|creds?|mnemonic|" + _FOREIGN_PASSWORD
-)
-"""A password segment may end a longer word (``dbpass``); a PIN, a Wi-Fi pre-shared key, a
-credentials pair and a wallet's seed phrase only stand alone (``spin``, ``sacred`` are words)."""
-_SECRET_SEGMENT = re.compile(
-    r"\w*?(?:secret|token|key|apikey|credentials?|cookie|seed|salt|otp|totp|nonce)s?"
-    r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer|private|hmac|kek|sessions?|dsn|login|jwt"
-)
-"""Whole segments that mark a key-shaped value: under ``APP_SESSION``, ``HMAC``, ``KEK``, ``DSN``,
-``LOGIN`` or ``JWT`` a random token is the credential, a word or a URL is not (the generic test
-of :func:`acceptable_value`)."""
-_VENDOR_SEGMENT = re.compile(
-    r"aws|azure|gcp|github|gitlab|bitbucket|slack|stripe|twilio|sendgrid|mailgun|mailchimp|heroku|netlify|vercel"
-    r"|dropbox|facebook|twitter|discord|telegram|shopify|okta|datadog|sentry|jira|confluence|atlassian|npm|pypi"
-    r"|dockerhub|jfrog|artifactory|openai|anthropic|huggingface|cloudflare|digitalocean|notion|airtable|figma"
-    r"|postman|newrelic|pagerduty|paypal|braintree|salesforce|hubspot|zendesk|algolia|mapbox|firebase|supabase"
-)
-_NOT_PASSWORD_SEGMENTS = frozenset(
-    {"bypass", "compass", "surpass", "overpass", "underpass", "trespass", "encompass"}
-)
-_NOT_SECRET_NAMES = re.compile(
-    r"(?:^|_)(?:id|ids|name|names|type|types|file|path|dir|url|uri|length|len|size|count|min|max|hint|policy|"
-    r"reset|field|label|prompt|stdin|format|regex|pattern|mask|hash|algorithm|algo|method|version|mode|enabled|required|"
-    r"expiry|expires|expires_at|expiration|timeout|ttl|header|prefix|env|var|key_id|kid|kty|alg|use|"
-    r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
-    r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme)\d*$"
-    r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
-    r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)"
-)
 _ASSIGN = re.compile(
     r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])[A-Za-z_$@\-][\w.\-]{0,63}|비번)"
     r"(?P<op>\s*:\s*[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?:\s+=(?!=)\s*|=(?=\\?[\"']))"  # "pw: str = 'x'"
@@ -357,25 +324,6 @@ def _unquote(raw: str, offset: int) -> tuple[str, int]:
     return raw, offset
 
 
-KEYWORD_SCAN = re.compile(
-    r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
-    r"pin|psk|mnemonic|phrase|private|hmac|kek|session|dsn|login|jwt|"
-    + _FOREIGN_PASSWORD
-    + "|"
-    + _VENDOR_SEGMENT.pattern
-)
-"""Run over the lowercased text: a case-insensitive alternation is about 25x slower in ``re``."""
-KEYWORD_SCAN_ANY_CASE = re.compile(KEYWORD_SCAN.pattern, re.IGNORECASE)  # when lower() changes lengths
-_ANY_KEYWORD = re.compile(
-    r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
-    r"pin|mnemonic|phrase|private|hmac|kek|session|dsn|login|jwt|"
-    + _FOREIGN_PASSWORD
-    + "|"
-    + _VENDOR_SEGMENT.pattern,
-    re.I,
-)
-
-
 _WORDY_PATH = re.compile(
     r"(?:[a-z0-9_-]+|[A-Z][a-z0-9_-]*)(?:[/:.](?:[a-z0-9_-]+|[A-Z][a-z0-9_-]*))+"
     r"|[a-z]+(?:-[a-z]+)*-\d{1,4}(?:-(?:[a-z]+|\d{1,4}))*"
@@ -386,12 +334,6 @@ generic ``key`` names when it is no secret (an S3 object ``data/2024/01/sales_q1
 a React ``key="item-42-b"``; a slug with a number: a passphrase of words alone is a secret). A
 key's pieces mix capitals inside (``wJalrXUtnFEMI/K7MDENG/...``) or
 letters and digits (a UUID). Replaced, the pseudonym reached every command naming the object."""
-
-
-_PHRASE_QUALIFIERS = frozenset(
-    {"secret", "seed", "recovery", "mnemonic", "wallet", "backup", "master", "unlock"}
-)
-"""Words that make a ``phrase`` a secret one (a ``search_phrase`` or ``key_phrase`` is text)."""
 
 
 _MEMORABLE = re.compile(r"(?:[A-Z][a-z]{2,}[._-]){1,3}[A-Z][a-z]{2,}\d{2,6}[!#$%&*?@]?")
@@ -410,26 +352,6 @@ def credential_word_hits(text: str) -> tuple[int, ...]:
     if len(lower) == len(text):
         return tuple(hit.start() for hit in KEYWORD_SCAN.finditer(lower))
     return tuple(hit.start() for hit in KEYWORD_SCAN_ANY_CASE.finditer(text))
-
-
-@lru_cache(maxsize=4096)
-def credential_class(name: str) -> str | None:
-    """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
-    if not _ANY_KEYWORD.search(name):
-        return None
-    lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", name.strip("\"'")).lower().lstrip("-$@").replace("-", "_")
-    if not lowered or _NOT_SECRET_NAMES.search(lowered):
-        return None
-    segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]
-    if any(_PASSWORD_SEGMENT.fullmatch(seg) and seg not in _NOT_PASSWORD_SEGMENTS for seg in segments):
-        return "password"
-    if "phrase" in segments and _PHRASE_QUALIFIERS.intersection(segments):
-        return "password"  # secret_phrase, seed_phrase, recovery_phrase: a passphrase by another name
-    if any(seg in ("salt", "salts", "pepper") for seg in segments):
-        return "salt"  # any literal counts, like a password: salts are often short or plain
-    if any(_SECRET_SEGMENT.fullmatch(seg) or _VENDOR_SEGMENT.fullmatch(seg) for seg in segments):
-        return "secret"
-    return None
 
 
 _PASSPHRASE_WORD = re.compile(r"[A-Za-z]+\d*|\d+")
@@ -815,7 +737,7 @@ _PASSWORD_WORDS = (
     _PHRASE_WORDS
     + r"|pass(?:word|wd|code)s?|pwd|pw|pin(?:\s+(?:code|number))?|one[\s-]time\s+code|verification\s+code|otp"
     r"|mot\s+de\s+passe"
-    r"|كلمة\s+(?:المرور|السر)|m[ậa]t\s+kh[ẩa]u|รหัสผ่าน|पासवर्ड|κωδικός|" + _FOREIGN_PASSWORD
+    r"|كلمة\s+(?:المرور|السر)|m[ậa]t\s+kh[ẩa]u|รหัสผ่าน|पासवर्ड|κωδικός|" + FOREIGN_PASSWORD
 )
 """What "password" is called, in English and in the languages users write prompts in, and the
 short secrets stated like one (a PIN, a one-time code). Matched lowercased."""
