@@ -144,13 +144,15 @@ def test_restricted_blocked_with_audit_and_strong_copyleft_quarantined():
 
 
 def test_no_canary_survives_across_many_seeds():
-    """Fresh canaries per seed (random keys without digits, digit-only suffixes, ...): none may survive."""
+    """Fresh canaries per seed (random keys without digits, digit-only suffixes, ...): none may survive.
+    (120 seeds per host: every canary kind and text form is drawn anew 120 times each way, which is
+    what the test needs; at 200 it was a fifth of the suite's time.)"""
     from trajectory_platform.curation.redact.leak import measure_text_leak
 
     record = json.dumps({"messages": [{"role": "user", "content": f"key {AWS_KEY}"}]})
-    reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(200)]
-    reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(200)]
-    assert sum(r.injected for r in reports) == 400 * 7 * len(TEXT_FORMS)  # 41,600 canaries
+    reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(120)]
+    reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(120)]
+    assert sum(r.injected for r in reports) == 240 * 7 * len(TEXT_FORMS)  # 30,240 canaries
     assert sum(r.leaked for r in reports) == 0
 
 
