@@ -201,12 +201,9 @@ def policy_rollouts(
     previous = latest_metadata(context.instance, "round_verified", str(index - 1)).get(HEALTH_KEY)
     health = round_health(sample)
     decision, check = collapse_watch(health, previous, CollapseSettings())
-    recorded = {
-        SAMPLER_CHECKPOINT_KEY: sampler_row["artifact_digest"],
-        SAMPLER_POLICY_KEY: sample.sampler_digest,
-        SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
-        VERIFY_SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(verify_settings)),
-    }
+    recorded = collection_lineage(
+        sampler_row["artifact_digest"], sample.sampler_digest, settings, verify_settings
+    )
     context.log.info(f"round {index}: {run.selection()}; {sample.summary()['sinks']}")
     rollouts = {**recorded, **collection_metadata(run)}
     yield Output(episodes_to_table(sample.episodes), output_name="policy_rollouts", metadata=rollouts)
@@ -216,6 +213,19 @@ def policy_rollouts(
     )
     yield dagger_output(run, recorded)
     yield check
+
+
+def collection_lineage(
+    checkpoint_digest: str, sampler_digest: str, settings: RoundRunSettings, verify: VerifySettings
+) -> dict:
+    """What every output of a round's collection records: the sampler's checkpoint and policy
+    digests, the round's settings and the ``verified_traces`` settings its cascade was built from."""
+    return {
+        SAMPLER_CHECKPOINT_KEY: checkpoint_digest,
+        SAMPLER_POLICY_KEY: sampler_digest,
+        SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
+        VERIFY_SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(verify)),
+    }
 
 
 def corpus_verify_settings(instance: DagsterInstance) -> VerifySettings:
