@@ -49,12 +49,28 @@ def _forged():
     ]
 
 
+_HEADERS = ("diff --git a/calc/ops.py b/calc/ops.py\n", "--- a/calc/ops.py\n", "+++ b/calc/ops.py\n")
+
+
+def _git_refuses():
+    """The fix saved with CRLF line ends: ``git apply`` ends the headers' names at the CR but
+    compares each hunk line's CR with the LF checkout's lines, and refuses the patch."""
+    return [_diff("crlf_everywhere", fixed_files(), ("\n", "\r\n"))]
+
+
+@pytest.mark.parametrize("episode_id", [e.episode_id for e in _git_refuses()])
+def test_a_diff_git_refuses_for_its_line_ends_is_never_admitted(verdicts, episode_id):
+    """Red team: it was read as the LF diff it had been and admitted."""
+    verdict = verdicts[episode_id]
+    assert (verdict.sink, verdict.reason) == ("static_reject", "patch_does_not_apply")
+
+
 def _honest():
     fixed = fixed_files()
     stamp = "\t2026-12-06 07:43:32.814413587 +0000"
     return [
         make_episode("git_form", pristine_turns(), fixed),
-        _diff("crlf_everywhere", fixed, ("\n", "\r\n")),
+        _diff("crlf_headers", fixed, *[(h, h.replace("\n", "\r\n")) for h in _HEADERS]),
         _diff(
             "gnu_timestamps",
             fixed,
@@ -67,7 +83,7 @@ def _honest():
 
 @pytest.fixture(scope="module")
 def verdicts():
-    episodes = _forged() + _honest()
+    episodes = _forged() + _git_refuses() + _honest()
     result = verify_episodes(episodes, {"calc-add": make_fixture()}, CascadeConfig(progress=False))
     return {v.episode_id: v for v in result.verdicts}
 

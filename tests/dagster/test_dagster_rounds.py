@@ -4,6 +4,8 @@ when round i's scorecard promotes (and its collapse watch passed), once per roun
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from dagster import (
     AssetKey,
@@ -13,8 +15,11 @@ from dagster import (
     build_sensor_context,
 )
 
+from trajectory_platform.assets.rounds import corpus_verify_settings
+from trajectory_platform.curation.verify.cascade import VerifySettings
 from trajectory_platform.definitions import defs
 from trajectory_platform.resources.partitions import ROUND_PARTITIONS, round_index
+from trajectory_platform.resources.stage_config import SETTINGS_KEY
 from trajectory_platform.sensors.rounds import round_sensor
 
 pytestmark = pytest.mark.filterwarnings("ignore::dagster.PreviewWarning", "ignore::dagster.BetaWarning")
@@ -107,3 +112,16 @@ def test_the_round_command_refuses_a_workdir_without_a_checkpoint_and_a_bad_key(
     assert "round number" in capsys.readouterr().err
     assert main(["round", "--workdir", str(tmp_path), "--set", "policy_rollouts.queue_bound=0"]) == 2
     assert "queue_bound must be at least 1" in capsys.readouterr().err
+
+
+def test_a_rounds_verify_settings_are_the_ones_verified_traces_last_ran_with() -> None:
+    """The round's cascade is built from ``verified_traces``' recorded settings (the latest
+    materialization, any day), not the defaults; a workdir where it never ran has the defaults."""
+    with DagsterInstance.ephemeral() as instance:
+        assert corpus_verify_settings(instance) == VerifySettings()
+        for day, reruns in (("2026-11-02", 5), ("2026-11-01", 2)):  # a backfill of an earlier day last
+            ran = dataclasses.asdict(VerifySettings(reruns=reruns, lint=False, workers=3))
+            instance.report_runless_asset_event(
+                AssetMaterialization("verified_traces", partition=day, metadata={SETTINGS_KEY: ran})
+            )
+        assert corpus_verify_settings(instance) == VerifySettings(reruns=2, lint=False, workers=3)

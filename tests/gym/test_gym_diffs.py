@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import re
 import subprocess
 
 import pytest
@@ -123,11 +124,72 @@ def test_a_git_diff_applies_with_renames_creations_deletions_and_odd_line_ends()
     assert parse_unified_diff(GIT_DIFF)[4].paths == ["moved.py", "ren.py"]
 
 
-def test_a_diff_crlf_converted_as_a_whole_applies_as_the_lf_diff_it_was():
-    """Red team: a correct diff saved with CRLF line ends was refused (context compared with a CR)."""
-    assert apply_diff(GIT_S0, GIT_DIFF.replace("\n", "\r\n")) == GIT_POST
-    lf = unified_diff(S0, FIXED)
-    assert apply_diff(S0, lf.replace("\n", "\r\n")) == FIXED
+_ENDINGS = {"lf": lambda n: "\n", "crlf": lambda n: "\r\n", "mixed": lambda n: "\r\n" if n % 3 else "\n"}
+
+
+def _crlf_headers(diff: str) -> str:
+    """``diff`` with a CR before the LF of every line outside a hunk's body (its headers)."""
+    return re.sub(r"(?m)^((?:---|\+\+\+) [^\n]*|(?![-+ \\])[^\n]+)\n", "\\1\r\n", diff)
+
+
+_SAVED = {
+    "as_written": lambda d: d,
+    "every_lf_to_crlf": lambda d: d.replace("\n", "\r\n"),  # a naive conversion doubles a CR
+    "unix2dos": lambda d: re.sub(r"(?<!\r)\n", "\r\n", d),  # a CR added where none was
+    "headers_only": _crlf_headers,
+}
+
+
+def _line_end_case(rng: random.Random) -> tuple[str, str, str]:
+    """A file whose lines end in LF, CRLF or both, a git-form diff of an edit of it, saved one way."""
+    ending, saved = rng.choice(sorted(_ENDINGS)), rng.choice(sorted(_SAVED))
+    before = [f"l{rng.randint(0, 9)}{_ENDINGS[ending](n)}" for n in range(rng.randint(4, 12))]
+    after = list(before)
+    at = rng.randrange(len(after))
+    after[at] = f"n{rng.randint(0, 9)}{_ENDINGS[ending](at + rng.randint(0, 1))}"
+    diff = "".join(difflib.unified_diff(before, after, "a/f.txt", "b/f.txt"))
+    header = "diff --git a/f.txt b/f.txt\n" if rng.random() < 0.5 else ""
+    return "".join(before), _SAVED[saved](header + diff), f"{ending}/{saved}"
+
+
+def _disagreements_with_git(seed: int, n: int, tmp_path) -> tuple[list[str], int]:
+    """Cases where the one reader and ``git apply`` disagree (one applies, the other refuses, or both
+    apply and the files differ), and how many cases git applied."""
+    rng, found, applied = random.Random(seed), [], 0
+    for trial in range(n):
+        text, diff, kind = _line_end_case(rng)
+        (tmp_path / "f.txt").write_bytes(text.encode())
+        git = subprocess.run(["git", "apply", "-"], input=diff.encode(), cwd=tmp_path, capture_output=True)
+        applied += git.returncode == 0
+        try:
+            ours: str | None = apply_patches({"f.txt": text}, parse_unified_diff(diff))["f.txt"]
+        except PatchError:
+            ours = None
+        theirs = (tmp_path / "f.txt").read_bytes().decode() if git.returncode == 0 else None
+        if ours != theirs:
+            found.append(f"{trial} {kind}: ours {'applies' if ours else 'refuses'}, git {theirs is not None}")
+    return found, applied
+
+
+@pytest.mark.parametrize(("seed", "half"), [(1, "development"), (2, "validation")])
+def test_line_ends_are_read_as_git_apply_reads_them(seed, half, tmp_path):
+    """Red team: a diff saved with CRLF line ends was read as the LF diff it had been and certified,
+    though ``git apply`` refuses it on the LF checkout it was judged against. Against git itself:
+    files with LF, CRLF and mixed line ends, diffs saved as written, CRLF-converted (naively or as
+    unix2dos does) or with CRLF headers only; every case applies here exactly when git applies it,
+    to git's file (genuine CRLF content a CRLF diff matches still applies)."""
+    found, applied = _disagreements_with_git(seed, 80, tmp_path)
+    assert found == [], f"{half}: {len(found)}/80 disagree with git: {found[:4]}"
+    assert 15 < applied < 65  # both sides of the line are drawn
+
+
+def test_a_git_diff_of_crlf_files_applies_with_its_headers_lf_or_crlf():
+    assert apply_diff(GIT_S0, GIT_DIFF) == GIT_POST
+    crlf_headers = _crlf_headers(GIT_DIFF)
+    assert "+++ b/w.txt\r\n@@ -1,2 +1,2 @@\r\n crlf\r\n-line\r\n" in crlf_headers
+    assert apply_diff(GIT_S0, crlf_headers) == GIT_POST
+    with pytest.raises(SandboxError):
+        apply_diff(S0, unified_diff(S0, FIXED).replace("\n", "\r\n"))  # S0's lines end in LF
 
 
 def test_gnu_diff_u_with_timestamps_applies():

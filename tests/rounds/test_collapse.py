@@ -12,8 +12,10 @@ import pytest
 from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.evaluation.episodes import EpisodeMeasure
 from trajectory_platform.evaluation.scorecard import build_scorecard
-from trajectory_platform.gym.fixtures import Fixture
+from trajectory_platform.gym.fixtures import Fixture, Step
 from trajectory_platform.gym.policies import FabricatingStub, ScriptedExpert
+from trajectory_platform.gym.policy import PolicyInput, PolicyTurn
+from trajectory_platform.gym.protocol import render_turn
 from trajectory_platform.rounds.collapse import (
     RoundHealth,
     audit_sample,
@@ -71,6 +73,29 @@ def test_a_fabricating_round_after_an_expert_round_halts(gym_task: Fixture):
     assert (after.acceptance, after.fabricated_rate) == (1.0, 1.0)
     decision = collapse_decision(before, after, CollapseSettings())
     assert decision.halt
+    assert [r.split(" by ")[0] for r in decision.reasons] == ["fabricated-observation rate rose"]
+
+
+class QuotingExpert(ScriptedExpert):
+    """The expert whose answer also quotes a test run it never saw (a count no tool printed)."""
+
+    name = "expert-quoting-output"
+
+    def emit(self, step: Step, reasoning: str | None, inp: PolicyInput) -> PolicyTurn:
+        turn = super().emit(step, reasoning, inp)
+        if step.op != "answer":
+            return turn
+        return PolicyTurn(render_turn(content="Fixed.\n$ python -m pytest -q\n17 passed in 0.04s"))
+
+
+def test_a_round_quoting_output_no_tool_printed_is_a_fabricating_round(gym_task: Fixture):
+    """The watch counts fabrication by the verifier's one rule (``fabricated_turns``), not only the
+    wire token: a policy drifting to quoted tallies it never ran is the collapse it watches for."""
+    settings = RoundSettings(attempts=1)
+    before = round_health(sample_round(policy_sampler(ScriptedExpert()), [gym_task], 1, settings))
+    after = round_health(sample_round(policy_sampler(QuotingExpert()), [gym_task], 2, settings))
+    assert (before.fabricated_rate, after.fabricated_rate) == (0.0, 1.0)
+    decision = collapse_decision(before, after, CollapseSettings())
     assert [r.split(" by ")[0] for r in decision.reasons] == ["fabricated-observation rate rose"]
 
 

@@ -1,9 +1,11 @@
 """A round's log is judged as a gym log is: its cascade is ``verified_traces``' own, keyed by the
-pipeline key (``RoundRunSettings.cascade`` through ``VerifySettings.cascade``), so a fault schedule
-it records counts only with the runtime's seal under the pipeline's seal key."""
+pipeline key and built from the settings it ran with (``RoundRunSettings.cascade`` through
+``VerifySettings.cascade``), so a fault schedule it records counts only with the runtime's seal under
+the pipeline's seal key."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -22,12 +24,22 @@ MASTER_KEY = b"m" * 32
 
 
 def test_the_rounds_cascade_is_verified_traces_own(tmp_path: Path):
-    """One plumbing: the same settings, keys and cache as ``VerifySettings.cascade``."""
-    cascade = RoundRunSettings(workers=2).cascade(master_key=MASTER_KEY, calibration_cache=tmp_path)
-    assert cascade == VerifySettings(workers=2).cascade(
+    """One plumbing: the settings ``verified_traces`` ran with, its keys and cache, through
+    ``VerifySettings.cascade``; only the number of judging threads is the round's own. A round
+    judged by the default settings admitted what the corpus's cascade (here: more oracle reruns,
+    lint, another yield band, fresh judges) would judge otherwise."""
+    corpus = VerifySettings(reruns=5, lint=False, yield_low=0.2, yield_high=0.6, keep_judges=False, workers=9)
+    cascade = RoundRunSettings(workers=2).cascade(corpus, master_key=MASTER_KEY, calibration_cache=tmp_path)
+    assert cascade == dataclasses.replace(corpus, workers=2).cascade(
         False, master_key=MASTER_KEY, calibration_cache=tmp_path
     )
-    assert cascade.seal_key is not None and cascade.differential_key
+    assert (cascade.dynamic.reruns, cascade.lint, cascade.yield_band, cascade.keep_judges) == (
+        5,
+        False,
+        (0.2, 0.6),
+        False,
+    )
+    assert cascade.workers == 2 and cascade.seal_key is not None and cascade.differential_key
 
 
 def _round_attempt(fixture: Fixture, episode_id: str, faults: list[FaultSpec], key: bytes | None) -> Episode:
@@ -41,7 +53,7 @@ def _round_attempt(fixture: Fixture, episode_id: str, faults: list[FaultSpec], k
 def test_a_round_attempts_schedule_counts_only_with_the_runtimes_seal(gym_task: Fixture):
     """Sealed under the pipeline's key: admitted as the recovery it is. Its schedule edited (the
     seal kept), or never sealed: ``faults_not_the_runtimes``, as for a gym log."""
-    cascade = RoundRunSettings().cascade(master_key=MASTER_KEY, calibration_cache=None)
+    cascade = RoundRunSettings().cascade(VerifySettings(), master_key=MASTER_KEY, calibration_cache=None)
     schedule = reachable_schedule(gym_task, random.Random(0))
     assert schedule
     sealed = _round_attempt(gym_task, "r1-sealed", schedule, cascade.seal_key)

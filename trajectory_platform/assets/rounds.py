@@ -38,6 +38,7 @@ from dagster import (
     AssetIn,
     AssetKey,
     AssetOut,
+    DagsterInstance,
     MetadataValue,
     Output,
     asset,
@@ -58,6 +59,7 @@ from trajectory_platform.curation.split_mixture_stage import (
 )
 from trajectory_platform.curation.verify import verified_table
 from trajectory_platform.curation.verify.calibration import CALIBRATION_CACHE_DIR
+from trajectory_platform.curation.verify.cascade import VerifySettings
 from trajectory_platform.curation.verify.tables import VERIFIED_SCHEMA
 from trajectory_platform.environments.table import registered_fixtures
 from trajectory_platform.evaluation.settings import EvaluationSettings
@@ -115,6 +117,8 @@ data should be (the round's checkpoint trains on the table inside the graph)."""
 
 SAMPLER_CHECKPOINT_KEY = "sampler_checkpoint_digest"
 """Metadata key: the artifact digest of the checkpoint that sampled the round (lineage in the UI)."""
+VERIFY_SETTINGS_KEY = "verify_settings"
+"""Metadata key: the ``verified_traces`` settings the round's cascade was built from."""
 SAMPLER_POLICY_KEY = "sampler_policy_digest"
 """Metadata key: the digest every trajectory of the round carries in ``lineage.sampler_policy_digest``."""
 
@@ -182,6 +186,7 @@ def policy_rollouts(
     """Sample the round (pilot, band sampling through the bounded spool, DAgger on the failures),
     judge it, and watch it for collapse against the previous round."""
     index, settings = round_index(context.partition_key), settings_of(config, RoundRunSettings)
+    verify_settings = corpus_verify_settings(context.instance)
     sampler_row = previous_round_table(workdir, "round_checkpoint", index).to_pylist()[-1]
     run = run_round(
         settings,
@@ -190,17 +195,15 @@ def policy_rollouts(
         workdir.locate(sampler_row["path"]),
         index,
         workdir.root / "spool" / "policy_rollouts" / context.partition_key,
-        settings.cascade(secrets_salt.key(), workdir.root / CALIBRATION_CACHE_DIR),
+        settings.cascade(verify_settings, secrets_salt.key(), workdir.root / CALIBRATION_CACHE_DIR),
     )
     sample = run.sample
     previous = latest_metadata(context.instance, "round_verified", str(index - 1)).get(HEALTH_KEY)
     health = round_health(sample)
     decision, check = collapse_watch(health, previous, CollapseSettings())
-    recorded = {
-        SAMPLER_CHECKPOINT_KEY: sampler_row["artifact_digest"],
-        SAMPLER_POLICY_KEY: sample.sampler_digest,
-        SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
-    }
+    recorded = collection_lineage(
+        sampler_row["artifact_digest"], sample.sampler_digest, settings, verify_settings
+    )
     context.log.info(f"round {index}: {run.selection()}; {sample.summary()['sinks']}")
     rollouts = {**recorded, **collection_metadata(run)}
     yield Output(episodes_to_table(sample.episodes), output_name="policy_rollouts", metadata=rollouts)
@@ -210,6 +213,27 @@ def policy_rollouts(
     )
     yield dagger_output(run, recorded)
     yield check
+
+
+def collection_lineage(
+    checkpoint_digest: str, sampler_digest: str, settings: RoundRunSettings, verify: VerifySettings
+) -> dict:
+    """What every output of a round's collection records: the sampler's checkpoint and policy
+    digests, the round's settings and the ``verified_traces`` settings its cascade was built from."""
+    return {
+        SAMPLER_CHECKPOINT_KEY: checkpoint_digest,
+        SAMPLER_POLICY_KEY: sampler_digest,
+        SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(settings)),
+        VERIFY_SETTINGS_KEY: MetadataValue.json(dataclasses.asdict(verify)),
+    }
+
+
+def corpus_verify_settings(instance: DagsterInstance) -> VerifySettings:
+    """The settings ``verified_traces`` last ran with (its latest materialization's, any day): the
+    round's cascade is the corpus's, so ``run --set verified_traces.reruns=3`` judges the round's
+    attempts with three oracle runs too. The defaults when it never ran (its settings then were
+    the defaults)."""
+    return materialized_settings(instance, "verified_traces", VerifySettings)
 
 
 def dagger_output(run: RoundRun, recorded: dict) -> Output:

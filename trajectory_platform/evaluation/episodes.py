@@ -7,8 +7,12 @@ telemetry, so a scripted stub and a model are scored by exactly the same code:
 - **calls** (table 11): every proposed call with the schema set delivered at *that* invocation
   (the delivered-input manifest names the tools version), whether the turn was cut by the output
   limit, whether the runtime refused it as malformed, and whether dispatch returned an error;
-- **fabricated observation**: an assistant turn that contains a tool result it wrote itself
-  (the runtime keeps the ``<|tool|>`` text in the logged content and refuses it);
+- **fabricated observation**: an assistant turn that writes a tool's output itself, as the
+  verifier reads it (:func:`~trajectory_platform.curation.verify.fabrication.fabricated_turns`, the
+  one rule): a tool result in the wire form (the runtime keeps the ``<|tool|>`` text in the logged
+  content and refuses it), or output no tool printed quoted in its text or reasoning (a test
+  tally, a command transcript). A scorecard that counted only the wire form would call a policy
+  that quotes ``2 passed`` it never ran honest while the verifier refuses its turns as targets;
 - **runaway**: an assistant turn that ended without its end token (``finish_reason == "length"``);
 - **resources**: turns, generated tokens, delivered input tokens (the runtime's estimate), wall time.
 """
@@ -22,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
+from trajectory_platform.curation.verify.fabrication import fabricated_turns
 from trajectory_platform.evaluation.calls import ScoredCall
-from trajectory_platform.gym.protocol import TOOL_OPEN
 
 if TYPE_CHECKING:
     from trajectory_platform.gym.runtime import EpisodeResult
@@ -46,6 +50,8 @@ class EpisodeMeasure:
     faults_fired: int
     turns: int
     call_turns: int
+    """Assistant turns that act: propose a call, or state an observation (a fabricated one); the
+    denominator of ``fabricated_turn_rate``, so that rate stays a share of the turns that could."""
     fabricated_turns: int
     runaway_turns: int
     generated_tokens: int
@@ -132,7 +138,10 @@ def measure_episode(
     """Score one finished episode (see the module docstring for each quantity)."""
     episode = result.episode
     turns = [e for e in episode.events if e.kind == "assistant"]
-    fabricated = [e for e in turns if TOOL_OPEN in (e.content or "")]
+    fabricated = fabricated_turns(episode)
+    acting = [
+        i for i, e in enumerate(episode.events) if e.kind == "assistant" and (e.tool_calls or i in fabricated)
+    ]
     return EpisodeMeasure(
         item_id=item_id,
         fixture_id=episode.task.fixture_id or "",
@@ -145,7 +154,7 @@ def measure_episode(
         fault_kinds=list(fault_kinds),
         faults_fired=len(result.faults),
         turns=len(turns),
-        call_turns=sum(1 for e in turns if e.tool_calls or TOOL_OPEN in (e.content or "")),
+        call_turns=len(acting),
         fabricated_turns=len(fabricated),
         runaway_turns=sum(1 for e in turns if (e.finish_reason or "") == "length"),
         generated_tokens=sum(e.output_tokens or 0 for e in turns),

@@ -22,9 +22,15 @@ strictly, and anything else is refused with :class:`PatchError`:
   in the writer's time zone) and an empty range (``-0,0`` / ``+0,0``): outside a ``diff --git``
   block that pair reads as a creation (deletion), as GNU ``patch`` reads it.
 
-A diff written with CRLF line endings throughout (a log saved on Windows) is read as the LF diff it
-was: only when every line ends in CRLF, so a git diff of CRLF files (LF headers) keeps its CRs.
-Lines are split at LF only, in the diff and in the files it applies to.
+Line ends are read as ``git apply`` reads them (its default configuration). Lines are split at LF
+only, in the diff and in the files it applies to, and a hunk line's CR is part of its text: a
+context or removed line ``old\r`` matches a file line ``old\r\n`` and nothing else, and an added
+line ``new\r`` writes ``new\r\n``. A CR that ends a header line (``diff --git``, ``---``/``+++``,
+an extended header, ``@@``) ends it, as git ends a name or a number at it. So a whole diff saved
+with CRLF line ends (a log written on Windows) applies to files whose lines end in CRLF and to
+nothing else: an earlier version read such a diff as the LF diff it may once have been, and
+certified a patch ``git apply`` refuses on the LF checkout it was judged against (red team,
+2026-12-06); a git diff of CRLF files, headers LF or CRLF, still applies.
 """
 
 from __future__ import annotations
@@ -248,11 +254,10 @@ def _git_unquoted(text: str, number: int | None = None) -> str:
     return name
 
 
-def _normalized(text: str) -> str:
-    """A diff whose every line ends in CRLF, as the LF diff it was (see the module docstring)."""
-    if "\r\n" in text and text.count("\n") == text.count("\r\n"):
-        return text.replace("\r\n", "\n")
-    return text
+def _header_line(line: str) -> str:
+    """A line outside a hunk's body without its line end: LF, and a CR before it, which git reads
+    as the blank that ends the line's last name or number (see the module docstring)."""
+    return line.removesuffix("\n").removesuffix("\r")
 
 
 @dataclass
@@ -311,11 +316,11 @@ class _GitHeader:
 def _file_header(lines: list[str], i: int, git: _GitHeader | None) -> tuple[FilePatch, str | None]:
     """The change lines ``i`` and ``i + 1`` (``---`` and ``+++``, LF included) name, and the side
     (``"old"``/``"new"``) a GNU ``diff -N`` header dates to the epoch, if any."""
-    following = lines[i + 1].removesuffix("\n") if i + 1 < len(lines) else ""
+    following = _header_line(lines[i + 1]) if i + 1 < len(lines) else ""
     if not following.startswith("+++ "):
         raise PatchError("'---' header without a '+++' header", i + 1)
     (old, old_epoch), (new, new_epoch) = (
-        _header(lines[i].removesuffix("\n"), i + 1),
+        _header(_header_line(lines[i]), i + 1),
         _header(following, i + 2),
     )
     patch = FilePatch(old, new)
@@ -374,7 +379,7 @@ def _hunk(lines: list[str], i: int) -> tuple[Hunk, int]:
 def parse_unified_diff(text: str) -> list[FilePatch]:
     """Parse a (possibly multi-file) unified diff with strict file headers (module docstring)."""
     patches: list[FilePatch] = []
-    lines = file_lines(_normalized(text))
+    lines = file_lines(text)
     git: _GitHeader | None = None
     current: FilePatch | None = None
     epoch_sides: list[tuple[FilePatch, str]] = []
@@ -385,7 +390,7 @@ def parse_unified_diff(text: str) -> list[FilePatch]:
 
     i = 0
     while i < len(lines):
-        line = lines[i].removesuffix("\n")
+        line = _header_line(lines[i])
         if line.startswith("diff --git "):
             close_git()
             git, current = _GitHeader(line[len("diff --git ") :], i + 1), None

@@ -26,7 +26,7 @@ from typing import Any
 
 from trajectory_platform.curation.candidates import Candidate
 from trajectory_platform.curation.dedup import action_sequence
-from trajectory_platform.gym.protocol import TOOL_OPEN
+from trajectory_platform.curation.verify.fabrication import fabricated_turns
 from trajectory_platform.rounds.sampling import RoundSample
 from trajectory_platform.rounds.settings import CollapseSettings
 from trajectory_platform.traces.record import Episode
@@ -59,7 +59,11 @@ class CollapseDecision:
 
 
 def _fabricated(episode: Episode) -> bool:
-    return any(e.kind == "assistant" and TOOL_OPEN in (e.content or "") for e in episode.events)
+    """Whether a turn of ``episode`` writes a tool's output itself, by the verifier's one rule
+    (:func:`~trajectory_platform.curation.verify.fabrication.fabricated_turns`): a wire-form result,
+    or a tally or transcript no tool printed. A round whose policy learned to quote ``2 passed``
+    instead of running the tests is the collapse this figure watches for."""
+    return bool(fabricated_turns(episode))
 
 
 def _runaway(episode: Episode) -> bool:

@@ -39,7 +39,7 @@ from trajectory_platform.curation.candidates import PARENT_KEY, PROMPT_REWRITE_K
 from trajectory_platform.curation.verify.cascade import CascadeConfig
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
-from trajectory_platform.gym.prompts import SYSTEM_PROMPT
+from trajectory_platform.gym.prompts import PROMPT_SEAL, REGISTERED_PROMPTS, SYSTEM_PROMPT, seal_prompt
 from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens
 from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.rounds.dagger import continue_to_verdict, require_gym_task
@@ -181,14 +181,21 @@ def _replace_prompt(messages_json: str, long: str, short: str) -> str:
     return canonical_json(messages)
 
 
-def context_distilled(teacher: Episode, short: str = SYSTEM_PROMPT) -> Episode:
+def context_distilled(teacher: Episode, short: str = SYSTEM_PROMPT, seal_key: bytes | None = None) -> Episode:
     """``teacher`` (run under a long prompt) as the student's training record under ``short``.
 
     The system prompt is replaced in the log and in every delivered-input manifest that carries
     message text; actions, observations and event indices are unchanged, so the teacher's target
     selection still points at the same turns. Each call's recorded input size shrinks by the
     prompt's difference. Raises when the episode's first event is not the prompt its lineage names.
-    """
+
+    The verifier takes a system prompt only when the platform registers it or the pipeline sealed
+    it (:func:`gym.runtime.prompt_sealed`). ``short`` is the platform's to deliver here as the
+    runtime's prompt is at a run, so with ``seal_key`` (the pipeline's, the cascade's
+    ``seal_key``) the student records :func:`gym.prompts.seal_prompt` of ``short`` under its own
+    id, as the runtime records it: a custom short prompt then verifies, and the record's prompt
+    edited afterwards does not. The teacher's prompt seal is over another prompt and episode and
+    is never carried over."""
     first = teacher.events[0] if teacher.events else None
     long = first.content if first is not None and first.kind == "system" else None
     if long is None or sha256_digest(long) != teacher.lineage.prompt_template_digest:
@@ -209,7 +216,11 @@ def context_distilled(teacher: Episode, short: str = SYSTEM_PROMPT) -> Episode:
         if delivered.messages_json:
             delivered.messages_json = _replace_prompt(delivered.messages_json, long, short)
     student.lineage.prompt_template_digest = sha256_digest(short)
-    recorded = json.loads(teacher.extra_json or "{}")
+    recorded = {k: v for k, v in json.loads(teacher.extra_json or "{}").items() if k != PROMPT_SEAL}
+    if seal_key is not None:
+        recorded[PROMPT_SEAL] = seal_prompt(
+            seal_key, student.episode_id, student.task.fixture_id or "", short
+        )
     rewrite = {
         "teacher_prompt_digest": sha256_digest(long),
         "student_prompt_digest": sha256_digest(short),
@@ -226,12 +237,20 @@ def context_distill(
     cascade: CascadeConfig | None = None,
 ) -> list[Candidate]:
     """The context-distilled training candidates of admitted long-prompt trajectories: each
-    rewritten to ``short`` (:func:`context_distilled`) and judged again by the cascade (its own
-    target review), keeping those it admits; each names its long-prompt parent."""
+    rewritten to ``short`` (:func:`context_distilled`, sealed under the cascade's seal key) and
+    judged again by the cascade (its own target review), keeping those it admits; each names its
+    long-prompt parent. A ``short`` the platform does not register needs that key: without it
+    every student would be refused as a prompt no runtime delivered, so that is an error here."""
     refused = [c.episode_id for c in admitted if c.sink != "admitted"]
     if refused:
         raise ValueError(f"only admitted trajectories are distilled; not admitted: {refused[:5]}")
-    students = [context_distilled(c.episode, short) for c in admitted]
+    key = cascade.seal_key if cascade is not None else None
+    if key is None and short not in REGISTERED_PROMPTS:
+        raise ValueError(
+            "the short prompt is not one the platform registers, so its students must be sealed: "
+            "pass the cascade that holds the pipeline's seal key (VerifySettings.cascade)"
+        )
+    students = [context_distilled(c.episode, short, key) for c in admitted]
     judged = judged_candidates(students, fixtures, cascade)
     return [
         replace(candidate, parent_episode_id=parent.episode_id)

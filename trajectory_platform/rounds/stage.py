@@ -17,6 +17,7 @@ the evaluation suite.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -111,13 +112,17 @@ class RoundRunSettings(RoundSettings):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
 
-    def cascade(self, master_key: bytes, calibration_cache: Path | None) -> CascadeConfig:
-        """The full cascade the round is judged by: ``verified_traces``' own
-        (:meth:`VerifySettings.cascade`, the one place the pipeline key becomes the cascade's keys),
-        on ``workers`` threads, quiet. So a round's log is judged as a gym log is: a fault schedule
-        it records counts only with the runtime's seal under the pipeline's seal key, and the
-        differential check draws under the pipeline's key."""
-        return VerifySettings(workers=self.workers).cascade(
+    def cascade(
+        self, verify: VerifySettings, master_key: bytes, calibration_cache: Path | None
+    ) -> CascadeConfig:
+        """The full cascade the round is judged by: ``verified_traces``' own, built from the
+        settings it ran with (``verify``: oracle reruns, lint, yield band, judges...) by
+        :meth:`VerifySettings.cascade`, the one place settings and the pipeline key become a
+        cascade, on the round's ``workers`` threads, quiet. So a round's attempt is judged as the
+        corpus's episodes are: a default-settings cascade would admit round attempts the corpus's
+        would have refused (no lint, one oracle run where the corpus reruns borderline results),
+        and a fault schedule counts only with the runtime's seal under the pipeline's seal key."""
+        return dataclasses.replace(verify, workers=self.workers).cascade(
             False, master_key=master_key, calibration_cache=calibration_cache
         )
 
