@@ -1,5 +1,7 @@
 """Failure triage: each of the four gates decided by evidence outside the model, and the report."""
 
+import copy
+
 import test_replay as T
 from _verify_factory import (
     CALC_S0,
@@ -60,6 +62,10 @@ def test_a_gym_logs_end_counts_only_under_its_runtimes_seal():
         make_fixture(), ScriptedExpert(), config=RuntimeConfig(wall_timeout_s=0.0), seal_key=KEY
     )
     assert triage(slow.episode, seal_key=b"other" * 8).failure_class == "policy_incapability"
+    assert triage(slow.episode, seal_key=KEY).failure_class == "runtime_defect"
+    moved = copy.deepcopy(slow.episode)  # the genuine timeout's id and seal kept over a wrong fix's run
+    moved.events, moved.outcome.workspace_diff = stated.events, stated.outcome.workspace_diff
+    assert triage(moved, seal_key=KEY).failure_class == "policy_incapability", "the seal binds the run"
     completed = run_episode(make_fixture(), ScriptedExpert(), seal_key=KEY).episode
     assert completed.outcome.terminal_status == "completed"
     completed.outcome.terminal_status = "timeout"  # sealed as completed, stated as a timeout
