@@ -63,8 +63,9 @@ def test_a_gym_logs_end_counts_only_under_its_runtimes_seal():
     )
     assert triage(slow.episode, seal_key=b"other" * 8).failure_class == "policy_incapability"
     assert triage(slow.episode, seal_key=KEY).failure_class == "runtime_defect"
+    other = make_episode("other", writing_turns({"calc/ops.py": wrong["calc/ops.py"]}), wrong)
     moved = copy.deepcopy(slow.episode)  # the genuine timeout's id and seal kept over a wrong fix's run
-    moved.events, moved.outcome.workspace_diff = stated.events, stated.outcome.workspace_diff
+    moved.events, moved.outcome.workspace_diff = other.events, other.outcome.workspace_diff
     assert triage(moved, seal_key=KEY).failure_class == "policy_incapability", "the seal binds the run"
     completed = run_episode(make_fixture(), ScriptedExpert(), seal_key=KEY).episode
     assert completed.outcome.terminal_status == "completed"
