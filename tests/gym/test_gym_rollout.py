@@ -86,7 +86,9 @@ EVENT_EDITS_VALIDATION = {  # not used while writing the digest
     "a turn appended": lambda e: e.events.append(
         Event("assistant", tool_calls=[ToolCall("x", "run_tests", "{}")])
     ),
-    "a turn's finish reason": lambda e: setattr(e.events[2], "finish_reason", "length"),
+    "a turn's finish reason": lambda e: setattr(
+        e.events[2], "finish_reason", "stop" if e.events[2].finish_reason == "length" else "length"
+    ),
     "the run's events moved under another id": None,  # filled in by the test
 }
 
