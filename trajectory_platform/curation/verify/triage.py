@@ -190,7 +190,8 @@ def _measured(
     ``No such file`` a ``context_deficit`` (red team, 2026-12-06)."""
     verified = set((dynamic.get("replay") or {}).get("verified_answers", []))
     index_of = {id(event): index for index, event in enumerate(episode.events)}
-    measured, stated = [], []
+    measured: list[CallRecord] = []
+    stated: list[CallRecord] = []
     for record in records:
         is_verified = record.answer is not None and index_of.get(id(record.answer)) in verified
         (measured if is_verified else stated).append(record)
