@@ -120,6 +120,7 @@ def test_a_consistent_shell_log_is_verified_and_admitted_when_the_oracle_passes(
         "observations": "verified",
         "turns_replayed": 4,
         "drift_turns": [],
+        "verified_answers": [3, 5, 7, 9],
     }
     assert dynamic.data["runs"] >= 1 and dynamic.passed
     assert 0 < dynamic.timings["replay_s"] <= dynamic.wall_s, "the replay's time is the dynamic stage's"
@@ -287,6 +288,7 @@ def test_tools_mode_replays_calls_through_the_environments_own_implementation():
         "observations": "verified",
         "turns_replayed": 3,
         "drift_turns": [],
+        "verified_answers": [3, 5, 7],
     }
     turns[0] = tool_turn(0, "read", OPS.replace("a - b", "a + b"), path="calc/ops.py")
     (drifted,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], env)
@@ -486,6 +488,7 @@ def test_a_swe_agent_log_of_shell_and_editor_calls_replays_to_its_final_state_an
         "turns_replayed": 6,
         "drift_turns": [],
         "unchecked_turns": editor_turns,
+        "verified_answers": [5, 11, 13],  # an editor's answer is its rendering: not compared
     }
 
 

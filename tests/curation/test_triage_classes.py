@@ -1,5 +1,7 @@
 """Failure triage: each of the four gates decided by evidence outside the model, and the report."""
 
+import copy
+
 import test_replay as T
 from _verify_factory import (
     CALC_S0,
@@ -14,9 +16,17 @@ from _verify_factory import (
 
 from trajectory_platform.curation.verify.dynamic import fixture_context
 from trajectory_platform.curation.verify.roles import divergence_turn
-from trajectory_platform.curation.verify.triage import CLASSES, refusal_rates, triage_episode, triage_report
+from trajectory_platform.curation.verify.triage import (
+    CLASSES,
+    STATED,
+    refusal_rates,
+    triage_episode,
+    triage_report,
+)
+from trajectory_platform.gym.fixtures import ReplaySpec
 from trajectory_platform.gym.policies import ScriptedExpert
 from trajectory_platform.gym.runtime import RuntimeConfig, run_episode
+from trajectory_platform.gym.sandbox import unified_diff
 from trajectory_platform.traces.record import Event
 
 CONTEXT = fixture_context(make_fixture())
@@ -25,10 +35,18 @@ CONTEXT = fixture_context(make_fixture())
 KEY = b"k" * 32
 
 
+def replayed(episode, *, but=()):
+    """Stage 3's data of a replay that re-derived every answer of ``episode`` (but those at ``but``)."""
+    answers = [i for i, e in enumerate(episode.events) if e.kind == "tool" and i not in but]
+    return {"replay": {"verified_answers": answers}}
+
+
 def triage(episode, batch=None, dynamic=None, threshold=0.2, seal_key=None, context=CONTEXT):
+    """Triage ``episode`` as the cascade does; by default its answers were all replayed and matched."""
     rates = refusal_rates(batch or [episode])
     t_div = divergence_turn(episode)[0]
-    return triage_episode(episode, context, dynamic or {}, rates, t_div, threshold, seal_key)
+    data = replayed(episode) if dynamic is None else dynamic
+    return triage_episode(episode, context, data, rates, t_div, threshold, seal_key)
 
 
 def test_a_gym_logs_end_counts_only_under_its_runtimes_seal():
@@ -44,6 +62,11 @@ def test_a_gym_logs_end_counts_only_under_its_runtimes_seal():
         make_fixture(), ScriptedExpert(), config=RuntimeConfig(wall_timeout_s=0.0), seal_key=KEY
     )
     assert triage(slow.episode, seal_key=b"other" * 8).failure_class == "policy_incapability"
+    assert triage(slow.episode, seal_key=KEY).failure_class == "runtime_defect"
+    other = make_episode("other", writing_turns({"calc/ops.py": wrong["calc/ops.py"]}), wrong)
+    moved = copy.deepcopy(slow.episode)  # the genuine timeout's id and seal kept over a wrong fix's run
+    moved.events, moved.outcome.workspace_diff = other.events, other.outcome.workspace_diff
+    assert triage(moved, seal_key=KEY).failure_class == "policy_incapability", "the seal binds the run"
     completed = run_episode(make_fixture(), ScriptedExpert(), seal_key=KEY).episode
     assert completed.outcome.terminal_status == "completed"
     completed.outcome.terminal_status = "timeout"  # sealed as completed, stated as a timeout
@@ -217,3 +240,127 @@ def test_ordinary_program_output_is_no_substrate_signal():
     for index, text in enumerate(SUBSTRATE_FAILURES + SUBSTRATE_VALIDATION):
         episode = make_episode(f"substrate{index}", [([call("run_tests")], [("error", text, 1)])], CALC_S0)
         assert triage(episode).failure_class == "runtime_defect", text
+
+
+UNVERIFIED_DEV = [  # (recorded output, recorded exit code) of a failed call, each a substrate signal
+    ("Killed", 1),
+    ("HTTP/1.1 503 Service Unavailable", 1),
+    ("F.\n1 failed, 1 passed", 137),
+    ("bash: line 1:    42 Killed                  python big.py", 1),
+    ("requests.exceptions.ConnectionError: Connection reset by peer", 1),
+    ("", 124),
+]
+UNVERIFIED_VALIDATION = [  # not used while writing the rule
+    ("HTTP/2 502", 1),
+    ("upstream answered status: 429", 1),
+    ("Segmentation fault", 139),
+    ("subprocess.TimeoutExpired: Command 'pytest' timed out after 60 seconds", 1),
+    ("OOMKilled", 1),
+    ("MemoryError", 1),
+    ("ETIMEDOUT", 1),
+]
+
+
+def _last_answer(episode):
+    return max(i for i, e in enumerate(episode.events) if e.kind == "tool")
+
+
+UNREPLAYED = {  # stage 3's data where nothing re-derived the failed call's answer
+    "never replayed (stopped before stage 3)": lambda episode: {},
+    "replay mode none": lambda episode: {"replay": {"mode": "none", "observations": "unverified"}},
+    "replayed, this answer not compared": lambda episode: replayed(episode, but={_last_answer(episode)}),
+}
+MISSING = [  # a recorded missing-file answer for a path S0 lacks
+    "No such file or directory",
+    "FileNotFoundError: [Errno 2] No such file or directory: 'calc/core.py'",
+    "cat: calc/core.py: No such file or directory",
+    "ENOENT: no such file",
+]
+BROUGHT = fixture_context(T.environment(replay=ReplaySpec()))
+READ = ([call("read_file", file_path="calc/ops.py")], [("ok", CALC_S0["calc/ops.py"], 0)])
+WRONG = ([call("edit_file", file_path="calc/ops.py", old="a - b", new="a * b")], [OK])
+LOST = ([call("read_file", file_path="calc/core.py")], [("error", "No such file or directory", 2)])
+LOST_ANSWER = 7  # system, user, read, its answer, the wrong edit, its answer, this read, its answer
+
+
+def _forged(name, turns, answered=True):
+    """A wrong fix (read, a wrong edit, then ``turns``), its answers written out (no gym run);
+    ``answered``: the agent ends it with its report, else the log ends on its last call."""
+    return make_episode(name, [READ, WRONG, *turns], CALC_S0, final_report="fixed add" if answered else None)
+
+
+def _unmeasured_cases(half):
+    for (text, code), (mode, data) in ((c, m) for c in half for m in UNREPLAYED.items()):
+        yield f"{text!r}/{code} under {mode}", [([call("run_tests")], [("error", text, code)])], data
+
+
+def _caught(turns, data):
+    """A policy failure with an unmeasured substrate answer is not read as the runtime's: in a gym
+    log it is no evidence; in a brought log the agent answered after it is the policy's failure;
+    in one the log ends on, it is the log's own statement, which a measured gate (a replayed
+    missing-file read) outranks."""
+    for episode, context in ((_forged("gym", turns), CONTEXT), (_forged("answered", turns), BROUGHT)):
+        if triage(episode, dynamic=data(episode), context=context).failure_class != "policy_incapability":
+            return False
+    unfinished = _forged("unfinished", turns, answered=False)
+    verdict = triage(unfinished, dynamic=data(unfinished), context=BROUGHT)
+    if verdict.failure_class != "runtime_defect" or not all(
+        line.endswith(STATED) for line in verdict.evidence
+    ):
+        return False
+    lost = _forged("lost", [LOST, *turns], answered=False)
+    measured = data(lost)
+    answers = measured.setdefault("replay", {}).get("verified_answers", [])
+    measured["replay"]["verified_answers"] = sorted({*answers, LOST_ANSWER})
+    outranked = triage(lost, dynamic=measured, context=BROUGHT)
+    return outranked.failure_class == "context_deficit" and not outranked.evidence[0].endswith(STATED)
+
+
+def test_a_calls_answer_is_runtime_evidence_only_where_replay_verified_it():
+    """Red team: a wrong fix whose log recorded ``Killed``, ``HTTP/1.1 503`` or exit 137 under replay
+    mode ``none`` was a ``runtime_defect`` on gate 1. An answer replay did not re-derive is the log's
+    word: nothing in a gym log, the log's own statement after the measured gates in a brought one,
+    and not where the agent ended the episode itself."""
+    for half in (UNVERIFIED_DEV, UNVERIFIED_VALIDATION):
+        missed = [name for name, turns, data in _unmeasured_cases(half) if not _caught(turns, data)]
+        assert missed == [], missed
+    for text, code in UNVERIFIED_DEV + UNVERIFIED_VALIDATION:  # replayed and matched: measured
+        measured = triage(_forged("m", [([call("run_tests")], [("error", text, code)])]))
+        assert measured.failure_class == "runtime_defect" and not measured.evidence[0].endswith(STATED)
+
+
+def test_a_missing_file_answer_is_context_evidence_only_where_replay_verified_it():
+    """The same root on gate 2: a recorded ``No such file`` answer nothing re-derived made a policy
+    failure a ``context_deficit``. Unmeasured, it counts in a brought log for a path the call names
+    and S0 lacks (S0 bears that out), never for a shell line naming none."""
+    for text in MISSING:
+        named = [([call("read_file", file_path="calc/core.py")], [("error", text, 2)])]
+        unnamed = [([call("bash", command="cat calc/core.py")], [("error", text, 1)])]
+        for mode, data in UNREPLAYED.items():
+            for turns in (named, unnamed):
+                gym = _forged("gym", turns)
+                assert triage(gym, dynamic=data(gym)).failure_class == "policy_incapability", (text, mode)
+            brought, shell = _forged("brought", named), _forged("shell", unnamed)
+            verdict = triage(brought, dynamic=data(brought), context=BROUGHT)
+            assert verdict.failure_class == "context_deficit" and verdict.evidence[0].endswith(STATED)
+            assert triage(shell, dynamic=data(shell), context=BROUGHT).failure_class == "policy_incapability"
+        for turns in (named, unnamed):
+            measured = triage(_forged("m", turns))
+            assert measured.failure_class == "context_deficit" and not measured.evidence[0].endswith(STATED)
+
+
+def test_the_cascade_reads_runtime_evidence_off_the_answers_its_replay_verified():
+    """End to end (stage 3's replay data into triage): a recorded ``Killed`` under replay mode
+    ``none``, the agent answering after it, is the policy's failure; a command the shell replay
+    really saw killed (exit 137, in the sandbox too) is the runtime's, answered or not."""
+    wrong = unified_diff(
+        CALC_S0, {**CALC_S0, "calc/ops.py": CALC_S0["calc/ops.py"].replace("a - b", "a * b")}
+    )
+    stated = [T.bash(0, "cat calc/ops.py", T.OPS), T.bash(1, "python -m pytest -q", "Killed\n", exit_code=1)]
+    (forged,) = T.verify([T.episode_of(stated, wrong, "forged")], T.environment(replay=ReplaySpec()))
+    assert (forged.sink, forged.triage_class) == ("hard_negative", "policy_incapability")
+    breaks = T.bash(1, "sed -i 's/a - b/a * b/' calc/ops.py", "")
+    killed = [T.bash(0, "cat calc/ops.py", T.OPS), breaks, T.bash(2, "kill -9 $$", "", exit_code=137)]
+    (measured,) = T.verify([T.episode_of(killed, wrong, "killed")], T.environment())
+    assert measured.sink == "hard_negative", measured.reason
+    assert measured.triage_evidence == ["execute_bash exit 137 (killed (OOM?))"]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import json
 
+import pyarrow.parquet as pq
 import pytest
 
 from trajectory_platform.commands import gym as gym_command
@@ -13,13 +15,18 @@ from trajectory_platform.gym import judge
 from trajectory_platform.gym import rollout as rollout_module
 from trajectory_platform.gym.policies import BEHAVIOURS
 from trajectory_platform.gym.rollout import read_truth, rollout
-from trajectory_platform.traces.ingest import ingest_paths
+from trajectory_platform.gym.runtime import RuntimeConfig, end_sealed
+from trajectory_platform.traces.ingest import TABLE_FILES, ingest_paths, ingest_to
+from trajectory_platform.traces.record import Event, ToolCall
+from trajectory_platform.traces.schema import table_to_episodes
+
+KEY = b"k" * 32
 
 
 @pytest.fixture(scope="module")
 def rolled(tmp_path_factory):
     out = tmp_path_factory.mktemp("rollout")
-    summary = rollout(len(BEHAVIOURS), seed=7, out_dir=out, progress=False)
+    summary = rollout(len(BEHAVIOURS), seed=7, out_dir=out, progress=False, seal_key=KEY)
     return out, summary
 
 
@@ -54,6 +61,77 @@ def test_logs_are_dated_native_jsonl_that_ingest_without_rejects(rolled):
     assert ids == {row["episode_id"] for row in read_truth(out)}
     for episode in result.episodes:
         assert episode.source_format == "native" and str(episode.partition_date) in episode.source_file
+
+
+def _calls(episode):
+    return [c for e in episode.events for c in e.tool_calls]
+
+
+def _first_answer(episode):
+    return next(e for e in episode.events if e.kind == "tool")
+
+
+WRONG_DIFF = "--- a/calc/ops.py\n+++ b/calc/ops.py\n@@ -1 +1 @@\n-    return a - b\n+    return a * b\n"
+EVENT_EDITS_DEV = {  # an edit of the run under a genuine end: each must unseal it
+    "a call's arguments": lambda e: setattr(_calls(e)[0], "arguments", _calls(e)[0].arguments + " "),
+    "the last turn dropped": lambda e: e.events.pop(),
+    "the diff replaced": lambda e: setattr(e.outcome, "workspace_diff", WRONG_DIFF),
+    "the final answer": lambda e: setattr(e.outcome, "final_answer", "fixed"),
+    "an observation's text": lambda e: setattr(_first_answer(e), "content", "Killed"),
+}
+EVENT_EDITS_VALIDATION = {  # not used while writing the digest
+    "two events swapped": lambda e: e.events.insert(2, e.events.pop(3)),
+    "a call's tool renamed": lambda e: setattr(_calls(e)[-1], "name", "write_file"),
+    "an observation's exit code": lambda e: setattr(_first_answer(e), "exit_code", 137),
+    "a turn appended": lambda e: e.events.append(
+        Event("assistant", tool_calls=[ToolCall("x", "run_tests", "{}")])
+    ),
+    "a turn's finish reason": lambda e: setattr(
+        e.events[2], "finish_reason", "stop" if e.events[2].finish_reason == "length" else "length"
+    ),
+    "the run's events moved under another id": None,  # filled in by the test
+}
+
+
+def test_every_sealed_end_holds_after_ingest_and_binds_the_events_it_ended(rolled, tmp_path):
+    """The runtime's end seal binds the run it describes (red team: a genuine ``timeout`` seal kept
+    over other events made a wrong fix a runtime defect); written by the rollout, read by ingest
+    into Parquet and back, an honest episode's seal still holds, whatever its end."""
+    out, summary = rolled
+    timed = rollout(
+        2,
+        seed=1,
+        out_dir=tmp_path / "timed",
+        progress=False,
+        seal_key=KEY,
+        behaviours=["expert_pristine"],
+        config=RuntimeConfig(wall_timeout_s=0.0),
+    )
+    days = [out / day for day in summary.days] + [tmp_path / "timed" / day for day in timed.days]
+    result, _ = ingest_to(days, tmp_path / "ingested")
+    assert not result.rejects
+    episodes = table_to_episodes(pq.read_table(tmp_path / "ingested" / TABLE_FILES[0]))
+    assert len(episodes) == summary.episodes + 2
+    assert {e.outcome.terminal_status for e in episodes} >= {"completed", "abandoned", "timeout"}
+    assert [e.episode_id for e in episodes if not end_sealed(e, KEY)] == []
+    runs = [e for e in episodes if e.outcome.terminal_status != "timeout" and _calls(e)]
+    for edits in (EVENT_EDITS_DEV, EVENT_EDITS_VALIDATION):
+        still_sealed = []
+        for name, edit in edits.items():
+            for index, episode in enumerate(runs):
+                forged = copy.deepcopy(episode)
+                if edit is None:
+                    forged.events = copy.deepcopy(runs[index - 1].events)
+                else:
+                    edit(forged)
+                if end_sealed(forged, KEY):
+                    still_sealed.append((name, episode.episode_id))
+        assert still_sealed == []
+    (timeout, *_) = [e for e in episodes if e.outcome.terminal_status == "timeout"]
+    forged = copy.deepcopy(timeout)
+    forged.events, forged.outcome = copy.deepcopy(runs[0].events), copy.deepcopy(runs[0].outcome)
+    forged.outcome.terminal_status = "timeout"
+    assert not end_sealed(forged, KEY), "a genuine timeout's seal over another run's events"
 
 
 def test_same_seed_same_bytes(tmp_path, monkeypatch):

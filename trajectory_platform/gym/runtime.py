@@ -545,9 +545,6 @@ def run_episode(
             inputs[FAULTS_SEAL] = seal_faults(seal_key, episode_id, fixture.fixture_id, faults)
     if seal_key is not None:
         inputs[PROMPT_SEAL] = seal_prompt(seal_key, episode_id, fixture.fixture_id, system_prompt)
-        inputs[END_SEAL] = seal_end(
-            seal_key, episode_id, fixture.fixture_id, terminal, last_finish(log.events)
-        )
     episode = Episode(
         episode_id=episode_id,
         source_format="native",
@@ -567,7 +564,6 @@ def run_episode(
         tools=list(run.delivered_specs.values()),
         events=log.events,
         delivered_inputs=run.delivered_inputs,
-        extra_json=canonical_json({"runtime": config.to_dict(), **inputs}),
         outcome=Outcome(
             terminal_status=terminal,
             final_answer=final_answer,
@@ -575,6 +571,9 @@ def run_episode(
             verifier_results_json=canonical_json(oracle.to_dict()) if (oracle and record_verifier) else None,
         ),
     )
+    if seal_key is not None:  # over the episode as logged: how it ended and the run that ended so
+        inputs[END_SEAL] = seal_end(seal_key, episode)
+    episode.extra_json = canonical_json({"runtime": config.to_dict(), **inputs})
     return EpisodeResult(
         episode=episode,
         final_files=final_files,
@@ -684,31 +683,47 @@ def last_finish(events: Sequence[Event]) -> str | None:
     return next((e.finish_reason for e in reversed(events) if e.kind == "assistant"), None)
 
 
-def seal_end(key: bytes, episode_id: str, fixture_id: str, terminal_status: str, finish: str | None) -> str:
+def run_digest(episode: Episode) -> str:
+    """What an end describes, as a digest: the episode's events as logged (every field but the
+    empty ones), its final answer and its workspace diff.
+
+    Bound whole, so no call, answer, observation or turn can be replaced under a genuine end, and
+    kept stable where an honest log passes: the native writer and reader (one
+    :meth:`Episode.to_dict` per line, :meth:`Episode.from_dict`) and the Parquet tables between
+    ingest and the verifier carry every event field as it is, and ingest repairs nothing in a
+    record the runtime can write (its only repair, lone surrogates, cannot be written as UTF-8 at
+    all). Empty fields are left out, so a field a later record schema adds does not break the seals
+    of logs written before it. What the pipeline writes into an episode after its run (the
+    lineage a round stamps, ``extra_json``, the task fields the cascade adopts) is not the run's
+    and is not bound."""
+    events = [{k: v for k, v in dataclasses.asdict(e).items() if v not in (None, [])} for e in episode.events]
+    outcome = episode.outcome
+    run = {"events": events, "final_answer": outcome.final_answer, "workspace_diff": outcome.workspace_diff}
+    return sha256_digest(canonical_json(run))
+
+
+def seal_end(key: bytes, episode: Episode) -> str:
     """The runtime's seal (:func:`gym.seals.seal`) of how one episode ended: its terminal status
-    (a wall-clock ``timeout`` no replay re-derives; ``error`` when the policy crashed) and its last
-    turn's finish reason. Triage reads an end as the runtime's only under this seal
-    (:func:`end_sealed`): a log stating ``timeout`` beside a wrong fix made a policy failure a
-    ``runtime_defect`` (red team, 2026-12-06)."""
-    return seal(
-        key, episode_id, fixture_id, "end", {"terminal_status": terminal_status, "finish_reason": finish}
-    )
+    (a wall-clock ``timeout`` no replay re-derives; ``error`` when the policy crashed), its last
+    turn's finish reason, and the run that ended so (:func:`run_digest`). Triage reads an end as the
+    runtime's only under this seal (:func:`end_sealed`): a log stating ``timeout`` beside a wrong fix
+    made a policy failure a ``runtime_defect``, and so did a genuine timeout's seal kept over other
+    events (red team, 2026-12-06)."""
+    end = {
+        "terminal_status": episode.outcome.terminal_status or "",
+        "finish_reason": last_finish(episode.events),
+        "run": run_digest(episode),
+    }
+    return seal(key, episode.episode_id, episode.task.fixture_id or "", "end", end)
 
 
 def end_sealed(episode: Episode, key: bytes | None) -> bool:
-    """Are ``episode``'s terminal status and last finish reason the ones its runtime sealed under
-    ``key``? Never without a key: the record's own word is not the runtime's."""
+    """Are ``episode``'s end (terminal status, last finish reason) and the run it describes the ones
+    its runtime sealed under ``key``? Never without a key: the record's own word is not the runtime's."""
     if key is None:
         return False
     recorded = _recorded(episode).get(END_SEAL)
-    expected = seal_end(
-        key,
-        episode.episode_id,
-        episode.task.fixture_id or "",
-        episode.outcome.terminal_status or "",
-        last_finish(episode.events),
-    )
-    return isinstance(recorded, str) and hmac.compare_digest(recorded, expected)
+    return isinstance(recorded, str) and hmac.compare_digest(recorded, seal_end(key, episode))
 
 
 def prompt_sealed(episode: Episode, key: bytes | None) -> bool:

@@ -3,7 +3,8 @@
 A replay re-derives a gym episode's observations and diff from its calls, but three things the log
 records it cannot: the fault schedule the runtime injected (:mod:`gym.faults`), the system prompt
 it delivered (:mod:`gym.prompts`), and how it ended the run (a wall-clock timeout, a crashed
-policy: :func:`gym.runtime.seal_end`, which triage reads). A record can declare each, so each
+policy: :func:`gym.runtime.seal_end`, which triage reads, over the run it ended). A record can
+declare each, so each
 red-team forgery that set one (a fault the run never had, 2026-12-06; a prompt carrying the
 grader's answer with its own digest beside it, the same week; a wrong fix stating ``timeout`` to
 be triaged the runtime's fault) went through. Only the

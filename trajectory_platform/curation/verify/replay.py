@@ -277,6 +277,10 @@ class ReplayResult:
     """The event indices of the answers to calls replay did not re-run (a coding CLI's tools that
     change nothing, whose answer no convention reads): their status and text are the log's word
     alone, so they are never evidence of a fault or of its repair (:func:`roles.label_admitted`)."""
+    verified_answers: list[int] = field(default_factory=list)
+    """The event indices of the answers whose output (and exit code, status) replay re-derived and
+    found as recorded: the only observations whose words are measured rather than the log's own
+    (triage reads runtime and missing-file evidence off these alone, :mod:`.triage`)."""
 
     def establish_exit_codes(self) -> int:
         """Give observations the log left without a status the exit code replay measured.
@@ -317,6 +321,8 @@ class ReplayResult:
             data["recorded_root"] = self.recorded_root
         if self.unreplayed_answers:
             data["unreplayed_answers"] = self.unreplayed_answers
+        if self.verified_answers:
+            data["verified_answers"] = self.verified_answers
         return data
 
 
@@ -658,13 +664,16 @@ def replay_gym_episode(episode: Episode, fixture: Fixture) -> ReplayResult:
         return ReplayResult("gym", 0, [], None, "unverified", time.perf_counter() - start, error=str(exc))
     turn_of = {call.id: i for i, event in enumerate(episode.events) for call in event.tool_calls}
     drift = []
+    verified = []
     for (index, _, call), fresh in zip(dispatched, replay.observations, strict=True):
         answer = episode.events[index]
-        if (answer.content, answer.status, answer.exit_code) != (
+        if (answer.content, answer.status, answer.exit_code) == (
             fresh.content,
             fresh.status,
             fresh.exit_code,
         ):
+            verified.append(index)
+        else:
             recorded, replayed = answer.content or "", fresh.content or ""
             drift.append(
                 TurnDrift(
@@ -687,6 +696,7 @@ def replay_gym_episode(episode: Episode, fixture: Fixture) -> ReplayResult:
         "drift" if drift else "verified",
         time.perf_counter() - start,
         drift=drift,
+        verified_answers=verified,
     )
 
 
@@ -745,8 +755,10 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     shown_root = _shown_root(root, refusal) if mode == "shell" and not inside else None
     exit_codes: list[tuple[Event, int]] = []
     tolerated: dict[str, list[int]] = {}
+    verified: list[int] = []
     for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
         known = cli.get(id(record.call))
+        compared = False
         if known is not None and known.claims is not None:
             replayed = shown(output, run.workspace, shown_root)
             found, compared = _claims_drift(record, known.claims, replayed, spec.normalize)
@@ -770,9 +782,9 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         elif mode == "shell" and record.turn in run.unchecked:
             continue
         elif mode == "shell" and (viewer := viewer_call(record, modern)) is not None:
-            found, checked = _sweagent_drift(record, viewer, output, root, spec.normalize)
+            found, compared = _sweagent_drift(record, viewer, output, root, spec.normalize)
             drift += [found] if found is not None else []
-            unchecked += [] if checked else [record.turn]
+            unchecked += [] if compared else [record.turn]
         elif record.answer is None or record.answer.status == "truncated":
             unchecked.append(record.turn)
         else:
@@ -789,6 +801,9 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
                 drift.append(found)
             elif exit_code is not None:
                 exit_codes.append((record.answer, exit_code))
+            compared = True
+        if compared and found is None and record.answer is not None:
+            verified.append(answer_at[id(record.answer)])
     drift_turns = sorted({d.turn for d in drift})
     observations = "drift" if drift else "unverified" if unchecked else "verified"
     return ReplayResult(
@@ -804,6 +819,7 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         recorded_root=mounted or refusal,
         exit_codes=exit_codes,
         unreplayed_answers=unreplayed,
+        verified_answers=sorted(set(verified)),
     )
 
 

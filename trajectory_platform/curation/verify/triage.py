@@ -25,6 +25,19 @@ of its own after the measured ones (context, interface), its evidence line sayin
 own statement, and not counted where the log's own events contradict it (the agent gave its final
 answer: the harness did not stop it).
 
+What a call's answer says (its status, exit code and output: a substrate signal for gate 1, a
+missing file for gate 2) is measured only where replay re-derived that answer and found it as
+recorded (the replay data's ``verified_answers``: gym replay, shell or tools replay). An answer no
+replay re-derived (an environment whose replay mode is ``none``, a call replay could not compare,
+an episode stopped before replay) is the log's own statement, like a brought log's end, and is
+read the same way: after the measured gates, its evidence line saying so, a substrate signal only
+where the agent did not end the episode itself, a missing file only where the call names a path S0
+lacks (S0 bears that out; a shell line names none). In a gym log, like its unsealed end, it is no
+evidence at all (the gym's runtime evidence is sealed or replayed). A wrong fix answered "fixed"
+whose log recorded ``Killed``, ``HTTP/1.1 503`` or exit 137 under replay ``none`` was triaged a
+runtime defect on gate 1, outranking any measured context or interface evidence, and a recorded
+``cat: spec.md: No such file`` a context deficit (red team, 2026-12-06).
+
 Only class 4 is a reason to change weights; the report says what to fix where for the rest.
 """
 
@@ -119,6 +132,10 @@ def _observation_text(record: CallRecord) -> str:
     return (record.answer.content or "") if record.answer is not None else ""
 
 
+STATED = " (the log's own statement)"
+"""What an evidence line read off text no replay re-derived says of itself."""
+
+
 RUNTIME_ENDS = ("timeout", "error")
 """Terminal statuses that say the runtime, not the agent, ended the episode."""
 LENGTH_FINISHES = ("length", "max_tokens", "max_output_tokens")
@@ -141,26 +158,48 @@ def _gym_log(fixture: FixtureContext | None) -> bool:
     return is_gym_task(fixture.handle if fixture is not None else None)
 
 
-def _stated_end(episode: Episode) -> list[str]:
-    """A brought log's statement of how its harness ended the episode, as evidence that says so;
-    nothing where the log's events contradict it: an agent that gave its final answer (recorded,
-    or a last turn making no call) ended the episode itself."""
+def _agent_ended(episode: Episode) -> bool:
+    """Did the agent end the episode itself: its final answer recorded, or a last turn making no
+    call that no token limit cut? Then no harness or substrate stopped it, whatever the log says."""
     last = next((e for e in reversed(episode.events) if e.kind == "assistant"), None)
-    answered = episode.outcome.final_answer is not None or (
+    return episode.outcome.final_answer is not None or (
         last is not None and not last.tool_calls and last_finish(episode.events) not in LENGTH_FINISHES
     )
-    if answered:
+
+
+def _stated_runtime(episode: Episode, records: list[CallRecord], unmeasured: list[CallRecord]) -> list[str]:
+    """A brought log's own statement of a runtime defect, as evidence that says so: how its harness
+    ended the episode, and the substrate signals of the failed calls no replay re-derived
+    (``unmeasured``). Nothing where the log's events contradict it: an agent that ended the episode
+    itself (:func:`_agent_ended`) was stopped by neither (a wrong fix answered "fixed" after a
+    recorded ``Killed`` test run; red team, 2026-12-06)."""
+    if _agent_ended(episode):
         return []
-    return [f"the log states its harness {line} (the log's own statement)" for line in _ended_by(episode)]
+    ended = [f"the log states its harness {line}{STATED}" for line in _ended_by(episode)]
+    return ended + [line + STATED for line in _substrate_evidence(records, unmeasured)]
 
 
-def _runtime_evidence(
-    episode: Episode,
-    records: list[CallRecord],
-    dynamic: dict[str, Any],
-    fixture: FixtureContext | None,
-    seal_key: bytes | None,
-) -> list[str]:
+def _measured(
+    episode: Episode, records: list[CallRecord], dynamic: dict[str, Any]
+) -> tuple[list[CallRecord], list[CallRecord]]:
+    """``records`` split into the calls whose answer replay re-derived and found as recorded (the
+    replay data's ``verified_answers``: their status, exit code and output are measured) and the
+    rest, whose answers are the log's own statement: a replay mode of ``none``, a call replay could
+    not compare, an episode never replayed. Read as measured, a forger's ``Killed``, ``HTTP/1.1
+    503`` or exit 137 beside a wrong fix made a policy failure a ``runtime_defect``, and a recorded
+    ``No such file`` a ``context_deficit`` (red team, 2026-12-06)."""
+    verified = set((dynamic.get("replay") or {}).get("verified_answers", []))
+    index_of = {id(event): index for index, event in enumerate(episode.events)}
+    measured: list[CallRecord] = []
+    stated: list[CallRecord] = []
+    for record in records:
+        is_verified = record.answer is not None and index_of.get(id(record.answer)) in verified
+        (measured if is_verified else stated).append(record)
+    return measured, stated
+
+
+def _oracle_evidence(dynamic: dict[str, Any]) -> list[str]:
+    """What our own oracle runs measured of the runtime."""
     evidence = []
     if dynamic.get("timed_out"):
         evidence.append("oracle run timed out")
@@ -168,10 +207,15 @@ def _runtime_evidence(
         evidence.append(f"oracle runs disagreed: {dynamic.get('run_outcomes')}")
     if dynamic.get("fixture_oracle_flaky"):
         evidence.append("the fixture's oracle disagrees with itself (calibration or other episodes)")
-    if _gym_log(fixture) and end_sealed(episode, seal_key):
-        evidence.extend(f"the runtime {line} (sealed)" for line in _ended_by(episode))
-    failed = [r for r in records if r.failed]
+    return evidence
+
+
+def _substrate_evidence(records: list[CallRecord], counted: list[CallRecord]) -> list[str]:
+    """The substrate signals (exit code, then the runtime's words) of the failed calls among
+    ``counted`` that no later successful call of the same tool among ``records`` recovered."""
+    failed = [r for r in counted if r.failed]
     recovered = {r.call.name for r in records if not r.failed and failed and r.turn > failed[0].turn}
+    evidence = []
     for record in failed:
         if record.call.name in recovered:
             continue
@@ -183,13 +227,19 @@ def _runtime_evidence(
     return evidence
 
 
-def _missing_paths(records: list[CallRecord], fixture: FixtureContext | None) -> list[str]:
+def _missing_paths(
+    records: list[CallRecord], fixture: FixtureContext | None, named: bool = False
+) -> list[str]:
+    """The paths absent from S0 that failed calls among ``records`` were told are missing (``?``
+    for a call naming none, a shell line). ``named``: only paths a call names, so S0 itself bears
+    out the answer; an unnamed one is the answer's word alone (a forged ``cat: x: No such file``
+    of a shell line was a context deficit; red team, 2026-12-06)."""
     missing = []
     for record in records:
         if not record.failed or not _MISSING.search(_observation_text(record)):
             continue
         paths = [v for k, v in record.string_values() if PATH_KEY.search(k)]
-        for path in paths or ["?"]:
+        for path in paths or ([] if named else ["?"]):
             if fixture is None or path.removeprefix("./") not in fixture.files:
                 missing.append(path)
     return missing
@@ -207,11 +257,15 @@ def triage_episode(
     """Classify one failing episode through the four gates in order; ``seal_key``: the pipeline's,
     under which a gym log's end is its runtime's (:func:`gym.runtime.end_sealed`)."""
     records = call_records(episode)
+    measured, unmeasured = _measured(episode, records, dynamic)
     subject_fixture = episode.task.fixture_id or episode.task.repo_family or "unknown"
-    evidence = _runtime_evidence(episode, records, dynamic, fixture, seal_key)
+    evidence = _oracle_evidence(dynamic)
+    if _gym_log(fixture) and end_sealed(episode, seal_key):
+        evidence.extend(f"the runtime {line} (sealed)" for line in _ended_by(episode))
+    evidence += _substrate_evidence(measured, measured)
     if evidence:
         return TriageVerdict("runtime_defect", subject_fixture, evidence)
-    missing = _missing_paths(records, fixture)
+    missing = _missing_paths(measured, fixture)
     compactions = [i for i, e in enumerate(episode.events) if e.kind == "compaction"]
     if missing:
         return TriageVerdict(
@@ -246,13 +300,24 @@ def triage_episode(
             return TriageVerdict(
                 "interface_ambiguity", key, [f"{key}: arguments fit another delivered version (schema drift)"]
             )
-    stated = [] if _gym_log(fixture) else _stated_end(episode)
+    if _gym_log(fixture):  # its runtime's evidence is sealed or replayed, or is none
+        return _residual(subject_fixture)
+    stated = _stated_runtime(episode, records, unmeasured)
     if stated:  # after the measured gates: the log's word never outranks what was measured
         return TriageVerdict("runtime_defect", subject_fixture, stated)
+    if missing := _missing_paths(unmeasured, fixture, named=True):
+        return TriageVerdict(
+            "context_deficit",
+            f"missing {missing[0]}",
+            [f"missing-file observation for {p}{STATED}" for p in missing],
+        )
+    return _residual(subject_fixture)
+
+
+def _residual(subject: str) -> TriageVerdict:
+    """Policy incapability: no gate found evidence."""
     return TriageVerdict(
-        "policy_incapability",
-        subject_fixture,
-        ["context complete, schemas unambiguous, runtime clean; still failed"],
+        "policy_incapability", subject, ["context complete, schemas unambiguous, runtime clean; still failed"]
     )
 
 
