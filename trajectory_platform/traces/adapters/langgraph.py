@@ -57,9 +57,11 @@ from trajectory_platform.traces.adapters.langgraph_messages import (
     is_run_metadata,
     joined_messages,
     message_pair,
+    speaking_graphs,
 )
 from trajectory_platform.traces.adapters.lone_answer import REQUEST_MISSING
 from trajectory_platform.traces.adapters.message_roles import is_langchain_message
+from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Episode, canonical_json
 
 TASK_ID_SOURCE = "`metadata.task_id` (or `environment_id`, `instance_id`) of the thread's latest snapshot"
@@ -285,6 +287,14 @@ class LangGraphAdapter(Adapter):
                 "several conversations",
                 f"the stream's pairs name {len(threads)} threads (metadata.thread_id): "
                 "one file is read as one run",
+            )
+        graphs = speaking_graphs(pairs)
+        if len(graphs) > 1:
+            names = ", ".join(path_of(graph) or "the top graph" for graph in graphs)
+            raise RecordError(
+                "several conversations",
+                f"a model's pieces stream from {len(graphs)} graphs ({names}, by "
+                "metadata.langgraph_checkpoint_ns): each agent keeps a conversation of its own",
             )
         episode = self.new_episode(
             record, src, adapter_episode_id(self.name, threads[0] if threads else None, pairs)

@@ -17,7 +17,9 @@ The stream holds what the graph's nodes produced, not the input the run was give
 and a system prompt are in it only when a node wrote them. An episode without a user turn says so
 (``request_missing`` in its extra fields, as an answer read alone does: ``lone_answer.py``). A chunk
 without an ``id`` cannot be joined to its message and rejects the run naming its place; so do pairs
-of several threads in one file (``several conversations``), never merged into one.
+of several threads in one file, and a model's pieces streamed from more than one graph (a supervisor
+and the agents it runs as subgraphs: :func:`speaking_graphs`) (``several conversations``), never
+merged into one. One agent run as a subgraph node of another graph is one graph speaking: read.
 """
 
 from __future__ import annotations
@@ -81,6 +83,22 @@ def _is_message(message: Any) -> bool:
         return False
     fields, _ = _fields(message)
     return "content" in fields and fields["type"] in LANGCHAIN_ROLES
+
+
+def speaking_graphs(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[tuple[str, ...]]:
+    """The graphs (by their path of node names: the top graph ``()``, a subgraph run by node
+    ``research`` ``("research",)``) whose nodes streamed a model's pieces, in the order they first
+    did, read from each pair's ``langgraph_checkpoint_ns`` (``research:<task id>|agent:<task id>``).
+    A supervisor and its agents each keep a conversation of their own: streamed together, their
+    turns would interleave into one that no model saw."""
+    graphs: dict[tuple[str, ...], None] = {}
+    for message, metadata in pairs:
+        _, chunk = _fields(message)
+        namespace = metadata.get("langgraph_checkpoint_ns", metadata.get("checkpoint_ns"))
+        if chunk and isinstance(namespace, str):
+            nodes = tuple(part.partition(":")[0] for part in namespace.split("|") if part)
+            graphs.setdefault(nodes[:-1], None)
+    return list(graphs)
 
 
 def joined_messages(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[dict[str, Any]]:
