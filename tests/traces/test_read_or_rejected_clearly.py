@@ -93,6 +93,28 @@ def test_langgraph_pairs_of_two_threads_in_one_file_are_rejected(tmp_path: Path)
     assert reject.reason == "several conversations"
 
 
+def test_langgraph_pieces_streamed_by_a_supervisor_and_its_agent_are_rejected(tmp_path: Path):
+    pairs = [
+        langgraph_pair(
+            ai_chunk("run-s", "Handing over."), "supervisor", 1, langgraph_checkpoint_ns="supervisor:1"
+        ),
+        langgraph_pair(
+            ai_chunk("run-r", "Found 3 papers."), "agent", 1, langgraph_checkpoint_ns="research:2|agent:3"
+        ),
+    ]
+    (reject,) = read_accounted(write_jsonl(tmp_path, "stream.jsonl", pairs)).rejects
+    assert reject.reason == "several conversations" and "research" in (reject.detail or "")
+
+
+def test_langgraph_one_agent_run_as_a_subgraph_node_is_read(tmp_path: Path):
+    pairs = [
+        langgraph_pair(ai_chunk("run-r", t), "agent", 1, langgraph_checkpoint_ns="research:2|agent:3")
+        for t in ("Found ", "3 papers.")
+    ]
+    episode = one_episode(write_jsonl(tmp_path, "stream.jsonl", pairs))
+    assert [(e.kind, e.content) for e in episode.events] == [("assistant", "Found 3 papers.")]
+
+
 # 2. Gemini: the candidate taken, and how many there were
 
 
@@ -211,3 +233,26 @@ def test_gateway_calls_whose_history_became_its_summary_are_one_conversation(tmp
     ]
     result = read_accounted(write_jsonl(tmp_path, "gateway.jsonl", calls))
     assert result.rejects == [] and len(result.episodes) == 1
+
+
+def test_a_summary_after_the_kept_task_continues_the_conversation(tmp_path: Path):
+    kept = [*HISTORY[:2], {"role": "user", "content": f"Earlier work, summarized: {SUMMARY}"}]
+    calls = [
+        gateway_call("s", HISTORY[:2], "Looking at tokenize()."),
+        gateway_call("s", SUMMARIZE, SUMMARY),
+        gateway_call("s", kept, "Patched."),
+    ]
+    result = read_accounted(write_jsonl(tmp_path, "gateway.jsonl", calls))
+    assert result.rejects == [] and len(result.episodes) == 1
+
+
+def test_an_agent_without_instructions_handed_a_long_answer_stays_its_own_conversation(tmp_path: Path):
+    plan = "Research sparse attention: read the three key papers and compare their memory costs."
+    calls = [
+        gateway_call("s", [{"role": "user", "content": "Plan the survey"}], plan),
+        gateway_call(
+            "s", [{"role": "user", "content": plan}], "Read them; Longformer uses the least memory."
+        ),
+    ]
+    result = read_accounted(write_jsonl(tmp_path, "gateway.jsonl", calls))
+    assert len(result.episodes) == 2, "no instructions: nothing tells a summary from a handed task"

@@ -271,3 +271,55 @@ def test_a_second_chat_that_quotes_no_summary_stays_its_own_conversation(tmp_pat
     ]
     result = read_accounted(write_jsonl(tmp_path, "gateway.jsonl", calls))
     assert len(result.episodes) == 2, "a short answer quoted is no summary"
+
+
+# written after the refinements of the LangGraph and summary rules, run once
+
+
+def test_langgraph_two_agents_of_a_supervisor_by_checkpoint_ns_are_rejected(tmp_path: Path):
+    pairs = [
+        langgraph_pair(ai_chunk("r1", "Math: 4."), "agent", 1, checkpoint_ns="team:1|math:2|agent:3"),
+        langgraph_pair(ai_chunk("r2", "Search: done."), "agent", 1, checkpoint_ns="team:1|search:4|agent:5"),
+    ]
+    (reject,) = read_accounted(write_jsonl(tmp_path, "stream.jsonl", pairs)).rejects
+    assert reject.reason == "several conversations"
+
+
+def test_langgraph_one_agent_nested_two_deep_with_its_tools_is_read(tmp_path: Path):
+    ns = "outer:1|inner:2|"
+    pairs = [
+        langgraph_pair(
+            ai_chunk("r1", tool_call_chunks=[call_piece(0, "{}", "c1", "now")]),
+            "agent",
+            1,
+            langgraph_checkpoint_ns=ns + "agent:3",
+        ),
+        langgraph_pair(
+            tool_message("c1", "now", "12:00"), "tools", 2, langgraph_checkpoint_ns=ns + "tools:4"
+        ),
+        langgraph_pair(ai_chunk("r2", "It is noon."), "agent", 3, langgraph_checkpoint_ns=ns + "agent:5"),
+    ]
+    episode = one_episode(write_jsonl(tmp_path, "stream.jsonl", pairs))
+    assert [e.kind for e in episode.events] == ["assistant", "tool", "assistant"]
+
+
+def test_langfuse_sub_agent_without_instructions_quoting_a_long_answer_is_its_own(tmp_path: Path):
+    brief = "Compare the three sparse attention papers on memory use and accuracy, in a table."
+
+    def generation(number: int, seen: list[dict[str, Any]], answer: str) -> dict[str, Any]:
+        return {
+            "id": f"o{number}",
+            "traceId": "lf-7",
+            "type": "GENERATION",
+            "startTime": f"2025-08-01T12:00:0{number}.000Z",
+            "model": "gpt-4o",
+            "input": seen,
+            "output": {"role": "assistant", "content": answer},
+        }
+
+    observations = [
+        generation(1, [{"role": "user", "content": "What should the researcher do?"}], brief),
+        generation(2, [{"role": "user", "content": f"Task: {brief}"}], "Table ready."),
+    ]
+    trace = {"id": "lf-7", "timestamp": "2025-08-01T12:00:00.000Z", "observations": observations}
+    assert len(read_accounted(write_json(tmp_path, "lf.json", trace)).episodes) == 2

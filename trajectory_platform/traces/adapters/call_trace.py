@@ -141,16 +141,21 @@ SUMMARY_MIN_CHARS = 40
 
 def _summarized(seen: list[tuple], earlier: list[tuple], written: list[str]) -> bool:
     """Is a call that saw ``seen`` an earlier call's (``earlier``) conversation with its history
-    replaced by a summary alone (compaction that keeps no turn)? Yes when, under the earlier call's
-    instructions, the message after them carries, word for word, an answer the run's model wrote
+    replaced by a summary (compaction that keeps no turn after it)? Yes when, under the earlier
+    call's instructions (stated: agents without any are told apart by nothing else), the first
+    message where the two inputs part carries, word for word, an answer the run's model wrote
     before (``written``: a summarizing call's answer, the summary). A call whose input meets no
     earlier turn again otherwise reads as another chat (:func:`_continues`); a summary the model
     wrote is what tells the two apart, whichever reader (OTel, Langfuse, LangSmith, MLflow, a
     gateway's calls) logged the run."""
     opening = _instructions(earlier)
-    if len(seen) <= opening or seen[:opening] != earlier[:opening] or seen[opening] in earlier:
+    if not opening or seen[:opening] != earlier[:opening]:
         return False
-    text = seen[opening][1]
+    shared = min(len(seen), len(earlier))
+    parted = next((i for i, (a, b) in enumerate(zip(seen, earlier, strict=False)) if a != b), shared)
+    if parted >= len(seen) or seen[parted] in earlier:
+        return False
+    text = seen[parted][1]
     return isinstance(text, str) and any(summary in text for summary in written)
 
 
