@@ -132,6 +132,19 @@ def test_gemini_takes_the_candidate_with_the_lowest_index_wherever_it_is_listed(
     assert episode.extra()["choices_taken"] == [{"call": 0, "index": 1, "of": 2}]
 
 
+def test_a_gemini_stream_of_two_candidates_is_one_answer_not_fragments(tmp_path: Path):
+    def chunk(first: str, second: str, finish: str | None = None) -> dict[str, object]:
+        candidates = [gemini_candidate(first, 0), gemini_candidate(second, 1)]
+        return {"candidates": [{**c, "finishReason": finish} for c in candidates]}
+
+    result = read_accounted(
+        write_jsonl(tmp_path, "stream.jsonl", [chunk("Bl", "Gr"), chunk("ue.", "een.", "STOP")])
+    )
+    (episode,) = result.episodes
+    assert episode.events[-1].content == "Blue."
+    assert episode.extra()["choices_taken"] == [{"call": 0, "index": 0, "of": 2}]
+
+
 # 3. Codex: the exit code Codex wrote into a command's output
 
 

@@ -323,3 +323,17 @@ def test_langfuse_sub_agent_without_instructions_quoting_a_long_answer_is_its_ow
     ]
     trace = {"id": "lf-7", "timestamp": "2025-08-01T12:00:00.000Z", "observations": observations}
     assert len(read_accounted(write_json(tmp_path, "lf.json", trace)).episodes) == 2
+
+
+# written after the Gemini stream fix, run once
+
+
+def test_a_gemini_stream_whose_candidates_come_in_separate_chunks(tmp_path: Path):
+    lines = [
+        {"candidates": [gemini_candidate("Gree", 1) | {"finishReason": None}], "responseId": "r"},
+        {"candidates": [gemini_candidate("Blu", 0) | {"finishReason": None}], "responseId": "r"},
+        {"candidates": [gemini_candidate("n.", 1), gemini_candidate("e.", 0)], "responseId": "r"},
+    ]
+    (episode,) = read_accounted(write_jsonl(tmp_path, "stream.jsonl", lines)).episodes
+    assert episode.events[-1].content == "Blue."
+    assert episode.extra()["choices_taken"][0]["of"] == 2
