@@ -108,7 +108,8 @@ def test_otel_rewritten_history_is_a_compacted_delivered_input(tmp_path):
     span = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][4]
     attribute = next(a for a in span["attributes"] if a["key"] == "gen_ai.input.messages")
     # compaction: the opening turns summarized, the turns after them kept (a history reduced to a
-    # lone summary is, by what it says, another chat: its own conversation, call_trace.conversations)
+    # lone summary continues only when the summary is an answer the run's model wrote:
+    # call_trace._summarized; this trace holds no summarizing call)
     history = json.loads(attribute["value"]["stringValue"])
     summary = [{"role": "user", "parts": [{"type": "text", "content": "Summary: stock lookups ran."}]}]
     attribute["value"]["stringValue"] = json.dumps(summary + history[1:])

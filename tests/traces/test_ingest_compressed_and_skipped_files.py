@@ -31,7 +31,7 @@ def logs_folder(tmp_path: Path) -> Path:
     (logs / "messages.JSON.GZ").write_bytes(gzip.compress(json.dumps([USER, ANSWER]).encode(), mtime=0))
     (logs / "plain.jsonl").write_bytes(jsonl(chat("p1")))
     (logs / "notes.txt").write_text("not a log")
-    (logs / "2025-01-01T00-00-00_task.eval").write_bytes(b"PK\x03\x04 an Inspect log archive")
+    (logs / "history.md").write_text("# an Aider chat history: not a log")
     (logs / "README").write_text("about these logs")
     return logs
 
@@ -50,7 +50,7 @@ def test_gzip_logs_are_read_decompressed_and_other_files_are_counted(tmp_path: P
     assert result.rejects == [] and result.files_read == 3
     compressed = sum((logs / n).stat().st_size for n in ("day.jsonl.gz", "messages.JSON.GZ"))
     assert result.bytes_read == compressed + (logs / "plain.jsonl").stat().st_size  # bytes on disk
-    assert result.summary()["skipped_files"] == {"(no suffix)": 1, ".eval": 1, ".txt": 1}
+    assert result.summary()["skipped_files"] == {"(no suffix)": 1, ".md": 1, ".txt": 1}
 
 
 def test_a_gzip_log_that_cannot_be_decompressed_is_one_reject(tmp_path: Path):
@@ -73,8 +73,8 @@ def test_cli_reads_a_named_gzip_log_and_reports_skipped_files(tmp_path: Path, ca
     assert main(["ingest", str(logs), "--out", str(tmp_path / "all"), "--no-progress"]) == 0
     captured = capsys.readouterr()
     summary = json.loads(captured.out.strip().splitlines()[-1])
-    assert summary["skipped_files"] == {"(no suffix)": 1, ".eval": 1, ".txt": 1}
-    assert "skipped 3 file(s) not named as logs: (no suffix) (1), .eval (1), .txt (1)" in captured.err
+    assert summary["skipped_files"] == {"(no suffix)": 1, ".md": 1, ".txt": 1}
+    assert "skipped 3 file(s) not named as logs: (no suffix) (1), .md (1), .txt (1)" in captured.err
     archive = tmp_path / "logs.gz"  # a gzip file not named as a log is still refused at the door
     archive.write_bytes(gzip.compress(b"{}", mtime=0))
     assert main(["ingest", str(archive), "--out", str(tmp_path / "no"), "--no-progress"]) == 2

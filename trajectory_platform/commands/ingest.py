@@ -96,12 +96,14 @@ def run(args: argparse.Namespace) -> int:
     """Ingest (``--batch-rows`` episodes in memory at a time), write both tables, print the summary;
     non-zero when nothing could be read or nothing was normalized (unless ``--allow-empty``)."""
     from trajectory_platform.curation.redact.engine import mask_secrets
+    from trajectory_platform.traces.adapters.inspect_archive import is_archive
     from trajectory_platform.traces.ingest import ingest_to, is_compressed_log
     from trajectory_platform.traces.ingest_settings import IngestSettings
     from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS
 
-    # a log named so (``day.jsonl.gz``) is read decompressed; any other gzip file is refused here
-    named = [Path(p) for p in args.paths if not is_compressed_log(Path(p))]
+    # a log named so (``day.jsonl.gz``) is read decompressed, an Inspect ``.eval`` zip opened as its
+    # JSON log; any other gzip or zip file is refused here
+    named = [Path(p) for p in args.paths if not is_compressed_log(Path(p)) and not is_archive(Path(p))]
     if refusal := not_text(named, LOGS):
         return fail(refusal)
     try:

@@ -45,11 +45,48 @@ def named(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
+_KEY_SEPARATORS = re.compile(r"[_-]")
+_HUMPS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_WORD_HUMP = re.compile(r"[A-Z]?[a-z]{1,16}")
+_ACRONYM = re.compile(r"[A-Z]{2,4}")
+_VOWELS = frozenset("aeiouyAEIOUY")
+_KEY_MAX_CHARS = 40
+_KEY_MAX_HUMPS = 6
+
+
+def is_identifier_key(key: str) -> bool:
+    """Does a field name read as an identifier a person wrote (``toolCallId``, ``_type``,
+    ``requesterUsername``, ``tool_call_id``, ``userID``), not as a value (a key, a token) used as a
+    key? Field names are shown in details so a reject names what it is about; a secret must never be.
+    It reads as one when, past up to two leading underscores, it is at most six words joined by
+    ``_``, ``-`` or camelCase humps, each a lowercase word of at most 16 letters (its first perhaps
+    capitalised) holding a vowel, the last perhaps an acronym of 2 to 4 capitals, then at most three
+    digits. A generated token almost never passes: it has digits inside, capitals in a row, or humps
+    without a vowel (``AKIA...``, ``xKqPmW``)."""
+    if len(key) > _KEY_MAX_CHARS:
+        return False
+    body = key[2:] if key.startswith("__") else key[1:] if key.startswith("_") else key
+    humps = [hump for part in _KEY_SEPARATORS.split(body) for hump in _HUMPS.findall(part)]
+    if "".join(humps) != _KEY_SEPARATORS.sub("", body) or not humps or len(humps) > _KEY_MAX_HUMPS + 1:
+        return False
+    if humps[-1].isdigit():
+        if len(humps[-1]) > 3:
+            return False
+        humps = humps[:-1]
+    if not humps or len(humps) > _KEY_MAX_HUMPS or len(_KEY_SEPARATORS.split(body)) > _KEY_MAX_HUMPS:
+        return False
+    *words, last = humps
+    if _ACRONYM.fullmatch(last) and words:
+        humps = words
+    return all(_WORD_HUMP.fullmatch(hump) and not _VOWELS.isdisjoint(hump) for hump in humps)
+
+
 def path_of(keys: Iterable[str]) -> str:
     """A dotted path of keys a record chose (not a format's own field names), for a detail: each
-    key shown when it reads as a short lowercase word (as :func:`named` shows a value), else as
-    ``<key>``."""
-    return ".".join(key if _WORD.fullmatch(key) else "<key>" for key in keys)
+    key shown when it reads as a short lowercase word (as :func:`named` shows a value) or an
+    identifier (:func:`is_identifier_key`), else as ``<key>``: a key chosen by a log (a secret used
+    as a field name) must never reach a detail, which is stored and printed unredacted."""
+    return ".".join(key if _WORD.fullmatch(key) or is_identifier_key(key) else "<key>" for key in keys)
 
 
 def without_record_text(message: str) -> str:

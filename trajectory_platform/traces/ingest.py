@@ -43,6 +43,7 @@ from trajectory_platform.traces.adapters.base import (
 )
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
+from trajectory_platform.traces.adapters.inspect_archive import ARCHIVE_SUFFIX
 from trajectory_platform.traces.cross_file import SpanningGroups, groups_by_id
 from trajectory_platform.traces.drops import Drop, Tally, named, path_of, without_record_text
 from trajectory_platform.traces.ingest_settings import IngestSettings
@@ -56,8 +57,11 @@ from trajectory_platform.traces.validate import DEFAULT_MAX_FIELD_CHARS, validat
 
 LOG_SUFFIXES = (".jsonl", ".ndjson", ".json", ".traj")
 """File endings :func:`discover_log_files` picks up (``.traj.json`` ends in ``.json``), each also
-gzip-compressed (``.jsonl.gz``: read decompressed, ``adapters/base.py``'s ``open_log``)."""
-_FOUND_SUFFIXES = LOG_SUFFIXES + tuple(suffix + COMPRESSED_SUFFIX for suffix in LOG_SUFFIXES)
+gzip-compressed (``.jsonl.gz``: read decompressed, ``adapters/base.py``'s ``open_log``), and
+Inspect's ``.eval`` zip log (opened as its JSON log: ``adapters/inspect_archive.py``)."""
+_FOUND_SUFFIXES = (
+    LOG_SUFFIXES + tuple(suffix + COMPRESSED_SUFFIX for suffix in LOG_SUFFIXES) + (ARCHIVE_SUFFIX,)
+)
 
 _DATE_PART = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 EPOCH_SCALES = ((11, 1), (14, 1e3), (17, 1e6), (20, 1e9))
@@ -134,8 +138,8 @@ class IngestResult:
     files_read: int = 0
     bytes_read: int = 0
     files_skipped: dict[str, int] = field(default_factory=dict)
-    """Files found in the folders given that are not logs by their name (``.txt``, an Inspect
-    ``.eval`` archive), by suffix: never read, but counted so none goes unnoticed."""
+    """Files found in the folders given that are not logs by their name (``.txt``, a ``.md``
+    history), by suffix: never read, but counted so none goes unnoticed."""
     markup_kept_as_text: Counter[str] = field(default_factory=Counter)
     """Blocks of inline markup (a tool call, a ``<think>``) left as text because they could not be
     read, by reason (``adapters/inline_markup.py``; each episode counts its own in ``extra_json``)."""
@@ -228,7 +232,7 @@ def discover_log_files(root: Path | str) -> list[Path]:
 
 def is_compressed_log(path: Path) -> bool:
     """Is ``path`` named as a gzip-compressed log (``.jsonl.gz``, ``.json.gz``, ...)?"""
-    return path.name.lower().endswith(_FOUND_SUFFIXES[len(LOG_SUFFIXES) :])
+    return path.name.lower().endswith(tuple(suffix + COMPRESSED_SUFFIX for suffix in LOG_SUFFIXES))
 
 
 def _discover(base: Path) -> tuple[list[Path], Counter[str]]:

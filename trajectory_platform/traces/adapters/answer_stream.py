@@ -107,7 +107,7 @@ def family_of(value: Any) -> str | None:
         and ("message" in value or "response" in value)
     ):
         return "ollama"
-    if _gemini_candidate(value) is not None and "contents" not in value:  # a chunk holds no request
+    if _gemini_candidates(value) and "contents" not in value:  # a chunk holds no request
         return "gemini"
     return None
 
@@ -130,16 +130,24 @@ def _chat_finished(value: dict[str, Any]) -> bool:
     return any(isinstance(c, dict) and c.get("finish_reason") is not None for c in value["choices"])
 
 
-def _gemini_candidate(value: dict[str, Any]) -> dict[str, Any] | None:
+def _gemini_candidates(value: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """A Gemini chunk's candidates by their ``index`` (their position when unnumbered: one, or
+    several with ``candidateCount`` > 1), each with its ``content``; empty when it is no such chunk."""
     candidates = value.get("candidates")
-    if isinstance(candidates, list) and len(candidates) == 1 and isinstance(candidates[0], dict):
-        return candidates[0] if isinstance(candidates[0].get("content"), dict) else None
-    return None
+    if not isinstance(candidates, list) or not candidates:
+        return {}
+    if not all(isinstance(c, dict) and isinstance(c.get("content"), dict) for c in candidates):
+        return {}
+    numbered = [(c.get("index"), c) for c in candidates]
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i, _ in numbered):
+        numbered = list(enumerate(candidates))
+    return dict(numbered)
 
 
 def _gemini_finished(value: dict[str, Any]) -> bool:
-    candidate = _gemini_candidate(value) or {}
-    return bool(candidate.get("finishReason") or candidate.get("finish_reason"))
+    """Does the chunk end its answer: every candidate it holds states a finish reason."""
+    candidates = _gemini_candidates(value).values()
+    return bool(candidates) and all(c.get("finishReason") or c.get("finish_reason") for c in candidates)
 
 
 def _starts_new(answer: Answer, piece: dict[str, Any], family: str) -> bool:
@@ -382,30 +390,38 @@ def _responses(pieces: list[Piece]) -> dict[str, Any]:
 
 
 def _gemini(pieces: list[Piece]) -> dict[str, Any]:
-    """Gemini's stream chunks, as the response they add up to: the parts of the one candidate in
-    order, consecutive text parts of the same kind (thought or not) joined; the finish reason and
-    usage of the last chunk."""
-    parts: list[dict[str, Any]] = []
+    """Gemini's stream chunks, as the response they add up to: each candidate's parts in order (by
+    its ``index``: ``candidateCount`` > 1 streams several), consecutive text parts of the same kind
+    (thought or not) joined; each candidate's last stated finish reason, the last chunk's usage. The
+    ``gemini`` reader then takes the lowest index and counts the others (``choices_taken``)."""
+    parts: dict[int, list[dict[str, Any]]] = {}
+    stated: dict[int, dict[str, Any]] = {}
     for piece in pieces:
-        content = (_gemini_candidate(piece.value) or {}).get("content") or {}
-        for part in content.get("parts") or []:
-            text_kind = part.get("thought", False) if set(part) <= {"text", "thought"} else None
-            last = parts[-1] if parts else None
-            joinable = (
-                last is not None
-                and set(last) <= {"text", "thought"}
-                and last.get("thought", False) == text_kind
-            )
-            if text_kind is not None and joinable and last is not None:
-                last["text"] = last.get("text", "") + part.get("text", "")
-            else:
-                parts.append(dict(part))
-    last_value = pieces[-1].value
-    if not _gemini_finished(last_value):
+        for index, candidate in _gemini_candidates(piece.value).items():
+            _add_parts(parts.setdefault(index, []), candidate["content"].get("parts") or [])
+            stated[index] = {**stated.get(index, {}), **{k: v for k, v in candidate.items() if v is not None}}
+    if not all(c.get("finishReason") or c.get("finish_reason") for c in stated.values()):
         raise _truncated(pieces, "a chunk with a finishReason")
-    candidate = dict(_gemini_candidate(last_value) or {})
-    candidate["content"] = {**(candidate.get("content") or {}), "parts": parts}
-    return {**last_value, "candidates": [candidate]}
+    candidates = [
+        {**stated[i], "index": i, "content": {**stated[i]["content"], "parts": parts[i]}}
+        for i in sorted(stated)
+    ]
+    return {**pieces[-1].value, "candidates": candidates}
+
+
+def _add_parts(parts: list[dict[str, Any]], more: list[Any]) -> None:
+    """``more`` parts streamed after ``parts``: a text part joined to the text part before it of
+    the same kind (thought or not), any other appended."""
+    for part in more:
+        text_kind = part.get("thought", False) if set(part) <= {"text", "thought"} else None
+        last = parts[-1] if parts else None
+        joinable = (
+            last is not None and set(last) <= {"text", "thought"} and last.get("thought", False) == text_kind
+        )
+        if text_kind is not None and joinable and last is not None:
+            last["text"] = last.get("text", "") + part.get("text", "")
+        else:
+            parts.append(dict(part))
 
 
 ASSEMBLERS: dict[str, Callable[[list[Piece]], dict[str, Any]]] = {

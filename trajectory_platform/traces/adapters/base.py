@@ -24,6 +24,7 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, get_args
 
+from trajectory_platform.traces.adapters.inspect_archive import archive_document, is_archive
 from trajectory_platform.traces.drops import Drop, named
 from trajectory_platform.traces.record import (
     EPOCH_FLOOR_SECONDS,
@@ -240,6 +241,8 @@ class SourceFile:
         Raises :class:`OSError` when the file cannot be read (a gzip file that is not one, or cut
         short, included).
         """
+        if is_archive(path):  # Inspect's zip log, opened as its JSON log (inspect_archive.py)
+            return cls(path, archive_document(path), display)
         try:
             with open_log(path) as handle:
                 first = handle.readline()

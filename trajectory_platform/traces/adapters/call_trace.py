@@ -6,7 +6,8 @@ supervisor that hands the task to sub-agents, each with its own instructions and
 conversation, all but one would survive only as inputs with no answer. So the calls are first split
 into conversations (:func:`conversations`): a call continues the conversation whose history its
 input extends (or is a prefix of), or rewrites (compaction: the same instructions, then the history
-re-joins it after the rewritten part); any other call starts a conversation of its own. Each
+re-joins it after the rewritten part, or the history replaced by a summary alone that an earlier
+answer of the run wrote: :func:`_summarized`); any other call starts a conversation of its own. Each
 conversation is an episode (:func:`run_episodes`).
 
 An episode is the conversation of its call that saw the most (the agent loop's last call; ties go
@@ -75,6 +76,7 @@ def conversations(calls: list[ModelCall], *, chained: bool = False) -> list[list
     call does; two samples of one prompt, or two chats that share an opening, stay apart."""
     groups: list[list[int]] = []
     known: list[list[tuple[list[tuple], list[tuple]]]] = []
+    written: list[str] = []  # the run's answers so far long enough to be a summary
     for number, call in enumerate(calls):
         seen = [event_key(event) for event in call.seen]
         answered = seen + ([event_key(call.answer)] if call.answer is not None else [])
@@ -90,6 +92,14 @@ def conversations(calls: list[ModelCall], *, chained: bool = False) -> list[list
             ),
             None,
         )
+        if home is None and not chained:
+            home = next(
+                (g for g in reversed(range(len(groups))) if _summarized(seen, known[g][-1][0], written)),
+                None,
+            )
+        answer = call.answer.content if call.answer is not None else None
+        if answer is not None and len(answer.strip()) >= SUMMARY_MIN_CHARS:
+            written.append(answer.strip())
         if home is None:
             groups.append([number])
             known.append([(seen, answered)])
@@ -122,6 +132,31 @@ def _continues(seen: list[tuple], earlier: list[tuple], answered: list[tuple]) -
     shared = next(i for i, (a, b) in enumerate(zip(seen, answered, strict=False)) if a != b)
     later = {key for key in answered[shared:] if key[0] != "system"}
     return any(key in later for key in seen[shared:])
+
+
+SUMMARY_MIN_CHARS = 40
+"""How long an answer of the run must be for a later input carrying it to be read as its summary
+(a short answer, "Done.", may be quoted by another chat)."""
+
+
+def _summarized(seen: list[tuple], earlier: list[tuple], written: list[str]) -> bool:
+    """Is a call that saw ``seen`` an earlier call's (``earlier``) conversation with its history
+    replaced by a summary (compaction that keeps no turn after it)? Yes when, under the earlier
+    call's instructions (stated: agents without any are told apart by nothing else), the first
+    message where the two inputs part carries, word for word, an answer the run's model wrote
+    before (``written``: a summarizing call's answer, the summary). A call whose input meets no
+    earlier turn again otherwise reads as another chat (:func:`_continues`); a summary the model
+    wrote is what tells the two apart, whichever reader (OTel, Langfuse, LangSmith, MLflow, a
+    gateway's calls) logged the run."""
+    opening = _instructions(earlier)
+    if not opening or seen[:opening] != earlier[:opening]:
+        return False
+    shared = min(len(seen), len(earlier))
+    parted = next((i for i, (a, b) in enumerate(zip(seen, earlier, strict=False)) if a != b), shared)
+    if parted >= len(seen) or seen[parted] in earlier:
+        return False
+    text = seen[parted][1]
+    return isinstance(text, str) and any(summary in text for summary in written)
 
 
 def _carries_on(seen: list[tuple], earlier: list[tuple], answered: list[tuple]) -> bool:

@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from trajectory_platform.traces.adapters.anthropic import assistant_events, events_of_message
+from trajectory_platform.traces.adapters.anthropic import events_of_message
 from trajectory_platform.traces.adapters.base import (
     Adapter,
     RawRecord,
@@ -223,6 +223,16 @@ OTHER_BRANCH = "other branch"
 """A session resumed twice from one point: the entries of the other branch, each its own episode."""
 SESSIONS = "sessions"
 """A session resumed under new ids: every ``sessionId`` it was written under, the first first."""
+
+
+def _take_later_facts(turn: Event, later: Event) -> None:
+    """What a later line of one response says of the whole turn: Claude Code writes a response a
+    content block a line, each line with the usage counted so far (``output_tokens`` grows to the
+    response's total on its last line) and the ``stop_reason`` once it is known, so the last line
+    that states them holds the turn's; the first line's are a partial count."""
+    turn.finish_reason = later.finish_reason or turn.finish_reason
+    turn.input_tokens = later.input_tokens if later.input_tokens is not None else turn.input_tokens
+    turn.output_tokens = later.output_tokens if later.output_tokens is not None else turn.output_tokens
 
 
 def _span_of_time(part: RawRecord) -> tuple[str, str]:
@@ -414,13 +424,12 @@ class ClaudeCodeAdapter(Adapter):
             message_id = message.get("id") if kind == "assistant" else None
             previous = episode.events[-1] if episode.events else None
             if message_id and message_id == last_message_id and previous is not None:
-                merged, *results = assistant_events(
-                    message.get("content"), f"line {line.line}.message.content"
-                )
+                merged, *results = events_of_message(message, f"line {line.line}.message")
                 turn = next(e for e in reversed(episode.events) if e.kind == "assistant")
                 turn.tool_calls.extend(merged.tool_calls)
                 turn.content = "\n".join(t for t in (turn.content, merged.content) if t) or None
                 turn.reasoning = "\n".join(t for t in (turn.reasoning, merged.reasoning) if t) or None
+                _take_later_facts(turn, merged)
                 episode.events.extend(results)
             else:
                 for event in events_of_message(message, f"line {line.line}.message"):

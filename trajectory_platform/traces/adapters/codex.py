@@ -17,6 +17,10 @@ A record is one file, one session. The entries:
   ``extra_json``, never events. So are ``ghost_snapshot`` items (Codex's undo snapshots, never
   model input).
 
+A command's output holds its exit code only as the text Codex wrote for the model (the structured
+``{"output", "metadata": {"exit_code"}}`` or a freeform ``Exit code: N`` header): it is read from
+there (:func:`exit_code_of`), non-zero making the result an ``error``.
+
 An item type the Responses reader does not know rejects the session with its line and type. The
 format records no task id: a ``task_ids.json`` beside the sessions names it.
 
@@ -29,6 +33,8 @@ episode; the state snapshots are counted in ``extra_json`` (``skipped_entries``)
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -55,6 +61,56 @@ NOT_MODEL_INPUT = frozenset({"ghost_snapshot"})
 CODEX_CONTEXT = ("<environment_context>", "<user_instructions>")
 """The openings of the user messages Codex writes itself."""
 META_FIELDS = ("cwd", "cli_version", "originator", "source")
+
+
+EXIT_CODE_LINES = (re.compile(r"Exit code: (-?\d+)"), re.compile(r"Process exited with code (-?\d+)"))
+"""The header lines of a command's output as Codex writes it for the model that state its exit code
+(``shell``'s freeform output; ``exec_command``'s)."""
+HEADER_LINES = re.compile(
+    r"Wall time: [0-9.]+ seconds|Total output lines: \d+|Chunk ID: \S+|Original token count: \d+"
+    r"|Process running with session ID \S+|Process terminated without exit code"
+)
+"""Codex's other header lines: any line before ``Output:`` outside these and the exit code's makes
+the text a tool's own output, not Codex's header (it is then read for no exit code)."""
+OUTPUT_LINE = "Output:"
+
+
+def exit_code_of(output: str | None) -> int | None:
+    """The exit code Codex wrote into a command's output for the model (the rollout keeps only that
+    text): the structured form's ``{"output", "metadata": {"exit_code"}}``, or the freeform header
+    (``Exit code: 1`` / ``Process exited with code 1``, then ``Wall time: ...``, ``Output:``). Read
+    only from a whole header: every line before ``Output:`` one Codex writes, so a command that
+    prints "Exit code: 1" itself is not taken for its own exit code. ``None`` when none is stated."""
+    if not output:
+        return None
+    if output.startswith("{"):
+        try:
+            value = json.loads(output)
+        except ValueError:
+            return None
+        metadata = value.get("metadata") if isinstance(value, dict) else None
+        code = metadata.get("exit_code") if isinstance(metadata, dict) and "output" in value else None
+        return code if isinstance(code, int) and not isinstance(code, bool) else None
+    header, found, _ = output.partition(f"\n{OUTPUT_LINE}")
+    if not found and not output.startswith(OUTPUT_LINE):
+        return None
+    codes = []
+    for line in header.splitlines():
+        stated = next((m for p in EXIT_CODE_LINES if (m := p.fullmatch(line))), None)
+        if stated is not None:
+            codes.append(int(stated.group(1)))
+        elif not HEADER_LINES.fullmatch(line):
+            return None
+    return codes[0] if len(codes) == 1 else None
+
+
+def _take_exit_codes(events: list[Event]) -> None:
+    """Each command result's exit code from its text (:func:`exit_code_of`), non-zero an ``error``."""
+    for event in events:
+        if event.kind == "tool" and event.exit_code is None:
+            event.exit_code = exit_code_of(event.content)
+            if event.exit_code is not None and event.status is None:
+                event.status = "ok" if event.exit_code == 0 else "error"
 
 
 LEGACY_META_KEYS = frozenset({"id", "timestamp", "instructions", "git"})
@@ -148,6 +204,7 @@ class CodexAdapter(Adapter):
                 ] += 1
         episode.events = turns.events
         name_tool_results(episode.events)
+        _take_exit_codes(episode.events)
         episode.task.prompt = next(
             (
                 e.content

@@ -34,7 +34,7 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     sampling_params_json,
 )
-from trajectory_platform.traces.adapters.openai import extra_of
+from trajectory_platform.traces.adapters.openai import choice_taken, choices_taken, extra_of, taken_choice
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -265,11 +265,10 @@ class GeminiAdapter(Adapter):
         for index, content in enumerate(value.get("contents") or []):
             events.extend(events_of_content(content, f"contents[{index}]"))
         if isinstance(candidates, list) and candidates:
-            first = expect(candidates[0], dict, "response.candidates[0]")
-            answer = events_of_content(first.get("content"), "response.candidates[0].content")
-            answer[0].finish_reason = optional_str(
-                first.get("finish_reason"), "response.candidates[0].finish_reason"
-            )
+            position, taken = taken_choice(response, "response", "candidates")
+            at = f"response.candidates[{position}]"
+            answer = events_of_content(taken.get("content"), f"{at}.content")
+            answer[0].finish_reason = optional_str(taken.get("finish_reason"), f"{at}.finish_reason")
             usage = response.get("usage_metadata")
             if isinstance(usage, dict):  # what the call cost, said of its answer
                 answer[0].input_tokens = usage.get("prompt_token_count")
@@ -290,5 +289,6 @@ class GeminiAdapter(Adapter):
         if response is not value:  # the response's own fields beside its answer (its id, ...)
             rest = {k: v for k, v in response.items() if k not in RESPONSE_READ}
             extra.update({"response": rest} if rest else {})
+        extra.update(choices_taken([(0, choice_taken(response))]))  # candidateCount > 1: the one taken
         episode.extra_json = canonical_json(extra) if extra else None
         return episode

@@ -3,7 +3,7 @@
 A LangGraph agent keeps its conversation in the ``messages`` channel of the graph's state, as
 LangChain messages (``{"type": "human" / "ai" / "tool", "content", "tool_calls", ...}``, or
 serialised by ``dumpd`` as ``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
-"kwargs"}``). Four shapes leave it in a log, each told by its own fields:
+"kwargs"}``). Five shapes leave it in a log, each told by its own fields:
 
 - **a state snapshot** (``graph.get_state``, the server's ``/threads/{id}/state`` and its history):
   ``{"values": {"messages"}, "next", "tasks", "metadata", "checkpoint" / "config", ...}``;
@@ -14,7 +14,9 @@ serialised by ``dumpd`` as ``{"lc": 1, "type": "constructor", "id": [..., "AIMes
   {...}}``;
 - **streamed values** (``stream_mode="values"``): the state itself after each step, ``{"messages":
   [...]}`` a line (told from a chat log's ``messages`` by its LangChain messages); each value that
-  holds the one before it and more is the same run.
+  holds the one before it and more is the same run;
+- **streamed messages** (``stream_mode="messages"``): ``[message chunk, metadata]`` pairs, the
+  pieces of each message joined by its id (``langgraph_messages.py``); a file is one run.
 
 Snapshots and checkpoints of one thread (its ``thread_id``, at the top level, in ``config.
 configurable``, ``checkpoint`` or ``metadata``), and the streamed values of one run, are one
@@ -31,6 +33,7 @@ chat_payloads.event_of`: tokens, finish reasons and invalid calls included). The
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import (
@@ -49,7 +52,16 @@ from trajectory_platform.traces.adapters.base import (
     task_id_in,
 )
 from trajectory_platform.traces.adapters.chat_payloads import event_of
+from trajectory_platform.traces.adapters.langgraph_messages import (
+    MISSING,
+    is_run_metadata,
+    joined_messages,
+    message_pair,
+    speaking_graphs,
+)
+from trajectory_platform.traces.adapters.lone_answer import REQUEST_MISSING
 from trajectory_platform.traces.adapters.message_roles import is_langchain_message
+from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Episode, canonical_json
 
 TASK_ID_SOURCE = "`metadata.task_id` (or `environment_id`, `instance_id`) of the thread's latest snapshot"
@@ -57,6 +69,9 @@ STREAM_EVENTS = ("updates", "metadata")
 """The server's stream events a run's updates come in (``metadata`` names the run and carries no
 state)."""
 SNAPSHOT_KEYS = ("next", "tasks", "checkpoint", "config", "parent_config", "parent_checkpoint")
+PAIRS = "message_pairs"
+RUN_EVENTS = "run_metadata_events"
+"""The framed record of a ``stream_mode="messages"`` run: its pairs, and the server's run events."""
 
 
 def _messages_of(state: Any) -> Any:
@@ -150,13 +165,21 @@ class LangGraphAdapter(Adapter):
     name = "langgraph"
     task_id_source = TASK_ID_SOURCE
 
+    def sniff(self, sample: Any, path: Path) -> bool:
+        return _opening_pair(sample) is not None or super().sniff(sample, path)
+
     def claims_record(self, record: dict[str, Any]) -> bool:
+        if message_pair(record) is not None:
+            return True
         messages = snapshot_messages(record)
         if messages is not None:
             return not messages or any(is_langchain_message(m) for m in messages)
         return is_update(record) and record.get("event") != "metadata"
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        if _is_message_stream(src):
+            yield from _message_stream(src)
+            return
         if _is_stream(src):
             document, error = src.document
             if error is None and isinstance(document, list):
@@ -204,6 +227,8 @@ class LangGraphAdapter(Adapter):
         value = expect(record.value, dict, "record")
         if "updates" in value:
             return self._run(record, src, value["updates"])
+        if PAIRS in value:
+            return self._messages(record, src, value[PAIRS], value[RUN_EVENTS])
         snapshots = value["snapshots"]
 
         def rank(snapshot: dict[str, Any]) -> tuple[int, int]:
@@ -247,3 +272,88 @@ class LangGraphAdapter(Adapter):
             {"updates": len(updates), "updates_without_messages": without, "other_channels": sorted(channels)}
         )
         return episode
+
+    def _messages(
+        self,
+        record: RawRecord,
+        src: SourceFile,
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]],
+        events: int,
+    ) -> Episode:
+        """A run streamed with ``stream_mode="messages"`` (``langgraph_messages.py``)."""
+        threads = sorted({str(m["thread_id"]) for _, m in pairs if m.get("thread_id") is not None})
+        if len(threads) > 1:
+            raise RecordError(
+                "several conversations",
+                f"the stream's pairs name {len(threads)} threads (metadata.thread_id): "
+                "one file is read as one run",
+            )
+        graphs = speaking_graphs(pairs)
+        if len(graphs) > 1:
+            names = ", ".join(path_of(graph) or "the top graph" for graph in graphs)
+            raise RecordError(
+                "several conversations",
+                f"a model's pieces stream from {len(graphs)} graphs ({names}, by "
+                "metadata.langgraph_checkpoint_ns): each agent keeps a conversation of its own",
+            )
+        episode = self.new_episode(
+            record, src, adapter_episode_id(self.name, threads[0] if threads else None, pairs)
+        )
+        messages = joined_messages(pairs)
+        episode.events = [event_of(m, f"messages[{i}]") for i, m in enumerate(messages)]
+        name_tool_results(episode.events)
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        metadata = [m for _, m in pairs]
+        episode.lineage.model = next(
+            (m["ls_model_name"] for m in metadata if isinstance(m.get("ls_model_name"), str)), None
+        )
+        episode.task.fixture_id = task_id_in([(metadata[0], "")])
+        extra: dict[str, Any] = {
+            "pairs": len(pairs),
+            "nodes": sorted({str(m.get("langgraph_node")) for m in metadata if m.get("langgraph_node")}),
+        }
+        if events:
+            extra["run_metadata_events"] = events
+        if episode.task.prompt is None:
+            extra[REQUEST_MISSING] = MISSING
+        episode.extra_json = canonical_json(extra)
+        return episode
+
+
+def _opening_pair(sample: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The message pair a line is, or a document's first element is (a JSON list of pairs)."""
+    return message_pair(sample) or message_pair(first_record(sample))
+
+
+def _is_message_stream(src: SourceFile) -> bool:
+    """Is the file a ``stream_mode="messages"`` stream? Judged by the values detection looks at."""
+    return any(_opening_pair(sample) is not None for sample in src.samples(DETECT_PROBE_LINES))
+
+
+def _message_stream(src: SourceFile) -> Iterator[RawRecord]:
+    """The file's pairs as one record ``{PAIRS, RUN_EVENTS}`` at its first pair: a line that is no
+    pair is a ``wrong type`` reject (the server's run ``metadata`` event is counted)."""
+    document, error = src.document
+    lines = (
+        [RawRecord(None, f"[{i}]", value=v) for i, v in enumerate(document)]
+        if error is None and isinstance(document, list) and message_pair(document) is None
+        else [RawRecord(1, None, value=document)]
+        if error is None
+        else list(src.lines())
+    )
+    pairs, events, first = [], 0, None
+    for line in lines:
+        if line.error is not None:
+            yield line
+            continue
+        pair = message_pair(line.value)
+        if pair is not None:
+            pairs.append(pair)
+            first = first or line
+        elif is_run_metadata(line.value):
+            events += 1
+        else:
+            detail = "not a LangGraph message pair ([message chunk, metadata])"
+            yield RawRecord(line.line, line.json_path, error=RecordError("wrong type", detail))
+    if first is not None:
+        yield RawRecord(first.line, first.json_path or "$", value={PAIRS: pairs, RUN_EVENTS: events})

@@ -519,18 +519,19 @@ def carries_answer(record: dict[str, Any]) -> bool:
     )
 
 
-def taken_choice(response: dict[str, Any], where: str) -> tuple[int, dict[str, Any]]:
+def taken_choice(response: dict[str, Any], where: str, key: str = "choices") -> tuple[int, dict[str, Any]]:
     """The choice of a response that the episode continues with, and its position: the one with the
     lowest ``index`` (the first listed when none is numbered). With ``n`` > 1 an agent program reads
     ``choices[0]`` and goes on from it, so that choice is the trajectory; the others are samples it
-    never acted on (how many is said where the episode's extra fields are kept)."""
-    choices = expect(response["choices"], list, f"{where}.choices")
+    never acted on (how many is said where the episode's extra fields are kept). ``key`` names the
+    list: a Gemini response's ``candidates`` (``candidateCount`` > 1) are taken the same way."""
+    choices = expect(response[key], list, f"{where}.{key}")
     if not choices:
-        raise RecordError("missing field", f"{where}.choices is empty")
+        raise RecordError("missing field", f"{where}.{key} is empty")
     order = [c.get("index", i) if isinstance(c, dict) else i for i, c in enumerate(choices)]
     ranks = [o if isinstance(o, int) and not isinstance(o, bool) else i for i, o in enumerate(order)]
     position = min(range(len(choices)), key=lambda i: (ranks[i], i))
-    return position, expect(choices[position], dict, f"{where}.choices[{position}]")
+    return position, expect(choices[position], dict, f"{where}.{key}[{position}]")
 
 
 CHOICES_TAKEN = "choices_taken"
@@ -540,13 +541,16 @@ CHOICES_TAKEN = "choices_taken"
 
 def choice_taken(response: Any) -> tuple[int, int] | None:
     """``(position, of how many)`` of the answer an episode continues with, where a call answered
-    with several (``n`` > 1): a Chat Completions response's choices (:func:`taken_choice`), a
-    LangChain chat result's first generations (``generations[0][0]`` taken); ``None`` for one."""
+    with several (``n`` > 1): a Chat Completions response's choices or a Gemini response's
+    candidates (:func:`taken_choice`), a LangChain chat result's first generations
+    (``generations[0][0]`` taken); ``None`` for one."""
     if not isinstance(response, dict):
         return None
-    choices, generations = response.get("choices"), response.get("generations")
-    if isinstance(choices, list) and len(choices) > 1:
-        return taken_choice(response, "response")[0], len(choices)
+    for key in ("choices", "candidates"):
+        listed = response.get(key)
+        if isinstance(listed, list) and len(listed) > 1:
+            return taken_choice(response, "response", key)[0], len(listed)
+    generations = response.get("generations")
     first = generations[0] if isinstance(generations, list) and generations else None
     if isinstance(first, list) and len(first) > 1:
         return 0, len(first)
