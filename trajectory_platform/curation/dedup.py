@@ -26,7 +26,7 @@ from pathlib import PurePosixPath
 
 from trajectory_platform.curation.candidates import Candidate, EpisodeKeys, Labelled
 from trajectory_platform.curation.verify.calls import CallRecord
-from trajectory_platform.curation.verify.replay import repository_root, shell_command
+from trajectory_platform.curation.verify.replay import repository_root
 from trajectory_platform.curation.verify.sweagent_tools import shell_words
 from trajectory_platform.gym.sandbox import SandboxError, workspace_relative
 from trajectory_platform.gym.tools import PATH_KEYS_BY_TOOL
@@ -105,7 +105,7 @@ def normalize_action(call: ToolCall, root: str | None = None) -> str:
 
     Argument key order never matters (canonical JSON sorts keys); tool names compare case-insensitively;
     a shell command's quoting (:func:`_normal_command`, for the calls replay runs in a shell:
-    :func:`replay.shell_command`) and a path's spelling (:func:`_normal_path`; ``root``: the
+    :attr:`CallRecord.shell_command`) and a path's spelling (:func:`_normal_path`; ``root``: the
     repository root the log records, :func:`replay.repository_root`) do not either.
     """
     name = (call.name or "<no-name>").strip().lower()
@@ -115,7 +115,7 @@ def normalize_action(call: ToolCall, root: str | None = None) -> str:
     except json.JSONDecodeError:
         parsed = None
     record = CallRecord(0, call, parsed if isinstance(parsed, dict) else None, None, None, False, None)
-    command = shell_command(record)
+    command = record.shell_command
     if parsed is None:
         return f"{name}(raw:{_normalize_value(_normal_command(raw) if command == raw else raw)})"
     if command is not None and isinstance(parsed, dict):
