@@ -901,8 +901,7 @@ def _claims_drift(
 ) -> tuple[TurnDrift | None, bool]:
     """A read tool's answer showing what the workspace did not hold at that point, or a shell
     answer showing a line its command did not print (:func:`read_tools.claims_contradict`), and
-    whether it was compared at all (a listing that did not come back concludes nothing; an
-    answer agreeing with it but carrying a reminder no CLI prints verifies nothing). ``sources``:
+    whether it was compared at all (a listing that did not come back concludes nothing). ``sources``:
     the replayed output (with the listing's marker), or the files already read. The drift holds
     sizes and hashes of the answer and of what replay found (the files read, without the run's
     marker, or the output: a second replay must give the same hash)."""
@@ -919,7 +918,7 @@ def _claims_drift(
             return None, False
         contradicted = claims_contradict(claims, listing)
     if not contradicted:
-        return None, claims.conclusive
+        return None, True
     answer = record.answer.content or "" if record.answer is not None else ""
     return TurnDrift(record.turn, len(answer), len(found), _digest(answer), _digest(found)), True
 
