@@ -282,3 +282,8 @@ def test_a_read_after_a_change_and_a_repeated_action_that_may_change_something_c
     assert _run(READ, ("Bash", {"command": "echo x > calc/ops.py"}), FIX, TESTS) != bare  # writes
     booking = ("book_flight", {"flight": "HAT023"})
     assert _run(booking, booking, source_format="openai") != _run(booking, source_format="openai")
+
+
+def test_mini_swe_agents_submission_is_an_action_not_padding():
+    submit = ("bash", {"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"})
+    assert _run(READ, FIX, TESTS, submit) != _run(READ, FIX, TESTS)

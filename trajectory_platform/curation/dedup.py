@@ -31,6 +31,7 @@ from trajectory_platform.curation.verify.replay import repository_root
 from trajectory_platform.curation.verify.sweagent_tools import shell_words
 from trajectory_platform.gym.sandbox import SandboxError, workspace_relative
 from trajectory_platform.gym.tools import PATH_KEYS_BY_TOOL, reads_only
+from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode, ToolCall, canonical_json
 
@@ -133,7 +134,8 @@ _PATH_WORD = re.compile(r"[\w.\-+@%,:~/]+")
 (a word with one is a pattern, a script or text, and stays as written)."""
 NO_OPS = frozenset({"true", ":", "pwd", "echo", "printf", "sleep", "clear"})
 """Programs that change nothing and show nothing of the workspace (a shell line running one of them
-alone, no redirection): padding, not an action (:func:`action_sequence`)."""
+alone, no redirection): padding, not an action (:func:`action_sequence`). mini-swe-agent's
+``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`` is its submission, an action."""
 NARRATION_KEYS = frozenset({"description", "explanation", "justification", "timeout"})
 """Arguments of a shell call that say what the command is for (Claude Code's ``description``, the
 Gemini CLI's, Cursor's ``explanation``, Codex's ``justification``) or how long to wait for it, not
@@ -252,7 +254,9 @@ def _action(call: ToolCall, root: str | None, source_format: str | None = None) 
     record = CallRecord(0, call, parsed if isinstance(parsed, dict) else None, None, None, False, None)
     command = record.shell_command
     words = shell_words(command, {"PWD": "."}) if command is not None else None
-    no_op = command is not None and (not command.strip() or bool(words and words[0] in NO_OPS))
+    no_op = command is not None and (
+        not command.strip() or bool(words and words[0] in NO_OPS and SUBMIT_MARKER not in words)
+    )
     if parsed is None:
         text = f"{name}(raw:{_normalize_value(_normal_command(raw, root) if command == raw else raw)})"
     else:
