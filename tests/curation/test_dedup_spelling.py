@@ -287,3 +287,17 @@ def test_a_read_after_a_change_and_a_repeated_action_that_may_change_something_c
 def test_mini_swe_agents_submission_is_an_action_not_padding():
     submit = ("bash", {"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"})
     assert _run(READ, FIX, TESTS, submit) != _run(READ, FIX, TESTS)
+
+
+@pytest.mark.parametrize(
+    "command", ["true; :", "echo ok > /dev/null", "true && pwd", "echo a >/dev/null 2>&1"]
+)
+def test_a_line_of_no_ops_is_padding(command):
+    assert _run(READ, ("Bash", {"command": command}), FIX, TESTS) == _run(READ, FIX, TESTS)
+
+
+@pytest.mark.parametrize(
+    "command", ["echo x > calc/ops.py", "true && rm calc/ops.py", "echo $(rm x)", "(true)"]
+)
+def test_a_line_that_may_do_something_is_no_padding(command):
+    assert _run(READ, ("Bash", {"command": command}), FIX, TESTS) != _run(READ, FIX, TESTS)

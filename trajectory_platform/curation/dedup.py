@@ -229,6 +229,46 @@ class _Action:
     reads: bool
 
 
+_LIST_OPERATORS = frozenset({";", "&&", "||", "|", "&"})
+_TO_NOWHERE = {">": ("/dev/null",), ">>": ("/dev/null",), "&>": ("/dev/null",), ">&": ("1", "2")}
+"""Redirections that send output nowhere, or to the other stream, by the word that follows."""
+
+
+def _no_op_line(command: str) -> bool:
+    """Whether a shell line only pads: blank, or commands of :data:`NO_OPS` joined by list operators
+    or pipes, their output sent nowhere (``true; :``, ``echo ok > /dev/null``). A substitution
+    (``$``, a backquote) may run anything, any other redirection writes or reads a file, and
+    mini-swe-agent's submission line (:data:`SUBMIT_MARKER`) ends the run: none is padding. A quoted
+    operator read as one only splits a line into more commands, each of which must be a no-op."""
+    if not command.strip():
+        return True
+    if "$" in command or "`" in command or SUBMIT_MARKER in command:
+        return False
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        return False
+    segments: list[list[str]] = [[]]
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token in _LIST_OPERATORS:
+            segments.append([])
+        elif token in _TO_NOWHERE:
+            if tokens[index + 1 : index + 2] not in ([target] for target in _TO_NOWHERE[token]):
+                return False
+            index += 1
+        elif set(token) <= set("();<>|&"):
+            return False
+        else:
+            segments[-1].append(token)
+        index += 1
+    commands = [segment for segment in segments if segment]
+    return bool(commands) and all(segment[0] in NO_OPS for segment in commands)
+
+
 def _reads_only(record: CallRecord, words: list[str] | None, source_format: str | None) -> bool:
     """Whether a call only shows the workspace: a shell line running one of :data:`READ_PROGRAMS`
     with no write in it (:attr:`CallRecord.is_write`), a gym tool whose op reads
@@ -254,9 +294,7 @@ def _action(call: ToolCall, root: str | None, source_format: str | None = None) 
     record = CallRecord(0, call, parsed if isinstance(parsed, dict) else None, None, None, False, None)
     command = record.shell_command
     words = shell_words(command, {"PWD": "."}) if command is not None else None
-    no_op = command is not None and (
-        not command.strip() or bool(words and words[0] in NO_OPS and SUBMIT_MARKER not in words)
-    )
+    no_op = command is not None and _no_op_line(command)
     if parsed is None:
         text = f"{name}(raw:{_normalize_value(_normal_command(raw, root) if command == raw else raw)})"
     else:
