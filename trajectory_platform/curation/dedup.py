@@ -277,7 +277,7 @@ def _reads_only(record: CallRecord, words: list[str] | None, source_format: str 
     writes), so it is never read as a repeat."""
     name = record.call.name or ""
     if record.shell_command is not None:
-        return bool(words) and words[0] in READ_PROGRAMS and not record.is_write
+        return bool(words and words[0] in READ_PROGRAMS) and not record.is_write
     if source_format == "native":
         return reads_only(name, record.arguments or {})
     return (source_format, name) in _CLI_READ_TOOLS

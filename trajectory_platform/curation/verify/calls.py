@@ -35,8 +35,8 @@ _SHELL_WRITE = re.compile(
     r"((?<![\d&])>>?\s*(?!/dev/null)[\w./~'\"]|\btee\b|\bsed\s+-i|\brm\b|\bmv\b|\bcp\b|\btouch\b|\bchmod\b|\bchown\b|\bmkdir\b|"
     r"\bpatch\b|\bgit\s+(apply|checkout|reset|commit)|\bpip\s+install\b|\btruncate\b|\bln\b)"
 )
-SHELL_TOOLS = ("bash", "execute_bash", "shell", "run", "terminal", "cmd", "run_shell_command", "exec_command")
-SHELL_TOOLS += ("developer__shell",)
+SHELL_TOOLS: tuple[str, ...] = ("bash", "execute_bash", "shell", "run", "terminal", "cmd")
+SHELL_TOOLS += ("run_shell_command", "exec_command", "developer__shell")
 """Tool names whose call runs a shell command line (under one of :data:`COMMAND_KEYS`): the agent
 scaffolds' shells, and the coding CLIs' (the Gemini CLI's ``run_shell_command``, Codex's
 ``exec_command``, Goose's ``developer__shell``; Claude Code's ``Bash`` by its lowercased name)."""
