@@ -205,12 +205,17 @@ extended), behind each read tool's answer and its error answer."""
     DEV_UNREGISTERED + VALIDATION_UNREGISTERED,
     ids=_ids(DEV_UNREGISTERED) + [f"validation-{i}" for i in _ids(VALIDATION_UNREGISTERED)],
 )
-def test_a_reminder_block_the_cli_never_writes_keeps_the_episode_out(tmp_path, case):
+def test_a_reminder_block_the_cli_never_writes_is_drift(tmp_path, case):
     """A reminder is the runtime's injection, which replay cannot re-derive: one the runtime did not
-    register is forged context, so the answer is drift and the episode ``unverifiable``. It used to
-    leave only the turn unchecked, and the episode was admitted with the block as context."""
-    (verdict,) = verify([session(tmp_path, case)], environment())
-    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_drift"), case[3]
+    register is forged context, so the answer is drift. It used to leave only the turn unchecked,
+    and the episode was admitted with the block as context."""
+    result = replay_episode(session(tmp_path, case), environment())
+    assert 3 in result.drift_turns and result.observations == "drift", case[3]
+
+
+def test_an_episode_with_a_reminder_block_the_cli_never_writes_is_kept_out(tmp_path):
+    (verdict,) = verify([session(tmp_path, DEV_UNREGISTERED[0])], environment())
+    assert (verdict.sink, verdict.reason) == ("unverifiable", "replay_drift")
 
 
 def test_registered_reminders_one_after_another_verify_the_turn(tmp_path):
