@@ -301,3 +301,13 @@ def test_a_line_of_no_ops_is_padding(command):
 )
 def test_a_line_that_may_do_something_is_no_padding(command):
     assert _run(READ, ("Bash", {"command": command}), FIX, TESTS) != _run(READ, FIX, TESTS)
+
+
+def test_a_gym_tools_repeated_read_is_padding_by_its_manifests_op():
+    read, listing = ("fs", {"op": "read", "path": "calc/ops.py"}), ("list_files", {"path": "."})
+    write, tests = ("fs", {"op": "write", "path": "calc/ops.py", "content": "x"}), ("run_tests", {})
+    assert _run(listing, read, listing, read, tests, tests, source_format="native") == _run(
+        listing, read, tests, source_format="native"
+    )
+    assert _run(tests, write, tests, source_format="native") != _run(tests, write, source_format="native")
+    assert _run(write, write, source_format="native") != _run(write, source_format="native")
