@@ -11,6 +11,7 @@ import json
 import pytest
 
 from trajectory_platform.curation.verify.calls import CallRecord
+from trajectory_platform.curation.verify.sweagent_tools import shell_words
 from trajectory_platform.traces.record import ToolCall
 
 
@@ -62,3 +63,21 @@ def test_another_tools_command_is_no_shell_line(tool, arguments, writes):
     record = _record(tool, arguments)
     assert record.shell_command is None
     assert record.is_write is writes
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("cat $'calc/ops\\x2epy'", ["cat", "calc/ops.py"]),  # ANSI-C quoting, decoded
+        ("cat a\\ b", ["cat", "a b"]),  # a backslash outside quotes: the next character, literal
+        ("find . -exec true \\;", ["find", ".", "-exec", "true", ";"]),
+        ('cat "$PWD/a" ${PWD}/b', ["cat", "./a", "./b"]),  # a variable the caller knows
+        ("cat '$PWD/a'", ["cat", "$PWD/a"]),  # single quotes expand nothing
+        ("cat $HOME/a", None),  # a variable nobody knows
+        ("cat $'\\cA'", None),  # an escape not read
+        ('cat "a\\b"', None),  # a backslash inside double quotes
+        ("cat a; rm b", None),
+    ],
+)
+def test_shell_words_are_bashs(line, words):
+    assert shell_words(line, {"PWD": "."}) == words
