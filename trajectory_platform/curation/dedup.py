@@ -26,10 +26,12 @@ from pathlib import PurePosixPath
 
 from trajectory_platform.curation.candidates import Candidate, EpisodeKeys, Labelled
 from trajectory_platform.curation.verify.calls import CallRecord
-from trajectory_platform.curation.verify.replay import repository_root, shell_command
+from trajectory_platform.curation.verify.read_tools import READ_TOOLS
+from trajectory_platform.curation.verify.replay import repository_root
 from trajectory_platform.curation.verify.sweagent_tools import shell_words
 from trajectory_platform.gym.sandbox import SandboxError, workspace_relative
-from trajectory_platform.gym.tools import PATH_KEYS_BY_TOOL
+from trajectory_platform.gym.tools import PATH_KEYS_BY_TOOL, reads_only
+from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.drops import Drop
 from trajectory_platform.traces.record import Episode, ToolCall, canonical_json
 
@@ -73,13 +75,120 @@ def _normal_path(path: str, root: str | None) -> str:
         return PurePosixPath(text).as_posix()
 
 
-def _normal_command(line: str) -> str:
-    """A shell command line bash only splits and unquotes, as its words quoted one way:
-    ``cat 'a'``, ``cat "a"`` and ``cat  a`` run the same program on the same words. A line bash
-    would do more with (an expansion, operator, redirection, glob, line break: :func:`shell_words`
-    refuses it) stays as written, since there quoting changes what runs."""
-    words = shell_words(line)
-    return shlex.join(words) if words else line
+PATH_OPERANDS: dict[str, str] = {
+    "cat": "",
+    "tac": "s",
+    "head": "nc",
+    "tail": "ncs",
+    "less": "bhjkopxyzPtT",
+    "more": "n",
+    "wc": "",
+    "nl": "bdfhilnsvw",
+    "ls": "ITw",
+    "stat": "c",
+    "file": "efmP",
+    "tree": "LIPoHT",
+    "du": "dBtX",
+    "cd": "",
+    "touch": "drt",
+    "rm": "",
+    "rmdir": "",
+    "mkdir": "m",
+    "cp": "tS",
+    "mv": "tS",
+    "diff": "ILxXFSDW",
+    "cmp": "inb",
+    "pytest": "kmpcorW",
+    "md5sum": "",
+    "sha256sum": "",
+}
+"""Programs whose every operand names a file or folder, each with its short options that take a
+value (the next word, when not attached to the option): in a shell line running one of them, an
+operand spelled another way (:func:`_normal_path`) is the same action."""
+SCRIPT_FIRST: dict[str, str] = {
+    "grep": "ABCmefdD",
+    "egrep": "ABCmefdD",
+    "fgrep": "ABCmefdD",
+    "rg": "ABCmefgtTMj",
+    "sed": "efl",
+    "awk": "fvF",
+    "gawk": "fvFe",
+}
+"""Programs whose first operand is a pattern or script and the rest files, with their short options
+that take a value; when an option gives the script (:data:`_SCRIPT_OPTIONS`: ``grep -e P``,
+``sed -f F``) no operand is read as a path."""
+_SCRIPT_OPTIONS = {
+    "grep": "ef",
+    "egrep": "ef",
+    "fgrep": "ef",
+    "rg": "ef",
+    "sed": "ef",
+    "awk": "f",
+    "gawk": "fe",
+}
+RUNS_A_FILE = frozenset({"python", "python3", "bash", "sh"})
+"""Interpreters whose first word, when it is no option, is the script file they run (what follows
+is the script's own arguments, never read as paths)."""
+_PATH_WORD = re.compile(r"[\w.\-+@%,:~/]+")
+"""A word that can be a path as written: no blank, quote, backslash, glob or expansion character
+(a word with one is a pattern, a script or text, and stays as written)."""
+NO_OPS = frozenset({"true", ":", "pwd", "echo", "printf", "sleep", "clear"})
+"""Programs that change nothing and show nothing of the workspace (a shell line running one of them
+alone, no redirection): padding, not an action (:func:`action_sequence`). mini-swe-agent's
+``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`` is its submission, an action."""
+NARRATION_KEYS = frozenset({"description", "explanation", "justification", "timeout"})
+"""Arguments of a shell call that say what the command is for (Claude Code's ``description``, the
+Gemini CLI's, Cursor's ``explanation``, Codex's ``justification``) or how long to wait for it, not
+what runs: two calls of one command under other narration are one action."""
+
+
+def _operands(words: list[str]) -> list[int] | None:
+    """The indices of ``words`` (a simple command, program first) that name files, by the program's
+    rule (:data:`PATH_OPERANDS`, :data:`SCRIPT_FIRST`, :data:`RUNS_A_FILE`); ``None`` for a program
+    none of them knows, or a line whose options this rule does not read (a long option without
+    ``=``, which may take the next word; an option giving a script-first program its script)."""
+    program = words[0]
+    if program in RUNS_A_FILE:
+        return [1] if words[1:2] and not words[1].startswith("-") else []
+    values = PATH_OPERANDS.get(program, SCRIPT_FIRST.get(program))
+    if values is None:
+        return None
+    scripts = _SCRIPT_OPTIONS.get(program, "")
+    operands: list[int] = []
+    options, skip = True, False
+    for index, word in enumerate(words[1:], start=1):
+        if skip:
+            skip = False
+        elif options and word == "--":
+            options = False
+        elif options and word.startswith("--"):
+            if "=" not in word:
+                return None
+        elif options and word.startswith("-") and word != "-":
+            flags = word[1:]
+            if any(flag in scripts for flag in flags):
+                return None
+            taking = next((i for i, flag in enumerate(flags) if flag in values), None)
+            skip = taking == len(flags) - 1
+        else:
+            operands.append(index)
+    return operands[1:] if program in SCRIPT_FIRST else operands
+
+
+def _normal_command(line: str, root: str | None = None) -> str:
+    """A shell command line bash only splits, unquotes and decodes, as its words quoted one way, each
+    word naming a file (:func:`_operands`) in its one spelling (:func:`_normal_path`): ``cat 'a'``,
+    ``cat "a"``, ``cat  a``, ``cat ./a``, ``cat $'a'``, ``cat "$PWD/a"`` run the same program on the
+    same file (``$PWD`` is the shell's folder, which ``./`` names too). A line bash would do more
+    with (an expansion, operator, redirection, glob, line break: :func:`shell_words` refuses it)
+    stays as written, since there quoting changes what runs."""
+    words = shell_words(line, {"PWD": "."})
+    if not words:
+        return line
+    for index in _operands(words) or []:
+        if _PATH_WORD.fullmatch(words[index]):
+            words[index] = _normal_path(words[index], root)
+    return shlex.join(words)
 
 
 def _normalize_value(
@@ -100,14 +209,82 @@ def _normalize_value(
     return value
 
 
-def normalize_action(call: ToolCall, root: str | None = None) -> str:
-    """``name(canonical normalized arguments)``; an unparsable argument string is kept, normalized, as text.
+READ_PROGRAMS = frozenset(
+    {"cat", "head", "tail", "less", "more", "wc", "nl", "tac", "ls", "stat", "file", "tree", "du"}
+    | {"grep", "egrep", "fgrep", "rg", "diff", "cmp", "md5sum", "sha256sum", "pytest"}
+)
+"""Programs that only show the workspace (a shell line running one alone, no write in it)."""
+_CLI_READ_TOOLS = frozenset(READ_TOOLS) | {("claude-code", "Read")}
+"""The coding CLIs' read tools, by (source format, tool name)."""
 
-    Argument key order never matters (canonical JSON sorts keys); tool names compare case-insensitively;
-    a shell command's quoting (:func:`_normal_command`, for the calls replay runs in a shell:
-    :func:`replay.shell_command`) and a path's spelling (:func:`_normal_path`; ``root``: the
-    repository root the log records, :func:`replay.repository_root`) do not either.
-    """
+
+@dataclass(frozen=True)
+class _Action:
+    """One call as dedup compares it: its normalized text, whether it is padding (a shell line
+    running only a program of :data:`NO_OPS`, or nothing), and whether it only shows the workspace
+    (:func:`_reads_only`)."""
+
+    text: str
+    no_op: bool
+    reads: bool
+
+
+_LIST_OPERATORS = frozenset({";", "&&", "||", "|", "&"})
+_TO_NOWHERE = {">": ("/dev/null",), ">>": ("/dev/null",), "&>": ("/dev/null",), ">&": ("1", "2")}
+"""Redirections that send output nowhere, or to the other stream, by the word that follows."""
+
+
+def _no_op_line(command: str) -> bool:
+    """Whether a shell line only pads: blank, or commands of :data:`NO_OPS` joined by list operators
+    or pipes, their output sent nowhere (``true; :``, ``echo ok > /dev/null``). A substitution
+    (``$``, a backquote) may run anything, any other redirection writes or reads a file, and
+    mini-swe-agent's submission line (:data:`SUBMIT_MARKER`) ends the run: none is padding. A quoted
+    operator read as one only splits a line into more commands, each of which must be a no-op."""
+    if not command.strip():
+        return True
+    if "$" in command or "`" in command or SUBMIT_MARKER in command:
+        return False
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        return False
+    segments: list[list[str]] = [[]]
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token in _LIST_OPERATORS:
+            segments.append([])
+        elif token in _TO_NOWHERE:
+            if tokens[index + 1 : index + 2] not in ([target] for target in _TO_NOWHERE[token]):
+                return False
+            index += 1
+        elif set(token) <= set("();<>|&"):
+            return False
+        else:
+            segments[-1].append(token)
+        index += 1
+    commands = [segment for segment in segments if segment]
+    return bool(commands) and all(segment[0] in NO_OPS for segment in commands)
+
+
+def _reads_only(record: CallRecord, words: list[str] | None, source_format: str | None) -> bool:
+    """Whether a call only shows the workspace: a shell line running one of :data:`READ_PROGRAMS`
+    with no write in it (:attr:`CallRecord.is_write`), a gym tool whose op reads
+    (:func:`gym.tools.reads_only`, in the gym's own logs), or a coding CLI's read tool
+    (:data:`_CLI_READ_TOOLS`). Any other call may change something (an API call books, a script
+    writes), so it is never read as a repeat."""
+    name = record.call.name or ""
+    if record.shell_command is not None:
+        return bool(words and words[0] in READ_PROGRAMS) and not record.is_write
+    if source_format == "native":
+        return reads_only(name, record.arguments or {})
+    return (source_format, name) in _CLI_READ_TOOLS
+
+
+def _action(call: ToolCall, root: str | None, source_format: str | None = None) -> _Action:
+    """``call`` normalized (:func:`normalize_action`), with what it does (:class:`_Action`)."""
     name = (call.name or "<no-name>").strip().lower()
     raw = call.arguments or ""
     try:
@@ -115,23 +292,53 @@ def normalize_action(call: ToolCall, root: str | None = None) -> str:
     except json.JSONDecodeError:
         parsed = None
     record = CallRecord(0, call, parsed if isinstance(parsed, dict) else None, None, None, False, None)
-    command = shell_command(record)
+    command = record.shell_command
+    words = shell_words(command, {"PWD": "."}) if command is not None else None
+    no_op = command is not None and _no_op_line(command)
     if parsed is None:
-        return f"{name}(raw:{_normalize_value(_normal_command(raw) if command == raw else raw)})"
-    if command is not None and isinstance(parsed, dict):
-        parsed = {k: _normal_command(v) if v is command else v for k, v in parsed.items()}
-    return f"{name}({canonical_json(_normalize_value(parsed, root, path_keys(name)))})"
+        text = f"{name}(raw:{_normalize_value(_normal_command(raw, root) if command == raw else raw)})"
+    else:
+        if command is not None and isinstance(parsed, dict):
+            parsed = {
+                k: _normal_command(v, root) if v is command else v
+                for k, v in parsed.items()
+                if k not in NARRATION_KEYS
+            }
+        text = f"{name}({canonical_json(_normalize_value(parsed, root, path_keys(name)))})"
+    return _Action(text, no_op, _reads_only(record, words, source_format))
+
+
+def normalize_action(call: ToolCall, root: str | None = None) -> str:
+    """``name(canonical normalized arguments)``; an unparsable argument string is kept, normalized, as text.
+
+    Argument key order never matters (canonical JSON sorts keys); tool names compare case-insensitively;
+    a shell command's quoting and the spelling of the files it names (:func:`_normal_command`, for
+    the calls that run a shell line: :attr:`CallRecord.shell_command`), a shell call's narration
+    (:data:`NARRATION_KEYS`) and a path argument's spelling (:func:`_normal_path`; ``root``: the
+    repository root the log records, :func:`replay.repository_root`) do not either.
+    """
+    return _action(call, root).text
 
 
 def action_sequence(episode: Episode) -> tuple[str, ...]:
-    """Every proposed tool call in event order, normalized; refused proposals count (they were actions)."""
+    """What the episode did, in event order: every proposed tool call (refused proposals count: they
+    were actions), normalized, except padding: a call that does nothing (:data:`NO_OPS`), and a
+    call that only shows the workspace (:func:`_reads_only`) repeating one made since the last call
+    that may have changed something (it shows what was shown already). So a run padded with
+    no-ops or re-reads is the same sequence as the run."""
     root = repository_root(episode)
-    return tuple(
-        normalize_action(call, root)
-        for event in episode.events
-        if event.kind == "assistant"
-        for call in event.tool_calls
-    )
+    sequence: list[str] = []
+    shown: set[str] = set()
+    for event in episode.events:
+        if event.kind != "assistant":
+            continue
+        for call in event.tool_calls:
+            action = _action(call, root, episode.source_format)
+            if action.no_op or (action.reads and action.text in shown):
+                continue
+            sequence.append(action.text)
+            shown = shown | {action.text} if action.reads else set()
+    return tuple(sequence)
 
 
 def sequence_digest(sequence: Sequence[str]) -> str:

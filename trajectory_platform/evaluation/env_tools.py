@@ -9,7 +9,7 @@ workspace (:class:`~trajectory_platform.gym.shell.LiveShell`):
 - an environment naming a ``tools_entry_point`` has every declared tool called through it;
 - a shell environment (``replay.shell``) runs a shell tool's command with ``/bin/bash -c`` and a
   file-editor tool's call through the sandboxed editor, recognized by the names and argument keys
-  replay recognizes (:data:`~trajectory_platform.curation.verify.replay.SHELL_TOOLS`, ...), so
+  replay recognizes (:data:`~trajectory_platform.curation.verify.calls.SHELL_TOOLS`, ...), so
   evaluation and verification agree on what a tool does.
 
 An environment whose declared tools cannot all be executed this way (none declared, a tool that
@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trajectory_platform.curation.verify.replay import COMMAND_KEYS, EDITOR_TOOLS, SHELL_TOOLS
+from trajectory_platform.curation.verify.calls import COMMAND_KEYS, SHELL_TOOLS
+from trajectory_platform.curation.verify.replay import EDITOR_TOOLS
 from trajectory_platform.gym.faults import Observation
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.shell import EditorCall, LiveShell, ReplayRunError

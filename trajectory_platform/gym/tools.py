@@ -320,3 +320,32 @@ def _path_keys_by_tool() -> dict[str, frozenset[str]]:
 PATH_KEYS_BY_TOOL = _path_keys_by_tool()
 """Per gym tool name, the keys any manifest passes it a workspace path under (each family, before
 and after drift): ``cat``'s ``doc`` and ``name`` are paths, another tool's ``name`` need not be."""
+
+
+READ_OPS = frozenset({"list", "read", "run_tests"})
+"""The ops that change nothing in the workspace: they show it (a listing, a file, a test run)."""
+
+
+def _tools_by_name() -> dict[str, tuple[ToolDef, ...]]:
+    found: dict[str, list[ToolDef]] = {}
+    for family in TOOL_FAMILIES:
+        for version in MANIFEST_VERSIONS:
+            for tool in manifest(family, version).tools:
+                found.setdefault(tool.name, []).append(tool)
+    return {name: tuple(tools) for name, tools in sorted(found.items())}
+
+
+_TOOLS_BY_NAME = _tools_by_name()
+
+
+def reads_only(name: str, arguments: dict[str, Any]) -> bool:
+    """Whether a call of the gym tool ``name`` only shows the workspace (its op is one of
+    :data:`READ_OPS` under every manifest declaring the tool): what dedup may count once when it is
+    repeated with nothing changed in between. A name no manifest declares, or an op the call
+    does not name, is not."""
+    tools = _TOOLS_BY_NAME.get(name, ())
+    ops = {
+        tool.op if tool.op is not None else tool.op_values.get(str(arguments.get(tool.op_key or "")))
+        for tool in tools
+    }
+    return bool(ops) and ops <= READ_OPS

@@ -14,6 +14,7 @@ from typing import Any
 
 import jsonschema
 
+from trajectory_platform.curation.verify.sweagent_commands import COMMANDS as SWEAGENT_COMMANDS
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec
 
 _WRITE_WORDS = (
@@ -27,13 +28,29 @@ _WRITE_WORDS = (
     "move",
     "apply",
     "append",
+    "insert",
     "save",
 )
 _SHELL_WRITE = re.compile(
     r"((?<![\d&])>>?\s*(?!/dev/null)[\w./~'\"]|\btee\b|\bsed\s+-i|\brm\b|\bmv\b|\bcp\b|\btouch\b|\bchmod\b|\bchown\b|\bmkdir\b|"
     r"\bpatch\b|\bgit\s+(apply|checkout|reset|commit)|\bpip\s+install\b|\btruncate\b|\bln\b)"
 )
-_SHELL_KEYS = ("command", "cmd", "script", "shell")
+SHELL_TOOLS: tuple[str, ...] = ("bash", "execute_bash", "shell", "run", "terminal", "cmd")
+SHELL_TOOLS += ("run_shell_command", "exec_command", "developer__shell")
+"""Tool names whose call runs a shell command line (under one of :data:`COMMAND_KEYS`): the agent
+scaffolds' shells, and the coding CLIs' (the Gemini CLI's ``run_shell_command``, Codex's
+``exec_command``, Goose's ``developer__shell``; Claude Code's ``Bash`` by its lowercased name)."""
+COMMAND_KEYS = ("command", "cmd", "script")
+AGENT_COMMANDS = (*SWEAGENT_COMMANDS, "insert", "filemap", "set_cursors", "str_replace_editor")
+"""SWE-agent's own commands (its tool bundles, installed in its container): a text action naming
+one is not a program a plain shell has, so it is never a shell line. The editor
+(:func:`replay.editor_call`), the pre-1.0 commands (:mod:`sweagent_commands`) and 1.0's file tools
+(:mod:`sweagent_tools`, ``insert`` and ``filemap`` included) are re-executed as those tools;
+cursor mode's ``set_cursors`` (0.x, its edits bound to a selection the log does not record) stays
+unsupported."""
+_OP_KEYS = ("op", "mode", "action", "command")
+"""Where a call that runs no shell line names what it does (``command``: the file editor's
+``view`` / ``create`` / ``str_replace``...)."""
 
 
 @dataclass
@@ -68,23 +85,39 @@ class CallRecord:
 
     @property
     def shell_command(self) -> str | None:
-        """The command line when the call runs a shell, else ``None``."""
-        for key in _SHELL_KEYS:
-            value = (self.arguments or {}).get(key)
-            if isinstance(value, str):
-                return value
+        """The command line the call runs in a shell, or ``None`` when the call is not a shell
+        command: the one rule replay (what it re-runs as a shell line), roles (which program
+        answered), dedup and the write audit read.
+
+        A JSON-arguments call counts when its tool is a shell tool (:data:`SHELL_TOOLS`, the line
+        under one of :data:`COMMAND_KEYS`); another tool's ``command`` is its sub-command (the
+        editor's ``create``), never a shell line. A call whose arguments are not a JSON object is a
+        text action (mini-swe-agent's ``bash`` blocks, SWE-agent's action lines, named after their
+        first word) and its arguments are the command line as written, unless it names one of
+        SWE-agent's own commands (:data:`AGENT_COMMANDS`).
+        """
+        name = self.call.name or ""
+        raw = self.call.arguments or ""
+        if self.arguments is not None and raw.strip().startswith("{"):
+            if name.lower() not in SHELL_TOOLS:
+                return None
+            return next((v for k in COMMAND_KEYS if isinstance(v := self.arguments.get(k), str)), None)
+        text_action = raw.split(maxsplit=1)[:1] == [name] and name not in AGENT_COMMANDS
+        if name.lower() in SHELL_TOOLS or text_action:
+            return raw
         return None
 
     @property
     def is_write(self) -> bool:
-        """Does the call change the workspace (by ``op``/``mode`` argument, shell verbs, or name)?"""
-        args = self.arguments or {}
-        op = str(args.get("op") or args.get("mode") or args.get("action") or "").lower()
-        if op:
-            return any(w in op for w in _WRITE_WORDS)
+        """Does the call change the workspace (by the shell verbs of its command line, else by what
+        it says it does: an ``op`` / ``mode`` / ``action`` / sub-``command`` argument, else its name)?"""
         command = self.shell_command
         if command is not None:
             return _SHELL_WRITE.search(command) is not None
+        args = self.arguments or {}
+        op = next((v for k in _OP_KEYS if isinstance(v := args.get(k), str) and v), "").lower()
+        if op:
+            return any(w in op for w in _WRITE_WORDS)
         return any(w in (self.call.name or "").lower() for w in _WRITE_WORDS)
 
     @property

@@ -24,9 +24,9 @@ tool could not have printed there (one odd line no longer leaves the whole answe
 team, 2026-12-06). An answer recorded as an error is the tool's own error for that call
 (:attr:`ReadConvention.errors`: a path that does not exist, checked like any other claim) or
 drift. Text Claude Code appends after the answer is read as its ``<system-reminder>`` blocks
-(:func:`split_reminders`): text outside such blocks is unread, a block whose text is not one of the
-CLI's own (:data:`CLAUDE_REMINDERS`) leaves the turn unchecked. Only an answer about a folder
-outside the workspace gives ``None`` (nothing replay holds to compare).
+(:func:`split_reminders`): text outside such blocks, and a block whose text is not one of the
+CLI's own (:data:`CLAUDE_REMINDERS`), is unread. Only an answer about a folder outside the
+workspace gives ``None`` (nothing replay holds to compare).
 """
 
 from __future__ import annotations
@@ -73,9 +73,6 @@ class ReadClaims:
     """Whether the lines are the command's own output (:data:`OUTPUT`), not the workspace's files."""
     absent: tuple[str, ...] = ()
     """Paths the answer (a tool's error) says do not exist."""
-    conclusive: bool = True
-    """Whether agreeing verifies the turn: not when the answer carries a reminder block whose text is
-    none of the CLI's own (:func:`split_reminders`), which no workspace can confirm."""
     marker: str = field(default_factory=lambda: secrets.token_hex(16))
 
     @property
@@ -307,9 +304,9 @@ def read_claims(
     folder = workspace_path(target, root) if target is not None else "."
     starts = (v + 1 - base for key, base in convention.offsets if isinstance(v := arguments.get(key), int))
     start = max(next(starts, 1), 1)
-    text, stray, conclusive = split_reminders(answer) if convention.trailer else (answer, False, True)
+    text, stray = split_reminders(answer) if convention.trailer else (answer, False)
     if failed:
-        return _error_claims(convention, folder, root, text, stray, conclusive)
+        return _error_claims(convention, folder, root, text, stray)
     text = text.rstrip("\n")  # leading blank lines may be a file's own
     lines: Lines = [UNREAD] if stray else []
     if convention.titles:
@@ -324,11 +321,11 @@ def read_claims(
     if folder is None:
         return None  # a folder outside the workspace: nothing replay holds to compare
     lines += _READERS[convention.family](convention, _Where(folder, root, start), text)
-    return ReadClaims(tuple(lines), convention.shape, conclusive=conclusive)
+    return ReadClaims(tuple(lines), convention.shape)
 
 
 def _error_claims(
-    convention: ReadConvention, folder: str | None, root: str | None, text: str, stray: bool, conclusive: bool
+    convention: ReadConvention, folder: str | None, root: str | None, text: str, stray: bool
 ) -> ReadClaims | None:
     """An answer recorded as an error: one of the tool's own errors, claiming that the path it names
     (or else the call's target) does not exist; any other text is :data:`UNREAD`. A tool error
@@ -341,23 +338,30 @@ def _error_claims(
     path = workspace_path(named, root) if named and root is not None else folder
     if path is None:
         return None
-    return ReadClaims((), absent=(path,), conclusive=conclusive)
+    return ReadClaims((), absent=(path,))
 
 
-def split_reminders(answer: str) -> tuple[str, bool, bool]:
+def split_reminders(answer: str) -> tuple[str, bool]:
     """An answer Claude Code may have appended ``<system-reminder>`` blocks to: the text before the
-    first, whether any text after it lies outside such blocks (text the CLI never prints there), and
-    whether every block is one of the CLI's own reminders (:data:`CLAUDE_REMINDERS`): a block of
-    other text is the CLI's shape with content replay cannot confirm, so the turn is not verified."""
+    first, and whether anything after it is text the CLI never appends there: text outside such
+    blocks, or a block that is none of the CLI's own reminders (:data:`CLAUDE_REMINDERS`).
+
+    A reminder is the runtime's injection into the model's context, not the tool's output, so
+    replay cannot re-derive it; only the runtime's registered texts stand for it. A well-formed
+    block of any other text is context the runtime did not write (a forged instruction dressed as
+    the harness's) and is unread like any line the tool could not have printed: the answer is
+    drift, and the episode ``unverifiable`` (``replay_drift``), never admitted with it as context.
+    It used to leave only the turn unchecked while the episode was admitted (red team,
+    2026-12-06). A CLI release with a new reminder needs its text registered here."""
     body, marker, rest = answer.partition(SYSTEM_REMINDER)
     if not marker:
-        return answer, False, True
+        return answer, False
     blocks = list(_REMINDER_BLOCK.finditer(marker + rest))
     covered = sum(len(block.group(0)) for block in blocks) == len(marker + rest) and all(
         a.end() == b.start() for a, b in zip(blocks, blocks[1:], strict=False)
     )
     known = all(CLAUDE_REMINDERS.fullmatch(block.group(1).strip()) for block in blocks)
-    return body, not covered, covered and known
+    return body, not (covered and known)
 
 
 def output_claims(answer: str) -> ReadClaims:

@@ -100,7 +100,6 @@ from trajectory_platform.curation.verify.context import DiffView, FixtureContext
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
-from trajectory_platform.curation.verify.sweagent_commands import COMMANDS as SWEAGENT_COMMANDS
 from trajectory_platform.curation.verify.sweagent_commands import (
     UNORDERED,
     Report,
@@ -154,9 +153,6 @@ from trajectory_platform.gym.tools import drifted
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.record import Episode, Event, ToolCall
 
-SHELL_TOOLS = ("bash", "execute_bash", "shell", "run", "terminal", "cmd")
-"""Tool names whose call runs a shell command."""
-COMMAND_KEYS = ("command", "cmd", "script")
 EDITOR_TOOLS = ("str_replace_editor", "str_replace_based_edit_tool")
 """Tool names of the Anthropic-style file editor (SWE-agent's ``edit_anthropic`` bundle, OpenHands'
 ``str_replace_editor``, Anthropic's text editor tool): replayed as edits, not as shell lines."""
@@ -165,13 +161,6 @@ EDITOR_STATUSES = ("ok", "error", "truncated")
 NON_ACTIONS = ("finish", "submit", "think", "task_complete")
 """Calls that end or annotate an episode without acting on the workspace (unless the
 environment's own tool manifest declares a tool of that name)."""
-AGENT_COMMANDS = (*SWEAGENT_COMMANDS, "insert", "filemap", "set_cursors", "str_replace_editor")
-"""SWE-agent's own commands (its tool bundles, installed in its container): a text action naming
-one is not a program a plain shell has, so it is never run as a shell line. The editor
-(:func:`editor_call`), the pre-1.0 commands (:mod:`sweagent_commands`) and 1.0's file tools
-(:mod:`sweagent_tools`, ``insert`` and ``filemap`` included) are re-executed as those tools
-(checked first); cursor mode's ``set_cursors`` (0.x, its edits bound to a selection the log does
-not record) stays unsupported."""
 OBSERVATIONS = ("verified", "drift", "unverified")
 DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
     (r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?", "<TIME>"),
@@ -369,25 +358,6 @@ def recorded_observation(event: Event) -> tuple[str, int | None]:
     return ("" if text.strip() == SWE_AGENT_NO_OUTPUT else text), event.exit_code
 
 
-def shell_command(record: CallRecord) -> str | None:
-    """The command line a call ran in a shell, or ``None`` when the call is not a shell command.
-
-    A JSON-arguments call counts when its tool is a shell tool; a call whose arguments are not a
-    JSON object is a text action (mini-swe-agent's ``bash`` blocks, SWE-agent's action lines, named
-    after their first word) and its arguments are the command line as written, unless it names one
-    of SWE-agent's own commands (:data:`AGENT_COMMANDS`).
-    """
-    name = record.call.name or ""
-    raw = record.call.arguments or ""
-    if record.arguments is not None and raw.strip().startswith("{"):
-        if name.lower() not in SHELL_TOOLS:
-            return None
-        return next((v for k in COMMAND_KEYS if isinstance(v := record.arguments.get(k), str)), None)
-    if name.lower() in SHELL_TOOLS or (raw.split(maxsplit=1)[:1] == [name] and name not in AGENT_COMMANDS):
-        return raw
-    return None
-
-
 _SHELL_OPERATOR = frozenset("|&;<>()")
 
 
@@ -438,7 +408,7 @@ def _fixes_layout(word: str) -> bool:
 def _tolerance(record: CallRecord, recorded: str, replayed: str, patterns: tuple[str, ...]) -> str | None:
     """The declared tolerance (:data:`TOLERANCES`) under which a shell turn's differing output
     matches the recorded one, or ``None``."""
-    command = shell_command(record)
+    command = record.shell_command
     if command is None or not plain_listing(command):
         return None
     blocks = [listing_blocks(normalize(text, patterns)) for text in (recorded, replayed)]
@@ -631,7 +601,7 @@ def _actions(
         if viewer_call(record, modern) is not None:
             actions.append(record)
             continue
-        command = shell_command(record)
+        command = record.shell_command
         if command is None or (modern and name in (*WINDOWED, *SEARCH)):
             unsupported.append(record.turn)
         elif not command.lstrip().startswith(f"echo {SUBMIT_MARKER}"):
@@ -947,8 +917,7 @@ def _claims_drift(
 ) -> tuple[TurnDrift | None, bool]:
     """A read tool's answer showing what the workspace did not hold at that point, or a shell
     answer showing a line its command did not print (:func:`read_tools.claims_contradict`), and
-    whether it was compared at all (a listing that did not come back concludes nothing; an
-    answer agreeing with it but carrying a reminder no CLI prints verifies nothing). ``sources``:
+    whether it was compared at all (a listing that did not come back concludes nothing). ``sources``:
     the replayed output (with the listing's marker), or the files already read. The drift holds
     sizes and hashes of the answer and of what replay found (the files read, without the run's
     marker, or the output: a second replay must give the same hash)."""
@@ -965,7 +934,7 @@ def _claims_drift(
             return None, False
         contradicted = claims_contradict(claims, listing)
     if not contradicted:
-        return None, claims.conclusive
+        return None, True
     answer = record.answer.content or "" if record.answer is not None else ""
     return TurnDrift(record.turn, len(answer), len(found), _digest(answer), _digest(found)), True
 
@@ -1146,7 +1115,7 @@ def _command(
         return tool_script(viewer, state, setting)
     if viewer is not None:
         return command_script(viewer, state, setting)
-    return editor_call(record, setting.root) or shell_command(record) or ""
+    return editor_call(record, setting.root) or record.shell_command or ""
 
 
 def _run_batch(shell: LiveShell, batch: list[tuple[CallRecord, Action]], timeout_s: float, run: _Run) -> None:

@@ -32,11 +32,7 @@ from dataclasses import dataclass, field
 
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.fabrication import fabricated_turns
-from trajectory_platform.curation.verify.replay import (
-    recorded_observation,
-    shell_command,
-    simple_command_words,
-)
+from trajectory_platform.curation.verify.replay import recorded_observation, simple_command_words
 from trajectory_platform.traces.record import Episode
 
 PRISTINE_TURN_FACTOR = 1.2
@@ -88,7 +84,7 @@ def _by_turn(records: list[CallRecord]) -> dict[int, list[CallRecord]]:
 def program(record: CallRecord) -> str | None:
     """The program a shell call ran (``git grep`` for git's search), when the command is one simple
     command, optionally after ``cd DIR &&``; else ``None``."""
-    command = shell_command(record)
+    command = record.shell_command
     words = simple_command_words(command) if command is not None else None
     if words is None:
         return None
@@ -141,7 +137,7 @@ def loop_turns(records: list[CallRecord]) -> list[int]:
 def _action(record: CallRecord) -> str | None:
     """What a call did, for telling a corrected or resumed call: a shell call's program
     (:func:`program`; a shell tool runs everything), else the tool's name."""
-    return program(record) if shell_command(record) is not None else record.call.name
+    return program(record) if record.shell_command is not None else record.call.name
 
 
 def _recovery_turn(records: list[CallRecord], t_div: int) -> int | None:

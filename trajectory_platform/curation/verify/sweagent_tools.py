@@ -44,6 +44,7 @@ import argparse
 import json
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -82,24 +83,105 @@ class Invocation:
         return " ".join([self.name, *(shlex.quote(w) for w in words)])
 
 
-def shell_words(line: str) -> list[str] | None:
+_ANSI_C = re.compile(
+    r"\\(?:(?P<char>[abeEfnrtv\\'\"?])|(?P<octal>[0-7]{1,3})|x(?P<hex>[0-9A-Fa-f]{1,2})"
+    r"|u(?P<u4>[0-9A-Fa-f]{1,4})|U(?P<u8>[0-9A-Fa-f]{1,8}))"
+)
+"""The escapes bash decodes inside ANSI-C quotes (``$'...'``); ``\\cX`` (a control character) is not
+read, and a line with it is refused."""
+_ANSI_C_CHARS = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r"}
+_ANSI_C_CHARS |= {"t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _ansi_c(line: str, start: int) -> tuple[str, int] | None:
+    """The text of the ANSI-C quoted string whose body starts at ``start`` (after ``$'``), decoded
+    as bash decodes it, and where it ends; ``None`` when it does not end or holds an escape not read."""
+    out: list[str] = []
+    index = start
+    while index < len(line):
+        char = line[index]
+        if char == "'":
+            return "".join(out), index + 1
+        if char != "\\":
+            out.append(char)
+            index += 1
+            continue
+        escape = _ANSI_C.match(line, index)
+        if escape is None:
+            return None
+        if escape["char"] is not None:
+            out.append(_ANSI_C_CHARS[escape["char"]])
+        else:
+            digits, base = next(
+                (escape[g], b) for g, b in (("octal", 8), ("hex", 16), ("u4", 16), ("u8", 16)) if escape[g]
+            )
+            code = int(digits, base)
+            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF or code == 0:
+                return None
+            out.append(chr(code))
+        index = escape.end()
+    return None
+
+
+def _variable(line: str, index: int, variables: Mapping[str, str]) -> tuple[str, int] | None:
+    """The value of the ``$NAME`` / ``${NAME}`` reference at ``index`` when ``variables`` gives it,
+    and where the reference ends; ``None`` for any other expansion."""
+    found = _REFERENCE.match(line, index)
+    if found is None:
+        return None
+    name = found["braced"] or found["bare"]
+    return (variables[name], found.end()) if name in variables else None
+
+
+_REFERENCE = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<bare>[A-Za-z_]\w*))")
+
+
+def shell_words(line: str, variables: Mapping[str, str] | None = None) -> list[str] | None:
     """The words bash makes of a simple command line, or ``None`` when bash would do more than
-    split and unquote it: an expansion, operator, redirection or glob outside single quotes, or
-    a backslash or quote :mod:`shlex` reads differently from bash inside double quotes."""
+    split, unquote and decode it: an expansion, operator, redirection or glob outside single quotes,
+    a backslash or quote :mod:`shlex` reads differently from bash inside double quotes, or a line
+    break. Quoting is read as bash reads it, ANSI-C quotes (``$'...'``) and a backslash outside
+    quotes included. ``variables``: references (``$NAME``, ``${NAME}``) outside single quotes whose
+    value the caller knows, expanded (their value is never split or globbed: it must hold neither
+    a blank nor a glob character)."""
+    known = variables or {}
+    out: list[str] = []
     quote = ""
-    for char in line:
+    index = 0
+    while index < len(line):
+        char = line[index]
+        if quote != "'" and char == "$":
+            if quote == "" and line.startswith("$'", index):
+                ansi = _ansi_c(line, index + 2)
+                if ansi is None:
+                    return None
+                out.append(shlex.quote(ansi[0]))
+                index = ansi[1]
+                continue
+            reference = _variable(line, index, known)
+            if reference is None:
+                return None
+            value, index = reference
+            out.append(value.replace("\\", "\\\\").replace('"', '\\"') if quote else shlex.quote(value))
+            continue
         if quote == "'":
             quote = "" if char == "'" else quote
         elif quote == '"':
-            if char in "$`\\":
+            if char in "`\\":
                 return None
             quote = "" if char == '"' else quote
         elif char in "'\"":
             quote = char
+        elif char == "\\" and line[index + 1 : index + 2] not in ("", "\n"):
+            out.append(line[index : index + 2])  # the next character, literal
+            index += 2
+            continue
         elif _BASH_SPECIAL.match(char) or char == "\\" or char == "\n":
             return None
+        out.append(char)
+        index += 1
     try:
-        return shlex.split(line, posix=True)
+        return shlex.split("".join(out), posix=True)
     except ValueError:
         return None
 
