@@ -48,6 +48,8 @@ def _redacted(text: str) -> str:
         ("Credentials were mkowal and {v}.", LETTERS),
         ("Try mkowal:{v} on the bastion.", "Gq7#rTz2Lp"),
         ("It answers to mkowal:'{v}' now.", CHOSEN),
+        ("Paste {v} as the password once it asks.", CHOSEN),
+        ("the vault's passphrase is {v}", "Birch.Lantern4471"),
     ],
 )
 def test_a_statement_gives_its_value(text: str, value: str) -> None:

@@ -803,7 +803,7 @@ _VALUE_FIRST_TAIL = (
     r"(?:(?:the|a|an|my|your|our|his|her|their)\s+)?(?:[\w-]+\s+){0,2}?"
     rf"(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![\w-])"
     r"(?P<close>\))?(?P<field>\s+(?:field|box|input|prompt))?"
-    r"(?=\s*(?:[.,;:!?)]|$|(?:for|to|on|in|at|and|but|so|until|from)\b))"
+    r"(?=\s*(?:[.,;:!?)]|$|(?:for|to|on|in|at|and|but|so|until|from|when|if|once|while|unless|then)\b))"
 )
 _VALUE_FIRST = re.compile(
     r"(?<![\w/.@:$%=-])(?:(?P<chooser>[a-z']+)[ \t]+)?" + _VALUE + r"(?P=quote)" + _VALUE_FIRST_TAIL
@@ -1353,8 +1353,10 @@ def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_wo
     digit or symbol. After a key word ("token is <uuid>") it must look like a key."""
     value = text[start:end].rstrip(".,:!?")
     quoted = bool(quote)
-    if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value) or _CODE_REF.match(value):
+    if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value):
         return None
+    if _CODE_REF.match(value) and not _MEMORABLE.fullmatch(value):
+        return None  # settings.password is code; Maple.Echo5155 is a password people remember
     if PSEUDONYM_RE.fullmatch(value) or "://" in value:
         return None
     if not quoted and _NAMED_FOR_CREDENTIAL.search(value):
