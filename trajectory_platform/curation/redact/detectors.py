@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
@@ -31,11 +32,12 @@ from trajectory_platform.curation.redact.key_constructors import (
     find_listed_hex_keys,
     find_named_hex_keys,
 )
-from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase
+from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase, line_remark
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.shell_words import expansions
+from trajectory_platform.curation.redact.spelling import unspellable
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
 
@@ -591,6 +593,10 @@ def _assignment_finding(
         return None  # a YAML tag (!vault, !Ref, !!python/name:...), whatever value follows it
     if entry and name_start is not None and (phrase := _phrase_entry(text, name, raw, raw_start, op)):
         return phrase
+    if entry and raw.isalpha() and raw.islower():
+        line_end = len(text) if (newline := text.find("\n", raw_start)) == -1 else newline
+        if line_remark(text[raw_start:line_end]):
+            return None  # "Secret: stored in the vault": a remark about the value, not the value
     found = _judged_assignment(text, name, raw, raw_start, op, name_start, delimited)
     if name_start is None or not entry:
         return found
@@ -772,14 +778,15 @@ _PROSE_PASSWORD = re.compile(
     r"(?P<owner>\s+(?:for|of|on)\s+(?:the\s+)?(?:user\s+|account\s+)?[\"']?[\w@.\-]{1,64}[\"']?(?:\s+(?!(?:is|was|will|remains|set|changed|reset|should|to|now|has)\b)[\w@.\-]{1,64}){0,2}"
     r"(?:\s+(?:user|account|login|database|server))?)?"
     rf"(?P<clause>\s+(?:that\s+|which\s+)?{_SPEAKER}(?:'ve|'d)?(?:\s+[a-z']+){{1,3}}?"
-    rf"(?=\s+{_COPULA}\s|\s*\())?"
+    rf"(?=\s+{_COPULA}\s|\s*\()|\s+to\s+(?:use|enter|type|try)(?=\s+{_COPULA}\s))?"
     # "API key (keep secret): X"
     r"(?P<note>\s*\([^()\n]{1,40}\)(?=[ \t]*(?::|：|=|->|→|[-—–]\s|is\s|was\s)))?"
     rf"(?:(?P<verb>\s+{_COPULA}(?:\s+{_CHANGED_TO})?\s*:?\s+|\s+{_CHANGED_TO}\s+|\s+to\s+"
-    rf"|,?\s+(?:which|that)\s+{_COPULA}\s+"
+    rf"|,?\s+(?:which|that)\s+{_COPULA}\s+|,?\s+(?:it|that|this)(?:'s|\s+is|\s+was)\s+"
     r"|\s+(?:ist|lautet|est|es|é|è|är|er|jest|это)\s*:?\s+"
     r"|[ \t]*(?:=>|->|→|:|：|=|是|为|為|は|는|은|이|가)[ \t]*|[ \t]+[-—–][ \t]+|\?[ \t]+it(?:'s|\s+is)[ \t]+)"
-    rf"|(?P<aside>[ \t]*(?:\.\.\.|…|\(|,)[ \t]*|\s+(?:now|currently)\s+"
+    rf"|(?P<aside>,?[ \t]+(?:use|enter|type|try)[ \t]+|[ \t]*(?:\.\.\.|…|\(|,)[ \t]*|\s+(?:now|currently)\s+"
+    r"|'s\s+|\?[ \t]+"
     rf"|\s+{_CHANGED}[ \t]*(?:=>|->|→|:|=)[ \t]*)|\s+)" + _VALUE
 )
 """``<password word> [for <user>] [I chose] [(note)] <link> <value>``, or the value right after the
@@ -790,15 +797,27 @@ clause of a speaker ("the passphrase I picked is X", "the password you gave me (
 a copula or a bracket only. An ``aside`` (``password... X``, ``the password, X, is``, ``password
 (X)``) says less than a verb: its value must look chosen, as a value with no link must."""
 _VALUE_FIRST_TAIL = (
-    rf"(?P<link>[ \t]+(?:as|for)[ \t]+|[ \t]+(?:is|was)\s+what\s+{_SPEAKER}(?:\s+[a-z']+){{1,2}}\s+"
+    rf"(?P<link>[ \t]+(?:as|for|into|in)[ \t]+|[ \t]+(?:is|was)\s+what\s+{_SPEAKER}(?:\s+[a-z']+){{1,2}}\s+"
+    r"|[ \t]+(?:(?:should|will|would|could|might|can|may)\s+)?(?:work|works|do|does|serve|serves)\s+as[ \t]+"
     rf"|[ \t]+{_COPULA}[ \t]+|[ \t]*\([ \t]*|[ \t]+[-—–]+[ \t]+(?:(?:that's|that\s+is|it's)[ \t]+)?)"
     r"(?:(?:the|a|an|my|your|our|his|her|their)\s+)?(?:[\w-]+\s+){0,2}?"
     rf"(?:(?P<word>{_PASSWORD_WORDS})|(?P<key_word>{_KEY_WORDS}))(?![\w-])"
-    r"(?P<close>\))?(?=\s*(?:[.,;:!?)]|$|(?:for|to|on|in|at|and|but|so|until|from)\b))"
+    r"(?P<close>\))?(?P<field>\s+(?:field|box|input|prompt))?"
+    r"(?=\s*(?:[.,;:!?)]|$|(?:for|to|on|in|at|and|but|so|until|from|when|if|once|while|unless|then)\b))"
 )
 _VALUE_FIRST = re.compile(
     r"(?<![\w/.@:$%=-])(?:(?P<chooser>[a-z']+)[ \t]+)?" + _VALUE + r"(?P=quote)" + _VALUE_FIRST_TAIL
 )
+_PHRASE_FIRST = re.compile(
+    r"(?:(?<![\w-])(?P<chooser>use|using|enter|try|type|pick)[ \t]+"
+    r"|^|(?<=[.!?:;,][ \t])|(?<=\n)|(?<=[ \t])(?=[\"'`]))"
+    r"(?P<quote>[\"'`]?)(?P<value>[a-z0-9]+(?:[ \t]+[a-z0-9]+){2,11})(?P=quote)" + _VALUE_FIRST_TAIL,
+    re.MULTILINE,
+)
+"""A passphrase before the word, quoted or opening its clause: "harbor tiger falcon is the admin
+password", "Enter 'violet sunset cobalt' as the password", "use cedar sunset lantern as your password"."""
+_INTO_FIELD = frozenset({"type", "typed", "enter", "entered", "paste", "pasted", "put"})
+"""Verbs before "X into the password field": they put X there."""
 """The value before the word: "use X as the password", "X is the new password", "X will be your
 temporary password", "try X for the password", "It's X (the password)", "X - that's the PIN". The
 word must end its noun phrase ("X is the password manager" names a tool)."""
@@ -827,8 +846,23 @@ _USER_THEN_PASSWORD = re.compile(
 )
 """A user then a password, by their short labels or by sentence: "user admin pass X", "u: admin p:
 X", "username deploy and password X", "logging in as admin with X", "login succeeded for admin
-using X". (``pass`` alone is a verb: only after a user does it label. "credentials: deploy / X" is
-:mod:`.positional`'s ``credentials_in_prose``.)"""
+using X". (``pass`` alone is a verb: only after a user does it label. "credentials: deploy / X",
+"log in with deploy and X", "Default login root/X" are :mod:`.positional`'s ``credentials_in_prose``.)"""
+_SIGN_IN_WITH = re.compile(
+    r"(?<![\w-])(?:(?:use|using|try)[ \t]+" + _VALUE + r"(?P=quote)[ \t]+to[ \t]+(?:log|sign)[ \t]*(?:in|on)"
+    r"|(?:authenticate|log[ \t]*in|sign[ \t]*in|get[ \t]+in|unlock[ \t]+it)[ \t]+(?:with|using)[ \t]+"
+    + _VALUE.replace("quote", "quote2").replace("value", "value2")
+    + r"(?P=quote2)(?=[ \t]*(?:[.,;:!?)]|$|\n)))"
+)
+"""A value a sentence signs in with, no credential word named: "use X to log in", "please
+authenticate with X". Only a value that looks chosen counts ("use SSO to log in", "sign in with
+Google" name a way in)."""
+_NEW_VALUE = re.compile(
+    r"(?<![a-z])new[ \t]+(?:one|value)[ \t]+(?:is|was|will[ \t]+be)[ \t]*:?[ \t]+" + _VALUE + r"(?P=quote)"
+)
+"""A credential's new value named by anaphora ("Password reset done, new one is X", "rotated the
+key; the new value is X"): the credential's word is earlier in the line (:data:`_ANAPHORA_REACH`)."""
+_ANAPHORA_REACH = 100
 _SETTING_VERB = re.compile(
     r"(?<![a-z])(?:set|sets|setting|change[ds]?|changing|reset|resets|resetting|updated?|updating"
     r"|rotated?|rotating|make|making|made)\s"
@@ -958,6 +992,8 @@ _NOT_PROSE_PASSWORDS = frozenset(
         "set",
         "reset",
         "length",
+        *("what", "which", "where", "how", "why", "who", "whatever", "whichever"),
+        *("never", "always", "only", "usually", "probably", "just", "already", "often", "rarely"),
     ]
 )
 _WORD_SUFFIXES = (
@@ -987,6 +1023,19 @@ def find_prose_passwords(text: str) -> Iterator[Finding]:
     (:data:`_PROSE_PASSWORD`); the value first (:data:`_VALUE_FIRST`); a user and then a password
     (:data:`_USER_THEN_PASSWORD`).
     """
+    original = text
+    for finding in _prose_statements(text.translate(_TYPOGRAPHIC_QUOTES)):
+        yield replace(finding, value=original[finding.start : finding.end])
+
+
+_TYPOGRAPHIC_QUOTES = str.maketrans("\u201c\u201d\u201e\u2018\u2019\u201a", '"""' + "'" * 3)
+"""Curly quotes as the ASCII ones they stand for, one character for one (offsets hold): a chat
+client or a word processor writes "the passphrase is \u201camber river stone\u201d", and the
+statement rules read quotes as a value's extent."""
+
+
+def _prose_statements(text: str) -> Iterator[Finding]:
+    """:func:`find_prose_passwords` over ``text`` with its quotes made ASCII."""
     lower = text.lower()
     same_offsets = len(lower) == len(text)
     scanned = lower if same_offsets else text
@@ -996,22 +1045,46 @@ def find_prose_passwords(text: str) -> Iterator[Finding]:
             yield finding
     value_first = re.compile(_VALUE_FIRST.pattern, flags)
     stated: set[tuple[int, int]] = set()
+    phrase_first = re.compile(_PHRASE_FIRST.pattern, flags | re.MULTILINE)
     for start, end in _value_first_spans(lower) if same_offsets else [(0, len(text))]:
-        for match in value_first.finditer(scanned, start, end):
-            if match.span("value") not in stated and (finding := _value_then_word(text, match)):
-                stated.add(match.span("value"))
-                yield finding
-    paired = any(word in lower for word in ("user", "login", "u:")) or (
+        for pattern in (value_first, phrase_first):
+            for match in pattern.finditer(scanned, start, end):
+                if match.span("value") not in stated and (finding := _value_then_word(text, match)):
+                    stated.add(match.span("value"))
+                    yield finding
+    paired = any(word in lower for word in _ACCOUNT_NEEDLES) or (
         (" as " in lower or " for " in lower) and any(word in lower for word in _SIGN_IN_WORDS)
     )
     for match in re.compile(_USER_THEN_PASSWORD.pattern, flags).finditer(scanned) if paired else ():
         group = "value" if match.group("value") is not None else "value2"
         start, end = match.span(group)
+        quote = match.group(group.replace("value", "quote"))
+        if phrase := _stated_phrase(text, start, quote, "pair", "password"):
+            yield phrase  # "user: kmiller, pass: saffron orchid sunset crimson"
+            continue
         link = "pair" if _looks_chosen(text[start:end]) else ""  # a user named: the value beside is his
         if finding := _stated_value(
             text, start, end, match.group(group.replace("value", "quote")), link, False
         ):
             yield finding
+    if any(word in lower for word in _SIGN_IN_WORDS):
+        for match in re.compile(_SIGN_IN_WITH.pattern, flags).finditer(scanned):
+            group = "value" if match.group("value") is not None else "value2"
+            start, end = match.span(group)
+            if _looks_chosen(text[start:end]) and (
+                finding := _stated_value(text, start, end, "", "with", False)
+            ):
+                yield finding
+    for match in re.compile(_NEW_VALUE.pattern, flags).finditer(scanned) if "new" in lower else ():
+        named = _STATED_WORD_ANYWHERE.findall(lower, max(0, match.start() - _ANAPHORA_REACH), match.start())
+        if (
+            named
+            and "\n" not in text[max(0, match.start() - _ANAPHORA_REACH) : match.start()].rsplit("\n", 1)[-1]
+        ):
+            key_word = re.fullmatch(_PASSWORD_WORDS, named[-1]) is None
+            start, end = match.span("value")
+            if finding := _stated_value(text, start, end, match.group("quote"), "is", key_word):
+                yield finding
 
 
 _STATED_NEEDLES = (
@@ -1022,6 +1095,9 @@ _STATED_NEEDLES = (
 as the key"), and so are its words' stems. Found with ``str.find``: a regex over the whole text
 that may start at any position cost prose twice its time before."""
 _STATED_WORD = re.compile(rf"(?:{_PASSWORD_WORDS}|{_KEY_WORDS})(?![\w-])")
+_STATED_WORD_ANYWHERE = re.compile(rf"(?<![a-z])(?:{_PASSWORD_WORDS}|{_KEY_WORDS})(?![\w-])")
+_ACCOUNT_NEEDLES = ("user", "login", "u:", "log in", "log on", "sign in", "cred")
+"""Where a user-then-password statement may be: without one, its pattern is not run."""
 """A statement's word, where a needle was found."""
 _VALUE_FIRST_REACH = 160
 """How far before its link a value-first statement may start: a chooser and a value of up to 128
@@ -1055,7 +1131,11 @@ def _value_first_spans(lower: str) -> Iterator[tuple[int, int]]:
 def _word_then_value(text: str, lower: str, match: re.Match[str]) -> Finding | None:
     """The value a ``<word> <link> <value>`` statement gives (:data:`_PROSE_PASSWORD`), if any."""
     verb = (match.group("verb") or "").strip()
-    aside = (match.group("aside") or "").strip()
+    aside = (match.group("aside") or "").strip(" \t,") or (match.group("aside") or "").strip()
+    if aside in _ASIDE_CHOOSERS and not _AS_OR_FOR_BEFORE.search(
+        lower, max(0, match.start() - 30), match.start()
+    ):
+        return None  # "the password use policy": a chooser after the word only in "as password, use X"
     value_end = match.end("value")
     quote = match.group("quote")
     if verb == "to" and (
@@ -1074,26 +1154,42 @@ def _word_then_value(text: str, lower: str, match: re.Match[str]) -> Finding | N
         return None  # "the vault password, X, is ..." is an aside its comma or bracket closes
     if aside and _looks_chosen(text[match.start("value") : value_end]):
         verb = aside  # an aside says less than a verb: it counts for a value that looks chosen
+    if aside in _BARE_ASIDES and not _strongly_chosen(text[match.start("value") : value_end]):
+        # "Password? PBKDF2", "the key's argon2id": a question or a possessive names things too
+        return _stated_phrase(
+            text, match.start("value"), quote, "is" if aside == "'s" else "", match.group("word") or ""
+        )
     if text.startswith(":", value_end + len(quote)) and quote:
         return None  # "password for user 'admin': " (curl's prompt): a quoted name before a colon
+    key_word = match.group("key_word")
+    word = match.group("word")
+    phrase_word = word or (key_word or "").strip()
+    phrase_link = verb or ("is" if aside == "'s" else "")
+    phrase = _stated_phrase(text, match.start("value"), quote, phrase_link, phrase_word)
+    if phrase is not None and not (key_word and _qualified_away(text, match.start(), key_word)):
+        return phrase if word else replace(phrase, kind="SECRET")  # one word is other rules' too
     if verb in (":", "=", "=>") and _left_to_other_rules(match):
         return None
     if text.startswith(("(", "["), value_end):
         return None  # code: a call or an index
-    key_word = match.group("key_word")
     if key_word and _qualified_away(text, match.end("key_word") - len(key_word.lstrip()), key_word):
         return None  # "Cache key: node-cache-...": the word before says which key
-    word = match.group("word")
     if not verb and not aside:
         verb = _implied_link(text, match, word, key_word)
-    if word and (phrase := _stated_phrase(text, match.start("value"), quote, verb, word)) is not None:
-        return phrase
     if word == "pw" and not verb:
         return None  # "pw" alone is also a command (FreeBSD's ``pw useradd``)
     finding = _stated_value(text, match.start("value"), value_end, quote, verb, bool(key_word))
     if finding is not None and (word not in _SHORT_SECRET_WORDS or _has_digit(finding.value)):
         return finding
     return None
+
+
+_ASIDE_CHOOSERS = frozenset({"use", "enter", "type", "try"})
+_BARE_ASIDES = frozenset({"'s", "?"})
+"""Asides that say least ("Password? X", "my password's X"): their value must look chosen twice over
+(:func:`_strongly_chosen`)."""
+_AS_OR_FOR_BEFORE = re.compile(r"(?<![a-z])(?:as|for)\s+(?:(?:the|a|an|your|my|our)\s+)?(?:[\w-]+\s+)?$")
+""""As password, use X", "For the password, enter X": the word is the role, the verb gives the value."""
 
 
 def _implied_link(text: str, match: re.Match[str], word: str | None, key_word: str | None) -> str:
@@ -1118,8 +1214,17 @@ def _value_then_word(text: str, match: re.Match[str]) -> Finding | None:
         return None
     if link == "for" and match.group("chooser") not in _CHOOSERS:
         return None  # "look in vault.txt for the password": a place to seek it, not the value
+    if (link in ("into", "in")) != (match.group("field") is not None) or (
+        link in ("into", "in") and match.group("chooser") not in _INTO_FIELD
+    ):
+        return None  # "X is the password field" names the field; only a verb of typing fills it
     quote = match.group("quote")
     start, end = match.span("value")
+    if " " in match.group("value"):
+        value = text[start:end]
+        if not passphrase_shaped(value, minimum_words=3) or any(map(_reads_as_remark, value.split())):
+            return None
+        return Finding("PASSWORD" if match.group("word") else "SECRET", start, end, value, "prose")
     if not quote and not _looks_chosen(text[start:end]):
         return None
     key_word = match.group("key_word") is not None
@@ -1127,6 +1232,19 @@ def _value_then_word(text: str, match: re.Match[str]) -> Finding | None:
     if finding is not None and (match.group("word") not in _SHORT_SECRET_WORDS or _has_digit(finding.value)):
         return finding
     return None
+
+
+_DASHED_WORDS = re.compile(r"[a-z]+(?:-[a-z]+){2,}(?:-\d+)?|[a-z]+(?:-[a-z]+)+-\d+")
+
+
+def _words_and_number(value: str) -> bool:
+    """A value stated after a key word that reads as chosen though it is no key-shaped token:
+    lowercase letters English cannot spell (:func:`.spelling.unspellable`), or three words or
+    more (or two and a number) joined by dashes (``juniper-orchid-copper-61``, a generated
+    token's or a passphrase's shape; ``case-sensitive`` is a compound word)."""
+    return unspellable(value) or (
+        _DASHED_WORDS.fullmatch(value) is not None and not any(map(_reads_as_remark, value.split("-")))
+    )
 
 
 _SYMBOL_INSIDE = re.compile(r"[A-Za-z0-9][^A-Za-z0-9\s\-_.'/]+[A-Za-z0-9]")
@@ -1139,7 +1257,22 @@ def _looks_chosen(value: str) -> bool:
     (``aSccAMpXvWEZ``; not ``SecretStr`` or ``NULL``, which are names)?"""
     letters = "".join(filter(str.isalpha, value))
     flips = letters != letters.lower() and letters != letters.upper() and not _NAME_WORDS.fullmatch(letters)
-    return _has_digit(value) or _SYMBOL_INSIDE.search(value) is not None or flips
+    return _has_digit(value) or _SYMBOL_INSIDE.search(value) is not None or flips or unspellable(value)
+
+
+def _strongly_chosen(value: str) -> bool:
+    """More than :func:`_looks_chosen`'s one sign: two digits, a symbol inside, case that flips, or
+    letters English cannot spell; a single digit in a name is a version or an algorithm
+    (``argon2id``, ``PBKDF2``)."""
+    letters = "".join(filter(str.isalpha, value))
+    flips = letters != letters.lower() and letters != letters.upper() and not _NAME_WORDS.fullmatch(letters)
+    return (
+        sum(map(str.isdigit, value)) >= 2
+        and not _COMPOUND_WORD.fullmatch(value)
+        or _SYMBOL_INSIDE.search(value) is not None
+        or flips
+        or unspellable(value)
+    )
 
 
 _CLAUSE_END = re.compile(r"[.;,!?](?:\s|$)|[.;!?]$|\n|\s[-—–]\s")
@@ -1150,22 +1283,39 @@ def _stated_phrase(text: str, start: int, quote: str, verb: str, word: str) -> F
     password is 'amber river stone'"), or, after a word that names a phrase (passphrase, seed
     phrase, mnemonic) and a link, the words to the clause's end. Either must read as a passphrase
     (no function word: "the passphrase is stored in the vault" is a sentence)."""
+    minimum_words = 3 if re.fullmatch(_PASSWORD_WORDS, word) else 4  # a key of words is rarer
     if quote:
         close = text.find(quote, start, text.find("\n", start) if "\n" in text[start:] else len(text))
         if close == -1:
             return None
         end = close
-    elif verb and re.fullmatch(_PHRASE_WORDS, word):
+    elif verb and verb not in ("with", "the", "to"):
         stop = _CLAUSE_END.search(text, start)
         end = stop.start() if stop else len(text)
     else:
         return None
     value = text[start:end].strip()
-    if value.count(" ") < 2 or not passphrase_shaped(value, minimum_words=3):
+    if value.count(" ") < 2 or not passphrase_shaped(value, minimum_words=minimum_words):
         return None
+    if not quote and any(map(_reads_as_remark, value.split())):
+        return None  # "the password is hashed salted twice", "Password: reset via email" are remarks
     return Finding("PASSWORD", start, start + len(value), value, "prose")
 
 
+def _reads_as_remark(word: str) -> bool:
+    """A word of a remark about a value rather than a chosen passphrase's word (a state, a
+    participle or an adverb: ``stored``, ``hashed``, ``securely``)."""
+    lowered = word.lower()
+    return lowered in _NOT_PROSE_PASSWORDS or len(lowered) > 5 and lowered.endswith(_WORD_SUFFIXES)
+
+
+_PREPOSITION_AFTER = re.compile(
+    r"[ \t]+(?:from|in|by|with|at|on|into|via|as|than|to|using|under|before|after)\b"
+)
+_COMPOUND_WORD = re.compile(r"[A-Za-z0-9]+-[a-z]+")
+"""A compound adjective's shape (``case-sensitive``, ``URL-safe``, ``sha256-hashed``)."""
+_NAMED_FOR_CREDENTIAL = re.compile(r"[a-z0-9](?:Password|Passwd|Token|Secret|Key|Credential)s?[A-Z]")
+"""A CamelCase name with a credential's word inside it, between two of its words."""
 _NAME_WORDS = re.compile(r"(?:[A-Z][a-z]+)+|[A-Z]+[a-z]*")
 """Capitalised words, run together or not (``SecretStr``, ``Required``, ``NULL``): a type or a name.
 Random letters flip case more often (``SUjvCmFHDLfoVH``)."""
@@ -1203,19 +1353,27 @@ def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_wo
     digit or symbol. After a key word ("token is <uuid>") it must look like a key."""
     value = text[start:end].rstrip(".,:!?")
     quoted = bool(quote)
-    if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value) or _CODE_REF.match(value):
+    if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value):
         return None
+    if _CODE_REF.match(value) and not _MEMORABLE.fullmatch(value):
+        return None  # settings.password is code; Maple.Echo5155 is a password people remember
     if PSEUDONYM_RE.fullmatch(value) or "://" in value:
         return None
+    if not quoted and _NAMED_FOR_CREDENTIAL.search(value):
+        return None  # "use OAuth2PasswordBearer for the token": a class named for what it handles
+    if not quoted and _COMPOUND_WORD.fullmatch(value):
+        return None  # "the password is case-sensitive", "the token is long-lived": a compound word
     if key_word:
-        if verb and acceptable_value(value, quoted, "secret", ""):
+        if verb and (acceptable_value(value, quoted, "secret", "") or _words_and_number(value)):
             return Finding("SECRET", start, start + len(value), value, "prose")
         return None
     if value.isalpha():
-        if not (verb or quoted) or _NAME_WORDS.fullmatch(value):
+        if not (verb or quoted) or _NAME_WORDS.fullmatch(value) and not (verb and quoted):
             return None  # a capitalised word after the keyword is a type or a name ("password: SecretStr")
-        if value in _NOT_PROSE_PASSWORDS or value.endswith(_WORD_SUFFIXES):
+        if value.lower() in _NOT_PROSE_PASSWORDS or value.endswith(_WORD_SUFFIXES):
             return None
+        if not quoted and not _looks_chosen(value) and _PREPOSITION_AFTER.match(text, end):
+            return None  # "the password is read from ...": a verb or an adjective, then its object
     elif not (quoted or verb or any(map(str.isdigit, value))):
         return None  # "passwd anonymous@", the shell's "pwd /tmp": no sign of a chosen password
     return Finding("PASSWORD", start, start + len(value), value, "prose")

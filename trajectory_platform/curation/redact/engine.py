@@ -400,8 +400,8 @@ def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None 
     table = table or SymbolTable(salt)
     for finding in findings:
         table.add(finding.value, finding.kind)
-        if finding.detector.endswith("+split"):
-            table.everywhere.add(finding.value)
+        if finding.detector.endswith("+split") or finding.detector.startswith("turns:"):
+            table.everywhere.add(finding.value)  # its evidence is two events: no one text re-finds it
         plain = encoded_text(finding.value) if finding.kind not in PII_KINDS else None
         if plain is not None and _DECODED_CREDENTIAL.fullmatch(plain) and not _DECODED_NAME.fullmatch(plain):
             table.add(plain, finding.kind)

@@ -46,6 +46,13 @@ def line_phrase(value: str) -> bool:
     return bool(words) and not any(word in _REMARK_WORDS for word in words)
 
 
+def line_remark(value: str) -> bool:
+    """Is ``value``, the rest of a line after a credential's name, a remark of several words
+    ("stored in the vault", "see the README")? Its first word is then no password either."""
+    words = [word.lower() for word in _WORD.findall(value)]
+    return len(words) > 1 and any(word in _REMARK_WORDS for word in words)
+
+
 _ENV_FILE_LINE = re.compile(r"[ \t]*(?:#|(?:export[ \t]+)?[A-Z_][A-Z0-9_]*=)")
 """A line of an ``.env`` file: a comment or another ``NAME=`` entry."""
 

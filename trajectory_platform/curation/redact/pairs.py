@@ -10,7 +10,9 @@ pair must be a whole word of exactly one colon (no ``@`` or ``/``: a URL's or a 
 its value credential-shaped (not a number, a port, a plain word), and the line must say it is an
 account: a word of logging in (``login``, ``sign in``, ``ssh``, ``creds``, ``account``, ``auth``)
 or, for a well-known account name (``root``, ``admin``, ``ubuntu``...), a value that is no image
-tag (a tag is lower case and starts with a digit or joins words with ``.``, ``-``, ``_``). A
+tag (a tag is lower case and starts with a digit or joins words with ``.``, ``-``, ``_``). With
+neither, a value that mixes three kinds of character as generated passwords do (``Try
+alice:V^SoI^FFyx84 there``): a tag, a port or a name never does. A
 version tag (``python:3.11-slim``) or a name of joined words (``ecr-login``) is never a password,
 nor a tag on a line that handles images (``docker pull``, ``FROM``).
 """
@@ -23,20 +25,55 @@ from collections.abc import Callable, Iterator
 from trajectory_platform.curation.redact.model import Finding
 
 _PAIR = re.compile(
-    r"(?<![\w.:/@\\$%-])(?P<user>[A-Za-z_][\w.-]{0,31}):(?P<value>[^\s:/\\`'\"(),;<>\[\]{}|]{6,64})"
+    r"(?<![\w.:/@\\$%-])(?P<user>[A-Za-z_][\w.-]{0,31}):(?P<quote>[\"'])?"
+    r"(?P<value>[^\s:/\\`'\"(),;<>\[\]{}|]{6,64})(?(quote)(?P=quote))"
     r"(?=[,;)\]'\"`]*(?:\s|$))"
 )
 """A word ``user:value`` with one colon, closed by a space, the end, or punctuation before one (a
-full stop is taken in and dropped after: a password may end with ``!`` or ``?`` but seldom ``.``)."""
+full stop is taken in and dropped after: a password may end with ``!`` or ``?`` but seldom ``.``);
+the value may be quoted (``admin:'Crimson98@'``, a password with a symbol the shell would read)."""
+_TYPOGRAPHIC_QUOTES = str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"")
 _ACCOUNT_WORDS = re.compile(
     r"(?i)log[ -]?(?:in|on)\b|sign[ -]?in|\bcreds?\b|credential|account|\bauth|\busername|\buser\b"
-    r"|passw|\bpwd\b|htpasswd|(?<![\w-])(?:ssh|s?ftp)(?![\w-])"
+    r"|passw|\bpwd\b|htpasswd|(?<![\w-])(?:ssh|s?ftp)(?![\w-])|\bget\s+in\b"
 )
 """What a line that gives an account says: logging in, credentials, an account, SSH."""
 _WELL_KNOWN_ACCOUNTS = frozenset(
     {"root", "admin", "administrator", "ubuntu", "ec2-user", "postgres", "sa", "guest", "pi", "oracle"}
     | {"elastic", "jenkins", "deploy", "git", "mysql", "user", "test", "demo"}
 )
+_JOINERS = frozenset("-._")
+_NAME = re.compile(r"[A-Za-z][A-Za-z_.-]{2,31}")
+"""A user's name when nothing says the pair is an account: letters (``h1:`` names a hash scheme)."""
+
+
+def _random_shaped(value: str) -> bool:
+    """Three of the four kinds of character a generated or chosen password mixes (lower and upper
+    case, digits, symbols other than the ``-._`` that join a name's words): the evidence a pair
+    needs when nothing on its line says it is an account (``Try alice:V^SoI^FFyx84``). A name or a
+    tag mixes two at most (``build-2024``, ``Python3``)."""
+    kinds = (
+        any(map(str.islower, value)),
+        any(map(str.isupper, value)),
+        any(map(str.isdigit, value)),
+        any(not ch.isalnum() and ch not in _JOINERS for ch in value),
+    )
+    return (
+        sum(kinds) >= 3
+        and len(value) <= _LONGEST_CHOSEN
+        and not value.endswith("=")
+        and not _JOINED_NAME.fullmatch(value)
+    )
+
+
+_JOINED_NAME = re.compile(r"[A-Za-z]+\d*(?:[-_.]+[A-Za-z]+\d*)+")
+"""Words joined by ``-``, ``_`` or ``.``, each maybe numbered: a name (``SWE-agent__test-repo-i1``)."""
+
+
+_LONGEST_CHOSEN = 32
+"""Longer, or padded with ``=``, a value mixing kinds is an encoded digest (``h1:wN+x...=``)."""
+
+
 _IMAGE_TAG = re.compile(r"\d[a-z0-9._-]*|[a-z0-9]+(?:[._-][a-z0-9]+)+")
 """How an image's tag reads (``15-alpine``, ``3.11-slim``, ``jammy-20240227``)."""
 _NAME_VALUE = re.compile(r"\d[a-z0-9._-]*|[a-z]+(?:[._-][a-z]+)+")
@@ -52,6 +89,8 @@ def find_account_pairs(
     """The password of each ``user:password`` word that the line shows is an account (module
     docstring); ``shaped``: whether a value could be a password, ``digest_name``: whether a name
     names a digest (``sha256``)."""
+    if "\u2018" in text or "\u2019" in text or "\u201c" in text:
+        text = text.translate(_TYPOGRAPHIC_QUOTES)  # one character for one: offsets hold
     for match in _PAIR.finditer(text):
         user, value = match.group("user"), match.group("value").rstrip(".")
         if not shaped(value) or digest_name(user) or re.search(r"@[A-Za-z0-9]", value):
@@ -63,9 +102,10 @@ def find_account_pairs(
         line = text[line_start:line_end]
         if _NAME_VALUE.fullmatch(value) or (_IMAGE_LINE.search(line) and _IMAGE_TAG.fullmatch(value)):
             continue
-        if _ACCOUNT_WORDS.search(line) is None and (
+        unvouched = _ACCOUNT_WORDS.search(line) is None and (
             user.lower() not in _WELL_KNOWN_ACCOUNTS or _IMAGE_TAG.fullmatch(value)
-        ):
+        )
+        if unvouched and (not _random_shaped(value) or _IMAGE_LINE.search(line) or not _NAME.fullmatch(user)):
             continue
         start = match.start("value")
         yield Finding("PASSWORD", start, start + len(value), value, "positional:account_pair")

@@ -35,6 +35,7 @@ from trajectory_platform.curation.redact.rows import (
     find_labelled_rows,
     naming_lines,
 )
+from trajectory_platform.curation.redact.spelling import unspellable
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
 _SEPARATOR_ROW = re.compile(r"[\s|:+=-]+")
@@ -256,7 +257,8 @@ _SYNTAX = {
         r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)[ \t]*(?:\r?\n|$)"
     ),
     "credentials_in_prose": re.compile(
-        r"(?i)\b(?:(?:credentials?|creds)(?![\w-])(?:\s+are|\s+is|\s+were|\s+was)?|log\s*in\s+with|sign\s+in\s+with)"
+        r"(?i)\b(?:(?:credentials?|creds)(?![\w-])(?:\s+are|\s+is|\s+were|\s+was)?|log\s*in\s+with|sign\s+in\s+with"
+        r"|default\s+log(?:in|on))"
         r"(?:[ \t]*[:\u2013=(-][ \t]*|[ \t]+)[\w.@-]{1,64}"
         r"(?::|[ \t]*/[ \t]*|[ \t]+and[ \t]+|[ \t]*,[ \t]*)(?!/|\d+/)"
         r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
@@ -333,7 +335,8 @@ _SQL_VALUE = re.compile(r"'(?:[^'\n]|'')*'|[^,()\s][^,()]*")
 def credential_shaped(value: str) -> bool:
     """Could ``value`` be a password on its own evidence: no space, six characters or more, and a
     digit, a symbol or mixed case (not a plain word, a number or a date)? A position says where a
-    password would be; a column of ``yes`` or ``hashed`` is not one."""
+    password would be; a column of ``yes`` or ``hashed`` is not one, lowercase letters English
+    cannot spell are (:func:`.spelling.unspellable`)."""
     if (
         len(value) < 6
         or any(ch.isspace() for ch in value)
@@ -345,7 +348,7 @@ def credential_shaped(value: str) -> bool:
     digits = any(map(str.isdigit, value))
     symbols = any(not ch.isalnum() and ch != "_" for ch in value)
     mixed = any(map(str.isupper, value)) and any(map(str.islower, value))
-    return digits or symbols or mixed
+    return digits or symbols or mixed or unspellable(value)
 
 
 _GATES: dict[str, str | re.Pattern[str]] = {
@@ -380,7 +383,7 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "net_use": "net use",
     "net_use_share_password": "net use",
     "password_for_account": re.compile(r"(?i)password\s+for"),
-    "credentials_in_prose": re.compile(r"(?i)cred|log\s*in\s+with|sign\s+in\s+with"),
+    "credentials_in_prose": re.compile(r"(?i)cred|log\s*in\s+with|sign\s+in\s+with|default\s+log"),
     "secret_wrapper": "Secret",  # pydantic's SecretStr / SecretBytes
     "json_name_value": re.compile(r"(?i)\"(?:parameter)?value\""),
     "yaml_flow_name_value": "value:",

@@ -7,7 +7,8 @@ episode splits both over two events, and no text holds the pair:
   ``[sudo] password for ubuntu:``, ``Enter PEM pass phrase:``) or the agent asks the user for it,
   and the next event answers with the bare value: OpenHands types into the running process with
   ``{"command": "x", "is_input": "true"}``, a terminal tool sends ``{"keys": "x"}``, the user replies
-  ``x``.
+  ``x``, or frames it: "it's x", "sure, it's x", "use x" (a question that ends "What is it?" asks
+  for the credential its sentence before named).
 - **An element named in the observation, typed into by its number.** A web agent's observation
   lists the page's elements (WebArena's ``[43] textbox 'Password'``, browser-use's
   ``[12]<input type=password>``, Playwright MCP's ``textbox "Password" [ref=e12]``) and the next
@@ -26,9 +27,10 @@ import re
 from collections.abc import Iterator
 from itertools import pairwise
 
-from trajectory_platform.curation.redact.detectors import field_named_by
+from trajectory_platform.curation.redact.detectors import field_named_by, passphrase_shaped
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
+from trajectory_platform.curation.redact.spelling import unspellable
 from trajectory_platform.curation.redact.structure import TYPED_KEYS, json_objects
 from trajectory_platform.traces.record import Episode, Event
 
@@ -37,9 +39,21 @@ _NOTICE = re.compile(r"\[[^\[\]\n]*\]|\s*")
 or blank, after the prompt it follows."""
 _SENTENCE_END = re.compile(r"[.!?]\s+")
 _WORD = re.compile(r"[A-Za-z]+")
-_AFTER_ASKED = frozenset({"for", "of", "to", "on", "at", "in", "please", "again", "here", "now"})
-"""What follows the word a question asks for ("the password for the db?"); another noun makes it
-a question about something else ("Which password manager do you use?")."""
+_AFTER_ASKED = frozenset(
+    {"for", "of", "to", "on", "at", "in", "please", "again", "here", "now"}
+    | {"should", "do", "does", "did", "is", "was", "can", "could", "would", "will", "shall"}
+)
+"""What follows the word a question asks for ("the password for the db?", "Which password should
+I use?"); another noun makes it a question about something else ("Which password manager do you
+use?")."""
+_PRONOUN_QUESTION_WORDS = 5
+"""A question this short that names no credential ("What is it?") asks for the one the sentence
+before it named ("I need the API key to continue.")."""
+_REPLY_FRAME = re.compile(
+    r"(?i)(?:(?:sure|ok|okay|yes|yeah|yep|of\s+course|here\s+you\s+go)[,!.]?\s+)?"
+    r"(?:it'?s|it\s+is|it\s+was|that'?s|use|try)\s+(?P<value>[^\n]{4,128}?)[.!]?"
+)
+"""How a reply frames the value it gives: "it's X", "sure, it's X", "It is X.", "use X"."""
 _PROMPT_MAX = 200
 _INPUT_KEYS = frozenset({"input", "keys", "text", "stdin", "chars", "data"})
 """A call's keys whose value is typed into the running program: always an answer."""
@@ -72,8 +86,15 @@ def _asks_for_credential(text: str) -> bool:
         lines.pop()
     if not lines:
         return False
-    prompt = _SENTENCE_END.split(lines[-1].strip())[-1]
-    if len(prompt) > _PROMPT_MAX or field_named_by(prompt) != "password":
+    sentences = _SENTENCE_END.split(lines[-1].strip())
+    prompt = sentences[-1]
+    if (
+        len(sentences) > 1
+        and len(_WORD.findall(prompt)) <= _PRONOUN_QUESTION_WORDS
+        and not field_named_by(prompt)
+    ):
+        prompt = f"{sentences[-2]} {prompt}"
+    if len(prompt) > _PROMPT_MAX or field_named_by(prompt) is None:
         return False
     if prompt.endswith(":"):
         return True
@@ -101,6 +122,11 @@ def _answers(event: Event, index: int) -> Iterator[Finding]:
         value = text.strip()
         if _answer_shaped(value):
             yield Finding("PASSWORD", 0, len(value), value, "turns:prompt_answer", field)
+        elif (framed := _REPLY_FRAME.fullmatch(value)) is not None:
+            given = framed.group("value")
+            if _answer_shaped(given) or unspellable(given) or passphrase_shaped(given, minimum_words=3):
+                start = framed.start("value")
+                yield Finding("PASSWORD", start, start + len(given), given, "turns:prompt_answer", field)
 
 
 def _answer_shaped(value: str) -> bool:
