@@ -19,7 +19,7 @@ from trajectory_platform.curation.verify.roles import divergence_turn
 from trajectory_platform.curation.verify.triage import (
     CLASSES,
     STATED,
-    refusal_rates,
+    RefusalTally,
     triage_episode,
     triage_report,
 )
@@ -43,10 +43,12 @@ def replayed(episode, *, but=()):
 
 def triage(episode, batch=None, dynamic=None, threshold=0.2, seal_key=None, context=CONTEXT):
     """Triage ``episode`` as the cascade does; by default its answers were all replayed and matched."""
-    rates = refusal_rates(batch or [episode])
-    t_div = divergence_turn(episode)[0]
     data = replayed(episode) if dynamic is None else dynamic
-    return triage_episode(episode, context, data, rates, t_div, threshold, seal_key)
+    tally = RefusalTally()
+    for other in batch or [episode]:
+        tally.add(other, context, data if other is episode else replayed(other))
+    t_div = divergence_turn(episode)[0]
+    return triage_episode(episode, context, data, tally.rates(), t_div, threshold, seal_key)
 
 
 def test_a_gym_logs_end_counts_only_under_its_runtimes_seal():
@@ -130,9 +132,11 @@ def test_context_deficit_from_missing_files_and_compaction():
     missing = [([call("read_file", file_path="calc/core.py")], [("error", "No such file or directory", 2)])]
     verdict = triage(make_episode("missing", missing, CALC_S0))
     assert verdict.failure_class == "context_deficit" and verdict.subject == "missing calc/core.py"
-    compacted = make_episode("compacted", pristine_turns()[:2], CALC_S0)
+    compacted = make_episode("compacted", pristine_turns()[:2], CALC_S0)  # a summary no runtime wrote
     compacted.events.insert(3, Event("compaction", content="summary", replaces_through=2))
-    assert triage(compacted).failure_class == "context_deficit"
+    # a gym log's compaction is evidence only as its runtime writes it, a brought log's is its own
+    # statement: test_triage_stated_refusals_compactions.py
+    assert triage(compacted).failure_class == "policy_incapability"
 
 
 def test_interface_ambiguity_from_batch_refusal_rates():

@@ -670,7 +670,7 @@ def faults_sealed(episode: Episode, key: bytes) -> bool:
     if not faults:
         return True
     seal = _recorded(episode).get(FAULTS_SEAL)
-    expected = seal_faults(key, episode.episode_id, episode.task.fixture_id or "", faults)
+    expected = seal_faults(key, episode.logged_id(), episode.task.fixture_id or "", faults)
     return isinstance(seal, str) and hmac.compare_digest(seal, expected)
 
 
@@ -714,7 +714,7 @@ def seal_end(key: bytes, episode: Episode) -> str:
         "finish_reason": last_finish(episode.events),
         "run": run_digest(episode),
     }
-    return seal(key, episode.episode_id, episode.task.fixture_id or "", "end", end)
+    return seal(key, episode.logged_id(), episode.task.fixture_id or "", "end", end)
 
 
 def end_sealed(episode: Episode, key: bytes | None) -> bool:
@@ -740,7 +740,7 @@ def prompt_sealed(episode: Episode, key: bytes | None) -> bool:
     if key is None:
         return False
     seal = _recorded(episode).get(PROMPT_SEAL)
-    expected = seal_prompt(key, episode.episode_id, episode.task.fixture_id or "", prompt)
+    expected = seal_prompt(key, episode.logged_id(), episode.task.fixture_id or "", prompt)
     return isinstance(seal, str) and hmac.compare_digest(seal, expected)
 
 

@@ -10,7 +10,10 @@ grader's answer with its own digest beside it, the same week; a wrong fix statin
 be triaged the runtime's fault) went through. Only the
 runtime holding the pipeline's seal key (``verify.cascade.seal_key`` of the pipeline key) can
 write a seal that matches, and binding the episode and fixture keeps a seal from being moved to
-another log.
+another log. The episode is named by the id the runtime wrote (:meth:`Episode.logged_id`): ingest
+renames an episode whose id another shares and records the one its log wrote beside it, so the
+same rollout file read twice, or two rollouts sharing an id, keep their seals (they broke every
+seal before, 2026-12-06); a log cannot state that id itself (ingest removes it).
 """
 
 from __future__ import annotations

@@ -37,16 +37,25 @@ from dataclasses import dataclass, replace
 
 from trajectory_platform.curation.candidates import PARENT_KEY, PROMPT_REWRITE_KEY, Candidate
 from trajectory_platform.curation.verify.cascade import CascadeConfig
+from trajectory_platform.gym.faults import FAULTS_SEAL, seal_faults
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.policy import Policy, PolicyInput, PolicyTurn
 from trajectory_platform.gym.prompts import PROMPT_SEAL, REGISTERED_PROMPTS, SYSTEM_PROMPT, seal_prompt
-from trajectory_platform.gym.runtime import RuntimeConfig, approx_tokens
+from trajectory_platform.gym.runtime import (
+    END_SEAL,
+    RuntimeConfig,
+    approx_tokens,
+    end_sealed,
+    faults_sealed,
+    recorded_faults,
+    seal_end,
+)
 from trajectory_platform.gym.tools import sha256_digest
 from trajectory_platform.rounds.dagger import continue_to_verdict, require_gym_task
 from trajectory_platform.rounds.judge import judged_candidates
 from trajectory_platform.rounds.sampling import RoundSample, Sampler, pinned_seed, sample_round, stamp
 from trajectory_platform.rounds.settings import RoundSettings
-from trajectory_platform.traces.record import Episode, canonical_json
+from trajectory_platform.traces.record import LOGGED_ID_KEY, Episode, canonical_json
 
 TEACHER_KEY = "teacher"
 """Key in ``extra_json``: the description of the teacher that produced a distilled trajectory."""
@@ -194,8 +203,9 @@ def context_distilled(teacher: Episode, short: str = SYSTEM_PROMPT, seal_key: by
     runtime's prompt is at a run, so with ``seal_key`` (the pipeline's, the cascade's
     ``seal_key``) the student records :func:`gym.prompts.seal_prompt` of ``short`` under its own
     id, as the runtime records it: a custom short prompt then verifies, and the record's prompt
-    edited afterwards does not. The teacher's prompt seal is over another prompt and episode and
-    is never carried over."""
+    edited afterwards does not. The teacher's seals are over another episode and are never carried
+    over (:data:`TEACHERS_OWN`); under the key its sealed fault schedule and end are sealed again
+    for the student (:func:`_student_seals`)."""
     first = teacher.events[0] if teacher.events else None
     long = first.content if first is not None and first.kind == "system" else None
     if long is None or sha256_digest(long) != teacher.lineage.prompt_template_digest:
@@ -216,18 +226,40 @@ def context_distilled(teacher: Episode, short: str = SYSTEM_PROMPT, seal_key: by
         if delivered.messages_json:
             delivered.messages_json = _replace_prompt(delivered.messages_json, long, short)
     student.lineage.prompt_template_digest = sha256_digest(short)
-    recorded = {k: v for k, v in json.loads(teacher.extra_json or "{}").items() if k != PROMPT_SEAL}
-    if seal_key is not None:
-        recorded[PROMPT_SEAL] = seal_prompt(
-            seal_key, student.episode_id, student.task.fixture_id or "", short
-        )
+    recorded = {k: v for k, v in teacher.extra().items() if k not in TEACHERS_OWN}
     rewrite = {
         "teacher_prompt_digest": sha256_digest(long),
         "student_prompt_digest": sha256_digest(short),
         "rule": "system prompt replaced by the student's; actions and observations unchanged",
     }
     student.extra_json = canonical_json({**recorded, PARENT_KEY: teacher.episode_id, CONTEXT_KEY: rewrite})
+    if seal_key is not None:
+        student.extra_json = canonical_json({**student.extra(), **_student_seals(teacher, student, seal_key)})
     return student
+
+
+TEACHERS_OWN = (PROMPT_SEAL, FAULTS_SEAL, END_SEAL, LOGGED_ID_KEY)
+"""What a teacher's record holds of its own run and id that a student never carries over: its
+seals are over the teacher's id (and prompt, and events), and the id its log wrote is not the
+student's. Carried, they never verified for the student: its end never counted as sealed, and a
+student of a faulted teacher was refused as a fault schedule no runtime injected (2026-12-06)."""
+
+
+def _student_seals(teacher: Episode, student: Episode, key: bytes) -> dict[str, str]:
+    """The seals the platform writes for a student it made from ``teacher`` under ``key``, as the
+    runtime writes them for a run: its prompt (the platform delivers ``short`` here), and the fault
+    schedule and end the teacher's runtime sealed, now over the student's id and events (the
+    prompt rewrite is the platform's own edit). A teacher seal that does not hold under ``key`` is
+    not renewed, so a student never launders a schedule or an end its teacher only stated."""
+    fixture_id = student.task.fixture_id or ""
+    prompt = student.events[0].content or ""
+    seals = {PROMPT_SEAL: seal_prompt(key, student.episode_id, fixture_id, prompt)}
+    faults = recorded_faults(teacher)
+    if faults and faults_sealed(teacher, key):
+        seals[FAULTS_SEAL] = seal_faults(key, student.episode_id, fixture_id, faults)
+    if end_sealed(teacher, key):
+        seals[END_SEAL] = seal_end(key, student)
+    return seals
 
 
 def context_distill(

@@ -48,7 +48,13 @@ from trajectory_platform.traces.cross_file import SpanningGroups, groups_by_id
 from trajectory_platform.traces.drops import Drop, Tally, named, path_of, without_record_text
 from trajectory_platform.traces.ingest_settings import IngestSettings
 from trajectory_platform.traces.parquet import write_parquet
-from trajectory_platform.traces.record import Episode, LineageInputs, canonical_json
+from trajectory_platform.traces.record import (
+    LOGGED_ID_KEY,
+    Episode,
+    LineageInputs,
+    canonical_json,
+    with_logged_id,
+)
 from trajectory_platform.traces.schema import REJECT_SCHEMA, episodes_to_table
 from trajectory_platform.traces.spill import SortedSpill, episode_digest, order_key, unique_ids
 from trajectory_platform.traces.task_map import TASK_MAP_FILE, TaskMap, TaskMaps
@@ -371,6 +377,8 @@ def _read(
     spanning = SpanningGroups.scan(_grouping_sources(files, fmt, relative_to))
 
     def counted(episode: Episode) -> None:
+        if LOGGED_ID_KEY in (episode.extra_json or ""):  # the log's own claim of an id is not ingest's
+            episode.extra_json = with_logged_id(episode.extra_json, None)
         result.normalized += 1
         formats[episode.source_format] += 1
         keep(episode)
@@ -694,7 +702,8 @@ def _reject(
 def _make_ids_unique(episodes: list[Episode]) -> None:
     """Keep each source id; where two episodes share one, suffix a short digest of the content
     (and, for byte-identical duplicates, the occurrence number in file/line order): ``unique_ids``,
-    the naming the streaming spill uses too."""
+    the naming the streaming spill uses too. A renamed episode records the id its log wrote
+    (:func:`with_logged_id`), the one its runtime's seals are over."""
     by_id: dict[str, list[Episode]] = {}
     for episode in episodes:
         by_id.setdefault(episode.episode_id, []).append(episode)
@@ -703,3 +712,4 @@ def _make_ids_unique(episodes: list[Episode]) -> None:
             names = unique_ids(episode_id, [(order_key(e), episode_digest(e)) for e in same])
             for episode, name in zip(same, names, strict=True):
                 episode.episode_id = name
+                episode.extra_json = with_logged_id(episode.extra_json, episode_id)

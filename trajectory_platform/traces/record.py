@@ -194,6 +194,29 @@ class Outcome:
     reward: float | None = None
 
 
+LOGGED_ID_KEY = "ingest_logged_id"
+"""``extra_json`` key where ingest records the id a log wrote for an episode it renamed
+(:meth:`Episode.logged_id`)."""
+
+
+def with_logged_id(extra_json: str | None, logged_id: str | None) -> str | None:
+    """``extra_json`` with ingest's :data:`LOGGED_ID_KEY` set to ``logged_id`` (left out when
+    ``None``). Ingest's to write, never the log's: a log that states one of its own has it removed
+    (``logged_id=None``), or a forger could name another episode's id and carry that episode's
+    seals under its own events. ``extra_json`` that is not a JSON object is returned as it is: a
+    runtime that seals writes an object, so nothing sealed is lost."""
+    try:
+        extra = json.loads(extra_json) if extra_json else {}
+    except json.JSONDecodeError:
+        return extra_json
+    if not isinstance(extra, dict) or (logged_id is None and LOGGED_ID_KEY not in extra):
+        return extra_json
+    extra.pop(LOGGED_ID_KEY, None)
+    if logged_id is not None:
+        extra[LOGGED_ID_KEY] = logged_id
+    return canonical_json(extra)
+
+
 @dataclass
 class Episode:
     """One agent attempt at one task, normalized from any supported log format."""
@@ -221,6 +244,14 @@ class Episode:
         except json.JSONDecodeError:
             return {}
         return value if isinstance(value, dict) else {}
+
+    def logged_id(self) -> str:
+        """The id the log wrote for this episode: where ingest renamed it to keep ids unique
+        (:func:`traces.spill.unique_ids`), the one it recorded under :data:`LOGGED_ID_KEY`, else
+        :attr:`episode_id`. A seal the runtime wrote is over this id, so a renamed honest log keeps
+        its seals (:mod:`gym.seals`); ingest alone writes the key (:func:`with_logged_id`)."""
+        logged = self.extra().get(LOGGED_ID_KEY) if LOGGED_ID_KEY in (self.extra_json or "") else None
+        return logged if isinstance(logged, str) else self.episode_id
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-JSON form; this is also one line of the native JSONL format."""

@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 
 from trajectory_platform.traces.batching import check_batch_rows
 from trajectory_platform.traces.parquet import ParquetAppender, read_batches
-from trajectory_platform.traces.record import Episode, canonical_json
+from trajectory_platform.traces.record import Episode, canonical_json, with_logged_id
 from trajectory_platform.traces.schema import (
     EPISODE_SCHEMA,
     episode_row,
@@ -116,7 +116,8 @@ class SortedSpill:
             return self._merge(sources, out.write)
 
     def _renamed_runs(self, duplicated: set[str]) -> list[Path]:
-        """The rows of duplicated ids under their final names, as runs sorted by those names."""
+        """The rows of duplicated ids under their final names (each recording the id its log wrote,
+        :func:`with_logged_id`), as runs sorted by those names."""
         if not duplicated:
             return []
         wanted = pa.array(sorted(duplicated), pa.string())
@@ -129,9 +130,15 @@ class SortedSpill:
         names = {episode_id: iter(unique_ids(episode_id, found)) for episode_id, found in occurrences.items()}
         runs = []
         for table in self._duplicate_rows(wanted):
-            renamed = [next(names[episode_id]) for episode_id in table.column("episode_id").to_pylist()]
-            column = EPISODE_SCHEMA.get_field_index("episode_id")
-            table = table.set_column(column, EPISODE_SCHEMA.field(column), pa.array(renamed, pa.string()))
+            logged = table.column("episode_id").to_pylist()
+            renamed = [next(names[episode_id]) for episode_id in logged]
+            extras = [
+                with_logged_id(extra, episode_id)
+                for extra, episode_id in zip(table.column("extra_json").to_pylist(), logged, strict=True)
+            ]
+            for name, values in (("episode_id", renamed), ("extra_json", extras)):
+                column = EPISODE_SCHEMA.get_field_index(name)
+                table = table.set_column(column, EPISODE_SCHEMA.field(column), pa.array(values, pa.string()))
             runs.append(self._run(table.sort_by("episode_id")))
         return runs
 

@@ -23,7 +23,7 @@ import pickle
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -55,10 +55,12 @@ from trajectory_platform.curation.verify.roles import divergence_turn, label_adm
 from trajectory_platform.curation.verify.static import check_static
 from trajectory_platform.curation.verify.syntactic import check_syntax
 from trajectory_platform.curation.verify.triage import (
+    PendingTriage,
+    Rates,
+    RefusalTally,
     TriageTally,
     TriageVerdict,
-    refusal_rates,
-    triage_episode,
+    pending_triage,
 )
 from trajectory_platform.curation.verify.verdicts import (
     REJECT_SINK,
@@ -717,10 +719,9 @@ def _quarantine_flaky(record: _Kept, flaky: set[str]) -> None:
     record.rejudge = True
 
 
-def _judge(
-    work: _Work, sink: str, reason: str, config: CascadeConfig, rates: dict[str, tuple[int, int]]
-) -> EpisodeVerdict:
-    """What follows from the sink: role and targets, divergence, triage."""
+def _judge(work: _Work, sink: str, reason: str) -> EpisodeVerdict:
+    """What follows from the sink: role and targets, divergence (triage follows in the last pass,
+    :func:`_triage`)."""
     verdict = EpisodeVerdict(work.episode.episode_id, sink, reason, stages=work.stages)
     if work.fixture is not None and isinstance(work.fixture.handle, Fixture):
         verdict.verifier_suite_digest = verifier_suite_digest(work.fixture.handle)
@@ -738,21 +739,31 @@ def _judge(
     elif sink == "hard_negative":
         verdict.role = "hard_negative"
         verdict.t_div, verdict.t_div_reason = divergence_turn(work.episode)
-    ended_badly = work.episode.outcome.terminal_status not in (None, "completed")
-    if sink in TRIAGED_SINKS or (sink == "unverifiable" and ended_badly):
-        data = dynamic.data if dynamic else {}
-        tri = triage_episode(
-            work.episode,
-            work.fixture,
-            data,
-            rates,
-            verdict.t_div,
-            config.ambiguity_threshold,
-            config.seal_key,
-        )
-        verdict.triage_class, verdict.triage_subject = tri.failure_class, tri.subject
-        verdict.triage_evidence = tri.evidence
     return verdict
+
+
+def _pending_triage(work: _Work, verdict: EpisodeVerdict, config: CascadeConfig) -> PendingTriage | None:
+    """A failing episode's triage gates (:func:`pending_triage`), decided on the episode as
+    verification left it (replay establishes statuses a log left out); resolved in the last pass,
+    once the batch's refusal rates are known (:class:`RefusalTally`)."""
+    ended_badly = work.episode.outcome.terminal_status not in (None, "completed")
+    if verdict.sink not in TRIAGED_SINKS and not (verdict.sink == "unverifiable" and ended_badly):
+        return None
+    dynamic = verdict.stage("dynamic")
+    return pending_triage(
+        work.episode, work.fixture, dynamic.data if dynamic else {}, verdict.t_div, config.seal_key
+    )
+
+
+def _triage(
+    verdict: EpisodeVerdict, pending: PendingTriage | None, config: CascadeConfig, rates: Rates
+) -> None:
+    """``verdict``'s triage fields, from its pending gates and the batch's refusal rates."""
+    if pending is None:
+        return
+    tri = pending.resolve(rates, config.ambiguity_threshold)
+    verdict.triage_class, verdict.triage_subject = tri.failure_class, tri.subject
+    verdict.triage_evidence = tri.evidence
 
 
 def _verify_one(work: _Work, config: CascadeConfig) -> tuple[str, str]:
@@ -818,29 +829,26 @@ def parquet_batches(path: Path, batch_rows: int) -> EpisodeBatches:
 @dataclass
 class _Kept:
     """What outlives an episode's batch until pass 3 (on disk, :class:`_Spill`): its verdict, its
-    fixture's id (advisory ranking, flaky quarantine) and the measured work the ledger costs. The
-    episode and its diff are dropped."""
+    fixture's id (advisory ranking, flaky quarantine), the measured work the ledger costs and its
+    triage gates awaiting the batch's refusal rates. The episode and its diff are dropped."""
 
     verdict: EpisodeVerdict
     fixture_id: str | None
     routing_s: float
     skipped_dynamic: StageVerdict | None
     monolithic: dict[str, StageVerdict]
+    triage: PendingTriage | None = None
     rejudge: bool = False
 
 
 @dataclass
 class _Survey:
     """The first, light pass: what the cascade needs to know about the whole input before it
-    judges any episode (tool refusal rates, the fixtures to calibrate)."""
+    judges any episode (the fixtures to calibrate)."""
 
     episodes: int = 0
     judged: bool = False
     calibrate: dict[str, FixtureContext] = field(default_factory=dict)
-    refusals: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
-
-    def rates(self) -> dict[str, tuple[int, int]]:
-        return {key: (refused, calls) for key, (refused, calls) in self.refusals.items()}
 
 
 def _adopted(episodes: list[Episode], lookup: Callable[[str | None], FixtureContext | None]) -> list[_Work]:
@@ -865,7 +873,7 @@ def _shared_lookup(fixtures_lookup: FixturesLookup | None) -> Callable[[str | No
 
 
 def _survey(batches: EpisodeBatches, fixtures_lookup: FixturesLookup | None) -> _Survey:
-    """Pass 1: the whole input's refusal counts per tool and its timing-sensitive fixtures."""
+    """Pass 1: the whole input's size and its timing-sensitive fixtures."""
     survey, lookup = _Survey(), _shared_lookup(fixtures_lookup)
     for batch in batches():
         # no adoption here: pass 2 notes the task fields a log records otherwise, and adopting now
@@ -877,9 +885,6 @@ def _survey(batches: EpisodeBatches, fixtures_lookup: FixturesLookup | None) -> 
             survey.judged |= fixture is not None
             if fixture is not None and fixture.handle is not None and fixture.timing_sensitive:
                 survey.calibrate.setdefault(fixture.fixture_id, fixture)
-        for key, (refused, calls) in refusal_rates(batch).items():
-            survey.refusals[key][0] += refused
-            survey.refusals[key][1] += calls
     return survey
 
 
@@ -920,6 +925,7 @@ class _Across:
     episodes: int = 0
     flaky: set[str] = field(default_factory=set)
     keys: list[pa.Table] = field(default_factory=list)
+    refusals: RefusalTally = field(default_factory=RefusalTally)
 
     def add(self, records: list[_Kept]) -> None:
         admitted = [r for r in records if r.verdict.sink == "admitted"]
@@ -1079,19 +1085,20 @@ def verify_batches(
     no verdict: ``emit`` receives every batch with its final verdicts (to write them), and the
     result holds the ledger, the triage report and the counts.
 
-    Pass 1 (light) gathers what judging needs about the whole input (tool refusal rates for
-    triage, the timing-sensitive fixtures to calibrate); pass 2 runs the stages a batch at a time
-    on the pool, spills each episode's record to disk (:class:`_Spill`) and keeps only what spans
-    batches (:class:`_Across`: the flaky fixtures, the advisory ranking keys); pass 3 re-reads the
-    input and the spill batch by batch, finishes each verdict (flaky quarantine, advisory rank, the
-    moved episodes judged again), sums the ledger and counts (:class:`_Totals`), and emits it.
+    Pass 1 (light) gathers what judging needs about the whole input (its size, the
+    timing-sensitive fixtures to calibrate); pass 2 runs the stages a batch at a time on the pool,
+    spills each episode's record to disk (:class:`_Spill`, with its triage gates pending) and keeps
+    only what spans batches (:class:`_Across`: the flaky fixtures, the advisory ranking keys, the
+    refusal rates of what was verified); pass 3 re-reads the input and the spill batch by batch,
+    finishes each verdict (flaky quarantine, advisory rank, the moved episodes judged again, triage
+    with the whole input's refusal rates), sums the ledger and counts (:class:`_Totals`), and emits it.
     """
     config = config or CascadeConfig()
     swept = sweep()
     survey = _survey(batches, fixtures_lookup)
     if survey.judged:
         isolation.require()  # refuse before any stage runs, not halfway through the input
-    rates, across = survey.rates(), _Across()
+    across = _Across()
     progress = tqdm(
         total=survey.episodes, desc="verify", unit="ep", file=sys.stderr, disable=not config.progress or None
     )
@@ -1109,10 +1116,15 @@ def verify_batches(
                 records = []
                 for work, (sink, reason) in zip(works, _run_pool(works, config, pool, progress), strict=True):
                     _mark_retired(work, retired)
-                    verdict = _judge(work, sink, reason, config, rates)
+                    verdict = _judge(work, sink, reason)
+                    dynamic = verdict.stage("dynamic")
+                    across.refusals.add(work.episode, work.fixture, dynamic.data if dynamic else {})
+                    triage = _pending_triage(work, verdict, config)
                     fixture_id = work.fixture.fixture_id if work.fixture is not None else None
                     records.append(
-                        _Kept(verdict, fixture_id, work.routing_s, work.skipped_dynamic, work.monolithic)
+                        _Kept(
+                            verdict, fixture_id, work.routing_s, work.skipped_dynamic, work.monolithic, triage
+                        )
                     )
                     if _disagreed(verdict) and work.fixture is not None and work.fixture.handle is not None:
                         suspects.setdefault(work.fixture.fixture_id, work.fixture)
@@ -1132,7 +1144,7 @@ def verify_batches(
         if across.episodes != survey.episodes:
             raise RuntimeError("the episodes to verify changed between passes over the input")
         totals = _Totals(calibration_s)
-        _last_pass(batches, spill, across, flaky, fixtures_lookup, config, rates, totals, emit)
+        _last_pass(batches, spill, across, flaky, fixtures_lookup, config, totals, emit)
     ledger = totals.ledger(config, retired)
     funnel = {"attempts": totals.tallies.episodes, **{f"passed_{s.stage}": s.passed for s in ledger.stages}}
     return CascadeResult([], ledger, totals.triage.table(), totals.tallies, funnel, swept, calibration_cache)
@@ -1145,14 +1157,13 @@ def _last_pass(
     flaky: set[str],
     fixtures_lookup: FixturesLookup | None,
     config: CascadeConfig,
-    rates: dict[str, tuple[int, int]],
     totals: _Totals,
     emit: EmitBatch | None,
 ) -> None:
     """Pass 3: each batch beside its spilled records; every verdict finished (flaky quarantine,
     advisory rank, judged again when the quarantine moved it), counted in ``totals`` and handed,
     with its batch, to ``emit``. A source that gives other episodes than pass 2 saw is refused."""
-    ranks, ranked = across.ranks(flaky), 0
+    ranks, ranked, rates = across.ranks(flaky), 0, across.refusals.rates()
     lookup, stored = _shared_lookup(fixtures_lookup), spill.read()
     for batch in batches():
         records = next(stored, [])
@@ -1164,7 +1175,9 @@ def _last_pass(
                 record.verdict.advisory_rank, ranked = int(ranks[ranked]), ranked + 1
             if record.rejudge:
                 work.stages = record.verdict.stages
-                record.verdict = _judge(work, record.verdict.sink, record.verdict.reason, config, rates)
+                record.verdict = _judge(work, record.verdict.sink, record.verdict.reason)
+                record.triage = _pending_triage(work, record.verdict, config)
+            _triage(record.verdict, record.triage, config, rates)
             totals.add(record)
         if emit is not None:
             emit(batch, [r.verdict for r in records])

@@ -101,6 +101,13 @@ def _system_findings(episode: Episode, fixture: Fixture, seal_key: bytes | None)
     return []
 
 
+def compactions_are_the_runtimes(episode: Episode, fixture: Fixture) -> bool:
+    """Are ``episode``'s compaction summaries (and their absence) what its runtime writes? The one
+    rule stage 4 holds a gym log to (``compaction_not_the_runtimes``), for triage's gate 2, which
+    reads a gym log's compaction as measured only then."""
+    return not _compaction_findings(episode, fixture)
+
+
 def _compaction_findings(episode: Episode, fixture: Fixture) -> list[Finding]:
     """Before each model call the runtime compacts exactly when :func:`compaction_due` says, and
     only then; a summary stands just before that call (or ends the log: the policy abandoned the

@@ -38,6 +38,18 @@ whose log recorded ``Killed``, ``HTTP/1.1 503`` or exit 137 under replay ``none`
 runtime defect on gate 1, outranking any measured context or interface evidence, and a recorded
 ``cat: spec.md: No such file`` a context deficit (red team, 2026-12-06).
 
+Refusals (gate 3) and compactions (gate 2) follow the same rule. A refusal is measured where the
+verifier re-derives it: the delivered schema refuses the call (:func:`schema_errors`), replay
+re-derived the answer, or, in a gym log, it is the runtime's refusal of that call in the runtime's
+words; a compaction is measured in a gym log whose compactions are the ones its runtime writes
+(:func:`gym_context.compactions_are_the_runtimes`). A brought log's other refusals and its
+compactions are its own statement: after the measured gates, said so; in a gym log, no evidence.
+The batch's refusal rate counts measured refusals alone (the stated gate counts the stated ones
+too, and says so), so it is known only once every episode was verified (:class:`RefusalTally`:
+the cascade triages in its last pass). Before, a refusal rate was counted off the logs before any
+was verified, and a brought log's own ``refused`` answers or compaction summary outranked what
+was measured (2026-12-06).
+
 Only class 4 is a reason to change weights; the report says what to fix where for the rest.
 """
 
@@ -55,7 +67,11 @@ from trajectory_platform.curation.redact.engine import mask_secrets
 from trajectory_platform.curation.verify.calls import CallRecord, call_records, schema_errors, specs_for
 from trajectory_platform.curation.verify.context import FixtureContext
 from trajectory_platform.curation.verify.delta import PATH_KEY
-from trajectory_platform.gym.fixtures import is_gym_task
+from trajectory_platform.curation.verify.gym_context import (
+    compactions_are_the_runtimes,
+    refusal_text_is_the_runtimes,
+)
+from trajectory_platform.gym.fixtures import Fixture, is_gym_task
 from trajectory_platform.gym.runtime import end_sealed, last_finish
 from trajectory_platform.traces.record import Episode
 
@@ -117,15 +133,70 @@ class TriageVerdict:
     evidence: list[str]
 
 
-def refusal_rates(episodes: list[Episode]) -> dict[str, tuple[int, int]]:
-    """(refused or schema-invalid calls, all calls) per ``tool@version`` over the batch."""
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for episode in episodes:
-        for record in call_records(episode):
-            key = f"{record.call.name}@{record.tools_version or '?'}"
-            counts[key][1] += 1
-            counts[key][0] += record.refused or bool(schema_errors(record))
-    return {k: (v[0], v[1]) for k, v in counts.items()}
+Rates = dict[str, tuple[int, int, int]]
+"""Per ``tool@version`` over the batch: (calls refused or schema-invalid as measured, calls refused
+as only their own log states, all calls): :class:`RefusalTally`."""
+MEASURED_REFUSAL, STATED_REFUSAL = "measured", "stated"
+
+
+def _call_key(record: CallRecord) -> str:
+    return f"{record.call.name}@{record.tools_version or '?'}"
+
+
+def _refusals(
+    episode: Episode, fixture: FixtureContext | None, dynamic: dict[str, Any], records: list[CallRecord]
+) -> list[str | None]:
+    """Each call's refusal as evidence: :data:`MEASURED_REFUSAL`, :data:`STATED_REFUSAL` or none.
+
+    A call the delivered schema refuses (:func:`schema_errors`: the verifier's own check) is
+    measured; so is a refusal replay re-derived (the replay data's ``verified_answers``) and, in a
+    gym log, a refusal in the runtime's words for that call (:func:`refusal_text_is_the_runtimes`:
+    the runtime's validator re-derives it). Any other refusal of a brought log is its harness's
+    statement, and of a gym log no evidence at all, as its unsealed end and its unreplayed
+    answers are. Read as measured, a brought log's own ``refused`` answers made the batch rate,
+    and the episode, an interface ambiguity outranking its measured evidence (2026-12-06)."""
+    verified = _verified_answers(dynamic)
+    index_of = {id(event): index for index, event in enumerate(episode.events)}
+    gym = _gym_log(fixture)
+    kinds: list[str | None] = []
+    for record in records:
+        answer = record.answer
+        if schema_errors(record) or (
+            answer is not None and record.refused and index_of.get(id(answer)) in verified
+        ):
+            kinds.append(MEASURED_REFUSAL)
+        elif not record.refused or answer is None:
+            kinds.append(None)
+        elif gym:
+            runtimes = answer.kind == "refusal" and refusal_text_is_the_runtimes(
+                answer, record.call, record.tools_version, episode.events[record.turn]
+            )
+            kinds.append(MEASURED_REFUSAL if runtimes else None)
+        else:
+            kinds.append(STATED_REFUSAL)
+    return kinds
+
+
+class RefusalTally:
+    """The batch's refusal rates (:data:`Rates`), an episode at a time, once verification has
+    replayed it: which refusals are measured needs the replay's data, so a batch's rates are known
+    only after every episode of it was verified (the cascade triages in its last pass)."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+
+    def add(self, episode: Episode, fixture: FixtureContext | None, dynamic: dict[str, Any]) -> None:
+        records = call_records(episode)
+        for record, kind in zip(records, _refusals(episode, fixture, dynamic, records), strict=True):
+            counts = self._counts[_call_key(record)]
+            counts[0] += kind == MEASURED_REFUSAL
+            counts[1] += kind == STATED_REFUSAL
+            counts[2] += 1
+
+    def rates(self) -> Rates:
+        return {
+            key: (measured, stated, calls) for key, (measured, stated, calls) in sorted(self._counts.items())
+        }
 
 
 def _observation_text(record: CallRecord) -> str:
@@ -179,6 +250,11 @@ def _stated_runtime(episode: Episode, records: list[CallRecord], unmeasured: lis
     return ended + [line + STATED for line in _substrate_evidence(records, unmeasured)]
 
 
+def _verified_answers(dynamic: dict[str, Any]) -> set[int]:
+    """The event indices of the answers replay re-derived and found as recorded."""
+    return set((dynamic.get("replay") or {}).get("verified_answers", []))
+
+
 def _measured(
     episode: Episode, records: list[CallRecord], dynamic: dict[str, Any]
 ) -> tuple[list[CallRecord], list[CallRecord]]:
@@ -188,7 +264,7 @@ def _measured(
     not compare, an episode never replayed. Read as measured, a forger's ``Killed``, ``HTTP/1.1
     503`` or exit 137 beside a wrong fix made a policy failure a ``runtime_defect``, and a recorded
     ``No such file`` a ``context_deficit`` (red team, 2026-12-06)."""
-    verified = set((dynamic.get("replay") or {}).get("verified_answers", []))
+    verified = _verified_answers(dynamic)
     index_of = {id(event): index for index, event in enumerate(episode.events)}
     measured: list[CallRecord] = []
     stated: list[CallRecord] = []
@@ -245,73 +321,146 @@ def _missing_paths(
     return missing
 
 
-def triage_episode(
+@dataclass(frozen=True)
+class InterfaceCheck:
+    """Gate 3 over an episode's refused or invalid calls (:func:`_interface`), in call order:
+    ``(tool@version, whether the arguments fit another delivered version)`` each, read as
+    ``kind`` says. Its verdict waits for the batch's rates."""
+
+    kind: str
+    calls: tuple[tuple[str, bool], ...]
+
+    def verdict(self, rates: Rates, threshold: float) -> TriageVerdict | None:
+        """A (tool, version) refused or invalid at or above ``threshold`` of its calls across the
+        batch, else arguments only another delivered version accepts (schema drift). Measured, the
+        rate counts measured refusals alone; stated (a brought log's own, after every measured
+        gate), the refusals the logs state too, and its evidence says so."""
+        stated = self.kind == STATED_REFUSAL
+        said = STATED if stated else ""
+        for key, fits_another in self.calls:
+            counted, claimed, total = rates.get(key, (0, 0, 0))
+            bad = counted + claimed if stated else counted
+            if total and bad / total >= threshold:
+                line = f"{key}: {bad}/{total} calls refused or invalid across the batch{said}"
+                return TriageVerdict("interface_ambiguity", key, [line])
+            if fits_another:
+                line = f"{key}: arguments fit another delivered version (schema drift){said}"
+                return TriageVerdict("interface_ambiguity", key, [line])
+        return None
+
+
+@dataclass(frozen=True)
+class PendingTriage:
+    """An episode's gates in order, each a verdict or a gate-3 check that needs the batch's refusal
+    rates: decided where the episode is verified (the episode as replay left it), resolved once
+    every episode of the batch was (:class:`RefusalTally`)."""
+
+    steps: tuple[TriageVerdict | InterfaceCheck, ...]
+    subject: str
+
+    def resolve(self, rates: Rates, threshold: float) -> TriageVerdict:
+        for step in self.steps:
+            verdict = step.verdict(rates, threshold) if isinstance(step, InterfaceCheck) else step
+            if verdict is not None:
+                return verdict
+        return _residual(self.subject)
+
+
+def pending_triage(
     episode: Episode,
     fixture: FixtureContext | None,
     dynamic: dict[str, Any],
-    rates: dict[str, tuple[int, int]],
     t_div: int | None,
-    ambiguity_threshold: float = 0.2,
     seal_key: bytes | None = None,
-) -> TriageVerdict:
-    """Classify one failing episode through the four gates in order; ``seal_key``: the pipeline's,
-    under which a gym log's end is its runtime's (:func:`gym.runtime.end_sealed`)."""
+) -> PendingTriage:
+    """One failing episode's four gates in order, measured evidence first and a brought log's own
+    statements after it; ``seal_key``: the pipeline's, under which a gym log's end is its
+    runtime's (:func:`gym.runtime.end_sealed`). The first gate with evidence decides."""
     records = call_records(episode)
     measured, unmeasured = _measured(episode, records, dynamic)
-    subject_fixture = episode.task.fixture_id or episode.task.repo_family or "unknown"
+    refusals = _refusals(episode, fixture, dynamic, records)
+    subject = episode.task.fixture_id or episode.task.repo_family or "unknown"
+    steps: list[TriageVerdict | InterfaceCheck] = []
     evidence = _oracle_evidence(dynamic)
     if _gym_log(fixture) and end_sealed(episode, seal_key):
         evidence.extend(f"the runtime {line} (sealed)" for line in _ended_by(episode))
     evidence += _substrate_evidence(measured, measured)
     if evidence:
-        return TriageVerdict("runtime_defect", subject_fixture, evidence)
-    missing = _missing_paths(measured, fixture)
-    compactions = [i for i, e in enumerate(episode.events) if e.kind == "compaction"]
-    if missing:
-        return TriageVerdict(
-            "context_deficit", f"missing {missing[0]}", [f"missing-file observation for {p}" for p in missing]
-        )
-    if compactions and t_div is not None and compactions[0] < t_div:
-        return TriageVerdict(
-            "context_deficit",
-            subject_fixture,
-            [f"history compacted at event {compactions[0]} before divergence at {t_div}"],
-        )
-    for record in records:
-        if not (record.refused or schema_errors(record)):
-            continue
-        key = f"{record.call.name}@{record.tools_version or '?'}"
-        bad, total = rates.get(key, (0, 0))
-        if total and bad / total >= ambiguity_threshold:
-            return TriageVerdict(
-                "interface_ambiguity",
-                key,
-                [f"{key}: {bad}/{total} calls refused or invalid across the batch"],
+        steps.append(TriageVerdict("runtime_defect", subject, evidence))
+    if missing := _missing_paths(measured, fixture):
+        steps.append(
+            TriageVerdict(
+                "context_deficit",
+                f"missing {missing[0]}",
+                [f"missing-file observation for {p}" for p in missing],
             )
+        )
+    compacted = _compacted_before(episode, t_div)
+    if compacted is not None and _runtimes_compactions(episode, fixture):
+        steps.append(TriageVerdict("context_deficit", subject, [compacted]))
+    steps.append(_interface(episode, records, refusals, MEASURED_REFUSAL))
+    if not _gym_log(fixture):  # a gym log's runtime evidence is sealed, replayed or re-derived, or is none
+        if stated := _stated_runtime(episode, records, unmeasured):  # the log's word after the measured
+            steps.append(TriageVerdict("runtime_defect", subject, stated))
+        if missing := _missing_paths(unmeasured, fixture, named=True):
+            lines = [f"missing-file observation for {p}{STATED}" for p in missing]
+            steps.append(TriageVerdict("context_deficit", f"missing {missing[0]}", lines))
+        if compacted is not None:
+            steps.append(TriageVerdict("context_deficit", subject, [compacted + STATED]))
+        steps.append(_interface(episode, records, refusals, STATED_REFUSAL))
+    return PendingTriage(tuple(steps), subject)
+
+
+def triage_episode(
+    episode: Episode,
+    fixture: FixtureContext | None,
+    dynamic: dict[str, Any],
+    rates: Rates,
+    t_div: int | None,
+    ambiguity_threshold: float = 0.2,
+    seal_key: bytes | None = None,
+) -> TriageVerdict:
+    """Classify one failing episode (:func:`pending_triage`) with the batch's refusal ``rates``
+    (:class:`RefusalTally`) known."""
+    return pending_triage(episode, fixture, dynamic, t_div, seal_key).resolve(rates, ambiguity_threshold)
+
+
+def _compacted_before(episode: Episode, t_div: int | None) -> str | None:
+    """The evidence line of a compaction the log records before the divergence turn, if any."""
+    first = next((i for i, e in enumerate(episode.events) if e.kind == "compaction"), None)
+    if first is None or t_div is None or first >= t_div:
+        return None
+    return f"history compacted at event {first} before divergence at {t_div}"
+
+
+def _runtimes_compactions(episode: Episode, fixture: FixtureContext | None) -> bool:
+    """Are the log's compactions measured? In a gym log, where they are what its runtime writes
+    (:func:`compactions_are_the_runtimes`, re-derived with the runtime's own rule); a brought log's
+    are its harness's statement (gate 2 read a summary anyone can write as measured, 2026-12-06)."""
+    handle = fixture.handle if fixture is not None else None
+    return _gym_log(fixture) and isinstance(handle, Fixture) and compactions_are_the_runtimes(episode, handle)
+
+
+def _interface(
+    episode: Episode, records: list[CallRecord], refusals: list[str | None], kind: str
+) -> InterfaceCheck:
+    """Gate 3's check over the calls refused as ``kind`` says: measured ones (measured), or any
+    (stated: the rate the logs state, whatever the episode's own call)."""
+    calls = []
+    for record, found in zip(records, refusals, strict=True):
+        if found is None or (kind == MEASURED_REFUSAL and found != kind):
+            continue
         others = [s for s in specs_for(episode, record.call.name, None) if s.version != record.tools_version]
-        if (
-            others
+        fits_another = (
+            bool(others)
             and record.arguments is not None
             and schema_errors(
                 CallRecord(record.turn, record.call, record.arguments, None, None, False, None, others)
             )
             == []
-        ):
-            return TriageVerdict(
-                "interface_ambiguity", key, [f"{key}: arguments fit another delivered version (schema drift)"]
-            )
-    if _gym_log(fixture):  # its runtime's evidence is sealed or replayed, or is none
-        return _residual(subject_fixture)
-    stated = _stated_runtime(episode, records, unmeasured)
-    if stated:  # after the measured gates: the log's word never outranks what was measured
-        return TriageVerdict("runtime_defect", subject_fixture, stated)
-    if missing := _missing_paths(unmeasured, fixture, named=True):
-        return TriageVerdict(
-            "context_deficit",
-            f"missing {missing[0]}",
-            [f"missing-file observation for {p}{STATED}" for p in missing],
         )
-    return _residual(subject_fixture)
+        calls.append((_call_key(record), fits_another))
+    return InterfaceCheck(kind, tuple(calls))
 
 
 def _residual(subject: str) -> TriageVerdict:
