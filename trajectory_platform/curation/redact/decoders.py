@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.dumps import DUMP_BLOCK, DUMP_HINT, dump_runs
+from trajectory_platform.traces.look_alikes import latin_look_alikes
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[ -/]*[0-Z\\^-~]")
 """A control sequence (CSI: a colour, a cursor move), an operating-system command (OSC: a window
@@ -1296,8 +1297,8 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
             pieces.append((ascii_form, start, start + 1))
         elif letter := _letter_symbol(char):
             pieces.append((letter, start, start + 1))
-        elif mixed and char in _latin_homoglyphs():
-            pieces.append((_latin_homoglyphs()[char], start, start + 1))
+        elif mixed and char in latin_look_alikes():
+            pieces.append((latin_look_alikes()[char], start, start + 1))
         else:
             pieces.append((char, start, start + 1))
     return pieces if any(text != match.group()[i] for i, (text, _, _) in enumerate(pieces)) else []
@@ -1385,49 +1386,6 @@ def _long_tokens(text: str) -> tuple[list[int], list[int], list[bool]]:
         [token.end() for token in tokens],
         [_ASCII_ALNUM.search(token.group()) is not None for token in tokens],
     )
-
-
-@functools.cache
-def _latin_homoglyphs() -> dict[str, str]:
-    """Each non-ASCII character Unicode's confusables table (UTS #39, through the
-    ``confusable-homoglyphs`` package: the Unicode Consortium's list, not one written here) gives
-    an ASCII letter or digit look-alike for, mapped to it. The table maps a character to its class's
-    representative (Cyrillic ``І`` and Latin ``I`` both to ``l``), so the ASCII members of that
-    class are candidates too, and a capital reads as a capital where one is among them."""
-    from confusable_homoglyphs import confusables
-
-    data = confusables.confusables_data
-
-    def ascii_alnum(entries: list[dict[str, str]]) -> list[str]:
-        return [e["c"] for e in entries if len(e["c"]) == 1 and e["c"].isascii() and e["c"].isalnum()]
-
-    members: dict[str, list[str]] = {}
-    for letter in string.ascii_letters + string.digits:
-        for representative in ascii_alnum(data.get(letter, [])):
-            members.setdefault(representative, []).append(letter)
-    table = {}
-    for char, homoglyphs in data.items():
-        if len(char) != 1 or char.isascii():
-            continue
-        direct = ascii_alnum(homoglyphs)
-        forms = [*direct, *(member for form in direct for member in members.get(form, []))]
-        if forms:
-            same_case = [form for form in forms if form.isupper() == char.isupper()]
-            table[char] = (same_case or forms)[0]
-    table.update(_small_capitals())
-    return table
-
-
-def _small_capitals() -> dict[str, str]:
-    """Latin small capitals (``ᴀ ʙ ᴄ``, phonetic letters drawn as capitals at a small letter's
-    height) by their Unicode names, each read as its capital: the confusables table gives few of
-    them, and those as small letters."""
-    table = {}
-    for code in itertools.chain(range(0x0250, 0x02B0), range(0x1D00, 0x1D80), range(0xA720, 0xA800)):
-        name = unicodedata.name(chr(code), "")
-        if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(letter := name.rsplit(" ", 1)[1]) == 1:
-            table[chr(code)] = letter
-    return table
 
 
 def _ascii_look_alike(char: str, normalized: str) -> bool:
