@@ -38,14 +38,17 @@ _VENDOR_SEGMENT = re.compile(
     r"|postman|newrelic|pagerduty|paypal|braintree|salesforce|hubspot|zendesk|algolia|mapbox|firebase|supabase"
 )
 _NOT_PASSWORD_SEGMENTS = frozenset(
-    {"bypass", "compass", "surpass", "overpass", "underpass", "trespass", "encompass"}
+    {"bypass", "compass", "surpass", "overpass", "underpass", "trespass", "encompass", "askpass"}
 )
+"""Words ending in ``pass`` that are no password: ``SSH_ASKPASS`` / ``SUDO_ASKPASS`` name the
+program that asks for one (a path)."""
 _NOT_SECRET_NAMES = re.compile(
     r"(?:^|_)(?:id|ids|name|names|type|types|file|path|dir|url|uri|length|len|size|count|min|max|hint|policy|"
     r"reset|field|label|prompt|stdin|format|regex|pattern|mask|hash|algorithm|algo|method|version|mode|enabled|required|"
     r"expiry|expires|expires_at|expiration|timeout|ttl|header|prefix|env|var|key_id|kid|kty|alg|use|"
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
-    r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme)\d*$"
+    r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme"
+    r"|rate|ratio|pct|percent|percentage|fraction|score|at_(?:\d+|k))\d*$"
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
     r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)"
 )

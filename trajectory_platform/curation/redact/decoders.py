@@ -1197,7 +1197,27 @@ def _glue(match: re.Match[str]) -> list[tuple[str, int, int]]:
     before = match.string[max(0, match.start() - 2) : match.start()]
     if not before or not _TOKEN_CHAR.match(before[-1]) or re.fullmatch(r"\\[nrt]", before):
         return []  # a literal that ends a line of text ("...\\n" + "..."), or no token before it
+    if _DIFF_MARKER.search(match.group()) or _opens_a_key(match):
+        return []
     return [("", match.start(), match.end())]
+
+
+_DIFF_MARKER = re.compile(r"\n[+-]")
+"""A ``+`` or ``-`` opening a line is a unified diff's marker, not an operator: ``"old"`` ending
+a ``-`` line and ``+    "password": ...`` read as one concatenation swallowed the added line."""
+_KEY_AFTER = re.compile(r"[ \t]*(?::(?![:=])|=(?!=))")
+
+
+def _opens_a_key(match: re.Match[str]) -> bool:
+    """Is the literal a glue match opens a key (``"name": ...``, ``"name" = ...``)? Then the literal
+    before it ended a member (a YAML, TOML, HCL or printed JSON map without commas), and joining the
+    two swallowed the next line's key into the value before it."""
+    quote = match.group(1)
+    if quote is None:
+        return False  # a backslash continuation: no literal follows
+    close = match.string.find(quote, match.end())
+    newline = match.string.find("\n", match.end())
+    return close != -1 and not 0 <= newline < close and _KEY_AFTER.match(match.string, close + 1) is not None
 
 
 def _joined(match: re.Match[str]) -> list[tuple[str, int, int]]:

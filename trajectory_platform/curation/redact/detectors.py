@@ -34,6 +34,7 @@ from trajectory_platform.curation.redact.key_constructors import (
 )
 from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase, line_remark
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.not_values import not_a_value, owner_spec, translated_label
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.shell_words import expansions
@@ -455,7 +456,6 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) 
     )
 
 
-_TEST_NAME = re.compile(r"(?:Test|Example|Benchmark|test_)\w*")
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _SNAKE_WORDS = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")
 _ENV_LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:-[ \t]+|export[ \t]+)?$")
@@ -627,6 +627,8 @@ def _phrase_entry(text: str, name: str, raw: str, raw_start: int, op: str) -> Fi
         return None  # a shell's NAME=value then a command
     if op.strip() == ":" and _TERRAFORM_PROGRESS.match(text, raw_start):
         return None
+    if not_a_value(text, name, raw_start - len(op) - len(name), rest, raw_start):
+        return None
     return Finding("PASSWORD", raw_start, raw_start + len(rest), rest, "keyword:phrase")
 
 
@@ -643,6 +645,8 @@ def _judged_assignment(
     if op.strip() == ":" and _TERRAFORM_PROGRESS.match(text, raw_start):
         return None
     value, start = _unquote(raw, raw_start)
+    if not_a_value(text, name, raw_start - len(op) - len(name), value, start):
+        return None
     quoted = value != raw or delimited
     if (
         not op.strip()
@@ -651,8 +655,6 @@ def _judged_assignment(
         and (name_start is None or not _after_setting_command(text, name_start))
     ):
         return None  # "password is ...": a bare space separates only --flags, quoted values, set commands
-    if name in ("PASS", "FAIL") and _TEST_NAME.match(raw):
-        return None  # test output (--- PASS: TestTokenRefresh), not a password
     if op.strip() in ("==", "!=") and not quoted:
         return None  # "if password == confirm_password:" compares two names; no literal is there
     if "\n" in op and not quoted:
@@ -1357,7 +1359,7 @@ def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_wo
         return None
     if _CODE_REF.match(value) and not _MEMORABLE.fullmatch(value):
         return None  # settings.password is code; Maple.Echo5155 is a password people remember
-    if PSEUDONYM_RE.fullmatch(value) or "://" in value:
+    if PSEUDONYM_RE.fullmatch(value) or "://" in value or translated_label(text, value):
         return None
     if not quoted and _NAMED_FOR_CREDENTIAL.search(value):
         return None  # "use OAuth2PasswordBearer for the token": a class named for what it handles
@@ -1575,8 +1577,8 @@ def find_known_formats(text: str) -> Iterator[Finding]:
             idx = group or next((g for g in groups if match.group(g) is not None), 0)
             start, end = match.span(idx)
             value = text[start:end].rstrip(".-")
-            if kind == "PASSWORD" and _PLACEHOLDER.match(value):
-                continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>
+            if kind == "PASSWORD" and (_PLACEHOLDER.match(value) or owner_spec(text, start, value)):
+                continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>, docker run -u 1000:1000
             if kind == "API_KEY" and (_NAME_NOT_KEY.search(value) or _is_path(value)):
                 continue  # hf_storage.cpython-311.pyc, ops_handler, hf_xet-1.8.0.dist-info/RECORD
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from trajectory_platform.curation.redact.model import Finding
+from trajectory_platform.curation.redact.not_values import not_a_value
 
 _PAIR = re.compile(
     r"(?<![\w.:/@\\$%-])(?P<user>[A-Za-z_][\w.-]{0,31}):(?P<quote>[\"'])?"
@@ -95,6 +96,8 @@ def find_account_pairs(
         user, value = match.group("user"), match.group("value").rstrip(".")
         if not shaped(value) or digest_name(user) or re.search(r"@[A-Za-z0-9]", value):
             continue  # user:pw@host is a URL's userinfo (its own rule) or an e-mail address
+        if not_a_value(text, user, match.start(), value, match.start("value")):
+            continue  # ${NAME:?message}: a parameter expansion's message, not an account's password
         if "=" in value.rstrip("="):
             continue  # a directive's option (``pylint:disable=protected-access``), not a password
         line_start = text.rfind("\n", 0, match.start()) + 1

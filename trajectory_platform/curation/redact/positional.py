@@ -28,6 +28,7 @@ from trajectory_platform.curation.redact.detectors import (
 )
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
+from trajectory_platform.curation.redact.not_values import test_verdict
 from trajectory_platform.curation.redact.pairs import find_account_pairs
 from trajectory_platform.curation.redact.rows import (
     NamingLines,
@@ -351,6 +352,12 @@ def credential_shaped(value: str) -> bool:
     return digits or symbols or mixed or unspellable(value)
 
 
+_PROTOCOL_SESSION = re.compile(
+    r"(?m)^(?:USER\s+\S|\d{3}[ -]|[+-](?:OK|ERR)\b)|\b(?:ftp|telnet|ncat|nc|s_client)\b"
+)
+"""What makes a ``PASS x`` line the FTP or POP3 command: its session (the ``USER`` line, a reply
+code, ``+OK``/``-ERR``, the client that opened it). Alone, ``PASS  src/Login.test.tsx`` is Jest's
+result line, and the test file's path became a password rewritten wherever the file was named."""
 _GATES: dict[str, str | re.Pattern[str]] = {
     "call": re.compile(r"auth|Auth|login|Credential"),
     "third_argument": re.compile(r"set_password|PDO|getConnection|mysqli|\.connect\("),
@@ -359,7 +366,7 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "openssl_k": "openssl",
     "gh_secret_body": "gh secret",
     "actions_mask": "::add-mask::",
-    "ftp_pop_pass": "PASS ",
+    "ftp_pop_pass": _PROTOCOL_SESSION,
     "imap_login": "LOGIN ",
     "yaml_name_value": "value:",
     "yaml_block": re.compile(r":[ \t]*[|>]"),
@@ -519,7 +526,7 @@ def _row_credential(label: str, value: str) -> str | None:
     column's header would, and the value is credential-shaped; a secret's (not a password's)
     must also look like a key rather than a version or a path (``| auth-lib | 1.2.3-beta |``)."""
     named = _column_class(re.sub(r"\s+", "_", label))  # a label of words: "Client Secret"
-    if named is None or not credential_shaped(value):
+    if named is None or not credential_shaped(value) or test_verdict(label, value):
         return None
     if named != "password" and not acceptable_value(value, False, named, ""):
         return None
