@@ -411,6 +411,8 @@ class _Work:
     """Stage 3 run only to cost the monolithic order, on an episode the cascade rejected before it."""
     monolithic: dict[str, StageVerdict] = field(default_factory=dict)
     """Stage 2 and advisory runs the monolithic order needs beyond the cascade's (by stage name)."""
+    writes_measured: bool = False
+    """Replay measured every call's writes (:attr:`.replay.ReplayResult.writes_measured`)."""
 
 
 def _diff_of(work: _Work) -> DiffView:
@@ -517,6 +519,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
         work.stages.append(StageVerdict("dynamic", passed=False, findings=[unsealed]))
         return "tamper_quarantine", unsealed.code
     replay, retried = replay_confirmed(episode, fixture, _diff_of(work), config.dynamic.oracle_timeout_s)
+    work.writes_measured = replay is not None and replay.result.writes_measured
     if replay is not None and replay.sink is not None:
         work.stages.append(replay.verdict())
         if replay.sink == "tamper_quarantine":
@@ -548,7 +551,14 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
                 return (events.sink or "tamper_quarantine"), events.reason
         return sink, reason
     delta = _timed(
-        lambda: audit_delta(episode, diff, fixture, config.dynamic.oracle_timeout_s, config.differential_key)
+        lambda: audit_delta(
+            episode,
+            diff,
+            fixture,
+            config.dynamic.oracle_timeout_s,
+            config.differential_key,
+            work.writes_measured,
+        )
     )
     events = check_gym_events(episode, fixture, diff, config.seal_key) if delta.passed else None
     _confirm_events(delta, events)
@@ -619,7 +629,8 @@ def _route(work: _Work, sink: str, reason: str) -> tuple[str, str]:
     """An episode leaving early still gets the diff tamper screen: gaming evidence outranks any
     reject (untidiness such as a stray file only matters for an episode about to be admitted)."""
     start = time.perf_counter()
-    screen = screen_diff(work.episode, work.diff, work.fixture) if work.diff is not None else []
+    diff = work.diff
+    screen = screen_diff(work.episode, diff, work.fixture, work.writes_measured) if diff is not None else []
     findings = [f for f in screen if f.code in TAMPER_CODES]
     work.routing_s = time.perf_counter() - start
     if findings:
