@@ -585,6 +585,26 @@ def _confirm_events(stage: StageVerdict, events: ReplayCheck | None) -> None:
         stage.findings.extend(events.findings)
 
 
+def _gym_replay(verdict: EpisodeVerdict) -> dict[str, Any]:
+    """The replay data of a gym episode (:func:`.replay.check_gym_events`, run in stage 4)."""
+    delta = verdict.stage("delta")
+    return delta.data.get("replay", {}) if delta else {}
+
+
+def checked_observations(episode: Episode, replayed: dict[str, Any]) -> list[int] | None:
+    """The observations of an admitted episode whose text the verifier checked, the only ones a
+    turn may quote (:func:`.fabrication.fabricated_turns`): the answers replay re-derived
+    (``verified_answers``), and in a gym log, whose every refusal and compaction passed the
+    runtime's checks (:func:`.replay.check_gym_events`), those too. ``None`` when no replay data
+    was recorded at all. A brought log's compaction or refusal is the log's own text."""
+    if not replayed:
+        return None
+    checked = list(replayed.get("verified_answers", []))
+    if replayed.get("mode") == "gym":
+        checked += [i for i, e in enumerate(episode.events) if e.kind in ("refusal", "compaction")]
+    return sorted(checked)
+
+
 def _unverifiable(work: _Work, why: Finding) -> tuple[str, str]:
     """Stage 3 cannot replay the episode: record why and route it to ``unverifiable``."""
     if why.code not in UNVERIFIABLE_REASONS:
@@ -742,7 +762,10 @@ def _judge(
         replayed = dynamic.data.get("replay", {}) if dynamic else {}
         statuses_verified = replayed.get("mode") != "none"  # a spec-less environment re-ran nothing
         unreplayed = replayed.get("unreplayed_answers", [])  # answers of calls replay did not re-run
-        label = label_admitted(work.episode, _fixture_of(work).min_tool_calls, statuses_verified, unreplayed)
+        checked = checked_observations(work.episode, replayed or _gym_replay(verdict))
+        label = label_admitted(
+            work.episode, _fixture_of(work).min_tool_calls, statuses_verified, unreplayed, checked
+        )
         verdict.role, verdict.t_div, verdict.t_rec = label.role, label.t_div, label.t_rec
         verdict.t_div_reason = label.t_div_reason
         verdict.target_turns, verdict.turn_reasons = label.target_turns, label.turn_reasons
