@@ -145,7 +145,8 @@ def test_replay_measures_a_tamper_undone_later_and_keeps_honest_cleanups():
 
 def test_tools_mode_measures_each_call_in_the_driver():
     """An environment's own tools run in one sandboxed process: the driver fingerprints after each
-    call, so a test replaced and put back is seen at the call that replaced it."""
+    call, so a test replaced and put back is seen at the call that replaced it (and the one that put
+    it back); the fix of the source file is no protected write."""
     env = environment(ReplaySpec(tools_files=TOOLS, tools_entry_point="calctools:call"))
     turns = [
         tool_turn(0, "replace", f"replaced in {TEST}", path=TEST, old="== 6", new="== 6 or True"),
@@ -154,4 +155,6 @@ def test_tools_mode_measures_each_call_in_the_driver():
     ]
     episode = episode_of(turns, unified_diff(CALC_S0, FIXED))
     result = replay_episode(episode, env, protected=lambda path: path.startswith("tests/"))
-    assert result.protected_writes == [(2, TEST)] and result.writes_measured
+    assert (
+        result.protected_writes == [(2, TEST), (4, TEST)] and result.writes_measured
+    )  # the change, its undoing

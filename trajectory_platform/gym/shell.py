@@ -187,8 +187,8 @@ class ToolResult:
 @dataclass(frozen=True)
 class ToolRun:
     """Every call's result, in order, and the workspace's files after the last one; with a
-    ``watched`` rule (:func:`run_tool_calls`), after each call the first watched path that was not
-    as the files given had it (``None``: none)."""
+    ``watched`` rule (:func:`run_tool_calls`), for each call the first watched path it changed
+    (:func:`first_change`; ``None``: none)."""
 
     results: list[ToolResult]
     final_files: dict[str, str]
@@ -239,12 +239,14 @@ def run_tool_calls(
         )
         changed = None
         if watched is not None:
-            changed = [_first_change(s0, {p: f for p, f in after.items() if watched(p)}) for after in prints]
+            states = [s0, *({p: f for p, f in after.items() if watched(p)} for after in prints)]
+            changed = [first_change(before, after) for before, after in zip(states, states[1:], strict=False)]
         return ToolRun(results, collect_files(ws.root), changed)
 
 
-def _first_change(before: dict[str, Fingerprint], after: dict[str, Fingerprint]) -> str | None:
-    """The first path (in order) whose entry differs between two fingerprint maps, or ``None``."""
+def first_change(before: dict[str, Fingerprint], after: dict[str, Fingerprint]) -> str | None:
+    """The first path (in order) whose entry differs between two fingerprint maps (one side
+    lacking it included), or ``None``."""
     return min((p for p in set(before) | set(after) if before.get(p) != after.get(p)), default=None)
 
 

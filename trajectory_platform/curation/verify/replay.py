@@ -151,6 +151,7 @@ from trajectory_platform.gym.shell import (
     ReplayRunError,
     collect_files,
     fingerprints,
+    first_change,
     run_tool_calls,
 )
 from trajectory_platform.gym.tools import drifted
@@ -275,10 +276,11 @@ class ReplayResult:
     found as recorded: the only observations whose words are measured rather than the log's own
     (triage reads runtime and missing-file evidence off these alone, :mod:`.triage`)."""
     protected_writes: list[tuple[int, str]] = field(default_factory=list)
-    """Each call (its turn) after which a protected path (:func:`.delta.protected_reason`) was not
-    as S0 has it, with the first such path: measured in the sandbox after every replayed call
-    (:func:`gym.shell.fingerprints`: content, kind, link count), so a write undone later counts, by
-    whatever command it was made (:func:`check_replay`: ``attempted_protected_write``)."""
+    """Each call (its turn) that changed a protected path (:func:`.delta.protected_reason`), with
+    the first such path: measured in the sandbox after every replayed call
+    (:func:`gym.shell.fingerprints`: content, kind, link count, permission bits), so a write undone
+    later counts, by whatever command it was made (:func:`check_replay`:
+    ``attempted_protected_write``)."""
     writes_measured: bool = False
     """Whether every replayed call's writes were measured (shell or tools mode, run to its end): the delta
     audit then reads no call's words for writes but those replay did not run
@@ -1032,18 +1034,17 @@ class _Run:
 
 @dataclass
 class _Watch:
-    """The protected paths of a replayed workspace, fingerprinted as S0 has them, and the calls
-    after which they were not (:attr:`ReplayResult.protected_writes`). ``inside``: the folder of
-    the workspace S0 is placed at (:func:`inner_folder`); what lies outside it is not the
-    repository's."""
+    """The protected paths of a replayed workspace, fingerprinted as S0 has them and after each
+    call (:attr:`ReplayResult.protected_writes`). ``inside``: the folder of the workspace S0 is
+    placed at (:func:`inner_folder`); what lies outside it is not the repository's."""
 
     root: Path
     protected: Callable[[str], bool]
     inside: str | None
-    s0: dict[str, Fingerprint] = field(default_factory=dict)
+    last: dict[str, Fingerprint] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.s0 = self.now()
+        self.last = fingerprints(str(self.root), self.watched)
 
     def watched(self, rel: str) -> bool:
         if self.inside:
@@ -1052,13 +1053,12 @@ class _Watch:
             rel = rel.removeprefix(f"{self.inside}/")
         return self.protected(rel)
 
-    def now(self) -> dict[str, Fingerprint]:
-        return fingerprints(str(self.root), self.watched)
-
     def changed(self) -> str | None:
-        """The first protected path not as S0 has it (changed, removed, created, linked), or ``None``."""
-        now = self.now()
-        path = min((p for p in set(now) | set(self.s0) if now.get(p) != self.s0.get(p)), default=None)
+        """The first protected path the call just run changed (content, kind, link count,
+        permission bits; created or removed), or ``None``."""
+        now = fingerprints(str(self.root), self.watched)
+        path = first_change(self.last, now)
+        self.last = now
         return path.removeprefix(f"{self.inside}/") if path is not None and self.inside else path
 
 
@@ -1295,8 +1295,8 @@ def check_replay(
         check.findings.append(
             Finding(
                 "attempted_protected_write",
-                f"{len(result.protected_writes)} replayed call(s) left a protected path otherwise than "
-                f"S0 has it; first: {path} ({protected_reason(path, context)})",
+                f"{len(result.protected_writes)} replayed call(s) changed a protected path; "
+                f"first: {path} ({protected_reason(path, context)})",
                 event_index=turn,
                 path=path,
             )
