@@ -121,6 +121,7 @@ def test_a_consistent_shell_log_is_verified_and_admitted_when_the_oracle_passes(
         "turns_replayed": 4,
         "drift_turns": [],
         "verified_answers": [3, 5, 7, 9],
+        "writes_measured": True,
     }
     assert dynamic.data["runs"] >= 1 and dynamic.passed
     assert 0 < dynamic.timings["replay_s"] <= dynamic.wall_s, "the replay's time is the dynamic stage's"
@@ -235,7 +236,7 @@ def test_without_a_recorded_diff_the_replayed_state_is_what_the_oracle_and_the_a
     )
     (tampered,) = verify([bad], environment())
     assert tampered.sink == "tamper_quarantine"
-    assert tampered.stage("delta").findings[0].path == "tests/test_extra.py"
+    assert tampered.stage("dynamic").findings[0].path == "tests/test_extra.py"  # measured as replay wrote it
 
 
 def test_check_replay_replaces_the_view_only_when_no_diff_was_recorded():
@@ -289,6 +290,7 @@ def test_tools_mode_replays_calls_through_the_environments_own_implementation():
         "turns_replayed": 3,
         "drift_turns": [],
         "verified_answers": [3, 5, 7],
+        "writes_measured": True,
     }
     turns[0] = tool_turn(0, "read", OPS.replace("a - b", "a + b"), path="calc/ops.py")
     (drifted,) = verify([episode_of(turns, unified_diff(CALC_S0, FIXED))], env)
@@ -489,6 +491,7 @@ def test_a_swe_agent_log_of_shell_and_editor_calls_replays_to_its_final_state_an
         "drift_turns": [],
         "unchecked_turns": editor_turns,
         "verified_answers": [5, 11, 13],  # an editor's answer is its rendering: not compared
+        "writes_measured": True,
     }
 
 

@@ -235,6 +235,7 @@ def test_a_pre_1_0_swe_agent_episode_replays_end_to_end_and_the_oracle_admits_it
         "drift_turns": [],
         "recorded_root": "mounted",
         "verified_answers": [3, 5, 7, 9, 11, 13, 15],
+        "writes_measured": True,
     }
 
     wrong = list(actions)

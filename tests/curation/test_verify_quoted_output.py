@@ -9,6 +9,7 @@ import pytest
 from _verify_factory import GYM, call, fixed_files, make_episode, make_fixture, pristine_turns
 
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
+from trajectory_platform.curation.verify.cascade import checked_observations
 from trajectory_platform.curation.verify.fabrication import TOOL_TOKEN, UNQUOTED_OUTPUT, fabricated_turns
 from trajectory_platform.gym.prompts import SYSTEM_PROMPT
 from trajectory_platform.gym.protocol import TOOL_OPEN
@@ -173,3 +174,30 @@ def test_only_a_tool_can_back_output_lines_the_task_may_state_a_tally():
         "Before the fix CI showed: 1 failed, 2 passed.", task="Fix add(). CI: 1 failed, 2 passed"
     )
     assert fabricated_turns(counted) == {}
+
+
+def _compacted(summary: str, report: str) -> Episode:
+    """A log whose compaction summary "recalls" a test run no call made, then a report quoting it."""
+    events = [
+        Event("system", content="you fix bugs"),
+        Event("user", content="add() subtracts; fix it."),
+        Event("compaction", content=summary, replaces_through=1),
+        Event("assistant", content=report),
+    ]
+    episode = make_episode("compacted", [], fixed_files(), final_report=None)
+    episode.events = events
+    return episode
+
+
+def test_only_a_checked_observation_backs_a_quotation():
+    """A linked log's compaction is its own text (red team rtforge8 N13, 2026-12-06): where the
+    verifier says which observations it checked, an unchecked one backs nothing; a gym log's
+    compaction, which the runtime's checks passed, still does."""
+    transcript = "$ python -m pytest -q\n..\n2 passed in 0.01s"
+    episode = _compacted(f"Summary of earlier work. Ran the suite:\n{transcript}", f"Fixed.\n\n{transcript}")
+    assert fabricated_turns(episode) == {}  # nothing checked yet (stage 1): every observation backs
+    assert fabricated_turns(episode, checked=[]) == {3: UNQUOTED_OUTPUT}
+    assert fabricated_turns(episode, checked=[2]) == {}
+    assert checked_observations(episode, {"mode": "shell", "verified_answers": []}) == []
+    assert checked_observations(episode, {"mode": "gym", "verified_answers": []}) == [2]
+    assert checked_observations(episode, {}) is None

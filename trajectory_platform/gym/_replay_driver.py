@@ -10,7 +10,9 @@ bounds, ``drop_uid`` and ``workspace``, and one of three modes:
 - ``tools``: import the environment's own tools module (``tools_dir``, ``entry_point``
   ``module:function``) and call ``function(name, arguments, workspace)`` for each recorded call in
   order, each under a wall-clock alarm. One JSON line per call goes to a private duplicate of the
-  original stdout; the calls themselves see ``/dev/null`` as stdout and stderr.
+  original stdout; the calls themselves see ``/dev/null`` as stdout and stderr. With ``watch`` and
+  ``known`` (path lists), each line also holds ``prints``: the fingerprints (``_fingerprint``,
+  shipped beside this script) of the watched paths and of every path not known, after that call.
 - ``editor``: apply the limits, drop the uid, then perform one call of the Anthropic-style file
   editor (``str_replace_editor``: ``view``, ``create``, ``str_replace``, ``insert``, ``undo_edit``)
   with the semantics of the reference implementation SWE-agent and OpenHands both ship. The call's
@@ -27,7 +29,7 @@ bounds, ``drop_uid`` and ``workspace``, and one of three modes:
   answer holds ``seen``, the file's text the agent now knows (Claude Code edits only what it read).
 
 It imports only the standard library, ``_confine`` (the limits and the uid drop) and, for
-``file_tool``, ``_file_tools``, both shipped beside it.
+``file_tool``, ``_file_tools``, and for ``tools`` with a watch, ``_fingerprint``, all shipped beside it.
 """
 
 import json
@@ -72,6 +74,7 @@ def run_tools(spec: dict) -> None:
 
     limit = int(spec["output_limit"])
     workspace = spec["workspace"]
+    prints = _prints(spec)
     os.chdir(workspace)
     sys.path.insert(0, spec["tools_dir"])
     module_name, _, function_name = spec["entry_point"].partition(":")
@@ -97,7 +100,23 @@ def run_tools(spec: dict) -> None:
             signal.setitimer(signal.ITIMER_REAL, 0)
         if len(text) > limit:
             text = text[:limit] + f"\n[output truncated: {len(text) - limit} more characters]"
-        emit({"output": text, "error": error, "timed_out": timed_out})
+        emit({"output": text, "error": error, "timed_out": timed_out, **prints()})
+
+
+def _prints(spec: dict) -> Callable[[], dict]:
+    """What each tools-mode answer adds: the fingerprints of the watched and the new paths, when
+    the spec asks for them (imported before the tools module, which may shadow any name)."""
+    if "watch" not in spec:
+        return dict
+    sys.path.insert(0, os.path.dirname(__file__))
+    import _fingerprint  # type: ignore[import-not-found]
+
+    del sys.path[0]
+    watch, known = frozenset(spec["watch"]), frozenset(spec["known"])
+    workspace = spec["workspace"]
+    return lambda: {
+        "prints": _fingerprint.fingerprints(workspace, lambda rel: rel in watch or rel not in known)
+    }
 
 
 def _not_text(output: object) -> str:

@@ -47,12 +47,13 @@ import stat
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from trajectory_platform.gym import isolation
+from trajectory_platform.gym._fingerprint import Fingerprint, fingerprints
 from trajectory_platform.gym.sandbox import (
     FILE_SIZE_LIMIT_BYTES,
     MEMORY_LIMIT_BYTES,
@@ -69,6 +70,8 @@ from trajectory_platform.gym.sandbox import (
 DRIVER_SOURCE = (Path(__file__).parent / "_replay_driver.py").read_text(encoding="utf-8")
 FILE_TOOLS_SOURCE = (Path(__file__).parent / "_file_tools.py").read_text(encoding="utf-8")
 """The coding CLIs' file tools the driver performs, shipped beside it."""
+FINGERPRINT_SOURCE = (Path(__file__).parent / "_fingerprint.py").read_text(encoding="utf-8")
+"""How an entry is told changed (:func:`fingerprints`), shipped beside the driver for tools mode."""
 OUTPUT_LIMIT_BYTES = 64 * 1024
 """Output kept per command (or per tool call); the rest is counted and replaced by a marker."""
 TOTAL_TIMEOUT_S = 300.0
@@ -183,10 +186,13 @@ class ToolResult:
 
 @dataclass(frozen=True)
 class ToolRun:
-    """Every call's result, in order, and the workspace's files after the last one."""
+    """Every call's result, in order, and the workspace's files after the last one; with a
+    ``watched`` rule (:func:`run_tool_calls`), for each call the first watched path it changed
+    (:func:`first_change`; ``None``: none)."""
 
     results: list[ToolResult]
     final_files: dict[str, str]
+    changed: list[str | None] | None = None
 
 
 def run_commands(
@@ -214,14 +220,34 @@ def run_tool_calls(
     timeout_s: float = 10.0,
     *,
     total_timeout_s: float = TOTAL_TIMEOUT_S,
+    watched: Callable[[str], bool] | None = None,
 ) -> ToolRun:
     """Call ``entry_point`` (``module:function`` among ``tools_files``) once per ``(name, arguments)``
     in the sandbox, on one fresh copy of ``files``; raises :class:`ReplayRunError` when the module
-    cannot be loaded or the run yields no complete set of results."""
+    cannot be loaded or the run yields no complete set of results. With ``watched``, the driver
+    fingerprints (:func:`fingerprints`) after every call the watched paths of ``files`` and every
+    path ``files`` lacks (the rule is the host's; the driver needs only the names), and
+    :attr:`ToolRun.changed` says what each call left otherwise."""
     with Workspace(files) as ws, _RunnerDir() as private, isolation.sandbox_user() as user:
         view = isolation.sandbox(ws.root, private, user=user)
-        results = _call_tools(view, private, tools_files, entry_point, calls, timeout_s, total_timeout_s)
-        return ToolRun(results, collect_files(ws.root))
+        watch = None
+        if watched is not None:
+            s0 = fingerprints(str(ws.root), watched)
+            watch = {"watch": sorted(s0), "known": sorted(files)}
+        results, prints = _call_tools(
+            view, private, tools_files, entry_point, calls, timeout_s, total_timeout_s, watch
+        )
+        changed = None
+        if watched is not None:
+            states = [s0, *({p: f for p, f in after.items() if watched(p)} for after in prints)]
+            changed = [first_change(before, after) for before, after in zip(states, states[1:], strict=False)]
+        return ToolRun(results, collect_files(ws.root), changed)
+
+
+def first_change(before: dict[str, Fingerprint], after: dict[str, Fingerprint]) -> str | None:
+    """The first path (in order) whose entry differs between two fingerprint maps (one side
+    lacking it included), or ``None``."""
+    return min((p for p in set(before) | set(after) if before.get(p) != after.get(p)), default=None)
 
 
 def _call_tools(
@@ -232,8 +258,11 @@ def _call_tools(
     calls: list[tuple[str, dict[str, Any]]],
     timeout_s: float,
     total_timeout_s: float,
-) -> list[ToolResult]:
-    """One sandboxed driver run (``view``) calling ``entry_point`` once per call on its workspace."""
+    watch: dict[str, list[str]] | None = None,
+) -> tuple[list[ToolResult], list[dict[str, Fingerprint]]]:
+    """One sandboxed driver run (``view``) calling ``entry_point`` once per call on its workspace;
+    with ``watch`` (``watch``: paths to fingerprint, ``known``: those not new) each call's
+    fingerprints too."""
     module, _, function = entry_point.partition(":")
     if not module or not function:
         raise ReplayRunError(f"tools entry point {entry_point!r} is not 'module:function'")
@@ -251,6 +280,7 @@ def _call_tools(
         "calls": [[name, arguments] for name, arguments in calls],
         "call_timeout_s": timeout_s,
         "output_limit": OUTPUT_LIMIT_BYTES,
+        **(watch or {}),
     }
     proc = _start(view, private, spec)
     try:
@@ -262,16 +292,20 @@ def _call_tools(
     return _tool_results(out, calls)
 
 
-def _tool_results(out: bytes, calls: list[tuple[str, dict[str, Any]]]) -> list[ToolResult]:
+def _tool_results(
+    out: bytes, calls: list[tuple[str, dict[str, Any]]]
+) -> tuple[list[ToolResult], list[dict[str, Fingerprint]]]:
     records = [json.loads(line) for line in out.decode("utf-8", "replace").splitlines() if line.strip()]
     if records and "fatal" in records[0]:
         raise ReplayRunError(f"tools module failed to load: {records[0]['fatal']}")
     if len(records) != len(calls):
         raise ReplayRunError(f"the tools driver answered {len(records)} of {len(calls)} calls")
-    return [
+    results = [
         ToolResult(name, str(r["output"]), bool(r["error"]), bool(r["timed_out"]))
         for (name, _), r in zip(calls, records, strict=True)
     ]
+    prints = [{p: (f[0], f[1], f[2], f[3]) for p, f in r.get("prints", {}).items()} for r in records]
+    return results, prints
 
 
 class LiveShell:
@@ -322,10 +356,15 @@ class LiveShell:
         return _run_command(self._view(), self._private, command, timeout_s)
 
     def run_all(
-        self, commands: Sequence[Action], timeout_s: float, total_timeout_s: float = TOTAL_TIMEOUT_S
+        self,
+        commands: Sequence[Action],
+        timeout_s: float,
+        total_timeout_s: float = TOTAL_TIMEOUT_S,
+        after_each: Callable[[int], None] | None = None,
     ) -> list[CommandResult]:
         """:meth:`run` for each of ``commands`` in order, the whole bounded by ``total_timeout_s`` (a
-        command it left no time for counts as timed out)."""
+        command it left no time for counts as timed out); ``after_each(i)`` is called once command
+        ``i`` is over, before the next starts (replay measures what each one changed)."""
         start = time.monotonic()
         results: list[CommandResult] = []
         for command in commands:
@@ -335,6 +374,8 @@ class LiveShell:
                 results.append(CommandResult(label, "", KILLED, timed_out=True))
             else:
                 results.append(self.run(command, min(timeout_s, left)))
+            if after_each is not None:
+                after_each(len(results) - 1)
         return results
 
     def read(self, rel: str) -> str | None:
@@ -372,9 +413,10 @@ class LiveShell:
     ) -> ToolResult:
         """One call of an environment's own tool implementation (see :func:`run_tool_calls`)."""
         calls = [(name, arguments)]
-        return _call_tools(
+        results, _ = _call_tools(
             self._view(), self._private, tools_files, entry_point, calls, timeout_s, timeout_s
-        )[0]
+        )
+        return results[0]
 
     def _view(self) -> isolation.Isolation:
         """The isolation of the next action, handing the workspace over as :class:`LiveShell` says."""
@@ -397,6 +439,7 @@ class _RunnerDir:
         self.path = Path(tempfile.mkdtemp(prefix=owned_prefix("replay-"), dir=temp_root()))
         (self.path / "_replay_driver.py").write_text(DRIVER_SOURCE, encoding="utf-8")
         (self.path / "_file_tools.py").write_text(FILE_TOOLS_SOURCE, encoding="utf-8")
+        (self.path / "_fingerprint.py").write_text(FINGERPRINT_SOURCE, encoding="utf-8")
         return self.path
 
     def __exit__(self, *exc: object) -> None:

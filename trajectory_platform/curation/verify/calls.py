@@ -7,7 +7,9 @@ delta audit (attempted writes), roles (which turns drew errors) and triage (refu
 from __future__ import annotations
 
 import json
+import posixpath
 import re
+import shlex
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -36,11 +38,25 @@ _SHELL_WRITE = re.compile(
     r"\bpatch\b|\bgit\s+(apply|checkout|reset|commit)|\bpip\s+install\b|\btruncate\b|\bln\b)"
 )
 SHELL_TOOLS: tuple[str, ...] = ("bash", "execute_bash", "shell", "run", "terminal", "cmd")
-SHELL_TOOLS += ("run_shell_command", "exec_command", "developer__shell")
+SHELL_TOOLS += ("run_shell_command", "exec_command", "developer__shell", "container.exec", "local_shell")
 """Tool names whose call runs a shell command line (under one of :data:`COMMAND_KEYS`): the agent
 scaffolds' shells, and the coding CLIs' (the Gemini CLI's ``run_shell_command``, Codex's
-``exec_command``, Goose's ``developer__shell``; Claude Code's ``Bash`` by its lowercased name)."""
+``exec_command`` and its argv-list ``shell`` / ``container.exec`` / ``local_shell``, Goose's
+``developer__shell``; Claude Code's ``Bash`` by its lowercased name)."""
 COMMAND_KEYS = ("command", "cmd", "script")
+SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
+"""Shells whose ``-c`` / ``-lc`` argument is the line an argv-list call runs."""
+
+
+def argv_line(argv: list[str]) -> str:
+    """The command line an argv list runs (Codex records ``["bash", "-lc", LINE]``, or a program's
+    own argv): the shell's script when the argv is a shell's ``-c``, else the words quoted as bash
+    would need them."""
+    if len(argv) == 3 and posixpath.basename(argv[0]) in SHELLS and argv[1] in ("-c", "-lc"):
+        return argv[2]
+    return shlex.join(argv)
+
+
 AGENT_COMMANDS = (*SWEAGENT_COMMANDS, "insert", "filemap", "set_cursors", "str_replace_editor")
 """SWE-agent's own commands (its tool bundles, installed in its container): a text action naming
 one is not a program a plain shell has, so it is never a shell line. The editor
@@ -90,18 +106,24 @@ class CallRecord:
         answered), dedup and the write audit read.
 
         A JSON-arguments call counts when its tool is a shell tool (:data:`SHELL_TOOLS`, the line
-        under one of :data:`COMMAND_KEYS`); another tool's ``command`` is its sub-command (the
-        editor's ``create``), never a shell line. A call whose arguments are not a JSON object is a
-        text action (mini-swe-agent's ``bash`` blocks, SWE-agent's action lines, named after their
-        first word) and its arguments are the command line as written, unless it names one of
-        SWE-agent's own commands (:data:`AGENT_COMMANDS`).
+        under one of :data:`COMMAND_KEYS`, or an argv list there: :func:`argv_line`); another
+        tool's ``command`` is its sub-command (the editor's ``create``), never a shell line. A call
+        whose arguments are not a JSON object is a text action (mini-swe-agent's ``bash`` blocks,
+        SWE-agent's action lines, named after their first word) and its arguments are the command
+        line as written, unless it names one of SWE-agent's own commands (:data:`AGENT_COMMANDS`).
         """
         name = self.call.name or ""
         raw = self.call.arguments or ""
         if self.arguments is not None and raw.strip().startswith("{"):
             if name.lower() not in SHELL_TOOLS:
                 return None
-            return next((v for k in COMMAND_KEYS if isinstance(v := self.arguments.get(k), str)), None)
+            for key in COMMAND_KEYS:
+                value = self.arguments.get(key)
+                if isinstance(value, str):
+                    return value
+                if isinstance(value, list) and value and all(isinstance(word, str) for word in value):
+                    return argv_line(value)
+            return None
         text_action = raw.split(maxsplit=1)[:1] == [name] and name not in AGENT_COMMANDS
         if name.lower() in SHELL_TOOLS or text_action:
             return raw

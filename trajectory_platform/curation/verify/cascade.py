@@ -413,6 +413,8 @@ class _Work:
     """Stage 3 run only to cost the monolithic order, on an episode the cascade rejected before it."""
     monolithic: dict[str, StageVerdict] = field(default_factory=dict)
     """Stage 2 and advisory runs the monolithic order needs beyond the cascade's (by stage name)."""
+    writes_measured: bool = False
+    """Replay measured every call's writes (:attr:`.replay.ReplayResult.writes_measured`)."""
 
 
 def _diff_of(work: _Work) -> DiffView:
@@ -519,6 +521,7 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
         work.stages.append(StageVerdict("dynamic", passed=False, findings=[unsealed]))
         return "tamper_quarantine", unsealed.code
     replay, retried = replay_confirmed(episode, fixture, _diff_of(work), config.dynamic.oracle_timeout_s)
+    work.writes_measured = replay is not None and replay.result.writes_measured
     if replay is not None and replay.sink is not None:
         work.stages.append(replay.verdict())
         if replay.sink == "tamper_quarantine":
@@ -550,7 +553,14 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
                 return (events.sink or "tamper_quarantine"), events.reason
         return sink, reason
     delta = _timed(
-        lambda: audit_delta(episode, diff, fixture, config.dynamic.oracle_timeout_s, config.differential_key)
+        lambda: audit_delta(
+            episode,
+            diff,
+            fixture,
+            config.dynamic.oracle_timeout_s,
+            config.differential_key,
+            work.writes_measured,
+        )
     )
     events = check_gym_events(episode, fixture, diff, config.seal_key) if delta.passed else None
     _confirm_events(delta, events)
@@ -575,6 +585,26 @@ def _confirm_events(stage: StageVerdict, events: ReplayCheck | None) -> None:
     if events.findings:
         stage.passed = None if events.sink == "unverifiable" else False
         stage.findings.extend(events.findings)
+
+
+def _gym_replay(verdict: EpisodeVerdict) -> dict[str, Any]:
+    """The replay data of a gym episode (:func:`.replay.check_gym_events`, run in stage 4)."""
+    delta = verdict.stage("delta")
+    return delta.data.get("replay", {}) if delta else {}
+
+
+def checked_observations(episode: Episode, replayed: dict[str, Any]) -> list[int] | None:
+    """The observations of an admitted episode whose text the verifier checked, the only ones a
+    turn may quote (:func:`.fabrication.fabricated_turns`): the answers replay re-derived
+    (``verified_answers``), and in a gym log, whose every refusal and compaction passed the
+    runtime's checks (:func:`.replay.check_gym_events`), those too. ``None`` when no replay data
+    was recorded at all. A brought log's compaction or refusal is the log's own text."""
+    if not replayed:
+        return None
+    checked = list(replayed.get("verified_answers", []))
+    if replayed.get("mode") == "gym":
+        checked += [i for i, e in enumerate(episode.events) if e.kind in ("refusal", "compaction")]
+    return sorted(checked)
 
 
 def _unverifiable(work: _Work, why: Finding) -> tuple[str, str]:
@@ -621,7 +651,8 @@ def _route(work: _Work, sink: str, reason: str) -> tuple[str, str]:
     """An episode leaving early still gets the diff tamper screen: gaming evidence outranks any
     reject (untidiness such as a stray file only matters for an episode about to be admitted)."""
     start = time.perf_counter()
-    screen = screen_diff(work.episode, work.diff, work.fixture) if work.diff is not None else []
+    diff = work.diff
+    screen = screen_diff(work.episode, diff, work.fixture, work.writes_measured) if diff is not None else []
     findings = [f for f in screen if f.code in TAMPER_CODES]
     work.routing_s = time.perf_counter() - start
     if findings:
@@ -732,7 +763,10 @@ def _judge(work: _Work, sink: str, reason: str) -> EpisodeVerdict:
         replayed = dynamic.data.get("replay", {}) if dynamic else {}
         statuses_verified = replayed.get("mode") != "none"  # a spec-less environment re-ran nothing
         unreplayed = replayed.get("unreplayed_answers", [])  # answers of calls replay did not re-run
-        label = label_admitted(work.episode, _fixture_of(work).min_tool_calls, statuses_verified, unreplayed)
+        checked = checked_observations(work.episode, replayed or _gym_replay(verdict))
+        label = label_admitted(
+            work.episode, _fixture_of(work).min_tool_calls, statuses_verified, unreplayed, checked
+        )
         verdict.role, verdict.t_div, verdict.t_rec = label.role, label.t_div, label.t_rec
         verdict.t_div_reason = label.t_div_reason
         verdict.target_turns, verdict.turn_reasons = label.target_turns, label.turn_reasons

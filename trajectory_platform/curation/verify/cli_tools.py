@@ -42,7 +42,7 @@ import shlex
 from dataclasses import dataclass, replace
 from typing import Any
 
-from trajectory_platform.curation.verify.calls import CallRecord
+from trajectory_platform.curation.verify.calls import CallRecord, argv_line
 from trajectory_platform.curation.verify.read_tools import (
     CLAUDE_ERRORS,
     READ_TOOLS,
@@ -110,7 +110,6 @@ NO_EFFECT_TOOLS = {
 """Each CLI's tools that change nothing in the workspace: they read, search, plan, ask the user, or
 load instructions (Claude Code's ``Skill``); Gemini's ``save_memory`` writes the user's own memory
 file, outside it."""
-_SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
 _STILL_RUNNING = re.compile(r"^Process running with session ID \d+$", re.MULTILINE)
 """What Codex's ``exec_command`` answers when the command is still running when the call returns."""
 
@@ -185,12 +184,7 @@ def _codex(
             return None
         if argv[0] == "apply_patch" and len(argv) == 2:  # older Codex ran its patches this way
             return _patch(argv[1], workdir, root)
-        line = (
-            argv[2]
-            if len(argv) == 3 and posixpath.basename(argv[0]) in _SHELLS and argv[1] in ("-c", "-lc")
-            else shlex.join(argv)
-        )
-        return _in_folder(line, workdir, root)
+        return _in_folder(argv_line(argv), workdir, root)
     if name == "exec_command" and isinstance(command := arguments.get("cmd"), str):
         if _STILL_RUNNING.search(answer or ""):
             return None  # it went on in the background, fed through write_stdin: not one command's run

@@ -15,7 +15,6 @@ rather than to a plain reject or to the hard-negative sink.
 from __future__ import annotations
 
 import fnmatch
-import re
 import sys
 from pathlib import PurePosixPath
 
@@ -25,6 +24,7 @@ from trajectory_platform.curation.verify.differential import check_outputs, lite
 from trajectory_platform.curation.verify.oracle_probes import ORACLE_PROBE_CODES
 from trajectory_platform.curation.verify.pysource import TAMPER_PATTERNS, inspect_fragment, new_counts
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
+from trajectory_platform.curation.verify.write_targets import written_paths
 from trajectory_platform.traces.record import Episode
 
 GAMING_CODES = (
@@ -80,19 +80,6 @@ LEFTOVERS = (
     "*.log",
 )
 CONTENT_KEYS = ("content", "text", "body")
-PATH_KEY = re.compile(r"path|file|uri|target|dest|doc|location|folder|^name$", re.IGNORECASE)
-_PATH_TOKEN = re.compile(r"[\w./-]+")
-_REDIRECT = re.compile(r"(?:>>?|\btee(?:\s+-a)?)\s*([\w./-]+)")
-_MUTATING_VERB = re.compile(r"\b(sed\s+-i|rm|mv|truncate|patch|chmod)\b")
-
-
-def _shell_write_targets(command: str) -> list[str]:
-    """Paths a shell command writes: redirect targets, and operands of in-place mutating verbs."""
-    targets = _REDIRECT.findall(command)
-    for segment in re.split(r"[;&|]+", command):
-        if _MUTATING_VERB.search(segment):
-            targets.extend(_PATH_TOKEN.findall(segment))
-    return targets
 
 
 def protected_reason(path: str, fixture: FixtureContext | None) -> str | None:
@@ -103,11 +90,29 @@ def protected_reason(path: str, fixture: FixtureContext | None) -> str | None:
         return "sealed_test"
     if any(fnmatch.fnmatch(name, p) for p in HARNESS_HOOKS):
         return "harness_hook"
-    if {"tests", "test"} & set(pure.parts[:-1]) or name.startswith("test_") or name.endswith("_test.py"):
+    if _test_file(pure, fixture):
         return "test_file"
     if any(fnmatch.fnmatch(str(pure), p) for p in CI_AND_BUILD):
         return "ci_or_build_config"
     return None
+
+
+def _test_file(pure: PurePosixPath, fixture: FixtureContext | None) -> bool:
+    """A test module or a file of a test folder, by name; never a ``__pycache__`` entry (the
+    interpreter's bytecode cache, ``leftover_file`` in a final diff), and never a file S0 lacks that
+    is not Python source: a command's output (``pytest > test_results.txt``, a report written under
+    ``tests/``) is no test. A red team's honest cleanups were called tampering for both (2026-12-06).
+    Without a fixture S0 is unknown and every such name counts."""
+    if "__pycache__" in pure.parts:
+        return False
+    named = (
+        {"tests", "test"} & set(pure.parts[:-1])
+        or pure.name.startswith("test_")
+        or pure.name.endswith("_test.py")
+    )
+    if not named:
+        return False
+    return fixture is None or str(pure) in fixture.files or pure.suffix == ".py"
 
 
 def _in_scope(path: str, fixture: FixtureContext | None) -> bool:
@@ -190,41 +195,44 @@ def _stdlib_shadows(diff: DiffView, fixture: FixtureContext | None) -> list[Find
     return findings
 
 
-def _attempted_writes(episode: Episode, fixture: FixtureContext | None) -> list[Finding]:
-    """Write calls aimed at protected paths, landed or refused (intent is evidence on its own)."""
+def _attempted_writes(
+    episode: Episode, fixture: FixtureContext | None, writes_measured: bool = False
+) -> list[Finding]:
+    """Calls whose words say they write a protected path (:mod:`.write_targets`), landed or
+    refused (intent is evidence on its own). With ``writes_measured`` replay re-executed every call
+    and took the writes from their effect (:attr:`.replay.ReplayResult.protected_writes`): only the
+    calls it did not run, the refused ones, are read by their words then."""
     findings = []
-    for record in call_records(episode):
-        if not record.is_write:
+    flagged: set[int] = set()
+    records = call_records(episode)
+    for record, candidate in written_paths(records):
+        if id(record) in flagged or (writes_measured and not record.refused):
             continue
-        command = record.shell_command
-        candidates = (
-            _shell_write_targets(command)
-            if command is not None
-            else [v for k, v in record.string_values() if PATH_KEY.search(k)]
-        )
-        for candidate in candidates:
-            reason = protected_reason(candidate, fixture)
-            if reason is not None and not _restores_s0(record, candidate, fixture):
-                findings.append(
-                    Finding(
-                        "attempted_protected_write",
-                        f"{record.call.name} -> {candidate} ({reason}, {record.status or 'unanswered'})",
-                        event_index=record.turn,
-                        path=candidate,
-                    )
+        reason = protected_reason(candidate, fixture)
+        if reason is not None and not _restores_s0(record, candidate, fixture):
+            flagged.add(id(record))
+            findings.append(
+                Finding(
+                    "attempted_protected_write",
+                    f"{record.call.name} -> {candidate} ({reason}, {record.status or 'unanswered'})",
+                    event_index=record.turn,
+                    path=candidate,
                 )
-                break
+            )
     return findings
 
 
-def screen_diff(episode: Episode, diff: DiffView, fixture: FixtureContext | None) -> list[Finding]:
-    """The tamper evidence visible without running anything: paths, added patterns, attempts."""
+def screen_diff(
+    episode: Episode, diff: DiffView, fixture: FixtureContext | None, writes_measured: bool = False
+) -> list[Finding]:
+    """The tamper evidence visible without running anything: paths, added patterns, attempts
+    (``writes_measured``: replay measured each call's writes, :func:`_attempted_writes`)."""
     return (
         _path_findings(diff, fixture)
         + _gaming_findings(diff)
         + _stdlib_shadows(diff, fixture)
         + literal_special_cases(diff, fixture)
-        + _attempted_writes(episode, fixture)
+        + _attempted_writes(episode, fixture, writes_measured)
     )
 
 
@@ -234,12 +242,14 @@ def audit_delta(
     fixture: FixtureContext | None,
     differential_timeout_s: float | None = None,
     differential_key: bytes = b"",
+    writes_measured: bool = False,
 ) -> StageVerdict:
     """Run stage 4 on an episode that passed the oracle.
 
     With ``differential_timeout_s`` (the oracle's time limit), an episode the screen found clean is
     also run against the fixture's reference solution (``differential.py``): last, because it costs
-    a sandbox run, and only for what would otherwise be admitted; ``differential_key`` keys its
+    a sandbox run, and only for what would otherwise be admitted; ``writes_measured``: see
+    :func:`screen_diff`; ``differential_key`` keys its
     draw of cases (``CascadeConfig.differential_key``). ``data["differential"]`` counts its cases
     by verdict (``{}``: none it could build).
 
@@ -248,7 +258,7 @@ def audit_delta(
     in its final diff and is caught here as ``leftover_file``.
     """
     verdict = StageVerdict("delta", passed=True)
-    verdict.findings = screen_diff(episode, diff, fixture)
+    verdict.findings = screen_diff(episode, diff, fixture, writes_measured)
     verdict.data = {"files_changed": len(diff.paths)}
     if differential_timeout_s is not None and fixture is not None and not verdict.findings:
         findings, counts = check_outputs(

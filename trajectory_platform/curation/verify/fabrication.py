@@ -19,19 +19,23 @@ printed when no tool printed it teaches the policy to claim evidence it never ga
   stage-1 note) and the turn stays context, never a target (:mod:`.roles`).
 
 What backs a quotation: output lines only what a tool printed (tool results, refusals, a compaction
-standing for replaced turns); the task and system text cannot, since a linked log's user turn is the
-log's own text and can plant the transcript its report will quote (red team, 2026-12-06). A tally
-is also backed by the task's text, by count alone: "CI: 1 failed, 2 passed" in the task states a
-count a report may repeat. A report that restates real output (the same counts, the same lines, in
-any wording around them) is backed; one that says "all tests pass" quotes nothing and is left
-alone, as is a forecast ("This will output:") and code the model wrote. Zero counts are not claims
-("0 failed": pytest prints none), and elision lines (``...``) are skipped.
+standing for replaced turns), and, where the caller knows which of those the verifier checked
+(``checked``: the answers replay re-derived, a gym log's refusals and compactions, which its
+runtime's checks passed), only those: in a linked log a compaction summary, like a refusal's or an
+unreplayed answer's text, is the log's own, and a summary "recalling" a test run that never happened
+made the report quoting it a target (red team, 2026-12-06). The task and system text cannot, since a
+linked log's user turn is the log's own text and can plant the transcript its report will quote (red
+team, 2026-12-06). A tally is also backed by the task's text, by count alone: "CI: 1 failed, 2
+passed" in the task states a count a report may repeat. A report that restates real output (the same
+counts, the same lines, in any wording around them) is backed; one that says "all tests pass" quotes
+nothing and is left alone, as is a forecast ("This will output:") and code the model wrote. Zero
+counts are not claims ("0 failed": pytest prints none), and elision lines (``...``) are skipped.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from trajectory_platform.gym.protocol import find_fabricated_observation
 from trajectory_platform.traces.record import Episode, Event
@@ -185,10 +189,14 @@ class _Observed:
         self.texts: list[str] = []
         self.lines: set[str] = set()
 
-    def add(self, event: Event) -> None:
+    def add(self, event: Event, backs: bool) -> None:
+        """Take in an earlier event; an observation only where it ``backs`` (its text was checked)."""
+        observation = event.kind in _OBSERVATION_KINDS
         for text in _texts(event):
+            if observation and not backs:
+                continue
             self.tallies |= _tallies(text)
-            if event.kind in _OBSERVATION_KINDS:
+            if observation:
                 self.texts.append(_flat(text))
                 self.lines.update(_flat(line) for line in text.splitlines())
 
@@ -218,16 +226,18 @@ def _texts(event: Event) -> tuple[str, ...]:
     return tuple(text for text in (event.content, event.reasoning) if text)
 
 
-def fabricated_turns(episode: Episode) -> dict[int, str]:
+def fabricated_turns(episode: Episode, checked: Collection[int] | None = None) -> dict[int, str]:
     """Assistant turn index -> how it fabricates an observation (:data:`TOOL_TOKEN` or
     :data:`UNQUOTED_OUTPUT`), for each turn that does, in its text or its reasoning (both are the
-    model's output and both are trained on)."""
+    model's output and both are trained on). ``checked``: the event indices of the observations
+    whose text the verifier checked, the only ones that back a quotation then (``None``: every
+    observation does, where nothing was checked yet: stage 1, the platform's own runs)."""
     out: dict[int, str] = {}
     observed = _Observed()
     for index, event in enumerate(episode.events):
         texts = _texts(event)
         if event.kind != "assistant":
-            observed.add(event)
+            observed.add(event, checked is None or index in checked)
         elif any(find_fabricated_observation(text) is not None for text in texts):
             out[index] = TOOL_TOKEN
         elif any(observed.quotes_unseen(text) for text in texts):

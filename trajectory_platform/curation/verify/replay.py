@@ -78,6 +78,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import pathspec
@@ -97,6 +98,7 @@ from trajectory_platform.curation.verify.cli_tools import (
     session_root,
 )
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
+from trajectory_platform.curation.verify.delta import protected_reason
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
@@ -144,9 +146,12 @@ from trajectory_platform.gym.shell import (
     Action,
     EditorCall,
     FileToolCall,
+    Fingerprint,
     LiveShell,
     ReplayRunError,
     collect_files,
+    fingerprints,
+    first_change,
     run_tool_calls,
 )
 from trajectory_platform.gym.tools import drifted
@@ -270,6 +275,16 @@ class ReplayResult:
     """The event indices of the answers whose output (and exit code, status) replay re-derived and
     found as recorded: the only observations whose words are measured rather than the log's own
     (triage reads runtime and missing-file evidence off these alone, :mod:`.triage`)."""
+    protected_writes: list[tuple[int, str]] = field(default_factory=list)
+    """Each call (its turn) that changed a protected path (:func:`.delta.protected_reason`), with
+    the first such path: measured in the sandbox after every replayed call
+    (:func:`gym.shell.fingerprints`: content, kind, link count, permission bits), so a write undone
+    later counts, by whatever command it was made (:func:`check_replay`:
+    ``attempted_protected_write``)."""
+    writes_measured: bool = False
+    """Whether every replayed call's writes were measured (shell or tools mode, run to its end): the delta
+    audit then reads no call's words for writes but those replay did not run
+    (:func:`.delta.screen_diff`)."""
 
     def establish_exit_codes(self) -> int:
         """Give observations the log left without a status the exit code replay measured.
@@ -312,6 +327,10 @@ class ReplayResult:
             data["unreplayed_answers"] = self.unreplayed_answers
         if self.verified_answers:
             data["verified_answers"] = self.verified_answers
+        if self.protected_writes:
+            data["protected_write_turns"] = sorted({turn for turn, _ in self.protected_writes})
+        if self.writes_measured:
+            data["writes_measured"] = True
         return data
 
 
@@ -670,8 +689,15 @@ def replay_gym_episode(episode: Episode, fixture: Fixture) -> ReplayResult:
     )
 
 
-def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) -> ReplayResult:
-    """Re-execute ``episode``'s recorded actions on ``fixture``'s S0 as its replay spec allows."""
+def replay_episode(
+    episode: Episode,
+    fixture: Fixture,
+    timeout_s: float = 10.0,
+    protected: Callable[[str], bool] | None = None,
+) -> ReplayResult:
+    """Re-execute ``episode``'s recorded actions on ``fixture``'s S0 as its replay spec allows;
+    ``protected`` says which workspace paths the agent must not write (shell and tools mode measure
+    each call's writes to them: :attr:`ReplayResult.protected_writes`)."""
     start = time.perf_counter()
     spec = fixture.replay or ReplaySpec()
     mode = replay_mode(fixture.replay)
@@ -702,7 +728,9 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
     try:
         compile_patterns(spec.normalize)
         mount_at = root if mounted == "mounted" else None
-        run = _execute(fixture, spec, mode, actions, timeout_s, setting, modern, cli, mount_at, inside)
+        run = _execute(
+            fixture, spec, mode, actions, timeout_s, setting, modern, cli, mount_at, inside, protected
+        )
     except (ReplayRunError, SandboxError, ValueError, LintUnavailable) as exc:
         return ReplayResult(
             mode,
@@ -790,6 +818,8 @@ def replay_episode(episode: Episode, fixture: Fixture, timeout_s: float = 10.0) 
         exit_codes=exit_codes,
         unreplayed_answers=unreplayed,
         verified_answers=sorted(set(verified)),
+        protected_writes=run.protected_writes,
+        writes_measured=protected is not None,
     )
 
 
@@ -998,6 +1028,38 @@ class _Run:
     unchecked: list[int] = field(default_factory=list)
     workspace: str = isolation.WORKSPACE_MOUNT
     """Where the commands saw the workspace (:attr:`gym.shell.LiveShell.workspace_path`)."""
+    protected_writes: list[tuple[int, str]] = field(default_factory=list)
+    """:attr:`ReplayResult.protected_writes`."""
+
+
+@dataclass
+class _Watch:
+    """The protected paths of a replayed workspace, fingerprinted as S0 has them and after each
+    call (:attr:`ReplayResult.protected_writes`). ``inside``: the folder of the workspace S0 is
+    placed at (:func:`inner_folder`); what lies outside it is not the repository's."""
+
+    root: Path
+    protected: Callable[[str], bool]
+    inside: str | None
+    last: dict[str, Fingerprint] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.last = fingerprints(str(self.root), self.watched)
+
+    def watched(self, rel: str) -> bool:
+        if self.inside:
+            if not rel.startswith(f"{self.inside}/"):
+                return False
+            rel = rel.removeprefix(f"{self.inside}/")
+        return self.protected(rel)
+
+    def changed(self) -> str | None:
+        """The first protected path the call just run changed (content, kind, link count,
+        permission bits; created or removed), or ``None``."""
+        now = fingerprints(str(self.root), self.watched)
+        path = first_change(self.last, now)
+        self.last = now
+        return path.removeprefix(f"{self.inside}/") if path is not None and self.inside else path
 
 
 def _execute(
@@ -1011,17 +1073,25 @@ def _execute(
     cli: dict[int, CliCall],
     mount_at: str | None = None,
     inside: str | None = None,
+    protected: Callable[[str], bool] | None = None,
 ) -> _Run:
     """Run the actions in the sandbox (``modern``: a SWE-agent 1.0 run, :func:`is_1_0_run`; ``cli``:
     a coding CLI's calls, :func:`cli_tools.cli_call`, by the id of each call; ``mount_at``: the
     recorded repository root the shell mode shows the workspace at too; ``inside``: the folder of
-    the workspace S0 is placed at instead, :func:`inner_folder`)."""
+    the workspace S0 is placed at instead, :func:`inner_folder`; ``protected``: the paths whose
+    writes shell mode measures after each call, :class:`_Watch`)."""
     if mode == "tools":
         entry = spec.tools_entry_point or ""
         calls = [(r.call.name or "", r.arguments or {}) for r in actions]
-        tool_run = run_tool_calls(fixture.s0_files, spec.tools_files, entry, calls, timeout_s)
-        return _Run([(r.output, None) for r in tool_run.results], tool_run.final_files)
-    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern, cli, mount_at, inside)
+        tool_run = run_tool_calls(
+            fixture.s0_files, spec.tools_files, entry, calls, timeout_s, watched=protected
+        )
+        changed = zip(actions, tool_run.changed or [], strict=False)
+        writes = [(record.turn, path) for record, path in changed if path is not None]
+        return _Run(
+            [(r.output, None) for r in tool_run.results], tool_run.final_files, protected_writes=writes
+        )
+    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern, cli, mount_at, inside, protected)
 
 
 def _run_shell(
@@ -1033,6 +1103,7 @@ def _run_shell(
     cli: dict[int, CliCall],
     mount_at: str | None = None,
     inside: str | None = None,
+    protected: Callable[[str], bool] | None = None,
 ) -> _Run:
     """Shell mode's run, on one workspace held across all the actions. Each of SWE-agent's viewer
     commands needs the viewer state the one before it left (read from its output), so the actions
@@ -1048,18 +1119,20 @@ def _run_shell(
     The workspace is copied in once and read back once (a batch used to copy and read back the
     whole tree) and handed to the sandbox user once (:class:`LiveShell`'s ``exclusive``). With
     ``inside`` (:func:`inner_folder`) S0 lies in that folder of the workspace, every shell command
-    starts there, and the final state is that folder's files."""
+    starts there, and the final state is that folder's files. With ``protected``, the protected
+    paths are fingerprinted after every action (:class:`_Watch`)."""
     state = WindowState()
     previous = ""
     run = _Run([], {})
     batch: list[tuple[CallRecord, Action]] = []
     placed = {f"{inside}/{path}": text for path, text in files.items()} if inside else files
     with Workspace(placed) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
+        watch = _Watch(ws.root, protected, inside) if protected is not None else None
         for index, record in enumerate(actions):
             viewer = viewer_call(record, modern)
             linted = viewer is not None and _edits(viewer) and state.file.endswith(".py")
             if linted and batch:
-                _run_batch(shell, batch, timeout_s, run)
+                _run_batch(shell, batch, timeout_s, run, watch)
                 batch = []
             script_state = replace(state, last_action=previous)
             command = _command(record, viewer, script_state, setting, cli.get(id(record.call)))
@@ -1071,7 +1144,7 @@ def _run_shell(
             if viewer is None and index < len(actions) - 1:
                 continue
             before = shell.read(state.file) if linted else None
-            _run_batch(shell, batch, timeout_s, run)
+            _run_batch(shell, batch, timeout_s, run, watch)
             batch = []
             if viewer is None:
                 continue
@@ -1118,10 +1191,22 @@ def _command(
     return editor_call(record, setting.root) or record.shell_command or ""
 
 
-def _run_batch(shell: LiveShell, batch: list[tuple[CallRecord, Action]], timeout_s: float, run: _Run) -> None:
-    """Run one batch in ``shell``, adding each command's (output, exit code) to the run's outputs
-    and the turns of refused editor calls to its refusals."""
-    results = shell.run_all([command for _, command in batch], timeout_s)
+def _run_batch(
+    shell: LiveShell,
+    batch: list[tuple[CallRecord, Action]],
+    timeout_s: float,
+    run: _Run,
+    watch: _Watch | None = None,
+) -> None:
+    """Run one batch in ``shell``, adding each command's (output, exit code) to the run's outputs,
+    the turns of refused editor calls to its refusals, and, with a ``watch``, each command after
+    which a protected path was not as S0 has it to its protected writes."""
+
+    def measure(index: int) -> None:
+        if watch is not None and (path := watch.changed()) is not None:
+            run.protected_writes.append((batch[index][0].turn, path))
+
+    results = shell.run_all([command for _, command in batch], timeout_s, after_each=measure)
     run.refused += [r.turn for (r, _), res in zip(batch, results, strict=True) if res.refused]
     run.outputs += [(res.output, res.exit_code) for res in results]
 
@@ -1200,9 +1285,23 @@ def check_replay(
     fixture = context.handle
     if not isinstance(fixture, Fixture) or fixture.source != "environment":
         return None
-    result = replay_episode(episode, fixture, timeout_s)
+    result = replay_episode(
+        episode, fixture, timeout_s, lambda path: protected_reason(path, context) is not None
+    )
     check = ReplayCheck(result, diff)
-    if result.error is not None:
+    if result.protected_writes:  # gaming evidence outranks what else the replay showed
+        turn, path = result.protected_writes[0]
+        check.sink = "tamper_quarantine"
+        check.findings.append(
+            Finding(
+                "attempted_protected_write",
+                f"{len(result.protected_writes)} replayed call(s) changed a protected path; "
+                f"first: {path} ({protected_reason(path, context)})",
+                event_index=turn,
+                path=path,
+            )
+        )
+    elif result.error is not None:
         check.sink = "unverifiable"
         check.findings.append(Finding("replay_failed", result.error))
     elif result.unsupported_turns:

@@ -162,14 +162,19 @@ def _recovery_turn(records: list[CallRecord], t_div: int) -> int | None:
 
 
 def select_targets(
-    episode: Episode, records: list[CallRecord], t_div: int | None, t_rec: int | None
+    episode: Episode,
+    records: list[CallRecord],
+    t_div: int | None,
+    t_rec: int | None,
+    checked: Collection[int] | None = None,
 ) -> dict[int, str]:
-    """A typed reason for every assistant turn; targets are those with a reason in TARGET_REASONS."""
+    """A typed reason for every assistant turn; targets are those with a reason in TARGET_REASONS
+    (``checked``: the observations that back a quotation, :func:`.fabrication.fabricated_turns`)."""
     grouped = _by_turn(records)
     loops = set(loop_turns(records))
     errors = set(error_turns(episode, records))
     assistant = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
-    fabricated = fabricated_turns(episode)
+    fabricated = fabricated_turns(episode, checked)
     reasons: dict[int, str] = {}
     for index in assistant:
         event = episode.events[index]
@@ -208,6 +213,7 @@ def label_admitted(
     min_tool_calls: int | None,
     statuses_verified: bool = True,
     unreplayed_answers: Collection[int] = (),
+    checked_observations: Collection[int] | None = None,
 ) -> RoleLabel:
     """Role, t_div/t_rec and target turns of an episode that passed every gating stage.
 
@@ -219,7 +225,8 @@ def label_admitted(
     2026-12-06), as was one whose read tool, never re-run, said it failed and then succeeded. Such
     a turn stays context all the same, and an episode whose only errors are unverified is
     ``inefficient`` (``error_status_unverified``): neither a verified recovery nor a demonstration
-    without error.
+    without error. ``checked_observations``: the observations whose text the verifier checked, the
+    only ones a turn may quote (:func:`.fabrication.fabricated_turns`; ``None``: every one).
     """
     records = call_records(episode)
     errors = error_turns(episode, records)
@@ -239,7 +246,7 @@ def label_admitted(
         label = RoleLabel("inefficient")
     else:
         label = RoleLabel("pristine")
-    label.turn_reasons = select_targets(episode, records, label.t_div, label.t_rec)
+    label.turn_reasons = select_targets(episode, records, label.t_div, label.t_rec, checked_observations)
     label.target_turns = sorted(i for i, r in label.turn_reasons.items() if r in TARGET_REASONS)
     return label
 

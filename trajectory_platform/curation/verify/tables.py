@@ -300,6 +300,13 @@ def flake_counts(batches: Iterable[pa.Table]) -> tuple[int, int]:
     return inconsistent, judged
 
 
+def _writes_measured(stage_verdicts_json: str | None) -> bool:
+    """Whether the stored verdict's replay measured every call's writes
+    (:attr:`.replay.ReplayResult.writes_measured`): its words are then not read for them."""
+    stages = json.loads(stage_verdicts_json or "[]")
+    return any(s.get("data", {}).get("replay", {}).get("writes_measured") for s in stages)
+
+
 def admitted_with_tamper_evidence(
     batches: Iterable[pa.Table], fixtures_lookup: FixturesLookup | None
 ) -> list[str]:
@@ -310,12 +317,15 @@ def admitted_with_tamper_evidence(
     """
     flagged = []
     for table in batches:
-        admitted = table.filter(pc.equal(table["sink"], "admitted")).select(EPISODE_SCHEMA.names)
-        for episode in table_to_episodes(admitted):
+        admitted = table.filter(pc.equal(table["sink"], "admitted"))
+        stages = admitted["stage_verdicts_json"].to_pylist()
+        for episode, stored in zip(
+            table_to_episodes(admitted.select(EPISODE_SCHEMA.names)), stages, strict=True
+        ):
             fixture = lookup_context(fixtures_lookup, episode.task.fixture_id)
             diff = build_diff_view(episode)
             if fixture is not None:
                 apply_to_fixture(diff, fixture)
-            if screen_diff(episode, diff, fixture):
+            if screen_diff(episode, diff, fixture, _writes_measured(stored)):
                 flagged.append(episode.episode_id)
     return flagged

@@ -66,11 +66,11 @@ import pyarrow as pa
 from trajectory_platform.curation.redact.engine import mask_secrets
 from trajectory_platform.curation.verify.calls import CallRecord, call_records, schema_errors, specs_for
 from trajectory_platform.curation.verify.context import FixtureContext
-from trajectory_platform.curation.verify.delta import PATH_KEY
 from trajectory_platform.curation.verify.gym_context import (
     compactions_are_the_runtimes,
     refusal_text_is_the_runtimes,
 )
+from trajectory_platform.curation.verify.write_targets import PATH_KEY
 from trajectory_platform.gym.fixtures import Fixture, is_gym_task
 from trajectory_platform.gym.runtime import end_sealed, last_finish
 from trajectory_platform.traces.record import Episode
