@@ -35,6 +35,12 @@ _REMARK_WORDS = frozenset(
 """Words of a remark about a value rather than the value: what it is not, where it is, what to do.
 A passphrase is content words (``correct horse battery staple``, ``my dog ate 7 cookies``)."""
 _WORD = re.compile(r"[A-Za-z]+")
+_LOCATIVE_WORDS = frozenset(
+    {"in", "on", "at", "by", "to", "of", "for", "with", "under", "inside", "the", "a", "an"}
+)
+"""Words that place a value rather than spell it (``stored in the vault``, ``written on the
+card``): beside a plain first word, a clause; a passphrase of content words holds none."""
+_PLAIN_WORD = re.compile(r"[a-z]+")
 
 
 def line_phrase(value: str) -> bool:
@@ -59,3 +65,18 @@ def in_env_file(text: str, line_start: int, line_end: int) -> bool:
     if line_start > 0 and _ENV_FILE_LINE.match(text, before, line_start - 1):
         return True
     return line_end < len(text) and _ENV_FILE_LINE.match(text, line_end + 1) is not None
+
+
+def line_remark(value: str) -> bool:
+    """Does ``value``, the rest of a line after a label's colon, read as an English remark about
+    the credential rather than the credential (``Secret: stored in the vault``, ``Passphrase:
+    written on the card``)? Its first word is a plain small-letter word and another of its words is
+    a remark's or places the value (:data:`_REMARK_WORDS`, :data:`_LOCATIVE_WORDS`). Read word by
+    word, the first word alone (``stored``) was taken for a password and the sentence lost it."""
+    if len(value) > 200 or not _PHRASE.fullmatch(value):
+        return False
+    words = value.split()
+    if not _PLAIN_WORD.fullmatch(words[0]):
+        return False
+    rest = {word.lower() for word in _WORD.findall(" ".join(words[1:]))}
+    return bool(rest & (_REMARK_WORDS | _LOCATIVE_WORDS))
