@@ -23,7 +23,7 @@ each spelling left the value standing (red team rtsec8, F1, F4, F6, F7, F8, F20)
 - a client's **short options**: a password option after a user option (``-u U -p X``, ``/u:U /p:X``)
   of any command, not only the listed clients.
 
-Whether a name marks a credential is :func:`.detectors.credential_class`, the one rule every
+Whether a name marks a credential is :func:`.credential_names.credential_class`, the one rule every
 detector uses. A reference is no value: only a literal is taken (``os.getenv("PASSWORD", "")``,
 ``set_password(new_password)``, ``jwt.encode(payload, settings.SECRET_KEY)`` keep every word), and
 the value must pass :func:`.detectors.acceptable_value` (placeholders, prose, format strings out).
@@ -34,12 +34,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.detectors import (
-    FORMAT_ONLY,
-    acceptable_value,
-    credential_class,
-    credential_word_hits,
-)
+from trajectory_platform.curation.redact.credential_names import credential_class
+from trajectory_platform.curation.redact.detectors import FORMAT_ONLY, acceptable_value, credential_word_hits
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
 
@@ -506,7 +502,7 @@ declaration and concatenation holds; most texts hold none, and the name scan cos
 _API_GATE = re.compile(
     r"fernet|aes|bcrypt|tochararray|cipher|pkcs12|authenticate|sign_?in|log_?(?:in|on)|connect"
 )
-"""The call rules' names that hold no credential word (:data:`.detectors.KEYWORD_SCAN`)."""
+"""The call rules' names that hold no credential word (:data:`.credential_names.KEYWORD_SCAN`)."""
 SHORTEST = 10
 """No binding fits a name, a value of four characters and their syntax in fewer characters."""
 

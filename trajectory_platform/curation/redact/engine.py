@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
+from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -35,7 +36,6 @@ from trajectory_platform.curation.redact.decoders import (
     rotations,
 )
 from trajectory_platform.curation.redact.detectors import (
-    credential_class,
     drop_inside_pseudonyms,
     find_assignments,
     find_labelled,
