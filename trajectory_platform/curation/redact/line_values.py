@@ -70,13 +70,15 @@ def in_env_file(text: str, line_start: int, line_end: int) -> bool:
 def line_remark(value: str) -> bool:
     """Does ``value``, the rest of a line after a label's colon, read as an English remark about
     the credential rather than the credential (``Secret: stored in the vault``, ``Passphrase:
-    written on the card``)? Its first word is a plain small-letter word and another of its words is
-    a remark's or places the value (:data:`_REMARK_WORDS`, :data:`_LOCATIVE_WORDS`). Read word by
-    word, the first word alone (``stored``) was taken for a password and the sentence lost it."""
+    written on the card``)? Three words or more, the first a plain small-letter word, another a
+    remark's or one that places the value (:data:`_REMARK_WORDS`, :data:`_LOCATIVE_WORDS`). Read
+    word by word, the first word alone (``stored``) was taken for a password and the sentence lost
+    it. Two words stay the single-token rules' (``password: keep empty`` is labelled a password in
+    the CredSweeper corpus)."""
     if len(value) > 200 or not _PHRASE.fullmatch(value):
         return False
     words = value.split()
-    if not _PLAIN_WORD.fullmatch(words[0]):
+    if len(words) < 3 or not _PLAIN_WORD.fullmatch(words[0]):
         return False
     rest = {word.lower() for word in _WORD.findall(" ".join(words[1:]))}
     return bool(rest & (_REMARK_WORDS | _LOCATIVE_WORDS))
