@@ -50,6 +50,7 @@ from trajectory_platform.curation.redact.positional import find_positional_crede
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 from trajectory_platform.curation.redact.public_material import drop_public_material
 from trajectory_platform.curation.redact.references import drop_references
+from trajectory_platform.curation.redact.replacements import find_edited_credentials, find_substitutions
 from trajectory_platform.curation.redact.structure import (
     find_structural_credentials,
     find_typed_instructions,
@@ -130,6 +131,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_yaml_schema_values(text))
     found.extend(find_named_elsewhere(text))
     found.extend(find_code_bindings(text))
+    found.extend(find_substitutions(text))
     found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
@@ -141,6 +143,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         return found
     found.extend(find_structural_credentials(document))
     found.extend(find_argv_in_document(document, local))
+    found.extend(find_edited_credentials(document))
     for finding in list(found):
         if "\\" in finding.value:
             try:
