@@ -34,12 +34,14 @@ _SED = re.compile(
 """A substitution of ``sed``, ``perl -pe`` or vim's ``:%s``: ``s``, a delimiter, the old
 pattern, the new text, the delimiter again, its flags."""
 _PLACEHOLDER = re.compile(
-    r"(?i)change[_-]?me\w*|replace[_-]?me\w*|(?:set|put|insert)[_-]?me|placeholder\w*"
+    r"(?i)change[_-]?me\w*|replace\w*|(?:set|put|insert)[_-]?me|placeholder\w*"
     r"|x{4,}|\*{3,}|<[^<>\n]{1,40}>|\$\{[^}\n]{1,60}\}|\{\{[^}\n]{1,60}\}\}|__\w+__|%\w+%|@\w+@"
 )
-"""What a template writes where a credential will go: ``changeme``, ``<password>``, ``${DB_PW}``,
-``{{ secret }}``, ``__TOKEN__``, ``xxxx``. (A name such as ``PASSWORD_PLACEHOLDER`` is one by
-:func:`.credential_names.credential_class`.)"""
+"""What a template writes where a credential will go: ``changeme``, ``REPLACE``, ``<password>``,
+``${DB_PW}``, ``{{ secret }}``, ``__TOKEN__``, ``xxxx``. On the new side it is no value either
+(``s/password: .*/password: REPLACE/`` writes a template)."""
+_CAPITALS = re.compile(r"[A-Z][A-Z_]*")
+"""A name in capitals without a digit (``NEW_VALUE``): on the new side, a template's slot too."""
 _ASSIGNED = re.compile(r"(?P<name>[A-Za-z_][\w.-]{0,63})[\"']?\s*(?::=|=>|=|:)")
 """A name and its operator: the old side assigns a value there."""
 _NAME = re.compile(r"[A-Za-z_][A-Za-z_.-]*")
@@ -91,7 +93,7 @@ def _replaced_value(old: str, new: str) -> Iterator[Finding]:
     value standing where ``old`` showed a credential's placeholder or assignment."""
     labelled = list(find_assignments(new))
     if labelled:
-        yield from labelled
+        yield from (finding for finding in labelled if not _template_slot(finding.value))
         return
     if not _shows_credential(old):
         return
@@ -102,8 +104,14 @@ def _replaced_value(old: str, new: str) -> Iterator[Finding]:
     if value[:1] in "\"'`" and len(value) > 1 and value[-1] == value[0]:
         value, start = value[1:-1], start + 1
     renamed = _NAME.fullmatch(value) is not None and credential_class(value) is not None
-    if credential_shaped(value) and not renamed and not _PLACEHOLDER.fullmatch(value):
+    if credential_shaped(value) and not renamed and not _template_slot(value):
         yield Finding("PASSWORD", start, start + len(value), value, "replacement")
+
+
+def _template_slot(value: str) -> bool:
+    """Does a new side's value hold a place rather than a value (:data:`_PLACEHOLDER`,
+    :data:`_CAPITALS`)?"""
+    return bool(_PLACEHOLDER.fullmatch(value) or _CAPITALS.fullmatch(value))
 
 
 def _shows_credential(old: str) -> bool:
