@@ -23,7 +23,7 @@ each spelling left the value standing (red team rtsec8, F1, F4, F6, F7, F8, F20)
 - a client's **short options**: a password option after a user option (``-u U -p X``, ``/u:U /p:X``)
   of any command, not only the listed clients.
 
-Whether a name marks a credential is :func:`.detectors.credential_class`, the one rule every
+Whether a name marks a credential is :func:`.credential_names.credential_class`, the one rule every
 detector uses. A reference is no value: only a literal is taken (``os.getenv("PASSWORD", "")``,
 ``set_password(new_password)``, ``jwt.encode(payload, settings.SECRET_KEY)`` keep every word), and
 the value must pass :func:`.detectors.acceptable_value` (placeholders, prose, format strings out).
@@ -34,12 +34,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.detectors import (
-    FORMAT_ONLY,
-    acceptable_value,
-    credential_class,
-    credential_word_hits,
-)
+from trajectory_platform.curation.redact.credential_names import credential_class
+from trajectory_platform.curation.redact.detectors import FORMAT_ONLY, acceptable_value, credential_word_hits
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
 
@@ -275,17 +271,47 @@ _ARGUMENT_LITERAL = re.compile(
 )
 
 
-def _callee_rule(callee: str, constructor: bool, member: bool) -> tuple[str, int | None] | None:
+_UNLOCKING_CALLS = frozenset({"decrypt", "encrypt"})
+_DOCUMENT_RECEIVER = re.compile(r"(?i)pdf|reader|writer")
+"""A PDF library's reader or writer (``PdfReader(f).decrypt(pw)``, ``writer.encrypt(pw)``):
+there ``decrypt`` and ``encrypt`` take the document's password first, where a cipher's take
+the data (``fernet.decrypt(token)``)."""
+
+
+def _receiver(text: str, dot: int) -> str:
+    """The last name of what a member call at ``text[dot] == "."`` is made on: ``reader`` of
+    ``reader.decrypt``, ``PdfReader`` of ``PdfReader(f).decrypt`` (its call's arguments skipped)."""
+    end = dot
+    if end and text[end - 1] == ")":
+        depth, end = 0, end - 1
+        while end >= 0 and end > dot - _STATEMENT_REACH:
+            depth += {")": 1, "(": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+            end -= 1
+    start = end
+    while start and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return text[start:end]
+
+
+def _callee_rule(
+    callee: str, constructor: bool, member: bool, receiver: str
+) -> tuple[str, int | None] | None:
     """Which argument of a call to ``callee`` is a credential: (class, position) with position
     None for the last, a negative -n for the last of a call of n arguments or more (a log-in's user
     comes first), or None when the callee says nothing.
-    ``member``: the callee follows a ``.`` (a builder chain's ``.apiKey(...)``)."""
+    ``member``: the callee follows a ``.`` (a builder chain's ``.apiKey(...)``), made on
+    ``receiver`` (:func:`_receiver`)."""
     parts = callee.split(".")
     last = parts[-1]
     lowered = last.lower()
     for key in (".".join(parts[-2:]).lower(), lowered):
         if key in _KEY_POSITIONS:
             return "secret", _KEY_POSITIONS[key]
+    owner = parts[-2] if len(parts) > 1 else receiver
+    if lowered in _UNLOCKING_CALLS and _DOCUMENT_RECEIVER.search(owner):
+        return "password", 0
     if lowered in _LOGIN_CALLS:
         return "password", -1
     if lowered == "connect" and len(parts) > 1:
@@ -317,7 +343,8 @@ def _calls(text: str) -> Iterator[Finding]:
     for match in _CALLEE.finditer(text):
         callee = match.group("callee")
         member = match.start("callee") > 0 and text[match.start("callee") - 1] == "."
-        rule = _callee_rule(callee, bool(match.group("new") or match.group("ctor")), member)
+        receiver = _receiver(text, match.start("callee") - 1) if member else ""
+        rule = _callee_rule(callee, bool(match.group("new") or match.group("ctor")), member, receiver)
         keystore = callee.split(".")[-1].lower() in _KEYSTORE_CALLS
         if rule is None and not keystore:
             continue
@@ -504,9 +531,9 @@ _BOUND_LITERAL = re.compile(r"(?:=|<-|:)[\s\w@:()\[\].{]{0,40}[\"'`]")
 """An operator, then a quote within a wrapper's, a prefix's or a joining call's length: what every
 declaration and concatenation holds; most texts hold none, and the name scan costs a pass."""
 _API_GATE = re.compile(
-    r"fernet|aes|bcrypt|tochararray|cipher|pkcs12|authenticate|sign_?in|log_?(?:in|on)|connect"
+    r"fernet|aes|bcrypt|tochararray|cipher|pkcs12|authenticate|sign_?in|log_?(?:in|on)|connect|crypt\("
 )
-"""The call rules' names that hold no credential word (:data:`.detectors.KEYWORD_SCAN`)."""
+"""The call rules' names that hold no credential word (:data:`.credential_names.KEYWORD_SCAN`)."""
 SHORTEST = 10
 """No binding fits a name, a value of four characters and their syntax in fewer characters."""
 

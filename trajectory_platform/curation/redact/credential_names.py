@@ -19,11 +19,13 @@ FOREIGN_PASSWORD = (
 """"Password" in one word, in the languages users write in (lowercased): a label or a key so named
 (``Kennwort = X``, ``{"пароль": X}``) marks its value as ``password`` does."""
 _PASSWORD_SEGMENT = re.compile(
-    r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret)"
+    r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret|authtok)"
     r"|pins?|psk|creds?|mnemonic|" + FOREIGN_PASSWORD
 )
-"""A password segment may end a longer word (``dbpass``); a PIN, a Wi-Fi pre-shared key, a
-credentials pair and a wallet's seed phrase only stand alone (``spin``, ``sacred`` are words)."""
+"""A password segment may end a longer word (``dbpass``, ``bindpw``, and the authentication
+token of PAM and SSSD, ``ldap_default_authtok``, ``krb5_authtok``: the bind password by the name
+those configurations give it); a PIN, a Wi-Fi pre-shared key, a credentials pair and a wallet's
+seed phrase only stand alone (``spin``, ``sacred`` are words)."""
 _SECRET_SEGMENT = re.compile(
     r"\w*?(?:secret|token|key|apikey|credentials?|cookie|seed|salt|otp|totp|nonce)s?"
     r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer|private|hmac|kek|sessions?|dsn|login|jwt"

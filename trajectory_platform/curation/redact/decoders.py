@@ -192,7 +192,6 @@ _LABEL_WORD = re.compile(r"[A-Za-z_][\w-]*")
 _KEY_GROUPS_MAX = 160
 """The longest run joined: a key, not a certificate or a dump (those are public or read elsewhere)."""
 _NON_HEX_LETTER = re.compile(r"[G-Zg-z]")
-_MIXED_GROUP = re.compile(r"\d|[a-z][A-Z]|[A-Z][a-z]|[^\w]")
 _SHELL_ESCAPED = re.compile(r"(?:[^\s\\\"'`;|&<>()]|\\[^\n])+")
 """A shell word outside quotes: plain characters and backslash escapes (an escaped space joins the
 word), read from its start (alternatives that cannot overlap, so linear time)."""
@@ -1033,12 +1032,13 @@ def _spelled(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 def _grouped(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """The groups read as one token, the separators dropped, where they hold a letter that is no
-    hex digit and a group mixes in a digit, a capital inside it or a symbol: words of four letters
-    (``this will take much time``) are prose, groups of digits a number or a table (a card number
-    is found as one), hex in groups is :data:`_HEX_GROUPS`' (``od -x`` rows joined read as a
-    random key)."""
-    groups = match.group().replace(match.group("sep"), "")
-    if _NON_HEX_LETTER.search(groups) is None or _MIXED_GROUP.search(groups) is None:
+    hex digit and a group of its own mixes letters with a digit, a symbol or a capital inside
+    (:func:`_random_group`, ``AKIA QWER TYUI OP23``): words of four letters (``this will take much
+    time``) are prose, groups of digits a number or a table (a card number is found as one), and
+    words between numbers (``room 1234 next 5678 then 9012``) a sentence, though the run holds
+    both. Hex in groups is :data:`_HEX_GROUPS`' (``od -x`` rows joined read as a random key)."""
+    groups = match.group().split(match.group("sep"))
+    if _NON_HEX_LETTER.search("".join(groups)) is None or not any(map(_random_group, groups)):
         return []
     return [
         (char, i, i + 1) if char not in " ," else ("", i, i + 1)
@@ -1076,9 +1076,10 @@ def _key_groups(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 def _random_group(group: str) -> bool:
     """Does a group mix a letter with a digit or a symbol, or capitals with small letters? Most of a
-    random key's do; a word (``have``) or a number (``2024``) does not."""
+    random key's do; a word (``have``, ``Room``: a capital that starts a word is no mix) or a
+    number (``2024``) does not."""
     letters = sum(map(str.isalpha, group))
-    return 0 < letters < len(group) or (group.lower() != group != group.upper())
+    return 0 < letters < len(group) or (group.lower() != group != group.upper() and not group.istitle())
 
 
 def _labelled_as_credential(text: str, position: int) -> bool:

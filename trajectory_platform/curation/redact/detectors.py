@@ -191,7 +191,20 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("PASSWORD", r"\bsshpass\s+-p\s*[\"']?([^\s'\"]{3,128})", 1, ("sshpass",)),
     # A Kubernetes bootstrap token (kubeadm join --token, kubeadm token create): <6>.<16> of [a-z0-9]
     ("TOKEN", r"(?<![\w.\-])[a-z0-9]{6}\.(?=[a-z0-9]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{16}(?![\w.\-])", 0, ()),
-    ("PASSWORD", r"-pass(?:in|out)?\s+pass:([^\s'\"]{3,128})", 1, ("pass:",)),  # openssl
+    (  # openssl -passin pass:X, the value quoted (pass:"a b") or the whole argument ('pass:a b')
+        "PASSWORD",
+        r"-pass(?:in|out)?\s+(?:pass:"
+        + _QUOTED_OR_BARE_VALUE
+        + r"|\"pass:([^\"\n]{3,128})\"|'pass:([^'\n]{3,128})')",
+        0,
+        ("pass:",),
+    ),
+    (  # wpa_passphrase SSID PASSPHRASE: the second word, quoted whole
+        "PASSWORD",
+        r"\bwpa_passphrase\s+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s'\"|;&<>]+)\s+" + _QUOTED_OR_BARE_VALUE,
+        0,
+        ("wpa_passphrase",),
+    ),
     ("PASSWORD", r"\s-U\s+[\"']?[^\s%'\"]{1,64}%([^\s'\"]{3,128})", 1, ("%",)),  # smbclient -U user%pass
     (
         "PASSWORD",
@@ -249,9 +262,14 @@ _CLIENT_COMMANDS = re.compile(
     + r")\b(?P<arguments>(?:'[^'\n]*'|\"[^\"\n]*\"|[^\n|;&'\"])*)"  # a quoted & or | is no operator
 )
 _CLIENT_OPTIONS = tuple(
-    re.compile(rf"\s(?:{options})(?:\s+|=)?[\"']?(?!{_PROSE_AFTER_OPTION}\b)([^\s'\"-][^\s'\"]{{2,127}})")
+    re.compile(
+        rf"\s(?:{options})(?:\s+|=)?(?:\"([^\"\n]{{3,128}})\"|'([^'\n]{{3,128}})'"
+        rf"|[\"']?(?!{_PROSE_AFTER_OPTION}\b)([^\s'\"-][^\s'\"]{{2,127}}))"
+    )
     for _, options in _CLIENT_PASSWORD_OPTIONS
 )
+"""An option's value: quoted whole (``7z -p"zip me now 9"``: the shell gives the option every
+word between the quotes, spaces and all), else one bare word."""
 _CLIENT_GATE = re.compile(
     r"redis-cli|sqlcmd|bcp|ipmitool|ldap|mongo|zip|7z|rar|login|keytool|jarsigner|svn|user(?:add|mod)|cqlsh"
     r"|cypher-shell|hdbsql|mysqlsh|rabbitmqadmin|mosquitto|tsql|sqsh|bsqldb|freebcp|snmp"
@@ -271,11 +289,11 @@ def find_client_passwords(text: str) -> Iterator[Finding]:
             index for index in range(len(_CLIENT_OPTIONS)) if command.group(f"c{index}") is not None
         )
         for option in _CLIENT_OPTIONS[client].finditer(text, *command.span("arguments")):
-            value = option.group(1).rstrip(".-")
+            group = option.lastindex or 1
+            value = option.group(group).rstrip(".-")
             if len(value) >= 4 and not _PLACEHOLDER.match(value) and not PSEUDONYM_RE.fullmatch(value):
-                yield Finding(
-                    "PASSWORD", option.start(1), option.start(1) + len(value), value, "format:password"
-                )
+                start = option.start(group)
+                yield Finding("PASSWORD", start, start + len(value), value, "format:password")
 
 
 _PEM_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----")
@@ -406,8 +424,10 @@ MAX_VALUE_SPACES = 2
 """The most spaces a value under a credential name holds: with more it is prose."""
 
 
-def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) -> bool:
-    """Reject placeholders, code references and ordinary words; keep anything credential-shaped."""
+def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, option: bool = False) -> bool:
+    """Reject placeholders, code references and ordinary words; keep anything credential-shaped.
+    ``option``: the name is a command's option (``--password "open the gate 7"``), whose quoted
+    value the shell hands over whole, however many words: no prose stands there."""
     if (
         len(value) < 4
         or _PLACEHOLDER.match(value)
@@ -418,7 +438,7 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str) 
     if value.lower() == name_class or "\n" in value or value != value.strip():
         return False
     if value.count(" ") > MAX_VALUE_SPACES and not (
-        quoted and name_class == "password" and passphrase_shaped(value)
+        quoted and name_class == "password" and (option or passphrase_shaped(value))
     ):
         return False  # prose, not a credential
     if not quoted and (
@@ -591,12 +611,10 @@ def _assignment_finding(
     entry = name_start is not None and _line_entry(text, op, name_start, spaced=True)
     if entry and op.strip() == ":" and raw.startswith("!"):
         return None  # a YAML tag (!vault, !Ref, !!python/name:...), whatever value follows it
+    if op.strip() == ":" and not raw.startswith(("'", '"')) and line_remark(_line_rest(text, raw_start)):
+        return None  # ``DB password: stored in the vault``: a label and a remark (see line_remark)
     if entry and name_start is not None and (phrase := _phrase_entry(text, name, raw, raw_start, op)):
         return phrase
-    if entry and raw.isalpha() and raw.islower():
-        line_end = len(text) if (newline := text.find("\n", raw_start)) == -1 else newline
-        if line_remark(text[raw_start:line_end]):
-            return None  # "Secret: stored in the vault": a remark about the value, not the value
     found = _judged_assignment(text, name, raw, raw_start, op, name_start, delimited)
     if name_start is None or not entry:
         return found
@@ -609,6 +627,13 @@ def _assignment_finding(
     return _judged_assignment(text, name, whole, raw_start, op, name_start, delimited) or found
 
 
+def _line_rest(text: str, start: int) -> str:
+    """The rest of ``text``'s line from ``start``, up to a `` #`` comment, trailing spaces dropped."""
+    line_end = len(text) if (newline := text.find("\n", start)) == -1 else newline
+    comment = text.find(" #", start, line_end)
+    return text[start : line_end if comment == -1 else comment].rstrip()
+
+
 def _phrase_entry(text: str, name: str, raw: str, raw_start: int, op: str) -> Finding | None:
     """A password of several words that a line entry's line delimits (:mod:`.line_values`):
     ``passphrase: correct horse battery staple``, an ``.env`` file's ``DB_PASSWORD=my dog ate 7
@@ -619,8 +644,7 @@ def _phrase_entry(text: str, name: str, raw: str, raw_start: int, op: str) -> Fi
         return None  # ``name = a b``: code as often as INI (``pw_transport = pw, transport``)
     line_start = text.rfind("\n", 0, raw_start) + 1
     line_end = len(text) if (newline := text.find("\n", raw_start)) == -1 else newline
-    comment = text.find(" #", raw_start, line_end)
-    rest = text[raw_start : line_end if comment == -1 else comment].rstrip()
+    rest = _line_rest(text, raw_start)
     if " " not in rest or not line_phrase(rest):
         return None
     if op == "=" and not in_env_file(text, line_start, line_end):
@@ -630,6 +654,11 @@ def _phrase_entry(text: str, name: str, raw: str, raw_start: int, op: str) -> Fi
     if not_a_value(text, name, raw_start - len(op) - len(name), rest, raw_start):
         return None
     return Finding("PASSWORD", raw_start, raw_start + len(rest), rest, "keyword:phrase")
+
+
+_COMMANDS_NAMED_LIKE_SECRETS = frozenset({"wpa_passphrase"})
+"""Commands whose name reads as a credential's while their first argument is none (the
+passphrase is their second word, a format rule's: :data:`_FORMAT_RULES`)."""
 
 
 def _judged_assignment(
@@ -655,6 +684,8 @@ def _judged_assignment(
         and (name_start is None or not _after_setting_command(text, name_start))
     ):
         return None  # "password is ...": a bare space separates only --flags, quoted values, set commands
+    if not op.strip() and name in _COMMANDS_NAMED_LIKE_SECRETS:
+        return None  # ``wpa_passphrase SSID X``: the word after the command is a network's name
     if op.strip() in ("==", "!=") and not quoted:
         return None  # "if password == confirm_password:" compares two names; no literal is there
     if "\n" in op and not quoted:
@@ -668,7 +699,9 @@ def _judged_assignment(
         and (_env_entry(text, name, op, name_start) or _dotted_literal(text, name, value, op, name_start))
     ):
         quoted = True  # an .env or YAML entry's snake_case or dotted value is a literal, not code
-    if not acceptable_value(value, quoted, name_class, next_char):
+    if not acceptable_value(
+        value, quoted, name_class, next_char, option=name.startswith("-") and value != raw
+    ):
         return None
     return Finding(
         "PASSWORD" if name_class == "password" else "SECRET", start, start + len(value), value, "keyword"

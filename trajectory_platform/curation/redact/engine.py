@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
+from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -35,7 +36,6 @@ from trajectory_platform.curation.redact.decoders import (
     rotations,
 )
 from trajectory_platform.curation.redact.detectors import (
-    credential_class,
     drop_inside_pseudonyms,
     find_assignments,
     find_labelled,
@@ -50,6 +50,7 @@ from trajectory_platform.curation.redact.positional import find_positional_crede
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 from trajectory_platform.curation.redact.public_material import drop_public_material
 from trajectory_platform.curation.redact.references import drop_references
+from trajectory_platform.curation.redact.replacements import find_edited_credentials, find_substitutions
 from trajectory_platform.curation.redact.structure import (
     find_structural_credentials,
     find_typed_instructions,
@@ -130,6 +131,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_yaml_schema_values(text))
     found.extend(find_named_elsewhere(text))
     found.extend(find_code_bindings(text))
+    found.extend(find_substitutions(text))
     found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
@@ -141,6 +143,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         return found
     found.extend(find_structural_credentials(document))
     found.extend(find_argv_in_document(document, local))
+    found.extend(find_edited_credentials(document))
     for finding in list(found):
         if "\\" in finding.value:
             try:
@@ -151,16 +154,17 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     nested: list[Finding] = []
     decoded_literals = []
     literals = _literals(text, context)
+    joined = dict(line_arrays(document))
+    in_arrays = {line for lines in joined.values() for line in lines}
     for match, child in literals:
         decoded = json.loads(match.group())
         decoded_literals.append(decoded)
-        nested.extend(scan(decoded, config, child, depth + 1))
-    seen = {f.value for f in nested}
-    for lines in line_arrays(document):
+        if decoded not in in_arrays or child != Context():
+            nested.extend(scan(decoded, config, child, depth + 1))
+    # A line of an array is scanned once, inside the text its array joins (see line_arrays).
+    for whole, lines in joined.items():
         nested.extend(
-            f
-            for f in scan(lines, config, Context(), depth + 1)
-            if f.value not in seen and "\n" not in f.value
+            _on_its_line(f, lines) for f in scan(whole, config, Context(), depth + 1) if "\n" not in f.value
         )
     # A value seen both in the raw JSON and inside its literal is one finding, reported once; a raw
     # match that exists in no decoded literal (it straddles an escape such as "\\n@x.y") is not data.
@@ -188,8 +192,9 @@ LINES_KEYS = frozenset({"source", "text", "lines", "stdout_lines", "stderr_lines
 ``source`` and a stream output's ``text``, Ansible's ``stdout_lines``."""
 
 
-def line_arrays(document: object) -> Iterator[str]:
-    """The texts a parsed JSON ``document`` stores as arrays of lines, each joined back into one.
+def line_arrays(document: object) -> Iterator[tuple[str, list[str]]]:
+    """The texts a parsed JSON ``document`` stores as arrays of lines, each joined back into one,
+    with its lines.
 
     Each string literal is scanned alone, so every rule that reads two lines (a Kubernetes
     Secret's ``data:`` under its ``kind``, ``- name: DB_PASSWORD`` over ``value:``, a reader's
@@ -208,9 +213,25 @@ def line_arrays(document: object) -> Iterator[str]:
                 and len(lines) == len(node)
                 and (key in LINES_KEYS or all(line.endswith("\n") for line in lines[:-1]))
             ):
-                yield "".join(line if line.endswith("\n") else line + "\n" for line in lines[:-1]) + lines[-1]
+                whole = (
+                    "".join(line if line.endswith("\n") else line + "\n" for line in lines[:-1]) + lines[-1]
+                )
+                yield whole, lines
             else:
                 stack.extend((key, item) for item in node)
+
+
+def _on_its_line(finding: Finding, lines: list[str]) -> Finding:
+    """A finding of a joined line array (:func:`line_arrays`) placed in the line that holds it, as
+    a finding of a string literal is placed in that literal: a value found on the same line of two
+    cells is then one finding, as it was when each line was scanned alone."""
+    start = 0
+    for line in lines:
+        end = start + len(line) + (not line.endswith("\n"))
+        if finding.start < end:
+            return replace(finding, start=finding.start - start, end=finding.end - start)
+        start = end
+    return finding
 
 
 def _labelled_by_key(value: str, key: str) -> list[Finding]:

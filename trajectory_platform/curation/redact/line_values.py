@@ -35,6 +35,12 @@ _REMARK_WORDS = frozenset(
 """Words of a remark about a value rather than the value: what it is not, where it is, what to do.
 A passphrase is content words (``correct horse battery staple``, ``my dog ate 7 cookies``)."""
 _WORD = re.compile(r"[A-Za-z]+")
+_LOCATIVE_WORDS = frozenset(
+    {"in", "on", "at", "by", "to", "of", "for", "with", "under", "inside", "the", "a", "an"}
+)
+"""Words that place a value rather than spell it (``stored in the vault``, ``written on the
+card``): beside a plain first word, a clause; a passphrase of content words holds none."""
+_PLAIN_WORD = re.compile(r"[a-z]+")
 
 
 def line_phrase(value: str) -> bool:
@@ -44,13 +50,6 @@ def line_phrase(value: str) -> bool:
         return False
     words = [word.lower() for word in _WORD.findall(value)]
     return bool(words) and not any(word in _REMARK_WORDS for word in words)
-
-
-def line_remark(value: str) -> bool:
-    """Is ``value``, the rest of a line after a credential's name, a remark of several words
-    ("stored in the vault", "see the README")? Its first word is then no password either."""
-    words = [word.lower() for word in _WORD.findall(value)]
-    return len(words) > 1 and any(word in _REMARK_WORDS for word in words)
 
 
 _ENV_FILE_LINE = re.compile(r"[ \t]*(?:#|(?:export[ \t]+)?[A-Z_][A-Z0-9_]*=)")
@@ -66,3 +65,20 @@ def in_env_file(text: str, line_start: int, line_end: int) -> bool:
     if line_start > 0 and _ENV_FILE_LINE.match(text, before, line_start - 1):
         return True
     return line_end < len(text) and _ENV_FILE_LINE.match(text, line_end + 1) is not None
+
+
+def line_remark(value: str) -> bool:
+    """Does ``value``, the rest of a line after a label's colon, read as an English remark about
+    the credential rather than the credential (``Secret: stored in the vault``, ``Passphrase:
+    written on the card``)? Three words or more, the first a plain small-letter word, another a
+    remark's or one that places the value (:data:`_REMARK_WORDS`, :data:`_LOCATIVE_WORDS`). Read
+    word by word, the first word alone (``stored``) was taken for a password and the sentence lost
+    it. Two words stay the single-token rules' (``password: keep empty`` is labelled a password in
+    the CredSweeper corpus)."""
+    if len(value) > 200 or not _PHRASE.fullmatch(value):
+        return False
+    words = value.split()
+    if len(words) < 3 or not _PLAIN_WORD.fullmatch(words[0]):
+        return False
+    rest = {word.lower() for word in _WORD.findall(" ".join(words[1:]))}
+    return bool(rest & (_REMARK_WORDS | _LOCATIVE_WORDS))

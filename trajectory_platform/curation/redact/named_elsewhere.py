@@ -13,7 +13,7 @@ they are secret, a path names them, an edit format or a debugger's dump carries 
 - a debugger or REPL showing a variable's value apart from its name (PHP ``var_dump`` and
   ``print_r``, gdb's ``$1 = "v"`` after ``p password``, IPython's ``Out[n]``, irb's ``=>``).
 
-A named value is judged by :func:`.detectors.credential_class` on its name; every value must look like
+A named value is judged by :func:`.credential_names.credential_class` on its name; every value must look like
 a credential (:func:`.positional.credential_shaped`): an ordinary field edited with ``jq`` or a
 config value in a store is not one.
 """
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.detectors import credential_class
+from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
 

@@ -9,7 +9,7 @@ Kubernetes ``- name: DB_PASSWORD`` whose ``value:`` is the next line, ``requests
 auth=("bob", "x"))``, ``AUTH x`` at a Redis prompt, ``echo 'x' | sudo -S``. A strong random value
 there is found by entropy anyway; a memorable one (``Tr1cky-Walrus-2024``) was left standing.
 
-Whether a name marks a credential is :func:`.detectors.credential_class`, one rule for every
+Whether a name marks a credential is :func:`.credential_names.credential_class`, one rule for every
 detector. A value found by position must look like a credential (:func:`credential_shaped`): the
 layout says where a password would be, not that this cell holds one.
 """
@@ -20,12 +20,8 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.detectors import (
-    acceptable_value,
-    credential_class,
-    names_a_digest,
-    passphrase_shaped,
-)
+from trajectory_platform.curation.redact.credential_names import credential_class
+from trajectory_platform.curation.redact.detectors import acceptable_value, names_a_digest, passphrase_shaped
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.not_values import test_verdict
@@ -134,7 +130,7 @@ _FILE_NAME = re.compile(r"\.[a-z]{1,5}$")
 
 def reads_named_credential(command: str) -> bool:
     """Does one stage of ``command`` read something whose name marks a credential
-    (:func:`.detectors.credential_class`)? Not a list of secret stores: any variable, file, field
+    (:func:`.credential_names.credential_class`)? Not a list of secret stores: any variable, file, field
     or setting named so, read by a command that prints what it reads (:data:`_READER`)."""
     for match in _STAGE.finditer(command):
         stage = match.group().strip()

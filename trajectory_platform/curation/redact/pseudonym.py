@@ -149,10 +149,11 @@ _PLAIN_WORD = re.compile(r"[A-Za-z][a-z]{2,15}|(?:[A-Z][a-z]{2,12}){2,3}|[A-Za-z
 """Shapes a default password shares with identifiers (``image: postgres``, ``from cache import
 RedisCache``, ``MYSQL_DATABASE=example123``, ``example123.sql``)."""
 _ESCAPE_BEFORE = re.compile(
-    r"(?:%[0-9A-Fa-f]{2}|=[0-9A-F]{2}|\\(?:[nrt]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|[0-7]{3}))$"
+    r"(?:%[0-9A-Fa-f]{2}|=[0-9A-F]{2}|\\(?:[nrt]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|[0-7]{3}|[1-9]))$"
 )
-"""An escape ending right before a value (``password%3DHunter2``, ``pw=3DHunter2``, ``\\tHunter2``): its
-last character is a letter or digit of the escape's code, not of a word the value is part of."""
+"""An escape ending right before a value (``password%3DHunter2``, ``pw=3DHunter2``, ``\\tHunter2``,
+a substitution's back-reference ``s/\\(pw=\\).*/\\1Hunter2/``): its last character is a letter or
+digit of the escape's code, not of a word the value is part of."""
 
 
 def _free_runs(occupied: bytearray, start: int, end: int) -> list[tuple[int, int]]:

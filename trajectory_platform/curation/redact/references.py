@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from trajectory_platform.curation.redact.detectors import credential_class
+from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.model import Finding
 
 _REFERENCE = re.compile(

@@ -25,7 +25,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from trajectory_platform.curation.redact.detectors import KEYWORD_SCAN, KEYWORD_SCAN_ANY_CASE
+from trajectory_platform.curation.redact.credential_names import KEYWORD_SCAN, KEYWORD_SCAN_ANY_CASE
 from trajectory_platform.curation.redact.model import Finding
 
 

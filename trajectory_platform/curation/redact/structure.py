@@ -23,12 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.detectors import (
-    KEYWORD_SCAN,
-    acceptable_value,
-    credential_class,
-    field_named_by,
-)
+from trajectory_platform.curation.redact.credential_names import KEYWORD_SCAN, credential_class
+from trajectory_platform.curation.redact.detectors import acceptable_value, field_named_by
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
 
