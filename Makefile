@@ -27,6 +27,14 @@ sandbox-tool:
 	    echo "bubblewrap (bwrap) is required to sandbox untrusted code: run 'sudo apt-get install bubblewrap'" >&2; \
 	    echo "(or set TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX=1 to run workspace code UNCONFINED)" >&2; exit 1; \
 	  fi; }
+	@command -v git >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing git (replay and the differential check run in a git checkout) ..." >&2; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git >/dev/null; \
+	  else \
+	    echo "git is required: replay and the differential check run in a git checkout: run 'sudo apt-get install git'" >&2; \
+	    exit 1; \
+	  fi; }
 
 # The UI tests drive headless Chromium (Debian's package; Playwright's own browser download
 # needs a network this project does not assume). Installed through apt when running as root.

@@ -26,7 +26,7 @@ def test_a_real_pre_1_0_log_running_python_replays_verified(real_root, monkeypat
         e.content or "" for e in episode.events if e.kind == "tool" and "[File:" in (e.content or "")
     )
     main = "".join(f"{m.group(1)}\n" for m in re.finditer(r"(?m)^\d+:(.*)$", opened))
-    s0 = {"main.py": main, ".git/HEAD": "ref: refs/heads/main\n"}  # its `ls -a` lists .git
+    s0 = {"main.py": main}  # its `ls -a` lists .git: the replay's workspace is a checkout
     env = dataclasses.replace(environment(task_id=episode.task.fixture_id), s0_files=s0)
 
     result = replay_episode(episode, env)

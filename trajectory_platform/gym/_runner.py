@@ -1186,6 +1186,20 @@ def _ordinary_process(workspace: str) -> None:
     threading.Thread(target=os.read, args=(idle_r, 1), daemon=True).start()
 
 
+def _ordinary_site() -> None:
+    """What ``site`` gives every interpreter started without ``-S``, for a worker of a judge that
+    shows a drawn setting: the ``exit``/``quit``/``help``/``copyright`` builtins, ``site.USER_SITE``,
+    the installation's site-packages on ``sys.path`` (after the workspace, which is put first).
+    The judge starts ``-I -S`` for the oracle's sake, and a solution right only where ``site`` never
+    ran (``hasattr(builtins, 'exit')``, ``site.USER_SITE is None``, ``find_spec('pip') is None``)
+    passed the oracle and a differential run started the same way (red team, 2026-12-06). Run
+    before the holder takes its baseline of the builtins, so what ``site`` adds is not a patch; and
+    before any workspace code (``site`` runs only the installation's own ``.pth`` lines)."""
+    import site
+
+    site.main()
+
+
 def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | None") -> None:
     """Run one test; ``module_code`` is the test module as the judge compiled it before any worker
     (None: missing or does not parse)."""
@@ -1202,6 +1216,8 @@ def worker(spec: dict[str, str], test_id: str, module_code: "types.CodeType | No
     asked = (sealed_code, tuple(name for name in spec.get("vouched", "").split(",") if name))
     guard = spec.get("guard") == "1"
     bindings = _BINDINGS.get(module_code) if module_code is not None else None
+    if spec.get("ordinary") == "1":
+        _ordinary_site()
     box = [_thread.get_ident(), worker.__code__, ready_w, wake_r, test_id, expected, asked, guard, bindings]
     _thread.start_new_thread(_holder, (box,))
     os.read(ready_r, 1)

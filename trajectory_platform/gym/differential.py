@@ -42,7 +42,11 @@ a real project's ``mdurl.parse`` returns one, and every honest fix disagreed on 
 Every run, the reference's and the candidate's, shows the same ordinary-looking setting drawn from
 the episode's keyed seed (:func:`~trajectory_platform.gym.isolation.ordinary_profile`), not the
 oracle's sandbox: a solution that is right only where it recognises the oracle's setting disagrees
-here on the very inputs the oracle passed it on.
+here on the very inputs the oracle passed it on. Its workspace is a git checkout of the files it
+runs (:func:`~trajectory_platform.gym.shell.make_checkout`, the replay's own), as a developer's
+project is and the oracle's workspace is not: a solution right only where no ``.git`` surrounds
+it (``(Path(__file__).parents[1] / '.git').exists()``) passed both before (red team, 2026-12-06).
+A ``.git`` folder among the files is left out: the checkout is the setting's, not the candidate's.
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ from trajectory_platform.gym.isolation import ordinary_profile
 from trajectory_platform.gym.judge import JudgeServer
 from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import FILE_SIZE_LIMIT_BYTES, Workspace, derive_schedule_seed
+from trajectory_platform.gym.shell import GIT_DIR, make_checkout
 from trajectory_platform.gym.warm_start import read_own_file
 
 PERTURBATIONS = 12
@@ -612,10 +617,15 @@ def _evaluate(
     whether the judge may compile ``files`` in its own process first (:func:`run_differential`)."""
     tests_dir = fixture.tests_dir.rstrip("/")
     module = f"{tests_dir}/test_tp_differential.py"
-    workspace = {p: c for p, c in files.items() if not _under(p, tests_dir) and p != OUTCOMES_FILE}
+    workspace = {
+        p: c
+        for p, c in files.items()
+        if not _under(p, tests_dir) and not _under(p, GIT_DIR) and p != OUTCOMES_FILE
+    }
     workspace[module] = textwrap.dedent(_module(headers, groups))
     ids = [f"{module}::test_group_{n:04d}" for n in range(len(groups))]
     with Workspace(workspace) as ws:
+        make_checkout(ws.root)
         run = judge.run(
             ws.root,
             ids=ids,

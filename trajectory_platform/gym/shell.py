@@ -41,6 +41,7 @@ import contextlib
 import json
 import os
 import select
+import shlex
 import shutil
 import signal
 import stat
@@ -94,6 +95,28 @@ an editor path under one of these, or under the sandbox's own workspace path, na
 under the replay's workspace root; any other absolute path is refused."""
 EDITOR_ERROR_EXIT = 1
 """The exit code an editor call that failed as the real tool fails (no match, file exists...) gets."""
+GIT_DIR = ".git"
+"""The repository folder a checkout holds at its root: never part of a file map (git never shows
+it in a diff), so :func:`collect_files` leaves it out of a checkout's final state."""
+CHECKOUT_BRANCH = "main"
+CHECKOUT_AUTHOR = ("Developer", "developer@example.com")
+CHECKOUT_DATE = "2000-01-01T00:00:00+0000"
+CHECKOUT_MESSAGE = "Initial commit"
+CHECKOUT_SCRIPT = (
+    f"export GIT_AUTHOR_DATE='{CHECKOUT_DATE}' GIT_COMMITTER_DATE='{CHECKOUT_DATE}'"
+    f" GIT_CONFIG_NOSYSTEM=1 && git init -q -b {CHECKOUT_BRANCH} ."
+    f" && git config user.name '{CHECKOUT_AUTHOR[0]}' && git config user.email '{CHECKOUT_AUTHOR[1]}'"
+    f" && git add -A -f && git commit -q --no-verify --allow-empty -m '{CHECKOUT_MESSAGE}'"
+)
+"""How a workspace becomes the git checkout agents work in (:meth:`LiveShell.make_checkout`): S0
+committed on ``main``, by a fixed author at a fixed date, so the commit's hash is the same on every
+replay of the same S0, and with that identity in the repository's config, so an agent's own
+``git stash`` or ``git commit`` runs as it did. ``-f``: a file S0 holds is tracked even where its
+``.gitignore`` matches it, as a checkout tracks what was committed. Run in the sandbox, as the
+sandbox user, like any replayed command: git reads the workspace's files, which are not the
+platform's."""
+CHECKOUT_TIMEOUT_S = 60.0
+"""Bound on making a checkout (``git add`` hashes every file: about a second for 10,000)."""
 
 
 class ReplayRunError(RuntimeError):
@@ -208,8 +231,16 @@ def run_commands(
     :class:`LiveShell` takes it. Raises :class:`ReplayRunError` when the driver gives no answer for
     an editor call."""
     with Workspace(files) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
+        shell.make_checkout()
         results = shell.run_all(commands, timeout_s, total_timeout_s)
-        return ShellRun(results, collect_files(ws.root))
+        return ShellRun(results, collect_files(ws.root, skip=GIT_DIR))
+
+
+def make_checkout(root: Path) -> None:
+    """Make the workspace folder ``root`` a git checkout of what it holds
+    (:meth:`LiveShell.make_checkout`, in a sandbox of its own)."""
+    with LiveShell(root, exclusive=True) as shell:
+        shell.make_checkout()
 
 
 def run_tool_calls(
@@ -354,6 +385,18 @@ class LiveShell:
         if isinstance(command, FileToolCall):
             return _run_file_tool(self._view(), self._private, command, self._seen, timeout_s)
         return _run_command(self._view(), self._private, command, timeout_s)
+
+    def make_checkout(self, folder: str = "") -> None:
+        """Make the workspace (or its ``folder``, where the repository lies) a git checkout of what
+        it holds now (:data:`CHECKOUT_SCRIPT`), as the repository the recorded agent worked in was:
+        its ``git diff``, ``git status``, ``git checkout FILE`` and ``git stash`` run again as they
+        ran there. Raises :class:`ReplayRunError` when git fails (or is not installed)."""
+        path = shlex.quote(f"{self.workspace_path}/{folder}")
+        start = f"mkdir -p -- {path} && cd -- {path} && " if folder else ""
+        result = _run_command(self._view(), self._private, start + CHECKOUT_SCRIPT, CHECKOUT_TIMEOUT_S)
+        if result.exit_code != 0:
+            said = result.output.strip().splitlines()[-1:] or [f"exit {result.exit_code}"]
+            raise ReplayRunError(f"the workspace could not be made a git checkout: {said[0][:200]}")
 
     def run_all(
         self,
@@ -613,11 +656,14 @@ def _capped_text(kept: bytearray, dropped: int) -> str:
     return text + f"\n[output truncated: {dropped} more bytes]" if dropped else text
 
 
-def collect_files(root: Path) -> dict[str, str]:
+def collect_files(root: Path, skip: str | None = None) -> dict[str, str]:
     """The regular files under ``root`` as a file map; symbolic links and special files are left
-    out and never followed (a command may have pointed one at a host path)."""
+    out and never followed (a command may have pointed one at a host path). ``skip`` names a
+    folder (``root``-relative) whose files are left out, unread (a checkout's :data:`GIT_DIR`)."""
     files: dict[str, str] = {}
-    for folder, _, names in os.walk(root):
+    for folder, subfolders, names in os.walk(root):
+        here = Path(folder).relative_to(root)
+        subfolders[:] = [name for name in subfolders if (here / name).as_posix() != skip]
         for name in names:
             path = Path(folder, name)
             try:

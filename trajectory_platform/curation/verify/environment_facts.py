@@ -74,14 +74,19 @@ OWN = "own"
 """Taint of the module's own location (a fact as a value; its data when read through)."""
 _NONE: frozenset[str] = frozenset()
 
+INSTALLATION_MODULES = frozenset({"site", "pkg_resources", "importlib_metadata"})
+"""Modules every member of which describes what the interpreter was started with and has installed
+(see :data:`INSTALLATION_FACTS`)."""
 FACT_MODULES = frozenset(
     {
         "resource", "platform", "pwd", "grp", "getpass", "gc", "psutil", "faulthandler",
-        "tracemalloc", "__main__",
+        "tracemalloc", "__main__", *INSTALLATION_MODULES,
     }
 )  # fmt: skip
 """Modules every member of which describes the process or its host; ``__main__`` is whatever
-program started the process (the judge's sealed runner in the sandbox). Private runtime modules
+program started the process (the judge's sealed runner in the sandbox); ``site`` (and the
+installation's package lists, ``pkg_resources``, ``importlib_metadata``) whatever the interpreter was
+started with and has installed. Private runtime modules
 (a name with a leading underscore: ``_thread``, ``_io``, ``_imp``, ``_signal``) count as well, but
 for :data:`PURE_PRIVATE_MODULES` (:func:`fact_module`)."""
 PURE_PRIVATE_MODULES = frozenset(
@@ -148,6 +153,24 @@ OTHER_FACTS = frozenset(
         ("threading", "excepthook"), ("threading", "gettrace"), ("threading", "getprofile"),
     }
 )  # fmt: skip
+SITE_BUILTINS = frozenset({"exit", "quit", "help", "copyright", "credits", "license"})
+"""The builtins ``site`` adds (absent where the interpreter started with ``-S``, as the judge's
+does): reading one, or the ``builtins`` module as a whole (``dir``, ``vars``, ``__dict__``), is a
+fact of how the process started; a constant member of it other than these (``builtins.len``) is
+the language's own (:meth:`_Taint._builtins_member`)."""
+BUILTINS_MODULES = frozenset({"builtins", "__builtins__"})
+INSTALLATION_FACTS = frozenset(
+    {
+        ("importlib", "util", "find_spec"), ("importlib", "find_loader"), ("importlib", "metadata"),
+        ("pkgutil", "find_loader"), ("pkgutil", "get_loader"), ("pkgutil", "iter_modules"),
+        ("pkgutil", "walk_packages"),
+    }
+)  # fmt: skip
+"""What is installed beside the interpreter (``importlib.metadata``, any member; a module looked
+up without importing it), a fact of the host: a solution right only where ``pip`` is not found
+(the judge's interpreter has no site-packages) passed the oracle and the differential check (red
+team, 2026-12-06). A lookup of a standard-library module (:func:`_stdlib_lookup`) is the
+language's own and stays honest."""
 OWN_LOCATION = frozenset({"__file__", "__spec__", "__loader__", "__path__", "__cached__"})
 QUERY_FUNCTIONS = frozenset(
     {
@@ -439,6 +462,9 @@ class _Taint:
             or (module in RUNTIME_MODULES and member.startswith("_") and not member.startswith("__"))
             or name[:2] in OTHER_FACTS
             or name[:3] in OTHER_FACTS
+            or (module in BUILTINS_MODULES and member in SITE_BUILTINS)
+            or name[:2] in INSTALLATION_FACTS
+            or name[:3] in INSTALLATION_FACTS
         )
 
     def _fact_module_name(self, node: ast.Name) -> bool:
@@ -446,7 +472,22 @@ class _Taint:
         name the module neither assigns nor takes as a parameter, resolving to such a module."""
         name = self.name_of(node)
         unbound = node.id not in self._local and self._key(node.id, node)[0] == 0
-        return unbound and len(name) == 1 and fact_module(name[0])
+        whole = len(name) == 1 and (fact_module(name[0]) or name[0] in BUILTINS_MODULES)
+        return unbound and (whole or node.id in SITE_BUILTINS)
+
+    def _builtins_member(self, node: ast.AST) -> frozenset[str] | None:
+        """The taint of a constant member of the ``builtins`` module (``builtins.len``,
+        ``getattr(builtins, 'exit')``, ``hasattr(builtins, 'quit')``): a fact for what ``site``
+        adds and ``__dict__``, none for the rest; ``None`` where ``node`` is no such member."""
+        asks = isinstance(node, ast.Call) and self.resolve(node.func)[-1:] == ("hasattr",)
+        if asks and isinstance(node, ast.Call) and len(node.args) == 2:
+            base, member = self.name_of(node.args[0]), self.fold(node.args[1])
+        else:
+            name = self.name_of(node)
+            base, member = name[:1], name[1] if len(name) == 2 else None
+        if len(base) != 1 or base[0] not in BUILTINS_MODULES or not isinstance(member, str):
+            return None
+        return frozenset({FACT}) if member in SITE_BUILTINS or member == "__dict__" else _NONE
 
     def of(self, node: ast.AST | None) -> frozenset[str]:
         """The taint of an expression: :data:`FACT`, :data:`OWN`, both or neither."""
@@ -458,6 +499,8 @@ class _Taint:
             kinds = self.names.get(self._key(node.id, node), _NONE)
             fact = self._fact_name(self.name_of(node)) or self._fact_module_name(node)
             return kinds | ({FACT} if fact else _NONE)
+        if (member := self._builtins_member(node)) is not None:
+            return member
         if isinstance(node, ast.Attribute):
             if self._fact_name(self.name_of(node)):
                 return frozenset({FACT})
@@ -479,6 +522,8 @@ class _Taint:
         isatty = isinstance(node.func, ast.Attribute) and node.func.attr == "isatty"
         first = node.args[0] if node.args else None
         descriptor = name[:1] == ("os",) and first is not None and type(self.fold(first)) is int
+        if self._stdlib_lookup(name, first):
+            return _NONE
         if self._fact_name(name) or self._fact_name(self.name_of(node)) or isatty or descriptor:
             return frozenset({FACT})
         if self._is_query(node):
@@ -496,6 +541,14 @@ class _Taint:
         if name in PATH_BUILDERS and first is not None and self._host_path(first):
             kinds |= {FACT}
         return kinds
+
+    def _stdlib_lookup(self, name: tuple[str, ...], first: ast.expr | None) -> bool:
+        """Whether a call of an :data:`INSTALLATION_FACTS` lookup names a standard-library module
+        by a constant (``find_spec('decimal')``): the same wherever this interpreter runs."""
+        if not (name[:2] in INSTALLATION_FACTS or name[:3] in INSTALLATION_FACTS) or first is None:
+            return False
+        module = self.fold(first)
+        return isinstance(module, str) and module.split(".")[0] in sys.stdlib_module_names
 
     def _is_query(self, node: ast.Call) -> bool:
         """A file-system query (:data:`QUERY_FUNCTIONS`, :data:`QUERY_METHODS` on a path object)."""
@@ -548,10 +601,21 @@ class _Taint:
                 kinds = self.of(sink)
                 count += FACT in kinds if isinstance(sink, ast.BinOp) else bool(kinds)
             if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
-                count += sum(1 for call in _calls_in(node.body) if self._is_query(call) and self.of(call))
+                count += sum(
+                    1
+                    for call in _calls_in(node.body)
+                    if (self._is_query(call) or self._installation_lookup(call)) and self.of(call)
+                )
             if self._limit_probe(node):
                 count += 1
         return count
+
+    def _installation_lookup(self, call: ast.Call) -> bool:
+        """A call of an :data:`INSTALLATION_FACTS` lookup, or of a member of a module of them
+        (``metadata.version('pip')`` in a ``try``: whether it raises is the branch)."""
+        name = self.name_of(call.func)
+        lists = name[:1] and name[0] in INSTALLATION_MODULES
+        return bool(lists) or name[:2] in INSTALLATION_FACTS or name[:3] in INSTALLATION_FACTS
 
     # ------------------------------------------------------------------ limits found by trying
 

@@ -143,6 +143,7 @@ from trajectory_platform.gym.runtime import (
 )
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, not_text, unified_diff
 from trajectory_platform.gym.shell import (
+    GIT_DIR,
     Action,
     EditorCall,
     FileToolCall,
@@ -177,6 +178,8 @@ DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
     (r"\b(?i:pid)\b[ =:]*\d+", "pid <PID>"),
     (r"/tmp/[\w.\-/]+", "<TMP>"),
     (r"(?m)^bash: line \d+: ", "bash: "),
+    (r"(?m)^index ([0-9a-f]{7})[0-9a-f]*\.\.([0-9a-f]{7})[0-9a-f]*", r"index \1..\2"),
+    (r"(?m)^On branch \S+$", "On branch <BRANCH>"),
 )
 """Spans that differ between two honest runs of the same command: (pattern, placeholder). The last
 is the shell's, not the run's: ``bash -c`` names the script line in an error an interactive shell
@@ -187,9 +190,18 @@ repr (``<Foo object at 0x7f...>``), or a value of pointer width (12 to 16 digits
 kernel address, zero-padded or not). Any ``0x`` run of 4 or more digits was erased before, and hex
 is a program's output as often as noise (a hash, a colour, ``hex(add(...))``): a red team recorded
 the fixed answer ``0x12345`` where the buggy code printed ``0xdcbb``, and replay called it verified
-(2026-12-06)."""
+(2026-12-06).
+
+A ``git diff``'s ``index`` line names the blobs before and after by abbreviated hashes, which are
+the same wherever the content is (a blob's hash is its content's), but abbreviated to a length git
+picks by the repository's size: 7 digits in the replay's one-commit checkout, 10 to 12 in a large
+project's. Both are cut to their first 7 digits, so the content claim is still compared. The
+branch ``git status`` names is the agent's repository's (``master``, ``main``, ``dev``), not
+something the actions made.
+(:meth:`gym.shell.LiveShell.make_checkout`: the replay's workspace is a checkout, as the agent's
+was.)"""
 _DEFAULT = tuple((re.compile(p), r) for p, r in DEFAULT_NORMALIZE)
-TOLERANCES = ("ls_names",)
+TOLERANCES = ("ls_names", "ls_long")
 """Comparison tolerances replay declares, each applied only where its rule says and recorded by
 name with its turns in the replay data (``tolerated``); a turn outside them is compared exactly.
 
@@ -202,7 +214,15 @@ default listing out for where its output goes: columns as wide as a terminal is 
 runtime, SWE-ReX, runs commands on a pseudo-terminal of pexpect's default 80 columns; OpenHands on
 a wider tmux pane), one name a line into a pipe (replay's sandbox, mini-swe-agent's subprocess),
 sorted by the container's locale. A name added, dropped or renamed still drifts, as does a
-different exit code."""
+different exit code.
+
+``ls_long``: one ``ls`` printing a long listing (:func:`long_listing`: ``-l``, ``-n``, ``-g``,
+``-o``) matches when each block lists the same entries (:func:`long_entries`: the kind, the name,
+and a regular file's size), in any order; other lines (an error) are compared exactly. The
+columns left out are the container's, not the files': owner and group (the agent's ``root``, the
+sandbox's unnamed uid), link counts and sizes of folders (a disk's 4096 against a memory file
+system's), the ``total`` of blocks, the dates (the replay wrote the files now), the column widths
+and order (``-t`` sorts by those dates)."""
 LISTING_FORMATS = frozenset("lgno1mxC")
 """``ls``'s short options that choose its layout (long, one a line, commas, columns): the
 tolerance covers only the default layout, the one ``ls`` picks by where its output goes; a listing
@@ -428,10 +448,52 @@ def _tolerance(record: CallRecord, recorded: str, replayed: str, patterns: tuple
     """The declared tolerance (:data:`TOLERANCES`) under which a shell turn's differing output
     matches the recorded one, or ``None``."""
     command = record.shell_command
-    if command is None or not plain_listing(command):
+    if command is None:
         return None
-    blocks = [listing_blocks(normalize(text, patterns)) for text in (recorded, replayed)]
-    return "ls_names" if blocks[0] == blocks[1] else None
+    texts = [normalize(text, patterns) for text in (recorded, replayed)]
+    if plain_listing(command):
+        return "ls_names" if listing_blocks(texts[0]) == listing_blocks(texts[1]) else None
+    if long_listing(command):
+        return "ls_long" if long_entries(texts[0]) == long_entries(texts[1]) else None
+    return None
+
+
+LONG_FORMATS = frozenset("lngo")
+"""``ls``'s short options that print a long listing (:data:`TOLERANCES`' ``ls_long``)."""
+_LONG_ENTRY = re.compile(r"([-dlcbps])[-rwxsStT]{9}[.+@]? +\d+ +.*? (\S+) +<(?:DATE|TIME)> (.*)")
+
+
+def long_listing(command: str) -> bool:
+    """Whether ``command`` is one ``ls`` printing a long listing (an option of
+    :data:`LONG_FORMATS`) straight to the output: optionally after ``cd DIR &&``, no pipe,
+    redirection, other command or substitution."""
+    words = simple_command_words(command)
+    if words is None or words[:1] != ["ls"]:
+        return False
+    options = words[1 : words.index("--")] if "--" in words else words[1:]
+    return any(w.startswith("-") and not w.startswith("--") and set(w[1:]) & LONG_FORMATS for w in options)
+
+
+def long_entries(listing: str) -> list[tuple[str, tuple[str, ...]]]:
+    """A long listing's blocks (:func:`listing_blocks`' headers), each as its lines sorted, an
+    entry line (:data:`_LONG_ENTRY`, dates already normalized) written as its kind, its name and,
+    for a regular file, its size; the ``total`` line left out."""
+    blocks = []
+    for block in re.split(r"\n\s*\n", listing.strip()):
+        lines = block.strip().split("\n")
+        header = lines[0] if lines[0].endswith(":") else ""
+        kept = []
+        for line in lines[1:] if header else lines:
+            if re.fullmatch(r"total \S+", line.strip()):
+                continue
+            entry = _LONG_ENTRY.fullmatch(line.strip())
+            if entry is None:
+                kept.append(line)
+            else:
+                kind, size, name = entry.groups()
+                kept.append(f"{kind} {name} {size if kind == '-' else ''}")
+        blocks.append((header, tuple(sorted(kept))))
+    return sorted(blocks)
 
 
 def listing_blocks(listing: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -1127,6 +1189,7 @@ def _run_shell(
     batch: list[tuple[CallRecord, Action]] = []
     placed = {f"{inside}/{path}": text for path, text in files.items()} if inside else files
     with Workspace(placed) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
+        shell.make_checkout(inside or "")
         watch = _Watch(ws.root, protected, inside) if protected is not None else None
         for index, record in enumerate(actions):
             viewer = viewer_call(record, modern)
@@ -1161,7 +1224,7 @@ def _run_shell(
             state = report.state
             run.unchecked += [] if report.checked else [record.turn]
             run.outputs[-1] = (shown(report.text, report.workspace, setting.root), None)
-        run.final = collect_files(ws.root)
+        run.final = collect_files(ws.root, skip=f"{inside}/{GIT_DIR}" if inside else GIT_DIR)
         if inside:
             prefix = f"{inside}/"
             run.final = {p.removeprefix(prefix): t for p, t in run.final.items() if p.startswith(prefix)}
@@ -1505,7 +1568,8 @@ def _judge_final_state(
     is the post-image. A path S0's ``.gitignore`` ignores is let through only where the recorded
     diff leaves it as S0 has it (replayed actions write logs and build output a git diff never
     holds); one the diff itself changes must be what the actions made: a red team's diff added an
-    ignored module the commands never wrote, and the oracle judged it (2026-12-06).
+    ignored module the commands never wrote, and the oracle judged it (2026-12-06). So is a file of
+    the checkout's ``.git`` folder (an S0 that lists one), which the replay's final state leaves out.
 
     A file the actions left holding bytes that are not UTF-8 (:func:`gym.sandbox.not_text`) is
     ``final_state_not_text``, ``unverifiable``, unless it is let through as above: the platform's
@@ -1521,7 +1585,8 @@ def _judge_final_state(
     ignored = git_ignored(context.files)
 
     def let_through(path: str) -> bool:
-        return ignored(path) and recorded.get(path) == context.files.get(path)
+        unlisted = ignored(path) or path.startswith(f"{GIT_DIR}/")  # the checkout's own folder
+        return unlisted and recorded.get(path) == context.files.get(path)
 
     binary = sorted(p for p, text in final.items() if not_text(text) and not let_through(p))
     differing = sorted(
