@@ -24,6 +24,8 @@ from dataclasses import dataclass, replace
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
+from trajectory_platform.curation.redact.credential_maps import find_user_keyed_values
+from trajectory_platform.curation.redact.credential_sinks import find_sink_values
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -44,6 +46,7 @@ from trajectory_platform.curation.redact.detectors import (
     names_a_digest,
 )
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.multiline_values import find_multiline_values
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import find_positional_credentials
@@ -130,6 +133,9 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_yaml_schema_values(text))
     found.extend(find_named_elsewhere(text))
     found.extend(find_code_bindings(text))
+    found.extend(find_multiline_values(text))
+    found.extend(find_sink_values(text))
+    found.extend(find_user_keyed_values(text))
     found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
