@@ -80,3 +80,48 @@ HONEST = {
 @pytest.mark.parametrize("text", HONEST.values(), ids=HONEST.keys())
 def test_honest_text_around_the_same_syntax_is_unchanged(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+KEY = bytes((i * 167 + 91) % 251 ^ (i * 29) % 256 for i in range(32))
+"""Bytes with a key's spread (about half the neighbours rising), fixed for the test."""
+KEY_HEX = ":".join(f"{b:02x}" for b in KEY)
+
+KEY_MATERIAL = {
+    "python_bytes_of_a_list": (f"webhook_secret = bytes({list(KEY)})", str(list(KEY))[1:30]),
+    "kotlin_byte_array": (
+        f"val signingKey = byteArrayOf({', '.join(str(b - 256 if b > 127 else b) for b in KEY)})",
+        ", ".join(str(b - 256 if b > 127 else b) for b in KEY)[:30],
+    ),
+    "c_array_with_size": (
+        f"uint8_t aes_key[32] = {{{', '.join(f'0x{b:02X}' for b in KEY)}}};",
+        ", ".join(f"0x{b:02X}" for b in KEY)[:30],
+    ),
+    "bytes_repr_under_a_name": (f"hmac_key = {KEY!r}", repr(KEY)[2:30]),
+    "openssl_pkey_text": (
+        f"Private-Key: (256 bit)\npriv:\n    {KEY_HEX[:44]}\n    {KEY_HEX[45:]}\npub:\n    04:ab",
+        KEY_HEX[45:80],
+    ),
+    "private_numbers_decimal": (
+        f"dmp1={int.from_bytes(KEY * 3, 'big')}, ",
+        str(int.from_bytes(KEY * 3, "big"))[40:80],
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "core"), KEY_MATERIAL.values(), ids=KEY_MATERIAL.keys())
+def test_labelled_key_material_written_as_numbers_is_replaced(text: str, core: str) -> None:
+    assert core not in redact_text(text, SALT)[0]
+
+
+NUMBERS = {
+    "sorted_sizes": "key_lengths = [16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024, 2048, 3072]",
+    "counter_named_keys": "keys = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]",
+    "padding": "secret = bytes([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])",
+    "public_components": "modulus:\n    00:c3:a1:b2:77\npublicExponent: 65537\npub:\n    04:6b:17:d1",
+    "unlabelled_pixels": f"row = [{', '.join(map(str, KEY))}]",
+}
+
+
+@pytest.mark.parametrize("text", NUMBERS.values(), ids=NUMBERS.keys())
+def test_numbers_that_are_no_key_stay(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text

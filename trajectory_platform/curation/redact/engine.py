@@ -45,6 +45,7 @@ from trajectory_platform.curation.redact.detectors import (
     find_secrets,
     names_a_digest,
 )
+from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.multiline_values import find_multiline_values
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
@@ -136,6 +137,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_multiline_values(text))
     found.extend(find_sink_values(text))
     found.extend(find_user_keyed_values(text))
+    found.extend(find_key_numbers(text))
     found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
