@@ -87,25 +87,27 @@ def _body_lines(text: str, match: re.Match[str]) -> list[tuple[int, int]]:
 
 
 def _continuation(text: str, match: re.Match[str]) -> list[tuple[int, int]]:
-    """An INI option's value on the lines below its name, indented deeper than the name (and
-    not entries of their own, :data:`_MAPPING_LINE`): ConfigParser's continuation lines."""
+    """An INI option's value on the line below its name, indented deeper than the name (and not
+    an entry of its own, :data:`_MAPPING_LINE`): ConfigParser's continuation line. The name opens
+    its line and the value is one word: a code block under ``if a == password:`` is none."""
     line_start = text.rfind("\n", 0, match.start()) + 1
-    indent = len(text[line_start : match.start("name")]) - len(
-        text[line_start : match.start("name")].lstrip()
-    )
-    spans: list[tuple[int, int]] = []
+    before_name = text[line_start : match.start("name")]
+    if before_name.strip():
+        return []
     position = match.end() + 1
-    while position < len(text) and len(spans) < _MAX_QUOTED_LINES:
-        end = text.find("\n", position)
-        end = len(text) if end < 0 else end
-        line = text[position:end]
-        stripped = line.lstrip(" \t")
-        if not stripped or len(line) - len(stripped) <= indent or _MAPPING_LINE.match(line):
-            break
-        start = position + len(line) - len(stripped)
-        spans.append((start, start + len(stripped.rstrip())))
-        position = end + 1
-    return spans if len(spans) == 1 else []
+    end = text.find("\n", position)
+    line = text[position : len(text) if end < 0 else end]
+    stripped = line.strip()
+    if not stripped or " " in stripped or len(line) - len(line.lstrip()) <= len(before_name):
+        return []
+    if _MAPPING_LINE.match(line):
+        return []
+    start = position + line.index(stripped)
+    next_end = text.find("\n", end + 1) if end >= 0 else -1
+    following = "" if end < 0 else text[end + 1 : len(text) if next_end < 0 else next_end]
+    if following.strip() and len(following) - len(following.lstrip()) > len(before_name):
+        return []  # a block of several lines: code or a nested list, not one continued value
+    return [(start, start + len(stripped))]
 
 
 def _stripped_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
