@@ -19,16 +19,16 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class
-from trajectory_platform.curation.redact.detectors import KEYWORD_SCAN_ANY_CASE, acceptable_value
+from trajectory_platform.curation.redact.detectors import KEYWORD_SCAN, acceptable_value
 from trajectory_platform.curation.redact.model import Finding
 
 _KEY = r"[\"']?(?P<key>[\w.@+-]{1,64})[\"']?"
 _CONTAINER = re.compile(
-    r"(?P<brace>[\"']?(?P<bname>[A-Za-z_][\w.-]{0,64})[\"']?[ \t]*(?:=|:|=>)[ \t]*\{)"
+    r"(?P<brace>(?<![\w.-])[\"']?(?P<bname>[A-Za-z_][\w.-]{0,64})[\"']?[ \t]*(?:=|:|=>)[ \t]*\{)"
     r"|^(?P<indent>[ \t]*)(?P<yname>[A-Za-z_][\w.-]{0,64}):[ \t]*$"
     r"|^\[(?P<sname>[A-Za-z_][\w.-]{0,64})\][ \t]*$"
-    r"|^[ \t]*(?P<caddy>basic_?auth)\b[^{\n]*\{[ \t]*$",
-    re.MULTILINE | re.IGNORECASE,
+    r"|^[ \t]*(?P<caddy>[Bb]asic_?[Aa]uth)\b[^{\n]*\{[ \t]*$",
+    re.MULTILINE,
 )
 _BRACE_ENTRY = re.compile(
     _KEY + r"[ \t]*(?::|=>?)[ \t]*(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]){1,200})(?P=q)"
@@ -54,7 +54,7 @@ map's values are the accounts' passwords."""
 
 def find_user_keyed_values(text: str) -> Iterator[Finding]:
     """Each value of a mapping whose own name marks it a map of credentials (module docstring)."""
-    if not KEYWORD_SCAN_ANY_CASE.search(text):
+    if not KEYWORD_SCAN.search(text.lower()):
         return  # a container's name (or basic_auth) holds one of the credential keywords
     for match in _CONTAINER.finditer(text):
         if match.group("caddy"):

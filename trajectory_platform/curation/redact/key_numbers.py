@@ -25,14 +25,16 @@ from trajectory_platform.curation.redact.model import Finding
 
 _BYTE = r"-?(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})"
 _BYTE_LIST = re.compile(
-    r"(?P<name>[A-Za-z_][\w.]{0,64})[\"']?[ \t]*(?:\[\w{0,6}\])?[ \t]*(?:=>|[:=])"
+    r"(?<![\w.])(?P<name>[A-Za-z_][\w.]{0,64})[\"']?[ \t]*(?:\[\w{0,6}\])?[ \t]*(?:=>|[:=])"
     r"[^\n]{0,40}?[\[{(][ \t]*\n?[ \t]*"
     r"(?P<value>" + _BYTE + r"(?:[ \t]*,[ \t]*\n?[ \t]*" + _BYTE + r"){15,})"
 )
 """A credential's name (C's array size may follow it), an assignment (a type or a constructor may
 stand between), then 16 byte values or more in brackets."""
+_NUMBER_PAIR = re.compile(r"\d[ \t]*,[ \t]*\n?[ \t]*-?\d")
+"""Two numbers of a list: the cheap sign that a text may hold one."""
 _BYTES_REPR = re.compile(
-    r"(?P<name>[A-Za-z_][\w.]{0,64})[\"']?[ \t]*(?:=|:)[ \t]*b(?P<q>[\"'])"
+    r"(?<![\w.])(?P<name>[A-Za-z_][\w.]{0,64})[\"']?[ \t]*(?:=|:)[ \t]*b(?P<q>[\"'])"
     r"(?P<value>(?:\\x[0-9a-f]{2}|\\[nrt0'\"\\]|(?!(?P=q))[^\\\n]){16,512})(?P=q)"
 )
 _MIN_ESCAPES = 4
@@ -52,13 +54,14 @@ _PRIVATE_INTEGER = re.compile(
     r"(?<![\w])(?:[A-Za-z_]\w*\.)?(?P<name>d|D|p|q|dmp1|dmq1|iqmp|dp|dq|qinv|private_exponent|private_value)"
     r"\)?[ \t]*(?:=|:)?[ \t]*\n?[ \t]*(?P<value>\d{60,})"
 )
+_LONG_NUMBER = re.compile(r"\d{60}")
 """A private component printed as a decimal of 200 bits or more (``private_numbers()``'s ``d=``,
 ``print(priv.d)``, Go's ``priv.D``)."""
 
 
 def find_key_numbers(text: str) -> Iterator[Finding]:
     """Key bytes or private key components written as numbers under a label (module docstring)."""
-    if "," in text:
+    if _NUMBER_PAIR.search(text):
         for match in _BYTE_LIST.finditer(text):
             if credential_class(match.group("name")) and _key_bytes(match.group("value")):
                 yield _finding(match)
@@ -72,8 +75,9 @@ def find_key_numbers(text: str) -> Iterator[Finding]:
             value = match.group("value").strip()
             start = match.start("value") + match.group("value").index(value)
             yield Finding("PRIVATE_KEY", start, start + len(value), value, "key_numbers:openssl_text")
-    for match in _PRIVATE_INTEGER.finditer(text):
-        yield _finding(match)
+    if _LONG_NUMBER.search(text):
+        for match in _PRIVATE_INTEGER.finditer(text):
+            yield _finding(match)
 
 
 def _key_bytes(listed: str) -> bool:

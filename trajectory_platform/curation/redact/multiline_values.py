@@ -20,10 +20,10 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class
-from trajectory_platform.curation.redact.detectors import KEYWORD_SCAN_ANY_CASE, acceptable_value
+from trajectory_platform.curation.redact.detectors import KEYWORD_SCAN, acceptable_value
 from trajectory_platform.curation.redact.model import Finding
 
-_NAME = r"(?P<name>[A-Za-z_][\w.-]{0,64})[\"']?[ \t]*(?:=|:)[ \t]*"
+_NAME = r"(?<![\w.-])(?P<name>[A-Za-z_][\w.-]{0,64})[\"']?[ \t]*(?:=|:)[ \t]*"
 _OPENERS = re.compile(
     _NAME + r"(?:"
     r"(?P<triple>\"\"\"|''')"  # TOML multi-line strings (and Python's triple quotes)
@@ -49,7 +49,7 @@ section): the name above it opens a block, it does not continue a value."""
 
 def find_multiline_values(text: str) -> Iterator[Finding]:
     """Credential values written with a multi-line string syntax after a credential's name."""
-    if "\n" not in text and '"""' not in text and "'''" not in text or not KEYWORD_SCAN_ANY_CASE.search(text):
+    if "\n" not in text and '"""' not in text and "'''" not in text or not KEYWORD_SCAN.search(text.lower()):
         return  # every opener follows a credential's name, which holds one of the keywords
     for match in _OPENERS.finditer(text):
         name_class = credential_class(match.group("name"))
