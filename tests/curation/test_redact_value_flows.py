@@ -67,6 +67,7 @@ HONEST = {
     "hashlib_digest_of_data": 'hashlib.sha256(b"some file contents").hexdigest()',
     "echo_a_reference": 'echo "$DB_PASSWORD" > /run/secrets/db_password',
     "echo_into_a_plain_file": "echo 'Harbor7 ready' > status.txt",
+    "a_note_into_a_token_named_file": "echo started > /tmp/token_status",
     "credential_record_not_a_map": "credentials:\n  username: ana\n  host: db.internal.example\n",
     "tokenizer_special_tokens": 'special_tokens = {"pad_token": "[PAD]", "eos_token": "</s>"}',
     "key_bindings": 'keys = {"up": "ArrowUp", "save": "Ctrl+S"}',

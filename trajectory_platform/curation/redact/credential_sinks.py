@@ -202,39 +202,37 @@ _CONTENT_LINE = re.compile(
 )
 
 
-def _credential_file(path: str) -> bool:
-    """Does a destination path's file name say credential (``.vault_pass``, ``db_password.txt``,
-    ``/run/secrets/postgres_password``, ``api_key``, ``master.key``)?"""
+def _file_class(path: str) -> str | None:
+    """The credential class a destination path's file name says (``.vault_pass``, ``db_password.txt``,
+    ``/run/secrets/postgres_password``: a password; ``api_key``, ``master.key``: a secret), or None.
+    A secret's file must receive a key-shaped value (``echo started > token_status`` is a note)."""
     name = path.strip("\"'").rstrip("/").rsplit("/", 1)[-1].lstrip(".")
     stem = re.sub(r"\.(?:txt|key|secret|secrets|pass|pw|conf|cfg|env)$", "", name)
     if stem.endswith((".pub", ".pem", ".crt")) or not stem:
-        return False
-    return (
-        credential_class(stem.replace("-", "_")) is not None
-        or credential_class(name.replace("-", "_")) is not None
-    )
+        return None
+    return credential_class(stem.replace("-", "_")) or credential_class(name.replace("-", "_"))
 
 
 def _credential_file_writes(text: str) -> Iterator[Finding]:
+    detector = "sink:credential_file"
     for match in _ECHO_INTO.finditer(text):
-        if _credential_file(match.group("path")):
-            yield from _judged(text, match.start("value"), match.end("value"), "sink:credential_file")
+        if named := _file_class(match.group("path")):
+            yield from _judged(text, match.start("value"), match.end("value"), detector, named)
     for match in _HEREDOC_INTO.finditer(text):
         path, word = match.group("path") or match.group("path2"), match.group("word") or match.group("word2")
-        if not _credential_file(path):
-            continue
+        named = _file_class(path)
         close = re.compile(rf"^[ \t]*{re.escape(word)}[ \t]*$", re.MULTILINE).search(text, match.end())
-        if close is None:
+        if named is None or close is None:
             continue
         body = text[match.end() : close.start()].strip()
         if body and "\n" not in body:
             start = text.index(body, match.end())
-            yield from _judged(text, start, start + len(body), "sink:credential_file")
+            yield from _judged(text, start, start + len(body), detector, named)
     for match in _WRITE_CALL.finditer(text):
-        if _credential_file(match.group("path")):
-            yield from _judged(text, match.start("value"), match.end("value"), "sink:credential_file")
+        if named := _file_class(match.group("path")):
+            yield from _judged(text, match.start("value"), match.end("value"), detector, named)
     for match in _DEST_CONTENT.finditer(text):
-        if not _credential_file(match.group("path")):
+        if not (named := _file_class(match.group("path"))):
             continue
         low = text.rfind("\n", 0, max(0, text.rfind("\n", 0, match.start()) - 1))
         window_end = match.end()
@@ -242,16 +240,19 @@ def _credential_file_writes(text: str) -> Iterator[Finding]:
             following = text.find("\n", window_end + 1)
             window_end = len(text) if following < 0 else following
         for content in _CONTENT_LINE.finditer(text, max(0, low - 200), window_end):
-            yield from _judged(text, content.start("value"), content.end("value"), "sink:credential_file")
+            yield from _judged(text, content.start("value"), content.end("value"), detector, named)
 
 
 _REFERENCE = re.compile(r"\$\{?[A-Za-z_]|^[%{]|\{\{")
 """A variable, template or format reference: the value comes from elsewhere."""
 
 
-def _judged(text: str, start: int, end: int, detector: str) -> Iterator[Finding]:
-    """The value at ``start:end`` as a password, unless it reads as a reference or a placeholder."""
+def _judged(
+    text: str, start: int, end: int, detector: str, name_class: str = "password"
+) -> Iterator[Finding]:
+    """The value at ``start:end`` as a credential of ``name_class``, unless it reads as a
+    reference or a placeholder (or, for a secret, is not key-shaped)."""
     value = text[start:end]
     next_char = text[end : end + 1]
-    if acceptable_value(value, True, "password", next_char) and not _REFERENCE.search(value):
-        yield Finding("PASSWORD", start, end, value, detector)
+    if acceptable_value(value, True, name_class, next_char) and not _REFERENCE.search(value):
+        yield Finding("PASSWORD" if name_class == "password" else "SECRET", start, end, value, detector)
