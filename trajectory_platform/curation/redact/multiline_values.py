@@ -73,11 +73,11 @@ def _body_lines(text: str, match: re.Match[str]) -> list[tuple[int, int]]:
     if word:
         closer = re.compile(rf"^[ \t]*{re.escape(word)}\b", re.MULTILINE)
         body = text.find("\n", after) + 1
-        close = closer.search(text, body, body + _MAX_BODY) if body else None
-        return _stripped_lines(text, body, close.start()) if close else []
+        heredoc_end = closer.search(text, body, body + _MAX_BODY) if body else None
+        return _stripped_lines(text, body, heredoc_end.start()) if heredoc_end else []
     if match.group("nix"):
-        close = _NIX_CLOSE.search(text, after, after + _MAX_BODY)
-        return _stripped_lines(text, after, close.start()) if close else []
+        nix_end = _NIX_CLOSE.search(text, after, after + _MAX_BODY)
+        return _stripped_lines(text, after, nix_end.start()) if nix_end else []
     if match.group("dquote"):
         close = text.find('"', after, after + _MAX_BODY)
         if close < 0 or text.count("\n", after, close) > _MAX_QUOTED_LINES:
