@@ -67,6 +67,10 @@ showed none of the other signs and its key stayed), or a soft line break where t
 a run of bytes (a UTF-8 character), a soft line break; a lone other escape is left as it stands
 (``sha256=06uRx...`` is a digest, not a control character and a name)."""
 _QP_ESCAPE = re.compile(r"(?:=[0-9A-F]{2}){2,}|=(?:3D|20|09)|=\r?\n")
+_QP_HEADER = re.compile(r"(?i)content-transfer-encoding:[ \t]*quoted-printable")
+"""A MIME part that says it is quoted-printable: its soft line breaks join lines wherever they fall
+(an encoder wraps a shorter line too), so ``Sunset#=`` and ``River8693`` on the next line are one
+value."""
 _ONE_QP_ESCAPE = re.compile(r"=[0-9A-F]{2}")
 _PRINTF_OCTAL = r"0[0-3][0-7]{2}"
 _UNICODE_ESCAPE = re.compile(
@@ -508,7 +512,9 @@ def _form_encoded(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 
 def _quoted_printable_text(text: str) -> bool:
-    """Does ``text`` show itself quoted-printable (:data:`_QUOTED_PRINTABLE_MARK`)?"""
+    """Does ``text`` show itself quoted-printable (:data:`_QUOTED_PRINTABLE_MARK`, :data:`_QP_HEADER`)?"""
+    if _QP_HEADER.search(text):
+        return True
     for mark in _QUOTED_PRINTABLE_MARK.finditer(text):
         before = text[mark.start() - 1] if mark.start() else ""
         code = mark.group()[1:]

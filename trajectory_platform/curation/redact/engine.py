@@ -25,6 +25,8 @@ from trajectory_platform.curation.redact.argv import find_argv_credentials, find
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
 from trajectory_platform.curation.redact.credential_names import credential_class
+from trajectory_platform.curation.redact.credential_maps import find_user_keyed_values
+from trajectory_platform.curation.redact.credential_sinks import find_sink_values
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
@@ -43,7 +45,9 @@ from trajectory_platform.curation.redact.detectors import (
     find_secrets,
     names_a_digest,
 )
+from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.redact.multiline_values import find_multiline_values
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import find_positional_credentials
@@ -132,6 +136,10 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_named_elsewhere(text))
     found.extend(find_code_bindings(text))
     found.extend(find_substitutions(text))
+    found.extend(find_multiline_values(text))
+    found.extend(find_sink_values(text))
+    found.extend(find_user_keyed_values(text))
+    found.extend(find_key_numbers(text))
     found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))

@@ -36,7 +36,11 @@ from trajectory_platform.curation.redact.spelling import unspellable
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
 _SEPARATOR_ROW = re.compile(r"[\s|:+=-]+")
-_DELIMITERS = ("|", "\t", ",")
+_DELIMITERS = ("|", "\t", ",", ";")
+"""A ``;`` table is a CSV file exported where the decimal mark is a comma (Excel in most of Europe)."""
+_COLUMN_NAME = re.compile(r"[A-Za-z_]\w{0,39}")
+"""A header cell of a ``|`` table with no separator row under it (``sqlite3 -header``): a column's
+name, no spaces (a shell pipeline's stages have them)."""
 _STRING = r"(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]|\\.){4,200})(?P=q)"
 _ARGUMENT = r"(?:[\w.$\[\]]+|\"[^\"\n]*\"|'[^'\n]*')"
 _CALLED = re.compile(
@@ -444,6 +448,8 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         yield from find_account_pairs(text, credential_shaped, names_a_digest)
     if "insert" in lower:
         yield from _sql_inserts(text)
+    if "COPY" in text:
+        yield from _copy_rows(text)
     if "Secret" in text:
         yield from _kubernetes_secret_data(text)
     for rule, pattern, name_group in _RULES:
@@ -511,7 +517,7 @@ def _column_class(name: str) -> str | None:
     ``token`` column of a table holds names and words."""
     if not _NAME.fullmatch(name):
         return None
-    named = credential_class(name)
+    named = credential_class(re.sub(r"\s+", "_", name.strip()))  # a header of words: "API Secret"
     if named == "secret" and len(re.findall(r"[a-z]+|[A-Z][a-z]*", name)) < 2:
         return None
     return named
@@ -550,8 +556,12 @@ def _table_columns(text: str, naming: NamingLines) -> Iterator[Finding]:
             piped = delimiter == "|"
             if delimiter not in header:
                 continue
+            if piped and not _SEPARATOR_ROW.fullmatch(lines[index + 1]) and not header.startswith("|"):
+                piped = False  # sqlite3 -header: an unbordered `|` table without a separator row
+                if not all(_COLUMN_NAME.fullmatch(name.strip()) for name in header.split("|")):
+                    continue
             if (piped and not _SEPARATOR_ROW.fullmatch(lines[index + 1])) or (
-                not piped and _CODE_PUNCTUATION.search(header)
+                not piped and _CODE_PUNCTUATION.search(header.replace(delimiter, ","))
             ):
                 continue  # the cheap tests first: most lines naming a credential are no header
             cells = _cells(header, delimiter)
@@ -565,7 +575,9 @@ def _table_columns(text: str, naming: NamingLines) -> Iterator[Finding]:
             for row_index in range(read_to, len(lines)):
                 row = lines[row_index]
                 row_cells = _cells(row, delimiter)
-                if len(row_cells) != len(cells) or (not piped and _CODE_PUNCTUATION.search(row)):
+                if len(row_cells) != len(cells) or (
+                    not piped and _CODE_PUNCTUATION.search(row.replace(delimiter, ","))
+                ):
                     break
                 read_to = row_index + 1
                 for column, named in columns.items():
@@ -626,6 +638,31 @@ def _key_value_rows(text: str) -> Iterator[Finding]:
                 start = pair.start("value") + pair.group("value").index(value)
                 kind = "PASSWORD" if named == "password" else "SECRET"
                 yield Finding(kind, start, start + len(value), value, "positional:key_value_row")
+
+
+_COPY = re.compile(r"(?m)^COPY[ \t]+[\w.\"]+[ \t]*\((?P<columns>[^)\n]*)\)[ \t]+FROM[ \t]+stdin;[ \t]*\n")
+"""``pg_dump``'s data block: the column names in the ``COPY`` line, then a tab-separated row a
+line up to ``\\.``: the header of the table is a SQL list, not a row of its own."""
+_COPY_ROW = re.compile(r"(?m)^(?!\\\.$)[^\n]*\t[^\n]*$")
+
+
+def _copy_rows(text: str) -> Iterator[Finding]:
+    """Values of ``pg_dump`` ``COPY ... FROM stdin;`` rows under a column that names a credential."""
+    for block in _COPY.finditer(text):
+        names = [name.strip().strip('"') for name in block.group("columns").split(",")]
+        columns = {column: named for column, name in enumerate(names) if (named := _column_class(name))}
+        position = block.end()
+        while columns and (row := _COPY_ROW.match(text, position)):
+            cells = row.group().split("\t")
+            if len(cells) != len(names):
+                break
+            offset = row.start()
+            for column, cell in enumerate(cells):
+                if column in columns and cell != "\\N" and credential_shaped(cell):
+                    kind = "PASSWORD" if columns[column] == "password" else "SECRET"
+                    yield Finding(kind, offset, offset + len(cell), cell, "positional:copy_rows")
+                offset += len(cell) + 1
+            position = row.end() + 1
 
 
 def _sql_inserts(text: str) -> Iterator[Finding]:
