@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
-from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.credential_maps import find_user_keyed_values
+from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.credential_sinks import find_sink_values
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
