@@ -235,9 +235,10 @@ def _declarations(text: str, starts: list[int]) -> Iterator[Finding]:
             yield finding
 
 
-def _arguments(text: str, start: int) -> list[tuple[int, int]] | None:
+def call_arguments(text: str, start: int) -> list[tuple[int, int]] | None:
     """The top-level argument spans of the call whose ``(`` is just before ``start``, or None when
-    it does not close within 600 characters."""
+    it does not close within 600 characters: the one reading of a call's arguments for the binding
+    rules and the credential sinks (:mod:`.credential_sinks`)."""
     spans: list[tuple[int, int]] = []
     depth, begin, index, quote = 0, start, start, ""
     end = min(len(text), start + 600)
@@ -348,7 +349,7 @@ def _calls(text: str) -> Iterator[Finding]:
         keystore = callee.split(".")[-1].lower() in _KEYSTORE_CALLS
         if rule is None and not keystore:
             continue
-        arguments = _arguments(text, match.end())
+        arguments = call_arguments(text, match.end())
         if not arguments:
             continue
         name_class, position = rule or ("password", None)

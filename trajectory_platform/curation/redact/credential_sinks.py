@@ -19,6 +19,7 @@ import re
 import shlex
 from collections.abc import Iterator
 
+from trajectory_platform.curation.redact.bindings import call_arguments
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.detectors import acceptable_value
 from trajectory_platform.curation.redact.model import Finding
@@ -86,17 +87,12 @@ def _hashing_call_arguments(text: str) -> Iterator[Finding]:
         if index is None:
             continue
         literals = []
-        position = call.end()
-        for _ in range(4):  # the plaintext is among the first arguments
-            literal = _LITERAL_ARGUMENT.match(text, position)
-            argument_end = _argument_end(text, position)
+        for begin, argument_end in (call_arguments(text, call.end()) or [])[:4]:  # among the first
+            literal = _LITERAL_ARGUMENT.match(text, begin)
             if literal and literal.end() <= argument_end:
                 literals.append((literal.start("value"), literal.end("value")))
             elif index >= 0 and len(literals) <= index:
                 literals.append((-1, -1))  # a non-literal argument at that place: nothing to read
-            if argument_end >= len(text) or text[argument_end] != ",":
-                break
-            position = argument_end + 1
         if not literals or index >= len(literals):
             continue
         start, end = literals[index]
@@ -116,32 +112,6 @@ def _sink_index(call: re.Match[str]) -> int | None:
     if method == "encode" and _ENCODER_OBJECT.fullmatch(receiver):
         return 0
     return None
-
-
-def _argument_end(text: str, position: int) -> int:
-    """Where the call argument starting at ``position`` ends: its top-level ``,`` or ``)``."""
-    depth = 0
-    quote = ""
-    index = position
-    while index < len(text) and index - position < 400:
-        char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                return index
-            depth -= 1
-        elif char == "," and depth == 0:
-            return index
-        index += 1
-    return index
 
 
 def _hashing_command_operands(text: str) -> Iterator[Finding]:
