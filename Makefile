@@ -16,37 +16,22 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test,deploy]"
 	touch $(STAMP)
 
-# Untrusted workspace code only runs inside bubblewrap (docs/verification.md). Installed through
-# apt when running as root; otherwise a clear message (or the loudly named opt-out) is needed.
+# $(call apt-need,COMMAND,PACKAGE,WHAT FOR[,MORE]): the Debian package that provides COMMAND,
+# installed through apt when running as root; otherwise a clear message naming the install
+# command (and MORE, a further shell command writing to stderr), and the target fails.
+apt-need = command -v $(1) >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing $(2) ($(3)) ..." >&2; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) >/dev/null; else echo "$(2) is required ($(3)): run 'sudo apt-get install $(2)'" >&2; $(4) exit 1; fi; }
+
+# Untrusted workspace code only runs inside bubblewrap (docs/verification.md), and replay and
+# the differential check run in a git checkout made inside it. Without bubblewrap only the loudly
+# named opt-out runs.
 sandbox-tool:
-	@command -v bwrap >/dev/null || [ "$$TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX" = 1 ] || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing bubblewrap (the sandbox for untrusted code) ..." >&2; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; \
-	  else \
-	    echo "bubblewrap (bwrap) is required to sandbox untrusted code: run 'sudo apt-get install bubblewrap'" >&2; \
-	    echo "(or set TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX=1 to run workspace code UNCONFINED)" >&2; exit 1; \
-	  fi; }
-	@command -v git >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing git (replay and the differential check run in a git checkout) ..." >&2; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git >/dev/null; \
-	  else \
-	    echo "git is required: replay and the differential check run in a git checkout: run 'sudo apt-get install git'" >&2; \
-	    exit 1; \
-	  fi; }
+	@[ "$$TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX" = 1 ] || $(call apt-need,bwrap,bubblewrap,the sandbox for untrusted code,echo "(or set TRAJECTORY_PLATFORM_UNSAFE_NO_SANDBOX=1 to run workspace code UNCONFINED)" >&2;)
+	@$(call apt-need,git,git,replay and the differential check run in a git checkout)
 
 # The UI tests drive headless Chromium (Debian's package; Playwright's own browser download
-# needs a network this project does not assume). Installed through apt when running as root.
+# needs a network this project does not assume).
 browser-tool:
-	@command -v chromium >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing chromium (headless browser for the UI tests) ..." >&2; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  else \
-	    echo "chromium is required by the UI tests (tests/dagster/test_dagster_browser.py): run 'sudo apt-get install chromium'" >&2; \
-	    exit 1; \
-	  fi; }
+	@$(call apt-need,chromium,chromium,headless browser for the UI tests: tests/dagster/test_dagster_browser.py)
 
 setup: $(STAMP) sandbox-tool
 
