@@ -111,28 +111,23 @@ _SCRATCH = (
     "/dev/fd",
     "/proc/self/fd",
 )
+"""Scratch space any process may use: a path under these is never outside the workspace."""
 _SYSTEM = (
-    "/etc",
-    "/usr",
-    "/bin",
-    "/sbin",
-    "/lib",
-    "/lib64",
-    "/boot",
-    "/sys",
-    "/proc",
-    "/dev",
-    "/var",
-    "/opt",
+    *("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/sys", "/proc", "/dev", "/var", "/opt"),
+    *("/root", "/home", "/srv", "/mnt", "/media", "/snap"),
 )
-_SYSTEM += ("/root", "/home", "/srv", "/mnt", "/media", "/snap")
+"""The machine's own folders and other users' homes: outside any workspace, root recorded or not."""
 _REMOVING = frozenset(
     {"rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "mv", "srm", "wipe"}
 )
+"""Programs that remove or take away what their path arguments name."""
 _LAST_IS_TARGET = frozenset({"cp", "rsync", "install", "ln"})
+"""Programs that write only their last path argument (the others are read)."""
 _PREFIXES = frozenset({"sudo", "doas", "env", "command", "exec", "nohup", "time", "xargs", "nice"})
+"""Words that run the command after them."""
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "|&", ";;"})
-_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", "1>", "2>"})
+_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|"})
+"""Output redirections as ``shlex`` splits them (``2>`` is ``2`` then ``>``)."""
 
 
 def _bare(word: str) -> str:
@@ -244,6 +239,19 @@ def _destructive_outside(line: str, root: str | None) -> bool:
     return False
 
 
+_FETCH_EXECUTE = re.compile(
+    rf"\b{_FETCH}\b[^\n;]*?\|\s*{_STDIN_INTERP}{_END}"  # curl ... | [sudo] sh
+    # sh -c "$(curl ...)", bash <(curl ...), eval "$(curl ...)"
+    rf"|(?:{_INTERP}|\beval|\.)\s+(?:-\S+\s+)*(?:<\s*)?[\"']?(?:\$\(|<\(|`)\s*{_FETCH}\b"
+    rf"|\bbase64\s+(?:-\w*d\w*|--decode)\b[^\n;]*?\|\s*{_STDIN_INTERP}{_END}"  # ... | base64 -d | sh
+    rf"|\beval\b\s*[\"']?(?:\$\(|`)[^\n]*\bbase64\s+(?:-\w*d\w*|--decode)"  # eval "$(... | base64 -d)"
+    # exec(urlopen(...).read())
+    r"|\b(?:exec|eval)\s*\([^\n]*(?:urlopen|requests\.get|httpx\.get|urllib\.request)"
+    r"|\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b",
+    re.IGNORECASE,
+)
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "fetch_execute",
@@ -326,18 +334,6 @@ RULES: tuple[Rule, ...] = (
 )
 """The one table of unsafe actions: what each shape is, and whether the episode is quarantined
 (:data:`QUARANTINE`) or only the turn is kept out of the targets (:data:`CONTEXT`)."""
-
-_FETCH_EXECUTE = re.compile(
-    rf"\b{_FETCH}\b[^\n;]*?\|\s*{_STDIN_INTERP}{_END}"  # curl ... | [sudo] sh
-    # sh -c "$(curl ...)", bash <(curl ...), eval "$(curl ...)"
-    rf"|(?:{_INTERP}|\beval|\.)\s+(?:-\S+\s+)*(?:<\s*)?[\"']?(?:\$\(|<\(|`)\s*{_FETCH}\b"
-    rf"|\bbase64\s+(?:-\w*d\w*|--decode)\b[^\n;]*?\|\s*{_STDIN_INTERP}{_END}"  # ... | base64 -d | sh
-    rf"|\beval\b\s*[\"']?(?:\$\(|`)[^\n]*\bbase64\s+(?:-\w*d\w*|--decode)"  # eval "$(... | base64 -d)"
-    # exec(urlopen(...).read())
-    r"|\b(?:exec|eval)\s*\([^\n]*(?:urlopen|requests\.get|httpx\.get|urllib\.request)"
-    r"|\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b",
-    re.IGNORECASE,
-)
 
 
 def runs_download(line: str, saved: set[str]) -> bool:
