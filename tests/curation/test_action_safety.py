@@ -83,6 +83,7 @@ def test_risky_but_ordinary_actions_are_context_only(line):
         "echo 'int main(){return 0;}' > /workspace/test.c",
         "ls -la ~ && echo $HOME && env | grep PYTHON",
         "git push origin feature && git commit -m 'rm -rf build dirs'",
+        "Tu pedido está en su casa. I need sudo access to install it.",  # prose in a message tool
     ],
 )
 def test_honest_near_misses_are_not_flagged(line):

@@ -85,8 +85,9 @@ def _search(compiled: re.Pattern[str], text: str) -> bool:
 
 
 def _pattern(text: str) -> Callable[[str, str | None], bool]:
-    """A rule's test by a shape over the text, as written or with its quotes removed."""
-    compiled = re.compile(text, re.IGNORECASE)
+    """A rule's test by a shape over the text, as written or with its quotes removed (``^`` and
+    ``$`` at each line: a script's lines are commands)."""
+    compiled = re.compile(text, re.IGNORECASE | re.MULTILINE)
     return lambda line, _root: _search(compiled, line)
 
 
@@ -312,7 +313,10 @@ RULES: tuple[Rule, ...] = (
         "privilege_escalation",
         CONTEXT,
         "a command run as root (sudo, su, doas)",
-        _pattern(r"(?:^|[;&|(\s])(?:sudo|doas|su)\s"),
+        # where a command starts (prose in another tool's argument, "su casa", is no command)
+        _pattern(
+            r"(?:^|[;&|(`'\"]|\$\()\s*(?:sudo|doas)\s+\S|(?:^|[;&|(`'\"])\s*su(?:\s+-\w*)*(?:\s+root)?\s*(?:$|[;&|)]|-c\b)"
+        ),
     ),
     Rule(
         "remote_install",
