@@ -8,8 +8,10 @@ on a brought environment is first replayed (``replay.py``, timed as part of stag
 replayed final state is what stages 3 and 4 judge.
 
 Sink precedence, so that every episode lands in exactly one sink:
-tamper evidence (stage 4 or, for an episode a cheaper stage already rejected, the same diff screen
-run as a microsecond routing step) -> ``tamper_quarantine``; disagreeing oracle runs ->
+an unsafe action (one that would fetch and run remote code, delete or write outside the workspace,
+or read credentials, :mod:`.action_safety`, screened right after stage 1) or tamper evidence
+(stage 4 or, for an episode a cheaper stage already rejected, the same diff screen run as a
+microsecond routing step) -> ``tamper_quarantine``; disagreeing oracle runs ->
 ``flaky_quarantine``; no fixture to judge against -> ``unverifiable`` (never admitted; its reason
 is one of ``UNVERIFIABLE_REASONS``: no task named, an unknown task, ...); otherwise the first
 failing stage's sink; survivors of stage 4 -> ``admitted``.
@@ -38,6 +40,7 @@ from tqdm import tqdm
 
 from trajectory_platform.curation.lineage import verifier_suite_digest
 from trajectory_platform.curation.redact.pseudonym import derive_key
+from trajectory_platform.curation.verify.action_safety import UNSAFE_ACTION, quarantining
 from trajectory_platform.curation.verify.advisory import score_advisory
 from trajectory_platform.curation.verify.calibration import CalibrationCache
 from trajectory_platform.curation.verify.context import (
@@ -494,6 +497,10 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
     for name, fn in (("syntactic", stage1), ("static", stage2)):
         verdict = _timed(fn)
         work.stages.append(verdict)
+        unsafe = quarantining(episode, work.diff) if name == "syntactic" else []
+        if unsafe:  # what an action would do outside the sandbox outranks every other verdict
+            verdict.notes.extend(unsafe)
+            return "tamper_quarantine", UNSAFE_ACTION
         if not verdict.passed:
             return _route(work, REJECT_SINK[name], verdict.reason or name)
     recorded = episode.lineage.environment_digest

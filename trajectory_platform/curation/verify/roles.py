@@ -19,7 +19,9 @@ after the fix (red team, 2026-12-06), though nothing was recovered from.
 Indices are event indices into ``Episode.events``. Target selection follows fine-tuning 16.4: a
 refused or erroneous proposal stays context (it explains the correction but must never be
 imitated), as do truncated turns, loop repeats and turns that fabricate an observation (write a
-tool result, or quote output no earlier event shows: :mod:`.fabrication`); diagnosis, the
+tool result, or quote output no earlier event shows: :mod:`.fabrication`) and turns whose action
+is risky outside the sandbox (:mod:`.action_safety`'s context rules: a force push, ``sudo``);
+diagnosis, the
 corrected call, ordinary successful actions and the final report are targets. Each assistant turn
 gets a typed reason.
 """
@@ -30,6 +32,7 @@ from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from trajectory_platform.curation.verify.action_safety import UNSAFE_ACTION, unsafe_turns
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.fabrication import fabricated_turns
 from trajectory_platform.curation.verify.replay import recorded_observation, simple_command_words
@@ -37,6 +40,7 @@ from trajectory_platform.traces.record import Episode
 
 PRISTINE_TURN_FACTOR = 1.2
 CONTEXT_REASONS = (
+    "unsafe_action",
     "truncated_turn",
     "fabricated_observation",
     "refused_proposal",
@@ -175,11 +179,14 @@ def select_targets(
     errors = set(error_turns(episode, records))
     assistant = [i for i, e in enumerate(episode.events) if e.kind == "assistant"]
     fabricated = fabricated_turns(episode, checked)
+    unsafe = unsafe_turns(episode)
     reasons: dict[int, str] = {}
     for index in assistant:
         event = episode.events[index]
         calls = grouped.get(index, [])
-        if event.finish_reason in ("length", "max_tokens", "max_output_tokens"):
+        if index in unsafe:  # risky outside the sandbox (:data:`.action_safety.RULES`): never imitated
+            reasons[index] = UNSAFE_ACTION
+        elif event.finish_reason in ("length", "max_tokens", "max_output_tokens"):
             reasons[index] = "truncated_turn"
         elif index in fabricated:  # its own tool result, or quoted output no event shows
             reasons[index] = "fabricated_observation"

