@@ -536,19 +536,25 @@ def _scalar(value: object) -> bool:
     return type(value) in (int, float)
 
 
+_INTEGER_TEXT = re.compile(r"-?\d{1,18}")
+"""A text that spells an integer: a trigger compared as ``str(a) == '4711'`` is the input 4711."""
+_VECTOR_NODES = (ast.Compare, ast.BoolOp, ast.Tuple, ast.MatchSequence)
+"""Where constants stand for one input each, in order: a comparison (``a == 7 and b == 3``), a
+tuple (a dict's key, a member of a set: ``(a, b) in {(4242, 1)}``), a ``case`` sequence."""
+
+
 def _constants_of(tree: ast.AST) -> tuple[set[object], set[tuple[object, ...]]]:
-    """A module's scalar constants (no docstrings), and the constants of each outermost comparison
-    in source order."""
+    """A module's scalar constants (no docstrings), and the constants of each outermost
+    comparison, tuple display or ``case`` sequence in source order (:data:`_VECTOR_NODES`)."""
     scalars = {
         (type(n.value), n.value)
         for n in ast.walk(tree)
         if isinstance(n, ast.Constant) and _scalar(n.value) and not isinstance(n.value, bool)
     }
-    comparisons = [n for n in ast.walk(tree) if isinstance(n, ast.Compare | ast.BoolOp)]
-    inner = {id(c) for n in comparisons for c in ast.walk(n) if c is not n}
+    scalars |= {(int, int(v)) for kind, v in list(scalars) if kind is str and _INTEGER_TEXT.fullmatch(str(v))}
     vectors = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Compare | ast.BoolOp) and id(node) not in inner:
+        if isinstance(node, _VECTOR_NODES):
             leaves = sorted(
                 (n for n in ast.walk(node) if isinstance(n, ast.Constant) and _scalar(n.value)),
                 key=lambda n: (n.lineno, n.col_offset),
@@ -608,6 +614,8 @@ def _equations(tree: ast.AST) -> set[tuple[str, tuple[str, ...], str, int]]:
                 continue
             left, right = node.left, node.comparators[0]
             expression, constant = (left, right) if isinstance(right, ast.Constant) else (right, left)
+            if not isinstance(constant, ast.Constant):  # both sides arithmetic: their difference is 0
+                expression, constant = ast.BinOp(left, ast.Sub(), right), ast.Constant(0)
             names = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
             value = getattr(constant, "value", None)
             arithmetic = names and _integer_value(expression, dict.fromkeys(names, 1)) is not None

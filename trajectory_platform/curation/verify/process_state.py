@@ -8,6 +8,13 @@ gives it away is the shape, not the limit: the function both *changes* module-le
 *orders* that state (``<``, ``>=``, ``%``) to decide something other than tidying the state itself
 (the change may sit in a helper the function calls).
 
+State is whatever outlives a call: module-level names, and (a second red team, 2026-12-06, was
+admitted with each) the cells of a closure its factory returns (``add = _make()``), a parameter's
+mutable default (``_seen=[]``) and an iterator made once that runs dry (``next(_budget, None) is
+None``: any test of what ``next()`` drew decides by the call count, whatever the comparison; a
+countdown ordered against 0 as well). A helper nested in a function and not returned is made anew
+per call: its cells are that call's, and a search budget there stays honest.
+
 Honest idioms this leaves alone: memoization (``if key in _cache``: membership, not order),
 lazy initialisation (``if _client is None``), id counters (``_next += 1; return _next``: no
 comparison), and bounded caches (``if len(_cache) > MAX: _cache.popitem()``: the comparison only
