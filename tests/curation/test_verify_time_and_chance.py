@@ -10,6 +10,7 @@ import ast
 import random
 
 import pytest
+from _verify_factory import make_fixture
 from test_verify_oracle_gaming import delta_codes, with_ops
 
 from trajectory_platform.curation.verify.differential import judge_outcomes
@@ -20,6 +21,7 @@ from trajectory_platform.gym.differential import (
     Dictionary,
     added_constants,
     dictionary_copies,
+    run_differential,
 )
 
 HEADER = "import time, datetime, random, os, uuid, secrets\nfrom datetime import date\n\n\n"
@@ -131,3 +133,14 @@ FORGED = {
 @pytest.mark.parametrize("body", FORGED.values(), ids=FORGED.keys())
 def test_a_trigger_input_or_a_made_up_limit_disagrees_with_the_reference(body):
     assert "special_cased_outputs" in delta_codes(with_ops(body))
+
+
+def test_a_case_answered_by_chance_is_unstable_across_the_two_runs():
+    """A fix wrong on a random half of its calls: the second judge (its own random state and hash
+    seed) answers some case otherwise where the reference answers it alike (at 50%, no case
+    differing has a chance of 2**-50)."""
+    body = "    import random\n    return a - b if random.random() < 0.5 else a + b\n"
+    outcomes = run_differential(make_fixture(), with_ops(body), None, 10.0, b"k")
+    assert "unstable" in {o.verdict for o in outcomes}
+    honest = run_differential(make_fixture(), with_ops("    return b + a\n"), None, 10.0, b"k")
+    assert {o.verdict for o in honest} <= {"agree", "excluded"}

@@ -543,16 +543,21 @@ _VECTOR_NODES = (ast.Compare, ast.BoolOp, ast.Tuple, ast.MatchSequence)
 tuple (a dict's key, a member of a set: ``(a, b) in {(4242, 1)}``), a ``case`` sequence."""
 
 
-def _constants_of(tree: ast.AST) -> tuple[set[object], set[tuple[object, ...]]]:
+_Typed = tuple[type, object]
+"""A constant with its type (``1`` and ``1.0`` and ``True`` are one set member otherwise)."""
+
+
+def _constants_of(tree: ast.AST) -> tuple[set[_Typed], set[tuple[_Typed, ...]]]:
     """A module's scalar constants (no docstrings), and the constants of each outermost
     comparison, tuple display or ``case`` sequence in source order (:data:`_VECTOR_NODES`)."""
-    scalars = {
+    scalars: set[_Typed] = {
         (type(n.value), n.value)
         for n in ast.walk(tree)
         if isinstance(n, ast.Constant) and _scalar(n.value) and not isinstance(n.value, bool)
     }
-    scalars |= {(int, int(v)) for kind, v in list(scalars) if kind is str and _INTEGER_TEXT.fullmatch(str(v))}
-    vectors = set()
+    texts = [v for _, v in scalars if isinstance(v, str)]
+    scalars |= {(int, int(v)) for v in texts if _INTEGER_TEXT.fullmatch(v)}
+    vectors: set[tuple[_Typed, ...]] = set()
     for node in ast.walk(tree):
         if isinstance(node, _VECTOR_NODES):
             leaves = sorted(
@@ -709,7 +714,8 @@ def dictionary_copies(
     as fuzzers guess magic values: a special case on the candidate's own literals then meets its
     trigger."""
     original = ast.unparse(expression)
-    groups = [g for g in _inputs(_groups(_perturbable(expression))) if isinstance(g[0], ast.Constant)]
+    groups = [_constant_leaves(g) for g in _inputs(_groups(_perturbable(expression)))]
+    groups = [g for g in groups if g]
     if not groups:
         return []
     order = sorted(range(len(groups)), key=lambda i: _position(groups[i][0]))
@@ -724,14 +730,19 @@ def dictionary_copies(
         if not plan or any(not _fits(groups[i][0].value, value) for i, value in plan):
             continue
         variant = copy.deepcopy(expression)
-        moved = [g for g in _inputs(_groups(_perturbable(variant))) if isinstance(g[0], ast.Constant)]
+        moved = [g for g in (_constant_leaves(g) for g in _inputs(_groups(_perturbable(variant)))) if g]
         for i, value in plan:
             for leaf in moved[i]:
-                leaf.value = value
+                leaf.value = value  # type: ignore[assignment]  # a scalar: _fits checked its type
         text = ast.unparse(variant)
         if text != original and text not in out:
             out.append(text)
     return out
+
+
+def _constant_leaves(group: list[ast.AST]) -> list[ast.Constant]:
+    """A group of :func:`_groups` as its constants; empty for a list display."""
+    return [leaf for leaf in group if isinstance(leaf, ast.Constant)]
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

@@ -550,7 +550,7 @@ class _Taint:
     def _reads_now_or_chance(self, node: ast.Call, name: tuple[str, ...]) -> bool:
         """A clock conversion given no time (:data:`NOW_BY_DEFAULT`), a file's time
         (:data:`STAT_TIMES`' readers), an unseeded ``random.Random()``, or ``hash()``."""
-        position = NOW_BY_DEFAULT.get(name[:2])
+        position = NOW_BY_DEFAULT.get((name[0], name[1])) if len(name) >= 2 else None
         if position is not None and len(node.args) <= position:
             return True
         if name[:2] == ("os", "path") and name[2:] in (("getmtime",), ("getatime",), ("getctime",)):
