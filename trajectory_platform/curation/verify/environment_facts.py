@@ -747,7 +747,7 @@ def _catches_a_limit(resolve: Resolve, handled: ast.expr | None) -> bool:
     name = resolve(handled)
     if name[-1:] == ("error",) and name[0] in _OS_ERROR_ALIASES:
         return True
-    found = getattr(builtins, name[-1], None) if len(name) == 1 or name[0] == "builtins" else None
+    found = getattr(builtins, name[-1], None) if len(name) == 1 or name[:1] == ("builtins",) else None
     if not (isinstance(found, type) and issubclass(found, BaseException)):
         return False
     return any(issubclass(error, found) or issubclass(found, error) for error in _LIMIT_ERRORS)
