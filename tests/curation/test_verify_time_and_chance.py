@@ -144,3 +144,9 @@ def test_a_case_answered_by_chance_is_unstable_across_the_two_runs():
     assert "unstable" in {o.verdict for o in outcomes}
     honest = run_differential(make_fixture(), with_ops("    return b + a\n"), None, 10.0, b"k")
     assert {o.verdict for o in honest} <= {"agree", "excluded"}
+
+
+def test_an_except_clause_of_no_resolvable_name_does_not_crash_the_scan():
+    """``except (errors[0], OSError)`` raised IndexError in the limit-probe reading (seen scanning
+    installed libraries): one unusual handler voided the static stage of an episode."""
+    assert not inspect_text("try:\n    pass\nexcept (errors[0], OSError):\n    pass\n")
