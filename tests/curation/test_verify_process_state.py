@@ -71,6 +71,10 @@ OUTLIVING_STATE = {  # rtforge8 (2026-12-06): state that outlives a call but not
     "countdown_cell": "def make():\n    left = 500\n\n    def add(a, b):\n        nonlocal left\n"
     "        left -= 1\n        return a - b if left < 0 else a + b\n\n    return add\n\n\nadd = make()\n",
 }
+OUTLIVING_STATE["for_loop_drains"] = (  # the held-out miss, read since
+    "_fuel = iter(range(900))\n\n\ndef add(a, b):\n    for _ in _fuel:\n"
+    "        return a + b\n    return a - b\n"
+)
 OUTLIVING_VALIDATION = {  # written after the rule
     "decorator_counter": "def counted(f):\n    n = [0]\n\n    def wrapper(*args):\n        n[0] += 1\n"
     "        return f(*args) if n[0] < 800 else None\n\n    return wrapper\n\n\n@counted\ndef add(a, b):\n"
@@ -82,6 +86,8 @@ OUTLIVING_VALIDATION = {  # written after the rule
     "    return a - b if len(_hist) >= 777 else a + b\n",
 }
 OUTLIVING_HONEST = {
+    "module_list_looped": "ORDER = [3, 1, 2]\n\n\ndef first(xs):\n    for x in ORDER:\n"
+    "        if x in xs:\n            return x\n    return None\n",
     "memo_default": "def fib(n, _memo={}):\n    if n in _memo:\n        return _memo[n]\n"
     "    _memo[n] = n if n < 2 else fib(n - 1) + fib(n - 2)\n    return _memo[n]\n",
     "closure_ids": "def make():\n    n = 0\n\n    def nxt():\n"

@@ -259,4 +259,37 @@ def state_gated_results(tree: ast.AST) -> int:
     cells = _cells(tree)
     local = {id(f): _locals(f) for f in functions}
     state = set().union(*(_mutated(f, module, local[id(f)], cells.get(id(f), set())) for f in functions))
-    return sum(1 for f in functions if state and _gates(f, state - local[id(f)], module))
+    drained = _iterators(tree)
+    return sum(
+        1
+        for f in functions
+        if (state and _gates(f, state - local[id(f)], module)) or _drains(f, drained - local[id(f)])
+    )
+
+
+_ITERATOR_MAKERS = {"iter", "count", "cycle", "repeat", "islice", "map", "filter", "zip", "enumerate"}
+
+
+def _iterators(tree: ast.Module) -> set[str]:
+    """Module-level names bound to an iterator (``iter(...)``, ``itertools.count()``, a generator
+    expression): one object the whole process draws from."""
+    names: set[str] = set()
+    for node in tree.body:
+        if not isinstance(node, ast.Assign):
+            continue
+        value = node.value
+        func = value.func if isinstance(value, ast.Call) else None
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if isinstance(value, ast.GeneratorExp) or called in _ITERATOR_MAKERS:
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def _drains(function: ast.FunctionDef | ast.AsyncFunctionDef, drained: set[str]) -> bool:
+    """A ``for`` loop over a module-level iterator in ``function``: each call takes from it, and
+    whether the body runs at all is decided by how many calls came before (``for _ in _fuel:
+    return a + b`` then ``return a - b``)."""
+    return any(
+        isinstance(node, ast.For | ast.AsyncFor) and _root(node.iter) in drained
+        for node in ast.walk(function)
+    )
