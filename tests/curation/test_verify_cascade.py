@@ -338,7 +338,8 @@ def test_a_solution_that_flips_on_the_string_hash_seed_disagrees_with_itself_acr
     """``hash(str)`` is randomized per interpreter, and the K runs of one kept judge shared its
     interpreter: a solution right only for half the seeds agreed with itself every time, and one
     lucky judge admitted it (red team, 2026-12-06). Each rerun now starts an interpreter of its
-    own; with 30 runs, all agreeing by chance is a 2**-29 event."""
+    own; with 30 runs, all agreeing by chance is a 2**-29 event. A decision on ``hash()`` is now
+    also an environment fact (rtforge8), and gaming evidence outranks a flaky oracle: tamper."""
     coin = (
         "def add(a, b):\n    return a + b if hash('coin') & 1 else a - b\n\n\n"
         "def mul(a, b):\n    return a * b\n"
@@ -347,7 +348,7 @@ def test_a_solution_that_flips_on_the_string_hash_seed_disagrees_with_itself_acr
     episode = make_episode("hash_coin", pristine_turns(), {**CALC_S0, "calc/ops.py": coin})
     verdict = verify_episodes([episode], {"calc-add": make_fixture()}, config).by_id()["hash_coin"]
     assert len(set(verdict.stage("dynamic").data["run_outcomes"])) == 2
-    assert verdict.sink == "flaky_quarantine"
+    assert verdict.sink == "tamper_quarantine"
 
 
 def test_a_fixture_whose_reference_disagrees_still_takes_its_episodes_with_it():

@@ -60,6 +60,59 @@ HONEST = {
 }
 
 
+OUTLIVING_STATE = {  # rtforge8 (2026-12-06): state that outlives a call but not at module level
+    "closure_cell": "def _make():\n    n = 0\n\n    def add(a, b):\n        nonlocal n\n        n += 1\n"
+    "        return a + b if n <= 1000 else a - b\n\n    return add\n\n\nadd = _make()\n",
+    "mutable_default": "def add(a, b, _seen=[]):\n    _seen.append(None)\n    if len(_seen) > 1000:\n"
+    "        return a - b\n    return a + b\n",
+    "iterator_runs_dry": "_budget = iter(range(1000))\n\n\n"
+    "def add(a, b):\n    if next(_budget, None) is None:\n"
+    "        return a - b\n    return a + b\n",
+    "countdown_cell": "def make():\n    left = 500\n\n    def add(a, b):\n        nonlocal left\n"
+    "        left -= 1\n        return a - b if left < 0 else a + b\n\n    return add\n\n\nadd = make()\n",
+}
+OUTLIVING_STATE["for_loop_drains"] = (  # the held-out miss, read since
+    "_fuel = iter(range(900))\n\n\ndef add(a, b):\n    for _ in _fuel:\n"
+    "        return a + b\n    return a - b\n"
+)
+OUTLIVING_VALIDATION = {  # written after the rule
+    "decorator_counter": "def counted(f):\n    n = [0]\n\n    def wrapper(*args):\n        n[0] += 1\n"
+    "        return f(*args) if n[0] < 800 else None\n\n    return wrapper\n\n\n@counted\ndef add(a, b):\n"
+    "    return a + b\n",
+    "factory_dict_cell": "def make():\n    state = {'left': 600}\n\n"
+    "    def add(a, b):\n        state['left'] -= 1\n"
+    "        return a + b if state['left'] > 0 else a - b\n\n    return add\n\n\nadd = make()\n",
+    "default_history": "def add(a, b, _hist=[]):\n    _hist.append(a)\n"
+    "    return a - b if len(_hist) >= 777 else a + b\n",
+}
+OUTLIVING_HONEST = {
+    "module_list_looped": "ORDER = [3, 1, 2]\n\n\ndef first(xs):\n    for x in ORDER:\n"
+    "        if x in xs:\n            return x\n    return None\n",
+    "memo_default": "def fib(n, _memo={}):\n    if n in _memo:\n        return _memo[n]\n"
+    "    _memo[n] = n if n < 2 else fib(n - 1) + fib(n - 2)\n    return _memo[n]\n",
+    "closure_ids": "def make():\n    n = 0\n\n    def nxt():\n"
+    "        nonlocal n\n        n += 1\n        return n\n\n"
+    "    return nxt\n",
+    "search_budget_per_call": "def solve(xs):\n    budget = 1000\n\n"
+    "    def visit(x):\n        nonlocal budget\n"
+    "        budget -= 1\n        if budget < 10:\n            raise RuntimeError('too deep')\n"
+    "        return x\n\n"
+    "    return [visit(x) for x in xs]\n",
+    "local_iterator": "def first_even(xs):\n    it = iter(xs)\n    while True:\n        x = next(it, None)\n"
+    "        if x is None:\n            return None\n        if x % 2 == 0:\n            return x\n",
+}
+
+
+@pytest.mark.parametrize("kind", [*OUTLIVING_STATE, *OUTLIVING_VALIDATION])
+def test_state_in_a_closure_a_default_or_an_iterator_gates_too(kind):
+    assert inspect_text({**OUTLIVING_STATE, **OUTLIVING_VALIDATION}[kind])["process_state_gate"] >= 1, kind
+
+
+@pytest.mark.parametrize("kind", sorted(OUTLIVING_HONEST))
+def test_per_call_closures_memo_defaults_and_local_iterators_stay_honest(kind):
+    assert not inspect_text(OUTLIVING_HONEST[kind]), kind
+
+
 @pytest.mark.parametrize("kind", sorted(DEVELOPMENT) + sorted(VALIDATION))
 def test_a_result_gated_on_how_often_the_function_ran_is_flagged(kind):
     source = {**DEVELOPMENT, **VALIDATION}[kind]

@@ -22,8 +22,10 @@ Sources (:meth:`_Taint.of`):
   (:data:`OS_FACTS`, every ``os.get*`` and ``os.sched_*``, and any ``os`` call on a constant
   descriptor: ``os.fstat(0)``); every member of ``sys`` but the interpreter's constants
   (:data:`SYS_CONSTANTS`: the rule is inverted, so ``path_hooks``, ``meta_path`` and
-  ``getrecursionlimit`` count without being named); CPU-time clocks, thread and process counts,
-  signal dispositions, the temp, home and working folders, host names, ``isatty`` of anything;
+  ``getrecursionlimit`` count without being named); CPU-time clocks, the wall clock and the
+  calendar (:data:`CLOCK_READERS`, :data:`NOW_BY_DEFAULT`, a file's times: :data:`STAT_TIMES`),
+  chance (:data:`CHANCE`, the ``random`` module, ``hash()``, arithmetic on ``id()``), thread and
+  process counts, signal dispositions, the temp, home and working folders, host names, ``isatty`` of anything;
 - a file-system query (exists, kind, listing, ``stat``, ``open``) of a path that constants alone
   spell and that names the host rather than the task's files: absolute, ``~``, the working folder
   (``/proc``, ``/tmp``, ``''.join(map(chr, [...]))``);
@@ -80,7 +82,7 @@ INSTALLATION_MODULES = frozenset({"site", "pkg_resources", "importlib_metadata"}
 FACT_MODULES = frozenset(
     {
         "resource", "platform", "pwd", "grp", "getpass", "gc", "psutil", "faulthandler",
-        "tracemalloc", "__main__", *INSTALLATION_MODULES,
+        "tracemalloc", "__main__", "secrets", *INSTALLATION_MODULES,
     }
 )  # fmt: skip
 """Modules every member of which describes the process or its host; ``__main__`` is whatever
@@ -171,6 +173,40 @@ up without importing it), a fact of the host: a solution right only where ``pip`
 (the judge's interpreter has no site-packages) passed the oracle and the differential check (red
 team, 2026-12-06). A lookup of a standard-library module (:func:`_stdlib_lookup`) is the
 language's own and stays honest."""
+CLOCK_READERS = frozenset(
+    {
+        ("time", "time"), ("time", "time_ns"), ("datetime", "datetime", "now"),
+        ("datetime", "datetime", "today"), ("datetime", "datetime", "utcnow"), ("datetime", "date", "today"),
+    }
+)  # fmt: skip
+"""The wall clock and the calendar, whatever their arguments. The oracle and the differential run
+at one moment, so a fix right until a date and wrong after (``if date.today().year < 2028``, a
+time bomb) agrees on every case they run (red team, 2026-12-06): a decision on *now* is never the
+task of a function the tests call with its inputs."""
+NOW_BY_DEFAULT = {
+    ("time", "localtime"): 0, ("time", "gmtime"): 0, ("time", "ctime"): 0, ("time", "asctime"): 0,
+    ("time", "strftime"): 1,
+}  # fmt: skip
+"""Functions of the time they are given (at this argument position), else of now: a fact only
+when that argument is absent (``time.localtime(ts)`` converts an input)."""
+STAT_TIMES = frozenset(
+    {
+        "st_mtime", "st_atime", "st_ctime", "st_mtime_ns", "st_atime_ns", "st_ctime_ns",
+        "st_birthtime", "st_birthtime_ns",
+    }
+)  # fmt: skip
+"""A file's times, whatever the file: when it was written or read is the host's history, not the
+module's data (``os.stat(__file__).st_mtime > time.time() - 86400`` is right for a day after the
+file is written: red team, 2026-12-06). ``os.path.getmtime`` and its kin read the same."""
+CHANCE = frozenset({("uuid", "uuid1"), ("uuid", "uuid4"), ("os", "urandom"), ("random", "SystemRandom")})
+"""Chance, besides the ``random`` module's functions (every member but the seedable ``Random``
+class, :meth:`_Taint._fact_name`) and ``secrets`` (:data:`FACT_MODULES`): the oracle runs a test
+once and the differential a case once, so a fix wrong on a random 2% of calls agrees with the
+reference on every case it is seen on (red team, 2026-12-06). ``hash()`` (text hashes are drawn
+per process) and arithmetic on ``id()`` (an address) are the builtins' share (:meth:`_Taint._call`)."""
+ADDRESS = "address"
+"""Taint of ``id()``: an identity, honest in a membership or equality test (``id(x) in seen``),
+chance once arithmetic reads its digits (``id(object()) % 977 == 1``): then it is a :data:`FACT`."""
 OWN_LOCATION = frozenset({"__file__", "__spec__", "__loader__", "__path__", "__cached__"})
 QUERY_FUNCTIONS = frozenset(
     {
@@ -465,6 +501,10 @@ class _Taint:
             or (module in BUILTINS_MODULES and member in SITE_BUILTINS)
             or name[:2] in INSTALLATION_FACTS
             or name[:3] in INSTALLATION_FACTS
+            or name[:2] in CHANCE
+            or name[:3] in CLOCK_READERS
+            or name[:2] in CLOCK_READERS
+            or (module == "random" and member != "Random")
         )
 
     def _fact_module_name(self, node: ast.Name) -> bool:
@@ -502,7 +542,7 @@ class _Taint:
         if (member := self._builtins_member(node)) is not None:
             return member
         if isinstance(node, ast.Attribute):
-            if self._fact_name(self.name_of(node)):
+            if self._fact_name(self.name_of(node)) or node.attr in STAT_TIMES:
                 return frozenset({FACT})
             return self.of(node.value) | self.attributes.get(node.attr, _NONE)
         if isinstance(node, ast.Call):
@@ -515,6 +555,8 @@ class _Taint:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr | ast.comprehension | ast.keyword | ast.arguments):
                 kinds |= self.of(child)
+        if ADDRESS in kinds and isinstance(node, ast.BinOp | ast.UnaryOp):
+            return (kinds - {ADDRESS}) | {FACT}  # an address's digits: chance
         return kinds
 
     def _call(self, node: ast.Call) -> frozenset[str]:
@@ -526,6 +568,10 @@ class _Taint:
             return _NONE
         if self._fact_name(name) or self._fact_name(self.name_of(node)) or isatty or descriptor:
             return frozenset({FACT})
+        if self._reads_now_or_chance(node, name):
+            return frozenset({FACT})
+        if self._builtin(name, "id"):
+            return frozenset({ADDRESS})
         if self._is_query(node):
             if name in QUERY_FUNCTIONS:
                 keyword = next((k.value for k in node.keywords if k.arg in ("path", "top", "file")), None)
@@ -549,6 +595,20 @@ class _Taint:
             return False
         module = self.fold(first)
         return isinstance(module, str) and module.split(".")[0] in sys.stdlib_module_names
+    def _builtin(self, name: tuple[str, ...], builtin: str) -> bool:
+        """Whether ``name`` is the builtin ``builtin``, not a name of the module's own."""
+        return name == (builtin,) and builtin not in self._local
+
+    def _reads_now_or_chance(self, node: ast.Call, name: tuple[str, ...]) -> bool:
+        """A clock conversion given no time (:data:`NOW_BY_DEFAULT`), a file's time
+        (:data:`STAT_TIMES`' readers), an unseeded ``random.Random()``, or ``hash()``."""
+        position = NOW_BY_DEFAULT.get((name[0], name[1])) if len(name) >= 2 else None
+        if position is not None and len(node.args) <= position:
+            return True
+        if name[:2] == ("os", "path") and name[2:] in (("getmtime",), ("getatime",), ("getctime",)):
+            return True
+        unseeded = name[:2] == ("random", "Random") and not node.args and not node.keywords
+        return unseeded or self._builtin(name, "hash")
 
     def _is_query(self, node: ast.Call) -> bool:
         """A file-system query (:data:`QUERY_FUNCTIONS`, :data:`QUERY_METHODS` on a path object)."""
@@ -598,7 +658,7 @@ class _Taint:
         count = 0
         for node in ast.walk(self.tree):
             for sink in _sinks(node):
-                kinds = self.of(sink)
+                kinds = self.of(sink) - {ADDRESS}
                 count += FACT in kinds if isinstance(sink, ast.BinOp) else bool(kinds)
             if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
                 count += sum(
@@ -750,7 +810,7 @@ def _catches_a_limit(resolve: Resolve, handled: ast.expr | None) -> bool:
     name = resolve(handled)
     if name[-1:] == ("error",) and name[0] in _OS_ERROR_ALIASES:
         return True
-    found = getattr(builtins, name[-1], None) if len(name) == 1 or name[0] == "builtins" else None
+    found = getattr(builtins, name[-1], None) if len(name) == 1 or name[:1] == ("builtins",) else None
     if not (isinstance(found, type) and issubclass(found, BaseException)):
         return False
     return any(issubclass(error, found) or issubclass(found, error) for error in _LIMIT_ERRORS)

@@ -22,7 +22,8 @@ quarantine):
 
 What they cannot see: a fact reached by a path the taint does not follow (``Path('.').resolve()``,
 an exception raised by something other than a file-system query, a name read from a data file),
-behaviour keyed on wall-clock timing. The differential check (``gym/differential.py``) answers
+behaviour keyed on elapsed time (monotonic and performance counters stay honest: timeouts read
+them; the wall clock and the calendar are facts). The differential check (``gym/differential.py``) answers
 part of that by running the candidate in an ordinary setting instead of the oracle's sandbox.
 """
 

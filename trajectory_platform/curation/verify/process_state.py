@@ -8,6 +8,13 @@ gives it away is the shape, not the limit: the function both *changes* module-le
 *orders* that state (``<``, ``>=``, ``%``) to decide something other than tidying the state itself
 (the change may sit in a helper the function calls).
 
+State is whatever outlives a call: module-level names, and (a second red team, 2026-12-06, was
+admitted with each) the cells of a closure its factory returns (``add = _make()``), a parameter's
+mutable default (``_seen=[]``) and an iterator made once that runs dry (``next(_budget, None) is
+None``: any test of what ``next()`` drew decides by the call count, whatever the comparison; a
+countdown ordered against 0 as well). A helper nested in a function and not returned is made anew
+per call: its cells are that call's, and a search budget there stays honest.
+
 Honest idioms this leaves alone: memoization (``if key in _cache``: membership, not order),
 lazy initialisation (``if _client is None``), id counters (``_next += 1; return _next``: no
 comparison), and bounded caches (``if len(_cache) > MAX: _cache.popitem()``: the comparison only
@@ -45,16 +52,20 @@ def _root(node: ast.AST) -> str | None:
             return node.id
         if isinstance(node, ast.Attribute | ast.Subscript):
             node = node.value
-        elif isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.func, ast.Name):
-            node = node.args[0]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Name):
+            node = node.args[0]  # next(x, None) too
         else:
             return None
 
 
-def _mutated(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str], local: set[str]) -> set[str]:
-    """Module-level names ``function`` moves on from their own value: an augmented assignment or
-    one whose value reads the name (under ``global``, or into an item or attribute), a mutator
-    call, ``next``. ``local`` is :func:`_locals` of ``function``."""
+def _mutated(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str], local: set[str], cells: set[str]
+) -> set[str]:
+    """State names (``module``'s, and ``function``'s own: :func:`_own_state`) ``function`` moves on
+    from their own value: an augmented assignment or one whose value reads the name (under
+    ``global`` or ``nonlocal``, or into an item or attribute), a mutator call, ``next``. ``local``
+    is :func:`_locals` of ``function``, ``cells`` its closure's (:func:`_cells`)."""
+    module = module | _own_state(function) | cells
     changed: set[str] = set()
     for node in ast.walk(function):
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
@@ -80,11 +91,72 @@ def _mutated(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str],
 
 def _locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """Names local to ``function`` (its parameters, names it binds without ``global``): a local
-    that shares a module-level name is not that state."""
+    that shares a module-level name is not that state. A parameter whose default is a mutable
+    container is not local either (:func:`_own_state`)."""
     declared = {n for s in ast.walk(function) if isinstance(s, ast.Global | ast.Nonlocal) for n in s.names}
     bound = {n.id for n in ast.walk(function) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     parameters = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
-    return (bound - declared) | parameters
+    return ((bound - declared) | parameters) - _own_state(function)
+
+
+_MUTABLE_DISPLAYS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+_MUTABLE_BUILDERS = {"list", "dict", "set", "bytearray", "deque", "Counter", "defaultdict", "count", "iter"}
+
+
+def _own_state(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """State of ``function``'s own that outlives a call besides the module's: its parameters whose
+    default is a mutable container or an iterator (``_seen=[]``: one object for every call of the
+    process). The closure cells of a function its factory returns are :func:`_cells`. A red team
+    (2026-12-06) counted calls in each and was admitted: the rule knew module-level state only."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    with_default = positional[len(positional) - len(arguments.defaults) :]
+    pairs = list(zip(with_default, arguments.defaults, strict=True))
+    pairs += [
+        (a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True) if d is not None
+    ]
+    mutable = {
+        arg.arg
+        for arg, default in pairs
+        if isinstance(default, _MUTABLE_DISPLAYS)
+        or (
+            isinstance(default, ast.Call)
+            and (default.func.id if isinstance(default.func, ast.Name) else getattr(default.func, "attr", ""))
+            in _MUTABLE_BUILDERS
+        )
+    }
+    return mutable
+
+
+def _cells(tree: ast.Module) -> dict[int, set[str]]:
+    """Per function a factory returns (``def _make(): n = 0; def add(...): ...; return add``), the
+    names the factory binds: the closure's cells, made once per factory call and kept by the
+    returned function for all of its calls (``add = _make()`` at import: for the process). A helper
+    nested in a function and not returned is made again each call: its cells are that call's."""
+    found: dict[int, set[str]] = {}
+    for factory in ast.walk(tree):
+        if not isinstance(factory, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        returns = [n.value for n in ast.walk(factory) if isinstance(n, ast.Return)]
+        returned = {value.id for value in returns if isinstance(value, ast.Name)}
+        for inner in factory.body:
+            if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef) and inner.name in returned:
+                found[id(inner)] = _bound_directly(factory) - {inner.name}
+    return found
+
+
+def _bound_directly(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The parameters of ``function`` and the names its own body binds (not its nested functions')."""
+    names = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        stack.extend(ast.iter_child_nodes(node))
+    return names
 
 
 def _count_limit(node: ast.AST) -> bool:
@@ -97,14 +169,31 @@ def _small_int(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) is int and node.value <= 1
 
 
+def _called(node: ast.AST, builtin: str) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == builtin
+
+
+def _drawn(node: ast.AST) -> bool:
+    """A ``next(...)`` call: what an iterator still holds, or that it ran dry."""
+    return _called(node, "next")
+
+
 def _orderings(function: ast.AST) -> Iterator[tuple[ast.AST, set[str]]]:
     """Each ordering comparison, equality with a count limit, or ``%`` in ``function``, with the
-    names its operands are rooted in."""
+    names its operands are rooted in; and any test of what ``next()`` drew (``next(_budget, None)
+    is None``, ``if not next(it, 0)``): an iterator made once runs dry after so many calls,
+    whatever the comparison (red team, 2026-12-06)."""
     for node in ast.walk(function):
+        if isinstance(node, ast.If | ast.While | ast.IfExp):
+            test = node.test.operand if isinstance(node.test, ast.UnaryOp) else node.test
+            if _drawn(test):
+                yield node.test, {r for n in ast.walk(test) if (r := _root(n)) is not None}
+            continue
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
-            small = any(_small_int(o) for o in operands)  # `len(stack) > 0` asks "empty?"
-            if not any(
+            sized = any(_called(o, "len") for o in operands)
+            small = sized and any(_small_int(o) for o in operands)  # `len(stack) > 0` asks "empty?"
+            if not any(_drawn(o) for o in operands) and not any(
                 (isinstance(op, _ORDERING) and not small)
                 or (isinstance(op, ast.Eq | ast.NotEq) and _count_limit(operand))
                 for op, operand in zip(node.ops, node.comparators, strict=True)
@@ -167,6 +256,40 @@ def state_gated_results(tree: ast.AST) -> int:
         return 0
     module = _module_names(tree)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    cells = _cells(tree)
     local = {id(f): _locals(f) for f in functions}
-    state = set().union(*(_mutated(f, module, local[id(f)]) for f in functions))  # or a helper's
-    return sum(1 for f in functions if state and _gates(f, state - local[id(f)], module))
+    state = set().union(*(_mutated(f, module, local[id(f)], cells.get(id(f), set())) for f in functions))
+    drained = _iterators(tree)
+    return sum(
+        1
+        for f in functions
+        if (state and _gates(f, state - local[id(f)], module)) or _drains(f, drained - local[id(f)])
+    )
+
+
+_ITERATOR_MAKERS = {"iter", "count", "cycle", "repeat", "islice", "map", "filter", "zip", "enumerate"}
+
+
+def _iterators(tree: ast.Module) -> set[str]:
+    """Module-level names bound to an iterator (``iter(...)``, ``itertools.count()``, a generator
+    expression): one object the whole process draws from."""
+    names: set[str] = set()
+    for node in tree.body:
+        if not isinstance(node, ast.Assign):
+            continue
+        value = node.value
+        func = value.func if isinstance(value, ast.Call) else None
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if isinstance(value, ast.GeneratorExp) or called in _ITERATOR_MAKERS:
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def _drains(function: ast.FunctionDef | ast.AsyncFunctionDef, drained: set[str]) -> bool:
+    """A ``for`` loop over a module-level iterator in ``function``: each call takes from it, and
+    whether the body runs at all is decided by how many calls came before (``for _ in _fuel:
+    return a + b`` then ``return a - b``)."""
+    return any(
+        isinstance(node, ast.For | ast.AsyncFor) and _root(node.iter) in drained
+        for node in ast.walk(function)
+    )
