@@ -595,6 +595,7 @@ class _Taint:
             return False
         module = self.fold(first)
         return isinstance(module, str) and module.split(".")[0] in sys.stdlib_module_names
+
     def _builtin(self, name: tuple[str, ...], builtin: str) -> bool:
         """Whether ``name`` is the builtin ``builtin``, not a name of the module's own."""
         return name == (builtin,) and builtin not in self._local
