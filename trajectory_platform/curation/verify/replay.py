@@ -167,11 +167,26 @@ NON_ACTIONS = ("finish", "submit", "think", "task_complete")
 """Calls that end or annotate an episode without acting on the workspace (unless the
 environment's own tool manifest declares a tool of that name)."""
 OBSERVATIONS = ("verified", "drift", "unverified")
+_CLOCK = r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?"
+_ISO = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+_STAMP = rf"(?:{_ISO}|{_CLOCK})"
+_SECONDS = r"\d+(?:\.\d+)? ?(?:ms|us|µs|ns|s|sec|secs|seconds)"
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
-    (r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?", "<TIME>"),
-    (r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b", "<TIME>"),
-    (r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} +(?:\d{1,2}:\d{2}|\d{4})\b", "<DATE>"),
-    (r"\b\d+(?:\.\d+)? ?(?:ms|us|µs|ns|s|sec|secs|seconds)\b", "<DURATION>"),
+    (rf"(?m)^([\[(]?)(?>{_STAMP})(?=[\])]?[ \t,|:-]+\S)", r"\1<TIME>"),
+    (
+        r"(?m)^(.*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|no tests ran)\b"
+        rf".*? in ){_SECONDS}(?: \({_CLOCK}\))?(?=(?: =+)?[ \t]*$)",
+        r"\1<DURATION>",
+    ),
+    (rf"(?m)^(Ran \d+ tests? in ){_SECONDS}[ \t]*$", r"\1<DURATION>"),
+    (r"(?m)^((?:real|user|sys)[ \t]+)\d+m\d+(?:\.\d+)?s[ \t]*$", r"\1<DURATION>"),
+    (rf"(?im)^(.*\belapsed(?: time)?[ \t]*[:=]?[ \t]*){_SECONDS}\b", r"\1<DURATION>"),
+    (
+        rf"(?m)^([-dlcbps][-rwxsStT]{{9}}[.+@]?[ \t].*?[ \t])"
+        rf"{_MONTH} +\d{{1,2}} +(?:\d{{1,2}}:\d{{2}}|\d{{4}})\b",
+        r"\1<DATE>",
+    ),
     (r"\bat 0x[0-9a-fA-F]+\b", "at <ADDR>"),
     (r"\b0x[0-9a-fA-F]{12,16}\b", "<ADDR>"),
     (r"\b(?i:pid)\b[ =:]*\d+", "pid <PID>"),
@@ -181,6 +196,16 @@ DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
 """Spans that differ between two honest runs of the same command: (pattern, placeholder). The last
 is the shell's, not the run's: ``bash -c`` names the script line in an error an interactive shell
 reports without it.
+
+A time is told by its PLACE, never by its shape: a date-time or clock heading a line that goes
+on (a log line's stamp, optionally in brackets; a line that is only a date-time is a value), the
+duration a test runner prints after its counts (pytest's ``2 passed in 0.01s (0:00:00)``,
+unittest's ``Ran 2 tests in 0.001s``), ``time``'s ``real``/``user``/``sys`` lines, an ``elapsed``
+report, and the modification date of an ``ls -l`` line. Any number with a time unit, any clock
+and any ISO date anywhere were erased before, so a value the program computes and prints with a
+unit (a latency ``17 ms``, a scheduled ``09:30:00``) was never compared: a red team recorded
+``23 ms`` where the buggy code printed ``17 ms`` and replay called it verified
+(2026-12-06).
 
 A memory address is told by its place or its width, never by being hex: the address in an object's
 repr (``<Foo object at 0x7f...>``), or a value of pointer width (12 to 16 digits: a 64-bit user or
