@@ -225,7 +225,8 @@ def test_a_refused_call_is_not_replayed_and_an_unanswered_one_is_replayed_unchec
     unanswered = (ToolCall("u", "execute_bash", json.dumps({"command": FIX})), None)
     episode = episode_of([refused, unanswered], unified_diff(CALC_S0, FIXED))
     result = replay_episode(episode, environment())
-    assert result.turns_replayed == 1 and result.unchecked_turns == [4]
+    # the refusal's text is the log's word alone, so its turn is unchecked too
+    assert result.turns_replayed == 1 and result.unchecked_turns == [2, 4]
     assert result.observations == "unverified" and result.final_files == FIXED
 
 

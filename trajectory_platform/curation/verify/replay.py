@@ -42,8 +42,9 @@ header, state footer and sentence for an empty output) is taken off first, and a
 code must match too; the one exception is a declared tolerance (:data:`TOLERANCES`: a plain
 ``ls`` listing compared by its names, since its layout follows the terminal the agent's runtime
 had), applied only where its rule says and recorded in the replay data. A refused call never ran
-and is not replayed; a call nothing answered, or whose recorded observation was truncated, is
-replayed (its effect on the files counts) but cannot be compared (``unchecked_turns``).
+and is not replayed; a call nothing answered is replayed (its effect on the files counts) but
+cannot be compared (``unchecked_turns``). A truncated observation is compared by what it shows
+(:mod:`clipped`: the head, and the tail where the harness shows one, in a registered clip form).
 
 Agent containers hold the repository at a fixed absolute path and logs use it
 (``python3 /testbed/x.py``, ``cd /testbed && pytest``). Where the log records that path
@@ -97,6 +98,7 @@ from trajectory_platform.curation.verify.cli_tools import (
     read_listing,
     session_root,
 )
+from trajectory_platform.curation.verify.clipped import Shown, shown_parts, shows
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
 from trajectory_platform.curation.verify.delta import protected_reason
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
@@ -583,6 +585,35 @@ def _drift(
     )
 
 
+def _clipped_drift(
+    turn: int,
+    clip: Shown,
+    recorded_output: tuple[str, int | None],
+    output: str,
+    exit_code: int | None,
+    patterns: tuple[str, ...],
+) -> TurnDrift | None:
+    """How a truncated answer (:func:`clipped.shown_parts`) contradicts the replayed output, or
+    ``None``: the head and tail it shows must be the output's (:func:`clipped.shows`) and the exit
+    code its framing or the log records, if any, the replayed one. A truncated answer was not
+    compared at all before, on the log's own word that it was truncated (red team, 2026-12-06)."""
+    recorded_exit = clip.exit_code if clip.exit_code is not None else recorded_output[1]
+    exit_differs = recorded_exit is not None and exit_code is not None and recorded_exit != exit_code
+    if shows(clip, output, lambda text: normalize(text, patterns)) and not exit_differs:
+        return None
+    recorded = normalize(recorded_output[0], patterns)
+    replayed = normalize(output, patterns)
+    return TurnDrift(
+        turn,
+        len(recorded),
+        len(replayed),
+        _digest(recorded),
+        _digest(replayed),
+        recorded_exit if exit_differs else None,
+        exit_code if exit_differs else None,
+    )
+
+
 def _status_drift(
     turn: int,
     answer: Event,
@@ -772,9 +803,12 @@ def replay_episode(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=run.refused
         )
     drift: list[TurnDrift] = []
-    unchecked: list[int] = [*run.unchecked, *(record.turn for record in skipped)]
+    # A refused call never ran: its answer is the log's word alone, neither compared nor a status
+    # replay established (a forged listing recorded as "refused" counted as verified, 2026-12-06).
+    refused = [record for record in records if record.refused]
+    unchecked: list[int] = [*run.unchecked, *(record.turn for record in (*skipped, *refused))]
     answer_at = {id(event): index for index, event in enumerate(episode.events)}
-    unreplayed = sorted({answer_at[id(r.answer)] for r in skipped if r.answer is not None})
+    unreplayed = sorted({answer_at[id(r.answer)] for r in (*skipped, *refused) if r.answer is not None})
     shown_root = _shown_root(root, refusal) if mode == "shell" and not inside else None
     exit_codes: list[tuple[Event, int]] = []
     tolerated: dict[str, list[int]] = {}
@@ -808,11 +842,15 @@ def replay_episode(
             found, compared = _sweagent_drift(record, viewer, output, root, spec.normalize)
             drift += [found] if found is not None else []
             unchecked += [] if compared else [record.turn]
-        elif record.answer is None or record.answer.status == "truncated":
+        elif record.answer is None:
             unchecked.append(record.turn)
         else:
             observed, replayed = recorded_observation(record.answer), shown(output, run.workspace, shown_root)
-            found = _drift(record.turn, observed, replayed, exit_code, spec.normalize)
+            clip = shown_parts(observed[0]) if record.answer.status == "truncated" else None
+            if clip is not None:
+                found = _clipped_drift(record.turn, clip, observed, replayed, exit_code, spec.normalize)
+            else:
+                found = _drift(record.turn, observed, replayed, exit_code, spec.normalize)
             shell = mode == "shell" and found is not None
             tolerance = _tolerance(record, observed[0], replayed, spec.normalize) if shell else None
             if found is not None and found.recorded_exit is None and tolerance is not None:
