@@ -483,7 +483,7 @@ def test_a_swe_agent_log_of_shell_and_editor_calls_replays_to_its_final_state_an
     assert result.final_files == FIXED, (
         "the editor's edit, the script it created and its removal all replayed"
     )
-    editor_turns = [2, 6, 8]
+    editor_turns = [6, 8]  # the view (turn 2) is compared: replay prints what the editor printed
     assert result.unchecked_turns == editor_turns and result.drift_turns == []
     (verdict,) = verify([episode], environment())
     assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
@@ -493,7 +493,7 @@ def test_a_swe_agent_log_of_shell_and_editor_calls_replays_to_its_final_state_an
         "turns_replayed": 6,
         "drift_turns": [],
         "unchecked_turns": editor_turns,
-        "verified_answers": [5, 11, 13],  # an editor's answer is its rendering: not compared
+        "verified_answers": [3, 5, 11, 13],  # an edit's answer is its rendering: not compared
         "writes_measured": True,
     }
 
@@ -506,7 +506,7 @@ def test_an_openhands_log_whose_failed_edit_fails_again_is_admitted(tmp_path):
     assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
     data = replay_data(verdict)
     assert data["observations"] == "unverified" and data["turns_replayed"] == 5
-    assert data["unchecked_turns"] == [1, 5, 7] and data["drift_turns"] == []
+    assert data["unchecked_turns"] == [5, 7] and data["drift_turns"] == [], "the view (1) is compared"
 
 
 def test_an_editor_status_the_replay_contradicts_is_drift(tmp_path):

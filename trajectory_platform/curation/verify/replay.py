@@ -119,6 +119,7 @@ from trajectory_platform.curation.verify.sweagent_commands import (
     unordered,
 )
 from trajectory_platform.curation.verify.sweagent_tools import (
+    EDITOR_FILE_VIEW,
     ONLY_1_0,
     SEARCH,
     WINDOWED,
@@ -824,7 +825,9 @@ def replay_episode(
         elif mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
             found = _file_tool_drift(record, output, exit_code, spec.normalize)
             found, compared = (
-                (found, False) if found is not None else _read_drift(record, known, output, exit_code)
+                (found, False)
+                if found is not None
+                else _read_drift(record, known, output, exit_code, spec.normalize)
             )
             unchecked += [] if compared else [record.turn]
             drift += [found] if found is not None else []
@@ -833,8 +836,10 @@ def replay_episode(
             found = _claimed_failure_drift(record, output, exit_code, spec.normalize)
             drift += [found] if found is not None else []
         elif mode == "shell" and is_editor(record) and exit_code is not None:
-            unchecked.append(record.turn)
             found = _editor_drift(record, output, exit_code, spec.normalize)
+            if found is None:
+                found, compared = _editor_view_drift(record, output, spec.normalize)
+            unchecked += [] if compared else [record.turn]
             drift += [found] if found is not None else []
         elif mode == "shell" and record.turn in run.unchecked:
             continue
@@ -956,6 +961,26 @@ def _editor_drift(
     return _status_drift(record.turn, answer, output, (recorded_failed, exit_code != 0), patterns)
 
 
+def _editor_view_drift(
+    record: CallRecord, output: str, patterns: tuple[str, ...]
+) -> tuple[TurnDrift | None, bool]:
+    """An editor ``view`` of a file whose recorded answer is not the replayed one, or ``None``, and
+    whether it was compared at all. The replay runs the editor's own rules, so it prints what the
+    tool printed: the header and the file's numbered lines (compared like a shell answer, a
+    truncated one by what it shows, :mod:`clipped`). Such a view was never compared before, and a
+    listing with an instruction injected into it stayed as training context (red team,
+    2026-12-06). Other answers (an edit's snippet, a directory's listing) are the tool's
+    rendering in wordings that vary by release and stay unchecked."""
+    answer = record.answer
+    if answer is None or answer.status == "error" or not output.startswith(EDITOR_FILE_VIEW):
+        return None, False
+    observed = recorded_observation(answer)
+    clip = shown_parts(observed[0]) if answer.status == "truncated" else None
+    if clip is not None:
+        return _clipped_drift(record.turn, clip, (observed[0], None), output, None, patterns), True
+    return _drift(record.turn, (observed[0], None), output, None, patterns), True
+
+
 def _file_tool_drift(
     record: CallRecord, output: str, exit_code: int, patterns: tuple[str, ...]
 ) -> TurnDrift | None:
@@ -977,7 +1002,7 @@ def _file_tool_drift(
 
 
 def _read_drift(
-    record: CallRecord, known: CliCall, output: str, exit_code: int
+    record: CallRecord, known: CliCall, output: str, exit_code: int, patterns: tuple[str, ...] = ()
 ) -> tuple[TurnDrift | None, bool]:
     """A Claude Code ``Read`` whose recorded answer shows lines the file replay read does not hold,
     or text no ``Read`` prints (:func:`cli_tools.read_listing`), or an ``Edit`` / ``Write`` whose
@@ -985,11 +1010,17 @@ def _read_drift(
     after the call), and whether it was compared at all. A file tool's answer is otherwise its own
     rendering and is not compared, but these show the file: a fabricated one (an instruction
     injected into it, another body) is context the policy would be trained on. A ``Read`` recorded
-    as failing (its status already agrees with replay's) must show the tool's own error."""
+    as failing (its status already agrees with replay's) must show the tool's own error. Codex's
+    ``apply_patch`` prints a summary replay reproduces with the tool's own rules, so a successful
+    one is compared whole (text appended to it was kept as context, red team 2026-12-06)."""
     answer = record.answer
     action = known.action
     if not isinstance(action, FileToolCall) or answer is None:
         return None, False
+    if action.name == "apply_patch":
+        if answer.status == "error" or exit_code != 0:
+            return None, False
+        return _drift(record.turn, (recorded_observation(answer)[0], None), output, None, patterns), True
     if action.name == "Read":
         claims = read_listing(answer.content or "", answer.status == "error")
     elif action.name in SNIPPET_TOOLS and answer.status != "error" and isinstance(record.arguments, dict):
