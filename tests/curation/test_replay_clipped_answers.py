@@ -56,7 +56,8 @@ def honest_clips(output: str) -> list[str]:
 
 def forged_clips(output: str) -> list[str]:
     """Truncated answers that show what the output does not hold, or text around the marker."""
-    forged = output.replace("line 3:", NOTE + "line 3:")
+    lines = output.splitlines(keepends=True)
+    forged = "".join([*lines[:3], NOTE, *lines[3:]])
     clips = []
     for cut in range(len(output) // 4, len(output) // 2, 37):
         clips += [
