@@ -161,6 +161,8 @@ from trajectory_platform.gym.tools import drifted
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.record import Episode, Event, ToolCall
 
+EDITOR_ABBREVIATED = "This file is too large to display entirely. Showing abbreviated version."
+"""How SWE-agent's editor heads a large file's view it abbreviated (elided bodies)."""
 EDITOR_TOOLS = ("str_replace_editor", "str_replace_based_edit_tool")
 """Tool names of the Anthropic-style file editor (SWE-agent's ``edit_anthropic`` bundle, OpenHands'
 ``str_replace_editor``, Anthropic's text editor tool): replayed as edits, not as shell lines."""
@@ -970,11 +972,15 @@ def _editor_view_drift(
     truncated one by what it shows, :mod:`clipped`). Such a view was never compared before, and a
     listing with an instruction injected into it stayed as training context (red team,
     2026-12-06). Other answers (an edit's snippet, a directory's listing) are the tool's
-    rendering in wordings that vary by release and stay unchecked."""
+    rendering in wordings that vary by release and stay unchecked, as does SWE-agent's abbreviated
+    view of a large file (:data:`EDITOR_ABBREVIATED`: its elisions follow a syntax tree the driver
+    does not reproduce)."""
     answer = record.answer
     if answer is None or answer.status == "error" or not output.startswith(EDITOR_FILE_VIEW):
         return None, False
     observed = recorded_observation(answer)
+    if EDITOR_ABBREVIATED in observed[0]:
+        return None, False
     clip = shown_parts(observed[0]) if answer.status == "truncated" else None
     if clip is not None:
         return _clipped_drift(record.turn, clip, (observed[0], None), output, None, patterns), True
