@@ -176,8 +176,8 @@ def test_a_recorded_diff_the_commands_do_not_produce_is_tamper():
 
 
 def test_normalization_tolerates_timestamps_durations_and_the_environments_patterns():
-    command = "date -u '+%Y-%m-%dT%H:%M:%S'; echo 'ran 3 tests in 0.57s'; echo \"at $PWD/calc\""
-    recorded = "2024-01-02T03:04:05\nran 3 tests in 12.3s   \nat /testbed/calc\n\n"
+    command = "date -u '+%Y-%m-%dT%H:%M:%S started'; echo 'Ran 3 tests in 0.57s'; echo \"at $PWD/calc\""
+    recorded = "2024-01-02T03:04:05 started\nRan 3 tests in 12.3s   \nat /testbed/calc\n\n"
     turns = [bash(0, command, recorded), bash(1, FIX, "")]
     episode = episode_of(turns, unified_diff(CALC_S0, FIXED))
     strict = replay_episode(episode, environment())
@@ -189,10 +189,12 @@ def test_normalization_tolerates_timestamps_durations_and_the_environments_patte
 
 
 def test_normalize_defaults():
-    assert normalize("pid 4242 at 0x7f3a9c001234\r\nin 0.12s \n") == normalize(
-        "PID=17 at 0x7f00deadbeef\nin 3 ms\n\n"
+    assert normalize("pid 4242 at 0x7f3a9c001234\r\n2 passed in 0.12s \n") == normalize(
+        "PID=17 at 0x7f00deadbeef\n2 passed in 3 ms\n\n"
     )
-    assert normalize("Jul 17 01:31 setup.py /tmp/tmpa1b2c3/x") == normalize("Dec  3 2023 setup.py /tmp/q/x")
+    assert normalize("-rw-r--r-- 1 a a 9 Jul 17 01:31 setup.py /tmp/tmpa1b2c3/x") == normalize(
+        "-rw-r--r-- 1 a a 9 Dec  3 2023 setup.py /tmp/q/x"
+    )
     assert normalize("bash: line 1: ponyc: command not found") == "bash: ponyc: command not found"
     assert normalize("2 passed") != normalize("3 passed")
 
@@ -223,7 +225,8 @@ def test_a_refused_call_is_not_replayed_and_an_unanswered_one_is_replayed_unchec
     unanswered = (ToolCall("u", "execute_bash", json.dumps({"command": FIX})), None)
     episode = episode_of([refused, unanswered], unified_diff(CALC_S0, FIXED))
     result = replay_episode(episode, environment())
-    assert result.turns_replayed == 1 and result.unchecked_turns == [4]
+    # the refusal's text is the log's word alone, so its turn is unchecked too
+    assert result.turns_replayed == 1 and result.unchecked_turns == [2, 4]
     assert result.observations == "unverified" and result.final_files == FIXED
 
 
@@ -480,7 +483,7 @@ def test_a_swe_agent_log_of_shell_and_editor_calls_replays_to_its_final_state_an
     assert result.final_files == FIXED, (
         "the editor's edit, the script it created and its removal all replayed"
     )
-    editor_turns = [2, 6, 8]
+    editor_turns = [6, 8]  # the view (turn 2) is compared: replay prints what the editor printed
     assert result.unchecked_turns == editor_turns and result.drift_turns == []
     (verdict,) = verify([episode], environment())
     assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
@@ -490,7 +493,7 @@ def test_a_swe_agent_log_of_shell_and_editor_calls_replays_to_its_final_state_an
         "turns_replayed": 6,
         "drift_turns": [],
         "unchecked_turns": editor_turns,
-        "verified_answers": [5, 11, 13],  # an editor's answer is its rendering: not compared
+        "verified_answers": [3, 5, 11, 13],  # an edit's answer is its rendering: not compared
         "writes_measured": True,
     }
 
@@ -503,7 +506,7 @@ def test_an_openhands_log_whose_failed_edit_fails_again_is_admitted(tmp_path):
     assert (verdict.sink, verdict.reason) == ("admitted", "passed_stages_1_to_4")
     data = replay_data(verdict)
     assert data["observations"] == "unverified" and data["turns_replayed"] == 5
-    assert data["unchecked_turns"] == [1, 5, 7] and data["drift_turns"] == []
+    assert data["unchecked_turns"] == [5, 7] and data["drift_turns"] == [], "the view (1) is compared"
 
 
 def test_an_editor_status_the_replay_contradicts_is_drift(tmp_path):

@@ -42,8 +42,9 @@ header, state footer and sentence for an empty output) is taken off first, and a
 code must match too; the one exception is a declared tolerance (:data:`TOLERANCES`: a plain
 ``ls`` listing compared by its names, since its layout follows the terminal the agent's runtime
 had), applied only where its rule says and recorded in the replay data. A refused call never ran
-and is not replayed; a call nothing answered, or whose recorded observation was truncated, is
-replayed (its effect on the files counts) but cannot be compared (``unchecked_turns``).
+and is not replayed; a call nothing answered is replayed (its effect on the files counts) but
+cannot be compared (``unchecked_turns``). A truncated observation is compared by what it shows
+(:mod:`clipped`: the head, and the tail where the harness shows one, in a registered clip form).
 
 Agent containers hold the repository at a fixed absolute path and logs use it
 (``python3 /testbed/x.py``, ``cd /testbed && pytest``). Where the log records that path
@@ -97,6 +98,7 @@ from trajectory_platform.curation.verify.cli_tools import (
     read_listing,
     session_root,
 )
+from trajectory_platform.curation.verify.clipped import Shown, shown_parts, shows
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
 from trajectory_platform.curation.verify.delta import protected_reason
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
@@ -117,6 +119,7 @@ from trajectory_platform.curation.verify.sweagent_commands import (
     unordered,
 )
 from trajectory_platform.curation.verify.sweagent_tools import (
+    EDITOR_FILE_VIEW,
     ONLY_1_0,
     SEARCH,
     WINDOWED,
@@ -159,6 +162,8 @@ from trajectory_platform.gym.tools import drifted
 from trajectory_platform.traces.adapters.mini_swe_agent import SUBMIT_MARKER
 from trajectory_platform.traces.record import Episode, Event, ToolCall
 
+EDITOR_ABBREVIATED = "This file is too large to display entirely. Showing abbreviated version."
+"""How SWE-agent's editor heads a large file's view it abbreviated (elided bodies)."""
 EDITOR_TOOLS = ("str_replace_editor", "str_replace_based_edit_tool")
 """Tool names of the Anthropic-style file editor (SWE-agent's ``edit_anthropic`` bundle, OpenHands'
 ``str_replace_editor``, Anthropic's text editor tool): replayed as edits, not as shell lines."""
@@ -168,11 +173,26 @@ NON_ACTIONS = ("finish", "submit", "think", "task_complete")
 """Calls that end or annotate an episode without acting on the workspace (unless the
 environment's own tool manifest declares a tool of that name)."""
 OBSERVATIONS = ("verified", "drift", "unverified")
+_CLOCK = r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?"
+_ISO = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+_STAMP = rf"(?:{_ISO}|{_CLOCK})"
+_SECONDS = r"\d+(?:\.\d+)? ?(?:ms|us|µs|ns|s|sec|secs|seconds)"
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
-    (r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?", "<TIME>"),
-    (r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b", "<TIME>"),
-    (r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} +(?:\d{1,2}:\d{2}|\d{4})\b", "<DATE>"),
-    (r"\b\d+(?:\.\d+)? ?(?:ms|us|µs|ns|s|sec|secs|seconds)\b", "<DURATION>"),
+    (rf"(?m)^([\[(]?)(?>{_STAMP})(?=[\])]?[ \t,|:-]+\S)", r"\1<TIME>"),
+    (
+        r"(?m)^(.*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|no tests ran)\b"
+        rf".*? in ){_SECONDS}(?: \({_CLOCK}\))?(?=(?: =+)?[ \t]*$)",
+        r"\1<DURATION>",
+    ),
+    (rf"(?m)^(Ran \d+ tests? in ){_SECONDS}[ \t]*$", r"\1<DURATION>"),
+    (r"(?m)^((?:real|user|sys)[ \t]+)\d+m\d+(?:\.\d+)?s[ \t]*$", r"\1<DURATION>"),
+    (rf"(?im)^(.*\belapsed(?: time)?[ \t]*[:=]?[ \t]*){_SECONDS}\b", r"\1<DURATION>"),
+    (
+        rf"(?m)^([-dlcbps][-rwxsStT]{{9}}[.+@]?[ \t].*?[ \t])"
+        rf"{_MONTH} +\d{{1,2}} +(?:\d{{1,2}}:\d{{2}}|\d{{4}})\b",
+        r"\1<DATE>",
+    ),
     (r"\bat 0x[0-9a-fA-F]+\b", "at <ADDR>"),
     (r"\b0x[0-9a-fA-F]{12,16}\b", "<ADDR>"),
     (r"\b(?i:pid)\b[ =:]*\d+", "pid <PID>"),
@@ -184,6 +204,16 @@ DEFAULT_NORMALIZE: tuple[tuple[str, str], ...] = (
 """Spans that differ between two honest runs of the same command: (pattern, placeholder). The last
 is the shell's, not the run's: ``bash -c`` names the script line in an error an interactive shell
 reports without it.
+
+A time is told by its PLACE, never by its shape: a date-time or clock heading a line that goes
+on (a log line's stamp, optionally in brackets; a line that is only a date-time is a value), the
+duration a test runner prints after its counts (pytest's ``2 passed in 0.01s (0:00:00)``,
+unittest's ``Ran 2 tests in 0.001s``), ``time``'s ``real``/``user``/``sys`` lines, an ``elapsed``
+report, and the modification date of an ``ls -l`` line. Any number with a time unit, any clock
+and any ISO date anywhere were erased before, so a value the program computes and prints with a
+unit (a latency ``17 ms``, a scheduled ``09:30:00``) was never compared: a red team recorded
+``23 ms`` where the buggy code printed ``17 ms`` and replay called it verified
+(2026-12-06).
 
 A memory address is told by its place or its width, never by being hex: the address in an object's
 repr (``<Foo object at 0x7f...>``), or a value of pointer width (12 to 16 digits: a 64-bit user or
@@ -620,6 +650,35 @@ def _drift(
     )
 
 
+def _clipped_drift(
+    turn: int,
+    clip: Shown,
+    recorded_output: tuple[str, int | None],
+    output: str,
+    exit_code: int | None,
+    patterns: tuple[str, ...],
+) -> TurnDrift | None:
+    """How a truncated answer (:func:`clipped.shown_parts`) contradicts the replayed output, or
+    ``None``: the head and tail it shows must be the output's (:func:`clipped.shows`) and the exit
+    code its framing or the log records, if any, the replayed one. A truncated answer was not
+    compared at all before, on the log's own word that it was truncated (red team, 2026-12-06)."""
+    recorded_exit = clip.exit_code if clip.exit_code is not None else recorded_output[1]
+    exit_differs = recorded_exit is not None and exit_code is not None and recorded_exit != exit_code
+    if shows(clip, output, lambda text: normalize(text, patterns)) and not exit_differs:
+        return None
+    recorded = normalize(recorded_output[0], patterns)
+    replayed = normalize(output, patterns)
+    return TurnDrift(
+        turn,
+        len(recorded),
+        len(replayed),
+        _digest(recorded),
+        _digest(replayed),
+        recorded_exit if exit_differs else None,
+        exit_code if exit_differs else None,
+    )
+
+
 def _status_drift(
     turn: int,
     answer: Event,
@@ -809,9 +868,12 @@ def replay_episode(
             mode, 0, [], None, "unverified", time.perf_counter() - start, unsupported_turns=run.refused
         )
     drift: list[TurnDrift] = []
-    unchecked: list[int] = [*run.unchecked, *(record.turn for record in skipped)]
+    # A refused call never ran: its answer is the log's word alone, neither compared nor a status
+    # replay established (a forged listing recorded as "refused" counted as verified, 2026-12-06).
+    refused = [record for record in records if record.refused]
+    unchecked: list[int] = [*run.unchecked, *(record.turn for record in (*skipped, *refused))]
     answer_at = {id(event): index for index, event in enumerate(episode.events)}
-    unreplayed = sorted({answer_at[id(r.answer)] for r in skipped if r.answer is not None})
+    unreplayed = sorted({answer_at[id(r.answer)] for r in (*skipped, *refused) if r.answer is not None})
     shown_root = _shown_root(root, refusal) if mode == "shell" and not inside else None
     exit_codes: list[tuple[Event, int]] = []
     tolerated: dict[str, list[int]] = {}
@@ -827,7 +889,9 @@ def replay_episode(
         elif mode == "shell" and known is not None and known.kind == FILE and exit_code is not None:
             found = _file_tool_drift(record, output, exit_code, spec.normalize)
             found, compared = (
-                (found, False) if found is not None else _read_drift(record, known, output, exit_code)
+                (found, False)
+                if found is not None
+                else _read_drift(record, known, output, exit_code, spec.normalize)
             )
             unchecked += [] if compared else [record.turn]
             drift += [found] if found is not None else []
@@ -836,8 +900,10 @@ def replay_episode(
             found = _claimed_failure_drift(record, output, exit_code, spec.normalize)
             drift += [found] if found is not None else []
         elif mode == "shell" and is_editor(record) and exit_code is not None:
-            unchecked.append(record.turn)
             found = _editor_drift(record, output, exit_code, spec.normalize)
+            if found is None:
+                found, compared = _editor_view_drift(record, output, spec.normalize)
+            unchecked += [] if compared else [record.turn]
             drift += [found] if found is not None else []
         elif mode == "shell" and record.turn in run.unchecked:
             continue
@@ -845,11 +911,15 @@ def replay_episode(
             found, compared = _sweagent_drift(record, viewer, output, root, spec.normalize)
             drift += [found] if found is not None else []
             unchecked += [] if compared else [record.turn]
-        elif record.answer is None or record.answer.status == "truncated":
+        elif record.answer is None:
             unchecked.append(record.turn)
         else:
             observed, replayed = recorded_observation(record.answer), shown(output, run.workspace, shown_root)
-            found = _drift(record.turn, observed, replayed, exit_code, spec.normalize)
+            clip = shown_parts(observed[0]) if record.answer.status == "truncated" else None
+            if clip is not None:
+                found = _clipped_drift(record.turn, clip, observed, replayed, exit_code, spec.normalize)
+            else:
+                found = _drift(record.turn, observed, replayed, exit_code, spec.normalize)
             shell = mode == "shell" and found is not None
             tolerance = _tolerance(record, observed[0], replayed, spec.normalize) if shell else None
             if found is not None and found.recorded_exit is None and tolerance is not None:
@@ -955,6 +1025,30 @@ def _editor_drift(
     return _status_drift(record.turn, answer, output, (recorded_failed, exit_code != 0), patterns)
 
 
+def _editor_view_drift(
+    record: CallRecord, output: str, patterns: tuple[str, ...]
+) -> tuple[TurnDrift | None, bool]:
+    """An editor ``view`` of a file whose recorded answer is not the replayed one, or ``None``, and
+    whether it was compared at all. The replay runs the editor's own rules, so it prints what the
+    tool printed: the header and the file's numbered lines (compared like a shell answer, a
+    truncated one by what it shows, :mod:`clipped`). Such a view was never compared before, and a
+    listing with an instruction injected into it stayed as training context (red team,
+    2026-12-06). Other answers (an edit's snippet, a directory's listing) are the tool's
+    rendering in wordings that vary by release and stay unchecked, as does SWE-agent's abbreviated
+    view of a large file (:data:`EDITOR_ABBREVIATED`: its elisions follow a syntax tree the driver
+    does not reproduce)."""
+    answer = record.answer
+    if answer is None or answer.status == "error" or not output.startswith(EDITOR_FILE_VIEW):
+        return None, False
+    observed = recorded_observation(answer)
+    if EDITOR_ABBREVIATED in observed[0]:
+        return None, False
+    clip = shown_parts(observed[0]) if answer.status == "truncated" else None
+    if clip is not None:
+        return _clipped_drift(record.turn, clip, (observed[0], None), output, None, patterns), True
+    return _drift(record.turn, (observed[0], None), output, None, patterns), True
+
+
 def _file_tool_drift(
     record: CallRecord, output: str, exit_code: int, patterns: tuple[str, ...]
 ) -> TurnDrift | None:
@@ -976,7 +1070,7 @@ def _file_tool_drift(
 
 
 def _read_drift(
-    record: CallRecord, known: CliCall, output: str, exit_code: int
+    record: CallRecord, known: CliCall, output: str, exit_code: int, patterns: tuple[str, ...] = ()
 ) -> tuple[TurnDrift | None, bool]:
     """A Claude Code ``Read`` whose recorded answer shows lines the file replay read does not hold,
     or text no ``Read`` prints (:func:`cli_tools.read_listing`), or an ``Edit`` / ``Write`` whose
@@ -984,11 +1078,17 @@ def _read_drift(
     after the call), and whether it was compared at all. A file tool's answer is otherwise its own
     rendering and is not compared, but these show the file: a fabricated one (an instruction
     injected into it, another body) is context the policy would be trained on. A ``Read`` recorded
-    as failing (its status already agrees with replay's) must show the tool's own error."""
+    as failing (its status already agrees with replay's) must show the tool's own error. Codex's
+    ``apply_patch`` prints a summary replay reproduces with the tool's own rules, so a successful
+    one is compared whole (text appended to it was kept as context, red team 2026-12-06)."""
     answer = record.answer
     action = known.action
     if not isinstance(action, FileToolCall) or answer is None:
         return None, False
+    if action.name == "apply_patch":
+        if answer.status == "error" or exit_code != 0:
+            return None, False
+        return _drift(record.turn, (recorded_observation(answer)[0], None), output, None, patterns), True
     if action.name == "Read":
         claims = read_listing(answer.content or "", answer.status == "error")
     elif action.name in SNIPPET_TOOLS and answer.status != "error" and isinstance(record.arguments, dict):

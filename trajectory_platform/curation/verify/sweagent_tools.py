@@ -633,10 +633,12 @@ to the linter's filter is SWE-agent's own (for a search-and-replace ``edit`` and
 0-based first line where the filter expects a 1-based one)."""
 
 
+EDITOR_FILE_VIEW = "Here's the result of running `cat -n`"
+"""How the editor's ``view`` of a file begins (its numbered lines follow)."""
 EDITOR_SUCCESS = (
     "The file ",
     "File created successfully at:",
-    "Here's the result of running `cat -n`",
+    EDITOR_FILE_VIEW,
     "Here's the files and directories up to 2 levels deep",
     "Last edit to ",
 )

@@ -1,0 +1,86 @@
+"""What a truncated answer shows, so that replay compares it (red team, 2026-12-06).
+
+A harness that clips a long output shows its head (OpenHands: the head, then ``<response
+clipped>`` and a fixed note) or its head and tail (mini-swe-agent: a fixed warning, then
+``<output_head>``, the count of elided characters, ``<output_tail>``). Each shown part is still a
+claim about the output: the head must be how the replayed output starts, the tail how it ends.
+Replay compared nothing of an answer whose status was ``truncated`` before, and that status is the
+log's own word (OpenHands' adapter sets it wherever the marker occurs in the text): a forged file
+listing with an instruction injected into it and ``<response clipped>`` appended stayed as
+training context. So only the registered clip forms count, each with its marker where the harness
+puts it and nothing but the harness's fixed text around it; any other text is compared whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from trajectory_platform.traces.adapters.openhands import CLIPPED
+
+OPENHANDS_NOTE = re.compile(
+    r"(?:<NOTE>(?:Due to the max output limit,|To save on context) only part of this (?:file|output) has"
+    r" been shown to you\.(?: You should retry this tool after you have searched inside the file with"
+    r" `grep -n` in order to find the line numbers of what you are looking for\.)?</NOTE>)?\s*\Z"
+)
+"""What OpenHands prints after its clip marker: one of its releases' notes, or nothing."""
+MINI_WARNING = frozenset(
+    {
+        "The output of your last command was too long.",
+        "Please try a different command that produces less output.",
+        "If you're looking at a file you can try use head, tail or sed to view a smaller number of"
+        " lines selectively.",
+        "If you're using grep or find and it produced too much output, you can use a more selective"
+        " search pattern.",
+        "If you really need to see something from the full command's output, you can redirect output"
+        " to a file and then search in that file.",
+    }
+)
+"""The lines of mini-swe-agent's default warning for a clipped output."""
+_MINI = re.compile(
+    r"\A\s*(?:<returncode>(-?\d+)</returncode>\s*)?<warning>\n?(.*?)</warning>\s*"
+    r"<output_head>\n?(.*)</output_head>\s*<elided_chars>\s*\d+ characters elided\s*</elided_chars>\s*"
+    r"<output_tail>\n?(.*)</output_tail>\s*\Z",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a clipped answer shows of its output: its head, its tail (empty: none shown), and the
+    exit code its framing records, if any."""
+
+    head: str
+    tail: str = ""
+    exit_code: int | None = None
+
+
+def shown_parts(text: str) -> Shown | None:
+    """The parts of the output a truncated answer shows (:class:`Shown`), or ``None`` when the text
+    is no registered clip form: a marker elsewhere than where its harness puts it, more than one,
+    or free text where the harness prints its fixed note or warning. Text carrying no marker at all
+    shows a head (a harness that cut the output and said so only in the status)."""
+    mini = _MINI.match(text)
+    if mini is not None:
+        warning = {line.strip() for line in mini.group(2).split("\n")} - {""}
+        if not warning <= MINI_WARNING:
+            return None
+        code = int(mini.group(1)) if mini.group(1) is not None else None
+        return Shown(mini.group(3), mini.group(4), code)
+    if CLIPPED not in text:
+        return None if "<output_head>" in text else Shown(text)
+    head, _, rest = text.partition(CLIPPED)
+    if CLIPPED in rest or OPENHANDS_NOTE.match(rest) is None:
+        return None
+    return Shown(head)
+
+
+def shows(shown: Shown, output: str, normalize: Callable[[str], str]) -> bool:
+    """Whether ``output`` (the replayed one) starts with the shown head and ends with the shown
+    tail, both compared after ``normalize`` (which drops trailing blanks of a line, so a head cut
+    after a space still matches). The two may not overlap: together they show at most the whole."""
+    full, head, tail = normalize(output), normalize(shown.head), normalize(shown.tail)
+    if not full.startswith(head) or not full.endswith(tail):
+        return False
+    return not head or not tail or len(head) + len(tail) <= len(full)
