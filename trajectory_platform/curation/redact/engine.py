@@ -47,6 +47,7 @@ from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
+from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
 from trajectory_platform.curation.redact.positional import find_positional_credentials
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 from trajectory_platform.curation.redact.public_material import drop_public_material
@@ -135,6 +136,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
+        found.extend(find_segmented_tokens(text))
     if config.pii:
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
     document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None
