@@ -17,7 +17,9 @@ from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.model import Finding
 
-_CARD = re.compile(r"(?<![\w.+/-])(?<!\d[ -])(?<![A-Z]{2}\d\d[ -])[2-6]\d{3}(?:[ -]?\d){9,15}(?![\w/]|[.-]\d)")
+_CARD = re.compile(
+    r"(?<![\w.+/-])(?<!\d[ -])(?<![A-Z]{2}\d\d[ -])[2-6]\d{3}(?:[ -]?\d){9,15}(?![\w/]|[.-]\d)"
+)
 _CARD_ISSUER = re.compile(r"4|5[1-5]|2[2-7]|3[0478]|35|6(?:011|5|4[4-9]|2)")
 """Issuer prefixes of the major card networks (ISO/IEC 7812 IIN ranges: Visa, Mastercard, Amex,
 Diners, JCB, Discover, UnionPay). The length is only bounded to 13-19: test and sample data use

@@ -1397,6 +1397,16 @@ _ID_NAME_BEFORE = re.compile(
 )
 
 
+def named_as_id(text: str, start: int, token: str) -> bool:
+    """Is the token at ``text[start:]`` an API object's id, by its prefix (``req_``, ``call_``,
+    ``cus_``) or by a name before it that calls it an id (``run_id=``, ``"JobRunId": ``)?"""
+    return bool(
+        _ID_PREFIX.match(token)
+        or _STRIPE_OBJECT_ID.fullmatch(token)
+        or _ID_NAME_BEFORE.search(text, max(0, start - 40), start)
+    )
+
+
 def find_prefixed_hex(text: str) -> Iterator[Finding]:
     """Vendor-style tokens made of a short prefix and a random hex body (``pul-<40 hex>``,
     ``acme_live_<32 hex>``), named or not: the class many vendors share, not one vendor's format.
@@ -1405,9 +1415,7 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
     marks an id, not a key; the body must score as random hex.
     """
     for match in _PREFIXED_HEX.finditer(text):
-        if _NOT_KEY_PREFIX.search(match.group("prefix")) or _ID_PREFIX.match(match.group()):
-            continue
-        if _ID_NAME_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+        if _NOT_KEY_PREFIX.search(match.group("prefix")) or named_as_id(text, match.start(), match.group()):
             continue  # the value of an id field or flag (--job-run-id jr_<64 hex>): an id, by its name
         if looks_random(match.group("body")) and not is_sequential_string(match.group("body")):
             yield Finding("API_KEY", match.start(), match.end(), match.group(), "format:prefixed_hex")

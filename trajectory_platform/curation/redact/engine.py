@@ -46,12 +46,12 @@ from trajectory_platform.curation.redact.detectors import (
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
 from trajectory_platform.curation.redact.pii import find_pii
-from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
-from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
 from trajectory_platform.curation.redact.positional import find_positional_credentials
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 from trajectory_platform.curation.redact.public_material import drop_public_material
 from trajectory_platform.curation.redact.references import drop_references
+from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
+from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
 from trajectory_platform.curation.redact.structure import (
     find_structural_credentials,
     find_typed_instructions,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.detectors import public_by_context, random_candidate
+from trajectory_platform.curation.redact.detectors import named_as_id, public_by_context, random_candidate
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 
@@ -40,7 +40,11 @@ def _reads_as_words(segment: str) -> bool:
 
 
 def find_segmented_tokens(text: str) -> Iterator[Finding]:
-    """Runs of ``_``/``.``-joined segments in ``text`` of which one long segment scores as random."""
+    """Runs of ``_``/``.``-joined segments in ``text`` of which one long segment scores as random.
+
+    Reported as the entropy pass's findings are (detector ``entropy``), so that the same rules
+    apply to them: a value under a JSON key that names an id (``"JobRunId"``) is left alone.
+    """
     if "_" not in text and "." not in text:
         return
     digests: dict[tuple[int, int], bool] = {}
@@ -48,7 +52,7 @@ def find_segmented_tokens(text: str) -> Iterator[Finding]:
         token = match.group()
         if len(token) < 2 * MIN_SEGMENT or PSEUDONYM_RE.search(token):
             continue
-        if public_by_context(text, match.start(), match.end()):
+        if public_by_context(text, match.start(), match.end()) or named_as_id(text, match.start(), token):
             continue
         offset = match.start()
         for segment in re.split(r"[_.]", token):
@@ -57,6 +61,6 @@ def find_segmented_tokens(text: str) -> Iterator[Finding]:
                 and not _reads_as_words(segment)
                 and random_candidate(segment, text, offset, digests)
             ):
-                yield Finding("SECRET", match.start(), match.end(), token, "entropy:segments")
+                yield Finding("SECRET", match.start(), match.end(), token, "entropy")
                 break
             offset += len(segment) + 1
