@@ -2,8 +2,9 @@
 
 Low-entropy values that still identify people or private networks: e-mail addresses, phone
 numbers, RFC 1918 / RFC 4193 addresses, internal host names, the user name in a home
-directory path, and identifiers validated by their check digits (:mod:`.checksummed_ids`). Person names need a named-entity model; none is bundled, so they are found only
-when :attr:`RedactionConfig.person_names` is set (for example with :func:`load_ner_detector`).
+directory path, and identifiers validated by their check digits (:mod:`.checksummed_ids`).
+Person names need a named-entity model; none is bundled, so they are found only when
+:attr:`RedactionConfig.person_names` is set (for example with :func:`load_ner_detector`).
 """
 
 from __future__ import annotations
