@@ -1430,6 +1430,16 @@ _ID_NAME_BEFORE = re.compile(
 )
 
 
+def named_as_id(text: str, start: int, token: str) -> bool:
+    """Is the token at ``text[start:]`` an API object's id, by its prefix (``req_``, ``call_``,
+    ``cus_``) or by a name before it that calls it an id (``run_id=``, ``"JobRunId": ``)?"""
+    return bool(
+        _ID_PREFIX.match(token)
+        or _STRIPE_OBJECT_ID.fullmatch(token)
+        or _ID_NAME_BEFORE.search(text, max(0, start - 40), start)
+    )
+
+
 def find_prefixed_hex(text: str) -> Iterator[Finding]:
     """Vendor-style tokens made of a short prefix and a random hex body (``pul-<40 hex>``,
     ``acme_live_<32 hex>``), named or not: the class many vendors share, not one vendor's format.
@@ -1438,9 +1448,7 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
     marks an id, not a key; the body must score as random hex.
     """
     for match in _PREFIXED_HEX.finditer(text):
-        if _NOT_KEY_PREFIX.search(match.group("prefix")) or _ID_PREFIX.match(match.group()):
-            continue
-        if _ID_NAME_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+        if _NOT_KEY_PREFIX.search(match.group("prefix")) or named_as_id(text, match.start(), match.group()):
             continue  # the value of an id field or flag (--job-run-id jr_<64 hex>): an id, by its name
         if looks_random(match.group("body")) and not is_sequential_string(match.group("body")):
             yield Finding("API_KEY", match.start(), match.end(), match.group(), "format:prefixed_hex")
@@ -1710,11 +1718,11 @@ def find_high_entropy(text: str, config: RedactionConfig, layers: int = 0) -> It
         if "/" in token and not token.endswith("=") and any(map(_path_word, token.split("/"))):
             offset = begin
             for part in token.split("/"):
-                if len(part) >= config.min_entropy_length and _random_token(part, text, offset, digests):
+                if len(part) >= config.min_entropy_length and random_candidate(part, text, offset, digests):
                     yield Finding("SECRET", offset, offset + len(part), part, "entropy")
                 offset += len(part) + 1
             continue
-        if _random_token(token, text, begin, digests):
+        if random_candidate(token, text, begin, digests):
             yield Finding("SECRET", begin, match.end(), token, "entropy")
         elif layers < BASE64_DEPTH and (kind := _encoded_secret_kind(token, config, layers + 1)):
             yield Finding(kind, begin, match.end(), token, "base64")
@@ -1835,7 +1843,18 @@ _STRUCTURED_NAME = re.compile(
 _FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}(?:\.\d+)*(?![\w\-])")
 
 
-def _random_token(token: str, text: str, start: int, digests: dict[tuple[int, int], bool]) -> bool:
+def public_by_context(text: str, start: int, end: int) -> bool:
+    """Does what surrounds ``text[start:end]`` show it is no key: a file name's extension after it
+    (umath-validation-set-README.txt, libgfortran-040039e1-0352e75f.so), a resource id inside an ARN
+    (arn:aws:dms:...:task:K55IUCGB...), or a public key's type or a digest's name before it?"""
+    return bool(
+        _FILE_EXTENSION.match(text, end)
+        or in_arn(text, start)
+        or _PUBLIC_BEFORE.search(text, max(0, start - 48), start)
+    )
+
+
+def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int, int], bool]) -> bool:
     """Entropy verdict for one candidate, with object ids, public keys, lockfile and package
     digests, pod names and platform tags, and named digests exempt (``digests``: the verdicts
     of :func:`_digest_by_evidence` so far in this text)."""
@@ -1846,11 +1865,7 @@ def _random_token(token: str, text: str, start: int, digests: dict[tuple[int, in
         or _STRUCTURED_NAME.fullmatch(token)
     ):
         return False
-    if _FILE_EXTENSION.match(text, start + len(token)):
-        return False  # a file name (umath-validation-set-README.txt, libgfortran-040039e1-0352e75f.so)
-    if in_arn(text, start):
-        return False  # a resource id inside an ARN (arn:aws:dms:...:task:K55IUCGB...) names, not grants
-    if _PUBLIC_BEFORE.search(text, max(0, start - 48), start):
+    if public_by_context(text, start, start + len(token)):
         return False
     bare = token.rstrip("=")
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token), digests):

@@ -55,6 +55,8 @@ from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_R
 from trajectory_platform.curation.redact.public_material import drop_public_material
 from trajectory_platform.curation.redact.references import drop_references
 from trajectory_platform.curation.redact.replacements import find_edited_credentials, find_substitutions
+from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
+from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
 from trajectory_platform.curation.redact.structure import (
     find_structural_credentials,
     find_typed_instructions,
@@ -133,6 +135,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
+    found.extend(find_seed_phrases(text))
     found.extend(find_named_elsewhere(text))
     found.extend(find_code_bindings(text))
     found.extend(find_substitutions(text))
@@ -143,6 +146,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_bound_credentials(text, found))  # references to what the rules above found
     if local.entropy:
         found.extend(find_punctuated_secrets(text))
+        found.extend(find_segmented_tokens(text))
     if config.pii:
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
     document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None

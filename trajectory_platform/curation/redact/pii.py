@@ -1,9 +1,10 @@
 """Pass 2: personal data and internal infrastructure.
 
 Low-entropy values that still identify people or private networks: e-mail addresses, phone
-numbers, RFC 1918 / RFC 4193 addresses, internal host names and the user name in a home
-directory path. Person names need a named-entity model; none is bundled, so they are found only
-when :attr:`RedactionConfig.person_names` is set (for example with :func:`load_ner_detector`).
+numbers, RFC 1918 / RFC 4193 addresses, internal host names, the user name in a home
+directory path, and identifiers validated by their check digits (:mod:`.checksummed_ids`).
+Person names need a named-entity model; none is bundled, so they are found only when
+:attr:`RedactionConfig.person_names` is set (for example with :func:`load_ner_detector`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
+from trajectory_platform.curation.redact.checksummed_ids import find_checksummed_ids
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 
 _EMAIL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
@@ -87,6 +89,7 @@ def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
             digits = sum(map(str.isdigit, match.group()))
             if 9 <= digits <= 15 and _standalone(text, match, ".+-:/") and not _in_number_run(text, match):
                 yield Finding("PHONE", match.start(), match.end(), match.group(), "pii:phone")
+    yield from find_checksummed_ids(text)
     if "10." in text or "172." in text or "192.168." in text:
         for match in _IPV4.finditer(text):
             if _standalone(text, match, ".") and _private_ip(match.group()):

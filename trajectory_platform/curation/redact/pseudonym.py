@@ -27,7 +27,9 @@ PSEUDONYM_RE = re.compile(
 
 # Higher wins when one value is reported under several kinds: the most specific label is kept.
 _KIND_PRIORITY = {"SECRET": 1, "PASSWORD": 2, "TOKEN": 2, "AUTH_HEADER": 3}
-PII_KINDS = frozenset({"EMAIL", "PHONE", "PRIVATE_IP", "INTERNAL_HOST", "USERNAME", "PERSON"})
+PII_KINDS = frozenset(
+    {"EMAIL", "PHONE", "PRIVATE_IP", "INTERNAL_HOST", "USERNAME", "PERSON", "CARD_NUMBER", "IBAN", "SSN"}
+)
 
 
 def resolve_master_key(explicit: str | bytes | None = None, allow_dev_default: bool = False) -> bytes:
