@@ -57,6 +57,9 @@ HONEST = {
     "catalogue_yaml": 'fi:\n  form:\n    password: "Salasana"\n    secret_key: Salainen avain\n',
     "catalogue_properties": "form.password=Heslo\nform.secret_key=Tajný klíč\n",
     "catalogue_strings": '"password" = "Adgangskode";\n"api_key" = "API-nøgle";\n',
+    # an English compound listed after a credential word: a sentence, not a user and a password
+    "compound_in_a_list": "Redaction: credential sinks, user-keyed maps, tables (the merged rules)",
+    "compound_after_and": "The default login page and read-only views were rebuilt.",
 }
 
 
@@ -101,6 +104,8 @@ CONTROLS = {
     "keyword_in_quotes": ('const password = "await#9Zz";', "await#9Zz"),
     "value_with_unit_word": ("password: 16bytes!x\n", "16bytes!x"),
     "two_word_password": ('password: "Sunset Harbor"\n', "Sunset Harbor"),
+    "hyphenated_passphrase": ("Credentials: deploy, amber-falcon-quartz", "amber-falcon-quartz"),
+    "hyphenated_with_digit": ("log in with admin and blue-harbor7", "blue-harbor7"),
     "diff_added_password": (
         '@@ -1,3 +1,3 @@\n {\n-  "password": "old"\n+  "password": "Velvet70040!x"\n }',
         "Velvet70040!x",

@@ -346,10 +346,19 @@ def credential_shaped(value: str) -> bool:
         return False
     if re.fullmatch(r"[\d\s:/.+-]+", value):
         return False  # a number, a date or a time
+    if _HYPHENATED_WORDS.fullmatch(value) and not any(map(unspellable, value.split("-"))):
+        return False  # "credential sinks, user-keyed maps": an English compound, not a chosen value
     digits = any(map(str.isdigit, value))
     symbols = any(not ch.isalnum() and ch != "_" for ch in value)
     mixed = any(map(str.isupper, value)) and any(map(str.islower, value))
     return digits or symbols or mixed or unspellable(value)
+
+
+_HYPHENATED_WORDS = re.compile(r"[a-z]+-[a-z]+")
+"""Two lowercase words joined by one hyphen (``user-keyed``, ``read-only``, ``long-lived``): the
+hyphen is the only symbol, and a sentence listing ``credential sinks, user-keyed maps`` read as
+the pair ``sinks, user-keyed``. Three words or more stay a passphrase's shape
+(``correct-horse-battery``)."""
 
 
 _PROTOCOL_SESSION = re.compile(
