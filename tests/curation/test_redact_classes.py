@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from trajectory_platform.curation.redact import redact_episode, redact_text
@@ -14,7 +16,7 @@ from trajectory_platform.curation.redact.leak import (
     make_canaries,
     measure_episode_leak,
 )
-from trajectory_platform.traces.record import Episode, Event, canonical_json
+from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
 SALT = b"classes-salt!!!!"
 HEX_40 = "8b0e7153bf7c3706d85c524e440066559a6656c9"
@@ -246,6 +248,49 @@ def test_a_split_secret_whose_head_reads_whole_still_loses_its_random_tail():
     episode = _conversation("password: Xk9mQ2vL8p", "R4wTq7Zc and that is all.", "thanks")
     text = canonical_json(redact_episode(episode, SALT)[0].to_dict())
     assert "Xk9mQ2vL8p" not in text and "R4wTq7Zc" not in text
+
+
+STREAMED_PIECES = {
+    "value_over_three": ["export DB_PASSWORD=maple", "-145-", "Stone"],
+    "label_split": ["export DB_P", "ASSWORD=HarborTiger737"],
+    "label_and_value_over_four": ["--p", "assword Meado", "w#Ri", "ver4156"],
+    "spaced_label": ["password: ", "Harbor", "91007", "!x"],
+}
+"""A stream logged chunk by chunk: one event per delta, the label or the value cut anywhere."""
+
+
+def _streamed(field: str, pieces: list[str]) -> list[Event]:
+    if field == "content":
+        return [Event(kind="assistant", content=piece) for piece in pieces]
+    if field == "reasoning":
+        return [Event(kind="assistant", content="", reasoning=piece) for piece in pieces]
+    return [
+        Event(
+            kind="assistant",
+            content="",
+            tool_calls=[ToolCall(id=f"c{i}", name="bash", arguments=json.dumps({"command": p}))],
+        )
+        for i, p in enumerate(pieces)
+    ]
+
+
+@pytest.mark.parametrize("field", ["content", "reasoning", "arguments"])
+@pytest.mark.parametrize("case", sorted(STREAMED_PIECES))
+def test_a_value_streamed_over_up_to_four_events_loses_every_piece(field: str, case: str):
+    """Only adjacent pairs of ``content`` were joined: a value over 3-4 events kept its outer
+    pieces, and reasoning or tool-call arguments cut the same way kept all of them (red team)."""
+    pieces = STREAMED_PIECES[case]
+    episode = _conversation()
+    episode.events = _streamed(field, pieces)
+    redacted, findings = redact_episode(episode, SALT)
+    text = canonical_json(redacted.to_dict())
+    value = "".join(pieces).split("=")[-1].split()[-1]
+    assert not [value[i : i + 5] for i in range(len(value) - 4) if value[i : i + 5] in text], text
+    split = [f for f in findings if f.detector.endswith("+split")]
+    assert split
+    for finding in split:  # each piece's part points at itself in its own field
+        index = int(finding.field.split("[")[1].split("]")[0])
+        assert pieces[index][finding.start : finding.end] == finding.value
 
 
 def test_adjacent_messages_that_merely_touch_are_kept():

@@ -21,9 +21,10 @@ from __future__ import annotations
 import copy
 import json
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping
 from dataclasses import is_dataclass, replace
-from itertools import pairwise
+from itertools import accumulate
 from types import SimpleNamespace
 from typing import Any
 
@@ -80,10 +81,13 @@ def _slots(owner: Any, generic: str, concrete: str) -> Iterator[Slot]:
 
 
 SPLIT_WINDOW = 256
-"""Characters of each message's end and the next one's start joined by the cross-message pass."""
+"""Characters of a run's first piece's end and its last piece's start joined by the
+cross-message pass; a piece between them is joined whole when it is no longer than this."""
+MAX_SPLIT_PIECES = 4
+"""Pieces one secret may be spread over: a stream logged chunk by chunk as events."""
 MIN_SPLIT_PART = 4
-"""A half shorter than this is not entered on its own: its pseudonym would rewrite every
-standalone occurrence of those few characters, and the other half carries the secret."""
+"""A piece shorter than this is not entered on its own: its pseudonym would rewrite every
+standalone occurrence of those few characters, and the other pieces carry the secret."""
 
 
 _WORD_SHAPED = re.compile(
@@ -124,51 +128,129 @@ def _found(text: str, config: RedactionConfig) -> list[Finding]:
     return [*find_secrets(text, config), *(find_pii(text, config) if config.pii else ())]
 
 
+Piece = tuple[str, str]
+"""``(field path, text)``: one event's share of a text written over consecutive events."""
+
+
+def _content_pieces(episode: Episode, attr: str) -> list[Piece | None]:
+    return [(f"events[{i}].{attr}", getattr(event, attr) or "") for i, event in enumerate(episode.events)]
+
+
+def _argument_pieces(episode: Episode) -> list[Piece | None]:
+    """The single string argument of each call, in order; a call with other arguments, an event
+    without calls or a call to another tool than the one before ends a run."""
+    pieces: list[Piece | None] = []
+    tool = None
+    for i, event in enumerate(episode.events):
+        if not event.tool_calls:
+            pieces.append(None)
+        for j, call in enumerate(event.tool_calls):
+            texts = _command_texts(call.arguments or "")
+            if call.name != tool:
+                pieces.append(None)
+            tool = call.name
+            pieces.append((f"events[{i}].tool_calls[{j}].arguments", texts[0]) if len(texts) == 1 else None)
+    return pieces
+
+
+def _joinable(left: str, right: str) -> bool:
+    """Could one token run on from ``left`` into ``right``? Only where a piece touches the join
+    with a letter or digit: text that merely ends a message and starts the next is not joined."""
+    left, right = left.rstrip(), right.lstrip()
+    return bool(left and right and (left[-1].isalnum() or right[0].isalnum()))
+
+
+def _runs(pieces: list[Piece | None]) -> Iterator[list[tuple[Piece, int]]]:
+    """From each piece, the run of up to :data:`MAX_SPLIT_PIECES` joinable pieces after it, each
+    with the offset of its share in its own text: the first piece's last :data:`SPLIT_WINDOW`
+    characters, the middle ones whole (a longer middle piece ends the run with its head), the
+    last piece's first :data:`SPLIT_WINDOW`."""
+    for i, piece in enumerate(pieces):
+        if piece is None:
+            continue
+        run = [(piece, max(0, len(piece[1].rstrip()) - SPLIT_WINDOW))]
+        for following in pieces[i + 1 : i + MAX_SPLIT_PIECES]:
+            if following is None or not _joinable(run[-1][0][1], following[1]):
+                break
+            run.append((following, len(following[1]) - len(following[1].lstrip())))
+            if len(following[1]) > SPLIT_WINDOW:
+                break
+        if len(run) > 1:
+            yield run
+
+
+def _share(run: list[tuple[Piece, int]], index: int) -> str:
+    (_, text), offset = run[index]
+    if index == 0:
+        return text.rstrip()[offset:]
+    return text[offset : offset + SPLIT_WINDOW] if index == len(run) - 1 else text[offset:]
+
+
 def split_across_messages(episode: Episode, config: RedactionConfig) -> list[Finding]:
-    """Secrets split between the end of one message and the start of the next.
+    """Secrets split over consecutive events: a message's end and the next one's start, or a
+    stream logged chunk by chunk (up to :data:`MAX_SPLIT_PIECES` events), in each text an event
+    carries (content, reasoning, the string argument of consecutive calls to one tool).
 
-    Each pair of adjacent events is joined (the first one's last :data:`SPLIT_WINDOW`
-    characters, the next one's first) and scanned; a finding that straddles the join is a secret
-    neither message shows whole, and each half becomes a value of its own message (replaced
-    wherever it occurs in the episode).
+    The shares of a run (:func:`_runs`) are joined and scanned; a finding that crosses a join,
+    or that a later piece shows whole with its label cut, is a secret no piece's scan finds, and
+    each piece's part becomes a value of its own field (replaced wherever it occurs).
 
-    A secret that one message shows whole is not split, though a greedy pattern runs on into the
+    A secret that one piece shows whole is not split, though a greedy pattern runs on into the
     next message: ``PASSWORD=Xk9mQ2vL8pR4`` ending one message and ``export PATH=...`` starting
     the next read as ``Xk9mQ2vL8pR4export``, and ``export`` became a pseudonym in every command of
-    the episode. So where the scan of one side alone finds a secret reaching the join, the other
-    side's piece counts only if it is no word-shaped text (:data:`_WORD_SHAPED`).
+    the episode. So where the scan of the first (last) piece alone finds a secret reaching the
+    join, the next (previous) piece's part counts only if it is no word-shaped text
+    (:data:`_WORD_SHAPED`).
     """
     found: list[Finding] = []
-    for i, (first, second) in enumerate(pairwise(episode.events)):
-        left, right = (first.content or "").rstrip(), (second.content or "").lstrip()
-        if not left or not right or not (left[-1].isalnum() or right[0].isalnum()):
-            continue
-        tail = left[-SPLIT_WINDOW:]
-        head = right[:SPLIT_WINDOW]
-        joined = tail + head
-        cut = len(tail)
-        straddling = [f for f in _found(joined, config) if f.start < cut < f.end]
-        whole_left = straddling and any(f.end == cut for f in _found(tail, config))
-        whole_right = straddling and any(f.start == 0 for f in _found(head, config))
-        for finding in straddling:
-            piece_left, piece_right = joined[finding.start : cut], joined[cut : finding.end]
-            if (whole_left and _word_after_join(piece_right)) or (
-                whole_right and _word_before_join(piece_left)
+    for pieces in (_content_pieces(episode, "content"), _content_pieces(episode, "reasoning")):
+        for run in _runs(pieces):
+            found.extend(_split_findings(run, config))
+    for run in _runs(_argument_pieces(episode)):
+        found.extend(_split_findings(run, config))
+    return list(dict.fromkeys(found))  # runs overlap: a piece's part found from two starts counts once
+
+
+def _split_findings(run: list[tuple[Piece, int]], config: RedactionConfig) -> list[Finding]:
+    """The findings of a run's joined shares that reach past its first piece and that no piece's
+    scan alone makes: a value crossing a join, or one a later piece shows whole but whose label
+    began in an earlier one (``export DB_P`` + ``ASSWORD=...``)."""
+    shares = [_share(run, index) for index in range(len(run))]
+    joined = "".join(shares)
+    bounds = list(accumulate(map(len, shares), initial=0))
+    candidates = [f for f in scan(joined, config) if f.end > bounds[1]]
+    alone: dict[int, list[Finding]] = {}
+
+    def scanned_alone(index: int) -> list[Finding]:
+        if index not in alone:
+            alone[index] = scan(shares[index], config)
+        return alone[index]
+
+    found: list[Finding] = []
+    for finding in candidates:
+        first, last = bisect_right(bounds, finding.start) - 1, bisect_left(bounds, finding.end) - 1
+        spans = [
+            (max(finding.start, bounds[k]), min(finding.end, bounds[k + 1])) for k in range(first, last + 1)
+        ]
+        parts = [joined[start:end] for start, end in spans]
+        if first == last:
+            if any(
+                f.start + bounds[first] == finding.start and f.end == len(parts[0]) + f.start
+                for f in scanned_alone(first)
             ):
-                continue  # one message shows the secret whole; the other's piece is its own text
-            halves = ((i, piece_left), (i + 1, piece_right))
-            for index, half in halves:
-                if len(half) >= MIN_SPLIT_PART:
-                    found.append(
-                        Finding(
-                            finding.kind,
-                            0,
-                            len(half),
-                            half,
-                            f"{finding.detector}+split",
-                            f"events[{index}].content",
-                        )
-                    )
+                continue  # the piece alone finds it: not the run's to report
+        elif last == first + 1 and (
+            (any(f.end == len(shares[first]) for f in scanned_alone(first)) and _word_after_join(parts[1]))
+            or (any(f.start == 0 for f in scanned_alone(last)) and _word_before_join(parts[0]))
+        ):
+            continue  # one piece shows the secret whole; the other's part is its own text
+        for index, part, (start, _) in zip(range(first, last + 1), parts, spans, strict=True):
+            if len(part) >= MIN_SPLIT_PART:
+                (path, _), offset = run[index]
+                at = offset + start - bounds[index]
+                found.append(
+                    Finding(finding.kind, at, at + len(part), part, f"{finding.detector}+split", path)
+                )
     return found
 
 
