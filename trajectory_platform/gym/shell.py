@@ -105,7 +105,8 @@ CHECKOUT_MESSAGE = "Initial commit"
 CHECKOUT_SCRIPT = (
     f"export GIT_AUTHOR_DATE='{CHECKOUT_DATE}' GIT_COMMITTER_DATE='{CHECKOUT_DATE}'"
     f" GIT_CONFIG_NOSYSTEM=1 && git init -q -b {CHECKOUT_BRANCH} ."
-    f" && git config user.name '{CHECKOUT_AUTHOR[0]}' && git config user.email '{CHECKOUT_AUTHOR[1]}'"
+    f" && printf '[user]\\n\\tname = %s\\n\\temail = %s\\n'"
+    f" '{CHECKOUT_AUTHOR[0]}' '{CHECKOUT_AUTHOR[1]}' >> .git/config"
     f" && git add -A -f && git commit -q --no-verify --allow-empty -m '{CHECKOUT_MESSAGE}'"
 )
 """How a workspace becomes the git checkout agents work in (:meth:`LiveShell.make_checkout`): S0
@@ -114,7 +115,9 @@ replay of the same S0, and with that identity in the repository's config, so an 
 ``git stash`` or ``git commit`` runs as it did. ``-f``: a file S0 holds is tracked even where its
 ``.gitignore`` matches it, as a checkout tracks what was committed. Run in the sandbox, as the
 sandbox user, like any replayed command: git reads the workspace's files, which are not the
-platform's."""
+platform's. The identity is appended to ``.git/config`` as ``git config`` writes it, not set by two
+``git config`` processes: half the checkout's time (about 18 ms of 35, and a checkout is made four
+times per episode in the differential check)."""
 CHECKOUT_TIMEOUT_S = 60.0
 """Bound on making a checkout (``git add`` hashes every file: about a second for 10,000)."""
 
