@@ -250,6 +250,15 @@ def test_a_split_secret_whose_head_reads_whole_still_loses_its_random_tail():
     assert "Xk9mQ2vL8p" not in text and "R4wTq7Zc" not in text
 
 
+def test_a_split_secret_whose_tail_starts_a_longer_finding_still_loses_its_head():
+    """The second message alone finds a longer run starting with the tail (an entropy finding
+    over ``tail@host:port/db``): that is not the tail shown whole, so the head still goes (a leak
+    canary's first half survived when any finding at the message's start counted)."""
+    episode = _conversation("DATABASE_URL=postgres://svc:ddqvczf", "O8a#yqT@db.internal:5432/app", "thanks")
+    text = canonical_json(redact_episode(episode, SALT)[0].to_dict())
+    assert "ddqvczf" not in text and "O8a#yqT" not in text
+
+
 STREAMED_PIECES = {
     "value_over_three": ["export DB_PASSWORD=maple", "-145-", "Stone"],
     "label_split": ["export DB_P", "ASSWORD=HarborTiger737"],

@@ -240,10 +240,16 @@ def _split_findings(run: list[tuple[Piece, int]], config: RedactionConfig) -> li
             ):
                 continue  # the piece alone finds it: not the run's to report
         elif last == first + 1 and (
-            (any(f.end == len(shares[first]) for f in scanned_alone(first)) and _word_after_join(parts[1]))
-            or (any(f.start == 0 for f in scanned_alone(last)) and _word_before_join(parts[0]))
+            (
+                any(f.end == len(shares[first]) and f.value == parts[0] for f in scanned_alone(first))
+                and _word_after_join(parts[1])
+            )
+            or (
+                any(f.start == 0 and f.value == parts[1] for f in scanned_alone(last))
+                and _word_before_join(parts[0])
+            )
         ):
-            continue  # one piece shows the secret whole; the other's part is its own text
+            continue  # one piece shows the secret whole (its own scan finds exactly its part there)
         for index, part, (start, _) in zip(range(first, last + 1), parts, spans, strict=True):
             if len(part) >= MIN_SPLIT_PART:
                 (path, _), offset = run[index]
