@@ -145,14 +145,15 @@ def test_restricted_blocked_with_audit_and_strong_copyleft_quarantined():
 
 def test_no_canary_survives_across_many_seeds():
     """Fresh canaries per seed (random keys without digits, digit-only suffixes, ...): none may survive.
-    (120 seeds per host: every canary kind and text form is drawn anew 120 times each way, which is
-    what the test needs; at 200 it was a fifth of the suite's time.)"""
+    (80 seeds per host: every canary kind and text form is drawn anew 80 times each way, which is
+    what the test needs; at 200, then 120, it was the suite's second-slowest test while the
+    redaction rules it runs grew.)"""
     from trajectory_platform.curation.redact.leak import measure_text_leak
 
     record = json.dumps({"messages": [{"role": "user", "content": f"key {AWS_KEY}"}]})
-    reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(120)]
-    reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(120)]
-    assert sum(r.injected for r in reports) == 240 * 7 * len(TEXT_FORMS)  # 30,240 canaries
+    reports = [measure_text_leak(record, f"seed-{i}", SALT, json_record=True) for i in range(80)]
+    reports += [measure_text_leak("a log line\n", f"text-{i}", SALT) for i in range(80)]
+    assert sum(r.injected for r in reports) == 160 * 7 * len(TEXT_FORMS)  # 20,160 canaries
     assert sum(r.leaked for r in reports) == 0
 
 
