@@ -636,17 +636,30 @@ def _drift(
     recorded, replayed = normalize(recorded_text, patterns), normalize(output, patterns)
     if any_order:
         recorded, replayed = unordered(recorded), unordered(replayed)
-    exit_differs = recorded_exit is not None and exit_code is not None and recorded_exit != exit_code
-    if recorded == replayed and not exit_differs:
+    if recorded == replayed and not _exit_differs(recorded_exit, exit_code):
         return None
+    return _turn_drift(turn, recorded, replayed, recorded_exit, exit_code)
+
+
+def _exit_differs(recorded_exit: int | None, exit_code: int | None) -> bool:
+    """Whether both exit codes are known and differ."""
+    return recorded_exit is not None and exit_code is not None and recorded_exit != exit_code
+
+
+def _turn_drift(
+    turn: int, recorded: str, replayed: str, recorded_exit: int | None, exit_code: int | None
+) -> TurnDrift:
+    """The drift of a turn whose normalized outputs (or exit codes, where both are known) differ:
+    sizes and digests, never the text."""
+    differs = _exit_differs(recorded_exit, exit_code)
     return TurnDrift(
         turn,
         len(recorded),
         len(replayed),
         _digest(recorded),
         _digest(replayed),
-        recorded_exit if exit_differs else None,
-        exit_code if exit_differs else None,
+        recorded_exit if differs else None,
+        exit_code if differs else None,
     )
 
 
@@ -663,19 +676,12 @@ def _clipped_drift(
     code its framing or the log records, if any, the replayed one. A truncated answer was not
     compared at all before, on the log's own word that it was truncated (red team, 2026-12-06)."""
     recorded_exit = clip.exit_code if clip.exit_code is not None else recorded_output[1]
-    exit_differs = recorded_exit is not None and exit_code is not None and recorded_exit != exit_code
-    if shows(clip, output, lambda text: normalize(text, patterns)) and not exit_differs:
+    if shows(clip, output, lambda text: normalize(text, patterns)) and not _exit_differs(
+        recorded_exit, exit_code
+    ):
         return None
-    recorded = normalize(recorded_output[0], patterns)
-    replayed = normalize(output, patterns)
-    return TurnDrift(
-        turn,
-        len(recorded),
-        len(replayed),
-        _digest(recorded),
-        _digest(replayed),
-        recorded_exit if exit_differs else None,
-        exit_code if exit_differs else None,
+    return _turn_drift(
+        turn, normalize(recorded_output[0], patterns), normalize(output, patterns), recorded_exit, exit_code
     )
 
 
