@@ -122,3 +122,23 @@ def test_the_ai_sdks_typed_tool_output_is_its_value_an_error_kind_a_failed_resul
     assert _results(logged({"type": "json", "value": {"t": 21}}), tmp_path) == [("c1", '{"t":21}', "ok")]
     denied = logged({"type": "execution-denied", "reason": "no"})
     assert _results(denied, tmp_path) == [("c1", "no", "refused")]
+
+
+def test_an_agents_sdk_run_results_items_are_read_after_its_input(tmp_path: Path):
+    call = {"type": "function_call", "call_id": "c1", "name": "weather", "arguments": '{"city":"Paris"}'}
+    items = [
+        {"type": "tool_call_item", "raw_item": call, "agent": {"name": "Assistant"}},
+        {
+            "type": "tool_call_output_item",
+            "raw_item": {"type": "function_call_output", "call_id": "c1", "output": "Sunny"},
+        },
+        {"type": "message_output_item", "raw_item": DONE[0], "agent": {"name": "Assistant"}},
+    ]
+    record = {"input": "Weather in Paris?", "new_items": items, "final_output": "Done."}
+    episode = one_episode(write_jsonl(tmp_path, "run.jsonl", [record]))
+    assert [(e.kind, e.content) for e in episode.events] == [
+        ("user", "Weather in Paris?"),
+        ("assistant", None),
+        ("tool", "Sunny"),
+        ("assistant", "Done."),
+    ]

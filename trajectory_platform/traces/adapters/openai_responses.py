@@ -86,7 +86,9 @@ ITEM_TYPES = {
 }
 RANK = {"reasoning": 0, "content": 1, "tool_calls": 2}
 """The order a response writes an assistant turn's fields in."""
-RECORD_KEYS = ("id", "instructions", "input", "output", "tools", "object")
+NEW_ITEMS = "new_items"
+"""Where the Agents SDK's ``RunResult`` keeps the items a run added after its ``input``."""
+RECORD_KEYS = ("id", "instructions", "input", "output", "tools", "object", NEW_ITEMS)
 CHAINED = "chained_responses"
 """The framed record of a chain of responses: ``{CHAINED: [response, ...]}``, in chain order."""
 PREVIOUS = "previous_response_id"
@@ -138,6 +140,18 @@ def _check_continuation(value: dict[str, Any], events: list[Event]) -> None:
                 f"its {PREVIOUS} names, which this file does not hold once (responses are stitched "
                 "by previous_response_id within one file)",
             )
+
+
+def run_items(value: Any) -> Any:
+    """The Agents SDK's run items (``RunResult.new_items``: ``{"type": "tool_call_item", "raw_item":
+    {...}, "agent"}``) as the Responses items they wrap (``raw_item``); any other value as it is."""
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(i, dict) and "raw_item" in i for i in value)
+    ):
+        return value
+    return [item["raw_item"] for item in value]
 
 
 def is_item_list(value: Any) -> bool:
@@ -345,6 +359,7 @@ class OpenAIResponsesAdapter(Adapter):
             record.get("object") == "response"
             or is_item_list(record.get("input"))
             or is_item_list(record.get("output"))
+            or is_item_list(run_items(record.get(NEW_ITEMS)))
         )
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
@@ -384,14 +399,16 @@ class OpenAIResponsesAdapter(Adapter):
     def _items(value: dict[str, Any], where: str, turns: ItemTurns) -> None:
         """One response's request ``input`` then its ``output``, as events; its ``instructions``
         are the first response's (a chained response that repeats them adds no turn)."""
-        if not isinstance(value.get("input"), list | str) and not isinstance(value.get("output"), list):
+        if not any(isinstance(value.get(k), list) for k in ("input", "output", NEW_ITEMS)) and not isinstance(
+            value.get("input"), str
+        ):
             raise RecordError(
                 "missing field", f"{where}record has neither an 'input' nor an 'output' item list"
             )
         request = value.get("input")
         if isinstance(request, str):  # the shorthand: one user message
             turns.events.append(Event(kind="user", content=request))
-        for key in ("input", "output"):
-            items = value.get(key)
+        for key in ("input", "output", NEW_ITEMS):
+            items = run_items(value.get(key))
             for index, item in enumerate(items if isinstance(items, list) else []):
                 turns.add(item, f"{where}{key}[{index}]")
