@@ -42,7 +42,8 @@ def describe_non_trajectory(sample: Any) -> str | None:
         )
     if {"raw", "tasks_output"} <= item.keys() or {"description", "expected_output", "raw"} <= item.keys():
         return "CrewAI task outputs (a crew's or a task's final output), no model turns or tool calls"
-    message = item.get("message") if isinstance(item.get("message"), dict) else item
+    wrapped = item.get("message")
+    message = wrapped if isinstance(wrapped, dict) else item
     if message.get("jsonrpc") == JSON_RPC:
         return (
             "an MCP (JSON-RPC) message log: the requests a client sent a tool server and their "

@@ -96,8 +96,8 @@ def stream_item(value: Any) -> StreamItem | None:
     if isinstance(value[0], str) and value[0] in MODES and value[0] != "messages":
         return StreamItem((), value[0], value[1])  # ["messages", pair] is a pair: langgraph_messages.py
     namespace = _namespace(value[0])
-    mode = _mode_of(value[1]) if namespace is not None else None
-    return StreamItem(namespace or (), mode, value[1]) if mode is not None else None
+    inferred = _mode_of(value[1]) if namespace is not None else None
+    return StreamItem(namespace or (), inferred, value[1]) if inferred is not None else None
 
 
 def nodes_of(namespace: tuple[str, ...]) -> list[str]:
@@ -113,7 +113,7 @@ def item_messages(item: StreamItem) -> list[tuple[str, Any]]:
         return [(f"messages[{i}]", m) for i, m in enumerate(messages if isinstance(messages, list) else [])]
     if item.mode != "updates" or not isinstance(chunk, dict):
         return []
-    out = []
+    out: list[tuple[str, Any]] = []
     for node, state in chunk.items():
         messages = state.get("messages") if isinstance(state, dict) else None
         listed = messages if isinstance(messages, list) else [messages] if isinstance(messages, dict) else []
