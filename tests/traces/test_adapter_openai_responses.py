@@ -74,13 +74,15 @@ def test_a_response_object_alone_is_read(tmp_path: Path):
 
 
 def test_an_unknown_item_type_rejects_its_record_with_the_path_and_the_rest_goes_on(tmp_path: Path):
-    unknown = {**RUN, "id": "resp_3", "input": [RUN["input"][0], {"type": "item_reference", "id": "x"}]}
+    # an item no reader knows (``item_reference``, which was this example, has a reject of its own:
+    # test_responses_items_and_typed_outputs.py)
+    unknown = {**RUN, "id": "resp_3", "input": [RUN["input"][0], {"type": "hologram_call", "id": "x"}]}
     path = write_jsonl(tmp_path, "mixed.jsonl", [RUN, unknown])
     result = ingest_paths([path])
     assert [e.episode_id for e in result.episodes] == ["openai-responses:resp_run_1"]
     (reject,) = result.rejects
     assert reject.source_line == 2 and reject.source_format == "openai-responses"
-    assert "input[1].type" in (reject.drop.detail or "") and "item_reference" in (reject.drop.detail or "")
+    assert "input[1].type" in (reject.drop.detail or "") and "hologram_call" in (reject.drop.detail or "")
 
 
 def test_malformed_items_are_rejects_naming_the_reason(tmp_path: Path):

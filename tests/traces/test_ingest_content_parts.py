@@ -90,7 +90,9 @@ def test_a_part_of_an_unknown_kind_rejects_its_record_naming_file_line_and_type(
 
 def test_an_anthropic_block_of_an_unknown_kind_is_no_text(tmp_path: Path):
     record = copy.deepcopy(FRAMEWORK_CHATS["anthropic-mcp"])
-    record["messages"][2]["content"].append({"type": "container_upload", "file_id": "f1"})
+    # no block the Messages API documents (``container_upload``, which was this example, is one now
+    # read as an attached file's marker): a kind no reader knows
+    record["messages"][2]["content"].append({"type": "hologram_block", "file_id": "f1"})
     result = ingest_paths([write_jsonl(tmp_path, "a.jsonl", [FRAMEWORK_CHATS["anthropic-mcp"], record])])
     assert [(r.reason, r.source_line) for r in result.rejects] == [("unknown content part", 2)]
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from trajectory_platform.traces.adapters.adk import ADKAdapter
+from trajectory_platform.traces.adapters.ai_sdk_steps import AISDKStepsAdapter
 from trajectory_platform.traces.adapters.answer_stream import AnswerStreamAdapter
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
 from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
@@ -94,6 +95,7 @@ ADAPTERS: dict[str, Adapter] = {
         BedrockAgentsAdapter(),
         AutoGenAdapter(),
         PydanticAIAdapter(),
+        AISDKStepsAdapter(),
         BatchAdapter(),
         AnswerStreamAdapter(),
         TextCompletionAdapter(),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from trajectory_platform.traces.adapters.anthropic_results import is_result_block, result_event
 from trajectory_platform.traces.adapters.base import (
     CHAT_TASK_ID_SOURCE,
     Adapter,
@@ -40,7 +41,9 @@ from trajectory_platform.traces.adapters.openai import CALL_KEYS, carries_answer
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
-ANTHROPIC_BLOCKS = {"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use"}
+CALL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+"""A call: the caller's tool, or one the API runs itself (a server tool, an MCP connector's)."""
+ANTHROPIC_BLOCKS = {*CALL_BLOCKS, "tool_result", "thinking", "redacted_thinking"}
 
 
 def _is_anthropic_block(block: Any) -> bool:
@@ -81,24 +84,36 @@ def _has_anthropic_blocks(messages: Any) -> bool:
 
 
 def assistant_events(content: Any, where: str) -> list[Event]:
-    """One assistant message: its turn (text, reasoning and tool calls in block order), then the
-    results it holds as tool events (a server tool's or an MCP server's, which the API runs within
-    the turn). A block of another kind is read by its shape
+    """One assistant message: its turns (text, reasoning and tool calls in block order), each followed
+    by the results it holds as tool events (a server tool's, an MCP server's or Claude.ai's, which run
+    within the message: ``anthropic_results.py``). What follows such a result was written after the
+    model saw it, so it opens a turn of its own (joined to the turn before, an answer citing a search
+    read as written before the search ran). A block of another kind is read by its shape
     (:mod:`~trajectory_platform.traces.adapters.content_parts`), or rejects the record."""
     if not isinstance(content, list):
         return [Event(kind="assistant", content=text_of(content, where))]
-    parts = AssistantParts(Event(kind="assistant"))
+    steps = [AssistantParts(Event(kind="assistant"))]
     for index, block in enumerate(content):
         at = f"{where}[{index}]"
         expect(block, dict, at)
         kind = block.get("type")
+        parts = steps[-1]
+        if is_result_block(block):
+            calls = parts.turn.tool_calls
+            parts.results.append(
+                result_event(block, at, calls[len(parts.results)] if calls[len(parts.results) :] else None)
+            )
+            continue
+        if parts.results:  # the model goes on after its tools' results: the next step
+            parts = AssistantParts(Event(kind="assistant"))
+            steps.append(parts)
         if kind == "text":
             parts.texts.append(expect(block.get("text", ""), str, f"{at}.text"))
         elif kind == "thinking":
             parts.thoughts.append(expect(block.get("thinking", ""), str, f"{at}.thinking"))
         elif kind == "redacted_thinking":
             parts.thoughts.append(REDACTED)
-        elif kind in ("tool_use", "server_tool_use"):
+        elif kind in CALL_BLOCKS:
             parts.turn.tool_calls.append(
                 ToolCall(
                     id=optional_str(block.get("id"), f"{at}.id"),
@@ -108,7 +123,7 @@ def assistant_events(content: Any, where: str) -> list[Event]:
             )
         else:
             parts.take(piece_of(block, at))
-    return parts.events()
+    return [event for parts in steps for event in parts.events()]
 
 
 def user_events(content: Any, where: str) -> list[Event]:
@@ -119,17 +134,9 @@ def user_events(content: Any, where: str) -> list[Event]:
     for index, block in enumerate(content):
         at = f"{where}[{index}]"
         expect(block, dict, at)
-        if block.get("type") == "tool_result":
+        if is_result_block(block):
             check_output_found(block, block.get("content"), at)
-            is_error = block.get("is_error")
-            events.append(
-                Event(
-                    kind="tool",
-                    content=text_of(block.get("content"), f"{at}.content"),
-                    tool_call_id=optional_str(block.get("tool_use_id"), f"{at}.tool_use_id"),
-                    status="error" if is_error else "ok",
-                )
-            )
+            events.append(result_event(block, at, None))
             continue
         for piece, value in piece_of(block, at):
             if piece == "result":
@@ -156,12 +163,13 @@ def events_of_message(message: Any, where: str) -> list[Event]:
             f"{where}.{unread} is another API's field that the Messages API reader does not read",
         )
     if role == "assistant":
-        event, *results = assistant_events(message.get("content"), f"{where}.content")
-        event.finish_reason = optional_str(message.get("stop_reason"), f"{where}.stop_reason")
+        events = assistant_events(message.get("content"), f"{where}.content")
+        last = [e for e in events if e.kind == "assistant"][-1]  # the step the message ended on
+        last.finish_reason = optional_str(message.get("stop_reason"), f"{where}.stop_reason")
         usage = message.get("usage") if isinstance(message.get("usage"), dict) else {}
-        event.input_tokens = usage.get("input_tokens")
-        event.output_tokens = usage.get("output_tokens")
-        return [event, *results]
+        last.input_tokens = usage.get("input_tokens")
+        last.output_tokens = usage.get("output_tokens")
+        return events
     if role == "user":
         return user_events(message.get("content"), f"{where}.content")
     if role == "system":

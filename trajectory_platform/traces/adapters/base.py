@@ -726,12 +726,16 @@ MEDIA_TYPES = frozenset(
         "video",
         "blob",
         "uri",
+        "container_upload",
     }
 )
 """Decorative parts: what a message shows (a picture, a recording, an attached file; OTel GenAI's
-``blob`` / ``uri`` parts) rather than says.
+``blob`` / ``uri`` parts; a file Anthropic's ``container_upload`` puts in the code tool's container)
+rather than says.
 Such a part, named by its ``type`` or by a key of one of these names, is kept as a marker of its
 type (``[image_url]``): the turn showed something there, and no tool call or answer hides in it."""
+SEARCH_RESULT = "search_result"
+"""Anthropic's block carrying a search hit's text (a tool's result, or a user's message)."""
 PART_TYPE_KEYS = ("type", "part_kind", "content_type", "block_type")
 """Where a content part names its own kind (OpenAI and Anthropic, Pydantic AI, Semantic Kernel,
 LlamaIndex)."""
@@ -776,6 +780,9 @@ def part_text(part: Any, where: str) -> str:
     named_field = part.get(part.get("type")) if isinstance(part.get("type"), str) else None
     if isinstance(named_field, str):
         return named_field  # a part whose type names its text: ``{"type": "refusal", "refusal": ...}``
+    attached = _attached_text(part, where)
+    if attached is not None:
+        return attached
     if is_media(part):
         return f"[{part.get('type', 'part')}]"
     raise RecordError(
@@ -783,6 +790,22 @@ def part_text(part: Any, where: str) -> str:
         f"{where} is a part of type {named(part_type(part))}: no text, reasoning, media, tool call "
         "or tool result as its format is read",
     )
+
+
+def _attached_text(part: dict[str, Any], where: str) -> str | None:
+    """The text an attachment shows the model, where it carries text rather than bytes: a plain-text
+    document's ``source.data``, a ``content`` document's blocks, a ``search_result``'s title, source
+    and text blocks (Anthropic's documented blocks). Marked as media, the text the model read was
+    lost; a PDF, an image or a file id stays a marker (:func:`is_media`)."""
+    source = part.get("source")
+    if isinstance(source, dict) and source.get("type") == "text" and isinstance(source.get("data"), str):
+        return str(source["data"])
+    if isinstance(source, dict) and source.get("type") == "content":
+        return text_of(source.get("content"), f"{where}.source.content")
+    if part.get("type") == SEARCH_RESULT and isinstance(part.get("content"), list):
+        head = [str(part[k]) for k in ("title", "source") if isinstance(part.get(k), str)]
+        return "\n".join([*head, text_of(part["content"], f"{where}.content") or ""])
+    return None
 
 
 def text_of(content: Any, where: str) -> str | None:

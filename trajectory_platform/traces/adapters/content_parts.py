@@ -64,6 +64,9 @@ REASONING_WORDS = ("reason", "think")
 REASONING_TEXT_KEYS = ("thinking", "reasoning", "text", "content", "summary")
 REDACTED = "[redacted thinking]"
 ERROR_STATUSES = frozenset({"error", "failed", "failure"})
+TYPED_OUTPUTS = frozenset({"text", "json", "content", "error-text", "error-json"})
+DENIED_OUTPUT = "execution-denied"
+"""The kinds of the AI SDK's typed tool output (:func:`typed_output`)."""
 REFUSED = "refused"
 """A result's status where the call was refused before it ran (a person denied its approval): the
 tool event's status as it is."""
@@ -174,6 +177,26 @@ def check_output_found(part: dict[str, Any], output: Any, where: str) -> None:
         )
 
 
+def typed_output(output: Any) -> tuple[Any, str | None]:
+    """A tool output the Vercel AI SDK (v5 on) wraps in its kind, ``{"type": "text" / "json" /
+    "content" / "error-text" / "error-json", "value"}`` or ``{"type": "execution-denied", "reason"}``:
+    its value, and ``"error"`` or :data:`REFUSED` where the kind says the tool failed or was never
+    run. Read as data, the wrapper was the tool's output and an error an ``ok`` result. Any other
+    output is returned as it is, with None."""
+    if not isinstance(output, dict) or not isinstance(output.get("type"), str):
+        return output, None
+    kind = output["type"]
+    if kind == DENIED_OUTPUT and set(output) <= {"type", "reason", "providerOptions"}:
+        return output.get("reason") or "", REFUSED
+    if (
+        kind not in TYPED_OUTPUTS
+        or "value" not in output
+        or not set(output) <= {"type", "value", "providerOptions"}
+    ):
+        return output, None
+    return output["value"], "error" if kind.startswith("error-") else None
+
+
 def result_of(body: dict[str, Any], where: str) -> Event:
     """A tool result part as a tool event: the call it answers, its output, whether it failed."""
     origin = _nested_call(body) or {}
@@ -186,6 +209,9 @@ def result_of(body: dict[str, Any], where: str) -> Event:
     )
     output = next((body[k] for k in OUTPUT_KEYS if k in body and not isinstance(body[k], bool)), None)
     check_output_found(body, output, where)
+    output, said = typed_output(output)
+    failed = failed or said == "error"
+    status = REFUSED if said == REFUSED else status
     return Event(
         kind="tool",
         content=output_text(output, f"{where}.output"),

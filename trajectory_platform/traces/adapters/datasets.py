@@ -13,6 +13,8 @@ from typing import Any
 from trajectory_platform.traces.adapters.base import first_record
 
 NOT_A_TRAJECTORY = "not a trajectory"
+JSON_RPC = "2.0"
+"""The ``jsonrpc`` version every MCP message names (a bare one, or under an inspector's ``message``)."""
 
 
 def describe_non_trajectory(sample: Any) -> str | None:
@@ -37,6 +39,15 @@ def describe_non_trajectory(sample: Any) -> str | None:
     if {"task", "agent", "status"} <= item.keys() and "messages" not in item:
         return (
             "a CrewAI task output log: each task's description and final output, no model turns or tool calls"
+        )
+    if {"raw", "tasks_output"} <= item.keys() or {"description", "expected_output", "raw"} <= item.keys():
+        return "CrewAI task outputs (a crew's or a task's final output), no model turns or tool calls"
+    wrapped = item.get("message")
+    message = wrapped if isinstance(wrapped, dict) else item
+    if message.get("jsonrpc") == JSON_RPC:
+        return (
+            "an MCP (JSON-RPC) message log: the requests a client sent a tool server and their "
+            "results, no model turns"
         )
     nested = next(iter(item.values()), None) if item else None
     if "model_patch" in item or (isinstance(nested, dict) and "model_patch" in nested):

@@ -59,6 +59,15 @@ from trajectory_platform.traces.adapters.langgraph_messages import (
     message_pair,
     speaking_graphs,
 )
+from trajectory_platform.traces.adapters.langgraph_subgraphs import (
+    READ_MODES,
+    Conversation,
+    StreamItem,
+    holds_messages,
+    item_messages,
+    nodes_of,
+    stream_item,
+)
 from trajectory_platform.traces.adapters.lone_answer import REQUEST_MISSING
 from trajectory_platform.traces.adapters.message_roles import is_langchain_message
 from trajectory_platform.traces.drops import path_of
@@ -69,6 +78,12 @@ STREAM_EVENTS = ("updates", "metadata")
 """The server's stream events a run's updates come in (``metadata`` names the run and carries no
 state)."""
 SNAPSHOT_KEYS = ("next", "tasks", "checkpoint", "config", "parent_config", "parent_checkpoint")
+UPDATES_MISSING = (
+    "the input the run was given: a stream of updates holds what the graph's nodes wrote, not the "
+    "prompt they were handed"
+)
+ITEMS = "stream_items"
+"""The framed record of a stream whose items name their namespace or mode (``langgraph_subgraphs.py``)."""
 PAIRS = "message_pairs"
 RUN_EVENTS = "run_metadata_events"
 """The framed record of a ``stream_mode="messages"`` run: its pairs, and the server's run events."""
@@ -166,9 +181,15 @@ class LangGraphAdapter(Adapter):
     task_id_source = TASK_ID_SOURCE
 
     def sniff(self, sample: Any, path: Path) -> bool:
+        opening = _opening_item(sample)
+        if opening is not None:
+            return holds_messages(opening)
         return _opening_pair(sample) is not None or super().sniff(sample, path)
 
     def claims_record(self, record: dict[str, Any]) -> bool:
+        item = stream_item(record)
+        if item is not None:
+            return holds_messages(item)
         if message_pair(record) is not None:
             return True
         messages = snapshot_messages(record)
@@ -177,6 +198,9 @@ class LangGraphAdapter(Adapter):
         return is_update(record) and record.get("event") != "metadata"
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        if _is_item_stream(src):
+            yield from _item_stream(src)
+            return
         if _is_message_stream(src):
             yield from _message_stream(src)
             return
@@ -229,6 +253,8 @@ class LangGraphAdapter(Adapter):
             return self._run(record, src, value["updates"])
         if PAIRS in value:
             return self._messages(record, src, value[PAIRS], value[RUN_EVENTS])
+        if ITEMS in value:
+            return self._items(record, src, value[ITEMS], value[RUN_EVENTS])
         snapshots = value["snapshots"]
 
         def rank(snapshot: dict[str, Any]) -> tuple[int, int]:
@@ -279,8 +305,10 @@ class LangGraphAdapter(Adapter):
         src: SourceFile,
         pairs: list[tuple[dict[str, Any], dict[str, Any]]],
         events: int,
+        more: dict[str, Any] | None = None,
     ) -> Episode:
-        """A run streamed with ``stream_mode="messages"`` (``langgraph_messages.py``)."""
+        """A run streamed with ``stream_mode="messages"`` (``langgraph_messages.py``); ``more``: extra
+        fields of a stream that also says its items' modes."""
         threads = sorted({str(m["thread_id"]) for _, m in pairs if m.get("thread_id") is not None})
         if len(threads) > 1:
             raise RecordError(
@@ -316,7 +344,47 @@ class LangGraphAdapter(Adapter):
             extra["run_metadata_events"] = events
         if episode.task.prompt is None:
             extra[REQUEST_MISSING] = MISSING
-        episode.extra_json = canonical_json(extra)
+        episode.extra_json = canonical_json({**extra, **(more or {})})
+        return episode
+
+    def _items(self, record: RawRecord, src: SourceFile, items: list[StreamItem], events: int) -> Episode:
+        """A stream whose items say their namespace or mode (``langgraph_subgraphs.py``): read from
+        the most complete mode it holds messages in, each message once, the subgraph that streamed
+        it kept."""
+        modes = {mode: sum(i.mode == mode for i in items) for mode in sorted({i.mode for i in items})}
+        more: dict[str, Any] = {"items_by_mode": modes}
+        mode = next((m for m in READ_MODES if any(i.mode == m and holds_messages(i) for i in items)), None)
+        if mode is None:
+            raise RecordError(
+                "empty conversation", f"no item of the stream carries a message ({', '.join(modes)})"
+            )
+        if mode == "messages":
+            pairs = [_placed_pair(i) for i in items if i.mode == mode and message_pair(i.chunk) is not None]
+            return self._messages(record, src, pairs, events, more)
+        conversation = Conversation()
+        for number, item in enumerate(items):
+            if item.mode == mode:
+                placed = [(f"items[{number}].{where}", m) for where, m in item_messages(item)]
+                conversation.add(placed, item.namespace)
+        apart = conversation.apart()
+        if apart:
+            raise RecordError(
+                "several conversations",
+                f"{len(apart)} subgraph(s) ({'; '.join(path_of(nodes_of(a)) for a in apart)}, by namespace) "
+                "streamed messages the parent graph's conversation never holds, while it holds its "
+                "own: each keeps a conversation of its own",
+            )
+        raw = [[list(i.namespace), i.mode, i.chunk] for i in items]
+        episode = self.new_episode(record, src, adapter_episode_id(self.name, None, raw))
+        episode.events = [event_of(s.message, s.where) for s in conversation.said]
+        name_tool_results(episode.events)
+        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+        more.update(read_mode=mode, subgraph_events=conversation.provenance())
+        if events:
+            more["run_metadata_events"] = events
+        if episode.task.prompt is None:
+            more[REQUEST_MISSING] = UPDATES_MISSING
+        episode.extra_json = canonical_json(more)
         return episode
 
 
@@ -357,3 +425,69 @@ def _message_stream(src: SourceFile) -> Iterator[RawRecord]:
             yield RawRecord(line.line, line.json_path, error=RecordError("wrong type", detail))
     if first is not None:
         yield RawRecord(first.line, first.json_path or "$", value={PAIRS: pairs, RUN_EVENTS: events})
+
+
+def _opening_item(sample: Any) -> StreamItem | None:
+    """The namespaced or mode-naming item a line is, or a document's first element is."""
+    return stream_item(sample) or stream_item(first_record(sample))
+
+
+def _is_item_stream(src: SourceFile) -> bool:
+    """Does the file stream items naming their namespace or mode? Judged by the values detection
+    looks at; the file's plain updates, values and pairs are then the root graph's items."""
+    return any(_opening_item(sample) is not None for sample in src.samples(DETECT_PROBE_LINES))
+
+
+def _as_item(value: Any) -> StreamItem | None:
+    """A line of such a stream as an item: a namespaced one as it is, a plain one the root graph's
+    (a message pair, an update, a value, the server's ``{"event": mode, "data"}``)."""
+    item = stream_item(value)
+    if item is not None:
+        return item
+    if message_pair(value) is not None:
+        return StreamItem((), "messages", value)
+    update = _update(value)
+    if isinstance(value, dict) and snapshot_messages(value) is not None and "event" not in value:
+        return StreamItem((), "values", value)
+    return StreamItem((), "updates", update) if update and is_stream_line(value) else None
+
+
+def _item_stream(src: SourceFile) -> Iterator[RawRecord]:
+    """The file's items as one record ``{ITEMS, RUN_EVENTS}`` at its first item: a line that is no
+    item is a ``wrong type`` reject (the server's run ``metadata`` event is counted)."""
+    document, error = src.document
+    lines = (
+        [RawRecord(None, f"[{i}]", value=v) for i, v in enumerate(document)]
+        if error is None and isinstance(document, list) and stream_item(document) is None
+        else [RawRecord(1, None, value=document)]
+        if error is None
+        else list(src.lines())
+    )
+    items, events, first = [], 0, None
+    for line in lines:
+        if line.error is not None:
+            yield line
+            continue
+        item = None if is_run_metadata(line.value) else _as_item(line.value)
+        if item is not None:
+            items.append(item)
+            first = first or line
+        elif is_run_metadata(line.value):
+            events += 1
+        else:
+            detail = "not a LangGraph stream item ([namespace, chunk] or [namespace, mode, chunk])"
+            yield RawRecord(line.line, line.json_path, error=RecordError("wrong type", detail))
+    if first is not None:
+        yield RawRecord(first.line, first.json_path or "$", value={ITEMS: items, RUN_EVENTS: events})
+
+
+def _placed_pair(item: StreamItem) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A streamed message pair whose metadata says which graph it came from: its own
+    ``langgraph_checkpoint_ns``, else the item's namespace and node (as LangGraph writes it)."""
+    pair = message_pair(item.chunk)
+    assert pair is not None  # the caller picked pairs
+    message, metadata = pair
+    if "langgraph_checkpoint_ns" in metadata or "checkpoint_ns" in metadata:
+        return message, metadata
+    node = str(metadata.get("langgraph_node") or "")
+    return message, {**metadata, "langgraph_checkpoint_ns": "|".join([*item.namespace, node])}

@@ -176,11 +176,18 @@ def _is_langchain(fields: dict[str, Any]) -> bool:
     return "content" in fields and str(fields.get("type")).removesuffix("Chunk") in LANGCHAIN_ROLES
 
 
+def langchain_fields(message: dict[str, Any]) -> dict[str, Any] | None:
+    """A LangChain message's own fields (its ``id``, ``content``, ...) whether ``model_dump()``-ed
+    (the message itself) or ``dumpd``-serialised (its ``kwargs``); None for a ``dumpd`` object that
+    is no constructor."""
+    return _langchain_kwargs(message) if message.get("lc") is not None else message
+
+
 def is_langchain_message(message: Any) -> bool:
     """A LangChain message as ``model_dump()`` or ``dumpd`` writes it."""
     if not isinstance(message, dict):
         return False
-    fields = _langchain_kwargs(message) if message.get("lc") is not None else message
+    fields = langchain_fields(message)
     return fields is not None and _is_langchain(fields)
 
 

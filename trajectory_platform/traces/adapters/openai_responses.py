@@ -42,6 +42,7 @@ from trajectory_platform.traces.adapters.base import (
     read_chat_outcome,
     text_of,
 )
+from trajectory_platform.traces.adapters.content_parts import REFUSED
 from trajectory_platform.traces.adapters.openai import ROLE_KINDS, extra_of, tool_specs_of
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
@@ -51,6 +52,8 @@ CLIENT_CALLS = {
     "custom_tool_call": ("name", "input"),
     "local_shell_call": ("local_shell", "action"),
     "computer_call": ("computer", "action"),
+    "shell_call": ("shell", "action"),
+    "apply_patch_call": ("apply_patch", "operation"),
 }
 """Calls the client runs, answered by a ``<type>_output`` item: (name field or fixed name, arguments
 field)."""
@@ -62,10 +65,30 @@ SERVER_CALLS = {
     "mcp_call": "arguments",
 }
 """Tools the API runs itself: one item holds the call (this field) and its result."""
-ITEM_TYPES = {"message", "reasoning", *CLIENT_CALLS, *(f"{t}_output" for t in CLIENT_CALLS), *SERVER_CALLS}
+APPROVAL_REQUEST = "mcp_approval_request"
+APPROVAL_RESPONSE = "mcp_approval_response"
+"""An MCP call that waits for the caller's approval: the request is the model's call (the later
+``mcp_call`` naming it by ``approval_request_id`` its result); a denial is a ``refused`` result."""
+WITHOUT_EVENT = frozenset({"mcp_list_tools"})
+"""Items that are no turn (the tools an MCP server lists): counted in ``extra_json.items_without_event``."""
+ON_THE_SERVER = "item_reference"
+"""An item named by its id alone, its content kept on the server: the log does not hold that turn."""
+FAILED_OUTPUTS = frozenset({"incomplete", "failed"})
+ITEM_TYPES = {
+    "message",
+    "reasoning",
+    *CLIENT_CALLS,
+    *(f"{t}_output" for t in CLIENT_CALLS),
+    *SERVER_CALLS,
+    APPROVAL_REQUEST,
+    APPROVAL_RESPONSE,
+    *WITHOUT_EVENT,
+}
 RANK = {"reasoning": 0, "content": 1, "tool_calls": 2}
 """The order a response writes an assistant turn's fields in."""
-RECORD_KEYS = ("id", "instructions", "input", "output", "tools", "object")
+NEW_ITEMS = "new_items"
+"""Where the Agents SDK's ``RunResult`` keeps the items a run added after its ``input``."""
+RECORD_KEYS = ("id", "instructions", "input", "output", "tools", "object", NEW_ITEMS)
 CHAINED = "chained_responses"
 """The framed record of a chain of responses: ``{CHAINED: [response, ...]}``, in chain order."""
 PREVIOUS = "previous_response_id"
@@ -119,6 +142,18 @@ def _check_continuation(value: dict[str, Any], events: list[Event]) -> None:
             )
 
 
+def run_items(value: Any) -> Any:
+    """The Agents SDK's run items (``RunResult.new_items``: ``{"type": "tool_call_item", "raw_item":
+    {...}, "agent"}``) as the Responses items they wrap (``raw_item``); any other value as it is."""
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(i, dict) and "raw_item" in i for i in value)
+    ):
+        return value
+    return [item["raw_item"] for item in value]
+
+
 def is_item_list(value: Any) -> bool:
     """A list holding at least one typed Responses item (role messages alone are Chat Completions)."""
     return isinstance(value, list) and any(
@@ -148,8 +183,30 @@ def _content_text(content: Any, where: str) -> str | None:
 def _output_text(output: Any, where: str) -> str | None:
     """A tool output: a string, parts, or any JSON value (kept as canonical JSON)."""
     if output is None or isinstance(output, str | list):
-        return text_of(output, where)
+        try:
+            return text_of(output, where)
+        except RecordError:
+            if isinstance(output, list) and all(isinstance(o, dict) for o in output):
+                return canonical_json(output)  # the tool's own records, not message parts
+            raise
     return canonical_json(output)
+
+
+def _shell_runs(output: Any) -> tuple[str, bool, int | None] | None:
+    """A ``shell_call_output``'s runs (``{"stdout", "stderr", "outcome": {"type": "exit",
+    "exit_code"}}`` each): their output, whether one failed (a non-zero exit, a timeout), the last
+    exit code; None for any other output."""
+    if not (
+        isinstance(output, list) and output and all(isinstance(r, dict) and "outcome" in r for r in output)
+    ):
+        return None
+    texts, failed, code = [], False, None
+    for run in output:
+        texts += [run[k] for k in ("stdout", "stderr") if isinstance(run.get(k), str) and run[k]]
+        outcome = run["outcome"] if isinstance(run["outcome"], dict) else {}
+        code = outcome.get("exit_code") if isinstance(outcome.get("exit_code"), int) else None
+        failed = failed or outcome.get("type") != "exit" or code != 0
+    return "\n".join(texts), failed, code
 
 
 class ItemTurns:
@@ -158,6 +215,7 @@ class ItemTurns:
 
     def __init__(self) -> None:
         self.events: list[Event] = []
+        self.without_event: dict[str, int] = {}
 
     def assistant(self, field: str) -> Event:
         """The open assistant event for ``field``, or a new one: a response writes its reasoning,
@@ -193,16 +251,32 @@ class ItemTurns:
                 )
             )
         elif kind.endswith("_output") and kind[: -len("_output")] in CLIENT_CALLS:
+            runs = _shell_runs(item.get("output"))
+            text = runs[0] if runs else _output_text(item.get("output"), f"{where}.output")
+            failed = item.get("status") in FAILED_OUTPUTS or bool(runs and runs[1])
             self.events.append(
                 Event(
                     kind="tool",
-                    content=_output_text(item.get("output"), f"{where}.output"),
+                    content=text,
                     tool_call_id=optional_str(item.get("call_id"), f"{where}.call_id"),
-                    status="error" if item.get("status") == "incomplete" else None,
+                    status="error" if failed else None,
+                    exit_code=runs[2] if runs else None,
                 )
             )
         elif kind in SERVER_CALLS:
             self._server_call(item, kind, where)
+        elif kind == APPROVAL_REQUEST:
+            self._server_call(item, kind, where, answered=False)
+        elif kind == APPROVAL_RESPONSE:
+            self._approval(item, where)
+        elif kind in WITHOUT_EVENT:
+            self.without_event[kind] = self.without_event.get(kind, 0) + 1
+        elif kind == ON_THE_SERVER:
+            raise RecordError(
+                "item kept on the server",
+                f"{where} names an item by its id alone (item_reference): its content is kept by the "
+                "API, not in the log, so the conversation is not whole here",
+            )
         else:
             raise RecordError(
                 "unknown item type", f"{where}.type is {named(kind)}; expected one of {sorted(ITEM_TYPES)}"
@@ -221,16 +295,26 @@ class ItemTurns:
         else:
             self.events.append(Event(kind=ROLE_KINDS[role], content=content))
 
-    def _server_call(self, item: dict[str, Any], kind: str, where: str) -> None:
-        call_id = optional_str(item.get("id"), f"{where}.id")
-        name = item.get("name") if kind == "mcp_call" else kind[: -len("_call")]
-        arguments = item.get(SERVER_CALLS[kind])
-        self.assistant("tool_calls").tool_calls.append(
-            ToolCall(
-                id=call_id, name=optional_str(name, f"{where}.name"), arguments=arguments_text(arguments)
+    def _server_call(self, item: dict[str, Any], kind: str, where: str, answered: bool = True) -> None:
+        """A tool the API runs: the call and, in the same item, its result (``answered``; an MCP
+        approval request is the call alone). An ``mcp_call`` run after its approval answers the
+        request's call (``approval_request_id``), which is not made twice."""
+        approved = item.get("approval_request_id")
+        made = {c.id for e in self.events for c in e.tool_calls}
+        call_id = approved if isinstance(approved, str) and approved in made else None
+        if call_id is None:
+            call_id = optional_str(item.get("id"), f"{where}.id")
+            name = item.get("name") if kind in ("mcp_call", APPROVAL_REQUEST) else kind[: -len("_call")]
+            arguments = item.get(SERVER_CALLS.get(kind, "arguments"))
+            self.assistant("tool_calls").tool_calls.append(
+                ToolCall(
+                    id=call_id, name=optional_str(name, f"{where}.name"), arguments=arguments_text(arguments)
+                )
             )
-        )
-        result = {k: v for k, v in item.items() if k not in ("type", "id", "name", SERVER_CALLS[kind])}
+        if not answered:
+            return
+        facts = ("type", "id", "name", "approval_request_id", SERVER_CALLS[kind])
+        result = {k: v for k, v in item.items() if k not in facts}
         failed = item.get("status") == "failed" or item.get("error") is not None
         self.events.append(
             Event(
@@ -238,6 +322,22 @@ class ItemTurns:
                 content=canonical_json(result),
                 tool_call_id=call_id,
                 status="error" if failed else None,
+            )
+        )
+
+    def _approval(self, item: dict[str, Any], where: str) -> None:
+        """The caller's answer to an MCP approval request: a denial is the call's ``refused`` result
+        (its reason the content); an approval is no turn (the ``mcp_call`` after it is the result)."""
+        if item.get("approve") is not False:
+            self.without_event[APPROVAL_RESPONSE] = self.without_event.get(APPROVAL_RESPONSE, 0) + 1
+            return
+        reason = item.get("reason")
+        self.events.append(
+            Event(
+                kind="tool",
+                content=reason if isinstance(reason, str) else None,
+                tool_call_id=optional_str(item.get("approval_request_id"), f"{where}.approval_request_id"),
+                status=REFUSED,
             )
         )
 
@@ -259,6 +359,7 @@ class OpenAIResponsesAdapter(Adapter):
             record.get("object") == "response"
             or is_item_list(record.get("input"))
             or is_item_list(record.get("output"))
+            or is_item_list(run_items(record.get(NEW_ITEMS)))
         )
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
@@ -287,8 +388,10 @@ class OpenAIResponsesAdapter(Adapter):
         _check_continuation(first, turns.events)
         episode.events = turns.events
         name_tool_results(episode.events)
+        counted = {"items_without_event": turns.without_event} if turns.without_event else {}
         episode.extra_json = extra_of(
-            {**first, **({CHAINED: [r.get("id") for r in responses]} if chained else {})}, RECORD_KEYS
+            {**first, **({CHAINED: [r.get("id") for r in responses]} if chained else {}), **counted},
+            RECORD_KEYS,
         )
         return episode
 
@@ -296,14 +399,16 @@ class OpenAIResponsesAdapter(Adapter):
     def _items(value: dict[str, Any], where: str, turns: ItemTurns) -> None:
         """One response's request ``input`` then its ``output``, as events; its ``instructions``
         are the first response's (a chained response that repeats them adds no turn)."""
-        if not isinstance(value.get("input"), list | str) and not isinstance(value.get("output"), list):
+        if not any(isinstance(value.get(k), list) for k in ("input", "output", NEW_ITEMS)) and not isinstance(
+            value.get("input"), str
+        ):
             raise RecordError(
                 "missing field", f"{where}record has neither an 'input' nor an 'output' item list"
             )
         request = value.get("input")
         if isinstance(request, str):  # the shorthand: one user message
             turns.events.append(Event(kind="user", content=request))
-        for key in ("input", "output"):
-            items = value.get(key)
+        for key in ("input", "output", NEW_ITEMS):
+            items = run_items(value.get(key))
             for index, item in enumerate(items if isinstance(items, list) else []):
                 turns.add(item, f"{where}{key}[{index}]")
