@@ -69,7 +69,7 @@ from trajectory_platform.gym.isolation import ordinary_profile
 from trajectory_platform.gym.judge import JudgeServer
 from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import FILE_SIZE_LIMIT_BYTES, Workspace, derive_schedule_seed
-from trajectory_platform.gym.shell import GIT_DIR, make_checkout
+from trajectory_platform.gym.shell import GIT_DIR, Checkouts
 from trajectory_platform.gym.warm_start import read_own_file
 
 PERTURBATIONS = 12
@@ -873,6 +873,7 @@ def _evaluate(
     headers: list[str],
     groups: list[list[Case]],
     timeout_s: float,
+    checkouts: Checkouts,
     *,
     warm: bool,
 ) -> tuple[list[list[Outcome | None]], list[str]]:
@@ -880,7 +881,9 @@ def _evaluate(
     both: nothing the candidate's code can reach holds what it is judged by. Per group, each
     case's outcome (``None`` where the group's test did not pass: it timed out, its worker died,
     the channel failed; or its line is missing or malformed) and the test's message. ``warm``:
-    whether the judge may compile ``files`` in its own process first (:func:`run_differential`)."""
+    whether the judge may compile ``files`` in its own process first (:func:`run_differential`);
+    ``checkouts`` makes the workspace's git checkout (once per file map: the second judge's runs
+    copy the first's)."""
     tests_dir = fixture.tests_dir.rstrip("/")
     module = f"{tests_dir}/test_tp_differential.py"
     workspace = {
@@ -891,7 +894,7 @@ def _evaluate(
     workspace[module] = textwrap.dedent(_module(headers, groups))
     ids = [f"{module}::test_group_{n:04d}" for n in range(len(groups))]
     with Workspace(workspace) as ws:
-        make_checkout(ws.root)
+        checkouts.make(ws.root, workspace)
         run = judge.run(
             ws.root,
             ids=ids,
@@ -995,9 +998,18 @@ def run_differential(
         return []
     groups = _groups_of(cases)
     runs = []
+    checkouts = Checkouts()
     for _ in range(RUNS):  # each judge a new interpreter: a string-hash seed of its own
         with JudgeServer(profile=ordinary_profile(seed)) as judge:
-            evaluate = partial(_evaluate, judge, fixture, headers=headers, groups=groups, timeout_s=timeout_s)
+            evaluate = partial(
+                _evaluate,
+                judge,
+                fixture,
+                headers=headers,
+                groups=groups,
+                timeout_s=timeout_s,
+                checkouts=checkouts,
+            )
             expected, _ = evaluate(fixture.reference_files, fixture.reference_answer, warm=False)
             runs.append((expected, *evaluate(candidate, final_answer, warm=True)))
     (expected, actual, messages), (expected_again, actual_again, _) = runs
