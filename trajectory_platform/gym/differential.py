@@ -47,6 +47,8 @@ runs (:func:`~trajectory_platform.gym.shell.make_checkout`, the replay's own), a
 project is and the oracle's workspace is not: a solution right only where no ``.git`` surrounds
 it (``(Path(__file__).parents[1] / '.git').exists()``) passed both before (red team, 2026-12-06).
 A ``.git`` folder among the files is left out: the checkout is the setting's, not the candidate's.
+Git makes each file map's checkout once per check; the second judge's run of the same files gets a
+copy (:class:`~trajectory_platform.gym.shell.Checkouts`: the same commit and ``.git`` bytes).
 """
 
 from __future__ import annotations
@@ -990,6 +992,18 @@ def run_differential(
     (chance decides it: a fix wrong on a random 2% of calls agreed on every case of one run, red
     team 2026-12-06). Where the reference's own answers differ (set order), nothing is concluded.
     The cases also hold the candidate's own added constants (:func:`added_constants`).
+
+    Why the second judge runs the reference again, though a case uses that answer only where the
+    candidate's two answers differ (and the first run decided the case: not ``excluded``): which
+    cases those are is known only after the candidate's second run, and the reference's answer
+    must come from the same interpreter, before it. The same interpreter: an honest fix that
+    returns what the reference returns from a set of words answers otherwise in the two judges
+    exactly when the reference does (one hash seed per judge), so its case is never steady; a
+    reference rerun in a third interpreter matches its first run by chance (two words: one draw in
+    two) and would call that honest fix ``unstable``. Before it: a judge keeps its home between
+    runs (``judge.py``), so a reference run after the candidate's could be steered by it to differ
+    and void the case. What the second judge does not repeat is git: its runs get copies of the
+    first judge's checkouts (:class:`~trajectory_platform.gym.shell.Checkouts`).
     """
     seed = draw_seed(key, fixture, candidate)
     dictionary = added_constants(fixture.s0_files, candidate, fixture.tests_dir)

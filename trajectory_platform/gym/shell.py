@@ -117,8 +117,8 @@ replay of the same S0, and with that identity in the repository's config, so an 
 ``.gitignore`` matches it, as a checkout tracks what was committed. Run in the sandbox, as the
 sandbox user, like any replayed command: git reads the workspace's files, which are not the
 platform's. The identity is appended to ``.git/config`` as ``git config`` writes it, not set by two
-``git config`` processes: half the checkout's time (about 18 ms of 35, and a checkout is made four
-times per episode in the differential check)."""
+``git config`` processes: half the checkout's time (about 18 ms of 35; the differential check makes
+two per episode and copies them into its second judge's workspaces: :class:`Checkouts`)."""
 CHECKOUT_TIMEOUT_S = 60.0
 """Bound on making a checkout (``git add`` hashes every file: about a second for 10,000)."""
 
