@@ -299,7 +299,8 @@ class Checkouts:
             return
         make_checkout(root)
         if not own_repository:
-            self._made[key] = _read_git_dir(root / GIT_DIR)
+            with contextlib.suppress(OSError):  # one that cannot be read whole: git makes it again
+                self._made[key] = _read_git_dir(root / GIT_DIR)
 
 
 def _read_git_dir(folder: Path) -> tuple[_GitEntry, ...] | None:
