@@ -23,6 +23,7 @@ from trajectory_platform.curation.verify.context import apply_to_fixture, build_
 from trajectory_platform.curation.verify.delta import audit_delta
 from trajectory_platform.curation.verify.differential import judge_outcomes
 from trajectory_platform.curation.verify.dynamic import fixture_context
+from trajectory_platform.gym import shell
 from trajectory_platform.gym.differential import differential_cases, draw_seed, run_differential
 from trajectory_platform.gym.fixtures import Fixture
 
@@ -261,3 +262,20 @@ def test_the_reference_and_the_candidate_run_under_one_string_hash_seed_and_one_
         outcomes = run_differential(fixture, dict(fixture.reference_files), key=key)
         assert outcomes and {o.verdict for o in outcomes} == {"agree"}
         assert judge_outcomes(outcomes) == []
+
+
+def test_each_workspace_s_checkout_is_made_by_git_once_per_check(monkeypatch):
+    """The second judge's runs copy the first's checkouts (``gym/shell.py`` ``Checkouts``): two
+    sandboxed git runs per check, the reference's and the candidate's, where there were four; the
+    verdicts are those of the checkouts git makes (an honest fix agrees on every decided case)."""
+    made = []
+    real = shell.make_checkout
+
+    def counting(root):
+        made.append(root)
+        real(root)
+
+    monkeypatch.setattr(shell, "make_checkout", counting)
+    outcomes = run_differential(CALC, with_ops("    return b + a\n"), key=b"k")
+    assert len(made) == 2
+    assert outcomes and {o.verdict for o in outcomes} <= {"agree", "excluded"}

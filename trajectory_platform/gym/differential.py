@@ -47,13 +47,14 @@ runs (:func:`~trajectory_platform.gym.shell.make_checkout`, the replay's own), a
 project is and the oracle's workspace is not: a solution right only where no ``.git`` surrounds
 it (``(Path(__file__).parents[1] / '.git').exists()``) passed both before (red team, 2026-12-06).
 A ``.git`` folder among the files is left out: the checkout is the setting's, not the candidate's.
+Git makes each file map's checkout once per check; the second judge's run of the same files gets a
+copy (:class:`~trajectory_platform.gym.shell.Checkouts`: the same commit and ``.git`` bytes).
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-import copy
 import hashlib
 import hmac
 import json
@@ -63,13 +64,14 @@ import re
 import textwrap
 from dataclasses import dataclass
 from functools import partial
+from typing import TypeVar
 
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.gym.isolation import ordinary_profile
 from trajectory_platform.gym.judge import JudgeServer
 from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import FILE_SIZE_LIMIT_BYTES, Workspace, derive_schedule_seed
-from trajectory_platform.gym.shell import GIT_DIR, make_checkout
+from trajectory_platform.gym.shell import GIT_DIR, Checkouts
 from trajectory_platform.gym.warm_start import read_own_file
 
 PERTURBATIONS = 12
@@ -304,6 +306,25 @@ def _edit_text(text: str, rng: random.Random) -> str:
     return text[:i] + new + text[i + 1 :]  # a character replaced
 
 
+_Tree = TypeVar("_Tree")
+
+
+def _copied(tree: _Tree) -> _Tree:
+    """A copy of a parsed tree (a node, a list of nodes or a leaf value) that shares none of its
+    nodes: what ``copy.deepcopy`` made, at about a third of its cost (a case's draw copies a tree
+    for each variant; deepcopy was most of the cost of drawing a check's cases). No memo is needed:
+    a tree here holds no node twice (every variant and inserted member is a copy), and the context
+    markers (``Load``, ``Store``), which carry nothing and which parsing itself shares, are kept.
+    Leaf values (numbers, texts, ``None``) are immutable and kept, as deepcopy keeps them."""
+    if isinstance(tree, list):
+        return [_copied(item) for item in tree]  # type: ignore[return-value]  # a list of the same
+    if not isinstance(tree, ast.AST) or isinstance(tree, ast.expr_context):
+        return tree
+    copy = tree.__class__.__new__(tree.__class__)
+    copy.__dict__.update((name, _copied(value)) for name, value in tree.__dict__.items())
+    return copy
+
+
 def _perturb(node: ast.AST, rng: random.Random) -> None:
     """Change one literal input in place (see :func:`_perturbable`)."""
     if isinstance(node, ast.Constant):
@@ -321,7 +342,7 @@ def _perturb(node: ast.AST, rng: random.Random) -> None:
     if action == 0 and len(elements) > 1:
         rng.shuffle(elements)
     elif action == 1 or len(elements) == 1:
-        extra = copy.deepcopy(rng.choice(elements))
+        extra = _copied(rng.choice(elements))
         for leaf in _perturbable(extra) if isinstance(extra, ast.expr) else []:
             _perturb(leaf, rng)
         elements.insert(rng.randrange(len(elements) + 1), extra)
@@ -389,7 +410,7 @@ def _far(node: ast.AST, band: int, lengths: dict[int, int], rng: random.Random) 
         return
     assert isinstance(node, ast.List)
     size = lengths.setdefault(len(node.elts), rng.randint(band + 1, 3 * band + 2))
-    members = [copy.deepcopy(rng.choice(node.elts)) for _ in range(size)]
+    members = [_copied(rng.choice(node.elts)) for _ in range(size)]
     for member in members:
         for leaf in _perturbable(member):
             _far(leaf, band, lengths, rng)
@@ -425,7 +446,7 @@ def far_copies(expression: ast.expr, count: int, rng: random.Random) -> list[str
     for _ in range(total * 4):
         if len(out) == total:
             break
-        variant = copy.deepcopy(expression)
+        variant = _copied(expression)
         lengths: dict[int, int] = {}
         groups = _groups(_perturbable(variant))
         inputs = _inputs(groups)
@@ -458,7 +479,7 @@ def perturbed(expression: ast.expr, count: int, rng: random.Random) -> list[str]
     for _ in range(count * 4):
         if len(out) == count:
             break
-        variant = copy.deepcopy(expression)
+        variant = _copied(expression)
         groups = _groups(_perturbable(variant))
         chosen = [group for group in groups if rng.random() < 0.5] or [rng.choice(groups)]
         for group in sorted(chosen, key=lambda g: isinstance(g[0], ast.List)):  # constants first
@@ -667,7 +688,7 @@ def _solved_copies(expression: ast.expr, dictionary: Dictionary) -> list[str]:
                 x = _solve(arithmetic, env, parameter, target)
                 if x is None or x == values[position]:
                     continue
-                variant = copy.deepcopy(expression)
+                variant = _copied(expression)
                 argument = [n for n in ast.walk(variant) if isinstance(n, ast.Call)][index].args[position]
                 assert isinstance(argument, ast.Constant)
                 argument.value = x
@@ -734,7 +755,7 @@ def dictionary_copies(
             break
         if not plan or any(not _fits(groups[i][0].value, value) for i, value in plan):
             continue
-        variant = copy.deepcopy(expression)
+        variant = _copied(expression)
         moved = [g for g in (_constant_leaves(g) for g in _inputs(_groups(_perturbable(variant)))) if g]
         for i, value in plan:
             for leaf in moved[i]:
@@ -873,6 +894,7 @@ def _evaluate(
     headers: list[str],
     groups: list[list[Case]],
     timeout_s: float,
+    checkouts: Checkouts,
     *,
     warm: bool,
 ) -> tuple[list[list[Outcome | None]], list[str]]:
@@ -880,7 +902,9 @@ def _evaluate(
     both: nothing the candidate's code can reach holds what it is judged by. Per group, each
     case's outcome (``None`` where the group's test did not pass: it timed out, its worker died,
     the channel failed; or its line is missing or malformed) and the test's message. ``warm``:
-    whether the judge may compile ``files`` in its own process first (:func:`run_differential`)."""
+    whether the judge may compile ``files`` in its own process first (:func:`run_differential`);
+    ``checkouts`` makes the workspace's git checkout (once per file map: the second judge's runs
+    copy the first's)."""
     tests_dir = fixture.tests_dir.rstrip("/")
     module = f"{tests_dir}/test_tp_differential.py"
     workspace = {
@@ -891,7 +915,7 @@ def _evaluate(
     workspace[module] = textwrap.dedent(_module(headers, groups))
     ids = [f"{module}::test_group_{n:04d}" for n in range(len(groups))]
     with Workspace(workspace) as ws:
-        make_checkout(ws.root)
+        checkouts.make(ws.root, workspace)
         run = judge.run(
             ws.root,
             ids=ids,
@@ -987,6 +1011,18 @@ def run_differential(
     (chance decides it: a fix wrong on a random 2% of calls agreed on every case of one run, red
     team 2026-12-06). Where the reference's own answers differ (set order), nothing is concluded.
     The cases also hold the candidate's own added constants (:func:`added_constants`).
+
+    Why the second judge runs the reference again, though a case uses that answer only where the
+    candidate's two answers differ (and the first run decided the case: not ``excluded``): which
+    cases those are is known only after the candidate's second run, and the reference's answer
+    must come from the same interpreter, before it. The same interpreter: an honest fix that
+    returns what the reference returns from a set of words answers otherwise in the two judges
+    exactly when the reference does (one hash seed per judge), so its case is never steady; a
+    reference rerun in a third interpreter matches its first run by chance (two words: one draw in
+    two) and would call that honest fix ``unstable``. Before it: a judge keeps its home between
+    runs (``judge.py``), so a reference run after the candidate's could be steered by it to differ
+    and void the case. What the second judge does not repeat is git: its runs get copies of the
+    first judge's checkouts (:class:`~trajectory_platform.gym.shell.Checkouts`).
     """
     seed = draw_seed(key, fixture, candidate)
     dictionary = added_constants(fixture.s0_files, candidate, fixture.tests_dir)
@@ -995,9 +1031,18 @@ def run_differential(
         return []
     groups = _groups_of(cases)
     runs = []
+    checkouts = Checkouts()
     for _ in range(RUNS):  # each judge a new interpreter: a string-hash seed of its own
         with JudgeServer(profile=ordinary_profile(seed)) as judge:
-            evaluate = partial(_evaluate, judge, fixture, headers=headers, groups=groups, timeout_s=timeout_s)
+            evaluate = partial(
+                _evaluate,
+                judge,
+                fixture,
+                headers=headers,
+                groups=groups,
+                timeout_s=timeout_s,
+                checkouts=checkouts,
+            )
             expected, _ = evaluate(fixture.reference_files, fixture.reference_answer, warm=False)
             runs.append((expected, *evaluate(candidate, final_answer, warm=True)))
     (expected, actual, messages), (expected_again, actual_again, _) = runs

@@ -38,6 +38,7 @@ for the test runner.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import select
@@ -116,8 +117,8 @@ replay of the same S0, and with that identity in the repository's config, so an 
 ``.gitignore`` matches it, as a checkout tracks what was committed. Run in the sandbox, as the
 sandbox user, like any replayed command: git reads the workspace's files, which are not the
 platform's. The identity is appended to ``.git/config`` as ``git config`` writes it, not set by two
-``git config`` processes: half the checkout's time (about 18 ms of 35, and a checkout is made four
-times per episode in the differential check)."""
+``git config`` processes: half the checkout's time (about 18 ms of 35; the differential check makes
+two per episode and copies them into its second judge's workspaces: :class:`Checkouts`)."""
 CHECKOUT_TIMEOUT_S = 60.0
 """Bound on making a checkout (``git add`` hashes every file: about a second for 10,000)."""
 
@@ -244,6 +245,113 @@ def make_checkout(root: Path) -> None:
     (:meth:`LiveShell.make_checkout`, in a sandbox of its own)."""
     with LiveShell(root, exclusive=True) as shell:
         shell.make_checkout()
+
+
+CHECKOUT_COPY_LIMIT_BYTES = 64 << 20
+"""The largest ``.git`` folder :class:`Checkouts` keeps a copy of (a larger one is made by git
+every time): the copy lives in this process's memory for as long as its owner keeps it."""
+
+
+@dataclass(frozen=True)
+class _GitEntry:
+    """One entry of a made ``.git`` folder: its path under it, permission bits, and bytes
+    (``None``: a folder)."""
+
+    rel: str
+    mode: int
+    data: bytes | None
+
+
+class Checkouts:
+    """Git checkouts (:func:`make_checkout`) of file maps, each made by git once and copied into
+    every later workspace of the same files.
+
+    Why: the differential check makes the checkout of the same files twice (the reference's and
+    the candidate's, once per judge: ``gym/differential.py``), and a checkout costs a sandbox and
+    three git processes where a copy costs a few file writes.
+
+    Why a copy is the same checkout: the file map is all that goes into it. The key is a digest
+    of the whole map (every path and every byte a :class:`~trajectory_platform.gym.sandbox.Workspace`
+    writes; its files are never executable), and :data:`CHECKOUT_SCRIPT` fixes the rest: branch,
+    identity, dates and message, so the commit, its tree and blobs, the refs, reflogs and config
+    are the bytes git would write again. The index differs in its stat fields only (each file's
+    inode and times, which differ on every checkout anyway); git's commands that read the
+    worktree refresh them before they answer.
+
+    Why it is safe beside untrusted code: the copy is bytes in this process, never a folder a
+    sandbox sees; each workspace gets new files written from it, so nothing a run does to its
+    ``.git`` reaches the next. A map holding a ``.git`` entry of its own is never copied: git
+    would run on a repository the files brought (its config, its hooks), and only a ``.git``
+    of regular files and folders under :data:`CHECKOUT_COPY_LIMIT_BYTES` is kept (git makes no
+    other), read without following a link. Git still runs in the sandbox for the first
+    checkout, for the reason :data:`CHECKOUT_SCRIPT` gives."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, tuple[_GitEntry, ...] | None] = {}
+
+    def make(self, root: Path, files: dict[str, str]) -> None:
+        """Make ``root``, a workspace holding ``files`` and nothing else, a checkout of them."""
+        own_repository = any(p == GIT_DIR or p.startswith(GIT_DIR + "/") for p in files)
+        key = hashlib.sha256(json.dumps(files, sort_keys=True).encode("utf-8")).hexdigest()
+        made = None if own_repository else self._made.get(key)
+        if made is not None:
+            _write_git_dir(root / GIT_DIR, made)
+            return
+        make_checkout(root)
+        if not own_repository:
+            with contextlib.suppress(OSError):  # one that cannot be read whole: git makes it again
+                self._made[key] = _read_git_dir(root / GIT_DIR)
+
+
+def _read_git_dir(folder: Path) -> tuple[_GitEntry, ...] | None:
+    """``folder`` itself (path ``""``) and every entry under it, folders before what they hold;
+    ``None`` where one is neither a regular file nor a folder, or they hold more than
+    :data:`CHECKOUT_COPY_LIMIT_BYTES`."""
+    mode = folder.lstat().st_mode
+    if not stat.S_ISDIR(mode):
+        return None
+    entries = [_GitEntry("", stat.S_IMODE(mode), None)]
+    size = 0
+    pending = [""]
+    while pending:
+        rel = pending.pop()
+        with os.scandir(folder / rel) as found:
+            children = sorted(found, key=lambda entry: entry.name)
+        for child in children:
+            path = f"{rel}/{child.name}" if rel else child.name
+            info = child.stat(follow_symlinks=False)
+            if stat.S_ISDIR(info.st_mode):
+                entries.append(_GitEntry(path, stat.S_IMODE(info.st_mode), None))
+                pending.append(path)
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                return None
+            fd = os.open(folder / path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            with os.fdopen(fd, "rb") as fh:
+                data = fh.read(CHECKOUT_COPY_LIMIT_BYTES + 1)
+            size += len(data)
+            if size > CHECKOUT_COPY_LIMIT_BYTES:
+                return None
+            entries.append(_GitEntry(path, stat.S_IMODE(info.st_mode), data))
+    return tuple(entries)
+
+
+def _write_git_dir(folder: Path, entries: tuple[_GitEntry, ...]) -> None:
+    """Write ``entries`` (:func:`_read_git_dir`) as new files and folders under ``folder``, with
+    their permission bits; folders get theirs after their contents (a read-only one)."""
+    folders: list[tuple[Path, int]] = []
+    for entry in entries:
+        path = folder / entry.rel if entry.rel else folder
+        if entry.data is None:
+            path.mkdir()
+            folders.append((path, entry.mode))
+            continue
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(entry.data)
+        os.chmod(path, entry.mode)
+    for path, mode in reversed(folders):
+        os.chmod(path, mode)
 
 
 def run_tool_calls(
