@@ -39,13 +39,14 @@ from trajectory_platform.curation.redact.decoders import (
 )
 from trajectory_platform.curation.redact.detectors import (
     drop_inside_pseudonyms,
-    find_assignments,
     find_labelled,
     find_punctuated_secrets,
     find_secrets,
+    labelled_by_name,
     names_a_digest,
 )
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
+from trajectory_platform.curation.redact.markup import find_markup_credentials
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.multiline_values import find_multiline_values
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
@@ -130,8 +131,9 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     local = config if not context.id_value else replace(config, entropy=False)
     found = find_secrets(text, local)
     if context.credential_key:
-        found.extend(_labelled_by_key(text, context.credential_key))
+        found.extend(labelled_by_name(text, context.credential_key))
     found.extend(find_positional_credentials(text))
+    found.extend(find_markup_credentials(text))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
@@ -244,18 +246,6 @@ def _on_its_line(finding: Finding, lines: list[str]) -> Finding:
             return replace(finding, start=finding.start - start, end=finding.end - start)
         start = end
     return finding
-
-
-def _labelled_by_key(value: str, key: str) -> list[Finding]:
-    """The credential a JSON ``value`` is, read as ``"<key>": "<value>"`` with its key decoded (see
-    :class:`Context`): the rule for a labelled value (:func:`.detectors.find_assignments`) judges it."""
-    labelled = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
-    found = []
-    for finding in drop_inside_pseudonyms(labelled, list(find_assignments(labelled))):
-        start = value.find(finding.value)
-        if start >= 0:
-            found.append(replace(finding, start=start, end=start + len(finding.value)))
-    return found
 
 
 def _literal_at(position: int, literal_spans: list[tuple[int, int]]) -> tuple[int, int] | None:
