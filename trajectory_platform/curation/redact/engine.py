@@ -63,6 +63,7 @@ from trajectory_platform.curation.redact.structure import (
     find_typed_instructions,
     find_yaml_schema_values,
 )
+from trajectory_platform.curation.redact.syscall_traces import read_trace, unescaped
 
 MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
@@ -134,6 +135,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(labelled_by_name(text, context.credential_key))
     found.extend(find_positional_credentials(text))
     found.extend(find_markup_credentials(text))
+    if depth < MAX_JSON_DEPTH:
+        found.extend(_traced_findings(text, config, depth))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
@@ -246,6 +249,31 @@ def _on_its_line(finding: Finding, lines: list[str]) -> Finding:
             return replace(finding, start=finding.start - start, end=finding.end - start)
         start = end
     return finding
+
+
+def _traced_findings(text: str, config: RedactionConfig, depth: int) -> list[Finding]:
+    """What every rule finds in the conversation a ``strace`` or ``ltrace`` records
+    (:func:`.syscall_traces.read_trace`), on the raw characters that write each value, and the
+    values its prompts' answers and credential files' reads give; a value the view joined from
+    text it added (a line break, ``cat``) is no value of the trace."""
+    trace = read_trace(text)
+    if trace is None:
+        return []
+    found: list[Finding] = []
+    for finding in [*scan(trace.view.text, config, Context(), depth + 1), *trace.given]:
+        if finding.detector == "trace:given":
+            start, end, value = finding.start, finding.end, unescaped(finding.value)
+        else:
+            start, end = trace.view.raw_span(finding.start, finding.end)
+            value = finding.value
+        raw = text[start:end]
+        if unescaped(raw) != value:
+            continue
+        detector = finding.detector if finding.detector == "trace:given" else f"{finding.detector}+trace"
+        found.append(Finding(finding.kind, start, end, raw, detector))
+        if raw != value:
+            found.append(Finding(finding.kind, start, end, value, detector))
+    return found
 
 
 def _literal_at(position: int, literal_spans: list[tuple[int, int]]) -> tuple[int, int] | None:
