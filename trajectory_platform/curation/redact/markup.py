@@ -30,8 +30,9 @@ from trajectory_platform.curation.redact.detectors import labelled_by_name
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import row_credential
 
-_NAMING_ATTRIBUTES = ("name", "key")
-"""Attributes that name an element's value (``<string name="password">``, ``<entry key=...>``)."""
+_NAMING_ATTRIBUTES = ("name", "key", "id", "type")
+"""Attributes that name an element's value (``<string name="password">``, ``<entry key=...>``,
+``<span id="api-key">``, ``<input type="password" value=...>``), tried in this order."""
 _VALUE_ATTRIBUTE = re.compile(r"""\svalue\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""", re.IGNORECASE)
 _CDATA = re.compile(r"\s*<!\[CDATA\[(?P<value>.*?)\]\]>\s*", re.DOTALL)
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?")
@@ -41,6 +42,9 @@ _LABEL = re.compile(r"[A-Za-z_][\w .:-]{0,63}")
 _REPR_QUOTES = re.compile(r"""(?P<q>['"])(?P<value>[^'"\n]+)(?P=q)""")
 """A value printed as its ``repr`` (the debug page's locals): the quotes are the language's."""
 _CELLS = frozenset({"td", "th"})
+_MARKUP = re.compile(r"</|/>|<(?:input|param|meta)\b", re.IGNORECASE)
+"""Markup is read only where an element closes, or an HTML void element that carries a ``value``
+stands (so a comparison or a generic type in code is no reason to start the tokenizer)."""
 _MAX_VALUE = 4096
 
 
@@ -107,7 +111,7 @@ class _Tree(HTMLParser):
 
 def find_markup_credentials(text: str) -> Iterator[Finding]:
     """Every credential of ``text`` that markup names (module docstring)."""
-    if "</" not in text and "/>" not in text or not KEYWORD_SCAN_ANY_CASE.search(text):
+    if _MARKUP.search(text) is None or not KEYWORD_SCAN_ANY_CASE.search(text):
         return
     tree = _Tree(text)
     try:
@@ -129,13 +133,22 @@ def find_markup_credentials(text: str) -> Iterator[Finding]:
 def _attribute_value(text: str, element: _Element) -> Iterator[Finding]:
     """``<add key="Password" value="x"/>``, ``<param value="x" name="secret">``: an element whose
     ``name`` or ``key`` attribute names its ``value`` attribute, in either order."""
-    name = next((element.attributes[a] for a in _NAMING_ATTRIBUTES if element.attributes.get(a)), "")
-    match = _VALUE_ATTRIBUTE.search(text, element.start, element.open_end) if name else None
+    names = _attribute_names(element)
+    match = _VALUE_ATTRIBUTE.search(text, element.start, element.open_end) if names else None
     if match is None:
         return
     group = "dq" if match.group("dq") is not None else "sq"
     value, offsets = _unescaped(text, match.start(group), match.end(group))
-    yield from _judged(text, labelled_by_name, name, value, offsets, "attribute")
+    for name in names:
+        found = list(_judged(text, labelled_by_name, name, value, offsets, "attribute"))
+        if found:
+            yield from found
+            return
+
+
+def _attribute_names(element: _Element) -> list[str]:
+    """The names ``element``'s naming attributes give its value (:data:`_NAMING_ATTRIBUTES`)."""
+    return [element.attributes[a] for a in _NAMING_ATTRIBUTES if element.attributes.get(a)]
 
 
 def _named_text(
@@ -147,10 +160,9 @@ def _named_text(
     label cell), or the header cell above its column (a table's)."""
     node: _Element | None = element
     while node is not None and node.parent is not None:
-        named = next((node.attributes[a] for a in _NAMING_ATTRIBUTES if node.attributes.get(a)), "")
-        if named or node is element:
-            found = list(_judged(text, labelled_by_name, named or node.local, value, offsets, "element"))
-            if found or named:
+        for name in [*_attribute_names(node), *([node.local] if node is element else [])]:
+            found = list(_judged(text, labelled_by_name, name, value, offsets, "element"))
+            if found:
                 yield from found
                 return
         for label in filter(None, (_sibling_label(text, node), _column_header(text, node))):
