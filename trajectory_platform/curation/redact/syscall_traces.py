@@ -35,15 +35,23 @@ _CALL = re.compile(
     rf"(?m)^{_PREFIX}(?:<\.\.\. (?P<resumed>\w+) resumed>|(?P<function>[a-z_]\w*)\()"
     r"(?P<arguments>[^\n]*?)(?:\)\s*=\s*(?P<result>[^\n]*)|<unfinished \.\.\.>)[ \t]*\r?$"
 )
-_GATE = re.compile(r"(?m)^[^\n(]{0,60}\((?:\d+|AT_FDCWD|\"[^\"\n]*\"(?:\.\.\.)?)[,)]")
+_GATE = re.compile(r"(?m)^[^\n(]{0,60}\((?:\d+|AT_FDCWD|\"[^\"\n]*\"(?:\.\.\.)?)[,) ]")
 _STRING = re.compile(r'"(?P<body>(?:[^"\\\n]|\\.)*)"(?:\.\.\.)?')
 _ESCAPE = re.compile(r"\\(?:x[0-9A-Fa-f]{1,2}|[0-7]{1,3}|.)")
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "v": "\v", "f": "\f", "a": "\a", "b": "\b", "e": "\x1b"}
-_FIRST_INTEGER = re.compile(r"\s*(-?\d+)")
+_FIRST_INTEGER = re.compile(r"\s*(-?\d+)(?![\w.])")
+"""A descriptor or a returned number; not a pointer's ``0x`` (``SSL_write(0x5611d2, ...)``)."""
 _ARGV = re.compile(r"\[(?P<items>(?:\"(?:[^\"\\\n]|\\.)*\"(?:\.\.\.)?(?:,\s*)?)+)(?:,?\s*\.\.\.)?\]")
 _SHELL_SPECIAL = re.compile(r"[\s'\"\\$`|&;<>(){}*?#~]")
-_WRITES = frozenset({"write", "pwrite64", "pwrite", "send", "sendto"})
-_READS = frozenset({"read", "pread64", "pread", "recv", "recvfrom", "fgets", "getline"})
+_WRITES = frozenset(
+    {"write", "pwrite64", "pwrite", "writev", "send", "sendto", "sendmsg", "SSL_write", "gnutls_record_send"}
+)
+_READS = frozenset(
+    {"read", "pread64", "pread", "readv", "recv", "recvfrom", "recvmsg", "SSL_read", "fgets", "getline"}
+)
+_VECTORED = frozenset({"writev", "sendmsg", "readv", "recvmsg"})
+"""Calls whose buffer is a list of pieces (``[{iov_base="Pass", ...}, {iov_base="word: ", ...}]``)."""
+_GETTERS = frozenset({"getenv", "secure_getenv"})
 _OPENS = frozenset({"open", "openat", "creat", "fopen"})
 _EXECS = frozenset({"execve", "execveat", "execv", "execvp"})
 _PRINTS = frozenset({"printf", "puts", "fputs", "fprintf", "fputs_unlocked"})
@@ -113,9 +121,9 @@ class _Terminal:
     paths: dict[int, str] = field(default_factory=dict)
     path_spans: dict[int, tuple[int, int]] = field(default_factory=dict)
     prompt_fd: int | None = None
-    prompt: str = ""
     prompt_string: re.Match[str] | None = None
     credential_prompt: bool = False
+    asked: re.Match[str] | None = None
     given: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -165,9 +173,9 @@ def _render(view: _View, terminal: _Terminal, call: re.Match[str]) -> None:
         return
     if function in _WRITES | _PRINTS and strings:
         view.decoded("\n", *name)
-        shown = view.string(strings[0])
+        shown = "".join(view.string(piece) for piece in (strings if function in _VECTORED else strings[:1]))
         if shown and not shown.endswith("\n") and any(ch.isalpha() for ch in shown):
-            _prompted(terminal, fd, shown, strings[0])
+            _prompted(terminal, fd, shown, strings[-1] if function in _VECTORED else strings[0])
         else:
             _prompted(terminal, None, "", None)
         return
@@ -180,7 +188,7 @@ def _render(view: _View, terminal: _Terminal, call: re.Match[str]) -> None:
                 view.literal(*terminal.path_spans[fd])
                 view.decoded("\n", *name)
         start = view.length
-        content = view.string(strings[0])
+        content = "".join(view.string(piece) for piece in (strings if function in _VECTORED else strings[:1]))
         read_file = terminal.paths.get(fd) if fd is not None and not answers else None
         if (answers and terminal.credential_prompt and answer_shaped(content.strip())) or (
             read_file is not None and secret_printed_by(f"cat {read_file}", content) is not None
@@ -199,19 +207,26 @@ def _render(view: _View, terminal: _Terminal, call: re.Match[str]) -> None:
     answer = (
         _STRING.match(view.raw, call.start("result") + len(result) - len(result.lstrip())) if result else None
     )
-    if function in _PROMPTED and strings and answer is not None:
-        view.decoded("\n", *name)
-        prompt = view.string(strings[0])
-        _prompted(terminal, None, prompt, strings[0])
-        start = view.length
-        content = view.string(answer)
-        if terminal.credential_prompt and answer_shaped(content.strip()):
-            _give(terminal, start, content)
+    if function in _PROMPTED:  # its answer returned, on its line or ltrace's "resumed" one
+        if strings:
+            view.decoded("\n", *name)
+            _prompted(terminal, None, view.string(strings[0]), strings[0])
+        if answer is not None and terminal.prompt_string is not None:
+            start = view.length
+            content = view.string(answer)
+            if terminal.credential_prompt and answer_shaped(content.strip()):
+                _give(terminal, start, content)
         return
-    if function in _COMPARES and terminal.credential_prompt and terminal.prompt_string is not None:
+    if function in _GETTERS and strings and answer is not None:
+        view.decoded("\n", *name)  # getenv("NAME") = "x" reads as NAME=x
+        view.string(strings[0])
+        view.decoded("=", *name)
+        view.string(answer)
+        return
+    if function in _COMPARES and terminal.asked is not None:
         for compared in strings[:2]:
             view.decoded("\n", *name)
-            view.string(terminal.prompt_string)
+            view.string(terminal.asked)
             start = view.length
             content = view.string(compared)
             if answer_shaped(content.strip()):
@@ -221,8 +236,10 @@ def _render(view: _View, terminal: _Terminal, call: re.Match[str]) -> None:
 def _prompted(terminal: _Terminal, fd: int | None, prompt: str, string: re.Match[str] | None) -> None:
     """The prompt now open on the terminal (none when ``string`` is None), and whether it asks for
     a credential as a prompt between two turns does (:func:`.turns.asks_for_credential`)."""
-    terminal.prompt_fd, terminal.prompt, terminal.prompt_string = fd, prompt, string
+    terminal.prompt_fd, terminal.prompt_string = fd, string
     terminal.credential_prompt = string is not None and asks_for_credential(prompt.rstrip() or "-")
+    if terminal.credential_prompt:
+        terminal.asked = string  # what a comparison after it weighs is the answer or the password
 
 
 def _give(terminal: _Terminal, start: int, content: str) -> None:
