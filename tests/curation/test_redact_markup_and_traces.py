@@ -20,8 +20,12 @@ MARKUP = {
     ),
     "cdata": f"<db_password>\n  <![CDATA[{PW}]]>\n</db_password>",
     "entity_escaped": f"<password>{PW.replace('#', '&#35;')}</password>",
-    "plist_key_then_string_a_line_later": f"<dict>\n  <key>Password</key>\n\n  <string>{PW}</string>\n</dict>",
-    "dotnet_setting_value": f"<setting name='ApiSecret' serializeAs='String'>\n  <value>{PW}</value>\n</setting>",
+    "plist_key_then_string_a_line_later": (
+        f"<dict>\n  <key>Password</key>\n\n  <string>{PW}</string>\n</dict>"
+    ),
+    "dotnet_setting_value": (
+        f"<setting name='ApiSecret' serializeAs='String'>\n  <value>{PW}</value>\n</setting>"
+    ),
     "value_attribute_first": f'<add value="{PW}" key="DbPassword" />',
     "html_th_td_row": f"<tr>\n  <th>DB_PASSWORD</th>\n  <td>{PW}</td>\n</tr>",
     "html_dt_dd_code": f"<dl><dt>API secret</dt><dd><code>{PW}</code></dd></dl>",
@@ -57,19 +61,25 @@ TRACES = {
         f'[pid 4242] read(5, "{PW}\\n", 8192) = 18\n'
     ),
     "secret_file_read": (
-        'openat(AT_FDCWD, "/home/ci/.vault_pass", O_RDONLY) = 7\n'
-        f'read(7, "{PW}\\n", 4096) = 18\nclose(7) = 0'
+        f'openat(AT_FDCWD, "/home/ci/.vault_pass", O_RDONLY) = 7\nread(7, "{PW}\\n", 4096) = 18\nclose(7) = 0'
     ),
-    "redis_protocol_on_the_wire": f'sendto(3, "*2\\r\\n$4\\r\\nAUTH\\r\\n$17\\r\\n{PW}\\r\\n", 38, 0, NULL, 0) = 38',
+    "redis_protocol_on_the_wire": (
+        f'sendto(3, "*2\\r\\n$4\\r\\nAUTH\\r\\n$17\\r\\n{PW}\\r\\n", 38, 0, NULL, 0) = 38'
+    ),
     "buffer_truncated_by_dash_s": f'write(3, "DB_HOST=db\\nDB_PASSWORD={PW}\\nDB_PORT=5432\\n"..., 64) = 64',
     "argv_of_execve": (
-        f'execve("/usr/bin/sshpass", ["sshpass", "-p", "{PW}", "ssh", "deploy@web1"], 0x7ffe /* 19 vars */) = 0'
+        f'execve("/usr/bin/sshpass", ["sshpass", "-p", "{PW}", "ssh", "deploy@web1"], '
+        "0x7ffe /* 19 vars */) = 0"
     ),
     "ltrace_getpass": f'getpass("Password: ") = "{PW}"',
     "ltrace_getpass_resumed": (
         f'[pid 7] getpass("Enter passphrase: " <unfinished ...>\n[pid 7] <... getpass resumed> ) = "{PW}"'
     ),
     "ltrace_getenv": f'secure_getenv("API_TOKEN") = "{PW}"',
+    "ltrace_tls_library_write": (
+        'SSL_read(0x5611d2, "+OK POP3 ready\\r\\n", 512) = 16\n'
+        f'SSL_write(0x5611d2, "PASS {PW}\\r\\n", 24) = 24'
+    ),
     "prompt_written_by_writev": (
         f'writev(2, [{{iov_base="Password: ", iov_len=10}}], 1) = 10\nread(0, "{PW}\\n", 1024) = 18'
     ),
@@ -105,7 +115,9 @@ def test_the_trace_keeps_its_syntax_around_the_pseudonym() -> None:
 
 
 KEPT = {
-    "xml_with_ordinary_values": "<config><name>service-7</name><timeout>3000</timeout><mode>fast</mode></config>",
+    "xml_with_ordinary_values": (
+        "<config><name>service-7</name><timeout>3000</timeout><mode>fast</mode></config>"
+    ),
     "html_table_of_numbers": (
         "<table><tr><th>Model</th><th>Tokens</th><th>Cost</th></tr><tr><td>gpt-4o</td><td>18234</td>"
         "<td>0.0412</td></tr></table>"

@@ -77,7 +77,6 @@ class _Tree(HTMLParser):
 
     def __init__(self, text: str) -> None:
         super().__init__(convert_charrefs=False)
-        self.text = text
         self.line_starts = [0, *(match.end() for match in re.finditer("\n", text))]
         self.root = _Element("", {}, 0, 0, None)
         self.open: list[_Element] = [self.root]

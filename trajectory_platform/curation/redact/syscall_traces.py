@@ -32,10 +32,10 @@ _PREFIX = r"(?:\[pid\s+\d+\]\s+|\d+\s+)?(?:\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\s+|\d+\
 """What strace and ltrace put before a call: ``-f``'s pid, ``-t``/``-tt``/``-r``'s time,
 ``ltrace -l``'s library."""
 _CALL = re.compile(
-    rf"(?m)^{_PREFIX}(?:<\.\.\. (?P<resumed>\w+) resumed>|(?P<function>[a-z_]\w*)\()"
+    rf"(?m)^{_PREFIX}(?:<\.\.\. (?P<resumed>\w+) resumed>|(?P<function>[A-Za-z_]\w*)\()"
     r"(?P<arguments>[^\n]*?)(?:\)\s*=\s*(?P<result>[^\n]*)|<unfinished \.\.\.>)[ \t]*\r?$"
 )
-_GATE = re.compile(r"(?m)^[^\n(]{0,60}\((?:\d+|AT_FDCWD|\"[^\"\n]*\"(?:\.\.\.)?)[,) ]")
+_GATE = re.compile(r"(?m)^[^\n(]{0,60}\((?:\d+|0x[0-9a-f]+|AT_FDCWD|\"[^\"\n]*\"(?:\.\.\.)?)[,) ]")
 _STRING = re.compile(r'"(?P<body>(?:[^"\\\n]|\\.)*)"(?:\.\.\.)?')
 _ESCAPE = re.compile(r"\\(?:x[0-9A-Fa-f]{1,2}|[0-7]{1,3}|.)")
 _SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "v": "\v", "f": "\f", "a": "\a", "b": "\b", "e": "\x1b"}
@@ -105,7 +105,7 @@ def unescaped(raw: str) -> str:
 
 def _unescape(escape: str) -> str:
     code = escape[1:]
-    if code[0] == "x":
+    if code[0] == "x" and len(code) > 1:
         return chr(int(code[1:], 16))
     if code[0] in "01234567":
         return chr(int(code, 8))
