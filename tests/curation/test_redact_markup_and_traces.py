@@ -135,6 +135,11 @@ KEPT = {
     "git_reflog_refs": "git reflog show origin/main@{1} && git log feature/Login2@{yesterday}",
     "go_install_version": "go install golang.org/x/tools/gopls@v0.15.3",
     "sip_uri_without_a_password": "sip:alice@example.com;transport=tls",
+    "prose_between_code_elements": (
+        "<p>compares <code>guess</code> to <code>secret_number</code>. Then it returns the\n"
+        "<code>Ordering_2</code> variant</p>"
+    ),
+    "a_heading_anchor_id": '<a class="header" href="#a-pass" id="a-pass"><code>--test-args</code></a>',
 }
 
 

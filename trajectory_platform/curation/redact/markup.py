@@ -30,9 +30,12 @@ from trajectory_platform.curation.redact.detectors import labelled_by_name
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import row_credential
 
-_NAMING_ATTRIBUTES = ("name", "key", "id", "type")
+_NAMING_ATTRIBUTES = ("name", "key", "type")
 """Attributes that name an element's value (``<string name="password">``, ``<entry key=...>``,
-``<span id="api-key">``, ``<input type="password" value=...>``), tried in this order."""
+``<input type="password" value=...>``), tried in this order. Not ``id``: an HTML page's ids are
+its headings' slugs (``id="--test-args-pass-options-..."`` named the ``<code>`` inside it)."""
+_BETWEEN_SIBLINGS = re.compile(r"</[^>]*>(?:\s|<!--.*?-->)*", re.DOTALL)
+"""A label element's end tag, then white space or comments, up to the element it labels."""
 _VALUE_ATTRIBUTE = re.compile(r"""\svalue\s*=\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)')""", re.IGNORECASE)
 _CDATA = re.compile(r"\s*<!\[CDATA\[(?P<value>.*?)\]\]>\s*", re.DOTALL)
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});?")
@@ -175,12 +178,17 @@ def _named_text(
 
 def _sibling_label(text: str, node: _Element) -> str | None:
     """The text of the element right before ``node`` among its parent's, when it reads as a label
-    (``<key>``, ``<dt>``, ``<th>``, a first ``<td>``)."""
+    (``<key>``, ``<dt>``, ``<th>``, a first ``<td>``) and only white space or a comment stands
+    between them: in prose, ``<code>secret_number</code>. Then ... <code>Ordering</code>`` names
+    nothing."""
     siblings = node.parent.children if node.parent is not None else []
     index = siblings.index(node)
     if index == 0:
         return None
-    return _label_of(text, siblings[index - 1])
+    before = siblings[index - 1]
+    if before.close_start is None or not _BETWEEN_SIBLINGS.fullmatch(text, before.close_start, node.start):
+        return None
+    return _label_of(text, before)
 
 
 def _column_header(text: str, node: _Element) -> str | None:
