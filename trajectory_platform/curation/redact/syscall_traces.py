@@ -203,9 +203,11 @@ def _render(view: _View, terminal: _Terminal, call: re.Match[str]) -> None:
             for index, word in enumerate(_STRING.finditer(view.raw, *argv.span("items"))):
                 _shell_word(view, word, index)
         return
-    result = call.group("result") or ""
+    returned = call.group("result") or ""
     answer = (
-        _STRING.match(view.raw, call.start("result") + len(result) - len(result.lstrip())) if result else None
+        _STRING.match(view.raw, call.start("result") + len(returned) - len(returned.lstrip()))
+        if returned
+        else None
     )
     if function in _PROMPTED:  # its answer returned, on its line or ltrace's "resumed" one
         if strings:
