@@ -255,12 +255,15 @@ def _traced_findings(text: str, config: RedactionConfig, depth: int) -> list[Fin
     """What every rule finds in the conversation a ``strace`` or ``ltrace`` records
     (:func:`.syscall_traces.read_trace`), on the raw characters that write each value, and the
     values its prompts' answers and credential files' reads give; a value the view joined from
-    text it added (a line break, ``cat``) is no value of the trace."""
+    text it added (a line break) is no value of the trace. Entropy is not asked: the view would
+    only set a file's digest (a git ref read by ``git``) alone on a line, where a bare hex run is
+    a key, and its pseudonym would reach every ``git log`` of the episode."""
     trace = read_trace(text)
     if trace is None:
         return []
     found: list[Finding] = []
-    for finding in [*scan(trace.view.text, config, Context(), depth + 1), *trace.given]:
+    view_config = replace(config, entropy=False)  # a random token is as random in the raw text
+    for finding in [*scan(trace.view.text, view_config, Context(), depth + 1), *trace.given]:
         if finding.detector == "trace:given":
             start, end, value = finding.start, finding.end, unescaped(finding.value)
         else:

@@ -9,13 +9,17 @@ protocol verb on the wire (``sendto(3, "AUTH x\\r\\n", ...)``), a client started
 value sat in a C-escaped string argument where no rule of the engine looks (a red team,
 2026-12-06: 34 of 37 validation cases kept it).
 
-:func:`trace_views` writes the trace as the text a terminal would have shown: each buffer
-unescaped on its own line, a prompt's answer on the prompt's line, a file's content under a
-``cat`` of its path, an ``execve``'s argument vector as the command line it spells, a library
-call's prompt beside its answer (and, after a prompt, the strings a comparison weighs). The
-engine scans that view with every rule it has (the labelled-value, prompt, reader, protocol and
-command-line rules), and maps each finding back to the raw characters that write it
-(:class:`.decoders.DecodedView`); no rule of its own is added here.
+:func:`read_trace` writes the trace as the text a terminal would have shown: each buffer
+unescaped on its own line, a prompt's answer on the prompt's line, an ``execve``'s argument vector
+as the command line it spells, ``getenv("NAME") = "x"`` as ``NAME=x``, a library call's prompt
+beside its answer (and, after a prompt, the strings a comparison weighs). The engine scans that
+view with every rule it has (the labelled-value, prompt, protocol and command-line rules), and
+maps each finding back to the raw characters that write it (:class:`.decoders.DecodedView`). Two
+rules across steps judge what no line shows: a prompt answered (:mod:`.turns`' rule for a prompt
+answered in the next turn) and a credential-named file read (:func:`.positional.secret_printed_by`,
+the rule for a command that prints one). A file's content is not set under a ``cat`` of its path
+in the view: under ``cat /etc/passwd`` (which ``ls -l``, ``id`` and ``ssh`` read) the prose rule
+took ``root:x:0:0:...`` for a password. No rule of its own is added here.
 """
 
 from __future__ import annotations
@@ -76,7 +80,7 @@ class _View:
 
     def decoded(self, chars: str, start: int, end: int) -> None:
         """``chars`` standing for raw ``start:end`` (an escape, or text the view adds: a line
-        break, ``cat``, a space between arguments, mapped to the call that implies it)."""
+        break, a space or a quote between arguments, mapped to the call that implies it)."""
         if chars:
             self.segments.append((self.length, start, end, False))
             self.parts.append(chars)
@@ -119,7 +123,6 @@ class _Terminal:
     of the view."""
 
     paths: dict[int, str] = field(default_factory=dict)
-    path_spans: dict[int, tuple[int, int]] = field(default_factory=dict)
     prompt_fd: int | None = None
     prompt_string: re.Match[str] | None = None
     credential_prompt: bool = False
@@ -168,7 +171,6 @@ def _render(view: _View, terminal: _Terminal, call: re.Match[str]) -> None:
     if function in _OPENS and strings:
         result = _FIRST_INTEGER.match(call.group("result") or "")
         if result and int(result.group(1)) >= 0:
-            terminal.path_spans[int(result.group(1))] = strings[0].span("body")
             terminal.paths[int(result.group(1))] = unescaped(strings[0].group("body"))
         return
     if function in _WRITES | _PRINTS and strings:
@@ -183,10 +185,6 @@ def _render(view: _View, terminal: _Terminal, call: re.Match[str]) -> None:
         answers = terminal.prompt_string is not None and fd in (0, terminal.prompt_fd, None)
         if not answers:
             view.decoded("\n", *name)
-            if fd in terminal.path_spans:
-                view.decoded("cat ", *name)
-                view.literal(*terminal.path_spans[fd])
-                view.decoded("\n", *name)
         start = view.length
         content = "".join(view.string(piece) for piece in (strings if function in _VECTORED else strings[:1]))
         read_file = terminal.paths.get(fd) if fd is not None and not answers else None
