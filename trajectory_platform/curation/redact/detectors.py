@@ -6,6 +6,7 @@ replace by position. Nothing here trusts a reported value without its offsets.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
@@ -147,6 +148,12 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         r"(?=[^\s@/'\"<>?#]*(?:[/:?#\s'\"<>)\]]|$))",
         1,
         ("://",),
+    ),
+    (  # a SIP or SIPS URI's userinfo (sip:alice:pw@pbx;transport=tls): a URL with no "//"
+        "PASSWORD",
+        r"(?<![\w.+\-])sips?:[^\s:@;/'\"<>]{1,64}:([^\s@;'\"<>]{1,128})@(?=[\w\[])",
+        1,
+        ("sip",),
     ),
     (  # curl -u user:pw, also with the password alone quoted (-u admin:'pw')
         "PASSWORD",
@@ -2054,6 +2061,20 @@ four characters of the key)."""
 SPLIT_LITERAL_MIN = 12
 """The shortest literal (not variable) piece replaced: a word's literal part is often a vendor
 prefix (``ghp_``, ``sk_live_``) that other text holds too."""
+
+
+def labelled_by_name(value: str, name: str) -> list[Finding]:
+    """The credential ``value`` is when ``name`` labels it from elsewhere (a JSON key, decoded: see
+    :class:`.engine.Context`; a markup element or attribute naming its text, :mod:`.markup`), read
+    as ``"<name>": "<value>"``: the rule for a labelled value (:func:`find_assignments`) judges it,
+    and each finding is placed in ``value``."""
+    labelled = f"{json.dumps(name, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+    found = []
+    for finding in drop_inside_pseudonyms(labelled, list(find_assignments(labelled))):
+        start = value.find(finding.value)
+        if start >= 0:
+            found.append(replace(finding, start=start, end=start + len(finding.value)))
+    return found
 
 
 def find_split_variables(text: str, config: RedactionConfig) -> Iterator[Finding]:

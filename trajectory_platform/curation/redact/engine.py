@@ -39,13 +39,14 @@ from trajectory_platform.curation.redact.decoders import (
 )
 from trajectory_platform.curation.redact.detectors import (
     drop_inside_pseudonyms,
-    find_assignments,
     find_labelled,
     find_punctuated_secrets,
     find_secrets,
+    labelled_by_name,
     names_a_digest,
 )
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
+from trajectory_platform.curation.redact.markup import find_markup_credentials
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.multiline_values import find_multiline_values
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
@@ -62,6 +63,7 @@ from trajectory_platform.curation.redact.structure import (
     find_typed_instructions,
     find_yaml_schema_values,
 )
+from trajectory_platform.curation.redact.syscall_traces import read_trace, unescaped
 
 MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
@@ -130,8 +132,11 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     local = config if not context.id_value else replace(config, entropy=False)
     found = find_secrets(text, local)
     if context.credential_key:
-        found.extend(_labelled_by_key(text, context.credential_key))
+        found.extend(labelled_by_name(text, context.credential_key))
     found.extend(find_positional_credentials(text))
+    found.extend(find_markup_credentials(text))
+    if depth < MAX_JSON_DEPTH:
+        found.extend(_traced_findings(text, config, depth))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
@@ -246,15 +251,31 @@ def _on_its_line(finding: Finding, lines: list[str]) -> Finding:
     return finding
 
 
-def _labelled_by_key(value: str, key: str) -> list[Finding]:
-    """The credential a JSON ``value`` is, read as ``"<key>": "<value>"`` with its key decoded (see
-    :class:`Context`): the rule for a labelled value (:func:`.detectors.find_assignments`) judges it."""
-    labelled = f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
-    found = []
-    for finding in drop_inside_pseudonyms(labelled, list(find_assignments(labelled))):
-        start = value.find(finding.value)
-        if start >= 0:
-            found.append(replace(finding, start=start, end=start + len(finding.value)))
+def _traced_findings(text: str, config: RedactionConfig, depth: int) -> list[Finding]:
+    """What every rule finds in the conversation a ``strace`` or ``ltrace`` records
+    (:func:`.syscall_traces.read_trace`), on the raw characters that write each value, and the
+    values its prompts' answers and credential files' reads give; a value the view joined from
+    text it added (a line break) is no value of the trace. Entropy is not asked: the view would
+    only set a file's digest (a git ref read by ``git``) alone on a line, where a bare hex run is
+    a key, and its pseudonym would reach every ``git log`` of the episode."""
+    trace = read_trace(text)
+    if trace is None:
+        return []
+    found: list[Finding] = []
+    view_config = replace(config, entropy=False)  # a random token is as random in the raw text
+    for finding in [*scan(trace.view.text, view_config, Context(), depth + 1), *trace.given]:
+        if finding.detector == "trace:given":
+            start, end, value = finding.start, finding.end, unescaped(finding.value)
+        else:
+            start, end = trace.view.raw_span(finding.start, finding.end)
+            value = finding.value
+        raw = text[start:end]
+        if unescaped(raw) != value:
+            continue
+        detector = finding.detector if finding.detector == "trace:given" else f"{finding.detector}+trace"
+        found.append(Finding(finding.kind, start, end, raw, detector))
+        if raw != value:
+            found.append(Finding(finding.kind, start, end, value, detector))
     return found
 
 

@@ -167,6 +167,13 @@ def secret_printed_by(command: str, output: str) -> str | None:
     return value
 
 
+_EZCONNECT_USER = (
+    r"(?:(?<=thin:)|(?<![\w/.:@$#-]))\\?[\"']?[A-Za-z][\w$#]{0,29}/(?P<value>[^\s@/\"'()\\]{4,128})@"
+)
+"""Oracle's ``user/password@`` (EZConnect, a TNS alias): the user opens a word, not a path's part
+(``golang.org/x/tools/gopls@latest``) nor a scope (``@scope/pkg@1.2``); JDBC's thin driver
+writes it after ``thin:``. A line of GitHub Actions (``actions/checkout@v4``) or git reflogs
+(``origin/main@{1}``) holds the shape too: the line or the service must say Oracle's."""
 _SYNTAX = {
     "redis_auth": re.compile(
         r"(?m)(?:^|>\s*|\bredis-cli\b[^\n]*?\s)AUTH\s+(?:\S+\s+)?(?P<value>\S{4,200})\s*$"
@@ -194,7 +201,16 @@ _SYNTAX = {
     "go_dsn": re.compile(r"\b[\w.-]{1,64}:(?P<value>[^\s@/\"'<>()]{4,128})@(?:(?:tcp|unix|udp)\(|/(?=\w))"),
     "oracle_connect": re.compile(
         r"(?:^|(?<=[\n;&|`])|(?<=\$ ))\s*(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)(?=[ \t])[^\n|;&]*?\s"
-        r"[\"']?[\w$#]{1,30}/(?P<value>[^\s@/\"'()]{4,128}(?=@)|[^\s@/\"'.()]{4,128}(?=\s|$|[\"']))"
+        r"\\?[\"']?[\w$#]{1,30}/(?P<value>[^\s@/\"'()]{4,128}(?=@)|[^\s@/\"'.()]{4,128}(?=\s|$|[\"']))"
+    ),
+    "oracle_ezconnect": re.compile(  # user/pw@service on a line that names Oracle or a connect string
+        r"(?i:oracle|(?:\b|_)dsn\b|\buserid\b|\blogon\b|\bconn(?:ect(?:ion)?)?[_ ]?str(?:ing)?\b|_conn\b)"
+        r"[^\n]{0,80}?"
+        rf"{_EZCONNECT_USER}(?=[\w./\[-])"
+    ),
+    "oracle_ezconnect_shape": re.compile(  # ... or whose service is: //host, host:port/name, AS SYSDBA
+        rf"{_EZCONNECT_USER}(?=//[\w.\[-]|[\w.-]+:\d{{2,5}}/[\w$#.-]"
+        r"|[^\s\"']*\s+as\s+sys(?:dba|oper|asm|dg|backup|km)\b)"
     ),
     "sqlplus_connect": re.compile(  # at the SQL*Plus prompt, or its CONNECT command as it is written
         r"(?m)^[ \t]*(?:SQL>[ \t]*(?i:conn(?:ect)?)|CONN(?:ECT)?)[ \t]+[\w$#]{1,30}/"
@@ -389,6 +405,8 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "oracle_connect": re.compile(r"\b(?:sqlplus|expdp|impdp|sqlldr|rman|dgmgrl)\b"),
     "oracle_legacy_connect": re.compile(r"\b(?:exp|imp)\b"),
     "sqlplus_connect": re.compile(r"SQL>|CONN"),
+    "oracle_ezconnect": re.compile(r"/[^\s/@]{4,128}@"),
+    "oracle_ezconnect_shape": re.compile(r"/[^\s/@]{4,128}@"),
     "ssh_keygen_second_passphrase": "ssh-keygen",
     "pgpass_line": re.compile(r":(?:\d{2,5}|\*):"),
     "expect_send": "send",
@@ -450,7 +468,7 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
     naming = naming_lines(table, lower)
     if naming is not None:
         yield from _table_columns(table, naming)
-        yield from find_labelled_rows(naming, _row_credential)
+        yield from find_labelled_rows(naming, row_credential)
     if "value" in lower or "etcdctl" in lower:
         yield from _key_value_rows(table)
     if ":" in text:
@@ -520,7 +538,7 @@ _CODE_PUNCTUATION = re.compile(r"[=(){}\[\];]|^\s|:\s|\*\*|\bimport\b")
 indented line, a ``name: type`` annotation, ``**kwargs``, an import list."""
 
 
-def _column_class(name: str) -> str | None:
+def column_class(name: str) -> str | None:
     """A header cell's credential class, for columns: ``password`` and ``salt`` names, and
     ``secret`` names of two parts or more (``api_token``, ``access_key``): a bare ``key`` or
     ``token`` column of a table holds names and words."""
@@ -532,11 +550,11 @@ def _column_class(name: str) -> str | None:
     return named
 
 
-def _row_credential(label: str, value: str) -> str | None:
+def row_credential(label: str, value: str) -> str | None:
     """The kind of a two-column row's value (:mod:`.rows`): its label names a credential as a
     column's header would, and the value is credential-shaped; a secret's (not a password's)
     must also look like a key rather than a version or a path (``| auth-lib | 1.2.3-beta |``)."""
-    named = _column_class(re.sub(r"\s+", "_", label))  # a label of words: "Client Secret"
+    named = column_class(re.sub(r"\s+", "_", label))  # a label of words: "Client Secret"
     if named is None or not credential_shaped(value) or test_verdict(label, value):
         return None
     if named != "password" and not acceptable_value(value, False, named, ""):
@@ -575,7 +593,7 @@ def _table_columns(text: str, naming: NamingLines) -> Iterator[Finding]:
                 continue  # the cheap tests first: most lines naming a credential are no header
             cells = _cells(header, delimiter)
             names = [header[a:b] for a, b in cells]
-            columns = {column: named for column, name in enumerate(names) if (named := _column_class(name))}
+            columns = {column: named for column, name in enumerate(names) if (named := column_class(name))}
             if len(cells) < 2 or not columns:
                 continue
             if not piped and not all(_NAME.fullmatch(name) for name in names):
@@ -659,7 +677,7 @@ def _copy_rows(text: str) -> Iterator[Finding]:
     """Values of ``pg_dump`` ``COPY ... FROM stdin;`` rows under a column that names a credential."""
     for block in _COPY.finditer(text):
         names = [name.strip().strip('"') for name in block.group("columns").split(",")]
-        columns = {column: named for column, name in enumerate(names) if (named := _column_class(name))}
+        columns = {column: named for column, name in enumerate(names) if (named := column_class(name))}
         position = block.end()
         while columns and (row := _COPY_ROW.match(text, position)):
             cells = row.group().split("\t")

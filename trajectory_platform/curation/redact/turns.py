@@ -69,7 +69,7 @@ def credentials_across_turns(episode: Episode) -> list[Finding]:
         named = (before.content or "").rstrip()
         if not named:
             continue
-        if _asks_for_credential(named):
+        if asks_for_credential(named):
             found.extend(_answers(after, index))
         elements = _credential_elements(named)
         if elements:
@@ -77,7 +77,7 @@ def credentials_across_turns(episode: Episode) -> list[Finding]:
     return found
 
 
-def _asks_for_credential(text: str) -> bool:
+def asks_for_credential(text: str) -> bool:
     """Does ``text`` end with a prompt or question for a password (its last line, a tool's notices
     after it aside; of that line its last sentence)? A prompt ends with a colon; a question with a
     question mark, the password's word last or before a preposition (:data:`_AFTER_ASKED`)."""
@@ -120,16 +120,16 @@ def _answers(event: Event, index: int) -> Iterator[Finding]:
             )
     for text, field in candidates:
         value = text.strip()
-        if _answer_shaped(value):
+        if answer_shaped(value):
             yield Finding("PASSWORD", 0, len(value), value, "turns:prompt_answer", field)
         elif (framed := _REPLY_FRAME.fullmatch(value)) is not None:
             given = framed.group("value")
-            if _answer_shaped(given) or unspellable(given) or passphrase_shaped(given, minimum_words=3):
+            if answer_shaped(given) or unspellable(given) or passphrase_shaped(given, minimum_words=3):
                 start = framed.start("value")
                 yield Finding("PASSWORD", start, start + len(given), given, "turns:prompt_answer", field)
 
 
-def _answer_shaped(value: str) -> bool:
+def answer_shaped(value: str) -> bool:
     """A password on its own evidence, and more than a word and its punctuation."""
     word = value.rstrip(".!?")
     return credential_shaped(value) and (
