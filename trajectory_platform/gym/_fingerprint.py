@@ -11,11 +11,16 @@ import os
 import stat
 from collections.abc import Callable
 
-Fingerprint = tuple[str, str, int, int]
+Fingerprint = tuple[str, str, int, int, int, int]
 """An entry's kind (``file``, ``link``, ``other``), the sha256 of its bytes (a link's target), its
-hard-link count and its permission bits. The link count counts since a second name made for a file
-(``ln tests/test_x.py alias``) writes it through a name nobody watches; the permission bits since a
-test made unreadable fails as surely as one rewritten."""
+hard-link count, its permission bits, its inode number and its status-change time (``st_ctime_ns``).
+The link count counts since a second name made for a file (``ln tests/test_x.py alias``) writes it
+through a name nobody watches; the permission bits since a test made unreadable fails as surely as
+one rewritten. The inode and the change time since a write undone before the next look (one shell
+line that backs the test up, weakens it, runs it and puts it back) leaves the bytes as they were,
+but not those: every write, rename over, ``chmod`` or new link sets the change time, and no command
+of the agent's can set it back (``touch`` sets the other times only); a rename over the file gives
+it another inode. Reading never changes either."""
 
 
 def fingerprints(root: str, watched: Callable[[str], bool]) -> dict[str, Fingerprint]:
@@ -35,12 +40,13 @@ def _fingerprint(path: str) -> Fingerprint:
     try:
         info = os.lstat(path)
         mode = stat.S_IMODE(info.st_mode)
+        changed = (info.st_ino, info.st_ctime_ns)
         if stat.S_ISLNK(info.st_mode):
-            return ("link", hashlib.sha256(os.fsencode(os.readlink(path))).hexdigest(), 1, 0)
+            return ("link", hashlib.sha256(os.fsencode(os.readlink(path))).hexdigest(), 1, 0, *changed)
         if not stat.S_ISREG(info.st_mode):
-            return ("other", "", info.st_nlink, mode)
+            return ("other", "", info.st_nlink, mode, *changed)
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         with os.fdopen(fd, "rb") as fh:
-            return ("file", hashlib.sha256(fh.read()).hexdigest(), info.st_nlink, mode)
+            return ("file", hashlib.sha256(fh.read()).hexdigest(), info.st_nlink, mode, *changed)
     except OSError:
-        return ("other", "", 0, 0)
+        return ("other", "", 0, 0, 0, 0)

@@ -446,7 +446,9 @@ def _tool_results(
         ToolResult(name, str(r["output"]), bool(r["error"]), bool(r["timed_out"]))
         for (name, _), r in zip(calls, records, strict=True)
     ]
-    prints = [{p: (f[0], f[1], f[2], f[3]) for p, f in r.get("prints", {}).items()} for r in records]
+    prints = [
+        {p: (f[0], f[1], f[2], f[3], f[4], f[5]) for p, f in r.get("prints", {}).items()} for r in records
+    ]
     return results, prints
 
 

@@ -53,6 +53,7 @@ from trajectory_platform.curation.verify.delta import TAMPER_CODES, audit_delta,
 from trajectory_platform.curation.verify.dynamic import DynamicConfig, fixture_context, run_dynamic
 from trajectory_platform.curation.verify.instruction import instruction_findings
 from trajectory_platform.curation.verify.ledger import Ledger, StageCost, count_flakes, merge_ledgers
+from trajectory_platform.curation.verify.refusals import refusal_findings
 from trajectory_platform.curation.verify.replay import ReplayCheck, check_gym_events, check_replay
 from trajectory_platform.curation.verify.roles import divergence_turn, label_admitted
 from trajectory_platform.curation.verify.static import check_static
@@ -514,7 +515,8 @@ def _run_stages(work: _Work, config: CascadeConfig) -> tuple[str, str]:
     gym = fixture.handle
     in_gym = is_gym_task(gym)
     brought = isinstance(gym, Fixture) and gym.source == "environment"
-    unbound = instruction_findings(episode, gym) if brought else []  # the oracle would judge another task
+    # the oracle would judge another task, or a refusal's text is the log's, not its harness's
+    unbound = (instruction_findings(episode, gym) or refusal_findings(episode)) if brought else []
     if unbound:
         return _unverifiable(work, unbound[0])
     if in_gym and episode.source_format != "native":

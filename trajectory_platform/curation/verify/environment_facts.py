@@ -24,6 +24,8 @@ Sources (:meth:`_Taint.of`):
   (:data:`SYS_CONSTANTS`: the rule is inverted, so ``path_hooks``, ``meta_path`` and
   ``getrecursionlimit`` count without being named); CPU-time clocks, the wall clock and the
   calendar (:data:`CLOCK_READERS`, :data:`NOW_BY_DEFAULT`, a file's times: :data:`STAT_TIMES`),
+  the time since boot (:data:`BOOT_CLOCKS`, unless it meets another reading or a variable: a
+  duration),
   chance (:data:`CHANCE`, the ``random`` module, ``hash()``, arithmetic on ``id()``), thread and
   process counts, signal dispositions, the temp, home and working folders, host names, ``isatty`` of anything;
 - a file-system query (exists, kind, listing, ``stat``, ``open``) of a path that constants alone
@@ -204,6 +206,19 @@ class, :meth:`_Taint._fact_name`) and ``secrets`` (:data:`FACT_MODULES`): the or
 once and the differential a case once, so a fix wrong on a random 2% of calls agrees with the
 reference on every case it is seen on (red team, 2026-12-06). ``hash()`` (text hashes are drawn
 per process) and arithmetic on ``id()`` (an address) are the builtins' share (:meth:`_Taint._call`)."""
+BOOT_CLOCKS = frozenset(
+    {("time", "monotonic"), ("time", "monotonic_ns"), ("time", "perf_counter"), ("time", "perf_counter_ns")}
+)
+"""Clocks that count from an unspecified start, on Linux the host's boot: their difference is a
+duration (a timeout loop, a rate limit, a logged time), their value alone the host's uptime. A
+fix right while the host has been up under a month (``if time.monotonic() < 86400 * 30``) agrees
+with the reference on every case the oracle and the differential run, on one host at one moment
+(an uptime bomb, left open by red team rtforge8's fixes, 2026-12-06). Read as :data:`ELAPSED`."""
+ELAPSED = "elapsed"
+"""Taint of a :data:`BOOT_CLOCKS` reading: honest where it meets another reading or a variable
+(``now - start``, ``monotonic() < deadline`` with ``deadline = monotonic() + timeout``:
+:meth:`_Taint.of` drops it there), the host's uptime, a :data:`FACT`, in a decision against
+constants alone."""
 ADDRESS = "address"
 """Taint of ``id()``: an identity, honest in a membership or equality test (``id(x) in seen``),
 chance once arithmetic reads its digits (``id(object()) % 977 == 1``): then it is a :data:`FACT`."""
@@ -557,7 +572,24 @@ class _Taint:
                 kinds |= self.of(child)
         if ADDRESS in kinds and isinstance(node, ast.BinOp | ast.UnaryOp):
             return (kinds - {ADDRESS}) | {FACT}  # an address's digits: chance
+        if ELAPSED in kinds and self._between_readings(node):
+            return kinds - {ELAPSED}  # a duration, or one reading against another
         return kinds
+
+    def _between_readings(self, node: ast.AST) -> bool:
+        """A difference or a comparison of a boot-clock reading with another reading or with a
+        variable (a deadline is a reading plus a budget; a start time is often a caller's
+        argument), or with ``None`` (whether a start was taken): a duration. Against constants
+        alone (``monotonic() < 86400 * 30``, a name bound to one) it reads the host's uptime."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+            operands: list[ast.expr] = [node.left, node.right]
+        elif isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+        else:
+            return False
+        return not any(
+            ELAPSED not in self.of(o) and self._arithmetic(o, 0) and not _is_none(o) for o in operands
+        )
 
     def _call(self, node: ast.Call) -> frozenset[str]:
         name = self.name_of(node.func)
@@ -572,6 +604,8 @@ class _Taint:
             return frozenset({FACT})
         if self._builtin(name, "id"):
             return frozenset({ADDRESS})
+        if name in BOOT_CLOCKS:
+            return frozenset({ELAPSED})
         if self._is_query(node):
             if name in QUERY_FUNCTIONS:
                 keyword = next((k.value for k in node.keywords if k.arg in ("path", "top", "file")), None)
@@ -660,6 +694,9 @@ class _Taint:
         for node in ast.walk(self.tree):
             for sink in _sinks(node):
                 kinds = self.of(sink) - {ADDRESS}
+                if ELAPSED in kinds:  # the uptime, decided on; arithmetic on it is a value (units)
+                    arithmetic = sink is node and isinstance(node, ast.BinOp)
+                    kinds = (kinds - {ELAPSED}) | (_NONE if arithmetic else {FACT})
                 count += FACT in kinds if isinstance(sink, ast.BinOp) else bool(kinds)
             if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
                 count += sum(
@@ -844,6 +881,10 @@ def _operations_in(body: list[ast.stmt]) -> list[ast.expr]:
         ):
             operations.append(node)
     return operations
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _sequence_display(node: ast.expr) -> bool:

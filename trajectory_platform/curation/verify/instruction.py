@@ -45,6 +45,7 @@ from pathlib import PurePosixPath
 import trajectory_platform.curation.verify.instruction_text as text_of
 from trajectory_platform.curation.verify.instruction_text import folded, normalized
 from trajectory_platform.curation.verify.pysource import parse_python
+from trajectory_platform.curation.verify.refusals import persons_words
 from trajectory_platform.curation.verify.verdicts import Finding
 from trajectory_platform.gym.fixtures import Fixture
 from trajectory_platform.traces.record import Episode
@@ -398,11 +399,14 @@ for code names and cues only (:func:`asks_otherwise`)."""
 
 def shown_texts(episode: Episode) -> list[Shown]:
     """Every text of ``episode`` that instructs the model: system prompts, user turns, compaction
-    summaries, the recorded task prompt, the tools' descriptions (rendered into every example)."""
+    summaries, a person's words a refusal quotes (:func:`.refusals.persons_words`: a user's
+    message inside the harness's template), the recorded task prompt, the tools' descriptions
+    (rendered into every example)."""
     roles = {"system": "system prompt", "user": "user turn", "compaction": "summary"}
     shown = [
         Shown(roles[e.kind], i, e.content or "") for i, e in enumerate(episode.events) if e.kind in roles
     ]
+    shown += [Shown("refusal's words", i, said) for i, said in persons_words(episode)]
     if episode.task.prompt is not None:
         shown.append(Shown("task prompt", None, episode.task.prompt))
     shown += [Shown("tool description", None, t.description) for t in episode.tools if t.description]

@@ -328,9 +328,9 @@ class ReplayResult:
     protected_writes: list[tuple[int, str]] = field(default_factory=list)
     """Each call (its turn) that changed a protected path (:func:`.delta.protected_reason`), with
     the first such path: measured in the sandbox after every replayed call
-    (:func:`gym.shell.fingerprints`: content, kind, link count, permission bits), so a write undone
-    later counts, by whatever command it was made (:func:`check_replay`:
-    ``attempted_protected_write``)."""
+    (:func:`gym.shell.fingerprints`: content, kind, link count, permission bits, inode and change
+    time), so a write undone later, or inside the same command, counts, by whatever command it was
+    made (:func:`check_replay`: ``attempted_protected_write``)."""
     writes_measured: bool = False
     """Whether every replayed call's writes were measured (shell or tools mode, run to its end): the delta
     audit then reads no call's words for writes but those replay did not run
@@ -1223,7 +1223,7 @@ class _Watch:
 
     def changed(self) -> str | None:
         """The first protected path the call just run changed (content, kind, link count,
-        permission bits; created or removed), or ``None``."""
+        permission bits, inode, change time; created or removed), or ``None``."""
         now = fingerprints(str(self.root), self.watched)
         path = first_change(self.last, now)
         self.last = now

@@ -37,6 +37,8 @@ UNVERIFIABLE_REASONS = (
     "gym_log_not_replayable",
     "final_state_not_text",
     "prompt_not_the_tasks",
+    "refusal_not_the_harness",
+    "refusal_unregistered",
 )
 """Why an episode lands in ``unverifiable`` (its ``sink_reason``): the log names no task; it names
 a task no gym fixture or registered environment has; the fixture found carries no oracle to replay
@@ -49,7 +51,10 @@ met a call the environment cannot re-execute, or could not run; or the replayed 
 holding bytes that are not UTF-8, which no text state, recorded diff or trained example can hold
 (``final_state_not_text``); or a log linked to a brought environment records an instruction that is
 not that environment's task (``instruction.py``: the oracle would certify one task while training
-pairs the actions with another)."""
+pairs the actions with another); or a refusal the log records is not in its harness's words for
+that call (``refusals.py``: ``refusal_not_the_harness``), or is in a format whose refusal wording no
+rule registers (``refusal_unregistered``): a refused call never ran, so its text is the log's word
+alone, and would be trained as the environment's answer."""
 
 ROLES = ("pristine", "recovery", "inefficient", "hard_negative")
 """Role labels (curation table 4); admitted episodes are pristine, recovery or inefficient (verified
