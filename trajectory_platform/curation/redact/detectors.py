@@ -59,10 +59,10 @@ _CLIENT_PASSWORD_OPTIONS = (
         "-p|--password",
     ),
     ("mosquitto_(?:pub|sub|rr)|tsql|sqsh|bsqldb|freebcp", "-P"),
-    ("snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|status)", "-A|-X"),
+    ("snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|status)", "-A|-X|-c"),  # -c: a v1/v2c community
     ("zip|unzip", "-P|--password"),
     ("7za?|rar|unrar", "-p"),
-    (r"(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|oras|az|vault)\s+login", "-p|--password"),
+    (r"[\w.-]+(?:\s+[\w.-]+)?\s+login(?=\s|$)", "-p|--password"),  # any tool's login: docker, oc, cf, conan
     ("keytool|jarsigner", "-storepass|-keypass|-srcstorepass|-deststorepass|-srckeypass|-destkeypass"),
     ("svn", "--password"),
     ("useradd|usermod", "-p|--password"),
