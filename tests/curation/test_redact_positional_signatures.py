@@ -123,6 +123,7 @@ CLI_HONEST = {
     "setting": "poetry config virtualenvs.in-project true",
     "hash_in_substitution": 'useradd -m -p $(openssl passwd -6 "$PW") deploy2\nsu - deploy2',
     "hash_in_backquotes": 'usermod -p `mkpasswd -m sha-512 "$NEWPW"` runner01',
+    "hash_after_a_password_option": "RUN useradd --create-home --password `openssl passwd -1 ${PW}` app2",
     "hash_of_a_file": 'useradd -p "$(openssl passwd -1 "$(cat /run/secrets/pw)")" ci-bot7',
 }
 

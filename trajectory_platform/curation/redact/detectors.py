@@ -1213,6 +1213,8 @@ def _word_then_value(text: str, lower: str, match: re.Match[str]) -> Finding | N
         verb = _implied_link(text, match, word, key_word)
     if word == "pw" and not verb:
         return None  # "pw" alone is also a command (FreeBSD's ``pw useradd``)
+    if quote == "`" and not text.startswith(quote, value_end):
+        return None  # "--password `openssl passwd -1 $PW`": a backquoted command's first word
     finding = _stated_value(text, match.start("value"), value_end, quote, verb, bool(key_word))
     if finding is not None and (word not in _SHORT_SECRET_WORDS or _has_digit(finding.value)):
         return finding
