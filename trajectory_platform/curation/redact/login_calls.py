@@ -104,11 +104,11 @@ def find_login_call_passwords(text: str) -> Iterator[Finding]:
         ):
             word_start -= 1
         word = text[word_start : after.end("tail")]
-        if after.group("method"):
-            receiver, name = word, after.group("method")
-        else:
+        receiver: str | None = word
+        name: str = after.group("method") or word
+        if not after.group("method"):
             before = _RECEIVER_BEFORE.search(text, max(0, word_start - 80), word_start)
-            receiver, name = (before.group("receiver") if before else None), word
+            receiver = before.group("receiver") if before else None
         first = _login_index(receiver, name)
         if first is None:
             continue
