@@ -66,7 +66,7 @@ _LITERAL_ARGUMENT = re.compile(
     r"\s*(?:\[\]byte\(|Buffer\.from\(|[bBuU]?)(?P<quote>[\"'])(?P<value>(?:(?!(?P=quote))[^\\\n]|\\.){1,200})(?P=quote)"
 )
 _HASHING_COMMANDS = re.compile(r"\b(?:openssl[ \t]+passwd|mkpasswd|htpasswd|slappasswd)\b[^\n|;&]*")
-"""Commands that take the password as their last operand."""
+"""Commands that take the password as their last operand (up to :func:`_command_end`)."""
 _OPTIONS_WITH_ARGUMENT = frozenset(
     {"-salt", "-in", "-m", "--method", "-S", "--salt", "-R", "--rounds", "-P", "-h"}
 )
@@ -116,8 +116,9 @@ def _sink_index(call: re.Match[str]) -> int | None:
 
 def _hashing_command_operands(text: str) -> Iterator[Finding]:
     for command in _HASHING_COMMANDS.finditer(text):
+        end = _command_end(text, command.start(), command.end())
         try:
-            words = shlex.split(command.group(), posix=True)
+            words = shlex.split(text[command.start() : end], posix=True)
         except ValueError:
             continue
         operands = []
@@ -137,9 +138,38 @@ def _hashing_command_operands(text: str) -> Iterator[Finding]:
         if len(operands) <= needed - 1 or (words[0] == "htpasswd" and not _batch_htpasswd(words)):
             continue
         value = operands[-1]
-        start = text.find(value, command.start(), command.end())
+        start = text.find(value, command.start(), end)
         if start >= 0:
             yield from _judged(text, start, start + len(value), "sink:hashing_command")
+
+
+def _command_end(text: str, start: int, end: int) -> int:
+    """Where the command at ``start`` ends, at ``end`` at the latest: at a ``)`` or backtick that
+    closes the command substitution it runs in. ``useradd -p $(openssl passwd -6 "$PW") deploy``
+    hashes ``$PW``; read on past the ``)``, its last operand was the account's name, ``deploy``,
+    which became a password and renamed the account in the redacted script. Quotes, and ``$(``
+    substitutions inside the command (``"$(cat /run/secrets/pw)"``), are skipped whole."""
+    quote, depth, position = "", 0, start
+    while position < end:
+        char = text[position]
+        if quote:
+            if char == quote:
+                quote = ""
+            elif char == "\\" and quote == '"':
+                position += 1
+        elif char in "\"'":
+            quote = char
+        elif char == "\\":
+            position += 1
+        elif text.startswith("$(", position):
+            depth += 1
+            position += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == ")" or (char == "`" and not depth):
+            return position
+        position += 1
+    return end
 
 
 def _batch_htpasswd(words: list[str]) -> bool:
@@ -213,8 +243,8 @@ def _credential_file_writes(text: str) -> Iterator[Finding]:
             yield from _judged(text, content.start("value"), content.end("value"), detector, named)
 
 
-_REFERENCE = re.compile(r"\$\{?[A-Za-z_]|^[%{]|\{\{")
-"""A variable, template or format reference: the value comes from elsewhere."""
+_REFERENCE = re.compile(r"\$[{(]?[A-Za-z_]|^[%{]|\{\{")
+"""A variable, command substitution, template or format reference: the value comes from elsewhere."""
 
 
 def _judged(

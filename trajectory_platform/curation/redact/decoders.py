@@ -1425,7 +1425,8 @@ Decoder = Callable[[re.Match[str]], list[tuple[str, int, int]]]
 
 
 _MARKDOWN = re.compile(
-    r"\n[ \t]*```[\w+-]*[ \t]*\n|`+|</?(?:b|strong|em|i|u|code|kbd|mark)>"
+    r"\n[ \t]*```[\w+-]*[ \t]*\n|(?<!`)`(?=[\w./-]+[ \t][^`\n]*?(?:(?<=[ \t])-|\$)[^`\n]*`)[^`\n]*`|`+"
+    r"|</?(?:b|strong|em|i|u|code|kbd|mark)>"
     r"|(?:^|(?<=[\s(\[>|]))[*_]{1,2}(?=[^\s*_])|(?<=[^\s*_])[*_]{1,2}(?=[\s:.,;!?)\]|]|$)",
     re.MULTILINE,
 )
@@ -1456,7 +1457,14 @@ _MARKDOWN_HINT = re.compile(r"`|\*\*|__|</?(?:b|strong|em|code)>|(?<!\w)[*_]\w")
 
 
 def _markdown(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    """A fence opening becomes the space that joins its label to the first line of the block."""
+    """A fence opening becomes the space that joins its label to the first line of the block. A
+    backquoted command with an option or a variable (``--password `openssl passwd -1 $PW```, a
+    shell's substitution or Markdown's code span of a command) stays as written: unquoted, its
+    first word read as the value its label names."""
+    if match.group().startswith("`") and len(match.group()) > 1 and not match.group().strip("`"):
+        return [("", match.start(), match.end())]
+    if match.group().startswith("`") and match.group().strip("`"):
+        return []
     return [(" " if match.group().startswith("\n") else "", match.start(), match.end())]
 
 

@@ -60,10 +60,10 @@ _CLIENT_PASSWORD_OPTIONS = (
         "-p|--password",
     ),
     ("mosquitto_(?:pub|sub|rr)|tsql|sqsh|bsqldb|freebcp", "-P"),
-    ("snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|status)", "-A|-X"),
+    ("snmp(?:walk|bulkwalk|get|getnext|bulkget|set|table|trap|status)", "-A|-X|-c"),  # -c: a v1/v2c community
     ("zip|unzip", "-P|--password"),
     ("7za?|rar|unrar", "-p"),
-    (r"(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|oras|az|vault)\s+login", "-p|--password"),
+    (r"[\w.-]+(?:\s+[\w.-]+)?\s+login(?=\s|$)", "-p|--password"),  # any tool's login: docker, oc, cf, conan
     ("keytool|jarsigner", "-storepass|-keypass|-srcstorepass|-deststorepass|-srckeypass|-destkeypass"),
     ("svn", "--password"),
     ("useradd|usermod", "-p|--password"),
@@ -1220,6 +1220,8 @@ def _word_then_value(text: str, lower: str, match: re.Match[str]) -> Finding | N
         verb = _implied_link(text, match, word, key_word)
     if word == "pw" and not verb:
         return None  # "pw" alone is also a command (FreeBSD's ``pw useradd``)
+    if quote == "`" and not text.startswith(quote, value_end):
+        return None  # "--password `openssl passwd -1 $PW`": a backquoted command's first word
     finding = _stated_value(text, match.start("value"), value_end, quote, verb, bool(key_word))
     if finding is not None and (word not in _SHORT_SECRET_WORDS or _has_digit(finding.value)):
         return finding

@@ -46,6 +46,7 @@ from trajectory_platform.curation.redact.detectors import (
     names_a_digest,
 )
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
+from trajectory_platform.curation.redact.login_calls import find_login_call_passwords
 from trajectory_platform.curation.redact.markup import find_markup_credentials
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.multiline_values import find_multiline_values
@@ -137,6 +138,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_markup_credentials(text))
     if depth < MAX_JSON_DEPTH:
         found.extend(_traced_findings(text, config, depth))
+    found.extend(find_login_call_passwords(text))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))

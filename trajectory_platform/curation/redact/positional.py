@@ -6,7 +6,8 @@ it. Logs also show credentials laid out by position: a ``psql`` or Markdown tabl
 names the ``password`` column, a key/value table's row (``smtp_password | x`` under ``key |
 value``), ``INSERT INTO users (name, password) VALUES ('bob', 'x')``, a
 Kubernetes ``- name: DB_PASSWORD`` whose ``value:`` is the next line, ``requests.get(url,
-auth=("bob", "x"))``, ``AUTH x`` at a Redis prompt, ``echo 'x' | sudo -S``. A strong random value
+auth=("bob", "x"))`` (any call that logs in: :mod:`.login_calls`), ``AUTH x`` at a Redis
+prompt, ``echo 'x' | sudo -S``. A strong random value
 there is found by entropy anyway; a memorable one (``Tr1cky-Walrus-2024``) was left standing.
 
 Whether a name marks a credential is :func:`.credential_names.credential_class`, one rule for every
@@ -41,28 +42,8 @@ _DELIMITERS = ("|", "\t", ",", ";")
 _COLUMN_NAME = re.compile(r"[A-Za-z_]\w{0,39}")
 """A header cell of a ``|`` table with no separator row under it (``sqlite3 -header``): a column's
 name, no spaces (a shell pipeline's stages have them)."""
-_STRING = r"(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]|\\.){4,200})(?P=q)"
-_ARGUMENT = r"(?:[\w.$\[\]]+|\"[^\"\n]*\"|'[^'\n]*')"
-_CALLED = re.compile(
-    r"(?:\bauth\s*=\s*\(|\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth|"
-    r"NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|SetBasicAuth|"
-    r"basic_auth|login)\s*\()\s*" + _ARGUMENT + r"\s*,\s*" + _STRING
-)
-"""A user and a password by position: ``auth=(user, pw)`` and the calls that take them so."""
-_THIRD_ARGUMENT = re.compile(
-    r"(?:\bset_password|\bnew\s+PDO|\bgetConnection|\bmysqli_connect|\bnew\s+mysqli"
-    r"|\b(?:pymysql|MySQLdb|connector|pyodbc|pymssql)\.connect)\s*\(\s*"
-    + _ARGUMENT
-    + r"\s*,\s*"
-    + _ARGUMENT
-    + r"\s*,\s*"
-    + _STRING
-)
-"""A place, a user and a password by position: ``keyring.set_password(service, user, password)``,
-PHP's ``new PDO($dsn, $user, $pw)`` and ``mysqli_connect(host, user, pw)``, JDBC's
-``DriverManager.getConnection(url, user, pw)``, Python DB-API drivers' ``connect(host, user, pw)``."""
 _READS_STDIN = (
-    r"[\w./-]+\b[^\n|]*--(?:password|passphrase|secret|token)-stdin\b"
+    r"[\w./-]+\b[^\n|]*--[\w-]*?(?:pass(?:word|wd|phrase)?|secret|token)[\w-]*?-stdin\b"
     r"|(?:vnc)?passwd\b|kinit\b|chpasswd\b|smbpasswd\b[^\n|]*\s-s\b|vault\s+login\b[^\n|]*\s-(?=\s|$)"
     r"|sudo\b[^\n|<]*\s-S\b"
     r"|gpg\b[^\n|]*--passphrase-fd\s+0|cryptsetup\b"
@@ -71,7 +52,8 @@ _READS_STDIN = (
 )
 """Commands that read a password from their standard input: what is piped or here-string'd in is one
 (``passwd``, ``vncpasswd -f``, ``sudo -S``).
-Any ``--password-stdin`` (``docker``, ``helm``, ``cosign``, ``crane`` ``login`` alike), a secret
+Any option naming a credential read from standard input (``--password-stdin`` of ``docker``, ``helm``,
+``cosign``, ``crane`` ``login`` alike, ``openconnect --passwd-on-stdin``), a secret
 store told to read its value from ``-`` or ``/dev/stdin`` (``gcloud secrets create --data-file=-``,
 ``kubectl create secret ... --from-file=key=/dev/stdin``, ``aws secretsmanager ...
 --secret-string file:///dev/stdin``)."""
@@ -114,7 +96,7 @@ _READER = re.compile(
 """A command whose output is what it reads (after ``sudo``, an ``X=1`` prefix, ``docker``/``kubectl
 exec <target> --``): it prints a variable, a file, a field of a document, an output of a stack."""
 _REFERENCE = re.compile(
-    r"\$\{?(?P<variable>[A-Za-z_]\w*)"
+    r"\$\{?(?:env:)?(?P<variable>[A-Za-z_]\w*)"
     r"|(?P<q>[\"'])(?P<quoted>(?:(?!(?P=q))[^\n]){1,400})(?P=q)"
     r"|(?<![\w-])(?:printenv|output|get|config:get|-raw|-json|--extract)\s+(?P<argument>[A-Za-z_][\w.-]*)"
     r"|(?<![\w$])[~.]?(?:[\w.-]*/)+(?P<leaf>[\w.-]+)"
@@ -130,28 +112,60 @@ _WORD = re.compile(r"[A-Za-z_][\w.-]*")
 _STAGE = re.compile(r"(?:\"[^\"\n]*\"|'[^'\n]*'|[^\"';|&\n])+")
 """One command of a pipeline or a list: ``;``, ``|`` and ``&`` split them outside quotes only."""
 _FILE_NAME = re.compile(r"\.[a-z]{1,5}$")
+_OPERAND = re.compile(r"(?<!\S)(?P<word>[^\s\"'$=-][^\s\"'$=]*)")
+"""A bare word of a command line (not an option, a variable or a quoted string): the command's
+name, a subcommand, an operand (``gh auth token``, ``git config --get github.token``)."""
+_NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _asks_for_credential(name: str) -> bool:
+    """Does ``name`` end in a credential word: what a selector, key or subcommand asks for is
+    its last part (``github.token``, ``//registry/:_authToken``, ``print-access-token``,
+    ``DB_PASSWORD``)? A word that only starts with one names a thing beside it (``auth-db``,
+    ``token-service``, ``session_id``)."""
+    parts = _NAME_PART.findall(name)
+    return bool(parts) and credential_class(parts[-1]) is not None
+
+
+def _a_file(word: str) -> bool:
+    """Is ``word`` a file's name (``config.json``), not a dotted key ending in a credential
+    (``registry.token``)?"""
+    extension = _FILE_NAME.search(word)
+    return extension is not None and credential_class(extension.group()[1:]) is None
 
 
 def reads_named_credential(command: str) -> bool:
-    """Does one stage of ``command`` read something whose name marks a credential
-    (:func:`.credential_names.credential_class`)? Not a list of secret stores: any variable, file, field
-    or setting named so, read by a command that prints what it reads (:data:`_READER`)."""
+    """Does one stage of ``command`` ask for something whose name marks a credential? Not a list
+    of secret stores or getters: any command whose variable (``echo "${API_TOKEN}"``), quoted
+    key or selector (``jq -r '.db.password'``, ``sops --extract '["db"]["password"]'``), field,
+    setting or subcommand ends in a credential word (:func:`_asks_for_credential`: ``gh auth
+    token``, ``heroku config:get API_KEY``, ``git config --get github.token``), or whose own name
+    is one (``secret-tool lookup``). A file's name counts only for a command that prints what it
+    reads (:data:`_READER`: ``cat /run/secrets/db_password``); there, as before, any name that
+    :func:`.credential_names.credential_class` marks counts. ``git log -1 --format=%h auth.py``
+    prints a commit, not a secret."""
     for match in _STAGE.finditer(command):
         stage = match.group().strip()
-        if not _READER.match(stage):
-            continue
-        for match in _REFERENCE.finditer(stage):
-            names = [g for g in match.group("variable", "argument", "leaf", "field", "constant") if g]
-            if match.group("quoted"):
-                names += _WORD.findall(match.group("quoted"))
-            if any(credential_class(_FILE_NAME.sub("", name)) for name in names):
+        reader = _READER.match(stage) is not None
+        asked: list[str] = []
+        for reference in _REFERENCE.finditer(stage):
+            names = [g for g in reference.group("variable", "argument", "field", "constant") if g]
+            if reference.group("quoted"):
+                names += _WORD.findall(reference.group("quoted"))
+            leaf = reference.group("leaf")
+            if reader and any(credential_class(_FILE_NAME.sub("", name)) for name in [*names, leaf or ""]):
                 return True
+            asked += names
+        operands = [m.group("word") for m in _OPERAND.finditer(stage)]
+        asked += [word for word in operands if not _a_file(word)]
+        if any(map(_asks_for_credential, asked)) or (operands and credential_class(operands[0])):
+            return True
     return False
 
 
 def secret_printed_by(command: str, output: str) -> str | None:
     """The one secret value ``output`` holds when ``command`` printed it: a :data:`PRINTS_SECRET`
-    store's read, or a read of a credential-named variable, file or field
+    store's read, or a command asking for a credential-named variable, key, field or file
     (:func:`reads_named_credential`). For the latter the value must be one bare token: a path, a
     file name, a JSON or quoted text, ``NAME=value`` or a credential's name is what a search or a
     listing printed, not a value (``grep -l token *.py`` prints ``auth.py``)."""
@@ -162,7 +176,7 @@ def secret_printed_by(command: str, output: str) -> str | None:
     value = printed_secret(output)
     if value is None or value[0] in "/~." or any(ch in value for ch in "\"'{}[]<>=") or "://" in value:
         return None
-    if _FILE_NAME.search(value) or credential_class(value) is not None:
+    if _FILE_NAME.search(value) or _RESOURCE_NAME.match(value) or credential_class(value) is not None:
         return None
     return value
 
@@ -174,6 +188,34 @@ _EZCONNECT_USER = (
 (``golang.org/x/tools/gopls@latest``) nor a scope (``@scope/pkg@1.2``); JDBC's thin driver
 writes it after ``thin:``. A line of GitHub Actions (``actions/checkout@v4``) or git reflogs
 (``origin/main@{1}``) holds the shape too: the line or the service must say Oracle's."""
+
+
+_RESOURCE_NAME = re.compile(r"[a-z][\w.-]*/[\w.-]+$")
+"""``pod/auth-7d9f8b6c5-x2k4p``, ``secret/db-creds``: a kind and a name, as ``-o name`` lists them."""
+
+
+_PROMPT = r"[ \t]*(?:\(\S+\)[ \t]+)?(?:[\w.@~:/\[\]()-]*[$#%\u276f]|PS [^\n>]{0,200}>)"
+"""A shell's prompt: ``$``, ``user@host:~$``, ``#``, ``%``, ``❯``, ``PS C:\\>``, after a ``(venv)``."""
+_TRANSCRIPT_STEP = re.compile(
+    rf"(?m)^{_PROMPT}[ \t]+(?P<command>[^\n]{{2,2000}})\r?\n"
+    rf"(?P<output>[^\n]{{4,4096}})(?=\r?\n(?:{_PROMPT}(?:[ \t]|$)|[ \t]*\r?$)|$)"
+)
+"""A terminal transcript's command (after a shell prompt, :data:`_PROMPT`) and the one line it
+printed, the next prompt, a blank line or the text's end right after it."""
+
+
+def _transcript_printed_secrets(text: str) -> Iterator[Finding]:
+    """The line a transcript's command printed when the command asked for a credential
+    (:func:`secret_printed_by`): ``$ gh auth token`` then the token, ``$ echo "$DB_PASSWORD"``
+    then the password. What a tool call's result is to its call (:func:`.episode.
+    printed_by_secret_readers`), the line after the prompt is to the command in one text."""
+    for step in _TRANSCRIPT_STEP.finditer(text):
+        value = secret_printed_by(step.group("command"), step.group("output"))
+        if value is not None and not PRINTS_SECRET.search(step.group("command")):
+            start = step.start("output") + step.group("output").index(value)
+            yield Finding("PASSWORD", start, start + len(value), value, "positional:transcript_output")
+
+
 _SYNTAX = {
     "redis_auth": re.compile(
         r"(?m)(?:^|>\s*|\bredis-cli\b[^\n]*?\s)AUTH\s+(?:\S+\s+)?(?P<value>\S{4,200})\s*$"
@@ -226,12 +268,24 @@ _SYNTAX = {
         r":(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):(?:\*|(?=[^:\n]*[A-Za-z])[^:\s]{1,63}):"
         r"(?P<value>(?:[^\s:\\]|\\.){4,200}?)(?:\r?$|(?<=[^\\])(?=[\"']\s*(?:>|\n|$)))"
     ),
-    "poetry_http_basic": re.compile(
-        r"\bpoetry\s+config\s+(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    "http_basic_config": re.compile(  # poetry's and composer's: config [--global] http-basic.HOST USER PW
+        r"\bconfig\s+(?:--?[\w-]+\s+)*(?:http-basic\.\S+\s+\S+|pypi-token\.\S+)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
-    "user_then_password": re.compile(  # rabbitmqctl add_user USER PW, dscl . -passwd /Users/u PW
-        r"\b(?:rabbitmqctl\s+(?:add_user|change_password|authenticate_user)|dscl\s+\S+\s+-passwd)"
-        r"\s+(?P<qu>[\"']?)[^\s\"']+(?P=qu)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
+    "user_then_password": re.compile(  # a verb of adding a user or setting a password: USER PW last
+        r"(?<![\w-])(?:add[_-]user|change[_-]password|set[_-]password|authenticate[_-]user|(?:users?|admins?|accounts?)\s+(?:add|create)"
+        r"|dscl\s+\S+\s+-passwd|\w+passwd\s+(?:-\w+\s+)*-\w*b\w*\s+\S+)"
+        r"(?:\s+[^\s\"'-][^\s;|&]*)*?\s+(?P<qu>[\"']?)[^\s\"';|&]+(?P=qu)\s+(?P<q>[\"']?)(?P<value>[^\"'\s;|&]{4,200})(?P=q)"
+        r"(?=[ \t]*(?:$|[;|&\n]))"
+    ),
+    "login_operand": re.compile(  # cargo login TOKEN, wandb login KEY, vault login TOKEN: one bare operand
+        r"(?m)(?:^|[;&|]|\$)[ \t]*(?:[\w./-]+[ \t]+){1,2}(?:login|auth)[ \t]+(?!"
+        r"[\w-]+(?:\.[\w-]+)+(?::\d+)?[ \t]*(?:$|[;&|])|\S*://|[^\s@]+@[\w-]+\.[\w.-]+"  # host, URL, e-mail
+        r"|[a-z]+(?:-[a-z]+)+[ \t]*(?:$|[;&|]))"  # or a subcommand (configure-docker)
+        r"(?P<q>[\"']?)(?P<value>[^\"'\s;|&$-][^\"'\s;|&]{3,199})(?P=q)[ \t]*(?=$|[;&|])"
+    ),
+    "password_twice_on_stdin": re.compile(  # (echo PW; echo PW) | smbpasswd -s: the first of the two
+        r"\(\s*(?:echo|printf)\s+(?:-[neE]+\s+)?(?P<q>[\"']?)(?P<value>[^\"'\s;|)]{4,200})(?P=q)\s*;"
+        r"[^)\n]*\)\s*\|\s*(?:" + _READS_STDIN + ")"
     ),
     "db2_connect_using": re.compile(
         r"\bdb2\s+(?i:connect\s+to\s+\S+\s+user\s+\S+\s+using)\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
@@ -384,8 +438,6 @@ _PROTOCOL_SESSION = re.compile(
 code, ``+OK``/``-ERR``, the client that opened it). Alone, ``PASS  src/Login.test.tsx`` is Jest's
 result line, and the test file's path became a password rewritten wherever the file was named."""
 _GATES: dict[str, str | re.Pattern[str]] = {
-    "call": re.compile(r"auth|Auth|login|Credential"),
-    "third_argument": re.compile(r"set_password|PDO|getConnection|mysqli|\.connect\("),
     "redis_auth": "AUTH",
     "sudo_stdin": "sudo",
     "openssl_k": "openssl",
@@ -424,9 +476,11 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "yaml_flow_value_name": "value:",
     "aws_configure_set": "config",
     "gcp_secret_payload": '"payload"',
-    "poetry_http_basic": "poetry config",
+    "http_basic_config": re.compile(r"http-basic\.|pypi-token\."),
     "minio_alias": "mc ",
-    "user_then_password": re.compile(r"rabbitmqctl|dscl"),
+    "user_then_password": re.compile(r"(?i)user|admin|account|password|passwd"),
+    "login_operand": re.compile(r"\b(?:login|auth)[ \t]"),
+    "password_twice_on_stdin": re.compile(r"\(\s*(?:echo|printf)"),
     "db2_connect_using": "db2",
     "lftp_user_comma": "lftp",
     "mysqladmin_password": "mysqladmin",
@@ -437,8 +491,6 @@ anchored at every line start costs a pass over the text."""
 
 
 _RULES: tuple[tuple[str, re.Pattern[str], str | None], ...] = (
-    ("call", _CALLED, None),
-    ("third_argument", _THIRD_ARGUMENT, None),
     *((rule, pattern, None) for rule, pattern in _SYNTAX.items()),
     *((rule, pattern, "name") for rule, pattern in _NAMED_BY_SIBLING.items()),
 )
@@ -483,6 +535,8 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         gate = _GATES[rule]
         if gate in text if isinstance(gate, str) else gate.search(text):
             yield from _found(pattern, text, f"positional:{rule}", name_group)
+    if "\n" in text:
+        yield from _transcript_printed_secrets(text)
     if "'" in text or '"' in text:
         for rule, pattern, gate in _QUOTED_PHRASE_RULES:
             if gate in text if isinstance(gate, str) else gate.search(text):
