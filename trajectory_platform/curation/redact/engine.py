@@ -73,6 +73,9 @@ _SESSION_KEY = re.compile(r"(?i)session|cookie|csrf|xsrf|auth|token")
 like any other string; an object's ``id``, ``VersionId`` or ``UploadId`` only names it."""
 _JSON_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NEXT_COLON = re.compile(r"\s*:")
+_NUMBERS = re.compile(r"-?\d+(?:\s*,\s*-?\d+)*")
+"""A value a JSON text writes as numbers, outside every literal: a PIN (``"pin": 12345678``), a key's
+bytes (Solana's ``id.json``, an array of 64)."""
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         f
         for f in found
         if f.value not in seen
-        and (f.value in content or f.value.isdigit())
+        and (f.value in content or _NUMBERS.fullmatch(f.value) is not None)
         and not (f.detector == "entropy" and _literal_at(f.start, spans) in ids)
     ]
     spread = [
