@@ -57,6 +57,7 @@ from trajectory_platform.curation.redact.references import drop_references
 from trajectory_platform.curation.redact.replacements import find_edited_credentials, find_substitutions
 from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
 from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
+from trajectory_platform.curation.redact.streams import streamed_texts
 from trajectory_platform.curation.redact.structure import (
     find_structural_credentials,
     find_typed_instructions,
@@ -155,6 +156,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None
     if document is None:  # a JSON container's strings are decoded and scanned one by one below
         found.extend(_decoded_findings(text, local))
+        if depth < MAX_JSON_DEPTH:
+            found.extend(_streamed_findings(text, config, depth))
         return found
     found.extend(find_structural_credentials(document))
     found.extend(find_argv_in_document(document, local))
@@ -234,6 +237,27 @@ def line_arrays(document: object) -> Iterator[tuple[str, list[str]]]:
                 yield whole, lines
             else:
                 stack.extend((key, item) for item in node)
+
+
+def _streamed_findings(text: str, config: RedactionConfig, depth: int) -> list[Finding]:
+    """What the streams of ``text`` (:func:`.streams.streamed_texts`: deltas of an SSE or JSONL log)
+    carry once joined, each on the raw span from its first character to its last, and as the value
+    itself too (its echoes elsewhere are then replaced). A finding of a JSON text is placed in its
+    literal, not in the joined text, so each value is found again in the joined text (as it stands,
+    or escaped, as a joined JSON text writes it)."""
+    found: list[Finding] = []
+    for stream in streamed_texts(text):
+        values = {(f.value, f.kind, f.detector) for f in scan(stream.text, config, Context(), depth + 1)}
+        for value, kind, detector in values:
+            for written in dict.fromkeys((value, json.dumps(value, ensure_ascii=False)[1:-1])):
+                start = stream.text.find(written)
+                while written and start != -1:
+                    low, high = stream.raw_span(start, start + len(written))
+                    found.append(Finding(kind, low, high, text[low:high], f"{detector}+stream"))
+                    if text[low:high] != value:
+                        found.append(Finding(kind, low, high, value, f"{detector}+stream"))
+                    start = stream.text.find(written, start + len(written))
+    return found
 
 
 def _on_its_line(finding: Finding, lines: list[str]) -> Finding:
