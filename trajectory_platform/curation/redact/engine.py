@@ -247,8 +247,8 @@ def _streamed_findings(text: str, config: RedactionConfig, depth: int) -> list[F
     or escaped, as a joined JSON text writes it)."""
     found: list[Finding] = []
     for stream in streamed_texts(text):
-        values = {(f.value, f.kind, f.detector) for f in scan(stream.text, config, Context(), depth + 1)}
-        for value, kind, detector in values:
+        joined = scan(stream.text, config, Context(), depth + 1)
+        for value, kind, detector in sorted({(f.value, f.kind, f.detector) for f in joined}):
             for written in dict.fromkeys((value, json.dumps(value, ensure_ascii=False)[1:-1])):
                 start = stream.text.find(written)
                 while written and start != -1:

@@ -121,8 +121,9 @@ def _string_leaves(text: str, start: int, end: int) -> Iterator[tuple[tuple[str 
         elif mark == ":" and awaiting_key:
             awaiting_key[-1] = False
         elif mark == "," and path:
-            if isinstance(path[-1], int):
-                path[-1] += 1
+            last = path[-1]
+            if isinstance(last, int):
+                path[-1] = last + 1
             else:
                 awaiting_key[-1] = True
         elif mark.startswith('"') and path:
