@@ -55,6 +55,8 @@ class StreamedText:
 
     text: str = ""
     spans: list[tuple[int, int]] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)
+    """The pieces' characters as read, joined into :attr:`text` once the stream is complete."""
     pieces: list[int] = field(default_factory=list)
     """Each piece's length in the joined text."""
     ids: set[object] = field(default_factory=set)
@@ -86,22 +88,23 @@ def streamed_texts(text: str) -> Iterator[StreamedText]:
     for stream in streams.values():
         records = len(stream.ids) == len(stream.pieces)
         if len(stream.pieces) >= 2 and statistics.median(stream.pieces) <= MAX_MEDIAN_PIECE and not records:
+            stream.text = "".join(stream.parts)
             yield stream
 
 
 def _append(stream: StreamedText, text: str, start: int, end: int) -> None:
     """A string literal's content (``text[start:end]`` with its quotes) added to ``stream``."""
     content = text[start + 1 : end - 1]
-    before = len(stream.text)
+    before = len(stream.spans)
     if "\\" not in content:
-        stream.text += content
+        stream.parts.append(content)
         stream.spans.extend((at, at + 1) for at in range(start + 1, end - 1))
     else:
         for escape in _ESCAPE.finditer(content):
             char = json.loads(f'"{escape.group()}"') if len(escape.group()) > 1 else escape.group()
-            stream.text += char
+            stream.parts.append(char)
             stream.spans.extend([(start + 1 + escape.start(), start + 1 + escape.end())] * len(char))
-    stream.pieces.append(len(stream.text) - before)
+    stream.pieces.append(len(stream.spans) - before)
 
 
 def _string_leaves(text: str, start: int, end: int) -> Iterator[tuple[tuple[str | int, ...], int, int]]:
