@@ -52,7 +52,7 @@ _NOT_SECRET_NAMES = re.compile(
     r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme"
     r"|rate|ratio|pct|percent|percentage|fraction|score|at_(?:\d+|k))\d*$"
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
-    r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)"
+    r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)|(?:^|_)pubkeys?$"
 )
 KEYWORD_SCAN = re.compile(
     r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"

@@ -607,8 +607,16 @@ def _hex(match: re.Match[str]) -> list[tuple[str, int, int]]:
         mark = 4 if raw[:2] == b"\xfe\xff" else 0
         start, raw, width = start + mark, raw[mark // 2 + 1 :: 2], 4
     if not all(map(_text_byte, raw)):  # digests and binary blobs decode to noise: not text
-        return []
+        return _compressed(match, raw if width == 2 else b"")
     return [(chr(b), start + width * i, start + width * (i + 1)) for i, b in enumerate(raw)]
+
+
+def _compressed(match: re.Match[str], raw: bytes) -> list[tuple[str, int, int]]:
+    """Bytes written as hex that are compressed text (``xxd -p creds.env.gz``, a ``.hex()`` of
+    ``zlib.compress``): the text, every character mapped to the whole run, as base64 of compressed
+    text is (:func:`bytes_as_text`); other binary, nothing."""
+    text = compressed_text(raw) if raw else None
+    return [(text, match.start(), match.end())] if text else []
 
 
 def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
@@ -620,7 +628,7 @@ def _hex_bytes(match: re.Match[str]) -> list[tuple[str, int, int]]:
         return []  # the tail of a longer run (a fingerprint's ``MD5:9d:38:...``), not its start
     raw = bytes.fromhex(re.sub("[:-]", " ", match.group()))
     if not all(map(_text_byte, raw)):
-        return []
+        return _compressed(match, raw)
     return [(chr(b), match.start() + 3 * i, match.start() + 3 * i + 2) for i, b in enumerate(raw)]
 
 
@@ -688,6 +696,27 @@ def inflated(raw: bytes) -> bytes | None:
         return zlib.decompressobj(window).decompress(raw, INFLATE_LIMIT)
     except zlib.error:
         return None
+
+
+_RAW_DEFLATE_MIN = 8
+"""The fewest bytes read as raw DEFLATE: a shorter run holds no line worth inflating."""
+
+
+def raw_inflated(raw: bytes) -> bytes | None:
+    """Raw DEFLATE data (no header: PHP's ``gzdeflate``, .NET's ``DeflateStream``, a SAML
+    HTTP-Redirect message) inflated, up to :data:`INFLATE_LIMIT` bytes. Without a header only the
+    stream's own end tells deflate data from other bytes, so it counts only where its last block
+    ends exactly at the last byte: a random key or a digest breaks off or runs on (a stream of
+    random bits hits an invalid code or a distance before its start within a few bytes), so the
+    test costs next to nothing on the tokens it turns down."""
+    if len(raw) < _RAW_DEFLATE_MIN:
+        return None
+    stream = zlib.decompressobj(-zlib.MAX_WBITS)
+    try:
+        out = stream.decompress(raw, INFLATE_LIMIT)
+    except zlib.error:
+        return None
+    return out if out and stream.eof and not stream.unused_data else None
 
 
 _COMPRESSED_BASE64_HEAD = ("H4sI", "eJ", "eN", "eF", "eA")
@@ -795,12 +824,27 @@ def _text_of(decode: Callable[[str], bytes], token: str) -> str | None:
 
 
 def _printable_text(raw: bytes) -> str | None:
-    """Decoded bytes as text (:func:`bytes_as_text`), when they are text and not binary."""
+    """Decoded bytes as text (:func:`bytes_as_text`), when they are text and not binary; bytes that
+    are no text may be raw DEFLATE of text (:func:`raw_inflated`)."""
+    text = _text_or_none(raw)
+    if text is None and (deflated := raw_inflated(raw)) is not None:
+        text = _text_or_none(deflated)
+    return text
+
+
+def _text_or_none(raw: bytes) -> str | None:
     try:
         text = bytes_as_text(raw)
     except ValueError:  # not UTF-8 text
         return None
     return text if mostly_printable(text) else None
+
+
+def compressed_text(raw: bytes) -> str | None:
+    """The text gzip, zlib or raw DEFLATE data ``raw`` inflates to; None for anything else. For
+    decoders that read bytes written out digit by digit (hex): what they decode is text only here."""
+    deflated = inflated(raw) or raw_inflated(raw)
+    return None if deflated is None else _text_or_none(deflated)
 
 
 def _base64_block(match: re.Match[str]) -> list[tuple[str, int, int]]:

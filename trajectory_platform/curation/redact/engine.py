@@ -59,6 +59,7 @@ from trajectory_platform.curation.redact.references import drop_references
 from trajectory_platform.curation.redact.replacements import find_edited_credentials, find_substitutions
 from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
 from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
+from trajectory_platform.curation.redact.streams import streamed_texts
 from trajectory_platform.curation.redact.structure import (
     find_structural_credentials,
     find_typed_instructions,
@@ -76,6 +77,9 @@ _SESSION_KEY = re.compile(r"(?i)session|cookie|csrf|xsrf|auth|token")
 like any other string; an object's ``id``, ``VersionId`` or ``UploadId`` only names it."""
 _JSON_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NEXT_COLON = re.compile(r"\s*:")
+_NUMBERS = re.compile(r"-?\d+(?:\s*,\s*-?\d+)*")
+"""A value a JSON text writes as numbers, outside every literal: a PIN (``"pin": 12345678``), a key's
+bytes (Solana's ``id.json``, an array of 64)."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None
     if document is None:  # a JSON container's strings are decoded and scanned one by one below
         found.extend(_decoded_findings(text, local))
+        if depth < MAX_JSON_DEPTH:
+            found.extend(_streamed_findings(text, config, depth))
         return found
     found.extend(find_structural_credentials(document))
     found.extend(find_argv_in_document(document, local))
@@ -195,7 +201,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         f
         for f in found
         if f.value not in seen
-        and (f.value in content or f.value.isdigit())
+        and (f.value in content or _NUMBERS.fullmatch(f.value) is not None)
         and not (f.detector == "entropy" and _literal_at(f.start, spans) in ids)
     ]
     spread = [
@@ -238,6 +244,27 @@ def line_arrays(document: object) -> Iterator[tuple[str, list[str]]]:
                 yield whole, lines
             else:
                 stack.extend((key, item) for item in node)
+
+
+def _streamed_findings(text: str, config: RedactionConfig, depth: int) -> list[Finding]:
+    """What the streams of ``text`` (:func:`.streams.streamed_texts`: deltas of an SSE or JSONL log)
+    carry once joined, each on the raw span from its first character to its last, and as the value
+    itself too (its echoes elsewhere are then replaced). A finding of a JSON text is placed in its
+    literal, not in the joined text, so each value is found again in the joined text (as it stands,
+    or escaped, as a joined JSON text writes it)."""
+    found: list[Finding] = []
+    for stream in streamed_texts(text):
+        joined = scan(stream.text, config, Context(), depth + 1)
+        for value, kind, detector in sorted({(f.value, f.kind, f.detector) for f in joined}):
+            for written in dict.fromkeys((value, json.dumps(value, ensure_ascii=False)[1:-1])):
+                start = stream.text.find(written)
+                while written and start != -1:
+                    low, high = stream.raw_span(start, start + len(written))
+                    found.append(Finding(kind, low, high, text[low:high], f"{detector}+stream"))
+                    if text[low:high] != value:
+                        found.append(Finding(kind, low, high, value, f"{detector}+stream"))
+                    start = stream.text.find(written, start + len(written))
+    return found
 
 
 def _on_its_line(finding: Finding, lines: list[str]) -> Finding:

@@ -9,14 +9,24 @@ print them as big decimals. The code-list decoders read only printable codes (a 
 as numbers) and the entropy test sees no token, so every byte stayed (a red team, 2026-12-06:
 75 of 80 labelled lists and 42 of 42 printed components).
 
-Only labelled material counts here: a credential's name before the list or repr, or the label a
-crypto tool prints before a private component. An unlabelled list of numbers is a lookup table, a
-test vector, pixels or an S-box as often as a key, so it is left to the rules that see a label
-elsewhere (a finding of the value named there is replaced wherever it recurs).
+A credential's name before the list or repr, or the label a crypto tool prints before a private
+component, makes 16 bytes or more a key. Unlabelled, a list of numbers is a lookup table, a test
+vector, pixels or an S-box as often as a key, so it counts only where the bytes themselves say key
+(:func:`_random_key_bytes`: 32 to 64 of them, spread as random bytes are, which a table, a counter, a
+permutation, pixels or an image header are not) and nothing before them says they are public: a
+digest, a hash's output, a signature, a public key, a nonce or an expected test vector
+(:data:`_PUBLIC_CONTEXT`), and never the digest of an empty or ``abc`` input, the test vector every
+hash library prints (:data:`_TEST_VECTOR_DIGESTS`). That is the rule the entropy test applies to the
+same bytes written in hex (a random 64-digit hex run is a secret unless a word names it a digest):
+Solana's ``id.json`` (a bare JSON array of 64 numbers, which every Solana task prints), a REPL's
+``os.urandom(32)`` echo and Node's ``<Buffer ...>`` carry no label at all (a red team, 2026-12-06:
+24 of 80 unlabelled keys kept).
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import re
 from collections.abc import Iterator
 
@@ -31,12 +41,57 @@ _BYTE_LIST = re.compile(
 )
 """A credential's name (C's array size may follow it), an assignment (a type or a constructor may
 stand between), then 16 byte values or more in brackets."""
-_NUMBER_PAIR = re.compile(r"\d[ \t]*,[ \t]*\n?[ \t]*-?\d")
+_NUMBER_PAIR = re.compile(r"\d[ \t]*,[ \t]*\n?[ \t]*-?\d|\[\d{1,3} \d")
 """Two numbers of a list: the cheap sign that a text may hold one."""
 _BYTES_REPR = re.compile(
     r"(?<![\w.])(?P<name>[A-Za-z_][\w.]{0,64})[\"']?[ \t]*(?:=|:)[ \t]*b(?P<q>[\"'])"
     r"(?P<value>(?:\\x[0-9a-f]{2}|\\[nrt0'\"\\]|(?!(?P=q))[^\\\n]){16,512})(?P=q)"
 )
+_BYTE_RUN = re.compile(
+    r"[\[{(][ \t]*+\n?[ \t]*+(?P<value>" + _BYTE + r"(?:[ \t]*+,[ \t]*+\n?[ \t]*+" + _BYTE + r"){31,63})"
+    r",?[ \t]*+\n?[ \t]*+[\]})]"
+    r"|\[(?P<spaced>\d{1,3}(?: \d{1,3}){31,63})\]"
+)
+"""32 to 64 byte values in brackets, whatever stands before them (see :func:`_unlabelled`): between
+commas (a JSON array, a literal in code), or single spaces (Go's ``fmt.Println`` of a ``[]byte``).
+Spaces are taken possessively: a longer list (an S-box) fails at its 65th value, and two ways to
+split each gap between the spaces around a line break made that failure exponential."""
+_BARE_BYTES_REPR = re.compile(
+    r"(?<![\w\\])b(?P<q>[\"'])(?P<value>(?:\\x[0-9a-f]{2}|\\[nrt0'\"\\]|(?!(?P=q))[^\\\n]){32,256})(?P=q)"
+)
+_NODE_BUFFER = re.compile(
+    r"<Buffer (?P<value>[0-9a-f]{2}(?: [0-9a-f]{2}){31,49})(?: \.\.\.(?: \d+ more bytes?)?)?>"
+)
+"""Node's ``util.inspect`` of a Buffer: up to 50 bytes in hex, then how many more there are."""
+_UNLABELLED_SIZES = (32, 64)
+"""How many bytes an unlabelled key has: a 256-bit key or seed, or an Ed25519 keypair (Solana's
+``id.json``: the secret seed, then the public key). Fewer is as often an IV, a UUID or an MD5."""
+_PUBLIC_CONTEXT = re.compile(
+    r"(?i)(?<![a-z])(?:\w*digest|hash\w*|sha\d*(?:_\d+)?|md5|blake\w*|checksum|crc\w*|fingerprint|signature|sig"
+    r"|pub(?:lic)?\w*|nonce|iv|expected|want|vectors?|test_?vectors?|ciphertext|mac|tag|address|addr|magic"
+    r"|header|png|jpe?g|pixels?|image|img|rgb|palette|lut|sbox|s_box)(?![a-z])"
+)
+"""Words before unlabelled bytes that make them public (a digest, a signature, a public key, an
+expected value of a test) or media; read on the bytes' line and the line before (the REPL input
+``>>> hashlib.sha256(b"").digest()`` above its echo)."""
+_TEST_VECTOR_DIGESTS = frozenset(
+    hashlib.new(name, data).digest()
+    for name in (
+        "md5",
+        "sha1",
+        "sha224",
+        "sha256",
+        "sha384",
+        "sha512",
+        "sha3_256",
+        "sha3_512",
+        "blake2b",
+        "blake2s",
+    )
+    for data in (b"", b"abc")
+)
+"""Digests of the empty input and of ``abc`` (FIPS 180's example): public, printed in every test of
+a hash library, and as random as a key."""
 _MIN_ESCAPES = 4
 """Escapes a bytes repr needs to be binary (fewer: text, which the keyword rules read)."""
 _MIN_DISTINCT = 8
@@ -70,6 +125,8 @@ def find_key_numbers(text: str) -> Iterator[Finding]:
             value = match.group("value")
             if credential_class(match.group("name")) and value.count("\\x") >= _MIN_ESCAPES:
                 yield _finding(match)
+    if _NUMBER_PAIR.search(text) or "b'" in text or 'b"' in text or "<Buffer " in text:
+        yield from _unlabelled(text)
     if ":\n" in text:
         for match in _OPENSSL_PRIVATE.finditer(text):
             value = match.group("value").strip()
@@ -80,9 +137,69 @@ def find_key_numbers(text: str) -> Iterator[Finding]:
             yield _finding(match)
 
 
-def _key_bytes(listed: str) -> bool:
+def _unlabelled(text: str) -> Iterator[Finding]:
+    """32 or 64 random bytes in brackets, a bytes repr or a Node Buffer, under no public word."""
+    candidates: list[tuple[re.Match[str], bytes | None]] = []
+    if _NUMBER_PAIR.search(text):
+        candidates.extend(
+            (match, _listed_bytes(match.group("value") or match.group("spaced")))
+            for match in _BYTE_RUN.finditer(text)
+        )
+    if "b'" in text or 'b"' in text:
+        candidates.extend((match, _repr_bytes(match.group())) for match in _BARE_BYTES_REPR.finditer(text))
+    if "<Buffer " in text:
+        candidates.extend((m, bytes.fromhex(m.group("value"))) for m in _NODE_BUFFER.finditer(text))
+    for match, raw in candidates:
+        if (
+            raw is not None
+            and _random_key_bytes(raw, shown=match.re is _NODE_BUFFER)
+            and not _public(text, match)
+        ):
+            yield _finding(match, "key_numbers:unlabelled")
+
+
+def _listed_bytes(listed: str) -> bytes | None:
+    """A list's numbers as bytes (Java's signed ones taken modulo 256), None if one is no byte."""
+    numbers = [_int(item) for item in re.findall(_BYTE, listed)] if isinstance(listed, str) else listed
+    if not all(-128 <= number <= 255 for number in numbers):
+        return None
+    return bytes(number % 256 for number in numbers)
+
+
+def _repr_bytes(literal: str) -> bytes | None:
+    """A Python bytes repr's bytes (a literal, evaluated as one), None where it holds few escapes."""
+    if literal.count("\\x") < _MIN_ESCAPES:
+        return None
+    try:
+        value = ast.literal_eval(literal)
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, bytes) else None
+
+
+def _random_key_bytes(raw: bytes, shown: bool = False) -> bool:
+    """Are ``raw`` a key's 32 or 64 bytes (or, ``shown`` by Node, the first 50 of more): spread as
+    random bytes are? Random bytes repeat by the birthday rule (32 hold about 30 distinct values, 64
+    about 57) and fall in every quarter of 0-255; a permutation, a table of small numbers, a counter
+    or sorted sizes, pixels and a file header (runs of zeros) do not. Never a known test vector."""
+    if not (len(raw) in _UNLABELLED_SIZES or shown and len(raw) >= _UNLABELLED_SIZES[0]):
+        return False
+    if any(digest.startswith(raw) for digest in _TEST_VECTOR_DIGESTS) or not _key_bytes(list(raw)):
+        return False
+    expected = 256 * (1 - (255 / 256) ** len(raw))
+    return len(set(raw)) >= 0.85 * expected and len({byte >> 6 for byte in raw}) == 4
+
+
+def _public(text: str, match: re.Match[str]) -> bool:
+    """Does a word on the bytes' line before them, or on the line above, make them public?"""
+    line_start = text.rfind("\n", 0, match.start()) + 1
+    above = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+    return _PUBLIC_CONTEXT.search(text, above, match.start()) is not None
+
+
+def _key_bytes(listed: str | list[int]) -> bool:
     """Are the numbers of ``listed`` bytes (0-255, or Java's signed -128-127) with a key's spread?"""
-    numbers = [_int(item) for item in re.findall(_BYTE, listed)]
+    numbers = [_int(item) for item in re.findall(_BYTE, listed)] if isinstance(listed, str) else listed
     if not all(-128 <= number <= 255 for number in numbers) or len(set(numbers)) < _MIN_DISTINCT:
         return False
     rises = sum(a < b for a, b in zip(numbers, numbers[1:], strict=False)) / (len(numbers) - 1)
@@ -97,7 +214,6 @@ def _int(literal: str) -> int:
     return -value if negative else value
 
 
-def _finding(match: re.Match[str]) -> Finding:
-    return Finding(
-        "PRIVATE_KEY", match.start("value"), match.end("value"), match.group("value"), "key_numbers"
-    )
+def _finding(match: re.Match[str], detector: str = "key_numbers") -> Finding:
+    group = "value" if match.group("value") is not None else "spaced"
+    return Finding("PRIVATE_KEY", match.start(group), match.end(group), match.group(group), detector)

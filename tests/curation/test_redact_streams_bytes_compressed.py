@@ -1,0 +1,186 @@
+"""Secrets a single text carries in pieces, as numbers, or compressed (a red team, 2026-12-06):
+
+- the deltas of an SSE or JSONL stream (one secret over many JSON chunks), joined and redacted on
+  the raw span, the stream's lines still parsing;
+- random key bytes written as numbers without a label (Solana's ``id.json``, a REPL's
+  ``os.urandom`` echo, a Node Buffer, Go's printed ``[]byte``), while digests, test vectors, media
+  and tables of small numbers stay;
+- text compressed as hex (gzip, zlib, raw DEFLATE) or as raw DEFLATE in base64.
+
+Values are generated from seeds here, not fixed strings, so no one value is what passes.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import random
+import zlib
+
+import pytest
+
+from trajectory_platform.curation.redact import redact_text
+
+SALT = b"streams-bytes-compressed"
+
+
+def _password(seed: int) -> str:
+    rng = random.Random(seed)
+    return f"{rng.choice(['Harbor', 'Quartz', 'Meadow'])}#{rng.randint(1000, 9999)}Stone{rng.randint(10, 99)}"
+
+
+def _chunks(value: str, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    pieces, at = [], 0
+    while at < len(value):
+        size = rng.randint(2, 7)
+        pieces.append(value[at : at + size])
+        at += size
+    return pieces
+
+
+STREAMS = {
+    "openai_arguments": lambda parts: (
+        "\n\n".join(
+            "data: "
+            + json.dumps(
+                {
+                    "choices": [
+                        {"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": p}}]}}
+                    ]
+                }
+            )
+            for p in parts
+        )
+        + "\n\ndata: [DONE]"
+    ),
+    "anthropic_partial_json": lambda parts: "\n\n".join(
+        "event: content_block_delta\ndata: "
+        + json.dumps(
+            {
+                "type": "content_block_delta",
+                "index": 1,
+                "delta": {"type": "input_json_delta", "partial_json": p},
+            }
+        )
+        for p in parts
+    ),
+    "ollama_jsonl": lambda parts: "\n".join(
+        json.dumps({"model": "m", "response": p, "done": False}) for p in parts
+    ),
+}
+
+
+def _joined(redacted: str) -> str:
+    """The text a client reassembles from a redacted stream (every line must still parse)."""
+    out = []
+    for line in redacted.splitlines():
+        body = line.removeprefix("data: ")
+        if body.startswith("{"):
+            chunk = json.loads(body)
+            if "choices" in chunk:
+                out.append(chunk["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"])
+            elif "delta" in chunk:
+                out.append(chunk["delta"]["partial_json"])
+            else:
+                out.append(chunk["response"])
+    return "".join(out)
+
+
+@pytest.mark.parametrize("layout", sorted(STREAMS))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_secret_streamed_over_json_chunks_is_replaced_and_the_stream_parses(layout, seed):
+    password = _password(seed)
+    arguments = json.dumps({"command": f"mysql -h db -u root --password={password} -e 'select 1'"})
+    text = STREAMS[layout](_chunks(arguments, seed))
+    redacted, _ = redact_text(text, SALT)
+    joined = _joined(redacted)
+    assert password not in joined
+    assert "REDACTED" in joined and joined.startswith('{"command": "mysql')
+
+
+def test_records_of_a_jsonl_file_are_not_joined_into_one_text():
+    rng = random.Random(7)
+    alphabet = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    lines = [
+        json.dumps({"id": "".join(rng.choices(alphabet, k=10)), "text": "".join(rng.choices(alphabet, k=5))})
+        for _ in range(20)
+    ]
+    text = "\n".join(lines)
+    assert redact_text(text, SALT)[0] == text
+
+
+def _key(seed: int, size: int = 32) -> bytes:
+    return random.Random(seed).randbytes(size)
+
+
+UNLABELLED_KEYS = {
+    "solana_id_json": lambda k: "$ cat ~/.config/solana/id.json\n[" + ",".join(map(str, k)) + "]",
+    "python_repr_echo": lambda k: f">>> os.urandom({len(k)})\n{k!r}",
+    "node_buffer": lambda k: (
+        f"> crypto.randomBytes({len(k)})\n<Buffer {' '.join(f'{b:02x}' for b in k[:50])}"
+        + (f" ... {len(k) - 50} more bytes>" if len(k) > 50 else ">")
+    ),
+    "go_printed_slice": lambda k: "fmt.Println(buf)\n[" + " ".join(map(str, k)) + "]",
+}
+
+
+@pytest.mark.parametrize("form", sorted(UNLABELLED_KEYS))
+@pytest.mark.parametrize(("seed", "size"), [(1, 32), (2, 64)])
+def test_random_key_bytes_without_a_label_are_replaced(form, seed, size):
+    key = _key(seed, size)
+    text = UNLABELLED_KEYS[form](key)
+    redacted, findings = redact_text(text, SALT)
+    assert any(f.kind == "PRIVATE_KEY" for f in findings)
+    assert text.splitlines()[-1][1:30] not in redacted
+
+
+def test_a_solana_keypair_file_stays_a_json_document():
+    text = "[" + ",".join(map(str, _key(3, 64))) + "]"
+    redacted, _ = redact_text(text, SALT)
+    assert json.loads(redacted)[0].startswith("<REDACTED_PRIVATE_KEY:")
+
+
+PUBLIC_BYTES = {
+    "empty_sha256_list": str(list(hashlib.sha256(b"").digest())),
+    "empty_sha512_buffer": f"<Buffer {hashlib.sha512(b'').digest()[:50].hex(' ')} ... 14 more bytes>",
+    "digest_echo": f">>> hashlib.sha256(data).digest()\n{hashlib.sha256(b'data').digest()!r}",
+    "public_key_field": json.dumps({"pubkey": list(hashlib.sha256(b"pk").digest())}),
+    "expected_vector": f"let expected: [u8; 32] = {list(hashlib.sha256(b'v').digest())};",
+    "png_header": str(list(bytes.fromhex("89504e470d0a1a0a0000000d4948445200000100000001000806000000"))),
+    "small_numbers": str([random.Random(3).randrange(100) for _ in range(40)]),
+    "counter": "[]byte{" + ", ".join(f"0x{x:02x}" for x in range(0, 64, 2)) + "}",
+    "s_box": "SBOX = [" + ", ".join(f"0x{x:02x}" for x in random.Random(5).sample(range(256), 256)) + "]",
+}
+
+
+@pytest.mark.parametrize("case", sorted(PUBLIC_BYTES))
+def test_public_or_structured_bytes_are_kept(case):
+    text = PUBLIC_BYTES[case]
+    assert redact_text(text, SALT)[0] == text
+
+
+def _raw_deflate(data: bytes) -> bytes:
+    packer = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return packer.compress(data) + packer.flush()
+
+
+COMPRESSED = {
+    "gzip_hex": lambda line: "blob: " + gzip.compress(line, mtime=0).hex(),
+    "zlib_hex_spaced": lambda line: "blob: " + zlib.compress(line).hex(" "),
+    "raw_deflate_hex": lambda line: "payload = bytes.fromhex('" + _raw_deflate(line).hex().upper() + "')",
+    "php_gzinflate": lambda line: (
+        f"eval(gzinflate(base64_decode('{base64.b64encode(_raw_deflate(line)).decode()}')));"
+    ),
+}
+
+
+@pytest.mark.parametrize("form", sorted(COMPRESSED))
+@pytest.mark.parametrize("seed", range(2))
+def test_a_short_line_compressed_as_hex_or_raw_deflate_is_replaced(form, seed):
+    line = f"DB_PASSWORD={_password(seed)}".encode()
+    text = COMPRESSED[form](line)
+    blob = text.split("'")[1] if "'" in text else text.removeprefix("blob: ")
+    assert blob not in redact_text(text, SALT)[0]
