@@ -459,6 +459,8 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         return True  # Sunset.Harbor2291 under APP_SESSION or APP_DSN: a chosen password, not a path
     if _WORDY_PATH.fullmatch(value):
         return False  # an object key, a cache key, a message id, a file (see _WORDY_PATH)
+    if _named_digest_piece(pieces := value.split("-"), len(pieces) - 1):
+        return False  # a CI cache key (Linux-pip-<sha256>): a word before the hex names it a digest
     if looks_random(value):
         return True
     digits = sum(map(str.isdigit, value))
@@ -1421,13 +1423,31 @@ _PREFIXED_HEX = re.compile(
 _NOT_KEY_PREFIX = re.compile(
     r"(?i)(?:^|[_\-])(?:sha\d*|md5|hash|digest|checksum|commit|rev|revision|build|cache|blob|tree|object|layer"
     r"|image|file|tmp|temp|trace|span|request|req|run|job|task|session|msg|event|uuid|guid|id|etag|nonce|pod"
-    r"|container|volume|node|snapshot|artifact|release|version|ver|v|crash|leak|timeout|oom|slow-unit)[_\-]$"
+    r"|container|volume|node|snapshot|artifact|release|version|ver|v|crash|leak|timeout|oom|slow-unit"
+    r"|pip|pipenv|poetry|uv|npm|yarn|pnpm|bun|cargo|gradle|maven|mvn|go|gomod|gem|bundler|composer|nuget|conda"
+    r"|deps|python|ruby|sbt|ccache|sccache|buildx)[_\-]$"
 )
+"""Words that make the hex after them a digest or an id: a build artefact's, and a package manager's
+or toolchain's, whose CI cache key (``Linux-pip-<sha256>``, ``macOS-gradle-<sha256>``) ends in the
+hash of its lockfile (actions/cache prints it after ``key:``)."""
 
 
 _ID_NAME_BEFORE = re.compile(
-    r"(?:(?:\b|[_\-])(?:id|ID|Id)|(?<=[a-z])I[dD])s?[\"']?\s*(?:[:=]\s*|\s+)[\"']?$"  # run_id, JobRunId
+    r"(?P<label>[\w$]*(?:(?:\b|[_\-])(?:id|ID|Id|oid)|(?<=[a-z])I[dD]))s?[\"']?\s*(?:[:=(]\s*|\s+)[\"']?$"
 )
+"""A name or constructor that calls what follows an id: ``run_id=``, ``"JobRunId": ``, ``[id=``, Ray's
+``NodeID:``, Mongo's ``ObjectId("`` and extended JSON's ``{"$oid": "``."""
+GRANTING_ID_NAME = re.compile(r"(?i)session|cookie|csrf|xsrf|auth|token|secret|pass")
+"""An id that grants: a ``session_id``, ``auth_token_id`` or Vault ``secret_id`` is a bearer
+credential, scored like any other string; an object's ``id``, ``VersionId`` or ``NodeID`` only names it."""
+
+
+def hex_named_as_id(text: str, start: int) -> bool:
+    """Does a label before the hex run at ``text[start:]`` call it an object's id (``NodeID: ``,
+    ``ObjectId("``, ``[id=``), and not a session's or a token's? A Mongo shell prints every
+    document's id, Ray every node's: replaced, each got a pseudonym and the output its meaning."""
+    label = _ID_NAME_BEFORE.search(text, max(0, start - 40), start)
+    return label is not None and not GRANTING_ID_NAME.search(label.group("label"))
 
 
 def named_as_id(text: str, start: int, token: str) -> bool:
@@ -1835,7 +1855,10 @@ line's ``sha256=``, an SSH host key's ``SHA256:`` fingerprint."""
 _STRUCTURED_NAME = re.compile(
     r"(?:sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}"  # SRI integrity (npm, yarn, HTML)
     r"|[a-z0-9]+(?:-[a-z0-9]+)*-[a-z0-9]{9,10}-[a-z0-9]{5}"  # a Kubernetes deployment's pod name
-    r"|[\w.]*(?:cpython|cp3\d+|pypy\d*)-[\w.-]*(?:linux|darwin|win32|win_amd64|musl|gnu)[\w.-]*)"
+    r"|[\w.]*(?:cpython|cp3\d+|pypy\d*)-[\w.-]*(?:linux|darwin|win32|win_amd64|musl|gnu)[\w.-]*"
+    r"|(?:vpc|vpce|subnet|ami|vol|snap|eni|rtb|rtbassoc|igw|eigw|nat|sg|i|eipalloc|eipassoc|lt|tgw|tgw-attach"
+    r"|acl|dopt|pcx|vgw|cgw|fs|fsap|r|sir|elb|aki|ari|ipam|pl|prefix)-(?:[0-9a-f]{8}|[0-9a-f]{17})"  # AWS ids
+    r"|[\w.-]+-[A-Za-z0-9_-]{8}-py\d{1,2})"  # Poetry's virtualenv: <project>-<8 of its path's hash>-py3.11
 )
 """Tokens whose shape says what they are, however random their characters look."""
 
@@ -1954,6 +1977,8 @@ def _own_digest_evidence(text: str, start: int, end: int) -> bool:
     """The evidence :func:`_digest_by_evidence` reads around one hex run, its list aside."""
     before = text[max(0, start - 24) : start]
     if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..", 'W/"')):
+        return True
+    if hex_named_as_id(text, start):
         return True
     line_start = text.rfind("\n", 0, start) + 1
     command = _GIT_REVISION_ARGUMENT.search(text, max(line_start, start - 200), start)

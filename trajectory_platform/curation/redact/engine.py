@@ -43,6 +43,7 @@ from trajectory_platform.curation.redact.detectors import (
     find_labelled,
     find_punctuated_secrets,
     find_secrets,
+    GRANTING_ID_NAME,
     names_a_digest,
 )
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
@@ -67,10 +68,7 @@ MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
     {"command", "cmd", "script", "shell", "bash", "commands", "shell_command", "bash_command"}
 )
-_ID_KEY = re.compile(r"(?:^|_)id$|Id$|^id$|(?:^|_)ids$")
-_SESSION_KEY = re.compile(r"(?i)session|cookie|csrf|xsrf|auth|token")
-"""An id that grants: a ``session_id`` or ``auth_token_id`` value is a bearer credential, scored
-like any other string; an object's ``id``, ``VersionId`` or ``UploadId`` only names it."""
+_ID_KEY = re.compile(r"(?:^|_)id$|Id$|^id$|(?:^|_)ids$|^\$oid$")  # $oid: Mongo's extended JSON
 _JSON_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NEXT_COLON = re.compile(r"\s*:")
 
@@ -110,7 +108,7 @@ def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]
             out.append((match, Context(shell=False, id_value=False)))
             continue
         shell = key.lower() in SHELL_KEYS
-        id_value = bool(_ID_KEY.search(key)) and not _SESSION_KEY.search(key) or names_a_digest(key)
+        id_value = bool(_ID_KEY.search(key)) and not GRANTING_ID_NAME.search(key) or names_a_digest(key)
         out.append((match, Context(shell, id_value, credential_key=key if credential_class(key) else "")))
     return out
 
