@@ -306,11 +306,18 @@ _PEM_MAX_SPAN = 20000
 
 # --- key/value assignments --------------------------------------------------------------------
 
+STRING_PREFIX = r"[bBrRuUfFLN]{1,2}|@|u8|E"
+"""A string literal's prefix in its language: Python's ``b r f u rb`` (any case, either order),
+C#/Objective-C's ``@``, C's ``L``/``u8``, T-SQL's ``N``, PostgreSQL's ``E``. Every rule that reads a
+quoted literal allows it: the prefix hid the quote, and the rule read the prefix as the value
+(``password = b'x'``; redis-py's ``{b'password': b'x'}``, Python 2's ``{u'password': u'x'}``)."""
+
 _ASSIGN = re.compile(
     r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])[A-Za-z_$@\-][\w.\-]{0,63}|비번)"
     r"(?P<op>\s*:\s*[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?:\s+=(?!=)\s*|=(?=\\?[\"']))"  # "pw: str = 'x'"
     r"|\s*(?::=|=>|==|!=|\?=|=|:)\s*|\s+(?=\\?[\"'])|\s+(?=\S))"
-    r"\(?\s*(?P<value>\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|`[^`\n]*`|"
+    rf"\(?\s*(?:(?<![\w$])(?:{STRING_PREFIX})(?=\\?[\"']))?"
+    r"(?P<value>\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|`[^`\n]*`|"
     r"\$'(?:[^'\\\n]|\\.)*'|"  # bash ANSI-C quoting: $'...'
     r"[^\s,;'\"`()\]}<>\\]+)"
 )
@@ -1474,15 +1481,16 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
             yield Finding("API_KEY", match.start(), match.end(), match.group(), "format:prefixed_hex")
 
 
+_OPTIONAL_STRING_PREFIX = rf"(?:{STRING_PREFIX})?"
 _NAMED_LITERAL = re.compile(
     r"(?:\b(?:set|with)(?P<setter>[A-Z]\w{0,40})\s*\(\s*"  # setPassword("x"), withApiKey("x")
-    r"|\(\s*(?P<q1>[\"'])(?P<argument>[\w.\-]{1,64})(?P=q1)\s*,\s*"  # put("password", "x"), getenv(K, "x")
-    r"|,\s*(?P<q4>[\"'])(?P<last_but_one>[\w.\-]{1,64})(?P=q4)\s*,\s*"  # setattr(o, "SECRET_KEY", "x")
-    r"|\[\s*(?P<q3>[\"'])(?P<subscript>[\w.\-]{1,64})(?P=q3)\s*\]\s*=\s*"  # os.environ["DB_PASSWORD"] = "x"
+    rf"|\(\s*{_OPTIONAL_STRING_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.\-]{{1,64}})(?P=q1)\s*,\s*"  # put("password", "x"), getenv(K, "x")
+    rf"|,\s*{_OPTIONAL_STRING_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.\-]{{1,64}})(?P=q4)\s*,\s*"  # setattr(o, "SECRET_KEY", "x")
+    rf"|\[\s*{_OPTIONAL_STRING_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.\-]{{1,64}})(?P=q3)\s*\]\s*=\s*"  # os.environ["DB_PASSWORD"] = "x"
     r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*\w*Field\(\s*(?:default\s*=\s*)?"  # Field
     r"|\b(?:key|name|field)[\"']?\s*[:=]\s*(?P<q2>[\"'])(?P<field>[\w.\-]{1,64})(?P=q2)\s*[,;]?\s*"
     r"[\"']?value[\"']?\s*[:=]\s*)"  # {"key": "password", "value": "x"}, <add key="Password" value="x"/>
-    r"(?P<q>[\"'])(?P<value>[^\"'\n]{4,200})(?P=q)"
+    rf"{_OPTIONAL_STRING_PREFIX}(?P<q>[\"'])(?P<value>[^\"'\n]{{4,200}})(?P=q)"
 )
 _NAMING_GROUPS = ("setter", "argument", "last_but_one", "subscript", "typed", "field")
 _CALL_END = re.compile(r"\s*\)")
