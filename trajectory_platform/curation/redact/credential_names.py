@@ -84,7 +84,8 @@ def credential_class(name: str) -> str | None:
     """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
     if not _ANY_KEYWORD.search(name):
         return None
-    lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", name.strip("\"'")).lower().lstrip("-$@").replace("-", "_")
+    lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", name.strip("\"'")).lower().lstrip("-$@")
+    lowered = lowered.replace("-", "_").replace(":", "_")  # ASP.NET Core's section path: Smtp:Password
     if not lowered or _NOT_SECRET_NAMES.search(lowered):
         return None
     segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]

@@ -756,6 +756,8 @@ def find_assignments(text: str) -> Iterator[Finding]:
         while start > floor and (_is_word_char(text[start - 1]) or text[start - 1] in ".-$@"):
             start -= 1
         starts = (start - 1, start) if start and text[start - 1] in "\"'" else (start,)
+        if start and text[start - 1] == ":":
+            starts = (*_quoted_section_path(text, start, floor), *starts)
         if in_arn(text, start):
             continue  # arn:aws:iam::123456789012:role/x, ...:secret:prod/db-AbC123 name; they grant nothing
         for name_start in starts:
@@ -779,6 +781,15 @@ def find_assignments(text: str) -> Iterator[Finding]:
             )
             if finding is not None:
                 yield finding
+
+
+def _quoted_section_path(text: str, start: int, floor: int) -> tuple[int, ...]:
+    """Where a quoted name opens whose last part starts at ``start`` after a ``:``: ASP.NET Core's
+    section path (``"Smtp:Password": "v"``, ``Configuration["Jwt:Secret"]``). Unquoted, ``a:b`` is
+    a name and a value (``password:x``), so only a quote makes the colons part of the name."""
+    while start > floor and (_is_word_char(text[start - 1]) or text[start - 1] in ".-:"):
+        start -= 1
+    return (start - 1,) if start and text[start - 1] in "\"'" else ()
 
 
 _PHRASE_WORDS = r"pass(?:phrase|\s+phrase)|(?:secret|seed|recovery|mnemonic|wallet|backup)\s+phrase|mnemonic"
@@ -1484,9 +1495,9 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
 _OPTIONAL_STRING_PREFIX = rf"(?:{STRING_PREFIX})?"
 _NAMED_LITERAL = re.compile(
     r"(?:\b(?:set|with)(?P<setter>[A-Z]\w{0,40})\s*\(\s*"  # setPassword("x"), withApiKey("x")
-    rf"|\(\s*{_OPTIONAL_STRING_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.\-]{{1,64}})(?P=q1)\s*,\s*"  # put("password", "x"), getenv(K, "x")
-    rf"|,\s*{_OPTIONAL_STRING_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.\-]{{1,64}})(?P=q4)\s*,\s*"  # setattr(o, "SECRET_KEY", "x")
-    rf"|\[\s*{_OPTIONAL_STRING_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.\-]{{1,64}})(?P=q3)\s*\]\s*=\s*"  # os.environ["DB_PASSWORD"] = "x"
+    rf"|\(\s*{_OPTIONAL_STRING_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.:\-]{{1,64}})(?P=q1)\s*,\s*"  # put("password", "x"), getenv(K, "x")
+    rf"|,\s*{_OPTIONAL_STRING_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.:\-]{{1,64}})(?P=q4)\s*,\s*"  # setattr(o, "SECRET_KEY", "x")
+    rf"|\[\s*{_OPTIONAL_STRING_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.:\-]{{1,64}})(?P=q3)\s*\]\s*=\s*"  # os.environ["DB_PASSWORD"] = "x"
     r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*\w*Field\(\s*(?:default\s*=\s*)?"  # Field
     r"|\b(?:key|name|field)[\"']?\s*[:=]\s*(?P<q2>[\"'])(?P<field>[\w.\-]{1,64})(?P=q2)\s*[,;]?\s*"
     r"[\"']?value[\"']?\s*[:=]\s*)"  # {"key": "password", "value": "x"}, <add key="Password" value="x"/>
