@@ -41,3 +41,30 @@ def test_a_section_path_naming_a_credential_marks_its_value(template: str) -> No
 )
 def test_a_section_path_naming_no_credential_value_is_kept(text: str) -> None:
     assert _redacted(text) == text
+
+
+PASSWORD_IN_LANGUAGES = [
+    *("password", "passwort", "kennwort", "mot_de_passe", "motdepasse", "mdp", "contraseña", "clave"),
+    *("senha", "palavra_passe", "wachtwoord", "hasło", "heslo", "jelszo", "parola", "şifre", "lozinka"),
+    *("salasana", "lösenord", "passord", "пароль", "kata_sandi", "mat_khau", "mật_khẩu", "كلمة_المرور"),
+    *("密码", "パスワード", "비밀번호", "암호", "κωδικός"),
+]
+"""The word "password" as a setting's name in the languages users write configuration in."""
+
+
+@pytest.mark.parametrize("word", PASSWORD_IN_LANGUAGES)
+@pytest.mark.parametrize("template", ['{n} = "{v}"', "DB_{N}={v}", '{{"{n}": "{v}"}}', "  {n}_admin: {v}"])
+def test_password_named_in_any_language_marks_its_value(word: str, template: str) -> None:
+    text = template.format(n=word, N=word.upper(), v=VALUE)
+    assert VALUE not in _redacted(text), text
+
+
+@pytest.mark.parametrize("name", ["chiave_api", "SCHLUESSEL", "geheimnis", "clé_secrète", "llave_privada"])
+def test_key_or_secret_named_in_another_language_marks_a_key_shaped_value(name: str) -> None:
+    key = "q7XvN2kPz9RtL4mWc8YbJ3sD"
+    assert key not in _redacted(f'{name} = "{key}"')
+
+
+@pytest.mark.parametrize("text", ["clear_cache = True", "mdp_path = '/etc/app/mdp.txt'", "clave_length = 12"])
+def test_words_holding_a_foreign_credential_word_name_nothing(text: str) -> None:
+    assert _redacted(text) == text

@@ -313,7 +313,7 @@ quoted literal allows it: the prefix hid the quote, and the rule read the prefix
 (``password = b'x'``; redis-py's ``{b'password': b'x'}``, Python 2's ``{u'password': u'x'}``)."""
 
 _ASSIGN = re.compile(
-    r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])[A-Za-z_$@\-][\w.\-]{0,63}|비번)"
+    r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])(?:[^\W\d]|[$@\-])[\w.\-]{0,63})"  # a name in any script (비번)
     r"(?P<op>\s*:\s*[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?:\s+=(?!=)\s*|=(?=\\?[\"']))"  # "pw: str = 'x'"
     r"|\s*(?::=|=>|==|!=|\?=|=|:)\s*|\s+(?=\\?[\"'])|\s+(?=\S))"
     rf"\(?\s*(?:(?<![\w$])(?:{STRING_PREFIX})(?=\\?[\"']))?"
@@ -797,8 +797,7 @@ _PHRASE_WORDS = r"pass(?:phrase|\s+phrase)|(?:secret|seed|recovery|mnemonic|wall
 _PASSWORD_WORDS = (
     _PHRASE_WORDS
     + r"|pass(?:word|wd|code)s?|pwd|pw|pin(?:\s+(?:code|number))?|one[\s-]time\s+code|verification\s+code|otp"
-    r"|mot\s+de\s+passe"
-    r"|كلمة\s+(?:المرور|السر)|m[ậa]t\s+kh[ẩa]u|รหัสผ่าน|पासवर्ड|κωδικός|" + FOREIGN_PASSWORD
+    r"|" + FOREIGN_PASSWORD
 )
 """What "password" is called, in English and in the languages users write prompts in, and the
 short secrets stated like one (a PIN, a one-time code). Matched lowercased."""
