@@ -20,6 +20,7 @@ import re
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.bindings import find_code_bindings
@@ -494,7 +495,8 @@ def truncated_heads(text: str, table: SymbolTable) -> list[Finding]:
     """Heads of the table's credentials that ``text`` shows cut short by an ellipsis: a verdict
     that quotes a long task id as its first 120 characters and ``...``, a tool output truncated
     mid-token. No detector matches a token's head (its format needs the whole token) and the table
-    holds whole values only, so the head stayed beside the pseudonym of the whole."""
+    holds whole values only, so the head stayed beside the pseudonym of the whole. Pieces shown
+    any other way are :func:`partial_copies`."""
     found: list[Finding] = []
     credentials = sorted(value for value in table.credentials if len(value) > TRUNCATED_HEAD_MIN)
     for mark in _ELLIPSIS.finditer(text) if credentials else ():
@@ -504,7 +506,67 @@ def truncated_heads(text: str, table: SymbolTable) -> list[Finding]:
             if start is not None:
                 found.append(Finding(table.kinds[value], start, end, text[start:end], "truncated"))
                 break
+    return found + partial_copies(text, table)
+
+
+PARTIAL_MIN = 12
+"""The shortest piece of a credential replaced wherever it stands: twelve characters of a random
+token are 60 bits or more of it, and the red team's leak test counts any 12 characters."""
+PARTIAL_OF = 20
+"""The shortest credential whose pieces are looked for: of a shorter one, 12 characters are most of it
+and a word or a number shares them by chance."""
+_RUN = re.compile(rf"\S{{{PARTIAL_MIN},}}")
+
+
+def partial_copies(text: str, table: SymbolTable) -> list[Finding]:
+    """Pieces of 12 characters or more of the table's long credentials (head, tail or middle) that
+    ``text`` shows without an ellipsis: a masked display (``ghp_AbCd…12****wxyz``, ``Bearer
+    <head>XXXX``), a ``prefix=<head>`` log line, a ``grep`` for the head, ``cut -c1-18`` output,
+    "the key ending in <tail>" (rtsec10 PL: 18 of 48 kept, and a tail in a later event of the
+    episode too). Each piece is widened to the longest run it shares with the credential; the
+    whole credential is the table's own."""
+    windows = _windows(frozenset(value for value in table.credentials if len(value) >= PARTIAL_OF))
+    if not windows:
+        return []
+    found: list[Finding] = []
+    for run in _RUN.finditer(text):
+        position, end = run.start(), run.end()
+        while position + PARTIAL_MIN <= end:
+            value = windows.get(text[position : position + PARTIAL_MIN])
+            if value is None:
+                position += 1
+                continue
+            start, stop = _widened(text, position, value, run.start(), end)
+            if stop - start < len(value):
+                found.append(Finding(table.kinds[value], start, stop, text[start:stop], "partial"))
+            position = stop
     return found
+
+
+@lru_cache(maxsize=8)
+def _windows(credentials: frozenset[str]) -> dict[str, str]:
+    """Every 12-character window of each credential that mixes two of capitals, small letters and
+    digits, to the credential (the last texts' tables). A window of one class is a word's piece or
+    a URL's (``super-secret`` of a passphrase, ``postgres://u`` of a DSN): it stays."""
+    windows: dict[str, str] = {}
+    for value in sorted(credentials):
+        for index in range(len(value) - PARTIAL_MIN + 1):
+            window = value[index : index + PARTIAL_MIN]
+            classes = any(map(str.isupper, window)) + any(map(str.islower, window)) + any(map(str.isdigit, window))
+            if classes >= 2:
+                windows.setdefault(window, value)
+    return windows
+
+
+def _widened(text: str, position: int, value: str, floor: int, ceiling: int) -> tuple[int, int]:
+    """The longest span around ``text[position:]``'s window that is one piece of ``value``."""
+    offset = value.find(text[position : position + PARTIAL_MIN])
+    start, stop, head, tail = position, position + PARTIAL_MIN, offset, offset + PARTIAL_MIN
+    while start > floor and head > 0 and text[start - 1] == value[head - 1]:
+        start, head = start - 1, head - 1
+    while stop < ceiling and tail < len(value) and text[stop] == value[tail]:
+        stop, tail = stop + 1, tail + 1
+    return start, stop
 
 
 _TOKEN_END = re.compile(r"[A-Za-z0-9_+/=-]")
