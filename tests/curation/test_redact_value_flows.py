@@ -81,7 +81,7 @@ HONEST = {
     "semicolon_statements": "password_len;token_count;total\nx = 1;y = 2;z = 3\n",
     "empty_list_of_passwords": "passwords = []\nallowed_tokens: []\n",
     "list_of_field_names": 'password_fields = ["password", "token"]',
-    "list_of_variables": "api_keys = [key.strip() for key in raw.split(',')]\ntokens: [FIRST_TOKEN, SECOND_TOKEN]",
+    "list_of_variables": "api_keys = [k.strip() for k in raw.split(',')]\ntokens: [FIRST_TOKEN, OTHER]",
     "list_of_references": "passwords:\n  - ${DB_PASSWORD}\n  - ${ADMIN_PASSWORD}\n",
     "blocklist_of_common_passwords": "COMMON_PASSWORDS = ['123456', 'letmein', 'qwerty']",
     "list_of_records": "secrets:\n  - name: db\n    valueFrom: vault\n",

@@ -202,7 +202,8 @@ def _judged(entries: Iterator[re.Match[str]] | Iterator[_Item], kind: str) -> It
         if isinstance(entry, _Item):
             value, (start, end), key, quoted = entry.value, entry.span, entry.key, entry.quoted
         else:
-            value, (start, end), key, quoted = entry.group("value"), entry.span("value"), entry.group("key"), True
+            value, (start, end), key = entry.group("value"), entry.span("value"), entry.group("key")
+            quoted = True
         if _FIELD_KEYS.fullmatch(key) or not acceptable_value(value, quoted, kind, ""):
             continue
         label = "PASSWORD" if kind == "password" else "SECRET"

@@ -313,7 +313,7 @@ quoted literal allows it: the prefix hid the quote, and the rule read the prefix
 (``password = b'x'``; redis-py's ``{b'password': b'x'}``, Python 2's ``{u'password': u'x'}``)."""
 
 _ASSIGN = re.compile(
-    r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])(?:[^\W\d]|[$@\-])[\w.\-]{0,63})"  # a name in any script (비번)
+    r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])(?:[^\W\d]|[$@\-])[\w.\-]{0,63})"  # any script's
     r"(?P<op>\s*:\s*[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?:\s+=(?!=)\s*|=(?=\\?[\"']))"  # "pw: str = 'x'"
     r"|\s*(?::=|=>|==|!=|\?=|=|:)\s*|\s+(?=\\?[\"'])|\s+(?=\S))"
     rf"\(?\s*(?:(?<![\w$])(?:{STRING_PREFIX})(?=\\?[\"']))?"
@@ -1491,16 +1491,17 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
             yield Finding("API_KEY", match.start(), match.end(), match.group(), "format:prefixed_hex")
 
 
-_OPTIONAL_STRING_PREFIX = rf"(?:{STRING_PREFIX})?"
+_LITERAL_PREFIX = rf"(?:{STRING_PREFIX})?"
 _NAMED_LITERAL = re.compile(
     r"(?:\b(?:set|with)(?P<setter>[A-Z]\w{0,40})\s*\(\s*"  # setPassword("x"), withApiKey("x")
-    rf"|\(\s*{_OPTIONAL_STRING_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.:\-]{{1,64}})(?P=q1)\s*,\s*"  # put("password", "x"), getenv(K, "x")
-    rf"|,\s*{_OPTIONAL_STRING_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.:\-]{{1,64}})(?P=q4)\s*,\s*"  # setattr(o, "SECRET_KEY", "x")
-    rf"|\[\s*{_OPTIONAL_STRING_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.:\-]{{1,64}})(?P=q3)\s*\]\s*=\s*"  # os.environ["DB_PASSWORD"] = "x"
+    rf"|\(\s*{_LITERAL_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.:\-]{{1,64}})(?P=q1)\s*,\s*"  # put("pw", "x")
+    # setattr(o, "SECRET_KEY", "x"):
+    rf"|,\s*{_LITERAL_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.:\-]{{1,64}})(?P=q4)\s*,\s*"
+    rf"|\[\s*{_LITERAL_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.:\-]{{1,64}})(?P=q3)\s*\]\s*=\s*"  # e["PW"]="x"
     r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*\w*Field\(\s*(?:default\s*=\s*)?"  # Field
     r"|\b(?:key|name|field)[\"']?\s*[:=]\s*(?P<q2>[\"'])(?P<field>[\w.\-]{1,64})(?P=q2)\s*[,;]?\s*"
     r"[\"']?value[\"']?\s*[:=]\s*)"  # {"key": "password", "value": "x"}, <add key="Password" value="x"/>
-    rf"{_OPTIONAL_STRING_PREFIX}(?P<q>[\"'])(?P<value>[^\"'\n]{{4,200}})(?P=q)"
+    rf"{_LITERAL_PREFIX}(?P<q>[\"'])(?P<value>[^\"'\n]{{4,200}})(?P=q)"
 )
 _NAMING_GROUPS = ("setter", "argument", "last_but_one", "subscript", "typed", "field")
 _CALL_END = re.compile(r"\s*\)")

@@ -39,12 +39,12 @@ from trajectory_platform.curation.redact.decoders import (
     rotations,
 )
 from trajectory_platform.curation.redact.detectors import (
+    GRANTING_ID_NAME,
     drop_inside_pseudonyms,
     find_assignments,
     find_labelled,
     find_punctuated_secrets,
     find_secrets,
-    GRANTING_ID_NAME,
     names_a_digest,
 )
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
@@ -552,8 +552,7 @@ def _windows(credentials: frozenset[str]) -> dict[str, str]:
     for value in sorted(credentials):
         for index in range(len(value) - PARTIAL_MIN + 1):
             window = value[index : index + PARTIAL_MIN]
-            classes = any(map(str.isupper, window)) + any(map(str.islower, window)) + any(map(str.isdigit, window))
-            if classes >= 2:
+            if sum(any(map(kind, window)) for kind in (str.isupper, str.islower, str.isdigit)) >= 2:
                 windows.setdefault(window, value)
     return windows
 
