@@ -18,7 +18,7 @@ import bisect
 import json
 import re
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -491,12 +491,12 @@ TRUNCATED_HEAD_MIN = 6
 are shared by every token of a format and carry next to nothing of the key."""
 
 
-def truncated_heads(text: str, table: SymbolTable) -> list[Finding]:
+def truncated_heads(text: str, table: SymbolTable, found_here: Sequence[Finding] = ()) -> list[Finding]:
     """Heads of the table's credentials that ``text`` shows cut short by an ellipsis: a verdict
     that quotes a long task id as its first 120 characters and ``...``, a tool output truncated
     mid-token. No detector matches a token's head (its format needs the whole token) and the table
     holds whole values only, so the head stayed beside the pseudonym of the whole. Pieces shown
-    any other way are :func:`partial_copies`."""
+    any other way are :func:`partial_copies` (``found_here``: the findings the scan made in ``text``)."""
     found: list[Finding] = []
     credentials = sorted(value for value in table.credentials if len(value) > TRUNCATED_HEAD_MIN)
     for mark in _ELLIPSIS.finditer(text) if credentials else ():
@@ -506,7 +506,7 @@ def truncated_heads(text: str, table: SymbolTable) -> list[Finding]:
             if start is not None:
                 found.append(Finding(table.kinds[value], start, end, text[start:end], "truncated"))
                 break
-    return found + partial_copies(text, table)
+    return found + partial_copies(text, table, found_here)
 
 
 PARTIAL_MIN = 12
@@ -518,13 +518,14 @@ and a word or a number shares them by chance."""
 _RUN = re.compile(rf"\S{{{PARTIAL_MIN},}}")
 
 
-def partial_copies(text: str, table: SymbolTable) -> list[Finding]:
+def partial_copies(text: str, table: SymbolTable, found_here: Sequence[Finding] = ()) -> list[Finding]:
     """Pieces of 12 characters or more of the table's long credentials (head, tail or middle) that
     ``text`` shows without an ellipsis: a masked display (``ghp_AbCd…12****wxyz``, ``Bearer
     <head>XXXX``), a ``prefix=<head>`` log line, a ``grep`` for the head, ``cut -c1-18`` output,
     "the key ending in <tail>" (rtsec10 PL: 18 of 48 kept, and a tail in a later event of the
     episode too). Each piece is widened to the longest run it shares with the credential; the
-    whole credential is the table's own."""
+    whole credential is the table's own, and a piece a finding of the scan already covers is its
+    (a key's lines joined from string literals: each line is its own finding)."""
     windows = _windows(frozenset(value for value in table.credentials if len(value) >= PARTIAL_OF))
     if not windows:
         return []
@@ -537,7 +538,7 @@ def partial_copies(text: str, table: SymbolTable) -> list[Finding]:
                 position += 1
                 continue
             start, stop = _widened(text, position, value, run.start(), end)
-            if stop - start < len(value):
+            if stop - start < len(value) and not any(f.start < stop and start < f.end for f in found_here):
                 found.append(Finding(table.kinds[value], start, stop, text[start:stop], "partial"))
             position = stop
     return found
@@ -592,7 +593,7 @@ def redact_text(
     context = Context(shell=shell)
     findings = scan(text, config, context)
     table = build_table(findings, salt)
-    heads = truncated_heads(text, table)
+    heads = truncated_heads(text, table, findings)
     findings.extend(heads)
     build_table(heads, salt, table)
     return rewrite(text, table, context), resolve_findings(findings, table)
