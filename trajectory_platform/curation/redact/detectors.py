@@ -371,6 +371,27 @@ then digits (``Sunset.Harbor2291``, ``Amber-Cedar-42``). Under a name that wants
 modules and message ids are lowercase or carry no trailing number."""
 
 
+_DOTTED_WORDS = re.compile(r"[A-Za-z]+\d*(?:\.[A-Za-z]+\d*){0,2}\.(?:[A-Za-z]+\d*|\d{2,6})")
+
+
+def _dotted_chosen(value: str) -> bool:
+    """Words joined by dots with a number, as people choose a password (``Granite.meadow7385``,
+    ``Meadow.Violet.1826``, ``orbit12.maple.quartz``; rtsec10 D1: under a token's name 21 of 40
+    were kept as dotted paths): two words of three letters or more, a word with two digits or
+    more after it, or a capital and two digits; no file extension last (``report2024.csv`` is
+    an object's key). Module paths and message ids carry one digit or an underscore."""
+    if not _DOTTED_WORDS.fullmatch(value):
+        return False
+    parts = value.split(".")
+    last = parts[-1]
+    numbered_word = any(re.fullmatch(r"[A-Za-z]{3,}\d{2,}", part) for part in parts)  # orbit12
+    return (
+        sum(len(re.sub(r"\d", "", part)) >= 3 for part in parts) >= 2
+        and not re.fullmatch(r"[a-z]{1,5}", last)
+        and (numbered_word or sum(map(str.isdigit, value)) >= 2 and any(map(str.isupper, value)))
+    )
+
+
 @lru_cache(maxsize=64)
 def credential_word_hits(text: str) -> tuple[int, ...]:
     """Where :data:`KEYWORD_SCAN` finds a credential word in ``text``: the assignment rule and the
@@ -462,7 +483,7 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         return False
     if value[0] in "$%{[(<@":
         return False  # a variable reference, template, list or package scope, not a literal key
-    if _MEMORABLE.fullmatch(value):
+    if _MEMORABLE.fullmatch(value) or _dotted_chosen(value):
         return True  # Sunset.Harbor2291 under APP_SESSION or APP_DSN: a chosen password, not a path
     if _WORDY_PATH.fullmatch(value):
         return False  # an object key, a cache key, a message id, a file (see _WORDY_PATH)
