@@ -546,16 +546,26 @@ def partial_copies(text: str, table: SymbolTable, found_here: Sequence[Finding] 
 
 @lru_cache(maxsize=8)
 def _windows(credentials: frozenset[str]) -> dict[str, str]:
-    """Every 12-character window of each credential that mixes two of capitals, small letters and
-    digits, to the credential (the last texts' tables). A window of one class is a word's piece or
-    a URL's (``super-secret`` of a passphrase, ``postgres://u`` of a DSN): it stays."""
+    """Every 12-character window of each credential that reads as a random token's piece (a digit
+    and a letter, or two capitals and two small letters; no ``__``), to the credential (the last
+    texts' tables). A word, a name or a path is no such piece (``super-secret`` of a passphrase,
+    ``postgres://u`` of a DSN, ``Personalized``, ``__home__user__``): replaced, it reached text
+    that never held the credential (real episodes)."""
     windows: dict[str, str] = {}
     for value in sorted(credentials):
         for index in range(len(value) - PARTIAL_MIN + 1):
             window = value[index : index + PARTIAL_MIN]
-            if sum(any(map(kind, window)) for kind in (str.isupper, str.islower, str.isdigit)) >= 2:
+            if _token_piece(window):
                 windows.setdefault(window, value)
     return windows
+
+
+def _token_piece(window: str) -> bool:
+    """Does a window of a credential look like a piece of a random token (:func:`_windows`)?"""
+    if "__" in window:
+        return False
+    upper, lower = sum(map(str.isupper, window)), sum(map(str.islower, window))
+    return any(map(str.isdigit, window)) and upper + lower > 0 or upper >= 2 and lower >= 2
 
 
 def _widened(text: str, position: int, value: str, floor: int, ceiling: int) -> tuple[int, int]:
