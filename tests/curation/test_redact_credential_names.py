@@ -65,14 +65,26 @@ def test_key_or_secret_named_in_another_language_marks_a_key_shaped_value(name: 
     assert key not in _redacted(f'{name} = "{key}"')
 
 
-@pytest.mark.parametrize("text", ["clear_cache = True", "mdp_path = '/etc/app/mdp.txt'", "clave_length = 12"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "clear_cache = True",
+        "mdp_path = '/etc/app/mdp.txt'",
+        "clave_length = 12",
+        "chiave_pubblica: ssh-ed25519 AAAAC3",
+    ],
+)
 def test_words_holding_a_foreign_credential_word_name_nothing(text: str) -> None:
     assert _redacted(text) == text
 
 
 @pytest.mark.parametrize(
     "text",
-    ["VAULT_TOKEN=Lantern.pepper4471", '"api_key": "Osprey.Tundra.Willow.58"', "--auth-token=thistle27.copper.juniper"],
+    [
+        "VAULT_TOKEN=Lantern.pepper4471",
+        '"api_key": "Osprey.Tundra.Willow.58"',
+        "--auth-token=thistle27.copper.juniper",
+    ],
 )
 def test_a_chosen_value_of_dotted_words_under_a_token_name_is_replaced(text: str) -> None:
     value = text.rsplit("=", 1)[-1].rsplit(": ", 1)[-1].strip('"')
