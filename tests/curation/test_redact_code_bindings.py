@@ -61,6 +61,10 @@ def _redacted(text: str) -> str:
         # a password option after a user option, whatever the client
         "warehouse-cli -u loader -p {v} sync",
         "qtool /u:ops /p:{v}",
+        # a prefixed literal as a dict's key and value: redis-py's bytes, Python 2's reprs (rtsec10 BR)
+        "{{b'name': b'bob', b'passwd': b'{v}'}}",
+        "{{u'host': u'db', u'api_token': u'{v}'}}",
+        '[(rb"user", rb"bob"), (Rb"client_secret", Rb"{v}")]',
     ],
 )
 def test_a_bound_literal_is_replaced(template: str) -> None:
@@ -113,6 +117,9 @@ def test_a_credential_joined_from_literal_pieces_loses_every_piece(text: str) ->
         'function reset(password: string, label = "Kq9#mzLabel") {}',
         'answer = questionary.password("Enter your new password:").ask()',
         'const pw = process.env.DB_PASSWORD || "Password required";',
+        "{b'password': b'<redacted>'}",
+        "password_fields = [b'password', b'token']",
+        "pattern = re.compile(rb'password=(\\S+)')",
     ],
 )
 def test_a_reference_or_look_alike_is_kept(text: str) -> None:

@@ -10,6 +10,7 @@ held out, to test the class rather than the examples."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import zlib
 
@@ -248,6 +249,37 @@ def test_a_tokens_head_cut_by_an_ellipsis_is_replaced_beside_the_episode():
     _, beside, findings = redact_row(_episode(task_id, "ok"), {"reasons": verdict}, SALT)
     assert token[:15] not in (beside["reasons"] or "")
     assert any(f.detector == "truncated" for f in findings)
+
+
+PIECE_TOKEN = "sk_live_" + "Vb7nQ2wE9rT4yU6iO1pA3sD5fG8hJ0kL2zX4cV6b"
+
+
+@pytest.mark.parametrize(
+    ("shown", "piece"),
+    [
+        (f"using key {PIECE_TOKEN[:18]}********{PIECE_TOKEN[-4:]}", PIECE_TOKEN[:18]),
+        (f"INFO auth: token prefix={PIECE_TOKEN[:16]} len=48", PIECE_TOKEN[:16]),
+        (f"$ grep -rn '{PIECE_TOKEN[:14]}' src/", PIECE_TOKEN[:14]),
+        (f"$ echo $TOKEN | cut -c1-20\n{PIECE_TOKEN[:20]}", PIECE_TOKEN[:20]),
+        (f"the key ending in {PIECE_TOKEN[-13:]} was revoked", PIECE_TOKEN[-13:]),
+    ],
+)
+def test_a_piece_of_a_replaced_token_is_replaced_without_an_ellipsis(shown: str, piece: str) -> None:
+    out, _ = redact_text(f"export API_TOKEN={PIECE_TOKEN}\n{shown}", SALT)
+    assert piece[:12] not in out and piece[-12:] not in out, out
+
+
+def test_a_tail_of_a_token_in_a_later_event_is_replaced() -> None:
+    episode = _episode("t", f"export API_TOKEN={PIECE_TOKEN}")
+    later = Event(kind="assistant", content=f"Using the key ending in {PIECE_TOKEN[-14:]} now.")
+    corpus_episode, _ = redact_episode(dataclasses.replace(episode, events=[*episode.events, later]), SALT)
+    assert PIECE_TOKEN[-14:] not in (corpus_episode.events[-1].content or "")
+
+
+def test_words_and_digests_beside_a_replaced_token_stay() -> None:
+    honest = "super-secret-value deploy 20261206 README.md"
+    out, _ = redact_text(f"export API_TOKEN={PIECE_TOKEN}\n{honest}", SALT)
+    assert out.endswith(honest)
 
 
 def test_a_value_with_spaces_is_replaced_where_feedback_echoes_it():

@@ -30,6 +30,16 @@ KEPT = {
     "pip_hash": f"requests==2.32.3 --hash=sha256:{RANDOM_64_HEX}",
     "commit_url": f"https://github.com/org/repo/commit/{RANDOM_40_HEX}",
     "docker_digest": f"Digest: sha256:{RANDOM_64_HEX}",
+    # Ids and CI cache keys, named so by a label, a constructor or their own shape (red team rtsec10 FI).
+    "ci_cache_key": f"Cache restored from key: Linux-pip-{RANDOM_64_HEX}\n"
+    f"Cache key: macOS-gradle-{RANDOM_64_HEX}",
+    "ci_cache_key_entry": f"  key: Windows-cargo-{RANDOM_64_HEX}",
+    "mongo_object_id": '{ _id: ObjectId("65a1f2c3d4e5f60718293a4b"), name: "alice" }',
+    "mongo_extended_json": '{"_id": {"$oid": "65a1f2c3d4e5f60718293a4b"}}',
+    "ray_node_id": f"NodeID: {RANDOM_64_HEX[:56]}",
+    "aws_resource_ids": "aws_vpc.main: Refreshing state... [id=vpc-0c64aa2f99dbce38b]\n"
+    "ami-0f3e9a1b2c4d5e6f7\tavailable",
+    "poetry_virtualenv": "Creating virtualenv ml_pipeline-X0vZORfx-py3.11 in /root/.cache/pypoetry",
 }
 
 
@@ -39,7 +49,14 @@ def test_not_a_secret_is_kept_byte_for_byte(case):
 
 
 @pytest.mark.parametrize(
-    "text", [f"stdout: {RANDOM_40_HEX}", f"export DEPLOY_TOKEN={RANDOM_64_HEX}", f"value {RANDOM_64_HEX} ok"]
+    "text",
+    [
+        f"stdout: {RANDOM_40_HEX}",
+        f"export DEPLOY_TOKEN={RANDOM_64_HEX}",
+        f"value {RANDOM_64_HEX} ok",
+        f"session_id: {RANDOM_40_HEX}",  # an id that grants is no object's id
+        f"SECRET_ID={RANDOM_64_HEX}",
+    ],
 )
 def test_a_hex_token_without_evidence_of_being_a_digest_is_redacted(text):
     redacted, _ = redact_text(text, SALT)

@@ -45,6 +45,11 @@ LEAKS = {
     "user_keyed_section": f"[service_credentials]\nbackup = {PW}\n",
     "ruby_hash_of_tokens": f"DEPLOY_TOKENS = {{ 'ci' => '{PW}' }}",
     "caddy_basic_auth": f"basic_auth /ops/* {{\n\tana {PW}\n}}",
+    # a list under a plural credential name (rtsec10 LS)
+    "yaml_block_list": f"auth:\n  passwords:\n    - {PW}\n  port: 80\n",
+    "yaml_flow_list": f"api_keys: [{PW}, other]",
+    "python_list_over_lines": f'VALID_TOKENS = [\n    "{PW}",\n]',
+    "js_array": f"const adminPasswords = ['{PW}'];",
     "semicolon_csv": f"login;smtp_pass;team\nana;{PW};ops\n",
     "sqlite_header_pipes": f"account|backup_passphrase|owner\n7|{PW}|ana\n",
     "header_of_words": f"env,Client Secret,region\nprod,{PW},eu-west-1\n",
@@ -74,6 +79,12 @@ HONEST = {
     "test_case_table": 'passwords_test_cases = {"weak": "abc", "strong": "see below"}',
     "shell_pipeline_lines": "ps aux|grep password|head\nls -la|sort|uniq\n",
     "semicolon_statements": "password_len;token_count;total\nx = 1;y = 2;z = 3\n",
+    "empty_list_of_passwords": "passwords = []\nallowed_tokens: []\n",
+    "list_of_field_names": 'password_fields = ["password", "token"]',
+    "list_of_variables": "api_keys = [k.strip() for k in raw.split(',')]\ntokens: [FIRST_TOKEN, OTHER]",
+    "list_of_references": "passwords:\n  - ${DB_PASSWORD}\n  - ${ADMIN_PASSWORD}\n",
+    "blocklist_of_common_passwords": "COMMON_PASSWORDS = ['123456', 'letmein', 'qwerty']",
+    "list_of_records": "secrets:\n  - name: db\n    valueFrom: vault\n",
     "copy_without_credential_column": "COPY public.t (id, name) FROM stdin;\n1\tHarbor7Q#x\n\\.\n",
 }
 

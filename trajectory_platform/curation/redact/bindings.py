@@ -35,17 +35,20 @@ import re
 from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class
-from trajectory_platform.curation.redact.detectors import FORMAT_ONLY, acceptable_value, credential_word_hits
+from trajectory_platform.curation.redact.detectors import (
+    FORMAT_ONLY,
+    STRING_PREFIX,
+    acceptable_value,
+    credential_word_hits,
+)
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
 
 _LITERAL = (
-    r"(?P<prefix>[bBrRuUfFLN]{1,2}|@|u8|E)?(?P<q>[\"'])"
+    rf"(?P<prefix>{STRING_PREFIX})?(?P<q>[\"'])"
     r"(?P<value>(?:(?!(?P=q))[^\\\n]|\\.){4,200})(?P=q)"
 )
-"""A string literal with its language's prefix: Python's ``b r f u rb``, C#/Objective-C's ``@``,
-C's ``L``/``u8``, T-SQL's ``N``, PostgreSQL's ``E``. The prefix had hidden the quote from the
-assignment rule (``password = b'x'`` read ``b`` as the value)."""
+"""A string literal with its language's prefix (:data:`.detectors.STRING_PREFIX`)."""
 _PATTERN_SYNTAX = re.compile(r"\\|\(\?|\[[^\]]*\][*+?{]")
 """What a raw string holds when it is a regular expression or a path: a backslash, a group's
 ``(?``, a character class with a quantifier (``r'([a-f0-9]{48})'`` under ``password =``)."""

@@ -14,10 +14,24 @@ from functools import lru_cache
 # "tokenizer" or "author" must not mark a value as a credential.
 FOREIGN_PASSWORD = (
     r"passwort|kennwort|contrase[ñn]a|senha|has[łl]o|[şs]ifre|wachtwoord|salasana|parola|l[öo]senord"
-    r"|adgangskode|passord|heslo|jelsz[óo]|пароль|密[码碼]|口令|パスワード|비밀번호|비번|סיסמ[הא]"
+    r"|adgangskode|passord|heslo|jelsz[óo]|пароль|密[码碼]|口令|パスワード|비밀번호|비번|암호|סיסמ[הא]"
+    r"|mot[\s_]?de[\s_]?passe|mdp|clave|palavra[\s_]?passe|lozinka|geslo|[šs]ifra|kata[\s_]?sandi"
+    r"|m[ậa]t[\s_]?kh[ẩa]u|كلمة[\s_]?(?:المرور|السر)|รหัสผ่าน|पासवर्ड|κωδικός"
 )
-""""Password" in one word, in the languages users write in (lowercased): a label or a key so named
-(``Kennwort = X``, ``{"пароль": X}``) marks its value as ``password`` does."""
+""""Password" in the languages users write in (lowercased), the one table of it: a label or a key so
+named (``Kennwort = X``, ``{"пароль": X}``, ``mot_de_passe``, ``DB_MDP``) marks its value as
+``password`` does, and prose says it (``mot de passe : X``). Words of a phrase are joined by a
+space, an underscore or nothing (a red team, rtsec10 NI: French, Spanish, Vietnamese and Arabic
+names kept 47 of 48 values)."""
+FOREIGN_SECRET = (
+    r"chiave|schl[üu]e?ssel|geheimnis|clé|llave|chave|sleutel|klucz|ключ|секрет|密[钥鑰]|秘密|鍵"
+    r"|anahtar|gizli|segreto|secreto|secr[èe]te?|jeton|токен"
+)
+""""Key", "secret" and "token" in other languages, whole segments (``clave_api`` is a password by
+:data:`FOREIGN_PASSWORD`; ``chiave_api``, ``SCHLUESSEL``, ``cle_secrete``): a key-shaped value under
+them is a credential, as under ``api_key``."""
+_FOREIGN_PASSWORD_NAME = re.compile(rf"(?:^|_)(?:{FOREIGN_PASSWORD})(?=_|$)")
+"""A foreign password word inside a name, its words joined by ``_`` (``mot_de_passe_admin``)."""
 _PASSWORD_SEGMENT = re.compile(
     r"\w*?(?:pa+s+(?:w\w*|phrase|code)?s?|pwd|pw|ps+w(?:o?r)?d|secret|authtok)"
     r"|pins?|psk|creds?|mnemonic|" + FOREIGN_PASSWORD
@@ -28,7 +42,8 @@ those configurations give it); a PIN, a Wi-Fi pre-shared key, a credentials pair
 seed phrase only stand alone (``spin``, ``sacred`` are words)."""
 _SECRET_SEGMENT = re.compile(
     r"\w*?(?:secret|token|key|apikey|credentials?|cookie|seed|salt|otp|totp|nonce)s?"
-    r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer|private|hmac|kek|sessions?|dsn|login|jwt"
+    r"|\w*?auth(?:entication|orization|key|token)?|signature|bearer|private|hmac|kek|sessions?|dsn|login|jwt|"
+    + FOREIGN_SECRET
 )
 """Whole segments that mark a key-shaped value: under ``APP_SESSION``, ``HMAC``, ``KEK``, ``DSN``,
 ``LOGIN`` or ``JWT`` a random token is the credential, a word or a URL is not (the generic test
@@ -51,6 +66,7 @@ _NOT_SECRET_NAMES = re.compile(
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
     r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme"
     r"|rate|ratio|pct|percent|percentage|fraction|score|at_(?:\d+|k))\d*$"
+    r"|(?:^|_)(?:pubblic[ao]|publi(?:que|ca|co)|[öo]ffentlich\w*|publiczny|открыт\w*)(?:_|$)"
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
     r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)|(?:^|_)pubkeys?$"
 )
@@ -58,6 +74,8 @@ KEYWORD_SCAN = re.compile(
     r"pas|pw|psw|pssw|paas|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
     r"pin|psk|mnemonic|phrase|private|hmac|kek|session|dsn|login|jwt|"
     + FOREIGN_PASSWORD
+    + "|"
+    + FOREIGN_SECRET
     + "|"
     + _VENDOR_SEGMENT.pattern
 )
@@ -67,6 +85,8 @@ _ANY_KEYWORD = re.compile(
     r"pa|pw|ps|secret|token|key|auth|cred|otp|seed|salt|nonce|cookie|signature|bearer|"
     r"pin|mnemonic|phrase|private|hmac|kek|session|dsn|login|jwt|"
     + FOREIGN_PASSWORD
+    + "|"
+    + FOREIGN_SECRET
     + "|"
     + _VENDOR_SEGMENT.pattern,
     re.I,
@@ -84,11 +104,14 @@ def credential_class(name: str) -> str | None:
     """``password`` / ``salt`` / ``secret`` when the assigned name marks its value as sensitive, else None."""
     if not _ANY_KEYWORD.search(name):
         return None
-    lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", name.strip("\"'")).lower().lstrip("-$@").replace("-", "_")
+    lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", name.strip("\"'")).lower().lstrip("-$@")
+    lowered = lowered.replace("-", "_").replace(":", "_")  # ASP.NET Core's section path: Smtp:Password
     if not lowered or _NOT_SECRET_NAMES.search(lowered):
         return None
     segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]
     if any(_PASSWORD_SEGMENT.fullmatch(seg) and seg not in _NOT_PASSWORD_SEGMENTS for seg in segments):
+        return "password"
+    if _FOREIGN_PASSWORD_NAME.search(lowered.replace(".", "_")):
         return "password"
     if "phrase" in segments and _PHRASE_QUALIFIERS.intersection(segments):
         return "password"  # secret_phrase, seed_phrase, recovery_phrase: a passphrase by another name

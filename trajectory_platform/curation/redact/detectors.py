@@ -313,11 +313,18 @@ _PEM_MAX_SPAN = 20000
 
 # --- key/value assignments --------------------------------------------------------------------
 
+STRING_PREFIX = r"[bBrRuUfFLN]{1,2}|@|u8|E"
+"""A string literal's prefix in its language: Python's ``b r f u rb`` (any case, either order),
+C#/Objective-C's ``@``, C's ``L``/``u8``, T-SQL's ``N``, PostgreSQL's ``E``. Every rule that reads a
+quoted literal allows it: the prefix hid the quote, and the rule read the prefix as the value
+(``password = b'x'``; redis-py's ``{b'password': b'x'}``, Python 2's ``{u'password': u'x'}``)."""
+
 _ASSIGN = re.compile(
-    r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])[A-Za-z_$@\-][\w.\-]{0,63}|비번)"
+    r"(?P<name>\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|(?<![\w$])(?:[^\W\d]|[$@\-])[\w.\-]{0,63})"  # any script's
     r"(?P<op>\s*:\s*[A-Za-z_][\w.]*(?:\[[\w., ]*\])?(?:\s+=(?!=)\s*|=(?=\\?[\"']))"  # "pw: str = 'x'"
     r"|\s*(?::=|=>|==|!=|\?=|=|:)\s*|\s+(?=\\?[\"'])|\s+(?=\S))"
-    r"\(?\s*(?P<value>\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|`[^`\n]*`|"
+    rf"\(?\s*(?:(?<![\w$])(?:{STRING_PREFIX})(?=\\?[\"']))?"
+    r"(?P<value>\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|`[^`\n]*`|"
     r"\$'(?:[^'\\\n]|\\.)*'|"  # bash ANSI-C quoting: $'...'
     r"[^\s,;'\"`()\]}<>\\]+)"
 )
@@ -369,6 +376,27 @@ _MEMORABLE = re.compile(r"(?:[A-Z][a-z]{2,}[._-]){1,3}[A-Z][a-z]{2,}\d{2,6}[!#$%
 then digits (``Sunset.Harbor2291``, ``Amber-Cedar-42``). Under a name that wants a key-shaped value
 (``APP_SESSION``, ``APP_DSN``, ``APP_JWT``) it read as a dotted path or a slug and was kept; paths,
 modules and message ids are lowercase or carry no trailing number."""
+
+
+_DOTTED_WORDS = re.compile(r"[A-Za-z]+\d*(?:\.[A-Za-z]+\d*){0,2}\.(?:[A-Za-z]+\d*|\d{2,6})")
+
+
+def _dotted_chosen(value: str) -> bool:
+    """Words joined by dots with a number, as people choose a password (``Granite.meadow7385``,
+    ``Meadow.Violet.1826``, ``orbit12.maple.quartz``; rtsec10 D1: under a token's name 21 of 40
+    were kept as dotted paths): two words of three letters or more, a word with two digits or
+    more after it, or a capital and two digits; no file extension last (``report2024.csv`` is
+    an object's key). Module paths and message ids carry one digit or an underscore."""
+    if not _DOTTED_WORDS.fullmatch(value):
+        return False
+    parts = value.split(".")
+    last = parts[-1]
+    numbered_word = any(re.fullmatch(r"[A-Za-z]{3,}\d{2,}", part) for part in parts)  # orbit12
+    return (
+        sum(len(re.sub(r"\d", "", part)) >= 3 for part in parts) >= 2
+        and not re.fullmatch(r"[a-z]{1,5}", last)
+        and (numbered_word or sum(map(str.isdigit, value)) >= 2 and any(map(str.isupper, value)))
+    )
 
 
 @lru_cache(maxsize=64)
@@ -462,10 +490,12 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         return False
     if value[0] in "$%{[(<@":
         return False  # a variable reference, template, list or package scope, not a literal key
-    if _MEMORABLE.fullmatch(value):
+    if _MEMORABLE.fullmatch(value) or _dotted_chosen(value):
         return True  # Sunset.Harbor2291 under APP_SESSION or APP_DSN: a chosen password, not a path
     if _WORDY_PATH.fullmatch(value):
         return False  # an object key, a cache key, a message id, a file (see _WORDY_PATH)
+    if _named_digest_piece(pieces := value.split("-"), len(pieces) - 1):
+        return False  # a CI cache key (Linux-pip-<sha256>): a word before the hex names it a digest
     if looks_random(value):
         return True
     digits = sum(map(str.isdigit, value))
@@ -754,6 +784,8 @@ def find_assignments(text: str) -> Iterator[Finding]:
         while start > floor and (_is_word_char(text[start - 1]) or text[start - 1] in ".-$@"):
             start -= 1
         starts = (start - 1, start) if start and text[start - 1] in "\"'" else (start,)
+        if start and text[start - 1] == ":":
+            starts = (*_quoted_section_path(text, start, floor), *starts)
         if in_arn(text, start):
             continue  # arn:aws:iam::123456789012:role/x, ...:secret:prod/db-AbC123 name; they grant nothing
         for name_start in starts:
@@ -779,13 +811,21 @@ def find_assignments(text: str) -> Iterator[Finding]:
                 yield finding
 
 
+def _quoted_section_path(text: str, start: int, floor: int) -> tuple[int, ...]:
+    """Where a quoted name opens whose last part starts at ``start`` after a ``:``: ASP.NET Core's
+    section path (``"Smtp:Password": "v"``, ``Configuration["Jwt:Secret"]``). Unquoted, ``a:b`` is
+    a name and a value (``password:x``), so only a quote makes the colons part of the name."""
+    while start > floor and (_is_word_char(text[start - 1]) or text[start - 1] in ".-:"):
+        start -= 1
+    return (start - 1,) if start and text[start - 1] in "\"'" else ()
+
+
 _PHRASE_WORDS = r"pass(?:phrase|\s+phrase)|(?:secret|seed|recovery|mnemonic|wallet|backup)\s+phrase|mnemonic"
 """Names of a secret made of words: its value may run over several of them, up to the clause's end."""
 _PASSWORD_WORDS = (
     _PHRASE_WORDS
     + r"|pass(?:word|wd|code)s?|pwd|pw|pin(?:\s+(?:code|number))?|one[\s-]time\s+code|verification\s+code|otp"
-    r"|mot\s+de\s+passe"
-    r"|كلمة\s+(?:المرور|السر)|m[ậa]t\s+kh[ẩa]u|รหัสผ่าน|पासवर्ड|κωδικός|" + FOREIGN_PASSWORD
+    r"|" + FOREIGN_PASSWORD
 )
 """What "password" is called, in English and in the languages users write prompts in, and the
 short secrets stated like one (a PIN, a one-time code). Matched lowercased."""
@@ -1430,13 +1470,31 @@ _PREFIXED_HEX = re.compile(
 _NOT_KEY_PREFIX = re.compile(
     r"(?i)(?:^|[_\-])(?:sha\d*|md5|hash|digest|checksum|commit|rev|revision|build|cache|blob|tree|object|layer"
     r"|image|file|tmp|temp|trace|span|request|req|run|job|task|session|msg|event|uuid|guid|id|etag|nonce|pod"
-    r"|container|volume|node|snapshot|artifact|release|version|ver|v|crash|leak|timeout|oom|slow-unit)[_\-]$"
+    r"|container|volume|node|snapshot|artifact|release|version|ver|v|crash|leak|timeout|oom|slow-unit"
+    r"|pip|pipenv|poetry|uv|npm|yarn|pnpm|bun|cargo|gradle|maven|mvn|go|gomod|gem|bundler|composer|nuget|conda"
+    r"|deps|python|ruby|sbt|ccache|sccache|buildx)[_\-]$"
 )
+"""Words that make the hex after them a digest or an id: a build artefact's, and a package manager's
+or toolchain's, whose CI cache key (``Linux-pip-<sha256>``, ``macOS-gradle-<sha256>``) ends in the
+hash of its lockfile (actions/cache prints it after ``key:``)."""
 
 
 _ID_NAME_BEFORE = re.compile(
-    r"(?:(?:\b|[_\-])(?:id|ID|Id)|(?<=[a-z])I[dD])s?[\"']?\s*(?:[:=]\s*|\s+)[\"']?$"  # run_id, JobRunId
+    r"(?P<label>[\w$]*(?:(?:\b|[_\-])(?:id|ID|Id|oid)|(?<=[a-z])I[dD]))s?[\"']?\s*(?:[:=(]\s*|\s+)[\"']?$"
 )
+"""A name or constructor that calls what follows an id: ``run_id=``, ``"JobRunId": ``, ``[id=``, Ray's
+``NodeID:``, Mongo's ``ObjectId("`` and extended JSON's ``{"$oid": "``."""
+GRANTING_ID_NAME = re.compile(r"(?i)session|cookie|csrf|xsrf|auth|token|secret|pass")
+"""An id that grants: a ``session_id``, ``auth_token_id`` or Vault ``secret_id`` is a bearer
+credential, scored like any other string; an object's ``id``, ``VersionId`` or ``NodeID`` only names it."""
+
+
+def hex_named_as_id(text: str, start: int) -> bool:
+    """Does a label before the hex run at ``text[start:]`` call it an object's id (``NodeID: ``,
+    ``ObjectId("``, ``[id=``), and not a session's or a token's? A Mongo shell prints every
+    document's id, Ray every node's: replaced, each got a pseudonym and the output its meaning."""
+    label = _ID_NAME_BEFORE.search(text, max(0, start - 40), start)
+    return label is not None and not GRANTING_ID_NAME.search(label.group("label"))
 
 
 def named_as_id(text: str, start: int, token: str) -> bool:
@@ -1463,15 +1521,17 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
             yield Finding("API_KEY", match.start(), match.end(), match.group(), "format:prefixed_hex")
 
 
+_LITERAL_PREFIX = rf"(?:{STRING_PREFIX})?"
 _NAMED_LITERAL = re.compile(
     r"(?:\b(?:set|with)(?P<setter>[A-Z]\w{0,40})\s*\(\s*"  # setPassword("x"), withApiKey("x")
-    r"|\(\s*(?P<q1>[\"'])(?P<argument>[\w.\-]{1,64})(?P=q1)\s*,\s*"  # put("password", "x"), getenv(K, "x")
-    r"|,\s*(?P<q4>[\"'])(?P<last_but_one>[\w.\-]{1,64})(?P=q4)\s*,\s*"  # setattr(o, "SECRET_KEY", "x")
-    r"|\[\s*(?P<q3>[\"'])(?P<subscript>[\w.\-]{1,64})(?P=q3)\s*\]\s*=\s*"  # os.environ["DB_PASSWORD"] = "x"
+    rf"|\(\s*{_LITERAL_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.:\-]{{1,64}})(?P=q1)\s*,\s*"  # put("pw", "x")
+    # setattr(o, "SECRET_KEY", "x"):
+    rf"|,\s*{_LITERAL_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.:\-]{{1,64}})(?P=q4)\s*,\s*"
+    rf"|\[\s*{_LITERAL_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.:\-]{{1,64}})(?P=q3)\s*\]\s*=\s*"  # e["PW"]="x"
     r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*\w*Field\(\s*(?:default\s*=\s*)?"  # Field
     r"|\b(?:key|name|field)[\"']?\s*[:=]\s*(?P<q2>[\"'])(?P<field>[\w.\-]{1,64})(?P=q2)\s*[,;]?\s*"
     r"[\"']?value[\"']?\s*[:=]\s*)"  # {"key": "password", "value": "x"}, <add key="Password" value="x"/>
-    r"(?P<q>[\"'])(?P<value>[^\"'\n]{4,200})(?P=q)"
+    rf"{_LITERAL_PREFIX}(?P<q>[\"'])(?P<value>[^\"'\n]{{4,200}})(?P=q)"
 )
 _NAMING_GROUPS = ("setter", "argument", "last_but_one", "subscript", "typed", "field")
 _CALL_END = re.compile(r"\s*\)")
@@ -1844,7 +1904,10 @@ line's ``sha256=``, an SSH host key's ``SHA256:`` fingerprint."""
 _STRUCTURED_NAME = re.compile(
     r"(?:sha(?:1|256|384|512)-[A-Za-z0-9+/]+={0,2}"  # SRI integrity (npm, yarn, HTML)
     r"|[a-z0-9]+(?:-[a-z0-9]+)*-[a-z0-9]{9,10}-[a-z0-9]{5}"  # a Kubernetes deployment's pod name
-    r"|[\w.]*(?:cpython|cp3\d+|pypy\d*)-[\w.-]*(?:linux|darwin|win32|win_amd64|musl|gnu)[\w.-]*)"
+    r"|[\w.]*(?:cpython|cp3\d+|pypy\d*)-[\w.-]*(?:linux|darwin|win32|win_amd64|musl|gnu)[\w.-]*"
+    r"|(?:vpc|vpce|subnet|ami|vol|snap|eni|rtb|rtbassoc|igw|eigw|nat|sg|i|eipalloc|eipassoc|lt|tgw|tgw-attach"
+    r"|acl|dopt|pcx|vgw|cgw|fs|fsap|r|sir|elb|aki|ari|ipam|pl|prefix)-(?:[0-9a-f]{8}|[0-9a-f]{17})"  # AWS ids
+    r"|[\w.-]+-[A-Za-z0-9_-]{8}-py\d{1,2})"  # Poetry's virtualenv: <project>-<8 of its path's hash>-py3.11
 )
 """Tokens whose shape says what they are, however random their characters look."""
 
@@ -1963,6 +2026,8 @@ def _own_digest_evidence(text: str, start: int, end: int) -> bool:
     """The evidence :func:`_digest_by_evidence` reads around one hex run, its list aside."""
     before = text[max(0, start - 24) : start]
     if _DIGEST_CONTEXT.search(before) or before.endswith(("/", "#", "@", "..", 'W/"')):
+        return True
+    if hex_named_as_id(text, start):
         return True
     line_start = text.rfind("\n", 0, start) + 1
     command = _GIT_REVISION_ARGUMENT.search(text, max(line_start, start - 200), start)

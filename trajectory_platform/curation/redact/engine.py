@@ -18,8 +18,9 @@ import bisect
 import json
 import re
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.bindings import find_code_bindings
@@ -38,6 +39,7 @@ from trajectory_platform.curation.redact.decoders import (
     rotations,
 )
 from trajectory_platform.curation.redact.detectors import (
+    GRANTING_ID_NAME,
     drop_inside_pseudonyms,
     find_labelled,
     find_punctuated_secrets,
@@ -71,10 +73,7 @@ MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
     {"command", "cmd", "script", "shell", "bash", "commands", "shell_command", "bash_command"}
 )
-_ID_KEY = re.compile(r"(?:^|_)id$|Id$|^id$|(?:^|_)ids$")
-_SESSION_KEY = re.compile(r"(?i)session|cookie|csrf|xsrf|auth|token")
-"""An id that grants: a ``session_id`` or ``auth_token_id`` value is a bearer credential, scored
-like any other string; an object's ``id``, ``VersionId`` or ``UploadId`` only names it."""
+_ID_KEY = re.compile(r"(?:^|_)id$|Id$|^id$|(?:^|_)ids$|^\$oid$")  # $oid: Mongo's extended JSON
 _JSON_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NEXT_COLON = re.compile(r"\s*:")
 _NUMBERS = re.compile(r"-?\d+(?:\s*,\s*-?\d+)*")
@@ -117,7 +116,7 @@ def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]
             out.append((match, Context(shell=False, id_value=False)))
             continue
         shell = key.lower() in SHELL_KEYS
-        id_value = bool(_ID_KEY.search(key)) and not _SESSION_KEY.search(key) or names_a_digest(key)
+        id_value = bool(_ID_KEY.search(key)) and not GRANTING_ID_NAME.search(key) or names_a_digest(key)
         out.append((match, Context(shell, id_value, credential_key=key if credential_class(key) else "")))
     return out
 
@@ -542,11 +541,12 @@ TRUNCATED_HEAD_MIN = 6
 are shared by every token of a format and carry next to nothing of the key."""
 
 
-def truncated_heads(text: str, table: SymbolTable) -> list[Finding]:
+def truncated_heads(text: str, table: SymbolTable, found_here: Sequence[Finding] = ()) -> list[Finding]:
     """Heads of the table's credentials that ``text`` shows cut short by an ellipsis: a verdict
     that quotes a long task id as its first 120 characters and ``...``, a tool output truncated
     mid-token. No detector matches a token's head (its format needs the whole token) and the table
-    holds whole values only, so the head stayed beside the pseudonym of the whole."""
+    holds whole values only, so the head stayed beside the pseudonym of the whole. Pieces shown
+    any other way are :func:`partial_copies` (``found_here``: the findings the scan made in ``text``)."""
     found: list[Finding] = []
     credentials = sorted(value for value in table.credentials if len(value) > TRUNCATED_HEAD_MIN)
     for mark in _ELLIPSIS.finditer(text) if credentials else ():
@@ -556,7 +556,77 @@ def truncated_heads(text: str, table: SymbolTable) -> list[Finding]:
             if start is not None:
                 found.append(Finding(table.kinds[value], start, end, text[start:end], "truncated"))
                 break
+    return found + partial_copies(text, table, found_here)
+
+
+PARTIAL_MIN = 12
+"""The shortest piece of a credential replaced wherever it stands: twelve characters of a random
+token are 60 bits or more of it, and the red team's leak test counts any 12 characters."""
+PARTIAL_OF = 20
+"""The shortest credential whose pieces are looked for: of a shorter one, 12 characters are most of it
+and a word or a number shares them by chance."""
+_RUN = re.compile(rf"\S{{{PARTIAL_MIN},}}")
+
+
+def partial_copies(text: str, table: SymbolTable, found_here: Sequence[Finding] = ()) -> list[Finding]:
+    """Pieces of 12 characters or more of the table's long credentials (head, tail or middle) that
+    ``text`` shows without an ellipsis: a masked display (``ghp_AbCd…12****wxyz``, ``Bearer
+    <head>XXXX``), a ``prefix=<head>`` log line, a ``grep`` for the head, ``cut -c1-18`` output,
+    "the key ending in <tail>" (rtsec10 PL: 18 of 48 kept, and a tail in a later event of the
+    episode too). Each piece is widened to the longest run it shares with the credential; the
+    whole credential is the table's own, and a piece a finding of the scan already covers is its
+    (a key's lines joined from string literals: each line is its own finding)."""
+    windows = _windows(frozenset(value for value in table.credentials if len(value) >= PARTIAL_OF))
+    if not windows:
+        return []
+    found: list[Finding] = []
+    for run in _RUN.finditer(text):
+        position, end = run.start(), run.end()
+        while position + PARTIAL_MIN <= end:
+            value = windows.get(text[position : position + PARTIAL_MIN])
+            if value is None:
+                position += 1
+                continue
+            start, stop = _widened(text, position, value, run.start(), end)
+            if stop - start < len(value) and not any(f.start < stop and start < f.end for f in found_here):
+                found.append(Finding(table.kinds[value], start, stop, text[start:stop], "partial"))
+            position = stop
     return found
+
+
+@lru_cache(maxsize=8)
+def _windows(credentials: frozenset[str]) -> dict[str, str]:
+    """Every 12-character window of each credential that reads as a random token's piece (a digit
+    and a letter, or two capitals and two small letters; no ``__``), to the credential (the last
+    texts' tables). A word, a name or a path is no such piece (``super-secret`` of a passphrase,
+    ``postgres://u`` of a DSN, ``Personalized``, ``__home__user__``): replaced, it reached text
+    that never held the credential (real episodes)."""
+    windows: dict[str, str] = {}
+    for value in sorted(credentials):
+        for index in range(len(value) - PARTIAL_MIN + 1):
+            window = value[index : index + PARTIAL_MIN]
+            if _token_piece(window):
+                windows.setdefault(window, value)
+    return windows
+
+
+def _token_piece(window: str) -> bool:
+    """Does a window of a credential look like a piece of a random token (:func:`_windows`)?"""
+    if "__" in window:
+        return False
+    upper, lower = sum(map(str.isupper, window)), sum(map(str.islower, window))
+    return any(map(str.isdigit, window)) and upper + lower > 0 or upper >= 2 and lower >= 2
+
+
+def _widened(text: str, position: int, value: str, floor: int, ceiling: int) -> tuple[int, int]:
+    """The longest span around ``text[position:]``'s window that is one piece of ``value``."""
+    offset = value.find(text[position : position + PARTIAL_MIN])
+    start, stop, head, tail = position, position + PARTIAL_MIN, offset, offset + PARTIAL_MIN
+    while start > floor and head > 0 and text[start - 1] == value[head - 1]:
+        start, head = start - 1, head - 1
+    while stop < ceiling and tail < len(value) and text[stop] == value[tail]:
+        stop, tail = stop + 1, tail + 1
+    return start, stop
 
 
 _TOKEN_END = re.compile(r"[A-Za-z0-9_+/=-]")
@@ -583,7 +653,7 @@ def redact_text(
     context = Context(shell=shell)
     findings = scan(text, config, context)
     table = build_table(findings, salt)
-    heads = truncated_heads(text, table)
+    heads = truncated_heads(text, table, findings)
     findings.extend(heads)
     build_table(heads, salt, table)
     return rewrite(text, table, context), resolve_findings(findings, table)

@@ -348,10 +348,13 @@ def redact_row(
     findings.extend(printed_by_secret_readers(redacted))
     findings.extend(credentials_across_turns(redacted))
     table: SymbolTable = build_table(findings, salt)
+    by_field: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_field.setdefault(finding.field, []).append(finding)
     heads = [
         replace(f, field=path)
         for path, owner, attr, *_ in scanned
-        for f in truncated_heads(getattr(owner, attr), table)
+        for f in truncated_heads(getattr(owner, attr), table, by_field.get(path, []))
     ]
     findings.extend(heads)
     build_table(heads, salt, table)
