@@ -98,7 +98,9 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("STRIPE_KEY", r"\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,}", 0, ("_live_", "_test_")),
     ("ANTHROPIC_KEY", r"\bsk-ant-[a-z0-9]{2,8}-[A-Za-z0-9_\-]{20,}", 0, ()),
     ("OPENAI_KEY", r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}", 0, ()),
-    ("JWT", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-+/=]*", 0, ()),
+    # A JSON object encodes to "ey" when "{" is followed by a quote or a space and to "ew" when a
+    # newline or tab follows it (pretty-printed claims): every segment of one token goes whole.
+    ("JWT", r"\be[wy][A-Za-z0-9_\-]{8,}={0,2}\.e[wy][A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-+/=]*", 0, ()),
     ("TOKEN", r"\beyJ[A-Za-z0-9_\-+/]{20,}={0,2}", 0, ()),
     (
         "API_KEY",

@@ -1,0 +1,36 @@
+"""Credentials that must go as one piece and leave their frame intact: a JWT whose claims are
+pretty-printed, a certificate or key block that does not parse, an HTTP auth header read by its scheme,
+a credential file whose format names which line is the secret, a SQL statement's bound parameters."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import pytest
+
+from trajectory_platform.curation.redact import redact_text
+
+SALT = b"unit-salt"
+
+
+def redacted(text: str) -> str:
+    return redact_text(text, SALT)[0]
+
+
+def _b64url(raw: str) -> str:
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    ("header", "claims"),
+    [
+        ('{"alg":"HS256"}', '{\n  "sub": "1",\n  "email": "ann@example.org"\n}'),
+        ('{\n  "alg": "RS256"\n}', '{\r\n\t"sub": "7"\r\n}'),
+        ('{\t"alg":"HS512"}', '{\n    "role": "admin"\n}'),
+    ],
+)
+def test_a_jwt_with_pretty_printed_json_is_one_token(header: str, claims: str):
+    token = f"{_b64url(header)}.{_b64url(claims)}.abcDEFghiJKLmnoPQRstuVWXyz0123456789_-abcd"
+    out = redacted(f"saw {token} in the log")
+    assert re.fullmatch(r"saw <REDACTED_JWT:[0-9a-f]+> in the log", out), out
