@@ -34,3 +34,17 @@ def test_a_jwt_with_pretty_printed_json_is_one_token(header: str, claims: str):
     token = f"{_b64url(header)}.{_b64url(claims)}.abcDEFghiJKLmnoPQRstuVWXyz0123456789_-abcd"
     out = redacted(f"saw {token} in the log")
     assert re.fullmatch(r"saw <REDACTED_JWT:[0-9a-f]+> in the log", out), out
+
+
+@pytest.mark.parametrize("label", ["CERTIFICATE", "PGP PUBLIC KEY BLOCK", "ENCRYPTED DATA"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_block_that_does_not_parse_loses_its_body_and_keeps_its_frame(label: str, newline: str):
+    rows = [
+        "3J2e70eeblYFWSl5+R+yQee0raau88WR2m4fOYIpmbS7+S+xn8FrD/f5Im/genqU",
+        "u/weV0kHC9iuZpHlHP4WgTKpjV1lprd6C8R1CjcfAiqmhF+pkHmX3bBaClWGbO67",
+    ]
+    block = newline.join([f"-----BEGIN {label}-----", *rows, f"-----END {label}-----"])
+    out = redacted(f"$ cat cert.pem{newline}{block}{newline}$ ls")
+    assert out.startswith(f"$ cat cert.pem{newline}-----BEGIN {label}-----{newline}<REDACTED_SECRET:"), out
+    assert out.endswith(f">{newline}-----END {label}-----{newline}$ ls"), out
+    assert not any(piece in out for piece in ("/f5Im/genqU", "u/weV0kHC9", "bClWGbO67"))

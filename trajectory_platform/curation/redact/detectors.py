@@ -38,6 +38,7 @@ from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.not_values import not_a_value, owner_spec, translated_label
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
+from trajectory_platform.curation.redact.public_material import find_unparsed_block_bodies
 from trajectory_platform.curation.redact.shell_words import expansions
 from trajectory_platform.curation.redact.spelling import unspellable
 
@@ -2040,6 +2041,8 @@ def find_labelled(text: str) -> list[Finding]:
 def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Finding]:
     """Our own detectors on ``text`` as it stands (decoded from ``layers`` of base64)."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
+    if "-----BEGIN " in text:
+        found.extend(find_unparsed_block_bodies(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
     if "(" in text or "value" in text or "] =" in text or "]=" in text:
