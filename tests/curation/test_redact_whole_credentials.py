@@ -48,3 +48,32 @@ def test_a_block_that_does_not_parse_loses_its_body_and_keeps_its_frame(label: s
     assert out.startswith(f"$ cat cert.pem{newline}-----BEGIN {label}-----{newline}<REDACTED_SECRET:"), out
     assert out.endswith(f">{newline}-----END {label}-----{newline}$ ls"), out
     assert not any(piece in out for piece in ("/f5Im/genqU", "u/weV0kHC9", "bClWGbO67"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'http GET :8000/me Authorization:"Bearer Cobalt!Fox7563"',
+        "xh get api.example.com/x Proxy-Authorization:'token Walrus@Tide9'",
+        'https POST h/x "Authorization: ApiKey Kite#Harbor42" name=bob',
+    ],
+)
+def test_an_auth_header_credential_with_punctuation_is_replaced_whole(text: str):
+    out = redacted(text)
+    assert "<REDACTED_AUTH_HEADER:" in out and not any(p in out for p in ("Fox7563", "Tide9", "Harbor42")), out
+
+
+def test_a_digest_header_loses_its_response_hash_and_keeps_its_parameters():
+    params = 'username="bob", realm="Restricted", nonce="abc", uri="/", qop=auth, nc=00000001'
+    text = f'Authorization: Digest {params}, response="6629fae49393a05397450978507c4ef1"'
+    assert re.fullmatch(
+        rf'Authorization: Digest {params}, response="<REDACTED_AUTH_HEADER:[0-9a-f]+>"', redacted(text)
+    ), redacted(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['curl -H "Authorization: Bearer $TOKEN" https://h', 'http :8000 Authorization:"Bearer ${API_TOKEN}"'],
+)
+def test_an_auth_header_holding_a_reference_is_kept(text: str):
+    assert redacted(text) == text

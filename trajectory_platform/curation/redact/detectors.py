@@ -237,11 +237,15 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     ("PASSWORD", r"CURLOPT_USERPWD\W{1,6}[^:\"'\s]{1,64}:([^\"'\s]{3,128})", 1, ("curlopt_userpwd",)),
     ("PASSWORD", r"ConvertTo-SecureString(?:\s+-\w+)*\s+\\?[\"']?([^\s\"'\\]{4,})", 1, ()),
+    # An Authorization header read by its scheme: Digest's credential is its response hash (its
+    # username, realm and nonce are no secret); the other schemes carry one credential, which may
+    # hold a password's punctuation (HTTPie's ``Authorization:"Bearer v"``).
     (
         "AUTH_HEADER",
-        r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*\\?[\"']?\s*(?:(?:bearer|basic|token|ntlm|negotiate|digest"
-        r"|apikey|sso-key)\s+)?([A-Za-z0-9._~+/\-%=]{8,})",
-        1,
+        r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*\\?[\"']?\s*(?:digest\s+"
+        r"(?:[\w-]+=(?:\"[^\"\n]*\"|[^\s,\"]*),\s*)*?response=\"?([0-9A-Fa-f]{16,})"
+        r"|(?:(?:bearer|basic|token|ntlm|negotiate|apikey|sso-key)\s+)?([A-Za-z0-9._~+/\-%=!@#^]{8,}))",
+        0,
         ("authorization",),
     ),
     ("AUTH_HEADER", r"(?i)\bbearer\s+([A-Za-z0-9._~+/\-=]{12,})", 1, ("bearer",)),
