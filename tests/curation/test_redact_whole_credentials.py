@@ -60,7 +60,9 @@ def test_a_block_that_does_not_parse_loses_its_body_and_keeps_its_frame(label: s
 )
 def test_an_auth_header_credential_with_punctuation_is_replaced_whole(text: str):
     out = redacted(text)
-    assert "<REDACTED_AUTH_HEADER:" in out and not any(p in out for p in ("Fox7563", "Tide9", "Harbor42")), out
+    assert "<REDACTED_AUTH_HEADER:" in out and not any(p in out for p in ("Fox7563", "Tide9", "Harbor42")), (
+        out
+    )
 
 
 def test_a_digest_header_loses_its_response_hash_and_keeps_its_parameters():
@@ -76,4 +78,32 @@ def test_a_digest_header_loses_its_response_hash_and_keeps_its_parameters():
     ['curl -H "Authorization: Bearer $TOKEN" https://h', 'http :8000 Authorization:"Bearer ${API_TOKEN}"'],
 )
 def test_an_auth_header_holding_a_reference_is_kept(text: str):
+    assert redacted(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets"),
+    [
+        (
+            '$ cat /etc/pgbouncer/userlist.txt\n"app" "nuitt311MHYY!"\n"report" "Walrus-Tide-77"\n$ ls',
+            ["nuitt311MHYY!", "Walrus-Tide-77"],
+        ),
+        ("auth-user-pass up.txt\n$ cat up.txt\nbob\niazmy303LTPS!", ["iazmy303LTPS!"]),
+        ("root@vpn:~# cat /etc/openvpn/auth.txt\nsvc_vpn\nCobalt-Kite-42", ["Cobalt-Kite-42"]),
+        (
+            'auth_file = /etc/pgbouncer/users.lst\n$ cat /etc/pgbouncer/users.lst\n"app" "Tide-Fox-19"',
+            ["Tide-Fox-19"],
+        ),
+    ],
+)
+def test_a_printed_credential_file_loses_the_secrets_its_format_places(text: str, secrets: list[str]):
+    out = redacted(text)
+    assert not any(secret in out for secret in secrets), out
+    assert "bob" in out or "svc_vpn" in out or '"app"' in out
+
+
+@pytest.mark.parametrize(
+    "text", ["$ cat notes.txt\nbob\nhello-world-2024", '$ cat names.txt\n"app" "Walrus-Tide-77"']
+)
+def test_a_printed_file_its_name_does_not_mark_keeps_its_lines(text: str):
     assert redacted(text) == text
