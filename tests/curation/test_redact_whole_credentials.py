@@ -107,3 +107,17 @@ def test_a_printed_credential_file_loses_the_secrets_its_format_places(text: str
 )
 def test_a_printed_file_its_name_does_not_mark_keeps_its_lines(text: str):
     assert redacted(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cur.execute('INSERT INTO creds (user, secret) VALUES (%s, %s)', ('bob', 'Tide9Walrus!x'))",
+        'cursor.execute("INSERT INTO users (id, password) VALUES (?, ?)", [7, "Tide9Walrus!x"])',
+        "await conn.execute('INSERT INTO accounts (name, api_key) VALUES ($1, $2)', 'bob', 'Tide9Walrus!x')",
+    ],
+)
+def test_an_insert_with_bound_parameters_loses_the_credential_parameter(text: str):
+    out = redacted(text)
+    statement = text.split("VALUES")[0]
+    assert "Tide9Walrus!x" not in out and out.startswith(statement), out
