@@ -293,9 +293,9 @@ def printed_by_secret_readers(episode: Episode) -> list[Finding]:
         if event.kind == "tool" and event.tool_call_id in commands and event.content:
             for text in commands[event.tool_call_id]:
                 for start, end in printed_file_spans(text, event.content, directed):
-                    value = event.content[start:end]
+                    line = event.content[start:end]
                     found.append(
-                        Finding("PASSWORD", start, end, value, "credential_file", f"events[{i}].content")
+                        Finding("PASSWORD", start, end, line, "credential_file", f"events[{i}].content")
                     )
             printed = (secret_printed_by(text, event.content) for text in commands[event.tool_call_id])
             value = next((value for value in printed if value is not None), None)
