@@ -232,3 +232,16 @@ def test_a_reader_that_printed_a_message_or_a_word_is_left_as_it_is():
     redacted, findings = redact_episode(episode, SALT)
     assert not any(f.value == READ_BACK for f in findings)
     assert "No value found at secret/data/db" in redacted.events[-3].content
+
+
+def test_a_credential_file_a_tool_printed_loses_its_password_line():
+    episode = secret_episode()
+    reader = ToolCall(id="call_cat", name="execute_bash", arguments=json.dumps({"command": "cat creds.txt"}))
+    episode.events += [
+        Event(kind="user", content="the VPN config says auth-user-pass creds.txt"),
+        Event(kind="assistant", content="", tool_calls=[reader]),
+        Event(kind="tool", content="bob\nWalrusTide77!\n", tool_call_id="call_cat", status="ok"),
+    ]
+    redacted, _ = redact_episode(episode, SALT)
+    assert "WalrusTide77!" not in json.dumps(redacted.to_dict())
+    assert redacted.events[-1].content.startswith("bob\n<REDACTED_PASSWORD:")

@@ -289,11 +289,13 @@ _WRAPPED_ROWS = 64
 run is a block whose rows have one width (a dump, a base64 block, a table, ``ls`` columns), which
 its own decoder reads if anything does; joined, a megabyte of such rows became one line scanned
 again whole (2.6 times the cost)."""
-_LINE_BREAK = re.compile(rf"(?<=[^\n]{{{_WRAP_WIDTHS[0]}}})\\?\r?\n(?=[^\n])")
+_LINE_BREAK = re.compile(rf"(?<=[^\n]{{{_WRAP_WIDTHS[0]}}})\\?\r?\n(?=[^\n])(?!-----END )")
 """A line break after a line long enough to be a wrapped row, with the backslash a tool may mark the
 cut with before it. Not the spaces after it: a terminal cuts a line wherever its width ends, a
 space of the line's own at the next row's start as often as not (``PRIVATE`` / `` KEY``), so a row
-continued under an indent cannot be told from that and is read as it stands."""
+continued under an indent cannot be told from that and is read as it stands. Not before an armored
+block's ``-----END`` line either: its dashes are base64url characters, and glued to the last body
+row they put the END line inside the body's pseudonym (``<REDACTED…> CERTIFICATE-----``)."""
 _MARKED_WORDS = (
     "pass",
     "pwd",

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
+from trajectory_platform.curation.redact.credential_files import find_printed_credential_files
 from trajectory_platform.curation.redact.credential_names import (
     FOREIGN_PASSWORD,
     KEYWORD_SCAN,
@@ -38,6 +39,7 @@ from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.not_values import not_a_value, owner_spec, translated_label
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
+from trajectory_platform.curation.redact.public_material import find_unparsed_block_bodies
 from trajectory_platform.curation.redact.shell_words import expansions
 from trajectory_platform.curation.redact.spelling import unspellable
 
@@ -98,7 +100,9 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("STRIPE_KEY", r"\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,}", 0, ("_live_", "_test_")),
     ("ANTHROPIC_KEY", r"\bsk-ant-[a-z0-9]{2,8}-[A-Za-z0-9_\-]{20,}", 0, ()),
     ("OPENAI_KEY", r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}", 0, ()),
-    ("JWT", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-+/=]*", 0, ()),
+    # A JSON object encodes to "ey" when "{" is followed by a quote or a space and to "ew" when a
+    # newline or tab follows it (pretty-printed claims): every segment of one token goes whole.
+    ("JWT", r"\be[wy][A-Za-z0-9_\-]{8,}={0,2}\.e[wy][A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-+/=]*", 0, ()),
     ("TOKEN", r"\beyJ[A-Za-z0-9_\-+/]{20,}={0,2}", 0, ()),
     (
         "API_KEY",
@@ -234,11 +238,15 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     ("PASSWORD", r"CURLOPT_USERPWD\W{1,6}[^:\"'\s]{1,64}:([^\"'\s]{3,128})", 1, ("curlopt_userpwd",)),
     ("PASSWORD", r"ConvertTo-SecureString(?:\s+-\w+)*\s+\\?[\"']?([^\s\"'\\]{4,})", 1, ()),
+    # An Authorization header read by its scheme: Digest's credential is its response hash (its
+    # username, realm and nonce are no secret); the other schemes carry one credential, which may
+    # hold a password's punctuation (HTTPie's ``Authorization:"Bearer v"``).
     (
         "AUTH_HEADER",
-        r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*\\?[\"']?\s*(?:(?:bearer|basic|token|ntlm|negotiate|digest"
-        r"|apikey|sso-key)\s+)?([A-Za-z0-9._~+/\-%=]{8,})",
-        1,
+        r"(?i)\b(?:proxy-)?authorization[\"']?\s*[:=]\s*\\?[\"']?\s*(?:digest\s+"
+        r"(?:[\w-]+=(?:\"[^\"\n]*\"|[^\s,\"]*),\s*)*?response=\"?([0-9A-Fa-f]{16,})"
+        r"|(?:(?:bearer|basic|token|ntlm|negotiate|apikey|sso-key)\s+)?([A-Za-z0-9._~+/\-%=!@#^]{8,}))",
+        0,
         ("authorization",),
     ),
     ("AUTH_HEADER", r"(?i)\bbearer\s+([A-Za-z0-9._~+/\-=]{12,})", 1, ("bearer",)),
@@ -2105,6 +2113,10 @@ def find_labelled(text: str) -> list[Finding]:
 def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Finding]:
     """Our own detectors on ``text`` as it stands (decoded from ``layers`` of base64)."""
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
+    if "-----BEGIN " in text:
+        found.extend(find_unparsed_block_bodies(text))
+    if "cat " in text or "type " in text or "Get-Content " in text:
+        found.extend(find_printed_credential_files(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
     if "(" in text or "value" in text or "] =" in text or "]=" in text:

@@ -28,6 +28,7 @@ from itertools import accumulate
 from types import SimpleNamespace
 from typing import Any
 
+from trajectory_platform.curation.redact.credential_files import directed_files, printed_file_spans
 from trajectory_platform.curation.redact.detectors import find_secrets
 from trajectory_platform.curation.redact.engine import (
     build_table,
@@ -286,8 +287,16 @@ def printed_by_secret_readers(episode: Episode) -> list[Finding]:
         if call.id and call.arguments
     }
     found: list[Finding] = []
+    directed = directed_files("\n".join(event.content or "" for event in episode.events))
+    directed |= directed_files("\n".join(text for texts in commands.values() for text in texts))
     for i, event in enumerate(episode.events):
         if event.kind == "tool" and event.tool_call_id in commands and event.content:
+            for text in commands[event.tool_call_id]:
+                for start, end in printed_file_spans(text, event.content, directed):
+                    line = event.content[start:end]
+                    found.append(
+                        Finding("PASSWORD", start, end, line, "credential_file", f"events[{i}].content")
+                    )
             printed = (secret_printed_by(text, event.content) for text in commands[event.tool_call_id])
             value = next((value for value in printed if value is not None), None)
             if value is not None:

@@ -34,6 +34,7 @@ from trajectory_platform.curation.redact.rows import (
     naming_lines,
 )
 from trajectory_platform.curation.redact.spelling import unspellable
+from trajectory_platform.curation.redact.sql_parameters import bound_insert_values
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
 _SEPARATOR_ROW = re.compile(r"[\s|:+=-]+")
@@ -327,8 +328,9 @@ _SYNTAX = {
         r"(?i)\bpassword\s+for\s+(?:(?:the\s+)?(?:user|account)\s+)?[\w.@-]{1,64}\s*(?:is\s*)?:[ \t]*"
         r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)[ \t]*(?:\r?\n|$)"
     ),
-    "credentials_in_prose": re.compile(
-        r"(?i)\b(?:(?:credentials?|creds)(?![\w-])(?:\s+are|\s+is|\s+were|\s+was)?|log\s*in\s+with|sign\s+in\s+with"
+    "credentials_in_prose": re.compile(  # not a table so named (INSERT INTO creds (user, secret))
+        r"(?i)(?<!into )(?<!table )(?<!from )(?<!join )(?<!update )"
+        r"\b(?:(?:credentials?|creds)(?![\w-])(?:\s+are|\s+is|\s+were|\s+was)?|log\s*in\s+with|sign\s+in\s+with"
         r"|default\s+log(?:in|on))"
         r"(?:[ \t]*[:\u2013=(-][ \t]*|[ \t]+)[\w.@-]{1,64}"
         r"(?::|[ \t]*/[ \t]*|[ \t]+and[ \t]+|[ \t]*,[ \t]*)(?!/|\d+/)"
@@ -753,6 +755,7 @@ def _sql_inserts(text: str) -> Iterator[Finding]:
         if not any(columns):
             continue
         for row in re.finditer(r"\(([^()\n]*)\)", match.group("rows")):
+            yield from bound_insert_values(text, match.end(), row.group(1), columns, credential_shaped)
             values = list(_SQL_VALUE.finditer(row.group(1)))
             if len(values) != len(columns):
                 continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import load_der_public_key
@@ -97,6 +97,26 @@ def public_spans(text: str) -> list[tuple[int, int]]:
         return []
     blocks = _PEM_BLOCK.finditer(text)
     return [block.span() for block in blocks if _public_block(block["label"], block["body"])]
+
+
+_BODY_ROW = re.compile(r"(?:^|\\n|\n)[ \t]*([A-Za-z0-9+/]+={0,2})(?=\r?$|\\n|\r?\n)", re.MULTILINE)
+"""A row of an armored block's base64 body: a whole line (or a JSON-escaped one) of base64 only, so
+a signed message's own text lines are no rows."""
+
+
+def find_unparsed_block_bodies(text: str) -> Iterator[Finding]:
+    """Each body row of a PEM or armored block that is not public (:func:`_public_block`): a
+    certificate cut by a log, a fake one, an encrypted blob. Found row by row with the block's
+    frame as the fence, the BEGIN and END lines stay as they are; read as loose tokens, a row was cut
+    at a ``/`` (its tail kept) or glued to the ``-----END`` line after it. Private keys are
+    :func:`~.detectors.find_pem_blocks`'s (their labels are a secret's too)."""
+    for block in _PEM_BLOCK.finditer(text):
+        if "PRIVATE KEY" in block["label"] or _public_block(block["label"], block["body"]):
+            continue
+        rows = list(_BODY_ROW.finditer(text, block.start("body"), block.end("body")))
+        for number, row in enumerate(rows, 1):
+            if len(row[1]) >= 16 or (number == len(rows) and len(row[1]) >= 4):
+                yield Finding("SECRET", row.start(1), row.end(1), row[1], "armor")
 
 
 def is_public_value(value: str) -> bool:
