@@ -40,6 +40,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import select
 import shlex
 import shutil
@@ -120,6 +121,16 @@ platform's. The identity is appended to ``.git/config`` as ``git config`` writes
 times per episode in the differential check)."""
 CHECKOUT_TIMEOUT_S = 60.0
 """Bound on making a checkout (``git add`` hashes every file: about a second for 10,000)."""
+IGNORED_SCRIPT = (
+    "git -c core.fsmonitor=false -c core.untrackedCache=false"
+    " ls-files -z --others --ignored --exclude-standard"
+)
+"""How the checkout's ignored files are asked of git itself (:meth:`LiveShell.ignored_files`):
+untracked files its ignore rules match, every rule it honours included (a ``.gitignore`` in any
+folder, written by a tool during the run as ``pytest`` writes ``.pytest_cache/.gitignore``, and
+``.git/info/exclude``); a tracked file is never listed, whatever the rules say. The file system
+monitor and the untracked cache are off: the answer is read from the files, not from state a
+command may have left in ``.git``."""
 
 
 class ReplayRunError(RuntimeError):
@@ -400,6 +411,20 @@ class LiveShell:
         if result.exit_code != 0:
             said = result.output.strip().splitlines()[-1:] or [f"exit {result.exit_code}"]
             raise ReplayRunError(f"the workspace could not be made a git checkout: {said[0][:200]}")
+
+    def ignored_files(self, folder: str = "") -> frozenset[str] | None:
+        """The files of the checkout (:meth:`make_checkout`; in its ``folder``) that git ignores now
+        (:data:`IGNORED_SCRIPT`), relative to the checkout's root; ``None`` when git cannot say (the
+        actions removed or broke ``.git``). Asked in the sandbox like any replayed command, since
+        git reads the workspace's files, and written to a file of an unguessable name in ``.git``
+        and read back without following a link, so no output cap cuts a long list."""
+        answer = f"{GIT_DIR}/ignored-{secrets.token_hex(8)}"
+        path = shlex.quote(f"{self.workspace_path}/{folder}")
+        start = f"cd -- {path} && " if folder else ""
+        script = f"{start}{IGNORED_SCRIPT} > {answer}"
+        result = _run_command(self._view(), self._private, script, CHECKOUT_TIMEOUT_S)
+        listing = self.read(f"{folder}/{answer}" if folder else answer) if result.exit_code == 0 else None
+        return None if listing is None else frozenset(p for p in listing.split("\0") if p)
 
     def run_all(
         self,

@@ -60,10 +60,11 @@ output showing the sandbox's own workspace path is compared with it written as t
 
 :func:`check_replay` is the cascade's use of it: drift sends the episode to ``unverifiable``
 (``replay_drift``); a replayed final state that differs from the recorded diff is tamper evidence
-(``final_state_mismatch``; files S0's ``.gitignore`` ignores are left out, as git leaves them out
-of the diffs it makes: :func:`git_ignored`); a replayed file holding bytes that are not UTF-8 is
-``final_state_not_text`` (``unverifiable``: no text can state it); otherwise the replayed state is
-the post-image the oracle judges.
+(``final_state_mismatch``; files git ignores are left out, as git leaves them out of the diffs it
+makes: :func:`final_ignored`, S0's ``.gitignore`` files for what S0 holds, git itself in the
+replayed checkout for what the actions added); a replayed file holding bytes that are not UTF-8 is
+``final_state_not_text`` (``unverifiable``: no text can state it); otherwise the replayed state,
+less the new files git ignores, is the post-image the oracle judges.
 Findings and data never hold record text (an observation may hold a secret): turn indices, lengths
 and hashes only.
 """
@@ -77,7 +78,7 @@ import secrets
 import shlex
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -331,6 +332,12 @@ class ReplayResult:
     (:func:`gym.shell.fingerprints`: content, kind, link count, permission bits), so a write undone
     later counts, by whatever command it was made (:func:`check_replay`:
     ``attempted_protected_write``)."""
+    ignored_new: frozenset[str] | None = field(default=None, repr=False)
+    """The files S0 lacks that git ignored in the replayed checkout after the last action, as git
+    itself answered there (:meth:`gym.shell.LiveShell.ignored_files`: every ignore rule git
+    honours, those the actions wrote included); ``None`` where it was not asked (no new file, a
+    mode without a checkout) or could not say: then S0's own ``.gitignore`` files decide
+    (:func:`final_ignored`)."""
     writes_measured: bool = False
     """Whether every replayed call's writes were measured (shell or tools mode, run to its end): the delta
     audit then reads no call's words for writes but those replay did not run
@@ -958,6 +965,7 @@ def replay_episode(
         verified_answers=sorted(set(verified)),
         protected_writes=run.protected_writes,
         writes_measured=protected is not None,
+        ignored_new=run.ignored_new,
     )
 
 
@@ -1198,6 +1206,8 @@ class _Run:
     """Where the commands saw the workspace (:attr:`gym.shell.LiveShell.workspace_path`)."""
     protected_writes: list[tuple[int, str]] = field(default_factory=list)
     """:attr:`ReplayResult.protected_writes`."""
+    ignored_new: frozenset[str] | None = None
+    """:attr:`ReplayResult.ignored_new`."""
 
 
 @dataclass
@@ -1334,6 +1344,8 @@ def _run_shell(
         if inside:
             prefix = f"{inside}/"
             run.final = {p.removeprefix(prefix): t for p, t in run.final.items() if p.startswith(prefix)}
+        if any(path not in files for path in run.final):
+            run.ignored_new = shell.ignored_files(inside or "")
         run.refused = sorted(set(run.refused))
         run.workspace = shell.workspace_path
         return run
@@ -1498,7 +1510,7 @@ def check_replay(
             )
         )
     elif result.mode != "none" and result.final_files is not None:
-        _judge_final_state(check, episode, context, diff, result.final_files)
+        _judge_final_state(check, episode, context, diff, result.final_files, result.ignored_new)
     if check.sink is None:
         result.establish_exit_codes()
     return check
@@ -1659,6 +1671,29 @@ def git_ignored(s0: dict[str, str]) -> Callable[[str], bool]:
     return ignored
 
 
+def final_ignored(s0: dict[str, str], ignored_new: Collection[str] | None) -> Callable[[str], bool]:
+    """Whether git leaves a path of the replayed final state out of the diffs it makes there: a
+    path S0 holds by S0's own ``.gitignore`` files (:func:`git_ignored`: the agent's checkout may
+    not have tracked it, and a rule the actions wrote never hides a change to it, as git never
+    ignores a tracked file); a path S0 lacks as git answered in the replayed checkout
+    (``ignored_new``, :attr:`ReplayResult.ignored_new`), so a ``.gitignore`` a tool or the agent
+    wrote during the run (``.pytest_cache/``'s, a ``build/`` line) counts as it counted for the
+    agent's ``git add -A && git diff``; without that answer, by S0's rules.
+
+    Why git's answer for new files is safe to take: such a file is out of the recorded post-image
+    the oracle and the later stages judge, with a recorded diff (it is not in it) and without one
+    (:func:`_judge_final_state` leaves it out, as git would ship it), so hiding one gains nothing
+    that deleting it before the end would not; tests and harness hooks the actions wrote are
+    caught by their effect first (:attr:`ReplayResult.protected_writes`). Before, only S0's rules
+    counted, and every honest log that ran ``pytest`` was ``final_state_mismatch`` for the four
+    files of ``.pytest_cache/`` (red team, 2026-12-06)."""
+    by_s0 = git_ignored(s0)
+    if ignored_new is None:
+        return by_s0
+    asked = frozenset(ignored_new)
+    return lambda path: by_s0(path) if path in s0 else path in asked
+
+
 def _call_names(episode: Episode, turns: list[int]) -> list[str]:
     """The names of the calls at ``turns``, each once; a name that does not read as a command or
     tool name (a text action's first word can be anything) is shown as ``<unnamed>``, never as
@@ -1668,10 +1703,19 @@ def _call_names(episode: Episode, turns: list[int]) -> list[str]:
 
 
 def _judge_final_state(
-    check: ReplayCheck, episode: Episode, context: FixtureContext, diff: DiffView, final: dict[str, str]
+    check: ReplayCheck,
+    episode: Episode,
+    context: FixtureContext,
+    diff: DiffView,
+    final: dict[str, str],
+    ignored_new: Collection[str] | None = None,
 ) -> None:
     """A recorded diff must be what the replayed actions produced; without one, the replayed state
-    is the post-image. A path S0's ``.gitignore`` ignores is let through only where the recorded
+    is the post-image, as git would make it: without the files S0 lacks that git ignores
+    (:func:`final_ignored`). The oracle judged them before when the log left its diff out, so a fix
+    put in an ignored file (``local_settings.py``, ``_version.py``, ``build/``), which git never
+    carries into a diff, passed, while the same log with git's diff failed (red team, 2026-12-06).
+    A path git ignores (:func:`final_ignored`) is let through only where the recorded
     diff leaves it as S0 has it (replayed actions write logs and build output a git diff never
     holds); one the diff itself changes must be what the actions made: a red team's diff added an
     ignored module the commands never wrote, and the oracle judged it (2026-12-06). So is a file of
@@ -1688,7 +1732,7 @@ def _judge_final_state(
     differs is still ``final_state_mismatch`` first."""
     has_diff = episode.outcome.workspace_diff is not None
     recorded = diff.post if has_diff and diff.post is not None else dict(context.files)
-    ignored = git_ignored(context.files)
+    ignored = final_ignored(context.files, ignored_new)
 
     def let_through(path: str) -> bool:
         unlisted = ignored(path) or path.startswith(f"{GIT_DIR}/")  # the checkout's own folder
@@ -1722,7 +1766,7 @@ def _judge_final_state(
         )
     elif not has_diff:  # what is left that is not text is let through: as S0 has it, as git leaves it
         kept = {p: context.files[p] if not_text(t) else t for p, t in final.items() if p in context.files}
-        kept.update({p: t for p, t in final.items() if p not in context.files and not not_text(t)})
+        kept.update({p: t for p, t in final.items() if p not in context.files and not let_through(p)})
         check.view = _view_of(context.files, dict(sorted(kept.items())))
 
 
