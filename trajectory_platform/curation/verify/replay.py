@@ -103,6 +103,7 @@ from trajectory_platform.curation.verify.clipped import Shown, shown_parts, show
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
 from trajectory_platform.curation.verify.delta import protected_reason
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
+from trajectory_platform.curation.verify.git_history import reads_history
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
 from trajectory_platform.curation.verify.sweagent_commands import (
@@ -320,8 +321,10 @@ class ReplayResult:
     """Each replayed shell observation with the exit code its command had in the sandbox."""
     unreplayed_answers: list[int] = field(default_factory=list)
     """The event indices of the answers to calls replay did not re-run (a coding CLI's tools that
-    change nothing, whose answer no convention reads): their status and text are the log's word
-    alone, so they are never evidence of a fault or of its repair (:func:`roles.label_admitted`)."""
+    change nothing, whose answer no convention reads) or re-ran without re-deriving what they
+    print (a read of the agent's repository history, :mod:`.git_history`): their status and text
+    are the log's word alone, so they are never evidence of a fault or of its repair
+    (:func:`roles.label_admitted`)."""
     verified_answers: list[int] = field(default_factory=list)
     """The event indices of the answers whose output (and exit code, status) replay re-derived and
     found as recorded: the only observations whose words are measured rather than the log's own
@@ -926,6 +929,9 @@ def replay_episode(
             unchecked += [] if compared else [record.turn]
         elif record.answer is None:
             unchecked.append(record.turn)
+        elif mode == "shell" and reads_history(record.shell_command or ""):
+            unchecked.append(record.turn)  # the agent's repository's history: the log's word alone
+            unreplayed.append(answer_at[id(record.answer)])
         else:
             observed, replayed = recorded_observation(record.answer), shown(output, run.workspace, shown_root)
             clip = shown_parts(observed[0]) if record.answer.status == "truncated" else None
@@ -961,7 +967,7 @@ def replay_episode(
         tolerated=tolerated,
         recorded_root=mounted or refusal,
         exit_codes=exit_codes,
-        unreplayed_answers=unreplayed,
+        unreplayed_answers=sorted(set(unreplayed)),
         verified_answers=sorted(set(verified)),
         protected_writes=run.protected_writes,
         writes_measured=protected is not None,
