@@ -10,8 +10,9 @@ processes do not (each command's sandbox takes its background jobs with it).
 
 Each command is ``/bin/bash -c COMMAND`` with the workspace root as working directory (at
 ``/workspace``, or also at the path the agent's container held the repository at: ``mount_at``), stdout and
-stderr merged in one pipe, the output kept up to :data:`OUTPUT_LIMIT_BYTES` (the rest is read and
-counted, and a marker says how much was cut). A command is bounded by ``timeout_s`` and the run as
+stderr merged in one pipe, the output kept up to :data:`OUTPUT_LIMIT_BYTES` or the limit the caller
+gives (replay's: as long as the recorded answer; the rest is read and counted, and a marker says
+how much was cut). A command is bounded by ``timeout_s`` and the run as
 a whole by ``total_timeout_s``; a command the total left no time for counts as timed out.
 
 :class:`EditorCall` entries among the commands are calls of the Anthropic-style file editor
@@ -391,14 +392,15 @@ class LiveShell:
     def __exit__(self, *exc: object) -> None:
         self._held.close()
 
-    def run(self, command: Action, timeout_s: float) -> CommandResult:
-        """``command`` with ``/bin/bash -c``, an :class:`EditorCall` through the file editor, or a
-        :class:`FileToolCall` through its coding CLI's tool."""
+    def run(self, command: Action, timeout_s: float, output_limit: int = OUTPUT_LIMIT_BYTES) -> CommandResult:
+        """``command`` with ``/bin/bash -c`` (its output kept up to ``output_limit`` bytes), an
+        :class:`EditorCall` through the file editor, or a :class:`FileToolCall` through its coding
+        CLI's tool."""
         if isinstance(command, EditorCall):
             return _run_editor(self._view(), self._private, command, self._history, timeout_s)
         if isinstance(command, FileToolCall):
             return _run_file_tool(self._view(), self._private, command, self._seen, timeout_s)
-        return _run_command(self._view(), self._private, command, timeout_s)
+        return _run_command(self._view(), self._private, command, timeout_s, output_limit)
 
     def make_checkout(self, folder: str = "") -> None:
         """Make the workspace (or its ``folder``, where the repository lies) a git checkout of what
@@ -432,10 +434,12 @@ class LiveShell:
         timeout_s: float,
         total_timeout_s: float = TOTAL_TIMEOUT_S,
         after_each: Callable[[int], None] | None = None,
+        output_limits: Sequence[int] | None = None,
     ) -> list[CommandResult]:
         """:meth:`run` for each of ``commands`` in order, the whole bounded by ``total_timeout_s`` (a
         command it left no time for counts as timed out); ``after_each(i)`` is called once command
-        ``i`` is over, before the next starts (replay measures what each one changed)."""
+        ``i`` is over, before the next starts (replay measures what each one changed);
+        ``output_limits``: each command's (else :data:`OUTPUT_LIMIT_BYTES`)."""
         start = time.monotonic()
         results: list[CommandResult] = []
         for command in commands:
@@ -444,7 +448,8 @@ class LiveShell:
             if left <= 0:
                 results.append(CommandResult(label, "", KILLED, timed_out=True))
             else:
-                results.append(self.run(command, min(timeout_s, left)))
+                limit = output_limits[len(results)] if output_limits is not None else OUTPUT_LIMIT_BYTES
+                results.append(self.run(command, min(timeout_s, left), limit))
             if after_each is not None:
                 after_each(len(results) - 1)
         return results
@@ -554,10 +559,18 @@ def _start(view: isolation.Isolation, private: Path, spec: dict[str, Any]) -> su
     )
 
 
-def _run_command(view: isolation.Isolation, private: Path, command: str, timeout_s: float) -> CommandResult:
+def _run_command(
+    view: isolation.Isolation,
+    private: Path,
+    command: str,
+    timeout_s: float,
+    output_limit: int = OUTPUT_LIMIT_BYTES,
+) -> CommandResult:
     proc = _start(view, private, {**_limits(view, timeout_s), "mode": "shell", "command": command})
     try:
-        output, timed_out = _read_capped(proc, time.monotonic() + timeout_s + STARTUP_ALLOWANCE_S)
+        output, timed_out = _read_capped(
+            proc, time.monotonic() + timeout_s + STARTUP_ALLOWANCE_S, output_limit
+        )
         exit_code = KILLED if timed_out else proc.wait(timeout=STARTUP_ALLOWANCE_S)
     except subprocess.TimeoutExpired:
         exit_code, timed_out = KILLED, True
@@ -647,9 +660,11 @@ def _answered(label: str, record: dict[str, Any]) -> CommandResult:
     )
 
 
-def _read_capped(proc: subprocess.Popen[bytes], deadline: float) -> tuple[str, bool]:
-    """Read the merged output until the command ends or ``deadline``; keep the first
-    :data:`OUTPUT_LIMIT_BYTES`, count the rest. Returns (text, timed out).
+def _read_capped(
+    proc: subprocess.Popen[bytes], deadline: float, limit: int = OUTPUT_LIMIT_BYTES
+) -> tuple[str, bool]:
+    """Read the merged output until the command ends or ``deadline``; keep the first ``limit``
+    bytes, count the rest. Returns (text, timed out).
 
     A command found ended is read once more before the loop stops: it may have written its output
     and exited after the last ``select`` came back empty and before ``poll`` looked (a window the
@@ -673,7 +688,7 @@ def _read_capped(proc: subprocess.Popen[bytes], deadline: float) -> tuple[str, b
         chunk = os.read(fd, 65536)
         if not chunk:
             break
-        room = OUTPUT_LIMIT_BYTES - len(kept)
+        room = limit - len(kept)
         kept += chunk[:room]
         dropped += max(0, len(chunk) - room)
     return _capped_text(kept, dropped), False

@@ -149,6 +149,7 @@ from trajectory_platform.gym.runtime import (
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, not_text, unified_diff
 from trajectory_platform.gym.shell import (
     GIT_DIR,
+    OUTPUT_LIMIT_BYTES,
     Action,
     EditorCall,
     FileToolCall,
@@ -1393,9 +1394,29 @@ def _run_batch(
         if watch is not None and (path := watch.changed()) is not None:
             run.protected_writes.append((batch[index][0].turn, path))
 
-    results = shell.run_all([command for _, command in batch], timeout_s, after_each=measure)
+    limits = [output_limit(record) for record, _ in batch]
+    results = shell.run_all(
+        [command for _, command in batch], timeout_s, after_each=measure, output_limits=limits
+    )
     run.refused += [r.turn for (r, _), res in zip(batch, results, strict=True) if res.refused]
     run.outputs += [(res.output, res.exit_code) for res in results]
+
+
+def output_limit(record: CallRecord) -> int:
+    """How much of a replayed command's output is kept: twice what its recorded answer holds, at
+    least the shell's usual :data:`gym.shell.OUTPUT_LIMIT_BYTES`. A harness that records outputs
+    whole (native logs, Claude Code) records answers longer than that cap, and the replay's output
+    cut there, marker and all, was compared with the whole answer: every honest answer over 64 KiB
+    drifted (red team rtforge9, 2026-12-06: ``seq 1 20000``, a build log, a JSON dump; 0 of 6
+    kept). Kept to twice the recorded size rather than without bound, so what a replay holds is
+    proportional to the log (a line printing without end keeps no more); an output longer than
+    that is no normalization of the answer, and drifts. A truncated answer (:mod:`clipped`) says
+    nothing of the whole output's size and keeps the usual cap."""
+    answer = record.answer
+    if answer is None or answer.status == "truncated":
+        return OUTPUT_LIMIT_BYTES
+    recorded = len(recorded_observation(answer)[0].encode("utf-8", "replace"))
+    return max(OUTPUT_LIMIT_BYTES, 2 * recorded)
 
 
 def _lint_refusal(before: str, shell: LiveShell, report: Report, modern: bool = False) -> str:
