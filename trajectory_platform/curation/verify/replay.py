@@ -250,12 +250,12 @@ sorted by the container's locale. A name added, dropped or renamed still drifts,
 different exit code.
 
 ``ls_long``: one ``ls`` printing a long listing (:func:`long_listing`: ``-l``, ``-n``, ``-g``,
-``-o``) matches when each block lists the same entries (:func:`long_entries`: the kind, the name,
-and a regular file's size), in any order; other lines (an error) are compared exactly. The
-columns left out are the container's, not the files': owner and group (the agent's ``root``, the
-sandbox's unnamed uid), link counts and sizes of folders (a disk's 4096 against a memory file
-system's), the ``total`` of blocks, the dates (the replay wrote the files now), the column widths
-and order (``-t`` sorts by those dates)."""
+``-o``) matches when each block lists the same entries (:func:`long_entries`: the kind, the
+permission bits S0 decides, the name, and a regular file's size), in any order; other lines (an
+error) are compared exactly. The columns left out are the container's, not the files': owner and
+group, one word each (the agent's ``root``, the sandbox's unnamed uid), link counts and sizes of
+folders (a disk's 4096 against a memory file system's), the ``total`` of blocks, the dates (the
+replay wrote the files now), the column widths and order (``-t`` sorts by those dates)."""
 LISTING_FORMATS = frozenset("lgno1mxC")
 """``ls``'s short options that choose its layout (long, one a line, commas, columns): the
 tolerance covers only the default layout, the one ``ls`` picks by where its output goes; a listing
@@ -501,7 +501,14 @@ def _tolerance(record: CallRecord, recorded: str, replayed: str, patterns: tuple
 
 LONG_FORMATS = frozenset("lngo")
 """``ls``'s short options that print a long listing (:data:`TOLERANCES`' ``ls_long``)."""
-_LONG_ENTRY = re.compile(r"([-dlcbps])[-rwxsStT]{9}[.+@]? +\d+ +.*? (\S+) +<(?:DATE|TIME)> (.*)")
+_LONG_ENTRY = re.compile(r"([-dlcbps])([-rwxsStT]{9})[.+@]? +\d+ +(?:\S+ +){0,2}?(\S+) +<(?:DATE|TIME)> (.*)")
+"""A long listing's entry line: kind, permission bits, link count, owner and group (each one word,
+either or both left out by ``-g`` / ``-o``), size, date, name. The owner and group were matched
+by any text, so an instruction stood there in a verified answer (red team rtforge9, 2026-12-06)."""
+_NOT_FROM_S0 = str.maketrans({"x": "-", "s": "S", "t": "T"})
+"""Permission bits as replay can know them: S0 is text without modes, so whether a file may be
+executed is the agent's checkout's (``x`` and ``-`` read alike); read, write, set-id and sticky
+bits are compared (a file shown world-writable, or set-uid, that the checkout never made so)."""
 
 
 def long_listing(command: str) -> bool:
@@ -517,8 +524,10 @@ def long_listing(command: str) -> bool:
 
 def long_entries(listing: str) -> list[tuple[str, tuple[str, ...]]]:
     """A long listing's blocks (:func:`listing_blocks`' headers), each as its lines sorted, an
-    entry line (:data:`_LONG_ENTRY`, dates already normalized) written as its kind, its name and,
-    for a regular file, its size; the ``total`` line left out."""
+    entry line (:data:`_LONG_ENTRY`, dates already normalized) written as its kind, its permission
+    bits as far as S0 decides them (:data:`_NOT_FROM_S0`; not for ``.`` and ``..``: the folder the
+    sandbox made and its parent are the container's), its name and, for a regular file, its size;
+    the ``total`` line left out."""
     blocks = []
     for block in re.split(r"\n\s*\n", listing.strip()):
         lines = block.strip().split("\n")
@@ -531,8 +540,9 @@ def long_entries(listing: str) -> list[tuple[str, tuple[str, ...]]]:
             if entry is None:
                 kept.append(line)
             else:
-                kind, size, name = entry.groups()
-                kept.append(f"{kind} {name} {size if kind == '-' else ''}")
+                kind, bits, size, name = entry.groups()
+                bits = "" if name in (".", "..") else bits.translate(_NOT_FROM_S0)
+                kept.append(f"{kind}{bits} {name} {size if kind == '-' else ''}")
         blocks.append((header, tuple(sorted(kept))))
     return sorted(blocks)
 
