@@ -10,8 +10,9 @@ processes do not (each command's sandbox takes its background jobs with it).
 
 Each command is ``/bin/bash -c COMMAND`` with the workspace root as working directory (at
 ``/workspace``, or also at the path the agent's container held the repository at: ``mount_at``), stdout and
-stderr merged in one pipe, the output kept up to :data:`OUTPUT_LIMIT_BYTES` (the rest is read and
-counted, and a marker says how much was cut). A command is bounded by ``timeout_s`` and the run as
+stderr merged in one pipe, the output kept up to :data:`OUTPUT_LIMIT_BYTES` or the limit the caller
+gives (replay's: as long as the recorded answer; the rest is read and counted, and a marker says
+how much was cut). A command is bounded by ``timeout_s`` and the run as
 a whole by ``total_timeout_s``; a command the total left no time for counts as timed out.
 
 :class:`EditorCall` entries among the commands are calls of the Anthropic-style file editor
@@ -41,6 +42,7 @@ import contextlib
 import hashlib
 import json
 import os
+import secrets
 import select
 import shlex
 import shutil
@@ -121,6 +123,16 @@ platform's. The identity is appended to ``.git/config`` as ``git config`` writes
 two per episode and copies them into its second judge's workspaces: :class:`Checkouts`)."""
 CHECKOUT_TIMEOUT_S = 60.0
 """Bound on making a checkout (``git add`` hashes every file: about a second for 10,000)."""
+IGNORED_SCRIPT = (
+    "git -c core.fsmonitor=false -c core.untrackedCache=false"
+    " ls-files -z --others --ignored --exclude-standard"
+)
+"""How the checkout's ignored files are asked of git itself (:meth:`LiveShell.ignored_files`):
+untracked files its ignore rules match, every rule it honours included (a ``.gitignore`` in any
+folder, written by a tool during the run as ``pytest`` writes ``.pytest_cache/.gitignore``, and
+``.git/info/exclude``); a tracked file is never listed, whatever the rules say. The file system
+monitor and the untracked cache are off: the answer is read from the files, not from state a
+command may have left in ``.git``."""
 
 
 class ReplayRunError(RuntimeError):
@@ -490,14 +502,15 @@ class LiveShell:
     def __exit__(self, *exc: object) -> None:
         self._held.close()
 
-    def run(self, command: Action, timeout_s: float) -> CommandResult:
-        """``command`` with ``/bin/bash -c``, an :class:`EditorCall` through the file editor, or a
-        :class:`FileToolCall` through its coding CLI's tool."""
+    def run(self, command: Action, timeout_s: float, output_limit: int = OUTPUT_LIMIT_BYTES) -> CommandResult:
+        """``command`` with ``/bin/bash -c`` (its output kept up to ``output_limit`` bytes), an
+        :class:`EditorCall` through the file editor, or a :class:`FileToolCall` through its coding
+        CLI's tool."""
         if isinstance(command, EditorCall):
             return _run_editor(self._view(), self._private, command, self._history, timeout_s)
         if isinstance(command, FileToolCall):
             return _run_file_tool(self._view(), self._private, command, self._seen, timeout_s)
-        return _run_command(self._view(), self._private, command, timeout_s)
+        return _run_command(self._view(), self._private, command, timeout_s, output_limit)
 
     def make_checkout(self, folder: str = "") -> None:
         """Make the workspace (or its ``folder``, where the repository lies) a git checkout of what
@@ -511,16 +524,32 @@ class LiveShell:
             said = result.output.strip().splitlines()[-1:] or [f"exit {result.exit_code}"]
             raise ReplayRunError(f"the workspace could not be made a git checkout: {said[0][:200]}")
 
+    def ignored_files(self, folder: str = "") -> frozenset[str] | None:
+        """The files of the checkout (:meth:`make_checkout`; in its ``folder``) that git ignores now
+        (:data:`IGNORED_SCRIPT`), relative to the checkout's root; ``None`` when git cannot say (the
+        actions removed or broke ``.git``). Asked in the sandbox like any replayed command, since
+        git reads the workspace's files, and written to a file of an unguessable name in ``.git``
+        and read back without following a link, so no output cap cuts a long list."""
+        answer = f"{GIT_DIR}/ignored-{secrets.token_hex(8)}"
+        path = shlex.quote(f"{self.workspace_path}/{folder}")
+        start = f"cd -- {path} && " if folder else ""
+        script = f"{start}{IGNORED_SCRIPT} > {answer}"
+        result = _run_command(self._view(), self._private, script, CHECKOUT_TIMEOUT_S)
+        listing = self.read(f"{folder}/{answer}" if folder else answer) if result.exit_code == 0 else None
+        return None if listing is None else frozenset(p for p in listing.split("\0") if p)
+
     def run_all(
         self,
         commands: Sequence[Action],
         timeout_s: float,
         total_timeout_s: float = TOTAL_TIMEOUT_S,
         after_each: Callable[[int], None] | None = None,
+        output_limits: Sequence[int] | None = None,
     ) -> list[CommandResult]:
         """:meth:`run` for each of ``commands`` in order, the whole bounded by ``total_timeout_s`` (a
         command it left no time for counts as timed out); ``after_each(i)`` is called once command
-        ``i`` is over, before the next starts (replay measures what each one changed)."""
+        ``i`` is over, before the next starts (replay measures what each one changed);
+        ``output_limits``: each command's (else :data:`OUTPUT_LIMIT_BYTES`)."""
         start = time.monotonic()
         results: list[CommandResult] = []
         for command in commands:
@@ -529,7 +558,8 @@ class LiveShell:
             if left <= 0:
                 results.append(CommandResult(label, "", KILLED, timed_out=True))
             else:
-                results.append(self.run(command, min(timeout_s, left)))
+                limit = output_limits[len(results)] if output_limits is not None else OUTPUT_LIMIT_BYTES
+                results.append(self.run(command, min(timeout_s, left), limit))
             if after_each is not None:
                 after_each(len(results) - 1)
         return results
@@ -639,10 +669,18 @@ def _start(view: isolation.Isolation, private: Path, spec: dict[str, Any]) -> su
     )
 
 
-def _run_command(view: isolation.Isolation, private: Path, command: str, timeout_s: float) -> CommandResult:
+def _run_command(
+    view: isolation.Isolation,
+    private: Path,
+    command: str,
+    timeout_s: float,
+    output_limit: int = OUTPUT_LIMIT_BYTES,
+) -> CommandResult:
     proc = _start(view, private, {**_limits(view, timeout_s), "mode": "shell", "command": command})
     try:
-        output, timed_out = _read_capped(proc, time.monotonic() + timeout_s + STARTUP_ALLOWANCE_S)
+        output, timed_out = _read_capped(
+            proc, time.monotonic() + timeout_s + STARTUP_ALLOWANCE_S, output_limit
+        )
         exit_code = KILLED if timed_out else proc.wait(timeout=STARTUP_ALLOWANCE_S)
     except subprocess.TimeoutExpired:
         exit_code, timed_out = KILLED, True
@@ -732,9 +770,11 @@ def _answered(label: str, record: dict[str, Any]) -> CommandResult:
     )
 
 
-def _read_capped(proc: subprocess.Popen[bytes], deadline: float) -> tuple[str, bool]:
-    """Read the merged output until the command ends or ``deadline``; keep the first
-    :data:`OUTPUT_LIMIT_BYTES`, count the rest. Returns (text, timed out).
+def _read_capped(
+    proc: subprocess.Popen[bytes], deadline: float, limit: int = OUTPUT_LIMIT_BYTES
+) -> tuple[str, bool]:
+    """Read the merged output until the command ends or ``deadline``; keep the first ``limit``
+    bytes, count the rest. Returns (text, timed out).
 
     A command found ended is read once more before the loop stops: it may have written its output
     and exited after the last ``select`` came back empty and before ``poll`` looked (a window the
@@ -758,7 +798,7 @@ def _read_capped(proc: subprocess.Popen[bytes], deadline: float) -> tuple[str, b
         chunk = os.read(fd, 65536)
         if not chunk:
             break
-        room = OUTPUT_LIMIT_BYTES - len(kept)
+        room = limit - len(kept)
         kept += chunk[:room]
         dropped += max(0, len(chunk) - room)
     return _capped_text(kept, dropped), False

@@ -60,10 +60,11 @@ output showing the sandbox's own workspace path is compared with it written as t
 
 :func:`check_replay` is the cascade's use of it: drift sends the episode to ``unverifiable``
 (``replay_drift``); a replayed final state that differs from the recorded diff is tamper evidence
-(``final_state_mismatch``; files S0's ``.gitignore`` ignores are left out, as git leaves them out
-of the diffs it makes: :func:`git_ignored`); a replayed file holding bytes that are not UTF-8 is
-``final_state_not_text`` (``unverifiable``: no text can state it); otherwise the replayed state is
-the post-image the oracle judges.
+(``final_state_mismatch``; files git ignores are left out, as git leaves them out of the diffs it
+makes: :func:`final_ignored`, S0's ``.gitignore`` files for what S0 holds, git itself in the
+replayed checkout for what the actions added); a replayed file holding bytes that are not UTF-8 is
+``final_state_not_text`` (``unverifiable``: no text can state it); otherwise the replayed state,
+less the new files git ignores, is the post-image the oracle judges.
 Findings and data never hold record text (an observation may hold a secret): turn indices, lengths
 and hashes only.
 """
@@ -77,7 +78,7 @@ import secrets
 import shlex
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,7 @@ from trajectory_platform.curation.verify.clipped import Shown, shown_parts, show
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
 from trajectory_platform.curation.verify.delta import protected_reason
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
+from trajectory_platform.curation.verify.git_history import reads_history
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
 from trajectory_platform.curation.verify.sweagent_commands import (
@@ -147,6 +149,7 @@ from trajectory_platform.gym.runtime import (
 from trajectory_platform.gym.sandbox import SandboxError, Workspace, apply_diff, not_text, unified_diff
 from trajectory_platform.gym.shell import (
     GIT_DIR,
+    OUTPUT_LIMIT_BYTES,
     Action,
     EditorCall,
     FileToolCall,
@@ -247,12 +250,12 @@ sorted by the container's locale. A name added, dropped or renamed still drifts,
 different exit code.
 
 ``ls_long``: one ``ls`` printing a long listing (:func:`long_listing`: ``-l``, ``-n``, ``-g``,
-``-o``) matches when each block lists the same entries (:func:`long_entries`: the kind, the name,
-and a regular file's size), in any order; other lines (an error) are compared exactly. The
-columns left out are the container's, not the files': owner and group (the agent's ``root``, the
-sandbox's unnamed uid), link counts and sizes of folders (a disk's 4096 against a memory file
-system's), the ``total`` of blocks, the dates (the replay wrote the files now), the column widths
-and order (``-t`` sorts by those dates)."""
+``-o``) matches when each block lists the same entries (:func:`long_entries`: the kind, the
+permission bits S0 decides, the name, and a regular file's size), in any order; other lines (an
+error) are compared exactly. The columns left out are the container's, not the files': owner and
+group, one word each (the agent's ``root``, the sandbox's unnamed uid), link counts and sizes of
+folders (a disk's 4096 against a memory file system's), the ``total`` of blocks, the dates (the
+replay wrote the files now), the column widths and order (``-t`` sorts by those dates)."""
 LISTING_FORMATS = frozenset("lgno1mxC")
 """``ls``'s short options that choose its layout (long, one a line, commas, columns): the
 tolerance covers only the default layout, the one ``ls`` picks by where its output goes; a listing
@@ -319,8 +322,10 @@ class ReplayResult:
     """Each replayed shell observation with the exit code its command had in the sandbox."""
     unreplayed_answers: list[int] = field(default_factory=list)
     """The event indices of the answers to calls replay did not re-run (a coding CLI's tools that
-    change nothing, whose answer no convention reads): their status and text are the log's word
-    alone, so they are never evidence of a fault or of its repair (:func:`roles.label_admitted`)."""
+    change nothing, whose answer no convention reads) or re-ran without re-deriving what they
+    print (a read of the agent's repository history, :mod:`.git_history`): their status and text
+    are the log's word alone, so they are never evidence of a fault or of its repair
+    (:func:`roles.label_admitted`)."""
     verified_answers: list[int] = field(default_factory=list)
     """The event indices of the answers whose output (and exit code, status) replay re-derived and
     found as recorded: the only observations whose words are measured rather than the log's own
@@ -331,6 +336,12 @@ class ReplayResult:
     (:func:`gym.shell.fingerprints`: content, kind, link count, permission bits, inode and change
     time), so a write undone later, or inside the same command, counts, by whatever command it was
     made (:func:`check_replay`: ``attempted_protected_write``)."""
+    ignored_new: frozenset[str] | None = field(default=None, repr=False)
+    """The files S0 lacks that git ignored in the replayed checkout after the last action, as git
+    itself answered there (:meth:`gym.shell.LiveShell.ignored_files`: every ignore rule git
+    honours, those the actions wrote included); ``None`` where it was not asked (no new file, a
+    mode without a checkout) or could not say: then S0's own ``.gitignore`` files decide
+    (:func:`final_ignored`)."""
     writes_measured: bool = False
     """Whether every replayed call's writes were measured (shell or tools mode, run to its end): the delta
     audit then reads no call's words for writes but those replay did not run
@@ -490,7 +501,14 @@ def _tolerance(record: CallRecord, recorded: str, replayed: str, patterns: tuple
 
 LONG_FORMATS = frozenset("lngo")
 """``ls``'s short options that print a long listing (:data:`TOLERANCES`' ``ls_long``)."""
-_LONG_ENTRY = re.compile(r"([-dlcbps])[-rwxsStT]{9}[.+@]? +\d+ +.*? (\S+) +<(?:DATE|TIME)> (.*)")
+_LONG_ENTRY = re.compile(r"([-dlcbps])([-rwxsStT]{9})[.+@]? +\d+ +(?:\S+ +){0,2}?(\S+) +<(?:DATE|TIME)> (.*)")
+"""A long listing's entry line: kind, permission bits, link count, owner and group (each one word,
+either or both left out by ``-g`` / ``-o``), size, date, name. The owner and group were matched
+by any text, so an instruction stood there in a verified answer (red team rtforge9, 2026-12-06)."""
+_NOT_FROM_S0 = str.maketrans({"x": "-", "s": "S", "t": "T"})
+"""Permission bits as replay can know them: S0 is text without modes, so whether a file may be
+executed is the agent's checkout's (``x`` and ``-`` read alike); read, write, set-id and sticky
+bits are compared (a file shown world-writable, or set-uid, that the checkout never made so)."""
 
 
 def long_listing(command: str) -> bool:
@@ -506,8 +524,10 @@ def long_listing(command: str) -> bool:
 
 def long_entries(listing: str) -> list[tuple[str, tuple[str, ...]]]:
     """A long listing's blocks (:func:`listing_blocks`' headers), each as its lines sorted, an
-    entry line (:data:`_LONG_ENTRY`, dates already normalized) written as its kind, its name and,
-    for a regular file, its size; the ``total`` line left out."""
+    entry line (:data:`_LONG_ENTRY`, dates already normalized) written as its kind, its permission
+    bits as far as S0 decides them (:data:`_NOT_FROM_S0`; not for ``.`` and ``..``: the folder the
+    sandbox made and its parent are the container's), its name and, for a regular file, its size;
+    the ``total`` line left out."""
     blocks = []
     for block in re.split(r"\n\s*\n", listing.strip()):
         lines = block.strip().split("\n")
@@ -520,8 +540,9 @@ def long_entries(listing: str) -> list[tuple[str, tuple[str, ...]]]:
             if entry is None:
                 kept.append(line)
             else:
-                kind, size, name = entry.groups()
-                kept.append(f"{kind} {name} {size if kind == '-' else ''}")
+                kind, bits, size, name = entry.groups()
+                bits = "" if name in (".", "..") else bits.translate(_NOT_FROM_S0)
+                kept.append(f"{kind}{bits} {name} {size if kind == '-' else ''}")
         blocks.append((header, tuple(sorted(kept))))
     return sorted(blocks)
 
@@ -919,6 +940,9 @@ def replay_episode(
             unchecked += [] if compared else [record.turn]
         elif record.answer is None:
             unchecked.append(record.turn)
+        elif mode == "shell" and reads_history(record.shell_command or ""):
+            unchecked.append(record.turn)  # the agent's repository's history: the log's word alone
+            unreplayed.append(answer_at[id(record.answer)])
         else:
             observed, replayed = recorded_observation(record.answer), shown(output, run.workspace, shown_root)
             clip = shown_parts(observed[0]) if record.answer.status == "truncated" else None
@@ -954,10 +978,11 @@ def replay_episode(
         tolerated=tolerated,
         recorded_root=mounted or refusal,
         exit_codes=exit_codes,
-        unreplayed_answers=unreplayed,
+        unreplayed_answers=sorted(set(unreplayed)),
         verified_answers=sorted(set(verified)),
         protected_writes=run.protected_writes,
         writes_measured=protected is not None,
+        ignored_new=run.ignored_new,
     )
 
 
@@ -1198,6 +1223,8 @@ class _Run:
     """Where the commands saw the workspace (:attr:`gym.shell.LiveShell.workspace_path`)."""
     protected_writes: list[tuple[int, str]] = field(default_factory=list)
     """:attr:`ReplayResult.protected_writes`."""
+    ignored_new: frozenset[str] | None = None
+    """:attr:`ReplayResult.ignored_new`."""
 
 
 @dataclass
@@ -1334,6 +1361,8 @@ def _run_shell(
         if inside:
             prefix = f"{inside}/"
             run.final = {p.removeprefix(prefix): t for p, t in run.final.items() if p.startswith(prefix)}
+        if any(path not in files for path in run.final):
+            run.ignored_new = shell.ignored_files(inside or "")
         run.refused = sorted(set(run.refused))
         run.workspace = shell.workspace_path
         return run
@@ -1375,9 +1404,29 @@ def _run_batch(
         if watch is not None and (path := watch.changed()) is not None:
             run.protected_writes.append((batch[index][0].turn, path))
 
-    results = shell.run_all([command for _, command in batch], timeout_s, after_each=measure)
+    limits = [output_limit(record) for record, _ in batch]
+    results = shell.run_all(
+        [command for _, command in batch], timeout_s, after_each=measure, output_limits=limits
+    )
     run.refused += [r.turn for (r, _), res in zip(batch, results, strict=True) if res.refused]
     run.outputs += [(res.output, res.exit_code) for res in results]
+
+
+def output_limit(record: CallRecord) -> int:
+    """How much of a replayed command's output is kept: twice what its recorded answer holds, at
+    least the shell's usual :data:`gym.shell.OUTPUT_LIMIT_BYTES`. A harness that records outputs
+    whole (native logs, Claude Code) records answers longer than that cap, and the replay's output
+    cut there, marker and all, was compared with the whole answer: every honest answer over 64 KiB
+    drifted (red team rtforge9, 2026-12-06: ``seq 1 20000``, a build log, a JSON dump; 0 of 6
+    kept). Kept to twice the recorded size rather than without bound, so what a replay holds is
+    proportional to the log (a line printing without end keeps no more); an output longer than
+    that is no normalization of the answer, and drifts. A truncated answer (:mod:`clipped`) says
+    nothing of the whole output's size and keeps the usual cap."""
+    answer = record.answer
+    if answer is None or answer.status == "truncated":
+        return OUTPUT_LIMIT_BYTES
+    recorded = len(recorded_observation(answer)[0].encode("utf-8", "replace"))
+    return max(OUTPUT_LIMIT_BYTES, 2 * recorded)
 
 
 def _lint_refusal(before: str, shell: LiveShell, report: Report, modern: bool = False) -> str:
@@ -1498,7 +1547,7 @@ def check_replay(
             )
         )
     elif result.mode != "none" and result.final_files is not None:
-        _judge_final_state(check, episode, context, diff, result.final_files)
+        _judge_final_state(check, episode, context, diff, result.final_files, result.ignored_new)
     if check.sink is None:
         result.establish_exit_codes()
     return check
@@ -1659,6 +1708,29 @@ def git_ignored(s0: dict[str, str]) -> Callable[[str], bool]:
     return ignored
 
 
+def final_ignored(s0: dict[str, str], ignored_new: Collection[str] | None) -> Callable[[str], bool]:
+    """Whether git leaves a path of the replayed final state out of the diffs it makes there: a
+    path S0 holds by S0's own ``.gitignore`` files (:func:`git_ignored`: the agent's checkout may
+    not have tracked it, and a rule the actions wrote never hides a change to it, as git never
+    ignores a tracked file); a path S0 lacks as git answered in the replayed checkout
+    (``ignored_new``, :attr:`ReplayResult.ignored_new`), so a ``.gitignore`` a tool or the agent
+    wrote during the run (``.pytest_cache/``'s, a ``build/`` line) counts as it counted for the
+    agent's ``git add -A && git diff``; without that answer, by S0's rules.
+
+    Why git's answer for new files is safe to take: such a file is out of the recorded post-image
+    the oracle and the later stages judge, with a recorded diff (it is not in it) and without one
+    (:func:`_judge_final_state` leaves it out, as git would ship it), so hiding one gains nothing
+    that deleting it before the end would not; tests and harness hooks the actions wrote are
+    caught by their effect first (:attr:`ReplayResult.protected_writes`). Before, only S0's rules
+    counted, and every honest log that ran ``pytest`` was ``final_state_mismatch`` for the four
+    files of ``.pytest_cache/`` (red team, 2026-12-06)."""
+    by_s0 = git_ignored(s0)
+    if ignored_new is None:
+        return by_s0
+    asked = frozenset(ignored_new)
+    return lambda path: by_s0(path) if path in s0 else path in asked
+
+
 def _call_names(episode: Episode, turns: list[int]) -> list[str]:
     """The names of the calls at ``turns``, each once; a name that does not read as a command or
     tool name (a text action's first word can be anything) is shown as ``<unnamed>``, never as
@@ -1668,10 +1740,19 @@ def _call_names(episode: Episode, turns: list[int]) -> list[str]:
 
 
 def _judge_final_state(
-    check: ReplayCheck, episode: Episode, context: FixtureContext, diff: DiffView, final: dict[str, str]
+    check: ReplayCheck,
+    episode: Episode,
+    context: FixtureContext,
+    diff: DiffView,
+    final: dict[str, str],
+    ignored_new: Collection[str] | None = None,
 ) -> None:
     """A recorded diff must be what the replayed actions produced; without one, the replayed state
-    is the post-image. A path S0's ``.gitignore`` ignores is let through only where the recorded
+    is the post-image, as git would make it: without the files S0 lacks that git ignores
+    (:func:`final_ignored`). The oracle judged them before when the log left its diff out, so a fix
+    put in an ignored file (``local_settings.py``, ``_version.py``, ``build/``), which git never
+    carries into a diff, passed, while the same log with git's diff failed (red team, 2026-12-06).
+    A path git ignores (:func:`final_ignored`) is let through only where the recorded
     diff leaves it as S0 has it (replayed actions write logs and build output a git diff never
     holds); one the diff itself changes must be what the actions made: a red team's diff added an
     ignored module the commands never wrote, and the oracle judged it (2026-12-06). So is a file of
@@ -1688,7 +1769,7 @@ def _judge_final_state(
     differs is still ``final_state_mismatch`` first."""
     has_diff = episode.outcome.workspace_diff is not None
     recorded = diff.post if has_diff and diff.post is not None else dict(context.files)
-    ignored = git_ignored(context.files)
+    ignored = final_ignored(context.files, ignored_new)
 
     def let_through(path: str) -> bool:
         unlisted = ignored(path) or path.startswith(f"{GIT_DIR}/")  # the checkout's own folder
@@ -1722,7 +1803,7 @@ def _judge_final_state(
         )
     elif not has_diff:  # what is left that is not text is let through: as S0 has it, as git leaves it
         kept = {p: context.files[p] if not_text(t) else t for p, t in final.items() if p in context.files}
-        kept.update({p: t for p, t in final.items() if p not in context.files and not not_text(t)})
+        kept.update({p: t for p, t in final.items() if p not in context.files and not let_through(p)})
         check.view = _view_of(context.files, dict(sorted(kept.items())))
 
 
