@@ -5,6 +5,9 @@ STAMP := $(VENV)/.installed-stamp
 WORKDIR ?= workdir
 # Self-improvement rounds after the graph (0: off; each round trains and scores again, minutes more).
 ROUNDS ?= 0
+# pytest workers of `make test` (pytest-xdist): one per logical CPU; 0 runs the suite in one process
+# (for a debugger, `print`, or to rule out an interaction between tests).
+TEST_WORKERS ?= logical
 
 .PHONY: setup run test lint ui sandbox-tool browser-tool
 
@@ -38,10 +41,12 @@ setup: $(STAMP) sandbox-tool
 run: $(STAMP) sandbox-tool
 	$(VENV)/bin/trajectory-platform run --workdir $(WORKDIR) --rounds $(ROUNDS)
 
-# Lint, types (the domain packages, strict) and the suite: what CI runs on a fresh clone.
+# Lint, types (the domain packages, strict) and the suite: what CI runs on a fresh clone. The suite
+# runs on every core (it has to fit 15 minutes on two); worksteal hands an idle worker the queued
+# tests of a busy one, so a long test near the end does not leave the other core waiting.
 test: $(STAMP) sandbox-tool browser-tool lint
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

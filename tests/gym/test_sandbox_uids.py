@@ -128,7 +128,12 @@ def test_a_range_that_holds_an_account_or_is_unmapped_is_refused(monkeypatch, tm
 
 @needs_root_bwrap
 def test_two_open_sessions_run_as_different_leased_uids_released_on_close(monkeypatch, tmp_path):
+    # Leases in a folder of its own (to see them released), of uids of its own: the sandboxes of
+    # another process (a parallel test worker) lease the shared block from the shared folder, and
+    # must never be handed a uid this folder hands out too.
+    shared = isolation.sandbox_uids()
     monkeypatch.setattr(isolation, "LEASE_DIR", tmp_path)
+    monkeypatch.setenv(isolation.SANDBOX_UIDS_ENV, f"{shared.stop}-{shared.stop + 3}")
     with Workspace({}) as a, Workspace({}) as b:
         with LiveShell(a.root) as first, LiveShell(b.root) as second:
             ids = [shell.run("id -u; id -g", 10.0).output.split() for shell in (first, second)]
