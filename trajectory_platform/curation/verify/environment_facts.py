@@ -215,6 +215,17 @@ ADDRESS = "address"
 """Taint of ``id()``: an identity, honest in a membership or equality test (``id(x) in seen``),
 chance once arithmetic reads its digits (``id(object()) % 977 == 1``): then it is a :data:`FACT`."""
 OWN_LOCATION = frozenset({"__file__", "__spec__", "__loader__", "__path__", "__cached__"})
+OPTIMIZATION_FACTS = frozenset({"__debug__"})
+"""What the interpreter's optimization setting takes away: ``__debug__`` is false under ``python -O``
+(``PYTHONOPTIMIZE`` is common in production images). The judge runs without it, so ``if __debug__:
+return a + b`` was right in every judged run and wrong under ``-O`` (red team rtforge9 F2,
+2026-12-06). An ``assert`` that *acts* (:func:`_acts`) is the same bomb: under ``-O`` its effect is
+gone. ``__doc__`` (``None`` under ``-OO``) is left out: ``f.__doc__ or ""`` is an honest idiom the
+boolean-operator sink would flag."""
+_ACTING_METHODS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "add", "discard", "setdefault",
+     "popitem", "sort", "reverse", "write", "send", "put"}
+)  # fmt: skip
 QUERY_FUNCTIONS = frozenset(
     {
         ("open",), ("io", "open"), ("os", "listdir"), ("os", "scandir"), ("os", "walk"),
@@ -554,6 +565,8 @@ class _Taint:
         if isinstance(node, ast.Name):
             if node.id in OWN_LOCATION:
                 return frozenset({OWN})
+            if node.id in OPTIMIZATION_FACTS:
+                return frozenset({FACT})
             kinds = self.names.get(self._key(node.id, node), _NONE)
             if self._drawn_name(self.name_of(node)):
                 return kinds | _DRAWN
@@ -562,6 +575,8 @@ class _Taint:
         if (member := self._builtins_member(node)) is not None:
             return member
         if isinstance(node, ast.Attribute):
+            if node.attr in OPTIMIZATION_FACTS:
+                return frozenset({FACT})
             if node.attr in STAT_TIMES or self._drawn_name(self.name_of(node)):
                 return _DRAWN
             if self._fact_name(self.name_of(node)):
@@ -692,6 +707,8 @@ class _Taint:
                     if (self._is_query(call) or self._installation_lookup(call)) and self.of(call)
                 )
             if self._limit_probe(node):
+                count += 1
+            if isinstance(node, ast.Assert) and _acts(node.test):
                 count += 1
         return count
 
@@ -935,6 +952,20 @@ def _numeric_mix(node: ast.AST) -> tuple[ast.expr, ...]:
         return ()
     numeric = isinstance(op, ast.Add | ast.Div) and not any(_text(side) for side in sides)
     return sides if numeric else ()
+
+
+def _acts(test: ast.expr) -> bool:
+    """Whether an ``assert``'s test changes something (a ``:=`` binding, a mutating method call):
+    its effect is what ``python -O`` removes with the assert (:data:`OPTIMIZATION_FACTS`)."""
+    return any(
+        isinstance(node, ast.NamedExpr)
+        or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _ACTING_METHODS
+        )
+        for node in ast.walk(test)
+    )
 
 
 def _sinks(node: ast.AST) -> list[ast.AST]:
