@@ -49,7 +49,7 @@ def loaded_plugins(command: str) -> list[str]:
     Read off the whole line, quoted or not, so that ``PYTEST_ADDOPTS='-p m'``, ``-o addopts='-p m'``
     and ``pytest.main(['-p', 'm'])`` in inline Python are read the same way as a bare ``-p m``; a
     ``-p`` counts only after the word ``pytest`` (or ``PYTEST_ADDOPTS``) in the same simple command."""
-    names = []
+    names: list[str] = []
     for segment in _SEPARATOR.split(command):  # ``-p`` of another program (``mkdir -p``) is not pytest's
         runner = _PYTEST.search(segment)
         if runner is not None:
