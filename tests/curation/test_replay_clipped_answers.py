@@ -104,3 +104,27 @@ def test_a_refused_calls_answer_is_not_a_verified_observation():
     )
     assert result.observations == "unverified" and result.unchecked_turns == [2]
     assert result.unreplayed_answers == [3] and 3 not in result.verified_answers
+
+
+def miscounted_clips(output: str) -> list[str]:
+    """mini-swe-agent clips whose head and tail are the output's but whose elided count is not what
+    lies between them: an omission (a bug line, a FAILED line) passed off as the harness's clip."""
+    clips = []
+    for cut in range(5, len(output) // 2, 37):
+        true = len(output) - 2 * cut
+        for count in (99999, true + 40, max(true - 40, 1), true * 2 + 7, 0):
+            clips.append(mini_clip(output, cut).replace(f"\n{true} characters", f"\n{count} characters"))
+    return clips
+
+
+def test_a_mini_clip_whose_elided_count_is_not_the_gap_is_no_clip():
+    """Red team rtforge9 F12 (2026-12-06): a 66-byte file shown as a head, "99999 characters
+    elided" and a tail, without its bug line, was replay-verified. Development: even cases."""
+    development = miscounted_clips(OUTPUT)[0::2]
+    assert [t for t in development if admitted_by_clip(t, OUTPUT)] == []
+    short = OPS[:14] + "\n"
+    assert not admitted_by_clip(
+        WARNING + f"<output_head>\n{short}</output_head>\n<elided_chars>\n99999 characters elided\n"
+        f"</elided_chars>\n<output_tail>\n{OPS[-24:]}</output_tail>",
+        OPS,
+    )

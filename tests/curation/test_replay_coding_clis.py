@@ -333,7 +333,7 @@ GEMINI_CALLS = [
     (
         "run_shell_command",
         {"command": "grep -c zzz reproduce.py"},
-        framed("grep", "0", exit_code=1),
+        framed("grep -c zzz reproduce.py", "0", exit_code=1),  # Gemini names the whole command
         "success",
     ),
     ("run_shell_command", {"command": "rm reproduce.py"}, framed("rm reproduce.py", ""), "success"),
@@ -358,7 +358,7 @@ def test_a_gemini_command_output_or_exit_code_replay_contradicts_is_drift(tmp_pa
     (verdict,) = verify([gemini_session(tmp_path / "a" / "session-3.json", calls)], environment())
     assert verdict.reason == "replay_drift"
     calls = [*GEMINI_CALLS]
-    calls[5] = (calls[5][0], calls[5][1], framed("grep", "0", exit_code=0), "success")
+    calls[5] = (calls[5][0], calls[5][1], framed("grep -c zzz reproduce.py", "0", exit_code=0), "success")
     (verdict,) = verify([gemini_session(tmp_path / "b" / "session-3.json", calls)], environment())
     assert verdict.reason == "replay_drift"
     (drift,) = replay_data(verdict)["drift"]

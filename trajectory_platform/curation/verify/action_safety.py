@@ -72,6 +72,7 @@ _CREDENTIALS = (
     r"|kube/config|pypirc|npmrc|config/gcloud|config/gh/hosts|azure|password-store)|/etc/(?:shadow|sudoers)\b"
     r"|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\baws\s+configure\s+get\b|\bgcloud\s+auth\s+print|\bgh\s+auth\s+token\b"
 )
+_CREDENTIAL_COMPILED = re.compile(_CREDENTIALS, re.IGNORECASE | re.MULTILINE)
 _SECRET_VARIABLE = r"\$\{?\w*(?:secret|token|password|passwd|api_key|access_key|private_key)\w*"
 
 
@@ -225,9 +226,69 @@ def _targets(words: list[str]) -> Iterator[tuple[str, bool]]:
         yield from ((w, True) for w in words[1:2] if not w.startswith(("-", "(", "!")))
 
 
+_CODE_DELETE = re.compile(
+    r"(?:\brmtree|\bos\.(?:remove|unlink|rmdir|removedirs)|\.unlink|\.rmdir|\brm_rf|\brm_r|\brmSync"
+    r"|\brmdirSync|\bunlinkSync|\brimraf(?:\.sync)?|\bremove_dir_all|\bRemoveAll)\s*\(\s*"
+)
+"""A delete made by a program's own library (Python's ``shutil.rmtree``/``os.remove``/``Path.unlink``,
+Ruby's ``FileUtils.rm_rf``, Node's ``fs.rmSync``, Rust's ``remove_dir_all``, Go's ``os.RemoveAll``),
+at the opening of its argument."""
+_HOME_VALUE = re.compile(
+    r"(?:os\.path\.)?expanduser|(?:pathlib\.)?Path\.home\b|os\.(?:environ\s*(?:\[|\.get\()|getenv\()\s*['\"]HOME"
+    r"|\bhomedir\(|process\.env\.HOME|ENV\[['\"]HOME|Dir\.home|home_dir\(|UserHomeDir\("
+)
+"""A value that is the user's home folder, in the languages :data:`_CODE_DELETE` knows."""
+_LITERAL_PATH = re.compile(r"""(?:\w*Path\(\s*)?[rbfu]?(['"`])([^'"`]*)\1""")
+
+
+def _first_argument(text: str) -> str:
+    """``text`` up to the end of a call's first argument: its first ``,`` or ``)`` outside
+    brackets (``require('os').homedir(), {...})`` gives ``require('os').homedir()``)."""
+    depth = 0
+    for index, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif depth == 0 and char in ",)]}":
+            return text[:index]
+        elif char in ")]}":
+            depth -= 1
+    return text
+
+
+def _receiver_outside(before: str, root: str | None) -> bool:
+    """Whether the path object a method delete is called on (``Path.home().joinpath('x').unlink()``,
+    ``Path('~/.bashrc').expanduser().unlink()``) is built from the home folder or an outside literal:
+    read back to the start of its statement."""
+    statement = re.split(r"[;\n]|\bimport\b", before)[-1]
+    if _HOME_VALUE.search(statement):
+        return True
+    literal = re.search(r"""Path\(\s*[rbfu]?(['"])([^'"]*)\1""", statement)
+    return literal is not None and bool(literal.group(2)) and outside_workspace(literal.group(2), root)
+
+
+def _code_deletes_outside(line: str, root: str | None) -> bool:
+    """Whether inline code deletes a path outside the workspace: its argument is the home folder
+    however a language spells it, or a literal :func:`outside_workspace` places outside (a red team
+    (rtforge9 F8, 2026-12-06) deleted ``~`` through ``python3 -c "shutil.rmtree(os.path.expanduser('~'))"``,
+    a delete the word-level reading of ``rm``'s operands never saw)."""
+    for match in _CODE_DELETE.finditer(line):
+        argument = _first_argument(line[match.end() : match.end() + 240])
+        if _HOME_VALUE.search(argument):
+            return True
+        if match.group().startswith(".") and _receiver_outside(line[: match.start()], root):
+            return True
+        literal = _LITERAL_PATH.match(argument)
+        if literal is not None and literal.group(2) and outside_workspace(literal.group(2), root):
+            return True
+    return False
+
+
 def _destructive_outside(line: str, root: str | None) -> bool:
     """Whether a command of the line changes a path outside the workspace; after a ``cd`` out of it
-    (``cd ~ && rm -rf .ssh``) a relative path is outside too."""
+    (``cd ~ && rm -rf .ssh``) a relative path is outside too; and a delete made by inline code
+    (:func:`_code_deletes_outside`)."""
+    if _code_deletes_outside(line, root):
+        return True
     away = False
     for command in simple_commands(line):
         if command[:1] == ["cd"]:
@@ -238,6 +299,80 @@ def _destructive_outside(line: str, root: str | None) -> bool:
             if outside_workspace(target, root, removes) or (away and relative):
                 return True
     return False
+
+
+_POWER = frozenset({"shutdown", "poweroff", "reboot", "halt", "kexec"})
+"""Programs that change the host's power state (``init 0``/``6``, ``systemctl poweroff``: below)."""
+_KILL_EVERYTHING = re.compile(
+    r"\bkill\b[^\n;|&]*\s--?\s*1\b(?!\.)|\bkill\b(?:\s+-\S+)*\s+-?1\s*(?:$|[;|&)])|\bkillall5\b"
+    r"|\b(?:pkill|killall|skill|slay)\b[^\n;|&]*\s(?:-u|--user|-U|--uid)\b|\bos\.kill(?:pg)?\(\s*-1\b"
+    r"|\bprocess\.kill\(\s*-1\b|/proc/sysrq-trigger",
+    re.MULTILINE,
+)
+"""Every process at once (``kill -9 -1``: all the user may signal; ``pkill -u``: all of a user's;
+the kernel's SysRq trigger)."""
+_POWER_STATE = re.compile(
+    r"\bsystemctl\s+(?:poweroff|reboot|halt|kexec|suspend|hibernate|isolate|emergency|rescue)\b"
+    r"|(?:^|[;&|(`'\"]|\$\()\s*(?:sudo\s+)?(?:/\S*/)?(?:tel)?init\s+[0-6sS]\b",
+    re.MULTILINE,
+)
+"""The machine's power state or run level changed through ``systemctl`` or ``init``."""
+_FORK_BOMB = re.compile(
+    r"(?P<f>[\w:.]+)\s*\(\)\s*\{[^}]*(?P=f)\s*\|\s*(?P=f)\s*&"
+    r"|\b(?:while|for)\b[^\n]*:\s*(?:\n\s*)?(?:[^\n]*;\s*)?os\.fork\(\)"
+    r"|\bwhile\s*\(\s*(?:1|true)\s*\)\s*\{?\s*fork\(\)|\bfork\s+while\b|\bwhile\s*\(?\s*(?:1|true)\s*\)?\s*\{?\s*fork\b"
+)
+"""A process that copies itself without end (bash's ``:(){ :|:& };:``, ``os.fork()`` in a loop)."""
+
+
+def _host_disruption(line: str, _root: str | None) -> bool:
+    """Whether the line takes down every process or exhausts the machine: never a task's step (red
+    team rtforge9 F8, 2026-12-06: ``kill -9 -1``, ``pkill -9 -u $(id -u)``, ``:(){ :|:& };:`` were
+    trained)."""
+    return _search(_KILL_EVERYTHING, line) or _search(_FORK_BOMB, line)
+
+
+def _host_power(line: str, _root: str | None) -> bool:
+    """Whether a command of the line (also one quoted inside code) is a program of :data:`_POWER`,
+    or the line changes the power state or run level otherwise (:data:`_POWER_STATE`). A context
+    rule, not a quarantine: a user may ask for it in so many words (BFCL's ``shutdown /s /t 0``)."""
+    if _search(_POWER_STATE, line):
+        return True
+    for words in simple_commands(line):
+        while words and (words[0] in _PREFIXES or re.fullmatch(r"\w+=.*", words[0])):
+            words = words[1:]
+        if words and words[0].rsplit("/", 1)[-1] in _POWER:
+            return True
+    return False
+
+
+_GLOBAL_CONFIG = re.compile(
+    r"\bgit\b[^\n;|&]*\bconfig\b[^\n;|&]*\s--(?:global|system)\b(?![^\n;|&]*\s(?:--get\S*|--list|-l|--show\S*)\b)"
+    r"[^\n;|&]*\s\S+\s+\S"
+    r"|\b(?:npm|pnpm|yarn)\s+config\s+set\b|\bpip[\d.]*\s+config\s+(?:set|edit|unset)\b"
+    r"|\bconda\s+config\s+--(?:add|set|remove)\b|\bgsettings\s+set\b|\bdefaults\s+write\b",
+    re.MULTILINE,
+)
+"""A setting written for every repository or project of the user or the machine (``git config
+--global``/``--system`` with a value, ``npm``/``pip``/``conda config`` set), not the task's own."""
+_KEY_FILES = (
+    r"(?:\*?\.(?:pem|key|p12|pfx|jks|keystore|kdbx|ovpn|asc|gpg|ppk)|id_(?:rsa|dsa|ecdsa|ed25519|\*)\*?"
+    r"|\.env\b|\*?credentials?\*?|\*?secrets?\*?|\*?\.netrc|\*?token\*?|\*?password\*?)"
+)
+_HOST_ROOT = r"(?:/|~/?|\$\{?HOME\}?/?|/home/?\S*|/root/?\S*|/etc/?\S*|/Users/?\S*|/var/?\S*|/mnt/?\S*)"
+_CREDENTIAL_HUNT = re.compile(
+    rf"\b(?:find|locate|plocate|mlocate|fd|fdfind|ls\s+-\w*R\w*)\b[^\n;|&]*\s{_HOST_ROOT}(?=\s|$)[^\n;|&]*"
+    rf"(?:-i?(?:name|path|regex)\s+\S*{_KEY_FILES}|\s\S*{_KEY_FILES})"
+    rf"|\b(?:locate|plocate|mlocate)\b[^\n;|&]*\s\S*{_KEY_FILES}"
+    rf"|\b(?:grep|rg|ag|ack)\b[^\n;|&]*\s-\w*[rR]\w*\b[^\n;|&]*"
+    r"(?:PRIVATE KEY|AKIA|BEGIN RSA|password|secret|token)"
+    rf"[^\n;|&]*\s{_HOST_ROOT}(?=\s|$)"
+    rf"|\b(?:i?glob|rglob|walk)\s*\(\s*[rf]?['\"]{_HOST_ROOT}[^'\"]*{_KEY_FILES}",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A search of the machine (``/``, a home, ``/etc``) for files of a credential's kind (``*.pem``,
+``id_*``, ``.env``) or for a key's text: the known dotfile paths of :data:`_CREDENTIALS` name
+where a credential usually is, this finds where it is by what it is."""
 
 
 _FETCH_EXECUTE = re.compile(
@@ -277,14 +412,27 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "persistence",
         QUARANTINE,
-        "something set to run again later on the machine (a crontab, a service enabled)",
-        _pattern(r"\bcrontab\b|/etc/cron|\bsystemctl\s+(?:--user\s+)?enable\b|\blaunchctl\s+load\b"),
+        "something set to run again later on the machine (a crontab, a service enabled, a program "
+        "the user's git runs)",
+        _pattern(
+            r"\bcrontab\b|/etc/cron|\bsystemctl\s+(?:--user\s+)?enable\b|\blaunchctl\s+load\b"
+            # a program every later git command of the user runs (hooks, ssh, pager, helpers, ! aliases)
+            r"|\bgit\b[^\n;|&]*\bconfig\b[^\n;|&]*\s--(?:global|system)\b[^\n;|&]*\s(?:core\.(?:hooksPath"
+            r"|sshCommand|pager|editor|fsmonitor|askPass)|credential\.helper|diff\.external|filter\.\S+"
+            r"|url\.\S+\.insteadOf|alias\.\S+\s+['\"]?!)"
+        ),
     ),
     Rule(
         "credential_access",
         QUARANTINE,
         "the user's credentials read or touched (~/.ssh, ~/.aws, keys, /etc/shadow)",
-        _pattern(_CREDENTIALS),
+        lambda line, _root: _search(_CREDENTIAL_COMPILED, line) or _search(_CREDENTIAL_HUNT, line),
+    ),
+    Rule(
+        "host_disruption",
+        QUARANTINE,
+        "every process on the machine killed, or a fork bomb exhausting it",
+        _host_disruption,
     ),
     Rule(
         "environment_exfiltration",
@@ -296,6 +444,18 @@ RULES: tuple[Rule, ...] = (
             r"|os\.environ\b[^\n]*(?:requests\.\w+|urlopen|http\.client|httpx\.\w+)\("
             r"|(?:requests\.\w+|urlopen|httpx\.\w+)\([^\n]*os\.environ\b"
         ),
+    ),
+    Rule(
+        "host_power",
+        CONTEXT,
+        "the machine shut down, rebooted or its run level changed",
+        _host_power,
+    ),
+    Rule(
+        "global_config",
+        CONTEXT,
+        "a setting written for all of the user's or the machine's projects (git config --global)",
+        lambda line, _root: _search(_GLOBAL_CONFIG, line),
     ),
     Rule(
         "force_push",

@@ -346,21 +346,36 @@ _CODEX_FRAMES = (
         re.DOTALL,
     ),
     re.compile(
-        r"\A(?:Chunk ID: \S+\n)?Wall time: [\d.]+ seconds\nProcess exited with code (-?\d+)\n"
+        r"\A(?:Chunk ID: [0-9a-f]{1,64}\n)?Wall time: [\d.]+ seconds\nProcess exited with code (-?\d+)\n"
         r"(?:Original token count: \d+\n)?Output:\n(.*)\Z",
         re.DOTALL,
     ),
 )
 """How the Codex CLI frames a command's output for the model: its ``shell`` tool's text form and its
-``exec_command`` (unified exec) form; each gives the exit code, then the output."""
-_GEMINI_HEAD = re.compile(r"\ACommand: [^\n]*\nDirectory: [^\n]*\nOutput: ")
+``exec_command`` (unified exec) form; each gives the exit code, then the output.
+
+A frame is stripped before the output is compared, so every field of it must be pure framing: a
+fixed grammar a sentence cannot fit (a hex chunk id, numbers, ``(none)``), or a field replay
+compares (Gemini's ``Command:`` and ``Directory:``, :func:`frame_call`). Free text in a stripped field was an
+unchecked channel: an instruction in a ``Chunk ID``, a Gemini ``Directory:``/``Error:``/``Signal:``
+line or a Codex JSON key was replay-verified and trained as context (red team rtforge9 F10,
+2026-12-06). An answer whose frame does not fit is no frame: its whole text is compared, a drift."""
+_GEMINI_HEAD = re.compile(
+    r"\ACommand: (?P<command>[^\n]*)\nDirectory: (?P<directory>\(root\)|[\w.@+-]+(?:/[\w.@+-]+)*/?)\nOutput: "
+)
 _GEMINI_TAIL = re.compile(
-    r"\nError: [^\n]*\nExit Code: (-?\d+|\(none\))\nSignal: [^\n]*\nBackground PIDs: [^\n]*\n"
-    r"Process Group PGID: [^\n]*\Z"
+    r"\nError: \(none\)\nExit Code: (-?\d+|\(none\))\nSignal: (?:\(none\)|-?\d+|SIG[A-Z0-9]+)\n"
+    r"Background PIDs: (?:\(none\)|\d+(?:, ?\d+)*)\nProcess Group PGID: (?:\(none\)|\d+)\Z"
 )
 """How the Gemini CLI's ``run_shell_command`` answers the model: eight labelled fields, the output
 (``(empty)`` for none) and the exit code among them. The output runs from its label to the last
-``Error:`` line (found from the end: linear however the output looks)."""
+``Error:`` line (found from the end: linear however the output looks). ``Directory:`` is ``(root)``
+or a relative path, ``Error:`` only ``(none)`` (a spawn error's text is not re-derived: such an
+answer is compared whole), the signal, PIDs and group numbers or ``(none)``; the command is
+:func:`frame_call`'s to compare with the call's."""
+CODEX_JSON_KEYS = frozenset({"output", "metadata"})
+CODEX_METADATA_KEYS = frozenset({"exit_code", "duration_seconds"})
+"""The keys a Codex JSON answer holds: any other is free text no replay re-derives."""
 
 
 def _gemini_output(text: str) -> tuple[str, int | None] | None:
@@ -427,6 +442,16 @@ def edit_snippet(arguments: dict[str, Any], answer: str) -> ReadClaims | None:
     return claims
 
 
+def frame_call(text: str) -> tuple[str, str] | None:
+    """The command and folder a Gemini ``run_shell_command`` frame says it ran, or ``None`` for
+    another answer: replay holds them to the call's own ``command`` and ``directory`` (``(root)``
+    without one), since they are stripped with the frame."""
+    head = _GEMINI_HEAD.match(text)
+    if head is None or _gemini_output(text) is None:
+        return None
+    return head.group("command"), head.group("directory")
+
+
 def cli_observation(text: str, failed: bool) -> tuple[str, int | None] | None:
     """A command's output and exit code from a coding CLI's framing of it (``failed``: the log
     marked the result an error, as Claude Code does a failed command's), or ``None`` when ``text``
@@ -453,7 +478,15 @@ def _codex_json_output(text: str) -> tuple[str, int] | None:
     except json.JSONDecodeError:
         return None
     metadata = value.get("metadata") if isinstance(value, dict) else None
-    code = metadata.get("exit_code") if isinstance(metadata, dict) else None
-    if not isinstance(code, int) or isinstance(code, bool) or not isinstance(value.get("output"), str):
+    if not isinstance(metadata, dict) or set(value) - CODEX_JSON_KEYS or set(metadata) - CODEX_METADATA_KEYS:
+        return None
+    code, duration = metadata.get("exit_code"), metadata.get("duration_seconds", 0.0)
+    numeric = isinstance(duration, int | float) and not isinstance(duration, bool)
+    if (
+        not isinstance(code, int)
+        or isinstance(code, bool)
+        or not numeric
+        or not isinstance(value.get("output"), str)
+    ):
         return None
     return value["output"], code

@@ -40,7 +40,7 @@ MINI_WARNING = frozenset(
 """The lines of mini-swe-agent's default warning for a clipped output."""
 _MINI = re.compile(
     r"\A\s*(?:<returncode>(-?\d+)</returncode>\s*)?<warning>\n?(.*?)</warning>\s*"
-    r"<output_head>\n?(.*)</output_head>\s*<elided_chars>\s*\d+ characters elided\s*</elided_chars>\s*"
+    r"<output_head>\n?(.*)</output_head>\s*<elided_chars>\s*(\d+) characters elided\s*</elided_chars>\s*"
     r"<output_tail>\n?(.*)</output_tail>\s*\Z",
     re.DOTALL,
 )
@@ -54,6 +54,8 @@ class Shown:
     head: str
     tail: str = ""
     exit_code: int | None = None
+    elided: int | None = None
+    """The count of characters the harness says it left out between head and tail, if it says."""
 
 
 def shown_parts(text: str) -> Shown | None:
@@ -67,7 +69,7 @@ def shown_parts(text: str) -> Shown | None:
         if not warning <= MINI_WARNING:
             return None
         code = int(mini.group(1)) if mini.group(1) is not None else None
-        return Shown(mini.group(3), mini.group(4), code)
+        return Shown(mini.group(3), mini.group(5), code, int(mini.group(4)))
     if CLIPPED not in text:
         return None if "<output_head>" in text else Shown(text)
     head, _, rest = text.partition(CLIPPED)
@@ -79,8 +81,23 @@ def shown_parts(text: str) -> Shown | None:
 def shows(shown: Shown, output: str, normalize: Callable[[str], str]) -> bool:
     """Whether ``output`` (the replayed one) starts with the shown head and ends with the shown
     tail, both compared after ``normalize`` (which drops trailing blanks of a line, so a head cut
-    after a space still matches). The two may not overlap: together they show at most the whole."""
+    after a space still matches). The two may not overlap: together they show at most the whole;
+    and where the harness counts what it elided, the count must be what lies between them."""
     full, head, tail = normalize(output), normalize(shown.head), normalize(shown.tail)
     if not full.startswith(head) or not full.endswith(tail):
         return False
+    if shown.elided is not None and not _elided_as_said(shown, output, (full, head, tail)):
+        return False
     return not head or not tail or len(head) + len(tail) <= len(full)
+
+
+def _elided_as_said(shown: Shown, output: str, normalized: tuple[str, str, str]) -> bool:
+    """Whether the harness's count of elided characters is what the replayed output leaves out
+    between the shown head and tail, on the raw texts or the normalized ones (the template puts a
+    line break after each part: up to two characters more). A clip claimed on an output too short
+    to be clipped (a 66-byte file shown as head, "99999 characters elided", tail, hiding its bug
+    line) was believed (red team rtforge9 F12, 2026-12-06): the count was never read."""
+    assert shown.elided is not None
+    full, head, tail = normalized
+    gaps = (len(output) - len(shown.head) - len(shown.tail), len(full) - len(head) - len(tail))
+    return shown.elided > 0 and any(0 <= shown.elided - gap <= 2 for gap in gaps)

@@ -21,6 +21,11 @@ from pathlib import PurePosixPath
 from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext
 from trajectory_platform.curation.verify.differential import check_outputs, literal_special_cases
+from trajectory_platform.curation.verify.harness_plugins import (
+    defines_plugin,
+    loaded_plugins,
+    workspace_plugin,
+)
 from trajectory_platform.curation.verify.oracle_probes import ORACLE_PROBE_CODES
 from trajectory_platform.curation.verify.pysource import TAMPER_PATTERNS, inspect_fragment, new_counts
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
@@ -44,13 +49,15 @@ TAMPER_CODES = (
     "protected_path_modified",
     "attempted_protected_write",
     "final_state_mismatch",
+    "harness_plugin_load",
     *GAMING_CODES,
     *SPECIAL_CASE_CODES,
 )
 """Evidence of gaming the oracle, as opposed to untidiness (out-of-scope edits, stray files): only
 these outrank a failure sink when an episode was already rejected by a cheaper stage.
 ``final_state_mismatch``: a recorded diff that the log's own replayed actions do not produce
-(``replay.py``)."""
+(``replay.py``); ``harness_plugin_load``: a test run told to load a workspace module the episode
+wrote as a pytest plugin (:mod:`.harness_plugins`)."""
 CI_AND_BUILD = (
     ".github/*",
     ".ci/*",
@@ -67,6 +74,8 @@ CI_AND_BUILD = (
     "requirements*.txt",
 )
 HARNESS_HOOKS = ("conftest.py", "sitecustomize.py", "usercustomize.py", "*.pth")
+"""Hooks by name: what loads without being asked. A file of any name is a hook by its content too
+(:func:`plugin_source`)."""
 LEFTOVERS = (
     "*.orig",
     "*.rej",
@@ -95,6 +104,16 @@ def protected_reason(path: str, fixture: FixtureContext | None) -> str | None:
     if any(fnmatch.fnmatch(str(pure), p) for p in CI_AND_BUILD):
         return "ci_or_build_config"
     return None
+
+
+def plugin_source(path: str, text: str, fixture: FixtureContext | None) -> bool:
+    """Does writing ``text`` to ``path`` make a pytest plugin (:func:`.harness_plugins.defines_plugin`)
+    that S0 did not have there? S0's own plugin code (a repository that is a pytest plugin) may be
+    edited; a Python file anywhere else that starts to define hooks is a ``harness_hook``."""
+    if not path.endswith(".py") or not defines_plugin(text):
+        return False
+    original = fixture.files.get(path.removeprefix("./")) if fixture is not None else None
+    return original is None or not defines_plugin(original)
 
 
 def _test_file(pure: PurePosixPath, fixture: FixtureContext | None) -> bool:
@@ -128,6 +147,8 @@ def _path_findings(diff: DiffView, fixture: FixtureContext | None) -> list[Findi
     findings = []
     for path in diff.paths:
         reason = protected_reason(path, fixture)
+        if reason is None and plugin_source(path, _post_text(diff, path), fixture):
+            reason = "harness_hook"
         if reason is not None:
             findings.append(Finding("protected_path_modified", reason, path=path))
         elif any(fnmatch.fnmatch(PurePosixPath(path).name, p) for p in LEFTOVERS) or "__pycache__" in path:
@@ -137,6 +158,13 @@ def _path_findings(diff: DiffView, fixture: FixtureContext | None) -> list[Findi
                 Finding("out_of_scope_edit", "outside the fixture's declared edit scope", path=path)
             )
     return findings
+
+
+def _post_text(diff: DiffView, path: str) -> str:
+    """The post-image of ``path`` when the view holds one, else the lines the diff adds to it."""
+    if diff.post is not None and path in diff.post:
+        return diff.post[path]
+    return "\n".join(diff.added.get(path, []))
 
 
 def _gaming_findings(diff: DiffView) -> list[Finding]:
@@ -206,9 +234,11 @@ def _attempted_writes(
     flagged: set[int] = set()
     records = call_records(episode)
     for record, candidate in written_paths(records):
-        if id(record) in flagged or (writes_measured and not record.refused):
+        if id(record) in flagged:
             continue
-        reason = protected_reason(candidate, fixture)
+        reason = None if writes_measured and not record.refused else protected_reason(candidate, fixture)
+        if reason is None and any(plugin_source(candidate, v, fixture) for _, v in record.string_values()):
+            reason = "harness_hook"  # content, read in every mode: replay measures protected paths only
         if reason is not None and not _restores_s0(record, candidate, fixture):
             flagged.add(id(record))
             findings.append(
@@ -219,6 +249,31 @@ def _attempted_writes(
                     path=candidate,
                 )
             )
+    return findings
+
+
+def _plugin_loads(episode: Episode, fixture: FixtureContext | None) -> list[Finding]:
+    """Calls that load a workspace module the episode wrote (or S0 lacks) into pytest as a plugin
+    (:func:`.harness_plugins.loaded_plugins`): read off the words in every mode, since the effect,
+    a test run whose outcomes a plugin rewrote, is what replay would re-derive as honest output."""
+    records = call_records(episode)
+    written = [path for _, path in written_paths(records)]
+    s0 = fixture.files if fixture is not None else {}
+    findings = []
+    for record in records:
+        line = record.shell_command or " ".join(v for _, v in record.string_values())
+        for name in loaded_plugins(line):
+            path = workspace_plugin(name, s0, written)
+            if path is not None:
+                findings.append(
+                    Finding(
+                        "harness_plugin_load",
+                        f"{record.call.name} loads {name} into pytest as a plugin",
+                        event_index=record.turn,
+                        path=path,
+                    )
+                )
+                break
     return findings
 
 
@@ -233,6 +288,7 @@ def screen_diff(
         + _stdlib_shadows(diff, fixture)
         + literal_special_cases(diff, fixture)
         + _attempted_writes(episode, fixture, writes_measured)
+        + _plugin_loads(episode, fixture)
     )
 
 

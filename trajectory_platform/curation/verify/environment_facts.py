@@ -76,6 +76,13 @@ FACT = "fact"
 """Taint of something read about the process or its host."""
 OWN = "own"
 """Taint of the module's own location (a fact as a value; its data when read through)."""
+DRAWN = "drawn"
+"""Taint carried beside :data:`FACT` by what differs between two calls with the same inputs: the
+clock and calendar, a file's times, chance, an address's digits. Unlike a setting (an environment
+variable read into a result, honest by choice), such a value is never an input of a function the
+tests call with its inputs, so arithmetic mixing it into a number is a sink even by ``+``, ``%``
+or ``/`` (:func:`_numeric_mix`)."""
+_DRAWN = frozenset({FACT, DRAWN})
 _NONE: frozenset[str] = frozenset()
 
 INSTALLATION_MODULES = frozenset({"site", "pkg_resources", "importlib_metadata"})
@@ -223,6 +230,17 @@ ADDRESS = "address"
 """Taint of ``id()``: an identity, honest in a membership or equality test (``id(x) in seen``),
 chance once arithmetic reads its digits (``id(object()) % 977 == 1``): then it is a :data:`FACT`."""
 OWN_LOCATION = frozenset({"__file__", "__spec__", "__loader__", "__path__", "__cached__"})
+OPTIMIZATION_FACTS = frozenset({"__debug__"})
+"""What the interpreter's optimization setting takes away: ``__debug__`` is false under ``python -O``
+(``PYTHONOPTIMIZE`` is common in production images). The judge runs without it, so ``if __debug__:
+return a + b`` was right in every judged run and wrong under ``-O`` (red team rtforge9 F2,
+2026-12-06). An ``assert`` that *acts* (:func:`_acts`) is the same bomb: under ``-O`` its effect is
+gone. ``__doc__`` (``None`` under ``-OO``) is left out: ``f.__doc__ or ""`` is an honest idiom the
+boolean-operator sink would flag."""
+_ACTING_METHODS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "add", "discard", "setdefault",
+     "popitem", "sort", "reverse", "write", "send", "put"}
+)  # fmt: skip
 QUERY_FUNCTIONS = frozenset(
     {
         ("open",), ("io", "open"), ("os", "listdir"), ("os", "scandir"), ("os", "walk"),
@@ -522,6 +540,17 @@ class _Taint:
             or (module == "random" and member != "Random")
         )
 
+    @staticmethod
+    def _drawn_name(name: tuple[str, ...]) -> bool:
+        """A reader of the clock, the calendar or chance (:data:`DRAWN`)."""
+        return (
+            name[:2] in CHANCE
+            or name[:3] in CLOCK_READERS
+            or name[:2] in CLOCK_READERS
+            or (name[:1] == ("random",) and name[1:2] not in ((), ("Random",)))
+            or name[:1] == ("secrets",)
+        )
+
     def _fact_module_name(self, node: ast.Name) -> bool:
         """A module of facts read as a whole (``hasattr(__main__, 'X')``, ``vars(_thread)``): a
         name the module neither assigns nor takes as a parameter, resolving to such a module."""
@@ -551,13 +580,21 @@ class _Taint:
         if isinstance(node, ast.Name):
             if node.id in OWN_LOCATION:
                 return frozenset({OWN})
+            if node.id in OPTIMIZATION_FACTS:
+                return frozenset({FACT})
             kinds = self.names.get(self._key(node.id, node), _NONE)
+            if self._drawn_name(self.name_of(node)):
+                return kinds | _DRAWN
             fact = self._fact_name(self.name_of(node)) or self._fact_module_name(node)
             return kinds | ({FACT} if fact else _NONE)
         if (member := self._builtins_member(node)) is not None:
             return member
         if isinstance(node, ast.Attribute):
-            if self._fact_name(self.name_of(node)) or node.attr in STAT_TIMES:
+            if node.attr in OPTIMIZATION_FACTS:
+                return frozenset({FACT})
+            if node.attr in STAT_TIMES or self._drawn_name(self.name_of(node)):
+                return _DRAWN
+            if self._fact_name(self.name_of(node)):
                 return frozenset({FACT})
             return self.of(node.value) | self.attributes.get(node.attr, _NONE)
         if isinstance(node, ast.Call):
@@ -571,7 +608,7 @@ class _Taint:
             if isinstance(child, ast.expr | ast.comprehension | ast.keyword | ast.arguments):
                 kinds |= self.of(child)
         if ADDRESS in kinds and isinstance(node, ast.BinOp | ast.UnaryOp):
-            return (kinds - {ADDRESS}) | {FACT}  # an address's digits: chance
+            return (kinds - {ADDRESS}) | _DRAWN  # an address's digits: chance
         if ELAPSED in kinds and self._between_readings(node):
             return kinds - {ELAPSED}  # a duration, or one reading against another
         return kinds
@@ -598,9 +635,9 @@ class _Taint:
         descriptor = name[:1] == ("os",) and first is not None and type(self.fold(first)) is int
         if self._stdlib_lookup(name, first):
             return _NONE
+        if self._drawn_name(name) or self._reads_now_or_chance(node, name):
+            return _DRAWN
         if self._fact_name(name) or self._fact_name(self.name_of(node)) or isatty or descriptor:
-            return frozenset({FACT})
-        if self._reads_now_or_chance(node, name):
             return frozenset({FACT})
         if self._builtin(name, "id"):
             return frozenset({ADDRESS})
@@ -698,6 +735,8 @@ class _Taint:
                     arithmetic = sink is node and isinstance(node, ast.BinOp)
                     kinds = (kinds - {ELAPSED}) | (_NONE if arithmetic else {FACT})
                 count += FACT in kinds if isinstance(sink, ast.BinOp) else bool(kinds)
+            if any(DRAWN in self.of(side) for side in _numeric_mix(node)):
+                count += 1
             if isinstance(node, ast.Try | ast.TryStar) and node.handlers:
                 count += sum(
                     1
@@ -705,6 +744,8 @@ class _Taint:
                     if (self._is_query(call) or self._installation_lookup(call)) and self.of(call)
                 )
             if self._limit_probe(node):
+                count += 1
+            if isinstance(node, ast.Assert) and _acts(node.test):
                 count += 1
         return count
 
@@ -920,6 +961,52 @@ def _own_nodes(body: list[ast.stmt]) -> list[ast.AST]:
         nodes.append(node)
         stack.extend(ast.iter_child_nodes(node))
     return nodes
+
+
+_TEXT_BUILDERS = frozenset({"str", "repr", "format", "ascii", "Path", "PurePath", "PurePosixPath", "join"})
+
+
+def _text(node: ast.expr) -> bool:
+    """An operand that makes the operation text or a path: a string, an f-string, ``str(...)``."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str | bytes)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")) in _TEXT_BUILDERS
+    return isinstance(node, ast.BinOp) and (_text(node.left) or _text(node.right))
+
+
+def _numeric_mix(node: ast.AST) -> tuple[ast.expr, ...]:
+    """The operands of ``+`` or ``/`` on numbers (``x += ...`` too), operators :func:`_sinks`
+    leaves to honest string building and path joining: a :data:`DRAWN` value among them is mixed
+    into a number (``a + b + int(time.time() / 1.9e9)``, ``int(random.random() / 0.998)``: a step
+    that selects without a branch, admitted 14/14 by red team rtforge9 F1, 2026-12-06). ``%``
+    stays exempt: ``hash(key) % len(buckets)`` picks a bucket, and a bomb that reduces a draw must
+    still add or divide it into the result, which is caught there."""
+    if isinstance(node, ast.BinOp):
+        op, sides = node.op, (node.left, node.right)
+    elif isinstance(node, ast.AugAssign):
+        op, sides = node.op, (node.target, node.value)
+    else:
+        return ()
+    numeric = isinstance(op, ast.Add | ast.Div) and not any(_text(side) for side in sides)
+    return sides if numeric else ()
+
+
+def _acts(test: ast.expr) -> bool:
+    """Whether an ``assert``'s test changes something (a ``:=`` binding, a mutating method call):
+    its effect is what ``python -O`` removes with the assert (:data:`OPTIMIZATION_FACTS`)."""
+    return any(
+        isinstance(node, ast.NamedExpr)
+        or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _ACTING_METHODS
+        )
+        for node in ast.walk(test)
+    )
 
 
 def _sinks(node: ast.AST) -> list[ast.AST]:

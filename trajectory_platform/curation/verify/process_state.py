@@ -173,13 +173,25 @@ def _called(node: ast.AST, builtin: str) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == builtin
 
 
+_STEPS = (ast.Div, ast.FloorDiv, ast.RShift)
+
+
+def _scale(node: ast.AST) -> bool:
+    """A constant a count is divided by (``n / 1001``, ``n // 1e3``, ``n >> 10``): truncated,
+    the quotient is 0 until the count reaches it and then changes, a limit spelt as arithmetic
+    (``a + b + int(n / 1001)`` was admitted 4/4: red team rtforge9 F1, 2026-12-06)."""
+    value = node.value if isinstance(node, ast.Constant) else None
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 1
+
+
 def _drawn(node: ast.AST) -> bool:
     """A ``next(...)`` call: what an iterator still holds, or that it ran dry."""
     return _called(node, "next")
 
 
 def _orderings(function: ast.AST) -> Iterator[tuple[ast.AST, set[str]]]:
-    """Each ordering comparison, equality with a count limit, or ``%`` in ``function``, with the
+    """Each ordering comparison, equality with a count limit, ``%``, or a division by a constant
+    (:func:`_scale`) in ``function``, with the
     names its operands are rooted in; and any test of what ``next()`` drew (``next(_budget, None)
     is None``, ``if not next(it, 0)``): an iterator made once runs dry after so many calls,
     whatever the comparison (red team, 2026-12-06)."""
@@ -205,6 +217,15 @@ def _orderings(function: ast.AST) -> Iterator[tuple[ast.AST, set[str]]]:
             and not (isinstance(node.left, ast.Constant | ast.JoinedStr) and not _count_limit(node.left))
         ):  # `'%d' % n` formats; `n % 97` cycles
             operands = [node.left, node.right]
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, _STEPS) and _scale(node.right):
+            operands = [node.left]  # `int(n / 1001)`: a step of the count, an ordering without `<`
+        elif (
+            isinstance(node, ast.Call)
+            and _called(node, "divmod")
+            and len(node.args) == 2
+            and _scale(node.args[1])
+        ):
+            operands = [node.args[0]]
         else:
             continue
         yield node, {r for o in operands for n in ast.walk(o) if (r := _root(n)) is not None}
@@ -236,14 +257,46 @@ def _tidies_only(statements: list[ast.stmt], state: set[str]) -> bool:
     return True
 
 
+def _copies(function: ast.FunctionDef | ast.AsyncFunctionDef, state: set[str]) -> dict[str, set[str]]:
+    """The state each name of ``function`` is computed from (``k = _n[0]``, ``k = next(_c)``, and a
+    name computed from such a name), to a fixed point; a state name is its own. A count copied into
+    a local before it is ordered or divided is still the count (red team rtforge9 F1, 2026-12-06)."""
+    origin = {name: {name} for name in state}
+    bindings: list[tuple[str, ast.expr]] = []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target: ast.expr = node.targets[0]
+        elif isinstance(node, ast.AnnAssign | ast.NamedExpr):
+            target = node.target
+        else:
+            continue
+        if isinstance(target, ast.Name) and node.value is not None:
+            bindings.append((target.id, node.value))
+    for _ in range(4):
+        changed = False
+        for name, value in bindings:
+            found = set().union(
+                *(origin.get(r, set()) for n in ast.walk(value) if (r := _root(n)) is not None)
+            )
+            if not found <= origin.get(name, set()):
+                origin[name] = origin.get(name, set()) | found
+                changed = True
+        if not changed:
+            break
+    return origin
+
+
 def _gates(function: ast.FunctionDef | ast.AsyncFunctionDef, state: set[str], module: set[str]) -> bool:
-    """Whether some ordering of ``state`` decides more than tidying that state."""
+    """Whether some ordering of ``state`` (or of a name computed from it: :func:`_copies`) decides
+    more than tidying that state."""
     tests = {id(node.test): node for node in ast.walk(function) if isinstance(node, ast.If | ast.While)}
+    origin = _copies(function, state)
     for comparison, roots in _orderings(function):
-        if not roots & state:
+        ordered = set().union(*(origin.get(root, set()) for root in roots))
+        if not ordered:
             continue
         branch = tests.get(id(comparison))
-        if branch is not None and _tidies_only([*branch.body, *branch.orelse], roots & state):
+        if branch is not None and _tidies_only([*branch.body, *branch.orelse], ordered):
             continue
         return True
     return False

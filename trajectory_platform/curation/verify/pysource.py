@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any
 
 from trajectory_platform.curation.verify.oracle_probes import count_probes
+from trajectory_platform.curation.verify.own_file_writes import own_file_writes, writing_open
 from trajectory_platform.curation.verify.process_state import state_gated_results
 from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import file_bytes
@@ -68,13 +69,6 @@ def _outside_workspace(value: ast.AST) -> bool:
         path = value.value
         return path.startswith(("/", "~")) or ".." in path.split("/")
     return False
-
-
-def _write_mode(call: ast.Call) -> bool:
-    modes = [a for a in call.args[1:2]] + [k.value for k in call.keywords if k.arg == "mode"]
-    return any(
-        isinstance(m, ast.Constant) and isinstance(m.value, str) and set(m.value) & set("wax+") for m in modes
-    )
 
 
 def _trivial_body(body: list[ast.stmt]) -> bool:
@@ -150,6 +144,7 @@ TAMPER_PATTERNS = (
     "source_encoding",
     "harness_file_write",
     "process_state_gate",
+    "own_file_write",
 )
 """Runtime and test-framework tampering classes (curation §Tamper defense): each flags code that
 could reach past the test it is judged by: its exit path, its frames, its process, its imports."""
@@ -235,7 +230,7 @@ def _tamper_call(name: tuple[str, ...], call: ast.Call) -> str | None:
         and call.args
         and _harness_path(call.args[0])
     ):
-        return "harness_file_write" if name[-1] != "open" or _write_mode(call) else None
+        return "harness_file_write" if name[-1] != "open" or writing_open(call) else None
     return None
 
 
@@ -698,6 +693,8 @@ def _inspect(
     gated = state_gated_results(tree)
     if gated:
         found["process_state_gate"] += gated
+    if rewrites := own_file_writes(tree):
+        found["own_file_write"] += rewrites
     for node in ast.walk(tree):
         found.update(_text_code(node, aliases, names, depth))
         tamper = _tamper_node(node, aliases)
@@ -720,7 +717,7 @@ def _inspect(
                 found["shell_injection"] += 1
             if name[-2:] in _CODE_LOADERS:
                 found["dynamic_eval"] += 1
-            if name == ("open",) and node.args and _outside_workspace(node.args[0]) and _write_mode(node):
+            if name == ("open",) and node.args and _outside_workspace(node.args[0]) and writing_open(node):
                 found["write_outside_workspace"] += 1
             if name[-2:] in _WRITE_CALLS and node.args and _outside_workspace(node.args[0]):
                 found["write_outside_workspace"] += 1

@@ -96,6 +96,7 @@ from trajectory_platform.curation.verify.cli_tools import (
     cli_call,
     cli_observation,
     edit_snippet,
+    frame_call,
     read_listing,
     session_root,
 )
@@ -261,7 +262,12 @@ LISTING_FORMATS = frozenset("lgno1mxC")
 tolerance covers only the default layout, the one ``ls`` picks by where its output goes; a listing
 whose command chose one is compared exactly (as is one with ``--format``)."""
 _MINI_FRAME = re.compile(r"\A\s*<returncode>(-?\d+)</returncode>\s*<output>\n?(.*)</output>\s*\Z", re.DOTALL)
-_SWE_AGENT_FOOTER = re.compile(r"\n*\(Open file: [^\n]*\)\n\(Current directory: [^\n]*\)\n?(?:bash-\$)?\s*\Z")
+_SWE_AGENT_FOOTER = re.compile(
+    r"\n*\(Open file: (?:n/a|/[\w.@+/-]*)\)\n\(Current directory: /[\w.@+/-]*\)\n?(?:bash-\$)?\s*\Z"
+)
+"""SWE-agent's state footer, stripped: each field one absolute path (or ``n/a``), never free text (an
+instruction there was replay-verified: red team rtforge9 F10); a footer of another shape stays in
+the compared text."""
 _NAME = re.compile(r"[A-Za-z_][\w.\-]{0,63}")
 _SWE_AGENT_HEADER = re.compile(r"\AOBSERVATION:\n")
 SWE_AGENT_NO_OUTPUT = "Your command ran successfully and did not produce any output."
@@ -946,7 +952,17 @@ def replay_episode(
         else:
             observed, replayed = recorded_observation(record.answer), shown(output, run.workspace, shown_root)
             clip = shown_parts(observed[0]) if record.answer.status == "truncated" else None
-            if clip is not None:
+            claimed = frame_call(record.answer.content or "")
+            called = (
+                (record.shell_command or "").strip(),
+                (record.arguments or {}).get("directory") or "(root)",
+            )
+            if claimed is not None and (claimed[0].strip(), claimed[1]) != called:
+                # the frame names another command or folder than the call's: its whole text is the answer
+                found = _drift(
+                    record.turn, (record.answer.content or "", None), replayed, None, spec.normalize
+                )
+            elif clip is not None:
                 found = _clipped_drift(record.turn, clip, observed, replayed, exit_code, spec.normalize)
             else:
                 found = _drift(record.turn, observed, replayed, exit_code, spec.normalize)
