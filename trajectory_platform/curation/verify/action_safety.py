@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from trajectory_platform.curation.verify.calls import CallRecord, call_records
+from trajectory_platform.curation.verify.calls import CallRecord, bash_words, call_records
 from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.replay import repository_root
 from trajectory_platform.curation.verify.verdicts import Finding
@@ -179,11 +179,8 @@ def simple_commands(line: str, depth: int = NESTED_DEPTH) -> Iterator[list[str]]
     and parentheses, and those of every quoted word that is itself a line (it holds a space): the
     line ``bash -lc '...'``, ``sh -c``, ``su -c`` or a script's ``os.system('...')`` runs. A line
     ``shlex`` cannot split (an open quote) yields its words split at spaces."""
-    lexer = shlex.shlex(line.replace("\n", " ; "), posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        words = list(lexer)
-    except ValueError:
+    words = bash_words(line.replace("\n", " ; "))
+    if words is None:
         words = line.split()
     command: list[str] = []
     for word in words:

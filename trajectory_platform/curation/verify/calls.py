@@ -57,6 +57,27 @@ def argv_line(argv: list[str]) -> str:
     return shlex.join(argv)
 
 
+def bash_words(line: str) -> list[str] | None:
+    """``line``'s words as bash splits them: quotes removed, each run of operator characters
+    (``|``, ``&&``, ``;``, ``>``, parentheses) a word of its own; ``None`` where bash would reject
+    the line (an open quote). The one splitter of the verifier's shell-line readers, so a line is
+    the same words to each of them."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        return list(lexer)
+    except ValueError:
+        return None
+
+
+def after_cd(words: list[str]) -> list[str]:
+    """``words`` without the ``cd DIR &&`` steps leading them: the command an agent ran in another
+    folder of the repository."""
+    while words[1:3] and words[0] == "cd" and words[2:3] == ["&&"]:
+        words = words[3:]
+    return words
+
+
 AGENT_COMMANDS = (*SWEAGENT_COMMANDS, "insert", "filemap", "set_cursors", "str_replace_editor")
 """SWE-agent's own commands (its tool bundles, installed in its container): a text action naming
 one is not a program a plain shell has, so it is never a shell line. The editor

@@ -19,7 +19,7 @@ answer about the files.
 
 from __future__ import annotations
 
-import shlex
+from trajectory_platform.curation.verify.calls import after_cd, bash_words
 
 HISTORY_READS: dict[str, str] = {
     "log": "commits, their hashes, authors, dates and messages",
@@ -51,14 +51,10 @@ still the answer)."""
 def reads_history(line: str) -> bool:
     """Whether ``line`` is one git command reading history (:data:`HISTORY_READS`), optionally
     after ``cd DIR &&``, optionally piped into other programs (``git log --oneline | wc -l``)."""
-    lexer = shlex.shlex(line.strip(), posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        words = list(lexer)
-    except ValueError:
+    split = bash_words(line.strip())
+    if split is None:
         return False
-    while words[1:3] and words[0] == "cd" and words[2:3] == ["&&"]:
-        words = words[3:]
+    words = after_cd(split)
     stages: list[list[str]] = [[]]
     for word in words:
         if word in ("|", "|&"):

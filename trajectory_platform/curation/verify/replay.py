@@ -85,7 +85,7 @@ from typing import Any
 
 import pathspec
 
-from trajectory_platform.curation.verify.calls import CallRecord, call_records
+from trajectory_platform.curation.verify.calls import CallRecord, after_cd, bash_words, call_records
 from trajectory_platform.curation.verify.cli_tools import (
     FILE,
     NO_EFFECT,
@@ -455,14 +455,10 @@ def simple_command_words(command: str) -> list[str] | None:
     line = command.strip()
     if "\n" in line or "`" in line or "$(" in line:
         return None
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        words = list(lexer)
-    except ValueError:
+    split = bash_words(line)
+    if split is None:
         return None
-    while words[1:3] and words[0] == "cd" and words[2:3] == ["&&"]:
-        words = words[3:]
+    words = after_cd(split)
     if not words or any(word and set(word) <= _SHELL_OPERATOR for word in words):
         return None
     return words

@@ -32,10 +32,9 @@ measurement has neither limit, which is why the audit prefers it wherever replay
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterator
 
-from trajectory_platform.curation.verify.calls import SHELLS, CallRecord
+from trajectory_platform.curation.verify.calls import SHELLS, CallRecord, bash_words
 from trajectory_platform.gym.shell import EDITOR_ROOTS
 
 PATH_KEY = re.compile(r"path|file|uri|target|dest|doc|location|folder|^name$", re.IGNORECASE)
@@ -177,12 +176,8 @@ def written_paths(records: list[CallRecord]) -> Iterator[tuple[CallRecord, str]]
 def _split(line: str) -> list[str]:
     """``line``'s words as bash splits them (operators as words of their own); on a quote bash
     would reject, its path-like runs."""
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        return list(lexer)
-    except ValueError:
-        return _PATHLIKE.findall(line)
+    words = bash_words(line)
+    return _PATHLIKE.findall(line) if words is None else words
 
 
 def shell_targets(line: str) -> list[str]:
