@@ -32,7 +32,7 @@ chat_payloads.event_of`: tokens, finish reasons and invalid calls included). The
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -399,32 +399,45 @@ def _is_message_stream(src: SourceFile) -> bool:
 
 
 def _message_stream(src: SourceFile) -> Iterator[RawRecord]:
-    """The file's pairs as one record ``{PAIRS, RUN_EVENTS}`` at its first pair: a line that is no
-    pair is a ``wrong type`` reject (the server's run ``metadata`` event is counted)."""
+    """The file's pairs as one record ``{PAIRS, RUN_EVENTS}`` at its first pair."""
+    expected = "not a LangGraph message pair ([message chunk, metadata])"
+    yield from _one_run(src, message_pair, message_pair, PAIRS, expected)
+
+
+def _one_run(
+    src: SourceFile,
+    read: Callable[[Any], Any | None],
+    whole: Callable[[Any], Any | None],
+    key: str,
+    expected: str,
+) -> Iterator[RawRecord]:
+    """The file's values ``read`` accepts (its lines, or the elements of a document ``whole`` does
+    not accept as one value) as one record ``{key: values, RUN_EVENTS: count}`` at its first
+    accepted value: a stream is one run, read whole. The server's run ``metadata`` event is
+    counted; any other value is a ``wrong type`` reject saying what was ``expected``."""
     document, error = src.document
     lines = (
         [RawRecord(None, f"[{i}]", value=v) for i, v in enumerate(document)]
-        if error is None and isinstance(document, list) and message_pair(document) is None
+        if error is None and isinstance(document, list) and whole(document) is None
         else [RawRecord(1, None, value=document)]
         if error is None
         else list(src.lines())
     )
-    pairs, events, first = [], 0, None
+    values, events, first = [], 0, None
     for line in lines:
         if line.error is not None:
             yield line
             continue
-        pair = message_pair(line.value)
-        if pair is not None:
-            pairs.append(pair)
+        value = None if is_run_metadata(line.value) else read(line.value)
+        if value is not None:
+            values.append(value)
             first = first or line
         elif is_run_metadata(line.value):
             events += 1
         else:
-            detail = "not a LangGraph message pair ([message chunk, metadata])"
-            yield RawRecord(line.line, line.json_path, error=RecordError("wrong type", detail))
+            yield RawRecord(line.line, line.json_path, error=RecordError("wrong type", expected))
     if first is not None:
-        yield RawRecord(first.line, first.json_path or "$", value={PAIRS: pairs, RUN_EVENTS: events})
+        yield RawRecord(first.line, first.json_path or "$", value={key: values, RUN_EVENTS: events})
 
 
 def _opening_item(sample: Any) -> StreamItem | None:
@@ -453,32 +466,14 @@ def _as_item(value: Any) -> StreamItem | None:
 
 
 def _item_stream(src: SourceFile) -> Iterator[RawRecord]:
-    """The file's items as one record ``{ITEMS, RUN_EVENTS}`` at its first item: a line that is no
-    item is a ``wrong type`` reject (the server's run ``metadata`` event is counted)."""
-    document, error = src.document
-    lines = (
-        [RawRecord(None, f"[{i}]", value=v) for i, v in enumerate(document)]
-        if error is None and isinstance(document, list) and stream_item(document) is None
-        else [RawRecord(1, None, value=document)]
-        if error is None
-        else list(src.lines())
+    """The file's items as one record ``{ITEMS, RUN_EVENTS}`` at its first item."""
+    yield from _one_run(
+        src,
+        _as_item,
+        stream_item,
+        ITEMS,
+        "not a LangGraph stream item ([namespace, chunk] or [namespace, mode, chunk])",
     )
-    items, events, first = [], 0, None
-    for line in lines:
-        if line.error is not None:
-            yield line
-            continue
-        item = None if is_run_metadata(line.value) else _as_item(line.value)
-        if item is not None:
-            items.append(item)
-            first = first or line
-        elif is_run_metadata(line.value):
-            events += 1
-        else:
-            detail = "not a LangGraph stream item ([namespace, chunk] or [namespace, mode, chunk])"
-            yield RawRecord(line.line, line.json_path, error=RecordError("wrong type", detail))
-    if first is not None:
-        yield RawRecord(first.line, first.json_path or "$", value={ITEMS: items, RUN_EVENTS: events})
 
 
 def _placed_pair(item: StreamItem) -> tuple[dict[str, Any], dict[str, Any]]:
