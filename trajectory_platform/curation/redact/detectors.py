@@ -102,7 +102,15 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("OPENAI_KEY", r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}", 0, ()),
     # A JSON object encodes to "ey" when "{" is followed by a quote or a space and to "ew" when a
     # newline or tab follows it (pretty-printed claims): every segment of one token goes whole.
-    ("JWT", r"\be[wy][A-Za-z0-9_\-]{8,}={0,2}\.e[wy][A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-+/=]*", 0, ()),
+    # The word start is a lookbehind, not a leading \b (:func:`_compile_rule` would check that in
+    # Python after the match): "ey" is no rare prefix ("key", "they"), and every one of them in a
+    # long word would scan that word again, quadratic in its length.
+    (
+        "JWT",
+        r"(?<!\w)e[wy][A-Za-z0-9_\-]{8,}+={0,2}\.e[wy][A-Za-z0-9_\-]{8,}+={0,2}\.[A-Za-z0-9_\-+/=]*",
+        0,
+        (),
+    ),
     ("TOKEN", r"\beyJ[A-Za-z0-9_\-+/]{20,}={0,2}", 0, ()),
     (
         "API_KEY",
