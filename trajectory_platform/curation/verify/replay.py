@@ -488,7 +488,11 @@ def volatile_agree(recorded: str, replayed: str, patterns: tuple[str, ...] = ())
     answer carry any text in it (``/tmp/NOTE_TO_AGENTS...`` where the program printed ``/tmp/x``, a
     computed ``23`` in ``/tmp/result-23.txt``) and still be replay-verified (red team rtforge9 F6,
     2026-12-06); a literal placeholder in a recorded answer no longer matches an erased span either."""
-    ours, theirs = _erased(recorded, patterns)[1], _erased(replayed, patterns)[1]
+    return _spans_agree(_erased(recorded, patterns)[1], _erased(replayed, patterns)[1])
+
+
+def _spans_agree(ours: list[tuple[str, str]], theirs: list[tuple[str, str]]) -> bool:
+    """:func:`volatile_agree` on the spans :func:`_erased` listed."""
     return len(ours) == len(theirs) and all(
         rule == other and _VALUES_AGREE.get(rule, lambda _a, _b: True)(value, replayed_value)
         for (rule, value), (other, replayed_value) in zip(ours, theirs, strict=True)
@@ -734,12 +738,8 @@ def _drift(
     recorded_text, recorded_exit = recorded_output
     if any_order:
         recorded_text, output = (_in_order(text, patterns) for text in (recorded_text, output))
-    recorded, replayed = normalize(recorded_text, patterns), normalize(output, patterns)
-    if (
-        recorded == replayed
-        and volatile_agree(recorded_text, output, patterns)
-        and not _exit_differs(recorded_exit, exit_code)
-    ):
+    (recorded, ours), (replayed, theirs) = _erased(recorded_text, patterns), _erased(output, patterns)
+    if recorded == replayed and _spans_agree(ours, theirs) and not _exit_differs(recorded_exit, exit_code):
         return None
     return _turn_drift(turn, recorded, replayed, recorded_exit, exit_code)
 
