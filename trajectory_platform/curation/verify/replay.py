@@ -71,6 +71,7 @@ and hashes only.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -119,7 +120,6 @@ from trajectory_platform.curation.verify.sweagent_commands import (
     recorded_viewer,
     shown,
     split_report,
-    unordered,
 )
 from trajectory_platform.curation.verify.sweagent_tools import (
     EDITOR_FILE_VIEW,
@@ -411,12 +411,92 @@ def replay_mode(spec: ReplaySpec | None) -> str:
 
 def normalize(text: str, patterns: tuple[str, ...] = ()) -> str:
     """``text`` with the spans that honestly differ between runs replaced by placeholders."""
+    return _erased(text, patterns)[0]
+
+
+def _erased(text: str, patterns: tuple[str, ...] = ()) -> tuple[str, list[tuple[str, str]]]:
+    """:func:`normalize`'s text and, in order, each span a default rule erased: (its placeholder,
+    the span), for :func:`volatile_agree` to pair with the other run's."""
+    spans: list[tuple[str, str]] = []
+
+    def erase(match: re.Match[str], placeholder: str) -> str:
+        spans.append((placeholder, match.group(0)))
+        return match.expand(placeholder)
+
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     for pattern, placeholder in _DEFAULT:
-        text = pattern.sub(placeholder, text)
+        text = pattern.sub(functools.partial(erase, placeholder=placeholder), text)
     for extra in patterns:
         text = re.sub(extra, "<N>", text)
-    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n"), spans
+
+
+_PYTEST_TEMP = re.compile(r"pytest-(?:\d+|of-[\w.-]+)")
+"""pytest's temp folders: ``pytest-of-USER`` (the user running it) and ``pytest-N`` (a counter of
+runs), under which a test's own folder is named by the test."""
+_RANDOM_RUN = re.compile(r"[A-Za-z0-9_]{4,}")
+
+
+def _temp_paths_agree(recorded: str, replayed: str) -> bool:
+    """Whether two ``/tmp`` paths differ only in the random names a temp file or folder is given:
+    the same number of parts, each pair the same or a pair of temp names (:func:`_temp_names_agree`)."""
+    ours, theirs = recorded.split("/"), replayed.split("/")
+    return len(ours) == len(theirs) and all(map(_temp_names_agree, ours, theirs))
+
+
+def _temp_names_agree(recorded: str, replayed: str) -> bool:
+    """Whether two path parts are the same, or both pytest's temp folders of one kind, or the same
+    name around a random run (``mkstemp``'s ``tmpk3j_x9q2.txt``, ``mktemp``'s ``tmp.Xa81kQ0zPb``):
+    the same length, differing over at least 4 word characters that are not all digits. A value a
+    program computes into a name (``result-17.txt``) differs in a short run of digits; free text
+    (an instruction) changes the number of parts or their lengths."""
+    if recorded == replayed:
+        return True
+    if _PYTEST_TEMP.fullmatch(recorded) and _PYTEST_TEMP.fullmatch(replayed):
+        return recorded.startswith("pytest-of-") == replayed.startswith("pytest-of-")
+    if len(recorded) != len(replayed):
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(recorded, replayed, strict=True)) if a != b]
+    first, last = differ[0], differ[-1] + 1
+    runs = (recorded[first:last], replayed[first:last])
+    return all(_RANDOM_RUN.fullmatch(run) and not run.isdigit() for run in runs)
+
+
+def _addresses_agree(recorded: str, replayed: str) -> bool:
+    """Whether two pointer-width hex values (``0x`` and 12 to 16 digits) may be one address in two
+    runs: the same width and leading digit (the same region: a heap's ``0x55..``, a mapping's
+    ``0x7f..``), and a 16-digit one zero-padded or a kernel's (``0x0000..``, ``0xffff..``). A
+    computed value (``hex(add(2**50, 3))``, 13 digits) is compared."""
+    ours, theirs = recorded[2:].lower(), replayed[2:].lower()
+    if len(ours) != len(theirs) or ours[0] != theirs[0]:
+        return False
+    return len(ours) == 12 or (len(ours) == 16 and ours[:4] == theirs[:4] and ours[:4] in ("0000", "ffff"))
+
+
+_VALUES_AGREE: dict[str, Callable[[str, str], bool]] = {
+    "<TMP>": _temp_paths_agree,
+    "<ADDR>": _addresses_agree,
+}
+"""A default rule's own test of two erased spans (by its placeholder); a rule not named here erases
+any span its pattern matches (a pid's digits, a duration, a clock: its shape is its bound)."""
+
+
+def volatile_agree(recorded: str, replayed: str, patterns: tuple[str, ...] = ()) -> bool:
+    """Whether the spans :func:`normalize` erases in a recorded output pair one for one with those it
+    erases in the replayed output: as many, in the same order, by the same rule, each pair the values
+    that rule lets differ between runs (:data:`_VALUES_AGREE`). Erasing a shape anywhere let a forged
+    answer carry any text in it (``/tmp/NOTE_TO_AGENTS...`` where the program printed ``/tmp/x``, a
+    computed ``23`` in ``/tmp/result-23.txt``) and still be replay-verified (red team rtforge9 F6,
+    2026-12-06); a literal placeholder in a recorded answer no longer matches an erased span either."""
+    return _spans_agree(_erased(recorded, patterns)[1], _erased(replayed, patterns)[1])
+
+
+def _spans_agree(ours: list[tuple[str, str]], theirs: list[tuple[str, str]]) -> bool:
+    """:func:`volatile_agree` on the spans :func:`_erased` listed."""
+    return len(ours) == len(theirs) and all(
+        rule == other and _VALUES_AGREE.get(rule, lambda _a, _b: True)(value, replayed_value)
+        for (rule, value), (other, replayed_value) in zip(ours, theirs, strict=True)
+    )
 
 
 def compile_patterns(patterns: tuple[str, ...]) -> None:
@@ -656,12 +736,19 @@ def _drift(
     exit code), or ``None`` (``any_order``: the output lists lines in an order only the file system
     fixed)."""
     recorded_text, recorded_exit = recorded_output
-    recorded, replayed = normalize(recorded_text, patterns), normalize(output, patterns)
     if any_order:
-        recorded, replayed = unordered(recorded), unordered(replayed)
-    if recorded == replayed and not _exit_differs(recorded_exit, exit_code):
+        recorded_text, output = (_in_order(text, patterns) for text in (recorded_text, output))
+    (recorded, ours), (replayed, theirs) = _erased(recorded_text, patterns), _erased(output, patterns)
+    if recorded == replayed and _spans_agree(ours, theirs) and not _exit_differs(recorded_exit, exit_code):
         return None
     return _turn_drift(turn, recorded, replayed, recorded_exit, exit_code)
+
+
+def _in_order(text: str, patterns: tuple[str, ...]) -> str:
+    """A listing's lines in a fixed order (by their normalized text), for commands whose order is
+    the file system's: each line keeps its own values for :func:`volatile_agree` to pair."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(sorted(lines, key=lambda line: normalize(line, patterns)))
 
 
 def _exit_differs(recorded_exit: int | None, exit_code: int | None) -> bool:

@@ -501,8 +501,3 @@ def shown(output: str, workspace: str | None, root: str | None) -> str:
 def edit_rejected(text: str) -> bool:
     """Whether an ``edit`` answer is the linter's rejection (the file left as it was)."""
     return text.lstrip().startswith(REJECTED.rstrip("."))
-
-
-def unordered(text: str) -> str:
-    """A listing's lines in a fixed order, for commands whose order is the file system's."""
-    return "\n".join(sorted(text.split("\n")))
