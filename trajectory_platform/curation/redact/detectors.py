@@ -1945,7 +1945,27 @@ def public_by_context(text: str, start: int, end: int) -> bool:
         _FILE_EXTENSION.match(text, end)
         or in_arn(text, start)
         or _PUBLIC_BEFORE.search(text, max(0, start - 48), start)
+        or _multipart_boundary(text, start, end)
     )
+
+
+_BOUNDARY_PARAMETER = re.compile(r"(?i)boundary=\"?-*$")
+
+
+def _multipart_boundary(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` a multipart body's boundary: the ``boundary=`` parameter's value, or a
+    delimiter line (``--`` and the boundary, ``--`` after the last) of a body whose parts it opens?
+    A boundary is random by design and no credential; replaced, its parameter and its delimiter
+    lines (cut at different dashes) got different pseudonyms and the body no longer parsed."""
+    if _BOUNDARY_PARAMETER.search(text, max(0, start - 16), start):
+        return True
+    core = text[start:end].strip("-")
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = len(text) if (newline := text.find("\n", end)) == -1 else newline
+    line = text[line_start:line_end].rstrip("\r")
+    if not core or not line.startswith("--") or line.strip("-") != core:
+        return False
+    return re.search(rf"(?im)^--+{re.escape(core)}\r?\nContent-(?:Disposition|Type):", text) is not None
 
 
 def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int, int], bool]) -> bool:
