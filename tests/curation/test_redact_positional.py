@@ -46,6 +46,10 @@ FOUND = {
     "ssh_keygen_passphrase": f"ssh-keygen -t ed25519 -N '{PW}' -f id",
     "net_use": f"net use Z: \\\\srv\\share /user:bob {PW}",
     "password_for_account": f"Password for user deploy: {PW}",
+    "git_prompt_quoting_its_url": (
+        f"Username for 'https://github.com': bob\nPassword for 'https://bob@github.com': {PW}\n"
+    ),
+    "ssh_prompt_quoting_its_key": f'Enter passphrase for key "/home/ci/.ssh/id_ed25519": {PW}',
     "credentials_in_prose": f"The credentials are admin:{PW}",
     "secret_str": f"db_password=SecretStr('{PW}')",
     "ssm_name_value": f'{{"Name": "/prod/db/password", "Type": "SecureString", "Value": "{PW}"}}',
@@ -158,6 +162,7 @@ KEPT = {
     "lint_line_with_a_port_like_field": "src/app.py:5432:12:W0612:unused-variable",
     "json_name_value_of_no_credential": '{"Name": "LOG_LEVEL", "Value": "DEBUG-2024x"}',
     "sudo_prompt_and_the_next_output": "[sudo] password for ubuntu: Reading package lists... Done",
+    "ssh_prompt_answered_on_its_own_line": "Enter passphrase for key '/root/.ssh/id_rsa': \nIdentity added",
     "credential_helper_config": '{"credHelpers": {"x": "y"}, "credential-helper:ecr-login": 1}',
     "credentials_naming_a_host": "credentials: db:5432/appdb",
     "expect_of_no_prompt": 'expect "password changed"\nsend "/usr/bin/logout\\r"',
@@ -226,3 +231,8 @@ def test_a_table_is_read_once_however_many_of_its_rows_name_a_credential(monkeyp
     lines = 400
     list(positional.find_positional_credentials("password,user\n" * lines))
     assert len(calls) <= 3 * lines
+
+
+def test_a_prompt_keeps_the_key_path_it_quotes():
+    redacted = redact_text(f"Enter passphrase for key '/root/.ssh/id_rsa': {PW}\n", SALT)[0]
+    assert redacted.startswith("Enter passphrase for key '/root/.ssh/id_rsa': <REDACTED_PASSWORD:"), redacted

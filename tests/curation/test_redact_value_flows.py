@@ -54,6 +54,10 @@ LEAKS = {
     "sqlite_header_pipes": f"account|backup_passphrase|owner\n7|{PW}|ana\n",
     "header_of_words": f"env,Client Secret,region\nprod,{PW},eu-west-1\n",
     "pg_dump_copy_block": f"COPY auth.accounts (id, login, pass_hash_src) FROM stdin;\n3\tana\t{PW}\n\\.\n",
+    "multipart_part": (
+        f'--x9Qf2LmT7vB3nR8k\r\nContent-Disposition: form-data; name="password"\r\n'
+        f"Content-Type: text/plain\r\n\r\n{PW}\r\n--x9Qf2LmT7vB3nR8k--\r\n"
+    ),
 }
 
 
@@ -86,6 +90,12 @@ HONEST = {
     "blocklist_of_common_passwords": "COMMON_PASSWORDS = ['123456', 'letmein', 'qwerty']",
     "list_of_records": "secrets:\n  - name: db\n    valueFrom: vault\n",
     "copy_without_credential_column": "COPY public.t (id, name) FROM stdin;\n1\tHarbor7Q#x\n\\.\n",
+    "multipart_fields_and_boundary": (
+        "Content-Type: multipart/form-data; boundary=----WebKitFormBoundaryq8Zt3XkP2vLm9RcA\n\n"
+        "------WebKitFormBoundaryq8Zt3XkP2vLm9RcA\n"
+        'Content-Disposition: form-data; name="title"\n\nHarbor7Q#x\n'
+        "------WebKitFormBoundaryq8Zt3XkP2vLm9RcA--\n"
+    ),
 }
 
 

@@ -510,7 +510,7 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         return True  # Sunset.Harbor2291 under APP_SESSION or APP_DSN: a chosen password, not a path
     if _WORDY_PATH.fullmatch(value):
         return False  # an object key, a cache key, a message id, a file (see _WORDY_PATH)
-    if _named_digest_piece(pieces := value.split("-"), len(pieces) - 1):
+    if named_digest_piece(pieces := value.split("-"), len(pieces) - 1):
         return False  # a CI cache key (Linux-pip-<sha256>): a word before the hex names it a digest
     if looks_random(value):
         return True
@@ -1923,9 +1923,15 @@ _STRUCTURED_NAME = re.compile(
     r"|[\w.]*(?:cpython|cp3\d+|pypy\d*)-[\w.-]*(?:linux|darwin|win32|win_amd64|musl|gnu)[\w.-]*"
     r"|(?:vpc|vpce|subnet|ami|vol|snap|eni|rtb|rtbassoc|igw|eigw|nat|sg|i|eipalloc|eipassoc|lt|tgw|tgw-attach"
     r"|acl|dopt|pcx|vgw|cgw|fs|fsap|r|sir|elb|aki|ari|ipam|pl|prefix)-(?:[0-9a-f]{8}|[0-9a-f]{17})"  # AWS ids
-    r"|[\w.-]+-[A-Za-z0-9_-]{8}-py\d{1,2})"  # Poetry's virtualenv: <project>-<8 of its path's hash>-py3.11
+    r"|[\w.-]+-[A-Za-z0-9_-]{8}-py\d{1,2}"  # Poetry's virtualenv: <project>-<8 of its path's hash>-py3.11
+    r"|[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2})"  # W3C traceparent: version-trace id-span id-flags
 )
 """Tokens whose shape says what they are, however random their characters look."""
+
+
+def structured_name(token: str) -> bool:
+    """Does ``token``'s shape say what it is (:data:`_STRUCTURED_NAME`), so that no part of it is a key?"""
+    return _STRUCTURED_NAME.fullmatch(token) is not None
 
 
 _FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}(?:\.\d+)*(?![\w\-])")
@@ -1939,7 +1945,27 @@ def public_by_context(text: str, start: int, end: int) -> bool:
         _FILE_EXTENSION.match(text, end)
         or in_arn(text, start)
         or _PUBLIC_BEFORE.search(text, max(0, start - 48), start)
+        or _multipart_boundary(text, start, end)
     )
+
+
+_BOUNDARY_PARAMETER = re.compile(r"(?i)boundary=\"?-*$")
+
+
+def _multipart_boundary(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` a multipart body's boundary: the ``boundary=`` parameter's value, or a
+    delimiter line (``--`` and the boundary, ``--`` after the last) of a body whose parts it opens?
+    A boundary is random by design and no credential; replaced, its parameter and its delimiter
+    lines (cut at different dashes) got different pseudonyms and the body no longer parsed."""
+    if _BOUNDARY_PARAMETER.search(text, max(0, start - 16), start):
+        return True
+    core = text[start:end].strip("-")
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = len(text) if (newline := text.find("\n", end)) == -1 else newline
+    line = text[line_start:line_end].rstrip("\r")
+    if not core or not line.startswith("--") or line.strip("-") != core:
+        return False
+    return re.search(rf"(?im)^--+{re.escape(core)}\r?\nContent-(?:Disposition|Type):", text) is not None
 
 
 def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int, int], bool]) -> bool:
@@ -1950,7 +1976,7 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
         _ID_PREFIX.match(token)
         or _STRIPE_OBJECT_ID.fullmatch(token)
         or _alphabet_like(token)
-        or _STRUCTURED_NAME.fullmatch(token)
+        or structured_name(token)
     ):
         return False
     if public_by_context(text, start, start + len(token)):
@@ -1963,7 +1989,7 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
         # unless it is hex after a word naming a digest (node-cache-Linux-x64-npm-<sha256>).
         pieces = token.split("-")
         return any(
-            len(piece) >= 20 and looks_random(piece) and not _named_digest_piece(pieces, index)
+            len(piece) >= 20 and looks_random(piece) and not named_digest_piece(pieces, index)
             for index, piece in enumerate(pieces)
         )
     if not looks_random(bare):
@@ -1973,7 +1999,7 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
     )
 
 
-def _named_digest_piece(pieces: list[str], index: int) -> bool:
+def named_digest_piece(pieces: list[str], index: int) -> bool:
     """Is ``pieces[index]`` of a hyphenated slug hex that a piece before it names a digest or an
     id (``cache``, ``build``, ``layer``: the vocabulary of :data:`_NOT_KEY_PREFIX`)? A CI cache
     key ends in the hash of its lockfile."""

@@ -8,6 +8,10 @@ on its indented continuation lines, and a double-quoted YAML or ``.env`` value t
 line break. Read on its line, ``password = \"\"\"`` is an empty string and the secret on the next
 line had no name (a red team, 2026-12-06: 104 of 112 such texts kept the value).
 
+A multipart/form-data part (``curl -v -F``, a proxy's request dump, a printed request body) is the
+same shape: ``Content-Disposition: form-data; name="password"`` names the part, its headers end at a
+blank line, and the value is the body up to the next boundary line (:data:`_MULTIPART_PART`).
+
 One reader (:func:`find_multiline_values`) follows every opener of :data:`_OPENERS` to its closer
 (or, for a continuation, to the end of the indented run) and judges the body as the value of the
 credential the name says, by the same test as a value on its own line
@@ -35,6 +39,14 @@ _OPENERS = re.compile(
     r")",
     re.MULTILINE,
 )
+_MULTIPART_PART = re.compile(
+    r"^Content-Disposition:[ \t]*form-data;[ \t]*name=\"(?P<name>[^\"\r\n]{1,64})\"[ \t]*\r?\n"
+    r"(?:[\w-]{1,64}:[^\r\n]{0,200}\r?\n){0,4}\r?\n"  # the part's other headers, then the blank line
+    r"(?P<value>[^\r\n]{1,4000})(?=\r?\n--|\r?\n?$)",
+    re.MULTILINE | re.IGNORECASE,
+)
+"""A form field's part, named by its header, holding one line of body (a file's part names a
+``filename`` too and is a document)."""
 _MAX_BODY = 4000
 """The furthest a body is followed: a secret's string is short; a longer one is a document."""
 _MAX_QUOTED_LINES = 3
@@ -60,6 +72,13 @@ def find_multiline_values(text: str) -> Iterator[Finding]:
             if acceptable_value(value, True, name_class, "") or _quoted_over_lines(value, name_class):
                 kind = "PASSWORD" if name_class == "password" else "SECRET"
                 yield Finding(kind, start, end, value, "keyword:multiline")
+    for part in _MULTIPART_PART.finditer(text):
+        name_class = credential_class(part.group("name"))
+        value = part.group("value").strip()
+        if name_class is not None and acceptable_value(value, True, name_class, ""):
+            start = part.start("value") + part.group("value").index(value)
+            kind = "PASSWORD" if name_class == "password" else "SECRET"
+            yield Finding(kind, start, start + len(value), value, "keyword:multipart")
 
 
 def _body_lines(text: str, match: re.Match[str]) -> list[tuple[int, int]]:

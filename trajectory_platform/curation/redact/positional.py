@@ -325,7 +325,8 @@ _SYNTAX = {
         r"\bnet\s+use(?:\s+(?:[A-Za-z]:|\*))?\s+\\\\\S+\s+(?P<q>[\"']?)(?P<value>[^\s/*\"'][^\s\"']{3,127})(?P=q)"
     ),
     "password_for_account": re.compile(
-        r"(?i)\bpassword\s+for\s+(?:(?:the\s+)?(?:user|account)\s+)?[\w.@-]{1,64}\s*(?:is\s*)?:[ \t]*"
+        r"(?i)\b(?:password|passphrase)\s+for\s+(?:(?:the\s+)?(?:user|account|key)\s+)?"
+        r"(?:[\w.@-]{1,64}|'[^'\n]{1,200}'|\"[^\"\n]{1,200}\")\s*(?:is\s*)?:[ \t]*"
         r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)[ \t]*(?:\r?\n|$)"
     ),
     "credentials_in_prose": re.compile(  # not a table so named (INSERT INTO creds (user, secret))
@@ -470,7 +471,7 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "ssh_keygen_passphrase": "ssh-keygen",
     "net_use": "net use",
     "net_use_share_password": "net use",
-    "password_for_account": re.compile(r"(?i)password\s+for"),
+    "password_for_account": re.compile(r"(?i)(?:password|passphrase)\s+for"),
     "credentials_in_prose": re.compile(r"(?i)cred|log\s*in\s+with|sign\s+in\s+with|default\s+log"),
     "secret_wrapper": "Secret",  # pydantic's SecretStr / SecretBytes
     "json_name_value": re.compile(r"(?i)\"(?:parameter)?value\""),
