@@ -923,8 +923,10 @@ def replay_episode(
         known = cli.get(id(record.call))
         compared = False
         content = (record.answer.content or "") if record.answer is not None else ""
-        if unknown_footer_path(content, root, paths, named) is not None:
-            drift.append(_drift(record.turn, (content, None), output, None, spec.normalize))
+        if unknown_footer_path(content, root, paths, named) is not None and (
+            stray := _drift(record.turn, (content, None), output, None, spec.normalize)
+        ):
+            drift.append(stray)  # the footer is compared as text: it is no framing replay knows
             continue
         if known is not None and known.claims is not None:
             replayed = shown(output, run.workspace, shown_root)
