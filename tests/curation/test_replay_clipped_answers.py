@@ -50,7 +50,7 @@ def honest_clips(output: str) -> list[str]:
     cuts only a long output, at its limit: :func:`misplaced_openhands_clips`)."""
     clips = []
     for cut in range(5, len(output) // 2, 37):
-        clips += [output[:cut], mini_clip(output, cut)]
+        clips.append(mini_clip(output, cut))
     return clips
 
 
@@ -180,3 +180,14 @@ def test_every_real_openhands_clip_shows_exactly_its_limit(real_root):
     assert all(clip is not None and clip.limit == OPENHANDS_LIMIT for clip in clips)
     for clip in clips:
         assert clip is not None and shows(clip, clip.head + "the rest of the file", normalize)
+
+
+def test_a_bare_head_is_no_clip():
+    """A truncated answer with no harness marker is compared whole: the status is the log's word,
+    and the first line of a 66-byte file, status ``truncated``, hid its bug line (red team
+    rtforge9 F12 sibling). Development: even cuts."""
+    cases = [(output[:cut], output) for output in (OPS, OUTPUT, LONG) for cut in range(1, len(output), 97)]
+    assert [text for text, output in cases[0::2] if admitted_by_clip(text, output)] == []
+    diff = unified_diff(CALC_S0, FIXED)
+    result = replay_episode(episode_of(answered("truncated", OPS[:15]), diff), environment())
+    assert (result.observations, result.drift_turns) == ("drift", [2])

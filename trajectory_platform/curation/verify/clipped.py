@@ -74,8 +74,11 @@ class Shown:
 def shown_parts(text: str) -> Shown | None:
     """The parts of the output a truncated answer shows (:class:`Shown`), or ``None`` when the text
     is no registered clip form: a marker elsewhere than where its harness puts it, more than one,
-    or free text where the harness prints its fixed note or warning. Text carrying no marker at all
-    shows a head (a harness that cut the output and said so only in the status)."""
+    free text where the harness prints its fixed note or warning, or no marker at all. A bare
+    head used to count (a harness that cut the output and said so only in the status), but no
+    adapter writes that status without its harness's marker (none of the 757 real episodes holds
+    one), while a native log's status is its own word: the first line of a 66-byte file, status
+    ``truncated``, hid its bug line and was replay-verified (red team rtforge9 F12 sibling)."""
     mini = _MINI.match(text)
     if mini is not None:
         warning = {line.strip() for line in mini.group(2).split("\n")} - {""}
@@ -84,7 +87,7 @@ def shown_parts(text: str) -> Shown | None:
         code = int(mini.group(1)) if mini.group(1) is not None else None
         return Shown(mini.group(3), mini.group(5), code, int(mini.group(4)))
     if CLIPPED not in text:
-        return None if "<output_head>" in text else Shown(text)
+        return None
     head, _, rest = text.partition(CLIPPED)
     if CLIPPED in rest or OPENHANDS_NOTE.match(rest) is None:
         return None
