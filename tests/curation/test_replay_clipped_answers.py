@@ -15,7 +15,7 @@ import json
 
 from test_replay import CALC_S0, FIX, FIXED, bash, environment, episode_of
 
-from trajectory_platform.curation.verify.clipped import shown_parts, shows
+from trajectory_platform.curation.verify.clipped import OPENHANDS_LIMIT, shown_parts, shows
 from trajectory_platform.curation.verify.replay import normalize, replay_episode
 from trajectory_platform.gym.sandbox import unified_diff
 
@@ -29,6 +29,10 @@ OPENHANDS_NOTE = (
 )
 WARNING = "<warning>\nThe output of your last command was too long.\n</warning>\n"
 OUTPUT = "".join(f"line {i}: value={i * 7}\n" for i in range(40))
+LONG = "".join(f"line {i}: value={i * 7}\n" for i in range(1000))
+"""An output longer than OpenHands' limit: only such an output is clipped by it, at the limit."""
+SEQ = "seq 1 4000"
+"""A command whose output (18,893 characters) OpenHands clips."""
 
 
 def mini_clip(output: str, cut: int, forged_warning: str = "") -> str:
@@ -42,15 +46,11 @@ def mini_clip(output: str, cut: int, forged_warning: str = "") -> str:
 
 
 def honest_clips(output: str) -> list[str]:
-    """Truncated answers a harness really prints for ``output``, cut at many places."""
+    """Truncated answers a harness really prints for ``output``, cut at many places (OpenHands
+    cuts only a long output, at its limit: :func:`misplaced_openhands_clips`)."""
     clips = []
     for cut in range(5, len(output) // 2, 37):
-        clips += [
-            output[:cut],
-            output[:cut] + CLIP,
-            output[:cut] + CLIP + OPENHANDS_NOTE,
-            mini_clip(output, cut),
-        ]
+        clips.append(mini_clip(output, cut))
     return clips
 
 
@@ -82,8 +82,8 @@ def test_every_honest_clip_shows_the_output_and_no_forged_one_does():
     assert [t for t in forged_clips(OUTPUT) if admitted_by_clip(t, OUTPUT)] == []
 
 
-def answered(status: str, text: str) -> list:
-    call, answer = bash(0, "cat calc/ops.py", text)
+def answered(status: str, text: str, command: str = "cat calc/ops.py") -> list:
+    call, answer = bash(0, command, text)
     return [(call, dataclasses.replace(answer, status=status)), bash(1, FIX, "")]
 
 
@@ -93,7 +93,9 @@ def test_a_forged_truncated_answer_is_drift_and_an_honest_one_verifies():
     for text in (forged, forged + CLIP + OPENHANDS_NOTE, OPS + CLIP + NOTE):
         result = replay_episode(episode_of(answered("truncated", text), diff), environment())
         assert (result.observations, result.drift_turns) == ("drift", [2]), text
-    honest = replay_episode(episode_of(answered("truncated", OPS[:40] + CLIP), diff), environment())
+    seq = "".join(f"{i}\n" for i in range(1, 4001))
+    clipped = seq[:OPENHANDS_LIMIT] + CLIP
+    honest = replay_episode(episode_of(answered("truncated", clipped, SEQ), diff), environment())
     assert (honest.observations, honest.drift_turns) == ("verified", [])
 
 
@@ -128,3 +130,64 @@ def test_a_mini_clip_whose_elided_count_is_not_the_gap_is_no_clip():
         f"</elided_chars>\n<output_tail>\n{OPS[-24:]}</output_tail>",
         OPS,
     )
+
+
+def view(text: str) -> str:
+    """OpenHands' editor view of a file holding ``text``, its lines numbered as the editor does."""
+    numbered = "\n".join(f"{i:6}\t{line}" for i, line in enumerate(text.split("\n"), 1))
+    return f"Here's the result of running `cat -n` on /workspace/calc/long.txt:\n{numbered}\n"
+
+
+def misplaced_openhands_clips() -> list[tuple[str, str]]:
+    """(answer, replayed output) pairs where OpenHands' marker follows a true head that is not its
+    cut: a head of an output no longer than the limit, or one longer or shorter than the limit, as
+    a shell output and as an editor view (whose cut is the file's characters, before numbering)."""
+    pairs = []
+    for output in (OPS, OUTPUT, LONG[: OPENHANDS_LIMIT - 1], LONG[:OPENHANDS_LIMIT], LONG):
+        for cut in (14, 40, len(output) // 2, OPENHANDS_LIMIT - 1, OPENHANDS_LIMIT + 1, len(output)):
+            if cut == OPENHANDS_LIMIT and len(output) > OPENHANDS_LIMIT or cut > len(output):
+                continue
+            for note in ("", OPENHANDS_NOTE):
+                pairs.append((output[:cut] + CLIP + note, output))
+                pairs.append((view(output[:cut]).removesuffix("\n") + CLIP + note, view(output)))
+    return pairs
+
+
+def test_an_openhands_clip_anywhere_but_at_its_limit_is_no_clip():
+    """Red team rtforge9 F12 (2026-12-06): a 66-byte file shown as its first line and
+    ``<response clipped>``, hiding its bug line, was replay-verified. OpenHands shows exactly the
+    first 16,000 characters of a longer content. Development: even cases; honest cuts verify."""
+    development = misplaced_openhands_clips()[0::2]
+    assert [text for text, output in development if admitted_by_clip(text, output)] == []
+    for note in ("", OPENHANDS_NOTE):
+        assert admitted_by_clip(view(LONG[:OPENHANDS_LIMIT]).removesuffix("\n") + CLIP + note, view(LONG))
+        assert admitted_by_clip(LONG[:OPENHANDS_LIMIT] + CLIP + note, LONG)
+
+
+def test_every_real_openhands_clip_shows_exactly_its_limit(real_root):
+    """The real logs' clipped editor views (multi_swe_bench, ponyc) hold exactly the limit's
+    characters of the file: the rule keeps them. Other ``<response clipped>`` occurrences there are
+    the editor's tool description in the system message, no answer."""
+    path = real_root / "openhands/evaluation/benchmarks/multi_swe_bench/examples/output.jsonl"
+    answers = [
+        event["content"]
+        for line in path.read_text(encoding="utf-8").splitlines()
+        for event in json.loads(line)["history"]
+        if CLIP in (event.get("content") or "")
+    ]
+    assert len(answers) == 4
+    clips = [shown_parts(answer) for answer in answers]
+    assert all(clip is not None and clip.limit == OPENHANDS_LIMIT for clip in clips)
+    for clip in clips:
+        assert clip is not None and shows(clip, clip.head + "the rest of the file", normalize)
+
+
+def test_a_bare_head_is_no_clip():
+    """A truncated answer with no harness marker is compared whole: the status is the log's word,
+    and the first line of a 66-byte file, status ``truncated``, hid its bug line (red team
+    rtforge9 F12 sibling). Development: even cuts."""
+    cases = [(output[:cut], output) for output in (OPS, OUTPUT, LONG) for cut in range(1, len(output), 97)]
+    assert [text for text, output in cases[0::2] if admitted_by_clip(text, output)] == []
+    diff = unified_diff(CALC_S0, FIXED)
+    result = replay_episode(episode_of(answered("truncated", OPS[:15]), diff), environment())
+    assert (result.observations, result.drift_turns) == ("drift", [2])

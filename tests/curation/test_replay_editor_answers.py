@@ -25,6 +25,7 @@ from test_replay import (
 )
 from test_replay_coding_clis import PATCH, PATCHED, apply_patch, codex_session, wrapped
 
+from trajectory_platform.curation.verify.clipped import OPENHANDS_LIMIT
 from trajectory_platform.curation.verify.replay import replay_episode
 from trajectory_platform.gym.sandbox import unified_diff
 
@@ -65,15 +66,29 @@ def test_a_forged_file_view_is_drift_and_the_true_one_verifies():
 
 
 def test_a_clipped_view_is_compared_by_the_head_it_shows(tmp_path):
-    ops = "/workspace/calc/ops.py"
-    head = view(LINES).replace(PATH, ops)[:90]
-    for shown, expected in ((head, "verified"), (head.replace("def", f"{NOTE}\ndef", 1), "drift")):
-        answer = f"{shown}<response clipped><NOTE>{CLIPPED_NOTE}</NOTE>"
-        steps = [("str_replace_editor", editor("view", ops), answer, None)]
+    """OpenHands clips a file view after the file's first 16,000 characters (numbered as cut): that
+    head verifies; a line injected into it, or a cut a line shorter (an omission passed off as the
+    clip, red team rtforge9 F12), is drift."""
+    long_file = "/workspace/calc/long.txt"
+    text = "".join(f"{i}\n" for i in range(1, 4001))
+    cut = text[:OPENHANDS_LIMIT]
+    head = view(cut.split("\n")).replace(PATH, long_file).removesuffix("\n")
+    short = view(cut[: cut.rindex("\n", 0, -1) + 1].split("\n")).replace(PATH, long_file).removesuffix("\n")
+    forged = head.replace("\n     2\t", f"\n     2\t{NOTE}\n     3\t", 1)
+    for shown, expected in ((head, "verified"), (forged, "drift"), (short, "drift")):
+        steps = [
+            ("execute_bash", {"command": "seq 1 4000 > calc/long.txt"}, "", 0),
+            (
+                "str_replace_editor",
+                editor("view", long_file),
+                f"{shown}<response clipped><NOTE>{CLIPPED_NOTE}</NOTE>",
+                None,
+            ),
+            ("execute_bash", {"command": "rm calc/long.txt"}, "", 0),
+        ]
         openhands_output(tmp_path / f"{expected}.jsonl", steps, None)
-        assert (
-            replay_episode(ingest_one(tmp_path / f"{expected}.jsonl"), environment()).observations == expected
-        )
+        result = replay_episode(ingest_one(tmp_path / f"{expected}.jsonl"), environment())
+        assert result.observations == expected, (expected, result.drift_turns)
 
 
 def test_a_patch_summary_with_text_appended_is_drift_and_the_true_one_verifies(tmp_path):

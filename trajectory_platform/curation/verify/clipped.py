@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from trajectory_platform.curation.verify.sweagent_tools import EDITOR_FILE_VIEW
 from trajectory_platform.traces.adapters.openhands import CLIPPED
 
 OPENHANDS_NOTE = re.compile(
@@ -25,6 +26,15 @@ OPENHANDS_NOTE = re.compile(
     r" `grep -n` in order to find the line numbers of what you are looking for\.)?</NOTE>)?\s*\Z"
 )
 """What OpenHands prints after its clip marker: one of its releases' notes, or nothing."""
+OPENHANDS_LIMIT = 16_000
+"""How many characters of a content OpenHands shows before its clip marker, exactly: its editor's
+``maybe_truncate`` keeps ``content[:MAX_RESPONSE_LEN_CHAR]`` (16,000 in openhands-aci and in the
+reference editor OpenHands' notes come from, ``MAX_RESPONSE_LEN``) and clips nothing shorter; a
+file view numbers the lines of that cut (the real logs' clipped views hold exactly 16,000
+characters of the file). A head of any other length is no clip of this harness: a 66-byte file
+shown as its first line and the marker, hiding its bug line, was believed (red team rtforge9 F12,
+2026-12-06)."""
+_NUMBERED = re.compile(r"^ *\d+\t", re.MULTILINE)
 MINI_WARNING = frozenset(
     {
         "The output of your last command was too long.",
@@ -56,13 +66,19 @@ class Shown:
     exit_code: int | None = None
     elided: int | None = None
     """The count of characters the harness says it left out between head and tail, if it says."""
+    limit: int | None = None
+    """How many characters of the content the harness shows, exactly, when it clips (its marker
+    says so: :data:`OPENHANDS_LIMIT`); ``None`` where the form does not fix it."""
 
 
 def shown_parts(text: str) -> Shown | None:
     """The parts of the output a truncated answer shows (:class:`Shown`), or ``None`` when the text
     is no registered clip form: a marker elsewhere than where its harness puts it, more than one,
-    or free text where the harness prints its fixed note or warning. Text carrying no marker at all
-    shows a head (a harness that cut the output and said so only in the status)."""
+    free text where the harness prints its fixed note or warning, or no marker at all. A bare
+    head used to count (a harness that cut the output and said so only in the status), but no
+    adapter writes that status without its harness's marker (none of the 757 real episodes holds
+    one), while a native log's status is its own word: the first line of a 66-byte file, status
+    ``truncated``, hid its bug line and was replay-verified (red team rtforge9 F12 sibling)."""
     mini = _MINI.match(text)
     if mini is not None:
         warning = {line.strip() for line in mini.group(2).split("\n")} - {""}
@@ -71,11 +87,11 @@ def shown_parts(text: str) -> Shown | None:
         code = int(mini.group(1)) if mini.group(1) is not None else None
         return Shown(mini.group(3), mini.group(5), code, int(mini.group(4)))
     if CLIPPED not in text:
-        return None if "<output_head>" in text else Shown(text)
+        return None
     head, _, rest = text.partition(CLIPPED)
     if CLIPPED in rest or OPENHANDS_NOTE.match(rest) is None:
         return None
-    return Shown(head)
+    return Shown(head, limit=OPENHANDS_LIMIT)
 
 
 def shows(shown: Shown, output: str, normalize: Callable[[str], str]) -> bool:
@@ -87,6 +103,8 @@ def shows(shown: Shown, output: str, normalize: Callable[[str], str]) -> bool:
     if not full.startswith(head) or not full.endswith(tail):
         return False
     if shown.elided is not None and not _elided_as_said(shown, output, (full, head, tail)):
+        return False
+    if shown.limit is not None and not _cut_at_limit(shown.head, output, shown.limit):
         return False
     return not head or not tail or len(head) + len(tail) <= len(full)
 
@@ -101,3 +119,19 @@ def _elided_as_said(shown: Shown, output: str, normalized: tuple[str, str, str])
     full, head, tail = normalized
     gaps = (len(output) - len(shown.head) - len(shown.tail), len(full) - len(head) - len(tail))
     return shown.elided > 0 and any(0 <= shown.elided - gap <= 2 for gap in gaps)
+
+
+def _cut_at_limit(head: str, output: str, limit: int) -> bool:
+    """Whether ``head`` (already known to start the replayed ``output``) is the harness's cut: the
+    output's content is longer than ``limit`` and the head shows exactly its first ``limit``
+    characters. The content of an editor file view is its numbered lines without the header and
+    the numbers (the harness cuts the file, then numbers the cut), of any other output the text."""
+    return len(_content(output)) > limit and len(_content(head)) == limit
+
+
+def _content(text: str) -> str:
+    """The text a harness cut: an editor view's file lines (header, line numbers and the line break
+    the view ends with taken off: a cut view ends in a number, never a line break), or the text."""
+    if not text.startswith(EDITOR_FILE_VIEW):
+        return text
+    return _NUMBERED.sub("", text.partition("\n")[2].removesuffix("\n"))

@@ -120,6 +120,7 @@ from trajectory_platform.curation.verify.sweagent_commands import (
     recorded_viewer,
     shown,
     split_report,
+    unknown_footer_path,
 )
 from trajectory_platform.curation.verify.sweagent_tools import (
     EDITOR_FILE_VIEW,
@@ -773,6 +774,16 @@ def _turn_drift(
     )
 
 
+def _known_paths(files: Collection[str]) -> frozenset[str]:
+    """The files and folders (root-relative) that ``files`` hold: what a state footer may name."""
+    return frozenset(path.rsplit("/", depth)[0] for path in files for depth in range(path.count("/") + 1))
+
+
+def _named_text(records: list[CallRecord]) -> str:
+    """Every call's command and arguments as one text: the paths the agent itself named."""
+    return "\n".join(f"{record.shell_command or ''}\n{json.dumps(record.arguments)}" for record in records)
+
+
 def _clipped_drift(
     turn: int,
     clip: Shown,
@@ -994,9 +1005,16 @@ def replay_episode(
     exit_codes: list[tuple[Event, int]] = []
     tolerated: dict[str, list[int]] = {}
     verified: list[int] = []
+    paths, named = _known_paths((*fixture.s0_files, *run.final)), _named_text(records)
     for record, (output, exit_code) in zip(actions, run.outputs, strict=True):
         known = cli.get(id(record.call))
         compared = False
+        content = (record.answer.content or "") if record.answer is not None else ""
+        if unknown_footer_path(content, root, paths, named) is not None and (
+            stray := _drift(record.turn, (content, None), output, None, spec.normalize)
+        ):
+            drift.append(stray)  # the footer is compared as text: it is no framing replay knows
+            continue
         if known is not None and known.claims is not None:
             replayed = shown(output, run.workspace, shown_root)
             found, compared = _claims_drift(record, known.claims, replayed, spec.normalize)

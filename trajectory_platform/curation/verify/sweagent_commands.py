@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from trajectory_platform.traces.record import Episode
@@ -58,7 +59,7 @@ EDIT_END = "end_of_edit"
 REJECTED = "Your proposed edit has introduced new syntax error(s)."
 """How SWE-agent's ``edit`` begins its answer when the linter rejects the edit (file unchanged)."""
 _EDITED = re.compile(r"(\d+):(\d+):(\d+)")
-_FOOTER_ROOT = re.compile(r"\(Open file: [^\n]*\)\n\(Current directory: ([^\n]*)\)\n?(?:bash-\$)?\s*\Z")
+_FOOTER_ROOT = re.compile(r"\(Open file: ([^\n]*)\)\n\(Current directory: ([^\n]*)\)\n?(?:bash-\$)?\s*\Z")
 
 FUNCTIONS = r"""
 _lines() { grep -c '' "$1"; }
@@ -422,7 +423,27 @@ def recorded_root(episode: Episode) -> str | None:
     for event in episode.events:
         found = _FOOTER_ROOT.search(event.content or "") if event.kind == "tool" else None
         if found:
-            return found.group(1).rstrip("/") or None
+            return found.group(2).rstrip("/") or None
+    return None
+
+
+def unknown_footer_path(text: str, root: str | None, known: Collection[str], called: str) -> str | None:
+    """The first path of ``text``'s state footer (its open file, its directory) that names nothing
+    the replay knows, or ``None``. A path is known where it is the recorded ``root``, or a file or
+    folder under it of S0 or of the replayed final files (``known``, root-relative), or where the
+    agent's own calls name it (``called``: a file created, opened, then removed). The footer is
+    stripped before comparing, so an instruction spelled as a path there (``/NOTE_TO_AGENTS/...``)
+    fitted its path grammar and was replay-verified (red team rtforge9 F10, 2026-12-06)."""
+    found = _FOOTER_ROOT.search(text)
+    if found is None:
+        return None
+    for path in found.groups():
+        shown = path.rstrip("/")
+        if shown in ("n/a", "") or shown == root:
+            continue
+        relative = shown[len(root) + 1 :] if root is not None and shown.startswith(root + "/") else None
+        if relative not in known and shown not in called and (relative is None or relative not in called):
+            return path
     return None
 
 
