@@ -203,12 +203,14 @@ def test_a_secret_split_across_two_messages_loses_both_halves():
         ("Set DB_PASSWORD=Xk9mQ2vL8pR4wT", "Xk9mQ2vL8pR4wT"),
         ("token ghp_Q7xK2mN9pL4vR8sT3wY6zA1bC5dE0fG2hJ4k", "ghp_Q7xK2mN9pL4vR8sT3wY6zA1bC5dE0fG2hJ4k"),
         ("the secret is 8b0e7153bf7c3706d85c524e440066559a6656c9", HEX_40),
+        ("Noting it: ghp_Q7xK2mN9pL4vR8sT3wY6zA1bC5dE0fG2hJ4k.", "ghp_Q7xK2mN9pL4vR8sT3wY6zA1bC5dE0fG2hJ4k"),
     ],
 )
 @pytest.mark.parametrize(
     "following",
     [
         "export PATH=/usr/bin\nexport HOME=/root",
+        "tests/test_merge.py::test_deep_merge PASSED",
         "Running tests now",
         "HTTP/1.1 200 OK",
         "2024-05-01 12:00:01 done",

@@ -212,6 +212,14 @@ def split_across_messages(episode: Episode, config: RedactionConfig) -> list[Fin
     return list(dict.fromkeys(found))  # runs overlap: a piece's part found from two starts counts once
 
 
+def _ends_the_share(found: Finding, share: str, part: str) -> bool:
+    """Whether ``found``, a finding of ``share`` scanned alone, is ``part`` (its end of the share)
+    but for the full stop or dash a format's value sheds (``detectors.find_known_formats``): a
+    sentence ending in a token (``... ghp_….``) and a next message starting ``tests/…`` read as
+    one longer token across the join, and ``tests`` became a pseudonym everywhere."""
+    return found.value == part.rstrip(".-") and not share[found.end :].strip(".-")
+
+
 def _split_findings(run: list[tuple[Piece, int]], config: RedactionConfig) -> list[Finding]:
     """The findings of a run's joined shares that reach past its first piece and that no piece's
     scan alone makes: a value crossing a join, or one a later piece shows whole but whose label
@@ -242,7 +250,7 @@ def _split_findings(run: list[tuple[Piece, int]], config: RedactionConfig) -> li
                 continue  # the piece alone finds it: not the run's to report
         elif last == first + 1 and (
             (
-                any(f.end == len(shares[first]) and f.value == parts[0] for f in scanned_alone(first))
+                any(_ends_the_share(f, shares[first], parts[0]) for f in scanned_alone(first))
                 and _word_after_join(parts[1])
             )
             or (
