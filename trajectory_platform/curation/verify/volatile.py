@@ -141,9 +141,10 @@ _DURATION = re.compile(
 DURATION_FACTOR = 10.0
 """How many times slower one honest run of a command may be than another (the agent's machine
 against the replay's sandbox, a loaded CI host), beyond :data:`DURATION_SLACK_S`."""
-DURATION_SLACK_S = 1.0
-"""Seconds two honest runs' durations may differ by whatever their ratio (a run of 0.01 s and one
-of 0.4 s are both "instant")."""
+DURATION_SLACK_S = 5.0
+"""Seconds two honest runs' durations may differ by whatever their ratio: a test run the agent's
+machine timed at 0.01 s takes seconds in a replay on a loaded host (its interpreter's start and
+collection; a CI host shared by other jobs measured pytest's ``1 passed in 0.01s`` well past 1 s)."""
 
 
 def _seconds(span: str) -> float | None:
@@ -165,7 +166,8 @@ def durations_agree(recorded: str, replayed: str) -> bool:
     """Whether two duration spans (a runner's ``in 0.12s``, ``time``'s ``real``, an ``elapsed``
     report) may time one command in two runs: within :data:`DURATION_FACTOR` of each other, or
     :data:`DURATION_SLACK_S` apart. A log claiming a fix made a 12-second run take 0.3 seconds, the
-    figure a performance task is judged by, was replay-verified when any figure was erased."""
+    figure a performance task is judged by, was replay-verified when any figure was erased; a
+    figure within the slack still is (only a second replay could tell)."""
     ours, theirs = _seconds(recorded), _seconds(replayed)
     if ours is None or theirs is None:
         return False
