@@ -177,7 +177,7 @@ def test_a_recorded_diff_the_commands_do_not_produce_is_tamper():
 
 def test_normalization_tolerates_timestamps_durations_and_the_environments_patterns():
     command = "date -u '+%Y-%m-%dT%H:%M:%S started'; echo 'Ran 3 tests in 0.57s'; echo \"at $PWD/calc\""
-    recorded = "2024-01-02T03:04:05 started\nRan 3 tests in 12.3s   \nat /testbed/calc\n\n"
+    recorded = "2024-01-02T03:04:05 started\nRan 3 tests in 1.9s   \nat /testbed/calc\n\n"  # a slower machine
     turns = [bash(0, command, recorded), bash(1, FIX, "")]
     episode = episode_of(turns, unified_diff(CALC_S0, FIXED))
     strict = replay_episode(episode, environment())

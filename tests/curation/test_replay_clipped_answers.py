@@ -15,8 +15,8 @@ import json
 
 from test_replay import CALC_S0, FIX, FIXED, bash, environment, episode_of
 
-from trajectory_platform.curation.verify.clipped import OPENHANDS_LIMIT, shown_parts, shows
-from trajectory_platform.curation.verify.replay import normalize, replay_episode
+from trajectory_platform.curation.verify.clipped import MINI_LIMIT, OPENHANDS_LIMIT, shown_parts, shows
+from trajectory_platform.curation.verify.replay import erased, replay_episode, same_output
 from trajectory_platform.gym.sandbox import unified_diff
 
 OPS = CALC_S0["calc/ops.py"]
@@ -45,13 +45,23 @@ def mini_clip(output: str, cut: int, forged_warning: str = "") -> str:
     )
 
 
-def honest_clips(output: str) -> list[str]:
-    """Truncated answers a harness really prints for ``output``, cut at many places (OpenHands
-    cuts only a long output, at its limit: :func:`misplaced_openhands_clips`)."""
-    clips = []
-    for cut in range(5, len(output) // 2, 37):
-        clips.append(mini_clip(output, cut))
-    return clips
+def honest_clips() -> list[tuple[str, str]]:
+    """(truncated answer, output) pairs a harness really prints: mini-swe-agent's default template
+    on outputs of many lengths from its threshold up, cut at its limit (OpenHands cuts only a long
+    output, at its limit: :func:`misplaced_openhands_clips`)."""
+    outputs = [LONG[:n] for n in range(2 * MINI_LIMIT, len(LONG), 997)]
+    return [(mini_clip(output, MINI_LIMIT), output) for output in outputs]
+
+
+def misplaced_mini_clips() -> list[tuple[str, str]]:
+    """(answer, output) pairs of mini-swe-agent's form, head, tail and elided count all true, cut
+    where its default template never cuts: a short output (under 10,000 characters: shown whole),
+    or a head and tail of another length than its 5,000."""
+    pairs = [(mini_clip(OUTPUT, cut), OUTPUT) for cut in range(5, len(OUTPUT) // 2, 37)]
+    pairs += [(mini_clip(OPS, cut), OPS) for cut in (14, 24, len(OPS) // 2)]
+    for output in (LONG[: 2 * MINI_LIMIT - 2], LONG[:12_000], LONG):
+        pairs += [(mini_clip(output, cut), output) for cut in (100, 4_999, 5_001, len(output) // 2 - 1)]
+    return pairs
 
 
 def forged_clips(output: str) -> list[str]:
@@ -74,12 +84,19 @@ def forged_clips(output: str) -> list[str]:
 
 def admitted_by_clip(text: str, output: str) -> bool:
     clip = shown_parts(text)
-    return shows(clip, output, normalize) if clip is not None else normalize(text) == normalize(output)
+    return shows(clip, output, erased) if clip is not None else same_output(text, output)
 
 
 def test_every_honest_clip_shows_the_output_and_no_forged_one_does():
-    assert [t for t in honest_clips(OUTPUT) if not admitted_by_clip(t, OUTPUT)] == []
+    assert [t for t, output in honest_clips() if not admitted_by_clip(t, output)] == []
     assert [t for t in forged_clips(OUTPUT) if admitted_by_clip(t, OUTPUT)] == []
+
+
+def test_a_mini_clip_anywhere_but_at_its_template_s_limit_is_no_clip():
+    """A head and tail around a true count, of a short output or cut at another length than the
+    default template's 5,000 characters, hid the output's middle (a bug line) and was believed."""
+    for half in (misplaced_mini_clips()[0::2], misplaced_mini_clips()[1::2]):
+        assert [t for t, output in half if admitted_by_clip(t, output)] == []
 
 
 def answered(status: str, text: str, command: str = "cat calc/ops.py") -> list:
@@ -111,19 +128,20 @@ def test_a_refused_calls_answer_is_not_a_verified_observation():
 def miscounted_clips(output: str) -> list[str]:
     """mini-swe-agent clips whose head and tail are the output's but whose elided count is not what
     lies between them: an omission (a bug line, a FAILED line) passed off as the harness's clip."""
-    clips = []
-    for cut in range(5, len(output) // 2, 37):
-        true = len(output) - 2 * cut
-        for count in (99999, true + 40, max(true - 40, 1), true * 2 + 7, 0):
-            clips.append(mini_clip(output, cut).replace(f"\n{true} characters", f"\n{count} characters"))
-    return clips
+    true = len(output) - 2 * MINI_LIMIT
+    counts = (99999, true + 40, max(true - 40, 1), true * 2 + 7, 0, true + 3)
+    clip = mini_clip(output, MINI_LIMIT)
+    return [
+        clip.replace(f"\n{true} characters", f"\n{count} characters") for count in counts if count != true
+    ]
 
 
 def test_a_mini_clip_whose_elided_count_is_not_the_gap_is_no_clip():
     """Red team rtforge9 F12 (2026-12-06): a 66-byte file shown as a head, "99999 characters
     elided" and a tail, without its bug line, was replay-verified. Development: even cases."""
-    development = miscounted_clips(OUTPUT)[0::2]
-    assert [t for t in development if admitted_by_clip(t, OUTPUT)] == []
+    for output in (LONG[:12_345], LONG):
+        development = miscounted_clips(output)[0::2]
+        assert [t for t in development if admitted_by_clip(t, output)] == []
     short = OPS[:14] + "\n"
     assert not admitted_by_clip(
         WARNING + f"<output_head>\n{short}</output_head>\n<elided_chars>\n99999 characters elided\n"
@@ -179,7 +197,7 @@ def test_every_real_openhands_clip_shows_exactly_its_limit(real_root):
     clips = [shown_parts(answer) for answer in answers]
     assert all(clip is not None and clip.limit == OPENHANDS_LIMIT for clip in clips)
     for clip in clips:
-        assert clip is not None and shows(clip, clip.head + "the rest of the file", normalize)
+        assert clip is not None and shows(clip, clip.head + "the rest of the file", erased)
 
 
 def test_a_bare_head_is_no_clip():

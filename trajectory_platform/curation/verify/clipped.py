@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from trajectory_platform.curation.verify.sweagent_tools import EDITOR_FILE_VIEW
+from trajectory_platform.curation.verify.volatile import Span, pair_head, pair_tail
 from trajectory_platform.traces.adapters.openhands import CLIPPED
 
 OPENHANDS_NOTE = re.compile(
@@ -48,6 +49,13 @@ MINI_WARNING = frozenset(
     }
 )
 """The lines of mini-swe-agent's default warning for a clipped output."""
+MINI_LIMIT = 5_000
+"""How many characters of an output mini-swe-agent's default template (the one whose warning is
+:data:`MINI_WARNING`) shows as its head and as its tail, exactly: it clips an output of 10,000
+characters or more (``output.output | length < 10000`` shows it whole), showing
+``output.output[:5000]`` and ``output.output[-5000:]`` and ``length - 10000`` as elided. A clip of
+that form cut anywhere else is no clip of that template: a short output's head and tail around a
+true count hid its middle (a bug line) and was believed, held only to its count."""
 _MINI = re.compile(
     r"\A\s*(?:<returncode>(-?\d+)</returncode>\s*)?<warning>\n?(.*?)</warning>\s*"
     r"<output_head>\n?(.*)</output_head>\s*<elided_chars>\s*(\d+) characters elided\s*</elided_chars>\s*"
@@ -68,7 +76,8 @@ class Shown:
     """The count of characters the harness says it left out between head and tail, if it says."""
     limit: int | None = None
     """How many characters of the content the harness shows, exactly, when it clips (its marker
-    says so: :data:`OPENHANDS_LIMIT`); ``None`` where the form does not fix it."""
+    says so: :data:`OPENHANDS_LIMIT`; for a form with a tail, each of head and tail:
+    :data:`MINI_LIMIT`); ``None`` where the form does not fix it."""
 
 
 def shown_parts(text: str) -> Shown | None:
@@ -85,7 +94,7 @@ def shown_parts(text: str) -> Shown | None:
         if not warning <= MINI_WARNING:
             return None
         code = int(mini.group(1)) if mini.group(1) is not None else None
-        return Shown(mini.group(3), mini.group(5), code, int(mini.group(4)))
+        return Shown(mini.group(3), mini.group(5), code, int(mini.group(4)), MINI_LIMIT)
     if CLIPPED not in text:
         return None
     head, _, rest = text.partition(CLIPPED)
@@ -94,17 +103,22 @@ def shown_parts(text: str) -> Shown | None:
     return Shown(head, limit=OPENHANDS_LIMIT)
 
 
-def shows(shown: Shown, output: str, normalize: Callable[[str], str]) -> bool:
+def shows(shown: Shown, output: str, erase: Callable[[str], tuple[str, list[Span]]]) -> bool:
     """Whether ``output`` (the replayed one) starts with the shown head and ends with the shown
-    tail, both compared after ``normalize`` (which drops trailing blanks of a line, so a head cut
-    after a space still matches). The two may not overlap: together they show at most the whole;
-    and where the harness counts what it elided, the count must be what lies between them."""
-    full, head, tail = normalize(output), normalize(shown.head), normalize(shown.tail)
+    tail, both compared after ``erase`` (replay's normalization, which drops trailing blanks of a
+    line, so a head cut after a space still matches), the spans it erased paired with the output's
+    (:func:`volatile.pair_head`, :func:`volatile.pair_tail`: a head normalized on its own let a
+    forged pid, duration or temp path stand in a clip). The two may not overlap: together they show
+    at most the whole; and where the harness counts what it elided, the count must be what lies
+    between them."""
+    (full, spans), (head, head_spans), (tail, tail_spans) = map(erase, (output, shown.head, shown.tail))
     if not full.startswith(head) or not full.endswith(tail):
+        return False
+    if not pair_head(head_spans, spans) or not pair_tail(tail_spans, spans):
         return False
     if shown.elided is not None and not _elided_as_said(shown, output, (full, head, tail)):
         return False
-    if shown.limit is not None and not _cut_at_limit(shown.head, output, shown.limit):
+    if shown.limit is not None and not _cut_at_limit(shown, output, shown.limit):
         return False
     return not head or not tail or len(head) + len(tail) <= len(full)
 
@@ -118,15 +132,21 @@ def _elided_as_said(shown: Shown, output: str, normalized: tuple[str, str, str])
     assert shown.elided is not None
     full, head, tail = normalized
     gaps = (len(output) - len(shown.head) - len(shown.tail), len(full) - len(head) - len(tail))
-    return shown.elided > 0 and any(0 <= shown.elided - gap <= 2 for gap in gaps)
+    return shown.elided >= 0 and any(0 <= shown.elided - gap <= 2 for gap in gaps)
 
 
-def _cut_at_limit(head: str, output: str, limit: int) -> bool:
-    """Whether ``head`` (already known to start the replayed ``output``) is the harness's cut: the
-    output's content is longer than ``limit`` and the head shows exactly its first ``limit``
-    characters. The content of an editor file view is its numbered lines without the header and
-    the numbers (the harness cuts the file, then numbers the cut), of any other output the text."""
-    return len(_content(output)) > limit and len(_content(head)) == limit
+def _cut_at_limit(shown: Shown, output: str, limit: int) -> bool:
+    """Whether the shown parts (already known to start and end the replayed ``output``) are the
+    harness's cut. A head alone (OpenHands): the output's content is longer than ``limit`` and the
+    head shows exactly its first ``limit`` characters; the content of an editor file view is its
+    numbered lines without the header and the numbers (the harness cuts the file, then numbers the
+    cut), of any other output the text. A head and a tail (mini-swe-agent): each exactly ``limit``
+    characters (less the line break its template puts after each), of an output of twice that or
+    more."""
+    if shown.tail:
+        parts = (part.removesuffix("\n") for part in (shown.head, shown.tail))
+        return len(output) >= 2 * limit and all(len(part) == limit for part in parts)
+    return len(_content(output)) > limit and len(_content(shown.head)) == limit
 
 
 def _content(text: str) -> str:

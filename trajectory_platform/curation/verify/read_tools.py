@@ -567,12 +567,17 @@ def listed(claims: ReadClaims, output: str) -> dict[str, str | bool] | None:
 
 
 def claims_contradict(
-    claims: ReadClaims, sources: Mapping[str, str | bool], same: Callable[[str], str] = str
+    claims: ReadClaims,
+    sources: Mapping[str, str | bool],
+    same: Callable[[str], str] = str,
+    paired: Callable[[str, str], bool] = lambda _shown, _held: True,
 ) -> bool:
     """Whether a line the answer showed is not in ``sources`` (a file's text, ``True`` for a folder,
     by path; a path missing is nothing there): no reading of it holds (:func:`holds_line`, after
-    ``same``, what two runs may honestly differ by)."""
-    lines = {p: [same(line) for line in t.split("\n")] for p, t in sources.items() if isinstance(t, str)}
+    ``same``, what two runs may honestly differ by, and where ``same`` erased spans, ``paired``
+    with the line held: a value in an erased span is compared by its rule, not dropped)."""
+    raw = {p: t.split("\n") for p, t in sources.items() if isinstance(t, str)}
+    lines = {p: [same(line) for line in held] for p, held in raw.items()}
 
     def holds(reading: Reading) -> bool:
         path, number, text = reading
@@ -582,7 +587,9 @@ def claims_contradict(
         if held is None:
             return False
         numbers = range(1, len(held) + 1) if number is None else (number,)
-        return any(holds_line(held, n, same(text), claims.shape) for n in numbers)
+        return any(
+            holds_line(held, n, same(text), claims.shape) and paired(text, raw[path][n - 1]) for n in numbers
+        )
 
     shown = all(any(holds(r) for r in readings) for readings in claims.lines)
     return not shown or any(path in sources for path in claims.absent)

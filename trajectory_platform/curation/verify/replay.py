@@ -137,6 +137,7 @@ from trajectory_platform.curation.verify.sweagent_tools import (
     without_retry_token,
 )
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
+from trajectory_platform.curation.verify.volatile import Span, pair, pair_any_order
 from trajectory_platform.gym import isolation
 from trajectory_platform.gym.diffs import PatchError, parse_unified_diff
 from trajectory_platform.gym.fixtures import Fixture, ReplaySpec
@@ -412,16 +413,17 @@ def replay_mode(spec: ReplaySpec | None) -> str:
 
 def normalize(text: str, patterns: tuple[str, ...] = ()) -> str:
     """``text`` with the spans that honestly differ between runs replaced by placeholders."""
-    return _erased(text, patterns)[0]
+    return erased(text, patterns)[0]
 
 
-def _erased(text: str, patterns: tuple[str, ...] = ()) -> tuple[str, list[tuple[str, str]]]:
-    """:func:`normalize`'s text and, in order, each span a default rule erased: (its placeholder,
-    the span), for :func:`volatile_agree` to pair with the other run's."""
-    spans: list[tuple[str, str]] = []
+def erased(text: str, patterns: tuple[str, ...] = ()) -> tuple[str, list[Span]]:
+    """:func:`normalize`'s text and, in order, each span a default rule erased
+    (:class:`volatile.Span`), for :mod:`volatile` to pair with the other run's."""
+    spans: list[Span] = []
 
     def erase(match: re.Match[str], placeholder: str) -> str:
-        spans.append((placeholder, match.group(0)))
+        edges = not match.string[: match.start()].strip(), not match.string[match.end() :].strip()
+        spans.append(Span(placeholder, match.group(0), *edges))
         return match.expand(placeholder)
 
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -432,72 +434,23 @@ def _erased(text: str, patterns: tuple[str, ...] = ()) -> tuple[str, list[tuple[
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n"), spans
 
 
-_PYTEST_TEMP = re.compile(r"pytest-(?:\d+|of-[\w.-]+)")
-"""pytest's temp folders: ``pytest-of-USER`` (the user running it) and ``pytest-N`` (a counter of
-runs), under which a test's own folder is named by the test."""
-_RANDOM_RUN = re.compile(r"[A-Za-z0-9_]{4,}")
-
-
-def _temp_paths_agree(recorded: str, replayed: str) -> bool:
-    """Whether two ``/tmp`` paths differ only in the random names a temp file or folder is given:
-    the same number of parts, each pair the same or a pair of temp names (:func:`_temp_names_agree`)."""
-    ours, theirs = recorded.split("/"), replayed.split("/")
-    return len(ours) == len(theirs) and all(map(_temp_names_agree, ours, theirs))
-
-
-def _temp_names_agree(recorded: str, replayed: str) -> bool:
-    """Whether two path parts are the same, or both pytest's temp folders of one kind, or the same
-    name around a random run (``mkstemp``'s ``tmpk3j_x9q2.txt``, ``mktemp``'s ``tmp.Xa81kQ0zPb``):
-    the same length, differing over at least 4 word characters that are not all digits. A value a
-    program computes into a name (``result-17.txt``) differs in a short run of digits; free text
-    (an instruction) changes the number of parts or their lengths."""
-    if recorded == replayed:
-        return True
-    if _PYTEST_TEMP.fullmatch(recorded) and _PYTEST_TEMP.fullmatch(replayed):
-        return recorded.startswith("pytest-of-") == replayed.startswith("pytest-of-")
-    if len(recorded) != len(replayed):
-        return False
-    differ = [i for i, (a, b) in enumerate(zip(recorded, replayed, strict=True)) if a != b]
-    first, last = differ[0], differ[-1] + 1
-    runs = (recorded[first:last], replayed[first:last])
-    return all(_RANDOM_RUN.fullmatch(run) and not run.isdigit() for run in runs)
-
-
-def _addresses_agree(recorded: str, replayed: str) -> bool:
-    """Whether two pointer-width hex values (``0x`` and 12 to 16 digits) may be one address in two
-    runs: the same width and leading digit (the same region: a heap's ``0x55..``, a mapping's
-    ``0x7f..``), and a 16-digit one zero-padded or a kernel's (``0x0000..``, ``0xffff..``). A
-    computed value (``hex(add(2**50, 3))``, 13 digits) is compared."""
-    ours, theirs = recorded[2:].lower(), replayed[2:].lower()
-    if len(ours) != len(theirs) or ours[0] != theirs[0]:
-        return False
-    return len(ours) == 12 or (len(ours) == 16 and ours[:4] == theirs[:4] and ours[:4] in ("0000", "ffff"))
-
-
-_VALUES_AGREE: dict[str, Callable[[str, str], bool]] = {
-    "<TMP>": _temp_paths_agree,
-    "<ADDR>": _addresses_agree,
-}
-"""A default rule's own test of two erased spans (by its placeholder); a rule not named here erases
-any span its pattern matches (a pid's digits, a duration, a clock: its shape is its bound)."""
-
-
 def volatile_agree(recorded: str, replayed: str, patterns: tuple[str, ...] = ()) -> bool:
     """Whether the spans :func:`normalize` erases in a recorded output pair one for one with those it
-    erases in the replayed output: as many, in the same order, by the same rule, each pair the values
-    that rule lets differ between runs (:data:`_VALUES_AGREE`). Erasing a shape anywhere let a forged
-    answer carry any text in it (``/tmp/NOTE_TO_AGENTS...`` where the program printed ``/tmp/x``, a
-    computed ``23`` in ``/tmp/result-23.txt``) and still be replay-verified (red team rtforge9 F6,
-    2026-12-06); a literal placeholder in a recorded answer no longer matches an erased span either."""
-    return _spans_agree(_erased(recorded, patterns)[1], _erased(replayed, patterns)[1])
+    erases in the replayed output (:func:`volatile.pair`: as many, in the same order, by the same
+    rule, each pair values that rule lets differ between runs). Erasing a shape anywhere let a
+    forged answer carry any text in it (``/tmp/NOTE_TO_AGENTS...`` where the program printed
+    ``/tmp/x``, a computed ``23`` in ``/tmp/result-23.txt``) and still be replay-verified (red team
+    rtforge9 F6, 2026-12-06); a literal placeholder in a recorded answer no longer matches an erased
+    span either."""
+    return pair(erased(recorded, patterns)[1], erased(replayed, patterns)[1])
 
 
-def _spans_agree(ours: list[tuple[str, str]], theirs: list[tuple[str, str]]) -> bool:
-    """:func:`volatile_agree` on the spans :func:`_erased` listed."""
-    return len(ours) == len(theirs) and all(
-        rule == other and _VALUES_AGREE.get(rule, lambda _a, _b: True)(value, replayed_value)
-        for (rule, value), (other, replayed_value) in zip(ours, theirs, strict=True)
-    )
+def same_output(recorded: str, replayed: str, patterns: tuple[str, ...] = ()) -> bool:
+    """Whether a recorded text stands for a replayed one: equal once normalized, every erased span
+    paired (:func:`volatile_agree`). The one comparison of two runs' texts; a text normalized on its
+    own is evidence of nothing in the spans it erased."""
+    (ours, our_spans), (theirs, their_spans) = erased(recorded, patterns), erased(replayed, patterns)
+    return ours == theirs and pair(our_spans, their_spans)
 
 
 def compile_patterns(patterns: tuple[str, ...]) -> None:
@@ -574,11 +527,13 @@ def _tolerance(record: CallRecord, recorded: str, replayed: str, patterns: tuple
     command = record.shell_command
     if command is None:
         return None
-    texts = [normalize(text, patterns) for text in (recorded, replayed)]
+    (ours, our_spans), (theirs, their_spans) = erased(recorded, patterns), erased(replayed, patterns)
+    if not pair_any_order(our_spans, their_spans):
+        return None  # a listing's erased spans pair in any order, but pair (a temp name, a date)
     if plain_listing(command):
-        return "ls_names" if listing_blocks(texts[0]) == listing_blocks(texts[1]) else None
+        return "ls_names" if listing_blocks(ours) == listing_blocks(theirs) else None
     if long_listing(command):
-        return "ls_long" if long_entries(texts[0]) == long_entries(texts[1]) else None
+        return "ls_long" if long_entries(ours) == long_entries(theirs) else None
     return None
 
 
@@ -739,8 +694,8 @@ def _drift(
     recorded_text, recorded_exit = recorded_output
     if any_order:
         recorded_text, output = (_in_order(text, patterns) for text in (recorded_text, output))
-    (recorded, ours), (replayed, theirs) = _erased(recorded_text, patterns), _erased(output, patterns)
-    if recorded == replayed and _spans_agree(ours, theirs) and not _exit_differs(recorded_exit, exit_code):
+    (recorded, ours), (replayed, theirs) = erased(recorded_text, patterns), erased(output, patterns)
+    if recorded == replayed and pair(ours, theirs) and not _exit_differs(recorded_exit, exit_code):
         return None
     return _turn_drift(turn, recorded, replayed, recorded_exit, exit_code)
 
@@ -797,7 +752,7 @@ def _clipped_drift(
     code its framing or the log records, if any, the replayed one. A truncated answer was not
     compared at all before, on the log's own word that it was truncated (red team, 2026-12-06)."""
     recorded_exit = clip.exit_code if clip.exit_code is not None else recorded_output[1]
-    if shows(clip, output, lambda text: normalize(text, patterns)) and not _exit_differs(
+    if shows(clip, output, lambda text: erased(text, patterns)) and not _exit_differs(
         recorded_exit, exit_code
     ):
         return None
@@ -1266,7 +1221,12 @@ def _claims_drift(
         contradicted = claims_contradict(claims, files)
     elif claims.of_output:
         found = sources
-        contradicted = claims_contradict(claims, {OUTPUT: sources}, lambda text: normalize(text, patterns))
+        contradicted = claims_contradict(
+            claims,
+            {OUTPUT: sources},
+            lambda text: normalize(text, patterns),
+            lambda shown_line, held: volatile_agree(shown_line, held, patterns),
+        )
     else:
         found = sources.rpartition(claims.marker)[2]
         listing = listed(claims, sources)
