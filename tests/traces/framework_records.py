@@ -463,3 +463,20 @@ CREWAI_LOG = [
         "output": "18C in Paris.",
     },
 ]
+
+DSPY_REACT = {
+    "question": ASK,
+    "trajectory": {
+        "thought_0": "I should look the weather up.",
+        "tool_name_0": "get_weather",
+        "tool_args_0": {"city": "Paris"},
+        "observation_0": "18C",
+        "thought_1": "I have the answer.",
+        "tool_name_1": "finish",
+        "tool_args_1": {},
+        "observation_1": "Completed.",
+    },
+    "reasoning": "The tool said 18C.",
+    "answer": "18C in Paris.",
+}
+"""A ``dspy.ReAct`` prediction logged with its input (``{**example.inputs(), **prediction}``)."""

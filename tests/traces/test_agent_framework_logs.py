@@ -81,6 +81,13 @@ CASES = {
     "mistral": Case(
         fr.MISTRAL_HISTORY, "mistral-conversations", calls=[("m1", "get_weather")], answered=["m1"]
     ),
+    "dspy-react": Case(
+        fr.DSPY_REACT,
+        "dspy-react",
+        "user assistant tool assistant tool assistant",
+        [(None, "get_weather"), (None, "finish")],
+        [None, None],
+    ),
 }
 
 

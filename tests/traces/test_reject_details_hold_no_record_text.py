@@ -153,6 +153,7 @@ HANDWRITTEN = {
     "llamaindex": fr.LLAMAINDEX_EVENTS,
     "phoenix-rows": fr.PHOENIX_ROWS,
     "mistral-conversations": [fr.MISTRAL_HISTORY],
+    "dspy-react": [fr.DSPY_REACT],
 }
 """The JSONL lines of each format's hand-written record."""
 

@@ -34,6 +34,7 @@ from trajectory_platform.traces.adapters.cline import ClineAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
 from trajectory_platform.traces.adapters.codex_exec import CodexExecAdapter
 from trajectory_platform.traces.adapters.continue_dev import ContinueAdapter
+from trajectory_platform.traces.adapters.dspy_react import DSPyReActAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
@@ -72,6 +73,7 @@ ADAPTERS: dict[str, Adapter] = {
         OpenHandsSDKAdapter(),
         ToolBenchAdapter(),
         FireActAdapter(),
+        DSPyReActAdapter(),
         MiniSweAgentAdapter(),
         OTelAdapter(),
         InspectAdapter(),
