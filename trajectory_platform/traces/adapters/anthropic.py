@@ -32,7 +32,7 @@ from trajectory_platform.traces.adapters.base import (
     sampling_params_json,
     text_of,
 )
-from trajectory_platform.traces.adapters.citations import joins_cited, keep_citations
+from trajectory_platform.traces.adapters.citations import joins_cited
 from trajectory_platform.traces.adapters.content_parts import (
     REDACTED,
     AssistantParts,
@@ -257,6 +257,5 @@ class AnthropicAdapter(Adapter):
         episode.lineage.sampling_params_json = sampling_params_json(sampling)
         episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
         episode.extra_json = extra_of(value, self.CONSUMED)
-        keep_citations(episode, {"messages": messages})
         name_tool_results(episode.events)
         return episode

@@ -75,7 +75,6 @@ from trajectory_platform.traces.adapters.chat_envelope import (
     tree_level,
     unwrapped,
 )
-from trajectory_platform.traces.adapters.citations import keep_citations
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.json_text import parsed_json_text
 from trajectory_platform.traces.adapters.openai import (
@@ -492,7 +491,6 @@ class ChatLogAdapter(Adapter):
         consumed = {found.conversation_at[0], *found.response_at[:1], *found.continuation_at[:1], "id"}
         rest = {k: v for k, v in value.items() if k not in consumed}
         episode.extra_json = canonical_json({"dialect": dialect, "read_from": read_from, **rest})
-        keep_citations(episode, {k: v for k, v in value.items() if k in consumed})  # of what was read
 
     @staticmethod
     def _read(

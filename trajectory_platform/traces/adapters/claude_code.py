@@ -423,7 +423,7 @@ class ClaudeCodeAdapter(Adapter):
                 )
                 last_message_id = None
                 continue
-            read[f"line {line.line}"] = message
+            read[f"line_{line.line}"] = message
             message_id = message.get("id") if kind == "assistant" else None
             previous = episode.events[-1] if episode.events else None
             if message_id and message_id == last_message_id and previous is not None:

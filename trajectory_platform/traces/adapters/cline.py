@@ -39,7 +39,6 @@ from trajectory_platform.traces.adapters.base import (
     expect,
     name_tool_results,
 )
-from trajectory_platform.traces.adapters.citations import keep_citations
 from trajectory_platform.traces.adapters.openai import is_message_list
 from trajectory_platform.traces.record import Episode, Event, canonical_json
 
@@ -172,7 +171,6 @@ class ClineAdapter(Adapter):
         if unreadable:
             extra["companions_unreadable"] = unreadable
         episode.extra_json = canonical_json(extra)
-        keep_citations(episode, messages)
         return episode
 
     @staticmethod
