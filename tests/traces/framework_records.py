@@ -480,3 +480,35 @@ DSPY_REACT = {
     "answer": "18C in Paris.",
 }
 """A ``dspy.ReAct`` prediction logged with its input (``{**example.inputs(), **prediction}``)."""
+
+
+def _ag2(kind: str, number: int, **content: Any) -> dict[str, Any]:
+    """An AG2 run event as ``JsonIOStream`` writes it."""
+    return {"type": kind, "content": {"uuid": f"00000000-0000-0000-0000-00000000000{number}", **content}}
+
+
+AG2_EVENTS = [
+    _ag2("text", 1, content=ASK, sender="user_proxy", recipient="forecaster"),
+    _ag2(
+        "tool_call",
+        2,
+        content=None,
+        role="assistant",
+        tool_calls=[{"id": "g2", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}],
+        sender="forecaster",
+        recipient="user_proxy",
+    ),
+    _ag2("execute_function", 3, func_name="get_weather", call_id="g2", arguments={}, recipient="user_proxy"),
+    _ag2(
+        "tool_response",
+        4,
+        role="tool",
+        content="18C",
+        tool_responses=[{"tool_call_id": "g2", "role": "tool", "content": "18C"}],
+        sender="user_proxy",
+        recipient="forecaster",
+    ),
+    _ag2("text", 5, content="18C in Paris.", sender="forecaster", recipient="user_proxy"),
+    _ag2("termination", 6, termination_reason="Maximum turns (2) reached"),
+]
+"""An AG2 (0.8 on) ``run()`` streamed as JSON events, one a line."""

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from log_files import one_episode, write_json
+import framework_records as fr
+from log_files import one_episode, write_json, write_jsonl
+
+from trajectory_platform.traces.ingest import ingest_paths
 
 CALLS = [
     {"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{}"}},
@@ -58,3 +61,27 @@ def test_agentchat_tool_results_carry_their_source(tmp_path: Path):
     ]
     episode = one_episode(write_json(tmp_path, "result.json", {"messages": messages, "stop_reason": None}))
     assert [e.name for e in episode.events] == [None, "forecaster", "forecaster", "forecaster"]
+
+
+def test_an_ag2_run_streamed_as_events_names_every_speaker(tmp_path: Path):
+    episode = one_episode(write_jsonl(tmp_path, "run.jsonl", fr.AG2_EVENTS))
+    assert [(e.kind, e.name) for e in episode.events] == [
+        ("user", "user_proxy"),
+        ("assistant", "forecaster"),
+        ("tool", "user_proxy"),
+        ("assistant", "forecaster"),
+    ]
+    assert episode.outcome.terminal_status == "completed"
+    assert '"execute_function":1' in (episode.extra_json or "")
+
+
+def test_an_ag2_run_whose_calls_come_from_two_agents_is_rejected(tmp_path: Path):
+    second = {**fr.AG2_EVENTS[1], "content": {**fr.AG2_EVENTS[1]["content"], "sender": "critic"}}
+    (reject,) = ingest_paths([write_jsonl(tmp_path, "run.jsonl", [*fr.AG2_EVENTS, second])]).rejects
+    assert reject.reason == "ambiguous speaker roles"
+
+
+def test_an_ag2_event_of_an_unknown_type_rejects_the_run_naming_it(tmp_path: Path):
+    odd = {"type": "teleport", "content": {"uuid": "u-9", "sender": "forecaster"}}
+    (reject,) = ingest_paths([write_jsonl(tmp_path, "run.jsonl", [*fr.AG2_EVENTS, odd])]).rejects
+    assert reject.reason == "unknown event type" and "teleport" in (reject.detail or "")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from trajectory_platform.traces.adapters.adk import ADKAdapter
+from trajectory_platform.traces.adapters.ag2_events import AG2EventsAdapter
 from trajectory_platform.traces.adapters.ai_sdk_steps import AISDKStepsAdapter
 from trajectory_platform.traces.adapters.answer_stream import AnswerStreamAdapter
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
@@ -92,6 +93,7 @@ ADAPTERS: dict[str, Adapter] = {
         SmolagentsAdapter(),
         MistralConversationsAdapter(),
         LlamaIndexAdapter(),
+        AG2EventsAdapter(),
         ContinueAdapter(),
         BedrockAdapter(),
         BedrockAgentsAdapter(),
