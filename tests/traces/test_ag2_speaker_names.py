@@ -41,7 +41,10 @@ def test_a_proxys_history_names_every_speaker(tmp_path: Path):
         ("tool", "user_proxy"),
         ("assistant", "forecaster"),
     ]
-    assert [e.tool_call_id for e in episode.events if e.kind == "tool"] == ["c1", "c2"]
+    assert [(e.tool_call_id, e.tool_name) for e in episode.events if e.kind == "tool"] == [
+        ("c1", "weather"),
+        ("c2", "weather"),
+    ]
 
 
 def test_agentchat_tool_results_carry_their_source(tmp_path: Path):

@@ -28,6 +28,7 @@ from trajectory_platform.traces.adapters.base import (
     adapter_episode_id,
     chat_task_id,
     expect,
+    name_tool_results,
     object_field,
     optional_str,
     read_chat_outcome,
@@ -700,6 +701,7 @@ class OpenAIAdapter(Adapter):
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
         episode.events = events_of_messages(value["messages"], "messages")
+        name_tool_results(episode.events)  # a result that names only its call id (AutoGen's, LlamaIndex's)
         runs = _lists_tool_runs(value.get("tools"))
         for key in ("tools", "functions"):
             if value.get(key) is not None and not (key == "tools" and runs):
