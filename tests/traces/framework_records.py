@@ -463,3 +463,52 @@ CREWAI_LOG = [
         "output": "18C in Paris.",
     },
 ]
+
+DSPY_REACT = {
+    "question": ASK,
+    "trajectory": {
+        "thought_0": "I should look the weather up.",
+        "tool_name_0": "get_weather",
+        "tool_args_0": {"city": "Paris"},
+        "observation_0": "18C",
+        "thought_1": "I have the answer.",
+        "tool_name_1": "finish",
+        "tool_args_1": {},
+        "observation_1": "Completed.",
+    },
+    "reasoning": "The tool said 18C.",
+    "answer": "18C in Paris.",
+}
+"""A ``dspy.ReAct`` prediction logged with its input (``{**example.inputs(), **prediction}``)."""
+
+
+def _ag2(kind: str, number: int, **content: Any) -> dict[str, Any]:
+    """An AG2 run event as ``JsonIOStream`` writes it."""
+    return {"type": kind, "content": {"uuid": f"00000000-0000-0000-0000-00000000000{number}", **content}}
+
+
+AG2_EVENTS = [
+    _ag2("text", 1, content=ASK, sender="user_proxy", recipient="forecaster"),
+    _ag2(
+        "tool_call",
+        2,
+        content=None,
+        role="assistant",
+        tool_calls=[{"id": "g2", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}],
+        sender="forecaster",
+        recipient="user_proxy",
+    ),
+    _ag2("execute_function", 3, func_name="get_weather", call_id="g2", arguments={}, recipient="user_proxy"),
+    _ag2(
+        "tool_response",
+        4,
+        role="tool",
+        content="18C",
+        tool_responses=[{"tool_call_id": "g2", "role": "tool", "content": "18C"}],
+        sender="user_proxy",
+        recipient="forecaster",
+    ),
+    _ag2("text", 5, content="18C in Paris.", sender="forecaster", recipient="user_proxy"),
+    _ag2("termination", 6, termination_reason="Maximum turns (2) reached"),
+]
+"""An AG2 (0.8 on) ``run()`` streamed as JSON events, one a line."""

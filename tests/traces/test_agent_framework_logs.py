@@ -81,6 +81,16 @@ CASES = {
     "mistral": Case(
         fr.MISTRAL_HISTORY, "mistral-conversations", calls=[("m1", "get_weather")], answered=["m1"]
     ),
+    "ag2-events": Case(
+        fr.AG2_EVENTS, "ag2-events", calls=[("g2", "get_weather")], answered=["g2"], lines=True
+    ),
+    "dspy-react": Case(
+        fr.DSPY_REACT,
+        "dspy-react",
+        "user assistant tool assistant tool assistant",
+        [(None, "get_weather"), (None, "finish")],
+        [None, None],
+    ),
 }
 
 

@@ -2,7 +2,8 @@
 modes, the server's ``updates|<namespace>`` events, typed stream parts) are read as one run
 (``langgraph_subgraphs.py``): each message once, in conversation order (a parent's update repeating
 its subgraph's output puts the run's input first), the subgraph that streamed it kept as provenance;
-a subgraph that kept a conversation of its own is a ``several conversations`` reject."""
+a subgraph that kept a conversation of its own (a sub-agent the parent never merges) is an episode of
+its own, linked to the parent's (it was a ``several conversations`` reject)."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def test_the_servers_namespaced_events_and_typed_stream_parts_are_items(tmp_path
     assert _read(write_jsonl(tmp_path, "typed.jsonl", typed))[0] == [("assistant", "")]
 
 
-def test_a_subgraph_with_a_conversation_of_its_own_is_rejected_naming_it(tmp_path: Path):
+def test_a_subgraph_with_a_conversation_of_its_own_is_split_off_as_its_own_episode(tmp_path: Path):
     lines = [
         [[], {"supervisor": {"messages": [ASK, _ai("Delegating.", "s-1")]}}],
         [["researcher:77"], {"model": {"messages": [CALL]}}],
@@ -82,6 +83,39 @@ def test_a_subgraph_with_a_conversation_of_its_own_is_rejected_naming_it(tmp_pat
         [[], {"researcher": {"messages": [_ai("Researcher says sunny.", "s-2")]}}],
     ]
     result = ingest_paths([write_jsonl(tmp_path, "run.jsonl", lines)])
-    (reject,) = result.rejects
-    assert reject.reason == "several conversations" and "researcher" in (reject.detail or "")
-    assert result.episodes == []
+    assert result.rejects == [] and (result.records_in, result.normalized) == (2, 2)
+    parent, worker = result.episodes
+    assert [(e.kind, e.content) for e in parent.events] == [
+        ("user", "Weather in Paris?"),
+        ("assistant", "Delegating."),
+        ("assistant", "Researcher says sunny."),
+    ]
+    assert [(e.kind, e.content) for e in worker.events] == [("assistant", ""), ("tool", "Sunny")]
+    assert worker.episode_id == f"{parent.episode_id}/2"
+    assert worker.source_path == f"{parent.source_path}/2"
+    links = [json.loads(e.extra_json or "{}")["run_conversation"] for e in (parent, worker)]
+    assert [(link["number"], link["main"], link["graph"]) for link in links] == [
+        (1, True, []),
+        (2, False, ["researcher"]),
+    ]
+    assert json.loads(worker.extra_json or "{}")["subgraph_events"] == {"researcher:77": [0, 1]}
+
+
+def test_two_sub_agents_of_the_servers_events_are_an_episode_each(tmp_path: Path):
+    def worker(name: str, text: str) -> list[dict[str, Any]]:
+        said = _ai(text, f"{name}-1")
+        return [{"event": f"updates|{name}:9", "data": {"model": {"messages": [said]}}}]
+
+    events = [
+        {"event": "updates", "data": {"router": {"messages": [ASK]}}},
+        *worker("math", "4"),
+        *worker("search", "3 hits"),
+        {"event": "updates", "data": {"router": {"messages": [_ai("Both done.", "r-2")]}}},
+    ]
+    result = ingest_paths([write_jsonl(tmp_path, "server.jsonl", events)])
+    assert result.rejects == [] and result.records_in == result.normalized == 3
+    assert [[e.content for e in episode.events] for episode in result.episodes] == [
+        ["Weather in Paris?", "Both done."],
+        ["4"],
+        ["3 hits"],
+    ]

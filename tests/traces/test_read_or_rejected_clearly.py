@@ -93,7 +93,7 @@ def test_langgraph_pairs_of_two_threads_in_one_file_are_rejected(tmp_path: Path)
     assert reject.reason == "several conversations"
 
 
-def test_langgraph_pieces_streamed_by_a_supervisor_and_its_agent_are_rejected(tmp_path: Path):
+def test_langgraph_pieces_streamed_by_a_supervisor_and_its_agent_are_an_episode_each(tmp_path: Path):
     pairs = [
         langgraph_pair(
             ai_chunk("run-s", "Handing over."), "supervisor", 1, langgraph_checkpoint_ns="supervisor:1"
@@ -102,8 +102,14 @@ def test_langgraph_pieces_streamed_by_a_supervisor_and_its_agent_are_rejected(tm
             ai_chunk("run-r", "Found 3 papers."), "agent", 1, langgraph_checkpoint_ns="research:2|agent:3"
         ),
     ]
-    (reject,) = read_accounted(write_jsonl(tmp_path, "stream.jsonl", pairs)).rejects
-    assert reject.reason == "several conversations" and "research" in (reject.detail or "")
+    result = read_accounted(write_jsonl(tmp_path, "stream.jsonl", pairs))
+    assert result.rejects == []
+    supervisor, agent = sorted(result.episodes, key=lambda e: e.episode_id)
+    assert [e.content for e in supervisor.events] == ["Handing over."]
+    assert [e.content for e in agent.events] == ["Found 3 papers."]
+    assert agent.episode_id == f"{supervisor.episode_id}/2"
+    link = json.loads(agent.extra_json or "{}")["run_conversation"]
+    assert (link["main"], link["graph"], link["of"]) == (False, ["research"], 2)
 
 
 def test_langgraph_one_agent_run_as_a_subgraph_node_is_read(tmp_path: Path):

@@ -279,13 +279,17 @@ def test_a_second_chat_that_quotes_no_summary_stays_its_own_conversation(tmp_pat
 # written after the refinements of the LangGraph and summary rules, run once
 
 
-def test_langgraph_two_agents_of_a_supervisor_by_checkpoint_ns_are_rejected(tmp_path: Path):
+def test_langgraph_two_agents_of_a_supervisor_by_checkpoint_ns_are_an_episode_each(tmp_path: Path):
     pairs = [
         langgraph_pair(ai_chunk("r1", "Math: 4."), "agent", 1, checkpoint_ns="team:1|math:2|agent:3"),
         langgraph_pair(ai_chunk("r2", "Search: done."), "agent", 1, checkpoint_ns="team:1|search:4|agent:5"),
     ]
-    (reject,) = read_accounted(write_jsonl(tmp_path, "stream.jsonl", pairs)).rejects
-    assert reject.reason == "several conversations"
+    result = read_accounted(write_jsonl(tmp_path, "stream.jsonl", pairs))
+    assert result.rejects == []
+    assert [[e.content for e in episode.events] for episode in result.episodes] == [
+        ["Math: 4."],
+        ["Search: done."],
+    ]
 
 
 def test_langgraph_one_agent_nested_two_deep_with_its_tools_is_read(tmp_path: Path):

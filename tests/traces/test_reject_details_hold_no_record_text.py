@@ -153,6 +153,8 @@ HANDWRITTEN = {
     "llamaindex": fr.LLAMAINDEX_EVENTS,
     "phoenix-rows": fr.PHOENIX_ROWS,
     "mistral-conversations": [fr.MISTRAL_HISTORY],
+    "dspy-react": [fr.DSPY_REACT],
+    "ag2-events": fr.AG2_EVENTS,
 }
 """The JSONL lines of each format's hand-written record."""
 

@@ -41,6 +41,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     first_record,
 )
+from trajectory_platform.traces.adapters.citations import keep_citations
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
 from trajectory_platform.traces.adapters.inspect_archive import ARCHIVE_SUFFIX
@@ -585,6 +586,8 @@ def _ingest_record(
         return
     result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
     for episode in episodes:
+        if reader.name != "native":  # the platform's own record: read back as written
+            keep_citations(episode, record.value)
         # a conversation split off a run is located by its own path (``trace_id=t/2``)
         located = record if len(episodes) == 1 else RawRecord(episode.source_line, episode.source_path)
         try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from trajectory_platform.traces.adapters.adk import ADKAdapter
+from trajectory_platform.traces.adapters.ag2_events import AG2EventsAdapter
 from trajectory_platform.traces.adapters.ai_sdk_steps import AISDKStepsAdapter
 from trajectory_platform.traces.adapters.answer_stream import AnswerStreamAdapter
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
@@ -34,6 +35,7 @@ from trajectory_platform.traces.adapters.cline import ClineAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
 from trajectory_platform.traces.adapters.codex_exec import CodexExecAdapter
 from trajectory_platform.traces.adapters.continue_dev import ContinueAdapter
+from trajectory_platform.traces.adapters.dspy_react import DSPyReActAdapter
 from trajectory_platform.traces.adapters.fireact import FireActAdapter
 from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
@@ -72,6 +74,7 @@ ADAPTERS: dict[str, Adapter] = {
         OpenHandsSDKAdapter(),
         ToolBenchAdapter(),
         FireActAdapter(),
+        DSPyReActAdapter(),
         MiniSweAgentAdapter(),
         OTelAdapter(),
         InspectAdapter(),
@@ -90,6 +93,7 @@ ADAPTERS: dict[str, Adapter] = {
         SmolagentsAdapter(),
         MistralConversationsAdapter(),
         LlamaIndexAdapter(),
+        AG2EventsAdapter(),
         ContinueAdapter(),
         BedrockAdapter(),
         BedrockAgentsAdapter(),

@@ -1,6 +1,8 @@
 """Anthropic Messages: ``{"system", "messages": [{"role", "content": [blocks]}], "tools": [...]}``.
 
-Blocks: ``text``; ``thinking`` / ``redacted_thinking`` (-> the assistant event's ``reasoning``);
+Blocks: ``text`` (its ``citations`` kept in ``extra_json.citations``, a cited block joined to the
+text around it: ``citations.py``); ``thinking`` / ``redacted_thinking`` (-> the assistant event's
+``reasoning``);
 ``tool_use`` (-> a tool call, ``input`` kept as canonical JSON); ``tool_result`` with
 ``is_error`` (-> a tool event, status ``error`` when set). Parallel results come back grouped in
 ONE user turn; each becomes its own tool event, in the order recorded (never re-sorted). Text in
@@ -30,6 +32,7 @@ from trajectory_platform.traces.adapters.base import (
     sampling_params_json,
     text_of,
 )
+from trajectory_platform.traces.adapters.citations import joins_cited
 from trajectory_platform.traces.adapters.content_parts import (
     REDACTED,
     AssistantParts,
@@ -108,7 +111,11 @@ def assistant_events(content: Any, where: str) -> list[Event]:
             parts = AssistantParts(Event(kind="assistant"))
             steps.append(parts)
         if kind == "text":
-            parts.texts.append(expect(block.get("text", ""), str, f"{at}.text"))
+            text = expect(block.get("text", ""), str, f"{at}.text")
+            if parts.texts and index and joins_cited(block, content[index - 1]):
+                parts.texts[-1] += text  # one sentence the API split at a citation
+            else:
+                parts.texts.append(text)
         elif kind == "thinking":
             parts.thoughts.append(expect(block.get("thinking", ""), str, f"{at}.thinking"))
         elif kind == "redacted_thinking":

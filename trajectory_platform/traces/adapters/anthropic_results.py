@@ -13,8 +13,9 @@ result, and a Claude.ai result, naming its tool but no call id, was an ``unknown
 reject. So each is a tool event answering the call it names (or, naming none, the call before it in
 the message), failed when its content says so, with the text the model was shown: a code run's
 stdout and stderr (``return_code`` its exit code), a fetched document's text, a search hit's title
-and address. A search hit's page text is encrypted (``encrypted_content``, readable only by the
-API): it is marked, never kept as text to train on.
+and address (Claude.ai's ``knowledge`` hits: title, address, then their text). A search hit's
+page text is encrypted (``encrypted_content``, readable only by the API): it is marked, never kept
+as text to train on.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 RESULT_SUFFIX = "_tool_result"
 ERROR_SUFFIX = "_error"
 ENCRYPTED = "[encrypted page content]"
+KNOWLEDGE = "knowledge"
+"""What Claude.ai's export calls a search hit in a tool's result: ``{"type": "knowledge", "title",
+"url", "metadata", "text"}``. The model was shown its title and address with its text; read as its
+text alone, the source a later citation names was lost."""
 
 
 def is_result_block(block: dict[str, Any]) -> bool:
@@ -36,9 +41,17 @@ def is_result_block(block: dict[str, Any]) -> bool:
 
 
 def _hit_text(hit: dict[str, Any]) -> str:
-    """A ``web_search_result``: what the model can be shown of it (the page itself is encrypted)."""
+    """A ``web_search_result``: what the model can be shown of it (the page itself is encrypted);
+    a Claude.ai ``knowledge`` part: its title and address, then its text."""
     lines = [str(hit[k]) for k in ("title", "url", "page_age") if isinstance(hit.get(k), str)]
+    if hit.get("type") == KNOWLEDGE and isinstance(hit.get("text"), str):
+        lines.append(hit["text"])
     return "\n".join([*lines, *([ENCRYPTED] if hit.get("encrypted_content") else [])])
+
+
+def _is_hit(part: Any) -> bool:
+    """A search hit: a ``web_search_result`` (its page encrypted) or Claude.ai's ``knowledge``."""
+    return isinstance(part, dict) and ("encrypted_content" in part or part.get("type") == KNOWLEDGE)
 
 
 def _content_text(content: Any, where: str) -> tuple[str | None, bool, int | None]:
@@ -60,7 +73,7 @@ def _content_text(content: Any, where: str) -> tuple[str | None, bool, int | Non
         if isinstance(source, dict) and isinstance(source.get("data"), str):
             return text_of([content], where), False, None
         return canonical_json(content), False, None
-    if isinstance(content, list) and all(isinstance(h, dict) and "encrypted_content" in h for h in content):
+    if isinstance(content, list) and content and all(_is_hit(h) for h in content):
         return "\n\n".join(_hit_text(h) for h in content), False, None
     try:
         return text_of(content, where), False, None

@@ -12,7 +12,8 @@ document) or a whole file that is a bare message list. Every message names its `
   with ``models_usage`` as its token counts;
 - ``ThoughtEvent``: the reasoning of that source's next assistant event;
 - ``ToolCallRequestEvent``: an assistant event with its calls (``id``, ``name``, ``arguments``);
-  ``ToolCallExecutionEvent``: one tool event per result (``call_id``, ``is_error`` -> ``error``);
+  ``ToolCallExecutionEvent``: one tool event per result (``call_id``, ``is_error`` -> ``error``),
+  named by its source (the agent that ran the tool), as every event is;
 - ``ToolCallSummaryMessage``: the framework's summary of tool results, not the model's words: an
   assistant event of weight 0 (context, never a target);
 - ``CodeGenerationEvent`` / ``CodeExecutionEvent``: an assistant turn and its execution's result
@@ -144,6 +145,7 @@ class _Reader:
                         tool_call_id=optional_str(result.get("call_id"), f"{at}.call_id") or None,
                         tool_name=optional_str(result.get("name"), f"{at}.name"),
                         status="error" if result.get("is_error") else "ok",
+                        name=source,
                     )
                 )
         elif kind == "ToolCallSummaryMessage":
@@ -158,6 +160,7 @@ class _Reader:
                     tool_name="code_execution",
                     exit_code=code,
                     status="error" if code else "ok",
+                    name=source,
                 )
             )
         else:

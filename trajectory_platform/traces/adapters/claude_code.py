@@ -54,6 +54,7 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
     timestamp_of,
 )
+from trajectory_platform.traces.adapters.citations import keep_citations
 from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolSpec, canonical_json
 
@@ -385,6 +386,7 @@ class ClaudeCodeAdapter(Adapter):
         entries = [r.value for r in record.value["lines"] if isinstance(r.value, dict)]
         rewound = _rewound(entries, leaf)
         titles: list[dict[str, Any]] = []
+        read: dict[str, Any] = {}  # the messages read, by line: where their citations are
         for line in record.value["lines"]:
             entry = expect(line.value, dict, f"line {line.line}")
             kind = entry.get("type")
@@ -421,6 +423,7 @@ class ClaudeCodeAdapter(Adapter):
                 )
                 last_message_id = None
                 continue
+            read[f"line_{line.line}"] = message
             message_id = message.get("id") if kind == "assistant" else None
             previous = episode.events[-1] if episode.events else None
             if message_id and message_id == last_message_id and previous is not None:
@@ -455,6 +458,7 @@ class ClaudeCodeAdapter(Adapter):
             written = {_session_of(e) for e in entries if e.get("uuid") not in rewound}
             extra[SESSIONS] = [session for session in record.value[SESSIONS] if session in written]
         episode.extra_json = canonical_json(extra)
+        keep_citations(episode, read)
         for event in episode.events:
             if event.kind == "tool" and (event.content or "").startswith(USER_REJECTED):
                 event.status = "refused"  # refused before it ran, not a failure of the call

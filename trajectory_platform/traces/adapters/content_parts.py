@@ -44,6 +44,7 @@ from trajectory_platform.traces.adapters.base import (
     part_type,
     text_of,
 )
+from trajectory_platform.traces.adapters.citations import joins_cited
 from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 
@@ -298,10 +299,22 @@ def steps_of(content: list[Any]) -> list[tuple[int, list[Any]]]:
 
 
 def pieces_of(content: list[Any], where: str, output: bool = False) -> list[Piece]:
-    """Every part of a content list read, in order (``output``: a tool message's, see :func:`piece_of`)."""
-    return [
-        piece for index, part in enumerate(content) for piece in piece_of(part, f"{where}[{index}]", output)
-    ]
+    """Every part of a content list read, in order (``output``: a tool message's, see :func:`piece_of`);
+    a cited text block and the text beside it are one piece, the sentence the API split at its
+    citation (``citations.joins_cited``)."""
+    out: list[Piece] = []
+    for index, part in enumerate(content):
+        read = piece_of(part, f"{where}[{index}]", output)
+        if (
+            out
+            and out[-1][0] == "text"
+            and [piece for piece, _ in read] == ["text"]
+            and joins_cited(part, content[index - 1])
+        ):
+            out[-1] = ("text", out[-1][1] + read[0][1])
+        else:
+            out.extend(read)
+    return out
 
 
 def parts_in_text(value: Any) -> list[dict[str, Any]] | None:

@@ -51,9 +51,11 @@ from trajectory_platform.traces.adapters.base import (
     one_record_per_file,
     task_id_in,
 )
+from trajectory_platform.traces.adapters.call_trace import CONVERSATION
 from trajectory_platform.traces.adapters.chat_payloads import event_of
 from trajectory_platform.traces.adapters.langgraph_messages import (
     MISSING,
+    graph_of,
     is_run_metadata,
     joined_messages,
     message_pair,
@@ -66,11 +68,11 @@ from trajectory_platform.traces.adapters.langgraph_subgraphs import (
     holds_messages,
     item_messages,
     nodes_of,
+    provenance,
     stream_item,
 )
 from trajectory_platform.traces.adapters.lone_answer import REQUEST_MISSING
 from trajectory_platform.traces.adapters.message_roles import is_langchain_message
-from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Episode, canonical_json
 
 TASK_ID_SOURCE = "`metadata.task_id` (or `environment_id`, `instance_id`) of the thread's latest snapshot"
@@ -247,14 +249,20 @@ class LangGraphAdapter(Adapter):
             where = f"thread_id={thread}" if _thread_of(snapshots[0][1]) is not None else first.json_path
             yield RawRecord(first.line, where, value={"snapshots": [v for _, v in snapshots]})
 
-    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+    def parse_all(self, record: RawRecord, src: SourceFile) -> list[Episode]:
+        """One episode; or, for a streamed run whose graphs kept conversations apart (a supervisor
+        and a sub-agent handed only its task, :func:`split_run`), one per conversation."""
         value = expect(record.value, dict, "record")
-        if "updates" in value:
-            return self._run(record, src, value["updates"])
         if PAIRS in value:
             return self._messages(record, src, value[PAIRS], value[RUN_EVENTS])
         if ITEMS in value:
             return self._items(record, src, value[ITEMS], value[RUN_EVENTS])
+        return [self.parse(record, src)]
+
+    def parse(self, record: RawRecord, src: SourceFile) -> Episode:
+        value = expect(record.value, dict, "record")
+        if "updates" in value:
+            return self._run(record, src, value["updates"])
         snapshots = value["snapshots"]
 
         def rank(snapshot: dict[str, Any]) -> tuple[int, int]:
@@ -306,9 +314,10 @@ class LangGraphAdapter(Adapter):
         pairs: list[tuple[dict[str, Any], dict[str, Any]]],
         events: int,
         more: dict[str, Any] | None = None,
-    ) -> Episode:
-        """A run streamed with ``stream_mode="messages"`` (``langgraph_messages.py``); ``more``: extra
-        fields of a stream that also says its items' modes."""
+    ) -> list[Episode]:
+        """A run streamed with ``stream_mode="messages"`` (``langgraph_messages.py``), one episode per
+        graph whose model spoke (:func:`speaking_graphs`); ``more``: extra fields of a stream that
+        also says its items' modes."""
         threads = sorted({str(m["thread_id"]) for _, m in pairs if m.get("thread_id") is not None})
         if len(threads) > 1:
             raise RecordError(
@@ -316,17 +325,31 @@ class LangGraphAdapter(Adapter):
                 f"the stream's pairs name {len(threads)} threads (metadata.thread_id): "
                 "one file is read as one run",
             )
-        graphs = speaking_graphs(pairs)
-        if len(graphs) > 1:
-            names = ", ".join(path_of(graph) or "the top graph" for graph in graphs)
-            raise RecordError(
-                "several conversations",
-                f"a model's pieces stream from {len(graphs)} graphs ({names}, by "
-                "metadata.langgraph_checkpoint_ns): each agent keeps a conversation of its own",
-            )
-        episode = self.new_episode(
-            record, src, adapter_episode_id(self.name, threads[0] if threads else None, pairs)
+        run_id = adapter_episode_id(self.name, threads[0] if threads else None, pairs)
+        graphs = speaking_graphs(pairs) or [()]
+        by_graph: dict[tuple[str, ...], list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+        for pair in pairs:
+            by_graph.setdefault(graph_of(pair[1], graphs), []).append(pair)
+        main = min(graphs, key=lambda g: (len(g), graphs.index(g)))
+        return split_run(
+            [
+                (graph, self._pairs_episode(record, src, graph_pairs, events, more))
+                for graph, graph_pairs in by_graph.items()
+            ],
+            run_id,
+            main,
         )
+
+    def _pairs_episode(
+        self,
+        record: RawRecord,
+        src: SourceFile,
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]],
+        events: int,
+        more: dict[str, Any] | None,
+    ) -> Episode:
+        """One graph's conversation of a ``stream_mode="messages"`` run (its id set by :func:`split_run`)."""
+        episode = self.new_episode(record, src, "")
         messages = joined_messages(pairs)
         episode.events = [event_of(m, f"messages[{i}]") for i, m in enumerate(messages)]
         name_tool_results(episode.events)
@@ -347,10 +370,12 @@ class LangGraphAdapter(Adapter):
         episode.extra_json = canonical_json({**extra, **(more or {})})
         return episode
 
-    def _items(self, record: RawRecord, src: SourceFile, items: list[StreamItem], events: int) -> Episode:
+    def _items(
+        self, record: RawRecord, src: SourceFile, items: list[StreamItem], events: int
+    ) -> list[Episode]:
         """A stream whose items say their namespace or mode (``langgraph_subgraphs.py``): read from
         the most complete mode it holds messages in, each message once, the subgraph that streamed
-        it kept."""
+        it kept; a subgraph that kept a conversation apart is an episode of its own."""
         modes = {mode: sum(i.mode == mode for i in items) for mode in sorted({i.mode for i in items})}
         more: dict[str, Any] = {"items_by_mode": modes}
         mode = next((m for m in READ_MODES if any(i.mode == m and holds_messages(i) for i in items)), None)
@@ -366,26 +391,50 @@ class LangGraphAdapter(Adapter):
             if item.mode == mode:
                 placed = [(f"items[{number}].{where}", m) for where, m in item_messages(item)]
                 conversation.add(placed, item.namespace)
-        apart = conversation.apart()
-        if apart:
-            raise RecordError(
-                "several conversations",
-                f"{len(apart)} subgraph(s) ({'; '.join(path_of(nodes_of(a)) for a in apart)}, by namespace) "
-                "streamed messages the parent graph's conversation never holds, while it holds its "
-                "own: each keeps a conversation of its own",
-            )
         raw = [[list(i.namespace), i.mode, i.chunk] for i in items]
-        episode = self.new_episode(record, src, adapter_episode_id(self.name, None, raw))
-        episode.events = [event_of(s.message, s.where) for s in conversation.said]
-        name_tool_results(episode.events)
-        episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
-        more.update(read_mode=mode, subgraph_events=conversation.provenance())
+        more.update(read_mode=mode)
         if events:
             more["run_metadata_events"] = events
-        if episode.task.prompt is None:
-            more[REQUEST_MISSING] = UPDATES_MISSING
-        episode.extra_json = canonical_json(more)
-        return episode
+        read = []
+        for namespace, said in conversation.split():
+            episode = self.new_episode(record, src, "")
+            episode.events = [event_of(s.message, s.where) for s in said]
+            name_tool_results(episode.events)
+            episode.task.prompt = next((e.content for e in episode.events if e.kind == "user"), None)
+            extra = {**more, "subgraph_events": provenance(said)}
+            if episode.task.prompt is None:
+                extra[REQUEST_MISSING] = UPDATES_MISSING
+            episode.extra_json = canonical_json(extra)
+            read.append((tuple(nodes_of(namespace)), episode))
+        return split_run(read, adapter_episode_id(self.name, None, raw), ())
+
+
+CONVERSATION_PATH = "graph"
+"""Where a streamed run's split conversation names its graph in ``extra_json.run_conversation``: its
+path of node names (``[]`` for the root graph, ``["researcher"]`` for a sub-agent run by node
+``researcher``)."""
+
+
+def split_run(
+    read: list[tuple[tuple[str, ...], Episode]], run_id: str, main: tuple[str, ...]
+) -> list[Episode]:
+    """The episodes of one streamed run, one per conversation (``(graph, episode)``, in the order
+    the conversations first spoke), as the tracing readers split a run
+    (:func:`~trajectory_platform.traces.adapters.call_trace.run_episodes`): the ``main`` graph's
+    keeps ``run_id`` and the record's path; the others are ``<run_id>/<k>`` (path ``<path>/<k>``),
+    ``k`` the conversation's number from 1; where there are several, each says which it is in
+    ``extra_json.run_conversation`` (``run``, ``number``, ``of``, ``main``, :data:`CONVERSATION_PATH`).
+    A graph's pieces merged into another's would interleave two histories into one no model saw."""
+    for number, (graph, episode) in enumerate(read, start=1):
+        episode.episode_id = run_id if graph == main else f"{run_id}/{number}"
+        if graph != main and episode.source_path is not None:
+            episode.source_path = f"{episode.source_path}/{number}"
+        if len(read) > 1:
+            link = {"run": run_id, "number": number, "of": len(read), "main": graph == main}
+            episode.extra_json = canonical_json(
+                {**episode.extra(), CONVERSATION: {**link, CONVERSATION_PATH: list(graph)}}
+            )
+    return [episode for _, episode in read]
 
 
 def _opening_pair(sample: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:

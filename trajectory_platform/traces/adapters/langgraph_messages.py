@@ -17,9 +17,10 @@ The stream holds what the graph's nodes produced, not the input the run was give
 and a system prompt are in it only when a node wrote them. An episode without a user turn says so
 (``request_missing`` in its extra fields, as an answer read alone does: ``lone_answer.py``). A chunk
 without an ``id`` cannot be joined to its message and rejects the run naming its place; so do pairs
-of several threads in one file, and a model's pieces streamed from more than one graph (a supervisor
-and the agents it runs as subgraphs: :func:`speaking_graphs`) (``several conversations``), never
-merged into one. One agent run as a subgraph node of another graph is one graph speaking: read.
+of several threads in one file (``several conversations``). A model's pieces streamed from more than
+one graph (a supervisor and the agents it runs as subgraphs: :func:`speaking_graphs`) are that many
+conversations, never merged into one: each graph's pairs (:func:`graph_of`) are read as a run of
+their own. One agent run as a subgraph node of another graph is one graph speaking: one run.
 """
 
 from __future__ import annotations
@@ -94,11 +95,28 @@ def speaking_graphs(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[
     graphs: dict[tuple[str, ...], None] = {}
     for message, metadata in pairs:
         _, chunk = _fields(message)
-        namespace = metadata.get("langgraph_checkpoint_ns", metadata.get("checkpoint_ns"))
-        if chunk and isinstance(namespace, str):
-            nodes = tuple(part.partition(":")[0] for part in namespace.split("|") if part)
-            graphs.setdefault(nodes[:-1], None)
+        graph = _graph_path(metadata)
+        if chunk and graph is not None:
+            graphs.setdefault(graph, None)
     return list(graphs)
+
+
+def _graph_path(metadata: dict[str, Any]) -> tuple[str, ...] | None:
+    """The graph a pair's node ran in, by its ``langgraph_checkpoint_ns`` (the node's own path, its
+    last part, left off); None when the pair names none."""
+    namespace = metadata.get("langgraph_checkpoint_ns", metadata.get("checkpoint_ns"))
+    if not isinstance(namespace, str):
+        return None
+    return tuple(part.partition(":")[0] for part in namespace.split("|") if part)[:-1]
+
+
+def graph_of(metadata: dict[str, Any], graphs: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """Which of the speaking ``graphs`` a pair belongs to: its own graph, else the innermost
+    speaking graph holding it (a tool node of a sub-agent's own subgraph), else the outermost
+    speaking graph (a pair naming no graph: the run's)."""
+    own = _graph_path(metadata)
+    holding = [g for g in graphs if own is not None and own[: len(g)] == g]
+    return max(holding, key=len) if holding else min(graphs, key=lambda g: (len(g), graphs.index(g)))
 
 
 def joined_messages(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[dict[str, Any]]:

@@ -17,8 +17,9 @@ id is the same message as an earlier one from another namespace saying exactly t
 each message was first streamed from is kept (``extra_json.subgraph_events``: namespace -> event
 indices). A subgraph none of whose messages the parent's conversation holds, while the parent has
 one of its own, kept a conversation apart (a sub-agent handed only its task): merged, its turns would
-interleave with the parent's into a history no model saw, so the run is a ``several conversations``
-reject naming it (:meth:`Conversation.apart`).
+interleave with the parent's into a history no model saw, so each such subgraph's messages are a
+conversation of their own, split off the run (:meth:`Conversation.split`), read as an episode of its
+own beside the parent's, as the tracing readers split a sub-agent's calls off a run.
 """
 
 from __future__ import annotations
@@ -217,11 +218,26 @@ class Conversation:
             if not any(space in s.namespaces and () in s.namespaces for s in self.said)
         )
 
-    def provenance(self) -> dict[str, list[int]]:
-        """The subgraph each message was first streamed from (its namespace joined by ``|``, as the
-        server names it) -> the indices of those messages; the root graph's are left out."""
-        out: dict[str, list[int]] = {}
-        for index, entry in enumerate(self.said):
-            if entry.namespace:
-                out.setdefault(EVENT_SEPARATOR.join(entry.namespace), []).append(index)
-        return out
+    def split(self) -> list[tuple[tuple[str, ...], list[Said]]]:
+        """The run's conversations, in the order each first spoke: the root graph's (``()``: its
+        messages, and those of the subgraphs it shares one with) and one per subgraph that kept a
+        conversation apart (:meth:`apart`), each with its messages in conversation order. A message
+        several such subgraphs streamed (a subgraph repeating its own subgraph's output) is the
+        outermost one's. A run that keeps no conversation apart is one, ``()``'s."""
+        apart = self.apart()
+        groups: dict[tuple[str, ...], list[Said]] = {}
+        for entry in self.said:
+            owners = [space for space in apart if space in entry.namespaces and () not in entry.namespaces]
+            owner = min(owners, key=lambda space: (len(space), space)) if owners else ()
+            groups.setdefault(owner, []).append(entry)
+        return list(groups.items())
+
+
+def provenance(said: list[Said]) -> dict[str, list[int]]:
+    """The subgraph each message of a conversation was first streamed from (its namespace joined by
+    ``|``, as the server names it) -> the indices of those messages; the root graph's are left out."""
+    out: dict[str, list[int]] = {}
+    for index, entry in enumerate(said):
+        if entry.namespace:
+            out.setdefault(EVENT_SEPARATOR.join(entry.namespace), []).append(index)
+    return out

@@ -28,6 +28,7 @@ from trajectory_platform.traces.adapters.base import (
     adapter_episode_id,
     chat_task_id,
     expect,
+    name_tool_results,
     object_field,
     optional_str,
     read_chat_outcome,
@@ -70,7 +71,10 @@ def is_message_list(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and spoken_role(value[0]) is not None
 
 
-CONTENT_KEYS = ("tool_responses", "parts", "content", "items", "blocks")
+AUTOGEN_RESULTS = "tool_responses"
+"""AutoGen's (AG2's) tool message field: each result with its call id. Such a message's ``name`` is
+the agent that ran the tools (``user_proxy``), a speaker, not a tool: each result's speaker."""
+CONTENT_KEYS = (AUTOGEN_RESULTS, "parts", "content", "items", "blocks")
 """Where a message keeps what it says, the first present read: AutoGen's ``tool_responses`` (each
 result of a tool message with its call id; the message's ``content`` only joins their text), the
 Vercel AI SDK's ``parts`` (a ``UIMessage``'s text, reasoning and tool parts in order; v4 also
@@ -180,6 +184,8 @@ def events_of_message(message: Any, where: str) -> list[Event]:
             value.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         elif kind == "result":
             events.append(value)
+            if key == AUTOGEN_RESULTS:  # AutoGen names a tool message by the agent that ran it
+                value.name = value.name or optional_str(fields.get("name"), f"{where}.name")
         elif role != "assistant":
             raise _misplaced(kind, role, at)
         elif kind == "call":
@@ -272,7 +278,8 @@ def _speaker_roles(messages: list[Any]) -> list[Any]:
     ``assistant`` turns, every other named speaker's ``user`` turns; an unnamed message keeps its
     role, a tool call being the actor's. Roles with neither sign are kept as recorded; relative
     roles with no single acting agent reject the record (which speaker is the model cannot be
-    told)."""
+    told). A tool-call message AutoGen wrote without a ``name`` (it names only the others) is the
+    actor's: it carries the actor's name, so every turn says who spoke."""
     roles_by_name: dict[str, set[str]] = {}
     for message in messages:
         if isinstance(message, dict) and isinstance(message.get("name"), str):
@@ -286,6 +293,8 @@ def _speaker_roles(messages: list[Any]) -> list[Any]:
     return [
         {**m, "role": "assistant" if m.get("name") == actor else "user"}
         if isinstance(m, dict) and m.get("role") in ("user", "assistant") and isinstance(m.get("name"), str)
+        else {**m, "name": actor}
+        if isinstance(m, dict) and any(m.get(k) for k in CALL_KEYS) and m.get("name") is None
         else m
         for m in messages
     ]
@@ -692,6 +701,7 @@ class OpenAIAdapter(Adapter):
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
         episode.events = events_of_messages(value["messages"], "messages")
+        name_tool_results(episode.events)  # a result that names only its call id (AutoGen's, LlamaIndex's)
         runs = _lists_tool_runs(value.get("tools"))
         for key in ("tools", "functions"):
             if value.get(key) is not None and not (key == "tools" and runs):

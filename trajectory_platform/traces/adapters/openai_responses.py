@@ -71,6 +71,12 @@ APPROVAL_RESPONSE = "mcp_approval_response"
 ``mcp_call`` naming it by ``approval_request_id`` its result); a denial is a ``refused`` result."""
 WITHOUT_EVENT = frozenset({"mcp_list_tools"})
 """Items that are no turn (the tools an MCP server lists): counted in ``extra_json.items_without_event``."""
+COMPACTION = "compaction"
+"""What the ``/responses/compact`` API (and the ``context_management`` compaction it runs on its own)
+returns in place of the turns it summarized: ``{"type": "compaction", "id", "encrypted_content"}``, the
+summary readable by the API alone. The harness's compaction (:func:`ItemTurns.compaction`): a
+``compaction`` event replacing the events before it, its summary marked, never its ciphertext kept."""
+ENCRYPTED_SUMMARY = "[encrypted compaction summary]"
 ON_THE_SERVER = "item_reference"
 """An item named by its id alone, its content kept on the server: the log does not hold that turn."""
 FAILED_OUTPUTS = frozenset({"incomplete", "failed"})
@@ -82,6 +88,7 @@ ITEM_TYPES = {
     *SERVER_CALLS,
     APPROVAL_REQUEST,
     APPROVAL_RESPONSE,
+    COMPACTION,
     *WITHOUT_EVENT,
 }
 RANK = {"reasoning": 0, "content": 1, "tool_calls": 2}
@@ -269,6 +276,8 @@ class ItemTurns:
             self._server_call(item, kind, where, answered=False)
         elif kind == APPROVAL_RESPONSE:
             self._approval(item, where)
+        elif kind == COMPACTION:
+            self.compaction(item, where)
         elif kind in WITHOUT_EVENT:
             self.without_event[kind] = self.without_event.get(kind, 0) + 1
         elif kind == ON_THE_SERVER:
@@ -281,6 +290,17 @@ class ItemTurns:
             raise RecordError(
                 "unknown item type", f"{where}.type is {named(kind)}; expected one of {sorted(ITEM_TYPES)}"
             )
+
+    def compaction(self, item: dict[str, Any], where: str) -> None:
+        """A :data:`COMPACTION` item: the turns before it were summarized into it, so later calls saw
+        the summary instead of them, as when Codex or Claude Code compacts its history. Its summary
+        is the text of its ``summary`` (or ``content``) parts where a log writes one, else a marker:
+        the ``encrypted_content`` is ciphertext only the API reads, nothing to train on."""
+        parts = item.get("summary") or item.get("content")
+        text = _content_text(parts, f"{where}.summary") if parts else None
+        encrypted = ENCRYPTED_SUMMARY if item.get("encrypted_content") else None
+        through = len(self.events) - 1 if self.events else None
+        self.events.append(Event(kind="compaction", content=text or encrypted, replaces_through=through))
 
     def _message(self, item: dict[str, Any], where: str) -> None:
         role = item.get("role")

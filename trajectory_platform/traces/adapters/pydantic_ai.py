@@ -4,7 +4,8 @@ record holding that list under ``messages``.
 A message is a ``request`` (what the model was sent) or a ``response`` (what it answered), and its
 parts name their own kind (``part_kind``), which is what says who spoke:
 
-- ``system-prompt`` -> a system event, ``user-prompt`` -> a user event (media as a marker);
+- ``system-prompt`` -> a system event, ``user-prompt`` -> a user event (media as a marker); a
+  request's ``instructions`` -> a system event before it, where first given or changed;
 - ``tool-return`` -> a tool event answering ``tool_call_id``, named by ``tool_name``;
   ``retry-prompt`` (the framework telling the model its call or output was invalid) -> a tool event
   of status ``error`` when it answers a call, else a user event;
@@ -40,6 +41,11 @@ from trajectory_platform.traces.drops import named
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
 MESSAGE_KINDS = ("request", "response")
+INSTRUCTIONS = "instructions"
+"""A request's instructions (``Agent(instructions=...)``, Pydantic AI 0.2 on): the system prompt
+that request was sent with, kept on the request rather than as a ``system-prompt`` part. Read as a
+system event where they are first given and wherever they change (it was dropped without a word:
+the model's system prompt missing from the episode)."""
 CALL_PARTS = ("tool-call", "builtin-tool-call")
 RESULT_PARTS = ("tool-return", "builtin-tool-return")
 MEDIA_KINDS = ("image-url", "audio-url", "video-url", "document-url", "binary")
@@ -162,6 +168,7 @@ class PydanticAIAdapter(Adapter):
         value = expect(record.value, dict, "record")
         episode = self.new_episode(record, src, adapter_episode_id(self.name, value.get("id"), value))
         episode.task.fixture_id = chat_task_id(value)
+        instructions: str | None = None
         for index, message in enumerate(expect(value.get("messages"), list, "messages")):
             where = f"messages[{index}]"
             kind = expect(message, dict, where).get("kind")
@@ -169,6 +176,14 @@ class PydanticAIAdapter(Adapter):
                 raise RecordError(
                     "unknown message type", f"{where}.kind is {named(kind)}; expected request or response"
                 )
+            given = (
+                optional_str(message.get(INSTRUCTIONS), f"{where}.{INSTRUCTIONS}")
+                if kind == "request"
+                else None
+            )
+            if given is not None and given != instructions:
+                episode.events.append(Event(kind="system", content=given))
+                instructions = given
             episode.events += _request(message, where) if kind == "request" else _response(message, where)
             if kind == "response":
                 model = optional_str(message.get("model_name"), f"{where}.model_name")
