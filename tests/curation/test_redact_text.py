@@ -353,3 +353,42 @@ def test_a_slashed_base64_key_is_no_path_though_a_path_with_camel_case_names_is(
     assert "wJalrXUtnFEMI" not in redact_text(f"copy {key} now", b"salt")[0]  # no part of it either
     path = "open src/components/DataGridHeader/index.tsx and lib/MyProject/macOSX/handler.py"
     assert redact_text(path, b"salt")[0] == path
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "git clone git@github.com:octo-org/api-server.git",
+        "origin\tgit@gitlab.com:data-team/etl_jobs.git (fetch)",
+        '[remote "origin"]\n\turl = git@bitbucket.org:acme/robots.git',
+        "ssh -o StrictHostKeyChecking=no deploy@web1.example.com 'sudo systemctl restart app'",
+        "scp dist/app.tar.gz ec2-user@bastion.prod.example.net:/srv/releases/",
+        "cd /srv && rsync -az build/ ubuntu@ec2-3-91-12-4.compute-1.amazonaws.com:",
+        json.dumps({"command": "ssh -T git@github.com"}),
+    ],
+)
+def test_an_ssh_destination_of_a_machine_account_is_not_an_email(text: str):
+    """``user@host`` where an SSH program connects (scp/git's ``host:path``, an argument of ssh,
+    scp, rsync) is no mailbox: rewriting it broke every remote and command holding one."""
+    out, findings = redact_text(text, SALT)
+    assert out == text and findings == []
+
+
+def test_a_personal_user_of_an_ssh_destination_is_replaced_and_the_host_kept():
+    out, findings = redact_text("scp notes.txt jsmith@build.example.com:~/inbox/", SALT)
+    assert out == f"scp notes.txt <REDACTED_USERNAME:{digest('jsmith')}>@build.example.com:~/inbox/"
+    assert [(f.kind, f.value) for f in findings] == [("USERNAME", "jsmith")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Contact alice.doe@example.com: she owns the ssh keys.",
+        "ssh to the box, then mail bob@example.org",
+        "echo done; mail -s report carol@example.net",
+        "Reported-by: dave@example.com",
+    ],
+)
+def test_an_address_outside_an_ssh_destination_is_still_an_email(text: str):
+    _, findings = redact_text(text, SALT)
+    assert [f.kind for f in findings] == ["EMAIL"]

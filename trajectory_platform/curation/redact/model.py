@@ -10,8 +10,10 @@ DEFAULT_INTERNAL_SUFFIXES = ("internal", "corp", "local", "lan", "intranet")
 
 GENERIC_HOME_USERS = frozenset(
     {"user", "runner", "ubuntu", "root", "admin", "app", "vscode", "jovyan", "ec2-user", "docker", "node"}
+    | {"git", "deploy", "deployer", "centos", "fedora", "debian", "azureuser", "opc", "bitnami", "pi"}
 )
-"""Home-directory names that identify a machine image, not a person; kept as they are."""
+"""Account names that identify a machine image or a service, not a person (a home directory's
+owner, the user of an SSH destination such as a forge's ``git@``); kept as they are."""
 
 
 @dataclass(frozen=True)

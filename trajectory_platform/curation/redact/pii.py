@@ -29,6 +29,15 @@ _NATIONAL_PHONE = re.compile(r"\b0\d{2,4}[ \-]\d{3,4}(?:[ \-]?\d{3,4})?(?![\w.\-
 numbers with a trunk 0 and spacing (UK ``020 7946 0958``, ``07700 900123``): 9 to 15 digits."""
 _IPV4 = re.compile(r"(?:10|172|192)\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w.]*\d)")
 _IPV6_ULA = re.compile(r"f[cd][0-9a-f]{0,2}:[0-9a-f:]*[0-9a-f](?![\w:])", re.IGNORECASE)
+_SSH_PROGRAMS = r"(?:ssh|scp|sftp|rsync|mosh|sshfs|ssh-copy-id|autossh)"
+_SSH_ARGUMENT = re.compile(
+    rf"""(?:^|[\s;&|(`"'])(?:[\w./-]*/)?{_SSH_PROGRAMS}(?:\s+(?:-\S*|\d+|[^\s;&|]*[/.~=:@][^\s;&|]*))*\s+$""",
+    re.MULTILINE,
+)
+_SSH_LOOKBACK = 400
+"""The text before an address, on its line (its last ``_SSH_LOOKBACK`` characters), is an SSH
+program followed by options, numbers and paths only (never prose's words): the address is its
+destination argument (``ssh -T git@github.com``, ``rsync -a d u@h:``)."""
 _HOME_USER = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)([A-Za-z0-9._-]{2,32})")
 
 
@@ -71,6 +80,21 @@ def _standalone(text: str, match: re.Match[str], before: str = "") -> bool:
     return start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "_" + before)
 
 
+def _ssh_destination(text: str, match: re.Match[str]) -> bool:
+    """``user@host`` is where an SSH program connects, not a mailbox: scp/git's ``user@host:path``
+    (a ``:`` glued to more text; an address ending a sentence has a space after its colon), or an
+    argument of ``ssh``/``scp``/``rsync``/... on the same line.
+
+    Why: rewriting ``git@github.com:org/repo.git`` as an e-mail pseudonym broke every remote and
+    command holding one (red team 2026-12-07, class 07); only a personal user part identifies
+    anyone, and it is still replaced (as ``USERNAME``), keeping the ``@host`` syntax."""
+    after = text[match.end() : match.end() + 2]
+    if len(after) == 2 and after[0] == ":" and not after[1].isspace():
+        return True
+    line_start = max(text.rfind("\n", 0, match.start()) + 1, match.start() - _SSH_LOOKBACK)
+    return bool(_SSH_ARGUMENT.search(text, line_start, match.start()))
+
+
 def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
     """Every pass-2 span in ``text``; each regex runs only when a cheap substring test allows it."""
     lower = text.lower()
@@ -79,8 +103,14 @@ def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
             # An address starts a word: not the tail of https://user:pw@host (nor of a password
             # holding "#" or "!"), nor "\\n@decorator" in escaped JSON.
             before = text[match.start() - 1] if match.start() else " "
-            if not (before.isalnum() or before in _GLUE_BEFORE_EMAIL):
-                yield Finding("EMAIL", match.start(), match.end(), match.group(), "pii:email")
+            if before.isalnum() or before in _GLUE_BEFORE_EMAIL:
+                continue
+            if _ssh_destination(text, match):
+                user = match.group().partition("@")[0]
+                if user.lower() not in config.generic_home_users:
+                    yield Finding("USERNAME", match.start(), match.start() + len(user), user, "pii:ssh_user")
+                continue
+            yield Finding("EMAIL", match.start(), match.end(), match.group(), "pii:email")
     for match in _PHONE.finditer(text):
         if _standalone(text, match, ".+-"):
             yield Finding("PHONE", match.start(), match.end(), match.group(), "pii:phone")
