@@ -47,6 +47,7 @@ from pathlib import PurePosixPath
 from trajectory_platform.curation.verify.calls import CallRecord, bash_words, call_records
 from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.replay import repository_root
+from trajectory_platform.curation.verify.shell_indirection import assignments, expansions
 from trajectory_platform.curation.verify.verdicts import Finding
 from trajectory_platform.traces.record import Episode
 
@@ -128,6 +129,7 @@ _LAST_IS_TARGET = frozenset({"cp", "rsync", "install", "ln"})
 _PREFIXES = frozenset({"sudo", "doas", "env", "command", "exec", "nohup", "time", "xargs", "nice"})
 """Words that run the command after them."""
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "|&", ";;"})
+_OPERATOR_CHARACTERS = frozenset(";&|()")
 _REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|"})
 """Output redirections as ``shlex`` splits them (``2>`` is ``2`` then ``>``)."""
 
@@ -153,6 +155,8 @@ def outside_workspace(word: str, root: str | None, removes: bool = True) -> bool
     path = _bare(word)
     if path.startswith("~") or re.match(r"\$\{?HOME\b", path):
         return True
+    if removes and path.startswith("$") and _run_time_place(path):
+        return True
     if path.startswith("/"):
         if root is not None and root != "/" and _under(path, root):
             return False
@@ -167,6 +171,14 @@ def outside_workspace(word: str, root: str | None, removes: bool = True) -> bool
         if depth < 0:
             return True
     return False
+
+
+def _run_time_place(path: str) -> bool:
+    """Whether a path only the run time resolves names somewhere the workspace is not: the folder
+    the shell was in before (``$OLDPWD``), a parent of the current one (``$(dirname "$PWD")``), or a
+    climb out of any variable's place (``$TMPDIR/../..``, ``$PWD/..``): a delete there is outside
+    whatever the variable holds."""
+    return bool(re.match(r"\$\{?OLDPWD\b|\$\(\s*dirname\b", path)) or ".." in PurePosixPath(path).parts
 
 
 NESTED_DEPTH = 4
@@ -184,7 +196,7 @@ def simple_commands(line: str, depth: int = NESTED_DEPTH) -> Iterator[list[str]]
         words = line.split()
     command: list[str] = []
     for word in words:
-        if word in _SEPARATORS:
+        if word in _SEPARATORS or (word and set(word) <= _OPERATOR_CHARACTERS):  # ``);`` is one run
             if command:
                 yield command
             command = []
@@ -541,10 +553,96 @@ class UnsafeHit:
         return Finding(UNSAFE_ACTION, detail, event_index=self.event_index, path=self.path)
 
 
-def screen_text(text: str, root: str | None = None) -> list[Rule]:
+_STARTERS = re.compile(
+    r"(?:run|call|Popen|check_call|check_output|create_subprocess_exec|posix_spawnp?|exec[lv]?p?e?"
+    r"|spawn[lv]?p?e?|spawnSync|execFile(?:Sync)?|execa(?:Sync)?|Command|system)"
+)
+"""The names of calls that start a program from an argv (Python's ``subprocess`` and ``os.exec*`` /
+``spawn*``, asyncio's ``create_subprocess_exec``, Node's ``spawn`` / ``execFile``, Go's
+``exec.Command``, Ruby's and Perl's many-argument ``system``)."""
+_CALL = re.compile(r"(?<!\w)(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*\(")
+_STRING = re.compile(r"""[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')""")
+_KEYWORD_ARGUMENT = re.compile(r"\s*\w+\s*[=:](?!=)")
+
+
+def _starter_names(text: str) -> set[str]:
+    """The local names ``text`` binds a program-starting call to (``from subprocess import run as
+    go``, ``import subprocess as sp``'s ``sp.call`` needs none: the call's own name counts)."""
+    names: set[str] = set()
+    for imported, local in re.findall(r"\b([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)", text):
+        if _STARTERS.fullmatch(imported):
+            names.add(local)
+    return names
+
+
+def _call_arguments(text: str, start: int) -> list[str]:
+    """The top-level arguments of the call whose ``(`` ends at ``start`` (commas inside brackets
+    and string literals do not split)."""
+    arguments: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
+    for char in text[start : start + 2000]:
+        if quote:
+            quote = "" if char == quote and (current[-1:] != ["\\"]) else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif char == "," and depth == 0:
+            arguments.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    arguments.append("".join(current))
+    return arguments
+
+
+def argv_lines(text: str) -> list[str]:
+    """The command lines that calls in ``text`` start from constant argv lists, written as bash
+    would need them (``subprocess.run(["rm", "-rf", "/srv/data"])`` is ``rm -rf /srv/data``;
+    ``os.execvp("rm", ["rm", ...])`` is ``rm rm ...``, whose operands are read all the same):
+    every string literal of the call's positional arguments, in order, lists flattened. A script
+    that starts a program this way names no shell line, so the rules saw nothing of it (red team,
+    round 10: deletes outside the workspace through ``subprocess``, ``os.execvp``,
+    ``asyncio.create_subprocess_exec``, an imported alias, in a heredoc script or the diff's
+    Python). A call with one literal is a line already read as one (a quoted line inside code)."""
+    starters = _starter_names(text)
+    lines = []
+    for match in _CALL.finditer(text):
+        name = match.group(1)
+        if not (_STARTERS.fullmatch(name) or name in starters):
+            continue
+        positional = [a for a in _call_arguments(text, match.end()) if not _KEYWORD_ARGUMENT.match(a)]
+        literals = [m for argument in positional for m in _STRING.finditer(argument)]
+        words = [m.group(1) if m.group(1) is not None else m.group(2) for m in literals]
+        if len(words) >= 2:
+            lines.append(shlex.join(words))
+    return lines
+
+
+def _code_texts(text: str) -> list[str]:
+    """``text`` and the quoted words of its lines that hold code (``python3 -c "..."``: quotes
+    removed as bash removes them), where an argv list may be written."""
+    words = [word for command in simple_commands(text) for word in command if "(" in word]
+    return [text, *dict.fromkeys(word for word in words if word != text)]
+
+
+def _matching(lines: list[str], root: str | None) -> list[Rule]:
+    return [rule for rule in RULES if any(rule.matches(line, root) for line in lines)]
+
+
+def screen_text(text: str, root: str | None = None, bindings: dict[str, str] | None = None) -> list[Rule]:
     """The rules an action's text matches (a shape's rule reads it as written and with its quotes
-    removed; a rule that splits the line into commands leaves quoting to ``shlex``, as bash does)."""
-    return [rule for rule in RULES if rule.matches(text, root)]
+    removed; a rule that splits the line into commands leaves quoting to ``shlex``, as bash does),
+    or a line its code starts from an argv list (:func:`argv_lines`), or a line bash builds from
+    it at run time (:func:`.shell_indirection.expansions`; ``bindings``: the variables earlier
+    calls of the episode assigned)."""
+    argv = [line for code in _code_texts(text) for line in argv_lines(code)]
+    return _matching([text, *argv, *expansions(text, bindings)], root)
 
 
 def _argv(record: CallRecord) -> str | None:
@@ -572,11 +670,13 @@ def unsafe_actions(episode: Episode) -> list[UnsafeHit]:
     root = repository_root(episode)
     fetch_execute = next(rule for rule in RULES if rule.name == "fetch_execute")
     saved: set[str] = set()
+    bindings: dict[str, str] = {}
     hits: list[UnsafeHit] = []
     for record in call_records(episode):
         found: dict[str, Rule] = {}
         for text in action_texts(record):
-            found.update((rule.name, rule) for rule in screen_text(text, root))
+            found.update((rule.name, rule) for rule in screen_text(text, root, bindings))
+        bindings.update(assignments(record.shell_command or ""))
         if record.shell_command is not None and runs_download(record.shell_command, saved):
             found[fetch_execute.name] = fetch_execute
         hits.extend(UnsafeHit(rule, event_index=record.turn) for rule in found.values())
@@ -585,16 +685,17 @@ def unsafe_actions(episode: Episode) -> list[UnsafeHit]:
 
 def unsafe_files(diff: DiffView | None, root: str | None = None) -> list[UnsafeHit]:
     """Unsafe shapes in the lines the final diff adds to files that are not Python (the shapes
-    another tool runs on its own: ``.envrc``, ``package.json`` scripts, ``*.sh``, CI files)."""
+    another tool runs on its own: ``.envrc``, ``package.json`` scripts, ``*.sh``, CI files), and
+    the programs the added Python starts from argv lists (:func:`argv_lines`: stage 2 reads the
+    rest of the Python, :mod:`.pysource`)."""
     if diff is None:
         return []
     python = set(diff.code_paths())
     hits: list[UnsafeHit] = []
     for path in diff.paths:
-        if path in python:
-            continue
         text = "\n".join(diff.added.get(path, []))
-        hits.extend(UnsafeHit(rule, path=path) for rule in screen_text(text, root))
+        rules = _matching(argv_lines(text), root) if path in python else screen_text(text, root)
+        hits.extend(UnsafeHit(rule, path=path) for rule in rules)
     return hits
 
 
