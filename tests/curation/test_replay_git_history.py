@@ -57,6 +57,7 @@ def test_a_history_read_is_one_git_command_of_the_table_optionally_piped(line):
         "GIT_PAGER='cat calc/ops.py' git log -1",
         "git -c core.pager='cat calc/ops.py' log -1",
         "git show HEAD HEAD:calc/ops.py",
+        "git describe --always || cat calc/ops.py",
     ],
 )
 def test_a_line_that_also_reads_files_or_sends_the_history_elsewhere_is_compared(line):

@@ -121,8 +121,8 @@ def reads_history(line: str) -> bool:
     for word in words:
         if word in ("|", "|&"):
             stages.append([])
-        elif word and set(word) <= set(";&()"):
-            return False  # a list of commands: the answer is not the history read's alone
+        elif word and set(word) <= set(";&()|"):
+            return False  # a list of commands (``||`` too): the answer is not the history read's alone
         else:
             stages[-1].append(word)
     commands = [_without_stderr_redirection(stage) for stage in stages]
