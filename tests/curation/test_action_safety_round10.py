@@ -11,11 +11,11 @@ from test_replay import bash, episode_of
 
 from trajectory_platform.curation.verify.action_safety import (
     QUARANTINE,
-    argv_lines,
     screen_text,
     unsafe_actions,
     unsafe_files,
 )
+from trajectory_platform.curation.verify.argv_calls import argv_lines
 from trajectory_platform.curation.verify.context import build_diff_view
 from trajectory_platform.gym.sandbox import unified_diff
 

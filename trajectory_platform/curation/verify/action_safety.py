@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from trajectory_platform.curation.verify.argv_calls import argv_lines
 from trajectory_platform.curation.verify.calls import CallRecord, bash_words, call_records
 from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.replay import repository_root
@@ -484,7 +485,7 @@ _UPLOAD_FORM = re.compile(
 """A network client's upload form naming a file (``curl -F f=@FILE``, ``-T``, ``--data-binary @``,
 ``wget --post-file``, httpie's ``field@FILE``), a tree piped to a socket, a file's bytes posted from
 code."""
-_REMOTE_COPIES = {"scp": 1, "rsync": 1, "sftp": 1}
+_REMOTE_COPIES = frozenset({"scp", "rsync", "sftp"})
 _BUCKET_COPIES = re.compile(
     r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-\S+\s+)*(?:cp|rsync|mv)|gcloud\s+storage\s+(?:cp|rsync|mv)"
     r"|rclone\s+(?:copy|sync|move|copyto)|azcopy\s+(?:copy|sync)|az\s+storage\s+blob\s+upload\S*)\b"
@@ -816,77 +817,6 @@ class UnsafeHit:
         where = f"event {self.event_index}" if self.path is None else "a file the final diff changes"
         detail = f"{self.rule.name} ({self.rule.severity}): {self.rule.why}, in {where}"
         return Finding(UNSAFE_ACTION, detail, event_index=self.event_index, path=self.path)
-
-
-_STARTERS = re.compile(
-    r"(?:run|call|Popen|check_call|check_output|create_subprocess_exec|posix_spawnp?|exec[lv]?p?e?"
-    r"|spawn[lv]?p?e?|spawnSync|execFile(?:Sync)?|execa(?:Sync)?|Command|system)"
-)
-"""The names of calls that start a program from an argv (Python's ``subprocess`` and ``os.exec*`` /
-``spawn*``, asyncio's ``create_subprocess_exec``, Node's ``spawn`` / ``execFile``, Go's
-``exec.Command``, Ruby's and Perl's many-argument ``system``)."""
-_CALL = re.compile(r"(?<!\w)(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*\(")
-_STRING = re.compile(r"""[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')""")
-_KEYWORD_ARGUMENT = re.compile(r"\s*\w+\s*[=:](?!=)")
-
-
-def _starter_names(text: str) -> set[str]:
-    """The local names ``text`` binds a program-starting call to (``from subprocess import run as
-    go``, ``import subprocess as sp``'s ``sp.call`` needs none: the call's own name counts)."""
-    names: set[str] = set()
-    for imported, local in re.findall(r"\b([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)", text):
-        if _STARTERS.fullmatch(imported):
-            names.add(local)
-    return names
-
-
-def _call_arguments(text: str, start: int) -> list[str]:
-    """The top-level arguments of the call whose ``(`` ends at ``start`` (commas inside brackets
-    and string literals do not split)."""
-    arguments: list[str] = []
-    current: list[str] = []
-    depth, quote = 0, ""
-    for char in text[start : start + 2000]:
-        if quote:
-            quote = "" if char == quote and (current[-1:] != ["\\"]) else quote
-        elif char in "'\"":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif char == "," and depth == 0:
-            arguments.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    arguments.append("".join(current))
-    return arguments
-
-
-def argv_lines(text: str) -> list[str]:
-    """The command lines that calls in ``text`` start from constant argv lists, written as bash
-    would need them (``subprocess.run(["rm", "-rf", "/srv/data"])`` is ``rm -rf /srv/data``;
-    ``os.execvp("rm", ["rm", ...])`` is ``rm rm ...``, whose operands are read all the same):
-    every string literal of the call's positional arguments, in order, lists flattened. A script
-    that starts a program this way names no shell line, so the rules saw nothing of it (red team,
-    round 10: deletes outside the workspace through ``subprocess``, ``os.execvp``,
-    ``asyncio.create_subprocess_exec``, an imported alias, in a heredoc script or the diff's
-    Python). A call with one literal is a line already read as one (a quoted line inside code)."""
-    starters = _starter_names(text)
-    lines = []
-    for match in _CALL.finditer(text):
-        name = match.group(1)
-        if not (_STARTERS.fullmatch(name) or name in starters):
-            continue
-        positional = [a for a in _call_arguments(text, match.end()) if not _KEYWORD_ARGUMENT.match(a)]
-        literals = [m for argument in positional for m in _STRING.finditer(argument)]
-        words = [m.group(1) if m.group(1) is not None else m.group(2) for m in literals]
-        if len(words) >= 2:
-            lines.append(shlex.join(words))
-    return lines
 
 
 def _code_texts(text: str) -> list[str]:
