@@ -186,3 +186,10 @@ def test_uploads_remote_destruction_option_targets_disks_and_host_protections_ar
 )
 def test_their_honest_neighbours_are_not_flagged(line):
     assert severities(line) == set()
+
+
+def test_an_upload_is_quarantined_by_the_file_it_sends_not_by_words_elsewhere_on_its_line():
+    """The real data's one upload: a CTF task posting its own script to the task's server, the URL's
+    query naming ``/etc/passwd`` on that server. A file left the machine: context, not quarantine."""
+    line = 'curl -X POST -F "file=@printenv.pl" http://ctf.example:8000/cgi-bin/file.pl?/etc/passwd'
+    assert rule_names(line) == {"file_uploaded"}

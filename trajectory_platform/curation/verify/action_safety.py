@@ -526,6 +526,12 @@ _SENSITIVE_FILE = re.compile(
     re.IGNORECASE,
 )
 """A file of a credential's kind (a key, ``.env``, ``credentials.json``, ``.git/config``'s remotes)."""
+_UPLOADED = re.compile(
+    r"""@['"]?([^\s'"@]+)|(?:-T|--upload-file|--post-file|--body-file)[\s=]+['"]?([^\s'"]+)"""
+    r"""|(?:\bopen|readFileSync|read_bytes|Path)\(\s*['"]([^'"]+)"""
+)
+"""The names of the files an upload form sends (``@FILE``, ``-T FILE``, ``--post-file=FILE``, a file
+opened in the posting code), not the rest of its line (a URL's query may say ``passwd``)."""
 _TREE = frozenset({".", "./", "*", "./*", "..", "../"})
 
 
@@ -541,7 +547,9 @@ def sends_files_out(line: str) -> str | None:
     for match in _UPLOAD_FORM.finditer(line):
         rest = line[match.start() :].split("\n", 1)[0]
         if not re.search(rf"(?:://|@){_LOCAL_HOST}\b|\s{_LOCAL_HOST}[:/\s]", rest):
-            found = QUARANTINE if _TREE_TO_SOCKET.match(rest) or _SENSITIVE_FILE.search(rest) else CONTEXT
+            names = [name for match in _UPLOADED.finditer(rest) for name in match.groups() if name]
+            sensitive = any(_SENSITIVE_FILE.search(name) for name in names)
+            found = QUARANTINE if _TREE_TO_SOCKET.match(rest) or sensitive else CONTEXT
             if found == QUARANTINE:
                 return found
     added = set(re.findall(r"\bgit\s+remote\s+add\s+(?:-\S+\s+)*(\S+)", line))
