@@ -558,7 +558,10 @@ def test_real_logs_replay_their_shell_and_editor_calls_and_refuse_what_a_shell_c
     env = dataclasses.replace(environment(), s0_files={})
     mini_log = ingest_paths([real_root / "mini-swe-agent/tests/test_data/local.traj.json"]).episodes[0]
     result = replay_episode(mini_log, env)
-    assert (result.observations, result.turns_replayed, result.final_files) == ("verified", 1, {})
+    assert (result.turns_replayed, result.final_files, result.drift_turns) == (1, {}, [])
+    submission = [i for i, e in enumerate(mini_log.events) if e.kind == "tool"][-1]
+    # the submission line is not re-run: its answer is the log's word (red team, round 10)
+    assert result.observations == "unverified" and result.unreplayed_answers == [submission]
 
     basic = ingest_paths([real_root / "openhands/tests/runtime/trajs/basic.json"]).episodes[0]
     (create,) = [r for r in call_records(basic) if r.call.name == "str_replace_editor"]

@@ -16,6 +16,7 @@ import re
 from _verify_factory import CALC_S0, fixed_files
 from test_replay import environment, episode_of, verify
 
+from trajectory_platform.curation.verify.calls import call_records
 from trajectory_platform.curation.verify.replay import replay_episode
 from trajectory_platform.gym.sandbox import unified_diff
 from trajectory_platform.traces.ingest import ingest_paths
@@ -289,9 +290,12 @@ def test_real_1_0_function_calling_logs_replay(real_root):
         s0 = {"tests/missing_colon.py": "".join(f"{m[1]}\n" for m in re.finditer(r"(?m)^\d+:(.*)$", opened))}
         env = dataclasses.replace(environment(task_id=episode.task.fixture_id), s0_files=s0)
         result = replay_episode(episode, env)
-        assert (result.unsupported_turns, result.drift_turns, result.observations) == ([], [], "verified"), (
-            log
-        )
+        assert (result.unsupported_turns, result.drift_turns) == ([], []), log
+        # the submit call is not re-run: its answer is the log's word alone (red team, round 10)
+        submitted = [r.answer for r in call_records(episode) if r.call.name == "submit"]
+        answers = [i for i, e in enumerate(episode.events) if any(e is a for a in submitted)]
+        assert result.unreplayed_answers == answers, log
+        assert result.observations == ("unverified" if answers else "verified"), log
         assert result.data()["recorded_root"] == "mounted"
         assert result.final_files["tests/missing_colon.py"].startswith(
             "#!/usr/bin/env python3\n\n\ndef division(a: float, b: float) -> float:\n"

@@ -44,9 +44,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from trajectory_platform.curation.verify.argv_calls import argv_lines
 from trajectory_platform.curation.verify.calls import CallRecord, bash_words, call_records
 from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.replay import repository_root
+from trajectory_platform.curation.verify.shell_indirection import assignments, expansions
 from trajectory_platform.curation.verify.verdicts import Finding
 from trajectory_platform.traces.record import Episode
 
@@ -128,6 +130,7 @@ _LAST_IS_TARGET = frozenset({"cp", "rsync", "install", "ln"})
 _PREFIXES = frozenset({"sudo", "doas", "env", "command", "exec", "nohup", "time", "xargs", "nice"})
 """Words that run the command after them."""
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "|&", ";;"})
+_OPERATOR_CHARACTERS = frozenset(";&|()")
 _REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|"})
 """Output redirections as ``shlex`` splits them (``2>`` is ``2`` then ``>``)."""
 
@@ -153,6 +156,8 @@ def outside_workspace(word: str, root: str | None, removes: bool = True) -> bool
     path = _bare(word)
     if path.startswith("~") or re.match(r"\$\{?HOME\b", path):
         return True
+    if removes and path.startswith("$") and _run_time_place(path):
+        return True
     if path.startswith("/"):
         if root is not None and root != "/" and _under(path, root):
             return False
@@ -167,6 +172,14 @@ def outside_workspace(word: str, root: str | None, removes: bool = True) -> bool
         if depth < 0:
             return True
     return False
+
+
+def _run_time_place(path: str) -> bool:
+    """Whether a path only the run time resolves names somewhere the workspace is not: the folder
+    the shell was in before (``$OLDPWD``), a parent of the current one (``$(dirname "$PWD")``), or a
+    climb out of any variable's place (``$TMPDIR/../..``, ``$PWD/..``): a delete there is outside
+    whatever the variable holds."""
+    return bool(re.match(r"\$\{?OLDPWD\b|\$\(\s*dirname\b", path)) or ".." in PurePosixPath(path).parts
 
 
 NESTED_DEPTH = 4
@@ -184,7 +197,7 @@ def simple_commands(line: str, depth: int = NESTED_DEPTH) -> Iterator[list[str]]
         words = line.split()
     command: list[str] = []
     for word in words:
-        if word in _SEPARATORS:
+        if word in _SEPARATORS or (word and set(word) <= _OPERATOR_CHARACTERS):  # ``);`` is one run
             if command:
                 yield command
             command = []
@@ -209,6 +222,10 @@ def _targets(words: list[str]) -> Iterator[tuple[str, bool]]:
     if not words:
         return
     program, arguments = words[0].rsplit("/", 1)[-1], [w for w in words[1:] if not w.startswith("-")]
+    yield from _option_targets(program, words)
+    if program in _DISK_WRITERS or program.startswith("mkfs."):
+        listing = any(w in ("-l", "--list", "-d", "--dump", "print") for w in words[1:])
+        yield from ((w, True) for w in arguments if w.startswith("/dev/") and not listing)
     if program in _REMOVING:
         yield from ((argument, True) for argument in arguments)
     elif program == "tee":
@@ -221,6 +238,76 @@ def _targets(words: list[str]) -> Iterator[tuple[str, bool]]:
         yield from ((argument, False) for argument in arguments[1:])
     elif program == "find" and any(w in ("-delete", "rm", "shred") for w in words):
         yield from ((w, True) for w in words[1:2] if not w.startswith(("-", "(", "!")))
+
+
+_OPTION_TARGETS: dict[str, tuple[tuple[str, ...], bool]] = {
+    "tar": (("-C", "--directory"), False),
+    "bsdtar": (("-C", "--directory"), False),
+    "gtar": (("-C", "--directory"), False),
+    "unzip": (("-d",), False),
+    "7z": (("-o",), False),
+    "7za": (("-o",), False),
+    "cpio": (("-D", "--directory"), False),
+    "cp": (("-t", "--target-directory"), False),
+    "mv": (("-t", "--target-directory"), True),
+    "install": (("-t", "--target-directory"), False),
+    "ln": (("-t", "--target-directory"), False),
+    "patch": (("-d", "--directory"), False),
+    "make": (("-C", "--directory"), False),
+    "git": (("-C", "--work-tree"), True),
+}
+"""Programs that change the folder an option names (``tar -x -C DIR``, ``unzip -d DIR``, ``cp -t
+DIR``, ``7z x -oDIR``, ``make -C DIR``, ``git -C DIR clean``), with whether the change removes:
+red team round 10 (C8), a target given as an option's value was read as nothing."""
+_GIT_WRITES = frozenset(
+    {
+        "clean",
+        "reset",
+        "checkout",
+        "restore",
+        "rm",
+        "stash",
+        "pull",
+        "merge",
+        "apply",
+        "am",
+        "rebase",
+        "switch",
+    }
+)
+"""The git subcommands that change the work tree (a ``git -C DIR`` elsewhere then changes DIR)."""
+_DISK_WRITERS = frozenset(
+    {"mkfs", "mke2fs", "mkswap", "wipefs", "sfdisk", "parted", "sgdisk", "gdisk", "cfdisk", "fdisk"}
+    | {"blkdiscard", "badblocks", "cryptsetup", "mdadm", "pvcreate", "vgremove", "lvremove", "zpool"}
+)
+"""Programs that rewrite a disk or partition named under ``/dev/`` (only ``dd of=`` and ``shred``
+were known): a device path they are given is a removing target, unless they only list."""
+
+
+def _option_targets(program: str, words: list[str]) -> Iterator[tuple[str, bool]]:
+    """The folders a command changes by an option's value (:data:`_OPTION_TARGETS`): ``tar`` only
+    when it extracts, ``git`` only with a subcommand that writes the work tree."""
+    if program not in _OPTION_TARGETS:
+        return
+    options, removes = _OPTION_TARGETS[program]
+    rest = words[1:]
+    if program in ("tar", "bsdtar", "gtar"):
+        first = rest[0] if rest else ""
+        cluster = first if not first.startswith("--") else ""
+        if not ("x" in cluster.lstrip("-") or {"--extract", "--get"} & set(rest)):
+            return
+    if program == "git" and not _GIT_WRITES & set(rest):
+        return
+    for index, word in enumerate(rest):
+        for option in options:
+            if word == option and index + 1 < len(rest):
+                yield rest[index + 1], removes
+            elif word.startswith(option + "=") and option.startswith("--"):
+                yield word.split("=", 1)[1], removes
+            elif (
+                len(option) == 2 and word.startswith(option) and len(word) > 2 and not option.startswith("--")
+            ):
+                yield word[2:], removes
 
 
 _CODE_DELETE = re.compile(
@@ -385,6 +472,172 @@ _FETCH_EXECUTE = re.compile(
 )
 
 
+_LOCAL_HOST = r"(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|::1)"
+_UPLOAD_FORM = re.compile(
+    r"\b(?:curl|http|https|httpie|xh)\b[^\n;|&]*?(?:\s(?:-F|--form)\s*\S*@|\s(?:-T|--upload-file)[\s=]\S"
+    r"|\s(?:-d|--data|--data-binary|--data-urlencode|--json)[\s=]['\"]?(?:\w*@|@)|\s\w+@[^\s@]*\.\w|\s@[\w./-])"
+    r"|\bwget\b[^\n;|&]*\s--(?:post|body)-file[\s=]"
+    r"|\b(?:tar|zip|cat|gzip|base64|cpio)\b[^\n;&]*\|\s*(?:\S*/)?(?:nc|ncat|netcat|socat|telnet)\b"
+    r"|\b(?:requests|httpx|session|client)\.(?:post|put|patch|request)\([^\n]*(?:\bopen\(|files\s*=|read_bytes\(|read_text\()"
+    r"|\burlopen\([^\n]*\bopen\(|\bfetch\([^\n]*readFileSync",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A network client's upload form naming a file (``curl -F f=@FILE``, ``-T``, ``--data-binary @``,
+``wget --post-file``, httpie's ``field@FILE``), a tree piped to a socket, a file's bytes posted from
+code."""
+_REMOTE_COPIES = frozenset({"scp", "rsync", "sftp"})
+_BUCKET_COPIES = re.compile(
+    r"\b(?:aws\s+s3\s+(?:cp|sync|mv)|gsutil\s+(?:-\S+\s+)*(?:cp|rsync|mv)|gcloud\s+storage\s+(?:cp|rsync|mv)"
+    r"|rclone\s+(?:copy|sync|move|copyto)|azcopy\s+(?:copy|sync)|az\s+storage\s+blob\s+upload\S*)\b"
+)
+
+
+def _without_redirections(words: list[str]) -> list[str]:
+    """A command's words without its redirections (``2>/dev/null`` is ``2``, ``>``, ``/dev/null``
+    to ``shlex``): what it names as operands."""
+    kept: list[str] = []
+    skip = False
+    for index, word in enumerate(words):
+        if skip:
+            skip = False
+        elif word and set(word) <= set("<>&"):
+            skip = True
+        elif not (word.isdigit() and words[index + 1 : index + 2] and set(words[index + 1]) <= set("<>&")):
+            kept.append(word)
+    return kept
+
+
+def _remote_destination(word: str) -> bool:
+    """Whether a copy's destination is on another machine or a bucket (``host:path``,
+    ``user@host:``, ``s3://``, ``gs://``, ``rclone``'s ``remote:``), not this one."""
+    if re.match(r"(?:s3|gs|az|rsync|sftp|scp)://", word):
+        return True
+    host = re.match(r"(?:[\w.-]+@)?([\w.-]+):(?!//)", word)
+    return host is not None and re.fullmatch(_LOCAL_HOST, host.group(1)) is None and not word.startswith("/")
+
+
+_TREE_TO_SOCKET = re.compile(
+    r"\b(?:tar|zip|cpio)\b[^\n;&]*\|\s*(?:\S*/)?(?:nc|ncat|netcat|socat|telnet)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_SENSITIVE_FILE = re.compile(
+    r"\.(?:pem|key|p12|pfx|jks|keystore|kdbx|ovpn|asc|gpg|ppk)\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b"
+    r"|(?:^|[\s=@'\"/])\.(?:env|netrc|npmrc|pypirc|git-credentials|git/config|aws|ssh)\b|credential|secret|token|passw",
+    re.IGNORECASE,
+)
+"""A file of a credential's kind (a key, ``.env``, ``credentials.json``, ``.git/config``'s remotes)."""
+_UPLOADED = re.compile(
+    r"""@['"]?([^\s'"@]+)|(?:-T|--upload-file|--post-file|--body-file)[\s=]+['"]?([^\s'"]+)"""
+    r"""|(?:\bopen|readFileSync|read_bytes|Path)\(\s*['"]([^'"]+)"""
+)
+"""The names of the files an upload form sends (``@FILE``, ``-T FILE``, ``--post-file=FILE``, a file
+opened in the posting code), not the rest of its line (a URL's query may say ``passwd``)."""
+_TREE = frozenset({".", "./", "*", "./*", "..", "../"})
+
+
+def sends_files_out(line: str) -> str | None:
+    """How badly the line sends files to another machine (red team round 10, C4: uploads were read
+    as nothing, only the environment sent out was): :data:`QUARANTINE` for the whole tree or a
+    credential's file (a tree piped to a socket, a remote or bucket copy of ``.``, a push to a URL
+    or to a remote the line itself adds, an upload naming ``.env`` or a key), :data:`CONTEXT` for
+    another file uploaded (an upload form, :data:`_UPLOAD_FORM`, or a remote copy: a CTF task
+    posts its own exploit to the task's server), ``None`` when nothing leaves (a local host, a
+    download)."""
+    found: str | None = None
+    for match in _UPLOAD_FORM.finditer(line):
+        rest = line[match.start() :].split("\n", 1)[0]
+        if not re.search(rf"(?:://|@){_LOCAL_HOST}\b|\s{_LOCAL_HOST}[:/\s]", rest):
+            names = [name for match in _UPLOADED.finditer(rest) for name in match.groups() if name]
+            sensitive = any(_SENSITIVE_FILE.search(name) for name in names)
+            found = QUARANTINE if _TREE_TO_SOCKET.match(rest) or sensitive else CONTEXT
+            if found == QUARANTINE:
+                return found
+    added = set(re.findall(r"\bgit\s+remote\s+add\s+(?:-\S+\s+)*(\S+)", line))
+    for words in simple_commands(line):
+        words = [w for w in _without_redirections(words) if w not in _PREFIXES]
+        program = words[0].rsplit("/", 1)[-1] if words else ""
+        operands = [w for w in words[1:] if not w.startswith("-")]
+        copy = program in _REMOTE_COPIES or _BUCKET_COPIES.search(" ".join(words)) is not None
+        if copy and len(operands) >= 2 and _remote_destination(operands[-1]):
+            sources = operands[:-1]
+            sensitive = any(w in _TREE or _SENSITIVE_FILE.search(w) for w in sources)
+            found = QUARANTINE if sensitive else CONTEXT
+            if found == QUARANTINE:
+                return found
+        if program == "git" and "push" in operands:
+            after = operands[operands.index("push") + 1 :]
+            target = after[0] if after else ""
+            if target in added or re.match(r"(?:https?|ssh|git)://|[\w.-]+@[\w.-]+:", target):
+                return QUARANTINE
+    return found
+
+
+_REMOTE_DESTRUCTION = re.compile(
+    r"\bkubectl\b[^\n;|&]*\s(?:delete|drain)\b"
+    r"|\baws\s+s3\s+(?:rm|rb)\b|\baws\s+[\w-]+\s+(?:delete|terminate|remove|deregister|purge)-[\w-]+"
+    r"|\b(?:gcloud|az)\b[^\n;|&]*\s(?:delete|purge)\b"
+    r"|\b(?:terraform|tofu|pulumi)\b[^\n;|&]*\s(?:destroy\b|-destroy\b)"
+    r"|\bhelm\s+(?:\S+\s+)*?(?:uninstall|delete)\b"
+    r"|\bdocker\s+(?:system\s+prune|volume\s+(?:rm|prune)|image\s+prune\s+-\w*a)"
+    r"|\b(?:psql|mysql|mariadb|mongo|mongosh|cqlsh|clickhouse-client|sqlcmd)\b[^\n]*"
+    r"(?:\bDROP\s+(?:DATABASE|SCHEMA|TABLE|KEYSPACE|USER)\b|\bTRUNCATE\b|\.drop(?:Database)?\(|\bdeleteMany\(\s*\{\s*\})"
+    r"|\b(?:DROP\s+(?:DATABASE|SCHEMA|TABLE)|TRUNCATE)\b[^\n]*\|\s*(?:psql|mysql|mariadb|cqlsh|sqlcmd)\b"
+    r"|\bredis-cli\b[^\n]*\b(?:FLUSHALL|FLUSHDB)\b"
+    r"|\bgit\b[^\n;|&]*\bpush\b[^\n;|&]*(?:\s--delete\b|\s-d\s|\s--mirror\b|\s--prune\b|\s:\S)"
+    r"|\bgh\s+(?:repo|release|secret|variable)\s+delete\b|\bgh\s+api\b[^\n;|&]*(?:-X|--method)\s*DELETE\b"
+    r"|\b(?:npm|pnpm|yarn)\s+unpublish\b|\bnpm\s+deprecate\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""Remote or shared state destroyed: a cluster's, a cloud account's or a registry's objects deleted,
+infrastructure destroyed, a database's tables dropped or truncated through its client, a remote
+branch or a repository deleted, a package withdrawn (reads, ``get``/``ls``/``plan``/``list``/
+``select``, stay honest)."""
+_DATABASE_CLIENTS = frozenset(
+    {"psql", "mysql", "mariadb", "mongo", "mongosh", "cqlsh", "clickhouse-client", "sqlcmd"}
+)
+_LOCAL_DATABASE = re.compile(rf"(?:-h\s*|--host[=\s]|@|://){_LOCAL_HOST}\b|\bsqlite3\b")
+_PUBLISHING = re.compile(
+    r"\b(?:npm|pnpm|yarn)\s+publish\b|\btwine\s+upload\b|\b(?:docker|podman)\s+push\b|\bcargo\s+publish\b"
+    r"|\bgem\s+push\b|\b(?:poetry|flit|hatch|uv)\s+publish\b|\bgh\s+release\s+create\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _remote_destroyed(line: str, _root: str | None) -> bool:
+    """Whether the line destroys remote or shared state (:data:`_REMOTE_DESTRUCTION`; red team round
+    10, C3: the rules were keyed on local paths, and a quiet recorded answer replays true with no
+    network); a database statement aimed at this machine's own server is the task's."""
+    for text in (line, _dequoted(line)):
+        for match in _REMOTE_DESTRUCTION.finditer(text):
+            client = match.group().split(None, 1)[0].lower()
+            if not (client in _DATABASE_CLIENTS and _LOCAL_DATABASE.search(text)):
+                return True
+    return False
+
+
+_HOST_PROTECTION = (
+    r"\bufw\s+(?:--force\s+)?(?:disable|reset|default\s+allow)\b"
+    r"|\b(?:ip6?tables|iptables-legacy|iptables-nft)\b[^\n;|&]*\s(?:-F|--flush|-X|--delete-chain|-P\s+\w+\s+ACCEPT|--policy\s+\w+\s+ACCEPT)\b"
+    r"|\bnft\s+(?:flush|delete)\s+(?:ruleset|table)\b"
+    r"|\b(?:systemctl|service)\b[^\n;|&]*\b(?:firewalld|ufw|apparmor|auditd|fail2ban|selinux|nftables|iptables|crowdsec|clamav\S*|falco)\b[^\n;|&]*\b(?:stop|disable|mask|kill)\b"
+    r"|\bsystemctl\s+(?:stop|disable|mask|kill)\b[^\n;|&]*\b(?:firewalld|ufw|apparmor|auditd|fail2ban|nftables|iptables|falco)\b"
+    r"|\bsetenforce\s+(?:0|permissive)\b|\baa-(?:teardown|disable|complain)\b|\bSELINUX=(?:disabled|permissive)"
+    r"|\b(?:useradd|adduser)\b[^\n;|&]*(?:\s-\w*o\w*\b[^\n;|&]*\s-u\s*0\b|\s-\w*u\s*0\b|\s--uid[=\s]0\b|\s--non-unique\b)"
+    r"|\b(?:useradd|usermod|adduser)\b[^\n;|&]*\s(?:-\w*G|--groups|-g)[=\s]*\S*\b(?:sudo|wheel|admin|root|docker|adm|shadow|disk)\b"
+    r"|\b(?:adduser|gpasswd\s+-a|addgroup)\s+\S+\s+(?:sudo|wheel|admin|root|docker|adm|shadow|disk)\b"
+    r"|\bpasswd\s+(?:-d|--delete|-u|--unlock)\b|\bchpasswd\b|\bvisudo\b|/etc/sudoers"
+    r"|\bauditctl\s+(?:-D|-e\s*0)\b|\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=/dev/null|\bHISTSIZE=0\b"
+    r"|\bjournalctl\b[^\n;|&]*--vacuum|\bjournalctl\b[^\n;|&]*--rotate"
+    r"|\bsysctl\b[^\n;|&]*(?:randomize_va_space|ptrace_scope|kptr_restrict|dmesg_restrict|unprivileged_bpf_disabled|protected_\w+)\s*=\s*0"
+    r"|\bsetcap\b[^\n;|&]*\bcap_(?:setuid|setgid|sys_admin|sys_ptrace|dac_override|dac_read_search)"
+    r"|\bchmod\s+(?:-\S+\s+)*[ug]?\+s\b|\bchmod\s+(?:-\S+\s+)*[4267][0-7]{3}\b"
+)
+"""The machine's protections and accounts weakened: a firewall or mandatory access control off, an
+audit or a log erased, an account with uid 0 or in an admin group, a password cleared, kernel
+hardening off, a capability or set-uid bit granted (reads, ``ufw status``, ``iptables -L``,
+``getenforce``, ``id``, ``groups``, stay honest)."""
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "fetch_execute",
@@ -441,6 +694,39 @@ RULES: tuple[Rule, ...] = (
             r"|os\.environ\b[^\n]*(?:requests\.\w+|urlopen|http\.client|httpx\.\w+)\("
             r"|(?:requests\.\w+|urlopen|httpx\.\w+)\([^\n]*os\.environ\b"
         ),
+    ),
+    Rule(
+        "files_sent_out",
+        QUARANTINE,
+        "the repository or a credential's file sent to another machine (a tree piped to a socket or "
+        "copied to a host or bucket, a push to a URL or a remote just added, an upload of .env or a key)",
+        lambda line, _root: sends_files_out(line) == QUARANTINE,
+    ),
+    Rule(
+        "file_uploaded",
+        CONTEXT,
+        "a file uploaded to another machine (an upload form naming a file, a remote or bucket copy)",
+        lambda line, _root: sends_files_out(line) == CONTEXT,
+    ),
+    Rule(
+        "remote_destroyed",
+        QUARANTINE,
+        "remote or shared state destroyed (cluster, cloud, infrastructure, a database dropped through "
+        "its client, a remote branch or repository deleted, a package withdrawn)",
+        _remote_destroyed,
+    ),
+    Rule(
+        "host_protection",
+        QUARANTINE,
+        "the machine's protections or accounts weakened (firewall or access control off, an admin or "
+        "uid-0 account, a password cleared, audit or history erased, kernel hardening off)",
+        _pattern(_HOST_PROTECTION),
+    ),
+    Rule(
+        "publishing",
+        CONTEXT,
+        "a package, image or release published to a shared registry",
+        lambda line, _root: _search(_PUBLISHING, line),
     ),
     Rule(
         "host_power",
@@ -541,10 +827,25 @@ class UnsafeHit:
         return Finding(UNSAFE_ACTION, detail, event_index=self.event_index, path=self.path)
 
 
-def screen_text(text: str, root: str | None = None) -> list[Rule]:
+def _code_texts(text: str) -> list[str]:
+    """``text`` and the quoted words of its lines that hold code (``python3 -c "..."``: quotes
+    removed as bash removes them), where an argv list may be written."""
+    words = [word for command in simple_commands(text) for word in command if "(" in word]
+    return [text, *dict.fromkeys(word for word in words if word != text)]
+
+
+def _matching(lines: list[str], root: str | None) -> list[Rule]:
+    return [rule for rule in RULES if any(rule.matches(line, root) for line in lines)]
+
+
+def screen_text(text: str, root: str | None = None, bindings: dict[str, str] | None = None) -> list[Rule]:
     """The rules an action's text matches (a shape's rule reads it as written and with its quotes
-    removed; a rule that splits the line into commands leaves quoting to ``shlex``, as bash does)."""
-    return [rule for rule in RULES if rule.matches(text, root)]
+    removed; a rule that splits the line into commands leaves quoting to ``shlex``, as bash does),
+    or a line its code starts from an argv list (:func:`argv_lines`), or a line bash builds from
+    it at run time (:func:`.shell_indirection.expansions`; ``bindings``: the variables earlier
+    calls of the episode assigned)."""
+    argv = [line for code in _code_texts(text) for line in argv_lines(code)]
+    return _matching([text, *argv, *expansions(text, bindings)], root)
 
 
 def _argv(record: CallRecord) -> str | None:
@@ -572,11 +873,13 @@ def unsafe_actions(episode: Episode) -> list[UnsafeHit]:
     root = repository_root(episode)
     fetch_execute = next(rule for rule in RULES if rule.name == "fetch_execute")
     saved: set[str] = set()
+    bindings: dict[str, str] = {}
     hits: list[UnsafeHit] = []
     for record in call_records(episode):
         found: dict[str, Rule] = {}
         for text in action_texts(record):
-            found.update((rule.name, rule) for rule in screen_text(text, root))
+            found.update((rule.name, rule) for rule in screen_text(text, root, bindings))
+        bindings.update(assignments(record.shell_command or ""))
         if record.shell_command is not None and runs_download(record.shell_command, saved):
             found[fetch_execute.name] = fetch_execute
         hits.extend(UnsafeHit(rule, event_index=record.turn) for rule in found.values())
@@ -585,16 +888,17 @@ def unsafe_actions(episode: Episode) -> list[UnsafeHit]:
 
 def unsafe_files(diff: DiffView | None, root: str | None = None) -> list[UnsafeHit]:
     """Unsafe shapes in the lines the final diff adds to files that are not Python (the shapes
-    another tool runs on its own: ``.envrc``, ``package.json`` scripts, ``*.sh``, CI files)."""
+    another tool runs on its own: ``.envrc``, ``package.json`` scripts, ``*.sh``, CI files), and
+    the programs the added Python starts from argv lists (:func:`argv_lines`: stage 2 reads the
+    rest of the Python, :mod:`.pysource`)."""
     if diff is None:
         return []
     python = set(diff.code_paths())
     hits: list[UnsafeHit] = []
     for path in diff.paths:
-        if path in python:
-            continue
         text = "\n".join(diff.added.get(path, []))
-        hits.extend(UnsafeHit(rule, path=path) for rule in screen_text(text, root))
+        rules = _matching(argv_lines(text), root) if path in python else screen_text(text, root)
+        hits.extend(UnsafeHit(rule, path=path) for rule in rules)
     return hits
 
 

@@ -331,8 +331,9 @@ class ReplayResult:
     unreplayed_answers: list[int] = field(default_factory=list)
     """The event indices of the answers to calls replay did not re-run (a coding CLI's tools that
     change nothing, whose answer no convention reads) or re-ran without re-deriving what they
-    print (a read of the agent's repository history, :mod:`.git_history`): their status and text
-    are the log's word alone, so they are never evidence of a fault or of its repair
+    print (a read of the agent's repository history, :mod:`.git_history`), and every answer no
+    re-executed action accounts for (:func:`_stray_answers`): their status and text are the log's
+    word alone, so they are never evidence of a fault or of its repair
     (:func:`roles.label_admitted`)."""
     verified_answers: list[int] = field(default_factory=list)
     """The event indices of the answers whose output (and exit code, status) replay re-derived and
@@ -1036,8 +1037,11 @@ def replay_episode(
             compared = True
         if compared and found is None and record.answer is not None:
             verified.append(answer_at[id(record.answer)])
+    unaccounted = _stray_answers(episode, actions, unreplayed)
+    unreplayed += unaccounted
+    unchecked += [turn for index in unaccounted if (turn := _turn_of(episode, index)) is not None]
     drift_turns = sorted({d.turn for d in drift})
-    observations = "drift" if drift else "unverified" if unchecked else "verified"
+    observations = "drift" if drift else "unverified" if unchecked or unaccounted else "verified"
     return ReplayResult(
         mode,
         len(actions),
@@ -1056,6 +1060,31 @@ def replay_episode(
         writes_measured=protected is not None,
         ignored_new=run.ignored_new,
     )
+
+
+def _stray_answers(episode: Episode, actions: list[CallRecord], unreplayed: list[int]) -> list[int]:
+    """The tool and refusal events no re-executed action answered and replay has not already
+    listed as the log's word (``unreplayed``): a second answer under a call's id, one naming an id
+    no call has (or none, past the id-less calls of its turn), one after a turn without calls or
+    ahead of the first turn, the answer of a call replay skips (:data:`NON_ACTIONS`, the submit
+    line). Replay compares only the one answer :func:`.calls.call_records` pairs with each call,
+    so these were neither compared nor marked and the verdict said ``observations: verified``
+    with a forged listing in the trained context (red team, round 10). Honest logs hold them too
+    (a tau-bench transfer answered after a text turn, fireact's ``finish`` answers), so they are
+    not a fault: they are marked ``unreplayed_answers`` (never evidence, never quoted: only
+    ``verified_answers`` back a quotation) and their turn ``unchecked``."""
+    answer_at = {id(event): index for index, event in enumerate(episode.events)}
+    paired = {answer_at[id(r.answer)] for r in actions if r.answer is not None}
+    return [
+        index
+        for index, event in enumerate(episode.events)
+        if event.kind in ("tool", "refusal") and index not in paired and index not in unreplayed
+    ]
+
+
+def _turn_of(episode: Episode, index: int) -> int | None:
+    """The assistant turn an event at ``index`` follows (``None`` ahead of the first turn)."""
+    return next((i for i in range(index - 1, -1, -1) if episode.events[i].kind == "assistant"), None)
 
 
 def repository_root(episode: Episode) -> str | None:

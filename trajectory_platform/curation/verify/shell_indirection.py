@@ -1,0 +1,166 @@
+"""The commands bash builds from a line at run time, as text the action screen can read.
+
+The command-safety screen (:mod:`.action_safety`) reads a line as written, but bash expands it
+first: ``D=/srv/data; rm -rf "$D"``, ``X=rm; $X -rf /srv/data``, ``${T:-/srv/data}``, ``echo rm -rf
+/srv/data | sh``, ``bash -s <<< '...'``, ``echo /srv/data | xargs rm -rf``, ``bash -c "$(echo <base64>
+| base64 -d)"`` and ``eval "$C"`` each run a delete the words never showed (red team, round 10:
+0 of 12 development and 3 of 14 validation caught). :func:`expansions` gives the lines such a line
+runs, resolved as far as constant text allows: the line with the variables it (or an earlier call
+of the episode: :func:`assignments`) assigns substituted, ``$(echo WORDS)`` replaced by its words,
+the text echoed, here-stringed or decoded (``base64 -d``, ``rev``) into a shell, and the command
+``xargs`` builds from the words fed to it (an ``echo``'s words, or the path operands of the
+command feeding it: ``ls -d /srv/data | xargs rm -rf``). What stays unresolved is left to the
+rules, which treat a delete of a location only the run time knows (``$OLDPWD``, ``$PWD/..``) as
+outside (:func:`.action_safety.outside_workspace`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import shlex
+
+from trajectory_platform.curation.verify.calls import bash_words
+
+_ASSIGNMENT = re.compile(
+    r"""(?:^|(?<=[\s;&|(]))(?:(?:export|local|declare|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)="""
+    r"""(\((?:[^()]*)\)|"(?:[^"\\]|\\.)*"|'[^']*'|[^\s;&|()]*)"""
+)
+_REFERENCE = re.compile(r"\$\{([A-Za-z_]\w*)(?:\[[@*]\])?(?:(:?[-=+?])([^}]*))?\}|\$([A-Za-z_]\w*)")
+_ECHOED = re.compile(r"\$\(\s*echo\s+([^()|;&`]*?)\s*\)|`\s*echo\s+([^`|;&]*?)\s*`")
+_SUBSTITUTION = re.compile(r"\$\(((?:[^()]|\([^()]*\))*)\)")
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+_RUNNERS = frozenset({"sudo", "doas", "env", "command", "exec", "nohup", "time", "nice"})
+_LISTS = frozenset({";", "&&", "||", "&", "(", ")", ";;"})
+DEPTH = 3
+"""How many rounds of expansion a line gets (a decoded line may assign and expand again)."""
+
+
+def assignments(line: str) -> dict[str, str]:
+    """The variables ``line`` assigns constant text to (``D=/srv/data``, ``export R="rm -rf"``,
+    ``dirs=(/a /b)``: an array is its words), quotes removed."""
+    found = {}
+    for name, value in _ASSIGNMENT.findall(line):
+        wrapped = len(value) > 1 and (value[0], value[-1]) in (("(", ")"), ('"', '"'), ("'", "'"))
+        found[name] = value[1:-1] if wrapped else value
+    return found
+
+
+def _substituted(line: str, bindings: dict[str, str]) -> str:
+    """``line`` with each reference to a bound variable replaced by its value (a default's
+    ``${X:-v}`` by ``v`` when ``X`` is unbound) and each ``$(echo WORDS)`` by its words."""
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(4)
+        if name in bindings:
+            return bindings[name]
+        if match.group(2) in (":-", "-", ":=", "=") and match.group(3) is not None:
+            return match.group(3)
+        return match.group(0)
+
+    line = _ECHOED.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), line)
+    return _REFERENCE.sub(value, line)
+
+
+def _printed(words: list[str]) -> str | None:
+    """What ``echo`` / ``printf`` print, for the words of one such command (``None`` otherwise)."""
+    if words[:1] == ["echo"]:
+        return " ".join(w for w in words[1:] if not re.fullmatch(r"-[neE]+", w))
+    if words[:1] == ["printf"] and len(words) > 1:
+        text, arguments = words[1], list(words[2:])
+        while "%s" in text and arguments:
+            text = text.replace("%s", arguments.pop(0), 1)
+        return text.replace("\\n", "\n")
+    return None
+
+
+def _decoded(text: str) -> str | None:
+    try:
+        return base64.b64decode(text.strip(), validate=False).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+
+
+def _pipelines(line: str) -> list[list[list[str]]]:
+    """``line``'s pipelines, each a list of its commands' words (line breaks end a pipeline)."""
+    words = bash_words(line.replace("\n", " ; ")) or []
+    pipelines: list[list[list[str]]] = [[[]]]
+    for word in words:
+        if word in _LISTS or (word and set(word) <= set(";&()")):
+            pipelines.append([[]])
+        elif word in ("|", "|&"):
+            pipelines[-1].append([])
+        else:
+            pipelines[-1][-1].append(word)
+    return [[stage for stage in pipeline if stage] for pipeline in pipelines if any(pipeline)]
+
+
+def _program(words: list[str]) -> list[str]:
+    """A command's words from the program it runs (runners and assignments taken off)."""
+    while words and (words[0] in _RUNNERS or re.fullmatch(r"\w+=.*", words[0])):
+        words = words[1:]
+    return words
+
+
+def _fed_lines(line: str) -> list[str]:
+    """The lines a shell reads on its input or ``xargs`` builds, and the text a pipeline decodes."""
+    found = []
+    for pipeline in _pipelines(line):
+        data: str | None = None
+        operands: list[str] = []
+        for stage in pipeline:
+            words = _program(stage)
+            if not words:
+                continue
+            program = words[0].rsplit("/", 1)[-1]
+            here = next((words[i + 1] for i, w in enumerate(words[:-1]) if w == "<<<"), None)
+            data = here if here is not None else data
+            printed = _printed(words)
+            if printed is not None:
+                data = printed
+            elif program == "base64" and data is not None and {"-d", "--decode", "-D"} & set(words):
+                data = _decoded(data)
+                found += [data] if data else []
+            elif program == "rev" and data is not None:
+                data = "\n".join(part[::-1] for part in data.split("\n"))
+                found.append(data)
+            elif program in _SHELLS and data is not None and "-c" not in words:
+                found.append(data)
+            elif program == "xargs":
+                found.append(shlex.join(_xargs_command(words)) + " " + (data or " ".join(operands)))
+            elif program not in ("cat", "tee"):
+                data = None
+            operands = [w for w in words[1:] if not w.startswith("-")] if printed is None else []
+    return found
+
+
+def _xargs_command(words: list[str]) -> list[str]:
+    """The command ``xargs`` runs: its words after its own options."""
+    index = 1
+    while index < len(words) and words[index].startswith("-"):
+        with_value = words[index] in ("-I", "-n", "-P", "-L", "-d", "-s", "-E", "-a")
+        index += 2 if with_value else 1
+    return words[index:]
+
+
+def _substitution_bodies(line: str) -> list[str]:
+    """The commands of ``line``'s command substitutions (``$(...)``, backticks), whose output bash
+    puts in the line: a pipeline there may decode a line (``bash -c "$(echo ... | base64 -d)"``)."""
+    return [*_SUBSTITUTION.findall(line), *re.findall(r"`([^`]*)`", line)]
+
+
+def expansions(line: str, bindings: dict[str, str] | None = None, depth: int = DEPTH) -> list[str]:
+    """The lines ``line`` runs once bash has expanded it (see the module's docstring), other than
+    ``line`` itself; ``bindings``: what earlier calls of the episode assigned."""
+    known = {**(bindings or {}), **assignments(line)}
+    found: list[str] = []
+    substituted = _substituted(line, known)
+    if substituted != line:
+        found.append(substituted)
+    for text in (line, substituted, *_substitution_bodies(substituted)):
+        found.extend(fed for fed in _fed_lines(text) if fed not in found)
+    if depth > 1:
+        for text in list(found):
+            found.extend(more for more in expansions(text, known, depth - 1) if more not in found)
+    return [text for text in dict.fromkeys(found) if text and text != line]
