@@ -295,6 +295,13 @@ _SYNTAX = {
     ),
     "actions_mask": re.compile(r"::add-mask::(?P<value>\S{4,200})"),
     "ftp_pop_pass": re.compile(r"(?m)^PASS\s+(?P<value>\S{4,200})\s*$"),
+    "pgbouncer_userlist": re.compile(  # "user" "md5<hex>" / "SCRAM-SHA-256$...": the hash logs in
+        r"(?m)^[ \t]*\"[^\"\s]{1,63}\"[ \t]+"
+        r"\"(?P<value>md5[0-9a-f]{32}|SCRAM-SHA-256\$\d+:[^\"\s]{8,400})\"[ \t]*\r?$"
+    ),
+    "pgbouncer_userlist_plain": re.compile(  # "user" "password", in a text that names the file
+        r"(?m)^[ \t]*\"[^\"\s]{1,63}\"[ \t]+\"(?P<value>[^\"\s]{4,200})\"[ \t]*\r?$"
+    ),
     "imap_login": re.compile(
         r"(?m)^(?:\S+\s+)?LOGIN\s+\S+\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)\s*$"
     ),
@@ -501,10 +508,14 @@ the pair ``sinks, user-keyed``. Three words or more stay a passphrase's shape
 
 _PROTOCOL_SESSION = re.compile(
     r"(?m)^(?:USER\s+\S|\d{3}[ -]|[+-](?:OK|ERR)\b)|\b(?:ftp|telnet|ncat|nc|s_client)\b"
+    r"|^PASS[ \t]+\S+(?:\r$|\\r\\n)"
 )
 """What makes a ``PASS x`` line the FTP or POP3 command: its session (the ``USER`` line, a reply
-code, ``+OK``/``-ERR``, the client that opened it). Alone, ``PASS  src/Login.test.tsx`` is Jest's
-result line, and the test file's path became a password rewritten wherever the file was named."""
+code, ``+OK``/``-ERR``, the client that opened it), or the protocol's own line end, CRLF, written
+raw or as a trace quotes it (``write(3, "PASS x\\r\\n", 16)``: a socket's buffer, alone).
+Alone, ``PASS  src/Login.test.tsx`` is Jest's result line, and the test file's path became a
+password rewritten wherever the file was named (a CRLF log of Jest's: :func:`_found` asks
+:func:`.not_values.test_verdict`)."""
 _GATES: dict[str, str | re.Pattern[str]] = {
     "redis_auth": "AUTH",
     "sudo_stdin": "sudo",
@@ -512,6 +523,8 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "gh_secret_body": "gh secret",
     "actions_mask": "::add-mask::",
     "ftp_pop_pass": _PROTOCOL_SESSION,
+    "pgbouncer_userlist": re.compile(r"\"(?:md5[0-9a-f]{32}|SCRAM-SHA-256\$)"),
+    "pgbouncer_userlist_plain": re.compile(r"userlist\.txt|auth_file|pgbouncer"),
     "imap_login": "LOGIN ",
     "yaml_name_value": "value:",
     "yaml_block": re.compile(r":[ \t]*[|>]"),
@@ -626,6 +639,8 @@ def _found(pattern: re.Pattern[str], text: str, detector: str, name_group: str |
                 continue
             kind = "PASSWORD" if named == "password" else "SECRET"
         value = match.group("value")
+        if detector == "positional:ftp_pop_pass" and test_verdict("PASS", value):
+            continue  # a CRLF log of Jest's: PASS  src/Login.test.tsx
         if credential_shaped(value) or (
             detector in _LINE_DELIMITED and kind == "PASSWORD" and line_phrase(value.rstrip())
         ):
