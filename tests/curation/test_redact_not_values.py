@@ -60,6 +60,15 @@ HONEST = {
     # an English compound listed after a credential word: a sentence, not a user and a password
     "compound_in_a_list": "Redaction: credential sinks, user-keyed maps, tables (the merged rules)",
     "compound_after_and": "The default login page and read-only views were rebuilt.",
+    # a credential's name a branch compares: what follows the colon is the branch's code
+    "python_compare": "for key in row:\n    if key == 'passwd': continue\n",
+    "python_not_equal": 'if col != "secret_token": break\n',
+    "js_case": "switch (f) { case 'api_key': skip = true; }\n",
+    "ruby_when": "  when 'passphrase' then next\n",
+    # a platform's dotted label under a credential's name
+    "runner_label": "token: node20.darwin.arm64\n",
+    "wheel_tag": "BUILD_SECRET=cp312.musllinux1.aarch64\n",
+    "image_flavour": '  api_key = "ruby3.3.bookworm.amd64"\n',
 }
 
 
@@ -106,6 +115,8 @@ CONTROLS = {
     "two_word_password": ('password: "Sunset Harbor"\n', "Sunset Harbor"),
     "hyphenated_passphrase": ("Credentials: deploy, amber-falcon-quartz", "amber-falcon-quartz"),
     "hyphenated_with_digit": ("log in with admin and blue-harbor7", "blue-harbor7"),
+    "compared_then_assigned": ("if (mode == 'x') password: Qz81#lomb\n", "Qz81#lomb"),
+    "memorable_dotted_token": ("token: Harbor.linux7741\n", "Harbor.linux7741"),
     "diff_added_password": (
         '@@ -1,3 +1,3 @@\n {\n-  "password": "old"\n+  "password": "Velvet70040!x"\n }',
         "Velvet70040!x",

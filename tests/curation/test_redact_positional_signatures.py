@@ -69,6 +69,9 @@ LOGIN_CALLS = {
     "perl_dbi_failure": f"DBI connect('dbname=app','ana','{PW}') failed: FATAL: password authentication",
     "ftp_client_constructor": f'ftp = new FtpClient("ftp.corp", "uploader", "{PW}");',
     "basic_auth_setter": f'req.SetBasicAuth("admin", "{PW}")',
+    "ado_open_statement": f'adoCn.Open "DSN=Billing", "clerk", "{PW}"',
+    "ado_open_statement_options": f'cn.Open strConn, "clerk", "{PW}", adAsyncConnect',
+    "ado_open_call": f'Set rs = oConn.Open("DSN=Billing", "clerk", "{PW}")',
 }
 
 
@@ -86,6 +89,9 @@ LOGIN_CALLS_HONEST = {
     "keyword_arguments": "psycopg2.connect(host='db', user='app', password=os.environ['DB_PW'])",
     "server_after_password_variable": 'smtp.PlainAuth("", user, pass, "smtp.example.com")',
     "an_author": "author('Jane', 'Doe2024')",
+    "ado_open_variables": "cn.Open strConn, strUser, strPass",
+    "workbook_open_statement": 'Workbooks.Open "C:\\data\\q3.xlsx", 0, True',
+    "file_open_call": 'fh.Open("notes.txt", "w", "utf-8")',
 }
 
 
@@ -95,6 +101,8 @@ def test_calls_with_no_password_literal_after_a_user_stay(text: str) -> None:
 
 
 CLI = {
+    "mariadb_glued": f"mariadb --host=db01 -p{PW} -e 'select 1'",
+    "mariadb_dump_quoted": f"mariadb-dump -p'{PW}' --all-databases",
     "login_operand": f"RUN vault login '{PW}'",
     "login_password_option": f"oc login -u developer -p {PW} https://api.crc.testing:6443",
     "snmp_community": f"snmpget -v1 -c {PW} 192.168.1.1 sysDescr.0",

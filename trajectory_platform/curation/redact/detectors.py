@@ -73,6 +73,10 @@ _CLIENT_PASSWORD_OPTIONS = (
 """Each client's own password options: one list for all read ``redis-cli -p 6380`` (its port) as
 the password and kept the ``-a`` after it."""
 
+_MYSQL_CLIENT = r"\b(?:mysql|mariadb)(?:-?(?:dump|admin|import|show|check))?\b"
+"""MySQL's clients and MariaDB's (``mariadb``, ``mariadb-dump``, ``mysqlcheck``): their ``-pX`` is
+the password glued to its option, wherever it stands after the client's other options."""
+
 # (kind, regex, capture group holding the secret, gate). A rule runs only when one of its gate
 # substrings occurs in the lowercased text (no gate: always). Prefixes are vendor-documented token formats.
 _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
@@ -191,21 +195,21 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     (
         "PASSWORD",
-        r"\bmysql(?:dump|admin|import|show)?\b[^\n|;&]*?\s-p([^\s'\"-][^\s'\"]{2,127})",
+        _MYSQL_CLIENT + r"[^\n|;&]*?\s-p([^\s'\"-][^\s'\"]{2,127})",
         1,
-        ("mysql",),
+        ("mysql", "mariadb"),
     ),
     (
         "PASSWORD",
-        r"\bmysql(?:dump|admin|import|show)?\b[^\n|;&]*?\s-p'([^'\n]{3,127})'",
+        _MYSQL_CLIENT + r"[^\n|;&]*?\s-p'([^'\n]{3,127})'",
         1,
-        ("mysql",),
+        ("mysql", "mariadb"),
     ),
     (
         "PASSWORD",
-        r"\bmysql(?:dump|admin|import|show)?\b[^\n|;&]*?\s-p\"([^\"\n]{3,127})\"",
+        _MYSQL_CLIENT + r"[^\n|;&]*?\s-p\"([^\"\n]{3,127})\"",
         1,
-        ("mysql",),
+        ("mysql", "mariadb"),
     ),
     ("PASSWORD", r"\bsshpass\s+-p\s*[\"']?([^\s'\"]{3,128})", 1, ("sshpass",)),
     # A Kubernetes bootstrap token (kubeadm join --token, kubeadm token create): <6>.<16> of [a-z0-9]
@@ -394,6 +398,62 @@ then digits (``Sunset.Harbor2291``, ``Amber-Cedar-42``). Under a name that wants
 modules and message ids are lowercase or carry no trailing number."""
 
 
+_PLATFORM_WORDS = frozenset(
+    {
+        "node",
+        "python",
+        "py",
+        "cp",
+        "pp",
+        "go",
+        "jdk",
+        "jre",
+        "java",
+        "ruby",
+        "php",
+        "dotnet",
+        "net",
+        "deno",
+        "bun",
+    }
+    | {"ubuntu", "debian", "alpine", "centos", "rhel", "fedora", "macos", "osx", "darwin", "linux", "win"}
+    | {
+        "windows",
+        "freebsd",
+        "android",
+        "ios",
+        "manylinux",
+        "musllinux",
+        "musl",
+        "gnu",
+        "glibc",
+        "msvc",
+        "mingw",
+    }
+    | {"slim", "bookworm", "bullseye", "buster", "jammy", "focal", "noble", "lts", "latest", "universal"}
+)
+_ARCHITECTURES = frozenset(
+    {"x64", "x86", "x86_64", "amd64", "arm64", "aarch64", "armv6l", "armv7", "armv7l", "arm", "i386", "i686"}
+    | {"386", "ppc64le", "s390x", "riscv64"}
+)
+"""The words of a platform's label: a runtime, an operating system or a distribution and its
+release, an image's flavour, a processor architecture."""
+
+
+def platform_label(value: str) -> bool:
+    """Is ``value`` a platform's dotted label (``node18.linux.x64``, ``cp311.manylinux2014.aarch64``,
+    ``python3.11.slim``), as a CI runner, a wheel or an image names what it runs on? Every dotted
+    part is a runtime's, a system's or an architecture's word, with its version, or a number: a
+    password people choose mixes in words of their own (``Granite.meadow7385``)."""
+    parts = value.lower().split(".")
+    if len(parts) < 2:
+        return False
+    named = [p for p in parts if not p.isdigit()]
+    return bool(named) and all(
+        part in _ARCHITECTURES or re.sub(r"[\d_]+$", "", part) in _PLATFORM_WORDS for part in named
+    )
+
+
 _DOTTED_WORDS = re.compile(r"[A-Za-z]+\d*(?:\.[A-Za-z]+\d*){0,2}\.(?:[A-Za-z]+\d*|\d{2,6})")
 
 
@@ -486,7 +546,7 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         or FORMAT_ONLY.fullmatch(value)
     ):
         return False
-    if value.lower() == name_class or "\n" in value or value != value.strip():
+    if value.lower() == name_class or "\n" in value or value != value.strip() or platform_label(value):
         return False
     if value.count(" ") > MAX_VALUE_SPACES and not (
         quoted and name_class == "password" and (option or passphrase_shaped(value))
@@ -1538,18 +1598,26 @@ def find_prefixed_hex(text: str) -> Iterator[Finding]:
 
 
 _LITERAL_PREFIX = rf"(?:{STRING_PREFIX})?"
+_DEFAULT_KEYWORD = r"(?:(?:fallback|default)\s*=\s*)?"
+"""A getter's default by keyword (ConfigParser's ``get(section, "password", fallback="x")``)."""
 _NAMED_LITERAL = re.compile(
     r"(?:\b(?:set|with)(?P<setter>[A-Z]\w{0,40})\s*\(\s*"  # setPassword("x"), withApiKey("x")
-    rf"|\(\s*{_LITERAL_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.:\-]{{1,64}})(?P=q1)\s*,\s*"  # put("pw", "x")
-    # setattr(o, "SECRET_KEY", "x"):
-    rf"|,\s*{_LITERAL_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.:\-]{{1,64}})(?P=q4)\s*,\s*"
+    # put("pw", "x"), config.get("password", fallback="x"):
+    rf"|\(\s*{_LITERAL_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.:\-]{{1,64}})(?P=q1)\s*,\s*{_DEFAULT_KEYWORD}"
+    # setattr(o, "SECRET_KEY", "x"), config.get("db", "password", fallback="x"):
+    rf"|,\s*{_LITERAL_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.:\-]{{1,64}})(?P=q4)\s*,\s*{_DEFAULT_KEYWORD}"
     rf"|\[\s*{_LITERAL_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.:\-]{{1,64}})(?P=q3)\s*\]\s*=\s*"  # e["PW"]="x"
-    r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*\w*Field\(\s*(?:default\s*=\s*)?"  # Field
+    r"|\bset\s+:(?P<symbol>\w{1,64})\s*,\s*(?:ENV\.fetch\(\s*[\"'][^\"'\n]{0,64}[\"']\s*,\s*|(?P<list>\[)\s*)?"
+    r"|\{\s*(?P<q5>'?)(?P<atom>[a-z]\w{0,63})(?P=q5)\s*,\s*(?:<<)?"  # Erlang's {password, "x"}
+    r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*[\w.]*(?:Field|Option|Argument)\(\s*"
+    r"(?:default\s*=\s*)?"  # pydantic's Field, typer's Option and Argument: a default
     r"|\b(?:key|name|field)[\"']?\s*[:=]\s*(?P<q2>[\"'])(?P<field>[\w.\-]{1,64})(?P=q2)\s*[,;]?\s*"
     r"[\"']?value[\"']?\s*[:=]\s*)"  # {"key": "password", "value": "x"}, <add key="Password" value="x"/>
     rf"{_LITERAL_PREFIX}(?P<q>[\"'])(?P<value>[^\"'\n]{{4,200}})(?P=q)"
 )
-_NAMING_GROUPS = ("setter", "argument", "last_but_one", "subscript", "typed", "field")
+_LIST_ITEM = re.compile(r"\s*,\s*(?P<q>[\"'])(?P<value>[^\"'\n]{4,200})(?P=q)")
+"""The next literal of a list a name was set to (Ruby's ``set :api_keys, ["a", "b"]``)."""
+_NAMING_GROUPS = ("setter", "argument", "last_but_one", "subscript", "symbol", "atom", "typed", "field")
 _CALL_END = re.compile(r"\s*\)")
 """What follows a call's last argument: a string argument names the next one only there, where a
 list of names (``__all__ = [..., "XLNetForTokenClassification", "XLNetLMHeadModel"]``) runs on."""
@@ -1577,6 +1645,10 @@ def find_named_literals(text: str) -> Iterator[Finding]:
             kind = "PASSWORD" if name_class == "password" else "SECRET"
             yield Finding(kind, match.start("value"), match.end("value"), value, "keyword:named")
             position = match.end()
+            while match.group("list") and (item := _LIST_ITEM.match(text, position)) is not None:
+                if acceptable_value(item.group("value"), True, name_class, ""):  # set :keys, ["a", "b"]
+                    yield Finding(kind, *item.span("value"), item.group("value"), "keyword:named")
+                position = item.end()
         else:
             position = match.start() + 1
 
@@ -2153,7 +2225,7 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
         found.extend(find_printed_credential_files(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
-    if "(" in text or "value" in text or "] =" in text or "]=" in text:
+    if "(" in text or "value" in text or "] =" in text or "]=" in text or "set :" in text or "{" in text:
         found.extend(find_named_literals(text))
         found.extend(find_typed_into_fields(text))
         found.extend(find_key_constructor_hex(text))

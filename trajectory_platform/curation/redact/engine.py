@@ -54,7 +54,7 @@ from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.multiline_values import find_multiline_values
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
 from trajectory_platform.curation.redact.pii import find_pii
-from trajectory_platform.curation.redact.positional import find_positional_credentials
+from trajectory_platform.curation.redact.positional import SECRET_READER, find_positional_credentials
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
 from trajectory_platform.curation.redact.public_material import drop_public_material
 from trajectory_platform.curation.redact.references import drop_references
@@ -482,7 +482,7 @@ def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None 
     table = table or SymbolTable(salt)
     for finding in findings:
         table.add(finding.value, finding.kind)
-        if finding.detector.endswith("+split") or finding.detector.startswith("turns:"):
+        if finding.detector.endswith("+split") or finding.detector.startswith(("turns:", SECRET_READER)):
             table.everywhere.add(finding.value)  # its evidence is two events: no one text re-finds it
         plain = encoded_text(finding.value) if finding.kind not in PII_KINDS else None
         if plain is not None and _DECODED_CREDENTIAL.fullmatch(plain) and not _DECODED_NAME.fullmatch(plain):

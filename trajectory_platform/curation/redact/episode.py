@@ -46,7 +46,7 @@ from trajectory_platform.curation.redact.fields import (
 )
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
-from trajectory_platform.curation.redact.positional import secret_printed_by
+from trajectory_platform.curation.redact.positional import SECRET_READER, secret_printed_by
 from trajectory_platform.curation.redact.pseudonym import SymbolTable, pseudonym_digest
 from trajectory_platform.curation.redact.turns import credentials_across_turns
 from trajectory_platform.traces.record import Episode
@@ -315,7 +315,7 @@ def printed_by_secret_readers(episode: Episode) -> list[Finding]:
                         start,
                         start + len(value),
                         value,
-                        "positional:secret_reader",
+                        SECRET_READER,
                         f"events[{i}].content",
                     )
                 )

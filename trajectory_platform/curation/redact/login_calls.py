@@ -27,6 +27,7 @@ LOGIN_CALLS: dict[str, int] = {
     **dict.fromkeys(("login", "logon", "signin", "bind", "auth", "authenticate", "password"), 0),
     **dict.fromkeys(("credential", "credentials", "authentication"), 0),
     **dict.fromkeys(("connect", "connection", "pdo", "mysqli", "sequelize", "ftp", "dbi"), 1),
+    **dict.fromkeys(("conn", "cn", "con", "adodb"), 1),
 }
 """The words of a call's name (its method and its receiver or class, split at ``_`` and case)
 that say it takes a user and then a password, each with the first argument the user may be.
@@ -34,14 +35,18 @@ that say it takes a user and then a password, each with the first argument the u
 user, pw, host)``, ``set_password(service, user, pw)``). ``1``: a connection takes a place first
 (``connect(host, user, pw)``, ``PDO(dsn, user, pw)``, ``FTP(host, user, pw)``), unless a place
 follows the password (:func:`_place_follows`). The drivers named
-here are those that connect when built, where no verb of connecting is in the call."""
+here are those that connect when built, where no verb of connecting is in the call. A
+connection's receiver (``conn``, ``cn``, ``objConn``) counts where it is opened or built (ADO's
+``conn.Open dsn, user, pw``): its words are read for a constructor's name only."""
 _HINT = re.compile("(?i)" + "|".join(sorted(LOGIN_CALLS, key=len, reverse=True)))
 """Where a call of :data:`LOGIN_CALLS` may be named: the scan starts there, not at every call."""
 _AFTER_WORD = re.compile(
-    r"(?P<tail>\w*)(?:\s*(?:=\s*)?\(|\s*(?:\.|::|->|:)\s*(?:new\s+)?(?P<method>[A-Za-z_]\w*)\s*\()"
+    r"(?P<tail>\w*)(?:\s*(?:=\s*)?\(|\s*(?:\.|::|->|:)\s*(?:new\s+)?(?P<method>[A-Za-z_]\w*)\s*\("
+    r"|\.(?P<statement>[A-Za-z_]\w*)[ \t]+(?=[\"\w]))"
 )
-"""After a word: its call's ``(`` (``login(``, ``auth=(``), or a method called on it
-(``PDO->__construct(``)."""
+"""After a word: its call's ``(`` (``login(``, ``auth=(``), a method called on it
+(``PDO->__construct(``), or a method called as Visual Basic's statement, its arguments with no
+brackets to the line's end (``conn.Open "DSN=x", "sa", "pw"``)."""
 _RECEIVER_BEFORE = re.compile(r"(?P<receiver>[A-Za-z_]\w*)\s*(?:\.|::|->|:)\s*(?:new\s+)?$")
 _NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _CONSTRUCTORS = frozenset({"new", "__construct", "__init__", "create", "open"})
@@ -74,7 +79,7 @@ def _place_follows(text: str, spans: list[tuple[int, int]]) -> bool:
 def _login_index(receiver: str | None, name: str) -> int | None:
     """The first argument a user may be for a call so named (:data:`LOGIN_CALLS`), or None."""
     words = [part.lower() for part in _NAME_PART.findall(name)]
-    if receiver and (name in _CONSTRUCTORS or name.startswith("_")):
+    if receiver and (name.lower() in _CONSTRUCTORS or name.startswith("_")):
         words += [part.lower() for part in _NAME_PART.findall(receiver)]  # PDO->__construct, Net::FTP.new
     indexes = [LOGIN_CALLS[word] for word in words if word in LOGIN_CALLS]
     return min(indexes) if indexes else None
@@ -85,6 +90,15 @@ def _user_like(argument: str) -> bool:
     if literal is not None:
         return _USER_LITERAL.fullmatch(literal.group("value")) is not None
     return _USER_VARIABLE.fullmatch(argument) is not None and _USER_WORD.search(argument) is not None
+
+
+def _statement_arguments(text: str, start: int) -> list[tuple[int, int]] | None:
+    """The argument spans of a Visual Basic call statement from ``start`` to the line's end, read as
+    :func:`.bindings.call_arguments` reads a bracketed list (quotes and nesting kept)."""
+    end = text.find("\n", start)
+    line = text[start : len(text) if end < 0 else end].rstrip("\r")
+    spans = call_arguments(line + ")", 0)
+    return None if spans is None else [(start + a, start + b) for a, b in spans]
 
 
 def find_login_call_passwords(text: str) -> Iterator[Finding]:
@@ -105,14 +119,18 @@ def find_login_call_passwords(text: str) -> Iterator[Finding]:
             word_start -= 1
         word = text[word_start : after.end("tail")]
         receiver: str | None = word
-        name: str = after.group("method") or word
-        if not after.group("method"):
+        name: str = after.group("method") or after.group("statement") or word
+        if not (after.group("method") or after.group("statement")):
             before = _RECEIVER_BEFORE.search(text, max(0, word_start - 80), word_start)
             receiver = before.group("receiver") if before else None
         first = _login_index(receiver, name)
         if first is None:
             continue
-        spans = call_arguments(text, after.end()) or []
+        spans = (
+            _statement_arguments(text, after.end())
+            if after.group("statement")
+            else call_arguments(text, after.end())
+        ) or []
         found = None
         for index in range(len(spans) - 1):
             literal = _LITERAL.fullmatch(text, *spans[index + 1])

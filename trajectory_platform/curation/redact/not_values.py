@@ -22,6 +22,8 @@ printed. Each rule is about a *meaning* the name or the value carries, never a l
   where the same text holds two that do: the text is a catalogue;
 - ``PASS``/``FAIL`` before a test's name or a test file (``--- PASS: TestRefresh``, Jest's ``PASS
   src/Login.test.tsx``) is a test runner's verdict, not the FTP command or a password's label;
+- a credential's name compared (``if key == 'password': continue``, ``case "token":``, ``elif k in
+  ('secret'): break``) is a string a branch tests: what follows its colon is the branch's code;
 - ``-u``/``--user`` ``USER:GROUP`` of a container runtime or an owner-setting command, or where
   the group repeats the user or both are numeric ids, is a container's or a file's owner (``docker
   run -u 1000:1000``, ``--user nobody:nogroup``), not ``curl -u user:password``.
@@ -119,6 +121,21 @@ _CLIENT_BETWEEN = re.compile(
 _USER_SPEC = re.compile(r"(?<!\S)(?:-u|--user)[\s=]*[\"']?(?P<user>[^\s:'\"=]{1,64})[\"']?:[\"']?$")
 
 
+_COMPARED = re.compile(r"(?:[=!]==?|<>|\bcase|\bwhen)\s*[(\[]?\s*$")
+"""What stands before a name a branch compares: an equality operator, ``case``, ``when``."""
+_COMPARED_QUOTED = re.compile(r"(?:\b(?:in|is|not\s+in|is\s+not))\s*[(\[]?\s*$")
+"""A membership or identity test, before a quoted name only (prose says "log in password: x")."""
+
+
+def _compared(text: str, name: str, name_start: int) -> bool:
+    """Is ``name`` the operand of a comparison or a ``case`` (:data:`_COMPARED`)?"""
+    line_start = text.rfind("\n", 0, name_start) + 1
+    start = max(line_start, name_start - 40)
+    if _COMPARED.search(text, start, name_start):
+        return True
+    return name[:1] in "\"'" and _COMPARED_QUOTED.search(text, start, name_start) is not None
+
+
 def not_a_value(text: str, name: str, name_start: int, value: str, value_start: int) -> bool:
     """Is ``value`` (at ``value_start`` of ``text``, after the credential-marking ``name`` at
     ``name_start``) one of the things that stand where a value would without being one (module
@@ -137,6 +154,8 @@ def not_a_value(text: str, name: str, name_start: int, value: str, value_start: 
     if "pin" in re.split(r"[^a-z]+", bare_name) and _HARDWARE_PIN.fullmatch(value):
         return True
     if translated_label(text, value):
+        return True
+    if _compared(text, name, name_start):
         return True
     return (
         _EXPANSION_OPEN.search(text, max(0, name_start - 3), name_start) is not None

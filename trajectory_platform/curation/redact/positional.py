@@ -58,34 +58,93 @@ Any option naming a credential read from standard input (``--password-stdin`` of
 store told to read its value from ``-`` or ``/dev/stdin`` (``gcloud secrets create --data-file=-``,
 ``kubectl create secret ... --from-file=key=/dev/stdin``, ``aws secretsmanager ...
 --secret-string file:///dev/stdin``)."""
-PRINTS_SECRET = re.compile(
-    r"\bkubectl\b[^\n|]*\bget\s+secrets?\b[^\n|]*(?:"
+CREDENTIAL_OUTPUT = {
+    "kubernetes_secret": r"\bkubectl\b[^\n|]*\bget\s+secrets?\b[^\n|]*(?:"
     r"jsonpath=[\"']?\{\.data(?:\.|\[\\?[\"'])[\w.-]{1,80}(?:\\?[\"']\])?\}(?:\{[^{}\n]*\})*[\"']?"
     r"\s*\|\s*base64\s+(?:-d|--decode|-D)\b"
-    r"|go-template=[\"']?\{\{[^\n]*?base64decode[^\n]*?\}\})"
-    r"|\bvault\s+(?:kv\s+get|read)\b[^\n|]*\s-field[= ]\S+"
-    r"|\baws\s+secretsmanager\s+get-secret-value\b(?=[^\n|]*--query\s+[\"']?SecretString\b)"
-    r"(?=[^\n|]*--output\s+text\b)"
-    r"|\bgcloud\s+secrets\s+versions\s+access\b"
-    r"|\baz\s+keyvault\s+secret\s+show\b(?=[^\n|]*--query\s+[\"']?value\b)"
-    r"|\bop\s+read\s+[\"']?op://|\bsecurity\s+find-(?:generic|internet)-password\b[^\n|]*\s-w\b"
-    r"|\b(?:go)?pass\s+show\b|\bbw\s+get\s+password\b|\blpass\s+show\b[^\n|]*--password\b"
-    r"|\bdoppler\s+secrets\s+get\b[^\n|]*--plain\b"
+    r"|go-template=[\"']?\{\{[^\n]*?base64decode[^\n]*?\}\})",
+    "vault_field": r"\bvault\s+(?:kv\s+get|read)\b[^\n|]*\s-field[= ]\S+",
+    "aws_secrets_manager": r"\baws\s+secretsmanager\s+get-secret-value\b"
+    r"(?=[^\n|]*--query\s+[\"']?SecretString\b)(?=[^\n|]*--output\s+text\b)",
+    "gcloud_secrets": r"\bgcloud\s+secrets\s+versions\s+access\b",
+    "az_keyvault": r"\baz\s+keyvault\s+secret\s+show\b(?=[^\n|]*--query\s+[\"']?value\b)",
+    "onepassword": r"\bop\s+read\s+[\"']?op://",
+    "macos_keychain": r"\bsecurity\s+find-(?:generic|internet)-password\b[^\n|]*\s-w\b",
+    "pass": r"\b(?:go)?pass\s+show\b",
+    "bitwarden": r"\bbw\s+get\s+password\b",
+    "lastpass": r"\blpass\s+show\b[^\n|]*--password\b",
+    "doppler": r"\bdoppler\s+secrets\s+get\b[^\n|]*--plain\b",
+    "keyring_cli": r"\bkeyring\s+(?:-\S+\s+(?:(?!get\b)[^\s-]\S*\s+)?)*get\s+\S+\s+\S+",
+    "keyring_api": r"\bprint\s*\(\s*(?:[A-Za-z_]\w*\.)*get_password\s*\(",
+    "cloud_access_token": r"\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b"
+    r"|\baz\s+account\s+get-access-token\b|\baws\s+ecr(?:-public)?\s+get-login-password\b",
+    "cli_session_token": r"\b(?:gh|glab)\s+auth\s+token\b|\bheroku\s+auth:token\b"
+    r"|\boc\s+whoami\s+(?:-t|--show-token)\b|\bkubectl\s+create\s+token\b|\bsecret-tool\s+lookup\b",
+}
+"""Commands that print one credential's plaintext and nothing else, by store: a Kubernetes Secret's
+field decoded (``jsonpath='{.data.password}' | base64 -d``, a ``go-template`` with
+``base64decode``), ``vault kv get -field=...``, ``aws secretsmanager get-secret-value --query
+SecretString --output text``, ``gcloud secrets versions access``, ``az keyvault secret show --query
+value``, 1Password's ``op read``, the macOS keychain's ``-w``, ``pass``, Bitwarden, LastPass,
+Doppler, Python's ``keyring`` (its command line's ``get SERVICE USER`` and a printed
+``keyring.get_password(...)``), a cloud's or a CLI's own access token (``gcloud auth
+print-access-token``, ``az account get-access-token``, ``aws ecr get-login-password``, ``gh auth
+token``, ``oc whoami -t``, ``kubectl create token``, ``secret-tool lookup``). What it prints is the
+secret, though no name stands beside it: the line after the command in a transcript, or the
+output of the tool call that ran it (:func:`printed_secret`). One table: a store added here is
+read everywhere a command's output is."""
+SECRET_READER = "positional:secret_reader"
+"""The detector of a value a :data:`CREDENTIAL_OUTPUT` command's tool call got back: its evidence is
+the call, another event, so the value is replaced wherever it occurs (``engine.build_table``)."""
+PRINTS_SECRET = re.compile("|".join(f"(?:{pattern})" for pattern in CREDENTIAL_OUTPUT.values()))
+"""Any command of :data:`CREDENTIAL_OUTPUT`."""
+_COMMAND_READERS = "|".join(
+    f"(?:{pattern})" for name, pattern in CREDENTIAL_OUTPUT.items() if name != "keyring_api"
 )
-"""A command that prints one secret's plaintext and nothing else: a Kubernetes Secret's field
-decoded (``jsonpath='{.data.password}' | base64 -d``, a ``go-template`` with ``base64decode``),
-``vault kv get -field=...``, ``aws secretsmanager get-secret-value --query SecretString --output
-text``, ``gcloud secrets versions access``, ``az keyvault secret show --query value``, 1Password's
-``op read``, the macOS keychain's ``-w``, ``pass``, Bitwarden, LastPass, Doppler. What it prints is
-the secret, though no name stands beside it: the line after the command in a transcript, or the
-output of the tool call that ran it (:func:`printed_secret`)."""
+"""The commands of :data:`CREDENTIAL_OUTPUT`, less a call in code: a line after a command with no
+prompt before it is still its output, a line after ``print(keyring.get_password(...))`` in a
+script is the script's next line."""
+_ASKED_FIELD = re.compile(r"-field[= ][\"']?(?P<field>[\w.-]+)|op://[^\s\"']*/(?P<item>[\w.-]+)")
+"""The field a store's read names (``vault kv get -field=username``, ``op read op://v/db/username``):
+a field no credential's name marks prints what it is named for, a user's or a host's name."""
+_MESSAGE = re.compile(
+    r"(?i)^(?:none|null|nil|undefined|<nil>|\(none\))$|^\[?[A-Za-z][\w.()/ -]{0,40}\]?:(?:\s|$)|^\[[A-Z]+\]"
+    r"|^(?:error|warning|fatal|usage|traceback|exception)\b"
+)
+"""How a store's diagnostic starts: ``None`` (``keyring.get_password`` of nothing), a program's
+or a level's prefix (``security: ...``, ``Error: ...``, ``ERROR: (gcloud...)``, ``[ERROR]``)."""
+_MESSAGE_WORDS = frozenset(
+    {"not", "no", "cannot", "can't", "could", "unable", "failed", "denied", "invalid", "expired", "locked"}
+    | {"please", "found", "error", "missing", "unauthorized", "forbidden", "required", "sealed"}
+)
+"""Words of a diagnostic sentence (``Vault is locked.``, ``permission denied``): a line of two words
+or more holding one is the store's complaint, not the value."""
 
 
-def printed_secret(output: str) -> str | None:
-    """The value a :data:`PRINTS_SECRET` command printed, when its ``output`` is that one value: a
-    single credential-shaped line (an error message, a JSON document or a plain word is not)."""
+def printed_secret(output: str, command: str = "") -> str | None:
+    """The value a :data:`PRINTS_SECRET` ``command`` printed, when its ``output`` is that one line:
+    whatever its shape (a memorable password, a passphrase of several words, a PIN of six digits),
+    since the command says what it is. A diagnostic (:data:`_MESSAGE`, a sentence naming a
+    failure), a JSON document or a line under six characters is not one; a field no credential's
+    name marks (:data:`_ASKED_FIELD`) keeps the old test, a credential-shaped line."""
     value = output.strip()
-    return value if "\n" not in value and credential_shaped(value) else None
+    if not value or "\n" in value:
+        return None
+    asked = _ASKED_FIELD.search(command)
+    field = asked and (asked.group("field") or asked.group("item"))
+    if field and _NAME_PART.findall(field) and not _asks_for_credential(field) and field.lower() != "value":
+        return value if credential_shaped(value) else None
+    if credential_shaped(value):
+        return value
+    words = [word.strip(".,:;!?'\"()").lower() for word in value.split()]
+    if (
+        len(value) < 6
+        or _MESSAGE.search(value)
+        or value[0] in "{["
+        or (len(words) > 1 and (value.endswith(".") or not _MESSAGE_WORDS.isdisjoint(words)))
+    ):
+        return None
+    return value
 
 
 _READER = re.compile(
@@ -171,11 +230,17 @@ def secret_printed_by(command: str, output: str) -> str | None:
     file name, a JSON or quoted text, ``NAME=value`` or a credential's name is what a search or a
     listing printed, not a value (``grep -l token *.py`` prints ``auth.py``)."""
     if PRINTS_SECRET.search(command):
-        return printed_secret(output)
+        return printed_secret(output, command)
     if not reads_named_credential(command):
         return None
-    value = printed_secret(output)
-    if value is None or value[0] in "/~." or any(ch in value for ch in "\"'{}[]<>=") or "://" in value:
+    value = output.strip()
+    if (
+        "\n" in value
+        or not credential_shaped(value)
+        or value[0] in "/~."
+        or any(ch in value for ch in "\"'{}[]<>=")
+        or "://" in value
+    ):
         return None
     if _FILE_NAME.search(value) or _RESOURCE_NAME.match(value) or credential_class(value) is not None:
         return None
@@ -212,7 +277,7 @@ def _transcript_printed_secrets(text: str) -> Iterator[Finding]:
     printed_by_secret_readers`), the line after the prompt is to the command in one text."""
     for step in _TRANSCRIPT_STEP.finditer(text):
         value = secret_printed_by(step.group("command"), step.group("output"))
-        if value is not None and not PRINTS_SECRET.search(step.group("command")):
+        if value is not None:
             start = step.start("output") + step.group("output").index(value)
             yield Finding("PASSWORD", start, start + len(value), value, "positional:transcript_output")
 
@@ -230,6 +295,13 @@ _SYNTAX = {
     ),
     "actions_mask": re.compile(r"::add-mask::(?P<value>\S{4,200})"),
     "ftp_pop_pass": re.compile(r"(?m)^PASS\s+(?P<value>\S{4,200})\s*$"),
+    "pgbouncer_userlist": re.compile(  # "user" "md5<hex>" / "SCRAM-SHA-256$...": the hash logs in
+        r"(?m)^[ \t]*\"[^\"\s]{1,63}\"[ \t]+"
+        r"\"(?P<value>md5[0-9a-f]{32}|SCRAM-SHA-256\$\d+:[^\"\s]{8,400})\"[ \t]*\r?$"
+    ),
+    "pgbouncer_userlist_plain": re.compile(  # "user" "password", in a text that names the file
+        r"(?m)^[ \t]*\"[^\"\s]{1,63}\"[ \t]+\"(?P<value>[^\"\s]{4,200})\"[ \t]*\r?$"
+    ),
     "imap_login": re.compile(
         r"(?m)^(?:\S+\s+)?LOGIN\s+\S+\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)\s*$"
     ),
@@ -338,7 +410,7 @@ _SYNTAX = {
         r"(?P<q>[\"'`]?)(?P<value>[^\"'`\s]{4,128})(?P=q)"
     ),
     "secret_reader_output": re.compile(
-        r"(?:" + PRINTS_SECRET.pattern + r")[^\n]*\n[ \t]*(?P<value>\S{4,4096})[ \t]*(?:\r?\n|$)"
+        r"(?:" + _COMMAND_READERS + r")[^\n]*\n[ \t]*(?P<value>\S{4,4096})[ \t]*(?:\r?\n|$)"
     ),
     "secret_wrapper": re.compile(
         r"\bSecret(?:Str|Bytes)\(\s*(?P<q>[\"'])(?P<value>(?:(?!(?P=q))[^\\\n]){4,200})(?P=q)\s*\)"
@@ -436,10 +508,14 @@ the pair ``sinks, user-keyed``. Three words or more stay a passphrase's shape
 
 _PROTOCOL_SESSION = re.compile(
     r"(?m)^(?:USER\s+\S|\d{3}[ -]|[+-](?:OK|ERR)\b)|\b(?:ftp|telnet|ncat|nc|s_client)\b"
+    r"|^PASS[ \t]+\S+(?:\r$|\\r\\n)"
 )
 """What makes a ``PASS x`` line the FTP or POP3 command: its session (the ``USER`` line, a reply
-code, ``+OK``/``-ERR``, the client that opened it). Alone, ``PASS  src/Login.test.tsx`` is Jest's
-result line, and the test file's path became a password rewritten wherever the file was named."""
+code, ``+OK``/``-ERR``, the client that opened it), or the protocol's own line end, CRLF, written
+raw or as a trace quotes it (``write(3, "PASS x\\r\\n", 16)``: a socket's buffer, alone).
+Alone, ``PASS  src/Login.test.tsx`` is Jest's result line, and the test file's path became a
+password rewritten wherever the file was named (a CRLF log of Jest's: :func:`_found` asks
+:func:`.not_values.test_verdict`)."""
 _GATES: dict[str, str | re.Pattern[str]] = {
     "redis_auth": "AUTH",
     "sudo_stdin": "sudo",
@@ -447,6 +523,8 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "gh_secret_body": "gh secret",
     "actions_mask": "::add-mask::",
     "ftp_pop_pass": _PROTOCOL_SESSION,
+    "pgbouncer_userlist": re.compile(r"\"(?:md5[0-9a-f]{32}|SCRAM-SHA-256\$)"),
+    "pgbouncer_userlist_plain": re.compile(r"userlist\.txt|auth_file|pgbouncer"),
     "imap_login": "LOGIN ",
     "yaml_name_value": "value:",
     "yaml_block": re.compile(r":[ \t]*[|>]"),
@@ -487,7 +565,10 @@ _GATES: dict[str, str | re.Pattern[str]] = {
     "db2_connect_using": "db2",
     "lftp_user_comma": "lftp",
     "mysqladmin_password": "mysqladmin",
-    "secret_reader_output": re.compile(r"kubectl|vault|secret|op read|security|pass|bw get|doppler"),
+    "secret_reader_output": re.compile(
+        r"kubectl|vault|secret|op read|security|pass|bw get|doppler|keyring|gcloud auth|get-access-token"
+        r"|get-login-password|auth token|auth:token|whoami"
+    ),
 }
 """A literal (or a cheap pattern) each rule's text must hold: most texts hold none, and a rule
 anchored at every line start costs a pass over the text."""
@@ -558,6 +639,8 @@ def _found(pattern: re.Pattern[str], text: str, detector: str, name_group: str |
                 continue
             kind = "PASSWORD" if named == "password" else "SECRET"
         value = match.group("value")
+        if detector == "positional:ftp_pop_pass" and test_verdict("PASS", value):
+            continue  # a CRLF log of Jest's: PASS  src/Login.test.tsx
         if credential_shaped(value) or (
             detector in _LINE_DELIMITED and kind == "PASSWORD" and line_phrase(value.rstrip())
         ):
