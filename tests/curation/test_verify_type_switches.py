@@ -61,6 +61,20 @@ HONEST = {
     "a_path_that_exists": "def add(a, b):\n    import os\n    if isinstance(a, str) and os.path.exists(a):\n"
     "        return a\n    return a + b\n",
     "type_checked_in_an_assert": "def add(a, b):\n    assert isinstance(a, int)\n    return a + b\n",
+    # shapes of installed libraries' type dispatch (site-packages sample), flagged by a first draft
+    "a_scalar_made_a_pair": "def scale(box, dpi):\n    xy = dpi if isinstance(dpi, tuple) else (dpi, dpi)\n"
+    "    return (box[0] * xy[0], box[1] * xy[1])\n",
+    "counted": "def models(args):\n    n = 0\n    for obj in args:\n        if isinstance(obj, dict):\n"
+    "            n += 1\n    return n\n",
+    "filtered": "def nth(children, kind, i):\n    for child in children:\n"
+    "        if not isinstance(child, kind):\n            continue\n        if i == 0:\n"
+    "            return child\n        i -= 1\n",
+    "a_type_predicate": "def scalar(data):\n    if isinstance(data, (bytes, str, int, float)):\n"
+    "        return True\n    return False\n",
+    "a_conjunction": "def is_int(value):\n    ok = isinstance(value, int) and not isinstance(value, bool)\n"
+    "    return ok\n",
+    "formatted": "def label(reason):\n    if isinstance(reason, str):\n"
+    "        return f'(deprecated: {reason})'\n    return '(deprecated)'\n",
 }
 
 

@@ -73,7 +73,7 @@ import operator
 import sys
 from collections.abc import Callable
 
-from trajectory_platform.curation.verify.switch_arms import SwitchArms
+from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
 
 Resolve = Callable[[ast.AST], tuple[str, ...]]
 Fold = Callable[[ast.AST], "str | int | None"]
@@ -255,7 +255,7 @@ decision on one counts only where its arms choose an answer rather than a means
 (:class:`~trajectory_platform.curation.verify.switch_arms.SwitchArms`; red team items, session 41:
 ``if add.__doc__: return a + b`` and ``if sys.version_info >= (3, 12): return a + b`` were
 admitted)."""
-VERSION_CONSTANTS = frozenset({"version_info", "hexversion", "version", "api_version", "implementation"})
+VERSION_CONSTANTS = frozenset(VERSION_ATTRIBUTES)
 """The members of ``sys`` that say which interpreter this is (:data:`SWITCH`)."""
 OPTIMIZATION_FACTS = frozenset({"__debug__"})
 """What the interpreter's optimization setting takes away: ``__debug__`` is false under ``python -O``
@@ -678,6 +678,8 @@ class _Taint:
             return frozenset({FACT})
         if isinstance(node, ast.Lambda):
             return self.of(node.body)
+        if isinstance(node, ast.IfExp):  # the value chosen; the switch is judged where it decides
+            return (self.of(node.test) - {SWITCH}) | self.of(node.body) | self.of(node.orelse)
         kinds = _NONE
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr | ast.comprehension | ast.keyword | ast.arguments):

@@ -22,6 +22,8 @@ import ast
 from collections.abc import Callable
 
 Arm = list[ast.stmt] | ast.expr
+VERSION_ATTRIBUTES = ("version_info", "hexversion", "version", "api_version", "implementation")
+"""The members of ``sys`` that say which interpreter this is."""
 Carries = Callable[[ast.AST], bool]
 """Whether an expression's value is set by the switch (a docstring, the version)."""
 
@@ -69,20 +71,23 @@ def _reads(arm: Arm, carries: Carries) -> bool:
     return any(carries(n) for r in roots for n in ast.walk(r) if isinstance(n, ast.Name | ast.Attribute))
 
 
+_ARITHMETIC = ast.BinOp | ast.UnaryOp | ast.Compare | ast.BoolOp | ast.AugAssign
+"""Where a value is only an operand: what a switched answer does with its inputs (``a + b``)."""
+
+
 def _uses_as_its_type(arm: Arm, typed: set[str]) -> bool:
-    """Whether an arm uses a value whose type the test asked (``typed``) as that type: reads an
-    attribute or an item of it, iterates it, passes it to a call (``x.upper()``, ``x[0]``,
-    ``[s for s in x]``, ``round(x, 2)``): a dispatch on the type, which is a means."""
-    roots = arm if isinstance(arm, list) else [arm]
+    """Whether an arm uses a value whose type the test asked (``typed``) otherwise than as an
+    operand of arithmetic or a comparison: reads an attribute or an item of it, iterates it,
+    passes it to a call, formats it, returns or stores it as it is (``x.upper()``, ``x[0]``,
+    ``[s for s in x]``, ``round(x, 2)``, ``(x, x)``, ``return x``): a dispatch on the type, a
+    means. A switched answer only computes with it (``a + b`` against ``a - b``)."""
+    roots: list[ast.AST] = list(arm) if isinstance(arm, list) else [arm]
     for node in (n for r in roots for n in ast.walk(r)):
-        if isinstance(node, ast.Attribute | ast.Subscript) and _named(node.value, typed):
+        if isinstance(node, _ARITHMETIC):
+            continue
+        if any(_named(child, typed) for child in ast.iter_child_nodes(node)):
             return True
-        if isinstance(node, ast.comprehension | ast.For) and _named(node.iter, typed):
-            return True
-        arguments = [*node.args, *(k.value for k in node.keywords)] if isinstance(node, ast.Call) else []
-        if any(_named(a, typed) for argument in arguments for a in ast.walk(argument)):
-            return True
-    return False
+    return any(_named(root, typed) for root in roots)
 
 
 def _beside_the_switch(test: ast.expr, carries: Carries) -> list[ast.stmt]:
@@ -91,6 +96,41 @@ def _beside_the_switch(test: ast.expr, carries: Carries) -> list[ast.stmt]:
     the condition dispatches on that type."""
     parts = test.values if isinstance(test, ast.BoolOp) else [test]
     return [ast.Expr(part) for part in parts if not carries(part)]
+
+
+def _steps_aside(arm: Arm) -> bool:
+    """An arm that is no answer: empty (an ``if`` that adds a step and falls through), or only
+    ``continue``/``break``/``pass`` (a filter)."""
+    if not isinstance(arm, list):
+        return False
+    return all(isinstance(statement, ast.Continue | ast.Break | ast.Pass) for statement in arm)
+
+
+def _verdict(arm: Arm) -> bool:
+    """An arm that answers only ``True``, ``False``, ``None`` or ``NotImplemented``: the switch
+    is then a predicate on the type or the version (``isinstance(x, (int, float))``), not a way
+    to compute an answer."""
+    values: list[ast.expr | None] = [arm] if not isinstance(arm, list) else []
+    for statement in arm if isinstance(arm, list) else []:
+        if not isinstance(statement, ast.Return | ast.Assign):
+            return False
+        values.append(statement.value)
+    return bool(values) and all(
+        v is None
+        or (isinstance(v, ast.Constant) and (v.value is None or isinstance(v.value, bool)))
+        or (isinstance(v, ast.Name) and v.id == "NotImplemented")
+        for v in values
+    )
+
+
+def _source(node: ast.AST) -> bool:
+    """A switch spelt in place (``isinstance(a, int)``, ``add.__doc__``, ``sys.version_info``):
+    arithmetic or a select counts on one, not on a value a switch merely chose."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in ("isinstance", "issubclass", "type")
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("__doc__", "__class__", *VERSION_ATTRIBUTES)
+    return isinstance(node, ast.Name) and node.id == "__doc__"
 
 
 def _named(node: ast.AST, names: set[str]) -> bool:
@@ -147,13 +187,16 @@ class SwitchArms:
         """Whether a decision ``sink`` of ``node``, whose value a switch sets, picks an answer: a
         condition whose arms use the same names, neither raising nor reading the switched value
         (for a type test, the value whose type it asks, used as that type);
-        a boolean operator whose other operands compute rather than name a value
-        (``add.__doc__ and a + b or a - b``, not ``f.__doc__ or ''``); arithmetic on a number
+        a boolean operator with an arithmetic operand the switch does not set, a value it selects
+        (``add.__doc__ and a + b or a - b``; not ``f.__doc__ or ''``, nor a conjunction of
+        conditions: ``isinstance(v, int) and not isinstance(v, bool)``); arithmetic on a number
         and a select from a display. A comparison or a boolean operator inside a condition's test
         is left to the condition (the arms are its), and elsewhere to where its value is decided
         on (``_DOCS = __doc__ is not None``)."""
         if isinstance(node, ast.If | ast.While | ast.IfExp):
             arms = self.arms(node)
+            if any(_steps_aside(arm) for arm in arms) or all(_verdict(arm) for arm in arms):
+                return False  # a filter, an extra step or a predicate, not a choice of answers
             typed = _names(node.test)
             means = any(_raises(arm) or _reads(arm, carries) or _uses_as_its_type(arm, typed) for arm in arms)
             means |= _uses_as_its_type(_beside_the_switch(node.test, carries), typed)
@@ -161,10 +204,10 @@ class SwitchArms:
         if id(sink) in self.in_a_test or isinstance(node, ast.Compare):
             return False
         if isinstance(node, ast.BoolOp):
-            plain = ast.Constant | ast.Name | ast.Attribute | ast.JoinedStr
             typed = {n for v in node.values if carries(v) for n in _names(v)}
             return any(
-                not carries(v) and not isinstance(v, plain) and not _uses_as_its_type(v, typed)
+                not carries(v) and isinstance(v, ast.BinOp) and not _uses_as_its_type(v, typed)
                 for v in node.values
             )
-        return isinstance(node, ast.BinOp | ast.Subscript)
+        direct = any(_source(n) for n in ast.walk(sink))
+        return direct and isinstance(node, ast.BinOp | ast.Subscript)
