@@ -32,9 +32,13 @@ Sources (:meth:`_Taint.of`):
   spell and that names the host rather than the task's files: absolute, ``~``, the working folder
   (``/proc``, ``/tmp``, ``''.join(map(chr, [...]))``);
 - the module's own location (``__file__``, ``__spec__``, ``__loader__``, ``__path__``,
-  ``__cached__``) as a value: where it was imported from. A file opened or a folder queried
-  *through* that path is the module's data, not a fact (the fixtures' own idiom,
-  ``Path(__file__).with_name('limits.json')``), so a query or read of it carries no taint.
+  ``__cached__``) as a value: where it was imported from. A file's content read *through* that
+  path, or whether a file it names exists, is the module's data, not a fact (the fixtures' own
+  idiom, ``Path(__file__).with_name('limits.json')``); what the host made of the files (owner,
+  mode, links: :data:`METADATA_READERS`), a listing of the module's own folder and a name of the
+  host's making beside it (``.git``) are facts (:meth:`_Taint._query`);
+- a switch the judge never flips (:data:`SWITCH`: a docstring, the interpreter's version, an
+  input's type), where its arms choose an answer rather than a means;
 
 Taint flows, to a fixed point, through every binding form (assignment, augmented and annotated
 assignment, ``:=``, ``for`` and comprehension targets, ``with ... as``, parameter defaults, class
@@ -69,6 +73,8 @@ import operator
 import sys
 from collections.abc import Callable
 
+from trajectory_platform.curation.verify.switch_arms import VERSION_ATTRIBUTES, SwitchArms
+
 Resolve = Callable[[ast.AST], tuple[str, ...]]
 Fold = Callable[[ast.AST], "str | int | None"]
 
@@ -83,6 +89,8 @@ variable read into a result, honest by choice), such a value is never an input o
 tests call with its inputs, so arithmetic mixing it into a number is a sink even by ``+``, ``%``
 or ``/`` (:func:`_numeric_mix`)."""
 _DRAWN = frozenset({FACT, DRAWN})
+_CLOCKED = frozenset({"elapsed", "born"})
+"""A boot-clock reading, now (:data:`ELAPSED`) or at import (:data:`BORN`)."""
 _NONE: frozenset[str] = frozenset()
 
 INSTALLATION_MODULES = frozenset({"site", "pkg_resources", "importlib_metadata"})
@@ -226,17 +234,36 @@ ELAPSED = "elapsed"
 (``now - start``, ``monotonic() < deadline`` with ``deadline = monotonic() + timeout``:
 :meth:`_Taint.of` drops it there), the host's uptime, a :data:`FACT`, in a decision against
 constants alone."""
+BORN = "born"
+"""Taint of an :data:`ELAPSED` reading that a name keeps from the module's import on: bound at
+module level, in a class body or as a parameter default, and never taken again by a function
+(under ``global``). Measured from such a reading, now is the *process's age*, and a decision on it
+against constants alone (``if time.monotonic() - _T0 < 5``, ``monotonic() < _T0 + 30``) is right
+only while the process is young: the judge's worker runs its few cases in its first seconds, a
+long-lived service is wrong after them (left open by rtforge8's rule, whose duration exemption
+admitted it). A start re-read by a function is a cache's age (a TTL) and stays a duration; a
+start compared with ``None`` or measured against a variable stays honest, as before."""
 ADDRESS = "address"
 """Taint of ``id()``: an identity, honest in a membership or equality test (``id(x) in seen``),
 chance once arithmetic reads its digits (``id(object()) % 977 == 1``): then it is a :data:`FACT`."""
 OWN_LOCATION = frozenset({"__file__", "__spec__", "__loader__", "__path__", "__cached__"})
+SWITCH = "switch"
+"""Taint of what the interpreter's build or start sets and the judge's runs never vary: a docstring
+(``None`` under ``python -OO``: ``__doc__``, ``inspect.getdoc``) and the interpreter's version
+(:data:`VERSION_CONSTANTS`). Honest code switches on them to use what one side lacks, so a
+decision on one counts only where its arms choose an answer rather than a means
+(:class:`~trajectory_platform.curation.verify.switch_arms.SwitchArms`; red team items, session 41:
+``if add.__doc__: return a + b`` and ``if sys.version_info >= (3, 12): return a + b`` were
+admitted)."""
+VERSION_CONSTANTS = frozenset(VERSION_ATTRIBUTES)
+"""The members of ``sys`` that say which interpreter this is (:data:`SWITCH`)."""
 OPTIMIZATION_FACTS = frozenset({"__debug__"})
 """What the interpreter's optimization setting takes away: ``__debug__`` is false under ``python -O``
 (``PYTHONOPTIMIZE`` is common in production images). The judge runs without it, so ``if __debug__:
 return a + b`` was right in every judged run and wrong under ``-O`` (red team rtforge9 F2,
 2026-12-06). An ``assert`` that *acts* (:func:`_acts`) is the same bomb: under ``-O`` its effect is
 gone. ``__doc__`` (``None`` under ``-OO``) is left out: ``f.__doc__ or ""`` is an honest idiom the
-boolean-operator sink would flag."""
+boolean-operator sink would flag; it is a :data:`SWITCH`."""
 _ACTING_METHODS = frozenset(
     {"append", "extend", "insert", "pop", "remove", "clear", "update", "add", "discard", "setdefault",
      "popitem", "sort", "reverse", "write", "send", "put"}
@@ -265,6 +292,23 @@ QUERY_METHODS = frozenset(
     }
 )  # fmt: skip
 """File-system queries called on a path object, the path their receiver."""
+CONTENT_READERS = frozenset({"open", "read_text", "read_bytes", "getsize"})
+"""Queries (by function or method name) that read a file's content or its size: through the
+module's own location, the module's data (``Path(__file__).with_name('limits.json')``, the
+fixtures' idiom), the same in every checkout."""
+METADATA_READERS = frozenset(
+    {
+        "stat", "lstat", "owner", "group", "access", "islink", "is_symlink", "readlink", "samefile",
+        "ismount", "is_mount", "is_socket", "is_fifo", "is_block_device", "is_char_device",
+    }
+)  # fmt: skip
+"""Queries of what the host made of a file (its owner, mode, links, inode, kind): a fact through
+any path, the module's own included (red team F3, 2026-12-06: a fix right only where its own file
+is owned by root, as in the judge's workspace, was admitted). The rest (existence, a listing) is
+a fact through the module's location when it asks about the module's folder itself (what else
+the host put beside the code: a listing of ``dirname(__file__)``) or a name of the host's making
+(:func:`_host_made`: ``.git``, ``__pycache__``), and the module's data for a file or folder it
+names (``with_name('data').iterdir()``, ``with_name('limits.json').exists()``)."""
 PATH_BUILDERS = frozenset({("os", "path", "expanduser"), ("os", "path", "expandvars")})
 """Path functions that read the environment (``HOME``, variables) to build their answer."""
 PASS_THROUGH = frozenset(
@@ -309,6 +353,7 @@ class _Taint:
         }
         self._local |= set(self.functions) | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
         self._scan(tree, 0)
+        self.refreshed = _refreshed(tree, self.resolve)
         self.names: dict[tuple[int, str], frozenset[str]] = {}
         self.values: dict[tuple[int, str], list[ast.expr]] = {}
         """What each name is assigned (a path spelled in one statement and queried in the next)."""
@@ -429,14 +474,14 @@ class _Taint:
         changed = False
         for node in ast.walk(self.tree):
             if isinstance(node, ast.Assign):
-                kinds = self.of(node.value)
+                kinds = self._at_import(node, self.of(node.value))
                 changed |= any([self._bind(t, kinds) for t in node.targets])
             elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.NamedExpr) and node.value is not None:
-                changed |= self._bind(node.target, self.of(node.value))
+                changed |= self._bind(node.target, self._at_import(node, self.of(node.value)))
             elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-                changed |= self._bind(node.target, self.of(node.iter))
+                changed |= self._bind(node.target, self._at_import(node, self.of(node.iter)))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-                changed |= self._bind(node.optional_vars, self.of(node.context_expr))
+                changed |= self._bind(node.optional_vars, self._at_import(node, self.of(node.context_expr)))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 changed |= self._bind_arguments(node)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
@@ -477,8 +522,17 @@ class _Taint:
         ]
         changed = False
         for arg, default in pairs:
-            changed |= self._bind_key((id(node), arg.arg), self.of(default))
+            changed |= self._bind_key((id(node), arg.arg), self._at_import(node, self.of(default)))
         return changed
+
+    def _at_import(self, node: ast.AST, kinds: frozenset[str]) -> frozenset[str]:
+        """``kinds`` as bound by ``node``: an :data:`ELAPSED` reading bound where the import runs it
+        (the module's body, a class body, a parameter default evaluated there) is a :data:`BORN`
+        start."""
+        scope = self.scope_of.get(id(node), 0)
+        if ELAPSED not in kinds or not (scope == 0 or scope in self.classes):
+            return kinds
+        return (kinds - {ELAPSED}) | {BORN}
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
         kinds = _NONE
@@ -551,6 +605,21 @@ class _Taint:
             or name[:1] == ("secrets",)
         )
 
+    def _type_test(self, node: ast.Call, name: tuple[str, ...]) -> bool:
+        """``isinstance(x, T)``, ``issubclass``, ``type(x)``: the type of a value, which the
+        differential's cases never change (a :data:`SWITCH`)."""
+        asks = self._builtin(name, "isinstance") or self._builtin(name, "issubclass")
+        return asks or (self._builtin(name, "type") and len(node.args) == 1)
+
+    def _switch(self, node: ast.Name | ast.Attribute) -> bool:
+        """A docstring, an object's class, or the interpreter's version (:data:`SWITCH`)."""
+        if isinstance(node, ast.Attribute) and node.attr == "__class__":
+            return True
+        if (node.id if isinstance(node, ast.Name) else node.attr) == "__doc__":
+            return isinstance(node, ast.Attribute) or node.id not in self._local
+        name = self.name_of(node)
+        return name[:1] == ("sys",) and len(name) > 1 and name[1] in VERSION_CONSTANTS
+
     def _fact_module_name(self, node: ast.Name) -> bool:
         """A module of facts read as a whole (``hasattr(__main__, 'X')``, ``vars(_thread)``): a
         name the module neither assigns nor takes as a parameter, resolving to such a module."""
@@ -582,7 +651,11 @@ class _Taint:
                 return frozenset({OWN})
             if node.id in OPTIMIZATION_FACTS:
                 return frozenset({FACT})
+            if self._switch(node):
+                return frozenset({SWITCH})
             kinds = self.names.get(self._key(node.id, node), _NONE)
+            if BORN in kinds and node.id in self.refreshed and self._key(node.id, node)[0] == 0:
+                kinds = (kinds - {BORN}) | {ELAPSED}  # a start a function takes again: a TTL's
             if self._drawn_name(self.name_of(node)):
                 return kinds | _DRAWN
             fact = self._fact_name(self.name_of(node)) or self._fact_module_name(node)
@@ -592,6 +665,8 @@ class _Taint:
         if isinstance(node, ast.Attribute):
             if node.attr in OPTIMIZATION_FACTS:
                 return frozenset({FACT})
+            if self._switch(node):
+                return frozenset({SWITCH})
             if node.attr in STAT_TIMES or self._drawn_name(self.name_of(node)):
                 return _DRAWN
             if self._fact_name(self.name_of(node)):
@@ -603,29 +678,37 @@ class _Taint:
             return frozenset({FACT})
         if isinstance(node, ast.Lambda):
             return self.of(node.body)
+        if isinstance(node, ast.IfExp):  # the value chosen; the switch is judged where it decides
+            return (self.of(node.test) - {SWITCH}) | self.of(node.body) | self.of(node.orelse)
         kinds = _NONE
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr | ast.comprehension | ast.keyword | ast.arguments):
                 kinds |= self.of(child)
         if ADDRESS in kinds and isinstance(node, ast.BinOp | ast.UnaryOp):
             return (kinds - {ADDRESS}) | _DRAWN  # an address's digits: chance
-        if ELAPSED in kinds and self._between_readings(node):
-            return kinds - {ELAPSED}  # a duration, or one reading against another
+        if kinds & _CLOCKED and self._between_readings(node):
+            return kinds - _CLOCKED  # a duration, or one reading against another
         return kinds
 
     def _between_readings(self, node: ast.AST) -> bool:
         """A difference or a comparison of a boot-clock reading with another reading or with a
         variable (a deadline is a reading plus a budget; a start time is often a caller's
         argument), or with ``None`` (whether a start was taken): a duration. Against constants
-        alone (``monotonic() < 86400 * 30``, a name bound to one) it reads the host's uptime."""
+        alone (``monotonic() < 86400 * 30``, a name bound to one) it reads the host's uptime, and
+        against a start taken at import (:data:`BORN`) the process's age."""
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
             operands: list[ast.expr] = [node.left, node.right]
         elif isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
         else:
             return False
+        kinds = [self.of(o) for o in operands]
+        reading = any(ELAPSED in k for k in kinds)
         return not any(
-            ELAPSED not in self.of(o) and self._arithmetic(o, 0) and not _is_none(o) for o in operands
+            ELAPSED not in k
+            and not _is_none(o)
+            and ((reading and BORN in k) or (not k & _CLOCKED and self._arithmetic(o, 0)))
+            for o, k in zip(operands, kinds, strict=True)
         )
 
     def _call(self, node: ast.Call) -> frozenset[str]:
@@ -635,6 +718,8 @@ class _Taint:
         descriptor = name[:1] == ("os",) and first is not None and type(self.fold(first)) is int
         if self._stdlib_lookup(name, first):
             return _NONE
+        if name == ("inspect", "getdoc") or self._type_test(node, name):
+            return frozenset({SWITCH})
         if self._drawn_name(name) or self._reads_now_or_chance(node, name):
             return _DRAWN
         if self._fact_name(name) or self._fact_name(self.name_of(node)) or isatty or descriptor:
@@ -646,9 +731,9 @@ class _Taint:
         if self._is_query(node):
             if name in QUERY_FUNCTIONS:
                 keyword = next((k.value for k in node.keywords if k.arg in ("path", "top", "file")), None)
-                return self._query(first if first is not None else keyword)
+                return self._query(first if first is not None else keyword, name[-1])
             assert isinstance(node.func, ast.Attribute)
-            return self._query(node.func.value)
+            return self._query(node.func.value, node.func.attr)
         kinds = self.of(node.func)
         if (name and name[0] in PASS_THROUGH) or (
             len(name) == 1 and name[0] in _BUILTINS and name[0] not in self._local
@@ -692,15 +777,32 @@ class _Taint:
             and self.name_of(node.func.value)[:1] not in (("os",), ("glob",), ("shutil",), ("io",))
         )
 
-    def _query(self, path: ast.AST | None) -> frozenset[str]:
-        """A file-system query of ``path``: a fact when the path is one (or none: the working
-        folder) or names the host; the module's own data when it comes from its location."""
+    def _query(self, path: ast.AST | None, query: str) -> frozenset[str]:
+        """A file-system ``query`` of ``path``: a fact when the path is one (or none: the working
+        folder) or names the host; through the module's own location, a fact where it reads what
+        the host made of the files (:data:`METADATA_READERS`), else the module's data."""
         if path is None:
             return frozenset({FACT})
         kinds = self.of(path)
         if FACT in kinds or (OWN not in kinds and self._host_path(path)):
             return frozenset({FACT})
-        return _NONE
+        if OWN not in kinds or query in CONTENT_READERS:
+            return _NONE
+        names = self._names_in(path)
+        host = query in METADATA_READERS or not names or any(_host_made(n) for n in names)
+        return frozenset({FACT}) if host else _NONE
+
+    def _names_in(self, path: ast.AST, depth: int = 0) -> list[str]:
+        """The file names ``path`` spells beyond the module's location (``'data'`` in
+        ``with_name('data')``, through the names it was assigned from); glob patterns name none."""
+        found: list[str] = []
+        for node in ast.walk(path):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found += [node.value] if not any(c in node.value for c in "*?[") else []
+            elif isinstance(node, ast.Name) and depth < 8:
+                for value in self.values.get(self._key(node.id, node), []):
+                    found += self._names_in(value, depth + 1)
+        return found
 
     def _host_path(self, path: ast.AST, depth: int = 0) -> bool:
         """Whether constants alone spell ``path`` and it names the host rather than the task's
@@ -728,12 +830,16 @@ class _Taint:
 
     def decisions(self) -> int:
         count = 0
+        arms = SwitchArms(self.tree)
         for node in ast.walk(self.tree):
             for sink in _sinks(node):
                 kinds = self.of(sink) - {ADDRESS}
-                if ELAPSED in kinds:  # the uptime, decided on; arithmetic on it is a value (units)
+                if SWITCH in kinds:
+                    kinds -= {SWITCH}
+                    count += not kinds and self._switches_an_answer(arms, node, sink)
+                if kinds & _CLOCKED:  # uptime or age, decided on; arithmetic on it is a value (units)
                     arithmetic = sink is node and isinstance(node, ast.BinOp)
-                    kinds = (kinds - {ELAPSED}) | (_NONE if arithmetic else {FACT})
+                    kinds = (kinds - _CLOCKED) | (_NONE if arithmetic else {FACT})
                 count += FACT in kinds if isinstance(sink, ast.BinOp) else bool(kinds)
             if any(DRAWN in self.of(side) for side in _numeric_mix(node)):
                 count += 1
@@ -748,6 +854,13 @@ class _Taint:
             if isinstance(node, ast.Assert) and _acts(node.test):
                 count += 1
         return count
+
+    def _switches_an_answer(self, arms: SwitchArms, node: ast.AST, sink: ast.AST) -> bool:
+        """A decision on a :data:`SWITCH` that picks an answer (:meth:`SwitchArms.chooses_an_answer`);
+        text built from one (``'=' * len(doc)``, an underline) is not arithmetic on a number."""
+        if isinstance(node, ast.BinOp) and (_text(node.left) or _text(node.right)):
+            return False
+        return arms.chooses_an_answer(node, sink, lambda expr: SWITCH in self.of(expr))
 
     def _installation_lookup(self, call: ast.Call) -> bool:
         """A call of an :data:`INSTALLATION_FACTS` lookup, or of a member of a module of them
@@ -922,6 +1035,32 @@ def _operations_in(body: list[ast.stmt]) -> list[ast.expr]:
         ):
             operations.append(node)
     return operations
+
+
+def _host_made(name: str) -> bool:
+    """A file name of the host's or its tools' making rather than the task's: hidden (``.git``,
+    ``.venv``), the interpreter's caches (``__pycache__``, ``*.pyc``)."""
+    last = name.rstrip("/").rsplit("/", 1)[-1]
+    return last.startswith(".") or last == "__pycache__" or last.endswith(".pyc")
+
+
+def _refreshed(tree: ast.AST, resolve: Resolve) -> set[str]:
+    """Module-level names a function declares ``global`` and binds a boot-clock reading to (a
+    cache's load time taken again on expiry): their start is not the import's (:data:`BORN`)."""
+    names: set[str] = set()
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        declared = {n for g in ast.walk(function) if isinstance(g, ast.Global) for n in g.names}
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+                continue
+            reads = any(
+                isinstance(c, ast.Call) and resolve(c.func) in BOOT_CLOCKS for c in ast.walk(node.value)
+            )
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {t.id for t in targets if isinstance(t, ast.Name) and t.id in declared and reads}
+    return names
 
 
 def _is_none(node: ast.expr) -> bool:
