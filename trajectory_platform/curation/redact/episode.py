@@ -44,6 +44,7 @@ from trajectory_platform.curation.redact.fields import (
     OutOfClass,
     UnclassifiedField,
 )
+from trajectory_platform.curation.redact.file_writes import written_across_commands
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import secret_printed_by
@@ -282,6 +283,16 @@ def _command_texts(arguments: str) -> list[str]:
     return []
 
 
+def _commands(episode: Episode) -> list[tuple[str, str]]:
+    """Every string argument of every call, with its field path, in the episode's order."""
+    return [
+        (f"events[{i}].tool_calls[{j}].arguments", text)
+        for i, event in enumerate(episode.events)
+        for j, call in enumerate(event.tool_calls)
+        for text in _command_texts(call.arguments or "")
+    ]
+
+
 def printed_by_secret_readers(episode: Episode) -> list[Finding]:
     """What a call that prints one secret's plaintext (:func:`.positional.secret_printed_by`:
     ``kubectl get secret ... | base64 -d``, ``vault kv get -field=...``, ``echo $DB_PASSWORD``,
@@ -362,6 +373,7 @@ def redact_row(
             raise OutOfClass(path, field_class, pseudonym_digest(salt, getattr(owner, attr)))
         findings.extend(replace(f, field=path) for f in found)
     findings.extend(split_across_messages(redacted, config))
+    findings.extend(written_across_commands(_commands(redacted), config))
     findings.extend(printed_by_secret_readers(redacted))
     findings.extend(credentials_across_turns(redacted))
     table: SymbolTable = build_table(findings, salt)
