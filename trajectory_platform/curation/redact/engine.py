@@ -68,6 +68,7 @@ from trajectory_platform.curation.redact.structure import (
     find_yaml_schema_values,
 )
 from trajectory_platform.curation.redact.syscall_traces import read_trace, unescaped
+from trajectory_platform.curation.redact.terraform_state import find_resource_secrets
 
 MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
@@ -145,6 +146,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
+    found.extend(find_resource_secrets(text))
     found.extend(find_seed_phrases(text))
     found.extend(find_named_elsewhere(text))
     found.extend(find_code_bindings(text))
