@@ -47,6 +47,7 @@ from trajectory_platform.curation.redact.detectors import (
     labelled_by_name,
     names_a_digest,
 )
+from trajectory_platform.curation.redact.device_config import find_device_secrets
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.login_calls import find_login_call_passwords
 from trajectory_platform.curation.redact.markup import find_markup_credentials
@@ -147,6 +148,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
     found.extend(find_resource_secrets(text))
+    found.extend(find_device_secrets(text))
     found.extend(find_seed_phrases(text))
     found.extend(find_named_elsewhere(text))
     found.extend(find_code_bindings(text))
