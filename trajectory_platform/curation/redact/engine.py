@@ -62,6 +62,7 @@ from trajectory_platform.curation.redact.references import drop_references
 from trajectory_platform.curation.redact.replacements import find_edited_credentials, find_substitutions
 from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
 from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
+from trajectory_platform.curation.redact.sql_results import find_selected_credentials
 from trajectory_platform.curation.redact.streams import streamed_texts
 from trajectory_platform.curation.redact.structure import (
     find_structural_credentials,
@@ -149,6 +150,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_yaml_schema_values(text))
     found.extend(find_resource_secrets(text))
     found.extend(find_device_secrets(text))
+    found.extend(find_selected_credentials(text))
     found.extend(find_seed_phrases(text))
     found.extend(find_named_elsewhere(text))
     found.extend(find_code_bindings(text))

@@ -49,6 +49,7 @@ from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import secret_printed_by
 from trajectory_platform.curation.redact.pseudonym import SymbolTable, pseudonym_digest
+from trajectory_platform.curation.redact.sql_results import command_selects, selected_credentials
 from trajectory_platform.curation.redact.turns import credentials_across_turns
 from trajectory_platform.traces.record import Episode
 
@@ -316,6 +317,10 @@ def printed_by_secret_readers(episode: Episode) -> list[Finding]:
                     found.append(
                         Finding("PASSWORD", start, end, line, "credential_file", f"events[{i}].content")
                     )
+            for query in (query for text in commands[event.tool_call_id] for query in command_selects(text)):
+                for start, end, kind in selected_credentials(query, event.content):
+                    value = event.content[start:end]
+                    found.append(Finding(kind, start, end, value, "sql_result", f"events[{i}].content"))
             printed = (secret_printed_by(text, event.content) for text in commands[event.tool_call_id])
             value = next((value for value in printed if value is not None), None)
             if value is not None:
