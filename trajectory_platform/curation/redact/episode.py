@@ -299,7 +299,8 @@ def printed_by_secret_readers(episode: Episode) -> list[Finding]:
     ``kubectl get secret ... | base64 -d``, ``vault kv get -field=...``, ``echo $DB_PASSWORD``,
     ``jq -r .password``) got back as its result: the
     command names no secret beside the value, and the value arrives in the next message, where no
-    rule of one text can see the command."""
+    rule of one text can see the command. Likewise the credential columns of a SELECT a client ran
+    from its command line (:func:`.sql_results.selected_credentials`)."""
     commands = {
         call.id: _command_texts(call.arguments)
         for event in episode.events
@@ -319,8 +320,8 @@ def printed_by_secret_readers(episode: Episode) -> list[Finding]:
                     )
             for query in (query for text in commands[event.tool_call_id] for query in command_selects(text)):
                 for start, end, kind in selected_credentials(query, event.content):
-                    value = event.content[start:end]
-                    found.append(Finding(kind, start, end, value, "sql_result", f"events[{i}].content"))
+                    cell = event.content[start:end]
+                    found.append(Finding(kind, start, end, cell, "sql_result", f"events[{i}].content"))
             printed = (secret_printed_by(text, event.content) for text in commands[event.tool_call_id])
             value = next((value for value in printed if value is not None), None)
             if value is not None:
