@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from redact_factory import secret_episode
 
-from trajectory_platform.curation.redact import redact_text
+from trajectory_platform.curation.redact import redact_episode, redact_text
+from trajectory_platform.traces.record import Event, ToolCall
 
 SALT = b"tfstate-salt"
 PW = "x9<Tq]w2"
@@ -63,3 +65,28 @@ def test_a_secret_attribute_of_a_typed_resource_is_replaced(text: str) -> None:
 )
 def test_other_resources_and_attributes_stay(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        (
+            "terraform show -json | jq '.values.root_module.resources[]"
+            ' | select(.type == "random_password") | .values\'',
+            json.dumps({"id": "none", "length": 8, "result": PW}, indent=2),
+        ),
+        (
+            "terraform state show -show-sensitive random_password.app",
+            f'resource "random_password" "app" {{\n    result = "{PW}"\n}}',
+        ),
+    ],
+)
+def test_the_attributes_a_command_selected_by_type_are_replaced(command: str, output: str) -> None:
+    episode = secret_episode()
+    call = ToolCall(id="call_tf", name="execute_bash", arguments=json.dumps({"command": command}))
+    episode.events += [
+        Event(kind="assistant", content="", tool_calls=[call]),
+        Event(kind="tool", content=output, tool_call_id="call_tf", status="ok"),
+    ]
+    redacted, _ = redact_episode(episode, SALT)
+    assert PW not in json.dumps(redacted.to_dict())

@@ -50,6 +50,7 @@ from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import secret_printed_by
 from trajectory_platform.curation.redact.pseudonym import SymbolTable, pseudonym_digest
 from trajectory_platform.curation.redact.sql_results import command_selects, selected_credentials
+from trajectory_platform.curation.redact.terraform_state import printed_resource_secrets
 from trajectory_platform.curation.redact.turns import credentials_across_turns
 from trajectory_platform.traces.record import Episode
 
@@ -300,7 +301,8 @@ def printed_by_secret_readers(episode: Episode) -> list[Finding]:
     ``jq -r .password``) got back as its result: the
     command names no secret beside the value, and the value arrives in the next message, where no
     rule of one text can see the command. Likewise the credential columns of a SELECT a client ran
-    from its command line (:func:`.sql_results.selected_credentials`)."""
+    from its command line (:func:`.sql_results.selected_credentials`), and the attributes of a
+    Terraform resource type a command selected (:func:`.terraform_state.printed_resource_secrets`)."""
     commands = {
         call.id: _command_texts(call.arguments)
         for event in episode.events
@@ -322,6 +324,11 @@ def printed_by_secret_readers(episode: Episode) -> list[Finding]:
                 for start, end, kind in selected_credentials(query, event.content):
                     cell = event.content[start:end]
                     found.append(Finding(kind, start, end, cell, "sql_result", f"events[{i}].content"))
+            for text in commands[event.tool_call_id]:
+                found.extend(
+                    replace(f, field=f"events[{i}].content")
+                    for f in printed_resource_secrets(text, event.content)
+                )
             printed = (secret_printed_by(text, event.content) for text in commands[event.tool_call_id])
             value = next((value for value in printed if value is not None), None)
             if value is not None:

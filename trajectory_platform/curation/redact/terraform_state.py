@@ -13,7 +13,9 @@ reads a state as text: each ``"type": "<resource type>"`` opens a block that run
 ``"type"`` of the same form, and the table's attributes in it are secrets. Text, not a parsed
 document, so a state printed after other output (``$ terraform state pull`` and its result in one
 transcript) is read as well. A ``jq``-selected attributes object has no type: its
-:data:`SIGNATURES` (``bcrypt_hash`` is only a ``random_password``'s) stand for it.
+:data:`SIGNATURES` (``bcrypt_hash`` is only a ``random_password``'s) stand for it, or the command
+that printed it names the type (:func:`printed_resource_secrets`; ``terraform state show`` prints
+``result = "..."`` with ``-show-sensitive``).
 """
 
 from __future__ import annotations
@@ -44,28 +46,46 @@ SIGNATURES: dict[str, str] = {"bcrypt_hash": "random_password"}
 """An attribute only one type has: its presence names the type where no ``type`` is printed."""
 
 _TYPE = re.compile(r'"type"\s*:\s*"(?P<type>[a-z][a-z0-9]*_[a-z0-9_]+)"')
-_ATTRIBUTE = re.compile(r'"(?P<name>[a-z][a-z0-9_]*)"\s*:\s*"(?P<value>(?:[^"\\\n]|\\.){4,})"')
+_ATTRIBUTE = re.compile(
+    r'(?:"(?P<name>[a-z][a-z0-9_]*)"\s*:|(?m:^)[ \t]*(?P<hcl>[a-z][a-z0-9_]*)[ \t]*=)'
+    r'\s*"(?P<value>(?:[^"\\\n]|\\.){4,})"'
+)
+"""An attribute in JSON (``"result": "v"``) or as ``terraform state show`` prints it
+(``result = "v"``)."""
+_TERRAFORM_COMMAND = re.compile(r"\b(?:terraform|tofu|terragrunt|jq)\b|\.tfstate\b")
+_NAMED_TYPE = re.compile(rf"\b(?P<type>{'|'.join(SECRET_ATTRIBUTES)})\b")
 _NOT_VALUES = frozenset({"(sensitive value)", "(known after apply)", "none"})
 
 
-def find_resource_secrets(text: str) -> Iterator[Finding]:
+def find_resource_secrets(text: str, named: str | None = None) -> Iterator[Finding]:
     """Each value :data:`SECRET_ATTRIBUTES` names in the resource blocks of ``text`` (module
-    docstring)."""
-    if '"type"' not in text and not any(f'"{key}"' in text for key in SIGNATURES):
+    docstring); ``named``: the type of what comes before any ``"type"`` (a command selected it)."""
+    if named is None and '"type"' not in text and not any(f'"{key}"' in text for key in SIGNATURES):
         return
     starts = [(match.start(), match.group("type")) for match in _TYPE.finditer(text)]
     bounds = [0, *(start for start, _ in starts), len(text)]
-    types = [_untyped(text, 0, bounds[1]), *(kind for _, kind in starts)]
+    types = [named or _untyped(text, 0, bounds[1]), *(kind for _, kind in starts)]
     for index, kind in enumerate(types):
         attributes = SECRET_ATTRIBUTES.get(kind or "")
         if attributes is None:
             continue
         for match in _ATTRIBUTE.finditer(text, bounds[index], bounds[index + 1]):
             value = match.group("value")
-            if match.group("name") in attributes and value.lower() not in _NOT_VALUES:
+            if (match.group("name") or match.group("hcl")) in attributes and value.lower() not in _NOT_VALUES:
                 yield Finding("PASSWORD", match.start("value"), match.end("value"), value, "terraform_state")
 
 
 def _untyped(text: str, start: int, end: int) -> str | None:
     """The type the text before any ``"type"`` is, by a signature attribute in it."""
     return next((kind for key, kind in SIGNATURES.items() if f'"{key}"' in text[start:end]), None)
+
+
+def printed_resource_secrets(command: str, output: str) -> Iterator[Finding]:
+    """The secrets of what a Terraform or jq command that names one resource type printed:
+    ``jq '... | select(.type=="random_password") | .instances[0].attributes'``, ``terraform state
+    show random_password.db``. The output shows the attributes without their type."""
+    if _TERRAFORM_COMMAND.search(command) is None:
+        return
+    named = {match.group("type") for match in _NAMED_TYPE.finditer(command)}
+    if len(named) == 1:
+        yield from find_resource_secrets(output, named.pop())
