@@ -59,10 +59,14 @@ def written_across_commands(commands: list[tuple[str, str]], config: RedactionCo
     files: dict[str, list[Piece]] = {}
     found: list[Finding] = []
     for field, text in commands:
+        if ">" not in text and "tee" not in text and ".write(" not in text and "$(" not in text:
+            continue  # no write and no read-back: a file's text a tool was handed is not parsed
         for line in text.splitlines():
-            reads = [_read_files(m) for m in _READ_BACK.finditer(line)]
+            reads = [_read_files(m) for m in _READ_BACK.finditer(line)] if "$(" in line else []
             if any(len(files.get(path, ())) > 1 for paths in reads for path in paths):
                 found.extend(_read_back(line, files, config))
+            if ">" not in line and "tee" not in line and ".write(" not in line:
+                continue
             for path, content, append in _writes(line):
                 piece = Piece(content, field, text)
                 files[path] = [*files.get(path, []), piece] if append else [piece]
