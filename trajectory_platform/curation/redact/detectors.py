@@ -348,6 +348,19 @@ _ASSIGN = re.compile(
     r"\$'(?:[^'\\\n]|\\.)*'|"  # bash ANSI-C quoting: $'...'
     r"[^\s,;'\"`()\]}<>\\]+)"
 )
+_YAML_NODE_PROPERTIES = re.compile(
+    r"(?:(?:&[^\s,\[\]{}]+|!!(?:str|binary)|!<tag:yaml\.org,2002:(?:str|binary)>)[ \t]+)+"
+    r"(?P<value>\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[^\s,'\"\[\]{}#&*!|>][^\s,\]}]*)"
+)
+"""A YAML value's node properties before it: an anchor (``password: &pw V``, reused as ``*pw``) and
+the core string tags (``!!str``, ``!!binary``, ``!<tag:yaml.org,2002:str>``). They say how to load the
+value, not that it is none: read as the value, the anchor was judged and the password after it
+stayed. Other tags (``!vault``, ``!Ref``, ``!secret NAME``) name where a value is and stay exempt."""
+_YAML_EXPLICIT_KEY = re.compile(
+    r"(?m)^(?P<indent>[ \t]*)\?[ \t]+(?P<name>[\w.-]{1,64})[ \t]*\n(?P=indent):(?P<op>[ \t]+)"
+    r"(?P<value>\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[^\s#]+)"
+)
+"""YAML's explicit key: ``? password`` on one line, ``: value`` on the next (no ``name: value``)."""
 _XML_ELEMENT = re.compile(
     r"<(?P<name>[A-Za-z_][\w:.\-]{0,63})(?:\s[^>\n]*)?>(?P<value>[^<\n]{1,200})</(?P=name)>"
 )
@@ -868,16 +881,25 @@ def find_assignments(text: str) -> Iterator[Finding]:
             match = _ASSIGN.match(text, name_start)
             if match is None:
                 continue
-            value = match.group("value")
+            value, value_start = match.group("value"), match.start("value")
             if name_start and text[name_start - 1] in "?&":
                 value = _QUERY_VALUE_END.split(value, 1)[0]  # a URL's query parameter ends at & or #
+            if match.group("op").strip() == ":" and (node := _YAML_NODE_PROPERTIES.match(text, value_start)):
+                value, value_start = node.group("value"), node.start("value")
             finding = _assignment_finding(
-                text, match.group("name"), value, match.start("value"), match.group("op"), name_start
+                text, match.group("name"), value, value_start, match.group("op"), name_start
             )
             if finding:
                 yield finding
                 pos = match.end()
                 break
+    if "? " in text:
+        for match in _YAML_EXPLICIT_KEY.finditer(text):
+            finding = _assignment_finding(
+                text, match.group("name"), match.group("value"), match.start("value"), ":" + match.group("op")
+            )
+            if finding is not None:
+                yield finding
     if "</" in text:
         for match in _XML_ELEMENT.finditer(text):
             finding = _assignment_finding(

@@ -47,6 +47,7 @@ from trajectory_platform.curation.redact.detectors import (
     labelled_by_name,
     names_a_digest,
 )
+from trajectory_platform.curation.redact.device_config import find_device_secrets
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.login_calls import find_login_call_passwords
 from trajectory_platform.curation.redact.markup import find_markup_credentials
@@ -61,6 +62,7 @@ from trajectory_platform.curation.redact.references import drop_references
 from trajectory_platform.curation.redact.replacements import find_edited_credentials, find_substitutions
 from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
 from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
+from trajectory_platform.curation.redact.sql_results import find_selected_credentials
 from trajectory_platform.curation.redact.streams import streamed_texts
 from trajectory_platform.curation.redact.structure import (
     find_structural_credentials,
@@ -68,6 +70,7 @@ from trajectory_platform.curation.redact.structure import (
     find_yaml_schema_values,
 )
 from trajectory_platform.curation.redact.syscall_traces import read_trace, unescaped
+from trajectory_platform.curation.redact.terraform_state import find_resource_secrets
 
 MAX_JSON_DEPTH = 6
 SHELL_KEYS = frozenset(
@@ -145,6 +148,9 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
+    found.extend(find_resource_secrets(text))
+    found.extend(find_device_secrets(text))
+    found.extend(find_selected_credentials(text))
     found.extend(find_seed_phrases(text))
     found.extend(find_named_elsewhere(text))
     found.extend(find_code_bindings(text))

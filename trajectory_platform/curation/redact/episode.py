@@ -44,10 +44,13 @@ from trajectory_platform.curation.redact.fields import (
     OutOfClass,
     UnclassifiedField,
 )
+from trajectory_platform.curation.redact.file_writes import written_across_commands
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import SECRET_READER, secret_printed_by
 from trajectory_platform.curation.redact.pseudonym import SymbolTable, pseudonym_digest
+from trajectory_platform.curation.redact.sql_results import command_selects, selected_credentials
+from trajectory_platform.curation.redact.terraform_state import printed_resource_secrets
 from trajectory_platform.curation.redact.turns import credentials_across_turns
 from trajectory_platform.traces.record import Episode
 
@@ -282,12 +285,24 @@ def _command_texts(arguments: str) -> list[str]:
     return []
 
 
+def _commands(episode: Episode) -> list[tuple[str, str]]:
+    """Every string argument of every call, with its field path, in the episode's order."""
+    return [
+        (f"events[{i}].tool_calls[{j}].arguments", text)
+        for i, event in enumerate(episode.events)
+        for j, call in enumerate(event.tool_calls)
+        for text in _command_texts(call.arguments or "")
+    ]
+
+
 def printed_by_secret_readers(episode: Episode) -> list[Finding]:
     """What a call that prints one secret's plaintext (:func:`.positional.secret_printed_by`:
     ``kubectl get secret ... | base64 -d``, ``vault kv get -field=...``, ``echo $DB_PASSWORD``,
     ``jq -r .password``) got back as its result: the
     command names no secret beside the value, and the value arrives in the next message, where no
-    rule of one text can see the command."""
+    rule of one text can see the command. Likewise the credential columns of a SELECT a client ran
+    from its command line (:func:`.sql_results.selected_credentials`), and the attributes of a
+    Terraform resource type a command selected (:func:`.terraform_state.printed_resource_secrets`)."""
     commands = {
         call.id: _command_texts(call.arguments)
         for event in episode.events
@@ -305,6 +320,15 @@ def printed_by_secret_readers(episode: Episode) -> list[Finding]:
                     found.append(
                         Finding("PASSWORD", start, end, line, "credential_file", f"events[{i}].content")
                     )
+            for query in (query for text in commands[event.tool_call_id] for query in command_selects(text)):
+                for start, end, kind in selected_credentials(query, event.content):
+                    cell = event.content[start:end]
+                    found.append(Finding(kind, start, end, cell, "sql_result", f"events[{i}].content"))
+            for text in commands[event.tool_call_id]:
+                found.extend(
+                    replace(f, field=f"events[{i}].content")
+                    for f in printed_resource_secrets(text, event.content)
+                )
             printed = (secret_printed_by(text, event.content) for text in commands[event.tool_call_id])
             value = next((value for value in printed if value is not None), None)
             if value is not None:
@@ -362,6 +386,7 @@ def redact_row(
             raise OutOfClass(path, field_class, pseudonym_digest(salt, getattr(owner, attr)))
         findings.extend(replace(f, field=path) for f in found)
     findings.extend(split_across_messages(redacted, config))
+    findings.extend(written_across_commands(_commands(redacted), config))
     findings.extend(printed_by_secret_readers(redacted))
     findings.extend(credentials_across_turns(redacted))
     table: SymbolTable = build_table(findings, salt)

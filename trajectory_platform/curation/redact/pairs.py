@@ -25,14 +25,23 @@ from collections.abc import Callable, Iterator
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.not_values import not_a_value
 
+_EMAIL_LOGIN = r"[A-Za-z0-9][\w.%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
+"""An e-mail address as a login (``alice@example.com:pw`` in a combo list, ``http -a``, a log)."""
 _PAIR = re.compile(
-    r"(?<![\w.:/@\\$%-])(?P<user>[A-Za-z_][\w.-]{0,31}):(?P<quote>[\"'])?"
+    rf"(?<![\w.:/@\\$%-])(?P<user>{_EMAIL_LOGIN}|[A-Za-z_][\w.-]{{0,31}}):(?P<quote>[\"'])?"
     r"(?P<value>[^\s:/\\`'\"(),;<>\[\]{}|]{6,64})(?(quote)(?P=quote))"
     r"(?=[,;)\]'\"`]*(?:\s|$))"
 )
 """A word ``user:value`` with one colon, closed by a space, the end, or punctuation before one (a
 full stop is taken in and dropped after: a password may end with ``!`` or ``?`` but seldom ``.``);
-the value may be quoted (``admin:'Crimson98@'``, a password with a symbol the shell would read)."""
+the value may be quoted (``admin:'Crimson98@'``, a password with a symbol the shell would read).
+The user may be an e-mail address: read as one, the address became an EMAIL pseudonym and the
+password beside it stayed, now next to a mark that the line is an account."""
+_SLASHED = re.compile(rf"(?<![\w.+-])(?P<user>{_EMAIL_LOGIN})[ \t]+/[ \t]+(?P<value>[^\s/`'\"]{{6,64}})")
+"""Prose's ``ADDRESS / password`` (``sign in with alice@example.com / V``): taken only after a word
+of logging in on its line (a path or a ratio is no account)."""
+_TRAILING = ".,;:)]"
+"""Punctuation that closes the sentence, not the password (which may end in ``!`` or ``?``)."""
 _TYPOGRAPHIC_QUOTES = str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"")
 _ACCOUNT_WORDS = re.compile(
     r"(?i)log[ -]?(?:in|on)\b|sign[ -]?in|\bcreds?\b|credential|account|\bauth|\busername|\buser\b"
@@ -108,7 +117,20 @@ def find_account_pairs(
         unvouched = _ACCOUNT_WORDS.search(line) is None and (
             user.lower() not in _WELL_KNOWN_ACCOUNTS or _IMAGE_TAG.fullmatch(value)
         )
-        if unvouched and (not _random_shaped(value) or _IMAGE_LINE.search(line) or not _NAME.fullmatch(user)):
+        named = _NAME.fullmatch(user) or "@" in user
+        if unvouched and (not _random_shaped(value) or _IMAGE_LINE.search(line) or not named):
+            continue
+        start = match.start("value")
+        yield Finding("PASSWORD", start, start + len(value), value, "positional:account_pair")
+
+
+def find_slashed_logins(text: str, shaped: Callable[[str], bool]) -> Iterator[Finding]:
+    """The password of each ``ADDRESS / password`` after a word of logging in (:data:`_SLASHED`);
+    ``shaped``: whether a value could be a password."""
+    for match in _SLASHED.finditer(text):
+        value = match.group("value").rstrip(_TRAILING)
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if not shaped(value) or not _ACCOUNT_WORDS.search(text[line_start : match.start()]):
             continue
         start = match.start("value")
         yield Finding("PASSWORD", start, start + len(value), value, "positional:account_pair")

@@ -1,0 +1,57 @@
+"""Network-device configuration lines (red team rtsec11, class 02): a command, an optional type
+digit, then the secret, with no ``=`` or ``:``; ``community`` and ``key`` name no credential.
+
+The values and lines here are not the red team's (those are its generators)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trajectory_platform.curation.redact import redact_text
+
+SALT = b"device-config-salt"
+PW = "Tz4kWq9Lme"
+
+
+def _config(line: str) -> str:
+    return f"hostname edge-9\n!\n{line}\n!\ninterface Vlan10\n ip address 192.0.2.9 255.255.255.0\n!\nend\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"enable secret 0 {PW}",
+        f"username ops privilege 15 password 7 {PW}",
+        f"snmp-server community {PW} RO 20",
+        f"snmp-server host 192.0.2.50 traps version 2c {PW}",
+        f"radius-server host 192.0.2.60 auth-port 1812 key 0 {PW}",
+        f"tacacs server AAA1\n address ipv4 192.0.2.61\n key 7 {PW}",
+        f" ip ospf message-digest-key 3 md5 {PW}",
+        f" vrrp 4 authentication text {PW}",
+        f"crypto isakmp key {PW} address 0.0.0.0",
+        f" ppp chap password 0 {PW}",
+    ],
+)
+def test_the_secret_of_a_device_config_line_is_replaced(line: str) -> None:
+    assert PW not in redact_text(_config(line), SALT)[0]
+
+
+def test_a_word_community_counts_in_a_config_only() -> None:
+    assert "northwind" not in redact_text(_config("snmp-server community northwind RW"), SALT)[0]
+    prose = "Run snmp-server community northwind RW on the lab box, then check the counters."
+    assert redact_text(prose, SALT)[0] == prose
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "enable password protection for the console",
+        "enable secret 5 <hash>",
+        "username admin privilege 15 secret 0 {{ vault_admin_pw }}",
+        "snmp-server community $SNMP_COMMUNITY RO",
+        "show snmp community",
+        " description uplink key to core",
+    ],
+)
+def test_prose_placeholders_and_show_commands_stay(line: str) -> None:
+    assert redact_text(_config(line), SALT)[0] == _config(line)

@@ -1,0 +1,102 @@
+"""A key written to a file piece by piece across tool calls (red team rtsec11, class 15): each
+command alone shows too little of it; the file's content, followed through the episode, is scanned.
+
+The values and write syntaxes here are not the red team's (those are its generators): held out, to
+test the class rather than the examples."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from redact_factory import SALT, secret_episode
+
+from trajectory_platform.curation.redact import redact_episode
+from trajectory_platform.traces.record import Event, ToolCall
+
+TOKEN = "glpat-" + "Vq7Rk2Lm9XbT4wZp8Ns3"
+PASSWORD = "Fenwick7Qz" + "Lr4Mp2Ty"
+"""Random letters and digits under the entropy floor: only its use says it is a password."""
+
+
+def _with_calls(*commands: str):
+    episode = secret_episode()
+    episode.events = episode.events[:2]
+    for index, command in enumerate(commands):
+        call = ToolCall(id=f"w{index}", name="execute_bash", arguments=json.dumps({"command": command}))
+        episode.events += [
+            Event(kind="assistant", content="", tool_calls=[call]),
+            Event(kind="tool", content="", tool_call_id=f"w{index}", status="ok"),
+        ]
+    return episode
+
+
+def _pieces(value: str, *cuts: int) -> list[str]:
+    bounds = [0, *cuts, len(value)]
+    return [value[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+@pytest.mark.parametrize(
+    ("writes", "pieces", "use"),
+    [
+        (
+            ["printf '%s' {0} > ~/.cache/gl/a1", "printf '%s' {1} >> ~/.cache/gl/a1"],
+            _pieces(TOKEN, 10),
+            "true",
+        ),
+        (
+            [
+                "echo -n '{0}' | tee part.txt >/dev/null",
+                "echo -n {1} | tee -a part.txt",
+                "echo -n {2} >> part.txt",
+            ],
+            _pieces(TOKEN, 9, 17),
+            'curl -H "PRIVATE-TOKEN: $(cat part.txt)" https://gitlab.example.org/api/v4/user',
+        ),
+        (
+            [
+                "python3 -c \"open('.c2', 'w').write('{0}')\"",
+                "python3 -c \"open('.c2', 'a').write('{1}')\"",
+            ],
+            _pieces(PASSWORD, 8),
+            'psql "host=db user=app password=$(cat .c2 2>/dev/null)" -c "select 1"',
+        ),
+        (
+            ["echo -n {0} > /run/app/cfg", "echo -n {1} >> /run/app/cfg"],
+            _pieces(PASSWORD, 7),
+            "DB_PASSWORD=$(< /run/app/cfg) ./migrate",
+        ),
+    ],
+)
+def test_a_key_a_file_receives_in_pieces_is_replaced_in_every_piece(
+    writes: list[str], pieces: list[str], use: str
+) -> None:
+    episode = _with_calls(*(write.format(*pieces) for write in writes), use)
+    redacted, _ = redact_episode(episode, SALT)
+    text = json.dumps(redacted.to_dict())
+    assert [piece for piece in pieces if piece in text] == []
+
+
+def test_a_file_started_over_is_not_joined_with_what_it_held_before() -> None:
+    """``>`` truncates: the first piece is no part of what the file holds when it is read."""
+    head, tail = _pieces(TOKEN, 10)
+    episode = _with_calls(f"echo -n {head} > t", "echo -n XY > t", f"echo -n {tail} >> t", "cat t")
+    redacted, _ = redact_episode(episode, SALT)
+    assert head in json.dumps(redacted.to_dict())
+
+
+def test_honest_files_written_in_pieces_stay() -> None:
+    commands = [
+        'echo "NODE_ENV=production" > .env',
+        'echo "PORT=8080" >> .env',
+        "printf '%s\\n' 'id,name' > users.csv",
+        "printf '%s\\n' '1,alice' '2,bob' >> users.csv",
+        "echo -n build >> stage.txt 2> err.log",
+        "echo -n ing >> stage.txt",
+        "echo step-two-done | tee -a build.log",
+        "cat .env users.csv && ./run --stage $(cat stage.txt)",
+    ]
+    episode = _with_calls(*commands)
+    redacted, _ = redact_episode(episode, SALT)
+    calls = [event.tool_calls[0] for event in redacted.events if event.tool_calls]
+    assert [json.loads(call.arguments)["command"] for call in calls] == commands
