@@ -1,7 +1,8 @@
 """Secrets a single text carries in pieces, as numbers, or compressed (a red team, 2026-12-06):
 
 - the deltas of an SSE or JSONL stream (one secret over many JSON chunks), joined and redacted on
-  the raw span, the stream's lines still parsing;
+  the raw span, the stream's lines still parsing; also a stream stored as a JSON array, chunks
+  pretty-printed over several lines, and SSE events whose data spans several ``data:`` lines;
 - random key bytes written as numbers without a label (Solana's ``id.json``, a REPL's
   ``os.urandom`` echo, a Node Buffer, Go's printed ``[]byte``), while digests, test vectors, media
   and tables of small numbers stay;
@@ -109,6 +110,80 @@ def test_records_of_a_jsonl_file_are_not_joined_into_one_text():
         for _ in range(20)
     ]
     text = "\n".join(lines)
+    assert redact_text(text, SALT)[0] == text
+
+
+def _openai_chunk(piece: str) -> dict[str, object]:
+    return {"id": "chatcmpl-1", "choices": [{"index": 0, "delta": {"content": piece}}]}
+
+
+def _concatenated(text: str) -> list[dict[str, object]]:
+    decoder, at, out = json.JSONDecoder(), 0, []
+    while (at := len(text) - len(text[at:].lstrip())) < len(text):
+        value, at = decoder.raw_decode(text, at)
+        out.append(value)
+    return out
+
+
+def _sse_events(text: str) -> list[dict[str, object]]:
+    """What an SSE client reads: the ``data:`` lines of each event joined with line breaks."""
+    events = (
+        "\n".join(line[5:].removeprefix(" ") for line in event.splitlines() if line.startswith("data:"))
+        for event in text.split("\n\n")
+    )
+    return [json.loads(event) for event in events if event and event != "[DONE]"]
+
+
+STORED_STREAMS = {
+    "json_array_one_line": (
+        lambda parts: json.dumps([_openai_chunk(p) for p in parts]),
+        lambda text: json.loads(text),
+    ),
+    "json_array_pretty": (
+        lambda parts: json.dumps([_openai_chunk(p) for p in parts], indent=2),
+        lambda text: json.loads(text),
+    ),
+    "pretty_chunks_one_after_another": (
+        lambda parts: "\n".join(json.dumps(_openai_chunk(p), indent=2) for p in parts),
+        _concatenated,
+    ),
+    "sse_data_over_several_lines": (
+        lambda parts: (
+            "\n\n".join(
+                "\n".join("data: " + line for line in json.dumps(_openai_chunk(p), indent=1).splitlines())
+                for p in parts
+            )
+            + "\n\ndata: [DONE]\n"
+        ),
+        _sse_events,
+    ),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(STORED_STREAMS))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_stream_stored_as_an_array_or_over_several_lines_is_joined(layout, seed):
+    build, read = STORED_STREAMS[layout]
+    password = _password(seed)
+    answer = f"Run mysql -h db -u root --password={password} -e 'select 1' then the tests."
+    redacted, _ = redact_text(build(_chunks(answer, seed)), SALT)
+    joined = "".join(chunk["choices"][0]["delta"]["content"] for chunk in read(redacted))
+    assert not any(password[at : at + 5] in joined for at in range(len(password) - 4))
+    assert "REDACTED" in joined and joined.startswith("Run mysql")
+
+
+@pytest.mark.parametrize("layout", sorted(STORED_STREAMS))
+def test_an_honest_stream_stored_whole_is_unchanged(layout):
+    build, _ = STORED_STREAMS[layout]
+    text = build(_chunks("def add(a, b):\n    return a + b  # sha ba7816bf8f01cfea414140de5dae2223", 4))
+    assert redact_text(text, SALT)[0] == text
+
+
+def test_a_json_array_of_named_settings_is_records_not_a_stream():
+    rng = random.Random(11)
+    alphabet = "abcdefghijkmnopqrstuvwxyz23456789"
+    settings = [{"name": f"OPTION_{n}", "value": "".join(rng.choices(alphabet, k=6))} for n in range(12)]
+    text = json.dumps(settings, indent=2)
     assert redact_text(text, SALT)[0] == text
 
 

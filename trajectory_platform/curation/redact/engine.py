@@ -208,7 +208,9 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         for f in _decoded_findings(text, local, LIST_DECODERS)
         if not _inside_one_literal(f.start, f.end, spans)
     ]
-    return raw + nested + spread
+    # a JSON array of stream chunks (a stream stored whole) is joined as a log's lines are
+    streamed = _streamed_findings(text, config, depth) if isinstance(document, list) else []
+    return raw + nested + spread + streamed
 
 
 LINES_KEYS = frozenset({"source", "text", "lines", "stdout_lines", "stderr_lines", "output_lines"})
@@ -603,11 +605,17 @@ def _windows(credentials: frozenset[str]) -> dict[str, str]:
     that never held the credential (real episodes)."""
     windows: dict[str, str] = {}
     for value in sorted(credentials):
+        if _STREAM_FRAMING.search(value):
+            continue  # a stream's raw span (_streamed_findings): its pieces are the chunks' framing
         for index in range(len(value) - PARTIAL_MIN + 1):
             window = value[index : index + PARTIAL_MIN]
             if _token_piece(window):
                 windows.setdefault(window, value)
     return windows
+
+
+_STREAM_FRAMING = re.compile(r'"\s*[,}\]]|[{,]\s*"')
+"""A string literal's end or start beside JSON's punctuation: a value holding it spans chunks."""
 
 
 def _token_piece(window: str) -> bool:
