@@ -4,8 +4,9 @@
   the raw span, the stream's lines still parsing; also a stream stored as a JSON array, chunks
   pretty-printed over several lines, and SSE events whose data spans several ``data:`` lines;
 - random key bytes written as numbers without a label (Solana's ``id.json``, a REPL's
-  ``os.urandom`` echo, a Node Buffer, Go's printed ``[]byte``), while digests, test vectors, media
-  and tables of small numbers stay;
+  ``os.urandom`` echo, a Node Buffer, Go's printed ``[]byte``), 16 to 64 of them where a call
+  that draws random bytes stands above, while digests, test vectors, media and tables of small
+  numbers stay;
 - text compressed as hex (gzip, zlib, raw DEFLATE) or as raw DEFLATE in base64.
 
 Values are generated from seeds here, not fixed strings, so no one value is what passes.
@@ -210,6 +211,40 @@ def test_random_key_bytes_without_a_label_are_replaced(form, seed, size):
     redacted, findings = redact_text(text, SALT)
     assert any(f.kind == "PRIVATE_KEY" for f in findings)
     assert text.splitlines()[-1][1:30] not in redacted
+
+
+DRAWN_KEYS = {
+    "python_repr": lambda k: f">>> os.urandom({len(k)})\n{k!r}",
+    "python_list": lambda k: f">>> list(secrets.token_bytes({len(k)}))\n{list(k)}",
+    "node_buffer": lambda k: f"> crypto.randomBytes({len(k)})\n<Buffer {' '.join(f'{b:02x}' for b in k)}>",
+    "go_after_rand_read": lambda k: f"rand.Read(key)\nfmt.Println(key)\n[{' '.join(map(str, k))}]",
+}
+
+
+@pytest.mark.parametrize("form", sorted(DRAWN_KEYS))
+@pytest.mark.parametrize(("seed", "size"), [(3, 16), (4, 24), (5, 48)])
+def test_key_bytes_of_other_sizes_under_a_call_that_draws_them_are_replaced(form, seed, size):
+    text = DRAWN_KEYS[form](_key(seed, size))
+    redacted, findings = redact_text(text, SALT)
+    assert any(f.kind == "PRIVATE_KEY" for f in findings)
+    assert text.splitlines()[-1][-20:-4] not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f">>> uuid.uuid4().bytes\n{_key(6, 16)!r}",
+        f">>> iv = os.urandom(16)\n>>> iv\n{_key(7, 16)!r}",
+        f">>> hashlib.md5(data).digest()\n{hashlib.md5(b'data').digest()!r}",
+        f">>> list(os.urandom(16))\n{list(range(16))}",
+        "> crypto.createHash('sha1').update(s).digest()\n<Buffer "
+        + hashlib.sha1(b"s").digest().hex(" ")
+        + ">",
+    ],
+    ids=["uuid_bytes", "named_iv", "digest", "counter", "sha1_buffer"],
+)
+def test_bytes_of_other_sizes_that_no_call_draws_or_that_are_named_public_are_kept(text):
+    assert redact_text(text, SALT)[0] == text
 
 
 def test_a_solana_keypair_file_stays_a_json_document():
