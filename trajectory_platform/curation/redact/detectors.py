@@ -41,7 +41,7 @@ from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.public_material import find_unparsed_block_bodies
 from trajectory_platform.curation.redact.shell_words import expansions
-from trajectory_platform.curation.redact.spelling import unspellable
+from trajectory_platform.curation.redact.spelling import random_letters, unspellable
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
 
@@ -97,17 +97,25 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         1,
         ("hooks.slack.com",),
     ),
-    ("STRIPE_KEY", r"\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,}", 0, ("_live_", "_test_")),
+    (
+        "STRIPE_KEY",
+        r"\b(?:sk|rk|pk|whsec)_(?:live|test|prod)_[A-Za-z0-9]{10,}",
+        0,
+        ("_live_", "_test_", "_prod_"),
+    ),
     ("ANTHROPIC_KEY", r"\bsk-ant-[a-z0-9]{2,8}-[A-Za-z0-9_\-]{20,}", 0, ()),
     ("OPENAI_KEY", r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}", 0, ()),
     # A JSON object encodes to "ey" when "{" is followed by a quote or a space and to "ew" when a
     # newline or tab follows it (pretty-printed claims): every segment of one token goes whole.
     # The word start is a lookbehind, not a leading \b (:func:`_compile_rule` would check that in
     # Python after the match): "ey" is no rare prefix ("key", "they"), and every one of them in a
-    # long word would scan that word again, quadratic in its length.
+    # long word would scan that word again, quadratic in its length. A segment may be written in
+    # base64's standard alphabet (``+/``, as gitleaks' rule reads it). A JWE (RFC 7516) has five
+    # segments: the header, an encrypted key (empty for ``dir``), the IV, the ciphertext, the tag.
     (
         "JWT",
-        r"(?<!\w)e[wy][A-Za-z0-9_\-]{8,}+={0,2}\.e[wy][A-Za-z0-9_\-]{8,}+={0,2}\.[A-Za-z0-9_\-+/=]*",
+        r"(?<!\w)e[wy][A-Za-z0-9_\-+/]{8,}+={0,2}\.(?:e[wy][A-Za-z0-9_\-+/]{8,}+={0,2}\.[A-Za-z0-9_\-+/=]*"
+        r"|[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})",
         0,
         (),
     ),
@@ -133,9 +141,9 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         (),
     ),
     ("API_KEY", r"[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.\-]{31,34}", 0, ("q~",)),
-    ("API_KEY", r"\b[a-z0-9]{14}\.atlasv1\.[a-z0-9\-_=]{60,70}", 0, (".atlasv1.",)),
+    ("API_KEY", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9\-_=]{60,70}", 0, (".atlasv1.",)),
     ("API_KEY", r"webhook\.office\.com/webhookb2/([A-Za-z0-9@\-/]{40,})", 1, ("webhook.office.com",)),
-    ("API_KEY", r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0, ()),
+    ("API_KEY", r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}|\bSG\.[A-Za-z0-9=_\-.]{66}", 0, ()),
     ("API_KEY", r"\baccess_token\$production\$[a-z0-9]{8,}\$[a-f0-9]{16,}", 0, ("access_token$",)),
     ("API_KEY", r"\boy2[a-z0-9]{43}\b", 0, ()),
     ("API_KEY", r"\b[a-z0-9]{36}NRAL\b|\beu01x[a-z0-9]{31}NRAL\b", 0, ("nral",)),
@@ -512,8 +520,8 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         return False  # an object key, a cache key, a message id, a file (see _WORDY_PATH)
     if named_digest_piece(pieces := value.split("-"), len(pieces) - 1):
         return False  # a CI cache key (Linux-pip-<sha256>): a word before the hex names it a digest
-    if looks_random(value):
-        return True
+    if looks_random(value) or random_letters(value) and not _alphabet_like(value):
+        return True  # random letters in one case too: ``api_token = "qwhxkzpmvbtrlsdf"``
     digits = sum(map(str.isdigit, value))
     letters = sum(map(str.isalpha, value))
     if value.isalnum() and len(value) >= 16 and letters:
