@@ -180,6 +180,26 @@ def test_an_honest_stream_stored_whole_is_unchanged(layout):
     assert redact_text(text, SALT)[0] == text
 
 
+@pytest.mark.parametrize("indent", [None, 2])
+def test_a_stream_a_recording_keeps_under_its_chunks_key_is_joined(indent):
+    password = _password(5)
+    answer = f"Run mysql -h db -u root --password={password} -e 'select 1' then the tests."
+    chunks = [_openai_chunk(p) for p in _chunks(answer, 5)]
+    redacted, _ = redact_text(json.dumps({"model": "m", "chunks": chunks}, indent=indent), SALT)
+    joined = "".join(c["choices"][0]["delta"]["content"] for c in json.loads(redacted)["chunks"])
+    assert not any(password[at : at + 5] in joined for at in range(len(password) - 4))
+
+
+def test_events_that_each_carry_a_whole_value_are_not_joined():
+    rng = random.Random(12)
+    events = [
+        {"type": "metric", "data": "".join(rng.choices("abcdefghijkmnopqrstuvwxyz23456789", k=6))}
+        for _ in range(10)
+    ]
+    text = json.dumps({"events": events, "source": "collector"})
+    assert redact_text(text, SALT)[0] == text
+
+
 def test_a_json_array_of_named_settings_is_records_not_a_stream():
     rng = random.Random(11)
     alphabet = "abcdefghijkmnopqrstuvwxyz23456789"

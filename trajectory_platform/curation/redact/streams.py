@@ -46,6 +46,8 @@ or a Vercel-style code; the chunk reader reads the text without them."""
 _VALUE_START = re.compile(r'(?m)^[ \t]*[\[{"]')
 """A line whose first character opens a JSON value: a chunk starts there (or spans lines from there)."""
 _LINE_END = re.compile(r"\n")
+STREAM_LISTS = frozenset({"chunks", "events", "deltas", "stream", "stream_events", "sse_events", "frames"})
+"""Keys under which a recording keeps a stream's chunks as a list inside a larger JSON document."""
 _RECORD_KEYS = ("id", "name", "key", "path")
 """A chunk's own fields that name a record: one value a chunk, and the lines are records, not deltas
 (a JSONL file of documents, a JSON array of ``{"name": ..., "value": ...}`` settings)."""
@@ -78,8 +80,10 @@ class StreamedText:
 
 def streamed_texts(text: str) -> Iterator[StreamedText]:
     """Every stream of ``text`` (module docstring) with two pieces or more, joined."""
-    if '"' not in text or (text.count("\n") < 1 and not text.lstrip().startswith("[")):
+    if '"' not in text:
         return
+    if "\n" not in text and not text.lstrip().startswith("[") and not holds_a_stream_list(text):
+        return  # one line: a JSON array of chunks, or a document with a stream list, or no stream
     view = _ChunkView(text)
     streams: dict[tuple[object, ...], StreamedText] = {}
     for prefix, start, end, value in view.values():
@@ -90,13 +94,13 @@ def streamed_texts(text: str) -> Iterator[StreamedText]:
         if not chunks or not all(isinstance(chunk, dict) for chunk in chunks):
             continue
         for path, low, high in _string_leaves(view.text, start, end):
-            place = path[1:] if isinstance(value, list) else path
-            if not place or not isinstance(place[-1], str) or place[-1] not in PIECE_KEYS:
+            if not isinstance(path[-1], str) or path[-1] not in PIECE_KEYS:
                 continue
-            chunk = chunks[path[0]] if isinstance(value, list) and isinstance(path[0], int) else value
-            if not isinstance(chunk, dict):
+            found = _chunk_at(value, path)
+            if found is None:
                 continue
-            stream = streams.setdefault((*place, *_discriminators(chunk, place)), StreamedText())
+            chunk, place, inside = found
+            stream = streams.setdefault((*place, *_discriminators(chunk, inside)), StreamedText())
             _append(stream, text, *view.raw_literal(low, high))
             for key in _RECORD_KEYS:
                 stream.ids.setdefault(key, set()).add(json.dumps(chunk.get(key)))
@@ -105,6 +109,42 @@ def streamed_texts(text: str) -> Iterator[StreamedText]:
         if len(stream.pieces) >= 2 and statistics.median(stream.pieces) <= MAX_MEDIAN_PIECE and not records:
             stream.text = "".join(stream.parts)
             yield stream
+
+
+def holds_a_stream_list(text: str) -> bool:
+    """Does ``text`` name one of :data:`STREAM_LISTS` as a JSON key (a cheap test before a parse)?"""
+    return any(f'"{key}"' in text for key in STREAM_LISTS)
+
+
+def _chunk_at(
+    value: object, path: tuple[str | int, ...]
+) -> tuple[dict[str, object], tuple[str | int, ...], tuple[str | int, ...]] | None:
+    """The chunk of a top-level JSON ``value`` that holds the string at ``path``: the value itself,
+    an item of it (a JSON array of chunks) or an item of a list under one of :data:`STREAM_LISTS`
+    (a recording that keeps its stream under ``"chunks"`` or ``"events"``); with the stream's key
+    (the path less the chunk's position) and the string's path inside the chunk."""
+    if isinstance(value, list):
+        cut = 1
+    else:
+        cut = next(
+            (
+                at + 2
+                for at in range(len(path) - 1)
+                if path[at] in STREAM_LISTS and isinstance(path[at + 1], int)
+            ),
+            0,
+        )
+    node: object = value
+    for step in path[:cut]:
+        if isinstance(node, dict) and isinstance(step, str):
+            node = node.get(step)
+        elif isinstance(node, list) and isinstance(step, int) and step < len(node):
+            node = node[step]
+        else:
+            return None
+    if not isinstance(node, dict):
+        return None
+    return node, (*path[: max(0, cut - 1)], *path[cut:]), path[cut:]
 
 
 class _ChunkView:
