@@ -190,13 +190,18 @@ def test_a_stream_a_recording_keeps_under_its_chunks_key_is_joined(indent):
     assert not any(password[at : at + 5] in joined for at in range(len(password) - 4))
 
 
-def test_events_that_each_carry_a_whole_value_are_not_joined():
+@pytest.mark.parametrize("layout", ["jsonl", "array", "recording"])
+def test_events_that_each_carry_a_whole_value_are_not_joined(layout):
     rng = random.Random(12)
     events = [
         {"type": "metric", "data": "".join(rng.choices("abcdefghijkmnopqrstuvwxyz23456789", k=6))}
         for _ in range(10)
     ]
-    text = json.dumps({"events": events, "source": "collector"})
+    text = {
+        "jsonl": "\n".join(json.dumps(event) for event in events),
+        "array": json.dumps(events, indent=2),
+        "recording": json.dumps({"events": events, "source": "collector"}),
+    }[layout]
     assert redact_text(text, SALT)[0] == text
 
 
