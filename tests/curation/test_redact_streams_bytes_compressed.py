@@ -272,6 +272,29 @@ def test_bytes_of_other_sizes_that_no_call_draws_or_that_are_named_public_are_ke
     assert redact_text(text, SALT)[0] == text
 
 
+PUBLIC_ECHOES = {
+    "uuid_hex": lambda k: f">>> uuid.uuid4().hex\n'{k[:16].hex()}'",
+    "dgst_base64": lambda k: (
+        "$ openssl dgst -sha384 -binary dist.tar | base64\n" + base64.b64encode(k[:48]).decode()
+    ),
+    "md5sum": lambda k: f"$ md5sum -b dist.tar | cut -c1-32\n{k[:16].hex()}",
+}
+
+
+@pytest.mark.parametrize("form", sorted(PUBLIC_ECHOES))
+def test_the_echo_of_a_digest_or_uuid_call_is_kept(form):
+    text = PUBLIC_ECHOES[form](_key(8, 48))
+    assert redact_text(text, SALT)[0] == text
+
+
+@pytest.mark.parametrize(
+    "command", ["python -c 'import secrets, uuid; print(secrets.token_hex(24))'", "openssl rand -hex 24"]
+)
+def test_the_echo_of_a_call_that_draws_random_bytes_is_replaced(command):
+    value = _key(9, 24).hex()
+    assert value not in redact_text(f"$ {command}\n{value}", SALT)[0]
+
+
 def test_a_solana_keypair_file_stays_a_json_document():
     text = "[" + ",".join(map(str, _key(3, 64))) + "]"
     redacted, _ = redact_text(text, SALT)

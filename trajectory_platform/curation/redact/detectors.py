@@ -34,6 +34,7 @@ from trajectory_platform.curation.redact.key_constructors import (
     find_listed_hex_keys,
     find_named_hex_keys,
 )
+from trajectory_platform.curation.redact.key_numbers import RANDOM_SOURCE
 from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase, line_remark
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.not_values import not_a_value, owner_spec, translated_label
@@ -1948,13 +1949,40 @@ _FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}(?:\.\d+)*(?![\w\-])")
 def public_by_context(text: str, start: int, end: int) -> bool:
     """Does what surrounds ``text[start:end]`` show it is no key: a file name's extension after it
     (umath-validation-set-README.txt, libgfortran-040039e1-0352e75f.so), a resource id inside an ARN
-    (arn:aws:dms:...:task:K55IUCGB...), or a public key's type or a digest's name before it?"""
+    (arn:aws:dms:...:task:K55IUCGB...), a public key's type or a digest's name before it, or the
+    command whose echo it is computing a digest or an id?"""
     return bool(
         _FILE_EXTENSION.match(text, end)
         or in_arn(text, start)
         or _PUBLIC_BEFORE.search(text, max(0, start - 48), start)
         or _multipart_boundary(text, start, end)
+        or _echo_of_a_public_call(text, start)
     )
+
+
+_ECHO_PREFIX = re.compile(r"[ \t]*(?:Out\[\d+\]:[ \t]*|=>[ \t]*)?(?:UUID\(|b)?[\"']?[\w+/=-]*$")
+"""What a REPL writes on its answer's line before the value (``Out[3]:``, irb's ``=>``, a repr's
+quote), and the head of the value's own token (a base64 digest is scored piece by piece at ``/``)."""
+_PUBLIC_CALL = re.compile(
+    r"(?i)^[ \t]*(?:>>>|\$|#|>|In \[\d+\]:|irb\S*>|\.\.\.)[ \t]*[^\n]*"
+    r"(?:hexdigest|\.digest\(|\buuid\d?\b|\bdgst\b|\b(?:sha\d*|md5|b2|b3)sum\b|\bshasum\b|\bcksum\b"
+    r"|\bgit\s+(?:rev-parse|hash-object|write-tree|commit-tree)\b)[^\n]*$"
+)
+"""A REPL's or a shell's input computing a digest or a UUID (``hashlib...hexdigest()``,
+``uuid.uuid4().hex``, ``openssl dgst -sha384 -binary | base64``, ``sha256sum``, ``git rev-parse``)."""
+
+
+def _echo_of_a_public_call(text: str, start: int) -> bool:
+    """Is the token at ``start`` alone on the line under a prompt whose command computes a digest or
+    a UUID, and draws no random bytes (``hashlib.sha256(os.urandom(32)).hexdigest()`` is a key made
+    from random bytes: :data:`.key_numbers.RANDOM_SOURCE`)? Its echo is that digest or id: a
+    ``uuid.uuid4().hex`` or ``openssl dgst | base64`` answer was replaced as a key."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if not line_start or not _ECHO_PREFIX.fullmatch(text, line_start, start):
+        return False
+    above = text.rfind("\n", 0, line_start - 1) + 1
+    command = text[above : line_start - 1].rstrip("\r")
+    return _PUBLIC_CALL.match(command) is not None and RANDOM_SOURCE.search(command) is None
 
 
 _BOUNDARY_PARAMETER = re.compile(r"(?i)boundary=\"?-*$")

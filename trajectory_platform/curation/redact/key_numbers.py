@@ -21,7 +21,7 @@ same bytes written in hex (a random 64-digit hex run is a secret unless a word n
 Solana's ``id.json`` (a bare JSON array of 64 numbers, which every Solana task prints), a REPL's
 ``os.urandom(32)`` echo and Node's ``<Buffer ...>`` carry no label at all (a red team, 2026-12-06:
 24 of 80 unlabelled keys kept). Other sizes (an AES-128 or AES-192 key's 16 or 24 bytes, a 48-byte
-secret) count where the code above them draws them (:data:`_RANDOM_SOURCE`: ``os.urandom(24)``,
+secret) count where the code above them draws them (:data:`RANDOM_SOURCE`: ``os.urandom(24)``,
 ``crypto.randomBytes(16)``, ``rand.Read``, ``SecureRandom``): without it, 16 bytes are a UUID, an
 MD5 or an IV as often as a key.
 """
@@ -71,9 +71,9 @@ _UNLABELLED_SIZES = (32, 64)
 ``id.json``: the secret seed, then the public key). Fewer is as often an IV, a UUID or an MD5."""
 _GENERATED_SIZES = (16, 64)
 """How many bytes a key has where the code above them draws it from a random source
-(:data:`_RANDOM_SOURCE`): AES-128 and AES-192 keys, 20- and 48-byte HMAC keys and seeds too."""
-_RANDOM_SOURCE = re.compile(
-    r"(?i)(?<![a-z])(?:urandom|token_bytes|randbytes|random_?bytes|getrandom|get_random_bytes"
+(:data:`RANDOM_SOURCE`): AES-128 and AES-192 keys, 20- and 48-byte HMAC keys and seeds too."""
+RANDOM_SOURCE = re.compile(
+    r"(?i)(?<![a-z])(?:urandom|token_(?:bytes|hex|urlsafe)|randbytes|random_?bytes|getrandom|get_random_bytes"
     r"|generate_?key|gen_?key|keygen|rand\.read|securerandom|nextbytes|getrandomvalues"
     r"|random\.new\(\)\.read|nacl\.utils\.random|rand::random|randombytes_buf)(?![a-z])"
 )
@@ -152,7 +152,7 @@ def find_key_numbers(text: str) -> Iterator[Finding]:
 
 def _unlabelled(text: str) -> Iterator[Finding]:
     """32 or 64 random bytes in brackets, a bytes repr or a Node Buffer, under no public word; 16
-    to 64 of them under a call that draws them (:data:`_RANDOM_SOURCE`)."""
+    to 64 of them under a call that draws them (:data:`RANDOM_SOURCE`)."""
     candidates: list[tuple[re.Match[str], bytes | None]] = []
     if _NUMBER_PAIR.search(text):
         candidates.extend(
@@ -222,7 +222,7 @@ def _drawn(text: str, match: re.Match[str]) -> bool:
     start = text.rfind("\n", 0, match.start()) + 1
     for _ in range(3):
         start = text.rfind("\n", 0, max(0, start - 1)) + 1
-    return _RANDOM_SOURCE.search(text, start, match.start()) is not None
+    return RANDOM_SOURCE.search(text, start, match.start()) is not None
 
 
 def _public(text: str, match: re.Match[str]) -> bool:
