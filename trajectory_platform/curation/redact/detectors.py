@@ -34,6 +34,7 @@ from trajectory_platform.curation.redact.key_constructors import (
     find_listed_hex_keys,
     find_named_hex_keys,
 )
+from trajectory_platform.curation.redact.key_numbers import RANDOM_SOURCE
 from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase, line_remark
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.not_values import not_a_value, owner_spec, translated_label
@@ -41,7 +42,7 @@ from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.public_material import find_unparsed_block_bodies
 from trajectory_platform.curation.redact.shell_words import expansions
-from trajectory_platform.curation.redact.spelling import unspellable
+from trajectory_platform.curation.redact.spelling import random_letters, unspellable
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
 
@@ -101,17 +102,25 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         1,
         ("hooks.slack.com",),
     ),
-    ("STRIPE_KEY", r"\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,}", 0, ("_live_", "_test_")),
+    (
+        "STRIPE_KEY",
+        r"\b(?:sk|rk|pk|whsec)_(?:live|test|prod)_[A-Za-z0-9]{10,}",
+        0,
+        ("_live_", "_test_", "_prod_"),
+    ),
     ("ANTHROPIC_KEY", r"\bsk-ant-[a-z0-9]{2,8}-[A-Za-z0-9_\-]{20,}", 0, ()),
     ("OPENAI_KEY", r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}", 0, ()),
     # A JSON object encodes to "ey" when "{" is followed by a quote or a space and to "ew" when a
     # newline or tab follows it (pretty-printed claims): every segment of one token goes whole.
     # The word start is a lookbehind, not a leading \b (:func:`_compile_rule` would check that in
     # Python after the match): "ey" is no rare prefix ("key", "they"), and every one of them in a
-    # long word would scan that word again, quadratic in its length.
+    # long word would scan that word again, quadratic in its length. A segment may be written in
+    # base64's standard alphabet (``+/``, as gitleaks' rule reads it). A JWE (RFC 7516) has five
+    # segments: the header, an encrypted key (empty for ``dir``), the IV, the ciphertext, the tag.
     (
         "JWT",
-        r"(?<!\w)e[wy][A-Za-z0-9_\-]{8,}+={0,2}\.e[wy][A-Za-z0-9_\-]{8,}+={0,2}\.[A-Za-z0-9_\-+/=]*",
+        r"(?<!\w)e[wy][A-Za-z0-9_\-+/]{8,}+={0,2}\.(?:e[wy][A-Za-z0-9_\-+/]{8,}+={0,2}\.[A-Za-z0-9_\-+/=]*"
+        r"|[A-Za-z0-9_\-]*\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})",
         0,
         (),
     ),
@@ -137,9 +146,9 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         (),
     ),
     ("API_KEY", r"[a-zA-Z0-9_~.]{3}\dQ~[a-zA-Z0-9_~.\-]{31,34}", 0, ("q~",)),
-    ("API_KEY", r"\b[a-z0-9]{14}\.atlasv1\.[a-z0-9\-_=]{60,70}", 0, (".atlasv1.",)),
+    ("API_KEY", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9\-_=]{60,70}", 0, (".atlasv1.",)),
     ("API_KEY", r"webhook\.office\.com/webhookb2/([A-Za-z0-9@\-/]{40,})", 1, ("webhook.office.com",)),
-    ("API_KEY", r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", 0, ()),
+    ("API_KEY", r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}|\bSG\.[A-Za-z0-9=_\-.]{66}", 0, ()),
     ("API_KEY", r"\baccess_token\$production\$[a-z0-9]{8,}\$[a-f0-9]{16,}", 0, ("access_token$",)),
     ("API_KEY", r"\boy2[a-z0-9]{43}\b", 0, ()),
     ("API_KEY", r"\b[a-z0-9]{36}NRAL\b|\beu01x[a-z0-9]{31}NRAL\b", 0, ("nral",)),
@@ -585,8 +594,8 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         return False  # an object key, a cache key, a message id, a file (see _WORDY_PATH)
     if named_digest_piece(pieces := value.split("-"), len(pieces) - 1):
         return False  # a CI cache key (Linux-pip-<sha256>): a word before the hex names it a digest
-    if looks_random(value):
-        return True
+    if looks_random(value) or random_letters(value) and not _alphabet_like(value):
+        return True  # random letters in one case too: ``api_token = "qwhxkzpmvbtrlsdf"``
     digits = sum(map(str.isdigit, value))
     letters = sum(map(str.isalpha, value))
     if value.isalnum() and len(value) >= 16 and letters:
@@ -2034,13 +2043,40 @@ _FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}(?:\.\d+)*(?![\w\-])")
 def public_by_context(text: str, start: int, end: int) -> bool:
     """Does what surrounds ``text[start:end]`` show it is no key: a file name's extension after it
     (umath-validation-set-README.txt, libgfortran-040039e1-0352e75f.so), a resource id inside an ARN
-    (arn:aws:dms:...:task:K55IUCGB...), or a public key's type or a digest's name before it?"""
+    (arn:aws:dms:...:task:K55IUCGB...), a public key's type or a digest's name before it, or the
+    command whose echo it is computing a digest or an id?"""
     return bool(
         _FILE_EXTENSION.match(text, end)
         or in_arn(text, start)
         or _PUBLIC_BEFORE.search(text, max(0, start - 48), start)
         or _multipart_boundary(text, start, end)
+        or _echo_of_a_public_call(text, start)
     )
+
+
+_ECHO_PREFIX = re.compile(r"[ \t]*(?:Out\[\d+\]:[ \t]*|=>[ \t]*)?(?:UUID\(|b)?[\"']?[\w+/=-]*$")
+"""What a REPL writes on its answer's line before the value (``Out[3]:``, irb's ``=>``, a repr's
+quote), and the head of the value's own token (a base64 digest is scored piece by piece at ``/``)."""
+_PUBLIC_CALL = re.compile(
+    r"(?i)^[ \t]*(?:>>>|\$|#|>|In \[\d+\]:|irb\S*>|\.\.\.)[ \t]*[^\n]*"
+    r"(?:hexdigest|\.digest\(|\buuid\d?\b|\bdgst\b|\b(?:sha\d*|md5|b2|b3)sum\b|\bshasum\b|\bcksum\b"
+    r"|\bgit\s+(?:rev-parse|hash-object|write-tree|commit-tree)\b)[^\n]*$"
+)
+"""A REPL's or a shell's input computing a digest or a UUID (``hashlib...hexdigest()``,
+``uuid.uuid4().hex``, ``openssl dgst -sha384 -binary | base64``, ``sha256sum``, ``git rev-parse``)."""
+
+
+def _echo_of_a_public_call(text: str, start: int) -> bool:
+    """Is the token at ``start`` alone on the line under a prompt whose command computes a digest or
+    a UUID, and draws no random bytes (``hashlib.sha256(os.urandom(32)).hexdigest()`` is a key made
+    from random bytes: :data:`.key_numbers.RANDOM_SOURCE`)? Its echo is that digest or id: a
+    ``uuid.uuid4().hex`` or ``openssl dgst | base64`` answer was replaced as a key."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if not line_start or not _ECHO_PREFIX.fullmatch(text, line_start, start):
+        return False
+    above = text.rfind("\n", 0, line_start - 1) + 1
+    command = text[above : line_start - 1].rstrip("\r")
+    return _PUBLIC_CALL.match(command) is not None and RANDOM_SOURCE.search(command) is None
 
 
 _BOUNDARY_PARAMETER = re.compile(r"(?i)boundary=\"?-*$")

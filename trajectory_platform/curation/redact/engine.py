@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import bisect
+import itertools
 import json
 import re
 import urllib.parse
@@ -63,7 +64,7 @@ from trajectory_platform.curation.redact.replacements import find_edited_credent
 from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
 from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
 from trajectory_platform.curation.redact.sql_results import find_selected_credentials
-from trajectory_platform.curation.redact.streams import streamed_texts
+from trajectory_platform.curation.redact.streams import holds_a_stream_list, streamed_texts
 from trajectory_platform.curation.redact.structure import (
     find_structural_credentials,
     find_typed_instructions,
@@ -214,7 +215,11 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         for f in _decoded_findings(text, local, LIST_DECODERS)
         if not _inside_one_literal(f.start, f.end, spans)
     ]
-    return raw + nested + spread
+    # a JSON array of stream chunks (a stream stored whole, or kept under a recording's "chunks")
+    # is joined as a log's lines are
+    stored = isinstance(document, list) or holds_a_stream_list(text)
+    streamed = _streamed_findings(text, config, depth) if stored else []
+    return raw + nested + spread + streamed
 
 
 LINES_KEYS = frozenset({"source", "text", "lines", "stdout_lines", "stderr_lines", "output_lines"})
@@ -256,14 +261,22 @@ def _streamed_findings(text: str, config: RedactionConfig, depth: int) -> list[F
     carry once joined, each on the raw span from its first character to its last, and as the value
     itself too (its echoes elsewhere are then replaced). A finding of a JSON text is placed in its
     literal, not in the joined text, so each value is found again in the joined text (as it stands,
-    or escaped, as a joined JSON text writes it)."""
+    or escaped, as a joined JSON text writes it). A token found random only where it runs whole
+    pieces together (it starts where a piece starts and ends where one ends) is records' short
+    values read as one (``{"data": "qwwean"}`` lines of a metrics log), not a secret a delta cut:
+    replaced, every record between became one pseudonym."""
     found: list[Finding] = []
     for stream in streamed_texts(text):
         joined = scan(stream.text, config, Context(), depth + 1)
+        bounds = set(itertools.accumulate(stream.pieces, initial=0))
         for value, kind, detector in sorted({(f.value, f.kind, f.detector) for f in joined}):
             for written in dict.fromkeys((value, json.dumps(value, ensure_ascii=False)[1:-1])):
                 start = stream.text.find(written)
                 while written and start != -1:
+                    if detector.startswith("entropy") and {start, start + len(written)} <= bounds:
+                        # random only as whole pieces run together: records' values, not deltas
+                        start = stream.text.find(written, start + len(written))
+                        continue
                     low, high = stream.raw_span(start, start + len(written))
                     found.append(Finding(kind, low, high, text[low:high], f"{detector}+stream"))
                     if text[low:high] != value:
@@ -609,11 +622,17 @@ def _windows(credentials: frozenset[str]) -> dict[str, str]:
     that never held the credential (real episodes)."""
     windows: dict[str, str] = {}
     for value in sorted(credentials):
+        if _STREAM_FRAMING.search(value):
+            continue  # a stream's raw span (_streamed_findings): its pieces are the chunks' framing
         for index in range(len(value) - PARTIAL_MIN + 1):
             window = value[index : index + PARTIAL_MIN]
             if _token_piece(window):
                 windows.setdefault(window, value)
     return windows
+
+
+_STREAM_FRAMING = re.compile(r'"\s*[,}\]]|[{,]\s*"')
+"""A string literal's end or start beside JSON's punctuation: a value holding it spans chunks."""
 
 
 def _token_piece(window: str) -> bool:

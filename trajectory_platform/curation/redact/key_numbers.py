@@ -20,7 +20,10 @@ hash library prints (:data:`_TEST_VECTOR_DIGESTS`). That is the rule the entropy
 same bytes written in hex (a random 64-digit hex run is a secret unless a word names it a digest):
 Solana's ``id.json`` (a bare JSON array of 64 numbers, which every Solana task prints), a REPL's
 ``os.urandom(32)`` echo and Node's ``<Buffer ...>`` carry no label at all (a red team, 2026-12-06:
-24 of 80 unlabelled keys kept).
+24 of 80 unlabelled keys kept). Other sizes (an AES-128 or AES-192 key's 16 or 24 bytes, a 48-byte
+secret) count where the code above them draws them (:data:`RANDOM_SOURCE`: ``os.urandom(24)``,
+``crypto.randomBytes(16)``, ``rand.Read``, ``SecureRandom``): without it, 16 bytes are a UUID, an
+MD5 or an IV as often as a key.
 """
 
 from __future__ import annotations
@@ -48,24 +51,34 @@ _BYTES_REPR = re.compile(
     r"(?P<value>(?:\\x[0-9a-f]{2}|\\[nrt0'\"\\]|(?!(?P=q))[^\\\n]){16,512})(?P=q)"
 )
 _BYTE_RUN = re.compile(
-    r"[\[{(][ \t]*+\n?[ \t]*+(?P<value>" + _BYTE + r"(?:[ \t]*+,[ \t]*+\n?[ \t]*+" + _BYTE + r"){31,63})"
+    r"[\[{(][ \t]*+\n?[ \t]*+(?P<value>" + _BYTE + r"(?:[ \t]*+,[ \t]*+\n?[ \t]*+" + _BYTE + r"){15,63})"
     r",?[ \t]*+\n?[ \t]*+[\]})]"
-    r"|\[(?P<spaced>\d{1,3}(?: \d{1,3}){31,63})\]"
+    r"|\[(?P<spaced>\d{1,3}(?: \d{1,3}){15,63})\]"
 )
-"""32 to 64 byte values in brackets, whatever stands before them (see :func:`_unlabelled`): between
+"""16 to 64 byte values in brackets, whatever stands before them (see :func:`_unlabelled`): between
 commas (a JSON array, a literal in code), or single spaces (Go's ``fmt.Println`` of a ``[]byte``).
 Spaces are taken possessively: a longer list (an S-box) fails at its 65th value, and two ways to
 split each gap between the spaces around a line break made that failure exponential."""
 _BARE_BYTES_REPR = re.compile(
-    r"(?<![\w\\])b(?P<q>[\"'])(?P<value>(?:\\x[0-9a-f]{2}|\\[nrt0'\"\\]|(?!(?P=q))[^\\\n]){32,256})(?P=q)"
+    r"(?<![\w\\])b(?P<q>[\"'])(?P<value>(?:\\x[0-9a-f]{2}|\\[nrt0'\"\\]|(?!(?P=q))[^\\\n]){16,256})(?P=q)"
 )
 _NODE_BUFFER = re.compile(
-    r"<Buffer (?P<value>[0-9a-f]{2}(?: [0-9a-f]{2}){31,49})(?: \.\.\.(?: \d+ more bytes?)?)?>"
+    r"<Buffer (?P<value>[0-9a-f]{2}(?: [0-9a-f]{2}){15,49})(?: \.\.\.(?: \d+ more bytes?)?)?>"
 )
 """Node's ``util.inspect`` of a Buffer: up to 50 bytes in hex, then how many more there are."""
 _UNLABELLED_SIZES = (32, 64)
 """How many bytes an unlabelled key has: a 256-bit key or seed, or an Ed25519 keypair (Solana's
 ``id.json``: the secret seed, then the public key). Fewer is as often an IV, a UUID or an MD5."""
+_GENERATED_SIZES = (16, 64)
+"""How many bytes a key has where the code above them draws it from a random source
+(:data:`RANDOM_SOURCE`): AES-128 and AES-192 keys, 20- and 48-byte HMAC keys and seeds too."""
+RANDOM_SOURCE = re.compile(
+    r"(?i)(?<![a-z])(?:urandom|token_(?:bytes|hex|urlsafe)|randbytes|random_?bytes|getrandom|get_random_bytes"
+    r"|generate_?key|gen_?key|keygen|rand\.read|securerandom|nextbytes|getrandomvalues"
+    r"|random\.new\(\)\.read|nacl\.utils\.random|rand::random|randombytes_buf)(?![a-z])"
+)
+"""A call that draws random bytes or a key (Python, Node, Go, Java, Rust, PyCryptodome, libsodium):
+bytes printed under it are a key's whatever their size, as the 32 or 64 bytes are without it."""
 _PUBLIC_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:\w*digest|hash\w*|sha\d*(?:_\d+)?|md5|blake\w*|checksum|crc\w*|fingerprint|signature|sig"
     r"|pub(?:lic)?\w*|nonce|iv|expected|want|vectors?|test_?vectors?|ciphertext|mac|tag|address|addr|magic"
@@ -138,7 +151,8 @@ def find_key_numbers(text: str) -> Iterator[Finding]:
 
 
 def _unlabelled(text: str) -> Iterator[Finding]:
-    """32 or 64 random bytes in brackets, a bytes repr or a Node Buffer, under no public word."""
+    """32 or 64 random bytes in brackets, a bytes repr or a Node Buffer, under no public word; 16
+    to 64 of them under a call that draws them (:data:`RANDOM_SOURCE`)."""
     candidates: list[tuple[re.Match[str], bytes | None]] = []
     if _NUMBER_PAIR.search(text):
         candidates.extend(
@@ -152,7 +166,7 @@ def _unlabelled(text: str) -> Iterator[Finding]:
     for match, raw in candidates:
         if (
             raw is not None
-            and _random_key_bytes(raw, shown=match.re is _NODE_BUFFER)
+            and _random_key_bytes(raw, shown=match.re is _NODE_BUFFER, drawn=_drawn(text, match))
             and not _public(text, match)
         ):
             yield _finding(match, "key_numbers:unlabelled")
@@ -177,17 +191,38 @@ def _repr_bytes(literal: str) -> bytes | None:
     return value if isinstance(value, bytes) else None
 
 
-def _random_key_bytes(raw: bytes, shown: bool = False) -> bool:
-    """Are ``raw`` a key's 32 or 64 bytes (or, ``shown`` by Node, the first 50 of more): spread as
-    random bytes are? Random bytes repeat by the birthday rule (32 hold about 30 distinct values, 64
-    about 57) and fall in every quarter of 0-255; a permutation, a table of small numbers, a counter
-    or sorted sizes, pixels and a file header (runs of zeros) do not. Never a known test vector."""
-    if not (len(raw) in _UNLABELLED_SIZES or shown and len(raw) >= _UNLABELLED_SIZES[0]):
+def _random_key_bytes(raw: bytes, shown: bool = False, drawn: bool = False) -> bool:
+    """Are ``raw`` a key's 32 or 64 bytes (or, ``shown`` by Node, the first 50 of more; or 16 to 64
+    ``drawn`` from a random source): spread as random bytes are? Random bytes repeat by the birthday
+    rule (32 hold about 30 distinct values, 64 about 57; a drawn key's few bytes are asked fewer)
+    and fall in every quarter of 0-255 (16 of them miss one one time in 25, so three do there); a
+    permutation, a table of small numbers, a
+    counter or sorted sizes, pixels and a file header (runs of zeros) do not. Never a known test
+    vector."""
+    size = len(raw)
+    if not (
+        size in _UNLABELLED_SIZES
+        or shown
+        and size >= _UNLABELLED_SIZES[0]
+        or drawn
+        and _GENERATED_SIZES[0] <= size <= _GENERATED_SIZES[1]
+    ):
         return False
     if any(digest.startswith(raw) for digest in _TEST_VECTOR_DIGESTS) or not _key_bytes(list(raw)):
         return False
-    expected = 256 * (1 - (255 / 256) ** len(raw))
-    return len(set(raw)) >= 0.85 * expected and len({byte >> 6 for byte in raw}) == 4
+    expected = 256 * (1 - (255 / 256) ** size)
+    quarters = len({byte >> 6 for byte in raw})
+    share = 0.75 if drawn else 0.85  # of os.urandom's 16 to 48 bytes, 0.85 turns away 0.3-0.9%
+    return len(set(raw)) >= share * expected and quarters >= (4 if size >= _UNLABELLED_SIZES[0] else 3)
+
+
+def _drawn(text: str, match: re.Match[str]) -> bool:
+    """Does a call that draws random bytes stand before them, on their line or the three above (a
+    REPL's input over its echo, Go's ``rand.Read(key)`` over ``fmt.Println(key)``)?"""
+    start = text.rfind("\n", 0, match.start()) + 1
+    for _ in range(3):
+        start = text.rfind("\n", 0, max(0, start - 1)) + 1
+    return RANDOM_SOURCE.search(text, start, match.start()) is not None
 
 
 def _public(text: str, match: re.Match[str]) -> bool:
