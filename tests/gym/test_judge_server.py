@@ -315,7 +315,7 @@ LOOK_AT_HOME = textwrap.dedent(
 
     def test_look_at_home():
         home, here = os.environ["HOME"], os.getcwd()
-        seen = [("", oct(os.lstat(home).st_mode), _attributes(home))]
+        seen = [("", oct(os.lstat(home).st_mode), os.lstat(home).st_uid, _attributes(home))]
         for folder, folders, files in os.walk(home):
             folders[:] = [f for f in folders if os.path.join(folder, f) != here]
             for name in sorted(folders + files):
@@ -327,8 +327,11 @@ LOOK_AT_HOME = textwrap.dedent(
                     body = hashlib.sha256(open(path, "rb").read()).hexdigest()[:12]
                 else:
                     body = ""
-                seen.append((os.path.relpath(path, home), oct(status.st_mode), body, _attributes(path)))
-        assert False, repr(sorted(seen))
+                shown = (oct(status.st_mode), status.st_uid, body, _attributes(path))
+                seen.append((os.path.relpath(path, home), *shown))
+        names = sorted(entry[0] for entry in seen)
+        digest = hashlib.sha256(repr(sorted(seen)).encode()).hexdigest()[:16]
+        assert False, f"{len(seen)} {digest} " + " ".join(names)[:300]
     """
 )
 
@@ -361,5 +364,5 @@ def test_a_judge_of_a_drawn_setting_puts_its_home_back_between_runs():
         assert server.runs == 3 and server.interpreter == interpreter, "one judge served all three runs"
     before, left, after = seen
     assert left["status"] == "passed", left
-    assert ".bashrc" in before["message"] and ".local/bin/python" in before["message"]
-    assert after["message"] == before["message"]
+    assert ".bashrc" in before["message"] and ".local/bin/python" in before["message"], before
+    assert after["message"] == before["message"]  # every entry's name, mode, owner, body, attributes

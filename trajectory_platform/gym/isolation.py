@@ -540,7 +540,7 @@ def _fill_home(profile: Profile, home: Path, user: int) -> None:
         (home / name).write_text(text, encoding="utf-8")
     for name in INTERPRETER_NAMES:
         (home / ".local" / "bin" / name).symlink_to(interpreter())
-    give_to_user(home, user)
+    give_to_user(home, user, below=(".local", *(name for name, _ in profile.dotfiles)))
 
 
 def reset_home(profile: Profile, home: Path, user: int) -> None:
@@ -580,11 +580,14 @@ def _remove(path: Path) -> None:
     path.rmdir()
 
 
-def give_to_user(path: Path, user: int) -> None:
+def give_to_user(path: Path, user: int, below: tuple[str, ...] | None = None) -> None:
     """Make ``path`` and everything under it ``user``'s (a leased uid, when the host is root), so
-    that a sandbox running as ``user`` may write it; nothing to do without root (``user`` -1)."""
+    that a sandbox running as ``user`` may write it; nothing to do without root (``user`` -1).
+    ``below``: of what lies under ``path``, only those entries (and what they hold): a home put back
+    between runs keeps the folders bubblewrap made for the workspace's mount as bubblewrap made them."""
     if os.geteuid() == 0 and user >= 0:
-        for each in (path, *path.rglob("*")):
+        entries = [path / name for name in below] if below is not None else [path]
+        for each in (path, *entries, *(found for entry in entries for found in entry.rglob("*"))):
             os.chown(each, user, user, follow_symlinks=False)
 
 
