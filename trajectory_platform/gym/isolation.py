@@ -554,8 +554,7 @@ def reset_home(profile: Profile, home: Path, user: int) -> None:
     folder = home
     for kept in chain:
         _strip_attributes(folder)
-        if folder != home:
-            folder.chmod(0o755)  # as _traversable_parents made it
+        folder.chmod(0o700 if folder == home else 0o755)  # as mkdtemp and _traversable_parents made them
         for entry in os.scandir(folder):
             if entry.name != kept or not entry.is_dir(follow_symlinks=False):
                 _remove(Path(entry.path))
