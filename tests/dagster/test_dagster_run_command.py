@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import duckdb
@@ -113,9 +117,78 @@ def _start(workdir: Path) -> subprocess.Popen:
     )
 
 
-def _finish(process: subprocess.Popen) -> subprocess.CompletedProcess:
-    stdout, stderr = process.communicate(timeout=1200)
-    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+UNLOADED_WALL_S = 1200
+"""What one run may take on an unloaded machine (the fixed wall-clock limit this test had)."""
+STALL_S = 300
+"""Seconds a run may go using no CPU at all (its whole process tree) before it counts as hung."""
+
+
+def _tree_cpu_s(root: int) -> float:
+    """CPU seconds ``root`` and its live descendants have used, their reaped children's included
+    (``/proc/PID/stat`` utime, stime, cutime, cstime); 0.0 once ``root`` is gone."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                fields = fh.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        parents[int(entry)] = int(fields[1])
+        ticks[int(entry)] = sum(int(f) for f in fields[11:15])
+    tree, grown = {root} & set(ticks), True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree, grown = tree | more, bool(more)
+    return sum(ticks[pid] for pid in tree) / os.sysconf("SC_CLK_TCK")
+
+
+def _finish_all(
+    processes: list[subprocess.Popen],
+    cpu_budget_s: float = UNLOADED_WALL_S * (os.cpu_count() or 1),
+    stall_s: float = STALL_S,
+    poll_s: float = 1.0,
+) -> list[subprocess.CompletedProcess]:
+    """Wait for every run, reading their output meanwhile; kill one (and fail) only for what its own
+    process tree did: more than ``cpu_budget_s`` CPU seconds (a runaway: the fixed wall-clock limit
+    it replaces allowed at most that much on an idle machine of this size) or ``stall_s`` seconds
+    without using any CPU (hung). Never for wall-clock time alone: a machine overloaded seven times
+    over made a 1,200 s limit fail runs that were only waiting for a CPU."""
+    outputs: dict[int, tuple[str, str]] = {}
+
+    def read(index: int, process: subprocess.Popen) -> None:
+        outputs[index] = process.communicate()
+
+    readers = [threading.Thread(target=read, args=(i, p), daemon=True) for i, p in enumerate(processes)]
+    for reader in readers:
+        reader.start()
+    used = [0.0 for _ in processes]
+    moved = [time.monotonic() for _ in processes]
+    failures: list[str] = []
+    while any(reader.is_alive() for reader in readers):
+        time.sleep(poll_s)
+        for i, process in enumerate(processes):
+            if process.poll() is not None:
+                continue
+            now, cpu = time.monotonic(), _tree_cpu_s(process.pid)
+            if cpu > used[i]:
+                used[i], moved[i] = cpu, now
+            why = (
+                f"used {cpu:.0f} CPU seconds (budget {cpu_budget_s:.0f})"
+                if cpu > cpu_budget_s
+                else f"used no CPU for {now - moved[i]:.0f} s"
+                if now - moved[i] > stall_s
+                else None
+            )
+            if why is not None:
+                failures.append(f"{process.args!r} {why}")
+                process.kill()
+    for reader in readers:
+        reader.join()
+    assert not failures, failures
+    return [subprocess.CompletedProcess(p.args, p.returncode, *outputs[i]) for i, p in enumerate(processes)]
 
 
 @pytest.mark.slow
@@ -131,7 +204,7 @@ def test_dagster_run_materializes_every_asset_into_the_warehouse(
     # Both runs at once (the byte comparison needs two; much of each run waits on sandboxed
     # processes, so together they take far less than twice one).
     first, second = _start(workdir), _start(again)
-    done, repeated = _finish(first), _finish(second)
+    done, repeated = _finish_all([first, second])
     assert done.returncode == 0, done.stderr[-4000:]
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["ok"] and summary["checks"]["passed"] > 0
@@ -182,3 +255,62 @@ def test_dagster_run_materializes_every_asset_into_the_warehouse(
     assert tables == sorted(p.relative_to(again) for p in (again / "parquet").rglob("*.parquet"))
     differing = [str(t) for t in tables if (workdir / t).read_bytes() != (again / t).read_bytes()]
     assert differing == []
+
+
+BUSY = (
+    "import time\nend = time.process_time() + {cpu}\nwhile time.process_time() < end:\n    pass\n"
+    "print('done')"
+)
+"""A run that needs ``cpu`` CPU seconds and nothing else."""
+
+
+def _python(code: str) -> subprocess.Popen:
+    pipe = subprocess.PIPE
+    return subprocess.Popen([sys.executable, "-c", code], stdout=pipe, stderr=pipe, text=True)
+
+
+def _starve(process: subprocess.Popen, share: float, period_s: float = 0.35) -> threading.Thread:
+    """Let ``process`` run only ``share`` of the time (SIGSTOP / SIGCONT), as a machine overloaded
+    1/share times over would."""
+
+    def throttle() -> None:
+        while process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGCONT)
+            time.sleep(period_s * share)
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGSTOP)
+            time.sleep(period_s * (1 - share))
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGCONT)
+
+    thread = threading.Thread(target=throttle, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_run_starved_of_cpu_is_waited_for_past_its_unloaded_time() -> None:
+    # 0.5 CPU seconds at a seventh of the machine: over 3.5 s of wall time, which a fixed limit of
+    # 2 s (four times what it needs unloaded) would have killed; its CPU use never stalls 3 s.
+    process = _python(BUSY.format(cpu=0.5))
+    throttle = _starve(process, share=1 / 7)
+    start = time.monotonic()
+    (done,) = _finish_all([process], cpu_budget_s=2.0, stall_s=3.0, poll_s=0.1)
+    throttle.join()
+    assert time.monotonic() - start > 2.0, "the run was not starved: the check proves nothing"
+    assert (done.returncode, done.stdout.strip()) == (0, "done")
+
+
+def test_a_run_that_uses_no_cpu_is_killed_as_hung_and_one_that_spins_past_its_budget_as_runaway() -> None:
+    with pytest.raises(AssertionError, match="used no CPU for"):
+        _finish_all([_python("import time\ntime.sleep(60)")], cpu_budget_s=30.0, stall_s=1.5, poll_s=0.1)
+    with pytest.raises(AssertionError, match=r"used \d+ CPU seconds \(budget 1\)"):
+        _finish_all([_python(BUSY.format(cpu=60))], cpu_budget_s=1.0, stall_s=30.0, poll_s=0.1)
+
+
+def test_cpu_its_child_processes_use_keeps_a_run_alive() -> None:
+    # the run itself only waits (as the pipeline waits on its sandboxes); its child works for 3 s
+    child = BUSY.format(cpu=3)
+    code = f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {child!r}])\nprint('ok')"
+    (done,) = _finish_all([_python(code)], cpu_budget_s=30.0, stall_s=1.5, poll_s=0.1)
+    assert (done.returncode, done.stdout.split()) == (0, ["done", "ok"]), done.stderr

@@ -13,6 +13,7 @@ import pytest
 from test_warm_start import _fixtures_one_per_family
 
 from trajectory_platform.gym import judge
+from trajectory_platform.gym.isolation import ordinary_profile
 from trajectory_platform.gym.judge import JudgeServer, judge_servers, run_tests_in, under_judge_servers
 from trajectory_platform.gym.oracle import run_oracle
 from trajectory_platform.gym.sandbox import Workspace
@@ -267,3 +268,101 @@ def test_a_kept_judge_gives_the_verdicts_of_a_judge_per_run(fixture):
     assert [(r.fail_to_pass, r.pass_to_pass, r.passed, r.exit_codes) for r in kept] == [
         (r.fail_to_pass, r.pass_to_pass, r.passed, r.exit_codes) for r in alone
     ]
+
+
+LEAVE_IN_HOME = textwrap.dedent(
+    """
+    import os
+
+
+    def test_leave_in_home():
+        home, here = os.environ["HOME"], os.getcwd()
+        open(os.path.join(home, ".calcrc"), "w").write("scale = 3")
+        open(os.path.join(home, ".bashrc"), "a").write("export LEFT=1")
+        os.remove(os.path.join(home, ".profile"))
+        os.remove(os.path.join(home, ".local/bin/python"))
+        open(os.path.join(home, ".local/bin/python"), "w").write("#!/bin/sh")
+        os.makedirs(os.path.join(home, ".cache/locked/inner"))
+        os.chmod(os.path.join(home, ".cache/locked"), 0)
+        os.symlink("/etc", os.path.join(home, "etc-link"))
+        os.chmod(home, 0o755)
+        for path in (home, os.path.join(home, ".bashrc")):
+            try:  # where the file system keeps user attributes
+                os.setxattr(path, "user.left", b"run one")
+            except OSError:
+                pass
+        parent = os.path.dirname(here)
+        if parent != home:  # a folder the workspace's mount made, when the run may write it
+            try:
+                open(os.path.join(parent, "beside.txt"), "w").write("x")
+            except OSError:
+                pass
+    """
+)
+
+LOOK_AT_HOME = textwrap.dedent(
+    """
+    import hashlib
+    import os
+
+
+    def _attributes(path):
+        try:
+            return sorted(os.listxattr(path, follow_symlinks=False))
+        except OSError:
+            return []
+
+
+    def test_look_at_home():
+        home, here = os.environ["HOME"], os.getcwd()
+        seen = [("", oct(os.lstat(home).st_mode), os.lstat(home).st_uid, _attributes(home))]
+        for folder, folders, files in os.walk(home):
+            folders[:] = [f for f in folders if os.path.join(folder, f) != here]
+            for name in sorted(folders + files):
+                path = os.path.join(folder, name)
+                status = os.lstat(path)
+                if os.path.islink(path):
+                    body = os.readlink(path)
+                elif os.path.isfile(path):
+                    body = hashlib.sha256(open(path, "rb").read()).hexdigest()[:12]
+                else:
+                    body = ""
+                shown = (oct(status.st_mode), status.st_uid, body, _attributes(path))
+                seen.append((os.path.relpath(path, home), *shown))
+        names = sorted(entry[0] for entry in seen)
+        digest = hashlib.sha256(repr(sorted(seen)).encode()).hexdigest()[:16]
+        assert False, f"{len(seen)} {digest} " + " ".join(names)[:300]
+    """
+)
+
+
+def test_a_judge_of_a_drawn_setting_puts_its_home_back_between_runs():
+    """The differential check's second judge runs the reference after the candidate: a file the
+    candidate's run left in the home (a config the reference reads), changed or removed there,
+    would have the reference answer as the candidate made it (``gym/differential.py``)."""
+    look, leave = "tests/test_look.py::test_look_at_home", "tests/test_leave.py::test_leave_in_home"
+    options = {
+        "tests_dir": "tests",
+        "load_conftest": False,
+        "guard": True,
+        "final_answer": None,
+        "timeout_s": 10.0,
+        "schedule_seed": "",
+        "warm": True,
+    }
+    with JudgeServer(profile=ordinary_profile("home-reset")) as server:
+        seen = []
+        for files, test_id in (
+            ({"tests/test_look.py": LOOK_AT_HOME}, look),
+            ({"tests/test_leave.py": LEAVE_IN_HOME}, leave),
+            ({"tests/test_look.py": LOOK_AT_HOME}, look),
+        ):
+            with Workspace(files) as ws:
+                seen.append(server.run(ws.root, ids=[test_id], **options).results[test_id])
+                if test_id == look:
+                    interpreter = server.interpreter
+        assert server.runs == 3 and server.interpreter == interpreter, "one judge served all three runs"
+    before, left, after = seen
+    assert left["status"] == "passed", left
+    assert ".bashrc" in before["message"] and ".local/bin/python" in before["message"], before
+    assert after["message"] == before["message"]  # every entry's name, mode, owner, body, attributes

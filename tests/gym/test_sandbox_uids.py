@@ -189,12 +189,20 @@ def test_a_sandbox_at_its_process_budget_does_not_starve_a_concurrent_sandbox():
 
 
 @needs_root_bwrap
-def test_a_uid_that_still_runs_a_process_is_not_leased():
-    with uid_lease.lease(isolation.sandbox_uids(), isolation.LEASE_DIR) as squatted:
-        squatter = subprocess.Popen(["sleep", "30"], user=squatted, group=squatted)
+def test_a_uid_that_still_runs_a_process_is_not_leased(tmp_path):
+    # A uid of its own, just past the shared block, leased from a folder of its own: from the shared
+    # block, a parallel test worker's sandbox could hold the lock at the moment this lease is tried,
+    # and the refusal would then prove nothing about the process.
+    shared = isolation.sandbox_uids()
+    own = range(shared.stop + 8, shared.stop + 12)
+    squatted = next(uid for uid in own if not uid_lease.processes_of(uid))
+    squatter = subprocess.Popen(["sleep", "30"], user=squatted, group=squatted)
     try:
+        assert is_free(tmp_path, squatted), "no lease holds it: only the process can refuse it"
         with pytest.raises(uid_lease.UidsExhausted):
-            uid_lease.lease(range(squatted, squatted + 1), isolation.LEASE_DIR).__enter__()
+            uid_lease.lease(range(squatted, squatted + 1), tmp_path).__enter__()
     finally:
         squatter.kill()
         squatter.wait()
+    with uid_lease.lease(range(squatted, squatted + 1), tmp_path) as leased:
+        assert leased == squatted, "once its process is gone the same uid is leased"

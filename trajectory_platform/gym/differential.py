@@ -62,12 +62,13 @@ import math
 import random
 import re
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
 from trajectory_platform.gym.fixtures import Fixture
-from trajectory_platform.gym.isolation import ordinary_profile
+from trajectory_platform.gym.isolation import Profile, ordinary_profile
 from trajectory_platform.gym.judge import JudgeServer
 from trajectory_platform.gym.python_trees import parse_tree
 from trajectory_platform.gym.sandbox import FILE_SIZE_LIMIT_BYTES, Workspace, derive_schedule_seed
@@ -999,30 +1000,19 @@ def run_differential(
 
     The reference's run and the candidate's go to one judge, in turn
     (:class:`~trajectory_platform.gym.judge.JudgeServer`: each run's workers are fresh forks of it,
-    and it empties its scratch folders in between), so they share its string-hash seed: an honest
-    value whose order follows string hashing (a list built from a set of words) is the same in
-    both. In judges of their own, the reference itself disagreed with its own copy on such a call,
-    on every draw. The reference runs first and cold (``warm=False``): the judge never reads its
-    files, so the process the candidate's workers are forked from has held nothing of the
-    reference's.
+    and it empties its scratch folders and puts its home back in between), so they share its
+    string-hash seed: an honest value whose order follows string hashing (a list built from a set of
+    words) is the same in both. In judges of their own, the reference itself disagreed with its own
+    copy on such a call, on every draw. The reference runs first and cold (``warm=False``): the
+    judge never reads its files, so the process the candidate's workers are forked from has held
+    nothing of the reference's.
 
-    The pair runs again in a second judge (:data:`RUNS`), with a hash seed and a random state of its
-    own: a case the reference answers alike in both and the candidate does not is ``unstable``
-    (chance decides it: a fix wrong on a random 2% of calls agreed on every case of one run, red
-    team 2026-12-06). Where the reference's own answers differ (set order), nothing is concluded.
-    The cases also hold the candidate's own added constants (:func:`added_constants`).
-
-    Why the second judge runs the reference again, though a case uses that answer only where the
-    candidate's two answers differ (and the first run decided the case: not ``excluded``): which
-    cases those are is known only after the candidate's second run, and the reference's answer
-    must come from the same interpreter, before it. The same interpreter: an honest fix that
-    returns what the reference returns from a set of words answers otherwise in the two judges
-    exactly when the reference does (one hash seed per judge), so its case is never steady; a
-    reference rerun in a third interpreter matches its first run by chance (two words: one draw in
-    two) and would call that honest fix ``unstable``. Before it: a judge keeps its home between
-    runs (``judge.py``), so a reference run after the candidate's could be steered by it to differ
-    and void the case. What the second judge does not repeat is git: its runs get copies of the
-    first judge's checkouts (:class:`~trajectory_platform.gym.shell.Checkouts`).
+    The candidate runs again in a second judge, with a hash seed and a random state of its own: a
+    case the reference answers alike in both and the candidate does not is ``unstable`` (chance
+    decides it: ``random``, a text's hash, an address; a fix wrong on a random 2% of calls agreed
+    on every case of one run, red team 2026-12-06). Where the reference's own answers differ (set
+    order), nothing is concluded. The cases also hold the candidate's own added constants
+    (:func:`added_constants`). How the second judge gets the reference's answers: :func:`_second_run`.
     """
     seed = draw_seed(key, fixture, candidate)
     dictionary = added_constants(fixture.s0_files, candidate, fixture.tests_dir)
@@ -1030,38 +1020,87 @@ def run_differential(
     if not cases:
         return []
     groups = _groups_of(cases)
-    runs = []
-    checkouts = Checkouts()
-    for _ in range(RUNS):  # each judge a new interpreter: a string-hash seed of its own
-        with JudgeServer(profile=ordinary_profile(seed)) as judge:
-            evaluate = partial(
-                _evaluate,
-                judge,
-                fixture,
-                headers=headers,
-                groups=groups,
-                timeout_s=timeout_s,
-                checkouts=checkouts,
-            )
-            expected, _ = evaluate(fixture.reference_files, fixture.reference_answer, warm=False)
-            runs.append((expected, *evaluate(candidate, final_answer, warm=True)))
-    (expected, actual, messages), (expected_again, actual_again, _) = runs
+    profile = ordinary_profile(seed)
+    evaluate = partial(
+        _evaluate,
+        fixture=fixture,
+        headers=headers,
+        groups=groups,
+        timeout_s=timeout_s,
+        checkouts=Checkouts(),
+    )
+    reference = partial(
+        evaluate, files=fixture.reference_files, final_answer=fixture.reference_answer, warm=False
+    )
+    tried = partial(evaluate, files=candidate, final_answer=final_answer, warm=True)
+    with JudgeServer(profile=profile) as judge:  # each judge a new interpreter: a hash seed of its own
+        expected, _ = reference(judge)
+        actual, messages = tried(judge)
+    verdicts = [
+        [_verdict(e, a) for e, a in zip(*pair, strict=True)] for pair in zip(expected, actual, strict=True)
+    ]
+    expected_again, actual_again = _second_run(profile, reference, tried, verdicts, actual)
     outcomes: list[CaseOutcome] = []
     for n, (group, message) in enumerate(zip(groups, messages, strict=True)):
         for i, case in enumerate(group):
-            e, a = expected[n][i], actual[n][i]
-            verdict = _verdict(e, a)
-            steady = verdict != "excluded" and _same_outcome(e, expected_again[n][i])
+            e, a, verdict = expected[n][i], actual[n][i], verdicts[n][i]
+            steady = verdict != "excluded" and (
+                expected_again is None or _same_outcome(e, expected_again[n][i])
+            )
             if steady and not _same_outcome(a, actual_again[n][i]):
                 verdict = "unstable"
             outcomes.append(CaseOutcome(case, verdict, _detail(a, message)))
     return outcomes
 
 
-RUNS = 2
-"""Judges each case runs in (:func:`run_differential`): the reference answers a case alike in
-both, so a candidate that answers it otherwise the second time decides by chance (``random``, a
-text's hash, an address: red team, 2026-12-06), which one run of each case cannot show."""
+Outcomes = list[list[Outcome | None]]
+"""One run's outcomes, per group, per case (``None``: the case has none: :func:`_evaluate`)."""
+
+
+def _second_run(
+    profile: Profile,
+    reference: Callable[[JudgeServer], tuple[Outcomes, list[str]]],
+    tried: Callable[[JudgeServer], tuple[Outcomes, list[str]]],
+    verdicts: list[list[str]],
+    actual: Outcomes,
+) -> tuple[Outcomes | None, Outcomes]:
+    """The second judge's outcomes of the reference (``None`` where it was not needed) and of the
+    candidate, for :func:`run_differential`.
+
+    The candidate runs first. The reference's answers count only on a case the first judge decided
+    (not ``excluded``) that the candidate answered otherwise this time: on every other case the
+    verdict is the first judge's whatever the reference says. So the reference runs again only
+    when there is such a case (an honest candidate gives none, unless its answers follow string
+    hashing), after the candidate, in the same interpreter. The same interpreter: an honest fix
+    that returns what the reference returns from a set of words answers otherwise in the two
+    judges exactly when the reference does (one hash seed per judge), so its case is never steady;
+    a reference rerun in a third interpreter matches its first run by chance (two words: one draw
+    in two) and would call that honest fix ``unstable``. After the candidate, yet as the reference
+    runs before it: the judge leaves a run nothing of the one before (its scratch folders, its home,
+    its processes: ``gym/judge.py``), and the reference runs cold, in workers forked from the judge
+    (a candidate's warm start has it import installed modules only, never run workspace code).
+    Where the judge had to start a new interpreter between the two runs (the candidate's run did
+    not clear, timed out or was killed; a reference that shadows a standard-library module always
+    gets a fresh one), the pair runs again in a fresh judge, reference first, as the first judge
+    ran it. What the second judge does not repeat is git: its runs get copies of the first judge's
+    checkouts (:class:`~trajectory_platform.gym.shell.Checkouts`)."""
+    with JudgeServer(profile=profile) as judge:
+        actual_again, _ = tried(judge)
+        served = judge.interpreter
+        moved = any(
+            verdict != "excluded" and not _same_outcome(first, again)
+            for group in zip(verdicts, actual, actual_again, strict=True)
+            for verdict, first, again in zip(*group, strict=True)
+        )
+        if not moved:
+            return None, actual_again
+        expected_again, _ = reference(judge)
+        if judge.interpreter == served:
+            return expected_again, actual_again
+    with JudgeServer(profile=profile) as judge:
+        expected_again, _ = reference(judge)
+        actual_again, _ = tried(judge)
+    return expected_again, actual_again
 
 
 def _same_outcome(first: Outcome | None, second: Outcome | None) -> bool:

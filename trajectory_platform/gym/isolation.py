@@ -44,7 +44,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from trajectory_platform.gym import uid_lease
 
@@ -521,15 +521,9 @@ def sandbox(
 
 
 def _profile_mounts(profile: Profile, home: Path, user: int) -> list[str]:
-    """The bubblewrap arguments of ``profile``'s setting: its home (dotfiles and the command links,
-    written into the host folder ``home`` and handed to ``user``) bound read-write, as a
-    workspace is, its host name, its ``/tmp`` entries."""
-    (home / ".local" / "bin").mkdir(parents=True, exist_ok=True)
-    for name, text in profile.dotfiles:
-        (home / name).write_text(text, encoding="utf-8")
-    for name in INTERPRETER_NAMES:
-        (home / ".local" / "bin" / name).symlink_to(interpreter())
-    give_to_user(home, user)
+    """The bubblewrap arguments of ``profile``'s setting: its home (:func:`_fill_home`, in the host
+    folder ``home``) bound read-write, as a workspace is, its host name, its ``/tmp`` entries."""
+    _fill_home(profile, home, user)
     args = [*_traversable_parents(profile.home), "--bind", str(home), profile.home]
     args += ["--hostname", profile.hostname]
     for entry in profile.tmp_entries:
@@ -537,11 +531,62 @@ def _profile_mounts(profile: Profile, home: Path, user: int) -> list[str]:
     return args
 
 
-def give_to_user(path: Path, user: int) -> None:
+def _fill_home(profile: Profile, home: Path, user: int) -> None:
+    """Write ``profile``'s home into the empty host folder ``home``: its dotfiles and the command
+    links, the folder ``0700`` (as ``mkdtemp`` and ``adduser`` make it), all handed to ``user``."""
+    home.chmod(0o700)
+    (home / ".local" / "bin").mkdir(parents=True, exist_ok=True)
+    for name, text in profile.dotfiles:
+        (home / name).write_text(text, encoding="utf-8")
+    for name in INTERPRETER_NAMES:
+        (home / ".local" / "bin" / name).symlink_to(interpreter())
+    give_to_user(home, user, below=(".local", *(name for name, _ in profile.dotfiles)))
+
+
+def reset_home(profile: Profile, home: Path, user: int) -> None:
+    """Put the host folder ``home`` of a sandbox open in ``profile``'s setting back as
+    :func:`_fill_home` wrote it, between two runs of one judge (``gym/judge.py``): every entry a run
+    added, changed or removed, the folders' modes and extended attributes. The folders bubblewrap
+    made for the workspace's mount (its ancestors inside the home, and the mount point) stay, and
+    so does the mount: removing a mount point from outside detaches the mount inside. Raises
+    ``OSError`` when something cannot be put back (the judge is then retired)."""
+    chain = PurePosixPath(profile.workspace).relative_to(profile.home).parts
+    folder = home
+    for kept in chain:
+        _strip_attributes(folder)
+        folder.chmod(0o700 if folder == home else 0o755)  # as mkdtemp and _traversable_parents made them
+        for entry in os.scandir(folder):
+            if entry.name != kept or not entry.is_dir(follow_symlinks=False):
+                _remove(Path(entry.path))
+        folder = folder / kept
+    _strip_attributes(folder)  # the mount point: the workspace's own entries are the host's to move
+    _fill_home(profile, home, user)
+
+
+def _strip_attributes(path: Path) -> None:
+    for attribute in os.listxattr(path, follow_symlinks=False):
+        os.removexattr(path, attribute, follow_symlinks=False)
+
+
+def _remove(path: Path) -> None:
+    """Remove ``path``, never following a link, a folder whose mode a run locked included."""
+    if not path.is_dir() or path.is_symlink():
+        path.unlink()
+        return
+    path.chmod(0o700)
+    for child in path.iterdir():
+        _remove(child)
+    path.rmdir()
+
+
+def give_to_user(path: Path, user: int, below: tuple[str, ...] | None = None) -> None:
     """Make ``path`` and everything under it ``user``'s (a leased uid, when the host is root), so
-    that a sandbox running as ``user`` may write it; nothing to do without root (``user`` -1)."""
+    that a sandbox running as ``user`` may write it; nothing to do without root (``user`` -1).
+    ``below``: of what lies under ``path``, only those entries (and what they hold): a home put back
+    between runs keeps the folders bubblewrap made for the workspace's mount as bubblewrap made them."""
     if os.geteuid() == 0 and user >= 0:
-        for each in (path, *path.rglob("*")):
+        entries = [path / name for name in below] if below is not None else [path]
+        for each in (path, *entries, *(found for entry in entries for found in entry.rglob("*"))):
             os.chown(each, user, user, follow_symlinks=False)
 
 

@@ -21,9 +21,11 @@ which never runs workspace code (each worker is a fresh fork of it), the sandbox
 keyrings (shared today by consecutive sandboxes that lease the same uid) and the network namespace's
 loopback (no process is left to listen on it). ``tests/gym/test_judge_server.py`` checks each of
 these between runs. A judge that shows a drawn setting (``profile``) keeps that setting's own
-``/tmp`` entries, emptied, so its next run sees the same setting; its home is the setting's too and
-is not emptied (the differential check, its one user, runs the reference before the candidate, so
-nothing of the candidate's reaches the reference's run).
+``/tmp`` entries, emptied, so its next run sees the same setting, and puts the setting's home back
+as it was first written (:func:`~trajectory_platform.gym.isolation.reset_home`): a run that read a
+file an earlier run left in the home, or missed one it removed, would answer as that run made it
+answer. The differential check relies on it: its second judge runs the reference after the
+candidate (``gym/differential.py``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import contextlib
 import contextvars
 import hashlib
 import hmac
+import itertools
 import os
 import secrets
 import select
@@ -94,6 +97,12 @@ class JudgeServer:
         self._lock = threading.Lock()
         """Held for a run, and by :meth:`retire`: a judge is never stopped under a run in flight."""
         self._retired = False
+        self._home: tuple[isolation.Profile, Path] | None = None
+        """The setting and the host folder of its home, while a judge of a drawn setting runs."""
+        self.interpreter = 0
+        """Which interpreter served this judge's last run (a number no other interpreter of this
+        process gets): two runs went to one interpreter, and so one string-hash seed, exactly when
+        it is the same after both."""
 
     def __enter__(self) -> JudgeServer:
         return self
@@ -140,7 +149,9 @@ class JudgeServer:
             if not self._retired:
                 return self._run(workspace_dir, **options)
         with JudgeServer(workspace_dir, self._profile) as one_run:
-            return one_run.run(workspace_dir, **options)
+            result = one_run.run(workspace_dir, **options)
+        self.interpreter = one_run.interpreter
+        return result
 
     def _run(
         self,
@@ -194,6 +205,11 @@ class JudgeServer:
         if ending == "end" and cleared is None:
             results, cpu_s = _void(ids, "verdict channel: the end line failed authentication"), 0.0
             exit_code = -signal.SIGKILL
+        if cleared and self._home is not None:
+            try:
+                isolation.reset_home(self._home[0], self._home[1], self._user)
+            except OSError:
+                cleared = False
         if not cleared:
             self.close()
         timed_out = ending == "timeout" or any(r["message"] == "timed out" for r in results.values())
@@ -221,6 +237,8 @@ class JudgeServer:
             stack.callback(shutil.rmtree, home, ignore_errors=True)
         view = isolation.sandbox(workspace, private, user=user, profile=profile, home=home)
         self._user = user
+        self._home = (profile, home) if profile is not None and home is not None else None
+        self.interpreter = next(_INTERPRETERS)
         (private / "_runner.pyc").write_bytes(runner_bytecode())
         setting_folders = [f"/tmp/{entry}" for entry in profile.tmp_entries] if profile is not None else []
         spec = [
@@ -305,6 +323,10 @@ class JudgeServer:
                 return bytes(out), "closed"
             out += chunk
         return bytes(out), "end"
+
+
+_INTERPRETERS = itertools.count(1)
+"""Numbers for the judge interpreters this process starts (:attr:`JudgeServer.interpreter`)."""
 
 
 def _ends_with_end_line(out: bytearray) -> bool:
