@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
-from trajectory_platform.curation.redact.credential_files import find_printed_credential_files
+from trajectory_platform.curation.redact.credential_files import READER_WORDS, find_printed_credential_files
 from trajectory_platform.curation.redact.credential_names import (
     FOREIGN_PASSWORD,
     KEYWORD_SCAN,
@@ -2149,7 +2149,7 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
     if "-----BEGIN " in text:
         found.extend(find_unparsed_block_bodies(text))
-    if "cat " in text or "type " in text or "Get-Content " in text:
+    if any(word in text for word in READER_WORDS):
         found.extend(find_printed_credential_files(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
