@@ -32,15 +32,27 @@ from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.model import Finding
+from trajectory_platform.curation.redact.positional import credential_shaped
 
 _BYTE = r"-?(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})"
-_BYTE_LIST = re.compile(
+_LABELLED = (
     r"(?<![\w.])(?P<name>[A-Za-z_][\w.]{0,64})[\"']?[ \t]*(?:\[\w{0,6}\])?[ \t]*(?:=>|[:=])"
     r"[^\n]{0,40}?[\[{(][ \t]*\n?[ \t]*"
-    r"(?P<value>" + _BYTE + r"(?:[ \t]*,[ \t]*\n?[ \t]*" + _BYTE + r"){15,})"
 )
+"""A credential's name, an assignment, and the bracket a list opens with."""
+_BYTE_LIST = re.compile(_LABELLED + r"(?P<value>" + _BYTE + r"(?:[ \t]*,[ \t]*\n?[ \t]*" + _BYTE + r"){15,})")
 """A credential's name (C's array size may follow it), an assignment (a type or a constructor may
 stand between), then 16 byte values or more in brackets."""
+_CHAR = r"'(?:[^'\\\n]|\\.)'"
+_SHORT_TEXT_LIST = re.compile(
+    _LABELLED + r"(?P<value>" + _BYTE + r"(?:[ \t]*,[ \t]*" + _BYTE + r"){5,15}"
+    r"|" + _CHAR + r"(?:[ \t]*,[ \t]*" + _CHAR + r"){5,})[ \t]*,?[ \t]*[\]})]"
+)
+"""A password under a credential's name spelled as 6 to 16 character codes (``[]byte{..}``,
+``bytes([..])``, ``byteArrayOf(..)``, ``String.fromCharCode(..)``, C's array ending in a NUL) or as
+char literals of any length (Java's ``char[] password = {'a', ...}``): too short for a key's
+16-byte floor, and its text too short for the entropy test (a red team, round 11: 24 of 24 kept).
+The finding is the list inside its brackets, so the brackets and the statement stay."""
 _NUMBER_PAIR = re.compile(r"\d[ \t]*,[ \t]*\n?[ \t]*-?\d|\[\d{1,3} \d")
 """Two numbers of a list: the cheap sign that a text may hold one."""
 _BYTES_REPR = re.compile(
@@ -120,6 +132,10 @@ def find_key_numbers(text: str) -> Iterator[Finding]:
         for match in _BYTE_LIST.finditer(text):
             if credential_class(match.group("name")) and _key_bytes(match.group("value")):
                 yield _finding(match)
+    if _NUMBER_PAIR.search(text) or "', '" in text or "','" in text:
+        for match in _SHORT_TEXT_LIST.finditer(text):
+            if credential_class(match.group("name")) and credential_shaped(_spelled(match.group("value"))):
+                yield Finding("PASSWORD", *match.span("value"), match.group("value"), "key_numbers:text_list")
     if "b'" in text or 'b"' in text:
         for match in _BYTES_REPR.finditer(text):
             value = match.group("value")
@@ -164,6 +180,19 @@ def _listed_bytes(listed: str) -> bytes | None:
     if not all(-128 <= number <= 255 for number in numbers):
         return None
     return bytes(number % 256 for number in numbers)
+
+
+def _spelled(listed: str) -> str:
+    """The text a list of character codes or char literals spells (a C string's closing NUL
+    dropped); empty where a code is no printable ASCII character."""
+    if listed.startswith("'"):
+        chars = [ast.literal_eval(item) for item in re.findall(_CHAR, listed)]
+    else:
+        chars = [chr(_int(item) % 256) for item in re.findall(_BYTE, listed)]
+    while chars and chars[-1] == "\0":
+        chars.pop()
+    text = "".join(chars)
+    return text if text.isascii() and text.isprintable() else ""
 
 
 def _repr_bytes(literal: str) -> bytes | None:
