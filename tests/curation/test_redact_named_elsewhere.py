@@ -54,6 +54,16 @@ DUMPS = {
     "gdb_struct": f'$2 = {{user = 0x601 "shop", secret = 0x602 "{PW}"}}',
     "ipython_out": f"In [7]: conf['db']['password']\nOut[7]: '{PW}'",
     "irb_echo": f'irb(main):004:0> settings.fetch(:signing_key)\n=> "{PW}"',
+    "irb_numbered_prompt": f'irb(main):012> Rails.application.credentials.smtp_password\n=> "{PW}"',
+    "iex": f'iex(3)> Application.get_env(:shop, :secret_key_base)\n"{PW}"',
+    "tinker": f"> config('services.mailgun.secret')\n= \"{PW}\"",
+    "scala_3": f'scala> conf.getString("db.password")\nval res2: String = {PW}',
+    "scala_2": f'scala> conf.getString("db.password")\nres2: String = {PW}',
+    "jshell": f'jshell> props.getProperty("smtp.password")\n$4 ==> "{PW}"',
+    "ghci": f'Prelude> lookupEnv "SHOP_API_SECRET"\nJust "{PW}"',
+    "r": f'> keyring::key_get("db_password")\n[1] "{PW}"',
+    "julia": f'julia> creds["access_token"]\n"{PW}"',
+    "lua": f"> cfg.auth_token\n{PW}",
 }
 
 
@@ -70,6 +80,30 @@ def test_a_value_named_by_a_path_or_an_edit_format_is_redacted(text: str) -> Non
 @pytest.mark.parametrize("text", DUMPS.values(), ids=DUMPS.keys())
 def test_a_debugger_or_repl_echo_of_a_credential_is_redacted(text: str) -> None:
     assert PW not in redact_text(text, SALT)[0]
+
+
+def _notebook(source: list[str], output: dict[str, object]) -> str:
+    cell = {"cell_type": "code", "execution_count": 5, "metadata": {}, "source": source, "outputs": [output]}
+    return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+NOTEBOOKS = {
+    "execute_result": _notebook(
+        ["from shop import settings\n", "settings.MAILGUN_SECRET"],
+        {"output_type": "execute_result", "data": {"text/plain": [repr(PW)]}, "metadata": {}},
+    ),
+    "one_line_source_stream": _notebook(
+        ["print(vault.read('db')['password'])"], {"output_type": "stream", "text": [PW + "\n"]}
+    ),
+}
+
+
+@pytest.mark.parametrize("text", NOTEBOOKS.values(), ids=NOTEBOOKS.keys())
+def test_a_notebook_cell_reading_a_credential_redacts_the_value_its_output_shows(text: str) -> None:
+    """The read is in the cell's ``source``, the value in its ``outputs``: two JSON fields."""
+    redacted = redact_text(text, SALT)[0]
+    assert PW not in redacted
+    json.loads(redacted)
 
 
 SEED = "MZXW6YTBOI4TQZLEN5XHIZLT"  # base32, random-looking
@@ -128,6 +162,12 @@ UNTOUCHED = {
     "uuid_and_date": "request: 3f2a9b1c-2d4e-4f60-8a7b-1c2d3e4f5a6b on 2026-12-06",
     "list_of_names_in_rows": "Hosts:\nweb01-frontend\ndb02-replicas\ncache03",
     "hangul_text_with_filler": "이름: 홍길동 \u3164 주소: 서울",
+    "r_ordinary_lookup": '> Sys.getenv("R_HOME")\n[1] "/usr/lib/R-4.3"',
+    "lua_password_length": "> #cfg.password\n16",
+    "notebook_ordinary_output": _notebook(
+        ["df = load()\n", "df.columns[2]"],
+        {"output_type": "execute_result", "data": {"text/plain": ["'unit_price'"]}, "metadata": {}},
+    ),
     "flags": "Teams: \U0001f1fa\U0001f1f8 vs \U0001f1ec\U0001f1e7 at 20:00",
 }
 

@@ -94,6 +94,15 @@ def test_an_auth_header_holding_a_reference_is_kept(text: str):
             'auth_file = /etc/pgbouncer/users.lst\n$ cat /etc/pgbouncer/users.lst\n"app" "Tide-Fox-19"',
             ["Tide-Fox-19"],
         ),
+        (
+            '$ sudo tail -n 2 /etc/ppp/pap-secrets\n"ops" * "Heron-Quill-58" *\n'
+            "bob l2tpd Moss8Lantern 10.9.0.0/24",
+            ["Heron-Quill-58", "Moss8Lantern"],
+        ),
+        ("# grep -v '^#' /etc/ppp/chap-secrets\nbob\t*\tQuartz-Vale-27\t*", ["Quartz-Vale-27"]),
+        ("$ less /etc/dovecot/users\nbob:{CLEAR}Gravel-Spoon-31:500:500::/srv/mail", ["Gravel-Spoon-31"]),
+        ("echo 'bob:{PLAIN}Pepper-Cliff-62::::' | sudo tee -a passdb", ["Pepper-Cliff-62"]),
+        ("$ cat /etc/postfix/sasl_passwd\n[smtp.relay.example]:587 bob:Brine-Otter-64", ["Brine-Otter-64"]),
     ],
 )
 def test_a_printed_credential_file_loses_the_secrets_its_format_places(text: str, secrets: list[str]):
@@ -103,7 +112,14 @@ def test_a_printed_credential_file_loses_the_secrets_its_format_places(text: str
 
 
 @pytest.mark.parametrize(
-    "text", ["$ cat notes.txt\nbob\nhello-world-2024", '$ cat names.txt\n"app" "Walrus-Tide-77"']
+    "text",
+    [
+        "$ cat notes.txt\nbob\nhello-world-2024",
+        '$ cat names.txt\n"app" "Walrus-Tide-77"',
+        "$ cat secrets-inventory.txt\nweb01 eu-west Gamma-Delta-42 active",
+        "$ tail -n 1 /etc/ppp/options\nlcp-echo-interval 30",
+        'template = "{CLEAR}{value}"',
+    ],
 )
 def test_a_printed_file_its_name_does_not_mark_keeps_its_lines(text: str):
     assert redacted(text) == text

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from detect_secrets.filters.heuristic import is_sequential_string
 
-from trajectory_platform.curation.redact.credential_files import find_printed_credential_files
+from trajectory_platform.curation.redact.credential_files import READER_WORDS, find_printed_credential_files
 from trajectory_platform.curation.redact.credential_names import (
     FOREIGN_PASSWORD,
     KEYWORD_SCAN,
@@ -34,13 +34,13 @@ from trajectory_platform.curation.redact.key_constructors import (
     find_listed_hex_keys,
     find_named_hex_keys,
 )
-from trajectory_platform.curation.redact.key_numbers import RANDOM_SOURCE
 from trajectory_platform.curation.redact.line_values import in_env_file, line_phrase, line_remark
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.not_values import not_a_value, owner_spec, translated_label
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE
 from trajectory_platform.curation.redact.public_material import find_unparsed_block_bodies
+from trajectory_platform.curation.redact.random_sources import RANDOM_SOURCE
 from trajectory_platform.curation.redact.shell_words import expansions
 from trajectory_platform.curation.redact.spelling import random_letters, unspellable
 
@@ -2069,7 +2069,7 @@ _PUBLIC_CALL = re.compile(
 def _echo_of_a_public_call(text: str, start: int) -> bool:
     """Is the token at ``start`` alone on the line under a prompt whose command computes a digest or
     a UUID, and draws no random bytes (``hashlib.sha256(os.urandom(32)).hexdigest()`` is a key made
-    from random bytes: :data:`.key_numbers.RANDOM_SOURCE`)? Its echo is that digest or id: a
+    from random bytes: :data:`.random_sources.RANDOM_SOURCE`)? Its echo is that digest or id: a
     ``uuid.uuid4().hex`` or ``openssl dgst | base64`` answer was replaced as a key."""
     line_start = text.rfind("\n", 0, start) + 1
     if not line_start or not _ECHO_PREFIX.fullmatch(text, line_start, start):
@@ -2279,7 +2279,7 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
     found = [*find_pem_blocks(text), *find_known_formats(text), *find_assignments(text)]
     if "-----BEGIN " in text:
         found.extend(find_unparsed_block_bodies(text))
-    if "cat " in text or "type " in text or "Get-Content " in text:
+    if any(word in text for word in READER_WORDS):
         found.extend(find_printed_credential_files(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))

@@ -254,6 +254,47 @@ def line_arrays(document: object) -> Iterator[tuple[str, list[str]]]:
                 yield whole, lines
             else:
                 stack.extend((key, item) for item in node)
+    yield from notebook_transcripts(document)
+
+
+def notebook_transcripts(document: object) -> Iterator[tuple[str, list[str]]]:
+    """Each code cell of a Jupyter notebook ``document`` written as the IPython session that ran it:
+    its source with ``In [n]:`` before the last line, then ``Out[n]:`` and each output's text.
+
+    A notebook keeps the read (``os.environ['API_TOKEN']``) in ``cells[].source`` and the value it
+    printed in ``outputs[].data["text/plain"]``: two JSON fields that no rule reads together (a red
+    team, round 11: the value was kept). As one transcript, the REPL rule of
+    :mod:`.named_elsewhere` pairs them."""
+    cells = document.get("cells") if isinstance(document, dict) else None
+    for cell in cells if isinstance(cells, list) else ():
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = _cell_text(cell.get("source")).rstrip("\n")
+        outputs = cell.get("outputs")
+        printed = [
+            _cell_text(data.get("text/plain") if isinstance(data := output.get("data"), dict) else None)
+            or _cell_text(output.get("text"))
+            for output in (outputs if isinstance(outputs, list) else ())
+            if isinstance(output, dict)
+        ]
+        if not source or not any(printed):
+            continue
+        head, _, last = source.rpartition("\n")
+        number = cell.get("execution_count") or 0
+        lines = [f"{head}\n" if head else "", f"In [{number}]: {last}\n"]
+        lines += [f"Out[{number}]: {text.rstrip(chr(10))}\n" for text in printed if text]
+        lines = [line for line in lines if line]
+        lines[-1] = lines[-1].rstrip("\n")
+        yield "".join(lines), lines
+
+
+def _cell_text(value: object) -> str:
+    """A notebook field's text, kept as a string or as a list of lines."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return "".join(value)
+    return ""
 
 
 def _streamed_findings(text: str, config: RedactionConfig, depth: int) -> list[Finding]:

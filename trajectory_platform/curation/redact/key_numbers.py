@@ -35,15 +35,28 @@ from collections.abc import Iterator
 
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.model import Finding
+from trajectory_platform.curation.redact.positional import credential_shaped
+from trajectory_platform.curation.redact.random_sources import RANDOM_SOURCE
 
 _BYTE = r"-?(?:0[xX][0-9a-fA-F]{1,2}|\d{1,3})"
-_BYTE_LIST = re.compile(
+_LABELLED = (
     r"(?<![\w.])(?P<name>[A-Za-z_][\w.]{0,64})[\"']?[ \t]*(?:\[\w{0,6}\])?[ \t]*(?:=>|[:=])"
     r"[^\n]{0,40}?[\[{(][ \t]*\n?[ \t]*"
-    r"(?P<value>" + _BYTE + r"(?:[ \t]*,[ \t]*\n?[ \t]*" + _BYTE + r"){15,})"
 )
+"""A credential's name, an assignment, and the bracket a list opens with."""
+_BYTE_LIST = re.compile(_LABELLED + r"(?P<value>" + _BYTE + r"(?:[ \t]*,[ \t]*\n?[ \t]*" + _BYTE + r"){15,})")
 """A credential's name (C's array size may follow it), an assignment (a type or a constructor may
 stand between), then 16 byte values or more in brackets."""
+_CHAR = r"'(?:[^'\\\n]|\\.)'"
+_SHORT_TEXT_LIST = re.compile(
+    _LABELLED + r"(?P<value>" + _BYTE + r"(?:[ \t]*,[ \t]*" + _BYTE + r"){5,15}"
+    r"|" + _CHAR + r"(?:[ \t]*,[ \t]*" + _CHAR + r"){5,})[ \t]*,?[ \t]*[\]})]"
+)
+"""A password under a credential's name spelled as 6 to 16 character codes (``[]byte{..}``,
+``bytes([..])``, ``byteArrayOf(..)``, ``String.fromCharCode(..)``, C's array ending in a NUL) or as
+char literals of any length (Java's ``char[] password = {'a', ...}``): too short for a key's
+16-byte floor, and its text too short for the entropy test (a red team, round 11: 24 of 24 kept).
+The finding is the list inside its brackets, so the brackets and the statement stay."""
 _NUMBER_PAIR = re.compile(r"\d[ \t]*,[ \t]*\n?[ \t]*-?\d|\[\d{1,3} \d")
 """Two numbers of a list: the cheap sign that a text may hold one."""
 _BYTES_REPR = re.compile(
@@ -72,13 +85,6 @@ _UNLABELLED_SIZES = (32, 64)
 _GENERATED_SIZES = (16, 64)
 """How many bytes a key has where the code above them draws it from a random source
 (:data:`RANDOM_SOURCE`): AES-128 and AES-192 keys, 20- and 48-byte HMAC keys and seeds too."""
-RANDOM_SOURCE = re.compile(
-    r"(?i)(?<![a-z])(?:urandom|token_(?:bytes|hex|urlsafe)|randbytes|random_?bytes|getrandom|get_random_bytes"
-    r"|generate_?key|gen_?key|keygen|rand\.read|securerandom|nextbytes|getrandomvalues"
-    r"|random\.new\(\)\.read|nacl\.utils\.random|rand::random|randombytes_buf)(?![a-z])"
-)
-"""A call that draws random bytes or a key (Python, Node, Go, Java, Rust, PyCryptodome, libsodium):
-bytes printed under it are a key's whatever their size, as the 32 or 64 bytes are without it."""
 _PUBLIC_CONTEXT = re.compile(
     r"(?i)(?<![a-z])(?:\w*digest|hash\w*|sha\d*(?:_\d+)?|md5|blake\w*|checksum|crc\w*|fingerprint|signature|sig"
     r"|pub(?:lic)?\w*|nonce|iv|expected|want|vectors?|test_?vectors?|ciphertext|mac|tag|address|addr|magic"
@@ -133,6 +139,10 @@ def find_key_numbers(text: str) -> Iterator[Finding]:
         for match in _BYTE_LIST.finditer(text):
             if credential_class(match.group("name")) and _key_bytes(match.group("value")):
                 yield _finding(match)
+    if _NUMBER_PAIR.search(text) or "', '" in text or "','" in text:
+        for match in _SHORT_TEXT_LIST.finditer(text):
+            if credential_class(match.group("name")) and credential_shaped(_spelled(match.group("value"))):
+                yield Finding("PASSWORD", *match.span("value"), match.group("value"), "key_numbers:text_list")
     if "b'" in text or 'b"' in text:
         for match in _BYTES_REPR.finditer(text):
             value = match.group("value")
@@ -178,6 +188,19 @@ def _listed_bytes(listed: str) -> bytes | None:
     if not all(-128 <= number <= 255 for number in numbers):
         return None
     return bytes(number % 256 for number in numbers)
+
+
+def _spelled(listed: str) -> str:
+    """The text a list of character codes or char literals spells (a C string's closing NUL
+    dropped); empty where a code is no printable ASCII character."""
+    if listed.startswith("'"):
+        chars = [ast.literal_eval(item) for item in re.findall(_CHAR, listed)]
+    else:
+        chars = [chr(_int(item) % 256) for item in re.findall(_BYTE, listed)]
+    while chars and chars[-1] == "\0":
+        chars.pop()
+    text = "".join(chars)
+    return text if text.isascii() and text.isprintable() else ""
 
 
 def _repr_bytes(literal: str) -> bytes | None:

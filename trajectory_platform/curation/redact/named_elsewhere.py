@@ -11,7 +11,8 @@ they are secret, a path names them, an edit format or a debugger's dump carries 
   XPath for ``xmlstarlet -u ... -v v``, Ansible ``ini_file``'s ``option:`` then ``value:``,
   PowerShell's ``Set-Item Env:API_KEY v``), or RFC 6902 JSON Patch's ``"path": "/password", "value": "v"``;
 - a debugger or REPL showing a variable's value apart from its name (PHP ``var_dump`` and
-  ``print_r``, gdb's ``$1 = "v"`` after ``p password``, IPython's ``Out[n]``, irb's ``=>``).
+  ``print_r``, gdb's ``$1 = "v"`` after ``p password``, and the echo of the REPLs of
+  :data:`_REPL_PROMPTS`: IPython's ``Out[n]``, irb's ``=>``, jshell's ``$1 ==>``, R's ``[1]``...).
 
 A named value is judged by :func:`.credential_names.credential_class` on its name; every value must look like
 a credential (:func:`.positional.credential_shaped`): an ordinary field edited with ``jq`` or a
@@ -76,6 +77,32 @@ _DOCUMENT_ENTRY = re.compile(
     r"(?m)^[ \t]*(?:export[ \t]+)?[\w.-]+[ \t]*[:=][ \t]*(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)[ \t]*$"
 )
 
+_REPL_PROMPTS = (
+    r"In \[\d+\]:",  # IPython, and a notebook cell (:func:`.engine.notebook_transcripts`)
+    r">>>",  # Python
+    r"irb\([^)\n]*\):\d+(?::\d+)?[>*]",  # irb, with or without its nesting level
+    r"\[\d+\] pry\([^)\n]*\)>",  # pry
+    r"iex\(\d+\)>",  # Elixir
+    r"scala>",
+    r"jshell>",
+    r"ghci>|Prelude>|λ>",  # Haskell
+    r"julia>",
+    r">",  # R, Lua, Node, Laravel tinker (PsySH)
+    r"\(gdb\)\s+p(?:rint)?",
+    r"p(?:rint)?",
+)
+"""The prompts of a REPL (or a debugger's print command) before the expression it reads."""
+_REPL_ECHOES = (
+    r"Out\[\d+\]:[ \t]*",  # IPython
+    r"=>?[ \t]*",  # irb, pry; tinker's ``= "v"``
+    r"\$\d+ = (?:0x[0-9a-f]+ )?",  # gdb
+    r"\$\d+ ==>[ \t]*",  # jshell
+    r"(?:val )?res\d+: [\w.\[\]]+ = ",  # scala
+    r"\[1\][ \t]*",  # R
+    r"Just[ \t]+",  # ghci's ``Maybe``
+)
+"""What a REPL writes before the value it echoes on the next line (none: Python, julia, iex, Lua)."""
+
 _NAMED = {
     "jq_path_set": re.compile(
         r"(?<![\w.\]\"])\.(?:[\w-]{1,80}\.|\[[^\]\n]{0,80}\]\.?){0,12}\"?(?P<name>[\w-]{1,80})\"?\]?\s*\|?=\s*"
@@ -104,10 +131,9 @@ _NAMED = {
         r"[{,]\s*(?P<name>\w{1,80}) = (?:0x[0-9a-f]+ )?\"(?P<value>(?:[^\"\\\n]|\\.){4,200})\""
     ),
     "repl_echo": re.compile(
-        r"(?m)^(?:In \[\d+\]:|>>>|irb\([^)\n]*\):\d+:\d+>|\[\d+\] pry\([^)\n]*\)>"
-        r"|\(gdb\)\s+p(?:rint)?|p(?:rint)?)"
-        r"[ \t]+(?P<expr>[^\n]{1,200})\n(?:Out\[\d+\]:[ \t]*|=>[ \t]*|\$\d+ = (?:0x[0-9a-f]+ )?)?"
-        r"(?P<q>[\"'])(?P<value>[^\"'\\\n]{4,200})(?P=q)[ \t]*$"
+        r"(?m)^(?:" + "|".join(_REPL_PROMPTS) + r")"
+        r"[ \t]+(?P<expr>[^\n]{1,200})\n(?:" + "|".join(_REPL_ECHOES) + r")?"
+        r"(?:(?P<q>[\"'])(?P<value>[^\"'\\\n]{4,200})(?P=q)|(?P<bare>[^\s\"'\\]{4,200}))[ \t]*$"
     ),
 }
 """A value and the name that labels it, apart: ``name`` is the label, ``value`` the value."""
@@ -121,7 +147,7 @@ _NAMED_GATES: dict[str, str | re.Pattern[str]] = {
     "var_dump": "]=>",
     "print_r": "] => ",
     "gdb_member": re.compile(r"\$\d+ = \{"),
-    "repl_echo": re.compile(r"(?m)^(?:In \[|>>>|irb\(|\[\d+\] pry|\(gdb\)|p )"),
+    "repl_echo": re.compile(r"(?m)^(?:" + "|".join(_REPL_PROMPTS) + r")[ \t]"),
 }
 _LAST_WORD = re.compile(r"[A-Za-z_][\w-]*")
 _JQ_LINE = re.compile(r"\b(?:jq|yq|gojq)\b")
@@ -163,7 +189,8 @@ def find_named_elsewhere(text: str) -> Iterator[Finding]:
                 named = credential_class(words[-1]) if words else None
                 if named is not None:
                     kind = "PASSWORD" if named == "password" else "SECRET"
-                    yield from _judged(kind, match, "value", f"named:{rule}")
+                    group = "bare" if rule == "repl_echo" and match.group("value") is None else "value"
+                    yield from _judged(kind, match, group, f"named:{rule}")
 
 
 def _judged(kind: str, match: re.Match[str], group: str, detector: str) -> Iterator[Finding]:
