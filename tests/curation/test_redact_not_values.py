@@ -60,6 +60,12 @@ HONEST = {
     # an English compound listed after a credential word: a sentence, not a user and a password
     "compound_in_a_list": "Redaction: credential sinks, user-keyed maps, tables (the merged rules)",
     "compound_after_and": "The default login page and read-only views were rebuilt.",
+    # a reference to where a secret is kept, as a YAML flow mapping or sequence
+    "secret_key_ref": "env:\n  - name: PGPASSWORD\n    valueFrom:\n      secretKeyRef: {name: pg, key: pw}",
+    "env_entry_flow": "  - {name: API_TOKEN, valueFrom: {secretKeyRef: {name: api, key: token}}}\n",
+    "env_from_flow": "    envFrom: [{secretRef: {name: oauth}}]\n",
+    "password_secret_flow": "  passwordSecret: {name: db-auth, key: password}\n",
+    "token_secret_ref_flow": '  tokenSecretRef: {"name": registry, "key": token}\n',
 }
 
 
@@ -106,6 +112,11 @@ CONTROLS = {
     "two_word_password": ('password: "Sunset Harbor"\n', "Sunset Harbor"),
     "hyphenated_passphrase": ("Credentials: deploy, amber-falcon-quartz", "amber-falcon-quartz"),
     "hyphenated_with_digit": ("log in with admin and blue-harbor7", "blue-harbor7"),
+    "flow_mapping_beside_a_reference": (
+        "x:\n  secretKeyRef: {name: db, key: password}\n  password: Kx9fTq2vLm8pRw\n",
+        "Kx9fTq2vLm8pRw",
+    ),
+    "password_inside_a_flow_mapping": ("db: {user: bob, password: Hunter2Secret9}\n", "Hunter2Secret9"),
     "diff_added_password": (
         '@@ -1,3 +1,3 @@\n {\n-  "password": "old"\n+  "password": "Velvet70040!x"\n }',
         "Velvet70040!x",
