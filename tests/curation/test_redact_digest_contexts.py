@@ -69,7 +69,7 @@ def test_a_list_of_keys_after_a_list_of_digests_is_still_replaced() -> None:
     assert all(digest in out for digest in digests) and not any(key in out for key in keys)
 
 
-@pytest.mark.parametrize("name", ["commit", "head_sha", "parent", "checksum"])
+@pytest.mark.parametrize("name", ["commit", "head_sha", "parent", "checksum", "commit_id"])
 def test_a_digest_named_behind_escaped_quotes_is_kept(name: str) -> None:
     digest = _digest("sha1", 7)
     inner = json.dumps({"event": "push", name: digest}).replace('"', '\\"')

@@ -69,6 +69,7 @@ REQUEST_ID_HEADERS = [
     "x-ms-request-id: Qz7mPw3xRt9vLk2nBc8sDf4hJg6y",
     "X-Correlation-ID: Wm4kTz8qRp2vNx6bLc9sHd",
     "cf-ray: 8f3a9c7e1b2d4f60-AMS",
+    "< x-b3-traceid: 1b267619c4812cc46ee281747884ca50",
 ]
 
 

@@ -1496,10 +1496,11 @@ hash of its lockfile (actions/cache prints it after ``key:``)."""
 
 
 _ID_NAME_BEFORE = re.compile(
-    r"(?P<label>[\w$]*(?:(?:\b|[_\-])(?:id|ID|Id|oid)|(?<=[a-z])I[dD]))s?[\"']?\s*(?:[:=(]\s*|\s+)[\"']?$"
+    r"(?P<label>[\w$]*(?:(?:\b|[_\-])(?:id|ID|Id|oid)|(?<=[a-z])I[dD]))s?\\?[\"']?\s*(?:[:=(]\s*|\s+)\\?[\"']?$"
 )
 """A name or constructor that calls what follows an id: ``run_id=``, ``"JobRunId": ``, ``[id=``, Ray's
-``NodeID:``, Mongo's ``ObjectId("`` and extended JSON's ``{"$oid": "``."""
+``NodeID:``, Mongo's ``ObjectId("`` and extended JSON's ``{"$oid": "``; its quotes may be escaped
+(double-encoded JSON in a log line: ``\\"commit_id\\": \\"``)."""
 GRANTING_ID_NAME = re.compile(r"(?i)session|cookie|csrf|xsrf|auth|token|secret|pass")
 """An id that grants: a ``session_id``, ``auth_token_id`` or Vault ``secret_id`` is a bearer
 credential, scored like any other string; an object's ``id``, ``VersionId`` or ``NodeID`` only names it."""
@@ -2014,7 +2015,7 @@ _HEADER_BEFORE = re.compile(
 )
 """An HTTP header's name up to the token in its value (``< x-amz-id-2: ``, ``X-Amzn-Trace-Id:
 Root=1-67a3b2c1-``): the value's own ``key=`` prefix and the id's earlier pieces allowed."""
-_ID_HEADER_ENDS = frozenset({"id", "ray", "trace"})
+_ID_HEADER_ENDS = frozenset({"id", "ray", "trace", "traceid", "spanid", "requestid"})
 
 
 def _request_id_header(text: str, start: int) -> bool:
