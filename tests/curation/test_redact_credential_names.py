@@ -103,3 +103,31 @@ def test_a_chosen_value_of_dotted_words_under_a_token_name_is_replaced(text: str
 )
 def test_a_dotted_path_or_file_under_a_key_name_is_kept(text: str) -> None:
     assert _redacted(text) == text
+
+
+DOTTED_SETTINGS = [
+    ("validate_password.policy", "MEDIUM"),
+    ("password.reset.timeout", "3600"),
+    ("spring.security.password.encoder", "bcrypt"),
+    ("auth.password.hashing", "argon2id"),
+    ("secret.store.backend", "vault"),
+    ("ldap.password.attribute", "userPassword"),
+    ("password.expiry.days", "90"),
+    ("token.signing.algorithm", "RS256"),
+]
+
+
+@pytest.mark.parametrize(("name", "value"), DOTTED_SETTINGS)
+@pytest.mark.parametrize("separator", ["=", " = ", ": "])
+def test_a_dotted_setting_about_a_credential_keeps_its_value(name: str, value: str, separator: str) -> None:
+    """A dotted name is classed by its last segment, as an underscored one is: a credential word
+    before ``policy``/``timeout``/``encoder`` names a setting about credentials, not one."""
+    text = f"# auth settings\n{name}{separator}{value}\nserver.port=8080\n"
+    assert _redacted(text) == text
+
+
+@pytest.mark.parametrize(
+    "name", ["spring.datasource.password", "mail.smtp.password", "app.secret.key", "password.reset.token"]
+)
+def test_a_dotted_name_ending_in_a_credential_still_marks_its_value(name: str) -> None:
+    assert VALUE not in _redacted(f"{name}={VALUE}\nserver.port=8080\n")

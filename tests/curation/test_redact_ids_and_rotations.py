@@ -59,3 +59,30 @@ def test_rotations_are_rot13_rot18_and_rot47() -> None:
     assert rot13 == codecs.encode("Abc-123", "rot13") == "Nop-123"
     assert rot18 == "Nop-678"
     assert rot47 == "p34\\`ab"
+
+
+REQUEST_ID_HEADERS = [
+    "< x-amz-id-2: Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJD",
+    "< x-amz-cf-id: q1W8-xZ3rT5yU7iO9pA2sD4fG6hJ8kL0zX_cV3bN5mQ7wE9rT1yA==",
+    "x-request-id: Kd8fTq2vLm9pRwXs3bNc7hJy",
+    "X-Amzn-Trace-Id: Root=1-67a3b2c1-Kd8fTq2vLm9pRwXs3bNc7hJy",
+    "x-ms-request-id: Qz7mPw3xRt9vLk2nBc8sDf4hJg6y",
+    "X-Correlation-ID: Wm4kTz8qRp2vNx6bLc9sHd",
+    "cf-ray: 8f3a9c7e1b2d4f60-AMS",
+    "< x-b3-traceid: 1b267619c4812cc46ee281747884ca50",
+]
+
+
+@pytest.mark.parametrize("header", REQUEST_ID_HEADERS)
+def test_a_header_naming_its_value_a_request_or_trace_id_keeps_it(header: str) -> None:
+    text = f"HTTP/1.1 200 OK\nContent-Length: 2\n{header}\nServer: nginx"
+    assert _redacted(text) == text
+
+
+@pytest.mark.parametrize(
+    "header", ["x-api-key: {v}", "X-Session-Id: {v}", "x-auth-token: {v}", "Authorization: Bearer {v}"]
+)
+def test_a_header_naming_a_key_a_session_or_a_token_is_still_replaced(header: str) -> None:
+    value = "Kd8fTq2vLm9pRwXs3bNc7hJyQz7mPw3x"
+    text = f"< HTTP/2 200\n< x-request-id: Wm4kTz8qRp2vNx6bLc9sHd\n< {header.format(v=value)}\n"
+    assert value not in _redacted(text)

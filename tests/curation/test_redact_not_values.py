@@ -69,6 +69,12 @@ HONEST = {
     "runner_label": "token: node20.darwin.arm64\n",
     "wheel_tag": "BUILD_SECRET=cp312.musllinux1.aarch64\n",
     "image_flavour": '  api_key = "ruby3.3.bookworm.amd64"\n',
+    # a reference to where a secret is kept, as a YAML flow mapping or sequence
+    "secret_key_ref": "env:\n  - name: PGPASSWORD\n    valueFrom:\n      secretKeyRef: {name: pg, key: pw}",
+    "env_entry_flow": "  - {name: API_TOKEN, valueFrom: {secretKeyRef: {name: api, key: token}}}\n",
+    "env_from_flow": "    envFrom: [{secretRef: {name: oauth}}]\n",
+    "password_secret_flow": "  passwordSecret: {name: db-auth, key: password}\n",
+    "token_secret_ref_flow": '  tokenSecretRef: {"name": registry, "key": token}\n',
 }
 
 
@@ -117,6 +123,11 @@ CONTROLS = {
     "hyphenated_with_digit": ("log in with admin and blue-harbor7", "blue-harbor7"),
     "compared_then_assigned": ("if (mode == 'x') password: Qz81#lomb\n", "Qz81#lomb"),
     "memorable_dotted_token": ("token: Harbor.linux7741\n", "Harbor.linux7741"),
+    "flow_mapping_beside_a_reference": (
+        "x:\n  secretKeyRef: {name: db, key: password}\n  password: Kx9fTq2vLm8pRw\n",
+        "Kx9fTq2vLm8pRw",
+    ),
+    "password_inside_a_flow_mapping": ("db: {user: bob, password: Hunter2Secret9}\n", "Hunter2Secret9"),
     "diff_added_password": (
         '@@ -1,3 +1,3 @@\n {\n-  "password": "old"\n+  "password": "Velvet70040!x"\n }',
         "Velvet70040!x",

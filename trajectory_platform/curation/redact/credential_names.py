@@ -65,7 +65,8 @@ _NOT_SECRET_NAMES = re.compile(
     r"expiry|expires|expires_at|expiration|timeout|ttl|header|prefix|env|var|key_id|kid|kty|alg|use|"
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
     r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme"
-    r"|rate|ratio|pct|percent|percentage|fraction|score|at_(?:\d+|k))\d*$"
+    r"|rate|ratio|pct|percent|percentage|fraction|score|at_(?:\d+|k)|encoder|encoding|hashing|backend|attribute|attr"
+    r"|days|hours|minutes|seconds)\d*$"
     r"|(?:^|_)(?:pubblic[ao]|publi(?:que|ca|co)|[öo]ffentlich\w*|publiczny|открыт\w*)(?:_|$)"
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
     r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)|(?:^|_)pubkeys?$"
@@ -117,7 +118,7 @@ def credential_class(name: str) -> str | None:
     lowered = lowered.replace("-", "_").replace(":", "_")  # ASP.NET Core's section path: Smtp:Password
     if _KBA_NAME.search(lowered.replace(".", "_")):
         return "password"
-    if not lowered or _NOT_SECRET_NAMES.search(lowered):
+    if not lowered or _NOT_SECRET_NAMES.search(lowered.replace(".", "_")):  # a dotted name's last segment
         return None
     segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]
     if any(_PASSWORD_SEGMENT.fullmatch(seg) and seg not in _NOT_PASSWORD_SEGMENTS for seg in segments):

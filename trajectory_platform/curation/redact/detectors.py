@@ -1587,10 +1587,11 @@ hash of its lockfile (actions/cache prints it after ``key:``)."""
 
 
 _ID_NAME_BEFORE = re.compile(
-    r"(?P<label>[\w$]*(?:(?:\b|[_\-])(?:id|ID|Id|oid)|(?<=[a-z])I[dD]))s?[\"']?\s*(?:[:=(]\s*|\s+)[\"']?$"
+    r"(?P<label>[\w$]*(?:(?:\b|[_\-])(?:id|ID|Id|oid)|(?<=[a-z])I[dD]))s?\\?[\"']?\s*(?:[:=(]\s*|\s+)\\?[\"']?$"
 )
 """A name or constructor that calls what follows an id: ``run_id=``, ``"JobRunId": ``, ``[id=``, Ray's
-``NodeID:``, Mongo's ``ObjectId("`` and extended JSON's ``{"$oid": "``."""
+``NodeID:``, Mongo's ``ObjectId("`` and extended JSON's ``{"$oid": "``; its quotes may be escaped
+(double-encoded JSON in a log line: ``\\"commit_id\\": \\"``)."""
 GRANTING_ID_NAME = re.compile(r"(?i)session|cookie|csrf|xsrf|auth|token|secret|pass")
 """An id that grants: a ``session_id``, ``auth_token_id`` or Vault ``secret_id`` is a bearer
 credential, scored like any other string; an object's ``id``, ``VersionId`` or ``NodeID`` only names it."""
@@ -1842,11 +1843,14 @@ _CANDIDATE = re.compile(r"[A-Za-z0-9+/_\-]{20,}={0,2}")
 BASE64_DEPTH = 3
 """Layers of base64 an encoded credential is looked for under (``base64(base64(key))``)."""
 _DIGEST_CONTEXT = re.compile(
-    r"(?i)(?:sha(?:1|224|256|384|512)?(?:sum)?|md5(?:sum)?|blake2b?|commit|blob|tree|parent|digest|hash|checksum|etag"
-    r"|object|revision|rev|merge|head|index|image|layer|fingerprint|recv-keys|keyid|key id|@)[\s:=\"'()#-]*$"
+    r"(?i)(?:sha(?:1|224|256|384|512)?(?:sums?)?|md5(?:sums?)?|blake2b?|commit|blob|tree|parent|digests?|hash(?:es)?"
+    r"|checksums?|etag|object|revision|rev|merge|head|index|image|layer|fingerprint|recv-keys|keyid|key id|@)"
+    r"[\s:=\"'()#\\-]*$"
 )
 """A word that names the hex run after it a digest: ``sha256:``, the GitHub API's ``"sha": ...``,
-``hexdigest()  # ...`` (a comment showing a call's result), ``ETag:``."""
+``hexdigest()  # ...`` (a comment showing a call's result), ``ETag:``. Backslashes count among the
+separators: double-encoded JSON in a log line (``{\\"commit\\": \\"<sha>\\"}``) and the AWS CLI's
+quoted ETag (``"ETag": "\\"<md5>\\""``) put escaped quotes between the word and the run."""
 
 
 def names_a_digest(key: str) -> bool:
@@ -1866,10 +1870,17 @@ every ``git log`` line of the episode too, and the commands no longer ran (red t
 _GIT_SEARCHED_OR_QUOTED = re.compile(r"(?:\s-[SGm]\s*|--grep\b|[\"'#])[^\n]*$")
 """A git line's text that makes the hex after it no revision: what ``log -S``/``-G``/``--grep``
 searches for (a leaked key), a ``-m`` message, anything quoted or after a comment."""
-_LISTED_AFTER = re.compile(r"(?<![0-9A-Za-z])([0-9a-fA-F]{7,64})[ \t]+$")
-"""A hex run right before another, one space apart: the previous id of a list of ids of one length,
-which is a digest when the first of them is shown to be one (a merge commit's ``parent A B`` in
-``--format=raw``-like output: the second hash was redacted, 2026-12-06)."""
+_LISTED_AFTER = re.compile(r"(?<![0-9A-Za-z])([0-9a-fA-F]{7,128})(?:[ \t]+|[\"']\s*,\s*[\"'])$")
+"""A hex run right before another, one space apart or the previous quoted item of a list: the
+previous id of a list of ids of one length, which is a digest when the first of them is shown to be
+one (a merge commit's ``parent A B`` in ``--format=raw``-like output: the second hash was redacted,
+2026-12-06; a JSON array under ``"sha256sums"``)."""
+_CONTAINER_OPENS = re.compile(r"[\"']?(?P<key>[A-Za-z_][\w.-]{0,39})[\"']?\s*[:=]\s*[\[(]\s*[\"']$")
+"""The first quoted item of a list under a key (``"checksums": ["<hex>", ...``): the key names the
+items, which :func:`names_a_digest` reads as it reads a key of one literal."""
+_COLUMN_DELIMITERS = ("|", "\t", ",")
+_TABLE_BORDER = re.compile(r"[ \t]*[|+]?[ \t]*:?-{3,}[-|+: \t]*")
+"""A Markdown or ``psql`` separator row under a table's header."""
 _ID_PREFIX = re.compile(
     r"^(?:call|toolu|chatcmpl|msg|req|run|resp|evt|file|asst|thread|step|item|ws|fc|gen)[_-]"
 )
@@ -2109,7 +2120,7 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
         or structured_name(token)
     ):
         return False
-    if public_by_context(text, start, start + len(token)):
+    if public_by_context(text, start, start + len(token)) or _request_id_header(text, start):
         return False
     bare = token.rstrip("=")
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token), digests):
@@ -2127,6 +2138,29 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
     return not _reads_as_prose(
         encoded_text(token) or base58_text(token) or wrapped_block_text(text, start, start + len(token))
     )
+
+
+_HEADER_BEFORE = re.compile(
+    r"(?m)^[<>]?[ \t]*(?P<name>[A-Za-z][A-Za-z0-9-]{1,60})[ \t]*:[ \t]*(?:[\w.-]+=)?[\w.-]*$"
+)
+"""An HTTP header's name up to the token in its value (``< x-amz-id-2: ``, ``X-Amzn-Trace-Id:
+Root=1-67a3b2c1-``): the value's own ``key=`` prefix and the id's earlier pieces allowed."""
+_ID_HEADER_ENDS = frozenset({"id", "ray", "trace", "traceid", "spanid", "requestid"})
+
+
+def _request_id_header(text: str, start: int) -> bool:
+    """Is the token at ``start`` the value of a header that names it a request's or a trace's id
+    (``x-request-id``, ``x-amz-cf-id``, ``x-amz-id-2``, ``cf-ray``, ``X-Correlation-ID``)? It
+    correlates a request with the server's logs and grants nothing, as a ``req_`` id does
+    (:data:`_ID_PREFIX`); replaced, an HTTP trace lost its correlation. A header naming a session,
+    a token or a key (:data:`GRANTING_ID_NAME`, ``x-api-key``) keeps its value scored."""
+    line_start = text.rfind("\n", 0, start) + 1
+    header = _HEADER_BEFORE.search(text, max(line_start, start - 120), start)
+    if header is None:
+        return False
+    name = header.group("name")
+    words = [word for word in name.lower().split("-") if not word.isdigit()]
+    return bool(words) and words[-1] in _ID_HEADER_ENDS and not GRANTING_ID_NAME.search(name)
 
 
 def named_digest_piece(pieces: list[str], index: int) -> bool:
@@ -2185,7 +2219,7 @@ def _digest_by_evidence(text: str, start: int, end: int, verdicts: dict[tuple[in
             verdict = True
             break
         chain.append((start, end))
-        listed = _LISTED_AFTER.search(text, max(0, start - (end - start) - 8), start)
+        listed = _LISTED_AFTER.search(text, max(0, start - (end - start) - 24), start)
         if not listed or len(listed.group(1)) != end - start:
             break
         start, end = listed.span(1)  # the previous id of a list of ids (git's ``parent A B``)
@@ -2201,13 +2235,68 @@ def _own_digest_evidence(text: str, start: int, end: int) -> bool:
         return True
     if hex_named_as_id(text, start):
         return True
+    opens = _CONTAINER_OPENS.search(text, max(0, start - 64), start)
+    if opens and names_a_digest(opens.group("key")):
+        return True
     line_start = text.rfind("\n", 0, start) + 1
+    if _column_names_a_digest(text, line_start, start):
+        return True
     command = _GIT_REVISION_ARGUMENT.search(text, max(line_start, start - 200), start)
     if command and not _GIT_SEARCHED_OR_QUOTED.search(command.group()):
         return True
     return not text[line_start:start].strip() and (
         _NAME_FOLLOWS.match(text, end) is not None or text.startswith("..", end)
     )
+
+
+def _cell_names(line: str, delimiter: str) -> list[str]:
+    """The cells of a table row split at ``delimiter``, stripped of spaces and quotes; the empty
+    border cells of a Markdown row (``| a | b |``) dropped."""
+    cells = [cell.strip(" \t\r\"'") for cell in line.split(delimiter)]
+    if delimiter == "|" and cells and not cells[0]:
+        cells = cells[1:]
+    if delimiter == "|" and cells and not cells[-1]:
+        cells = cells[:-1]
+    return cells
+
+
+_TABLE_LOOKBACK = 200
+"""Rows walked up from a cell to its table's header: tables longer than that are read in part."""
+
+
+def _column_names_a_digest(text: str, line_start: int, start: int) -> bool:
+    """Is the run at ``start`` a cell of a CSV, TSV, Markdown or ``psql`` table whose header cell
+    names a digest (``sha256``, ``MD5``, ``checksum``)? The word heads the column, not the run's
+    line, so :data:`_DIGEST_CONTEXT` never saw it and entropy replaced every digest of a
+    manifest. The header is the first line above of as many cells (a separator row skipped); a
+    credential column of the same table keeps its own verdict."""
+    line_end = text.find("\n", start)
+    line = text[line_start : len(text) if line_end == -1 else line_end]
+    for delimiter in _COLUMN_DELIMITERS:
+        if delimiter not in line:
+            continue
+        cells = _cell_names(line, delimiter)
+        before = _cell_names(text[line_start:start] + "x", delimiter)  # the run's cell is the last one
+        column = len(before) - 1
+        if len(cells) < 2 or column >= len(cells):
+            continue
+        header, end = "", line_start - 1
+        for _ in range(_TABLE_LOOKBACK):
+            if end <= 0:
+                break
+            above_start = text.rfind("\n", 0, end) + 1
+            above = text[above_start:end]
+            end = above_start - 1
+            if delimiter == "|" and _TABLE_BORDER.fullmatch(above):
+                continue
+            if len(_cell_names(above, delimiter)) != len(cells):
+                break
+            header = above
+        if header:
+            name = _cell_names(header, delimiter)[column]
+            if re.fullmatch(r"[A-Za-z_][\w .-]{0,39}", name) and names_a_digest(name):
+                return True
+    return False
 
 
 _NAME_FOLLOWS = re.compile(r"[ \t]+\S")

@@ -406,7 +406,7 @@ def _decoded_findings(
             if config.pii and not labels_only:
                 hidden.extend(find_pii(window, config))
             if joins is not None:
-                hidden = [f for f in hidden if _crosses_a_join(joins, offset + f.start, offset + f.end)]
+                hidden = [f for f in hidden if _seam_finding(joins, offset, f)]
             if hidden:
                 echoes = SymbolTable(b"")
                 for finding in hidden:
@@ -420,6 +420,18 @@ def _decoded_findings(
                 detector = f"{finding.detector}+{view.name}"
                 found.append(Finding(finding.kind, start, stop, text[start:stop], detector))
     return found
+
+
+def _seam_finding(joins: list[int], offset: int, finding: Finding) -> bool:
+    """Is a finding of a seam view (:data:`SEAM_DECODERS`) one the joins made? It crosses a join or
+    starts just after one (a label cut at the row's end). An entropy finding needs a join inside it:
+    a token whole on its row was scored in the raw text already, with the context the view cuts off
+    (the ``[`` and key of a JSON list of digests whose rows are of one width)."""
+    start, end = offset + finding.start, offset + finding.end
+    if finding.detector == "entropy":
+        index = bisect.bisect_right(joins, start)
+        return index < len(joins) and joins[index] < end
+    return _crosses_a_join(joins, start, end)
 
 
 def _crosses_a_join(joins: list[int], start: int, end: int) -> bool:

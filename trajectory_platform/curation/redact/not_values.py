@@ -26,7 +26,10 @@ printed. Each rule is about a *meaning* the name or the value carries, never a l
   ('secret'): break``) is a string a branch tests: what follows its colon is the branch's code;
 - ``-u``/``--user`` ``USER:GROUP`` of a container runtime or an owner-setting command, or where
   the group repeats the user or both are numeric ids, is a container's or a file's owner (``docker
-  run -u 1000:1000``, ``--user nobody:nogroup``), not ``curl -u user:password``.
+  run -u 1000:1000``, ``--user nobody:nogroup``), not ``curl -u user:password``;
+- a YAML flow mapping or sequence of keys (``secretKeyRef: {name: db, key: password}``,
+  ``envFrom: [{secretRef: {name: db}}]``) is a reference to where a secret is kept, its entries
+  judged as their own ``name: value`` pairs: replacing ``{name:`` broke the manifest.
 """
 
 from __future__ import annotations
@@ -118,6 +121,8 @@ _CLIENT_BETWEEN = re.compile(
 )
 """A client (or a new command) between the owner command and ``-u``: then ``-u`` is the client's
 ``user:password`` (``docker run curlimages/curl -u bob:pw``)."""
+_FLOW_COLLECTION = re.compile(r"[\[{][ \t]*(?:\{[ \t]*)?[\"']?[A-Za-z_][\w.-]*[\"']?:(?:[ \t]|$)")
+"""A YAML flow mapping (or a sequence of them) opening with a key: ``{name: db``, ``[{secretRef:``."""
 _USER_SPEC = re.compile(r"(?<!\S)(?:-u|--user)[\s=]*[\"']?(?P<user>[^\s:'\"=]{1,64})[\"']?:[\"']?$")
 
 
@@ -156,6 +161,8 @@ def not_a_value(text: str, name: str, name_start: int, value: str, value_start: 
     if translated_label(text, value):
         return True
     if _compared(text, name, name_start):
+        return True
+    if _FLOW_COLLECTION.match(text, value_start):
         return True
     return (
         _EXPANSION_OPEN.search(text, max(0, name_start - 3), name_start) is not None
