@@ -1,15 +1,18 @@
 """A shell line's words as bash splits them: the one splitter of every curation reader of shell lines.
 
 The verifier (replay, git history, action safety, write targets, shell indirection, the call
-records, SWE-agent's tool lines), dedup's padding test and redaction's file writes read a shell
-line as words. Dedup built its own ``shlex`` lexer beside the verifier's (and read an empty quoted
-word, ``echo ''``, as an operator: the empty set of its characters is inside every set).
-Redaction's file writes split without ``whitespace_split``, so ``a,b``, ``user:`` or ``$KEY``
-left unquoted became several words and a piece written to a file was rebuilt with spaces that
-were never in it (a password written after ``user:`` was never seen whole). One line was
-different words to different readers, and a fix to one reader's quoting missed the others. Here
-is the one splitter; ``curation.redact`` and ``curation.verify`` are siblings that never import
-each other, so it sits in ``curation`` itself, below both.
+records, SWE-agent's tool lines), dedup's padding test and redaction (a file written in pieces, a
+password-hashing command's operands) read a shell line as words. Dedup built its own ``shlex`` lexer
+beside the verifier's (and read an empty quoted word, ``echo ''``, as an operator: the empty set of
+its characters is inside every set). Redaction's file writes split without ``whitespace_split``, so
+``a,b``, ``user:`` or ``$KEY`` left unquoted became several words and a piece written to a file was
+rebuilt with spaces that were never in it (a password written after ``user:`` was never seen whole);
+its hashing commands split with :func:`shlex.split`, which knows no operator (``pw>hash.txt`` was
+one operand, the file name replaced with the password; ``pw 2>/dev/null`` made the redirection the
+password and left the password). One line was different words to different readers, and a fix to one
+reader's quoting missed the others. Here is the one splitter; ``curation.redact`` and
+``curation.verify`` are siblings that never import each other, so it sits in ``curation`` itself,
+below both.
 
 It takes no options: every reader needs the same words (bash's), and a reader that wants less
 (only list operators, only redirections) filters the words, never re-splits the line.
