@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.bindings import call_arguments
+from trajectory_platform.curation.call_arguments import call_arguments
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.detectors import acceptable_value
 from trajectory_platform.curation.redact.model import Finding
