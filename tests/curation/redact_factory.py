@@ -106,3 +106,15 @@ def secret_episode(episode_id: str = "ep-secret-1") -> Episode:
             verifier_results_json=canonical_json({"tests": "passed"}),
         ),
     )
+
+
+def with_shell_calls(episode: Episode, *calls: tuple[str, str]) -> Episode:
+    """``episode`` with each ``(command, output)`` appended as a shell call and the answer it drew:
+    the one builder of the tests that redact what a command printed or wrote."""
+    for index, (command, output) in enumerate(calls):
+        call = ToolCall(id=f"sh{index}", name="execute_bash", arguments=json.dumps({"command": command}))
+        episode.events += [
+            Event(kind="assistant", content="", tool_calls=[call]),
+            Event(kind="tool", content=output, tool_call_id=f"sh{index}", status="ok"),
+        ]
+    return episode

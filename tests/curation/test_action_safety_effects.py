@@ -6,9 +6,10 @@ the odd ones validation (reported); the honest commands nearest to each stay unf
 
 from __future__ import annotations
 
+from test_action_safety import ROOT, severities
+
 from trajectory_platform.curation.verify.action_safety import CONTEXT, QUARANTINE, screen_text
 
-ROOT = "/testbed"
 HARM = {
     QUARANTINE: {
         "kill_everything": [
@@ -113,9 +114,7 @@ def forged(half: int) -> list[tuple[str, str]]:
 
 
 def test_harm_by_effect_is_screened_at_its_severity_on_the_development_half():
-    missed = [
-        line for severity, line in forged(0) if severity not in {r.severity for r in screen_text(line, ROOT)}
-    ]
+    missed = [line for severity, line in forged(0) if severity not in severities(line)]
     assert missed == []
 
 

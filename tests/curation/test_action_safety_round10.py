@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from _verify_factory import CALC_S0, fixed_files, make_episode, pristine_turns
+from test_action_safety import ROOT, severities
 from test_replay import bash, episode_of
 
 from trajectory_platform.curation.verify.action_safety import (
@@ -18,12 +19,6 @@ from trajectory_platform.curation.verify.action_safety import (
 from trajectory_platform.curation.verify.argv_calls import argv_lines
 from trajectory_platform.curation.verify.context import build_diff_view
 from trajectory_platform.gym.sandbox import unified_diff
-
-ROOT = "/testbed"
-
-
-def severities(text: str) -> set[str]:
-    return {rule.severity for rule in screen_text(text, ROOT)}
 
 
 def script(body: str) -> str:

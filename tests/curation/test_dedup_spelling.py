@@ -290,9 +290,12 @@ def test_mini_swe_agents_submission_is_an_action_not_padding():
 
 
 @pytest.mark.parametrize(
-    "command", ["true; :", "echo ok > /dev/null", "true && pwd", "echo a >/dev/null 2>&1"]
+    "command",
+    ["true; :", "echo ok > /dev/null", "true && pwd", "echo a >/dev/null 2>&1", "echo ''", 'printf ""'],
 )
 def test_a_line_of_no_ops_is_padding(command):
+    """An empty quoted word is a word like any other (``echo ''`` prints as ``echo`` does): it was
+    once read as an operator, for the empty set of its characters is inside every set."""
     assert _run(READ, ("Bash", {"command": command}), FIX, TESTS) == _run(READ, FIX, TESTS)
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from redact_factory import SALT, secret_episode
+from redact_factory import SALT, secret_episode, with_shell_calls
 
 from trajectory_platform.curation.redact import redact_episode
-from trajectory_platform.traces.record import Event, ToolCall
 
 TOKEN = "glpat-" + "Vq7Rk2Lm9XbT4wZp8Ns3"
 PASSWORD = "Fenwick7Qz" + "Lr4Mp2Ty"
@@ -22,13 +21,7 @@ PASSWORD = "Fenwick7Qz" + "Lr4Mp2Ty"
 def _with_calls(*commands: str):
     episode = secret_episode()
     episode.events = episode.events[:2]
-    for index, command in enumerate(commands):
-        call = ToolCall(id=f"w{index}", name="execute_bash", arguments=json.dumps({"command": command}))
-        episode.events += [
-            Event(kind="assistant", content="", tool_calls=[call]),
-            Event(kind="tool", content="", tool_call_id=f"w{index}", status="ok"),
-        ]
-    return episode
+    return with_shell_calls(episode, *((command, "") for command in commands))
 
 
 def _pieces(value: str, *cuts: int) -> list[str]:

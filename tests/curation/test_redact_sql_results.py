@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from redact_factory import SALT, secret_episode
+from redact_factory import SALT, secret_episode, with_shell_calls
 
 from trajectory_platform.curation.redact import redact_episode, redact_text
-from trajectory_platform.traces.record import Event, ToolCall
 
 VALUES = ["Kp7vRt2Wq9Lz4Ne", "Mx3Hd8Jf5Sb1Gy6"]
 
@@ -43,13 +42,7 @@ def test_a_credential_column_a_prompt_selected_is_replaced(text: str) -> None:
     ],
 )
 def test_a_credential_column_a_command_selected_is_replaced_in_its_result(command: str, output: str) -> None:
-    episode = secret_episode()
-    call = ToolCall(id="call_sql", name="execute_bash", arguments=json.dumps({"command": command}))
-    episode.events += [
-        Event(kind="assistant", content="", tool_calls=[call]),
-        Event(kind="tool", content=output, tool_call_id="call_sql", status="ok"),
-    ]
-    redacted, _ = redact_episode(episode, SALT)
+    redacted, _ = redact_episode(with_shell_calls(secret_episode(), (command, output)), SALT)
     assert [value for value in VALUES if value in json.dumps(redacted.to_dict())] == []
 
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from redact_factory import secret_episode
+from redact_factory import secret_episode, with_shell_calls
 
 from trajectory_platform.curation.redact import redact_episode, redact_text
-from trajectory_platform.traces.record import Event, ToolCall
 
 SALT = b"tfstate-salt"
 PW = "x9<Tq]w2"
@@ -82,11 +81,5 @@ def test_other_resources_and_attributes_stay(text: str) -> None:
     ],
 )
 def test_the_attributes_a_command_selected_by_type_are_replaced(command: str, output: str) -> None:
-    episode = secret_episode()
-    call = ToolCall(id="call_tf", name="execute_bash", arguments=json.dumps({"command": command}))
-    episode.events += [
-        Event(kind="assistant", content="", tool_calls=[call]),
-        Event(kind="tool", content=output, tool_call_id="call_tf", status="ok"),
-    ]
-    redacted, _ = redact_episode(episode, SALT)
+    redacted, _ = redact_episode(with_shell_calls(secret_episode(), (command, output)), SALT)
     assert PW not in json.dumps(redacted.to_dict())

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from trajectory_platform.curation.candidates import Candidate, EpisodeKeys, Labelled
+from trajectory_platform.curation.shell_split import bash_words, is_operator
 from trajectory_platform.curation.verify.calls import CallRecord
 from trajectory_platform.curation.verify.read_tools import READ_TOOLS
 from trajectory_platform.curation.verify.replay import repository_root
@@ -244,11 +245,8 @@ def _no_op_line(command: str) -> bool:
         return True
     if "$" in command or "`" in command or SUBMIT_MARKER in command:
         return False
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:
+    tokens = bash_words(command)
+    if tokens is None:
         return False
     segments: list[list[str]] = [[]]
     index = 0
@@ -260,7 +258,7 @@ def _no_op_line(command: str) -> bool:
             if tokens[index + 1 : index + 2] not in ([target] for target in _TO_NOWHERE[token]):
                 return False
             index += 1
-        elif set(token) <= set("();<>|&"):
+        elif is_operator(token):
             return False
         else:
             segments[-1].append(token)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from trajectory_platform.curation.call_arguments import call_arguments
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.detectors import (
     FORMAT_ONLY,
@@ -236,37 +237,6 @@ def _declarations(text: str, starts: list[int]) -> Iterator[Finding]:
         finding = _literal_finding(match, name_class, "binding:declaration")
         if finding is not None:
             yield finding
-
-
-def call_arguments(text: str, start: int) -> list[tuple[int, int]] | None:
-    """The top-level argument spans of the call whose ``(`` is just before ``start``, or None when
-    it does not close within 600 characters: the one reading of a call's arguments for the binding
-    rules and the credential sinks (:mod:`.credential_sinks`)."""
-    spans: list[tuple[int, int]] = []
-    depth, begin, index, quote = 0, start, start, ""
-    end = min(len(text), start + 600)
-    while index < end:
-        ch = text[index]
-        if quote:
-            if ch == "\\":
-                index += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'`":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                if text[begin:index].strip():
-                    spans.append((begin, index))
-                return spans
-            depth -= 1
-        elif ch == "," and depth == 0:
-            spans.append((begin, index))
-            begin = index + 1
-        index += 1
-    return None
 
 
 _ARGUMENT_LITERAL = re.compile(

@@ -16,13 +16,13 @@ or a placeholder stays.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.bindings import call_arguments
+from trajectory_platform.curation.call_arguments import call_arguments
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.detectors import acceptable_value
 from trajectory_platform.curation.redact.model import Finding
+from trajectory_platform.curation.shell_split import bash_words, is_operator
 
 _HASHING_CALLS: dict[str, int] = {
     "generate_password_hash": 0,  # werkzeug
@@ -67,6 +67,9 @@ _LITERAL_ARGUMENT = re.compile(
 )
 _HASHING_COMMANDS = re.compile(r"\b(?:openssl[ \t]+passwd|mkpasswd|htpasswd|slappasswd)\b[^\n|;&]*")
 """Commands that take the password as their last operand (up to :func:`_command_end`)."""
+_DESCRIPTOR = re.compile(r"\d")
+"""A file descriptor's word before a redirection (``2`` of ``2>/dev/null``, which :func:`bash_words`
+splits as ``2`` then ``>``): one digit, for a one-character password is none."""
 _OPTIONS_WITH_ARGUMENT = frozenset(
     {"-salt", "-in", "-m", "--method", "-S", "--salt", "-R", "--rounds", "-P", "-h"}
 )
@@ -117,17 +120,17 @@ def _sink_index(call: re.Match[str]) -> int | None:
 def _hashing_command_operands(text: str) -> Iterator[Finding]:
     for command in _HASHING_COMMANDS.finditer(text):
         end = _command_end(text, command.start(), command.end())
-        try:
-            words = shlex.split(text[command.start() : end], posix=True)
-        except ValueError:
+        words = bash_words(text[command.start() : end])
+        if not words:
             continue
         operands = []
         skip = False
         if "-stdin" in words:
             continue  # the password comes from standard input, the operands name files
-        for word in words[2 if words[0] == "openssl" else 1 :]:
-            if word in ("<", ">", ">>", "2>", "<<<"):
-                break  # a redirection: what follows is a file, not an operand
+        arguments = words[2 if words[0] == "openssl" else 1 :]
+        for index, word in enumerate(arguments):
+            if is_operator(word) or (_DESCRIPTOR.fullmatch(word) and is_operator(arguments[index + 1][:1])):
+                break  # a redirection (``>f``, ``2>``), a substitution: what follows is no operand
             if skip:
                 skip = False
             elif word.startswith("-"):

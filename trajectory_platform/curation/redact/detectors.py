@@ -238,12 +238,6 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         ("wpa_passphrase",),
     ),
     ("PASSWORD", r"\s-U\s+[\"']?[^\s%'\"]{1,64}%([^\s'\"]{3,128})", 1, ("%",)),  # smbclient -U user%pass
-    (
-        "PASSWORD",
-        r"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+[\"']?([^\s'\"]{3,128})",
-        1,
-        ("htpasswd",),
-    ),
     ("PASSWORD", r"\bnet\s+user\s+\S+\s+[\"']?([^\s/*'\"][^\s'\"]{2,127})", 1, ("net user",)),
     (
         "PASSWORD",

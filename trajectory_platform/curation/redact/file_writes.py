@@ -20,12 +20,12 @@ something computed (``$(openssl rand ...)``) is not a value this module can know
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from trajectory_platform.curation.redact.engine import scan
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
+from trajectory_platform.curation.shell_split import bash_words
 
 MIN_PIECE = 4
 """A piece's part shorter than this is not entered (as ``episode.MIN_SPLIT_PART``): replaced
@@ -129,15 +129,15 @@ def _normal(path: str) -> str:
 
 
 def _writes(line: str) -> Iterator[tuple[str, str, bool]]:
-    """``(file, content, appended)`` for each literal write of ``line``, in order."""
+    """``(file, content, appended)`` for each literal write of ``line``, in order, read from its
+    words as bash splits them (:func:`curation.shell_split.bash_words`)."""
     python = list(_PY_WRITE.finditer(line))
     if python:
         for match in python:
             yield _normal(match.group("path")), match.group("data"), match.group("mode") == "a"
         return
-    try:
-        words = list(shlex.shlex(line, posix=True, punctuation_chars=";&|<>()"))
-    except ValueError:
+    words = bash_words(line)
+    if words is None:
         return
     command: list[str] = []
     piped: str | None = None

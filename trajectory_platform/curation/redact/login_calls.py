@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.redact.bindings import call_arguments
+from trajectory_platform.curation.call_arguments import call_arguments
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
 
@@ -94,7 +94,7 @@ def _user_like(argument: str) -> bool:
 
 def _statement_arguments(text: str, start: int) -> list[tuple[int, int]] | None:
     """The argument spans of a Visual Basic call statement from ``start`` to the line's end, read as
-    :func:`.bindings.call_arguments` reads a bracketed list (quotes and nesting kept)."""
+    :func:`curation.call_arguments.call_arguments` reads a bracketed list (quotes and nesting kept)."""
     end = text.find("\n", start)
     line = text[start : len(text) if end < 0 else end].rstrip("\r")
     spans = call_arguments(line + ")", 0)

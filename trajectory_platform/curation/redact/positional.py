@@ -347,8 +347,8 @@ _SYNTAX = {
     "user_then_password": re.compile(  # a verb of adding a user or setting a password: USER PW last
         r"(?<![\w-])(?:add[_-]user|change[_-]password|set[_-]password|authenticate[_-]user|(?:users?|admins?|accounts?)\s+(?:add|create)"
         r"|dscl\s+\S+\s+-passwd|\w+passwd\s+(?:-\w+\s+)*-\w*b\w*\s+\S+)"
-        r"(?:\s+[^\s\"'-][^\s;|&]*)*?\s+(?P<qu>[\"']?)[^\s\"';|&]+(?P=qu)\s+(?P<q>[\"']?)(?P<value>[^\"'\s;|&]{4,200})(?P=q)"
-        r"(?=[ \t]*(?:$|[;|&\n]))"
+        r"(?:\s+[^\s\"'-][^\s;|&<>]*)*?\s+(?P<qu>[\"']?)[^\s\"';|&<>]+(?P=qu)\s+(?P<q>[\"']?)(?P<value>[^\"'\s;|&<>]{4,200})(?P=q)"
+        r"(?=[ \t]*(?:$|[;|&\n]|\d?[<>]))"  # its line's end, or a redirection (``PW>f``, ``PW 2>/dev/null``)
     ),
     "login_operand": re.compile(  # cargo login TOKEN, wandb login KEY, vault login TOKEN: one bare operand
         r"(?m)(?:^|[;&|]|\$)[ \t]*(?:[\w./-]+[ \t]+){1,2}(?:login|auth)[ \t]+(?!"

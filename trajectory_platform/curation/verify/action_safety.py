@@ -44,8 +44,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from trajectory_platform.curation.shell_split import bash_words
 from trajectory_platform.curation.verify.argv_calls import argv_lines
-from trajectory_platform.curation.verify.calls import CallRecord, bash_words, call_records
+from trajectory_platform.curation.verify.calls import CallRecord, call_records
 from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.replay import repository_root
 from trajectory_platform.curation.verify.shell_indirection import assignments, expansions

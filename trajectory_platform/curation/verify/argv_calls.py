@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 import shlex
 
+from trajectory_platform.curation.call_arguments import call_arguments
+
 _STARTERS = re.compile(
     r"(?:run|call|Popen|check_call|check_output|create_subprocess_exec|posix_spawnp?|exec[lv]?p?e?"
     r"|spawn[lv]?p?e?|spawnSync|execFile(?:Sync)?|execa(?:Sync)?|Command|system)"
@@ -24,6 +26,8 @@ _STARTERS = re.compile(
 _CALL = re.compile(r"(?<!\w)(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*)\s*\(")
 _STRING = re.compile(r"""[rbuRBU]?(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')""")
 _KEYWORD_ARGUMENT = re.compile(r"\s*\w+\s*[=:](?!=)")
+_REACH = 2000
+"""How far past its ``(`` a starting call's arguments are read: an argv list may be long."""
 
 
 def _starter_names(text: str) -> set[str]:
@@ -34,32 +38,6 @@ def _starter_names(text: str) -> set[str]:
         if _STARTERS.fullmatch(imported):
             names.add(local)
     return names
-
-
-def _call_arguments(text: str, start: int) -> list[str]:
-    """The top-level arguments of the call whose ``(`` ends at ``start`` (commas inside brackets
-    and string literals do not split)."""
-    arguments: list[str] = []
-    current: list[str] = []
-    depth, quote = 0, ""
-    for char in text[start : start + 2000]:
-        if quote:
-            quote = "" if char == quote and (current[-1:] != ["\\"]) else quote
-        elif char in "'\"":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif char == "," and depth == 0:
-            arguments.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    arguments.append("".join(current))
-    return arguments
 
 
 def argv_lines(text: str) -> list[str]:
@@ -77,7 +55,8 @@ def argv_lines(text: str) -> list[str]:
         name = match.group(1)
         if not (_STARTERS.fullmatch(name) or name in starters):
             continue
-        positional = [a for a in _call_arguments(text, match.end()) if not _KEYWORD_ARGUMENT.match(a)]
+        spans = call_arguments(text, match.end(), reach=_REACH, unclosed=True) or []
+        positional = [text[a:b] for a, b in spans if not _KEYWORD_ARGUMENT.match(text[a:b])]
         literals = [m for argument in positional for m in _STRING.finditer(argument)]
         words = [m.group(1) if m.group(1) is not None else m.group(2) for m in literals]
         if len(words) >= 2:

@@ -57,19 +57,6 @@ def argv_line(argv: list[str]) -> str:
     return shlex.join(argv)
 
 
-def bash_words(line: str) -> list[str] | None:
-    """``line``'s words as bash splits them: quotes removed, each run of operator characters
-    (``|``, ``&&``, ``;``, ``>``, parentheses) a word of its own; ``None`` where bash would reject
-    the line (an open quote). The one splitter of the verifier's shell-line readers, so a line is
-    the same words to each of them."""
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        return list(lexer)
-    except ValueError:
-        return None
-
-
 def after_cd(words: list[str]) -> list[str]:
     """``words`` without the ``cd DIR &&`` steps leading them: the command an agent ran in another
     folder of the repository."""

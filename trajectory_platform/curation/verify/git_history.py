@@ -21,7 +21,8 @@ compared as a whole, so a history read never shelters an answer about the files.
 
 from __future__ import annotations
 
-from trajectory_platform.curation.verify.calls import after_cd, bash_words
+from trajectory_platform.curation.shell_split import bash_words
+from trajectory_platform.curation.verify.calls import after_cd
 
 HISTORY_READS: dict[str, str] = {
     "log": "commits, their hashes, authors, dates and messages",

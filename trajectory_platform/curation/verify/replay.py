@@ -86,7 +86,8 @@ from typing import Any
 
 import pathspec
 
-from trajectory_platform.curation.verify.calls import CallRecord, after_cd, bash_words, call_records
+from trajectory_platform.curation.shell_split import bash_words, is_operator
+from trajectory_platform.curation.verify.calls import CallRecord, after_cd, call_records
 from trajectory_platform.curation.verify.cli_tools import (
     FILE,
     NO_EFFECT,
@@ -479,9 +480,6 @@ def recorded_observation(event: Event) -> tuple[str, int | None]:
     return ("" if text.strip() == SWE_AGENT_NO_OUTPUT else text), event.exit_code
 
 
-_SHELL_OPERATOR = frozenset("|&;<>()")
-
-
 def simple_command_words(command: str) -> list[str] | None:
     """The words of ``command`` when it is one simple command, optionally after ``cd DIR &&``
     (bash's splitting, quotes removed), else ``None``: a pipe, a redirection, a list of commands, a
@@ -494,7 +492,7 @@ def simple_command_words(command: str) -> list[str] | None:
     if split is None:
         return None
     words = after_cd(split)
-    if not words or any(word and set(word) <= _SHELL_OPERATOR for word in words):
+    if not words or any(is_operator(word) for word in words):
         return None
     return words
 

@@ -21,7 +21,7 @@ import binascii
 import re
 import shlex
 
-from trajectory_platform.curation.verify.calls import bash_words
+from trajectory_platform.curation.shell_split import bash_words
 
 _ASSIGNMENT = re.compile(
     r"""(?:^|(?<=[\s;&|(]))(?:(?:export|local|declare|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)="""

@@ -48,6 +48,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from trajectory_platform.curation.shell_split import bash_words
 from trajectory_platform.curation.verify.sweagent_commands import REJECTED, Setting, WindowState
 
 WINDOWED = ("open", "goto", "scroll_up", "scroll_down", "create", "edit", "insert", "filemap")
@@ -180,10 +181,7 @@ def shell_words(line: str, variables: Mapping[str, str] | None = None) -> list[s
             return None
         out.append(char)
         index += 1
-    try:
-        return shlex.split("".join(out), posix=True)
-    except ValueError:
-        return None
+    return bash_words("".join(out))
 
 
 def invocation(name: str, raw: str, arguments: dict[str, Any] | None) -> Invocation | None:

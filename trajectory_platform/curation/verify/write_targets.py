@@ -34,7 +34,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.verify.calls import SHELLS, CallRecord, bash_words
+from trajectory_platform.curation.shell_split import bash_words
+from trajectory_platform.curation.verify.calls import SHELLS, CallRecord
 from trajectory_platform.gym.shell import EDITOR_ROOTS
 
 PATH_KEY = re.compile(r"path|file|uri|target|dest|doc|location|folder|^name$", re.IGNORECASE)

@@ -33,7 +33,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     adapter_episode_id,
     arguments_text,
-    event_stream_records,
+    event_list_or_stream,
     expect,
     name_tool_results,
     optional_str,
@@ -118,11 +118,7 @@ class AG2EventsAdapter(Adapter):
         return _known(sample)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        document, error = src.document
-        if error is None and isinstance(document, list):
-            yield RawRecord(None, "$", value={"events": document})
-            return
-        yield from event_stream_records(src, is_event, "an AG2 run event ({type, content})")
+        yield from event_list_or_stream(src, is_event, "an AG2 run event ({type, content})")
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         raw = expect(expect(record.value, dict, "record").get("events"), list, "events")

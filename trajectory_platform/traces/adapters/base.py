@@ -542,6 +542,19 @@ def event_stream_records(
             )
 
 
+def event_list_or_stream(
+    src: SourceFile, belongs: Callable[[Any], bool], stranger: str
+) -> Iterator[RawRecord]:
+    """A run's events as a file holds them: one JSON list of them (one record), else one event a
+    line (:func:`event_stream_records`); the frame of AG2's, LlamaIndex's and the OpenHands SDK's
+    event logs."""
+    document, error = src.document
+    if error is None and isinstance(document, list):
+        yield RawRecord(None, "$", value={"events": document})
+        return
+    yield from event_stream_records(src, belongs, stranger)
+
+
 def content_digest(value: Any, length: int = 12) -> str:
     """Short sha256 of the canonical JSON of ``value``: stable ids for records without one.
 

@@ -32,7 +32,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     adapter_episode_id,
     arguments_text,
-    event_stream_records,
+    event_list_or_stream,
     expect,
     name_tool_results,
     object_field,
@@ -72,11 +72,7 @@ class LlamaIndexAdapter(Adapter):
         return is_event(sample)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        document, error = src.document
-        if error is None and isinstance(document, list):
-            yield RawRecord(None, "$", value={"events": document})
-            return
-        yield from event_stream_records(
+        yield from event_list_or_stream(
             src, is_event, "a LlamaIndex workflow event ({qualified_name, value})"
         )
 

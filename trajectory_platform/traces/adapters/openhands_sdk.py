@@ -26,7 +26,7 @@ from trajectory_platform.traces.adapters.base import (
     RecordError,
     SourceFile,
     adapter_episode_id,
-    event_stream_records,
+    event_list_or_stream,
     expect,
     name_tool_results,
     object_field,
@@ -85,11 +85,7 @@ class OpenHandsSDKAdapter(Adapter):
         return _claimed(sample if isinstance(sample, list) else [sample])
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
-        document, error = src.document
-        if error is None and isinstance(document, list):
-            yield RawRecord(None, "$", value={"events": document})
-            return
-        yield from event_stream_records(src, is_event, "an OpenHands SDK event ({kind, source})")
+        yield from event_list_or_stream(src, is_event, "an OpenHands SDK event ({kind, source})")
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         events = expect(expect(record.value, dict, "record").get("events"), list, "events")

@@ -1,0 +1,45 @@
+"""A shell line's words as bash splits them: the one splitter of every curation reader of shell lines.
+
+The verifier (replay, git history, action safety, write targets, shell indirection, the call
+records, SWE-agent's tool lines), dedup's padding test and redaction (a file written in pieces, a
+password-hashing command's operands) read a shell line as words. Dedup built its own ``shlex`` lexer
+beside the verifier's (and read an empty quoted word, ``echo ''``, as an operator: the empty set of
+its characters is inside every set). Redaction's file writes split without ``whitespace_split``, so
+``a,b``, ``user:`` or ``$KEY`` left unquoted became several words and a piece written to a file was
+rebuilt with spaces that were never in it (a password written after ``user:`` was never seen whole);
+its hashing commands split with :func:`shlex.split`, which knows no operator (``pw>hash.txt`` was
+one operand, the file name replaced with the password; ``pw 2>/dev/null`` made the redirection the
+password and left the password). One line was different words to different readers, and a fix to one
+reader's quoting missed the others. Here is the one splitter; ``curation.redact`` and
+``curation.verify`` are siblings that never import each other, so it sits in ``curation`` itself,
+below both.
+
+It takes no options: every reader needs the same words (bash's), and a reader that wants less
+(only list operators, only redirections) filters the words, never re-splits the line.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+OPERATOR_CHARACTERS = frozenset("();<>|&")
+"""The characters bash reads as operators outside quotes (lists, pipes, redirections, subshells)."""
+
+
+def bash_words(line: str) -> list[str] | None:
+    """``line``'s words as bash splits them: quotes removed, each run of operator characters
+    (``|``, ``&&``, ``;``, ``>``, ``2>`` as ``2`` then ``>``, parentheses) a word of its own;
+    ``None`` where bash would reject the line (an open quote)."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        return list(lexer)
+    except ValueError:
+        return None
+
+
+def is_operator(word: str) -> bool:
+    """Whether a word of :func:`bash_words` is a run of operator characters (``|``, ``>>``,
+    ``);``): a separator or a redirection, never a program's argument. (Quotes are removed, so a
+    quoted ``'|'`` reads as one too; the readers accept that for a word no honest argument is.)"""
+    return bool(word) and set(word) <= OPERATOR_CHARACTERS
