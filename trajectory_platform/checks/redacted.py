@@ -35,8 +35,9 @@ def _day(context: AssetCheckExecutionContext, workdir: WorkdirResource) -> Itera
 def no_canary_leaks(
     context: AssetCheckExecutionContext, secrets_salt: SecretsSaltResource, workdir: WorkdirResource
 ) -> AssetCheckResult:
-    """Λ_leak over canaries planted in the stored episodes is 0, and re-redaction finds nothing left."""
-    leak, residue = leak_and_residue(_day(context, workdir), secrets_salt.key())
+    """Λ_leak over canaries planted in the stored episodes of the stage's canary sample is 0, and
+    re-redacting every stored episode finds nothing left."""
+    leak, residue = leak_and_residue(lambda: _day(context, workdir), secrets_salt.key())
     return AssetCheckResult(
         passed=leak.leaked == 0 and not residue,
         metadata={

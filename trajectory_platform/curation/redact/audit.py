@@ -8,18 +8,25 @@ time, or ``[table]``), holds one batch of episodes at a time, and returns the of
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from trajectory_platform.curation.licenses import ACTIONS, TAINT_LABEL
 from trajectory_platform.curation.lineage import LineageEnvelope, verify_lineage
 from trajectory_platform.curation.redact.corpus import VERIFIER_SUITE_COLUMN, json_regressions, verdict_of
 from trajectory_platform.curation.redact.episode import redact_episode
-from trajectory_platform.curation.redact.leak import LeakReport, measure_leak
+from trajectory_platform.curation.redact.leak import (
+    LeakReport,
+    choose_leak_sample,
+    episode_canary_count,
+    measure_episode_leak,
+)
 from trajectory_platform.curation.redact.model import RedactionConfig
 from trajectory_platform.curation.redact.pseudonym import PSEUDONYM_RE, derive_key
+from trajectory_platform.curation.redact.settings import RedactSettings
 from trajectory_platform.traces.record import Episode, canonical_json
 from trajectory_platform.traces.schema import EPISODE_SCHEMA
 
@@ -38,23 +45,45 @@ def _episodes(batches: Batches) -> Iterator[Episode]:
 
 
 def leak_and_residue(
-    batches: Batches, master_key: bytes, config: RedactionConfig | None = None
+    batches: Callable[[], Batches],
+    master_key: bytes,
+    config: RedactionConfig | None = None,
+    settings: RedactSettings | None = None,
 ) -> tuple[LeakReport, list]:
-    """Λ_leak with canaries planted into every stored episode, and residual findings in them.
+    """Λ_leak with canaries planted into the stored episodes of the stage's canary sample, and
+    residual findings in every stored episode.
 
-    A stored episode must already be clean: redacting it again finds nothing.
+    A stored episode must already be clean: redacting it again finds nothing, so every episode is
+    redacted again. Canaries go into the records :func:`.leak.choose_leak_sample` draws under
+    ``settings`` (the stage's own :class:`RedactSettings`: a tenth of the records and at least 200
+    canaries by default), not into every record: Λ_leak's interval narrows with the canaries
+    planted, not the share of records carrying them, and planting into a copy of every record cost
+    about three times the redaction it audits. ``batches`` is read twice (the first pass reads only
+    ids and event counts, to draw the sample), hence a callable.
     """
+    settings = settings or RedactSettings()
     salt = derive_key(master_key, "redaction")
+    counted = (
+        (episode_id, episode_canary_count(episode_id, events))
+        for table in batches()
+        for episode_id, events in zip(
+            table.column("episode_id").to_pylist(),
+            pc.list_value_length(table.column("events")).fill_null(0).to_pylist(),
+            strict=True,
+        )
+    )
+    sample = choose_leak_sample(
+        counted, salt, settings.leak_sample_fraction, settings.leak_min_canaries, settings.leak_sample_seed
+    )
+    leak = LeakReport()
     residue: list[dict[str, Any]] = []
-
-    def screened(episodes: Iterator[Episode]) -> Iterator[Episode]:
-        for episode in episodes:  # re-redacted on the way to the leak measure: one pass, one batch
-            _, findings = redact_episode(episode, salt, config)
-            found = ({"episode_id": episode.episode_id, "field": f.field, "kind": f.kind} for f in findings)
-            residue.extend(found)
-            yield episode
-
-    return measure_leak(screened(_episodes(batches)), salt, config), residue
+    for episode in _episodes(batches()):
+        _, findings = redact_episode(episode, salt, config)
+        residue.extend({"episode_id": episode.episode_id, "field": f.field, "kind": f.kind} for f in findings)
+        leak.records_total += 1
+        if episode.episode_id in sample:
+            leak.add(measure_episode_leak(episode, salt, config))
+    return leak, residue
 
 
 def pseudonym_conflicts(batches: Batches) -> list[dict[str, Any]]:
