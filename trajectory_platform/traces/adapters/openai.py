@@ -270,13 +270,15 @@ def _speaker_roles(messages: list[Any]) -> list[Any]:
     that acts.
 
     AutoGen's ``chat_history`` records each message from one agent's point of view (what it sent is
-    ``assistant``, what it received ``user``) but keeps ``assistant`` on every tool-call message. Two
-    signs show roles are relative: one ``name`` speaks as both ``user`` and ``assistant``, or a
+    ``assistant``, what it received ``user``) but keeps ``assistant`` on every tool-call message. Three
+    signs show roles are relative: one ``name`` speaks as both ``user`` and ``assistant``, a
     speaker that runs the tools (its name on tool results) speaks as ``assistant`` (the executor's
     point of view: AutoGen 0.2's ``ChatResult`` of a ``user_proxy``, whose tool-call messages may
-    carry no name). The agent that calls tools is the one trained (:func:`_actor`): its messages are
-    ``assistant`` turns, every other named speaker's ``user`` turns; an unnamed message keeps its
-    role, a tool call being the actor's. Roles with neither sign are kept as recorded; relative
+    carry no name), or a named ``user`` message calls tools (a user never calls the model's tools:
+    an AG2 group chat's ``messages``, every speaker ``user``, who spoke only in ``name``). The agent
+    that calls tools is the one trained (:func:`_actor`): its messages are ``assistant`` turns,
+    every other named speaker's ``user`` turns; an unnamed message keeps its role, a tool call
+    being the actor's. Roles with none of these signs are kept as recorded; relative
     roles with no single acting agent reject the record (which speaker is the model cannot be
     told). A tool-call message AutoGen wrote without a ``name`` (it names only the others) is the
     actor's: it carries the actor's name, so every turn says who spoke."""
@@ -287,7 +289,15 @@ def _speaker_roles(messages: list[Any]) -> list[Any]:
     executors = {
         name for name, roles in roles_by_name.items() if "assistant" in roles and roles & {"tool", "function"}
     }
-    if not executors and not any({"user", "assistant"} <= roles for roles in roles_by_name.values()):
+    users_calling = any(
+        isinstance(m, dict)
+        and m.get("role") == "user"
+        and isinstance(m.get("name"), str)
+        and m.get("tool_calls")
+        for m in messages
+    )
+    relative = executors or users_calling
+    if not relative and not any({"user", "assistant"} <= roles for roles in roles_by_name.values()):
         return messages
     actor = _actor(messages, roles_by_name, executors)
     return [
