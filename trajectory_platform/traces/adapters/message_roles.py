@@ -86,10 +86,29 @@ LETTA_STREAM_FACTS = frozenset({"stop_reason", "usage_statistics", "ping"})
 """Items Letta's streaming API sends after the messages of a step (why it stopped, the tokens it
 used, a keep-alive): facts of the run, no message of the conversation, left out of it rather than
 rejecting a readable conversation as an ``unknown role``."""
-ROLE_SYNONYMS = {"model": "assistant", "bot": "assistant", "ai": "assistant", "human": "user"}
+ROLE_SYNONYMS = {
+    "model": "assistant",
+    "bot": "assistant",
+    "ai": "assistant",
+    "human": "user",
+    "chatbot": "assistant",
+}
 """Role words that name an OpenAI role unambiguously: Gemini's ``model``, a chat bot's ``bot``,
-LangChain's ``ai`` / ``human`` written as a ``role``. ``agent`` is not among them: in a support
-desk's log it is the person answering, not the model."""
+LangChain's ``ai`` / ``human`` written as a ``role``, Cohere v1's ``CHATBOT``. ``agent`` is not
+among them: in a support desk's log it is the person answering, not the model."""
+OPENAI_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+"""The roles OpenAI's messages state, read in any letter case (:func:`_role_synonym`)."""
+
+
+def _role_synonym(role: str) -> str | None:
+    """The OpenAI role a role word names in another spelling (Cohere v1's ``USER`` / ``CHATBOT`` /
+    ``SYSTEM`` / ``TOOL``, a synonym of :data:`ROLE_SYNONYMS`), or None where it is already one or
+    names none this module knows (left as written, for its reader's ``unknown role``)."""
+    folded = role.lower()
+    read = ROLE_SYNONYMS.get(folded, folded if folded in OPENAI_ROLES else None)
+    return None if read == role else read
+
+
 SPEAKER_KEYS = ("type", "direction", "sender", "speaker", "author")
 """Where a message without a ``role`` names its speaker (Devin-style exports' ``type``:
 ``user_message``; Botpress' ``direction``; chat widgets' ``sender``), read by :func:`_speaker`."""
@@ -323,7 +342,7 @@ def role_message(message: Any, where: str) -> Any:
     if not isinstance(message, dict):
         return message
     if isinstance(message.get("role"), str) and all(_snake(k) == k for k in message):
-        synonym = ROLE_SYNONYMS.get(message["role"])
+        synonym = _role_synonym(message["role"])
         return message if synonym is None else {**message, "role": synonym}
     serialised = _langchain_kwargs(message) if message.get("lc") is not None else None
     fields = _snaked_keys(serialised if serialised is not None else message)
@@ -334,7 +353,7 @@ def role_message(message: Any, where: str) -> Any:
         fields.pop("content", None)  # .NET's ``Content`` is the first text item, said again
     role = _role_word(fields.get("role"))
     if isinstance(role, str):
-        return {**fields, "role": ROLE_SYNONYMS.get(role, role)}
+        return {**fields, "role": _role_synonym(role) or role}
     if _is_langchain(fields):
         return _langchain(fields)
     letta = fields.get("message_type")

@@ -74,9 +74,13 @@ def is_message_list(value: Any) -> bool:
 AUTOGEN_RESULTS = "tool_responses"
 """AutoGen's (AG2's) tool message field: each result with its call id. Such a message's ``name`` is
 the agent that ran the tools (``user_proxy``), a speaker, not a tool: each result's speaker."""
-CONTENT_KEYS = (AUTOGEN_RESULTS, "parts", "content", "items", "blocks")
+COHERE_RESULTS = "tool_results"
+"""Cohere v1's ``TOOL`` message field: each result as ``{"call": {"name", "parameters"}, "outputs"}``
+(the call it answers named by its tool and input: Cohere v1 calls carry no id)."""
+CONTENT_KEYS = (AUTOGEN_RESULTS, COHERE_RESULTS, "parts", "content", "items", "blocks")
 """Where a message keeps what it says, the first present read: AutoGen's ``tool_responses`` (each
-result of a tool message with its call id; the message's ``content`` only joins their text), the
+result of a tool message with its call id; the message's ``content`` only joins their text),
+Cohere v1's ``tool_results`` (:data:`COHERE_RESULTS`), the
 Vercel AI SDK's ``parts`` (a ``UIMessage``'s text, reasoning and tool parts in order; v4 also
 repeats the text as ``content``, which the parts hold), then ``content``, Semantic Kernel's
 ``items``, LlamaIndex's ``blocks``."""
