@@ -45,11 +45,12 @@ from trajectory_platform.traces.adapters.content_parts import (
 )
 from trajectory_platform.traces.adapters.message_roles import (
     FOLDED,
+    answering_model,
     missing_speaker,
     role_message,
     role_messages,
     spoken_role,
-    take_langchain_call_facts,
+    take_call_facts,
 )
 from trajectory_platform.traces.drops import named, path_of
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
@@ -218,7 +219,7 @@ def events_of_message(message: Any, where: str) -> list[Event]:
         weight = fields.get("weight")
         if weight is not None:
             event.weight = float(expect(weight, int | float, f"{where}.weight"))
-        take_langchain_call_facts(event, fields, where)
+        take_call_facts(event, fields, where)
     elif role in ("tool", "function"):
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
@@ -720,7 +721,8 @@ class OpenAIAdapter(Adapter):
         for key in ("tools", "functions"):
             if value.get(key) is not None and not (key == "tools" and runs):
                 episode.tools.extend(tool_specs_of(value[key], key))
-        episode.lineage.model = optional_str(value.get("model"), "model")
+        model = optional_str(value.get("model"), "model")
+        episode.lineage.model = model or answering_model(role_messages(value["messages"], "messages"))
         consumed = tuple(k for k in CONVERSATION_KEYS if not (k == "tools" and runs))
         episode.extra_json = extra_of(value, ("id", "conversation_id", "model", *consumed))
         return episode
