@@ -41,7 +41,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     first_record,
 )
-from trajectory_platform.traces.adapters.citations import keep_citations
+from trajectory_platform.traces.adapters.citations import citations_of_episodes, keep_citations
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
 from trajectory_platform.traces.adapters.inspect_archive import ARCHIVE_SUFFIX
@@ -585,9 +585,10 @@ def _ingest_record(
         result.rejects.append(_reject(src, reader, record, _bare_list_said(reader, record, exc), file_date))
         return
     result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
-    for episode in episodes:
+    own_citations = citations_of_episodes(record.value, episodes) if len(episodes) > 1 else None
+    for number, episode in enumerate(episodes):
         if reader.name != "native":  # the platform's own record: read back as written
-            keep_citations(episode, record.value)
+            keep_citations(episode, record.value, own_citations[number] if own_citations else None)
         # a conversation split off a run is located by its own path (``trace_id=t/2``)
         located = record if len(episodes) == 1 else RawRecord(episode.source_line, episode.source_path)
         try:
