@@ -127,14 +127,30 @@ def tool_call_of(raw: Any, where: str) -> ToolCall:
 
 
 def _fields(message: dict[str, Any]) -> dict[str, Any]:
-    """The message's fields, with those it keeps under :data:`NESTED_FIELDS` where it states none."""
+    """The message's fields, with those it keeps under :data:`NESTED_FIELDS` where it states none,
+    and the parts of a content object (:func:`_content_object_parts`) as its parts."""
     nested = message.get(NESTED_FIELDS)
     own = {k: v for k, v in message.items() if v is not None}
+    wrapped = _content_object_parts(own.get("content"))
+    if wrapped is not None and "parts" not in own:
+        own.pop("content")
+        own["parts"] = wrapped
     invocations = own.pop(INVOCATION_KEY, None)
     if isinstance(invocations, list) and invocations and "parts" not in own:
         text = own.pop("content", None)
         own["parts"] = [*([text] if text else []), *invocations]
     return {**nested, **own} if isinstance(nested, dict) else own
+
+
+def _content_object_parts(content: Any) -> list[Any] | None:
+    """The parts of a message's content written as an object holding them: Mastra's stored message
+    (``{"format": 2, "parts": [...]}``, beside legacy copies of the same turn: ``content`` text,
+    ``toolInvocations``, ``reasoning``), a Gemini-style ``{"role", "parts"}``. Its parts are the
+    turn; where they are empty, its ``content`` text is. None for any other content."""
+    if not isinstance(content, dict) or not isinstance(content.get("parts"), list):
+        return None
+    text = content.get("content")
+    return content["parts"] or ([text] if isinstance(text, str) and text else [])
 
 
 def _misplaced(piece: str, role: str, where: str) -> RecordError:
