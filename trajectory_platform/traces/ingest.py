@@ -29,7 +29,7 @@ from pathlib import Path
 import pyarrow as pa
 from tqdm import tqdm
 
-from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format, framed, record_reader
+from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detected_source, framed, record_reader
 from trajectory_platform.traces.adapters.base import (
     COMPRESSED_SUFFIX,
     DETECT_PROBE_LINES,
@@ -439,7 +439,7 @@ def _grouping_sources(
             src = SourceFile.read(path, _display_name(path, relative_to))
         except OSError:
             continue
-        adapter = ADAPTERS[fmt] if fmt != "auto" else detect_format(src)
+        src, adapter = (src, ADAPTERS[fmt]) if fmt != "auto" else detected_source(src)
         if adapter is not None:
             yield src, adapter
 
@@ -531,7 +531,7 @@ def _ingest_file(
     """Frame one file and route each record to an episode or a reject; an episode whose record
     names no task takes the one ``task_map`` gives its file. A record that is part of a group
     spanning files is held by ``spanning`` and read when the group's last file has been read."""
-    adapter = ADAPTERS[fmt] if fmt != "auto" else detect_format(src)
+    src, adapter = (src, ADAPTERS[fmt]) if fmt != "auto" else detected_source(src)
     file_date = date or partition_date_for(src.path)
     if adapter is None:
         result.records_in += 1

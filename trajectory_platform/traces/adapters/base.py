@@ -274,6 +274,26 @@ class SourceFile:
         except RecordError as exc:
             return None, exc
 
+    def listed(self) -> SourceFile | None:
+        """This file read as the list its document holds, where the document is a list API's page:
+        an object whose one list of objects stands beside scalar fields alone (Helicone's
+        ``{"data": [...]}``, ``{"object": "list", "data", "has_more"}``, ``{"results", "next"}``).
+        Its elements are then the file's records, as a top-level array's are (located by their
+        index in that list); None for any other file."""
+        document, error = self.document
+        if error is not None or not isinstance(document, dict):
+            return None
+        lists = [v for v in document.values() if isinstance(v, list)]
+        others = [v for v in document.values() if not isinstance(v, list)]
+        if len(lists) != 1 or not lists[0] or any(isinstance(v, dict) for v in others):
+            return None
+        if not all(isinstance(item, dict) for item in lists[0]):
+            return None
+        inner = SourceFile(self.path, self.data, self.display)
+        inner.__dict__["document"] = (lists[0], None)  # the cached parse, as the page's list
+        inner.run_files = self.run_files
+        return inner
+
     @property
     def is_document(self) -> bool:
         """True when the whole file is one JSON value (a JSONL file of one line counts too)."""
@@ -358,10 +378,14 @@ class SourceFile:
         return None
 
     def samples(self, limit: int = DETECT_PROBE_LINES) -> Iterator[Any]:
-        """Parsed samples for format detection, in file order: the whole document, else the first
-        ``limit`` parsable lines (read lazily: detection stops at the first one it recognizes)."""
+        """Parsed samples for format detection, in file order: the whole document (then, for a
+        top-level array, its first ``limit`` elements, as a JSONL file's lines: an export whose first
+        element is a record no format reads, a trace's root call), else the first ``limit``
+        parsable lines (read lazily: detection stops at the first one it recognizes)."""
         if self.is_document:
             yield self.document[0]
+            if isinstance(self.document[0], list):  # an array no format claims whole: its elements
+                yield from self.document[0][:limit]
             return
         taken = 0
         for record in self.lines():
