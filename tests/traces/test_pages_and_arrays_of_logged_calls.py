@@ -77,3 +77,35 @@ def test_pages_a_format_reads_whole_or_none_reads_stay_as_they_were(tmp_path: Pa
     odd = write_json(tmp_path, "odd.json", {"data": [{"sku": 1, "price": 2}], "next": None})
     result = ingest_paths([odd])
     assert [r.reason for r in result.rejects] == ["unrecognized format"] and not result.episodes
+
+
+def test_a_stored_sessions_runs_are_each_an_episode(tmp_path: Path):
+    """Agno stores a session as ``{"session_id", "memory": {"runs": [...]}}``, each run's response
+    holding the messages of its model calls: each run is read as the record it is."""
+    answer = {"role": "assistant", "content": "It is 18C."}
+    run = {
+        "message": USER,
+        "response": {"content": "It is 18C.", "messages": [SYSTEM, USER, CALLING, RESULT, answer]},
+    }
+    again = {"role": "user", "content": "And tomorrow?"}
+    later = {
+        "message": again,
+        "response": {"messages": [SYSTEM, again, {"role": "assistant", "content": "Rain."}]},
+    }
+    session = {
+        "session_id": "s1",
+        "agent_id": "a1",
+        "memory": {"runs": [run, later]},
+        "agent_data": {"name": "w"},
+    }
+    result = ingest_paths([write_json(tmp_path, "session.json", session)])
+    assert result.rejects == [] and result.records_in == 2
+    assert sorted(e.events[-1].content or "" for e in result.episodes) == ["It is 18C.", "Rain."]
+
+
+def test_a_document_wrapping_two_lists_is_not_taken_for_a_page(tmp_path: Path):
+    """Control: which list holds the records cannot be told; the file stays one reject."""
+    odd = write_json(
+        tmp_path, "two.json", {"runs": [{"response": {"messages": [USER]}}], "users": [{"id": 1}]}
+    )
+    assert [r.reason for r in ingest_paths([odd]).rejects] == ["unrecognized format"]

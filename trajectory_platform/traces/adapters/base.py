@@ -198,6 +198,11 @@ def open_log(path: Path) -> io.BufferedIOBase:
     return gzip.open(path, "rb") if is_compressed(path) else path.open("rb")
 
 
+LISTED_DEPTH = 3
+"""How many levels of objects :meth:`SourceFile.listed` looks through for the list a document wraps:
+a page's list is at its top, a stored session's runs one object down (``memory.runs``)."""
+
+
 class SourceFile:
     """One input file, decoded lazily as a whole document or as JSONL lines.
 
@@ -275,22 +280,25 @@ class SourceFile:
             return None, exc
 
     def listed(self) -> SourceFile | None:
-        """This file read as the list its document holds, where the document is a list API's page:
-        an object whose one list of objects stands beside scalar fields alone (Helicone's
-        ``{"data": [...]}``, ``{"object": "list", "data", "has_more"}``, ``{"results", "next"}``).
-        Its elements are then the file's records, as a top-level array's are (located by their
-        index in that list); None for any other file."""
+        """This file read as the list of records its document wraps, where the document is an
+        object holding, in it or in objects below it (up to :data:`LISTED_DEPTH` levels), one list
+        of objects and no other: a list API's page (Helicone's ``{"data": [...]}``,
+        ``{"object": "list", "data", "has_more"}``), a stored session's runs (Agno's
+        ``{"session_id", "memory": {"runs": [...]}}``). Its elements are then the file's records, as
+        a top-level array's are (located by their index in that list); the fields beside the list
+        say what the page or session is, not what was said. None for any other file."""
         document, error = self.document
         if error is not None or not isinstance(document, dict):
             return None
-        lists = [v for v in document.values() if isinstance(v, list)]
-        others = [v for v in document.values() if not isinstance(v, list)]
-        if len(lists) != 1 or not lists[0] or any(isinstance(v, dict) for v in others):
-            return None
-        if not all(isinstance(item, dict) for item in lists[0]):
+        found: list[list[Any]] = []
+        level: list[dict[str, Any]] = [document]
+        for _ in range(LISTED_DEPTH):
+            found += [v for node in level for v in node.values() if isinstance(v, list) and v]
+            level = [v for node in level for v in node.values() if isinstance(v, dict)]
+        if len(found) != 1 or not all(isinstance(item, dict) for item in found[0]):
             return None
         inner = SourceFile(self.path, self.data, self.display)
-        inner.__dict__["document"] = (lists[0], None)  # the cached parse, as the page's list
+        inner.__dict__["document"] = (found[0], None)  # the cached parse, as the wrapped list
         inner.run_files = self.run_files
         return inner
 
