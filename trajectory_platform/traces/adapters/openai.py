@@ -708,6 +708,20 @@ def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
     return canonical_json(rest) if rest else None
 
 
+def _said_system(system: Any, events: list[Event]) -> bool:
+    """Whether a record's top-level ``system`` string (an agent's prompt beside its messages, as
+    Letta's agent file keeps it) is said by the conversation: a leading system event holding it (the
+    prompt compiled with more, its memory), or, with none, the system event it is made here. Any
+    other top-level ``system`` is left to :func:`extra_of`, which rejects conversation content it
+    would otherwise drop."""
+    if not isinstance(system, str) or not system.strip():
+        return False
+    if events and events[0].kind == "system":
+        return system.strip() in (events[0].content or "")
+    events.insert(0, Event(kind="system", content=system))
+    return True
+
+
 class OpenAIAdapter(Adapter):
     """Chat conversations in the OpenAI message format (the fine-tuning JSONL shape included)."""
 
@@ -732,6 +746,7 @@ class OpenAIAdapter(Adapter):
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
         episode.events = events_of_messages(value["messages"], "messages")
+        said_system = _said_system(value.get("system"), episode.events)
         name_tool_results(episode.events)  # a result that names only its call id (AutoGen's, LlamaIndex's)
         runs = _lists_tool_runs(value.get("tools"))
         for key in ("tools", "functions"):
@@ -740,5 +755,6 @@ class OpenAIAdapter(Adapter):
         model = optional_str(value.get("model"), "model")
         episode.lineage.model = model or answering_model(role_messages(value["messages"], "messages"))
         consumed = tuple(k for k in CONVERSATION_KEYS if not (k == "tools" and runs))
+        consumed += ("system",) if said_system else ()
         episode.extra_json = extra_of(value, ("id", "conversation_id", "model", *consumed))
         return episode
