@@ -65,3 +65,27 @@ def test_role_words_in_capitals_are_read_and_unknown_ones_still_rejected(tmp_pat
         {"messages": [{"role": "user", "content": "hi"}, {"role": "WIZARD", "content": "x"}]},
     )
     assert [r.reason for r in ingest_paths([odd]).rejects] == ["unknown role"]
+
+
+def test_a_response_with_calls_pending_says_them_once(tmp_path: Path):
+    """Cohere v1's response to a turn that calls tools repeats its calls at the top (``tool_calls``)
+    beside the history holding that turn: said again, not unread content. Calls the history's last
+    turn does not hold are still refused, never dropped."""
+    from trajectory_platform.traces.ingest import ingest_paths
+
+    history = [
+        {"role": "USER", "message": "Weather in Paris?"},
+        {"role": "CHATBOT", "message": "Looking.", "tool_calls": [PARIS]},
+    ]
+    pending = {
+        "text": "Looking.",
+        "finish_reason": "COMPLETE",
+        "tool_calls": [PARIS],
+        "chat_history": history,
+    }
+    episode = one_episode(write_json(tmp_path, "pending.json", pending))
+    assert [(c.name, c.arguments) for c in episode.events[-1].tool_calls] == [
+        ("get_weather", '{"city":"Paris"}')
+    ]
+    other = write_json(tmp_path, "other.json", {**pending, "tool_calls": [OSLO]})
+    assert [r.reason for r in ingest_paths([other]).rejects] == ["unread conversation content"]

@@ -722,6 +722,29 @@ def _said_system(system: Any, events: list[Event]) -> bool:
     return True
 
 
+def _said_calls(calls: Any, events: list[Event]) -> bool:
+    """Whether a record's top-level ``tool_calls`` (a response's calls beside the history it returns,
+    as Cohere v1's chat response writes them) are the calls of the conversation's last turn, said
+    again: the same tools with the same arguments, in order. Any other top-level ``tool_calls`` is
+    left to :func:`extra_of`, which rejects conversation content it would otherwise drop."""
+    if not isinstance(calls, list) or not calls or not events or events[-1].kind != "assistant":
+        return False
+    try:
+        read = [tool_call_of(c, f"tool_calls[{i}]") for i, c in enumerate(calls)]
+    except RecordError:
+        return False
+    said = [(c.name, _parsed(c.arguments)) for c in events[-1].tool_calls]
+    return said == [(c.name, _parsed(c.arguments)) for c in read]
+
+
+def _parsed(arguments: str | None) -> Any:
+    """Arguments compared by what they say, not how they were spaced."""
+    try:
+        return json.loads(arguments) if arguments is not None else None
+    except json.JSONDecodeError:
+        return arguments
+
+
 class OpenAIAdapter(Adapter):
     """Chat conversations in the OpenAI message format (the fine-tuning JSONL shape included)."""
 
@@ -756,5 +779,6 @@ class OpenAIAdapter(Adapter):
         episode.lineage.model = model or answering_model(role_messages(value["messages"], "messages"))
         consumed = tuple(k for k in CONVERSATION_KEYS if not (k == "tools" and runs))
         consumed += ("system",) if said_system else ()
+        consumed += ("tool_calls",) if _said_calls(value.get("tool_calls"), episode.events) else ()
         episode.extra_json = extra_of(value, ("id", "conversation_id", "model", *consumed))
         return episode
