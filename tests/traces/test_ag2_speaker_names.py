@@ -88,3 +88,41 @@ def test_an_ag2_event_of_an_unknown_type_rejects_the_run_naming_it(tmp_path: Pat
     odd = {"type": "teleport", "content": {"uuid": "u-9", "sender": "forecaster"}}
     (reject,) = ingest_paths([write_jsonl(tmp_path, "run.jsonl", [*fr.AG2_EVENTS, odd])]).rejects
     assert reject.reason == "unknown event type" and "teleport" in (reject.detail or "")
+
+
+def test_a_group_chat_whose_speakers_are_all_users_trains_the_one_that_calls_tools(tmp_path: Path):
+    """An AG2 group chat's ``messages`` write every speaker as ``user`` and say who spoke only in
+    ``name``: the speaker that calls tools is the agent, the others its users, whatever they are
+    called and however many speak."""
+    for agent, others in (("Engineer", ("Admin", "Planner")), ("coder", ("boss", "critic", "writer"))):
+        history = [{"content": f"{other} says go.", "role": "user", "name": other} for other in others]
+        history += [
+            {"content": "", "role": "user", "name": agent, "tool_calls": CALLS[:1]},
+            {"content": "18C", "role": "tool", "name": "Executor", "tool_responses": [
+                {"tool_call_id": "c1", "role": "tool", "content": "18C"}
+            ]},
+            {"content": "It is 18C. TERMINATE", "role": "user", "name": agent},
+        ]  # fmt: skip
+        episode = one_episode(write_json(tmp_path, f"{agent}.json", {"chat_history": history}))
+        assert [(e.kind, e.name) for e in episode.events] == [
+            *[("user", other) for other in others],
+            ("assistant", agent),
+            ("tool", "Executor"),
+            ("assistant", agent),
+        ]
+        assert episode.events[-2].tool_call_id == "c1"
+
+
+def test_a_chat_of_users_without_tool_calls_keeps_its_roles(tmp_path: Path):
+    """Control: named ``user`` messages that call no tools are a multi-user chat as recorded."""
+    history = [
+        {"content": "hi", "role": "user", "name": "ann"},
+        {"content": "hello", "role": "user", "name": "bob"},
+        {"content": "Hi both.", "role": "assistant"},
+    ]
+    episode = one_episode(write_json(tmp_path, "chat.json", {"messages": history}))
+    assert [(e.kind, e.name) for e in episode.events] == [
+        ("user", "ann"),
+        ("user", "bob"),
+        ("assistant", None),
+    ]

@@ -83,11 +83,16 @@ def test_a_json_array_of_mixed_records_reads_each_element_by_its_format(tmp_path
     assert _kinds(result, 1, "[1]") == ["system", "user", "assistant"]  # a one-line file: line 1
 
 
-def test_calls_another_api_writes_in_a_messages_api_record_reject_instead_of_vanishing(tmp_path: Path):
-    record = {"system": "S", **OPENAI_TOOLS}  # a top-level system prompt: the Messages API's
+def test_calls_another_api_writes_beside_a_top_level_system_are_read_never_vanish(tmp_path: Path):
+    """A top-level system prompt (the Messages API's place) beside Chat Completions calls: the record
+    is read as OpenAI's, the prompt opening it (it was an ``unread conversation content`` reject,
+    before that the calls vanished)."""
+    record = {"system": "S", **OPENAI_TOOLS}
     result = _ingest(write_jsonl(tmp_path, "one.jsonl", [record]))
-    assert result.episodes == []
-    assert [r.reason for r in result.rejects] == ["unread conversation content"]
+    assert result.rejects == []
+    (episode,) = result.episodes
+    assert [(e.kind, e.content) for e in episode.events][:2] == [("system", "S"), ("user", USER["content"])]
+    assert [c.name for e in episode.events for c in e.tool_calls] == ["bash"]
 
 
 def test_a_tool_result_without_a_call_before_it_is_rejected(tmp_path: Path):

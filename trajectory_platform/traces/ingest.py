@@ -29,7 +29,7 @@ from pathlib import Path
 import pyarrow as pa
 from tqdm import tqdm
 
-from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detect_format, framed, record_reader
+from trajectory_platform.traces.adapters import ADAPTERS, FORMAT_NAMES, detected_source, framed, record_reader
 from trajectory_platform.traces.adapters.base import (
     COMPRESSED_SUFFIX,
     DETECT_PROBE_LINES,
@@ -41,7 +41,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     first_record,
 )
-from trajectory_platform.traces.adapters.citations import keep_citations
+from trajectory_platform.traces.adapters.citations import citations_of_episodes, keep_citations
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
 from trajectory_platform.traces.adapters.inspect_archive import ARCHIVE_SUFFIX
@@ -439,7 +439,7 @@ def _grouping_sources(
             src = SourceFile.read(path, _display_name(path, relative_to))
         except OSError:
             continue
-        adapter = ADAPTERS[fmt] if fmt != "auto" else detect_format(src)
+        src, adapter = (src, ADAPTERS[fmt]) if fmt != "auto" else detected_source(src)
         if adapter is not None:
             yield src, adapter
 
@@ -531,7 +531,7 @@ def _ingest_file(
     """Frame one file and route each record to an episode or a reject; an episode whose record
     names no task takes the one ``task_map`` gives its file. A record that is part of a group
     spanning files is held by ``spanning`` and read when the group's last file has been read."""
-    adapter = ADAPTERS[fmt] if fmt != "auto" else detect_format(src)
+    src, adapter = (src, ADAPTERS[fmt]) if fmt != "auto" else detected_source(src)
     file_date = date or partition_date_for(src.path)
     if adapter is None:
         result.records_in += 1
@@ -585,9 +585,10 @@ def _ingest_record(
         result.rejects.append(_reject(src, reader, record, _bare_list_said(reader, record, exc), file_date))
         return
     result.records_in += len(episodes) - 1  # each conversation of a run is a record of its own
-    for episode in episodes:
+    own_citations = citations_of_episodes(record.value, episodes) if len(episodes) > 1 else None
+    for number, episode in enumerate(episodes):
         if reader.name != "native":  # the platform's own record: read back as written
-            keep_citations(episode, record.value)
+            keep_citations(episode, record.value, own_citations[number] if own_citations else None)
         # a conversation split off a run is located by its own path (``trace_id=t/2``)
         located = record if len(episodes) == 1 else RawRecord(episode.source_line, episode.source_path)
         try:

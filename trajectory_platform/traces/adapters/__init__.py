@@ -128,6 +128,15 @@ def detect_format(src: SourceFile) -> Adapter | None:
     return None
 
 
+def detected_source(src: SourceFile) -> tuple[SourceFile, Adapter | None]:
+    """``src`` and its adapter (:func:`detect_format`); a document no format reads that is a list
+    API's page (:meth:`SourceFile.listed`) is read as its list when a format reads that."""
+    adapter = detect_format(src)
+    listed = src.listed() if adapter is None else None
+    inner = detect_format(listed) if listed is not None else None
+    return (listed, inner) if listed is not None and inner is not None else (src, adapter)
+
+
 LOGGED_CALL_READER = "chat-log"
 
 
@@ -195,4 +204,13 @@ def _claims(adapter: Adapter, sample: Any, path: Path) -> bool:
         return False
 
 
-__all__ = ["ADAPTERS", "FORMAT_NAMES", "Adapter", "SourceFile", "detect_format", "framed", "record_reader"]
+__all__ = [
+    "ADAPTERS",
+    "FORMAT_NAMES",
+    "Adapter",
+    "SourceFile",
+    "detect_format",
+    "detected_source",
+    "framed",
+    "record_reader",
+]

@@ -66,17 +66,20 @@ OPENAI_FIELDS = ("tool_calls", "tool_call_id", "function_call")
 """Message fields only the Chat Completions API writes (Anthropic's calls are ``tool_use`` blocks)."""
 
 
+def _speaks_chat_completions(messages: list[Any]) -> bool:
+    """Messages one of which has a role or field only the Chat Completions API writes."""
+    return any(
+        isinstance(m, dict) and (m.get("role") in OPENAI_ROLES or any(k in m for k in OPENAI_FIELDS))
+        for m in messages
+    )
+
+
 def _has_anthropic_blocks(messages: Any) -> bool:
     """Messages holding Anthropic's content blocks and nothing only OpenAI's messages hold: a
     framework that writes its calls both as ``tool_use`` parts and as ``tool_calls`` (with ``tool``
     messages for the results) speaks Chat Completions, read by the ``openai`` reader, which reads
     parts by their shape; read here, its ``tool`` role was an ``unknown role`` reject."""
-    if not isinstance(messages, list):
-        return False
-    if any(
-        isinstance(m, dict) and (m.get("role") in OPENAI_ROLES or any(k in m for k in OPENAI_FIELDS))
-        for m in messages
-    ):
+    if not isinstance(messages, list) or _speaks_chat_completions(messages):
         return False
     return any(
         isinstance(m, dict)
@@ -236,8 +239,12 @@ class AnthropicAdapter(Adapter):
         has_schema = isinstance(tools, list) and any(
             isinstance(t, dict) and "input_schema" in t for t in tools
         )
-        # OpenAI puts the system prompt in the messages; Anthropic has a top-level ``system``
-        anthropic = has_schema or "system" in record or _has_anthropic_blocks(record["messages"])
+        # OpenAI puts the system prompt in the messages; Anthropic has a top-level ``system``, but
+        # a record beside it whose messages speak Chat Completions (a ``tool`` role, ``tool_calls``:
+        # Letta's agent file) is OpenAI's, its ``system`` the agent's prompt
+        openai_spoken = _speaks_chat_completions(record["messages"])
+        system = "system" in record and not openai_spoken
+        anthropic = has_schema or system or _has_anthropic_blocks(record["messages"])
         return anthropic and not carries_answer(record)  # a logged call with its answer: chat-log
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:

@@ -198,6 +198,11 @@ def open_log(path: Path) -> io.BufferedIOBase:
     return gzip.open(path, "rb") if is_compressed(path) else path.open("rb")
 
 
+LISTED_DEPTH = 3
+"""How many levels of objects :meth:`SourceFile.listed` looks through for the list a document wraps:
+a page's list is at its top, a stored session's runs one object down (``memory.runs``)."""
+
+
 class SourceFile:
     """One input file, decoded lazily as a whole document or as JSONL lines.
 
@@ -273,6 +278,29 @@ class SourceFile:
             return None, json_error(exc, text)
         except RecordError as exc:
             return None, exc
+
+    def listed(self) -> SourceFile | None:
+        """This file read as the list of records its document wraps, where the document is an
+        object holding, in it or in objects below it (up to :data:`LISTED_DEPTH` levels), one list
+        of objects and no other: a list API's page (Helicone's ``{"data": [...]}``,
+        ``{"object": "list", "data", "has_more"}``), a stored session's runs (Agno's
+        ``{"session_id", "memory": {"runs": [...]}}``). Its elements are then the file's records, as
+        a top-level array's are (located by their index in that list); the fields beside the list
+        say what the page or session is, not what was said. None for any other file."""
+        document, error = self.document
+        if error is not None or not isinstance(document, dict):
+            return None
+        found: list[list[Any]] = []
+        level: list[dict[str, Any]] = [document]
+        for _ in range(LISTED_DEPTH):
+            found += [v for node in level for v in node.values() if isinstance(v, list) and v]
+            level = [v for node in level for v in node.values() if isinstance(v, dict)]
+        if len(found) != 1 or not all(isinstance(item, dict) for item in found[0]):
+            return None
+        inner = SourceFile(self.path, self.data, self.display)
+        inner.__dict__["document"] = (found[0], None)  # the cached parse, as the wrapped list
+        inner.run_files = self.run_files
+        return inner
 
     @property
     def is_document(self) -> bool:
@@ -358,10 +386,14 @@ class SourceFile:
         return None
 
     def samples(self, limit: int = DETECT_PROBE_LINES) -> Iterator[Any]:
-        """Parsed samples for format detection, in file order: the whole document, else the first
-        ``limit`` parsable lines (read lazily: detection stops at the first one it recognizes)."""
+        """Parsed samples for format detection, in file order: the whole document (then, for a
+        top-level array, its first ``limit`` elements, as a JSONL file's lines: an export whose first
+        element is a record no format reads, a trace's root call), else the first ``limit``
+        parsable lines (read lazily: detection stops at the first one it recognizes)."""
         if self.is_document:
             yield self.document[0]
+            if isinstance(self.document[0], list):  # an array no format claims whole: its elements
+                yield from self.document[0][:limit]
             return
         taken = 0
         for record in self.lines():

@@ -22,7 +22,7 @@ from trajectory_platform.traces.adapters.content_parts import pieces_of
 from trajectory_platform.traces.adapters.message_roles import (
     CLASS_NAMES,
     LANGCHAIN_ROLES,
-    take_langchain_call_facts,
+    take_call_facts,
 )
 from trajectory_platform.traces.adapters.openai import (
     ROLE_KINDS,
@@ -62,7 +62,7 @@ def _message_parts(kind: str, fields: dict[str, Any], where: str) -> Event:
         reasoning = [t for t in (*read["reasoning"], extra.get("reasoning_content")) if isinstance(t, str)]
         event.reasoning = "\n".join(reasoning) or None
         event.tool_calls = _calls(fields, read["call"], where)
-        take_langchain_call_facts(event, fields, where)
+        take_call_facts(event, fields, where)
     elif KINDS[kind] == "tool":
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name"), f"{where}.name")

@@ -51,9 +51,10 @@ from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 NAME_KEYS = ("name", "tool_name", "toolName", "function_name", "functionName")
 ARGUMENT_KEYS = ("arguments", "input", "args", "parameters")
 CALL_ID_KEYS = ("tool_call_id", "toolCallId", "tool_use_id", "toolUseId", "call_id", "callId")
-OUTPUT_KEYS = ("output", "result", "content", "response", "error_text", "errorText")
-"""Where a result keeps the tool's output; the last two are the AI SDK's error text (``errorText``),
-which a failed tool part carries instead of an ``output``."""
+OUTPUT_KEYS = ("output", "result", "content", "response", "outputs", "error_text", "errorText")
+"""Where a result keeps the tool's output: Cohere v1's ``outputs`` (a list of the tool's objects,
+beside the ``call`` it answers); the last two are the AI SDK's error text (``errorText``), which a
+failed tool part carries instead of an ``output``."""
 STEP_WORD = "step"
 """A part holding only a type with this word in it (``step-start``) opens a model step (:func:`steps_of`)."""
 TOOL_TYPE_PREFIX = "tool-"

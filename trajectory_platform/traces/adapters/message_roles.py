@@ -86,10 +86,29 @@ LETTA_STREAM_FACTS = frozenset({"stop_reason", "usage_statistics", "ping"})
 """Items Letta's streaming API sends after the messages of a step (why it stopped, the tokens it
 used, a keep-alive): facts of the run, no message of the conversation, left out of it rather than
 rejecting a readable conversation as an ``unknown role``."""
-ROLE_SYNONYMS = {"model": "assistant", "bot": "assistant", "ai": "assistant", "human": "user"}
+ROLE_SYNONYMS = {
+    "model": "assistant",
+    "bot": "assistant",
+    "ai": "assistant",
+    "human": "user",
+    "chatbot": "assistant",
+}
 """Role words that name an OpenAI role unambiguously: Gemini's ``model``, a chat bot's ``bot``,
-LangChain's ``ai`` / ``human`` written as a ``role``. ``agent`` is not among them: in a support
-desk's log it is the person answering, not the model."""
+LangChain's ``ai`` / ``human`` written as a ``role``, Cohere v1's ``CHATBOT``. ``agent`` is not
+among them: in a support desk's log it is the person answering, not the model."""
+OPENAI_ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+"""The roles OpenAI's messages state, read in any letter case (:func:`_role_synonym`)."""
+
+
+def _role_synonym(role: str) -> str | None:
+    """The OpenAI role a role word names in another spelling (Cohere v1's ``USER`` / ``CHATBOT`` /
+    ``SYSTEM`` / ``TOOL``, a synonym of :data:`ROLE_SYNONYMS`), or None where it is already one or
+    names none this module knows (left as written, for its reader's ``unknown role``)."""
+    folded = role.lower()
+    read = ROLE_SYNONYMS.get(folded, folded if folded in OPENAI_ROLES else None)
+    return None if read == role else read
+
+
 SPEAKER_KEYS = ("type", "direction", "sender", "speaker", "author")
 """Where a message without a ``role`` names its speaker (Devin-style exports' ``type``:
 ``user_message``; Botpress' ``direction``; chat widgets' ``sender``), read by :func:`_speaker`."""
@@ -201,18 +220,47 @@ def _langchain(message: dict[str, Any]) -> dict[str, Any]:
     return {**out, "role": role}
 
 
-def take_langchain_call_facts(event: Event, fields: dict[str, Any], where: str) -> None:
-    """What a LangChain AI message keeps of its call, on its event: the finish reason under
-    ``response_metadata`` (``finish_reason``, Anthropic's ``stop_reason``) and the token counts under
-    ``usage_metadata``. Every reader of LangChain messages asks here (the tracing payloads, LangGraph,
-    and the OpenAI reader a message in role-dict or ``type`` spelling reaches), so none drops them."""
-    metadata = object_field(fields, "response_metadata")
-    finish = metadata.get("finish_reason", metadata.get("stop_reason"))
-    event.finish_reason = optional_str(finish, f"{where}.response_metadata") or event.finish_reason
-    usage = object_field(fields, "usage_metadata")
-    for name, key in (("input_tokens", "input_tokens"), ("output_tokens", "output_tokens")):
-        if usage.get(key) is not None:
-            setattr(event, name, usage[key])
+CALL_FACT_FIELDS = ("response_metadata", "meta")
+"""Where a framework's assistant message keeps the facts of the call that wrote it: LangChain's
+``response_metadata``, Haystack's ``ChatMessage.meta`` (``_meta`` in its older serialisation:
+``model``, ``finish_reason``, ``usage`` with ``prompt_tokens`` / ``completion_tokens``)."""
+TOKEN_KEYS = (
+    ("input_tokens", ("input_tokens", "prompt_tokens")),
+    ("output_tokens", ("output_tokens", "completion_tokens")),
+)
+"""Each event token count and the usage keys that give it (LangChain's names, then OpenAI's)."""
+
+
+def take_call_facts(event: Event, fields: dict[str, Any], where: str) -> None:
+    """What an assistant message keeps of its call, on its event: the finish reason under a
+    :data:`CALL_FACT_FIELDS` object (``finish_reason``, Anthropic's ``stop_reason``) and the token
+    counts under LangChain's ``usage_metadata`` or that object's ``usage``. Every reader of framework
+    messages asks here (the tracing payloads, LangGraph, and the OpenAI reader a message in role-dict
+    or ``type`` spelling reaches), so none drops them."""
+    for key in CALL_FACT_FIELDS:
+        metadata = object_field(fields, key)
+        finish = metadata.get("finish_reason", metadata.get("stop_reason"))
+        event.finish_reason = optional_str(finish, f"{where}.{key}") or event.finish_reason
+        usage = object_field(fields, "usage_metadata") or object_field(metadata, "usage")
+        for name, keys in TOKEN_KEYS:
+            count = next((usage[k] for k in keys if isinstance(usage.get(k), int)), None)
+            if count is not None:
+                setattr(event, name, count)
+
+
+def answering_model(messages: list[Any]) -> str | None:
+    """The model a conversation's assistant messages say wrote them, under a :data:`CALL_FACT_FIELDS`
+    object (``model``, LangChain's ``model_name``), when they name one and only one; a conversation
+    whose record names no model of its own is then still said to be that model's."""
+    named = {
+        model
+        for message in messages
+        if isinstance(message, dict) and message.get("role") == "assistant"
+        for key in CALL_FACT_FIELDS
+        for model in [object_field(message, key).get("model", object_field(message, key).get("model_name"))]
+        if isinstance(model, str) and model
+    }
+    return named.pop() if len(named) == 1 else None
 
 
 def _letta(message: dict[str, Any]) -> dict[str, Any]:
@@ -323,7 +371,7 @@ def role_message(message: Any, where: str) -> Any:
     if not isinstance(message, dict):
         return message
     if isinstance(message.get("role"), str) and all(_snake(k) == k for k in message):
-        synonym = ROLE_SYNONYMS.get(message["role"])
+        synonym = _role_synonym(message["role"])
         return message if synonym is None else {**message, "role": synonym}
     serialised = _langchain_kwargs(message) if message.get("lc") is not None else None
     fields = _snaked_keys(serialised if serialised is not None else message)
@@ -334,7 +382,7 @@ def role_message(message: Any, where: str) -> Any:
         fields.pop("content", None)  # .NET's ``Content`` is the first text item, said again
     role = _role_word(fields.get("role"))
     if isinstance(role, str):
-        return {**fields, "role": ROLE_SYNONYMS.get(role, role)}
+        return {**fields, "role": _role_synonym(role) or role}
     if _is_langchain(fields):
         return _langchain(fields)
     letta = fields.get("message_type")

@@ -45,11 +45,12 @@ from trajectory_platform.traces.adapters.content_parts import (
 )
 from trajectory_platform.traces.adapters.message_roles import (
     FOLDED,
+    answering_model,
     missing_speaker,
     role_message,
     role_messages,
     spoken_role,
-    take_langchain_call_facts,
+    take_call_facts,
 )
 from trajectory_platform.traces.drops import named, path_of
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
@@ -74,9 +75,13 @@ def is_message_list(value: Any) -> bool:
 AUTOGEN_RESULTS = "tool_responses"
 """AutoGen's (AG2's) tool message field: each result with its call id. Such a message's ``name`` is
 the agent that ran the tools (``user_proxy``), a speaker, not a tool: each result's speaker."""
-CONTENT_KEYS = (AUTOGEN_RESULTS, "parts", "content", "items", "blocks")
+COHERE_RESULTS = "tool_results"
+"""Cohere v1's ``TOOL`` message field: each result as ``{"call": {"name", "parameters"}, "outputs"}``
+(the call it answers named by its tool and input: Cohere v1 calls carry no id)."""
+CONTENT_KEYS = (AUTOGEN_RESULTS, COHERE_RESULTS, "parts", "content", "items", "blocks")
 """Where a message keeps what it says, the first present read: AutoGen's ``tool_responses`` (each
-result of a tool message with its call id; the message's ``content`` only joins their text), the
+result of a tool message with its call id; the message's ``content`` only joins their text),
+Cohere v1's ``tool_results`` (:data:`COHERE_RESULTS`), the
 Vercel AI SDK's ``parts`` (a ``UIMessage``'s text, reasoning and tool parts in order; v4 also
 repeats the text as ``content``, which the parts hold), then ``content``, Semantic Kernel's
 ``items``, LlamaIndex's ``blocks``."""
@@ -122,14 +127,30 @@ def tool_call_of(raw: Any, where: str) -> ToolCall:
 
 
 def _fields(message: dict[str, Any]) -> dict[str, Any]:
-    """The message's fields, with those it keeps under :data:`NESTED_FIELDS` where it states none."""
+    """The message's fields, with those it keeps under :data:`NESTED_FIELDS` where it states none,
+    and the parts of a content object (:func:`_content_object_parts`) as its parts."""
     nested = message.get(NESTED_FIELDS)
     own = {k: v for k, v in message.items() if v is not None}
+    wrapped = _content_object_parts(own.get("content"))
+    if wrapped is not None and "parts" not in own:
+        own.pop("content")
+        own["parts"] = wrapped
     invocations = own.pop(INVOCATION_KEY, None)
     if isinstance(invocations, list) and invocations and "parts" not in own:
         text = own.pop("content", None)
         own["parts"] = [*([text] if text else []), *invocations]
     return {**nested, **own} if isinstance(nested, dict) else own
+
+
+def _content_object_parts(content: Any) -> list[Any] | None:
+    """The parts of a message's content written as an object holding them: Mastra's stored message
+    (``{"format": 2, "parts": [...]}``, beside legacy copies of the same turn: ``content`` text,
+    ``toolInvocations``, ``reasoning``), a Gemini-style ``{"role", "parts"}``. Its parts are the
+    turn; where they are empty, its ``content`` text is. None for any other content."""
+    if not isinstance(content, dict) or not isinstance(content.get("parts"), list):
+        return None
+    text = content.get("content")
+    return content["parts"] or ([text] if isinstance(text, str) and text else [])
 
 
 def _misplaced(piece: str, role: str, where: str) -> RecordError:
@@ -214,7 +235,7 @@ def events_of_message(message: Any, where: str) -> list[Event]:
         weight = fields.get("weight")
         if weight is not None:
             event.weight = float(expect(weight, int | float, f"{where}.weight"))
-        take_langchain_call_facts(event, fields, where)
+        take_call_facts(event, fields, where)
     elif role in ("tool", "function"):
         event.tool_call_id = optional_str(fields.get("tool_call_id"), f"{where}.tool_call_id")
         event.tool_name = optional_str(fields.get("name", fields.get("tool_name")), f"{where}.name")
@@ -270,13 +291,15 @@ def _speaker_roles(messages: list[Any]) -> list[Any]:
     that acts.
 
     AutoGen's ``chat_history`` records each message from one agent's point of view (what it sent is
-    ``assistant``, what it received ``user``) but keeps ``assistant`` on every tool-call message. Two
-    signs show roles are relative: one ``name`` speaks as both ``user`` and ``assistant``, or a
+    ``assistant``, what it received ``user``) but keeps ``assistant`` on every tool-call message. Three
+    signs show roles are relative: one ``name`` speaks as both ``user`` and ``assistant``, a
     speaker that runs the tools (its name on tool results) speaks as ``assistant`` (the executor's
     point of view: AutoGen 0.2's ``ChatResult`` of a ``user_proxy``, whose tool-call messages may
-    carry no name). The agent that calls tools is the one trained (:func:`_actor`): its messages are
-    ``assistant`` turns, every other named speaker's ``user`` turns; an unnamed message keeps its
-    role, a tool call being the actor's. Roles with neither sign are kept as recorded; relative
+    carry no name), or a named ``user`` message calls tools (a user never calls the model's tools:
+    an AG2 group chat's ``messages``, every speaker ``user``, who spoke only in ``name``). The agent
+    that calls tools is the one trained (:func:`_actor`): its messages are ``assistant`` turns,
+    every other named speaker's ``user`` turns; an unnamed message keeps its role, a tool call
+    being the actor's. Roles with none of these signs are kept as recorded; relative
     roles with no single acting agent reject the record (which speaker is the model cannot be
     told). A tool-call message AutoGen wrote without a ``name`` (it names only the others) is the
     actor's: it carries the actor's name, so every turn says who spoke."""
@@ -287,7 +310,15 @@ def _speaker_roles(messages: list[Any]) -> list[Any]:
     executors = {
         name for name, roles in roles_by_name.items() if "assistant" in roles and roles & {"tool", "function"}
     }
-    if not executors and not any({"user", "assistant"} <= roles for roles in roles_by_name.values()):
+    users_calling = any(
+        isinstance(m, dict)
+        and m.get("role") == "user"
+        and isinstance(m.get("name"), str)
+        and m.get("tool_calls")
+        for m in messages
+    )
+    relative = executors or users_calling
+    if not relative and not any({"user", "assistant"} <= roles for roles in roles_by_name.values()):
         return messages
     actor = _actor(messages, roles_by_name, executors)
     return [
@@ -677,6 +708,43 @@ def extra_of(value: dict[str, Any], consumed: tuple[str, ...]) -> str | None:
     return canonical_json(rest) if rest else None
 
 
+def _said_system(system: Any, events: list[Event]) -> bool:
+    """Whether a record's top-level ``system`` string (an agent's prompt beside its messages, as
+    Letta's agent file keeps it) is said by the conversation: a leading system event holding it (the
+    prompt compiled with more, its memory), or, with none, the system event it is made here. Any
+    other top-level ``system`` is left to :func:`extra_of`, which rejects conversation content it
+    would otherwise drop."""
+    if not isinstance(system, str) or not system.strip():
+        return False
+    if events and events[0].kind == "system":
+        return system.strip() in (events[0].content or "")
+    events.insert(0, Event(kind="system", content=system))
+    return True
+
+
+def _said_calls(calls: Any, events: list[Event]) -> bool:
+    """Whether a record's top-level ``tool_calls`` (a response's calls beside the history it returns,
+    as Cohere v1's chat response writes them) are the calls of the conversation's last turn, said
+    again: the same tools with the same arguments, in order. Any other top-level ``tool_calls`` is
+    left to :func:`extra_of`, which rejects conversation content it would otherwise drop."""
+    if not isinstance(calls, list) or not calls or not events or events[-1].kind != "assistant":
+        return False
+    try:
+        read = [tool_call_of(c, f"tool_calls[{i}]") for i, c in enumerate(calls)]
+    except RecordError:
+        return False
+    said = [(c.name, _parsed(c.arguments)) for c in events[-1].tool_calls]
+    return said == [(c.name, _parsed(c.arguments)) for c in read]
+
+
+def _parsed(arguments: str | None) -> Any:
+    """Arguments compared by what they say, not how they were spaced."""
+    try:
+        return json.loads(arguments) if arguments is not None else None
+    except json.JSONDecodeError:
+        return arguments
+
+
 class OpenAIAdapter(Adapter):
     """Chat conversations in the OpenAI message format (the fine-tuning JSONL shape included)."""
 
@@ -701,12 +769,16 @@ class OpenAIAdapter(Adapter):
         episode.task.fixture_id = chat_task_id(value)
         read_chat_outcome(value, episode)
         episode.events = events_of_messages(value["messages"], "messages")
+        said_system = _said_system(value.get("system"), episode.events)
         name_tool_results(episode.events)  # a result that names only its call id (AutoGen's, LlamaIndex's)
         runs = _lists_tool_runs(value.get("tools"))
         for key in ("tools", "functions"):
             if value.get(key) is not None and not (key == "tools" and runs):
                 episode.tools.extend(tool_specs_of(value[key], key))
-        episode.lineage.model = optional_str(value.get("model"), "model")
+        model = optional_str(value.get("model"), "model")
+        episode.lineage.model = model or answering_model(role_messages(value["messages"], "messages"))
         consumed = tuple(k for k in CONVERSATION_KEYS if not (k == "tools" and runs))
+        consumed += ("system",) if said_system else ()
+        consumed += ("tool_calls",) if _said_calls(value.get("tool_calls"), episode.events) else ()
         episode.extra_json = extra_of(value, ("id", "conversation_id", "model", *consumed))
         return episode
