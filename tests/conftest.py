@@ -56,3 +56,13 @@ def instance() -> Iterator[DagsterInstance]:
 
     with DagsterInstance.ephemeral() as ephemeral:
         yield ephemeral
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run first, the rest in their usual order.
+
+    ``make test`` splits the collection between its workers in two contiguous halves and balances
+    them by stealing from the tail of a queue; a minutes-long end-to-end test met late in a queue
+    ends the suite minutes after everything else. Started first, it runs while the other worker
+    and stealing share out the rest (the order is the same on every worker, as xdist requires)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
