@@ -414,7 +414,12 @@ def _decoded_findings(
                 recurring = echoes.occurrences(window)
                 hidden.extend(Finding(echoes.kinds[value], s, e, value, "echo") for s, e, value in recurring)
             for finding in hidden:
-                start, stop = view.raw_span(offset + finding.start, offset + finding.end)
+                within: tuple[int, int] | None = (offset + finding.start, offset + finding.end)
+                if last_decoder in LIST_DECODERS:  # a list's view shows only its elements as data
+                    within = view.decoded_within(offset + finding.start, offset + finding.end)
+                if within is None:
+                    continue
+                start, stop = view.raw_span(*within)
                 if any(low < stop + reach and start < high + reach for low, high in pseudonyms):
                     continue
                 detector = f"{finding.detector}+{view.name}"
