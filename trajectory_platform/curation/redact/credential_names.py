@@ -103,6 +103,13 @@ _KBA_NAME = re.compile(
 ``mothers_maiden_name``): a password the user chose as a word, so a word under it counts (a red
 team, round 11: such answers kept). Read before :data:`_NOT_SECRET_NAMES`, whose ``_name`` would
 take ``maiden_name`` for a label."""
+KBA_BLOCK = re.compile(
+    r"(?i)(?<![\w-])(?:(?:security|secret|recovery|challenge|verification|kba)[ _-]?"
+    r"(?:questions?|q(?:&|_?and_?)?as?)|kba|knowledge[ _-]?based[ _-]?auth(?:entication)?)(?![\w-])"
+)
+"""The name of a block of knowledge-based authentication questions (``security_questions``,
+``challengeQuestions``, ``kba``): a plain ``answer`` inside it is a password the user chose as a
+word (:mod:`.kba_answers`), where a quiz's or an FAQ's ``answer`` is text."""
 _PHRASE_QUALIFIERS = frozenset(
     {"secret", "seed", "recovery", "mnemonic", "wallet", "backup", "master", "unlock"}
 )

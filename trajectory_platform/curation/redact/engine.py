@@ -49,6 +49,7 @@ from trajectory_platform.curation.redact.detectors import (
     names_a_digest,
 )
 from trajectory_platform.curation.redact.device_config import find_device_secrets
+from trajectory_platform.curation.redact.kba_answers import KBA_DETECTOR, find_kba_answers
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.login_calls import find_login_call_passwords
 from trajectory_platform.curation.redact.markup import find_markup_credentials
@@ -151,6 +152,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_yaml_schema_values(text))
     found.extend(find_resource_secrets(text))
     found.extend(find_device_secrets(text))
+    found.extend(find_kba_answers(text))
     found.extend(find_selected_credentials(text))
     found.extend(find_seed_phrases(text))
     found.extend(find_named_elsewhere(text))
@@ -559,8 +561,10 @@ def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None 
     table = table or SymbolTable(salt)
     for finding in findings:
         table.add(finding.value, finding.kind)
-        if finding.detector.endswith("+split") or finding.detector.startswith(("turns:", SECRET_READER)):
-            table.everywhere.add(finding.value)  # its evidence is two events: no one text re-finds it
+        if finding.detector.endswith(("+split", KBA_DETECTOR)) or finding.detector.startswith(
+            ("turns:", SECRET_READER)
+        ):  # its evidence is two events, or a block's name lines above: no window re-finds it
+            table.everywhere.add(finding.value)
         plain = encoded_text(finding.value) if finding.kind not in PII_KINDS else None
         if plain is not None and _DECODED_CREDENTIAL.fullmatch(plain) and not _DECODED_NAME.fullmatch(plain):
             table.add(plain, finding.kind)
