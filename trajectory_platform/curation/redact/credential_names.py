@@ -103,6 +103,11 @@ _KBA_NAME = re.compile(
 ``mothers_maiden_name``): a password the user chose as a word, so a word under it counts (a red
 team, round 11: such answers kept). Read before :data:`_NOT_SECRET_NAMES`, whose ``_name`` would
 take ``maiden_name`` for a label."""
+_SECRET_HEADER_KEY = re.compile(r"x_(?:[a-z0-9]+_)*(?:cache|primary)_keys?")
+"""An HTTP extension header naming a key by what it unlocks (``X-Cache-Key``, ``X-Primary-Key``): a
+client sends it to the server as a credential (a CDN's purge or bypass key, Azure's primary key),
+where in code a ``cache_key`` or ``primary_key`` names a lookup (:data:`_NOT_SECRET_NAMES`). Only
+the ``X-`` form counts: a workflow's ``cache-key`` is a lookup too."""
 KBA_BLOCK = re.compile(
     r"(?i)(?<![\w-])(?:(?:security|secret|recovery|challenge|verification|kba)[ _-]?"
     r"(?:questions?|q(?:&|_?and_?)?as?)|kba|knowledge[ _-]?based[ _-]?auth(?:entication)?)(?![\w-])"
@@ -125,6 +130,8 @@ def credential_class(name: str) -> str | None:
     lowered = lowered.replace("-", "_").replace(":", "_")  # ASP.NET Core's section path: Smtp:Password
     if _KBA_NAME.search(lowered.replace(".", "_")):
         return "password"
+    if _SECRET_HEADER_KEY.fullmatch(lowered):
+        return "secret"
     if not lowered or _NOT_SECRET_NAMES.search(lowered.replace(".", "_")):  # a dotted name's last segment
         return None
     segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]
