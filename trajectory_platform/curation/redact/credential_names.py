@@ -108,6 +108,10 @@ _SECRET_HEADER_KEY = re.compile(r"x_(?:[a-z0-9]+_)*(?:cache|primary)_keys?")
 client sends it to the server as a credential (a CDN's purge or bypass key, Azure's primary key),
 where in code a ``cache_key`` or ``primary_key`` names a lookup (:data:`_NOT_SECRET_NAMES`). Only
 the ``X-`` form counts: a workflow's ``cache-key`` is a lookup too."""
+_CLIENT_AUTH_PASSWORD = re.compile(r"(?:^|_)(?:rediscli|redis|keydb|valkey|master)_?auth$")
+"""The password a Redis-protocol client or replica sends with ``AUTH``, named for the command:
+``redis-cli`` reads ``REDISCLI_AUTH``, a replica's ``redis.conf`` says ``masterauth``. Under an
+``auth`` name a word is no key, but these hold the password itself, a word included."""
 KBA_BLOCK = re.compile(
     r"(?i)(?<![\w-])(?:(?:security|secret|recovery|challenge|verification|kba)[ _-]?"
     r"(?:questions?|q(?:&|_?and_?)?as?)|kba|knowledge[ _-]?based[ _-]?auth(?:entication)?)(?![\w-])"
@@ -129,6 +133,8 @@ def credential_class(name: str) -> str | None:
     lowered = re.sub(r"([a-z])([A-Z])", r"\1_\2", name.strip("\"'")).lower().lstrip("-$@")
     lowered = lowered.replace("-", "_").replace(":", "_")  # ASP.NET Core's section path: Smtp:Password
     if _KBA_NAME.search(lowered.replace(".", "_")):
+        return "password"
+    if _CLIENT_AUTH_PASSWORD.search(lowered):
         return "password"
     if _SECRET_HEADER_KEY.fullmatch(lowered):
         return "secret"
