@@ -53,6 +53,7 @@ _VENDOR_SEGMENT = re.compile(
     r"|dropbox|facebook|twitter|discord|telegram|shopify|okta|datadog|sentry|jira|confluence|atlassian|npm|pypi"
     r"|dockerhub|jfrog|artifactory|openai|anthropic|huggingface|cloudflare|digitalocean|notion|airtable|figma"
     r"|postman|newrelic|pagerduty|paypal|braintree|salesforce|hubspot|zendesk|algolia|mapbox|firebase|supabase"
+    r"|sourcegraph"
 )
 _NOT_PASSWORD_SEGMENTS = frozenset(
     {"bypass", "compass", "surpass", "overpass", "underpass", "trespass", "encompass", "askpass"}
@@ -66,7 +67,7 @@ _NOT_SECRET_NAMES = re.compile(
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
     r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme"
     r"|rate|ratio|pct|percent|percentage|fraction|score|at_(?:\d+|k)|encoder|encoding|hashing|backend|attribute|attr"
-    r"|days|hours|minutes|seconds)\d*$"
+    r"|days|hours|minutes|seconds|commit|revision|rev|sha)\d*$"
     r"|(?:^|_)(?:pubblic[ao]|publi(?:que|ca|co)|[öo]ffentlich\w*|publiczny|открыт\w*)(?:_|$)"
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
     r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)|(?:^|_)pubkeys?$"
