@@ -64,6 +64,7 @@ from trajectory_platform.curation.redact.references import drop_references
 from trajectory_platform.curation.redact.replacements import find_edited_credentials, find_substitutions
 from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
 from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
+from trajectory_platform.curation.redact.shell_writes import WRITTEN_PIECE, writes_whole
 from trajectory_platform.curation.redact.sql_results import find_selected_credentials
 from trajectory_platform.curation.redact.streams import holds_a_stream_list, streamed_texts
 from trajectory_platform.curation.redact.structure import (
@@ -513,13 +514,15 @@ def _anchored(
     password a word can spell is not worth the code it corrupts. Pass 1 runs again on the lines
     around each such occurrence (its decoded views too: a ROT13 or reversed word is found there):
     the line before holds a YAML key whose value is the next line."""
+    if table.written:
+        spans = [s for s in spans if s[2] not in table.written or writes_whole(text, s[0], s[1])]
     if context.credential_key or not any(table.is_plain_word(value) for _, _, value in spans):
         return spans
     kept: list[tuple[int, int, str]] = []
     found: set[tuple[int, int]] = set()
     windows: set[tuple[int, int]] = set()
     for start, end, value in spans:
-        if table.is_plain_word(value):
+        if table.is_plain_word(value) and value not in table.written:
             low = text.rfind("\n", 0, max(0, text.rfind("\n", 0, start))) + 1
             after = text.find("\n", end)
             high = len(text) if after < 0 or (following := text.find("\n", after + 1)) < 0 else following
@@ -559,6 +562,8 @@ def _rewrite_between_literals(
 def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None = None) -> SymbolTable:
     """Enter every finding's value into a (new or given) symbol table."""
     table = table or SymbolTable(salt)
+    pieces = {f.value for f in findings if f.detector.endswith(WRITTEN_PIECE)}
+    table.written |= pieces - {f.value for f in findings if not f.detector.endswith(WRITTEN_PIECE)}
     for finding in findings:
         table.add(finding.value, finding.kind)
         if finding.detector.endswith(("+split", KBA_DETECTOR)) or finding.detector.startswith(
