@@ -55,3 +55,45 @@ def test_a_word_community_counts_in_a_config_only() -> None:
 )
 def test_prose_placeholders_and_show_commands_stay(line: str) -> None:
     assert redact_text(_config(line), SALT)[0] == _config(line)
+
+
+def _junos(statement: str) -> str:
+    return f"system {{\n    host-name edge-9;\n}}\nprotocols {{\n    {statement}\n}}\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f'set system root-authentication encrypted-password "$6$Ab12$Kq{PW}"',
+        f"set system login user ops authentication plain-text-password-value {PW}",
+        f'set protocols bgp group ext neighbor 192.0.2.1 authentication-key "$9${PW}"',
+        f'set protocols ospf area 0 interface ge-0/0/0 authentication md5 1 key "$9${PW}"',
+        f'set system radius-server 192.0.2.70 secret "$9${PW}"',
+        f'set security ike policy p1 pre-shared-key ascii-text "$9${PW}"',
+        f"set snmp community {PW} authorization read-only",
+        f"set snmp v3 usm local-engine user nms authentication-sha authentication-password {PW}",
+        f"key chain CORE\n key 1\n  key-string 7 {PW}",
+        _junos(f'authentication-key "$9${PW}";'),
+        _junos(f'encrypted-password "$6$Ab12$Kq{PW}";'),
+        _junos(f'secret "$9${PW}";'),
+        "snmp {\n    community " + PW + " {\n        authorization read-only;\n    }\n}",
+    ],
+    ids=range(13),
+)
+def test_the_secret_of_a_junos_statement_is_replaced(line: str) -> None:
+    assert PW not in redact_text(line, SALT)[0]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "set snmp community $SNMP_COMMUNITY authorization read-only",
+        'set system login user ops authentication encrypted-password "<hash>"',
+        "show snmp community",
+        "keep the secret sauce",
+        "set -e\nsecret sauce\n",
+        "key-string 7 {{ ospf_key }}",
+    ],
+)
+def test_junos_placeholders_and_prose_stay(line: str) -> None:
+    assert redact_text(line, SALT)[0] == line

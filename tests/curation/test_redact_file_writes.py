@@ -93,3 +93,35 @@ def test_honest_files_written_in_pieces_stay() -> None:
     redacted, _ = redact_episode(episode, SALT)
     calls = [event.tool_calls[0] for event in redacted.events if event.tool_calls]
     assert [json.loads(call.arguments)["command"] for call in calls] == commands
+
+
+SHORT_WRITES = (
+    ["echo -n {0} > k", "echo -n {1} >> k", "echo -n {2} >> k"],
+    ["printf '%s' {0} > k", "printf '%s' '{1}' >> k", "printf '%s' {2} >> k"],
+    ["python3 -c \"open('k', 'w').write('{0}')\"", "echo -n {1} >> k", "echo -n {2} >> k"],
+)
+
+
+@pytest.mark.parametrize("writes", SHORT_WRITES, ids=range(len(SHORT_WRITES)))
+@pytest.mark.parametrize(
+    "cut", [3, 2, len(TOKEN) - 3, len(TOKEN) - 1], ids=["head3", "head2", "tail3", "tail1"]
+)
+def test_a_piece_under_four_characters_is_replaced_where_it_was_written(writes: list[str], cut: int) -> None:
+    """A key's head or tail written alone (``echo -n gl >> k``) is replaced in its write, and only
+    there: the same few characters elsewhere in the episode stay."""
+    middle = 10 if cut < 10 else cut - 8
+    pieces = _pieces(TOKEN, *sorted((cut, middle)))
+    short = next(piece for piece in pieces if len(piece) < 4)
+    elsewhere = f"ls {short}/ && git log -1 --format=%s {short}"
+    episode = _with_calls(
+        *(write.format(*pieces) for write in writes), 'curl -H "PRIVATE-TOKEN: $(cat k)" x', elsewhere
+    )
+    redacted, _ = redact_episode(episode, SALT)
+    calls = [json.loads(e.tool_calls[0].arguments)["command"] for e in redacted.events if e.tool_calls]
+    written = [write.format(*pieces) for write in writes]
+    assert [
+        call
+        for call, write in zip(calls[:3], written, strict=True)
+        if "REDACTED_" not in call or call == write
+    ] == []
+    assert calls[-1] == elsewhere

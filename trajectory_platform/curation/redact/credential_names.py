@@ -53,6 +53,7 @@ _VENDOR_SEGMENT = re.compile(
     r"|dropbox|facebook|twitter|discord|telegram|shopify|okta|datadog|sentry|jira|confluence|atlassian|npm|pypi"
     r"|dockerhub|jfrog|artifactory|openai|anthropic|huggingface|cloudflare|digitalocean|notion|airtable|figma"
     r"|postman|newrelic|pagerduty|paypal|braintree|salesforce|hubspot|zendesk|algolia|mapbox|firebase|supabase"
+    r"|sourcegraph"
 )
 _NOT_PASSWORD_SEGMENTS = frozenset(
     {"bypass", "compass", "surpass", "overpass", "underpass", "trespass", "encompass", "askpass"}
@@ -66,7 +67,7 @@ _NOT_SECRET_NAMES = re.compile(
     r"confirmation_sent|strength|manager|store|column|index|map|storage|provider|model|models|deployment|region"
     r"|rotation|team|endpoint|(?<!key_)base|org|organization|project|encryption|hasher|hashers|validators|scheme"
     r"|rate|ratio|pct|percent|percentage|fraction|score|at_(?:\d+|k)|encoder|encoding|hashing|backend|attribute|attr"
-    r"|days|hours|minutes|seconds)\d*$"
+    r"|days|hours|minutes|seconds|commit|revision|rev|sha)\d*$"
     r"|(?:^|_)(?:pubblic[ao]|publi(?:que|ca|co)|[öo]ffentlich\w*|publiczny|открыт\w*)(?:_|$)"
     r"|(?:^|_)(?:cache|partition|sort|range|primary|foreign|row|translation|i18n|l10n|lookup|dict|group|object|s3"
     r"|idempotency|recv|public|pub|hot|composite|unique|hash)_keys?$|(?:^|_)key_pairs?(?:_|$)|(?:^|_)pubkeys?$"
@@ -103,6 +104,22 @@ _KBA_NAME = re.compile(
 ``mothers_maiden_name``): a password the user chose as a word, so a word under it counts (a red
 team, round 11: such answers kept). Read before :data:`_NOT_SECRET_NAMES`, whose ``_name`` would
 take ``maiden_name`` for a label."""
+_SECRET_HEADER_KEY = re.compile(r"x_(?:[a-z0-9]+_)*(?:cache|primary)_keys?")
+"""An HTTP extension header naming a key by what it unlocks (``X-Cache-Key``, ``X-Primary-Key``): a
+client sends it to the server as a credential (a CDN's purge or bypass key, Azure's primary key),
+where in code a ``cache_key`` or ``primary_key`` names a lookup (:data:`_NOT_SECRET_NAMES`). Only
+the ``X-`` form counts: a workflow's ``cache-key`` is a lookup too."""
+_CLIENT_AUTH_PASSWORD = re.compile(r"(?:^|_)(?:rediscli|redis|keydb|valkey|master)_?auth$")
+"""The password a Redis-protocol client or replica sends with ``AUTH``, named for the command:
+``redis-cli`` reads ``REDISCLI_AUTH``, a replica's ``redis.conf`` says ``masterauth``. Under an
+``auth`` name a word is no key, but these hold the password itself, a word included."""
+KBA_BLOCK = re.compile(
+    r"(?i)(?<![\w-])(?:(?:security|secret|recovery|challenge|verification|kba)[ _-]?"
+    r"(?:questions?|q(?:&|_?and_?)?as?)|kba|knowledge[ _-]?based[ _-]?auth(?:entication)?)(?![\w-])"
+)
+"""The name of a block of knowledge-based authentication questions (``security_questions``,
+``challengeQuestions``, ``kba``): a plain ``answer`` inside it is a password the user chose as a
+word (:mod:`.kba_answers`), where a quiz's or an FAQ's ``answer`` is text."""
 _PHRASE_QUALIFIERS = frozenset(
     {"secret", "seed", "recovery", "mnemonic", "wallet", "backup", "master", "unlock"}
 )
@@ -118,6 +135,10 @@ def credential_class(name: str) -> str | None:
     lowered = lowered.replace("-", "_").replace(":", "_")  # ASP.NET Core's section path: Smtp:Password
     if _KBA_NAME.search(lowered.replace(".", "_")):
         return "password"
+    if _CLIENT_AUTH_PASSWORD.search(lowered):
+        return "password"
+    if _SECRET_HEADER_KEY.fullmatch(lowered):
+        return "secret"
     if not lowered or _NOT_SECRET_NAMES.search(lowered.replace(".", "_")):  # a dotted name's last segment
         return None
     segments = [seg for seg in lowered.replace(".", "_").split("_") if seg]

@@ -477,6 +477,17 @@ class DecodedView:
             if self.segments[index][1] != self.segments[index - 1][2]
         ]
 
+    def decoded_within(self, start: int, end: int) -> tuple[int, int] | None:
+        """The part of ``start:end`` (exclusive) from its first decoded character to its last, or
+        ``None`` when it holds none: in a list's view (:data:`LIST_DECODERS`) the raw text around
+        the characters it decoded is the list's structure (its bracket, quotes and commas), never
+        part of a value a detector reads across it (``password = [S3cr...`` begins at ``S``)."""
+        decoded = [index for index in range(start, end) if not self._literal(index)]
+        return (decoded[0], decoded[-1] + 1) if decoded else None
+
+    def _literal(self, index: int) -> bool:
+        return self.segments[bisect.bisect_right(self.segments, (index, 1 << 62)) - 1][3]
+
     def raw_span(self, start: int, end: int) -> tuple[int, int]:
         """The raw span covering decoded characters ``start`` to ``end`` (exclusive); a view that
         reads the raw text backwards maps its first character to the span's end."""

@@ -140,8 +140,8 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     (
         "API_KEY",
-        r"\bico-[a-zA-Z0-9]{32}\b|\bpul-[a-f0-9]{40}\b|\bA3-[A-Z0-9]{6}-[A-Z0-9-]{20,}|\bsgp_[a-fA-F0-9_]{40,}"
-        r"|\bpnu_[a-zA-Z0-9]{36}\b|\bAPI-[A-Z0-9]{26}\b|\bSK[0-9a-fA-F]{32}\b",
+        r"\bico-[a-zA-Z0-9]{32}\b|\bpul-[a-f0-9]{40}\b|\bA3-[A-Z0-9]{6}-[A-Z0-9-]{20,}|\bsgp_(?:local_)?[a-fA-F0-9_]{40,}"
+        r"|\bpnu_[a-zA-Z0-9]{36}\b|\bAPI-[A-Z0-9]{26}\b|\bSK[0-9a-fA-F]{32}\b|\bs-s4t2(?:ud|af)-[a-fA-F0-9]{64}\b",
         0,
         (),
     ),

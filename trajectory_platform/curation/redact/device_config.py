@@ -1,4 +1,5 @@
-"""Secrets of network-device configuration lines (Cisco IOS/NX-OS, Arista EOS and their kin).
+"""Secrets of network-device configuration lines (Cisco IOS/NX-OS, Arista EOS, Juniper Junos and
+their kin).
 
 A router's or switch's configuration states a credential as a command: a keyword path, for some
 an argument or two, an optional type digit (``0`` clear, ``7`` reversible, ``5``/``8``/``9``
@@ -9,7 +10,8 @@ credential name, so such lines kept their secret (a red team, 2026-12-07: 21 of 
 
 :data:`GRAMMAR` is the table of those commands, one pattern per command family, each anchored at a
 line's start (after indentation: sub-mode lines are indented) and ending at the line's end or a
-trailer the command allows, so prose that merely begins with the same words (``enable password
+trailer the command allows (a Junos statement's ``;``, its ``set`` path before it: :data:`_SET`),
+so prose that merely begins with the same words (``enable password
 protection for ...``) does not match a whole line. A value of lower-case letters alone
 (``public``, a dictionary word) counts only in a text that reads as a configuration
 (:data:`_CONFIG_MARK`: ``hostname``, ``interface``, ``!`` lines); a template's placeholder
@@ -28,6 +30,11 @@ _T = r"(?:[05789] )?"
 _V = r"(?P<value>[^\s\"']+|\"[^\"\n]+\")"
 _V2 = r"(?P<value2>[^\s\"']+)"
 _END = r"[^\S\n]*$"
+_JEND = r";?[^\S\n]*$"
+"""A Junos statement's end: its hierarchical form ends in ``;``."""
+_SET = r"(?:set (?:[^\s\"]+ )*?)?"
+"""A Junos ``set`` command's path before a statement (``set system login user ops authentication``):
+the same statement as in the hierarchical form, one line."""
 _COMMANDS = (
     rf"enable (?:secret|password)(?: level \d+)? {_T}{_V}{_END}",
     rf"username \S+(?: (?:privilege \d+|role \S+))* (?:secret|password) {_T}{_V}(?: role \S+)?{_END}",
@@ -46,6 +53,12 @@ _COMMANDS = (
     rf"ppp (?:chap|pap) (?:password|sent-username \S+ password) {_T}{_V}{_END}",
     rf"(?:isis password|domain-password|area-password) {_V}(?: level-[12])?{_END}",
     rf"wpa-psk (?:ascii|hex) {_T}{_V}{_END}",
+    rf"key-string {_T}{_V}{_END}",
+    rf"{_SET}(?:encrypted-password|plain-text-password-value|authentication-key|authentication-password"
+    rf"|privacy-password|privacy-key|secret|pre-shared-key (?:ascii|hexadecimal)-text) {_V}{_JEND}",
+    rf"{_SET}authentication md5 \d+ key {_V}{_JEND}",
+    rf"{_SET}snmp community {_V}(?: (?:authorization|clients?|view|routing-instance) \S+)*(?: \{{)?{_JEND}",
+    rf"community {_V}(?: \{{){_END}",
 )
 """The commands, a space standing for any run of blanks (so a pattern writes none in a class)."""
 GRAMMAR: tuple[re.Pattern[str], ...] = tuple(
@@ -54,7 +67,11 @@ GRAMMAR: tuple[re.Pattern[str], ...] = tuple(
 """One pattern per command family that states a secret (module docstring)."""
 _HINTS = ("secret", "password", "snmp", "key", "auth", "psk")
 """Words one of the commands holds: a text without any is not read."""
-_CONFIG_MARK = re.compile(r"(?m)^(?:hostname[ \t]+\S+|interface[ \t]+\S+|!|end|version[ \t]+\d[\d.]*)[ \t]*$")
+_CONFIG_MARK = re.compile(
+    r"(?m)^(?:hostname[ \t]+\S+|interface[ \t]+\S+|!|end|version[ \t]+\d[\d.]*)[ \t]*$"
+    r"|^[ \t]*(?:set (?:system|interfaces|protocols|snmp|security|routing-options|policy-options) \S"
+    r"|(?:system|interfaces|protocols|snmp) \{$|host-name \S+;$|version \S+;$)"
+)
 _PLACEHOLDER = re.compile(r"<[^>]*>|\{\{.*|.*\}\}|\$\{?[A-Za-z_]\w*\}?|%\w+%|\*+|x+|X+|\.+")
 """A template's or a document's stand-in for the value (``<hash>``, ``{{ var }}``, ``$VAR``)."""
 _LOWER_WORD = re.compile(r"[a-z]+")

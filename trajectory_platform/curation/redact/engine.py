@@ -49,6 +49,7 @@ from trajectory_platform.curation.redact.detectors import (
     names_a_digest,
 )
 from trajectory_platform.curation.redact.device_config import find_device_secrets
+from trajectory_platform.curation.redact.kba_answers import KBA_DETECTOR, find_kba_answers
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.login_calls import find_login_call_passwords
 from trajectory_platform.curation.redact.markup import find_markup_credentials
@@ -63,6 +64,7 @@ from trajectory_platform.curation.redact.references import drop_references
 from trajectory_platform.curation.redact.replacements import find_edited_credentials, find_substitutions
 from trajectory_platform.curation.redact.seed_phrases import find_seed_phrases
 from trajectory_platform.curation.redact.segmented_tokens import find_segmented_tokens
+from trajectory_platform.curation.redact.shell_writes import WRITTEN_PIECE, writes_whole
 from trajectory_platform.curation.redact.sql_results import find_selected_credentials
 from trajectory_platform.curation.redact.streams import holds_a_stream_list, streamed_texts
 from trajectory_platform.curation.redact.structure import (
@@ -151,6 +153,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_yaml_schema_values(text))
     found.extend(find_resource_secrets(text))
     found.extend(find_device_secrets(text))
+    found.extend(find_kba_answers(text))
     found.extend(find_selected_credentials(text))
     found.extend(find_seed_phrases(text))
     found.extend(find_named_elsewhere(text))
@@ -414,7 +417,12 @@ def _decoded_findings(
                 recurring = echoes.occurrences(window)
                 hidden.extend(Finding(echoes.kinds[value], s, e, value, "echo") for s, e, value in recurring)
             for finding in hidden:
-                start, stop = view.raw_span(offset + finding.start, offset + finding.end)
+                within: tuple[int, int] | None = (offset + finding.start, offset + finding.end)
+                if last_decoder in LIST_DECODERS:  # a list's view shows only its elements as data
+                    within = view.decoded_within(offset + finding.start, offset + finding.end)
+                if within is None:
+                    continue
+                start, stop = view.raw_span(*within)
                 if any(low < stop + reach and start < high + reach for low, high in pseudonyms):
                     continue
                 detector = f"{finding.detector}+{view.name}"
@@ -506,13 +514,15 @@ def _anchored(
     password a word can spell is not worth the code it corrupts. Pass 1 runs again on the lines
     around each such occurrence (its decoded views too: a ROT13 or reversed word is found there):
     the line before holds a YAML key whose value is the next line."""
+    if table.written:
+        spans = [s for s in spans if s[2] not in table.written or writes_whole(text, s[0], s[1])]
     if context.credential_key or not any(table.is_plain_word(value) for _, _, value in spans):
         return spans
     kept: list[tuple[int, int, str]] = []
     found: set[tuple[int, int]] = set()
     windows: set[tuple[int, int]] = set()
     for start, end, value in spans:
-        if table.is_plain_word(value):
+        if table.is_plain_word(value) and value not in table.written:
             low = text.rfind("\n", 0, max(0, text.rfind("\n", 0, start))) + 1
             after = text.find("\n", end)
             high = len(text) if after < 0 or (following := text.find("\n", after + 1)) < 0 else following
@@ -552,10 +562,14 @@ def _rewrite_between_literals(
 def build_table(findings: list[Finding], salt: bytes, table: SymbolTable | None = None) -> SymbolTable:
     """Enter every finding's value into a (new or given) symbol table."""
     table = table or SymbolTable(salt)
+    pieces = {f.value for f in findings if f.detector.endswith(WRITTEN_PIECE)}
+    table.written |= pieces - {f.value for f in findings if not f.detector.endswith(WRITTEN_PIECE)}
     for finding in findings:
         table.add(finding.value, finding.kind)
-        if finding.detector.endswith("+split") or finding.detector.startswith(("turns:", SECRET_READER)):
-            table.everywhere.add(finding.value)  # its evidence is two events: no one text re-finds it
+        if finding.detector.endswith(("+split", KBA_DETECTOR)) or finding.detector.startswith(
+            ("turns:", SECRET_READER)
+        ):  # its evidence is two events, or a block's name lines above: no window re-finds it
+            table.everywhere.add(finding.value)
         plain = encoded_text(finding.value) if finding.kind not in PII_KINDS else None
         if plain is not None and _DECODED_CREDENTIAL.fullmatch(plain) and not _DECODED_NAME.fullmatch(plain):
             table.add(plain, finding.kind)

@@ -20,28 +20,20 @@ something computed (``$(openssl rand ...)``) is not a value this module can know
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from trajectory_platform.curation.redact.engine import scan
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
-from trajectory_platform.curation.shell_split import bash_words
+from trajectory_platform.curation.redact.shell_writes import WRITTEN_PIECE, literal_writes, normal_path
 
 MIN_PIECE = 4
-"""A piece's part shorter than this is not entered (as ``episode.MIN_SPLIT_PART``): replaced
-wherever its few characters recur, it would rewrite honest text; the other pieces carry the key."""
+"""A piece's part shorter than this is not replaced wherever it recurs (as
+``episode.MIN_SPLIT_PART``): its few characters would rewrite honest text. A whole piece that short
+is replaced where a command writes it (:data:`.shell_writes.WRITTEN_PIECE`), so no part of the key
+stands in the log."""
 
-_PY_WRITE = re.compile(
-    r"""open\(\s*(?P<q>['"])(?P<path>[^'"\n]+)(?P=q)\s*,\s*(?P<mq>['"])(?P<mode>[wa])[bt+]?(?P=mq)\s*\)"""
-    r"""\s*\.write\(\s*(?P<dq>['"])(?P<data>(?:(?!(?P=dq))[^\\\n])*)(?P=dq)\s*\)"""
-)
-"""``open('f', 'a').write('piece')``: a one-line Python write of a literal (``w`` starts over)."""
 _READ_BACK = re.compile(r"\$\(\s*(?:cat\s+(?P<files>[^()`;&|$]+?)|<\s*(?P<file>[^\s()]+))\s*\)")
 """Where a command reads files back: ``$(cat F [G ...] [2>/dev/null])`` or ``$(< F)``."""
-_ECHO_FLAGS = re.compile(r"-[neE]+")
-_PRINTF_DIRECTIVE = re.compile(r"%[sb]|%%")
-_ESCAPES = {"\\n": "\n", "\\t": "\t", "\\\\": "\\"}
-_SEPARATORS = {";", "&&", "||", "&", "(", ")"}
 
 
 @dataclass(frozen=True)
@@ -67,7 +59,7 @@ def written_across_commands(commands: list[tuple[str, str]], config: RedactionCo
                 found.extend(_read_back(line, files, config))
             if ">" not in line and "tee" not in line and ".write(" not in line:
                 continue
-            for path, content, append in _writes(line):
+            for path, content, append in literal_writes(line):
                 piece = Piece(content, field, text)
                 files[path] = [*files.get(path, []), piece] if append else [piece]
     for pieces in files.values():
@@ -78,7 +70,7 @@ def written_across_commands(commands: list[tuple[str, str]], config: RedactionCo
 
 def _read_files(match: re.Match[str]) -> list[str]:
     names = re.split(r"\s*\d*[<>]", match.group("files") or match.group("file") or "")[0]
-    return [_normal(name) for name in names.split() if not name.startswith("-")]
+    return [normal_path(name) for name in names.split() if not name.startswith("-")]
 
 
 def _read_back(line: str, files: dict[str, list[Piece]], config: RedactionConfig) -> list[Finding]:
@@ -112,9 +104,16 @@ def _on_pieces(segments: list[tuple[str, Piece | None]], config: RedactionConfig
         for index, start, end in covered:
             piece = segments[index][1]
             part = joined[start:end]
-            at = piece.text.find(part) if piece is not None and len(part) >= MIN_PIECE else -1
+            at = piece.text.find(part) if piece is not None else -1
             if piece is not None and at >= 0:
-                detector = f"{finding.detector}+file+split"
+                whole = len(part) >= MIN_PIECE or part != piece.content.rstrip("\n")
+                if len(part) < MIN_PIECE and whole:
+                    continue  # a short part of a longer piece: the piece's command shows more
+                detector = (
+                    f"{finding.detector}+file+split"
+                    if len(part) >= MIN_PIECE
+                    else f"{finding.detector}{WRITTEN_PIECE}"
+                )
                 found.append(Finding(finding.kind, at, at + len(part), part, detector, piece.field))
     return found
 
@@ -122,86 +121,3 @@ def _on_pieces(segments: list[tuple[str, Piece | None]], config: RedactionConfig
 def _one_piece_shows(finding: Finding, content: str, config: RedactionConfig) -> bool:
     """Whether one piece's content alone finds ``finding``'s value: its command's own scan did."""
     return any(f.value == finding.value for f in scan(content, config))
-
-
-def _normal(path: str) -> str:
-    return path.strip("'\"").removeprefix("./")
-
-
-def _writes(line: str) -> Iterator[tuple[str, str, bool]]:
-    """``(file, content, appended)`` for each literal write of ``line``, in order, read from its
-    words as bash splits them (:func:`curation.shell_split.bash_words`)."""
-    python = list(_PY_WRITE.finditer(line))
-    if python:
-        for match in python:
-            yield _normal(match.group("path")), match.group("data"), match.group("mode") == "a"
-        return
-    words = bash_words(line)
-    if words is None:
-        return
-    command: list[str] = []
-    piped: str | None = None
-    for word in [*words, ";"]:
-        if word not in _SEPARATORS and word != "|":
-            command.append(word)
-            continue
-        output, writes = _simple_command(command, piped)
-        yield from writes
-        piped = output if word == "|" else None
-        command = []
-
-
-def _simple_command(words: list[str], piped: str | None) -> tuple[str | None, list[tuple[str, str, bool]]]:
-    """What a simple command prints (echo, printf, tee's input) and the files it writes it to."""
-    arguments: list[str] = []
-    targets: list[tuple[str, bool]] = []
-    index = 0
-    while index < len(words):
-        word = words[index]
-        if word in (">", ">>") and index + 1 < len(words):
-            if arguments and arguments[-1].isdigit():  # 2> err.log: another stream
-                arguments.pop()
-            else:
-                targets.append((_normal(words[index + 1]), word == ">>"))
-            index += 2
-            continue
-        arguments.append(word)
-        index += 1
-    output = _printed(arguments, piped)
-    if arguments[:1] == ["tee"]:
-        append = any(a in ("-a", "--append") for a in arguments[1:])
-        targets.extend((_normal(a), append) for a in arguments[1:] if not a.startswith("-"))
-    if output is None:
-        return None, []
-    return output, [(path, output, append) for path, append in targets if not path.startswith("/dev/")]
-
-
-def _printed(arguments: list[str], piped: str | None) -> str | None:
-    if arguments[:1] == ["echo"]:
-        flags = [a for a in arguments[1:] if _ECHO_FLAGS.fullmatch(a)]
-        rest = arguments[1 + len(flags) :]
-        return " ".join(rest) + ("" if any("n" in f for f in flags) else "\n")
-    if arguments[:1] == ["printf"] and len(arguments) > 1:
-        return _printf(arguments[1], arguments[2:])
-    if arguments[:1] == ["tee"]:
-        return piped
-    return None
-
-
-def _fill(form: str, values: Iterator[str]) -> str:
-    return _PRINTF_DIRECTIVE.sub(lambda d: "%" if d.group() == "%%" else next(values, ""), form)
-
-
-def _printf(form: str, values: list[str]) -> str | None:
-    """printf's output for a format of ``%s``/``%b`` directives (reused while values remain)."""
-    if "%" in _PRINTF_DIRECTIVE.sub("", form):
-        return None
-    directives = len([d for d in _PRINTF_DIRECTIVE.findall(form) if d != "%%"])
-    pending = list(values)
-    out: list[str] = []
-    while True:
-        out.append(_fill(form, iter(pending[:directives])))
-        pending = pending[directives:]
-        if not pending or not directives:
-            break
-    return re.sub(r"\\[nt\\]", lambda e: _ESCAPES[e.group()], "".join(out))

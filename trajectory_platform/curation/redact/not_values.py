@@ -27,6 +27,9 @@ printed. Each rule is about a *meaning* the name or the value carries, never a l
 - ``-u``/``--user`` ``USER:GROUP`` of a container runtime or an owner-setting command, or where
   the group repeats the user or both are numeric ids, is a container's or a file's owner (``docker
   run -u 1000:1000``, ``--user nobody:nogroup``), not ``curl -u user:password``;
+- a request target (``/api/v1/users?page=2``, ``GET:/static/app.js``) is what a cache or a gateway
+  keyed (``X-Cache-Key``'s debug value), never a credential: a path of two lowercase segments or
+  more, each spelled, optionally after an HTTP method, with a query of words;
 - a YAML flow mapping or sequence of keys (``secretKeyRef: {name: db, key: password}``,
   ``envFrom: [{secretRef: {name: db}}]``) is a reference to where a secret is kept, its entries
   judged as their own ``name: value`` pairs: replacing ``{name:`` broke the manifest.
@@ -38,11 +41,18 @@ import re
 from functools import lru_cache
 
 from trajectory_platform.curation.redact.credential_names import FOREIGN_PASSWORD, credential_class
+from trajectory_platform.curation.redact.spelling import MIN_LETTERS, unspellable
 
 _WORKING_DIRECTORY_NAMES = frozenset({"pwd", "oldpwd"})
 _PATH_VALUE = re.compile(r"(?:~|\.{1,2})?/|[A-Za-z]:[\\/]|\$\{?[A-Za-z_]")
 """The start of a path: absolute, home- or dot-relative, a Windows drive, or a variable holding one."""
 
+_REQUEST_TARGET = re.compile(
+    r"(?:(?:GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)[: ]?)?(?P<path>(?:/[a-z0-9._-]+){2,}/?)"
+    r"(?:\?[a-z0-9_.-]+=[\w.%-]*(?:&[a-z0-9_.-]+=[\w.%-]*)*)?"
+)
+"""A request's method and path (module docstring); its segments are checked for words."""
+_SEGMENT_LETTERS = re.compile(rf"[a-z]{{{MIN_LETTERS},}}")
 _NUMBER = r"[-+]?\d+(?:[.,]\d+)?"
 _UNIT = (
     r"(?:%|bytes?|[kKMGTP]i?B|bits?|[mun]s|secs?|seconds?|mins?|minutes?|hours?|days?|chars?|characters?"
@@ -163,6 +173,10 @@ def not_a_value(text: str, name: str, name_start: int, value: str, value_start: 
     if _compared(text, name, name_start):
         return True
     if _FLOW_COLLECTION.match(text, value_start):
+        return True
+    if (target := _REQUEST_TARGET.fullmatch(value)) and not any(
+        map(unspellable, _SEGMENT_LETTERS.findall(target.group("path")))
+    ):
         return True
     return (
         _EXPANSION_OPEN.search(text, max(0, name_start - 3), name_start) is not None

@@ -88,6 +88,9 @@ class SymbolTable:
     everywhere: set[str] = field(default_factory=set)
     """Values replaced wherever they occur, whatever their shape: the halves of a secret split across
     two messages, which no scan of one message finds again."""
+    written: set[str] = field(default_factory=set)
+    """Values replaced only where a command writes them whole to a file: a key's pieces too short to
+    replace wherever they recur (``shell_writes.WRITTEN_PIECE``)."""
     _order: list[str] | None = field(default=None, repr=False)
 
     def add(self, value: str, kind: str) -> None:
