@@ -97,10 +97,6 @@ def test_holdout_honest_mean():
 # form first failed the oracle for a fault of its own construction: it kept S0's bug).
 
 
-def _gap(reason: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=f"known gap: {reason}")
-
-
 WRONG_SECOND_BATCH = [
     pytest.param("add", "    return a + b if a < 100 * b else a\n", id="add_when_a_dwarfs_b"),
     pytest.param(
@@ -112,13 +108,11 @@ WRONG_SECOND_BATCH = [
         "add",
         "    return int(a) + int(b) if a > 500 else a + b\n",
         id="add_of_floats_as_ints",
-        marks=_gap("inputs keep their type (ints stay ints)"),
     ),
     pytest.param(
         "mul",
         "    return a * b if b > 1 or a < 50 else a\n",
         id="mul_when_b_small",
-        marks=_gap("inputs at other scales keep their sign; wrong for b <= 0 only"),
     ),
     pytest.param("mul", "    return min(a * b, 2**20)\n", id="mul_saturating"),
 ]

@@ -87,6 +87,14 @@ FAR_COPIES = 8
 SKEWED_COPIES = 4
 """Further copies at other scales of an expression of two inputs or more, one input dwarfed by the
 others (:func:`far_copies`)."""
+RETYPED_PER_CHANGE = 2
+"""Copies of each tested expression per change of sign or type of one of its number inputs
+(:func:`retyped_copies`), each at another of two scales."""
+RETYPED_MIXED = 8
+"""Further copies (:func:`retyped_copies`) in which every number input takes a change of its own,
+drawn at random: the sign of one and the type of another (``a * b <= 0`` with a float ``a``)."""
+RETYPED_CAP = 40
+"""The most copies :func:`retyped_copies` gives one expression (a call of many number inputs)."""
 FAR_BANDS = 4
 """The scales :func:`far_copies` cycles through: integers of 2 to 5 digits, floats 1 to 10,000
 times the tested magnitude, texts of up to 16 words, lists of up to 14 members."""
@@ -171,7 +179,8 @@ class Case:
     kind: str = "perturbed"
     """``original``, ``perturbed``, ``far`` (:func:`far_copies`), ``scale`` (a far copy of an
     expression whose inputs are all numbers: same types, only bigger) or ``dictionary``
-    (:func:`dictionary_copies`): what the judge may tolerate depends on it."""
+    (:func:`dictionary_copies`) or ``retyped`` (:func:`retyped_copies`: number inputs of another
+    sign or type): what the judge may tolerate depends on it."""
 
 
 @dataclass(frozen=True)
@@ -455,6 +464,85 @@ def far_copies(expression: ast.expr, count: int, rng: random.Random) -> list[str
         for group in sorted(groups, key=lambda g: isinstance(g[0], ast.List)):
             skewed = 1 if group is small else FAR_BANDS
             _far(group[0], 1 + len(out) % FAR_BANDS if len(out) < count else skewed, lengths, rng)
+            _match_twins(group)
+        text = ast.unparse(variant)
+        if text != original and text not in out:
+            out.append(text)
+    return out
+
+
+_CHANGES = ("negated", "zero", "retyped", "negated retyped")
+"""How :func:`retyped_copies` changes one number input: its sign flipped, zero, the other numeric
+type (an integer as a float with a fractional part, a float as an integer), or both sign and type."""
+
+
+def _changed_number(value: int | float, change: str, band: int, rng: random.Random) -> int | float:
+    """A number at the scale ``band`` (:func:`_far`) with ``change`` (:data:`_CHANGES`, or
+    ``kept``: its sign and type) applied."""
+    if change == "zero":
+        return type(value)(0)
+    sign = (-1 if value < 0 else 1) * (-1 if "negated" in change else 1)
+    if (type(value) is float) != ("retyped" in change):
+        magnitude = round(rng.uniform(10**band, 10 ** (band + 1)), 3)
+        return sign * (magnitude if not magnitude.is_integer() else magnitude + 0.5)
+    return sign * rng.randrange(10**band, 10 ** (band + 1))
+
+
+def _change(node: ast.AST, change: str, band: int, lengths: dict[int, int], rng: random.Random) -> None:
+    """Move one input of :func:`_inputs` to the scale ``band`` and apply ``change``
+    (:func:`_changed_number`) to it, in place: a number itself, a list's number members each
+    at random (a list of mixed signs or types: at least one member changed)."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, int | float):  # no bool: _perturbable leaves none
+            node.value = _changed_number(node.value, change, band, rng)
+        else:
+            _far(node, band, lengths, rng)
+        return
+    _far(node, band, lengths, rng)
+    numbers = [n for n in ast.walk(node) if isinstance(n, ast.Constant) and type(n.value) in (int, float)]
+    chosen = [n for n in numbers if rng.random() < 0.5] or numbers[:1]
+    for member in chosen:
+        assert isinstance(member.value, int | float)
+        member.value = _changed_number(member.value, change, band, rng)
+
+
+def _numeric(group: list[ast.AST]) -> bool:
+    """Whether a group of :func:`_groups` is a number or a list holding numbers."""
+    return any(isinstance(n, ast.Constant) and type(n.value) in (int, float) for n in ast.walk(group[0]))
+
+
+def retyped_copies(expression: ast.expr, rng: random.Random) -> list[str]:
+    """Copies of ``expression`` whose number inputs change sign or type (:data:`_CHANGES`): each
+    input alone, :data:`RETYPED_PER_CHANGE` times at two scales, the other inputs at the same scale
+    with their sign and type (:func:`_far`); then :data:`RETYPED_MIXED` with a change drawn for
+    every input; :data:`RETYPED_CAP` at most.
+
+    Why: every other copy keeps each input's type and sign (``perturbed`` moves a number a few
+    units, ``far`` keeps its sign), so a solution that answers right only for the tested type or
+    sign (``int(a) + int(b)`` where floats come, ``a * b if b > 1 else a``) agreed on every case.
+    Where the reference raises on such an input (``range(2.5)``) the case is excluded, as any."""
+    original = ast.unparse(expression)
+    count = len([g for g in _inputs(_groups(_perturbable(expression))) if _numeric(g)])
+    if not count:
+        return []
+    singles = [{i: change} for i in range(count) for change in _CHANGES]
+    plans = [singles[n % len(singles)] for n in range(RETYPED_PER_CHANGE * len(singles))]
+    for _ in range(RETYPED_MIXED if count > 1 else 0):
+        drawn = {i: rng.choice(("kept", *_CHANGES)) for i in range(count)}
+        plans.append(drawn if set(drawn.values()) != {"kept"} else {0: "negated retyped"})
+    out: list[str] = []
+    for n, plan in enumerate(plans[:RETYPED_CAP]):
+        band = 1 + (n + n // len(singles)) % FAR_BANDS
+        variant = _copied(expression)
+        lengths: dict[int, int] = {}
+        groups = _groups(_perturbable(variant))
+        numeric = [g for g in _inputs(groups) if _numeric(g)]
+        for group in sorted(groups, key=lambda g: isinstance(g[0], ast.List)):
+            position = next((i for i, g in enumerate(numeric) if g is group), None)
+            if position in plan and plan[position] != "kept":
+                _change(group[0], plan[position], band, lengths, rng)
+            else:
+                _far(group[0], band, lengths, rng)
             _match_twins(group)
         text = ast.unparse(variant)
         if text != original and text not in out:
@@ -804,6 +892,7 @@ def differential_cases(
         far = "scale" if _numbers_only(expression) else "far"
         variants = [(text, "perturbed") for text in perturbed(expression, PERTURBATIONS, rng)]
         variants += [(text, far) for text in far_copies(expression, FAR_COPIES, rng)]
+        variants += [(text, "retyped") for text in retyped_copies(expression, rng)]
         if dictionary is not None:
             found = dictionary_copies(expression, dictionary, DICTIONARY_COPIES, rng)
             variants += [(text, "dictionary") for text in found]

@@ -268,6 +268,16 @@ _ACTING_METHODS = frozenset(
     {"append", "extend", "insert", "pop", "remove", "clear", "update", "add", "discard", "setdefault",
      "popitem", "sort", "reverse", "write", "send", "put"}
 )  # fmt: skip
+DELAYED_CALLS = {("threading", "Timer"): (1, "function")}
+"""Calls that run a callback (argument position, keyword) after a delay, in another thread."""
+DELAYED_METHODS = {"call_later": 1, "call_at": 1, "enter": 2, "enterabs": 2}
+"""Scheduler methods (``asyncio`` loops, ``sched.scheduler``) taking a delay and a callback (its
+position)."""
+THREAD_STARTS = {("threading", "Thread"): (1, "target"), ("_thread", "start_new_thread"): (0, "function")}
+"""Calls that run a callback in another thread at once: a delay where the callback waits first
+(:meth:`_Taint._waits`)."""
+_SETTERS = _ACTING_METHODS | {"set", "clear", "__setitem__"}
+"""Methods whose call writes their receiver (``Event.set`` too)."""
 QUERY_FUNCTIONS = frozenset(
     {
         ("open",), ("io", "open"), ("os", "listdir"), ("os", "scandir"), ("os", "walk"),
@@ -352,6 +362,13 @@ class _Taint:
             n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
         }
         self._local |= set(self.functions) | {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+        self._imported = {
+            alias.asname or alias.name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in node.names
+        }
+        """Names an import binds: a module's function (``os.remove``) is no state of the module."""
         self._scan(tree, 0)
         self.refreshed = _refreshed(tree, self.resolve)
         self.names: dict[tuple[int, str], frozenset[str]] = {}
@@ -473,6 +490,8 @@ class _Taint:
     def _propagate(self) -> bool:
         changed = False
         for node in ast.walk(self.tree):
+            if isinstance(node, ast.Call):
+                changed |= self._bind_delayed(node)
             if isinstance(node, ast.Assign):
                 kinds = self._at_import(node, self.of(node.value))
                 changed |= any([self._bind(t, kinds) for t in node.targets])
@@ -489,6 +508,105 @@ class _Taint:
                 if not isinstance(node, ast.Lambda):
                     changed |= self._bind_key(self._key(node.name, node), self._returns(node))
         return changed
+
+    def _bind_delayed(self, call: ast.Call) -> bool:
+        """What a callback run after a delay writes is a :data:`FACT`: the process's age.
+
+        A timer started at import (``threading.Timer(5, flip).start()``, a thread that sleeps and
+        then sets a flag, ``loop.call_later``) changes the module's state a few seconds into the
+        process's life; a decision on that state answers one way while the process is young (the
+        judge's worker runs its cases in its first seconds) and another after, as a decision on
+        ``monotonic() - _T0`` does (:data:`BORN`), and no reading of the clock shows it."""
+        callback = self._delayed_callback(call)
+        if callback is None:
+            return False
+        changed = False
+        if isinstance(callback, ast.Attribute) and callback.attr in _SETTERS:  # Timer(5, _E.set)
+            return self._bind_module_state(callback, set())
+        for body in self._run_by(callback):
+            declared = {n for g in ast.walk(body) if isinstance(g, ast.Global) for n in g.names}
+            for node in ast.walk(body):
+                targets: list[ast.expr] = []
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+                    targets = [node.target]
+                elif (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in _SETTERS
+                ):
+                    targets = [node.func]  # the receiver's method: an attribute of it
+                for target in targets:
+                    changed |= self._bind_module_state(target, declared)
+        return changed
+
+    def _bind_module_state(self, target: ast.expr, declared: set[str]) -> bool:
+        """Taint, as a :data:`FACT`, the module-level name ``target`` stores into (itself, an item
+        or an attribute of it; ``declared``: the names a ``global`` statement makes the module's).
+        A callback's locals and parameters (``self.done = True``, ``waiter.set()``) are left out:
+        the state a module's functions decide on later is the module's."""
+        root = target
+        while isinstance(root, ast.Subscript | ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in self._imported:
+            return False
+        if root.id in declared or (root is not target and self._key(root.id, root)[0] == 0):
+            return self._bind_key((0, root.id), frozenset({FACT}))
+        return False
+
+    def _run_by(self, callback: ast.expr) -> list[ast.AST]:
+        """The code a callback runs: a lambda's body or the module's function of its name, and the
+        module's functions those call by name (``_later`` sleeps, then calls ``_tick``)."""
+        found: list[ast.AST] = [callback.body] if isinstance(callback, ast.Lambda) else []
+        seen = {callback.id} if isinstance(callback, ast.Name) else set()
+        found += [f for name in seen for f in self.functions.get(name, [])]
+        for body in found:  # grows as it goes: the functions those call
+            for node in ast.walk(body):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id not in seen
+                ):
+                    seen.add(node.func.id)
+                    found += self.functions.get(node.func.id, [])
+        return found
+
+    def _delayed_callback(self, call: ast.Call) -> ast.expr | None:
+        """The callback ``call`` runs after a delay (:data:`DELAYED_CALLS`,
+        :data:`DELAYED_METHODS`, a :data:`THREAD_STARTS` callback that waits first), else None."""
+        name = self.resolve(call.func)
+        method = call.func.attr if isinstance(call.func, ast.Attribute) else None
+
+        def argument(position: int, keyword: str | None) -> ast.expr | None:
+            if len(call.args) > position and not isinstance(call.args[position], ast.Starred):
+                return call.args[position]
+            return next((k.value for k in call.keywords if keyword and k.arg == keyword), None)
+
+        if name in DELAYED_CALLS:
+            return argument(*DELAYED_CALLS[name])
+        if method in DELAYED_METHODS and len(call.args) > DELAYED_METHODS[method]:
+            return argument(DELAYED_METHODS[method], None)
+        if name in THREAD_STARTS:
+            callback = argument(*THREAD_STARTS[name])
+            if isinstance(callback, ast.Name) and any(
+                self._waits(f) for f in self.functions.get(callback.id, [])
+            ):
+                return callback
+        return None
+
+    def _waits(self, function: ast.AST) -> bool:
+        """Whether ``function`` sleeps or waits with a timeout (``time.sleep(5)``,
+        ``event.wait(5)``) before what it does: a delayed callback."""
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Call):
+                continue
+            if self.resolve(node.func)[-1:] == ("sleep",):
+                return True
+            timed = node.args or any(k.arg == "timeout" for k in node.keywords)
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "wait" and timed:
+                return True
+        return False
 
     def _bind_arguments(self, call: ast.Call) -> bool:
         """A call of a function of the module (by name): each argument's taint on the parameter
