@@ -107,6 +107,36 @@ def test_a_raw_private_key_handed_to_a_signer(text: str) -> None:
     assert KEY not in _redacted(text.format(k=KEY))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the vpn passphrase turns out to be {v} again",
+        "Our staging password seems to be {v}",
+        "their wifi password appeared to be {v} on the sticker",
+        "the admin passcode ended up being {v}",
+        "So the mysql password is going to be {v}.",
+    ],
+)
+@pytest.mark.parametrize("value", [CHOSEN, LETTERS])
+def test_a_verb_that_raises_a_link_states_the_value(text: str, value: str) -> None:
+    """A verb that raises a link ("turned out to be", "ended up being") states as "is" does (round 12)."""
+    assert value not in _redacted(text.format(v=value))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password turned out to be wrong",
+        "The token seems to be expired.",
+        "the passphrase ended up being too short",
+        "The key appears to be invalid for this region.",
+        "the password is going to be rotated tomorrow",
+    ],
+)
+def test_a_raised_link_to_an_ordinary_word_is_kept(text: str) -> None:
+    assert _redacted(text) == text
+
+
 @pytest.mark.parametrize("name", ["APP_SESSION", "SENTRY_DSN", "APP_JWT"])
 def test_a_memorable_value_under_a_name_that_wants_a_key(name: str) -> None:
     assert "Lantern.Harbor4417" not in _redacted(f"export {name}=Lantern.Harbor4417")

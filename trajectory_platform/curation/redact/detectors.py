@@ -946,11 +946,16 @@ _ADVERB = (
     r"(?:now|still|currently|always|just|literally|actually|simply|exactly|probably|also|then|successfully)"
 )
 _COPULA = (
-    r"(?:is|was|are|were|being|remains|becomes|became|(?:has|have|had)\s+been"
+    r"(?:(?:turn(?:s|ed)?\s+out|seem(?:s|ed)?|appear(?:s|ed)?|happen(?:s|ed)?|prove(?:s|d)?"
+    r"|(?:is|are|was|were)\s+going)\s+to\s+be|end(?:s|ed)?\s+up\s+(?:being|as)"
+    r"|is|was|are|were|being|remains|becomes|became|(?:has|have|had)\s+been"
     rf"|(?:will|would|should|must|could|might|may|can)(?:\s+{_ADVERB})?\s+be)(?:\s+{_ADVERB})?"
 )
 """The linking verbs of English, with the modals and adverbs that sit in them ("is now", "has
-been", "should now be", "is literally", "being")."""
+been", "should now be", "is literally", "being"), and the verbs that raise one ("turned out to
+be", "seems to be", "happens to be", "is going to be", "ended up being"): a value after them is
+stated as firmly (red team, round 12). They come first: "is" alone would end the link before
+"going to be"."""
 _CHANGED = (
     rf"(?:{_ADVERB}\s+)?(?:set|changed|reset|updated|rotated|switched|generated|created|assigned|configured)"
     r"(?:\s+from\s+\S{1,64})?"
