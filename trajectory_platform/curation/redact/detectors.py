@@ -182,7 +182,7 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     (  # curl -u user:pw, also with the password alone quoted (-u admin:'pw')
         "PASSWORD",
-        r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:'\"]{1,64}[\"']?:" + _QUOTED_OR_BARE_VALUE,
+        r"(?:^|\s)(?:-u|--user)\s*[\"']?(?!\+)[^\s:'\"]{1,64}[\"']?:" + _QUOTED_OR_BARE_VALUE,
         0,
         ("-u",),
     ),
@@ -237,7 +237,25 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         0,
         ("wpa_passphrase",),
     ),
-    ("PASSWORD", r"\s-U\s+[\"']?[^\s%'\"]{1,64}%([^\s'\"]{3,128})", 1, ("%",)),  # smbclient -U user%pass
+    (  # Samba's user%password (smbclient, rpcclient, net, winexe): -U u%pw, -Uu%pw, --user=u%pw, the
+        # pair quoted whole ("u%pw") or the password alone (u%'pw'); red team, round 12
+        "PASSWORD",
+        r"(?:^|\s)(?:-U\s*|--user(?:name)?(?:=|\s+))(?:\"[^\"%\n]{1,64}%([^\"\n]{3,128})\""
+        r"|'[^'%\n]{1,64}%([^'\n]{3,128})'|[\"']?[^\s%'\"]{1,64}[\"']?%" + _QUOTED_OR_BARE_VALUE + ")",
+        0,
+        ("%",),
+    ),
+    (  # user:password@host as a command's word with no scheme (Impacket's [domain/]user:pw@target, a
+        # proxy's user:pw@proxy:port): with a domain before the user, or a port after the host, the
+        # word cannot be an address (``mailto:ops@example.com``) or a pinned image (``python:3@sha256:``)
+        "PASSWORD",
+        r"(?<![\w.\-/\\:@%])[\"']?(?:[\w.\-]{1,64}(?:/|\\{1,2})[\w.\-$]{1,64}:"
+        r"(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"]{3,128}))[\"']?@(?=[\w\[])"
+        r"|[\w.\-$]{1,64}:(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"/]{3,128}))[\"']?@"
+        r"[\w\-]+(?:\.[\w\-]+)*:\d{2,5}(?![\w.]))",
+        0,
+        ("@",),
+    ),
     (
         "PASSWORD",
         r"\bhtpasswd\s+(?:-\w+\s+)*-\w*b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+[\"']?([^\s'\"]{3,128})",
