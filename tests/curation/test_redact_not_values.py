@@ -139,3 +139,25 @@ CONTROLS = {
 def test_a_secret_in_the_same_shapes_is_still_redacted(case: str) -> None:
     text, secret = CONTROLS[case]
     assert secret not in _redacted(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DB_PASSWORD: [hidden]",
+        "smtp password = (redacted)",
+        "Client Secret  {masked}",
+        "api_token: [not set]",
+        "AUTH_TOKEN (omitted)",
+        "password: [WITHHELD]",
+    ],
+)
+def test_a_placeholder_word_in_brackets_is_no_value(text: str) -> None:
+    """A tool's placeholder printed in brackets: once it was replaced up to the closing bracket,
+    which stayed behind alone (red team, round 12)."""
+    assert _redacted(text) == text
+
+
+@pytest.mark.parametrize("text", ["DB_PASSWORD: [Hv7#qLm2]", "smtp password = (Hv7#qLm2)"])
+def test_a_value_in_brackets_is_still_replaced(text: str) -> None:
+    assert "Hv7#qLm2" not in _redacted(text)

@@ -394,11 +394,15 @@ _XML_ELEMENT = re.compile(
 )
 _PLACEHOLDER = re.compile(
     r"^(?:[*xX#.\-_?•]+|<[^>]*>|\$\{[^}]*\}?|\{\{.*\}\}|%\(.*\)s?|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|"
-    r"(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
-    r"passwd|secret|token|key|hidden|redacted|changeme|example|dummy|test|(?:your|my)[_-]?[a-z_\-]*|"
+    r"[\[({]?(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
+    r"passwd|secret|token|key|hidden|redacted|masked|omitted|removed|withheld|censored|changeme|example|dummy|"
+    r"test|(?:your|my)[_-]?[a-z_\-]*|"
     r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
-    r"not_?set|unset|todo|fixme|tbd|n/?a|sample|sensitive)|0x[0-9a-fA-F]{1,40})$"
+    r"not[_ ]?set|unset|todo|fixme|tbd|n/?a|sample|sensitive)[\])}]?|0x[0-9a-fA-F]{1,40})$"
 )
+"""What stands for a value and is none. A word of the list may sit in the brackets a tool prints
+it in (``Password: [hidden]``, ``token = (redacted)``, ``{masked}``; the rule reading the value may
+stop before the closing one), as ``<your-key>`` sits in its angles (red team, round 12)."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _CODE_REF = re.compile(
     r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|^[a-z]+(?:_[a-z]+)+$|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"
