@@ -161,3 +161,22 @@ def test_a_placeholder_word_in_brackets_is_no_value(text: str) -> None:
 @pytest.mark.parametrize("text", ["DB_PASSWORD: [Hv7#qLm2]", "smtp password = (Hv7#qLm2)"])
 def test_a_value_in_brackets_is_still_replaced(text: str) -> None:
     assert "Hv7#qLm2" not in _redacted(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kubectl create secret generic app --from-file=api_token=/dev/stdin < token.txt",
+        "oc create secret generic db --from-file=password=./conf/db.pass",
+        "DB_PASSWORD=~/.config/app/db.pass",
+        "smtp_password: /run/secrets/smtp",
+    ],
+)
+def test_a_path_under_a_credential_name_is_where_it_is_read_from(text: str) -> None:
+    """Replaced as a password, the path was rewritten wherever the episode named it (round 12)."""
+    assert _redacted(text) == text
+
+
+@pytest.mark.parametrize("text", ["DB_PASSWORD=/Hv7#qLm2x", "password: /tmp/Hv7#qLm2x"])
+def test_a_password_that_starts_like_a_path_is_still_replaced(text: str) -> None:
+    assert "Hv7#qLm2x" not in _redacted(text)

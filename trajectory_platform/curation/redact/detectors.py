@@ -576,6 +576,16 @@ FORMAT_ONLY = re.compile(r"(?:[\s:@/._-]*(?:%[sd]|\{\d*\}|%\([^)]*\)s))+[\s:@/._
 never a value (``password = "%s%s" % (a, b)`` lost its template, and the code its meaning)."""
 
 
+_FILE_PATH = re.compile(
+    r"(?:/(?:dev|proc|run|etc|tmp|var|home|srv|opt|mnt|usr|root|secrets?)/|~/|\.{1,2}/)[\w.\-]+(?:/[\w.\-]+)*"
+)
+"""A path to a file or a device, by a root of the file system or a home or working directory, in
+the characters of names alone: a tool that reads a secret from a file takes it under the
+secret's name (``kubectl create secret --from-file=password=./pw.txt``, ``password=/dev/stdin``).
+Replaced as a password, the path was rewritten wherever the episode named it (red team, round
+12). A password that starts so and holds a symbol (``/dev/#x9``) is still one."""
+
+
 MAX_VALUE_SPACES = 2
 """The most spaces a value under a credential name holds: with more it is prose."""
 
@@ -604,6 +614,8 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         or value.startswith(("http://", "https://"))
     ):
         return False
+    if _FILE_PATH.fullmatch(value):
+        return False  # where the secret is read from (--from-file=pw=/dev/stdin), not the secret
     if name_class in ("password", "salt"):
         return True
     # Generic "key"/"token" names: only values that look like keys, not words or identifiers.
