@@ -123,6 +123,13 @@ def test_a_verb_that_raises_a_link_states_the_value(text: str, value: str) -> No
     assert value not in _redacted(text.format(v=value))
 
 
+@pytest.mark.parametrize("value", ["lantern.Quill482", "cobalt.harbor.2291"])
+def test_a_dotted_password_in_prose_is_no_code_reference(value: str) -> None:
+    """Words joined by dots with a number, as people choose them, stated in prose (round 12); the
+    capitalised ones (``Maple.Echo5155``) were already found."""
+    assert value not in _redacted(f"The vpn password was {value} until Monday.")
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -131,6 +138,8 @@ def test_a_verb_that_raises_a_link_states_the_value(text: str, value: str) -> No
         "the passphrase ended up being too short",
         "The key appears to be invalid for this region.",
         "the password is going to be rotated tomorrow",
+        "the password is settings.db_password",
+        "The token was config.api_token2 in the old module.",
     ],
 )
 def test_a_raised_link_to_an_ordinary_word_is_kept(text: str) -> None:

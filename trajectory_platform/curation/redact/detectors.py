@@ -1586,8 +1586,8 @@ def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_wo
     quoted = bool(quote)
     if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value):
         return None
-    if _CODE_REF.match(value) and not _MEMORABLE.fullmatch(value):
-        return None  # settings.password is code; Maple.Echo5155 is a password people remember
+    if _CODE_REF.match(value) and not (_MEMORABLE.fullmatch(value) or _dotted_chosen(value)):
+        return None  # settings.password is code; Maple.Echo5155, maple.Red927 are passwords people remember
     if PSEUDONYM_RE.fullmatch(value) or "://" in value or translated_label(text, value):
         return None
     if not quoted and _NAMED_FOR_CREDENTIAL.search(value):
