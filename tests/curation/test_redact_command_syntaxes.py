@@ -299,3 +299,46 @@ def test_a_value_with_spaces_is_replaced_where_feedback_echoes_it():
     )
     _, records, _ = redact_feedback(corpus_episode, [note], SALT)
     assert value not in (records[0].edit_diff or "")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "smbclient //nas/backup -U 'ops'%'{pw}' -c 'ls'",
+        "smbclient -L nas -Uops%{pw}",
+        'rpcclient --user="LAB\\\\ops%{pw}" nas',
+        "net rpc group members Admins --username ops%'{pw}' -S nas",
+    ],
+)
+def test_a_samba_user_percent_password_is_replaced_in_every_spelling(command: str) -> None:
+    """``-U``, attached or spaced, ``--user=``/``--username``, the pair quoted whole or the password
+    alone (red team, round 12)."""
+    assert PW not in redact_text(command.format(pw=PW), SALT, shell=True)[0]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "wmiexec.py LAB/ops:{pw}@nas.lab.example 'hostname'",
+        "psexec.py 'LAB\\\\ops:{pw}'@203.0.113.9",
+        "ALL_PROXY=ops:{pw}@gw.lab.example:1080 apt-get update",
+    ],
+)
+def test_user_and_password_before_a_host_with_no_scheme_are_replaced(command: str) -> None:
+    """Impacket's ``domain/user:password@target`` and a proxy's ``user:password@host:port``."""
+    assert PW not in redact_text(command.format(pw=PW), SALT, shell=True)[0]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "date -u +%Y-%m-%dT%H:%M:%S",
+        "TZ=UTC date -u '+%H:%M:%S'",
+        "docker pull python:3.12-slim@sha256:" + "ab" * 32,
+        "xdg-open mailto:ops@example.org",
+        "smbclient //nas/backup -U ops -c 'get %s'",
+        "git clone git@github.com:lab/tools.git",
+    ],
+)
+def test_words_shaped_like_those_pairs_are_kept(line: str) -> None:
+    assert redact_text(line, SALT, shell=True)[0] == line

@@ -139,3 +139,44 @@ CONTROLS = {
 def test_a_secret_in_the_same_shapes_is_still_redacted(case: str) -> None:
     text, secret = CONTROLS[case]
     assert secret not in _redacted(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DB_PASSWORD: [hidden]",
+        "smtp password = (redacted)",
+        "Client Secret  {masked}",
+        "api_token: [not set]",
+        "AUTH_TOKEN (omitted)",
+        "password: [WITHHELD]",
+    ],
+)
+def test_a_placeholder_word_in_brackets_is_no_value(text: str) -> None:
+    """A tool's placeholder printed in brackets: once it was replaced up to the closing bracket,
+    which stayed behind alone (red team, round 12)."""
+    assert _redacted(text) == text
+
+
+@pytest.mark.parametrize("text", ["DB_PASSWORD: [Hv7#qLm2]", "smtp password = (Hv7#qLm2)"])
+def test_a_value_in_brackets_is_still_replaced(text: str) -> None:
+    assert "Hv7#qLm2" not in _redacted(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kubectl create secret generic app --from-file=api_token=/dev/stdin < token.txt",
+        "oc create secret generic db --from-file=password=./conf/db.pass",
+        "DB_PASSWORD=~/.config/app/db.pass",
+        "smtp_password: /run/secrets/smtp",
+    ],
+)
+def test_a_path_under_a_credential_name_is_where_it_is_read_from(text: str) -> None:
+    """Replaced as a password, the path was rewritten wherever the episode named it (round 12)."""
+    assert _redacted(text) == text
+
+
+@pytest.mark.parametrize("text", ["DB_PASSWORD=/Hv7#qLm2x", "password: /tmp/Hv7#qLm2x"])
+def test_a_password_that_starts_like_a_path_is_still_replaced(text: str) -> None:
+    assert "Hv7#qLm2x" not in _redacted(text)

@@ -107,6 +107,45 @@ def test_a_raw_private_key_handed_to_a_signer(text: str) -> None:
     assert KEY not in _redacted(text.format(k=KEY))
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the vpn passphrase turns out to be {v} again",
+        "Our staging password seems to be {v}",
+        "their wifi password appeared to be {v} on the sticker",
+        "the admin passcode ended up being {v}",
+        "So the mysql password is going to be {v}.",
+    ],
+)
+@pytest.mark.parametrize("value", [CHOSEN, LETTERS])
+def test_a_verb_that_raises_a_link_states_the_value(text: str, value: str) -> None:
+    """A verb that raises a link ("turned out to be", "ended up being") states as "is" does (round 12)."""
+    assert value not in _redacted(text.format(v=value))
+
+
+@pytest.mark.parametrize("value", ["lantern.Quill482", "cobalt.harbor.2291"])
+def test_a_dotted_password_in_prose_is_no_code_reference(value: str) -> None:
+    """Words joined by dots with a number, as people choose them, stated in prose (round 12); the
+    capitalised ones (``Maple.Echo5155``) were already found."""
+    assert value not in _redacted(f"The vpn password was {value} until Monday.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password turned out to be wrong",
+        "The token seems to be expired.",
+        "the passphrase ended up being too short",
+        "The key appears to be invalid for this region.",
+        "the password is going to be rotated tomorrow",
+        "the password is settings.db_password",
+        "The token was config.api_token2 in the old module.",
+    ],
+)
+def test_a_raised_link_to_an_ordinary_word_is_kept(text: str) -> None:
+    assert _redacted(text) == text
+
+
 @pytest.mark.parametrize("name", ["APP_SESSION", "SENTRY_DSN", "APP_JWT"])
 def test_a_memorable_value_under_a_name_that_wants_a_key(name: str) -> None:
     assert "Lantern.Harbor4417" not in _redacted(f"export {name}=Lantern.Harbor4417")

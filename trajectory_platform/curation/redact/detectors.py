@@ -43,6 +43,7 @@ from trajectory_platform.curation.redact.public_material import find_unparsed_bl
 from trajectory_platform.curation.redact.random_sources import RANDOM_SOURCE
 from trajectory_platform.curation.redact.shell_words import expansions
 from trajectory_platform.curation.redact.spelling import random_letters, unspellable
+from trajectory_platform.curation.redact.webhook_urls import find_webhook_secrets
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
 
@@ -182,7 +183,7 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     (  # curl -u user:pw, also with the password alone quoted (-u admin:'pw')
         "PASSWORD",
-        r"(?:^|\s)(?:-u|--user)\s*[\"']?[^\s:'\"]{1,64}[\"']?:" + _QUOTED_OR_BARE_VALUE,
+        r"(?:^|\s)(?:-u|--user)\s*[\"']?(?!\+)[^\s:'\"]{1,64}[\"']?:" + _QUOTED_OR_BARE_VALUE,
         0,
         ("-u",),
     ),
@@ -237,7 +238,25 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
         0,
         ("wpa_passphrase",),
     ),
-    ("PASSWORD", r"\s-U\s+[\"']?[^\s%'\"]{1,64}%([^\s'\"]{3,128})", 1, ("%",)),  # smbclient -U user%pass
+    (  # Samba's user%password (smbclient, rpcclient, net, winexe): -U u%pw, -Uu%pw, --user=u%pw, the
+        # pair quoted whole ("u%pw") or the password alone (u%'pw'); red team, round 12
+        "PASSWORD",
+        r"(?:^|\s)(?:-U\s*|--user(?:name)?(?:=|\s+))(?:\"[^\"%\n]{1,64}%([^\"\n]{3,128})\""
+        r"|'[^'%\n]{1,64}%([^'\n]{3,128})'|[\"']?[^\s%'\"]{1,64}[\"']?%" + _QUOTED_OR_BARE_VALUE + ")",
+        0,
+        ("%",),
+    ),
+    (  # user:password@host as a command's word with no scheme (Impacket's [domain/]user:pw@target, a
+        # proxy's user:pw@proxy:port): with a domain before the user, or a port after the host, the
+        # word cannot be an address (``mailto:ops@example.com``) or a pinned image (``python:3@sha256:``)
+        "PASSWORD",
+        r"(?<![\w.\-/\\:@%])[\"']?(?:[\w.\-]{1,64}(?:/|\\{1,2})[\w.\-$]{1,64}:"
+        r"(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"]{3,128}))[\"']?@(?=[\w\[])"
+        r"|[\w.\-$]{1,64}:(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"/]{3,128}))[\"']?@"
+        r"[\w\-]+(?:\.[\w\-]+)*:\d{2,5}(?![\w.]))",
+        0,
+        ("@",),
+    ),
     ("PASSWORD", r"\bnet\s+user\s+\S+\s+[\"']?([^\s/*'\"][^\s'\"]{2,127})", 1, ("net user",)),
     (
         "PASSWORD",
@@ -369,11 +388,15 @@ _XML_ELEMENT = re.compile(
 )
 _PLACEHOLDER = re.compile(
     r"^(?:[*xX#.\-_?•]+|<[^>]*>|\$\{[^}]*\}?|\{\{.*\}\}|%\(.*\)s?|\$[A-Za-z_]\w*|%[A-Za-z_]\w*%|"
-    r"(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
-    r"passwd|secret|token|key|hidden|redacted|changeme|example|dummy|test|(?:your|my)[_-]?[a-z_\-]*|"
+    r"[\[({]?(?i:none|null|nil|true|false|undefined|required|optional|string|str|int|bool|text|bytes|password|"
+    r"passwd|secret|token|key|hidden|redacted|masked|omitted|removed|withheld|censored|changeme|example|dummy|"
+    r"test|(?:your|my)[_-]?[a-z_\-]*|"
     r"os\.environ.*|process\.env.*|getenv.*|env\..*|self|this|value|input|default|empty|prompt|"
-    r"not_?set|unset|todo|fixme|tbd|n/?a|sample|sensitive)|0x[0-9a-fA-F]{1,40})$"
+    r"not[_ ]?set|unset|todo|fixme|tbd|n/?a|sample|sensitive)[\])}]?|0x[0-9a-fA-F]{1,40})$"
 )
+"""What stands for a value and is none. A word of the list may sit in the brackets a tool prints
+it in (``Password: [hidden]``, ``token = (redacted)``, ``{masked}``; the rule reading the value may
+stop before the closing one), as ``<your-key>`` sits in its angles (red team, round 12)."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _CODE_REF = re.compile(
     r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|^[a-z]+(?:_[a-z]+)+$|^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$"
@@ -547,6 +570,16 @@ FORMAT_ONLY = re.compile(r"(?:[\s:@/._-]*(?:%[sd]|\{\d*\}|%\([^)]*\)s))+[\s:@/._
 never a value (``password = "%s%s" % (a, b)`` lost its template, and the code its meaning)."""
 
 
+_FILE_PATH = re.compile(
+    r"(?:/(?:dev|proc|run|etc|tmp|var|home|srv|opt|mnt|usr|root|secrets?)/|~/|\.{1,2}/)[\w.\-]+(?:/[\w.\-]+)*"
+)
+"""A path to a file or a device, by a root of the file system or a home or working directory, in
+the characters of names alone: a tool that reads a secret from a file takes it under the
+secret's name (``kubectl create secret --from-file=password=./pw.txt``, ``password=/dev/stdin``).
+Replaced as a password, the path was rewritten wherever the episode named it (red team, round
+12). A password that starts so and holds a symbol (``/dev/#x9``) is still one."""
+
+
 MAX_VALUE_SPACES = 2
 """The most spaces a value under a credential name holds: with more it is prose."""
 
@@ -575,6 +608,8 @@ def acceptable_value(value: str, quoted: bool, name_class: str, next_char: str, 
         or value.startswith(("http://", "https://"))
     ):
         return False
+    if _FILE_PATH.fullmatch(value):
+        return False  # where the secret is read from (--from-file=pw=/dev/stdin), not the secret
     if name_class in ("password", "salt"):
         return True
     # Generic "key"/"token" names: only values that look like keys, not words or identifiers.
@@ -940,11 +975,16 @@ _ADVERB = (
     r"(?:now|still|currently|always|just|literally|actually|simply|exactly|probably|also|then|successfully)"
 )
 _COPULA = (
-    r"(?:is|was|are|were|being|remains|becomes|became|(?:has|have|had)\s+been"
+    r"(?:(?:turn(?:s|ed)?\s+out|seem(?:s|ed)?|appear(?:s|ed)?|happen(?:s|ed)?|prove(?:s|d)?"
+    r"|(?:is|are|was|were)\s+going)\s+to\s+be|end(?:s|ed)?\s+up\s+(?:being|as)"
+    r"|is|was|are|were|being|remains|becomes|became|(?:has|have|had)\s+been"
     rf"|(?:will|would|should|must|could|might|may|can)(?:\s+{_ADVERB})?\s+be)(?:\s+{_ADVERB})?"
 )
 """The linking verbs of English, with the modals and adverbs that sit in them ("is now", "has
-been", "should now be", "is literally", "being")."""
+been", "should now be", "is literally", "being"), and the verbs that raise one ("turned out to
+be", "seems to be", "happens to be", "is going to be", "ended up being"): a value after them is
+stated as firmly (red team, round 12). They come first: "is" alone would end the link before
+"going to be"."""
 _CHANGED = (
     rf"(?:{_ADVERB}\s+)?(?:set|changed|reset|updated|rotated|switched|generated|created|assigned|configured)"
     r"(?:\s+from\s+\S{1,64})?"
@@ -1540,8 +1580,8 @@ def _stated_value(text: str, start: int, end: int, quote: str, verb: str, key_wo
     quoted = bool(quote)
     if len(value) < 4 or value[0] in "/.~-$%=*" or _PLACEHOLDER.match(value):
         return None
-    if _CODE_REF.match(value) and not _MEMORABLE.fullmatch(value):
-        return None  # settings.password is code; Maple.Echo5155 is a password people remember
+    if _CODE_REF.match(value) and not (_MEMORABLE.fullmatch(value) or _dotted_chosen(value)):
+        return None  # settings.password is code; Maple.Echo5155, maple.Red927 are passwords people remember
     if PSEUDONYM_RE.fullmatch(value) or "://" in value or translated_label(text, value):
         return None
     if not quoted and _NAMED_FOR_CREDENTIAL.search(value):
@@ -2366,6 +2406,8 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
         found.extend(find_printed_credential_files(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
+    if "hook" in text.lower():
+        found.extend(find_webhook_secrets(text))
     if "(" in text or "value" in text or "] =" in text or "]=" in text or "set :" in text or "{" in text:
         found.extend(find_named_literals(text))
         found.extend(find_typed_into_fields(text))
