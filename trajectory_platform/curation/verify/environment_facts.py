@@ -93,6 +93,16 @@ _CLOCKED = frozenset({"elapsed", "born"})
 """A boot-clock reading, now (:data:`ELAPSED`) or at import (:data:`BORN`)."""
 _NONE: frozenset[str] = frozenset()
 
+REEXPORTED_MODULES = frozenset(
+    {"os", "sys", "builtins", "inspect", "threading", "gc", "atexit", "importlib", "warnings", "signal"}
+)
+"""Modules of the interpreter's state that other modules hold as an attribute (``os.sys``,
+``inspect.os``, ``logging.sys``, ``tempfile._os``): the attribute *is* the module, so
+:func:`canonical_name` reads a name through it as a name of that module. Kept to modules no
+standard-library package has a submodule of the same name for (``asyncio.subprocess``,
+``collections.abc`` are not their namesakes), and whose members are never named like them."""
+IMPLEMENTATION_MODULES = {"posix": "os", "nt": "os"}
+"""The C modules ``os`` is built on: ``posix.environ``, ``posix.getcwd()`` are ``os``'s facts."""
 INSTALLATION_MODULES = frozenset({"site", "pkg_resources", "importlib_metadata"})
 """Modules every member of which describes what the interpreter was started with and has installed
 (see :data:`INSTALLATION_FACTS`)."""
@@ -546,7 +556,10 @@ class _Taint:
     def name_of(self, node: ast.AST) -> tuple[str, ...]:
         """``resolve`` that also reads ``getattr(x, 'name')``, ``vars(x)['name']``,
         ``x.__dict__['name']``, ``__import__('os')`` and ``importlib.import_module('os')`` with a
-        constant name."""
+        constant name; through a re-exported module (:func:`canonical_name`)."""
+        return canonical_name(self._spelt_name(node))
+
+    def _spelt_name(self, node: ast.AST) -> tuple[str, ...]:
         if isinstance(node, ast.Attribute):
             base = self.name_of(node.value)
             return (*base, node.attr) if base else ()
@@ -1071,6 +1084,24 @@ def _sequence_display(node: ast.expr) -> bool:
     return isinstance(node, ast.List | ast.Tuple) or (
         isinstance(node, ast.Constant) and isinstance(node.value, str | bytes)
     )
+
+
+def canonical_name(name: tuple[str, ...]) -> tuple[str, ...]:
+    """``name`` as the module that holds its object spells it: through a standard-library module's
+    attribute that is one of :data:`REEXPORTED_MODULES` (``inspect.os.getcwd`` is ``os.getcwd``,
+    ``logging.sys.argv`` is ``sys.argv``, a private alias such as ``tempfile._os`` too), and
+    ``os``'s implementation (:data:`IMPLEMENTATION_MODULES`). A red team (rtforge12, 2026-12-07)
+    was admitted deciding on ``os.sys.argv``, ``posix.environ`` and ``shutil.os.getcwd()``: a list
+    of readers named under one module misses every module that re-exports it."""
+    if name[:1] and name[0] in IMPLEMENTATION_MODULES:
+        name = (IMPLEMENTATION_MODULES[name[0]], *name[1:])
+    if not name or name[0] not in sys.stdlib_module_names:
+        return name
+    for index in range(1, len(name)):
+        held = name[index].removeprefix("_")
+        if held in REEXPORTED_MODULES and name[index] != name[index - 1] and not held.startswith("_"):
+            return canonical_name((held, *name[index + 1 :]))
+    return name
 
 
 def fact_module(module: str) -> bool:
