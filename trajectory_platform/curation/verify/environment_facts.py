@@ -103,9 +103,10 @@ standard-library package has a submodule of the same name for (``asyncio.subproc
 ``collections.abc`` are not their namesakes), and whose members are never named like them."""
 IMPLEMENTATION_MODULES = {"posix": "os", "nt": "os"}
 """The C modules ``os`` is built on: ``posix.environ``, ``posix.getcwd()`` are ``os``'s facts."""
-INSTALLATION_MODULES = frozenset({"site", "pkg_resources", "importlib_metadata"})
+INSTALLATION_MODULES = frozenset({"site", "sysconfig", "pkg_resources", "importlib_metadata"})
 """Modules every member of which describes what the interpreter was started with and has installed
-(see :data:`INSTALLATION_FACTS`)."""
+(see :data:`INSTALLATION_FACTS`); ``sysconfig`` (its paths and build variables, as ``sys.prefix``)
+since red team rtforge12 (2026-12-07) was admitted deciding on where ``purelib`` lies."""
 FACT_MODULES = frozenset(
     {
         "resource", "platform", "pwd", "grp", "getpass", "gc", "psutil", "faulthandler",
@@ -145,8 +146,13 @@ OS_FACTS = frozenset(
     }
 )  # fmt: skip
 """Besides these, every ``os`` member named ``get*`` or ``sched_*`` (:meth:`_Taint._fact_name`)
-and every ``os`` call on a constant descriptor (``os.fstat(0)``, ``os.get_blocking(1)``: what
-the process was started with, :meth:`_Taint._call`)."""
+and every call on a constant descriptor (:data:`DESCRIPTOR_MODULES`)."""
+DESCRIPTOR_MODULES = frozenset({("os",), ("fcntl",), ("termios",), ("tty",)})
+"""Modules whose functions take a file descriptor first: a call of one on a constant
+(``os.fstat(0)``, ``os.get_blocking(1)``, ``fcntl.fcntl(0, F_GETFL)``, ``termios.tcgetattr(0)``)
+asks what the process was started with (:meth:`_Taint._descriptor_call`), and so does its raising
+inside a ``try`` that answers (a terminal's absence: ``termios.error``). ``os`` alone was listed,
+and a red team (rtforge12, 2026-12-07) was admitted asking ``fcntl`` and ``termios`` the same."""
 SYS_CONSTANTS = frozenset(
     {
         "version", "version_info", "hexversion", "api_version", "platform", "byteorder", "maxsize",
@@ -180,8 +186,15 @@ OTHER_FACTS = frozenset(
         ("signal", "getsignal"), ("signal", "sigpending"), ("signal", "getitimer"),
         ("signal", "pthread_sigmask"), ("warnings", "filters"), ("locale", "setlocale"),
         ("threading", "excepthook"), ("threading", "gettrace"), ("threading", "getprofile"),
+        ("time", "timezone"), ("time", "altzone"), ("time", "daylight"), ("time", "tzname"),
+        ("locale", "localeconv"), ("locale", "nl_langinfo"),
     }
 )  # fmt: skip
+"""Readers of the process and its host in modules that also compute from their arguments. The
+host's time zone (``TZ``, ``/etc/localtime``: ``time.timezone``, ``tzname``...) and its locale's
+conventions (``localeconv``, ``nl_langinfo``) beside ``getlocale``: a red team (rtforge12,
+2026-12-07) was admitted deciding on ``time.timezone == 0``, right only on a host in UTC as the
+judge's sandbox is."""
 SITE_BUILTINS = frozenset({"exit", "quit", "help", "copyright", "credits", "license"})
 """The builtins ``site`` adds (absent where the interpreter started with ``-S``, as the judge's
 does): reading one, or the ``builtins`` module as a whole (``dir``, ``vars``, ``__dict__``), is a
@@ -728,7 +741,7 @@ class _Taint:
         name = self.name_of(node.func)
         isatty = isinstance(node.func, ast.Attribute) and node.func.attr == "isatty"
         first = node.args[0] if node.args else None
-        descriptor = name[:1] == ("os",) and first is not None and type(self.fold(first)) is int
+        descriptor = self._descriptor_call(node)
         if self._stdlib_lookup(name, first):
             return _NONE
         if name == ("inspect", "getdoc") or self._type_test(node, name):
@@ -756,6 +769,14 @@ class _Taint:
         if name in PATH_BUILDERS and first is not None and self._host_path(first):
             kinds |= {FACT}
         return kinds
+
+    def _descriptor_call(self, node: ast.Call) -> bool:
+        """A call of a :data:`DESCRIPTOR_MODULES` function on a constant descriptor
+        (``os.fstat(0)``, ``fcntl.fcntl(0, F_GETFL)``, ``termios.tcgetattr(1)``): what the process
+        was started with, not an input."""
+        name = self.name_of(node.func)
+        first = node.args[0] if node.args else None
+        return name[:1] in DESCRIPTOR_MODULES and first is not None and type(self.fold(first)) is int
 
     def _stdlib_lookup(self, name: tuple[str, ...], first: ast.expr | None) -> bool:
         """Whether a call of an :data:`INSTALLATION_FACTS` lookup names a standard-library module
@@ -861,6 +882,7 @@ class _Taint:
                     1
                     for call in _calls_in(node.body)
                     if (self._is_query(call) or self._installation_lookup(call)) and self.of(call)
+                    or self._descriptor_call(call)
                 )
             if self._limit_probe(node):
                 count += 1
