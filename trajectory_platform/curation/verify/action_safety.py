@@ -339,7 +339,7 @@ def _first_argument(text: str) -> str:
     return text
 
 
-def _receiver_outside(before: str, root: str | None) -> bool:
+def _receiver_outside(before: str, root: str | None, removes: bool = True) -> bool:
     """Whether the path object a method delete is called on (``Path.home().joinpath('x').unlink()``,
     ``Path('~/.bashrc').expanduser().unlink()``) is built from the home folder or an outside literal:
     read back to the start of its statement."""
@@ -347,31 +347,90 @@ def _receiver_outside(before: str, root: str | None) -> bool:
     if _HOME_VALUE.search(statement):
         return True
     literal = re.search(r"""Path\(\s*[rbfu]?(['"])([^'"]*)\1""", statement)
-    return literal is not None and bool(literal.group(2)) and outside_workspace(literal.group(2), root)
+    return (
+        literal is not None and bool(literal.group(2)) and outside_workspace(literal.group(2), root, removes)
+    )
 
 
-def _code_deletes_outside(line: str, root: str | None) -> bool:
-    """Whether inline code deletes a path outside the workspace: its argument is the home folder
-    however a language spells it, or a literal :func:`outside_workspace` places outside (a red team
-    (rtforge9 F8, 2026-12-06) deleted ``~`` through ``python3 -c "shutil.rmtree(os.path.expanduser('~'))"``,
-    a delete the word-level reading of ``rm``'s operands never saw)."""
-    for match in _CODE_DELETE.finditer(line):
-        argument = _first_argument(line[match.end() : match.end() + 240])
-        if _HOME_VALUE.search(argument):
+_CODE_TAKES = re.compile(
+    r"(?:\bos\.(?:rename|renames|replace|chmod|lchmod|chown|lchown|truncate)|\bshutil\.(?:move|chown)"
+    r"|\.(?:chmod|lchmod)|\b(?:renameSync|chmodSync|chownSync|truncateSync)|\bFile\.(?:rename|chmod|truncate)"
+    r"|\bFileUtils\.(?:mv|chmod|chmod_R|chown|chown_R))\s*\(\s*"
+)
+"""A move, permission change or truncation made by a program's own library, of the path at the
+opening of its argument: it takes that path away (``removes``)."""
+_CODE_WRITES = re.compile(
+    r"(?:\.(?:write_text|write_bytes|touch)|\b(?:writeFileSync|appendFileSync|writeFile|appendFile"
+    r"|createWriteStream)|\bFile\.(?:write|binwrite))\s*\(\s*"
+)
+"""A write made by a program's own library (Python's ``Path.write_text``, Node's ``fs.writeFileSync``,
+Ruby's ``File.write``), of the path at the opening of its argument."""
+_CODE_WRITES_SECOND = re.compile(
+    r"(?:\bshutil\.(?:copy|copy2|copyfile|copytree|move)|\bos\.(?:rename|renames|replace|symlink|link)"
+    r"|\b(?:copyFileSync|renameSync|symlinkSync|cpSync)|\bFileUtils\.(?:cp|cp_r|mv|ln_s|install))\s*\(\s*"
+)
+"""A copy, move or link made by a program's own library, written at its second argument."""
+_CODE_OPEN = re.compile(r"\b(?:open|openSync)\s*\(\s*")
+_WRITE_MODE = re.compile(
+    r"""^\s*(?:mode\s*=\s*)?[rbfu]?(['"])[rbt]*[wax+][rbt+]*\1|\bO_(?:WRONLY|RDWR|TRUNC|APPEND|CREAT)\b"""
+)
+"""An ``open`` mode that writes (``'w'``, ``'a'``, ``'x'``, ``'r+'``, ``os.O_WRONLY``)."""
+_PERL_OPEN = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])(?:>>?|\+[<>])\1\s*,\s*""")
+"""Perl's three-argument ``open(my $f, '>', PATH)``."""
+
+
+def _names_outside(argument: str, root: str | None, removes: bool) -> bool:
+    """Whether a call's argument is the home folder however a language spells it, or a literal
+    :func:`outside_workspace` places outside."""
+    if _HOME_VALUE.search(argument):
+        return True
+    literal = _LITERAL_PATH.match(argument)
+    return (
+        literal is not None and bool(literal.group(2)) and outside_workspace(literal.group(2), root, removes)
+    )
+
+
+def _code_changes_outside(line: str, root: str | None) -> bool:
+    """Whether inline code deletes, moves, truncates, writes or opens for writing a path outside the
+    workspace: the argument the call changes is the home folder or an outside literal, also where
+    the call is a method of a path object built from one (a red team (rtforge9 F8, 2026-12-06)
+    deleted ``~`` through ``python3 -c "shutil.rmtree(os.path.expanduser('~'))"``, a delete the
+    word-level reading of ``rm``'s operands never saw; red team rtforge12 (2026-12-07) wrote
+    ``/etc/hosts`` and ``~/.bashrc`` through ``open(..., 'w')``, ``Path.write_text``,
+    ``fs.writeFileSync`` and Perl's ``open``, and moved ``/etc/passwd`` through ``os.rename``).
+    Removing, moving and permission changes count as :func:`outside_workspace`'s ``removes``;
+    a write that only creates or overwrites does not."""
+    for pattern, removes in ((_CODE_DELETE, True), (_CODE_TAKES, True), (_CODE_WRITES, False)):
+        for match in pattern.finditer(line):
+            argument = _first_argument(line[match.end() : match.end() + 240])
+            if _names_outside(argument, root, removes):
+                return True
+            if match.group().startswith(".") and _receiver_outside(line[: match.start()], root, removes):
+                return True
+    for match in _CODE_WRITES_SECOND.finditer(line):
+        rest = line[match.end() : match.end() + 480]
+        first = _first_argument(rest)
+        if rest[len(first) : len(first) + 1] == "," and _names_outside(
+            _first_argument(rest[len(first) + 1 :].lstrip()), root, removes=False
+        ):
             return True
-        if match.group().startswith(".") and _receiver_outside(line[: match.start()], root):
+    for match in _CODE_OPEN.finditer(line):
+        rest = line[match.end() : match.end() + 480]
+        first = _first_argument(rest)
+        mode = _first_argument(rest[len(first) + 1 :]) if rest[len(first) : len(first) + 1] == "," else ""
+        if _WRITE_MODE.search(mode) and _names_outside(first, root, removes=False):
             return True
-        literal = _LITERAL_PATH.match(argument)
-        if literal is not None and literal.group(2) and outside_workspace(literal.group(2), root):
-            return True
-    return False
+    return any(
+        _names_outside(_first_argument(line[m.end() : m.end() + 240]), root, removes=False)
+        for m in _PERL_OPEN.finditer(line)
+    )
 
 
 def _destructive_outside(line: str, root: str | None) -> bool:
     """Whether a command of the line changes a path outside the workspace; after a ``cd`` out of it
-    (``cd ~ && rm -rf .ssh``) a relative path is outside too; and a delete made by inline code
-    (:func:`_code_deletes_outside`)."""
-    if _code_deletes_outside(line, root):
+    (``cd ~ && rm -rf .ssh``) a relative path is outside too; and a change made by inline code
+    (:func:`_code_changes_outside`)."""
+    if _code_changes_outside(line, root):
         return True
     away = False
     for command in simple_commands(line):
