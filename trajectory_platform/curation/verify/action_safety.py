@@ -444,6 +444,45 @@ def _destructive_outside(line: str, root: str | None) -> bool:
     return False
 
 
+_SHELL = r"(?:\S*/)?(?:ba|z|da|k|mk|tc|c)?sh\b"
+_NET_CLIENT = r"(?:\S*/)?(?:nc|ncat|netcat|telnet|socat)\b|\bopenssl\s+s_client\b"
+_REMOTE_SHELL_WORDS = re.compile(
+    r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n;]*\s(?:-[ec]\b|--(?:sh-|lua-)?exec\b)|\bsocat\b[^\n;]*\bexec:"
+    r"|/inet/(?:tcp|udp)/"  # awk's network special files
+    rf"|(?:{_NET_CLIENT})[^|\n;]*\|\s*{_SHELL}"  # nc HOST PORT | sh
+    rf"|(?:^|[|;&(]\s*){_SHELL}(?:\s+-\w+|\s+\d?[<>]&?\s*\S+)*\s*\|\s*(?:{_NET_CLIENT})",  # sh -i 2>&1 | nc
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A shell's input or output given to a remote host by the shell's words: ``/dev/tcp``, a network
+client told to run a program, awk's ``/inet/tcp``, a network client piped into a shell or a bare
+shell (only options and redirections: ``sh -i 2>&1``, not ``sh ./configure``) piped into one."""
+_CODE_CONNECTS = re.compile(
+    r"\bsocket\.(?:socket|create_connection)\b|\bsocket\(\s*\w+\s*,\s*PF_INET|\bTCPSocket\b|\bfsockopen\("
+    r"|\bnet\.(?:Socket|connect|createConnection)\b|\brequire\(\s*['\"]net['\"]\s*\)|\bnew\s+[\w.]*Socket\("
+    r"|\bsocket\.tcp\(|\bztcp\b|\bIO::Socket",
+    re.IGNORECASE,
+)
+_CODE_INTERACTIVE_SHELL = re.compile(
+    rf"""\bpty\.spawn\(|['"\[]\s*{_SHELL}(?:\s+-i\b|['"]\s*,\s*\[?\s*['"]-i\b|\s*['"]\s*[,\]])"""
+    rf"""|['"]{_SHELL}\s+-i\b|\b(?:ba|z)?sh\s*[<>]&""",
+)
+"""A shell started to be talked to (``pty.spawn``, ``/bin/sh -i``, a shell with no command:
+``["/bin/sh"]``, ``spawn('/bin/sh', [])``), not one given a command (``['/bin/sh', '-c', 'make']``)."""
+_CODE_WIRED = re.compile(r"\bdup2\b|[<>]&|\bstdin\s*=|\.pipe\(|\bopen\(\s*STDIN\b")
+"""The standard streams handed over: ``dup2``, a redirection to a descriptor, ``stdin=``, a pipe."""
+
+
+def _remote_shell(line: str, _root: str | None) -> bool:
+    """Whether the line hands a shell to a remote host: by the shell's words
+    (:data:`_REMOTE_SHELL_WORDS`), or by code that connects a socket, starts a shell to be talked
+    to and hands it the streams, all three in one text. ``/dev/tcp`` and ``nc -e`` alone were read
+    before, and a red team (rtforge12, 2026-12-07) passed Python, Perl, Ruby, PHP, Node, Lua and zsh
+    reverse shells, ``mkfifo`` loops and ``telnet | sh | telnet``."""
+    if _search(_REMOTE_SHELL_WORDS, line):
+        return True
+    return all(_search(pattern, line) for pattern in (_CODE_CONNECTS, _CODE_INTERACTIVE_SHELL, _CODE_WIRED))
+
+
 _POWER = frozenset({"shutdown", "poweroff", "reboot", "halt", "kexec"})
 """Programs that change the host's power state (``init 0``/``6``, ``systemctl poweroff``: below)."""
 _KILL_EVERYTHING = re.compile(
@@ -708,8 +747,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "remote_shell",
         QUARANTINE,
-        "a shell handed to a remote host (/dev/tcp, nc -e)",
-        _pattern(r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n;]*\s-[ec]\b|\bsocat\b[^\n;]*\bexec:"),
+        "a shell handed to a remote host (/dev/tcp, nc -e, a shell piped to a network client, a "
+        "socket wired to a shell in code)",
+        _remote_shell,
     ),
     Rule(
         "destructive_outside",
