@@ -70,6 +70,7 @@ from __future__ import annotations
 import ast
 import builtins
 import operator
+import posixpath
 import sys
 from collections.abc import Callable
 
@@ -840,9 +841,10 @@ class _Taint:
 
     def _host_path(self, path: ast.AST, depth: int = 0) -> bool:
         """Whether constants alone spell ``path`` and it names the host rather than the task's
-        files: absolute, under ``~``, a variable, the working folder, or built by code the
-        folding does not evaluate (``''.join(map(chr, [...]))``); through the names it was
-        assigned to."""
+        files: absolute, under ``~``, a variable, the working folder or a climb out of it
+        (``'../../etc/hostname'``, ``'data/../..'``: red team rtforge12, 2026-12-07), or built by
+        code the folding does not evaluate (``''.join(map(chr, [...]))``); through the names it
+        was assigned to."""
         if depth > 8:
             return False
         if isinstance(path, ast.Name) and (values := self.values.get(self._key(path.id, path))):
@@ -854,7 +856,8 @@ class _Taint:
             return self._host_path(path.left, depth + 1)
         value = self.fold(path)
         if isinstance(value, str):
-            return value.startswith(("/", "~", "$")) or value in _HOST_ROOTS
+            climbs = posixpath.normpath(value).split("/")[0] == ".."
+            return value.startswith(("/", "~", "$")) or value in _HOST_ROOTS or climbs
         loads = [n for n in ast.walk(path) if isinstance(n, ast.Name)]
         constants = [n for n in ast.walk(path) if isinstance(n, ast.Constant)]
         builtin = all(n.id in _BUILTINS and self._key(n.id, n) not in self.names for n in loads)
@@ -881,7 +884,8 @@ class _Taint:
                 count += sum(
                     1
                     for call in _calls_in(node.body)
-                    if (self._is_query(call) or self._installation_lookup(call)) and self.of(call)
+                    if (self._is_query(call) or self._installation_lookup(call))
+                    and self.of(call)
                     or self._descriptor_call(call)
                 )
             if self._limit_probe(node):
