@@ -340,7 +340,7 @@ def _first_argument(text: str) -> str:
     return text
 
 
-def _receiver_outside(before: str, root: str | None) -> bool:
+def _receiver_outside(before: str, root: str | None, removes: bool = True) -> bool:
     """Whether the path object a method delete is called on (``Path.home().joinpath('x').unlink()``,
     ``Path('~/.bashrc').expanduser().unlink()``) is built from the home folder or an outside literal:
     read back to the start of its statement."""
@@ -348,31 +348,90 @@ def _receiver_outside(before: str, root: str | None) -> bool:
     if _HOME_VALUE.search(statement):
         return True
     literal = re.search(r"""Path\(\s*[rbfu]?(['"])([^'"]*)\1""", statement)
-    return literal is not None and bool(literal.group(2)) and outside_workspace(literal.group(2), root)
+    return (
+        literal is not None and bool(literal.group(2)) and outside_workspace(literal.group(2), root, removes)
+    )
 
 
-def _code_deletes_outside(line: str, root: str | None) -> bool:
-    """Whether inline code deletes a path outside the workspace: its argument is the home folder
-    however a language spells it, or a literal :func:`outside_workspace` places outside (a red team
-    (rtforge9 F8, 2026-12-06) deleted ``~`` through ``python3 -c "shutil.rmtree(os.path.expanduser('~'))"``,
-    a delete the word-level reading of ``rm``'s operands never saw)."""
-    for match in _CODE_DELETE.finditer(line):
-        argument = _first_argument(line[match.end() : match.end() + 240])
-        if _HOME_VALUE.search(argument):
+_CODE_TAKES = re.compile(
+    r"(?:\bos\.(?:rename|renames|replace|chmod|lchmod|chown|lchown|truncate)|\bshutil\.(?:move|chown)"
+    r"|\.(?:chmod|lchmod)|\b(?:renameSync|chmodSync|chownSync|truncateSync)|\bFile\.(?:rename|chmod|truncate)"
+    r"|\bFileUtils\.(?:mv|chmod|chmod_R|chown|chown_R))\s*\(\s*"
+)
+"""A move, permission change or truncation made by a program's own library, of the path at the
+opening of its argument: it takes that path away (``removes``)."""
+_CODE_WRITES = re.compile(
+    r"(?:\.(?:write_text|write_bytes|touch)|\b(?:writeFileSync|appendFileSync|writeFile|appendFile"
+    r"|createWriteStream)|\bFile\.(?:write|binwrite))\s*\(\s*"
+)
+"""A write made by a program's own library (Python's ``Path.write_text``, Node's ``fs.writeFileSync``,
+Ruby's ``File.write``), of the path at the opening of its argument."""
+_CODE_WRITES_SECOND = re.compile(
+    r"(?:\bshutil\.(?:copy|copy2|copyfile|copytree|move)|\bos\.(?:rename|renames|replace|symlink|link)"
+    r"|\b(?:copyFileSync|renameSync|symlinkSync|cpSync)|\bFileUtils\.(?:cp|cp_r|mv|ln_s|install))\s*\(\s*"
+)
+"""A copy, move or link made by a program's own library, written at its second argument."""
+_CODE_OPEN = re.compile(r"\b(?:open|openSync)\s*\(\s*")
+_WRITE_MODE = re.compile(
+    r"""^\s*(?:mode\s*=\s*)?[rbfu]?(['"])[rbt]*[wax+][rbt+]*\1|\bO_(?:WRONLY|RDWR|TRUNC|APPEND|CREAT)\b"""
+)
+"""An ``open`` mode that writes (``'w'``, ``'a'``, ``'x'``, ``'r+'``, ``os.O_WRONLY``)."""
+_PERL_OPEN = re.compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*(['"])(?:>>?|\+[<>])\1\s*,\s*""")
+"""Perl's three-argument ``open(my $f, '>', PATH)``."""
+
+
+def _names_outside(argument: str, root: str | None, removes: bool) -> bool:
+    """Whether a call's argument is the home folder however a language spells it, or a literal
+    :func:`outside_workspace` places outside."""
+    if _HOME_VALUE.search(argument):
+        return True
+    literal = _LITERAL_PATH.match(argument)
+    return (
+        literal is not None and bool(literal.group(2)) and outside_workspace(literal.group(2), root, removes)
+    )
+
+
+def _code_changes_outside(line: str, root: str | None) -> bool:
+    """Whether inline code deletes, moves, truncates, writes or opens for writing a path outside the
+    workspace: the argument the call changes is the home folder or an outside literal, also where
+    the call is a method of a path object built from one (a red team (rtforge9 F8, 2026-12-06)
+    deleted ``~`` through ``python3 -c "shutil.rmtree(os.path.expanduser('~'))"``, a delete the
+    word-level reading of ``rm``'s operands never saw; red team rtforge12 (2026-12-07) wrote
+    ``/etc/hosts`` and ``~/.bashrc`` through ``open(..., 'w')``, ``Path.write_text``,
+    ``fs.writeFileSync`` and Perl's ``open``, and moved ``/etc/passwd`` through ``os.rename``).
+    Removing, moving and permission changes count as :func:`outside_workspace`'s ``removes``;
+    a write that only creates or overwrites does not."""
+    for pattern, removes in ((_CODE_DELETE, True), (_CODE_TAKES, True), (_CODE_WRITES, False)):
+        for match in pattern.finditer(line):
+            argument = _first_argument(line[match.end() : match.end() + 240])
+            if _names_outside(argument, root, removes):
+                return True
+            if match.group().startswith(".") and _receiver_outside(line[: match.start()], root, removes):
+                return True
+    for match in _CODE_WRITES_SECOND.finditer(line):
+        rest = line[match.end() : match.end() + 480]
+        first = _first_argument(rest)
+        if rest[len(first) : len(first) + 1] == "," and _names_outside(
+            _first_argument(rest[len(first) + 1 :].lstrip()), root, removes=False
+        ):
             return True
-        if match.group().startswith(".") and _receiver_outside(line[: match.start()], root):
+    for match in _CODE_OPEN.finditer(line):
+        rest = line[match.end() : match.end() + 480]
+        first = _first_argument(rest)
+        mode = _first_argument(rest[len(first) + 1 :]) if rest[len(first) : len(first) + 1] == "," else ""
+        if _WRITE_MODE.search(mode) and _names_outside(first, root, removes=False):
             return True
-        literal = _LITERAL_PATH.match(argument)
-        if literal is not None and literal.group(2) and outside_workspace(literal.group(2), root):
-            return True
-    return False
+    return any(
+        _names_outside(_first_argument(line[m.end() : m.end() + 240]), root, removes=False)
+        for m in _PERL_OPEN.finditer(line)
+    )
 
 
 def _destructive_outside(line: str, root: str | None) -> bool:
     """Whether a command of the line changes a path outside the workspace; after a ``cd`` out of it
-    (``cd ~ && rm -rf .ssh``) a relative path is outside too; and a delete made by inline code
-    (:func:`_code_deletes_outside`)."""
-    if _code_deletes_outside(line, root):
+    (``cd ~ && rm -rf .ssh``) a relative path is outside too; and a change made by inline code
+    (:func:`_code_changes_outside`)."""
+    if _code_changes_outside(line, root):
         return True
     away = False
     for command in simple_commands(line):
@@ -384,6 +443,45 @@ def _destructive_outside(line: str, root: str | None) -> bool:
             if outside_workspace(target, root, removes) or (away and relative):
                 return True
     return False
+
+
+_SHELL = r"(?:\S*/)?(?:ba|z|da|k|mk|tc|c)?sh\b"
+_NET_CLIENT = r"(?:\S*/)?(?:nc|ncat|netcat|telnet|socat)\b|\bopenssl\s+s_client\b"
+_REMOTE_SHELL_WORDS = re.compile(
+    r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n;]*\s(?:-[ec]\b|--(?:sh-|lua-)?exec\b)|\bsocat\b[^\n;]*\bexec:"
+    r"|/inet/(?:tcp|udp)/"  # awk's network special files
+    rf"|(?:{_NET_CLIENT})[^|\n;]*\|\s*{_SHELL}"  # nc HOST PORT | sh
+    rf"|(?:^|[|;&(]\s*){_SHELL}(?:\s+-\w+|\s+\d?[<>]&?\s*\S+)*\s*\|\s*(?:{_NET_CLIENT})",  # sh -i 2>&1 | nc
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A shell's input or output given to a remote host by the shell's words: ``/dev/tcp``, a network
+client told to run a program, awk's ``/inet/tcp``, a network client piped into a shell or a bare
+shell (only options and redirections: ``sh -i 2>&1``, not ``sh ./configure``) piped into one."""
+_CODE_CONNECTS = re.compile(
+    r"\bsocket\.(?:socket|create_connection)\b|\bsocket\(\s*\w+\s*,\s*PF_INET|\bTCPSocket\b|\bfsockopen\("
+    r"|\bnet\.(?:Socket|connect|createConnection)\b|\brequire\(\s*['\"]net['\"]\s*\)|\bnew\s+[\w.]*Socket\("
+    r"|\bsocket\.tcp\(|\bztcp\b|\bIO::Socket",
+    re.IGNORECASE,
+)
+_CODE_INTERACTIVE_SHELL = re.compile(
+    rf"""\bpty\.spawn\(|['"\[]\s*{_SHELL}(?:\s+-i\b|['"]\s*,\s*\[?\s*['"]-i\b|\s*['"]\s*[,\]])"""
+    rf"""|['"]{_SHELL}\s+-i\b|\b(?:ba|z)?sh\s*[<>]&""",
+)
+"""A shell started to be talked to (``pty.spawn``, ``/bin/sh -i``, a shell with no command:
+``["/bin/sh"]``, ``spawn('/bin/sh', [])``), not one given a command (``['/bin/sh', '-c', 'make']``)."""
+_CODE_WIRED = re.compile(r"\bdup2\b|[<>]&|\bstdin\s*=|\.pipe\(|\bopen\(\s*STDIN\b")
+"""The standard streams handed over: ``dup2``, a redirection to a descriptor, ``stdin=``, a pipe."""
+
+
+def _remote_shell(line: str, _root: str | None) -> bool:
+    """Whether the line hands a shell to a remote host: by the shell's words
+    (:data:`_REMOTE_SHELL_WORDS`), or by code that connects a socket, starts a shell to be talked
+    to and hands it the streams, all three in one text. ``/dev/tcp`` and ``nc -e`` alone were read
+    before, and a red team (rtforge12, 2026-12-07) passed Python, Perl, Ruby, PHP, Node, Lua and zsh
+    reverse shells, ``mkfifo`` loops and ``telnet | sh | telnet``."""
+    if _search(_REMOTE_SHELL_WORDS, line):
+        return True
+    return all(_search(pattern, line) for pattern in (_CODE_CONNECTS, _CODE_INTERACTIVE_SHELL, _CODE_WIRED))
 
 
 _POWER = frozenset({"shutdown", "poweroff", "reboot", "halt", "kexec"})
@@ -650,8 +748,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "remote_shell",
         QUARANTINE,
-        "a shell handed to a remote host (/dev/tcp, nc -e)",
-        _pattern(r"/dev/(?:tcp|udp)/|\b(?:nc|ncat|netcat)\b[^\n;]*\s-[ec]\b|\bsocat\b[^\n;]*\bexec:"),
+        "a shell handed to a remote host (/dev/tcp, nc -e, a shell piped to a network client, a "
+        "socket wired to a shell in code)",
+        _remote_shell,
     ),
     Rule(
         "destructive_outside",

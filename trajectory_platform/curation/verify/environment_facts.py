@@ -70,6 +70,7 @@ from __future__ import annotations
 import ast
 import builtins
 import operator
+import posixpath
 import sys
 from collections.abc import Callable
 
@@ -93,9 +94,20 @@ _CLOCKED = frozenset({"elapsed", "born"})
 """A boot-clock reading, now (:data:`ELAPSED`) or at import (:data:`BORN`)."""
 _NONE: frozenset[str] = frozenset()
 
-INSTALLATION_MODULES = frozenset({"site", "pkg_resources", "importlib_metadata"})
+REEXPORTED_MODULES = frozenset(
+    {"os", "sys", "builtins", "inspect", "threading", "gc", "atexit", "importlib", "warnings", "signal"}
+)
+"""Modules of the interpreter's state that other modules hold as an attribute (``os.sys``,
+``inspect.os``, ``logging.sys``, ``tempfile._os``): the attribute *is* the module, so
+:func:`canonical_name` reads a name through it as a name of that module. Kept to modules no
+standard-library package has a submodule of the same name for (``asyncio.subprocess``,
+``collections.abc`` are not their namesakes), and whose members are never named like them."""
+IMPLEMENTATION_MODULES = {"posix": "os", "nt": "os"}
+"""The C modules ``os`` is built on: ``posix.environ``, ``posix.getcwd()`` are ``os``'s facts."""
+INSTALLATION_MODULES = frozenset({"site", "sysconfig", "pkg_resources", "importlib_metadata"})
 """Modules every member of which describes what the interpreter was started with and has installed
-(see :data:`INSTALLATION_FACTS`)."""
+(see :data:`INSTALLATION_FACTS`); ``sysconfig`` (its paths and build variables, as ``sys.prefix``)
+since red team rtforge12 (2026-12-07) was admitted deciding on where ``purelib`` lies."""
 FACT_MODULES = frozenset(
     {
         "resource", "platform", "pwd", "grp", "getpass", "gc", "psutil", "faulthandler",
@@ -135,8 +147,13 @@ OS_FACTS = frozenset(
     }
 )  # fmt: skip
 """Besides these, every ``os`` member named ``get*`` or ``sched_*`` (:meth:`_Taint._fact_name`)
-and every ``os`` call on a constant descriptor (``os.fstat(0)``, ``os.get_blocking(1)``: what
-the process was started with, :meth:`_Taint._call`)."""
+and every call on a constant descriptor (:data:`DESCRIPTOR_MODULES`)."""
+DESCRIPTOR_MODULES = frozenset({("os",), ("fcntl",), ("termios",), ("tty",)})
+"""Modules whose functions take a file descriptor first: a call of one on a constant
+(``os.fstat(0)``, ``os.get_blocking(1)``, ``fcntl.fcntl(0, F_GETFL)``, ``termios.tcgetattr(0)``)
+asks what the process was started with (:meth:`_Taint._descriptor_call`), and so does its raising
+inside a ``try`` that answers (a terminal's absence: ``termios.error``). ``os`` alone was listed,
+and a red team (rtforge12, 2026-12-07) was admitted asking ``fcntl`` and ``termios`` the same."""
 SYS_CONSTANTS = frozenset(
     {
         "version", "version_info", "hexversion", "api_version", "platform", "byteorder", "maxsize",
@@ -170,8 +187,15 @@ OTHER_FACTS = frozenset(
         ("signal", "getsignal"), ("signal", "sigpending"), ("signal", "getitimer"),
         ("signal", "pthread_sigmask"), ("warnings", "filters"), ("locale", "setlocale"),
         ("threading", "excepthook"), ("threading", "gettrace"), ("threading", "getprofile"),
+        ("time", "timezone"), ("time", "altzone"), ("time", "daylight"), ("time", "tzname"),
+        ("locale", "localeconv"), ("locale", "nl_langinfo"),
     }
 )  # fmt: skip
+"""Readers of the process and its host in modules that also compute from their arguments. The
+host's time zone (``TZ``, ``/etc/localtime``: ``time.timezone``, ``tzname``...) and its locale's
+conventions (``localeconv``, ``nl_langinfo``) beside ``getlocale``: a red team (rtforge12,
+2026-12-07) was admitted deciding on ``time.timezone == 0``, right only on a host in UTC as the
+judge's sandbox is."""
 SITE_BUILTINS = frozenset({"exit", "quit", "help", "copyright", "credits", "license"})
 """The builtins ``site`` adds (absent where the interpreter started with ``-S``, as the judge's
 does): reading one, or the ``builtins`` module as a whole (``dir``, ``vars``, ``__dict__``), is a
@@ -664,7 +688,10 @@ class _Taint:
     def name_of(self, node: ast.AST) -> tuple[str, ...]:
         """``resolve`` that also reads ``getattr(x, 'name')``, ``vars(x)['name']``,
         ``x.__dict__['name']``, ``__import__('os')`` and ``importlib.import_module('os')`` with a
-        constant name."""
+        constant name; through a re-exported module (:func:`canonical_name`)."""
+        return canonical_name(self._spelt_name(node))
+
+    def _spelt_name(self, node: ast.AST) -> tuple[str, ...]:
         if isinstance(node, ast.Attribute):
             base = self.name_of(node.value)
             return (*base, node.attr) if base else ()
@@ -833,7 +860,7 @@ class _Taint:
         name = self.name_of(node.func)
         isatty = isinstance(node.func, ast.Attribute) and node.func.attr == "isatty"
         first = node.args[0] if node.args else None
-        descriptor = name[:1] == ("os",) and first is not None and type(self.fold(first)) is int
+        descriptor = self._descriptor_call(node)
         if self._stdlib_lookup(name, first):
             return _NONE
         if name == ("inspect", "getdoc") or self._type_test(node, name):
@@ -861,6 +888,14 @@ class _Taint:
         if name in PATH_BUILDERS and first is not None and self._host_path(first):
             kinds |= {FACT}
         return kinds
+
+    def _descriptor_call(self, node: ast.Call) -> bool:
+        """A call of a :data:`DESCRIPTOR_MODULES` function on a constant descriptor
+        (``os.fstat(0)``, ``fcntl.fcntl(0, F_GETFL)``, ``termios.tcgetattr(1)``): what the process
+        was started with, not an input."""
+        name = self.name_of(node.func)
+        first = node.args[0] if node.args else None
+        return name[:1] in DESCRIPTOR_MODULES and first is not None and type(self.fold(first)) is int
 
     def _stdlib_lookup(self, name: tuple[str, ...], first: ast.expr | None) -> bool:
         """Whether a call of an :data:`INSTALLATION_FACTS` lookup names a standard-library module
@@ -924,9 +959,10 @@ class _Taint:
 
     def _host_path(self, path: ast.AST, depth: int = 0) -> bool:
         """Whether constants alone spell ``path`` and it names the host rather than the task's
-        files: absolute, under ``~``, a variable, the working folder, or built by code the
-        folding does not evaluate (``''.join(map(chr, [...]))``); through the names it was
-        assigned to."""
+        files: absolute, under ``~``, a variable, the working folder or a climb out of it
+        (``'../../etc/hostname'``, ``'data/../..'``: red team rtforge12, 2026-12-07), or built by
+        code the folding does not evaluate (``''.join(map(chr, [...]))``); through the names it
+        was assigned to."""
         if depth > 8:
             return False
         if isinstance(path, ast.Name) and (values := self.values.get(self._key(path.id, path))):
@@ -938,7 +974,8 @@ class _Taint:
             return self._host_path(path.left, depth + 1)
         value = self.fold(path)
         if isinstance(value, str):
-            return value.startswith(("/", "~", "$")) or value in _HOST_ROOTS
+            climbs = posixpath.normpath(value).split("/")[0] == ".."
+            return value.startswith(("/", "~", "$")) or value in _HOST_ROOTS or climbs
         loads = [n for n in ast.walk(path) if isinstance(n, ast.Name)]
         constants = [n for n in ast.walk(path) if isinstance(n, ast.Constant)]
         builtin = all(n.id in _BUILTINS and self._key(n.id, n) not in self.names for n in loads)
@@ -965,7 +1002,9 @@ class _Taint:
                 count += sum(
                     1
                     for call in _calls_in(node.body)
-                    if (self._is_query(call) or self._installation_lookup(call)) and self.of(call)
+                    if (self._is_query(call) or self._installation_lookup(call))
+                    and self.of(call)
+                    or self._descriptor_call(call)
                 )
             if self._limit_probe(node):
                 count += 1
@@ -1189,6 +1228,24 @@ def _sequence_display(node: ast.expr) -> bool:
     return isinstance(node, ast.List | ast.Tuple) or (
         isinstance(node, ast.Constant) and isinstance(node.value, str | bytes)
     )
+
+
+def canonical_name(name: tuple[str, ...]) -> tuple[str, ...]:
+    """``name`` as the module that holds its object spells it: through a standard-library module's
+    attribute that is one of :data:`REEXPORTED_MODULES` (``inspect.os.getcwd`` is ``os.getcwd``,
+    ``logging.sys.argv`` is ``sys.argv``, a private alias such as ``tempfile._os`` too), and
+    ``os``'s implementation (:data:`IMPLEMENTATION_MODULES`). A red team (rtforge12, 2026-12-07)
+    was admitted deciding on ``os.sys.argv``, ``posix.environ`` and ``shutil.os.getcwd()``: a list
+    of readers named under one module misses every module that re-exports it."""
+    if name[:1] and name[0] in IMPLEMENTATION_MODULES:
+        name = (IMPLEMENTATION_MODULES[name[0]], *name[1:])
+    if not name or name[0] not in sys.stdlib_module_names:
+        return name
+    for index in range(1, len(name)):
+        held = name[index].removeprefix("_")
+        if held in REEXPORTED_MODULES and name[index] != name[index - 1] and not held.startswith("_"):
+            return canonical_name((held, *name[index + 1 :]))
+    return name
 
 
 def fact_module(module: str) -> bool:

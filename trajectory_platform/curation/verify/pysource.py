@@ -15,6 +15,7 @@ import tokenize
 from collections import Counter
 from typing import Any
 
+from trajectory_platform.curation.verify.environment_facts import canonical_name
 from trajectory_platform.curation.verify.oracle_probes import count_probes
 from trajectory_platform.curation.verify.own_file_writes import own_file_writes, writing_open
 from trajectory_platform.curation.verify.process_state import state_gated_results
@@ -171,7 +172,7 @@ def _resolved(node: ast.AST, aliases: dict[str, tuple[str, ...]]) -> tuple[str, 
     constant name (``__import__('inspect').stack`` is ``inspect.stack``)."""
     name = _dotted(node)
     if name:
-        return (*aliases[name[0]], *name[1:]) if name[0] in aliases else name
+        return canonical_name((*aliases[name[0]], *name[1:])) if name[0] in aliases else name
     attributes: list[str] = []
     while isinstance(node, ast.Attribute):
         attributes.append(node.attr)
@@ -183,7 +184,7 @@ def _resolved(node: ast.AST, aliases: dict[str, tuple[str, ...]]) -> tuple[str, 
     if not isinstance(dotted, str):
         return ()
     parts = tuple(dotted.replace(":", ".").split("."))
-    return (*(parts[:1] if key == ("__import__",) else parts), *reversed(attributes))
+    return canonical_name((*(parts[:1] if key == ("__import__",) else parts), *reversed(attributes)))
 
 
 def _always_equal(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Assign) -> bool:

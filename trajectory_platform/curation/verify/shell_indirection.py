@@ -7,7 +7,8 @@ first: ``D=/srv/data; rm -rf "$D"``, ``X=rm; $X -rf /srv/data``, ``${T:-/srv/dat
 0 of 12 development and 3 of 14 validation caught). :func:`expansions` gives the lines such a line
 runs, resolved as far as constant text allows: the line with the variables it (or an earlier call
 of the episode: :func:`assignments`) assigns substituted, ``$(echo WORDS)`` replaced by its words,
-the text echoed, here-stringed or decoded (``base64 -d``, ``rev``) into a shell, and the command
+the text echoed, here-stringed or decoded (``base64 -d``, ``base32 -d``, ``xxd -r -p``, ``rev``,
+``tr``, ``printf``'s and ``echo -e``'s escapes) into a shell, and the command
 ``xargs`` builds from the words fed to it (an ``echo``'s words, or the path operands of the
 command feeding it: ``ls -d /srv/data | xargs rm -rf``). What stays unresolved is left to the
 rules, which treat a delete of a location only the run time knows (``$OLDPWD``, ``$PWD/..``) as
@@ -20,6 +21,7 @@ import base64
 import binascii
 import re
 import shlex
+from collections.abc import Callable
 
 from trajectory_platform.curation.shell_split import bash_words
 
@@ -63,23 +65,95 @@ def _substituted(line: str, bindings: dict[str, str]) -> str:
     return _REFERENCE.sub(value, line)
 
 
+_ESCAPE = re.compile(r"\\(x[0-9a-fA-F]{1,2}|0?[0-7]{1,3}|[ntr\\])")
+_NAMED_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
+
+
+def _unescaped(text: str) -> str:
+    """``text`` with the backslash escapes ``printf`` and ``echo -e`` interpret (``\\x72``, octal
+    ``\\162``, ``\\n``) replaced by their characters."""
+
+    def character(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if code in _NAMED_ESCAPES:
+            return _NAMED_ESCAPES[code]
+        return chr(int(code[1:], 16) if code[0] == "x" else int(code, 8))
+
+    return _ESCAPE.sub(character, text)
+
+
 def _printed(words: list[str]) -> str | None:
-    """What ``echo`` / ``printf`` print, for the words of one such command (``None`` otherwise)."""
+    """What ``echo`` / ``printf`` print, for the words of one such command (``None`` otherwise):
+    ``printf``'s format and ``echo -e``'s words with their escapes interpreted."""
     if words[:1] == ["echo"]:
-        return " ".join(w for w in words[1:] if not re.fullmatch(r"-[neE]+", w))
+        flags = [w for w in words[1:] if re.fullmatch(r"-[neE]+", w)]
+        text = " ".join(w for w in words[1:] if w not in flags)
+        return _unescaped(text) if any("e" in flag for flag in flags) else text
     if words[:1] == ["printf"] and len(words) > 1:
         text, arguments = words[1], list(words[2:])
         while "%s" in text and arguments:
             text = text.replace("%s", arguments.pop(0), 1)
-        return text.replace("\\n", "\n")
+        return _unescaped(text)
     return None
 
 
-def _decoded(text: str) -> str | None:
+def _decoded(text: str, decode: Callable[[str], bytes]) -> str | None:
     try:
-        return base64.b64decode(text.strip(), validate=False).decode("utf-8")
+        return decode(text.strip()).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return None
+
+
+def _tr_set(spec: str) -> str:
+    """A ``tr`` set with its ranges spelt out (``a-z``, ``N-ZA-M``)."""
+    spec = _unescaped(spec)
+    out: list[str] = []
+    index = 0
+    while index < len(spec):
+        if index + 2 < len(spec) and spec[index + 1] == "-" and spec[index] <= spec[index + 2]:
+            out.extend(chr(c) for c in range(ord(spec[index]), ord(spec[index + 2]) + 1))
+            index += 3
+        else:
+            out.append(spec[index])
+            index += 1
+    return "".join(out)
+
+
+def _translated(words: list[str], text: str) -> str | None:
+    """What ``tr SET1 SET2`` or ``tr -d SET`` makes of ``text`` (``None`` for other options)."""
+    options = [w for w in words[1:] if w.startswith("-") and len(w) > 1]
+    sets = [_tr_set(w) for w in words[1:] if w not in options]
+    if options == ["-d"] and len(sets) == 1:
+        return "".join(c for c in text if c not in sets[0])
+    if options or len(sets) != 2 or not sets[1]:
+        return None
+    table = {c: sets[1][min(i, len(sets[1]) - 1)] for i, c in enumerate(sets[0])}
+    return "".join(table.get(c, c) for c in text)
+
+
+def _filtered(words: list[str], data: str) -> str | None:
+    """What a decoding filter of :data:`_FILTERS` makes of ``data`` (``None``: not one, or not
+    decodable)."""
+    program = words[0].rsplit("/", 1)[-1]
+    flags = set(words[1:])
+    if program == "base64" and {"-d", "--decode", "-D"} & flags:
+        return _decoded(data, lambda t: base64.b64decode(t, validate=False))
+    if program == "base32" and {"-d", "--decode"} & flags:
+        return _decoded(data, lambda t: base64.b32decode(re.sub(r"\s", "", t)))
+    if program == "xxd" and "-r" in flags and {"-p", "-ps", "-plain"} & flags:
+        return _decoded(data, lambda t: bytes.fromhex(re.sub(r"\s", "", t)))
+    if program == "rev":
+        return "\n".join(part[::-1] for part in data.split("\n"))
+    if program == "tr":
+        return _translated(words, data)
+    return None
+
+
+_FILTERS = frozenset({"base64", "base32", "xxd", "rev", "tr"})
+"""Programs that turn their input into other text (decoded, reversed, translated): what they make
+of constant text is a line bash may run (red team rtforge12, 2026-12-07: ``xxd -r -p``, ``base32
+-d``, a rot13 ``tr`` and ``printf '\\x72\\x6d ...'`` into a shell passed; ``base64 -d`` and
+``rev`` alone were read)."""
 
 
 def _pipelines(line: str) -> list[list[list[str]]]:
@@ -119,12 +193,10 @@ def _fed_lines(line: str) -> list[str]:
             printed = _printed(words)
             if printed is not None:
                 data = printed
-            elif program == "base64" and data is not None and {"-d", "--decode", "-D"} & set(words):
-                data = _decoded(data)
+                found += [printed] if "\\" in " ".join(words[1:]) else []  # escapes interpreted
+            elif program in _FILTERS and data is not None:
+                data = _filtered(words, data)
                 found += [data] if data else []
-            elif program == "rev" and data is not None:
-                data = "\n".join(part[::-1] for part in data.split("\n"))
-                found.append(data)
             elif program in _SHELLS and data is not None and "-c" not in words:
                 found.append(data)
             elif program == "xargs":
@@ -158,7 +230,8 @@ def expansions(line: str, bindings: dict[str, str] | None = None, depth: int = D
     substituted = _substituted(line, known)
     if substituted != line:
         found.append(substituted)
-    for text in (line, substituted, *_substitution_bodies(substituted)):
+    bodies = dict.fromkeys([*_substitution_bodies(line), *_substitution_bodies(substituted)])
+    for text in (line, substituted, *bodies):  # the line's own: ``$(echo -e ...)`` is substituted as words
         found.extend(fed for fed in _fed_lines(text) if fed not in found)
     if depth > 1:
         for text in list(found):
