@@ -712,12 +712,8 @@ def _windows(credentials: frozenset[str]) -> dict[str, str]:
     that never held the credential (real episodes)."""
     windows: dict[str, str] = {}
     for value in sorted(credentials):
-        if _STREAM_FRAMING.search(value):
-            continue  # a stream's raw span (_streamed_findings): its pieces are the chunks' framing
-        for index in range(len(value) - PARTIAL_MIN + 1):
-            window = value[index : index + PARTIAL_MIN]
-            if _token_piece(window):
-                windows.setdefault(window, value)
+        for window in _credential_windows(value):
+            windows.setdefault(window, value)
     return windows
 
 
@@ -725,12 +721,28 @@ _STREAM_FRAMING = re.compile(r'"\s*[,}\]]|[{,]\s*"')
 """A string literal's end or start beside JSON's punctuation: a value holding it spans chunks."""
 
 
-def _token_piece(window: str) -> bool:
-    """Does a window of a credential look like a piece of a random token (:func:`_windows`)?"""
-    if "__" in window:
-        return False
-    upper, lower = sum(map(str.isupper, window)), sum(map(str.islower, window))
-    return any(map(str.isdigit, window)) and upper + lower > 0 or upper >= 2 and lower >= 2
+@lru_cache(maxsize=512)
+def _credential_windows(value: str) -> tuple[str, ...]:
+    """The windows of one credential that read as a random token's piece, in order (:func:`_windows`).
+    Each window's letters and digits are counted from running totals over the value, not window by
+    window (a stream's long raw span has thousands of windows), and kept per value: the leak
+    measurement's copy of an episode has the episode's credentials again."""
+    if _STREAM_FRAMING.search(value):
+        return ()  # a stream's raw span (_streamed_findings): its pieces are the chunks' framing
+    upper = list(itertools.accumulate(map(str.isupper, value), initial=0))
+    lower = list(itertools.accumulate(map(str.islower, value), initial=0))
+    digit = list(itertools.accumulate(map(str.isdigit, value), initial=0))
+    pairs = zip(value, value[1:], strict=False)
+    doubled = list(itertools.accumulate((a == b == "_" for a, b in pairs), initial=0))
+    windows = []
+    for start in range(len(value) - PARTIAL_MIN + 1):
+        end = start + PARTIAL_MIN
+        if doubled[end - 1] != doubled[start]:
+            continue  # a "__" in the window (a pair starts at start .. end - 2)
+        capitals, smalls = upper[end] - upper[start], lower[end] - lower[start]
+        if digit[end] != digit[start] and capitals + smalls > 0 or capitals >= 2 and smalls >= 2:
+            windows.append(value[start:end])
+    return tuple(windows)
 
 
 def _widened(text: str, position: int, value: str, floor: int, ceiling: int) -> tuple[int, int]:
