@@ -20,7 +20,9 @@ import json
 import re
 import urllib.parse
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
@@ -127,13 +129,48 @@ def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]
     return out
 
 
+_SCAN_MEMO: ContextVar[dict[tuple[object, ...], list[Finding]] | None] = ContextVar("scan_memo", default=None)
+
+
+@contextmanager
+def scan_memo() -> Iterator[None]:
+    """Within the block, :func:`scan` answers a text it already scanned (same configuration,
+    context and depth) from a memo instead of scanning it again. Scanning is a pure function of
+    those, and one episode scans the same texts many times: the leak measurement redacts copies
+    of it that differ only where canaries went (every other field is scanned again, once per
+    copy), and a split run's pieces are scanned alone after the whole field was. The memo lives as
+    long as the outermost block (one episode's redaction and its leak measurement), so it holds no
+    more than that episode's texts; nested blocks share it."""
+    if _SCAN_MEMO.get() is not None:
+        yield
+        return
+    token = _SCAN_MEMO.set({})
+    try:
+        yield
+    finally:
+        _SCAN_MEMO.reset(token)
+
+
+def _config_key(config: RedactionConfig) -> tuple[object, ...]:
+    """The configuration's values as they are now (it is a mutable dataclass, so not its identity)."""
+    return tuple(getattr(config, knob.name) for knob in fields(config))
+
+
 def scan(text: str, config: RedactionConfig, context: Context = Context(), depth: int = 0) -> list[Finding]:
     """Pass 1 and pass 2 over ``text`` and over every string nested in it as JSON, less the spans
     that stand for a value without being one (:mod:`.references`) and public material
     (:mod:`.public_material`): each finding becomes a table value replaced wherever it recurs, so
-    a reference or a type read as a password broke every line of the episode that holds it."""
-    found = drop_references(text, _scan(text, config, context, depth), PII_KINDS)
-    return drop_public_material(text, found)
+    a reference or a type read as a password broke every line of the episode that holds it.
+    Inside :func:`scan_memo`, a text scanned before is answered from the memo (a fresh list)."""
+    memo = _SCAN_MEMO.get()
+    key = (text, context, depth, _config_key(config)) if memo is not None else ()
+    if memo is not None and key in memo:
+        return list(memo[key])
+    # (no helper frame between scan and _scan: nesting as deep as before before RecursionError)
+    found = drop_public_material(text, drop_references(text, _scan(text, config, context, depth), PII_KINDS))
+    if memo is not None:
+        memo[key] = list(found)
+    return found
 
 
 def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> list[Finding]:
@@ -689,12 +726,8 @@ def _windows(credentials: frozenset[str]) -> dict[str, str]:
     that never held the credential (real episodes)."""
     windows: dict[str, str] = {}
     for value in sorted(credentials):
-        if _STREAM_FRAMING.search(value):
-            continue  # a stream's raw span (_streamed_findings): its pieces are the chunks' framing
-        for index in range(len(value) - PARTIAL_MIN + 1):
-            window = value[index : index + PARTIAL_MIN]
-            if _token_piece(window):
-                windows.setdefault(window, value)
+        for window in _credential_windows(value):
+            windows.setdefault(window, value)
     return windows
 
 
@@ -702,12 +735,28 @@ _STREAM_FRAMING = re.compile(r'"\s*[,}\]]|[{,]\s*"')
 """A string literal's end or start beside JSON's punctuation: a value holding it spans chunks."""
 
 
-def _token_piece(window: str) -> bool:
-    """Does a window of a credential look like a piece of a random token (:func:`_windows`)?"""
-    if "__" in window:
-        return False
-    upper, lower = sum(map(str.isupper, window)), sum(map(str.islower, window))
-    return any(map(str.isdigit, window)) and upper + lower > 0 or upper >= 2 and lower >= 2
+@lru_cache(maxsize=512)
+def _credential_windows(value: str) -> tuple[str, ...]:
+    """The windows of one credential that read as a random token's piece, in order (:func:`_windows`).
+    Each window's letters and digits are counted from running totals over the value, not window by
+    window (a stream's long raw span has thousands of windows), and kept per value: the leak
+    measurement's copy of an episode has the episode's credentials again."""
+    if _STREAM_FRAMING.search(value):
+        return ()  # a stream's raw span (_streamed_findings): its pieces are the chunks' framing
+    upper = list(itertools.accumulate(map(str.isupper, value), initial=0))
+    lower = list(itertools.accumulate(map(str.islower, value), initial=0))
+    digit = list(itertools.accumulate(map(str.isdigit, value), initial=0))
+    pairs = zip(value, value[1:], strict=False)
+    doubled = list(itertools.accumulate((a == b == "_" for a, b in pairs), initial=0))
+    windows = []
+    for start in range(len(value) - PARTIAL_MIN + 1):
+        end = start + PARTIAL_MIN
+        if doubled[end - 1] != doubled[start]:
+            continue  # a "__" in the window (a pair starts at start .. end - 2)
+        capitals, smalls = upper[end] - upper[start], lower[end] - lower[start]
+        if digit[end] != digit[start] and capitals + smalls > 0 or capitals >= 2 and smalls >= 2:
+            windows.append(value[start:end])
+    return tuple(windows)
 
 
 def _widened(text: str, position: int, value: str, floor: int, ceiling: int) -> tuple[int, int]:

@@ -1,0 +1,139 @@
+"""The redaction engine's memo of scans within one episode, and its per-credential windows: each
+answers exactly what the work it spares would have (faster, never different)."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+
+from redact_factory import API_SECRET, DB_PASSWORD, GITHUB_TOKEN, SALT, secret_episode
+
+from trajectory_platform.curation.redact import RedactionConfig, engine, measure_episode_leak
+from trajectory_platform.curation.redact.engine import (
+    PARTIAL_MIN,
+    _credential_windows,
+    _windows,
+    scan,
+    scan_memo,
+)
+
+TEXTS = [
+    f"export GITHUB_TOKEN={GITHUB_TOKEN} && echo done",
+    json.dumps({"api_key": API_SECRET, "note": f"password is {DB_PASSWORD}"}),
+    "nothing to see here: ls -la /tmp",
+]
+
+
+def _counting(monkeypatch) -> list[tuple[str, engine.Context, tuple[object, ...]]]:
+    """What ``engine._scan`` is asked to scan at the top level (depth 0), in order: each text
+    with its context and its configuration's values."""
+    calls: list[tuple[str, engine.Context, tuple[object, ...]]] = []
+    real = engine._scan
+
+    def counted(text, config, context, depth):
+        if depth == 0:
+            calls.append((text, context, engine._config_key(config)))
+        return real(text, config, context, depth)
+
+    monkeypatch.setattr(engine, "_scan", counted)
+    return calls
+
+
+def test_a_text_is_scanned_once_inside_the_memo_and_each_time_outside(monkeypatch) -> None:
+    calls = _counting(monkeypatch)
+    config = RedactionConfig()
+    plain = [scan(text, config) for text in TEXTS]
+    assert len(calls) == len(TEXTS)
+    with scan_memo():
+        first = [scan(text, config) for text in TEXTS]
+        again = [scan(text, config) for text in TEXTS]
+    assert len(calls) == 2 * len(TEXTS)
+    assert first == again == plain
+    first[0].append(first[0][0])  # a caller extends the list it got: the memo's stays as it was
+    with scan_memo():
+        assert scan(TEXTS[0], config) == plain[0]
+
+
+def test_the_memo_keys_the_configuration_and_the_context(monkeypatch) -> None:
+    calls = _counting(monkeypatch)
+    quiet = RedactionConfig(entropy=False, pii=False)
+    with scan_memo():
+        loud_found = scan(TEXTS[1], RedactionConfig())
+        quiet_found = scan(TEXTS[1], quiet)
+        quiet.pii = True  # the same object changed: no longer the configuration it was scanned under
+        changed = scan(TEXTS[1], quiet)
+        shell = scan(TEXTS[0], RedactionConfig(), engine.Context(shell=True))
+    assert len(calls) == 4
+    assert loud_found == scan(TEXTS[1], RedactionConfig())
+    assert quiet_found == scan(TEXTS[1], RedactionConfig(entropy=False, pii=False))
+    assert changed == scan(TEXTS[1], RedactionConfig(entropy=False))
+    assert shell == scan(TEXTS[0], RedactionConfig(), engine.Context(shell=True))
+
+
+def test_nested_blocks_share_one_memo_and_it_ends_with_the_outermost(monkeypatch) -> None:
+    calls = _counting(monkeypatch)
+    config = RedactionConfig()
+    with scan_memo():
+        scan(TEXTS[0], config)
+        with scan_memo():
+            scan(TEXTS[0], config)
+        scan(TEXTS[0], config)
+    assert len(calls) == 1
+    with scan_memo():
+        scan(TEXTS[0], config)
+    assert len(calls) == 2
+
+
+def test_the_leak_measurement_scans_each_field_it_planted_nothing_in_once(monkeypatch) -> None:
+    episode = secret_episode()
+    calls = _counting(monkeypatch)
+    report = measure_episode_leak(episode, SALT)
+    assert report.injected and not report.leaked
+    assert len(calls) == len(set(calls))  # the copies' shared fields: scanned once, not once per copy
+
+
+def _credentials(seed: int, count: int) -> list[str]:
+    """Random tokens, some sharing a 12-character run, some with words, ``__`` or stream framing."""
+    rng = random.Random(seed)
+    # with a titlecase letter (neither case), an Arabic digit, accented letters and more "_"
+    alphabet = string.ascii_letters + string.digits + "_-/+=" + "\u01c5\u0661\u00e9\u00c9_"
+    shared = "".join(rng.choice(alphabet) for _ in range(30))
+    values = []
+    for index in range(count):
+        body = "".join(rng.choice(alphabet) for _ in range(rng.randint(20, 70)))
+        shape = index % 5
+        if shape == 1:
+            body = body[:10] + shared + body[10:]
+        elif shape == 2:
+            body = "super-secret-passphrase-" + body
+        elif shape == 3:
+            body = body[:15] + "__home__user__" + body[15:]
+        elif shape == 4:
+            body = body[:12] + '", "' + body[12:]
+        values.append(body)
+    return values
+
+
+def _token_piece(window: str) -> bool:
+    """The rule, window by window: no ``__``; a digit and a letter, or two capitals and two small."""
+    if "__" in window:
+        return False
+    upper, lower = sum(map(str.isupper, window)), sum(map(str.islower, window))
+    return any(map(str.isdigit, window)) and upper + lower > 0 or upper >= 2 and lower >= 2
+
+
+def test_windows_are_every_token_piece_of_each_credential_owned_by_the_first_in_order() -> None:
+    for seed in range(20):
+        credentials = frozenset(_credentials(seed, 12))
+        expected: dict[str, str] = {}
+        for value in sorted(credentials):
+            if engine._STREAM_FRAMING.search(value):
+                continue
+            for index in range(len(value) - PARTIAL_MIN + 1):
+                window = value[index : index + PARTIAL_MIN]
+                if _token_piece(window):
+                    expected.setdefault(window, value)
+        assert _windows(credentials) == expected
+        for value in credentials:
+            assert set(_credential_windows(value)) <= {w for w, owner in expected.items() if w in value}
