@@ -73,7 +73,7 @@ def test_a_candidate_cannot_steer_the_reference_run_after_it_through_the_home():
     body = (
         "    import os, random\n    with open(os.path.expanduser('~/.calcrc'), 'w') as fh:\n"
         "        fh.write(str(random.randint(2, 10**6)))\n"
-        "    return a - b if random.random() < 0.05 else a + b\n"
+        "    return a - b if random.random() < 0.3 else a + b\n"
     )
     outcomes = run_differential(fixture, with_ops(body), key=b"k")
     assert "unstable" in {o.verdict for o in outcomes}
