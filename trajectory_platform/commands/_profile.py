@@ -39,7 +39,8 @@ model trains from scratch on two CPU cores, so it takes 3,000 steps of 8 example
 buffers (validated every 1,000) instead of the product's 200 x 16 in 1024. Its first 2,000 steps
 leave each example's tool block and system prompt out (the context warm-up: a small model learns
 to copy names from the prompt and observations first, in steps 2.3x cheaper), and the rest store
-that shared prefix once per buffer; about 8 minutes in all (issue 17, docs/training.md). Its
+that shared prefix once per buffer; its ``checkpoint`` asset trains in about 5 minutes on an idle
+machine (305 s on 2026-12-04; issue 17, docs/training.md). Its
 scorecard runs 48 acceptance trials (every focus task of the held-out learnable family: enough
 for a paired interval to clear zero when the candidate wins about a third of them), 6 recovery
 trials, each of at most 6 turns and 300 generated tokens, since the gym's short tasks need no
