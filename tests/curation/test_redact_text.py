@@ -328,6 +328,51 @@ def test_where_values_overlap_the_part_no_value_took_is_replaced_too():
     assert "<REDACTED_PASSWORD:" in rewritten
 
 
+def _occurrences_value_by_value(table, text: str, remainders: bool) -> list[tuple[int, int, str]]:
+    """What :meth:`SymbolTable.occurrences` must return, spelled as its docstring says: each value in
+    the placing order (credentials, then longer, then by value), its occurrences left to right."""
+    from trajectory_platform.curation.redact.pseudonym import _bounded, _free_runs
+
+    order = sorted(table.kinds, key=lambda v: (v not in table.credentials, -len(v), v))
+    taken, occupied = [], bytearray(len(text))
+    for value in order:
+        start = text.find(value)
+        while start != -1:
+            end = start + len(value)
+            if len(value) >= 12 or _bounded(text, start, end):
+                overlapped = any(occupied[start:end])
+                if not overlapped or remainders:
+                    taken += [(low, high, value) for low, high in _free_runs(occupied, start, end)]
+                    occupied[start:end] = b"\x01" * (end - start)
+            start = text.find(value, start + 1)
+    return sorted(taken)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_occurrences_are_those_a_search_value_by_value_finds(seed: int):
+    """The table's one automaton pass over values' first characters finds exactly what a search per
+    value does: values sharing long heads, values inside others, values repeating themselves
+    (``abab``), short values at word boundaries, credentials before personal data, remainders."""
+    import random
+
+    from trajectory_platform.curation.redact.pseudonym import SymbolTable
+
+    rng = random.Random(seed)
+    alphabet = "ab9Z_-."
+    heads = ["".join(rng.choices(alphabet, k=rng.randint(1, 10))) for _ in range(4)]
+    table = SymbolTable(SALT)
+    for _ in range(rng.randint(1, 30)):
+        value = rng.choice(heads) + "".join(rng.choices(alphabet, k=rng.randint(0, 14)))
+        table.add(value, rng.choice(["SECRET", "PASSWORD", "EMAIL", "INTERNAL_HOST"]))
+    values = list(table.kinds)
+    noise = [" ", "x", *alphabet]
+    text = "".join(rng.choice(values) if rng.random() < 0.5 else rng.choice(noise) for _ in range(30))
+    for remainders in (False, True):
+        assert table.occurrences(text, remainders) == _occurrences_value_by_value(table, text, remainders)
+    table.add(text[3:17] or "late", "TOKEN")  # a value added after a search is found by the next one
+    assert table.occurrences(text, True) == _occurrences_value_by_value(table, text, True)
+
+
 def test_a_key_right_after_a_diffs_line_marker_leaves_the_marker_and_the_diff_whole():
     """A base64 key or a base32 seed written as an added (or removed) line of a diff: the entropy
     pass took the ``+`` into the key's pseudonym, so the redacted diff lost its lines and no longer

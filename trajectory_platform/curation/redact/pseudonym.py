@@ -16,6 +16,8 @@ import re
 import sys
 from dataclasses import dataclass, field
 
+import ahocorasick
+
 SALT_ENV = "TRAJECTORY_PLATFORM_SALT"
 DEV_MASTER_KEY = b"trajectory-platform-embedded-dev-key"
 """For the embedded, single-machine default only; production sets ``$TRAJECTORY_PLATFORM_SALT``."""
@@ -91,16 +93,18 @@ class SymbolTable:
     written: set[str] = field(default_factory=set)
     """Values replaced only where a command writes them whole to a file: a key's pieces too short to
     replace wherever they recur (``shell_writes.WRITTEN_PIECE``)."""
-    _order: list[str] | None = field(default=None, repr=False)
+    _search: ahocorasick.Automaton | None = field(default=None, repr=False)
+    """Every value, each keyed to its rank in the placing order (:meth:`occurrences`); rebuilt after
+    an :meth:`add` changes the values or their order."""
 
     def add(self, value: str, kind: str) -> None:
         known = self.kinds.get(value)
         if kind not in PII_KINDS and value not in self.credentials:
             self.credentials.add(value)
-            self._order = None
+            self._search = None
         if known is None or kind_priority(kind) > kind_priority(known):
             self.kinds[value] = kind
-            self._order = None
+            self._search = None
 
     def occurrences(self, text: str, remainders: bool = False) -> list[tuple[int, int, str]]:
         """Non-overlapping ``(start, end, value)`` of table values in ``text``, longest value first.
@@ -115,25 +119,35 @@ class SymbolTable:
         counts for the part no value took (a span of its own): pass 3 then replaces it too, rather
         than leave a secret's tail standing next to another value's pseudonym. (Only for rewriting
         positions; a remainder is not a value to look for elsewhere.)
-        Plain ``str.find`` keeps this fast: no per-text regex has to be compiled.
+        Candidates come from one Aho-Corasick pass (pyahocorasick) over ``text`` for the values'
+        first :data:`_PREFIX` characters, each then checked whole: a leak measurement's table holds
+        some 12,000 values (canaries and their encodings, 2.3 million characters) and is searched in
+        thousands of short texts, where a ``str.find`` per value cost the canary audit a third of its
+        time and an automaton of the whole values took a second to build. The occurrences are then
+        placed value by value in the order above, each value's from left to right, as a search per
+        value would meet them.
         """
-        if self._order is None:
-            self._order = sorted(self.kinds, key=lambda v: (v not in self.credentials, -len(v), v))
+        if not self.kinds:
+            return []
+        if self._search is None:
+            self._search = _automaton(self.kinds, self.credentials)
+        found = sorted(
+            (rank, start, value)
+            for end, (prefix, bucket) in self._search.iter(text)
+            for start in (end + 1 - len(prefix),)
+            for rank, value in bucket
+            if text.startswith(value, start)
+        )
         taken: list[tuple[int, int, str]] = []
         occupied = bytearray(len(text))
-        for value in self._order:
-            if value not in text:
-                continue
-            start = text.find(value)
-            while start != -1:
-                end = start + len(value)
-                if len(value) >= 12 or _bounded(text, start, end):
-                    overlapped = any(occupied[start:end])
-                    if not overlapped or remainders:
-                        free = _free_runs(occupied, start, end) if overlapped else [(start, end)]
-                        taken.extend((low, high, value) for low, high in free)
-                        occupied[start:end] = b"\x01" * (end - start)
-                start = text.find(value, start + 1)
+        for _, start, value in found:
+            end = start + len(value)
+            if len(value) >= 12 or _bounded(text, start, end):
+                overlapped = any(occupied[start:end])
+                if not overlapped or remainders:
+                    free = _free_runs(occupied, start, end) if overlapped else [(start, end)]
+                    taken.extend((low, high, value) for low, high in free)
+                    occupied[start:end] = b"\x01" * (end - start)
         return sorted(taken)
 
     def is_plain_word(self, value: str) -> bool:
@@ -159,6 +173,25 @@ _ESCAPE_BEFORE = re.compile(
 """An escape ending right before a value (``password%3DHunter2``, ``pw=3DHunter2``, ``\\tHunter2``,
 a substitution's back-reference ``s/\\(pw=\\).*/\\1Hunter2/``): its last character is a letter or
 digit of the escape's code, not of a word the value is part of."""
+
+
+_PREFIX = 8
+"""Characters of each value the automaton matches (:func:`_automaton`): few enough that building it
+for a large table costs milliseconds, enough that a match is rarely not the value's."""
+
+
+def _automaton(kinds: dict[str, str], credentials: set[str]) -> ahocorasick.Automaton:
+    """A search for the first :data:`_PREFIX` characters of every value of ``kinds``; a match holds
+    the prefix and the values starting with it, each with its rank in the placing order of
+    :meth:`SymbolTable.occurrences` (credentials first, longer values first, then by value)."""
+    buckets: dict[str, list[tuple[int, str]]] = {}
+    for rank, value in enumerate(sorted(kinds, key=lambda v: (v not in credentials, -len(v), v))):
+        buckets.setdefault(value[:_PREFIX], []).append((rank, value))
+    search = ahocorasick.Automaton()
+    for prefix, bucket in buckets.items():
+        search.add_word(prefix, (prefix, bucket))
+    search.make_automaton()
+    return search
 
 
 def _free_runs(occupied: bytearray, start: int, end: int) -> list[tuple[int, int]]:
