@@ -18,6 +18,7 @@ from trajectory_platform.traces.adapters.ag2_events import AG2EventsAdapter
 from trajectory_platform.traces.adapters.ai_sdk_steps import AISDKStepsAdapter
 from trajectory_platform.traces.adapters.answer_stream import AnswerStreamAdapter
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
+from trajectory_platform.traces.adapters.assistants import AssistantsAdapter
 from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
 from trajectory_platform.traces.adapters.base import (
     DETECT_PROBE_LINES,
@@ -82,6 +83,7 @@ ADAPTERS: dict[str, Adapter] = {
         LangGraphAdapter(),
         LangfuseAdapter(),
         OpenAIAgentsAdapter(),
+        AssistantsAdapter(),
         MLflowAdapter(),
         ClaudeCodeAdapter(),
         ClineAdapter(),
