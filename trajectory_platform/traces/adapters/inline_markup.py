@@ -47,6 +47,7 @@ from trajectory_platform.traces.adapters.text_conventions import (
     qwen_agent_turns,
     qwen_result,
     react_call,
+    react_turns,
 )
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
 
@@ -330,11 +331,13 @@ def _lift_convention_calls(event: Event, following: Event | None, tally: MarkupT
 
 
 def _split_convention_turns(event: Event, tally: MarkupTally) -> list[Event] | None:
-    """An assistant text that holds several turns in a plain-text convention (Qwen-Agent's: its
-    calls, the results appended to it, the answer after them), as those turns; ``None`` for any
+    """An assistant text that holds several turns in a plain-text convention (Qwen-Agent's, or ReAct
+    steps with their observations appended, as CrewAI writes them: its calls, the results appended
+    to it, the answer after them), as those turns; ``None`` for any
     other (an unreadable one is counted and kept as text)."""
     try:
         turns = qwen_agent_turns(event)
+        turns = react_turns(event) if turns is None else turns
     except UnreadConvention as error:
         tally.kept_as_text[error.reason] += 1
         return None

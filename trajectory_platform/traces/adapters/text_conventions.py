@@ -8,7 +8,10 @@
   -> the result of the call it names;
 - ReAct (LangChain's agents, ToolLLaMA / ToolBench's ShareGPT): ``Action: name`` then
   ``Action Input: ...`` -> a call, only when a tool turn, or a user turn starting ``Observation:``
-  (ReAct's loop sends the tool's output back so), comes next; that observation -> the tool result;
+  (ReAct's loop sends the tool's output back so), comes next; that observation -> the tool result.
+  Where the loop appends the observation to the acting text itself (CrewAI's agent executor), the
+  text is split into the turns it holds (:func:`react_turns`): the call, its result, and any text
+  written after it;
 - Qwen-Agent's function-calling text: ``✿FUNCTION✿: name`` then ``✿ARGS✿: {...}`` -> a call,
   ``✿RESULT✿: ...`` -> its result, ``✿RETURN✿: ...`` -> the answer after the results. Qwen-Agent
   writes a whole step (calls, the results its framework appended, the answer) into one assistant
@@ -120,6 +123,46 @@ def react_call(text: str) -> tuple[ToolCall, str | None] | None:
         return None  # text after the action: not a turn that ends by acting
     call = _call(None, last["name"].strip(), last["input"].strip())
     return call, text[: last.start()].strip() or None
+
+
+_REACT_STEP = re.compile(
+    r"^Action:[ \t]*(?P<name>[^\n]+?)[ \t]*\n+Action Input:[ \t]*(?P<input>.*?)[ \t]*\n"
+    r"Observation:[ \t]*(?P<observation>.*?)[ \t]*(?=\n(?:Thought|Action|Final Answer):|\Z)",
+    re.MULTILINE | re.DOTALL,
+)
+"""One ReAct step written whole into one text: the action, its input, and the observation the
+framework appended to it (CrewAI's agent executor appends the tool's output to the assistant
+message so, as Qwen-Agent appends its results)."""
+
+
+def react_turns(event: Event) -> list[Event] | None:
+    """The turns an assistant text holding whole ReAct steps holds, in order: per step, the turn
+    acting (the text before the action, its thought, as content; the action a call) and a tool
+    event answering it (the observation); then, where text follows the last observation (the next
+    thought, a ``Final Answer:``), a new assistant turn written after the model saw that result.
+    ``None`` for a text with no ``Observation:`` after an action (an action whose result comes in
+    the next turn is :func:`react_call`'s). Each part must open its line, so a sentence mentioning
+    them stays text."""
+    text = event.content or ""
+    steps = list(_REACT_STEP.finditer(text)) if event.kind == "assistant" else []
+    if not steps:
+        return None
+    turns: list[Event] = []
+    start = 0
+    for number, step in enumerate(steps):
+        before = text[start : step.start()].strip() or None
+        base = event if number == 0 else Event(kind="assistant")
+        turns.append(
+            dataclasses.replace(
+                base, content=before, tool_calls=[_call(None, step["name"].strip(), step["input"].strip())]
+            )
+        )
+        turns.append(Event(kind="tool", content=step["observation"].strip(), tool_name=step["name"].strip()))
+        start = step.end()
+    rest = text[start:].strip()
+    if rest:
+        turns.append(Event(kind="assistant", content=rest))
+    return turns
 
 
 def observation(event: Event) -> str | None:
