@@ -78,13 +78,14 @@ the agent that ran the tools (``user_proxy``), a speaker, not a tool: each resul
 COHERE_RESULTS = "tool_results"
 """Cohere v1's ``TOOL`` message field: each result as ``{"call": {"name", "parameters"}, "outputs"}``
 (the call it answers named by its tool and input: Cohere v1 calls carry no id)."""
-CONTENT_KEYS = (AUTOGEN_RESULTS, COHERE_RESULTS, "parts", "content", "items", "blocks")
+CONTENT_KEYS = (AUTOGEN_RESULTS, COHERE_RESULTS, "parts", "content", "items", "blocks", "contents")
 """Where a message keeps what it says, the first present read: AutoGen's ``tool_responses`` (each
 result of a tool message with its call id; the message's ``content`` only joins their text),
 Cohere v1's ``tool_results`` (:data:`COHERE_RESULTS`), the
 Vercel AI SDK's ``parts`` (a ``UIMessage``'s text, reasoning and tool parts in order; v4 also
 repeats the text as ``content``, which the parts hold), then ``content``, Semantic Kernel's
-``items``, LlamaIndex's ``blocks``."""
+``items``, LlamaIndex's ``blocks``, Microsoft Agent Framework's and ``Microsoft.Extensions.AI``'s
+``contents`` (``function_call`` / ``function_result`` parts by ``call_id``)."""
 INVOCATION_KEY = "tool_invocations"
 """Where a Vercel AI SDK v3/v4 ``Message`` without ``parts`` keeps its tool calls and their results
 (``toolInvocations``: ``{"state", "toolCallId", "toolName", "args", "result"}``), read as parts after
