@@ -42,6 +42,7 @@ from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
 from trajectory_platform.traces.adapters.goose import GooseAdapter
 from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
+from trajectory_platform.traces.adapters.langchain_agent import LangChainAgentAdapter
 from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
 from trajectory_platform.traces.adapters.langgraph import LangGraphAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
@@ -76,6 +77,7 @@ ADAPTERS: dict[str, Adapter] = {
         ToolBenchAdapter(),
         FireActAdapter(),
         DSPyReActAdapter(),
+        LangChainAgentAdapter(),
         MiniSweAgentAdapter(),
         OTelAdapter(),
         InspectAdapter(),
