@@ -43,6 +43,7 @@ from trajectory_platform.traces.adapters.content_parts import (
     reasoning_text,
     steps_of,
 )
+from trajectory_platform.traces.adapters.datasets import is_json_rpc
 from trajectory_platform.traces.adapters.message_roles import (
     FOLDED,
     answering_model,
@@ -68,8 +69,14 @@ CONVERSATION_KEYS = ("messages", "tools", "functions")
 
 def is_message_list(value: Any) -> bool:
     """A non-empty list whose first element looks like a chat message (its role in any spelling
-    :mod:`~trajectory_platform.traces.adapters.message_roles` reads)."""
-    return isinstance(value, list) and bool(value) and spoken_role(value[0]) is not None
+    :mod:`~trajectory_platform.traces.adapters.message_roles` reads), and is no JSON-RPC message in
+    a logger's envelope (its ``direction`` read as a speaker, an MCP log was an empty chat)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and spoken_role(value[0]) is not None
+        and not is_json_rpc(value[0])
+    )
 
 
 AUTOGEN_RESULTS = "tool_responses"
