@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
 
+from trajectory_platform.traces.adapters.a2a import A2AAdapter
 from trajectory_platform.traces.adapters.adk import ADKAdapter
 from trajectory_platform.traces.adapters.ag2_events import AG2EventsAdapter
 from trajectory_platform.traces.adapters.ai_sdk_steps import AISDKStepsAdapter
@@ -78,6 +79,7 @@ ADAPTERS: dict[str, Adapter] = {
         FireActAdapter(),
         DSPyReActAdapter(),
         LangChainAgentAdapter(),
+        A2AAdapter(),
         MiniSweAgentAdapter(),
         OTelAdapter(),
         InspectAdapter(),
