@@ -11,7 +11,9 @@
   (ReAct's loop sends the tool's output back so), comes next; that observation -> the tool result.
   Where the loop appends the observation to the acting text itself (CrewAI's agent executor), the
   text is split into the turns it holds (:func:`react_turns`): the call, its result, and any text
-  written after it;
+  written after it. Only where the log names that framework (:func:`observations_appended`): anywhere
+  else an observation in the acting text is one the model made up (ReAct's classic failure when no
+  stop sequence cut it off at ``Observation:``), and it stays the model's text;
 - Qwen-Agent's function-calling text: ``✿FUNCTION✿: name`` then ``✿ARGS✿: {...}`` -> a call,
   ``✿RESULT✿: ...`` -> its result, ``✿RETURN✿: ...`` -> the answer after the results. Qwen-Agent
   writes a whole step (calls, the results its framework appended, the answer) into one assistant
@@ -32,6 +34,7 @@ import re
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import RecordError, arguments_text, parse_json
+from trajectory_platform.traces.adapters.datasets import is_crewai_output
 from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 
 
@@ -142,7 +145,8 @@ def react_turns(event: Event) -> list[Event] | None:
     thought, a ``Final Answer:``), a new assistant turn written after the model saw that result.
     ``None`` for a text with no ``Observation:`` after an action (an action whose result comes in
     the next turn is :func:`react_call`'s). Each part must open its line, so a sentence mentioning
-    them stays text."""
+    them stays text. Called only where :func:`observations_appended` says the framework wrote the
+    observations."""
     text = event.content or ""
     steps = list(_REACT_STEP.finditer(text)) if event.kind == "assistant" else []
     if not steps:
@@ -163,6 +167,59 @@ def react_turns(event: Event) -> list[Event] | None:
     if rest:
         turns.append(Event(kind="assistant", content=rest))
     return turns
+
+
+_CREWAI_ROLE = re.compile(r"^[ \t]*(?:<[^>\n]*>[ \t]*)*You are\b", re.MULTILINE | re.IGNORECASE)
+_CREWAI_GOAL = re.compile(r"^[ \t]*Your personal goal is:", re.MULTILINE | re.IGNORECASE)
+_CREWAI_TOOL_RULES = re.compile(
+    r"You ONLY have access to the following tools,?\s+and should NEVER make up tools", re.IGNORECASE
+)
+_CREWAI_ACTION_RULE = re.compile(r"^[ \t]*Action:[^\n]*\bonly one name of \[", re.MULTILINE | re.IGNORECASE)
+
+
+def crewai_prompt(text: str) -> bool:
+    """Is ``text`` CrewAI's agent prompt? Its role-playing template (a line ``You are {role}.
+    {backstory}``, then a line ``Your personal goal is: {goal}``; older versions put the backstory
+    on lines of its own, and a custom ``system_template`` may put text or template tokens before
+    it), or the tool rules it writes (``You ONLY have access to the following tools, and should
+    NEVER make up tools that are not listed here``) with its action line (``Action: the action to
+    take, only one name of [...]``): other prompts copy the first sentence alone. A role and a goal
+    in other words, or another framework's ReAct instructions (LangChain's ``Action: the action to
+    take, should be one of [...]``), are not."""
+    goal = _CREWAI_GOAL.search(text)
+    role = goal is not None and _CREWAI_ROLE.search(text, 0, goal.start()) is not None
+    return role or (
+        _CREWAI_TOOL_RULES.search(text) is not None and _CREWAI_ACTION_RULE.search(text) is not None
+    )
+
+
+def observations_appended(record: Any, events: list[Event]) -> bool:
+    """Does the log name a framework that appends each tool's output to the acting text (CrewAI's
+    agent executor stops the model at ``Observation:`` and appends the tool's output itself), so that
+    :func:`react_turns` may read such an observation as the tool's? Either the agent's prompt, in a
+    system turn or the first user turn (where the system prompt is off, CrewAI sends it so), is
+    CrewAI's (:func:`crewai_prompt`), or the record holds a CrewAI result anywhere
+    (``datasets.is_crewai_output``). Elsewhere an observation in the model's own text is one it made
+    up, and reading it as a tool's output would trust a fabrication. An episode with no assistant
+    text holding an observation has nothing to split: its record is not walked."""
+    if not any(e.kind == "assistant" and "Observation:" in (e.content or "") for e in events):
+        return False
+    users = [event for event in events if event.kind == "user"][:1]
+    prompts = [event.content for event in events if event.kind == "system"] + [
+        event.content for event in users
+    ]
+    if any(text and crewai_prompt(text) for text in prompts):
+        return True
+    pending = [record]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if is_crewai_output(item):
+                return True
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
 
 
 def observation(event: Event) -> str | None:
