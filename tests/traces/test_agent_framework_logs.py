@@ -59,7 +59,9 @@ CASES = {
     "adk-stream": Case(fr.ADK_EVENTS, "adk", calls=[("a1", "get_weather")], answered=["a1"], lines=True),
     "letta": Case(fr.LETTA, "openai", calls=[("l1", "get_weather")], answered=["l1"]),
     "haystack-underscore": Case(fr.HAYSTACK, "openai", calls=[("y1", "get_weather")], answered=["y1"]),
-    "semantic-kernel-dotnet": Case(fr.SK_DOTNET, "openai", calls=[("k1", "GetWeather")], answered=["k1"]),
+    "semantic-kernel-dotnet": Case(
+        fr.SK_DOTNET, "openai", calls=[("k1", "Weather-GetWeather")], answered=["k1"]
+    ),
     "continue": Case(fr.CONTINUE_SESSION, "continue", calls=[("t1", "get_weather")], answered=["t1"]),
     "agno-tools-that-ran": Case(fr.AGNO_RUN, "openai", calls=[("g1", "get_weather")], answered=["g1"]),
     "openhands-events-page": Case(

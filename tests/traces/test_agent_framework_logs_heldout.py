@@ -1355,7 +1355,7 @@ def test_the_held_out_cases_that_failed_first_stay_fixed(tmp_path: Path):
     (stream,) = _ingest("v02_langgraph_server_stream.jsonl", tmp_path).episodes
     assert '"other_channels":["summary"]' in (stream.extra_json or "")
     (history,) = _ingest("v07_sk_dotnet_content_and_items.json", tmp_path).episodes
-    assert [(e.tool_call_id, e.tool_name) for e in history.events if e.kind == "tool"] == [("k1", "Add")]
+    assert [(e.tool_call_id, e.tool_name) for e in history.events if e.kind == "tool"] == [("k1", "Math-Add")]
     (run,) = _ingest("v08_mistral_run_response.json", tmp_path).episodes
     assert run.events[0].content == "Top story: \n[tool_reference]" and "example.com" in (
         run.extra_json or ""

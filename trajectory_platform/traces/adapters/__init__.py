@@ -13,11 +13,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, cast
 
+from trajectory_platform.traces.adapters.a2a import A2AAdapter
 from trajectory_platform.traces.adapters.adk import ADKAdapter
 from trajectory_platform.traces.adapters.ag2_events import AG2EventsAdapter
 from trajectory_platform.traces.adapters.ai_sdk_steps import AISDKStepsAdapter
 from trajectory_platform.traces.adapters.answer_stream import AnswerStreamAdapter
 from trajectory_platform.traces.adapters.anthropic import AnthropicAdapter
+from trajectory_platform.traces.adapters.assistants import AssistantsAdapter
 from trajectory_platform.traces.adapters.autogen import AutoGenAdapter
 from trajectory_platform.traces.adapters.base import (
     DETECT_PROBE_LINES,
@@ -41,6 +43,7 @@ from trajectory_platform.traces.adapters.gemini import GeminiAdapter
 from trajectory_platform.traces.adapters.gemini_cli import GeminiCliAdapter
 from trajectory_platform.traces.adapters.goose import GooseAdapter
 from trajectory_platform.traces.adapters.inspect_ai import InspectAdapter
+from trajectory_platform.traces.adapters.langchain_agent import LangChainAgentAdapter
 from trajectory_platform.traces.adapters.langfuse import LangfuseAdapter
 from trajectory_platform.traces.adapters.langgraph import LangGraphAdapter
 from trajectory_platform.traces.adapters.langsmith import LangSmithAdapter
@@ -75,6 +78,8 @@ ADAPTERS: dict[str, Adapter] = {
         ToolBenchAdapter(),
         FireActAdapter(),
         DSPyReActAdapter(),
+        LangChainAgentAdapter(),
+        A2AAdapter(),
         MiniSweAgentAdapter(),
         OTelAdapter(),
         InspectAdapter(),
@@ -82,6 +87,7 @@ ADAPTERS: dict[str, Adapter] = {
         LangGraphAdapter(),
         LangfuseAdapter(),
         OpenAIAgentsAdapter(),
+        AssistantsAdapter(),
         MLflowAdapter(),
         ClaudeCodeAdapter(),
         ClineAdapter(),

@@ -901,13 +901,33 @@ def events_json(events: list[Event]) -> str:
     return canonical_json([dataclasses.asdict(event) for event in events])
 
 
+NAME_SEPARATORS = re.compile(r"[-_.:/]")
+"""What joins a tool's namespace (a plugin, a server, a toolkit) to its own name, in the spellings
+frameworks write: ``Plugin-fn``, ``Plugin_fn``, ``server.tool``, ``server/tool``."""
+
+
+def same_tool(result_name: str, call_name: str) -> bool:
+    """Whether a result's tool name is its call's written another way: the same words joined by
+    another separator (``weather_current`` for ``weather-current``), or the call's last name
+    without its namespace (``get_weather`` for ``WeatherPlugin-get_weather``)."""
+    if NAME_SEPARATORS.sub("-", result_name) == NAME_SEPARATORS.sub("-", call_name):
+        return True
+    return any(call_name.endswith(separator + result_name) for separator in "-_.:/")
+
+
 def name_tool_results(events: list[Event]) -> None:
     """Give each tool result the name of the call it answers. Formats that key results by call id
-    only (Anthropic ``tool_result``, OTel tool messages) leave the name out; the pairing is recorded."""
+    only (Anthropic ``tool_result``, OTel tool messages) leave the name out; the pairing is recorded.
+    A result naming its call's tool in another spelling (:func:`same_tool`: Semantic Kernel writes a
+    call ``Plugin-fn`` and its result ``fn`` or ``Plugin_fn``) takes the call's, the name the model
+    wrote, so one tool is one name in the episode; a result naming another tool keeps its own."""
     names = {c.id: c.name for e in events for c in e.tool_calls if c.id and c.name}
     for event in events:
-        if event.kind in ("tool", "refusal") and event.tool_name is None and event.tool_call_id in names:
-            event.tool_name = names[event.tool_call_id]
+        if event.kind not in ("tool", "refusal") or event.tool_call_id not in names:
+            continue
+        called = names[event.tool_call_id]
+        if event.tool_name is None or (event.tool_name != called and same_tool(event.tool_name, called)):
+            event.tool_name = called
 
 
 def event_key(event: Event) -> tuple:

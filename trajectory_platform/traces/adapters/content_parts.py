@@ -49,6 +49,11 @@ from trajectory_platform.traces.drops import path_of
 from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 
 NAME_KEYS = ("name", "tool_name", "toolName", "function_name", "functionName")
+PLUGIN_KEYS = ("plugin_name", "pluginName")
+PLUGIN_SEPARATOR = "-"
+"""Semantic Kernel names a function by its plugin and its own name apart (``plugin_name``,
+``function_name``); the model calls it by the two joined with this separator
+(``WeatherPlugin-get_weather``), the name its Python ``FunctionCallContent.name`` holds."""
 ARGUMENT_KEYS = ("arguments", "input", "args", "parameters")
 CALL_ID_KEYS = ("tool_call_id", "toolCallId", "tool_use_id", "toolUseId", "call_id", "callId")
 OUTPUT_KEYS = ("output", "result", "content", "response", "outputs", "error_text", "errorText")
@@ -133,11 +138,24 @@ def named_by_type(part: dict[str, Any]) -> dict[str, Any]:
     return {**part, "tool_name": kind.removeprefix(TOOL_TYPE_PREFIX)}
 
 
+def tool_name_of(body: dict[str, Any], where: str) -> str | None:
+    """The tool a part names, as the model called it: its ``name``, else a function named within its
+    plugin as ``plugin-function`` (:data:`PLUGIN_SEPARATOR`), else the function's own name. Read
+    the same way for a call and its result, so one tool is never two names (a call named
+    ``Plugin-fn``, its result ``fn``)."""
+    if body.get("name") is None and (plugin := _first(body, PLUGIN_KEYS)) is not None:
+        function = _first(body, NAME_KEYS)
+        if function is not None:
+            plugin_name = optional_str(plugin, f"{where}.plugin_name")
+            return f"{plugin_name}{PLUGIN_SEPARATOR}{optional_str(function, f'{where}.function_name')}"
+    return optional_str(_first(body, NAME_KEYS), f"{where}.name")
+
+
 def call_of(body: dict[str, Any], where: str) -> ToolCall:
     """A tool call part: its id, the tool's name, its input as the raw string recorded."""
     return ToolCall(
         id=optional_str(_first(body, (*CALL_ID_KEYS, "id")), f"{where}.id"),
-        name=optional_str(_first(body, NAME_KEYS), f"{where}.name"),
+        name=tool_name_of(body, where),
         arguments=arguments_text(_first(body, ARGUMENT_KEYS)),
     )
 
@@ -220,7 +238,7 @@ def result_of(body: dict[str, Any], where: str) -> Event:
         tool_call_id=optional_str(
             _first(body, CALL_ID_KEYS) or body.get("id") or origin.get("id"), f"{where}.id"
         ),
-        tool_name=optional_str(_first(body, NAME_KEYS) or _first(origin, NAME_KEYS), f"{where}.name"),
+        tool_name=tool_name_of(body, where) or tool_name_of(origin, f"{where}.origin"),
         status="error"
         if failed or (isinstance(status, str) and status in ERROR_STATUSES)
         else REFUSED

@@ -17,6 +17,30 @@ JSON_RPC = "2.0"
 """The ``jsonrpc`` version every MCP message names (a bare one, or under an inspector's ``message``)."""
 
 
+def is_json_rpc(item: Any) -> bool:
+    """A JSON-RPC message (an MCP client's request or a server's result), bare or under a logger's
+    ``message`` beside its ``direction`` and time (the MCP Inspector's history): a protocol message
+    between a client and a tool server, never a chat message, whatever speaker its envelope names."""
+    if not isinstance(item, dict):
+        return False
+    wrapped = item.get("message")
+    return (wrapped if isinstance(wrapped, dict) else item).get("jsonrpc") == JSON_RPC
+
+
+def is_crewai_output(item: Any) -> bool:
+    """A CrewAI result: a ``CrewOutput`` (``raw`` beside ``tasks_output``) or a ``TaskOutput``
+    (``expected_output`` beside ``raw`` or ``agent``; or ``agent`` beside ``output_format``). Such a
+    record names the framework whose executor appends each tool's output to the acting text."""
+    if not isinstance(item, dict):
+        return False
+    keys = item.keys()
+    return (
+        {"raw", "tasks_output"} <= keys
+        or ("expected_output" in keys and bool(keys & {"raw", "agent"}))
+        or {"agent", "output_format"} <= keys
+    )
+
+
 def describe_non_trajectory(sample: Any) -> str | None:
     """What kind of non-trajectory file ``sample`` (its document or first line) is, or ``None``."""
     item = first_record(sample)
@@ -40,11 +64,9 @@ def describe_non_trajectory(sample: Any) -> str | None:
         return (
             "a CrewAI task output log: each task's description and final output, no model turns or tool calls"
         )
-    if {"raw", "tasks_output"} <= item.keys() or {"description", "expected_output", "raw"} <= item.keys():
+    if is_crewai_output(item):
         return "CrewAI task outputs (a crew's or a task's final output), no model turns or tool calls"
-    wrapped = item.get("message")
-    message = wrapped if isinstance(wrapped, dict) else item
-    if message.get("jsonrpc") == JSON_RPC:
+    if is_json_rpc(item):
         return (
             "an MCP (JSON-RPC) message log: the requests a client sent a tool server and their "
             "results, no model turns"

@@ -43,6 +43,7 @@ from trajectory_platform.traces.adapters.content_parts import (
     reasoning_text,
     steps_of,
 )
+from trajectory_platform.traces.adapters.datasets import is_json_rpc
 from trajectory_platform.traces.adapters.message_roles import (
     FOLDED,
     answering_model,
@@ -68,8 +69,14 @@ CONVERSATION_KEYS = ("messages", "tools", "functions")
 
 def is_message_list(value: Any) -> bool:
     """A non-empty list whose first element looks like a chat message (its role in any spelling
-    :mod:`~trajectory_platform.traces.adapters.message_roles` reads)."""
-    return isinstance(value, list) and bool(value) and spoken_role(value[0]) is not None
+    :mod:`~trajectory_platform.traces.adapters.message_roles` reads), and is no JSON-RPC message in
+    a logger's envelope (its ``direction`` read as a speaker, an MCP log was an empty chat)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and spoken_role(value[0]) is not None
+        and not is_json_rpc(value[0])
+    )
 
 
 AUTOGEN_RESULTS = "tool_responses"
@@ -78,13 +85,14 @@ the agent that ran the tools (``user_proxy``), a speaker, not a tool: each resul
 COHERE_RESULTS = "tool_results"
 """Cohere v1's ``TOOL`` message field: each result as ``{"call": {"name", "parameters"}, "outputs"}``
 (the call it answers named by its tool and input: Cohere v1 calls carry no id)."""
-CONTENT_KEYS = (AUTOGEN_RESULTS, COHERE_RESULTS, "parts", "content", "items", "blocks")
+CONTENT_KEYS = (AUTOGEN_RESULTS, COHERE_RESULTS, "parts", "content", "items", "blocks", "contents")
 """Where a message keeps what it says, the first present read: AutoGen's ``tool_responses`` (each
 result of a tool message with its call id; the message's ``content`` only joins their text),
 Cohere v1's ``tool_results`` (:data:`COHERE_RESULTS`), the
 Vercel AI SDK's ``parts`` (a ``UIMessage``'s text, reasoning and tool parts in order; v4 also
 repeats the text as ``content``, which the parts hold), then ``content``, Semantic Kernel's
-``items``, LlamaIndex's ``blocks``."""
+``items``, LlamaIndex's ``blocks``, Microsoft Agent Framework's and ``Microsoft.Extensions.AI``'s
+``contents`` (``function_call`` / ``function_result`` parts by ``call_id``)."""
 INVOCATION_KEY = "tool_invocations"
 """Where a Vercel AI SDK v3/v4 ``Message`` without ``parts`` keeps its tool calls and their results
 (``toolInvocations``: ``{"state", "toolCallId", "toolName", "args", "result"}``), read as parts after

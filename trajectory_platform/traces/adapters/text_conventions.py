@@ -8,7 +8,12 @@
   -> the result of the call it names;
 - ReAct (LangChain's agents, ToolLLaMA / ToolBench's ShareGPT): ``Action: name`` then
   ``Action Input: ...`` -> a call, only when a tool turn, or a user turn starting ``Observation:``
-  (ReAct's loop sends the tool's output back so), comes next; that observation -> the tool result;
+  (ReAct's loop sends the tool's output back so), comes next; that observation -> the tool result.
+  Where the loop appends the observation to the acting text itself (CrewAI's agent executor), the
+  text is split into the turns it holds (:func:`react_turns`): the call, its result, and any text
+  written after it. Only where the log names that framework (:func:`observations_appended`): anywhere
+  else an observation in the acting text is one the model made up (ReAct's classic failure when no
+  stop sequence cut it off at ``Observation:``), and it stays the model's text;
 - Qwen-Agent's function-calling text: ``✿FUNCTION✿: name`` then ``✿ARGS✿: {...}`` -> a call,
   ``✿RESULT✿: ...`` -> its result, ``✿RETURN✿: ...`` -> the answer after the results. Qwen-Agent
   writes a whole step (calls, the results its framework appended, the answer) into one assistant
@@ -29,6 +34,7 @@ import re
 from typing import Any
 
 from trajectory_platform.traces.adapters.base import RecordError, arguments_text, parse_json
+from trajectory_platform.traces.adapters.datasets import is_crewai_output
 from trajectory_platform.traces.record import Event, ToolCall, canonical_json
 
 
@@ -120,6 +126,100 @@ def react_call(text: str) -> tuple[ToolCall, str | None] | None:
         return None  # text after the action: not a turn that ends by acting
     call = _call(None, last["name"].strip(), last["input"].strip())
     return call, text[: last.start()].strip() or None
+
+
+_REACT_STEP = re.compile(
+    r"^Action:[ \t]*(?P<name>[^\n]+?)[ \t]*\n+Action Input:[ \t]*(?P<input>.*?)[ \t]*\n"
+    r"Observation:[ \t]*(?P<observation>.*?)[ \t]*(?=\n(?:Thought|Action|Final Answer):|\Z)",
+    re.MULTILINE | re.DOTALL,
+)
+"""One ReAct step written whole into one text: the action, its input, and the observation the
+framework appended to it (CrewAI's agent executor appends the tool's output to the assistant
+message so, as Qwen-Agent appends its results)."""
+
+
+def react_turns(event: Event) -> list[Event] | None:
+    """The turns an assistant text holding whole ReAct steps holds, in order: per step, the turn
+    acting (the text before the action, its thought, as content; the action a call) and a tool
+    event answering it (the observation); then, where text follows the last observation (the next
+    thought, a ``Final Answer:``), a new assistant turn written after the model saw that result.
+    ``None`` for a text with no ``Observation:`` after an action (an action whose result comes in
+    the next turn is :func:`react_call`'s). Each part must open its line, so a sentence mentioning
+    them stays text. Called only where :func:`observations_appended` says the framework wrote the
+    observations."""
+    text = event.content or ""
+    steps = list(_REACT_STEP.finditer(text)) if event.kind == "assistant" else []
+    if not steps:
+        return None
+    turns: list[Event] = []
+    start = 0
+    for number, step in enumerate(steps):
+        before = text[start : step.start()].strip() or None
+        base = event if number == 0 else Event(kind="assistant")
+        turns.append(
+            dataclasses.replace(
+                base, content=before, tool_calls=[_call(None, step["name"].strip(), step["input"].strip())]
+            )
+        )
+        turns.append(Event(kind="tool", content=step["observation"].strip(), tool_name=step["name"].strip()))
+        start = step.end()
+    rest = text[start:].strip()
+    if rest:
+        turns.append(Event(kind="assistant", content=rest))
+    return turns
+
+
+_CREWAI_ROLE = re.compile(r"^[ \t]*(?:<[^>\n]*>[ \t]*)*You are\b", re.MULTILINE | re.IGNORECASE)
+_CREWAI_GOAL = re.compile(r"^[ \t]*Your personal goal is:", re.MULTILINE | re.IGNORECASE)
+_CREWAI_TOOL_RULES = re.compile(
+    r"You ONLY have access to the following tools,?\s+and should NEVER make up tools", re.IGNORECASE
+)
+_CREWAI_ACTION_RULE = re.compile(r"^[ \t]*Action:[^\n]*\bonly one name of \[", re.MULTILINE | re.IGNORECASE)
+
+
+def crewai_prompt(text: str) -> bool:
+    """Is ``text`` CrewAI's agent prompt? Its role-playing template (a line ``You are {role}.
+    {backstory}``, then a line ``Your personal goal is: {goal}``; older versions put the backstory
+    on lines of its own, and a custom ``system_template`` may put text or template tokens before
+    it), or the tool rules it writes (``You ONLY have access to the following tools, and should
+    NEVER make up tools that are not listed here``) with its action line (``Action: the action to
+    take, only one name of [...]``): other prompts copy the first sentence alone. A role and a goal
+    in other words, or another framework's ReAct instructions (LangChain's ``Action: the action to
+    take, should be one of [...]``), are not."""
+    goal = _CREWAI_GOAL.search(text)
+    role = goal is not None and _CREWAI_ROLE.search(text, 0, goal.start()) is not None
+    return role or (
+        _CREWAI_TOOL_RULES.search(text) is not None and _CREWAI_ACTION_RULE.search(text) is not None
+    )
+
+
+def observations_appended(record: Any, events: list[Event]) -> bool:
+    """Does the log name a framework that appends each tool's output to the acting text (CrewAI's
+    agent executor stops the model at ``Observation:`` and appends the tool's output itself), so that
+    :func:`react_turns` may read such an observation as the tool's? Either the agent's prompt, in a
+    system turn or the first user turn (where the system prompt is off, CrewAI sends it so), is
+    CrewAI's (:func:`crewai_prompt`), or the record holds a CrewAI result anywhere
+    (``datasets.is_crewai_output``). Elsewhere an observation in the model's own text is one it made
+    up, and reading it as a tool's output would trust a fabrication. An episode with no assistant
+    text holding an observation has nothing to split: its record is not walked."""
+    if not any(e.kind == "assistant" and "Observation:" in (e.content or "") for e in events):
+        return False
+    users = [event for event in events if event.kind == "user"][:1]
+    prompts = [event.content for event in events if event.kind == "system"] + [
+        event.content for event in users
+    ]
+    if any(text and crewai_prompt(text) for text in prompts):
+        return True
+    pending = [record]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if is_crewai_output(item):
+                return True
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
 
 
 def observation(event: Event) -> str | None:
