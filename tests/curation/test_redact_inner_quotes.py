@@ -72,3 +72,30 @@ def test_a_values_closing_quote_still_ends_it(text: str, kept: str) -> None:
     redacted = redact_text(text, SALT, shell=True)[0]
     assert WHOLE not in redacted and TOKEN not in redacted
     assert kept in redacted
+
+
+QUOTED_ONLY = {  # rules that read the quoted word whole: its head alone is found by none
+    "htpasswd": "htpasswd -b -c /etc/nginx/.htpasswd admin '{v}'",
+    "api_key_flag": "./sync --api-key '{v}' --dry-run",
+}
+
+
+@pytest.mark.parametrize("splice", SPLICED.values(), ids=list(SPLICED))
+@pytest.mark.parametrize("carrier", QUOTED_ONLY.values(), ids=list(QUOTED_ONLY))
+def test_a_word_read_whole_is_read_with_its_spliced_quotes(carrier: str, splice: str) -> None:
+    redacted = redact_text(carrier.format(v=VALUE.replace("'", splice)), SALT, shell=True)[0]
+    assert HEAD not in redacted and TAIL not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo 'it'\\''s done' && make release",
+        "git commit -m 'fix: don'\"'\"'t log the request body'",
+        "printf '%s\\n' 'a'\\''b' > quoted.txt",
+        "sed -i 's/can'\\''t/cannot/g' docs/*.md",
+    ],
+    ids=["echo", "commit_message", "printf", "sed"],
+)
+def test_honest_words_with_spliced_quotes_stay(text: str) -> None:
+    assert redact_text(text, SALT, shell=True)[0] == text

@@ -34,11 +34,14 @@ from trajectory_platform.curation.redact.credential_sinks import find_sink_value
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
+    QUOTE_IN_QUOTES,
     SAME_RANDOMNESS_DECODERS,
     SEAM_DECODERS,
     SEAM_REACH,
+    DecodedView,
     decoded_views,
     encoded_text,
+    requoted_words,
     rotations,
 )
 from trajectory_platform.curation.redact.detectors import (
@@ -234,11 +237,29 @@ def _through_inner_quotes(text: str, finding: Finding) -> Finding:
     return replace(finding, end=end, value=text[finding.start : end])
 
 
+def _requoted_findings(
+    text: str, view: DecodedView, config: RedactionConfig, context: Context, depth: int
+) -> list[Finding]:
+    """What every rule finds in ``text`` once its quote-spliced shell words read as one word
+    (:func:`.decoders.requoted_words`), as findings on the raw span, splices and all; those that
+    cross no splice are the raw scan's own."""
+    splices = [match.span() for match in QUOTE_IN_QUOTES.finditer(text)]
+    found = []
+    for finding in scan(view.text, config, context, depth):
+        start, end = view.raw_span(finding.start, finding.end)
+        if any(start < high and low < end for low, high in splices):
+            detector = f"{finding.detector}+requoted"
+            found.append(replace(finding, start=start, end=end, value=text[start:end], detector=detector))
+    return found
+
+
 def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> list[Finding]:
     if not text:
         return []
     local = config if not context.id_value else replace(config, entropy=False)
     found = find_secrets(text, local)
+    if (requoted := requoted_words(text)) is not None:
+        found.extend(_requoted_findings(text, requoted, config, context, depth))
     if context.credential_key:
         found.extend(labelled_by_name(text, context.credential_key))
     found.extend(find_positional_credentials(text))
