@@ -117,6 +117,23 @@ def parse_json_container(text: str) -> object | None:
     return value if isinstance(value, dict | list) else None
 
 
+_QUOTED_DOCUMENT = re.compile(r"'(\{[^'\n]{2,}\})'")
+"""A JSON object passed as one single-quoted shell word (``curl -d '{...}'``, ``kubectl patch -p
+'{...}'``, ``aws ... --cli-input-json '{...}'``)."""
+
+
+def _quoted_document_structures(text: str) -> Iterator[Finding]:
+    """What the structure rules (:func:`.structure.find_structural_credentials`) find in each JSON
+    object a command passes as a quoted word: the text is no JSON document, so they never read one
+    there (a GraphQL request posted with ``curl -d``, red team rtsec13)."""
+    if "'{" not in text:
+        return
+    for match in _QUOTED_DOCUMENT.finditer(text):
+        document = parse_json_container(match.group(1))
+        if document is not None:
+            yield from find_structural_credentials(document)
+
+
 def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]]:
     """Each string literal of a valid JSON text with the context its key gives it."""
     out = []
@@ -290,6 +307,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
     document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None
     if document is None:  # a JSON container's strings are decoded and scanned one by one below
+        found.extend(_quoted_document_structures(text))
         found.extend(_decoded_findings(text, local))
         if depth < MAX_JSON_DEPTH:
             found.extend(_streamed_findings(text, config, depth))
