@@ -1628,6 +1628,49 @@ def _view(
     return DecodedView(name, "".join(out), segments, parent)
 
 
+QUOTE_IN_QUOTES = re.compile(r"'(?:\\'|\"'\")'")
+"""A single quote put inside a single-quoted shell word: the quoting closed, the quote escaped
+(``'\\''``) or double-quoted (``'"'"'``, as Python's ``shlex.quote`` writes it), the quoting
+reopened."""
+_SPLICED_WORD = re.compile(r"(?<!['\"\\])'[^'\n]*'(?:(?:\\'|\"'\")'[^'\n]*')+")
+"""A single-quoted shell word with quotes spliced in (:data:`QUOTE_IN_QUOTES`), from its first
+quote to its last."""
+
+
+def _requoted(match: re.Match[str]) -> list[tuple[str, int, int]]:
+    word, start = match.group(), match.start()
+    pieces: list[tuple[str, int, int]] = [('"', start, start + 1)]
+    position = 1
+    for splice in QUOTE_IN_QUOTES.finditer(word, 1, len(word) - 1):
+        pieces.extend(
+            (char, start + at, start + at + 1)
+            for at, char in enumerate(word[position : splice.start()], position)
+        )
+        pieces.append(("'", start + splice.start(), start + splice.end()))
+        position = splice.end()
+    pieces.extend((char, start + at, start + at + 1) for at, char in enumerate(word[position:-1], position))
+    pieces.append(('"', match.end() - 1, match.end()))
+    return pieces
+
+
+def requoted_words(text: str) -> DecodedView | None:
+    """``text`` with each single-quoted shell word that has quotes spliced into it written as the
+    one double-quoted word the shell reads (``-p'Qw9r'\\''maple42'`` as ``-p"Qw9r'maple42"``), or
+    ``None`` when it holds none. Every rule reads a quoted value up to its closing quote, so such a
+    word gave them its first piece alone and the rest of the password stayed (a red team, round
+    13: every client, flag and assignment that takes a quoted password, and ``shlex.quote``'s
+    output). A word holding what a double-quoted one would expand (``$``, a backtick, a backslash,
+    a double quote) is left as it is."""
+    if "'\\''" not in text and "'\"'\"'" not in text:
+        return None
+    matches = (
+        match
+        for match in _SPLICED_WORD.finditer(text)
+        if not any(char in QUOTE_IN_QUOTES.sub("", match.group()) for char in '$`\\"')
+    )
+    return _view("requoted", text, matches, _requoted, None)
+
+
 LIST_DECODERS = frozenset({"char_list", "char_codes", "base64_chunks"})
 """The encodings that spell a key as a list of values. In a JSON document each character (or code)
 is a value of its own, so a scan of its literals one by one sees one character at a time: these

@@ -34,11 +34,14 @@ from trajectory_platform.curation.redact.credential_sinks import find_sink_value
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
+    QUOTE_IN_QUOTES,
     SAME_RANDOMNESS_DECODERS,
     SEAM_DECODERS,
     SEAM_REACH,
+    DecodedView,
     decoded_views,
     encoded_text,
+    requoted_words,
     rotations,
 )
 from trajectory_platform.curation.redact.detectors import (
@@ -114,6 +117,23 @@ def parse_json_container(text: str) -> object | None:
     return value if isinstance(value, dict | list) else None
 
 
+_QUOTED_DOCUMENT = re.compile(r"'(\{[^'\n]{2,}\})'")
+"""A JSON object passed as one single-quoted shell word (``curl -d '{...}'``, ``kubectl patch -p
+'{...}'``, ``aws ... --cli-input-json '{...}'``)."""
+
+
+def _quoted_document_structures(text: str) -> Iterator[Finding]:
+    """What the structure rules (:func:`.structure.find_structural_credentials`) find in each JSON
+    object a command passes as a quoted word: the text is no JSON document, so they never read one
+    there (a GraphQL request posted with ``curl -d``, red team rtsec13)."""
+    if "'{" not in text:
+        return
+    for match in _QUOTED_DOCUMENT.finditer(text):
+        document = parse_json_container(match.group(1))
+        if document is not None:
+            yield from find_structural_credentials(document)
+
+
 def _literals(text: str, context: Context) -> list[tuple[re.Match[str], Context]]:
     """Each string literal of a valid JSON text with the context its key gives it."""
     out = []
@@ -168,8 +188,85 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
         return list(memo[key])
     # (no helper frame between scan and _scan: nesting as deep as before before RecursionError)
     found = drop_public_material(text, drop_references(text, _scan(text, config, context, depth), PII_KINDS))
+    found = [
+        finding if finding.kind in PII_KINDS else _through_inner_quotes(text, finding) for finding in found
+    ]
     if memo is not None:
         memo[key] = list(found)
+    return found
+
+
+_INNER_QUOTES = {
+    "'": re.compile(r"'\\''|'\"'\"'|\""),
+    '"': re.compile(r"\\[\"']|'"),
+}
+"""The quotes a value quoted with each quote holds: in single quotes a shell's spliced quote
+(``'\\''``, ``'"'"'``) and a double quote; in double quotes an escaped quote and a single one."""
+_VALUE_RUN = re.compile(r"[^\s'\"\\`,;(){}\[\]<>|&@]+")
+"""What a value holds up to its next quote: none of a shell's or a document's separators."""
+_CLITICS = frozenset({"s", "t", "d", "m", "re", "ll", "ve"})
+"""What follows an apostrophe in English (``the key's scope``): the word's end, not the value's."""
+_QUOTE_REACH = 400
+"""How far back on its line a value's quoting is read (a bound: a long line holds many values)."""
+
+
+def _open_quote(text: str, start: int) -> str | None:
+    """The quote open at ``start``, read as a shell reads quotes from the start of its line (at most
+    :data:`_QUOTE_REACH` back): ``'`` up to the next ``'``, ``"`` up to the next unescaped ``"``."""
+    quote, index = None, max(text.rfind("\n", 0, start) + 1, start - _QUOTE_REACH)
+    while index < start:
+        char = text[index]
+        if char == "\\" and quote != "'":
+            index += 2
+            continue
+        if quote is None and char in "'\"":
+            quote = char
+        elif char == quote:
+            quote = None
+        index += 1
+    return quote
+
+
+def _through_inner_quotes(text: str, finding: Finding) -> Finding:
+    """``finding`` run on through the quotes inside its quoted value (``'Qw9r"maple42'``,
+    ``"Qw9r'maple42"``, ``'Qw9r'\\''maple42'``, ``"Qw9r\\"maple42"``) to the value's end. Almost
+    every rule reads a value as characters that are no quote, so a password holding one lost only
+    its head to the pseudonym, under every client, flag, label and format (a red team, round 13).
+    Only a quote of the other kind than the value's own counts, or its own escaped or spliced, and
+    only between two value characters: the value's closing quote and an English clitic (``'s``)
+    end it where they did. A finding on a string nested in ``text`` (a JSON literal's) was run on
+    in its own string."""
+    end = finding.end
+    if text[finding.start : end] != finding.value or end >= len(text) or text[end] not in "'\\\"":
+        return finding
+    quote = _open_quote(text, finding.start)
+    if quote is None:
+        return finding
+    if quote == '"' and text[end - 1] == "\\" and end - 1 > finding.start:
+        end -= 1  # the rule took the escape's backslash (``"Qw9r\\"maple42"``)
+    while (inner := _INNER_QUOTES[quote].match(text, end)) is not None:
+        run = _VALUE_RUN.match(text, inner.end())
+        if run is None or inner.group() == "'" and run.group().lower() in _CLITICS:
+            break
+        end = run.end()
+    if end <= finding.end:
+        return finding
+    return replace(finding, end=end, value=text[finding.start : end])
+
+
+def _requoted_findings(
+    text: str, view: DecodedView, config: RedactionConfig, context: Context, depth: int
+) -> list[Finding]:
+    """What every rule finds in ``text`` once its quote-spliced shell words read as one word
+    (:func:`.decoders.requoted_words`), as findings on the raw span, splices and all; those that
+    cross no splice are the raw scan's own."""
+    splices = [match.span() for match in QUOTE_IN_QUOTES.finditer(text)]
+    found = []
+    for finding in scan(view.text, config, context, depth):
+        start, end = view.raw_span(finding.start, finding.end)
+        if any(start < high and low < end for low, high in splices):
+            detector = f"{finding.detector}+requoted"
+            found.append(replace(finding, start=start, end=end, value=text[start:end], detector=detector))
     return found
 
 
@@ -178,6 +275,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         return []
     local = config if not context.id_value else replace(config, entropy=False)
     found = find_secrets(text, local)
+    if (requoted := requoted_words(text)) is not None:
+        found.extend(_requoted_findings(text, requoted, config, context, depth))
     if context.credential_key:
         found.extend(labelled_by_name(text, context.credential_key))
     found.extend(find_positional_credentials(text))
@@ -208,6 +307,7 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(drop_inside_pseudonyms(text, list(find_pii(text, config))))
     document = parse_json_container(text) if depth < MAX_JSON_DEPTH else None
     if document is None:  # a JSON container's strings are decoded and scanned one by one below
+        found.extend(_quoted_document_structures(text))
         found.extend(_decoded_findings(text, local))
         if depth < MAX_JSON_DEPTH:
             found.extend(_streamed_findings(text, config, depth))

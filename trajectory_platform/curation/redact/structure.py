@@ -14,6 +14,9 @@ a value from elsewhere in the document:
   "Password textbox", "text": "x"}``, ``{"selector": "#password", "value": "x"}``, ``{"xpath":
   "//input[@name='pwd']", "text": "x"}``, ``{"ref": "e12 (password field)", "text": "x"}``. The
   field is named in a value, not a key, and what is typed sits under a neutral key.
+- **A GraphQL request's variables** (``{"query": "mutation ($p: String!) { login(password: $p)
+  }", "variables": {"p": "x"}}``): the query binds a variable to a credential's argument, and
+  the value sits under the variable's name, which can be anything.
 
 What is found must still look like a credential on its own (:func:`.positional.credential_shaped`
 for a password, a key's shape for a key): the structure says where one would be."""
@@ -62,6 +65,25 @@ def find_structural_credentials(document: object) -> Iterator[Finding]:
         if isinstance(node.get("name"), str) and ("in" in node or "schema" in node):
             yield from _schema_values(node["name"], node, "keyword:parameter")
         yield from _typed_into_named_field(node)
+        yield from _bound_query_variables(node)
+
+
+_ARGUMENT_BINDING = re.compile(r"\b([A-Za-z_]\w*)\s*:\s*\$([A-Za-z_]\w*)")
+"""A GraphQL argument or input field given a variable (``password: $p``)."""
+
+
+def _bound_query_variables(node: dict) -> Iterator[Finding]:
+    """The values of a GraphQL request's ``variables`` its ``query`` binds to a credential's
+    argument (module docstring); a value must still look like the credential."""
+    query, variables = node.get("query"), node.get("variables")
+    if not isinstance(query, str) or not isinstance(variables, dict) or "$" not in query:
+        return
+    for argument, variable in _ARGUMENT_BINDING.findall(query):
+        value = variables.get(variable)
+        name_class = credential_class(argument)
+        if isinstance(value, str) and name_class and acceptable_value(value, True, name_class, ""):
+            kind = "PASSWORD" if name_class == "password" else "SECRET"
+            yield Finding(kind, 0, len(value), value, "keyword:query_variable")
 
 
 def _schema_values(name: str, schema: object, detector: str) -> Iterator[Finding]:

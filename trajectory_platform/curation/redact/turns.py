@@ -9,6 +9,11 @@ episode splits both over two events, and no text holds the pair:
   ``{"command": "x", "is_input": "true"}``, a terminal tool sends ``{"keys": "x"}``, the user replies
   ``x``, or frames it: "it's x", "sure, it's x", "use x" (a question that ends "What is it?" asks
   for the credential its sentence before named).
+- **A prompt answered by a command that types into a terminal.** An agent driving a terminal
+  through a multiplexer or a window tool reads the prompt in a pane and types the answer with a
+  command: ``tmux send-keys -t agent 'x' Enter``, ``screen -X stuff 'x\\n'``, ``xdotool type 'x';
+  xdotool key Return``. A word of such a command is typed when the command presses a key that
+  submits a line or the word ends with a newline escape (:func:`typed_words`).
 - **An element named in the observation, typed into by its number.** A web agent's observation
   lists the page's elements (WebArena's ``[43] textbox 'Password'``, browser-use's
   ``[12]<input type=password>``, Playwright MCP's ``textbox "Password" [ref=e12]``) and the next
@@ -32,6 +37,7 @@ from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.positional import credential_shaped
 from trajectory_platform.curation.redact.spelling import unspellable
 from trajectory_platform.curation.redact.structure import TYPED_KEYS, json_objects
+from trajectory_platform.curation.shell_split import bash_words, is_operator
 from trajectory_platform.traces.record import Episode, Event
 
 _NOTICE = re.compile(r"\[[^\[\]\n]*\]|\s*")
@@ -57,6 +63,12 @@ _REPLY_FRAME = re.compile(
 _PROMPT_MAX = 200
 _INPUT_KEYS = frozenset({"input", "keys", "text", "stdin", "chars", "data"})
 """A call's keys whose value is typed into the running program: always an answer."""
+_SUBMIT_KEYS = frozenset({"Enter", "C-m", "C-j", "Return", "KP_Enter", "KPEnter", "\\n", "\\r"})
+"""Key names a terminal or window tool presses to submit a line (tmux, xdotool, wtype, kitty)."""
+_LINE_END = re.compile(r"(?:\\[nr]|\^M)+$")
+"""A newline escape ending a typed word (``screen -X stuff 'x\\n'``, ``send-text 'x\\r'``)."""
+_TARGET_OPTIONS = frozenset({"-t", "-S", "-p", "-m", "-d", "--window", "--delay", "--match", "--pane-id"})
+"""Options whose argument names a pane, a session, a window or a delay: never what is typed."""
 _ELEMENT_ID = re.compile(r"\[(?:ref=)?(?P<id>[A-Za-z]{0,3}\d{1,6})\]")
 _ELEMENT_KEYS = ("index", "ref", "element_id", "element_index", "id", "element", "target")
 _TYPE_BY_ID = re.compile(r"\btype\s*\[(?P<id>[A-Za-z]{0,3}\d{1,6})\]\s*\[(?P<value>[^\]\n]{1,200})\]")
@@ -118,6 +130,9 @@ def _answers(event: Event, index: int) -> Iterator[Finding]:
             candidates.extend(
                 (value, field) for key, value in arguments.items() if key in typed and isinstance(value, str)
             )
+            command = arguments.get("command")
+            if "command" not in typed and isinstance(command, str):
+                candidates.extend((word, field) for word in typed_words(command))
     for text, field in candidates:
         value = text.strip()
         if answer_shaped(value):
@@ -127,6 +142,27 @@ def _answers(event: Event, index: int) -> Iterator[Finding]:
             if answer_shaped(given) or unspellable(given) or passphrase_shaped(given, minimum_words=3):
                 start = framed.start("value")
                 yield Finding("PASSWORD", start, start + len(given), given, "turns:prompt_answer", field)
+
+
+def typed_words(command: str) -> list[str]:
+    """The words ``command`` types into a terminal or a window, newline escapes dropped: where it
+    presses a key that submits a line (:data:`_SUBMIT_KEYS`) its operands, else those ending with a
+    newline escape. A program's name, an option, an option's target and a key name are not typed.
+    Which program types is not asked: a key pressed after the words is what says they are typed."""
+    words = bash_words(command)
+    if words is None:
+        return []
+    submits = any(word in _SUBMIT_KEYS for word in words)
+    typed, first, after_target = [], True, False
+    for word in words:
+        if is_operator(word):
+            first = True
+            continue
+        skip = first or after_target or word.startswith("-") or word in _SUBMIT_KEYS
+        first, after_target = False, word in _TARGET_OPTIONS
+        if not skip and (submits or _LINE_END.search(word)):
+            typed.append(_LINE_END.sub("", word))
+    return typed
 
 
 def answer_shaped(value: str) -> bool:
