@@ -70,6 +70,7 @@ from typing import Any, cast
 import torch
 from ablation.calibrate import (
     calibrated,
+    evaluation_sample,
     mean_step_seconds,
     measure_costs,
     smoke_training,
@@ -190,9 +191,20 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     tables["all_token"] = tables["compute_matched"] = tables["selected"]
     with worker_pool(args.workers) as executor:
         # One calibration per distinct training cost, side by side as the runs will be (contention).
+        measured = calibrated(variants)
         jobs = {
-            v: executor.submit(measure_costs, i, v, tables[v], items, workdir, settings, budget, args.threads)
-            for i, v in enumerate(calibrated(variants))
+            v: executor.submit(
+                measure_costs,
+                i,
+                v,
+                tables[v],
+                *evaluation_sample(items, v, measured[0]),
+                workdir,
+                settings,
+                budget,
+                args.threads,
+            )
+            for i, v in enumerate(measured)
         }
         costs = {v: job.result() for v, job in jobs.items()}
         step_by_variant = {v: cost.step_seconds for v, cost in costs.items()}

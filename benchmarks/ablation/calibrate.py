@@ -5,8 +5,9 @@ exactly known scores, a smoke training run, and the costs of a step and an evalu
   measures, scorecard aggregation). It checks the mechanics of measurement, never which training
   variant wins (the ``--quick`` tier, and CI).
 - :func:`smoke_training`: a seconds-long training run, twice; the loss must fall and the runs agree.
-- :func:`measure_costs`: seconds per training step, a run's time outside its steps and a bound on
-  its evaluation on this machine, which :mod:`.plan` turns into a step count.
+- :func:`measure_costs`: seconds per training step, a run's time outside its steps and (for one
+  variant, :func:`evaluation_sample`) a bound on its evaluation on this machine, which :mod:`.plan`
+  turns into a step count.
 """
 
 from __future__ import annotations
@@ -156,7 +157,8 @@ def measure_costs(
     index: int,
     variant: str,
     table: pa.Table,
-    items: list[EvalItem],
+    sample: list[EvalItem],
+    evaluated_share: float,
     workdir: Path,
     settings: VariantSettings,
     budget: tuple[int, int],
@@ -167,8 +169,9 @@ def measure_costs(
     :data:`CALIBRATION_STEPS` steps (or the run's ``settings.steps``, if fewer) of ``variant`` on
     its ``table``, under the context warm-up share, give its step time, and the training's time
     outside them (loading, saving the checkpoint and its manifest). The barely trained checkpoint
-    then runs a few items: it mostly runs away to the token budget, so scaling its time to the
-    whole suite is an upper bound on a trained variant's evaluation.
+    then runs the ``sample`` of the suite's items (:func:`evaluation_sample`): it mostly runs away to
+    the token budget, so its time over ``evaluated_share`` is an upper bound on a trained variant's
+    evaluation. An empty ``sample`` measures no evaluation (``evaluation_seconds`` 0.0).
     """
     torch.set_num_threads(threads)
     out = workdir / "runs" / f"calibration-{index}"
@@ -176,8 +179,18 @@ def measure_costs(
     steps = min(CALIBRATION_STEPS, settings.steps)
     train_seconds = train_run(variant, table, out, workdir, 0, replace(settings, steps=steps))
     outside_steps = time.monotonic() - started - train_seconds
-    sample = items[:CALIBRATION_ITEMS]
     started = time.monotonic()
-    evaluate(out, sample, 0, settings.device, budget)
-    evaluation = (time.monotonic() - started) * len(items) / len(sample)
+    if sample:
+        evaluate(out, sample, 0, settings.device, budget)
+    evaluation = (time.monotonic() - started) / evaluated_share if sample else 0.0
     return RunCosts(train_seconds / steps, outside_steps, evaluation)
+
+
+def evaluation_sample(items: list[EvalItem], variant: str, first: str) -> tuple[list[EvalItem], float]:
+    """The items ``variant``'s calibration evaluates, and their share of ``items``: the first
+    :data:`CALIBRATION_ITEMS` for the ``first`` calibrated variant, none for the others. Every variant
+    runs the same items under the same token budget, and a barely trained checkpoint of any of them
+    runs away to that budget, so one variant's time bounds them all; measuring it once spares a
+    ``--full`` run three more barely trained evaluations."""
+    sample = items[:CALIBRATION_ITEMS] if variant == first else []
+    return sample, len(sample) / len(items)

@@ -11,14 +11,17 @@ from pathlib import Path
 import pytest
 from ablation.calibrate import (
     CALIBRATED,
+    CALIBRATION_ITEMS,
     EXPECTED_STUBS,
     SAME_COST,
     calibrated,
+    evaluation_sample,
     mean_step_seconds,
     smoke_training,
     stub_deviations,
     stub_mechanics,
 )
+from ablation.compare import REFERENCE
 from ablation.run import VARIANTS
 
 
@@ -95,3 +98,14 @@ def test_a_run_of_some_claims_calibrates_and_plans_only_the_variants_it_trains()
     assert calibrated(("selected", "all_token", "compute_matched")) == ("selected", "all_token")
     measured = {"selected": 1.0, "recovery": 2.0}
     assert mean_step_seconds(measured, ("selected", "recovery")) == pytest.approx(1.5)
+
+
+def test_only_the_first_calibrated_variant_measures_the_evaluation_bound():
+    """Every variant runs the same items under the same budget, so the reference's barely trained
+    checkpoint alone bounds the evaluation; its sample's share scales the time to the suite."""
+    items = [object()] * (2 * CALIBRATION_ITEMS)
+    for claims in (("selected", "all_token", "augmented", "recovery"), ("selected", "recovery")):
+        first = calibrated(claims)[0]
+        assert first == REFERENCE
+        assert evaluation_sample(items, first, first) == (items[:CALIBRATION_ITEMS], 0.5)
+        assert all(evaluation_sample(items, v, first) == ([], 0.0) for v in calibrated(claims)[1:])
