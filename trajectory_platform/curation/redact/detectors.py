@@ -1845,8 +1845,49 @@ def find_known_formats(text: str) -> Iterator[Finding]:
                 continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>, docker run -u 1000:1000
             if kind == "API_KEY" and (_NAME_NOT_KEY.search(value) or _is_path(value)):
                 continue  # hf_storage.cpython-311.pyc, ops_handler, hf_xet-1.8.0.dist-info/RECORD
+            if kind == "TOKEN" and value.startswith("eyJ") and plain_document(value):
+                continue  # ?cursor=<base64 of {"offset": 100}>: a document of ordinary data
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
                 yield Finding(kind, start, start + len(value), value, f"format:{kind.lower()}")
+
+
+_JWT_HEADER_KEYS = frozenset(
+    {"alg", "typ", "kid", "enc", "cty", "jku", "jwk", "x5u", "x5c", "x5t", "crit", "epk"}
+)
+"""The registered header parameters of a JWS or JWE (RFC 7515, 7516): a document naming one is a
+token's header, a token cut at its first dot."""
+
+
+def plain_document(token: str) -> bool:
+    """Is ``token`` base64 of a JSON object that holds no credential: no token header's key
+    (:data:`_JWT_HEADER_KEYS`), no key a credential's name marks (``password``, ``auths``' ``auth``),
+    no string that reads as a random key or a known format? ``eyJ`` is only how ``{"`` encodes: a
+    pagination cursor, an OAuth ``state`` or a feature-flag blob is such a document, and was replaced
+    as a token wherever it recurred. Anything that does not decode to one object stays a token."""
+    text = encoded_text(token)
+    if text is None:
+        return False
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(document, dict) and not _carries_credential(document)
+
+
+def _carries_credential(node: object) -> bool:
+    """Whether a decoded document holds what :func:`plain_document` calls a credential."""
+    if isinstance(node, dict):
+        return any(
+            key.lower() in _JWT_HEADER_KEYS or credential_class(key) is not None or _carries_credential(value)
+            for key, value in node.items()
+        )
+    if isinstance(node, list):
+        return any(map(_carries_credential, node))
+    if isinstance(node, str):
+        return any(len(word) >= 12 and looks_random(word) for word in node.split()) or any(
+            find_known_formats(node)
+        )
+    return False
 
 
 _LONE_SMALL_LETTER = re.compile(r"[A-Z][a-z][A-Z]")
@@ -2171,7 +2212,7 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
         return False
     return not _reads_as_prose(
         encoded_text(token) or base58_text(token) or wrapped_block_text(text, start, start + len(token))
-    )
+    ) and not plain_document(token)
 
 
 _HEADER_BEFORE = re.compile(
