@@ -693,11 +693,26 @@ def _dotted_literal(text: str, name: str, value: str, op: str, name_start: int) 
     """Is a dotted or snake_case value (``Sunset.Harbor2291``) a literal rather than an attribute
     or a variable (``settings.password``)? Where a shell or a build tool reads it, it is: after a
     command's flag (``--password x7.Kq9zR2.mP``), a setting command (``setenv PW a.b``), Make's
-    ``?=``. In a YAML entry, when it carries two digits or more (code's attribute chains seldom
-    do, and a JavaScript object's member reads like YAML)."""
+    ``?=``, a URL's parameter (``jdbc:mysql://h/db?user=u&password=a.b.c``, SQL Server's
+    ``;password=a.b;``: no code is read there). In a YAML entry, when it carries two digits or more
+    (code's attribute chains seldom do, and a JavaScript object's member reads like YAML)."""
     if name.startswith("-") or op.strip() == "?=" or _after_setting_command(text, name_start):
         return True
+    if url_parameter(text, name_start):
+        return True
     return _line_entry(text, op, name_start) and sum(map(str.isdigit, value)) >= 2
+
+
+def url_parameter(text: str, name_start: int) -> bool:
+    """Is the name at ``name_start`` a parameter of a URL or a JDBC connection string: after the
+    ``?`` or an ``&`` of a query, or a ``;`` of a word that is a URL (``jdbc:sqlserver://h;user=u;
+    password=...``)? Its value is the parameter's text, whatever it looks like to code."""
+    before = text[name_start - 1 : name_start]
+    if before not in ("?", "&", ";"):
+        return False
+    word_start = max(text.rfind(space, 0, name_start) for space in " \t\n\"'`") + 1
+    word = text[word_start:name_start]
+    return "://" in word and (before == ";" or "?" in word)
 
 
 _ENV_VALUE_END = re.compile(r"\s|[;&|](?=[\s;&|]|$)")
