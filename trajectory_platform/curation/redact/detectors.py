@@ -248,11 +248,12 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     (  # user:password@host as a command's word with no scheme (Impacket's [domain/]user:pw@target, a
         # proxy's user:pw@proxy:port): with a domain before the user, or a port after the host, the
-        # word cannot be an address (``mailto:ops@example.com``) or a pinned image (``python:3@sha256:``)
+        # word cannot be an address (``mailto:ops@example.com``) or a pinned image (``python:3@sha256:``);
+        # a value ending in ``:`` is Oracle's driver (``jdbc:oracle:thin:@host:1521/db``), no password
         "PASSWORD",
         r"(?<![\w.\-/\\:@%])[\"']?(?:[\w.\-]{1,64}(?:/|\\{1,2})[\w.\-$]{1,64}:"
         r"(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"]{3,128}))[\"']?@(?=[\w\[])"
-        r"|[\w.\-$]{1,64}:(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"/]{3,128}))[\"']?@"
+        r"|[\w.\-$]{1,64}:(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"/]{2,127}[^\s'\"/:]))[\"']?@"
         r"[\w\-]+(?:\.[\w\-]+)*:\d{2,5}(?![\w.]))",
         0,
         ("@",),

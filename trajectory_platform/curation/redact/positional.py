@@ -26,7 +26,11 @@ from trajectory_platform.curation.redact.detectors import acceptable_value, name
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.not_values import test_verdict
-from trajectory_platform.curation.redact.pairs import find_account_pairs, find_slashed_logins
+from trajectory_platform.curation.redact.pairs import (
+    find_account_pairs,
+    find_bare_userinfo,
+    find_slashed_logins,
+)
 from trajectory_platform.curation.redact.rows import (
     NamingLines,
     ascii_table,
@@ -612,6 +616,7 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         yield from find_account_pairs(text, credential_shaped, names_a_digest)
     if "@" in text:
         yield from find_slashed_logins(text, credential_shaped)
+        yield from find_bare_userinfo(text, credential_shaped)
     if "insert" in lower:
         yield from _sql_inserts(text)
     if "COPY" in text:
