@@ -43,7 +43,7 @@ from trajectory_platform.curation.redact.public_material import find_unparsed_bl
 from trajectory_platform.curation.redact.random_sources import RANDOM_SOURCE
 from trajectory_platform.curation.redact.shell_words import expansions
 from trajectory_platform.curation.redact.spelling import random_letters, unspellable
-from trajectory_platform.curation.redact.webhook_urls import find_webhook_secrets
+from trajectory_platform.curation.redact.webhook_urls import find_webhook_secrets, mentions_a_hook
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
 
@@ -2463,7 +2463,7 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
         found.extend(find_printed_credential_files(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
-    if "hook" in text.lower():
+    if mentions_a_hook(text.lower()):
         found.extend(find_webhook_secrets(text))
     if "(" in text or "value" in text or "] =" in text or "]=" in text or "set :" in text or "{" in text:
         found.extend(find_named_literals(text))
