@@ -1868,10 +1868,11 @@ def find_known_formats(text: str) -> Iterator[Finding]:
 
 
 _JWT_HEADER_KEYS = frozenset(
-    {"alg", "typ", "kid", "enc", "cty", "jku", "jwk", "x5u", "x5c", "x5t", "crit", "epk"}
+    {"alg", "typ", "kid", "enc", "cty", "jku", "jwk", "x5u", "x5c", "x5t", "crit", "epk", "k"}
 )
 """The registered header parameters of a JWS or JWE (RFC 7515, 7516): a document naming one is a
-token's header, a token cut at its first dot."""
+token's header, a token cut at its first dot; and the keys of vendor keys that are base64 JSON
+(Grafana's provisioned API key, ``{"k": ..., "n": ..., "id": ...}``, whose ``k`` is the key)."""
 
 
 def plain_document(token: str) -> bool:
