@@ -1688,7 +1688,8 @@ _NAMED_LITERAL = re.compile(
     rf"|\(\s*{_LITERAL_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.:\-]{{1,64}})(?P=q1)\s*,\s*{_DEFAULT_KEYWORD}"
     # setattr(o, "SECRET_KEY", "x"), config.get("db", "password", fallback="x"):
     rf"|,\s*{_LITERAL_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.:\-]{{1,64}})(?P=q4)\s*,\s*{_DEFAULT_KEYWORD}"
-    rf"|\[\s*{_LITERAL_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.:\-]{{1,64}})(?P=q3)\s*\]\s*=\s*"  # e["PW"]="x"
+    rf"|\[\s*(?:{_LITERAL_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.:\-]{{1,64}})(?P=q3)|:(?P<key_symbol>\w{{1,64}}))"
+    r"\s*\]\s*=\s*"  # e["PW"]="x", Ruby's config[:password] = "x"
     r"|\bset\s+:(?P<symbol>\w{1,64})\s*,\s*(?:ENV\.fetch\(\s*[\"'][^\"'\n]{0,64}[\"']\s*,\s*|(?P<list>\[)\s*)?"
     r"|\{\s*(?P<q5>'?)(?P<atom>[a-z]\w{0,63})(?P=q5)\s*,\s*(?:<<)?"  # Erlang's {password, "x"}
     r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*[\w.]*(?:Field|Option|Argument)\(\s*"
@@ -1699,7 +1700,17 @@ _NAMED_LITERAL = re.compile(
 )
 _LIST_ITEM = re.compile(r"\s*,\s*(?P<q>[\"'])(?P<value>[^\"'\n]{4,200})(?P=q)")
 """The next literal of a list a name was set to (Ruby's ``set :api_keys, ["a", "b"]``)."""
-_NAMING_GROUPS = ("setter", "argument", "last_but_one", "subscript", "symbol", "atom", "typed", "field")
+_NAMING_GROUPS = (
+    "setter",
+    "argument",
+    "last_but_one",
+    "subscript",
+    "key_symbol",
+    "symbol",
+    "atom",
+    "typed",
+    "field",
+)
 _CALL_END = re.compile(r"\s*\)")
 """What follows a call's last argument: a string argument names the next one only there, where a
 list of names (``__all__ = [..., "XLNetForTokenClassification", "XLNetLMHeadModel"]``) runs on."""
@@ -1709,8 +1720,8 @@ def find_named_literals(text: str) -> Iterator[Finding]:
     """A literal whose name is given by code around it rather than an assignment: a setter's
     name, a string argument before it (``put("password", "x")``, ``config.set("db", "password",
     "x")``, ``setattr(s, "SECRET_KEY", "x")``: before the last argument, a getenv default), a
-    string subscript assigned to
-    (``os.environ["DB_PASSWORD"] = "x"``, ``settings["api_key"] = "x"``), a typed field's default,
+    string or a Ruby symbol subscript assigned to (``os.environ["DB_PASSWORD"] = "x"``,
+    ``settings["api_key"] = "x"``, ``config[:password] = "x"``), a typed field's default,
     or a key/value pair (Postman variables, .NET ``appSettings``). Code names a credential by a
     string as often as by an identifier, and there no assignment rule sees the name.
 
