@@ -15,7 +15,7 @@ import shlex
 
 import pytest
 
-from trajectory_platform.curation.call_arguments import call_arguments
+from trajectory_platform.curation.call_arguments import call_arguments, closing_bracket
 from trajectory_platform.curation.verify.argv_calls import argv_lines
 
 STARTERS = ["subprocess.run", "subprocess.check_call", "os.execvp", "Popen", "sp.call"]
@@ -70,3 +70,16 @@ def test_an_unclosed_call_gives_none_or_what_was_read():
 def test_a_template_literals_comma_does_not_split():
     text = "hash(`a,b`, 'c')"
     assert [text[a:b] for a, b in call_arguments(text, 5) or []] == ["`a,b`", " 'c'"]
+
+
+@pytest.mark.parametrize(
+    ("text", "closing"),
+    [
+        ("[1, (2, 3), {'a': ']'}] tail", 22),
+        ("{q: `a ] b`, answer: 'x'} tail", 24),
+        ('["esc \\" ]", 2]', 14),
+        ("[never closed", None),
+    ],
+)
+def test_closing_bracket_reads_nesting_and_literals_as_call_arguments_do(text, closing):
+    assert closing_bracket(text, 1, len(text)) == closing

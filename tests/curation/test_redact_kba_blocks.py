@@ -84,3 +84,15 @@ def test_a_kba_block_ends_where_its_indentation_does() -> None:
     text = "security_questions:\n  - question: pet?\n    answer: Wrenfield\nfaq:\n  - answer: Fourteen\n"
     redacted = redact_text(text, SALT)[0]
     assert "Wrenfield" not in redacted and "answer: Fourteen" in redacted
+
+
+@pytest.mark.parametrize("closer", ["]", "}", ")"])
+@pytest.mark.parametrize("answer", ANSWERS)
+def test_a_block_is_read_past_a_closing_bracket_inside_a_template_literal(closer, answer):
+    """The block's end is found by the one reading of nesting and literals that call arguments use
+    (``call_arguments.closing_bracket``): its own twin knew no backquoted string, so a JavaScript
+    question written as a template literal holding a closing bracket ended the block before the
+    answer, which stayed."""
+    entry = f'{{ question: `Your city {closer}`, answer: "{answer}" }}'
+    line = f"const profile = {{ securityQuestions: [ {entry} ] }};"
+    assert answer not in redact_text(line, SALT)[0]

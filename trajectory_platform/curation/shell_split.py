@@ -43,3 +43,40 @@ def is_operator(word: str) -> bool:
     ``);``): a separator or a redirection, never a program's argument. (Quotes are removed, so a
     quoted ``'|'`` reads as one too; the readers accept that for a word no honest argument is.)"""
     return bool(word) and set(word) <= OPERATOR_CHARACTERS
+
+
+def substituted_or_redirected(text: str, command_start: int, position: int) -> bool:
+    """Whether the word at ``position`` of the command starting at ``command_start`` is no literal
+    operand: it sits inside a command substitution opened after the command started (``$(cat
+    /run/pw)``, a backquoted one), or is a redirection or its target (``>log``, ``2>&1``, ``>
+    /tmp/out``; a here-string's ``<<< PW`` is the command's input, a literal). A reader that takes
+    an operand by its place (the password after ``-N``, a user's then a password's word) reads
+    neither as the value: a substitution's words are another command's, a redirection's target a
+    file. A substitution the whole command runs in (``OUT=$(sshpass -p PW ...)``) opened before
+    ``command_start`` and does not count."""
+    depth, backquoted, quote, index = 0, False, "", command_start
+    while index < position:
+        char = text[index]
+        if quote == "'":
+            quote = "" if char == "'" else quote
+        elif char == "\\":
+            index += 1
+        elif char == '"':
+            quote = "" if quote else '"'
+        elif char == "'" and not quote:
+            quote = "'"
+        elif text.startswith("$(", index):
+            depth += 1
+            index += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == "`":
+            backquoted = not backquoted
+        index += 1
+    if depth or backquoted or text[position : position + 1] in ("<", ">", "&"):
+        return True
+    word_start = position
+    while word_start > command_start and not text[word_start - 1].isspace():
+        word_start -= 1
+    before = text[command_start:word_start].rstrip() + text[word_start:position].rstrip("\"'")
+    return before.endswith(("<", ">", "$(", "`")) and not before.endswith("<<<")

@@ -156,11 +156,15 @@ _SHELL_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_]\w{0,63}):?[-=](?P<value>[^}
 """``${X-v}``, ``${X=v}`` (and their ``:`` forms): a shell or Compose default."""
 
 _DIRECTIVE = re.compile(
-    r"(?m)^[ \t]*(?:(?:[^\n>]*>[ \t]*)?CONFIG[ \t]+SET[ \t]+)?(?P<name>[A-Za-z_][\w.\-]{1,63})[ \t]+"
+    r"(?m)^[ \t]*(?:(?:[^\n>]*>[ \t]*|(?:\S*/)?(?:redis|valkey|keydb)-cli\b[^\n]*?[ \t])?"
+    r"CONFIG[ \t]+SET[ \t]+"
+    r"|(?P<sentinel>sentinel[ \t]+))?(?P<name>[A-Za-z_][\w.\-]{1,63})[ \t]+(?(sentinel)\S+[ \t]+)"
     r"(?P<value>\"[^\"\n]{4,200}\"|'[^'\n]{4,200}'|[^\s\"'#;][^\s]{3,199})[ \t]*\r?$"
 )
 """A configuration line of a name and a value (``requirepass v`` in redis.conf, ``rootpw v`` in
-slapd.conf, ``bindpw v``, ``auth_pass v``, ``secret v``): a space is its separator."""
+slapd.conf, ``bindpw v``, ``auth_pass v``, ``secret v``): a space is its separator. Redis's
+``CONFIG SET name v`` at its prompt or on a ``redis-cli`` line, and a Sentinel directive, whose
+master's name stands between (``sentinel auth-pass mymaster v``)."""
 _COMMANDS = frozenset({"pwd", "passwd", "pass", "kinit", "login"})
 """Shell commands spelled like a credential name: ``pwd /tmp``, ``passwd alice``, ``pass show x``."""
 _HCL_BLOCK = re.compile(r"(?m)^[ \t]*(?:variable|output)[ \t]+\"(?P<label>[\w.\-]{1,64})\"[ \t]*\{")

@@ -137,8 +137,7 @@ def _hashing_command_operands(text: str) -> Iterator[Finding]:
                 skip = word in _OPTIONS_WITH_ARGUMENT
             else:
                 operands.append(word)
-        needed = 2 if words[0] == "htpasswd" else 1
-        if len(operands) <= needed - 1 or (words[0] == "htpasswd" and not _batch_htpasswd(words)):
+        if len(operands) < _operands_needed(words) or (words[0] == "htpasswd" and not _batch_htpasswd(words)):
             continue
         value = operands[-1]
         start = text.find(value, command.start(), end)
@@ -175,9 +174,24 @@ def _command_end(text: str, start: int, end: int) -> int:
     return end
 
 
+def _operands_needed(words: list[str]) -> int:
+    """How many operands the command takes with the password last: ``htpasswd -b FILE USER PW``
+    (``-n`` prints instead of writing a file: ``USER PW``), the others the password alone. With
+    fewer, the password is not on the line (``htpasswd -b .htpasswd ana > log`` prompts for none
+    and writes nothing: its last operand is the user's name, which was replaced)."""
+    if words[0] != "htpasswd":
+        return 1
+    return 2 if any(_short_flags(word, "n") for word in words) else 3
+
+
+def _short_flags(word: str, flag: str) -> bool:
+    """Whether ``word`` is a cluster of short options holding ``flag`` (``-nbB``)."""
+    return word.startswith("-") and not word.startswith("--") and flag in word
+
+
 def _batch_htpasswd(words: list[str]) -> bool:
     """``htpasswd -b`` (batch) takes the password on the command line; without it, it prompts."""
-    return any(word.startswith("-") and not word.startswith("--") and "b" in word for word in words)
+    return any(_short_flags(word, "b") for word in words)
 
 
 _PATH = r"(?P<path>[\"']?[~\w./${}-]*[\w-][\"']?)"

@@ -43,7 +43,7 @@ from trajectory_platform.curation.redact.public_material import find_unparsed_bl
 from trajectory_platform.curation.redact.random_sources import RANDOM_SOURCE
 from trajectory_platform.curation.redact.shell_words import expansions
 from trajectory_platform.curation.redact.spelling import random_letters, unspellable
-from trajectory_platform.curation.redact.webhook_urls import find_webhook_secrets
+from trajectory_platform.curation.redact.webhook_urls import find_webhook_secrets, mentions_a_hook
 
 _TOKEN_BODY = r"[A-Za-z0-9_\-]"
 
@@ -248,11 +248,12 @@ _FORMAT_RULES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ),
     (  # user:password@host as a command's word with no scheme (Impacket's [domain/]user:pw@target, a
         # proxy's user:pw@proxy:port): with a domain before the user, or a port after the host, the
-        # word cannot be an address (``mailto:ops@example.com``) or a pinned image (``python:3@sha256:``)
+        # word cannot be an address (``mailto:ops@example.com``) or a pinned image (``python:3@sha256:``);
+        # a value ending in ``:`` is Oracle's driver (``jdbc:oracle:thin:@host:1521/db``), no password
         "PASSWORD",
         r"(?<![\w.\-/\\:@%])[\"']?(?:[\w.\-]{1,64}(?:/|\\{1,2})[\w.\-$]{1,64}:"
         r"(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"]{3,128}))[\"']?@(?=[\w\[])"
-        r"|[\w.\-$]{1,64}:(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"/]{3,128}))[\"']?@"
+        r"|[\w.\-$]{1,64}:(?:'([^'\n]{3,128})'|\"([^\"\n]{3,128})\"|([^\s'\"/]{2,127}[^\s'\"/:]))[\"']?@"
         r"[\w\-]+(?:\.[\w\-]+)*:\d{2,5}(?![\w.]))",
         0,
         ("@",),
@@ -693,11 +694,26 @@ def _dotted_literal(text: str, name: str, value: str, op: str, name_start: int) 
     """Is a dotted or snake_case value (``Sunset.Harbor2291``) a literal rather than an attribute
     or a variable (``settings.password``)? Where a shell or a build tool reads it, it is: after a
     command's flag (``--password x7.Kq9zR2.mP``), a setting command (``setenv PW a.b``), Make's
-    ``?=``. In a YAML entry, when it carries two digits or more (code's attribute chains seldom
-    do, and a JavaScript object's member reads like YAML)."""
+    ``?=``, a URL's parameter (``jdbc:mysql://h/db?user=u&password=a.b.c``, SQL Server's
+    ``;password=a.b;``: no code is read there). In a YAML entry, when it carries two digits or more
+    (code's attribute chains seldom do, and a JavaScript object's member reads like YAML)."""
     if name.startswith("-") or op.strip() == "?=" or _after_setting_command(text, name_start):
         return True
+    if url_parameter(text, name_start):
+        return True
     return _line_entry(text, op, name_start) and sum(map(str.isdigit, value)) >= 2
+
+
+def url_parameter(text: str, name_start: int) -> bool:
+    """Is the name at ``name_start`` a parameter of a URL or a JDBC connection string: after the
+    ``?`` or an ``&`` of a query, or a ``;`` of a word that is a URL (``jdbc:sqlserver://h;user=u;
+    password=...``)? Its value is the parameter's text, whatever it looks like to code."""
+    before = text[name_start - 1 : name_start]
+    if before not in ("?", "&", ";"):
+        return False
+    word_start = max(text.rfind(space, 0, name_start) for space in " \t\n\"'`") + 1
+    word = text[word_start:name_start]
+    return "://" in word and (before == ";" or "?" in word)
 
 
 _ENV_VALUE_END = re.compile(r"\s|[;&|](?=[\s;&|]|$)")
@@ -1672,7 +1688,8 @@ _NAMED_LITERAL = re.compile(
     rf"|\(\s*{_LITERAL_PREFIX}(?P<q1>[\"'])(?P<argument>[\w.:\-]{{1,64}})(?P=q1)\s*,\s*{_DEFAULT_KEYWORD}"
     # setattr(o, "SECRET_KEY", "x"), config.get("db", "password", fallback="x"):
     rf"|,\s*{_LITERAL_PREFIX}(?P<q4>[\"'])(?P<last_but_one>[\w.:\-]{{1,64}})(?P=q4)\s*,\s*{_DEFAULT_KEYWORD}"
-    rf"|\[\s*{_LITERAL_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.:\-]{{1,64}})(?P=q3)\s*\]\s*=\s*"  # e["PW"]="x"
+    rf"|\[\s*(?:{_LITERAL_PREFIX}(?P<q3>[\"'])(?P<subscript>[\w.:\-]{{1,64}})(?P=q3)|:(?P<key_symbol>\w{{1,64}}))"
+    r"\s*\]\s*=\s*"  # e["PW"]="x", Ruby's config[:password] = "x"
     r"|\bset\s+:(?P<symbol>\w{1,64})\s*,\s*(?:ENV\.fetch\(\s*[\"'][^\"'\n]{0,64}[\"']\s*,\s*|(?P<list>\[)\s*)?"
     r"|\{\s*(?P<q5>'?)(?P<atom>[a-z]\w{0,63})(?P=q5)\s*,\s*(?:<<)?"  # Erlang's {password, "x"}
     r"|\b(?P<typed>[A-Za-z_]\w{0,63})\s*:\s*[\w.\[\], |]{1,60}=\s*[\w.]*(?:Field|Option|Argument)\(\s*"
@@ -1683,7 +1700,17 @@ _NAMED_LITERAL = re.compile(
 )
 _LIST_ITEM = re.compile(r"\s*,\s*(?P<q>[\"'])(?P<value>[^\"'\n]{4,200})(?P=q)")
 """The next literal of a list a name was set to (Ruby's ``set :api_keys, ["a", "b"]``)."""
-_NAMING_GROUPS = ("setter", "argument", "last_but_one", "subscript", "symbol", "atom", "typed", "field")
+_NAMING_GROUPS = (
+    "setter",
+    "argument",
+    "last_but_one",
+    "subscript",
+    "key_symbol",
+    "symbol",
+    "atom",
+    "typed",
+    "field",
+)
 _CALL_END = re.compile(r"\s*\)")
 """What follows a call's last argument: a string argument names the next one only there, where a
 list of names (``__all__ = [..., "XLNetForTokenClassification", "XLNetLMHeadModel"]``) runs on."""
@@ -1693,8 +1720,8 @@ def find_named_literals(text: str) -> Iterator[Finding]:
     """A literal whose name is given by code around it rather than an assignment: a setter's
     name, a string argument before it (``put("password", "x")``, ``config.set("db", "password",
     "x")``, ``setattr(s, "SECRET_KEY", "x")``: before the last argument, a getenv default), a
-    string subscript assigned to
-    (``os.environ["DB_PASSWORD"] = "x"``, ``settings["api_key"] = "x"``), a typed field's default,
+    string or a Ruby symbol subscript assigned to (``os.environ["DB_PASSWORD"] = "x"``,
+    ``settings["api_key"] = "x"``, ``config[:password] = "x"``), a typed field's default,
     or a key/value pair (Postman variables, .NET ``appSettings``). Code names a credential by a
     string as often as by an identifier, and there no assignment rule sees the name.
 
@@ -1845,8 +1872,50 @@ def find_known_formats(text: str) -> Iterator[Finding]:
                 continue  # postgres://app:${DB_PASSWORD}@db, docker login -p <token>, docker run -u 1000:1000
             if kind == "API_KEY" and (_NAME_NOT_KEY.search(value) or _is_path(value)):
                 continue  # hf_storage.cpython-311.pyc, ops_handler, hf_xet-1.8.0.dist-info/RECORD
+            if kind == "TOKEN" and value.startswith("eyJ") and plain_document(value):
+                continue  # ?cursor=<base64 of {"offset": 100}>: a document of ordinary data
             if len(value) >= 4 and not PSEUDONYM_RE.fullmatch(value):
                 yield Finding(kind, start, start + len(value), value, f"format:{kind.lower()}")
+
+
+_JWT_HEADER_KEYS = frozenset(
+    {"alg", "typ", "kid", "enc", "cty", "jku", "jwk", "x5u", "x5c", "x5t", "crit", "epk", "k"}
+)
+"""The registered header parameters of a JWS or JWE (RFC 7515, 7516): a document naming one is a
+token's header, a token cut at its first dot; and the keys of vendor keys that are base64 JSON
+(Grafana's provisioned API key, ``{"k": ..., "n": ..., "id": ...}``, whose ``k`` is the key)."""
+
+
+def plain_document(token: str) -> bool:
+    """Is ``token`` base64 of a JSON object that holds no credential: no token header's key
+    (:data:`_JWT_HEADER_KEYS`), no key a credential's name marks (``password``, ``auths``' ``auth``),
+    no string that reads as a random key or a known format? ``eyJ`` is only how ``{"`` encodes: a
+    pagination cursor, an OAuth ``state`` or a feature-flag blob is such a document, and was replaced
+    as a token wherever it recurred. Anything that does not decode to one object stays a token."""
+    text = encoded_text(token)
+    if text is None:
+        return False
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(document, dict) and not _carries_credential(document)
+
+
+def _carries_credential(node: object) -> bool:
+    """Whether a decoded document holds what :func:`plain_document` calls a credential."""
+    if isinstance(node, dict):
+        return any(
+            key.lower() in _JWT_HEADER_KEYS or credential_class(key) is not None or _carries_credential(value)
+            for key, value in node.items()
+        )
+    if isinstance(node, list):
+        return any(map(_carries_credential, node))
+    if isinstance(node, str):
+        return any(len(word) >= 12 and looks_random(word) for word in node.split()) or any(
+            find_known_formats(node)
+        )
+    return False
 
 
 _LONE_SMALL_LETTER = re.compile(r"[A-Z][a-z][A-Z]")
@@ -2171,7 +2240,7 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
         return False
     return not _reads_as_prose(
         encoded_text(token) or base58_text(token) or wrapped_block_text(text, start, start + len(token))
-    )
+    ) and not plain_document(token)
 
 
 _HEADER_BEFORE = re.compile(
@@ -2406,7 +2475,7 @@ def _pass_one(text: str, config: RedactionConfig, layers: int = 0) -> list[Findi
         found.extend(find_printed_credential_files(text))
     found.extend(find_client_passwords(text))
     found.extend(find_prose_passwords(text))
-    if "hook" in text.lower():
+    if mentions_a_hook(text.lower()):
         found.extend(find_webhook_secrets(text))
     if "(" in text or "value" in text or "] =" in text or "]=" in text or "set :" in text or "{" in text:
         found.extend(find_named_literals(text))

@@ -189,7 +189,8 @@ def scan(text: str, config: RedactionConfig, context: Context = Context(), depth
     # (no helper frame between scan and _scan: nesting as deep as before before RecursionError)
     found = drop_public_material(text, drop_references(text, _scan(text, config, context, depth), PII_KINDS))
     found = [
-        finding if finding.kind in PII_KINDS else _through_inner_quotes(text, finding) for finding in found
+        _inside_brackets(text, finding if finding.kind in PII_KINDS else _through_inner_quotes(text, finding))
+        for finding in found
     ]
     if memo is not None:
         memo[key] = list(found)
@@ -268,6 +269,54 @@ def _requoted_findings(
             detector = f"{finding.detector}+requoted"
             found.append(replace(finding, start=start, end=end, value=text[start:end], detector=detector))
     return found
+
+
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+_SHORTEST_INSIDE = 4
+"""A value left shorter than this inside its brackets keeps them: the brackets were its evidence."""
+
+
+def _inside_brackets(text: str, finding: Finding) -> Finding:
+    """``finding`` less the brackets at its edges that are the text's syntax, not the value's: an
+    opener or a closer whose partner is outside the value (``api_key=(KEY)`` read as ``(KEY``, a
+    directive's ``password [KEY]`` read whole, ``secret: {KEY}`` read as ``{KEY``), and a pair that
+    wraps the whole value. Replaced with it, the bracket went and the line was no longer code or a
+    shell line (a tuple's ``)``, a substitution's ``)``). The value's own brackets inside stay."""
+    value = finding.value
+    if not value or (value[0] not in _CLOSERS and value[-1] not in ")]}"):
+        return finding
+    if text[finding.start : finding.end] != value:
+        return finding
+    head, tail = _bracket_edges(value)
+    if (head, tail) == (0, len(value)) or tail - head < _SHORTEST_INSIDE:
+        return finding
+    return replace(finding, start=finding.start + head, end=finding.start + tail, value=value[head:tail])
+
+
+def _bracket_edges(value: str) -> tuple[int, int]:
+    """Where ``value`` starts and ends once its unmatched edge brackets and wrapping pairs go."""
+    partner: dict[int, int] = {}
+    stack: list[int] = []
+    for index, char in enumerate(value):
+        if char in _CLOSERS:
+            stack.append(index)
+        elif char in ")]}":
+            if stack and _CLOSERS[value[stack[-1]]] == char:
+                opened = stack.pop()
+                partner[opened], partner[index] = index, opened
+            else:
+                stack.clear()  # a closer of another kind: what was open before it is not matched here
+    head, tail = 0, len(value)
+    while tail - head > 1:
+        if value[head] in _CLOSERS and partner.get(head, tail) >= tail:
+            head += 1
+        elif value[tail - 1] in ")]}" and partner.get(tail - 1, -1) < head:
+            tail -= 1
+        elif value[head] in _CLOSERS and partner.get(head) == tail - 1:
+            head, tail = head + 1, tail - 1
+        else:
+            break
+    return head, tail
 
 
 def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> list[Finding]:

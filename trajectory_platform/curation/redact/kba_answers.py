@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from trajectory_platform.curation.call_arguments import closing_bracket
 from trajectory_platform.curation.redact.credential_names import KBA_BLOCK
 from trajectory_platform.curation.redact.detectors import labelled_by_name
 from trajectory_platform.curation.redact.model import Finding
@@ -31,7 +32,6 @@ no window the engine re-reads around an echo reaches, so its value is replaced w
 _BLOCK_REACH = 4000
 """The most characters of a block read: a profile's questions fit many times over."""
 _OPENER = re.compile(r"[\"']?\]*[ \t]*(?:[:=]|=>)?[ \t]*(?P<open>[\[{(])?")
-_CLOSER = {"[": "]", "{": "}", "(": ")"}
 _ANSWER = re.compile(
     r"(?<![\w-])(?P<q>[\"']?)(?:answer|response|reply)(?:_?(?:text|value|\d+)|[A-Z]\w*)?(?P=q)"
     r"[ \t]*(?::|=>?)[ \t]*"
@@ -66,7 +66,8 @@ def _block(text: str, name: re.Match[str]) -> tuple[int, int]:
     after = _OPENER.match(text, name.end())
     limit = min(len(text), name.end() + _BLOCK_REACH)
     if after is not None and after.group("open"):
-        return after.end(), _closing(text, after.end(), after.group("open"), limit)
+        closing = closing_bracket(text, after.end(), limit)
+        return after.end(), limit if closing is None else closing
     line_start = text.rfind("\n", 0, name.start()) + 1
     if text[line_start : name.start()].strip() in ("[", "[["):  # a TOML table (array) header
         header = _TABLE_HEADER.search(text, text.find("\n", name.end()) + 1 or limit, limit)
@@ -89,25 +90,3 @@ def _block(text: str, name: re.Match[str]) -> tuple[int, int]:
 def _indent(prefix: str) -> int:
     """The indentation of a line (its start to its first character that is no space or list dash)."""
     return len(prefix) - len(prefix.lstrip(" \t"))
-
-
-def _closing(text: str, start: int, opener: str, limit: int) -> int:
-    """Where the bracket opened just before ``start`` closes (strings skipped), or ``limit``."""
-    closer, depth, quote, index = _CLOSER[opener], 1, "", start
-    while index < limit:
-        char = text[index]
-        if quote:
-            if char == "\\":
-                index += 1
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char == opener:
-            depth += 1
-        elif char == closer:
-            depth -= 1
-            if depth == 0:
-                return index
-        index += 1
-    return limit

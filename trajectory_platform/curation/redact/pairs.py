@@ -134,3 +134,34 @@ def find_slashed_logins(text: str, shaped: Callable[[str], bool]) -> Iterator[Fi
             continue
         start = match.start("value")
         yield Finding("PASSWORD", start, start + len(value), value, "positional:account_pair")
+
+
+_USERINFO = re.compile(
+    r"(?<![\w.:/@\\$%-])(?P<user>[A-Za-z_][\w.-]{0,31}):(?P<value>[^\s:/@'\"`<>(){}\[\]|;,]{6,128})@"
+    r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[\w-]{0,62})(?:\.[A-Za-z0-9][\w-]{0,62})*)"
+    r"(?=[/:\s'\"`),;]|$)"
+)
+"""``user:password@host`` as a word of its own, no scheme before it (``mysqlsh admin:pw@db01``,
+"reachable as repl:pw@10.0.4.7"): the host a name, an address or a bracketed IPv6 address, followed
+by a port, a path, a space or the end."""
+_ADDRESS_SCHEMES = frozenset({"mailto", "sip", "sips", "xmpp", "tel", "im", "pres", "acct", "news", "urn"})
+"""Schemes whose ``scheme:local@domain`` is an address, not a user and a password."""
+_MAIL_HEADERS = frozenset(
+    {"from", "to", "cc", "bcc", "reply-to", "sender", "email", "e-mail", "mail", "contact", "author"}
+    | {"committer", "maintainer", "owner", "return-path", "delivered-to"}
+)
+"""Labels glued to an e-mail address (``From:alice@example.com``): the word after is a mailbox."""
+_DIGEST_HOSTS = re.compile(r"(?i)sha\d{0,3}|md5|blake2\w*")
+
+
+def find_bare_userinfo(text: str, shaped: Callable[[str], bool]) -> Iterator[Finding]:
+    """The password of each schemeless ``user:password@host`` word (:data:`_USERINFO`) whose user
+    is no address's scheme or mail header's label, whose host is no digest (a pinned image's
+    ``@sha256``) and whose value could be a password and is no image tag (``3.11-slim``)."""
+    for match in _USERINFO.finditer(text):
+        user, value, host = match.group("user", "value", "host")
+        if user.lower() in _ADDRESS_SCHEMES or user.lower() in _MAIL_HEADERS or _DIGEST_HOSTS.fullmatch(host):
+            continue
+        if not shaped(value) or _NAME_VALUE.fullmatch(value) or _IMAGE_TAG.fullmatch(value):
+            continue
+        yield Finding("PASSWORD", match.start("value"), match.end("value"), value, "positional:userinfo")

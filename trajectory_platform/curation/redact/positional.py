@@ -26,7 +26,11 @@ from trajectory_platform.curation.redact.detectors import acceptable_value, name
 from trajectory_platform.curation.redact.line_values import line_phrase
 from trajectory_platform.curation.redact.model import Finding
 from trajectory_platform.curation.redact.not_values import test_verdict
-from trajectory_platform.curation.redact.pairs import find_account_pairs, find_slashed_logins
+from trajectory_platform.curation.redact.pairs import (
+    find_account_pairs,
+    find_bare_userinfo,
+    find_slashed_logins,
+)
 from trajectory_platform.curation.redact.rows import (
     NamingLines,
     ascii_table,
@@ -35,6 +39,7 @@ from trajectory_platform.curation.redact.rows import (
 )
 from trajectory_platform.curation.redact.spelling import unspellable
 from trajectory_platform.curation.redact.sql_parameters import bound_insert_values
+from trajectory_platform.curation.shell_split import substituted_or_redirected
 
 _NAME = re.compile(r"[A-Za-z_][\w .-]{0,39}")
 _SEPARATOR_ROW = re.compile(r"[\s|:+=-]+")
@@ -611,6 +616,7 @@ def find_positional_credentials(text: str) -> Iterator[Finding]:
         yield from find_account_pairs(text, credential_shaped, names_a_digest)
     if "@" in text:
         yield from find_slashed_logins(text, credential_shaped)
+        yield from find_bare_userinfo(text, credential_shaped)
     if "insert" in lower:
         yield from _sql_inserts(text)
     if "COPY" in text:
@@ -643,6 +649,9 @@ def _found(pattern: re.Pattern[str], text: str, detector: str, name_group: str |
         value = match.group("value")
         if detector == "positional:ftp_pop_pass" and test_verdict("PASS", value):
             continue  # a CRLF log of Jest's: PASS  src/Login.test.tsx
+        operand = detector in _COMMAND_OPERANDS
+        if operand and substituted_or_redirected(text, match.start(), match.start("value")):
+            continue  # htpasswd -b f ana $(cat /run/pw), ssh-keygen -N >/dev/null: not the password
         if credential_shaped(value) or (
             detector in _LINE_DELIMITED and kind == "PASSWORD" and line_phrase(value.rstrip())
         ):
@@ -650,6 +659,30 @@ def _found(pattern: re.Pattern[str], text: str, detector: str, name_group: str |
             yield Finding(kind, match.start("value"), match.start("value") + len(value), value, detector)
 
 
+_COMMAND_OPERANDS = frozenset(
+    f"positional:{rule}"
+    for rule in (
+        "redis_auth",
+        "openssl_k",
+        "gh_secret_body",
+        "password_here_string",
+        "http_basic_config",
+        "user_then_password",
+        "login_operand",
+        "db2_connect_using",
+        "lftp_user_comma",
+        "mysqladmin_password",
+        "minio_alias",
+        "xfreerdp_p",
+        "rdesktop_p",
+        "ssh_keygen_passphrase",
+        "ssh_keygen_second_passphrase",
+        "net_use",
+        "net_use_share_password",
+    )
+)
+"""Rules that take a command's operand by its place: a substitution's word or a redirection there
+is not the operand (:func:`.shell_split.substituted_or_redirected`)."""
 _LINE_DELIMITED = frozenset({"positional:yaml_block"})
 """Rules whose value is a whole line, as a quoted value is its quotes: a passphrase of several
 words under a password's name is the value there (:func:`.line_values.line_phrase`)."""
