@@ -393,12 +393,164 @@ def state_gated_results(tree: ast.AST) -> int:
     state |= generators | _caches_called(tree, functions)
     drained = _iterators(tree)
     limits = _limits(tree)
+    collected = _collector_state(tree, module)
     return sum(
         1
         for f in functions
         if (state and _gates(f, state - local[id(f)], limits, generators - local[id(f)]))
         or _drains(f, drained - local[id(f)])
+        or (collected and _decides_on(f, collected - local[id(f)]))
     )
+
+
+_SETTERS = _MUTATORS | {"__setitem__", "__delitem__", "__setattr__", "__delattr__"}
+_CALLBACK_TAKERS = {"finalize": 1, "ref": 1, "proxy": 1, "WeakMethod": 1}
+"""Weak-reference makers that take a callback the collector runs, and its position."""
+_WEAK_HOLDERS = {"ref", "proxy", "WeakSet", "WeakValueDictionary", "WeakKeyDictionary", "WeakMethod"}
+
+
+def _writes(node: ast.AST, module: set[str], functions: dict[str, ast.AST], seen: set[str]) -> set[str]:
+    """Module state ``node`` (a function, a lambda, a callback expression) changes: an assignment
+    into a module-level name, or a ``global`` one, a deletion, a mutator or ``__setitem__`` call
+    on one, also as a bound method handed over (``_cell.__setitem__``), and what a module function
+    it names or calls writes."""
+    if isinstance(node, ast.Attribute):  # a bound method given as the callback
+        root = _root(node.value)
+        return {root} if node.attr in _SETTERS and root in module else set()
+    if isinstance(node, ast.Name):
+        target = functions.get(node.id)
+        if target is None or node.id in seen:
+            return set()
+        return _writes(target, module, functions, seen | {node.id})
+    local = _locals(node) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else set()
+    written: set[str] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.Delete):
+            targets = n.targets if isinstance(n, ast.Assign | ast.Delete) else [n.target]
+            written |= {r for t in targets if (r := _root(t)) is not None}
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute | ast.Name):
+            written |= _writes(n.func, module, functions, seen)
+    return (written & module) - local
+
+
+def _collector_state(tree: ast.Module, module: set[str]) -> set[str]:
+    """Module state the cyclic collector changes, at a moment no call decides (red team
+    rtforge13, 2026-12-07): what a ``__del__`` method or a weak reference's callback
+    (``weakref.finalize``, ``ref(obj, callback)``) writes, and a weak reference or weak
+    container filled at import, which a collection empties. An object left in a cycle at import
+    dies at the first collection; the judge's worker raises the collector's threshold and turns
+    it off while it reads the verdict, so a short test never sees one, and ``add`` right until the
+    first collection was admitted."""
+    functions: dict[str, ast.AST] = {
+        n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    changed: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == "__del__":
+            changed |= _writes(node, module, functions, set())
+        elif isinstance(node, ast.Call) and (at := _CALLBACK_TAKERS.get(_callee(node) or "")) is not None:
+            for callback in node.args[at : at + 1]:
+                changed |= _writes(callback, module, functions, set())
+    weak = {
+        t.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and _callee(node.value) in _WEAK_HOLDERS
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    filled = {  # made with a referent or contents, or filled by a module-level statement
+        t.id
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args
+        for t in node.targets
+        if isinstance(t, ast.Name) and t.id in weak
+    }
+    for node in tree.body:
+        call = node.value if isinstance(node, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and _root(call.func) in weak:
+            filled.add(_root(call.func) or "")
+        if isinstance(node, ast.Assign):
+            filled |= {r for t in node.targets if isinstance(t, ast.Subscript) and (r := _root(t)) in weak}
+    return changed | filled
+
+
+def _renews(branch: ast.If | ast.While, state: set[str]) -> bool:
+    """Whether a branch on collected state only tidies it (:func:`_tidies_only`) or makes it
+    anew (``if _conn is None: _conn = connect(); weakref.finalize(_conn, _drop)``): lazy
+    re-initialisation after a finalizer let go, not a different answer."""
+    statements = [*branch.body, *branch.orelse]
+    return _tidies_only(statements, state) or any(
+        isinstance(n, ast.Assign) and any(_root(t) in state for t in n.targets)
+        for statement in statements
+        for n in ast.walk(statement)
+    )
+
+
+def _keyed(function: ast.AST) -> set[int]:
+    """The names (node ids) ``function`` reads an entry of by a key that is no literal
+    (``_registry[key]``, ``_cache.get(self.key)``): a lookup of the caller's own entry in a
+    registry a finalizer removes from, not a flag."""
+    keyed: set[int] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+            base: ast.AST = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in {"get", "pop", "setdefault"}
+            and node.args
+            and not isinstance(node.args[0], ast.Constant)
+        ):
+            base = node.func.value
+        else:
+            continue
+        keyed |= {id(n) for n in ast.walk(base) if isinstance(n, ast.Name)}
+    return keyed
+
+
+def _decides_on(function: ast.FunctionDef | ast.AsyncFunctionDef, collected: set[str]) -> bool:
+    """Whether ``function`` picks anything by state a collection changes (:func:`_collector_state`):
+    a condition, a boolean operator or an index reading it (or a local computed from it), other
+    than a branch that only tidies or renews that state (:func:`_renews`), a membership test and
+    a lookup by a key (:func:`_keyed`): a registry a finalizer removes from answers "is it still
+    there?" for the caller's own entry."""
+    if function.name == "__del__" or not collected:
+        return False
+    keyed = _keyed(function)
+
+    def roots(node: ast.AST) -> set[str]:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) not in keyed}
+
+    origin = {name: {name} for name in collected}
+    bindings = [
+        (n.targets[0].id, n.value)
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+    ]
+    for _ in range(4):  # a local computed from the state is the state (`ok = _cell[0]`)
+        for name, value in bindings:
+            origin[name] = origin.get(name, set()) | set().union(
+                *(origin.get(r, set()) for r in roots(value))
+            )
+
+    def reading(node: ast.AST) -> set[str]:
+        return set().union(*(origin.get(r, set()) for r in roots(node)))
+
+    for node in ast.walk(function):
+        if isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
+            test = node.test
+            if isinstance(test, ast.Compare) and all(isinstance(op, ast.In | ast.NotIn) for op in test.ops):
+                continue
+            tested = reading(test)
+            if tested and not (isinstance(node, ast.If | ast.While) and _renews(node, tested)):
+                return True
+        elif (isinstance(node, ast.BoolOp) and any(reading(v) for v in node.values)) or (
+            isinstance(node, ast.Subscript) and reading(node.slice)
+        ):
+            return True
+    return False
 
 
 def _callee(node: ast.AST) -> str | None:
