@@ -33,15 +33,24 @@ _MUTATORS = {
 }  # fmt: skip
 
 
+_NAMESPACE = "globals"
+"""The root :func:`_root` gives ``globals()[...]``: the module's own namespace, by another name."""
+
+
 def _module_names(tree: ast.Module) -> set[str]:
-    """Names the module binds at its top level: its state and its functions (``f.calls += 1``)."""
-    names: set[str] = set()
+    """Names the module binds at its top level: its state, its functions (``f.calls += 1``), the
+    names it imports (``from calc import _n``, ``import calc.state as st``: another module's state
+    outlives a call as much as its own) and its namespace itself (``globals()['_n']``). Counts
+    kept in each were admitted (red team rtforge13, 2026-12-07)."""
+    names: set[str] = {_NAMESPACE}
     for node in tree.body:
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             names |= {t.id for target in targets for t in ast.walk(target) if isinstance(t, ast.Name)}
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".", 1)[0] for a in node.names if a.name != "*"}
     return names
 
 
@@ -54,18 +63,56 @@ def _root(node: ast.AST) -> str | None:
             node = node.value
         elif isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Name):
             node = node.args[0]  # next(x, None) too
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == _NAMESPACE:
+            return _NAMESPACE
         else:
             return None
 
 
+def _roots_of(node: ast.AST) -> set[str]:
+    """The names ``node`` reads state through: each sub-expression's root (:func:`_root`) and
+    each dotted name in it (``state.calls``: the part of an imported module a count lives in)."""
+    return {r for n in ast.walk(node) if (r := _root(n) if not isinstance(n, ast.Attribute) else _dotted(n))}
+
+
+def _state_path(node: ast.AST, imported: set[str]) -> str | None:
+    """The state a target or a mutator's receiver changes: its root (:func:`_root`), or for a name
+    the module imports, the dotted part it reaches (``state.calls``, ``st.seen``; ``_n`` of
+    ``_n[0]``), so that ``sys.path.insert`` makes ``sys.path`` state and not ``sys.version_info``."""
+    root = _root(node)
+    if root not in imported:
+        return root
+    while isinstance(node, ast.Subscript | ast.Call):
+        node = node.value if isinstance(node, ast.Subscript) else node.func
+    return _dotted(node) or root
+
+
 def _mutated(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str], local: set[str], cells: set[str]
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    module: set[str],
+    local: set[str],
+    cells: set[str],
+    movers: dict[str, set[str]],
+    imported: set[str],
+    modules: set[str],
 ) -> set[str]:
     """State names (``module``'s, and ``function``'s own: :func:`_own_state`) ``function`` moves on
     from their own value: an augmented assignment or one whose value reads the name (under
-    ``global`` or ``nonlocal``, or into an item or attribute), a mutator call, ``next``. ``local``
-    is :func:`_locals` of ``function``, ``cells`` its closure's (:func:`_cells`)."""
+    ``global`` or ``nonlocal``, or into an item or attribute), a mutator call (of a module-level
+    instance, its methods that move it: ``movers``), ``next``. ``local`` is :func:`_locals` of
+    ``function``, ``cells`` its closure's (:func:`_cells`); what a name in ``imported`` reaches is
+    named by its dotted part (:func:`_state_path`), and a mutator-named function of a module in
+    ``modules`` (``np.insert(...)``) changes nothing."""
     module = module | _own_state(function) | cells
+    namespace = {  # `g = globals()`: the module's namespace under a local name
+        n.targets[0].id
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and _root(n.value) == _NAMESPACE
+    }
+    local, module = local - namespace, module | namespace
     changed: set[str] = set()
     for node in ast.walk(function):
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
@@ -79,14 +126,18 @@ def _mutated(
                     value is not None
                     and any(isinstance(n, ast.Name) and n.id == root for n in ast.walk(value))
                 ):  # a count moves from its own last value; a lazily loaded one (`_v = load()`) does not
-                    changed.add(root)
+                    changed.add(_state_path(target, imported) or root)
         elif isinstance(node, ast.Call):
             func = node.func
-            if isinstance(func, ast.Attribute) and func.attr in _MUTATORS:
-                changed.add(_root(func.value) or "")
+            if isinstance(func, ast.Attribute) and (
+                func.attr in _MUTATORS or func.attr in movers.get(_root(func.value) or "", set())
+            ):
+                if not (isinstance(func.value, ast.Name) and func.value.id in modules):
+                    changed.add(_state_path(func.value, imported) or "")
             elif isinstance(func, ast.Name) and func.id == "next" and node.args:
                 changed.add(_root(node.args[0]) or "")
-    return (changed & module) - local
+    changed = {_NAMESPACE if name in namespace else name for name in changed}
+    return {c for c in changed if c.split(".", 1)[0] in module - local}
 
 
 def _locals(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
@@ -254,7 +305,11 @@ def _drawn(node: ast.AST, generators: set[str]) -> bool:
     generator the module seeded once (:func:`_generators`, ``_r.random()``): the same draws in
     every process, so what it answers is fixed by how many calls came before."""
     return _called(node, "next") or any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and _root(n.func.value) in generators
+        isinstance(n, ast.Call)
+        and (
+            (isinstance(n.func, ast.Attribute) and _root(n.func.value) in generators)
+            or (isinstance(n.func, ast.Name) and n.func.id in generators)
+        )
         for n in ast.walk(node)
     )
 
@@ -271,7 +326,7 @@ def _orderings(
         if isinstance(node, ast.If | ast.While | ast.IfExp):
             test = node.test.operand if isinstance(node.test, ast.UnaryOp) else node.test
             if _drawn(test, generators):
-                yield node.test, {r for n in ast.walk(test) if (r := _root(n)) is not None}
+                yield node.test, _roots_of(test)
             continue
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
@@ -303,7 +358,7 @@ def _orderings(
             operands = [node.args[0]]
         else:
             continue
-        yield node, {r for o in operands for n in ast.walk(o) if (r := _root(n)) is not None}
+        yield node, set().union(*(_roots_of(o) for o in operands))
 
 
 def _tidies_only(statements: list[ast.stmt], state: set[str]) -> bool:
@@ -318,14 +373,14 @@ def _tidies_only(statements: list[ast.stmt], state: set[str]) -> bool:
             continue  # a table grown on demand: `if n >= len(_t): for ...: _t.append(...)`
         if isinstance(statement, ast.Assign | ast.AugAssign | ast.Delete):
             targets = statement.targets if not isinstance(statement, ast.AugAssign) else [statement.target]
-            if all(_root(t) in state for t in targets):
+            if all(_roots_of(t) & state for t in targets):
                 continue
         call = statement.value if isinstance(statement, ast.Expr) else None
         if (
             isinstance(call, ast.Call)
             and isinstance(call.func, ast.Attribute)
             and call.func.attr in _MUTATORS
-            and _root(call.func.value) in state
+            and _roots_of(call.func.value) & state
         ):
             continue
         return False
@@ -350,9 +405,7 @@ def _copies(function: ast.FunctionDef | ast.AsyncFunctionDef, state: set[str]) -
     for _ in range(4):
         changed = False
         for name, value in bindings:
-            found = set().union(
-                *(origin.get(r, set()) for n in ast.walk(value) if (r := _root(n)) is not None)
-            )
+            found = set().union(*(origin.get(r, set()) for r in _roots_of(value)))
             if not found <= origin.get(name, set()):
                 origin[name] = origin.get(name, set()) | found
                 changed = True
@@ -388,8 +441,20 @@ def state_gated_results(tree: ast.AST) -> int:
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     cells = _cells(tree)
     local = {id(f): _locals(f) for f in functions}
-    state = set().union(*(_mutated(f, module, local[id(f)], cells.get(id(f), set())) for f in functions))
-    generators = _generators(tree)
+    movers = _movers(tree)
+    modules = {
+        (a.asname or a.name).split(".", 1)[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names
+    }
+    imported = modules | {
+        a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names
+    }
+    state = set().union(
+        *(
+            _mutated(f, module, local[id(f)], cells.get(id(f), set()), movers, imported, modules)
+            for f in functions
+        )
+    )
+    generators = _generators(tree) | _drawers(tree)
     state |= generators | _caches_called(tree, functions)
     drained = _iterators(tree)
     limits = _limits(tree)
@@ -604,6 +669,52 @@ def _generators(tree: ast.Module) -> set[str]:
         t.id
         for node in tree.body
         if isinstance(node, ast.Assign) and _callee(node.value) in _GENERATOR_MAKERS
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+
+
+def _drawers(tree: ast.Module) -> set[str]:
+    """Module-level names bound to a callable that draws from an iterator made once
+    (``functools.partial(next, itertools.count())``, ``itertools.count().__next__``): each call
+    takes the next value, so what it answers is the call count (red team rtforge13, 2026-12-07)."""
+    names: set[str] = set()
+    for node in tree.body:
+        if not isinstance(node, ast.Assign):
+            continue
+        value = node.value
+        partial_next = (
+            isinstance(value, ast.Call)
+            and _callee(value) == "partial"
+            and bool(value.args)
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == "next"
+        )
+        bound_next = isinstance(value, ast.Attribute) and value.attr == "__next__"
+        if partial_next or bound_next:
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return names
+
+
+def _movers(tree: ast.Module) -> dict[str, set[str]]:
+    """Per module-level instance of a class the module defines (``_m = _Meter()``), the methods
+    that move the instance's own state from its last value (``self.n += 1``, ``self.items.append``):
+    calling one is a step of a count that outlives the call, like ``_n += 1`` (red team rtforge13,
+    2026-12-07: ``if _m.tick() > 100`` was admitted)."""
+    moving: dict[str, set[str]] = {}
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for method in cls.body:
+            if not isinstance(method, ast.FunctionDef) or not method.args.args:
+                continue
+            me = method.args.args[0].arg
+            if _mutated(method, {me}, set(), set(), {}, set(), set()):
+                moving.setdefault(cls.name, set()).add(method.name)
+    return {
+        t.id: moving[_callee(node.value) or ""]
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _callee(node.value) in moving
         for t in node.targets
         if isinstance(t, ast.Name)
     }
