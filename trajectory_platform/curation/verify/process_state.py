@@ -465,7 +465,53 @@ def state_gated_results(tree: ast.AST) -> int:
         if (state and _gates(f, state - local[id(f)], limits, generators - local[id(f)]))
         or _drains(f, drained - local[id(f)])
         or (collected and _decides_on(f, collected - local[id(f)]))
+        or ((logs := _call_logs(f, module - local[id(f)])) and _gates(f, logs, limits, set()))
     )
+
+
+def _call_logs(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str]) -> set[str]:
+    """Handles of a file ``function`` opens for appending or updating at a path made of constants
+    and ``module``'s names alone, nothing a call is given (``with open('.calls', 'a+') as f``):
+    the file grows by every call of every process, so what is read back through the handle
+    (``len(f.read())``, ``f.tell()``) is a count kept on disk (red team rtforge13, 2026-12-07:
+    ``add`` right for its first 100 calls that way was admitted)."""
+    bindings = [
+        (n.targets[0].id, {m.id for m in ast.walk(n.value) if isinstance(m, ast.Name)})
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+    ]
+    fixed = set(module)  # what no call changes: the module's names, locals computed from them alone
+    for _ in range(4):
+        fixed |= {target for target, names in bindings if names <= fixed}
+    fixed -= {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    handles: set[str] = set()
+    for node in ast.walk(function):
+        pairs: list[tuple[ast.expr, ast.expr | None]] = []
+        if isinstance(node, ast.With | ast.AsyncWith):
+            pairs = [(item.context_expr, item.optional_vars) for item in node.items]
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            pairs = [(node.value, node.targets[0])]
+        for opened, name in pairs:
+            if not (
+                isinstance(opened, ast.Call) and isinstance(name, ast.Name) and _callee(opened) == "open"
+            ):
+                continue
+            mode = next((k.value for k in opened.keywords if k.arg == "mode"), None)
+            arguments = opened.args if isinstance(opened.func, ast.Name) else [None, *opened.args]
+            mode = mode or (arguments[1] if len(arguments) > 1 else None)
+            path = arguments[0] if isinstance(opened.func, ast.Name) else opened.func
+            appends = (
+                isinstance(mode, ast.Constant)
+                and isinstance(mode.value, str)
+                and {"a", "+"} & set(mode.value)
+            )
+            if (
+                appends
+                and path is not None
+                and {n.id for n in ast.walk(path) if isinstance(n, ast.Name)} <= fixed
+            ):
+                handles.add(name.id)
+    return handles
 
 
 _SETTERS = _MUTATORS | {"__setitem__", "__delitem__", "__setattr__", "__delattr__"}
