@@ -78,6 +78,30 @@ def test_materializes_with_all_checks_passing(salt, tmp_path):
     assert metadata["mb_per_s"].value > 0 and "AWS_KEY" in metadata["findings_by_kind"].value
 
 
+def test_the_canary_check_samples_as_the_day_s_materialization_did(salt, tmp_path):
+    """``--set redacted_corpus.leak_*`` sizes the stage's canary sample and the blocking check's
+    alike: the check draws its sample under the settings the day's materialization recorded."""
+    result = materialize(
+        [verified_traces_fixture, redacted_corpus, checks.no_canary_leaks],
+        resources={
+            "secrets_salt": salt,
+            "workdir": WorkdirResource(path=str(tmp_path)),
+            "io_manager": WarehouseIOManager(workdir=str(tmp_path)),
+        },
+        partition_key=DAY,
+        run_config={
+            "ops": {"redacted_corpus": {"config": {"leak_sample_fraction": 0.0, "leak_min_canaries": 1}}}
+        },
+    )
+    assert result.success
+    events = result.asset_materializations_for_node("redacted_corpus")
+    metadata = next(e.metadata for e in events if e.asset_key.to_user_string() == "redacted_corpus")
+    [evaluation] = result.get_asset_check_evaluations()
+    canaries = evaluation.metadata["canaries"].value
+    assert evaluation.passed and metadata["leak_sample_records"].value == 1  # of 2: the defaults take both
+    assert (canaries["records_planted"], canaries["records_total"]) == (1, 2)
+
+
 def test_checks_fail_on_a_tampered_corpus(salt, tmp_path):
     # The day's stored file is tampered after a clean materialization; the checks, run alone as the
     # UI runs them, read that file.

@@ -11,6 +11,7 @@ import pyarrow as pa
 from dagster import AssetCheckExecutionContext, AssetCheckResult, MetadataValue, asset_check
 
 from trajectory_platform.checks.raw import expectation_result
+from trajectory_platform.curation.redact import RedactSettings
 from trajectory_platform.curation.redact.audit import (
     json_breakage,
     leak_and_residue,
@@ -21,6 +22,7 @@ from trajectory_platform.curation.redact.audit import (
 from trajectory_platform.resources.partitions import DAILY_PARTITIONS
 from trajectory_platform.resources.secrets import SecretsSaltResource
 from trajectory_platform.resources.settings import WorkdirResource
+from trajectory_platform.resources.stage_config import materialized_settings
 from trajectory_platform.resources.warehouse import partition_batches, partition_columns
 
 ASSET = "redacted_corpus"
@@ -36,8 +38,10 @@ def no_canary_leaks(
     context: AssetCheckExecutionContext, secrets_salt: SecretsSaltResource, workdir: WorkdirResource
 ) -> AssetCheckResult:
     """Λ_leak over canaries planted in the stored episodes of the stage's canary sample is 0, and
-    re-redacting every stored episode finds nothing left."""
-    leak, residue = leak_and_residue(lambda: _day(context, workdir), secrets_salt.key())
+    re-redacting every stored episode finds nothing left. The sample is drawn under the settings
+    the day's materialization recorded (``--set redacted_corpus.leak_*`` sizes both)."""
+    settings = materialized_settings(context.instance, ASSET, RedactSettings, context.partition_key)
+    leak, residue = leak_and_residue(lambda: _day(context, workdir), secrets_salt.key(), settings=settings)
     return AssetCheckResult(
         passed=leak.leaked == 0 and not residue,
         metadata={
