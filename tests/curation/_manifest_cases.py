@@ -4,13 +4,15 @@ placed beside them (controls: still redacted), in a development and a validation
 The development half writes the layouts the fix was made against (a wheel's RECORD, npm's
 package-lock, yarn.lock, poetry.lock, go.sum, Cargo.lock, pip's ``--hash``); the validation half
 writes other lockfiles (pnpm, uv, Gemfile.lock checksums, Pipfile.lock, composer.lock, Nix SRI,
-npm's sha1 SRI). Digests are random bytes, some forced to open with a vendor token's prefix;
+npm's sha1 SRI, ``sha256sum`` output). Either is read in every encoding of :data:`ENCODINGS`.
+Digests are random bytes, some forced to open with a vendor token's prefix;
 RECORD paths hold build ids and numbered migration names.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import random
 import string
 from collections.abc import Callable
@@ -91,6 +93,7 @@ VALIDATION: dict[str, Callable[[random.Random], str]] = {
     "composer_lock": lambda rng: f'            "shasum": "{_digest(rng, 20, "hex")}",',
     "nix_sri": lambda rng: f'  hash = "sha256-{_digest(rng, 32, "b64")}";',
     "npm_sha1_sri": lambda rng: f'      "integrity": "sha1-{_digest(rng, 20, "b64")}",',
+    "sha256sum": lambda rng: f"{_digest(rng, 32, 'hex')}  {_record_path(rng).lstrip('./')}",
 }
 
 
@@ -116,6 +119,18 @@ CONTROLS: dict[str, Callable[[random.Random], tuple[str, str]]] = {
         f"export API_KEY={secret}",
     ),
 }
+
+
+ENCODINGS: dict[str, Callable[[str], str]] = {
+    "plain": lambda text: text,
+    "crlf": lambda text: text.replace("\n", "\r\n"),
+    "json_document": lambda text: json.dumps({"stdout": text}),
+    "escaped_in_a_line": lambda text: "tool output: " + json.dumps(text),
+    "indented": lambda text: "".join(f"    {line}\n" for line in text.splitlines()),
+    "cat_n": lambda text: "".join(f"{n:6d}\t{line}\n" for n, line in enumerate(text.splitlines(), 1)),
+}
+"""How a log carries a file's lines: as they are, with CRLF ends, as a JSON tool result, JSON-escaped
+inside a line of text, indented, numbered by ``cat -n``."""
 
 
 def lockfile(formats: dict[str, Callable[[random.Random], str]], rng: random.Random, rows: int = 12) -> str:

@@ -10,8 +10,8 @@ numbered migration names of the paths a ``RECORD`` lists (``static/PgS8No.../_bu
 
 A digest counts only at its algorithm's exact size (hex, or base64 with or without padding,
 decoding to that many bytes): a key written after ``sha256=`` at any other length is still a key.
-A ``RECORD`` row's path is read as a file's name only against entropy; a vendor's token format
-inside it is still found.
+The path of a ``RECORD`` row or of a ``sha256sum`` row is a file's name, not scored for
+entropy; a vendor's token format inside it is still found.
 """
 
 from __future__ import annotations
@@ -31,11 +31,25 @@ _LABELLED_DIGEST = re.compile(
     r"(?P<digest>[A-Za-z0-9+/_-]+={0,2})(?![A-Za-z0-9+/_=-])",
     re.IGNORECASE,
 )
+_ROW_OPENS = r"(?:^|(?<=\\[nrt])|(?<=[\"'`]))[ \t]*(?:\d+[ \t]+)?"
+_ROW_ENDS = r"(?=\r?$|\\[nrt]|[\"'`])"
+"""A row is a whole line: it opens and ends at a line's ends, a JSON-escaped line break or a quote
+around the rows a log quotes (``"...\\n<row>\\n..."``), after an indent or a ``cat -n`` number.
+A path-like word in prose (``the token is ab/<key>,,``) is no row."""
+_PATH = r"[^\s,\"'`=\\]+"
 _RECORD_ROW = re.compile(
-    rf"^(?P<path>[^\s,\"'=]+),(?:{_LABELLED_DIGEST.pattern})?,\d*\r?$", re.IGNORECASE | re.MULTILINE
+    rf"{_ROW_OPENS}(?P<path>{_PATH}),(?:{_LABELLED_DIGEST.pattern})?,\d*{_ROW_ENDS}",
+    re.IGNORECASE | re.MULTILINE,
 )
 """A row of a wheel's ``RECORD``: a path, its digest (empty for ``.pyc`` files and the RECORD
 itself) and its size."""
+_SUM_ROW = re.compile(
+    rf"{_ROW_OPENS}(?P<hex>[0-9a-f]{{32}}|[0-9a-f]{{40}}|[0-9a-f]{{56}}|[0-9a-f]{{64}}|[0-9a-f]{{96}}|[0-9a-f]{{128}})"
+    rf" [ *](?P<path>{_PATH}){_ROW_ENDS}",
+    re.MULTILINE,
+)
+"""A row of ``sha256sum`` (``md5sum``, ``sha1sum``...) output: a digest of its algorithm's size, two
+characters (a space and a space or ``*``), and the file's path."""
 
 
 def _is_digest(algo: str, digest: str) -> bool:
@@ -56,7 +70,9 @@ def _is_digest(algo: str, digest: str) -> bool:
 
 def manifest_spans(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The spans of ``text`` that are labelled content digests (label and digest), and those that
-    are the path column of a ``RECORD`` row."""
+    are the path column of a ``RECORD`` row, and a checksum tool's rows' digests and paths: the
+    rows of ``sha256sum`` quoted in JSON or numbered by ``cat -n`` have no line of their own, where
+    :mod:`.detectors` reads a digest that opens its line."""
     digests = [
         (match.start(), match.end())
         for match in _LABELLED_DIGEST.finditer(text)
@@ -68,13 +84,17 @@ def manifest_spans(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, in
         if ("/" in match["path"] or "." in match["path"])
         and (match["digest"] is None or _is_digest(match["algo"], match["digest"]))
     ]
+    for match in _SUM_ROW.finditer(text):
+        digests.append(match.span("hex"))
+        paths.append(match.span("path"))
     return digests, paths
 
 
 def drop_manifest_material(text: str, findings: list[Finding]) -> list[Finding]:
-    """``findings`` less those inside a labelled content digest, and entropy's inside a ``RECORD``
-    row's path (:func:`manifest_spans`)."""
-    if not findings or ("," not in text and not _LABELLED_DIGEST.search(text)):
+    """``findings`` less those inside a labelled content digest, and all but a vendor format's
+    inside a manifest row's path (:func:`manifest_spans`): a path holds no ``=`` or space, so no
+    labelled value, and what entropy found there (itself or echoed in a decoded view) is a name."""
+    if not findings:
         return findings
     digests, paths = manifest_spans(text)
 
@@ -84,5 +104,5 @@ def drop_manifest_material(text: str, findings: list[Finding]) -> list[Finding]:
     return [
         f
         for f in findings
-        if not inside(f, digests) and not (f.detector.startswith("entropy") and inside(f, paths))
+        if not inside(f, digests) and (f.detector.startswith("format:") or not inside(f, paths))
     ]
