@@ -57,6 +57,7 @@ from trajectory_platform.curation.redact.device_config import find_device_secret
 from trajectory_platform.curation.redact.kba_answers import KBA_DETECTOR, find_kba_answers
 from trajectory_platform.curation.redact.key_numbers import find_key_numbers
 from trajectory_platform.curation.redact.login_calls import find_login_call_passwords
+from trajectory_platform.curation.redact.manifests import drop_manifest_material
 from trajectory_platform.curation.redact.markup import find_markup_credentials
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.multiline_values import find_multiline_values
@@ -178,16 +179,18 @@ def _config_key(config: RedactionConfig) -> tuple[object, ...]:
 
 def scan(text: str, config: RedactionConfig, context: Context = Context(), depth: int = 0) -> list[Finding]:
     """Pass 1 and pass 2 over ``text`` and over every string nested in it as JSON, less the spans
-    that stand for a value without being one (:mod:`.references`) and public material
-    (:mod:`.public_material`): each finding becomes a table value replaced wherever it recurs, so
-    a reference or a type read as a password broke every line of the episode that holds it.
+    that stand for a value without being one (:mod:`.references`), public material
+    (:mod:`.public_material`) and a manifest's digests and files (:mod:`.manifests`): each finding
+    becomes a table value replaced wherever it recurs, so a reference or a type read as a password
+    broke every line of the episode that holds it.
     Inside :func:`scan_memo`, a text scanned before is answered from the memo (a fresh list)."""
     memo = _SCAN_MEMO.get()
     key = (text, context, depth, _config_key(config)) if memo is not None else ()
     if memo is not None and key in memo:
         return list(memo[key])
     # (no helper frame between scan and _scan: nesting as deep as before before RecursionError)
-    found = drop_public_material(text, drop_references(text, _scan(text, config, context, depth), PII_KINDS))
+    found = drop_references(text, _scan(text, config, context, depth), PII_KINDS)
+    found = drop_manifest_material(text, drop_public_material(text, found))
     found = [
         _inside_brackets(text, finding if finding.kind in PII_KINDS else _through_inner_quotes(text, finding))
         for finding in found
