@@ -29,14 +29,18 @@ TINY_BUDGET = [
     "--set=scorecard.max_generated_tokens=60",
     "--gym-learnable-tasks=200",
     "--set=token_masked_dataset.heldout_target_minimum=5",
+    "--set=redacted_corpus.leak_sample_fraction=0.0",
 ]
 """Run config that keeps the end-to-end run (done twice, to compare bytes) inside CI's time: a
 2-step checkpoint (one of them warming up without the preamble) is evaluated on 8 paired trials
 instead of 58, of at most 3 turns and 60 generated tokens (it writes no parseable call either way,
 so longer trials only spend time), and
 half the default learnable training tasks, audited at 5 training targets per held-out token
-instead of 20 (the audit itself is tested in tests/evaluation/test_eval_coverage.py). The library
-rollout keeps its default, so the curation checks see the default mix."""
+instead of 20 (the audit itself is tested in tests/evaluation/test_eval_coverage.py), and canaries
+planted in the fewest records that hold the minimum of 200 instead of a tenth of the records,
+in the stage's Λ_leak sample and its blocking check's alike (the sample's rule is tested in
+tests/curation/test_leak_sample.py). The library rollout keeps its default, so the curation checks
+see the default mix."""
 
 
 def test_dagster_contiguous_day_ranges() -> None:
@@ -155,7 +159,12 @@ def _finish_all(
     process tree did: more than ``cpu_budget_s`` CPU seconds (a runaway: the fixed wall-clock limit
     it replaces allowed at most that much on an idle machine of this size) or ``stall_s`` seconds
     without using any CPU (hung). Never for wall-clock time alone: a machine overloaded seven times
-    over made a 1,200 s limit fail runs that were only waiting for a CPU."""
+    over made a 1,200 s limit fail runs that were only waiting for a CPU.
+
+    Any change of the tree's total counts as use, a fall too: a sandbox killed at the end of a day
+    takes the CPU of the processes inside it out of the tree (they are reaped outside it), and a run
+    measured against its highest total then looked hung for as long as it took to earn that back
+    (both runs killed at 16x load)."""
     outputs: dict[int, tuple[str, str]] = {}
 
     def read(index: int, process: subprocess.Popen) -> None:
@@ -164,7 +173,7 @@ def _finish_all(
     readers = [threading.Thread(target=read, args=(i, p), daemon=True) for i, p in enumerate(processes)]
     for reader in readers:
         reader.start()
-    used = [0.0 for _ in processes]
+    seen = [0.0 for _ in processes]
     moved = [time.monotonic() for _ in processes]
     failures: list[str] = []
     while any(reader.is_alive() for reader in readers):
@@ -173,8 +182,8 @@ def _finish_all(
             if process.poll() is not None:
                 continue
             now, cpu = time.monotonic(), _tree_cpu_s(process.pid)
-            if cpu > used[i]:
-                used[i], moved[i] = cpu, now
+            if cpu != seen[i]:
+                seen[i], moved[i] = cpu, now
             why = (
                 f"used {cpu:.0f} CPU seconds (budget {cpu_budget_s:.0f})"
                 if cpu > cpu_budget_s
@@ -314,3 +323,20 @@ def test_cpu_its_child_processes_use_keeps_a_run_alive() -> None:
     code = f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {child!r}])\nprint('ok')"
     (done,) = _finish_all([_python(code)], cpu_budget_s=30.0, stall_s=1.5, poll_s=0.1)
     assert (done.returncode, done.stdout.split()) == (0, ["done", "ok"]), done.stderr
+
+
+def test_a_run_whose_tree_loses_a_sandbox_s_cpu_is_not_taken_for_hung() -> None:
+    # a child's own child spins (counted in the tree), the child is killed, so the spinner's CPU
+    # leaves the tree (it is reaped outside it); the run then works lightly under its old total
+    spinner = BUSY.format(cpu=1.0)  # its "done" is read when it ends: a zombie still counted under its parent
+    child = f"import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', {spinner!r}])\n"
+    child += "time.sleep(60)"
+    code = (
+        "import subprocess, sys, time\n"
+        f"child = subprocess.Popen([sys.executable, '-c', {child!r}], stdout=subprocess.PIPE, text=True)\n"
+        "child.stdout.readline()\nchild.kill()\nchild.wait()\n"
+        "end = time.time() + 3\nwhile time.time() < end:\n    sum(range(200000))\n    time.sleep(0.02)\n"
+        "print('ok')"
+    )
+    (done,) = _finish_all([_python(code)], cpu_budget_s=30.0, stall_s=1.5, poll_s=0.1)
+    assert (done.returncode, done.stdout.strip()) == (0, "ok"), done.stderr
