@@ -28,6 +28,7 @@ from trajectory_platform.curation.verify.harness_plugins import (
 )
 from trajectory_platform.curation.verify.oracle_probes import ORACLE_PROBE_CODES
 from trajectory_platform.curation.verify.pysource import TAMPER_PATTERNS, inspect_fragment, new_counts
+from trajectory_platform.curation.verify.shell_indirection import episode_lines
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
 from trajectory_platform.curation.verify.write_targets import written_paths
 from trajectory_platform.traces.record import Episode
@@ -255,14 +256,16 @@ def _attempted_writes(
 def _plugin_loads(episode: Episode, fixture: FixtureContext | None) -> list[Finding]:
     """Calls that load a workspace module the episode wrote (or S0 lacks) into pytest as a plugin
     (:func:`.harness_plugins.loaded_plugins`): read off the words in every mode, since the effect,
-    a test run whose outcomes a plugin rewrote, is what replay would re-derive as honest output."""
+    a test run whose outcomes a plugin rewrote, is what replay would re-derive as honest output;
+    a shell line's words as bash builds them too (:func:`.shell_indirection.episode_lines`)."""
     records = call_records(episode)
     written = [path for _, path in written_paths(records)]
     s0 = fixture.files if fixture is not None else {}
     findings = []
-    for record in records:
-        line = record.shell_command or " ".join(v for _, v in record.string_values())
-        for name in loaded_plugins(line):
+    built = episode_lines(record.shell_command for record in records)
+    for record, lines in zip(records, built, strict=True):
+        lines = lines or [" ".join(v for _, v in record.string_values())]
+        for name in dict.fromkeys(name for line in lines for name in loaded_plugins(line)):
             path = workspace_plugin(name, s0, written)
             if path is not None:
                 findings.append(

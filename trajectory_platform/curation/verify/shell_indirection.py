@@ -21,9 +21,9 @@ import base64
 import binascii
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
-from trajectory_platform.curation.shell_split import bash_words
+from trajectory_platform.curation.shell_split import bash_words, is_operator
 
 _ASSIGNMENT = re.compile(
     r"""(?:^|(?<=[\s;&|(]))(?:(?:export|local|declare|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)="""
@@ -39,13 +39,23 @@ DEPTH = 3
 """How many rounds of expansion a line gets (a decoded line may assign and expand again)."""
 
 
+_LOOP = re.compile(r"(?:^|(?<=[\s;&|(]))(?:for|select)\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*(?:;|\n)\s*do\b")
+"""A ``for NAME in WORDS; do`` (or ``select``) header: the loop's body runs with ``NAME`` each word."""
+
+
 def assignments(line: str) -> dict[str, str]:
     """The variables ``line`` assigns constant text to (``D=/srv/data``, ``export R="rm -rf"``,
-    ``dirs=(/a /b)``: an array is its words), quotes removed."""
+    ``dirs=(/a /b)``: an array is its words), quotes removed, and the variable of a ``for`` loop
+    over constant words (its words: ``for m in plug; do pytest -p "$m"; done`` ran ``-p plug``,
+    which a reader of the words never saw: red team items, session 43)."""
     found = {}
     for name, value in _ASSIGNMENT.findall(line):
         wrapped = len(value) > 1 and (value[0], value[-1]) in (("(", ")"), ('"', '"'), ("'", "'"))
         found[name] = value[1:-1] if wrapped else value
+    for name, words in _LOOP.findall(line):
+        split = bash_words(words)
+        if split and not any(is_operator(word) for word in split):
+            found[name] = " ".join(split)
     return found
 
 
@@ -237,3 +247,19 @@ def expansions(line: str, bindings: dict[str, str] | None = None, depth: int = D
         for text in list(found):
             found.extend(more for more in expansions(text, known, depth - 1) if more not in found)
     return [text for text in dict.fromkeys(found) if text and text != line]
+
+
+def episode_lines(lines: Iterable[str | None]) -> Iterator[list[str]]:
+    """For each call of an episode in order, given its shell line (``None``: it runs none), that
+    line and the lines bash builds from it (:func:`expansions`) under the variables it and every
+    earlier line assigned (the agent's shell keeps them for its later calls); ``[]`` for a call
+    that runs no line. The readers of what a line does (its writes, the plugins it loads into
+    pytest) read these, not the words alone: ``cmd=pytest; $cmd -p plug`` and ``f=tests/t.py;
+    echo > $f`` hid what they ran (red team items, session 43)."""
+    bindings: dict[str, str] = {}
+    for line in lines:
+        if line is None:
+            yield []
+            continue
+        yield [line, *expansions(line, bindings)]
+        bindings.update(assignments(line))
