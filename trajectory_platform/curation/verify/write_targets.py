@@ -155,9 +155,8 @@ def written_paths(records: list[CallRecord]) -> Iterator[tuple[CallRecord, str]]
     folder left the shell in (``cd tests`` alone, then ``echo {} > data.json``: only a shell kept
     between calls gives such a call a purpose, so it is read as one)."""
     open_file: str | None = None
-    folder = ""
     built = episode_lines(record.shell_command for record in records)
-    for record, lines in zip(records, built, strict=True):
+    for record, lines, folder in zip(records, built, start_folders(records), strict=True):
         raw = record.call.arguments or ""
         name = record.call.name or ""
         command = record.shell_command
@@ -171,7 +170,6 @@ def written_paths(records: list[CallRecord]) -> Iterator[tuple[CallRecord, str]]
         targets: list[str] = []
         if command is not None:
             targets += [t for line in lines for t in shell_targets(line, folder)]
-            folder = _changed_folder(command, folder)
         elif name in VIEWER_EDITS and open_file is not None:
             targets.append(open_file)
         if viewer_text and name == "create" and open_file is not None:
@@ -182,6 +180,20 @@ def written_paths(records: list[CallRecord]) -> Iterator[tuple[CallRecord, str]]
                 targets.append(value)
         for target in dict.fromkeys(relative(t) for t in targets if t and t != "/dev/null"):
             yield record, target
+
+
+def start_folders(records: list[CallRecord]) -> list[str]:
+    """The folder each call's shell line starts in, relative to the workspace (``""``: its root): the
+    one an earlier call that was only ``cd DIR`` left the agent's shell in. Replay runs every line
+    from the root, so a call that starts elsewhere wrote elsewhere in the agent's run than in the
+    replay, and its effect there says nothing of its writes."""
+    folders: list[str] = []
+    folder = ""
+    for record in records:
+        folders.append(folder)
+        if record.shell_command is not None:
+            folder = _changed_folder(record.shell_command, folder)
+    return folders
 
 
 def _split(line: str) -> list[str]:
