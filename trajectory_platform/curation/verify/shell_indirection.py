@@ -257,9 +257,52 @@ def episode_lines(lines: Iterable[str | None]) -> Iterator[list[str]]:
     pytest) read these, not the words alone: ``cmd=pytest; $cmd -p plug`` and ``f=tests/t.py;
     echo > $f`` hid what they ran (red team items, session 43)."""
     bindings: dict[str, str] = {}
+    functions: dict[str, str] = {}
     for line in lines:
         if line is None:
             yield []
             continue
-        yield [line, *expansions(line, bindings)]
+        functions.update(_functions(line))
+        called = _called_bodies(line, functions)
+        built = [line, *called, *(e for text in (line, *called) for e in expansions(text, bindings))]
+        yield list(dict.fromkeys(built))
         bindings.update(assignments(line))
+
+
+_FUNCTION = re.compile(
+    r"(?:\bfunction\s+([A-Za-z_][\w-]*)\s*(?:\(\s*\))?|\b([A-Za-z_][\w-]*)\s*\(\s*\))\s*\{(.*?)\}"
+)
+"""A shell function's definition (``t() { ...; }``, ``function t { ...; }``) and its body."""
+_POSITIONAL = re.compile(r"\"?\$\{?([1-9@*])\}?\"?")
+"""A positional parameter, with the quotes around it (``"$@"`` is the arguments as words)."""
+
+
+def _functions(line: str) -> dict[str, str]:
+    """The functions ``line`` defines, by name: their bodies."""
+    return {(match.group(1) or match.group(2)): match.group(3) for match in _FUNCTION.finditer(line)}
+
+
+def _called_bodies(line: str, functions: dict[str, str]) -> list[str]:
+    """The bodies of the known functions ``line`` calls, their positional parameters replaced by
+    the call's words (``t() { pytest -p "$1"; }; t plug`` runs ``pytest -p "plug"``)."""
+    if not functions:
+        return []
+    words = bash_words(_FUNCTION.sub(" ", line)) or []
+    bodies: list[str] = []
+    command: list[str] = []
+    for word in [*words, ";"]:
+        if not is_operator(word):
+            command.append(word)
+            continue
+        if command and command[0] in functions:
+            arguments = command[1:]
+
+            def value(match: re.Match[str], arguments: list[str] = arguments) -> str:
+                key = match.group(1)
+                if key in "@*":
+                    return " ".join(arguments)
+                return arguments[int(key) - 1] if int(key) <= len(arguments) else ""
+
+            bodies.append(_POSITIONAL.sub(value, functions[command[0]]))
+        command = []
+    return bodies
