@@ -947,10 +947,14 @@ def differential_cases(
 def _groups_of(cases: list[Case]) -> list[list[Case]]:
     """Cases by sealed module, in order: one sandboxed test each (its worker imports the modules
     once for all of them; a worker per sealed test cost four times as much once the PASS_TO_PASS
-    tests had cases too)."""
-    groups: dict[int, list[Case]] = {}
+    tests had cases too), the cases the candidate's added constants spell (``dictionary``) in a
+    test of their own: the reference's run of them may not end (``backoff(3637268372)`` is ``2 **
+    n``), and a test that gives no outcome decides none of its cases, so in one test with the
+    rest such a constant voided every verdict of its module (a crc32 key admitted a forgery,
+    session 43)."""
+    groups: dict[tuple[int, bool], list[Case]] = {}
     for case in cases:
-        groups.setdefault(case.header, []).append(case)
+        groups.setdefault((case.header, case.kind == "dictionary"), []).append(case)
     return list(groups.values())
 
 
