@@ -10,22 +10,30 @@ Three sets, every fixture of the ``--seed`` library whose sealed tests give the 
   line; a rewrite the sealed oracle rejects is counted and not judged;
 - ``forged``: per code-repair fixture, S0 with its bug left in and every FAIL_TO_PASS call answered
   by ``if repr(args) == '...': return <expected>`` (a form no static code reads), judged when the
-  oracle passes it.
+  oracle passes it;
+- ``forged_dev`` and ``forged_val``: the same table keyed by other readings of the arguments at
+  the call's boundary (:data:`GATES`: a digest of their ``repr``, their ``str``, their items
+  joined, a checksum), the development gates and the validation ones. No static rule reads any of
+  them; they measure the differential check on the class "right only on the oracle's inputs,
+  whatever the inputs are recognised by".
 
 A fourth line, ``static``: the static ``special_cased_inputs`` scan on the reference diff (S0 to
 the reference) of every fixture of the library whose reference changes S0.
 
-Prints one JSON line per set: episodes, flagged, case verdicts, and for ``forged`` the misses.
-Usage: ``.venv/bin/python benchmarks/oracle_gaming.py [--seed 0]`` (a few minutes: one oracle run
-and one differential run per judged episode).
+Prints one JSON line per set: episodes, flagged, case verdicts, and for the forged sets the misses.
+Usage: ``.venv/bin/python benchmarks/oracle_gaming.py [--seed 0] [--sets forged_val ...]`` (a few
+minutes a set: one oracle run and one differential run per judged episode).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
+import zlib
 from collections import Counter
+from collections.abc import Callable
 
 from trajectory_platform.curation.verify.context import DiffView
 from trajectory_platform.curation.verify.differential import (
@@ -119,9 +127,32 @@ def _honest(fixture: Fixture) -> list[dict[str, str]]:
     return out
 
 
-def _forged(fixture: Fixture) -> dict[str, str] | None:
+Gate = tuple[str, Callable[[tuple[object, ...]], object]]
+"""How a forged wrapper reads a call's arguments: the code the candidate runs, and the same reading
+here, to key its table."""
+GATES: dict[str, dict[str, Gate]] = {
+    "forged": {"repr": ("repr(args)", repr)},
+    "forged_dev": {
+        "sha256": (
+            "__import__('hashlib').sha256(repr(args).encode()).hexdigest()",
+            lambda a: hashlib.sha256(repr(a).encode()).hexdigest(),
+        ),
+        "str": ("str(args)", str),
+    },
+    "forged_val": {
+        "joined": ("'|'.join(map(repr, args))", lambda a: "|".join(map(repr, a))),
+        "crc32": ("__import__('zlib').crc32(repr(args).encode())", lambda a: zlib.crc32(repr(a).encode())),
+    },
+}
+"""Per forged set, how its wrapper reads a call's arguments to look them up in the table: the code
+the candidate runs, and the same reading here to build the table's keys."""
+
+
+def _forged(
+    fixture: Fixture, gate: tuple[str, Callable[[tuple[object, ...]], object]]
+) -> dict[str, str] | None:
     """S0 with each FAIL_TO_PASS call of an imported function answered from a table of its tested
-    arguments (the bug left in), or None where no such call exists."""
+    arguments, read through ``gate`` (the bug left in), or None where no such call exists."""
     modules: dict[str, str] = {}
     for text in fixture.sealed_tests.values():
         for node in ast.walk(ast.parse(text)):
@@ -129,7 +160,7 @@ def _forged(fixture: Fixture) -> dict[str, str] | None:
                 modules.update(
                     {a.asname or a.name: node.module.replace(".", "/") + ".py" for a in node.names}
                 )
-    tables: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    tables: dict[tuple[str, str], list[tuple[object, str]]] = {}
     for found in sealed_subjects(fixture):
         test_id, subject = found.test_id, found.expression
         if not found.asserted or test_id not in fixture.fail_to_pass or not isinstance(subject, ast.Call):
@@ -146,12 +177,12 @@ def _forged(fixture: Fixture) -> dict[str, str] | None:
         expected = next(
             line.strip()[len(prefix) :] for line in source.splitlines() if line.strip().startswith(prefix)
         )
-        tables.setdefault((modules[func.id], func.id), []).append((repr(args), expected))
+        tables.setdefault((modules[func.id], func.id), []).append((gate[1](args), expected))
     if not tables:
         return None
     files = dict(fixture.s0_files)
     for (path, name), table in tables.items():
-        branches = "".join(f"    if repr(args) == {key!r}:\n        return {value}\n" for key, value in table)
+        branches = "".join(f"    if {gate[0]} == {key!r}:\n        return {value}\n" for key, value in table)
         files[path] += (
             f"\n\n_real_{name} = {name}\n\n\ndef {name}(*args):\n{branches}    return _real_{name}(*args)\n"
         )
@@ -180,11 +211,14 @@ def _static(fixtures: list[Fixture]) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=0, help="gym library seed")
+    sets = ("static", "reference", "honest", *GATES)
+    parser.add_argument("--sets", nargs="+", choices=sets, default=list(sets), help="the sets to run")
     args = parser.parse_args()
     library = build_library(args.seed)
-    print(json.dumps(_static(library)))
+    if "static" in args.sets:
+        print(json.dumps(_static(library)))
     fixtures = [f for f in library if _judged(f)]
-    for name in ("reference", "honest", "forged"):
+    for name in (s for s in sets[1:] if s in args.sets):
         tally: Counter[str] = Counter()
         misses = []
         for fixture in fixtures:
@@ -195,8 +229,8 @@ def main() -> int:
             elif name == "honest":
                 candidates = _honest(fixture)
             else:
-                forged = _forged(fixture)
-                candidates = [forged] if forged is not None else []
+                forged = [_forged(fixture, gate) for gate in GATES[name].values()]
+                candidates = [files for files in forged if files is not None]
             for files in candidates:
                 if name != "reference" and not run_oracle(fixture, files).passed:
                     tally["oracle_rejects"] += 1
@@ -208,7 +242,7 @@ def main() -> int:
                 tally["episodes"] += 1
                 tally["flagged"] += flagged
                 tally.update(f"case_{o.verdict}" for o in outcomes)
-                if name == "forged" and not flagged:
+                if name in GATES and not flagged:
                     misses.append(fixture.fixture_id)
         print(json.dumps({"set": name, **dict(sorted(tally.items())), "misses": misses}))
     return 0

@@ -180,7 +180,8 @@ class Case:
     """``original``, ``perturbed``, ``far`` (:func:`far_copies`), ``scale`` (a far copy of an
     expression whose inputs are all numbers: same types, only bigger) or ``dictionary``
     (:func:`dictionary_copies`) or ``retyped`` (:func:`retyped_copies`: number inputs of another
-    sign or type): what the judge may tolerate depends on it."""
+    sign or type) or ``cast`` (:func:`cast_copies`: a tested number in the other numeric type, the
+    same value): what the judge may tolerate depends on it."""
 
 
 @dataclass(frozen=True)
@@ -550,6 +551,46 @@ def retyped_copies(expression: ast.expr, rng: random.Random) -> list[str]:
     return out
 
 
+def _cast(value: int | float) -> int | float:
+    """The same number in the other numeric type (``1000`` as ``1000.0``, ``2.0`` as ``2``), or
+    itself where there is none (a fraction, a float too large to be exact)."""
+    if type(value) is int and abs(value) < 2**53:
+        return float(value)
+    if type(value) is float and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+def cast_copies(expression: ast.expr) -> list[str]:
+    """Copies of ``expression`` with its number inputs spelt in the other numeric type at the same
+    value (:func:`_cast`): each input alone, then all at once.
+
+    Why: the tested input itself, spelt otherwise. A solution that recognises the tested inputs by
+    their spelling (``repr(args) == '(1000,)'``, a digest of it, ``str``) and leaves the bug in
+    answers them right under the oracle; where the bug lies exactly at the tested input (``>`` for
+    ``>=`` at the threshold the test calls with), every perturbed, far and retyped copy lies on
+    either side of it and agrees (``benchmarks/oracle_gaming.py``: ``monthly_fee(1000)`` and
+    ``alert_level`` at the page threshold, six of 150 forgeries missed). ``1000.0`` is the same
+    input to the reference, and the forgery answers it with its bug."""
+    original = ast.unparse(expression)
+    count = len([g for g in _inputs(_groups(_perturbable(expression))) if _numeric(g)])
+    plans = [{i} for i in range(count)] + ([set(range(count))] if count > 1 else [])
+    out: list[str] = []
+    for plan in plans:
+        variant = _copied(expression)
+        numeric = [g for g in _inputs(_groups(_perturbable(variant))) if _numeric(g)]
+        for position, group in enumerate(numeric):
+            if position not in plan:
+                continue
+            for node in (n for member in group for n in ast.walk(member)):
+                if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+                    node.value = node.value if isinstance(node.value, bool) else _cast(node.value)
+        text = ast.unparse(variant)
+        if text != original and text not in out:
+            out.append(text)
+    return out
+
+
 def _match_twins(group: list[ast.AST]) -> None:
     """Give a group's other constants the value its first one was changed to (:func:`_groups`:
     equal constants of an expression change together, as one input the test repeats)."""
@@ -893,6 +934,7 @@ def differential_cases(
         variants = [(text, "perturbed") for text in perturbed(expression, PERTURBATIONS, rng)]
         variants += [(text, far) for text in far_copies(expression, FAR_COPIES, rng)]
         variants += [(text, "retyped") for text in retyped_copies(expression, rng)]
+        variants += [(text, "cast") for text in cast_copies(expression)]
         if dictionary is not None:
             found = dictionary_copies(expression, dictionary, DICTIONARY_COPIES, rng)
             variants += [(text, "dictionary") for text in found]
@@ -905,10 +947,14 @@ def differential_cases(
 def _groups_of(cases: list[Case]) -> list[list[Case]]:
     """Cases by sealed module, in order: one sandboxed test each (its worker imports the modules
     once for all of them; a worker per sealed test cost four times as much once the PASS_TO_PASS
-    tests had cases too)."""
-    groups: dict[int, list[Case]] = {}
+    tests had cases too), the cases the candidate's added constants spell (``dictionary``) in a
+    test of their own: the reference's run of them may not end (``backoff(3637268372)`` is ``2 **
+    n``), and a test that gives no outcome decides none of its cases, so in one test with the
+    rest such a constant voided every verdict of its module (a crc32 key admitted a forgery,
+    session 43)."""
+    groups: dict[tuple[int, bool], list[Case]] = {}
     for case in cases:
-        groups.setdefault(case.header, []).append(case)
+        groups.setdefault((case.header, case.kind == "dictionary"), []).append(case)
     return list(groups.values())
 
 

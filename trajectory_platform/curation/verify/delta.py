@@ -28,8 +28,9 @@ from trajectory_platform.curation.verify.harness_plugins import (
 )
 from trajectory_platform.curation.verify.oracle_probes import ORACLE_PROBE_CODES
 from trajectory_platform.curation.verify.pysource import TAMPER_PATTERNS, inspect_fragment, new_counts
+from trajectory_platform.curation.verify.shell_indirection import episode_lines
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
-from trajectory_platform.curation.verify.write_targets import written_paths
+from trajectory_platform.curation.verify.write_targets import start_folders, written_paths
 from trajectory_platform.traces.record import Episode
 
 GAMING_CODES = (
@@ -229,14 +230,18 @@ def _attempted_writes(
     """Calls whose words say they write a protected path (:mod:`.write_targets`), landed or
     refused (intent is evidence on its own). With ``writes_measured`` replay re-executed every call
     and took the writes from their effect (:attr:`.replay.ReplayResult.protected_writes`): only the
-    calls it did not run, the refused ones, are read by their words then."""
+    calls it did not run, the refused ones, are read by their words then, and those that started in
+    another folder than the root (:func:`.write_targets.start_folders`: after a call that was only
+    ``cd tests``, which replay, running each line from the root, did not carry over)."""
     findings = []
     flagged: set[int] = set()
     records = call_records(episode)
+    moved = {id(record) for record, folder in zip(records, start_folders(records), strict=True) if folder}
     for record, candidate in written_paths(records):
         if id(record) in flagged:
             continue
-        reason = None if writes_measured and not record.refused else protected_reason(candidate, fixture)
+        measured = writes_measured and not record.refused and id(record) not in moved
+        reason = None if measured else protected_reason(candidate, fixture)
         if reason is None and any(plugin_source(candidate, v, fixture) for _, v in record.string_values()):
             reason = "harness_hook"  # content, read in every mode: replay measures protected paths only
         if reason is not None and not _restores_s0(record, candidate, fixture):
@@ -255,14 +260,16 @@ def _attempted_writes(
 def _plugin_loads(episode: Episode, fixture: FixtureContext | None) -> list[Finding]:
     """Calls that load a workspace module the episode wrote (or S0 lacks) into pytest as a plugin
     (:func:`.harness_plugins.loaded_plugins`): read off the words in every mode, since the effect,
-    a test run whose outcomes a plugin rewrote, is what replay would re-derive as honest output."""
+    a test run whose outcomes a plugin rewrote, is what replay would re-derive as honest output;
+    a shell line's words as bash builds them too (:func:`.shell_indirection.episode_lines`)."""
     records = call_records(episode)
     written = [path for _, path in written_paths(records)]
     s0 = fixture.files if fixture is not None else {}
     findings = []
-    for record in records:
-        line = record.shell_command or " ".join(v for _, v in record.string_values())
-        for name in loaded_plugins(line):
+    built = episode_lines(record.shell_command for record in records)
+    for record, lines in zip(records, built, strict=True):
+        lines = lines or [" ".join(v for _, v in record.string_values())]
+        for name in dict.fromkeys(name for line in lines for name in loaded_plugins(line)):
             path = workspace_plugin(name, s0, written)
             if path is not None:
                 findings.append(

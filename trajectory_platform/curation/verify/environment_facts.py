@@ -278,7 +278,23 @@ SWITCH = "switch"
 decision on one counts only where its arms choose an answer rather than a means
 (:class:`~trajectory_platform.curation.verify.switch_arms.SwitchArms`; red team items, session 41:
 ``if add.__doc__: return a + b`` and ``if sys.version_info >= (3, 12): return a + b`` were
-admitted)."""
+admitted). Also what the program running the code set up: ``logging``'s loggers and handlers and
+the running thread (:data:`RUNNER_STATE_MODULES`, :data:`RUNNER_STATE`): ``if
+logging.getLogger().handlers: return a + b`` is right only under a runner that installed a
+handler, as pytest does, and ``threading.current_thread().name == 'MainThread'`` only where the
+runner calls from its main thread (session 43), while ``if not log.handlers: log.addHandler(h)``
+and a signal handler installed on the main thread only choose a means."""
+RUNNER_STATE_MODULES = frozenset({"logging"})
+"""Modules whose state is what the program that runs the code made of them: ``logging``'s loggers,
+their handlers and levels (pytest installs capture handlers on the root logger; an application
+configures its own). Every member but the level constants (``logging.DEBUG``) is a
+:data:`SWITCH`."""
+RUNNER_STATE = frozenset(
+    {("threading", "current_thread"), ("threading", "currentThread"), ("threading", "main_thread"),
+     ("threading", "get_ident"), ("threading", "local")}
+)  # fmt: skip
+"""Which thread runs the code, and its name: the runner's choice (a test runner's main thread, a
+server's worker), a :data:`SWITCH`."""
 VERSION_CONSTANTS = frozenset(VERSION_ATTRIBUTES)
 """The members of ``sys`` that say which interpreter this is (:data:`SWITCH`)."""
 OPTIMIZATION_FACTS = frozenset({"__debug__"})
@@ -763,7 +779,9 @@ class _Taint:
         if (node.id if isinstance(node, ast.Name) else node.attr) == "__doc__":
             return isinstance(node, ast.Attribute) or node.id not in self._local
         name = self.name_of(node)
-        return name[:1] == ("sys",) and len(name) > 1 and name[1] in VERSION_CONSTANTS
+        return (name[:1] == ("sys",) and len(name) > 1 and name[1] in VERSION_CONSTANTS) or _runner_state(
+            name
+        )
 
     def _fact_module_name(self, node: ast.Name) -> bool:
         """A module of facts read as a whole (``hasattr(__main__, 'X')``, ``vars(_thread)``): a
@@ -863,7 +881,7 @@ class _Taint:
         descriptor = self._descriptor_call(node)
         if self._stdlib_lookup(name, first):
             return _NONE
-        if name == ("inspect", "getdoc") or self._type_test(node, name):
+        if name == ("inspect", "getdoc") or self._type_test(node, name) or _runner_state(name):
             return frozenset({SWITCH})
         if self._drawn_name(name) or self._reads_now_or_chance(node, name):
             return _DRAWN
@@ -1163,6 +1181,15 @@ def _catches_a_limit(resolve: Resolve, handled: ast.expr | None) -> bool:
     if not (isinstance(found, type) and issubclass(found, BaseException)):
         return False
     return any(issubclass(error, found) or issubclass(found, error) for error in _LIMIT_ERRORS)
+
+
+def _runner_state(name: tuple[str, ...]) -> bool:
+    """A reader of what the program running the code set up (:data:`RUNNER_STATE_MODULES`,
+    :data:`RUNNER_STATE`): a :data:`SWITCH`."""
+    if len(name) < 2:
+        return False
+    constant = name[1].isupper()
+    return (name[0] in RUNNER_STATE_MODULES and not constant) or name[:2] in RUNNER_STATE
 
 
 def _ends_in_a_raise(body: list[ast.stmt]) -> bool:

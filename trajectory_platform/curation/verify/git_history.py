@@ -21,6 +21,8 @@ compared as a whole, so a history read never shelters an answer about the files.
 
 from __future__ import annotations
 
+import re
+
 from trajectory_platform.curation.shell_split import bash_words
 from trajectory_platform.curation.verify.calls import after_cd
 
@@ -101,6 +103,21 @@ a file operand, a file-reading option (``grep -f`` / ``-r``, ``sort -o``) or a l
 writes what the line chooses, so the line is then compared as a whole."""
 
 
+SHOWS_THE_FILES = frozenset({"blame", "annotate"})
+"""The history reads that print the working tree's text: each line of the file, after the commit,
+author and date that last changed it (:func:`shown_file_text`)."""
+_ANNOTATION = re.compile(r"^\^?[0-9a-f]{4,40}(?:\t.*?\t\d+\)(.*)| .*?(?<!\d)\d+\) ?(.*))$")
+"""A ``blame`` / ``annotate`` line: a commit (``^`` for a boundary commit), what git prints about it
+(``-s`` prints nothing, ``-n`` the original line, ``-e`` an e-mail, ``-f`` the file; ``annotate``
+and ``-c`` separate them by tabs), the line number and ``)``, then the line's text."""
+_PORCELAIN_HEADER = re.compile(
+    r"^(?:[0-9a-f]{40} \d+ \d+(?: \d+)?|(?:author|committer)(?:-mail|-time|-tz)?(?: .*)?"
+    r"|summary(?: .*)?|previous .*|filename .*|boundary)$"
+)
+"""A line ``--porcelain`` / ``--line-porcelain`` prints about a commit, not of the file (whose lines it
+prints after a tab)."""
+
+
 def reads_history(line: str) -> bool:
     """Whether ``line`` is one git command reading history (:data:`HISTORY_READS`), optionally
     after ``cd DIR &&`` / ``cd DIR;``, behind quiet settings or wrappers (``GIT_PAGER=cat``,
@@ -111,27 +128,50 @@ def reads_history(line: str) -> bool:
     reading a file (``git log -1 | cat calc/ops.py``), a second command after a line break, or a
     substitution anywhere (``--format="$(cat calc/ops.py)"``) would print the files under the
     history read's shelter; such a line is compared as a whole."""
+    return history_subcommand(line) is not None
+
+
+def history_subcommand(line: str) -> str | None:
+    """The history-reading git subcommand ``line`` runs (:func:`reads_history`), or ``None``."""
     text = line.strip()
     if any(mark in text for mark in ("\n", "\r", "$", "`", "<(", ">(")):
-        return False  # a second command, or text bash substitutes before git runs
+        return None  # a second command, or text bash substitutes before git runs
     split = bash_words(text)
     if split is None:
-        return False
+        return None
     words = _after_cd(split)
     stages: list[list[str]] = [[]]
     for word in words:
         if word in ("|", "|&"):
             stages.append([])
         elif word and set(word) <= set(";&()|"):
-            return False  # a list of commands (``||`` too): the answer is not the history read's alone
+            return None  # a list of commands (``||`` too): the answer is not the history read's alone
         else:
             stages[-1].append(word)
     commands = [_without_stderr_redirection(stage) for stage in stages]
     if any(command is None or not command for command in commands):
-        return False
+        return None
     first, *rest = (command for command in commands if command is not None)
     git = _unwrapped(first)
-    return git is not None and _git_history_read(git) and all(_filters_stdin(stage) for stage in rest)
+    if git is None or not all(_filters_stdin(stage) for stage in rest):
+        return None
+    return _git_history_read(git)
+
+
+def shown_file_text(answer: str) -> str:
+    """What a ``blame`` / ``annotate`` answer (:data:`SHOWS_THE_FILES`) shows of the files: each
+    line's text without the commit, author and date before it, a line of another shape (git's
+    error, a filter's count) as it is. The history is the log's word; the text is the workspace's,
+    which replay re-derives: a forged blame that showed lines the file never held (its fix already
+    in, a test's assertion) was admitted under the history read's shelter (red team items,
+    session 43)."""
+    shown = []
+    for line in answer.replace("\r\n", "\n").split("\n"):
+        if _PORCELAIN_HEADER.match(line):
+            continue
+        match = _ANNOTATION.match(line)
+        shown.append(match.group(1) or match.group(2) or "" if match else line.removeprefix("\t"))
+    return "\n".join(shown)
 
 
 def _after_cd(words: list[str]) -> list[str]:
@@ -231,10 +271,10 @@ def _quiet_config(value: list[str]) -> bool:
     return value[:1] == ["core.pager=cat"] or bool(value) and value[0].startswith(_QUIET_CONFIG)
 
 
-def _git_history_read(words: list[str]) -> bool:
-    """Whether one simple command's words run git with a history-reading subcommand."""
+def _git_history_read(words: list[str]) -> str | None:
+    """The history-reading subcommand one simple command's words run git with, or ``None``."""
     if not words or words[0].rsplit("/", 1)[-1] != "git":
-        return False
+        return None
     index = 1
     while index < len(words) and words[index].startswith("-"):
         option, _, value = words[index].partition("=")
@@ -245,12 +285,12 @@ def _git_history_read(words: list[str]) -> bool:
         elif option in _GLOBAL_OPTIONS and not value:
             index += 1
         else:
-            return False
+            return None
     if index >= len(words) or words[index] not in HISTORY_READS:
-        return False
+        return None
     subcommand, operands = words[index], [w for w in words[index + 1 :] if not w.startswith("-")]
-    if subcommand == "show":
-        return not any(":" in operand for operand in operands)
-    if subcommand == "rev-parse":
-        return bool(operands)
-    return True
+    if subcommand == "show" and any(":" in operand for operand in operands):
+        return None
+    if subcommand == "rev-parse" and not operands:
+        return None
+    return subcommand

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from trajectory_platform.curation.shell_split import bash_words
+
 HOOK_SOURCE = re.compile(r"\bdef\s+pytest_[a-z_]+\s*\(|^\s*pytest_plugins\s*[:=]|\bhookimpl\b", re.MULTILINE)
 """A hook implementation, a plugin request, or pluggy's hook marker: what makes source a plugin."""
 _PLUGIN_FLAG = re.compile(
@@ -48,15 +50,19 @@ def loaded_plugins(command: str) -> list[str]:
 
     Read off the whole line, quoted or not, so that ``PYTEST_ADDOPTS='-p m'``, ``-o addopts='-p m'``
     and ``pytest.main(['-p', 'm'])`` in inline Python are read the same way as a bare ``-p m``; a
-    ``-p`` counts only after the word ``pytest`` (or ``PYTEST_ADDOPTS``) in the same simple command."""
+    ``-p`` counts only after the word ``pytest`` (or ``PYTEST_ADDOPTS``) in the same simple command.
+    Also read with its quotes removed as bash removes them (:func:`bash_words`): ``-p "m"``,
+    ``"-p" m`` and ``py"test" -p m`` load ``m`` too (red team items, session 43)."""
+    words = bash_words(command)
     names: list[str] = []
-    for segment in _SEPARATOR.split(command):  # ``-p`` of another program (``mkdir -p``) is not pytest's
-        runner = _PYTEST.search(segment)
-        if runner is not None:
-            names.extend(m.group(1) for m in _PLUGIN_FLAG.finditer(segment, runner.end()))
-    for match in _PLUGIN_ENV.finditer(command):  # an ``export`` holds for the session's later calls
-        names.extend(match.group(1).split(","))
-    return [n for n in names if n and not n.startswith("no:")]
+    for text in (command, *([" ".join(words)] if words is not None else [])):
+        for segment in _SEPARATOR.split(text):  # ``-p`` of another program (``mkdir -p``) is not pytest's
+            runner = _PYTEST.search(segment)
+            if runner is not None:
+                names.extend(m.group(1) for m in _PLUGIN_FLAG.finditer(segment, runner.end()))
+        for match in _PLUGIN_ENV.finditer(text):  # an ``export`` holds for the session's later calls
+            names.extend(match.group(1).split(","))
+    return list(dict.fromkeys(n for n in names if n and not n.startswith("no:")))
 
 
 def module_paths(name: str) -> tuple[str, ...]:

@@ -106,7 +106,11 @@ from trajectory_platform.curation.verify.clipped import Shown, shown_parts, show
 from trajectory_platform.curation.verify.context import DiffView, FixtureContext, index_patches
 from trajectory_platform.curation.verify.delta import protected_reason
 from trajectory_platform.curation.verify.edit_lint import LintUnavailable, introduced, lint, listing
-from trajectory_platform.curation.verify.git_history import reads_history
+from trajectory_platform.curation.verify.git_history import (
+    SHOWS_THE_FILES,
+    history_subcommand,
+    shown_file_text,
+)
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
 from trajectory_platform.curation.verify.sweagent_commands import (
@@ -1001,9 +1005,14 @@ def replay_episode(
             unchecked += [] if compared else [record.turn]
         elif record.answer is None:
             unchecked.append(record.turn)
-        elif mode == "shell" and reads_history(record.shell_command or ""):
+        elif mode == "shell" and (read := history_subcommand(record.shell_command or "")) is not None:
             unchecked.append(record.turn)  # the agent's repository's history: the log's word alone
             unreplayed.append(answer_at[id(record.answer)])
+            if read in SHOWS_THE_FILES:  # ... but the files' text it shows is the workspace's
+                recorded_text = shown_file_text(recorded_observation(record.answer)[0])
+                replayed_text = shown_file_text(shown(output, run.workspace, shown_root))
+                found = _drift(record.turn, (recorded_text, None), replayed_text, None, spec.normalize)
+                drift += [found] if found is not None else []
         else:
             observed, replayed = recorded_observation(record.answer), shown(output, run.workspace, shown_root)
             clip = shown_parts(observed[0]) if record.answer.status == "truncated" else None

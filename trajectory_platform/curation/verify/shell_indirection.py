@@ -21,9 +21,9 @@ import base64
 import binascii
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
-from trajectory_platform.curation.shell_split import bash_words
+from trajectory_platform.curation.shell_split import bash_words, is_operator
 
 _ASSIGNMENT = re.compile(
     r"""(?:^|(?<=[\s;&|(]))(?:(?:export|local|declare|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)="""
@@ -39,13 +39,23 @@ DEPTH = 3
 """How many rounds of expansion a line gets (a decoded line may assign and expand again)."""
 
 
+_LOOP = re.compile(r"(?:^|(?<=[\s;&|(]))(?:for|select)\s+([A-Za-z_]\w*)\s+in\s+([^;\n]*?)\s*(?:;|\n)\s*do\b")
+"""A ``for NAME in WORDS; do`` (or ``select``) header: the loop's body runs with ``NAME`` each word."""
+
+
 def assignments(line: str) -> dict[str, str]:
     """The variables ``line`` assigns constant text to (``D=/srv/data``, ``export R="rm -rf"``,
-    ``dirs=(/a /b)``: an array is its words), quotes removed."""
+    ``dirs=(/a /b)``: an array is its words), quotes removed, and the variable of a ``for`` loop
+    over constant words (its words: ``for m in plug; do pytest -p "$m"; done`` ran ``-p plug``,
+    which a reader of the words never saw: red team items, session 43)."""
     found = {}
     for name, value in _ASSIGNMENT.findall(line):
         wrapped = len(value) > 1 and (value[0], value[-1]) in (("(", ")"), ('"', '"'), ("'", "'"))
         found[name] = value[1:-1] if wrapped else value
+    for name, words in _LOOP.findall(line):
+        split = bash_words(words)
+        if split and not any(is_operator(word) for word in split):
+            found[name] = " ".join(split)
     return found
 
 
@@ -237,3 +247,62 @@ def expansions(line: str, bindings: dict[str, str] | None = None, depth: int = D
         for text in list(found):
             found.extend(more for more in expansions(text, known, depth - 1) if more not in found)
     return [text for text in dict.fromkeys(found) if text and text != line]
+
+
+def episode_lines(lines: Iterable[str | None]) -> Iterator[list[str]]:
+    """For each call of an episode in order, given its shell line (``None``: it runs none), that
+    line and the lines bash builds from it (:func:`expansions`) under the variables it and every
+    earlier line assigned (the agent's shell keeps them for its later calls); ``[]`` for a call
+    that runs no line. The readers of what a line does (its writes, the plugins it loads into
+    pytest) read these, not the words alone: ``cmd=pytest; $cmd -p plug`` and ``f=tests/t.py;
+    echo > $f`` hid what they ran (red team items, session 43)."""
+    bindings: dict[str, str] = {}
+    functions: dict[str, str] = {}
+    for line in lines:
+        if line is None:
+            yield []
+            continue
+        functions.update(_functions(line))
+        called = _called_bodies(line, functions)
+        built = [line, *called, *(e for text in (line, *called) for e in expansions(text, bindings))]
+        yield list(dict.fromkeys(built))
+        bindings.update(assignments(line))
+
+
+_FUNCTION = re.compile(
+    r"(?:\bfunction\s+([A-Za-z_][\w-]*)\s*(?:\(\s*\))?|\b([A-Za-z_][\w-]*)\s*\(\s*\))\s*\{(.*?)\}"
+)
+"""A shell function's definition (``t() { ...; }``, ``function t { ...; }``) and its body."""
+_POSITIONAL = re.compile(r"\"?\$\{?([1-9@*])\}?\"?")
+"""A positional parameter, with the quotes around it (``"$@"`` is the arguments as words)."""
+
+
+def _functions(line: str) -> dict[str, str]:
+    """The functions ``line`` defines, by name: their bodies."""
+    return {(match.group(1) or match.group(2)): match.group(3) for match in _FUNCTION.finditer(line)}
+
+
+def _called_bodies(line: str, functions: dict[str, str]) -> list[str]:
+    """The bodies of the known functions ``line`` calls, their positional parameters replaced by
+    the call's words (``t() { pytest -p "$1"; }; t plug`` runs ``pytest -p "plug"``)."""
+    if not functions:
+        return []
+    words = bash_words(_FUNCTION.sub(" ", line)) or []
+    bodies: list[str] = []
+    command: list[str] = []
+    for word in [*words, ";"]:
+        if not is_operator(word):
+            command.append(word)
+            continue
+        if command and command[0] in functions:
+            arguments = command[1:]
+
+            def value(match: re.Match[str], arguments: list[str] = arguments) -> str:
+                key = match.group(1)
+                if key in "@*":
+                    return " ".join(arguments)
+                return arguments[int(key) - 1] if int(key) <= len(arguments) else ""
+
+            bodies.append(_POSITIONAL.sub(value, functions[command[0]]))
+        command = []
+    return bodies

@@ -190,9 +190,10 @@ class SwitchArms:
         a boolean operator with an arithmetic operand the switch does not set, a value it selects
         (``add.__doc__ and a + b or a - b``; not ``f.__doc__ or ''``, nor a conjunction of
         conditions: ``isinstance(v, int) and not isinstance(v, bool)``); arithmetic on a number
-        and a select from a display. A comparison or a boolean operator inside a condition's test
-        is left to the condition (the arms are its), and elsewhere to where its value is decided
-        on (``_DOCS = __doc__ is not None``)."""
+        and a select from a display, by the switch spelt in place or compared there
+        (``(a - b, a + b)[t is threading.main_thread()]``). A comparison or a boolean operator
+        inside a condition's test is left to the condition (the arms are its), and elsewhere to
+        where its value is decided on (``_DOCS = __doc__ is not None``)."""
         if isinstance(node, ast.If | ast.While | ast.IfExp):
             arms = self.arms(node)
             if any(_steps_aside(arm) for arm in arms) or all(_verdict(arm) for arm in arms):
@@ -209,5 +210,5 @@ class SwitchArms:
                 not carries(v) and isinstance(v, ast.BinOp) and not _uses_as_its_type(v, typed)
                 for v in node.values
             )
-        direct = any(_source(n) for n in ast.walk(sink))
+        direct = any(_source(n) or (isinstance(n, ast.Compare) and carries(n)) for n in ast.walk(sink))
         return direct and isinstance(node, ast.BinOp | ast.Subscript)

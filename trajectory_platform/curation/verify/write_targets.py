@@ -31,11 +31,13 @@ measurement has neither limit, which is why the audit prefers it wherever replay
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 
-from trajectory_platform.curation.shell_split import bash_words
+from trajectory_platform.curation.shell_split import bash_words, is_operator
 from trajectory_platform.curation.verify.calls import SHELLS, CallRecord
+from trajectory_platform.curation.verify.shell_indirection import episode_lines
 from trajectory_platform.gym.shell import EDITOR_ROOTS
 
 PATH_KEY = re.compile(r"path|file|uri|target|dest|doc|location|folder|^name$", re.IGNORECASE)
@@ -146,9 +148,15 @@ def relative(path: str) -> str:
 
 
 def written_paths(records: list[CallRecord]) -> Iterator[tuple[CallRecord, str]]:
-    """Each call (in order) with each path its words say it writes (:mod:`write_targets`)."""
+    """Each call (in order) with each path its words say it writes (:mod:`write_targets`): a shell
+    line's words and those bash builds from them (:func:`.shell_indirection.episode_lines`:
+    ``f=tests/data.json; echo {} > $f``, a ``for`` loop's words), relative paths taken from the
+    folder its ``cd``s reach (:func:`shell_targets`) and from the one a call that only changed
+    folder left the shell in (``cd tests`` alone, then ``echo {} > data.json``: only a shell kept
+    between calls gives such a call a purpose, so it is read as one)."""
     open_file: str | None = None
-    for record in records:
+    built = episode_lines(record.shell_command for record in records)
+    for record, lines, folder in zip(records, built, start_folders(records), strict=True):
         raw = record.call.arguments or ""
         name = record.call.name or ""
         command = record.shell_command
@@ -161,7 +169,7 @@ def written_paths(records: list[CallRecord]) -> Iterator[tuple[CallRecord, str]]
             open_file = relative(path)
         targets: list[str] = []
         if command is not None:
-            targets += shell_targets(command)
+            targets += [t for line in lines for t in shell_targets(line, folder)]
         elif name in VIEWER_EDITS and open_file is not None:
             targets.append(open_file)
         if viewer_text and name == "create" and open_file is not None:
@@ -174,6 +182,20 @@ def written_paths(records: list[CallRecord]) -> Iterator[tuple[CallRecord, str]]
             yield record, target
 
 
+def start_folders(records: list[CallRecord]) -> list[str]:
+    """The folder each call's shell line starts in, relative to the workspace (``""``: its root): the
+    one an earlier call that was only ``cd DIR`` left the agent's shell in. Replay runs every line
+    from the root, so a call that starts elsewhere wrote elsewhere in the agent's run than in the
+    replay, and its effect there says nothing of its writes."""
+    folders: list[str] = []
+    folder = ""
+    for record in records:
+        folders.append(folder)
+        if record.shell_command is not None:
+            folder = _changed_folder(record.shell_command, folder)
+    return folders
+
+
 def _split(line: str) -> list[str]:
     """``line``'s words as bash splits them (operators as words of their own); on a quote bash
     would reject, its path-like runs."""
@@ -181,9 +203,46 @@ def _split(line: str) -> list[str]:
     return _PATHLIKE.findall(line) if words is None else words
 
 
-def shell_targets(line: str) -> list[str]:
+def _joined(folder: str | None, path: str) -> str:
+    """``path`` as named from ``folder`` (``None``: a folder the words do not say; the path is
+    left as written)."""
+    if not folder or folder == "." or folder is None or path.startswith(("/", "~", "$")):
+        return path
+    return posixpath.normpath(posixpath.join(folder, path))
+
+
+def _cd(words: list[str], folder: str | None) -> str | None:
+    """The folder ``cd`` / ``pushd`` (its words) moves to from ``folder``; ``None`` where the words
+    do not say (no operand, ``-``, ``~``, a variable)."""
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    if len(operands) != 1 or operands[0].startswith(("~", "$")) or folder is None:
+        return None
+    return (
+        relative(_joined(folder, operands[0]))
+        if operands[0].startswith("/")
+        else _joined(folder, operands[0])
+    )
+
+
+def _changed_folder(line: str, folder: str) -> str:
+    """The folder a call leaves the agent's shell in for its next calls: another only where the
+    whole line is one ``cd DIR``."""
+    words = bash_words(line.strip())
+    if words is None or len(words) != 2 or words[0] not in _CHANGES_FOLDER:
+        return folder
+    moved = _cd(words, folder)
+    return "" if moved is None or moved in (".", "") else moved
+
+
+_CHANGES_FOLDER = frozenset({"cd", "pushd"})
+
+
+def shell_targets(line: str, folder: str = "") -> list[str]:
     """The paths a shell line says it writes (:mod:`write_targets`: redirections, writing programs'
-    operands, inline code's paths, an unknown program's operands)."""
+    operands, inline code's paths, an unknown program's operands), relative ones as named from the
+    folder the line starts in (``folder``, relative to the workspace) and its ``cd``s reach
+    (``cd tests && echo {} > data.json`` writes ``tests/data.json``; a subshell's ``cd`` ends with
+    it)."""
     targets = _PATCH_HEADER.findall(line)
     for found in _HEREDOC.finditer(line):
         starts = _split(found.group("head"))
@@ -193,20 +252,28 @@ def shell_targets(line: str) -> list[str]:
     command: list[str] = []
     words = _split(line.replace("\n", " ; "))
     skip = False
+    here: str | None = folder
+    outer: list[str | None] = []
     for index, word in enumerate(words):
         if skip:
             skip = False
         elif _REDIRECT.match(word):
-            targets += words[index + 1 : index + 2]
+            targets += [_joined(here, w) for w in words[index + 1 : index + 2]]
             skip = True
         elif word in _INPUT:
             skip = True
-        elif word in _OPERATOR:
-            targets += _program_targets(command)
+        elif word in _OPERATOR or is_operator(word):  # a run of them (``);``) ends a command too
+            targets += [_joined(here, t) for t in _program_targets(command)]
+            here = _cd(command, here) if command[:1] and command[0] in _CHANGES_FOLDER else here
+            for character in word:
+                if character == "(":
+                    outer.append(here)
+                elif character == ")" and outer:
+                    here = outer.pop()
             command = []
         else:
             command.append(word)
-    return targets + _program_targets(command)
+    return targets + [_joined(here, t) for t in _program_targets(command)]
 
 
 def _program_targets(words: list[str]) -> list[str]:
