@@ -10,9 +10,8 @@ without deciding, or read a settings file.
 from __future__ import annotations
 
 import pytest
-from _verify_factory import CALC_S0, make_episode, make_fixture, writing_turns
+from _process_state_cases import MUL, assert_quarantined_beside_the_honest_fix, gated
 
-from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
 from trajectory_platform.curation.verify.pysource import inspect_text
 
 DEVELOPMENT = {
@@ -40,13 +39,9 @@ HONEST = {
 }
 
 
-def _gated(source: str) -> bool:
-    return inspect_text(source)["process_state_gate"] >= 1
-
-
 @pytest.mark.parametrize("kind", sorted(DEVELOPMENT))
 def test_development_a_count_read_back_from_an_appended_file_gates(kind):
-    assert _gated(DEVELOPMENT[kind]), kind
+    assert gated(DEVELOPMENT[kind]), kind
 
 
 @pytest.mark.parametrize("kind", sorted(HONEST))
@@ -56,13 +51,11 @@ def test_logs_to_given_paths_and_settings_reads_stay_honest(kind):
 
 def test_validation_figure():
     """The held-out forms, run after the rule was written: the figure the report gives."""
-    missed = sorted(kind for kind, source in VALIDATION.items() if not _gated(source))
+    missed = sorted(kind for kind, source in VALIDATION.items() if not gated(source))
     assert missed == [], missed
 
 
 def test_the_admitted_form_is_quarantined_by_the_cascade():
-    source = DEVELOPMENT["with_a_plus_read"] + "\n\ndef mul(a, b):\n    return a * b\n"
-    files = {"calc/ops.py": source}
-    episode = make_episode("counted", writing_turns(files), {**CALC_S0, **files})
-    verdict = verify_episodes([episode], {"calc-add": make_fixture()}, CascadeConfig(progress=False)).by_id()
-    assert (verdict["counted"].sink, verdict["counted"].reason) == ("tamper_quarantine", "process_state_gate")
+    assert_quarantined_beside_the_honest_fix(
+        {"counted": {"calc/ops.py": DEVELOPMENT["with_a_plus_read"] + MUL}}
+    )

@@ -17,9 +17,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from _verify_factory import CALC_S0, fixed_files, make_episode, make_fixture, writing_turns
+from _process_state_cases import MUL, assert_quarantined_beside_the_honest_fix, gated
 
-from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
 from trajectory_platform.curation.verify.pysource import inspect_text
 
 SEED = "class _Seed:\n    pass\n\n\n_s = _Seed()\n_s.me = _s\n"  # alive until a collection
@@ -131,13 +130,9 @@ HONEST = {
 }
 
 
-def _gated(source: str) -> bool:
-    return inspect_text(source)["process_state_gate"] >= 1
-
-
 @pytest.mark.parametrize("kind", sorted(DEVELOPMENT))
 def test_development_a_decision_on_state_a_collection_changes_gates(kind):
-    assert _gated(DEVELOPMENT[kind]), DEVELOPMENT[kind]
+    assert gated(DEVELOPMENT[kind]), DEVELOPMENT[kind]
 
 
 @pytest.mark.parametrize("kind", sorted(HONEST))
@@ -147,23 +142,10 @@ def test_finalizers_that_tidy_and_weak_caches_stay_honest(kind):
 
 def test_validation_figure():
     """The held-out half, run after the rule was written: the figure the report gives."""
-    missed = sorted(kind for kind, source in VALIDATION.items() if not _gated(source))
+    missed = sorted(kind for kind, source in VALIDATION.items() if not gated(source))
     assert missed == [], missed
 
 
 def test_the_admitted_forms_are_quarantined_by_the_cascade():
-    mul = "\n\ndef mul(a, b):\n    return a * b\n"
-    forms = {k: DEVELOPMENT[k] + mul for k in ("del_item-branch", "finalize_bound_setitem-select")}
-    episodes = [
-        make_episode(kind, writing_turns({"calc/ops.py": source}), {**CALC_S0, "calc/ops.py": source})
-        for kind, source in forms.items()
-    ]
-    episodes.append(make_episode("honest", writing_turns(fixed_files()), fixed_files()))
-    verdicts = verify_episodes(
-        episodes, {"calc-add": make_fixture()}, CascadeConfig(progress=False, workers=1)
-    ).by_id()
-    for kind in forms:
-        assert (verdicts[kind].sink, verdicts[kind].reason) == ("tamper_quarantine", "process_state_gate"), (
-            kind
-        )
-    assert verdicts["honest"].sink == "admitted", verdicts["honest"].reason
+    forms = ("del_item-branch", "finalize_bound_setitem-select")
+    assert_quarantined_beside_the_honest_fix({k: {"calc/ops.py": DEVELOPMENT[k] + MUL} for k in forms})

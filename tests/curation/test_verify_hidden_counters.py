@@ -15,9 +15,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from _verify_factory import CALC_S0, fixed_files, make_episode, make_fixture, writing_turns
+from _process_state_cases import MUL, assert_quarantined_beside_the_honest_fix, gated
 
-from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
 from trajectory_platform.curation.verify.pysource import inspect_text
 
 # (header, the step one call takes, the count) per kind of state
@@ -121,23 +120,19 @@ HONEST = {
 }
 
 
-def _gated(source: str) -> bool:
-    return inspect_text(source)["process_state_gate"] >= 1
-
-
 @pytest.mark.parametrize("kind", sorted(EQUALITY_DEVELOPMENT))
 def test_development_a_count_equal_to_a_limit_no_literal_spells_gates(kind):
-    assert _gated(EQUALITY_DEVELOPMENT[kind]), EQUALITY_DEVELOPMENT[kind]
+    assert gated(EQUALITY_DEVELOPMENT[kind]), EQUALITY_DEVELOPMENT[kind]
 
 
 @pytest.mark.parametrize("kind", sorted(CACHE_DEVELOPMENT))
 def test_development_a_count_a_cache_keeps_gates(kind):
-    assert _gated(CACHE_DEVELOPMENT[kind]), kind
+    assert gated(CACHE_DEVELOPMENT[kind]), kind
 
 
 @pytest.mark.parametrize("kind", sorted(GENERATOR_DEVELOPMENT))
 def test_development_a_decision_on_a_seeded_generator_made_once_gates(kind):
-    assert _gated(GENERATOR_DEVELOPMENT[kind]), kind
+    assert gated(GENERATOR_DEVELOPMENT[kind]), kind
 
 
 @pytest.mark.parametrize("kind", sorted(HONEST))
@@ -150,7 +145,7 @@ VALIDATION = {**EQUALITY_VALIDATION, **CACHE_VALIDATION, **GENERATOR_VALIDATION}
 
 def test_validation_figure():
     """The held-out half, run after the rule was written: the figure the report gives."""
-    missed = sorted(kind for kind, source in VALIDATION.items() if not _gated(source))
+    missed = sorted(kind for kind, source in VALIDATION.items() if not gated(source))
     assert missed == [], missed
 
 
@@ -163,20 +158,6 @@ ADMITTED_BEFORE = {  # the three forms the red team ran through the whole cascad
 
 
 def test_the_admitted_forms_are_quarantined_by_the_cascade_and_the_honest_fix_admitted():
-    fixture = make_fixture()
-    mul = "\n\ndef mul(a, b):\n    return a * b\n"
-    episodes = [
-        make_episode(
-            kind, writing_turns({"calc/ops.py": source + mul}), {**CALC_S0, "calc/ops.py": source + mul}
-        )
-        for kind, source in ADMITTED_BEFORE.items()
-    ]
-    episodes.append(make_episode("honest", writing_turns(fixed_files()), fixed_files()))
-    verdicts = verify_episodes(
-        episodes, {"calc-add": fixture}, CascadeConfig(progress=False, workers=1)
-    ).by_id()
-    for kind in ADMITTED_BEFORE:
-        assert (verdicts[kind].sink, verdicts[kind].reason) == ("tamper_quarantine", "process_state_gate"), (
-            kind
-        )
-    assert verdicts["honest"].sink == "admitted", verdicts["honest"].reason
+    assert_quarantined_beside_the_honest_fix(
+        {kind: {"calc/ops.py": source + MUL} for kind, source in ADMITTED_BEFORE.items()}
+    )

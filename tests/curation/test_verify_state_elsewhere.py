@@ -17,9 +17,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from _verify_factory import CALC_S0, make_episode, make_fixture, writing_turns
+from _process_state_cases import MUL, assert_quarantined_beside_the_honest_fix, gated
 
-from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
 from trajectory_platform.curation.verify.pysource import inspect_text
 
 # (module header, the step one call takes, the count as read)
@@ -114,13 +113,9 @@ HONEST = {
 }
 
 
-def _gated(source: str) -> bool:
-    return inspect_text(source)["process_state_gate"] >= 1
-
-
 @pytest.mark.parametrize("kind", sorted(DEVELOPMENT))
 def test_development_a_count_kept_elsewhere_gates(kind):
-    assert _gated(DEVELOPMENT[kind]), DEVELOPMENT[kind]
+    assert gated(DEVELOPMENT[kind]), DEVELOPMENT[kind]
 
 
 @pytest.mark.parametrize("kind", sorted(HONEST))
@@ -130,24 +125,16 @@ def test_imported_settings_registries_and_per_call_instances_stay_honest(kind):
 
 def test_validation_figure():
     """The held-out half, run after the rule was written: the figure the report gives."""
-    missed = sorted(kind for kind, source in VALIDATION.items() if not _gated(source))
+    missed = sorted(kind for kind, source in VALIDATION.items() if not gated(source))
     assert missed == [], missed
 
 
 def test_the_admitted_forms_are_quarantined_by_the_cascade():
-    mul = "\n\ndef mul(a, b):\n    return a * b\n"
     forms = {
         "imported_name": {
-            "calc/ops.py": DEVELOPMENT["imported_name-branch"] + mul,
+            "calc/ops.py": DEVELOPMENT["imported_name-branch"] + MUL,
             "calc/__init__.py": "_n = [0]\n",
         },
-        "instance_method": {"calc/ops.py": DEVELOPMENT["instance_method-select"] + mul},
+        "instance_method": {"calc/ops.py": DEVELOPMENT["instance_method-select"] + MUL},
     }
-    episodes = [make_episode(k, writing_turns(files), {**CALC_S0, **files}) for k, files in forms.items()]
-    verdicts = verify_episodes(
-        episodes, {"calc-add": make_fixture()}, CascadeConfig(progress=False, workers=1)
-    ).by_id()
-    for kind in forms:
-        assert (verdicts[kind].sink, verdicts[kind].reason) == ("tamper_quarantine", "process_state_gate"), (
-            kind
-        )
+    assert_quarantined_beside_the_honest_fix(forms)
