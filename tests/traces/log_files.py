@@ -33,6 +33,20 @@ def one_episode(path: Path) -> Episode:
     return episode
 
 
+def call_rows(path: Path) -> list[tuple[Any, ...]]:
+    """Each event of the one episode ``path`` holds as (kind, content, its calls as (id, name,
+    parsed arguments), the call id it answers): what a reader must get right of a turn."""
+    return [
+        (
+            e.kind,
+            e.content,
+            [(c.id, c.name, json.loads(c.arguments or "null")) for c in e.tool_calls],
+            e.tool_call_id,
+        )
+        for e in one_episode(path).events
+    ]
+
+
 def read_accounted(path: Path) -> IngestResult:
     """What ingest makes of ``path`` (a file or a folder), asserting every record is accounted:
     records in = normalized + rejected (a conversation split off a run counts as a record)."""

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from log_files import one_episode, write_json
+from log_files import call_rows, write_json
 
 
 def message(role: str, *contents: dict[str, Any], typed: bool = True) -> dict[str, Any]:
@@ -40,19 +40,6 @@ def run(typed: bool) -> list[dict[str, Any]]:
     ]
 
 
-def turns(path: Path) -> list[tuple[Any, ...]]:
-    episode = one_episode(path)
-    return [
-        (
-            e.kind,
-            e.content,
-            [(c.id, c.name, json.loads(c.arguments or "null")) for c in e.tool_calls],
-            e.tool_call_id,
-        )
-        for e in episode.events
-    ]
-
-
 EXPECTED = [
     ("user", "Weather in Paris?", [], None),
     ("assistant", None, [("call_1", "get_weather", {"city": "Paris"})], None),
@@ -62,9 +49,9 @@ EXPECTED = [
 
 
 def test_chat_messages_with_typed_roles_and_contents(tmp_path: Path):
-    assert turns(write_json(tmp_path, "thread.json", {"messages": run(typed=True)})) == EXPECTED
+    assert call_rows(write_json(tmp_path, "thread.json", {"messages": run(typed=True)})) == EXPECTED
 
 
 def test_held_out_an_agent_run_response_with_plain_roles(tmp_path: Path):
     response = {"type": "agent_run_response", "messages": run(typed=False), "response_id": "r1"}
-    assert turns(write_json(tmp_path, "response.json", response)) == EXPECTED
+    assert call_rows(write_json(tmp_path, "response.json", response)) == EXPECTED

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from log_files import one_episode, write_json, write_jsonl
+from log_files import call_rows, one_episode, write_json, write_jsonl
 
 from trajectory_platform.traces.ingest import ingest_paths
 
@@ -74,19 +74,6 @@ def thread() -> list[dict[str, Any]]:
     ]
 
 
-def shape(path: Path) -> list[tuple[Any, ...]]:
-    episode = one_episode(path)
-    return [
-        (
-            e.kind,
-            e.content,
-            [(c.id, c.name, json.loads(c.arguments or "null")) for c in e.tool_calls],
-            e.tool_call_id,
-        )
-        for e in episode.events
-    ]
-
-
 EXPECTED = [
     ("user", ASK, [], None),
     ("assistant", None, [("call_1", "get_weather", {"city": "Paris"})], None),
@@ -96,7 +83,7 @@ EXPECTED = [
 
 
 def test_objects_one_a_line_are_the_thread_with_its_calls_and_results(tmp_path: Path):
-    assert shape(write_jsonl(tmp_path, "thread.jsonl", thread())) == EXPECTED
+    assert call_rows(write_jsonl(tmp_path, "thread.jsonl", thread())) == EXPECTED
 
 
 def test_list_pages_newest_first_beside_each_other_are_read_together(tmp_path: Path):
@@ -107,7 +94,7 @@ def test_list_pages_newest_first_beside_each_other_are_read_together(tmp_path: P
         "messages": {"object": "list", "data": [objects[3], objects[0]], "has_more": False},
         "run_steps": {"object": "list", "data": [objects[2], objects[1]], "has_more": False},
     }
-    assert shape(write_json(tmp_path, "thread.json", document)) == EXPECTED
+    assert call_rows(write_json(tmp_path, "thread.json", document)) == EXPECTED
 
 
 def test_code_interpreter_and_a_function_in_one_step_are_two_calls_each_answered(tmp_path: Path):
