@@ -46,6 +46,7 @@ from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, descr
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
 from trajectory_platform.traces.adapters.inspect_archive import ARCHIVE_SUFFIX
 from trajectory_platform.traces.adapters.text_conventions import appending_frameworks
+from trajectory_platform.traces.adapters.tool_errors import mark_harness_errors
 from trajectory_platform.traces.cross_file import SpanningGroups, groups_by_id
 from trajectory_platform.traces.drops import Drop, Tally, named, path_of, without_record_text
 from trajectory_platform.traces.ingest_settings import IngestSettings
@@ -596,6 +597,8 @@ def _ingest_record(
             native = reader.name == "native"  # the platform's own record: read back as written
             frameworks = frozenset() if native else appending_frameworks(record.value, episode.events)
             markup = MarkupTally() if native else lift_inline_markup(episode, reader.markup_tools, frameworks)
+            if not native:
+                mark_harness_errors(episode)
             replaced = scrub_episode(episode)
             if episode.task.fixture_id is None and task_map is not None:
                 episode.task.fixture_id = task_map.task_for(src.path)
