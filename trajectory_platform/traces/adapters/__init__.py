@@ -61,6 +61,7 @@ from trajectory_platform.traces.adapters.otel import OTelAdapter
 from trajectory_platform.traces.adapters.pydantic_ai import PydanticAIAdapter
 from trajectory_platform.traces.adapters.sharegpt import ShareGPTAdapter
 from trajectory_platform.traces.adapters.smolagents import SmolagentsAdapter
+from trajectory_platform.traces.adapters.strands_session import StrandsSessionAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
 from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
 from trajectory_platform.traces.adapters.text_completion import TextCompletionAdapter
@@ -91,6 +92,7 @@ ADAPTERS: dict[str, Adapter] = {
         MLflowAdapter(),
         ClaudeCodeAdapter(),
         ClineAdapter(),
+        StrandsSessionAdapter(),
         CodexAdapter(),
         CodexExecAdapter(),
         GeminiCliAdapter(),
