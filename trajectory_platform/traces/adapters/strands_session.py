@@ -21,7 +21,8 @@ The message files and ``session.json`` are read with the agent, not as records o
 counts each as read with the ``agent.json`` (``RawRecord.read_with``) while the same run reads it; a
 message given without its agent's ``agent.json`` is a ``companion not ingested`` reject naming that
 file. A message file that cannot be read, or an index missing from the sequence (a message lost),
-rejects the agent's record naming the file and why: the conversation is not whole.
+rejects the agent's record naming the file and why: the conversation is not whole
+(``numbered_files.py``, shared with OpenHands' file store).
 """
 
 from __future__ import annotations
@@ -39,12 +40,11 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     adapter_episode_id,
     expect,
-    json_error,
     name_tool_results,
     optional_str,
     timestamp_of,
 )
-from trajectory_platform.traces.adapters.cline import NOT_INGESTED
+from trajectory_platform.traces.adapters.numbered_files import companion_record, read_numbered
 from trajectory_platform.traces.adapters.openai import events_of_messages
 from trajectory_platform.traces.record import Episode, canonical_json
 
@@ -121,12 +121,8 @@ class StrandsSessionAdapter(Adapter):
             return
         agent = _agent_of_message(document, path)
         owners = [agent] if agent is not None else _agents_of_session(document, path) or []
-        read_by = next((owner for owner in owners if src.in_run(owner)), None)
-        if read_by is not None:
-            yield RawRecord(None, "$", read_with=_display(src, read_by))
-            return
-        detail = f"{path.name} is read with its agent's {AGENT_FILE}, which this run does not read"
-        yield RawRecord(None, "$", error=RecordError(NOT_INGESTED, detail), excerpt=src.fingerprint())
+        owner = next((o for o in owners if src.in_run(o)), owners[0] if owners else path)
+        yield companion_record(src, owner, _display(src, owner))
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
@@ -171,32 +167,10 @@ def _display(src: SourceFile, owner: Path) -> str:
 
 
 def _conversation(agent_file: Path) -> dict[str, Any]:
-    """The agent's messages in index order (``[(index, stored message), ...]``) and its session's
-    ``session.json`` (``None`` when absent or unreadable), or a reject naming a message file that
-    cannot be read or an index missing from the sequence."""
-    indexed: list[tuple[int, Path]] = []
-    for path in (agent_file.parent / MESSAGES).glob("message_*.json"):
-        match = MESSAGE_FILE.fullmatch(path.name)
-        if match is not None:
-            indexed.append((int(match.group(1)), path))
-    indexed.sort()
-    messages = []
-    for position, (index, path) in enumerate(indexed):
-        where = f"{MESSAGES}/{path.name}"
-        if index != position:
-            raise RecordError(
-                "message missing",
-                f"{MESSAGES}/message_{position}.json is not in the agent's folder, which holds "
-                f"{len(indexed)} message files up to {where}: the conversation is not whole",
-            )
-        try:
-            text = path.read_text(encoding="utf-8")
-            messages.append((index, json.loads(text)))
-        except json.JSONDecodeError as exc:
-            error = json_error(exc, text)
-            raise RecordError(error.reason, f"{where}: {error.detail}") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RecordError("unreadable file", f"{where}: {type(exc).__name__}") from None
+    """The agent's messages in index order (``[(index, stored message), ...]``, or a reject naming a
+    message file that cannot be read or an index missing: ``numbered_files.read_numbered``) and its
+    session's ``session.json`` (``None`` when absent or unreadable)."""
+    messages = read_numbered(agent_file.parent / MESSAGES, MESSAGE_FILE, MESSAGES)
     session_file = agent_file.parent.parent.parent / SESSION_FILE
     try:
         session = json.loads(session_file.read_text(encoding="utf-8")) if session_file.is_file() else None
