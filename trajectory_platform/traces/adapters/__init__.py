@@ -32,6 +32,7 @@ from trajectory_platform.traces.adapters.batch import BatchAdapter
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.bedrock_agents import BedrockAgentsAdapter
 from trajectory_platform.traces.adapters.chat_log import LOOSE, ChatLogAdapter
+from trajectory_platform.traces.adapters.chatgpt_export import ChatGPTExportAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.cline import ClineAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
@@ -93,6 +94,7 @@ ADAPTERS: dict[str, Adapter] = {
         ClaudeCodeAdapter(),
         ClineAdapter(),
         StrandsSessionAdapter(),
+        ChatGPTExportAdapter(),
         CodexAdapter(),
         CodexExecAdapter(),
         GeminiCliAdapter(),
