@@ -1,5 +1,5 @@
-"""What names CrewAI in a log, the only framework here whose executor appends each tool's output to
-the acting text (``text_conventions.observations_appended``): its agent prompt, in any of its
+"""What names CrewAI in a log, a framework whose executor appends each tool's output to the acting
+text (``text_conventions.appending_frameworks``): its agent prompt in a system turn, in any of its
 versions' spellings, or a CrewAI result around the messages. Other prompts, even ones worded close to
 it, name no such framework, and an observation in their model's text is the model's own (the cases
 of ``test_hallucinated_react_observations*.py``).
@@ -65,13 +65,23 @@ def test_controls_other_prompts_name_no_crewai(name: str):
     assert not crewai_prompt(OTHER_PROMPTS[name])
 
 
-def test_the_system_prompt_off_sends_crewais_prompt_as_the_first_user_turn(tmp_path: Path):
+def test_crewais_prompt_in_the_first_user_turn_names_it_only_beside_its_result(tmp_path: Path):
+    """CrewAI with its system prompt off sends the prompt as the first user turn; but a person can
+    paste any prompt there, so the turn alone names no framework (``appended_results``' pasted
+    cases): the steps stay the model's text. Logged with its result object, they split."""
     messages = [
         {"role": "user", "content": ROLE + TOOLS + "\n" + ASK},
         {"role": "assistant", "content": ACTING},
         {"role": "assistant", "content": FINAL},
     ]
-    read = turns(write_json(tmp_path, "crew.json", {"messages": messages}))
+    read = turns(write_json(tmp_path, "chat.json", {"messages": messages}))
+    assert [(kind, calls) for kind, _, calls, _ in read] == [
+        ("user", []),
+        ("assistant", []),
+        ("assistant", []),
+    ]
+    task = {"agent": "Weather Researcher", "output_format": "raw", "raw": "18C", "messages": messages}
+    read = turns(write_json(tmp_path, "crew.json", task))
     assert [(kind, calls, name) for kind, _, calls, name in read[1:]] == [
         (kind, calls, name) for kind, _, calls, name in EXPECTED[1:]
     ]

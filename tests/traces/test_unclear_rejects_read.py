@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from appended_results import QWEN_PROMPTS
 from log_files import one_episode, write_json, write_jsonl
 
 from trajectory_platform.traces.ingest import ingest_paths
@@ -202,24 +203,30 @@ def test_gemini_model_role_in_a_chat_message_is_the_assistant(tmp_path: Path):
 
 
 def test_qwen_agent_function_text_is_a_call_its_result_and_the_answer(tmp_path: Path):
+    """In Qwen-Agent's log (its function-calling prompt in the system turn: the results were its
+    loop's, ``test_appended_results.py``; in a plain chat they are the model's and stay text)."""
     text = (
         'Let me check.\n✿FUNCTION✿: get_weather\n✿ARGS✿: {"city": "Paris"}\n'
         '✿RESULT✿: {"temp": 21}\n✿RETURN✿: It is 21C in Paris.'
     )
     record = {
-        "messages": [{"role": "user", "content": "Weather in Paris?"}, {"role": "assistant", "content": text}]
+        "messages": [
+            {"role": "system", "content": QWEN_PROMPTS["en"]},
+            {"role": "user", "content": "Weather in Paris?"},
+            {"role": "assistant", "content": text},
+        ]
     }
     path = tmp_path / "qwen.jsonl"
     path.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
     episode = one_episode(path)
-    assert [(e.kind, e.content) for e in episode.events] == [
+    assert [(e.kind, e.content) for e in episode.events if e.kind != "system"] == [
         ("user", "Weather in Paris?"),
         ("assistant", "Let me check."),
         ("tool", '{"temp": 21}'),
         ("assistant", "It is 21C in Paris."),
     ]
-    (call,) = episode.events[1].tool_calls
-    assert (call.name, call.arguments, episode.events[2].tool_name) == (
+    (call,) = episode.events[2].tool_calls
+    assert (call.name, call.arguments, episode.events[3].tool_name) == (
         "get_weather",
         '{"city": "Paris"}',
         "get_weather",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from appended_results import QWEN_PROMPTS
 from log_files import one_episode, write_json, write_jsonl
 
 from trajectory_platform.traces.ingest import ingest_paths
@@ -225,6 +226,8 @@ def test_model_role_with_typed_text_parts_is_the_assistant(tmp_path: Path):
 
 
 def test_qwen_agent_parallel_calls_and_a_result_in_the_next_turn(tmp_path: Path):
+    """Parallel results in the model's text are Qwen-Agent's in its log (its prompt in the system
+    turn); a result in a turn of its own is the loop's message in any log."""
     parallel = (
         '✿FUNCTION✿: weather\n✿ARGS✿: {"city": "Oslo"}\n✿FUNCTION✿: weather\n✿ARGS✿: {"city": "Rome"}\n'
         "✿RESULT✿: 3C\n✿RESULT✿: 18C\n✿RETURN✿: Oslo 3C, Rome 18C."
@@ -233,6 +236,7 @@ def test_qwen_agent_parallel_calls_and_a_result_in_the_next_turn(tmp_path: Path)
     records = [
         {
             "messages": [
+                {"role": "system", "content": QWEN_PROMPTS["en-parallel"]},
                 {"role": "user", "content": "Oslo and Rome?"},
                 {"role": "assistant", "content": parallel},
             ]
@@ -251,14 +255,14 @@ def test_qwen_agent_parallel_calls_and_a_result_in_the_next_turn(tmp_path: Path)
     result = ingest_paths([path])
     assert result.rejects == []
     first, second = sorted(result.episodes, key=lambda e: e.source_line or 0)
-    assert [(e.kind, e.content) for e in first.events] == [
+    assert [(e.kind, e.content) for e in first.events[1:]] == [
         ("user", "Oslo and Rome?"),
         ("assistant", None),
         ("tool", "3C"),
         ("tool", "18C"),
         ("assistant", "Oslo 3C, Rome 18C."),
     ]
-    assert [c.arguments for c in first.events[1].tool_calls] == ['{"city": "Oslo"}', '{"city": "Rome"}']
+    assert [c.arguments for c in first.events[2].tool_calls] == ['{"city": "Oslo"}', '{"city": "Rome"}']
     assert [(e.kind, e.content, e.tool_name) for e in second.events] == [
         ("user", "Time?", None),
         ("assistant", None, None),

@@ -45,7 +45,8 @@ from trajectory_platform.traces.adapters.citations import citations_of_episodes,
 from trajectory_platform.traces.adapters.datasets import NOT_A_TRAJECTORY, describe_non_trajectory
 from trajectory_platform.traces.adapters.inline_markup import MarkupTally, lift_inline_markup
 from trajectory_platform.traces.adapters.inspect_archive import ARCHIVE_SUFFIX
-from trajectory_platform.traces.adapters.text_conventions import observations_appended
+from trajectory_platform.traces.adapters.text_conventions import appending_frameworks
+from trajectory_platform.traces.adapters.tool_errors import mark_harness_errors
 from trajectory_platform.traces.cross_file import SpanningGroups, groups_by_id
 from trajectory_platform.traces.drops import Drop, Tally, named, path_of, without_record_text
 from trajectory_platform.traces.ingest_settings import IngestSettings
@@ -594,8 +595,10 @@ def _ingest_record(
         located = record if len(episodes) == 1 else RawRecord(episode.source_line, episode.source_path)
         try:
             native = reader.name == "native"  # the platform's own record: read back as written
-            appended = not native and observations_appended(record.value, episode.events)
-            markup = MarkupTally() if native else lift_inline_markup(episode, reader.markup_tools, appended)
+            frameworks = frozenset() if native else appending_frameworks(record.value, episode.events)
+            markup = MarkupTally() if native else lift_inline_markup(episode, reader.markup_tools, frameworks)
+            if not native:
+                mark_harness_errors(episode)
             replaced = scrub_episode(episode)
             if episode.task.fixture_id is None and task_map is not None:
                 episode.task.fixture_id = task_map.task_for(src.path)

@@ -32,6 +32,7 @@ from trajectory_platform.traces.adapters.batch import BatchAdapter
 from trajectory_platform.traces.adapters.bedrock import BedrockAdapter
 from trajectory_platform.traces.adapters.bedrock_agents import BedrockAgentsAdapter
 from trajectory_platform.traces.adapters.chat_log import LOOSE, ChatLogAdapter
+from trajectory_platform.traces.adapters.chatgpt_export import ChatGPTExportAdapter
 from trajectory_platform.traces.adapters.claude_code import ClaudeCodeAdapter
 from trajectory_platform.traces.adapters.cline import ClineAdapter
 from trajectory_platform.traces.adapters.codex import CodexAdapter
@@ -61,6 +62,7 @@ from trajectory_platform.traces.adapters.otel import OTelAdapter
 from trajectory_platform.traces.adapters.pydantic_ai import PydanticAIAdapter
 from trajectory_platform.traces.adapters.sharegpt import ShareGPTAdapter
 from trajectory_platform.traces.adapters.smolagents import SmolagentsAdapter
+from trajectory_platform.traces.adapters.strands_session import StrandsSessionAdapter
 from trajectory_platform.traces.adapters.swe_agent import SweAgentAdapter
 from trajectory_platform.traces.adapters.tau_bench import TauBenchAdapter, TauBenchFewShotAdapter
 from trajectory_platform.traces.adapters.text_completion import TextCompletionAdapter
@@ -91,6 +93,8 @@ ADAPTERS: dict[str, Adapter] = {
         MLflowAdapter(),
         ClaudeCodeAdapter(),
         ClineAdapter(),
+        StrandsSessionAdapter(),
+        ChatGPTExportAdapter(),
         CodexAdapter(),
         CodexExecAdapter(),
         GeminiCliAdapter(),

@@ -3,7 +3,10 @@
 A run with tools is a list of steps, one model call each: its text, reasoning and tool calls, the
 results of the tools the SDK ran after it, its finish reason and token counts. Logged as the
 result object (``{"steps": [...], "text", "finishReason", ...}``), it was an ``unrecognized
-format`` reject. Two releases write a step differently:
+format`` reject. The steps saved alone (``JSON.stringify(result.steps)``, a list) or logged one a
+line as each finishes (``onStepFinish``) are one run's steps too; they were read by ``chat-log`` as
+the first step's request alone, every later step a ``missing field`` reject. Two releases write a
+step differently:
 
 - v4: ``text``, ``reasoning`` (a string), ``toolCalls`` (``{"toolCallId", "toolName", "args"}``),
   ``toolResults`` (``{"toolCallId", "toolName", "args", "result"}``), ``usage``
@@ -24,6 +27,8 @@ read alone does). A step's ``response.messages`` repeats the steps and is not re
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
 from typing import Any
 
 from trajectory_platform.traces.adapters.anthropic import system_events
@@ -35,6 +40,7 @@ from trajectory_platform.traces.adapters.base import (
     SourceFile,
     adapter_episode_id,
     chat_task_id,
+    event_stream_records,
     expect,
     name_tool_results,
     object_field,
@@ -61,6 +67,15 @@ MISSING = "the prompt: the first step kept no request body (request.body) to rea
 
 def _is_step(step: Any) -> bool:
     return isinstance(step, dict) and "finishReason" in step and any(k in step for k in STEP_KEYS)
+
+
+def _is_logged_step(value: Any) -> bool:
+    """A step logged on its own (``onStepFinish``'s step, a list element): a step whose parts are
+    a v5 ``content`` list or v4's ``stepType`` / ``toolCalls`` (a Gemini candidate, whose ``content``
+    is one object beside its ``finishReason``, is not)."""
+    return _is_step(value) and (
+        isinstance(value.get("content"), list) or "stepType" in value or "toolCalls" in value
+    )
 
 
 def is_steps_record(record: Any) -> bool:
@@ -149,8 +164,30 @@ class AISDKStepsAdapter(Adapter):
     name = "ai-sdk-steps"
     task_id_source = CHAT_TASK_ID_SOURCE
 
+    bare_list_key = "steps"
+
     def claims_record(self, record: dict[str, Any]) -> bool:
-        return is_steps_record(record)
+        return is_steps_record(record) or _is_logged_step(record)
+
+    def is_bare_list(self, document: Any) -> bool:
+        """``result.steps`` saved alone (``JSON.stringify(result.steps)``)."""
+        return isinstance(document, list) and bool(document) and all(_is_logged_step(s) for s in document)
+
+    def frame(self, src: SourceFile) -> Iterator[RawRecord]:
+        """A result a record (a line, an element, the document); the steps saved alone (a list, or
+        one a line as ``onStepFinish`` logs them) one run's record ``{"steps": [...]}``."""
+        document, error = src.document
+        if error is None and _is_logged_step(document):  # one step, its file's one line
+            yield RawRecord(src.document_line, "$", value={"steps": [document]})
+            return
+        if error is not None and _is_logged_step(src.first_value()):
+            for record in event_stream_records(src, _is_logged_step, "an AI SDK step"):
+                value = record.value
+                yield (
+                    record if value is None else dataclasses.replace(record, value={"steps": value["events"]})
+                )
+            return
+        yield from super().frame(src)
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")

@@ -19,7 +19,10 @@ starts); the steps become Chat Completions messages (an assistant turn with the 
 tool message per output) read by the ``openai`` reader with the thread's messages, so their
 content parts (``{"type": "text", "text": {"value"}}``) read as every other message's. A
 ``message_creation`` step naming a message the log does not hold is an ``item kept on the server``
-reject: that answer is not in the log. A run's ``instructions`` open the episode as its system
+reject: that answer is not in the log. A call whose output its step does not hold (a
+``file_search`` saved without its results) is answered by a result that is not in the log, with the
+status of how its step ended (``truncated`` or ``error``), never left an unpaired call that reads as
+if the model acted on no output. A run's ``instructions`` open the episode as its system
 prompt, its ``model`` and ``tools`` are the lineage's; a run or step that ``failed`` (or expired,
 was cancelled) ends the episode ``error``. The task id is a run's ``metadata.task_id`` (the API's
 free-form metadata, where a deployment tags its runs), else a message's.
@@ -51,6 +54,10 @@ OBJECTS = (MESSAGE, STEP, RUN)
 FAILED = frozenset({"failed", "expired", "cancelled", "incomplete"})
 BUILT_IN = ("code_interpreter", "file_search")
 """The API's own tools, whose step names no function: the call is named by its type."""
+ABSENT, NOT_IN_LOG, ERROR = "result_absent", "truncated", "error"
+"""A call's output that its step does not hold: the status its result is read with (``truncated``,
+the log kept none of what the model was shown; ``error``, the step failed), under this key of the
+tool message until it is handed to the ``openai`` reader; counted in ``extra_json.results_not_in_log``."""
 
 
 def _object(value: Any) -> dict[str, Any] | None:
@@ -152,9 +159,14 @@ class AssistantsAdapter(Adapter):
         messages = {o.get("id"): o for o in objects if o["object"] == MESSAGE}
         steps = [o for o in objects if o["object"] == STEP]
         runs = [o for o in objects if o["object"] == RUN]
-        episode.events = events_of_messages(self._messages(messages, steps), "objects")
+        thread_messages = self._messages(messages, steps)
+        absent = {m["tool_call_id"]: m.pop(ABSENT) for m in thread_messages if ABSENT in m}
+        episode.events = events_of_messages(thread_messages, "objects")
         name_tool_results(episode.events)
-        self._runs(runs, steps, episode)
+        for event in episode.events:
+            if event.kind == "tool" and event.tool_call_id in absent:
+                event.status = absent[event.tool_call_id]
+        self._runs(runs, steps, episode, sum(status == NOT_IN_LOG for status in absent.values()))
         in_order = [*sorted(runs, key=_stamp), *(m for _, m in _chronological(list(messages.items())))]
         episode.task.fixture_id = task_id_in(
             (o.get("metadata"), f"{o['object']}.metadata.") for o in in_order
@@ -192,12 +204,17 @@ class AssistantsAdapter(Adapter):
         for step in steps:
             details = step["step_details"]
             if details.get("type") == "tool_calls":
-                timeline.append(((_stamp(step), 1, order[id(step)]), _tool_messages(details)))
+                timeline.append(
+                    ((_stamp(step), 1, order[id(step)]), _tool_messages(details, step.get("status")))
+                )
         timeline.sort(key=lambda item: item[0])
         return [m for _, held in timeline for m in held]
 
-    def _runs(self, runs: list[dict[str, Any]], steps: list[dict[str, Any]], episode: Episode) -> None:
-        """The first run's instructions, model and tools; a failed run or step ends it ``error``."""
+    def _runs(
+        self, runs: list[dict[str, Any]], steps: list[dict[str, Any]], episode: Episode, not_in_log: int
+    ) -> None:
+        """The first run's instructions, model and tools; a failed run or step ends it ``error``; the
+        runs' and steps' errors and how many results the log does not hold in ``extra_json``."""
         runs = sorted(runs, key=_stamp)
         if runs:
             first = runs[0]
@@ -215,7 +232,9 @@ class AssistantsAdapter(Adapter):
         elif runs and runs[-1].get("status") == "completed":
             episode.outcome.terminal_status = "completed"
         errors = [o["last_error"] for o in [*runs, *steps] if o.get("last_error")]
-        episode.extra_json = canonical_json({"last_errors": errors}) if errors else None
+        extra: dict[str, Any] = {"last_errors": errors} if errors else {}
+        extra |= {"results_not_in_log": not_in_log} if not_in_log else {}
+        episode.extra_json = canonical_json(extra) if extra else None
 
 
 def _stamp(obj: dict[str, Any]) -> float:
@@ -237,8 +256,13 @@ def _step_order(steps: list[dict[str, Any]]) -> dict[int, int]:
     return {id(step): index for index, step in enumerate(ordered)}
 
 
-def _tool_messages(details: dict[str, Any]) -> list[dict[str, Any]]:
-    """A ``tool_calls`` step as an assistant message making its calls and a tool message per output."""
+def _tool_messages(details: dict[str, Any], status: Any) -> list[dict[str, Any]]:
+    """A ``tool_calls`` step as an assistant message making its calls and a tool message per output.
+    A call whose output the step does not hold (a ``file_search`` saved without its results, which
+    the API returns only when asked to include them) is answered all the same where the step ended:
+    by a result that is not in the log (:data:`NOT_IN_LOG`, read as ``truncated``: the call ran and
+    the model was shown its output, of which the log kept nothing) when the step completed, by a
+    failed one (``error``) when it failed; a step still running left it unanswered."""
     calls: list[dict[str, Any]] = []
     results: list[dict[str, Any]] = []
     for index, raw in enumerate(expect(details.get("tool_calls"), list, "step_details.tool_calls")):
@@ -263,6 +287,9 @@ def _tool_messages(details: dict[str, Any]) -> list[dict[str, Any]]:
         )
         if output is not None:
             results.append({"role": "tool", "tool_call_id": call.get("id"), "content": output})
+        elif status == "completed" or status in FAILED:
+            absent = NOT_IN_LOG if status == "completed" else ERROR
+            results.append({"role": "tool", "tool_call_id": call.get("id"), "content": None, ABSENT: absent})
     turn: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": calls}
     return [turn, *results]
 

@@ -307,14 +307,34 @@ def steps_of(content: list[Any]) -> list[tuple[int, list[Any]]]:
     included (the Vercel AI SDK's ``UIMessage``, whose ``step-start`` part opens each step). Its text
     after a result was written after the model saw that result, so it is a turn of its own, never
     joined to the turn that made the call. A part that holds only a type naming a step marks the
-    boundary; a message without one is one step."""
+    boundary; so does, where the message marks none, a part the model wrote (text, reasoning, a
+    call) after a part holding a result (a ``tool-invocation`` whose ``result`` came back, as Mastra
+    and the AI SDK v4 keep them): the model wrote it after it saw that result. A message with
+    neither is one step."""
     steps: list[tuple[int, list[Any]]] = [(0, [])]
+    marked = any(_step_marker(part) for part in content)
+    seen_result = False
     for index, part in enumerate(content):
-        marker = isinstance(part, dict) and len(part) == 1 and STEP_WORD in str(part_type(part))
-        if marker and steps[-1][1]:
+        pieces = [] if marked else _pieces_or_none(part)
+        after_result = seen_result and any(piece != "result" for piece, _ in pieces)
+        if (_step_marker(part) or after_result) and steps[-1][1]:
             steps.append((index, []))
+            seen_result = False
+        seen_result = seen_result or any(piece == "result" for piece, _ in pieces)
         steps[-1][1].append(part)
     return steps
+
+
+def _step_marker(part: Any) -> bool:
+    return isinstance(part, dict) and len(part) == 1 and STEP_WORD in str(part_type(part))
+
+
+def _pieces_or_none(part: Any) -> list[Piece]:
+    """What a part reads as, or nothing where it cannot be read (its reader says why later)."""
+    try:
+        return piece_of(part, "")
+    except RecordError:
+        return []
 
 
 def pieces_of(content: list[Any], where: str, output: bool = False) -> list[Piece]:

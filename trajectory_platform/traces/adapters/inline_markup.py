@@ -39,6 +39,8 @@ from typing import Any
 from trajectory_platform.traces.adapters.base import RecordError, arguments_text, parse_json
 from trajectory_platform.traces.adapters.openai import tool_specs_of
 from trajectory_platform.traces.adapters.text_conventions import (
+    CREWAI,
+    QWEN_AGENT,
     UnreadConvention,
     lift_thought_tokens,
     mistral_calls,
@@ -330,14 +332,18 @@ def _lift_convention_calls(event: Event, following: Event | None, tally: MarkupT
     return [call.name for call in found[0]]
 
 
-def _split_convention_turns(event: Event, observations: bool, tally: MarkupTally) -> list[Event] | None:
+def _split_convention_turns(
+    event: Event, frameworks: frozenset[str], tally: MarkupTally
+) -> list[Event] | None:
     """An assistant text that holds several turns in a plain-text convention (Qwen-Agent's, or ReAct
-    steps with their observations appended, as CrewAI writes them, where ``observations`` says the
-    log's framework appends them: its calls, the results appended to it, the answer after them), as
-    those turns; ``None`` for any other (an unreadable one is counted and kept as text)."""
+    steps with their observations appended, as CrewAI writes them: its calls, the results appended
+    to it, the answer after them), as those turns; its results only where ``frameworks`` (the log's
+    evidence, ``text_conventions.appending_frameworks``) names the framework that appends them.
+    ``None`` for any other (an unreadable one, or Qwen-Agent's results with no evidence, is counted
+    and kept as text)."""
     try:
-        turns = qwen_agent_turns(event)
-        turns = react_turns(event) if turns is None and observations else turns
+        turns = qwen_agent_turns(event, results_appended=QWEN_AGENT in frameworks)
+        turns = react_turns(event) if turns is None and CREWAI in frameworks else turns
     except UnreadConvention as error:
         tally.kept_as_text[error.reason] += 1
         return None
@@ -405,21 +411,21 @@ def _lift_results(event: Event, pending: list[str | None], tally: MarkupTally) -
 
 
 def lift_inline_markup(
-    episode: Episode, known_tools: frozenset[str] = frozenset(), observations_appended: bool = False
+    episode: Episode, known_tools: frozenset[str] = frozenset(), frameworks: frozenset[str] = frozenset()
 ) -> MarkupTally:
     """Lift the episode's inline markup into its structured fields (in place) and record the tally
     in ``extra_json`` under :data:`MARKUP_KEY` when anything was lifted or kept. ``known_tools`` are
     tool names the format fixes (Cline's), read as XML-element calls as declared tools are.
-    ``observations_appended``: the log's framework appends each tool's output to the acting text
-    (``text_conventions.observations_appended``), so a ReAct observation there is the tool's; else
-    it is the model's own text."""
+    ``frameworks``: those the log shows produced it whose loop appends each tool's output to the
+    acting text (``text_conventions.appending_frameworks``), so a result there in that framework's
+    convention is the tool's; any other is the model's own text."""
     tally = MarkupTally()
     for event in episode.events:
         if lift_thought_tokens(event):
             tally.lifted["reasoning"] += 1
         _lift_reasoning(event, tally)
     if not any(event.tool_calls for event in episode.events):
-        _lift_all_calls(episode, known_tools, observations_appended, tally)
+        _lift_all_calls(episode, known_tools, frameworks, tally)
     if tally.lifted or tally.kept_as_text:
         extra = episode.extra()
         if episode.extra_json and not extra:
@@ -430,7 +436,7 @@ def lift_inline_markup(
 
 
 def _lift_all_calls(
-    episode: Episode, known_tools: frozenset[str], observations: bool, tally: MarkupTally
+    episode: Episode, known_tools: frozenset[str], frameworks: frozenset[str], tally: MarkupTally
 ) -> None:
     """Calls and their results, across the episode in order; tools a ``<tools>`` block declares
     become the episode's tools when it lists none."""
@@ -444,7 +450,7 @@ def _lift_all_calls(
     pending: list[str | None] = []
     for index, event in enumerate(episode.events):
         following = episode.events[index + 1] if index + 1 < len(episode.events) else None
-        split = _split_convention_turns(event, observations, tally)
+        split = _split_convention_turns(event, frameworks, tally)
         if split is not None:  # one text holding several turns: its calls, their results, an answer
             events.extend(split)
             last = split[-1]

@@ -1,7 +1,9 @@
 """LlamaIndex agent workflows: the events a ``FunctionAgent`` / ``ReActAgent`` / ``AgentWorkflow``
 run streams (``handler.stream_events()``), saved one a line as the workflow's JSON serializer writes
 them: ``{"qualified_name": "llama_index.core.agent.workflow.workflow_events.AgentOutput", "value":
-{...}}``.
+{...}}``, or as a deployment's own logger dumps them: the class under ``type`` / ``event_type`` /
+``event`` / ``__class__`` / ``class_name``, the fields (``ev.model_dump()``) beside it or under
+``data`` / ``value`` (:func:`event_of`; a class so named is an agent event only with its fields).
 
 A file of such events is one run, read by the event's class (the last name of ``qualified_name``):
 
@@ -29,6 +31,7 @@ from typing import Any
 from trajectory_platform.traces.adapters.base import (
     Adapter,
     RawRecord,
+    RecordError,
     SourceFile,
     adapter_episode_id,
     arguments_text,
@@ -44,20 +47,54 @@ from trajectory_platform.traces.adapters.openai import events_of_messages
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
 PACKAGE = "llama_index."
+CLASS_KEYS = ("event_type", "type", "event", "__class__", "class_name")
+"""Where a run's own logger names an event's class when it dumps the event itself
+(``{"type": type(ev).__name__, **ev.model_dump()}``, or its fields under ``data`` / ``value``)."""
+AGENT_EVENTS = {
+    "AgentInput": frozenset({"input", "current_agent_name"}),
+    "AgentSetup": frozenset({"input", "current_agent_name"}),
+    "AgentStream": frozenset({"delta", "current_agent_name"}),
+    "AgentOutput": frozenset({"response", "current_agent_name"}),
+    "ToolCall": frozenset({"tool_name", "tool_kwargs", "tool_id"}),
+    "ToolCallResult": frozenset({"tool_output", "tool_id"}),
+}
+"""The agent workflow's event classes and the fields each holds: a class named by a logger's own key
+is one of these only with its fields (another framework's ``ToolCall`` is not)."""
+RUN_EVENTS = frozenset({"StartEvent", "AgentWorkflowStartEvent", "StopEvent"})
+"""The workflow's start and stop events, read in a file another line shows to be an agent run."""
+
+
+def event_of(value: Any) -> tuple[str, dict[str, Any]] | None:
+    """A serialised workflow event as (its class, its fields): the workflow's JSON serializer's
+    ``{"qualified_name": "llama_index....AgentOutput", "value": {...}}``, or a logger's dump naming the
+    class under one of :data:`CLASS_KEYS`, its fields beside it or under ``data`` / ``value``; ``None``
+    for anything else."""
+    if not isinstance(value, dict):
+        return None
+    qualified = value.get("qualified_name")
+    if isinstance(qualified, str) and qualified.startswith(PACKAGE) and isinstance(value.get("value"), dict):
+        return qualified.rsplit(".", 1)[-1], value["value"]
+    key = next((k for k in CLASS_KEYS if isinstance(value.get(k), str)), None)
+    if key is None:
+        return None
+    kind = value[key].rsplit(".", 1)[-1]
+    inner = next((value[k] for k in ("data", "value") if isinstance(value.get(k), dict)), None)
+    fields = inner if inner is not None else {k: v for k, v in value.items() if k != key}
+    if kind in RUN_EVENTS or (kind in AGENT_EVENTS and AGENT_EVENTS[kind] <= fields.keys()):
+        return kind, fields
+    return None
 
 
 def is_event(value: Any) -> bool:
-    """A serialised workflow event: a LlamaIndex class name and its fields."""
-    return (
-        isinstance(value, dict)
-        and isinstance(value.get("qualified_name"), str)
-        and value["qualified_name"].startswith(PACKAGE)
-        and isinstance(value.get("value"), dict)
-    )
+    """A serialised workflow event (:func:`event_of`)."""
+    return event_of(value) is not None
 
 
-def _class(event: dict[str, Any]) -> str:
-    return str(event["qualified_name"]).rsplit(".", 1)[-1]
+def _is_agent_event(value: Any) -> bool:
+    """An event only an agent workflow writes (what claims a file: a bare start or stop event names
+    no agent run)."""
+    event = event_of(value)
+    return event is not None and (event[0] in AGENT_EVENTS or "qualified_name" in value)
 
 
 class LlamaIndexAdapter(Adapter):
@@ -68,12 +105,14 @@ class LlamaIndexAdapter(Adapter):
 
     def sniff(self, sample: Any, path: Any) -> bool:
         if isinstance(sample, list):
-            return bool(sample) and all(is_event(e) for e in sample)
-        return is_event(sample)
+            return (
+                bool(sample) and all(is_event(e) for e in sample) and any(_is_agent_event(e) for e in sample)
+            )
+        return _is_agent_event(sample)
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         yield from event_list_or_stream(
-            src, is_event, "a LlamaIndex workflow event ({qualified_name, value})"
+            src, is_event, "a LlamaIndex workflow event ({qualified_name, value}, or its class and fields)"
         )
 
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
@@ -83,8 +122,10 @@ class LlamaIndexAdapter(Adapter):
         history_read = 0
         for index, raw in enumerate(events):
             where = f"events[{index}].value"
-            event = expect(raw, dict, f"events[{index}]")
-            kind, value = _class(event), expect(event.get("value"), dict, where)
+            read = event_of(expect(raw, dict, f"events[{index}]"))
+            if read is None:
+                raise RecordError("wrong type", f"events[{index}] is not a LlamaIndex workflow event")
+            kind, value = read
             if kind == "AgentInput":
                 history = expect(value.get("input"), list, f"{where}.input")
                 fresh = [FOLDED if i < history_read else m for i, m in enumerate(history)]

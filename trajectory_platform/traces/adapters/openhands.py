@@ -1,5 +1,8 @@
-"""OpenHands event streams: a bare list of events (``tests/runtime/trajs/*.json``) or evaluation /
-resolver output lines ``{"instance_id" | "issue", "instruction", "history": [events], ...}``.
+"""OpenHands event streams: a bare list of events (``tests/runtime/trajs/*.json``), evaluation /
+resolver output lines ``{"instance_id" | "issue", "instruction", "history": [events], ...}``, or a
+session as its file store keeps it, one event a file (``sessions/<id>/events/<n>.json``, read in the
+order of ``n`` with the session's ``metadata.json``: ``numbered_files.py``), the episode named by the
+session's id.
 
 Events are actions (``action``: message, system, run, read, edit, think, finish, ...) and
 observations (``observation`` with ``cause`` = the action id). Actions produced by one model
@@ -27,6 +30,7 @@ keeps none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,6 +49,7 @@ from trajectory_platform.traces.adapters.base import (
     text_of,
     timestamp_of,
 )
+from trajectory_platform.traces.adapters.numbered_files import companion_record, numbered_files, read_numbered
 from trajectory_platform.traces.record import Episode, Event, ToolCall, canonical_json
 
 BOOKKEEPING = {"agent_state_changed", "null", "change_agent_state", "recall", "condensation_request"}
@@ -61,6 +66,23 @@ def _is_event_list(value: Any) -> bool:
         and isinstance(value[0], dict)
         and ("action" in value[0] or "observation" in value[0])
     )
+
+
+EVENTS, EVENT_FILE, METADATA = "events", re.compile(r"(\d+)\.json"), "metadata.json"
+
+
+def _stored_events(sample: Any, path: Path) -> Path | None:
+    """The ``events`` folder of a session as OpenHands' file store keeps it (``sessions/<id>/events/
+    <n>.json``, one event a file, beside the session's ``metadata.json``) that ``path`` (an event
+    file, or that ``metadata.json``) belongs to; ``None`` for any other file."""
+    if path.parent.name == EVENTS and EVENT_FILE.fullmatch(path.name):
+        return (
+            path.parent if isinstance(sample, dict) and _is_event_list([sample]) and "id" in sample else None
+        )
+    folder = path.parent / EVENTS
+    if path.name == METADATA and isinstance(sample, dict) and numbered_files(folder, EVENT_FILE):
+        return folder
+    return None
 
 
 def _events_page(value: Any) -> dict[str, Any] | None:
@@ -105,13 +127,16 @@ class OpenHandsAdapter(Adapter):
     task_id_source = "`instance_id` of an output line (a bare event list and a resolver line name no task)"
 
     def sniff(self, sample: Any, path: Path) -> bool:
-        if _is_event_list(sample) or _events_page(sample) is not None:
+        if _is_event_list(sample) or _events_page(sample) is not None or _stored_events(sample, path):
             return True
         sample = first_record(sample)
         return isinstance(sample, dict) and _is_event_list(sample.get("history"))
 
     def frame(self, src: SourceFile) -> Iterator[RawRecord]:
         doc, error = src.document
+        folder = _stored_events(doc, Path(src.path)) if error is None else None
+        if folder is not None:
+            return iter([self._stored_session(src, folder)])
         if error is None and _is_event_list(doc):
             return iter([RawRecord(None, "$", value={"history": doc})])
         page = _events_page(doc) if error is None else None
@@ -119,10 +144,28 @@ class OpenHandsAdapter(Adapter):
             return iter([RawRecord(None, "$", value=page)])
         return super().frame(src)
 
+    @staticmethod
+    def _stored_session(src: SourceFile, folder: Path) -> RawRecord:
+        """A file-store session: its first event file is the record, every event of the folder in
+        index order (``numbered_files``); its other files (events, ``metadata.json``) are read with it."""
+        first = numbered_files(folder, EVENT_FILE)[0][1]
+        path = Path(src.path)
+        if path != first:
+            inside = path.relative_to(folder.parent)
+            head = src.display[: -len(str(inside))] if src.display.endswith(str(inside)) else ""
+            return companion_record(src, first, head + str(first.relative_to(folder.parent)))
+        try:
+            events = read_numbered(folder, EVENT_FILE, EVENTS)
+        except RecordError as exc:
+            return RawRecord(None, "$", error=exc, excerpt=src.fingerprint())
+        return RawRecord(
+            None, "$", value={"history": [event for _, event in events], "session_id": folder.parent.name}
+        )
+
     def parse(self, record: RawRecord, src: SourceFile) -> Episode:
         value = expect(record.value, dict, "record")
         history = expect(value.get("history"), list, "history")
-        own_id = value.get("instance_id") or _issue_id(value.get("issue"))
+        own_id = value.get("instance_id") or _issue_id(value.get("issue")) or value.get("session_id")
         own_id = own_id or src.path.name.removesuffix(".json")
         episode = self.new_episode(record, src, f"{self.name}:{own_id}")
         self._convert(history, episode, value.get("instruction"))

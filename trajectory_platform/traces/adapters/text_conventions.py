@@ -11,14 +11,17 @@
   (ReAct's loop sends the tool's output back so), comes next; that observation -> the tool result.
   Where the loop appends the observation to the acting text itself (CrewAI's agent executor), the
   text is split into the turns it holds (:func:`react_turns`): the call, its result, and any text
-  written after it. Only where the log names that framework (:func:`observations_appended`): anywhere
-  else an observation in the acting text is one the model made up (ReAct's classic failure when no
-  stop sequence cut it off at ``Observation:``), and it stays the model's text;
+  written after it. Only where the log shows that framework produced it
+  (:func:`appending_frameworks`): anywhere else an observation in the acting text is one the model
+  made up (ReAct's classic failure when no stop sequence cut it off at ``Observation:``), and it
+  stays the model's text;
 - Qwen-Agent's function-calling text: ``✿FUNCTION✿: name`` then ``✿ARGS✿: {...}`` -> a call,
   ``✿RESULT✿: ...`` -> its result, ``✿RETURN✿: ...`` -> the answer after the results. Qwen-Agent
   writes a whole step (calls, the results its framework appended, the answer) into one assistant
   text, so that text is split into the turns it holds (:func:`qwen_agent_turns`): the result is the
-  tool's words, never the model's, and the answer was written after the model saw it.
+  tool's words, never the model's, and the answer was written after the model saw it. Only where
+  the log shows Qwen-Agent produced it (:func:`appending_frameworks`, by the same rule as CrewAI's):
+  anywhere else a ``✿RESULT✿`` in the model's text is one it made up, and the text stays whole.
 
 Left as text, the calls were prose (no replay, the training mask read them as the model's words) and
 a tool's output was a user turn or a result answering no call (``validate.py`` now rejects the
@@ -145,7 +148,7 @@ def react_turns(event: Event) -> list[Event] | None:
     thought, a ``Final Answer:``), a new assistant turn written after the model saw that result.
     ``None`` for a text with no ``Observation:`` after an action (an action whose result comes in
     the next turn is :func:`react_call`'s). Each part must open its line, so a sentence mentioning
-    them stays text. Called only where :func:`observations_appended` says the framework wrote the
+    them stays text. Called only where :func:`appending_frameworks` says CrewAI wrote the
     observations."""
     text = event.content or ""
     steps = list(_REACT_STEP.finditer(text)) if event.kind == "assistant" else []
@@ -193,23 +196,48 @@ def crewai_prompt(text: str) -> bool:
     )
 
 
-def observations_appended(record: Any, events: list[Event]) -> bool:
-    """Does the log name a framework that appends each tool's output to the acting text (CrewAI's
-    agent executor stops the model at ``Observation:`` and appends the tool's output itself), so that
-    :func:`react_turns` may read such an observation as the tool's? Either the agent's prompt, in a
-    system turn or the first user turn (where the system prompt is off, CrewAI sends it so), is
-    CrewAI's (:func:`crewai_prompt`), or the record holds a CrewAI result anywhere
-    (``datasets.is_crewai_output``). Elsewhere an observation in the model's own text is one it made
-    up, and reading it as a tool's output would trust a fabrication. An episode with no assistant
-    text holding an observation has nothing to split: its record is not walked."""
-    if not any(e.kind == "assistant" and "Observation:" in (e.content or "") for e in events):
-        return False
-    users = [event for event in events if event.kind == "user"][:1]
-    prompts = [event.content for event in events if event.kind == "system"] + [
-        event.content for event in users
-    ]
-    if any(text and crewai_prompt(text) for text in prompts):
-        return True
+CREWAI, QWEN_AGENT = "crewai", "qwen-agent"
+"""The frameworks whose loop appends each tool's output to the model's acting text: CrewAI's agent
+executor (a ReAct ``Observation:``, :func:`react_turns`) and Qwen-Agent (``✿RESULT✿``,
+:func:`qwen_agent_turns`)."""
+
+
+def appending_frameworks(record: Any, events: list[Event]) -> frozenset[str]:
+    """The frameworks (:data:`CREWAI`, :data:`QWEN_AGENT`) that the log shows produced it, whose
+    loop appends each tool's output to the acting text, so that a result written there is the
+    tool's: the one rule for every split of results out of a model's text. Anywhere else a result
+    in the model's own text is one it made up (ReAct's classic failure when no stop sequence cut it
+    off at ``Observation:``; a Qwen model going on past ``✿RESULT✿``), and reading it as a tool's
+    output would trust a fabrication.
+
+    The evidence is what the framework itself wrote and no speaker of the conversation can: the
+    system turns opening the conversation (the prompt the framework sends, set by whoever deployed
+    the agent) holding its own prompt (:func:`crewai_prompt`, :func:`qwen_agent_prompt`), or the
+    record's own structure naming it (a CrewAI result object anywhere in the record,
+    ``datasets.is_crewai_output``). A user's turn is never evidence: a person can paste any
+    framework's prompt there (so CrewAI run with its system prompt off, which sends the prompt as
+    the first user turn, has its results split only where its result object is logged), and
+    neither is the model's text. An episode with no assistant text holding a result marker has
+    nothing to split: its record is not walked."""
+    marked = {
+        framework
+        for framework, mark in _RESULT_MARKS.items()
+        if any(e.kind == "assistant" and mark in (e.content or "") for e in events)
+    }
+    if not marked:
+        return frozenset()
+    leading = []
+    for event in events:
+        if event.kind != "system":
+            break
+        leading.append(event.content or "")
+    found = {framework for framework in marked if any(_PROMPTS[framework](text) for text in leading)}
+    if CREWAI in marked - found and _holds_crewai_output(record):
+        found.add(CREWAI)
+    return frozenset(found)
+
+
+def _holds_crewai_output(record: Any) -> bool:
     pending = [record]
     while pending:
         item = pending.pop()
@@ -246,21 +274,43 @@ def _call(call_id: Any, name: Any, arguments: Any) -> ToolCall:
 
 
 QWEN_FUNCTION, QWEN_ARGS, QWEN_RESULT, QWEN_RETURN = "FUNCTION", "ARGS", "RESULT", "RETURN"
+_QWEN_KINDS = (QWEN_FUNCTION, QWEN_ARGS, QWEN_RESULT, QWEN_RETURN)
 _QWEN_MARK = re.compile(r"^\u273f(?P<kind>FUNCTION|ARGS|RESULT|RETURN)\u273f:[ \t]?", re.MULTILINE)
 """A Qwen-Agent marker (``✿FUNCTION✿:``, the flower is U+273F) opening a line."""
 
 
-def qwen_agent_turns(event: Event) -> list[Event] | None:
+def qwen_agent_prompt(text: str) -> bool:
+    """Is ``text`` Qwen-Agent's function-calling prompt (its ``FN_CALL_TEMPLATE``, in English or
+    Chinese, for one call or parallel ones)? Its format section defines each marker on a line of its
+    own, in the order the model writes them: ``✿FUNCTION✿:``, ``✿ARGS✿:``, ``✿RESULT✿:``,
+    ``✿RETURN✿:``. A prompt naming a marker in a sentence, or asking for calls without the results
+    Qwen-Agent appends, is not."""
+    first: dict[str, int] = {}
+    for mark in _QWEN_MARK.finditer(text):
+        first.setdefault(mark["kind"], mark.start())
+    order = [first[kind] for kind in _QWEN_KINDS if kind in first]
+    return len(order) == len(_QWEN_KINDS) and order == sorted(order)
+
+
+MADE_UP_RESULT = "result in the model's own text"
+"""Why a Qwen-Agent text is kept whole where no evidence says Qwen-Agent appended its results."""
+
+
+def qwen_agent_turns(event: Event, results_appended: bool) -> list[Event] | None:
     """The turns an assistant text in Qwen-Agent's convention holds, in order: the turn making the
     calls (the text before the first marker its content), a tool event per ``✿RESULT✿`` answering
     the calls in order, a new assistant turn for calls made after results, and the ``✿RETURN✿``
     answer; ``None`` for a text holding no ``✿FUNCTION✿`` marker at a line's start. A marker out of
     place (``✿ARGS✿`` without its function, a result answering no call, an answer before every call
-    is answered or followed by more) raises :class:`UnreadConvention`: the text is kept, counted."""
+    is answered or followed by more) raises :class:`UnreadConvention`: the text is kept, counted.
+    So does a ``✿RESULT✿`` where ``results_appended`` is false (the log shows no Qwen-Agent,
+    :func:`appending_frameworks`): the model wrote that result itself, and it stays its text."""
     text = event.content or ""
     marks = list(_QWEN_MARK.finditer(text)) if event.kind == "assistant" else []
     if not any(mark["kind"] == QWEN_FUNCTION for mark in marks):
         return None
+    if not results_appended and any(mark["kind"] == QWEN_RESULT for mark in marks):
+        raise UnreadConvention(MADE_UP_RESULT)
     bodies = [
         (mark["kind"], text[mark.end() : marks[i + 1].start() if i + 1 < len(marks) else len(text)].strip())
         for i, mark in enumerate(marks)
@@ -301,3 +351,9 @@ def qwen_result(event: Event) -> str | None:
     if len(marks) != 1 or marks[0]["kind"] != QWEN_RESULT or text[: marks[0].start()].strip():
         return None
     return text[marks[0].end() :].strip()
+
+
+_RESULT_MARKS = {CREWAI: OBSERVATION, QWEN_AGENT: "\u273f" + QWEN_RESULT + "\u273f"}
+"""What a result appended to the acting text opens with, per framework."""
+_PROMPTS = {CREWAI: crewai_prompt, QWEN_AGENT: qwen_agent_prompt}
+"""Each framework's own prompt, the evidence :func:`appending_frameworks` reads in a system turn."""
