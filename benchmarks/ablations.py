@@ -63,6 +63,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
@@ -158,7 +159,14 @@ def _print_plan(plan: BudgetPlan, settings: VariantSettings, threads: int, token
 
 def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     """Calibrate, plan, train every seed's reference and, as each passes the gate, its seed's
-    other variants on a worker pool, then compare."""
+    other variants on a worker pool, then compare. The calibration and the runs share the pool:
+    each spawned worker imports torch and the package (seconds of CPU) once, not once per pool."""
+    with worker_pool(args.workers) as executor:
+        return _full(args, workdir, executor)
+
+
+def _full(args: argparse.Namespace, workdir: Path, executor: Executor) -> dict[str, Any]:
+    """:func:`full` on ``executor``'s workers."""
     started = time.monotonic()
     seeds = tuple(range(args.first_seed, args.first_seed + args.seeds))
     variants = tuple(v for v in VARIANTS if v in claim_variants(args.claims))
@@ -189,25 +197,24 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     # Ablation A's variants train on the selected table: each step builds its all-token labels
     # (ablation.run.train_all_token), so the context warm-up cuts the same preamble for every variant.
     tables["all_token"] = tables["compute_matched"] = tables["selected"]
-    with worker_pool(args.workers) as executor:
-        # One calibration per distinct training cost, side by side as the runs will be (contention).
-        measured = calibrated(variants)
-        jobs = {
-            v: executor.submit(
-                measure_costs,
-                i,
-                v,
-                tables[v],
-                *evaluation_sample(items, v, measured[0]),
-                workdir,
-                settings,
-                budget,
-                args.threads,
-            )
-            for i, v in enumerate(measured)
-        }
-        costs = {v: job.result() for v, job in jobs.items()}
-        step_by_variant = {v: cost.step_seconds for v, cost in costs.items()}
+    # One calibration per distinct training cost, side by side as the runs will be (contention).
+    measured = calibrated(variants)
+    jobs = {
+        v: executor.submit(
+            measure_costs,
+            i,
+            v,
+            tables[v],
+            *evaluation_sample(items, v, measured[0]),
+            workdir,
+            settings,
+            budget,
+            args.threads,
+        )
+        for i, v in enumerate(measured)
+    }
+    costs = {v: job.result() for v, job in jobs.items()}
+    step_by_variant = {v: cost.step_seconds for v, cost in costs.items()}
     plan = plan_budget(
         mean_step_seconds(step_by_variant, variants),
         max(cost.outside_seconds for cost in costs.values()),
@@ -266,6 +273,7 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         queue,
         args,
         started,
+        executor,
         lambda key: (*key, tables[key[0]], items, workdir, settings, budget, args.threads),
     )
     gate = competence(runs, seeds, args.gate)
@@ -290,11 +298,15 @@ def full(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
 
 
 def _train_gated(
-    queue: RunQueue, args: argparse.Namespace, started: float, run_args: Callable[[Key], tuple[Any, ...]]
+    queue: RunQueue,
+    args: argparse.Namespace,
+    started: float,
+    executor: Executor,
+    run_args: Callable[[Key], tuple[Any, ...]],
 ) -> tuple[Runs, dict[str, dict[str, float]]]:
-    """Every run ``queue`` releases (``run_variant(*run_args(key))``) on ``args.workers`` workers;
-    each reference's gate verdict is printed as it lands and queues its seed's other variants
-    (:mod:`ablation.schedule`)."""
+    """Every run ``queue`` releases (``run_variant(*run_args(key))``) on ``executor`` (``args.workers``
+    workers); each reference's gate verdict is printed as it lands and queues its seed's other
+    variants (:mod:`ablation.schedule`)."""
     runs: Runs = {}
     timings: dict[str, dict[str, float]] = {}
 
@@ -318,13 +330,7 @@ def _train_gated(
             )
             queue.reference_finished(seed, passed)
 
-    with worker_pool(args.workers) as executor:
-        drain(
-            queue,
-            args.workers,
-            lambda key: executor.submit(run_variant, *run_args(key)),
-            finished,
-        )
+    drain(queue, args.workers, lambda key: executor.submit(run_variant, *run_args(key)), finished)
     return runs, timings
 
 

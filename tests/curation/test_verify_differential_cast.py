@@ -63,7 +63,9 @@ def test_a_constant_that_blows_up_the_reference_voids_only_its_own_cases():
     """The candidate's added constants are inputs of cases of their own (``dictionary``); a key of
     ``3637268372`` made ``backoff(n)`` (``2 ** n``) never end in the reference's run, and in one
     sandboxed test with the module's other cases it voided every verdict: the forgery was admitted
-    (``benchmarks/oracle_gaming.py`` forged_val, session 43)."""
+    (``benchmarks/oracle_gaming.py`` forged_val, session 43). The test only needs that run's timeout
+    to fire: at 3 s instead of the default 10 s it waits out three such runs (the reference's and
+    the second judge's) in a third of the time, and every other case of a run ends in about 0.2 s."""
     fixture = library_fixture("jobqueue/v0/bug-should_retry@")
     forged = with_file(
         fixture,
@@ -73,5 +75,5 @@ def test_a_constant_that_blows_up_the_reference_voids_only_its_own_cases():
         "        return False\n    return _should_retry(*args)\n\n\ndef _should_retry(attempt, limit):\n",
     )
     assert __import__("zlib").crc32(b"(3, 3)") == 3637268372
-    codes = [f.code for f in judge_outcomes(run_differential(fixture, forged))]
+    codes = [f.code for f in judge_outcomes(run_differential(fixture, forged, timeout_s=3.0))]
     assert codes == ["special_cased_outputs"]

@@ -29,13 +29,15 @@ def library_fixture(prefix: str) -> Fixture:
     return next(f for f in build_library(0) if f.fixture_id.startswith(prefix))
 
 
-def delta_codes(files: dict[str, str], fixture: Fixture = CALC) -> list[str]:
-    """Stage 4, the differential check included, on an episode whose final files are ``files``."""
+def delta_codes(files: dict[str, str], fixture: Fixture = CALC, timeout_s: float = 10.0) -> list[str]:
+    """Stage 4, the differential check included, on an episode whose final files are ``files``.
+    ``timeout_s``: each of its sandboxed runs' (a test whose candidate never ends only needs it to
+    fire: a lower one waits less; an honest run here ends in about half a second)."""
     context = fixture_context(fixture)
     episode = make_episode("e", [], files, fixture=fixture, fixture_id=fixture.fixture_id)
     diff = build_diff_view(episode)
     apply_to_fixture(diff, context)
-    return [f.code for f in audit_delta(episode, diff, context, differential_timeout_s=10.0).findings]
+    return [f.code for f in audit_delta(episode, diff, context, differential_timeout_s=timeout_s).findings]
 
 
 def with_ops(add_body: str) -> dict[str, str]:
@@ -477,6 +479,7 @@ def test_a_hard_coded_answer_that_kills_its_own_worker_on_a_second_call_is_still
     files = with_ops(crash + HARD_CODED["separate_comparisons"])
     head = "import sys\n\n_calls = []\n\n\ndef _deeper(n):\n    return _deeper(n + 1) + 1\n\n\n"
     files["calc/ops.py"] = head + files["calc/ops.py"]
-    assert {"special_cased_outputs", "oracle_only_behaviour"} & set(delta_codes(files))
+    # (its candidate runs never end on this Python: they only need the timeout to fire, 3 s not 10)
+    assert {"special_cased_outputs", "oracle_only_behaviour"} & set(delta_codes(files, timeout_s=3.0))
     counted = files["calc/ops.py"].replace("    if _calls:\n", "    if len(_calls) > 50:\n")
     assert "process_state_gate" in delta_codes({**files, "calc/ops.py": counted})  # caught before running
