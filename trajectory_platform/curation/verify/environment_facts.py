@@ -295,6 +295,15 @@ RUNNER_STATE = frozenset(
 )  # fmt: skip
 """Which thread runs the code, and its name: the runner's choice (a test runner's main thread, a
 server's worker), a :data:`SWITCH`."""
+CLASS_TABLE = "__subclasses__"
+"""Every class the interpreter has loaded below a class (``object.__subclasses__()``): which
+programs and modules the process runs, a fact of the run. The judge's runner is the worker's
+``__main__``, and its classes are listed there: ``any(c.__name__ == '_CollectionWatch' for c in
+object.__subclasses__())`` was right only in the judge's worker, the differential's included (red
+team rtforge14, 2026-12-07). A registry asking its own base class (``Plugin.__subclasses__()``,
+``cls.__subclasses__()``) reads the module's classes and stays honest (:meth:`_Taint._outside_class`)."""
+CLIMBS = frozenset({"__base__", "__bases__", "__mro__"})
+"""Attributes that climb a class hierarchy towards ``object``."""
 VERSION_CONSTANTS = frozenset(VERSION_ATTRIBUTES)
 """The members of ``sys`` that say which interpreter this is (:data:`SWITCH`)."""
 OPTIMIZATION_FACTS = frozenset({"__debug__"})
@@ -825,6 +834,8 @@ class _Taint:
             return kinds | ({FACT} if fact else _NONE)
         if (member := self._builtins_member(node)) is not None:
             return member
+        if self._class_table(node):
+            return frozenset({FACT})
         if isinstance(node, ast.Attribute):
             if node.attr in OPTIMIZATION_FACTS:
                 return frozenset({FACT})
@@ -922,6 +933,44 @@ class _Taint:
             return False
         module = self.fold(first)
         return isinstance(module, str) and module.split(".")[0] in sys.stdlib_module_names
+
+    def _class_table(self, node: ast.AST) -> bool:
+        """The interpreter's class table (:data:`CLASS_TABLE`): ``X.__subclasses__`` or
+        ``getattr(X, '__subclasses__')`` of a class the module does not define."""
+        if isinstance(node, ast.Attribute) and node.attr == CLASS_TABLE:
+            return self._outside_class(node.value)
+        if not (isinstance(node, ast.Call) and self._builtin(self.resolve(node.func), "getattr")):
+            return False
+        return (
+            len(node.args) >= 2
+            and self.fold(node.args[1]) == CLASS_TABLE
+            and self._outside_class(node.args[0])
+        )
+
+    def _outside_class(self, node: ast.expr) -> bool:
+        """Whether ``node`` is a class the module's own code does not define, whose subclasses are
+        therefore the process's: a builtin (``object``, ``int``), a standard-library class
+        (``collections.abc.Iterable``), a climb up a hierarchy (``__base__``, ``__bases__``,
+        ``__mro__``, ``mro()``) or the class of a literal (``().__class__``, ``type(0)``). A class
+        of the module's, or a parameter (a registry's ``cls``), is its own."""
+        if isinstance(node, ast.Subscript):
+            return self._outside_class(node.value)
+        if isinstance(node, ast.Attribute) and node.attr in CLIMBS:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "__class__":
+            return not isinstance(node.value, ast.Name) or self._outside_class(node.value)
+        if isinstance(node, ast.Call):
+            climbs = isinstance(node.func, ast.Attribute) and node.func.attr == "mro"
+            literal = self._builtin(self.resolve(node.func), "type") and bool(node.args)
+            return climbs or (literal and not isinstance(node.args[0], ast.Name | ast.Attribute))
+        name = self.name_of(node)
+        if isinstance(node, ast.Name) and self._builtin(name, node.id):
+            return node.id in _BUILTINS
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        imported = isinstance(root, ast.Name) and root.id in self._imported
+        return imported and bool(name) and name[0] in sys.stdlib_module_names
 
     def _builtin(self, name: tuple[str, ...], builtin: str) -> bool:
         """Whether ``name`` is the builtin ``builtin``, not a name of the module's own."""
