@@ -295,6 +295,11 @@ RUNNER_STATE = frozenset(
 )  # fmt: skip
 """Which thread runs the code, and its name: the runner's choice (a test runner's main thread, a
 server's worker), a :data:`SWITCH`."""
+NAMESPACE_READS = frozenset({"get", "setdefault"})
+"""Methods that read a namespace's entry by its key: ``vars(os).get('sys')`` and
+``os.__dict__.setdefault('sys')`` are ``vars(os)['sys']``, which is ``os.sys`` (red team
+rtforge14, 2026-12-07: ``vars(os).get('sys').flags.no_site`` was admitted), as are
+``operator.attrgetter('sys')(os)`` and ``inspect.getattr_static(os, 'sys')``."""
 CLASS_TABLE = "__subclasses__"
 """Every class the interpreter has loaded below a class (``object.__subclasses__()``): which
 programs and modules the process runs, a fact of the run. The judge's runner is the worker's
@@ -730,9 +735,20 @@ class _Taint:
             else:
                 return ()
             return (*base, key) if isinstance(key, str) and base else ()
+        method = node.func if isinstance(node, ast.Call) and node.args else None
+        if isinstance(method, ast.Attribute) and method.attr in NAMESPACE_READS:
+            assert isinstance(node, ast.Call)  # vars(os).get('sys'): as vars(os)['sys']
+            return self._spelt_name(ast.Subscript(value=method.value, slice=node.args[0], ctx=ast.Load()))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and node.args:
+            getter = node.func  # operator.attrgetter('sys')(os): as os.sys
+            if self.resolve(getter.func)[-1:] == ("attrgetter",) and len(getter.args) == 1:
+                spelt = ast.Call(
+                    func=ast.Name("getattr", ast.Load()), args=[node.args[0], getter.args[0]], keywords=[]
+                )
+                return self._spelt_name(spelt)
         if isinstance(node, ast.Call) and node.args:
             function = self.resolve(node.func)
-            if function[-1:] == ("getattr",) and len(node.args) >= 2:
+            if function[-1:] in (("getattr",), ("getattr_static",)) and len(node.args) >= 2:
                 attribute, base = self.fold(node.args[1]), self.name_of(node.args[0])
                 return (*base, *attribute.split(".")) if isinstance(attribute, str) and base else ()
             module = self.fold(node.args[0])
@@ -1131,7 +1147,7 @@ class _Taint:
         or code to compile (``eval``, ``exec``), a repetition of a sequence. A builtin on small
         constants (``iter(())``, ``len('ab')``) cannot, and honest handlers wrap such calls."""
         if not self._input_free(operation):
-            return False
+            return self._scaled_allocation(operation)
         if isinstance(operation, ast.BinOp):
             return any(self._large(side) for side in (operation.left, operation.right))
         assert isinstance(operation, ast.Call)
@@ -1140,6 +1156,37 @@ class _Taint:
             return True
         arguments = [*operation.args, *(k.value for k in operation.keywords)]
         return name[0] in _COMPILERS or any(self._large(argument) for argument in arguments)
+
+    def _scaled_allocation(self, operation: ast.expr) -> bool:
+        """An allocation that reads the function's inputs but whose size a constant makes huge
+        whatever they are (``bytearray((abs(a) + 1) << 31)``, ``b'x' * (n * (1 << 30))``): the
+        inputs only disguise a probe of the memory limit (red team rtforge14, 2026-12-07: a fix
+        right only where the allocation fails, as under the judge's 1 GiB address space, was
+        admitted). An honest allocation is sized by its inputs (``bytearray(len(data) * 2)``)."""
+        if isinstance(operation, ast.BinOp):
+            return any(self._scaled(side) for side in (operation.left, operation.right))
+        assert isinstance(operation, ast.Call)
+        name = self.resolve(operation.func)
+        if len(name) != 1 or name[0] not in _BUILTINS or name[0] in self.functions:
+            return False
+        return any(
+            self._scaled(argument) for argument in [*operation.args, *(k.value for k in operation.keywords)]
+        )
+
+    def _scaled(self, size: ast.expr) -> bool:
+        """Whether ``size`` multiplies, shifts, raises or adds a constant of :data:`_LARGE` or more
+        (a shift by 16 bits or more) into anything."""
+        for part in ast.walk(size):
+            if not isinstance(part, ast.BinOp):
+                continue
+            left, right = self._integer(part.left), self._integer(part.right)
+            if isinstance(part.op, ast.LShift | ast.Pow) and right is not None and right >= 16:
+                return True
+            if isinstance(part.op, ast.Mult | ast.Add) and any(
+                v is not None and v >= _LARGE for v in (left, right)
+            ):
+                return True
+        return False
 
     def _large(self, size: ast.expr) -> bool:
         """Whether ``size`` may be a large number: integer arithmetic of :data:`_LARGE` or more,
