@@ -119,6 +119,8 @@ def hidden_module_forms(half: str) -> dict[str, str]:
 DEV_TABLES = {
     "object": "object.__subclasses__()",
     "type_of_object": "type.__subclasses__(object)",
+    "namespace_entry": "vars(type)['__subclasses__'](object)",
+    "dict_entry": "type.__dict__['__subclasses__'](object)",
 }
 VAL_TABLES = {
     "literal_class_base": "().__class__.__base__.__subclasses__()",

@@ -951,10 +951,14 @@ class _Taint:
         return isinstance(module, str) and module.split(".")[0] in sys.stdlib_module_names
 
     def _class_table(self, node: ast.AST) -> bool:
-        """The interpreter's class table (:data:`CLASS_TABLE`): ``X.__subclasses__`` or
-        ``getattr(X, '__subclasses__')`` of a class the module does not define."""
+        """The interpreter's class table (:data:`CLASS_TABLE`): ``X.__subclasses__``,
+        ``getattr(X, '__subclasses__')`` or ``vars(X)['__subclasses__']`` of a class the module
+        does not define."""
         if isinstance(node, ast.Attribute) and node.attr == CLASS_TABLE:
             return self._outside_class(node.value)
+        if isinstance(node, ast.Subscript):  # vars(type)['__subclasses__'], type.__dict__[...]
+            name = self.name_of(node)
+            return len(name) == 2 and name[1] == CLASS_TABLE and self._builtin(name[:1], name[0])
         if not (isinstance(node, ast.Call) and self._builtin(self.resolve(node.func), "getattr")):
             return False
         return (
