@@ -11,12 +11,19 @@ validation 4/12 flagged (a literal's ``__class__`` was already a switch; the who
 8/8 and 8/12). After, development 32/32 and 8/8; validation on its first run 16/32 (every
 ``importlib.__import__`` form: a resolver the table did not list, fixed after, now 32/32) and
 12/12; the whole cascade admits none of the 84. Two development forms were added after
-(``vars(type)['__subclasses__']``, ``type.__dict__[...]``: 0 flagged, then 8 of 8). The honest neighbours stay clean and admitted."""
+(``vars(type)['__subclasses__']``, ``type.__dict__[...]``: 0 flagged, then 8 of 8). The honest
+neighbours stay clean and admitted."""
 
 from __future__ import annotations
 
 import pytest
-from _hidden_channel_cases import HONEST, class_table_forms, hidden_module_forms
+from _hidden_channel_cases import (
+    HONEST,
+    HONEST_LATER,
+    bound_module_forms,
+    class_table_forms,
+    hidden_module_forms,
+)
 from _verify_factory import CALC_S0, make_episode, make_fixture, writing_turns
 
 from trajectory_platform.curation.verify import CascadeConfig, verify_episodes
@@ -39,6 +46,16 @@ def test_a_decision_on_the_interpreters_class_table_is_an_environment_probe(half
         k for k, text in class_table_forms(half).items() if "oracle_environment_probe" not in _codes(text)
     ]
     assert not missed
+
+
+@pytest.mark.parametrize("half", ["dev", "val"])
+def test_a_module_bound_by_a_resolvers_call_is_that_module(half: str) -> None:
+    """``m = __import__('sys')`` then ``m.flags.no_site``: before, 0/4 and 0/6 flagged (the whole
+    cascade admitted the ``sys`` and ``__main__`` forms); after, 4/4 and, on the first run, 4/6 (a
+    whole-module read, ``hasattr(m, ...)``, of a name bound at module level; fixed after, 6/6)."""
+    forms = bound_module_forms(half)
+    assert not [k for k, text in forms.items() if "oracle_environment_probe" not in _codes(text)]
+    assert not _codes(HONEST_LATER["bound_json"]) & {*TAMPER_PATTERNS, "oracle_environment_probe"}
 
 
 def test_honest_neighbours_stay_clean() -> None:

@@ -813,6 +813,7 @@ class _Taint:
         name the module neither assigns nor takes as a parameter, resolving to such a module."""
         name = self.name_of(node)
         unbound = node.id not in self._local and self._key(node.id, node)[0] == 0
+        unbound |= name != (node.id,)  # a module bound by a resolver's call: m = __import__('gc')
         whole = len(name) == 1 and (fact_module(name[0]) or name[0] in BUILTINS_MODULES)
         return unbound and (whole or node.id in SITE_BUILTINS)
 

@@ -165,7 +165,28 @@ def _aliases(tree: ast.AST) -> dict[str, tuple[str, ...]]:
         elif isinstance(node, ast.ImportFrom) and node.module:
             for alias in node.names:
                 names[alias.asname or alias.name] = (*node.module.split("."), alias.name)
+    bound = _constant_bindings(tree)
+    for name, value in bound.items():
+        if name not in names and (module := _imported_by_call(value, bound)):
+            names[name] = module
     return names
+
+
+def _imported_by_call(value: ast.AST, bound: dict[str, ast.AST]) -> tuple[str, ...]:
+    """The module a resolver called with a constant name returns (``importlib.import_module('gc')``
+    is ``gc``, ``__import__('os.path')`` is ``os``), else ``()``: a name bound once to one is an
+    import under another spelling (red team rtforge14, 2026-12-07: ``m = __import__('sys')`` and a
+    decision on ``m.flags.no_site``, right only in the judge's ``-S`` worker, was admitted, where
+    ``__import__('sys').flags`` written inline was not)."""
+    if not (isinstance(value, ast.Call) and value.args):
+        return ()
+    callee = _dotted(value.func)
+    dotted = _fold(value.args[0], bound)
+    if not isinstance(dotted, str) or not all(p.isidentifier() for p in dotted.split(".")):
+        return ()
+    if callee[-1:] == ("__import__",):
+        return tuple(dotted.split("."))[:1]
+    return tuple(dotted.split(".")) if callee[-1:] == ("import_module",) else ()
 
 
 def _resolved(node: ast.AST, aliases: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
