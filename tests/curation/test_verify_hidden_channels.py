@@ -87,3 +87,12 @@ def test_the_cascade_quarantines_both_channels_beside_the_honest_neighbours() ->
     )
     for kind in HONEST:
         assert verdicts[f"honest-{kind}"].sink == "admitted", (kind, verdicts[f"honest-{kind}"].reason)
+
+
+def test_binding_a_harness_module_by_a_resolver_is_no_patch_and_writing_through_it_is() -> None:
+    """``main = __import__('__main__')`` (python-dotenv's REPL check) binds a name, it writes
+    nothing into ``__main__``; ``b = __import__('builtins'); b.len = ...`` patches the builtins."""
+    reading = "main = __import__('__main__')\n\n\ndef interactive():\n    return main.__name__\n"
+    writing = "b = __import__('builtins')\nb.len = lambda x: 3\n"
+    assert "harness_monkeypatch" not in _codes(reading)
+    assert "harness_monkeypatch" in _codes(writing)

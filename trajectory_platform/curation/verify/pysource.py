@@ -814,8 +814,11 @@ def _inspect(
             found["broad_except_swallow"] += 1
         elif isinstance(node, ast.Assign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            binding = isinstance(node, ast.Assign) and bool(_imported_by_call(node.value, names))
             for target in targets:
                 root = _resolved(target, aliases)[:1]
+                if binding and isinstance(target, ast.Name):
+                    continue  # main = __import__('__main__') binds the module, writes nothing into it
                 if root and root[0] in _HARNESS_MODULES:
                     found["harness_monkeypatch"] += 1
                 if isinstance(target, ast.Subscript) and _resolved(target.value, aliases) in (
