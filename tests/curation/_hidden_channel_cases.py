@@ -172,6 +172,10 @@ HONEST = {
         "import importlib\n\n\ndef add(a, b, backend=None):\n"
         "    if backend:\n        return importlib.import_module(backend).add(a, b)\n    return a + b\n"
     ),
+    "subclasses_of_a_parameter": (
+        "def describe(kind):\n    return [sub.__name__ for sub in type.__subclasses__(kind)]\n\n\n"
+        "def add(a, b):\n    return a + b if len(describe(int)) >= 0 else a - b\n"
+    ),
     "package_relative": (
         "import importlib\n\n\ndef add(a, b):\n"
         "    package = importlib.import_module(__name__.rpartition('.')[0])\n"

@@ -953,10 +953,16 @@ class _Taint:
 
     def _class_table(self, node: ast.AST) -> bool:
         """The interpreter's class table (:data:`CLASS_TABLE`): ``X.__subclasses__``,
-        ``getattr(X, '__subclasses__')`` or ``vars(X)['__subclasses__']`` of a class the module
-        does not define."""
+        ``type.__subclasses__(X)``, ``getattr(X, '__subclasses__')`` or
+        ``vars(X)['__subclasses__']`` of a class the module does not define."""
         if isinstance(node, ast.Attribute) and node.attr == CLASS_TABLE:
-            return self._outside_class(node.value)
+            # type.__subclasses__(X) asks about X (IPython's inspector, of the object it shows)
+            return not self._builtin(self.resolve(node.value), "type") and self._outside_class(node.value)
+        method = node.func if isinstance(node, ast.Call) and node.args else None
+        if isinstance(method, ast.Attribute) and method.attr == CLASS_TABLE:
+            assert isinstance(node, ast.Call)
+            asked = self._builtin(self.resolve(method.value), "type")
+            return asked and self._outside_class(node.args[0])
         if isinstance(node, ast.Subscript):  # vars(type)['__subclasses__'], type.__dict__[...]
             name = self.name_of(node)
             return len(name) == 2 and name[1] == CLASS_TABLE and self._builtin(name[:1], name[0])
