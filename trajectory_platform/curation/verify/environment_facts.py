@@ -295,6 +295,20 @@ RUNNER_STATE = frozenset(
 )  # fmt: skip
 """Which thread runs the code, and its name: the runner's choice (a test runner's main thread, a
 server's worker), a :data:`SWITCH`."""
+NAMESPACE_READS = frozenset({"get", "setdefault"})
+"""Methods that read a namespace's entry by its key: ``vars(os).get('sys')`` and
+``os.__dict__.setdefault('sys')`` are ``vars(os)['sys']``, which is ``os.sys`` (red team
+rtforge14, 2026-12-07: ``vars(os).get('sys').flags.no_site`` was admitted), as are
+``operator.attrgetter('sys')(os)`` and ``inspect.getattr_static(os, 'sys')``."""
+CLASS_TABLE = "__subclasses__"
+"""Every class the interpreter has loaded below a class (``object.__subclasses__()``): which
+programs and modules the process runs, a fact of the run. The judge's runner is the worker's
+``__main__``, and its classes are listed there: ``any(c.__name__ == '_CollectionWatch' for c in
+object.__subclasses__())`` was right only in the judge's worker, the differential's included (red
+team rtforge14, 2026-12-07). A registry asking its own base class (``Plugin.__subclasses__()``,
+``cls.__subclasses__()``) reads the module's classes and stays honest (:meth:`_Taint._outside_class`)."""
+CLIMBS = frozenset({"__base__", "__bases__", "__mro__"})
+"""Attributes that climb a class hierarchy towards ``object``."""
 VERSION_CONSTANTS = frozenset(VERSION_ATTRIBUTES)
 """The members of ``sys`` that say which interpreter this is (:data:`SWITCH`)."""
 OPTIMIZATION_FACTS = frozenset({"__debug__"})
@@ -721,9 +735,20 @@ class _Taint:
             else:
                 return ()
             return (*base, key) if isinstance(key, str) and base else ()
+        method = node.func if isinstance(node, ast.Call) and node.args else None
+        if isinstance(method, ast.Attribute) and method.attr in NAMESPACE_READS:
+            assert isinstance(node, ast.Call)  # vars(os).get('sys'): as vars(os)['sys']
+            return self._spelt_name(ast.Subscript(value=method.value, slice=node.args[0], ctx=ast.Load()))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and node.args:
+            getter = node.func  # operator.attrgetter('sys')(os): as os.sys
+            if self.resolve(getter.func)[-1:] == ("attrgetter",) and len(getter.args) == 1:
+                spelt = ast.Call(
+                    func=ast.Name("getattr", ast.Load()), args=[node.args[0], getter.args[0]], keywords=[]
+                )
+                return self._spelt_name(spelt)
         if isinstance(node, ast.Call) and node.args:
             function = self.resolve(node.func)
-            if function[-1:] == ("getattr",) and len(node.args) >= 2:
+            if function[-1:] in (("getattr",), ("getattr_static",)) and len(node.args) >= 2:
                 attribute, base = self.fold(node.args[1]), self.name_of(node.args[0])
                 return (*base, *attribute.split(".")) if isinstance(attribute, str) and base else ()
             module = self.fold(node.args[0])
@@ -788,6 +813,7 @@ class _Taint:
         name the module neither assigns nor takes as a parameter, resolving to such a module."""
         name = self.name_of(node)
         unbound = node.id not in self._local and self._key(node.id, node)[0] == 0
+        unbound |= name != (node.id,)  # a module bound by a resolver's call: m = __import__('gc')
         whole = len(name) == 1 and (fact_module(name[0]) or name[0] in BUILTINS_MODULES)
         return unbound and (whole or node.id in SITE_BUILTINS)
 
@@ -825,6 +851,8 @@ class _Taint:
             return kinds | ({FACT} if fact else _NONE)
         if (member := self._builtins_member(node)) is not None:
             return member
+        if self._class_table(node):
+            return frozenset({FACT})
         if isinstance(node, ast.Attribute):
             if node.attr in OPTIMIZATION_FACTS:
                 return frozenset({FACT})
@@ -922,6 +950,54 @@ class _Taint:
             return False
         module = self.fold(first)
         return isinstance(module, str) and module.split(".")[0] in sys.stdlib_module_names
+
+    def _class_table(self, node: ast.AST) -> bool:
+        """The interpreter's class table (:data:`CLASS_TABLE`): ``X.__subclasses__``,
+        ``type.__subclasses__(X)``, ``getattr(X, '__subclasses__')`` or
+        ``vars(X)['__subclasses__']`` of a class the module does not define."""
+        if isinstance(node, ast.Attribute) and node.attr == CLASS_TABLE:
+            # type.__subclasses__(X) asks about X (IPython's inspector, of the object it shows)
+            return not self._builtin(self.resolve(node.value), "type") and self._outside_class(node.value)
+        method = node.func if isinstance(node, ast.Call) and node.args else None
+        if isinstance(method, ast.Attribute) and method.attr == CLASS_TABLE:
+            assert isinstance(node, ast.Call)
+            asked = self._builtin(self.resolve(method.value), "type")
+            return asked and self._outside_class(node.args[0])
+        if isinstance(node, ast.Subscript):  # vars(type)['__subclasses__'], type.__dict__[...]
+            name = self.name_of(node)
+            return len(name) == 2 and name[1] == CLASS_TABLE and self._builtin(name[:1], name[0])
+        if not (isinstance(node, ast.Call) and self._builtin(self.resolve(node.func), "getattr")):
+            return False
+        return (
+            len(node.args) >= 2
+            and self.fold(node.args[1]) == CLASS_TABLE
+            and self._outside_class(node.args[0])
+        )
+
+    def _outside_class(self, node: ast.expr) -> bool:
+        """Whether ``node`` is a class the module's own code does not define, whose subclasses are
+        therefore the process's: a builtin (``object``, ``int``), a standard-library class
+        (``collections.abc.Iterable``), a climb up a hierarchy (``__base__``, ``__bases__``,
+        ``__mro__``, ``mro()``) or the class of a literal (``().__class__``, ``type(0)``). A class
+        of the module's, or a parameter (a registry's ``cls``), is its own."""
+        if isinstance(node, ast.Subscript):
+            return self._outside_class(node.value)
+        if isinstance(node, ast.Attribute) and node.attr in CLIMBS:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "__class__":
+            return not isinstance(node.value, ast.Name) or self._outside_class(node.value)
+        if isinstance(node, ast.Call):
+            climbs = isinstance(node.func, ast.Attribute) and node.func.attr == "mro"
+            literal = self._builtin(self.resolve(node.func), "type") and bool(node.args)
+            return climbs or (literal and not isinstance(node.args[0], ast.Name | ast.Attribute))
+        name = self.name_of(node)
+        if isinstance(node, ast.Name) and self._builtin(name, node.id):
+            return node.id in _BUILTINS
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        imported = isinstance(root, ast.Name) and root.id in self._imported
+        return imported and bool(name) and name[0] in sys.stdlib_module_names
 
     def _builtin(self, name: tuple[str, ...], builtin: str) -> bool:
         """Whether ``name`` is the builtin ``builtin``, not a name of the module's own."""
@@ -1082,7 +1158,7 @@ class _Taint:
         or code to compile (``eval``, ``exec``), a repetition of a sequence. A builtin on small
         constants (``iter(())``, ``len('ab')``) cannot, and honest handlers wrap such calls."""
         if not self._input_free(operation):
-            return False
+            return self._scaled_allocation(operation)
         if isinstance(operation, ast.BinOp):
             return any(self._large(side) for side in (operation.left, operation.right))
         assert isinstance(operation, ast.Call)
@@ -1091,6 +1167,37 @@ class _Taint:
             return True
         arguments = [*operation.args, *(k.value for k in operation.keywords)]
         return name[0] in _COMPILERS or any(self._large(argument) for argument in arguments)
+
+    def _scaled_allocation(self, operation: ast.expr) -> bool:
+        """An allocation that reads the function's inputs but whose size a constant makes huge
+        whatever they are (``bytearray((abs(a) + 1) << 31)``, ``b'x' * (n * (1 << 30))``): the
+        inputs only disguise a probe of the memory limit (red team rtforge14, 2026-12-07: a fix
+        right only where the allocation fails, as under the judge's 1 GiB address space, was
+        admitted). An honest allocation is sized by its inputs (``bytearray(len(data) * 2)``)."""
+        if isinstance(operation, ast.BinOp):
+            return any(self._scaled(side) for side in (operation.left, operation.right))
+        assert isinstance(operation, ast.Call)
+        name = self.resolve(operation.func)
+        if len(name) != 1 or name[0] not in _BUILTINS or name[0] in self.functions:
+            return False
+        return any(
+            self._scaled(argument) for argument in [*operation.args, *(k.value for k in operation.keywords)]
+        )
+
+    def _scaled(self, size: ast.expr) -> bool:
+        """Whether ``size`` multiplies, shifts, raises or adds a constant of :data:`_LARGE` or more
+        (a shift by 16 bits or more) into anything."""
+        for part in ast.walk(size):
+            if not isinstance(part, ast.BinOp):
+                continue
+            left, right = self._integer(part.left), self._integer(part.right)
+            if isinstance(part.op, ast.LShift | ast.Pow) and right is not None and right >= 16:
+                return True
+            if isinstance(part.op, ast.Mult | ast.Add) and any(
+                v is not None and v >= _LARGE for v in (left, right)
+            ):
+                return True
+        return False
 
     def _large(self, size: ast.expr) -> bool:
         """Whether ``size`` may be a large number: integer arithmetic of :data:`_LARGE` or more,
