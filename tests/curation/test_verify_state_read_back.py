@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 from _process_state_cases import MUL, assert_quarantined_beside_the_honest_fix, gated
+from _verify_factory import CALC_S0
 
 from trajectory_platform.curation.verify.process_state import workspace_movers
 from trajectory_platform.curation.verify.pysource import inspect_text, new_counts
@@ -184,7 +185,12 @@ def test_validation_figure():
 
 def _gated_in_workspace(files: dict[str, str]) -> bool:
     """The static rule's verdict on ``calc/ops.py`` read beside the workspace's other files."""
-    return new_counts(None, files["calc/ops.py"], workspace_movers(files.values()))["process_state_gate"] >= 1
+    return (
+        new_counts(None, files["calc/ops.py"], workspace_movers({**CALC_S0, **files}, ["calc/ops.py"]))[
+            "process_state_gate"
+        ]
+        >= 1
+    )
 
 
 def test_counts_on_imported_instances_gate_and_honest_imported_objects_do_not():

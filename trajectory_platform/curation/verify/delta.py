@@ -172,7 +172,7 @@ def _post_text(diff: DiffView, path: str) -> str:
 def _gaming_findings(diff: DiffView) -> list[Finding]:
     findings = []
     post = diff.post or {}
-    workspace = workspace_movers(text for path, text in sorted(post.items()) if path.endswith(".py"))
+    workspace = workspace_movers(post, diff.paths)
     for path in diff.code_paths():
         if path in post:
             counts = new_counts((diff.pre or {}).get(path), post[path], workspace)

@@ -861,26 +861,60 @@ def _class_movers(tree: ast.Module) -> dict[str, set[str]]:
     return moving
 
 
-def workspace_movers(sources: Iterable[str]) -> dict[str, frozenset[str]]:
-    """Per class the workspace's Python files define, and per module-level instance of one
-    (``METER = Meter()``), the methods that move the instance's state (:func:`_movers`): a module
+def workspace_movers(files: Mapping[str, str], changed: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Per class the ``changed`` Python files of the workspace (``files``: path to text) and the
+    workspace modules they import define, and per module-level instance of one (``METER =
+    Meter()``), the methods that move the instance's state (:func:`_class_movers`): a module
     importing the class or the instance keeps a count in it as much as in its own (session 44:
     ``from calc.meter import Meter; _m = Meter()`` and ``if _m.tick() > 100`` was read as no state,
-    the rule knew the module's own classes only). A source that does not parse adds nothing."""
-    trees = []
-    for source in sources:
-        try:
-            trees.append(ast.parse(source))
-        except (SyntaxError, ValueError):
-            continue
+    the rule knew the module's own classes only). A file that does not parse adds nothing."""
+    trees = {path: tree for path in changed if path.endswith(".py") and (tree := _parsed(files.get(path)))}
+    for path, tree in list(trees.items()):
+        for module in _imported_modules(tree, path):
+            for found in _module_files(files, module):
+                if found not in trees and (imported := _parsed(files[found])) is not None:
+                    trees[found] = imported
     classes: dict[str, set[str]] = {}
-    for tree in trees:
+    for tree in trees.values():
         for name, methods in _class_movers(tree).items():
             classes.setdefault(name, set()).update(methods)
-    found = {name: frozenset(methods) for name, methods in classes.items()}
-    for tree in trees:
-        found |= {name: frozenset(methods) for name, methods in _instances(tree, classes).items()}
+    movers = {name: frozenset(methods) for name, methods in classes.items()}
+    for tree in trees.values():
+        movers |= {name: frozenset(methods) for name, methods in _instances(tree, classes).items()}
+    return movers
+
+
+def _parsed(text: str | None) -> ast.Module | None:
+    try:
+        return ast.parse(text) if text is not None else None
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _imported_modules(tree: ast.Module, path: str) -> set[str]:
+    """The dotted modules ``tree`` (the file at ``path``) imports, and each name ``from`` one as a
+    possible submodule; a relative import resolved against the file's own package."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = path.split("/")[:-1]
+                package = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+                base = ".".join([*package, *([base] if base else [])])
+            found |= {base} if base else set()
+            found |= {f"{base}.{alias.name}" if base else alias.name for alias in node.names}
     return found
+
+
+def _module_files(files: Mapping[str, str], module: str) -> list[str]:
+    """The workspace files a dotted module may be (``calc/meter.py``, ``calc/meter/__init__.py``,
+    also under a source folder: ``src/calc/meter.py``)."""
+    stem = module.replace(".", "/")
+    names = (f"{stem}.py", f"{stem}/__init__.py")
+    return [path for path in files if path in names or path.endswith(tuple(f"/{n}" for n in names))]
 
 
 def _instances(tree: ast.Module, classes: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
