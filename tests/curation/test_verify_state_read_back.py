@@ -56,6 +56,16 @@ DISK_HONEST = {
     "    if os.path.exists(LOG) and os.path.getsize(LOG) > MAX:\n        os.rename(LOG, LOG + '.1')\n"
     "    with open(LOG, 'a') as f:\n        f.write(msg)\n",
     "reads_a_given_folder": "import os\n\n\ndef big(folder):\n    return len(os.listdir(folder)) > 10\n",
+    "temporary_file_per_call": "import os\nimport tempfile\n\n\ndef long(text):\n"
+    "    fd, path = tempfile.mkstemp()\n    os.close(fd)\n    try:\n        with open(path, 'w') as f:\n"
+    "            f.write(text)\n        return os.path.getsize(path) > 10\n    finally:\n"
+    "        os.unlink(path)\n",
+    "copy_from_a_fixed_source": "import shutil\nfrom pathlib import Path\n\nSRC = 'style.css'\n\n\n"
+    "def copy_css(outdir):\n    dst = Path(outdir) / '_static'\n    dst.mkdir(exist_ok=True)\n"
+    "    shutil.copyfile(SRC, dst / 'style.css')\n    return len(list(dst.iterdir())) > 1\n",
+    "module_open_of_a_given_file": "import io\nimport os\n\nCACHE = {}\n\n\ndef load(name):\n"
+    "    with io.open(name, 'r') as f:\n        text = f.read()\n    CACHE[name] = text\n"
+    "    return text if len(text) > 3 else ''\n",
     "writes_a_given_path": "import os\n\n\ndef dump(path, text):\n    with open(path, 'w') as f:\n"
     "        f.write(text)\n    return os.path.getsize(path) > 100\n",
 }

@@ -24,6 +24,7 @@ gates changes to the same state).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable, Iterator, Mapping
 
 _ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -96,6 +97,8 @@ _PATH_WRITERS = frozenset({
 })  # fmt: skip
 """A ``Path``'s methods that change the file system at it (``replace``, ``copy`` and ``remove`` name
 methods of strings, dicts and lists too: only their ``os.`` / ``shutil.`` forms count)."""
+_TO_SECOND = frozenset({"copy", "copy2", "copyfile", "symlink", "link"})
+"""Writers whose second argument is the path they write (the first is read)."""
 _DISK_RESETS = frozenset({"remove", "unlink", "rmdir", "rmtree", "truncate", "rename", "replace"})
 _FILE_MODULES = frozenset({"os", "shutil", "pathlib"})
 
@@ -561,25 +564,46 @@ def _fixed(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str]) -
         for n in ast.walk(function)
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
     ]
+    fresh = {  # `fd, path = tempfile.mkstemp()`: a new file each call, no count
+        t.id
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign) and _callee(n.value) in _FRESH_PATHS
+        for target in n.targets
+        for t in ast.walk(target)
+        if isinstance(t, ast.Name)
+    }
     fixed = set(module)
     for _ in range(4):
-        fixed |= {target for target, names in bindings if names <= fixed}
-    return fixed - {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+        fixed |= {target for target, names in bindings if names <= fixed and target not in fresh}
+    return fixed - {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)} - fresh
+
+
+_FRESH_PATHS = frozenset({"mkstemp", "mkdtemp", "mktemp", "NamedTemporaryFile", "TemporaryDirectory"})
 
 
 def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
+_OPENING_MODULES = frozenset({"io", "codecs", "os", "builtins", "gzip", "bz2", "lzma"})
+"""Modules whose ``open`` takes the path first (``io.open(path, 'r')``), not a ``Path``'s method."""
+_MODE = re.compile(r"[rwxabtU+]{1,4}\Z")
+
+
 def _opened(call: ast.Call) -> tuple[ast.AST | None, str]:
     """The path an ``open(...)`` / ``Path.open(...)`` call opens (for the method, its receiver)
     and its mode where a literal spells it (``""`` otherwise; ``"r"`` when none is given)."""
     mode = next((k.value for k in call.keywords if k.arg == "mode"), None)
-    arguments: list[ast.expr | None] = (
-        list(call.args) if isinstance(call.func, ast.Name) else [None, *call.args]
+    first = call.args[0] if call.args else None
+    spelt_mode = isinstance(first, ast.Constant) and isinstance(first.value, str) and _MODE.match(first.value)
+    function_form = (  # `Image.open(path)`, `io.open(p, 'r')`; a Path's takes the mode first
+        isinstance(call.func, ast.Name)
+        or _root(call.func) in _OPENING_MODULES
+        or (first is not None and not spelt_mode)
     )
+    arguments: list[ast.expr | None] = list(call.args) if function_form else [None, *call.args]
     mode = mode or (arguments[1] if len(arguments) > 1 else None)
-    path = arguments[0] if isinstance(call.func, ast.Name) else call.func
+    path = arguments[0] if function_form else call.func
     if mode is None:
         return path, "r"
     return path, mode.value if isinstance(mode, ast.Constant) and isinstance(mode.value, str) else ""
@@ -602,7 +626,8 @@ def _writes_disk(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[s
             path, mode = _opened(node)
             path = path if mode != "r" and set(mode) - {"r", "b", "t"} or mode == "" else None
         elif isinstance(node.func, ast.Attribute) and _root(node.func.value) in _FILE_MODULES:
-            path = node.args[0] if callee in _DISK_WRITERS and node.args else None  # os.path.x too
+            at = 1 if callee in _TO_SECOND else 0  # `shutil.copyfile(src, dst)` writes dst
+            path = node.args[at] if callee in _DISK_WRITERS and len(node.args) > at else None
         elif callee in _PATH_WRITERS and isinstance(node.func, ast.Attribute):
             path = node.func.value
         elif callee in _DISK_WRITERS and isinstance(node.func, ast.Name) and node.args:
