@@ -27,6 +27,7 @@ from trajectory_platform.curation.verify.harness_plugins import (
     workspace_plugin,
 )
 from trajectory_platform.curation.verify.oracle_probes import ORACLE_PROBE_CODES
+from trajectory_platform.curation.verify.process_state import workspace_movers
 from trajectory_platform.curation.verify.pysource import TAMPER_PATTERNS, inspect_fragment, new_counts
 from trajectory_platform.curation.verify.shell_indirection import episode_lines
 from trajectory_platform.curation.verify.verdicts import Finding, StageVerdict
@@ -170,9 +171,11 @@ def _post_text(diff: DiffView, path: str) -> str:
 
 def _gaming_findings(diff: DiffView) -> list[Finding]:
     findings = []
+    post = diff.post or {}
+    workspace = workspace_movers(post, diff.paths)
     for path in diff.code_paths():
-        if diff.post is not None and path in diff.post:
-            counts = new_counts((diff.pre or {}).get(path), diff.post[path])
+        if path in post:
+            counts = new_counts((diff.pre or {}).get(path), post[path], workspace)
         else:
             counts = inspect_fragment(diff.added[path])
         for code in GAMING_CODES:

@@ -24,7 +24,8 @@ gates changes to the same state).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator, Mapping
 
 _ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _MUTATORS = {
@@ -71,8 +72,39 @@ def _root(node: ast.AST) -> str | None:
 
 def _roots_of(node: ast.AST) -> set[str]:
     """The names ``node`` reads state through: each sub-expression's root (:func:`_root`) and
-    each dotted name in it (``state.calls``: the part of an imported module a count lives in)."""
-    return {r for n in ast.walk(node) if (r := _root(n) if not isinstance(n, ast.Attribute) else _dotted(n))}
+    each dotted name in it (``state.calls``: the part of an imported module a count lives in), and
+    :data:`DISK` where it reads the file system (:func:`_reads_disk`)."""
+    roots = {r for n in ast.walk(node) if (r := _root(n) if not isinstance(n, ast.Attribute) else _dotted(n))}
+    return roots | {DISK} if _reads_disk(node) else roots
+
+
+DISK = "<disk>"
+"""The state files keep: what a module writes at a path no call chooses outlives the process."""
+_DISK_READS = frozenset({
+    "getsize", "getmtime", "getctime", "getatime", "stat", "lstat", "listdir", "scandir", "walk",
+    "glob", "iglob", "iterdir", "rglob", "read", "read_text", "read_bytes", "readline", "readlines",
+    "tell", "load", "exists", "isfile", "isdir", "is_file", "is_dir",
+})  # fmt: skip
+"""Calls that read what the file system holds: a size, a listing, a time stamp, the text."""
+_DISK_WRITERS = frozenset({
+    "write_text", "write_bytes", "touch", "mkdir", "makedirs", "utime", "rename", "renames", "replace",
+    "copy", "copy2", "copyfile", "symlink", "symlink_to", "link", "hardlink_to", "remove", "unlink",
+    "rmdir", "rmtree", "truncate", "mkfifo",
+})  # fmt: skip
+"""Calls of ``os`` / ``shutil`` that change the file system at the path they are given."""
+_PATH_WRITERS = frozenset({
+    "write_text", "write_bytes", "touch", "mkdir", "unlink", "rmdir", "symlink_to", "hardlink_to",
+})  # fmt: skip
+"""A ``Path``'s methods that change the file system at it (``replace``, ``copy`` and ``remove`` name
+methods of strings, dicts and lists too: only their ``os.`` / ``shutil.`` forms count)."""
+_TO_SECOND = frozenset({"copy", "copy2", "copyfile", "symlink", "link"})
+"""Writers whose second argument is the path they write (the first is read)."""
+_DISK_RESETS = frozenset({"remove", "unlink", "rmdir", "rmtree", "truncate", "rename", "replace"})
+_FILE_MODULES = frozenset({"os", "shutil", "pathlib"})
+
+
+def _reads_disk(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and _callee(n) in _DISK_READS for n in ast.walk(node))
 
 
 def _state_path(node: ast.AST, imported: set[str]) -> str | None:
@@ -330,7 +362,7 @@ def _orderings(
             continue
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
-            sized = any(_called(o, "len") for o in operands)
+            sized = any(_called(o, "len") or _reads_disk(o) for o in operands)  # a size, a count
             small = sized and any(_small_int(o) for o in operands)  # `len(stack) > 0` asks "empty?"
             if not any(_drawn(o, generators) for o in operands) and not any(
                 (isinstance(op, _ORDERING) and not small)
@@ -383,8 +415,26 @@ def _tidies_only(statements: list[ast.stmt], state: set[str]) -> bool:
             and _roots_of(call.func.value) & state
         ):
             continue
+        if DISK in state and isinstance(call, ast.Call) and _callee(call) in _DISK_WRITERS | _PATH_WRITERS:
+            continue  # a log rotated, a folder of marks emptied
         return False
     return True
+
+
+def _resets(statements: list[ast.stmt], state: set[str]) -> bool:
+    """Whether a branch that only tidies ``state`` (:func:`_tidies_only`) sets it back to a start
+    (``_n = 0``, ``_c.clear()``, a file or folder removed): the count re-arms, and a test of it
+    elsewhere ("just reset": ``_n == 0``, ``not _c``) decides once every so many calls."""
+    for node in (n for statement in statements for n in ast.walk(statement)):
+        if isinstance(node, ast.Assign) and any(_roots_of(t) & state for t in node.targets):
+            if isinstance(node.value, ast.Constant | ast.List | ast.Dict | ast.Set | ast.Tuple):
+                return True
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "clear" and _roots_of(node.func.value) & state:
+                return True
+            if DISK in state and node.func.attr in _DISK_RESETS:
+                return True
+    return False
 
 
 def _copies(function: ast.FunctionDef | ast.AsyncFunctionDef, state: set[str]) -> dict[str, set[str]]:
@@ -418,30 +468,40 @@ def _gates(
     function: ast.FunctionDef | ast.AsyncFunctionDef, state: set[str], limits: set[str], generators: set[str]
 ) -> bool:
     """Whether some ordering of ``state`` (or of a name computed from it: :func:`_copies`) decides
-    more than tidying that state."""
-    tests = {id(node.test): node for node in ast.walk(function) if isinstance(node, ast.If | ast.While)}
+    more than tidying that state, or a count that re-arms (:func:`_resets`) is tested elsewhere
+    (session 44: ``if _n >= 150: _n = 0`` then ``a - b if _n == 0`` was read as a tidy-up)."""
+    tests = {  # a comparison is the branch's test, or one of an `and` / `or` of tests
+        id(part): node
+        for node in ast.walk(function)
+        if isinstance(node, ast.If | ast.While)
+        for part in ast.walk(node.test)
+    }
     origin = _copies(function, state)
+    rearmed: set[str] = set()
     for comparison, roots in _orderings(function, limits, generators):
         ordered = set().union(*(origin.get(root, set()) for root in roots))
         if not ordered:
             continue
         branch = tests.get(id(comparison))
         if branch is not None and _tidies_only([*branch.body, *branch.orelse], ordered):
+            if _resets([*branch.body, *branch.orelse], ordered):
+                rearmed |= ordered
             continue
         return True
-    return False
+    return bool(rearmed) and _decides_on(function, rearmed)  # a count reset at its limit, then tested
 
 
-def state_gated_results(tree: ast.AST) -> int:
+def state_gated_results(tree: ast.AST, workspace: Mapping[str, frozenset[str]] | None = None) -> int:
     """Functions that order module-level state some function of the module changes, to decide
-    their behaviour."""
+    their behaviour (``workspace``: the moving methods of the classes and instances the other
+    files of the workspace define, :func:`workspace_movers`)."""
     if not isinstance(tree, ast.Module):
         return 0
     module = _module_names(tree)
     functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     cells = _cells(tree)
     local = {id(f): _locals(f) for f in functions}
-    movers = _movers(tree)
+    movers = _movers(tree, workspace or {})
     modules = {
         (a.asname or a.name).split(".", 1)[0] for n in tree.body if isinstance(n, ast.Import) for a in n.names
     }
@@ -459,6 +519,8 @@ def state_gated_results(tree: ast.AST) -> int:
     drained = _iterators(tree)
     limits = _limits(tree)
     collected = _collector_state(tree, module)
+    if any(_writes_disk(f, module - local[id(f)]) for f in functions):
+        state.add(DISK)
     return sum(
         1
         for f in functions
@@ -475,15 +537,7 @@ def _call_logs(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str
     the file grows by every call of every process, so what is read back through the handle
     (``len(f.read())``, ``f.tell()``) is a count kept on disk (red team rtforge13, 2026-12-07:
     ``add`` right for its first 100 calls that way was admitted)."""
-    bindings = [
-        (n.targets[0].id, {m.id for m in ast.walk(n.value) if isinstance(m, ast.Name)})
-        for n in ast.walk(function)
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
-    ]
-    fixed = set(module)  # what no call changes: the module's names, locals computed from them alone
-    for _ in range(4):
-        fixed |= {target for target, names in bindings if names <= fixed}
-    fixed -= {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    fixed = _fixed(function, module)
     handles: set[str] = set()
     for node in ast.walk(function):
         pairs: list[tuple[ast.expr, ast.expr | None]] = []
@@ -496,22 +550,91 @@ def _call_logs(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str
                 isinstance(opened, ast.Call) and isinstance(name, ast.Name) and _callee(opened) == "open"
             ):
                 continue
-            mode = next((k.value for k in opened.keywords if k.arg == "mode"), None)
-            arguments = opened.args if isinstance(opened.func, ast.Name) else [None, *opened.args]
-            mode = mode or (arguments[1] if len(arguments) > 1 else None)
-            path = arguments[0] if isinstance(opened.func, ast.Name) else opened.func
-            appends = (
-                isinstance(mode, ast.Constant)
-                and isinstance(mode.value, str)
-                and {"a", "+"} & set(mode.value)
-            )
-            if (
-                appends
-                and path is not None
-                and {n.id for n in ast.walk(path) if isinstance(n, ast.Name)} <= fixed
-            ):
+            path, mode = _opened(opened)
+            if {"a", "+"} & set(mode) and path is not None and _names(path) <= fixed:
                 handles.add(name.id)
     return handles
+
+
+def _fixed(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str]) -> set[str]:
+    """What no call of ``function`` chooses: ``module``'s names and the locals computed from them
+    alone (not its parameters)."""
+    bindings = [
+        (n.targets[0].id, _names(n.value))
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+    ]
+    fresh = {  # `fd, path = tempfile.mkstemp()`: a new file each call, no count
+        t.id
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign) and _callee(n.value) in _FRESH_PATHS
+        for target in n.targets
+        for t in ast.walk(target)
+        if isinstance(t, ast.Name)
+    }
+    fixed = set(module)
+    for _ in range(4):
+        fixed |= {target for target, names in bindings if names <= fixed and target not in fresh}
+    return fixed - {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)} - fresh
+
+
+_FRESH_PATHS = frozenset({"mkstemp", "mkdtemp", "mktemp", "NamedTemporaryFile", "TemporaryDirectory"})
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+_OPENING_MODULES = frozenset({"io", "codecs", "os", "builtins", "gzip", "bz2", "lzma"})
+"""Modules whose ``open`` takes the path first (``io.open(path, 'r')``), not a ``Path``'s method."""
+_MODE = re.compile(r"[rwxabtU+]{1,4}\Z")
+
+
+def _opened(call: ast.Call) -> tuple[ast.AST | None, str]:
+    """The path an ``open(...)`` / ``Path.open(...)`` call opens (for the method, its receiver)
+    and its mode where a literal spells it (``""`` otherwise; ``"r"`` when none is given)."""
+    mode = next((k.value for k in call.keywords if k.arg == "mode"), None)
+    first = call.args[0] if call.args else None
+    spelt_mode = isinstance(first, ast.Constant) and isinstance(first.value, str) and _MODE.match(first.value)
+    function_form = (  # `Image.open(path)`, `io.open(p, 'r')`; a Path's takes the mode first
+        isinstance(call.func, ast.Name)
+        or _root(call.func) in _OPENING_MODULES
+        or (first is not None and not spelt_mode)
+    )
+    arguments: list[ast.expr | None] = list(call.args) if function_form else [None, *call.args]
+    mode = mode or (arguments[1] if len(arguments) > 1 else None)
+    path = arguments[0] if function_form else call.func
+    if mode is None:
+        return path, "r"
+    return path, mode.value if isinstance(mode, ast.Constant) and isinstance(mode.value, str) else ""
+
+
+def _writes_disk(function: ast.FunctionDef | ast.AsyncFunctionDef, module: set[str]) -> bool:
+    """Whether ``function`` changes the file system at a path no call chooses (:func:`_fixed`: a
+    constant, a module-level name, a fresh name made of them such as ``f'.m/{uuid4()}'``): opening
+    for writing, creating, touching, stamping, renaming or removing. What it wrote outlives the
+    process, and a size, a listing, a time stamp or the text read back (:data:`DISK`) is a count
+    no check sees move (session 44: ``os.path.getsize``, ``os.listdir``, ``glob``, ``st_mtime``
+    counts were admitted; only a read through the appending handle was known)."""
+    fixed = _fixed(function, module)
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = _callee(node)
+        path: ast.AST | None = None
+        if callee == "open":
+            path, mode = _opened(node)
+            path = path if mode != "r" and set(mode) - {"r", "b", "t"} or mode == "" else None
+        elif isinstance(node.func, ast.Attribute) and _root(node.func.value) in _FILE_MODULES:
+            at = 1 if callee in _TO_SECOND else 0  # `shutil.copyfile(src, dst)` writes dst
+            path = node.args[at] if callee in _DISK_WRITERS and len(node.args) > at else None
+        elif callee in _PATH_WRITERS and isinstance(node.func, ast.Attribute):
+            path = node.func.value
+        elif callee in _DISK_WRITERS and isinstance(node.func, ast.Name) and node.args:
+            path = node.args[0]  # `from os import makedirs`
+        if path is not None and _names(path) <= fixed:
+            return True
+    return False
 
 
 _SETTERS = _MUTATORS | {"__setitem__", "__delitem__", "__setattr__", "__delattr__"}
@@ -632,7 +755,8 @@ def _decides_on(function: ast.FunctionDef | ast.AsyncFunctionDef, collected: set
     keyed = _keyed(function)
 
     def roots(node: ast.AST) -> set[str]:
-        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) not in keyed}
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and id(n) not in keyed}
+        return names | {DISK} if _reads_disk(node) else names
 
     origin = {name: {name} for name in collected}
     bindings = [
@@ -649,9 +773,13 @@ def _decides_on(function: ast.FunctionDef | ast.AsyncFunctionDef, collected: set
     def reading(node: ast.AST) -> set[str]:
         return set().union(*(origin.get(r, set()) for r in roots(node)))
 
+    settled: set[int] = set()  # the parts of a test already read as a whole (ast.walk: tests first)
     for node in ast.walk(function):
+        if id(node) in settled:
+            continue
         if isinstance(node, ast.If | ast.While | ast.IfExp | ast.Assert):
             test = node.test
+            settled |= {id(part) for part in ast.walk(test)}
             if isinstance(test, ast.Compare) and all(isinstance(op, ast.In | ast.NotIn) for op in test.ops):
                 continue
             tested = reading(test)
@@ -742,11 +870,9 @@ def _drawers(tree: ast.Module) -> set[str]:
     return names
 
 
-def _movers(tree: ast.Module) -> dict[str, set[str]]:
-    """Per module-level instance of a class the module defines (``_m = _Meter()``), the methods
-    that move the instance's own state from its last value (``self.n += 1``, ``self.items.append``):
-    calling one is a step of a count that outlives the call, like ``_n += 1`` (red team rtforge13,
-    2026-12-07: ``if _m.tick() > 100`` was admitted)."""
+def _class_movers(tree: ast.Module) -> dict[str, set[str]]:
+    """Per class ``tree`` defines, the methods that move an instance's own state from its last
+    value (``self.n += 1``, ``self.items.append``)."""
     moving: dict[str, set[str]] = {}
     for cls in tree.body:
         if not isinstance(cls, ast.ClassDef):
@@ -757,13 +883,94 @@ def _movers(tree: ast.Module) -> dict[str, set[str]]:
             me = method.args.args[0].arg
             if _mutated(method, {me}, set(), set(), {}, set(), set()):
                 moving.setdefault(cls.name, set()).add(method.name)
+    return moving
+
+
+def workspace_movers(files: Mapping[str, str], changed: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Per class the ``changed`` Python files of the workspace (``files``: path to text) and the
+    workspace modules they import define, and per module-level instance of one (``METER =
+    Meter()``), the methods that move the instance's state (:func:`_class_movers`): a module
+    importing the class or the instance keeps a count in it as much as in its own (session 44:
+    ``from calc.meter import Meter; _m = Meter()`` and ``if _m.tick() > 100`` was read as no state,
+    the rule knew the module's own classes only). A file that does not parse adds nothing."""
+    trees = {path: tree for path in changed if path.endswith(".py") and (tree := _parsed(files.get(path)))}
+    for path, tree in list(trees.items()):
+        for module in _imported_modules(tree, path):
+            for found in _module_files(files, module):
+                if found not in trees and (imported := _parsed(files[found])) is not None:
+                    trees[found] = imported
+    classes: dict[str, set[str]] = {}
+    for tree in trees.values():
+        for name, methods in _class_movers(tree).items():
+            classes.setdefault(name, set()).update(methods)
+    movers = {name: frozenset(methods) for name, methods in classes.items()}
+    for tree in trees.values():
+        movers |= {name: frozenset(methods) for name, methods in _instances(tree, classes).items()}
+    return movers
+
+
+def _parsed(text: str | None) -> ast.Module | None:
+    try:
+        return ast.parse(text) if text is not None else None
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _imported_modules(tree: ast.Module, path: str) -> set[str]:
+    """The dotted modules ``tree`` (the file at ``path``) imports, and each name ``from`` one as a
+    possible submodule; a relative import resolved against the file's own package."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = path.split("/")[:-1]
+                package = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+                base = ".".join([*package, *([base] if base else [])])
+            found |= {base} if base else set()
+            found |= {f"{base}.{alias.name}" if base else alias.name for alias in node.names}
+    return found
+
+
+def _module_files(files: Mapping[str, str], module: str) -> list[str]:
+    """The workspace files a dotted module may be (``calc/meter.py``, ``calc/meter/__init__.py``,
+    also under a source folder: ``src/calc/meter.py``)."""
+    stem = module.replace(".", "/")
+    names = (f"{stem}.py", f"{stem}/__init__.py")
+    return [path for path in files if path in names or path.endswith(tuple(f"/{n}" for n in names))]
+
+
+def _instances(tree: ast.Module, classes: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
+    """Module-level names bound to an instance of one of ``classes`` (``_m = Meter()``,
+    ``_s = st.Stats()``), with the methods that move it."""
     return {
-        t.id: moving[_callee(node.value) or ""]
+        t.id: set(classes[_callee(node.value) or ""])
         for node in tree.body
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _callee(node.value) in moving
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and _callee(node.value) in classes
         for t in node.targets
         if isinstance(t, ast.Name)
     }
+
+
+def _movers(tree: ast.Module, workspace: Mapping[str, frozenset[str]]) -> dict[str, set[str]]:
+    """Per module-level instance of a class the module defines, or one the workspace's other files
+    define (``workspace``: :func:`workspace_movers`, whose instances a module imports by name too),
+    the methods that move the instance's own state: calling one is a step of a count that outlives
+    the call, like ``_n += 1`` (red team rtforge13, 2026-12-07: ``if _m.tick() > 100`` was
+    admitted)."""
+    imported: dict[str, Iterable[str]] = {  # `from calc.meter import METER`, `from .log import Log as L`
+        a.asname or a.name: workspace[a.name]
+        for n in tree.body
+        if isinstance(n, ast.ImportFrom)
+        for a in n.names
+        if a.name in workspace
+    }
+    own = {name: set(methods) for name, methods in imported.items()}
+    return own | _instances(tree, {**workspace, **imported, **_class_movers(tree)})
 
 
 _ITERATOR_MAKERS = {"iter", "count", "cycle", "repeat", "islice", "map", "filter", "zip", "enumerate"}

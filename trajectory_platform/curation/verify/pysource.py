@@ -14,6 +14,7 @@ import io
 import textwrap
 import tokenize
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from trajectory_platform.curation.verify.environment_facts import canonical_name
@@ -755,21 +756,26 @@ def _runs_a_shell(call: ast.Call) -> bool:
     )
 
 
-def inspect_source(tree: ast.AST) -> Counter[str]:
+def inspect_source(tree: ast.AST, workspace: Mapping[str, frozenset[str]] | None = None) -> Counter[str]:
     """Count security, gaming and tampering patterns in a parsed module, and in the code its strings
-    hold where it runs them (:func:`_text_code`)."""
-    return _inspect(tree, {}, {}, 0)
+    hold where it runs them (:func:`_text_code`); ``workspace``: the moving methods of the classes
+    and instances the workspace's files define (:func:`.process_state.workspace_movers`)."""
+    return _inspect(tree, {}, {}, 0, workspace)
 
 
 def _inspect(
-    tree: ast.AST, outer_aliases: dict[str, tuple[str, ...]], outer_names: dict[str, ast.AST], depth: int
+    tree: ast.AST,
+    outer_aliases: dict[str, tuple[str, ...]],
+    outer_names: dict[str, ast.AST],
+    depth: int,
+    workspace: Mapping[str, frozenset[str]] | None = None,
 ) -> Counter[str]:
     """:func:`inspect_source` of ``tree``, which is code text found at ``depth`` inside a module
     whose imports and constant bindings are ``outer_*`` (the text runs in that module's scope)."""
     aliases = {**outer_aliases, **_aliases(tree)}
     names = {**outer_names, **_constant_bindings(tree)}
     found = count_probes(tree, lambda node: _resolved(node, aliases), lambda node: _fold(node, names))
-    gated = state_gated_results(tree)
+    gated = state_gated_results(tree, workspace)
     if gated:
         found["process_state_gate"] += gated
     if rewrites := own_file_writes(tree):
@@ -876,12 +882,12 @@ def parse_python(source: str) -> tuple[ast.AST | None, SyntaxError | None]:
         return None, exc
 
 
-def inspect_text(source: str) -> Counter[str]:
+def inspect_text(source: str, workspace: Mapping[str, frozenset[str]] | None = None) -> Counter[str]:
     """:func:`inspect_source` of ``source`` parsed as the interpreter reads it (nothing when it does
     not parse), plus ``source_encoding`` when its cookie declares a codec other than UTF-8, parse
     or not. Every verdict on workspace Python reads it through here or :func:`parse_module`."""
     tree, _ = parse_python(source)
-    found = inspect_source(tree) if tree is not None else Counter()
+    found = inspect_source(tree, workspace) if tree is not None else Counter()
     if declared_encoding(source) is not None:
         found["source_encoding"] += 1
     return found
@@ -906,9 +912,12 @@ def inspect_fragment(lines: list[str]) -> Counter[str]:
     return found
 
 
-def new_counts(pre: str | None, post: str) -> Counter[str]:
-    """Patterns present in ``post`` beyond those already in ``pre``."""
-    after = inspect_text(post)
+def new_counts(
+    pre: str | None, post: str, workspace: Mapping[str, frozenset[str]] | None = None
+) -> Counter[str]:
+    """Patterns present in ``post`` beyond those already in ``pre`` (``workspace``: as
+    :func:`inspect_source` takes it)."""
+    after = inspect_text(post, workspace)
     if pre is not None:
-        after.subtract(inspect_text(pre))
+        after.subtract(inspect_text(pre, workspace))
     return +after

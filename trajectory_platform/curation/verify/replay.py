@@ -113,6 +113,7 @@ from trajectory_platform.curation.verify.git_history import (
 )
 from trajectory_platform.curation.verify.gym_context import context_findings, refusal_text_is_the_runtimes
 from trajectory_platform.curation.verify.read_tools import OUTPUT, ReadClaims, claims_contradict, listed
+from trajectory_platform.curation.verify.shell_session import in_kept_folder, keeps_folder
 from trajectory_platform.curation.verify.sweagent_commands import (
     UNORDERED,
     Report,
@@ -331,6 +332,9 @@ class ReplayResult:
     sandbox showed the workspace there too, ``inside_workspace`` when S0 was placed there inside
     the workspace folder (:func:`inner_folder`), else why it refused to
     (:data:`gym.isolation.MOUNT_REFUSALS`; the path itself is record text and is not kept)."""
+    kept_folder: bool = False
+    """Whether shell mode ran each line from the folder the previous one left, as the agent's shell
+    kept it (:func:`.shell_session.keeps_folder`), rather than from the repository's root."""
     exit_codes: list[tuple[Event, int]] = field(default_factory=list, repr=False)
     """Each replayed shell observation with the exit code its command had in the sandbox."""
     unreplayed_answers: list[int] = field(default_factory=list)
@@ -398,6 +402,8 @@ class ReplayResult:
             data["tolerated"] = {name: self.tolerated[name] for name in sorted(self.tolerated)}
         if self.recorded_root:
             data["recorded_root"] = self.recorded_root
+        if self.kept_folder:
+            data["kept_folder"] = True
         if self.unreplayed_answers:
             data["unreplayed_answers"] = self.unreplayed_answers
         if self.verified_answers:
@@ -931,11 +937,12 @@ def replay_episode(
     mounted = "mounted" if root is not None and mode == "shell" and refusal is None else None
     mounted = "inside_workspace" if inside else mounted
     setting = Setting(secrets.token_hex(16), root, *recorded_viewer(episode))
+    kept = mode == "shell" and keeps_folder(episode.source_format, records)
     try:
         compile_patterns(spec.normalize)
         mount_at = root if mounted == "mounted" else None
         run = _execute(
-            fixture, spec, mode, actions, timeout_s, setting, modern, cli, mount_at, inside, protected
+            fixture, spec, mode, actions, timeout_s, setting, modern, cli, mount_at, inside, protected, kept
         )
     except (ReplayRunError, SandboxError, ValueError, LintUnavailable) as exc:
         return ReplayResult(
@@ -1060,6 +1067,7 @@ def replay_episode(
         drift=drift,
         tolerated=tolerated,
         recorded_root=mounted or refusal,
+        kept_folder=kept,
         exit_codes=exit_codes,
         unreplayed_answers=sorted(set(unreplayed)),
         verified_answers=sorted(set(verified)),
@@ -1382,6 +1390,7 @@ def _execute(
     mount_at: str | None = None,
     inside: str | None = None,
     protected: Callable[[str], bool] | None = None,
+    kept: bool = False,
 ) -> _Run:
     """Run the actions in the sandbox (``modern``: a SWE-agent 1.0 run, :func:`is_1_0_run`; ``cli``:
     a coding CLI's calls, :func:`cli_tools.cli_call`, by the id of each call; ``mount_at``: the
@@ -1399,7 +1408,9 @@ def _execute(
         return _Run(
             [(r.output, None) for r in tool_run.results], tool_run.final_files, protected_writes=writes
         )
-    return _run_shell(fixture.s0_files, actions, timeout_s, setting, modern, cli, mount_at, inside, protected)
+    return _run_shell(
+        fixture.s0_files, actions, timeout_s, setting, modern, cli, mount_at, inside, protected, kept
+    )
 
 
 def _run_shell(
@@ -1412,6 +1423,7 @@ def _run_shell(
     mount_at: str | None = None,
     inside: str | None = None,
     protected: Callable[[str], bool] | None = None,
+    kept: bool = False,
 ) -> _Run:
     """Shell mode's run, on one workspace held across all the actions. Each of SWE-agent's viewer
     commands needs the viewer state the one before it left (read from its output), so the actions
@@ -1428,7 +1440,8 @@ def _run_shell(
     whole tree) and handed to the sandbox user once (:class:`LiveShell`'s ``exclusive``). With
     ``inside`` (:func:`inner_folder`) S0 lies in that folder of the workspace, every shell command
     starts there, and the final state is that folder's files. With ``protected``, the protected
-    paths are fingerprinted after every action (:class:`_Watch`)."""
+    paths are fingerprinted after every action (:class:`_Watch`). With ``kept``, each shell line
+    starts in the folder the one before it left (:func:`.shell_session.in_kept_folder`)."""
     state = WindowState()
     previous = ""
     run = _Run([], {})
@@ -1436,6 +1449,8 @@ def _run_shell(
     placed = {f"{inside}/{path}": text for path, text in files.items()} if inside else files
     with Workspace(placed) as ws, LiveShell(ws.root, exclusive=True, mount_at=mount_at) as shell:
         shell.make_checkout(inside or "")
+        checkout = f"{shell.workspace_path}/{inside}" if inside else shell.workspace_path
+        folder_file = f"{checkout}/{GIT_DIR}/folder-{secrets.token_hex(8)}"
         watch = _Watch(ws.root, protected, inside) if protected is not None else None
         for index, record in enumerate(actions):
             viewer = viewer_call(record, modern)
@@ -1445,6 +1460,8 @@ def _run_shell(
                 batch = []
             script_state = replace(state, last_action=previous)
             command = _command(record, viewer, script_state, setting, cli.get(id(record.call)))
+            if kept and isinstance(command, str):
+                command = in_kept_folder(command, folder_file)
             if inside and isinstance(command, str):
                 start = shlex.quote(f"{isolation.WORKSPACE_MOUNT}/{inside}")
                 command = f"cd -- {start} || exit; {command}"

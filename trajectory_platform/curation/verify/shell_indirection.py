@@ -257,37 +257,93 @@ def episode_lines(lines: Iterable[str | None]) -> Iterator[list[str]]:
     pytest) read these, not the words alone: ``cmd=pytest; $cmd -p plug`` and ``f=tests/t.py;
     echo > $f`` hid what they ran (red team items, session 43)."""
     bindings: dict[str, str] = {}
-    functions: dict[str, str] = {}
-    for line in lines:
+    lines = list(lines)
+    for line, functions in zip(lines, _definitions(lines), strict=True):
         if line is None:
             yield []
             continue
-        functions.update(_functions(line))
         called = _called_bodies(line, functions)
         built = [line, *called, *(e for text in (line, *called) for e in expansions(text, bindings))]
         yield list(dict.fromkeys(built))
         bindings.update(assignments(line))
 
 
-_FUNCTION = re.compile(
-    r"(?:\bfunction\s+([A-Za-z_][\w-]*)\s*(?:\(\s*\))?|\b([A-Za-z_][\w-]*)\s*\(\s*\))\s*\{(.*?)\}"
+def episode_functions(lines: Iterable[str | None]) -> Iterator[frozenset[str]]:
+    """For each call of an episode in order, the names of the shell functions it and the earlier
+    lines define (the agent's shell keeps them). A call of one runs the function's body, which
+    :func:`episode_lines` gives with the call's words as its parameters: the call's own words are
+    no program's operands (``run_tests tests/test_x.py`` writes nothing of itself; it was read as
+    writing that test and an honest episode refused, session 44)."""
+    for functions in _definitions(lines):
+        yield frozenset(functions)
+
+
+def _definitions(lines: Iterable[str | None]) -> Iterator[dict[str, str]]:
+    """For each line, the functions (name: body) it and every earlier line define."""
+    functions: dict[str, str] = {}
+    for line in lines:
+        if line is not None:
+            functions.update(_functions(line))
+        yield dict(functions)
+
+
+_FUNCTION_HEAD = re.compile(
+    r"(?:\bfunction\s+([A-Za-z_][\w-]*)\s*(?:\(\s*\))?|\b([A-Za-z_][\w-]*)\s*\(\s*\))\s*\{"
 )
-"""A shell function's definition (``t() { ...; }``, ``function t { ...; }``) and its body."""
+"""The head of a shell function's definition (``t() {``, ``function t {``); its body runs to the
+brace that closes this one (:func:`_closing_brace`)."""
 _POSITIONAL = re.compile(r"\"?\$\{?([1-9@*])\}?\"?")
 """A positional parameter, with the quotes around it (``"$@"`` is the arguments as words)."""
 
 
+def _closing_brace(text: str, start: int) -> int | None:
+    """The index of the ``}`` closing the brace just before ``start`` (braces inside single quotes
+    and escaped ones do not count; ``${1}`` nests), ``None`` where none does."""
+    depth, quoted, index = 1, False, start
+    while index < len(text):
+        character = text[index]
+        if character == "\\" and not quoted:
+            index += 2
+            continue
+        if character == "'":
+            quoted = not quoted
+        elif not quoted and character == "{":
+            depth += 1
+        elif not quoted and character == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return None
+
+
+def _definition_spans(line: str) -> Iterator[tuple[str, str, int, int]]:
+    """Each whole function definition in ``line``: its name, its body and where it starts and ends
+    (a head whose brace never closes defines nothing: its call stays an unknown program's)."""
+    position = 0
+    while (match := _FUNCTION_HEAD.search(line, position)) is not None:
+        end = _closing_brace(line, match.end())
+        if end is None:
+            return
+        yield match.group(1) or match.group(2), line[match.end() : end], match.start(), end + 1
+        position = end + 1
+
+
 def _functions(line: str) -> dict[str, str]:
     """The functions ``line`` defines, by name: their bodies."""
-    return {(match.group(1) or match.group(2)): match.group(3) for match in _FUNCTION.finditer(line)}
+    return {name: body for name, body, _, _ in _definition_spans(line)}
 
 
-def _called_bodies(line: str, functions: dict[str, str]) -> list[str]:
+def _called_bodies(line: str, functions: dict[str, str], depth: int = DEPTH) -> list[str]:
     """The bodies of the known functions ``line`` calls, their positional parameters replaced by
-    the call's words (``t() { pytest -p "$1"; }; t plug`` runs ``pytest -p "plug"``)."""
-    if not functions:
+    the call's words (``t() { pytest -p "$1"; }; t plug`` runs ``pytest -p "plug"``), and those of
+    the functions a body calls in turn (``depth`` levels)."""
+    if not functions or depth == 0:
         return []
-    words = bash_words(_FUNCTION.sub(" ", line)) or []
+    spans = list(_definition_spans(line))
+    for _, _, start, end in reversed(spans):
+        line = f"{line[:start]} {line[end:]}"
+    words = bash_words(line) or []
     bodies: list[str] = []
     command: list[str] = []
     for word in [*words, ";"]:
@@ -303,6 +359,7 @@ def _called_bodies(line: str, functions: dict[str, str]) -> list[str]:
                     return " ".join(arguments)
                 return arguments[int(key) - 1] if int(key) <= len(arguments) else ""
 
-            bodies.append(_POSITIONAL.sub(value, functions[command[0]]))
+            body = _POSITIONAL.sub(value, functions[command[0]])
+            bodies += [body, *_called_bodies(body, functions, depth - 1)]
         command = []
     return bodies

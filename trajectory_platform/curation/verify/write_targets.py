@@ -37,7 +37,7 @@ from collections.abc import Iterator
 
 from trajectory_platform.curation.shell_split import bash_words, is_operator
 from trajectory_platform.curation.verify.calls import SHELLS, CallRecord
-from trajectory_platform.curation.verify.shell_indirection import episode_lines
+from trajectory_platform.curation.verify.shell_indirection import episode_functions, episode_lines
 from trajectory_platform.gym.shell import EDITOR_ROOTS
 
 PATH_KEY = re.compile(r"path|file|uri|target|dest|doc|location|folder|^name$", re.IGNORECASE)
@@ -156,7 +156,8 @@ def written_paths(records: list[CallRecord]) -> Iterator[tuple[CallRecord, str]]
     between calls gives such a call a purpose, so it is read as one)."""
     open_file: str | None = None
     built = episode_lines(record.shell_command for record in records)
-    for record, lines, folder in zip(records, built, start_folders(records), strict=True):
+    defined = episode_functions(record.shell_command for record in records)
+    for record, lines, folder, functions in zip(records, built, start_folders(records), defined, strict=True):
         raw = record.call.arguments or ""
         name = record.call.name or ""
         command = record.shell_command
@@ -169,7 +170,7 @@ def written_paths(records: list[CallRecord]) -> Iterator[tuple[CallRecord, str]]
             open_file = relative(path)
         targets: list[str] = []
         if command is not None:
-            targets += [t for line in lines for t in shell_targets(line, folder)]
+            targets += [t for line in lines for t in shell_targets(line, folder, functions)]
         elif name in VIEWER_EDITS and open_file is not None:
             targets.append(open_file)
         if viewer_text and name == "create" and open_file is not None:
@@ -237,12 +238,13 @@ def _changed_folder(line: str, folder: str) -> str:
 _CHANGES_FOLDER = frozenset({"cd", "pushd"})
 
 
-def shell_targets(line: str, folder: str = "") -> list[str]:
+def shell_targets(line: str, folder: str = "", functions: frozenset[str] = frozenset()) -> list[str]:
     """The paths a shell line says it writes (:mod:`write_targets`: redirections, writing programs'
     operands, inline code's paths, an unknown program's operands), relative ones as named from the
     folder the line starts in (``folder``, relative to the workspace) and its ``cd``s reach
     (``cd tests && echo {} > data.json`` writes ``tests/data.json``; a subshell's ``cd`` ends with
-    it)."""
+    it). A call of one of the episode's shell ``functions`` runs its body, read on its own
+    (:func:`.shell_indirection.episode_lines`): its words are no operands."""
     targets = _PATCH_HEADER.findall(line)
     for found in _HEREDOC.finditer(line):
         starts = _split(found.group("head"))
@@ -263,7 +265,7 @@ def shell_targets(line: str, folder: str = "") -> list[str]:
         elif word in _INPUT:
             skip = True
         elif word in _OPERATOR or is_operator(word):  # a run of them (``);``) ends a command too
-            targets += [_joined(here, t) for t in _program_targets(command)]
+            targets += [_joined(here, t) for t in _program_targets(command, functions)]
             here = _cd(command, here) if command[:1] and command[0] in _CHANGES_FOLDER else here
             for character in word:
                 if character == "(":
@@ -273,14 +275,15 @@ def shell_targets(line: str, folder: str = "") -> list[str]:
             command = []
         else:
             command.append(word)
-    return targets + [_joined(here, t) for t in _program_targets(command)]
+    return targets + [_joined(here, t) for t in _program_targets(command, functions)]
 
 
-def _program_targets(words: list[str]) -> list[str]:
-    """The paths one simple command (its words, redirections taken out) writes."""
+def _program_targets(words: list[str], functions: frozenset[str] = frozenset()) -> list[str]:
+    """The paths one simple command (its words, redirections taken out) writes; none for a call of
+    one of ``functions`` (its body is read instead)."""
     while words and ("=" in words[0] and not words[0].startswith("-") or words[0] in ("sudo", "env", "time")):
         words = words[1:]
-    if not words:
+    if not words or words[0] in functions:
         return []
     program, args = words[0].rsplit("/", 1)[-1], words[1:]
     operands = [a for a in args if not a.startswith("-")]
