@@ -1,0 +1,113 @@
+"""Red team, round 14 (2026-12-07): a key disguised in a way a reader undoes at a glance and a
+pattern does not. Each class has a generator of cases split into a development half and a
+validation half, by provider and by the encoding's variant both (no provider and no variant is in
+both halves); each case is checked with the class's own reader (not the engine's decoders), so it
+fails where the engine cannot read the disguise. Ordinary text written the same way is kept."""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+from collections.abc import Callable
+
+import pytest
+
+from trajectory_platform.curation.redact import redact_text
+
+SALT = b"adversarial-salt"
+_ALNUM = string.ascii_letters + string.digits
+
+
+def _draw(rng: random.Random, length: int, alphabet: str = _ALNUM) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(length))
+
+
+PROVIDERS: dict[str, dict[str, Callable[[random.Random], str]]] = {
+    "development": {
+        "github": lambda g: "ghp_" + _draw(g, 36),
+        "aws": lambda g: "AKIA" + _draw(g, 16, string.ascii_uppercase + "234567"),
+        "slack": lambda g: f"xoxb-{_draw(g, 12, string.digits)}-{_draw(g, 13, string.digits)}-{_draw(g, 24)}",
+        "stripe": lambda g: "sk_live_" + _draw(g, 24),
+        "openai": lambda g: "sk-proj-" + _draw(g, 48),
+    },
+    "validation": {
+        "gitlab": lambda g: "glpat-" + _draw(g, 20),
+        "huggingface": lambda g: "hf_" + _draw(g, 34),
+        "google": lambda g: "AIza" + _draw(g, 35),
+        "npm": lambda g: "npm_" + _draw(g, 36),
+        "anthropic": lambda g: "sk-ant-api03-" + _draw(g, 80),
+    },
+}
+"""Who issued the key; the halves share none."""
+
+Variants = dict[str, dict[str, Callable[[str], str]]]
+"""Per half, each variant's name and how it writes a key into a line."""
+
+
+def _cases(name: str, variants: Variants) -> list[pytest.ParameterSet]:
+    """(key, text) for every variant of each half with every provider of that half, two keys
+    each; the id names the half, the variant and the provider, never the key."""
+    cases = []
+    for half, written in variants.items():
+        rng = random.Random(f"{name}-{half}")
+        for variant, write in written.items():
+            for provider, draw in PROVIDERS[half].items():
+                for n in range(2):
+                    key = draw(rng)
+                    cases.append(pytest.param(key, write(key), id=f"{half}-{variant}-{provider}-{n}"))
+    return cases
+
+
+def _readable(key: str, text: str) -> bool:
+    """Does ``text`` show twelve characters of ``key`` in a row (a third of a short key's random
+    part: enough to count as the key leaked)?"""
+    return any(key[i : i + 12] in text for i in range(len(key) - 11))
+
+
+def _check(key: str, text: str, read: Callable[[str], str]) -> None:
+    assert _readable(key, read(text)), "the case must hide a readable key"
+    redacted, _ = redact_text(text, SALT)
+    assert not _readable(key, read(redacted)) and not _readable(key, redacted)
+
+
+# A key spelled out one character at a time, between a separator a reader skips.
+
+_SEPARATORS = re.compile(r"(?<=\S)(?:\t|_|\u00a0|/|  |\u2009|\u3000)(?=\S)")
+
+SPELLED: Variants = {
+    "development": {
+        "tab": "\t".join,
+        "underscore": "_".join,
+        "no_break_space": "\u00a0".join,
+    },
+    "validation": {
+        "slash": "/".join,
+        "two_spaces": lambda key: "secret:  " + "  ".join(key),
+        "thin_space": "\u2009".join,
+        "ideographic_space": "\u3000".join,
+    },
+}
+
+
+@pytest.mark.parametrize(("key", "text"), _cases("spelled", SPELLED))
+def test_a_key_spelled_between_any_separator_a_reader_skips_is_replaced(key: str, text: str) -> None:
+    _check(key, text, lambda text: _SEPARATORS.sub("", text))
+
+
+SPELLED_KEPT = [
+    "1\t0\t1\t1\t0\t0\t1\t0\t1\t1\t1\t0\t0\t1\t0\t1\t1\t0",
+    "a\tb\tc\td\te\tf\tg\th\ti\tj\tk\tl\tm\tn\to\tp\tq",
+    "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",
+    "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/",
+    "x_1_y_2_z_3_w_4_v_5_u_6_t_7_s_8_r_9",
+    "S\u00a0U\u00a0M\u00a0M\u00a0A\u00a0R\u00a0Y\u00a0O\u00a0F\u00a0R\u00a0E\u00a0S\u00a0U\u00a0L\u00a0T\u00a0S",
+    "T  H  E    E  N  D  O  F  T  H  E  S  T  O  R  Y",
+    "0  0  0  0  1  1  1  1  2  2  2  2  3  3  3  3",
+    "- - - - - - - - - - - - - - - - - - - -",
+]
+
+
+@pytest.mark.parametrize("text", SPELLED_KEPT)
+def test_ordinary_text_spelled_out_is_kept(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text
