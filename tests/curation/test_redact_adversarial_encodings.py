@@ -111,3 +111,49 @@ SPELLED_KEPT = [
 @pytest.mark.parametrize("text", SPELLED_KEPT)
 def test_ordinary_text_spelled_out_is_kept(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+# A key with PowerShell's escape character, the backtick, before some of its characters.
+
+_POWERSHELL_SPECIAL = "0abefnrtuv"
+
+
+def _backticked(key: str, every: int) -> str:
+    """``key`` with a backtick before every ``every``-th letter or digit PowerShell does not read as
+    an escape of its own (`` `n `` is a newline)."""
+    return "".join(
+        f"`{c}" if i % every == every - 1 and c.isalnum() and c.lower() not in _POWERSHELL_SPECIAL else c
+        for i, c in enumerate(key)
+    )
+
+
+BACKTICKED: Variants = {
+    "development": {
+        "write_output_every_2nd": lambda key: f'Write-Output "{_backticked(key, 2)}"',
+        "hashtable_every_2nd": lambda key: f'$h = @{{ "X-Api-Key" = "{_backticked(key, 2)}" }}',
+    },
+    "validation": {
+        "bare_every_3rd": lambda key: "Write-Host " + _backticked(key, 3),
+        "env_every_4th": lambda key: f'$env:SERVICE_TOKEN = "{_backticked(key, 4)}"',
+    },
+}
+
+
+@pytest.mark.parametrize(("key", "text"), _cases("backticked", BACKTICKED))
+def test_a_key_escaped_with_powershell_backticks_is_replaced(key: str, text: str) -> None:
+    _check(key, text, lambda text: re.sub(r"`(.)", r"\1", text))
+
+
+BACKTICKED_KEPT = [
+    'Write-Host "Line one`nLine two`tTabbed`r`n"',
+    "Get-ChildItem -Path C:\\logs `\n  -Filter *.log `\n  -Recurse",
+    "Use `git status` and `git diff` then `git add -p` before `git commit`.",
+    '$msg = "Price: `$5 and `"quoted`" text, `u{2713} done"',
+    "Set `a`, `b`, `c` and `d` before calling `e`.",
+    'Invoke-RestMethod -Uri $uri `\n    -Headers @{ Authorization = "Bearer $token" } `\n    -Method Post',
+]
+
+
+@pytest.mark.parametrize("text", BACKTICKED_KEPT)
+def test_ordinary_powershell_and_markdown_backticks_are_kept(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text

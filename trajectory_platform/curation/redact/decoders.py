@@ -213,6 +213,15 @@ _SHELL_ESCAPE_HINT = re.compile(r"\\[^abfnrtvxuUeN0-7\"'\\\s][^\s\\]{0,3}\\[^\s\
 _C_ESCAPES = frozenset("abfnrtvxuUeN01234567\"'\\")
 """Letters a backslash makes an escape in C, JSON, Python or a regex's ``\\N``: a word with only
 these escaped is a string literal, not a shell word obfuscated."""
+_POWERSHELL_ESCAPED = re.compile(r"(?:[^\s`\"';|&<>(){}]|`[^\n])+")
+"""The same for PowerShell, whose escape character is the backtick: outside single quotes it
+drops before any character but the few it makes an escape (red team, 2026-12-07: ``g`hp_`x...``
+in a ``Write-Output`` hid every key of the round)."""
+_POWERSHELL_ESCAPE = re.compile(r"`([^\n])")
+_POWERSHELL_ESCAPE_HINT = re.compile(r"`[^0abefnrtuv\"'`$\s][^\s`]{0,3}`[^\s`]")
+_POWERSHELL_ESCAPES = frozenset("0abefnrtuv\"'`$")
+"""What a backtick makes an escape in PowerShell (`` `n ``, `` `t ``, `` `u{..}``, an escaped quote or
+``$``): a word with only these escaped is a string, not a word obfuscated."""
 _UTF16_NULS = re.compile(r"(?:\xff\xfe)?(?:[\t\n\r -~]\x00){4,}")
 """UTF-16LE of ASCII read as text (a file ``cat`` prints with a NUL after every character, a
 ``repr`` of its bytes once its escapes are undone): the characters with their NULs, and the
@@ -1163,23 +1172,29 @@ def _labelled_as_credential(text: str, position: int) -> bool:
     return any(credential_class(word) for word in _LABEL_WORD.findall(before))
 
 
-def _shell_escaped(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    """A shell word with its backslashes removed, as the shell removes a backslash before any
-    character outside quotes (``g\\h\\p\\_`` is ``ghp_``): a word with four escapes or more, one
-    character in three escaped at least from its first escaped character to its last (an escaped
-    space joins a label to it: ``Bearer\\ g\\hp_...``; a Windows path escapes one in five), some of
-    letters no string literal escapes (``\\n`` in a C string is a newline, so a word of those is left
-    alone)."""
-    escapes = list(_SHELL_ESCAPE.finditer(match.string, match.start(), match.end()))
-    characters = [escape for escape in escapes if not escape.group(1).isspace()]
-    if len(characters) < 4:
-        return []
-    span = characters[-1].end() - characters[0].start()
-    if 3 * len(characters) < span - len(characters):
-        return []
-    if all(escape.group(1) in _C_ESCAPES for escape in escapes):
-        return []
-    return _each_character_but(match, ((e.start(), e.end(), e.group(1)) for e in escapes))
+def _escaped_word(escape: re.Pattern[str], literal: frozenset[str], dense: bool) -> Decoder:
+    """A word with its escape characters removed, as a shell removes them: bash a backslash before
+    any character outside quotes (``g\\h\\p\\_`` is ``ghp_``), PowerShell a backtick. A word
+    with four escapes or more, some of characters that ``literal`` (what a string literal escapes:
+    ``\\n`` in a C string is a newline) does not hold, so a word of those is left alone; and,
+    ``dense``, one character in three escaped at least from its first escaped character to its
+    last (an escaped space joins a label to it: ``Bearer\\ g\\hp_...``): a Windows path escapes
+    one in five with its backslashes. A backtick separates no path, so in PowerShell four escapes
+    are evidence enough."""
+
+    def decoder(match: re.Match[str]) -> list[tuple[str, int, int]]:
+        escapes = list(escape.finditer(match.string, match.start(), match.end()))
+        characters = [found for found in escapes if not found.group(1).isspace()]
+        if len(characters) < 4:
+            return []
+        span = characters[-1].end() - characters[0].start()
+        if dense and 3 * len(characters) < span - len(characters):
+            return []
+        if all(found.group(1) in literal for found in escapes):
+            return []
+        return _each_character_but(match, ((e.start(), e.end(), e.group(1)) for e in escapes))
+
+    return decoder
 
 
 def _each_character_but(
@@ -1584,7 +1599,13 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
         "shell_escaped",
         lambda text: _SHELL_ESCAPE_HINT.search(text) is not None,
         _SHELL_ESCAPED,
-        _shell_escaped,
+        _escaped_word(_SHELL_ESCAPE, _C_ESCAPES, dense=True),
+    ),
+    (
+        "powershell_escaped",
+        lambda text: _POWERSHELL_ESCAPE_HINT.search(text) is not None,
+        _POWERSHELL_ESCAPED,
+        _escaped_word(_POWERSHELL_ESCAPE, _POWERSHELL_ESCAPES, dense=False),
     ),
     ("utf16_nuls", _holds("\x00"), _UTF16_NULS, _utf16_nuls),
     ("utf7", _holds("+A"), _UTF7, _utf7),
