@@ -1385,7 +1385,7 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
     letter; any other character stays as it is (an accented letter, a CJK one, a word of Russian
     prose, and a no-break space or an ellipsis too: those carry no key, and a view with nothing
     changed is not scanned again)."""
-    mixed = _in_mixed_token(match)
+    mixed, with_digit = _token_holds(match)
     smuggled = _smuggled_bytes(match)
     pieces = []
     for offset, char in enumerate(match.group()):
@@ -1404,6 +1404,8 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
             pieces.append((ascii_form, start, start + 1))
         elif letter := _letter_symbol(char):
             pieces.append((letter, start, start + 1))
+        elif with_digit and (base := _accent_base(char)) is not None:
+            pieces.append((base, start, start + 1))
         elif mixed and char in latin_look_alikes():
             pieces.append((latin_look_alikes()[char], start, start + 1))
         else:
@@ -1459,11 +1461,17 @@ _TOKEN_WALK = 256
 """How far :func:`_in_mixed_token` walks out from a run before it looks the token up whole."""
 _LONG_TOKEN = re.compile(rf"\S{{{_TOKEN_WALK},}}")
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 
 
 def _in_mixed_token(match: re.Match[str]) -> bool:
     """Does the run sit in a token (a run without whitespace) that holds ASCII letters or digits?
-    A key with a few letters swapped for look-alikes does; a word of another script does not.
+    A key with a few letters swapped for look-alikes does; a word of another script does not."""
+    return _token_holds(match)[0]
+
+
+def _token_holds(match: re.Match[str]) -> tuple[bool, bool]:
+    """Whether the run's token holds an ASCII letter or digit, and whether it holds an ASCII digit.
     A short token is read where it stands; a long one (minified code, a combining mark after every
     letter: thousands of runs in one token) from :func:`_long_tokens`, read once per text, so the
     runs of one token cost linear time, not the token's length each (56 s for 45 kB before)."""
@@ -1477,22 +1485,39 @@ def _in_mixed_token(match: re.Match[str]) -> bool:
     if (start == low > 0 and not text[low - 1].isspace()) or (
         end == high < len(text) and not text[high].isspace()
     ):
-        starts, ends, mixed = _long_tokens(text)
+        starts, ends, holds = _long_tokens(text)
         index = bisect.bisect_right(starts, match.start()) - 1
-        return index >= 0 and match.start() < ends[index] and mixed[index]
-    return any(ch.isascii() and ch.isalnum() for ch in text[start:end])
+        return holds[index] if index >= 0 and match.start() < ends[index] else (False, False)
+    token = text[start:end]
+    return _ASCII_ALNUM.search(token) is not None, _ASCII_DIGIT.search(token) is not None
 
 
 @functools.lru_cache(maxsize=4)
-def _long_tokens(text: str) -> tuple[list[int], list[int], list[bool]]:
+def _long_tokens(text: str) -> tuple[list[int], list[int], list[tuple[bool, bool]]]:
     """The starts and ends of ``text``'s tokens of :data:`_TOKEN_WALK` characters or more, and
-    whether each holds an ASCII letter or digit."""
+    whether each holds an ASCII letter or digit, and an ASCII digit."""
     tokens = list(_LONG_TOKEN.finditer(text))
     return (
         [token.start() for token in tokens],
         [token.end() for token in tokens],
-        [_ASCII_ALNUM.search(token.group()) is not None for token in tokens],
+        [
+            (_ASCII_ALNUM.search(token.group()) is not None, _ASCII_DIGIT.search(token.group()) is not None)
+            for token in tokens
+        ],
     )
+
+
+@functools.cache
+def _accent_base(char: str) -> str | None:
+    """The ASCII letter or digit ``char`` is drawn on, with accents (``é``, ``e`` and ``U+0301``) or
+    none (a combining mark alone: empty); None for any other character."""
+    if unicodedata.category(char) == "Mn":
+        return ""
+    decomposed = unicodedata.normalize("NFD", char)
+    marks = decomposed[1:]
+    if marks and decomposed[0].isascii() and decomposed[0].isalnum():
+        return decomposed[0] if all(unicodedata.category(mark) == "Mn" for mark in marks) else None
+    return None
 
 
 def _ascii_look_alike(char: str, normalized: str) -> bool:
