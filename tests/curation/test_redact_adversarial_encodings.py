@@ -211,3 +211,64 @@ ACCENTED_KEPT = [
 @pytest.mark.parametrize("text", ACCENTED_KEPT)
 def test_accented_prose_and_names_with_numbers_are_kept(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+# A file holding a key, dumped by od as decimal bytes.
+
+
+def _od_decimal(data: bytes, field: int, per_row: int = 16, offsets: str = "") -> str:
+    """``od -t u1`` (``field`` 4) or ``od -t d1`` (``field`` 5) of ``data``, ``per_row`` bytes a row
+    (``-w``), offsets in octal (``o``, od's default, with the end offset on a line of its own),
+    decimal (``d``, ``-Ad``) or none (``-An``)."""
+    rows = []
+    for at in range(0, len(data), per_row):
+        codes = "".join(f"{byte:>{field}}" for byte in data[at : at + per_row])
+        rows.append((f"{at:07o}" if offsets == "o" else f"{at:07d}" if offsets == "d" else "") + codes)
+    if offsets:
+        rows.append(f"{len(data):07o}" if offsets == "o" else f"{len(data):07d}")
+    return "\n".join(rows) + "\n"
+
+
+OD_DECIMAL: Variants = {
+    "development": {
+        "u1_no_offsets": lambda key: "$ od -An -tu1 .env\n" + _od_decimal(f"API_TOKEN={key}\n".encode(), 4),
+        "u1_octal_offsets": lambda key: _od_decimal(f"token: {key}\n".encode(), 4, offsets="o"),
+    },
+    "validation": {
+        "d1_octal_offsets": lambda key: (
+            "$ od -td1 secret.txt\n" + _od_decimal(f"{key}\n".encode(), 5, offsets="o")
+        ),
+        "u1_w8_decimal_offsets": lambda key: _od_decimal(f"key={key}\n".encode(), 4, 8, offsets="d"),
+    },
+}
+
+
+def _undumped(text: str) -> str:
+    """The bytes of every row of decimal codes (its offset dropped), joined."""
+    codes = [
+        int(code)
+        for line in text.splitlines()
+        if re.fullmatch(r"(?:\d{7})?(?: +\d{1,3})+", line)
+        for code in (line[7:] if re.match(r"\d{7} ", line) else line).split()
+    ]
+    return bytes(code for code in codes if code < 256).decode("latin-1")
+
+
+@pytest.mark.parametrize(("key", "text"), _cases("od_decimal", OD_DECIMAL))
+def test_a_key_in_a_decimal_byte_dump_is_replaced(key: str, text: str) -> None:
+    _check(key, text, _undumped)
+
+
+OD_DECIMAL_KEPT = [
+    _od_decimal(b"Hello, world! This is an ordinary text file with a few lines.\n", 4),
+    _od_decimal(b"version = 2.14.1\nlog_level = info\n", 5, offsets="o"),
+    _od_decimal(bytes(range(0, 256, 7)), 4, offsets="o"),
+    " 12  45  78 200  13  99 101 250  33  47  88  61  17  42 199   3\n"
+    "  7  91 123 222 160  54  18  77 143 201  66  39  25 111  95 240\n",
+    "   1    2    3    4    5    6    7    8\n   9   10   11   12   13   14   15   16\n",
+]
+
+
+@pytest.mark.parametrize("text", OD_DECIMAL_KEPT)
+def test_decimal_dumps_of_ordinary_files_and_tables_of_numbers_are_kept(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text
