@@ -272,3 +272,56 @@ OD_DECIMAL_KEPT = [
 @pytest.mark.parametrize("text", OD_DECIMAL_KEPT)
 def test_decimal_dumps_of_ordinary_files_and_tables_of_numbers_are_kept(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+# A key cut into string literals joined by another language's operator.
+
+
+def _thirds(key: str, operator: str) -> str:
+    third = len(key) // 3
+    return f" {operator} ".join(
+        f'"{part}"' for part in (key[:third], key[third : 2 * third], key[2 * third :])
+    )
+
+
+JOINED: Variants = {
+    "development": {
+        "lua_dots": lambda key: "local token = " + _thirds(key, ".."),
+        "haskell_plus_plus": lambda key: "token = " + _thirds(key, "++"),
+        "ocaml_caret": lambda key: "let token = " + _thirds(key, "^"),
+    },
+    "validation": {
+        "elixir_diamond": lambda key: "token = " + _thirds(key, "<>"),
+        "d_tilde": lambda key: "auto token = " + _thirds(key, "~") + ";",
+        "ruby_shovel": lambda key: "token = " + _thirds(key, "<<"),
+    },
+}
+
+
+@pytest.mark.parametrize(("key", "text"), _cases("joined", JOINED))
+def test_a_key_cut_into_literals_another_language_joins_is_replaced(key: str, text: str) -> None:
+    _check(key, text, lambda text: re.sub(r"\"\s*(?:\.\.|\+\+|\^|<>|~|<<)\s*\"", "", text))
+
+
+JOINED_KEPT = [
+    'print("Hello, " .. name .. "!")',
+    'greeting = "Hello, " ++ name ++ "!"',
+    'let msg = "count: " ^ string_of_int n ^ " items"',
+    'IO.puts("abc" <> "def" <> "ghi")',
+    'writeln("version " ~ "2.1" ~ ".3");',
+    'local path = "/usr/local" .. "/share" .. "/lua"',
+]
+
+
+@pytest.mark.parametrize("text", JOINED_KEPT)
+def test_ordinary_strings_joined_by_those_operators_are_kept(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text
+
+
+@pytest.mark.parametrize("operator", [">", ">>", "|", "&&"])
+def test_a_shell_operator_between_quoted_words_is_no_join(operator: str) -> None:
+    """``echo "<key>" > "token.txt"``: read as one literal, the redirection went into the key's
+    pseudonym."""
+    command = f'echo "ghp_{"aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zab"}" {operator} "token.txt"'
+    redacted, _ = redact_text(command, SALT, shell=True)
+    assert redacted.endswith(f'" {operator} "token.txt"') and "aB3dE5fG7" not in redacted

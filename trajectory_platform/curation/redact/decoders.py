@@ -230,9 +230,14 @@ _UTF7 = re.compile(r"(?<![\w+/=])\+A[A-Za-z0-9+/]{6,}-?")
 """UTF-7's base64 of UTF-16 (RFC 2152: ``+AEcASQBU-`` is ``GIT``): ASCII in it starts with ``A``,
 its high byte zero."""
 _GLUE = re.compile(
-    r"([\"'`])\s*(?:(?:\+|\.|&|\|\|)\s*)?(?:\\\r?\n\s*)?\1(?=[\w+/=\-])|\\\r?\n[ \t]*(?=[\w+/=\-])"
+    r"([\"'`])\s*(?:(?:\+\+?|\.\.?|&|\|\||\^|<>|<<|~)\s*)?(?:\\\r?\n\s*)?\1(?=[\w+/=\-])"
+    r"|\\\r?\n[ \t]*(?=[\w+/=\-])"
 )
-"""Where two string literals meet (``" + "``, ``' . '``, ``" "``) or a backslash continues a line;
+"""Where two string literals meet (``" + "``, ``' . '``, ``" "``, and the other operators
+languages join strings with: Lua's ``..``, Haskell's ``++``, OCaml's ``^``, Elixir's ``<>``, D's
+``~``, Ruby's ``<<``, SQL's ``||``; not a shell's ``>``, ``>>``, ``|`` or ``&&``, which put a
+command's output somewhere: joined, ``echo "<key>" > "token.txt"`` lost its redirection to the
+pseudonym) or a backslash continues a line;
 not after an escaped newline: literals that each end a line of text are lines, not one token. The
 whitespace before the operator and after it are separate runs, so a quote before a long run of
 spaces costs linear time (one optional operator between two ``\\s*`` made it quadratic)."""
