@@ -325,3 +325,53 @@ def test_a_shell_operator_between_quoted_words_is_no_join(operator: str) -> None
     command = f'echo "ghp_{"aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zab"}" {operator} "token.txt"'
     redacted, _ = redact_text(command, SALT, shell=True)
     assert redacted.endswith(f'" {operator} "token.txt"') and "aB3dE5fG7" not in redacted
+
+
+# A key in an HTML page, inline markup between its characters.
+
+
+def _chunks(key: str, width: int) -> list[str]:
+    return [key[i : i + width] for i in range(0, len(key), width)]
+
+
+INLINE_MARKUP: Variants = {
+    "development": {
+        "word_break_opportunities": lambda key: "<td>" + "<wbr>".join(_chunks(key, 6)) + "</td>",
+        "highlighter_spans": lambda key: (
+            '<pre><span class="s">' + '</span><span class="s">'.join(_chunks(key, 7)) + "</span></pre>"
+        ),
+        "bold_every_3rd": lambda key: "".join(f"<b>{c}</b>" if i % 3 == 0 else c for i, c in enumerate(key)),
+    },
+    "validation": {
+        "search_hit_marked": lambda key: f"<p>token: {key[:5]}<mark>{key[5:15]}</mark>{key[15:]}</p>",
+        "coloured_characters": lambda key: "".join(
+            f'<span style="color:#{i % 7}0{i % 5}">{c}</span>' for i, c in enumerate(key)
+        ),
+        "empty_comments": lambda key: "<!-- -->".join(_chunks(key, 8)),
+        "emphasis_pairs": lambda key: "".join(
+            f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(_chunks(key, 2))
+        ),
+    },
+}
+
+
+@pytest.mark.parametrize(("key", "text"), _cases("inline_markup", INLINE_MARKUP))
+def test_a_key_with_inline_markup_between_its_characters_is_replaced(key: str, text: str) -> None:
+    _check(key, text, lambda text: re.sub(r"<[^<>]*>", "", text))
+
+
+INLINE_MARKUP_KEPT = [
+    "<table><tr><td>a1b2c3d4</td><td>e5f6a7b8</td><td>c9d0e1f2</td></tr></table>",
+    "<p><b>Note</b>: run <code>pip install -r requirements.txt</code> first.<br>Then restart.</p>",
+    '<span class="n">os</span><span class="o">.</span><span class="n">path</span><span class="o">.</span>'
+    '<span class="n">join</span>',
+    '<span class="mi">1234</span><span class="o">+</span><span class="mi">5678</span>',
+    "<li>item<b>one</b>two<i>three</i>four<u>five</u>six</li>",
+    'see <a href="/r/abc">build42</a>x<a href="/r/def">Zq7Wt3Lp9Kd2</a>v<a href="/r/ghi">Hs8Fm1Rb6Yc4</a>',
+    "<p>Version<sup>2</sup>alpha<sub>3</sub>beta<small>rc1</small>final</p>",
+]
+
+
+@pytest.mark.parametrize("text", INLINE_MARKUP_KEPT)
+def test_ordinary_html_with_inline_markup_is_kept(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text

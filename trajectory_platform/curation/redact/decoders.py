@@ -259,6 +259,17 @@ _JOINED_AFTER = re.compile(
 _JOINED_REACH = 40
 """How far before a list of chunks its join call may start (``''.join([`` or ``implode('', [``)."""
 _JOINED_HINT = re.compile(r"(?i)join|concat|implode")
+_INLINE_MARKUP = re.compile(
+    r"(?<=[\w+/=\-])(?:</?(?:b|i|u|s|em|strong|mark|ins|del|code|kbd|tt|span|font|small|sup|sub|wbr)"
+    r"(?:\s[^<>\n]{0,200})?/?>|<!--[^\n]{0,200}?-->)+(?=[\w+/=\-])"
+)
+"""Inline HTML tags or comments between two characters of one token, with no space on either side:
+an HTML page or a highlighter's output (``<wbr>`` where a long token may break, a ``<span>`` per
+highlighted piece or per coloured character, ``<mark>`` around a search hit) shows the token
+whole, and a pattern sees pieces (red team, 2026-12-07: each hid every key of the round). Only
+inline elements that style a token: a cell, a paragraph or a line break (``</td><td>``, ``<br>``)
+separates words, and a link's text is a whole (a finding across ``</a>`` would take the closing tag
+into the pseudonym and leave the link open)."""
 _COLUMN = re.compile(r"(?m)(?P<above>\r?\n)?^[!-~]\r?\n(?:[!-~]\r?\n){14,}[!-~]\r?$")
 """Sixteen lines or more of one character each: a key written down a column (``fold -w1``, a
 loop printing one character a line), which a reader reads across and a pattern does not; with the
@@ -1364,7 +1375,7 @@ def _porcelain_seam(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 def _dropped(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """The match decodes to nothing: an escape sequence a terminal does not show, a character a
-    backspace strikes over."""
+    backspace strikes over, markup a browser does not show."""
     return [("", match.start(), match.end())]
 
 
@@ -1644,6 +1655,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("binary", lambda text: "0100" in text or "0110" in text, _BINARY, _binary),
     ("uuencode", bool, _UU_LINES, _uuencoded),
     ("joined", lambda text: _JOINED_HINT.search(text) is not None, _JOINED_LIST, _joined),
+    ("inline_markup", _holds("<"), _INLINE_MARKUP, _dropped),
     ("column", lambda text: _COLUMN_HINT.search(text) is not None, _COLUMN, _column),
     ("overstrike", _holds("\x08"), _OVERSTRIKE, _dropped),
     ("markdown", lambda text: _MARKDOWN_HINT.search(text) is not None, _MARKDOWN, _markdown),
