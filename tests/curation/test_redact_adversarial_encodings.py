@@ -375,3 +375,46 @@ INLINE_MARKUP_KEPT = [
 @pytest.mark.parametrize("text", INLINE_MARKUP_KEPT)
 def test_ordinary_html_with_inline_markup_is_kept(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+# A key cut into literals a format string of placeholders alone puts together.
+
+
+def _formatted(call: str, key: str) -> str:
+    """``call`` with ``ARGS`` replaced by ``key`` cut into three quoted literals."""
+    third = len(key) // 3
+    return call.replace(
+        "ARGS", ", ".join(f'"{p}"' for p in (key[:third], key[third : 2 * third], key[2 * third :]))
+    )
+
+
+FORMATTED: Variants = {
+    "development": {
+        "python_percent": lambda key: _formatted('print("%s%s%s" % (ARGS))', key),
+        "python_format": lambda key: _formatted('print("{}{}{}".format(ARGS))', key),
+        "go_sprintf": lambda key: _formatted('v := fmt.Sprintf("%s%s%s", ARGS)', key),
+    },
+    "validation": {
+        "powershell_f": lambda key: _formatted('$t = "{0}{1}{2}" -f ARGS', key),
+        "java_string_format": lambda key: _formatted('String t = String.format("%s%s%s", ARGS);', key),
+    },
+}
+
+
+@pytest.mark.parametrize(("key", "text"), _cases("formatted", FORMATTED))
+def test_a_key_cut_into_literals_a_format_of_placeholders_fills_in_is_replaced(key: str, text: str) -> None:
+    _check(key, text, lambda text: re.sub(r"\"\s*,\s*\"", "", text))
+
+
+FORMATTED_KEPT = [
+    'print("%s%s" % ("Hello, ", "world"))',
+    'msg := fmt.Sprintf("%s%s", "prefix-", "suffix")',
+    'log.info("{}{}".format("step", "42"))',
+    '$path = "{0}{1}" -f "C:\\logs\\", "app.log"',
+    'print("%s: %s" % ("abcdefghijkl", "mnopqrstuvwx"))',
+]
+
+
+@pytest.mark.parametrize("text", FORMATTED_KEPT)
+def test_ordinary_strings_a_format_puts_together_are_kept(text: str) -> None:
+    assert redact_text(text, SALT)[0] == text

@@ -248,7 +248,9 @@ _JOINED_BEFORE = re.compile(
     r"(?:([\"'`])\1\s*\.\s*join\s*\(\s*[\[(]?"  # Python ''.join([...])
     r"|\b(?:join|implode|Join)\s*\(\s*([\"'`])\2\s*,\s*[\[({]?"  # Perl, PHP, Java, C#: join("", ...)
     r"|\b(?i:concat)\s*\(\s*[\[(]?"  # SQL CONCAT(...), C# string.Concat(...), JS "".concat(...)
-    r"|\bJoin\s*\(\s*\[\]string\s*\{)"  # Go strings.Join([]string{...}, "")
+    r"|\bJoin\s*\(\s*\[\]string\s*\{"  # Go strings.Join([]string{...}, "")
+    r"|([\"'`])(?:%[sv]|\{\d*\})+\3\s*(?:%|\.\s*format|-f)\s*[(\[]?"  # "%s%s" % (..), "{}{}".format(..), -f
+    r"|\b(?i:s?printf|format)\s*\(\s*([\"'`])(?:%[sv]|\{\d*\})+\4\s*,)"  # Go Sprintf, Java String.format
     r"\s*$"
 )
 _JOINED_AFTER = re.compile(
@@ -258,7 +260,7 @@ _JOINED_AFTER = re.compile(
 )
 _JOINED_REACH = 40
 """How far before a list of chunks its join call may start (``''.join([`` or ``implode('', [``)."""
-_JOINED_HINT = re.compile(r"(?i)join|concat|implode")
+_JOINED_HINT = re.compile(r"(?i)join|concat|implode|%[sv]|\{\d*\}")
 _INLINE_MARKUP = re.compile(
     r"(?<=[\w+/=\-])(?:</?(?:b|i|u|s|em|strong|mark|ins|del|code|kbd|tt|span|font|small|sup|sub|wbr)"
     r"(?:\s[^<>\n]{0,200})?/?>|<!--[^\n]{0,200}?-->)+(?=[\w+/=\-])"
@@ -1325,7 +1327,9 @@ def _opens_a_key(match: re.Match[str]) -> bool:
 
 def _joined(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """The chunks of a list a join call glues with an empty separator (``''.join(['AKIAQW',
-    'ERTY...'])``, ``['ghp_aU', ...].join('')``, ``implode('', [...])``, ``CONCAT('a', 'b')``), read
+    'ERTY...'])``, ``['ghp_aU', ...].join('')``, ``implode('', [...])``, ``CONCAT('a', 'b')``), or a
+    format of placeholders alone fills in (``"%s%s" % ('AKIAQW', ...)``, ``"{}{}".format(...)``,
+    ``fmt.Sprintf("%s%s", ...)``, PowerShell's ``"{0}{1}" -f ...``: red team, 2026-12-07), read
     as one literal: the separators between chunks dropped, every other character its own."""
     text, start, end = match.string, match.start(), match.end()
     if not (
