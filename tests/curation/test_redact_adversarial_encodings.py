@@ -418,3 +418,21 @@ FORMATTED_KEPT = [
 @pytest.mark.parametrize("text", FORMATTED_KEPT)
 def test_ordinary_strings_a_format_puts_together_are_kept(text: str) -> None:
     assert redact_text(text, SALT)[0] == text
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda address: "\t".join(address),
+        lambda address: "\u00a0".join(address),
+        lambda address: "<p>" + "<wbr>".join(address[i : i + 4] for i in range(0, len(address), 4)) + "</p>",
+        lambda address: "".join(f"<span>{c}</span>" for c in address),
+    ],
+    ids=["spelled_tab", "spelled_no_break_space", "word_breaks", "span_per_character"],
+)
+@pytest.mark.parametrize("address", ["jane.doe42@example.org", "m.rossi1987@corp-mail.it"])
+def test_an_email_address_spelled_out_or_broken_by_markup_is_replaced(
+    write: Callable[[str], str], address: str
+) -> None:
+    """The characters of an address (``@``, ``.``) are a spelled or marked-up token's too."""
+    _check(address, write(address), lambda text: re.sub(r"<[^<>]*>|[\t\u00a0]", "", text))

@@ -156,15 +156,16 @@ _CHAR_CODES_HINT = re.compile(
 """Gates: two list elements in a row, found from a separator (a pattern that starts at a comma is
 cheap to search for; the lists' own patterns start anywhere)."""
 _SPELLED = re.compile(
-    r"(?<![\w.\-+/=])[\w\-+/=](?P<sep>[ .\-_/\t\u00a0\u2000-\u200a\u202f\u205f\u3000]| {2,3})"
-    r"(?:[\w\-+/=](?P=sep)){14,}\w(?![\w])"
+    r"(?<![\w.\-+/=@])[\w\-+/=@.](?P<sep>[ .\-_/\t\u00a0\u2000-\u200a\u202f\u205f\u3000]| {2,3})"
+    r"(?:[\w\-+/=@.](?P=sep)){14,}\w(?![\w])"
 )
 """Sixteen characters or more, one at a time with the same separator: a key spelled out. The
 separator is a dot, a dash, a space, or what a reader skips as readily (red team, 2026-12-07:
 each of these hid every key of the round): a tab (a spreadsheet row pasted into a log), an
 underscore, a slash, any other space Unicode has (no-break, thin, ideographic), or two or three
 spaces. A key's characters include the dashes, ``+``, ``/`` and ``=`` keys hold (a Slack token's
-``xoxb-``, base64), all but its last: a run of dashes spells no key."""
+``xoxb-``, base64) and an address's ``@`` and ``.``, all but its last: a run of dashes spells no
+key."""
 _SPELLED_WIDE = re.compile(
     r"(?<![^\s\"'`=:(\[])[!-~](?P<sep>[#|~*] ?| [^\w\s] )(?:[!-~](?P=sep)){14,}[!-~](?![^\s\"'`),;\]])"
 )
@@ -262,8 +263,8 @@ _JOINED_REACH = 40
 """How far before a list of chunks its join call may start (``''.join([`` or ``implode('', [``)."""
 _JOINED_HINT = re.compile(r"(?i)join|concat|implode|%[sv]|\{\d*\}")
 _INLINE_MARKUP = re.compile(
-    r"(?<=[\w+/=\-])(?:</?(?:b|i|u|s|em|strong|mark|ins|del|code|kbd|tt|span|font|small|sup|sub|wbr)"
-    r"(?:\s[^<>\n]{0,200})?/?>|<!--[^\n]{0,200}?-->)+(?=[\w+/=\-])"
+    r"(?<=[\w+/=\-@.])(?:</?(?:b|i|u|s|em|strong|mark|ins|del|code|kbd|tt|span|font|small|sup|sub|wbr)"
+    r"(?:\s[^<>\n]{0,200})?/?>|<!--[^\n]{0,200}?-->)+(?=[\w+/=\-@.])"
 )
 """Inline HTML tags or comments between two characters of one token, with no space on either side:
 an HTML page or a highlighter's output (``<wbr>`` where a long token may break, a ``<span>`` per
