@@ -155,8 +155,17 @@ _CHAR_CODES_HINT = re.compile(
 )
 """Gates: two list elements in a row, found from a separator (a pattern that starts at a comma is
 cheap to search for; the lists' own patterns start anywhere)."""
-_SPELLED = re.compile(r"(?<![\w.\-])\w(?P<sep>[ .\-])(?:\w(?P=sep)){14,}\w(?![\w])")
-"""Sixteen characters or more, one at a time with the same separator: a key spelled out."""
+_SPELLED = re.compile(
+    r"(?<![\w.\-+/=@])[\w\-+/=@.](?P<sep>[ .\-_/\t\u00a0\u2000-\u200a\u202f\u205f\u3000]| {2,3})"
+    r"(?:[\w\-+/=@.](?P=sep)){14,}\w(?![\w])"
+)
+"""Sixteen characters or more, one at a time with the same separator: a key spelled out. The
+separator is a dot, a dash, a space, or what a reader skips as readily (red team, 2026-12-07:
+each of these hid every key of the round): a tab (a spreadsheet row pasted into a log), an
+underscore, a slash, any other space Unicode has (no-break, thin, ideographic), or two or three
+spaces. A key's characters include the dashes, ``+``, ``/`` and ``=`` keys hold (a Slack token's
+``xoxb-``, base64) and an address's ``@`` and ``.``, all but its last: a run of dashes spells no
+key."""
 _SPELLED_WIDE = re.compile(
     r"(?<![^\s\"'`=:(\[])[!-~](?P<sep>[#|~*] ?| [^\w\s] )(?:[!-~](?P=sep)){14,}[!-~](?![^\s\"'`),;\]])"
 )
@@ -205,6 +214,15 @@ _SHELL_ESCAPE_HINT = re.compile(r"\\[^abfnrtvxuUeN0-7\"'\\\s][^\s\\]{0,3}\\[^\s\
 _C_ESCAPES = frozenset("abfnrtvxuUeN01234567\"'\\")
 """Letters a backslash makes an escape in C, JSON, Python or a regex's ``\\N``: a word with only
 these escaped is a string literal, not a shell word obfuscated."""
+_POWERSHELL_ESCAPED = re.compile(r"(?:[^\s`\"';|&<>(){}]|`[^\n])+")
+"""The same for PowerShell, whose escape character is the backtick: outside single quotes it
+drops before any character but the few it makes an escape (red team, 2026-12-07: ``g`hp_`x...``
+in a ``Write-Output`` hid every key of the round)."""
+_POWERSHELL_ESCAPE = re.compile(r"`([^\n])")
+_POWERSHELL_ESCAPE_HINT = re.compile(r"`[^0abefnrtuv\"'`$\s][^\s`]{0,3}`[^\s`]")
+_POWERSHELL_ESCAPES = frozenset("0abefnrtuv\"'`$")
+"""What a backtick makes an escape in PowerShell (`` `n ``, `` `t ``, `` `u{..}``, an escaped quote or
+``$``): a word with only these escaped is a string, not a word obfuscated."""
 _UTF16_NULS = re.compile(r"(?:\xff\xfe)?(?:[\t\n\r -~]\x00){4,}")
 """UTF-16LE of ASCII read as text (a file ``cat`` prints with a NUL after every character, a
 ``repr`` of its bytes once its escapes are undone): the characters with their NULs, and the
@@ -213,9 +231,14 @@ _UTF7 = re.compile(r"(?<![\w+/=])\+A[A-Za-z0-9+/]{6,}-?")
 """UTF-7's base64 of UTF-16 (RFC 2152: ``+AEcASQBU-`` is ``GIT``): ASCII in it starts with ``A``,
 its high byte zero."""
 _GLUE = re.compile(
-    r"([\"'`])\s*(?:(?:\+|\.|&|\|\|)\s*)?(?:\\\r?\n\s*)?\1(?=[\w+/=\-])|\\\r?\n[ \t]*(?=[\w+/=\-])"
+    r"([\"'`])\s*(?:(?:\+\+?|\.\.?|&|\|\||\^|<>|<<|~)\s*)?(?:\\\r?\n\s*)?\1(?=[\w+/=\-])"
+    r"|\\\r?\n[ \t]*(?=[\w+/=\-])"
 )
-"""Where two string literals meet (``" + "``, ``' . '``, ``" "``) or a backslash continues a line;
+"""Where two string literals meet (``" + "``, ``' . '``, ``" "``, and the other operators
+languages join strings with: Lua's ``..``, Haskell's ``++``, OCaml's ``^``, Elixir's ``<>``, D's
+``~``, Ruby's ``<<``, SQL's ``||``; not a shell's ``>``, ``>>``, ``|`` or ``&&``, which put a
+command's output somewhere: joined, ``echo "<key>" > "token.txt"`` lost its redirection to the
+pseudonym) or a backslash continues a line;
 not after an escaped newline: literals that each end a line of text are lines, not one token. The
 whitespace before the operator and after it are separate runs, so a quote before a long run of
 spaces costs linear time (one optional operator between two ``\\s*`` made it quadratic)."""
@@ -226,7 +249,9 @@ _JOINED_BEFORE = re.compile(
     r"(?:([\"'`])\1\s*\.\s*join\s*\(\s*[\[(]?"  # Python ''.join([...])
     r"|\b(?:join|implode|Join)\s*\(\s*([\"'`])\2\s*,\s*[\[({]?"  # Perl, PHP, Java, C#: join("", ...)
     r"|\b(?i:concat)\s*\(\s*[\[(]?"  # SQL CONCAT(...), C# string.Concat(...), JS "".concat(...)
-    r"|\bJoin\s*\(\s*\[\]string\s*\{)"  # Go strings.Join([]string{...}, "")
+    r"|\bJoin\s*\(\s*\[\]string\s*\{"  # Go strings.Join([]string{...}, "")
+    r"|([\"'`])(?:%[sv]|\{\d*\})+\3\s*(?:%|\.\s*format|-f)\s*[(\[]?"  # "%s%s" % (..), "{}{}".format(..), -f
+    r"|\b(?i:s?printf|format)\s*\(\s*([\"'`])(?:%[sv]|\{\d*\})+\4\s*,)"  # Go Sprintf, Java String.format
     r"\s*$"
 )
 _JOINED_AFTER = re.compile(
@@ -236,7 +261,18 @@ _JOINED_AFTER = re.compile(
 )
 _JOINED_REACH = 40
 """How far before a list of chunks its join call may start (``''.join([`` or ``implode('', [``)."""
-_JOINED_HINT = re.compile(r"(?i)join|concat|implode")
+_JOINED_HINT = re.compile(r"(?i)join|concat|implode|%[sv]|\{\d*\}")
+_INLINE_MARKUP = re.compile(
+    r"(?<=[\w+/=\-@.])(?:</?(?:b|i|u|s|em|strong|mark|ins|del|code|kbd|tt|span|font|small|sup|sub|wbr)"
+    r"(?:\s[^<>\n]{0,200})?/?>|<!--[^\n]{0,200}?-->)+(?=[\w+/=\-@.])"
+)
+"""Inline HTML tags or comments between two characters of one token, with no space on either side:
+an HTML page or a highlighter's output (``<wbr>`` where a long token may break, a ``<span>`` per
+highlighted piece or per coloured character, ``<mark>`` around a search hit) shows the token
+whole, and a pattern sees pieces (red team, 2026-12-07: each hid every key of the round). Only
+inline elements that style a token: a cell, a paragraph or a line break (``</td><td>``, ``<br>``)
+separates words, and a link's text is a whole (a finding across ``</a>`` would take the closing tag
+into the pseudonym and leave the link open)."""
 _COLUMN = re.compile(r"(?m)(?P<above>\r?\n)?^[!-~]\r?\n(?:[!-~]\r?\n){14,}[!-~]\r?$")
 """Sixteen lines or more of one character each: a key written down a column (``fold -w1``, a
 loop printing one character a line), which a reader reads across and a pattern does not; with the
@@ -1155,23 +1191,29 @@ def _labelled_as_credential(text: str, position: int) -> bool:
     return any(credential_class(word) for word in _LABEL_WORD.findall(before))
 
 
-def _shell_escaped(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    """A shell word with its backslashes removed, as the shell removes a backslash before any
-    character outside quotes (``g\\h\\p\\_`` is ``ghp_``): a word with four escapes or more, one
-    character in three escaped at least from its first escaped character to its last (an escaped
-    space joins a label to it: ``Bearer\\ g\\hp_...``; a Windows path escapes one in five), some of
-    letters no string literal escapes (``\\n`` in a C string is a newline, so a word of those is left
-    alone)."""
-    escapes = list(_SHELL_ESCAPE.finditer(match.string, match.start(), match.end()))
-    characters = [escape for escape in escapes if not escape.group(1).isspace()]
-    if len(characters) < 4:
-        return []
-    span = characters[-1].end() - characters[0].start()
-    if 3 * len(characters) < span - len(characters):
-        return []
-    if all(escape.group(1) in _C_ESCAPES for escape in escapes):
-        return []
-    return _each_character_but(match, ((e.start(), e.end(), e.group(1)) for e in escapes))
+def _escaped_word(escape: re.Pattern[str], literal: frozenset[str], dense: bool) -> Decoder:
+    """A word with its escape characters removed, as a shell removes them: bash a backslash before
+    any character outside quotes (``g\\h\\p\\_`` is ``ghp_``), PowerShell a backtick. A word
+    with four escapes or more, some of characters that ``literal`` (what a string literal escapes:
+    ``\\n`` in a C string is a newline) does not hold, so a word of those is left alone; and,
+    ``dense``, one character in three escaped at least from its first escaped character to its
+    last (an escaped space joins a label to it: ``Bearer\\ g\\hp_...``): a Windows path escapes
+    one in five with its backslashes. A backtick separates no path, so in PowerShell four escapes
+    are evidence enough."""
+
+    def decoder(match: re.Match[str]) -> list[tuple[str, int, int]]:
+        escapes = list(escape.finditer(match.string, match.start(), match.end()))
+        characters = [found for found in escapes if not found.group(1).isspace()]
+        if len(characters) < 4:
+            return []
+        span = characters[-1].end() - characters[0].start()
+        if dense and 3 * len(characters) < span - len(characters):
+            return []
+        if all(found.group(1) in literal for found in escapes):
+            return []
+        return _each_character_but(match, ((e.start(), e.end(), e.group(1)) for e in escapes))
+
+    return decoder
 
 
 def _each_character_but(
@@ -1286,7 +1328,9 @@ def _opens_a_key(match: re.Match[str]) -> bool:
 
 def _joined(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """The chunks of a list a join call glues with an empty separator (``''.join(['AKIAQW',
-    'ERTY...'])``, ``['ghp_aU', ...].join('')``, ``implode('', [...])``, ``CONCAT('a', 'b')``), read
+    'ERTY...'])``, ``['ghp_aU', ...].join('')``, ``implode('', [...])``, ``CONCAT('a', 'b')``), or a
+    format of placeholders alone fills in (``"%s%s" % ('AKIAQW', ...)``, ``"{}{}".format(...)``,
+    ``fmt.Sprintf("%s%s", ...)``, PowerShell's ``"{0}{1}" -f ...``: red team, 2026-12-07), read
     as one literal: the separators between chunks dropped, every other character its own."""
     text, start, end = match.string, match.start(), match.end()
     if not (
@@ -1336,7 +1380,7 @@ def _porcelain_seam(match: re.Match[str]) -> list[tuple[str, int, int]]:
 
 def _dropped(match: re.Match[str]) -> list[tuple[str, int, int]]:
     """The match decodes to nothing: an escape sequence a terminal does not show, a character a
-    backspace strikes over."""
+    backspace strikes over, markup a browser does not show."""
     return [("", match.start(), match.end())]
 
 
@@ -1362,7 +1406,7 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
     letter; any other character stays as it is (an accented letter, a CJK one, a word of Russian
     prose, and a no-break space or an ellipsis too: those carry no key, and a view with nothing
     changed is not scanned again)."""
-    mixed = _in_mixed_token(match)
+    mixed, with_digit = _token_holds(match)
     smuggled = _smuggled_bytes(match)
     pieces = []
     for offset, char in enumerate(match.group()):
@@ -1381,6 +1425,8 @@ def _look_alike(match: re.Match[str]) -> list[tuple[str, int, int]]:
             pieces.append((ascii_form, start, start + 1))
         elif letter := _letter_symbol(char):
             pieces.append((letter, start, start + 1))
+        elif with_digit and (base := _accent_base(char)) is not None:
+            pieces.append((base, start, start + 1))
         elif mixed and char in latin_look_alikes():
             pieces.append((latin_look_alikes()[char], start, start + 1))
         else:
@@ -1436,11 +1482,17 @@ _TOKEN_WALK = 256
 """How far :func:`_in_mixed_token` walks out from a run before it looks the token up whole."""
 _LONG_TOKEN = re.compile(rf"\S{{{_TOKEN_WALK},}}")
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 
 
 def _in_mixed_token(match: re.Match[str]) -> bool:
     """Does the run sit in a token (a run without whitespace) that holds ASCII letters or digits?
-    A key with a few letters swapped for look-alikes does; a word of another script does not.
+    A key with a few letters swapped for look-alikes does; a word of another script does not."""
+    return _token_holds(match)[0]
+
+
+def _token_holds(match: re.Match[str]) -> tuple[bool, bool]:
+    """Whether the run's token holds an ASCII letter or digit, and whether it holds an ASCII digit.
     A short token is read where it stands; a long one (minified code, a combining mark after every
     letter: thousands of runs in one token) from :func:`_long_tokens`, read once per text, so the
     runs of one token cost linear time, not the token's length each (56 s for 45 kB before)."""
@@ -1454,22 +1506,39 @@ def _in_mixed_token(match: re.Match[str]) -> bool:
     if (start == low > 0 and not text[low - 1].isspace()) or (
         end == high < len(text) and not text[high].isspace()
     ):
-        starts, ends, mixed = _long_tokens(text)
+        starts, ends, holds = _long_tokens(text)
         index = bisect.bisect_right(starts, match.start()) - 1
-        return index >= 0 and match.start() < ends[index] and mixed[index]
-    return any(ch.isascii() and ch.isalnum() for ch in text[start:end])
+        return holds[index] if index >= 0 and match.start() < ends[index] else (False, False)
+    token = text[start:end]
+    return _ASCII_ALNUM.search(token) is not None, _ASCII_DIGIT.search(token) is not None
 
 
 @functools.lru_cache(maxsize=4)
-def _long_tokens(text: str) -> tuple[list[int], list[int], list[bool]]:
+def _long_tokens(text: str) -> tuple[list[int], list[int], list[tuple[bool, bool]]]:
     """The starts and ends of ``text``'s tokens of :data:`_TOKEN_WALK` characters or more, and
-    whether each holds an ASCII letter or digit."""
+    whether each holds an ASCII letter or digit, and an ASCII digit."""
     tokens = list(_LONG_TOKEN.finditer(text))
     return (
         [token.start() for token in tokens],
         [token.end() for token in tokens],
-        [_ASCII_ALNUM.search(token.group()) is not None for token in tokens],
+        [
+            (_ASCII_ALNUM.search(token.group()) is not None, _ASCII_DIGIT.search(token.group()) is not None)
+            for token in tokens
+        ],
     )
+
+
+@functools.cache
+def _accent_base(char: str) -> str | None:
+    """The ASCII letter or digit ``char`` is drawn on, with accents (``é``, ``e`` and ``U+0301``) or
+    none (a combining mark alone: empty); None for any other character."""
+    if unicodedata.category(char) == "Mn":
+        return ""
+    decomposed = unicodedata.normalize("NFD", char)
+    marks = decomposed[1:]
+    if marks and decomposed[0].isascii() and decomposed[0].isalnum():
+        return decomposed[0] if all(unicodedata.category(mark) == "Mn" for mark in marks) else None
+    return None
 
 
 def _ascii_look_alike(char: str, normalized: str) -> bool:
@@ -1576,7 +1645,13 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
         "shell_escaped",
         lambda text: _SHELL_ESCAPE_HINT.search(text) is not None,
         _SHELL_ESCAPED,
-        _shell_escaped,
+        _escaped_word(_SHELL_ESCAPE, _C_ESCAPES, dense=True),
+    ),
+    (
+        "powershell_escaped",
+        lambda text: _POWERSHELL_ESCAPE_HINT.search(text) is not None,
+        _POWERSHELL_ESCAPED,
+        _escaped_word(_POWERSHELL_ESCAPE, _POWERSHELL_ESCAPES, dense=False),
     ),
     ("utf16_nuls", _holds("\x00"), _UTF16_NULS, _utf16_nuls),
     ("utf7", _holds("+A"), _UTF7, _utf7),
@@ -1585,6 +1660,7 @@ DECODERS: tuple[tuple[str, Callable[[str], bool], re.Pattern[str], Decoder], ...
     ("binary", lambda text: "0100" in text or "0110" in text, _BINARY, _binary),
     ("uuencode", bool, _UU_LINES, _uuencoded),
     ("joined", lambda text: _JOINED_HINT.search(text) is not None, _JOINED_LIST, _joined),
+    ("inline_markup", _holds("<"), _INLINE_MARKUP, _dropped),
     ("column", lambda text: _COLUMN_HINT.search(text) is not None, _COLUMN, _column),
     ("overstrike", _holds("\x08"), _OVERSTRIKE, _dropped),
     ("markdown", lambda text: _MARKDOWN_HINT.search(text) is not None, _MARKDOWN, _markdown),

@@ -23,18 +23,31 @@ import re
 
 _BYTES = r"[0-9a-fA-F]{2}(?: ?[0-9a-fA-F]{2})*"
 """Hex bytes alone, joined (``xxd -p``) or one space apart (``od -An -t x1``)."""
-_OD_FIELD = r"(?:    |   [!-~]|  \\[0abtnvfr]|  [a-z]{2}| [a-z]{2}[a-z1-4]| [0-3][0-7]{2})"
+_OD_FIELD = (
+    r"(?:    |   [!-~]|  \\[0abtnvfr]|  [a-z]{2}| [a-z]{2}[a-z1-4]| [0-3][0-7]{2}|  [0-9]{2}| [0-2][0-9]{2})"
+)
 """One of ``od``'s 4-column fields: a space (``od -c``), a character, an escape, a control
-character's name (``od -a``: ``sp``, ``nl``, ``nul``, ``dc1``) or a 3-digit octal code."""
+character's name (``od -a``: ``sp``, ``nl``, ``nul``, ``dc1``), a 3-digit octal code, or a
+decimal byte (``od -t u1``: right-aligned, one to three digits; ``od -t d1``'s fields are five
+columns wide, :func:`_decimal_row`)."""
+_DECIMAL_FIELD = re.compile(r" {1,4}[0-9]{1,3}")
+_OCTAL_OR_CHARACTER = re.compile(r" [0-3][0-7]{2}|   [0-9]")
+"""A field ``od -b`` or ``od -c`` may show as well: a row of decimal bytes holds one field that is
+neither (a byte from 10 to 99 is two digits wide: every letter from ``A`` to ``c``)."""
+_WIDE_DECIMAL = r"(?: {2,4}[0-9]{1,3})"
+"""One of ``od -t d1``'s 5-column fields without an offset before it (``od -An -t d1``)."""
 DUMP_HINT = re.compile(
     r"(?m)^[ \t]*[0-9a-fA-F]{6,8}:?(?: {1,3}[^\s]{1,8}){4}"
     r"|^[ \t]*(?:[0-9a-fA-F]{2} ?){16,}\r?\n[ \t]*[0-9a-fA-F]{2}"
-    rf"|^{_OD_FIELD}{{8}}"
+    rf"|^{_OD_FIELD}{{8}}|^{_WIDE_DECIMAL}{{8}}"
 )
 """A line that opens like a dump row (an offset and four codes or characters), a line of sixteen
-hex bytes alone and another after it, or eight ``od`` fields without an offset: the cheap test
-before any row is parsed."""
-_ROW = rf"(?:[ \t]*(?:[0-9a-fA-F]{{6,8}}:?(?:[ \t][^\n]*)?|{_BYTES}[ \t]*\r?)|{_OD_FIELD}+\r?)"
+hex bytes alone and another after it, or eight ``od`` fields (or decimal bytes) without an offset:
+the cheap test before any row is parsed."""
+_ROW = (
+    rf"(?:[ \t]*(?:[0-9a-fA-F]{{6,8}}:?(?:[ \t][^\n]*)?|{_BYTES}[ \t]*\r?)"
+    rf"|{_OD_FIELD}+\r?|{_WIDE_DECIMAL}+\r?)"
+)
 DUMP_BLOCK = re.compile(rf"(?m)^{_ROW}(?:\n{_ROW})*$")
 """Consecutive lines that may be rows (each is parsed; a line that is not a row is kept as text)."""
 _OFFSET = re.compile(r"[ \t]*[0-9a-fA-F]{6,8}:?")
@@ -98,7 +111,8 @@ def _offset_row(line: str, start: int) -> list[Byte] | None:
     body_start = offset.end()
     binary = _BINARY_CODE.match(line, body_start + 1) is not None
     return (
-        binary
+        _decimal_row(line[body_start:].rstrip("\r"), start + body_start)
+        or binary
         and _code_row(line, body_start, start, binary=True)
         or _code_row(line, body_start, start)
         or _od_characters(line, body_start, start)
@@ -171,10 +185,14 @@ def _with_column(line: str, codes_end: int, found: list[Byte], start: int) -> li
 def _od_characters(line: str, body_start: int, start: int) -> list[Byte] | None:
     """``od -c`` and ``od -a``: fields four columns wide, right-aligned: a printable character, a
     backslash escape (``-c``) or a control character's name (``-a``), or a 3-digit octal code; four
-    spaces are a space."""
+    spaces are a space. A row of decimal bytes alone (``od -t u1``) is read as such (red team,
+    2026-12-07: its rows hid every key of the round)."""
     body = line[body_start:].rstrip("\r")
     if not body or len(body) % 4:
         return None
+    decimal = _decimal_row(body, start + body_start)
+    if decimal:
+        return decimal
     found: list[Byte] = []
     for i in range(0, len(body), 4):
         field = body[i : i + 4]
@@ -194,3 +212,20 @@ def _od_characters(line: str, body_start: int, start: int) -> list[Byte] | None:
         at = start + body_start + i
         found.append((byte, at, at + 4))
     return found
+
+
+def _decimal_row(body: str, at: int) -> list[Byte] | None:
+    """``od -t u1`` (fields four columns wide) and ``od -t d1`` (five): bytes in decimal,
+    right-aligned, each under 256, with raw spans offset by ``at``; None unless one field at least
+    is no octal code or ``od -c`` digit (a row of text holds a two-digit byte, ``A`` to ``c``).
+    Read before a row's hex: ``  76  86`` are two bytes of hex to :func:`_code_row`, but hex rows
+    are never right-aligned in fields four or five wide."""
+    for width in (4, 5):
+        if len(body) % width:
+            continue
+        fields = [body[i : i + width] for i in range(0, len(body), width)]
+        if all(_DECIMAL_FIELD.fullmatch(field) and int(field) < 256 for field in fields) and not all(
+            _OCTAL_OR_CHARACTER.fullmatch(field) for field in fields
+        ):
+            return [(int(field), at + width * i, at + width * i + width) for i, field in enumerate(fields)]
+    return None
