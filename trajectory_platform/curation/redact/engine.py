@@ -34,13 +34,13 @@ from trajectory_platform.curation.redact.credential_sinks import find_sink_value
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
-    QUOTE_IN_QUOTES,
     SAME_RANDOMNESS_DECODERS,
     SEAM_DECODERS,
     SEAM_REACH,
     DecodedView,
     decoded_views,
     encoded_text,
+    quoted_span,
     requoted_words,
     rotations,
 )
@@ -262,13 +262,13 @@ def _requoted_findings(
     text: str, view: DecodedView, config: RedactionConfig, context: Context, depth: int
 ) -> list[Finding]:
     """What every rule finds in ``text`` once its quote-spliced shell words read as one word
-    (:func:`.decoders.requoted_words`), as findings on the raw span, splices and all; those that
-    cross no splice are the raw scan's own."""
-    splices = [match.span() for match in QUOTE_IN_QUOTES.finditer(text)]
+    (:func:`.decoders.requoted_words`), as findings on the raw span, quotes and escapes and all;
+    those whose raw span reads as their value (no quote or escape inside) are the raw scan's own."""
     found = []
     for finding in scan(view.text, config, context, depth):
         start, end = view.raw_span(finding.start, finding.end)
-        if any(start < high and low < end for low, high in splices):
+        if text[start:end] != finding.value:
+            start, end = quoted_span(text, start, end)
             detector = f"{finding.detector}+requoted"
             found.append(replace(finding, start=start, end=end, value=text[start:end], detector=detector))
     return found
