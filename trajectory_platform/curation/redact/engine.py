@@ -28,6 +28,7 @@ from functools import lru_cache
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
+from trajectory_platform.curation.redact.connection_strings import find_connection_string_passwords
 from trajectory_platform.curation.redact.credential_maps import find_user_keyed_values
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.credential_sinks import find_sink_values
@@ -336,6 +337,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     if depth < MAX_JSON_DEPTH:
         found.extend(_traced_findings(text, config, depth))
     found.extend(find_login_call_passwords(text))
+    if "=" in text:
+        found.extend(find_connection_string_passwords(text))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
