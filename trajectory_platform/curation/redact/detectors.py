@@ -749,11 +749,22 @@ def _entry_value(text: str, raw: str, raw_start: int, op: str) -> str:
     whole = whole.rstrip(",;")
     if len(whole) <= len(raw) or _CALL_OR_INDEX.fullmatch(whole):
         return raw
-    if op.strip() == "=" and op != "=" and any(ch in _CODE_MARKS for ch in whole):
+    if op.strip() == "=" and op != "=" and any(ch in _CODE_MARKS for ch in whole) and not _quoted_word(whole):
         return raw  # ``name = value`` is code as often as INI: no quote, bracket or backtick in it
     if " " in whole and any(ch in "()[]{}=" for ch in whole):
         return raw  # an expression (``await hash(pw)``), not a value with a space in it
     return whole
+
+
+_WORD_WITH_QUOTES = re.compile(r"[^\s\"'`()\[\]{}+]+(?:[\"'][^\s\"'`()\[\]{}+]*)+")
+"""One word with quotes inside it and no space, bracket, backtick or ``+`` (``Kt4"vB8nQ1zY``)."""
+
+
+def _quoted_word(whole: str) -> bool:
+    """Is an INI value one word with a quote inside it? Code never glues a quote into a word
+    (``a"b`` is no expression; ``a+"b"`` and ``f("b")`` are, and stay code), so such a value is a
+    password holding a quote, which lost all but its head to the pseudonym (session 44, class 1)."""
+    return _WORD_WITH_QUOTES.fullmatch(whole) is not None
 
 
 _COMMAND_REACH = 400
