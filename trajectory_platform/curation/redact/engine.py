@@ -25,6 +25,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
+from trajectory_platform.curation.redact.actions_debug import find_actions_debug_values
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
@@ -339,6 +340,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     found.extend(find_login_call_passwords(text))
     if "=" in text:
         found.extend(find_connection_string_passwords(text))
+    if "##[debug]" in text:
+        found.extend(find_actions_debug_values(text))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))

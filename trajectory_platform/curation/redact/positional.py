@@ -298,7 +298,7 @@ _SYNTAX = {
     "gh_secret_body": re.compile(
         r"\bgh\s+secret\s+set\s+\S+[^\n]*?\s(?:--body|-b)[ =](?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
-    "actions_mask": re.compile(r"::add-mask::(?P<value>\S{4,200})"),
+    "actions_mask": re.compile(r"::add-mask::(?P<value>[^\s\"'`]{4,200})"),  # a quote closes the echo
     "ftp_pop_pass": re.compile(r"(?m)^PASS\s+(?P<value>\S{4,200})\s*$"),
     "pgbouncer_userlist": re.compile(  # "user" "md5<hex>" / "SCRAM-SHA-256$...": the hash logs in
         r"(?m)^[ \t]*\"[^\"\s]{1,63}\"[ \t]+"
