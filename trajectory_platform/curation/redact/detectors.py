@@ -901,6 +901,10 @@ def _judged_assignment(
 
 _QUERY_PARAMETER = re.compile(r"^(?:[\w.~-]*/)+[\w.~%-]*\?[\w.-]+=")
 """A request path with a query (``/v1/search?token=...&q=shoes``): its value's own detectors read it."""
+_QUERY_STRING = re.compile(r"[\w.~%-]*\?(?:[\w.\[\]-]+=[^&=\s]*&)+[\w.\[\]-]+=[^&=\s]*")
+"""A query string with no path before its ``?`` (``?q=Select*From&Limit=2&Offset=20``), two
+parameters or more: its values are each its own detectors' to read; whole, its ``?``, ``=``,
+``&`` and ``*`` made it a generated password's shape (session 44, class 4)."""
 _QUERY_VALUE_END = re.compile(r"&")
 """Where a query parameter's value ends: ``?api_key=...&page=2`` lost ``&page=2&sort=asc`` to the
 pseudonym, and the request its arguments. (A ``#`` in a logged query is more often a password's.)"""
@@ -2098,8 +2102,8 @@ def find_punctuated_secrets(text: str) -> Iterator[Finding]:
     for match in _PUNCTUATED_RUN.finditer(text):
         raw = match.group()
         token = raw.strip(_WRAPPING)
-        if "://" in token or _QUERY_PARAMETER.search(token):
-            continue  # a URL or a request path (a scheme would read as a label below)
+        if "://" in token or _QUERY_PARAMETER.search(token) or _QUERY_STRING.fullmatch(token):
+            continue  # a URL, a request path or a query (a scheme would read as a label below)
         label = _LABEL_BEFORE_VALUE.match(token)
         token = token[label.end() :] if label else token
         if not 16 <= len(token) <= 128 or _EMAIL_LIKE.fullmatch(token):

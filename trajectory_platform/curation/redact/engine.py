@@ -64,6 +64,7 @@ from trajectory_platform.curation.redact.markup import find_markup_credentials
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.multiline_values import find_multiline_values
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
+from trajectory_platform.curation.redact.oauth_redirects import find_oauth_grants
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import SECRET_READER, find_positional_credentials
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
@@ -342,6 +343,8 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
         found.extend(find_connection_string_passwords(text))
     if "##[debug]" in text:
         found.extend(find_actions_debug_values(text))
+    if "code=" in text or "oauth_verifier=" in text:
+        found.extend(find_oauth_grants(text))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))
