@@ -2244,9 +2244,10 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token), digests):
         return False
     if len(_SLUG_WORD.findall(token)) >= 2:
-        # A slug (my-post-title-8f3a2b1c9d4e): its words are no key; a random piece counts alone,
-        # unless it is hex after a word naming a digest (node-cache-Linux-x64-npm-<sha256>).
-        pieces = token.split("-")
+        # A slug (my-post-title-8f3a2b1c9d4e) or a snake_case name (001_initial_schedule): its
+        # words are no key; a random piece counts alone, unless it is hex after a word naming a
+        # digest (node-cache-Linux-x64-npm-<sha256>).
+        pieces = _SLUG_SEPARATOR.split(token)
         return any(
             len(piece) >= 20 and looks_random(piece) and not named_digest_piece(pieces, index)
             for index, piece in enumerate(pieces)
@@ -2290,8 +2291,12 @@ def named_digest_piece(pieces: list[str], index: int) -> bool:
     )
 
 
-_SLUG_WORD = re.compile(r"(?:^|(?<=-))[a-z]*[aeiouy][a-z]{2,}(?=-|$)")
-"""A word of a hyphenated slug: small letters with a vowel, three or more, between hyphens."""
+_SLUG_WORD = re.compile(r"(?:^|(?<=[-_]))[a-z]*[aeiouy][a-z]{2,}(?=[-_]|$)")
+"""A word of a hyphenated slug or a snake_case name: small letters with a vowel, three or more,
+between hyphens or underscores. Underscores too since session 44: a migration's, a test's or a
+job's name of words and numbers (``0515_add_orders_column``, ``index_sync_v1_backfill_2023q2``)
+scored as random and was rewritten wherever the episode named it."""
+_SLUG_SEPARATOR = re.compile(r"[-_]")
 
 
 _PATH_WORD = r"[a-z]{2,}(?:[_\-][a-z]{2,})*"
