@@ -9,6 +9,7 @@ import pytest
 from _leftover_cases import SPLICED_CONTROLS, spliced_words
 
 from trajectory_platform.curation.redact import redact_text
+from trajectory_platform.curation.redact.decoders import requoted_words
 
 SALT = b"spliced-words-salt"
 DEV = spliced_words("dev")
@@ -28,3 +29,17 @@ def test_honest_words_of_quoting_pieces_stay(text: str) -> None:
 def test_the_pseudonym_leaves_the_line_quoted_as_it_was() -> None:
     redacted = redact_text("openssl enc -k 'Zq7Rm'\"Lx9w\"Tp3K -in f", SALT, shell=True)[0]
     assert redacted.count("'") % 2 == 0 and redacted.count('"') % 2 == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"content": "Click \\"Finish\\" and set type=\\"submit\\""}',
+        "It's the 'main' branch, isn't it?",
+        '<input name="file" value="Submit!"/>',
+        "import React from 'react'\\nimport './App.css'\\n",
+    ],
+    ids=["json_escaped_quotes", "prose_apostrophes", "markup", "json_escaped_lines"],
+)
+def test_no_shell_word_is_read_in_escaped_json_prose_or_markup(text: str) -> None:
+    assert requoted_words(text) is None

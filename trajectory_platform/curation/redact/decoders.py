@@ -1630,15 +1630,19 @@ def _view(
 
 _SHELL_PIECE = re.compile(
     r"'(?P<single>[^'\n]*)'|\"(?P<double>(?:[^\"\\\n$`]|\\[^\n])*)\"|\$'(?P<ansi>(?:[^'\\\n]|\\[^\n])*)'"
-    r"|\\(?P<escaped>[^\n])|(?P<bare>[^\s'\"\\`$;&|<>()]+)"
+    r"|\\(?P<escaped>[^\nnrt])|(?P<bare>[^\s'\"\\`$;&|<>()]+)"
 )
 """One piece of a shell word: single-, double- or ANSI-C-quoted text, a backslash escape, or plain
-characters (a ``$`` expansion or a backtick is none: a word holding one is not read)."""
+characters (a ``$`` expansion or a backtick is none: a word holding one is not read). A ``\\n``,
+``\\r`` or ``\\t`` is none either: in a log those are a JSON string's line ends and tabs."""
 _SHELL_WORD = re.compile(rf"(?:{_SHELL_PIECE.pattern})+")
-_SEAM = re.compile(r"(?<=[^\s'\"(\[{=:,])['\"]|['\"](?=[^\s'\",;:)\]}>|&.+])|\$'|'(?:\\'|\"'\")'")
-"""Where quoting changes inside a shell word: a quote glued to a character before or after it (the
-shell's ``'\\''`` splice, ``shlex.quote``'s ``'"'"'``, ``'ab'"cd"ef``), or bash's ANSI-C quote
-(``$'...'``). Cheap to find; each is read with its whole word."""
+_SEAM = re.compile(r"(?<=[^\s'\"(\[{=:,<])['\"](?=[^\s,;:)\]}<>|&.+])|\$'")
+"""Where quoting changes inside a shell word: a quote glued to characters on both sides (the
+shell's ``'\\''`` splice, ``shlex.quote``'s ``'"'"'``, ``'ab'"cd"ef``, ``-p'x'``), or bash's ANSI-C
+quote (``$'...'``). A quote that opens or closes a whole literal (``"key": "value"``) has a
+separator on one side and is none. Cheap to find; each is read with its whole word."""
+_SPLICE = re.compile(r"'(?:\\'|\"'\")'")
+"""A single quote spliced into a single-quoted word (``'\\''``, ``'"'"'``): a shell's, never prose's."""
 _WORD_BOUNDARY = " \t\n;&|()"
 _WORD_REACH = 256
 """How far back a seam's word start is looked for (a bound: a minified document is one long word)."""
@@ -1724,8 +1728,10 @@ def _requoted(word: re.Match[str]) -> list[tuple[str, int, int]]:
     pieces = list(_SHELL_PIECE.finditer(word.string, word.start(), word.end()))
     begin = pieces[0].start() + (_value_start(pieces[0].group()) if pieces[0].lastgroup == "bare" else 0)
     value = [piece for piece in pieces if piece.end() > begin]
-    if not any(piece.lastgroup != "bare" for piece in value):
-        return []
+    quoted = any(piece.lastgroup in ("single", "double", "ansi") for piece in value)
+    escapes = [piece.group("escaped") for piece in value if piece.lastgroup == "escaped"]
+    if not quoted and (not escapes or any(char in "\"'" for char in escapes)):
+        return []  # no quoting, or a JSON string's escaped quotes (``\\"Finish\\"``): not a shell word
     if len(value) == 1 and value[0].lastgroup != "ansi":
         return []  # one quoted piece: the rules read it as it stands
     first = value[0]
@@ -1741,6 +1747,8 @@ def _requoted(word: re.Match[str]) -> list[tuple[str, int, int]]:
     decoded = "".join(char for char, _, _ in characters)
     if not decoded or "\n" in decoded:
         return []
+    if any(char.isspace() for char in decoded) and not _SPLICE.search(word.group()):
+        return []  # prose's apostrophes (``it's the 'main' one``); a spliced passphrase stays read
     head = [(char, at, at + 1) for at, char in enumerate(word.string[word.start() : begin], word.start())]
     if "'" not in decoded:
         quote = "'"
