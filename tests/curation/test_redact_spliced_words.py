@@ -5,11 +5,13 @@ figure is in docs/redaction.md."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from _leftover_cases import SPLICED_CONTROLS, spliced_words
 
 from trajectory_platform.curation.redact import redact_text
-from trajectory_platform.curation.redact.decoders import requoted_words
+from trajectory_platform.curation.redact.decoders import quoted_span, requoted_words
 
 SALT = b"spliced-words-salt"
 DEV = spliced_words("dev")
@@ -43,3 +45,9 @@ def test_the_pseudonym_leaves_the_line_quoted_as_it_was() -> None:
 )
 def test_no_shell_word_is_read_in_escaped_json_prose_or_markup(text: str) -> None:
     assert requoted_words(text) is None
+
+
+def test_widening_a_long_plain_run_to_whole_pieces_takes_linear_time() -> None:
+    started = time.perf_counter()
+    assert quoted_span("a" * 40 + '"', 0, 41) == (0, 41)
+    assert time.perf_counter() - started < 1.0

@@ -1630,7 +1630,7 @@ def _view(
 
 _SHELL_PIECE = re.compile(
     r"'(?P<single>[^'\n]*)'|\"(?P<double>(?:[^\"\\\n$`]|\\[^\n])*)\"|\$'(?P<ansi>(?:[^'\\\n]|\\[^\n])*)'"
-    r"|\\(?P<escaped>[^\nnrt])|(?P<bare>[^\s'\"\\`$;&|<>()]+)"
+    r"|\\(?P<escaped>[^\nnrt])|(?P<bare>[^\s'\"\\`$;&|<>()]++)"
 )
 """One piece of a shell word: single-, double- or ANSI-C-quoted text, a backslash escape, or plain
 characters (a ``$`` expansion or a backtick is none: a word holding one is not read). A ``\\n``,
