@@ -1704,47 +1704,175 @@ def _view(
     return DecodedView(name, "".join(out), segments, parent)
 
 
-QUOTE_IN_QUOTES = re.compile(r"'(?:\\'|\"'\")'")
-"""A single quote put inside a single-quoted shell word: the quoting closed, the quote escaped
-(``'\\''``) or double-quoted (``'"'"'``, as Python's ``shlex.quote`` writes it), the quoting
-reopened."""
-_SPLICED_WORD = re.compile(r"(?<!['\"\\])'[^'\n]*'(?:(?:\\'|\"'\")'[^'\n]*')+")
-"""A single-quoted shell word with quotes spliced in (:data:`QUOTE_IN_QUOTES`), from its first
-quote to its last."""
+_SHELL_PIECE = re.compile(
+    r"'(?P<single>[^'\n]*)'|\"(?P<double>(?:[^\"\\\n$`]|\\[^\n])*)\"|\$'(?P<ansi>(?:[^'\\\n]|\\[^\n])*)'"
+    r"|\\(?P<escaped>[^\nnrt])|(?P<bare>[^\s'\"\\`$;&|<>()]++)"
+)
+"""One piece of a shell word: single-, double- or ANSI-C-quoted text, a backslash escape, or plain
+characters (a ``$`` expansion or a backtick is none: a word holding one is not read). A ``\\n``,
+``\\r`` or ``\\t`` is none either: in a log those are a JSON string's line ends and tabs."""
+_SHELL_WORD = re.compile(rf"(?:{_SHELL_PIECE.pattern})+")
+_SEAM = re.compile(r"(?<=[^\s'\"(\[{=:,<])['\"](?=[^\s,;:)\]}<>|&.+])|\$'")
+"""Where quoting changes inside a shell word: a quote glued to characters on both sides (the
+shell's ``'\\''`` splice, ``shlex.quote``'s ``'"'"'``, ``'ab'"cd"ef``, ``-p'x'``), or bash's ANSI-C
+quote (``$'...'``). A quote that opens or closes a whole literal (``"key": "value"``) has a
+separator on one side and is none. Cheap to find; each is read with its whole word."""
+_SPLICE = re.compile(r"'(?:\\'|\"'\")'")
+"""A single quote spliced into a single-quoted word (``'\\''``, ``'"'"'``): a shell's, never prose's."""
+_WORD_BOUNDARY = " \t\n;&|()"
+_WORD_REACH = 256
+"""How far back a seam's word start is looked for (a bound: a minified document is one long word)."""
+_LITERAL_PREFIX = re.compile(r"[bBrRuUfFLN]{1,2}|@|u8|E")
+"""A string literal's prefix in a language (``b'...'``, ``f"..."``, C#'s ``@"..."``): code, not a
+shell word's first piece."""
+_PUNCTUATION_ONLY = re.compile(r"[^\w\\]+")
+"""A plain piece after a quoted one holding no letter or digit (``"a":"b"``, ``'a'+'b'``,
+``value="x"/>``): a document's or a language's punctuation after a value, not its characters."""
+_ANSI_C_ESCAPE = re.compile(
+    r"\\(?:[0-7]{1,3}|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|c.|.)", re.S
+)
+_ANSI_C_LETTERS = {
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+}
+"""Bash's ANSI-C escapes (``$'...'``): a letter's control character, an octal, hex or Unicode code,
+``\\cX`` a control key, a quote or a backslash itself; an unknown one keeps its backslash."""
 
 
-def _requoted(match: re.Match[str]) -> list[tuple[str, int, int]]:
-    word, start = match.group(), match.start()
-    pieces: list[tuple[str, int, int]] = [('"', start, start + 1)]
-    position = 1
-    for splice in QUOTE_IN_QUOTES.finditer(word, 1, len(word) - 1):
-        pieces.extend(
-            (char, start + at, start + at + 1)
-            for at, char in enumerate(word[position : splice.start()], position)
-        )
-        pieces.append(("'", start + splice.start(), start + splice.end()))
-        position = splice.end()
-    pieces.extend((char, start + at, start + at + 1) for at, char in enumerate(word[position:-1], position))
-    pieces.append(('"', match.end() - 1, match.end()))
-    return pieces
+def _ansi_c(escape: str) -> str:
+    head, rest = escape[1], escape[2:]
+    if head in "01234567":
+        return chr(int(escape[1:], 8) & 0xFF)
+    if head in "xuU" and rest:
+        return chr(min(int(rest, 16), 0x10FFFF))
+    if head == "c" and rest:
+        return chr(ord(rest.upper()) & 0x1F)
+    if head in "\\'\"?":
+        return head
+    return _ANSI_C_LETTERS.get(head, escape)
+
+
+def _piece_characters(piece: re.Match[str]) -> list[tuple[str, int, int]]:
+    """The characters one piece of a shell word stands for, each with its raw span (its quotes and
+    escapes' backslashes stand for none)."""
+    kind = piece.lastgroup or "bare"
+    body, at = piece.group(kind), piece.start(kind)
+    if kind in ("bare", "single"):
+        return [(char, at + index, at + index + 1) for index, char in enumerate(body)]
+    if kind == "escaped":
+        return [(body, piece.start(), piece.end())]
+    out: list[tuple[str, int, int]] = []
+    index = 0
+    while index < len(body):
+        if body[index] != "\\":
+            out.append((body[index], at + index, at + index + 1))
+            index += 1
+        elif kind == "double":  # a backslash escapes only what double quotes would expand
+            char = body[index + 1]
+            if char not in '"\\$`':
+                out.append(("\\", at + index, at + index + 1))
+            out.append((char, at + index + (char not in '"\\$`'), at + index + 2))
+            index += 2
+        else:
+            escape = _ANSI_C_ESCAPE.match(body, index)
+            end = escape.end() if escape else index + 1
+            out.append((_ansi_c(body[index:end]) if escape else "\\", at + index, at + end))
+            index = end
+    return out
+
+
+def _value_start(head: str) -> int:
+    """Where a word's value starts within its first plain piece: after an ``=`` or ``:``
+    (``--password=``, ``pass:``, ``user:``) or a short option glued to it (``-p``); else the word's
+    start. What stands before stays as it is, so the rules still read the option or the name."""
+    cut = max(head.rfind("="), head.rfind(":"))
+    if cut != -1:
+        return cut + 1
+    if head.startswith("--"):
+        return len(head)
+    return min(len(head), 2) if head.startswith("-") else 0
+
+
+def _requoted(word: re.Match[str]) -> list[tuple[str, int, int]]:
+    pieces = list(_SHELL_PIECE.finditer(word.string, word.start(), word.end()))
+    begin = pieces[0].start() + (_value_start(pieces[0].group()) if pieces[0].lastgroup == "bare" else 0)
+    value = [piece for piece in pieces if piece.end() > begin]
+    quoted = any(piece.lastgroup in ("single", "double", "ansi") for piece in value)
+    escapes = [piece.group("escaped") for piece in value if piece.lastgroup == "escaped"]
+    if not quoted and (not escapes or any(char in "\"'" for char in escapes)):
+        return []  # no quoting, or a JSON string's escaped quotes (``\\"Finish\\"``): not a shell word
+    if len(value) == 1 and value[0].lastgroup != "ansi":
+        return []  # one quoted piece: the rules read it as it stands
+    first = value[0]
+    if first.lastgroup == "bare" and _LITERAL_PREFIX.fullmatch(
+        word.string, max(begin, first.start()), first.end()
+    ):
+        return []
+    if any(piece.lastgroup == "bare" and _PUNCTUATION_ONLY.fullmatch(piece.group()) for piece in value[1:]):
+        return []
+    characters = [
+        character for piece in value for character in _piece_characters(piece) if character[1] >= begin
+    ]
+    decoded = "".join(char for char, _, _ in characters)
+    if not decoded or "\n" in decoded:
+        return []
+    if any(char.isspace() for char in decoded) and not _SPLICE.search(word.group()):
+        return []  # prose's apostrophes (``it's the 'main' one``); a spliced passphrase stays read
+    head = [(char, at, at + 1) for at, char in enumerate(word.string[word.start() : begin], word.start())]
+    if "'" not in decoded:
+        quote = "'"
+    else:
+        quote = '"'
+        characters = [("\\" + char if char in '"\\$`' else char, low, high) for char, low, high in characters]
+    opening, closing = (quote, begin, begin + 1), (quote, word.end() - 1, word.end())
+    return [*head, opening, *characters, closing]
+
+
+def quoted_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """``text[start:end]`` widened by the quotes at its edges until the shell reads it as whole
+    pieces (``'ab'"cd"ef`` whole, not ``ab'"cd"ef``); as it is when no widening does. A pseudonym
+    over a span that opens or closes a quote it does not hold left the line's quoting unbalanced."""
+    for low in (start, start - 1, start - 2):
+        for high in (end, end + 1):
+            if low >= 0 and high <= len(text) and _SHELL_WORD.fullmatch(text, low, high):
+                return low, high
+    return start, end
 
 
 def requoted_words(text: str) -> DecodedView | None:
-    """``text`` with each single-quoted shell word that has quotes spliced into it written as the
-    one double-quoted word the shell reads (``-p'Qw9r'\\''maple42'`` as ``-p"Qw9r'maple42"``), or
-    ``None`` when it holds none. Every rule reads a quoted value up to its closing quote, so such a
-    word gave them its first piece alone and the rest of the password stayed (a red team, round
-    13: every client, flag and assignment that takes a quoted password, and ``shlex.quote``'s
-    output). A word holding what a double-quoted one would expand (``$``, a backtick, a backslash,
-    a double quote) is left as it is."""
-    if "'\\''" not in text and "'\"'\"'" not in text:
+    """``text`` with each shell word whose quoting changes inside it written as the one quoted word
+    the shell reads (``-p'Qw9r'\\''maple42'`` as ``-p"Qw9r'maple42"``, ``-k 'ab'"cd"ef`` as
+    ``-k 'abcdef'``, ``$'ab\\x21cd'`` as ``'ab!cd'``), or ``None`` when it holds none. Every rule
+    reads a quoted value up to its closing quote and a bare one up to a quote, so such a word gave
+    them its first piece alone and the rest of the password stayed (red teams, rounds 13 and 14:
+    every client, flag and assignment that takes a password, ``shlex.quote``'s output, ANSI-C
+    quoting). The option or name glued before the value stays as it is (:func:`_value_start`); a
+    language's string prefix (``b'x'``) and punctuation between two literals (``"a":"b"``) are code,
+    and a word holding an expansion (``$``, a backtick) is not read."""
+    if "'" not in text and '"' not in text:
         return None
-    matches = (
-        match
-        for match in _SPLICED_WORD.finditer(text)
-        if not any(char in QUOTE_IN_QUOTES.sub("", match.group()) for char in '$`\\"')
-    )
-    return _view("requoted", text, matches, _requoted, None)
+    words: list[re.Match[str]] = []
+    last = -1
+    for seam in _SEAM.finditer(text):
+        if seam.start() < last:
+            continue
+        start, floor = seam.start(), max(0, seam.start() - _WORD_REACH)
+        while start > floor and text[start - 1] not in _WORD_BOUNDARY:
+            start -= 1
+        word = _SHELL_WORD.match(text, start) if start == 0 or text[start - 1] in _WORD_BOUNDARY else None
+        if word is None or word.end() <= seam.start():
+            last = seam.end()
+            continue
+        words.append(word)
+        last = word.end()
+    return _view("requoted", text, words, _requoted, None)
 
 
 LIST_DECODERS = frozenset({"char_list", "char_codes", "base64_chunks"})

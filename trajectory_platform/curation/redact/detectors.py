@@ -749,11 +749,22 @@ def _entry_value(text: str, raw: str, raw_start: int, op: str) -> str:
     whole = whole.rstrip(",;")
     if len(whole) <= len(raw) or _CALL_OR_INDEX.fullmatch(whole):
         return raw
-    if op.strip() == "=" and op != "=" and any(ch in _CODE_MARKS for ch in whole):
+    if op.strip() == "=" and op != "=" and any(ch in _CODE_MARKS for ch in whole) and not _quoted_word(whole):
         return raw  # ``name = value`` is code as often as INI: no quote, bracket or backtick in it
     if " " in whole and any(ch in "()[]{}=" for ch in whole):
         return raw  # an expression (``await hash(pw)``), not a value with a space in it
     return whole
+
+
+_WORD_WITH_QUOTES = re.compile(r"[^\s\"'`()\[\]{}+]+(?:[\"'][^\s\"'`()\[\]{}+]*)+")
+"""One word with quotes inside it and no space, bracket, backtick or ``+`` (``Kt4"vB8nQ1zY``)."""
+
+
+def _quoted_word(whole: str) -> bool:
+    """Is an INI value one word with a quote inside it? Code never glues a quote into a word
+    (``a"b`` is no expression; ``a+"b"`` and ``f("b")`` are, and stay code), so such a value is a
+    password holding a quote, which lost all but its head to the pseudonym (session 44, class 1)."""
+    return _WORD_WITH_QUOTES.fullmatch(whole) is not None
 
 
 _COMMAND_REACH = 400
@@ -890,6 +901,10 @@ def _judged_assignment(
 
 _QUERY_PARAMETER = re.compile(r"^(?:[\w.~-]*/)+[\w.~%-]*\?[\w.-]+=")
 """A request path with a query (``/v1/search?token=...&q=shoes``): its value's own detectors read it."""
+_QUERY_STRING = re.compile(r"[\w.~%-]*\?(?:[\w.\[\]-]+=[^&=\s]*&)+[\w.\[\]-]+=[^&=\s]*")
+"""A query string with no path before its ``?`` (``?q=Select*From&Limit=2&Offset=20``), two
+parameters or more: its values are each its own detectors' to read; whole, its ``?``, ``=``,
+``&`` and ``*`` made it a generated password's shape (session 44, class 4)."""
 _QUERY_VALUE_END = re.compile(r"&")
 """Where a query parameter's value ends: ``?api_key=...&page=2`` lost ``&page=2&sort=asc`` to the
 pseudonym, and the request its arguments. (A ``#`` in a logged query is more often a password's.)"""
@@ -2087,8 +2102,8 @@ def find_punctuated_secrets(text: str) -> Iterator[Finding]:
     for match in _PUNCTUATED_RUN.finditer(text):
         raw = match.group()
         token = raw.strip(_WRAPPING)
-        if "://" in token or _QUERY_PARAMETER.search(token):
-            continue  # a URL or a request path (a scheme would read as a label below)
+        if "://" in token or _QUERY_PARAMETER.search(token) or _QUERY_STRING.fullmatch(token):
+            continue  # a URL, a request path or a query (a scheme would read as a label below)
         label = _LABEL_BEFORE_VALUE.match(token)
         token = token[label.end() :] if label else token
         if not 16 <= len(token) <= 128 or _EMAIL_LIKE.fullmatch(token):
@@ -2229,9 +2244,10 @@ def random_candidate(token: str, text: str, start: int, digests: dict[tuple[int,
     if re.fullmatch(r"[0-9a-fA-F]+", bare) and _digest_by_evidence(text, start, start + len(token), digests):
         return False
     if len(_SLUG_WORD.findall(token)) >= 2:
-        # A slug (my-post-title-8f3a2b1c9d4e): its words are no key; a random piece counts alone,
-        # unless it is hex after a word naming a digest (node-cache-Linux-x64-npm-<sha256>).
-        pieces = token.split("-")
+        # A slug (my-post-title-8f3a2b1c9d4e) or a snake_case name (001_initial_schedule): its
+        # words are no key; a random piece counts alone, unless it is hex after a word naming a
+        # digest (node-cache-Linux-x64-npm-<sha256>).
+        pieces = _SLUG_SEPARATOR.split(token)
         return any(
             len(piece) >= 20 and looks_random(piece) and not named_digest_piece(pieces, index)
             for index, piece in enumerate(pieces)
@@ -2275,8 +2291,12 @@ def named_digest_piece(pieces: list[str], index: int) -> bool:
     )
 
 
-_SLUG_WORD = re.compile(r"(?:^|(?<=-))[a-z]*[aeiouy][a-z]{2,}(?=-|$)")
-"""A word of a hyphenated slug: small letters with a vowel, three or more, between hyphens."""
+_SLUG_WORD = re.compile(r"(?:^|(?<=[-_]))[a-z]*[aeiouy][a-z]{2,}(?=[-_]|$)")
+"""A word of a hyphenated slug or a snake_case name: small letters with a vowel, three or more,
+between hyphens or underscores. Underscores too since session 44: a migration's, a test's or a
+job's name of words and numbers (``0515_add_orders_column``, ``index_sync_v1_backfill_2023q2``)
+scored as random and was rewritten wherever the episode named it."""
+_SLUG_SEPARATOR = re.compile(r"[-_]")
 
 
 _PATH_WORD = r"[a-z]{2,}(?:[_\-][a-z]{2,})*"

@@ -25,22 +25,24 @@ from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
+from trajectory_platform.curation.redact.actions_debug import find_actions_debug_values
 from trajectory_platform.curation.redact.argv import find_argv_credentials, find_argv_in_document
 from trajectory_platform.curation.redact.bindings import find_code_bindings
 from trajectory_platform.curation.redact.bound_names import find_bound_credentials
+from trajectory_platform.curation.redact.connection_strings import find_connection_string_passwords
 from trajectory_platform.curation.redact.credential_maps import find_user_keyed_values
 from trajectory_platform.curation.redact.credential_names import credential_class
 from trajectory_platform.curation.redact.credential_sinks import find_sink_values
 from trajectory_platform.curation.redact.decoders import (
     LABEL_DECODERS,
     LIST_DECODERS,
-    QUOTE_IN_QUOTES,
     SAME_RANDOMNESS_DECODERS,
     SEAM_DECODERS,
     SEAM_REACH,
     DecodedView,
     decoded_views,
     encoded_text,
+    quoted_span,
     requoted_words,
     rotations,
 )
@@ -62,6 +64,7 @@ from trajectory_platform.curation.redact.markup import find_markup_credentials
 from trajectory_platform.curation.redact.model import Finding, RedactionConfig
 from trajectory_platform.curation.redact.multiline_values import find_multiline_values
 from trajectory_platform.curation.redact.named_elsewhere import find_named_elsewhere
+from trajectory_platform.curation.redact.oauth_redirects import find_oauth_grants
 from trajectory_platform.curation.redact.pii import find_pii
 from trajectory_platform.curation.redact.positional import SECRET_READER, find_positional_credentials
 from trajectory_platform.curation.redact.pseudonym import PII_KINDS, PSEUDONYM_RE, SymbolTable
@@ -262,13 +265,13 @@ def _requoted_findings(
     text: str, view: DecodedView, config: RedactionConfig, context: Context, depth: int
 ) -> list[Finding]:
     """What every rule finds in ``text`` once its quote-spliced shell words read as one word
-    (:func:`.decoders.requoted_words`), as findings on the raw span, splices and all; those that
-    cross no splice are the raw scan's own."""
-    splices = [match.span() for match in QUOTE_IN_QUOTES.finditer(text)]
+    (:func:`.decoders.requoted_words`), as findings on the raw span, quotes and escapes and all;
+    those whose raw span reads as their value (no quote or escape inside) are the raw scan's own."""
     found = []
     for finding in scan(view.text, config, context, depth):
         start, end = view.raw_span(finding.start, finding.end)
-        if any(start < high and low < end for low, high in splices):
+        if text[start:end] != finding.value:
+            start, end = quoted_span(text, start, end)
             detector = f"{finding.detector}+requoted"
             found.append(replace(finding, start=start, end=end, value=text[start:end], detector=detector))
     return found
@@ -336,6 +339,12 @@ def _scan(text: str, config: RedactionConfig, context: Context, depth: int) -> l
     if depth < MAX_JSON_DEPTH:
         found.extend(_traced_findings(text, config, depth))
     found.extend(find_login_call_passwords(text))
+    if "=" in text:
+        found.extend(find_connection_string_passwords(text))
+    if "##[debug]" in text:
+        found.extend(find_actions_debug_values(text))
+    if "code=" in text or "oauth_verifier=" in text:
+        found.extend(find_oauth_grants(text))
     found.extend(find_argv_credentials(text, local))
     found.extend(find_typed_instructions(text))
     found.extend(find_yaml_schema_values(text))

@@ -27,7 +27,27 @@ _INTERNATIONAL_PHONE = re.compile(
 _NATIONAL_PHONE = re.compile(r"\b0\d{2,4}[ \-]\d{3,4}(?:[ \-]?\d{3,4})?(?![\w.\-])")
 """E.164 numbers with a country code (``+44 20 7946 0958``, ``+447700900123``) and national
 numbers with a trunk 0 and spacing (UK ``020 7946 0958``, ``07700 900123``): 9 to 15 digits."""
-_IPV4 = re.compile(r"(?:10|172|192)\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w.]*\d)")
+_IPV4 = re.compile(r"0{0,2}(?:10|172|192)\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w.]*\d)")
+"""An IPv4 address that may be private, its octets zero-padded or not (``010.000.000.001``, as
+tables and some tools print them: read as decimal, which is what the writer meant)."""
+_MAPPED_IPV4_HEX = re.compile(
+    r"(?i)(?<![\w:])(?:(?:0{1,4}:){5}|::)ffff:(?P<high>[0-9a-f]{1,4}):(?P<low>[0-9a-f]{1,4})(?![\w:])"
+)
+"""An IPv4-mapped IPv6 address written in hex (``::ffff:c0a8:101`` is ``192.168.1.1``); the dotted
+form (``::ffff:192.168.1.1``) is :data:`_IPV4`'s."""
+_OBFUSCATION_AT = r"(?:[ \t]*(?:\((?i:at|@)\)|\[(?i:at|@)\]|\{(?i:at|@)\}|<(?i:at|@)>)[ \t]*|[ \t]+AT[ \t]+)"
+_OBFUSCATION_DOT = (
+    r"(?:[ \t]*(?:\((?i:dot|\.)\)|\[(?i:dot|\.)\]|\{(?i:dot|\.)\}|<(?i:dot|\.)>)[ \t]*|[ \t]+DOT[ \t]+|\.)"
+)
+_OBFUSCATED_EMAIL = re.compile(
+    rf"(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{{0,63}}{_OBFUSCATION_AT}"
+    rf"[A-Za-z0-9-]+(?:{_OBFUSCATION_DOT}[A-Za-z0-9-]+)*?{_OBFUSCATION_DOT}[A-Za-z]{{2,24}}(?![\w-])"
+)
+"""An e-mail address written to escape harvesters: its ``@`` spelled in brackets (``(at)``,
+``[at]``, ``{at}``, ``<at>``, ``(@)``) or as a capital ``AT`` between spaces, its dots likewise or
+left as dots (``jane (at) acme (dot) com``, ``jane[at]acme[.]com``). It names its owner as the
+plain address does (a mailbox is personal data); the plain regex saw no ``@`` and kept it."""
+_OBFUSCATION_HINT = re.compile(r"(?i)[(\[{<]\s*(?:at|@)\s*[)\]}>]| AT ")
 _IPV6_ULA = re.compile(r"f[cd][0-9a-f]{0,2}:[0-9a-f:]*[0-9a-f](?![\w:])", re.IGNORECASE)
 _SSH_PROGRAMS = r"(?:ssh|scp|sftp|rsync|mosh|sshfs|ssh-copy-id|autossh)"
 _SSH_ARGUMENT = re.compile(
@@ -38,7 +58,13 @@ _SSH_LOOKBACK = 400
 """The text before an address, on its line (its last ``_SSH_LOOKBACK`` characters), is an SSH
 program followed by options, numbers and paths only (never prose's words): the address is its
 destination argument (``ssh -T git@github.com``, ``rsync -a d u@h:``)."""
-_HOME_USER = re.compile(r"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)([A-Za-z0-9._-]{2,32})")
+_HOME_USER = re.compile(
+    r"(?:/home/|/Users/|[A-Za-z]:\\\\?Users\\\\?)([A-Za-z0-9._-]{2,32})"
+    r"|(?<![A-Za-z0-9])__(?:home|Users)__([A-Za-z0-9.-](?:[A-Za-z0-9.-]|_(?!_)){1,31})(?=__)"
+)
+"""A home directory's user, in a path or in a path flattened into a name with ``__`` for its
+slashes (``/__home__jdoe__projects__...``, as tools that key a cache or a container by a working
+directory write it)."""
 
 
 @lru_cache(maxsize=16)
@@ -50,6 +76,8 @@ def _internal_host_regex(suffixes: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def _private_ip(text: str) -> bool:
+    if "." in text and ":" not in text:
+        text = ".".join(str(int(octet)) for octet in text.split("."))  # zero-padded octets: decimal
     try:
         address = ipaddress.ip_address(text)
     except ValueError:
@@ -124,6 +152,14 @@ def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
         for match in _IPV4.finditer(text):
             if _standalone(text, match, ".") and _private_ip(match.group()):
                 yield Finding("PRIVATE_IP", match.start(), match.end(), match.group(), "pii:ip")
+    if "ffff:" in lower:
+        for match in _MAPPED_IPV4_HEX.finditer(text):
+            high, low = int(match.group("high"), 16), int(match.group("low"), 16)
+            if _private_ip(f"{high >> 8}.{high & 255}.{low >> 8}.{low & 255}"):
+                yield Finding("PRIVATE_IP", match.start(), match.end(), match.group(), "pii:ip")
+    if _OBFUSCATION_HINT.search(text):
+        for match in _OBFUSCATED_EMAIL.finditer(text):
+            yield Finding("EMAIL", match.start(), match.end(), match.group(), "pii:email")
     if ":" in text and ("fc" in lower or "fd" in lower):
         for match in _IPV6_ULA.finditer(text):
             if _standalone(text, match, ":") and _private_ip(match.group()):
@@ -131,10 +167,13 @@ def find_pii(text: str, config: RedactionConfig) -> Iterator[Finding]:
     if any(f".{suffix.strip('.').lower()}" in lower for suffix in config.internal_suffixes):
         for match in _internal_host_regex(tuple(config.internal_suffixes)).finditer(text):
             yield Finding("INTERNAL_HOST", match.start(), match.end(), match.group(), "pii:host")
-    if "/home/" in text or "Users" in text:
+    if "/home/" in text or "Users" in text or "__home__" in text:
         for match in _HOME_USER.finditer(text):
-            if match.group(1).lower() not in config.generic_home_users:
-                yield Finding("USERNAME", match.start(1), match.end(1), match.group(1), "pii:home")
+            group = 1 if match.group(1) is not None else 2
+            if match.group(group).lower() not in config.generic_home_users:
+                yield Finding(
+                    "USERNAME", match.start(group), match.end(group), match.group(group), "pii:home"
+                )
     if config.person_names is not None:
         for start, end in config.person_names(text):
             yield Finding("PERSON", start, end, text[start:end], "pii:ner")

@@ -298,7 +298,7 @@ _SYNTAX = {
     "gh_secret_body": re.compile(
         r"\bgh\s+secret\s+set\s+\S+[^\n]*?\s(?:--body|-b)[ =](?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
-    "actions_mask": re.compile(r"::add-mask::(?P<value>\S{4,200})"),
+    "actions_mask": re.compile(r"::add-mask::(?P<value>[^\s\"'`]{4,200})"),  # a quote closes the echo
     "ftp_pop_pass": re.compile(r"(?m)^PASS\s+(?P<value>\S{4,200})\s*$"),
     "pgbouncer_userlist": re.compile(  # "user" "md5<hex>" / "SCRAM-SHA-256$...": the hash logs in
         r"(?m)^[ \t]*\"[^\"\s]{1,63}\"[ \t]+"
@@ -423,10 +423,16 @@ _SYNTAX = {
 }
 """Commands whose syntax, not a name, says which word is the password (or, for ``gh secret set``
 and GitHub Actions' ``add-mask``, a secret)."""
+_YAML_SCALAR = r"(?:[^\"'\\\n]|\\.|(?<=\w)[\"'](?=\w))"
+"""A character of a YAML ``value:`` (:data:`_NAMED_BY_SIBLING`): an escape (``\\"`` in double
+quotes) or a quote between two word characters is the value's own (``"a\\"b"``, ``"a'b"``); a
+password holding one lost its whole finding to the quote before (session 44, class 1)."""
+_YAML_FLOW_SCALAR = r"(?:[^\"'\\,}\n]|\\.|(?<=\w)[\"'](?=\w))"
+"""The same in a flow mapping (``{name: X, value: Y}``), where a ``,`` or a ``}`` ends a plain value."""
 _NAMED_BY_SIBLING = {
     "yaml_name_value": re.compile(
         r"(?m)^(?P<indent>[ \t]*)-?[ \t]*name:[ \t]*[\"']?(?P<name>[\w.-]{1,80})[\"']?[ \t]*\n"
-        r"(?P=indent)[ \t]+value:[ \t]*(?P<q>[\"']?)(?P<value>[^\"'\n]{4,200}?)(?P=q)[ \t]*$"
+        rf"(?P=indent)[ \t]+value:[ \t]*(?P<q>[\"']?)(?P<value>{_YAML_SCALAR}{{4,200}}?)(?P=q)[ \t]*$"
     ),
     "yaml_block": re.compile(
         r"(?m)^(?P<indent>[ \t]*)(?P<name>[\w.-]{1,80}):[ \t]*[|>][-+]?[ \t]*\n"
@@ -451,10 +457,10 @@ _NAMED_BY_SIBLING = {
         r"--value\s+(?P<q>[\"']?)(?P<value>[^\"'\s]{4,200})(?P=q)"
     ),
     "yaml_flow_name_value": re.compile(
-        r"\{\s*name:\s*[\"']?(?P<name>[\w.-]{1,80})[\"']?\s*,\s*value:\s*(?P<q>[\"']?)(?P<value>[^\"',}\n]{4,200}?)(?P=q)\s*\}"
+        rf"\{{\s*name:\s*[\"']?(?P<name>[\w.-]{{1,80}})[\"']?\s*,\s*value:\s*(?P<q>[\"']?)(?P<value>{_YAML_FLOW_SCALAR}{{4,200}}?)(?P=q)\s*\}}"
     ),
     "yaml_flow_value_name": re.compile(
-        r"\{\s*value:\s*(?P<q>[\"']?)(?P<value>[^\"',}\n]{4,200}?)(?P=q)\s*,\s*name:\s*[\"']?(?P<name>[\w.-]{1,80})[\"']?\s*\}"
+        rf"\{{\s*value:\s*(?P<q>[\"']?)(?P<value>{_YAML_FLOW_SCALAR}{{4,200}}?)(?P=q)\s*,\s*name:\s*[\"']?(?P<name>[\w.-]{{1,80}})[\"']?\s*\}}"
     ),
     "gcp_secret_payload": re.compile(  # a Secret Manager version: its name path names the secret
         r"\"name\"\s*:\s*\"projects/[^\"/\n]+/secrets/(?P<name>[^\"/\n]{1,80})/versions/[^\"\n]*\"[^{}]*?"
