@@ -6,8 +6,9 @@ wrote in the turn before it.
 
 - :data:`DEV` / :data:`VALIDATION` (``typed``): a person typed the result. Either the model wrote
   no call (a plain chat), or a call in another convention (a ``<tool_call>`` answered by a typed
-  ``Observation:``, a ``✿FUNCTION✿`` call by a typed ``[TOOL_RESULTS]``...). The turn must stay the
-  user's, exactly as typed, and no tool event appear.
+  ``Observation:``, a ``✿FUNCTION✿`` call by a typed ``[TOOL_RESULTS]``...), or the person spoke
+  after the call before typing a result in its convention (:func:`interjected`). The turn must
+  stay the user's, exactly as typed, and no tool event appear.
 - :data:`DEV_GENUINE` / :data:`VALIDATION_GENUINE` (the controls): a loop answering the model's
   call in the call's own convention (a ReAct loop's ``Observation:`` after an ``Action:``,
   Qwen-Agent's ``✿RESULT✿`` after a ``✿FUNCTION✿`` call, Qwen's ``<tool_response>`` after a
@@ -17,7 +18,7 @@ wrote in the turn before it.
 Every case is one log format (OpenAI messages, Anthropic messages, a ShareGPT record) under one
 system prompt with one tool output. :data:`DEV` is what the rule was developed against; the
 validation half (the Anthropic format, LangChain's ReAct prompt as the system prompt, the second
-output, over several lines) was held out and measured once after."""
+output, over several lines, the second interjection) was held out and measured once after."""
 
 from __future__ import annotations
 
@@ -114,11 +115,38 @@ def cases(formats: tuple[str, ...], systems: tuple[int, ...], outputs: tuple[int
     return found
 
 
+INTERJECTIONS = ("Did it run? Here is what I got:", "hold on, I ran it myself")
+"""What a person says between the model's call and the result they then type."""
+
+
+def interjected(formats: tuple[str, ...], systems: tuple[int, ...], said: tuple[int, ...]) -> list[Case]:
+    """A call in each convention, then a person speaking (``said``: indices into
+    :data:`INTERJECTIONS`), then a result in the call's own convention the person typed: the loop
+    replies straight after the call, so it never answered it, and the calls are no longer open."""
+    found = []
+    for fmt in formats:
+        for system in systems:
+            for number in said:
+                for form in REPLIES:
+                    typed = reply(form, OUTPUTS[0])
+                    turns = [("user", ASK), ("assistant", CALLS[form]), ("user", INTERJECTIONS[number])]
+                    turns += [("user", typed), ("assistant", ANSWER)]
+                    record = FORMATS[fmt](SYSTEMS[system], turns)
+                    name = f"{fmt}-system{system}-said{number}-{form}-call-{form}-reply"
+                    found.append(Case(name, f"{fmt}.json", record, typed, OUTPUTS[0], genuine=False))
+    return found
+
+
 def _halves(found: list[Case]) -> tuple[list[Case], list[Case]]:
     return [c for c in found if not c.genuine], [c for c in found if c.genuine]
 
 
-DEV, DEV_GENUINE = _halves(cases(("openai", "sharegpt"), (0, 1), (0,)))
+DEV, DEV_GENUINE = _halves(
+    cases(("openai", "sharegpt"), (0, 1), (0,)) + interjected(("openai", "sharegpt"), (0, 1), (0,))
+)
 VALIDATION, VALIDATION_GENUINE = _halves(
-    cases(("anthropic",), (0, 1, 3), (0, 1)) + cases(("openai", "sharegpt"), (3,), (1,))
+    cases(("anthropic",), (0, 1, 3), (0, 1))
+    + cases(("openai", "sharegpt"), (3,), (1,))
+    + interjected(("anthropic",), (0, 1, 3), (0, 1))
+    + interjected(("openai", "sharegpt"), (3,), (1,))
 )

@@ -494,9 +494,11 @@ def _lift_all_calls(
             pending, convention = names, written_in  # a turn without calls leaves none open
             events.append(event)
             continue
-        events.extend(
-            _lift_convention_result(event, pending, convention, tally)
-            or _lift_results(event, pending, convention, tally)
+        replies = _lift_convention_result(event, pending, convention, tally) or _lift_results(
+            event, pending, convention, tally
         )
+        if event.kind == "user" and replies[0] is event:
+            pending = []  # a person spoke before any reply came: the loop never answered those calls
+        events.extend(replies)
     if tally.lifted["tool_calls"] or tally.lifted["tool_results"]:
         episode.events = events
