@@ -40,7 +40,9 @@ from trajectory_platform.traces.adapters.base import RecordError, arguments_text
 from trajectory_platform.traces.adapters.openai import tool_specs_of
 from trajectory_platform.traces.adapters.text_conventions import (
     CREWAI,
+    MISTRAL,
     QWEN_AGENT,
+    REACT,
     UnreadConvention,
     lift_thought_tokens,
     mistral_calls,
@@ -52,6 +54,10 @@ from trajectory_platform.traces.adapters.text_conventions import (
     react_turns,
 )
 from trajectory_platform.traces.record import Episode, Event, ToolCall, ToolSpec, canonical_json
+
+MARKUP = "markup"
+"""The convention of calls written as tags (``<tool_call>``, ``<function=...>``, a declared tool's
+element), answered by ``<tool_response>`` blocks; the others are ``text_conventions``'."""
 
 MARKUP_KEY = "inline_markup"
 """The ``extra_json`` key holding what :func:`lift_inline_markup` lifted, and kept as text (by reason)."""
@@ -309,41 +315,46 @@ def _lift_calls(event: Event, xml_tools: frozenset[str], tally: MarkupTally) -> 
     return [call.name for call in calls]
 
 
-def _lift_convention_calls(event: Event, following: Event | None, tally: MarkupTally) -> list[str | None]:
+def _lift_convention_calls(
+    event: Event, following: Event | None, tally: MarkupTally
+) -> tuple[list[str | None], str | None]:
     """Calls an assistant turn writes in a plain-text convention (``text_conventions.py``):
     Mistral's ``[TOOL_CALLS]``, or a ReAct action when a tool's output comes next (a tool turn, or
-    a user turn starting ``Observation:``); the names of the calls lifted."""
+    a user turn starting ``Observation:``); the names of the calls lifted, and their convention."""
     if event.kind != "assistant" or not event.content:
-        return []
+        return [], None
     try:
         found = mistral_calls(event.content)
         answered_next = following is not None and (
             following.kind == "tool" or observation(following) is not None
         )
+        convention = MISTRAL
         if found is None and answered_next and (react := react_call(event.content)) is not None:
-            found = [react[0]], react[1]
+            found, convention = ([react[0]], react[1]), REACT
     except UnreadConvention as error:
         tally.kept_as_text[error.reason] += 1
-        return []
+        return [], None
     if found is None:
-        return []
+        return [], None
     event.tool_calls, event.content = found
     tally.lifted["tool_calls"] += len(found[0])
-    return [call.name for call in found[0]]
+    return [call.name for call in found[0]], convention
 
 
 def _split_convention_turns(
     event: Event, frameworks: frozenset[str], tally: MarkupTally
-) -> list[Event] | None:
+) -> tuple[list[Event], str] | None:
     """An assistant text that holds several turns in a plain-text convention (Qwen-Agent's, or ReAct
     steps with their observations appended, as CrewAI writes them: its calls, the results appended
     to it, the answer after them), as those turns; its results only where ``frameworks`` (the log's
     evidence, ``text_conventions.appending_frameworks``) names the framework that appends them.
-    ``None`` for any other (an unreadable one, or Qwen-Agent's results with no evidence, is counted
-    and kept as text)."""
+    With the turns, their convention (what a later turn answering the calls left open must be
+    written in). ``None`` for any other (an unreadable one, or Qwen-Agent's results with no
+    evidence, is counted and kept as text)."""
     try:
-        turns = qwen_agent_turns(event, results_appended=QWEN_AGENT in frameworks)
-        turns = react_turns(event) if turns is None and CREWAI in frameworks else turns
+        turns, convention = qwen_agent_turns(event, results_appended=QWEN_AGENT in frameworks), QWEN_AGENT
+        if turns is None and CREWAI in frameworks:
+            turns, convention = react_turns(event), REACT
     except UnreadConvention as error:
         tally.kept_as_text[error.reason] += 1
         return None
@@ -351,24 +362,35 @@ def _split_convention_turns(
         return None
     tally.lifted["tool_calls"] += sum(len(turn.tool_calls) for turn in turns)
     tally.lifted["tool_results"] += sum(turn.kind == "tool" for turn in turns)
-    return turns
+    return turns, convention
+
+
+def _answers(event: Event, pending: list[str | None], convention: str | None, written_in: str) -> bool:
+    """May ``event``, a result written in ``written_in``, answer the calls left open? A tool turn
+    is the loop's own; a user turn only where it answers calls the model wrote in that same
+    convention (a ReAct ``Observation:`` a ReAct action, a ``✿RESULT✿`` a ``✿FUNCTION✿`` call): the
+    loop's reply to them. Anywhere else it is what a person typed (``Observation: ...`` after a
+    ``<tool_call>``, or in a plain chat), and read as a tool's output it would have been trained on
+    as the environment's words and escaped the fabrication check."""
+    return event.kind == "tool" or (bool(pending) and convention == written_in)
 
 
 def _lift_convention_result(
-    event: Event, pending: list[str | None], tally: MarkupTally
+    event: Event, pending: list[str | None], convention: str | None, tally: MarkupTally
 ) -> list[Event] | None:
     """A turn that is the result of a lifted call in a plain-text convention: one Mistral
-    ``[TOOL_RESULTS]`` block (a tool turn, or a user turn answering open calls; by the call id it
-    names), or a ReAct ``Observation:`` user turn answering an open call; ``None`` for any other."""
+    ``[TOOL_RESULTS]`` block (by the call id it names), a ReAct ``Observation:`` or a Qwen-Agent
+    ``✿RESULT✿`` turn, a user turn only where it answers the open calls (:func:`_answers`, the
+    calls' ``convention``); ``None`` for any other."""
     if not event.content or event.kind not in ("tool", "user"):
         return None
-    result = mistral_result(event.content)
-    if result is not None and (event.kind == "tool" or pending):
-        content, call_id = result
-    elif pending and ((text := observation(event)) is not None or (text := qwen_result(event)) is not None):
-        content, call_id = text, None
-    else:
+    result, written_in = mistral_result(event.content), MISTRAL
+    for text, form in ((observation(event), REACT), (qwen_result(event), QWEN_AGENT)):
+        if result is None and pending and text is not None:
+            result, written_in = (text, None), form
+    if result is None or not _answers(event, pending, convention, written_in):
         return None
+    content, call_id = result
     answered = pending.pop(0) if pending else event.tool_name
     tally.lifted["tool_results"] += 1
     lifted = dataclasses.replace(
@@ -377,11 +399,17 @@ def _lift_convention_result(
     return [lifted]
 
 
-def _lift_results(event: Event, pending: list[str | None], tally: MarkupTally) -> list[Event]:
-    """A tool turn, or a user turn answering lifted calls (Qwen puts results in the user turn),
-    made wholly of ``<tool_response>`` blocks: one tool event per block, named by the block or by
-    the pending call it answers, in order."""
-    if not event.content or event.kind not in ("tool", "user") or (event.kind == "user" and not pending):
+def _lift_results(
+    event: Event, pending: list[str | None], convention: str | None, tally: MarkupTally
+) -> list[Event]:
+    """A tool turn, or a user turn answering calls lifted from tags (Qwen puts results in the user
+    turn; :func:`_answers`), made wholly of ``<tool_response>`` blocks: one tool event per block,
+    named by the block or by the pending call it answers, in order."""
+    if (
+        not event.content
+        or event.kind not in ("tool", "user")
+        or not _answers(event, pending, convention, MARKUP)
+    ):
         return [event]
     try:
         blocks = top_level_blocks(event.content, frozenset(RESULT_TAGS))
@@ -448,19 +476,29 @@ def _lift_all_calls(
     xml_tools = frozenset({*known_tools, *(tool.name for tool in episode.tools)})
     events: list[Event] = []
     pending: list[str | None] = []
+    convention: str | None = None  # the convention the open calls were written in
     for index, event in enumerate(episode.events):
         following = episode.events[index + 1] if index + 1 < len(episode.events) else None
         split = _split_convention_turns(event, frameworks, tally)
         if split is not None:  # one text holding several turns: its calls, their results, an answer
-            events.extend(split)
-            last = split[-1]
+            turns, convention = split
+            events.extend(turns)
+            last = turns[-1]
             pending = [call.name for call in last.tool_calls] if last.kind == "assistant" else []
             continue
-        names = _lift_calls(event, xml_tools, tally) or _lift_convention_calls(event, following, tally)
+        names = _lift_calls(event, xml_tools, tally)
+        written_in: str | None = MARKUP
+        if not names:
+            names, written_in = _lift_convention_calls(event, following, tally)
         if event.kind == "assistant":
-            pending = names  # a turn without calls leaves none open
+            pending, convention = names, written_in  # a turn without calls leaves none open
             events.append(event)
             continue
-        events.extend(_lift_convention_result(event, pending, tally) or _lift_results(event, pending, tally))
+        replies = _lift_convention_result(event, pending, convention, tally) or _lift_results(
+            event, pending, convention, tally
+        )
+        if event.kind == "user" and replies[0] is event:
+            pending = []  # a person spoke before any reply came: the loop never answered those calls
+        events.extend(replies)
     if tally.lifted["tool_calls"] or tally.lifted["tool_results"]:
         episode.events = events

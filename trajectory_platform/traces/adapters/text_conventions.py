@@ -196,6 +196,10 @@ def crewai_prompt(text: str) -> bool:
     )
 
 
+REACT, MISTRAL = "react", "mistral"
+"""Conventions whose calls a turn of their own answers (:func:`observation`, :func:`mistral_result`);
+Qwen-Agent's (:func:`qwen_result`) is named :data:`QWEN_AGENT`."""
+
 CREWAI, QWEN_AGENT = "crewai", "qwen-agent"
 """The frameworks whose loop appends each tool's output to the model's acting text: CrewAI's agent
 executor (a ReAct ``Observation:``, :func:`react_turns`) and Qwen-Agent (``✿RESULT✿``,
@@ -251,7 +255,8 @@ def _holds_crewai_output(record: Any) -> bool:
 
 
 def observation(event: Event) -> str | None:
-    """The tool output a ReAct loop sent back as a user turn starting ``Observation:``."""
+    """The tool output a ReAct loop sent back as a user turn starting ``Observation:`` (a result
+    only where it answers a ReAct action, ``inline_markup``'s rule for user turns)."""
     text = (event.content or "").lstrip()
     return text[len(OBSERVATION) :].strip() if event.kind == "user" and text.startswith(OBSERVATION) else None
 
